@@ -1,0 +1,5 @@
+import sys
+
+from mnemon.interfaces.cli.main import main
+
+sys.exit(main())

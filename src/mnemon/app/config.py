@@ -1,0 +1,140 @@
+"""Settings: one declared table, read once at the composition root (the interfaces), passed down as values.
+
+Precedence: command-line flag > environment variable > config file (JSON) > default.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import InvalidInput, NotFound
+
+_STORE_NAME = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9_-]*$")
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    env: str
+    default: Any
+    help: str
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("home", "MNEMON_HOME", "~/.mnemon", "Base directory; stores live in <home>/data/<store>/mnemon.db."),
+    Setting("store", "MNEMON_STORE", None, "Store name (flag > env > <home>/active > 'default')."),
+    Setting("db", "MNEMON_DB", None, "Explicit database path (overrides home/store)."),
+    Setting("embed_provider", "MNEMON_EMBED_PROVIDER", "local",
+            "Embedding provider: local (offline default), e5, use, ollama, openai, hash, none."),
+    Setting("max_insights", "MNEMON_MAX_INSIGHTS", 1000, "Active-memory cap for auto-prune; 0 disables auto-prune."),
+    Setting("prune_min_age", "MNEMON_AUTO_PRUNE_MIN_AGE", "24h", "Grace period before auto-prune may take a memory."),
+    Setting("audit_content", "MNEMON_AUDIT_CONTENT", True, "Keep memory text in oplog details (false: hashes only)."),
+    Setting("vault", "MNEMON_VAULT", None, "Default Markdown vault directory for ingest/note commands."),
+    Setting("card_theme", "MNEMON_CARD_THEME", "dark", "Thought-card theme: dark or light."),
+)
+SETTINGS_BY_NAME = {s.name: s for s in SETTINGS}
+
+
+def parse_duration(value: str | int | float) -> float:
+    """Seconds from '24h', '7d', '30m', '90s', '0' or a number of seconds."""
+    if isinstance(value, (int, float)):
+        return float(value)
+    text = str(value).strip().lower()
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([smhdw]?)", text)
+    if not m:
+        raise InvalidInput(f"invalid duration {value!r}; use forms like 24h, 7d, 30m, 0")
+    mult = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}[m.group(2)]
+    return float(m.group(1)) * mult
+
+
+def _coerce(name: str, raw: Any) -> Any:
+    default = SETTINGS_BY_NAME[name].default
+    if isinstance(default, bool):
+        return raw if isinstance(raw, bool) else str(raw).strip().lower() in ("1", "true", "yes", "on")
+    if isinstance(default, int):
+        try:
+            return int(raw)
+        except (TypeError, ValueError):
+            raise InvalidInput(f"setting {name} must be an integer, got {raw!r}") from None
+    return raw
+
+
+@dataclass(frozen=True)
+class Config:
+    home: Path
+    store: str
+    db_path: Path
+    embed_provider: str
+    max_insights: int
+    prune_min_age_s: float
+    audit_content: bool
+    vault: str | None
+    card_theme: str
+    config_path: Path | None = None
+    environ: Mapping[str, str] = field(default_factory=dict, repr=False)
+
+    def with_overrides(self, **kw: Any) -> "Config":
+        return replace(self, **kw)
+
+
+def default_config_path(environ: Mapping[str, str]) -> Path:
+    if environ.get("MNEMON_CONFIG"):
+        return Path(environ["MNEMON_CONFIG"]).expanduser()
+    base = environ.get("XDG_CONFIG_HOME") or str(Path(environ.get("HOME", str(Path.home()))) / ".config")
+    return Path(base) / "mnemon" / "config.json"
+
+
+def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | None = None,
+                **flags: Any) -> Config:
+    env = dict(os.environ if environ is None else environ)
+    path = Path(config_path).expanduser() if config_path else default_config_path(env)
+    file_values: dict[str, Any] = {}
+    if path.exists():
+        try:
+            file_values = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise InvalidInput(f"config file {path} is not valid JSON: {exc}") from None
+        if not isinstance(file_values, dict):
+            raise InvalidInput(f"config file {path} must hold a JSON object")
+    elif config_path:
+        raise NotFound(f"config file {path} does not exist; create it with `mnemon init`")
+
+    def pick(name: str) -> Any:
+        if flags.get(name) is not None:
+            return _coerce(name, flags[name])
+        setting = SETTINGS_BY_NAME[name]
+        if env.get(setting.env) not in (None, ""):
+            return _coerce(name, env[setting.env])
+        if name in file_values and file_values[name] is not None:
+            return _coerce(name, file_values[name])
+        return setting.default
+
+    home = Path(str(pick("home"))).expanduser()
+    store = pick("store")
+    if store is None:
+        active = home / "active"
+        store = active.read_text(encoding="utf-8").strip() if active.exists() else "default"
+    if not _STORE_NAME.match(str(store)):
+        raise InvalidInput(f"invalid store name {store!r}: use letters, digits, '-' and '_' (start with a letter or digit)")
+    db = pick("db")
+    db_path = Path(str(db)).expanduser() if db else home / "data" / str(store) / "mnemon.db"
+    return Config(
+        home=home, store=str(store), db_path=db_path, embed_provider=str(pick("embed_provider")),
+        max_insights=int(pick("max_insights")), prune_min_age_s=parse_duration(pick("prune_min_age")),
+        audit_content=bool(pick("audit_content")), vault=pick("vault"), card_theme=str(pick("card_theme")),
+        config_path=path if path.exists() else None, environ=env,
+    )
+
+
+def show_settings(cfg: Config) -> dict[str, Any]:
+    return {
+        "home": str(cfg.home), "store": cfg.store, "db": str(cfg.db_path), "embed_provider": cfg.embed_provider,
+        "max_insights": cfg.max_insights, "prune_min_age_s": cfg.prune_min_age_s, "audit_content": cfg.audit_content,
+        "vault": cfg.vault, "card_theme": cfg.card_theme,
+        "config_path": str(cfg.config_path) if cfg.config_path else None,
+    }

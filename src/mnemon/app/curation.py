@@ -1,0 +1,139 @@
+"""Reading and curating single memories: show, forget, link, related, gc."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..core.errors import InvalidInput, NotFound
+from ..core.graph import bfs
+from ..core.importance import is_immune
+from ..core.model import Edge, Memory, parse_iso
+from ..core.validation import validate_edge_type, validate_weight
+from .remember import refresh_importance
+from .runtime import Runtime
+
+MAX_RELATED_DEPTH = 10
+MAX_META_KEYS = 20
+
+
+def require_memory(rt: Runtime, node_id: str) -> Memory:
+    node = rt.store.get_node(node_id)
+    if node is None:
+        raise NotFound(f"no active memory with id {node_id!r}; `mnemon recall` or `mnemon log` lists ids")
+    return node
+
+
+def show(rt: Runtime, node_id: str) -> dict[str, Any]:
+    node = require_memory(rt, node_id)
+    edges = rt.store.edges_of([node_id], statuses=("active", "candidate"), direction="both")
+    if not rt.store.readonly:
+        with rt.store.transaction():
+            rt.store.touch([node_id], rt.now_iso())
+            rt.store.log("show", node_id, {}, rt.now_iso())
+        node = rt.store.get_node(node_id) or node
+    return {**node.to_dict(), "edges": [e.to_dict() for e in edges]}
+
+
+def forget(rt: Runtime, node_id: str) -> dict[str, Any]:
+    node = require_memory(rt, node_id)
+    now = rt.now_iso()
+    with rt.store.transaction():
+        gen = rt.store.vector_generation()
+        rt.store.soft_delete([node_id], now)
+        rt.index.note_delete([node_id], gen)
+        retired = rt.store.retire_edges_of(node_id, reason="forget")
+        rt.store.log("forget", node_id, {**rt.audit(node.content), "edges_retired": retired}, now)
+    return {"id": node_id, "status": "deleted", "edges_retired": retired,
+            "message": "soft-deleted; the row and its retired edges stay in the database and the oplog records it"}
+
+
+def parse_meta(meta: str | dict[str, Any] | None) -> dict[str, Any]:
+    if meta is None or meta == "":
+        return {}
+    if isinstance(meta, str):
+        try:
+            meta = json.loads(meta)
+        except json.JSONDecodeError as exc:
+            raise InvalidInput(f"--meta must be a JSON object: {exc.msg}") from None
+    if not isinstance(meta, dict):
+        raise InvalidInput("--meta must be a JSON object")
+    if len(meta) > MAX_META_KEYS:
+        raise InvalidInput(f"--meta has {len(meta)} keys; the limit is {MAX_META_KEYS}")
+    return meta
+
+
+def link(rt: Runtime, src: str, dst: str, edge_type: str, *, sub_type: str = "", weight: Any = 0.5,
+         meta: str | dict[str, Any] | None = None) -> dict[str, Any]:
+    edge_type = validate_edge_type(edge_type)
+    w = validate_weight(weight)
+    metadata = {**parse_meta(meta), "created_by": "agent"}
+    if src == dst:
+        raise InvalidInput("an edge needs two different memories")
+    require_memory(rt, src)
+    require_memory(rt, dst)
+    if edge_type == "causal" and sub_type and sub_type not in ("causes", "enables", "prevents"):
+        raise InvalidInput("causal sub-type must be causes, enables or prevents")
+    sub = sub_type or ("causes" if edge_type == "causal" else "")
+    now = rt.now_iso()
+    edges = [Edge(src, dst, edge_type, sub, w, origin="agent", metadata=metadata, created_at=now, rule="link")]
+    # supersedes and causal are directed; the other graphs are symmetric, as in mnemon
+    if edge_type not in ("supersedes", "causal"):
+        edges.append(Edge(dst, src, edge_type, sub, w, origin="agent", metadata=metadata, created_at=now, rule="link"))
+    with rt.store.transaction():
+        for e in edges:
+            rt.store.upsert_edge(e, actor="agent")
+        refresh_importance(rt, [src, dst])
+        rt.store.log("link", src, {"target": dst, "edge_type": edge_type, "sub_type": sub, "weight": w}, now)
+    return {"status": "linked", "source_id": src, "target_id": dst, "edge_type": edge_type, "sub_type": sub,
+            "weight": w, "metadata": metadata}
+
+
+def related(rt: Runtime, node_id: str, *, depth: int = 2, edge_type: str | None = None,
+            limit: int = 50) -> dict[str, Any]:
+    require_memory(rt, node_id)
+    if not 1 <= depth <= MAX_RELATED_DEPTH:
+        raise InvalidInput(f"depth must be from 1 to {MAX_RELATED_DEPTH}")
+    types = [validate_edge_type(edge_type)] if edge_type else None
+    reached = bfs(node_id, rt.neighbors(types=types), max_depth=depth, limit=limit)
+    nodes = rt.store.get_nodes([r.id for r in reached])
+    return {"id": node_id, "related": [
+        {"id": r.id, "content": nodes[r.id].content, "category": nodes[r.id].category,
+         "importance": nodes[r.id].importance, "depth": r.depth, "via_edge_type": r.via.type,
+         "via_sub_type": r.via.sub_type, "weight": round(r.via.weight, 4)}
+        for r in reached if r.id in nodes and nodes[r.id].deleted_at is None]}
+
+
+def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any]:
+    """Recompute effective importance for every memory; list non-immune ones under the threshold, weakest first."""
+    ids = [m.id for m in rt.store.iter_nodes()]
+    with rt.store.transaction():
+        values = {}
+        for i in range(0, len(ids), 500):
+            values.update(refresh_importance(rt, ids[i : i + 500]))
+        rt.store.log("gc", None, {"recomputed": len(values), "threshold": threshold}, rt.now_iso())
+    nodes = rt.store.get_nodes(ids)
+    counts = rt.store.edge_counts(ids)
+    now = rt.now()
+    weak = sorted((i for i, v in values.items() if v < threshold and not is_immune(nodes[i].importance, nodes[i].access_count)),
+                  key=lambda i: (values[i], i))
+    cands = []
+    for i in weak[:limit]:
+        n = nodes[i]
+        last = parse_iso(n.last_accessed_at or n.created_at)
+        cands.append({"insight": n.to_dict(), "effective_importance": round(values[i], 4),
+                      "days_since_access": round((now - last).total_seconds() / 86400, 2),
+                      "edge_count": counts.get(i, 0), "immune": False})
+    return {"total_insights": len(ids), "threshold": threshold, "candidates_found": len(weak), "candidates": cands,
+            "max_insights": rt.max_insights,
+            "actions": {"purge": "mnemon forget <id>", "keep": "mnemon gc --keep <id>"}}
+
+
+def gc_keep(rt: Runtime, node_id: str) -> dict[str, Any]:
+    require_memory(rt, node_id)
+    with rt.store.transaction():
+        rt.store.touch([node_id], rt.now_iso(), amount=3)
+        ei = refresh_importance(rt, [node_id]).get(node_id, 0.0)
+        rt.store.log("gc_keep", node_id, {}, rt.now_iso())
+    node = require_memory(rt, node_id)
+    return {"status": "retained", "id": node_id, "content": node.content, "new_access": node.access_count,
+            "effective_importance": round(ei, 4), "immune": is_immune(node.importance, node.access_count)}

@@ -1,0 +1,149 @@
+"""The facade every interface calls: one method per command, each returning a JSON-ready dict."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import InvalidInput, ProviderUnavailable
+from ..core.validation import validate_memory
+from ..ports.embed.base import EmbedSettings
+from ..ports.embed.registry import get_provider
+from ..ports.store.base import Store
+from . import curation, remember as remember_mod, transfer
+from .config import Config
+from .runtime import Runtime
+
+
+def open_store(target: str | Path, *, readonly: bool = False) -> Store:
+    """A store by path or URL: postgresql://… selects the PostgreSQL backend, anything else is a SQLite file."""
+    target = str(target)
+    if target.startswith(("postgresql://", "postgres://")):
+        from ..ports.store.postgres import PostgresStore
+
+        return PostgresStore(target, readonly=readonly)
+    from ..ports.store.sqlite import SQLiteStore
+
+    return SQLiteStore(target, readonly=readonly)
+
+
+class Mnemon:
+    """Memory for one store. Build it with `Mnemon.open(config)` or from parts for tests and embedding."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.rt = runtime
+
+    @classmethod
+    def open(cls, cfg: Config, *, readonly: bool = False, provider: str | None = None) -> "Mnemon":
+        name = provider or cfg.embed_provider
+        store = open_store(cfg.db_path, readonly=readonly)
+        try:
+            emb = get_provider(name, EmbedSettings.from_env(cfg.environ))
+        except BaseException:
+            store.close()
+            raise
+        explicit = provider is not None or cfg.environ.get("MNEMON_EMBED_PROVIDER") not in (None, "")
+        rt = Runtime(store=store, provider=emb, max_insights=cfg.max_insights, prune_min_age_s=cfg.prune_min_age_s,
+                     audit_content=cfg.audit_content, provider_is_default=not explicit)
+        return cls(rt)
+
+    def close(self) -> None:
+        self.rt.store.close()
+
+    def __enter__(self) -> "Mnemon":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ── writes ───────────────────────────────────────────────────────────────
+    def remember(self, content: Any, *, category: Any = "general", importance: Any = 3, tags: Any = None,
+                 entities: Any = None, source: Any = "user", entity_mode: Any = "merge", no_diff: bool = False,
+                 created_at: Any = None) -> dict[str, Any]:
+        inp = validate_memory(content, category=category, importance=importance, tags=tags, entities=entities,
+                              source=source, entity_mode=entity_mode, created_at=created_at)
+        return self._with_warnings(remember_mod.remember(self.rt, inp, no_diff=no_diff))
+
+    def forget(self, node_id: str) -> dict[str, Any]:
+        return curation.forget(self.rt, node_id)
+
+    def link(self, src: str, dst: str, edge_type: str = "semantic", *, sub_type: str = "", weight: Any = 0.5,
+             meta: Any = None) -> dict[str, Any]:
+        return curation.link(self.rt, src, dst, edge_type, sub_type=sub_type, weight=weight, meta=meta)
+
+    def gc(self, *, threshold: float = 0.5, limit: int = 20, keep: str | None = None) -> dict[str, Any]:
+        if keep:
+            return curation.gc_keep(self.rt, keep)
+        return curation.gc(self.rt, threshold=threshold, limit=limit)
+
+    def import_json(self, raw: Any, *, dry_run: bool = False, no_diff: bool = False) -> dict[str, Any]:
+        return self._with_warnings(transfer.import_document(self.rt, raw, dry_run=dry_run, no_diff=no_diff))
+
+    def export_json(self, *, include_vectors: bool = True) -> dict[str, Any]:
+        return transfer.export_document(self.rt, include_vectors=include_vectors)
+
+    # ── reads ────────────────────────────────────────────────────────────────
+    def show(self, node_id: str) -> dict[str, Any]:
+        return curation.show(self.rt, node_id)
+
+    def related(self, node_id: str, *, depth: int = 2, edge_type: str | None = None) -> dict[str, Any]:
+        return curation.related(self.rt, node_id, depth=depth, edge_type=edge_type)
+
+    def log(self, *, limit: int = 20, op: str | None = None) -> dict[str, Any]:
+        if limit < 1:
+            raise InvalidInput("--limit must be at least 1")
+        return {"entries": [{"id": e.id, "op": e.op, "insight_id": e.node_id, "detail": e.detail,
+                             "created_at": e.created_at} for e in self.rt.store.oplog(limit, op=op)]}
+
+    def status(self) -> dict[str, Any]:
+        store = self.rt.store
+        out = store.stats()
+        out["top_entities"] = [{"entity": e, "count": c} for e, c in store.top_entities(20)]
+        ident = self.rt.provider.identity()
+        providers = store.vector_providers()
+        embedded, total = store.vector_coverage(ident) if self.rt.vectors_enabled else (0, out["total_insights"])
+        out["embedding"] = {
+            "provider": self.rt.provider.name, "identity": ident, "embedded": embedded, "total": total,
+            "coverage": f"{(100 * embedded / total) if total else 100:.0f}%",
+            "stored_by_provider": providers,
+            "mismatch": sorted(p for p in providers if p != ident),
+        }
+        if out["embedding"]["mismatch"]:
+            out["embedding"]["hint"] = ("vectors from another provider are stored and ignored (never mixed); "
+                                        "run `mnemon embed --all` to embed with the current one")
+        return out
+
+    def embed_status(self) -> dict[str, Any]:
+        st = self.status()["embedding"]
+        return {"total_insights": st["total"], "embedded": st["embedded"], "coverage": st["coverage"],
+                "provider": st["provider"], "identity": st["identity"], "model": self.rt.provider.model_id,
+                "embedding_available": self.rt.vectors_enabled and self.rt.provider.available(),
+                "stored_by_provider": st["stored_by_provider"], "mismatch": st["mismatch"]}
+
+    def embed_all(self, *, progress: Any = None, batch: int = 64) -> dict[str, Any]:
+        rt = self.rt
+        if not rt.vectors_enabled:
+            raise ProviderUnavailable(f"provider {rt.provider.name!r} makes no vectors; choose one with --embed")
+        missing = rt.store.nodes_missing_vectors(rt.provider.identity())
+        if not missing:
+            return {"status": "complete", "message": "every memory already has a vector from this provider",
+                    "identity": rt.provider.identity()}
+        done = 0
+        for start in range(0, len(missing), batch):
+            chunk = missing[start : start + batch]
+            rows = rt.provider.embed_documents([m.content for m in chunk])
+            with rt.store.transaction():
+                now = rt.now_iso()
+                for m, vec in zip(chunk, rows):
+                    rt.store.put_vector(m.id, rt.provider.identity(), vec, m.content_hash, now)
+            done += len(chunk)
+            if progress is not None:
+                progress(done, len(missing))
+        with rt.store.transaction():
+            rt.store.log("embed:backfill", None, {"succeeded": done, "identity": rt.provider.identity()}, rt.now_iso())
+        return {"status": "backfill_complete", "succeeded": done, "failed": 0, "identity": rt.provider.identity()}
+
+    def _with_warnings(self, out: dict[str, Any]) -> dict[str, Any]:
+        if self.rt.warnings:
+            out["warnings"] = list(dict.fromkeys(self.rt.warnings))
+            self.rt.warnings.clear()
+        return out

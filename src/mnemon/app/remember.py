@@ -1,0 +1,261 @@
+"""The write pipeline of `remember` (seed §5.1): validate → exact-duplicate check → embed → advisory diff →
+one transaction (insert, vector, four graphs, effective importance, auto-prune) → candidates for the agent."""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import numpy as np
+
+from ..core import graph_rules
+from ..core.causal import causal_cue, suggest_sub_type
+from ..core.diff import diff_suggestion
+from ..core.entities import extract_entities, merge_entities
+from ..core.graph import bfs
+from ..core.importance import effective_importance
+from ..core.model import Edge, Memory, content_hash, iso, parse_iso
+from ..core.text import overlap_max, token_set, tokens
+from ..core.validation import MemoryInput
+from .runtime import Runtime
+
+DIFF_LIMIT = 5
+DIFF_MIN_COSINE = 0.7
+CANDIDATE_BAND = (0.40, 0.80)
+CANDIDATE_TOP = 5
+OVERLAP_CANDIDATE_MIN = 0.10
+CAUSAL_CANDIDATE_LIMIT = 10
+PRUNE_BATCH = 10
+
+
+def fts_body(content: str, title: str | None = None) -> str:
+    return " ".join(tokens(f"{title}\n{content}" if title else content))
+
+
+@dataclass
+class WriteOutcome:
+    memory: Memory
+    edges_created: dict[str, int]
+    pruned_ids: list[str]
+    touched: list[str]
+
+
+def _empty_counts() -> dict[str, int]:
+    return {"temporal": 0, "entity": 0, "causal": 0, "semantic": 0}
+
+
+def _advisory(rt: Runtime, content: str, vector: np.ndarray | None) -> tuple[str, list[Any]]:
+    """ADD/UPDATE/CONFLICT/DUPLICATE against the closest active memories (keyword top 5 + vector top 5)."""
+    ids = [i for i, _ in rt.store.keyword_search(tokens(content), DIFF_LIMIT)]
+    cosines: dict[str, float] = {}
+    if vector is not None:
+        for i, cos in rt.index.search(vector, DIFF_LIMIT):
+            c = rt.calibrate(cos)
+            if c >= DIFF_MIN_COSINE:
+                cosines[i] = c
+                if i not in ids:
+                    ids.append(i)
+        cosines.update({i: rt.calibrate(c) for i, c in rt.index.similarities(vector, ids).items()})
+    nodes = rt.store.get_nodes(ids)
+    cands = [(i, nodes[i].content, cosines.get(i)) for i in ids if i in nodes]
+    return diff_suggestion(content, cands)
+
+
+def write_memory(rt: Runtime, inp: MemoryInput, vector: np.ndarray | None, *, node_id: str | None = None,
+                 temporal: bool = True, prune: bool = True, origin: str = "remember",
+                 protect: tuple[str, ...] = ()) -> WriteOutcome:
+    """Insert one memory and grow the graph around it. Call inside `rt.store.transaction()`."""
+    store = rt.store
+    now = rt.now_iso()
+    created = inp.created_at or now
+    extracted = extract_entities(inp.content, known=store.known_entities) if inp.entity_mode != "provided" else []
+    entities = merge_entities(inp.entities, extracted, inp.entity_mode)[:50]
+    mem = Memory(id=node_id or str(uuid.uuid4()), content=inp.content, category=inp.category,
+                 importance=inp.importance, tags=inp.tags, entities=tuple(entities), source=inp.source,
+                 created_at=created, updated_at=now, inserted_at=now)
+    store.insert_node(mem, fts_body(inp.content))
+    if entities:
+        store.index_entities(mem.id, entities, created)
+    similar: list[tuple[str, float]] = []
+    if vector is not None:
+        # search before this write bumps the vector generation, so the cached matrix stays valid
+        similar = [(i, rt.calibrate(c)) for i, c in rt.index.search(vector, graph_rules.SEMANTIC_TOP + 1)]
+        gen_before = store.vector_generation()
+        store.put_vector(mem.id, rt.provider.identity(), vector, mem.content_hash, now)
+        rt.index.note_write(mem.id, vector, gen_before)
+
+    counts = _empty_counts()
+    edges: list[Edge] = []
+    if temporal:
+        edges += _temporal(rt, mem, now)
+    holders = {e: store.entity_holders(e, graph_rules.ENTITY_LINKS_PER_ENTITY, exclude=[mem.id]) for e in entities}
+    edges += graph_rules.entity_edges(mem.id, holders, now)
+    recent = store.recent_memories(graph_rules.CAUSAL_LOOKBACK, source=mem.source, exclude=[mem.id],
+                                   until=mem.created_at)
+    edges += graph_rules.causal_edges(mem, recent, now)
+    edges += graph_rules.semantic_edges(mem.id, similar, now)
+    for e in edges:
+        store.upsert_edge(e, actor=origin)
+        if e.src == mem.id or e.type == "causal" and e.dst == mem.id:
+            counts[e.type] = counts.get(e.type, 0) + 1
+
+    touched = sorted({e.dst if e.src == mem.id else e.src for e in edges} | {mem.id})
+    refresh_importance(rt, touched)
+    store.log("remember" if origin == "remember" else origin, mem.id,
+              {**rt.audit(mem.content), "category": mem.category, "source": mem.source}, now)
+    pruned = auto_prune(rt, protect=(mem.id, *protect)) if prune else []
+    stored = store.get_node(mem.id) or mem
+    return WriteOutcome(stored, counts, pruned, touched)
+
+
+def _temporal(rt: Runtime, mem: Memory, now: str) -> list[Edge]:
+    prev = rt.store.latest_by_source(mem.source, exclude=mem.id, before=mem.created_at)
+    t = parse_iso(mem.created_at)
+    window = timedelta(hours=graph_rules.PROXIMITY_HOURS)
+    nearby = rt.store.recent_memories(graph_rules.PROXIMITY_MAX + 2, since=iso(t - window), until=iso(t + window),
+                                      exclude=[mem.id])
+    return graph_rules.temporal_edges(mem, prev, nearby, now)
+
+
+def refresh_importance(rt: Runtime, ids: list[str]) -> dict[str, float]:
+    nodes = rt.store.get_nodes(ids)
+    counts = rt.store.edge_counts(list(nodes))
+    now = rt.now()
+    values = {
+        i: effective_importance(n.importance, n.access_count, n.last_accessed_at or n.created_at, counts.get(i, 0), now)
+        for i, n in nodes.items() if n.kind == "memory"
+    }
+    rt.store.set_effective_importance(values)
+    return values
+
+
+def auto_prune(rt: Runtime, protect: tuple[str, ...]) -> list[str]:
+    """Soft-delete the lowest-EI memories over the cap: never immune, never inside the grace period, never `protect`."""
+    if rt.max_insights <= 0:
+        return []
+    excess = rt.store.count_active() - rt.max_insights
+    if excess <= 0:
+        return []
+    cutoff = iso(rt.now() - timedelta(seconds=rt.prune_min_age_s))
+    victims = rt.store.prune_candidates(min(excess, PRUNE_BATCH), cutoff, protect)
+    now = rt.now_iso()
+    ids = [v.id for v in victims]
+    if not ids:
+        return []
+    gen_before = rt.store.vector_generation()
+    rt.store.soft_delete(ids, now)
+    rt.index.note_delete(ids, gen_before)
+    for v in victims:
+        rt.store.retire_edges_of(v.id, reason="auto-prune")
+        rt.store.log("prune", v.id, {"effective_importance": round(v.effective_importance, 4),
+                                     "cap": rt.max_insights, **rt.audit(v.content)}, now)
+    return ids
+
+
+def semantic_candidates(rt: Runtime, mem: Memory, vector: np.ndarray | None, linked: set[str]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    if vector is not None:
+        for i, cos in rt.index.search(vector, CANDIDATE_TOP + 8, exclude={mem.id}):
+            c = rt.calibrate(cos)
+            if CANDIDATE_BAND[0] <= c < CANDIDATE_BAND[1]:
+                out.append({"id": i, "cosine": round(c, 4), "auto_linked": i in linked})
+        out = out[:CANDIDATE_TOP]
+    else:
+        mine = token_set(mem.content)
+        ids = [i for i, _ in rt.store.keyword_search(tokens(mem.content), CANDIDATE_TOP * 4)]
+        nodes = rt.store.get_nodes(ids)
+        scored = []
+        for i in ids:
+            if i == mem.id or i not in nodes:
+                continue
+            theirs = token_set(nodes[i].content)
+            sim = max(overlap_max(mine, theirs), len(mine & theirs) / max(1, len(theirs)))
+            if OVERLAP_CANDIDATE_MIN <= sim < CANDIDATE_BAND[1]:
+                scored.append((i, sim))
+        scored.sort(key=lambda p: (-p[1], p[0]))
+        out = [{"id": i, "cosine": round(s, 4), "auto_linked": False} for i, s in scored[:CANDIDATE_TOP]]
+    nodes = rt.store.get_nodes([c["id"] for c in out])
+    return [{"id": c["id"], "content": nodes[c["id"]].content, "cosine": c["cosine"], "auto_linked": c["auto_linked"]}
+            for c in out if c["id"] in nodes]
+
+
+def causal_candidates(rt: Runtime, mem: Memory) -> list[dict[str, Any]]:
+    """Memories within 2 hops that a causal reading could connect (a cue on either side), not yet causally linked."""
+    reached = bfs(mem.id, rt.neighbors(), max_depth=2, limit=50)
+    already = {e.dst if e.src == mem.id else e.src
+               for e in rt.store.edges_of([mem.id], types=["causal"], direction="both")}
+    nodes = rt.store.get_nodes([r.id for r in reached])
+    mine = causal_cue(mem.content)
+    out: list[dict[str, Any]] = []
+    for r in reached:
+        n = nodes.get(r.id)
+        if n is None or n.kind != "memory" or r.id in already:
+            continue
+        cue = mine or causal_cue(n.content)
+        if not cue:
+            continue
+        out.append({"id": n.id, "content": n.content, "hop": r.depth,
+                    "suggested_sub_type": suggest_sub_type(mem.content, n.content)})
+        if len(out) >= CAUSAL_CANDIDATE_LIMIT:
+            break
+    return out
+
+
+def remember(rt: Runtime, inp: MemoryInput, *, no_diff: bool = False) -> dict[str, Any]:
+    store = rt.store
+    digest = content_hash(inp.content)
+    if not no_diff:
+        existing = store.find_active_by_hash(digest)
+        if existing is not None:
+            return _skipped(rt, existing)
+    vector_rows = rt.embed_documents([inp.content])
+    vector = vector_rows[0] if vector_rows is not None else None
+    suggestion = "ADD"
+    if not no_diff:
+        suggestion, _ = _advisory(rt, inp.content, vector)
+    with store.transaction():
+        if not no_diff:
+            existing = store.find_active_by_hash(digest)  # another writer may have stored it meanwhile
+            if existing is not None:
+                return _skipped(rt, existing, in_tx=True)
+        outcome = write_memory(rt, inp, vector)
+    mem = outcome.memory
+    linked = {e.dst for e in store.edges_of([mem.id], types=["semantic"])}
+    return {
+        "id": mem.id,
+        "action": "added",
+        "diff_suggestion": suggestion,
+        "edges_created": outcome.edges_created,
+        "semantic_candidates": semantic_candidates(rt, mem, vector, linked),
+        "causal_candidates": causal_candidates(rt, mem),
+        "embedded": vector is not None,
+        "effective_importance": round(mem.effective_importance, 4),
+        "auto_pruned": len(outcome.pruned_ids),
+        "auto_pruned_ids": outcome.pruned_ids,
+    }
+
+
+def _skipped(rt: Runtime, existing_id: str, in_tx: bool = False) -> dict[str, Any]:
+    node = rt.store.get_node(existing_id)
+    if not rt.store.readonly:
+        def log() -> None:
+            rt.store.log("diff-skip", existing_id, {"reason": "byte-identical active content"}, rt.now_iso())
+        if in_tx:
+            log()
+        else:
+            with rt.store.transaction():
+                log()
+    return {
+        "id": existing_id,
+        "action": "skipped",
+        "diff_suggestion": "DUPLICATE",
+        "replaced_id": existing_id,
+        "edges_created": _empty_counts(),
+        "semantic_candidates": [],
+        "causal_candidates": [],
+        "embedded": False,
+        "effective_importance": round(node.effective_importance, 4) if node else 0.0,
+        "auto_pruned": 0,
+        "auto_pruned_ids": [],
+    }

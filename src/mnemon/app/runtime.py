@@ -1,0 +1,91 @@
+"""What every workflow needs: the store, the embedding provider, the vector index, the clock and the policies."""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+
+from ..core.errors import ProviderUnavailable
+from ..core.model import Edge, iso, utcnow
+from ..ports.embed.base import EmbeddingProvider
+from ..ports.store.base import Store
+from ..ports.vector_index import VectorIndex
+
+
+@dataclass
+class Runtime:
+    store: Store
+    provider: EmbeddingProvider
+    max_insights: int = 1000
+    prune_min_age_s: float = 86400.0
+    audit_content: bool = True
+    clock: Callable[[], datetime] = utcnow
+    provider_is_default: bool = True
+    warnings: list[str] = field(default_factory=list)
+    _index: VectorIndex | None = None
+
+    def now(self) -> datetime:
+        return self.clock()
+
+    def now_iso(self) -> str:
+        return iso(self.clock())
+
+    @property
+    def vectors_enabled(self) -> bool:
+        return bool(self.provider.produces_vectors)
+
+    @property
+    def index(self) -> VectorIndex:
+        if self._index is None:
+            self._index = VectorIndex(self.store, self.provider.identity())
+        return self._index
+
+    def calibrate(self, cosine: float) -> float:
+        """Map a provider's raw cosine onto one scale, so thresholds (0.80 link, 0.40 candidate) mean the same
+        for every model: e5-style models put unrelated text at 0.7-0.8, most others near 0."""
+        base = float(getattr(self.provider, "cosine_baseline", 0.0) or 0.0)
+        if base <= 0.0:
+            return max(-1.0, min(1.0, cosine))
+        return max(0.0, min(1.0, (cosine - base) / (1.0 - base)))
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray | None:
+        """Vectors for `texts`, or None when the provider makes none or (as the default) cannot run here."""
+        if not self.vectors_enabled or not texts:
+            return None
+        try:
+            return self.provider.embed_documents(list(texts))
+        except ProviderUnavailable as exc:
+            if not self.provider_is_default:
+                raise
+            self.warnings.append(f"embedding skipped: {exc.message}")
+            return None
+
+    def embed_query(self, text: str) -> np.ndarray | None:
+        if not self.vectors_enabled:
+            return None
+        try:
+            return self.provider.embed_query(text)
+        except ProviderUnavailable as exc:
+            if not self.provider_is_default:
+                raise
+            self.warnings.append(f"query embedding skipped: {exc.message}")
+            return None
+
+    def audit(self, content: str) -> dict[str, str]:
+        from ..core.model import content_hash
+
+        if self.audit_content:
+            return {"content": content[:200]}
+        return {"content_sha256": content_hash(content)}
+
+    def neighbors(self, statuses: Sequence[str] = ("active",), types: Sequence[str] | None = None
+                  ) -> Callable[[Sequence[str]], dict[str, list[tuple[str, Edge]]]]:
+        """A batch neighbour function over outgoing edges, for the pure graph algorithms."""
+        def fn(ids: Sequence[str]) -> dict[str, list[tuple[str, Edge]]]:
+            out: dict[str, list[tuple[str, Edge]]] = {}
+            for e in self.store.edges_of(ids, statuses=statuses, types=types, direction="out"):
+                out.setdefault(e.src, []).append((e.dst, e))
+            return out
+        return fn

@@ -1,0 +1,63 @@
+"""Named stores under <home>/data/<name>/mnemon.db, and the active-store pointer <home>/active."""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import Conflict, InvalidInput, NotFound
+
+_NAME = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9_-]*$")
+
+
+def _check(name: str) -> str:
+    if not _NAME.match(name or ""):
+        raise InvalidInput(f"invalid store name {name!r}: letters, digits, '-' and '_', starting with a letter or digit")
+    return name
+
+
+def active_store(home: Path) -> str:
+    p = home / "active"
+    return p.read_text(encoding="utf-8").strip() if p.exists() else "default"
+
+
+def list_stores(home: Path) -> dict[str, Any]:
+    data = home / "data"
+    names = sorted(p.name for p in data.iterdir() if p.is_dir()) if data.exists() else []
+    active = active_store(home)
+    return {"active": active, "stores": [
+        {"name": n, "active": n == active, "path": str(data / n / "mnemon.db"),
+         "exists": (data / n / "mnemon.db").exists()} for n in sorted(set(names) | {active})]}
+
+
+def create_store(home: Path, name: str) -> dict[str, Any]:
+    _check(name)
+    d = home / "data" / name
+    if d.exists():
+        raise Conflict(f"store {name!r} already exists")
+    d.mkdir(parents=True)
+    from ..ports.store.sqlite import SQLiteStore
+
+    SQLiteStore(str(d / "mnemon.db")).close()
+    return {"status": "created", "name": name, "path": str(d / "mnemon.db")}
+
+
+def set_store(home: Path, name: str) -> dict[str, Any]:
+    _check(name)
+    if not (home / "data" / name).exists():
+        raise NotFound(f"store {name!r} does not exist; create it with `mnemon store create {name}`")
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "active").write_text(name + "\n", encoding="utf-8")
+    return {"status": "active", "name": name}
+
+
+def remove_store(home: Path, name: str) -> dict[str, Any]:
+    _check(name)
+    if name == active_store(home):
+        raise Conflict(f"store {name!r} is active; switch with `mnemon store set <other>` first")
+    d = home / "data" / name
+    if not d.exists():
+        raise NotFound(f"store {name!r} does not exist")
+    shutil.rmtree(d)
+    return {"status": "removed", "name": name}

@@ -1,0 +1,35 @@
+"""Causal cue detection (EN/ZH) and the sub-type suggestion rules."""
+from __future__ import annotations
+
+import re
+
+_EN_CAUSAL = [
+    "because", "therefore", "due to", "caused by", "as a result", "decided to", "chosen because", "so that",
+    "in order to", "leads to", "led to", "results in", "resulted in", "consequently", "hence", "thus", "enables",
+    "prevents", "prevented", "this means", "this ensures",
+]
+_ZH_CAUSAL = ["因为", "所以", "由于", "导致", "因此", "决定", "为了", "以便", "因而", "從而", "因為", "導致"]
+
+_CAUSAL_RE = re.compile(
+    r"(?i)(?:\b(?:" + "|".join(re.escape(k) for k in _EN_CAUSAL) + r")\b|" + "|".join(_ZH_CAUSAL) + ")"
+)
+
+_SUBTYPE_RULES: list[tuple[str, re.Pattern[str]]] = [
+    ("prevents", re.compile(r"(?i)\b(?:despite|prevented|prevents|prevent|blocked)\b|阻止|防止")),
+    ("enables", re.compile(r"(?i)\b(?:so that|in order to|enables|enabled|leads to|led to)\b|为了|以便")),
+    ("causes", re.compile(r"(?i)\b(?:because|caused by|due to)\b|因为|由于|因為")),
+]
+
+
+def causal_cue(text: str) -> str | None:
+    """The first causal keyword in `text`, or None."""
+    m = _CAUSAL_RE.search(text)
+    return m.group(0).lower() if m else None
+
+
+def suggest_sub_type(*texts: str) -> str:
+    joined = "\n".join(texts)
+    for name, pat in _SUBTYPE_RULES:
+        if pat.search(joined):
+            return name
+    return "causes"

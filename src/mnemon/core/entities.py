@@ -1,0 +1,103 @@
+"""Entity extraction: regex patterns, a tech dictionary, and admission of words already known as entities.
+
+Pure: the caller injects `known(candidates) -> subset` (one indexed lookup in the store), so single-word project
+names ("Athena") become entities once any memory has named them explicitly.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+MAX_ENTITY_CHARS = 200
+
+_PATTERNS = [
+    re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b"),  # multi-segment CamelCase
+    re.compile(r"\b[A-Z]{2,6}\b"),  # acronyms
+    re.compile(r"(?<![\w/.])(?:[\w.-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{0,9}\b(?!\.\w)"),  # file-path-like
+    re.compile(r"https?://[^\s<>\"'）)]+"),
+    re.compile(r"(?<![\w@])@[A-Za-z0-9_][A-Za-z0-9_.-]*[A-Za-z0-9_]"),
+    re.compile(r"《([^》]{1,50})》|「([^」]{1,50})」"),
+]
+
+_ACRONYM_STOP = frozenset(
+    """A I IN ON THE AND OR OF TO IS IT AS AT BE BY DO GO IF ME MY NO SO UP US WE AN AM ARE WAS HE SHE HIS HER OK
+    YES NOT BUT FOR YOU ALL ANY CAN HAD HAS HOW ITS NEW NOW OLD OUR OUT SEE TWO WAY WHO BOY DID GET LET PUT SAY TOO
+    USE ETC TODO FYI BTW IMO PS RE VS AM PM TBD WIP NB OH HI LOL OMG""".split()
+)
+
+TECH_TERMS = frozenset(
+    """Go Rust Python Java JavaScript TypeScript Kotlin Swift Ruby PHP Scala Haskell Elixir Erlang Clojure Lua Perl Zig
+    Julia Dart C++ C# React Vue Angular Svelte Next.js Nuxt Django Flask FastAPI Rails Spring Express NestJS Laravel
+    SQLite PostgreSQL Postgres MySQL MariaDB MongoDB Redis Cassandra DynamoDB Elasticsearch OpenSearch ClickHouse
+    DuckDB Snowflake BigQuery Neo4j Qdrant Milvus Weaviate Pinecone Chroma FAISS pgvector Kafka RabbitMQ NATS
+    Docker Kubernetes Helm Terraform Ansible Nginx Apache Linux Ubuntu Debian macOS Windows Android iOS AWS GCP Azure
+    Vercel Netlify Cloudflare Heroku GitHub GitLab Bitbucket Jenkins CircleCI Git Ollama OpenAI Anthropic Claude GPT
+    Gemini Llama Mistral DeepSeek Qwen HuggingFace PyTorch TensorFlow JAX NumPy Pandas Polars Spark Airflow dbt
+    gRPC GraphQL REST JWT OAuth MCP RLM MAGMA LangChain LlamaIndex Codex Cursor Copilot Hermes Obsidian Notion Slack
+    Jira Figma Webpack Vite Bun Deno Node.js npm pip Poetry uv Cargo Bazel CMake Grafana Prometheus Sentry Datadog
+    Supabase Firebase Stripe Tailwind WebAssembly WASM Markdown YAML JSON TOML HTML CSS""".split()
+)
+_TECH_RE = re.compile(
+    r"(?<![\w.+#-])(" + "|".join(sorted((re.escape(t) for t in TECH_TERMS), key=len, reverse=True)) + r")(?![\w+#]|\.\w)"
+)
+
+# Candidates for the known-entity path: capitalised words, any ASCII word, and CJK n-grams (2..6 chars).
+_CAPITALISED = re.compile(r"\b[A-Z][\w'-]*\b")
+_ASCII_WORD = re.compile(r"\b[A-Za-z][A-Za-z0-9_-]{2,}\b")
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]{2,}")
+
+KnownLookup = Callable[[set[str]], Iterable[str]]
+
+
+def _add(out: list[str], seen: set[str], value: str) -> None:
+    value = value.strip().strip(".,;:!?")
+    if not value or len(value) > MAX_ENTITY_CHARS or value in seen:
+        return
+    seen.add(value)
+    out.append(value)
+
+
+def extract_entities(text: str, known: KnownLookup | None = None) -> list[str]:
+    """Entities in order of first appearance; `known` admits otherwise-unmatched words that the store already knows."""
+    out: list[str] = []
+    seen: set[str] = set()
+    spans: list[tuple[int, str]] = []
+    for pat in _PATTERNS:
+        for m in pat.finditer(text):
+            value = next((g for g in m.groups() if g), None) if m.groups() else m.group()
+            if value is None:
+                continue
+            if pat is _PATTERNS[1] and value in _ACRONYM_STOP:
+                continue
+            spans.append((m.start(), value))
+    for m in _TECH_RE.finditer(text):
+        spans.append((m.start(), m.group(1)))
+    if known is not None:
+        cands: set[str] = set(_CAPITALISED.findall(text)) | set(_ASCII_WORD.findall(text))
+        for run in _CJK_RUN.findall(text):
+            for n in range(2, min(6, len(run)) + 1):
+                cands.update(run[i : i + n] for i in range(len(run) - n + 1))
+        cands -= {v for _, v in spans}
+        if cands:
+            admitted = set(known(cands))
+            for c in admitted:
+                pos = text.find(c)
+                spans.append((pos if pos >= 0 else len(text), c))
+    for _, value in sorted(spans, key=lambda s: s[0]):
+        _add(out, seen, value)
+    return out
+
+
+def merge_entities(provided: Iterable[str], extracted: Iterable[str], mode: str = "merge") -> list[str]:
+    """Provided entities first, then extracted ones (mode merge); or only one side (provided|auto)."""
+    out: list[str] = []
+    seen: set[str] = set()
+    sources: list[Iterable[str]] = []
+    if mode in ("merge", "provided"):
+        sources.append(provided)
+    if mode in ("merge", "auto"):
+        sources.append(extracted)
+    for src in sources:
+        for e in src:
+            _add(out, seen, e)
+    return out

@@ -1,0 +1,70 @@
+"""One exception tree for the whole package, translated to a JSON envelope once, at the edge.
+
+    MnemonError                  code            exit
+    ├── InvalidInput             invalid_input   1
+    ├── NotFound                 not_found       1
+    ├── Conflict                 conflict        1
+    ├── ReadOnly                 readonly        1
+    ├── ProviderUnavailable      provider_unavailable 1
+    ├── ProviderMismatch         provider_mismatch    1
+    ├── PathRefused              path_refused    1
+    ├── ContractViolation        contract_failed 1
+    └── StoreError               store_error     1
+
+Messages say what to do next; `details` carries machine-readable context.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+class MnemonError(Exception):
+    code = "error"
+    exit_code = 1
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.details:
+            out["details"] = self.details
+        return out
+
+
+class InvalidInput(MnemonError):
+    code = "invalid_input"
+
+
+class NotFound(MnemonError):
+    code = "not_found"
+
+
+class Conflict(MnemonError):
+    code = "conflict"
+
+
+class ReadOnly(MnemonError):
+    code = "readonly"
+
+
+class ProviderUnavailable(MnemonError):
+    code = "provider_unavailable"
+
+
+class ProviderMismatch(MnemonError):
+    code = "provider_mismatch"
+
+
+class PathRefused(MnemonError):
+    code = "path_refused"
+
+
+class ContractViolation(MnemonError):
+    code = "contract_failed"
+
+
+class StoreError(MnemonError):
+    code = "store_error"

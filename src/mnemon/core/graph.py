@@ -1,0 +1,77 @@
+"""Graph algorithms as pure functions over an injected `neighbors(node_ids) -> {node: [(neighbor, edge)]}`.
+
+The store is never seen here; a batch neighbour function keeps traversal at one query per level.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from .model import Edge
+
+Neighbors = Callable[[Sequence[str]], dict[str, list[tuple[str, Edge]]]]
+
+
+@dataclass(frozen=True)
+class Reached:
+    id: str
+    depth: int
+    via: Edge
+
+
+def bfs(start: str, neighbors: Neighbors, *, max_depth: int = 2, limit: int | None = None,
+        exclude: Iterable[str] = ()) -> list[Reached]:
+    """Breadth-first neighbourhood of `start`, nearest first, ties in edge-id order.
+
+    >>> from mnemon.core.model import Edge
+    >>> g = {"a": [("b", Edge("a", "b", "causal", id=1))], "b": [("c", Edge("b", "c", "entity", id=2))]}
+    >>> [(r.id, r.depth) for r in bfs("a", lambda ids: {i: g.get(i, []) for i in ids})]
+    [('b', 1), ('c', 2)]
+    """
+    seen = {start, *exclude}
+    frontier = [start]
+    out: list[Reached] = []
+    for depth in range(1, max_depth + 1):
+        if not frontier:
+            break
+        adjacency = neighbors(frontier)
+        nxt: list[str] = []
+        for node in frontier:
+            for nb, edge in sorted(adjacency.get(node, []), key=lambda p: (p[1].id or 0, p[0])):
+                if nb in seen:
+                    continue
+                seen.add(nb)
+                out.append(Reached(nb, depth, edge))
+                nxt.append(nb)
+                if limit is not None and len(out) >= limit:
+                    return out
+        frontier = nxt
+    return out
+
+
+def topo_order(ids: Sequence[str], causal_edges: Iterable[tuple[str, str]], score: dict[str, float]) -> list[str]:
+    """Kahn's algorithm: causes before effects; among ready nodes the higher score first; cycle members appended.
+
+    >>> topo_order(["effect", "cause"], [("cause", "effect")], {"effect": 0.9, "cause": 0.1})
+    ['cause', 'effect']
+    """
+    members = set(ids)
+    indeg = dict.fromkeys(ids, 0)
+    succ: dict[str, list[str]] = {i: [] for i in ids}
+    for a, b in dict.fromkeys(causal_edges):
+        if a in members and b in members and a != b:
+            succ[a].append(b)
+            indeg[b] += 1
+    order: list[str] = []
+    ready = sorted((i for i in ids if indeg[i] == 0), key=lambda i: (-score.get(i, 0.0), i))
+    while ready:
+        node = ready.pop(0)
+        order.append(node)
+        for nb in succ[node]:
+            indeg[nb] -= 1
+            if indeg[nb] == 0:
+                ready.append(nb)
+        ready.sort(key=lambda i: (-score.get(i, 0.0), i))
+    rest = [i for i in ids if i not in set(order)]
+    rest.sort(key=lambda i: (-score.get(i, 0.0), i))
+    return order + rest

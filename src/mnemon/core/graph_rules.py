@@ -1,0 +1,97 @@
+"""The automatic edge rules of `remember` (mnemon's graph engine), as pure functions of the rows they look at."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .causal import causal_cue, suggest_sub_type
+from .model import Edge, Memory, parse_iso
+from .text import overlap_max, token_set
+
+PROXIMITY_HOURS = 24.0
+PROXIMITY_MAX = 10
+ENTITY_LINKS_PER_ENTITY = 5
+ENTITY_LINKS_PER_MEMORY = 50  # counted in both directions
+CAUSAL_LOOKBACK = 10
+CAUSAL_MIN_OVERLAP = 0.15
+SEMANTIC_AUTO_LINK = 0.80
+SEMANTIC_TOP = 3
+
+
+def _both(a: str, b: str, type_: str, sub: str, weight: float, meta: dict[str, object], now: str,
+          meta_back: dict[str, object] | None = None) -> list[Edge]:
+    return [
+        Edge(a, b, type_, sub, weight, metadata=meta, created_at=now, rule=f"{type_}:{sub}" if sub else type_),
+        Edge(b, a, type_, sub, weight, metadata=meta_back if meta_back is not None else meta, created_at=now,
+             rule=f"{type_}:{sub}" if sub else type_),
+    ]
+
+
+def temporal_edges(new: Memory, backbone_prev: Memory | None, nearby: Sequence[Memory], now: str) -> list[Edge]:
+    """Backbone to the previous memory of the same source, both ways; proximity to ≤10 memories within 24 h.
+
+    The window is measured from the new memory's own timestamp, so imported history gets proximity edges too.
+    """
+    edges: list[Edge] = []
+    if backbone_prev is not None:
+        edges += _both(backbone_prev.id, new.id, "temporal", "backbone", 1.0, {"direction": "precedes"}, now,
+                       {"direction": "succeeds"})
+    t_new = parse_iso(new.created_at)
+    taken = 0
+    for other in nearby:
+        if taken >= PROXIMITY_MAX:
+            break
+        if other.id == new.id or (backbone_prev is not None and other.id == backbone_prev.id):
+            continue
+        hours = abs((t_new - parse_iso(other.created_at)).total_seconds()) / 3600.0
+        if hours > PROXIMITY_HOURS:
+            continue
+        edges += _both(new.id, other.id, "temporal", "proximity", 1.0 / (1.0 + hours),
+                       {"hours_diff": round(hours, 3)}, now)
+        taken += 1
+    return edges
+
+
+def entity_edges(new_id: str, holders: dict[str, list[str]], now: str) -> list[Edge]:
+    """Co-occurrence links to the most recent holders of each entity (≤5 each, ≤50 edges per memory)."""
+    edges: list[Edge] = []
+    linked: set[str] = set()
+    for entity, ids in holders.items():
+        for other in ids[:ENTITY_LINKS_PER_ENTITY]:
+            if other == new_id or other in linked:
+                continue
+            if len(edges) + 2 > ENTITY_LINKS_PER_MEMORY:
+                return edges
+            linked.add(other)
+            edges += _both(new_id, other, "entity", "", 1.0, {"entity": entity}, now)
+    return edges
+
+
+def causal_edges(new: Memory, recent_same_source: Sequence[Memory], now: str) -> list[Edge]:
+    """Keyword + token overlap ≥ 0.15 against the 10 most recent memories of the same source; cause → effect."""
+    new_tokens = token_set(new.content, new.tags, new.entities)
+    new_cue = causal_cue(new.content)
+    edges: list[Edge] = []
+    for prev in recent_same_source[:CAUSAL_LOOKBACK]:
+        if prev.id == new.id:
+            continue
+        prev_cue = causal_cue(prev.content)
+        if not (new_cue or prev_cue):
+            continue
+        overlap = overlap_max(new_tokens, token_set(prev.content, prev.tags, prev.entities))
+        if overlap < CAUSAL_MIN_OVERLAP:
+            continue
+        # the side that carries the causal keyword explains the other: it is the effect
+        src, dst = (prev.id, new.id) if new_cue else (new.id, prev.id)
+        sub = suggest_sub_type(new.content if new_cue else prev.content)
+        edges.append(Edge(src, dst, "causal", sub, round(overlap, 6),
+                          metadata={"overlap": round(overlap, 4), "cue": new_cue or prev_cue or ""},
+                          created_at=now, rule=f"causal:{sub}"))
+    return edges
+
+
+def semantic_edges(new_id: str, similar: Sequence[tuple[str, float]], now: str) -> list[Edge]:
+    """Auto-link the top 3 with calibrated cosine ≥ 0.80, both ways, weight = cosine."""
+    edges: list[Edge] = []
+    for other, cos in [p for p in similar if p[0] != new_id and p[1] >= SEMANTIC_AUTO_LINK][:SEMANTIC_TOP]:
+        edges += _both(new_id, other, "semantic", "", round(cos, 6), {"created_by": "auto", "cosine": round(cos, 4)}, now)
+    return edges

@@ -1,0 +1,143 @@
+"""Domain values of the one graph: memories, other nodes, typed edges, oplog entries."""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+CATEGORIES = ("preference", "decision", "fact", "insight", "context", "general")
+MNEMON_EDGE_TYPES = ("temporal", "entity", "causal", "semantic", "supersedes")
+TRAVERSAL_GRAPHS = ("temporal", "entity", "causal", "semantic")
+EDGE_STATUSES = ("active", "candidate", "killed", "retired")
+
+# Node kinds. A memory is text the agent can get back; every other kind is something memories hang from.
+MEMORY = "memory"
+NODE_KINDS = (MEMORY, "note", "placeholder", "entity", "date", "email", "heading", "task", "tag")
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def iso(ts: datetime) -> str:
+    if ts.tzinfo is None:
+        ts = ts.replace(tzinfo=timezone.utc)
+    return ts.astimezone(timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def parse_iso(value: str) -> datetime:
+    """Parse RFC 3339 / ISO-8601; naive values are taken as UTC."""
+    text = value.strip()
+    if text.endswith("Z") or text.endswith("z"):
+        text = text[:-1] + "+00:00"
+    ts = datetime.fromisoformat(text)
+    if ts.tzinfo is None:
+        ts = ts.replace(tzinfo=timezone.utc)
+    return ts.astimezone(timezone.utc)
+
+
+def content_hash(content: str) -> str:
+    return hashlib.sha256(content.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Memory:
+    id: str
+    content: str
+    category: str = "general"
+    importance: int = 3
+    tags: tuple[str, ...] = ()
+    entities: tuple[str, ...] = ()
+    source: str = "user"
+    created_at: str = ""
+    updated_at: str = ""
+    last_accessed_at: str | None = None
+    access_count: int = 0
+    effective_importance: float = 0.5
+    deleted_at: str | None = None
+    kind: str = MEMORY
+    title: str | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+    inserted_at: str = ""  # when this store received it (created_at may be historical)
+
+    @property
+    def content_hash(self) -> str:
+        return content_hash(self.content)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "content": self.content,
+            "category": self.category,
+            "importance": self.importance,
+            "tags": list(self.tags),
+            "entities": list(self.entities),
+            "source": self.source,
+            "access_count": self.access_count,
+            "effective_importance": round(self.effective_importance, 4),
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "last_accessed_at": self.last_accessed_at,
+        }
+        if self.deleted_at:
+            out["deleted_at"] = self.deleted_at
+        if self.kind != MEMORY:
+            out["kind"] = self.kind
+        if self.title:
+            out["title"] = self.title
+        if self.metadata:
+            out["metadata"] = self.metadata
+        return out
+
+
+@dataclass(frozen=True)
+class Edge:
+    src: str
+    dst: str
+    type: str
+    sub_type: str = ""
+    weight: float = 1.0
+    confidence: float = 1.0
+    status: str = "active"
+    evidence: str = ""
+    origin: str = "auto"
+    rule: str = ""
+    source_path: str = ""
+    metadata: dict[str, Any] = field(default_factory=dict)
+    id: int | None = None
+    created_at: str = ""
+    updated_at: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "source_id": self.src,
+            "target_id": self.dst,
+            "edge_type": self.type,
+            "sub_type": self.sub_type,
+            "weight": round(self.weight, 6),
+            "confidence": round(self.confidence, 6),
+            "status": self.status,
+            "origin": self.origin,
+        }
+        if self.evidence:
+            out["evidence"] = self.evidence
+        if self.rule:
+            out["rule"] = self.rule
+        if self.source_path:
+            out["source_path"] = self.source_path
+        if self.metadata:
+            out["metadata"] = self.metadata
+        if self.created_at:
+            out["created_at"] = self.created_at
+        return out
+
+
+@dataclass(frozen=True)
+class OplogEntry:
+    id: int
+    op: str
+    node_id: str | None
+    detail: dict[str, Any]
+    created_at: str

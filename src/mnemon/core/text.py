@@ -1,0 +1,96 @@
+"""The one tokenizer every component shares: Unicode-aware words, CJK as character bigrams, stopwords dropped.
+
+Keyword search (FTS5), diff similarity, causal overlap, recall's keyword signal and entity matching all see the
+same tokens, so a memory that matches in one place matches in all of them.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+# Han, kana and hangul runs are split into overlapping bigrams: exact substring recall for 2-4 character words
+# without a dictionary segmenter (reference/deps.md §7).
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_CJK_RUN = re.compile(f"[{_CJK}]+")
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+
+STOPWORDS = frozenset(
+    """
+    a about above after again against all am an and any are aren't as at be because been before being below between
+    both but by can cannot could did didn't do does doesn't doing don't down during each few for from further had
+    hadn't has hasn't have haven't having he he'd he'll he's her here here's hers herself him himself his how how's
+    i i'd i'll i'm i've if in into is isn't it it's its itself let's me more most mustn't my myself no nor not of off
+    on once only or other ought our ours ourselves out over own same shan't she she'd she'll she's should shouldn't
+    so some such than that that's the their theirs them themselves then there there's these they they'd they'll
+    they're they've this those through to too under until up very was wasn't we we'd we'll we're we've were weren't
+    what what's when when's where where's which while who who's whom why why's with won't would wouldn't you you'd
+    you'll you're you've your yours yourself yourselves also just really get got like yeah oh ok okay im ive dont
+    的 了 是 在 和 也 就 都 而 及 与 着 或
+    """.split()
+)
+
+
+def normalize(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+def _cjk_bigrams(run: str) -> list[str]:
+    if len(run) == 1:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def tokens(text: str, *, keep_stopwords: bool = False) -> list[str]:
+    """Ordered tokens of `text` (duplicates kept), lowercased and NFKC-normalised."""
+    out: list[str] = []
+    for word in _WORD.findall(normalize(text)):
+        word = word.replace("’", "'")
+        pos = 0
+        for m in _CJK_RUN.finditer(word):
+            if m.start() > pos:
+                out.append(word[pos : m.start()])
+            out.extend(_cjk_bigrams(m.group()))
+            pos = m.end()
+        if pos < len(word):
+            out.append(word[pos:])
+    if keep_stopwords:
+        return out
+    return [t for t in out if t not in STOPWORDS]
+
+
+def token_set(*texts: str | Iterable[str]) -> frozenset[str]:
+    """Union of the tokens of several texts (strings or iterables of strings, e.g. tags)."""
+    acc: set[str] = set()
+    for t in texts:
+        if isinstance(t, str):
+            acc.update(tokens(t))
+        else:
+            for s in t:
+                acc.update(tokens(s))
+    return frozenset(acc)
+
+
+def overlap_max(a: frozenset[str], b: frozenset[str]) -> float:
+    """|A∩B| / max(|A|,|B|): the causal-edge overlap of mnemon."""
+    if not a or not b:
+        return 0.0
+    return len(a & b) / max(len(a), len(b))
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
+def query_coverage(query: frozenset[str], doc: frozenset[str]) -> float:
+    """|Q∩D| / |Q|: recall's keyword signal."""
+    if not query:
+        return 0.0
+    return len(query & doc) / len(query)
+
+
+def excerpt(text: str, limit: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: max(0, limit - 1)].rstrip() + "…"

@@ -1,0 +1,107 @@
+"""Input validation for memory writes. Every violation is an InvalidInput with a precise message."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import InvalidInput
+from .model import CATEGORIES, MNEMON_EDGE_TYPES, iso, parse_iso
+
+MAX_CONTENT_CHARS = 8000
+MAX_TAGS = 20
+MAX_TAG_CHARS = 100
+MAX_ENTITIES = 50
+MAX_ENTITY_CHARS = 200
+MAX_SOURCE_CHARS = 200
+ENTITY_MODES = ("merge", "provided", "auto")
+
+
+@dataclass(frozen=True)
+class MemoryInput:
+    content: str
+    category: str
+    importance: int
+    tags: tuple[str, ...]
+    entities: tuple[str, ...]
+    source: str
+    entity_mode: str
+    created_at: str | None
+
+
+def split_list(value: str | Iterable[str] | None) -> list[str]:
+    """Comma-separated string or list → stripped non-empty items, order kept, duplicates removed."""
+    if value is None:
+        return []
+    items = value.split(",") if isinstance(value, str) else list(value)
+    out: list[str] = []
+    for item in items:
+        if not isinstance(item, str):
+            raise InvalidInput(f"list items must be strings, got {type(item).__name__}")
+        s = item.strip()
+        if s and s not in out:
+            out.append(s)
+    return out
+
+
+def validate_memory(content: Any, *, category: Any = "general", importance: Any = 3, tags: Any = None,
+                    entities: Any = None, source: Any = "user", entity_mode: Any = "merge",
+                    created_at: Any = None) -> MemoryInput:
+    if not isinstance(content, str) or not content.strip():
+        raise InvalidInput("content must be a non-empty string")
+    if "\x00" in content:
+        raise InvalidInput("content must not contain NUL characters")
+    if len(content) > MAX_CONTENT_CHARS:
+        raise InvalidInput(f"content is {len(content)} characters; the limit is {MAX_CONTENT_CHARS}",
+                           length=len(content), limit=MAX_CONTENT_CHARS)
+    if category not in CATEGORIES:
+        raise InvalidInput(f"category must be one of {', '.join(CATEGORIES)}; got {category!r}")
+    if isinstance(importance, bool) or not isinstance(importance, (int, str)):
+        raise InvalidInput(f"importance must be an integer from 1 to 5; got {importance!r}")
+    try:
+        imp = int(importance)
+    except ValueError:
+        raise InvalidInput(f"importance must be an integer from 1 to 5; got {importance!r}") from None
+    if not 1 <= imp <= 5:
+        raise InvalidInput(f"importance must be an integer from 1 to 5; got {imp}")
+    tag_list = split_list(tags)
+    if len(tag_list) > MAX_TAGS:
+        raise InvalidInput(f"{len(tag_list)} tags given; the limit is {MAX_TAGS}")
+    for t in tag_list:
+        if len(t) > MAX_TAG_CHARS:
+            raise InvalidInput(f"tag {t[:30]!r}… is longer than {MAX_TAG_CHARS} characters")
+    ent_list = split_list(entities)
+    if len(ent_list) > MAX_ENTITIES:
+        raise InvalidInput(f"{len(ent_list)} entities given; the limit is {MAX_ENTITIES}")
+    for e in ent_list:
+        if len(e) > MAX_ENTITY_CHARS:
+            raise InvalidInput(f"entity {e[:30]!r}… is longer than {MAX_ENTITY_CHARS} characters")
+    if not isinstance(source, str) or not source.strip() or len(source) > MAX_SOURCE_CHARS:
+        raise InvalidInput(f"source must be a non-empty string of at most {MAX_SOURCE_CHARS} characters")
+    if entity_mode not in ENTITY_MODES:
+        raise InvalidInput(f"entity mode must be one of {', '.join(ENTITY_MODES)}; got {entity_mode!r}")
+    created: str | None = None
+    if created_at not in (None, ""):
+        if not isinstance(created_at, str):
+            raise InvalidInput("created_at must be an RFC 3339 / ISO-8601 string")
+        try:
+            created = iso(parse_iso(created_at))
+        except ValueError:
+            raise InvalidInput(f"created_at {created_at!r} is not an RFC 3339 / ISO-8601 timestamp") from None
+    return MemoryInput(content, category, imp, tuple(tag_list), tuple(ent_list), source.strip(), entity_mode, created)
+
+
+def validate_edge_type(edge_type: Any) -> str:
+    if edge_type not in MNEMON_EDGE_TYPES:
+        raise InvalidInput(f"edge type must be one of {', '.join(MNEMON_EDGE_TYPES)}; got {edge_type!r}")
+    return str(edge_type)
+
+
+def validate_weight(weight: Any) -> float:
+    try:
+        w = float(weight)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"weight must be a number from 0 to 1; got {weight!r}") from None
+    if not 0.0 <= w <= 1.0 or w != w:
+        raise InvalidInput(f"weight must be a number from 0 to 1; got {weight!r}")
+    return w

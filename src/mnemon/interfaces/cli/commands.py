@@ -1,0 +1,175 @@
+"""Memory commands of the `mnemon` CLI (mnemon's surface)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ...app import stores
+from ...app.config import show_settings
+from ...core.errors import InvalidInput, NotFound
+from .main import Ctx, cli, emit, run
+
+
+def _read_text_arg(parts: tuple[str, ...], what: str) -> str:
+    if parts == ("-",):
+        return sys.stdin.read()
+    return " ".join(parts)
+
+
+@cli.command()
+@click.argument("content", nargs=-1, required=True)
+@click.option("--cat", "category", default="general", show_default=True,
+              help="preference|decision|fact|insight|context|general")
+@click.option("--imp", "importance", default="3", show_default=True, help="Importance 1-5.")
+@click.option("--tags", help="Comma-separated tags (≤20).")
+@click.option("--entities", help="Comma-separated entities (≤50).")
+@click.option("--entity-mode", default="merge", show_default=True, help="merge|provided|auto")
+@click.option("--source", default="user", show_default=True)
+@click.option("--created-at", help="Historical timestamp (RFC 3339).")
+@click.option("--no-diff", is_flag=True, help="Skip the duplicate check and the advisory diff.")
+def remember(content: tuple[str, ...], **kw: Any) -> None:
+    """Store one memory (use '-' to read the content from stdin)."""
+    text = _read_text_arg(content, "content")
+    run(lambda c: c.mem.remember(text, **kw))
+
+
+@cli.command()
+@click.argument("node_id")
+def show(node_id: str) -> None:
+    """Print one memory in full, with its edges."""
+    run(lambda c: c.mem.show(node_id))
+
+
+@cli.command()
+@click.argument("node_id")
+def forget(node_id: str) -> None:
+    """Soft-delete a memory; its edges are retired and the oplog records it."""
+    run(lambda c: c.mem.forget(node_id))
+
+
+@cli.command()
+@click.argument("source_id")
+@click.argument("target_id")
+@click.option("--type", "edge_type", default="semantic", show_default=True,
+              help="temporal|entity|causal|semantic|supersedes")
+@click.option("--sub-type", default="", help="e.g. causes|enables|prevents for causal edges.")
+@click.option("--weight", default="0.5", show_default=True, help="0..1")
+@click.option("--meta", help="JSON object of metadata.")
+def link(source_id: str, target_id: str, edge_type: str, sub_type: str, weight: str, meta: str | None) -> None:
+    """Create or replace an edge between two memories."""
+    run(lambda c: c.mem.link(source_id, target_id, edge_type, sub_type=sub_type, weight=weight, meta=meta))
+
+
+@cli.command()
+@click.argument("node_id")
+@click.option("--depth", default=2, show_default=True, type=int)
+@click.option("--type", "--edge", "edge_type", help="Only follow this edge type.")
+def related(node_id: str, depth: int, edge_type: str | None) -> None:
+    """Breadth-first neighbourhood of a memory."""
+    run(lambda c: c.mem.related(node_id, depth=depth, edge_type=edge_type))
+
+
+@cli.command()
+def status() -> None:
+    """Counts by category and edge type, top entities, size, embedding coverage."""
+    run(lambda c: c.mem.status())
+
+
+@cli.command()
+@click.option("--limit", default=20, show_default=True, type=int)
+@click.option("--op", help="Only this operation (remember, forget, prune, …).")
+def log(limit: int, op: str | None) -> None:
+    """The operation log, newest first."""
+    run(lambda c: c.mem.log(limit=limit, op=op))
+
+
+@cli.command()
+@click.option("--threshold", default=0.5, show_default=True, type=float)
+@click.option("--limit", default=20, show_default=True, type=int)
+@click.option("--keep", help="Boost this memory's access count by 3.")
+def gc(threshold: float, limit: int, keep: str | None) -> None:
+    """Recompute effective importance and list prune candidates."""
+    run(lambda c: c.mem.gc(threshold=threshold, limit=limit, keep=keep))
+
+
+@cli.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--dry-run", is_flag=True)
+@click.option("--no-diff", is_flag=True)
+def import_(file: str, dry_run: bool, no_diff: bool) -> None:
+    """Bulk import a JSON draft (schema_version "1") or a `mnemon export` file."""
+    def go(c: Ctx) -> Any:
+        if file == "-":
+            raw = sys.stdin.read()
+        else:
+            p = Path(file)
+            if not p.is_file():
+                raise NotFound(f"no file {file}")
+            raw = p.read_text(encoding="utf-8")
+        return c.mem.import_json(raw, dry_run=dry_run, no_diff=no_diff)
+    run(go)
+
+
+@cli.command()
+@click.option("--no-vectors", is_flag=True, help="Leave vectors out (smaller file; import re-embeds).")
+def export(no_vectors: bool) -> None:
+    """Print every active memory and edge as JSON that `mnemon import` restores exactly."""
+    run(lambda c: c.mem.export_json(include_vectors=not no_vectors))
+
+
+@cli.command()
+@click.option("--status", "show_status", is_flag=True, help="Coverage for the current provider.")
+@click.option("--all", "backfill", is_flag=True, help="Embed every memory that lacks a vector.")
+def embed(show_status: bool, backfill: bool) -> None:
+    """Embedding status and backfill."""
+    def go(c: Ctx) -> Any:
+        if backfill:
+            progress = None
+            if sys.stderr.isatty():
+                def progress(done: int, total: int) -> None:
+                    width = 30
+                    filled = int(width * done / max(1, total))
+                    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+                    if done >= total:
+                        sys.stderr.write("\n")
+                    sys.stderr.flush()
+            return c.mem.embed_all(progress=progress)
+        return c.mem.embed_status()
+    run(go)
+
+
+@cli.group()
+def store() -> None:
+    """Named stores: list, create, set, remove."""
+
+
+@store.command("list")
+def store_list() -> None:
+    run(lambda c: stores.list_stores(c.cfg.home))
+
+
+@store.command("create")
+@click.argument("name")
+def store_create(name: str) -> None:
+    run(lambda c: stores.create_store(c.cfg.home, name))
+
+
+@store.command("set")
+@click.argument("name")
+def store_set(name: str) -> None:
+    run(lambda c: stores.set_store(c.cfg.home, name))
+
+
+@store.command("remove")
+@click.argument("name")
+def store_remove(name: str) -> None:
+    run(lambda c: stores.remove_store(c.cfg.home, name))
+
+
+@cli.command("config")
+def config_show() -> None:
+    """Print the effective settings."""
+    run(lambda c: show_settings(c.cfg))

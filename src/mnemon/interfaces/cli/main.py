@@ -1,0 +1,96 @@
+"""`mnemon` command line: parse → call one facade method → print one JSON document. No logic here."""
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from ...app.config import Config, load_config
+from ...app.memory import Mnemon
+from ...core.errors import MnemonError
+from ..payloads import dumps, error_envelope, from_exception
+
+
+class Ctx:
+    """Lazily opened facade, so `--help` and store management never touch a database."""
+
+    def __init__(self, flags: dict[str, Any]) -> None:
+        self.flags = flags
+        self._mem: Mnemon | None = None
+        self._cfg: Config | None = None
+
+    @property
+    def cfg(self) -> Config:
+        if self._cfg is None:
+            f = self.flags
+            self._cfg = load_config(config_path=f.get("config"), db=f.get("db"), store=f.get("store"),
+                                    home=f.get("home"))
+        return self._cfg
+
+    @property
+    def mem(self) -> Mnemon:
+        if self._mem is None:
+            self._mem = Mnemon.open(self.cfg, readonly=bool(self.flags.get("readonly")), provider=self.flags.get("embed"))
+        return self._mem
+
+    def close(self) -> None:
+        if self._mem is not None:
+            self._mem.close()
+
+
+def emit(payload: Any) -> None:
+    ctx = click.get_current_context()
+    pretty = bool(ctx.find_root().params.get("pretty"))
+    click.echo(dumps(payload, pretty=pretty))
+
+
+def run(fn: Callable[[Ctx], Any]) -> None:
+    """Call the facade and print its result; errors become the envelope inside `main`."""
+    ctx = click.get_current_context()
+    emit(fn(ctx.find_root().obj))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
+@click.option("--db", help="Database path (or postgresql:// URL); overrides --store.")
+@click.option("--store", help="Named store under <home>/data/<store>/ (env MNEMON_STORE).")
+@click.option("--home", help="Base directory (env MNEMON_HOME, default ~/.mnemon).")
+@click.option("--config", "config", help="Config file (JSON); default under the user config dir.")
+@click.option("--embed", help="Embedding provider: local, e5, use, ollama, openai, hash, none.")
+@click.option("--readonly", is_flag=True, help="Open a snapshot that refuses writes.")
+@click.option("--pretty", is_flag=True, help="Indent the JSON output.")
+@click.version_option(package_name="mnemon")
+@click.pass_context
+def cli(ctx: click.Context, **flags: Any) -> None:
+    """Local-first graph memory for LLM agents. Every command prints one JSON document."""
+    ctx.obj = Ctx(flags)
+    ctx.call_on_close(ctx.obj.close)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from . import commands  # noqa: F401  (registers the commands on `cli`)
+
+    try:
+        cli.main(args=argv, prog_name="mnemon", standalone_mode=False)
+        return 0
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code or 0)
+    except click.UsageError as exc:
+        click.echo(dumps(error_envelope("usage", exc.format_message())))
+        return 2
+    except click.Abort:
+        click.echo(dumps(error_envelope("aborted", "aborted")))
+        return 1
+    except MnemonError as exc:
+        payload, code = from_exception(exc)
+        click.echo(dumps(payload))
+        return code
+    except Exception as exc:  # the contract: never a traceback on stdout or stderr
+        payload, code = from_exception(exc)
+        click.echo(dumps(payload))
+        return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,592 @@
+"""SQLite backend: WAL, busy timeout, foreign keys, FTS5 keywords, float32 vector blobs."""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+
+from ...core.errors import ReadOnly, StoreError
+from ...core.model import Edge, Memory, OplogEntry, utcnow, iso
+from .base import MemoryFilter
+from .schema_sqlite import MIGRATIONS
+
+_NODE_COLS = (
+    "id, kind, title, content, content_hash, category, importance, tags, entities, source, created_at, "
+    "updated_at, last_accessed_at, access_count, effective_importance, deleted_at, metadata, inserted_at"
+)
+_EDGE_COLS = (
+    "id, src, dst, type, sub_type, weight, confidence, status, evidence, origin, rule, source_path, metadata, "
+    "created_at, updated_at"
+)
+_CHUNK = 500  # stay far below SQLite's host-parameter limit
+
+
+def _node(row: sqlite3.Row | tuple[Any, ...]) -> Memory:
+    return Memory(
+        id=row[0], kind=row[1], title=row[2], content=row[3], category=row[5], importance=row[6],
+        tags=tuple(json.loads(row[7])), entities=tuple(json.loads(row[8])), source=row[9], created_at=row[10],
+        updated_at=row[11], last_accessed_at=row[12], access_count=row[13], effective_importance=row[14],
+        deleted_at=row[15], metadata=json.loads(row[16]) if row[16] and row[16] != "{}" else {},
+        inserted_at=row[17],
+    )
+
+
+def _edge(row: tuple[Any, ...]) -> Edge:
+    return Edge(
+        id=row[0], src=row[1], dst=row[2], type=row[3], sub_type=row[4], weight=row[5], confidence=row[6],
+        status=row[7], evidence=row[8], origin=row[9], rule=row[10], source_path=row[11],
+        metadata=json.loads(row[12]) if row[12] and row[12] != "{}" else {}, created_at=row[13], updated_at=row[14],
+    )
+
+
+def _chunks(seq: Sequence[Any]) -> Iterator[Sequence[Any]]:
+    for i in range(0, len(seq), _CHUNK):
+        yield seq[i : i + _CHUNK]
+
+
+def _where(flt: MemoryFilter | None, alias: str = "n") -> tuple[str, list[Any]]:
+    clauses = [f"{alias}.deleted_at IS NULL"]
+    args: list[Any] = []
+    if flt is not None:
+        if flt.kind:
+            clauses.append(f"{alias}.kind = ?")
+            args.append(flt.kind)
+        if flt.category:
+            clauses.append(f"{alias}.category = ?")
+            args.append(flt.category)
+        if flt.source:
+            clauses.append(f"{alias}.source = ?")
+            args.append(flt.source)
+    else:
+        clauses.append(f"{alias}.kind = 'memory'")
+    return " AND ".join(clauses), args
+
+
+class SQLiteStore:
+    """One SQLite file. Safe for many processes (WAL + BEGIN IMMEDIATE + busy timeout) and for threads (one lock)."""
+
+    def __init__(self, path: str, *, readonly: bool = False, busy_timeout_ms: int = 60000) -> None:
+        self.path = path
+        self.readonly = readonly
+        self._lock = threading.RLock()
+        self._depth = 0
+        if readonly:
+            if not os.path.exists(path):
+                raise StoreError(f"no database at {path}; create it first by writing to it without --readonly")
+            uri = f"file:{path}?mode=ro"
+            self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
+                                        timeout=busy_timeout_ms / 1000)
+        else:
+            parent = os.path.dirname(os.path.abspath(path))
+            os.makedirs(parent, exist_ok=True)
+            self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
+                                        timeout=busy_timeout_ms / 1000)
+        self.conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        self.conn.execute("PRAGMA foreign_keys = ON")
+        if not readonly:
+            self.conn.execute("PRAGMA journal_mode = WAL")
+            self.conn.execute("PRAGMA synchronous = NORMAL")
+            self._migrate()
+        else:
+            self._check_schema()
+
+    # ── lifecycle ────────────────────────────────────────────────────────────
+    def close(self) -> None:
+        with self._lock:
+            self.conn.close()
+
+    def _check_schema(self) -> None:
+        row = self.conn.execute("SELECT name FROM sqlite_master WHERE name = 'migrations'").fetchone()
+        if row is None:
+            raise StoreError(f"{self.path} is not a mnemon database (no migrations table)")
+
+    def _migrate(self) -> None:
+        self.conn.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+        done = {r[0] for r in self.conn.execute("SELECT name FROM migrations")}
+        if all(name in done for name, _ in MIGRATIONS):
+            return
+        for name, sql in MIGRATIONS:
+            # Re-check inside the write lock: another process may have applied it meanwhile.
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                if self.conn.execute("SELECT 1 FROM migrations WHERE name = ?", (name,)).fetchone():
+                    self.conn.execute("COMMIT")
+                    continue
+                for statement in _split_sql(sql):
+                    self.conn.execute(statement)
+                self.conn.execute("INSERT INTO migrations(name, applied_at) VALUES (?, ?)", (name, iso(utcnow())))
+                self.conn.execute("COMMIT")
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+
+    def migrations(self) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT name FROM migrations ORDER BY name")]
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        if self.readonly:
+            raise ReadOnly("the store is open read-only (--readonly); run the command without --readonly to write")
+        with self._lock:
+            if self._depth == 0:
+                self.conn.execute("BEGIN IMMEDIATE")
+            else:
+                self.conn.execute(f"SAVEPOINT sp{self._depth}")
+            self._depth += 1
+            try:
+                yield
+            except BaseException:
+                self._depth -= 1
+                if self._depth == 0:
+                    self.conn.execute("ROLLBACK")
+                else:
+                    self.conn.execute(f"ROLLBACK TO sp{self._depth}")
+                    self.conn.execute(f"RELEASE sp{self._depth}")
+                raise
+            else:
+                self._depth -= 1
+                if self._depth == 0:
+                    self.conn.execute("COMMIT")
+                else:
+                    self.conn.execute(f"RELEASE sp{self._depth}")
+
+    def _write(self, sql: str, args: Sequence[Any] = ()) -> sqlite3.Cursor:
+        if self.readonly:
+            raise ReadOnly("the store is open read-only (--readonly); run the command without --readonly to write")
+        return self.conn.execute(sql, args)
+
+    # ── nodes ────────────────────────────────────────────────────────────────
+    def insert_node(self, node: Memory, fts_body: str = "") -> None:
+        cur = self._write(
+            f"INSERT INTO nodes ({_NODE_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (node.id, node.kind, node.title, node.content, node.content_hash, node.category, node.importance,
+             json.dumps(list(node.tags), ensure_ascii=False), json.dumps(list(node.entities), ensure_ascii=False),
+             node.source, node.created_at, node.updated_at or node.created_at, node.last_accessed_at,
+             node.access_count, node.effective_importance, node.deleted_at,
+             json.dumps(node.metadata, ensure_ascii=False) if node.metadata else "{}",
+             node.inserted_at or iso(utcnow())),
+        )
+        if node.kind == "memory" and node.deleted_at is None:
+            self._write(
+                "INSERT INTO memory_fts(rowid, body, tags, entities) VALUES (?,?,?,?)",
+                (cur.lastrowid, fts_body, " ".join(node.tags), " ".join(node.entities)),
+            )
+
+    def update_node(self, node: Memory, fts_body: str = "") -> None:
+        row = self.conn.execute("SELECT seq, kind FROM nodes WHERE id = ?", (node.id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no node {node.id}")
+        self._write(
+            "UPDATE nodes SET kind=?, title=?, content=?, content_hash=?, category=?, importance=?, tags=?, entities=?,"
+            " source=?, updated_at=?, metadata=? WHERE id=?",
+            (node.kind, node.title, node.content, node.content_hash, node.category, node.importance,
+             json.dumps(list(node.tags), ensure_ascii=False), json.dumps(list(node.entities), ensure_ascii=False),
+             node.source, node.updated_at, json.dumps(node.metadata, ensure_ascii=False), node.id),
+        )
+        self._write("DELETE FROM memory_fts WHERE rowid = ?", (row[0],))
+        if node.kind == "memory":
+            self._write("INSERT INTO memory_fts(rowid, body, tags, entities) VALUES (?,?,?,?)",
+                        (row[0], fts_body, " ".join(node.tags), " ".join(node.entities)))
+
+    def get_node(self, node_id: str, *, include_deleted: bool = False) -> Memory | None:
+        row = self.conn.execute(f"SELECT {_NODE_COLS} FROM nodes WHERE id = ?", (node_id,)).fetchone()
+        if row is None or (row[15] is not None and not include_deleted):
+            return None
+        return _node(row)
+
+    def get_nodes(self, ids: Sequence[str]) -> dict[str, Memory]:
+        out: dict[str, Memory] = {}
+        ids = list(dict.fromkeys(ids))
+        for chunk in _chunks(ids):
+            marks = ",".join("?" * len(chunk))
+            for row in self.conn.execute(f"SELECT {_NODE_COLS} FROM nodes WHERE id IN ({marks})", list(chunk)):
+                out[row[0]] = _node(row)
+        return out
+
+    def find_active_by_hash(self, digest: str, kind: str = "memory") -> str | None:
+        row = self.conn.execute(
+            "SELECT id FROM nodes WHERE content_hash = ? AND deleted_at IS NULL AND kind = ? ORDER BY seq LIMIT 1",
+            (digest, kind),
+        ).fetchone()
+        return row[0] if row else None
+
+    def iter_nodes(self, *, kind: str | None = "memory", include_deleted: bool = False) -> Iterator[Memory]:
+        clauses, args = [], []
+        if kind:
+            clauses.append("kind = ?")
+            args.append(kind)
+        if not include_deleted:
+            clauses.append("deleted_at IS NULL")
+        where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
+        for row in self.conn.execute(f"SELECT {_NODE_COLS} FROM nodes {where} ORDER BY seq", args).fetchall():
+            yield _node(row)
+
+    def latest_by_source(self, source: str, *, exclude: str | None = None, before: str | None = None) -> Memory | None:
+        sql = f"SELECT {_NODE_COLS} FROM nodes WHERE source = ? AND deleted_at IS NULL AND kind = 'memory'"
+        args: list[Any] = [source]
+        if exclude:
+            sql += " AND id != ?"
+            args.append(exclude)
+        if before:
+            sql += " AND created_at <= ?"
+            args.append(before)
+        row = self.conn.execute(sql + " ORDER BY created_at DESC, seq DESC LIMIT 1", args).fetchone()
+        return _node(row) if row else None
+
+    def recent_memories(self, limit: int, *, since: str | None = None, until: str | None = None,
+                        source: str | None = None, exclude: Iterable[str] = (),
+                        flt: MemoryFilter | None = None) -> list[Memory]:
+        where, args = _where(flt)
+        if since:
+            where += " AND n.created_at >= ?"
+            args.append(since)
+        if until:
+            where += " AND n.created_at <= ?"
+            args.append(until)
+        if source:
+            where += " AND n.source = ?"
+            args.append(source)
+        excluded = list(exclude)
+        if excluded:
+            where += f" AND n.id NOT IN ({','.join('?' * len(excluded))})"
+            args.extend(excluded)
+        sql = f"SELECT {_NODE_COLS.replace('id,', 'n.id,', 1)} FROM nodes n WHERE {where} ORDER BY n.created_at DESC, n.seq DESC LIMIT ?"
+        return [_node(r) for r in self.conn.execute(sql, [*args, limit])]
+
+    def soft_delete(self, ids: Sequence[str], when: str) -> int:
+        n = 0
+        for chunk in _chunks(list(ids)):
+            marks = ",".join("?" * len(chunk))
+            seqs = [r[0] for r in self.conn.execute(
+                f"SELECT seq FROM nodes WHERE id IN ({marks}) AND deleted_at IS NULL", list(chunk))]
+            if not seqs:
+                continue
+            smarks = ",".join("?" * len(seqs))
+            n += self._write(f"UPDATE nodes SET deleted_at = ?, updated_at = ? WHERE seq IN ({smarks})",
+                             [when, when, *seqs]).rowcount
+            self._write(f"DELETE FROM memory_fts WHERE rowid IN ({smarks})", seqs)
+            self._write(f"DELETE FROM node_entities WHERE node_seq IN ({smarks})", seqs)
+            self._write("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vector_generation'")
+        return n
+
+    def hard_delete(self, ids: Sequence[str]) -> int:
+        """Remove rows for good: only for vault-derived rows that a rebuild replaces, never for memories."""
+        n = 0
+        for chunk in _chunks(list(ids)):
+            marks = ",".join("?" * len(chunk))
+            seqs = [r[0] for r in self.conn.execute(f"SELECT seq FROM nodes WHERE id IN ({marks})", list(chunk))]
+            if not seqs:
+                continue
+            smarks = ",".join("?" * len(seqs))
+            self._write(f"DELETE FROM memory_fts WHERE rowid IN ({smarks})", seqs)
+            n += self._write(f"DELETE FROM nodes WHERE seq IN ({smarks})", seqs).rowcount
+            self._write("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vector_generation'")
+        return n
+
+    def count_active(self) -> int:
+        return int(self.conn.execute("SELECT value FROM meta WHERE key = 'active_memories'").fetchone()[0])
+
+    def prune_candidates(self, limit: int, inserted_before: str, exclude: Iterable[str]) -> list[Memory]:
+        excluded = list(exclude)
+        sql = (f"SELECT {_NODE_COLS} FROM nodes WHERE deleted_at IS NULL AND kind = 'memory'"
+               " AND importance < 4 AND access_count < 3 AND inserted_at <= ?")
+        args: list[Any] = [inserted_before]
+        if excluded:
+            sql += f" AND id NOT IN ({','.join('?' * len(excluded))})"
+            args.extend(excluded)
+        sql += " ORDER BY effective_importance ASC, created_at ASC, id ASC LIMIT ?"
+        return [_node(r) for r in self.conn.execute(sql, [*args, limit])]
+
+    def set_effective_importance(self, values: dict[str, float]) -> None:
+        if values and not self.readonly:
+            self._write_many("UPDATE nodes SET effective_importance = ? WHERE id = ?",
+                             [(v, k) for k, v in values.items()])
+
+    def touch(self, ids: Sequence[str], when: str, amount: int = 1) -> None:
+        if self.readonly or not ids:
+            return
+        self._write_many("UPDATE nodes SET access_count = access_count + ?, last_accessed_at = ? WHERE id = ?",
+                         [(amount, when, i) for i in ids])
+
+    def _write_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        if self.readonly:
+            raise ReadOnly("the store is open read-only (--readonly)")
+        self.conn.executemany(sql, rows)
+
+    # ── entities and keywords ────────────────────────────────────────────────
+    def index_entities(self, node_id: str, entities: Sequence[str], created_at: str) -> None:
+        seq = self.conn.execute("SELECT seq FROM nodes WHERE id = ?", (node_id,)).fetchone()[0]
+        self._write("DELETE FROM node_entities WHERE node_seq = ?", (seq,))
+        self._write_many("INSERT OR IGNORE INTO node_entities(entity, node_seq, created_at) VALUES (?,?,?)",
+                         [(e, seq, created_at) for e in dict.fromkeys(entities)])
+
+    def entity_holders(self, entity: str, limit: int, exclude: Iterable[str] = ()) -> list[str]:
+        excluded = set(exclude)
+        rows = self.conn.execute(
+            "SELECT n.id FROM node_entities e JOIN nodes n ON n.seq = e.node_seq"
+            " WHERE e.entity = ? AND n.deleted_at IS NULL ORDER BY e.created_at DESC, e.node_seq DESC LIMIT ?",
+            (entity, limit + len(excluded)),
+        )
+        return [r[0] for r in rows if r[0] not in excluded][:limit]
+
+    def known_entities(self, candidates: set[str]) -> set[str]:
+        found: set[str] = set()
+        cands = sorted(candidates)
+        for chunk in _chunks(cands):
+            marks = ",".join("?" * len(chunk))
+            found.update(r[0] for r in self.conn.execute(
+                f"SELECT DISTINCT entity FROM node_entities WHERE entity IN ({marks})", list(chunk)))
+        return found
+
+    def memories_with_entities(self, entities: Sequence[str], limit: int,
+                               flt: MemoryFilter | None = None) -> list[tuple[str, int]]:
+        if not entities:
+            return []
+        where, args = _where(flt)
+        marks = ",".join("?" * len(entities))
+        sql = (f"SELECT n.id, COUNT(*) AS c, MAX(n.created_at) AS t FROM node_entities e JOIN nodes n ON n.seq = e.node_seq"
+               f" WHERE e.entity IN ({marks}) AND {where} GROUP BY n.id ORDER BY c DESC, t DESC, n.id LIMIT ?")
+        return [(r[0], r[1]) for r in self.conn.execute(sql, [*entities, *args, limit])]
+
+    def top_entities(self, limit: int) -> list[tuple[str, int]]:
+        return [(r[0], r[1]) for r in self.conn.execute(
+            "SELECT e.entity, COUNT(*) c FROM node_entities e JOIN nodes n ON n.seq = e.node_seq"
+            " WHERE n.deleted_at IS NULL GROUP BY e.entity ORDER BY c DESC, e.entity LIMIT ?", (limit,))]
+
+    def keyword_search(self, tokens: Sequence[str], limit: int,
+                       flt: MemoryFilter | None = None) -> list[tuple[str, float]]:
+        terms = [t.replace('"', '""') for t in dict.fromkeys(tokens) if t]
+        if not terms:
+            return []
+        match = " OR ".join(f'"{t}"' for t in terms)
+        where, args = _where(flt)
+        # bm25 is lower-is-better; weights favour body over tags and entities
+        sql = (f"SELECT n.id, -bm25(memory_fts, 1.0, 0.6, 0.6) AS s FROM memory_fts JOIN nodes n ON n.seq = memory_fts.rowid"
+               f" WHERE memory_fts MATCH ? AND {where} ORDER BY s DESC, n.created_at DESC, n.id LIMIT ?")
+        try:
+            return [(r[0], float(r[1])) for r in self.conn.execute(sql, [match, *args, limit])]
+        except sqlite3.OperationalError as exc:  # a malformed MATCH must not surface as a traceback
+            raise StoreError(f"keyword search failed: {exc}") from exc
+
+    def like_search(self, text: str, limit: int) -> list[Memory]:
+        pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        return [_node(r) for r in self.conn.execute(
+            f"SELECT {_NODE_COLS} FROM nodes WHERE deleted_at IS NULL AND kind = 'memory'"
+            " AND content LIKE ? ESCAPE '\\' ORDER BY importance DESC, created_at DESC, id LIMIT ?", (pattern, limit))]
+
+    # ── vectors ──────────────────────────────────────────────────────────────
+    def put_vector(self, node_id: str, provider: str, vector: np.ndarray, digest: str, when: str) -> None:
+        seq = self.conn.execute("SELECT seq FROM nodes WHERE id = ?", (node_id,)).fetchone()[0]
+        blob = np.ascontiguousarray(vector, dtype="<f4").tobytes()
+        self._write("INSERT OR REPLACE INTO vectors(node_seq, provider, dim, content_hash, vec, created_at)"
+                    " VALUES (?,?,?,?,?,?)", (seq, provider, int(vector.shape[0]), digest, blob, when))
+        self._write("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vector_generation'")
+
+    def load_vectors(self, provider: str) -> tuple[list[str], np.ndarray]:
+        rows = self.conn.execute(
+            "SELECT n.id, v.vec, v.dim FROM vectors v JOIN nodes n ON n.seq = v.node_seq"
+            " WHERE v.provider = ? AND n.deleted_at IS NULL AND v.content_hash = n.content_hash ORDER BY n.seq",
+            (provider,)).fetchall()
+        if not rows:
+            return [], np.zeros((0, 0), dtype=np.float32)
+        dim = rows[0][2]
+        ids = [r[0] for r in rows]
+        mat = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), dim)
+        return ids, mat
+
+    def vector_generation(self) -> int:
+        return int(self.conn.execute("SELECT value FROM meta WHERE key = 'vector_generation'").fetchone()[0])
+
+    def vector_coverage(self, provider: str) -> tuple[int, int]:
+        total = self.count_active()
+        embedded = self.conn.execute(
+            "SELECT COUNT(*) FROM vectors v JOIN nodes n ON n.seq = v.node_seq WHERE v.provider = ?"
+            " AND n.deleted_at IS NULL AND n.kind = 'memory' AND v.content_hash = n.content_hash", (provider,)).fetchone()[0]
+        return int(embedded), total
+
+    def vector_providers(self) -> dict[str, int]:
+        return {r[0]: r[1] for r in self.conn.execute(
+            "SELECT v.provider, COUNT(*) FROM vectors v JOIN nodes n ON n.seq = v.node_seq"
+            " WHERE n.deleted_at IS NULL GROUP BY v.provider")}
+
+    def nodes_missing_vectors(self, provider: str) -> list[Memory]:
+        return [_node(r) for r in self.conn.execute(
+            f"SELECT {_NODE_COLS.replace('id,', 'n.id,', 1)} FROM nodes n LEFT JOIN vectors v ON v.node_seq = n.seq"
+            " AND v.provider = ? AND v.content_hash = n.content_hash"
+            " WHERE n.deleted_at IS NULL AND n.kind = 'memory' AND v.node_seq IS NULL ORDER BY n.seq", (provider,))]
+
+    # ── edges ────────────────────────────────────────────────────────────────
+    def upsert_edge(self, edge: Edge, *, actor: str = "", event: str | None = None) -> int:
+        now = edge.updated_at or edge.created_at or iso(utcnow())
+        meta = json.dumps(edge.metadata, ensure_ascii=False) if edge.metadata else "{}"
+        row = self.conn.execute("SELECT id FROM edges WHERE src = ? AND dst = ? AND type = ?",
+                                (edge.src, edge.dst, edge.type)).fetchone()
+        if row is None:
+            cur = self._write(
+                f"INSERT INTO edges ({_EDGE_COLS}) VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (edge.src, edge.dst, edge.type, edge.sub_type, edge.weight, edge.confidence, edge.status,
+                 edge.evidence, edge.origin, edge.rule, edge.source_path, meta, edge.created_at or now, now))
+            edge_id = int(cur.lastrowid or 0)
+            kind = event or "created"
+        else:
+            edge_id = int(row[0])
+            self._write(
+                "UPDATE edges SET sub_type=?, weight=?, confidence=?, status=?, evidence=?, origin=?, rule=?,"
+                " source_path=?, metadata=?, updated_at=? WHERE id=?",
+                (edge.sub_type, edge.weight, edge.confidence, edge.status, edge.evidence, edge.origin, edge.rule,
+                 edge.source_path, meta, now, edge_id))
+            kind = event or "updated"
+        detail = {"status": edge.status, "weight": round(edge.weight, 6), "confidence": round(edge.confidence, 6),
+                  "origin": edge.origin}
+        if edge.rule:
+            detail["rule"] = edge.rule
+        self._write("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
+                    (edge_id, kind, actor or edge.origin, json.dumps(detail), now))
+        return edge_id
+
+    def get_edge(self, edge_id: int) -> Edge | None:
+        row = self.conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE id = ?", (edge_id,)).fetchone()
+        return _edge(row) if row else None
+
+    def find_edge(self, src: str, dst: str, type_: str) -> Edge | None:
+        row = self.conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE src = ? AND dst = ? AND type = ?",
+                                (src, dst, type_)).fetchone()
+        return _edge(row) if row else None
+
+    def edges_of(self, node_ids: Sequence[str], *, statuses: Sequence[str] = ("active",),
+                 types: Sequence[str] | None = None, direction: str = "out") -> list[Edge]:
+        out: list[Edge] = []
+        ids = list(dict.fromkeys(node_ids))
+        cols = {"out": ["src"], "in": ["dst"], "both": ["src", "dst"]}[direction]
+        for chunk in _chunks(ids):
+            marks = ",".join("?" * len(chunk))
+            for col in cols:
+                sql = f"SELECT {_EDGE_COLS} FROM edges WHERE {col} IN ({marks})"
+                args: list[Any] = list(chunk)
+                if statuses:
+                    sql += f" AND status IN ({','.join('?' * len(statuses))})"
+                    args.extend(statuses)
+                if types:
+                    sql += f" AND type IN ({','.join('?' * len(types))})"
+                    args.extend(types)
+                out.extend(_edge(r) for r in self.conn.execute(sql + " ORDER BY id", args))
+        if direction == "both":
+            seen: set[int] = set()
+            out = [e for e in out if e.id not in seen and not seen.add(e.id or 0)]  # type: ignore[func-returns-value]
+        return out
+
+    def edge_counts(self, node_ids: Sequence[str]) -> dict[str, int]:
+        counts = dict.fromkeys(node_ids, 0)
+        for chunk in _chunks(list(counts)):
+            marks = ",".join("?" * len(chunk))
+            for col in ("src", "dst"):
+                for r in self.conn.execute(
+                        f"SELECT {col}, COUNT(*) FROM edges WHERE {col} IN ({marks}) AND status = 'active' GROUP BY {col}",
+                        list(chunk)):
+                    counts[r[0]] += r[1]
+        return counts
+
+    def set_edge_status(self, edge_id: int, status: str, *, actor: str, reason: str,
+                        confidence: float | None = None) -> None:
+        now = iso(utcnow())
+        if confidence is None:
+            self._write("UPDATE edges SET status = ?, updated_at = ? WHERE id = ?", (status, now, edge_id))
+        else:
+            self._write("UPDATE edges SET status = ?, confidence = ?, updated_at = ? WHERE id = ?",
+                        (status, confidence, now, edge_id))
+        detail: dict[str, Any] = {"status": status, "reason": reason}
+        if confidence is not None:
+            detail["confidence"] = confidence
+        self._write("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
+                    (edge_id, status, actor, json.dumps(detail), now))
+
+    def retire_edges_of(self, node_id: str, *, reason: str) -> int:
+        ids = [r[0] for r in self.conn.execute(
+            "SELECT id FROM edges WHERE (src = ? OR dst = ?) AND status IN ('active', 'candidate')", (node_id, node_id))]
+        now = iso(utcnow())
+        for chunk in _chunks(ids):
+            marks = ",".join("?" * len(chunk))
+            self._write(f"UPDATE edges SET status = 'retired', updated_at = ? WHERE id IN ({marks})", [now, *chunk])
+        self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
+                         [(i, "retired", "forget", json.dumps({"reason": reason}), now) for i in ids])
+        return len(ids)
+
+    def edge_events(self, edge_id: int) -> list[dict[str, Any]]:
+        return [{"id": r[0], "event": r[1], "actor": r[2], "detail": json.loads(r[3]), "created_at": r[4]}
+                for r in self.conn.execute("SELECT id, event, actor, detail, created_at FROM edge_events"
+                                           " WHERE edge_id = ? ORDER BY id", (edge_id,))]
+
+    def iter_edges(self, *, statuses: Sequence[str] | None = None) -> Iterator[Edge]:
+        sql = f"SELECT {_EDGE_COLS} FROM edges"
+        args: list[Any] = []
+        if statuses:
+            sql += f" WHERE status IN ({','.join('?' * len(statuses))})"
+            args.extend(statuses)
+        for row in self.conn.execute(sql + " ORDER BY id", args).fetchall():
+            yield _edge(row)
+
+    # ── audit and stats ──────────────────────────────────────────────────────
+    def log(self, op: str, node_id: str | None, detail: dict[str, Any], when: str) -> None:
+        if self.readonly:
+            return  # a read-only snapshot leaves no trace, as in mnemon
+        self.conn.execute("INSERT INTO oplog(op, node_id, detail, created_at) VALUES (?,?,?,?)",
+                          (op, node_id, json.dumps(detail, ensure_ascii=False), when))
+
+    def oplog(self, limit: int, *, op: str | None = None, node_id: str | None = None) -> list[OplogEntry]:
+        sql = "SELECT id, op, node_id, detail, created_at FROM oplog"
+        clauses, args = [], []
+        if op:
+            clauses.append("op = ?")
+            args.append(op)
+        if node_id:
+            clauses.append("node_id = ?")
+            args.append(node_id)
+        if clauses:
+            sql += " WHERE " + " AND ".join(clauses)
+        rows = self.conn.execute(sql + " ORDER BY id DESC LIMIT ?", [*args, limit])
+        return [OplogEntry(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows]
+
+    def stats(self) -> dict[str, Any]:
+        q = self.conn.execute
+        by_cat = {r[0]: r[1] for r in q("SELECT category, COUNT(*) FROM nodes WHERE kind = 'memory'"
+                                          " AND deleted_at IS NULL GROUP BY category ORDER BY category")}
+        by_kind = {r[0]: r[1] for r in q("SELECT kind, COUNT(*) FROM nodes WHERE deleted_at IS NULL GROUP BY kind")}
+        by_edge = {r[0]: r[1] for r in q("SELECT type, COUNT(*) FROM edges WHERE status = 'active' GROUP BY type ORDER BY type")}
+        by_status = {r[0]: r[1] for r in q("SELECT status, COUNT(*) FROM edges GROUP BY status")}
+        deleted = q("SELECT COUNT(*) FROM nodes WHERE kind = 'memory' AND deleted_at IS NOT NULL").fetchone()[0]
+        size = sum(os.path.getsize(p) for p in (self.path, self.path + "-wal") if os.path.exists(p))
+        return {
+            "total_insights": self.count_active(),
+            "deleted_insights": deleted,
+            "by_category": by_cat,
+            "nodes_by_kind": by_kind,
+            "edges_by_type": by_edge,
+            "edges_by_status": by_status,
+            "edge_count": sum(by_edge.values()),
+            "oplog_count": q("SELECT COUNT(*) FROM oplog").fetchone()[0],
+            "db_path": self.path,
+            "db_size_bytes": size,
+        }
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split a migration script into statements, keeping trigger bodies (BEGIN … END;) whole."""
+    out: list[str] = []
+    buf = ""
+    for line in script.splitlines(keepends=True):
+        if line.strip().startswith("--") and not buf.strip():
+            continue
+        buf += line
+        if sqlite3.complete_statement(buf):
+            if buf.strip():
+                out.append(buf.strip())
+            buf = ""
+    if buf.strip():
+        out.append(buf.strip())
+    return out
