@@ -9,7 +9,7 @@ from ..core.validation import validate_memory
 from ..ports.embed.base import EmbedSettings
 from ..ports.embed.registry import get_provider
 from ..ports.store.base import Store
-from . import curation, remember as remember_mod, transfer
+from . import curation, recall as recall_mod, remember as remember_mod, transfer
 from .config import Config
 from .runtime import Runtime
 
@@ -82,6 +82,21 @@ class Mnemon:
         return transfer.export_document(self.rt, include_vectors=include_vectors)
 
     # ── reads ────────────────────────────────────────────────────────────────
+    def recall(self, query: str, *, limit: int = 10, intent: str | None = None, category: str | None = None,
+               source: str | None = None, verbose: bool = False, brief: bool = False, excerpt_chars: int = 240,
+               explain: bool = False, basic: bool = False) -> Any:
+        if verbose and brief:
+            raise InvalidInput("--brief and --verbose cannot be combined")
+        if basic:
+            return recall_mod.basic_recall(self.rt, query, limit=limit)
+        out = recall_mod.run_recall(self.rt, query, limit=limit, intent=intent, category=category, source=source,
+                                    explain=explain)
+        return self._with_warnings(recall_mod.to_payload(out, verbose=verbose, brief=brief,
+                                                         excerpt_chars=excerpt_chars, explain=explain))
+
+    def search(self, query: str, *, limit: int = 10, brief: bool = False, excerpt_chars: int = 240) -> dict[str, Any]:
+        return recall_mod.keyword_only(self.rt, query, limit=limit, brief=brief, excerpt_chars=excerpt_chars)
+
     def show(self, node_id: str) -> dict[str, Any]:
         return curation.show(self.rt, node_id)
 

@@ -8,7 +8,8 @@ from datetime import datetime
 import numpy as np
 
 from ..core.errors import ProviderUnavailable
-from ..core.model import Edge, iso, utcnow
+from ..core.model import Link, Memory, iso, utcnow
+from ..core.text import token_set
 from ..ports.embed.base import EmbeddingProvider
 from ..ports.store.base import Store
 from ..ports.vector_index import VectorIndex
@@ -25,6 +26,7 @@ class Runtime:
     provider_is_default: bool = True
     warnings: list[str] = field(default_factory=list)
     _index: VectorIndex | None = None
+    _token_cache: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)
 
     def now(self) -> datetime:
         return self.clock()
@@ -73,6 +75,18 @@ class Runtime:
             self.warnings.append(f"query embedding skipped: {exc.message}")
             return None
 
+    def tokens_of(self, node: Memory) -> frozenset[str]:
+        """Token set of a memory (content, tags, entities), cached per process: recall re-ranks the same rows often."""
+        key = f"{len(node.content)}:{node.updated_at}"
+        hit = self._token_cache.get(node.id)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        toks = token_set(node.title or "", node.content, node.tags, node.entities)
+        if len(self._token_cache) > 200_000:
+            self._token_cache.clear()
+        self._token_cache[node.id] = (key, toks)
+        return toks
+
     def audit(self, content: str) -> dict[str, str]:
         from ..core.model import content_hash
 
@@ -81,11 +95,11 @@ class Runtime:
         return {"content_sha256": content_hash(content)}
 
     def neighbors(self, statuses: Sequence[str] = ("active",), types: Sequence[str] | None = None
-                  ) -> Callable[[Sequence[str]], dict[str, list[tuple[str, Edge]]]]:
+                  ) -> Callable[[Sequence[str]], dict[str, list[tuple[str, Link]]]]:
         """A batch neighbour function over outgoing edges, for the pure graph algorithms."""
-        def fn(ids: Sequence[str]) -> dict[str, list[tuple[str, Edge]]]:
-            out: dict[str, list[tuple[str, Edge]]] = {}
-            for e in self.store.edges_of(ids, statuses=statuses, types=types, direction="out"):
-                out.setdefault(e.src, []).append((e.dst, e))
-            return out
+        wanted = set(types) if types else None
+
+        def fn(ids: Sequence[str]) -> dict[str, list[tuple[str, Link]]]:
+            adj = self.store.adjacency(ids, statuses)
+            return {src: [(l.dst, l) for l in links if wanted is None or l.type in wanted] for src, links in adj.items()}
         return fn

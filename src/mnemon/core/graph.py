@@ -7,16 +7,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from .model import Edge
+from .model import Edge, Link
 
-Neighbors = Callable[[Sequence[str]], dict[str, list[tuple[str, Edge]]]]
+Neighbors = Callable[[Sequence[str]], dict[str, list[tuple[str, Edge | Link]]]]
 
 
 @dataclass(frozen=True)
 class Reached:
     id: str
     depth: int
-    via: Edge
+    via: Edge | Link
 
 
 def bfs(start: str, neighbors: Neighbors, *, max_depth: int = 2, limit: int | None = None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, NamedTuple
 
 CATEGORIES = ("preference", "decision", "fact", "insight", "context", "general")
 MNEMON_EDGE_TYPES = ("temporal", "entity", "causal", "semantic", "supersedes")
@@ -132,6 +132,16 @@ class Edge:
         if self.created_at:
             out["created_at"] = self.created_at
         return out
+
+
+class Link(NamedTuple):
+    """An edge as traversal sees it: no evidence or metadata, so the hot path decodes nothing."""
+    src: str
+    dst: str
+    type: str
+    sub_type: str
+    weight: float
+    id: int
 
 
 @dataclass(frozen=True)

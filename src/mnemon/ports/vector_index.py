@@ -97,30 +97,54 @@ class VectorIndex:
         sims = self._mat[[k for _, k in rows]] @ np.asarray(query, dtype=np.float32)
         return {i: float(s) for (i, _), s in zip(rows, sims)}
 
+    def scores(self, query: np.ndarray) -> "QueryScores":
+        """Cosines of `query` against every row, computed once per recall and shared by all stages."""
+        self._refresh()
+        q = np.asarray(query, dtype=np.float32).reshape(-1)
+        if self._n == 0 or q.shape[0] != self._buf.shape[1]:
+            return QueryScores(self, np.zeros(0, dtype=np.float32))
+        return QueryScores(self, self._mat @ q)
+
     def search(self, query: np.ndarray, k: int, *, allowed: set[str] | None = None,
                exclude: set[str] | None = None) -> list[tuple[str, float]]:
         """Top-k (id, cosine) by exact dot product over L2-normalised rows; ties broken by id."""
-        self._refresh()
-        if self._n == 0 or k <= 0:
+        return self.scores(query).top(k, allowed=allowed, exclude=exclude)
+
+
+class QueryScores:
+    def __init__(self, index: VectorIndex, sims: np.ndarray) -> None:
+        self.index = index
+        self.sims = sims
+
+    def get(self, ids: list[str] | tuple[str, ...]) -> dict[str, float]:
+        pos = self.index._pos
+        alive = self.index._alive
+        out = {}
+        for i in ids:
+            k = pos.get(i)
+            if k is not None and k < self.sims.shape[0] and alive[k]:
+                out[i] = float(self.sims[k])
+        return out
+
+    def top(self, k: int, *, allowed: set[str] | None = None, exclude: set[str] | None = None) -> list[tuple[str, float]]:
+        idx_obj = self.index
+        n_rows = self.sims.shape[0]
+        if n_rows == 0 or k <= 0:
             return []
-        q = np.asarray(query, dtype=np.float32).reshape(-1)
-        if q.shape[0] != self._buf.shape[1]:
-            return []
-        sims = self._mat @ q
         if allowed is not None:
-            mask = np.zeros(self._n, dtype=bool)
-            keep = [self._pos[i] for i in allowed if i in self._pos]
-            mask[keep] = self._alive[keep]
+            mask = np.zeros(n_rows, dtype=bool)
+            keep = [idx_obj._pos[i] for i in allowed if i in idx_obj._pos]
+            mask[keep] = idx_obj._alive[keep]
         else:
-            mask = self._alive.copy()
+            mask = idx_obj._alive[:n_rows].copy()
         if exclude:
-            mask[[self._pos[i] for i in exclude if i in self._pos]] = False
+            mask[[idx_obj._pos[i] for i in exclude if i in idx_obj._pos]] = False
         n = int(mask.sum())
         if n == 0:
             return []
-        sims = np.where(mask, sims, -np.inf)
+        sims = np.where(mask, self.sims, -np.inf)
         take = min(k, n)
         idx = np.argpartition(-sims, take - 1)[:take]
-        pairs = [(self._ids[i], float(sims[i])) for i in idx]
+        pairs = [(idx_obj._ids[i], float(sims[i])) for i in idx]
         pairs.sort(key=lambda p: (-p[1], p[0]))
         return pairs

@@ -37,6 +37,32 @@ def remember(content: tuple[str, ...], **kw: Any) -> None:
 
 
 @cli.command()
+@click.argument("query", nargs=-1, required=True)
+@click.option("--limit", default=10, show_default=True, type=int)
+@click.option("--intent", help="WHY|WHEN|ENTITY|GENERAL (overrides detection).")
+@click.option("--cat", "category", help="Only this category.")
+@click.option("--source", help="Only this source.")
+@click.option("--verbose", is_flag=True, help="Full insight objects and meta (intent, intent_source, …).")
+@click.option("--brief", is_flag=True, help="Excerpts only; `mnemon show <id>` gives the rest.")
+@click.option("--excerpt-chars", default=240, show_default=True, type=int)
+@click.option("--explain", is_flag=True, help="Add the stage-by-stage trace.")
+@click.option("--basic", is_flag=True, help="Legacy substring (LIKE) mode.")
+def recall(query: tuple[str, ...], **kw: Any) -> None:
+    """Smart recall: intent, anchors (RRF), beam search over the graph, re-rank with signals."""
+    run(lambda c: c.mem.recall(" ".join(query), **kw))
+
+
+@cli.command()
+@click.argument("query", nargs=-1, required=True)
+@click.option("--limit", default=10, show_default=True, type=int)
+@click.option("--brief", is_flag=True)
+@click.option("--excerpt-chars", default=240, show_default=True, type=int)
+def search(query: tuple[str, ...], limit: int, brief: bool, excerpt_chars: int) -> None:
+    """Keyword-only search (FTS5 BM25)."""
+    run(lambda c: c.mem.search(" ".join(query), limit=limit, brief=brief, excerpt_chars=excerpt_chars))
+
+
+@cli.command()
 @click.argument("node_id")
 def show(node_id: str) -> None:
     """Print one memory in full, with its edges."""
@@ -173,3 +199,26 @@ def store_remove(name: str) -> None:
 def config_show() -> None:
     """Print the effective settings."""
     run(lambda c: show_settings(c.cfg))
+
+
+@cli.group()
+def bench() -> None:
+    """Benchmarks that print JSON."""
+
+
+@bench.command("recall")
+@click.option("--data", "data_dir", required=True, help="Directory with memories.jsonl and queries.jsonl.")
+@click.option("--out", "out_path", help="Write the run file (JSONL) here.")
+@click.option("--samples", help="Comma-separated sample ids (default: all).")
+@click.option("--limit", default=20, show_default=True, type=int)
+@click.option("--cache", "cache_dir", help="Directory to cache document vectors between runs.")
+def bench_recall(data_dir: str, out_path: str | None, samples: str | None, limit: int, cache_dir: str | None) -> None:
+    """Retrieval quality on a benchmark in the neutral JSONL format (e.g. LoCoMo)."""
+    from ...app.bench.locomo import run_bench
+
+    def go(c: Ctx) -> Any:
+        sample_list = [s.strip() for s in samples.split(",") if s.strip()] if samples else None
+        progress = (lambda s: sys.stderr.write(f"done {s}\n")) if sys.stderr.isatty() else None
+        return run_bench(data_dir, out_path, c.mem.rt.provider, samples=sample_list, limit=limit,
+                         cache_dir=cache_dir, progress=progress)
+    run(go)

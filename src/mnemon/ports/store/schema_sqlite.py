@@ -112,4 +112,11 @@ MIGRATIONS: list[tuple[str, str]] = [
             BEGIN UPDATE meta SET value = CAST(value AS INTEGER) - 1 WHERE key = 'active_memories'; END;
         """,
     ),
+    (
+        "m002_fts_vocab",
+        """
+        -- document frequencies for IDF-weighted keyword signals, read straight from the FTS index
+        CREATE VIRTUAL TABLE memory_fts_vocab USING fts5vocab(memory_fts, 'row');
+        """,
+    ),
 ]

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ...core.errors import ReadOnly, StoreError
-from ...core.model import Edge, Memory, OplogEntry, utcnow, iso
+from ...core.model import Edge, Link, Memory, OplogEntry, iso, utcnow
 from .base import MemoryFilter
 from .schema_sqlite import MIGRATIONS
 
@@ -259,6 +259,10 @@ class SQLiteStore:
         sql = f"SELECT {_NODE_COLS.replace('id,', 'n.id,', 1)} FROM nodes n WHERE {where} ORDER BY n.created_at DESC, n.seq DESC LIMIT ?"
         return [_node(r) for r in self.conn.execute(sql, [*args, limit])]
 
+    def memory_ids(self, flt: MemoryFilter | None = None) -> list[str]:
+        where, args = _where(flt)
+        return [r[0] for r in self.conn.execute(f"SELECT n.id FROM nodes n WHERE {where}", args)]
+
     def soft_delete(self, ids: Sequence[str], when: str) -> int:
         n = 0
         for chunk in _chunks(list(ids)):
@@ -374,6 +378,16 @@ class SQLiteStore:
         except sqlite3.OperationalError as exc:  # a malformed MATCH must not surface as a traceback
             raise StoreError(f"keyword search failed: {exc}") from exc
 
+    def token_doc_freq(self, tokens: Sequence[str]) -> dict[str, int]:
+        terms = list(dict.fromkeys(tokens))
+        out = dict.fromkeys(terms, 0)
+        for chunk in _chunks(terms):
+            marks = ",".join("?" * len(chunk))
+            for term, doc in self.conn.execute(
+                    f"SELECT term, doc FROM memory_fts_vocab WHERE term IN ({marks})", list(chunk)):
+                out[term] = int(doc)
+        return out
+
     def like_search(self, text: str, limit: int) -> list[Memory]:
         pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         return [_node(r) for r in self.conn.execute(
@@ -479,6 +493,18 @@ class SQLiteStore:
         if direction == "both":
             seen: set[int] = set()
             out = [e for e in out if e.id not in seen and not seen.add(e.id or 0)]  # type: ignore[func-returns-value]
+        return out
+
+    def adjacency(self, node_ids: Sequence[str], statuses: Sequence[str] = ("active",)) -> dict[str, list[Link]]:
+        out: dict[str, list[Link]] = {}
+        ids = list(dict.fromkeys(node_ids))
+        smarks = ",".join("?" * len(statuses))
+        for chunk in _chunks(ids):
+            marks = ",".join("?" * len(chunk))
+            for row in self.conn.execute(
+                    f"SELECT src, dst, type, sub_type, weight, id FROM edges WHERE src IN ({marks})"
+                    f" AND status IN ({smarks}) ORDER BY id", [*chunk, *statuses]):
+                out.setdefault(row[0], []).append(Link(*row))
         return out
 
     def edge_counts(self, node_ids: Sequence[str]) -> dict[str, int]:

@@ -1,0 +1,256 @@
+"""Smart recall over the one graph (seed §5.2): the stages of core.recall wired to the store and the vectors.
+
+`retrieve`, `surface` and `agent preflight` reuse `run_recall` and shape its outcome their own way.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..core.entities import extract_entities
+from ..core.errors import InvalidInput
+from ..core.graph import topo_order
+from ..core.intent import Intent, IntentDecision, detect_intent
+from ..core.model import TRAVERSAL_GRAPHS, Edge, Memory
+from ..core.recall.beam import beam_search
+from ..core.recall.fusion import rrf, via_of
+from ..core.recall.params import (
+    ANCHOR_TOP_K, BEAM, EDGE_WEIGHTS, FORMULA_VERSION, RERANK, RERANK_NO_EMBEDDING, confidence_label,
+)
+from ..core.recall.rerank import Scored, Signals, combine, entity_signal, idf, is_supported, keyword_signal, minmax
+from ..core.text import excerpt, token_set, tokens
+from ..ports.store.base import MemoryFilter
+from .runtime import Runtime
+
+VECTOR_ANCHOR_FLOOR = 0.1
+MAX_LIMIT = 100
+MAX_QUERY_CHARS = 2000
+
+
+@dataclass
+class RecallOutcome:
+    query: str
+    intent: IntentDecision
+    results: list[Scored]
+    nodes: dict[str, Memory]
+    anchors: dict[str, list[str]]
+    traversed: int
+    limit: int
+    trace: list[dict[str, Any]] = field(default_factory=list)
+    embedded_query: bool = False
+
+    @property
+    def hint(self) -> str | None:
+        return "sparse_results" if len(self.results) < max(1, self.limit / 2) else None
+
+
+def _graph_of(edge: Edge) -> str | None:
+    if edge.type in TRAVERSAL_GRAPHS:
+        return edge.type
+    try:
+        from ..core.ontology import graph_of
+    except ImportError:  # pragma: no cover - ontology ships with the vault layer
+        return "semantic"
+    return graph_of(edge.type)
+
+
+def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None = None, category: str | None = None,
+               source: str | None = None, explain: bool = False, query_vector: np.ndarray | None = None,
+               kinds: Sequence[str] = ("memory",), touch: bool = True) -> RecallOutcome:
+    if not isinstance(query, str) or not query.strip():
+        raise InvalidInput("query must be a non-empty string")
+    if len(query) > MAX_QUERY_CHARS:
+        raise InvalidInput(f"query is {len(query)} characters; the limit is {MAX_QUERY_CHARS}")
+    if not 1 <= limit <= MAX_LIMIT:
+        raise InvalidInput(f"--limit must be from 1 to {MAX_LIMIT}")
+    store = rt.store
+    trace: list[dict[str, Any]] = []
+    t0 = time.perf_counter()
+
+    decision = detect_intent(query, intent)
+    trace.append({"stage": "intent", "intent": decision.intent.value, "source": decision.source,
+                  "cues": list(decision.cues)})
+
+    q_tokens = list(dict.fromkeys(tokens(query)))
+    q_entities = extract_entities(query, known=store.known_entities)
+    q_ent_norm = frozenset(e.lower() for e in q_entities)
+    flt = MemoryFilter(category=category, source=source)
+    qvec = query_vector if query_vector is not None else rt.embed_query(query)
+    scores = rt.index.scores(qvec) if qvec is not None else None
+
+    # ── anchors ──────────────────────────────────────────────────────────────
+    rankings: dict[str, list[str]] = {}
+    rankings["keyword"] = [i for i, _ in store.keyword_search(q_tokens, ANCHOR_TOP_K, flt)]
+    if scores is not None:
+        allowed = set(store.memory_ids(flt)) if (category or source) else None
+        rankings["vector"] = [i for i, c in scores.top(ANCHOR_TOP_K, allowed=allowed)
+                              if rt.calibrate(c) > VECTOR_ANCHOR_FLOOR]
+    rankings["recency"] = [m.id for m in store.recent_memories(ANCHOR_TOP_K, flt=flt)]
+    if q_entities:
+        rankings["entity"] = [i for i, _ in store.memories_with_entities(q_entities, ANCHOR_TOP_K, flt)]
+    anchor_scores = rrf(rankings)
+    trace.append({"stage": "anchors", "rrf_k": 60, "signals": {k: v for k, v in rankings.items()},
+                  "fused": len(anchor_scores)})
+
+    # ── beam search ─────────────────────────────────────────────────────────
+    rows: dict[str, Memory] = store.get_nodes(list(anchor_scores))
+
+    def admit(ids: Sequence[str]) -> set[str]:
+        missing = [i for i in ids if i not in rows]
+        if missing:
+            rows.update(store.get_nodes(missing))
+        ok = set()
+        for i in ids:
+            n = rows.get(i)
+            if n is None or n.deleted_at:
+                continue
+            if n.kind != "memory":
+                ok.add(i)  # notes, entities … are stepping stones, never results
+            elif (not category or n.category == category) and (not source or n.source == source):
+                ok.add(i)
+        return ok
+
+    def similarity(ids: Sequence[str]) -> dict[str, float]:
+        if scores is None:
+            return {}
+        return {i: rt.calibrate(c) for i, c in scores.get(list(ids)).items()}
+
+    params = BEAM[decision.intent]
+    beam = beam_search(anchor_scores, rt.neighbors(), params, EDGE_WEIGHTS[decision.intent], _graph_of,
+                       similarity, admit)
+    trace.append({"stage": "beam", "width": params.width, "depth": params.depth,
+                  "max_visited": params.max_visited, "visited": beam.visited, "dropped_by_budget": beam.dropped_by_budget})
+
+    # ── re-rank ─────────────────────────────────────────────────────────────
+    cand_ids = [i for i in beam.scores if i in rows and rows[i].kind in kinds and not rows[i].deleted_at
+                and (not category or rows[i].category == category) and (not source or rows[i].source == source)]
+    df = store.token_doc_freq(q_tokens) if q_tokens else {}
+    total = max(1, store.count_active())
+    q_weights = {t: idf(df.get(t, 0), total) for t in q_tokens}
+    sims = similarity(cand_ids)
+    graph = minmax({i: beam.scores[i] for i in cand_ids})
+    superseded = {e.dst for e in store.edges_of(cand_ids, types=["supersedes"], direction="in")}
+    weights = (RERANK if scores is not None else RERANK_NO_EMBEDDING)[decision.intent]
+    scored: list[Scored] = []
+    dropped: list[str] = []
+    for i in cand_ids:
+        n = rows[i]
+        sig = Signals(
+            keyword=keyword_signal(q_weights, rt.tokens_of(n)),
+            entity=entity_signal(q_ent_norm, frozenset(e.lower() for e in n.entities)),
+            similarity=max(0.0, sims.get(i, 0.0)),
+            graph=graph.get(i, 0.0),
+        )
+        supported = is_supported(sig)
+        via = via_of(i, rankings) if i in anchor_scores else beam.via.get(i, "graph")
+        if not supported:
+            # reached through the graph from a supported memory still counts: the link is the evidence
+            root = i
+            while root in beam.parent:
+                root = beam.parent[root]
+            supported = root != i and root in anchor_scores and any(root in rankings.get(s, ()) for s in ("keyword", "vector", "entity"))
+        if not supported:
+            dropped.append(i)
+            continue
+        scored.append(Scored(i, combine(sig, weights, i in superseded), sig, via, i in superseded, supported))
+    scored.sort(key=lambda s: (-s.score, -rows[s.id].importance, _neg(rows[s.id].created_at), s.id))
+    results = scored[:limit]
+    trace.append({"stage": "rerank", "weights": weights.__dict__, "candidates": len(cand_ids),
+                  "dropped_unsupported": len(dropped), "superseded": sorted(superseded & set(cand_ids)),
+                  "formula": FORMULA_VERSION})
+
+    if decision.intent is Intent.WHY and len(results) > 1:
+        ids = [s.id for s in results]
+        causal = [(e.src, e.dst) for e in store.edges_of(ids, types=["causal"]) if e.dst in set(ids)]
+        order = topo_order(ids, causal, {s.id: s.score for s in results})
+        by_id = {s.id: s for s in results}
+        results = [by_id[i] for i in order]
+        trace.append({"stage": "causal_order", "edges": len(causal), "order": order})
+
+    if touch and results and not store.readonly:
+        with store.transaction():
+            store.touch([s.id for s in results], rt.now_iso())
+            store.log("recall", None, {"query": query[:200], "hits": len(results), "intent": decision.intent.value},
+                      rt.now_iso())
+    trace.append({"stage": "done", "took_ms": round((time.perf_counter() - t0) * 1000, 2)})
+    return RecallOutcome(query, decision, results, rows, rankings, beam.visited, limit,
+                         trace if explain else [], qvec is not None)
+
+
+def _neg(ts: str) -> str:
+    """Sort key making later timestamps come first inside an ascending sort."""
+    return "".join(chr(0x10FFFF - ord(c)) if ord(c) < 0x10FFFF else c for c in ts)
+
+
+# ── payload shapes ──────────────────────────────────────────────────────────
+def insight_dict(n: Memory, *, full: bool) -> dict[str, Any]:
+    if not full:
+        return {"id": n.id, "content": n.content, "category": n.category, "importance": n.importance,
+                "source": n.source, "created_at": n.created_at}
+    return {"id": n.id, "content": n.content, "category": n.category, "importance": n.importance,
+            "tags": list(n.tags), "entities": list(n.entities), "source": n.source, "access_count": n.access_count,
+            "created_at": n.created_at, "updated_at": n.updated_at}
+
+
+def to_payload(out: RecallOutcome, *, verbose: bool = False, brief: bool = False, excerpt_chars: int = 240,
+               explain: bool = False) -> dict[str, Any]:
+    intent = out.intent.intent.value
+    if brief:
+        payload: dict[str, Any] = {"results": [
+            {"id": s.id, "excerpt": excerpt(out.nodes[s.id].content, excerpt_chars),
+             "category": out.nodes[s.id].category, "score": round(s.score, 3), "confidence": confidence_label(s.score),
+             **({"superseded": True} if s.superseded else {})} for s in out.results],
+            "detail_command": "mnemon show <id>"}
+    else:
+        payload = {"results": [
+            {"insight": insight_dict(out.nodes[s.id], full=verbose), "score": round(s.score, 4), "intent": intent,
+             "via": s.via, "signals": s.signals.as_dict(), "confidence": confidence_label(s.score),
+             **({"superseded": True} if s.superseded else {})} for s in out.results]}
+    if out.hint:
+        payload["hint"] = out.hint
+    if verbose or explain:
+        payload["meta"] = {"intent": intent, "intent_source": out.intent.source,
+                           "anchor_count": len({i for r in out.anchors.values() for i in r}),
+                           "traversed": out.traversed, "embedded_query": out.embedded_query,
+                           "formula": FORMULA_VERSION, **({"hint": out.hint} if out.hint else {})}
+    if explain:
+        payload["trace"] = out.trace
+    return payload
+
+
+def basic_recall(rt: Runtime, query: str, *, limit: int = 10) -> list[dict[str, Any]]:
+    """The legacy LIKE mode: substring match, importance then recency."""
+    if not query.strip():
+        raise InvalidInput("query must be a non-empty string")
+    hits = rt.store.like_search(query.strip(), limit)
+    if hits and not rt.store.readonly:
+        with rt.store.transaction():
+            rt.store.touch([h.id for h in hits], rt.now_iso())
+            rt.store.log("recall:basic", None, {"query": query[:200], "hits": len(hits)}, rt.now_iso())
+    return [h.to_dict() for h in hits]
+
+
+def keyword_only(rt: Runtime, query: str, *, limit: int = 10, brief: bool = False,
+                 excerpt_chars: int = 240) -> dict[str, Any]:
+    """`mnemon search`: FTS5/BM25 keyword search, no graph, no vectors."""
+    if not query.strip():
+        raise InvalidInput("query must be a non-empty string")
+    hits = rt.store.keyword_search(tokens(query), limit)
+    nodes = rt.store.get_nodes([i for i, _ in hits])
+    if hits and not rt.store.readonly:
+        with rt.store.transaction():
+            rt.store.touch([i for i, _ in hits], rt.now_iso())
+            rt.store.log("search", None, {"query": query[:200], "hits": len(hits)}, rt.now_iso())
+    top = max((s for _, s in hits), default=1.0) or 1.0
+    rows = []
+    for i, s in hits:
+        n = nodes[i]
+        row: dict[str, Any] = {"id": i, "category": n.category, "importance": n.importance, "tags": list(n.tags),
+                               "score": round(s / top, 4)}
+        row["excerpt" if brief else "content"] = excerpt(n.content, excerpt_chars) if brief else n.content
+        rows.append(row)
+    return {"results": rows}

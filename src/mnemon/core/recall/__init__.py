@@ -1,0 +1,1 @@
+"""Smart recall as small pure stages: intent → anchors (RRF) → beam search → re-rank → causal order."""

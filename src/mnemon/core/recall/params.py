@@ -1,0 +1,65 @@
+"""The constants of smart recall (seed §5.2 and its Chinese tables), in one place, with a formula version."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..intent import Intent
+
+FORMULA_VERSION = "mnemon-recall/1 (rrf60 + decaying beam + per-intent rerank)"
+RRF_K = 60
+ANCHOR_TOP_K = 20
+LAMBDA_STRUCTURAL = 1.0
+LAMBDA_SEMANTIC = 0.4
+SUPERSEDED_FACTOR = 0.25
+CONFIDENCE_CUTS = (0.25, 0.6)
+
+
+@dataclass(frozen=True)
+class BeamParams:
+    width: int
+    depth: int
+    max_visited: int
+
+
+BEAM: dict[Intent, BeamParams] = {
+    Intent.WHY: BeamParams(15, 5, 500),
+    Intent.WHEN: BeamParams(10, 5, 400),
+    Intent.ENTITY: BeamParams(10, 4, 400),
+    Intent.GENERAL: BeamParams(10, 4, 500),
+}
+
+# φ: how much each of the four graphs counts for an intent during traversal
+EDGE_WEIGHTS: dict[Intent, dict[str, float]] = {
+    Intent.WHY: {"causal": 0.70, "temporal": 0.20, "entity": 0.05, "semantic": 0.05},
+    Intent.WHEN: {"causal": 0.15, "temporal": 0.65, "entity": 0.10, "semantic": 0.10},
+    Intent.ENTITY: {"causal": 0.10, "temporal": 0.05, "entity": 0.55, "semantic": 0.30},
+    Intent.GENERAL: {"causal": 0.25, "temporal": 0.25, "entity": 0.25, "semantic": 0.25},
+}
+
+
+@dataclass(frozen=True)
+class RerankWeights:
+    keyword: float
+    entity: float
+    similarity: float
+    graph: float
+
+
+RERANK: dict[Intent, RerankWeights] = {
+    Intent.WHY: RerankWeights(0.10, 0.10, 0.30, 0.50),
+    Intent.WHEN: RerankWeights(0.15, 0.15, 0.30, 0.40),
+    Intent.ENTITY: RerankWeights(0.20, 0.40, 0.20, 0.20),
+    Intent.GENERAL: RerankWeights(0.25, 0.25, 0.25, 0.25),
+}
+# without vectors the similarity share moves to keyword and graph
+RERANK_NO_EMBEDDING: dict[Intent, RerankWeights] = {
+    Intent.WHY: RerankWeights(0.20, 0.10, 0.0, 0.70),
+    Intent.WHEN: RerankWeights(0.25, 0.15, 0.0, 0.60),
+    Intent.ENTITY: RerankWeights(0.30, 0.50, 0.0, 0.20),
+    Intent.GENERAL: RerankWeights(0.35, 0.35, 0.0, 0.30),
+}
+
+
+def confidence_label(score: float) -> str:
+    low, mid = CONFIDENCE_CUTS
+    return "low" if score < low else "medium" if score < mid else "high"
