@@ -21,7 +21,7 @@ from ..core.recall.fusion import rrf, via_of
 from ..core.recall.params import (
     ANCHOR_TOP_K, BEAM, EDGE_WEIGHTS, FORMULA_VERSION, RERANK, RERANK_NO_EMBEDDING, confidence_label,
 )
-from ..core.recall.rerank import Scored, Signals, combine, entity_signal, idf, is_supported, keyword_signal, minmax
+from ..core.recall.rerank import Scored, Signals, bm25_scores, combine, entity_signal, idf, is_supported, keyword_signal, minmax
 from ..core.text import excerpt, token_set, tokens
 from ..ports.store.base import MemoryFilter
 from .runtime import Runtime
@@ -119,8 +119,30 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
             return {}
         return {i: rt.calibrate(c) for i, c in scores.get(list(ids)).items()}
 
+    df = store.token_doc_freq(q_tokens) if q_tokens else {}
+    total = max(1, store.count_active())
+    q_weights = {t: idf(df.get(t, 0), total) for t in q_tokens}
+    import os
+    EXP = os.environ.get("MNEMON_EXP", "")
+    anchor_ids = [i for i in anchor_scores if i in rows]
+    if "K=bm25" in EXP:
+        raw = bm25_scores(q_weights, {i: rt.token_list_of(rows[i]) for i in anchor_ids})
+        a_kw = raw
+    else:
+        a_kw = {i: keyword_signal(q_weights, rt.tokens_of(rows[i])) for i in anchor_ids}
+    a_sim = {i: max(0.0, v) for i, v in similarity(anchor_ids).items()}
+    kw_top = max(a_kw.values(), default=0.0) or 1.0
+    sim_top = max(a_sim.values(), default=0.0) or 1.0
+    parts = 2 if scores is not None else 1
+    relevance = {i: (a_kw.get(i, 0.0) / kw_top + a_sim.get(i, 0.0) / sim_top) / parts for i in anchor_ids}
+    if "I=rel" in EXP:
+        initial = relevance
+    elif "I=mix" in EXP:
+        initial = {i: 0.5 * anchor_scores[i] + 0.5 * relevance[i] for i in anchor_ids}
+    else:
+        initial = anchor_scores
     params = BEAM[decision.intent]
-    beam = beam_search(anchor_scores, rt.neighbors(), params, EDGE_WEIGHTS[decision.intent], _graph_of,
+    beam = beam_search(initial, rt.neighbors(), params, EDGE_WEIGHTS[decision.intent], _graph_of,
                        similarity, admit)
     trace.append({"stage": "beam", "width": params.width, "depth": params.depth,
                   "max_visited": params.max_visited, "visited": beam.visited, "dropped_by_budget": beam.dropped_by_budget})
@@ -128,19 +150,27 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     # ── re-rank ─────────────────────────────────────────────────────────────
     cand_ids = [i for i in beam.scores if i in rows and rows[i].kind in kinds and not rows[i].deleted_at
                 and (not category or rows[i].category == category) and (not source or rows[i].source == source)]
-    df = store.token_doc_freq(q_tokens) if q_tokens else {}
-    total = max(1, store.count_active())
-    q_weights = {t: idf(df.get(t, 0), total) for t in q_tokens}
     sims = similarity(cand_ids)
-    graph = minmax({i: beam.scores[i] for i in cand_ids})
+    if "S=mm" in EXP:
+        sims = minmax({i: max(0.0, v) for i, v in sims.items()})
+    if "G=support" in EXP:
+        graph = {i: beam.support.get(i, 0.0) for i in cand_ids}
+    else:
+        graph = {i: beam.scores[i] for i in cand_ids} if "G=raw" in EXP else minmax({i: beam.scores[i] for i in cand_ids})
     superseded = {e.dst for e in store.edges_of(cand_ids, types=["supersedes"], direction="in")}
     weights = (RERANK if scores is not None else RERANK_NO_EMBEDDING)[decision.intent]
     scored: list[Scored] = []
     dropped: list[str] = []
+    if "K=bm25" in EXP:
+        kw_raw = bm25_scores(q_weights, {i: rt.token_list_of(rows[i]) for i in cand_ids})
+        kw_max = max(kw_raw.values(), default=0.0) or 1.0
+        kw_sig = {i: v / kw_max for i, v in kw_raw.items()}
+    else:
+        kw_sig = {i: keyword_signal(q_weights, rt.tokens_of(rows[i])) for i in cand_ids}
     for i in cand_ids:
         n = rows[i]
         sig = Signals(
-            keyword=keyword_signal(q_weights, rt.tokens_of(n)),
+            keyword=kw_sig[i],
             entity=entity_signal(q_ent_norm, frozenset(e.lower() for e in n.entities)),
             similarity=max(0.0, sims.get(i, 0.0)),
             graph=graph.get(i, 0.0),

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..core.errors import ProviderUnavailable
 from ..core.model import Link, Memory, iso, utcnow
-from ..core.text import token_set
+from ..core.text import tokens
 from ..ports.embed.base import EmbeddingProvider
 from ..ports.store.base import Store
 from ..ports.vector_index import VectorIndex
@@ -26,7 +26,7 @@ class Runtime:
     provider_is_default: bool = True
     warnings: list[str] = field(default_factory=list)
     _index: VectorIndex | None = None
-    _token_cache: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)
+    _token_cache: dict[str, tuple[str, frozenset[str], tuple[str, ...]]] = field(default_factory=dict)
 
     def now(self) -> datetime:
         return self.clock()
@@ -76,16 +76,25 @@ class Runtime:
             return None
 
     def tokens_of(self, node: Memory) -> frozenset[str]:
-        """Token set of a memory (content, tags, entities), cached per process: recall re-ranks the same rows often."""
+        """Token set of a memory (title, content, tags, entities)."""
+        return self._tokens(node)[1]
+
+    def token_list_of(self, node: Memory) -> tuple[str, ...]:
+        """Token sequence of a memory, for term frequencies."""
+        return self._tokens(node)[2]
+
+    def _tokens(self, node: Memory) -> tuple[str, frozenset[str], tuple[str, ...]]:
+        # cached per process: recall re-ranks the same rows again and again
         key = f"{len(node.content)}:{node.updated_at}"
         hit = self._token_cache.get(node.id)
         if hit is not None and hit[0] == key:
-            return hit[1]
-        toks = token_set(node.title or "", node.content, node.tags, node.entities)
+            return hit
+        seq = tuple(tokens(" ".join([node.title or "", node.content, *node.tags, *node.entities])))
+        entry = (key, frozenset(seq), seq)
         if len(self._token_cache) > 200_000:
             self._token_cache.clear()
-        self._token_cache[node.id] = (key, toks)
-        return toks
+        self._token_cache[node.id] = entry
+        return entry
 
     def audit(self, content: str) -> dict[str, str]:
         from ..core.model import content_hash

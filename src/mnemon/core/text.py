@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 # Han, kana and hangul runs are split into overlapping bigrams: exact substring recall for 2-4 character words
 # without a dictionary segmenter (reference/deps.md §7).
@@ -29,6 +29,32 @@ STOPWORDS = frozenset(
     的 了 是 在 和 也 就 都 而 及 与 着 或
     """.split()
 )
+
+
+# Latin-script words are reduced to their English Snowball stem ("went"/"going" stay apart, "groups"/"group" meet),
+# so keyword search, diff and recall match inflections. Other scripts are left as they are.
+_LATIN_WORD = re.compile(r"^[a-z][a-z0-9'-]*$")
+
+
+def _stemmer() -> Callable[[str], str]:
+    try:
+        import snowballstemmer
+    except ImportError:  # pragma: no cover - declared dependency; degrade to exact words
+        return lambda w: w
+    stem = snowballstemmer.stemmer("english")
+    cache: dict[str, str] = {}
+
+    def fn(word: str) -> str:
+        out = cache.get(word)
+        if out is None:
+            out = stem.stemWord(word) if _LATIN_WORD.match(word) and len(word) > 3 else word
+            if len(cache) < 200_000:
+                cache[word] = out
+        return out
+    return fn
+
+
+stem = _stemmer()
 
 
 def normalize(text: str) -> str:
@@ -55,8 +81,8 @@ def tokens(text: str, *, keep_stopwords: bool = False) -> list[str]:
         if pos < len(word):
             out.append(word[pos:])
     if keep_stopwords:
-        return out
-    return [t for t in out if t not in STOPWORDS]
+        return [stem(t) for t in out]
+    return [stem(t) for t in out if t not in STOPWORDS]
 
 
 def token_set(*texts: str | Iterable[str]) -> frozenset[str]:

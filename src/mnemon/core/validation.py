@@ -33,7 +33,13 @@ def split_list(value: str | Iterable[str] | None) -> list[str]:
     """Comma-separated string or list → stripped non-empty items, order kept, duplicates removed."""
     if value is None:
         return []
-    items = value.split(",") if isinstance(value, str) else list(value)
+    if isinstance(value, str):
+        items = value.split(",")
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        # a number or an object from an import file must be a clear error, not a TypeError traceback
+        raise InvalidInput(f"expected a comma-separated string or a list of strings, got {type(value).__name__}")
     out: list[str] = []
     for item in items:
         if not isinstance(item, str):
@@ -44,11 +50,21 @@ def split_list(value: str | Iterable[str] | None) -> list[str]:
     return out
 
 
+def _encodable(value: str, what: str) -> None:
+    # lone surrogates arrive from undecodable argv bytes or "\\ud800" escapes in JSON; SQLite and hashing
+    # cannot encode them, so refuse them here rather than fail deep inside the write
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInput(f"{what} is not valid Unicode text (it contains unpaired surrogate code points)") from None
+
+
 def validate_memory(content: Any, *, category: Any = "general", importance: Any = 3, tags: Any = None,
                     entities: Any = None, source: Any = "user", entity_mode: Any = "merge",
                     created_at: Any = None) -> MemoryInput:
     if not isinstance(content, str) or not content.strip():
         raise InvalidInput("content must be a non-empty string")
+    _encodable(content, "content")
     if "\x00" in content:
         raise InvalidInput("content must not contain NUL characters")
     if len(content) > MAX_CONTENT_CHARS:
@@ -68,16 +84,19 @@ def validate_memory(content: Any, *, category: Any = "general", importance: Any 
     if len(tag_list) > MAX_TAGS:
         raise InvalidInput(f"{len(tag_list)} tags given; the limit is {MAX_TAGS}")
     for t in tag_list:
+        _encodable(t, "a tag")
         if len(t) > MAX_TAG_CHARS:
             raise InvalidInput(f"tag {t[:30]!r}… is longer than {MAX_TAG_CHARS} characters")
     ent_list = split_list(entities)
     if len(ent_list) > MAX_ENTITIES:
         raise InvalidInput(f"{len(ent_list)} entities given; the limit is {MAX_ENTITIES}")
     for e in ent_list:
+        _encodable(e, "an entity")
         if len(e) > MAX_ENTITY_CHARS:
             raise InvalidInput(f"entity {e[:30]!r}… is longer than {MAX_ENTITY_CHARS} characters")
     if not isinstance(source, str) or not source.strip() or len(source) > MAX_SOURCE_CHARS:
         raise InvalidInput(f"source must be a non-empty string of at most {MAX_SOURCE_CHARS} characters")
+    _encodable(source, "source")
     if entity_mode not in ENTITY_MODES:
         raise InvalidInput(f"entity mode must be one of {', '.join(ENTITY_MODES)}; got {entity_mode!r}")
     created: str | None = None
@@ -86,7 +105,7 @@ def validate_memory(content: Any, *, category: Any = "general", importance: Any 
             raise InvalidInput("created_at must be an RFC 3339 / ISO-8601 string")
         try:
             created = iso(parse_iso(created_at))
-        except ValueError:
+        except (ValueError, OverflowError):  # OverflowError: an offset pushes year 1 / 9999 out of range
             raise InvalidInput(f"created_at {created_at!r} is not an RFC 3339 / ISO-8601 timestamp") from None
     return MemoryInput(content, category, imp, tuple(tag_list), tuple(ent_list), source.strip(), entity_mode, created)
 

@@ -19,6 +19,7 @@ Adjacency = Callable[[Sequence[str]], Mapping[str, list[tuple[str, Edge | Link]]
 @dataclass
 class BeamResult:
     scores: dict[str, float]
+    support: dict[str, float]  # best score reaching a node from another node: what its neighbourhood says
     via: dict[str, str]  # node → edge type that gave it its best score
     parent: dict[str, str]
     visited: int
@@ -45,6 +46,7 @@ def beam_search(
     (0.6429, 'causal')
     """
     best: dict[str, float] = dict(anchors)
+    support: dict[str, float] = {}
     via: dict[str, str] = {}
     parent: dict[str, str] = {}
     cache: dict[str, list[tuple[str, Edge | Link]]] = {}
@@ -105,9 +107,11 @@ def beam_search(
             for nb, (total, node, edge) in ranked:
                 seen.add(nb)
                 path[nb] = total
+                if total > support.get(nb, 0.0):
+                    support[nb] = total
                 if total > best.get(nb, 0.0) and nb not in anchors:
                     best[nb] = total
                     via[nb] = edge.type
                     parent[nb] = node
             frontier = [nb for nb, _ in ranked]
-    return BeamResult(best, via, parent, visited, dropped)
+    return BeamResult(best, support, via, parent, visited, dropped)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .params import SUPERSEDED_FACTOR, RerankWeights
@@ -43,6 +43,23 @@ def keyword_signal(query: Mapping[str, float], doc_tokens: frozenset[str]) -> fl
     if total <= 0:
         return 0.0
     return sum(w for t, w in query.items() if t in doc_tokens) / total
+
+
+def bm25_scores(query: Mapping[str, float], docs: Mapping[str, Sequence[str]], k1: float = 1.2,
+                b: float = 0.75) -> dict[str, float]:
+    """BM25 of each document's token list against IDF-weighted query terms; average length taken over `docs`."""
+    if not docs:
+        return {}
+    avgdl = sum(len(t) for t in docs.values()) / len(docs) or 1.0
+    out: dict[str, float] = {}
+    for doc_id, toks in docs.items():
+        tf: dict[str, int] = {}
+        for t in toks:
+            if t in query:
+                tf[t] = tf.get(t, 0) + 1
+        norm = k1 * (1 - b + b * len(toks) / avgdl)
+        out[doc_id] = sum(query[t] * f * (k1 + 1) / (f + norm) for t, f in tf.items())
+    return out
 
 
 def entity_signal(query_entities: frozenset[str], doc_entities: frozenset[str]) -> float:

@@ -1,0 +1,204 @@
+"""Subject aliases: "the landlord" and "St James" are one subject.
+
+The alias table is flat (alias → canonical, one hop): `add_alias` collapses chains when writing, so reads need one
+lookup. `merge_plan` is the pure plan behind `alias merge FROM INTO`: register the alias, rewrite the subject of
+FROM's assertions, and recompute current/superseded pointers of every affected predicate — per predicate policy,
+so merging two subjects' memberships keeps both memberships current, where Mneme would collapse them to one.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from mnemon.core.errors import InvalidInput
+from mnemon.core.world.assertions import Assertion
+from mnemon.core.world.policies import PredicatePolicy, group_policy
+from mnemon.core.world.values import (
+    instant_or_none,
+    iso_or_none,
+    norm_name,
+    optional_str,
+    require_aware,
+    require_mapping,
+    required_str,
+    unit_float,
+)
+
+
+@dataclass(frozen=True)
+class Alias:
+    alias: str
+    canonical: str
+    source: str = "manual"
+    confidence: float = 1.0
+    created_at: datetime | None = None
+
+    @property
+    def alias_norm(self) -> str:
+        return norm_name(self.alias)
+
+    @property
+    def canonical_norm(self) -> str:
+        return norm_name(self.canonical)
+
+    def to_row(self) -> dict[str, Any]:
+        return {
+            "alias_norm": self.alias_norm,
+            "alias_name": self.alias,
+            "canonical_name": self.canonical,
+            "canonical_norm": self.canonical_norm,
+            "source": self.source,
+            "confidence": self.confidence,
+            "created_at": iso_or_none(self.created_at),
+        }
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> Alias:
+        data = require_mapping(row, "alias row")
+        return Alias(
+            alias=required_str(data, "alias_name", "alias row"),
+            canonical=required_str(data, "canonical_name", "alias row"),
+            source=optional_str(data, "source", "alias row", "manual") or "manual",
+            confidence=unit_float(data, "confidence", "alias row", 1.0),
+            created_at=instant_or_none(data.get("created_at"), "created_at"),
+        )
+
+
+def alias_map(aliases: Iterable[Alias]) -> dict[str, str]:
+    """normalised alias → canonical display name (what `parse_assertion(aliases=...)` takes)."""
+    return {alias.alias_norm: alias.canonical for alias in aliases}
+
+
+def canonical_subject(name: str, aliases: Iterable[Alias] | Mapping[str, str]) -> str:
+    """The canonical name for `name`, or `name` itself (stripped) when it is not an alias.
+
+    Chains are followed defensively (a table written by another tool may contain them) with a cycle guard.
+    """
+    table = dict(aliases) if isinstance(aliases, Mapping) else alias_map(aliases)
+    current = name.strip()
+    seen = {norm_name(current)}
+    while norm_name(current) in table:
+        nxt = table[norm_name(current)]
+        if norm_name(nxt) in seen:
+            break
+        seen.add(norm_name(nxt))
+        current = nxt
+    return current
+
+
+def add_alias(
+    alias: str,
+    canonical: str,
+    existing: Sequence[Alias],
+    now: datetime,
+    source: str = "manual",
+    confidence: float = 1.0,
+) -> list[Alias]:
+    """Alias rows to upsert: the new alias (pointing at the end of any chain) plus aliases repointed through it."""
+    now = require_aware(now)
+    if not alias.strip() or not canonical.strip():
+        raise InvalidInput("alias and canonical must both be non-empty")
+    if isinstance(confidence, bool) or not 0.0 <= confidence <= 1.0:
+        raise InvalidInput(f"alias confidence must be in [0, 1], got {confidence!r}")
+    resolved = canonical_subject(canonical, existing)
+    if norm_name(resolved) == norm_name(alias):
+        raise InvalidInput(f"{alias!r} cannot be an alias of itself (via {canonical!r})")
+    rows = [Alias(alias.strip(), resolved, source, confidence, now)]
+    for other in existing:
+        if other.canonical_norm == norm_name(alias) and other.alias_norm != norm_name(resolved):
+            rows.append(replace(other, canonical=resolved))
+    return rows
+
+
+@dataclass(frozen=True)
+class MergePlan:
+    alias: str
+    canonical: str
+    alias_upserts: tuple[Alias, ...]
+    rewrites: tuple[Assertion, ...]
+    assertions_rewritten: int
+    predicates_recomputed: tuple[str, ...]
+    current_ids: tuple[str, ...]
+
+    def to_dict(self, dry_run: bool) -> dict[str, Any]:
+        return {
+            "ok": True,
+            "dry_run": dry_run,
+            "alias": self.alias,
+            "canonical": self.canonical,
+            "assertions_rewritten": self.assertions_rewritten,
+            "predicates_recomputed": list(self.predicates_recomputed),
+            "current_ids": list(self.current_ids),
+            "rewrites": [row.to_row() for row in self.rewrites],
+        }
+
+
+def recompute_chain(rows: Sequence[Assertion], policy: PredicatePolicy, now: datetime) -> list[Assertion]:
+    """Statuses and pointers for one (subject, predicate) group: in each chain the latest start is current.
+
+    Single-valued: one chain over all values. Multi-valued: one chain per object. Retracted rows stay retracted.
+    """
+    chains: dict[str, list[Assertion]] = defaultdict(list)
+    for row in rows:
+        if row.status != "retracted":
+            chains["" if policy.single_valued else row.object_key].append(row)
+    out: list[Assertion] = []
+    for chain in chains.values():
+        chain.sort(key=lambda row: (row.starts_at, row.created_at, row.id))
+        for index, row in enumerate(chain):
+            before = chain[index - 1] if index else None
+            after = chain[index + 1] if index + 1 < len(chain) else None
+            out.append(
+                replace(
+                    row,
+                    status="current" if after is None else "superseded",
+                    supersedes_id=before.id if before else row.supersedes_id,
+                    superseded_by_id=after.id if after else None,
+                    superseded_at=after.starts_at if after else None,
+                )
+            )
+    return out
+
+
+def merge_plan(
+    from_subject: str,
+    into_subject: str,
+    assertions: Sequence[Assertion],
+    now: datetime,
+    aliases: Sequence[Alias] = (),
+    policies: Mapping[str, PredicatePolicy] | None = None,
+) -> MergePlan:
+    """Pure plan for `alias merge`: nothing is written; `rewrites` are the full rows that changed."""
+    now = require_aware(now)
+    alias_rows = add_alias(from_subject, into_subject, aliases, now)
+    canonical = alias_rows[0].canonical
+    from_key, canonical_key = norm_name(from_subject), norm_name(canonical)
+    moved = {row.id for row in assertions if row.subject_key == from_key}
+    touched_predicates = sorted({row.predicate for row in assertions if row.id in moved})
+    renamed = [replace(row, subject=canonical) if row.id in moved else row for row in assertions]
+    originals = {row.id: row for row in assertions}
+    changed: dict[str, Assertion] = {row.id: row for row in renamed if row.id in moved}
+    current_ids: list[str] = []
+    for predicate in touched_predicates:
+        group = [row for row in renamed if row.subject_key == canonical_key and row.predicate == predicate]
+        policy = group_policy(predicate, [row.metadata for row in group], policies)
+        for row in recompute_chain(group, policy, now):
+            if row != originals[row.id]:
+                changed[row.id] = row
+            if row.status == "current":
+                current_ids.append(row.id)
+    rewrites = tuple(
+        replace(row, updated_at=now) for row_id, row in sorted(changed.items()) if row != originals[row_id]
+    )
+    return MergePlan(
+        alias=from_subject.strip(),
+        canonical=canonical,
+        alias_upserts=tuple(alias_rows),
+        rewrites=rewrites,
+        assertions_rewritten=len(moved),
+        predicates_recomputed=tuple(touched_predicates),
+        current_ids=tuple(sorted(current_ids)),
+    )

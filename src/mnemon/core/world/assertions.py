@@ -1,0 +1,444 @@
+"""State assertions: durable, source-backed beliefs ("Alice lives_in Berlin") and the rules that write them.
+
+Lifecycle: `parse_assertion` (shape) → `assertion_gate` (is it good enough to be a belief?) → `apply_assertion`
+(which rows does it supersede?) → the app persists `AssertionChange`. Reading never mutates: `validity_at`
+answers current / lapsed / future / superseded / retracted for any `as_of`, so replays are deterministic.
+
+Statuses: `current`; `superseded` (was true, replaced by a later value — keeps `superseded_at`, the instant the
+successor took over, so an `as_of` before it still sees the row as current); `retracted` (a correction said it was
+never true — never current at any `as_of`).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any, Literal
+
+from mnemon.core.errors import InvalidInput
+from mnemon.core.world.policies import PredicatePolicy, policy_for
+from mnemon.core.world.values import (
+    content_hash,
+    instant_or_none,
+    iso,
+    iso_or_none,
+    norm_name,
+    optional_mapping,
+    optional_str,
+    parse_instant,
+    require_aware,
+    require_mapping,
+    required_str,
+    truthy_flag,
+    unit_float,
+)
+
+ASSERTION_STATUSES: tuple[str, ...] = ("current", "superseded", "retracted")
+STATE_TYPES: tuple[str, ...] = ("belief", "open_loop")
+CONFIRMED_CERTAINTIES: frozenset[str] = frozenset({"confirmed", "certain", "user_confirmed", "absolutely_certain"})
+# Objects of these types name a thing (a node); anything else is a literal value (a date, an amount, a status word).
+NAMED_OBJECT_TYPES: frozenset[str] = frozenset(
+    {"entity", "person", "project", "place", "event", "organization", "organisation", "note", "wikilink", "activity"}
+)
+# Sources that cannot validate a real-world claim on their own: a note mentioning it, a parser, a model's guess.
+UNVALIDATED_SOURCE_TYPES: frozenset[str] = frozenset({"vault", "ingest", "inferred", "llm", "model"})
+CORRECTION_SOURCE_TYPES: frozenset[str] = frozenset({"user_correction", "correction"})
+CORRECTION_TYPES: frozenset[str] = frozenset({"contradiction", "contradicted", "correction", "false_previous"})
+GATE_MIN_CONFIDENCE = 0.9
+
+Validity = Literal["current", "lapsed", "future", "superseded", "retracted"]
+
+
+@dataclass(frozen=True)
+class Assertion:
+    id: str
+    subject: str
+    predicate: str
+    object_name: str | None
+    object_value: str | None
+    confidence: float
+    certainty: str
+    evidence: str
+    source_path: str
+    created_at: datetime
+    updated_at: datetime
+    subject_type: str = "entity"
+    source_type: str = "research"
+    state_type: str = "belief"
+    status: str = "current"
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
+    supersedes_id: str | None = None
+    superseded_by_id: str | None = None
+    superseded_at: datetime | None = None
+    subject_node_id: str | None = None
+    source_edge_id: str | None = None
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    prediction_misses: tuple[Mapping[str, Any], ...] = ()
+
+    @property
+    def object(self) -> str:
+        return self.object_name if self.object_name is not None else (self.object_value or "")
+
+    @property
+    def subject_key(self) -> str:
+        return norm_name(self.subject)
+
+    @property
+    def object_key(self) -> str:
+        return norm_name(self.object)
+
+    @property
+    def pair_key(self) -> tuple[str, str]:
+        return (self.subject_key, self.predicate)
+
+    @property
+    def starts_at(self) -> datetime:
+        """World time the value took effect; creation time when the source gave no date."""
+        return self.valid_from or self.created_at
+
+    def to_row(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "subject_name": self.subject,
+            "subject_type": self.subject_type,
+            "predicate": self.predicate,
+            "object_name": self.object_name,
+            "object_value": self.object_value,
+            "state_type": self.state_type,
+            "status": self.status,
+            "confidence": self.confidence,
+            "certainty": self.certainty,
+            "evidence_text": self.evidence,
+            "source_path": self.source_path,
+            "source_type": self.source_type,
+            "subject_node_id": self.subject_node_id,
+            "source_edge_id": self.source_edge_id,
+            "valid_from": iso_or_none(self.valid_from),
+            "valid_until": iso_or_none(self.valid_until),
+            "supersedes_id": self.supersedes_id,
+            "superseded_by_id": self.superseded_by_id,
+            "superseded_at": iso_or_none(self.superseded_at),
+            "metadata": dict(self.metadata),
+            "prediction_misses": [dict(miss) for miss in self.prediction_misses],
+            "created_at": iso(self.created_at),
+            "updated_at": iso(self.updated_at),
+        }
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> Assertion:
+        what = "assertion row"
+        data = require_mapping(row, what)
+        status = required_str(data, "status", what)
+        if status not in ASSERTION_STATUSES:
+            raise InvalidInput(f"{what}: status must be one of {', '.join(ASSERTION_STATUSES)}, got {status!r}")
+        misses = data.get("prediction_misses") or []
+        if not isinstance(misses, list) or not all(isinstance(miss, Mapping) for miss in misses):
+            raise InvalidInput(f"{what}: prediction_misses must be a list of objects")
+        created_at = parse_instant(data.get("created_at"), "created_at")
+        return Assertion(
+            id=required_str(data, "id", what),
+            subject=required_str(data, "subject_name", what),
+            subject_type=optional_str(data, "subject_type", what, "entity") or "entity",
+            predicate=required_str(data, "predicate", what),
+            object_name=optional_str(data, "object_name", what),
+            object_value=optional_str(data, "object_value", what),
+            state_type=optional_str(data, "state_type", what, "belief") or "belief",
+            status=status,
+            confidence=unit_float(data, "confidence", what, 0.5),
+            certainty=optional_str(data, "certainty", what, "") or "",
+            evidence=optional_str(data, "evidence_text", what, "") or "",
+            source_path=optional_str(data, "source_path", what, "") or "",
+            source_type=optional_str(data, "source_type", what, "research") or "research",
+            subject_node_id=optional_str(data, "subject_node_id", what),
+            source_edge_id=optional_str(data, "source_edge_id", what),
+            valid_from=instant_or_none(data.get("valid_from"), "valid_from"),
+            valid_until=instant_or_none(data.get("valid_until"), "valid_until"),
+            supersedes_id=optional_str(data, "supersedes_id", what),
+            superseded_by_id=optional_str(data, "superseded_by_id", what),
+            superseded_at=instant_or_none(data.get("superseded_at"), "superseded_at"),
+            metadata=optional_mapping(data, "metadata", what),
+            prediction_misses=tuple(dict(miss) for miss in misses),
+            created_at=created_at,
+            updated_at=instant_or_none(data.get("updated_at"), "updated_at") or created_at,
+        )
+
+
+def normalise_predicate(predicate: str) -> str:
+    return "_".join(predicate.strip().casefold().split())
+
+
+def assertion_id(subject: str, predicate: str, obj: str, source_path: str, valid_from: datetime | None) -> str:
+    """Deterministic: the same claim from the same source for the same start is the same row.
+
+    `valid_from` is part of the key (unlike Mneme) so "A, then B, then A again" creates a new row for the second A
+    instead of resurrecting the old superseded one and corrupting its history.
+    """
+    key = [norm_name(subject), predicate, norm_name(obj), source_path, iso_or_none(valid_from)]
+    return content_hash("wsa:", key, 20)
+
+
+def parse_assertion(
+    payload: Any,
+    now: datetime,
+    aliases: Mapping[str, str] | None = None,
+    source_path: str | None = None,
+) -> Assertion:
+    """Shape-check a proposed assertion (a `resolve` claim or a `remember` assertion) into an `Assertion`.
+
+    Structural problems raise `InvalidInput`; whether the claim deserves to become a belief is `assertion_gate`'s
+    call, so a low-confidence claim parses fine and is then refused with reasons.
+    `aliases` maps normalised alias → canonical name (see `aliases.alias_map`).
+    """
+    now = require_aware(now)
+    what = "assertion"
+    data = require_mapping(payload, what)
+    subject = required_str(data, "subject", what)
+    if aliases:
+        subject = aliases.get(norm_name(subject), subject)
+    predicate = normalise_predicate(required_str(data, "predicate", what))
+    object_type = (optional_str(data, "object_type", what, "") or "").casefold()
+    explicit_name = optional_str(data, "object_name", what)
+    explicit_value = data.get("object_value")
+    if explicit_value is not None and not isinstance(explicit_value, str):
+        if isinstance(explicit_value, bool) or not isinstance(explicit_value, (int, float)):
+            raise InvalidInput(f"{what}: object_value must be a string or a number", field="object_value")
+        explicit_value = str(explicit_value)
+    plain_object = optional_str(data, "object", what)
+    given = [value for value in (explicit_name, explicit_value, plain_object) if value not in (None, "")]
+    if not given:
+        raise InvalidInput(f"{what}: missing required field 'object' (or object_name / object_value)", field="object")
+    if len(given) > 1:
+        raise InvalidInput(f"{what}: give exactly one of object, object_name, object_value", field="object")
+    if explicit_name:
+        object_name, object_value = explicit_name, None
+    elif explicit_value not in (None, ""):
+        object_name, object_value = None, str(explicit_value).strip()
+    elif object_type and object_type not in NAMED_OBJECT_TYPES:
+        object_name, object_value = None, plain_object
+    else:
+        object_name, object_value = plain_object, None
+    path = optional_str(data, "source_path", what) or source_path
+    if not path:
+        raise InvalidInput(f"{what}: missing required field 'source_path'", field="source_path")
+    valid_from = instant_or_none(data.get("valid_from"), "valid_from")
+    valid_until = instant_or_none(data.get("valid_until", data.get("due")), "valid_until")
+    if valid_from and valid_until and valid_until < valid_from:
+        raise InvalidInput(f"{what}: valid_until ({iso(valid_until)}) is before valid_from ({iso(valid_from)})")
+    state_type = optional_str(data, "state_type", what, "belief") or "belief"
+    if state_type not in STATE_TYPES:
+        raise InvalidInput(f"{what}: state_type must be one of {', '.join(STATE_TYPES)}, got {state_type!r}")
+    status = optional_str(data, "status", what, "current") or "current"
+    metadata = optional_mapping(data, "metadata", what)
+    obj = object_name if object_name is not None else object_value or ""
+    return Assertion(
+        id=optional_str(data, "id", what) or assertion_id(subject, predicate, obj, path, valid_from),
+        subject=subject,
+        subject_type=optional_str(data, "subject_type", what, "entity") or "entity",
+        predicate=predicate,
+        object_name=object_name,
+        object_value=object_value,
+        confidence=unit_float(data, "confidence", what, 0.5),
+        certainty=(optional_str(data, "certainty", what, "") or "").casefold(),
+        evidence=optional_str(data, "evidence", what, "") or "",
+        source_path=path,
+        source_type=(optional_str(data, "source_type", what, "research") or "research").casefold(),
+        state_type=state_type,
+        status=status,
+        valid_from=valid_from,
+        valid_until=valid_until,
+        subject_node_id=optional_str(data, "subject_node_id", what),
+        source_edge_id=optional_str(data, "source_edge_id", what),
+        metadata=metadata,
+        created_at=now,
+        updated_at=now,
+    )
+
+
+# ---- the write gate --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class GateReason:
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class GateResult:
+    accepted: bool
+    reasons: tuple[GateReason, ...] = ()
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return tuple(reason.code for reason in self.reasons)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"accepted": self.accepted, "reasons": [{"code": r.code, "message": r.message} for r in self.reasons]}
+
+
+def is_explicitly_validated(assertion: Assertion) -> bool:
+    if truthy_flag(assertion.metadata, "validated", "explicitly_validated", "user_confirmed"):
+        return True
+    if assertion.certainty == "user_confirmed":
+        return True
+    return assertion.source_type not in UNVALIDATED_SOURCE_TYPES
+
+
+def assertion_gate(proposal: Assertion, policies: Mapping[str, PredicatePolicy] | None = None) -> GateResult:
+    """All must hold for a proposal to become a durable current belief; every failing rule is reported."""
+    reasons: list[GateReason] = []
+    if proposal.status != "current":
+        reasons.append(GateReason("status_not_current", f"requested status {proposal.status!r}; only current is stored"))
+    if not proposal.evidence.strip():
+        reasons.append(GateReason("missing_evidence", "no evidence text; beliefs need evidence"))
+    if not proposal.source_path.strip():
+        reasons.append(GateReason("missing_source", "no source_path"))
+    if proposal.certainty not in CONFIRMED_CERTAINTIES:
+        reasons.append(
+            GateReason(
+                "not_confirmed",
+                f"certainty {proposal.certainty or 'unset'!r} is not one of {', '.join(sorted(CONFIRMED_CERTAINTIES))}",
+            )
+        )
+    if proposal.confidence < GATE_MIN_CONFIDENCE:
+        reasons.append(
+            GateReason("low_confidence", f"confidence {proposal.confidence:g} < {GATE_MIN_CONFIDENCE:g}")
+        )
+    if proposal.valid_from and proposal.valid_until and proposal.valid_until < proposal.valid_from:
+        reasons.append(GateReason("invalid_window", "valid_until is before valid_from"))
+    policy = policy_for(proposal.predicate, policies, proposal.metadata)
+    if policy.requires_validation and not is_explicitly_validated(proposal):
+        reasons.append(
+            GateReason(
+                "needs_validation",
+                f"{proposal.predicate} is a real-world claim; source_type {proposal.source_type!r} cannot validate it "
+                "without metadata.validated or user confirmation",
+            )
+        )
+    return GateResult(accepted=not reasons, reasons=tuple(reasons))
+
+
+# ---- applying a write ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class AssertionChange:
+    """What the store must do: insert `insert` (if any) and overwrite each row in `updates`."""
+
+    insert: Assertion | None
+    updates: tuple[Assertion, ...]
+    current_ids: tuple[str, ...]
+    idempotent: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "insert": None if self.insert is None else self.insert.to_row(),
+            "updates": [row.to_row() for row in self.updates],
+            "current_ids": list(self.current_ids),
+            "idempotent": self.idempotent,
+        }
+
+
+def is_correction(assertion: Assertion) -> bool:
+    correction_type = str(assertion.metadata.get("correction_type", "")).casefold()
+    return assertion.source_type in CORRECTION_SOURCE_TYPES or correction_type in CORRECTION_TYPES
+
+
+def _merge_identical(existing: Assertion, new: Assertion) -> Assertion | None:
+    """A re-assertion of the current value: keep the row, take the stronger confidence and any new expiry."""
+    confidence = max(existing.confidence, new.confidence)
+    valid_until = new.valid_until if new.valid_until is not None else existing.valid_until
+    if confidence == existing.confidence and valid_until == existing.valid_until:
+        return None
+    return replace(existing, confidence=confidence, valid_until=valid_until, updated_at=new.created_at)
+
+
+def apply_assertion(
+    existing_current: Sequence[Assertion],
+    new: Assertion,
+    policy: PredicatePolicy | None = None,
+) -> AssertionChange:
+    """Decide which rows a gated, current `new` assertion supersedes.
+
+    * identical current value (same subject, predicate, object) → no new row; at most a merge update;
+    * multi-valued predicate → the new value joins the existing current values;
+    * single-valued predicate → all current values are ordered by when they took effect (`valid_from`, else
+      creation); the latest stays current and every other one is superseded by it. A back-dated assertion older than
+      the current value is therefore stored as history, not allowed to overwrite the present. Corrections
+      (`source_type` user_correction/correction) retract the previous value instead of superseding it.
+
+    `existing_current` may contain unrelated rows; only current rows of the same (subject, predicate) are used.
+    """
+    if new.status != "current":
+        raise InvalidInput(f"apply_assertion needs a current proposal, got status {new.status!r}")
+    effective = policy or policy_for(new.predicate, None, new.metadata)
+    same_pair = [row for row in existing_current if row.status == "current" and row.pair_key == new.pair_key]
+    same_pair.sort(key=lambda row: (row.starts_at, row.created_at, row.id))
+    for row in same_pair:
+        if row.object_key == new.object_key:
+            merged = _merge_identical(row, new)
+            current_ids = tuple(r.id for r in same_pair)
+            return AssertionChange(None, () if merged is None else (merged,), current_ids, True)
+    if not effective.single_valued or not same_pair:
+        current_ids = tuple(r.id for r in same_pair) + (new.id,)
+        return AssertionChange(new, (), current_ids, False)
+
+    ordered = sorted([*same_pair, new], key=lambda row: (row.starts_at, row is new, row.created_at, row.id))
+    winner = ordered[-1]
+    retire_status = "retracted" if winner is new and is_correction(new) else "superseded"
+    updates: list[Assertion] = []
+    inserted = new
+    if winner is new:
+        inserted = replace(new, supersedes_id=ordered[-2].id)
+    for row in ordered[:-1]:
+        retired = replace(
+            row,
+            status=retire_status if row is not new else "superseded",
+            superseded_by_id=winner.id,
+            superseded_at=winner.starts_at,
+            updated_at=new.created_at,
+        )
+        if row is new:
+            inserted = retired
+        else:
+            updates.append(retired)
+    return AssertionChange(inserted, tuple(updates), (winner.id,), False)
+
+
+def retract(assertion: Assertion, now: datetime, reason: str) -> Assertion:
+    """Mark one value as never having been true (needed for multi-valued predicates, where nothing supersedes)."""
+    now = require_aware(now)
+    if not reason.strip():
+        raise InvalidInput("a retraction needs a reason")
+    metadata = {**assertion.metadata, "retraction": {"at": iso(now), "reason": reason.strip()}}
+    return replace(assertion, status="retracted", metadata=metadata, updated_at=now)
+
+
+# ---- reading -----------------------------------------------------------------------------------------------------
+
+def validity_at(assertion: Assertion, as_of: datetime) -> Validity:
+    """Read-time validity; never mutates. `valid_until` is inclusive, so it lapses strictly after it."""
+    as_of = require_aware(as_of, "as_of")
+    if assertion.status == "retracted":
+        return "retracted"
+    if assertion.status == "superseded" and (assertion.superseded_at is None or assertion.superseded_at <= as_of):
+        return "superseded"
+    if assertion.valid_from is not None and assertion.valid_from > as_of:
+        return "future"
+    if assertion.valid_until is not None and assertion.valid_until < as_of:
+        return "lapsed"
+    return "current"
+
+
+def lapsed_assertions(
+    assertions: Iterable[Assertion], now: datetime, state_type: str | None = None
+) -> list[Assertion]:
+    """Current rows whose validity window has elapsed at `now` (e.g. open loops past their due date)."""
+    now = require_aware(now)
+    lapsed = [
+        row
+        for row in assertions
+        if row.status == "current"
+        and (state_type is None or row.state_type == state_type)
+        and validity_at(row, now) == "lapsed"
+    ]
+    return sorted(lapsed, key=lambda row: (row.valid_until or now, row.id))

@@ -1,0 +1,431 @@
+"""Predictions: machine-checkable expectations about future sense evidence, and their deterministic transitions.
+
+Kinds: `confirmation_expected` (some matching evidence should arrive inside the window) and `no_news_expected`
+(none should). Status moves once, from `open` to `confirmed`, `missed` or `unverifiable`; `evaluate_prediction` is a
+pure function of the row, the stored events and `now`. Events observed after `now` are invisible, so replaying with
+the same `now` gives the same answer even if the store has since learned more.
+
+"Did the sense work?" decides missed vs unverifiable: a window with no match counts as *missed* only if the sense
+produced at least one event (of any content) between the window start and `now` — proof the sense was alive. Mneme
+accepts any event ever stored for that sense type, so a sense that died a year ago turns silence into misses.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import Any, Literal
+
+from mnemon.core.errors import InvalidInput
+from mnemon.core.world.assertions import Assertion
+from mnemon.core.world.match import MatchSpec, parse_match, resolve_gate, score_event
+from mnemon.core.world.senses import SenseEvent
+from mnemon.core.world.values import (
+    content_hash,
+    instant_or_none,
+    iso,
+    iso_or_none,
+    optional_mapping,
+    optional_str,
+    parse_instant,
+    require_aware,
+    require_mapping,
+    required_str,
+    unit_float,
+)
+
+PREDICTION_TYPES: tuple[str, ...] = ("confirmation_expected", "no_news_expected")
+PREDICTION_STATUSES: tuple[str, ...] = ("open", "confirmed", "missed", "unverifiable")
+MISS_FACTOR = 0.8
+CONFIDENCE_FLOOR = 0.1
+
+Status = Literal["open", "confirmed", "missed", "unverifiable"]
+
+
+@dataclass(frozen=True)
+class Prediction:
+    id: str
+    title: str
+    prediction_type: str
+    match: MatchSpec
+    check_after: datetime
+    expires_at: datetime
+    confidence: float = 0.5
+    status: str = "open"
+    subject_assertion_id: str | None = None
+    source_action_id: str | None = None
+    outcome_summary: str | None = None
+    outcome_event_ids: tuple[str, ...] = ()
+    checked_at: datetime | None = None
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+    def to_row(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "prediction_type": self.prediction_type,
+            "match_json": self.match.to_json(),
+            "check_after": iso(self.check_after),
+            "expires_at": iso(self.expires_at),
+            "confidence": self.confidence,
+            "status": self.status,
+            "subject_assertion_id": self.subject_assertion_id,
+            "source_action_id": self.source_action_id,
+            "outcome_summary": self.outcome_summary,
+            "outcome_event_ids": list(self.outcome_event_ids),
+            "checked_at": iso_or_none(self.checked_at),
+            "metadata": dict(self.metadata),
+            "created_at": iso_or_none(self.created_at),
+            "updated_at": iso_or_none(self.updated_at),
+        }
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> Prediction:
+        data = require_mapping(row, "prediction row")
+        prediction = parse_prediction(data, now=None)
+        status = optional_str(data, "status", "prediction row", "open") or "open"
+        if status not in PREDICTION_STATUSES:
+            raise InvalidInput(f"prediction row: status must be one of {', '.join(PREDICTION_STATUSES)}")
+        events = data.get("outcome_event_ids") or []
+        if not isinstance(events, list) or not all(isinstance(item, str) for item in events):
+            raise InvalidInput("prediction row: outcome_event_ids must be a list of strings")
+        return replace(
+            prediction,
+            status=status,
+            outcome_summary=optional_str(data, "outcome_summary", "prediction row"),
+            outcome_event_ids=tuple(events),
+            checked_at=instant_or_none(data.get("checked_at"), "checked_at"),
+            updated_at=instant_or_none(data.get("updated_at"), "updated_at"),
+        )
+
+
+def _match_payload(data: Mapping[str, Any]) -> Any:
+    raw = data.get("match_json", data.get("match"))
+    if raw is None:
+        raise InvalidInput("prediction: missing required field 'match_json'", field="match_json")
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError:
+            raise InvalidInput("prediction: match_json is not valid JSON", field="match_json") from None
+    return raw
+
+
+def _identity(data: Mapping[str, Any]) -> tuple[dict[str, Any], MatchSpec, datetime, datetime]:
+    what = "prediction"
+    title = required_str(data, "title", what)
+    prediction_type = optional_str(data, "prediction_type", what, "confirmation_expected") or "confirmation_expected"
+    if prediction_type not in PREDICTION_TYPES:
+        raise InvalidInput(
+            f"{what}: prediction_type must be one of {', '.join(PREDICTION_TYPES)}, got {prediction_type!r}",
+            field="prediction_type",
+        )
+    spec = parse_match(_match_payload(data))
+    for key in ("check_after", "expires_at"):
+        if data.get(key) is None:
+            raise InvalidInput(f"{what}: missing required field {key!r}", field=key)
+    check_after = parse_instant(data["check_after"], "check_after")
+    expires_at = parse_instant(data["expires_at"], "expires_at")
+    if expires_at < check_after:
+        raise InvalidInput(f"{what}: expires_at ({iso(expires_at)}) is before check_after ({iso(check_after)})")
+    identity = {
+        "title": title,
+        "prediction_type": prediction_type,
+        "subject_assertion_id": optional_str(data, "subject_assertion_id", what),
+        "source_action_id": optional_str(data, "source_action_id", what),
+        "match_json": spec.to_json(),
+        "check_after": iso(check_after),
+        "expires_at": iso(expires_at),
+    }
+    return identity, spec, check_after, expires_at
+
+
+def prediction_id(payload: Any) -> str:
+    """The payload's own `id`, else a content hash of its normalised identity (replay-idempotent).
+
+    Dates and match_json are normalised first, so `...Z` vs `+00:00` or reordered keys give the same id.
+    """
+    data = require_mapping(payload, "prediction")
+    if data.get("id") is not None:
+        return required_str(data, "id", "prediction")
+    identity, *_ = _identity(data)
+    return content_hash("wp:", identity, 24)
+
+
+def parse_prediction(payload: Any, now: datetime | None) -> Prediction:
+    """Validate a `predict add` payload (or a stored row). `now` stamps created_at for new payloads."""
+    data = require_mapping(payload, "prediction")
+    identity, spec, check_after, expires_at = _identity(data)
+    created_at = instant_or_none(data.get("created_at"), "created_at")
+    if created_at is None and now is not None:
+        created_at = require_aware(now)
+    metadata = optional_mapping(data, "metadata_json" if "metadata_json" in data else "metadata", "prediction")
+    return Prediction(
+        id=prediction_id(data),
+        title=identity["title"],
+        prediction_type=identity["prediction_type"],
+        match=spec,
+        check_after=check_after,
+        expires_at=expires_at,
+        confidence=unit_float(data, "confidence", "prediction", 0.5),
+        subject_assertion_id=identity["subject_assertion_id"],
+        source_action_id=identity["source_action_id"],
+        metadata=metadata,
+        created_at=created_at,
+        updated_at=created_at,
+    )
+
+
+# ---- evaluation -------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Transition:
+    prediction_id: str
+    previous_status: str
+    new_status: str
+    outcome_summary: str
+    matched_event_ids: tuple[str, ...] = ()
+    score: float = 0.0
+    effective_expires_at: datetime | None = None
+    gate_time: datetime | None = None
+    gate_event_id: str | None = None
+    weaken_assertion_id: str | None = None
+
+    @property
+    def changed(self) -> bool:
+        return self.new_status != self.previous_status
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.prediction_id,
+            "previous_status": self.previous_status,
+            "status": self.new_status,
+            "outcome_summary": self.outcome_summary,
+            "matches": list(self.matched_event_ids),
+            "score": self.score,
+            "effective_expires_at": iso_or_none(self.effective_expires_at),
+            "gate": None
+            if self.gate_time is None
+            else {"time": iso(self.gate_time), "event_id": self.gate_event_id},
+            "weaken_assertion_id": self.weaken_assertion_id,
+        }
+
+
+@dataclass(frozen=True)
+class Window:
+    start: datetime
+    end: datetime  # inclusive; already cut at the gate
+    expires_at: datetime  # effective expiry
+    gate: tuple[datetime, str] | None
+    gate_unresolved: bool
+
+
+def prediction_window(prediction: Prediction, events: Iterable[SenseEvent], now: datetime) -> Window:
+    spec = prediction.match
+    start = spec.observed_after or prediction.check_after
+    end = spec.observed_before or prediction.expires_at
+    expires_at = prediction.expires_at
+    gate = None if spec.gate is None else resolve_gate(spec.gate, events, now)
+    if gate is not None:
+        end = min(end, gate[0])
+        expires_at = min(expires_at, gate[0])
+    return Window(start, end, expires_at, gate, spec.gate is not None and gate is None)
+
+
+def matching_events(
+    prediction: Prediction, events: Sequence[SenseEvent], now: datetime, window: Window | None = None
+) -> list[tuple[SenseEvent, float]]:
+    """Events stored by `now`, inside the window, passing every criterion and `min_score`; oldest first."""
+    window = window or prediction_window(prediction, events, now)
+    if window.gate_unresolved:
+        return []  # evidence cannot be judged "before the gate" while the gate is unknown
+    found = []
+    for event in events:
+        if event.observed_at > now or not window.start <= event.observed_at <= window.end:
+            continue
+        score = score_event(prediction.match, event)
+        if score > 0 and score >= prediction.match.min_score:
+            found.append((event, score))
+    return sorted(found, key=lambda pair: (pair[0].observed_at, pair[0].id))
+
+
+def _sense_alive(prediction: Prediction, events: Iterable[SenseEvent], start: datetime, now: datetime) -> bool:
+    return any(
+        event.sense_type == prediction.match.sense_type and start <= event.observed_at <= now for event in events
+    )
+
+
+def evaluate_prediction(prediction: Prediction, events: Sequence[SenseEvent], now: datetime) -> Transition:
+    now = require_aware(now)
+    spec = prediction.match
+    window = prediction_window(prediction, events, now)
+
+    def outcome(
+        status: str, summary: str, matched: tuple[str, ...] = (), score: float = 0.0, weaken: bool = False
+    ) -> Transition:
+        return Transition(
+            prediction_id=prediction.id,
+            previous_status=prediction.status,
+            new_status=status,
+            outcome_summary=summary,
+            matched_event_ids=matched,
+            score=score,
+            effective_expires_at=window.expires_at,
+            gate_time=window.gate[0] if window.gate else None,
+            gate_event_id=window.gate[1] if window.gate else None,
+            weaken_assertion_id=prediction.subject_assertion_id if weaken else None,
+        )
+
+    if prediction.status != "open":
+        return outcome(prediction.status, prediction.outcome_summary or "")
+    expired = now > window.expires_at
+    if window.gate_unresolved:
+        if expired:
+            return outcome("unverifiable", "configured event gate could not be resolved from stored sense evidence")
+        return outcome("open", "waiting for the event gate to resolve")
+
+    matches = matching_events(prediction, events, now, window)
+    if matches:
+        first, _ = matches[0]
+        best = max(score for _, score in matches)
+        where = f"{spec.sense_type}:{first.source_id or first.id}"
+        status: Status = "confirmed" if prediction.prediction_type == "confirmation_expected" else "missed"
+        return outcome(
+            status,
+            f"{status} by {where} score={best:.2f}",
+            matched=tuple(event.id for event, _ in matches),
+            score=best,
+            weaken=status == "missed",
+        )
+    if not expired:
+        return outcome("open", "no matching sense event yet")
+    if not _sense_alive(prediction, events, window.start, now):
+        return outcome("unverifiable", f"no stored events for sense_type={spec.sense_type} since {iso(window.start)}")
+    if prediction.prediction_type == "no_news_expected":
+        return outcome("confirmed", "window passed without matching sense event")
+    return outcome("missed", "expired without matching sense event", weaken=True)
+
+
+def apply_transition(prediction: Prediction, transition: Transition, now: datetime) -> Prediction:
+    """The updated row to persist; terminal statuses never move again."""
+    now = require_aware(now)
+    if transition.prediction_id != prediction.id:
+        raise InvalidInput("transition belongs to another prediction")
+    if prediction.status != "open" or not transition.changed:
+        return prediction
+    return replace(
+        prediction,
+        status=transition.new_status,
+        outcome_summary=transition.outcome_summary,
+        outcome_event_ids=transition.matched_event_ids,
+        checked_at=now,
+        updated_at=now,
+    )
+
+
+def weaken_on_miss(assertion: Assertion, prediction: Prediction, now: datetime) -> Assertion | None:
+    """×0.8 confidence, once per prediction; None if this prediction already weakened it.
+
+    The status is left alone on purpose: a current fact stays current even when it drops below the 0.9 *write*
+    gate (Mneme demotes it to `contradicted` — one late email would erase a confirmed fact). Truth is changed only by
+    new evidence passing the gate (supersede) or an explicit correction (retract); weakening is a doubt signal.
+    """
+    now = require_aware(now)
+    if prediction.status != "missed":
+        raise InvalidInput(f"only a missed prediction weakens an assertion; {prediction.id} is {prediction.status}")
+    if prediction.subject_assertion_id != assertion.id:
+        raise InvalidInput(f"prediction {prediction.id} is not linked to assertion {assertion.id}")
+    if any(miss.get("prediction_id") == prediction.id for miss in assertion.prediction_misses):
+        return None
+    after = round(max(CONFIDENCE_FLOOR, assertion.confidence * MISS_FACTOR), 6)
+    miss = {
+        "prediction_id": prediction.id,
+        "at": iso(now),
+        "confidence_before": assertion.confidence,
+        "confidence_after": after,
+        "summary": prediction.outcome_summary or "",
+    }
+    return replace(assertion, confidence=after, prediction_misses=(*assertion.prediction_misses, miss), updated_at=now)
+
+
+# ---- the world loop's read-only views ---------------------------------------------------------------------------
+
+def due_at(prediction: Prediction, events: Iterable[SenseEvent] = (), now: datetime | None = None) -> datetime:
+    """When a check becomes meaningful: check_after, pulled earlier by a resolved gate."""
+    due = prediction.check_after
+    if prediction.match.gate is not None and now is not None:
+        gate = resolve_gate(prediction.match.gate, events, now)
+        if gate is not None:
+            due = min(due, gate[0])
+    return due
+
+
+def due_predictions(
+    predictions: Iterable[Prediction],
+    now: datetime,
+    before: datetime | None = None,
+    events: Sequence[SenseEvent] = (),
+) -> list[Prediction]:
+    """Open predictions whose due time is ≤ `before` (default `now`), earliest first. Read-only."""
+    now = require_aware(now)
+    cutoff = require_aware(before, "before") if before is not None else now
+    due = [(due_at(p, events, now), p.id, p) for p in predictions if p.status == "open"]
+    return [p for moment, _, p in sorted(due, key=lambda item: (item[0], item[1])) if moment <= cutoff]
+
+
+@dataclass(frozen=True)
+class WatchItem:
+    prediction: Prediction
+    effective_expires_at: datetime
+    summary: str
+
+    def to_dict(self) -> dict[str, Any]:
+        p = self.prediction
+        return {
+            "id": p.id,
+            "title": p.title,
+            "prediction_type": p.prediction_type,
+            "sense_type": p.match.sense_type,
+            "source_id": p.match.source_id,
+            "check_after": iso(p.check_after),
+            "expires_at": iso(p.expires_at),
+            "effective_expires_at": iso(self.effective_expires_at),
+            "gate": None if p.match.gate is None else p.match.gate.to_json(),
+            "source_action_id": p.source_action_id,
+            "summary": self.summary,
+        }
+
+
+def watch_radar(
+    predictions: Iterable[Prediction], events: Sequence[SenseEvent], now: datetime, lead: timedelta
+) -> list[WatchItem]:
+    """Open confirmation predictions that will be judged within `lead` and still have no evidence. Read-only.
+
+    `no_news_expected` predictions are left out: for them, no evidence yet is the expected, healthy state.
+    """
+    now = require_aware(now)
+    if lead < timedelta(0):
+        raise InvalidInput("lead must not be negative")
+    try:
+        horizon = now + lead
+    except OverflowError:  # "--lead 9999999w" means "everything", not a crash
+        horizon = datetime.max.replace(tzinfo=now.tzinfo)
+    items = []
+    for prediction in predictions:
+        if prediction.status != "open" or prediction.prediction_type != "confirmation_expected":
+            continue
+        window = prediction_window(prediction, events, now)
+        if window.expires_at <= now:
+            continue  # past its deadline: that's tick's job (missed/unverifiable), not a pre-failure warning
+        if min(prediction.check_after, window.expires_at) > horizon:
+            continue
+        if matching_events(prediction, events, now, window):
+            continue
+        summary = (
+            f"Expected confirmation by {iso(window.expires_at)}; no {prediction.match.sense_type} evidence yet."
+        )
+        items.append(WatchItem(prediction, window.expires_at, summary))
+    return sorted(items, key=lambda item: (item.effective_expires_at, item.prediction.id))

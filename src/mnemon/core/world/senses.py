@@ -1,0 +1,137 @@
+"""Sense events: the stored evidence that predictions are checked against.
+
+A sense event is anything the agent *perceived* with a timestamp: a vault note (`origin=vault`), an event carried in
+a scoped payload or `remember` write, or external JSON handed to `sense add --file`. Predictions only ever match
+sense events, never chat or LLM judgement, which is what keeps `predict check` deterministic.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from mnemon.core.errors import InvalidInput
+from mnemon.core.world.values import (
+    content_hash,
+    iso,
+    optional_mapping,
+    optional_str,
+    parse_instant,
+    require_mapping,
+    required_str,
+)
+
+# The one place sense types are listed. `md` is the vault, `gws` Google Workspace (mail/calendar/tasks),
+# `hermes_sessions`/`gateway_log` the agent host's own logs, `manual` a person typing evidence in, `agent` events an
+# agent records about its own tool results.
+SENSE_TYPES: tuple[str, ...] = ("md", "gws", "notion", "hermes_sessions", "gateway_log", "manual", "agent")
+SENSE_ORIGINS: tuple[str, ...] = ("vault", "payload", "remember", "external")
+
+
+def require_sense_type(value: Any, field_name: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidInput(f"{field_name} must be a string, got {type(value).__name__}", field=field_name)
+    sense_type = value.strip().lower()
+    if sense_type not in SENSE_TYPES:
+        raise InvalidInput(
+            f"{field_name}: unknown sense type {value!r}; known sense types: {', '.join(SENSE_TYPES)}",
+            field=field_name,
+            known=list(SENSE_TYPES),
+        )
+    return sense_type
+
+
+@dataclass(frozen=True)
+class SenseEvent:
+    id: str
+    sense_type: str
+    observed_at: datetime
+    source_id: str = ""
+    title: str = ""
+    text: str = ""
+    event_type: str = "document"
+    source_uri: str = ""
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    origin: str = "external"
+
+    def to_row(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "sense_type": self.sense_type,
+            "source_id": self.source_id,
+            "observed_at": iso(self.observed_at),
+            "title": self.title,
+            "text": self.text,
+            "event_type": self.event_type,
+            "source_uri": self.source_uri,
+            "metadata": dict(self.metadata),
+            "origin": self.origin,
+        }
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> SenseEvent:
+        data = require_mapping(row, "sense event row")
+        origin = data.get("origin") or "external"
+        return parse_sense_event(data, origin=origin if isinstance(origin, str) else repr(origin))
+
+
+def sense_event_id(sense_type: str, source_id: str, observed_at: datetime, title: str, text: str) -> str:
+    """Content hash, so the same external event fed twice is the same row (replay-idempotent)."""
+    return content_hash("se:", [sense_type, source_id, iso(observed_at), title, text], 24)
+
+
+def parse_sense_event(obj: Any, origin: str = "external") -> SenseEvent:
+    """Validate one external sense-event JSON object (the `sense add --file` shape)."""
+    what = "sense event"
+    data = require_mapping(obj, what)
+    if origin not in SENSE_ORIGINS:
+        raise InvalidInput(f"{what}: origin must be one of {', '.join(SENSE_ORIGINS)}, got {origin!r}")
+    if data.get("sense_type") is None:
+        raise InvalidInput(f"{what}: missing required field 'sense_type'", field="sense_type")
+    sense_type = require_sense_type(data["sense_type"], "sense_type")
+    if data.get("observed_at") is None:
+        raise InvalidInput(f"{what}: missing required field 'observed_at'", field="observed_at")
+    observed_at = parse_instant(data["observed_at"], "observed_at")
+    source_id = optional_str(data, "source_id", what, "") or ""
+    title = optional_str(data, "title", what, "") or ""
+    text = optional_str(data, "text", what, "") or ""
+    if not (source_id or title or text):
+        raise InvalidInput(f"{what}: needs at least one of source_id, title or text so it can ever match")
+    event_type = optional_str(data, "event_type", what, "document") or "document"
+    source_uri = optional_str(data, "source_uri", what, "") or ""
+    metadata = optional_mapping(data, "metadata", what)
+    event_id = (
+        required_str(data, "id", what)
+        if data.get("id") is not None
+        else sense_event_id(sense_type, source_id, observed_at, title, text)
+    )
+    return SenseEvent(
+        id=event_id,
+        sense_type=sense_type,
+        observed_at=observed_at,
+        source_id=source_id,
+        title=title,
+        text=text,
+        event_type=event_type,
+        source_uri=source_uri,
+        metadata=metadata,
+        origin=origin,
+    )
+
+
+def parse_sense_events(obj: Any, origin: str = "external") -> list[SenseEvent]:
+    """A file may hold one event, a list, or `{"events": [...]}`; errors name the failing index."""
+    if isinstance(obj, Mapping) and "events" in obj:
+        obj = obj["events"]
+    if isinstance(obj, Mapping):
+        return [parse_sense_event(obj, origin)]
+    if isinstance(obj, (str, bytes)) or not isinstance(obj, Sequence):
+        raise InvalidInput(f"sense events must be an object or a list of objects, got {type(obj).__name__}")
+    events: list[SenseEvent] = []
+    for index, item in enumerate(obj):
+        try:
+            events.append(parse_sense_event(item, origin))
+        except InvalidInput as error:
+            raise InvalidInput(f"events[{index}]: {error.message}", index=index, **error.details) from None
+    return events

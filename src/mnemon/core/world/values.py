@@ -1,0 +1,199 @@
+"""Small value helpers shared by the world-model rules: instants, durations, names, hashes, payload fields.
+
+Every payload reader here raises `InvalidInput` with the offending field in the message, so a caller that feeds
+arbitrary JSON into any `parse_*` function of this package sees nothing but `InvalidInput`.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from collections.abc import Mapping, Sequence
+from datetime import date, datetime, timedelta, timezone
+from typing import Any
+
+from mnemon.core.errors import InvalidInput
+
+UTC = timezone.utc
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([mhdw])\s*$", re.IGNORECASE)
+_DURATION_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+_WHITESPACE = re.compile(r"\s+")
+_BARE_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def require_aware(moment: datetime, name: str = "now") -> datetime:
+    """Reject naive datetimes: an instant without an offset cannot be compared honestly (Mneme §8.2 #11)."""
+    if not isinstance(moment, datetime):
+        raise InvalidInput(f"{name} must be a datetime, got {type(moment).__name__}")
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise InvalidInput(f"{name} must be timezone-aware (e.g. UTC)")
+    return moment.astimezone(UTC)
+
+
+def parse_instant(value: Any, field: str) -> datetime:
+    """ISO-8601 text (or a datetime) → aware UTC datetime.
+
+    A bare date means midnight UTC; a timestamp without an offset is read as UTC, because payloads written by
+    agents routinely drop the `Z` and refusing them would only push callers into string hacks.
+    """
+    if isinstance(value, datetime):
+        moment = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+        return moment.astimezone(UTC)
+    if isinstance(value, date):
+        return datetime(value.year, value.month, value.day, tzinfo=UTC)
+    if not isinstance(value, str):
+        raise InvalidInput(f"{field} must be an ISO-8601 string, got {type(value).__name__}", field=field)
+    text = value.strip()
+    if not text:
+        raise InvalidInput(f"{field} must be an ISO-8601 string, got an empty string", field=field)
+    try:
+        if _BARE_DATE.match(text):
+            day = date.fromisoformat(text)
+            return datetime(day.year, day.month, day.day, tzinfo=UTC)
+        moment = datetime.fromisoformat(text[:-1] + "+00:00" if text[-1] in "zZ" else text)
+    except ValueError:
+        raise InvalidInput(f"{field} is not a valid ISO-8601 date/time: {value!r}", field=field) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    try:
+        return moment.astimezone(UTC)
+    except (OverflowError, ValueError):
+        raise InvalidInput(f"{field} is out of range: {value!r}", field=field) from None
+
+
+def iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat()
+
+
+def iso_or_none(moment: datetime | None) -> str | None:
+    return None if moment is None else iso(moment)
+
+
+def instant_or_none(value: Any, field: str) -> datetime | None:
+    return None if value is None else parse_instant(value, field)
+
+
+def parse_duration(value: Any, field: str) -> timedelta:
+    """`30m`, `4h`, `1d`, `2w` (the CLI's `--lead`/`--before` shorthand) → timedelta."""
+    if isinstance(value, timedelta):
+        return value
+    if not isinstance(value, str):
+        raise InvalidInput(f"{field} must be a duration like 4h, 1d or 2w, got {type(value).__name__}", field=field)
+    match = _DURATION.match(value)
+    if not match:
+        raise InvalidInput(f"{field} must be a duration like 4h, 1d or 2w, got {value!r}", field=field)
+    amount = float(match.group(1))
+    try:
+        return timedelta(**{_DURATION_UNITS[match.group(2).lower()]: amount})
+    except OverflowError:
+        raise InvalidInput(f"{field} is too large: {value!r}", field=field) from None
+
+
+def norm_name(name: str) -> str:
+    """Casefold + collapse whitespace: the identity used for subjects, objects and aliases."""
+    return _WHITESPACE.sub(" ", name).strip().casefold()
+
+
+def canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def content_hash(prefix: str, value: Any, length: int) -> str:
+    digest = hashlib.sha1((prefix + canonical_json(value)).encode("utf-8")).hexdigest()
+    return digest[:length]
+
+
+# ---- payload field readers -------------------------------------------------------------------------------------
+
+def require_mapping(value: Any, what: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise InvalidInput(f"{what} must be a JSON object, got {type(value).__name__}")
+    for key in value:
+        if not isinstance(key, str):
+            raise InvalidInput(f"{what} has a non-string key {key!r}")
+    return value
+
+
+def required_str(obj: Mapping[str, Any], key: str, what: str) -> str:
+    if key not in obj or obj[key] is None:
+        raise InvalidInput(f"{what}: missing required field {key!r}", field=key)
+    value = obj[key]
+    if not isinstance(value, str):
+        raise InvalidInput(f"{what}: {key} must be a string, got {type(value).__name__}", field=key)
+    if not value.strip():
+        raise InvalidInput(f"{what}: {key} must not be empty", field=key)
+    return value.strip()
+
+
+def optional_str(obj: Mapping[str, Any], key: str, what: str, default: str | None = None) -> str | None:
+    value = obj.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise InvalidInput(f"{what}: {key} must be a string, got {type(value).__name__}", field=key)
+    return value.strip() or default
+
+
+def unit_float(obj: Mapping[str, Any], key: str, what: str, default: float) -> float:
+    """A probability-like number in [0, 1]; booleans are refused even though Python treats them as ints."""
+    value = obj.get(key)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidInput(f"{what}: {key} must be a number in [0, 1], got {type(value).__name__}", field=key)
+    number = float(value)
+    if math.isnan(number) or not 0.0 <= number <= 1.0:
+        raise InvalidInput(f"{what}: {key} must be in [0, 1], got {value!r}", field=key)
+    return number
+
+
+def optional_bool(obj: Mapping[str, Any], key: str, what: str, default: bool = False) -> bool:
+    value = obj.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise InvalidInput(f"{what}: {key} must be true or false, got {type(value).__name__}", field=key)
+    return value
+
+
+def optional_mapping(obj: Mapping[str, Any], key: str, what: str) -> dict[str, Any]:
+    value = obj.get(key)
+    if value is None:
+        return {}
+    if isinstance(value, str):
+        # Rows coming back from a store may carry metadata as its JSON text.
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise InvalidInput(f"{what}: {key} is not valid JSON", field=key) from None
+    mapping = dict(require_mapping(value, f"{what}: {key}"))
+    json_clean(mapping, f"{what}: {key}")
+    return mapping
+
+
+def string_list(value: Any, field: str) -> tuple[str, ...]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise InvalidInput(f"{field} must be a list of strings, got {type(value).__name__}", field=field)
+    out: list[str] = []
+    for index, item in enumerate(value):
+        if not isinstance(item, str):
+            raise InvalidInput(f"{field}[{index}] must be a string, got {type(item).__name__}", field=field)
+        if not item.strip():
+            raise InvalidInput(f"{field}[{index}] must not be empty", field=field)
+        out.append(item.strip())
+    return tuple(out)
+
+
+def json_clean(value: Any, what: str) -> Any:
+    """Prove a value is plain JSON (so `to_row()` can never fail later) — NaN and non-string keys are refused."""
+    try:
+        canonical_json(value)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"{what} must contain only JSON values (no NaN, no non-string keys)") from None
+    return value
+
+
+def truthy_flag(metadata: Mapping[str, Any], *keys: str) -> bool:
+    return any(metadata.get(key) is True or metadata.get(key) in ("true", "yes", 1) for key in keys)

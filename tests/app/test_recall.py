@@ -1,0 +1,147 @@
+"""Smart recall end to end on small stores: what an agent sees."""
+from __future__ import annotations
+
+import pytest
+
+from mnemon.core.errors import InvalidInput
+
+
+def ids(payload):
+    return [r["insight"]["id"] for r in payload["results"]]
+
+
+def test_recall_returns_seed_result_objects_with_signals(mem):
+    a = mem.remember("Chose Qdrant as the vector database", category="decision", importance=5)["id"]
+    mem.remember("Lunch on Friday is pizza", category="context")
+    out = mem.recall("which vector database did we choose")
+    first = out["results"][0]
+    assert first["insight"]["id"] == a
+    assert set(first) >= {"insight", "score", "intent", "via", "signals"}
+    assert set(first["signals"]) == {"keyword", "entity", "similarity", "graph"}
+    assert first["intent"] == "GENERAL"
+
+
+def test_no_filler_unrelated_memories_are_not_returned(mem):
+    mem.remember("Chose Qdrant as the vector database")
+    for k in range(15):
+        mem.remember(f"Grocery list item number {k}: apples and bread")
+    out = mem.recall("Qdrant")
+    assert all("Qdrant" in r["insight"]["content"] for r in out["results"])
+    assert out.get("hint") == "sparse_results"
+
+
+def test_empty_store_is_sparse_not_an_error(mem):
+    out = mem.recall("anything at all")
+    assert out["results"] == [] and out["hint"] == "sparse_results"
+
+
+@pytest.mark.parametrize("query,intent", [
+    ("why did we pick Qdrant", "WHY"), ("when did we pick Qdrant", "WHEN"), ("what is Qdrant", "ENTITY"),
+    ("为什么选择 Qdrant", "WHY"), ("¿por qué elegimos Qdrant?", "WHY"), ("Wann haben wir Qdrant gewählt?", "WHEN"),
+    ("Qdrant", "GENERAL"),
+])
+def test_intent_is_detected_and_reported_in_verbose_meta(mem, query, intent):
+    mem.remember("Chose Qdrant as the vector database")
+    out = mem.recall(query, verbose=True)
+    assert out["meta"]["intent"] == intent
+    assert out["meta"]["intent_source"] == "auto"
+
+
+def test_intent_override_wins_and_is_reported(mem):
+    mem.remember("Chose Qdrant as the vector database")
+    out = mem.recall("Qdrant", intent="why", verbose=True)
+    assert out["meta"] == {**out["meta"], "intent": "WHY", "intent_source": "override"}
+    with pytest.raises(InvalidInput):
+        mem.recall("Qdrant", intent="HOW")
+
+
+def test_superseded_memory_is_demoted_and_flagged(mem):
+    old = mem.remember("The API rate limit is 100 requests per minute")["id"]
+    new = mem.remember("The API rate limit is 500 requests per minute since March")["id"]
+    mem.link(new, old, "supersedes", weight=1.0)
+    out = mem.recall("API rate limit requests per minute")
+    by_id = {r["insight"]["id"]: r for r in out["results"]}
+    assert by_id[old].get("superseded") is True
+    assert "superseded" not in by_id[new]
+    assert ids(out).index(new) < ids(out).index(old)
+
+
+def test_why_results_put_causes_before_effects(mem):
+    cause = mem.remember("The nightly build kept failing on the old runner", source="ops")["id"]
+    effect = mem.remember("We moved CI to a new runner because the nightly build kept failing", source="ops")["id"]
+    mem.link(cause, effect, "causal", sub_type="causes", weight=0.9)
+    out = mem.recall("why did we move the CI runner", limit=5)
+    order = ids(out)
+    assert cause in order and effect in order
+    assert order.index(cause) < order.index(effect)
+
+
+def test_category_and_source_filters_apply_before_ranking(mem):
+    mem.remember("Deploys use blue green switching", category="decision", source="ops")
+    mem.remember("Deploys are on Tuesdays", category="fact", source="calendar")
+    out = mem.recall("deploys", category="fact")
+    assert [r["insight"]["category"] for r in out["results"]] == ["fact"]
+    out = mem.recall("deploys", source="ops")
+    assert [r["insight"]["source"] for r in out["results"]] == ["ops"]
+
+
+def test_brief_gives_excerpts_and_points_to_show(mem):
+    mem.remember("Qdrant " + "is a very long explanation " * 40)
+    out = mem.recall("Qdrant", brief=True, excerpt_chars=50)
+    r = out["results"][0]
+    assert set(r) >= {"id", "excerpt", "category", "score", "confidence"} and len(r["excerpt"]) <= 50
+    assert out["detail_command"] == "mnemon show <id>"
+    with pytest.raises(InvalidInput):
+        mem.recall("Qdrant", brief=True, verbose=True)
+
+
+def test_explain_returns_the_stage_trace(mem):
+    mem.remember("Chose Qdrant as the vector database")
+    out = mem.recall("Qdrant", explain=True)
+    stages = [t["stage"] for t in out["trace"]]
+    assert stages[:4] == ["intent", "anchors", "beam", "rerank"] and stages[-1] == "done"
+    assert out["trace"][1]["rrf_k"] == 60
+
+
+def test_recall_bumps_access_counts_of_returned_memories_only(mem):
+    a = mem.remember("Chose Qdrant as the vector database")["id"]
+    b = mem.remember("Lunch on Friday is pizza")["id"]
+    mem.recall("Qdrant")
+    rows = mem.rt.store.get_nodes([a, b])
+    assert rows[a].access_count == 1 and rows[b].access_count == 0
+    assert mem.log(limit=1)["entries"][0]["op"] == "recall"
+
+
+def test_basic_mode_is_substring_match(mem):
+    mem.remember("Chose Qdrant as the vector database", importance=5)
+    mem.remember("qdrant cluster has 3 nodes", importance=2)
+    mem.remember("Lunch on Friday is pizza", importance=5)
+    out = mem.recall("Qdrant", basic=True)
+    assert isinstance(out, list) and [r["importance"] for r in out] == [5, 2]  # ASCII case-insensitive, by importance
+
+
+def test_recall_without_vectors_uses_keyword_and_graph(mem_none):
+    a = mem_none.remember("Chose Qdrant as the vector database")["id"]
+    out = mem_none.recall("vector database", verbose=True)
+    assert ids(out) == [a]
+    assert out["meta"]["embedded_query"] is False
+    assert out["results"][0]["signals"]["similarity"] == 0.0
+
+
+def test_chinese_memories_are_found_by_chinese_queries(mem_none):
+    a = mem_none.remember("选择 Qdrant 作为向量数据库")["id"]
+    mem_none.remember("周五午餐吃披萨")
+    assert ids(mem_none.recall("向量数据库")) == [a]
+
+
+def test_bad_input_is_a_clear_error(mem):
+    with pytest.raises(InvalidInput):
+        mem.recall("   ")
+    with pytest.raises(InvalidInput):
+        mem.recall("x", limit=0)
+
+
+def test_search_is_keyword_only(mem):
+    a = mem.remember("Chose Qdrant as the vector database")["id"]
+    out = mem.search("qdrant")
+    assert [r["id"] for r in out["results"]] == [a]
