@@ -1,0 +1,281 @@
+"""State assertions: the write gate, cardinality, supersession, validity at read time, truth policies."""
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+
+from mnemon.core.errors import InvalidInput
+from mnemon.core.world import (
+    Assertion,
+    apply_assertion,
+    assertion_gate,
+    lapsed_assertions,
+    parse_assertion,
+    policy_for,
+    retract,
+    truth_policy_for_assertion,
+    validity_at,
+)
+
+T0 = datetime(2026, 7, 1, 9, 0, tzinfo=timezone.utc)
+
+
+def claim(**overrides: Any) -> dict[str, Any]:
+    base = {
+        "subject": "Alice",
+        "predicate": "lives_in",
+        "object": "Paris",
+        "object_type": "place",
+        "confidence": 0.95,
+        "certainty": "confirmed",
+        "source_type": "research",
+        "evidence": "Tenancy agreement signed for a Paris flat.",
+        "source_path": "Sources/alice.md",
+    }
+    base.update(overrides)
+    return base
+
+
+def assertion(now: datetime = T0, **overrides: Any) -> Assertion:
+    return parse_assertion(claim(**overrides), now)
+
+
+# ---- gate ---------------------------------------------------------------------------------------------------------
+
+def test_gate_accepts_confirmed_sourced_high_confidence_claim() -> None:
+    result = assertion_gate(assertion())
+    assert result.accepted
+    assert result.reasons == ()
+
+
+@pytest.mark.parametrize(
+    ("overrides", "code"),
+    [
+        ({"confidence": 0.89}, "low_confidence"),
+        ({"evidence": ""}, "missing_evidence"),
+        ({"certainty": "likely"}, "not_confirmed"),
+        ({"certainty": None}, "not_confirmed"),
+        ({"status": "candidate"}, "status_not_current"),
+        ({"source_type": "vault"}, "needs_validation"),
+        ({"source_type": "llm"}, "needs_validation"),
+    ],
+)
+def test_gate_refuses_each_rule_with_its_reason(overrides: dict[str, Any], code: str) -> None:
+    result = assertion_gate(assertion(**overrides))
+    assert not result.accepted
+    assert result.codes == (code,)
+    assert result.to_dict()["reasons"][0]["code"] == code
+
+
+def test_gate_reports_every_failing_rule_at_once() -> None:
+    result = assertion_gate(assertion(confidence=0.5, evidence="", certainty="maybe"))
+    assert set(result.codes) == {"low_confidence", "missing_evidence", "not_confirmed"}
+
+
+def test_vault_source_is_validated_by_explicit_user_confirmation() -> None:
+    confirmed = assertion(source_type="vault", metadata={"user_confirmed": True})
+    assert assertion_gate(confirmed).accepted
+    assert assertion_gate(assertion(source_type="vault", certainty="user_confirmed")).accepted
+
+
+def test_predicate_that_needs_no_validation_passes_from_the_vault() -> None:
+    status = assertion(predicate="status", object="blocked", object_type="value", source_type="vault")
+    assert assertion_gate(status).accepted
+
+
+# ---- parsing --------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("payload", "fragment"),
+    [
+        ({"subject": None}, "'subject'"),
+        ({"predicate": ""}, "predicate must not be empty"),
+        ({"object": None}, "'object'"),
+        ({"object_value": "x"}, "exactly one"),
+        ({"valid_from": "2026-13-01"}, "valid_from is not a valid ISO-8601"),
+        ({"valid_from": "2026-07-02", "valid_until": "2026-07-01"}, "before valid_from"),
+        ({"confidence": 1.5}, "confidence must be in [0, 1]"),
+        ({"confidence": True}, "confidence must be a number"),
+        ({"state_type": "dream"}, "state_type"),
+        ({"metadata": [1]}, "metadata must be a JSON object"),
+        ({"source_path": None}, "'source_path'"),
+    ],
+)
+def test_parse_assertion_names_the_bad_field(payload: dict[str, Any], fragment: str) -> None:
+    with pytest.raises(InvalidInput) as error:
+        parse_assertion(claim(**payload), T0)
+    assert fragment in error.value.message
+
+
+def test_parse_assertion_refuses_non_objects_and_naive_now() -> None:
+    with pytest.raises(InvalidInput):
+        parse_assertion(["not", "an", "object"], T0)
+    with pytest.raises(InvalidInput, match="timezone-aware"):
+        parse_assertion(claim(), datetime(2026, 7, 1))
+
+
+def test_literal_objects_become_values_and_entities_names() -> None:
+    dated = assertion(predicate="due_on", object="2026-07-09", object_type="date")
+    assert (dated.object_name, dated.object_value) == (None, "2026-07-09")
+    assert (assertion().object_name, assertion().object_value) == ("Paris", None)
+
+
+def test_subject_is_canonicalised_through_aliases() -> None:
+    row = parse_assertion(claim(subject="  the LANDLORD "), T0, aliases={"the landlord": "St James"})
+    assert row.subject == "St James"
+
+
+def test_row_round_trip_is_json_and_lossless() -> None:
+    row = assertion(valid_from="2026-06-01", valid_until="2026-12-31T23:59:59Z", metadata={"k": [1, "x"]})
+    stored = json.loads(json.dumps(row.to_row()))
+    assert Assertion.from_row(stored) == row
+    assert stored["valid_until"] == "2026-12-31T23:59:59+00:00"
+
+
+# ---- cardinality and supersession -----------------------------------------------------------------------------------
+
+def test_single_valued_new_value_supersedes_the_previous_one() -> None:
+    paris = assertion(valid_from="2026-01-01")
+    berlin = assertion(T0 + timedelta(days=1), object="Berlin", valid_from="2026-06-01")
+    change = apply_assertion([paris], berlin, policy_for("lives_in"))
+    assert change.insert is not None and change.insert.id == berlin.id
+    assert change.insert.supersedes_id == paris.id
+    [old] = change.updates
+    assert (old.id, old.status, old.superseded_by_id) == (paris.id, "superseded", berlin.id)
+    assert old.superseded_at == berlin.valid_from
+    assert change.current_ids == (berlin.id,)
+
+
+def test_multi_valued_predicate_keeps_every_current_object() -> None:
+    chess = assertion(predicate="belongs_to", object="Chess Club", object_type="organization")
+    choir = assertion(T0 + timedelta(hours=1), predicate="belongs_to", object="Choir", object_type="organization")
+    change = apply_assertion([chess], choir, policy_for("belongs_to"))
+    assert change.updates == ()
+    assert change.insert == choir
+    assert set(change.current_ids) == {chess.id, choir.id}
+
+
+def test_metadata_cardinality_overrides_the_table() -> None:
+    exclusive = policy_for("belongs_to", metadata={"conflict_policy": "exclusive"})
+    assert exclusive.single_valued and exclusive.explicitly_exclusive
+    assert not policy_for("lives_in", metadata={"cardinality": "many"}).single_valued
+    assert policy_for("lives_in", metadata={"cardinality": 1}).single_valued
+
+
+def test_unknown_predicates_default_to_single_valued_but_not_explicitly_exclusive() -> None:
+    policy = policy_for("favourite_colour")
+    assert policy.single_valued
+    assert not policy.explicitly_exclusive
+    assert policy.requires_validation
+
+
+def test_identical_reassertion_is_idempotent() -> None:
+    paris = assertion()
+    again = assertion(T0 + timedelta(days=3), source_path="Sources/other.md")
+    change = apply_assertion([paris], again, policy_for("lives_in"))
+    assert change.idempotent and change.insert is None and change.updates == ()
+    assert change.current_ids == (paris.id,)
+
+
+def test_reassertion_with_stronger_confidence_merges_into_the_existing_row() -> None:
+    paris = assertion()
+    stronger = assertion(T0 + timedelta(days=3), object="  paris ", confidence=0.99, valid_until="2027-01-01")
+    change = apply_assertion([paris], stronger, policy_for("lives_in"))
+    [merged] = change.updates
+    assert change.insert is None and merged.id == paris.id
+    assert merged.confidence == 0.99 and merged.valid_until == datetime(2027, 1, 1, tzinfo=timezone.utc)
+
+
+def test_backdated_value_is_recorded_as_history_not_as_the_present() -> None:
+    berlin = assertion(object="Berlin", valid_from="2026-06-01")
+    old_paris = assertion(T0 + timedelta(days=1), valid_from="2025-01-01")
+    change = apply_assertion([berlin], old_paris, policy_for("lives_in"))
+    assert change.updates == ()
+    assert change.insert is not None
+    assert (change.insert.status, change.insert.superseded_by_id) == ("superseded", berlin.id)
+    assert change.current_ids == (berlin.id,)
+
+
+def test_correction_retracts_the_previous_value() -> None:
+    paris = assertion()
+    fixed = assertion(T0 + timedelta(hours=2), object="Lyon", source_type="user_correction")
+    [old] = apply_assertion([paris], fixed, policy_for("lives_in")).updates
+    assert old.status == "retracted"
+    assert validity_at(old, T0 - timedelta(days=365)) == "retracted"
+
+
+def test_returning_to_an_old_value_creates_a_new_row() -> None:
+    first = assertion(valid_from="2025-01-01")
+    second = assertion(object="Berlin", valid_from="2025-06-01")
+    third = assertion(valid_from="2026-01-01")
+    assert third.id != first.id
+    superseded_first = apply_assertion([first], second).updates[0]
+    change = apply_assertion([second], third)
+    assert change.insert is not None and change.insert.id == third.id
+    assert superseded_first.status == "superseded"
+
+
+def test_apply_ignores_rows_of_other_subjects_and_predicates() -> None:
+    bob = assertion(subject="Bob", object="Rome")
+    work = assertion(predicate="works_at", object="ACME", object_type="organization")
+    berlin = assertion(object="Berlin")
+    change = apply_assertion([bob, work], berlin)
+    assert change.updates == () and change.current_ids == (berlin.id,)
+
+
+def test_apply_refuses_a_non_current_proposal() -> None:
+    with pytest.raises(InvalidInput):
+        apply_assertion([], assertion(status="candidate"))
+
+
+# ---- validity and truth policy ------------------------------------------------------------------------------------
+
+def test_validity_window_is_inclusive_and_read_only() -> None:
+    row = assertion(valid_from="2026-07-01", valid_until="2026-07-10T00:00:00Z")
+    snapshot = row.to_row()
+    assert validity_at(row, datetime(2026, 6, 30, tzinfo=timezone.utc)) == "future"
+    assert validity_at(row, datetime(2026, 7, 10, tzinfo=timezone.utc)) == "current"
+    assert validity_at(row, datetime(2026, 7, 10, 0, 0, 1, tzinfo=timezone.utc)) == "lapsed"
+    assert row.to_row() == snapshot and row.status == "current"
+
+
+def test_superseded_row_is_current_when_replayed_before_the_successor() -> None:
+    paris = assertion(valid_from="2026-01-01")
+    berlin = assertion(object="Berlin", valid_from="2026-06-01")
+    [old] = apply_assertion([paris], berlin).updates
+    assert validity_at(old, datetime(2026, 3, 1, tzinfo=timezone.utc)) == "current"
+    assert validity_at(old, datetime(2026, 6, 1, tzinfo=timezone.utc)) == "superseded"
+    assert truth_policy_for_assertion(old, datetime(2026, 3, 1, tzinfo=timezone.utc)) == "current_state_assertion"
+    assert truth_policy_for_assertion(old, T0) == "superseded_state_assertion"
+
+
+def test_truth_policies_follow_validity() -> None:
+    row = assertion(valid_until="2026-07-05")
+    assert truth_policy_for_assertion(row, T0) == "current_state_assertion"
+    assert truth_policy_for_assertion(row, T0 + timedelta(days=10)) == "lapsed_state_assertion"
+    gone = retract(row, T0, "user said it was never true")
+    assert truth_policy_for_assertion(gone, T0) == "retracted_state_assertion"
+
+
+def test_as_of_replay_is_deterministic() -> None:
+    rows = [assertion(valid_until="2026-07-05"), assertion(subject="Bob", valid_from="2026-08-01")]
+    as_of = datetime(2026, 7, 20, tzinfo=timezone.utc)
+    first = [(truth_policy_for_assertion(r, as_of), validity_at(r, as_of)) for r in rows]
+    second = [(truth_policy_for_assertion(r, as_of), validity_at(r, as_of)) for r in reversed(rows)]
+    assert first == list(reversed(second))
+    assert first == [("lapsed_state_assertion", "lapsed"), ("future_state_assertion", "future")]
+
+
+def test_lapsed_assertions_lists_only_elapsed_current_rows() -> None:
+    loop = assertion(predicate="status", object="waiting on landlord", object_type="value", state_type="open_loop",
+                     valid_until="2026-07-02")
+    belief = assertion(valid_until="2026-07-03")
+    fresh = assertion(subject="Bob", valid_until="2026-12-01")
+    now = datetime(2026, 7, 4, tzinfo=timezone.utc)
+    assert [r.id for r in lapsed_assertions([fresh, belief, loop], now)] == [loop.id, belief.id]
+    assert [r.id for r in lapsed_assertions([fresh, belief, loop], now, state_type="open_loop")] == [loop.id]
+    retracted = retract(loop, now, "wrong")
+    assert lapsed_assertions([retracted], now) == []
