@@ -1,0 +1,124 @@
+"""Date phrases Mneme recognises: ``YYYY-MM-DD``, ``D Mon YYYY`` and ``Mon D`` — plus ``Mon D, YYYY``.
+
+Fixes over the reference: impossible dates (2024-02-30) are rejected instead of becoming date nodes, and a
+yearless ``Mon D`` is kept yearless (``year=None``) rather than silently assigned the current year or a
+hard-coded 2026 — whoever compares dates decides what a missing year means. Yearless forms need a capitalised
+month name, so "you may 3x the budget" is not a date.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from bisect import bisect_left
+from typing import Callable
+
+from mnemon.core.vault.model import DateMention
+
+_MONTHS: dict[str, int] = {
+    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
+    "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
+}
+_MONTH_WORD = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+    r"|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+)
+
+# Patterns start with a literal or are anchored at a known offset: a leading look-behind or character class
+# makes Python's regex engine try every position of the note, which dominated ingest time.
+# A trailing "T10:00" (ISO datetime) or "-meeting" (daily-note names) still counts; "2024-01-05-7" does not.
+_ISO_TAIL = re.compile(r"-(\d\d)-(\d\d)(?!\d|-\d)")
+_DAY_MONTH_YEAR = re.compile(
+    rf"(\d{{1,2}})(?:st|nd|rd|th)?[ \t]+({_MONTH_WORD})\.?,?[ \t]+(\d{{4}})(?!\w)", re.IGNORECASE
+)
+_DAY_BEFORE_MONTH = re.compile(r"(?<![\w])\d{1,2}(?:st|nd|rd|th)?[ \t]+$", re.IGNORECASE)
+_MONTH_DAY_YEAR = re.compile(
+    rf"({_MONTH_WORD})\.?[ \t]+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?[ \t]+(\d{{4}}))?(?![\w:])", re.IGNORECASE
+)
+_HAS_DIGIT = re.compile(r"\d")
+_MONTH_PREFIXES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+def _month_number(word: str) -> int:
+    return _MONTHS[word[:3].lower()]
+
+
+def _is_valid(year: int | None, month: int, day: int) -> bool:
+    if not 1 <= month <= 12 or not 1 <= day <= 31:
+        return False
+    try:
+        _dt.date(year if year is not None else 2000, month, day)  # 2000 is a leap year: Feb 29 stays valid
+    except ValueError:
+        return False
+    return year is None or 1000 <= year <= 9999
+
+
+def _month_at(text: str, at: int, found: list[tuple[int, str, int | None, int, int]], claim: Callable[[int, int], bool]) -> None:
+    """Try "D Mon YYYY" ending and "Mon D[, YYYY]" starting at the month word found at `at`."""
+    before = _DAY_BEFORE_MONTH.search(text, max(0, at - 12), at)
+    if before:
+        match = _DAY_MONTH_YEAR.match(text, before.start())
+        if match:
+            day, month, full_year = int(match.group(1)), _month_number(match.group(2)), int(match.group(3))
+            if _is_valid(full_year, month, day) and claim(match.start(), match.end()):
+                found.append((match.start(), match.group(0), full_year, month, day))
+                return
+    match = _MONTH_DAY_YEAR.match(text, at)
+    if not match:
+        return
+    month_word, day_s, year_s = match.group(1), match.group(2), match.group(3)
+    if year_s is None and not month_word[0].isupper():
+        return
+    year = int(year_s) if year_s is not None else None
+    month, day = _month_number(month_word), int(day_s)
+    if _is_valid(year, month, day) and claim(match.start(), match.end()):
+        found.append((match.start(), match.group(0), year, month, day))
+
+
+def date_spans(text: str) -> list[tuple[int, str, int | None, int, int]]:
+    """(offset, matched text, year, month, day) of every date phrase, in order, each span counted once.
+
+    Patterns never cross a newline, so the caller can run this over a whole note and map offsets to lines.
+    """
+    if not _HAS_DIGIT.search(text):
+        return []
+    found: list[tuple[int, str, int | None, int, int]] = []
+    taken_starts: list[int] = []  # claimed spans never overlap, so sorted starts find the one neighbour to test
+    taken_ends: list[int] = []
+
+    def claim(start: int, end: int) -> bool:
+        index = bisect_left(taken_starts, end)
+        if index and taken_ends[index - 1] > start:
+            return False
+        taken_starts.insert(index, start)
+        taken_ends.insert(index, end)
+        return True
+
+    position = text.find("-", 4)  # an ISO date's first dash follows four digits
+    while position != -1:
+        match = _ISO_TAIL.match(text, position)
+        start = position - 4
+        if match and text[start:position].isdigit() and text[start:position].isascii() and (
+            start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "_.-")
+        ):
+            year, month, day = int(text[start:position]), int(match.group(1)), int(match.group(2))
+            if _is_valid(year, month, day) and claim(start, match.end()):
+                found.append((start, text[start:match.end()], year, month, day))
+        position = text.find("-", position + 1)
+    lowered = text.lower()
+    for prefix in _MONTH_PREFIXES:
+        at = lowered.find(prefix)
+        while at != -1:
+            if at == 0 or not lowered[at - 1].isalnum():
+                _month_at(text, at, found, claim)
+            at = lowered.find(prefix, at + 3)
+    found.sort(key=lambda span: span[0])
+    return found
+
+
+def find_dates(text: str, line: int = 1, evidence: str = "") -> list[DateMention]:
+    """Date phrases of one line of text as `DateMention`s."""
+    return [DateMention(matched, year, month, day, line, evidence) for _, matched, year, month, day in date_spans(text)]
+
+
+def contains_date(text: str) -> bool:
+    return bool(date_spans(text))

@@ -1,0 +1,122 @@
+"""YAML front matter: the ``---`` block on the first line of a note.
+
+Mneme ignored front matter entirely (its ``title:`` lines even became bullets/headings noise). Here it is
+parsed with a safe loader and never raises: malformed YAML, a non-mapping document or an unterminated block
+become `ParseWarning`s and the note is still parsed. ``raw`` is made JSON-safe (dates → ISO strings, keys →
+strings) and bounded, because YAML aliases can expand a tiny block into an enormous tree.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from typing import Any, Mapping, Sequence
+
+import yaml
+
+from mnemon.core.vault.model import FrontMatter, ParseWarning
+
+try:  # libyaml's safe loader is ~10x faster and exactly as safe; the pure-Python one is the fallback.
+    _SafeLoader: type = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - depends on how PyYAML was built
+    _SafeLoader = yaml.SafeLoader
+
+_MAX_RAW_NODES = 5_000
+_TAG_SPLIT = re.compile(r"[\s,]+")
+_OPENERS = frozenset({"---"})
+_CLOSERS = frozenset({"---", "..."})
+
+
+class _Budget:
+    def __init__(self, limit: int) -> None:
+        self.left = limit
+        self.exhausted = False
+
+    def take(self) -> bool:
+        self.left -= 1
+        if self.left < 0:
+            self.exhausted = True
+        return not self.exhausted
+
+
+def _jsonable(value: Any, budget: _Budget, depth: int = 0) -> Any:
+    if not budget.take() or depth > 50:
+        budget.exhausted = True
+        return None
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if value == value and value not in (float("inf"), float("-inf")) else str(value)
+    if isinstance(value, (_dt.date, _dt.datetime, _dt.time)):
+        return value.isoformat()
+    if isinstance(value, Mapping):
+        return {str(key): _jsonable(item, budget, depth + 1) for key, item in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_jsonable(item, budget, depth + 1) for item in value]
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return str(value)
+
+
+def _scalar_text(value: Any) -> str | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (str, int, float)):
+        text = str(value).strip()
+        return text or None
+    return None
+
+
+def _string_list(value: Any) -> list[str]:
+    items: Sequence[Any] = value if isinstance(value, list) else [value]
+    return [text for item in items if (text := _scalar_text(item)) is not None]
+
+
+def normalise_tag(tag: str) -> str:
+    return tag.strip().lstrip("#").strip().casefold()
+
+
+def _tags(value: Any) -> tuple[str, ...]:
+    names: list[str] = []
+    for item in _string_list(value):
+        names.extend(name for part in _TAG_SPLIT.split(item) if (name := normalise_tag(part)))
+    return tuple(dict.fromkeys(names))
+
+
+def split_front_matter(lines: Sequence[str]) -> tuple[FrontMatter | None, int, list[ParseWarning]]:
+    """Return (front matter, index of the first body line, warnings) for the note's lines."""
+    if not lines or lines[0].rstrip() not in _OPENERS:
+        return None, 0, []
+    closing = next((index for index in range(1, len(lines)) if lines[index].rstrip() in _CLOSERS), None)
+    if closing is None:
+        return None, 0, [
+            ParseWarning("front_matter_unterminated", "front matter opened with '---' but never closed", 1)
+        ]
+    warnings: list[ParseWarning] = []
+    block = "\n".join(lines[1:closing])
+    try:
+        loaded = yaml.load(block, Loader=_SafeLoader)  # noqa: S506 - a safe loader, see above
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError, OverflowError) as error:
+        mark = getattr(error, "problem_mark", None)
+        line = mark.line + 2 if mark is not None else 1  # +1 for 1-based, +1 for the opening '---'
+        warnings.append(ParseWarning("front_matter_invalid", f"front matter is not valid YAML: {error}", line))
+        loaded = None
+    raw: dict[str, Any] = {}
+    if isinstance(loaded, Mapping):
+        budget = _Budget(_MAX_RAW_NODES)
+        converted = _jsonable(loaded, budget)
+        raw = converted if isinstance(converted, dict) else {}
+        if budget.exhausted:
+            warnings.append(ParseWarning("front_matter_truncated", "front matter too large; values truncated", 1))
+    elif loaded is not None:
+        warnings.append(
+            ParseWarning("front_matter_not_mapping", f"front matter is a {type(loaded).__name__}, not a mapping", 1)
+        )
+    title = _scalar_text(raw.get("title"))
+    aliases = tuple(dict.fromkeys(_string_list(raw.get("aliases", raw.get("alias")))))
+    tags = _tags(raw.get("tags", raw.get("tag")))
+    note_type = _scalar_text(raw.get("type"))
+    front = FrontMatter(
+        raw=raw, title=title, aliases=aliases, tags=tags, note_type=note_type.lower() if note_type else None,
+        line_start=1, line_end=closing + 1,
+    )
+    return front, closing + 1, warnings

@@ -1,0 +1,135 @@
+"""Link resolution: which note does ``[[Target]]`` or ``[text](dir/other.md)`` point at?
+
+Mneme's worst graph bug (reference §8.2 item 1) was that ``[[School Search]]`` became a global `wikilink`
+node never joined to ``school-search.md``, so note-to-note walks could not cross links. Here every note is
+indexed under all the names it can be linked by, and a link target resolves to a note *path*.
+
+Keys. `normalise_link_key` makes spelling differences irrelevant: Unicode NFKC, case-folded, backslashes
+become ``/``, leading ``./`` and ``/`` and a trailing ``.md`` are dropped, ``-`` and ``_`` count as spaces and
+whitespace runs collapse — so ``[[School Search]]``, ``[[school-search]]`` and ``school_search.md`` agree.
+
+Precedence (first tier with a match wins; the rule is fixed so a rebuild always yields the same edges):
+
+1. exact vault-relative path, with or without ``.md`` (``[[Projects/Alpha]]``);
+2. a trailing part of a path, for targets with folders (``[[sub/Note]]`` → ``area/sub/Note.md``);
+3. title (front matter ``title`` > first H1 > filename stem);
+4. front-matter alias;
+5. filename stem.
+
+Several notes in one tier: the shallowest path wins, then the lexicographically smallest path.
+
+Unresolved targets get a placeholder node keyed by `placeholder_key(target)`. That key is exactly what the
+resolver looks up, so when a note appears the app can find placeholders whose key is in `note_keys(note)` and
+re-resolve them with `LinkIndex.resolve_key` (a better-ranked note may already claim the key).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+from mnemon.core.vault.model import NoteIdentity
+
+_SPACES = re.compile(r"\s+")
+_SEPARATORS = str.maketrans({"-": " ", "_": " ", "\\": "/"})
+TIERS: tuple[str, ...] = ("path", "path_suffix", "title", "alias", "stem")
+
+
+def normalise_link_key(value: str) -> str:
+    text = unicodedata.normalize("NFKC", value).translate(_SEPARATORS).strip()
+    if text.lower().endswith(".md"):
+        text = text[:-3]
+    segments = [_SPACES.sub(" ", segment).strip() for segment in text.split("/")]
+    kept = [segment for segment in segments if segment and segment != "."]
+    return "/".join(kept).casefold()
+
+
+def split_link_target(raw: str) -> tuple[str, str | None, str | None]:
+    """``Target#Section|Alias`` → (target, section, alias); block refs (``#^id``) count as no section."""
+    target, bar, alias = raw.partition("|")
+    target = target.rstrip("\\")  # ``[[A\\|B]]`` inside a Markdown table escapes the bar
+    target, hash_mark, section = target.partition("#")
+    section_text = section.strip() if hash_mark else ""
+    if section_text.startswith("^"):
+        section_text = ""
+    return target.strip(), (section_text or None), (alias.strip() or None) if bar else None
+
+
+def placeholder_key(target: str) -> str:
+    """The key an unresolved target is parked under; equal to the key the resolver will look up."""
+    return normalise_link_key(split_link_target(target)[0])
+
+
+def _stem(path: str) -> str:
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    return name[:-3] if name.lower().endswith(".md") else name
+
+
+def _all_suffixes(path_key: str) -> list[str]:
+    """Proper trailing parts that still contain a folder: a/b/c → b/c (the bare stem is its own tier)."""
+    parts = path_key.split("/")
+    return ["/".join(parts[index:]) for index in range(1, len(parts) - 1)]
+
+
+def note_keys(note: NoteIdentity) -> dict[str, frozenset[str]]:
+    """Every key, per tier, under which `note` is indexed."""
+    path_key = normalise_link_key(note.path)
+    return {
+        "path": frozenset({path_key}) if path_key else frozenset(),
+        "path_suffix": frozenset(_all_suffixes(path_key)),
+        "title": frozenset(key for key in [normalise_link_key(note.title)] if key),
+        "alias": frozenset(key for alias in note.aliases if (key := normalise_link_key(alias))),
+        "stem": frozenset(key for key in [normalise_link_key(_stem(note.path))] if key),
+    }
+
+
+def _rank(path: str) -> tuple[int, str]:
+    return (path.count("/"), path)
+
+
+@dataclass(frozen=True)
+class LinkIndex:
+    """Normalised key → candidate note paths, one mapping per precedence tier."""
+
+    tiers: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, notes: Iterable[NoteIdentity]) -> "LinkIndex":
+        buckets: dict[str, dict[str, set[str]]] = {tier: {} for tier in TIERS}
+        for note in notes:
+            for tier, keys in note_keys(note).items():
+                for key in keys:
+                    buckets[tier].setdefault(key, set()).add(note.path)
+        return cls(
+            tiers={
+                tier: {key: tuple(sorted(paths, key=_rank)) for key, paths in mapping.items()}
+                for tier, mapping in buckets.items()
+            }
+        )
+
+    def resolve_key(self, key: str) -> str | None:
+        return self.explain_key(key)[0]
+
+    def explain_key(self, key: str) -> tuple[str | None, str | None]:
+        """(note path, tier that matched) — the tier is edge evidence: *why* a link landed where it did."""
+        if not key:
+            return None, None
+        for tier in TIERS:
+            paths = self.tiers.get(tier, {}).get(key)
+            if paths:
+                return paths[0], tier
+        return None, None
+
+    def candidates(self, target: str) -> dict[str, tuple[str, ...]]:
+        """Every note each tier would offer for `target`, to show ambiguity instead of hiding it."""
+        key = placeholder_key(target)
+        return {tier: paths for tier in TIERS if (paths := self.tiers.get(tier, {}).get(key))}
+
+    def __len__(self) -> int:
+        return len({path for paths in self.tiers.get("path", {}).values() for path in paths})
+
+
+def resolve_link(target: str, index: LinkIndex) -> str | None:
+    """The vault-relative path of the note `target` points at, or None when no note claims it yet."""
+    return index.resolve_key(placeholder_key(target))

@@ -1,0 +1,512 @@
+"""`parse_note`: one Markdown note → a `ParsedNote`. Pure: text in, values out, never raises on content.
+
+Fence detection walks the lines once; everything else is a handful of whole-note regex scans whose offsets
+map back to lines by bisection. Fenced code blocks (``` and ~~~, any indentation, inside block quotes too) are
+opaque: nothing inside them is a heading, link, tag, task, date or email — Mneme matched bullets inside
+fences (reference §8.2 item 2). Inline code spans are blanked (same length, so offsets stay valid) before
+anything is extracted from a line. Lines are counted on ``\\n`` after folding ``\\r\\n``/``\\r``, 1-based.
+
+Not handled, on purpose: setext headings (``Title`` over ``===``), indented (4-space) code blocks — nested list
+content is indented the same way and matters more — HTML/``%%`` comments, tables and block references.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import posixpath
+import re
+from bisect import bisect_right
+from dataclasses import replace
+from typing import Sequence
+from urllib.parse import unquote
+
+from mnemon.core.errors import InvalidInput
+from mnemon.core.vault.dates import date_spans
+from mnemon.core.vault.frontmatter import normalise_tag, split_front_matter
+from mnemon.core.vault.links import split_link_target
+from mnemon.core.vault.model import (
+    EVIDENCE_MAX_CHARS,
+    DateMention,
+    EmailMention,
+    EmbeddedPayload,
+    FrontMatter,
+    Heading,
+    ListItem,
+    ListMarker,
+    MarkdownLink,
+    Observation,
+    ParsedNote,
+    ParseWarning,
+    Section,
+    Tag,
+    TaskItem,
+    WikiLink,
+)
+from mnemon.core.vault.observations import (
+    DEFAULT_HINTS,
+    MAX_ITEM_CHARS,
+    MAX_OBSERVATIONS_PER_NOTE,
+    MIN_ITEM_CHARS,
+    score_task,
+    score_text,
+)
+
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
+_QUOTE_PREFIX = re.compile(r"^[ \t]*(?:>[ \t]?)+")
+# Whole-note patterns: one C-level scan per note instead of a Python loop per line. Each starts with a literal
+# ("\n", "[[", "#", "@") because a leading look-behind or character class makes Python's regex engine attempt
+# a match at every offset, which dominated ingest time. Line patterns run over "\n" + text.
+# Every pattern is written so no two quantifiers compete for the same characters: a hostile or broken note
+# (20,000 spaces on one line) must cost linear time, not minutes.
+_LINE_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+([^\n]*)")
+_HEADING = re.compile(r"\n {0,3}(#{1,6})[ \t]+([^\n]*)")
+_LIST_ITEM = re.compile(
+    r"\n([ \t]*(?:>[ \t]*)*)(?:([-*+])|(\d{1,9})[.)])[ \t]+(?:\[([ xX])\](?=[ \t\n]|$)[ \t]*)?([^\n]*)"
+)
+_THEMATIC_BREAK = re.compile(r"^[ \t>]*([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+_WIKILINK = re.compile(r"\[\[([^\[\]\n]+?)\]\]")
+_MD_LINK = re.compile(
+    r"\[([^\]\n]*)\]\([ \t]*(<[^<>\n]*>|[^\s()]+(?:\([^\s()]*\)[^\s()]*)*)(?:[ \t]+\"[^\"\n]*\")?[ \t]*\)"
+)
+_SCHEME = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
+_SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
+_URL_END = re.compile(r"[\s<>]")
+_MD_DESTINATION = re.compile(r"\]\([^)\n]*\)")
+_TAG = re.compile(r"#([\w][\w/-]*)")
+_NOT_BEFORE_TAG = frozenset("#&/\\:])'\"`")  # plus any word character: "page#frag", "&#39;", "C#"
+_EMAIL_LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-")
+_EMAIL_DOMAIN = re.compile(r"@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w-])")
+_PAYLOAD = re.compile(r"<!--[ \t]*mneme-research-resolution-b64:[ \t]*([A-Za-z0-9_\-+/=]+)[ \t]*-->")
+_DISPLAY_WIKILINK = re.compile(r"!?\[\[([^\[\]\n]+?)\]\]")
+
+# Folder names Mneme maps to node types; the nearest matching folder wins, front matter `type` beats both.
+_FOLDER_TYPES: dict[str, str] = {
+    "people": "person", "person": "person", "projects": "project", "project": "project",
+    "places": "place", "place": "place", "finance": "finance", "money": "finance",
+    "events": "event", "event": "event",
+}
+
+
+def _evidence(line: str) -> str:
+    return line.strip()[:EVIDENCE_MAX_CHARS]
+
+
+def blank_code_spans(line: str) -> str:
+    """Replace inline code spans (a run of N backticks up to the next run of exactly N) with spaces.
+
+    Runs are indexed by length first, so each opener finds its closer by bisection: a line of thousands of
+    unmatched runs costs O(n log n), not O(n^2).
+    """
+    if "`" not in line:
+        return line
+    runs: list[tuple[int, int]] = []
+    starts_by_length: dict[int, list[int]] = {}
+    length = len(line)
+    at = line.find("`")
+    while at != -1:
+        end = at
+        while end < length and line[end] == "`":
+            end += 1
+        runs.append((at, end - at))
+        starts_by_length.setdefault(end - at, []).append(at)
+        at = line.find("`", end)
+    chars: list[str] | None = None
+    position = 0
+    for start, run in runs:
+        if start < position:
+            continue  # inside a span already blanked
+        same = starts_by_length[run]
+        index = bisect_right(same, start)
+        if index == len(same):
+            continue  # an unmatched run is literal text
+        closing_end = same[index] + run
+        if chars is None:
+            chars = list(line)
+        chars[start:closing_end] = " " * (closing_end - start)
+        position = closing_end
+    return "".join(chars) if chars is not None else line
+
+
+def _heading_text(raw: str) -> str:
+    """Heading text without an optional closing run of '#' (which must follow a space to count as one)."""
+    text = raw.rstrip(" \t")
+    without_hashes = text.rstrip("#")
+    if len(without_hashes) != len(text) and (not without_hashes or without_hashes[-1] in " \t"):
+        text = without_hashes
+    return text.strip(" \t")
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _display_title(text: str) -> str:
+    def label(match: re.Match[str]) -> str:
+        target, _section, alias = split_link_target(match.group(1))
+        return alias or target
+
+    return _collapse(_DISPLAY_WIKILINK.sub(label, text))
+
+
+def _stem(rel_path: str) -> str:
+    name = rel_path.rsplit("/", 1)[-1]
+    return name[:-3] if name.lower().endswith(".md") else name
+
+
+def _note_type(rel_path: str, front: FrontMatter | None) -> str:
+    if front is not None and front.note_type:
+        return front.note_type
+    for folder in reversed(rel_path.split("/")[:-1]):
+        mapped = _FOLDER_TYPES.get(folder.lower())
+        if mapped:
+            return mapped
+    return "note"
+
+
+def _resolve_markdown_target(rel_path: str, destination: str) -> str | None:
+    """Vault-relative path of a local .md destination, or None when it is not one / leaves the vault."""
+    path = destination.split("#", 1)[0].split("?", 1)[0]
+    path = unquote(path).replace("\\", "/")
+    if not path.lower().endswith(".md"):
+        return None
+    if path.startswith("/"):
+        joined = path.lstrip("/")
+    else:
+        joined = posixpath.join(posixpath.dirname(rel_path), path)
+    normal = posixpath.normpath(joined)
+    if normal == ".." or normal.startswith("../") or normal.startswith("/"):
+        return None
+    return normal
+
+
+def _decode_payload(encoded: str) -> object:
+    padded = encoded + "=" * (-len(encoded) % 4)
+    raw = base64.urlsafe_b64decode(padded.replace("+", "-").replace("/", "_"))
+    return json.loads(raw.decode("utf-8"))
+
+
+def _split_lines(text: str) -> list[str]:
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.split("\n")
+
+
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group(0))
+
+
+def _blank_urls(text: str) -> str:
+    """Blank ``scheme://…`` runs so a URL's '#fragment', '@' or digits are not tags, emails or dates."""
+    pieces: list[str] = []
+    done = 0
+    at = text.find("://")
+    while at != -1:
+        start = at
+        while start > done and text[start - 1] in _SCHEME_CHARS:
+            start -= 1
+        end_match = _URL_END.search(text, at + 3)
+        end = end_match.start() if end_match else len(text)
+        if start < at and text[start].isalpha():
+            pieces.append(text[done:start])
+            pieces.append(" " * (end - start))
+            done = end
+        at = text.find("://", max(end, at + 3))
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+def _emails(text: str) -> list[tuple[int, str]]:
+    """(offset, lower-cased address) for each email; anchored on '@' so a note without one costs nothing."""
+    found: list[tuple[int, str]] = []
+    at = text.find("@")
+    while at != -1:
+        domain = _EMAIL_DOMAIN.match(text, at)
+        start = at
+        while start > 0 and text[start - 1] in _EMAIL_LOCAL_CHARS:
+            start -= 1
+        if domain and start < at and not (start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_")):
+            found.append((start, text[start:domain.end()].lower()))
+            at = text.find("@", domain.end())
+        else:
+            at = text.find("@", at + 1)
+    return found
+
+
+def _prose_lines(lines: Sequence[str], body_start: int) -> tuple[list[str], ParseWarning | None]:
+    """Lines with front matter and fenced code emptied and inline code blanked; same count, same lengths."""
+    prose = [""] * len(lines)
+    fence_char, fence_len, fence_line = "", 0, 0
+    for index in range(body_start, len(lines)):
+        line = lines[index]
+        if "`" in line or "~" in line:
+            quote = _QUOTE_PREFIX.match(line) if ">" in line else None
+            fence = _FENCE.match(line[quote.end():] if quote else line)
+            if fence_char:
+                if fence and fence.group(1)[0] == fence_char and len(fence.group(1)) >= fence_len \
+                        and not fence.group(2).strip():
+                    fence_char = ""
+                continue
+            if fence and not (fence.group(1)[0] == "`" and "`" in fence.group(2)):
+                fence_char, fence_len, fence_line = fence.group(1)[0], len(fence.group(1)), index + 1
+                continue
+            prose[index] = blank_code_spans(line)
+        elif not fence_char:
+            prose[index] = line
+    warning = None
+    if fence_char:
+        warning = ParseWarning("unclosed_code_fence", "code fence never closed; the rest is code", fence_line)
+    return prose, warning
+
+
+class _Lines:
+    """Maps offsets in the joined prose text back to 1-based line numbers and evidence text."""
+
+    def __init__(self, lines: Sequence[str], prose_lines: Sequence[str]) -> None:
+        self.lines = lines
+        self.starts: list[int] = []
+        offset = 0
+        for line in prose_lines:
+            self.starts.append(offset)
+            offset += len(line) + 1
+        self._evidence: dict[int, str] = {}
+
+    def line_of(self, offset: int) -> int:
+        return bisect_right(self.starts, offset)
+
+    def column(self, offset: int, line_no: int) -> int:
+        return offset - self.starts[line_no - 1]
+
+    def evidence(self, line_no: int) -> str:
+        cached = self._evidence.get(line_no)
+        if cached is None:
+            cached = self._evidence[line_no] = _evidence(self.lines[line_no - 1])
+        return cached
+
+
+def _sections(lines: Sequence[str], body_start: int, headings: Sequence[Heading]) -> list[Section]:
+    """Preamble plus one section per heading, each running to the next heading of any level."""
+    sections: list[Section] = []
+    stack: list[tuple[int, str]] = []
+    bounds: list[tuple[tuple[str, ...], int, int | None, int, int]] = []
+    previous_path: tuple[str, ...] = ()
+    previous_level, previous_line, previous_start = 0, None, body_start
+    for heading in headings:
+        bounds.append((previous_path, previous_level, previous_line, previous_start, heading.line - 1))
+        while stack and stack[-1][0] >= heading.level:
+            stack.pop()
+        stack.append((heading.level, heading.text))
+        previous_path = tuple(text for _, text in stack)
+        previous_level, previous_line, previous_start = heading.level, heading.line, heading.line
+    bounds.append((previous_path, previous_level, previous_line, previous_start, len(lines)))
+    for path, level, heading_line, start, end in bounds:
+        body = list(lines[start:end])
+        while body and not body[-1].strip():
+            body.pop()
+        while body and not body[0].strip():
+            body.pop(0)
+            start += 1
+        if body:
+            sections.append(Section(path, level, "\n".join(body), heading_line or start + 1, start + len(body)))
+    return sections
+
+
+def _markdown_link(rel_path: str, match: re.Match[str], line_no: int, evidence: str) -> MarkdownLink | ParseWarning | None:
+    destination = match.group(2).strip("<>").strip()
+    if not destination or _SCHEME.match(destination) or destination.startswith("#"):
+        return None
+    target = _resolve_markdown_target(rel_path, destination)
+    if target is None:
+        if destination.split("#", 1)[0].split("?", 1)[0].lower().endswith(".md"):
+            return ParseWarning("link_outside_vault", f"link leaves the vault: {destination}", line_no)
+        return None
+    _, hash_mark, fragment = destination.partition("#")
+    section = (unquote(fragment).strip() or None) if hash_mark else None
+    return MarkdownLink(target, destination, section, match.group(1).strip(), line_no, evidence)
+
+
+def _observation_for_item(
+    marker: ListMarker, text: str, scoring_text: str, line_no: int, evidence: str,
+    dates: tuple[DateMention, ...], hints: tuple[str, ...],
+) -> Observation | None:
+    if not MIN_ITEM_CHARS <= len(text) <= MAX_ITEM_CHARS:
+        return None
+    scored = score_text(scoring_text, hints=hints, has_date=bool(dates))
+    if not scored.kept:
+        return None
+    return Observation(
+        scored.kind, text, scored.score, marker, line_no, evidence, scored.families, scored.hint_hits, dates
+    )
+
+
+def _title(rel_path: str, front: FrontMatter | None, headings: list[Heading]) -> tuple[str, list[Heading]]:
+    """front matter title > first H1 > filename stem; the H1 that *is* the title is flagged, not duplicated."""
+    first_h1 = next((heading for heading in headings if heading.level == 1), None)
+    if front is not None and front.title:
+        title = front.title
+    elif first_h1 is not None:
+        title = _display_title(first_h1.text) or _stem(rel_path)
+    else:
+        title = _stem(rel_path)
+    if first_h1 is not None and _display_title(first_h1.text).casefold() == title.casefold():
+        headings = [replace(h, is_title=True) if h is first_h1 else h for h in headings]
+    return title, headings
+
+
+def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS) -> ParsedNote:
+    """Parse one note. `rel_path` is vault-relative: it names the note and anchors relative Markdown links."""
+    if not isinstance(rel_path, str) or not rel_path.strip():
+        raise InvalidInput("rel_path must be a non-empty vault-relative path", rel_path=repr(rel_path))
+    if not isinstance(text, str):
+        raise InvalidInput("note text must be a string (decode the file first)", rel_path=rel_path)
+    rel_path = rel_path.replace("\\", "/").lstrip("/")
+    hint_terms = tuple(hints)
+    lines = _split_lines(text)
+    front, body_start, warnings = split_front_matter(lines)
+    prose_lines, fence_warning = _prose_lines(lines, body_start)
+    if fence_warning:
+        warnings.append(fence_warning)
+    prose = "\n".join(prose_lines)
+    padded = "\n" + prose
+    where = _Lines(lines, prose_lines)
+
+    headings: list[Heading] = []
+    if "#" in prose:
+        for match in _HEADING.finditer(padded):
+            line_no = where.line_of(match.start())  # padded offset of the "\n" == prose offset of the line
+            original = _LINE_HEADING.match(lines[line_no - 1])  # heading text keeps its inline code
+            heading_text = _heading_text(original.group(2) if original else match.group(2))
+            if heading_text:
+                headings.append(Heading(len(match.group(1)), heading_text, line_no, where.evidence(line_no)))
+
+    wikilinks: list[WikiLink] = []
+    if "[[" in prose:
+        for match in _WIKILINK.finditer(prose):
+            target, section, alias = split_link_target(match.group(1))
+            if target:  # ``[[#Heading]]`` points inside this note: no edge to make
+                line_no = where.line_of(match.start())
+                embed = match.start() > 0 and prose[match.start() - 1] == "!"
+                wikilinks.append(WikiLink(target, section, alias, embed, line_no, where.evidence(line_no)))
+
+    markdown_links: list[MarkdownLink] = []
+    if "](" in prose:
+        for match in _MD_LINK.finditer(prose):
+            line_no = where.line_of(match.start())
+            found = _markdown_link(rel_path, match, line_no, where.evidence(line_no))
+            if isinstance(found, MarkdownLink):
+                markdown_links.append(found)
+            elif found is not None:
+                warnings.append(found)
+
+    # URLs, link targets and wikilinks are blanked so their '#', '@' and digits are not tags, emails or dates.
+    clean = prose
+    if "://" in clean:
+        clean = _blank_urls(clean)
+    if "[[" in clean:
+        clean = _WIKILINK.sub(_blank, clean)
+    if "](" in clean:
+        clean = _MD_DESTINATION.sub(lambda m: "]" + " " * (len(m.group(0)) - 1), clean)
+
+    tags = [Tag(name, None, f"tags: {name}") for name in front.tags] if front else []
+    if "#" in clean:
+        for match in _TAG.finditer(clean):
+            before = clean[match.start() - 1] if match.start() else " "
+            if before in _NOT_BEFORE_TAG or before.isalnum() or before == "_":
+                continue
+            name = normalise_tag(match.group(1).rstrip("/-"))
+            if name and not name.replace("/", "").isdigit():
+                line_no = where.line_of(match.start())
+                tags.append(Tag(name, line_no, where.evidence(line_no)))
+
+    emails: list[EmailMention] = []
+    if "@" in clean:
+        for start, address in _emails(clean):
+            line_no = where.line_of(start)
+            emails.append(EmailMention(address, line_no, where.evidence(line_no)))
+
+    dates: list[DateMention] = []
+    dates_by_line: dict[int, list[DateMention]] = {}
+    for offset, matched, year, month, day in date_spans(clean):
+        line_no = where.line_of(offset)
+        mention = DateMention(matched, year, month, day, line_no, where.evidence(line_no))
+        dates.append(mention)
+        dates_by_line.setdefault(line_no, []).append(mention)
+
+    tasks: list[TaskItem] = []
+    list_items: list[ListItem] = []
+    task_observations: list[Observation] = []
+    item_observations: list[Observation] = []
+    for match in _LIST_ITEM.finditer(padded):
+        line_no = where.line_of(match.start())
+        raw = lines[line_no - 1]
+        if _THEMATIC_BREAK.match(raw):
+            continue
+        column = where.column(match.start(5) - 1, line_no)
+        text_ = _collapse(raw[column:])
+        if not text_:
+            continue
+        evidence = where.evidence(line_no)
+        line_dates = tuple(dates_by_line.get(line_no, ()))  # a list marker ("3.") is never a date
+        if match.group(4) is not None:
+            done = match.group(4) in "xX"
+            tasks.append(TaskItem(done, text_, line_no, evidence))
+            kind, score = score_task(done)
+            task_observations.append(Observation(kind, text_, score, "task", line_no, evidence, dates=line_dates))
+            continue
+        marker: ListMarker = "bullet" if match.group(2) else "numbered"
+        number = int(match.group(3)) if match.group(3) else None
+        list_items.append(ListItem(marker, text_, line_no, evidence, number))
+        if len(item_observations) > MAX_OBSERVATIONS_PER_NOTE:
+            continue  # the cap would drop it anyway; scoring is the costly part of a bullet-heavy note
+        observation = _observation_for_item(
+            marker, text_, _collapse(match.group(5)), line_no, evidence, line_dates, hint_terms
+        )
+        if observation is not None:
+            item_observations.append(observation)
+
+    observations = task_observations + item_observations  # Mneme: tasks first
+    if len(observations) > MAX_OBSERVATIONS_PER_NOTE:
+        warnings.append(
+            ParseWarning(
+                "observations_capped",
+                f"more than {MAX_OBSERVATIONS_PER_NOTE} observations; kept the first {MAX_OBSERVATIONS_PER_NOTE}"
+                " (tasks first)",
+            )
+        )
+        observations = observations[:MAX_OBSERVATIONS_PER_NOTE]
+
+    payloads: list[EmbeddedPayload] = []
+    if "mneme-research-resolution" in prose:
+        for match in _PAYLOAD.finditer(prose):
+            line_no = where.line_of(match.start())
+            try:
+                decoded = _decode_payload(match.group(1))
+            except (binascii.Error, ValueError, UnicodeDecodeError, RecursionError):
+                decoded = None
+            if isinstance(decoded, dict):
+                payloads.append(EmbeddedPayload(decoded, line_no))
+            else:
+                warnings.append(ParseWarning("payload_invalid", "research-resolution comment is not base64 JSON", line_no))
+
+    title, headings = _title(rel_path, front, headings)
+    return ParsedNote(
+        rel_path=rel_path,
+        title=title,
+        note_type=_note_type(rel_path, front),
+        line_count=len(lines),
+        front_matter=front,
+        headings=tuple(headings),
+        sections=tuple(_sections(lines, body_start, headings)),
+        wikilinks=tuple(wikilinks),
+        markdown_links=tuple(markdown_links),
+        tags=tuple(tags),
+        tasks=tuple(tasks),
+        list_items=tuple(list_items),
+        dates=tuple(dates),
+        emails=tuple(emails),
+        observations=tuple(observations),
+        payloads=tuple(payloads),
+        warnings=tuple(warnings),
+    )
