@@ -12,6 +12,8 @@ from ..ports.store.base import Store
 from . import curation, recall as recall_mod, remember as remember_mod, transfer
 from .config import Config
 from .runtime import Runtime
+from .thoughts import ContextMixin
+from .world import WorldMixin
 
 
 def open_store(target: str | Path, *, readonly: bool = False) -> Store:
@@ -26,7 +28,7 @@ def open_store(target: str | Path, *, readonly: bool = False) -> Store:
     return SQLiteStore(target, readonly=readonly)
 
 
-class Mnemon:
+class Mnemon(WorldMixin, ContextMixin):
     """Memory for one store. Build it with `Mnemon.open(config)` or from parts for tests and embedding."""
 
     def __init__(self, runtime: Runtime) -> None:

@@ -156,7 +156,10 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     if "G=support" in EXP:
         graph = {i: beam.support.get(i, 0.0) for i in cand_ids}
     else:
-        graph = {i: beam.scores[i] for i in cand_ids} if "G=raw" in EXP else minmax({i: beam.scores[i] for i in cand_ids})
+        if "G=sum" in EXP:
+            graph = minmax({i: initial.get(i, 0.0) + beam.support.get(i, 0.0) for i in cand_ids})
+        else:
+            graph = minmax({i: beam.scores[i] for i in cand_ids})
     superseded = {e.dst for e in store.edges_of(cand_ids, types=["supersedes"], direction="in")}
     weights = (RERANK if scores is not None else RERANK_NO_EMBEDDING)[decision.intent]
     scored: list[Scored] = []

@@ -12,6 +12,7 @@ import numpy as np
 from ..core import graph_rules
 from ..core.causal import causal_cue, suggest_sub_type
 from ..core.diff import diff_suggestion
+from ..core.errors import ReadOnly
 from ..core.entities import extract_entities, merge_entities
 from ..core.graph import bfs
 from ..core.importance import effective_importance
@@ -19,6 +20,7 @@ from ..core.model import Edge, Memory, content_hash, iso, parse_iso
 from ..core.text import overlap_max, token_set, tokens
 from ..core.validation import MemoryInput
 from .runtime import Runtime
+from .world.sense import record_memory_sense
 
 DIFF_LIMIT = 5
 DIFF_MIN_COSINE = 0.7
@@ -204,6 +206,9 @@ def causal_candidates(rt: Runtime, mem: Memory) -> list[dict[str, Any]]:
 
 def remember(rt: Runtime, inp: MemoryInput, *, no_diff: bool = False) -> dict[str, Any]:
     store = rt.store
+    if store.readonly:
+        # refuse up front: even an exact repeat must not look like a successful write on a read-only snapshot
+        raise ReadOnly("the store is open read-only (--readonly); run the command without --readonly to write")
     digest = content_hash(inp.content)
     if not no_diff:
         existing = store.find_active_by_hash(digest)
@@ -221,6 +226,7 @@ def remember(rt: Runtime, inp: MemoryInput, *, no_diff: bool = False) -> dict[st
                 return _skipped(rt, existing, in_tx=True)
         outcome = write_memory(rt, inp, vector)
     mem = outcome.memory
+    record_memory_sense(rt, mem)  # after commit: predictions can be confirmed by what `remember` stored
     linked = {e.dst for e in store.edges_of([mem.id], types=["semantic"])}
     return {
         "id": mem.id,

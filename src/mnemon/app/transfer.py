@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 import base64
+import binascii
 import json
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from ..core.errors import InvalidInput, MnemonError
-from ..core.model import Edge, Memory, content_hash, iso, parse_iso
+from ..core.model import EDGE_STATUSES, Edge, Memory, content_hash, iso, parse_iso
 from ..core.validation import validate_edge_type, validate_memory, validate_weight
 from .remember import auto_prune, fts_body, write_memory
 from .runtime import Runtime
@@ -123,7 +125,8 @@ def _edge_specs(edges: Any, n: int) -> list[tuple[int, int, str, float, str]]:
         if not isinstance(e, dict):
             raise InvalidInput(f"edge {k} must be an object")
         s, t = e.get("source_index"), e.get("target_index")
-        if not isinstance(s, int) or not isinstance(t, int) or not (0 <= s < n and 0 <= t < n) or s == t:
+        if (not isinstance(s, int) or not isinstance(t, int) or isinstance(s, bool) or isinstance(t, bool)
+                or not (0 <= s < n and 0 <= t < n) or s == t):
             raise InvalidInput(f"edge {k}: source_index/target_index must name two different insights (0..{n - 1})")
         out.append((s, t, validate_edge_type(e.get("edge_type")), validate_weight(e.get("weight", 0.5)),
                     str(e.get("reason") or "")))
@@ -179,6 +182,8 @@ def _restore(rt: Runtime, doc: dict[str, Any], *, dry_run: bool) -> dict[str, An
     results = []
     new: list[tuple[Memory, np.ndarray | None]] = []
     for idx, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise InvalidInput(f"export insight {idx} must be a JSON object")
         inp = validate_memory(item.get("content"), category=item.get("category", "general"),
                               importance=item.get("importance", 3), tags=item.get("tags"),
                               entities=item.get("entities"), source=item.get("source") or "user",
@@ -189,18 +194,18 @@ def _restore(rt: Runtime, doc: dict[str, Any], *, dry_run: bool) -> dict[str, An
         if rt.store.get_node(mid, include_deleted=True) is not None:
             results.append({"index": idx, "id": mid, "content": inp.content, "action": "skipped"})
             continue
-        vec = None
-        if item.get("vector") and provider == rt.provider.identity():
-            vec = np.frombuffer(base64.b64decode(item["vector"]), dtype="<f4")
+        vec = _decode_vector(item.get("vector"), idx) if provider == rt.provider.identity() else None
         mem = Memory(id=mid, content=inp.content, category=inp.category, importance=inp.importance, tags=inp.tags,
                      entities=inp.entities, source=inp.source, created_at=inp.created_at or rt.now_iso(),
-                     updated_at=item.get("updated_at") or inp.created_at or rt.now_iso(),
-                     last_accessed_at=item.get("last_accessed_at"), access_count=int(item.get("access_count", 0)),
-                     effective_importance=float(item.get("effective_importance", 0.5)),
-                     inserted_at=item.get("inserted_at") or rt.now_iso())
+                     updated_at=_timestamp(item.get("updated_at"), idx) or inp.created_at or rt.now_iso(),
+                     last_accessed_at=_timestamp(item.get("last_accessed_at"), idx),
+                     access_count=_number(item.get("access_count", 0), int, "access_count", idx),
+                     effective_importance=_number(item.get("effective_importance", 0.5), float,
+                                                  "effective_importance", idx),
+                     inserted_at=_timestamp(item.get("inserted_at"), idx) or rt.now_iso())
         new.append((mem, vec))
         results.append({"index": idx, "id": mid, "content": inp.content, "action": "would_add" if dry_run else "added"})
-    edges = doc.get("edges", [])
+    edges = _restore_edges(doc.get("edges", []))
     if dry_run:
         return {"dry_run": True, "imported": 0, "would_import": len(new), "updated": 0,
                 "skipped": len(items) - len(new), "errors": 0, "edges_inserted": 0, "edges_planned": len(edges),
@@ -214,14 +219,74 @@ def _restore(rt: Runtime, doc: dict[str, Any], *, dry_run: bool) -> dict[str, An
             if vec is not None:
                 rt.store.put_vector(mem.id, rt.provider.identity(), vec, mem.content_hash, rt.now_iso())
         for e in edges:
-            if rt.store.get_node(e["source_id"]) is None or rt.store.get_node(e["target_id"]) is None:
+            if rt.store.get_node(e.src) is None or rt.store.get_node(e.dst) is None:
                 continue
-            rt.store.upsert_edge(Edge(e["source_id"], e["target_id"], e["edge_type"], e.get("sub_type", ""),
-                                      float(e.get("weight", 1.0)), float(e.get("confidence", 1.0)),
-                                      e.get("status", "active"), e.get("evidence", ""), e.get("origin", "import"),
-                                      e.get("rule", ""), "", e.get("metadata") or {},
-                                      created_at=e.get("created_at") or rt.now_iso()), actor="import", event="restored")
+            created = e.created_at or rt.now_iso()
+            rt.store.upsert_edge(replace(e, created_at=created, updated_at=created), actor="import", event="restored")
             inserted += 1
         rt.store.log("import", None, {"restored": len(new), "edges": inserted}, rt.now_iso())
     return {"imported": len(new), "updated": 0, "skipped": len(items) - len(new), "errors": 0,
             "edges_inserted": inserted, "auto_pruned": 0, "auto_pruned_ids": [], "results": results}
+
+
+# An export file may have been edited by hand: every field is checked, so a bad one is a JSON error, not a crash.
+def _timestamp(value: Any, idx: int) -> str | None:
+    if value in (None, ""):
+        return None
+    if not isinstance(value, str):
+        raise InvalidInput(f"export insight {idx}: timestamps must be RFC 3339 strings")
+    try:
+        return iso(parse_iso(value))
+    except (ValueError, OverflowError):
+        raise InvalidInput(f"export insight {idx}: {value!r} is not an RFC 3339 timestamp") from None
+
+
+def _number(value: Any, kind: type, name: str, idx: int) -> Any:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidInput(f"export insight {idx}: {name} must be a number, got {value!r}")
+    out = kind(value)
+    if out != out or out < 0:
+        raise InvalidInput(f"export insight {idx}: {name} must be a non-negative number, got {value!r}")
+    return out
+
+
+def _decode_vector(value: Any, idx: int) -> np.ndarray | None:
+    if not value:
+        return None
+    try:
+        raw = base64.b64decode(value, validate=True) if isinstance(value, str) else b""
+    except (binascii.Error, ValueError):
+        raw = b""
+    if not raw or len(raw) % 4:
+        raise InvalidInput(f"export insight {idx}: vector is not base64 of little-endian float32 values")
+    return np.frombuffer(raw, dtype="<f4")
+
+
+def _restore_edges(raw: Any) -> list[Edge]:
+    if not isinstance(raw, list):
+        raise InvalidInput("'edges' must be an array")
+    out: list[Edge] = []
+    for k, e in enumerate(raw):
+        if not isinstance(e, dict):
+            raise InvalidInput(f"export edge {k} must be an object")
+        src, dst, etype = e.get("source_id"), e.get("target_id"), e.get("edge_type")
+        if not all(isinstance(v, str) and v for v in (src, dst, etype)) or src == dst:
+            raise InvalidInput(f"export edge {k}: source_id, target_id and edge_type must be non-empty strings "
+                               "and source_id must differ from target_id")
+        status = e.get("status", "active")
+        if status not in EDGE_STATUSES:
+            raise InvalidInput(f"export edge {k}: status must be one of {', '.join(EDGE_STATUSES)}")
+        meta = e.get("metadata") or {}
+        if not isinstance(meta, dict):
+            raise InvalidInput(f"export edge {k}: metadata must be an object")
+        texts = {name: e.get(name, default) for name, default in
+                 (("sub_type", ""), ("evidence", ""), ("origin", "import"), ("rule", ""))}
+        if not all(isinstance(v, str) for v in texts.values()):
+            raise InvalidInput(f"export edge {k}: sub_type, evidence, origin and rule must be strings")
+        created = e.get("created_at")
+        if created not in (None, "") and not isinstance(created, str):
+            raise InvalidInput(f"export edge {k}: created_at must be an RFC 3339 string")
+        out.append(Edge(src, dst, etype, texts["sub_type"], validate_weight(e.get("weight", 1.0)),
+                        validate_weight(e.get("confidence", 1.0)), status, texts["evidence"], texts["origin"],
+                        texts["rule"], "", meta, created_at=created or ""))
+    return out

@@ -119,4 +119,123 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE VIRTUAL TABLE memory_fts_vocab USING fts5vocab(memory_fts, 'row');
         """,
     ),
+    (
+        "m010_world",
+        """
+        -- The world model: durable rows that no vault rebuild touches. Each table keeps its full domain row as
+        -- JSON (`data`, the core's to_row()) plus the few columns the store filters and orders on.
+        CREATE TABLE world_state_assertions (
+            id TEXT PRIMARY KEY,
+            subject_norm TEXT NOT NULL,
+            predicate TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('current', 'superseded', 'retracted')),
+            state_type TEXT NOT NULL DEFAULT 'belief',
+            source_path TEXT NOT NULL DEFAULT '',
+            source_edge_id TEXT,
+            valid_until TEXT,
+            data TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        );
+        CREATE INDEX wsa_pair ON world_state_assertions(subject_norm, predicate, status);
+        CREATE INDEX wsa_status ON world_state_assertions(status, state_type);
+        CREATE INDEX wsa_source ON world_state_assertions(source_path);
+
+        CREATE TABLE world_predictions (
+            id TEXT PRIMARY KEY,
+            status TEXT NOT NULL CHECK (status IN ('open', 'confirmed', 'missed', 'unverifiable')),
+            sense_type TEXT NOT NULL,
+            check_after TEXT NOT NULL,
+            expires_at TEXT NOT NULL,
+            subject_assertion_id TEXT,
+            source_action_id TEXT,
+            source_path TEXT NOT NULL DEFAULT '',
+            data TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        );
+        CREATE INDEX wp_status ON world_predictions(status, check_after);
+        CREATE INDEX wp_assertion ON world_predictions(subject_assertion_id);
+        CREATE INDEX wp_source ON world_predictions(source_path);
+
+        CREATE TABLE sense_events (
+            id TEXT PRIMARY KEY,
+            sense_type TEXT NOT NULL,
+            source_id TEXT NOT NULL DEFAULT '',
+            origin TEXT NOT NULL,
+            observed_at TEXT NOT NULL,
+            source_path TEXT NOT NULL DEFAULT '',
+            data TEXT NOT NULL,
+            recorded_at TEXT NOT NULL
+        );
+        CREATE INDEX se_type_time ON sense_events(sense_type, observed_at);
+        CREATE INDEX se_source ON sense_events(source_path);
+
+        CREATE TABLE world_actions (
+            id TEXT PRIMARY KEY,
+            actor TEXT NOT NULL,
+            status TEXT NOT NULL,
+            source_path TEXT NOT NULL DEFAULT '',
+            data TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            recorded_at TEXT NOT NULL
+        );
+        CREATE INDEX wa_actor ON world_actions(actor, created_at);
+        CREATE INDEX wa_source ON world_actions(source_path);
+
+        CREATE TABLE entity_aliases (
+            alias_norm TEXT PRIMARY KEY,
+            alias_name TEXT NOT NULL,
+            canonical_name TEXT NOT NULL,
+            canonical_norm TEXT NOT NULL,
+            source TEXT NOT NULL DEFAULT 'manual',
+            confidence REAL NOT NULL DEFAULT 1.0,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        );
+        CREATE INDEX ea_canonical ON entity_aliases(canonical_norm);
+
+        -- append-only audit of every world-model write (the oplog's counterpart for durable state)
+        CREATE TABLE world_events (
+            id INTEGER PRIMARY KEY,
+            event TEXT NOT NULL,
+            target TEXT NOT NULL,
+            target_id TEXT NOT NULL,
+            detail TEXT NOT NULL DEFAULT '{}',
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX we_target ON world_events(target, target_id);
+        """,
+    ),
+    (
+        "m020_vault",
+        """
+        -- Vault ingestion bookkeeping: one row per ingested Markdown file, so a re-ingest re-parses only files whose
+        -- content hash changed; title/aliases let links in unchanged notes be re-resolved without re-parsing.
+        CREATE TABLE vault_files (
+            path TEXT PRIMARY KEY,
+            content_hash TEXT NOT NULL,
+            mtime REAL NOT NULL DEFAULT 0,
+            size INTEGER NOT NULL DEFAULT 0,
+            note_id TEXT NOT NULL,
+            title TEXT NOT NULL DEFAULT '',
+            aliases TEXT NOT NULL DEFAULT '[]',
+            ingested_at TEXT NOT NULL
+        );
+        CREATE TABLE vault_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        -- the relationship ontology, seeded from mnemon.core.ontology on every ingest (explain-edge reads it)
+        CREATE TABLE relationship_types (
+            name TEXT PRIMARY KEY,
+            category TEXT NOT NULL,
+            inverse TEXT,
+            requires_validation INTEGER NOT NULL DEFAULT 1,
+            graph TEXT,
+            symmetric INTEGER NOT NULL DEFAULT 0,
+            transitive INTEGER NOT NULL DEFAULT 0,
+            domain TEXT NOT NULL DEFAULT 'any',
+            range TEXT NOT NULL DEFAULT 'any',
+            description TEXT NOT NULL DEFAULT ''
+        );
+        """,
+    ),
 ]

@@ -126,6 +126,20 @@ class SQLiteStore:
                 self.conn.execute("ROLLBACK")
                 raise
 
+    @property
+    def world(self) -> "SQLiteWorld":  # noqa: F821  (the world-model tables; imported lazily to avoid a cycle)
+        from .world_sqlite import SQLiteWorld
+        if getattr(self, "_world", None) is None:
+            self._world = SQLiteWorld(self)
+        return self._world
+
+    @property
+    def vault(self) -> "SQLiteVault":  # noqa: F821  (vault bookkeeping tables; imported lazily like world)
+        from .vault_sqlite import SQLiteVault
+        if getattr(self, "_vault", None) is None:
+            self._vault = SQLiteVault(self)
+        return self._vault
+
     def migrations(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT name FROM migrations ORDER BY name")]
 

@@ -1,0 +1,371 @@
+"""`retrieve`: a prompt-time context pack in Mneme's JSON shape, built on the one recall engine (`run_recall`).
+
+The pack is a view, not a second ranker: `run_recall` finds and ranks the memories (FTS5/BM25 + vector + recency
++ entity anchors, RRF, beam search over active edges, re-rank); this module multiplies each recall score by
+transparent pack factors, adds the edges around the recalled memories and the world model's rows, labels
+everything with a `truth_policy`, and packs greedily under a budget.
+
+Differences from Mneme (reference §2.5, §8.2), on purpose:
+* the budget is counted in **characters** of `title` + `text`, as Mneme does, but it is never exceeded — Mneme
+  always admitted the first item whatever its size; here an item that does not fit is shortened when enough room
+  is left (`truncated: true`) or skipped with the reason `budget_limit`;
+* prompt terms come from the shared stemmed tokenizer with a real stop list, so "the"/"here" match nothing;
+* staleness reads only dates that name a year and measures age from `as_of` (or the runtime clock), so a pack
+  is replayable and does not drift with the wall clock; years are never guessed;
+* killed edges are never loaded (their count is reported); candidate edges are shown only as `candidate_only`
+  and are dropped with a reason under `include_candidates=False`;
+* an observation edge whose target observation is already an item is reported as a duplicate instead of
+  spending budget twice on the same sentence.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import re
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from ..core.errors import InvalidInput
+from ..core.model import Memory, parse_iso
+from ..core.ontology import category_of
+from ..core.text import excerpt, tokens
+from ..core.vault.lifecycle import truth_policy
+from .recall import RecallOutcome, run_recall
+from .runtime import Runtime
+
+DEFAULT_BUDGET = 2500
+DEFAULT_MAX_ITEMS = 8
+MAX_BUDGET = 200_000
+MAX_PROMPT_CHARS = 2000
+MAX_SKIPPED_REPORTED = 50
+PER_SOURCE_FIRST_PASS = 2
+MIN_TRUNCATED_TEXT = 80
+BUDGET_UNIT = "chars"
+METHOD = "mnemon_recall_rrf_beam"
+
+# multipliers on the recall score; every one that applies is reported in `score_factors`
+KIND_FACTORS = {"blocked": 1.15, "risk": 1.15, "correction": 1.1, "done": 0.9}
+EDGE_CATEGORY_FACTORS = {"semantic": 1.0, "semantic_pending": 0.8, "observation": 0.5, "association": 0.6,
+                         "reference": 0.4, "structure": 0.35, "extraction": 0.4, "lineage": 0.3}
+CANDIDATE_FACTOR = 0.3
+WORLD_BASE = {"current_state_assertion": 2.0, "missed_prediction": 1.5, "unverifiable_prediction": 1.2,
+              "open_prediction": 1.2, "lapsed_state_assertion": 0.4}
+_STRONG_SEGMENTS = {"projects", "project", "people", "person", "events", "vendors", "sources"}
+_WEAK_SEGMENTS = {"archive", "archives", "daily", "journal"}
+_NOISE_SEGMENTS = {"logs", "log", "cron", "out", "debug", "heartbeat", "runs"}
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+
+
+# ── validation ─────────────────────────────────────────────────────────────────────────────────────────────────
+def _check_int(name: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidInput(f"--{name.replace('_', '-')} must be an integer from {low} to {high}", **{name: value})
+    return value
+
+
+def parse_as_of(as_of: Any) -> datetime | None:
+    if as_of in (None, ""):
+        return None
+    if isinstance(as_of, datetime):
+        return parse_iso(as_of.isoformat())
+    try:
+        return parse_iso(str(as_of))
+    except ValueError:
+        raise InvalidInput(f"--as-of {as_of!r} is not an ISO-8601 timestamp", as_of=str(as_of)) from None
+
+
+# ── factors ────────────────────────────────────────────────────────────────────────────────────────────────────
+def source_path_of(node: Memory) -> str:
+    """`vault:Projects/a.md` → `Projects/a.md`; other sources (`mneme://…`, `user`) unchanged."""
+    return node.source[len("vault:"):] if node.source.startswith("vault:") else node.source
+
+
+def source_authority(path: str) -> tuple[float, str]:
+    segments = {s.lower() for s in re.split(r"[/:]", path) if s}
+    if segments & _NOISE_SEGMENTS:
+        return 0.4, "generated/log folder"
+    if segments & _WEAK_SEGMENTS:
+        return 0.6, "archive/daily folder"
+    if segments & _STRONG_SEGMENTS:
+        return 1.1, "curated project/people folder"
+    return 1.0, "neutral"
+
+
+def staleness(text: str, kind: str, now: datetime) -> tuple[float, int | None]:
+    """Multiplier from the newest *past* dated mention (a future deadline is never stale); (1.0, None) if none."""
+    ages = []
+    for y, m, d in _ISO_DATE.findall(text):
+        try:
+            when = datetime(int(y), int(m), int(d), tzinfo=now.tzinfo)
+        except ValueError:
+            continue
+        ages.append((now - when).days)
+    past = [a for a in ages if a >= 0]
+    if not past or len(past) < len(ages):
+        return 1.0, None  # undated, or it names a future date (an upcoming deadline is never stale)
+    age = min(past)
+    open_loop = kind in ("blocked", "risk")
+    if age > 60:
+        return (0.4 if kind == "done" else 0.8 if open_loop else 0.6), age
+    if age > 30:
+        return (0.6 if kind == "done" else 0.9 if open_loop else 0.8), age
+    return 1.0, age
+
+
+def memory_truth_policy(node: Memory) -> str:
+    """Text that sits in a source (vault note, scoped payload) is a source-contained observation; an insight an
+    agent stored with `remember` is active evidence — useful, but nobody checked it against a source."""
+    if node.source.startswith(("vault:", "mneme://")):
+        return "source_contained_observation"
+    return "active_evidence"
+
+
+def _node_title(node: Memory | None, node_id: str) -> str:
+    if node is None:
+        return node_id
+    if node.title:
+        return node.title
+    return excerpt(node.content, 60) if node.content else node_id
+
+
+# ── candidates ─────────────────────────────────────────────────────────────────────────────────────────────────
+def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str], now: datetime,
+                  as_of: datetime | None, skipped: list[dict[str, Any]], verbose: bool) -> list[dict[str, Any]]:
+    items = []
+    for s in outcome.results:
+        node = outcome.nodes[s.id]
+        meta = node.metadata or {}
+        kind = str(meta.get("memory_kind") or "memory")
+        obs_kind = str(meta.get("observation_kind") or "")
+        title = node.title or excerpt(node.content, 80)
+        if as_of is not None and node.created_at and parse_iso(node.created_at) > as_of:
+            skipped.append({"id": s.id, "kind": kind, "title": title, "score": round(s.score, 4),
+                            "reason": "written_after_as_of"})
+            continue
+        path = source_path_of(node)
+        authority, authority_note = source_authority(path)
+        stale, age = staleness(node.content, obs_kind, now)
+        kind_factor = KIND_FACTORS.get(obs_kind, 1.0)
+        score = s.score * authority * stale * kind_factor
+        factors: dict[str, Any] = {"recall": round(s.score, 4), "source_authority": authority,
+                                   "staleness": stale, "kind": kind_factor}
+        if s.superseded:
+            factors["superseded"] = True
+        item: dict[str, Any] = {
+            "id": s.id, "kind": kind, "item_type": "memory", "title": title, "text": node.content,
+            "source_path": path, "truth_policy": memory_truth_policy(node), "score": round(score, 4),
+            "score_factors": factors, "matched_terms": sorted(q_tokens & rt.tokens_of(node)),
+            "category": node.category, "importance": node.importance,
+        }
+        for key in ("note", "line", "observation_kind", "heading_path"):
+            if meta.get(key) not in (None, "", []):
+                item[key] = meta[key]
+        item["source_notes"] = {"authority": authority_note, **({"newest_past_date_age_days": age}
+                                                                 if age is not None else {})}
+        if s.superseded:
+            item["superseded"] = True
+        if verbose:
+            item["signals"] = s.signals.as_dict()
+            item["via"] = s.via
+        items.append(item)
+    return items
+
+
+def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: frozenset[str], include_candidates: bool,
+                as_of: datetime | None, skipped: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """Edges touching the recalled memories and their notes, each scored from the item it hangs on."""
+    anchor: dict[str, float] = {}
+    for it in memory_items:
+        anchor[it["id"]] = max(anchor.get(it["id"], 0.0), it["score"])
+        if it.get("note"):
+            note_id = f"note:{it['note']}"
+            anchor[note_id] = max(anchor.get(note_id, 0.0), 0.8 * it["score"])
+    if not anchor:
+        return [], 0
+    store = rt.store
+    edges = store.edges_of(list(anchor), statuses=("active", "candidate"), direction="both")
+    killed = len(store.edges_of(list(anchor), statuses=("killed",), direction="both"))
+    item_ids = {it["id"] for it in memory_items}
+    ends = store.get_nodes(list({e.src for e in edges} | {e.dst for e in edges}))
+    out: list[dict[str, Any]] = []
+    for e in edges:
+        relation = e.type
+        category = category_of(relation) or "unknown"
+        policy = truth_policy(relation, e.status)
+        src_title, dst_title = _node_title(ends.get(e.src), e.src), _node_title(ends.get(e.dst), e.dst)
+        title = f"{src_title} —{relation}→ {dst_title}"
+        base = max(anchor.get(e.src, 0.0), anchor.get(e.dst, 0.0))
+        quality = max(0.0, min(1.0, (e.confidence + min(1.0, e.weight)) / 2))
+        cat_factor = EDGE_CATEGORY_FACTORS.get(category, 0.8)
+        status_factor = CANDIDATE_FACTOR if e.status == "candidate" else 1.0
+        matched = sorted(q_tokens & frozenset(tokens(f"{e.evidence} {src_title} {dst_title} {relation}")))
+        lexical = 1.0 + 0.25 * len(matched)
+        score = base * quality * cat_factor * status_factor * lexical
+        item: dict[str, Any] = {
+            "id": f"edge:{e.id}", "edge_id": e.id, "kind": "edge", "item_type": "edge", "relation": relation,
+            "category": category, "status": e.status, "title": title, "text": e.evidence,
+            "source_path": e.source_path, "truth_policy": policy, "candidate_only": e.status != "active",
+            "confidence": round(e.confidence, 4), "strength": round(e.weight, 4), "origin": e.origin,
+            "src": {"id": e.src, "title": src_title, "kind": ends[e.src].kind if e.src in ends else None},
+            "dst": {"id": e.dst, "title": dst_title, "kind": ends[e.dst].kind if e.dst in ends else None},
+            "score": round(score, 4), "matched_terms": matched,
+            "score_factors": {"anchor": round(base, 4), "quality": round(quality, 4), "category": cat_factor,
+                              "status": status_factor, "lexical": lexical},
+        }
+        if e.rule:
+            item["rule"] = e.rule
+        reason = None
+        if e.status == "candidate" and not include_candidates:
+            reason = "candidate_edge_excluded"
+        elif as_of is not None and e.created_at and parse_iso(e.created_at) > as_of:
+            reason = "written_after_as_of"
+        elif category == "observation" and (e.dst in item_ids or e.src in item_ids):
+            reason = "duplicate_of_item"
+        if reason:
+            skipped.append({"id": item["id"], "kind": "edge", "title": title, "score": item["score"],
+                            "truth_policy": policy, "reason": reason})
+            continue
+        out.append(item)
+    return out, killed
+
+
+def _world_items(rt: Runtime, prompt: str, as_of: datetime | None) -> list[dict[str, Any]]:
+    """The world model's rows (state assertions, predictions) when that package is installed."""
+    if importlib.util.find_spec("mnemon.app.world") is None:
+        return []
+    fn = getattr(importlib.import_module("mnemon.app.world"), "world_context_items", None)
+    if fn is None:
+        return []
+    rows = fn(rt, prompt, as_of.isoformat() if as_of else None)
+    out = []
+    for row in rows:
+        item = dict(row)
+        policy = str(item.get("truth_policy") or "active_evidence")
+        item["truth_policy"] = policy
+        world_score = float(item.get("score") or 0.0)
+        base = WORLD_BASE.get(policy, 0.8)
+        item["score"] = round(base + world_score, 4)
+        item["score_factors"] = {"world_base": base, "world_match": round(world_score, 4)}
+        item.setdefault("text", "")
+        item.setdefault("title", str(item.get("id")))
+        out.append(item)
+    return out
+
+
+# ── packing ────────────────────────────────────────────────────────────────────────────────────────────────────
+def _size(item: dict[str, Any]) -> int:
+    return len(str(item.get("title") or "")) + len(str(item.get("text") or ""))
+
+
+def _pack(ranked: list[dict[str, Any]], budget: int, max_items: int,
+          skipped: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """Greedy by score: first ≤2 items per source path (so one long note cannot fill the pack), then fill."""
+    chosen: list[dict[str, Any]] = []
+    chosen_ids: set[str] = set()
+    used = 0
+    per_source: dict[str, int] = {}
+    refused: dict[str, str] = {}
+    for first_pass in (True, False):
+        for item in ranked:
+            if item["id"] in chosen_ids:
+                continue
+            src = str(item.get("source_path") or "")
+            if first_pass and src and per_source.get(src, 0) >= PER_SOURCE_FIRST_PASS:
+                continue
+            if len(chosen) >= max_items:
+                refused[item["id"]] = "max_items"
+                continue
+            size = _size(item)
+            room = budget - used
+            if size > room:
+                text_room = room - len(str(item.get("title") or "")) - 1
+                if item.get("item_type") == "memory" and text_room >= MIN_TRUNCATED_TEXT:
+                    item = {**item, "text": str(item["text"])[:text_room] + "…", "truncated": True}
+                    size = _size(item)
+                else:
+                    refused[item["id"]] = "budget_limit"
+                    continue
+            chosen.append(item)
+            chosen_ids.add(item["id"])
+            refused.pop(item["id"], None)
+            used += size
+            per_source[src] = per_source.get(src, 0) + 1
+    for item in ranked:
+        if item["id"] not in chosen_ids:
+            skipped.append({"id": item["id"], "kind": item.get("kind"), "title": excerpt(str(item.get("title")), 80),
+                            "score": item["score"], "truth_policy": item.get("truth_policy"),
+                            "reason": refused.get(item["id"], "budget_limit")})
+    return chosen, used
+
+
+def _explain_rows(items: Sequence[dict[str, Any]]) -> list[str]:
+    rows = []
+    for rank, it in enumerate(items, start=1):
+        factors = ", ".join(f"{k}={v}" for k, v in it.get("score_factors", {}).items())
+        rows.append(f"{rank:>2}. {it['score']:.4f} {it.get('kind')}/{it['truth_policy']} "
+                    f"{excerpt(str(it.get('title')), 70)} [{factors}]")
+    return rows
+
+
+def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET, max_items: int = DEFAULT_MAX_ITEMS,
+                       as_of: Any = None, include_candidates: bool = True, verbose: bool = False,
+                       explain: bool = False) -> dict[str, Any]:
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise InvalidInput("--prompt must be a non-empty string")
+    if len(prompt) > MAX_PROMPT_CHARS:
+        raise InvalidInput(f"--prompt is {len(prompt)} characters; the limit is {MAX_PROMPT_CHARS}")
+    budget = _check_int("budget", budget, 1, MAX_BUDGET)
+    max_items = _check_int("max_items", max_items, 1, 100)
+    when = parse_as_of(as_of)
+    now = when or rt.now()
+    q_list = list(dict.fromkeys(tokens(prompt)))
+    q_tokens = frozenset(q_list)
+    skipped: list[dict[str, Any]] = []
+
+    outcome: RecallOutcome | None = None
+    memory_items: list[dict[str, Any]] = []
+    edge_items: list[dict[str, Any]] = []
+    killed = 0
+    if q_list:
+        outcome = run_recall(rt, prompt, limit=min(100, max(25, 4 * max_items)), explain=explain, touch=False)
+        memory_items = _memory_items(rt, outcome, q_tokens, now, when, skipped, verbose)
+        edge_items, killed = _edge_items(rt, memory_items, q_tokens, include_candidates, when, skipped)
+    world_items = _world_items(rt, prompt, when)
+    ranked = sorted(world_items + memory_items + edge_items, key=lambda i: (-i["score"], str(i["id"])))
+    items, used = _pack(ranked, budget, max_items, skipped)
+
+    if not q_list:
+        empty_reason = "no_prompt_terms" if not items else None
+    elif not ranked:
+        empty_reason = "no_matching_memories"
+    elif not items:
+        empty_reason = "all_candidates_skipped"
+    else:
+        empty_reason = None
+    anchors = outcome.anchors if outcome else {}
+    payload: dict[str, Any] = {
+        "prompt": prompt, "budget": budget, "budget_unit": BUDGET_UNIT, "used_budget": used, "max_items": max_items,
+        "as_of": now.isoformat() if when else None, "include_candidates": include_candidates,
+        "tokens": q_list, "clusters": [], "brain_labels": [],
+        "retrieval": {
+            "method": METHOD, "engine": "run_recall",
+            "signals": sorted(anchors) + ["graph", "edges", *(["world"] if world_items else [])],
+            "intent": outcome.intent.intent.value if outcome else None,
+            "query_seed_nodes": list(dict.fromkeys(i for r in anchors.values() for i in r[:5]))[:20],
+            "embedded_query": bool(outcome and outcome.embedded_query),
+        },
+        "items": items,
+        "skipped": skipped[:MAX_SKIPPED_REPORTED],
+        "stats": {"candidate_items_considered": len(ranked), "items_returned": len(items),
+                  "skipped_reported": min(len(skipped), MAX_SKIPPED_REPORTED), "skipped_total": len(skipped),
+                  "memories_recalled": len(outcome.results) if outcome else 0, "edges_considered": len(edge_items),
+                  "killed_edges_excluded": killed, "world_items": len(world_items)},
+        "empty_reason": empty_reason,
+    }
+    if explain:
+        payload["explain"] = {"ranking": _explain_rows(items), "recall_trace": outcome.trace if outcome else []}
+    if rt.warnings:
+        payload["warnings"] = list(dict.fromkeys(rt.warnings))
+        rt.warnings.clear()
+    return payload

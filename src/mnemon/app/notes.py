@@ -1,0 +1,315 @@
+"""The path-safe Markdown note editor: read, write, replace, upsert-section, add-bullet (Mneme's `note …`).
+
+Safety rules, each enforced before any byte is read or written:
+* paths are vault-relative and end in `.md`; absolute paths, drive letters, `..` segments, backslashes and NUL
+  bytes are refused with `PathRefused`;
+* no component of the path (existing directories or the note itself) may be a symlink — a link inside the vault
+  can point anywhere, and following it is how an editor ends up writing outside its sandbox;
+* the final resolved path must still lie inside the resolved vault (a belt to the braces above).
+
+Writes are atomic (temp file in the same directory, fsync, `os.replace`), an existing note that changes is first
+copied to `<vault>/.mnemon-backups/<path>.<UTC stamp>.bak` (not `.md`, so ingestion never reads backups back in),
+and every mutating call takes `dry_run` to return the unified diff without touching the disk. Mneme's `--force`
+escape hatch is deliberately absent.
+"""
+from __future__ import annotations
+
+import difflib
+import hashlib
+import os
+import re
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from ..core.errors import Conflict, InvalidInput, NotFound, PathRefused
+
+BACKUP_DIR = ".mnemon-backups"
+MAX_NOTE_BYTES = 5 * 1024 * 1024
+WRITE_MODES = ("create", "append", "overwrite")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_DRIVE = re.compile(r"^[A-Za-z]:")
+
+
+@dataclass(frozen=True)
+class Resolved:
+    rel: str
+    path: Path
+
+
+def _vault_root(vault: str | Path | None) -> Path:
+    if vault is None or not str(vault).strip():
+        raise InvalidInput("no vault given: pass --vault DIR or set `vault` in the config (MNEMON_VAULT)")
+    root = Path(vault).expanduser()
+    if not root.is_dir():
+        raise NotFound(f"vault directory {root} does not exist", vault=str(root))
+    return root.resolve()
+
+
+def safe_resolve(vault: str | Path | None, rel_path: str) -> Resolved:
+    """The absolute path of a vault note, or `PathRefused` when `rel_path` could reach outside the vault."""
+    root = _vault_root(vault)
+    if not isinstance(rel_path, str) or not rel_path.strip():
+        raise InvalidInput("note path must be a non-empty vault-relative path")
+    raw = rel_path.strip()
+    if "\x00" in raw or "\\" in raw:
+        raise PathRefused("note paths may not contain NUL bytes or backslashes", path=raw)
+    if raw.startswith(("/", "~")) or _DRIVE.match(raw) or Path(raw).is_absolute():
+        raise PathRefused("note paths must be relative to the vault, not absolute", path=raw)
+    pure = PurePosixPath(raw)
+    if any(part in ("..", "") for part in pure.parts) or raw.startswith("./../"):
+        raise PathRefused("note paths may not contain '..' segments", path=raw)
+    parts = [p for p in pure.parts if p != "."]
+    if not parts:
+        raise InvalidInput("note path must name a file", path=raw)
+    if not parts[-1].lower().endswith(".md") or parts[-1].lower() == ".md":
+        raise PathRefused("only Markdown notes (*.md) can be edited", path=raw)
+    if parts[0] == BACKUP_DIR:
+        raise PathRefused("the backup folder is not editable through the note editor", path=raw)
+    current = root
+    for part in parts:
+        current = current / part
+        if current.is_symlink():
+            raise PathRefused("note paths may not pass through symlinks", path=raw,
+                              symlink=str(current.relative_to(root)))
+    final = current.resolve()
+    try:
+        final.relative_to(root)
+    except ValueError:
+        raise PathRefused("note path resolves outside the vault", path=raw) from None
+    if final.exists() and not final.is_file():
+        raise InvalidInput("note path names a directory, not a file", path=raw)
+    return Resolved("/".join(parts), final)
+
+
+def _read(target: Resolved) -> str | None:
+    if not target.path.exists():
+        return None
+    if target.path.stat().st_size > MAX_NOTE_BYTES:
+        raise InvalidInput(f"note is larger than {MAX_NOTE_BYTES} bytes", path=target.rel)
+    try:
+        return target.path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InvalidInput("note is not valid UTF-8 text", path=target.rel) from None
+
+
+def _diff(rel: str, before: str | None, after: str) -> str:
+    return "".join(difflib.unified_diff((before or "").splitlines(keepends=True), after.splitlines(keepends=True),
+                                        fromfile=f"a/{rel}" if before is not None else "/dev/null",
+                                        tofile=f"b/{rel}"))
+
+
+def _stamp(clock: Callable[[], datetime] | None) -> str:
+    now = clock() if clock else datetime.now(timezone.utc)
+    return now.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = path.stat().st_mode & 0o777 if path.exists() else None
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _commit(vault: str | Path | None, target: Resolved, before: str | None, after: str, *, dry_run: bool,
+            clock: Callable[[], datetime] | None, extra: dict[str, Any]) -> dict[str, Any]:
+    if len(after.encode("utf-8")) > MAX_NOTE_BYTES:
+        raise InvalidInput(f"the note would exceed {MAX_NOTE_BYTES} bytes", path=target.rel)
+    changed = before != after
+    out: dict[str, Any] = {"ok": True, "path": target.rel, "changed": changed, "dry_run": dry_run,
+                           "created": before is None, "bytes": len(after.encode("utf-8")), "backup": None, **extra}
+    if changed:
+        out["diff"] = _diff(target.rel, before, after)
+    if dry_run or not changed:
+        return out
+    if before is not None:
+        root = _vault_root(vault)
+        backup = root / BACKUP_DIR / f"{target.rel}.{_stamp(clock)}.bak"
+        _atomic_write(backup, before)
+        out["backup"] = str(backup.relative_to(root))
+    _atomic_write(target.path, after)
+    out["sha256"] = hashlib.sha256(after.encode("utf-8")).hexdigest()
+    return out
+
+
+# ── section structure ──────────────────────────────────────────────────────────────────────────────────────────
+def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
+    """(line index, level, text) of ATX headings outside code fences."""
+    out = []
+    fenced = False
+    for i, line in enumerate(lines):
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        m = _HEADING.match(line.rstrip("\n"))
+        if m:
+            out.append((i, len(m.group(1)), m.group(2).strip()))
+    return out
+
+
+def _find_section(lines: list[str], heading: str) -> tuple[int, int, int] | None:
+    """(heading line, body end exclusive, level) of the first heading whose text matches, case-insensitively."""
+    wanted = " ".join(heading.strip().lstrip("#").split()).casefold()
+    heads = _headings(lines)
+    for n, (idx, level, text) in enumerate(heads):
+        if " ".join(text.split()).casefold() == wanted:
+            end = len(lines)
+            for idx2, level2, _ in heads[n + 1:]:
+                if level2 <= level:
+                    end = idx2
+                    break
+            return idx, end, level
+    return None
+
+
+def _check_heading(heading: str) -> str:
+    if not isinstance(heading, str) or not heading.strip() or "\n" in heading:
+        raise InvalidInput("--heading must be one non-empty line")
+    return " ".join(heading.strip().lstrip("#").split())
+
+
+def _ensure_newline(text: str) -> str:
+    return text if not text or text.endswith("\n") else text + "\n"
+
+
+# ── commands ───────────────────────────────────────────────────────────────────────────────────────────────────
+def read_note(vault: str | Path | None, rel_path: str, *, heading: str | None = None) -> dict[str, Any]:
+    target = safe_resolve(vault, rel_path)
+    text = _read(target)
+    if text is None:
+        raise NotFound(f"note {target.rel} does not exist", path=target.rel)
+    out: dict[str, Any] = {"ok": True, "path": target.rel, "bytes": len(text.encode("utf-8")),
+                           "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()}
+    if heading:
+        lines = text.splitlines(keepends=True)
+        found = _find_section(lines, _check_heading(heading))
+        if found is None:
+            raise NotFound(f"heading {heading!r} not found in {target.rel}", path=target.rel, heading=heading)
+        start, end, level = found
+        out.update({"heading": _check_heading(heading), "level": level, "content": "".join(lines[start + 1:end])})
+    else:
+        out["content"] = text
+    return out
+
+
+def write_note(vault: str | Path | None, rel_path: str, content: str, *, mode: str = "append", dry_run: bool = False,
+               clock: Callable[[], datetime] | None = None) -> dict[str, Any]:
+    if mode not in WRITE_MODES:
+        raise InvalidInput(f"--mode must be one of {', '.join(WRITE_MODES)}", mode=mode)
+    if not isinstance(content, str):
+        raise InvalidInput("content must be text")
+    target = safe_resolve(vault, rel_path)
+    before = _read(target)
+    if mode == "create":
+        if before is not None:
+            raise Conflict(f"note {target.rel} already exists; use --mode overwrite or append", path=target.rel)
+        after = content
+    elif mode == "overwrite":
+        after = content
+    else:
+        base = before or ""
+        after = base + ("\n" if base and not base.endswith("\n") else "") + content
+    return _commit(vault, target, before, after, dry_run=dry_run, clock=clock, extra={"mode": mode})
+
+
+def replace_in_note(vault: str | Path | None, rel_path: str, find: str, replace: str, *, all_matches: bool = False,
+                    dry_run: bool = False, clock: Callable[[], datetime] | None = None) -> dict[str, Any]:
+    if not isinstance(find, str) or not find:
+        raise InvalidInput("--find must be non-empty text")
+    target = safe_resolve(vault, rel_path)
+    before = _read(target)
+    if before is None:
+        raise NotFound(f"note {target.rel} does not exist", path=target.rel)
+    count = before.count(find)
+    if count == 0:
+        raise NotFound(f"text to replace was not found in {target.rel}", path=target.rel)
+    if count > 1 and not all_matches:
+        raise Conflict(f"text occurs {count} times in {target.rel}; pass --all to replace every occurrence",
+                       path=target.rel, occurrences=count)
+    after = before.replace(find, replace) if all_matches else before.replace(find, replace, 1)
+    return _commit(vault, target, before, after, dry_run=dry_run, clock=clock,
+                   extra={"replacements": count if all_matches else 1})
+
+
+def upsert_section(vault: str | Path | None, rel_path: str, heading: str, content: str, *, level: int = 2,
+                   dry_run: bool = False, clock: Callable[[], datetime] | None = None) -> dict[str, Any]:
+    """Replace the body under `heading` (any level) or append a new `level` heading with `content`."""
+    if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 6:
+        raise InvalidInput("--level must be from 1 to 6")
+    title = _check_heading(heading)
+    target = safe_resolve(vault, rel_path)
+    before = _read(target)
+    lines = (before or "").splitlines(keepends=True)
+    body = _ensure_newline(content.strip("\n")) if content.strip() else ""
+    found = _find_section(lines, title)
+    if found is None:
+        base = _ensure_newline("".join(lines))
+        sep = "\n" if base.strip() else ""
+        after = base + sep + f"{'#' * level} {title}\n\n" + body
+        action = "appended"
+    else:
+        start, end, _ = found
+        tail = lines[end:]
+        block = ["\n", body] if body else []
+        if tail and body:
+            block.append("\n")
+        after = "".join(lines[:start + 1] + block + tail)
+        action = "replaced"
+    return _commit(vault, target, before, after, dry_run=dry_run, clock=clock,
+                   extra={"heading": title, "section": action})
+
+
+def _bullet_key(text: str) -> str:
+    stripped = re.sub(r"^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?)?", "", text)
+    return " ".join(stripped.split()).casefold()
+
+
+def add_bullet(vault: str | Path | None, rel_path: str, heading: str, bullet: str, *, dry_run: bool = False,
+               clock: Callable[[], datetime] | None = None) -> dict[str, Any]:
+    """Add `- bullet` at the end of the list under `heading` (creating the section), unless it is already there."""
+    title = _check_heading(heading)
+    if not isinstance(bullet, str) or not bullet.strip() or "\n" in bullet.strip():
+        raise InvalidInput("--bullet must be one non-empty line")
+    item = bullet.strip()
+    line = item if re.match(r"^[-*+]\s", item) else f"- {item}"
+    target = safe_resolve(vault, rel_path)
+    before = _read(target)
+    lines = (before or "").splitlines(keepends=True)
+    found = _find_section(lines, title)
+    if found is None:
+        base = _ensure_newline("".join(lines))
+        after = base + ("\n" if base.strip() else "") + f"## {title}\n\n{line}\n"
+        return _commit(vault, target, before, after, dry_run=dry_run, clock=clock,
+                       extra={"heading": title, "bullet": line, "duplicate": False})
+    start, end, _ = found
+    key = _bullet_key(line)
+    if any(re.match(r"^\s*[-*+]\s", existing) and _bullet_key(existing) == key for existing in lines[start + 1:end]):
+        return _commit(vault, target, before, before or "", dry_run=dry_run, clock=clock,
+                       extra={"heading": title, "bullet": line, "duplicate": True})
+    insert_at = end
+    while insert_at > start + 1 and not lines[insert_at - 1].strip():
+        insert_at -= 1  # keep the blank lines that separate this section from the next one after the bullet
+    new_lines = list(lines)
+    if insert_at > 0 and not new_lines[insert_at - 1].endswith("\n"):
+        new_lines[insert_at - 1] += "\n"
+    # a heading directly followed by the first bullet reads better with a blank line between them
+    prefix = ["\n"] if insert_at == start + 1 else []
+    new_lines[insert_at:insert_at] = prefix + [line + "\n"]
+    return _commit(vault, target, before, "".join(new_lines), dry_run=dry_run, clock=clock,
+                   extra={"heading": title, "bullet": line, "duplicate": False})

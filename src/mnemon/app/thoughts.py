@@ -1,0 +1,534 @@
+"""Proactive thoughts: `candidates`, `debug-candidates`, `thought`, `surface`, `run-once`, and the facade mixin.
+
+The proactive scorer follows Mneme (reference §2.5) with its bugs fixed: status words match whole (stemmed)
+tokens, not substrings ("residue" is not "due"); dates count only when they name a year and age is measured from
+the runtime clock, never a hard-coded year; the walk is deterministic (greedy on the biased step weight, ties by
+id) instead of unseeded `random`, so the same graph gives the same thought; `surface` returns one JSON shape with
+or without a prompt and never mutates anything (Mneme's prompt-less surface bumped counters on a read).
+
+Thought history lives in the oplog (`op = "thought"`), which no vault rebuild touches; the last
+`RECENT_WINDOW` thoughts give the recently-surfaced penalty.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import InvalidInput, ProviderUnavailable
+from ..core.model import Edge, Memory, parse_iso
+from ..core.ontology import category_of
+from ..core.text import excerpt, tokens
+from ..core.vault.lifecycle import truth_policy
+from ..core.vault.observations import DEFAULT_HINTS
+from ..render.cards import write_card
+from . import notes as notes_mod
+from .context import DEFAULT_BUDGET, DEFAULT_MAX_ITEMS, build_context_pack, source_path_of
+from .runtime import Runtime
+
+RECENT_WINDOW = 20
+RECENT_PENALTY = 3.0
+DEFAULT_HOPS = 5
+MAX_HOPS = 12
+SURFACE_BUDGET = 5000
+NEXT_ACTIONS_HEADING = "Next Actions"
+_DEADLINE_WORDS = frozenset(tokens("due deadline expires overdue urgent"))
+_OPEN_WORDS = frozenset(tokens("waiting awaiting follow needs todo blocked unresolved pending"))
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_IMPORTANT_TYPES = {"project", "finance", "event", "person"}
+_NAV_TYPES = {"note", "project", "person", "finance", "event", "place", "placeholder"}
+
+
+@dataclass
+class Candidate:
+    memory: Memory
+    score: float
+    breakdown: dict[str, float]
+    reasons: list[str]
+    skip_reasons: list[str] = field(default_factory=list)
+    seed_id: str = ""
+    path: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _check_hops(hops: Any) -> int:
+    if isinstance(hops, bool) or not isinstance(hops, int) or not 0 <= hops <= MAX_HOPS:
+        raise InvalidInput(f"--hops must be an integer from 0 to {MAX_HOPS}", hops=hops)
+    return hops
+
+
+def _check_limit(limit: Any, high: int = 100) -> int:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= high:
+        raise InvalidInput(f"--limit must be an integer from 1 to {high}", limit=limit)
+    return limit
+
+
+def parse_hints(hints: Any) -> tuple[str, ...]:
+    """`"deadline,lease"` or a list → stemmed hint tokens; None → Mneme's default hints."""
+    if hints is None:
+        raw: Sequence[str] = DEFAULT_HINTS
+    elif isinstance(hints, str):
+        raw = [h for h in hints.split(",") if h.strip()]
+    elif isinstance(hints, (list, tuple)) and all(isinstance(h, str) for h in hints):
+        raw = hints
+    else:
+        raise InvalidInput("--hints must be a comma-separated list of words")
+    return tuple(dict.fromkeys(t for h in raw for t in tokens(h)))
+
+
+# ── scoring ────────────────────────────────────────────────────────────────────────────────────────────────────
+def _is_observation(node: Memory) -> bool:
+    kind = (node.metadata or {}).get("memory_kind")
+    return kind in ("observation", "task") or (node.source.startswith("mneme://") and kind != "section")
+
+
+def _dates(text: str) -> list[datetime]:
+    out = []
+    for y, m, d in _ISO_DATE.findall(text):
+        try:
+            out.append(datetime(int(y), int(m), int(d)))
+        except ValueError:
+            continue
+    return out
+
+
+def score_observation(node: Memory, *, hints: tuple[str, ...], now: datetime, recent_seeds: set[str],
+                      note_type: str = "") -> tuple[float, dict[str, float], list[str]]:
+    meta = node.metadata or {}
+    kind = str(meta.get("observation_kind") or "fact")
+    words = frozenset(tokens(node.content))
+    parts: dict[str, float] = {"base": float(meta.get("score") or node.importance)}
+    reasons: list[str] = []
+    if kind == "blocked":
+        parts["open_loop_kind"] = 5.0
+        reasons.append("open loop")
+    elif kind == "risk":
+        parts["risk_kind"] = 4.0
+        reasons.append("risk or deadline")
+    if words & _DEADLINE_WORDS:
+        parts["deadline_words"] = 4.0
+        reasons.append("deadline wording")
+    if words & _OPEN_WORDS:
+        parts["open_loop_words"] = 3.0
+    hit = [h for h in hints if h in words]
+    if hit:
+        parts["hints"] = 2.0 * len(hit)
+        shown = [w for w in re.findall(r"[\w-]+", node.content.lower()) if tokens(w) and tokens(w)[0] in hit]
+        reasons.append("matched hint: " + ", ".join(dict.fromkeys(shown or hit)))
+    if note_type in _IMPORTANT_TYPES:
+        parts["note_type"] = 1.5
+    naive_now = now.replace(tzinfo=None)
+    dates = _dates(node.content)
+    if dates:
+        upcoming = [d for d in dates if d >= naive_now]
+        if upcoming and (min(upcoming) - naive_now).days <= 30:
+            parts["freshness"] = 0.8
+            reasons.append(f"dated {min(upcoming).date().isoformat()}, within 30 days")
+        else:
+            age = min(abs((naive_now - d).days) for d in dates)
+            parts["freshness"] = 0.6 if age <= 30 else 0.2 if age <= 120 else -0.2
+    elif node.created_at:
+        age = (now - parse_iso(node.created_at)).days
+        parts["freshness"] = 0.3 if age <= 30 else 0.0 if age <= 120 else -0.15
+    segments = {s.lower() for s in re.split(r"[/:]", source_path_of(node)) if s}
+    if "archive" in segments:
+        parts["source_quality"] = -2.5
+    elif "runs" in segments or "logs" in segments:
+        parts["source_quality"] = -1.0
+    seed = f"note:{meta['note']}" if meta.get("note") else node.id
+    if node.id in recent_seeds or seed in recent_seeds:
+        parts["recently_surfaced"] = -RECENT_PENALTY
+        reasons.append("recently surfaced (cooldown)")
+    return round(sum(parts.values()), 4), parts, reasons
+
+
+def _recent_seeds(rt: Runtime) -> set[str]:
+    seeds: set[str] = set()
+    for entry in rt.store.oplog(RECENT_WINDOW, op="thought"):
+        seeds.update(str(s) for s in (entry.detail.get("seed"), entry.detail.get("memory")) if s)
+    return seeds
+
+
+# ── the walk ───────────────────────────────────────────────────────────────────────────────────────────────────
+def _node_type(node: Memory | None) -> str:
+    if node is None:
+        return "unknown"
+    if node.kind == "memory":
+        kind = (node.metadata or {}).get("memory_kind")
+        if kind is None:
+            return "observation" if node.source.startswith("mneme://") else "memory"
+        return str(kind)
+    if node.kind == "note":
+        return str((node.metadata or {}).get("type") or (node.metadata or {}).get("note_type") or "note")
+    return node.kind
+
+
+def _name(node: Memory | None, node_id: str) -> str:
+    if node is None:
+        return node_id
+    if node.kind == "memory":
+        return excerpt(node.content, 90)
+    return node.title or node_id.split(":", 1)[-1]
+
+
+def _step(node_id: str, node: Memory | None, edge: Edge | None) -> dict[str, Any]:
+    step: dict[str, Any] = {"id": node_id, "name": _name(node, node_id), "type": _node_type(node)}
+    if edge is not None:
+        step.update({"via": edge.type, "edge_id": edge.id, "truth_policy": truth_policy(edge.type, edge.status)})
+    return step
+
+
+def _step_weight(edge: Edge, node: Memory | None, hints: tuple[str, ...]) -> float:
+    weight = 1.0
+    kind = _node_type(node)
+    if node is not None and node.kind == "memory":
+        weight += 4.0
+    if kind in _NAV_TYPES:
+        weight += 2.0
+    if kind == "heading":
+        weight *= 0.25
+    words = frozenset(tokens(_name(node, edge.dst)))
+    if words & frozenset(hints):
+        weight += 3.0
+    if words & (_OPEN_WORDS | _DEADLINE_WORDS):
+        weight += 2.0
+    if edge.type in ("has_blocked", "has_risk"):
+        weight += 5.0
+    return weight * max(0.05, edge.confidence)
+
+
+def walk(rt: Runtime, start: Sequence[tuple[str, Edge | None]], hops: int, hints: tuple[str, ...]) -> list[dict[str, Any]]:
+    """A deterministic biased walk over ACTIVE edges (both directions) from the given opening steps."""
+    store = rt.store
+    ids = [i for i, _ in start]
+    nodes = store.get_nodes(ids)
+    path = [_step(i, nodes.get(i), e) for i, e in start]
+    visited = set(ids)
+    # Walk on from the newest node; at a dead end (an observation only links back to its note) step back to
+    # the most recent node that still has unvisited active neighbours, so the path keeps exploring.
+    trail = list(ids)
+    for _ in range(hops):
+        chosen: tuple[float, str, Edge, Memory | None] | None = None
+        while trail and chosen is None:
+            current = trail[-1]
+            edges = store.edges_of([current], statuses=("active",), direction="both")
+            others = store.get_nodes([e.dst if e.src == current else e.src for e in edges])
+            options = []
+            for e in edges:
+                other = e.dst if e.src == current else e.src
+                if other in visited or category_of(e.type) == "lineage":
+                    continue
+                options.append((_step_weight(e, others.get(other), hints), other, e, others.get(other)))
+            if options:
+                options.sort(key=lambda o: (-o[0], o[1]))
+                chosen = options[0]
+            else:
+                trail.pop()
+        if chosen is None:
+            break
+        _, nxt, edge, node = chosen
+        visited.add(nxt)
+        path.append(_step(nxt, node, edge))
+        trail.append(nxt)
+    return path
+
+
+# ── candidates ─────────────────────────────────────────────────────────────────────────────────────────────────
+def scored_candidates(rt: Runtime, *, hints: tuple[str, ...], hops: int) -> tuple[list[Candidate], list[Candidate]]:
+    """(kept, suppressed) over every vault/payload observation, best first; paths only for the kept ones."""
+    store = rt.store
+    observations = [n for n in store.iter_nodes(kind="memory") if _is_observation(n)]
+    note_ids = sorted({f"note:{n.metadata['note']}" for n in observations if (n.metadata or {}).get("note")})
+    notes = store.get_nodes(note_ids)
+    killed_targets = {e.dst for e in store.edges_of([n.id for n in observations], statuses=("killed",), direction="in")}
+    recent = _recent_seeds(rt)
+    now = rt.now()
+    kept: list[Candidate] = []
+    suppressed: list[Candidate] = []
+    for n in observations:
+        meta = n.metadata or {}
+        seed = f"note:{meta['note']}" if meta.get("note") else n.id
+        score, parts, reasons = score_observation(n, hints=hints, now=now, recent_seeds=recent,
+                                                  note_type=_node_type(notes.get(seed)) if seed in notes else "")
+        cand = Candidate(n, score, parts, reasons, seed_id=seed)
+        if n.id in killed_targets:
+            cand.skip_reasons.append("observation edge killed")
+        if score <= 0:
+            cand.skip_reasons.append("score below surfacing threshold")
+        (suppressed if cand.skip_reasons else kept).append(cand)
+    order = lambda c: (-c.score, c.memory.id)  # noqa: E731
+    kept.sort(key=order)
+    suppressed.sort(key=order)
+    return kept, suppressed
+
+
+def _with_path(rt: Runtime, cand: Candidate, hops: int, hints: tuple[str, ...]) -> Candidate:
+    start: list[tuple[str, Edge | None]] = []
+    if cand.seed_id != cand.memory.id and rt.store.get_node(cand.seed_id) is not None:
+        link = next((e for e in rt.store.edges_of([cand.seed_id], statuses=("active",), direction="out")
+                     if e.dst == cand.memory.id), None)
+        start = [(cand.seed_id, None), (cand.memory.id, link)]
+    else:
+        start = [(cand.memory.id, None)]
+    cand.path = walk(rt, start, max(0, hops - (len(start) - 1)), hints)
+    return cand
+
+
+def candidate_dict(c: Candidate) -> dict[str, Any]:
+    meta = c.memory.metadata or {}
+    seed = c.path[0] if c.path else {"id": c.seed_id, "name": c.seed_id, "type": "note"}
+    return {
+        "score": c.score,
+        "seed": {"id": seed["id"], "name": seed["name"], "type": seed["type"], "source_path": meta.get("note")
+                 or source_path_of(c.memory)},
+        "observation": {"id": c.memory.id, "kind": meta.get("observation_kind") or meta.get("memory_kind"),
+                        "text": c.memory.content, "source_path": source_path_of(c.memory), "line": meta.get("line"),
+                        "score": meta.get("score")},
+        "evidence": [c.memory.content],
+        "reasons": c.reasons,
+        "score_breakdown": c.breakdown,
+        "skip_reasons": c.skip_reasons,
+        "path": c.path,
+    }
+
+
+def candidates(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS, limit: int = 5) -> list[dict[str, Any]]:
+    hint_tokens, hops, limit = parse_hints(hints), _check_hops(hops), _check_limit(limit)
+    kept, _ = scored_candidates(rt, hints=hint_tokens, hops=hops)
+    return [candidate_dict(_with_path(rt, c, hops, hint_tokens)) for c in kept[:limit]]
+
+
+def debug_candidates(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS, limit: int = 20,
+                     include_skipped: bool = False) -> dict[str, Any]:
+    hint_tokens, hops, limit = parse_hints(hints), _check_hops(hops), _check_limit(limit)
+    kept, suppressed = scored_candidates(rt, hints=hint_tokens, hops=hops)
+    rows = [candidate_dict(_with_path(rt, c, hops, hint_tokens)) for c in kept[:limit]]
+    out: dict[str, Any] = {"db": rt.store.path, "include_skipped": include_skipped, "hints": list(hint_tokens),
+                           "count": len(rows), "considered": len(kept) + len(suppressed), "candidates": rows,
+                           "empty_reason": None if rows else ("no_observations" if not suppressed
+                                                              else "all_candidates_suppressed")}
+    if include_skipped:
+        out["skipped"] = [candidate_dict(c) for c in suppressed[:limit]]
+    return out
+
+
+# ── thoughts ───────────────────────────────────────────────────────────────────────────────────────────────────
+def compose(path: list[dict[str, Any]], text: str, kind: str, note_title: str) -> dict[str, str]:
+    """Title, insight and action for a thought, from its evidence text, observation kind and path."""
+    words = frozenset(tokens(text))
+    short = excerpt(text, 60)
+    dates = [d.date().isoformat() for d in _dates(text)]
+    if kind == "blocked" or words & _OPEN_WORDS:
+        title, action = f"Open loop: {short}", f"Follow up on “{excerpt(text, 120)}” and record the outcome."
+    elif kind == "risk" or words & _DEADLINE_WORDS:
+        when = f" before {dates[0]}" if dates else ""
+        title, action = f"Deadline: {short}", f"Check what is due{when} and plan the next step: {excerpt(text, 110)}"
+    elif kind == "correction":
+        title, action = f"Correction to check: {short}", "Make sure nothing still relies on the superseded statement."
+    else:
+        title, action = f"Reasoned walk: {note_title or short}", f"Review “{excerpt(text, 120)}” and decide if it still matters."
+    hops = [f"{s['name']} ({s['via'].replace('_', ' ')})" for s in path[2:] if s.get("via")]
+    insight = f"{note_title or 'A memory'} holds “{excerpt(text, 160)}”"
+    if dates:
+        insight += f", dated {', '.join(dates[:2])}"
+    insight += "." if not hops else f"; it connects to {', '.join(hops[:3])}."
+    return {"title": title, "insight": insight, "action": action}
+
+
+def _thought_from_candidate(c: Candidate) -> dict[str, Any]:
+    meta = c.memory.metadata or {}
+    note_title = c.path[0]["name"] if c.path and c.path[0]["id"] != c.memory.id else ""
+    parts = compose(c.path, c.memory.content, str(meta.get("observation_kind") or ""), note_title)
+    return {**parts, "score": c.score, "path": c.path, "observations": [c.memory.content],
+            "evidence": [c.memory.content], "why_now": "; ".join(c.reasons[:3]) or "highest-scoring observation",
+            "source_path": source_path_of(c.memory), "seed": c.seed_id, "memory": c.memory.id}
+
+
+def _render(rt: Runtime, thought: dict[str, Any], out: str | Path | None, theme: str | None, stamp: str) -> None:
+    if out is None:
+        return
+    files = write_card(thought, Path(out).expanduser().resolve(), stamp=stamp, theme=theme,
+                       generated_at=rt.now_iso())
+    thought["image"] = str(files.image)
+    thought["card"] = files.to_dict()
+
+
+def thought(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS, out: str | Path | None = None,
+            theme: str | None = None, record: bool = True) -> dict[str, Any]:
+    hint_tokens, hops = parse_hints(hints), _check_hops(hops)
+    kept, _ = scored_candidates(rt, hints=hint_tokens, hops=hops)
+    if not kept:
+        return {"thought": None, "empty_reason": "no_candidates", "db": rt.store.path}
+    best = _with_path(rt, kept[0], hops, hint_tokens)
+    result = _thought_from_candidate(best)
+    stamp = rt.now().strftime("%Y%m%d_%H%M%S")
+    _render(rt, result, out, theme, stamp)
+    result["id"] = f"thought:{stamp}:{best.memory.id[-8:]}"
+    if record and not rt.store.readonly:
+        with rt.store.transaction():
+            rt.store.log("thought", best.seed_id, {"seed": best.seed_id, "memory": best.memory.id,
+                                                   "title": result["title"], "score": result["score"],
+                                                   "path": [s["id"] for s in result["path"]],
+                                                   "image": result.get("image")}, rt.now_iso())
+    result["db"] = rt.store.path
+    return result
+
+
+# ── surface ────────────────────────────────────────────────────────────────────────────────────────────────────
+def suggested_actions(item: dict[str, Any]) -> list[dict[str, Any]]:
+    src = str(item.get("source_path") or "")
+    out: list[dict[str, Any]] = []
+    if item.get("item_type") == "edge" and item.get("candidate_only"):
+        out.append({"type": "synapse_review", "action": "validate_or_kill", "edge_id": item.get("edge_id"),
+                    "why": "a candidate edge is a lead, not a fact; validate it or kill it before relying on it"})
+    elif src.startswith("mneme://"):
+        out.append({"type": "graph_memory_review", "action": "keep_or_forget", "source_path": src,
+                    "command": f"mnemon forget --source {src}"})
+    elif item.get("item_type") == "memory" and item.get("note"):
+        bullet = f"Follow up: {excerpt(str(item.get('text') or ''), 120)}"
+        out.append({"type": "vault_append_bullet", "note": item["note"], "heading": NEXT_ACTIONS_HEADING,
+                    "bullet": bullet,
+                    "command": ["mnemon", "note", "add-bullet", item["note"], "--heading", NEXT_ACTIONS_HEADING,
+                                "--bullet", bullet]})
+    out.append({"type": "inspect", "id": item.get("id"),
+                "command": f"mnemon explain-edge {item.get('edge_id')}" if item.get("item_type") == "edge"
+                else f"mnemon show {item.get('id')}"})
+    return out
+
+
+def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int,
+                       hints: tuple[str, ...]) -> dict[str, Any]:
+    if item.get("item_type") == "edge":
+        edge = rt.store.get_edge(int(item["edge_id"]))
+        path = [_step(item["src"]["id"], rt.store.get_node(item["src"]["id"]), None),
+                _step(item["dst"]["id"], rt.store.get_node(item["dst"]["id"]), edge)]
+    elif item.get("item_type") == "memory":
+        note_id = f"note:{item['note']}" if item.get("note") else None
+        if note_id and rt.store.get_node(note_id) is not None:
+            link = next((e for e in rt.store.edges_of([note_id], statuses=("active", "candidate"))
+                         if e.dst == item["id"]), None)
+            path = walk(rt, [(note_id, None), (item["id"], link)], max(0, hops - 1), hints)
+        else:
+            path = walk(rt, [(item["id"], None)], hops, hints)
+    else:
+        path = [{"id": item["id"], "name": excerpt(str(item.get("title")), 90), "type": str(item.get("kind"))}]
+    note_title = path[0]["name"] if len(path) > 1 else ""
+    text = str(item.get("text") or item.get("title") or "")
+    parts = compose(path, text, str(item.get("observation_kind") or ""), note_title)
+    if item.get("truth_policy") == "candidate_only":
+        parts["title"] = "Unconfirmed: " + parts["title"].split(": ", 1)[-1]
+        parts["insight"] += " This link is a candidate, not an established fact."
+    reasons = []
+    if item.get("matched_terms"):
+        reasons.append("matched " + ", ".join(item["matched_terms"][:5]))
+    reasons.append(f"truth policy {item.get('truth_policy')}")
+    return {
+        **parts, "score": item.get("score"), "path": path, "observations": [text] if item.get("item_type") == "memory" else [],
+        "evidence": [text] if text else [], "why_now": "; ".join(reasons), "source_path": item.get("source_path"),
+        "surface": {"prompt": prompt or None, "kind": item.get("kind"), "source_id": item.get("id"),
+                    "source_path": item.get("source_path"), "score": item.get("score"),
+                    "matched_terms": item.get("matched_terms", []), "truth_policy": item.get("truth_policy"),
+                    "cluster": None, "brain_label": None},
+        "suggested_actions": suggested_actions(item),
+    }
+
+
+def surface(rt: Runtime, *, prompt: str | None = None, limit: int = 5, hops: int = DEFAULT_HOPS, hints: Any = None,
+            include_candidates: bool = True, out: str | Path | None = None, theme: str | None = None) -> dict[str, Any]:
+    """Thought cards from retrieval (with a prompt) or from the proactive scorer (without) — one JSON shape."""
+    limit, hops, hint_tokens = _check_limit(limit, 50), _check_hops(hops), parse_hints(hints)
+    thoughts: list[dict[str, Any]] = []
+    if prompt is not None and str(prompt).strip():
+        pack = build_context_pack(rt, str(prompt), budget=SURFACE_BUDGET, max_items=min(100, 2 * limit),
+                                  include_candidates=include_candidates)
+        for item in pack["items"][:limit]:
+            thoughts.append(_thought_from_item(rt, item, str(prompt), hops, hint_tokens))
+        retrieval = {"clusters": pack["clusters"], "brain_labels": pack["brain_labels"], "stats": pack["stats"],
+                     "empty_reason": pack["empty_reason"], "source": "retrieve"}
+    else:
+        kept, suppressed = scored_candidates(rt, hints=hint_tokens, hops=hops)
+        for c in kept[:limit]:
+            t = _thought_from_candidate(_with_path(rt, c, hops, hint_tokens))
+            meta = c.memory.metadata or {}
+            item = {"id": c.memory.id, "item_type": "memory", "note": meta.get("note"), "text": c.memory.content,
+                    "source_path": source_path_of(c.memory), "truth_policy": "source_contained_observation"}
+            t["surface"] = {"prompt": None, "kind": meta.get("memory_kind") or "observation", "source_id": c.memory.id,
+                            "source_path": item["source_path"], "score": c.score, "matched_terms": [],
+                            "truth_policy": item["truth_policy"], "cluster": None, "brain_label": None}
+            t["suggested_actions"] = suggested_actions(item)
+            thoughts.append(t)
+        retrieval = {"clusters": [], "brain_labels": [], "source": "proactive_candidates",
+                     "stats": {"candidate_items_considered": len(kept) + len(suppressed), "items_returned": len(thoughts)},
+                     "empty_reason": None if thoughts else "no_candidates"}
+    for n, t in enumerate(thoughts, start=1):
+        _render(rt, t, out, theme, f"surface_{n:02d}_{excerpt(t['title'], 40)}")
+    return {"prompt": prompt if prompt and str(prompt).strip() else None, "count": len(thoughts), "thoughts": thoughts,
+            "retrieval": retrieval, "empty_reason": None if thoughts else retrieval["empty_reason"]}
+
+
+# ── facade ─────────────────────────────────────────────────────────────────────────────────────────────────────
+class ContextMixin:
+    """Facade methods for context packs, thoughts and the note editor (mixed into `Mnemon`)."""
+
+    rt: Runtime
+
+    def retrieve(self, prompt: str, *, budget: int = DEFAULT_BUDGET, max_items: int = DEFAULT_MAX_ITEMS,
+                 as_of: Any = None, include_candidates: bool = True, verbose: bool = False,
+                 explain: bool = False) -> dict[str, Any]:
+        return build_context_pack(self.rt, prompt, budget=budget, max_items=max_items, as_of=as_of,
+                                  include_candidates=include_candidates, verbose=verbose, explain=explain)
+
+    def candidates(self, *, hints: Any = None, hops: int = DEFAULT_HOPS, limit: int = 5) -> dict[str, Any]:
+        rows = candidates(self.rt, hints=hints, hops=hops, limit=limit)
+        return {"count": len(rows), "candidates": rows}
+
+    def debug_candidates(self, *, hints: Any = None, hops: int = DEFAULT_HOPS, limit: int = 20,
+                         include_skipped: bool = False) -> dict[str, Any]:
+        return debug_candidates(self.rt, hints=hints, hops=hops, limit=limit, include_skipped=include_skipped)
+
+    def thought(self, *, hints: Any = None, hops: int = DEFAULT_HOPS, out: str | None = None,
+                theme: str | None = None) -> dict[str, Any]:
+        return thought(self.rt, hints=hints, hops=hops, out=out, theme=theme)
+
+    def surface(self, *, prompt: str | None = None, limit: int = 5, hops: int = DEFAULT_HOPS, hints: Any = None,
+                include_candidates: bool = True, out: str | None = None, theme: str | None = None) -> dict[str, Any]:
+        return surface(self.rt, prompt=prompt, limit=limit, hops=hops, hints=hints,
+                       include_candidates=include_candidates, out=out, theme=theme)
+
+    def run_once(self, *, vault: str, out: str | None = None, hints: Any = None, hops: int = DEFAULT_HOPS,
+                 theme: str | None = None, **ingest_options: Any) -> dict[str, Any]:
+        """Ingest the vault (part A's `ingest`), then generate and render the top thought."""
+        ingest = getattr(self, "ingest", None)
+        if ingest is None:
+            raise ProviderUnavailable("run-once needs vault ingestion, which is not installed in this build")
+        stats = ingest(vault=vault, hints=hints, **{k: v for k, v in ingest_options.items() if v is not None})
+        result = thought(self.rt, hints=hints, hops=hops, out=out, theme=theme)
+        return {**result, "stats": stats}
+
+    # the note editor needs no store; these exist so MCP/HTTP reach it through the same facade
+    def note_read(self, vault: str, path: str, *, heading: str | None = None) -> dict[str, Any]:
+        return notes_mod.read_note(vault, path, heading=heading)
+
+    def note_write(self, vault: str, path: str, content: str, *, mode: str = "append",
+                   dry_run: bool = False) -> dict[str, Any]:
+        return notes_mod.write_note(vault, path, content, mode=mode, dry_run=dry_run, clock=self.rt.clock)
+
+    def note_replace(self, vault: str, path: str, find: str, replace: str, *, all_matches: bool = False,
+                     dry_run: bool = False) -> dict[str, Any]:
+        return notes_mod.replace_in_note(vault, path, find, replace, all_matches=all_matches, dry_run=dry_run,
+                                         clock=self.rt.clock)
+
+    def note_upsert_section(self, vault: str, path: str, heading: str, content: str, *, level: int = 2,
+                            dry_run: bool = False) -> dict[str, Any]:
+        return notes_mod.upsert_section(vault, path, heading, content, level=level, dry_run=dry_run,
+                                        clock=self.rt.clock)
+
+    def note_add_bullet(self, vault: str, path: str, heading: str, bullet: str, *,
+                        dry_run: bool = False) -> dict[str, Any]:
+        return notes_mod.add_bullet(vault, path, heading, bullet, dry_run=dry_run, clock=self.rt.clock)
+
+
+__all__ = ["ContextMixin", "candidates", "debug_candidates", "surface", "thought", "walk", "score_observation",
+           "suggested_actions", "parse_hints"]

@@ -1,0 +1,515 @@
+"""`ingest --vault DIR`: Markdown notes → nodes, memories and gated edges in the one store, incrementally.
+
+Rebuild semantics as Mneme (stale rows of changed or removed files disappear), but only files whose content changed
+are re-parsed: a file whose size and mtime match the last ingest is trusted, any other file is read and compared by
+SHA-256. Phases, all in one transaction so a crash leaves the previous graph intact:
+
+1. note nodes for every new or changed file (links may point at any of them, and edges need both endpoints);
+2. per changed note: drop its non-surviving ingest edges and stale derived rows, write the new rows and edges;
+3. when the set of note names changed, re-resolve every parsed link (placeholders join their note, links to a
+   removed note fall back to a placeholder) — Mneme never joined `[[Target]]` to `target.md`;
+4. remove deleted notes; drop shared date/email/tag/placeholder nodes nothing points at any more.
+
+Killed tombstones and validated active edges survive (`core.vault.survives_rebuild`); an endpoint they need is
+soft-deleted instead of removed, and revived with the same id if the text comes back. World tables are never touched.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ...core.errors import InvalidInput, NotFound
+from ...core.model import Edge, Memory, iso
+from ...core.ontology import DEFAULT_ONTOLOGY
+from ...core.vault import LinkIndex, NoteIdentity, survives_rebuild
+from ...core.vault.observations import DEFAULT_HINTS
+from ...ports.store.vault_sqlite import VaultFile
+from ..runtime import Runtime
+from .plan import PLAN_VERSION, NotePlan, PlannedEdge, note_id, plan_batch
+
+MODES = ("rebuild", "update", "append")
+SKIP_DIRS = frozenset({".git", "node_modules", ".obsidian", ".trash"})
+LINK_RELATIONS = ("links_to", "embeds")
+SHARED_KINDS = ("date", "email", "tag", "placeholder")
+VAULT_SOURCE = "vault"
+POOL_MIN_FILES = 400  # below this a process pool costs more than it saves
+BATCH_FILES = 100
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class VaultEntry:
+    rel: str
+    absolute: str
+    size: int
+    mtime: float
+
+
+@dataclass
+class _EdgeView:
+    """`core.vault.EdgeLike` over a stored edge."""
+
+    edge: Edge
+
+    @property
+    def id(self) -> str:
+        return str(self.edge.id)
+
+    @property
+    def relation(self) -> str:
+        return self.edge.type
+
+    @property
+    def status(self) -> str:
+        return self.edge.status
+
+    @property
+    def confidence(self) -> float:
+        return self.edge.confidence
+
+    @property
+    def evidence(self) -> str | None:
+        return self.edge.evidence
+
+    @property
+    def validated(self) -> bool:
+        return bool(self.edge.metadata.get("validated"))
+
+    @property
+    def origin(self) -> str:
+        return self.edge.origin
+
+
+def edge_survives(edge: Edge) -> bool:
+    return survives_rebuild(_EdgeView(edge))
+
+
+def _inside(root: str, path: str) -> bool:
+    try:
+        return os.path.commonpath([root, path]) == root
+    except ValueError:
+        return False
+
+
+def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str, list[VaultEntry], list[dict[str, str]]]:
+    """Every Markdown file under `vault`, sorted by vault-relative path, plus what was skipped and why.
+
+    Symlinks (files or folders) are skipped unless `follow_symlinks`, and even then only when their target resolves
+    inside the vault: a link must never make ingestion read a file outside it.
+    """
+    root_path = Path(vault).expanduser()
+    if not root_path.is_dir():
+        raise NotFound(f"vault directory {vault} does not exist or is not a directory", vault=str(vault))
+    root = os.path.realpath(root_path)
+    entries: list[VaultEntry] = []
+    skipped: list[dict[str, str]] = []
+    seen_dirs: set[str] = set()
+    for current, dirs, files in os.walk(root, followlinks=follow_symlinks):
+        real_current = os.path.realpath(current)
+        if real_current in seen_dirs or not _inside(root, real_current):
+            dirs[:] = []
+            continue
+        seen_dirs.add(real_current)
+        kept = []
+        for name in sorted(dirs):
+            if name in SKIP_DIRS or name.startswith("."):
+                continue
+            full = os.path.join(current, name)
+            if os.path.islink(full):
+                rel = os.path.relpath(full, root).replace(os.sep, "/")
+                if not follow_symlinks:
+                    skipped.append({"path": rel, "reason": "symlink"})
+                    continue
+                if not _inside(root, os.path.realpath(full)):
+                    skipped.append({"path": rel, "reason": "symlink_outside_vault"})
+                    continue
+            kept.append(name)
+        dirs[:] = kept
+        for name in files:
+            if not name.lower().endswith(".md"):
+                continue
+            full = os.path.join(current, name)
+            rel = os.path.relpath(full, root).replace(os.sep, "/")
+            if os.path.islink(full):
+                if not follow_symlinks:
+                    skipped.append({"path": rel, "reason": "symlink"})
+                    continue
+                real = os.path.realpath(full)
+                if not _inside(root, real) or not os.path.isfile(real):
+                    skipped.append({"path": rel, "reason": "symlink_outside_vault"})
+                    continue
+            try:
+                st = os.stat(full)
+            except OSError:
+                skipped.append({"path": rel, "reason": "unreadable"})
+                continue
+            if st.st_size == 0:
+                skipped.append({"path": rel, "reason": "empty"})
+                continue
+            entries.append(VaultEntry(rel, full, st.st_size, st.st_mtime))
+    entries.sort(key=lambda e: e.rel)
+    return root, entries, skipped
+
+
+def _plan_all(items: list[tuple[str, bytes, float]], hints: tuple[str, ...], workers: int | None,
+              progress: Progress | None) -> list[NotePlan]:
+    total = len(items)
+    batches = [items[i : i + BATCH_FILES] for i in range(0, total, BATCH_FILES)]
+    n_workers = workers if workers is not None else (os.cpu_count() or 1)
+    plans: list[NotePlan] = []
+    if n_workers > 1 and total >= POOL_MIN_FILES:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        try:
+            context = multiprocessing.get_context("fork")
+        except ValueError:
+            context = None
+        if context is not None:
+            with ProcessPoolExecutor(max_workers=n_workers, mp_context=context) as pool:
+                for result in pool.map(plan_batch, batches, [hints] * len(batches)):
+                    plans.extend(result)
+                    if progress:
+                        progress(len(plans), total)
+            return plans
+    for batch in batches:
+        plans.extend(plan_batch(batch, hints))
+        if progress:
+            progress(len(plans), total)
+    return plans
+
+
+def _memory(node: Any, path: str, now: str) -> Memory:
+    return Memory(id=node.id, kind=node.kind, title=node.title, content=node.content, category=node.category,
+                  importance=node.importance, source=f"vault:{path}", created_at=now, updated_at=now,
+                  inserted_at=now, metadata=node.metadata,
+                  effective_importance=0.5)
+
+
+def _note_node(plan: NotePlan, now: str) -> Memory:
+    return Memory(id=plan.note_id, kind="note", title=plan.title, content="", category="context", importance=3,
+                  tags=plan.tags, source=f"vault:{plan.path}", created_at=now, updated_at=now, inserted_at=now,
+                  metadata={"path": plan.path, "type": plan.note_type, "aliases": list(plan.aliases),
+                            "tags": list(plan.tags), "content_hash": plan.content_hash})
+
+
+def _shared_node(node_id: str, now: str) -> Memory:
+    kind, _, name = node_id.partition(":")
+    return Memory(id=node_id, kind=kind, title=name, content="", source=VAULT_SOURCE, created_at=now, updated_at=now,
+                  inserted_at=now)
+
+
+class _Writer:
+    """The write phases of one ingest, sharing counters and the link index."""
+
+    def __init__(self, rt: Runtime, index: LinkIndex, now: str) -> None:
+        self.rt = rt
+        self.vault = rt.store.vault  # type: ignore[attr-defined]
+        self.index = index
+        self.now = now
+        self.edges_added = 0
+        self.blocked: list[int] = []
+        self.preserved_killed = 0
+        self.preserved_active = 0
+        self.new_memory_ids: list[str] = []
+        self.placeholders: set[str] = set()
+
+    def resolve(self, key: str) -> tuple[str, str | None]:
+        path, tier = self.index.explain_key(key)
+        if path is not None:
+            return note_id(path), tier
+        pid = f"placeholder:{key}"
+        self.placeholders.add(pid)
+        return pid, None
+
+    def clear_note(self, path: str, keep_ids: set[str]) -> None:
+        """Drop what the last parse of `path` wrote, except surviving edges and the rows `keep_ids` names."""
+        nid = note_id(path)
+        old_ids = self.vault.derived_node_ids(path)
+        for edge in self.vault.edges_from([nid, *old_ids], origin="ingest"):
+            if edge_survives(edge):
+                if edge.status == "killed":
+                    self.preserved_killed += 1
+                else:
+                    self.preserved_active += 1
+        doomed = [int(e.id or 0) for e in self.vault.edges_from([nid, *old_ids], origin="ingest")
+                  if not edge_survives(e)]
+        self.vault.delete_edges(doomed)
+        stale = [i for i in old_ids if i not in keep_ids]
+        if not stale:
+            return
+        protected = {x for e in self.vault.edges_touching(stale) for x in (e.src, e.dst)}
+        hard = [i for i in stale if i not in protected]
+        soft = [i for i in stale if i in protected]
+        gen = self.rt.store.vector_generation()
+        self.rt.store.hard_delete(hard)  # type: ignore[attr-defined]
+        if soft:
+            self.rt.store.soft_delete(soft, self.now)
+        if hard or soft:
+            self.rt.index.note_delete([*hard, *soft], gen)
+
+    def write_note(self, plan: NotePlan, known: bool) -> None:
+        if known:  # a file never ingested before has nothing to clear
+            self.clear_note(plan.path, {n.id for n in plan.nodes})
+        existing = self.vault.existing_nodes([n.id for n in plan.nodes])
+        fresh = [n for n in plan.nodes if n.id not in existing]
+        again = [n for n in plan.nodes if n.id in existing]
+        if fresh:
+            self.vault.insert_nodes([_memory(n, plan.path, self.now) for n in fresh], [n.fts for n in fresh])
+            self.new_memory_ids.extend(n.id for n in fresh if n.kind == "memory")
+        if again:
+            self.vault.refresh_nodes([_memory(n, plan.path, self.now) for n in again], [n.fts for n in again])
+            self.new_memory_ids.extend(n.id for n in again if n.kind == "memory" and existing[n.id][0] is not None)
+        self.write_edges(plan.path, plan.edges)
+
+    def write_edges(self, path: str, planned: Sequence[PlannedEdge]) -> None:
+        edges: list[Edge] = []
+        events: list[tuple[str, str, dict[str, Any]]] = []
+        shared: set[str] = set()
+        seen: set[tuple[str, str, str]] = set()
+        for p in planned:
+            dst, tier = (p.dst, None) if p.dst else self.resolve(p.link_key)
+            if (p.src, dst, p.relation) in seen:
+                continue  # two spellings of one link ([[Ada]], [[Ada Quill]]) are one edge; the first line is evidence
+            seen.add((p.src, dst, p.relation))
+            meta = dict(p.metadata)
+            rule = p.rule
+            if tier:
+                rule = f"{p.rule}:{tier}"
+            if dst.split(":", 1)[0] in ("date", "email", "tag"):
+                shared.add(dst)
+            if dst == note_id(path) and p.link_key:
+                continue  # a note linking to itself by name: navigation to nowhere
+            edges.append(Edge(src=p.src, dst=dst, type=p.relation, weight=p.confidence, confidence=p.confidence,
+                              status=p.status, evidence=p.evidence, origin="ingest", rule=rule, source_path=path,
+                              metadata=meta, created_at=self.now, updated_at=self.now))
+            events.append(("created", "ingest", {"reasons": list(p.reasons)}))
+        shared |= {e.dst for e in edges if e.dst.startswith("placeholder:")}
+        if shared:
+            self.vault.ensure_shared_nodes([_shared_node(i, self.now) for i in sorted(shared)])
+        existing = self.vault.edges_by_keys([(e.src, e.dst, e.type) for e in edges])
+        keep: list[int] = []
+        for i, e in enumerate(edges):
+            found = existing.get((e.src, e.dst, e.type))
+            if found is None:
+                keep.append(i)
+            elif found.status == "killed":
+                self.blocked.append(int(found.id or 0))
+        ids = self.vault.insert_edges([edges[i] for i in keep], [events[i] for i in keep])
+        self.edges_added += len(ids)
+        if self.blocked:
+            self.vault.log_edge_events([(b, "blocked_recreation", "ingest", {"reason": "killed_tombstone_blocks_recreation"},
+                                         self.now) for b in self.blocked])
+            self.blocked = []
+
+    def relink(self) -> dict[str, int]:
+        """Re-resolve every parsed link against the current note names; join placeholders to notes that appeared."""
+        moved = 0
+        for edge_id, _src, dst, _type, meta in self.vault.link_edges(LINK_RELATIONS):
+            key = meta.get("key")
+            if not key:
+                continue
+            target, _tier = self.resolve(key)
+            if target != dst:
+                if target.startswith("placeholder:"):
+                    self.vault.ensure_shared_nodes([_shared_node(target, self.now)])
+                clash = self.vault.edges_by_keys([(_src, target, _type)])
+                if clash:
+                    self.vault.delete_edges([edge_id])
+                else:
+                    self.vault.set_edge_dst(edge_id, target, self.now)
+                moved += 1
+        joined = 0
+        for pid, _title, _meta in self.vault.nodes_of_kind("placeholder"):
+            path = self.index.resolve_key(pid.split(":", 1)[1])
+            if path is not None:
+                self.vault.repoint_edges(pid, note_id(path), self.now)  # agent/resolve edges too
+                joined += 1
+        return {"links_moved": moved, "placeholders_joined": joined}
+
+    def remove_note(self, path: str) -> None:
+        self.clear_note(path, set())
+        nid = note_id(path)
+        if self.vault.edges_touching([nid]):
+            self.rt.store.soft_delete([nid], self.now)
+        else:
+            self.rt.store.hard_delete([nid])  # type: ignore[attr-defined]
+
+    def collect_garbage(self) -> int:
+        orphans = self.vault.unreferenced(SHARED_KINDS, VAULT_SOURCE)
+        return self.rt.store.hard_delete(orphans) if orphans else 0  # type: ignore[attr-defined]
+
+
+def _read(entry: VaultEntry) -> bytes | None:
+    try:
+        with open(entry.absolute, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_notes: int | None = None,
+                 follow_symlinks: bool = False, hints: Sequence[str] | None = None, progress: Progress | None = None,
+                 workers: int | None = None, embed: bool = True) -> dict[str, Any]:
+    if mode not in MODES:
+        raise InvalidInput(f"mode must be one of {', '.join(MODES)}", mode=mode)
+    if max_notes is not None and max_notes < 1:
+        raise InvalidInput("--max-notes must be at least 1", max_notes=max_notes)
+    started = time.perf_counter()
+    store = rt.store
+    vault_store = store.vault  # type: ignore[attr-defined]
+    hint_terms = tuple(h.strip().lower() for h in (hints if hints is not None else DEFAULT_HINTS) if h.strip())
+    root, entries, skipped = walk_vault(vault, follow_symlinks=follow_symlinks)
+    capped = len(entries)
+    if max_notes is not None:
+        entries = entries[:max_notes]
+    known = vault_store.files()
+    plan_key = f"{PLAN_VERSION}|{','.join(hint_terms)}"
+    same_vault = vault_store.get_state("root") in (None, root) and vault_store.get_state("plan_key") == plan_key
+    to_plan: list[tuple[str, bytes, float]] = []
+    unchanged: list[str] = []
+    unreadable: list[str] = []
+    for entry in entries:
+        row = known.get(entry.rel)
+        if same_vault and row is not None and row.size == entry.size and row.mtime == entry.mtime:
+            unchanged.append(entry.rel)
+            continue
+        data = _read(entry)
+        if data is None:
+            unreadable.append(entry.rel)
+            continue
+        if same_vault and row is not None:
+            if hashlib.sha256(data).hexdigest() == row.content_hash:
+                unchanged.append(entry.rel)
+                continue
+        to_plan.append((entry.rel, data, entry.mtime))
+    skipped += [{"path": p, "reason": "unreadable"} for p in unreadable]
+    present = {e.rel for e in entries}
+    if vault_store.get_state("root") not in (None, root):
+        removed = [] if mode == "append" else sorted(known)
+    else:
+        removed = [] if mode == "append" else sorted(p for p in known if p not in present and p not in unreadable)
+    plans = _plan_all(to_plan, hint_terms, workers, progress)
+
+    planned_paths = {p.path for p in plans}
+    identities = {path: NoteIdentity(path, f.title, f.aliases) for path, f in known.items()
+                  if path not in planned_paths and path not in removed}
+    identities.update({p.path: NoteIdentity(p.path, p.title, p.aliases) for p in plans})
+    old_identities = {path: (f.title, f.aliases) for path, f in known.items()}
+    names_changed = bool(removed) or any(old_identities.get(p.path) != (p.title, p.aliases) for p in plans)
+    index = LinkIndex.build(identities.values())
+
+    now = rt.now_iso()
+    writer = _Writer(rt, index, now)
+    gc_count = 0
+    links: dict[str, int] = {"links_moved": 0, "placeholders_joined": 0}
+    from .resolve import apply_embedded_payload
+
+    with store.transaction():
+        vault_store.seed_relationship_types([spec.to_row() for spec in DEFAULT_ONTOLOGY.specs()])
+        thoughts_cleared = vault_store.clear_thought_history() if mode == "rebuild" and (plans or removed) else 0
+        notes = [_note_node(p, now) for p in plans]
+        existing = vault_store.existing_nodes([n.id for n in notes])
+        vault_store.insert_nodes([n for n in notes if n.id not in existing])
+        vault_store.refresh_nodes([n for n in notes if n.id in existing])
+        for plan in plans:
+            writer.write_note(plan, plan.path in known or plan.note_id in existing)
+        if names_changed or writer.placeholders:
+            links = writer.relink()
+        for path in removed:
+            writer.remove_note(path)
+        if removed:
+            vault_store.delete_files(removed)
+        gc_count = writer.collect_garbage()
+        vault_store.put_files([VaultFile(p.path, p.content_hash, p.mtime, p.size, p.note_id, p.title, p.aliases, now)
+                               for p in plans])
+        vault_store.set_state("root", root)
+        vault_store.set_state("plan_key", plan_key)
+        for plan in plans:
+            for payload in plan.payloads:
+                apply_embedded_payload(rt, payload, plan.path)
+        store.log("ingest", None, {"vault": root, "mode": mode, "changed": len(plans), "removed": len(removed),
+                                   "unchanged": len(unchanged)}, now)
+    _record_senses(rt, plans)
+    vectors = _embed_new(rt, writer.new_memory_ids) if embed else {"embedded": 0, "skipped": "disabled"}
+    counts = vault_store.counts()
+    out: dict[str, Any] = {
+        "mode": mode,
+        "vault": root,
+        "notes_read": len(plans),
+        "notes_unchanged": len(unchanged),
+        "notes_removed": len(removed),
+        "notes_total": counts["notes"],
+        "notes_capped": max(0, capped - len(entries)),
+        "edges_added": writer.edges_added,
+        "observations_added": sum(1 for p in plans for n in p.nodes
+                                  if n.kind == "memory" and n.metadata.get("memory_kind") != "section"),
+        "nodes": counts["nodes"],
+        "edges": counts["edges"],
+        "observations": counts["observations"],
+        "preserved_active_edges": writer.preserved_active,
+        "preserved_killed_edges": writer.preserved_killed,
+        "links_moved": links["links_moved"],
+        "placeholders_joined": links["placeholders_joined"],
+        "orphans_removed": gc_count,
+        "skipped": skipped[:50],
+        "skipped_count": len(skipped),
+        "warnings": [{"path": p.path, **w} for p in plans for w in p.warnings][:50],
+        "vectors": vectors,
+        "db": store.path,
+        "duration_ms": round((time.perf_counter() - started) * 1000, 1),
+    }
+    if mode == "update":
+        out["preserved"] = ["thoughts", "active_non_ingest_edges", "killed_edge_tombstones", "world_model"]
+    else:
+        out["thoughts_cleared"] = thoughts_cleared
+    return out
+
+
+def _record_senses(rt: Runtime, plans: Sequence[NotePlan]) -> int:
+    """One `md` sense event per new or changed note, so predictions can be confirmed by vault evidence (Mneme's
+    plain ingest recorded none). Skipped quietly when the world model is not installed."""
+    if not plans:
+        return 0
+    try:
+        from ..world import record_sense_event
+    except ImportError:
+        return 0
+    with rt.store.transaction():
+        for plan in plans:
+            record_sense_event(rt, "vault", "md", plan.path, iso_from_mtime(plan.mtime), plan.title, plan.sense_text,
+                               {"path": plan.path, "content_hash": plan.content_hash, "type": plan.note_type},
+                               event_type="note", source_uri=f"vault:{plan.path}", source_path=plan.path)
+    return len(plans)
+
+
+def iso_from_mtime(mtime: float) -> str:
+    from datetime import datetime, timezone
+
+    return iso(datetime.fromtimestamp(mtime, tz=timezone.utc))
+
+
+def _embed_new(rt: Runtime, ids: Sequence[str], batch: int = 64) -> dict[str, Any]:
+    """Vectors for memories this ingest wrote or revived, skipping any whose content already has one."""
+    if not ids or not rt.vectors_enabled:
+        return {"embedded": 0, "provider": rt.provider.name if rt.vectors_enabled else None}
+    identity = rt.provider.identity()
+    missing = rt.store.vault.memories_missing_vectors(ids, identity)  # type: ignore[attr-defined]
+    done = 0
+    for start in range(0, len(missing), batch):
+        chunk = missing[start : start + batch]
+        rows = rt.embed_documents([content for _id, content, _h in chunk])
+        if rows is None:
+            break
+        with rt.store.transaction():
+            when = rt.now_iso()
+            for (node_id, _content, digest), vec in zip(chunk, rows):
+                rt.store.put_vector(node_id, identity, vec, digest, when)
+        done += len(chunk)
+    return {"embedded": done, "provider": rt.provider.name, "identity": identity}

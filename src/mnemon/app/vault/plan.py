@@ -1,0 +1,239 @@
+"""One note → the rows ingestion will write: a `NotePlan` of plain tuples, cheap to pickle back from a worker process.
+
+Reading, parsing, scoring, tokenising for FTS and gating every edge happen here, so a cold ingest can spread them over
+the cores; only link *resolution* waits for the main process, because it needs every note's title and aliases.
+
+Ids follow the shared vault contract: `note:<path>`, `heading:<path>#<slug>`, `date:YYYY-MM-DD`, `email:<address>`,
+`tag:<name>`, and memories `vault:<path>:<observation|section|task>:<sha1 of normalised text>[:16]`.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from ...core.ontology import observation_relation
+from ...core.vault import gate_edge, parse_note, placeholder_key
+from ...core.vault.model import ParsedNote
+from ..remember import fts_body
+
+# Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
+PLAN_VERSION = "1"
+SENSE_TEXT_CHARS = 2000
+_SLUG = re.compile(r"[^\w]+", re.UNICODE)
+
+# Confidence of parsed edges (Mneme's values): a link names its target exactly, a heading or date is looser.
+LINK_CONFIDENCE = 0.9
+HEADING_CONFIDENCE = 0.7
+SECTION_CONFIDENCE = 0.7
+DATE_CONFIDENCE = 0.75
+EMAIL_CONFIDENCE = 0.9
+TAG_CONFIDENCE = 0.9
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedNode:
+    id: str
+    kind: str  # memory | heading | date | email | tag
+    title: str
+    content: str
+    category: str
+    importance: int
+    metadata: dict[str, Any]
+    fts: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedEdge:
+    src: str
+    dst: str  # a node id; for links, "" until resolved
+    relation: str
+    confidence: float
+    evidence: str
+    rule: str
+    status: str
+    reasons: tuple[str, ...]
+    metadata: dict[str, Any]
+    link_key: str = ""  # links only: the key the resolver looks up
+
+
+@dataclass(frozen=True, slots=True)
+class NotePlan:
+    path: str
+    content_hash: str
+    size: int
+    mtime: float
+    title: str
+    aliases: tuple[str, ...]
+    note_type: str
+    tags: tuple[str, ...]
+    nodes: tuple[PlannedNode, ...]
+    edges: tuple[PlannedEdge, ...]
+    payloads: tuple[dict[str, Any], ...] = ()
+    sense_text: str = ""
+    warnings: tuple[dict[str, Any], ...] = field(default=())
+
+    @property
+    def note_id(self) -> str:
+        return note_id(self.path)
+
+
+def note_id(path: str) -> str:
+    return f"note:{path}"
+
+
+def normalised_text(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def memory_id(path: str, kind: str, text: str) -> str:
+    digest = hashlib.sha1(normalised_text(text).encode("utf-8")).hexdigest()[:16]
+    return f"vault:{path}:{kind}:{digest}"
+
+
+def heading_slug(text: str) -> str:
+    return _SLUG.sub("-", text.casefold()).strip("-") or "section"
+
+
+def importance_of(score: float) -> int:
+    """Observation score (Mneme's scale: 1.5 done … 9+ correction) → importance 1–5."""
+    return max(1, min(5, int(round(score / 2.0)) + 1))
+
+
+@lru_cache(maxsize=64)
+def _gate(relation: str) -> tuple[str, tuple[str, ...]]:
+    # The ingest decision depends on the relation only (ingest cannot validate); evidence is always present.
+    decision = gate_edge(relation, 0.5, "parsed line", False, "ingest")
+    return decision.status, decision.reasons
+
+
+def _edge(src: str, dst: str, relation: str, confidence: float, evidence: str, rule: str, line: int | None,
+          **meta: Any) -> PlannedEdge:
+    status, reasons = _gate(relation)
+    metadata = {k: v for k, v in meta.items() if v not in (None, "")}
+    if line is not None:
+        metadata["line"] = line
+    return PlannedEdge(src, dst, relation, round(confidence, 6), evidence, rule, status, reasons, metadata)
+
+
+def plan_note(path: str, data: bytes, mtime: float, hints: tuple[str, ...]) -> NotePlan:
+    """Parse one note's bytes and derive every row it contributes. Pure: the caller did the reading."""
+    digest = hashlib.sha256(data).hexdigest()
+    text = data.decode("utf-8", errors="replace")
+    parsed = parse_note(path, text, hints=hints)
+    return _plan(parsed, digest, len(data), mtime)
+
+
+def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
+    path = parsed.rel_path
+    nid = note_id(path)
+    nodes: dict[str, PlannedNode] = {}
+    edges: dict[tuple[str, str, str], PlannedEdge] = {}
+
+    def add_edge(edge: PlannedEdge) -> None:
+        key = (edge.src, edge.dst or edge.link_key, edge.relation)
+        if key not in edges and not (edge.dst == nid):
+            edges[key] = edge
+
+    # sections → context memories (title carries the note title and heading path, so FTS finds them by it)
+    for section in parsed.sections:
+        body = section.body.strip()
+        if not body:
+            continue
+        mid = memory_id(path, "section", body)
+        if mid in nodes:
+            continue
+        heading_path = list(section.heading_path)
+        title = " > ".join([parsed.title, *[h for h in heading_path if h != parsed.title]])
+        nodes[mid] = PlannedNode(mid, "memory", title, body, "context", 2,
+                                 {"memory_kind": "section", "note": path, "line": section.line_start,
+                                  "heading_path": heading_path}, fts_body(body, title))
+        evidence = body.split("\n", 1)[0].strip()[:500]
+        add_edge(_edge(nid, mid, "has_section", SECTION_CONFIDENCE, evidence, "section", section.line_start))
+
+    # observations and tasks → fact memories with has_<kind> edges (active: source-contained)
+    observation_lines: set[int] = set()
+    for obs in parsed.observations:
+        kind = "task" if obs.source == "task" else "observation"
+        mid = memory_id(path, kind, obs.text)
+        observation_lines.add(obs.line)
+        if mid not in nodes:
+            nodes[mid] = PlannedNode(mid, "memory", parsed.title, obs.text, "fact", importance_of(obs.score),
+                                     {"memory_kind": kind, "note": path, "line": obs.line,
+                                      "observation_kind": obs.kind, "score": obs.score,
+                                      "heading_path": _heading_path_at(parsed, obs.line)},
+                                     fts_body(obs.text, parsed.title))
+        add_edge(_edge(nid, mid, observation_relation(obs.kind), obs.confidence, obs.evidence,
+                       f"observation:{obs.source}", obs.line))
+        for date in obs.dates:
+            if date.iso:
+                add_edge(_edge(mid, f"date:{date.iso}", "mentions_date", DATE_CONFIDENCE, obs.evidence,
+                               "date_in_observation", obs.line, text=date.text))
+
+    # headings → heading nodes (the H1 that is the title is not its own child: Mneme duplicated it)
+    for heading in parsed.headings:
+        if heading.is_title:
+            continue
+        hid = f"heading:{path}#{heading_slug(heading.text)}"
+        if hid not in nodes:
+            nodes[hid] = PlannedNode(hid, "heading", heading.text, "", "general", 1,
+                                     {"note": path, "line": heading.line, "level": heading.level})
+        add_edge(_edge(nid, hid, "has_heading", HEADING_CONFIDENCE, heading.evidence, "heading", heading.line,
+                       level=heading.level))
+
+    for date in parsed.dates:
+        if date.iso and date.line not in observation_lines:
+            add_edge(_edge(nid, f"date:{date.iso}", "mentions_date", DATE_CONFIDENCE, date.evidence, "date",
+                           date.line, text=date.text))
+    for email in parsed.emails:
+        add_edge(_edge(nid, f"email:{email.address}", "mentions_email", EMAIL_CONFIDENCE, email.evidence, "email",
+                       email.line))
+    for tag in parsed.tags:
+        add_edge(_edge(nid, f"tag:{tag.name}", "has_tag", TAG_CONFIDENCE, tag.evidence,
+                       "front_matter_tag" if tag.line is None else "tag", tag.line))
+
+    # links: resolved later against every note's names
+    for link in parsed.wikilinks:
+        if link.is_attachment:
+            continue
+        key = placeholder_key(link.target)
+        relation = "embeds" if link.is_embed else "links_to"
+        edge = _edge(nid, "", relation, LINK_CONFIDENCE, link.evidence, "wikilink", link.line, key=key,
+                     target=link.target, section=link.section, alias=link.alias)
+        add_edge(_with_key(edge, key))
+    for mlink in parsed.markdown_links:
+        key = placeholder_key(mlink.target)
+        edge = _edge(nid, "", "links_to", LINK_CONFIDENCE, mlink.evidence, "markdown_link", mlink.line, key=key,
+                     target=mlink.target, section=mlink.section)
+        add_edge(_with_key(edge, key))
+
+    sense_parts = [parsed.title] + [o.text for o in parsed.observations]
+    return NotePlan(
+        path=path, content_hash=digest, size=size, mtime=mtime, title=parsed.title, aliases=parsed.aliases,
+        note_type=parsed.note_type, tags=parsed.tag_names, nodes=tuple(nodes.values()), edges=tuple(edges.values()),
+        payloads=tuple(dict(p.payload) for p in parsed.payloads),
+        sense_text="\n".join(sense_parts)[:SENSE_TEXT_CHARS],
+        warnings=tuple({"code": w.code, "message": w.message, "line": w.line} for w in parsed.warnings),
+    )
+
+
+def _with_key(edge: PlannedEdge, key: str) -> PlannedEdge:
+    return PlannedEdge(edge.src, edge.dst, edge.relation, edge.confidence, edge.evidence, edge.rule, edge.status,
+                       edge.reasons, edge.metadata, key)
+
+
+def _heading_path_at(parsed: ParsedNote, line: int) -> list[str]:
+    current: list[str] = []
+    for section in parsed.sections:
+        if section.line_start <= line:
+            current = list(section.heading_path)
+        else:
+            break
+    return current
+
+
+def plan_batch(items: list[tuple[str, bytes, float]], hints: tuple[str, ...]) -> list[NotePlan]:
+    """Worker entry: (rel path, file bytes, mtime) → plans, in order."""
+    return [plan_note(rel, data, mtime, hints) for rel, data, mtime in items]

@@ -1,0 +1,293 @@
+"""`resolve --file PAYLOAD`: research results written back as a Markdown evidence pack plus weighted claim edges.
+
+The pack lands under `Sources/` in the vault and carries the payload itself in an HTML comment
+(`mneme-research-resolution-b64`), so a later ingest — even into an empty database — re-creates the same edges: the
+writeback survives re-ingestion. Claim edges have origin `resolve`, so rebuilds keep them anyway.
+
+Only sourced, confirmed claims with confidence ≥ `active_threshold` (0.90) may become active, and even then the
+ontology's write gate has the last word; everything else is a candidate. Subjects and objects resolve to the note that
+names them, or to a placeholder that joins the note when it appears.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ...core.errors import InvalidInput, NotFound, PathRefused
+from ...core.model import Edge
+from ...core.vault import ACTIVE_THRESHOLD, LinkIndex, NoteIdentity, gate_edge, placeholder_key
+from ..runtime import Runtime
+from .plan import note_id
+
+CONFIRMED = frozenset({"confirmed", "certain", "user_confirmed", "absolutely_certain"})
+UNSOURCED = frozenset({"", "vault", "ingest", "unknown", "none"})
+SOURCES_DIR = "Sources"
+_SLUG = re.compile(r"[^a-z0-9]+")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_PREDICATE = re.compile(r"[^a-z0-9_]+")
+
+
+def _slug(text: str) -> str:
+    return _SLUG.sub("-", text.casefold()).strip("-")[:80]
+
+
+def _text(claim: Mapping[str, Any], key: str, index: int, *, required: bool = True) -> str:
+    value = claim.get(key)
+    if value is None or (isinstance(value, str) and not value.strip()):
+        if required:
+            raise InvalidInput(f"claims[{index}]: missing required field {key!r}", field=key)
+        return ""
+    if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+        raise InvalidInput(f"claims[{index}].{key} must be text", field=key)
+    return str(value).strip()
+
+
+def _unit(claim: Mapping[str, Any], key: str, index: int, default: float) -> float:
+    value = claim.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= float(value) <= 1.0:
+        raise InvalidInput(f"claims[{index}].{key} must be a number between 0 and 1", field=key)
+    return float(value)
+
+
+def validate_payload(payload: Any) -> dict[str, Any]:
+    if not isinstance(payload, Mapping):
+        raise InvalidInput("the resolution payload must be a JSON object")
+    data = dict(payload)
+    title = data.get("title")
+    if not isinstance(title, str) or not title.strip():
+        raise InvalidInput("the resolution payload needs a non-empty 'title'", field="title")
+    slug = _slug(str(data.get("slug") or title))
+    if not slug:
+        raise InvalidInput("the resolution payload needs a 'slug' made of letters or digits", field="slug")
+    data["slug"] = slug
+    date = data.get("date")
+    if date is not None and (not isinstance(date, str) or not _DATE.match(date)):
+        raise InvalidInput("'date' must be YYYY-MM-DD", field="date")
+    claims = data.get("claims", [])
+    if not isinstance(claims, list) or not all(isinstance(c, Mapping) for c in claims):
+        raise InvalidInput("'claims' must be a list of objects", field="claims")
+    for i, claim in enumerate(claims):
+        _text(claim, "subject", i)
+        _text(claim, "predicate", i)
+        _text(claim, "object", i)
+        _unit(claim, "confidence", i, 0.5)
+        _unit(claim, "strength", i, float(claim.get("confidence", 0.5)) if isinstance(claim.get("confidence"), (int, float)) else 0.5)
+    for key in ("unresolved", "sources_checked"):
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise InvalidInput(f"'{key}' must be a list of strings", field=key)
+    return data
+
+
+def pack_path(data: Mapping[str, Any]) -> str:
+    stem = f"{data['date']}-{data['slug']}" if data.get("date") else str(data["slug"])
+    return f"{SOURCES_DIR}/{stem}.md"
+
+
+def predicate_name(text: str) -> str:
+    return _PREDICATE.sub("_", text.strip().casefold()).strip("_")
+
+
+def claim_status(claim: Mapping[str, Any], threshold: float) -> tuple[str | None, bool]:
+    """(requested status, validated) from the claim itself, before the ontology gate."""
+    explicit = str(claim.get("status") or "").strip().lower()
+    if explicit in ("candidate", "killed"):
+        return explicit, False
+    evidence = str(claim.get("evidence") or "").strip()
+    sourced = str(claim.get("source_type") or "").strip().lower() not in UNSOURCED
+    certain = str(claim.get("certainty") or "").strip().lower() in CONFIRMED
+    confidence = float(claim.get("confidence", 0.5))
+    if evidence and sourced and certain and confidence >= threshold:
+        return "active", True
+    return "candidate", False
+
+
+def _index(rt: Runtime) -> LinkIndex:
+    files = rt.store.vault.files()  # type: ignore[attr-defined]
+    return LinkIndex.build(NoteIdentity(p, f.title, f.aliases) for p, f in files.items())
+
+
+def _node_for(name: str, index: LinkIndex) -> str:
+    path = index.resolve_key(placeholder_key(name))
+    return note_id(path) if path else f"placeholder:{placeholder_key(name)}"
+
+
+def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshold: float) -> list[dict[str, Any]]:
+    """Write one edge per claim (inside the caller's transaction); returns what was stored."""
+    from .ingest import _shared_node
+
+    index = _index(rt)
+    store = rt.store
+    now = rt.now_iso()
+    out: list[dict[str, Any]] = []
+    for i, claim in enumerate(data.get("claims", [])):
+        src = _node_for(_text(claim, "subject", i), index)
+        dst = _node_for(_text(claim, "object", i), index)
+        relation = predicate_name(_text(claim, "predicate", i))
+        if not relation:
+            raise InvalidInput(f"claims[{i}].predicate has no letters or digits", field="predicate")
+        confidence = _unit(claim, "confidence", i, 0.5)
+        strength = _unit(claim, "strength", i, confidence)
+        evidence = _text(claim, "evidence", i, required=False)[:500]
+        requested, validated = claim_status(claim, threshold)
+        placeholders = [n for n in (src, dst) if n.startswith("placeholder:")]
+        if placeholders:
+            store.vault.ensure_shared_nodes([_shared_node(n, now) for n in placeholders])  # type: ignore[attr-defined]
+        existing = store.find_edge(src, dst, relation)
+        decision = gate_edge(relation, confidence, evidence or None, validated, "resolve",
+                             requested=requested,  # type: ignore[arg-type]
+                             existing=existing.status if existing and existing.status in ("active", "candidate", "killed") else None,  # type: ignore[arg-type]
+                             active_threshold=threshold)
+        if existing is not None and existing.status == "killed":
+            store.vault.log_edge_events([(int(existing.id or 0), "blocked_recreation", "resolve",  # type: ignore[attr-defined]
+                                          {"reasons": list(decision.reasons)}, now)])
+            out.append({"id": existing.id, "src": src, "predicate": relation, "dst": dst, "status": "killed",
+                        "strength": existing.weight, "confidence": existing.confidence, "reasons": list(decision.reasons)})
+            continue
+        meta = {"validated": validated and decision.status == "active", "research_resolution": data["slug"],
+                "certainty": str(claim.get("certainty") or ""), "source_type": str(claim.get("source_type") or ""),
+                "subject": _text(claim, "subject", i), "object": _text(claim, "object", i),
+                "gate": list(decision.reasons)}
+        edge = Edge(src=src, dst=dst, type=relation, weight=strength, confidence=confidence, status=decision.status,
+                    evidence=evidence, origin="resolve", rule="research_resolution", source_path=source_path,
+                    metadata=meta, created_at=now, updated_at=now)
+        edge_id = store.upsert_edge(edge, actor="resolve", event="research_writeback")
+        out.append({"id": edge_id, "src": src, "predicate": relation, "dst": dst, "status": decision.status,
+                    "strength": strength, "confidence": confidence, "reasons": list(decision.reasons)})
+    return out
+
+
+def apply_embedded_payload(rt: Runtime, payload: Mapping[str, Any], note_path: str) -> list[dict[str, Any]]:
+    """Ingest hook: a note carrying a resolution payload re-creates its claim edges (idempotent upserts)."""
+    try:
+        data = validate_payload(payload)
+    except InvalidInput:
+        return []  # a damaged comment in a note must not stop an ingest; the parser already warned
+    threshold = float(payload.get("active_threshold", ACTIVE_THRESHOLD)) if isinstance(
+        payload.get("active_threshold"), (int, float)) else ACTIVE_THRESHOLD
+    return claim_edges(rt, data, note_path, threshold)
+
+
+def render_pack(data: Mapping[str, Any], threshold: float) -> str:
+    lines = ["---", f"title: {json.dumps(data['title'], ensure_ascii=False)}", "type: source",
+             "tags: [research]"]
+    if data.get("date"):
+        lines.append(f"date: {data['date']}")
+    lines += ["---", "", f"# {data['title']}", ""]
+    if data.get("date"):
+        lines += [f"Resolved on {data['date']}.", ""]
+    lines.append("## Claims")
+    for claim in data.get("claims", []):
+        requested, _ = claim_status(claim, threshold)
+        lines.append(
+            f"- [[{claim['subject']}]] {predicate_name(str(claim['predicate'])).replace('_', ' ')} [[{claim['object']}]]"
+            f" (confidence {float(claim.get('confidence', 0.5)):.2f}, {claim.get('certainty') or 'uncertain'},"
+            f" source {claim.get('source_type') or 'none'}, {requested})"
+            + (f": {str(claim.get('evidence')).strip()}" if claim.get("evidence") else ""))
+    if data.get("sources_checked"):
+        lines += ["", "## Sources checked", *[f"- {s}" for s in data["sources_checked"]]]
+    if data.get("unresolved"):
+        lines += ["", "## Unresolved", *[f"- {u}" for u in data["unresolved"]]]
+    encoded = base64.urlsafe_b64encode(json.dumps(dict(data), ensure_ascii=False, sort_keys=True).encode("utf-8"))
+    lines += ["", f"<!-- mneme-research-resolution-b64: {encoded.decode('ascii')} -->", ""]
+    return "\n".join(lines)
+
+
+def write_pack(vault: str | Path, rel: str, text: str) -> Path:
+    """Atomic write of a vault-relative note that must stay inside the vault (no symlinked folder escapes)."""
+    root = os.path.realpath(Path(vault).expanduser())
+    if not os.path.isdir(root):
+        raise NotFound(f"vault directory {vault} does not exist", vault=str(vault))
+    target = os.path.realpath(os.path.join(root, rel))
+    if os.path.commonpath([root, target]) != root:
+        raise PathRefused(f"{rel} resolves outside the vault", path=rel)
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    if os.path.commonpath([root, os.path.realpath(os.path.dirname(target))]) != root:
+        raise PathRefused(f"{rel} resolves outside the vault", path=rel)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".mnemon-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return Path(target)
+
+
+def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_threshold: float = ACTIVE_THRESHOLD,
+            dry_run: bool = False) -> dict[str, Any]:
+    if vault is None:
+        raise InvalidInput("resolve needs a vault (--vault, or `init --vault` in the config)")
+    if isinstance(active_threshold, bool) or not 0.0 <= float(active_threshold) <= 1.0:
+        raise InvalidInput("--active-threshold must be between 0 and 1")
+    data = validate_payload(payload)
+    data["active_threshold"] = float(active_threshold)
+    rel = pack_path(data)
+    text = render_pack(data, active_threshold)
+    out: dict[str, Any] = {"note_path": rel, "dry_run": dry_run}
+    if dry_run:
+        out.update({"claims": [{"subject": c["subject"], "predicate": predicate_name(str(c["predicate"])),
+                                "object": c["object"], "requested_status": claim_status(c, active_threshold)[0]}
+                               for c in data.get("claims", [])], "written": False, "markdown": text})
+        return out
+    write_pack(vault, rel, text)
+    with rt.store.transaction():
+        edges = claim_edges(rt, data, rel, active_threshold)
+        rt.store.log("resolve", None, {"note_path": rel, "claims": len(edges), "slug": data["slug"]}, rt.now_iso())
+    world_notes: list[str] = []
+    assertions = _propose_assertions(rt, data, edges, rel, world_notes)
+    predictions = _add_predictions(rt, data, rel, world_notes)
+    out.update({"claims_written": len(edges), "edges": edges, "assertions": assertions,
+                "predictions_written": len(predictions), "predictions": predictions, "written": True})
+    if world_notes:
+        out["notes"] = world_notes
+    return out
+
+
+def _propose_assertions(rt: Runtime, data: Mapping[str, Any], edges: list[dict[str, Any]], rel: str,
+                        notes: list[str]) -> list[dict[str, Any]]:
+    try:
+        from ..world import propose_assertion
+    except ImportError:
+        notes.append("world model not installed: assertions skipped")
+        return []
+    out: list[dict[str, Any]] = []
+    for claim, edge in zip(data.get("claims", []), edges):
+        if edge["status"] != "active":
+            edge["assertion_id"] = None
+            continue
+        proposal = {k: claim[k] for k in ("subject", "subject_type", "object", "object_type", "confidence",
+                                          "certainty", "evidence", "source_type", "valid_until", "metadata")
+                    if k in claim}
+        proposal["predicate"] = edge["predicate"]
+        report = propose_assertion(rt, proposal, source_path=rel, source_edge_id=str(edge["id"]), reason="resolve")
+        edge["assertion_id"] = report.get("id") if report.get("written") else None
+        out.append(report)
+    for extra in data.get("assertions", []) or []:
+        out.append(propose_assertion(rt, extra, source_path=rel, reason="resolve"))
+    return out
+
+
+def _add_predictions(rt: Runtime, data: Mapping[str, Any], rel: str, notes: list[str]) -> list[dict[str, Any]]:
+    wanted = data.get("predictions") or []
+    if not wanted:
+        return []
+    try:
+        from ..world.predict import add_prediction
+    except ImportError:
+        notes.append("world model not installed: predictions skipped")
+        return []
+    out = []
+    for prediction in wanted:
+        doc = dict(prediction)
+        doc.setdefault("source_path", rel)
+        out.append(add_prediction(rt, doc))
+    return out

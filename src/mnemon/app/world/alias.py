@@ -1,0 +1,48 @@
+"""Canonical subjects: `alias add|merge|ls`. Adding an alias affects future writes; merging also rewrites stored
+assertions and recomputes current/superseded pointers per predicate cardinality (memberships stay plural)."""
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.errors import InvalidInput
+from ...core.world import add_alias, merge_plan
+from ...core.world.values import norm_name
+from ..runtime import Runtime
+from .common import audit, load_aliases, load_assertions, now_of, put_assertion, world_of
+
+
+def _alias_dict(row: Any) -> dict[str, Any]:
+    return {"alias": row.alias, "canonical": row.canonical, "source": row.source, "confidence": row.confidence}
+
+
+def alias_add(rt: Runtime, alias: str, canonical: str, *, source: str = "manual",
+              confidence: float = 1.0) -> dict[str, Any]:
+    if not isinstance(source, str) or not source.strip():
+        raise InvalidInput("--source must be a non-empty string")
+    rows = add_alias(alias, canonical, load_aliases(rt), now_of(rt), source.strip(), confidence)
+    with rt.store.transaction():
+        for row in rows:
+            world_of(rt).put_alias(row.to_row(), rt.now_iso())
+        audit(rt, "alias", "alias", rows[0].alias_norm, {"canonical": rows[0].canonical})
+    return {**_alias_dict(rows[0]), "repointed": [_alias_dict(r) for r in rows[1:]]}
+
+
+def alias_merge(rt: Runtime, from_subject: str, into_subject: str, *, dry_run: bool = False) -> dict[str, Any]:
+    plan = merge_plan(from_subject, into_subject, load_assertions(rt), now_of(rt), load_aliases(rt))
+    out = plan.to_dict(dry_run)
+    if not dry_run:
+        with rt.store.transaction():
+            for row in plan.alias_upserts:
+                world_of(rt).put_alias(row.to_row(), rt.now_iso())
+            for assertion in plan.rewrites:
+                put_assertion(rt, assertion)
+                audit(rt, "merged", "assertion", assertion.id,
+                      {"from": from_subject, "into": plan.canonical, "status": assertion.status})
+    return out
+
+
+def alias_ls(rt: Runtime, *, canonical: str | None = None) -> dict[str, Any]:
+    rows = world_of(rt).aliases(canonical_norm=norm_name(canonical) if canonical else None)
+    aliases = [{"alias": r["alias_name"], "canonical": r["canonical_name"], "source": r["source"],
+                "confidence": r["confidence"]} for r in rows]
+    return {"count": len(aliases), "aliases": aliases}

@@ -1,0 +1,208 @@
+"""Shared plumbing of the world-model services: the store's world tables, instants, loading rows, the as-of view.
+
+The services follow one pattern — load rows into a `WorldView`, let the pure core decide, persist what it returned
+(unless `dry_run`). Because the decision is computed in memory, a dry run needs no transaction to roll back and
+works on a read-only snapshot too.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from typing import Any
+
+from ...core.errors import InvalidInput, StoreError
+from ...core.world import Action, Alias, Assertion, Prediction, SenseEvent, parse_duration, parse_instant
+from ...core.world.values import iso, norm_name, require_aware
+from ..runtime import Runtime
+
+
+def world_of(rt: Runtime) -> Any:
+    """The backend's world tables (`store.world`); a backend without them cannot run world commands."""
+    world = getattr(rt.store, "world", None)
+    if world is None:
+        raise StoreError(f"the {type(rt.store).__name__} backend has no world-model tables yet")
+    return world
+
+
+def now_of(rt: Runtime) -> datetime:
+    return require_aware(rt.now(), "clock")
+
+
+def instant(rt: Runtime, value: Any, field_name: str) -> datetime:
+    """None → now; a duration (`4h`, `7d`) → now + duration; anything else an ISO instant."""
+    return instant_from(now_of(rt), value, field_name)
+
+
+def instant_from(base: datetime, value: Any, field_name: str) -> datetime:
+    """None → `base`; a duration → `base` + duration (so `--before 1d` under `--as-of T` means T + 1 day)."""
+    if value is None or value == "":
+        return base
+    if isinstance(value, datetime):
+        return require_aware(value, field_name)
+    if isinstance(value, str):
+        try:
+            delta = parse_duration(value, field_name)
+        except InvalidInput:
+            return parse_instant(value, field_name)
+        try:
+            return base + delta
+        except OverflowError:
+            raise InvalidInput(f"{field_name} reaches beyond the calendar: {value!r}", field=field_name) from None
+    raise InvalidInput(f"{field_name} must be an ISO-8601 instant or a duration like 4h, 1d, 2w", field=field_name)
+
+
+def audit(rt: Runtime, event: str, target: str, target_id: str, detail: Mapping[str, Any]) -> None:
+    world_of(rt).log_event(event, target, target_id, detail, rt.now_iso())
+
+
+def load_aliases(rt: Runtime) -> list[Alias]:
+    return [Alias.from_row(row) for row in world_of(rt).aliases()]
+
+
+def load_assertions(rt: Runtime, **filters: Any) -> list[Assertion]:
+    return [Assertion.from_row(row) for row in world_of(rt).assertions(**filters)]
+
+
+def load_predictions(rt: Runtime, status: str | None = None) -> tuple[list[Prediction], list[dict[str, Any]]]:
+    """(loaded predictions, raw rows that no longer parse) — the contract reports the second list."""
+    good: list[Prediction] = []
+    bad: list[dict[str, Any]] = []
+    for row in world_of(rt).predictions(status=status):
+        try:
+            good.append(Prediction.from_row(row))
+        except InvalidInput:
+            bad.append(row)
+    return good, bad
+
+
+def load_events(rt: Runtime, known_at: datetime | None = None,
+                sense_types: Iterable[str] | None = None) -> list[SenseEvent]:
+    """Stored sense events; with `known_at`, only those the store had recorded by then (for exact replay)."""
+    events = []
+    for row, recorded_at in world_of(rt).sense_events(sense_types=sense_types):
+        if known_at is not None and parse_instant(recorded_at, "recorded_at") > known_at:
+            continue
+        events.append(SenseEvent.from_row(row))
+    return events
+
+
+def load_actions(rt: Runtime) -> list[dict[str, Any]]:
+    return world_of(rt).actions()
+
+
+def put_assertion(rt: Runtime, row: Assertion) -> None:
+    world_of(rt).put_assertion(row.to_row(), norm_name(row.subject))
+
+
+def put_prediction(rt: Runtime, row: Prediction) -> None:
+    world_of(rt).put_prediction(row.to_row(), source_path=prediction_source_path(row))
+
+
+def prediction_source_path(prediction: Prediction) -> str:
+    value = prediction.metadata.get("source_path")
+    return value if isinstance(value, str) else ""
+
+
+# ── the as-of view ─────────────────────────────────────────────────────────────────────────────────────────────
+def assertions_as_of(rows: Iterable[Assertion], as_of: datetime) -> list[Assertion]:
+    """The assertion rows as the store held them at `as_of`.
+
+    Rows written later are dropped; a supersession or retraction by a row written later is undone; a confidence
+    weakened by a miss recorded later is restored. (Alias merges and confidence merges of identical re-assertions
+    are not versioned, so a replay across them shows today's subject names / confidence.)
+    """
+    known = {row.id: row for row in rows if row.created_at <= as_of}
+    out = []
+    for row in known.values():
+        if row.superseded_by_id is not None and row.superseded_by_id not in known:
+            row = replace(row, status="current", superseded_by_id=None, superseded_at=None)
+        later = [miss for miss in row.prediction_misses if _miss_time(miss) > as_of]
+        if later:
+            first = min(later, key=_miss_time)
+            kept = tuple(miss for miss in row.prediction_misses if _miss_time(miss) <= as_of)
+            row = replace(row, confidence=float(first.get("confidence_before", row.confidence)),
+                          prediction_misses=kept)
+        if row.updated_at > as_of:  # the last change we can date at or before the replayed instant
+            row = replace(row, updated_at=max([row.created_at, *(_miss_time(m) for m in row.prediction_misses)]))
+        out.append(row)
+    return sorted(out, key=lambda r: (r.subject_key, r.predicate, r.created_at, r.id))
+
+
+def _miss_time(miss: Mapping[str, Any]) -> datetime:
+    try:
+        return parse_instant(miss.get("at"), "prediction_misses.at")
+    except InvalidInput:
+        return datetime(1, 1, 1, tzinfo=timezone.utc)  # unreadable stamp: treat as long known
+
+
+def predictions_as_of(rows: Iterable[Prediction], as_of: datetime) -> list[Prediction]:
+    """Predictions known at `as_of`, with outcomes recorded later turned back into `open`."""
+    out = []
+    for row in rows:
+        if row.created_at is not None and row.created_at > as_of:
+            continue
+        if row.status != "open" and row.checked_at is not None and row.checked_at > as_of:
+            row = replace(row, status="open", outcome_summary=None, outcome_event_ids=(), checked_at=None)
+        if row.updated_at is not None and row.updated_at > as_of:
+            row = replace(row, updated_at=row.checked_at or row.created_at)
+        out.append(row)
+    return out
+
+
+@dataclass
+class WorldView:
+    """Every world row needed for a decision at `now`, held in memory so decisions can be previewed."""
+
+    now: datetime
+    assertions: dict[str, Assertion]
+    predictions: dict[str, Prediction]
+    invalid_predictions: list[dict[str, Any]]
+    events: list[SenseEvent]
+    actions: list[dict[str, Any]]
+    replay: bool = False
+    changed_assertions: dict[str, Assertion] = field(default_factory=dict)
+    changed_predictions: dict[str, Prediction] = field(default_factory=dict)
+
+    def set_assertion(self, row: Assertion) -> None:
+        self.assertions[row.id] = row
+        self.changed_assertions[row.id] = row
+
+    def set_prediction(self, row: Prediction) -> None:
+        self.predictions[row.id] = row
+        self.changed_predictions[row.id] = row
+
+    def persist(self, rt: Runtime, reason: str) -> None:
+        if self.replay:
+            raise InvalidInput("an --as-of replay is read-only; drop --as-of to change state")
+        with rt.store.transaction():
+            for row in self.changed_assertions.values():
+                put_assertion(rt, row)
+                audit(rt, "updated", "assertion", row.id, {"reason": reason, "status": row.status,
+                                                              "confidence": row.confidence})
+            for prediction in self.changed_predictions.values():
+                put_prediction(rt, prediction)
+                audit(rt, "transition", "prediction", prediction.id,
+                      {"reason": reason, "status": prediction.status, "outcome_summary": prediction.outcome_summary})
+        self.changed_assertions.clear()
+        self.changed_predictions.clear()
+
+
+def load_view(rt: Runtime, as_of: datetime | None = None) -> WorldView:
+    """The whole world model at `as_of` (default: now, as stored)."""
+    replay = as_of is not None
+    now = as_of if as_of is not None else now_of(rt)
+    assertions = load_assertions(rt)
+    predictions, invalid = load_predictions(rt)
+    events = load_events(rt, known_at=now if replay else None)
+    actions = load_actions(rt)
+    if replay:
+        assertions = assertions_as_of(assertions, now)
+        predictions = predictions_as_of(predictions, now)
+        actions = [a for a in actions if parse_instant(a.get("created_at"), "created_at") <= now]
+    return WorldView(now, {a.id: a for a in assertions}, {p.id: p for p in predictions}, invalid, events, actions,
+                     replay)
+
+
+def stamp(moment: datetime) -> str:
+    return iso(moment)

@@ -1,0 +1,43 @@
+"""`contract check`: the database invariants, evaluated read-only over the stored (or in-memory, during a tick) rows.
+
+Edge facts come from the store; the relation's need for validation from the ontology. An edge counts as validated
+when its metadata says `validated: true` or a person made it (origin `user`) — the same rule as the edge gate.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.errors import ContractViolation
+from ...core.ontology import requires_validation
+from ...core.world import check_contract
+from ...core.world.values import iso
+from ..runtime import Runtime
+from .common import WorldView, instant, load_view, world_of
+
+
+def edge_facts(rt: Runtime) -> list[dict[str, Any]]:
+    facts = []
+    for edge_id, relation, origin, metadata in world_of(rt).active_edge_facts():
+        facts.append({
+            "id": edge_id, "relation": relation, "status": "active",
+            "requires_validation": requires_validation(relation),
+            "validated": metadata.get("validated") is True or origin == "user",
+        })
+    return facts
+
+
+def contract_report(rt: Runtime, view: WorldView) -> dict[str, Any]:
+    report = check_contract(edge_facts(rt), list(view.assertions.values()),
+                            [*view.predictions.values(), *view.invalid_predictions], view.actions)
+    return {**report.to_dict(), "as_of": iso(view.now)}
+
+
+def contract_check(rt: Runtime, *, as_of: Any = None, raise_on_fail: bool = True) -> dict[str, Any]:
+    """The report; a failing contract raises `ContractViolation` carrying the whole report (non-zero exit)."""
+    view = load_view(rt, instant(rt, as_of, "as_of") if as_of is not None else None)
+    report = contract_report(rt, view)
+    if raise_on_fail and not report["ok"]:
+        raise ContractViolation(
+            f"contract check failed: {len(report['violations'])} violation(s); see details.violations",
+            **report)
+    return report

@@ -1,0 +1,127 @@
+"""Predictions: add (replay-idempotent), due (read-only), check (mutating unless dry-run), and the shared step that
+turns due predictions into outcomes and weakens linked assertions once."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from ...core.errors import InvalidInput, NotFound
+from ...core.world import (
+    Prediction,
+    apply_transition,
+    due_predictions,
+    evaluate_prediction,
+    parse_prediction,
+    truth_policy_for_prediction,
+    weaken_on_miss,
+)
+from ...core.world.predictions import due_at
+from ...core.world.values import iso, iso_or_none
+from ..runtime import Runtime
+from .common import WorldView, audit, instant, instant_from, load_view, now_of, put_prediction, world_of
+from .sense import read_json_document
+
+
+def prediction_view(p: Prediction, as_of: datetime, due: datetime | None = None) -> dict[str, Any]:
+    row = p.to_row()
+    row["truth_policy"] = truth_policy_for_prediction(p, as_of)
+    if due is not None:
+        row["due_at"] = iso(due)
+    return row
+
+
+def _with_source_path(data: Mapping[str, Any]) -> dict[str, Any]:
+    """`source_path` may sit at the top level; it is kept in metadata (the core's row has no such column)."""
+    out = dict(data)
+    path = out.pop("source_path", None)
+    if path is not None:
+        if not isinstance(path, str) or not path.strip():
+            raise InvalidInput("prediction: source_path must be a non-empty string", field="source_path")
+        meta_key = "metadata_json" if "metadata_json" in out else "metadata"
+        meta = out.get(meta_key) or {}
+        if not isinstance(meta, Mapping):
+            raise InvalidInput(f"prediction: {meta_key} must be a JSON object", field=meta_key)
+        out[meta_key] = {**meta, "source_path": path.strip()}
+    return out
+
+
+def add_prediction(rt: Runtime, document: Any) -> dict[str, Any]:
+    """Store one prediction. The same payload twice is one row: an id is the payload's own or a content hash, and a
+    replay never reopens a prediction that already has an outcome."""
+    data = read_json_document(document, "prediction file")
+    if not isinstance(data, Mapping):
+        raise InvalidInput(f"prediction must be a JSON object, got {type(data).__name__}")
+    prediction = parse_prediction(_with_source_path(data), now_of(rt))
+    world = world_of(rt)
+    if prediction.subject_assertion_id and world.get_assertion(prediction.subject_assertion_id) is None:
+        raise NotFound(f"subject_assertion_id {prediction.subject_assertion_id!r} names no stored assertion",
+                       field="subject_assertion_id")
+    if prediction.source_action_id and world.get_action(prediction.source_action_id) is None:
+        raise NotFound(f"source_action_id {prediction.source_action_id!r} names no recorded action",
+                       field="source_action_id")
+    existing = world.get_prediction(prediction.id)
+    if existing is not None:
+        stored = Prediction.from_row(existing)
+        return {"created": False, "prediction": prediction_view(stored, now_of(rt))}
+    with rt.store.transaction():
+        put_prediction(rt, prediction)
+        audit(rt, "predicted", "prediction", prediction.id,
+              {"title": prediction.title, "type": prediction.prediction_type})
+    return {"created": True, "prediction": prediction_view(prediction, now_of(rt))}
+
+
+def predict_due(rt: Runtime, *, before: Any = None, as_of: Any = None) -> dict[str, Any]:
+    """Open predictions due by `before` (default: now). Read-only."""
+    view = load_view(rt, instant(rt, as_of, "as_of") if as_of is not None else None)
+    cutoff = instant_from(view.now, before, "before")
+    due = due_predictions(view.predictions.values(), view.now, cutoff, view.events)
+    return {"as_of": iso(view.now), "before": iso(cutoff), "count": len(due),
+            "predictions": [prediction_view(p, view.now, due_at(p, view.events, view.now)) for p in due]}
+
+
+def check_in_view(view: WorldView, predictions: Iterable[Prediction]) -> list[dict[str, Any]]:
+    """Evaluate `predictions` at `view.now`, apply outcomes and miss-weakening to the view (not the store)."""
+    results = []
+    for prediction in predictions:
+        transition = evaluate_prediction(prediction, view.events, view.now)
+        updated = apply_transition(prediction, transition, view.now)
+        result = {**transition.to_dict(), "title": prediction.title, "checked_at": iso_or_none(updated.checked_at),
+                  "confidence_coupled": None}
+        if updated is not prediction:
+            view.set_prediction(updated)
+        if transition.weaken_assertion_id and updated.status == "missed":
+            target = view.assertions.get(transition.weaken_assertion_id)
+            if target is None:
+                result["confidence_coupled"] = {"assertion_id": transition.weaken_assertion_id,
+                                                "skipped": "assertion no longer stored"}
+            else:
+                weakened = weaken_on_miss(target, updated, view.now)
+                if weakened is not None:
+                    view.set_assertion(weakened)
+                result["confidence_coupled"] = {
+                    "assertion_id": target.id, "applied": weakened is not None,
+                    "confidence_before": target.confidence,
+                    "confidence_after": (weakened or target).confidence,
+                    "status": (weakened or target).status,
+                }
+        results.append(result)
+    return results
+
+
+def check_predictions(rt: Runtime, *, prediction_id: str | None = None, as_of: Any = None,
+                      dry_run: bool = False) -> dict[str, Any]:
+    """Check one prediction (`--id`) or every due open one at `as_of` (default now); persist unless dry-run."""
+    moment = instant(rt, as_of, "as_of")
+    view = load_view(rt)
+    view.now = moment
+    if prediction_id is not None:
+        if prediction_id not in view.predictions:
+            raise NotFound(f"no prediction {prediction_id!r}; `mnemon predict due` lists open ones")
+        targets = [view.predictions[prediction_id]]
+    else:
+        targets = due_predictions(view.predictions.values(), moment, moment, view.events)
+    results = check_in_view(view, targets)
+    if not dry_run and (view.changed_predictions or view.changed_assertions):
+        view.persist(rt, "predict check")
+    return {"ok": True, "dry_run": dry_run, "as_of": iso(moment), "checked": len(results), "results": results}

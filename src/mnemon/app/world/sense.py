@@ -1,0 +1,98 @@
+"""Sense events: what entered the store, recorded so predictions can be checked against it.
+
+Every path that brings evidence in records one: `remember` (origin `remember`), vault ingestion (`vault`), payload
+memory (`payload`) and `sense add --file` (`external`). Mneme's plain `ingest` recorded none, so a prediction about a
+note could never be confirmed by ingesting it; here the same function serves every producer.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from ...core.errors import InvalidInput
+from ...core.model import Memory
+from ...core.world import SenseEvent, parse_sense_event, parse_sense_events
+from ..runtime import Runtime
+from .common import audit, world_of
+
+MAX_TEXT_CHARS = 20_000
+
+
+def _source_path(event: SenseEvent, explicit: str | None) -> str:
+    if explicit:
+        return explicit
+    for key in ("source_path", "path"):
+        value = event.metadata.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return event.source_uri or ""
+
+
+def _store_event(rt: Runtime, event: SenseEvent, source_path: str | None) -> bool:
+    created = world_of(rt).put_sense_event(event.to_row(), rt.now_iso(), _source_path(event, source_path))
+    if created:
+        audit(rt, "sensed", "sense_event", event.id,
+              {"sense_type": event.sense_type, "origin": event.origin, "source_id": event.source_id})
+    return created
+
+
+def record_sense_event(rt: Runtime, origin: str, sense_type: str, source_id: str, observed_at: Any, title: str,
+                       text: str, metadata: Mapping[str, Any] | None = None, *, event_type: str = "document",
+                       source_uri: str = "", source_path: str | None = None) -> dict[str, Any]:
+    """Record one sense event (idempotent: the same event twice is one row). Opens its own transaction (nested
+    inside a caller's transaction it becomes a savepoint), so ingestion can call it per note."""
+    payload: dict[str, Any] = {
+        "sense_type": sense_type, "source_id": source_id or "", "observed_at": observed_at,
+        "title": title or "", "text": (text or "")[:MAX_TEXT_CHARS], "event_type": event_type,
+        "source_uri": source_uri or "", "metadata": dict(metadata or {}),
+    }
+    event = parse_sense_event(payload, origin=origin)
+    with rt.store.transaction():
+        created = _store_event(rt, event, source_path)
+    return {"id": event.id, "created": created, "sense_type": event.sense_type, "origin": event.origin}
+
+
+def memory_sense_type(source: str) -> str:
+    """A person typing `remember` is manual evidence; anything an agent or tool writes is `agent` evidence."""
+    return "manual" if source in ("user", "manual", "cli") else "agent"
+
+
+def record_memory_sense(rt: Runtime, memory: Memory) -> dict[str, Any]:
+    """The sense event of one `remember` write: observed when the memory says it happened (its created_at)."""
+    return record_sense_event(
+        rt, "remember", memory_sense_type(memory.source), memory.id, memory.created_at, memory.title or "",
+        memory.content,
+        {"memory_id": memory.id, "source": memory.source, "category": memory.category, "tags": list(memory.tags)},
+        event_type="memory", source_uri=f"mnemon://memory/{memory.id}",
+        source_path=memory.source if memory.source.startswith("mneme://") else None,
+    )
+
+
+def read_json_document(raw: Any, what: str) -> Any:
+    """Text → JSON value with a JSON error (not a traceback) for malformed files."""
+    if isinstance(raw, (bytes, bytearray)):
+        raw = raw.decode("utf-8", errors="replace")
+    if not isinstance(raw, str):
+        return raw
+    if not raw.strip():
+        raise InvalidInput(f"{what} is empty; expected a JSON document")
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"{what} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+
+
+def add_sense_events(rt: Runtime, document: Any) -> dict[str, Any]:
+    """`sense add --file`: one event, a list, or {"events": [...]}; all or nothing."""
+    events = parse_sense_events(read_json_document(document, "sense event file"), origin="external")
+    if not events:
+        raise InvalidInput("the sense event file holds no events")
+    created: list[str] = []
+    duplicates: list[str] = []
+    with rt.store.transaction():
+        for event in events:
+            (created if _store_event(rt, event, None) else duplicates).append(event.id)
+    return {"ok": True, "added": len(created), "duplicates": len(duplicates), "ids": [e.id for e in events],
+            "events": [{"id": e.id, "sense_type": e.sense_type, "source_id": e.source_id,
+                        "observed_at": e.to_row()["observed_at"], "title": e.title} for e in events]}

@@ -1,0 +1,324 @@
+"""State assertions: the gated write (`propose_assertion`), listing with read-time validity, explain, backfill from
+resolved graph edges, the contradiction radar and the scoped forget.
+
+`propose_assertion` is the one door into `world_state_assertions`: `resolve`, payload `assertions[]` and
+`state backfill` all come through it, so the gate, cardinality and supersession rules hold for every producer.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from ...core.errors import InvalidInput, NotFound
+from ...core.model import Edge, parse_iso
+from ...core.world import (
+    Assertion,
+    AssertionChange,
+    EvidenceClaim,
+    alias_map,
+    apply_assertion,
+    assertion_gate,
+    detect_conflicts,
+    parse_assertion,
+    truth_policy_for_assertion,
+    validity_at,
+)
+from ...core.world.assertions import is_correction
+from ...core.world.policies import group_policy
+from ...core.world.values import iso, norm_name, truthy_flag
+from ..runtime import Runtime
+from .common import (
+    assertions_as_of,
+    audit,
+    instant,
+    load_aliases,
+    load_assertions,
+    now_of,
+    put_assertion,
+    world_of,
+)
+
+VALIDITIES = ("current", "lapsed", "future", "superseded", "retracted")
+REASSERTION_SOURCE_TYPES = frozenset({"user_confirmation", "user_correction"})
+
+
+def assertion_view(row: Assertion, as_of: datetime) -> dict[str, Any]:
+    """A stored row plus what it means at `as_of` (never mutates: lapsing is computed, not written)."""
+    return {**row.to_row(), "object": row.object, "validity": validity_at(row, as_of),
+            "truth_policy": truth_policy_for_assertion(row, as_of)}
+
+
+# ── the gated write ────────────────────────────────────────────────────────────────────────────────────────────
+def _explicit_reassertion(proposal: Assertion) -> bool:
+    return (proposal.certainty == "user_confirmed" or proposal.source_type in REASSERTION_SOURCE_TYPES
+            or truthy_flag(proposal.metadata, "user_confirmed", "explicit_reassertion"))
+
+
+def plan_assertion(proposal: Assertion, existing: Assertion | None, current_same_pair: Sequence[Assertion]
+                   ) -> tuple[dict[str, Any], AssertionChange | None]:
+    """Decide what a parsed proposal does to the stored rows: (report, change to persist or None)."""
+    gate = assertion_gate(proposal)
+    report: dict[str, Any] = {"id": proposal.id, "subject": proposal.subject, "predicate": proposal.predicate,
+                              "object": proposal.object, "gate": gate.to_dict()}
+    if not gate.accepted:
+        return {**report, "written": False, "status": "refused"}, None
+    if existing is not None and existing.status == "retracted" and not _explicit_reassertion(proposal):
+        # a person said this was never true; the same claim coming back from the same source must not undo that
+        return {**report, "written": False, "status": "blocked_recreation",
+                "message": "this exact claim was retracted; re-assert it with certainty user_confirmed"}, None
+    if existing is not None and existing.status == "superseded":
+        return {**report, "written": False, "status": "superseded", "idempotent": True,
+                "superseded_by_id": existing.superseded_by_id}, None
+    pair = [row for row in current_same_pair if row.status == "current"]
+    policy = group_policy(proposal.predicate, [r.metadata for r in (*pair, proposal)])
+    change = apply_assertion(pair, proposal, policy)
+    same_object = [r for r in (*change.updates, *pair) if r.object_key == proposal.object_key]
+    stored = change.insert if change.insert is not None else (same_object[0] if same_object else proposal)
+    retired = [row for row in change.updates if row.status in ("superseded", "retracted")]
+    report.update({
+        "written": change.insert is not None or bool(change.updates),
+        "status": stored.status,
+        "stored_id": stored.id,
+        "idempotent": change.idempotent,
+        "cardinality": policy.cardinality,
+        "superseded_ids": [row.id for row in retired if row.status == "superseded"],
+        "retracted_ids": [row.id for row in retired if row.status == "retracted"],
+        "current_ids": list(change.current_ids),
+        "correction": is_correction(proposal),
+    })
+    return report, change
+
+
+def _persist_change(rt: Runtime, change: AssertionChange, reason: str) -> None:
+    with rt.store.transaction():
+        if change.insert is not None:
+            put_assertion(rt, change.insert)
+            audit(rt, "asserted", "assertion", change.insert.id,
+                  {"reason": reason, "status": change.insert.status, "confidence": change.insert.confidence,
+                   "supersedes_id": change.insert.supersedes_id})
+        for row in change.updates:
+            put_assertion(rt, row)
+            audit(rt, row.status if row.status != "current" else "merged", "assertion", row.id,
+                  {"reason": reason, "superseded_by_id": row.superseded_by_id, "confidence": row.confidence})
+
+
+def propose_assertion(rt: Runtime, payload: Any, *, source_path: str | None = None, source_type: str | None = None,
+                      source_edge_id: str | None = None, subject_node_id: str | None = None,
+                      dry_run: bool = False, reason: str = "propose") -> dict[str, Any]:
+    """Gate one claim and, if it passes, store it as a current assertion (superseding per predicate cardinality).
+
+    Structural problems raise `InvalidInput`; a claim that is merely not good enough comes back with
+    `written: false, status: "refused"` and the gate's reasons, so `resolve` can keep it as a candidate edge.
+    """
+    if not isinstance(payload, Mapping):
+        raise InvalidInput(f"assertion must be a JSON object, got {type(payload).__name__}")
+    data = dict(payload)
+    for key, value in (("source_type", source_type), ("source_edge_id", source_edge_id),
+                       ("subject_node_id", subject_node_id)):
+        if value is not None and data.get(key) is None:
+            data[key] = value
+    world = world_of(rt)
+    proposal = parse_assertion(data, now_of(rt), alias_map(load_aliases(rt)), source_path)
+    raw_existing = world.get_assertion(proposal.id)
+    existing = Assertion.from_row(raw_existing) if raw_existing else None
+    current = [Assertion.from_row(r) for r in world.assertions(subject_norm=norm_name(proposal.subject),
+                                                                 predicate=proposal.predicate, status="current")]
+    report, change = plan_assertion(proposal, existing, current)
+    report["dry_run"] = dry_run
+    if change is not None and not dry_run and report["written"]:
+        _persist_change(rt, change, reason)
+    elif report["status"] in ("refused", "blocked_recreation") and not dry_run and not rt.store.readonly:
+        with rt.store.transaction():
+            audit(rt, report["status"], "assertion", proposal.id,
+                  {"reason": reason, "gate": report["gate"], "source_path": proposal.source_path})
+    return report
+
+
+# ── reading ────────────────────────────────────────────────────────────────────────────────────────────────────
+def list_state(rt: Runtime, *, status: str | None = None, subject: str | None = None, predicate: str | None = None,
+               state_type: str | None = None, as_of: Any = None, limit: int = 200) -> dict[str, Any]:
+    """Assertions with their validity at `as_of`; `status` filters on that validity (current excludes lapsed)."""
+    if status not in (None, "all", *VALIDITIES):
+        raise InvalidInput(f"--status must be one of all, {', '.join(VALIDITIES)}; got {status!r}")
+    if not 1 <= limit <= 10_000:
+        raise InvalidInput("--limit must be from 1 to 10000")
+    moment = instant(rt, as_of, "as_of")
+    rows = load_assertions(rt, subject_norm=norm_name(subject) if subject else None,
+                           predicate=predicate.strip() if predicate else None, state_type=state_type)
+    if as_of is not None:
+        rows = assertions_as_of(rows, moment)
+    views = [assertion_view(row, moment) for row in rows]
+    if status not in (None, "all"):
+        views = [v for v in views if v["validity"] == status]
+    return {"as_of": iso(moment), "count": len(views), "assertions": views[:limit],
+            "truncated": len(views) > limit}
+
+
+def _chain(rows: Mapping[str, Assertion], start: Assertion, pointer: str) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    seen = {start.id}
+    nxt = getattr(start, pointer)
+    while nxt and nxt not in seen and nxt in rows:
+        seen.add(nxt)
+        row = rows[nxt]
+        out.append({"id": row.id, "object": row.object, "status": row.status,
+                    "valid_from": row.to_row()["valid_from"], "source_path": row.source_path})
+        nxt = getattr(row, pointer)
+    return out
+
+
+def explain_state(rt: Runtime, assertion_id: str, *, as_of: Any = None) -> dict[str, Any]:
+    world = world_of(rt)
+    raw = world.get_assertion(assertion_id)
+    if raw is None:
+        raise NotFound(f"no assertion {assertion_id!r}; `mnemon state list` shows ids")
+    row = Assertion.from_row(raw)
+    moment = instant(rt, as_of, "as_of")
+    pair = {r.id: r for r in load_assertions(rt, subject_norm=row.subject_key, predicate=row.predicate)}
+    edge_alive = None
+    if row.source_edge_id is not None:
+        try:
+            edge = rt.store.get_edge(int(row.source_edge_id))
+        except ValueError:
+            edge = None
+        edge_alive = edge is not None and edge.status in ("active", "candidate")
+    node_alive = None if row.subject_node_id is None else rt.store.get_node(row.subject_node_id) is not None
+    linked = [p for p in world.predictions(subject_assertion_id=row.id)]
+    return {
+        "assertion": assertion_view(row, moment),
+        "supersedes_chain": _chain(pair, row, "supersedes_id"),
+        "superseded_by_chain": _chain(pair, row, "superseded_by_id"),
+        "prediction_misses": [dict(m) for m in row.prediction_misses],
+        "predictions": [{"id": p["id"], "title": p["title"], "status": p["status"],
+                         "outcome_summary": p.get("outcome_summary")} for p in linked],
+        "events": world.events("assertion", row.id),
+        "hints": {"source_edge_alive": edge_alive, "subject_node_alive": node_alive},
+    }
+
+
+# ── backfill from resolved graph edges ─────────────────────────────────────────────────────────────────────────
+def _node_name(node: Any) -> str:
+    return ((node.title or node.content or "") if node is not None else "").strip()
+
+
+def _is_resolution(edge: Edge) -> bool:
+    meta = edge.metadata or {}
+    return edge.origin == "resolve" or bool(meta.get("research_resolution")) or meta.get("source") == "resolve"
+
+
+def backfill_state(rt: Runtime, *, dry_run: bool = False) -> dict[str, Any]:
+    """Re-derive assertions from active edges written by `resolve` (e.g. after restoring an old database).
+
+    Every edge goes through the same gate as a live `resolve`; within one run the plans build on each other in
+    memory, so a dry run reports exactly what the real run would write.
+    """
+    edges = [e for e in rt.store.iter_edges(statuses=("active",)) if _is_resolution(e)]
+    nodes = rt.store.get_nodes(sorted({e.src for e in edges} | {e.dst for e in edges}))
+    rows = {a.id: a for a in load_assertions(rt)}
+    aliases = alias_map(load_aliases(rt))
+    written: list[dict[str, Any]] = []
+    refused: list[dict[str, Any]] = []
+    unchanged: list[dict[str, Any]] = []
+    changes: list[AssertionChange] = []
+    now = now_of(rt)
+    for edge in edges:
+        meta = edge.metadata or {}
+        subject, obj = _node_name(nodes.get(edge.src)), _node_name(nodes.get(edge.dst))
+        if not subject or not obj:
+            refused.append({"edge_id": edge.id, "reason": "edge endpoint has no name"})
+            continue
+        payload = {
+            "subject": subject, "predicate": edge.type, "object": obj,
+            "object_type": meta.get("object_type", "entity"),
+            "confidence": max(0.0, min(1.0, float(edge.confidence))),
+            "certainty": meta.get("certainty", "confirmed"), "evidence": edge.evidence,
+            "source_path": edge.source_path or f"mnemon://edge/{edge.id}", "source_type": "research",
+            "source_edge_id": str(edge.id), "subject_node_id": edge.src,
+            "valid_from": meta.get("valid_from") or meta.get("date"),
+            "metadata": {k: v for k, v in meta.items() if k in ("cardinality", "conflict_policy", "validated")},
+        }
+        try:
+            proposal = parse_assertion(payload, now, aliases)
+        except InvalidInput as exc:
+            refused.append({"edge_id": edge.id, "reason": exc.message})
+            continue
+        current = [r for r in rows.values() if r.status == "current" and r.pair_key == proposal.pair_key]
+        report, change = plan_assertion(proposal, rows.get(proposal.id), current)
+        if change is None or not report["written"]:
+            target = refused if report["status"] in ("refused", "blocked_recreation") else unchanged
+            target.append({"edge_id": edge.id, **report})
+            continue
+        for row in ([change.insert] if change.insert else []) + list(change.updates):
+            rows[row.id] = row
+        changes.append(change)
+        written.append({"edge_id": edge.id, **report})
+    if not dry_run:
+        for change in changes:
+            _persist_change(rt, change, "backfill")
+    return {"ok": True, "dry_run": dry_run, "scanned": len(edges), "written": written, "refused": refused,
+            "unchanged": unchanged,
+            "created_or_updated": sum(1 for w in written if w.get("written"))}
+
+
+# ── contradiction radar ────────────────────────────────────────────────────────────────────────────────────────
+def evidence_claims(rt: Runtime, predicates: Iterable[str], as_of: datetime | None = None) -> list[EvidenceClaim]:
+    """Active and candidate graph edges seen as claims about the same predicates (the radar's challengers)."""
+    edges = world_of(rt).edges_with_relations(predicates, ("active", "candidate"))
+    if as_of is not None:
+        edges = [e for e in edges if not e.created_at or parse_iso(e.created_at) <= as_of]
+    nodes = rt.store.get_nodes(sorted({e.src for e in edges} | {e.dst for e in edges}))
+    claims = []
+    for e in edges:
+        subject, obj = _node_name(nodes.get(e.src)), _node_name(nodes.get(e.dst))
+        if not subject or not obj:
+            continue
+        claims.append(EvidenceClaim(
+            edge_id=str(e.id), subject=subject, relation=e.type, object=obj, status=e.status,
+            confidence=max(0.0, min(1.0, float(e.confidence))), strength=max(0.0, min(1.0, float(e.weight))),
+            source_path=e.source_path, source_type=str((e.metadata or {}).get("source_type") or e.origin),
+            evidence=e.evidence, observed_at=parse_iso(e.created_at) if e.created_at else None))
+    return claims
+
+
+def radar(rt: Runtime, assertions: Sequence[Assertion], as_of: datetime | None = None) -> list[dict[str, Any]]:
+    predicates = {row.predicate for row in assertions if row.status == "current"}
+    claims = evidence_claims(rt, predicates, as_of) if predicates else []
+    return [c.to_dict() for c in detect_conflicts(assertions, None, claims)]
+
+
+def state_conflicts(rt: Runtime, *, as_of: Any = None) -> dict[str, Any]:
+    moment = instant(rt, as_of, "as_of")
+    rows = load_assertions(rt)
+    if as_of is not None:
+        rows = assertions_as_of(rows, moment)
+    conflicts = radar(rt, rows, moment if as_of is not None else None)
+    return {"as_of": iso(moment), "count": len(conflicts), "conflicts": conflicts}
+
+
+# ── scoped forget ──────────────────────────────────────────────────────────────────────────────────────────────
+def forget_world_scope(rt: Runtime, scope: str) -> dict[str, int]:
+    """The only path that deletes world rows: an explicit `forget --source mneme://…` of one payload scope.
+
+    Rebuilds and plain forgets never call this. Non-`mneme://` scopes are refused, so a vault path or an agent
+    name can never wipe durable state by accident.
+    """
+    if not isinstance(scope, str) or not scope.startswith("mneme://") or len(scope.rstrip("/")) <= len("mneme://"):
+        raise InvalidInput("only an explicit mneme://… scope can be forgotten from the world model", scope=scope)
+    with rt.store.transaction():
+        return world_of(rt).forget_scope(scope.rstrip("/"), rt.now_iso())
+
+
+def retract_assertion(rt: Runtime, assertion_id: str, reason: str) -> dict[str, Any]:
+    """Mark one value as never true (the correction path for multi-valued predicates)."""
+    from ...core.world import retract
+
+    raw = world_of(rt).get_assertion(assertion_id)
+    if raw is None:
+        raise NotFound(f"no assertion {assertion_id!r}")
+    row = retract(Assertion.from_row(raw), now_of(rt), reason)
+    with rt.store.transaction():
+        put_assertion(rt, row)
+        audit(rt, "retracted", "assertion", row.id, {"reason": reason})
+    return {"id": row.id, "status": row.status}
+

@@ -1,0 +1,189 @@
+"""Context and thought commands (`retrieve`, `candidates`, `debug-candidates`, `thought`, `surface`, `run-once`)
+and the path-safe note editor (`note read|write|replace|upsert-section|add-bullet`, `write`)."""
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from ...app import notes
+from ...core.errors import InvalidInput
+from .main import Ctx, cli, run
+
+
+def _prompt(option: str | None, words: tuple[str, ...]) -> str:
+    if option is not None and words:
+        raise InvalidInput("give the prompt either with --prompt or as arguments, not both")
+    text = option if option is not None else " ".join(words)
+    if text == "-" or (not text and not sys.stdin.isatty()):
+        text = sys.stdin.read()
+    return text
+
+
+def _out(c: Ctx, out: str | None) -> str:
+    return out or str(c.cfg.home / "cards")
+
+
+def _vault(c: Ctx, vault: str | None) -> str:
+    chosen = vault or c.cfg.vault
+    if not chosen:
+        raise InvalidInput("no vault given: pass --vault DIR or set `vault` in the config (MNEMON_VAULT)")
+    return str(chosen)
+
+
+def _content(content: str | None) -> str:
+    return sys.stdin.read() if content is None or content == "-" else content
+
+
+@cli.command()
+@click.argument("words", nargs=-1)
+@click.option("--prompt", help="The prompt to build context for ('-' reads stdin).")
+@click.option("--budget", default=2500, show_default=True, type=int, help="Budget in characters of title + text.")
+@click.option("--max-items", default=8, show_default=True, type=int)
+@click.option("--no-candidates", is_flag=True, help="Drop candidate edges (they are listed as skipped).")
+@click.option("--as-of", help="Replay at this ISO-8601 instant.")
+@click.option("--verbose", is_flag=True, help="Recall signals and route per item.")
+@click.option("--explain", is_flag=True, help="Add a ranking table and the recall trace.")
+def retrieve(words: tuple[str, ...], prompt: str | None, budget: int, max_items: int, no_candidates: bool,
+             as_of: str | None, verbose: bool, explain: bool) -> None:
+    """Prompt-time context pack: memories, observations, edges and world rows, each with a truth_policy."""
+    text = _prompt(prompt, words)
+    run(lambda c: c.mem.retrieve(text, budget=budget, max_items=max_items, as_of=as_of,
+                                 include_candidates=not no_candidates, verbose=verbose, explain=explain))
+
+
+@cli.command()
+@click.option("--hints", help="Comma-separated words that bias scoring (default: Mneme's hint list).")
+@click.option("--hops", default=5, show_default=True, type=int)
+@click.option("--limit", default=5, show_default=True, type=int)
+def candidates(hints: str | None, hops: int, limit: int) -> None:
+    """Top proactive thought candidates with score breakdowns and paths."""
+    run(lambda c: c.mem.candidates(hints=hints, hops=hops, limit=limit))
+
+
+@cli.command("debug-candidates")
+@click.option("--hints")
+@click.option("--hops", default=5, show_default=True, type=int)
+@click.option("--limit", default=20, show_default=True, type=int)
+@click.option("--include-skipped", is_flag=True, help="Also list suppressed candidates and why.")
+def debug_candidates(hints: str | None, hops: int, limit: int, include_skipped: bool) -> None:
+    """Scored and suppressed candidates, with reasons."""
+    run(lambda c: c.mem.debug_candidates(hints=hints, hops=hops, limit=limit, include_skipped=include_skipped))
+
+
+@cli.command()
+@click.option("--hints")
+@click.option("--hops", default=5, show_default=True, type=int)
+@click.option("--out", help="Directory for the card (default <home>/cards).")
+def thought(hints: str | None, hops: int, out: str | None) -> None:
+    """Generate the top thought (biased walk over active edges) and render its card."""
+    run(lambda c: c.mem.thought(hints=hints, hops=hops, out=_out(c, out), theme=c.cfg.card_theme))
+
+
+@cli.command()
+@click.argument("words", nargs=-1)
+@click.option("--prompt", help="Surface thoughts for this prompt; without one, the proactive candidates.")
+@click.option("--limit", default=5, show_default=True, type=int)
+@click.option("--hops", default=5, show_default=True, type=int)
+@click.option("--hints")
+@click.option("--no-candidates", is_flag=True)
+@click.option("--render", is_flag=True, help="Also write a card per thought.")
+@click.option("--out", help="Directory for cards (with --render; default <home>/cards).")
+def surface(words: tuple[str, ...], prompt: str | None, limit: int, hops: int, hints: str | None,
+            no_candidates: bool, render: bool, out: str | None) -> None:
+    """Thought cards from retrieval, with suggested_actions (one JSON shape with or without a prompt)."""
+    if prompt is not None and words:
+        raise InvalidInput("give the prompt either with --prompt or as arguments, not both")
+    text = prompt if prompt is not None else (" ".join(words) or None)
+    run(lambda c: c.mem.surface(prompt=text, limit=limit, hops=hops, hints=hints,
+                                include_candidates=not no_candidates, out=_out(c, out) if render else None,
+                                theme=c.cfg.card_theme))
+
+
+@cli.command("run-once")
+@click.option("--vault", help="Markdown vault (default: config `vault`).")
+@click.option("--out", help="Directory for the card (default <home>/cards).")
+@click.option("--hints")
+@click.option("--hops", default=5, show_default=True, type=int)
+@click.option("--max-notes", type=int)
+@click.option("--append", is_flag=True)
+@click.option("--follow-symlinks", is_flag=True)
+def run_once(vault: str | None, out: str | None, hints: str | None, hops: int, max_notes: int | None,
+             append: bool, follow_symlinks: bool) -> None:
+    """Ingest the vault, then generate and render one thought."""
+    run(lambda c: c.mem.run_once(vault=_vault(c, vault), out=_out(c, out), hints=hints, hops=hops,
+                                 theme=c.cfg.card_theme, max_notes=max_notes, append=append or None,
+                                 follow_symlinks=follow_symlinks or None))
+
+
+# ── note editor ────────────────────────────────────────────────────────────────────────────────────────────────
+@cli.group()
+def note() -> None:
+    """Path-safe Markdown editor: vault-relative .md paths only, atomic writes, backups, --dry-run diffs."""
+
+
+@note.command("read")
+@click.argument("path")
+@click.option("--vault")
+@click.option("--heading", help="Only the section under this heading.")
+def note_read(path: str, vault: str | None, heading: str | None) -> None:
+    run(lambda c: notes.read_note(_vault(c, vault), path, heading=heading))
+
+
+@note.command("write")
+@click.argument("path")
+@click.option("--vault")
+@click.option("--mode", default="append", show_default=True, type=click.Choice(notes.WRITE_MODES))
+@click.option("--content", help="Text to write (stdin when omitted).")
+@click.option("--dry-run", is_flag=True)
+def note_write(path: str, vault: str | None, mode: str, content: str | None, dry_run: bool) -> None:
+    run(lambda c: notes.write_note(_vault(c, vault), path, _content(content), mode=mode, dry_run=dry_run))
+
+
+@note.command("replace")
+@click.argument("path")
+@click.option("--vault")
+@click.option("--find", "find", required=True)
+@click.option("--replace", "replacement", required=True)
+@click.option("--all", "all_matches", is_flag=True, help="Replace every occurrence (else exactly one must exist).")
+@click.option("--dry-run", is_flag=True)
+def note_replace(path: str, vault: str | None, find: str, replacement: str, all_matches: bool, dry_run: bool) -> None:
+    run(lambda c: notes.replace_in_note(_vault(c, vault), path, find, replacement, all_matches=all_matches,
+                                        dry_run=dry_run))
+
+
+@note.command("upsert-section")
+@click.argument("path")
+@click.option("--vault")
+@click.option("--heading", required=True)
+@click.option("--content", help="Section body (stdin when omitted).")
+@click.option("--level", default=2, show_default=True, type=int)
+@click.option("--dry-run", is_flag=True)
+def note_upsert_section(path: str, vault: str | None, heading: str, content: str | None, level: int,
+                        dry_run: bool) -> None:
+    run(lambda c: notes.upsert_section(_vault(c, vault), path, heading, _content(content), level=level,
+                                       dry_run=dry_run))
+
+
+@note.command("add-bullet")
+@click.argument("path")
+@click.option("--vault")
+@click.option("--heading", required=True)
+@click.option("--bullet", required=True)
+@click.option("--dry-run", is_flag=True)
+def note_add_bullet(path: str, vault: str | None, heading: str, bullet: str, dry_run: bool) -> None:
+    run(lambda c: notes.add_bullet(_vault(c, vault), path, heading, bullet, dry_run=dry_run))
+
+
+@cli.command("write")
+@click.option("--vault")
+@click.option("--path", "path", required=True)
+@click.option("--mode", default="append", show_default=True, type=click.Choice(notes.WRITE_MODES))
+@click.option("--content", help="Text to write (stdin when omitted).")
+@click.option("--dry-run", is_flag=True)
+def write_compat(vault: str | None, path: str, mode: str, content: str | None, dry_run: bool) -> None:
+    """Compatibility shortcut for `note write` (Mneme's top-level `write`)."""
+    def go(c: Ctx) -> Any:
+        return notes.write_note(_vault(c, vault), path, _content(content), mode=mode, dry_run=dry_run)
+    run(go)

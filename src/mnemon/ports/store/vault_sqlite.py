@@ -1,0 +1,333 @@
+"""Vault tables on SQLite: which files were ingested (by content hash), the seeded relationship ontology, and the
+bulk helpers ingestion needs to write thousands of rows per second.
+
+Vault-derived rows live in the shared `nodes` / `edges` tables (one graph). Everything here goes through the owning
+`SQLiteStore` connection, so it shares its lock, read-only guard and nestable transactions. Every bulk edge insert
+also writes an `edge_events` row per edge — the audit trail `explain-edge` reads.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ...core.model import Edge, Memory
+
+if TYPE_CHECKING:  # imported lazily by SQLiteStore.vault; a runtime import back would be a cycle
+    from .sqlite import SQLiteStore
+
+_CHUNK = 500
+_NODE_INSERT = (
+    "INSERT INTO nodes (id, kind, title, content, content_hash, category, importance, tags, entities, source,"
+    " created_at, updated_at, last_accessed_at, access_count, effective_importance, deleted_at, metadata, inserted_at)"
+    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,NULL,0,?,NULL,?,?)"
+)
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")) if value else "{}"
+
+
+def _chunks(seq: Sequence[Any]) -> Iterable[Sequence[Any]]:
+    for i in range(0, len(seq), _CHUNK):
+        yield seq[i : i + _CHUNK]
+
+
+@dataclass(frozen=True)
+class VaultFile:
+    path: str
+    content_hash: str
+    mtime: float
+    size: int
+    note_id: str
+    title: str
+    aliases: tuple[str, ...]
+    ingested_at: str
+
+
+class SQLiteVault:
+    """The vault tables of one `SQLiteStore` (reach it as `store.vault`)."""
+
+    def __init__(self, store: SQLiteStore) -> None:
+        self.store = store
+
+    @property
+    def conn(self) -> Any:
+        return self.store.conn
+
+    def _write(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        return self.store._write(sql, args)
+
+    def _write_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        if rows:
+            self.store._write_many(sql, rows)
+
+    # ── state and files ──────────────────────────────────────────────────────
+    def get_state(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM vault_state WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_state(self, key: str, value: str) -> None:
+        self._write("INSERT INTO vault_state(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    (key, value))
+
+    def files(self) -> dict[str, VaultFile]:
+        return {r[0]: VaultFile(r[0], r[1], r[2], r[3], r[4], r[5], tuple(json.loads(r[6] or "[]")), r[7])
+                for r in self.conn.execute("SELECT path, content_hash, mtime, size, note_id, title, aliases, ingested_at"
+                                           " FROM vault_files")}
+
+    def put_files(self, rows: Sequence[VaultFile]) -> None:
+        self._write_many(
+            "INSERT INTO vault_files(path, content_hash, mtime, size, note_id, title, aliases, ingested_at)"
+            " VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(path) DO UPDATE SET content_hash=excluded.content_hash,"
+            " mtime=excluded.mtime, size=excluded.size, note_id=excluded.note_id, title=excluded.title,"
+            " aliases=excluded.aliases, ingested_at=excluded.ingested_at",
+            [(f.path, f.content_hash, f.mtime, f.size, f.note_id, f.title, json.dumps(list(f.aliases), ensure_ascii=False),
+              f.ingested_at) for f in rows])
+
+    def delete_files(self, paths: Sequence[str]) -> None:
+        for chunk in _chunks(list(paths)):
+            self._write(f"DELETE FROM vault_files WHERE path IN ({','.join('?' * len(chunk))})", list(chunk))
+
+    # ── ontology ─────────────────────────────────────────────────────────────
+    def seed_relationship_types(self, rows: Sequence[dict[str, Any]]) -> None:
+        self._write_many(
+            "INSERT INTO relationship_types(name, category, inverse, requires_validation, graph, symmetric, transitive,"
+            " domain, range, description) VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT(name) DO UPDATE SET"
+            " category=excluded.category, inverse=excluded.inverse, requires_validation=excluded.requires_validation,"
+            " graph=excluded.graph, symmetric=excluded.symmetric, transitive=excluded.transitive,"
+            " domain=excluded.domain, range=excluded.range, description=excluded.description",
+            [(r["name"], r["category"], r["inverse"], int(bool(r["requires_validation"])), r["graph"],
+              int(bool(r["symmetric"])), int(bool(r["transitive"])), r["domain"], r["range"], r["description"])
+             for r in rows])
+
+    def relationship_type(self, name: str) -> dict[str, Any] | None:
+        row = self.conn.execute(
+            "SELECT name, category, inverse, requires_validation, graph, symmetric, transitive, domain, range,"
+            " description FROM relationship_types WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            return None
+        return {"name": row[0], "category": row[1], "inverse": row[2], "requires_validation": bool(row[3]),
+                "graph": row[4], "symmetric": bool(row[5]), "transitive": bool(row[6]), "domain": row[7],
+                "range": row[8], "description": row[9]}
+
+    def relationship_type_count(self) -> int:
+        return int(self.conn.execute("SELECT COUNT(*) FROM relationship_types").fetchone()[0])
+
+    # ── nodes ────────────────────────────────────────────────────────────────
+    def existing_nodes(self, ids: Sequence[str]) -> dict[str, tuple[str | None, str]]:
+        """id → (deleted_at, content_hash) for the ids that have a row."""
+        out: dict[str, tuple[str | None, str]] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            for r in self.conn.execute(f"SELECT id, deleted_at, content_hash FROM nodes WHERE id IN"
+                                       f" ({','.join('?' * len(chunk))})", list(chunk)):
+                out[r[0]] = (r[1], r[2])
+        return out
+
+    def derived_node_ids(self, path: str) -> list[str]:
+        """Rows a note's parse produced: its memories (`vault:<path>:…`) and its heading nodes (`heading:<path>#…`).
+        Range scans over the id index: the ids are prefixed by the path on purpose."""
+        ids: list[str] = []
+        for prefix in (f"vault:{path}:", f"heading:{path}#"):
+            ids += [r[0] for r in self.conn.execute("SELECT id FROM nodes WHERE id >= ? AND id < ?",
+                                                    (prefix, prefix + "\U0010ffff"))]
+        return ids
+
+    def insert_nodes(self, nodes: Sequence[Memory], fts_bodies: Sequence[str] | None = None) -> None:
+        """Insert new rows (ids must not exist); memories also enter the FTS index."""
+        conn = self.conn
+        fts_rows: list[tuple[Any, ...]] = []
+        for i, n in enumerate(nodes):
+            cur = conn.execute(_NODE_INSERT, (
+                n.id, n.kind, n.title, n.content, n.content_hash, n.category, n.importance,
+                json.dumps(list(n.tags), ensure_ascii=False), json.dumps(list(n.entities), ensure_ascii=False),
+                n.source, n.created_at, n.updated_at or n.created_at, n.effective_importance, _dump(n.metadata),
+                n.inserted_at or n.created_at))
+            if n.kind == "memory" and fts_bodies is not None:
+                fts_rows.append((cur.lastrowid, fts_bodies[i], " ".join(n.tags), " ".join(n.entities)))
+        self._write_many("INSERT INTO memory_fts(rowid, body, tags, entities) VALUES (?,?,?,?)", fts_rows)
+
+    def refresh_nodes(self, nodes: Sequence[Memory], fts_bodies: Sequence[str] | None = None) -> None:
+        """Update existing rows in place (keeping access stats and vectors) and revive soft-deleted ones."""
+        conn = self.conn
+        for i, n in enumerate(nodes):
+            row = conn.execute("SELECT seq, deleted_at FROM nodes WHERE id = ?", (n.id,)).fetchone()
+            if row is None:
+                continue
+            self._write("UPDATE nodes SET kind=?, title=?, content=?, content_hash=?, category=?, importance=?, tags=?,"
+                        " source=?, updated_at=?, metadata=?, deleted_at=NULL WHERE seq=?",
+                        (n.kind, n.title, n.content, n.content_hash, n.category, n.importance,
+                         json.dumps(list(n.tags), ensure_ascii=False), n.source, n.updated_at, _dump(n.metadata), row[0]))
+            if n.kind == "memory" and fts_bodies is not None:
+                self._write("DELETE FROM memory_fts WHERE rowid = ?", (row[0],))
+                self._write("INSERT INTO memory_fts(rowid, body, tags, entities) VALUES (?,?,?,?)",
+                            (row[0], fts_bodies[i], " ".join(n.tags), " ".join(n.entities)))
+
+    def ensure_shared_nodes(self, nodes: Sequence[Memory]) -> None:
+        """Date, email, tag and placeholder nodes are shared by every note: insert once, never overwrite."""
+        self._write_many(
+            "INSERT OR IGNORE INTO nodes (id, kind, title, content, content_hash, source, created_at, updated_at,"
+            " inserted_at, metadata) VALUES (?,?,?,'','',?,?,?,?,?)",
+            [(n.id, n.kind, n.title, n.source, n.created_at, n.created_at, n.created_at, _dump(n.metadata))
+             for n in nodes])
+        self._write_many("UPDATE nodes SET deleted_at = NULL WHERE id = ? AND deleted_at IS NOT NULL",
+                         [(n.id,) for n in nodes])
+
+    def unreferenced(self, kinds: Sequence[str], source: str) -> list[str]:
+        """Shared nodes of `kinds` written by `source` that no edge touches any more."""
+        marks = ",".join("?" * len(kinds))
+        return [r[0] for r in self.conn.execute(
+            f"SELECT n.id FROM nodes n WHERE n.kind IN ({marks}) AND n.source = ?"
+            " AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.dst = n.id)"
+            " AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.src = n.id)", [*kinds, source])]
+
+    def nodes_of_kind(self, kind: str) -> list[tuple[str, str, dict[str, Any]]]:
+        return [(r[0], r[1] or "", json.loads(r[2]) if r[2] and r[2] != "{}" else {})
+                for r in self.conn.execute("SELECT id, title, metadata FROM nodes WHERE kind = ? AND deleted_at IS NULL",
+                                           (kind,))]
+
+    # ── edges ────────────────────────────────────────────────────────────────
+    def edges_from(self, srcs: Sequence[str], origin: str | None = None) -> list[Edge]:
+        from .sqlite import _EDGE_COLS, _edge
+
+        out: list[Edge] = []
+        for chunk in _chunks(list(dict.fromkeys(srcs))):
+            sql = f"SELECT {_EDGE_COLS} FROM edges WHERE src IN ({','.join('?' * len(chunk))})"
+            args: list[Any] = list(chunk)
+            if origin:
+                sql += " AND origin = ?"
+                args.append(origin)
+            out.extend(_edge(r) for r in self.conn.execute(sql + " ORDER BY id", args))
+        return out
+
+    def edges_touching(self, ids: Sequence[str]) -> list[Edge]:
+        from .sqlite import _EDGE_COLS, _edge
+
+        out: dict[int, Edge] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            marks = ",".join("?" * len(chunk))
+            for col in ("src", "dst"):
+                for r in self.conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE {col} IN ({marks})", list(chunk)):
+                    e = _edge(r)
+                    out[int(e.id or 0)] = e
+        return [out[k] for k in sorted(out)]
+
+    def edges_by_keys(self, keys: Sequence[tuple[str, str, str]]) -> dict[tuple[str, str, str], Edge]:
+        from .sqlite import _EDGE_COLS, _edge
+
+        out: dict[tuple[str, str, str], Edge] = {}
+        srcs = sorted({k[0] for k in keys})
+        wanted = set(keys)
+        for chunk in _chunks(srcs):
+            for r in self.conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE src IN ({','.join('?' * len(chunk))})",
+                                       list(chunk)):
+                e = _edge(r)
+                if (e.src, e.dst, e.type) in wanted:
+                    out[(e.src, e.dst, e.type)] = e
+        return out
+
+    def delete_edges(self, ids: Sequence[int]) -> int:
+        n = 0
+        for chunk in _chunks(list(ids)):
+            n += self._write(f"DELETE FROM edges WHERE id IN ({','.join('?' * len(chunk))})", list(chunk)).rowcount
+        return n
+
+    def insert_edges(self, edges: Sequence[Edge], events: Sequence[tuple[str, str, dict[str, Any]]]) -> list[int]:
+        """Insert new edges, each with its first audit event (event, actor, detail). Returns the new ids."""
+        conn = self.conn
+        ids: list[int] = []
+        for e in edges:
+            cur = conn.execute(
+                "INSERT INTO edges (src, dst, type, sub_type, weight, confidence, status, evidence, origin, rule,"
+                " source_path, metadata, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (e.src, e.dst, e.type, e.sub_type, e.weight, e.confidence, e.status, e.evidence, e.origin, e.rule,
+                 e.source_path, _dump(e.metadata), e.created_at, e.updated_at or e.created_at))
+            ids.append(int(cur.lastrowid or 0))
+        self.log_edge_events([(i, ev[0], ev[1], ev[2], e.created_at) for i, ev, e in zip(ids, events, edges)])
+        return ids
+
+    def log_edge_events(self, rows: Sequence[tuple[int, str, str, dict[str, Any], str]]) -> None:
+        self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
+                         [(i, ev, actor, json.dumps(detail, ensure_ascii=False, separators=(",", ":")), when)
+                          for i, ev, actor, detail, when in rows])
+
+    def repoint_edges(self, old_dst: str, new_dst: str, when: str) -> list[int]:
+        """Move every edge pointing at `old_dst` to `new_dst` (a placeholder joining its note). An edge that would
+        duplicate one already pointing at the note is dropped, since the note's own edge carries the same claim."""
+        moved: list[int] = []
+        for edge_id, src, type_ in self.conn.execute("SELECT id, src, type FROM edges WHERE dst = ?", (old_dst,)).fetchall():
+            clash = self.conn.execute("SELECT id FROM edges WHERE src = ? AND dst = ? AND type = ?",
+                                      (src, new_dst, type_)).fetchone()
+            if clash is not None or src == new_dst:
+                self._write("DELETE FROM edges WHERE id = ?", (edge_id,))
+                continue
+            self._write("UPDATE edges SET dst = ?, updated_at = ? WHERE id = ?", (new_dst, when, edge_id))
+            moved.append(int(edge_id))
+        return moved
+
+    def link_edges(self, types: Sequence[str], origin: str = "ingest") -> list[tuple[int, str, str, str, dict[str, Any]]]:
+        """(id, src, dst, type, metadata) of parsed link edges, for re-resolution when the set of notes changes."""
+        marks = ",".join("?" * len(types))
+        return [(r[0], r[1], r[2], r[3], json.loads(r[4]) if r[4] and r[4] != "{}" else {})
+                for r in self.conn.execute(f"SELECT id, src, dst, type, metadata FROM edges WHERE type IN ({marks})"
+                                           " AND origin = ?", [*types, origin])]
+
+    def set_edge_dst(self, edge_id: int, dst: str, when: str) -> None:
+        self._write("UPDATE edges SET dst = ?, updated_at = ? WHERE id = ?", (dst, when, edge_id))
+
+    def update_edge_strength(self, edge_id: int, weight: float, status: str, when: str) -> None:
+        self._write("UPDATE edges SET weight = ?, status = ?, updated_at = ? WHERE id = ?", (weight, status, when, edge_id))
+
+    def edge_status_counts(self) -> dict[str, int]:
+        return {r[0]: r[1] for r in self.conn.execute("SELECT status, COUNT(*) FROM edges GROUP BY status")}
+
+    def candidate_edges(self) -> list[Edge]:
+        from .sqlite import _EDGE_COLS, _edge
+
+        return [_edge(r) for r in self.conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE status = 'candidate'"
+                                                    " ORDER BY id")]
+
+    def edges_with_source_prefix(self, prefix: str) -> list[Edge]:
+        from .sqlite import _EDGE_COLS, _edge
+
+        escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        return [_edge(r) for r in self.conn.execute(
+            f"SELECT {_EDGE_COLS} FROM edges WHERE source_path = ? OR source_path LIKE ? ESCAPE '\\' ORDER BY id",
+            (prefix, escaped.rstrip("/") + "/%"))]
+
+    def nodes_with_source(self, source: str) -> list[str]:
+        escaped = source.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        return [r[0] for r in self.conn.execute(
+            "SELECT id FROM nodes WHERE source = ? OR source LIKE ? ESCAPE '\\' ORDER BY seq",
+            (source, escaped.rstrip("/") + "/%"))]
+
+    def memories_missing_vectors(self, ids: Sequence[str], provider: str) -> list[tuple[str, str, str]]:
+        """(id, content, content_hash) of the given active memories that have no vector of `provider` for their
+        current content — so unchanged text is never embedded twice."""
+        out: list[tuple[str, str, str]] = []
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            out.extend((r[0], r[1], r[2]) for r in self.conn.execute(
+                f"SELECT n.id, n.content, n.content_hash FROM nodes n LEFT JOIN vectors v ON v.node_seq = n.seq"
+                f" AND v.provider = ? AND v.content_hash = n.content_hash WHERE n.id IN ({','.join('?' * len(chunk))})"
+                " AND n.deleted_at IS NULL AND n.kind = 'memory' AND v.node_seq IS NULL ORDER BY n.seq",
+                [provider, *chunk]))
+        return out
+
+    def clear_thought_history(self) -> int:
+        """A rebuild drops generated thoughts (they quote note text that may be gone); `update` keeps them."""
+        row = self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'thoughts'").fetchone()
+        if row is None:
+            return 0
+        return int(self._write("DELETE FROM thoughts").rowcount)
+
+    def counts(self) -> dict[str, int]:
+        q = self.conn.execute
+        return {
+            "notes": int(q("SELECT COUNT(*) FROM nodes WHERE kind = 'note' AND deleted_at IS NULL").fetchone()[0]),
+            "nodes": int(q("SELECT COUNT(*) FROM nodes WHERE deleted_at IS NULL").fetchone()[0]),
+            "edges": int(q("SELECT COUNT(*) FROM edges").fetchone()[0]),
+            "observations": int(q("SELECT COUNT(*) FROM nodes WHERE kind = 'memory' AND deleted_at IS NULL"
+                                  " AND source LIKE 'vault:%' AND json_extract(metadata, '$.memory_kind')"
+                                  " IN ('observation', 'task')").fetchone()[0]),
+        }

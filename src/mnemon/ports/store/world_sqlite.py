@@ -1,0 +1,246 @@
+"""World-model tables on SQLite: state assertions, predictions, sense events, actions, aliases and their audit.
+
+Rows go in and come out as the plain dicts the pure core produces (`to_row()`) and reads (`from_row()`); the store
+adds only the columns it filters on. Nothing here decides anything: gates, transitions and supersession live in
+`mnemon.core.world`. These tables are durable — vault rebuilds never touch them; only `forget_scope` (an explicit
+scoped forget) deletes from them.
+
+Writes go through the owning `SQLiteStore` (`_write`, `transaction()`), so they share its lock, its read-only guard
+and its nestable transactions.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ...core.model import Edge
+
+if TYPE_CHECKING:  # the store imports this module lazily; a runtime import back would be a cycle
+    from .sqlite import SQLiteStore
+
+_TABLES = ("world_state_assertions", "world_predictions", "sense_events", "world_actions", "entity_aliases",
+           "world_events")
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def _scope_clause(column: str) -> str:
+    # exact scope or anything under it ("mneme://agent/x" also owns "mneme://agent/x/notes#1"); LIKE wildcards in
+    # the scope itself are escaped so "mneme://a_b" cannot forget "mneme://axb"
+    return f"({column} = ? OR {column} LIKE ? ESCAPE '\\')"
+
+
+def _scope_args(scope: str) -> list[str]:
+    escaped = scope.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return [scope, escaped.rstrip("/") + "/%"]
+
+
+class SQLiteWorld:
+    """The world-model tables of one `SQLiteStore` (reach it as `store.world`)."""
+
+    def __init__(self, store: SQLiteStore) -> None:
+        self.store = store
+        self._ready: bool | None = None
+
+    @property
+    def conn(self) -> Any:
+        return self.store.conn
+
+    def ready(self) -> bool:
+        """False on a read-only snapshot of a database older than the world tables: reads then return nothing
+        instead of failing (listing state must never require a migration)."""
+        if self._ready is None:
+            found = {r[0] for r in self.conn.execute(
+                f"SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ({','.join('?' * len(_TABLES))})",
+                _TABLES)}
+            self._ready = found == set(_TABLES)
+        return self._ready
+
+    def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        if not self.ready():
+            return []
+        return [json.loads(r[0]) for r in self.conn.execute(sql, list(args))]
+
+    # ── assertions ───────────────────────────────────────────────────────────
+    def put_assertion(self, row: Mapping[str, Any], subject_norm: str) -> None:
+        self.store._write(
+            "INSERT INTO world_state_assertions(id, subject_norm, predicate, status, state_type, source_path,"
+            " source_edge_id, valid_until, data, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
+            " ON CONFLICT(id) DO UPDATE SET subject_norm=excluded.subject_norm, predicate=excluded.predicate,"
+            " status=excluded.status, state_type=excluded.state_type, source_path=excluded.source_path,"
+            " source_edge_id=excluded.source_edge_id, valid_until=excluded.valid_until, data=excluded.data,"
+            " updated_at=excluded.updated_at",
+            (row["id"], subject_norm, row["predicate"], row["status"], row.get("state_type") or "belief",
+             row.get("source_path") or "", row.get("source_edge_id"), row.get("valid_until"), _dump(row),
+             row["created_at"], row.get("updated_at") or row["created_at"]),
+        )
+
+    def get_assertion(self, assertion_id: str) -> dict[str, Any] | None:
+        rows = self._rows("SELECT data FROM world_state_assertions WHERE id = ?", (assertion_id,))
+        return rows[0] if rows else None
+
+    def assertions(self, *, status: str | None = None, subject_norm: str | None = None,
+                   predicate: str | None = None, state_type: str | None = None) -> list[dict[str, Any]]:
+        clauses, args = [], []
+        for column, value in (("status", status), ("subject_norm", subject_norm), ("predicate", predicate),
+                              ("state_type", state_type)):
+            if value is not None:
+                clauses.append(f"{column} = ?")
+                args.append(value)
+        where = (" WHERE " + " AND ".join(clauses)) if clauses else ""
+        return self._rows(f"SELECT data FROM world_state_assertions{where} ORDER BY subject_norm, predicate,"
+                          " created_at, id", args)
+
+    # ── predictions ──────────────────────────────────────────────────────────
+    def put_prediction(self, row: Mapping[str, Any], source_path: str = "") -> None:
+        match = row.get("match_json") or {}
+        created = row.get("created_at") or row.get("updated_at") or ""
+        self.store._write(
+            "INSERT INTO world_predictions(id, status, sense_type, check_after, expires_at, subject_assertion_id,"
+            " source_action_id, source_path, data, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
+            " ON CONFLICT(id) DO UPDATE SET status=excluded.status, sense_type=excluded.sense_type,"
+            " check_after=excluded.check_after, expires_at=excluded.expires_at,"
+            " subject_assertion_id=excluded.subject_assertion_id, source_action_id=excluded.source_action_id,"
+            " source_path=excluded.source_path, data=excluded.data, updated_at=excluded.updated_at",
+            (row["id"], row["status"], match.get("sense_type", ""), row["check_after"], row["expires_at"],
+             row.get("subject_assertion_id"), row.get("source_action_id"), source_path, _dump(row), created,
+             row.get("updated_at") or created),
+        )
+
+    def get_prediction(self, prediction_id: str) -> dict[str, Any] | None:
+        rows = self._rows("SELECT data FROM world_predictions WHERE id = ?", (prediction_id,))
+        return rows[0] if rows else None
+
+    def predictions(self, *, status: str | None = None, subject_assertion_id: str | None = None
+                    ) -> list[dict[str, Any]]:
+        clauses, args = [], []
+        if status is not None:
+            clauses.append("status = ?")
+            args.append(status)
+        if subject_assertion_id is not None:
+            clauses.append("subject_assertion_id = ?")
+            args.append(subject_assertion_id)
+        where = (" WHERE " + " AND ".join(clauses)) if clauses else ""
+        return self._rows(f"SELECT data FROM world_predictions{where} ORDER BY check_after, id", args)
+
+    # ── sense events ─────────────────────────────────────────────────────────
+    def put_sense_event(self, row: Mapping[str, Any], recorded_at: str, source_path: str = "") -> bool:
+        """Insert once: the same event fed twice keeps its first row (and its first `recorded_at`)."""
+        cur = self.store._write(
+            "INSERT OR IGNORE INTO sense_events(id, sense_type, source_id, origin, observed_at, source_path, data,"
+            " recorded_at) VALUES (?,?,?,?,?,?,?,?)",
+            (row["id"], row["sense_type"], row.get("source_id") or "", row.get("origin") or "external",
+             row["observed_at"], source_path, _dump(row), recorded_at),
+        )
+        return cur.rowcount > 0
+
+    def sense_events(self, *, sense_types: Iterable[str] | None = None) -> list[tuple[dict[str, Any], str]]:
+        """(event row, recorded_at) pairs, oldest observation first."""
+        if not self.ready():
+            return []
+        sql = "SELECT data, recorded_at FROM sense_events"
+        args: list[Any] = []
+        wanted = sorted(set(sense_types)) if sense_types is not None else None
+        if wanted is not None:
+            if not wanted:
+                return []
+            sql += f" WHERE sense_type IN ({','.join('?' * len(wanted))})"
+            args.extend(wanted)
+        return [(json.loads(r[0]), r[1]) for r in self.conn.execute(sql + " ORDER BY observed_at, id", args)]
+
+    def sense_event_count(self) -> int:
+        if not self.ready():
+            return 0
+        return int(self.conn.execute("SELECT COUNT(*) FROM sense_events").fetchone()[0])
+
+    # ── actions ──────────────────────────────────────────────────────────────
+    def put_action(self, row: Mapping[str, Any], recorded_at: str) -> None:
+        self.store._write(
+            "INSERT INTO world_actions(id, actor, status, source_path, data, created_at, recorded_at)"
+            " VALUES (?,?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET actor=excluded.actor, status=excluded.status,"
+            " source_path=excluded.source_path, data=excluded.data",
+            (row["id"], row.get("actor") or "agent", row.get("status") or "recorded", row.get("source_path") or "",
+             _dump(row), row["created_at"], recorded_at),
+        )
+
+    def get_action(self, action_id: str) -> dict[str, Any] | None:
+        rows = self._rows("SELECT data FROM world_actions WHERE id = ?", (action_id,))
+        return rows[0] if rows else None
+
+    def actions(self) -> list[dict[str, Any]]:
+        return self._rows("SELECT data FROM world_actions ORDER BY created_at, id")
+
+    # ── aliases ──────────────────────────────────────────────────────────────
+    def put_alias(self, row: Mapping[str, Any], when: str) -> None:
+        self.store._write(
+            "INSERT INTO entity_aliases(alias_norm, alias_name, canonical_name, canonical_norm, source, confidence,"
+            " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(alias_norm) DO UPDATE SET"
+            " alias_name=excluded.alias_name, canonical_name=excluded.canonical_name,"
+            " canonical_norm=excluded.canonical_norm, source=excluded.source, confidence=excluded.confidence,"
+            " updated_at=excluded.updated_at",
+            (row["alias_norm"], row["alias_name"], row["canonical_name"], row["canonical_norm"],
+             row.get("source") or "manual", float(row.get("confidence", 1.0)), row.get("created_at") or when, when),
+        )
+
+    def aliases(self, *, canonical_norm: str | None = None) -> list[dict[str, Any]]:
+        if not self.ready():
+            return []
+        sql = ("SELECT alias_norm, alias_name, canonical_name, canonical_norm, source, confidence, created_at"
+               " FROM entity_aliases")
+        args: list[Any] = []
+        if canonical_norm is not None:
+            sql += " WHERE canonical_norm = ?"
+            args.append(canonical_norm)
+        cols = ("alias_norm", "alias_name", "canonical_name", "canonical_norm", "source", "confidence", "created_at")
+        return [dict(zip(cols, r)) for r in self.conn.execute(sql + " ORDER BY canonical_norm, alias_norm", args)]
+
+    # ── audit ────────────────────────────────────────────────────────────────
+    def log_event(self, event: str, target: str, target_id: str, detail: Mapping[str, Any], when: str) -> None:
+        self.store._write("INSERT INTO world_events(event, target, target_id, detail, created_at) VALUES (?,?,?,?,?)",
+                          (event, target, target_id, _dump(dict(detail)), when))
+
+    def events(self, target: str, target_id: str) -> list[dict[str, Any]]:
+        if not self.ready():
+            return []
+        return [{"id": r[0], "event": r[1], "detail": json.loads(r[2]), "created_at": r[3]}
+                for r in self.conn.execute("SELECT id, event, detail, created_at FROM world_events"
+                                           " WHERE target = ? AND target_id = ? ORDER BY id", (target, target_id))]
+
+    # ── graph evidence the world model reads (radar, contract, backfill) ─────
+    def edges_with_relations(self, relations: Iterable[str], statuses: Sequence[str]) -> list[Edge]:
+        from .sqlite import _EDGE_COLS, _edge
+
+        wanted = sorted(set(relations))
+        if not wanted or not statuses:
+            return []
+        sql = (f"SELECT {_EDGE_COLS} FROM edges WHERE type IN ({','.join('?' * len(wanted))})"
+               f" AND status IN ({','.join('?' * len(statuses))}) ORDER BY id")
+        return [_edge(r) for r in self.conn.execute(sql, [*wanted, *statuses])]
+
+    def active_edge_facts(self) -> list[tuple[int, str, str, dict[str, Any]]]:
+        """(id, relation, origin, metadata) of every active edge — what the contract's validation rule needs."""
+        return [(r[0], r[1], r[2], json.loads(r[3]) if r[3] and r[3] != "{}" else {})
+                for r in self.conn.execute("SELECT id, type, origin, metadata FROM edges WHERE status = 'active'"
+                                           " ORDER BY id")]
+
+    # ── the one deleting path: explicit scoped forget ────────────────────────
+    def forget_scope(self, scope: str, when: str) -> dict[str, int]:
+        """Delete every world row under `scope` (and predictions about deleted assertions); audit each count."""
+        if not self.ready():
+            return {"assertions": 0, "predictions": 0, "sense_events": 0, "actions": 0}
+        clause, args = _scope_clause("source_path"), _scope_args(scope)
+        doomed = [r[0] for r in self.conn.execute(f"SELECT id FROM world_state_assertions WHERE {clause}", args)]
+        counts = {"assertions": 0, "predictions": 0, "sense_events": 0, "actions": 0}
+        if doomed:
+            marks = ",".join("?" * len(doomed))
+            counts["predictions"] += self.store._write(
+                f"DELETE FROM world_predictions WHERE subject_assertion_id IN ({marks})", doomed).rowcount
+        counts["assertions"] = self.store._write(f"DELETE FROM world_state_assertions WHERE {clause}", args).rowcount
+        counts["predictions"] += self.store._write(f"DELETE FROM world_predictions WHERE {clause}", args).rowcount
+        counts["sense_events"] = self.store._write(f"DELETE FROM sense_events WHERE {clause}", args).rowcount
+        counts["actions"] = self.store._write(f"DELETE FROM world_actions WHERE {clause}", args).rowcount
+        self.log_event("forget_scope", "scope", scope, {**counts, "assertion_ids": doomed}, when)
+        return counts

@@ -1,0 +1,404 @@
+"""Thought cards: one self-contained SVG per thought (no external fonts, images or scripts), PNG on request.
+
+Layout follows Mneme's card (reference §4) — header badge, score chip, title, a path of numbered nodes joined by
+relation chips, evidence / reasoning / next-step bands and a footer — with its weak spots fixed:
+
+* every piece of text is XML-escaped (Mneme interpolated note text into markup, so a `<` or `&` in a note broke
+  the file);
+* wrapping uses an estimate of rendered width per character class instead of a fixed character count, so wide
+  capitals do not overflow the panel and narrow text does not leave half the band empty;
+* the card grows to fit its bands instead of clipping them, and the output is byte-for-byte deterministic for a
+  given thought, theme and timestamp (golden-file tests rely on it);
+* PNG goes through `resvg-py` when installed (`pip install mnemon[cards]`), else ImageMagick, else none — the
+  SVG is always written and the caller is told which rasteriser ran.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+WIDTH = 1200
+PANEL_X = 40
+PANEL_W = WIDTH - 2 * PANEL_X
+INNER_X = 90
+INNER_W = WIDTH - 2 * INNER_X
+FONT = "DejaVu Sans, Inter, Arial, sans-serif"
+MAX_PATH_NODES = 7
+MAX_EVIDENCE = 5
+
+THEMES: dict[str, dict[str, str]] = {
+    "dark": {
+        "bg": "#0b1020", "panel": "#111827", "panel_border": "#1f2937", "ink": "#f9fafb", "muted": "#9ca3af",
+        "faint": "#6b7280", "chip_bg": "#1f2937", "chip_ink": "#e5e7eb", "node_ink": "#0b1020",
+        "connector": "#4b5563", "evidence_bg": "#0c1a33", "evidence_border": "#1d4ed8", "evidence_accent": "#60a5fa",
+        "reasoning_bg": "#1a1033", "reasoning_border": "#6d28d9", "reasoning_accent": "#a78bfa",
+        "next_bg": "#2a1d05", "next_border": "#b45309", "next_accent": "#fbbf24", "shadow": "#000000",
+    },
+    "light": {
+        "bg": "#eef2f7", "panel": "#ffffff", "panel_border": "#d1d5db", "ink": "#111827", "muted": "#4b5563",
+        "faint": "#6b7280", "chip_bg": "#f3f4f6", "chip_ink": "#1f2937", "node_ink": "#ffffff",
+        "connector": "#9ca3af", "evidence_bg": "#eff6ff", "evidence_border": "#93c5fd", "evidence_accent": "#1d4ed8",
+        "reasoning_bg": "#f5f3ff", "reasoning_border": "#c4b5fd", "reasoning_accent": "#6d28d9",
+        "next_bg": "#fffbeb", "next_border": "#fcd34d", "next_accent": "#b45309", "shadow": "#64748b",
+    },
+}
+
+NODE_COLOURS: dict[str, str] = {
+    "project": "#60a5fa", "person": "#f472b6", "finance": "#34d399", "event": "#fbbf24", "observation": "#fb7185",
+    "memory": "#fb7185", "task": "#fb923c", "date": "#a78bfa", "note": "#22d3ee", "placeholder": "#c084fc",
+    "heading": "#94a3b8", "email": "#2dd4bf", "tag": "#a3e635", "entity": "#f472b6", "section": "#38bdf8",
+    "open_loop": "#f87171", "deadline": "#ef4444",
+}
+DEFAULT_NODE_COLOUR = "#94a3b8"
+
+BADGES: tuple[tuple[str, str], ...] = (
+    ("Open loop", "#fbbf24"), ("Deadline", "#ef4444"), ("Surface match", "#a78bfa"), ("Reasoned walk", "#60a5fa"),
+)
+
+
+@dataclass(frozen=True)
+class CardFiles:
+    svg: Path
+    png: Path | None
+    rasteriser: str | None
+
+    @property
+    def image(self) -> Path:
+        return self.png or self.svg
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"image": str(self.image), "svg": str(self.svg), "png": str(self.png) if self.png else None,
+                "rasteriser": self.rasteriser}
+
+
+def resolve_theme(name: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """Explicit name > MNEMON_CARD_THEME > dark; an unknown name falls back to dark rather than failing a render."""
+    env = os.environ if environ is None else environ
+    chosen = (name or env.get("MNEMON_CARD_THEME") or "dark").strip().lower()
+    return chosen if chosen in THEMES else "dark"
+
+
+def badge_for(thought: Mapping[str, Any]) -> tuple[str, str]:
+    title = str(thought.get("title") or "").lower()
+    if "open loop" in title:
+        return BADGES[0]
+    if "deadline" in title:
+        return BADGES[1]
+    surface = thought.get("surface")
+    if isinstance(surface, Mapping) and any(surface.get(k) for k in ("source_id", "source_path", "matched_terms",
+                                                                       "prompt")):
+        return BADGES[2]
+    return BADGES[3]
+
+
+# ── text measuring ─────────────────────────────────────────────────────────────────────────────────────────────
+_NARROW = set("il.,;:'!|Ijtf()[] ")
+_WIDE = set("mwMW@%")
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """Estimated rendered width of `text` in DejaVu Sans at `size` px (within ~10 % for Latin text)."""
+    total = 0.0
+    for ch in text:
+        if ch in _NARROW:
+            total += 0.34
+        elif ch in _WIDE:
+            total += 0.92
+        elif ch.isupper() or ch.isdigit():
+            total += 0.68
+        elif ord(ch) > 0x2E80:  # CJK and other full-width scripts
+            total += 1.0
+        else:
+            total += 0.61
+    return total * size * (1.12 if bold else 1.0)
+
+
+def wrap(text: str, max_width: float, size: float, max_lines: int, bold: bool = False) -> list[str]:
+    """Greedy word wrap by estimated width; the last kept line ends with an ellipsis when text was dropped."""
+    words = " ".join(str(text).split()).split(" ")
+    lines: list[str] = []
+    current = ""
+    for word in words:
+        if not word:
+            continue
+        candidate = f"{current} {word}" if current else word
+        if text_width(candidate, size, bold) <= max_width:
+            current = candidate
+            continue
+        if current:
+            lines.append(current)
+        current = word
+        while text_width(current, size, bold) > max_width:  # one word wider than the line: hard-break it
+            cut = len(current)
+            while cut > 1 and text_width(current[:cut], size, bold) > max_width:
+                cut -= 1
+            lines.append(current[:cut])
+            current = current[cut:]
+    if current:
+        lines.append(current)
+    if len(lines) > max_lines:
+        kept = lines[:max_lines]
+        last = kept[-1]
+        while last and text_width(last + "…", size, bold) > max_width:
+            last = last[:-1]
+        kept[-1] = last.rstrip() + "…"
+        return kept
+    return lines
+
+
+def _middle_truncate(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    half = (limit - 1) // 2
+    return text[:half] + "…" + text[-(limit - 1 - half):]
+
+
+def _t(x: float, y: float, text: str, *, size: float, fill: str, weight: str = "normal", anchor: str = "start",
+       italic: bool = False) -> str:
+    style = ' font-style="italic"' if italic else ""
+    return (f'<text x="{x:.0f}" y="{y:.0f}" font-family="{FONT}" font-size="{size:.0f}" font-weight="{weight}"'
+            f' fill="{fill}" text-anchor="{anchor}"{style}>{escape(text)}</text>')
+
+
+def _chip(x: float, y: float, text: str, *, size: float, bg: str, ink: str, border: str | None = None,
+          anchor_centre: bool = False) -> tuple[str, float]:
+    w = text_width(text, size, bold=True) + size * 1.4
+    h = size * 1.9
+    left = x - w / 2 if anchor_centre else x
+    stroke = f' stroke="{border}" stroke-width="1.5"' if border else ""
+    out = (f'<rect x="{left:.0f}" y="{y - h / 2:.0f}" width="{w:.0f}" height="{h:.0f}" rx="{h / 2:.0f}"'
+           f' fill="{bg}"{stroke}/>'
+           + _t(left + w / 2, y + size * 0.36, text, size=size, fill=ink, anchor="middle", weight="bold"))
+    return out, w
+
+
+# ── the card ───────────────────────────────────────────────────────────────────────────────────────────────────
+def _path_nodes(thought: Mapping[str, Any]) -> list[dict[str, str]]:
+    nodes = []
+    for step in thought.get("path") or []:
+        if isinstance(step, Mapping):
+            nodes.append({"name": str(step.get("name") or step.get("id") or "?"), "type": str(step.get("type") or ""),
+                          "via": str(step.get("via") or "")})
+        else:
+            nodes.append({"name": str(step), "type": "", "via": ""})
+    return nodes
+
+
+def _evidence_lines(thought: Mapping[str, Any]) -> tuple[list[str], int]:
+    seen: dict[str, None] = {}
+    for key in ("evidence", "observations"):
+        for entry in thought.get(key) or []:
+            text = entry.get("text") if isinstance(entry, Mapping) else entry
+            text = " ".join(str(text or "").split())
+            if text:
+                seen.setdefault(text, None)
+    items = list(seen)
+    return items[:MAX_EVIDENCE], max(0, len(items) - MAX_EVIDENCE)
+
+
+def render_svg(thought: Mapping[str, Any], *, theme: str = "dark", generated_at: str = "") -> str:
+    pal = THEMES[resolve_theme(theme, {})]
+    parts: list[str] = []
+    y = 0.0
+
+    # header
+    badge, badge_colour = badge_for(thought)
+    parts.append(_t(INNER_X, 118, "MNEMON", size=22, fill=pal["muted"], weight="bold"))
+    chip, _ = _chip(230, 111, badge, size=18, bg=pal["chip_bg"], ink=badge_colour, border=badge_colour)
+    parts.append(chip)
+    score = thought.get("score")
+    score_text = f"score {float(score):.2f}" if isinstance(score, (int, float)) else "score –"
+    w = text_width(score_text, 18, bold=True) + 18 * 1.4
+    chip, _ = _chip(WIDTH - INNER_X - w, 111, score_text, size=18, bg=pal["chip_bg"], ink=pal["chip_ink"])
+    parts.append(chip)
+    title_lines = wrap(str(thought.get("title") or "Untitled thought"), INNER_W, 40, 2, bold=True)
+    y = 190
+    for line in title_lines:
+        parts.append(_t(INNER_X, y, line, size=40, fill=pal["ink"], weight="bold"))
+        y += 50
+
+    # path
+    nodes = _path_nodes(thought)
+    y += 20
+    cy = y + 50
+    if nodes:
+        shown = nodes[:MAX_PATH_NODES]
+        n = len(shown)
+        span = INNER_W - 120
+        xs = [INNER_X + 60 + (span * i / (n - 1) if n > 1 else span / 2) for i in range(n)]
+        for i in range(1, n):
+            x0, x1 = xs[i - 1] + 40, xs[i] - 40
+            mid = (x0 + x1) / 2
+            parts.append(f'<path d="M{x0:.0f},{cy:.0f} Q{mid:.0f},{cy - 34:.0f} {x1:.0f},{cy:.0f}" fill="none"'
+                         f' stroke="{pal["connector"]}" stroke-width="3" marker-end="url(#arrow)"/>')
+            via = shown[i]["via"].replace("_", " ")
+            if via:
+                label = wrap(via, max(60.0, x1 - x0 - 30), 13, 1, bold=True)[0]
+                chip, _ = _chip(mid, cy - 30, label, size=13, bg=pal["chip_bg"], ink=pal["chip_ink"],
+                                border=pal["connector"], anchor_centre=True)
+                parts.append(chip)
+        for i, (x, node) in enumerate(zip(xs, shown), start=1):
+            colour = NODE_COLOURS.get(node["type"], DEFAULT_NODE_COLOUR)
+            parts.append(f'<circle cx="{x:.0f}" cy="{cy:.0f}" r="38" fill="{colour}"/>')
+            parts.append(_t(x, cy + 10, str(i), size=28, fill=pal["node_ink"], weight="bold", anchor="middle"))
+            ly = cy + 66
+            for line in wrap(node["name"], min(150.0, span / max(1, n - 1) - 10 if n > 1 else 300.0), 15, 3):
+                parts.append(_t(x, ly, line, size=15, fill=pal["ink"], anchor="middle"))
+                ly += 19
+            if node["type"]:
+                parts.append(_t(x, ly + 2, node["type"], size=13, fill=pal["muted"], anchor="middle", italic=True))
+        if len(nodes) > MAX_PATH_NODES:
+            more = f"+{len(nodes) - MAX_PATH_NODES} more"
+            chip, _ = _chip(WIDTH - INNER_X - text_width(more, 13, True) - 13 * 1.4, cy - 70, more, size=13,
+                            bg=pal["chip_bg"], ink=pal["chip_ink"])
+            parts.append(chip)
+        y = cy + 150
+    else:
+        parts.append(_t(WIDTH / 2, cy, "No graph path: this thought comes from a single memory.", size=18,
+                        fill=pal["faint"], anchor="middle", italic=True))
+        y = cy + 50
+
+    # bands
+    def band(label: str, lines: list[str], key: str, size: float = 18) -> None:
+        nonlocal y
+        height = 56 + 26 * len(lines)
+        parts.append(f'<rect x="{INNER_X - 20}" y="{y:.0f}" width="{INNER_W + 40}" height="{height:.0f}" rx="18"'
+                     f' fill="{pal[key + "_bg"]}" stroke="{pal[key + "_border"]}" stroke-width="1.5"/>')
+        parts.append(_t(INNER_X, y + 32, label.upper(), size=14, fill=pal[key + "_accent"], weight="bold"))
+        ly = y + 60
+        for line in lines:
+            parts.append(_t(INNER_X, ly, line, size=size, fill=pal["ink"]))
+            ly += 26
+        y += height + 22
+
+    evidence, extra = _evidence_lines(thought)
+    if evidence:
+        lines: list[str] = []
+        for item in evidence:
+            lines += wrap("• " + item, INNER_W, 17, 2)
+        if extra:
+            lines.append(f"+{extra} more in the JSON output")
+        band("Evidence", lines, "evidence", 17)
+    band("Reasoning", wrap(str(thought.get("insight") or "—"), INNER_W, 18, 3), "reasoning")
+    band("Next", wrap(str(thought.get("action") or "—"), INNER_W, 18, 2), "next")
+
+    # footer
+    surface = thought.get("surface") if isinstance(thought.get("surface"), Mapping) else {}
+    bits = []
+    if thought.get("why_now"):
+        bits.append("Why now: " + _middle_truncate(str(thought["why_now"]), 140))
+    src = thought.get("source_path") or (surface or {}).get("source_path")
+    if src:
+        bits.append("src: " + _middle_truncate(str(src), 80))
+    matched = (surface or {}).get("matched_terms") or []
+    if matched:
+        bits.append("matched: " + ", ".join(str(m) for m in list(matched)[:5]))
+    y += 6
+    for line in wrap(" · ".join(bits), INNER_W, 14, 2) if bits else []:
+        parts.append(_t(INNER_X, y, line, size=14, fill=pal["muted"]))
+        y += 20
+    stamp = f"Generated {generated_at} from a local mnemon graph." if generated_at else "Generated from a local mnemon graph."
+    parts.append(_t(WIDTH - INNER_X, y + 14, stamp, size=12, fill=pal["faint"], anchor="end"))
+    panel_h = y + 44 - 40
+    height = int(panel_h + 80)
+
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}"'
+        f' role="img" aria-label="{escape(str(thought.get("title") or "thought card"), {chr(34): "&quot;"})}">'
+        f'<defs><filter id="shadow" x="-5%" y="-5%" width="110%" height="110%"><feDropShadow dx="0" dy="10"'
+        f' stdDeviation="18" flood-color="{pal["shadow"]}" flood-opacity="0.35"/></filter>'
+        f'<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto">'
+        f'<path d="M0,0 L10,5 L0,10 z" fill="{pal["connector"]}"/></marker></defs>'
+        f'<rect width="{WIDTH}" height="{height}" fill="{pal["bg"]}"/>'
+        f'<rect x="{PANEL_X}" y="40" width="{PANEL_W}" height="{panel_h:.0f}" rx="36" fill="{pal["panel"]}"'
+        f' stroke="{pal["panel_border"]}" stroke-width="2" filter="url(#shadow)"/>'
+    )
+    return head + "".join(parts) + "</svg>\n"
+
+
+# ── files ──────────────────────────────────────────────────────────────────────────────────────────────────────
+def svg_to_png(svg: str, png_path: Path) -> str | None:
+    """Rasterise; returns the rasteriser used, or None when none is available or it failed (the SVG still stands)."""
+    try:
+        import resvg_py  # optional extra `cards`
+    except ImportError:
+        resvg_py = None
+    if resvg_py is not None:
+        try:
+            data = resvg_py.svg_to_bytes(svg_string=svg)
+            png_path.write_bytes(bytes(data))
+            return "resvg-py"
+        except (ValueError, OSError):
+            pass
+    for binary in ("magick", "convert"):
+        exe = shutil.which(binary)
+        if not exe:
+            continue
+        svg_tmp = png_path.with_suffix(".tmp.svg")
+        try:
+            svg_tmp.write_text(svg, encoding="utf-8")
+            subprocess.run([exe, str(svg_tmp), str(png_path)], check=True, capture_output=True, timeout=30)
+            return f"imagemagick:{binary}"
+        except (OSError, subprocess.SubprocessError):
+            continue
+        finally:
+            svg_tmp.unlink(missing_ok=True)
+    return None
+
+
+_STAMP_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def write_card(thought: Mapping[str, Any], out_dir: str | Path, *, stamp: str, theme: str | None = None,
+               png: bool = True, generated_at: str = "") -> CardFiles:
+    """Write `<out_dir>/thought_<stamp>.svg` (and .png). `stamp` is sanitised, so no title can escape `out_dir`."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    safe = _STAMP_UNSAFE.sub("_", stamp).strip("_")[:80] or "card"
+    svg_text = render_svg(thought, theme=resolve_theme(theme), generated_at=generated_at)
+    svg_path = out / f"thought_{safe}.svg"
+    tmp = svg_path.with_suffix(".svg.tmp")
+    tmp.write_text(svg_text, encoding="utf-8")
+    os.replace(tmp, svg_path)
+    png_path: Path | None = None
+    used: str | None = None
+    if png:
+        candidate = out / f"thought_{safe}.png"
+        used = svg_to_png(svg_text, candidate)
+        png_path = candidate if used else None
+    return CardFiles(svg_path, png_path, used)
+
+
+def sample_thought() -> dict[str, Any]:
+    """A fixed thought for golden tests and `--help` examples (fictional content)."""
+    return {
+        "title": "Open loop hiding in the graph: school confirmation",
+        "insight": "The move is waiting on the school's confirmation, and the application deadline is May 1; "
+                   "the apartment choice depends on both.",
+        "action": "Email the school office for the confirmation, then shortlist apartments near the school.",
+        "score": 7.25,
+        "path": [
+            {"name": "Example Move Project", "type": "project"},
+            {"name": "Waiting for school confirmation before choosing an apartment", "type": "observation",
+             "via": "has_blocked"},
+            {"name": "School Search", "type": "note", "via": "links_to"},
+            {"name": "2026-05-01", "type": "date", "via": "mentions_date"},
+        ],
+        "evidence": ["Waiting for school confirmation before choosing an apartment",
+                     "Application deadline due May 1 <with & markup>"],
+        "observations": ["Waiting for school confirmation before choosing an apartment"],
+        "why_now": "open loop; deadline within 30 days; matched hint: school",
+        "source_path": "Projects/move.md",
+        "surface": {"matched_terms": ["school", "confirm"]},
+    }
+
+
+__all__: Sequence[str] = ("CardFiles", "THEMES", "badge_for", "render_svg", "resolve_theme", "svg_to_png",
+                          "write_card", "sample_thought", "text_width", "wrap")

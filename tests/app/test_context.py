@@ -1,0 +1,158 @@
+"""Context packs (`retrieve`): truth policies, skipped reasons, killed/candidate edges, budget, replay, preflight."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from mnemon.app.context import build_context_pack
+from mnemon.app.memory import Mnemon
+from mnemon.core.errors import InvalidInput
+
+from .vault_graph import build, example_notes
+
+POLICIES = {"source_contained_observation", "active_evidence", "provenance_not_fact", "candidate_only",
+            "active_validated_claim", "current_state_assertion", "lapsed_state_assertion", "open_prediction",
+            "missed_prediction", "unverifiable_prediction"}
+PROMPT = "what is the school confirmation status for the move?"
+
+
+@pytest.fixture
+def graph(mem: Mnemon) -> tuple[Mnemon, dict[str, str]]:
+    ids = build(mem, example_notes(), links=[("Projects/move.md", "Projects/school-search.md", "active"),
+                                             ("People/alex.md", "Projects/move.md", "candidate")])
+    return mem, ids
+
+
+def _edges(pack: dict) -> list[dict]:
+    return [i for i in pack["items"] if i["item_type"] == "edge"]
+
+
+def test_pack_shape_and_truth_policy_everywhere(graph: tuple[Mnemon, dict[str, str]]) -> None:
+    mem, ids = graph
+    pack = mem.retrieve(PROMPT, max_items=8)
+    for key in ("prompt", "budget", "budget_unit", "used_budget", "max_items", "tokens", "clusters", "brain_labels",
+                "retrieval", "items", "skipped", "stats", "empty_reason"):
+        assert key in pack
+    assert pack["budget_unit"] == "chars" and pack["empty_reason"] is None
+    assert "the" not in pack["tokens"] and "what" not in pack["tokens"]  # Mneme matched on "the"
+    assert pack["items"][0]["id"] == ids["Waiting for school confirmation before choosing an apartment"]
+    for item in pack["items"] + pack["skipped"]:
+        assert item["truth_policy"] in POLICIES
+    for item in pack["items"]:
+        assert item["score_factors"] and item["score"] >= 0
+    scores = [i["score"] for i in pack["items"]]
+    assert scores == sorted(scores, reverse=True) or len({i["source_path"] for i in pack["items"]}) > 1
+
+
+def test_observation_edges_of_returned_items_are_reported_as_duplicates(graph: tuple[Mnemon, dict[str, str]]) -> None:
+    mem, ids = graph
+    pack = mem.retrieve(PROMPT)
+    dupes = [s for s in pack["skipped"] if s["reason"] == "duplicate_of_item"]
+    assert dupes and all(s["kind"] == "edge" for s in dupes)
+
+
+def test_candidate_edges_are_marked_and_can_be_excluded(graph: tuple[Mnemon, dict[str, str]]) -> None:
+    mem, _ = graph
+    pack = mem.retrieve("Alex lease renewal garden flat move", max_items=12, budget=10000)
+    candidates = [e for e in _edges(pack) if e["status"] == "candidate"]
+    assert candidates and all(e["candidate_only"] and e["truth_policy"] == "candidate_only" for e in candidates)
+    active = [e for e in _edges(pack) if e["status"] == "active"]
+    assert all(not e["candidate_only"] for e in active)
+    strict = mem.retrieve("Alex lease renewal garden flat move", max_items=12, budget=10000, include_candidates=False)
+    assert all(e["status"] == "active" for e in _edges(strict))
+    assert any(s["reason"] == "candidate_edge_excluded" for s in strict["skipped"])
+
+
+def test_killed_edges_never_appear(graph: tuple[Mnemon, dict[str, str]]) -> None:
+    mem, _ = graph
+    store = mem.rt.store
+    edge = store.find_edge("note:People/alex.md", "note:Projects/move.md", "links_to")
+    with store.transaction():
+        store.set_edge_status(edge.id, "killed", actor="test", reason="wrong link")
+    pack = mem.retrieve("Alex lease renewal garden flat move", max_items=12, budget=10000)
+    shown = {i.get("edge_id") for i in pack["items"]} | {s["id"] for s in pack["skipped"]}
+    assert edge.id not in shown and f"edge:{edge.id}" not in shown
+    assert pack["stats"]["killed_edges_excluded"] >= 1
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(budget=st.integers(min_value=1, max_value=600), max_items=st.integers(min_value=1, max_value=10))
+def test_budget_and_max_items_are_never_exceeded(graph: tuple[Mnemon, dict[str, str]], budget: int,
+                                                 max_items: int) -> None:
+    mem, _ = graph
+    pack = build_context_pack(mem.rt, PROMPT, budget=budget, max_items=max_items)
+    used = sum(len(i["title"]) + len(i["text"] or "") for i in pack["items"])
+    assert used == pack["used_budget"] <= budget
+    assert len(pack["items"]) <= max_items
+    reasons = {s["reason"] for s in pack["skipped"]}
+    assert reasons <= {"budget_limit", "max_items", "duplicate_of_item", "candidate_edge_excluded"}
+    if budget >= 600 and max_items >= 10:
+        assert not reasons & {"budget_limit", "max_items"} or pack["stats"]["candidate_items_considered"] > 10
+
+
+def test_long_item_is_truncated_to_fit_instead_of_breaking_the_budget(mem: Mnemon) -> None:
+    mem.remember("school confirmation " + "detail " * 200, category="fact")
+    pack = mem.retrieve("school confirmation", budget=300)
+    assert pack["used_budget"] <= 300
+    assert pack["items"] and pack["items"][0].get("truncated") is True
+
+
+def test_as_of_replay_hides_later_memories(graph: tuple[Mnemon, dict[str, str]]) -> None:
+    mem, ids = graph
+    mem.remember("The school confirmation email arrived today", category="fact")
+    later = mem.retrieve("school confirmation email")
+    earlier = mem.retrieve("school confirmation email", as_of="2026-02-21T00:00:00Z")
+    texts = lambda p: {i.get("text") for i in p["items"]}  # noqa: E731
+    assert "The school confirmation email arrived today" in texts(later)
+    assert "The school confirmation email arrived today" not in texts(earlier)
+    assert any(s["reason"] == "written_after_as_of" for s in earlier["skipped"])
+    assert earlier["as_of"].startswith("2026-02-21")
+
+
+def test_stopword_prompt_and_no_match(graph: tuple[Mnemon, dict[str, str]]) -> None:
+    mem, _ = graph
+    assert mem.retrieve("what should the agent do here?")["empty_reason"] in ("no_prompt_terms", "no_matching_memories",
+                                                                              None)
+    assert mem.retrieve("what is this?")["empty_reason"] == "no_prompt_terms"
+    assert mem.retrieve("zyxwvut quantum")["empty_reason"] == "no_matching_memories"
+
+
+def test_archive_notes_are_demoted(graph: tuple[Mnemon, dict[str, str]]) -> None:
+    mem, _ = graph
+    pack = mem.retrieve("garden invoice follow up supplier", verbose=True)
+    archived = next(i for i in pack["items"] if i["source_path"].startswith("Archive/"))
+    assert archived["score_factors"]["source_authority"] < 1.0
+    assert "signals" in archived and "via" in archived
+
+
+def test_explain_adds_ranking_and_trace(graph: tuple[Mnemon, dict[str, str]]) -> None:
+    mem, _ = graph
+    pack = mem.retrieve(PROMPT, explain=True)
+    assert len(pack["explain"]["ranking"]) == len(pack["items"])
+    assert any(stage["stage"] == "anchors" for stage in pack["explain"]["recall_trace"])
+
+
+def test_retrieve_does_not_touch_access_counts(graph: tuple[Mnemon, dict[str, str]]) -> None:
+    mem, ids = graph
+    mid = ids["Waiting for school confirmation before choosing an apartment"]
+    mem.retrieve(PROMPT)
+    assert mem.rt.store.get_node(mid).access_count == 0
+
+
+@pytest.mark.parametrize("kw", [{"budget": 0}, {"max_items": 0}, {"max_items": 101}, {"budget": True},
+                                {"as_of": "yesterday"}])
+def test_invalid_arguments(graph: tuple[Mnemon, dict[str, str]], kw: dict) -> None:
+    mem, _ = graph
+    with pytest.raises(InvalidInput):
+        mem.retrieve(PROMPT, **kw)
+    with pytest.raises(InvalidInput):
+        mem.retrieve("   ")
+
+
+def test_agent_preflight_uses_this_pack(graph: tuple[Mnemon, dict[str, str]]) -> None:
+    from mnemon.app.world import agent_preflight
+
+    mem, _ = graph
+    out = agent_preflight(mem.rt, PROMPT)
+    assert out["context"]["budget_unit"] == "chars"
+    assert out["context"]["items"]

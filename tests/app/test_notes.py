@@ -1,0 +1,150 @@
+"""The note editor: path escapes refused, atomic writes with backups, dry-run diffs, section and bullet edits."""
+from __future__ import annotations
+
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from mnemon.app import notes
+from mnemon.core.errors import Conflict, InvalidInput, NotFound, PathRefused
+
+CLOCK = lambda: datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)  # noqa: E731
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    root = tmp_path / "vault"
+    (root / "Projects").mkdir(parents=True)
+    (root / "Projects" / "move.md").write_text("# Move\n\n## Tasks\n\n- Book the van\n\n## Status\n\nOpen\n",
+                                               encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("bad", ["../outside.md", "Projects/../../outside.md", "/etc/passwd.md", "~/x.md",
+                                 "C:/x.md", "Projects\\move.md", "Projects/move.txt", "Projects/.md", "a\x00.md",
+                                 ".mnemon-backups/x.md"])
+def test_escapes_and_non_notes_are_refused(vault: Path, bad: str) -> None:
+    with pytest.raises(PathRefused):
+        notes.write_note(vault, bad, "x", mode="overwrite")
+
+
+def test_symlinked_directory_pointing_outside_is_refused(vault: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (vault / "escape").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(PathRefused):
+        notes.write_note(vault, "escape/pwned.md", "x", mode="create")
+    assert not (outside / "pwned.md").exists()
+
+
+def test_symlinked_note_is_refused_for_read_and_write(vault: Path, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.md"
+    secret.write_text("secret", encoding="utf-8")
+    (vault / "link.md").symlink_to(secret)
+    with pytest.raises(PathRefused):
+        notes.read_note(vault, "link.md")
+    with pytest.raises(PathRefused):
+        notes.write_note(vault, "link.md", "overwritten", mode="overwrite")
+    assert secret.read_text(encoding="utf-8") == "secret"
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", "..", "."]), min_size=1, max_size=5))
+def test_any_dotdot_segment_is_refused(tmp_path_factory: pytest.TempPathFactory, parts: list[str]) -> None:
+    root = tmp_path_factory.mktemp("v")
+    rel = "/".join(parts) + "/n.md"
+    if ".." in parts:
+        with pytest.raises(PathRefused):
+            notes.safe_resolve(root, rel)
+    else:
+        assert notes.safe_resolve(root, rel).path.is_relative_to(root.resolve())
+
+
+def test_missing_vault_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInput):
+        notes.read_note(None, "a.md")
+    with pytest.raises(NotFound):
+        notes.read_note(tmp_path / "nope", "a.md")
+
+
+def test_dry_run_returns_diff_and_leaves_disk_alone(vault: Path) -> None:
+    before = (vault / "Projects/move.md").read_text(encoding="utf-8")
+    out = notes.replace_in_note(vault, "Projects/move.md", "Open", "Done", dry_run=True)
+    assert out["changed"] and out["dry_run"]
+    assert "-Open" in out["diff"] and "+Done" in out["diff"]
+    assert (vault / "Projects/move.md").read_text(encoding="utf-8") == before
+    assert not (vault / notes.BACKUP_DIR).exists()
+
+
+def test_changed_note_is_backed_up_and_written_atomically(vault: Path) -> None:
+    before = (vault / "Projects/move.md").read_text(encoding="utf-8")
+    out = notes.write_note(vault, "Projects/move.md", "- Call the school\n", mode="append", clock=CLOCK)
+    assert out["changed"] and out["backup"]
+    assert (vault / out["backup"]).read_text(encoding="utf-8") == before
+    assert not out["backup"].endswith(".md")  # ingestion must never read a backup back in
+    assert (vault / "Projects/move.md").read_text(encoding="utf-8") == before + "- Call the school\n"
+    assert [p.name for p in (vault / "Projects").iterdir()] == ["move.md"]  # no temp files left behind
+
+
+def test_create_refuses_existing_and_creates_folders(vault: Path) -> None:
+    with pytest.raises(Conflict):
+        notes.write_note(vault, "Projects/move.md", "x", mode="create")
+    out = notes.write_note(vault, "New/deep/note.md", "# New\n", mode="create")
+    assert out["created"] and out["backup"] is None
+    assert notes.read_note(vault, "New/deep/note.md")["content"] == "# New\n"
+
+
+def test_unchanged_write_makes_no_backup(vault: Path) -> None:
+    text = (vault / "Projects/move.md").read_text(encoding="utf-8")
+    out = notes.write_note(vault, "Projects/move.md", text, mode="overwrite")
+    assert not out["changed"] and out["backup"] is None
+
+
+def test_replace_needs_all_for_several_matches(vault: Path) -> None:
+    notes.write_note(vault, "x.md", "cat cat dog", mode="create")
+    with pytest.raises(Conflict):
+        notes.replace_in_note(vault, "x.md", "cat", "cow")
+    assert notes.replace_in_note(vault, "x.md", "cat", "cow", all_matches=True)["replacements"] == 2
+    with pytest.raises(NotFound):
+        notes.replace_in_note(vault, "x.md", "zebra", "cow")
+
+
+def test_upsert_section_replaces_only_that_section(vault: Path) -> None:
+    notes.upsert_section(vault, "Projects/move.md", "status", "Ready for review")
+    text = (vault / "Projects/move.md").read_text(encoding="utf-8")
+    assert "Ready for review" in text and "\nOpen\n" not in text and "- Book the van" in text
+    notes.upsert_section(vault, "Projects/move.md", "Risks", "Lease overlap", level=3)
+    assert (vault / "Projects/move.md").read_text(encoding="utf-8").endswith("### Risks\n\nLease overlap\n")
+    assert notes.read_note(vault, "Projects/move.md", heading="Risks")["content"].strip() == "Lease overlap"
+
+
+def test_headings_inside_code_fences_are_not_sections(vault: Path) -> None:
+    notes.write_note(vault, "c.md", "# C\n\n```\n## Status\n```\n", mode="create")
+    notes.upsert_section(vault, "c.md", "Status", "real")
+    text = (vault / "c.md").read_text(encoding="utf-8")
+    assert text.count("## Status") == 2 and text.endswith("## Status\n\nreal\n")
+
+
+def test_add_bullet_dedupes_and_creates_heading(vault: Path) -> None:
+    out = notes.add_bullet(vault, "Projects/move.md", "Tasks", "Call the school")
+    assert out["changed"]
+    again = notes.add_bullet(vault, "Projects/move.md", "tasks", "- call the  school")
+    assert again["duplicate"] and not again["changed"]
+    text = (vault / "Projects/move.md").read_text(encoding="utf-8")
+    assert "- Book the van\n- Call the school\n\n## Status" in text
+    notes.add_bullet(vault, "Projects/move.md", "Next Actions", "Follow up")
+    assert (vault / "Projects/move.md").read_text(encoding="utf-8").endswith("## Next Actions\n\n- Follow up\n")
+
+
+def test_invalid_arguments(vault: Path) -> None:
+    with pytest.raises(InvalidInput):
+        notes.write_note(vault, "a.md", "x", mode="truncate")
+    with pytest.raises(InvalidInput):
+        notes.add_bullet(vault, "a.md", "H", "two\nlines")
+    with pytest.raises(InvalidInput):
+        notes.upsert_section(vault, "a.md", "H", "x", level=9)
+    with pytest.raises(NotFound):
+        notes.read_note(vault, "Projects/missing.md")

@@ -1,0 +1,416 @@
+"""`remember` as a user sees it (seed §5.1): validation, exact-repeat skip, advisory diff, the four graphs,
+effective importance, auto-prune, atomicity, and the invariant that nothing disappears without an oplog row."""
+from __future__ import annotations
+
+import sqlite3
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from mnemon.app.config import load_config
+from mnemon.app.memory import Mnemon
+from mnemon.core.errors import InvalidInput, MnemonError, ReadOnly
+from mnemon.core.importance import effective_importance
+
+from conftest import FakeClock  # tests/ is on sys.path (rootdir of the test packages)
+
+SEED_FIELDS = {"id", "action", "diff_suggestion", "edges_created", "semantic_candidates", "causal_candidates",
+               "embedded", "effective_importance", "auto_pruned", "auto_pruned_ids"}
+
+
+def _node_rows(m: Mnemon) -> int:
+    return int(m.rt.store.conn.execute("SELECT COUNT(*) FROM nodes").fetchone()[0])  # type: ignore[attr-defined]
+
+
+# ── output shape and validation ──────────────────────────────────────────────
+def test_added_output_has_exactly_the_seed_fields(mem: Mnemon) -> None:
+    out = mem.remember("Chose Qdrant as the vector database", category="decision", importance=5,
+                       entities="Qdrant,Milvus")
+    assert set(out) - {"warnings"} == SEED_FIELDS
+    assert out["action"] == "added" and out["diff_suggestion"] == "ADD" and out["embedded"] is True
+    assert set(out["edges_created"]) == {"temporal", "entity", "causal", "semantic"}
+    shown = mem.show(out["id"])
+    assert shown["entities"][:2] == ["Qdrant", "Milvus"] and shown["category"] == "decision"
+
+
+@pytest.mark.parametrize("kwargs, fragment", [
+    ({"category": "opinion"}, "category"),
+    ({"importance": 0}, "importance"),
+    ({"importance": 6}, "importance"),
+    ({"importance": "high"}, "importance"),
+    ({"importance": True}, "importance"),
+    ({"tags": ",".join(f"t{i}" for i in range(21))}, "tags"),
+    ({"tags": ["x" * 101]}, "tag"),
+    ({"entities": ",".join(f"E{i}" for i in range(51))}, "entities"),
+    ({"entities": 7}, "list"),
+    ({"source": ""}, "source"),
+    ({"entity_mode": "magic"}, "entity mode"),
+    ({"created_at": "yesterday"}, "created_at"),
+])
+def test_each_validation_rule_is_an_invalid_input_error(mem: Mnemon, kwargs: dict[str, Any], fragment: str) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        mem.remember("a valid memory", **kwargs)
+    assert fragment in caught.value.message
+    assert mem.rt.store.count_active() == 0
+
+
+@pytest.mark.parametrize("content", ["", "   \n", None, 42, "x" * 8001, "nul\x00byte", "bad \ud800 surrogate"])
+def test_bad_content_is_refused(mem: Mnemon, content: Any) -> None:
+    with pytest.raises(InvalidInput):
+        mem.remember(content)
+
+
+def test_limits_are_inclusive_and_counted_in_characters(mem: Mnemon) -> None:
+    assert mem.remember("x" * 8000)["action"] == "added"
+    assert mem.remember("记" * 8000)["action"] == "added"  # 24,000 bytes, 8,000 characters
+    assert mem.remember("twenty tags", tags=[f"t{i}" for i in range(20)])["action"] == "added"
+    assert mem.remember("fifty entities", entities=[f"E{i}" for i in range(50)], entity_mode="provided")["action"] \
+        == "added"
+
+
+# ── exact repeats and the advisory diff ──────────────────────────────────────
+def test_byte_identical_repeat_is_skipped_and_changes_nothing(mem: Mnemon) -> None:
+    first = mem.remember("We deploy on Tuesdays", tags="ops")
+    before = mem.show(first["id"])
+    edges_before = mem.rt.store.stats()["edge_count"]
+    again = mem.remember("We deploy on Tuesdays", category="fact", importance=5)
+    assert again["action"] == "skipped" and again["diff_suggestion"] == "DUPLICATE"
+    assert again["replaced_id"] == again["id"] == first["id"]
+    assert again["edges_created"] == {"temporal": 0, "entity": 0, "causal": 0, "semantic": 0}
+    assert mem.rt.store.count_active() == 1 and mem.rt.store.stats()["edge_count"] == edges_before
+    after = mem.show(first["id"])
+    assert (after["category"], after["importance"], after["tags"]) == (before["category"], before["importance"],
+                                                                      before["tags"])
+
+
+def test_exact_lookup_does_not_depend_on_the_candidate_limit(mem: Mnemon) -> None:
+    target = "deploy pipeline note number zero about the staging cluster"
+    first = mem.remember(target)
+    for i in range(1, 40):  # many closer keyword matches crowd the diff's top-5
+        mem.remember(f"deploy pipeline note number {i} about the staging cluster staging cluster deploy")
+    again = mem.remember(target)
+    assert again["action"] == "skipped" and again["replaced_id"] == first["id"]
+
+
+def test_only_byte_identical_is_skipped(mem: Mnemon) -> None:
+    mem.remember("The cache TTL is 300 seconds")
+    for variant in ("The cache TTL is 300 seconds ", "the cache TTL is 300 seconds", "The cache TTL is 300 seconds."):
+        out = mem.remember(variant)
+        assert out["action"] == "added", variant
+        assert out["diff_suggestion"] in ("DUPLICATE", "UPDATE")
+    assert mem.rt.store.count_active() == 4
+
+
+def test_conflicting_restatement_is_added_with_a_conflict_suggestion(mem_none: Mnemon) -> None:
+    mem_none.remember("The team uses Redis for the session cache in production")
+    out = mem_none.remember("The team no longer uses Redis for the session cache in production")
+    assert out["action"] == "added" and out["diff_suggestion"] == "CONFLICT"
+    assert mem_none.rt.store.count_active() == 2  # advisory only: nothing replaced
+
+
+def test_repeat_of_a_forgotten_memory_is_added_again(mem: Mnemon) -> None:
+    first = mem.remember("temporary fact")
+    mem.forget(first["id"])
+    again = mem.remember("temporary fact")
+    assert again["action"] == "added" and again["id"] != first["id"]
+
+
+def test_no_diff_inserts_even_exact_repeats(mem: Mnemon) -> None:
+    a = mem.remember("same words", no_diff=True)
+    b = mem.remember("same words", no_diff=True)
+    assert a["id"] != b["id"] and b["action"] == "added" and b["diff_suggestion"] == "ADD"
+    assert mem.rt.store.count_active() == 2
+
+
+# ── the four graphs ──────────────────────────────────────────────────────────
+def test_temporal_backbone_links_same_source_only(mem: Mnemon) -> None:
+    a = mem.remember("first note from the agent", source="agent")
+    mem.remember("unrelated user note", source="user")
+    b = mem.remember("second note from the agent", source="agent")
+    backbone = [e for e in mem.show(b["id"])["edges"] if e["sub_type"] == "backbone"]
+    assert {(e["source_id"], e["target_id"]) for e in backbone} == {(a["id"], b["id"]), (b["id"], a["id"])}
+
+
+def test_proximity_edges_within_24_hours_of_the_memorys_own_time(mem: Mnemon) -> None:
+    a = mem.remember("alpha event", created_at="2025-05-01T10:00:00Z", source="s1")
+    far = mem.remember("far event", created_at="2025-05-03T10:00:00Z", source="s2")
+    b = mem.remember("beta event", created_at="2025-05-01T13:00:00Z", source="s3")
+    prox = {e["target_id"]: e for e in mem.show(b["id"])["edges"]
+            if e["sub_type"] == "proximity" and e["source_id"] == b["id"]}
+    assert set(prox) == {a["id"]} and far["id"] not in prox
+    assert prox[a["id"]]["weight"] == pytest.approx(1 / (1 + 3), abs=1e-6)
+
+
+def test_shared_entities_link_memories(mem: Mnemon) -> None:
+    a = mem.remember("We run everything on Kubernetes now")
+    b = mem.remember("Kubernetes upgrades happen monthly", source="other")
+    assert b["edges_created"]["entity"] == 1
+    related = mem.related(b["id"], depth=1, edge_type="entity")["related"]
+    assert [r["id"] for r in related] == [a["id"]]
+
+
+def test_causal_edge_from_cause_to_explained_effect(mem: Mnemon) -> None:
+    cause = mem.remember("The checkout API latency spiked during the sale")
+    effect = mem.remember("We added a cache because the checkout API latency spiked")
+    assert effect["edges_created"]["causal"] == 1
+    causal = [e for e in mem.show(effect["id"])["edges"] if e["edge_type"] == "causal"]
+    assert [(e["source_id"], e["target_id"], e["sub_type"]) for e in causal] == [(cause["id"], effect["id"], "causes")]
+
+
+def test_causal_edges_only_within_the_same_source(mem: Mnemon) -> None:
+    mem.remember("The checkout API latency spiked during the sale", source="a")
+    effect = mem.remember("We added a cache because the checkout API latency spiked", source="b")
+    assert effect["edges_created"]["causal"] == 0
+
+
+def test_near_identical_text_gets_a_semantic_edge(mem: Mnemon) -> None:
+    a = mem.remember("postgres replication lag alert fired on the primary database cluster tonight")
+    b = mem.remember("postgres replication lag alert fired on the primary database cluster today")
+    assert b["edges_created"]["semantic"] == 1
+    sem = [e for e in mem.show(b["id"])["edges"] if e["edge_type"] == "semantic" and e["source_id"] == b["id"]]
+    assert sem[0]["target_id"] == a["id"] and sem[0]["weight"] >= 0.80
+
+
+def test_semantic_candidates_fall_in_the_advisory_band(mem_none: Mnemon) -> None:
+    a = mem_none.remember("grafana dashboards show memory pressure on workers")
+    out = mem_none.remember("memory pressure on the build workers causes slow CI runs overall")
+    assert out["embedded"] is False
+    assert [c["id"] for c in out["semantic_candidates"]] == [a["id"]]
+    for c in out["semantic_candidates"]:
+        assert 0.10 <= c["cosine"] < 0.80 and c["content"] and c["auto_linked"] is False
+
+
+def test_causal_candidates_come_from_the_two_hop_neighbourhood(mem: Mnemon) -> None:
+    a = mem.remember("Team Falcon owns the billing service", source="s1", entities="Falcon",
+                     created_at="2025-01-01T00:00:00Z")
+    b = mem.remember("billing service moved to a new region", source="s1", created_at="2025-03-01T00:00:00Z")
+    far = mem.remember("an unrelated lunch menu", source="s9", created_at="2024-01-01T00:00:00Z")
+    out = mem.remember("Falcon paused releases because the migration was risky", source="s2",
+                       entities="Falcon", created_at="2025-06-01T00:00:00Z")
+    hops = {c["id"]: c["hop"] for c in out["causal_candidates"]}
+    assert hops.get(a["id"]) == 1 and hops.get(b["id"]) == 2  # entity edge, then a's backbone
+    assert far["id"] not in hops
+    for c in out["causal_candidates"]:
+        assert c["hop"] in (1, 2) and c["suggested_sub_type"] in ("causes", "enables", "prevents")
+    assert len(out["causal_candidates"]) <= 10
+
+
+def test_effective_importance_follows_the_formula_for_a_fresh_memory(mem: Mnemon, clock: FakeClock) -> None:
+    mem.rt.clock = clock
+    out = mem.remember("lonely fact with no neighbours", importance=4)
+    edges = mem.rt.store.edge_counts([out["id"]])[out["id"]]
+    assert out["effective_importance"] == pytest.approx(
+        effective_importance(4, 0, clock().isoformat(), edges, clock()), abs=1e-4)
+
+
+# ── atomicity ────────────────────────────────────────────────────────────────
+def test_a_failure_in_the_graph_engine_rolls_back_everything(mem: Mnemon, monkeypatch: pytest.MonkeyPatch) -> None:
+    mem.remember("Kubernetes cluster one")
+    before = (_node_rows(mem), mem.rt.store.stats()["edge_count"], mem.rt.store.stats()["oplog_count"])
+    calls = {"n": 0}
+    real = mem.rt.store.upsert_edge
+
+    def flaky(edge: Any, **kw: Any) -> int:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise sqlite3.OperationalError("disk I/O error (simulated)")
+        return real(edge, **kw)
+
+    monkeypatch.setattr(mem.rt.store, "upsert_edge", flaky)
+    with pytest.raises(sqlite3.OperationalError):
+        mem.remember("Kubernetes cluster two")
+    monkeypatch.undo()
+    st = mem.rt.store.stats()
+    assert (_node_rows(mem), st["edge_count"], st["oplog_count"]) == before
+    assert mem.rt.store.vector_coverage(mem.rt.provider.identity()) == (1, 1)
+    assert mem.remember("Kubernetes cluster two")["action"] == "added"  # the store is still healthy
+
+
+def test_readonly_refuses_remember_even_for_an_exact_repeat(make_mem: Callable[..., Mnemon], tmp_path: Path) -> None:
+    db = tmp_path / "ro.db"
+    rw = make_mem(db=db)
+    rw.remember("kept")
+    rw.close()
+    ro = make_mem(db=db, readonly=True)
+    for content in ("new", "kept"):
+        with pytest.raises(ReadOnly):
+            ro.remember(content)
+
+
+# ── auto-prune ───────────────────────────────────────────────────────────────
+def _fill(m: Mnemon, n: int, prefix: str = "filler", **kw: Any) -> list[str]:
+    return [m.remember(f"{prefix} memory number {i} zq{i}x", source=f"s{i}", **kw)["id"] for i in range(n)]
+
+
+def test_auto_prune_takes_the_weakest_over_the_cap_after_the_grace_period(make_mem: Callable[..., Mnemon],
+                                                                        clock: FakeClock) -> None:
+    m = make_mem(max_insights=5, clock=clock)
+    ids = _fill(m, 5)
+    weakest = m.remember("weak one", importance=1, source="w")["id"]  # 6th: inside the grace period, kept
+    assert m.rt.store.count_active() == 6
+    clock.advance(hours=25)
+    out = m.remember("fresh after a day", source="fresh")
+    assert out["auto_pruned"] == 2 and weakest in out["auto_pruned_ids"]
+    assert out["id"] not in out["auto_pruned_ids"]
+    assert m.rt.store.count_active() == 5
+    prune_rows = m.rt.store.oplog(100, op="prune")
+    assert sorted(r.node_id for r in prune_rows) == sorted(out["auto_pruned_ids"])
+    for pid in out["auto_pruned_ids"]:
+        assert m.rt.store.get_node(pid) is None and m.rt.store.get_node(pid, include_deleted=True) is not None
+    assert set(ids) | {weakest} >= set(out["auto_pruned_ids"])
+
+
+def test_grace_period_counts_from_insertion_not_historical_created_at(make_mem: Callable[..., Mnemon],
+                                                                     clock: FakeClock) -> None:
+    m = make_mem(max_insights=3, clock=clock)
+    _fill(m, 5, created_at="2020-01-01T00:00:00Z", importance=1)  # ancient timestamps, inserted just now
+    out = m.remember("one more today")
+    assert out["auto_pruned"] == 0 and m.rt.store.count_active() == 6
+
+
+def test_immune_memories_are_never_pruned(make_mem: Callable[..., Mnemon], clock: FakeClock) -> None:
+    m = make_mem(max_insights=2, clock=clock)
+    important = _fill(m, 3, prefix="important", importance=4)
+    accessed = m.remember("accessed often", source="acc")["id"]
+    m.gc(keep=accessed)  # access +3 → immune
+    clock.advance(days=400)
+    out = m.remember("trigger", source="t")
+    assert out["auto_pruned"] == 0
+    assert all(m.rt.store.get_node(i) is not None for i in [*important, accessed])
+
+
+def test_prune_batch_is_at_most_ten_per_write(make_mem: Callable[..., Mnemon], clock: FakeClock,
+                                              tmp_path: Path) -> None:
+    db = tmp_path / "batch.db"
+    m = make_mem(db=db, max_insights=0, clock=clock)  # 0 disables auto-prune while filling
+    _fill(m, 30)
+    m.close()
+    clock.advance(hours=48)
+    m = make_mem(db=db, max_insights=5, clock=clock)
+    first = m.remember("over the cap by 26", source="x")
+    assert first["auto_pruned"] == 10
+    second = m.remember("still over the cap", source="y")
+    assert second["auto_pruned"] == 10
+    assert len(m.rt.store.oplog(100, op="prune")) == 20
+    assert len({r.node_id for r in m.rt.store.oplog(100, op="prune")}) == 20
+
+
+def test_the_memory_just_written_is_never_pruned_even_with_zero_grace(make_mem: Callable[..., Mnemon]) -> None:
+    m = make_mem(max_insights=1, prune_min_age="0")
+    for i in range(5):
+        out = m.remember(f"note {i} qq{i}", importance=1, source=f"s{i}")
+        assert out["id"] not in out["auto_pruned_ids"]
+        assert m.rt.store.get_node(out["id"]) is not None
+    assert m.rt.store.count_active() == 1
+
+
+def test_pruned_memorys_edges_are_retired(make_mem: Callable[..., Mnemon], clock: FakeClock) -> None:
+    m = make_mem(max_insights=1, clock=clock)
+    a = m.remember("Kubernetes is our platform", importance=1)["id"]
+    clock.advance(hours=30)
+    out = m.remember("Kubernetes nodes are autoscaled", importance=4)
+    assert out["auto_pruned_ids"] == [a]
+    assert all(e.status == "retired" for e in m.rt.store.edges_of([a], statuses=("active", "candidate", "retired"),
+                                                                  direction="both"))
+    assert m.rt.store.edges_of([out["id"]], direction="both") == []
+
+
+# ── properties ───────────────────────────────────────────────────────────────
+_any_value = st.one_of(st.none(), st.booleans(), st.integers(-10, 10), st.floats(allow_nan=True),
+                       st.text(max_size=30), st.lists(st.text(max_size=10), max_size=25),
+                       st.dictionaries(st.text(max_size=5), st.integers(), max_size=3))
+
+
+def _fresh(provider: str = "none") -> tuple[Mnemon, tempfile.TemporaryDirectory[str]]:
+    tmp = tempfile.TemporaryDirectory()
+    cfg = load_config({"MNEMON_HOME": tmp.name, "MNEMON_EMBED_PROVIDER": provider,
+                       "XDG_CONFIG_HOME": tmp.name})
+    return Mnemon.open(cfg), tmp
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(content=st.one_of(st.text(max_size=300), _any_value), category=st.one_of(
+    st.sampled_from(["preference", "decision", "fact", "insight", "context", "general"]), _any_value),
+    importance=st.one_of(st.integers(0, 6), _any_value), tags=_any_value, entities=_any_value,
+    source=st.one_of(st.just("user"), _any_value), created_at=st.one_of(st.none(), st.text(max_size=30)))
+def test_any_input_is_a_result_or_a_typed_error(mem_none: Mnemon, content: Any, category: Any, importance: Any,
+                                                tags: Any, entities: Any, source: Any, created_at: Any) -> None:
+    try:
+        out = mem_none.remember(content, category=category, importance=importance, tags=tags, entities=entities,
+                                source=source, created_at=created_at)
+    except MnemonError as exc:
+        assert exc.code == "invalid_input" and exc.message
+        return
+    assert out["action"] in ("added", "skipped")
+    assert mem_none.rt.store.get_node(out["id"]) is not None
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), min_size=1,
+                        max_size=80).filter(lambda s: s.strip()), min_size=1, max_size=12))
+def test_repeats_are_always_skipped_and_distinct_contents_never_lost(contents: list[str]) -> None:
+    m, tmp = _fresh("hash")
+    try:
+        ids: dict[str, str] = {}
+        for c in contents + contents[::-1]:
+            out = m.remember(c)
+            if c in ids:
+                assert out["action"] == "skipped" and out["replaced_id"] == ids[c]
+            else:
+                assert out["action"] == "added"
+                ids[c] = out["id"]
+        stored = {n.content: n.id for n in m.rt.store.iter_nodes()}
+        assert stored == ids
+    finally:
+        m.close()
+        tmp.cleanup()
+
+
+_ops = st.lists(st.tuples(st.sampled_from(["remember", "forget", "link", "gc", "show", "related", "advance"]),
+                          st.integers(0, 50)), min_size=5, max_size=30)
+
+
+@settings(max_examples=20, deadline=None)
+@given(_ops)
+def test_nothing_is_deleted_except_by_forget_or_prune_and_every_deletion_is_logged(ops: list[tuple[str, int]]
+                                                                                   ) -> None:
+    tmp = tempfile.TemporaryDirectory()
+    clock = FakeClock()
+    cfg = load_config({"MNEMON_HOME": tmp.name, "MNEMON_EMBED_PROVIDER": "hash", "MNEMON_MAX_INSIGHTS": "4",
+                       "XDG_CONFIG_HOME": tmp.name})
+    m = Mnemon.open(cfg)
+    m.rt.clock = clock
+    try:
+        written: list[str] = []
+        for op, k in ops:
+            live = [i for i in written if m.rt.store.get_node(i) is not None]
+            try:
+                if op == "remember":
+                    written.append(m.remember(f"event {k} about Kubernetes because deploys", importance=1 + k % 5,
+                                              source=f"s{k % 3}")["id"])
+                elif op == "advance":
+                    clock.advance(hours=k)
+                elif live and op == "forget":
+                    m.forget(live[k % len(live)])
+                elif len(live) > 1 and op == "link":
+                    m.link(live[k % len(live)], live[(k + 1) % len(live)], "causal")
+                elif op == "gc":
+                    m.gc()
+                elif live and op == "show":
+                    m.show(live[k % len(live)])
+                elif live and op == "related":
+                    m.related(live[k % len(live)])
+            except InvalidInput:
+                pass  # e.g. linking a memory to itself
+            # rows are never hard-deleted
+            assert _node_rows(m) == len(set(written))
+        deleted = {n.id for n in m.rt.store.iter_nodes(include_deleted=True) if n.deleted_at}
+        log = [(e.op, e.node_id) for e in m.rt.store.oplog(100_000) if e.op in ("forget", "prune")]
+        assert sorted(i for _, i in log) == sorted(deleted), "each deletion has exactly one forget/prune row"
+    finally:
+        m.close()
+        tmp.cleanup()

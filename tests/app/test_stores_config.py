@@ -1,0 +1,101 @@
+"""Settings precedence (flag > env > file > default), store location, named stores, --readonly."""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mnemon.app.config import load_config, parse_duration
+from mnemon.core.errors import InvalidInput, NotFound
+
+
+def test_default_location_is_home_data_store(tmp_path: Path) -> None:
+    cfg = load_config({"MNEMON_HOME": str(tmp_path), "HOME": str(tmp_path)})
+    assert cfg.db_path == tmp_path / "data" / "default" / "mnemon.db" and cfg.store == "default"
+    assert cfg.embed_provider == "local" and cfg.max_insights == 1000 and cfg.prune_min_age_s == 86400
+
+
+def test_precedence_flag_over_env_over_file_over_default(tmp_path: Path) -> None:
+    conf = tmp_path / "c.json"
+    conf.write_text(json.dumps({"store": "fromfile", "max_insights": 7, "embed_provider": "none"}))
+    env = {"MNEMON_HOME": str(tmp_path), "MNEMON_CONFIG": str(conf), "HOME": str(tmp_path)}
+    assert load_config(env).store == "fromfile" and load_config(env).max_insights == 7
+    env["MNEMON_STORE"] = "fromenv"
+    assert load_config(env).store == "fromenv"
+    assert load_config(env, store="fromflag").store == "fromflag"
+    assert load_config(env, db=str(tmp_path / "x.db")).db_path == tmp_path / "x.db"
+    (tmp_path / "active").write_text("fromactive\n")
+    assert load_config({"MNEMON_HOME": str(tmp_path), "HOME": str(tmp_path)}).store == "fromactive"
+
+
+@pytest.mark.parametrize("env", [{"MNEMON_STORE": "../escape"}, {"MNEMON_STORE": "-x"},
+                                 {"MNEMON_MAX_INSIGHTS": "lots"}, {"MNEMON_AUTO_PRUNE_MIN_AGE": "soon"}])
+def test_bad_settings_are_invalid_input(tmp_path: Path, env: dict[str, str]) -> None:
+    with pytest.raises(InvalidInput):
+        load_config({"MNEMON_HOME": str(tmp_path), "HOME": str(tmp_path), **env})
+
+
+def test_missing_explicit_config_file_is_not_found(tmp_path: Path) -> None:
+    with pytest.raises(NotFound):
+        load_config({"HOME": str(tmp_path)}, config_path=str(tmp_path / "nope.json"))
+
+
+def test_durations() -> None:
+    assert [parse_duration(v) for v in ("24h", "7d", "30m", "90s", "0", "1.5h", 12)] == \
+        [86400, 604800, 1800, 90, 0, 5400, 12]
+
+
+def test_store_commands_create_set_list_remove(cli_run: Callable[..., tuple[int, Any]], home: Path) -> None:
+    assert cli_run(["store", "create", "work"])[0] == 0
+    assert (home / "data" / "work" / "mnemon.db").exists()
+    code, out = cli_run(["store", "create", "work"])
+    assert code != 0 and out["error"]["code"] == "conflict"
+    assert cli_run(["store", "set", "work"])[1] == {"status": "active", "name": "work"}
+    code, out = cli_run(["remember", "lives in the work store"])
+    assert code == 0
+    listing = cli_run(["store", "list"])[1]
+    assert listing["active"] == "work" and {s["name"] for s in listing["stores"]} >= {"work"}
+    code, out = cli_run(["store", "remove", "work"])
+    assert code != 0 and out["error"]["code"] == "conflict"  # the active store is protected
+    cli_run(["store", "create", "other"])
+    cli_run(["store", "set", "other"])
+    assert cli_run(["store", "remove", "work"])[0] == 0 and not (home / "data" / "work").exists()
+    code, out = cli_run(["store", "set", "ghost"])
+    assert code != 0 and out["error"]["code"] == "not_found"
+    code, out = cli_run(["store", "create", "bad/name"])
+    assert code != 0 and out["error"]["code"] == "invalid_input"
+
+
+def test_db_and_store_flags_and_env_pick_the_file(cli_run: Callable[..., tuple[int, Any]], home: Path,
+                                                  tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    explicit = tmp_path / "explicit.db"
+    cli_run(["--db", str(explicit), "remember", "in explicit"])
+    cli_run(["--store", "flagged", "remember", "in flagged"])
+    monkeypatch.setenv("MNEMON_STORE", "envstore")
+    cli_run(["remember", "in envstore"])
+    for path, text in ((explicit, "in explicit"), (home / "data" / "flagged" / "mnemon.db", "in flagged"),
+                       (home / "data" / "envstore" / "mnemon.db", "in envstore")):
+        code, out = cli_run(["--db", str(path), "status"])
+        assert out["total_insights"] == 1, path
+
+
+def test_readonly_refuses_every_write_with_a_json_error(cli_run: Callable[..., tuple[int, Any]]) -> None:
+    code, out = cli_run(["remember", "Kubernetes note one"])
+    a = out["id"]
+    b = cli_run(["remember", "second Kubernetes note"])[1]["id"]
+    for args in (["remember", "new"], ["remember", "Kubernetes note one"], ["forget", a],
+                 ["link", a, b, "--type", "causal"], ["gc"], ["gc", "--keep", a]):
+        code, out = cli_run(["--readonly", *args])
+        assert code != 0 and out["ok"] is False and out["error"]["code"] == "readonly", args
+    code, shown = cli_run(["--readonly", "show", a])
+    assert code == 0 and shown["access_count"] == 0  # reads work and leave no trace
+    assert cli_run(["--readonly", "status"])[1]["total_insights"] == 2
+    assert cli_run(["status"])[1]["total_insights"] == 2
+
+
+def test_readonly_on_a_missing_store_is_a_clear_error(cli_run: Callable[..., tuple[int, Any]]) -> None:
+    code, out = cli_run(["--readonly", "status"])
+    assert code != 0 and out["error"]["code"] == "store_error" and "no database" in out["error"]["message"]

@@ -1,0 +1,155 @@
+"""import / export: exact restore, dedup, --dry-run, historical created_at, hostile files."""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from mnemon.app.memory import Mnemon
+from mnemon.core.errors import InvalidInput, MnemonError
+
+
+def _edges(m: Mnemon) -> set[tuple[Any, ...]]:
+    return {(e.src, e.dst, e.type, e.sub_type, round(e.weight, 6), e.status, e.origin, e.created_at)
+            for e in m.rt.store.iter_edges(statuses=("active", "candidate"))}
+
+
+def _nodes(m: Mnemon) -> dict[str, dict[str, Any]]:
+    return {n.id: n.to_dict() | {"inserted_at": n.inserted_at} for n in m.rt.store.iter_nodes()}
+
+
+def test_export_then_import_restores_ids_contents_timestamps_and_edges(make_mem: Callable[..., Mnemon],
+                                                                       tmp_path: Path) -> None:
+    src = make_mem(db=tmp_path / "a.db")
+    ids = [src.remember(t, category="fact", importance=2 + k % 3, tags="x,y", source=f"s{k % 2}",
+                        created_at=f"2025-0{k + 1}-01T08:00:00Z")["id"]
+           for k, t in enumerate(["Kubernetes runs the API", "We moved to Kubernetes because costs grew",
+                                  "Kubernetes 学习笔记", "weekly sync notes"])]
+    src.link(ids[0], ids[3], "semantic", weight=0.42, meta='{"why": "agent said so"}')
+    src.show(ids[1])
+    doc = src.export_json()
+    dst = make_mem(db=tmp_path / "b.db")
+    out = dst.import_json(json.dumps(doc))
+    assert out["imported"] == 4 and out["skipped"] == 0
+    assert _nodes(dst) == _nodes(src)
+    assert _edges(dst) == _edges(src)
+    assert dst.rt.store.vector_coverage(dst.rt.provider.identity()) == (4, 4)
+    # and once more is a no-op
+    again = dst.import_json(doc)
+    assert again["imported"] == 0 and again["skipped"] == 4 and _nodes(dst) == _nodes(src)
+
+
+def test_import_draft_honours_historical_created_at_and_orders_the_backbone(mem: Mnemon) -> None:
+    doc = {"schema_version": "1", "source": "journal", "insights": [
+        {"content": "third entry", "created_at": "2024-03-01T00:00:00Z"},
+        {"content": "first entry", "created_at": "2024-01-01T00:00:00Z"},
+        {"content": "second entry", "created_at": "2024-02-01T00:00:00Z"},
+    ]}
+    out = mem.import_json(doc)
+    assert out["imported"] == 3
+    by_content = {n.content: n for n in mem.rt.store.iter_nodes()}
+    assert by_content["first entry"].created_at == "2024-01-01T00:00:00.000000Z"
+    assert by_content["first entry"].source == "journal"
+    backbone = {(mem.rt.store.get_node(e.src).content, mem.rt.store.get_node(e.dst).content)  # type: ignore[union-attr]
+                for e in mem.rt.store.iter_edges(statuses=("active",)) if e.sub_type == "backbone"}
+    assert backbone == {("first entry", "second entry"), ("second entry", "first entry"),
+                        ("second entry", "third entry"), ("third entry", "second entry")}
+
+
+def test_import_splices_history_into_an_existing_backbone(mem: Mnemon) -> None:
+    mem.remember("jan", source="j", created_at="2024-01-01T00:00:00Z")
+    mem.remember("mar", source="j", created_at="2024-03-01T00:00:00Z")
+    mem.import_json({"insights": [{"content": "feb", "source": "j", "created_at": "2024-02-01T00:00:00Z"}]})
+    chain = {(mem.rt.store.get_node(e.src).content, mem.rt.store.get_node(e.dst).content)  # type: ignore[union-attr]
+             for e in mem.rt.store.iter_edges(statuses=("active",)) if e.sub_type == "backbone"}
+    assert ("jan", "mar") not in chain and {("jan", "feb"), ("feb", "mar")} <= chain
+
+
+def test_import_dedups_against_the_store_and_within_the_file(mem: Mnemon) -> None:
+    existing = mem.remember("already here")["id"]
+    out = mem.import_json({"insights": [{"content": "already here"}, {"content": "new one"},
+                                        {"content": "new one"}]})
+    assert (out["imported"], out["skipped"]) == (1, 2)
+    actions = [(r["action"], r.get("id")) for r in out["results"]]
+    assert actions[0] == ("skipped", existing)
+    assert actions[2][0] == "skipped" and actions[2][1] == actions[1][1]
+    assert mem.rt.store.count_active() == 2
+
+
+def test_import_no_diff_keeps_repeats(mem: Mnemon) -> None:
+    mem.remember("already here")
+    out = mem.import_json({"insights": [{"content": "already here"}, {"content": "already here"}]}, no_diff=True)
+    assert out["imported"] == 2 and mem.rt.store.count_active() == 3
+
+
+def test_dry_run_reports_and_writes_nothing(mem: Mnemon) -> None:
+    mem.remember("already here")
+    before = mem.rt.store.stats()
+    out = mem.import_json({"insights": [{"content": "already here"}, {"content": "fresh"}, {"content": ""}],
+                           "edges": []}, dry_run=True)
+    assert out["dry_run"] is True and out["would_import"] == 1 and out["skipped"] == 1 and out["errors"] == 1
+    assert [r["action"] for r in out["results"]] == ["skipped", "would_add", "error"]
+    after = mem.rt.store.stats()
+    assert (after["total_insights"], after["edge_count"], after["oplog_count"]) == \
+        (before["total_insights"], before["edge_count"], before["oplog_count"])
+
+
+def test_import_edges_by_index(mem: Mnemon) -> None:
+    out = mem.import_json({"insights": [{"content": "cause thing"}, {"content": "effect thing"}],
+                           "edges": [{"source_index": 0, "target_index": 1, "edge_type": "causal", "weight": 0.8}]})
+    a, b = out["results"][0]["id"], out["results"][1]["id"]
+    edge = mem.rt.store.find_edge(a, b, "causal")
+    assert edge is not None and edge.weight == 0.8 and mem.rt.store.find_edge(b, a, "causal") is None
+
+
+@pytest.mark.parametrize("raw", [
+    "not json", "42", '{"insights": 5}', '{"schema_version": "9", "insights": []}',
+    '{"insights": [], "edges": [{"source_index": 0, "target_index": 0, "edge_type": "causal"}]}',
+    '{"insights": [{"content": "a"}, {"content": "b"}], "edges": [{"source_index": true, "target_index": 1,'
+    ' "edge_type": "causal"}]}',
+    '{"kind": "mnemon-export", "insights": [5]}',
+    '{"kind": "mnemon-export", "insights": [{"content": "a", "id": "x", "access_count": "many"}]}',
+    '{"kind": "mnemon-export", "insights": [{"content": "a", "id": "x", "vector": "!!"}], "provider": '
+    '"hash:signed-bow-v1:256"}',
+    '{"kind": "mnemon-export", "insights": [{"content": "a", "id": "x"}], "edges": [{"source_id": "x"}]}',
+])
+def test_malformed_files_are_invalid_input_and_write_nothing(mem: Mnemon, raw: str) -> None:
+    with pytest.raises(InvalidInput):
+        mem.import_json(raw)
+    assert mem.rt.store.count_active() == 0
+
+
+def test_bad_items_are_reported_per_item_and_the_rest_imported(mem: Mnemon) -> None:
+    out = mem.import_json({"insights": [{"content": "good"}, {"content": "x", "tags": 5}, "nope",
+                                        {"content": "bad \ud800"}, {"content": "ok", "category": "fact"}]})
+    assert out["imported"] == 2 and out["errors"] == 3
+    assert all(r["error"]["code"] == "invalid_input" for r in out["results"] if r["action"] == "error")
+
+
+_json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+                            lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids,
+                                                                                      max_size=4), max_leaves=12)
+_insight = st.fixed_dictionaries({}, optional={"content": st.text(max_size=40) | _json_values,
+                                               "category": st.sampled_from(["fact", "x"]) | _json_values,
+                                               "importance": st.integers(-1, 7) | _json_values,
+                                               "tags": _json_values, "entities": _json_values,
+                                               "created_at": st.text(max_size=25) | _json_values,
+                                               "id": st.text(max_size=5), "vector": _json_values,
+                                               "access_count": _json_values})
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.fixed_dictionaries({"insights": st.lists(_insight | _json_values, max_size=5)},
+                             optional={"kind": st.just("mnemon-export"), "edges": _json_values,
+                                       "schema_version": st.sampled_from(["1", 1, "2"]), "source": _json_values}))
+def test_any_import_document_is_a_result_or_a_typed_error(mem_none: Mnemon, doc: dict[str, Any]) -> None:
+    try:
+        out = mem_none.import_json(json.dumps(doc))
+    except MnemonError as exc:
+        assert exc.code == "invalid_input"
+        return
+    assert out["imported"] + out["skipped"] + out["errors"] == len(doc["insights"])

@@ -1,0 +1,212 @@
+"""Predictions, sense events, the tick, the action ledger, the contract, preflight and `eval retrieval`."""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from mnemon.app.memory import Mnemon
+from mnemon.app.world import propose_assertion, record_sense_event, world_context_items
+from mnemon.core.errors import ContractViolation, InvalidInput, MnemonError, NotFound
+from mnemon.core.model import Edge, Memory, iso
+
+from conftest import FakeClock
+
+T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def world(make_mem: Callable[..., Mnemon]) -> tuple[Mnemon, FakeClock]:
+    clock = FakeClock(T0)
+    return make_mem("hash", clock=clock), clock
+
+
+def prediction(**over: Any) -> dict[str, Any]:
+    base = {"title": "Parcel should arrive", "match_json": {"sense_type": "gws", "observation_terms_all": ["parcel"]},
+            "check_after": "2026-06-02T00:00:00Z", "expires_at": "2026-06-05T00:00:00Z"}
+    return {**base, **over}
+
+
+def gws(text: str, at: str, **extra: Any) -> dict[str, Any]:
+    return {"sense_type": "gws", "observed_at": at, "text": text, **extra}
+
+
+@pytest.mark.parametrize("payload, fragment", [
+    ({"match_json": {"sense_type": "gws", "title_terms_any": ["x"]}, "check_after": "2026-06-01",
+      "expires_at": "2026-06-02"}, "title"),
+    (prediction(expires_at="not a date"), "expires_at"),
+    (prediction(expires_at="2026-05-01"), "before check_after"),
+    (prediction(match_json={"sense_type": "telepathy", "title_terms_any": ["x"]}), "unknown sense type"),
+    (prediction(match_json={"sense_type": "gws"}), "source_id or at least one term"),
+    (prediction(subject_assertion_id="nope"), "names no stored assertion"),
+])
+def test_bad_prediction_payloads_are_json_errors(world: tuple[Mnemon, FakeClock], payload: dict[str, Any],
+                                                 fragment: str) -> None:
+    mem, _ = world
+    with pytest.raises((InvalidInput, NotFound)) as info:
+        mem.predict_add(json.dumps(payload))
+    assert fragment in info.value.message
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=12),
+                    lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=10), c, max_size=4),
+                    max_leaves=12))
+def test_arbitrary_json_never_escapes_as_a_non_mnemon_error(world: tuple[Mnemon, FakeClock], junk: Any) -> None:
+    mem, _ = world
+    for call in (mem.predict_add, mem.sense_add, mem.action_record):
+        try:
+            call(json.dumps(junk))
+        except MnemonError:
+            pass
+
+
+def test_content_hash_id_makes_replays_idempotent(world: tuple[Mnemon, FakeClock]) -> None:
+    mem, _ = world
+    first = mem.predict_add(json.dumps(prediction()))
+    reordered = json.loads(json.dumps(prediction(check_after="2026-06-02T00:00:00+00:00")))
+    second = mem.predict_add(reordered)
+    assert first["created"] and not second["created"]
+    assert first["prediction"]["id"] == second["prediction"]["id"]
+
+
+def test_remember_records_a_sense_event_that_confirms_a_prediction(world: tuple[Mnemon, FakeClock]) -> None:
+    mem, clock = world
+    pid = mem.predict_add(prediction(match_json={"sense_type": "manual", "observation_terms_all": ["parcel"]})
+                          )["prediction"]["id"]
+    clock.now = datetime(2026, 6, 3, tzinfo=timezone.utc)
+    mem.remember("The parcel from the bookshop arrived today")
+    dry = mem.predict_check(prediction_id=pid, dry_run=True)
+    assert dry["results"][0]["status"] == "confirmed"
+    assert mem.predict_due()["count"] == 1  # dry run recorded nothing
+    assert mem.predict_check(prediction_id=pid)["results"][0]["status"] == "confirmed"
+    assert mem.predict_due(before="30d")["count"] == 0
+
+
+def test_miss_weakens_linked_assertion_once_and_keeps_it_current(world: tuple[Mnemon, FakeClock]) -> None:
+    mem, clock = world
+    fact = propose_assertion(mem.rt, {"subject": "Ana", "predicate": "works_at", "object": "Atlas Books",
+                                      "confidence": 0.95, "certainty": "confirmed", "evidence": "contract",
+                                      "source_path": "mneme://r/ana"})
+    mem.predict_add(prediction(subject_assertion_id=fact["id"]))
+    mem.sense_add(json.dumps(gws("weekly newsletter", "2026-06-03T00:00:00Z")))  # the sense is alive
+    clock.now = datetime(2026, 6, 6, tzinfo=timezone.utc)
+    first = mem.world_tick()
+    assert first["predictions"]["results"][0]["status"] == "missed"
+    mem.world_tick()
+    row = mem.state_explain(fact["id"])
+    assert row["assertion"]["confidence"] == 0.76 and row["assertion"]["validity"] == "current"
+    assert len(row["prediction_misses"]) == 1
+    assert mem.contract_check()["warnings"][0]["rule"] == "weakened_current_assertion"
+
+
+def test_silent_sense_is_unverifiable_and_gate_caps_the_window(world: tuple[Mnemon, FakeClock]) -> None:
+    mem, clock = world
+    silent = mem.predict_add(prediction())["prediction"]["id"]
+    gated = mem.predict_add(prediction(
+        title="Receipt before the flight",
+        match_json={"sense_type": "notion", "observation_terms_all": ["receipt"],
+                    "gate": {"sense_type": "notion", "title_terms_all": ["flight"]}},
+        expires_at="2026-06-30T00:00:00Z"))["prediction"]["id"]
+    mem.sense_add(json.dumps([{"sense_type": "notion", "observed_at": "2026-06-03T00:00:00Z", "title": "Flight"},
+                              {"sense_type": "notion", "observed_at": "2026-06-04T00:00:00Z",
+                               "text": "receipt attached"}]))
+    clock.now = datetime(2026, 6, 10, tzinfo=timezone.utc)
+    results = {r["id"]: r for r in mem.world_tick()["predictions"]["results"]}
+    assert results[silent]["status"] == "unverifiable"
+    assert results[gated]["status"] == "missed"  # the receipt came after the gate: too late
+    assert results[gated]["effective_expires_at"].startswith("2026-06-03")
+
+
+def test_watch_lists_due_soon_without_evidence_and_is_read_only(world: tuple[Mnemon, FakeClock]) -> None:
+    mem, _ = world
+    pid = mem.predict_add(prediction())["prediction"]["id"]
+    assert mem.world_watch(lead="12h")["count"] == 0
+    watch = mem.world_watch(lead="2d")
+    assert [w["id"] for w in watch["watch"]] == [pid] and "no gws evidence yet" in watch["watch"][0]["summary"]
+    assert mem.predict_due(before="30d")["predictions"][0]["status"] == "open"
+
+
+def test_action_ledger_rules_and_idempotent_verification(world: tuple[Mnemon, FakeClock]) -> None:
+    mem, _ = world
+    with pytest.raises(InvalidInput, match="external_ref or tool_call_id"):
+        mem.action_record({"action_type": "email", "title": "Send invoice", "side_effect_level": "external"})
+    with pytest.raises(InvalidInput, match="verified"):
+        mem.action_record({"action_type": "note", "title": "x", "status": "verified"})
+    payload = {"action_type": "email", "title": "Send invoice to Atlas Books", "side_effect_level": "external",
+               "external_ref": "gmail:msg-1", "verify": {"sense_type": "gws", "terms": ["invoice", "paid"]}}
+    first = mem.action_record(json.dumps(payload))
+    second = mem.action_record(json.dumps(payload))
+    assert first["created"] and not second["created"]
+    assert first["spawned_prediction_id"] == second["spawned_prediction_id"]
+    assert first["prediction_created"] and not second["prediction_created"]
+    with pytest.raises(InvalidInput, match="not confirmed"):
+        mem.action_record({**payload, "status": "verified",
+                           "verified_by_prediction": first["spawned_prediction_id"]})
+
+
+def test_contract_fails_on_unvalidated_active_claim_edge(world: tuple[Mnemon, FakeClock]) -> None:
+    mem, _ = world
+    assert mem.contract_check()["status"] == "pass"
+    now = iso(T0)
+    for node_id in ("a", "b"):
+        mem.rt.store.insert_node(Memory(id=node_id, kind="entity", title=node_id, content=node_id, created_at=now,
+                                        updated_at=now))
+    with mem.rt.store.transaction():
+        mem.rt.store.upsert_edge(Edge(src="a", dst="b", type="lives_in", status="active", origin="ingest",
+                                      created_at=now))
+    with pytest.raises(ContractViolation) as info:
+        mem.contract_check()
+    assert info.value.details["violations"][0]["rule"] == "semantic_edges_need_validation"
+    with pytest.raises(ContractViolation):
+        mem.agent_preflight("anything about a")
+
+
+def test_context_items_follow_the_prompt_not_every_pack(world: tuple[Mnemon, FakeClock]) -> None:
+    mem, clock = world
+    mem.predict_add(prediction())
+    mem.sense_add(json.dumps(gws("newsletter", "2026-06-03T00:00:00Z")))
+    clock.now = datetime(2026, 6, 6, tzinfo=timezone.utc)
+    mem.world_tick()
+    assert world_context_items(mem.rt, "what about the parcel?")[0]["truth_policy"] == "missed_prediction"
+    assert world_context_items(mem.rt, "what is the weather in Oslo?") == []
+    replay = world_context_items(mem.rt, "what about the parcel?", as_of="2026-06-04T00:00:00Z")
+    assert replay[0]["truth_policy"] == "open_prediction"
+
+
+def test_record_sense_event_rejects_unknown_types_and_dedupes(world: tuple[Mnemon, FakeClock]) -> None:
+    mem, _ = world
+    with pytest.raises(InvalidInput, match="unknown sense type"):
+        record_sense_event(mem.rt, "vault", "fax", "n1", "2026-06-01", "t", "x")
+    with pytest.raises(InvalidInput, match="observed_at"):
+        record_sense_event(mem.rt, "vault", "md", "n1", "yesterday", "t", "x")
+    first = record_sense_event(mem.rt, "vault", "md", "notes/a.md", "2026-06-01", "A", "text")
+    again = record_sense_event(mem.rt, "vault", "md", "notes/a.md", "2026-06-01", "A", "text")
+    assert first["created"] and not again["created"] and first["id"] == again["id"]
+
+
+def test_eval_retrieval_demo_is_deterministic_and_guards_a_threshold(world: tuple[Mnemon, FakeClock],
+                                                                     tmp_path: Any) -> None:
+    mem, _ = world
+    first = mem.eval_retrieval(demo=True)
+    assert first == mem.eval_retrieval(demo=True)
+    assert first["cases"] == 6 and 0.0 <= first["score"] <= 1.0
+    assert first["score"] == round((first["hit@k"] + first["mrr"] + 1 - first["forbidden_rate"]) / 3, 4)
+    assert mem.eval_retrieval(demo=True, min_score=first["score"])["ok"] is True
+    cases = {"memories": [{"key": "a", "content": "The boiler was serviced in May", "source": "home/boiler.md",
+                           "created_at": "2026-05-02T00:00:00Z"}],
+             "cases": [{"query": "boiler service", "expected_sources": ["home/boiler.md"]},
+                       {"query": "boiler", "expected_sources": ["home/missing.md"],
+                        "forbidden_patterns": ["boiler"]}]}
+    seeded = mem.eval_retrieval(cases=json.dumps(cases), k=1)
+    assert seeded["store"] == "seeded" and seeded["hit@k"] == 0.5 and seeded["forbidden_rate"] == 0.5
+    assert [f["query"] for f in seeded["failures"]] == ["boiler"]
+    with pytest.raises(ContractViolation) as info:
+        mem.eval_retrieval(cases=json.dumps(cases), k=1, min_score=0.9)
+    assert info.value.details["score"] == seeded["score"] == 0.5
+    with pytest.raises(InvalidInput, match="query"):
+        mem.eval_retrieval(cases=json.dumps([{"expected_ids": ["x"]}]))

@@ -1,0 +1,178 @@
+"""State assertions through the store: the gate, cardinality, supersession, read-time validity, backfill, radar,
+aliases, durability across vault rebuilds and the scoped forget."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import Any
+
+import pytest
+
+from mnemon.app.memory import Mnemon
+from mnemon.app.world import forget_world_scope, propose_assertion
+from mnemon.core.errors import InvalidInput
+from mnemon.core.model import Edge, Memory, iso
+
+from conftest import FakeClock
+
+T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
+
+
+def claim(**over: Any) -> dict[str, Any]:
+    base = {"subject": "Ana", "predicate": "lives_in", "object": "Lisbon", "confidence": 0.95,
+            "certainty": "confirmed", "evidence": "lease signed (fictional)", "source_path": "mneme://r/ana"}
+    return {**base, **over}
+
+
+@pytest.fixture
+def world(make_mem: Callable[..., Mnemon]) -> tuple[Mnemon, FakeClock]:
+    clock = FakeClock(T0)
+    return make_mem("hash", clock=clock), clock
+
+
+def current_objects(mem: Mnemon, predicate: str) -> list[str]:
+    return sorted(a["object"] for a in mem.state_list(status="current", predicate=predicate)["assertions"])
+
+
+@pytest.mark.parametrize("over, code", [
+    ({"confidence": 0.85}, "low_confidence"),
+    ({"certainty": "likely"}, "not_confirmed"),
+    ({"evidence": ""}, "missing_evidence"),
+    ({"source_type": "vault"}, "needs_validation"),
+])
+def test_gate_refuses_weak_claims_and_stores_nothing(world: tuple[Mnemon, FakeClock], over: dict[str, Any],
+                                                      code: str) -> None:
+    mem, _ = world
+    out = propose_assertion(mem.rt, claim(**over))
+    assert out["written"] is False and out["status"] == "refused"
+    assert code in [r["code"] for r in out["gate"]["reasons"]]
+    assert mem.state_list()["count"] == 0
+
+
+def test_single_valued_predicate_supersedes_and_multi_valued_keeps_all(world: tuple[Mnemon, FakeClock]) -> None:
+    mem, clock = world
+    first = propose_assertion(mem.rt, claim())
+    clock.advance(days=1)
+    second = propose_assertion(mem.rt, claim(object="Porto", source_path="mneme://r/ana2"))
+    assert second["superseded_ids"] == [first["id"]]
+    assert current_objects(mem, "lives_in") == ["Porto"]
+    for club in ("Chess Club", "Choir"):
+        propose_assertion(mem.rt, claim(predicate="member_of", object=club, source_path=f"mneme://r/{club}"))
+    assert current_objects(mem, "member_of") == ["Chess Club", "Choir"]  # Mneme would keep only one
+    explained = mem.state_explain(second["id"])
+    assert [c["object"] for c in explained["supersedes_chain"]] == ["Lisbon"]
+    assert mem.contract_check()["ok"] is True
+
+
+def test_backdated_claim_is_history_not_the_present(world: tuple[Mnemon, FakeClock]) -> None:
+    mem, _ = world
+    propose_assertion(mem.rt, claim(valid_from="2026-05-01"))
+    old = propose_assertion(mem.rt, claim(object="Faro", valid_from="2025-01-01", source_path="mneme://r/old"))
+    assert old["status"] == "superseded"
+    assert current_objects(mem, "lives_in") == ["Lisbon"]
+
+
+def test_replayed_claim_is_idempotent_and_retracted_claim_is_blocked(world: tuple[Mnemon, FakeClock]) -> None:
+    mem, _ = world
+    first = propose_assertion(mem.rt, claim())
+    again = propose_assertion(mem.rt, claim())
+    assert again["idempotent"] is True and mem.state_list()["count"] == 1
+    mem.state_retract(first["id"], reason="never lived there")
+    blocked = propose_assertion(mem.rt, claim())
+    assert blocked["status"] == "blocked_recreation" and current_objects(mem, "lives_in") == []
+
+
+def test_lapsed_at_read_time_without_mutating_the_row(world: tuple[Mnemon, FakeClock]) -> None:
+    mem, clock = world
+    out = propose_assertion(mem.rt, claim(predicate="status", object="awaiting reply", state_type="open_loop",
+                                          valid_until="2026-06-03T00:00:00Z"))
+    clock.advance(days=5)
+    listed = mem.state_list()["assertions"][0]
+    assert listed["status"] == "current" and listed["validity"] == "lapsed"
+    assert listed["truth_policy"] == "lapsed_state_assertion"
+    assert mem.state_list(status="current")["count"] == 0
+    assert mem.state_list(status="current", as_of="2026-06-02T00:00:00Z")["count"] == 1
+    tick = mem.world_tick(dry_run=True)
+    assert [loop["id"] for loop in tick["lapsed_open_loops"]] == [out["id"]]
+    assert mem.rt.store.world.get_assertion(out["id"])["status"] == "current"  # type: ignore[attr-defined]
+
+
+def _entity(mem: Mnemon, node_id: str, name: str) -> None:
+    now = iso(mem.rt.now())
+    mem.rt.store.insert_node(Memory(id=node_id, kind="entity", title=name, content=name, created_at=now,
+                                    updated_at=now))
+
+
+def test_backfill_from_resolved_edges_dry_run_then_real(world: tuple[Mnemon, FakeClock]) -> None:
+    mem, _ = world
+    _entity(mem, "e-ana", "Ana")
+    _entity(mem, "e-braga", "Braga")
+    _entity(mem, "e-x", "Xavier")
+    with mem.rt.store.transaction():
+        mem.rt.store.upsert_edge(Edge(src="e-ana", dst="e-braga", type="lives_in", confidence=0.95,
+                                      evidence="resolved: moved to Braga", origin="resolve",
+                                      source_path="Sources/ana.md", metadata={"validated": True},
+                                      created_at=iso(T0)))
+        mem.rt.store.upsert_edge(Edge(src="e-ana", dst="e-x", type="knows", confidence=0.5, origin="resolve",
+                                      evidence="maybe", source_path="Sources/ana.md", created_at=iso(T0)))
+    dry = mem.state_backfill(dry_run=True)
+    assert dry["scanned"] == 2 and dry["created_or_updated"] == 1 and len(dry["refused"]) == 1
+    assert mem.state_list()["count"] == 0
+    real = mem.state_backfill()
+    assert real["created_or_updated"] == 1 and current_objects(mem, "lives_in") == ["Braga"]
+    assert mem.state_backfill()["created_or_updated"] == 0  # idempotent
+
+
+def test_radar_reports_exclusive_challengers_only(world: tuple[Mnemon, FakeClock]) -> None:
+    mem, _ = world
+    propose_assertion(mem.rt, claim(metadata={"conflict_policy": "exclusive"}))
+    propose_assertion(mem.rt, claim(predicate="member_of", object="Choir", source_path="mneme://r/c"))
+    for node_id, name in (("e-ana", "Ana"), ("e-porto", "Porto"), ("e-band", "Band")):
+        _entity(mem, node_id, name)
+    with mem.rt.store.transaction():
+        mem.rt.store.upsert_edge(Edge(src="e-ana", dst="e-porto", type="lives_in", status="active",
+                                      confidence=0.95, origin="user", evidence="said so", created_at=iso(T0)))
+        mem.rt.store.upsert_edge(Edge(src="e-ana", dst="e-band", type="member_of", status="candidate",
+                                      confidence=0.6, origin="ingest", evidence="joined?", created_at=iso(T0)))
+    conflicts = mem.state_conflicts()["conflicts"]
+    assert [(c["kind"], c["severity"], c["challenger"]["object"]) for c in conflicts] == [
+        ("evidence_conflict", "high", "Porto")]
+    assert current_objects(mem, "lives_in") == ["Lisbon"]  # reported, never overwritten
+
+
+def test_alias_merge_dry_run_then_real_keeps_memberships_plural(world: tuple[Mnemon, FakeClock]) -> None:
+    mem, clock = world
+    propose_assertion(mem.rt, claim(subject="the landlord", predicate="member_of", object="Guild A",
+                                    source_path="mneme://r/1"))
+    clock.advance(hours=1)
+    propose_assertion(mem.rt, claim(subject="St James", predicate="member_of", object="Guild B",
+                                    source_path="mneme://r/2"))
+    dry = mem.alias_merge("the landlord", "St James", dry_run=True)
+    assert dry["assertions_rewritten"] == 1 and mem.alias_ls()["count"] == 0
+    mem.alias_merge("the landlord", "St James")
+    assert mem.alias_ls()["aliases"] == [{"alias": "the landlord", "canonical": "St James", "source": "manual",
+                                          "confidence": 1.0}]
+    rows = mem.state_list(status="current", subject="St James")["assertions"]
+    assert sorted(r["object"] for r in rows) == ["Guild A", "Guild B"]
+    later = propose_assertion(mem.rt, claim(subject="The Landlord", predicate="lives_in", object="Lisbon"))
+    assert later["subject"] == "St James"  # aliases canonicalise future writes
+
+
+def test_world_rows_survive_node_rebuilds_and_only_scoped_forget_deletes(world: tuple[Mnemon, FakeClock]) -> None:
+    mem, _ = world
+    kept = propose_assertion(mem.rt, claim(source_path="vault:notes/ana.md"))
+    scoped = propose_assertion(mem.rt, claim(predicate="member_of", object="Choir",
+                                             source_path="mneme://agent/session-1/claims"))
+    pred = mem.predict_add({"title": "Choir rota email", "subject_assertion_id": scoped["id"],
+                            "match_json": {"sense_type": "gws", "title_terms_any": ["rota"]},
+                            "check_after": "2026-06-02", "expires_at": "2026-06-09"})
+    _entity(mem, "e-ana", "Ana")
+    with mem.rt.store.transaction():
+        mem.rt.store.hard_delete(["e-ana"])  # what a vault rebuild does to derived rows
+    assert mem.state_list()["count"] == 2
+    with pytest.raises(InvalidInput):
+        forget_world_scope(mem.rt, "vault:notes/ana.md")
+    counts = forget_world_scope(mem.rt, "mneme://agent/session-1")
+    assert counts["assertions"] == 1 and counts["predictions"] == 1
+    assert [a["id"] for a in mem.state_list()["assertions"]] == [kept["id"]]
+    assert mem.predict_due(before="30d")["count"] == 0 and pred["created"]

@@ -1,0 +1,136 @@
+"""The agent contract: every command prints exactly one JSON document; failures are
+`{"ok": false, "error": {"code", "message"}}` with a non-zero exit, never a traceback on stdout or stderr."""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+
+from mnemon.interfaces.cli import commands  # noqa: F401  (registers the commands)
+from mnemon.interfaces.cli.main import cli
+
+
+def _all_commands(group: click.Group = cli, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    out: list[tuple[str, ...]] = []
+    for name, cmd in sorted(group.commands.items()):
+        path = (*prefix, name)
+        if isinstance(cmd, click.Group):
+            out.extend(_all_commands(cmd, path))
+        else:
+            out.append(path)
+    return out
+
+
+def _assert_error(code: int, out: Any) -> None:
+    assert code != 0
+    assert out["ok"] is False and set(out["error"]) >= {"code", "message"}
+    assert isinstance(out["error"]["code"], str) and out["error"]["message"]
+
+
+@pytest.fixture
+def ids(cli_run: Callable[..., tuple[int, Any]]) -> dict[str, str]:
+    a = cli_run(["remember", "We run the API on Kubernetes"])[1]["id"]
+    b = cli_run(["remember", "Kubernetes upgrades happen because of CVEs"])[1]["id"]
+    return {"a": a, "b": b}
+
+
+# Success and failure for each foundation command. {a}/{b} are memory ids, {file} an import file, {missing} a path.
+FOUNDATION: dict[tuple[str, ...], tuple[list[str], list[str]]] = {
+    ("remember",): (["remember", "a brand new memory", "--cat", "fact", "--imp", "4", "--tags", "x,y"],
+                    ["remember", "x", "--imp", "9"]),
+    ("recall",): (["recall", "Kubernetes"], ["recall", "Kubernetes", "--limit", "0"]),
+    ("search",): (["search", "Kubernetes"], ["search", "Kubernetes", "--limit", "oops"]),
+    ("show",): (["show", "{a}"], ["show", "no-such-id"]),
+    ("forget",): (["forget", "{b}"], ["forget", "no-such-id"]),
+    ("link",): (["link", "{a}", "{b}", "--type", "causal", "--sub-type", "enables"],
+                ["link", "{a}", "{b}", "--type", "friendship"]),
+    ("related",): (["related", "{a}", "--depth", "2"], ["related", "{a}", "--depth", "0"]),
+    ("status",): (["status"], ["status", "--nope"]),
+    ("log",): (["log", "--limit", "5"], ["log", "--limit", "0"]),
+    ("gc",): (["gc", "--threshold", "0.9"], ["gc", "--keep", "no-such-id"]),
+    ("import",): (["import", "{file}"], ["import", "{missing}"]),
+    ("export",): (["export"], ["export", "--bogus"]),
+    ("embed",): (["embed", "--status"], ["--embed", "none", "embed", "--all"]),
+    ("store", "list"): (["store", "list"], ["store", "list", "--bogus"]),
+    ("store", "create"): (["store", "create", "fresh"], ["store", "create", "bad/name"]),
+    ("store", "set"): (["store", "set", "default"], ["store", "set", "ghost"]),
+    ("store", "remove"): (["store", "remove", "spare"], ["store", "remove", "default"]),
+    ("config",): (["config"], ["--config", "{missing}", "config"]),
+}
+
+
+def _fill(args: list[str], ids: dict[str, str], tmp_path: Path) -> list[str]:
+    f = tmp_path / "in.json"
+    f.write_text(json.dumps({"insights": [{"content": "imported fact"}]}))
+    return [a.format(a=ids["a"], b=ids["b"], file=f, missing=tmp_path / "missing.json") for a in args]
+
+
+def test_every_foundation_command_is_registered() -> None:
+    registered = set(_all_commands())
+    assert set(FOUNDATION) <= registered, sorted(set(FOUNDATION) - registered)
+
+
+@pytest.mark.parametrize("command", sorted(FOUNDATION))
+def test_foundation_command_success_and_failure(command: tuple[str, ...], cli_run: Callable[..., tuple[int, Any]],
+                                                ids: dict[str, str], tmp_path: Path) -> None:
+    ok_args, bad_args = FOUNDATION[command]
+    if command == ("store", "remove"):
+        cli_run(["store", "create", "spare"])
+    code, out = cli_run(_fill(ok_args, ids, tmp_path))
+    assert code == 0, out
+    assert not (isinstance(out, dict) and out.get("ok") is False), out
+    code, out = cli_run(_fill(bad_args, ids, tmp_path))
+    _assert_error(code, out)
+
+
+@pytest.mark.parametrize("command", _all_commands())
+def test_every_command_turns_a_usage_error_into_the_envelope(command: tuple[str, ...],
+                                                             cli_run: Callable[..., tuple[int, Any]]) -> None:
+    code, out = cli_run([*command, "--definitely-not-an-option"])
+    _assert_error(code, out)
+    assert out["error"]["code"] == "usage"
+
+
+def test_unknown_command_and_missing_argument(cli_run: Callable[..., tuple[int, Any]]) -> None:
+    _assert_error(*cli_run(["no-such-command"]))
+    _assert_error(*cli_run(["show"]))
+    _assert_error(*cli_run(["remember"]))
+
+
+def test_remember_reads_stdin_and_pretty_is_still_one_document(cli_run: Callable[..., tuple[int, Any]]) -> None:
+    code, out = cli_run(["--pretty", "remember", "-"], input="from stdin\nwith two lines")
+    assert code == 0 and out["action"] == "added"
+    assert cli_run(["show", out["id"]])[1]["content"] == "from stdin\nwith two lines"
+
+
+def test_undecodable_bytes_in_argv_are_a_json_error_not_a_crash(cli_run: Callable[..., tuple[int, Any]]) -> None:
+    code, out = cli_run(["remember", "bad \udcff bytes"])  # how Python hands over invalid UTF-8 argv
+    _assert_error(code, out)
+    assert out["error"]["code"] == "invalid_input"
+
+
+def test_unexpected_exceptions_become_an_internal_error(cli_run: Callable[..., tuple[int, Any]],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from mnemon.app.memory import Mnemon
+
+    def boom(self: Mnemon) -> None:
+        raise RuntimeError("simulated bug")
+
+    monkeypatch.setattr(Mnemon, "status", boom)
+    code, out = cli_run(["status"])
+    _assert_error(code, out)
+    assert out["error"]["code"] == "internal"
+
+
+def test_a_real_process_keeps_the_contract(cli_proc: Callable[..., tuple[int, Any]]) -> None:
+    code, out = cli_proc(["remember", "process-level memory", "--cat", "fact"])
+    assert code == 0 and out["action"] == "added"
+    code, out = cli_proc(["remember", "x", "--cat", "nonsense"])
+    _assert_error(code, out)
+    code, out = cli_proc(["show", "missing"])
+    _assert_error(code, out)
+    assert out["error"]["code"] == "not_found"

@@ -1,0 +1,191 @@
+"""Shared fixtures: every test runs against its own temporary home with a deterministic embedding provider.
+
+- autouse: `MNEMON_HOME` is a fresh temp dir, every other `MNEMON_*` variable is removed, `MNEMON_EMBED_PROVIDER=hash`
+  and the user config dir points into the temp dir, so nothing on the developer's machine leaks into a test.
+- `mem` / `mem_none`: a `Mnemon` facade on a temp SQLite store with provider `hash` / `none`.
+- `make_mem(**settings)`: the same with overrides (provider, max_insights, prune_min_age, clock, db path …).
+- `cli_run(args)`: the real click entry point in-process → `(exit_code, parsed_json)`; fails the test if stdout is
+  not exactly one JSON document or stderr shows a traceback.
+- `cli_raw(args)`: the same but returns `(exit_code, stdout, stderr)` untouched.
+- `cli_proc(args)`: `python -m mnemon` as a subprocess → `(exit_code, parsed_json)`.
+- `store`: a backend implementing the `Store` protocol (SQLite; PostgreSQL too when `MNEMON_TEST_PG_URL` is set).
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SRC = REPO / "src"
+if str(SRC) not in sys.path:
+    sys.path.insert(0, str(SRC))
+
+from mnemon.app.config import load_config  # noqa: E402
+from mnemon.app.memory import Mnemon, open_store  # noqa: E402
+
+# Read before the autouse fixture scrubs MNEMON_* from the environment.
+PG_URL = os.environ.get("MNEMON_TEST_PG_URL", "")
+
+
+class FakeClock:
+    """A settable clock for Runtime: tests move time instead of sleeping."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self.now = start or datetime(2026, 3, 1, 12, 0, 0, tzinfo=timezone.utc)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now = self.now + timedelta(**delta)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for key in list(os.environ):
+        if key.startswith("MNEMON_"):
+            monkeypatch.delenv(key, raising=False)
+    home = tmp_path / "mnemon-home"
+    monkeypatch.setenv("MNEMON_HOME", str(home))
+    monkeypatch.setenv("MNEMON_EMBED_PROVIDER", "hash")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
+    return home
+
+
+@pytest.fixture
+def home(_isolated_env: Path) -> Path:
+    return _isolated_env
+
+
+@pytest.fixture
+def make_mem(tmp_path: Path) -> Iterator[Callable[..., Mnemon]]:
+    opened: list[Mnemon] = []
+
+    def factory(provider: str = "hash", *, db: str | Path | None = None, max_insights: int | None = None,
+                prune_min_age: str | None = None, clock: Callable[[], datetime] | None = None,
+                readonly: bool = False) -> Mnemon:
+        env = dict(os.environ)
+        env["MNEMON_EMBED_PROVIDER"] = provider
+        if max_insights is not None:
+            env["MNEMON_MAX_INSIGHTS"] = str(max_insights)
+        if prune_min_age is not None:
+            env["MNEMON_AUTO_PRUNE_MIN_AGE"] = prune_min_age
+        cfg = load_config(env, db=str(db) if db else None)
+        m = Mnemon.open(cfg, readonly=readonly)
+        if clock is not None:
+            m.rt.clock = clock
+        opened.append(m)
+        return m
+
+    yield factory
+    for m in opened:
+        try:
+            m.close()
+        except Exception:
+            pass
+
+
+@pytest.fixture
+def mem(make_mem: Callable[..., Mnemon]) -> Mnemon:
+    return make_mem("hash")
+
+
+@pytest.fixture
+def mem_none(make_mem: Callable[..., Mnemon]) -> Mnemon:
+    return make_mem("none")
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+def _assert_no_traceback(text: str, where: str) -> None:
+    assert "Traceback (most recent call last)" not in text, f"traceback on {where}:\n{text}"
+
+
+def parse_one_json(stdout: str) -> Any:
+    """The contract: stdout holds exactly one JSON document (one line, or pretty-printed)."""
+    text = stdout.strip()
+    assert text, "nothing printed on stdout"
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        pytest.fail(f"stdout is not exactly one JSON document ({exc}):\n{stdout[:2000]}")
+
+
+@pytest.fixture
+def cli_raw(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+            ) -> Callable[..., tuple[int, str, str]]:
+    from mnemon.interfaces.cli.main import main
+
+    def run(args: list[str], input: str | None = None) -> tuple[int, str, str]:
+        capsys.readouterr()
+        if input is not None:
+            monkeypatch.setattr(sys, "stdin", io.StringIO(input))
+        code = main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+@pytest.fixture
+def cli_run(cli_raw: Callable[..., tuple[int, str, str]]) -> Callable[..., tuple[int, Any]]:
+    def run(args: list[str], input: str | None = None) -> tuple[int, Any]:
+        code, out, err = cli_raw(args, input=input)
+        _assert_no_traceback(out, "stdout")
+        _assert_no_traceback(err, "stderr")
+        return code, parse_one_json(out)
+
+    return run
+
+
+@pytest.fixture
+def cli_proc() -> Callable[..., tuple[int, Any]]:
+    def run(args: list[str], input: str | None = None, env: dict[str, str] | None = None,
+            timeout: float = 60.0) -> tuple[int, Any]:
+        full_env = dict(os.environ)
+        full_env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), full_env.get("PYTHONPATH", "")]))
+        if env:
+            full_env.update(env)
+        proc = subprocess.run([sys.executable, "-m", "mnemon", *map(str, args)], input=input, text=True,
+                              capture_output=True, env=full_env, timeout=timeout)
+        _assert_no_traceback(proc.stdout, "stdout")
+        _assert_no_traceback(proc.stderr, "stderr")
+        return proc.returncode, parse_one_json(proc.stdout)
+
+    return run
+
+
+def _backends() -> list[Any]:
+    params: list[Any] = ["sqlite"]
+    params.append(pytest.param("postgres", marks=[
+        pytest.mark.postgres,
+        pytest.mark.skipif(not PG_URL, reason="MNEMON_TEST_PG_URL not set")]))
+    return params
+
+
+@pytest.fixture(params=_backends())
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+    """A fresh, empty store of each backend. The contract suite only speaks the `Store` protocol."""
+    if request.param == "sqlite":
+        s = open_store(tmp_path / "contract.db")
+    else:
+        s = open_store(PG_URL)
+        reset = getattr(s, "reset_for_tests", None)
+        if reset is None:
+            s.close()
+            pytest.skip("the PostgreSQL backend has no reset_for_tests() to give each test an empty store")
+        reset()
+    yield s
+    s.close()

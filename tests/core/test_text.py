@@ -1,0 +1,92 @@
+"""The shared tokenizer: what keyword search, diff, causal overlap and recall all see."""
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from mnemon.core.text import excerpt, jaccard, normalize, overlap_max, query_coverage, stem, token_set, tokens
+
+
+def _stems(*words: str) -> list[str]:
+    return [stem(w) for w in words]
+
+
+def test_english_words_are_lowercased_and_stopwords_dropped() -> None:
+    assert tokens("The Deploy failed because OF the Cache") == _stems("deploy", "failed", "cache")
+
+
+def test_stopwords_can_be_kept_on_request() -> None:
+    assert tokens("the cache", keep_stopwords=True) == _stems("the", "cache")
+
+
+def test_inflections_of_one_word_meet() -> None:
+    assert token_set("deployments failed") == token_set("deployment fails")
+
+
+def test_chinese_is_split_into_overlapping_bigrams() -> None:
+    assert tokens("向量数据库") == ["向量", "量数", "数据", "据库"]
+
+
+def test_single_cjk_character_stays_a_token_and_mixed_scripts_split_at_the_boundary() -> None:
+    assert tokens("用Redis缓存") == ["用", stem("redis"), "缓存"]
+
+
+def test_chinese_query_matches_a_chinese_memory_by_shared_bigrams() -> None:
+    memory = token_set("我们决定使用向量数据库存储嵌入")
+    query = token_set("向量数据库")
+    assert query_coverage(query, memory) == 1.0
+
+
+def test_japanese_kana_and_korean_are_bigrammed_too() -> None:
+    assert tokens("カタカナ") == ["カタ", "タカ", "カナ"]
+    assert tokens("한국어") == ["한국", "국어"]
+
+
+def test_fullwidth_and_compatibility_forms_are_normalised() -> None:
+    assert tokens("ＳＱＬｉｔｅ") == tokens("sqlite") == [stem("sqlite")]
+    assert normalize("Ｆｏｏ") == "foo"
+
+
+def test_apostrophes_keep_contractions_whole_and_curly_equals_straight() -> None:
+    assert tokens("team’s choice") == tokens("team's choice")
+    assert len(tokens("team's choice")) == 2
+    assert tokens("don’t") == []  # a stopword in either spelling
+
+
+def test_punctuation_and_underscores_separate_words() -> None:
+    assert tokens("user_id, api-key; v2.0!") == _stems("user", "id", "api", "key", "v2", "0")
+
+
+def test_overlap_and_similarity_measures() -> None:
+    a, b = frozenset({"x", "y", "z", "w"}), frozenset({"x", "y"})
+    assert overlap_max(a, b) == 0.5
+    assert jaccard(a, b) == 0.5
+    assert query_coverage(b, a) == 1.0
+    assert overlap_max(a, frozenset()) == jaccard(frozenset(), b) == query_coverage(frozenset(), a) == 0.0
+
+
+def test_excerpt_collapses_whitespace_and_marks_truncation() -> None:
+    assert excerpt("a  b\n c", 10) == "a b c"
+    out = excerpt("word " * 50, 20)
+    assert len(out) <= 20 and out.endswith("…")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text())
+def test_tokens_never_fail_and_are_normalised_lowercase_without_stopwords(text: str) -> None:
+    toks = tokens(text)
+    for t in toks:
+        assert t and t == t.lower()
+        assert not any(ch.isspace() for ch in t)
+    assert set(toks) == set(token_set(text))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(), st.text())
+def test_similarities_stay_in_unit_interval_and_are_symmetric(x: str, y: str) -> None:
+    a, b = token_set(x), token_set(y)
+    for v in (overlap_max(a, b), jaccard(a, b), query_coverage(a, b)):
+        assert 0.0 <= v <= 1.0
+    assert overlap_max(a, b) == overlap_max(b, a)
+    assert jaccard(a, b) == jaccard(b, a)
+    if a:
+        assert jaccard(a, a) == 1.0

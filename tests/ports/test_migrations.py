@@ -1,0 +1,137 @@
+"""Migrations: named, ordered steps recorded in the database; blank → head gives exactly the expected schema and
+re-opening a database at head changes nothing."""
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+import mnemon.ports.store.sqlite as sqlite_backend
+from mnemon.ports.store.schema_sqlite import MIGRATIONS
+from mnemon.ports.store.sqlite import SQLiteStore
+
+# What the foundation steps create. A new step is fine (the per-step test below learns it from the code); changing
+# one of these is a schema break and must update this table on purpose.
+FOUNDATION_TABLES = {
+    "m001_graph": {"nodes", "node_entities", "memory_fts", "vectors", "edges", "edge_events", "oplog", "meta"},
+    "m002_fts_vocab": {"memory_fts_vocab"},
+}
+FTS_SHADOW = {"memory_fts_data", "memory_fts_idx", "memory_fts_content", "memory_fts_docsize", "memory_fts_config"}
+
+
+def _schema(path: Path) -> dict[str, str]:
+    con = sqlite3.connect(path)
+    try:
+        return {name: sql or "" for name, sql in con.execute(
+            "SELECT name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name")}
+    finally:
+        con.close()
+
+
+def _tables(path: Path) -> set[str]:
+    con = sqlite3.connect(path)
+    try:
+        return {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'"
+                                          " AND name NOT LIKE 'sqlite_%'")}
+    finally:
+        con.close()
+
+
+def test_migration_names_are_unique_and_ordered() -> None:
+    names = [n for n, _ in MIGRATIONS]
+    assert len(names) == len(set(names))
+    assert names == sorted(names), "steps are applied in list order and listed by name: keep both the same"
+    assert names[: len(FOUNDATION_TABLES)] == list(FOUNDATION_TABLES)
+
+
+def test_blank_to_head_creates_exactly_the_expected_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    created_by_step: dict[str, set[str]] = {}
+    before: set[str] = set()
+    for k, (name, _) in enumerate(MIGRATIONS):
+        db = tmp_path / f"step{k}.db"
+        monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS[: k + 1])
+        SQLiteStore(str(db)).close()
+        now = _tables(db)
+        created_by_step[name] = now - before - FTS_SHADOW - {"migrations"}
+        before = now
+    for name, tables in FOUNDATION_TABLES.items():
+        assert created_by_step[name] == tables, name
+    monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS)
+    head = tmp_path / "head.db"
+    store = SQLiteStore(str(head))
+    assert store.migrations() == sorted(n for n, _ in MIGRATIONS)
+    store.close()
+    expected = set().union(*created_by_step.values()) | FTS_SHADOW | {"migrations"}
+    assert _tables(head) == expected
+
+
+def test_foundation_columns(tmp_path: Path) -> None:
+    db = tmp_path / "cols.db"
+    SQLiteStore(str(db)).close()
+    con = sqlite3.connect(db)
+    cols = {t: {r[1] for r in con.execute(f"PRAGMA table_info({t})")} for t in ("nodes", "edges", "vectors", "oplog")}
+    con.close()
+    assert {"id", "kind", "content", "content_hash", "category", "importance", "tags", "entities", "source",
+            "created_at", "updated_at", "last_accessed_at", "access_count", "effective_importance",
+            "deleted_at", "metadata", "inserted_at"} <= cols["nodes"]
+    assert {"src", "dst", "type", "sub_type", "weight", "confidence", "status", "evidence", "origin",
+            "metadata"} <= cols["edges"]
+    assert {"provider", "dim", "content_hash", "vec"} <= cols["vectors"]
+    assert {"op", "node_id", "detail", "created_at"} <= cols["oplog"]
+
+
+def test_reopen_at_head_is_a_no_op(tmp_path: Path) -> None:
+    db = tmp_path / "again.db"
+    SQLiteStore(str(db)).close()
+    con = sqlite3.connect(db)
+    applied = con.execute("SELECT name, applied_at FROM migrations ORDER BY name").fetchall()
+    con.close()
+    schema = _schema(db)
+    for _ in range(2):
+        SQLiteStore(str(db)).close()
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT name, applied_at FROM migrations ORDER BY name").fetchall() == applied
+    con.close()
+    assert _schema(db) == schema
+
+
+def test_an_old_database_is_upgraded_in_place_keeping_its_rows(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "old.db"
+    monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS[:1])
+    from mnemon.core.model import Memory
+
+    s = SQLiteStore(str(db))
+    with s.transaction():
+        s.insert_node(Memory(id="keep", content="survives upgrades", created_at="2026-01-01T00:00:00.000000Z"),
+                      "survives upgrades")
+    s.close()
+    monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS)
+    s = SQLiteStore(str(db))
+    try:
+        assert s.migrations() == sorted(n for n, _ in MIGRATIONS)
+        assert s.get_node("keep") is not None and s.count_active() == 1
+    finally:
+        s.close()
+
+
+def test_wal_foreign_keys_and_busy_timeout_are_on(tmp_path: Path) -> None:
+    s = SQLiteStore(str(tmp_path / "p.db"))
+    try:
+        assert s.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert s.conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+        assert s.conn.execute("PRAGMA busy_timeout").fetchone()[0] >= 5000
+    finally:
+        s.close()
+
+
+def test_readonly_open_of_a_missing_or_foreign_file_is_a_clear_error(tmp_path: Path) -> None:
+    from mnemon.core.errors import StoreError
+
+    with pytest.raises(StoreError, match="no database"):
+        SQLiteStore(str(tmp_path / "absent.db"), readonly=True)
+    foreign = tmp_path / "foreign.db"
+    sqlite3.connect(foreign).execute("CREATE TABLE t (x)").connection.close()
+    with pytest.raises(StoreError, match="not a mnemon database"):
+        SQLiteStore(str(foreign), readonly=True)

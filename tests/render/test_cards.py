@@ -1,0 +1,86 @@
+"""Thought cards: golden SVGs per theme, escaping, theme choice, wrapping bounds, safe file names, PNG output."""
+from __future__ import annotations
+
+import os
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from mnemon.render.cards import (INNER_W, badge_for, render_svg, resolve_theme, sample_thought, text_width, wrap,
+                                 write_card)
+
+GOLDEN = Path(__file__).parent / "golden"
+STAMP = "2026-03-01T12:00:00.000000Z"
+# read at import: the autouse fixture in conftest scrubs MNEMON_* variables before each test
+UPDATE_GOLDEN = os.environ.get("MNEMON_UPDATE_GOLDEN") == "1"
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_card_matches_golden_file(theme: str) -> None:
+    svg = render_svg(sample_thought(), theme=theme, generated_at=STAMP)
+    golden = GOLDEN / f"card_{theme}.svg"
+    if UPDATE_GOLDEN:
+        golden.write_text(svg, encoding="utf-8")
+    assert svg == golden.read_text(encoding="utf-8"), "card layout changed; rerun with MNEMON_UPDATE_GOLDEN=1 and look at it"
+
+
+def test_card_is_well_formed_xml_and_escapes_note_text() -> None:
+    thought = sample_thought()
+    thought["title"] = 'Open loop: <script>alert("x")</script> & co'
+    svg = render_svg(thought, generated_at=STAMP)
+    root = ET.fromstring(svg)  # raises if a note's markup leaked into the document
+    texts = " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
+    assert "<script>" in texts and "<script>" not in svg
+    assert "&lt;with &amp; markup&gt;" in svg
+
+
+def test_themes_differ_and_env_picks_light(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert render_svg(sample_thought(), theme="dark") != render_svg(sample_thought(), theme="light")
+    monkeypatch.setenv("MNEMON_CARD_THEME", "light")
+    assert resolve_theme(None) == "light"
+    assert resolve_theme("LIGHT", {}) == "light"
+    assert resolve_theme("neon", {}) == "dark"
+
+
+def test_badge_classification() -> None:
+    assert badge_for({"title": "Open loop: x"})[0] == "Open loop"
+    assert badge_for({"title": "Deadline: y"})[0] == "Deadline"
+    assert badge_for({"title": "z", "surface": {"source_id": "m1"}})[0] == "Surface match"
+    assert badge_for({"title": "z"})[0] == "Reasoned walk"
+
+
+def test_path_longer_than_the_card_shows_more_chip() -> None:
+    thought = sample_thought()
+    thought["path"] = [{"name": f"Node {i}", "type": "note", "via": "links_to"} for i in range(10)]
+    assert "+3 more" in render_svg(thought)
+
+
+def test_empty_thought_still_renders() -> None:
+    ET.fromstring(render_svg({}))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(min_size=0, max_size=400), st.integers(min_value=10, max_value=40), st.integers(min_value=1, max_value=4))
+def test_wrap_respects_width_and_line_count(text: str, size: int, lines: int) -> None:
+    out = wrap(text, INNER_W, size, lines)
+    assert len(out) <= lines
+    assert all(text_width(line, size) <= INNER_W + 1e-6 for line in out)
+
+
+def test_write_card_sanitises_stamp_and_writes_png(tmp_path: Path) -> None:
+    files = write_card(sample_thought(), tmp_path / "out", stamp="../../etc/passwd title", theme="dark",
+                       generated_at=STAMP)
+    assert files.svg.parent == tmp_path / "out"
+    assert files.svg.name == "thought_etc_passwd_title.svg"
+    ET.fromstring(files.svg.read_text(encoding="utf-8"))
+    if files.png is None:
+        pytest.skip("no rasteriser (resvg-py or ImageMagick) installed")
+    assert files.png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert files.image == files.png
+
+
+def test_write_card_without_png(tmp_path: Path) -> None:
+    files = write_card(sample_thought(), tmp_path, stamp="x", png=False)
+    assert files.png is None and files.image == files.svg and files.rasteriser is None
