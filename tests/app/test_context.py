@@ -86,8 +86,6 @@ def test_budget_and_max_items_are_never_exceeded(graph: tuple[Mnemon, dict[str, 
     assert len(pack["items"]) <= max_items
     reasons = {s["reason"] for s in pack["skipped"]}
     assert reasons <= {"budget_limit", "max_items", "duplicate_of_item", "candidate_edge_excluded"}
-    if budget >= 600 and max_items >= 10:
-        assert not reasons & {"budget_limit", "max_items"} or pack["stats"]["candidate_items_considered"] > 10
 
 
 def test_long_item_is_truncated_to_fit_instead_of_breaking_the_budget(mem: Mnemon) -> None:

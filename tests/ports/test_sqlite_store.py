@@ -193,8 +193,6 @@ def test_vectors_are_per_provider_and_invalidated_by_content_change(store: Store
     assert store.load_vectors("p2")[0] == ["b"]  # never mixed into another provider's matrix
 
 
-@pytest.mark.xfail(strict=True, reason="BUG (reported): SQLiteStore.nodes_missing_vectors selects an ambiguous "
-                   "column content_hash (nodes JOIN vectors), so `mnemon embed --all` always crashes")
 def test_nodes_missing_vectors_lists_memories_without_a_current_vector(store: Store) -> None:
     a, _ = put(store, "a", "one"), put(store, "b", "two")
     with store.transaction():

@@ -27,7 +27,7 @@ from datetime import datetime
 from typing import Any
 
 from ..core.errors import InvalidInput
-from ..core.model import Memory, parse_iso
+from ..core.model import Edge, Memory, parse_iso
 from ..core.ontology import category_of
 from ..core.text import excerpt, tokens
 from ..core.vault.lifecycle import truth_policy
@@ -173,7 +173,8 @@ def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str],
 
 
 def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: frozenset[str], include_candidates: bool,
-                as_of: datetime | None, skipped: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+                as_of: datetime | None, skipped: list[dict[str, Any]],
+                edge_cap: int) -> tuple[list[dict[str, Any]], int]:
     """Edges touching the recalled memories and their notes, each scored from the item it hangs on."""
     anchor: dict[str, float] = {}
     for it in memory_items:
@@ -184,9 +185,24 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
     if not anchor:
         return [], 0
     store = rt.store
-    edges = store.edges_of(list(anchor), statuses=("active", "candidate"), direction="both")
-    killed = len(store.edges_of(list(anchor), statuses=("killed",), direction="both"))
     item_ids = {it["id"] for it in memory_items}
+    edges = []
+    for e in store.edges_of(list(anchor), statuses=("active", "candidate"), direction="both"):
+        category = category_of(e.type) or "unknown"
+        # a note's observation/section edges to memories recall did not return are the note's other sentences,
+        # not context for this prompt; skipping them up front keeps a 40-bullet note from costing 40 edge rows
+        if category in ("observation", "structure") and e.src not in item_ids and e.dst not in item_ids:
+            if e.src.startswith("vault:") or e.dst.startswith("vault:") or e.type == "has_section":
+                continue
+        edges.append(e)
+    # rank by the cheap part of the score first; only the best few get titles and lexical matching
+    def pre_score(e: Edge) -> float:
+        cat = category_of(e.type) or "unknown"
+        return (max(anchor.get(e.src, 0.0), anchor.get(e.dst, 0.0)) * EDGE_CATEGORY_FACTORS.get(cat, 0.8)
+                * (CANDIDATE_FACTOR if e.status == "candidate" else 1.0))
+    edges.sort(key=lambda e: (-pre_score(e), e.id or 0))
+    edges = edges[:edge_cap]
+    killed = len(store.edges_of(list(anchor), statuses=("killed",), direction="both"))
     ends = store.get_nodes(list({e.src for e in edges} | {e.dst for e in edges}))
     out: list[dict[str, Any]] = []
     for e in edges:
@@ -330,7 +346,8 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
     if q_list:
         outcome = run_recall(rt, prompt, limit=min(100, max(25, 4 * max_items)), explain=explain, touch=False)
         memory_items = _memory_items(rt, outcome, q_tokens, now, when, skipped, verbose)
-        edge_items, killed = _edge_items(rt, memory_items, q_tokens, include_candidates, when, skipped)
+        edge_items, killed = _edge_items(rt, memory_items, q_tokens, include_candidates, when, skipped,
+                                         edge_cap=3 * max_items)
     world_items = _world_items(rt, prompt, when)
     ranked = sorted(world_items + memory_items + edge_items, key=lambda i: (-i["score"], str(i["id"])))
     items, used = _pack(ranked, budget, max_items, skipped)

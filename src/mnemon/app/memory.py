@@ -13,6 +13,7 @@ from . import curation, recall as recall_mod, remember as remember_mod, transfer
 from .config import Config
 from .runtime import Runtime
 from .thoughts import ContextMixin
+from .vault.facade import VaultMixin
 from .world import WorldMixin
 
 
@@ -28,7 +29,7 @@ def open_store(target: str | Path, *, readonly: bool = False) -> Store:
     return SQLiteStore(target, readonly=readonly)
 
 
-class Mnemon(WorldMixin, ContextMixin):
+class Mnemon(WorldMixin, ContextMixin, VaultMixin):
     """Memory for one store. Build it with `Mnemon.open(config)` or from parts for tests and embedding."""
 
     def __init__(self, runtime: Runtime) -> None:

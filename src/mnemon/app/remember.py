@@ -3,7 +3,7 @@ one transaction (insert, vector, four graphs, effective importance, auto-prune) 
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
@@ -20,7 +20,6 @@ from ..core.model import Edge, Memory, content_hash, iso, parse_iso
 from ..core.text import overlap_max, token_set, tokens
 from ..core.validation import MemoryInput
 from .runtime import Runtime
-from .world.sense import record_memory_sense
 
 DIFF_LIMIT = 5
 DIFF_MIN_COSINE = 0.7
@@ -41,6 +40,7 @@ class WriteOutcome:
     edges_created: dict[str, int]
     pruned_ids: list[str]
     touched: list[str]
+    edges: list[Edge]
 
 
 def _empty_counts() -> dict[str, int]:
@@ -67,7 +67,11 @@ def _advisory(rt: Runtime, content: str, vector: np.ndarray | None) -> tuple[str
 def write_memory(rt: Runtime, inp: MemoryInput, vector: np.ndarray | None, *, node_id: str | None = None,
                  temporal: bool = True, prune: bool = True, origin: str = "remember",
                  protect: tuple[str, ...] = ()) -> WriteOutcome:
-    """Insert one memory and grow the graph around it. Call inside `rt.store.transaction()`."""
+    """Insert one memory and grow the graph around it. Call inside `rt.store.transaction()`.
+
+    Every edge rule reads what it needs first; then the node, its vector and all its edges are written in a few
+    batched statements, so a write costs the same handful of queries at 1k or 100k memories.
+    """
     store = rt.store
     now = rt.now_iso()
     created = inp.created_at or now
@@ -76,18 +80,7 @@ def write_memory(rt: Runtime, inp: MemoryInput, vector: np.ndarray | None, *, no
     mem = Memory(id=node_id or str(uuid.uuid4()), content=inp.content, category=inp.category,
                  importance=inp.importance, tags=inp.tags, entities=tuple(entities), source=inp.source,
                  created_at=created, updated_at=now, inserted_at=now)
-    store.insert_node(mem, fts_body(inp.content))
-    if entities:
-        store.index_entities(mem.id, entities, created)
-    similar: list[tuple[str, float]] = []
-    if vector is not None:
-        # search before this write bumps the vector generation, so the cached matrix stays valid
-        similar = [(i, rt.calibrate(c)) for i, c in rt.index.search(vector, graph_rules.SEMANTIC_TOP + 1)]
-        gen_before = store.vector_generation()
-        store.put_vector(mem.id, rt.provider.identity(), vector, mem.content_hash, now)
-        rt.index.note_write(mem.id, vector, gen_before)
 
-    counts = _empty_counts()
     edges: list[Edge] = []
     if temporal:
         edges += _temporal(rt, mem, now)
@@ -95,29 +88,53 @@ def write_memory(rt: Runtime, inp: MemoryInput, vector: np.ndarray | None, *, no
     edges += graph_rules.entity_edges(mem.id, holders, now)
     recent = store.recent_memories(graph_rules.CAUSAL_LOOKBACK, source=mem.source, exclude=[mem.id],
                                    until=mem.created_at)
-    edges += graph_rules.causal_edges(mem, recent, now)
-    edges += graph_rules.semantic_edges(mem.id, similar, now)
-    for e in edges:
-        store.upsert_edge(e, actor=origin)
-        if e.src == mem.id or e.type == "causal" and e.dst == mem.id:
-            counts[e.type] = counts.get(e.type, 0) + 1
+    edges += graph_rules.causal_edges(mem, recent, now, tokens_of=rt.tokens_of)
+    if vector is not None:
+        similar = [(i, rt.calibrate(c)) for i, c in rt.index.search(vector, graph_rules.SEMANTIC_TOP)]
+        edges += graph_rules.semantic_edges(mem.id, similar, now)
 
-    touched = sorted({e.dst if e.src == mem.id else e.src for e in edges} | {mem.id})
-    refresh_importance(rt, touched)
+    # the new row's effective importance, with the edges it is about to get (both directions count)
+    ei = effective_importance(mem.importance, 0, mem.created_at, len(edges), rt.now())
+    mem = replace(mem, effective_importance=ei)
+    store.insert_node(mem, fts_body(inp.content))
+    if entities:
+        store.index_entities(mem.id, entities, created)
+    if vector is not None:
+        gen_before = store.vector_generation()
+        store.put_vector(mem.id, rt.provider.identity(), vector, mem.content_hash, now)
+        rt.index.note_write(mem.id, vector, gen_before)
+    store.insert_edges(edges, origin=None if origin == "remember" else origin)
+
+    counts = _empty_counts()
+    for e in edges:
+        # one per relationship: the reverse direction of a symmetric edge is not counted twice
+        if e.src == mem.id or (e.type == "causal" and e.dst == mem.id):
+            counts[e.type] = counts.get(e.type, 0) + 1
     store.log("remember" if origin == "remember" else origin, mem.id,
               {**rt.audit(mem.content), "category": mem.category, "source": mem.source}, now)
     pruned = auto_prune(rt, protect=(mem.id, *protect)) if prune else []
-    stored = store.get_node(mem.id) or mem
-    return WriteOutcome(stored, counts, pruned, touched)
+    touched = sorted({e.dst if e.src == mem.id else e.src for e in edges})
+    return WriteOutcome(mem, counts, pruned, touched, edges)
 
 
 def _temporal(rt: Runtime, mem: Memory, now: str) -> list[Edge]:
     prev = rt.store.latest_by_source(mem.source, exclude=mem.id, before=mem.created_at)
+    nxt = rt.store.next_by_source(mem.source, after=mem.created_at, exclude=mem.id)
     t = parse_iso(mem.created_at)
     window = timedelta(hours=graph_rules.PROXIMITY_HOURS)
     nearby = rt.store.recent_memories(graph_rules.PROXIMITY_MAX + 2, since=iso(t - window), until=iso(t + window),
-                                      exclude=[mem.id])
-    return graph_rules.temporal_edges(mem, prev, nearby, now)
+                                      exclude=[mem.id] + ([nxt.id] if nxt is not None else []))
+    edges = graph_rules.temporal_edges(mem, prev, nearby, now)
+    if nxt is not None:
+        # a backdated write is spliced into its source's chain: prev ↔ new ↔ next replaces prev ↔ next
+        edges += graph_rules.backbone_pair(mem, nxt, now)
+        if prev is not None:
+            for a, b in ((prev.id, nxt.id), (nxt.id, prev.id)):
+                old = rt.store.find_edge(a, b, "temporal")
+                if old is not None and old.sub_type == "backbone" and old.status == "active":
+                    rt.store.set_edge_status(old.id or 0, "retired", actor="remember",
+                                             reason=f"backbone re-spliced around {mem.id}")
+    return edges
 
 
 def refresh_importance(rt: Runtime, ids: list[str]) -> dict[str, float]:
@@ -225,9 +242,12 @@ def remember(rt: Runtime, inp: MemoryInput, *, no_diff: bool = False) -> dict[st
             if existing is not None:
                 return _skipped(rt, existing, in_tx=True)
         outcome = write_memory(rt, inp, vector)
+        from .world.sense import record_memory_sense
+
+        # in the same transaction: a prediction can be confirmed by what `remember` stored, never by a lost write
+        record_memory_sense(rt, outcome.memory)
     mem = outcome.memory
-    record_memory_sense(rt, mem)  # after commit: predictions can be confirmed by what `remember` stored
-    linked = {e.dst for e in store.edges_of([mem.id], types=["semantic"])}
+    linked = {e.dst for e in outcome.edges if e.type == "semantic" and e.src == mem.id}
     return {
         "id": mem.id,
         "action": "added",

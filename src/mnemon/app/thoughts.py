@@ -11,6 +11,8 @@ Thought history lives in the oplog (`op = "thought"`), which no vault rebuild to
 """
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -498,12 +500,16 @@ class ContextMixin:
                        include_candidates=include_candidates, out=out, theme=theme)
 
     def run_once(self, *, vault: str, out: str | None = None, hints: Any = None, hops: int = DEFAULT_HOPS,
-                 theme: str | None = None, **ingest_options: Any) -> dict[str, Any]:
-        """Ingest the vault (part A's `ingest`), then generate and render the top thought."""
-        ingest = getattr(self, "ingest", None)
-        if ingest is None:
+                 theme: str | None = None, max_notes: int | None = None, append: bool | None = None,
+                 follow_symlinks: bool | None = None) -> dict[str, Any]:
+        """Ingest the vault (part A's `ingest_vault`), then generate and render the top thought."""
+        if importlib.util.find_spec("mnemon.app.vault.ingest") is None:
             raise ProviderUnavailable("run-once needs vault ingestion, which is not installed in this build")
-        stats = ingest(vault=vault, hints=hints, **{k: v for k, v in ingest_options.items() if v is not None})
+        ingest_vault = importlib.import_module("mnemon.app.vault.ingest").ingest_vault
+        hint_words = None if hints is None else [h.strip() for h in str(hints).split(",") if h.strip()] \
+            if isinstance(hints, str) else list(hints)
+        stats = ingest_vault(self.rt, vault, mode="append" if append else "rebuild", max_notes=max_notes,
+                             follow_symlinks=bool(follow_symlinks), hints=hint_words)
         result = thought(self.rt, hints=hints, hops=hops, out=out, theme=theme)
         return {**result, "stats": stats}
 

@@ -92,8 +92,6 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
             out = write_memory(rt, inp, vectors.get(idx), prune=False, origin="import", temporal=True)
             id_of[idx] = out.memory.id
             results.append({"index": idx, "id": out.memory.id, "content": inp.content, "action": "added"})
-        for source in sorted({inp.source for _, inp in valid}):
-            repair_backbone(rt, source)
         now = rt.now_iso()
         for s_idx, t_idx, etype, weight, reason in edge_specs:
             if s_idx not in id_of or t_idx not in id_of:
@@ -131,27 +129,6 @@ def _edge_specs(edges: Any, n: int) -> list[tuple[int, int, str, float, str]]:
         out.append((s, t, validate_edge_type(e.get("edge_type")), validate_weight(e.get("weight", 0.5)),
                     str(e.get("reason") or "")))
     return out
-
-
-def repair_backbone(rt: Runtime, source: str) -> None:
-    """Make the same-source backbone a single chain in created_at order, splicing imported history in place."""
-    chain = sorted((m for m in rt.store.iter_nodes() if m.source == source), key=lambda m: (m.created_at, m.inserted_at, m.id))
-    wanted: set[tuple[str, str]] = set()
-    for a, b in zip(chain, chain[1:]):
-        wanted.add((a.id, b.id))
-        wanted.add((b.id, a.id))
-    ids = [m.id for m in chain]
-    now = rt.now_iso()
-    have = [e for e in rt.store.edges_of(ids, types=["temporal"]) if e.sub_type == "backbone"]
-    for e in have:
-        if (e.src, e.dst) not in wanted:
-            rt.store.set_edge_status(e.id or 0, "retired", actor="import", reason="backbone re-spliced")
-    present = {(e.src, e.dst) for e in have}
-    for a, b in zip(chain, chain[1:]):
-        for s, d, direction in ((a.id, b.id, "precedes"), (b.id, a.id, "succeeds")):
-            if (s, d) not in present:
-                rt.store.upsert_edge(Edge(s, d, "temporal", "backbone", 1.0, metadata={"direction": direction},
-                                          created_at=now, rule="temporal:backbone", origin="import"), actor="import")
 
 
 def export_document(rt: Runtime, *, include_vectors: bool = True) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _EN_CAUSAL = [
     "because", "therefore", "due to", "caused by", "as a result", "decided to", "chosen because", "so that",
@@ -21,6 +22,7 @@ _SUBTYPE_RULES: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 
+@lru_cache(maxsize=8192)
 def causal_cue(text: str) -> str | None:
     """The first causal keyword in `text`, or None."""
     m = _CAUSAL_RE.search(text)

@@ -1,7 +1,7 @@
 """The automatic edge rules of `remember` (mnemon's graph engine), as pure functions of the rows they look at."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .causal import causal_cue, suggest_sub_type
 from .model import Edge, Memory, parse_iso
@@ -26,6 +26,11 @@ def _both(a: str, b: str, type_: str, sub: str, weight: float, meta: dict[str, o
     ]
 
 
+def backbone_pair(earlier: Memory, later: Memory, now: str) -> list[Edge]:
+    return _both(earlier.id, later.id, "temporal", "backbone", 1.0, {"direction": "precedes"}, now,
+                 {"direction": "succeeds"})
+
+
 def temporal_edges(new: Memory, backbone_prev: Memory | None, nearby: Sequence[Memory], now: str) -> list[Edge]:
     """Backbone to the previous memory of the same source, both ways; proximity to ≤10 memories within 24 h.
 
@@ -33,8 +38,7 @@ def temporal_edges(new: Memory, backbone_prev: Memory | None, nearby: Sequence[M
     """
     edges: list[Edge] = []
     if backbone_prev is not None:
-        edges += _both(backbone_prev.id, new.id, "temporal", "backbone", 1.0, {"direction": "precedes"}, now,
-                       {"direction": "succeeds"})
+        edges += backbone_pair(backbone_prev, new, now)
     t_new = parse_iso(new.created_at)
     taken = 0
     for other in nearby:
@@ -66,9 +70,13 @@ def entity_edges(new_id: str, holders: dict[str, list[str]], now: str) -> list[E
     return edges
 
 
-def causal_edges(new: Memory, recent_same_source: Sequence[Memory], now: str) -> list[Edge]:
+def causal_edges(new: Memory, recent_same_source: Sequence[Memory], now: str,
+                 tokens_of: Callable[[Memory], frozenset[str]] | None = None) -> list[Edge]:
     """Keyword + token overlap ≥ 0.15 against the 10 most recent memories of the same source; cause → effect."""
-    new_tokens = token_set(new.content, new.tags, new.entities)
+    def toks(m: Memory) -> frozenset[str]:
+        return tokens_of(m) if tokens_of is not None else token_set(m.title or "", m.content, m.tags, m.entities)
+
+    new_tokens = token_set(new.title or "", new.content, new.tags, new.entities)
     new_cue = causal_cue(new.content)
     edges: list[Edge] = []
     for prev in recent_same_source[:CAUSAL_LOOKBACK]:
@@ -77,7 +85,7 @@ def causal_edges(new: Memory, recent_same_source: Sequence[Memory], now: str) ->
         prev_cue = causal_cue(prev.content)
         if not (new_cue or prev_cue):
             continue
-        overlap = overlap_max(new_tokens, token_set(prev.content, prev.tags, prev.entities))
+        overlap = overlap_max(new_tokens, toks(prev))
         if overlap < CAUSAL_MIN_OVERLAP:
             continue
         # the side that carries the causal keyword explains the other: it is the effect

@@ -110,6 +110,7 @@ def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str
     entries: list[VaultEntry] = []
     skipped: list[dict[str, str]] = []
     seen_dirs: set[str] = set()
+    prefix_len = len(root.rstrip(os.sep)) + 1
     for current, dirs, files in os.walk(root, followlinks=follow_symlinks):
         real_current = os.path.realpath(current)
         if real_current in seen_dirs or not _inside(root, real_current):
@@ -135,7 +136,7 @@ def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str
             if not name.lower().endswith(".md"):
                 continue
             full = os.path.join(current, name)
-            rel = os.path.relpath(full, root).replace(os.sep, "/")
+            rel = full[prefix_len:].replace(os.sep, "/")
             if os.path.islink(full):
                 if not follow_symlinks:
                     skipped.append({"path": rel, "reason": "symlink"})
@@ -403,6 +404,8 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
     identities.update({p.path: NoteIdentity(p.path, p.title, p.aliases) for p in plans})
     old_identities = {path: (f.title, f.aliases) for path, f in known.items()}
     names_changed = bool(removed) or any(old_identities.get(p.path) != (p.title, p.aliases) for p in plans)
+    if not plans and not removed:
+        return _nothing_changed(rt, root, mode, unchanged, skipped, capped, len(entries), started)
     index = LinkIndex.build(identities.values())
 
     now = rt.now_iso()
@@ -469,6 +472,26 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         out["preserved"] = ["thoughts", "active_non_ingest_edges", "killed_edge_tombstones", "world_model"]
     else:
         out["thoughts_cleared"] = thoughts_cleared
+    return out
+
+
+def _nothing_changed(rt: Runtime, root: str, mode: str, unchanged: list[str], skipped: list[dict[str, str]],
+                     capped: int, read: int, started: float) -> dict[str, Any]:
+    """The common case of a scheduled re-ingest: no file changed, so no transaction, no link index, no writes."""
+    counts = rt.store.vault.counts()  # type: ignore[attr-defined]
+    out: dict[str, Any] = {
+        "mode": mode, "vault": root, "notes_read": 0, "notes_unchanged": len(unchanged), "notes_removed": 0,
+        "notes_total": counts["notes"], "notes_capped": max(0, capped - read), "edges_added": 0,
+        "observations_added": 0, "nodes": counts["nodes"], "edges": counts["edges"],
+        "observations": counts["observations"], "preserved_active_edges": 0, "preserved_killed_edges": 0,
+        "links_moved": 0, "placeholders_joined": 0, "orphans_removed": 0, "skipped": skipped[:50],
+        "skipped_count": len(skipped), "warnings": [], "vectors": {"embedded": 0}, "db": rt.store.path,
+        "duration_ms": round((time.perf_counter() - started) * 1000, 1),
+    }
+    if mode == "update":
+        out["preserved"] = ["thoughts", "active_non_ingest_edges", "killed_edge_tombstones", "world_model"]
+    else:
+        out["thoughts_cleared"] = 0
     return out
 
 

@@ -72,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     from . import commands  # noqa: F401  (registers the commands on `cli`)
     from . import world_cmds  # noqa: F401  (world-model commands)
     from . import context_cmds  # noqa: F401  (retrieve, thoughts, note editor)
+    from . import vault_cmds  # noqa: F401  (ingest, edge lifecycle, payload memory, resolve, init/doctor)
 
     try:
         cli.main(args=argv, prog_name="mnemon", standalone_mode=False)

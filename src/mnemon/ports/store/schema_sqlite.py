@@ -30,7 +30,6 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX nodes_kind_created ON nodes(kind, created_at) WHERE deleted_at IS NULL;
         CREATE INDEX nodes_source_created ON nodes(source, created_at) WHERE deleted_at IS NULL;
         CREATE INDEX nodes_prune ON nodes(effective_importance) WHERE deleted_at IS NULL AND kind = 'memory';
-        CREATE INDEX nodes_deleted ON nodes(deleted_at);
 
         CREATE TABLE node_entities (
             entity TEXT NOT NULL,
@@ -73,7 +72,6 @@ MIGRATIONS: list[tuple[str, str]] = [
             UNIQUE (src, dst, type)
         );
         CREATE INDEX edges_dst ON edges(dst, status);
-        CREATE INDEX edges_src_status ON edges(src, status);
 
         CREATE TABLE edge_events (
             id INTEGER PRIMARY KEY,

@@ -20,6 +20,7 @@ _NODE_COLS = (
     "id, kind, title, content, content_hash, category, importance, tags, entities, source, created_at, "
     "updated_at, last_accessed_at, access_count, effective_importance, deleted_at, metadata, inserted_at"
 )
+_NODE_COLS_N = ", ".join("n." + c.strip() for c in _NODE_COLS.split(","))
 _EDGE_COLS = (
     "id, src, dst, type, sub_type, weight, confidence, status, evidence, origin, rule, source_path, metadata, "
     "created_at, updated_at"
@@ -30,7 +31,8 @@ _CHUNK = 500  # stay far below SQLite's host-parameter limit
 def _node(row: sqlite3.Row | tuple[Any, ...]) -> Memory:
     return Memory(
         id=row[0], kind=row[1], title=row[2], content=row[3], category=row[5], importance=row[6],
-        tags=tuple(json.loads(row[7])), entities=tuple(json.loads(row[8])), source=row[9], created_at=row[10],
+        tags=tuple(json.loads(row[7])) if row[7] != "[]" else (),
+        entities=tuple(json.loads(row[8])) if row[8] != "[]" else (), source=row[9], created_at=row[10],
         updated_at=row[11], last_accessed_at=row[12], access_count=row[13], effective_importance=row[14],
         deleted_at=row[15], metadata=json.loads(row[16]) if row[16] and row[16] != "{}" else {},
         inserted_at=row[17],
@@ -253,6 +255,18 @@ class SQLiteStore:
         row = self.conn.execute(sql + " ORDER BY created_at DESC, seq DESC LIMIT 1", args).fetchone()
         return _node(row) if row else None
 
+    def next_by_source(self, source: str, *, after: str, exclude: str | None = None) -> Memory | None:
+        """The earliest active memory of `source` created strictly after `after`: the successor a backdated write
+        is spliced in front of."""
+        sql = (f"SELECT {_NODE_COLS} FROM nodes WHERE source = ? AND deleted_at IS NULL AND kind = 'memory'"
+               " AND created_at > ?")
+        args: list[Any] = [source, after]
+        if exclude:
+            sql += " AND id != ?"
+            args.append(exclude)
+        row = self.conn.execute(sql + " ORDER BY created_at ASC, seq ASC LIMIT 1", args).fetchone()
+        return _node(row) if row else None
+
     def recent_memories(self, limit: int, *, since: str | None = None, until: str | None = None,
                         source: str | None = None, exclude: Iterable[str] = (),
                         flt: MemoryFilter | None = None) -> list[Memory]:
@@ -270,7 +284,7 @@ class SQLiteStore:
         if excluded:
             where += f" AND n.id NOT IN ({','.join('?' * len(excluded))})"
             args.extend(excluded)
-        sql = f"SELECT {_NODE_COLS.replace('id,', 'n.id,', 1)} FROM nodes n WHERE {where} ORDER BY n.created_at DESC, n.seq DESC LIMIT ?"
+        sql = f"SELECT {_NODE_COLS_N} FROM nodes n WHERE {where} ORDER BY n.created_at DESC, n.seq DESC LIMIT ?"
         return [_node(r) for r in self.conn.execute(sql, [*args, limit])]
 
     def memory_ids(self, flt: MemoryFilter | None = None) -> list[str]:
@@ -445,7 +459,7 @@ class SQLiteStore:
 
     def nodes_missing_vectors(self, provider: str) -> list[Memory]:
         return [_node(r) for r in self.conn.execute(
-            f"SELECT {_NODE_COLS.replace('id,', 'n.id,', 1)} FROM nodes n LEFT JOIN vectors v ON v.node_seq = n.seq"
+            f"SELECT {_NODE_COLS_N} FROM nodes n LEFT JOIN vectors v ON v.node_seq = n.seq"
             " AND v.provider = ? AND v.content_hash = n.content_hash"
             " WHERE n.deleted_at IS NULL AND n.kind = 'memory' AND v.node_seq IS NULL ORDER BY n.seq", (provider,))]
 
@@ -461,7 +475,9 @@ class SQLiteStore:
                 (edge.src, edge.dst, edge.type, edge.sub_type, edge.weight, edge.confidence, edge.status,
                  edge.evidence, edge.origin, edge.rule, edge.source_path, meta, edge.created_at or now, now))
             edge_id = int(cur.lastrowid or 0)
-            kind = event or "created"
+            if event is None:
+                return edge_id  # creation is recorded by the row itself; see edge_events()
+            kind = event
         else:
             edge_id = int(row[0])
             self._write(
@@ -477,6 +493,29 @@ class SQLiteStore:
         self._write("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
                     (edge_id, kind, actor or edge.origin, json.dumps(detail), now))
         return edge_id
+
+    def insert_edges(self, edges: Sequence[Edge], *, origin: str | None = None) -> None:
+        """Bulk-insert edges that cannot exist yet (they touch a node created in this transaction). Their creation
+        is recorded by the row itself (created_at, origin, rule); `edge_events` reports it as the first event."""
+        if not edges:
+            return
+        encoded: dict[int, str] = {}  # symmetric pairs share one metadata dict: encode it once
+
+        def meta(m: dict[str, Any]) -> str:
+            if not m:
+                return "{}"
+            key = id(m)
+            if key not in encoded:
+                encoded[key] = json.dumps(m, ensure_ascii=False)
+            return encoded[key]
+
+        self._write_many(
+            f"INSERT INTO edges ({_EDGE_COLS}) VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+            " ON CONFLICT(src, dst, type) DO UPDATE SET weight = excluded.weight, sub_type = excluded.sub_type,"
+            " metadata = excluded.metadata, updated_at = excluded.updated_at",
+            [(e.src, e.dst, e.type, e.sub_type, e.weight, e.confidence, e.status, e.evidence, origin or e.origin,
+              e.rule, e.source_path, meta(e.metadata), e.created_at or e.updated_at, e.updated_at or e.created_at)
+             for e in edges])
 
     def get_edge(self, edge_id: int) -> Edge | None:
         row = self.conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE id = ?", (edge_id,)).fetchone()
@@ -558,9 +597,16 @@ class SQLiteStore:
         return len(ids)
 
     def edge_events(self, edge_id: int) -> list[dict[str, Any]]:
-        return [{"id": r[0], "event": r[1], "actor": r[2], "detail": json.loads(r[3]), "created_at": r[4]}
-                for r in self.conn.execute("SELECT id, event, actor, detail, created_at FROM edge_events"
-                                           " WHERE edge_id = ? ORDER BY id", (edge_id,))]
+        """The edge's history: its creation (from the row) followed by every recorded change."""
+        row = self.conn.execute("SELECT origin, rule, created_at, status FROM edges WHERE id = ?", (edge_id,)).fetchone()
+        stored = [{"id": r[0], "event": r[1], "actor": r[2], "detail": json.loads(r[3]), "created_at": r[4]}
+                  for r in self.conn.execute("SELECT id, event, actor, detail, created_at FROM edge_events"
+                                             " WHERE edge_id = ? ORDER BY id", (edge_id,))]
+        if row is None or (stored and stored[0]["event"] in ("created", "restored")):
+            return stored
+        created = {"id": None, "event": "created", "actor": row[0], "detail": {"origin": row[0], "rule": row[1]},
+                   "created_at": row[2]}
+        return [created, *stored]
 
     def iter_edges(self, *, statuses: Sequence[str] | None = None) -> Iterator[Edge]:
         sql = f"SELECT {_EDGE_COLS} FROM edges"

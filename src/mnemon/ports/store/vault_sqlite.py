@@ -327,7 +327,7 @@ class SQLiteVault:
             "notes": int(q("SELECT COUNT(*) FROM nodes WHERE kind = 'note' AND deleted_at IS NULL").fetchone()[0]),
             "nodes": int(q("SELECT COUNT(*) FROM nodes WHERE deleted_at IS NULL").fetchone()[0]),
             "edges": int(q("SELECT COUNT(*) FROM edges").fetchone()[0]),
-            "observations": int(q("SELECT COUNT(*) FROM nodes WHERE kind = 'memory' AND deleted_at IS NULL"
-                                  " AND source LIKE 'vault:%' AND json_extract(metadata, '$.memory_kind')"
-                                  " IN ('observation', 'task')").fetchone()[0]),
+            # index-only range scan over ids (vault:<path>:<kind>:<hash>), not a table scan of large rows
+            "observations": int(q("SELECT COUNT(*) FROM nodes WHERE id >= 'vault:' AND id < 'vault;'"
+                                  " AND (instr(id, ':observation:') > 0 OR instr(id, ':task:') > 0)").fetchone()[0]),
         }

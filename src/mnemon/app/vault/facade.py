@@ -1,0 +1,66 @@
+"""`VaultMixin`: the vault commands of the `Mnemon` facade, one method each, returning JSON-ready dicts."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ...core.errors import InvalidInput, NotFound
+from ...core.vault import ACTIVE_THRESHOLD
+from . import lifecycle, payload, resolve as resolve_mod
+from .ingest import Progress, ingest_vault
+
+if TYPE_CHECKING:
+    from ..runtime import Runtime
+
+
+def read_payload_file(path: str | Path, what: str = "payload") -> str:
+    """Text of a JSON file given on the command line; '-' is handled by the interface (stdin)."""
+    p = Path(path).expanduser()
+    if not p.is_file():
+        raise NotFound(f"no {what} file {path}", path=str(path))
+    try:
+        return p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInput(f"cannot read {what} file {path}: {exc}") from None
+
+
+class VaultMixin:
+    rt: "Runtime"
+
+    def ingest(self, vault: str | None, *, mode: str = "rebuild", max_notes: int | None = None,
+               follow_symlinks: bool = False, hints: Any = None, progress: Progress | None = None,
+               workers: int | None = None) -> dict[str, Any]:
+        if not vault:
+            raise InvalidInput("ingest needs a vault: pass --vault DIR or set it once with `init --vault DIR`")
+        from .setup import parse_hints
+
+        return ingest_vault(self.rt, vault, mode=mode, max_notes=max_notes, follow_symlinks=follow_symlinks,
+                            hints=parse_hints(hints), progress=progress, workers=workers)
+
+    def explain_edge(self, edge_id: Any) -> dict[str, Any]:
+        return lifecycle.explain_edge(self.rt, edge_id)
+
+    def promote_candidates(self, *, mode: str = "validated-only", dry_run: bool = False) -> dict[str, Any]:
+        return lifecycle.promote_candidates(self.rt, mode=mode, dry_run=dry_run)
+
+    def weaken_edge(self, edge_id: Any, *, reason: str = "", factor: float = 0.5, floor: float = 0.0) -> dict[str, Any]:
+        return lifecycle.weaken(self.rt, edge_id, reason=reason, factor=factor, floor=floor)
+
+    def kill_edge(self, edge_id: Any, *, reason: str = "") -> dict[str, Any]:
+        return lifecycle.kill(self.rt, edge_id, reason=reason)
+
+    def validate_edge(self, edge_id: Any, *, reason: str = "") -> dict[str, Any]:
+        return lifecycle.validate(self.rt, edge_id, reason=reason)
+
+    def remember_payload(self, raw: Any, *, dry_run: bool = False) -> dict[str, Any]:
+        return payload.remember_payload(self.rt, raw, dry_run=dry_run)
+
+    def forget_source(self, source: Any, *, dry_run: bool = False) -> dict[str, Any]:
+        return payload.forget_source(self.rt, source, dry_run=dry_run)
+
+    def resolve(self, vault: str | None, raw: Any, *, active_threshold: float = ACTIVE_THRESHOLD,
+                dry_run: bool = False) -> dict[str, Any]:
+        from ..world.sense import read_json_document
+
+        document = read_json_document(raw, "resolution payload") if isinstance(raw, (str, bytes)) else raw
+        return resolve_mod.resolve(self.rt, vault, document, active_threshold=active_threshold, dry_run=dry_run)

@@ -1,0 +1,160 @@
+"""Edge audit and lifecycle over the store: `explain-edge`, `promote-candidates`, `weaken-edge`, `kill-edge`,
+`validate-edge`.
+
+Decisions come from `core.vault.lifecycle` (the write gate, promotion plan, weakening); this module loads edges,
+applies decisions and writes one audit event per change, so `explain-edge` can answer "why does this line exist, and
+what happened to it since".
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.errors import InvalidInput, NotFound
+from ...core.model import Edge
+from ...core.ontology import DEFAULT_ONTOLOGY
+from ...core.vault import ACTIVE_THRESHOLD, gate_edge, promotion_plan, truth_policy, weaken_edge
+from ...core.vault.lifecycle import DEFAULT_WEAKEN_FACTOR, PROMOTION_MODES
+from ..runtime import Runtime
+from .ingest import _EdgeView
+
+
+def _edge_id(raw: Any) -> int:
+    try:
+        value = int(str(raw).strip())
+    except (TypeError, ValueError):
+        raise InvalidInput(f"edge id must be an integer, got {raw!r}", edge_id=str(raw)) from None
+    if value < 1:
+        raise InvalidInput(f"edge id must be positive, got {value}", edge_id=value)
+    return value
+
+
+def _load(rt: Runtime, raw: Any) -> Edge:
+    edge_id = _edge_id(raw)
+    edge = rt.store.get_edge(edge_id)
+    if edge is None:
+        raise NotFound(f"no edge {edge_id}", edge_id=edge_id)
+    return edge
+
+
+def _node_brief(rt: Runtime, node_id: str) -> dict[str, Any]:
+    node = rt.store.get_node(node_id, include_deleted=True)
+    if node is None:
+        return {"id": node_id, "missing": True}
+    out: dict[str, Any] = {"id": node.id, "kind": node.kind, "name": node.title or node.content[:90],
+                           "source": node.source}
+    if node.kind == "memory":
+        out["content"] = node.content[:300]
+    if node.deleted_at:
+        out["deleted_at"] = node.deleted_at
+    return out
+
+
+def relationship_type(rt: Runtime, relation: str) -> dict[str, Any]:
+    stored = rt.store.vault.relationship_type(relation)  # type: ignore[attr-defined]
+    if stored is not None:
+        return stored
+    spec = DEFAULT_ONTOLOGY.classify(relation)
+    if spec is not None:
+        return spec.to_row()
+    return {"name": relation, "category": "unknown", "requires_validation": True, "inverse": None, "graph": None,
+            "description": "Not in the ontology: a claim nobody vetted; it needs explicit validation."}
+
+
+def explain_edge(rt: Runtime, raw_id: Any) -> dict[str, Any]:
+    edge = _load(rt, raw_id)
+    rel_type = relationship_type(rt, edge.type)
+    return {
+        "edge": {
+            "id": edge.id,
+            "relation": edge.type,
+            "relationship_type": rel_type,
+            "requires_validation": bool(rel_type.get("requires_validation")),
+            "status": edge.status,
+            "truth_policy": truth_policy(edge.type, edge.status),
+            "source_path": edge.source_path,
+            "confidence": edge.confidence,
+            "strength": edge.weight,
+            "evidence_text": edge.evidence,
+            "origin": edge.origin,
+            "rule": edge.rule,
+            "validated": bool(edge.metadata.get("validated")),
+            "metadata": edge.metadata,
+            "created_at": edge.created_at,
+            "updated_at": edge.updated_at,
+            "src": _node_brief(rt, edge.src),
+            "dst": _node_brief(rt, edge.dst),
+        },
+        "debug_log": [{"event": e["event"], "actor": e["actor"], "thinking": e["detail"], "created_at": e["created_at"]}
+                      for e in rt.store.edge_events(int(edge.id or 0))],
+    }
+
+
+def promote_candidates(rt: Runtime, *, mode: str = "validated-only", dry_run: bool = False,
+                       active_threshold: float = ACTIVE_THRESHOLD) -> dict[str, Any]:
+    if mode not in PROMOTION_MODES:
+        raise InvalidInput(f"--mode must be one of {', '.join(PROMOTION_MODES)}", mode=mode)
+    candidates = {str(e.id): e for e in rt.store.vault.candidate_edges()}  # type: ignore[attr-defined]
+    plan = promotion_plan([_EdgeView(e) for e in candidates.values()], mode,  # type: ignore[arg-type]
+                          active_threshold=active_threshold)
+    would = [p for p in plan if p.activates]
+    if not dry_run and would:
+        with rt.store.transaction():
+            for p in would:
+                rt.store.set_edge_status(int(p.edge_id), "active", actor="promote",
+                                         reason=",".join(p.reasons) or f"promote:{mode}")
+            rt.store.log("promote-candidates", None, {"mode": mode, "activated": len(would)}, rt.now_iso())
+    return {
+        "mode": mode,
+        "dry_run": dry_run,
+        "considered": len(plan),
+        "would_activate": len(would),
+        "activated": 0 if dry_run else len(would),
+        "edges": [{"id": int(p.edge_id), "relation": p.relation, "from": p.from_status, "to": p.to_status,
+                   "reasons": list(p.reasons)} for p in plan[:200]],
+        "edges_by_status": rt.store.vault.edge_status_counts(),  # type: ignore[attr-defined]
+        "db": rt.store.path,
+    }
+
+
+def weaken(rt: Runtime, raw_id: Any, *, reason: str = "", factor: float = DEFAULT_WEAKEN_FACTOR,
+           floor: float = 0.0) -> dict[str, Any]:
+    edge = _load(rt, raw_id)
+    if edge.status not in ("active", "candidate"):
+        raise InvalidInput(f"edge {edge.id} is {edge.status}; only active or candidate edges can be weakened",
+                           status=edge.status)
+    strength, status = weaken_edge(edge.status, min(1.0, max(0.0, edge.weight)), factor, floor)  # type: ignore[arg-type]
+    now = rt.now_iso()
+    with rt.store.transaction():
+        rt.store.vault.update_edge_strength(int(edge.id or 0), strength, status, now)  # type: ignore[attr-defined]
+        rt.store.vault.log_edge_events([(int(edge.id or 0), "weakened", "weaken-edge",  # type: ignore[attr-defined]
+                                          {"reason": reason, "factor": factor, "floor": floor,
+                                           "previous_strength": edge.weight, "strength": strength,
+                                           "status": status}, now)])
+    return {"weakened": True, "id": edge.id, "previous_strength": edge.weight, "strength": strength,
+            "previous_status": edge.status, "status": status}
+
+
+def kill(rt: Runtime, raw_id: Any, *, reason: str = "") -> dict[str, Any]:
+    """A tombstone: never walked, never surfaced, and no rebuild or re-parse can bring it back."""
+    edge = _load(rt, raw_id)
+    with rt.store.transaction():
+        rt.store.set_edge_status(int(edge.id or 0), "killed", actor="kill-edge", reason=reason or "explicit_kill",
+                                 confidence=None)
+        rt.store.vault.update_edge_strength(int(edge.id or 0), 0.0, "killed", rt.now_iso())  # type: ignore[attr-defined]
+    return {"killed": True, "id": edge.id, "previous_status": edge.status, "status": "killed"}
+
+
+def validate(rt: Runtime, raw_id: Any, *, reason: str = "") -> dict[str, Any]:
+    """A person confirms an edge: it passes the gate as origin `user` and, once active, survives rebuilds."""
+    edge = _load(rt, raw_id)
+    decision = gate_edge(edge.type, min(1.0, max(0.0, edge.confidence)), edge.evidence or reason or None, True, "user",
+                         requested="active", existing=edge.status if edge.status in ("active", "candidate", "killed")
+                         else None)  # type: ignore[arg-type]
+    meta = {**edge.metadata, "validated": decision.status == "active", "validated_reason": reason}
+    updated = Edge(src=edge.src, dst=edge.dst, type=edge.type, sub_type=edge.sub_type, weight=edge.weight,
+                   confidence=edge.confidence, status=decision.status, evidence=edge.evidence, origin=edge.origin,
+                   rule=edge.rule, source_path=edge.source_path, metadata=meta, created_at=edge.created_at,
+                   updated_at=rt.now_iso())
+    with rt.store.transaction():
+        rt.store.upsert_edge(updated, actor="user", event="validated" if decision.is_active else "validation_refused")
+    return {"id": edge.id, "status": decision.status, "validated": decision.is_active, "reasons": list(decision.reasons)}

@@ -1,0 +1,255 @@
+"""Scoped agent memory: `remember --payload FILE` and `forget --source mneme://…`.
+
+A payload holds nodes, edges and observations under one `mneme://` source, so an agent's working memory can be added
+without touching Markdown and removed as a unit. Differences from Mneme, on purpose:
+
+* edges and observations must reference nodes of the same payload — Mneme silently auto-created `entity` nodes for
+  unknown observation refs, which made a scope leak into the rest of the graph;
+* the reply echoes the status each edge was *stored* with (after the ontology gate) and why — Mneme echoed the
+  requested status, so `relates_to … "status": "active"` looked active while it was stored as a candidate;
+* re-sending a payload for the same scope replaces it (stale rows go, killed tombstones stay killed).
+
+`forget --source` refuses every source that is not an explicit `mneme://<scope>`: vault notes and user memories are
+outside the deletion path.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from ...core.errors import InvalidInput
+from ...core.model import Edge, Memory
+from ...core.ontology import observation_relation
+from ...core.vault import gate_edge
+from ..remember import fts_body
+from ..runtime import Runtime
+from .plan import importance_of
+
+OBSERVATION_KINDS = ("fact", "blocked", "done", "risk", "correction")
+MAX_ITEMS = 5000
+
+
+def check_scope(source: Any) -> str:
+    if not isinstance(source, str) or not source.startswith("mneme://"):
+        raise InvalidInput("only mneme://<scope> sources can be written or forgotten as scoped memory; vault notes and"
+                           " other memories are outside this path", source=str(source))
+    scope = source.strip().rstrip("/")
+    if len(scope) <= len("mneme://") or any(c.isspace() for c in scope):
+        raise InvalidInput("a mneme:// source needs a scope without spaces, e.g. mneme://agent/session-1",
+                           source=source)
+    return scope
+
+
+def _node_id(scope: str, ref: str) -> str:
+    return f"{scope}#{ref}"
+
+
+def _str(item: Mapping[str, Any], key: str, what: str, *, required: bool = True, default: str = "") -> str:
+    value = item.get(key)
+    if value is None or (isinstance(value, str) and not value.strip()):
+        if required:
+            raise InvalidInput(f"{what}: missing required field {key!r}", field=key)
+        return default
+    if not isinstance(value, str):
+        raise InvalidInput(f"{what}.{key} must be a string", field=key)
+    return value.strip()
+
+
+def _unit(item: Mapping[str, Any], key: str, what: str, default: float) -> float:
+    value = item.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= float(value) <= 1.0:
+        raise InvalidInput(f"{what}.{key} must be a number between 0 and 1", field=key)
+    return float(value)
+
+
+def parse_payload(raw: Any) -> dict[str, Any]:
+    """Shape-check a payload; every reference must name a node of the same payload."""
+    if isinstance(raw, (str, bytes)):
+        try:
+            raw = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise InvalidInput(f"payload is not valid JSON: {exc.msg} (line {exc.lineno})") from None
+    if not isinstance(raw, Mapping):
+        raise InvalidInput("payload must be a JSON object with source_path, nodes, edges, observations")
+    scope = check_scope(raw.get("source_path"))
+    lists = {}
+    for key in ("nodes", "edges", "observations", "assertions"):
+        value = raw.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, Mapping) for v in value):
+            raise InvalidInput(f"payload.{key} must be a list of objects", field=key)
+        if len(value) > MAX_ITEMS:
+            raise InvalidInput(f"payload.{key} has more than {MAX_ITEMS} items", field=key)
+        lists[key] = value
+    refs: dict[str, dict[str, Any]] = {}
+    for i, node in enumerate(lists["nodes"]):
+        what = f"nodes[{i}]"
+        ref = _str(node, "ref", what)
+        if ref in refs:
+            raise InvalidInput(f"{what}: duplicate ref {ref!r}", field="ref")
+        refs[ref] = {"ref": ref, "type": _str(node, "type", what, required=False, default="entity"),
+                     "name": _str(node, "name", what, required=False, default=ref),
+                     "summary": _str(node, "summary", what, required=False)}
+    edges = []
+    for i, edge in enumerate(lists["edges"]):
+        what = f"edges[{i}]"
+        src, dst = _str(edge, "src", what), _str(edge, "dst", what)
+        for end in (src, dst):
+            if end not in refs:
+                raise InvalidInput(f"{what}: {end!r} is not a node of this payload; edges must reference payload"
+                                   " nodes so the scope stays removable as a unit", field="src/dst")
+        status = _str(edge, "status", what, required=False) or None
+        if status not in (None, "active", "candidate", "killed"):
+            raise InvalidInput(f"{what}.status must be active, candidate or killed", field="status")
+        relation = _str(edge, "relation", what).lower()
+        edges.append({"src": src, "dst": dst, "relation": relation, "status": status,
+                      "confidence": _unit(edge, "confidence", what, 1.0),
+                      "evidence": _str(edge, "evidence", what, required=False),
+                      "validated": bool(edge.get("validated", False))})
+    observations = []
+    for i, obs in enumerate(lists["observations"]):
+        what = f"observations[{i}]"
+        ref = _str(obs, "node", what)
+        if ref not in refs:
+            raise InvalidInput(f"{what}: node {ref!r} is not a node of this payload", field="node")
+        kind = _str(obs, "kind", what, required=False, default="fact").lower()
+        if kind not in OBSERVATION_KINDS:
+            raise InvalidInput(f"{what}.kind must be one of {', '.join(OBSERVATION_KINDS)}", field="kind")
+        score = obs.get("score", 3)
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0 <= float(score) <= 100:
+            raise InvalidInput(f"{what}.score must be a number between 0 and 100", field="score")
+        observations.append({"node": ref, "kind": kind, "text": _str(obs, "text", what), "score": float(score)})
+    return {"source_path": scope, "nodes": list(refs.values()), "edges": edges, "observations": observations,
+            "assertions": [dict(a) for a in lists["assertions"]]}
+
+
+def _observation_id(scope: str, ref: str, text: str) -> str:
+    digest = hashlib.sha1(" ".join(text.split()).casefold().encode("utf-8")).hexdigest()[:16]
+    return f"{scope}#obs/{ref}/{digest}"
+
+
+def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[str, Any]:
+    data = parse_payload(raw)
+    scope = data["source_path"]
+    store = rt.store
+    now = rt.now_iso()
+    nodes = [Memory(id=_node_id(scope, n["ref"]), kind="entity", title=n["name"], content=n["summary"],
+                    source=scope, created_at=now, updated_at=now, inserted_at=now,
+                    metadata={"ref": n["ref"], "type": n["type"], "scope": scope}) for n in data["nodes"]]
+    memories = []
+    for obs in data["observations"]:
+        name = next(n["name"] for n in data["nodes"] if n["ref"] == obs["node"])
+        memories.append(Memory(id=_observation_id(scope, obs["node"], obs["text"]), content=obs["text"],
+                               category="fact", importance=importance_of(obs["score"]), source=scope, title=name,
+                               created_at=now, updated_at=now, inserted_at=now,
+                               metadata={"memory_kind": "observation", "node": obs["node"],
+                                         "observation_kind": obs["kind"], "score": obs["score"], "scope": scope}))
+    planned: list[tuple[Edge, str, list[str]]] = []
+    for e in data["edges"]:
+        src, dst = _node_id(scope, e["src"]), _node_id(scope, e["dst"])
+        existing = store.find_edge(src, dst, e["relation"]) if not dry_run else None
+        decision = gate_edge(e["relation"], e["confidence"], e["evidence"] or None, e["validated"], "scoped",
+                             requested=e["status"],
+                             existing=existing.status if existing and existing.status != "retired" else None)  # type: ignore[arg-type]
+        planned.append((Edge(src=src, dst=dst, type=e["relation"], weight=e["confidence"], confidence=e["confidence"],
+                             status=decision.status, evidence=e["evidence"], origin="scoped", rule="payload",
+                             source_path=scope, metadata={"validated": e["validated"] and decision.is_active},
+                             created_at=now, updated_at=now), e["status"] or "", list(decision.reasons)))
+    for obs, mem in zip(data["observations"], memories):
+        relation = observation_relation(obs["kind"])
+        decision = gate_edge(relation, min(1.0, obs["score"] / 6.0), obs["text"], False, "scoped")
+        planned.append((Edge(src=_node_id(scope, obs["node"]), dst=mem.id, type=relation,
+                             weight=min(1.0, obs["score"] / 6.0), confidence=min(1.0, obs["score"] / 6.0),
+                             status=decision.status, evidence=obs["text"][:500], origin="scoped", rule="payload",
+                             source_path=scope, created_at=now, updated_at=now), "", list(decision.reasons)))
+    out: dict[str, Any] = {
+        "ok": True, "dry_run": dry_run, "source_path": scope,
+        "nodes": [{"ref": n.metadata["ref"], "id": n.id, "type": n.metadata["type"], "name": n.title,
+                   "source_path": scope} for n in nodes],
+        "observations": [{"id": m.id, "node": m.metadata["node"], "kind": m.metadata["observation_kind"],
+                          "text": m.content, "score": m.metadata["score"]} for m in memories],
+    }
+    if dry_run:
+        out["edges"] = [{"id": None, "src": e.src, "dst": e.dst, "relation": e.type, "requested_status": req or None,
+                         "status": e.status, "reasons": reasons} for e, req, reasons in planned]
+        out["assertions"] = [{"proposed": a} for a in data["assertions"]]
+        return out
+    wanted = {n.id for n in nodes} | {m.id for m in memories}
+    vault = store.vault  # type: ignore[attr-defined]
+    with store.transaction():
+        stale = [i for i in vault.nodes_with_source(scope) if i not in wanted]
+        if stale:
+            store.hard_delete(stale)  # type: ignore[attr-defined]
+        existing = vault.existing_nodes([*wanted])
+        vault.insert_nodes([n for n in nodes if n.id not in existing])
+        vault.refresh_nodes([n for n in nodes if n.id in existing])
+        fresh = [m for m in memories if m.id not in existing]
+        vault.insert_nodes(fresh, [fts_body(m.content, m.title) for m in fresh])
+        again = [m for m in memories if m.id in existing]
+        vault.refresh_nodes(again, [fts_body(m.content, m.title) for m in again])
+        stored_edges = []
+        for edge, requested, reasons in planned:
+            edge_id = store.upsert_edge(edge, actor="payload")
+            stored_edges.append({"id": edge_id, "src": edge.src, "dst": edge.dst, "relation": edge.type,
+                                 "requested_status": requested or None, "status": edge.status, "reasons": reasons})
+        store.log("remember:payload", None, {"source_path": scope, "nodes": len(nodes), "observations": len(memories),
+                                             "edges": len(planned)}, now)
+    out["edges"] = stored_edges
+    out["assertions"] = _assertions(rt, data, out)
+    from .ingest import _embed_new
+
+    out["vectors"] = _embed_new(rt, [m.id for m in memories])
+    _sense(rt, scope, memories, now)
+    return out
+
+
+def _assertions(rt: Runtime, data: Mapping[str, Any], out: dict[str, Any]) -> list[dict[str, Any]]:
+    if not data["assertions"]:
+        return []
+    try:
+        from ..world import propose_assertion
+    except ImportError:
+        out.setdefault("notes", []).append("world model not installed: assertions skipped")
+        return []
+    return [propose_assertion(rt, a, source_path=data["source_path"], reason="payload") for a in data["assertions"]]
+
+
+def _sense(rt: Runtime, scope: str, memories: list[Memory], now: str) -> None:
+    try:
+        from ..world import record_sense_event
+    except ImportError:
+        return
+    if memories:
+        record_sense_event(rt, "payload", "agent", scope, now, scope, "\n".join(m.content for m in memories),
+                           {"source_path": scope, "observations": len(memories)}, event_type="payload",
+                           source_uri=scope, source_path=scope)
+
+
+def forget_source(rt: Runtime, source: Any, *, dry_run: bool = False) -> dict[str, Any]:
+    scope = check_scope(source)
+    store = rt.store
+    vault = store.vault  # type: ignore[attr-defined]
+    ids = vault.nodes_with_source(scope)
+    nodes = store.get_nodes(ids)
+    edges = vault.edges_touching(ids)
+    edges_scoped = {int(e.id or 0) for e in edges} | {int(e.id or 0) for e in vault.edges_with_source_prefix(scope)}
+    removed = {"observations": sum(1 for n in nodes.values() if n.kind == "memory"),
+               "nodes": sum(1 for n in nodes.values() if n.kind != "memory"), "edges": len(edges_scoped)}
+    out: dict[str, Any] = {"ok": True, "dry_run": dry_run, "source_path": scope, "removed": removed}
+    if dry_run:
+        return out
+    with store.transaction():
+        vault.delete_edges(sorted(edges_scoped))
+        gen = store.vector_generation()
+        store.hard_delete(ids)  # type: ignore[attr-defined]
+        rt.index.note_delete(ids, gen)
+        store.log("forget:source", None, {"source_path": scope, **removed}, rt.now_iso())
+    try:
+        from ..world import forget_world_scope
+    except ImportError:
+        out["world_removed"] = None
+        out["notes"] = ["world model not installed: no world rows to remove"]
+        return out
+    out["world_removed"] = forget_world_scope(rt, scope)
+    return out

@@ -1,0 +1,240 @@
+"""Vault commands of the `mnemon` CLI: ingest/update, edge lifecycle, scoped payload memory, resolve, init/doctor.
+
+Thin: parse → one facade call → one JSON document. `remember` and `forget` (defined with mnemon's memory commands)
+gain `--payload FILE [--dry-run]` and `--source mneme://… [--dry-run]` here, so scoped memory uses the same verbs.
+"""
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from ...app.config import load_config
+from ...core.errors import InvalidInput, NotFound
+from .main import Ctx, cli, emit, run
+
+
+def _progress() -> Callable[[int, int], None] | None:
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = int(width * done / max(1, total))
+        sys.stderr.write(f"\rparsing [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+    return show
+
+
+def _read_input(file: str | None, what: str) -> str:
+    if file in (None, "-"):
+        if sys.stdin is None or (file is None and sys.stdin.isatty()):
+            raise InvalidInput(f"give the {what} with --file PATH (or '-' for stdin)")
+        return sys.stdin.read()
+    from ...app.vault.facade import read_payload_file
+
+    return read_payload_file(file, what)
+
+
+def _ingest(mode: str, vault: str | None, hints: str | None, max_notes: int | None, follow_symlinks: bool,
+            workers: int | None) -> None:
+    from ...app.vault.setup import vault_settings
+
+    def go(c: Ctx) -> Any:
+        settings = vault_settings(c.cfg, vault=vault, hints=hints, follow_symlinks=follow_symlinks or None)
+        return c.mem.ingest(settings.vault, mode=mode, max_notes=max_notes, follow_symlinks=settings.follow_symlinks,
+                            hints=list(settings.hints), progress=_progress(), workers=workers)
+    run(go)
+
+
+def _ingest_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    for option in reversed([
+        click.option("--vault", help="Markdown vault directory (default: from config)."),
+        click.option("--hints", help="Comma-separated words that raise observation scores."),
+        click.option("--max-notes", type=int, help="Read at most this many notes (sorted by path)."),
+        click.option("--follow-symlinks", is_flag=True,
+                     help="Follow symlinked notes/folders whose target resolves inside the vault."),
+        click.option("--workers", type=int, help="Parser processes for a large ingest (default: CPU count)."),
+    ]):
+        fn = option(fn)
+    return fn
+
+
+@cli.command()
+@_ingest_options
+@click.option("--append", is_flag=True, help="Keep rows of notes missing from this run (stale data can remain).")
+def ingest(vault: str | None, hints: str | None, max_notes: int | None, follow_symlinks: bool, workers: int | None,
+           append: bool) -> None:
+    """Ingest a Markdown vault into the graph (incremental by content hash; rebuild semantics)."""
+    _ingest("append" if append else "rebuild", vault, hints, max_notes, follow_symlinks, workers)
+
+
+@cli.command()
+@_ingest_options
+def update(vault: str | None, hints: str | None, max_notes: int | None, follow_symlinks: bool,
+           workers: int | None) -> None:
+    """Refresh the graph from the vault, keeping generated thought history."""
+    _ingest("update", vault, hints, max_notes, follow_symlinks, workers)
+
+
+@cli.command("explain-edge")
+@click.argument("edge_id")
+def explain_edge(edge_id: str) -> None:
+    """Why an edge exists: evidence, source, relationship type and its audit timeline."""
+    run(lambda c: c.mem.explain_edge(edge_id))
+
+
+@cli.command("promote-candidates")
+@click.option("--mode", default="validated-only", show_default=True, type=click.Choice(["validated-only", "all"]))
+@click.option("--dry-run", is_flag=True)
+def promote_candidates(mode: str, dry_run: bool) -> None:
+    """Re-check candidate edges through the write gate and activate those that pass."""
+    run(lambda c: c.mem.promote_candidates(mode=mode, dry_run=dry_run))
+
+
+@cli.command("weaken-edge")
+@click.argument("edge_id")
+@click.option("--reason", default="", help="Why (kept in the edge's audit log).")
+@click.option("--factor", default=0.5, show_default=True, type=float)
+@click.option("--floor", default=0.0, show_default=True, type=float)
+def weaken_edge(edge_id: str, reason: str, factor: float, floor: float) -> None:
+    """Multiply an edge's strength; an active edge below 0.10 becomes a candidate."""
+    run(lambda c: c.mem.weaken_edge(edge_id, reason=reason, factor=factor, floor=floor))
+
+
+@cli.command("kill-edge")
+@click.argument("edge_id")
+@click.option("--reason", default="")
+def kill_edge(edge_id: str, reason: str) -> None:
+    """Kill an edge: a tombstone that rebuilds and re-parses cannot resurrect."""
+    run(lambda c: c.mem.kill_edge(edge_id, reason=reason))
+
+
+@cli.command("validate-edge")
+@click.argument("edge_id")
+@click.option("--reason", default="")
+def validate_edge(edge_id: str, reason: str) -> None:
+    """Confirm an edge as a person: it becomes active (if the gate allows) and survives rebuilds."""
+    run(lambda c: c.mem.validate_edge(edge_id, reason=reason))
+
+
+@cli.command()
+@click.option("--vault", help="Vault to write the evidence pack into (default: from config).")
+@click.option("--file", "file", help="Resolution payload (JSON); '-' or omitted reads stdin.")
+@click.option("--active-threshold", default=0.90, show_default=True, type=float)
+@click.option("--dry-run", is_flag=True, help="Show the pack and claim statuses without writing.")
+def resolve(vault: str | None, file: str | None, active_threshold: float, dry_run: bool) -> None:
+    """Write research results back: a Markdown evidence pack under Sources/ plus weighted claim edges."""
+    from ...app.vault.setup import vault_settings
+
+    def go(c: Ctx) -> Any:
+        raw = _read_input(file, "resolution payload")
+        return c.mem.resolve(vault_settings(c.cfg, vault=vault).vault, raw, active_threshold=active_threshold,
+                             dry_run=dry_run)
+    run(go)
+
+
+def _config_for_init(c: Ctx) -> Any:
+    """`--config PATH` may name a file init is about to create: load the rest without requiring it."""
+    path = c.flags.get("config")
+    if not path:
+        return c.cfg
+    import os
+
+    env = dict(os.environ)
+    env["MNEMON_CONFIG"] = path
+    try:
+        return load_config(env, db=c.flags.get("db"), store=c.flags.get("store"), home=c.flags.get("home"))
+    except NotFound:
+        return c.cfg
+
+
+@cli.command()
+@click.option("--vault", required=True, help="Markdown vault directory.")
+@click.option("--db", "db_path", help="Database path to remember (default: the current store).")
+@click.option("--out", help="Output directory for cards and exports.")
+@click.option("--hints", help="Comma-separated hint words.")
+@click.option("--follow-symlinks", is_flag=True)
+@click.option("--force", is_flag=True, help="Overwrite an existing config file.")
+def init(vault: str, db_path: str | None, out: str | None, hints: str | None, follow_symlinks: bool,
+         force: bool) -> None:
+    """Write the config file (vault, db, out, hints) so later commands need no paths."""
+    from ...app.vault.setup import init as do_init
+
+    run(lambda c: do_init(_config_for_init(c), vault=vault, db=db_path, out=out, hints=hints,
+                          follow_symlinks=follow_symlinks, force=force))
+
+
+@cli.command()
+def doctor() -> None:
+    """Validate the config: file, vault, note count, writable db/out locations."""
+    from ...app.vault.setup import doctor as do_doctor
+
+    run(lambda c: do_doctor(_config_for_init(c)))
+
+
+def _extend_remember() -> None:
+    """`remember --payload FILE [--dry-run]`: scoped memory through the same verb as a plain memory."""
+    cmd = cli.commands.get("remember")
+    if cmd is None or getattr(cmd, "_payload_ready", False):
+        return
+    original = cmd.callback
+    for param in cmd.params:
+        if param.name == "content":
+            param.required = False
+    cmd.params.append(click.Option(["--payload"], help="Scoped memory payload (JSON file, '-' for stdin) under a"
+                                                       " mneme:// source_path."))
+    cmd.params.append(click.Option(["--dry-run"], is_flag=True, help="With --payload: validate and show, write nothing."))
+
+    def callback(content: tuple[str, ...] = (), payload: str | None = None, dry_run: bool = False, **kw: Any) -> None:
+        if payload is not None:
+            if content:
+                raise click.UsageError("give either CONTENT or --payload, not both")
+            raw = _read_input(payload, "payload")
+            run(lambda c: c.mem.remember_payload(raw, dry_run=dry_run))
+            return
+        if dry_run:
+            raise click.UsageError("--dry-run only applies to --payload")
+        if not content:
+            raise click.UsageError("missing CONTENT (or --payload FILE)")
+        assert original is not None
+        original(content=content, **kw)
+    cmd.callback = callback
+    cmd._payload_ready = True  # type: ignore[attr-defined]
+
+
+def _extend_forget() -> None:
+    """`forget --source mneme://… [--dry-run]`: remove one payload scope; any other source is refused."""
+    cmd = cli.commands.get("forget")
+    if cmd is None or getattr(cmd, "_source_ready", False):
+        return
+    original = cmd.callback
+    for param in cmd.params:
+        if param.name == "node_id":
+            param.required = False
+    cmd.params.append(click.Option(["--source"], help="Forget every row of this mneme:// scope."))
+    cmd.params.append(click.Option(["--dry-run"], is_flag=True, help="With --source: count, remove nothing."))
+
+    def callback(node_id: str | None = None, source: str | None = None, dry_run: bool = False, **kw: Any) -> None:
+        if source is not None:
+            if node_id:
+                raise click.UsageError("give either NODE_ID or --source, not both")
+            run(lambda c: c.mem.forget_source(source, dry_run=dry_run))
+            return
+        if dry_run:
+            raise click.UsageError("--dry-run only applies to --source")
+        if not node_id:
+            raise click.UsageError("missing NODE_ID (or --source mneme://…)")
+        assert original is not None
+        original(node_id=node_id, **kw)
+    cmd.callback = callback
+    cmd._source_ready = True  # type: ignore[attr-defined]
+
+
+_extend_remember()
+_extend_forget()
+__all__ = ["emit"]

@@ -1,0 +1,215 @@
+"""Vault ingestion on the shipped example vault: graph shape, link resolution, incremental rebuilds, symlink safety,
+tombstones surviving rebuilds, recall over vault knowledge."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from mnemon.app.vault.ingest import walk_vault
+from mnemon.core.errors import NotFound
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    target = tmp_path / "vault"
+    shutil.copytree(EXAMPLE, target)
+    return target
+
+
+def _edges(mem, relation: str, src: str | None = None) -> list:
+    rows = [e for e in mem.rt.store.iter_edges() if e.type == relation]
+    return [e for e in rows if src is None or e.src == src]
+
+
+def test_notes_links_and_aliases_resolve_to_the_named_note(mem, vault: Path) -> None:
+    out = mem.ingest(str(vault))
+    assert out["notes_read"] == 13 and out["notes_total"] == 13
+    lighthouse = "note:Projects/lighthouse.md"
+    targets = {e.dst: e for e in _edges(mem, "links_to", lighthouse)}
+    # [[Ada Quill|Ada]] by title, [[Meetings/… Kickoff#Action items|…]] by path, markdown link by relative path
+    assert "note:People/ada-quill.md" in targets
+    assert targets["note:Meetings/2026-03-04 Kickoff.md"].metadata["section"] == "Action items"
+    assert "note:Decisions/2026-02-choose-lora.md" in targets
+    assert targets["note:Decisions/2026-02-choose-lora.md"].rule == "markdown_link:path"
+    # [[Bram]] is a front-matter alias of Bram Okafor
+    kickoff = {e.dst: e.rule for e in _edges(mem, "links_to", "note:Meetings/2026-03-04 Kickoff.md")}
+    assert kickoff["note:People/bram-okafor.md"] == "wikilink:alias"
+    # a link to a note that does not exist yet parks on a placeholder
+    assert "placeholder:budget 2026" in targets
+    note = mem.rt.store.get_node(lighthouse)
+    assert note.kind == "note" and note.title == "Lighthouse"
+    assert set(note.metadata["aliases"]) == {"Project Lighthouse", "LH"} and "sensors" in note.metadata["tags"]
+
+
+def test_code_fences_hide_tasks_links_and_dates(mem, vault: Path) -> None:
+    mem.ingest(str(vault))
+    assert mem.rt.store.get_node("placeholder:not a link") is None
+    contents = [m.content for m in mem.rt.store.iter_nodes(kind="memory") if m.metadata.get("memory_kind") == "task"]
+    assert not any("not a task" in c for c in contents)
+    assert mem.rt.store.get_node("date:2099-01-01") is None
+
+
+def test_observations_become_gated_memories_and_parsed_links_stay_candidates(mem, vault: Path) -> None:
+    mem.ingest(str(vault))
+    nodes = list(mem.rt.store.iter_nodes(kind="memory"))
+    blocked = [m for m in nodes if "Pilot blocked until the vendor contract" in m.content
+               and m.metadata["memory_kind"] == "observation"]
+    assert len(blocked) == 1
+    obs = blocked[0]
+    assert obs.source == "vault:Projects/lighthouse.md" and obs.category == "fact"
+    assert obs.id.startswith("vault:Projects/lighthouse.md:observation:")
+    assert obs.metadata["observation_kind"] == "blocked" and obs.metadata["heading_path"][-1] == "Status"
+    sections = [m for m in nodes if m.metadata.get("memory_kind") == "section"]
+    assert sections and all(m.category == "context" for m in sections)
+    statuses = {e.type: e.status for e in mem.rt.store.iter_edges()}
+    assert statuses["has_blocked"] == "active" and statuses["has_correction"] == "active"
+    for relation in ("links_to", "has_heading", "mentions_date", "mentions_email", "has_tag"):
+        assert statuses[relation] == "candidate"
+    # every edge carries evidence, source path and rule, and has an audit event
+    for edge in mem.rt.store.iter_edges():
+        assert edge.evidence and edge.source_path and edge.rule
+    first = next(mem.rt.store.iter_edges())
+    assert mem.rt.store.edge_events(first.id)[0]["event"] == "created"
+
+
+def test_recall_finds_vault_knowledge(mem, vault: Path) -> None:
+    mem.ingest(str(vault))
+    out = mem.recall("battery supply overdue", limit=5)
+    contents = [r["insight"]["content"] for r in out["results"]]
+    assert any("battery" in c.lower() for c in contents)
+
+
+def test_unchanged_vault_reparses_nothing_and_a_changed_note_only_itself(mem, vault: Path) -> None:
+    mem.ingest(str(vault))
+    again = mem.ingest(str(vault))
+    assert again["notes_read"] == 0 and again["notes_unchanged"] == 13 and again["edges_added"] == 0
+    note = vault / "Areas" / "suppliers.md"
+    note.write_text(note.read_text() + "- Harbour Freight — quote waiting on approval\n", encoding="utf-8")
+    changed = mem.ingest(str(vault))
+    assert changed["notes_read"] == 1 and changed["notes_unchanged"] == 12
+    texts = [m.content for m in mem.rt.store.iter_nodes(kind="memory") if m.source == "vault:Areas/suppliers.md"]
+    assert any("Harbour Freight" in t for t in texts)
+
+
+def test_removed_text_and_removed_notes_leave_no_stale_rows(mem, vault: Path) -> None:
+    mem.ingest(str(vault))
+    note = vault / "People" / "cleo-marsh.md"
+    note.write_text("# Cleo Marsh\n\n- Moved to the [[Tidewatch]] team, waiting on onboarding\n", encoding="utf-8")
+    mem.ingest(str(vault))
+    texts = [m.content for m in mem.rt.store.iter_nodes(kind="memory") if m.source == "vault:People/cleo-marsh.md"]
+    assert not any("safety certification" in t for t in texts)
+    assert any("Tidewatch" in t for t in texts)
+    (vault / "Areas" / "suppliers.md").unlink()
+    out = mem.ingest(str(vault))
+    assert out["notes_removed"] == 1
+    assert mem.rt.store.get_node("note:Areas/suppliers.md") is None
+    assert not [m for m in mem.rt.store.iter_nodes(kind="memory") if m.source == "vault:Areas/suppliers.md"]
+    # the link from Procurement to the removed note falls back to a placeholder
+    dsts = {e.dst for e in _edges(mem, "links_to", "note:Areas/procurement.md")}
+    assert "placeholder:suppliers" in dsts
+
+
+def test_placeholder_joins_the_note_when_it_appears(mem, vault: Path) -> None:
+    mem.ingest(str(vault))
+    assert mem.rt.store.get_node("placeholder:budget 2026") is not None
+    (vault / "Areas" / "budget-2026.md").write_text("# Budget 2026\n\n- Pilot budget approved\n", encoding="utf-8")
+    out = mem.ingest(str(vault))
+    assert out["notes_read"] == 1 and out["placeholders_joined"] + out["links_moved"] >= 1
+    assert mem.rt.store.get_node("placeholder:budget 2026") is None
+    dsts = {e.dst for e in _edges(mem, "links_to", "note:Projects/lighthouse.md")}
+    assert "note:Areas/budget-2026.md" in dsts
+
+
+def test_killed_edge_survives_rebuild_and_blocks_recreation(mem, vault: Path) -> None:
+    mem.ingest(str(vault))
+    edge = next(e for e in _edges(mem, "links_to", "note:Projects/tidewatch.md") if e.dst == "note:Areas/weather-feeds.md")
+    mem.kill_edge(edge.id, reason="not related")
+    note = vault / "Projects" / "tidewatch.md"
+    note.write_text(note.read_text() + "\n- Follow up with [[Weather Feeds]] owners\n", encoding="utf-8")
+    out = mem.ingest(str(vault))
+    assert out["notes_read"] == 1 and out["preserved_killed_edges"] == 1
+    after = mem.rt.store.get_edge(edge.id)
+    assert after is not None and after.status == "killed"
+    events = [e["event"] for e in mem.rt.store.edge_events(edge.id)]
+    assert events[-1] == "blocked_recreation"
+
+
+def test_validated_active_edge_survives_rebuild(mem, vault: Path) -> None:
+    mem.ingest(str(vault))
+    edge = next(e for e in _edges(mem, "links_to", "note:Projects/tidewatch.md") if e.dst == "note:Projects/lighthouse.md")
+    assert mem.validate_edge(edge.id)["status"] == "active"
+    note = vault / "Projects" / "tidewatch.md"
+    note.write_text(note.read_text() + "\n- Needs a sponsor\n", encoding="utf-8")
+    out = mem.ingest(str(vault))
+    assert out["preserved_active_edges"] == 1
+    kept = mem.rt.store.get_edge(edge.id)
+    assert kept is not None and kept.status == "active" and kept.metadata["validated"] is True
+
+
+def test_append_keeps_rows_of_missing_notes_and_rebuild_drops_them(mem, vault: Path) -> None:
+    mem.ingest(str(vault))
+    moved = vault / "Areas" / "suppliers.md"
+    backup = moved.read_text()
+    moved.unlink()
+    assert mem.ingest(str(vault), mode="append")["notes_removed"] == 0
+    assert mem.rt.store.get_node("note:Areas/suppliers.md") is not None
+    assert mem.ingest(str(vault), mode="update")["notes_removed"] == 1
+    moved.write_text(backup)
+
+
+def test_max_notes_caps_what_is_read(mem, vault: Path) -> None:
+    out = mem.ingest(str(vault), max_notes=3)
+    assert out["notes_read"] == 3 and out["notes_capped"] == 10 and out["notes_total"] == 3
+
+
+def test_symlinks_are_skipped_unless_followed_and_never_escape(mem, vault: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "secret.md"
+    outside.write_text("# Secret\n\n- private salary is overdue\n", encoding="utf-8")
+    os.symlink(outside, vault / "escape.md")
+    os.symlink(vault / "Areas" / "suppliers.md", vault / "inside-link.md")
+    (tmp_path / "outdir").mkdir()
+    (tmp_path / "outdir" / "other.md").write_text("# Other\n", encoding="utf-8")
+    os.symlink(tmp_path / "outdir", vault / "linked-dir")
+    out = mem.ingest(str(vault))
+    reasons = {s["path"]: s["reason"] for s in out["skipped"]}
+    assert reasons["escape.md"] == "symlink" and reasons["inside-link.md"] == "symlink"
+    assert reasons["linked-dir"] == "symlink"
+    followed = mem.ingest(str(vault), follow_symlinks=True)
+    reasons = {s["path"]: s["reason"] for s in followed["skipped"]}
+    assert reasons["escape.md"] == "symlink_outside_vault" and reasons["linked-dir"] == "symlink_outside_vault"
+    assert mem.rt.store.get_node("note:inside-link.md") is not None
+    assert mem.rt.store.get_node("note:escape.md") is None
+    assert not any("salary" in m.content for m in mem.rt.store.iter_nodes(kind="memory"))
+
+
+def test_walk_refuses_a_missing_vault(tmp_path: Path) -> None:
+    with pytest.raises(NotFound):
+        walk_vault(tmp_path / "nope")
+
+
+def test_vectors_for_new_text_only(mem, vault: Path) -> None:
+    first = mem.ingest(str(vault))
+    assert first["vectors"]["embedded"] > 0
+    note = vault / "Areas" / "weather-feeds.md"
+    note.write_text(note.read_text() + "- Feed outage risk during storms\n", encoding="utf-8")
+    second = mem.ingest(str(vault))
+    # the changed note's unchanged sections keep their vectors; only new text is embedded
+    assert 1 <= second["vectors"]["embedded"] <= 3
+
+
+def test_ingest_records_sense_events_and_never_touches_world_rows(mem, vault: Path) -> None:
+    conn = mem.rt.store.conn
+    mem.ingest(str(vault))
+    events = conn.execute("SELECT COUNT(*) FROM sense_events WHERE sense_type = 'md'").fetchone()[0]
+    assert events == 13
+    conn.execute("INSERT INTO entity_aliases(alias_norm, alias_name, canonical_name, canonical_norm, created_at,"
+                 " updated_at) VALUES ('lh', 'LH', 'Lighthouse', 'lighthouse', 'x', 'x')")
+    shutil.rmtree(vault / "Meetings")
+    mem.ingest(str(vault))
+    assert conn.execute("SELECT COUNT(*) FROM entity_aliases").fetchone()[0] == 1
+    assert conn.execute("SELECT COUNT(*) FROM sense_events").fetchone()[0] >= events

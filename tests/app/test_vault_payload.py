@@ -1,0 +1,159 @@
+"""Scoped payload memory and research resolution writeback."""
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from mnemon.app.vault.payload import check_scope
+from mnemon.core.errors import InvalidInput, PathRefused
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
+
+PAYLOAD = {
+    "source_path": "mneme://test/validation",
+    "nodes": [{"ref": "agent", "type": "agent", "name": "Test agent"},
+              {"ref": "task", "type": "task", "name": "Validate retrieval"}],
+    "edges": [{"src": "agent", "dst": "task", "relation": "relates_to", "status": "active"}],
+    "observations": [{"node": "task", "kind": "fact", "text": "Validate retrieval before trusting output.", "score": 5}],
+}
+
+RESOLUTION = {
+    "slug": "pilot-vendor", "title": "Pilot vendor resolved", "date": "2026-04-26",
+    "sources_checked": ["email", "contract"],
+    "claims": [
+        {"subject": "Bram Okafor", "predicate": "belongs_to", "object": "Lighthouse", "confidence": 0.94,
+         "strength": 0.93, "certainty": "confirmed", "source_type": "contract",
+         "evidence": "Signed contract names Bram as the procurement owner."},
+        {"subject": "Cleo Marsh", "predicate": "attends_activity", "object": "Safety Training", "confidence": 0.7,
+         "certainty": "likely", "source_type": "email", "evidence": "Calendar invite, not confirmed."},
+    ],
+    "unresolved": ["Battery supplier has not replied."],
+}
+
+
+def test_payload_stores_nodes_observations_and_echoes_the_stored_status(mem) -> None:
+    out = mem.remember_payload(json.dumps(PAYLOAD))
+    statuses = {e["relation"]: e for e in out["edges"]}
+    # requested active, but relates_to is a claim needing validation: stored (and reported) as candidate
+    assert statuses["relates_to"]["requested_status"] == "active"
+    assert statuses["relates_to"]["status"] == "candidate"
+    assert mem.rt.store.find_edge("mneme://test/validation#agent", "mneme://test/validation#task",
+                                  "relates_to").status == "candidate"
+    assert statuses["has_fact"]["status"] == "active"
+    recalled = mem.recall("validate retrieval trusting output", limit=3)
+    assert any(r["insight"]["source"] == "mneme://test/validation" for r in recalled["results"])
+
+
+def test_payload_refs_must_be_local_and_dry_run_writes_nothing(mem) -> None:
+    bad = dict(PAYLOAD, observations=[{"node": "ghost", "text": "x is blocked here", "kind": "fact"}])
+    with pytest.raises(InvalidInput):
+        mem.remember_payload(bad)
+    before = mem.rt.store.stats()["nodes_by_kind"]
+    out = mem.remember_payload(PAYLOAD, dry_run=True)
+    assert out["dry_run"] and out["edges"][0]["status"] == "candidate"
+    assert mem.rt.store.stats()["nodes_by_kind"] == before
+
+
+def test_resending_a_payload_replaces_the_scope(mem) -> None:
+    mem.remember_payload(PAYLOAD)
+    smaller = dict(PAYLOAD, observations=[{"node": "task", "kind": "risk", "text": "Deadline risk for retrieval"}])
+    mem.remember_payload(smaller)
+    texts = [m.content for m in mem.rt.store.iter_nodes(kind="memory") if m.source == "mneme://test/validation"]
+    assert texts == ["Deadline risk for retrieval"]
+
+
+def test_forget_source_removes_only_that_scope_and_refuses_others(mem) -> None:
+    mem.remember("a user memory that must survive")
+    mem.remember_payload(PAYLOAD)
+    other = dict(PAYLOAD, source_path="mneme://test/other")
+    mem.remember_payload(other)
+    for bad in ("user", "vault:People/ada-quill.md", "mneme://", "/etc/passwd"):
+        with pytest.raises(InvalidInput):
+            mem.forget_source(bad)
+    dry = mem.forget_source("mneme://test/validation", dry_run=True)
+    assert dry["removed"] == {"observations": 1, "nodes": 2, "edges": 2}
+    out = mem.forget_source("mneme://test/validation")
+    assert out["removed"]["nodes"] == 2
+    sources = {m.source for m in mem.rt.store.iter_nodes(kind="memory")}
+    assert "mneme://test/validation" not in sources and {"user", "mneme://test/other"} <= sources
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.text(max_size=30))
+def test_only_explicit_mneme_scopes_pass(raw: str) -> None:
+    try:
+        scope = check_scope(raw)
+    except InvalidInput:
+        assert not raw.startswith("mneme://") or len(raw.strip().rstrip("/")) <= len("mneme://") or any(
+            c.isspace() for c in raw.strip().rstrip("/"))
+        return
+    assert scope.startswith("mneme://") and len(scope) > len("mneme://")
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    target = tmp_path / "vault"
+    shutil.copytree(EXAMPLE, target)
+    return target
+
+
+def test_resolve_writes_an_evidence_pack_and_gates_claims(mem, vault: Path) -> None:
+    mem.ingest(str(vault))
+    out = mem.resolve(str(vault), json.dumps(RESOLUTION))
+    assert out["note_path"] == "Sources/2026-04-26-pilot-vendor.md"
+    pack = (vault / out["note_path"]).read_text()
+    assert "Pilot vendor resolved" in pack and "mneme-research-resolution-b64" in pack
+    by_predicate = {e["predicate"]: e for e in out["edges"]}
+    assert by_predicate["belongs_to"]["status"] == "active"
+    assert by_predicate["belongs_to"]["src"] == "note:People/bram-okafor.md"
+    assert by_predicate["belongs_to"]["dst"] == "note:Projects/lighthouse.md"
+    assert by_predicate["attends_activity"]["status"] == "candidate"
+    assert by_predicate["attends_activity"]["dst"] == "placeholder:safety training"
+
+
+def test_resolve_threshold_is_respected(mem, vault: Path) -> None:
+    mem.ingest(str(vault))
+    out = mem.resolve(str(vault), RESOLUTION, active_threshold=0.95)
+    assert all(e["status"] == "candidate" for e in out["edges"])
+
+
+def test_resolve_writeback_survives_reingestion_into_an_empty_store(mem, make_mem, vault: Path, tmp_path: Path) -> None:
+    mem.ingest(str(vault))
+    mem.resolve(str(vault), RESOLUTION)
+    mem.ingest(str(vault))  # the pack is now a note; rebuild keeps the resolve edges
+    assert mem.rt.store.find_edge("note:People/bram-okafor.md", "note:Projects/lighthouse.md",
+                                  "belongs_to").status == "active"
+    fresh = make_mem("hash", db=tmp_path / "fresh.db")
+    fresh.ingest(str(vault))
+    edge = fresh.rt.store.find_edge("note:People/bram-okafor.md", "note:Projects/lighthouse.md", "belongs_to")
+    assert edge is not None and edge.status == "active" and edge.origin == "resolve"
+    assert edge.source_path == "Sources/2026-04-26-pilot-vendor.md"
+
+
+def test_resolve_refuses_a_sources_folder_that_escapes(mem, vault: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    os.symlink(elsewhere, vault / "Sources")
+    with pytest.raises(PathRefused):
+        mem.resolve(str(vault), RESOLUTION)
+    assert not list(elsewhere.iterdir())
+
+
+def test_resolve_rejects_malformed_payloads(mem, vault: Path) -> None:
+    for bad in ({}, {"title": "x", "claims": [{"subject": "a"}]}, {"title": "x", "date": "26/04/2026"}):
+        with pytest.raises(InvalidInput):
+            mem.resolve(str(vault), bad)
+
+
+def test_pack_comment_round_trips(mem, vault: Path) -> None:
+    out = mem.resolve(str(vault), RESOLUTION, dry_run=True)
+    assert out["written"] is False and not (vault / "Sources").exists()
+    encoded = out["markdown"].split("mneme-research-resolution-b64: ")[1].split(" -->")[0]
+    decoded = json.loads(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)))
+    assert decoded["slug"] == "pilot-vendor" and len(decoded["claims"]) == 2

@@ -1,0 +1,78 @@
+"""The `mneme` console script: Mneme's documented command lines run the same commands."""
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mnemon.interfaces.mneme_cli import main, translate
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
+
+
+@pytest.fixture
+def mneme(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
+    def run(args: list[Any], input: str | None = None) -> tuple[int, Any]:
+        capsys.readouterr()
+        if input is not None:
+            monkeypatch.setattr(sys, "stdin", io.StringIO(input))
+        code = main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        assert "Traceback" not in out + err
+        return code, json.loads(out)
+    return run
+
+
+def test_translation_is_thin() -> None:
+    assert translate(["ingest", "--vault", "v", "--db", "d.sqlite"]) == ["--db", "d.sqlite", "ingest", "--vault", "v"]
+    assert translate(["remember", "add", "--db", "d", "--file", "p.json", "--dry-run"]) == \
+        ["--db", "d", "remember", "--payload", "p.json", "--dry-run"]
+    assert translate(["remember", "add", "--db=d"]) == ["--db", "d", "remember", "--payload", "-"]
+    assert translate(["remember", "remove", "--source-path", "mneme://x"]) == ["forget", "--source", "mneme://x"]
+    assert translate(["--config", "c.json", "run-once"]) == ["--config", "c.json", "run-once"]
+    assert translate(["explain-edge", "7", "--db", "d"]) == ["--db", "d", "explain-edge", "7"]
+    assert translate(["note", "read", "a.md", "--vault", "v"]) == ["note", "read", "a.md", "--vault", "v"]
+
+
+def test_documented_command_lines_work(mneme, tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    shutil.copytree(EXAMPLE, vault)
+    db = tmp_path / "mneme.sqlite"
+    code, out = mneme(["ingest", "--vault", vault, "--db", db])
+    assert code == 0 and out["notes_read"] == 13 and out["db"] == str(db)
+    code, out = mneme(["update", "--vault", vault, "--db", db])
+    assert code == 0 and out["mode"] == "update"
+    code, out = mneme(["explain-edge", "2", "--db", db])
+    assert code == 0 and out["edge"]["id"] == 2
+    code, out = mneme(["promote-candidates", "--db", db, "--dry-run"])
+    assert code == 0 and out["mode"] == "validated-only"
+    payload = {"source_path": "mneme://test/validation", "nodes": [{"ref": "t", "name": "Task"}],
+               "observations": [{"node": "t", "kind": "fact", "text": "Validate retrieval before trusting output."}]}
+    file = tmp_path / "agent-memory.json"
+    file.write_text(json.dumps(payload))
+    code, out = mneme(["remember", "add", "--db", db, "--file", file])
+    assert code == 0 and out["source_path"] == "mneme://test/validation"
+    code, out = mneme(["remember", "remove", "--db", db, "--source-path", "vault:x.md"])
+    assert code != 0 and out["ok"] is False
+    code, out = mneme(["remember", "remove", "--db", db, "--source-path", "mneme://test/validation"])
+    assert code == 0 and out["removed"]["observations"] == 1
+
+
+def test_config_flow_and_part_b_commands_route(mneme, tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    shutil.copytree(EXAMPLE, vault)
+    config = tmp_path / "mneme.json"
+    code, out = mneme(["--config", config, "init", "--vault", vault, "--db", tmp_path / "m.sqlite",
+                       "--out", tmp_path / "out"])
+    assert code == 0 and out["written"]
+    code, out = mneme(["--config", config, "doctor"])
+    assert code == 0 and out["ok"] is True
+    code, out = mneme(["--config", config, "ingest"])
+    assert code == 0 and out["notes_read"] == 13
+    code, out = mneme(["--config", config, "retrieve", "--prompt", "vendor contract", "--json"])
+    assert code == 0 and "items" in out

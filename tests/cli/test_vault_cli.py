@@ -1,0 +1,95 @@
+"""`mnemon` vault commands end to end through the real click entry point: one JSON document each, errors as envelopes."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
+PAYLOAD = {"source_path": "mneme://cli/test", "nodes": [{"ref": "a", "name": "Agent"}, {"ref": "b", "name": "Task"}],
+           "edges": [{"src": "a", "dst": "b", "relation": "relates_to", "status": "active"}],
+           "observations": [{"node": "b", "kind": "blocked", "text": "Waiting on the review of the task", "score": 4}]}
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    target = tmp_path / "vault"
+    shutil.copytree(EXAMPLE, target)
+    return target
+
+
+def test_ingest_update_and_explain_edge(cli_run, vault: Path) -> None:
+    code, out = cli_run(["ingest", "--vault", vault])
+    assert code == 0 and out["notes_read"] == 13 and out["thoughts_cleared"] == 0
+    code, out = cli_run(["update", "--vault", vault])
+    assert code == 0 and out["mode"] == "update" and out["notes_read"] == 0 and "thoughts" in out["preserved"]
+    code, out = cli_run(["explain-edge", "1"])
+    assert code == 0 and out["edge"]["id"] == 1 and out["debug_log"]
+    code, out = cli_run(["explain-edge", "424242"])
+    assert code != 0 and out["ok"] is False and out["error"]["code"] == "not_found"
+
+
+def test_ingest_without_a_vault_is_a_clean_error(cli_run, tmp_path: Path) -> None:
+    code, out = cli_run(["ingest"])
+    assert code != 0 and out["error"]["code"] == "invalid_input"
+    code, out = cli_run(["ingest", "--vault", tmp_path / "missing"])
+    assert code != 0 and out["error"]["code"] == "not_found"
+
+
+def test_lifecycle_commands(cli_run, vault: Path) -> None:
+    cli_run(["ingest", "--vault", vault])
+    code, out = cli_run(["promote-candidates", "--dry-run", "--mode", "all"])
+    assert code == 0 and out["dry_run"] and out["activated"] == 0 and out["would_activate"] > 0
+    code, out = cli_run(["weaken-edge", "1", "--reason", "noise", "--factor", "0.5"])
+    assert code == 0 and out["weakened"] and out["strength"] == pytest.approx(out["previous_strength"] * 0.5)
+    code, out = cli_run(["kill-edge", "1"])
+    assert code == 0 and out["status"] == "killed"
+    code, out = cli_run(["weaken-edge", "1"])
+    assert code != 0 and out["error"]["code"] == "invalid_input"
+
+
+def test_payload_remember_and_scoped_forget(cli_run, tmp_path: Path) -> None:
+    file = tmp_path / "payload.json"
+    file.write_text(json.dumps(PAYLOAD))
+    code, out = cli_run(["remember", "--payload", file, "--dry-run"])
+    assert code == 0 and out["dry_run"] is True
+    code, out = cli_run(["remember", "--payload", "-"], input=json.dumps(PAYLOAD))
+    assert code == 0 and {e["status"] for e in out["edges"]} == {"candidate", "active"}
+    code, out = cli_run(["remember", "plain", "text", "still", "works"])
+    assert code == 0 and out["action"] == "added"
+    code, out = cli_run(["forget", "--source", "vault:People/ada-quill.md"])
+    assert code != 0 and out["error"]["code"] == "invalid_input"
+    code, out = cli_run(["forget", "--source", "mneme://cli/test"])
+    assert code == 0 and out["removed"]["observations"] == 1
+    code, out = cli_run(["remember", "--dry-run", "x"])
+    assert code != 0 and out["ok"] is False
+
+
+def test_resolve_from_stdin(cli_run, vault: Path) -> None:
+    cli_run(["ingest", "--vault", vault])
+    payload = {"title": "Gateway count", "claims": [{"subject": "Lighthouse", "predicate": "has_part",
+               "object": "Gateway Three", "confidence": 0.95, "certainty": "confirmed", "source_type": "survey",
+               "evidence": "Site survey lists three gateways."}]}
+    code, out = cli_run(["resolve", "--vault", vault, "--file", "-"], input=json.dumps(payload))
+    assert code == 0 and out["edges"][0]["status"] == "active"
+    assert (vault / "Sources" / "gateway-count.md").exists()
+    code, out = cli_run(["resolve", "--vault", vault, "--file", "-"], input="{not json")
+    assert code != 0 and out["error"]["code"] == "invalid_input"
+
+
+def test_init_doctor_and_config_fallback(cli_run, vault: Path, tmp_path: Path) -> None:
+    config = tmp_path / "project.json"
+    db = tmp_path / "project.sqlite"
+    code, out = cli_run(["--config", config, "doctor"])
+    assert code == 0 and out["ok"] is False and out["problems"]
+    code, out = cli_run(["--config", config, "init", "--vault", vault, "--db", db, "--out", tmp_path / "out",
+                         "--hints", "pilot,vendor"])
+    assert code == 0 and out["written"] and json.loads(config.read_text())["hints"] == ["pilot", "vendor"]
+    code, out = cli_run(["--config", config, "init", "--vault", vault])
+    assert code != 0 and out["error"]["code"] == "conflict"
+    code, out = cli_run(["--config", config, "doctor"])
+    assert code == 0 and out["ok"] is True and out["checks"]["markdown_notes"]["count"] == 13
+    code, out = cli_run(["--config", config, "ingest"])  # vault and db come from the config
+    assert code == 0 and out["notes_read"] == 13 and out["db"] == str(db)
