@@ -211,7 +211,7 @@ def test_effective_importance_follows_the_formula_for_a_fresh_memory(mem: Mnemon
 def test_a_failure_in_the_graph_engine_rolls_back_everything(mem: Mnemon, monkeypatch: pytest.MonkeyPatch) -> None:
     mem.remember("Kubernetes cluster one")
     before = (_node_rows(mem), mem.rt.store.stats()["edge_count"], mem.rt.store.stats()["oplog_count"])
-    def flaky(edges: Any) -> None:  # the node, FTS row and vector are already written when this fails
+    def flaky(edges: Any, **kw: Any) -> None:  # the node, FTS row and vector are already written when this fails
         raise sqlite3.OperationalError("disk I/O error (simulated)")
 
     monkeypatch.setattr(mem.rt.store, "insert_edges", flaky)
