@@ -11,7 +11,7 @@ from mnemon.core.model import Link
 from mnemon.core.recall.beam import beam_search
 from mnemon.core.recall.fusion import rrf, via_of
 from mnemon.core.recall.params import BEAM, EDGE_WEIGHTS, RERANK, RERANK_NO_EMBEDDING, BeamParams, confidence_label
-from mnemon.core.recall.rerank import Signals, bm25_scores, combine, entity_signal, is_supported, keyword_signal, minmax
+from mnemon.core.recall.rerank import Signals, combine, entity_signal, is_supported, keyword_signal, minmax
 
 
 def graph(edges: list[tuple[str, str, str, float]]):
@@ -128,14 +128,6 @@ def test_keyword_signal_is_weighted_share_of_query_terms():
     assert keyword_signal({"qdrant": 1.0, "vector": 1.0}, frozenset({"qdrant"})) == 0.5
     assert keyword_signal({"qdrant": 3.0, "vector": 1.0}, frozenset({"qdrant"})) == 0.75
     assert keyword_signal({}, frozenset({"x"})) == 0.0
-
-
-def test_bm25_saturates_term_frequency_and_prefers_short_documents():
-    q = {"tea": 1.0}
-    s = bm25_scores(q, {"short": ["tea", "cup"], "long": ["tea", "a", "b", "c", "d", "e"], "twice": ["tea", "tea", "x"]})
-    assert s["short"] > s["long"]
-    assert s["twice"] > s["short"] * 0.9
-    assert bm25_scores(q, {}) == {}
 
 
 def test_entity_signal_counts_matched_query_entities():

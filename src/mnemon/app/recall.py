@@ -21,7 +21,9 @@ from ..core.recall.fusion import rrf, via_of
 from ..core.recall.params import (
     ANCHOR_TOP_K, BEAM, EDGE_WEIGHTS, FORMULA_VERSION, RERANK, RERANK_NO_EMBEDDING, confidence_label,
 )
-from ..core.recall.rerank import Scored, Signals, bm25_scores, combine, entity_signal, idf, is_supported, keyword_signal, minmax
+from ..core.recall.rerank import (
+    Scored, Signals, combine, entity_signal, idf, is_supported, keyword_signal, minmax, neighbour_support, relevance,
+)
 from ..core.text import excerpt, token_set, tokens
 from ..ports.store.base import MemoryFilter
 from .runtime import Runtime
@@ -122,27 +124,19 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     df = store.token_doc_freq(q_tokens) if q_tokens else {}
     total = max(1, store.count_active())
     q_weights = {t: idf(df.get(t, 0), total) for t in q_tokens}
-    import os
-    EXP = os.environ.get("MNEMON_EXP", "")
+    keyword_cache: dict[str, float] = {}
+
+    def keyword(ids: Sequence[str]) -> dict[str, float]:
+        for i in ids:
+            if i not in keyword_cache:
+                keyword_cache[i] = keyword_signal(q_weights, rt.tokens_of(rows[i]))
+        return {i: keyword_cache[i] for i in ids}
+
     anchor_ids = [i for i in anchor_scores if i in rows]
-    if "K=bm25" in EXP:
-        raw = bm25_scores(q_weights, {i: rt.token_list_of(rows[i]) for i in anchor_ids})
-        a_kw = raw
-    else:
-        a_kw = {i: keyword_signal(q_weights, rt.tokens_of(rows[i])) for i in anchor_ids}
-    a_sim = {i: max(0.0, v) for i, v in similarity(anchor_ids).items()}
-    kw_top = max(a_kw.values(), default=0.0) or 1.0
-    sim_top = max(a_sim.values(), default=0.0) or 1.0
-    parts = 2 if scores is not None else 1
-    relevance = {i: (a_kw.get(i, 0.0) / kw_top + a_sim.get(i, 0.0) / sim_top) / parts for i in anchor_ids}
-    if "I=rel" in EXP:
-        initial = relevance
-    elif "I=mix" in EXP:
-        initial = {i: 0.5 * anchor_scores[i] + 0.5 * relevance[i] for i in anchor_ids}
-    else:
-        initial = anchor_scores
+    anchor_rel = relevance(keyword(anchor_ids), similarity(anchor_ids), anchor_ids, scores is not None)
     params = BEAM[decision.intent]
-    beam = beam_search(initial, rt.neighbors(), params, EDGE_WEIGHTS[decision.intent], _graph_of,
+    # the beam starts from what each anchor says about the query; RRF decided which memories are anchors
+    beam = beam_search(anchor_rel, rt.neighbors(), params, EDGE_WEIGHTS[decision.intent], _graph_of,
                        similarity, admit)
     trace.append({"stage": "beam", "width": params.width, "depth": params.depth,
                   "max_visited": params.max_visited, "visited": beam.visited, "dropped_by_budget": beam.dropped_by_budget})
@@ -150,26 +144,19 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     # ── re-rank ─────────────────────────────────────────────────────────────
     cand_ids = [i for i in beam.scores if i in rows and rows[i].kind in kinds and not rows[i].deleted_at
                 and (not category or rows[i].category == category) and (not source or rows[i].source == source)]
-    sims = similarity(cand_ids)
-    if "S=mm" in EXP:
-        sims = minmax({i: max(0.0, v) for i, v in sims.items()})
-    if "G=support" in EXP:
-        graph = {i: beam.support.get(i, 0.0) for i in cand_ids}
-    else:
-        if "G=sum" in EXP:
-            graph = minmax({i: initial.get(i, 0.0) + beam.support.get(i, 0.0) for i in cand_ids})
-        else:
-            graph = minmax({i: beam.scores[i] for i in cand_ids})
+    kw_sig = keyword(cand_ids)
+    sims = {i: max(0.0, v) for i, v in similarity(cand_ids).items()}
+    rel = relevance(kw_sig, sims, cand_ids, scores is not None)
+    support = neighbour_support(rel, store.adjacency([i for i in cand_ids if rel.get(i, 0.0) > 0]), set(cand_ids),
+                                EDGE_WEIGHTS[decision.intent], sims, _graph_of)
+    for i, v in beam.support.items():
+        if i in rel and v > support.get(i, 0.0):
+            support[i] = v
+    graph = minmax({i: rel.get(i, 0.0) + support.get(i, 0.0) for i in cand_ids})
     superseded = {e.dst for e in store.edges_of(cand_ids, types=["supersedes"], direction="in")}
     weights = (RERANK if scores is not None else RERANK_NO_EMBEDDING)[decision.intent]
     scored: list[Scored] = []
     dropped: list[str] = []
-    if "K=bm25" in EXP:
-        kw_raw = bm25_scores(q_weights, {i: rt.token_list_of(rows[i]) for i in cand_ids})
-        kw_max = max(kw_raw.values(), default=0.0) or 1.0
-        kw_sig = {i: v / kw_max for i, v in kw_raw.items()}
-    else:
-        kw_sig = {i: keyword_signal(q_weights, rt.tokens_of(rows[i])) for i in cand_ids}
     for i in cand_ids:
         n = rows[i]
         sig = Signals(

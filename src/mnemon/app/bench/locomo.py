@@ -105,7 +105,11 @@ def run_bench(data_dir: str, out_path: str | None, provider: EmbeddingProvider, 
             t0 = time.perf_counter()
             with store.transaction():
                 for k, (turn, text) in enumerate(zip(turns, texts)):
-                    inp = MemoryInput(text, "fact", 3, (), (), "conversation", "merge", iso(parse_iso(turn["timestamp"])))
+                    # the speaker is the turn's entity (names merely mentioned stay in the text), so a
+                    # question about a person finds what that person said
+                    speaker = (turn.get("speaker") or "").strip()
+                    inp = MemoryInput(text, "fact", 3, (), (speaker,) if speaker else (), "conversation",
+                                      "provided" if speaker else "merge", iso(parse_iso(turn["timestamp"])))
                     write_memory(rt, inp, vectors[k] if vectors is not None else None, node_id=turn["id"],
                                  prune=False, origin="bench")
             timings["ingest_s"] += time.perf_counter() - t0

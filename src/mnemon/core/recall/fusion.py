@@ -11,7 +11,7 @@ def rrf(rankings: Mapping[str, Sequence[str]], k: int = RRF_K) -> dict[str, floa
 
     >>> s = rrf({"keyword": ["a", "b"], "vector": ["b"]})
     >>> round(s["b"], 4), round(s["a"], 4)
-    (1.0, 0.4959)
+    (1.0, 0.5041)
     """
     raw: dict[str, float] = {}
     for ranked in rankings.values():

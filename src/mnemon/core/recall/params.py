@@ -5,12 +5,13 @@ from dataclasses import dataclass
 
 from ..intent import Intent
 
-FORMULA_VERSION = "mnemon-recall/1 (rrf60 + decaying beam + per-intent rerank)"
+FORMULA_VERSION = "mnemon-recall/2 (rrf60 anchors, relevance-seeded decaying beam, neighbour support, per-intent rerank)"
 RRF_K = 60
 ANCHOR_TOP_K = 20
 LAMBDA_STRUCTURAL = 1.0
 LAMBDA_SEMANTIC = 0.4
 SUPERSEDED_FACTOR = 0.25
+PROXIMITY_FACTOR = 0.5  # a same-day neighbour vouches half as much as the memory directly before or after
 CONFIDENCE_CUTS = (0.25, 0.6)
 
 

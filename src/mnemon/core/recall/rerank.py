@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .params import SUPERSEDED_FACTOR, RerankWeights
+from ..model import Link
+from .params import LAMBDA_SEMANTIC, LAMBDA_STRUCTURAL, PROXIMITY_FACTOR, SUPERSEDED_FACTOR, RerankWeights
 
 SIMILARITY_SUPPORT = 0.25  # calibrated cosine below this is not evidence of relevance on its own
 
@@ -45,23 +46,6 @@ def keyword_signal(query: Mapping[str, float], doc_tokens: frozenset[str]) -> fl
     return sum(w for t, w in query.items() if t in doc_tokens) / total
 
 
-def bm25_scores(query: Mapping[str, float], docs: Mapping[str, Sequence[str]], k1: float = 1.2,
-                b: float = 0.75) -> dict[str, float]:
-    """BM25 of each document's token list against IDF-weighted query terms; average length taken over `docs`."""
-    if not docs:
-        return {}
-    avgdl = sum(len(t) for t in docs.values()) / len(docs) or 1.0
-    out: dict[str, float] = {}
-    for doc_id, toks in docs.items():
-        tf: dict[str, int] = {}
-        for t in toks:
-            if t in query:
-                tf[t] = tf.get(t, 0) + 1
-        norm = k1 * (1 - b + b * len(toks) / avgdl)
-        out[doc_id] = sum(query[t] * f * (k1 + 1) / (f + norm) for t, f in tf.items())
-    return out
-
-
 def entity_signal(query_entities: frozenset[str], doc_entities: frozenset[str]) -> float:
     if not query_entities:
         return 0.0
@@ -75,6 +59,52 @@ def minmax(values: Mapping[str, float]) -> dict[str, float]:
     if hi - lo <= 1e-12:
         return {k: (1.0 if hi > 0 else 0.0) for k in values}
     return {k: (v - lo) / (hi - lo) for k, v in values.items()}
+
+
+def relevance(keyword: Mapping[str, float], similarity: Mapping[str, float], ids: Sequence[str],
+              with_vectors: bool) -> dict[str, float]:
+    """What each memory says about the query on its own: keyword and similarity, each scaled by its best value
+    among `ids`, averaged (keyword alone without vectors)."""
+    kw_top = max((keyword.get(i, 0.0) for i in ids), default=0.0) or 1.0
+    if not with_vectors:
+        return {i: keyword.get(i, 0.0) / kw_top for i in ids}
+    sim_top = max((similarity.get(i, 0.0) for i in ids), default=0.0) or 1.0
+    return {i: (keyword.get(i, 0.0) / kw_top + max(0.0, similarity.get(i, 0.0)) / sim_top) / 2 for i in ids}
+
+
+def neighbour_support(rel: Mapping[str, float], adjacency: Mapping[str, Sequence[Link]], candidates: set[str],
+                      edge_weights: Mapping[str, float], similarity: Mapping[str, float],
+                      graph_of: Callable[[Link], str | None]) -> dict[str, float]:
+    """How strongly its neighbourhood vouches for each candidate: the best rel(j) · f over edges j → i, where
+    f = min(1, (λ1·φ[graph]·w·σ + λ2·cos(query, i)) / ((λ1 + λ2) / 2)) and σ halves same-day proximity edges
+    (being written the same day is weaker evidence than directly following). A memory that answers the one
+    before it — a reply to a question, the fix after a failure — is lifted by its neighbour's relevance.
+
+    >>> from mnemon.core.model import Link
+    >>> adj = {"q": [Link("q", "a", "temporal", "backbone", 1.0, 1)]}
+    >>> neighbour_support({"q": 1.0, "a": 0.0}, adj, {"q", "a"}, {"temporal": 0.35}, {"a": 0.0}, lambda l: l.type)
+    {'a': 0.5}
+    """
+    scale = (LAMBDA_STRUCTURAL + LAMBDA_SEMANTIC) / 2
+    out: dict[str, float] = {}
+    for src, links in adjacency.items():
+        base = rel.get(src, 0.0)
+        if base <= 0.0:
+            continue
+        for link in links:
+            dst = link.dst
+            if dst == src or dst not in candidates:
+                continue
+            phi = edge_weights.get(graph_of(link) or "", 0.0)
+            if phi <= 0.0:
+                continue
+            sigma = PROXIMITY_FACTOR if link.sub_type == "proximity" else 1.0
+            f = (LAMBDA_STRUCTURAL * phi * max(0.0, min(1.0, link.weight)) * sigma
+                 + LAMBDA_SEMANTIC * max(0.0, similarity.get(dst, 0.0))) / scale
+            value = base * min(1.0, f)
+            if value > out.get(dst, 0.0):
+                out[dst] = value
+    return out
 
 
 def combine(signals: Signals, weights: RerankWeights, superseded: bool) -> float:
