@@ -15,7 +15,7 @@ from ..core.entities import extract_entities
 from ..core.errors import InvalidInput
 from ..core.graph import topo_order
 from ..core.intent import Intent, IntentDecision, detect_intent
-from ..core.model import TRAVERSAL_GRAPHS, Edge, Memory
+from ..core.model import TRAVERSAL_GRAPHS, Edge, Link, Memory
 from ..core.recall.beam import beam_search
 from ..core.recall.fusion import rrf, via_of
 from ..core.recall.params import (
@@ -99,12 +99,39 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
                   "fused": len(anchor_scores)})
 
     # ── beam search ─────────────────────────────────────────────────────────
-    rows: dict[str, Memory] = store.get_nodes(list(anchor_scores))
+    # rows and links read once per recall, and kept across recalls while the store is unchanged
+    cache = rt.read_cache()
+    known_nodes: dict[str, Memory] = cache.nodes if cache is not None else {}
+    known_links: dict[str, list[Link]] = cache.links if cache is not None else {}
+    rows: dict[str, Memory] = {}
+
+    def load(ids: Sequence[str]) -> None:
+        missing = [i for i in ids if i not in rows]
+        if not missing:
+            return
+        unknown = [i for i in missing if i not in known_nodes]
+        if unknown:
+            known_nodes.update(store.get_nodes(unknown))
+        for i in missing:
+            n = known_nodes.get(i)
+            if n is not None:
+                rows[i] = n
+
+    def links_of(ids: Sequence[str]) -> dict[str, list[Link]]:
+        unknown = [i for i in dict.fromkeys(ids) if i not in known_links]
+        if unknown:
+            got = store.adjacency(unknown)
+            for i in unknown:
+                known_links[i] = got.get(i, [])
+        return {i: known_links[i] for i in ids}
+
+    def neighbors(ids: Sequence[str]) -> dict[str, list[tuple[str, Link]]]:
+        return {i: [(link.dst, link) for link in links] for i, links in links_of(ids).items() if links}
+
+    load(list(anchor_scores))
 
     def admit(ids: Sequence[str]) -> set[str]:
-        missing = [i for i in ids if i not in rows]
-        if missing:
-            rows.update(store.get_nodes(missing))
+        load(ids)
         ok = set()
         for i in ids:
             n = rows.get(i)
@@ -136,7 +163,7 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     anchor_rel = relevance(keyword(anchor_ids), similarity(anchor_ids), anchor_ids, scores is not None)
     params = BEAM[decision.intent]
     # the beam starts from what each anchor says about the query; RRF decided which memories are anchors
-    beam = beam_search(anchor_rel, rt.neighbors(), params, EDGE_WEIGHTS[decision.intent], _graph_of,
+    beam = beam_search(anchor_rel, neighbors, params, EDGE_WEIGHTS[decision.intent], _graph_of,
                        similarity, admit)
     trace.append({"stage": "beam", "width": params.width, "depth": params.depth,
                   "max_visited": params.max_visited, "visited": beam.visited, "dropped_by_budget": beam.dropped_by_budget})
@@ -147,7 +174,8 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     kw_sig = keyword(cand_ids)
     sims = {i: max(0.0, v) for i, v in similarity(cand_ids).items()}
     rel = relevance(kw_sig, sims, cand_ids, scores is not None)
-    support = neighbour_support(rel, store.adjacency([i for i in cand_ids if rel.get(i, 0.0) > 0]), set(cand_ids),
+    support = neighbour_support(rel, {i: ls for i, ls in links_of([i for i in cand_ids if rel.get(i, 0.0) > 0]).items()
+                                      if ls}, set(cand_ids),
                                 EDGE_WEIGHTS[decision.intent], sims, _graph_of)
     for i, v in beam.support.items():
         if i in rel and v > support.get(i, 0.0):
@@ -201,8 +229,13 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
                          trace if explain else [], qvec is not None)
 
 
+_NEG_ASCII = {c: chr(0x10FFFF - c) for c in range(128)}
+
+
 def _neg(ts: str) -> str:
     """Sort key making later timestamps come first inside an ascending sort."""
+    if ts.isascii():  # every timestamp we write: one C-level pass instead of a generator per character
+        return ts.translate(_NEG_ASCII)
     return "".join(chr(0x10FFFF - ord(c)) if ord(c) < 0x10FFFF else c for c in ts)
 
 

@@ -16,6 +16,17 @@ from ..ports.vector_index import VectorIndex
 
 
 @dataclass
+class ReadCache:
+    """Rows recall read from the store, kept while the store is unchanged: `token` is the store's change token
+    when they were read, and any write — by this process or another — makes a new token and a fresh cache."""
+    token: object
+    nodes: dict[str, Memory] = field(default_factory=dict)
+    links: dict[str, list[Link]] = field(default_factory=dict)  # active outgoing links per node
+
+    MAX_NODES = 200_000  # a bound, not a tuning knob: past it the cache starts over
+
+
+@dataclass
 class Runtime:
     store: Store
     provider: EmbeddingProvider
@@ -27,6 +38,7 @@ class Runtime:
     warnings: list[str] = field(default_factory=list)
     _index: VectorIndex | None = None
     _token_cache: dict[str, tuple[str, frozenset[str], tuple[str, ...]]] = field(default_factory=dict)
+    _read_cache: ReadCache | None = None
 
     def now(self) -> datetime:
         return self.clock()
@@ -95,6 +107,18 @@ class Runtime:
             self._token_cache.clear()
         self._token_cache[node.id] = entry
         return entry
+
+    def read_cache(self) -> ReadCache | None:
+        """The per-process read cache, valid for the store as it is now; None when the store cannot say cheaply
+        whether it changed (then every recall reads afresh)."""
+        token_of = getattr(self.store, "change_token", None)
+        if token_of is None:
+            return None
+        token = token_of()
+        cache = self._read_cache
+        if cache is None or cache.token != token or len(cache.nodes) > ReadCache.MAX_NODES:
+            cache = self._read_cache = ReadCache(token)
+        return cache
 
     def audit(self, content: str) -> dict[str, str]:
         from ..core.model import content_hash

@@ -142,6 +142,12 @@ class SQLiteStore:
             self._vault = SQLiteVault(self)
         return self._vault
 
+    def change_token(self) -> tuple[int, int]:
+        """Differs after any committed or pending write: `data_version` moves when another connection commits,
+        `total_changes` when this one writes. Readers cache rows against it (one PRAGMA, microseconds)."""
+        with self._lock:
+            return int(self.conn.execute("PRAGMA data_version").fetchone()[0]), self.conn.total_changes
+
     def migrations(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT name FROM migrations ORDER BY name")]
 

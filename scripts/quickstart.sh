@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Install mnemon into ./.venv and run a real end-to-end example on the embedded default store and the local
+# offline embedding model: remember with diff, recall with signals, ingest the example vault, build a context pack.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip >/dev/null
+.venv/bin/python -m pip install -q -e .
+export MNEMON_HOME="${MNEMON_HOME:-$(mktemp -d)/mnemon-home}"
+M=".venv/bin/mnemon --pretty"
+echo "# store: $MNEMON_HOME (embedding provider: local e5, offline)" >&2
+$M remember "Chose Qdrant as the vector database because it handles filtering well" --cat decision --imp 5 --entities "Qdrant,Milvus"
+$M remember "Qdrant runs in Docker on the dev box" --cat fact
+$M remember "Qdrant runs in Docker on the dev box" --cat fact   # exact repeat: skipped, nothing changes
+$M recall "why did we choose Qdrant" --verbose
+$M ingest --vault examples/vault
+$M retrieve --prompt "what is late with the battery supplier" --budget 1200 --max-items 5
+$M status
