@@ -9,4 +9,4 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -e '.[test,cards]'
-exec .venv/bin/python -m pytest tests --doctest-modules src/mnemon/core -q -p no:cacheprovider "$@"
+exec .venv/bin/python -m pytest tests --doctest-modules src/mnemon/core -p no:cacheprovider "$@"
