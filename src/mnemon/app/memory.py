@@ -1,8 +1,9 @@
 """The facade every interface calls: one method per command, each returning a JSON-ready dict."""
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InvalidInput, ProviderUnavailable
 from ..core.validation import validate_memory
@@ -12,9 +13,32 @@ from ..ports.store.base import Store
 from . import curation, recall as recall_mod, remember as remember_mod, transfer
 from .config import Config
 from .runtime import Runtime
-from .thoughts import ContextMixin
-from .vault.facade import VaultMixin
-from .world import WorldMixin
+
+# The world-model, context-pack/thought and vault commands live in mixins whose modules cost ~250 ms to import;
+# `mnemon recall` should not pay for `mnemon state`. Type checkers see the real bases; at run time the methods are
+# found on first use by `Mnemon.__getattr__` (no mixin shares a name with the facade or with another mixin).
+if TYPE_CHECKING:
+    from .thoughts import ContextMixin
+    from .vault.facade import VaultMixin
+    from .world.facade import WorldMixin
+else:
+    class WorldMixin:
+        pass
+
+    class ContextMixin:
+        pass
+
+    class VaultMixin:
+        pass
+
+_MIXINS = (("world.facade", "WorldMixin"), ("thoughts", "ContextMixin"), ("vault.facade", "VaultMixin"))
+_mixin_classes: list[type] = []
+
+
+def _mixins() -> list[type]:
+    if not _mixin_classes:
+        _mixin_classes.extend(getattr(importlib.import_module(f"{__package__}.{mod}"), name) for mod, name in _MIXINS)
+    return _mixin_classes
 
 
 def open_store(target: str | Path, *, readonly: bool = False) -> Store:
@@ -33,6 +57,15 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
 
     def __init__(self, runtime: Runtime) -> None:
         self.rt = runtime
+
+    def __getattr__(self, name: str) -> Any:
+        # only reached when normal lookup fails: a mixin method, bound to this facade as inheritance would
+        if not name.startswith("__"):
+            for cls in _mixins():
+                member = cls.__dict__.get(name)
+                if member is not None:
+                    return member.__get__(self, type(self))
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @classmethod
     def open(cls, cfg: Config, *, readonly: bool = False, provider: str | None = None) -> "Mnemon":

@@ -50,14 +50,25 @@ class RecallOutcome:
         return "sparse_results" if len(self.results) < max(1, self.limit / 2) else None
 
 
-def _graph_of(edge: Edge) -> str | None:
-    if edge.type in TRAVERSAL_GRAPHS:
-        return edge.type
+_GRAPH_OF_TYPE: dict[str, str | None] = {}
+
+
+def _graph_of(edge: Edge | Link) -> str | None:
+    # called once per edge the beam looks at (~10^4 per recall): memoised per edge type
     try:
-        from ..core.ontology import graph_of
-    except ImportError:  # pragma: no cover - ontology ships with the vault layer
-        return "semantic"
-    return graph_of(edge.type)
+        return _GRAPH_OF_TYPE[edge.type]
+    except KeyError:
+        pass
+    if edge.type in TRAVERSAL_GRAPHS:
+        graph: str | None = edge.type
+    else:
+        try:
+            from ..core.ontology import graph_of
+        except ImportError:  # pragma: no cover - ontology ships with the vault layer
+            return "semantic"
+        graph = graph_of(edge.type)
+    _GRAPH_OF_TYPE[edge.type] = graph
+    return graph
 
 
 def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None = None, category: str | None = None,

@@ -6,10 +6,30 @@ Entry points other packages call:
 * `world_context_items(rt, prompt, as_of)` — world rows for context packs, with `truth_policy`;
 * `forget_world_scope(rt, "mneme://…")` — the only deleting path, for an explicit scoped forget.
 """
-from .facade import WorldMixin
-from .preflight import agent_preflight, world_context_items
-from .sense import record_memory_sense, record_sense_event
-from .state import forget_world_scope, propose_assertion
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .facade import WorldMixin
+    from .preflight import agent_preflight, world_context_items
+    from .sense import record_memory_sense, record_sense_event
+    from .state import forget_world_scope, propose_assertion
+
+# loaded on first use: `remember` imports `world.sense` on every write and must not pull in the whole world model
+_LAZY = {"WorldMixin": "facade", "agent_preflight": "preflight", "world_context_items": "preflight",
+         "record_memory_sense": "sense", "record_sense_event": "sense", "forget_world_scope": "state",
+         "propose_assertion": "state"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
 
 __all__ = [
     "WorldMixin",

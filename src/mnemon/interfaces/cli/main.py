@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ...app.config import Config, load_config
-from ...app.memory import Mnemon
+
+if TYPE_CHECKING:
+    from ...app.memory import Mnemon
 from ...core.errors import MnemonError
 from ..payloads import dumps, error_envelope, from_exception
 
@@ -32,6 +34,8 @@ class Ctx:
     @property
     def mem(self) -> Mnemon:
         if self._mem is None:
+            from ...app.memory import Mnemon  # here, not at the top: `--help` and store commands never need it
+
             self._mem = Mnemon.open(self.cfg, readonly=bool(self.flags.get("readonly")), provider=self.flags.get("embed"))
         return self._mem
 
