@@ -141,16 +141,22 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
 
     load(list(anchor_scores))
 
+    heads: dict[str, tuple[str, bool, str, str]] = {}
+
     def admit(ids: Sequence[str]) -> set[str]:
-        load(ids)
+        # only kind / deleted / category / source are needed to step onto a node: no full rows, no JSON
+        unknown = [i for i in ids if i not in heads and i not in rows]
+        if unknown:
+            heads.update(store.node_heads(unknown))
         ok = set()
         for i in ids:
             n = rows.get(i)
-            if n is None or n.deleted_at:
+            head = (n.kind, n.deleted_at is not None, n.category, n.source) if n is not None else heads.get(i)
+            if head is None or head[1]:
                 continue
-            if n.kind != "memory":
+            if head[0] != "memory":
                 ok.add(i)  # notes, entities … are stepping stones, never results
-            elif (not category or n.category == category) and (not source or n.source == source):
+            elif (not category or head[2] == category) and (not source or head[3] == source):
                 ok.add(i)
         return ok
 
@@ -180,6 +186,7 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
                   "max_visited": params.max_visited, "visited": beam.visited, "dropped_by_budget": beam.dropped_by_budget})
 
     # ── re-rank ─────────────────────────────────────────────────────────────
+    load([i for i in beam.scores if i not in rows and (i in heads and heads[i][0] in kinds)])
     cand_ids = [i for i in beam.scores if i in rows and rows[i].kind in kinds and not rows[i].deleted_at
                 and (not category or rows[i].category == category) and (not source or rows[i].source == source)]
     kw_sig = keyword(cand_ids)

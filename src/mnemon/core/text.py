@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 # without a dictionary segmenter (reference/deps.md §7).
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _CJK_RUN = re.compile(f"[{_CJK}]+")
+_CJK_ANY = re.compile(f"[{_CJK}]")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 
 STOPWORDS = frozenset(
@@ -69,8 +70,15 @@ def _cjk_bigrams(run: str) -> list[str]:
 
 def tokens(text: str, *, keep_stopwords: bool = False) -> list[str]:
     """Ordered tokens of `text` (duplicates kept), lowercased and NFKC-normalised."""
+    norm = normalize(text)
+    if _CJK_ANY.search(norm) is None:
+        # Fast path (vault ingest tokenises megabytes): without CJK no word needs splitting into bigrams.
+        words = _WORD.findall(norm.replace("’", "'") if "’" in norm else norm)
+        if keep_stopwords:
+            return [stem(t) for t in words]
+        return [stem(t) for t in words if t not in STOPWORDS]
     out: list[str] = []
-    for word in _WORD.findall(normalize(text)):
+    for word in _WORD.findall(norm):
         word = word.replace("’", "'")
         pos = 0
         for m in _CJK_RUN.finditer(word):

@@ -255,31 +255,39 @@ class _Writer:
         if hard or soft:
             self.rt.index.note_delete([*hard, *soft], gen)
 
-    def write_note(self, plan: NotePlan, known: bool) -> None:
-        if known:  # a file never ingested before has nothing to clear
-            self.clear_note(plan.path, {n.id for n in plan.nodes})
-        existing = self.vault.existing_nodes([n.id for n in plan.nodes])
-        fresh = [n for n in plan.nodes if n.id not in existing]
-        again = [n for n in plan.nodes if n.id in existing]
-        if fresh:
-            self.vault.insert_nodes([_memory(n, plan.path, self.now) for n in fresh], [n.fts for n in fresh])
-            self.new_memory_ids.extend(n.id for n in fresh if n.kind == "memory")
-        if again:
-            self.vault.refresh_nodes([_memory(n, plan.path, self.now) for n in again], [n.fts for n in again])
-            self.new_memory_ids.extend(n.id for n in again if n.kind == "memory" and existing[n.id][0] is not None)
-        self.write_edges(plan.path, plan.edges)
+    def write_notes(self, plans: Sequence[NotePlan], known: Callable[[NotePlan], bool]) -> None:
+        """Every changed note's rows and edges in a handful of bulk statements (not a round trip per row).
 
-    def write_edges(self, path: str, planned: Sequence[PlannedEdge]) -> None:
+        Clearing goes first for all notes, then the writes: a note's derived ids and edge sources carry its own path,
+        so one note's clear can never touch another note's new rows."""
+        for plan in plans:
+            if known(plan):  # a file never ingested before has nothing to clear
+                self.clear_note(plan.path, {n.id for n in plan.nodes})
+        rows = [(plan, n) for plan in plans for n in plan.nodes]
+        existing = self.vault.existing_nodes([n.id for _plan, n in rows])
+        fresh = [(plan, n) for plan, n in rows if n.id not in existing]
+        again = [(plan, n) for plan, n in rows if n.id in existing]
+        if fresh:
+            self.vault.insert_nodes([_memory(n, plan.path, self.now) for plan, n in fresh], [n.fts for _p, n in fresh])
+            self.new_memory_ids.extend(n.id for _p, n in fresh if n.kind == "memory")
+        if again:
+            self.vault.refresh_nodes([_memory(n, plan.path, self.now) for plan, n in again],
+                                     [n.fts for _p, n in again])
+            self.new_memory_ids.extend(n.id for _p, n in again if n.kind == "memory" and existing[n.id][0] is not None)
+        self.write_edges([(plan.path, e) for plan in plans for e in plan.edges])
+
+    def write_edges(self, planned: Sequence[tuple[str, PlannedEdge]]) -> None:
+        """(note path, planned edge) pairs → resolved, deduplicated edge rows plus their creation events."""
         edges: list[Edge] = []
         events: list[tuple[str, str, dict[str, Any]]] = []
         shared: set[str] = set()
         seen: set[tuple[str, str, str]] = set()
-        for p in planned:
+        details: dict[tuple[str, ...], dict[str, Any]] = {}  # one detail object per gate outcome, encoded once
+        for path, p in planned:
             dst, tier = (p.dst, None) if p.dst else self.resolve(p.link_key)
             if (p.src, dst, p.relation) in seen:
                 continue  # two spellings of one link ([[Ada]], [[Ada Quill]]) are one edge; the first line is evidence
             seen.add((p.src, dst, p.relation))
-            meta = dict(p.metadata)
             rule = p.rule
             if tier:
                 rule = f"{p.rule}:{tier}"
@@ -289,8 +297,11 @@ class _Writer:
                 continue  # a note linking to itself by name: navigation to nowhere
             edges.append(Edge(src=p.src, dst=dst, type=p.relation, weight=p.confidence, confidence=p.confidence,
                               status=p.status, evidence=p.evidence, origin="ingest", rule=rule, source_path=path,
-                              metadata=meta, created_at=self.now, updated_at=self.now))
-            events.append(("created", "ingest", {"reasons": list(p.reasons)}))
+                              metadata=dict(p.metadata), created_at=self.now, updated_at=self.now))
+            detail = details.get(p.reasons)
+            if detail is None:
+                detail = details[p.reasons] = {"reasons": list(p.reasons)}
+            events.append(("created", "ingest", detail))
         shared |= {e.dst for e in edges if e.dst.startswith("placeholder:")}
         if shared:
             self.vault.ensure_shared_nodes([_shared_node(i, self.now) for i in sorted(shared)])
@@ -421,8 +432,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         existing = vault_store.existing_nodes([n.id for n in notes])
         vault_store.insert_nodes([n for n in notes if n.id not in existing])
         vault_store.refresh_nodes([n for n in notes if n.id in existing])
-        for plan in plans:
-            writer.write_note(plan, plan.path in known or plan.note_id in existing)
+        writer.write_notes(plans, lambda plan: plan.path in known or plan.note_id in existing)
         if names_changed or writer.placeholders:
             links = writer.relink()
         for path in removed:

@@ -7,6 +7,8 @@ and lets support decay along a path: a neighbour never outranks its own anchor o
 """
 from __future__ import annotations
 
+import heapq
+
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -99,10 +101,10 @@ def beam_search(
                 cur = transitions.get(nb)
                 if cur is None or total > cur[0] or (total == cur[0] and node < cur[1]):
                     transitions[nb] = (total, node, edge)
-            ranked = sorted(transitions.items(), key=lambda t: (-t[1][0], t[0]))
             keep = min(params.width, params.max_visited - visited)
-            dropped += max(0, len(ranked) - keep)
-            ranked = ranked[:keep]
+            dropped += max(0, len(transitions) - keep)
+            # the same order as a full sort by (score desc, id), without sorting every transition
+            ranked = heapq.nsmallest(keep, transitions.items(), key=lambda t: (-t[1][0], t[0]))
             visited += len(ranked)
             for nb, (total, node, edge) in ranked:
                 seen.add(nb)

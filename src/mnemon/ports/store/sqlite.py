@@ -5,6 +5,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -92,9 +93,11 @@ class SQLiteStore:
         self.conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         self.conn.execute("PRAGMA foreign_keys = ON")
         if not readonly:
-            self.conn.execute("PRAGMA journal_mode = WAL")
+            # switching a fresh file to WAL and creating the schema can meet SQLITE_BUSY without the busy handler
+            # being consulted (several processes opening a new store at once); retry those with backoff
+            _retry_busy(lambda: self.conn.execute("PRAGMA journal_mode = WAL"), busy_timeout_ms)
             self.conn.execute("PRAGMA synchronous = NORMAL")
-            self._migrate()
+            _retry_busy(self._migrate, busy_timeout_ms)
         else:
             self._check_schema()
 
@@ -229,6 +232,17 @@ class SQLiteStore:
             marks = ",".join("?" * len(chunk))
             for row in self.conn.execute(f"SELECT {_NODE_COLS} FROM nodes WHERE id IN ({marks})", list(chunk)):
                 out[row[0]] = _node(row)
+        return out
+
+    def node_heads(self, ids: Sequence[str]) -> dict[str, tuple[str, bool, str, str]]:
+        """(kind, deleted?, category, source) per id: what traversal needs to decide whether to step on a node."""
+        out: dict[str, tuple[str, bool, str, str]] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            marks = ",".join("?" * len(chunk))
+            for r in self.conn.execute(
+                    f"SELECT id, kind, deleted_at IS NOT NULL, category, source FROM nodes WHERE id IN ({marks})",
+                    list(chunk)):
+                out[r[0]] = (r[1], bool(r[2]), r[3], r[4])
         return out
 
     def find_active_by_hash(self, digest: str, kind: str = "memory") -> str | None:
@@ -665,6 +679,20 @@ class SQLiteStore:
             "db_path": self.path,
             "db_size_bytes": size,
         }
+
+
+def _retry_busy(fn: Any, budget_ms: int) -> Any:
+    deadline = time.monotonic() + budget_ms / 1000
+    delay = 0.01
+    while True:
+        try:
+            return fn()
+        except sqlite3.OperationalError as exc:
+            text = str(exc).lower()
+            if ("locked" not in text and "busy" not in text) or time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.5)
 
 
 def _split_sql(script: str) -> list[str]:

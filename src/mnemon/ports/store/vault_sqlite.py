@@ -23,10 +23,21 @@ _NODE_INSERT = (
     " created_at, updated_at, last_accessed_at, access_count, effective_importance, deleted_at, metadata, inserted_at)"
     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,NULL,0,?,NULL,?,?)"
 )
+_FTS_INSERT_BY_ID = "INSERT INTO memory_fts(rowid, body, tags, entities) SELECT seq, ?, ?, ? FROM nodes WHERE id = ?"
+
+
+# One encoder each, built once: `json.dumps` with non-default options builds a new encoder per call, which cost
+# seconds over the ~400k metadata/event blobs of a 2,000-note vault.
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_LIST = json.JSONEncoder(ensure_ascii=False).encode  # the `["a", "b"]` spelling SQLiteStore writes for tags
 
 
 def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")) if value else "{}"
+    return _COMPACT(value) if value else "{}"
+
+
+def _dump_list(values: Sequence[str]) -> str:
+    return _LIST(list(values)) if values else "[]"
 
 
 def _chunks(seq: Sequence[Any]) -> Iterable[Sequence[Any]]:
@@ -135,34 +146,31 @@ class SQLiteVault:
         return ids
 
     def insert_nodes(self, nodes: Sequence[Memory], fts_bodies: Sequence[str] | None = None) -> None:
-        """Insert new rows (ids must not exist); memories also enter the FTS index."""
-        conn = self.conn
-        fts_rows: list[tuple[Any, ...]] = []
-        for i, n in enumerate(nodes):
-            cur = conn.execute(_NODE_INSERT, (
-                n.id, n.kind, n.title, n.content, n.content_hash, n.category, n.importance,
-                json.dumps(list(n.tags), ensure_ascii=False), json.dumps(list(n.entities), ensure_ascii=False),
-                n.source, n.created_at, n.updated_at or n.created_at, n.effective_importance, _dump(n.metadata),
-                n.inserted_at or n.created_at))
-            if n.kind == "memory" and fts_bodies is not None:
-                fts_rows.append((cur.lastrowid, fts_bodies[i], " ".join(n.tags), " ".join(n.entities)))
-        self._write_many("INSERT INTO memory_fts(rowid, body, tags, entities) VALUES (?,?,?,?)", fts_rows)
+        """Insert new rows (ids must not exist); memories also enter the FTS index. Two `executemany` calls: the FTS
+        rowid (= nodes.seq) is looked up by id inside SQLite instead of one round trip per row."""
+        self._write_many(_NODE_INSERT, [
+            (n.id, n.kind, n.title, n.content, n.content_hash, n.category, n.importance, _dump_list(n.tags),
+             _dump_list(n.entities), n.source, n.created_at, n.updated_at or n.created_at, n.effective_importance,
+             _dump(n.metadata), n.inserted_at or n.created_at) for n in nodes])
+        if fts_bodies is not None:
+            self._write_many(_FTS_INSERT_BY_ID, [(fts_bodies[i], " ".join(n.tags), " ".join(n.entities), n.id)
+                                                 for i, n in enumerate(nodes) if n.kind == "memory"])
 
     def refresh_nodes(self, nodes: Sequence[Memory], fts_bodies: Sequence[str] | None = None) -> None:
-        """Update existing rows in place (keeping access stats and vectors) and revive soft-deleted ones."""
-        conn = self.conn
-        for i, n in enumerate(nodes):
-            row = conn.execute("SELECT seq, deleted_at FROM nodes WHERE id = ?", (n.id,)).fetchone()
-            if row is None:
-                continue
-            self._write("UPDATE nodes SET kind=?, title=?, content=?, content_hash=?, category=?, importance=?, tags=?,"
-                        " source=?, updated_at=?, metadata=?, deleted_at=NULL WHERE seq=?",
-                        (n.kind, n.title, n.content, n.content_hash, n.category, n.importance,
-                         json.dumps(list(n.tags), ensure_ascii=False), n.source, n.updated_at, _dump(n.metadata), row[0]))
-            if n.kind == "memory" and fts_bodies is not None:
-                self._write("DELETE FROM memory_fts WHERE rowid = ?", (row[0],))
-                self._write("INSERT INTO memory_fts(rowid, body, tags, entities) VALUES (?,?,?,?)",
-                            (row[0], fts_bodies[i], " ".join(n.tags), " ".join(n.entities)))
+        """Update existing rows in place (keeping access stats and vectors) and revive soft-deleted ones; ids without
+        a row are ignored."""
+        if not nodes:
+            return
+        self._write_many("UPDATE nodes SET kind=?, title=?, content=?, content_hash=?, category=?, importance=?, tags=?,"
+                         " source=?, updated_at=?, metadata=?, deleted_at=NULL WHERE id=?",
+                         [(n.kind, n.title, n.content, n.content_hash, n.category, n.importance, _dump_list(n.tags),
+                           n.source, n.updated_at, _dump(n.metadata), n.id) for n in nodes])
+        if fts_bodies is not None:
+            memories = [(i, n) for i, n in enumerate(nodes) if n.kind == "memory"]
+            self._write_many("DELETE FROM memory_fts WHERE rowid = (SELECT seq FROM nodes WHERE id = ?)",
+                             [(n.id,) for _i, n in memories])
+            self._write_many(_FTS_INSERT_BY_ID, [(fts_bodies[i], " ".join(n.tags), " ".join(n.entities), n.id)
+                                                 for i, n in memories])
 
     def ensure_shared_nodes(self, nodes: Sequence[Memory]) -> None:
         """Date, email, tag and placeholder nodes are shared by every note: insert once, never overwrite."""
@@ -234,22 +242,35 @@ class SQLiteVault:
         return n
 
     def insert_edges(self, edges: Sequence[Edge], events: Sequence[tuple[str, str, dict[str, Any]]]) -> list[int]:
-        """Insert new edges, each with its first audit event (event, actor, detail). Returns the new ids."""
-        conn = self.conn
-        ids: list[int] = []
-        for e in edges:
-            cur = conn.execute(
-                "INSERT INTO edges (src, dst, type, sub_type, weight, confidence, status, evidence, origin, rule,"
-                " source_path, metadata, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (e.src, e.dst, e.type, e.sub_type, e.weight, e.confidence, e.status, e.evidence, e.origin, e.rule,
-                 e.source_path, _dump(e.metadata), e.created_at, e.updated_at or e.created_at))
-            ids.append(int(cur.lastrowid or 0))
-        self.log_edge_events([(i, ev[0], ev[1], ev[2], e.created_at) for i, ev, e in zip(ids, events, edges)])
-        return ids
+        """Insert new edges (their (src, dst, type) must not exist), each with its first audit event (event, actor,
+        detail). Returns the new ids.
+
+        Bulk: the rows go in with one `executemany`, and the events find their edge by its unique key inside SQLite.
+        Edge ids are `INTEGER PRIMARY KEY` (max + 1) and we hold the write transaction, so the new ids are exactly
+        those above the previous maximum."""
+        if not edges:
+            return []
+        before = int(self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM edges").fetchone()[0])
+        self._write_many(
+            "INSERT INTO edges (src, dst, type, sub_type, weight, confidence, status, evidence, origin, rule,"
+            " source_path, metadata, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [(e.src, e.dst, e.type, e.sub_type, e.weight, e.confidence, e.status, e.evidence, e.origin, e.rule,
+              e.source_path, _dump(e.metadata), e.created_at, e.updated_at or e.created_at) for e in edges])
+        details: dict[int, str] = {}  # most events share one detail ({"reasons": [...]} of the relation's gate)
+        rows: list[tuple[Any, ...]] = []
+        for (event, actor, detail), e in zip(events, edges):
+            key = id(detail)
+            text = details.get(key)
+            if text is None:
+                text = details[key] = _COMPACT(detail)
+            rows.append((event, actor, text, e.created_at, e.src, e.dst, e.type))
+        self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at)"
+                         " SELECT id, ?, ?, ?, ? FROM edges WHERE src = ? AND dst = ? AND type = ?", rows)
+        return [int(r[0]) for r in self.conn.execute("SELECT id FROM edges WHERE id > ? ORDER BY id", (before,))]
 
     def log_edge_events(self, rows: Sequence[tuple[int, str, str, dict[str, Any], str]]) -> None:
         self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
-                         [(i, ev, actor, json.dumps(detail, ensure_ascii=False, separators=(",", ":")), when)
+                         [(i, ev, actor, _COMPACT(detail), when)
                           for i, ev, actor, detail, when in rows])
 
     def repoint_edges(self, old_dst: str, new_dst: str, when: str) -> list[int]:
