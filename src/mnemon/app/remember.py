@@ -47,9 +47,9 @@ def _empty_counts() -> dict[str, int]:
     return {"temporal": 0, "entity": 0, "causal": 0, "semantic": 0}
 
 
-def _advisory(rt: Runtime, content: str, vector: np.ndarray | None) -> tuple[str, list[Any]]:
+def _advisory(rt: Runtime, content: str, vector: np.ndarray | None, keyword_ids: list[str]) -> tuple[str, list[Any]]:
     """ADD/UPDATE/CONFLICT/DUPLICATE against the closest active memories (keyword top 5 + vector top 5)."""
-    ids = [i for i, _ in rt.store.keyword_search(tokens(content), DIFF_LIMIT)]
+    ids = list(keyword_ids[:DIFF_LIMIT])
     cosines: dict[str, float] = {}
     if vector is not None:
         for i, cos in rt.index.search(vector, DIFF_LIMIT):
@@ -172,7 +172,8 @@ def auto_prune(rt: Runtime, protect: tuple[str, ...]) -> list[str]:
     return ids
 
 
-def semantic_candidates(rt: Runtime, mem: Memory, vector: np.ndarray | None, linked: set[str]) -> list[dict[str, Any]]:
+def semantic_candidates(rt: Runtime, mem: Memory, vector: np.ndarray | None, linked: set[str],
+                        keyword_ids: list[str] | None = None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if vector is not None:
         for i, cos in rt.index.search(vector, CANDIDATE_TOP + 8, exclude={mem.id}):
@@ -182,7 +183,8 @@ def semantic_candidates(rt: Runtime, mem: Memory, vector: np.ndarray | None, lin
         out = out[:CANDIDATE_TOP]
     else:
         mine = token_set(mem.content)
-        ids = [i for i, _ in rt.store.keyword_search(tokens(mem.content), CANDIDATE_TOP * 4)]
+        ids = keyword_ids if keyword_ids is not None else [
+            i for i, _ in rt.store.keyword_search(tokens(mem.content), CANDIDATE_TOP * 4)]
         nodes = rt.store.get_nodes(ids)
         scored = []
         for i in ids:
@@ -234,8 +236,10 @@ def remember(rt: Runtime, inp: MemoryInput, *, no_diff: bool = False) -> dict[st
     vector_rows = rt.embed_documents([inp.content])
     vector = vector_rows[0] if vector_rows is not None else None
     suggestion = "ADD"
+    # one keyword search serves both the advisory diff (top 5) and the review candidates (top 20)
+    keyword_ids = [i for i, _ in store.keyword_search(tokens(inp.content), CANDIDATE_TOP * 4)]
     if not no_diff:
-        suggestion, _ = _advisory(rt, inp.content, vector)
+        suggestion, _ = _advisory(rt, inp.content, vector, keyword_ids)
     with store.transaction():
         if not no_diff:
             existing = store.find_active_by_hash(digest)  # another writer may have stored it meanwhile
@@ -253,7 +257,7 @@ def remember(rt: Runtime, inp: MemoryInput, *, no_diff: bool = False) -> dict[st
         "action": "added",
         "diff_suggestion": suggestion,
         "edges_created": outcome.edges_created,
-        "semantic_candidates": semantic_candidates(rt, mem, vector, linked),
+        "semantic_candidates": semantic_candidates(rt, mem, vector, linked, keyword_ids),
         "causal_candidates": causal_candidates(rt, mem),
         "embedded": vector is not None,
         "effective_importance": round(mem.effective_importance, 4),

@@ -416,12 +416,29 @@ class SQLiteStore:
         terms = [t.replace('"', '""') for t in dict.fromkeys(tokens) if t]
         if not terms:
             return []
+        if len(terms) > 1:
+            # terms in more than a quarter of all memories add little to BM25 but make every match expensive to
+            # score; keep them only when nothing rarer is left
+            df = self.token_doc_freq(terms)
+            common = max(50, self.count_active() // 4)
+            rare = [t for t in terms if df.get(t, 0) <= common]
+            terms = rare or terms
         match = " OR ".join(f'"{t}"' for t in terms)
-        where, args = _where(flt)
-        # bm25 is lower-is-better; weights favour body over tags and entities
-        sql = (f"SELECT n.id, -bm25(memory_fts, 1.0, 0.6, 0.6) AS s FROM memory_fts JOIN nodes n ON n.seq = memory_fts.rowid"
-               f" WHERE memory_fts MATCH ? AND {where} ORDER BY s DESC, n.created_at DESC, n.id LIMIT ?")
         try:
+            if flt is None or (flt.kind == "memory" and not flt.category and not flt.source):
+                # the FTS table holds exactly the active memories: rank there, join only the winners
+                hits = self.conn.execute(
+                    "SELECT rowid, -bm25(memory_fts, 1.0, 0.6, 0.6) AS s FROM memory_fts WHERE memory_fts MATCH ?"
+                    " ORDER BY s DESC, rowid DESC LIMIT ?", (match, limit)).fetchall()
+                if not hits:
+                    return []
+                marks = ",".join("?" * len(hits))
+                ids = dict(self.conn.execute(f"SELECT seq, id FROM nodes WHERE seq IN ({marks})", [h[0] for h in hits]))
+                return [(ids[h[0]], float(h[1])) for h in hits if h[0] in ids]
+            where, args = _where(flt)
+            # bm25 is lower-is-better; weights favour body over tags and entities
+            sql = (f"SELECT n.id, -bm25(memory_fts, 1.0, 0.6, 0.6) AS s FROM memory_fts JOIN nodes n"
+                   f" ON n.seq = memory_fts.rowid WHERE memory_fts MATCH ? AND {where} ORDER BY s DESC, n.seq DESC LIMIT ?")
             return [(r[0], float(r[1])) for r in self.conn.execute(sql, [match, *args, limit])]
         except sqlite3.OperationalError as exc:  # a malformed MATCH must not surface as a traceback
             raise StoreError(f"keyword search failed: {exc}") from exc

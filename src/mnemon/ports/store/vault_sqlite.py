@@ -84,7 +84,9 @@ class SQLiteVault:
                     (key, value))
 
     def files(self) -> dict[str, VaultFile]:
-        return {r[0]: VaultFile(r[0], r[1], r[2], r[3], r[4], r[5], tuple(json.loads(r[6] or "[]")), r[7])
+        # most notes have no aliases: skip the JSON parse for them (a re-ingest reads every row)
+        return {r[0]: VaultFile(r[0], r[1], r[2], r[3], r[4], r[5],
+                                tuple(json.loads(r[6])) if r[6] and r[6] != "[]" else (), r[7])
                 for r in self.conn.execute("SELECT path, content_hash, mtime, size, note_id, title, aliases, ingested_at"
                                            " FROM vault_files")}
 
@@ -182,13 +184,20 @@ class SQLiteVault:
         self._write_many("UPDATE nodes SET deleted_at = NULL WHERE id = ? AND deleted_at IS NOT NULL",
                          [(n.id,) for n in nodes])
 
-    def unreferenced(self, kinds: Sequence[str], source: str) -> list[str]:
-        """Shared nodes of `kinds` written by `source` that no edge touches any more."""
+    def unreferenced(self, kinds: Sequence[str], source: str, among: Sequence[str] | None = None) -> list[str]:
+        """Shared nodes of `kinds` written by `source` that no edge touches any more; only ids in `among` when given
+        (an incremental run checks the few nodes it released instead of scanning every shared node)."""
         marks = ",".join("?" * len(kinds))
-        return [r[0] for r in self.conn.execute(
-            f"SELECT n.id FROM nodes n WHERE n.kind IN ({marks}) AND n.source = ?"
-            " AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.dst = n.id)"
-            " AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.src = n.id)", [*kinds, source])]
+        sql = (f"SELECT n.id FROM nodes n WHERE n.kind IN ({marks}) AND n.source = ?"
+               " AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.dst = n.id)"
+               " AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.src = n.id)")
+        if among is None:
+            return [r[0] for r in self.conn.execute(sql, [*kinds, source])]
+        out: list[str] = []
+        for chunk in _chunks(list(among)):
+            out += [r[0] for r in self.conn.execute(sql + f" AND n.id IN ({','.join('?' * len(chunk))})",
+                                                    [*kinds, source, *chunk])]
+        return out
 
     def nodes_of_kind(self, kind: str) -> list[tuple[str, str, dict[str, Any]]]:
         return [(r[0], r[1] or "", json.loads(r[2]) if r[2] and r[2] != "{}" else {})
