@@ -19,7 +19,7 @@ from ..core.model import TRAVERSAL_GRAPHS, Edge, Link, Memory
 from ..core.recall.beam import beam_search
 from ..core.recall.fusion import rrf, via_of
 from ..core.recall.params import (
-    ANCHOR_TOP_K, BEAM, EDGE_WEIGHTS, FORMULA_VERSION, RERANK, RERANK_NO_EMBEDDING, confidence_label,
+    ANCHOR_TOP_K, BEAM, BEAM_FANOUT, EDGE_WEIGHTS, FORMULA_VERSION, RERANK, RERANK_NO_EMBEDDING, confidence_label,
 )
 from ..core.recall.rerank import (
     Scored, Signals, combine, entity_signal, idf, is_supported, keyword_signal, minmax, neighbour_support, relevance,
@@ -136,8 +136,19 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
                 known_links[i] = got.get(i, [])
         return {i: known_links[i] for i in ids}
 
+    phi_now = EDGE_WEIGHTS[decision.intent]
+
     def neighbors(ids: Sequence[str]) -> dict[str, list[tuple[str, Link]]]:
-        return {i: [(link.dst, link) for link in links] for i, links in links_of(ids).items() if links}
+        # the beam looks at each node's strongest edges for this intent only, so a hub costs the same as a leaf
+        out = {}
+        for i, links in links_of(ids).items():
+            if not links:
+                continue
+            if len(links) > BEAM_FANOUT:
+                links = sorted(links, key=lambda l: (-(phi_now.get(_graph_of(l) or "", 0.0) * l.weight), l.id))
+                links = links[:BEAM_FANOUT]
+            out[i] = [(link.dst, link) for link in links]
+        return out
 
     load(list(anchor_scores))
 

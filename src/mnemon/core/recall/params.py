@@ -11,6 +11,7 @@ ANCHOR_TOP_K = 20
 LAMBDA_STRUCTURAL = 1.0
 LAMBDA_SEMANTIC = 0.4
 SUPERSEDED_FACTOR = 0.25
+BEAM_FANOUT = 16  # edges the beam considers per node: its strongest by φ·weight (LoCoMo: same quality as all)
 PROXIMITY_FACTOR = 0.5  # a same-day neighbour vouches half as much as the memory directly before or after
 CONFIDENCE_CUTS = (0.25, 0.6)
 

@@ -148,13 +148,25 @@ class SQLiteVault:
         return ids
 
     def insert_nodes(self, nodes: Sequence[Memory], fts_bodies: Sequence[str] | None = None) -> None:
-        """Insert new rows (ids must not exist); memories also enter the FTS index. Two `executemany` calls: the FTS
-        rowid (= nodes.seq) is looked up by id inside SQLite instead of one round trip per row."""
+        """Insert new rows (ids must not exist); memories also enter the FTS index. Two `executemany` calls.
+
+        The FTS rowid is nodes.seq, an INTEGER PRIMARY KEY: inside our write transaction SQLite gives each new row
+        max + 1, in insertion order, so the seqs are known without a lookup per row (checked; else looked up)."""
+        if not nodes:
+            return
+        before = int(self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM nodes").fetchone()[0])
         self._write_many(_NODE_INSERT, [
             (n.id, n.kind, n.title, n.content, n.content_hash, n.category, n.importance, _dump_list(n.tags),
              _dump_list(n.entities), n.source, n.created_at, n.updated_at or n.created_at, n.effective_importance,
              _dump(n.metadata), n.inserted_at or n.created_at) for n in nodes])
-        if fts_bodies is not None:
+        if fts_bodies is None:
+            return
+        after = int(self.conn.execute("SELECT MAX(seq) FROM nodes").fetchone()[0])
+        if after == before + len(nodes):
+            self._write_many("INSERT INTO memory_fts(rowid, body, tags, entities) VALUES (?,?,?,?)",
+                             [(before + 1 + i, fts_bodies[i], " ".join(n.tags), " ".join(n.entities))
+                              for i, n in enumerate(nodes) if n.kind == "memory"])
+        else:
             self._write_many(_FTS_INSERT_BY_ID, [(fts_bodies[i], " ".join(n.tags), " ".join(n.entities), n.id)
                                                  for i, n in enumerate(nodes) if n.kind == "memory"])
 
@@ -266,16 +278,28 @@ class SQLiteVault:
             [(e.src, e.dst, e.type, e.sub_type, e.weight, e.confidence, e.status, e.evidence, e.origin, e.rule,
               e.source_path, _dump(e.metadata), e.created_at, e.updated_at or e.created_at) for e in edges])
         details: dict[int, str] = {}  # most events share one detail ({"reasons": [...]} of the relation's gate)
-        rows: list[tuple[Any, ...]] = []
-        for (event, actor, detail), e in zip(events, edges):
-            key = id(detail)
+        texts: list[str] = []
+        for _event, _actor, detail in events:
+            key = id(detail)  # `events` keeps every detail alive, so ids are not reused during this loop
             text = details.get(key)
             if text is None:
                 text = details[key] = _COMPACT(detail)
-            rows.append((event, actor, text, e.created_at, e.src, e.dst, e.type))
+            texts.append(text)
+        after = int(self.conn.execute("SELECT MAX(id) FROM edges").fetchone()[0])
+        if after == before + len(edges):  # ids were max + 1 in order (see above): no lookup per event
+            ids = list(range(before + 1, after + 1))
+            self.log_edge_events_encoded([(i, ev[0], ev[1], t, e.created_at)
+                                          for i, ev, t, e in zip(ids, events, texts, edges)])
+            return ids
         self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at)"
-                         " SELECT id, ?, ?, ?, ? FROM edges WHERE src = ? AND dst = ? AND type = ?", rows)
+                         " SELECT id, ?, ?, ?, ? FROM edges WHERE src = ? AND dst = ? AND type = ?",
+                         [(ev[0], ev[1], t, e.created_at, e.src, e.dst, e.type) for ev, t, e in zip(events, texts, edges)])
         return [int(r[0]) for r in self.conn.execute("SELECT id FROM edges WHERE id > ? ORDER BY id", (before,))]
+
+    def log_edge_events_encoded(self, rows: Sequence[tuple[int, str, str, str, str]]) -> None:
+        """(edge id, event, actor, detail already JSON-encoded, when) rows."""
+        self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
+                         list(rows))
 
     def log_edge_events(self, rows: Sequence[tuple[int, str, str, dict[str, Any], str]]) -> None:
         self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
