@@ -4,6 +4,7 @@
 """
 from __future__ import annotations
 
+import heapq
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -138,17 +139,18 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
 
     phi_now = EDGE_WEIGHTS[decision.intent]
 
+    trimmed: dict[str, list[tuple[str, Link]]] = {}
+
     def neighbors(ids: Sequence[str]) -> dict[str, list[tuple[str, Link]]]:
         # the beam looks at each node's strongest edges for this intent only, so a hub costs the same as a leaf
-        out = {}
-        for i, links in links_of(ids).items():
-            if not links:
-                continue
-            if len(links) > BEAM_FANOUT:
-                links = sorted(links, key=lambda l: (-(phi_now.get(_graph_of(l) or "", 0.0) * l.weight), l.id))
-                links = links[:BEAM_FANOUT]
-            out[i] = [(link.dst, link) for link in links]
-        return out
+        missing = [i for i in ids if i not in trimmed]
+        if missing:
+            for i, links in links_of(missing).items():
+                if len(links) > BEAM_FANOUT:
+                    links = heapq.nsmallest(BEAM_FANOUT, links, key=lambda l: (
+                        -(phi_now.get(_graph_of(l) or "", 0.0) * l.weight), l.id))
+                trimmed[i] = [(link.dst, link) for link in links]
+        return {i: trimmed[i] for i in ids if trimmed.get(i)}
 
     load(list(anchor_scores))
 
