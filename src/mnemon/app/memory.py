@@ -10,7 +10,7 @@ from ..core.validation import validate_memory
 from ..ports.embed.base import EmbedSettings
 from ..ports.embed.registry import get_provider
 from ..ports.store.base import Store
-from . import curation, recall as recall_mod, remember as remember_mod, transfer
+from . import curation, remember as remember_mod, transfer
 from .config import Config
 from .runtime import Runtime
 
@@ -120,6 +120,8 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
     def recall(self, query: str, *, limit: int = 10, intent: str | None = None, category: str | None = None,
                source: str | None = None, verbose: bool = False, brief: bool = False, excerpt_chars: int = 240,
                explain: bool = False, basic: bool = False) -> Any:
+        from . import recall as recall_mod  # the recall engine loads only when asked for
+
         if verbose and brief:
             raise InvalidInput("--brief and --verbose cannot be combined")
         if basic:
@@ -130,6 +132,8 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
                                                          excerpt_chars=excerpt_chars, explain=explain))
 
     def search(self, query: str, *, limit: int = 10, brief: bool = False, excerpt_chars: int = 240) -> dict[str, Any]:
+        from . import recall as recall_mod  # the recall engine loads only when asked for
+
         return recall_mod.keyword_only(self.rt, query, limit=limit, brief=brief, excerpt_chars=excerpt_chars)
 
     def show(self, node_id: str) -> dict[str, Any]:

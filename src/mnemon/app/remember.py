@@ -2,12 +2,16 @@
 one transaction (insert, vector, four graphs, effective importance, auto-prune) → candidates for the agent."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
 import uuid
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
-import numpy as np
 
 from ..core import graph_rules
 from ..core.causal import causal_cue, suggest_sub_type

@@ -1,18 +1,23 @@
 """What every workflow needs: the store, the embedding provider, the vector index, the clock and the policies."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..ports.vector_index import VectorIndex
+
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-import numpy as np
 
 from ..core.errors import ProviderUnavailable
 from ..core.model import Link, Memory, iso, utcnow
 from ..core.text import tokens
 from ..ports.embed.base import EmbeddingProvider
 from ..ports.store.base import Store
-from ..ports.vector_index import VectorIndex
 
 
 @dataclass
@@ -53,6 +58,8 @@ class Runtime:
     @property
     def index(self) -> VectorIndex:
         if self._index is None:
+            from ..ports.vector_index import VectorIndex  # numpy is loaded only when vectors are used
+
             self._index = VectorIndex(self.store, self.provider.identity())
         return self._index
 

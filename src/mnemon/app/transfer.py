@@ -5,9 +5,11 @@ import base64
 import binascii
 import json
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+
 
 from ..core.errors import InvalidInput, MnemonError
 from ..core.model import EDGE_STATUSES, Edge, Memory, content_hash, iso, parse_iso
@@ -137,6 +139,8 @@ def export_document(rt: Runtime, *, include_vectors: bool = True) -> dict[str, A
     vectors: dict[str, str] = {}
     if include_vectors and rt.vectors_enabled:
         vid, mat = rt.store.load_vectors(rt.provider.identity())
+        import numpy as np
+
         vectors = {i: base64.b64encode(np.ascontiguousarray(mat[k], dtype="<f4").tobytes()).decode()
                    for k, i in enumerate(vid) if i in ids}
     edges = [e for e in rt.store.iter_edges(statuses=("active", "candidate")) if e.src in ids and e.dst in ids]
@@ -236,6 +240,8 @@ def _decode_vector(value: Any, idx: int) -> np.ndarray | None:
         raw = b""
     if not raw or len(raw) % 4:
         raise InvalidInput(f"export insight {idx}: vector is not base64 of little-endian float32 values")
+    import numpy as np
+
     return np.frombuffer(raw, dtype="<f4")
 
 

@@ -5,39 +5,75 @@ Everything here is a function of rows (frozen dataclasses with `to_row()`/`from_
 `as_of`; nothing reads a clock, touches storage or calls a model. The app layer loads rows, calls these functions
 and persists what they return.
 """
-from mnemon.core.world.aliases import Alias, MergePlan, add_alias, alias_map, canonical_subject, merge_plan
-from mnemon.core.world.assertions import (
-    Assertion,
-    AssertionChange,
-    GateReason,
-    GateResult,
-    apply_assertion,
-    assertion_gate,
-    lapsed_assertions,
-    parse_assertion,
-    retract,
-    validity_at,
-)
-from mnemon.core.world.contract import MANDATORY_RULES, ContractReport, Violation, check_contract
-from mnemon.core.world.ledger import Action, VerifySpec, validate_action, verification_prediction
-from mnemon.core.world.match import GateSpec, MatchSpec, parse_match, score_event, tokenize
-from mnemon.core.world.policies import DEFAULT_POLICIES, PredicatePolicy, policy_for
-from mnemon.core.world.predictions import (
-    Prediction,
-    Transition,
-    WatchItem,
-    apply_transition,
-    due_predictions,
-    evaluate_prediction,
-    parse_prediction,
-    prediction_id,
-    watch_radar,
-    weaken_on_miss,
-)
-from mnemon.core.world.radar import Conflict, EvidenceClaim, detect_conflicts, radar_attention
-from mnemon.core.world.senses import SENSE_ORIGINS, SENSE_TYPES, SenseEvent, parse_sense_event, parse_sense_events
-from mnemon.core.world.truth import truth_policy_for_assertion, truth_policy_for_prediction
-from mnemon.core.world.values import parse_duration, parse_instant
+from importlib import import_module
+from typing import Any
+
+# names resolve on first use, so a caller that needs one rule (e.g. sense events on every `remember`) does not
+# load the whole world model
+_HOMES = {
+    "Action": "mnemon.core.world.ledger",
+    "Alias": "mnemon.core.world.aliases",
+    "Assertion": "mnemon.core.world.assertions",
+    "AssertionChange": "mnemon.core.world.assertions",
+    "Conflict": "mnemon.core.world.radar",
+    "ContractReport": "mnemon.core.world.contract",
+    "DEFAULT_POLICIES": "mnemon.core.world.policies",
+    "EvidenceClaim": "mnemon.core.world.radar",
+    "GateReason": "mnemon.core.world.assertions",
+    "GateResult": "mnemon.core.world.assertions",
+    "GateSpec": "mnemon.core.world.match",
+    "MANDATORY_RULES": "mnemon.core.world.contract",
+    "MatchSpec": "mnemon.core.world.match",
+    "MergePlan": "mnemon.core.world.aliases",
+    "PredicatePolicy": "mnemon.core.world.policies",
+    "Prediction": "mnemon.core.world.predictions",
+    "SENSE_ORIGINS": "mnemon.core.world.senses",
+    "SENSE_TYPES": "mnemon.core.world.senses",
+    "SenseEvent": "mnemon.core.world.senses",
+    "Transition": "mnemon.core.world.predictions",
+    "VerifySpec": "mnemon.core.world.ledger",
+    "Violation": "mnemon.core.world.contract",
+    "WatchItem": "mnemon.core.world.predictions",
+    "add_alias": "mnemon.core.world.aliases",
+    "alias_map": "mnemon.core.world.aliases",
+    "apply_assertion": "mnemon.core.world.assertions",
+    "apply_transition": "mnemon.core.world.predictions",
+    "assertion_gate": "mnemon.core.world.assertions",
+    "canonical_subject": "mnemon.core.world.aliases",
+    "check_contract": "mnemon.core.world.contract",
+    "detect_conflicts": "mnemon.core.world.radar",
+    "due_predictions": "mnemon.core.world.predictions",
+    "evaluate_prediction": "mnemon.core.world.predictions",
+    "lapsed_assertions": "mnemon.core.world.assertions",
+    "merge_plan": "mnemon.core.world.aliases",
+    "parse_assertion": "mnemon.core.world.assertions",
+    "parse_duration": "mnemon.core.world.values",
+    "parse_instant": "mnemon.core.world.values",
+    "parse_match": "mnemon.core.world.match",
+    "parse_prediction": "mnemon.core.world.predictions",
+    "parse_sense_event": "mnemon.core.world.senses",
+    "parse_sense_events": "mnemon.core.world.senses",
+    "policy_for": "mnemon.core.world.policies",
+    "prediction_id": "mnemon.core.world.predictions",
+    "radar_attention": "mnemon.core.world.radar",
+    "retract": "mnemon.core.world.assertions",
+    "score_event": "mnemon.core.world.match",
+    "tokenize": "mnemon.core.world.match",
+    "truth_policy_for_assertion": "mnemon.core.world.truth",
+    "truth_policy_for_prediction": "mnemon.core.world.truth",
+    "validate_action": "mnemon.core.world.ledger",
+    "validity_at": "mnemon.core.world.assertions",
+    "verification_prediction": "mnemon.core.world.ledger",
+    "watch_radar": "mnemon.core.world.predictions",
+    "weaken_on_miss": "mnemon.core.world.predictions",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOMES:
+        return getattr(import_module(_HOMES[name]), name)
+    raise AttributeError(f"module 'mnemon.core.world' has no attribute {name!r}")
+
 
 __all__ = [
     "DEFAULT_POLICIES",

@@ -10,18 +10,25 @@ weights revision) must change it, so a model switch is detected instead of silen
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-import numpy as np
-import numpy.typing as npt
 
 from mnemon.core.errors import InvalidInput, ProviderMismatch, ProviderUnavailable
 
-Vectors = npt.NDArray[np.float32]
+if TYPE_CHECKING:
+    Vectors = npt.NDArray[np.float32]
+else:  # numpy is imported on first use, so a provider that makes no vectors never loads it
+    Vectors = "numpy.ndarray[float32]"
 
 ENV_PREFIX = "MNEMON_EMBED_"
 
@@ -105,6 +112,7 @@ class EmbedSettings:
 
 def normalise_rows(matrix: npt.ArrayLike) -> Vectors:
     """Return float32 rows of unit L2 length; all-zero rows stay zero instead of becoming NaN."""
+    import numpy as np
     rows = np.asarray(matrix, dtype=np.float32)
     if rows.ndim != 2:
         raise ValueError(f"expected a 2-d matrix, got shape {rows.shape}")
@@ -165,6 +173,7 @@ class EmbeddingProvider(ABC):
         """Embed one search query; a 1-d float vector."""
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        import numpy as np
         checked = _check_texts(texts)
         if not checked:
             return np.zeros((0, self.dimensions), dtype=np.float32)
@@ -177,12 +186,14 @@ class EmbeddingProvider(ABC):
         return normalise_rows(matrix)
 
     def embed_query(self, text: str) -> Vectors:
+        import numpy as np
         if not isinstance(text, str):
             raise InvalidInput(f"query must be str, got {type(text).__name__}")
         vector = np.asarray(self._embed_query(text), dtype=np.float32).reshape(1, -1)
         return normalise_rows(self._as_rows(vector, expected_rows=1)).reshape(-1)
 
     def _as_rows(self, produced: npt.ArrayLike, expected_rows: int) -> Vectors:
+        import numpy as np
         rows = np.asarray(produced, dtype=np.float32)
         if rows.ndim != 2 or rows.shape[0] != expected_rows:
             raise ProviderUnavailable(

@@ -6,13 +6,17 @@ words get a higher cosine, which is all recall's vector stage needs to be exerci
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
 import hashlib
 import re
 import unicodedata
 from collections.abc import Sequence
 
-import numpy as np
-import numpy.typing as npt
 
 from mnemon.core.errors import ProviderUnavailable
 
@@ -105,6 +109,7 @@ class HashingProvider(EmbeddingProvider):
         return True
 
     def _vector(self, text: str) -> npt.NDArray[np.float32]:
+        import numpy as np
         vector = np.zeros(self._dimensions, dtype=np.float32)
         for token in hash_tokens(text):
             digest = int.from_bytes(hashlib.blake2b(token.encode("utf-8"), digest_size=8).digest(), "little")
@@ -114,6 +119,7 @@ class HashingProvider(EmbeddingProvider):
         return vector
 
     def _embed_documents_batch(self, texts: list[str]) -> npt.ArrayLike:
+        import numpy as np
         return np.stack([self._vector(text) for text in texts])
 
     def _embed_query(self, text: str) -> npt.ArrayLike:

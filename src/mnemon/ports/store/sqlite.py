@@ -1,6 +1,12 @@
 """SQLite backend: WAL, busy timeout, foreign keys, FTS5 keywords, float32 vector blobs."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
 import json
 import os
 import sqlite3
@@ -10,7 +16,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-import numpy as np
 
 from ...core.errors import ReadOnly, StoreError
 from ...core.model import Edge, Link, Memory, OplogEntry, iso, utcnow
@@ -461,6 +466,7 @@ class SQLiteStore:
 
     # ── vectors ──────────────────────────────────────────────────────────────
     def put_vector(self, node_id: str, provider: str, vector: np.ndarray, digest: str, when: str) -> None:
+        import numpy as np
         seq = self.conn.execute("SELECT seq FROM nodes WHERE id = ?", (node_id,)).fetchone()[0]
         blob = np.ascontiguousarray(vector, dtype="<f4").tobytes()
         self._write("INSERT OR REPLACE INTO vectors(node_seq, provider, dim, content_hash, vec, created_at)"
@@ -468,6 +474,7 @@ class SQLiteStore:
         self._write("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vector_generation'")
 
     def load_vectors(self, provider: str) -> tuple[list[str], np.ndarray]:
+        import numpy as np
         rows = self.conn.execute(
             "SELECT n.id, v.vec, v.dim FROM vectors v JOIN nodes n ON n.seq = v.node_seq"
             " WHERE v.provider = ? AND n.deleted_at IS NULL AND v.content_hash = n.content_hash ORDER BY n.seq",
