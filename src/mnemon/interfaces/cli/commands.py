@@ -222,3 +222,17 @@ def bench_recall(data_dir: str, out_path: str | None, samples: str | None, limit
         return run_bench(data_dir, out_path, c.mem.rt.provider, samples=sample_list, limit=limit,
                          cache_dir=cache_dir, progress=progress)
     run(go)
+
+
+@cli.group()
+def mcp() -> None:
+    """Model Context Protocol server."""
+
+
+@mcp.command("serve")
+def mcp_serve() -> None:
+    """Serve the memory tools over stdio (JSON-RPC 2.0, one message per line) until stdin closes."""
+    from ..mcp import serve
+
+    ctx = click.get_current_context().find_root().obj
+    serve(lambda: ctx.mem)
