@@ -186,23 +186,27 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
         return [], 0
     store = rt.store
     item_ids = {it["id"] for it in memory_items}
-    edges = []
-    for e in store.edges_of(list(anchor), statuses=("active", "candidate"), direction="both"):
-        category = category_of(e.type) or "unknown"
+    heads = []
+    for head in store.edge_heads(list(anchor), ("active", "candidate")):
+        _, src, dst, relation, _ = head
+        category = category_of(relation) or "unknown"
         # a note's observation/section edges to memories recall did not return are the note's other sentences,
         # not context for this prompt; skipping them up front keeps a 40-bullet note from costing 40 edge rows
-        if category in ("observation", "structure") and e.src not in item_ids and e.dst not in item_ids:
-            if e.src.startswith("vault:") or e.dst.startswith("vault:") or e.type == "has_section":
+        if category in ("observation", "structure") and src not in item_ids and dst not in item_ids:
+            if src.startswith("vault:") or dst.startswith("vault:") or relation == "has_section":
                 continue
-        edges.append(e)
-    # rank by the cheap part of the score first; only the best few get titles and lexical matching
-    def pre_score(e: Edge) -> float:
-        cat = category_of(e.type) or "unknown"
-        return (max(anchor.get(e.src, 0.0), anchor.get(e.dst, 0.0)) * EDGE_CATEGORY_FACTORS.get(cat, 0.8)
-                * (CANDIDATE_FACTOR if e.status == "candidate" else 1.0))
-    edges.sort(key=lambda e: (-pre_score(e), e.id or 0))
-    edges = edges[:edge_cap]
-    killed = len(store.edges_of(list(anchor), statuses=("killed",), direction="both"))
+        heads.append(head)
+
+    # rank by the cheap part of the score first; only the best few are read in full and matched lexically
+    def pre_score(h: tuple[int, str, str, str, str]) -> float:
+        cat = category_of(h[3]) or "unknown"
+        return (max(anchor.get(h[1], 0.0), anchor.get(h[2], 0.0)) * EDGE_CATEGORY_FACTORS.get(cat, 0.8)
+                * (CANDIDATE_FACTOR if h[4] == "candidate" else 1.0))
+    heads.sort(key=lambda h: (-pre_score(h), h[0]))
+    order = [h[0] for h in heads[:edge_cap]]
+    by_id = {e.id: e for e in store.get_edges(order)}
+    edges = [by_id[i] for i in order if i in by_id]
+    killed = len(store.edge_heads(list(anchor), ("killed",)))
     ends = store.get_nodes(list({e.src for e in edges} | {e.dst for e in edges}))
     out: list[dict[str, Any]] = []
     for e in edges:

@@ -188,13 +188,14 @@ class WorldView:
         self.changed_predictions.clear()
 
 
-def load_view(rt: Runtime, as_of: datetime | None = None) -> WorldView:
-    """The whole world model at `as_of` (default: now, as stored)."""
+def load_view(rt: Runtime, as_of: datetime | None = None, *, with_events: bool = True) -> WorldView:
+    """The whole world model at `as_of` (default: now, as stored). Sense events are only read when a prediction
+    could use them (and the caller wants them): they are the largest world table."""
     replay = as_of is not None
     now = as_of if as_of is not None else now_of(rt)
     assertions = load_assertions(rt)
     predictions, invalid = load_predictions(rt)
-    events = load_events(rt, known_at=now if replay else None)
+    events = load_events(rt, known_at=now if replay else None) if with_events and predictions else []
     actions = load_actions(rt)
     if replay:
         assertions = assertions_as_of(assertions, now)

@@ -93,7 +93,7 @@ def world_context_items(rt: Runtime, prompt: str, as_of: Any = None) -> list[dic
     """World rows relevant to `prompt` at `as_of` (default now), each with its `truth_policy`."""
     if not isinstance(prompt, str) or not prompt.strip():
         raise InvalidInput("prompt must be a non-empty string")
-    return context_items_in_view(load_view(rt, _as_of(rt, as_of)), prompt)
+    return context_items_in_view(load_view(rt, _as_of(rt, as_of), with_events=False), prompt)
 
 
 # ── the context pack ───────────────────────────────────────────────────────────────────────────────────────────

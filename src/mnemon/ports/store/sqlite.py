@@ -561,6 +561,26 @@ class SQLiteStore:
               e.rule, e.source_path, meta(e.metadata), e.created_at or e.updated_at, e.updated_at or e.created_at)
              for e in edges])
 
+    def edge_heads(self, node_ids: Sequence[str], statuses: Sequence[str]) -> list[tuple[int, str, str, str, str]]:
+        """(id, src, dst, type, status) of the edges touching `node_ids`: enough to rank them without decoding."""
+        out: dict[int, tuple[int, str, str, str, str]] = {}
+        smarks = ",".join("?" * len(statuses))
+        for chunk in _chunks(list(dict.fromkeys(node_ids))):
+            marks = ",".join("?" * len(chunk))
+            for col in ("src", "dst"):
+                for r in self.conn.execute(f"SELECT id, src, dst, type, status FROM edges WHERE {col} IN ({marks})"
+                                           f" AND status IN ({smarks})", [*chunk, *statuses]):
+                    out[r[0]] = (r[0], r[1], r[2], r[3], r[4])
+        return [out[k] for k in sorted(out)]
+
+    def get_edges(self, edge_ids: Sequence[int]) -> list[Edge]:
+        out: list[Edge] = []
+        for chunk in _chunks(list(edge_ids)):
+            marks = ",".join("?" * len(chunk))
+            out.extend(_edge(r) for r in self.conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE id IN ({marks})",
+                                                           list(chunk)))
+        return out
+
     def get_edge(self, edge_id: int) -> Edge | None:
         row = self.conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE id = ?", (edge_id,)).fetchone()
         return _edge(row) if row else None
