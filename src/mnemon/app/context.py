@@ -27,7 +27,7 @@ from datetime import datetime
 from typing import Any
 
 from ..core.errors import InvalidInput
-from ..core.model import Edge, Memory, parse_iso
+from ..core.model import Memory, parse_iso
 from ..core.ontology import category_of
 from ..core.text import excerpt, tokens
 from ..core.vault.lifecycle import truth_policy

@@ -29,7 +29,7 @@ from ..core.recall.params import (
 from ..core.recall.rerank import (
     Scored, Signals, combine, entity_signal, idf, is_supported, keyword_signal, minmax, neighbour_support, relevance,
 )
-from ..core.text import excerpt, token_set, tokens
+from ..core.text import excerpt, tokens
 from ..ports.store.base import MemoryFilter
 from .runtime import Runtime
 

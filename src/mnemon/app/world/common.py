@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ...core.errors import InvalidInput, StoreError
-from ...core.world import Action, Alias, Assertion, Prediction, SenseEvent, parse_duration, parse_instant
+from ...core.world import Alias, Assertion, Prediction, SenseEvent, parse_duration, parse_instant
 from ...core.world.values import iso, norm_name, require_aware
 from ..runtime import Runtime
 

@@ -9,8 +9,8 @@ import click
 
 from ...app import stores
 from ...app.config import show_settings
-from ...core.errors import InvalidInput, NotFound
-from .main import Ctx, cli, emit, run
+from ...core.errors import NotFound
+from .main import Ctx, cli, run
 
 
 def _read_text_arg(parts: tuple[str, ...], what: str) -> str:

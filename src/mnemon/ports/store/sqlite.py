@@ -5,7 +5,9 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import numpy as np
-    import numpy.typing as npt
+
+    from .vault_sqlite import SQLiteVault
+    from .world_sqlite import SQLiteWorld
 
 import json
 import os
