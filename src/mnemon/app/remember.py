@@ -32,6 +32,7 @@ CANDIDATE_TOP = 5
 OVERLAP_CANDIDATE_MIN = 0.10
 CAUSAL_CANDIDATE_LIMIT = 10
 PRUNE_BATCH = 10
+KEYWORD_TERMS = 8  # the rarest words of a new memory are enough to find its near-duplicates and neighbours
 
 
 def fts_body(content: str, title: str | None = None) -> str:
@@ -241,7 +242,7 @@ def remember(rt: Runtime, inp: MemoryInput, *, no_diff: bool = False) -> dict[st
     vector = vector_rows[0] if vector_rows is not None else None
     suggestion = "ADD"
     # one keyword search serves both the advisory diff (top 5) and the review candidates (top 20)
-    keyword_ids = [i for i, _ in store.keyword_search(tokens(inp.content), CANDIDATE_TOP * 4)]
+    keyword_ids = [i for i, _ in store.keyword_search(tokens(inp.content), CANDIDATE_TOP * 4, max_terms=KEYWORD_TERMS)]
     if not no_diff:
         suggestion, _ = _advisory(rt, inp.content, vector, keyword_ids)
     with store.transaction():

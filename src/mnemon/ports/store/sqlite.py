@@ -418,8 +418,8 @@ class SQLiteStore:
             "SELECT e.entity, COUNT(*) c FROM node_entities e JOIN nodes n ON n.seq = e.node_seq"
             " WHERE n.deleted_at IS NULL GROUP BY e.entity ORDER BY c DESC, e.entity LIMIT ?", (limit,))]
 
-    def keyword_search(self, tokens: Sequence[str], limit: int,
-                       flt: MemoryFilter | None = None) -> list[tuple[str, float]]:
+    def keyword_search(self, tokens: Sequence[str], limit: int, flt: MemoryFilter | None = None, *,
+                       max_terms: int | None = None) -> list[tuple[str, float]]:
         terms = [t.replace('"', '""') for t in dict.fromkeys(tokens) if t]
         if not terms:
             return []
@@ -430,6 +430,9 @@ class SQLiteStore:
             common = max(50, self.count_active() // 4)
             rare = [t for t in terms if df.get(t, 0) <= common]
             terms = rare or terms
+            if max_terms is not None and len(terms) > max_terms:
+                # a long text (a whole memory) is found again by its rarest words; the rest only cost time
+                terms = sorted(terms, key=lambda t: (df.get(t, 0), t))[:max_terms]
         match = " OR ".join(f'"{t}"' for t in terms)
         try:
             if flt is None or (flt.kind == "memory" and not flt.category and not flt.source):
