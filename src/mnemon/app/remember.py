@@ -208,7 +208,8 @@ def semantic_candidates(rt: Runtime, mem: Memory, vector: np.ndarray | None, lin
 
 def causal_candidates(rt: Runtime, mem: Memory) -> list[dict[str, Any]]:
     """Memories within 2 hops that a causal reading could connect (a cue on either side), not yet causally linked."""
-    reached = bfs(mem.id, rt.neighbors(), max_depth=2, limit=50)
+    reached = bfs(mem.id, rt.neighbors(per_node=CAUSAL_CANDIDATE_LIMIT * 3), max_depth=2, limit=50,
+                  frontier_cap=CAUSAL_CANDIDATE_LIMIT)
     already = {e.dst if e.src == mem.id else e.src
                for e in rt.store.edges_of([mem.id], types=["causal"], direction="both")}
     nodes = rt.store.get_nodes([r.id for r in reached])

@@ -134,12 +134,12 @@ class Runtime:
             return {"content": content[:200]}
         return {"content_sha256": content_hash(content)}
 
-    def neighbors(self, statuses: Sequence[str] = ("active",), types: Sequence[str] | None = None
-                  ) -> Callable[[Sequence[str]], dict[str, list[tuple[str, Link]]]]:
+    def neighbors(self, statuses: Sequence[str] = ("active",), types: Sequence[str] | None = None,
+                  per_node: int | None = None) -> Callable[[Sequence[str]], dict[str, list[tuple[str, Link]]]]:
         """A batch neighbour function over outgoing edges, for the pure graph algorithms."""
         wanted = set(types) if types else None
 
         def fn(ids: Sequence[str]) -> dict[str, list[tuple[str, Link]]]:
-            adj = self.store.adjacency(ids, statuses)
+            adj = self.store.adjacency(ids, statuses, per_node) if per_node else self.store.adjacency(ids, statuses)
             return {src: [(l.dst, l) for l in links if wanted is None or l.type in wanted] for src, links in adj.items()}
         return fn

@@ -20,7 +20,7 @@ class Reached:
 
 
 def bfs(start: str, neighbors: Neighbors, *, max_depth: int = 2, limit: int | None = None,
-        exclude: Iterable[str] = ()) -> list[Reached]:
+        exclude: Iterable[str] = (), frontier_cap: int | None = None) -> list[Reached]:
     """Breadth-first neighbourhood of `start`, nearest first, ties in edge-id order.
 
     >>> from mnemon.core.model import Edge
@@ -34,6 +34,8 @@ def bfs(start: str, neighbors: Neighbors, *, max_depth: int = 2, limit: int | No
     for depth in range(1, max_depth + 1):
         if not frontier:
             break
+        if frontier_cap is not None:
+            frontier = frontier[:frontier_cap]  # nearest-first order: a hub's thousand neighbours are not all walked
         adjacency = neighbors(frontier)
         nxt: list[str] = []
         for node in frontier:

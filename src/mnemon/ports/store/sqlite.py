@@ -617,15 +617,22 @@ class SQLiteStore:
             out = [e for e in out if e.id not in seen and not seen.add(e.id or 0)]  # type: ignore[func-returns-value]
         return out
 
-    def adjacency(self, node_ids: Sequence[str], statuses: Sequence[str] = ("active",)) -> dict[str, list[Link]]:
+    def adjacency(self, node_ids: Sequence[str], statuses: Sequence[str] = ("active",),
+                  per_node: int | None = None) -> dict[str, list[Link]]:
+        """Outgoing links per node, in edge-id order; `per_node` keeps only each node's newest links."""
         out: dict[str, list[Link]] = {}
         ids = list(dict.fromkeys(node_ids))
         smarks = ",".join("?" * len(statuses))
         for chunk in _chunks(ids):
             marks = ",".join("?" * len(chunk))
-            for row in self.conn.execute(
-                    f"SELECT src, dst, type, sub_type, weight, id FROM edges WHERE src IN ({marks})"
-                    f" AND status IN ({smarks}) ORDER BY id", [*chunk, *statuses]):
+            sql = (f"SELECT src, dst, type, sub_type, weight, id FROM edges WHERE src IN ({marks})"
+                   f" AND status IN ({smarks})")
+            args: list[Any] = [*chunk, *statuses]
+            if per_node is not None:
+                sql = (f"SELECT src, dst, type, sub_type, weight, id FROM (SELECT *, ROW_NUMBER() OVER"
+                       f" (PARTITION BY src ORDER BY id DESC) AS rn FROM ({sql})) WHERE rn <= ?")
+                args.append(per_node)
+            for row in self.conn.execute(sql + " ORDER BY id", args):
                 out.setdefault(row[0], []).append(Link(*row))
         return out
 
