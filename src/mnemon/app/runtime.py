@@ -98,10 +98,6 @@ class Runtime:
         """Token set of a memory (title, content, tags, entities)."""
         return self._tokens(node)[1]
 
-    def token_list_of(self, node: Memory) -> tuple[str, ...]:
-        """Token sequence of a memory, for term frequencies."""
-        return self._tokens(node)[2]
-
     def _tokens(self, node: Memory) -> tuple[str, frozenset[str], tuple[str, ...]]:
         # cached per process: recall re-ranks the same rows again and again
         key = f"{len(node.content)}:{node.updated_at}"

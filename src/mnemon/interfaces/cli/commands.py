@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -9,7 +10,7 @@ import click
 
 from ...app import stores
 from ...app.config import show_settings
-from ...core.errors import NotFound
+from ...core.errors import InvalidInput, NotFound
 from .main import Ctx, cli, run
 
 
@@ -19,8 +20,34 @@ def _read_text_arg(parts: tuple[str, ...], what: str) -> str:
     return " ".join(parts)
 
 
+def progress_bar(label: str) -> Callable[[int, int], None] | None:
+    """A one-line progress bar on stderr, only when a person is watching a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = int(width * done / max(1, total))
+        sys.stderr.write(f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+    return show
+
+
+def read_input(file: str | None, what: str) -> str:
+    """A JSON payload from a file, or from stdin with '-' (or when piped)."""
+    if file in (None, "-"):
+        if sys.stdin is None or (file is None and sys.stdin.isatty()):
+            raise InvalidInput(f"give the {what} with --file PATH (or '-' for stdin)")
+        return sys.stdin.read()
+    from ...app.vault.facade import read_payload_file
+
+    return read_payload_file(file, what)
+
+
 @cli.command()
-@click.argument("content", nargs=-1, required=True)
+@click.argument("content", nargs=-1)
 @click.option("--cat", "category", default="general", show_default=True,
               help="preference|decision|fact|insight|context|general")
 @click.option("--imp", "importance", default="3", show_default=True, help="Importance 1-5.")
@@ -30,8 +57,20 @@ def _read_text_arg(parts: tuple[str, ...], what: str) -> str:
 @click.option("--source", default="user", show_default=True)
 @click.option("--created-at", help="Historical timestamp (RFC 3339).")
 @click.option("--no-diff", is_flag=True, help="Skip the duplicate check and the advisory diff.")
-def remember(content: tuple[str, ...], **kw: Any) -> None:
-    """Store one memory (use '-' to read the content from stdin)."""
+@click.option("--payload", help="Scoped memory payload (JSON file, '-' for stdin) under a mneme:// source_path.")
+@click.option("--dry-run", is_flag=True, help="With --payload: validate and show, write nothing.")
+def remember(content: tuple[str, ...], payload: str | None, dry_run: bool, **kw: Any) -> None:
+    """Store one memory (use '-' to read the content from stdin), or a scoped payload with --payload."""
+    if payload is not None:
+        if content:
+            raise click.UsageError("give either CONTENT or --payload, not both")
+        raw = read_input(payload, "payload")
+        run(lambda c: c.mem.remember_payload(raw, dry_run=dry_run))
+        return
+    if dry_run:
+        raise click.UsageError("--dry-run only applies to --payload")
+    if not content:
+        raise click.UsageError("missing CONTENT (or --payload FILE)")
     text = _read_text_arg(content, "content")
     run(lambda c: c.mem.remember(text, **kw))
 
@@ -70,9 +109,20 @@ def show(node_id: str) -> None:
 
 
 @cli.command()
-@click.argument("node_id")
-def forget(node_id: str) -> None:
-    """Soft-delete a memory; its edges are retired and the oplog records it."""
+@click.argument("node_id", required=False)
+@click.option("--source", help="Forget every row of this mneme:// scope (any other source is refused).")
+@click.option("--dry-run", is_flag=True, help="With --source: count, remove nothing.")
+def forget(node_id: str | None, source: str | None, dry_run: bool) -> None:
+    """Soft-delete a memory (edges retired, oplog entry), or remove one payload scope with --source."""
+    if source is not None:
+        if node_id:
+            raise click.UsageError("give either NODE_ID or --source, not both")
+        run(lambda c: c.mem.forget_source(source, dry_run=dry_run))
+        return
+    if dry_run:
+        raise click.UsageError("--dry-run only applies to --source")
+    if not node_id:
+        raise click.UsageError("missing NODE_ID (or --source mneme://…)")
     run(lambda c: c.mem.forget(node_id))
 
 
@@ -153,16 +203,7 @@ def embed(show_status: bool, backfill: bool) -> None:
     """Embedding status and backfill."""
     def go(c: Ctx) -> Any:
         if backfill:
-            progress = None
-            if sys.stderr.isatty():
-                def progress(done: int, total: int) -> None:
-                    width = 30
-                    filled = int(width * done / max(1, total))
-                    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-                    if done >= total:
-                        sys.stderr.write("\n")
-                    sys.stderr.flush()
-            return c.mem.embed_all(progress=progress)
+            return c.mem.embed_all(progress=progress_bar("embedding"))
         return c.mem.embed_status()
     run(go)
 

@@ -5,39 +5,15 @@ gain `--payload FILE [--dry-run]` and `--source mneme://… [--dry-run]` here, s
 """
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from typing import Any
 
 import click
 
 from ...app.config import load_config
-from ...core.errors import InvalidInput, NotFound
-from .main import Ctx, cli, emit, run
-
-
-def _progress() -> Callable[[int, int], None] | None:
-    if not sys.stderr.isatty():
-        return None
-
-    def show(done: int, total: int) -> None:
-        width = 30
-        filled = int(width * done / max(1, total))
-        sys.stderr.write(f"\rparsing [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-        if done >= total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-    return show
-
-
-def _read_input(file: str | None, what: str) -> str:
-    if file in (None, "-"):
-        if sys.stdin is None or (file is None and sys.stdin.isatty()):
-            raise InvalidInput(f"give the {what} with --file PATH (or '-' for stdin)")
-        return sys.stdin.read()
-    from ...app.vault.facade import read_payload_file
-
-    return read_payload_file(file, what)
+from ...core.errors import NotFound
+from .commands import progress_bar, read_input
+from .main import Ctx, cli, run
 
 
 def _ingest(mode: str, vault: str | None, hints: str | None, max_notes: int | None, follow_symlinks: bool,
@@ -47,7 +23,7 @@ def _ingest(mode: str, vault: str | None, hints: str | None, max_notes: int | No
     def go(c: Ctx) -> Any:
         settings = vault_settings(c.cfg, vault=vault, hints=hints, follow_symlinks=follow_symlinks or None)
         return c.mem.ingest(settings.vault, mode=mode, max_notes=max_notes, follow_symlinks=settings.follow_symlinks,
-                            hints=list(settings.hints), progress=_progress(), workers=workers)
+                            hints=list(settings.hints), progress=progress_bar("parsing"), workers=workers)
     run(go)
 
 
@@ -132,7 +108,7 @@ def resolve(vault: str | None, file: str | None, active_threshold: float, dry_ru
     from ...app.vault.setup import vault_settings
 
     def go(c: Ctx) -> Any:
-        raw = _read_input(file, "resolution payload")
+        raw = read_input(file, "resolution payload")
         return c.mem.resolve(vault_settings(c.cfg, vault=vault).vault, raw, active_threshold=active_threshold,
                              dry_run=dry_run)
     run(go)
@@ -175,66 +151,3 @@ def doctor() -> None:
     from ...app.vault.setup import doctor as do_doctor
 
     run(lambda c: do_doctor(_config_for_init(c)))
-
-
-def _extend_remember() -> None:
-    """`remember --payload FILE [--dry-run]`: scoped memory through the same verb as a plain memory."""
-    cmd = cli.commands.get("remember")
-    if cmd is None or getattr(cmd, "_payload_ready", False):
-        return
-    original = cmd.callback
-    for param in cmd.params:
-        if param.name == "content":
-            param.required = False
-    cmd.params.append(click.Option(["--payload"], help="Scoped memory payload (JSON file, '-' for stdin) under a"
-                                                       " mneme:// source_path."))
-    cmd.params.append(click.Option(["--dry-run"], is_flag=True, help="With --payload: validate and show, write nothing."))
-
-    def callback(content: tuple[str, ...] = (), payload: str | None = None, dry_run: bool = False, **kw: Any) -> None:
-        if payload is not None:
-            if content:
-                raise click.UsageError("give either CONTENT or --payload, not both")
-            raw = _read_input(payload, "payload")
-            run(lambda c: c.mem.remember_payload(raw, dry_run=dry_run))
-            return
-        if dry_run:
-            raise click.UsageError("--dry-run only applies to --payload")
-        if not content:
-            raise click.UsageError("missing CONTENT (or --payload FILE)")
-        assert original is not None
-        original(content=content, **kw)
-    cmd.callback = callback
-    cmd._payload_ready = True  # type: ignore[attr-defined]
-
-
-def _extend_forget() -> None:
-    """`forget --source mneme://… [--dry-run]`: remove one payload scope; any other source is refused."""
-    cmd = cli.commands.get("forget")
-    if cmd is None or getattr(cmd, "_source_ready", False):
-        return
-    original = cmd.callback
-    for param in cmd.params:
-        if param.name == "node_id":
-            param.required = False
-    cmd.params.append(click.Option(["--source"], help="Forget every row of this mneme:// scope."))
-    cmd.params.append(click.Option(["--dry-run"], is_flag=True, help="With --source: count, remove nothing."))
-
-    def callback(node_id: str | None = None, source: str | None = None, dry_run: bool = False, **kw: Any) -> None:
-        if source is not None:
-            if node_id:
-                raise click.UsageError("give either NODE_ID or --source, not both")
-            run(lambda c: c.mem.forget_source(source, dry_run=dry_run))
-            return
-        if dry_run:
-            raise click.UsageError("--dry-run only applies to --source")
-        if not node_id:
-            raise click.UsageError("missing NODE_ID (or --source mneme://…)")
-        assert original is not None
-        original(node_id=node_id, **kw)
-    cmd.callback = callback
-    cmd._source_ready = True  # type: ignore[attr-defined]
-
-
-_extend_remember()
-_extend_forget()
-__all__ = ["emit"]
