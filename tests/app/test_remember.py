@@ -153,6 +153,16 @@ def test_shared_entities_link_memories(mem: Mnemon) -> None:
     assert [r["id"] for r in related] == [a["id"]]
 
 
+def test_a_backdated_memory_links_to_its_contemporaries_not_the_newest_holders(mem: Mnemon) -> None:
+    old = [mem.remember(f"Kubernetes note {k} from spring", created_at=f"2025-03-0{k}T10:00:00Z")["id"]
+           for k in range(1, 6)]
+    new = [mem.remember(f"Kubernetes note {k} from autumn", created_at=f"2025-10-0{k}T10:00:00Z")["id"]
+           for k in range(1, 6)]
+    late = mem.remember("Kubernetes quota raised in spring", created_at="2025-03-09T10:00:00Z")
+    linked = {r["id"] for r in mem.related(late["id"], depth=1, edge_type="entity")["related"]}
+    # the five newest holders *as of its own date* are the spring notes; the autumn ones do not become hubs
+    assert linked == set(old) and not linked & set(new)
+
 def test_causal_edge_from_cause_to_explained_effect(mem: Mnemon) -> None:
     cause = mem.remember("The checkout API latency spiked during the sale")
     effect = mem.remember("We added a cache because the checkout API latency spiked")

@@ -89,7 +89,10 @@ def write_memory(rt: Runtime, inp: MemoryInput, vector: np.ndarray | None, *, no
     edges: list[Edge] = []
     if temporal:
         edges += _temporal(rt, mem, now)
-    holders = {e: store.entity_holders(e, graph_rules.ENTITY_LINKS_PER_ENTITY, exclude=[mem.id]) for e in entities}
+    # the holders as of this memory's own time: a backdated write or an import of old history links to its
+    # contemporaries, instead of every write piling onto the newest holders and turning them into hubs
+    holders = {e: store.entity_holders(e, graph_rules.ENTITY_LINKS_PER_ENTITY, exclude=[mem.id], until=mem.created_at)
+               for e in entities}
     edges += graph_rules.entity_edges(mem.id, holders, now)
     recent = store.recent_memories(graph_rules.CAUSAL_LOOKBACK, source=mem.source, exclude=[mem.id],
                                    until=mem.created_at)

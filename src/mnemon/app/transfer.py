@@ -4,6 +4,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -13,7 +14,8 @@ if TYPE_CHECKING:
 
 from ..core.errors import InvalidInput, MnemonError
 from ..core.model import EDGE_STATUSES, Edge, Memory, content_hash, iso, parse_iso
-from ..core.validation import validate_edge_type, validate_memory, validate_weight
+from ..core.validation import MemoryInput, validate_edge_type, validate_memory, validate_weight
+from .append_batch import FLUSH_EVERY, AppendBatch
 from .remember import auto_prune, fts_body, write_memory
 from .runtime import Runtime
 
@@ -84,17 +86,18 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
         rows = rt.embed_documents([inp.content for _, inp in batch])
         if rows is not None:
             vectors.update({idx: rows[k] for k, (idx, _) in enumerate(batch)})
-    # oldest first, so proximity and backbone see history in order
-    ordered = sorted(valid, key=lambda p: (p[1].created_at or "", p[0]))
+    # undated items are dated now, then everything goes oldest first, so proximity and backbone see history in order
+    now = rt.now_iso()
+    ordered = sorted(((idx, inp if inp.created_at else replace(inp, created_at=now)) for idx, inp in valid),
+                     key=lambda p: (p[1].created_at or "", p[0]))
     id_of: dict[int, str] = {}
     edges_inserted = 0
     pruned: list[str] = []
     with rt.store.transaction():
-        for idx, inp in ordered:
-            out = write_memory(rt, inp, vectors.get(idx), prune=False, origin="import", temporal=True)
-            id_of[idx] = out.memory.id
-            results.append({"index": idx, "id": out.memory.id, "content": inp.content, "action": "added"})
-        now = rt.now_iso()
+        for idx, memory_id in _write_all(rt, ordered, vectors):
+            id_of[idx] = memory_id
+        results.extend({"index": idx, "id": id_of[idx], "content": inp.content, "action": "added"}
+                       for idx, inp in ordered)
         for s_idx, t_idx, etype, weight, reason in edge_specs:
             if s_idx not in id_of or t_idx not in id_of:
                 continue
@@ -115,6 +118,23 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
     return {"imported": len(id_of), "updated": 0, "skipped": sum(1 for r in results if r["action"] == "skipped"),
             "errors": errors, "edges_inserted": edges_inserted, "auto_pruned": len(pruned),
             "auto_pruned_ids": pruned, "embedded": len(vectors), "results": results}
+
+
+def _write_all(rt: Runtime, ordered: list[tuple[int, MemoryInput]], vectors: dict[int, np.ndarray]
+               ) -> Iterator[tuple[int, str]]:
+    """Write every memory with the rules of `remember`; a batch without vectors that only appends to history
+    goes through `AppendBatch` (same graph, bulk statements), anything else one memory at a time."""
+    if vectors or not AppendBatch.applies(rt.store, (inp.created_at or "" for _, inp in ordered)):
+        for idx, inp in ordered:
+            yield idx, write_memory(rt, inp, vectors.get(idx), prune=False, origin="import").memory.id
+        return
+    batch = AppendBatch(rt.store)
+    batch_rt = replace(rt, store=batch)  # type: ignore[arg-type]  (answers every question write_memory asks)
+    for idx, inp in ordered:
+        yield idx, write_memory(batch_rt, inp, None, prune=False, origin="import").memory.id
+        if batch.pending >= FLUSH_EVERY:
+            batch.flush()
+    batch.flush()
 
 
 def _edge_specs(edges: Any, n: int) -> list[tuple[int, int, str, float, str]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 # Han, kana and hangul runs are split into overlapping bigrams: exact substring recall for 2-4 character words
 # without a dictionary segmenter (reference/deps.md §7).
@@ -128,3 +128,28 @@ def query_coverage(query: frozenset[str], doc: frozenset[str]) -> float:
 def excerpt(text: str, limit: int) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: max(0, limit - 1)].rstrip() + "…"
+
+
+def rarest_terms(terms: Sequence[str], doc_freq: Mapping[str, int], max_terms: int,
+                 max_postings: int) -> list[str]:
+    """The rarest terms of a long text, as many as fit in a posting budget (always at least one).
+
+    A whole memory is found again by its rarest words; every further common word makes each match cost more to
+    rank (BM25 scores every posting), so the search stops adding words once their document counts would exceed
+    `max_postings` in total.
+
+    >>> rarest_terms(["the", "qdrant", "vector", "db"], {"the": 900, "qdrant": 2, "vector": 40, "db": 300}, 8, 100)
+    ['qdrant', 'vector']
+    >>> rarest_terms(["common"], {"common": 5000}, 8, 100)
+    ['common']
+    """
+    ranked = sorted(dict.fromkeys(terms), key=lambda t: (doc_freq.get(t, 0), t))
+    out: list[str] = []
+    spent = 0
+    for term in ranked[:max_terms]:
+        cost = doc_freq.get(term, 0)
+        if out and spent + cost > max_postings:
+            break
+        out.append(term)
+        spent += cost
+    return out

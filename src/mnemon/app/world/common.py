@@ -11,18 +11,11 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any
 
-from ...core.errors import InvalidInput, StoreError
+from ...core.errors import InvalidInput
 from ...core.world import Alias, Assertion, Prediction, SenseEvent, parse_duration, parse_instant
 from ...core.world.values import iso, norm_name, require_aware
 from ..runtime import Runtime
-
-
-def world_of(rt: Runtime) -> Any:
-    """The backend's world tables (`store.world`); a backend without them cannot run world commands."""
-    world = getattr(rt.store, "world", None)
-    if world is None:
-        raise StoreError(f"the {type(rt.store).__name__} backend has no world-model tables yet")
-    return world
+from .tables import audit, world_of
 
 
 def now_of(rt: Runtime) -> datetime:
@@ -50,10 +43,6 @@ def instant_from(base: datetime, value: Any, field_name: str) -> datetime:
         except OverflowError:
             raise InvalidInput(f"{field_name} reaches beyond the calendar: {value!r}", field=field_name) from None
     raise InvalidInput(f"{field_name} must be an ISO-8601 instant or a duration like 4h, 1d, 2w", field=field_name)
-
-
-def audit(rt: Runtime, event: str, target: str, target_id: str, detail: Mapping[str, Any]) -> None:
-    world_of(rt).log_event(event, target, target_id, detail, rt.now_iso())
 
 
 def load_aliases(rt: Runtime) -> list[Alias]:

@@ -12,9 +12,9 @@ from typing import Any
 
 from ...core.errors import InvalidInput
 from ...core.model import Memory
-from ...core.world import SenseEvent, parse_sense_event, parse_sense_events
+from ...core.world.senses import SenseEvent, parse_sense_event, parse_sense_events
 from ..runtime import Runtime
-from .common import audit, world_of
+from .tables import audit, world_of
 
 MAX_TEXT_CHARS = 20_000
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from ...core.errors import ReadOnly, StoreError
 from ...core.model import Edge, Link, Memory, OplogEntry, iso, utcnow
+from ...core.text import rarest_terms
 from .base import MemoryFilter
 from .schema_sqlite import MIGRATIONS
 
@@ -34,6 +35,8 @@ _EDGE_COLS = (
     "created_at, updated_at"
 )
 _CHUNK = 500  # stay far below SQLite's host-parameter limit
+KEYWORD_POSTING_BUDGET = 2_000  # BM25 scores every posting of every term: this bounds a `max_terms` search
+
 
 
 def _node(row: sqlite3.Row | tuple[Any, ...]) -> Memory:
@@ -195,20 +198,25 @@ class SQLiteStore:
 
     # ── nodes ────────────────────────────────────────────────────────────────
     def insert_node(self, node: Memory, fts_body: str = "") -> None:
-        cur = self._write(
-            f"INSERT INTO nodes ({_NODE_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (node.id, node.kind, node.title, node.content, node.content_hash, node.category, node.importance,
-             json.dumps(list(node.tags), ensure_ascii=False), json.dumps(list(node.entities), ensure_ascii=False),
-             node.source, node.created_at, node.updated_at or node.created_at, node.last_accessed_at,
-             node.access_count, node.effective_importance, node.deleted_at,
-             json.dumps(node.metadata, ensure_ascii=False) if node.metadata else "{}",
-             node.inserted_at or iso(utcnow())),
-        )
-        if node.kind == "memory" and node.deleted_at is None:
-            self._write(
-                "INSERT INTO memory_fts(rowid, body, tags, entities) VALUES (?,?,?,?)",
-                (cur.lastrowid, fts_body, " ".join(node.tags), " ".join(node.entities)),
-            )
+        self.insert_nodes([(node, fts_body)])
+
+    def insert_nodes(self, items: Sequence[tuple[Memory, str]]) -> None:
+        """Insert many new nodes (with their FTS bodies) in two statements: the bulk form of `insert_node`."""
+        if not items:
+            return
+        first = int(self.conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM nodes").fetchone()[0])
+        fallback = iso(utcnow())
+        self._write_many(
+            f"INSERT INTO nodes (seq, {_NODE_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [(first + k, n.id, n.kind, n.title, n.content, n.content_hash, n.category, n.importance,
+              json.dumps(list(n.tags), ensure_ascii=False), json.dumps(list(n.entities), ensure_ascii=False),
+              n.source, n.created_at, n.updated_at or n.created_at, n.last_accessed_at, n.access_count,
+              n.effective_importance, n.deleted_at, json.dumps(n.metadata, ensure_ascii=False) if n.metadata else "{}",
+              n.inserted_at or fallback) for k, (n, _) in enumerate(items)])
+        self._write_many(
+            "INSERT INTO memory_fts(rowid, body, tags, entities) VALUES (?,?,?,?)",
+            [(first + k, body, " ".join(n.tags), " ".join(n.entities)) for k, (n, body) in enumerate(items)
+             if n.kind == "memory" and n.deleted_at is None])
 
     def update_node(self, node: Memory, fts_body: str = "") -> None:
         row = self.conn.execute("SELECT seq, kind FROM nodes WHERE id = ?", (node.id,)).fetchone()
@@ -281,6 +289,11 @@ class SQLiteStore:
             args.append(before)
         row = self.conn.execute(sql + " ORDER BY created_at DESC, seq DESC LIMIT 1", args).fetchone()
         return _node(row) if row else None
+
+    def latest_created_at(self) -> str | None:
+        """The newest `created_at` of any active node: a batch dated at or after it only appends to history."""
+        row = self.conn.execute("SELECT MAX(created_at) FROM nodes WHERE deleted_at IS NULL").fetchone()
+        return row[0] if row else None
 
     def next_by_source(self, source: str, *, after: str, exclude: str | None = None) -> Memory | None:
         """The earliest active memory of `source` created strictly after `after`: the successor a backdated write
@@ -385,12 +398,26 @@ class SQLiteStore:
         self._write_many("INSERT OR IGNORE INTO node_entities(entity, node_seq, created_at) VALUES (?,?,?)",
                          [(e, seq, created_at) for e in dict.fromkeys(entities)])
 
-    def entity_holders(self, entity: str, limit: int, exclude: Iterable[str] = ()) -> list[str]:
+    def index_entities_of_new(self, rows: Sequence[tuple[str, Sequence[str], str]]) -> None:
+        """(node id, entities, created_at) of nodes inserted in this transaction: the bulk form of `index_entities`."""
+        seqs: dict[str, int] = {}
+        ids = [r[0] for r in rows if r[1]]
+        for chunk in _chunks(ids):
+            marks = ",".join("?" * len(chunk))
+            seqs.update((r[0], r[1]) for r in self.conn.execute(f"SELECT id, seq FROM nodes WHERE id IN ({marks})",
+                                                                list(chunk)))
+        self._write_many("INSERT OR IGNORE INTO node_entities(entity, node_seq, created_at) VALUES (?,?,?)",
+                         [(e, seqs[node_id], created) for node_id, entities, created in rows if entities
+                          for e in dict.fromkeys(entities)])
+
+    def entity_holders(self, entity: str, limit: int, exclude: Iterable[str] = (), *,
+                       until: str | None = None) -> list[str]:
         excluded = set(exclude)
+        window = " AND e.created_at <= ?" if until else ""
         rows = self.conn.execute(
             "SELECT n.id FROM node_entities e JOIN nodes n ON n.seq = e.node_seq"
-            " WHERE e.entity = ? AND n.deleted_at IS NULL ORDER BY e.created_at DESC, e.node_seq DESC LIMIT ?",
-            (entity, limit + len(excluded)),
+            f" WHERE e.entity = ?{window} AND n.deleted_at IS NULL ORDER BY e.created_at DESC, e.node_seq DESC LIMIT ?",
+            (entity, *([until] if until else []), limit + len(excluded)),
         )
         return [r[0] for r in rows if r[0] not in excluded][:limit]
 
@@ -430,9 +457,8 @@ class SQLiteStore:
             common = max(50, self.count_active() // 4)
             rare = [t for t in terms if df.get(t, 0) <= common]
             terms = rare or terms
-            if max_terms is not None and len(terms) > max_terms:
-                # a long text (a whole memory) is found again by its rarest words; the rest only cost time
-                terms = sorted(terms, key=lambda t: (df.get(t, 0), t))[:max_terms]
+            if max_terms is not None:
+                terms = rarest_terms(terms, df, max_terms, KEYWORD_POSTING_BUDGET)
         match = " OR ".join(f'"{t}"' for t in terms)
         try:
             if flt is None or (flt.kind == "memory" and not flt.category and not flt.source):
@@ -695,10 +721,14 @@ class SQLiteStore:
 
     # ── audit and stats ──────────────────────────────────────────────────────
     def log(self, op: str, node_id: str | None, detail: dict[str, Any], when: str) -> None:
+        self.log_many([(op, node_id, detail, when)])
+
+    def log_many(self, entries: Sequence[tuple[str, str | None, dict[str, Any], str]]) -> None:
         if self.readonly:
             return  # a read-only snapshot leaves no trace, as in mnemon
-        self.conn.execute("INSERT INTO oplog(op, node_id, detail, created_at) VALUES (?,?,?,?)",
-                          (op, node_id, json.dumps(detail, ensure_ascii=False), when))
+        self.conn.executemany("INSERT INTO oplog(op, node_id, detail, created_at) VALUES (?,?,?,?)",
+                              [(op, node_id, json.dumps(detail, ensure_ascii=False), when)
+                               for op, node_id, detail, when in entries])
 
     def oplog(self, limit: int, *, op: str | None = None, node_id: str | None = None) -> list[OplogEntry]:
         sql = "SELECT id, op, node_id, detail, created_at FROM oplog"

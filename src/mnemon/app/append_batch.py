@@ -1,0 +1,148 @@
+"""Bulk writes that only append to history, at the speed of a few statements per thousand memories.
+
+`write_memory` asks the store a handful of questions per memory (the previous memory of its source, what lies
+within 24 hours, the newest holders of each entity, the recent same-source memories) and then writes a node, its
+entities, edges and an oplog row. For a batch dated at or after everything already stored — an import into a new
+store, a nightly append of newer history — every answer is the store's state before the batch plus the batch so
+far. `AppendBatch` keeps exactly that in memory and buffers the writes, so the unchanged `write_memory` runs against
+it and produces the same graph as one call per memory, without a query per memory.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..core import graph_rules
+from ..core.model import Edge, Memory
+from ..ports.store.base import Store
+
+FLUSH_EVERY = 2_000  # memories buffered before the rows go to the store (bounds memory, not correctness)
+# the store's history each rule can reach back into: proximity needs ≤ PROXIMITY_MAX + 2 in the window
+_TAIL = graph_rules.PROXIMITY_MAX + 2
+
+
+class AppendBatch:
+    """A `Store` stand-in for `write_memory` over a batch sorted oldest first and dated at or after `floor`.
+
+    Reads answer from the store's newest rows (fetched once per source / entity) plus the memories written through
+    this batch; writes are buffered and flushed in bulk. Anything `write_memory` does not use is not offered.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._all: list[Memory] = store.recent_memories(_TAIL)[::-1]  # oldest first, like the batch
+        self._by_source: dict[str, list[Memory]] = {}
+        self._holders: dict[str, list[str]] = {}
+        self._known: set[str] = set()
+        self._unknown: set[str] = set()
+        self._nodes: list[tuple[Memory, str]] = []
+        self._entities: list[tuple[str, Sequence[str], str]] = []
+        self._edges: list[tuple[Sequence[Edge], str | None]] = []
+        self._log: list[tuple[str, str | None, dict[str, Any], str]] = []
+
+    @staticmethod
+    def applies(store: Store, created_ats: Iterable[str]) -> bool:
+        """True when no stored node is newer than the batch's oldest memory (the batch only appends)."""
+        oldest = min(created_ats, default=None)
+        latest = store.latest_created_at()
+        return oldest is not None and (latest is None or latest <= oldest)
+
+    # ── reads `write_memory` makes ───────────────────────────────────────────
+    def _source(self, source: str) -> list[Memory]:
+        if source not in self._by_source:
+            self._by_source[source] = self.store.recent_memories(graph_rules.CAUSAL_LOOKBACK + 1, source=source)[::-1]
+        return self._by_source[source]
+
+    @staticmethod
+    def _newest(rows: list[Memory], limit: int, *, since: str | None, until: str | None,
+                exclude: Iterable[str]) -> list[Memory]:
+        # rows are oldest first, so walking backwards yields the store's order (created_at, then insertion, newest
+        # first) and the walk stops as soon as it leaves the window or has enough
+        skip = set(exclude)
+        out: list[Memory] = []
+        for m in reversed(rows):
+            if since is not None and m.created_at < since:
+                break
+            if m.id in skip or (until is not None and m.created_at > until):
+                continue
+            out.append(m)
+            if len(out) >= limit:
+                break
+        return out
+
+    def latest_by_source(self, source: str, *, exclude: str | None = None, before: str | None = None) -> Memory | None:
+        found = self._newest(self._source(source), 1, since=None, until=before, exclude=[exclude] if exclude else [])
+        return found[0] if found else None
+
+    def next_by_source(self, source: str, *, after: str, exclude: str | None = None) -> Memory | None:
+        return None  # nothing stored or batched is newer than the memory being written: that is `applies`
+
+    def recent_memories(self, limit: int, *, since: str | None = None, until: str | None = None,
+                        source: str | None = None, exclude: Iterable[str] = (), flt: Any = None) -> list[Memory]:
+        if flt is not None or (source is None and limit > _TAIL) or (source is not None
+                                                                     and limit > graph_rules.CAUSAL_LOOKBACK + 1):
+            raise NotImplementedError("AppendBatch answers only the questions write_memory asks")
+        rows = self._source(source) if source is not None else self._all
+        return self._newest(rows, limit, since=since, until=until, exclude=exclude)
+
+    def entity_holders(self, entity: str, limit: int, exclude: Iterable[str] = (), *,
+                       until: str | None = None) -> list[str]:
+        skip = set(exclude)
+        return [i for i in reversed(self._holders_of(entity)) if i not in skip][:limit]
+
+    def known_entities(self, candidates: set[str]) -> set[str]:
+        ask = candidates - self._known - self._unknown
+        if ask:
+            found = self.store.known_entities(ask)
+            self._known |= found
+            self._unknown |= ask - found
+        return candidates & self._known
+
+    # ── writes, buffered ─────────────────────────────────────────────────────
+    def insert_node(self, node: Memory, fts_body: str = "") -> None:
+        self._nodes.append((node, fts_body))
+        self._all.append(node)
+        self._source(node.source).append(node)
+        # keep only what a later question can reach: the lists would otherwise grow with the batch
+        if len(self._all) > 4 * _TAIL:
+            del self._all[:-_TAIL]
+        rows = self._by_source[node.source]
+        if len(rows) > 4 * graph_rules.CAUSAL_LOOKBACK:
+            del rows[: -(graph_rules.CAUSAL_LOOKBACK + 1)]
+
+    def index_entities(self, node_id: str, entities: Sequence[str], created_at: str) -> None:
+        self._entities.append((node_id, entities, created_at))
+        self._known.update(entities)
+        self._unknown.difference_update(entities)
+        for e in dict.fromkeys(entities):
+            holders = self._holders_of(e)
+            holders.append(node_id)
+            if len(holders) > 4 * graph_rules.ENTITY_LINKS_PER_ENTITY:
+                del holders[: -graph_rules.ENTITY_LINKS_PER_ENTITY]
+
+    def _holders_of(self, entity: str) -> list[str]:
+        if entity not in self._holders:
+            self._holders[entity] = self.store.entity_holders(entity, graph_rules.ENTITY_LINKS_PER_ENTITY)[::-1]
+        return self._holders[entity]
+
+    def insert_edges(self, edges: Sequence[Edge], *, origin: str | None = None) -> None:
+        self._edges.append((edges, origin))
+
+    def log(self, op: str, node_id: str | None, detail: dict[str, Any], when: str) -> None:
+        self._log.append((op, node_id, detail, when))
+
+    @property
+    def pending(self) -> int:
+        return len(self._nodes)
+
+    def flush(self) -> None:
+        """Write what is buffered, in the order foreign keys need: nodes, their entities, edges, then the oplog."""
+        self.store.insert_nodes(self._nodes)
+        self.store.index_entities_of_new(self._entities)
+        by_origin: dict[str | None, list[Edge]] = {}
+        for edges, origin in self._edges:
+            by_origin.setdefault(origin, []).extend(edges)
+        for origin, edges in by_origin.items():
+            self.store.insert_edges(edges, origin=origin)
+        self.store.log_many(self._log)
+        self._nodes, self._entities, self._edges, self._log = [], [], [], []
