@@ -7,6 +7,9 @@ PY=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -e .
+# an editable install leaves the package uncompiled; precompiling spares every CLI call ~70 ms when bytecode is
+# not written on the fly (PYTHONDONTWRITEBYTECODE)
+.venv/bin/python -m compileall -q src >/dev/null
 export MNEMON_HOME="${MNEMON_HOME:-$(mktemp -d)/mnemon-home}"
 M=".venv/bin/mnemon --pretty"
 echo "# store: $MNEMON_HOME (embedding provider: local e5, offline)" >&2

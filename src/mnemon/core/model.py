@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 CATEGORIES = ("preference", "decision", "fact", "insight", "context", "general")
@@ -26,6 +27,7 @@ def iso(ts: datetime) -> str:
     return ts.astimezone(timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
+@lru_cache(maxsize=8192)  # the write rules compare one memory's timestamp with its neighbours' again and again
 def parse_iso(value: str) -> datetime:
     """Parse RFC 3339 / ISO-8601; naive values are taken as UTC."""
     text = value.strip()

@@ -35,6 +35,7 @@ _EDGE_COLS = (
     "created_at, updated_at"
 )
 _CHUNK = 500  # stay far below SQLite's host-parameter limit
+_JSON = json.JSONEncoder(ensure_ascii=False)  # one encoder: json.dumps(…, ensure_ascii=False) builds one per call
 KEYWORD_POSTING_BUDGET = 2_000  # BM25 scores every posting of every term: this bounds a `max_terms` search
 
 
@@ -89,6 +90,8 @@ class SQLiteStore:
         self.readonly = readonly
         self._lock = threading.RLock()
         self._depth = 0
+        self._df_cache: dict[str, int] = {}
+        self._df_seen_at = 0
         if readonly:
             if not os.path.exists(path):
                 raise StoreError(f"no database at {path}; create it first by writing to it without --readonly")
@@ -453,8 +456,9 @@ class SQLiteStore:
         if len(terms) > 1:
             # terms in more than a quarter of all memories add little to BM25 but make every match expensive to
             # score; keep them only when nothing rarer is left
-            df = self.token_doc_freq(terms)
-            common = max(50, self.count_active() // 4)
+            active = self.count_active()
+            df = self.token_doc_freq(terms) if max_terms is None else self._rough_doc_freq(terms, active)
+            common = max(50, active // 4)
             rare = [t for t in terms if df.get(t, 0) <= common]
             terms = rare or terms
             if max_terms is not None:
@@ -478,6 +482,17 @@ class SQLiteStore:
             return [(r[0], float(r[1])) for r in self.conn.execute(sql, [match, *args, limit])]
         except sqlite3.OperationalError as exc:  # a malformed MATCH must not surface as a traceback
             raise StoreError(f"keyword search failed: {exc}") from exc
+
+    def _rough_doc_freq(self, terms: Sequence[str], active: int) -> dict[str, int]:
+        """Document counts that may lag a little behind the store, for choosing which words of a long text to
+        search by. Counting reads a term's whole posting list (~9 ms for a handful of common words at 100k
+        memories), so counts are kept until the store has grown or shrunk by 1 % — never used for scores."""
+        if abs(active - self._df_seen_at) > max(100, self._df_seen_at // 100) or len(self._df_cache) > 100_000:
+            self._df_cache, self._df_seen_at = {}, active
+        missing = [t for t in terms if t not in self._df_cache]
+        if missing:
+            self._df_cache.update(self.token_doc_freq(missing))
+        return {t: self._df_cache[t] for t in terms}
 
     def token_doc_freq(self, tokens: Sequence[str]) -> dict[str, int]:
         terms = list(dict.fromkeys(tokens))
@@ -581,7 +596,7 @@ class SQLiteStore:
                 return "{}"
             key = id(m)
             if key not in encoded:
-                encoded[key] = json.dumps(m, ensure_ascii=False)
+                encoded[key] = _JSON.encode(m)
             return encoded[key]
 
         self._write_many(
