@@ -8,6 +8,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
@@ -29,6 +30,7 @@ DIFF_LIMIT = 5
 DIFF_MIN_COSINE = 0.7
 CANDIDATE_BAND = (0.40, 0.80)
 CANDIDATE_TOP = 5
+NEAREST = CANDIDATE_TOP + 8  # vector neighbours fetched once per write: candidates are the band below auto-links
 OVERLAP_CANDIDATE_MIN = 0.10
 CAUSAL_CANDIDATE_LIMIT = 10
 PRUNE_BATCH = 10
@@ -52,12 +54,13 @@ def _empty_counts() -> dict[str, int]:
     return {"temporal": 0, "entity": 0, "causal": 0, "semantic": 0}
 
 
-def _advisory(rt: Runtime, content: str, vector: np.ndarray | None, keyword_ids: list[str]) -> tuple[str, list[Any]]:
+def _advisory(rt: Runtime, content: str, vector: np.ndarray | None, keyword_ids: list[str],
+              nearest: Sequence[tuple[str, float]]) -> tuple[str, list[Any]]:
     """ADD/UPDATE/CONFLICT/DUPLICATE against the closest active memories (keyword top 5 + vector top 5)."""
     ids = list(keyword_ids[:DIFF_LIMIT])
     cosines: dict[str, float] = {}
     if vector is not None:
-        for i, cos in rt.index.search(vector, DIFF_LIMIT):
+        for i, cos in nearest[:DIFF_LIMIT]:
             c = rt.calibrate(cos)
             if c >= DIFF_MIN_COSINE:
                 cosines[i] = c
@@ -71,8 +74,10 @@ def _advisory(rt: Runtime, content: str, vector: np.ndarray | None, keyword_ids:
 
 def write_memory(rt: Runtime, inp: MemoryInput, vector: np.ndarray | None, *, node_id: str | None = None,
                  temporal: bool = True, prune: bool = True, origin: str = "remember",
-                 protect: tuple[str, ...] = ()) -> WriteOutcome:
+                 protect: tuple[str, ...] = (), nearest: Sequence[tuple[str, float]] | None = None) -> WriteOutcome:
     """Insert one memory and grow the graph around it. Call inside `rt.store.transaction()`.
+
+    `nearest` is the vector index's answer for `vector` (raw cosines, best first) when the caller already asked it.
 
     Every edge rule reads what it needs first; then the node, its vector and all its edges are written in a few
     batched statements, so a write costs the same handful of queries at 1k or 100k memories.
@@ -98,7 +103,8 @@ def write_memory(rt: Runtime, inp: MemoryInput, vector: np.ndarray | None, *, no
                                    until=mem.created_at)
     edges += graph_rules.causal_edges(mem, recent, now, tokens_of=rt.tokens_of)
     if vector is not None:
-        similar = [(i, rt.calibrate(c)) for i, c in rt.index.search(vector, graph_rules.SEMANTIC_TOP)]
+        found = nearest if nearest is not None else rt.index.search(vector, graph_rules.SEMANTIC_TOP)
+        similar = [(i, rt.calibrate(c)) for i, c in found[:graph_rules.SEMANTIC_TOP]]
         edges += graph_rules.semantic_edges(mem.id, similar, now)
 
     # the new row's effective importance, with the edges it is about to get (both directions count)
@@ -181,10 +187,12 @@ def auto_prune(rt: Runtime, protect: tuple[str, ...]) -> list[str]:
 
 
 def semantic_candidates(rt: Runtime, mem: Memory, vector: np.ndarray | None, linked: set[str],
-                        keyword_ids: list[str] | None = None) -> list[dict[str, Any]]:
+                        keyword_ids: list[str] | None = None,
+                        nearest: Sequence[tuple[str, float]] | None = None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if vector is not None:
-        for i, cos in rt.index.search(vector, CANDIDATE_TOP + 8, exclude={mem.id}):
+        found = nearest if nearest is not None else rt.index.search(vector, NEAREST, exclude={mem.id})
+        for i, cos in (p for p in found if p[0] != mem.id):
             c = rt.calibrate(cos)
             if CANDIDATE_BAND[0] <= c < CANDIDATE_BAND[1]:
                 out.append({"id": i, "cosine": round(c, 4), "auto_linked": i in linked})
@@ -247,14 +255,16 @@ def remember(rt: Runtime, inp: MemoryInput, *, no_diff: bool = False) -> dict[st
     suggestion = "ADD"
     # one keyword search serves both the advisory diff (top 5) and the review candidates (top 20)
     keyword_ids = [i for i, _ in store.keyword_search(tokens(inp.content), CANDIDATE_TOP * 4, max_terms=KEYWORD_TERMS)]
+    # one pass over the vectors serves the diff (top 5), the semantic edges (top 3) and the candidates (top 13)
+    nearest = rt.index.search(vector, NEAREST) if vector is not None else []
     if not no_diff:
-        suggestion, _ = _advisory(rt, inp.content, vector, keyword_ids)
+        suggestion, _ = _advisory(rt, inp.content, vector, keyword_ids, nearest)
     with store.transaction():
         if not no_diff:
             existing = store.find_active_by_hash(digest)  # another writer may have stored it meanwhile
             if existing is not None:
                 return _skipped(rt, existing, in_tx=True)
-        outcome = write_memory(rt, inp, vector)
+        outcome = write_memory(rt, inp, vector, nearest=nearest)
         from .world.sense import record_memory_sense
 
         # in the same transaction: a prediction can be confirmed by what `remember` stored, never by a lost write
@@ -266,7 +276,7 @@ def remember(rt: Runtime, inp: MemoryInput, *, no_diff: bool = False) -> dict[st
         "action": "added",
         "diff_suggestion": suggestion,
         "edges_created": outcome.edges_created,
-        "semantic_candidates": semantic_candidates(rt, mem, vector, linked, keyword_ids),
+        "semantic_candidates": semantic_candidates(rt, mem, vector, linked, keyword_ids, nearest),
         "causal_candidates": causal_candidates(rt, mem),
         "embedded": vector is not None,
         "effective_importance": round(mem.effective_importance, 4),
