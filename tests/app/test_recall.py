@@ -66,6 +66,19 @@ def test_superseded_memory_is_demoted_and_flagged(mem):
     assert ids(out).index(new) < ids(out).index(old)
 
 
+def test_a_named_month_demotes_memories_written_far_from_it(mem):
+    march = mem.remember("Deployed the billing service to the new cluster", created_at="2025-03-12T10:00:00Z")["id"]
+    july = mem.remember("Deployed the billing service to the old cluster again", created_at="2025-07-20T10:00:00Z")["id"]
+    out = mem.recall("what did we deploy in March 2025", limit=5, explain=True)
+    by_id = {r["insight"]["id"]: r for r in out["results"]}
+    assert ids(out).index(march) < ids(out).index(july)
+    assert by_id[july].get("outside_time_window") is True and "outside_time_window" not in by_id[march]
+    rerank = next(s for s in out["trace"] if s["stage"] == "rerank")
+    assert rerank["time_window"]["expression"] == "March 2025" and rerank["outside_time_window"] == 1
+    # without a named period nothing is flagged
+    assert not any(r.get("outside_time_window") for r in mem.recall("what did we deploy", limit=5)["results"])
+
+
 def test_why_results_put_causes_before_effects(mem):
     cause = mem.remember("The nightly build kept failing on the old runner", source="ops")["id"]
     effect = mem.remember("We moved CI to a new runner because the nightly build kept failing", source="ops")["id"]

@@ -20,9 +20,10 @@ from ..core.entities import extract_entities
 from ..core.errors import InvalidInput
 from ..core.graph import topo_order
 from ..core.intent import Intent, IntentDecision, detect_intent
-from ..core.model import TRAVERSAL_GRAPHS, Edge, Link, Memory
+from ..core.model import TRAVERSAL_GRAPHS, Edge, Link, Memory, parse_iso
 from ..core.recall.beam import beam_search
 from ..core.recall.fusion import rrf, via_of
+from ..core.recall.timeframe import time_window
 from ..core.recall.params import (
     ANCHOR_TOP_K, BEAM, BEAM_FANOUT, EDGE_WEIGHTS, FORMULA_VERSION, RERANK, RERANK_NO_EMBEDDING, confidence_label,
 )
@@ -90,6 +91,7 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     t0 = time.perf_counter()
 
     decision = detect_intent(query, intent)
+    window = time_window(query, rt.now())
     trace.append({"stage": "intent", "intent": decision.intent.value, "source": decision.source,
                   "cues": list(decision.cues)})
 
@@ -239,11 +241,15 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         if not supported:
             dropped.append(i)
             continue
-        scored.append(Scored(i, combine(sig, weights, i in superseded), sig, via, i in superseded, supported))
+        outside = window is not None and not window.contains(parse_iso(n.created_at))
+        scored.append(Scored(i, combine(sig, weights, i in superseded, outside), sig, via, i in superseded, supported,
+                             outside))
     scored.sort(key=lambda s: (-s.score, -rows[s.id].importance, _neg(rows[s.id].created_at), s.id))
     results = scored[:limit]
     trace.append({"stage": "rerank", "weights": weights.__dict__, "candidates": len(cand_ids),
                   "dropped_unsupported": len(dropped), "superseded": sorted(superseded & set(cand_ids)),
+                  "time_window": window.as_dict() if window is not None else None,
+                  "outside_time_window": sum(1 for s in scored if s.outside_window),
                   "formula": FORMULA_VERSION})
 
     if decision.intent is Intent.WHY and len(results) > 1:
@@ -291,13 +297,15 @@ def to_payload(out: RecallOutcome, *, verbose: bool = False, brief: bool = False
         payload: dict[str, Any] = {"results": [
             {"id": s.id, "excerpt": excerpt(out.nodes[s.id].content, excerpt_chars),
              "category": out.nodes[s.id].category, "score": round(s.score, 3), "confidence": confidence_label(s.score),
-             **({"superseded": True} if s.superseded else {})} for s in out.results],
+             **({"superseded": True} if s.superseded else {}),
+             **({"outside_time_window": True} if s.outside_window else {})} for s in out.results],
             "detail_command": "mnemon show <id>"}
     else:
         payload = {"results": [
             {"insight": insight_dict(out.nodes[s.id], full=verbose), "score": round(s.score, 4), "intent": intent,
              "via": s.via, "signals": s.signals.as_dict(), "confidence": confidence_label(s.score),
-             **({"superseded": True} if s.superseded else {})} for s in out.results]}
+             **({"superseded": True} if s.superseded else {}),
+             **({"outside_time_window": True} if s.outside_window else {})} for s in out.results]}
     if out.hint:
         payload["hint"] = out.hint
     if verbose or explain:

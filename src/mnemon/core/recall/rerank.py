@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ..model import Link
 from .params import LAMBDA_SEMANTIC, LAMBDA_STRUCTURAL, PROXIMITY_FACTOR, SUPERSEDED_FACTOR, RerankWeights
+from .timeframe import OUTSIDE_FACTOR
 
 SIMILARITY_SUPPORT = 0.25  # calibrated cosine below this is not evidence of relevance on its own
 
@@ -31,6 +32,7 @@ class Scored:
     via: str
     superseded: bool
     supported: bool
+    outside_window: bool = False  # written outside the period the query names
 
 
 def idf(doc_freq: int, total: int) -> float:
@@ -107,9 +109,11 @@ def neighbour_support(rel: Mapping[str, float], adjacency: Mapping[str, Sequence
     return out
 
 
-def combine(signals: Signals, weights: RerankWeights, superseded: bool) -> float:
+def combine(signals: Signals, weights: RerankWeights, superseded: bool, outside_window: bool = False) -> float:
     score = (weights.keyword * signals.keyword + weights.entity * signals.entity
              + weights.similarity * signals.similarity + weights.graph * signals.graph)
+    if outside_window:
+        score *= OUTSIDE_FACTOR
     return score * SUPERSEDED_FACTOR if superseded else score
 
 

@@ -1,0 +1,130 @@
+"""The period a recall query names ("in June", "on 9 February 2023", "as of March 2024", "2023年5月").
+
+A question that names a time asks about what happened then; a memory written months away from it is weaker evidence
+however well its words match. Recall demotes results outside the named period (like superseded ones, flagged, never
+dropped). Only explicit calendar expressions count — "last week" or "recently" name no period without knowing when
+the question was asked, and a wrong window would hide the right memory.
+
+Memories are dated when they were written, and people tell of events afterwards ("yesterday I…", "last week we…"),
+so the window reaches `AFTER` days past the named period and `BEFORE` days ahead of it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+BEFORE = timedelta(days=3)
+AFTER = timedelta(days=14)
+OUTSIDE_FACTOR = 0.5
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+_MONTH_OF = {**{m: k + 1 for k, m in enumerate(_MONTHS)},
+             **{m[:3]: k + 1 for k, m in enumerate(_MONTHS)}, "sept": 9}
+_M = "|".join(sorted(_MONTH_OF, key=len, reverse=True))
+_ORD = r"(?:st|nd|rd|th)?"
+# one alternation, tried at each position, so the earliest and then most specific expression wins
+_EXPR = re.compile(
+    rf"\b(?P<iso>(?P<iy>(?:19|20)\d\d)-(?P<im>[01]?\d)(?:-(?P<id>[0-3]?\d))?)\b"
+    rf"|\b(?P<d1>[0-3]?\d){_ORD}(?:\s+of)?\s+(?P<m1>{_M})\.?,?\s+(?P<y1>(?:19|20)\d\d)\b"
+    rf"|\b(?P<m2>{_M})\.?\s+(?P<d2>[0-3]?\d){_ORD},?\s+(?P<y2>(?:19|20)\d\d)\b"
+    rf"|\b(?P<m3>{_M})\.?,?\s+(?:of\s+)?(?P<y3>(?:19|20)\d\d)\b"
+    rf"|(?P<zy>(?:19|20)\d\d)\s*年(?:\s*(?P<zm>[01]?\d)\s*月(?:\s*(?P<zd>[0-3]?\d)\s*[日号])?)?"
+    rf"|(?<![\d年])(?P<zm2>[01]?\d)\s*月(?:\s*(?P<zd2>[0-3]?\d)\s*[日号])?"
+    rf"|\b(?P<y4>(?:19|20)\d\d)\b"
+    rf"|\b(?:in|during|since|after|before|until|by|of|last|this|early|late|mid)\s+(?P<m4>{_M})\b"
+    rf"(?![\s.,]*(?:[0-3]?\d{_ORD},?\s+)?(?:of\s+)?(?:19|20)\d\d)",  # "of September 2023" is read whole above
+    re.IGNORECASE,
+)
+_OPEN_START = re.compile(r"\b(?:as of|by|before|until|up to|prior to)\s*$|(?:截至|截止|之前)\s*$", re.IGNORECASE)
+_OPEN_END = re.compile(r"\b(?:after|since)\s*$|(?:自从|以来)\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class TimeWindow:
+    """A half-open period [start, end) named by the query; `text` is the expression it was read from."""
+
+    start: datetime
+    end: datetime
+    text: str
+
+    def contains(self, when: datetime) -> bool:
+        """True when a memory written at `when` can tell of this period (with the slack of the module doc)."""
+        return self.start <= when + BEFORE and when - AFTER < self.end
+
+    def as_dict(self) -> dict[str, str]:
+        return {"from": self.start.isoformat(), "to": self.end.isoformat(), "expression": self.text}
+
+
+def _month_span(year: int, month: int) -> tuple[datetime, datetime]:
+    start = datetime(year, month, 1, tzinfo=timezone.utc)
+    return start, datetime(year + (month == 12), month % 12 + 1, 1, tzinfo=timezone.utc)
+
+
+def _span(m: re.Match[str], now: datetime) -> tuple[datetime, datetime] | None:
+    g = m.groupdict()
+    try:
+        if g["iso"]:
+            year, month = int(g["iy"]), int(g["im"])
+            if g["id"]:
+                day = datetime(year, month, int(g["id"]), tzinfo=timezone.utc)
+                return day, day + timedelta(days=1)
+            return _month_span(year, month)
+        for d, mo, y in (("d1", "m1", "y1"), ("d2", "m2", "y2")):
+            if g[d]:
+                day = datetime(int(g[y]), _MONTH_OF[g[mo].lower()], int(g[d]), tzinfo=timezone.utc)
+                return day, day + timedelta(days=1)
+        if g["m3"]:
+            return _month_span(int(g["y3"]), _MONTH_OF[g["m3"].lower()])
+        if g["zy"]:
+            year = int(g["zy"])
+            if g["zd"]:
+                day = datetime(year, int(g["zm"]), int(g["zd"]), tzinfo=timezone.utc)
+                return day, day + timedelta(days=1)
+            if g["zm"]:
+                return _month_span(year, int(g["zm"]))
+            return datetime(year, 1, 1, tzinfo=timezone.utc), datetime(year + 1, 1, 1, tzinfo=timezone.utc)
+        if g["y4"]:
+            year = int(g["y4"])
+            return datetime(year, 1, 1, tzinfo=timezone.utc), datetime(year + 1, 1, 1, tzinfo=timezone.utc)
+        month = _MONTH_OF[g["m4"].lower()] if g["m4"] else int(g["zm2"]) if g["zm2"] else 0
+        if not 1 <= month <= 12:
+            return None
+        # a month without a year is its latest occurrence up to now
+        year = now.year if month <= now.month else now.year - 1
+        if g["zd2"]:
+            day = datetime(year, month, int(g["zd2"]), tzinfo=timezone.utc)
+            return day, day + timedelta(days=1)
+        return _month_span(year, month)
+    except ValueError:  # "31 February", month 13: not a date, so no window
+        return None
+
+
+def time_window(query: str, now: datetime) -> TimeWindow | None:
+    """The first calendar period `query` names, relative to `now` when it leaves out the year.
+
+    >>> from datetime import datetime, timezone
+    >>> now = datetime(2023, 8, 1, tzinfo=timezone.utc)
+    >>> w = time_window("What did Jolene do on 9 February, 2023?", now)
+    >>> (w.start.date().isoformat(), w.end.date().isoformat())
+    ('2023-02-09', '2023-02-10')
+    >>> time_window("When did Melanie go camping in June?", now).start.date().isoformat()
+    '2023-06-01'
+    >>> time_window("How many pets did Andrew have, as of September 2023?", now).start.year
+    1
+    >>> time_window("what did we decide last week", now) is None
+    True
+    """
+    for m in _EXPR.finditer(query):
+        span = _span(m, now)
+        if span is None:
+            continue
+        start, end = span
+        before = query[: m.start()]
+        if _OPEN_START.search(before):
+            start = datetime(1, 1, 1, tzinfo=timezone.utc)
+        elif _OPEN_END.search(before):
+            end = datetime(9999, 1, 1, tzinfo=timezone.utc)
+        return TimeWindow(start, end, m.group(0).strip())
+    return None

@@ -1,0 +1,62 @@
+"""The period a recall query names: which calendar expressions give a window, and which do not."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+from hypothesis import given, strategies as st
+
+from mnemon.core.recall.timeframe import TimeWindow, time_window
+
+NOW = datetime(2023, 8, 15, 12, tzinfo=timezone.utc)
+
+
+def day(text: str) -> datetime:
+    return datetime.fromisoformat(text).replace(tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("query, start, end", [
+    ("What did Jolene do on 9 February, 2023?", "2023-02-09", "2023-02-10"),
+    ("what happened on February 9th, 2023", "2023-02-09", "2023-02-10"),
+    ("the outage on 2023-02-09", "2023-02-09", "2023-02-10"),
+    ("releases in 2023-03", "2023-03-01", "2023-04-01"),
+    ("What did Maria donate in December 2022?", "2022-12-01", "2023-01-01"),
+    ("anything from Sept 2022", "2022-09-01", "2022-10-01"),
+    ("What state did Joanna visit in 2021?", "2021-01-01", "2022-01-01"),
+    ("When did Melanie go camping in June?", "2023-06-01", "2023-07-01"),        # latest June up to now
+    ("what did we ship in October?", "2022-10-01", "2022-11-01"),                # October is still ahead in 2023
+    ("2023年5月做了什么决定", "2023-05-01", "2023-06-01"),
+    ("2023年5月4日的会议", "2023-05-04", "2023-05-05"),
+    ("3月的预算", "2023-03-01", "2023-04-01"),
+])
+def test_calendar_expressions_name_a_period(query: str, start: str, end: str) -> None:
+    w = time_window(query, NOW)
+    assert w is not None and (w.start, w.end) == (day(start), day(end))
+
+
+def test_as_of_and_since_open_one_side() -> None:
+    as_of = time_window("How many pets did Andrew have, as of September 2023?", NOW)
+    since = time_window("what changed since March 2023", NOW)
+    assert as_of is not None and as_of.start.year == 1 and as_of.end == day("2023-10-01")
+    assert since is not None and since.start == day("2023-03-01") and since.end.year == 9999
+
+
+@pytest.mark.parametrize("query", [
+    "what did we decide last week", "may I ask why the build broke", "why did we pick Redis",
+    "the 31 February 2023 incident", "ticket 12345 and port 8080", "",
+])
+def test_no_calendar_period_no_window(query: str) -> None:
+    assert time_window(query, NOW) is None
+
+
+def test_memories_told_shortly_after_the_period_still_count() -> None:
+    w = TimeWindow(day("2023-06-01"), day("2023-07-01"), "June")
+    assert w.contains(day("2023-06-15")) and w.contains(day("2023-07-10"))  # "last week we went camping"
+    assert w.contains(day("2023-05-30"))
+    assert not w.contains(day("2023-08-01")) and not w.contains(day("2023-05-01"))
+
+
+@given(st.text(max_size=200))
+def test_any_text_gives_a_well_formed_window_or_none(query: str) -> None:
+    w = time_window(query, NOW)
+    assert w is None or (w.start < w.end and w.text)
