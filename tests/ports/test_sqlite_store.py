@@ -110,6 +110,16 @@ def test_recent_memories_order_window_source_and_filters(store: Store) -> None:
     assert store.memory_ids() and set(store.memory_ids()) == {"old", "mid", "new"}
 
 
+def test_a_filter_can_ask_for_a_period(store: Store) -> None:
+    put(store, "old", "deploy notes", hours=0)
+    put(store, "mid", "deploy notes again", hours=5)
+    put(store, "new", "deploy notes once more", hours=10)
+    period = MemoryFilter(created_from=at(1), created_to=at(10))
+    assert set(store.memory_ids(period)) == {"mid", "new"}
+    assert [m.id for m in store.recent_memories(10, flt=MemoryFilter(created_to=at(5)))] == ["mid", "old"]
+    assert {i for i, _ in store.keyword_search(["deploy"], 10, period)} == {"mid", "new"}
+
+
 def test_latest_by_source_respects_exclude_and_before(store: Store) -> None:
     put(store, "a1", hours=0, source="a")
     put(store, "a2", hours=2, source="a")

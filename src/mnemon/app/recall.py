@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 import heapq
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 
@@ -109,7 +109,17 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         allowed = set(store.memory_ids(flt)) if (category or source) else None
         rankings["vector"] = [i for i, c in scores.top(ANCHOR_TOP_K, allowed=allowed)
                               if rt.calibrate(c) > VECTOR_ANCHOR_FLOOR]
-    rankings["recency"] = [m.id for m in store.recent_memories(ANCHOR_TOP_K, flt=flt)]
+    if window is None:
+        rankings["recency"] = [m.id for m in store.recent_memories(ANCHOR_TOP_K, flt=flt)]
+    else:
+        # recency, relative to the period the query names: that period's memories closest in meaning (its newest
+        # without vectors)
+        lo, hi = window.bounds()
+        period = replace(flt, created_from=lo, created_to=hi)
+        if scores is not None:
+            rankings["period"] = [i for i, _ in scores.top(ANCHOR_TOP_K, allowed=set(store.memory_ids(period)))]
+        else:
+            rankings["period"] = [m.id for m in store.recent_memories(ANCHOR_TOP_K, flt=period)]
     if q_entities:
         rankings["entity"] = [i for i, _ in store.memories_with_entities(q_entities, ANCHOR_TOP_K, flt)]
     anchor_scores = rrf(rankings)

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
+from ..model import iso
+
 BEFORE = timedelta(days=3)
 AFTER = timedelta(days=14)
 OUTSIDE_FACTOR = 0.5
@@ -52,6 +54,12 @@ class TimeWindow:
     def contains(self, when: datetime) -> bool:
         """True when a memory written at `when` can tell of this period (with the slack of the module doc)."""
         return self.start <= when + BEFORE and when - AFTER < self.end
+
+    def bounds(self) -> tuple[str | None, str | None]:
+        """The creation times (ISO, UTC) of the memories `contains` admits; None where the window is open."""
+        lo = None if self.start.year == 1 else iso(self.start - BEFORE)
+        hi = None if self.end.year == 9999 else iso(self.end + AFTER)
+        return lo, hi
 
     def as_dict(self) -> dict[str, str]:
         return {"from": self.start.isoformat(), "to": self.end.isoformat(), "expression": self.text}

@@ -22,6 +22,8 @@ class MemoryFilter:
     category: str | None = None
     source: str | None = None
     kind: str | None = "memory"
+    created_from: str | None = None  # ISO instants, inclusive: a period the caller asks about
+    created_to: str | None = None
 
 
 class Store(Protocol):

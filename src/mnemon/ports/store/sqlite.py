@@ -77,6 +77,12 @@ def _where(flt: MemoryFilter | None, alias: str = "n") -> tuple[str, list[Any]]:
         if flt.source:
             clauses.append(f"{alias}.source = ?")
             args.append(flt.source)
+        if flt.created_from:
+            clauses.append(f"{alias}.created_at >= ?")
+            args.append(flt.created_from)
+        if flt.created_to:
+            clauses.append(f"{alias}.created_at <= ?")
+            args.append(flt.created_to)
     else:
         clauses.append(f"{alias}.kind = 'memory'")
     return " AND ".join(clauses), args
@@ -465,7 +471,8 @@ class SQLiteStore:
                 terms = rarest_terms(terms, df, max_terms, KEYWORD_POSTING_BUDGET)
         match = " OR ".join(f'"{t}"' for t in terms)
         try:
-            if flt is None or (flt.kind == "memory" and not flt.category and not flt.source):
+            if flt is None or (flt.kind == "memory" and not flt.category and not flt.source
+                               and not flt.created_from and not flt.created_to):
                 # the FTS table holds exactly the active memories: rank there, join only the winners
                 hits = self.conn.execute(
                     "SELECT rowid, -bm25(memory_fts, 1.0, 0.6, 0.6) AS s FROM memory_fts WHERE memory_fts MATCH ?"
