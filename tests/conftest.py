@@ -8,7 +8,8 @@
   not exactly one JSON document or stderr shows a traceback.
 - `cli_raw(args)`: the same but returns `(exit_code, stdout, stderr)` untouched.
 - `cli_proc(args)`: `python -m mnemon` as a subprocess → `(exit_code, parsed_json)`.
-- `store`: a backend implementing the `Store` protocol (SQLite; PostgreSQL too when `MNEMON_TEST_PG_URL` is set).
+- `store`: a backend implementing the `Store` protocol, once per backend: SQLite, and PostgreSQL (`MNEMON_TEST_PG_URL`
+  when set, else an embedded server started once per session by `tests/pg_server.py`; `pg_url`, `pg_store`).
 """
 from __future__ import annotations
 
@@ -167,25 +168,77 @@ def cli_proc() -> Callable[..., tuple[int, Any]]:
     return run
 
 
-def _backends() -> list[Any]:
-    params: list[Any] = ["sqlite"]
-    params.append(pytest.param("postgres", marks=[
-        pytest.mark.postgres,
-        pytest.mark.skipif(not PG_URL, reason="MNEMON_TEST_PG_URL not set")]))
-    return params
+_pg_session: dict[str, Any] = {}
 
 
-@pytest.fixture(params=_backends())
+def _start_pg() -> str:
+    """MNEMON_TEST_PG_URL when set, else a throwaway embedded PostgreSQL started once for the session (see
+    tests/pg_server.py); skips the PostgreSQL tests with the reason when neither is possible."""
+    if PG_URL:
+        return PG_URL
+    if "url" in _pg_session or "skip" in _pg_session:
+        if "skip" in _pg_session:
+            pytest.skip(_pg_session["skip"])
+        return str(_pg_session["url"])
+    import importlib.util
+    import time
+
+    from pg_server import ServerUnavailable, start
+
+    if importlib.util.find_spec("psycopg") is None:
+        _pg_session["skip"] = "psycopg is not installed (pip install -e '.[test]')"
+        pytest.skip(_pg_session["skip"])
+    began = time.monotonic()
+    try:
+        server = start()
+    except (ServerUnavailable, OSError, subprocess.SubprocessError) as exc:
+        _pg_session["skip"] = f"the embedded PostgreSQL test server did not start: {exc}"
+        pytest.skip(_pg_session["skip"])
+    _pg_session.update(server=server, url=server.url, started_in=time.monotonic() - began)
+    return server.url
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    """The PostgreSQL server of this test session (started on first use, stopped at the end)."""
+    yield _start_pg()
+    server = _pg_session.pop("server", None)
+    if server is not None:
+        server.stop()
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if "skip" in _pg_session:
+        terminalreporter.write_line(f"PostgreSQL tests SKIPPED: {_pg_session['skip']}", yellow=True)
+    elif "started_in" in _pg_session:
+        terminalreporter.write_line(f"PostgreSQL tests ran on an embedded server started in "
+                                    f"{_pg_session['started_in']:.1f} s")
+    elif PG_URL:
+        terminalreporter.write_line("PostgreSQL tests ran on MNEMON_TEST_PG_URL")
+
+
+@pytest.fixture
+def pg_store(pg_url: str) -> Iterator[Any]:
+    """A PostgreSQL store switched to a fresh, empty schema of its own (dropped when the test ends)."""
+    s = open_store(pg_url)
+    s.reset_for_tests()  # type: ignore[attr-defined]
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def pg_db_url(pg_url: str, pg_store: Any) -> str:
+    """A URL that opens `pg_store`'s fresh schema from anywhere (the CLI, a second connection)."""
+    sep = "&" if "?" in pg_url else "?"
+    return f"{pg_url}{sep}options=-csearch_path%3D{pg_store._test_schema},public"
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
     """A fresh, empty store of each backend. The contract suite only speaks the `Store` protocol."""
     if request.param == "sqlite":
         s = open_store(tmp_path / "contract.db")
+        yield s
+        s.close()
     else:
-        s = open_store(PG_URL)
-        reset = getattr(s, "reset_for_tests", None)
-        if reset is None:
-            s.close()
-            pytest.skip("the PostgreSQL backend has no reset_for_tests() to give each test an empty store")
-        reset()
-    yield s
-    s.close()
+        yield request.getfixturevalue("pg_store")

@@ -1,0 +1,132 @@
+"""What only the PostgreSQL backend needs checking beyond the shared contract suite (`test_sqlite_store.py`, which runs
+on both): the CLI end to end on a postgresql:// URL, read-only sessions, migrations, the world tables through the
+shared SQL, the vault's clear refusal, keyword ranking by rarity and connection errors as JSON."""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from mnemon.app.memory import open_store
+from mnemon.core.errors import ReadOnly, StoreError
+from mnemon.core.model import Edge, Memory, iso, utcnow
+
+pytestmark = pytest.mark.postgres
+Run = Callable[..., tuple[int, Any]]
+
+
+def _put(store: Any, mid: str, content: str) -> None:
+    now = iso(utcnow())
+    with store.transaction():
+        store.insert_node(Memory(id=mid, content=content, created_at=now, updated_at=now), content)
+
+
+def test_remember_recall_show_through_the_cli(cli_run: Run, pg_db_url: str) -> None:
+    db = ["--db", pg_db_url]
+    code, first = cli_run([*db, "remember", "We chose PostgreSQL with pgvector for the shared team memory",
+                           "--cat", "decision", "--imp", "4"])
+    assert code == 0 and first["action"] == "added", first
+    code, second = cli_run([*db, "remember", "Redis stays the cache in front of the API"])
+    assert code == 0 and second["action"] == "added"
+    code, again = cli_run([*db, "remember", "Redis stays the cache in front of the API"])
+    assert code == 0 and again["action"] == "skipped" and again["id"] == second["id"]
+    code, out = cli_run([*db, "recall", "which database did we choose for shared memory?"])
+    assert code == 0
+    results = out["results"] if isinstance(out, dict) else out
+    assert results and results[0]["insight"]["id"] == first["id"]
+    code, shown = cli_run([*db, "show", first["id"]])
+    assert code == 0 and "pgvector" in json.dumps(shown)
+    code, search = cli_run([*db, "search", "redis"])
+    assert code == 0 and second["id"] in json.dumps(search)
+    code, status = cli_run([*db, "status"])
+    assert code == 0 and "***" not in json.dumps(status) and status["total_insights"] == 2
+
+
+def test_world_commands_run_on_the_shared_statements(cli_run: Run, pg_db_url: str, tmp_path: Path) -> None:
+    db = ["--db", pg_db_url]
+    claim = tmp_path / "claim.json"
+    claim.write_text(json.dumps({"subject": "Ana", "predicate": "lives_in", "object": "Lisbon",
+                                 "confidence": 0.95, "certainty": "confirmed", "evidence": "lease",
+                                 "source_path": "mneme://r/ana"}))
+    code, out = cli_run([*db, "state", "assert", "--file", str(claim)])
+    assert code == 0 and out["status"] == "current", out
+    code, out = cli_run([*db, "sense", "add", "--file", "-"],
+                        input=json.dumps({"sense_type": "gws", "observed_at": "2030-01-03T00:00:00Z", "text": "x"}))
+    assert code == 0 and out["added"] == 1
+    code, out = cli_run([*db, "sense", "add", "--file", "-"],
+                        input=json.dumps({"sense_type": "gws", "observed_at": "2030-01-03T00:00:00Z", "text": "x"}))
+    assert code == 0 and out["added"] == 0  # insert-once
+    code, out = cli_run([*db, "state", "list", "--status", "current"])
+    assert code == 0 and out["count"] == 1
+
+
+def test_vault_commands_say_they_need_sqlite(cli_run: Run, pg_db_url: str, tmp_path: Path) -> None:
+    (tmp_path / "vault").mkdir()
+    (tmp_path / "vault" / "a.md").write_text("# A\n\nSome note.\n")
+    code, out = cli_run(["--db", pg_db_url, "ingest", "--vault", str(tmp_path / "vault")])
+    assert code == 1 and out["error"]["code"] == "store_error"
+    assert "not available on the PostgreSQL backend yet" in out["error"]["message"]
+
+
+def test_readonly_session_reads_and_refuses_writes(pg_store: Any, pg_db_url: str) -> None:
+    _put(pg_store, "a", "kept")
+    ro = open_store(pg_db_url, readonly=True)
+    try:
+        assert ro.readonly and ro.get_node("a") is not None and ro.count_active() == 1
+        with pytest.raises(ReadOnly):
+            with ro.transaction():
+                ro.insert_node(Memory(id="z", content="z", created_at=iso(utcnow())), "z")
+        with pytest.raises(ReadOnly):
+            ro.upsert_edge(Edge("a", "a", "semantic", created_at=iso(utcnow())))
+        ro.touch(["a"], iso(utcnow()))  # access bookkeeping is skipped, as on SQLite
+    finally:
+        ro.close()
+    assert pg_store.get_node("z") is None and pg_store.get_node("a").access_count == 0
+
+
+def test_readonly_open_of_a_schema_without_mnemon_is_a_clear_error(pg_url: str, pg_store: Any) -> None:
+    empty = f"{pg_url}&options=-csearch_path%3Dno_such_schema" if "?" in pg_url else \
+        f"{pg_url}?options=-csearch_path%3Dno_such_schema"
+    with pytest.raises(StoreError, match="no mnemon schema"):
+        open_store(empty, readonly=True)
+
+
+def test_migrations_are_recorded_and_reopening_changes_nothing(pg_store: Any, pg_db_url: str) -> None:
+    from mnemon.ports.store.schema_postgres import MIGRATIONS
+
+    assert pg_store.migrations() == sorted(n for n, _ in MIGRATIONS)
+    applied = pg_store._rows("SELECT name, applied_at FROM migrations ORDER BY name")
+    open_store(pg_db_url).close()
+    assert pg_store._rows("SELECT name, applied_at FROM migrations ORDER BY name") == applied
+
+
+def test_a_rare_term_outranks_a_common_one(pg_store: Any) -> None:
+    for i in range(6):
+        _put(pg_store, f"c{i}", f"common filler {i}")
+    _put(pg_store, "rare", "common zebra")
+    _put(pg_store, "newest", "common common common")
+    ranked = [i for i, _ in pg_store.keyword_search(["common", "zebra"], 3)]
+    assert ranked[0] == "rare"
+    assert pg_store.token_doc_freq(["common", "zebra", "it's", "a\\b"]) == {"common": 8, "zebra": 1, "it's": 0,
+                                                                          "a\\b": 0}
+
+
+def test_vectors_of_different_widths_share_the_table(pg_store: Any) -> None:
+    _put(pg_store, "a", "one")
+    _put(pg_store, "b", "two")
+    a, b = pg_store.get_node("a"), pg_store.get_node("b")
+    with pg_store.transaction():
+        pg_store.put_vector("a", "small", np.array([0.25, -1.5], dtype=np.float32), a.content_hash, iso(utcnow()))
+        pg_store.put_vector("b", "wide", np.arange(768, dtype=np.float32) / 7, b.content_hash, iso(utcnow()))
+    assert pg_store.load_vectors("small")[1].shape == (1, 2)
+    assert np.array_equal(pg_store.load_vectors("wide")[1][0], np.arange(768, dtype=np.float32) / 7)
+
+
+def test_an_unreachable_server_is_a_json_error(cli_run: Run, tmp_path: Path, pg_url: str) -> None:
+    code, out = cli_run(["--db", f"postgresql://nobody:secret@/nothing?host={tmp_path}", "status"])
+    assert code == 1 and out["error"]["code"] == "store_error"
+    assert "secret" not in out["error"]["message"] and "cannot connect" in out["error"]["message"]
