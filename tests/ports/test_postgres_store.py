@@ -130,3 +130,41 @@ def test_an_unreachable_server_is_a_json_error(cli_run: Run, tmp_path: Path, pg_
     code, out = cli_run(["--db", f"postgresql://nobody:secret@/nothing?host={tmp_path}", "status"])
     assert code == 1 and out["error"]["code"] == "store_error"
     assert "secret" not in out["error"]["message"] and "cannot connect" in out["error"]["message"]
+
+
+def _remember_all(url: str, contents: list[str], start_at: float, results: Any) -> None:
+    import os
+    import time
+
+    from mnemon.app.config import load_config
+    from mnemon.app.memory import Mnemon
+
+    try:
+        cfg = load_config({"MNEMON_EMBED_PROVIDER": "none", "MNEMON_MAX_INSIGHTS": "0", "HOME": os.getcwd()}, db=url)
+        while time.time() < start_at:  # line the writers up so their transactions really overlap
+            time.sleep(0.001)
+        with Mnemon.open(cfg) as m:
+            results.put([m.remember(c, source="agent")["action"] for c in contents])
+    except BaseException as exc:  # report, never hang the parent
+        results.put([f"{type(exc).__name__}: {exc}"])
+
+
+def test_concurrent_writers_lose_nothing_and_store_a_duplicate_once(pg_store: Any, pg_db_url: str) -> None:
+    import multiprocessing as mp
+    import time
+
+    ctx = mp.get_context("spawn")
+    results: Any = ctx.Queue()
+    shared = "every writer remembers this same sentence"
+    batches = [[f"writer {w} note {i} about build {i % 3}" for i in range(15)] + [shared] for w in range(4)]
+    start_at = time.time() + 2.0
+    procs = [ctx.Process(target=_remember_all, args=(pg_db_url, b, start_at, results)) for b in batches]
+    for p in procs:
+        p.start()
+    actions = [a for _ in procs for a in results.get(timeout=120)]
+    for p in procs:
+        p.join(timeout=30)
+    assert sorted(set(actions)) == ["added", "skipped"], actions
+    assert actions.count("skipped") == 3
+    assert pg_store.count_active() == 4 * 15 + 1
+    assert len(pg_store.oplog(1000, op="remember")) == 4 * 15 + 1

@@ -135,9 +135,17 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
     )
 
 
+def _shown_db(db: Path | str) -> str:
+    if isinstance(db, str):  # a server URL: never print its password
+        from ..ports.store.postgres import redact
+
+        return redact(db)
+    return str(db)
+
+
 def show_settings(cfg: Config) -> dict[str, Any]:
     return {
-        "home": str(cfg.home), "store": cfg.store, "db": str(cfg.db_path), "embed_provider": cfg.embed_provider,
+        "home": str(cfg.home), "store": cfg.store, "db": _shown_db(cfg.db_path), "embed_provider": cfg.embed_provider,
         "max_insights": cfg.max_insights, "prune_min_age_s": cfg.prune_min_age_s, "audit_content": cfg.audit_content,
         "vault": cfg.vault, "card_theme": cfg.card_theme,
         "config_path": str(cfg.config_path) if cfg.config_path else None,

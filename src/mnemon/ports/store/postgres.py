@@ -58,6 +58,7 @@ class PostgresStore(IndexTables, EdgeTables):
         self.path = redact(url)
         self.readonly = readonly
         self._lock = threading.RLock()
+        self._depth = 0
         self._test_schema: str | None = None
         self._world: PostgresWorld | None = None
         try:
@@ -150,7 +151,15 @@ class PostgresStore(IndexTables, EdgeTables):
         if self.readonly:
             raise ReadOnly(_READONLY_MESSAGE)
         with self._lock, self.conn.transaction():
-            yield
+            self._depth += 1
+            try:
+                if self._depth == 1:
+                    # writers of one schema queue here, as SQLite's BEGIN IMMEDIATE makes them: a write transaction
+                    # sees every earlier write (remember's in-transaction duplicate check relies on that)
+                    self.conn.execute("SELECT pg_advisory_xact_lock(hashtext('mnemon:' || current_schema()))")
+                yield
+            finally:
+                self._depth -= 1
 
     def _write(self, sql: str, args: Sequence[Any] = ()) -> Any:
         if self.readonly:

@@ -72,6 +72,7 @@ def memory_where(flt: MemoryFilter | None, alias: str = "n") -> tuple[str, list[
 class IndexTables:
     """Entities, keywords and vectors of a `PostgresStore` (which provides `_rows`, `_value`, `_write` …)."""
 
+    conn: Any
     _rows: Any
     _value: Any
     _write: Any
@@ -194,12 +195,13 @@ class IndexTables:
     def load_vectors(self, provider: str) -> tuple[list[str], np.ndarray]:
         import numpy as np
 
-        rows = self._rows(
-            "SELECT n.id, v.vec FROM vectors v JOIN nodes n ON n.seq = v.node_seq WHERE v.provider = %s"
-            " AND n.deleted_at IS NULL AND v.content_hash = n.content_hash ORDER BY n.seq", (provider,))
+        with self.conn.cursor(binary=True) as cur:  # binary: float4 bytes, no text parsing per element
+            rows = cur.execute(
+                "SELECT n.id, v.vec FROM vectors v JOIN nodes n ON n.seq = v.node_seq WHERE v.provider = %s"
+                " AND n.deleted_at IS NULL AND v.content_hash = n.content_hash ORDER BY n.seq", (provider,)).fetchall()
         if not rows:
             return [], np.zeros((0, 0), dtype=np.float32)
-        return [r[0] for r in rows], np.stack([np.asarray(r[1].to_numpy(), dtype=np.float32) for r in rows])
+        return [r[0] for r in rows], np.stack([r[1].to_numpy() for r in rows]).astype(np.float32, copy=False)
 
     def vector_generation(self) -> int:
         return int(self._value("SELECT value FROM meta WHERE key = 'vector_generation'"))
