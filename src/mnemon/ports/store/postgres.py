@@ -89,11 +89,14 @@ class PostgresStore(IndexTables, EdgeTables):
             self.conn.close()
 
     def reset_for_tests(self) -> None:
-        """Switch to a fresh, empty, migrated schema of its own (dropped again by `close`)."""
+        """Switch to a fresh, empty, migrated schema of its own (dropped again by `close`); `path` becomes a URL
+        that opens that schema, so a test can reopen the store (read-only, from the CLI, from another process)."""
         self._test_schema = f"mnemon_test_{uuid.uuid4().hex[:16]}"
         self.conn.execute(f'CREATE SCHEMA "{self._test_schema}"')
         self.conn.execute(f'SET search_path TO "{self._test_schema}", public')
         self._migrate()
+        sep = "&" if "?" in self.path else "?"
+        self.path = f"{self.path}{sep}options=-csearch_path%3D{self._test_schema},public"
 
     def _check_schema(self) -> None:
         if not self._has_migrations_table():
