@@ -88,11 +88,12 @@ def test_readonly_session_reads_and_refuses_writes(pg_store: Any, pg_db_url: str
     assert pg_store.get_node("z") is None and pg_store.get_node("a").access_count == 0
 
 
-def test_readonly_open_of_a_schema_without_mnemon_is_a_clear_error(pg_url: str, pg_store: Any) -> None:
-    empty = f"{pg_url}&options=-csearch_path%3Dno_such_schema" if "?" in pg_url else \
-        f"{pg_url}?options=-csearch_path%3Dno_such_schema"
+def test_opening_a_search_path_without_a_mnemon_schema_is_a_clear_error(pg_url: str, pg_store: Any) -> None:
+    missing = f"{pg_url}{'&' if '?' in pg_url else '?'}options=-csearch_path%3Dno_such_schema"
     with pytest.raises(StoreError, match="no mnemon schema"):
-        open_store(empty, readonly=True)
+        open_store(missing, readonly=True)
+    with pytest.raises(StoreError, match="cannot open the mnemon schema"):
+        open_store(missing)  # nothing to create the tables in
 
 
 def test_migrations_are_recorded_and_reopening_changes_nothing(pg_store: Any, pg_db_url: str) -> None:
@@ -168,3 +169,4 @@ def test_concurrent_writers_lose_nothing_and_store_a_duplicate_once(pg_store: An
     assert actions.count("skipped") == 3
     assert pg_store.count_active() == 4 * 15 + 1
     assert len(pg_store.oplog(1000, op="remember")) == 4 * 15 + 1
+

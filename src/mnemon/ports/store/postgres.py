@@ -77,6 +77,9 @@ class PostgresStore(IndexTables, EdgeTables):
                 raise StoreError(f"the pgvector extension is not installed in {self.path}; run"
                                  " CREATE EXTENSION vector as a superuser once")
             register_vector_info(self.conn, info)
+        except psycopg.Error as exc:  # no schema to create in, no right to create the extension, …
+            self.conn.close()
+            raise StoreError(f"cannot open the mnemon schema in {self.path}: {str(exc).strip()}") from exc
         except BaseException:
             self.conn.close()
             raise
