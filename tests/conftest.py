@@ -3,7 +3,8 @@
 - autouse: `MNEMON_HOME` is a fresh temp dir, every other `MNEMON_*` variable is removed, `MNEMON_EMBED_PROVIDER=hash`
   and the user config dir points into the temp dir, so nothing on the developer's machine leaks into a test.
 - `mem` / `mem_none`: a `Mnemon` facade on a temp SQLite store with provider `hash` / `none`.
-- `make_mem(**settings)`: the same with overrides (provider, max_insights, prune_min_age, clock, db path …).
+- `make_mem(**settings)`: the same with overrides (provider, max_insights, prune_min_age, clock, db path …). Under
+  tests/app these run once per backend: without an explicit db, the `postgres` run opens a fresh PostgreSQL schema.
 - `cli_run(args)`: the real click entry point in-process → `(exit_code, parsed_json)`; fails the test if stdout is
   not exactly one JSON document or stderr shows a traceback.
 - `cli_raw(args)`: the same but returns `(exit_code, stdout, stderr)` untouched.
@@ -35,6 +36,8 @@ from mnemon.app.memory import Mnemon, open_store  # noqa: E402
 
 # Read before the autouse fixture scrubs MNEMON_* from the environment.
 PG_URL = os.environ.get("MNEMON_TEST_PG_URL", "")
+# the facade tests under tests/app run once per backend (`facade_backend`); elsewhere `mem` is SQLite
+FACADE_SUITES = {REPO / "tests" / "app"}
 
 
 class FakeClock:
@@ -67,9 +70,22 @@ def home(_isolated_env: Path) -> Path:
     return _isolated_env
 
 
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "make_mem" in metafunc.fixturenames and Path(metafunc.definition.path).parent in FACADE_SUITES:
+        metafunc.parametrize("facade_backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)],
+                             indirect=True)
+
+
 @pytest.fixture
-def make_mem(tmp_path: Path) -> Iterator[Callable[..., Mnemon]]:
+def facade_backend(request: pytest.FixtureRequest) -> str:
+    """Where `make_mem` puts a store opened without an explicit db: a SQLite file, or a fresh PostgreSQL schema."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture
+def make_mem(tmp_path: Path, request: pytest.FixtureRequest, facade_backend: str) -> Iterator[Callable[..., Mnemon]]:
     opened: list[Mnemon] = []
+    schemas: list[Any] = []
 
     def factory(provider: str = "hash", *, db: str | Path | None = None, max_insights: int | None = None,
                 prune_min_age: str | None = None, clock: Callable[[], datetime] | None = None,
@@ -80,6 +96,10 @@ def make_mem(tmp_path: Path) -> Iterator[Callable[..., Mnemon]]:
             env["MNEMON_MAX_INSIGHTS"] = str(max_insights)
         if prune_min_age is not None:
             env["MNEMON_AUTO_PRUNE_MIN_AGE"] = prune_min_age
+        if db is None and facade_backend == "postgres":
+            if not schemas:
+                schemas.append(request.getfixturevalue("pg_store"))
+            db = schemas[0].path
         cfg = load_config(env, db=str(db) if db else None)
         m = Mnemon.open(cfg, readonly=readonly)
         if clock is not None:

@@ -1,9 +1,11 @@
 """What only the PostgreSQL backend needs checking beyond the shared contract suite (`test_sqlite_store.py`, which runs
-on both): the CLI end to end on a postgresql:// URL, read-only sessions, migrations, the world tables through the
-shared SQL, the vault's clear refusal, keyword ranking by rarity and connection errors as JSON."""
+on both): the CLI end to end on a postgresql:// URL (memories, world and vault commands), read-only sessions, migrations,
+keyword ranking by rarity, concurrent writers and connection errors as JSON. The facade suites under tests/app also
+run on PostgreSQL (`facade_backend` in conftest)."""
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -64,12 +66,18 @@ def test_world_commands_run_on_the_shared_statements(cli_run: Run, pg_db_url: st
     assert code == 0 and out["count"] == 1
 
 
-def test_vault_commands_say_they_need_sqlite(cli_run: Run, pg_db_url: str, tmp_path: Path) -> None:
-    (tmp_path / "vault").mkdir()
-    (tmp_path / "vault" / "a.md").write_text("# A\n\nSome note.\n")
-    code, out = cli_run(["--db", pg_db_url, "ingest", "--vault", str(tmp_path / "vault")])
-    assert code == 1 and out["error"]["code"] == "store_error"
-    assert "not available on the PostgreSQL backend yet" in out["error"]["message"]
+def test_vault_ingest_update_and_explain_edge_through_the_cli(cli_run: Run, pg_db_url: str, tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "examples" / "vault", vault)
+    db = ["--db", pg_db_url]
+    code, out = cli_run([*db, "ingest", "--vault", vault])
+    assert code == 0 and out["notes_read"] == 13, out
+    code, out = cli_run([*db, "update", "--vault", vault])
+    assert code == 0 and out["notes_read"] == 0
+    code, out = cli_run([*db, "explain-edge", "1"])
+    assert code == 0 and out["edge"]["id"] == 1 and out["debug_log"]
+    code, out = cli_run([*db, "recall", "battery supply overdue", "--limit", "5"])
+    assert code == 0 and any("battery" in r["insight"]["content"].lower() for r in out["results"])
 
 
 def test_readonly_session_reads_and_refuses_writes(pg_store: Any, pg_db_url: str) -> None:

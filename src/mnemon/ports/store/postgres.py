@@ -10,6 +10,7 @@ A URL may choose the schema with libpq's `options`, e.g. `postgresql://host/db?o
 """
 from __future__ import annotations
 
+import atexit
 import json
 import re
 import threading
@@ -27,11 +28,25 @@ from .schema_postgres import MIGRATIONS
 from .sqlite import _NODE_COLS, _node
 
 if TYPE_CHECKING:
-    from .world_postgres import PostgresWorld
+    from .subtables_postgres import PostgresVault, PostgresWorld
 
 _NODE_COLS_N = ", ".join("n." + c.strip() for c in _NODE_COLS.split(","))
 _READONLY_MESSAGE = "the store is open read-only (--readonly); run the command without --readonly to write"
 _MIGRATION_LOCK = 7_216_001  # pg_advisory_xact_lock key: one process migrates a database at a time
+_spare_test_schemas: dict[str, list[str]] = {}  # server URL → test schemas released by closed stores
+
+
+def _drop_spare_test_schemas() -> None:
+    """At exit: drop the test schemas this process made (on a server the tests did not start themselves)."""
+    import psycopg
+
+    for url, schemas in _spare_test_schemas.items():
+        try:
+            with psycopg.connect(url, autocommit=True, connect_timeout=5) as conn:
+                for schema in schemas:
+                    conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')  # type: ignore[arg-type]
+        except psycopg.Error:
+            pass  # the throwaway server is already gone, and its schemas with it
 
 
 def redact(url: str) -> str:
@@ -56,11 +71,13 @@ class PostgresStore(IndexTables, EdgeTables):
             raise StoreError("the PostgreSQL backend needs psycopg and pgvector: pip install 'mnemon[postgres]'"
                              f" ({exc.name} is missing)") from exc
         self.path = redact(url)
+        self._url = url
         self.readonly = readonly
         self._lock = threading.RLock()
         self._depth = 0
         self._test_schema: str | None = None
         self._world: PostgresWorld | None = None
+        self._vault: PostgresVault | None = None
         try:
             # prepared statements survive schema switches badly (reset_for_tests); the statements are cheap to plan
             self.conn = psycopg.connect(url, autocommit=True, prepare_threshold=None)
@@ -88,18 +105,35 @@ class PostgresStore(IndexTables, EdgeTables):
     def close(self) -> None:
         with self._lock:
             if self._test_schema and not self.conn.closed:
-                self.conn.execute(f'DROP SCHEMA IF EXISTS "{self._test_schema}" CASCADE')
+                _spare_test_schemas.setdefault(self._url, []).append(self._test_schema)
             self.conn.close()
 
     def reset_for_tests(self) -> None:
-        """Switch to a fresh, empty, migrated schema of its own (dropped again by `close`); `path` becomes a URL
-        that opens that schema, so a test can reopen the store (read-only, from the CLI, from another process)."""
-        self._test_schema = f"mnemon_test_{uuid.uuid4().hex[:16]}"
-        self.conn.execute(f'CREATE SCHEMA "{self._test_schema}"')
+        """Switch to an empty, migrated schema of its own: one a closed test store released (emptied, ids restarted)
+        or a new one. `path` becomes a URL that opens that schema, so a test can reopen the store (read-only, from
+        the CLI, from another process). Creating a schema costs ~40 DDL statements; emptying one, one round trip."""
+        spare = _spare_test_schemas.get(self._url)
+        reuse = spare.pop() if spare else None
+        self._test_schema = reuse or f"mnemon_test_{uuid.uuid4().hex[:16]}"
+        if reuse is None:
+            self.conn.execute(f'CREATE SCHEMA "{self._test_schema}"')
+            if not _spare_test_schemas:
+                atexit.register(_drop_spare_test_schemas)
+            _spare_test_schemas.setdefault(self._url, [])
         self.conn.execute(f'SET search_path TO "{self._test_schema}", public')
         self._migrate()
-        sep = "&" if "?" in self.path else "?"
-        self.path = f"{self.path}{sep}options=-csearch_path%3D{self._test_schema},public"
+        if reuse is not None:
+            self._empty_schema()
+        sep = "&" if "?" in self._url else "?"
+        self.path = f"{redact(self._url)}{sep}options=-csearch_path%3D{self._test_schema},public"
+
+    def _empty_schema(self) -> None:
+        tables = [r[0] for r in self._rows("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+                                           " AND tablename NOT IN ('migrations', 'meta')")]
+        identities = self._rows("SELECT table_name, column_name FROM information_schema.columns"
+                                " WHERE table_schema = current_schema() AND is_identity = 'YES'")
+        self.conn.execute("; ".join([*(f'DELETE FROM "{t}"' for t in tables), "UPDATE meta SET value = 0",
+                                     *(f'ALTER TABLE "{t}" ALTER COLUMN "{c}" RESTART' for t, c in identities)]))
 
     def _check_schema(self) -> None:
         if not self._has_migrations_table():
@@ -141,16 +175,19 @@ class PostgresStore(IndexTables, EdgeTables):
 
     @property
     def world(self) -> PostgresWorld:
-        from .world_postgres import PostgresWorld
+        from .subtables_postgres import PostgresWorld
 
         if self._world is None:
             self._world = PostgresWorld(self)
         return self._world
 
     @property
-    def vault(self) -> Any:
-        raise StoreError("the vault (Markdown ingest, payload memory, edge lifecycle) is not available on the"
-                         " PostgreSQL backend yet; use a SQLite store (--db <file>) for vault commands")
+    def vault(self) -> PostgresVault:
+        from .subtables_postgres import PostgresVault
+
+        if self._vault is None:
+            self._vault = PostgresVault(self)
+        return self._vault
 
     @contextmanager
     def transaction(self) -> Iterator[None]:

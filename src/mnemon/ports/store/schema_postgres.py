@@ -215,4 +215,34 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX we_target ON world_events(target, target_id);
         """,
     ),
+    (
+        "m020_vault",
+        """
+        -- Vault ingestion bookkeeping (same columns as on SQLite): one row per ingested Markdown file, the vault's
+        -- state and the seeded relationship ontology.
+        CREATE TABLE vault_files (
+            path TEXT COLLATE "C" PRIMARY KEY,
+            content_hash TEXT NOT NULL,
+            mtime DOUBLE PRECISION NOT NULL DEFAULT 0,
+            size BIGINT NOT NULL DEFAULT 0,
+            note_id TEXT NOT NULL,
+            title TEXT NOT NULL DEFAULT '',
+            aliases TEXT NOT NULL DEFAULT '[]',
+            ingested_at TEXT NOT NULL
+        );
+        CREATE TABLE vault_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE relationship_types (
+            name TEXT COLLATE "C" PRIMARY KEY,
+            category TEXT NOT NULL,
+            inverse TEXT,
+            requires_validation INTEGER NOT NULL DEFAULT 1,
+            graph TEXT,
+            "symmetric" INTEGER NOT NULL DEFAULT 0,
+            transitive INTEGER NOT NULL DEFAULT 0,
+            domain TEXT NOT NULL DEFAULT 'any',
+            range TEXT NOT NULL DEFAULT 'any',
+            description TEXT NOT NULL DEFAULT ''
+        );
+        """,
+    ),
 ]
