@@ -62,9 +62,12 @@ def memory_where(flt: MemoryFilter | None, alias: str = "n") -> tuple[str, list[
     if flt is None:
         clauses.append(f"{alias}.kind = 'memory'")
         return " AND ".join(clauses), args
-    for column, value in (("kind", flt.kind), ("category", flt.category), ("source", flt.source)):
+    for condition, value in (("kind = %s", flt.kind), ("category = %s", flt.category), ("source = %s", flt.source),
+                             # a period (main's MemoryFilter has these fields; read so the merge needs no change)
+                             ("created_at >= %s", getattr(flt, "created_from", None)),
+                             ("created_at <= %s", getattr(flt, "created_to", None))):
         if value:
-            clauses.append(f"{alias}.{column} = %s")
+            clauses.append(f"{alias}.{condition}")
             args.append(value)
     return " AND ".join(clauses), args
 
