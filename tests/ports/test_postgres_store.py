@@ -105,8 +105,10 @@ def test_opening_a_search_path_without_a_mnemon_schema_is_a_clear_error(pg_url: 
 
 
 def test_migrations_are_recorded_and_reopening_changes_nothing(pg_store: Any, pg_db_url: str) -> None:
-    from mnemon.ports.store.schema_postgres import MIGRATIONS
+    from mnemon.ports.store.schema_postgres import MIGRATIONS, SQLITE_ONLY
+    from mnemon.ports.store.schema_sqlite import MIGRATIONS as SQLITE_MIGRATIONS
 
+    assert [n for n, _ in MIGRATIONS] == [n for n, _ in SQLITE_MIGRATIONS if n not in SQLITE_ONLY]
     assert pg_store.migrations() == sorted(n for n, _ in MIGRATIONS)
     applied = pg_store._rows("SELECT name, applied_at FROM migrations ORDER BY name")
     open_store(pg_db_url).close()

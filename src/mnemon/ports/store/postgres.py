@@ -248,15 +248,15 @@ class PostgresStore(IndexTables, EdgeTables):
                  if n.kind == "memory" and n.deleted_at is None])
 
     def update_node(self, node: Memory, fts_body: str = "") -> None:
-        seq = self._value("SELECT seq FROM nodes WHERE id = %s", (node.id,))
-        if seq is None:
-            raise StoreError(f"no node {node.id}")
-        self._write(
+        updated = self._write(
             "UPDATE nodes SET kind=%s, title=%s, content=%s, content_hash=%s, category=%s, importance=%s, tags=%s,"
-            " entities=%s, source=%s, updated_at=%s, metadata=%s WHERE seq=%s",
+            " entities=%s, source=%s, updated_at=%s, metadata=%s WHERE id=%s RETURNING seq",
             (node.kind, node.title, node.content, node.content_hash, node.category, node.importance,
              _json(list(node.tags)), _json(list(node.entities)), node.source, node.updated_at, _json(node.metadata),
-             seq))
+             node.id)).fetchone()
+        if updated is None:
+            raise StoreError(f"no node {node.id}")
+        seq = updated[0]
         self._write("DELETE FROM memory_fts WHERE node_seq = %s", (seq,))
         if node.kind == "memory":
             self._write("INSERT INTO memory_fts(node_seq, doc) VALUES (%s, %s::tsvector)",
@@ -283,14 +283,9 @@ class PostgresStore(IndexTables, EdgeTables):
                            " ORDER BY seq LIMIT 1", (digest, kind))
 
     def iter_nodes(self, *, kind: str | None = "memory", include_deleted: bool = False) -> Iterator[Memory]:
-        clauses, args = [], []
-        if kind:
-            clauses.append("kind = %s")
-            args.append(kind)
-        if not include_deleted:
-            clauses.append("deleted_at IS NULL")
-        where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
-        for row in self._rows(f"SELECT {_NODE_COLS} FROM nodes {where} ORDER BY seq", args):
+        # a full walk in insertion order: optional conditions as parameters rather than a built WHERE
+        for row in self._rows(f"SELECT {_NODE_COLS} FROM nodes WHERE (%s::text IS NULL OR kind = %s)"
+                              " AND (%s OR deleted_at IS NULL) ORDER BY seq", (kind or None, kind, include_deleted)):
             yield _node(row)
 
     def _one_of_source(self, source: str, condition: str, args: list[Any], exclude: str | None,

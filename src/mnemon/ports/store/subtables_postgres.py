@@ -9,12 +9,12 @@ overridden below: reads of SQLite's catalogue, and the keyword index, which is a
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...core.model import Memory
 from .postgres_index import tsvector_literal
+from .schema_postgres import quote_reserved
 from .vault_sqlite import SQLiteVault
 from .world_sqlite import _TABLES, SQLiteWorld
 
@@ -22,13 +22,12 @@ if TYPE_CHECKING:
     from .postgres import PostgresStore
 
 _INSERT_OR_IGNORE = "INSERT OR IGNORE INTO"
-_RESERVED = re.compile(r"\b(symmetric)\b")  # a relationship_types column; a reserved word in PostgreSQL
 
 
 def _pyformat(sql: str) -> str:
     # the shared statements hold no literal '?' and no literal '%' (LIKE patterns travel as parameters)
     sql = sql.replace("%", "%%").replace("?", "%s").replace("instr(", "strpos(")
-    sql = _RESERVED.sub(r'"\1"', sql)
+    sql = quote_reserved(sql)
     if sql.startswith(_INSERT_OR_IGNORE):  # SQLite's insert-once; the statements are single-row VALUES inserts
         sql = "INSERT INTO" + sql[len(_INSERT_OR_IGNORE):] + " ON CONFLICT DO NOTHING"
     return sql
