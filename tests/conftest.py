@@ -3,12 +3,14 @@
 - autouse: `MNEMON_HOME` is a fresh temp dir, every other `MNEMON_*` variable is removed, `MNEMON_EMBED_PROVIDER=hash`
   and the user config dir points into the temp dir, so nothing on the developer's machine leaks into a test.
 - `mem` / `mem_none`: a `Mnemon` facade on a temp SQLite store with provider `hash` / `none`.
-- `make_mem(**settings)`: the same with overrides (provider, max_insights, prune_min_age, clock, db path …).
+- `make_mem(**settings)`: the same with overrides (provider, max_insights, prune_min_age, clock, db path …). Under
+  tests/app these run once per backend: without an explicit db, the `postgres` run opens a fresh PostgreSQL schema.
 - `cli_run(args)`: the real click entry point in-process → `(exit_code, parsed_json)`; fails the test if stdout is
   not exactly one JSON document or stderr shows a traceback.
 - `cli_raw(args)`: the same but returns `(exit_code, stdout, stderr)` untouched.
 - `cli_proc(args)`: `python -m mnemon` as a subprocess → `(exit_code, parsed_json)`.
-- `store`: a backend implementing the `Store` protocol (SQLite; PostgreSQL too when `MNEMON_TEST_PG_URL` is set).
+- `store`: a backend implementing the `Store` protocol, once per backend: SQLite, and PostgreSQL (`MNEMON_TEST_PG_URL`
+  when set, else an embedded server started once per session by `tests/pg_server.py`; `pg_url`, `pg_store`).
 """
 from __future__ import annotations
 
@@ -34,6 +36,8 @@ from mnemon.app.memory import Mnemon, open_store  # noqa: E402
 
 # Read before the autouse fixture scrubs MNEMON_* from the environment.
 PG_URL = os.environ.get("MNEMON_TEST_PG_URL", "")
+# the facade tests under tests/app run once per backend (`facade_backend`); elsewhere `mem` is SQLite
+FACADE_SUITES = {REPO / "tests" / "app"}
 
 
 class FakeClock:
@@ -66,9 +70,22 @@ def home(_isolated_env: Path) -> Path:
     return _isolated_env
 
 
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "make_mem" in metafunc.fixturenames and Path(metafunc.definition.path).parent in FACADE_SUITES:
+        metafunc.parametrize("facade_backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)],
+                             indirect=True)
+
+
 @pytest.fixture
-def make_mem(tmp_path: Path) -> Iterator[Callable[..., Mnemon]]:
+def facade_backend(request: pytest.FixtureRequest) -> str:
+    """Where `make_mem` puts a store opened without an explicit db: a SQLite file, or a fresh PostgreSQL schema."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture
+def make_mem(tmp_path: Path, request: pytest.FixtureRequest, facade_backend: str) -> Iterator[Callable[..., Mnemon]]:
     opened: list[Mnemon] = []
+    schemas: list[Any] = []
 
     def factory(provider: str = "hash", *, db: str | Path | None = None, max_insights: int | None = None,
                 prune_min_age: str | None = None, clock: Callable[[], datetime] | None = None,
@@ -79,6 +96,10 @@ def make_mem(tmp_path: Path) -> Iterator[Callable[..., Mnemon]]:
             env["MNEMON_MAX_INSIGHTS"] = str(max_insights)
         if prune_min_age is not None:
             env["MNEMON_AUTO_PRUNE_MIN_AGE"] = prune_min_age
+        if db is None and facade_backend == "postgres":
+            if not schemas:
+                schemas.append(request.getfixturevalue("pg_store"))
+            db = schemas[0].path
         cfg = load_config(env, db=str(db) if db else None)
         m = Mnemon.open(cfg, readonly=readonly)
         if clock is not None:
@@ -167,25 +188,76 @@ def cli_proc() -> Callable[..., tuple[int, Any]]:
     return run
 
 
-def _backends() -> list[Any]:
-    params: list[Any] = ["sqlite"]
-    params.append(pytest.param("postgres", marks=[
-        pytest.mark.postgres,
-        pytest.mark.skipif(not PG_URL, reason="MNEMON_TEST_PG_URL not set")]))
-    return params
+_pg_session: dict[str, Any] = {}
 
 
-@pytest.fixture(params=_backends())
+def _start_pg() -> str:
+    """MNEMON_TEST_PG_URL when set, else a throwaway embedded PostgreSQL started once for the session (see
+    tests/pg_server.py); skips the PostgreSQL tests with the reason when neither is possible."""
+    if PG_URL:
+        return PG_URL
+    if "url" in _pg_session or "skip" in _pg_session:
+        if "skip" in _pg_session:
+            pytest.skip(_pg_session["skip"])
+        return str(_pg_session["url"])
+    import importlib.util
+    import time
+
+    from pg_server import ServerUnavailable, start
+
+    if importlib.util.find_spec("psycopg") is None:
+        _pg_session["skip"] = "psycopg is not installed (pip install -e '.[test]')"
+        pytest.skip(_pg_session["skip"])
+    began = time.monotonic()
+    try:
+        server = start()
+    except (ServerUnavailable, OSError, subprocess.SubprocessError) as exc:
+        _pg_session["skip"] = f"the embedded PostgreSQL test server did not start: {exc}"
+        pytest.skip(_pg_session["skip"])
+    _pg_session.update(server=server, url=server.url, started_in=time.monotonic() - began)
+    return server.url
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    """The PostgreSQL server of this test session (started on first use, stopped at the end)."""
+    yield _start_pg()
+    server = _pg_session.pop("server", None)
+    if server is not None:
+        server.stop()
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if "skip" in _pg_session:
+        terminalreporter.write_line(f"PostgreSQL tests SKIPPED: {_pg_session['skip']}", yellow=True)
+    elif "started_in" in _pg_session:
+        terminalreporter.write_line(f"PostgreSQL tests ran on an embedded server started in "
+                                    f"{_pg_session['started_in']:.1f} s")
+    elif PG_URL:
+        terminalreporter.write_line("PostgreSQL tests ran on MNEMON_TEST_PG_URL")
+
+
+@pytest.fixture
+def pg_store(pg_url: str) -> Iterator[Any]:
+    """A PostgreSQL store switched to a fresh, empty schema of its own (dropped when the test ends)."""
+    s = open_store(pg_url)
+    s.reset_for_tests()  # type: ignore[attr-defined]
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def pg_db_url(pg_store: Any) -> str:
+    """A URL that opens `pg_store`'s fresh schema from anywhere (the CLI, a second connection)."""
+    return str(pg_store.path)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
     """A fresh, empty store of each backend. The contract suite only speaks the `Store` protocol."""
     if request.param == "sqlite":
         s = open_store(tmp_path / "contract.db")
+        yield s
+        s.close()
     else:
-        s = open_store(PG_URL)
-        reset = getattr(s, "reset_for_tests", None)
-        if reset is None:
-            s.close()
-            pytest.skip("the PostgreSQL backend has no reset_for_tests() to give each test an empty store")
-        reset()
-    yield s
-    s.close()
+        yield request.getfixturevalue("pg_store")

@@ -28,7 +28,7 @@ class Setting:
 SETTINGS: tuple[Setting, ...] = (
     Setting("home", "MNEMON_HOME", "~/.mnemon", "Base directory; stores live in <home>/data/<store>/mnemon.db."),
     Setting("store", "MNEMON_STORE", None, "Store name (flag > env > <home>/active > 'default')."),
-    Setting("db", "MNEMON_DB", None, "Explicit database path (overrides home/store)."),
+    Setting("db", "MNEMON_DB", None, "Explicit database path or postgresql:// URL (overrides home/store)."),
     Setting("embed_provider", "MNEMON_EMBED_PROVIDER", "local",
             "Embedding provider: local (offline default), e5, use, ollama, openai, hash, none."),
     Setting("max_insights", "MNEMON_MAX_INSIGHTS", 1000, "Active-memory cap for auto-prune; 0 disables auto-prune."),
@@ -38,6 +38,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("card_theme", "MNEMON_CARD_THEME", "dark", "Thought-card theme: dark or light."),
 )
 SETTINGS_BY_NAME = {s.name: s for s in SETTINGS}
+DB_URL_SCHEMES = ("postgresql://", "postgres://")
 
 
 def parse_duration(value: str | int | float) -> float:
@@ -68,7 +69,7 @@ def _coerce(name: str, raw: Any) -> Any:
 class Config:
     home: Path
     store: str
-    db_path: Path
+    db_path: Path | str  # a file path, or a postgresql:// URL
     embed_provider: str
     max_insights: int
     prune_min_age_s: float
@@ -122,7 +123,10 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
     if not _STORE_NAME.match(str(store)):
         raise InvalidInput(f"invalid store name {store!r}: use letters, digits, '-' and '_' (start with a letter or digit)")
     db = pick("db")
-    db_path = Path(str(db)).expanduser() if db else home / "data" / str(store) / "mnemon.db"
+    if db and str(db).startswith(DB_URL_SCHEMES):
+        db_path: Path | str = str(db)  # a server URL stays a string: Path would fold its '//'
+    else:
+        db_path = Path(str(db)).expanduser() if db else home / "data" / str(store) / "mnemon.db"
     return Config(
         home=home, store=str(store), db_path=db_path, embed_provider=str(pick("embed_provider")),
         max_insights=int(pick("max_insights")), prune_min_age_s=parse_duration(pick("prune_min_age")),
@@ -131,9 +135,17 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
     )
 
 
+def _shown_db(db: Path | str) -> str:
+    if isinstance(db, str):  # a server URL: never print its password
+        from ..ports.store.postgres import redact
+
+        return redact(db)
+    return str(db)
+
+
 def show_settings(cfg: Config) -> dict[str, Any]:
     return {
-        "home": str(cfg.home), "store": cfg.store, "db": str(cfg.db_path), "embed_provider": cfg.embed_provider,
+        "home": str(cfg.home), "store": cfg.store, "db": _shown_db(cfg.db_path), "embed_provider": cfg.embed_provider,
         "max_insights": cfg.max_insights, "prune_min_age_s": cfg.prune_min_age_s, "audit_content": cfg.audit_content,
         "vault": cfg.vault, "card_theme": cfg.card_theme,
         "config_path": str(cfg.config_path) if cfg.config_path else None,

@@ -11,7 +11,7 @@ from ..ports.embed.base import EmbedSettings
 from ..ports.embed.registry import get_provider
 from ..ports.store.base import Store
 from . import curation, remember as remember_mod, transfer
-from .config import Config
+from .config import DB_URL_SCHEMES, Config
 from .runtime import Runtime
 
 # The world-model, context-pack/thought and vault commands live in mixins whose modules cost ~250 ms to import;
@@ -44,9 +44,10 @@ def _mixins() -> list[type]:
 def open_store(target: str | Path, *, readonly: bool = False) -> Store:
     """A store by path or URL: postgresql://… selects the PostgreSQL backend, anything else is a SQLite file."""
     target = str(target)
-    if target.startswith(("postgresql://", "postgres://")):
-        # the schema and the Store protocol are ready for it; the backend itself is not written yet
-        raise InvalidInput("the PostgreSQL backend is not available in this version; use a SQLite path with --db")
+    if target.startswith(DB_URL_SCHEMES):
+        from ..ports.store.postgres import PostgresStore
+
+        return PostgresStore(target, readonly=readonly)
     from ..ports.store.sqlite import SQLiteStore
 
     return SQLiteStore(target, readonly=readonly)

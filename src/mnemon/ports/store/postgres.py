@@ -1,0 +1,419 @@
+"""PostgreSQL backend (psycopg 3 + pgvector): one shared database instead of one SQLite file.
+
+Same `Store` protocol, orderings and tie-breaks as `SQLiteStore`. The node/audit half lives here; keywords, entities
+and vectors are in `postgres_index.py`, edges in `postgres_edges.py`. Lists travel as array parameters
+(`= ANY(%s)`), so nothing is chunked. The connection runs in autocommit; `transaction()` opens a transaction and
+nests savepoints inside it (psycopg's own nesting).
+
+A URL may choose the schema with libpq's `options`, e.g. `postgresql://host/db?options=-csearch_path%3Dteam,public`
+(keep the schema holding the `vector` extension, usually `public`, on the path).
+"""
+from __future__ import annotations
+
+import atexit
+import json
+import re
+import threading
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from ...core.errors import ReadOnly, StoreError
+from ...core.model import Memory, OplogEntry, iso, utcnow
+from .base import MemoryFilter
+from .postgres_edges import EdgeTables
+from .postgres_index import IndexTables, memory_where, tsvector_literal
+from .schema_postgres import MIGRATIONS
+from .sqlite import _NODE_COLS, _node
+
+if TYPE_CHECKING:
+    from .subtables_postgres import PostgresVault, PostgresWorld
+
+_NODE_COLS_N = ", ".join("n." + c.strip() for c in _NODE_COLS.split(","))
+_READONLY_MESSAGE = "the store is open read-only (--readonly); run the command without --readonly to write"
+_MIGRATION_LOCK = 7_216_001  # pg_advisory_xact_lock key: one process migrates a database at a time
+_spare_test_schemas: dict[str, list[str]] = {}  # server URL → test schemas released by closed stores
+
+
+def _drop_spare_test_schemas() -> None:
+    """At exit: drop the test schemas this process made (on a server the tests did not start themselves)."""
+    import psycopg
+
+    for url, schemas in _spare_test_schemas.items():
+        try:
+            with psycopg.connect(url, autocommit=True, connect_timeout=5) as conn:
+                for schema in schemas:
+                    conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')  # type: ignore[arg-type]
+        except psycopg.Error:
+            pass  # the throwaway server is already gone, and its schemas with it
+
+
+def redact(url: str) -> str:
+    """The URL without its password (it is printed as `db` in command output)."""
+    url = re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
+    return re.sub(r"(password=)[^&\s]*", r"\1***", url)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+class PostgresStore(IndexTables, EdgeTables):
+    """One PostgreSQL database (or schema). Many processes may share it; threads share one connection and a lock."""
+
+    def __init__(self, url: str, *, readonly: bool = False) -> None:
+        try:
+            import psycopg
+            from pgvector.psycopg.vector import register_vector_info
+            from psycopg.types import TypeInfo
+        except ImportError as exc:
+            raise StoreError("the PostgreSQL backend needs psycopg and pgvector: pip install 'mnemon[postgres]'"
+                             f" ({exc.name} is missing)") from exc
+        self.path = redact(url)
+        self._url = url
+        self.readonly = readonly
+        self._lock = threading.RLock()
+        self._depth = 0
+        self._test_schema: str | None = None
+        self._world: PostgresWorld | None = None
+        self._vault: PostgresVault | None = None
+        try:
+            # prepared statements survive schema switches badly (reset_for_tests); the statements are cheap to plan
+            self.conn = psycopg.connect(url, autocommit=True, prepare_threshold=None)
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot connect to PostgreSQL at {self.path}: {str(exc).strip()}") from exc
+        try:
+            if readonly:
+                self.conn.execute("SET default_transaction_read_only = on")
+                self._check_schema()
+            else:
+                self._migrate()
+            info = TypeInfo.fetch(self.conn, "vector")
+            if info is None:
+                raise StoreError(f"the pgvector extension is not installed in {self.path}; run"
+                                 " CREATE EXTENSION vector as a superuser once")
+            register_vector_info(self.conn, info)
+        except psycopg.Error as exc:  # no schema to create in, no right to create the extension, …
+            self.conn.close()
+            raise StoreError(f"cannot open the mnemon schema in {self.path}: {str(exc).strip()}") from exc
+        except BaseException:
+            self.conn.close()
+            raise
+
+    # ── lifecycle ────────────────────────────────────────────────────────────
+    def close(self) -> None:
+        with self._lock:
+            if self._test_schema and not self.conn.closed:
+                _spare_test_schemas.setdefault(self._url, []).append(self._test_schema)
+            self.conn.close()
+
+    def reset_for_tests(self) -> None:
+        """Switch to an empty, migrated schema of its own: one a closed test store released (emptied, ids restarted)
+        or a new one. `path` becomes a URL that opens that schema, so a test can reopen the store (read-only, from
+        the CLI, from another process). Creating a schema costs ~40 DDL statements; emptying one, one round trip."""
+        spare = _spare_test_schemas.get(self._url)
+        reuse = spare.pop() if spare else None
+        self._test_schema = reuse or f"mnemon_test_{uuid.uuid4().hex[:16]}"
+        if reuse is None:
+            self.conn.execute(f'CREATE SCHEMA "{self._test_schema}"')
+            if not _spare_test_schemas:
+                atexit.register(_drop_spare_test_schemas)
+            _spare_test_schemas.setdefault(self._url, [])
+        self.conn.execute(f'SET search_path TO "{self._test_schema}", public')
+        self._migrate()
+        if reuse is not None:
+            self._empty_schema()
+        sep = "&" if "?" in self._url else "?"
+        self.path = f"{redact(self._url)}{sep}options=-csearch_path%3D{self._test_schema},public"
+
+    def _empty_schema(self) -> None:
+        tables = [r[0] for r in self._rows("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+                                           " AND tablename NOT IN ('migrations', 'meta')")]
+        identities = self._rows("SELECT table_name, column_name FROM information_schema.columns"
+                                " WHERE table_schema = current_schema() AND is_identity = 'YES'")
+        self.conn.execute("; ".join([*(f'DELETE FROM "{t}"' for t in tables), "UPDATE meta SET value = 0",
+                                     *(f'ALTER TABLE "{t}" ALTER COLUMN "{c}" RESTART' for t, c in identities)]))
+
+    def _check_schema(self) -> None:
+        if not self._has_migrations_table():
+            raise StoreError(f"{self.path} holds no mnemon schema (no migrations table); open it once without"
+                             " --readonly to create it")
+
+    def _has_migrations_table(self) -> bool:
+        # in the schema tables are created in, not anywhere on the search path (a test schema shadows public)
+        return self._value("SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'migrations'"
+                           ) is not None
+
+    def _migrate(self) -> None:
+        applied = set()
+        if self._has_migrations_table():
+            applied = {r[0] for r in self.conn.execute("SELECT name FROM migrations")}
+        if all(name in applied for name, _ in MIGRATIONS):
+            return
+        with self.conn.transaction():
+            self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            self.conn.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+            applied = {r[0] for r in self.conn.execute("SELECT name FROM migrations")}
+            for name, script in MIGRATIONS:
+                if name in applied:
+                    continue
+                self.conn.execute(script)  # type: ignore[arg-type]  (a fixed script: simple query protocol)
+                self.conn.execute("INSERT INTO migrations(name, applied_at) VALUES (%s, %s)", (name, iso(utcnow())))
+
+    def migrations(self) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT name FROM migrations ORDER BY name")]
+
+    def change_token(self) -> tuple[str, str]:
+        """Moves with any write to the cluster (committed or pending in this session): the WAL insert position.
+        Conservative — unrelated writes also move it — but one cheap query; readers cache rows against it."""
+        with self._lock:
+            row = self.conn.execute(
+                "SELECT CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()"
+                " ELSE pg_current_wal_insert_lsn() END::text, current_schema()").fetchone()
+        return str(row[0]), str(row[1])  # type: ignore[index]
+
+    @property
+    def world(self) -> PostgresWorld:
+        from .subtables_postgres import PostgresWorld
+
+        if self._world is None:
+            self._world = PostgresWorld(self)
+        return self._world
+
+    @property
+    def vault(self) -> PostgresVault:
+        from .subtables_postgres import PostgresVault
+
+        if self._vault is None:
+            self._vault = PostgresVault(self)
+        return self._vault
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        if self.readonly:
+            raise ReadOnly(_READONLY_MESSAGE)
+        with self._lock, self.conn.transaction():
+            self._depth += 1
+            try:
+                if self._depth == 1:
+                    # writers of one schema queue here, as SQLite's BEGIN IMMEDIATE makes them: a write transaction
+                    # sees every earlier write (remember's in-transaction duplicate check relies on that)
+                    self.conn.execute("SELECT pg_advisory_xact_lock(hashtext('mnemon:' || current_schema()))")
+                yield
+            finally:
+                self._depth -= 1
+
+    def _write(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        if self.readonly:
+            raise ReadOnly(_READONLY_MESSAGE)
+        return self.conn.execute(sql, args or None)  # type: ignore[arg-type]
+
+    def _write_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if self.readonly:
+            raise ReadOnly(_READONLY_MESSAGE)
+        if rows:
+            with self.conn.cursor() as cur:
+                cur.executemany(sql, rows)  # type: ignore[arg-type]
+
+    def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return self.conn.execute(sql, args or None).fetchall()  # type: ignore[arg-type]
+
+    def _value(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        row = self.conn.execute(sql, args or None).fetchone()  # type: ignore[arg-type]
+        return row[0] if row else None
+
+    def _bump_vector_generation(self) -> None:
+        self._write("UPDATE meta SET value = value + 1 WHERE key = 'vector_generation'")
+
+    # ── nodes ────────────────────────────────────────────────────────────────
+    def insert_node(self, node: Memory, fts_body: str = "") -> None:
+        self.insert_nodes([(node, fts_body)])
+
+    def insert_nodes(self, items: Sequence[tuple[Memory, str]]) -> None:
+        """Insert many new nodes with their keyword documents: the bulk form of `insert_node`."""
+        if not items:
+            return
+        fallback = iso(utcnow())
+        with self._lock, self.conn.transaction():  # the nodes and their documents land together or not at all
+            self._write_many(
+                f"INSERT INTO nodes ({_NODE_COLS}) VALUES ({', '.join(['%s'] * 18)})",
+                [(n.id, n.kind, n.title, n.content, n.content_hash, n.category, n.importance, _json(list(n.tags)),
+                  _json(list(n.entities)), n.source, n.created_at, n.updated_at or n.created_at, n.last_accessed_at,
+                  n.access_count, n.effective_importance, n.deleted_at, _json(n.metadata) if n.metadata else "{}",
+                  n.inserted_at or fallback) for n, _ in items])
+            self._write_many(
+                "INSERT INTO memory_fts(node_seq, doc) SELECT seq, %s::tsvector FROM nodes WHERE id = %s",
+                [(tsvector_literal(body, n.tags, n.entities), n.id) for n, body in items
+                 if n.kind == "memory" and n.deleted_at is None])
+
+    def update_node(self, node: Memory, fts_body: str = "") -> None:
+        updated = self._write(
+            "UPDATE nodes SET kind=%s, title=%s, content=%s, content_hash=%s, category=%s, importance=%s, tags=%s,"
+            " entities=%s, source=%s, updated_at=%s, metadata=%s WHERE id=%s RETURNING seq",
+            (node.kind, node.title, node.content, node.content_hash, node.category, node.importance,
+             _json(list(node.tags)), _json(list(node.entities)), node.source, node.updated_at, _json(node.metadata),
+             node.id)).fetchone()
+        if updated is None:
+            raise StoreError(f"no node {node.id}")
+        seq = updated[0]
+        self._write("DELETE FROM memory_fts WHERE node_seq = %s", (seq,))
+        if node.kind == "memory":
+            self._write("INSERT INTO memory_fts(node_seq, doc) VALUES (%s, %s::tsvector)",
+                        (seq, tsvector_literal(fts_body, node.tags, node.entities)))
+
+    def get_node(self, node_id: str, *, include_deleted: bool = False) -> Memory | None:
+        rows = self._rows(f"SELECT {_NODE_COLS} FROM nodes WHERE id = %s", (node_id,))
+        if not rows or (rows[0][15] is not None and not include_deleted):
+            return None
+        return _node(rows[0])
+
+    def get_nodes(self, ids: Sequence[str]) -> dict[str, Memory]:
+        rows = self._rows(f"SELECT {_NODE_COLS} FROM nodes WHERE id = ANY(%s)", (list(dict.fromkeys(ids)),))
+        return {r[0]: _node(r) for r in rows}
+
+    def node_heads(self, ids: Sequence[str]) -> dict[str, tuple[str, bool, str, str]]:
+        """(kind, deleted?, category, source) per id: what traversal needs to decide whether to step on a node."""
+        return {r[0]: (r[1], bool(r[2]), r[3], r[4]) for r in self._rows(
+            "SELECT id, kind, deleted_at IS NOT NULL, category, source FROM nodes WHERE id = ANY(%s)",
+            (list(dict.fromkeys(ids)),))}
+
+    def find_active_by_hash(self, digest: str, kind: str = "memory") -> str | None:
+        return self._value("SELECT id FROM nodes WHERE content_hash = %s AND deleted_at IS NULL AND kind = %s"
+                           " ORDER BY seq LIMIT 1", (digest, kind))
+
+    def iter_nodes(self, *, kind: str | None = "memory", include_deleted: bool = False) -> Iterator[Memory]:
+        # a full walk in insertion order: optional conditions as parameters rather than a built WHERE
+        for row in self._rows(f"SELECT {_NODE_COLS} FROM nodes WHERE (%s::text IS NULL OR kind = %s)"
+                              " AND (%s OR deleted_at IS NULL) ORDER BY seq", (kind or None, kind, include_deleted)):
+            yield _node(row)
+
+    def _one_of_source(self, source: str, condition: str, args: list[Any], exclude: str | None,
+                       order: str) -> Memory | None:
+        sql = (f"SELECT {_NODE_COLS} FROM nodes WHERE source = %s AND deleted_at IS NULL AND kind = 'memory'"
+               f"{condition}")
+        if exclude:
+            sql += " AND id <> %s"
+            args.append(exclude)
+        rows = self._rows(f"{sql} ORDER BY created_at {order}, seq {order} LIMIT 1", [source, *args])
+        return _node(rows[0]) if rows else None
+
+    def latest_by_source(self, source: str, *, exclude: str | None = None, before: str | None = None) -> Memory | None:
+        return self._one_of_source(source, " AND created_at <= %s" if before else "", [before] if before else [],
+                                   exclude, "DESC")
+
+    def next_by_source(self, source: str, *, after: str, exclude: str | None = None) -> Memory | None:
+        """The earliest active memory of `source` created strictly after `after` (a backdated write's successor)."""
+        return self._one_of_source(source, " AND created_at > %s", [after], exclude, "ASC")
+
+    def latest_created_at(self) -> str | None:
+        """The newest `created_at` of any active node: a batch dated at or after it only appends to history."""
+        return self._value("SELECT MAX(created_at) FROM nodes WHERE deleted_at IS NULL")
+
+    def recent_memories(self, limit: int, *, since: str | None = None, until: str | None = None,
+                        source: str | None = None, exclude: Iterable[str] = (),
+                        flt: MemoryFilter | None = None) -> list[Memory]:
+        where, args = memory_where(flt)
+        for condition, value in (("n.created_at >= %s", since), ("n.created_at <= %s", until),
+                                 ("n.source = %s", source)):
+            if value:
+                where += f" AND {condition}"
+                args.append(value)
+        excluded = list(exclude)
+        if excluded:
+            where += " AND n.id <> ALL(%s)"
+            args.append(excluded)
+        return [_node(r) for r in self._rows(
+            f"SELECT {_NODE_COLS_N} FROM nodes n WHERE {where} ORDER BY n.created_at DESC, n.seq DESC LIMIT %s",
+            [*args, limit])]
+
+    def memory_ids(self, flt: MemoryFilter | None = None) -> list[str]:
+        where, args = memory_where(flt)
+        return [r[0] for r in self._rows(f"SELECT n.id FROM nodes n WHERE {where}", args)]
+
+    def soft_delete(self, ids: Sequence[str], when: str) -> int:
+        with self._lock, self.conn.transaction():
+            seqs = [r[0] for r in self._write(
+                "UPDATE nodes SET deleted_at = %s, updated_at = %s WHERE id = ANY(%s) AND deleted_at IS NULL"
+                " RETURNING seq", (when, when, list(dict.fromkeys(ids))))]
+            if seqs:
+                self._write("DELETE FROM memory_fts WHERE node_seq = ANY(%s)", (seqs,))
+                self._write("DELETE FROM node_entities WHERE node_seq = ANY(%s)", (seqs,))
+                self._bump_vector_generation()
+        return len(seqs)
+
+    def hard_delete(self, ids: Sequence[str]) -> int:
+        """Remove rows for good: only for vault-derived rows that a rebuild replaces, never for memories."""
+        with self._lock, self.conn.transaction():
+            n = self._write("DELETE FROM nodes WHERE id = ANY(%s)", (list(dict.fromkeys(ids)),)).rowcount
+            if n:
+                self._bump_vector_generation()
+        return int(n)
+
+    def count_active(self) -> int:
+        return int(self._value("SELECT value FROM meta WHERE key = 'active_memories'"))
+
+    def prune_candidates(self, limit: int, inserted_before: str, exclude: Iterable[str]) -> list[Memory]:
+        return [_node(r) for r in self._rows(
+            f"SELECT {_NODE_COLS} FROM nodes WHERE deleted_at IS NULL AND kind = 'memory' AND importance < 4"
+            " AND access_count < 3 AND inserted_at <= %s AND id <> ALL(%s)"
+            " ORDER BY effective_importance ASC, created_at ASC, id ASC LIMIT %s",
+            (inserted_before, list(exclude), limit))]
+
+    def set_effective_importance(self, values: dict[str, float]) -> None:
+        if values and not self.readonly:
+            self._write("UPDATE nodes n SET effective_importance = v.value FROM unnest(%s::text[], %s::float8[])"
+                        " AS v(id, value) WHERE n.id = v.id", (list(values), list(values.values())))
+
+    def touch(self, ids: Sequence[str], when: str, amount: int = 1) -> None:
+        if self.readonly or not ids:
+            return
+        # one row per occurrence, as the SQLite backend's executemany counts a repeated id twice
+        self._write("UPDATE nodes n SET access_count = n.access_count + %s * t.times, last_accessed_at = %s"
+                    " FROM (SELECT id, COUNT(*) AS times FROM unnest(%s::text[]) AS u(id) GROUP BY id) t"
+                    " WHERE n.id = t.id", (amount, when, list(ids)))
+
+    # ── audit and stats ──────────────────────────────────────────────────────
+    def log(self, op: str, node_id: str | None, detail: dict[str, Any], when: str) -> None:
+        self.log_many([(op, node_id, detail, when)])
+
+    def log_many(self, entries: Sequence[tuple[str, str | None, dict[str, Any], str]]) -> None:
+        if self.readonly:
+            return  # a read-only snapshot leaves no trace, as in mnemon
+        self._write_many("INSERT INTO oplog(op, node_id, detail, created_at) VALUES (%s, %s, %s, %s)",
+                         [(op, node_id, _json(detail), when) for op, node_id, detail, when in entries])
+
+    def oplog(self, limit: int, *, op: str | None = None, node_id: str | None = None) -> list[OplogEntry]:
+        clauses, args = [], []
+        for column, value in (("op", op), ("node_id", node_id)):
+            if value:
+                clauses.append(f"{column} = %s")
+                args.append(value)
+        where = (" WHERE " + " AND ".join(clauses)) if clauses else ""
+        rows = self._rows(f"SELECT id, op, node_id, detail, created_at FROM oplog{where} ORDER BY id DESC LIMIT %s",
+                          [*args, limit])
+        return [OplogEntry(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows]
+
+    def stats(self) -> dict[str, Any]:
+        def counts(sql: str) -> dict[str, int]:
+            return {r[0]: int(r[1]) for r in self._rows(sql)}
+
+        by_cat = counts("SELECT category, COUNT(*) FROM nodes WHERE kind = 'memory' AND deleted_at IS NULL"
+                        " GROUP BY category ORDER BY category")
+        by_edge = counts("SELECT type, COUNT(*) FROM edges WHERE status = 'active' GROUP BY type ORDER BY type")
+        size = self._value("SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
+                           " JOIN pg_namespace s ON s.oid = c.relnamespace"
+                           " WHERE s.nspname = current_schema() AND c.relkind = 'r'")
+        return {
+            "total_insights": self.count_active(),
+            "deleted_insights": int(self._value(
+                "SELECT COUNT(*) FROM nodes WHERE kind = 'memory' AND deleted_at IS NOT NULL")),
+            "by_category": by_cat,
+            "nodes_by_kind": counts("SELECT kind, COUNT(*) FROM nodes WHERE deleted_at IS NULL GROUP BY kind"),
+            "edges_by_type": by_edge,
+            "edges_by_status": counts("SELECT status, COUNT(*) FROM edges GROUP BY status"),
+            "edge_count": sum(by_edge.values()),
+            "oplog_count": int(self._value("SELECT COUNT(*) FROM oplog")),
+            "db_path": self.path,
+            "db_size_bytes": int(size),
+        }

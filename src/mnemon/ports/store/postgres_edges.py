@@ -1,0 +1,174 @@
+"""PostgreSQL backend, part 3: typed edges and their event log (mixed into `PostgresStore`).
+
+Edge creation is recorded by the row itself (created_at, origin, rule); `edge_events` holds every later change —
+the same split as on SQLite, so `explain-edge` reads alike on both backends.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from ...core.model import Edge, Link, iso, utcnow
+from .sqlite import _EDGE_COLS, _edge
+
+_EDGE_INSERT = (f"INSERT INTO edges ({_EDGE_COLS.replace('id, ', '', 1)})"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)")
+_EVENT_INSERT = "INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (%s, %s, %s, %s, %s)"
+_DIRECTION_COLUMNS = {"out": ("src",), "in": ("dst",), "both": ("src", "dst")}
+
+
+def _meta(metadata: dict[str, Any]) -> str:
+    return json.dumps(metadata, ensure_ascii=False) if metadata else "{}"
+
+
+class EdgeTables:
+    """Edges of a `PostgresStore` (which provides `_rows`, `_value`, `_write`, `_write_many`, `_lock`, `conn`)."""
+
+    _rows: Any
+    _value: Any
+    _write: Any
+    _write_many: Any
+
+    def upsert_edge(self, edge: Edge, *, actor: str = "", event: str | None = None) -> int:
+        now = edge.updated_at or edge.created_at or iso(utcnow())
+        edge_id = self._value("SELECT id FROM edges WHERE src = %s AND dst = %s AND type = %s",
+                              (edge.src, edge.dst, edge.type))
+        if edge_id is None:
+            edge_id = int(self._write(
+                _EDGE_INSERT + " RETURNING id",
+                (edge.src, edge.dst, edge.type, edge.sub_type, edge.weight, edge.confidence, edge.status,
+                 edge.evidence, edge.origin, edge.rule, edge.source_path, _meta(edge.metadata),
+                 edge.created_at or now, now)).fetchone()[0])
+            if event is None:
+                return edge_id  # creation is recorded by the row itself; see edge_events()
+            kind = event
+        else:
+            self._write(
+                "UPDATE edges SET sub_type=%s, weight=%s, confidence=%s, status=%s, evidence=%s, origin=%s, rule=%s,"
+                " source_path=%s, metadata=%s, updated_at=%s WHERE id=%s",
+                (edge.sub_type, edge.weight, edge.confidence, edge.status, edge.evidence, edge.origin, edge.rule,
+                 edge.source_path, _meta(edge.metadata), now, edge_id))
+            kind = event or "updated"
+        detail = {"status": edge.status, "weight": round(edge.weight, 6), "confidence": round(edge.confidence, 6),
+                  "origin": edge.origin}
+        if edge.rule:
+            detail["rule"] = edge.rule
+        self._write(_EVENT_INSERT, (edge_id, kind, actor or edge.origin, json.dumps(detail), now))
+        return int(edge_id)
+
+    def insert_edges(self, edges: Sequence[Edge], *, origin: str | None = None) -> None:
+        """Bulk-insert edges that cannot exist yet (they touch a node created in this transaction)."""
+        encoded: dict[int, str] = {}  # symmetric pairs share one metadata dict: encode it once
+        rows = []
+        for e in edges:
+            meta = encoded.get(id(e.metadata))
+            if meta is None:
+                meta = encoded[id(e.metadata)] = _meta(e.metadata)
+            rows.append((e.src, e.dst, e.type, e.sub_type, e.weight, e.confidence, e.status, e.evidence,
+                         origin or e.origin, e.rule, e.source_path, meta, e.created_at or e.updated_at,
+                         e.updated_at or e.created_at))
+        self._write_many(_EDGE_INSERT + " ON CONFLICT (src, dst, type) DO UPDATE SET weight = excluded.weight,"
+                         " sub_type = excluded.sub_type, metadata = excluded.metadata,"
+                         " updated_at = excluded.updated_at", rows)
+
+    def edge_heads(self, node_ids: Sequence[str], statuses: Sequence[str]) -> list[tuple[int, str, str, str, str]]:
+        """(id, src, dst, type, status) of the edges touching `node_ids`: enough to rank them without decoding."""
+        ids = list(dict.fromkeys(node_ids))
+        return [(int(r[0]), r[1], r[2], r[3], r[4]) for r in self._rows(
+            "SELECT id, src, dst, type, status FROM edges WHERE (src = ANY(%s) OR dst = ANY(%s))"
+            " AND status = ANY(%s) ORDER BY id", (ids, ids, list(statuses)))]
+
+    def get_edges(self, edge_ids: Sequence[int]) -> list[Edge]:
+        return [_edge(r) for r in self._rows(f"SELECT {_EDGE_COLS} FROM edges WHERE id = ANY(%s::bigint[])",
+                                             (list(edge_ids),))]
+
+    def get_edge(self, edge_id: int) -> Edge | None:
+        rows = self._rows(f"SELECT {_EDGE_COLS} FROM edges WHERE id = %s", (edge_id,))
+        return _edge(rows[0]) if rows else None
+
+    def find_edge(self, src: str, dst: str, type_: str) -> Edge | None:
+        rows = self._rows(f"SELECT {_EDGE_COLS} FROM edges WHERE src = %s AND dst = %s AND type = %s",
+                          (src, dst, type_))
+        return _edge(rows[0]) if rows else None
+
+    def edges_of(self, node_ids: Sequence[str], *, statuses: Sequence[str] = ("active",),
+                 types: Sequence[str] | None = None, direction: str = "out") -> list[Edge]:
+        """Edges per direction column in id order (outgoing before incoming for `both`, each edge once)."""
+        ids = list(dict.fromkeys(node_ids))
+        filters, args = "", []
+        if statuses:
+            filters += " AND status = ANY(%s)"
+            args.append(list(statuses))
+        if types:
+            filters += " AND type = ANY(%s)"
+            args.append(list(types))
+        out: dict[int, Edge] = {}
+        for col in _DIRECTION_COLUMNS[direction]:
+            for r in self._rows(f"SELECT {_EDGE_COLS} FROM edges WHERE {col} = ANY(%s){filters} ORDER BY id",
+                                [ids, *args]):
+                out.setdefault(int(r[0]), _edge(r))
+        return list(out.values())
+
+    def adjacency(self, node_ids: Sequence[str], statuses: Sequence[str] = ("active",),
+                  per_node: int | None = None) -> dict[str, list[Link]]:
+        """Outgoing links per node, in edge-id order; `per_node` keeps only each node's newest links."""
+        sql = ("SELECT src, dst, type, sub_type, weight, id FROM edges WHERE src = ANY(%s) AND status = ANY(%s)")
+        args: list[Any] = [list(dict.fromkeys(node_ids)), list(statuses)]
+        if per_node is not None:
+            sql = (f"SELECT src, dst, type, sub_type, weight, id FROM (SELECT *, ROW_NUMBER() OVER"
+                   f" (PARTITION BY src ORDER BY id DESC) AS rn FROM ({sql}) AS e) AS ranked WHERE rn <= %s")
+            args.append(per_node)
+        out: dict[str, list[Link]] = {}
+        for r in self._rows(sql + " ORDER BY id", args):
+            out.setdefault(r[0], []).append(Link(r[0], r[1], r[2], r[3], r[4], int(r[5])))
+        return out
+
+    def edge_counts(self, node_ids: Sequence[str]) -> dict[str, int]:
+        counts = dict.fromkeys(node_ids, 0)
+        for node, count in self._rows(
+                "SELECT node, COUNT(*) FROM (SELECT src AS node FROM edges WHERE src = ANY(%s) AND status = 'active'"
+                " UNION ALL SELECT dst FROM edges WHERE dst = ANY(%s) AND status = 'active') AS ends GROUP BY node",
+                (list(counts), list(counts))):
+            counts[node] += int(count)
+        return counts
+
+    def set_edge_status(self, edge_id: int, status: str, *, actor: str, reason: str,
+                        confidence: float | None = None) -> None:
+        now = iso(utcnow())
+        self._write("UPDATE edges SET status = %s, confidence = COALESCE(%s, confidence), updated_at = %s"
+                    " WHERE id = %s", (status, confidence, now, edge_id))
+        detail: dict[str, Any] = {"status": status, "reason": reason}
+        if confidence is not None:
+            detail["confidence"] = confidence
+        self._write(_EVENT_INSERT, (edge_id, status, actor, json.dumps(detail), now))
+
+    def retire_edges_of(self, node_id: str, *, reason: str) -> int:
+        now = iso(utcnow())
+        ids = [int(r[0]) for r in self._write(
+            "UPDATE edges SET status = 'retired', updated_at = %s WHERE (src = %s OR dst = %s)"
+            " AND status IN ('active', 'candidate') RETURNING id", (now, node_id, node_id)).fetchall()]
+        ids.sort()
+        self._write_many(_EVENT_INSERT, [(i, "retired", "forget", json.dumps({"reason": reason}), now) for i in ids])
+        return len(ids)
+
+    def edge_events(self, edge_id: int) -> list[dict[str, Any]]:
+        """The edge's history: its creation (from the row) followed by every recorded change."""
+        head = self._rows("SELECT origin, rule, created_at, status FROM edges WHERE id = %s", (edge_id,))
+        stored = [{"id": int(r[0]), "event": r[1], "actor": r[2], "detail": json.loads(r[3]), "created_at": r[4]}
+                  for r in self._rows("SELECT id, event, actor, detail, created_at FROM edge_events"
+                                      " WHERE edge_id = %s ORDER BY id", (edge_id,))]
+        if not head or (stored and stored[0]["event"] in ("created", "restored")):
+            return stored
+        origin, rule, created_at, _ = head[0]
+        created = {"id": None, "event": "created", "actor": origin, "detail": {"origin": origin, "rule": rule},
+                   "created_at": created_at}
+        return [created, *stored]
+
+    def iter_edges(self, *, statuses: Sequence[str] | None = None) -> Iterator[Edge]:
+        sql, args = f"SELECT {_EDGE_COLS} FROM edges", []
+        if statuses:
+            sql += " WHERE status = ANY(%s)"
+            args.append(list(statuses))
+        for row in self._rows(sql + " ORDER BY id", args):
+            yield _edge(row)

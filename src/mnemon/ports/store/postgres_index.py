@@ -1,0 +1,227 @@
+"""PostgreSQL backend, part 2: the entity index, keyword search and vectors (mixed into `PostgresStore`).
+
+Keywords: each active memory has one tsvector whose lexemes are exactly our tokenizer's tokens (body at weight A,
+tags and entities at weight B — SQLite's bm25 column weights 1.0 / 0.6 / 0.6), written as a tsvector literal so no
+PostgreSQL parser or dictionary re-splits them. A search ranks each matching memory by Σ idf(term) · ts_rank(term):
+BM25's inverse document frequency over ts_rank's saturating term frequency, so a rare word outweighs a common one as
+it does with FTS5's bm25. Ties fall to the newer memory, as on SQLite.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ...core.errors import StoreError
+from ...core.model import Memory
+from ...core.text import rarest_terms, tokens
+from .sqlite import _NODE_COLS, KEYWORD_POSTING_BUDGET, _node
+
+if TYPE_CHECKING:
+    import numpy as np
+
+from .base import MemoryFilter
+
+_NODE_COLS_N = ", ".join("n." + c.strip() for c in _NODE_COLS.split(","))
+_MAX_LEXEME_BYTES = 2046  # PostgreSQL refuses longer lexemes; no real word is that long
+_MAX_POSITION = 16383  # larger positions are stored as 16383 by PostgreSQL anyway
+_MAX_POSITIONS_PER_LEXEME = 256
+_RANK_WEIGHTS = "{0.1, 0.2, 0.6, 1.0}"  # ts_rank weights for D, C, B, A
+
+
+def _lexeme(term: str) -> str:
+    """A quoted tsvector/tsquery lexeme: any text, quotes and backslashes included, is taken literally."""
+    return "'" + term.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def _usable(term: str) -> bool:
+    return bool(term) and not term.isspace() and len(term.encode("utf-8")) <= _MAX_LEXEME_BYTES
+
+
+def tsvector_literal(body: str, tags: Sequence[str], entities: Sequence[str]) -> str:
+    """The keyword document of a memory: `body` is already tokenizer output (space-separated); tags and entities are
+    run through the same tokenizer so they match query tokens."""
+    positions: dict[str, list[str]] = {}
+    pos = 0
+    for weight, words in (("A", body.lower().split()),
+                          ("B", tokens(" ".join([*tags, *entities]), keep_stopwords=True))):
+        for word in words:
+            pos += 1
+            if not _usable(word):
+                continue
+            slots = positions.setdefault(word, [])
+            if len(slots) < _MAX_POSITIONS_PER_LEXEME:
+                slots.append(f"{min(pos, _MAX_POSITION)}{weight}")
+    return " ".join(f"{_lexeme(word)}:{','.join(slots)}" for word, slots in positions.items())
+
+
+def memory_where(flt: MemoryFilter | None, alias: str = "n") -> tuple[str, list[Any]]:
+    """SQL conditions of a MemoryFilter (no filter = active memories), as in the SQLite backend."""
+    clauses = [f"{alias}.deleted_at IS NULL"]
+    args: list[Any] = []
+    if flt is None:
+        clauses.append(f"{alias}.kind = 'memory'")
+        return " AND ".join(clauses), args
+    for condition, value in (("kind = %s", flt.kind), ("category = %s", flt.category), ("source = %s", flt.source),
+                             # a period (main's MemoryFilter has these fields; read so the merge needs no change)
+                             ("created_at >= %s", getattr(flt, "created_from", None)),
+                             ("created_at <= %s", getattr(flt, "created_to", None))):
+        if value:
+            clauses.append(f"{alias}.{condition}")
+            args.append(value)
+    return " AND ".join(clauses), args
+
+
+class IndexTables:
+    """Entities, keywords and vectors of a `PostgresStore` (which provides `_rows`, `_value`, `_write` …)."""
+
+    conn: Any
+    _rows: Any
+    _value: Any
+    _write: Any
+    _write_many: Any
+    _bump_vector_generation: Any
+    count_active: Any
+
+    # ── entities ─────────────────────────────────────────────────────────────
+    def index_entities(self, node_id: str, entities: Sequence[str], created_at: str) -> None:
+        seq = self._value("SELECT seq FROM nodes WHERE id = %s", (node_id,))
+        self._write("DELETE FROM node_entities WHERE node_seq = %s", (seq,))
+        self._insert_entities([(e, seq, created_at) for e in dict.fromkeys(entities)])
+
+    def index_entities_of_new(self, rows: Sequence[tuple[str, Sequence[str], str]]) -> None:
+        """(node id, entities, created_at) of nodes inserted in this transaction: the bulk form of `index_entities`."""
+        seqs = dict(self._rows("SELECT id, seq FROM nodes WHERE id = ANY(%s)", ([r[0] for r in rows if r[1]],)))
+        self._insert_entities([(e, seqs[node_id], created) for node_id, entities, created in rows if entities
+                               for e in dict.fromkeys(entities)])
+
+    def _insert_entities(self, rows: list[tuple[str, int, str]]) -> None:
+        if rows:
+            self._write("INSERT INTO node_entities(entity, node_seq, created_at)"
+                        " SELECT * FROM unnest(%s::text[], %s::bigint[], %s::text[]) ON CONFLICT DO NOTHING",
+                        ([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]))
+
+    def entity_holders(self, entity: str, limit: int, exclude: Iterable[str] = (), *,
+                       until: str | None = None) -> list[str]:
+        excluded = set(exclude)
+        window = " AND e.created_at <= %s" if until else ""
+        rows = self._rows(
+            "SELECT n.id FROM node_entities e JOIN nodes n ON n.seq = e.node_seq"
+            f" WHERE e.entity = %s{window} AND n.deleted_at IS NULL ORDER BY e.created_at DESC, e.node_seq DESC"
+            " LIMIT %s", (entity, *([until] if until else []), limit + len(excluded)))
+        return [r[0] for r in rows if r[0] not in excluded][:limit]
+
+    def known_entities(self, candidates: set[str]) -> set[str]:
+        return {r[0] for r in self._rows("SELECT DISTINCT entity FROM node_entities WHERE entity = ANY(%s)",
+                                         (sorted(candidates),))}
+
+    def memories_with_entities(self, entities: Sequence[str], limit: int,
+                               flt: MemoryFilter | None = None) -> list[tuple[str, int]]:
+        if not entities:
+            return []
+        where, args = memory_where(flt)
+        return [(r[0], int(r[1])) for r in self._rows(
+            "SELECT n.id, COUNT(*) AS c, MAX(n.created_at) AS t FROM node_entities e JOIN nodes n ON n.seq = e.node_seq"
+            f" WHERE e.entity = ANY(%s) AND {where} GROUP BY n.id ORDER BY c DESC, t DESC, n.id LIMIT %s",
+            [list(entities), *args, limit])]
+
+    def top_entities(self, limit: int) -> list[tuple[str, int]]:
+        return [(r[0], int(r[1])) for r in self._rows(
+            "SELECT e.entity, COUNT(*) c FROM node_entities e JOIN nodes n ON n.seq = e.node_seq"
+            " WHERE n.deleted_at IS NULL GROUP BY e.entity ORDER BY c DESC, e.entity LIMIT %s", (limit,))]
+
+    # ── keywords ─────────────────────────────────────────────────────────────
+    def keyword_search(self, tokens: Sequence[str], limit: int, flt: MemoryFilter | None = None, *,
+                       max_terms: int | None = None) -> list[tuple[str, float]]:
+        terms = [t for t in dict.fromkeys(tokens) if _usable(t)]
+        if not terms:
+            return []
+        df = self.token_doc_freq(terms)
+        total = self.count_active()
+        if len(terms) > 1:
+            # as on SQLite: terms in more than a quarter of all memories add little; keep them only when nothing
+            # rarer is left, and bound a long text's terms by their postings
+            common = max(50, total // 4)
+            terms = [t for t in terms if df[t] <= common] or terms
+            if max_terms is not None:
+                terms = rarest_terms(terms, df, max_terms, KEYWORD_POSTING_BUDGET)
+        terms = [t for t in terms if df[t] > 0]
+        if not terms:
+            return []
+        n = max(total, 1)
+        score = " + ".join(["%s * ts_rank(%s::float4[], f.doc, %s::tsquery, 1)"] * len(terms))
+        score_args: list[Any] = []
+        for t in terms:
+            score_args += [math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)), _RANK_WEIGHTS, _lexeme(t)]
+        where, args = memory_where(flt)
+        try:
+            return [(r[0], float(r[1])) for r in self._rows(
+                f"SELECT n.id, {score} AS s FROM memory_fts f JOIN nodes n ON n.seq = f.node_seq"
+                f" WHERE f.doc @@ %s::tsquery AND {where} ORDER BY s DESC, n.seq DESC LIMIT %s",
+                [*score_args, " | ".join(_lexeme(t) for t in terms), *args, limit])]
+        except Exception as exc:  # a term PostgreSQL still refuses must not surface as a traceback
+            raise StoreError(f"keyword search failed: {exc}") from exc
+
+    def token_doc_freq(self, tokens: Sequence[str]) -> dict[str, int]:
+        terms = list(dict.fromkeys(tokens))
+        out = dict.fromkeys(terms, 0)
+        usable = [t for t in terms if _usable(t)]
+        if usable:
+            rows = self._rows(
+                "SELECT u.i, (SELECT COUNT(*) FROM memory_fts WHERE doc @@ u.q) FROM unnest(%s::text[]::tsquery[])"
+                " WITH ORDINALITY AS u(q, i)", ([_lexeme(t) for t in usable],))
+            for i, count in rows:
+                out[usable[int(i) - 1]] = int(count)
+        return out
+
+    def like_search(self, text: str, limit: int) -> list[Memory]:
+        # ILIKE: SQLite's LIKE ignores case too
+        pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        return [_node(r) for r in self._rows(
+            f"SELECT {_NODE_COLS} FROM nodes WHERE deleted_at IS NULL AND kind = 'memory'"
+            " AND content ILIKE %s ESCAPE '\\' ORDER BY importance DESC, created_at DESC, id LIMIT %s",
+            (pattern, limit))]
+
+    # ── vectors ──────────────────────────────────────────────────────────────
+    def put_vector(self, node_id: str, provider: str, vector: np.ndarray, digest: str, when: str) -> None:
+        import numpy as np
+
+        vec = np.ascontiguousarray(vector, dtype=np.float32)
+        self._write(
+            "INSERT INTO vectors(node_seq, provider, dim, content_hash, vec, created_at)"
+            " SELECT seq, %s, %s, %s, %s, %s FROM nodes WHERE id = %s ON CONFLICT (node_seq) DO UPDATE SET"
+            " provider = excluded.provider, dim = excluded.dim, content_hash = excluded.content_hash,"
+            " vec = excluded.vec, created_at = excluded.created_at",
+            (provider, int(vec.shape[0]), digest, vec, when, node_id))
+        self._bump_vector_generation()
+
+    def load_vectors(self, provider: str) -> tuple[list[str], np.ndarray]:
+        import numpy as np
+
+        with self.conn.cursor(binary=True) as cur:  # binary: float4 bytes, no text parsing per element
+            rows = cur.execute(
+                "SELECT n.id, v.vec FROM vectors v JOIN nodes n ON n.seq = v.node_seq WHERE v.provider = %s"
+                " AND n.deleted_at IS NULL AND v.content_hash = n.content_hash ORDER BY n.seq", (provider,)).fetchall()
+        if not rows:
+            return [], np.zeros((0, 0), dtype=np.float32)
+        return [r[0] for r in rows], np.stack([r[1].to_numpy() for r in rows]).astype(np.float32, copy=False)
+
+    def vector_generation(self) -> int:
+        return int(self._value("SELECT value FROM meta WHERE key = 'vector_generation'"))
+
+    def vector_coverage(self, provider: str) -> tuple[int, int]:
+        embedded = self._value(
+            "SELECT COUNT(*) FROM vectors v JOIN nodes n ON n.seq = v.node_seq WHERE v.provider = %s"
+            " AND n.deleted_at IS NULL AND n.kind = 'memory' AND v.content_hash = n.content_hash", (provider,))
+        return int(embedded), self.count_active()
+
+    def vector_providers(self) -> dict[str, int]:
+        return {r[0]: int(r[1]) for r in self._rows(
+            "SELECT v.provider, COUNT(*) FROM vectors v JOIN nodes n ON n.seq = v.node_seq"
+            " WHERE n.deleted_at IS NULL GROUP BY v.provider")}
+
+    def nodes_missing_vectors(self, provider: str) -> list[Memory]:
+        return [_node(r) for r in self._rows(
+            f"SELECT {_NODE_COLS_N} FROM nodes n LEFT JOIN vectors v ON v.node_seq = n.seq"
+            " AND v.provider = %s AND v.content_hash = n.content_hash"
+            " WHERE n.deleted_at IS NULL AND n.kind = 'memory' AND v.node_seq IS NULL ORDER BY n.seq", (provider,))]

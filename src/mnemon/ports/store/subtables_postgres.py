@@ -1,0 +1,102 @@
+"""World-model and vault tables on PostgreSQL: the SQLite implementations' statements, run through psycopg.
+
+`SQLiteWorld` and `SQLiteVault` write portable SQL (INSERT … ON CONFLICT, LIKE … ESCAPE, range scans, joins) with
+qmark parameters. Rather than keeping a second copy of every world and vault query, the PostgreSQL classes hand them
+a view of the store that rewrites the few dialect spellings: `?` → `%s`, SQLite's insert-once (`INSERT OR IGNORE`)
+→ `ON CONFLICT DO NOTHING`, `instr(` → `strpos(` (same arguments, same 1-based result), and the column name
+`symmetric` (reserved in PostgreSQL) is quoted. What cannot be rewritten is
+overridden below: reads of SQLite's catalogue, and the keyword index, which is a tsvector here (`postgres_index`).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ...core.model import Memory
+from .postgres_index import tsvector_literal
+from .schema_postgres import quote_reserved
+from .vault_sqlite import SQLiteVault
+from .world_sqlite import _TABLES, SQLiteWorld
+
+if TYPE_CHECKING:
+    from .postgres import PostgresStore
+
+_INSERT_OR_IGNORE = "INSERT OR IGNORE INTO"
+
+
+def _pyformat(sql: str) -> str:
+    # the shared statements hold no literal '?' and no literal '%' (LIKE patterns travel as parameters)
+    sql = sql.replace("%", "%%").replace("?", "%s").replace("instr(", "strpos(")
+    sql = quote_reserved(sql)
+    if sql.startswith(_INSERT_OR_IGNORE):  # SQLite's insert-once; the statements are single-row VALUES inserts
+        sql = "INSERT INTO" + sql[len(_INSERT_OR_IGNORE):] + " ON CONFLICT DO NOTHING"
+    return sql
+
+
+class _QmarkConnection:
+    def __init__(self, store: PostgresStore) -> None:
+        self._store = store
+
+    def execute(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        return self._store.conn.execute(_pyformat(sql), list(args) or None)  # type: ignore[arg-type]
+
+
+class _QmarkStore:
+    """What the SQLite sub-stores use of their store (`conn.execute`, `_write`, `_write_many`), in qmark SQL."""
+
+    def __init__(self, store: PostgresStore) -> None:
+        self._store = store
+        self.conn = _QmarkConnection(store)
+
+    def _write(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        return self._store._write(_pyformat(sql), list(args))
+
+    def _write_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        self._store._write_many(_pyformat(sql), rows)
+
+
+def _tables_exist(store: Any, names: Sequence[str]) -> bool:
+    found = store.conn.execute("SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema()"
+                               " AND tablename = ANY(?)", [list(names)]).fetchone()[0]
+    return int(found) == len(names)
+
+
+class PostgresWorld(SQLiteWorld):
+    """The world-model tables of one `PostgresStore` (reach it as `store.world`)."""
+
+    def __init__(self, store: PostgresStore) -> None:
+        super().__init__(_QmarkStore(store))  # type: ignore[arg-type]
+
+    def ready(self) -> bool:
+        if self._ready is None:
+            self._ready = _tables_exist(self.store, _TABLES)
+        return self._ready
+
+
+class PostgresVault(SQLiteVault):
+    """The vault tables of one `PostgresStore` (reach it as `store.vault`)."""
+
+    def __init__(self, store: PostgresStore) -> None:
+        super().__init__(_QmarkStore(store))  # type: ignore[arg-type]
+
+    def _index_keywords(self, nodes: Sequence[Memory], fts_bodies: Sequence[str]) -> None:
+        memories = [(n, fts_bodies[i]) for i, n in enumerate(nodes) if n.kind == "memory"]
+        self._write_many("DELETE FROM memory_fts WHERE node_seq = (SELECT seq FROM nodes WHERE id = ?)",
+                         [(n.id,) for n, _ in memories])
+        self._write_many("INSERT INTO memory_fts(node_seq, doc) SELECT seq, ?::tsvector FROM nodes WHERE id = ?",
+                         [(tsvector_literal(body, n.tags, n.entities), n.id) for n, body in memories])
+
+    def insert_nodes(self, nodes: Sequence[Memory], fts_bodies: Sequence[str] | None = None) -> None:
+        super().insert_nodes(nodes, None)
+        if fts_bodies is not None:
+            self._index_keywords(nodes, fts_bodies)
+
+    def refresh_nodes(self, nodes: Sequence[Memory], fts_bodies: Sequence[str] | None = None) -> None:
+        super().refresh_nodes(nodes, None)
+        if fts_bodies is not None:
+            self._index_keywords(nodes, fts_bodies)
+
+    def clear_thought_history(self) -> int:
+        if not _tables_exist(self.store, ["thoughts"]):
+            return 0
+        return int(self._write("DELETE FROM thoughts").rowcount)

@@ -1,0 +1,182 @@
+"""What only the PostgreSQL backend needs checking beyond the shared contract suite (`test_sqlite_store.py`, which runs
+on both): the CLI end to end on a postgresql:// URL (memories, world and vault commands), read-only sessions, migrations,
+keyword ranking by rarity, concurrent writers and connection errors as JSON. The facade suites under tests/app also
+run on PostgreSQL (`facade_backend` in conftest)."""
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from mnemon.app.memory import open_store
+from mnemon.core.errors import ReadOnly, StoreError
+from mnemon.core.model import Edge, Memory, iso, utcnow
+
+pytestmark = pytest.mark.postgres
+Run = Callable[..., tuple[int, Any]]
+
+
+def _put(store: Any, mid: str, content: str) -> None:
+    now = iso(utcnow())
+    with store.transaction():
+        store.insert_node(Memory(id=mid, content=content, created_at=now, updated_at=now), content)
+
+
+def test_remember_recall_show_through_the_cli(cli_run: Run, pg_db_url: str) -> None:
+    db = ["--db", pg_db_url]
+    code, first = cli_run([*db, "remember", "We chose PostgreSQL with pgvector for the shared team memory",
+                           "--cat", "decision", "--imp", "4"])
+    assert code == 0 and first["action"] == "added", first
+    code, second = cli_run([*db, "remember", "Redis stays the cache in front of the API"])
+    assert code == 0 and second["action"] == "added"
+    code, again = cli_run([*db, "remember", "Redis stays the cache in front of the API"])
+    assert code == 0 and again["action"] == "skipped" and again["id"] == second["id"]
+    code, out = cli_run([*db, "recall", "which database did we choose for shared memory?"])
+    assert code == 0
+    results = out["results"] if isinstance(out, dict) else out
+    assert results and results[0]["insight"]["id"] == first["id"]
+    code, shown = cli_run([*db, "show", first["id"]])
+    assert code == 0 and "pgvector" in json.dumps(shown)
+    code, search = cli_run([*db, "search", "redis"])
+    assert code == 0 and second["id"] in json.dumps(search)
+    code, status = cli_run([*db, "status"])
+    assert code == 0 and "***" not in json.dumps(status) and status["total_insights"] == 2
+
+
+def test_world_commands_run_on_the_shared_statements(cli_run: Run, pg_db_url: str, tmp_path: Path) -> None:
+    db = ["--db", pg_db_url]
+    claim = tmp_path / "claim.json"
+    claim.write_text(json.dumps({"subject": "Ana", "predicate": "lives_in", "object": "Lisbon",
+                                 "confidence": 0.95, "certainty": "confirmed", "evidence": "lease",
+                                 "source_path": "mneme://r/ana"}))
+    code, out = cli_run([*db, "state", "assert", "--file", str(claim)])
+    assert code == 0 and out["status"] == "current", out
+    code, out = cli_run([*db, "sense", "add", "--file", "-"],
+                        input=json.dumps({"sense_type": "gws", "observed_at": "2030-01-03T00:00:00Z", "text": "x"}))
+    assert code == 0 and out["added"] == 1
+    code, out = cli_run([*db, "sense", "add", "--file", "-"],
+                        input=json.dumps({"sense_type": "gws", "observed_at": "2030-01-03T00:00:00Z", "text": "x"}))
+    assert code == 0 and out["added"] == 0  # insert-once
+    code, out = cli_run([*db, "state", "list", "--status", "current"])
+    assert code == 0 and out["count"] == 1
+
+
+def test_vault_ingest_update_and_explain_edge_through_the_cli(cli_run: Run, pg_db_url: str, tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "examples" / "vault", vault)
+    db = ["--db", pg_db_url]
+    code, out = cli_run([*db, "ingest", "--vault", vault])
+    assert code == 0 and out["notes_read"] == 13, out
+    code, out = cli_run([*db, "update", "--vault", vault])
+    assert code == 0 and out["notes_read"] == 0
+    code, out = cli_run([*db, "explain-edge", "1"])
+    assert code == 0 and out["edge"]["id"] == 1 and out["debug_log"]
+    code, out = cli_run([*db, "recall", "battery supply overdue", "--limit", "5"])
+    assert code == 0 and any("battery" in r["insight"]["content"].lower() for r in out["results"])
+
+
+def test_readonly_session_reads_and_refuses_writes(pg_store: Any, pg_db_url: str) -> None:
+    _put(pg_store, "a", "kept")
+    ro = open_store(pg_db_url, readonly=True)
+    try:
+        assert ro.readonly and ro.get_node("a") is not None and ro.count_active() == 1
+        with pytest.raises(ReadOnly):
+            with ro.transaction():
+                ro.insert_node(Memory(id="z", content="z", created_at=iso(utcnow())), "z")
+        with pytest.raises(ReadOnly):
+            ro.upsert_edge(Edge("a", "a", "semantic", created_at=iso(utcnow())))
+        ro.touch(["a"], iso(utcnow()))  # access bookkeeping is skipped, as on SQLite
+    finally:
+        ro.close()
+    assert pg_store.get_node("z") is None and pg_store.get_node("a").access_count == 0
+
+
+def test_opening_a_search_path_without_a_mnemon_schema_is_a_clear_error(pg_url: str, pg_store: Any) -> None:
+    missing = f"{pg_url}{'&' if '?' in pg_url else '?'}options=-csearch_path%3Dno_such_schema"
+    with pytest.raises(StoreError, match="no mnemon schema"):
+        open_store(missing, readonly=True)
+    with pytest.raises(StoreError, match="cannot open the mnemon schema"):
+        open_store(missing)  # nothing to create the tables in
+
+
+def test_migrations_are_recorded_and_reopening_changes_nothing(pg_store: Any, pg_db_url: str) -> None:
+    from mnemon.ports.store.schema_postgres import MIGRATIONS, SQLITE_ONLY
+    from mnemon.ports.store.schema_sqlite import MIGRATIONS as SQLITE_MIGRATIONS
+
+    assert [n for n, _ in MIGRATIONS] == [n for n, _ in SQLITE_MIGRATIONS if n not in SQLITE_ONLY]
+    assert pg_store.migrations() == sorted(n for n, _ in MIGRATIONS)
+    applied = pg_store._rows("SELECT name, applied_at FROM migrations ORDER BY name")
+    open_store(pg_db_url).close()
+    assert pg_store._rows("SELECT name, applied_at FROM migrations ORDER BY name") == applied
+
+
+def test_a_rare_term_outranks_a_common_one(pg_store: Any) -> None:
+    for i in range(6):
+        _put(pg_store, f"c{i}", f"common filler {i}")
+    _put(pg_store, "rare", "common zebra")
+    _put(pg_store, "newest", "common common common")
+    ranked = [i for i, _ in pg_store.keyword_search(["common", "zebra"], 3)]
+    assert ranked[0] == "rare"
+    assert pg_store.token_doc_freq(["common", "zebra", "it's", "a\\b"]) == {"common": 8, "zebra": 1, "it's": 0,
+                                                                          "a\\b": 0}
+
+
+def test_vectors_of_different_widths_share_the_table(pg_store: Any) -> None:
+    _put(pg_store, "a", "one")
+    _put(pg_store, "b", "two")
+    a, b = pg_store.get_node("a"), pg_store.get_node("b")
+    with pg_store.transaction():
+        pg_store.put_vector("a", "small", np.array([0.25, -1.5], dtype=np.float32), a.content_hash, iso(utcnow()))
+        pg_store.put_vector("b", "wide", np.arange(768, dtype=np.float32) / 7, b.content_hash, iso(utcnow()))
+    assert pg_store.load_vectors("small")[1].shape == (1, 2)
+    assert np.array_equal(pg_store.load_vectors("wide")[1][0], np.arange(768, dtype=np.float32) / 7)
+
+
+def test_an_unreachable_server_is_a_json_error(cli_run: Run, tmp_path: Path, pg_url: str) -> None:
+    code, out = cli_run(["--db", f"postgresql://nobody:secret@/nothing?host={tmp_path}", "status"])
+    assert code == 1 and out["error"]["code"] == "store_error"
+    assert "secret" not in out["error"]["message"] and "cannot connect" in out["error"]["message"]
+
+
+def _remember_all(url: str, contents: list[str], start_at: float, results: Any) -> None:
+    import os
+    import time
+
+    from mnemon.app.config import load_config
+    from mnemon.app.memory import Mnemon
+
+    try:
+        cfg = load_config({"MNEMON_EMBED_PROVIDER": "none", "MNEMON_MAX_INSIGHTS": "0", "HOME": os.getcwd()}, db=url)
+        while time.time() < start_at:  # line the writers up so their transactions really overlap
+            time.sleep(0.001)
+        with Mnemon.open(cfg) as m:
+            results.put([m.remember(c, source="agent")["action"] for c in contents])
+    except BaseException as exc:  # report, never hang the parent
+        results.put([f"{type(exc).__name__}: {exc}"])
+
+
+def test_concurrent_writers_lose_nothing_and_store_a_duplicate_once(pg_store: Any, pg_db_url: str) -> None:
+    import multiprocessing as mp
+    import time
+
+    ctx = mp.get_context("spawn")
+    results: Any = ctx.Queue()
+    shared = "every writer remembers this same sentence"
+    batches = [[f"writer {w} note {i} about build {i % 3}" for i in range(15)] + [shared] for w in range(4)]
+    start_at = time.time() + 2.0
+    procs = [ctx.Process(target=_remember_all, args=(pg_db_url, b, start_at, results)) for b in batches]
+    for p in procs:
+        p.start()
+    actions = [a for _ in procs for a in results.get(timeout=120)]
+    for p in procs:
+        p.join(timeout=30)
+    assert sorted(set(actions)) == ["added", "skipped"], actions
+    assert actions.count("skipped") == 3
+    assert pg_store.count_active() == 4 * 15 + 1
+    assert len(pg_store.oplog(1000, op="remember")) == 4 * 15 + 1
+
