@@ -4,33 +4,33 @@
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import numpy as np
-
-import heapq
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from ..ports.vector_index import QueryScores
 
 
 from ..core.entities import extract_entities
 from ..core.errors import InvalidInput
 from ..core.graph import topo_order
 from ..core.intent import Intent, IntentDecision, detect_intent
-from ..core.model import TRAVERSAL_GRAPHS, Edge, Link, Memory
-from ..core.recall.beam import beam_search
+from ..core.model import TRAVERSAL_GRAPHS, Memory
 from ..core.recall.fusion import rrf, via_of
 from ..core.recall.params import (
-    ANCHOR_TOP_K, BEAM, BEAM_FANOUT, EDGE_WEIGHTS, FORMULA_VERSION, RERANK, RERANK_NO_EMBEDDING, confidence_label,
+    ANCHOR_TOP_K, BEAM, EDGE_WEIGHTS, FORMULA_VERSION, RERANK, RERANK_NO_EMBEDDING, confidence_label,
 )
 from ..core.recall.rerank import (
-    Scored, Signals, combine, entity_signal, idf, is_supported, keyword_signal, minmax, neighbour_support, relevance,
+    Scored, Signals, combine, entity_signal, idf, is_supported, keyword_signal, minmax, relevance,
 )
 from ..core.text import excerpt, tokens
 from ..ports.store.base import MemoryFilter
+from ..ports.graph_index import GraphSnapshot
+from .recall_graph import beam_arrays, class_weights, neighbour_support_arrays
 from .runtime import Runtime
 
 VECTOR_ANCHOR_FLOOR = 0.1
@@ -55,25 +55,99 @@ class RecallOutcome:
         return "sparse_results" if len(self.results) < max(1, self.limit / 2) else None
 
 
-_GRAPH_OF_TYPE: dict[str, str | None] = {}
+class NodeFeatures(NamedTuple):
+    """What the re-rank reads of a node besides the graph: kept per graph snapshot, so a node's text is read and
+    tokenised once per process and generation, not once per recall."""
+    tokens: frozenset[str]
+    entities: frozenset[str]  # lower-cased
+    importance: int
+    newest_first: str  # created_at as a key that sorts later timestamps first
 
 
-def _graph_of(edge: Edge | Link) -> str | None:
-    # called once per edge the beam looks at (~10^4 per recall): memoised per edge type
-    try:
-        return _GRAPH_OF_TYPE[edge.type]
-    except KeyError:
-        pass
-    if edge.type in TRAVERSAL_GRAPHS:
-        graph: str | None = edge.type
-    else:
-        try:
-            from ..core.ontology import graph_of
-        except ImportError:  # pragma: no cover - ontology ships with the vault layer
-            return "semantic"
-        graph = graph_of(edge.type)
-    _GRAPH_OF_TYPE[edge.type] = graph
-    return graph
+def _graph_names(snap: GraphSnapshot) -> dict[str, str | None]:
+    """The traversal graph of each edge type in the snapshot (ontology relations map onto the four graphs)."""
+    names = snap.memo.get("graphs")
+    if names is None:
+        names = {}
+        for t, _ in snap.classes:
+            if t in TRAVERSAL_GRAPHS:
+                names[t] = t
+            else:
+                try:
+                    from ..core.ontology import graph_of
+                except ImportError:  # pragma: no cover - ontology ships with the vault layer
+                    names[t] = "semantic"
+                    continue
+                names[t] = graph_of(t)
+        snap.memo["graphs"] = names
+    return names
+
+
+def _features(rt: Runtime, snap: GraphSnapshot, nodes: Sequence[int]) -> dict[int, NodeFeatures]:
+    known: dict[int, NodeFeatures] = snap.memo.setdefault("features", {})
+    missing = [snap.ids[p] for p in nodes if p not in known]
+    if missing:
+        pos = snap.pos
+        for node_id, n in rt.store.get_nodes(missing).items():
+            known[pos[node_id]] = NodeFeatures(rt.tokens_of(n), frozenset(e.lower() for e in n.entities),
+                                               n.importance, _neg(n.created_at))
+    return known
+
+
+def _position_similarities(rt: Runtime, snap: GraphSnapshot, scores: QueryScores | None) -> np.ndarray:
+    """Calibrated cosine of the query per graph position; 0 where a node has no vector (as a missing one counts)."""
+    out = np.zeros(len(snap), dtype=np.float64)
+    if scores is None or scores.sims.shape[0] == 0:
+        return out
+    index = scores.index
+    key = ("vector_rows", id(index), index.version())
+    rows = snap.memo.get(key)
+    if rows is None:
+        for old in [k for k in snap.memo if isinstance(k, tuple) and k[0] == "vector_rows"]:
+            del snap.memo[old]
+        rows = snap.memo[key] = index.rows_for(snap.ids)
+    has = (rows >= 0) & (rows < scores.sims.shape[0])
+    out[has] = rt.calibrate_many(scores.sims[rows[has]].astype(np.float64))
+    return out
+
+
+def _admit_mask(snap: GraphSnapshot, category: str | None, source: str | None) -> np.ndarray:
+    """Which nodes the beam may step onto: live ones; memories only inside the category/source filter (other
+    kinds — notes, entities — are stepping stones and never results)."""
+    ok = ~snap.deleted
+    if category or source:
+        memory = snap.kind == snap.code_of("kinds", "memory")
+        inside = np.ones(len(snap), dtype=bool)
+        if category:
+            inside &= snap.category == snap.code_of("categories", category)
+        if source:
+            inside &= snap.source == snap.code_of("sources", source)
+        ok = ok & (~memory | inside)
+    return ok
+
+
+def _edges_of_type(snap: GraphSnapshot, type_: str) -> np.ndarray:
+    classes = [c for c, (t, _) in enumerate(snap.classes) if t == type_]
+    return np.isin(snap.cls, classes) if classes else np.zeros(snap.edge_count, dtype=bool)
+
+
+def _superseded_mask(snap: GraphSnapshot) -> np.ndarray:
+    """Nodes with an active incoming supersedes edge."""
+    mask = snap.memo.get("superseded")
+    if mask is None:
+        mask = np.zeros(len(snap), dtype=bool)
+        mask[snap.dst[_edges_of_type(snap, "supersedes")]] = True
+        snap.memo["superseded"] = mask
+    return mask
+
+
+def _causal_pairs(snap: GraphSnapshot, nodes: list[int]) -> list[tuple[str, str]]:
+    """(src, dst) ids of the active causal edges among `nodes`."""
+    owner, edges = snap.edge_slices(np.array(nodes, dtype=np.int64))
+    members = set(nodes)
+    causal = _edges_of_type(snap, "causal")
+    return [(snap.ids[nodes[o]], snap.ids[d]) for o, e, d in zip(owner.tolist(), edges.tolist(),
+                                                                 snap.dst[edges].tolist()) if causal[e] and d in members]
 
 
 def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None = None, category: str | None = None,
@@ -115,144 +189,96 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
                   "fused": len(anchor_scores)})
 
     # ── beam search ─────────────────────────────────────────────────────────
-    # rows and links read once per recall, and kept across recalls while the store is unchanged
-    cache = rt.read_cache()
-    known_nodes: dict[str, Memory] = cache.nodes if cache is not None else {}
-    known_links: dict[str, list[Link]] = cache.links if cache is not None else {}
-    rows: dict[str, Memory] = {}
-
-    def load(ids: Sequence[str]) -> None:
-        missing = [i for i in ids if i not in rows]
-        if not missing:
-            return
-        unknown = [i for i in missing if i not in known_nodes]
-        if unknown:
-            known_nodes.update(store.get_nodes(unknown))
-        for i in missing:
-            n = known_nodes.get(i)
-            if n is not None:
-                rows[i] = n
-
-    def links_of(ids: Sequence[str]) -> dict[str, list[Link]]:
-        unknown = [i for i in dict.fromkeys(ids) if i not in known_links]
-        if unknown:
-            got = store.adjacency(unknown)
-            for i in unknown:
-                known_links[i] = got.get(i, [])
-        return {i: known_links[i] for i in ids}
-
-    phi_now = EDGE_WEIGHTS[decision.intent]
-
-    trimmed: dict[str, list[tuple[str, Link]]] = {}
-
-    def neighbors(ids: Sequence[str]) -> dict[str, list[tuple[str, Link]]]:
-        # the beam looks at each node's strongest edges for this intent only, so a hub costs the same as a leaf
-        missing = [i for i in ids if i not in trimmed]
-        if missing:
-            for i, links in links_of(missing).items():
-                if len(links) > BEAM_FANOUT:
-                    links = heapq.nsmallest(BEAM_FANOUT, links, key=lambda l: (
-                        -(phi_now.get(_graph_of(l) or "", 0.0) * l.weight), l.id))
-                trimmed[i] = [(link.dst, link) for link in links]
-        return {i: trimmed[i] for i in ids if trimmed.get(i)}
-
-    load(list(anchor_scores))
-
-    heads: dict[str, tuple[str, bool, str, str]] = {}
-
-    def admit(ids: Sequence[str]) -> set[str]:
-        # only kind / deleted / category / source are needed to step onto a node: no full rows, no JSON
-        unknown = [i for i in ids if i not in heads and i not in rows]
-        if unknown:
-            heads.update(store.node_heads(unknown))
-        ok = set()
-        for i in ids:
-            n = rows.get(i)
-            head = (n.kind, n.deleted_at is not None, n.category, n.source) if n is not None else heads.get(i)
-            if head is None or head[1]:
-                continue
-            if head[0] != "memory":
-                ok.add(i)  # notes, entities … are stepping stones, never results
-            elif (not category or head[2] == category) and (not source or head[3] == source):
-                ok.add(i)
-        return ok
-
-    def similarity(ids: Sequence[str]) -> dict[str, float]:
-        if scores is None:
-            return {}
-        return {i: rt.calibrate(c) for i, c in scores.get(list(ids)).items()}
+    # over the in-memory graph: arrays of node heads and active out-edges, rebuilt only when the graph changes
+    snap = rt.graph.snapshot()
+    pos = snap.pos
+    ids = snap.ids
+    edge_weights = EDGE_WEIGHTS[decision.intent]
+    phi = class_weights(snap, edge_weights, _graph_names(snap))
+    sims = _position_similarities(rt, snap, scores)
+    clipped = np.maximum(0.0, sims)
+    feats = _features(rt, snap, [pos[i] for i in anchor_scores if i in pos])
 
     df = store.token_doc_freq(q_tokens) if q_tokens else {}
     total = max(1, store.count_active())
     q_weights = {t: idf(df.get(t, 0), total) for t in q_tokens}
-    keyword_cache: dict[str, float] = {}
+    keyword_cache: dict[int, float] = {}
 
-    def keyword(ids: Sequence[str]) -> dict[str, float]:
-        for i in ids:
-            if i not in keyword_cache:
-                keyword_cache[i] = keyword_signal(q_weights, rt.tokens_of(rows[i]))
-        return {i: keyword_cache[i] for i in ids}
+    def keyword(nodes: Sequence[int]) -> dict[int, float]:
+        for p in nodes:
+            if p not in keyword_cache:
+                keyword_cache[p] = keyword_signal(q_weights, feats[p].tokens)
+        return {p: keyword_cache[p] for p in nodes}
 
-    anchor_ids = [i for i in anchor_scores if i in rows]
-    anchor_rel = relevance(keyword(anchor_ids), similarity(anchor_ids), anchor_ids, scores is not None)
+    def similarity(nodes: Sequence[int]) -> dict[int, float]:
+        return {p: float(sims[p]) for p in nodes} if scores is not None else {}
+
+    anchor_nodes = [pos[i] for i in anchor_scores if i in pos and pos[i] in feats]
+    anchor_rel = relevance(keyword(anchor_nodes), similarity(anchor_nodes), anchor_nodes, scores is not None)
     params = BEAM[decision.intent]
     # the beam starts from what each anchor says about the query; RRF decided which memories are anchors
-    beam = beam_search(anchor_rel, neighbors, params, EDGE_WEIGHTS[decision.intent], _graph_of,
-                       similarity, admit)
+    beam = beam_arrays(snap, anchor_rel, params, phi, sims, _admit_mask(snap, category, source))
     trace.append({"stage": "beam", "width": params.width, "depth": params.depth,
                   "max_visited": params.max_visited, "visited": beam.visited, "dropped_by_budget": beam.dropped_by_budget})
 
     # ── re-rank ─────────────────────────────────────────────────────────────
-    load([i for i in beam.scores if i not in rows and (i in heads and heads[i][0] in kinds)])
-    cand_ids = [i for i in beam.scores if i in rows and rows[i].kind in kinds and not rows[i].deleted_at
-                and (not category or rows[i].category == category) and (not source or rows[i].source == source)]
-    kw_sig = keyword(cand_ids)
-    sims = {i: max(0.0, v) for i, v in similarity(cand_ids).items()}
-    rel = relevance(kw_sig, sims, cand_ids, scores is not None)
-    support = neighbour_support(rel, {i: ls for i, ls in links_of([i for i in cand_ids if rel.get(i, 0.0) > 0]).items()
-                                      if ls}, set(cand_ids),
-                                EDGE_WEIGHTS[decision.intent], sims, _graph_of)
-    for i, v in beam.support.items():
-        if i in rel and v > support.get(i, 0.0):
-            support[i] = v
-    graph = minmax({i: rel.get(i, 0.0) + support.get(i, 0.0) for i in cand_ids})
-    superseded = {e.dst for e in store.edges_of(cand_ids, types=["supersedes"], direction="in")}
+    reached = np.fromiter(beam.scores, dtype=np.int64, count=len(beam.scores))
+    ok = np.isin(snap.kind[reached], [snap.code_of("kinds", k) for k in kinds]) & ~snap.deleted[reached]
+    if category:
+        ok &= snap.category[reached] == snap.code_of("categories", category)
+    if source:
+        ok &= snap.source[reached] == snap.code_of("sources", source)
+    feats = _features(rt, snap, reached[ok].tolist())
+    cand = [p for p in reached[ok].tolist() if p in feats]
+    kw_sig = keyword(cand)
+    sim_of = {p: float(clipped[p]) for p in cand} if scores is not None else {}
+    rel = relevance(kw_sig, sim_of, cand, scores is not None)
+    support = neighbour_support_arrays(snap, rel, cand, phi, clipped)
+    for p, v in beam.support.items():
+        if p in rel and v > support.get(p, 0.0):
+            support[p] = v
+    graph = minmax({p: rel.get(p, 0.0) + support.get(p, 0.0) for p in cand})
+    superseded_mask = _superseded_mask(snap)
+    superseded = {ids[p] for p in cand if superseded_mask[p]}
     weights = (RERANK if scores is not None else RERANK_NO_EMBEDDING)[decision.intent]
+    evidence = {i for s in ("keyword", "vector", "entity") for i in rankings.get(s, ())}
     scored: list[Scored] = []
     dropped: list[str] = []
-    for i in cand_ids:
-        n = rows[i]
+    for p in cand:
+        i = ids[p]
+        f = feats[p]
         sig = Signals(
-            keyword=kw_sig[i],
-            entity=entity_signal(q_ent_norm, frozenset(e.lower() for e in n.entities)),
-            similarity=max(0.0, sims.get(i, 0.0)),
-            graph=graph.get(i, 0.0),
+            keyword=kw_sig[p],
+            entity=entity_signal(q_ent_norm, f.entities),
+            similarity=max(0.0, sim_of.get(p, 0.0)),
+            graph=graph.get(p, 0.0),
         )
         supported = is_supported(sig)
-        via = via_of(i, rankings) if i in anchor_scores else beam.via.get(i, "graph")
+        via = via_of(i, rankings) if i in anchor_scores else beam.via.get(p, "graph")
         if not supported:
             # reached through the graph from a supported memory still counts: the link is the evidence
-            root = i
+            root = p
             while root in beam.parent:
                 root = beam.parent[root]
-            supported = root != i and root in anchor_scores and any(root in rankings.get(s, ()) for s in ("keyword", "vector", "entity"))
+            supported = root != p and ids[root] in anchor_scores and ids[root] in evidence
         if not supported:
             dropped.append(i)
             continue
         scored.append(Scored(i, combine(sig, weights, i in superseded), sig, via, i in superseded, supported))
-    scored.sort(key=lambda s: (-s.score, -rows[s.id].importance, _neg(rows[s.id].created_at), s.id))
+    scored.sort(key=lambda s: (-s.score, -feats[pos[s.id]].importance, feats[pos[s.id]].newest_first, s.id))
     results = scored[:limit]
-    trace.append({"stage": "rerank", "weights": weights.__dict__, "candidates": len(cand_ids),
-                  "dropped_unsupported": len(dropped), "superseded": sorted(superseded & set(cand_ids)),
+    trace.append({"stage": "rerank", "weights": weights.__dict__, "candidates": len(cand),
+                  "dropped_unsupported": len(dropped), "superseded": sorted(superseded),
                   "formula": FORMULA_VERSION})
 
     if decision.intent is Intent.WHY and len(results) > 1:
-        ids = [s.id for s in results]
-        causal = [(e.src, e.dst) for e in store.edges_of(ids, types=["causal"]) if e.dst in set(ids)]
-        order = topo_order(ids, causal, {s.id: s.score for s in results})
+        ranked_ids = [s.id for s in results]
+        causal = _causal_pairs(snap, [pos[i] for i in ranked_ids])
+        order = topo_order(ranked_ids, causal, {s.id: s.score for s in results})
         by_id = {s.id: s for s in results}
         results = [by_id[i] for i in order]
         trace.append({"stage": "causal_order", "edges": len(causal), "order": order})
+    rows = store.get_nodes([s.id for s in results])
 
     if touch and results and not store.readonly:
         with store.transaction():

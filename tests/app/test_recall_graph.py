@@ -1,0 +1,129 @@
+"""The in-memory recall graph: the array beam and neighbour support give exactly what the reference stages in
+core.recall give, and the snapshot follows every write recall can see (and only those)."""
+from __future__ import annotations
+
+import heapq
+import os
+import random
+
+import numpy as np
+import pytest
+
+from mnemon.app.recall_graph import beam_arrays, class_weights, neighbour_support_arrays
+from mnemon.core.intent import Intent
+from mnemon.core.model import Link
+from mnemon.core.recall.beam import beam_search
+from mnemon.core.recall.params import BEAM, BEAM_FANOUT, EDGE_WEIGHTS, BeamParams
+from mnemon.core.recall.rerank import neighbour_support
+from mnemon.ports.graph_index import GraphIndex, GraphSnapshot
+
+TYPES = [("temporal", "backbone"), ("temporal", "proximity"), ("entity", ""), ("causal", ""), ("semantic", ""),
+         ("supersedes", "")]
+
+
+def random_graph(seed: int, n: int = 60, edges: int = 700):
+    rng = random.Random(seed)
+    ids = [f"n{rng.randrange(10**6):06d}-{k}" for k in range(n)]
+    nodes = [(i, "memory" if rng.random() < 0.85 else "note", rng.random() < 0.05, rng.choice("ab"), "user")
+             for i in ids]
+    rows, seen = [], set()
+    for _ in range(edges):
+        s, d = rng.choice(ids), rng.choice(ids)
+        t, sub = rng.choice(TYPES)
+        if (s, d, t) in seen:
+            continue
+        seen.add((s, d, t))
+        # coarse weights make exact ties (the tie-breaks are what is under test)
+        w = rng.choice([1.0, 0.5, 0.25, rng.random(), 1.3])
+        rows.append((s, d, t, sub, w))
+    sims = {i: rng.choice([0.0, 0.3, rng.uniform(-0.2, 1.0)]) for i in ids if rng.random() < 0.8}
+    return nodes, rows, sims
+
+
+def reference_neighbors(rows, phi):
+    links: dict[str, list[Link]] = {}
+    for k, (s, d, t, sub, w) in enumerate(rows):
+        links.setdefault(s, []).append(Link(s, d, t, sub, w, k + 1))
+
+    def fn(ids):
+        out = {}
+        for i in ids:
+            ls = links.get(i, [])
+            if len(ls) > BEAM_FANOUT:
+                ls = heapq.nsmallest(BEAM_FANOUT, ls, key=lambda l: (-(phi.get(l.type, 0.0) * l.weight), l.id))
+            if ls:
+                out[i] = [(l.dst, l) for l in ls]
+        return out
+    return fn, links
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("intent", list(Intent))
+@pytest.mark.parametrize("budget", ["seed", "tight"])
+def test_array_beam_and_support_equal_the_reference_stages_bit_for_bit(seed, intent, budget):
+    params = BEAM[intent] if budget == "seed" else BeamParams(3, 3, 25)  # "tight" runs out of visits mid-level
+    nodes, rows, sims = random_graph(seed)
+    snap = GraphSnapshot.from_rows("g", nodes, rows)
+    phi_map = EDGE_WEIGHTS[intent]
+    rng = random.Random(seed)
+    anchors = {i: rng.choice([1.0, 0.5, rng.random()]) for i, *_ in rng.sample(nodes, 6)}
+    head = {i: (k, gone) for i, k, gone, *_ in nodes}
+    admit_ids = lambda ids: {i for i in ids if i in head and not head[i][1]}  # noqa: E731
+    neighbors, links = reference_neighbors(rows, phi_map)
+    ref = beam_search(anchors, neighbors, params, phi_map, lambda e: None if e.type == "supersedes" else e.type,
+                      lambda ids: {i: sims[i] for i in ids if i in sims}, admit_ids)
+
+    pos = snap.pos
+    phi = class_weights(snap, phi_map, {t: (None if t == "supersedes" else t) for t, _ in TYPES})
+    sim_arr = np.zeros(len(snap))
+    for i, v in sims.items():
+        sim_arr[pos[i]] = v
+    got = beam_arrays(snap, {pos[i]: v for i, v in anchors.items()}, params, phi, sim_arr, ~snap.deleted)
+    name = snap.ids
+    assert {name[p]: v for p, v in got.scores.items()} == ref.scores
+    assert {name[p]: v for p, v in got.support.items()} == ref.support
+    assert {name[p]: v for p, v in got.via.items()} == ref.via
+    assert {name[p]: name[v] for p, v in got.parent.items()} == ref.parent
+    assert (got.visited, got.dropped_by_budget) == (ref.visited, ref.dropped_by_budget)
+
+    cands = [i for i in ref.scores if not head[i][1]]
+    rel = {i: rng.choice([0.0, 1.0, rng.random()]) for i in cands}
+    clipped = {i: max(0.0, v) for i, v in sims.items() if i in cands}
+    want = neighbour_support(rel, {i: links[i] for i in cands if rel[i] > 0 and i in links}, set(cands), phi_map,
+                             clipped, lambda l: None if l.type == "supersedes" else l.type)
+    have = neighbour_support_arrays(snap, {pos[i]: v for i, v in rel.items()}, [pos[i] for i in cands], phi,
+                                    np.maximum(0.0, sim_arr))
+    assert {name[p]: v for p, v in have.items()} == want
+
+
+def test_snapshot_follows_writes_but_not_touches(mem):
+    rt = mem.rt
+    a = mem.remember("Chose Qdrant as the vector database because it runs locally")["id"]
+    first = rt.graph.snapshot()
+    assert a in first.pos
+    mem.recall("Qdrant")  # touches what it returns: no new generation
+    assert rt.graph.snapshot() is first
+    b = mem.remember("Qdrant runs in a container on the build server")["id"]
+    second = rt.graph.snapshot()
+    assert second is not first and b in second.pos and second.edge_count > first.edge_count
+    mem.forget(b)
+    third = rt.graph.snapshot()
+    assert third.deleted[third.pos[b]]
+    assert b not in [r["insight"]["id"] for r in mem.recall("Qdrant container build server")["results"]]
+
+
+def test_a_new_process_loads_the_saved_snapshot_and_ignores_a_stale_or_broken_one(mem):
+    mem.remember("Chose Qdrant as the vector database")
+    mem.remember("Qdrant needs 2 GB of memory")
+    snap = mem.rt.graph.snapshot()
+    path = mem.rt.graph.path
+    assert path and os.path.exists(path)
+    loaded = GraphSnapshot.load(path, snap.generation)
+    assert loaded is not None and loaded.ids == snap.ids and loaded.classes == snap.classes
+    assert np.array_equal(loaded.dst, snap.dst) and np.array_equal(loaded.weight, snap.weight)
+    assert GraphSnapshot.load(path, "another generation") is None
+    with open(path, "wb") as fh:
+        fh.write(b"not a snapshot")
+    fresh = GraphIndex(mem.rt.store).snapshot()
+    assert fresh.ids == snap.ids  # rebuilt from the store, and saved again
+    assert GraphSnapshot.load(path, snap.generation) is not None
