@@ -40,85 +40,177 @@ def _type_rank(snap: GraphSnapshot) -> np.ndarray:
     return memo
 
 
-def _first_of_groups(keys: np.ndarray) -> np.ndarray:
-    first = np.ones(len(keys), dtype=bool)
-    first[1:] = keys[1:] != keys[:-1]
-    return first
+def _trimmed(snap: GraphSnapshot, nodes: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(owner, edge) of each node's BEAM_FANOUT strongest out-edges by (φ·weight desc, edge id) that have φ > 0:
+    what the beam may step along. Owner indexes `nodes`; edges are grouped by owner."""
+    owner, edges = snap.edge_slices(nodes)
+    if len(edges) == 0:
+        return owner, edges
+    p = phi[snap.cls[edges]]
+    counts = np.bincount(owner, minlength=len(nodes))
+    if counts.max() > BEAM_FANOUT:
+        # sort by (owner, φ·weight desc, edge id); inside a node, CSR order is edge-id order
+        order = _argsort_keys([owner, _dense_rank(-(p * snap.weight[edges])), np.arange(len(edges))])
+        within = np.arange(len(order)) - (np.cumsum(counts) - counts)[owner[order]]
+        keep = np.zeros(len(edges), dtype=bool)
+        keep[order[within < BEAM_FANOUT]] = True
+        keep &= p > 0.0
+    else:
+        keep = p > 0.0
+    return owner[keep], edges[keep]
+
+
+def _dense_rank(values: np.ndarray) -> np.ndarray:
+    """0 for the smallest value, equal values equal ranks (exact float comparison, as the reference sorts)."""
+    return np.unique(values, return_inverse=True)[1].reshape(-1).astype(np.int64)
+
+
+def _argsort_keys(keys: list[np.ndarray]) -> np.ndarray:
+    """The order of a lexicographic sort by non-negative integer keys, first key most significant, as one argsort
+    of a combined key (numpy's lexsort is an order of magnitude slower on these sizes). Ties left are exact
+    duplicates of every key, which callers never have."""
+    combined = np.zeros(len(keys[0]), dtype=np.int64)
+    for k in keys:
+        span = int(k.max()) + 1 if len(k) else 1
+        combined = combined * span + k
+    return np.argsort(combined)
+
+
+TRIM_MEMO_NODES = 200_000  # a bound on the per-snapshot memo of trimmed edge lists, not a tuning knob
+
+
+def _trimmed_memo(snap: GraphSnapshot, nodes: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`_trimmed`, remembered per node for the snapshot's lifetime: the choice depends on the intent, not the query."""
+    memo: dict[int, np.ndarray] = snap.memo.setdefault(("trimmed", phi.tobytes()), {})
+    wanted = nodes.tolist()
+    cold = [u for u in wanted if u not in memo]
+    if cold:
+        if len(memo) > TRIM_MEMO_NODES:
+            memo.clear()
+        owner, edges = _trimmed(snap, np.array(cold, dtype=np.int64), phi)
+        bounds = np.searchsorted(owner, np.arange(len(cold) + 1))
+        for k, u in enumerate(cold):
+            memo[u] = edges[bounds[k]:bounds[k + 1]]
+    parts = [memo[u] for u in wanted]
+    counts = np.fromiter((len(x) for x in parts), dtype=np.int64, count=len(parts))
+    edges = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    return np.repeat(np.arange(len(parts)), counts), edges
+
+
+@dataclass
+class _Level:
+    """One level of one anchor's walk: its ranked transitions (best first) and how many there were."""
+    nodes: list[int]
+    totals: list[float]
+    parents: list[int]
+    types: list[str]
+    transitions: int
+
+
+def _walk(snap: GraphSnapshot, chunk: list[int], anchors: Mapping[int, float], params: BeamParams, phi: np.ndarray,
+          sem: np.ndarray, admit: np.ndarray, type_rank: np.ndarray) -> list[list[_Level]]:
+    """The walks of several anchors at once, each exactly as if it ran alone with an unlimited visit budget (the
+    walks share nothing but the budget, which the caller replays in anchor order)."""
+    n = len(snap)
+    rank = snap.id_rank
+    denom = LAMBDA_STRUCTURAL + LAMBDA_SEMANTIC
+    levels: list[list[_Level]] = [[] for _ in chunk]
+    f_anchor = np.arange(len(chunk), dtype=np.int64)  # one row per (anchor, frontier node)
+    f_node = np.array(chunk, dtype=np.int64)
+    f_path = np.array([anchors[a] for a in chunk], dtype=np.float64)
+    seen = np.sort(f_anchor * n + f_node)
+    for _depth in range(params.depth):
+        if len(f_node) == 0:
+            break
+        unique, inv = np.unique(f_node, return_inverse=True)
+        owner, edges = _trimmed_memo(snap, unique, phi)
+        counts = np.bincount(owner, minlength=len(unique))
+        per_row = counts[inv]
+        total_rows = int(per_row.sum())
+        if total_rows == 0:
+            break
+        row = np.repeat(np.arange(len(f_node)), per_row)
+        starts = (np.cumsum(counts) - counts)[inv]
+        edge = edges[np.arange(total_rows) - np.repeat(np.cumsum(per_row) - per_row - starts, per_row)]
+        nb = snap.dst[edge].astype(np.int64)
+        anchor = f_anchor[row]
+        key = anchor * n + nb
+        at = np.minimum(np.searchsorted(seen, key), len(seen) - 1)
+        ok = admit[nb] & (seen[at] != key)
+        row, edge, nb, anchor, key = row[ok], edge[ok], nb[ok], anchor[ok], key[ok]
+        if len(row) == 0:
+            break
+        cls = snap.cls[edge]
+        structural = phi[cls] * np.clip(snap.weight[edge], 0.0, 1.0)
+        total = f_path[row] * (LAMBDA_STRUCTURAL * structural + sem[nb]) / denom
+        parent = f_node[row]
+        # one transition per (anchor, neighbour): best total, then the smaller parent id, then the smaller edge type
+        order = _argsort_keys([np.unique(key, return_inverse=True)[1].reshape(-1).astype(np.int64),
+                               _dense_rank(-total), rank[parent], type_rank[cls]])
+        sk = key[order]
+        first = np.ones(len(order), dtype=bool)
+        first[1:] = sk[1:] != sk[:-1]
+        win = order[first]
+        w_anchor = anchor[win]
+        transitions = np.bincount(w_anchor, minlength=len(chunk))
+        # each anchor keeps its `width` best by (total desc, id)
+        order = win[_argsort_keys([w_anchor, _dense_rank(-total[win]), rank[nb[win]]])]
+        o_anchor = anchor[order]
+        t_counts = np.bincount(o_anchor, minlength=len(chunk))
+        within = np.arange(len(order)) - (np.cumsum(t_counts) - t_counts)[o_anchor]
+        ranked = order[within < params.width]
+        r_anchor = anchor[ranked]
+        r_nodes, r_totals, r_parents = nb[ranked].tolist(), total[ranked].tolist(), parent[ranked].tolist()
+        r_types = [snap.classes[c][0] for c in cls[ranked].tolist()]
+        bounds = np.searchsorted(r_anchor, np.arange(len(chunk) + 1))
+        for a in np.flatnonzero(transitions).tolist():
+            lo, hi = int(bounds[a]), int(bounds[a + 1])
+            levels[a].append(_Level(r_nodes[lo:hi], r_totals[lo:hi], r_parents[lo:hi], r_types[lo:hi],
+                                    int(transitions[a])))
+        f_anchor, f_node, f_path = r_anchor, nb[ranked], total[ranked]
+        seen = np.union1d(seen, key[ranked])
+    return levels
 
 
 def beam_arrays(snap: GraphSnapshot, anchors: Mapping[int, float], params: BeamParams, phi: np.ndarray,
                 sims: np.ndarray, admit: np.ndarray) -> ArrayBeam:
     """`beam_search` with `neighbors` = each node's BEAM_FANOUT strongest out-edges by (φ·weight desc, edge id),
-    `similarity` = `sims` (calibrated cosine per position, 0 without a vector) and `admit` a mask per position."""
+    `similarity` = `sims` (calibrated cosine per position, 0 without a vector) and `admit` a mask per position.
+
+    The anchors' walks are independent but for the shared visit budget, so they run a chunk of anchors at a time
+    as arrays and the budget is then replayed in anchor order, exactly as the sequential search spends it."""
     best: dict[int, float] = dict(anchors)
     support: dict[int, float] = {}
     via: dict[int, str] = {}
     parent: dict[int, int] = {}
     dropped = 0
-    denom = LAMBDA_STRUCTURAL + LAMBDA_SEMANTIC
-    rank = snap.id_rank
-    type_rank = _type_rank(snap)
-    seen_mask = np.zeros(len(snap), dtype=bool)
-    sem = LAMBDA_SEMANTIC * np.maximum(0.0, sims)
     visited = 0
-    for anchor in sorted(anchors, key=lambda a: (-anchors[a], rank[a])):
-        if visited >= params.max_visited:
-            break
-        path = {anchor: anchors[anchor]}
-        frontier = [anchor]
-        touched = [anchor]
-        seen_mask[anchor] = True
-        for _depth in range(params.depth):
-            if not frontier or visited >= params.max_visited:
+    type_rank = _type_rank(snap)
+    sem = LAMBDA_SEMANTIC * np.maximum(0.0, sims)
+    order = sorted(anchors, key=lambda a: (-anchors[a], snap.id_rank[a]))
+    chunk_size = max(1, params.max_visited // max(1, params.width * params.depth))
+    done = 0
+    while done < len(order) and visited < params.max_visited:
+        chunk = order[done: done + chunk_size]
+        done += len(chunk)
+        chunk_size *= 2
+        for walk in _walk(snap, chunk, anchors, params, phi, sem, admit, type_rank):
+            if visited >= params.max_visited:
                 break
-            nodes = np.array(frontier, dtype=np.int64)
-            owner, edges = snap.edge_slices(nodes)
-            if len(edges) == 0:
-                break
-            cls = snap.cls[edges]
-            w = snap.weight[edges]
-            p = phi[cls]
-            counts = np.bincount(owner, minlength=len(nodes))
-            if counts.max() > BEAM_FANOUT:
-                # a node's strongest edges for this intent, ties by edge id (= CSR order inside a node)
-                order = np.lexsort((edges, -(p * w), owner))
-                starts = np.cumsum(counts) - counts
-                within = np.arange(len(order)) - starts[owner[order]]
-                keep = np.zeros(len(edges), dtype=bool)
-                keep[order[within < BEAM_FANOUT]] = True
-            else:
-                keep = np.ones(len(edges), dtype=bool)
-            nb = snap.dst[edges].astype(np.int64)
-            keep &= p > 0.0
-            keep &= ~seen_mask[nb]
-            if not keep.any():
-                break
-            keep &= admit[nb]
-            owner, cls, nb = owner[keep], cls[keep], nb[keep]
-            structural = p[keep] * np.clip(w[keep], 0.0, 1.0)
-            path_of = np.array([path[f] for f in frontier], dtype=np.float64)
-            total = path_of[owner] * (LAMBDA_STRUCTURAL * structural + sem[nb]) / denom
-            # one transition per neighbour: best total, then the smaller parent id, then the smaller edge type
-            order = np.lexsort((type_rank[cls], rank[nodes[owner]], -total, nb))
-            win = order[_first_of_groups(nb[order])]
-            keep_n = min(params.width, params.max_visited - visited)
-            dropped += max(0, len(win) - keep_n)
-            ranked = win[np.lexsort((rank[nb[win]], -total[win]))[:keep_n]]
-            visited += len(ranked)
-            frontier = []
-            for k in ranked.tolist():
-                node, score = int(nb[k]), float(total[k])
-                seen_mask[node] = True
-                touched.append(node)
-                path[node] = score
-                if score > support.get(node, 0.0):
-                    support[node] = score
-                if score > best.get(node, 0.0) and node not in anchors:
-                    best[node] = score
-                    via[node] = snap.classes[int(cls[k])][0]
-                    parent[node] = int(nodes[owner[k]])
-                frontier.append(node)
-        seen_mask[touched] = False
+            for level in walk:
+                if visited >= params.max_visited:
+                    break
+                keep = min(params.width, params.max_visited - visited)
+                dropped += max(0, level.transitions - keep)
+                visited += min(keep, len(level.nodes))
+                for node, total, node_parent, edge_type in zip(level.nodes[:keep], level.totals[:keep],
+                                                               level.parents[:keep], level.types[:keep]):
+                    if total > support.get(node, 0.0):
+                        support[node] = total
+                    if total > best.get(node, 0.0) and node not in anchors:
+                        best[node] = total
+                        via[node] = edge_type
+                        parent[node] = node_parent
     return ArrayBeam(best, support, via, parent, visited, dropped)
 
 
