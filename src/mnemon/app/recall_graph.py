@@ -188,12 +188,12 @@ def beam_arrays(snap: GraphSnapshot, anchors: Mapping[int, float], params: BeamP
     type_rank = _type_rank(snap)
     sem = LAMBDA_SEMANTIC * np.maximum(0.0, sims)
     order = sorted(anchors, key=lambda a: (-anchors[a], snap.id_rank[a]))
-    chunk_size = max(1, params.max_visited // max(1, params.width * params.depth))
+    # enough anchors to spend the budget if each walk were full, then as many as the walks so far say are needed
+    chunk_size = -(-params.max_visited // max(1, params.width * params.depth)) + 1
     done = 0
     while done < len(order) and visited < params.max_visited:
         chunk = order[done: done + chunk_size]
         done += len(chunk)
-        chunk_size *= 2
         for walk in _walk(snap, chunk, anchors, params, phi, sem, admit, type_rank):
             if visited >= params.max_visited:
                 break
@@ -211,6 +211,8 @@ def beam_arrays(snap: GraphSnapshot, anchors: Mapping[int, float], params: BeamP
                         best[node] = total
                         via[node] = edge_type
                         parent[node] = node_parent
+        per_anchor = max(1.0, visited / done)
+        chunk_size = int(-(-(params.max_visited - visited) // per_anchor)) + 1
     return ArrayBeam(best, support, via, parent, visited, dropped)
 
 
