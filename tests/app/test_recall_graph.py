@@ -63,7 +63,7 @@ def reference_neighbors(rows, phi):
 def test_array_beam_and_support_equal_the_reference_stages_bit_for_bit(seed, intent, budget):
     params = BEAM[intent] if budget == "seed" else BeamParams(3, 3, 25)  # "tight" runs out of visits mid-level
     nodes, rows, sims = random_graph(seed)
-    snap = GraphSnapshot.from_rows("g", nodes, rows)
+    snap = GraphSnapshot.from_rows("g", nodes, [rows])
     phi_map = EDGE_WEIGHTS[intent]
     rng = random.Random(seed)
     anchors = {i: rng.choice([1.0, 0.5, rng.random()]) for i, *_ in rng.sample(nodes, 6)}
@@ -112,18 +112,47 @@ def test_snapshot_follows_writes_but_not_touches(mem):
     assert b not in [r["insight"]["id"] for r in mem.recall("Qdrant container build server")["results"]]
 
 
-def test_a_new_process_loads_the_saved_snapshot_and_ignores_a_stale_or_broken_one(mem):
+def test_a_new_process_loads_the_saved_snapshot_and_ignores_a_broken_one(mem):
     mem.remember("Chose Qdrant as the vector database")
     mem.remember("Qdrant needs 2 GB of memory")
     snap = mem.rt.graph.snapshot()
     path = mem.rt.graph.path
     assert path and os.path.exists(path)
-    loaded = GraphSnapshot.load(path, snap.generation)
-    assert loaded is not None and loaded.ids == snap.ids and loaded.classes == snap.classes
-    assert np.array_equal(loaded.dst, snap.dst) and np.array_equal(loaded.weight, snap.weight)
-    assert GraphSnapshot.load(path, "another generation") is None
+    loaded = GraphSnapshot.load(path)
+    assert loaded is not None and loaded.generation == snap.generation
+    assert same_graph(loaded, snap)
     with open(path, "wb") as fh:
         fh.write(b"not a snapshot")
+    assert GraphSnapshot.load(path) is None
     fresh = GraphIndex(mem.rt.store).snapshot()
-    assert fresh.ids == snap.ids  # rebuilt from the store, and saved again
-    assert GraphSnapshot.load(path, snap.generation) is not None
+    assert same_graph(fresh, snap)  # rebuilt from the store, and saved again
+    assert GraphSnapshot.load(path) is not None
+
+
+def same_graph(a: GraphSnapshot, b: GraphSnapshot) -> bool:
+    arrays = ("id_rank", "kind", "deleted", "category", "source", "indptr", "dst", "cls", "weight")
+    return (a.ids == b.ids and a.classes == b.classes and a.kinds == b.kinds and a.categories == b.categories
+            and a.sources == b.sources and all(np.array_equal(getattr(a, k), getattr(b, k)) for k in arrays))
+
+
+def test_added_rows_extend_the_snapshot_exactly_as_a_full_read_would(mem):
+    rt = mem.rt
+    for k in range(6):
+        mem.remember(f"Deploy {k}: the checkout service moved to Kubernetes because latency was high")
+    first = rt.graph.snapshot()
+    first.memo["features"] = {0: "kept"}
+    added = [mem.remember(f"Incident {k}: Kubernetes pods restarted after the checkout deploy")["id"]
+             for k in range(4)]
+    grown = rt.graph.snapshot()
+    assert grown.generation[1] == first.generation[1]  # only inserts happened: no full read
+    assert grown.memo.get("features") == {0: "kept"}
+    assert all(i in grown.pos for i in added) and grown.edge_count > first.edge_count
+    assert same_graph(grown, GraphSnapshot.build(rt.store))
+    mem.forget(added[0])  # a change, not an insert: read everything again
+    after = rt.graph.snapshot()
+    assert after.generation[1] != grown.generation[1] and "features" not in after.memo
+    assert same_graph(after, GraphSnapshot.build(rt.store))
+    # a new process starts from the saved file and reads only what was added since it was saved
+    mem.remember("Incident 9: Kubernetes pods restarted again")
+    other = GraphIndex(rt.store).snapshot()
+    assert same_graph(other, GraphSnapshot.build(rt.store))

@@ -9,7 +9,8 @@ touching (access counts) does not.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +18,7 @@ import numpy as np
 
 from .store.base import Store
 
-SNAPSHOT_FORMAT = "mnemon-graph/1"  # bump when the saved arrays change meaning
+SNAPSHOT_FORMAT = "mnemon-graph/2"  # bump when the saved arrays change meaning
 
 
 @dataclass(eq=False)
@@ -26,7 +27,9 @@ class GraphSnapshot:
     in edge-id order, each with an edge class `cls` (an index into `classes`, a (type, sub_type) pair) and a weight.
     Weights stay float64: recall's scores must be the same bits as when they were read row by row."""
 
-    generation: str
+    generation: tuple[str, str]  # the store's (generation, mutation) tokens these rows are of
+    last_seq: int  # the newest node and edge this snapshot has read: rows added later extend it
+    last_edge_id: int
     ids: list[str]
     id_rank: np.ndarray  # int64: position of each id in sorted-id order (deterministic tie-breaks)
     kind: np.ndarray  # int16 index into `kinds`
@@ -78,63 +81,81 @@ class GraphSnapshot:
         edges = np.arange(total) + np.repeat(starts - offsets, lens)
         return owner, edges
 
-    # ── building and saving ──────────────────────────────────────────────────────────────────────────────────
+    # ── building, extending and saving ───────────────────────────────────────────────────────────────────────
+    @classmethod
+    def empty(cls) -> GraphSnapshot:
+        none = np.zeros(0, dtype=np.int64)
+        return cls(generation=("", ""), last_seq=0, last_edge_id=0, ids=[], id_rank=none,
+                   kind=np.zeros(0, dtype=np.int16), deleted=np.zeros(0, dtype=bool),
+                   category=np.zeros(0, dtype=np.int32), source=np.zeros(0, dtype=np.int32), kinds=[], categories=[],
+                   sources=[], indptr=np.zeros(1, dtype=np.int64), dst=np.zeros(0, dtype=np.int32),
+                   cls=np.zeros(0, dtype=np.int16), weight=np.zeros(0, dtype=np.float64), classes=[])
+
     @classmethod
     def build(cls, store: Store) -> GraphSnapshot:
-        return cls.from_rows(*store.graph_export())
+        """Everything, read afresh."""
+        snap = cls.empty().extended(store)
+        assert snap is not None  # an empty snapshot accepts any history
+        return snap
 
     @classmethod
     def from_rows(cls, generation: str, node_rows: Iterable[tuple[str, str, bool, str, str]],
-                  edge_rows: Iterable[tuple[str, str, str, str, float]]) -> GraphSnapshot:
-        """From (id, kind, deleted?, category, source) per node and (src, dst, type, sub_type, weight) per active
-        edge in edge-id order."""
-        vocab: dict[str, dict[str, int]] = {"kind": {}, "category": {}, "source": {}}
-        ids: list[str] = []
-        kind: list[int] = []
-        deleted: list[bool] = []
-        category: list[int] = []
-        source: list[int] = []
-        kinds, cats, srcs = vocab["kind"], vocab["category"], vocab["source"]
+                  edge_batches: Iterable[Sequence[tuple[str, str, str, str, float]]]) -> GraphSnapshot:
+        """From (id, kind, deleted?, category, source) per node and batches of (src, dst, type, sub_type, weight)
+        per active edge in edge-id order (tests and tools build graphs without a store)."""
+        return cls.empty()._with((generation, generation), node_rows, 0, 0, edge_batches)
+
+    def extended(self, store: Store) -> GraphSnapshot | None:
+        """A new snapshot: this one plus the nodes and edges added since; None if something was changed or
+        removed meanwhile (then only a full build is right). Node positions and edge order come out exactly as a
+        full build would make them: nodes in seq order, each node's edges in edge-id order."""
+        with closing(store.graph_export(self.last_seq, self.last_edge_id)) as export:
+            generation, node_rows, last_seq, last_edge_id = next(export)
+            if self.ids and generation[1] != self.generation[1]:
+                return None
+            return self._with(generation, node_rows, last_seq, last_edge_id, export)
+
+    def _with(self, generation: tuple[str, str], node_rows: Iterable[tuple[str, str, bool, str, str]],
+              last_seq: int, last_edge_id: int,
+              edge_batches: Iterable[Sequence[tuple[str, str, str, str, float]]]) -> GraphSnapshot:
+        kinds, cats, srcs = list(self.kinds), list(self.categories), list(self.sources)
+        codes = [{v: k for k, v in enumerate(vocab)} for vocab in (kinds, cats, srcs)]
+        ids = list(self.ids)
+        pos = dict(self.pos)
+        heads: list[tuple[int, bool, int, int]] = []
         for node_id, k, gone, cat, src in node_rows:
+            pos[node_id] = len(ids)
             ids.append(node_id)
-            kind.append(kinds.setdefault(k, len(kinds)))
-            deleted.append(bool(gone))
-            category.append(cats.setdefault(cat, len(cats)))
-            source.append(srcs.setdefault(src, len(srcs)))
-        pos = {i: n for n, i in enumerate(ids)}
-        classes: dict[tuple[str, str], int] = {}
-        src_p: list[int] = []
-        dst_p: list[int] = []
-        cls_l: list[int] = []
-        weights: list[float] = []
-        get = pos.get
-        for s, d, t, sub, w in edge_rows:
-            ps, pd = get(s), get(d)
-            if ps is None or pd is None:
-                continue  # an edge to a node that does not exist leads nowhere
-            src_p.append(ps)
-            dst_p.append(pd)
-            key = (t, sub)
-            c = classes.get(key)
-            if c is None:
-                c = classes[key] = len(classes)
-            cls_l.append(c)
-            weights.append(w)
-        n = len(ids)
-        src_a = np.asarray(src_p, dtype=np.int64)
+            heads.append((_code(kinds, codes[0], k), _code(cats, codes[1], cat), _code(srcs, codes[2], src),
+                          bool(gone)))
+        classes = list(self.classes)
+        class_code = {c: k for k, c in enumerate(classes)}
+        src_a, dst_a, cls_a, w_a = _edge_arrays(edge_batches, pos, classes, class_code)
+        n_old, n = len(self.ids), len(ids)
         order = np.argsort(src_a, kind="stable")  # grouped by source node, edge-id order kept inside each group
-        indptr = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(src_a, minlength=n), out=indptr[1:])
+        counts = np.bincount(src_a, minlength=n)
+        old_ends = np.concatenate([self.indptr, np.full(n - n_old, self.indptr[-1], dtype=np.int64)])
+        indptr = old_ends + np.concatenate([[0], np.cumsum(counts)])
+        if self.dst.shape[0]:
+            at = old_ends[src_a[order].astype(np.int64) + 1]  # new edges go after the node's older ones
+            dst, cls_, weight = (np.insert(old, at, new[order]) for old, new in
+                                 ((self.dst, dst_a), (self.cls, cls_a), (self.weight, w_a)))
+        else:
+            dst, cls_, weight = dst_a[order], cls_a[order], w_a[order]
         rank = np.empty(n, dtype=np.int64)
         rank[sorted(range(n), key=ids.__getitem__)] = np.arange(n, dtype=np.int64)
-        return cls(
-            generation=generation, ids=ids, id_rank=rank,
-            kind=np.asarray(kind, dtype=np.int16), deleted=np.asarray(deleted, dtype=bool),
-            category=np.asarray(category, dtype=np.int32), source=np.asarray(source, dtype=np.int32),
-            kinds=list(kinds), categories=list(cats), sources=list(srcs), indptr=indptr,
-            dst=np.asarray(dst_p, dtype=np.int32)[order], cls=np.asarray(cls_l, dtype=np.int16)[order],
-            weight=np.asarray(weights, dtype=np.float64)[order], classes=list(classes),
-        )
+        new_heads = np.array(heads, dtype=np.int64).reshape(-1, 4)
+        snap = GraphSnapshot(
+            generation=generation, last_seq=last_seq, last_edge_id=last_edge_id, ids=ids, id_rank=rank,
+            kind=np.concatenate([self.kind, new_heads[:, 0].astype(np.int16)]),
+            category=np.concatenate([self.category, new_heads[:, 1].astype(np.int32)]),
+            source=np.concatenate([self.source, new_heads[:, 2].astype(np.int32)]),
+            deleted=np.concatenate([self.deleted, new_heads[:, 3].astype(bool)]),
+            kinds=kinds, categories=cats, sources=srcs, indptr=indptr, dst=dst, cls=cls_, weight=weight,
+            classes=classes, _pos=pos)
+        if "features" in self.memo:  # nothing already here changed, so what was read about old nodes still holds
+            snap.memo["features"] = self.memo["features"]
+        return snap
 
     _ARRAYS = ("id_rank", "kind", "deleted", "category", "source", "indptr", "dst", "cls", "weight")
     _WORDS = ("ids", "kinds", "categories", "sources")
@@ -143,25 +164,68 @@ class GraphSnapshot:
         tmp = f"{path}.{os.getpid()}.tmp"
         words = {name: _strings(getattr(self, name)) for name in self._WORDS}
         with open(tmp, "wb") as fh:
-            np.savez(fh, format=np.array(SNAPSHOT_FORMAT), generation=np.array(self.generation),
+            np.savez(fh, format=np.array(SNAPSHOT_FORMAT), generation=_strings(list(self.generation)),
+                     last=np.array([self.last_seq, self.last_edge_id], dtype=np.int64),
                      class_types=_strings([t for t, _ in self.classes]),
                      class_subs=_strings([s for _, s in self.classes]),
                      **words, **{name: getattr(self, name) for name in self._ARRAYS})
         os.replace(tmp, path)  # atomic: a concurrent reader sees the old file or the new one
 
     @classmethod
-    def load(cls, path: str, generation: str) -> GraphSnapshot | None:
-        """The saved snapshot if it is of `generation`; None when missing, stale or unreadable."""
+    def load(cls, path: str) -> GraphSnapshot | None:
+        """The saved snapshot, whatever its generation; None when missing or unreadable."""
         try:
             with np.load(path, allow_pickle=False) as z:
-                if str(z["format"]) != SNAPSHOT_FORMAT or str(z["generation"]) != generation:
+                if str(z["format"]) != SNAPSHOT_FORMAT:
                     return None
                 arrays = {name: z[name] for name in cls._ARRAYS}
                 words = {name: z[name].tolist() for name in cls._WORDS}
                 classes = list(zip(z["class_types"].tolist(), z["class_subs"].tolist()))
-        except (OSError, KeyError, ValueError):
+                generation = tuple(z["generation"].tolist())
+                last_seq, last_edge_id = (int(v) for v in z["last"])
+        except (OSError, KeyError, ValueError, TypeError):
             return None
-        return cls(generation=generation, classes=classes, **words, **arrays)
+        return cls(generation=generation, last_seq=last_seq, last_edge_id=last_edge_id,  # type: ignore[arg-type]
+                   classes=classes, **words, **arrays)
+
+
+def _code(vocab: list[str], code: dict[str, int], value: str) -> int:
+    k = code.get(value)
+    if k is None:
+        k = code[value] = len(vocab)
+        vocab.append(value)
+    return k
+
+
+def _edge_arrays(batches: Iterable[Sequence[tuple[str, str, str, str, float]]], pos: dict[str, int],
+                 classes: list[tuple[str, str]], class_code: dict[tuple[str, str], int],
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(src, dst, class, weight) arrays of the edge rows whose two ends are known nodes, in row order."""
+    parts: list[tuple[np.ndarray, ...]] = []
+    get = pos.get
+    for rows in batches:
+        src_p: list[int] = []
+        dst_p: list[int] = []
+        cls_l: list[int] = []
+        weights: list[float] = []
+        for s, d, t, sub, w in rows:
+            ps, pd = get(s), get(d)
+            if ps is None or pd is None:
+                continue  # an edge to a node that does not exist leads nowhere
+            src_p.append(ps)
+            dst_p.append(pd)
+            c = class_code.get((t, sub))
+            if c is None:
+                c = class_code[(t, sub)] = len(classes)
+                classes.append((t, sub))
+            cls_l.append(c)
+            weights.append(w)
+        parts.append((np.array(src_p, dtype=np.int32), np.array(dst_p, dtype=np.int32),
+                      np.array(cls_l, dtype=np.int16), np.array(weights, dtype=np.float64)))
+    dtypes = (np.int32, np.int32, np.int16, np.float64)
+    src, dst, cls, weight = (np.concatenate([p[k] for p in parts]) if parts else np.zeros(0, dtype=dt)
+                             for k, dt in enumerate(dtypes))
+    return src, dst, cls, weight
 
 
 def _strings(values: list[str]) -> np.ndarray:
@@ -182,15 +246,21 @@ class GraphIndex:
         snap = self._snap
         if snap is not None and snap.generation == gen:
             return snap
-        durable = self.path is not None and not gen.startswith("volatile:")
-        snap = GraphSnapshot.load(self.path, gen) if durable and self.path else None
-        if snap is None:
-            snap = GraphSnapshot.build(self.store)
-            durable = durable and snap.generation == gen  # a writer may have moved it meanwhile: save what was read
-            if durable and self.path and not getattr(self.store, "readonly", False):
-                try:
-                    snap.save(self.path)
-                except OSError:
-                    pass  # a cache beside the database, not data: recall works the same without it
-        self._snap = snap
-        return snap
+        volatile = gen[0].startswith("volatile:")
+        durable = self.path is not None and not volatile
+        if snap is None and durable and self.path:
+            snap = GraphSnapshot.load(self.path)  # another process may have read this generation already
+            if snap is not None and snap.generation == gen:
+                self._snap = snap
+                return snap
+        # only rows were added since (the usual case after `remember`): read just those
+        fresh = snap.extended(self.store) if snap is not None and snap.generation[1] == gen[1] and not volatile else None
+        if fresh is None:
+            fresh = GraphSnapshot.build(self.store)
+        if durable and self.path and not getattr(self.store, "readonly", False):
+            try:
+                fresh.save(self.path)
+            except OSError:
+                pass  # a cache beside the database, not data: recall works the same without it
+        self._snap = fresh
+        return fresh
