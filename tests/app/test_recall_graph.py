@@ -9,23 +9,36 @@ import random
 import numpy as np
 import pytest
 
-from mnemon.app.recall_graph import beam_arrays, class_weights, neighbour_support_arrays
+from mnemon.app.recall_graph import (
+    beam_arrays, class_weights, combine_array, entity_signals, keyword_signals, minmax_array, neighbour_support_arrays,
+    relevance_array,
+)
 from mnemon.core.intent import Intent
 from mnemon.core.model import Link
 from mnemon.core.recall.beam import beam_search
-from mnemon.core.recall.params import BEAM, BEAM_FANOUT, EDGE_WEIGHTS, BeamParams
-from mnemon.core.recall.rerank import neighbour_support
+from mnemon.core.recall.params import BEAM, BEAM_FANOUT, EDGE_WEIGHTS, RERANK, RERANK_NO_EMBEDDING, BeamParams
+from mnemon.core.recall.rerank import (
+    Signals, combine, entity_signal, keyword_signal, minmax, neighbour_support, relevance,
+)
+from mnemon.core.text import memory_tokens
 from mnemon.ports.graph_index import GraphIndex, GraphSnapshot
 
 TYPES = [("temporal", "backbone"), ("temporal", "proximity"), ("entity", ""), ("causal", ""), ("semantic", ""),
          ("supersedes", "")]
 
 
+WORDS = ["deploy", "deployed", "kubernetes", "the", "checkout", "latency", "cache", "Qdrant", "alice", "pods",
+         "restarted", "because", "memory", "über", "naïve", "日本語"]
+
+
 def random_graph(seed: int, n: int = 60, edges: int = 700):
     rng = random.Random(seed)
     ids = [f"n{rng.randrange(10**6):06d}-{k}" for k in range(n)]
-    nodes = [(i, "memory" if rng.random() < 0.85 else "note", rng.random() < 0.05, rng.choice("ab"), "user")
-             for i in ids]
+    nodes = [(i, "memory" if rng.random() < 0.85 else "note", rng.random() < 0.05, rng.choice("ab"), "user",
+              rng.choice([None, "Deploy notes"]), " ".join(rng.choices(WORDS, k=rng.randint(0, 12))),
+              rng.sample(["ops", "infra", "Team"], rng.randint(0, 2)),
+              rng.sample(["Qdrant", "Alice", "alice", "Kubernetes"], rng.randint(0, 3)), rng.randint(1, 5),
+              f"2026-01-{rng.randint(1, 28):02d}T00:00:00Z") for i in ids]
     rows, seen = [], set()
     for _ in range(edges):
         s, d = rng.choice(ids), rng.choice(ids)
@@ -68,6 +81,14 @@ def test_array_beam_and_support_equal_the_reference_stages_bit_for_bit(seed, int
     rng = random.Random(seed)
     anchors = {i: rng.choice([1.0, 0.5, rng.random()]) for i, *_ in rng.sample(nodes, 6)}
     head = {i: (k, gone) for i, k, gone, *_ in nodes}
+    for i, *_, title, content, tags, entities, _imp, _at in nodes:
+        toks = frozenset(memory_tokens(title, content, tags, entities))
+        query = {t: rng.choice([1.0, 0.3, 2.5]) for t in rng.sample(sorted(set(memory_tokens(None, " ".join(WORDS),
+                                                                                              [], []))), 4)}
+        q_ents = frozenset(rng.sample(["qdrant", "alice", "bob"], 2))
+        p = snap.pos[i]
+        assert keyword_signals(snap, query, [p])[p] == keyword_signal(query, toks)
+        assert entity_signals(snap, q_ents, [p])[p] == entity_signal(q_ents, frozenset(e.lower() for e in entities))
     admit_ids = lambda ids: {i for i in ids if i in head and not head[i][1]}  # noqa: E731
     neighbors, links = reference_neighbors(rows, phi_map)
     ref = beam_search(anchors, neighbors, params, phi_map, lambda e: None if e.type == "supersedes" else e.type,
@@ -130,9 +151,9 @@ def test_a_new_process_loads_the_saved_snapshot_and_ignores_a_broken_one(mem):
 
 
 def same_graph(a: GraphSnapshot, b: GraphSnapshot) -> bool:
-    arrays = ("id_rank", "kind", "deleted", "category", "source", "indptr", "dst", "cls", "weight")
-    return (a.ids == b.ids and a.classes == b.classes and a.kinds == b.kinds and a.categories == b.categories
-            and a.sources == b.sources and all(np.array_equal(getattr(a, k), getattr(b, k)) for k in arrays))
+    words = ("ids", "classes", "kinds", "categories", "sources", "vocab", "entity_vocab", "created")
+    return (all(getattr(a, k) == getattr(b, k) for k in words)
+            and all(np.array_equal(getattr(a, k), getattr(b, k)) for k in GraphSnapshot._ARRAYS))
 
 
 def test_added_rows_extend_the_snapshot_exactly_as_a_full_read_would(mem):
@@ -140,19 +161,36 @@ def test_added_rows_extend_the_snapshot_exactly_as_a_full_read_would(mem):
     for k in range(6):
         mem.remember(f"Deploy {k}: the checkout service moved to Kubernetes because latency was high")
     first = rt.graph.snapshot()
-    first.memo["features"] = {0: "kept"}
     added = [mem.remember(f"Incident {k}: Kubernetes pods restarted after the checkout deploy")["id"]
              for k in range(4)]
     grown = rt.graph.snapshot()
     assert grown.generation[1] == first.generation[1]  # only inserts happened: no full read
-    assert grown.memo.get("features") == {0: "kept"}
     assert all(i in grown.pos for i in added) and grown.edge_count > first.edge_count
     assert same_graph(grown, GraphSnapshot.build(rt.store))
     mem.forget(added[0])  # a change, not an insert: read everything again
     after = rt.graph.snapshot()
-    assert after.generation[1] != grown.generation[1] and "features" not in after.memo
+    assert after.generation[1] != grown.generation[1]
     assert same_graph(after, GraphSnapshot.build(rt.store))
     # a new process starts from the saved file and reads only what was added since it was saved
     mem.remember("Incident 9: Kubernetes pods restarted again")
     other = GraphIndex(rt.store).snapshot()
     assert same_graph(other, GraphSnapshot.build(rt.store))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_rerank_arrays_equal_the_reference_formulas(seed):
+    rng = random.Random(seed)
+    n = rng.randint(1, 30)
+    pick = lambda: rng.choice([0.0, 0.0, 1.0, 0.5, rng.random()])  # noqa: E731
+    kw, ent, sim = ([pick() for _ in range(n)] for _ in range(3))
+    ids = list(range(n))
+    for with_vectors in (True, False):
+        want = relevance(dict(enumerate(kw)), dict(enumerate(sim)), ids, with_vectors)
+        got = relevance_array(np.array(kw), np.array(sim), with_vectors)
+        assert got.tolist() == [want[i] for i in ids]
+    graph_in = [pick() for _ in range(n)]
+    assert minmax_array(np.array(graph_in)).tolist() == [minmax(dict(enumerate(graph_in)))[i] for i in ids]
+    sup = [rng.random() < 0.3 for _ in range(n)]
+    for w in (*RERANK.values(), *RERANK_NO_EMBEDDING.values()):
+        got = combine_array(np.array(kw), np.array(ent), np.array(sim), np.array(graph_in), np.array(sup), w)
+        assert got.tolist() == [combine(Signals(kw[i], ent[i], sim[i], graph_in[i]), w, sup[i]) for i in ids]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -25,12 +25,15 @@ from ..core.recall.params import (
     ANCHOR_TOP_K, BEAM, EDGE_WEIGHTS, FORMULA_VERSION, RERANK, RERANK_NO_EMBEDDING, confidence_label,
 )
 from ..core.recall.rerank import (
-    Scored, Signals, combine, entity_signal, idf, is_supported, keyword_signal, minmax, relevance,
+    SIMILARITY_SUPPORT, Scored, Signals, idf, relevance,
 )
 from ..core.text import excerpt, tokens
 from ..ports.store.base import MemoryFilter
 from ..ports.graph_index import GraphSnapshot
-from .recall_graph import beam_arrays, class_weights, neighbour_support_arrays
+from .recall_graph import (
+    beam_arrays, class_weights, combine_array, entity_signals, keyword_signals, minmax_array, neighbour_support_arrays,
+    relevance_array,
+)
 from .runtime import Runtime
 
 VECTOR_ANCHOR_FLOOR = 0.1
@@ -55,15 +58,6 @@ class RecallOutcome:
         return "sparse_results" if len(self.results) < max(1, self.limit / 2) else None
 
 
-class NodeFeatures(NamedTuple):
-    """What the re-rank reads of a node besides the graph: kept per graph snapshot, so a node's text is read and
-    tokenised once per process and generation, not once per recall."""
-    tokens: frozenset[str]
-    entities: frozenset[str]  # lower-cased
-    importance: int
-    newest_first: str  # created_at as a key that sorts later timestamps first
-
-
 def _graph_names(snap: GraphSnapshot) -> dict[str, str | None]:
     """The traversal graph of each edge type in the snapshot (ontology relations map onto the four graphs)."""
     names = snap.memo.get("graphs")
@@ -81,17 +75,6 @@ def _graph_names(snap: GraphSnapshot) -> dict[str, str | None]:
                 names[t] = graph_of(t)
         snap.memo["graphs"] = names
     return names
-
-
-def _features(rt: Runtime, snap: GraphSnapshot, nodes: Sequence[int]) -> dict[int, NodeFeatures]:
-    known: dict[int, NodeFeatures] = snap.memo.setdefault("features", {})
-    missing = [snap.ids[p] for p in nodes if p not in known]
-    if missing:
-        pos = snap.pos
-        for node_id, n in rt.store.get_nodes(missing).items():
-            known[pos[node_id]] = NodeFeatures(rt.tokens_of(n), frozenset(e.lower() for e in n.entities),
-                                               n.importance, _neg(n.created_at))
-    return known
 
 
 def _position_similarities(rt: Runtime, snap: GraphSnapshot, scores: QueryScores | None) -> np.ndarray:
@@ -197,7 +180,6 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     phi = class_weights(snap, edge_weights, _graph_names(snap))
     sims = _position_similarities(rt, snap, scores)
     clipped = np.maximum(0.0, sims)
-    feats = _features(rt, snap, [pos[i] for i in anchor_scores if i in pos])
 
     df = store.token_doc_freq(q_tokens) if q_tokens else {}
     total = max(1, store.count_active())
@@ -205,15 +187,15 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     keyword_cache: dict[int, float] = {}
 
     def keyword(nodes: Sequence[int]) -> dict[int, float]:
-        for p in nodes:
-            if p not in keyword_cache:
-                keyword_cache[p] = keyword_signal(q_weights, feats[p].tokens)
+        missing = [p for p in nodes if p not in keyword_cache]
+        if missing:
+            keyword_cache.update(keyword_signals(snap, q_weights, missing))
         return {p: keyword_cache[p] for p in nodes}
 
     def similarity(nodes: Sequence[int]) -> dict[int, float]:
         return {p: float(sims[p]) for p in nodes} if scores is not None else {}
 
-    anchor_nodes = [pos[i] for i in anchor_scores if i in pos and pos[i] in feats]
+    anchor_nodes = [pos[i] for i in anchor_scores if i in pos]
     anchor_rel = relevance(keyword(anchor_nodes), similarity(anchor_nodes), anchor_nodes, scores is not None)
     params = BEAM[decision.intent]
     # the beam starts from what each anchor says about the query; RRF decided which memories are anchors
@@ -228,47 +210,47 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         ok &= snap.category[reached] == snap.code_of("categories", category)
     if source:
         ok &= snap.source[reached] == snap.code_of("sources", source)
-    feats = _features(rt, snap, reached[ok].tolist())
-    cand = [p for p in reached[ok].tolist() if p in feats]
-    kw_sig = keyword(cand)
-    sim_of = {p: float(clipped[p]) for p in cand} if scores is not None else {}
-    rel = relevance(kw_sig, sim_of, cand, scores is not None)
-    support = neighbour_support_arrays(snap, rel, cand, phi, clipped)
+    cand = reached[ok]
+    cand_l = cand.tolist()
+    kw_sig = keyword(cand_l)
+    ent_sig = entity_signals(snap, q_ent_norm, cand_l)
+    kw = np.array([kw_sig[p] for p in cand_l], dtype=np.float64)
+    ent = np.array([ent_sig[p] for p in cand_l], dtype=np.float64)
+    sim = clipped[cand] if scores is not None else np.zeros(len(cand_l))
+    rel = relevance_array(kw, sim, scores is not None)
+    rel_of = dict(zip(cand_l, rel.tolist()))
+    support = neighbour_support_arrays(snap, rel_of, cand_l, phi, clipped)
     for p, v in beam.support.items():
-        if p in rel and v > support.get(p, 0.0):
+        if p in rel_of and v > support.get(p, 0.0):
             support[p] = v
-    graph = minmax({p: rel.get(p, 0.0) + support.get(p, 0.0) for p in cand})
-    superseded_mask = _superseded_mask(snap)
-    superseded = {ids[p] for p in cand if superseded_mask[p]}
+    graph = minmax_array(rel + np.array([support.get(p, 0.0) for p in cand_l], dtype=np.float64))
+    superseded = _superseded_mask(snap)[cand]
     weights = (RERANK if scores is not None else RERANK_NO_EMBEDDING)[decision.intent]
+    score = combine_array(kw, ent, sim, graph, superseded, weights)
+    supported = (kw > 0) | (ent > 0) | (sim >= SIMILARITY_SUPPORT)
     evidence = {i for s in ("keyword", "vector", "entity") for i in rankings.get(s, ())}
-    scored: list[Scored] = []
-    dropped: list[str] = []
-    for p in cand:
-        i = ids[p]
-        f = feats[p]
-        sig = Signals(
-            keyword=kw_sig[p],
-            entity=entity_signal(q_ent_norm, f.entities),
-            similarity=max(0.0, sim_of.get(p, 0.0)),
-            graph=graph.get(p, 0.0),
-        )
-        supported = is_supported(sig)
+    for k in np.flatnonzero(~supported).tolist():
+        # reached through the graph from a supported memory still counts: the link is the evidence
+        root = p = cand_l[k]
+        while root in beam.parent:
+            root = beam.parent[root]
+        supported[k] = root != p and ids[root] in anchor_scores and ids[root] in evidence
+    keep = np.flatnonzero(supported)
+    if len(keep) > limit:  # only what can reach the top `limit` is ordered in full (ties at the cut included)
+        cut = np.partition(score[keep], len(keep) - limit)[len(keep) - limit]
+        keep = keep[score[keep] >= cut]
+    importance, created = snap.importance, snap.created
+    keep_l = sorted(keep.tolist(), key=lambda k: (-score[k], -int(importance[cand_l[k]]), _neg(created[cand_l[k]]),
+                                                  ids[cand_l[k]]))
+    results: list[Scored] = []
+    for k in keep_l[:limit]:
+        p, i = cand_l[k], ids[cand_l[k]]
+        sig = Signals(keyword=float(kw[k]), entity=float(ent[k]), similarity=float(sim[k]), graph=float(graph[k]))
         via = via_of(i, rankings) if i in anchor_scores else beam.via.get(p, "graph")
-        if not supported:
-            # reached through the graph from a supported memory still counts: the link is the evidence
-            root = p
-            while root in beam.parent:
-                root = beam.parent[root]
-            supported = root != p and ids[root] in anchor_scores and ids[root] in evidence
-        if not supported:
-            dropped.append(i)
-            continue
-        scored.append(Scored(i, combine(sig, weights, i in superseded), sig, via, i in superseded, supported))
-    scored.sort(key=lambda s: (-s.score, -feats[pos[s.id]].importance, feats[pos[s.id]].newest_first, s.id))
-    results = scored[:limit]
-    trace.append({"stage": "rerank", "weights": weights.__dict__, "candidates": len(cand),
-                  "dropped_unsupported": len(dropped), "superseded": sorted(superseded),
+        results.append(Scored(i, float(score[k]), sig, via, bool(superseded[k]), True))
+    dropped = int((~supported).sum())
+    trace.append({"stage": "rerank", "weights": weights.__dict__, "candidates": len(cand_l),
+                  "dropped_unsupported": dropped, "superseded": sorted(ids[p] for p in cand[superseded].tolist()),
                   "formula": FORMULA_VERSION})
 
     if decision.intent is Intent.WHY and len(results) > 1:

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.recall.params import BEAM_FANOUT, LAMBDA_SEMANTIC, LAMBDA_STRUCTURAL, PROXIMITY_FACTOR, BeamParams
+from ..core.recall.params import (
+    BEAM_FANOUT, LAMBDA_SEMANTIC, LAMBDA_STRUCTURAL, PROXIMITY_FACTOR, SUPERSEDED_FACTOR, BeamParams, RerankWeights,
+)
 from ..ports.graph_index import GraphSnapshot
 
 
@@ -247,3 +249,89 @@ def neighbour_support_arrays(snap: GraphSnapshot, rel: Mapping[int, float], cand
     hit = np.unique(dst)
     hit = hit[out[hit] > 0.0]
     return dict(zip(hit.tolist(), out[hit].tolist()))
+
+
+def keyword_signals(snap: GraphSnapshot, q_weights: Mapping[str, float], nodes: Sequence[int]) -> dict[int, float]:
+    """`core.recall.rerank.keyword_signal` of each node: the weights of the query tokens it contains, summed in
+    query order (the same float additions), over the sum of all query weights."""
+    out = dict.fromkeys(nodes, 0.0)
+    total = sum(q_weights.values())
+    if total <= 0 or not out:
+        return out
+    code = snap.memo.get("vocab_code")
+    if code is None:
+        code = snap.memo["vocab_code"] = {t: k for k, t in enumerate(snap.vocab)}
+    query = list(q_weights.items())
+    known = [(k, code[t]) for k, (t, _) in enumerate(query) if t in code]
+    if not known:
+        return out
+    arr = np.array(nodes, dtype=np.int64)
+    owner, tok = snap.token_slices(arr)
+    q_ids = np.array([tid for _, tid in known], dtype=np.int64)
+    hit = np.isin(tok, q_ids)
+    owner, tok = owner[hit], tok[hit]
+    if known[-1][0] > 62:  # too many query words for a 64-bit mask: per node, in Python
+        matched: dict[int, set[int]] = {}
+        for o, t in zip(owner.tolist(), tok.tolist()):
+            matched.setdefault(o, set()).add(t)
+        for o, ts in matched.items():
+            out[nodes[o]] = sum(w for (t, w) in query if code.get(t) in ts) / total
+        return out
+    bit_of = dict(zip(q_ids.tolist(), (1 << k for k, _ in known)))
+    bits = np.array([bit_of[t] for t in tok.tolist()], dtype=np.int64)
+    masks = np.zeros(len(arr), dtype=np.int64)
+    np.bitwise_or.at(masks, owner, bits)
+    value: dict[int, float] = {}
+    for o, m in zip(np.flatnonzero(masks).tolist(), masks[masks != 0].tolist()):
+        v = value.get(m)
+        if v is None:
+            v = value[m] = sum(w for k, (_, w) in enumerate(query) if m >> k & 1) / total
+        out[nodes[o]] = v
+    return out
+
+
+def entity_signals(snap: GraphSnapshot, q_entities: frozenset[str], nodes: Sequence[int]) -> dict[int, float]:
+    """`core.recall.rerank.entity_signal` of each node: the share of the (lower-cased) query entities it holds."""
+    out = dict.fromkeys(nodes, 0.0)
+    if not q_entities or not out:
+        return out
+    code = snap.memo.get("entity_code")
+    if code is None:
+        code = snap.memo["entity_code"] = {e: k for k, e in enumerate(snap.entity_vocab)}
+    q_ids = np.array([code[e] for e in q_entities if e in code], dtype=np.int64)
+    if not len(q_ids):
+        return out
+    owner, ent = snap.entity_slices(np.array(nodes, dtype=np.int64))
+    counts = np.bincount(owner[np.isin(ent, q_ids)], minlength=len(nodes))
+    for o in np.flatnonzero(counts).tolist():
+        out[nodes[o]] = int(counts[o]) / max(1, len(q_entities))
+    return out
+
+
+def relevance_array(keyword: np.ndarray, similarity: np.ndarray, with_vectors: bool) -> np.ndarray:
+    """`core.recall.rerank.relevance` over arrays (similarity already clipped at 0)."""
+    if not len(keyword):
+        return np.zeros(0, dtype=np.float64)
+    kw_top = float(keyword.max()) or 1.0
+    if not with_vectors:
+        return keyword / kw_top
+    sim_top = float(similarity.max()) or 1.0
+    return (keyword / kw_top + similarity / sim_top) / 2
+
+
+def minmax_array(values: np.ndarray) -> np.ndarray:
+    """`core.recall.rerank.minmax` over an array."""
+    if not len(values):
+        return values
+    lo, hi = float(values.min()), float(values.max())
+    if hi - lo <= 1e-12:
+        return np.full(len(values), 1.0 if hi > 0 else 0.0)
+    return (values - lo) / (hi - lo)
+
+
+def combine_array(keyword: np.ndarray, entity: np.ndarray, similarity: np.ndarray, graph: np.ndarray,
+                  superseded: np.ndarray, weights: RerankWeights) -> np.ndarray:
+    """`core.recall.rerank.combine` over arrays: the same sum in the same order, superseded targets demoted."""
+    score = (weights.keyword * keyword + weights.entity * entity + weights.similarity * similarity
+             + weights.graph * graph)
+    return np.where(superseded, score * SUPERSEDED_FACTOR, score)

@@ -16,7 +16,7 @@ from datetime import datetime
 
 from ..core.errors import ProviderUnavailable
 from ..core.model import Link, Memory, iso, utcnow
-from ..core.text import tokens
+from ..core.text import memory_tokens
 from ..ports.embed.base import EmbeddingProvider
 from ..ports.store.base import Store
 
@@ -112,7 +112,7 @@ class Runtime:
         hit = self._token_cache.get(node.id)
         if hit is not None and hit[0] == key:
             return hit
-        seq = tuple(tokens(" ".join([node.title or "", node.content, *node.tags, *node.entities])))
+        seq = tuple(memory_tokens(node.title, node.content, node.tags, node.entities))
         entry = (key, frozenset(seq), seq)
         if len(self._token_cache) > 200_000:
             self._token_cache.clear()

@@ -16,9 +16,10 @@ from typing import Any
 
 import numpy as np
 
+from ..core.text import memory_tokens
 from .store.base import Store
 
-SNAPSHOT_FORMAT = "mnemon-graph/2"  # bump when the saved arrays change meaning
+SNAPSHOT_FORMAT = "mnemon-graph/3"  # bump when the saved arrays change meaning
 
 
 @dataclass(eq=False)
@@ -44,6 +45,16 @@ class GraphSnapshot:
     cls: np.ndarray  # int16 index into `classes`
     weight: np.ndarray  # float64
     classes: list[tuple[str, str]]
+    # what re-ranking reads of a node: its token set (title, content, tags, entities) and lower-cased entities as
+    # ids into `vocab` / `entity_vocab`, CSR by position like the edges; importance; created_at
+    tok_indptr: np.ndarray  # int64
+    tok: np.ndarray  # int32
+    vocab: list[str]
+    ent_indptr: np.ndarray  # int64
+    ent: np.ndarray  # int32
+    entity_vocab: list[str]
+    importance: np.ndarray  # int64
+    created: list[str]
     memo: dict[str, Any] = field(default_factory=dict)  # derived data that lives exactly as long as the snapshot
     _pos: dict[str, int] | None = None
 
@@ -70,16 +81,17 @@ class GraphSnapshot:
 
     def edge_slices(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(owner, edge) index arrays of every out-edge of `nodes`: owner is the index into `nodes`."""
-        starts = self.indptr[nodes]
-        lens = self.indptr[nodes + 1] - starts
-        total = int(lens.sum())
-        if total == 0:
-            empty = np.zeros(0, dtype=np.int64)
-            return empty, empty
-        owner = np.repeat(np.arange(len(nodes)), lens)
-        offsets = np.cumsum(lens) - lens
-        edges = np.arange(total) + np.repeat(starts - offsets, lens)
-        return owner, edges
+        return _slices(self.indptr, nodes)
+
+    def token_slices(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(owner, token id) of every token of `nodes`."""
+        owner, at = _slices(self.tok_indptr, nodes)
+        return owner, self.tok[at]
+
+    def entity_slices(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(owner, entity id) of every (lower-cased) entity of `nodes`."""
+        owner, at = _slices(self.ent_indptr, nodes)
+        return owner, self.ent[at]
 
     # ── building, extending and saving ───────────────────────────────────────────────────────────────────────
     @classmethod
@@ -89,7 +101,10 @@ class GraphSnapshot:
                    kind=np.zeros(0, dtype=np.int16), deleted=np.zeros(0, dtype=bool),
                    category=np.zeros(0, dtype=np.int32), source=np.zeros(0, dtype=np.int32), kinds=[], categories=[],
                    sources=[], indptr=np.zeros(1, dtype=np.int64), dst=np.zeros(0, dtype=np.int32),
-                   cls=np.zeros(0, dtype=np.int16), weight=np.zeros(0, dtype=np.float64), classes=[])
+                   cls=np.zeros(0, dtype=np.int16), weight=np.zeros(0, dtype=np.float64), classes=[],
+                   tok_indptr=np.zeros(1, dtype=np.int64), tok=np.zeros(0, dtype=np.int32), vocab=[],
+                   ent_indptr=np.zeros(1, dtype=np.int64), ent=np.zeros(0, dtype=np.int32), entity_vocab=[],
+                   importance=none, created=[])
 
     @classmethod
     def build(cls, store: Store) -> GraphSnapshot:
@@ -122,12 +137,26 @@ class GraphSnapshot:
         codes = [{v: k for k, v in enumerate(vocab)} for vocab in (kinds, cats, srcs)]
         ids = list(self.ids)
         pos = dict(self.pos)
-        heads: list[tuple[int, bool, int, int]] = []
-        for node_id, k, gone, cat, src in node_rows:
+        heads: list[tuple[int, int, int, bool, int]] = []
+        vocab, entity_vocab, created = list(self.vocab), list(self.entity_vocab), list(self.created)
+        vocab_code = {t: k for k, t in enumerate(vocab)}
+        entity_code = {e: k for k, e in enumerate(entity_vocab)}
+        tok_ids: list[int] = []
+        tok_counts: list[int] = []
+        ent_ids: list[int] = []
+        ent_counts: list[int] = []
+        for node_id, k, gone, cat, src, title, content, tags, entities, importance, created_at in node_rows:
             pos[node_id] = len(ids)
             ids.append(node_id)
             heads.append((_code(kinds, codes[0], k), _code(cats, codes[1], cat), _code(srcs, codes[2], src),
-                          bool(gone)))
+                          bool(gone), int(importance)))
+            toks = dict.fromkeys(memory_tokens(title, content, tags, entities))
+            tok_ids.extend(_code(vocab, vocab_code, t) for t in toks)
+            tok_counts.append(len(toks))
+            ents = dict.fromkeys(e.lower() for e in entities)
+            ent_ids.extend(_code(entity_vocab, entity_code, e) for e in ents)
+            ent_counts.append(len(ents))
+            created.append(created_at)
         classes = list(self.classes)
         class_code = {c: k for k, c in enumerate(classes)}
         src_a, dst_a, cls_a, w_a = _edge_arrays(edge_batches, pos, classes, class_code)
@@ -144,7 +173,7 @@ class GraphSnapshot:
             dst, cls_, weight = dst_a[order], cls_a[order], w_a[order]
         rank = np.empty(n, dtype=np.int64)
         rank[sorted(range(n), key=ids.__getitem__)] = np.arange(n, dtype=np.int64)
-        new_heads = np.array(heads, dtype=np.int64).reshape(-1, 4)
+        new_heads = np.array(heads, dtype=np.int64).reshape(-1, 5)
         snap = GraphSnapshot(
             generation=generation, last_seq=last_seq, last_edge_id=last_edge_id, ids=ids, id_rank=rank,
             kind=np.concatenate([self.kind, new_heads[:, 0].astype(np.int16)]),
@@ -152,13 +181,16 @@ class GraphSnapshot:
             source=np.concatenate([self.source, new_heads[:, 2].astype(np.int32)]),
             deleted=np.concatenate([self.deleted, new_heads[:, 3].astype(bool)]),
             kinds=kinds, categories=cats, sources=srcs, indptr=indptr, dst=dst, cls=cls_, weight=weight,
-            classes=classes, _pos=pos)
-        if "features" in self.memo:  # nothing already here changed, so what was read about old nodes still holds
-            snap.memo["features"] = self.memo["features"]
+            classes=classes, _pos=pos,
+            tok_indptr=_grow(self.tok_indptr, tok_counts), tok=np.concatenate([self.tok, np.array(tok_ids, np.int32)]),
+            vocab=vocab, ent_indptr=_grow(self.ent_indptr, ent_counts),
+            ent=np.concatenate([self.ent, np.array(ent_ids, dtype=np.int32)]), entity_vocab=entity_vocab,
+            importance=np.concatenate([self.importance, new_heads[:, 4]]), created=created)
         return snap
 
-    _ARRAYS = ("id_rank", "kind", "deleted", "category", "source", "indptr", "dst", "cls", "weight")
-    _WORDS = ("ids", "kinds", "categories", "sources")
+    _ARRAYS = ("id_rank", "kind", "deleted", "category", "source", "indptr", "dst", "cls", "weight", "tok_indptr",
+               "tok", "ent_indptr", "ent", "importance")
+    _WORDS = ("ids", "kinds", "categories", "sources", "vocab", "entity_vocab", "created")
 
     def save(self, path: str) -> None:
         tmp = f"{path}.{os.getpid()}.tmp"
@@ -187,6 +219,21 @@ class GraphSnapshot:
             return None
         return cls(generation=generation, last_seq=last_seq, last_edge_id=last_edge_id,  # type: ignore[arg-type]
                    classes=classes, **words, **arrays)
+
+
+def _slices(indptr: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    starts = indptr[nodes]
+    lens = indptr[nodes + 1] - starts
+    total = int(lens.sum())
+    if total == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    offsets = np.cumsum(lens) - lens
+    return np.repeat(np.arange(len(nodes)), lens), np.arange(total) + np.repeat(starts - offsets, lens)
+
+
+def _grow(indptr: np.ndarray, counts: list[int]) -> np.ndarray:
+    return np.concatenate([indptr, indptr[-1] + np.cumsum(np.array(counts, dtype=np.int64))])
 
 
 def _code(vocab: list[str], code: dict[str, int], value: str) -> int:

@@ -7,6 +7,7 @@ store interface stays one object and a PostgreSQL backend implements the same tw
 """
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -58,16 +59,17 @@ class SQLiteGraphReads:
         """The graph as of one generation, read in one transaction: first (generation, nodes, last seq, last
         edge id), then the active edges in batches (a million-edge graph never sits in one list). With `after_*`
         only the nodes and edges added after those. Iterate it to the end or close it.
-        nodes: (id, kind, deleted?, category, source) in seq order, deleted ones included;
+        nodes: (id, kind, deleted?, category, source, title, content, tags, entities, importance, created_at) in
+        seq order, deleted ones included;
         edges: (src, dst, type, sub_type, weight) in edge-id order."""
         with self._lock:
             own = not self.conn.in_transaction
             if own:
                 self.conn.execute("BEGIN")  # deferred: a read snapshot, no write lock
             try:
-                nodes = self.conn.execute(
-                    "SELECT id, kind, deleted_at IS NOT NULL, category, source FROM nodes WHERE seq > ?"
-                    " ORDER BY seq", (after_seq,)).fetchall()
+                nodes = [(*r[:5], r[5], r[6], _words(r[7]), _words(r[8]), r[9], r[10]) for r in self.conn.execute(
+                    "SELECT id, kind, deleted_at IS NOT NULL, category, source, title, content, tags, entities,"
+                    " importance, created_at FROM nodes WHERE seq > ? ORDER BY seq", (after_seq,))]
                 last_seq = self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM nodes").fetchone()[0]
                 last_edge = self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM edges").fetchone()[0]
                 yield self.graph_generation(), nodes, max(after_seq, last_seq), max(after_edge_id, last_edge)
@@ -79,3 +81,7 @@ class SQLiteGraphReads:
             finally:
                 if own:
                     self.conn.execute("COMMIT")
+
+
+def _words(value: str) -> list[str]:
+    return json.loads(value) if value and value != "[]" else []
