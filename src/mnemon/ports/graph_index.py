@@ -8,6 +8,8 @@ touching (access counts) does not.
 """
 from __future__ import annotations
 
+import json
+import mmap
 import os
 from collections.abc import Iterable, Sequence
 from contextlib import closing
@@ -19,7 +21,7 @@ import numpy as np
 from ..core.text import memory_tokens
 from .store.base import Store
 
-SNAPSHOT_FORMAT = "mnemon-graph/3"  # bump when the saved arrays change meaning
+SNAPSHOT_FORMAT = "mnemon-graph/4"  # bump when the saved arrays change meaning
 
 
 @dataclass(eq=False)
@@ -193,32 +195,49 @@ class GraphSnapshot:
     _WORDS = ("ids", "kinds", "categories", "sources", "vocab", "entity_vocab", "created")
 
     def save(self, path: str) -> None:
+        """One file: a JSON header line (format, generation, where each array lies) and the raw arrays, so a
+        process maps it instead of reading and copying it."""
+        arrays = {name: np.ascontiguousarray(getattr(self, name)) for name in self._ARRAYS}
+        arrays.update({name: _strings(getattr(self, name)) for name in self._WORDS})
+        arrays["class_types"] = _strings([t for t, _ in self.classes])
+        arrays["class_subs"] = _strings([s for _, s in self.classes])
+        layout, offset = {}, 0
+        for name, arr in arrays.items():
+            layout[name] = [arr.dtype.str, list(arr.shape), offset]
+            offset += arr.nbytes + (-arr.nbytes % 8)
+        head = json.dumps({"format": SNAPSHOT_FORMAT, "generation": list(self.generation), "last_seq": self.last_seq,
+                           "last_edge_id": self.last_edge_id, "arrays": layout}).encode() + b"\n"
+        start = len(head) + (-len(head) % 8)
         tmp = f"{path}.{os.getpid()}.tmp"
-        words = {name: _strings(getattr(self, name)) for name in self._WORDS}
         with open(tmp, "wb") as fh:
-            np.savez(fh, format=np.array(SNAPSHOT_FORMAT), generation=_strings(list(self.generation)),
-                     last=np.array([self.last_seq, self.last_edge_id], dtype=np.int64),
-                     class_types=_strings([t for t, _ in self.classes]),
-                     class_subs=_strings([s for _, s in self.classes]),
-                     **words, **{name: getattr(self, name) for name in self._ARRAYS})
+            fh.write(head.ljust(start, b" "))
+            for arr in arrays.values():
+                fh.write(arr.tobytes())
+                fh.write(b"\0" * (-arr.nbytes % 8))
         os.replace(tmp, path)  # atomic: a concurrent reader sees the old file or the new one
 
     @classmethod
     def load(cls, path: str) -> GraphSnapshot | None:
-        """The saved snapshot, whatever its generation; None when missing or unreadable."""
+        """The saved snapshot, whatever its generation; None when missing or unreadable. Arrays are read-only
+        views of the mapped file."""
         try:
-            with np.load(path, allow_pickle=False) as z:
-                if str(z["format"]) != SNAPSHOT_FORMAT:
+            with open(path, "rb") as fh:
+                head = json.loads(fh.readline())
+                if head.get("format") != SNAPSHOT_FORMAT:
                     return None
-                arrays = {name: z[name] for name in cls._ARRAYS}
-                words = {name: z[name].tolist() for name in cls._WORDS}
-                classes = list(zip(z["class_types"].tolist(), z["class_subs"].tolist()))
-                generation = tuple(z["generation"].tolist())
-                last_seq, last_edge_id = (int(v) for v in z["last"])
+                start = fh.tell() + (-fh.tell() % 8)
+                buf = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+            arrays = {}
+            for name, (dtype, shape, offset) in head["arrays"].items():
+                count = int(np.prod(shape)) if shape else 1
+                arrays[name] = np.frombuffer(buf, dtype=np.dtype(dtype), count=count,
+                                             offset=start + offset).reshape(shape)
         except (OSError, KeyError, ValueError, TypeError):
             return None
-        return cls(generation=generation, last_seq=last_seq, last_edge_id=last_edge_id,  # type: ignore[arg-type]
-                   classes=classes, **words, **arrays)
+        words = {name: arrays.pop(name).tolist() for name in cls._WORDS}
+        classes = list(zip(arrays.pop("class_types").tolist(), arrays.pop("class_subs").tolist()))
+        return cls(generation=tuple(head["generation"]), last_seq=int(head["last_seq"]),  # type: ignore[arg-type]
+                   last_edge_id=int(head["last_edge_id"]), classes=classes, **words, **arrays)
 
 
 def _slices(indptr: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -285,7 +304,7 @@ class GraphIndex:
     def __init__(self, store: Store, *, persist: bool = True) -> None:
         self.store = store
         path = getattr(store, "path", "")
-        self.path = f"{path}-graph.npz" if persist and path and path != ":memory:" else None
+        self.path = f"{path}-graph" if persist and path and path != ":memory:" else None
         self._snap: GraphSnapshot | None = None
 
     def snapshot(self) -> GraphSnapshot:
