@@ -194,3 +194,21 @@ def test_rerank_arrays_equal_the_reference_formulas(seed):
     for w in (*RERANK.values(), *RERANK_NO_EMBEDDING.values()):
         got = combine_array(np.array(kw), np.array(ent), np.array(sim), np.array(graph_in), np.array(sup), w)
         assert got.tolist() == [combine(Signals(kw[i], ent[i], sim[i], graph_in[i]), w, sup[i]) for i in ids]
+
+
+def test_a_read_only_store_from_before_the_generation_counter_still_recalls(make_mem, tmp_path):
+    db = tmp_path / "old.db"
+    writer = make_mem(db=str(db))
+    a = writer.remember("Chose Qdrant as the vector database")["id"]
+    conn = writer.rt.store.conn
+    for name in ("edges_graph_ins", "edges_graph_del", "edges_graph_upd", "nodes_graph_ins", "nodes_graph_del",
+                 "nodes_graph_upd"):
+        conn.execute(f"DROP TRIGGER {name}")
+    conn.execute("DELETE FROM meta WHERE key IN ('graph_generation', 'graph_mutation')")
+    writer.close()
+    for leftover in tmp_path.glob("old.db-graph*"):
+        leftover.unlink()
+    reader = make_mem(db=str(db), readonly=True)
+    assert reader.rt.store.graph_generation()[0].startswith("volatile:")
+    assert [r["insight"]["id"] for r in reader.recall("Qdrant")["results"]] == [a]
+    assert not list(tmp_path.glob("old.db-graph*"))  # nothing written beside a read-only store
