@@ -8,6 +8,7 @@ touching (access counts) does not.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import mmap
 import os
@@ -21,7 +22,7 @@ import numpy as np
 from ..core.text import memory_tokens
 from .store.base import Store
 
-SNAPSHOT_FORMAT = "mnemon-graph/4"  # bump when the saved arrays change meaning
+SNAPSHOT_FORMAT = "mnemon-graph/5"  # bump when the saved arrays change meaning
 
 
 @dataclass(eq=False)
@@ -57,6 +58,7 @@ class GraphSnapshot:
     entity_vocab: list[str]
     importance: np.ndarray  # int64
     created: list[str]
+    fingerprint: np.ndarray  # int64 hash of what the tokens are made of: a rebuild re-tokenises only what changed
     memo: dict[str, Any] = field(default_factory=dict)  # derived data that lives exactly as long as the snapshot
     _pos: dict[str, int] | None = None
 
@@ -106,14 +108,17 @@ class GraphSnapshot:
                    cls=np.zeros(0, dtype=np.int16), weight=np.zeros(0, dtype=np.float64), classes=[],
                    tok_indptr=np.zeros(1, dtype=np.int64), tok=np.zeros(0, dtype=np.int32), vocab=[],
                    ent_indptr=np.zeros(1, dtype=np.int64), ent=np.zeros(0, dtype=np.int32), entity_vocab=[],
-                   importance=none, created=[])
+                   importance=none, created=[], fingerprint=none)
 
     @classmethod
-    def build(cls, store: Store) -> GraphSnapshot:
-        """Everything, read afresh."""
-        snap = cls.empty().extended(store)
-        assert snap is not None  # an empty snapshot accepts any history
-        return snap
+    def build(cls, store: Store, reuse: GraphSnapshot | None = None) -> GraphSnapshot:
+        """Everything, read afresh; the tokens of nodes whose text `reuse` already holds are taken from it."""
+        empty = cls.empty()
+        if reuse is not None:
+            empty.vocab, empty.entity_vocab = list(reuse.vocab), list(reuse.entity_vocab)  # keeps its ids valid
+        with closing(store.graph_export()) as export:
+            generation, node_rows, last_seq, last_edge_id = next(export)
+            return empty._with(generation, node_rows, last_seq, last_edge_id, export, reuse)
 
     @classmethod
     def from_rows(cls, generation: str, node_rows: Iterable[tuple[str, str, bool, str, str]],
@@ -134,7 +139,8 @@ class GraphSnapshot:
 
     def _with(self, generation: tuple[str, str], node_rows: Iterable[tuple[str, str, bool, str, str]],
               last_seq: int, last_edge_id: int,
-              edge_batches: Iterable[Sequence[tuple[str, str, str, str, float]]]) -> GraphSnapshot:
+              edge_batches: Iterable[Sequence[tuple[str, str, str, str, float]]],
+              reuse: GraphSnapshot | None = None) -> GraphSnapshot:
         kinds, cats, srcs = list(self.kinds), list(self.categories), list(self.sources)
         codes = [{v: k for k, v in enumerate(vocab)} for vocab in (kinds, cats, srcs)]
         ids = list(self.ids)
@@ -147,18 +153,34 @@ class GraphSnapshot:
         tok_counts: list[int] = []
         ent_ids: list[int] = []
         ent_counts: list[int] = []
+        prints: list[int] = []
+        old_pos = reuse.pos if reuse is not None else {}
+        if reuse is not None:
+            old_prints, old_tok_at, old_ent_at = (reuse.fingerprint.tolist(), reuse.tok_indptr.tolist(),
+                                                  reuse.ent_indptr.tolist())
+            old_tok, old_ent = reuse.tok.tolist(), reuse.ent.tolist()
         for node_id, k, gone, cat, src, title, content, tags, entities, importance, created_at in node_rows:
             pos[node_id] = len(ids)
             ids.append(node_id)
             heads.append((_code(kinds, codes[0], k), _code(cats, codes[1], cat), _code(srcs, codes[2], src),
                           bool(gone), int(importance)))
+            created.append(created_at)
+            fp = _fingerprint(title, content, tags, entities)
+            prints.append(fp)
+            q = old_pos.get(node_id)
+            if q is not None and old_prints[q] == fp:  # unchanged text: its token and entity ids still hold
+                toks_q, ents_q = old_tok[old_tok_at[q]:old_tok_at[q + 1]], old_ent[old_ent_at[q]:old_ent_at[q + 1]]
+                tok_ids.extend(toks_q)
+                tok_counts.append(len(toks_q))
+                ent_ids.extend(ents_q)
+                ent_counts.append(len(ents_q))
+                continue
             toks = dict.fromkeys(memory_tokens(title, content, tags, entities))
             tok_ids.extend(_code(vocab, vocab_code, t) for t in toks)
             tok_counts.append(len(toks))
             ents = dict.fromkeys(e.lower() for e in entities)
             ent_ids.extend(_code(entity_vocab, entity_code, e) for e in ents)
             ent_counts.append(len(ents))
-            created.append(created_at)
         classes = list(self.classes)
         class_code = {c: k for k, c in enumerate(classes)}
         src_a, dst_a, cls_a, w_a = _edge_arrays(edge_batches, pos, classes, class_code)
@@ -187,11 +209,12 @@ class GraphSnapshot:
             tok_indptr=_grow(self.tok_indptr, tok_counts), tok=np.concatenate([self.tok, np.array(tok_ids, np.int32)]),
             vocab=vocab, ent_indptr=_grow(self.ent_indptr, ent_counts),
             ent=np.concatenate([self.ent, np.array(ent_ids, dtype=np.int32)]), entity_vocab=entity_vocab,
-            importance=np.concatenate([self.importance, new_heads[:, 4]]), created=created)
+            importance=np.concatenate([self.importance, new_heads[:, 4]]), created=created,
+            fingerprint=np.concatenate([self.fingerprint, np.array(prints, dtype=np.int64)]))
         return snap
 
     _ARRAYS = ("id_rank", "kind", "deleted", "category", "source", "indptr", "dst", "cls", "weight", "tok_indptr",
-               "tok", "ent_indptr", "ent", "importance")
+               "tok", "ent_indptr", "ent", "importance", "fingerprint")
     _WORDS = ("ids", "kinds", "categories", "sources", "vocab", "entity_vocab", "created")
 
     def save(self, path: str) -> None:
@@ -249,6 +272,11 @@ def _slices(indptr: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarr
         return empty, empty
     offsets = np.cumsum(lens) - lens
     return np.repeat(np.arange(len(nodes)), lens), np.arange(total) + np.repeat(starts - offsets, lens)
+
+
+def _fingerprint(title: str | None, content: str, tags: Sequence[str], entities: Sequence[str]) -> int:
+    text = "\x1f".join([title or "", content, *tags, "\x1e", *entities])
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little", signed=True)
 
 
 def _grow(indptr: np.ndarray, counts: list[int]) -> np.ndarray:
@@ -322,7 +350,7 @@ class GraphIndex:
         # only rows were added since (the usual case after `remember`): read just those
         fresh = snap.extended(self.store) if snap is not None and snap.generation[1] == gen[1] and not volatile else None
         if fresh is None:
-            fresh = GraphSnapshot.build(self.store)
+            fresh = GraphSnapshot.build(self.store, reuse=snap)
         if durable and self.path and not getattr(self.store, "readonly", False):
             try:
                 fresh.save(self.path)
