@@ -168,7 +168,7 @@ def node_words(snap: GraphSnapshot) -> list[tuple[list[str], list[str]]]:
     return out
 
 
-def test_added_rows_extend_the_snapshot_exactly_as_a_full_read_would(mem):
+def test_added_and_changed_rows_extend_the_snapshot_exactly_as_a_full_read_would(mem, monkeypatch):
     rt = mem.rt
     for k in range(6):
         mem.remember(f"Deploy {k}: the checkout service moved to Kubernetes because latency was high")
@@ -179,14 +179,23 @@ def test_added_rows_extend_the_snapshot_exactly_as_a_full_read_would(mem):
     assert grown.generation[1] == first.generation[1]  # only inserts happened: no full read
     assert all(i in grown.pos for i in added) and grown.edge_count > first.edge_count
     assert same_graph(grown, GraphSnapshot.build(rt.store))
-    mem.forget(added[0])  # a change, not an insert: read everything again (tokens of unchanged text reused)
+    builds = []
+    real_build = GraphSnapshot.build
+    monkeypatch.setattr(GraphSnapshot, "build", classmethod(lambda cls, *a, **k: builds.append(1) or
+                                                            real_build.__func__(cls, *a, **k)))
+    mem.forget(added[0])  # a change, not an insert: the forgotten node and its edges are read again
     after = rt.graph.snapshot()
+    assert not builds and after.deleted[after.pos[added[0]]]
     assert after.generation[1] != grown.generation[1]
     assert same_graph(after, GraphSnapshot.build(rt.store))
     mem.rt.store.update_node(replace(mem.rt.store.get_node(added[1]), content="Incident 1: the pods were fine"),
                              "incident 1 the pods were fine")  # changed text is tokenised again
     assert "fine" in node_words(rt.graph.snapshot())[rt.graph.snapshot().pos[added[1]]][0]
     assert same_graph(rt.graph.snapshot(), GraphSnapshot.build(rt.store))
+    with rt.store.transaction():  # a deleted edge row can only be followed by reading everything
+        rt.store.conn.execute("DELETE FROM edges WHERE id = (SELECT MIN(id) FROM edges)")
+    builds.clear()
+    assert same_graph(rt.graph.snapshot(), GraphSnapshot.build(rt.store)) and builds == [1, 1]
     # a new process starts from the saved file and reads only what was added since it was saved
     mem.remember("Incident 9: Kubernetes pods restarted again")
     other = GraphIndex(rt.store).snapshot()

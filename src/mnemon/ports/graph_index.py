@@ -22,7 +22,7 @@ import numpy as np
 from ..core.text import memory_tokens
 from .store.base import Store
 
-SNAPSHOT_FORMAT = "mnemon-graph/5"  # bump when the saved arrays change meaning
+SNAPSHOT_FORMAT = "mnemon-graph/6"  # bump when the saved arrays change meaning
 
 
 @dataclass(eq=False)
@@ -32,8 +32,9 @@ class GraphSnapshot:
     Weights stay float64: recall's scores must be the same bits as when they were read row by row."""
 
     generation: tuple[str, str]  # the store's (generation, mutation) tokens these rows are of
-    last_seq: int  # the newest node and edge this snapshot has read: rows added later extend it
+    last_seq: int  # the newest node, edge and change this snapshot has read: what came later extends it
     last_edge_id: int
+    last_change: int
     ids: list[str]
     id_rank: np.ndarray  # int64: position of each id in sorted-id order (deterministic tie-breaks)
     kind: np.ndarray  # int16 index into `kinds`
@@ -59,6 +60,7 @@ class GraphSnapshot:
     importance: np.ndarray  # int64
     created: list[str]
     fingerprint: np.ndarray  # int64 hash of what the tokens are made of: a rebuild re-tokenises only what changed
+    provisional: bool = False  # read inside a writer's open transaction
     memo: dict[str, Any] = field(default_factory=dict)  # derived data that lives exactly as long as the snapshot
     _pos: dict[str, int] | None = None
 
@@ -101,7 +103,7 @@ class GraphSnapshot:
     @classmethod
     def empty(cls) -> GraphSnapshot:
         none = np.zeros(0, dtype=np.int64)
-        return cls(generation=("", ""), last_seq=0, last_edge_id=0, ids=[], id_rank=none,
+        return cls(generation=("", ""), last_seq=0, last_edge_id=0, last_change=0, ids=[], id_rank=none,
                    kind=np.zeros(0, dtype=np.int16), deleted=np.zeros(0, dtype=bool),
                    category=np.zeros(0, dtype=np.int32), source=np.zeros(0, dtype=np.int32), kinds=[], categories=[],
                    sources=[], indptr=np.zeros(1, dtype=np.int64), dst=np.zeros(0, dtype=np.int32),
@@ -117,101 +119,116 @@ class GraphSnapshot:
         if reuse is not None:
             empty.vocab, empty.entity_vocab = list(reuse.vocab), list(reuse.entity_vocab)  # keeps its ids valid
         with closing(store.graph_export()) as export:
-            generation, node_rows, last_seq, last_edge_id = next(export)
-            return empty._with(generation, node_rows, last_seq, last_edge_id, export, reuse)
+            generation, node_rows, last_seq, last_edge_id, last_change, inside = next(export)
+            snap = empty._with(generation, node_rows, export, reuse)
+        return snap._marked(last_seq, last_edge_id, last_change, inside)
 
     @classmethod
-    def from_rows(cls, generation: str, node_rows: Iterable[tuple[str, str, bool, str, str]],
+    def from_rows(cls, generation: str, node_rows: Iterable[tuple[Any, ...]],
                   edge_batches: Iterable[Sequence[tuple[str, str, str, str, float]]]) -> GraphSnapshot:
-        """From (id, kind, deleted?, category, source) per node and batches of (src, dst, type, sub_type, weight)
-        per active edge in edge-id order (tests and tools build graphs without a store)."""
-        return cls.empty()._with((generation, generation), node_rows, 0, 0, edge_batches)
+        """From node rows (id, kind, deleted?, category, source, title, content, tags, entities, importance,
+        created_at) and batches of (src, dst, type, sub_type, weight) per active edge in edge-id order (tests and
+        tools build graphs without a store)."""
+        return cls.empty()._with((generation, generation), node_rows, edge_batches)
 
     def extended(self, store: Store) -> GraphSnapshot | None:
-        """A new snapshot: this one plus the nodes and edges added since; None if something was changed or
-        removed meanwhile (then only a full build is right). Node positions and edge order come out exactly as a
-        full build would make them: nodes in seq order, each node's edges in edge-id order."""
-        with closing(store.graph_export(self.last_seq, self.last_edge_id)) as export:
-            generation, node_rows, last_seq, last_edge_id = next(export)
-            if self.ids and generation[1] != self.generation[1]:
+        """A new snapshot: this one with the nodes and edges added since, and the nodes changed since (with all
+        their out-edges) read again; None when the changes cannot be followed (then only a full build is right).
+        Node positions and edge order come out exactly as a full build makes them: nodes in seq order, each
+        node's out-edges in edge-id order."""
+        if self.provisional:
+            return None
+        with closing(store.graph_export(self.last_seq, self.last_edge_id, self.last_change)) as export:
+            generation, node_rows, last_seq, last_edge_id, last_change, inside = next(export)
+            if node_rows is None:
                 return None
-            return self._with(generation, node_rows, last_seq, last_edge_id, export)
+            snap = self._with(generation, node_rows, export)
+        return snap._marked(last_seq, last_edge_id, last_change, inside)
 
-    def _with(self, generation: tuple[str, str], node_rows: Iterable[tuple[str, str, bool, str, str]],
-              last_seq: int, last_edge_id: int,
+    def _marked(self, last_seq: int, last_edge_id: int, last_change: int, inside: bool) -> GraphSnapshot:
+        self.last_seq, self.last_edge_id, self.last_change = last_seq, last_edge_id, last_change
+        self.provisional = inside  # read inside a writer's transaction: it may yet roll back, never extend it
+        return self
+
+    def _with(self, generation: tuple[str, str], node_rows: Iterable[tuple[Any, ...]],
               edge_batches: Iterable[Sequence[tuple[str, str, str, str, float]]],
               reuse: GraphSnapshot | None = None) -> GraphSnapshot:
+        """This snapshot with `node_rows` (new nodes, and nodes read again) and `edge_batches` (new edges, and
+        every active out-edge of a node read again) applied."""
         kinds, cats, srcs = list(self.kinds), list(self.categories), list(self.sources)
         codes = [{v: k for k, v in enumerate(vocab)} for vocab in (kinds, cats, srcs)]
         ids = list(self.ids)
         pos = dict(self.pos)
-        heads: list[tuple[int, int, int, bool, int]] = []
+        n_old = len(ids)
+        at: list[int] = []
+        heads: list[tuple[int, int, int, bool, int, int]] = []
         vocab, entity_vocab, created = list(self.vocab), list(self.entity_vocab), list(self.created)
         vocab_code = {t: k for k, t in enumerate(vocab)}
         entity_code = {e: k for k, e in enumerate(entity_vocab)}
+        tok_owner: list[int] = []
         tok_ids: list[int] = []
-        tok_counts: list[int] = []
+        ent_owner: list[int] = []
         ent_ids: list[int] = []
-        ent_counts: list[int] = []
-        prints: list[int] = []
         old_pos = reuse.pos if reuse is not None else {}
         if reuse is not None:
             old_prints, old_tok_at, old_ent_at = (reuse.fingerprint.tolist(), reuse.tok_indptr.tolist(),
                                                   reuse.ent_indptr.tolist())
             old_tok, old_ent = reuse.tok.tolist(), reuse.ent.tolist()
         for node_id, k, gone, cat, src, title, content, tags, entities, importance, created_at in node_rows:
-            pos[node_id] = len(ids)
-            ids.append(node_id)
-            heads.append((_code(kinds, codes[0], k), _code(cats, codes[1], cat), _code(srcs, codes[2], src),
-                          bool(gone), int(importance)))
-            created.append(created_at)
+            p = pos.get(node_id)
+            if p is None:
+                p = pos[node_id] = len(ids)
+                ids.append(node_id)
+                created.append(created_at)
+            else:
+                created[p] = created_at
+            at.append(p)
             fp = _fingerprint(title, content, tags, entities)
-            prints.append(fp)
+            heads.append((_code(kinds, codes[0], k), _code(cats, codes[1], cat), _code(srcs, codes[2], src),
+                          bool(gone), int(importance), fp))
             q = old_pos.get(node_id)
             if q is not None and old_prints[q] == fp:  # unchanged text: its token and entity ids still hold
                 toks_q, ents_q = old_tok[old_tok_at[q]:old_tok_at[q + 1]], old_ent[old_ent_at[q]:old_ent_at[q + 1]]
-                tok_ids.extend(toks_q)
-                tok_counts.append(len(toks_q))
-                ent_ids.extend(ents_q)
-                ent_counts.append(len(ents_q))
-                continue
-            toks = dict.fromkeys(memory_tokens(title, content, tags, entities))
-            tok_ids.extend(_code(vocab, vocab_code, t) for t in toks)
-            tok_counts.append(len(toks))
-            ents = dict.fromkeys(e.lower() for e in entities)
-            ent_ids.extend(_code(entity_vocab, entity_code, e) for e in ents)
-            ent_counts.append(len(ents))
+            else:
+                toks_q = [_code(vocab, vocab_code, t) for t in dict.fromkeys(memory_tokens(title, content, tags,
+                                                                                           entities))]
+                ents_q = [_code(entity_vocab, entity_code, e) for e in dict.fromkeys(e.lower() for e in entities)]
+            tok_ids.extend(toks_q)
+            tok_owner.extend([p] * len(toks_q))
+            ent_ids.extend(ents_q)
+            ent_owner.extend([p] * len(ents_q))
+        n = len(ids)
+        again = np.array([p for p in at if p < n_old], dtype=np.int64)  # nodes read again: their rows are replaced
         classes = list(self.classes)
         class_code = {c: k for k, c in enumerate(classes)}
         src_a, dst_a, cls_a, w_a = _edge_arrays(edge_batches, pos, classes, class_code)
-        n_old, n = len(self.ids), len(ids)
-        order = np.argsort(src_a, kind="stable")  # grouped by source node, edge-id order kept inside each group
-        counts = np.bincount(src_a, minlength=n)
-        old_ends = np.concatenate([self.indptr, np.full(n - n_old, self.indptr[-1], dtype=np.int64)])
-        indptr = old_ends + np.concatenate([[0], np.cumsum(counts)])
-        if self.dst.shape[0]:
-            at = old_ends[src_a[order].astype(np.int64) + 1]  # new edges go after the node's older ones
-            dst, cls_, weight = (np.insert(old, at, new[order]) for old, new in
-                                 ((self.dst, dst_a), (self.cls, cls_a), (self.weight, w_a)))
-        else:
-            dst, cls_, weight = dst_a[order], cls_a[order], w_a[order]
-        rank = np.empty(n, dtype=np.int64)
-        rank[sorted(range(n), key=ids.__getitem__)] = np.arange(n, dtype=np.int64)
-        new_heads = np.array(heads, dtype=np.int64).reshape(-1, 5)
-        snap = GraphSnapshot(
-            generation=generation, last_seq=last_seq, last_edge_id=last_edge_id, ids=ids, id_rank=rank,
-            kind=np.concatenate([self.kind, new_heads[:, 0].astype(np.int16)]),
-            category=np.concatenate([self.category, new_heads[:, 1].astype(np.int32)]),
-            source=np.concatenate([self.source, new_heads[:, 2].astype(np.int32)]),
-            deleted=np.concatenate([self.deleted, new_heads[:, 3].astype(bool)]),
+        indptr, (dst, cls_, weight) = _resegment(self.indptr, (self.dst, self.cls, self.weight), n, again, src_a,
+                                                 (dst_a, cls_a, w_a))
+        tok_indptr, (tok,) = _resegment(self.tok_indptr, (self.tok,), n, again, np.array(tok_owner, dtype=np.int64),
+                                        (np.array(tok_ids, dtype=np.int32),))
+        ent_indptr, (ent,) = _resegment(self.ent_indptr, (self.ent,), n, again, np.array(ent_owner, dtype=np.int64),
+                                        (np.array(ent_ids, dtype=np.int32),))
+        rank = self.id_rank
+        if n > n_old:
+            rank = np.empty(n, dtype=np.int64)
+            rank[sorted(range(n), key=ids.__getitem__)] = np.arange(n, dtype=np.int64)
+        rows = np.array(heads, dtype=np.int64).reshape(-1, 6)
+        where = np.array(at, dtype=np.int64)
+
+        def column(old: np.ndarray, k: int, dtype: Any) -> np.ndarray:
+            out = np.concatenate([old, np.zeros(n - n_old, dtype=old.dtype)]).astype(dtype)
+            out[where] = rows[:, k]
+            return out
+
+        return GraphSnapshot(
+            generation=generation, last_seq=self.last_seq, last_edge_id=self.last_edge_id,
+            last_change=self.last_change, ids=ids, id_rank=rank,
+            kind=column(self.kind, 0, np.int16), category=column(self.category, 1, np.int32),
+            source=column(self.source, 2, np.int32), deleted=column(self.deleted, 3, bool),
+            importance=column(self.importance, 4, np.int64), fingerprint=column(self.fingerprint, 5, np.int64),
             kinds=kinds, categories=cats, sources=srcs, indptr=indptr, dst=dst, cls=cls_, weight=weight,
-            classes=classes, _pos=pos,
-            tok_indptr=_grow(self.tok_indptr, tok_counts), tok=np.concatenate([self.tok, np.array(tok_ids, np.int32)]),
-            vocab=vocab, ent_indptr=_grow(self.ent_indptr, ent_counts),
-            ent=np.concatenate([self.ent, np.array(ent_ids, dtype=np.int32)]), entity_vocab=entity_vocab,
-            importance=np.concatenate([self.importance, new_heads[:, 4]]), created=created,
-            fingerprint=np.concatenate([self.fingerprint, np.array(prints, dtype=np.int64)]))
-        return snap
+            classes=classes, _pos=pos, tok_indptr=tok_indptr, tok=tok, vocab=vocab, ent_indptr=ent_indptr,
+            ent=ent, entity_vocab=entity_vocab, created=created)
 
     _ARRAYS = ("id_rank", "kind", "deleted", "category", "source", "indptr", "dst", "cls", "weight", "tok_indptr",
                "tok", "ent_indptr", "ent", "importance", "fingerprint")
@@ -229,7 +246,7 @@ class GraphSnapshot:
             layout[name] = [arr.dtype.str, list(arr.shape), offset]
             offset += arr.nbytes + (-arr.nbytes % 8)
         head = json.dumps({"format": SNAPSHOT_FORMAT, "generation": list(self.generation), "last_seq": self.last_seq,
-                           "last_edge_id": self.last_edge_id, "arrays": layout}).encode() + b"\n"
+                           "last_edge_id": self.last_edge_id, "last_change": self.last_change, "arrays": layout}).encode() + b"\n"
         start = len(head) + (-len(head) % 8)
         tmp = f"{path}.{os.getpid()}.tmp"
         with open(tmp, "wb") as fh:
@@ -260,7 +277,8 @@ class GraphSnapshot:
         words = {name: arrays.pop(name).tolist() for name in cls._WORDS}
         classes = list(zip(arrays.pop("class_types").tolist(), arrays.pop("class_subs").tolist()))
         return cls(generation=tuple(head["generation"]), last_seq=int(head["last_seq"]),  # type: ignore[arg-type]
-                   last_edge_id=int(head["last_edge_id"]), classes=classes, **words, **arrays)
+                   last_edge_id=int(head["last_edge_id"]), last_change=int(head["last_change"]), classes=classes,
+                   **words, **arrays)
 
 
 def _slices(indptr: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -279,8 +297,26 @@ def _fingerprint(title: str | None, content: str, tags: Sequence[str], entities:
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little", signed=True)
 
 
-def _grow(indptr: np.ndarray, counts: list[int]) -> np.ndarray:
-    return np.concatenate([indptr, indptr[-1] + np.cumsum(np.array(counts, dtype=np.int64))])
+def _resegment(indptr: np.ndarray, columns: tuple[np.ndarray, ...], n: int, clear: np.ndarray, owner: np.ndarray,
+               fresh: tuple[np.ndarray, ...]) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """A CSR over `n` owners from one over fewer: the entries of the owners in `clear` dropped, then `fresh`
+    entries (each with its owner, in order) put after each owner's remaining ones."""
+    lens = np.diff(indptr)
+    if len(clear):
+        dropped = np.zeros(len(lens), dtype=bool)
+        dropped[clear] = True
+        keep = ~np.repeat(dropped, lens)
+        columns = tuple(c[keep] for c in columns)
+        lens = lens.copy()
+        lens[clear] = 0
+    lens = np.concatenate([lens, np.zeros(n - len(lens), dtype=np.int64)])
+    ends = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
+    if not len(owner):
+        return ends, columns
+    order = np.argsort(owner, kind="stable")
+    where = ends[owner[order] + 1]
+    columns = tuple(np.insert(c, where, f[order]) if len(c) else f[order] for c, f in zip(columns, fresh))
+    return ends + np.concatenate([[0], np.cumsum(np.bincount(owner, minlength=n))]), columns
 
 
 def _code(vocab: list[str], code: dict[str, int], value: str) -> int:
@@ -347,11 +383,11 @@ class GraphIndex:
             if snap is not None and snap.generation == gen:
                 self._snap = snap
                 return snap
-        # only rows were added since (the usual case after `remember`): read just those
-        fresh = snap.extended(self.store) if snap is not None and snap.generation[1] == gen[1] and not volatile else None
+        # read just what was added or changed since (a remember adds a node and its edges; a forget changes one)
+        fresh = snap.extended(self.store) if snap is not None and not volatile else None
         if fresh is None:
             fresh = GraphSnapshot.build(self.store, reuse=snap)
-        if durable and self.path and not getattr(self.store, "readonly", False):
+        if durable and self.path and not fresh.provisional and not getattr(self.store, "readonly", False):
             try:
                 fresh.save(self.path)
             except OSError:

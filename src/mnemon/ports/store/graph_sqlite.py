@@ -13,25 +13,36 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+CHANGES_KEPT = 50_000  # rows of graph_changes kept; a reader further behind reads everything again
+
 # Every change recall can observe redraws `graph_generation` in the same transaction, whoever writes it (this
-# store, vault ingest, another process); a change that is not a plain insert (an update of a column recall reads,
-# a delete) also redraws `graph_mutation`. While `graph_mutation` stands, a reader may extend what it read with
-# the rows added since instead of reading everything again. Touching (access counts) and effective-importance
-# updates redraw nothing: recall reads neither. Values are fresh random numbers rather than counters, so a snapshot
-# saved for one history of the file is never taken for another that reaches the same count (a restored backup).
-_BUMP_ANY = "BEGIN UPDATE meta SET value = random() WHERE key = 'graph_generation'; END;"
-_BUMP_ALL = "BEGIN UPDATE meta SET value = random() WHERE key IN ('graph_generation', 'graph_mutation'); END;"
+# store, vault ingest, another process); a change that is not a plain insert also redraws `graph_mutation` and
+# records which node it touched in `graph_changes` (an updated node, or the source of an updated edge; NULL for a
+# deleted row, which only a full read can follow). A reader that knows the last change it saw reads only the rows
+# added since plus the touched nodes and their out-edges. Touching (access counts) and effective-importance
+# updates record nothing: recall reads neither. Generation values are fresh random numbers rather than counters, so
+# a snapshot saved for one history of the file is never taken for another that reaches the same count.
+_BUMP_ANY = "UPDATE meta SET value = random() WHERE key = 'graph_generation';"
+_BUMP_ALL = "UPDATE meta SET value = random() WHERE key IN ('graph_generation', 'graph_mutation');"
 GRAPH_GENERATION_MIGRATION = (
     "m030_graph_generation",
     f"""
     INSERT OR IGNORE INTO meta(key, value) VALUES ('graph_generation', '0'), ('graph_mutation', '0');
-    CREATE TRIGGER edges_graph_ins AFTER INSERT ON edges {_BUMP_ANY}
-    CREATE TRIGGER edges_graph_del AFTER DELETE ON edges {_BUMP_ALL}
-    CREATE TRIGGER edges_graph_upd AFTER UPDATE OF src, dst, type, sub_type, weight, status ON edges {_BUMP_ALL}
-    CREATE TRIGGER nodes_graph_ins AFTER INSERT ON nodes {_BUMP_ANY}
-    CREATE TRIGGER nodes_graph_del AFTER DELETE ON nodes {_BUMP_ALL}
+    CREATE TABLE graph_changes (seq INTEGER PRIMARY KEY, node TEXT);
+    CREATE TRIGGER graph_changes_trim AFTER INSERT ON graph_changes WHEN NEW.seq % 1000 = 0
+        BEGIN DELETE FROM graph_changes WHERE seq <= NEW.seq - {CHANGES_KEPT}; END;
+    CREATE TRIGGER edges_graph_ins AFTER INSERT ON edges BEGIN {_BUMP_ANY} END;
+    CREATE TRIGGER edges_graph_del AFTER DELETE ON edges
+        BEGIN {_BUMP_ALL} INSERT INTO graph_changes(node) VALUES (NULL); END;
+    CREATE TRIGGER edges_graph_upd AFTER UPDATE OF src, dst, type, sub_type, weight, status ON edges
+        BEGIN {_BUMP_ALL} INSERT INTO graph_changes(node) VALUES (OLD.src);
+              INSERT INTO graph_changes(node) SELECT NEW.src WHERE NEW.src != OLD.src; END;
+    CREATE TRIGGER nodes_graph_ins AFTER INSERT ON nodes BEGIN {_BUMP_ANY} END;
+    CREATE TRIGGER nodes_graph_del AFTER DELETE ON nodes
+        BEGIN {_BUMP_ALL} INSERT INTO graph_changes(node) VALUES (NULL); END;
     CREATE TRIGGER nodes_graph_upd AFTER UPDATE OF kind, title, content, category, importance, tags, entities,
-        source, created_at, deleted_at ON nodes {_BUMP_ALL}
+        source, created_at, deleted_at ON nodes
+        BEGIN {_BUMP_ALL} INSERT INTO graph_changes(node) VALUES (OLD.id); END;
     """,
 )
 
@@ -55,32 +66,90 @@ class SQLiteGraphReads:
                 return token, token
             return str(rows["graph_generation"]), str(rows["graph_mutation"])
 
-    def graph_export(self, after_seq: int = 0, after_edge_id: int = 0, batch: int = 50_000) -> Iterator[Any]:
-        """The graph as of one generation, read in one transaction: first (generation, nodes, last seq, last
-        edge id), then the active edges in batches (a million-edge graph never sits in one list). With `after_*`
-        only the nodes and edges added after those. Iterate it to the end or close it.
+    def graph_export(self, after_seq: int = 0, after_edge_id: int = 0,
+                     after_change: int | None = None) -> Iterator[Any]:
+        """The graph as of one generation, read in one transaction. First yields (generation, nodes, last seq,
+        last edge id, last change, inside a writer's transaction?), then the active edges in batches (a
+        million-edge graph never sits in one list). Iterate it to the end or close it.
+
+        With `after_change` (and the two `after_*` marks) only what a reader holding those marks lacks: the nodes
+        added or changed since and every active out-edge of a changed node or added since. If the changes cannot
+        be followed (a row was deleted, or the log no longer reaches back that far) `nodes` is None and no edges
+        follow: read everything instead.
         nodes: (id, kind, deleted?, category, source, title, content, tags, entities, importance, created_at) in
-        seq order, deleted ones included;
-        edges: (src, dst, type, sub_type, weight) in edge-id order."""
+        seq order, deleted ones included; edges: (src, dst, type, sub_type, weight) in edge-id order."""
         with self._lock:
-            own = not self.conn.in_transaction
-            if own:
+            inside = self.conn.in_transaction
+            if not inside:
                 self.conn.execute("BEGIN")  # deferred: a read snapshot, no write lock
             try:
-                nodes = [(*r[:5], r[5], r[6], _words(r[7]), _words(r[8]), r[9], r[10]) for r in self.conn.execute(
-                    "SELECT id, kind, deleted_at IS NOT NULL, category, source, title, content, tags, entities,"
-                    " importance, created_at FROM nodes WHERE seq > ? ORDER BY seq", (after_seq,))]
                 last_seq = self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM nodes").fetchone()[0]
                 last_edge = self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM edges").fetchone()[0]
-                yield self.graph_generation(), nodes, max(after_seq, last_seq), max(after_edge_id, last_edge)
-                cur = self.conn.execute(
-                    "SELECT src, dst, type, sub_type, weight FROM edges WHERE id > ? AND status = 'active'"
-                    " ORDER BY id", (after_edge_id,))
-                while rows := cur.fetchmany(batch):
-                    yield rows
+                last_change = self._last_change()
+                changed: list[str] = []
+                if after_change is not None:
+                    follow = self._changes_after(after_change, last_change)
+                    if follow is None:
+                        yield self.graph_generation(), None, last_seq, last_edge, last_change, inside
+                        return
+                    changed = follow
+                else:
+                    after_seq = after_edge_id = 0
+                nodes = self._node_rows(after_seq, changed)
+                yield self.graph_generation(), nodes, last_seq, last_edge, last_change, inside
+                yield from self._edge_rows(after_edge_id, changed)
             finally:
-                if own:
+                if not inside:
                     self.conn.execute("COMMIT")
+
+    def _last_change(self) -> int:
+        try:
+            return int(self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM graph_changes").fetchone()[0])
+        except sqlite3.OperationalError:  # a read-only store from before the log: nothing to follow
+            return -1
+
+    def _changes_after(self, after: int, last: int) -> list[str] | None:
+        if after < 0 or last < after:
+            return None  # no log, or it went backwards (a rolled-back read): only a full read is right
+        if last == after:
+            return []
+        first = self.conn.execute("SELECT MIN(seq) FROM graph_changes WHERE seq > ?", (after,)).fetchone()[0]
+        if first is None or first > after + 1:
+            return None  # trimmed past what the reader saw
+        nodes = [r[0] for r in self.conn.execute("SELECT node FROM graph_changes WHERE seq > ?", (after,))]
+        if any(n is None for n in nodes):
+            return None
+        return list(dict.fromkeys(nodes))
+
+    def _node_rows(self, after_seq: int, changed: list[str]) -> list[tuple[Any, ...]]:
+        cols = ("id, kind, deleted_at IS NOT NULL, category, source, title, content, tags, entities, importance,"
+                " created_at")
+        rows = self.conn.execute(f"SELECT seq, {cols} FROM nodes WHERE seq > ?", (after_seq,)).fetchall()
+        for i in range(0, len(changed), 500):
+            chunk = changed[i:i + 500]
+            rows += self.conn.execute(f"SELECT seq, {cols} FROM nodes WHERE id IN ({','.join('?' * len(chunk))})"
+                                      " AND seq <= ?", [*chunk, after_seq]).fetchall()
+        rows.sort(key=lambda r: r[0])
+        return [(*r[1:6], r[6], r[7], _words(r[8]), _words(r[9]), r[10], r[11]) for r in rows]
+
+    def _edge_rows(self, after_edge_id: int, changed: list[str]) -> Iterator[list[tuple[Any, ...]]]:
+        """Active edges in id order: the changed nodes' out-edges up to `after_edge_id` (their ids are all below
+        the rest), then every edge after it."""
+        old: list[tuple[Any, ...]] = []
+        for i in range(0, len(changed), 500):
+            chunk = changed[i:i + 500]
+            old += self.conn.execute(
+                "SELECT id, src, dst, type, sub_type, weight FROM edges WHERE status = 'active' AND id <= ?"
+                f" AND src IN ({','.join('?' * len(chunk))})", [after_edge_id, *chunk]).fetchall()
+        if old:
+            old.sort(key=lambda r: r[0])
+            yield [r[1:] for r in old]
+        cur = self.conn.execute("SELECT src, dst, type, sub_type, weight FROM edges WHERE status = 'active'"
+                                " AND id > ? ORDER BY id", (after_edge_id,))
+        while rows := cur.fetchmany(self._EXPORT_BATCH):
+            yield rows
+
+    _EXPORT_BATCH = 50_000
 
 
 def _words(value: str) -> list[str]:
