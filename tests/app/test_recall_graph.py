@@ -226,9 +226,9 @@ def test_a_read_only_store_from_before_the_generation_counter_still_recalls(make
     writer = make_mem(db=str(db))
     a = writer.remember("Chose Qdrant as the vector database")["id"]
     conn = writer.rt.store.conn
-    for name in ("edges_graph_ins", "edges_graph_del", "edges_graph_upd", "nodes_graph_ins", "nodes_graph_del",
-                 "nodes_graph_upd"):
+    for name in ("edges_graph_del", "edges_graph_upd", "nodes_graph_del", "nodes_graph_upd", "graph_changes_trim"):
         conn.execute(f"DROP TRIGGER {name}")
+    conn.execute("DROP TABLE graph_changes")
     conn.execute("DELETE FROM meta WHERE key IN ('graph_generation', 'graph_mutation')")
     writer.close()
     for leftover in tmp_path.glob("old.db-graph*"):

@@ -15,14 +15,14 @@ from typing import Any
 
 CHANGES_KEPT = 50_000  # rows of graph_changes kept; a reader further behind reads everything again
 
-# Every change recall can observe redraws `graph_generation` in the same transaction, whoever writes it (this
-# store, vault ingest, another process); a change that is not a plain insert also redraws `graph_mutation` and
+# Inserts show in the newest node seq and edge id, so they need no trigger (a write adds ~40 edge rows). Every
+# other change recall can observe — an update of a column it reads, a delete — redraws `graph_generation` and
+# `graph_mutation` in the same transaction, whoever writes it (this store, vault ingest, another process), and
 # records which node it touched in `graph_changes` (an updated node, or the source of an updated edge; NULL for a
 # deleted row, which only a full read can follow). A reader that knows the last change it saw reads only the rows
 # added since plus the touched nodes and their out-edges. Touching (access counts) and effective-importance
-# updates record nothing: recall reads neither. Generation values are fresh random numbers rather than counters, so
-# a snapshot saved for one history of the file is never taken for another that reaches the same count.
-_BUMP_ANY = "UPDATE meta SET value = random() WHERE key = 'graph_generation';"
+# updates record nothing: recall reads neither. Values are fresh random numbers rather than counters, so a
+# snapshot saved for one history of the file is never taken for another that reaches the same count.
 _BUMP_ALL = "UPDATE meta SET value = random() WHERE key IN ('graph_generation', 'graph_mutation');"
 GRAPH_GENERATION_MIGRATION = (
     "m030_graph_generation",
@@ -31,13 +31,11 @@ GRAPH_GENERATION_MIGRATION = (
     CREATE TABLE graph_changes (seq INTEGER PRIMARY KEY, node TEXT);
     CREATE TRIGGER graph_changes_trim AFTER INSERT ON graph_changes WHEN NEW.seq % 1000 = 0
         BEGIN DELETE FROM graph_changes WHERE seq <= NEW.seq - {CHANGES_KEPT}; END;
-    CREATE TRIGGER edges_graph_ins AFTER INSERT ON edges BEGIN {_BUMP_ANY} END;
     CREATE TRIGGER edges_graph_del AFTER DELETE ON edges
         BEGIN {_BUMP_ALL} INSERT INTO graph_changes(node) VALUES (NULL); END;
     CREATE TRIGGER edges_graph_upd AFTER UPDATE OF src, dst, type, sub_type, weight, status ON edges
         BEGIN {_BUMP_ALL} INSERT INTO graph_changes(node) VALUES (OLD.src);
               INSERT INTO graph_changes(node) SELECT NEW.src WHERE NEW.src != OLD.src; END;
-    CREATE TRIGGER nodes_graph_ins AFTER INSERT ON nodes BEGIN {_BUMP_ANY} END;
     CREATE TRIGGER nodes_graph_del AFTER DELETE ON nodes
         BEGIN {_BUMP_ALL} INSERT INTO graph_changes(node) VALUES (NULL); END;
     CREATE TRIGGER nodes_graph_upd AFTER UPDATE OF kind, title, content, category, importance, tags, entities,
@@ -64,7 +62,9 @@ class SQLiteGraphReads:
                 version = self.conn.execute("PRAGMA data_version").fetchone()[0]
                 token = f"volatile:{version}:{self.conn.total_changes}"
                 return token, token
-            return str(rows["graph_generation"]), str(rows["graph_mutation"])
+            newest = self.conn.execute("SELECT (SELECT COALESCE(MAX(seq), 0) FROM nodes),"
+                                       " (SELECT COALESCE(MAX(id), 0) FROM edges)").fetchone()
+            return f"{rows['graph_generation']}:{newest[0]}:{newest[1]}", str(rows["graph_mutation"])
 
     def graph_export(self, after_seq: int = 0, after_edge_id: int = 0,
                      after_change: int | None = None) -> Iterator[Any]:
