@@ -129,8 +129,8 @@ def _causal_pairs(snap: GraphSnapshot, nodes: list[int]) -> list[tuple[str, str]
     owner, edges = snap.edge_slices(np.array(nodes, dtype=np.int64))
     members = set(nodes)
     causal = _edges_of_type(snap, "causal")
-    return [(snap.ids[nodes[o]], snap.ids[d]) for o, e, d in zip(owner.tolist(), edges.tolist(),
-                                                                 snap.dst[edges].tolist()) if causal[e] and d in members]
+    pairs = zip(owner.tolist(), edges.tolist(), snap.dst[edges].tolist())
+    return [(snap.ids[nodes[o]], snap.ids[d]) for o, e, d in pairs if causal[e] and d in members]
 
 
 def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None = None, category: str | None = None,

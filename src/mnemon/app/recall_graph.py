@@ -29,7 +29,8 @@ class ArrayBeam:
     dropped_by_budget: int = 0
 
 
-def class_weights(snap: GraphSnapshot, edge_weights: Mapping[str, float], graph_of: Mapping[str, str | None]) -> np.ndarray:
+def class_weights(snap: GraphSnapshot, edge_weights: Mapping[str, float],
+                  graph_of: Mapping[str, str | None]) -> np.ndarray:
     """φ of each edge class for an intent (0 for supersedes and relations outside the four graphs)."""
     return np.array([edge_weights.get(graph_of.get(t) or "", 0.0) for t, _ in snap.classes], dtype=np.float64)
 

@@ -246,7 +246,8 @@ class GraphSnapshot:
             layout[name] = [arr.dtype.str, list(arr.shape), offset]
             offset += arr.nbytes + (-arr.nbytes % 8)
         head = json.dumps({"format": SNAPSHOT_FORMAT, "generation": list(self.generation), "last_seq": self.last_seq,
-                           "last_edge_id": self.last_edge_id, "last_change": self.last_change, "arrays": layout}).encode() + b"\n"
+                           "last_edge_id": self.last_edge_id, "last_change": self.last_change,
+                           "arrays": layout}).encode() + b"\n"
         start = len(head) + (-len(head) % 8)
         tmp = f"{path}.{os.getpid()}.tmp"
         with open(tmp, "wb") as fh:
