@@ -237,3 +237,28 @@ def test_a_read_only_store_from_before_the_generation_counter_still_recalls(make
     assert reader.rt.store.graph_generation()[0].startswith("volatile:")
     assert [r["insight"]["id"] for r in reader.recall("Qdrant")["results"]] == [a]
     assert not list(tmp_path.glob("old.db-graph*"))  # nothing written beside a read-only store
+
+
+def test_a_saved_snapshot_of_another_history_of_the_file_is_never_extended(make_mem, tmp_path):
+    import shutil
+
+    db = tmp_path / "m.db"
+    mem = make_mem(db=str(db))
+    for k in range(3):
+        mem.remember(f"Common start {k}: the checkout service moved to Kubernetes")
+    mem.close()
+    shutil.copyfile(db, tmp_path / "backup.db")  # the backup diverges from here
+    mem = make_mem(db=str(db))
+    for k in range(3):
+        mem.remember(f"History A {k}: Qdrant runs on the build server")
+    mem.recall("Qdrant")  # saves a snapshot of history A beside the file
+    mem.close()
+    for suffix in ("", "-wal", "-shm"):
+        (tmp_path / f"m.db{suffix}").unlink(missing_ok=True)
+    shutil.copyfile(tmp_path / "backup.db", db)  # restored: the saved snapshot stays
+    mem = make_mem(db=str(db))
+    for k in range(4):
+        mem.remember(f"History B {k}: Redis caches the sessions")
+    snap = mem.rt.graph.snapshot()
+    assert same_graph(snap, GraphSnapshot.build(mem.rt.store))
+    assert not any("Qdrant" in n["insight"]["content"] for n in mem.recall("Qdrant")["results"])

@@ -8,10 +8,10 @@ from mnemon.ports.store.base import Store
 from .test_sqlite_store import at, edge, put
 
 
-def export(store: Store, after_seq: int = 0, after_edge_id: int = 0, after_change: int | None = None):
-    with closing(store.graph_export(after_seq, after_edge_id, after_change)) as rows:
-        (generation, nodes, last_seq, last_edge, last_change, _inside), *batches = list(rows)
-    return generation, nodes, (last_seq, last_edge, last_change), [e for b in batches for e in b]
+def export(store: Store, after=None):
+    with closing(store.graph_export(after)) as rows:
+        (generation, nodes, marks, _inside), *batches = list(rows)
+    return generation, nodes, marks, [e for b in batches for e in b]
 
 
 def test_inserts_move_the_generation_and_changes_move_the_mutation_too(store: Store) -> None:
@@ -50,15 +50,15 @@ def test_export_holds_every_node_and_only_active_edges_and_can_start_after_a_poi
     put(store, "c", "gamma")
     with store.transaction():
         store.insert_edges([edge("c", "a", "temporal", sub_type="proximity", weight=0.75)])
-    _, nodes, marks, edges = export(store, *marks)
+    _, nodes, marks, edges = export(store, marks)
     assert [n[0] for n in nodes] == ["c"]
     assert edges == [("c", "a", "temporal", "proximity", 0.75)]
     with store.transaction():  # a change: the changed node and all its active out-edges come again
         store.soft_delete(["a"], at(3))
         store.insert_edges([edge("a", "c", "semantic", weight=0.5)])
-    _, nodes, marks2, edges = export(store, *marks)
+    _, nodes, marks2, edges = export(store, marks)
     assert [(n[0], n[2]) for n in nodes] == [("a", True)]
     assert edges == [("a", "b", "entity", "", 0.25), ("a", "c", "semantic", "", 0.5)]
     with store.transaction():
         store.conn.execute("DELETE FROM edges WHERE src = 'c'")  # a deleted row: only a full read follows it
-    assert export(store, *marks2)[1] is None
+    assert export(store, marks2)[1] is None

@@ -22,7 +22,7 @@ import numpy as np
 from ..core.text import memory_tokens
 from .store.base import Store
 
-SNAPSHOT_FORMAT = "mnemon-graph/6"  # bump when the saved arrays change meaning
+SNAPSHOT_FORMAT = "mnemon-graph/7"  # bump when the saved arrays change meaning
 
 
 @dataclass(eq=False)
@@ -32,9 +32,7 @@ class GraphSnapshot:
     Weights stay float64: recall's scores must be the same bits as when they were read row by row."""
 
     generation: tuple[str, str]  # the store's (generation, mutation) tokens these rows are of
-    last_seq: int  # the newest node, edge and change this snapshot has read: what came later extends it
-    last_edge_id: int
-    last_change: int
+    marks: list[Any]  # how far the store's export reached (opaque to us): what came later extends this snapshot
     ids: list[str]
     id_rank: np.ndarray  # int64: position of each id in sorted-id order (deterministic tie-breaks)
     kind: np.ndarray  # int16 index into `kinds`
@@ -103,7 +101,7 @@ class GraphSnapshot:
     @classmethod
     def empty(cls) -> GraphSnapshot:
         none = np.zeros(0, dtype=np.int64)
-        return cls(generation=("", ""), last_seq=0, last_edge_id=0, last_change=0, ids=[], id_rank=none,
+        return cls(generation=("", ""), marks=[], ids=[], id_rank=none,
                    kind=np.zeros(0, dtype=np.int16), deleted=np.zeros(0, dtype=bool),
                    category=np.zeros(0, dtype=np.int32), source=np.zeros(0, dtype=np.int32), kinds=[], categories=[],
                    sources=[], indptr=np.zeros(1, dtype=np.int64), dst=np.zeros(0, dtype=np.int32),
@@ -119,9 +117,9 @@ class GraphSnapshot:
         if reuse is not None:
             empty.vocab, empty.entity_vocab = list(reuse.vocab), list(reuse.entity_vocab)  # keeps its ids valid
         with closing(store.graph_export()) as export:
-            generation, node_rows, last_seq, last_edge_id, last_change, inside = next(export)
+            generation, node_rows, marks, inside = next(export)
             snap = empty._with(generation, node_rows, export, reuse)
-        return snap._marked(last_seq, last_edge_id, last_change, inside)
+        return snap._marked(marks, inside)
 
     @classmethod
     def from_rows(cls, generation: str, node_rows: Iterable[tuple[Any, ...]],
@@ -138,15 +136,15 @@ class GraphSnapshot:
         node's out-edges in edge-id order."""
         if self.provisional:
             return None
-        with closing(store.graph_export(self.last_seq, self.last_edge_id, self.last_change)) as export:
-            generation, node_rows, last_seq, last_edge_id, last_change, inside = next(export)
+        with closing(store.graph_export(self.marks)) as export:
+            generation, node_rows, marks, inside = next(export)
             if node_rows is None:
                 return None
             snap = self._with(generation, node_rows, export)
-        return snap._marked(last_seq, last_edge_id, last_change, inside)
+        return snap._marked(marks, inside)
 
-    def _marked(self, last_seq: int, last_edge_id: int, last_change: int, inside: bool) -> GraphSnapshot:
-        self.last_seq, self.last_edge_id, self.last_change = last_seq, last_edge_id, last_change
+    def _marked(self, marks: list[Any], inside: bool) -> GraphSnapshot:
+        self.marks = marks
         self.provisional = inside  # read inside a writer's transaction: it may yet roll back, never extend it
         return self
 
@@ -221,8 +219,7 @@ class GraphSnapshot:
             return out
 
         return GraphSnapshot(
-            generation=generation, last_seq=self.last_seq, last_edge_id=self.last_edge_id,
-            last_change=self.last_change, ids=ids, id_rank=rank,
+            generation=generation, marks=self.marks, ids=ids, id_rank=rank,
             kind=column(self.kind, 0, np.int16), category=column(self.category, 1, np.int32),
             source=column(self.source, 2, np.int32), deleted=column(self.deleted, 3, bool),
             importance=column(self.importance, 4, np.int64), fingerprint=column(self.fingerprint, 5, np.int64),
@@ -245,8 +242,7 @@ class GraphSnapshot:
         for name, arr in arrays.items():
             layout[name] = [arr.dtype.str, list(arr.shape), offset]
             offset += arr.nbytes + (-arr.nbytes % 8)
-        head = json.dumps({"format": SNAPSHOT_FORMAT, "generation": list(self.generation), "last_seq": self.last_seq,
-                           "last_edge_id": self.last_edge_id, "last_change": self.last_change,
+        head = json.dumps({"format": SNAPSHOT_FORMAT, "generation": list(self.generation), "marks": self.marks,
                            "arrays": layout}).encode() + b"\n"
         start = len(head) + (-len(head) % 8)
         tmp = f"{path}.{os.getpid()}.tmp"
@@ -277,9 +273,8 @@ class GraphSnapshot:
             return None
         words = {name: arrays.pop(name).tolist() for name in cls._WORDS}
         classes = list(zip(arrays.pop("class_types").tolist(), arrays.pop("class_subs").tolist()))
-        return cls(generation=tuple(head["generation"]), last_seq=int(head["last_seq"]),  # type: ignore[arg-type]
-                   last_edge_id=int(head["last_edge_id"]), last_change=int(head["last_change"]), classes=classes,
-                   **words, **arrays)
+        return cls(generation=tuple(head["generation"]), marks=list(head["marks"]),  # type: ignore[arg-type]
+                   classes=classes, **words, **arrays)
 
 
 def _slices(indptr: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

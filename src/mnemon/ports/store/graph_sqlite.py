@@ -24,23 +24,24 @@ CHANGES_KEPT = 50_000  # rows of graph_changes kept; a reader further behind rea
 # updates record nothing: recall reads neither. Values are fresh random numbers rather than counters, so a
 # snapshot saved for one history of the file is never taken for another that reaches the same count.
 _BUMP_ALL = "UPDATE meta SET value = random() WHERE key IN ('graph_generation', 'graph_mutation');"
+_MARK = "(SELECT value FROM meta WHERE key = 'graph_mutation')"  # which history a logged change belongs to
 GRAPH_GENERATION_MIGRATION = (
     "m030_graph_generation",
     f"""
     INSERT OR IGNORE INTO meta(key, value) VALUES ('graph_generation', '0'), ('graph_mutation', '0');
-    CREATE TABLE graph_changes (seq INTEGER PRIMARY KEY, node TEXT);
+    CREATE TABLE graph_changes (seq INTEGER PRIMARY KEY, node TEXT, mark TEXT);
     CREATE TRIGGER graph_changes_trim AFTER INSERT ON graph_changes WHEN NEW.seq % 1000 = 0
         BEGIN DELETE FROM graph_changes WHERE seq <= NEW.seq - {CHANGES_KEPT}; END;
     CREATE TRIGGER edges_graph_del AFTER DELETE ON edges
-        BEGIN {_BUMP_ALL} INSERT INTO graph_changes(node) VALUES (NULL); END;
+        BEGIN {_BUMP_ALL} INSERT INTO graph_changes(node, mark) VALUES (NULL, {_MARK}); END;
     CREATE TRIGGER edges_graph_upd AFTER UPDATE OF src, dst, type, sub_type, weight, status ON edges
-        BEGIN {_BUMP_ALL} INSERT INTO graph_changes(node) VALUES (OLD.src);
-              INSERT INTO graph_changes(node) SELECT NEW.src WHERE NEW.src != OLD.src; END;
+        BEGIN {_BUMP_ALL} INSERT INTO graph_changes(node, mark) VALUES (OLD.src, {_MARK});
+              INSERT INTO graph_changes(node, mark) SELECT NEW.src, {_MARK} WHERE NEW.src != OLD.src; END;
     CREATE TRIGGER nodes_graph_del AFTER DELETE ON nodes
-        BEGIN {_BUMP_ALL} INSERT INTO graph_changes(node) VALUES (NULL); END;
+        BEGIN {_BUMP_ALL} INSERT INTO graph_changes(node, mark) VALUES (NULL, {_MARK}); END;
     CREATE TRIGGER nodes_graph_upd AFTER UPDATE OF kind, title, content, category, importance, tags, entities,
         source, created_at, deleted_at ON nodes
-        BEGIN {_BUMP_ALL} INSERT INTO graph_changes(node) VALUES (OLD.id); END;
+        BEGIN {_BUMP_ALL} INSERT INTO graph_changes(node, mark) VALUES (OLD.id, {_MARK}); END;
     """,
 )
 
@@ -66,16 +67,14 @@ class SQLiteGraphReads:
                                        " (SELECT COALESCE(MAX(id), 0) FROM edges)").fetchone()
             return f"{rows['graph_generation']}:{newest[0]}:{newest[1]}", str(rows["graph_mutation"])
 
-    def graph_export(self, after_seq: int = 0, after_edge_id: int = 0,
-                     after_change: int | None = None) -> Iterator[Any]:
-        """The graph as of one generation, read in one transaction. First yields (generation, nodes, last seq,
-        last edge id, last change, inside a writer's transaction?), then the active edges in batches (a
-        million-edge graph never sits in one list). Iterate it to the end or close it.
-
-        With `after_change` (and the two `after_*` marks) only what a reader holding those marks lacks: the nodes
-        added or changed since and every active out-edge of a changed node or added since. If the changes cannot
-        be followed (a row was deleted, or the log no longer reaches back that far) `nodes` is None and no edges
-        follow: read everything instead.
+    def graph_export(self, after: list[Any] | None = None) -> Iterator[Any]:
+        """The graph as of one generation, read in one transaction. First yields (generation, nodes, marks,
+        inside a writer's transaction?), then the active edges in batches (a million-edge graph never sits in one
+        list). Iterate it to the end or close it. `marks` say how far this read reached; handed back as `after`,
+        they ask for only what a reader holding them lacks: the nodes added or changed since and every active
+        out-edge of a changed node or added since. If that cannot be told (a row was deleted, the change log no
+        longer reaches back, or the rows the marks name are not there: another history of the file) `nodes` is
+        None and no edges follow: read everything instead.
         nodes: (id, kind, deleted?, category, source, title, content, tags, entities, importance, created_at) in
         seq order, deleted ones included; edges: (src, dst, type, sub_type, weight) in edge-id order."""
         with self._lock:
@@ -83,40 +82,52 @@ class SQLiteGraphReads:
             if not inside:
                 self.conn.execute("BEGIN")  # deferred: a read snapshot, no write lock
             try:
-                last_seq = self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM nodes").fetchone()[0]
-                last_edge = self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM edges").fetchone()[0]
-                last_change = self._last_change()
+                marks = self._marks()
                 changed: list[str] = []
-                if after_change is not None:
-                    follow = self._changes_after(after_change, last_change)
+                after_seq = after_edge_id = 0
+                if after is not None:
+                    follow = self._changes_since(after, marks)
                     if follow is None:
-                        yield self.graph_generation(), None, last_seq, last_edge, last_change, inside
+                        yield self.graph_generation(), None, marks, inside
                         return
-                    changed = follow
-                else:
-                    after_seq = after_edge_id = 0
+                    changed, after_seq, after_edge_id = follow, int(after[0]), int(after[2])
                 nodes = self._node_rows(after_seq, changed)
-                yield self.graph_generation(), nodes, last_seq, last_edge, last_change, inside
+                yield self.graph_generation(), nodes, marks, inside
                 yield from self._edge_rows(after_edge_id, changed)
             finally:
                 if not inside:
                     self.conn.execute("COMMIT")
 
-    def _last_change(self) -> int:
+    def _marks(self) -> list[Any]:
+        """[last node seq, its id, last edge id, its src/dst/type, last change seq, its mark]."""
+        node = self.conn.execute("SELECT seq, id FROM nodes ORDER BY seq DESC LIMIT 1").fetchone() or (0, "")
+        edge = self.conn.execute("SELECT id, src || ' ' || dst || ' ' || type FROM edges ORDER BY id DESC LIMIT 1"
+                                 ).fetchone() or (0, "")
         try:
-            return int(self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM graph_changes").fetchone()[0])
-        except sqlite3.OperationalError:  # a read-only store from before the log: nothing to follow
-            return -1
+            change = self.conn.execute("SELECT seq, mark FROM graph_changes ORDER BY seq DESC LIMIT 1").fetchone()
+        except sqlite3.OperationalError:  # a read-only store from before the log: nothing can be followed
+            change = (-1, "")
+        return [*node, *edge, *(change or (0, ""))]
 
-    def _changes_after(self, after: int, last: int) -> list[str] | None:
-        if after < 0 or last < after:
-            return None  # no log, or it went backwards (a rolled-back read): only a full read is right
-        if last == after:
+    def _changes_since(self, after: list[Any], now: list[Any]) -> list[str] | None:
+        """The nodes changed since `after` (marks of an earlier read), or None when that cannot be told."""
+        seq, node_id, edge_id, edge_key, change, mark = after
+        if now[4] < 0 or change < 0 or now[0] < seq or now[2] < edge_id or now[4] < change:
+            return None
+        q = self.conn.execute
+        if seq and (q("SELECT id FROM nodes WHERE seq = ?", (seq,)).fetchone() or ("",))[0] != node_id:
+            return None
+        if edge_id and (q("SELECT src || ' ' || dst || ' ' || type FROM edges WHERE id = ?", (edge_id,)).fetchone()
+                        or ("",))[0] != edge_key:
+            return None
+        if change and (q("SELECT mark FROM graph_changes WHERE seq = ?", (change,)).fetchone() or ("",))[0] != mark:
+            return None
+        if now[4] == change:
             return []
-        first = self.conn.execute("SELECT MIN(seq) FROM graph_changes WHERE seq > ?", (after,)).fetchone()[0]
-        if first is None or first > after + 1:
+        first = q("SELECT MIN(seq) FROM graph_changes WHERE seq > ?", (change,)).fetchone()[0]
+        if first is None or first > change + 1:
             return None  # trimmed past what the reader saw
-        nodes = [r[0] for r in self.conn.execute("SELECT node FROM graph_changes WHERE seq > ?", (after,))]
+        nodes = [r[0] for r in q("SELECT node FROM graph_changes WHERE seq > ?", (change,))]
         if any(n is None for n in nodes):
             return None
         return list(dict.fromkeys(nodes))
