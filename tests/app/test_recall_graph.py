@@ -262,3 +262,13 @@ def test_a_saved_snapshot_of_another_history_of_the_file_is_never_extended(make_
     snap = mem.rt.graph.snapshot()
     assert same_graph(snap, GraphSnapshot.build(mem.rt.store))
     assert not any("Qdrant" in n["insight"]["content"] for n in mem.recall("Qdrant")["results"])
+
+
+def test_the_combined_sort_key_orders_like_a_lexicographic_sort_even_when_it_would_overflow():
+    from mnemon.app.recall_graph import _argsort_keys
+
+    rng = np.random.default_rng(3)
+    small = [rng.integers(0, 5, 200), rng.integers(0, 50, 200), np.arange(200)]
+    huge = [rng.integers(0, 2 ** 40, 200), rng.integers(0, 2 ** 30, 200), np.arange(200)]
+    for keys in (small, huge):
+        assert _argsort_keys(keys).tolist() == np.lexsort(keys[::-1]).tolist()

@@ -1,12 +1,13 @@
-"""The beam search and neighbour support of smart recall over the in-memory graph (`ports.graph_index`).
+"""Smart recall's beam search, neighbour support and re-rank signals over the in-memory graph (`ports.graph_index`).
 
-`core.recall.beam.beam_search` and `core.recall.rerank.neighbour_support` state the algorithms over an injected
-neighbour function; these are the same algorithms over CSR arrays, a level at a time in numpy, and return the same
-floats (float64 throughout, the same operations in the same order) and the same tie-breaks. The tests run both on
-random graphs and compare them bit for bit.
+`core.recall.beam` and `core.recall.rerank` state the algorithms over an injected neighbour function and dicts;
+these are the same algorithms over CSR arrays, a level (and a chunk of anchors) at a time in numpy, and return the
+same floats (float64 throughout, the same operations in the same order) and the same tie-breaks. The tests run
+both on random graphs and compare them bit for bit.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -72,9 +73,11 @@ def _argsort_keys(keys: list[np.ndarray]) -> np.ndarray:
     """The order of a lexicographic sort by non-negative integer keys, first key most significant, as one argsort
     of a combined key (numpy's lexsort is an order of magnitude slower on these sizes). Ties left are exact
     duplicates of every key, which callers never have."""
+    spans = [int(k.max()) + 1 if len(k) else 1 for k in keys]
+    if math.prod(spans) >= 2 ** 62:  # the combined key would overflow: the slow, general way
+        return np.lexsort(keys[::-1])
     combined = np.zeros(len(keys[0]), dtype=np.int64)
-    for k in keys:
-        span = int(k.max()) + 1 if len(k) else 1
+    for k, span in zip(keys, spans):
         combined = combined * span + k
     return np.argsort(combined)
 
