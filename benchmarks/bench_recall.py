@@ -10,7 +10,9 @@ Measured per store size, each in a fresh subprocess so peak RSS belongs to that 
 - the first (cold) call separately: it loads the vector matrix;
 - peak RSS (`resource.getrusage`) of the measuring process;
 - a digest of every result list (ids and scores), so a speed change that alters results is caught;
-- CLI `mnemon --db X recall "…"` wall time p50 over 10 runs at 10k (provider `none`: the CLI would otherwise embed).
+- CLI `mnemon --db X recall "…"` wall time p50 over 10 runs at 10k (provider `none`: the CLI would otherwise embed),
+  and p50 of a recall right after a CLI `remember` (the saved recall graph is extended, not rebuilt);
+- the recall graph (`ports/graph_index.py`): a full build from the store and a load of the saved snapshot.
 
 Stores are synthetic: English sentences of 8-40 words about people, projects and tools (entities from a vocabulary of
 ~1,100 names, so an entity is not held by a tenth of the store), 5 sources, created_at spread over a year, 384-d random
@@ -326,6 +328,15 @@ def measure(db: Path, n_queries: int, warmups: int, dump: str | None, profile: s
     t = time.perf_counter()
     rt.index.scores(np.zeros(DIM, dtype=np.float32))  # loads the matrix: reported, not part of a recall
     load_ms = (time.perf_counter() - t) * 1000
+    graph: dict[str, float] = {}
+    if hasattr(rt, "graph"):  # the in-memory recall graph (absent in checkouts from before it, via BENCH_SRC)
+        from mnemon.ports.graph_index import GraphSnapshot
+        t = time.perf_counter()
+        GraphSnapshot.build(store)  # what a process pays after a change that is not an insert
+        graph["graph_build_ms"] = round((time.perf_counter() - t) * 1000, 1)
+        t = time.perf_counter()
+        rt.graph.snapshot()  # from the file beside the database when it is current, else built and saved
+        graph["graph_load_ms"] = round((time.perf_counter() - t) * 1000, 1)
     for _, target in queries:
         v = rt.index.vector(target) + noise.standard_normal(DIM).astype(np.float32) / np.sqrt(DIM)
         qvecs.append((v / np.linalg.norm(v)).astype(np.float32))
@@ -361,6 +372,7 @@ def measure(db: Path, n_queries: int, warmups: int, dump: str | None, profile: s
     return {"stored": int(db.name.split("_")[-1].split(".")[0]), "queries": len(times), "warmups": warmups,
             "p50_ms": pct(times, 0.5), "p95_ms": pct(times, 0.95), "mean_ms": round(statistics.mean(times), 2),
             "max_ms": round(max(times), 2), "first_call_ms": round(first_ms, 1), "matrix_load_ms": round(load_ms, 1),
+            **graph,
             "target_in_top10": round(hit_target / len(times), 3), "results_digest": digest,
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
 
@@ -384,6 +396,17 @@ def bench_cli(db: Path, work: Path, runs: int) -> dict[str, Any]:
             raise RuntimeError(f"CLI recall failed: {proc.stdout[:300]} {proc.stderr[:300]}")
         if k:  # the first run warms the OS page cache
             times.append(dt)
+    # the recall right after a remember (another process wrote): the saved graph is extended by the added rows
+    # (auto-prune off, as it is for anyone who keeps 10k memories: the default cap would soft-delete on every write)
+    after_write = []
+    for k, q in enumerate(queries[:4]):
+        subprocess.run([sys.executable, "-m", "mnemon", "--db", str(copy), "remember",
+                        f"Benchmark note {k}: {q} was looked up again"], capture_output=True,
+                       env={**env, "MNEMON_MAX_INSIGHTS": "0"}, check=True)
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "mnemon", "--db", str(copy), "recall", q], capture_output=True, env=env,
+                       check=True)
+        after_write.append((time.perf_counter() - t) * 1000)
     t = time.perf_counter()
     subprocess.run([sys.executable, "-c", "pass"], env=env, check=True)
     bare = (time.perf_counter() - t) * 1000
@@ -391,7 +414,8 @@ def bench_cli(db: Path, work: Path, runs: int) -> dict[str, Any]:
     subprocess.run([sys.executable, "-m", "mnemon", "--help"], env=env, check=True, capture_output=True)
     help_ms = (time.perf_counter() - t) * 1000
     return {"stored": int(db.name.split("_")[-1].split(".")[0]), "provider": "none", "runs": len(times),
-            "p50_ms": pct(times, 0.5), "p95_ms": pct(times, 0.95), "help_ms": round(help_ms, 1),
+            "p50_ms": pct(times, 0.5), "p95_ms": pct(times, 0.95), "after_remember_p50_ms": pct(after_write, 0.5),
+            "help_ms": round(help_ms, 1),
             "bare_python_ms": round(bare, 1)}
 
 

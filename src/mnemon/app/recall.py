@@ -4,34 +4,37 @@
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import numpy as np
-
-import heapq
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from ..ports.vector_index import QueryScores
 
 
 from ..core.entities import extract_entities
 from ..core.errors import InvalidInput
 from ..core.graph import topo_order
 from ..core.intent import Intent, IntentDecision, detect_intent
-from ..core.model import TRAVERSAL_GRAPHS, Edge, Link, Memory, parse_iso
-from ..core.recall.beam import beam_search
+from ..core.model import TRAVERSAL_GRAPHS, Memory, parse_iso
 from ..core.recall.fusion import rrf, via_of
 from ..core.recall.timeframe import time_window
 from ..core.recall.params import (
-    ANCHOR_TOP_K, BEAM, BEAM_FANOUT, EDGE_WEIGHTS, FORMULA_VERSION, RERANK, RERANK_NO_EMBEDDING, confidence_label,
+    ANCHOR_TOP_K, BEAM, EDGE_WEIGHTS, FORMULA_VERSION, RERANK, RERANK_NO_EMBEDDING, confidence_label,
 )
 from ..core.recall.rerank import (
-    Scored, Signals, combine, entity_signal, idf, is_supported, keyword_signal, minmax, neighbour_support, relevance,
+    SIMILARITY_SUPPORT, Scored, Signals, idf, relevance,
 )
 from ..core.text import excerpt, tokens
 from ..ports.store.base import MemoryFilter
+from ..ports.graph_index import GraphSnapshot
+from .recall_graph import (
+    beam_arrays, class_weights, combine_array, entity_signals, keyword_signals, minmax_array, neighbour_support_arrays,
+    relevance_array,
+)
 from .runtime import Runtime
 
 VECTOR_ANCHOR_FLOOR = 0.1
@@ -56,25 +59,79 @@ class RecallOutcome:
         return "sparse_results" if len(self.results) < max(1, self.limit / 2) else None
 
 
-_GRAPH_OF_TYPE: dict[str, str | None] = {}
+def _graph_names(snap: GraphSnapshot) -> dict[str, str | None]:
+    """The traversal graph of each edge type in the snapshot (ontology relations map onto the four graphs)."""
+    names = snap.memo.get("graphs")
+    if names is None:
+        names = {}
+        for t, _ in snap.classes:
+            if t in TRAVERSAL_GRAPHS:
+                names[t] = t
+            else:
+                try:
+                    from ..core.ontology import graph_of
+                except ImportError:  # pragma: no cover - ontology ships with the vault layer
+                    names[t] = "semantic"
+                    continue
+                names[t] = graph_of(t)
+        snap.memo["graphs"] = names
+    return names
 
 
-def _graph_of(edge: Edge | Link) -> str | None:
-    # called once per edge the beam looks at (~10^4 per recall): memoised per edge type
-    try:
-        return _GRAPH_OF_TYPE[edge.type]
-    except KeyError:
-        pass
-    if edge.type in TRAVERSAL_GRAPHS:
-        graph: str | None = edge.type
-    else:
-        try:
-            from ..core.ontology import graph_of
-        except ImportError:  # pragma: no cover - ontology ships with the vault layer
-            return "semantic"
-        graph = graph_of(edge.type)
-    _GRAPH_OF_TYPE[edge.type] = graph
-    return graph
+def _position_similarities(rt: Runtime, snap: GraphSnapshot, scores: QueryScores | None) -> np.ndarray:
+    """Calibrated cosine of the query per graph position; 0 where a node has no vector (as a missing one counts)."""
+    out = np.zeros(len(snap), dtype=np.float64)
+    if scores is None or scores.sims.shape[0] == 0:
+        return out
+    index = scores.index
+    key = ("vector_rows", id(index), index.version())
+    rows = snap.memo.get(key)
+    if rows is None:
+        for old in [k for k in snap.memo if isinstance(k, tuple) and k[0] == "vector_rows"]:
+            del snap.memo[old]
+        rows = snap.memo[key] = index.rows_for(snap.ids)
+    has = (rows >= 0) & (rows < scores.sims.shape[0])
+    out[has] = rt.calibrate_many(scores.sims[rows[has]].astype(np.float64))
+    return out
+
+
+def _admit_mask(snap: GraphSnapshot, category: str | None, source: str | None) -> np.ndarray:
+    """Which nodes the beam may step onto: live ones; memories only inside the category/source filter (other
+    kinds — notes, entities — are stepping stones and never results)."""
+    ok = ~snap.deleted
+    if category or source:
+        memory = snap.kind == snap.code_of("kinds", "memory")
+        inside = np.ones(len(snap), dtype=bool)
+        if category:
+            inside &= snap.category == snap.code_of("categories", category)
+        if source:
+            inside &= snap.source == snap.code_of("sources", source)
+        ok = ok & (~memory | inside)
+    return ok
+
+
+def _edges_of_type(snap: GraphSnapshot, type_: str) -> np.ndarray:
+    classes = [c for c, (t, _) in enumerate(snap.classes) if t == type_]
+    return np.isin(snap.cls, classes) if classes else np.zeros(snap.edge_count, dtype=bool)
+
+
+def _superseded_mask(snap: GraphSnapshot) -> np.ndarray:
+    """Nodes with an active incoming supersedes edge."""
+    mask = snap.memo.get("superseded")
+    if mask is None:
+        mask = np.zeros(len(snap), dtype=bool)
+        mask[snap.dst[_edges_of_type(snap, "supersedes")]] = True
+        snap.memo["superseded"] = mask
+    return mask
+
+
+def _causal_pairs(snap: GraphSnapshot, nodes: list[int]) -> list[tuple[str, str]]:
+    """(src, dst) ids of the active causal edges among `nodes`."""
+    owner, edges = snap.edge_slices(np.array(nodes, dtype=np.int64))
+    members = set(nodes)
+    causal = _edges_of_type(snap, "causal")
+    pairs = zip(owner.tolist(), edges.tolist(), snap.dst[edges].tolist())
+    return [(snap.ids[nodes[o]], snap.ids[d]) for o, e, d in pairs if causal[e] and d in members]
 
 
 def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None = None, category: str | None = None,
@@ -127,148 +184,100 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
                   "fused": len(anchor_scores)})
 
     # ── beam search ─────────────────────────────────────────────────────────
-    # rows and links read once per recall, and kept across recalls while the store is unchanged
-    cache = rt.read_cache()
-    known_nodes: dict[str, Memory] = cache.nodes if cache is not None else {}
-    known_links: dict[str, list[Link]] = cache.links if cache is not None else {}
-    rows: dict[str, Memory] = {}
-
-    def load(ids: Sequence[str]) -> None:
-        missing = [i for i in ids if i not in rows]
-        if not missing:
-            return
-        unknown = [i for i in missing if i not in known_nodes]
-        if unknown:
-            known_nodes.update(store.get_nodes(unknown))
-        for i in missing:
-            n = known_nodes.get(i)
-            if n is not None:
-                rows[i] = n
-
-    def links_of(ids: Sequence[str]) -> dict[str, list[Link]]:
-        unknown = [i for i in dict.fromkeys(ids) if i not in known_links]
-        if unknown:
-            got = store.adjacency(unknown)
-            for i in unknown:
-                known_links[i] = got.get(i, [])
-        return {i: known_links[i] for i in ids}
-
-    phi_now = EDGE_WEIGHTS[decision.intent]
-
-    trimmed: dict[str, list[tuple[str, Link]]] = {}
-
-    def neighbors(ids: Sequence[str]) -> dict[str, list[tuple[str, Link]]]:
-        # the beam looks at each node's strongest edges for this intent only, so a hub costs the same as a leaf
-        missing = [i for i in ids if i not in trimmed]
-        if missing:
-            for i, links in links_of(missing).items():
-                if len(links) > BEAM_FANOUT:
-                    links = heapq.nsmallest(BEAM_FANOUT, links, key=lambda l: (
-                        -(phi_now.get(_graph_of(l) or "", 0.0) * l.weight), l.id))
-                trimmed[i] = [(link.dst, link) for link in links]
-        return {i: trimmed[i] for i in ids if trimmed.get(i)}
-
-    load(list(anchor_scores))
-
-    heads: dict[str, tuple[str, bool, str, str]] = {}
-
-    def admit(ids: Sequence[str]) -> set[str]:
-        # only kind / deleted / category / source are needed to step onto a node: no full rows, no JSON
-        unknown = [i for i in ids if i not in heads and i not in rows]
-        if unknown:
-            heads.update(store.node_heads(unknown))
-        ok = set()
-        for i in ids:
-            n = rows.get(i)
-            head = (n.kind, n.deleted_at is not None, n.category, n.source) if n is not None else heads.get(i)
-            if head is None or head[1]:
-                continue
-            if head[0] != "memory":
-                ok.add(i)  # notes, entities … are stepping stones, never results
-            elif (not category or head[2] == category) and (not source or head[3] == source):
-                ok.add(i)
-        return ok
-
-    def similarity(ids: Sequence[str]) -> dict[str, float]:
-        if scores is None:
-            return {}
-        return {i: rt.calibrate(c) for i, c in scores.get(list(ids)).items()}
+    # over the in-memory graph: arrays of node heads and active out-edges, rebuilt only when the graph changes
+    snap = rt.graph.snapshot()
+    pos = snap.pos
+    ids = snap.ids
+    edge_weights = EDGE_WEIGHTS[decision.intent]
+    phi = class_weights(snap, edge_weights, _graph_names(snap))
+    sims = _position_similarities(rt, snap, scores)
+    clipped = np.maximum(0.0, sims)
 
     df = store.token_doc_freq(q_tokens) if q_tokens else {}
     total = max(1, store.count_active())
     q_weights = {t: idf(df.get(t, 0), total) for t in q_tokens}
-    keyword_cache: dict[str, float] = {}
+    keyword_cache: dict[int, float] = {}
 
-    def keyword(ids: Sequence[str]) -> dict[str, float]:
-        for i in ids:
-            if i not in keyword_cache:
-                keyword_cache[i] = keyword_signal(q_weights, rt.tokens_of(rows[i]))
-        return {i: keyword_cache[i] for i in ids}
+    def keyword(nodes: Sequence[int]) -> dict[int, float]:
+        missing = [p for p in nodes if p not in keyword_cache]
+        if missing:
+            keyword_cache.update(keyword_signals(snap, q_weights, missing))
+        return {p: keyword_cache[p] for p in nodes}
 
-    anchor_ids = [i for i in anchor_scores if i in rows]
-    anchor_rel = relevance(keyword(anchor_ids), similarity(anchor_ids), anchor_ids, scores is not None)
+    def similarity(nodes: Sequence[int]) -> dict[int, float]:
+        return {p: float(sims[p]) for p in nodes} if scores is not None else {}
+
+    anchor_nodes = [pos[i] for i in anchor_scores if i in pos]
+    anchor_rel = relevance(keyword(anchor_nodes), similarity(anchor_nodes), anchor_nodes, scores is not None)
     params = BEAM[decision.intent]
     # the beam starts from what each anchor says about the query; RRF decided which memories are anchors
-    beam = beam_search(anchor_rel, neighbors, params, EDGE_WEIGHTS[decision.intent], _graph_of,
-                       similarity, admit)
+    beam = beam_arrays(snap, anchor_rel, params, phi, sims, _admit_mask(snap, category, source))
     trace.append({"stage": "beam", "width": params.width, "depth": params.depth,
                   "max_visited": params.max_visited, "visited": beam.visited, "dropped_by_budget": beam.dropped_by_budget})
 
     # ── re-rank ─────────────────────────────────────────────────────────────
-    load([i for i in beam.scores if i not in rows and (i in heads and heads[i][0] in kinds)])
-    cand_ids = [i for i in beam.scores if i in rows and rows[i].kind in kinds and not rows[i].deleted_at
-                and (not category or rows[i].category == category) and (not source or rows[i].source == source)]
-    kw_sig = keyword(cand_ids)
-    sims = {i: max(0.0, v) for i, v in similarity(cand_ids).items()}
-    rel = relevance(kw_sig, sims, cand_ids, scores is not None)
-    support = neighbour_support(rel, {i: ls for i, ls in links_of([i for i in cand_ids if rel.get(i, 0.0) > 0]).items()
-                                      if ls}, set(cand_ids),
-                                EDGE_WEIGHTS[decision.intent], sims, _graph_of)
-    for i, v in beam.support.items():
-        if i in rel and v > support.get(i, 0.0):
-            support[i] = v
-    graph = minmax({i: rel.get(i, 0.0) + support.get(i, 0.0) for i in cand_ids})
-    superseded = {e.dst for e in store.edges_of(cand_ids, types=["supersedes"], direction="in")}
+    reached = np.fromiter(beam.scores, dtype=np.int64, count=len(beam.scores))
+    ok = np.isin(snap.kind[reached], [snap.code_of("kinds", k) for k in kinds]) & ~snap.deleted[reached]
+    if category:
+        ok &= snap.category[reached] == snap.code_of("categories", category)
+    if source:
+        ok &= snap.source[reached] == snap.code_of("sources", source)
+    cand = reached[ok]
+    cand_l = cand.tolist()
+    kw_sig = keyword(cand_l)
+    ent_sig = entity_signals(snap, q_ent_norm, cand_l)
+    kw = np.array([kw_sig[p] for p in cand_l], dtype=np.float64)
+    ent = np.array([ent_sig[p] for p in cand_l], dtype=np.float64)
+    sim = clipped[cand] if scores is not None else np.zeros(len(cand_l))
+    rel = relevance_array(kw, sim, scores is not None)
+    rel_of = dict(zip(cand_l, rel.tolist()))
+    support = neighbour_support_arrays(snap, rel_of, cand_l, phi, clipped)
+    for p, v in beam.support.items():
+        if p in rel_of and v > support.get(p, 0.0):
+            support[p] = v
+    graph = minmax_array(rel + np.array([support.get(p, 0.0) for p in cand_l], dtype=np.float64))
+    superseded = _superseded_mask(snap)[cand]
     weights = (RERANK if scores is not None else RERANK_NO_EMBEDDING)[decision.intent]
-    scored: list[Scored] = []
-    dropped: list[str] = []
-    for i in cand_ids:
-        n = rows[i]
-        sig = Signals(
-            keyword=kw_sig[i],
-            entity=entity_signal(q_ent_norm, frozenset(e.lower() for e in n.entities)),
-            similarity=max(0.0, sims.get(i, 0.0)),
-            graph=graph.get(i, 0.0),
-        )
-        supported = is_supported(sig)
-        via = via_of(i, rankings) if i in anchor_scores else beam.via.get(i, "graph")
-        if not supported:
-            # reached through the graph from a supported memory still counts: the link is the evidence
-            root = i
-            while root in beam.parent:
-                root = beam.parent[root]
-            supported = root != i and root in anchor_scores and any(root in rankings.get(s, ()) for s in ("keyword", "vector", "entity"))
-        if not supported:
-            dropped.append(i)
-            continue
-        outside = window is not None and not window.contains(parse_iso(n.created_at))
-        scored.append(Scored(i, combine(sig, weights, i in superseded, outside), sig, via, i in superseded, supported,
-                             outside))
-    scored.sort(key=lambda s: (-s.score, -rows[s.id].importance, _neg(rows[s.id].created_at), s.id))
-    results = scored[:limit]
-    trace.append({"stage": "rerank", "weights": weights.__dict__, "candidates": len(cand_ids),
-                  "dropped_unsupported": len(dropped), "superseded": sorted(superseded & set(cand_ids)),
+    # a memory written far from the period the query names is weaker evidence: demoted and flagged, never dropped
+    outside = (np.array([not window.contains(parse_iso(snap.created[p])) for p in cand_l], dtype=bool)
+               if window is not None else np.zeros(len(cand_l), dtype=bool))
+    score = combine_array(kw, ent, sim, graph, superseded, weights, outside)
+    supported = (kw > 0) | (ent > 0) | (sim >= SIMILARITY_SUPPORT)
+    evidence = {i for s in ("keyword", "vector", "entity") for i in rankings.get(s, ())}
+    for k in np.flatnonzero(~supported).tolist():
+        # reached through the graph from a supported memory still counts: the link is the evidence
+        root = p = cand_l[k]
+        while root in beam.parent:
+            root = beam.parent[root]
+        supported[k] = root != p and ids[root] in anchor_scores and ids[root] in evidence
+    keep = np.flatnonzero(supported)
+    if len(keep) > limit:  # only what can reach the top `limit` is ordered in full (ties at the cut included)
+        cut = np.partition(score[keep], len(keep) - limit)[len(keep) - limit]
+        keep = keep[score[keep] >= cut]
+    importance, created = snap.importance, snap.created
+    keep_l = sorted(keep.tolist(), key=lambda k: (-score[k], -int(importance[cand_l[k]]), _neg(created[cand_l[k]]),
+                                                  ids[cand_l[k]]))
+    results: list[Scored] = []
+    for k in keep_l[:limit]:
+        p, i = cand_l[k], ids[cand_l[k]]
+        sig = Signals(keyword=float(kw[k]), entity=float(ent[k]), similarity=float(sim[k]), graph=float(graph[k]))
+        via = via_of(i, rankings) if i in anchor_scores else beam.via.get(p, "graph")
+        results.append(Scored(i, float(score[k]), sig, via, bool(superseded[k]), True, bool(outside[k])))
+    dropped = int((~supported).sum())
+    trace.append({"stage": "rerank", "weights": weights.__dict__, "candidates": len(cand_l),
+                  "dropped_unsupported": dropped, "superseded": sorted(ids[p] for p in cand[superseded].tolist()),
                   "time_window": window.as_dict() if window is not None else None,
-                  "outside_time_window": sum(1 for s in scored if s.outside_window),
+                  "outside_time_window": int(outside.sum()),
                   "formula": FORMULA_VERSION})
 
     if decision.intent is Intent.WHY and len(results) > 1:
-        ids = [s.id for s in results]
-        causal = [(e.src, e.dst) for e in store.edges_of(ids, types=["causal"]) if e.dst in set(ids)]
-        order = topo_order(ids, causal, {s.id: s.score for s in results})
+        ranked_ids = [s.id for s in results]
+        causal = _causal_pairs(snap, [pos[i] for i in ranked_ids])
+        order = topo_order(ranked_ids, causal, {s.id: s.score for s in results})
         by_id = {s.id: s for s in results}
         results = [by_id[i] for i in order]
         trace.append({"stage": "causal_order", "edges": len(causal), "order": order})
+    rows = store.get_nodes([s.id for s in results])
 
     if touch and results and not store.readonly:
         with store.transaction():

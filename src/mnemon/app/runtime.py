@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..ports.graph_index import GraphIndex
     from ..ports.vector_index import VectorIndex
 
 from collections.abc import Callable, Sequence
@@ -15,20 +16,9 @@ from datetime import datetime
 
 from ..core.errors import ProviderUnavailable
 from ..core.model import Link, Memory, iso, utcnow
-from ..core.text import tokens
+from ..core.text import memory_tokens
 from ..ports.embed.base import EmbeddingProvider
 from ..ports.store.base import Store
-
-
-@dataclass
-class ReadCache:
-    """Rows recall read from the store, kept while the store is unchanged: `token` is the store's change token
-    when they were read, and any write — by this process or another — makes a new token and a fresh cache."""
-    token: object
-    nodes: dict[str, Memory] = field(default_factory=dict)
-    links: dict[str, list[Link]] = field(default_factory=dict)  # active outgoing links per node
-
-    MAX_NODES = 200_000  # a bound, not a tuning knob: past it the cache starts over
 
 
 @dataclass
@@ -43,7 +33,7 @@ class Runtime:
     warnings: list[str] = field(default_factory=list)
     _index: VectorIndex | None = None
     _token_cache: dict[str, tuple[str, frozenset[str], tuple[str, ...]]] = field(default_factory=dict)
-    _read_cache: ReadCache | None = None
+    _graph: GraphIndex | None = None
 
     def now(self) -> datetime:
         return self.clock()
@@ -63,6 +53,15 @@ class Runtime:
             self._index = VectorIndex(self.store, self.provider.identity())
         return self._index
 
+    @property
+    def graph(self) -> GraphIndex:
+        """The in-memory graph recall walks, rebuilt (or loaded from beside the database) when the graph changes."""
+        if self._graph is None:
+            from ..ports.graph_index import GraphIndex
+
+            self._graph = GraphIndex(self.store)
+        return self._graph
+
     def calibrate(self, cosine: float) -> float:
         """Map a provider's raw cosine onto one scale, so thresholds (0.80 link, 0.40 candidate) mean the same
         for every model: e5-style models put unrelated text at 0.7-0.8, most others near 0."""
@@ -70,6 +69,15 @@ class Runtime:
         if base <= 0.0:
             return max(-1.0, min(1.0, cosine))
         return max(0.0, min(1.0, (cosine - base) / (1.0 - base)))
+
+    def calibrate_many(self, cosines: np.ndarray) -> np.ndarray:
+        """`calibrate` over a float64 array, element for element the same floats."""
+        import numpy as np
+
+        base = float(getattr(self.provider, "cosine_baseline", 0.0) or 0.0)
+        if base <= 0.0:
+            return np.clip(cosines, -1.0, 1.0)
+        return np.clip((cosines - base) / (1.0 - base), 0.0, 1.0)
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray | None:
         """Vectors for `texts`, or None when the provider makes none or (as the default) cannot run here."""
@@ -104,24 +112,12 @@ class Runtime:
         hit = self._token_cache.get(node.id)
         if hit is not None and hit[0] == key:
             return hit
-        seq = tuple(tokens(" ".join([node.title or "", node.content, *node.tags, *node.entities])))
+        seq = tuple(memory_tokens(node.title, node.content, node.tags, node.entities))
         entry = (key, frozenset(seq), seq)
         if len(self._token_cache) > 200_000:
             self._token_cache.clear()
         self._token_cache[node.id] = entry
         return entry
-
-    def read_cache(self) -> ReadCache | None:
-        """The per-process read cache, valid for the store as it is now; None when the store cannot say cheaply
-        whether it changed (then every recall reads afresh)."""
-        token_of = getattr(self.store, "change_token", None)
-        if token_of is None:
-            return None
-        token = token_of()
-        cache = self._read_cache
-        if cache is None or cache.token != token or len(cache.nodes) > ReadCache.MAX_NODES:
-            cache = self._read_cache = ReadCache(token)
-        return cache
 
     def audit(self, content: str) -> dict[str, str]:
         from ..core.model import content_hash

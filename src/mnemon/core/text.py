@@ -93,6 +93,11 @@ def tokens(text: str, *, keep_stopwords: bool = False) -> list[str]:
     return [stem(t) for t in out if t not in STOPWORDS]
 
 
+def memory_tokens(title: str | None, content: str, tags: Iterable[str], entities: Iterable[str]) -> list[str]:
+    """The tokens a memory is matched by in recall's keyword signal: title, content, tags and entities."""
+    return tokens(" ".join([title or "", content, *tags, *entities]))
+
+
 def token_set(*texts: str | Iterable[str]) -> frozenset[str]:
     """Union of the tokens of several texts (strings or iterables of strings, e.g. tags)."""
     acc: set[str] = set()

@@ -89,6 +89,21 @@ class VectorIndex:
         k = self._pos.get(node_id)
         return None if k is None or not self._alive[k] else self._mat[k]
 
+    def rows_for(self, ids: list[str]) -> np.ndarray:
+        """The matrix row of each id, -1 where it has no live vector: for callers that index nodes their own way
+        (the recall graph) and read `QueryScores.sims` directly. Valid while `version()` is unchanged."""
+        self._refresh()
+        rows = np.fromiter((self._pos.get(i, -1) for i in ids), dtype=np.int64, count=len(ids))
+        has = rows >= 0
+        has[has] = self._alive[rows[has]]
+        rows[~has] = -1
+        return rows
+
+    def version(self) -> tuple[int, int]:
+        """Changes whenever a row is added, replaced or dropped."""
+        self._refresh()
+        return self._generation, self._n
+
     def similarities(self, query: np.ndarray, ids: list[str]) -> dict[str, float]:
         self._refresh()
         rows = [(i, self._pos[i]) for i in ids if i in self._pos and self._alive[self._pos[i]]]

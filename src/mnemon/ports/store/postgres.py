@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.errors import ReadOnly, StoreError
 from ...core.model import Memory, OplogEntry, iso, utcnow
 from .base import MemoryFilter
+from .graph_postgres import PostgresGraphReads
 from .postgres_edges import EdgeTables
 from .postgres_index import IndexTables, memory_where, tsvector_literal
 from .schema_postgres import MIGRATIONS
@@ -59,7 +60,7 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-class PostgresStore(IndexTables, EdgeTables):
+class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
     """One PostgreSQL database (or schema). Many processes may share it; threads share one connection and a lock."""
 
     def __init__(self, url: str, *, readonly: bool = False) -> None:

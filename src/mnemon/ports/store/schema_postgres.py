@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from .graph_postgres import GRAPH_GENERATION_MIGRATION
 from .schema_sqlite import MIGRATIONS as SQLITE_MIGRATIONS
 
 _GRAPH = (
@@ -157,9 +158,9 @@ def translated(sqlite_script: str) -> str:
     return quote_reserved(sql)
 
 
-# the graph step is PostgreSQL's own; every later SQLite step (world model, vault, …) is the same tables, translated,
-# so a new table written for SQLite exists on PostgreSQL without a second copy of its DDL
-MIGRATIONS: list[tuple[str, str]] = [
-    *_GRAPH,
-    *((name, translated(sql)) for name, sql in SQLITE_MIGRATIONS if name not in SQLITE_ONLY and name != "m001_graph"),
-]
+# the graph and the recall graph's change tracking are PostgreSQL's own steps; every other SQLite step (world model,
+# vault, …) is the same tables, translated, so a new table written for SQLite exists on PostgreSQL without a second
+# copy of its DDL
+_OWN_STEPS = dict([*_GRAPH, GRAPH_GENERATION_MIGRATION])
+MIGRATIONS: list[tuple[str, str]] = [(name, _OWN_STEPS.get(name) or translated(sql))
+                                     for name, sql in SQLITE_MIGRATIONS if name not in SQLITE_ONLY]

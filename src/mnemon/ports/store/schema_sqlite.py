@@ -1,6 +1,8 @@
 """SQLite schema as named, ordered migration steps. Each step runs in one transaction with its record."""
 from __future__ import annotations
 
+from .graph_sqlite import GRAPH_GENERATION_MIGRATION
+
 MIGRATIONS: list[tuple[str, str]] = [
     (
         "m001_graph",
@@ -236,4 +238,5 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
+    GRAPH_GENERATION_MIGRATION,  # kept in graph_sqlite.py beside the reads it serves
 ]

@@ -23,6 +23,7 @@ from ...core.errors import ReadOnly, StoreError
 from ...core.model import Edge, Link, Memory, OplogEntry, iso, utcnow
 from ...core.text import rarest_terms
 from .base import MemoryFilter
+from .graph_sqlite import SQLiteGraphReads
 from .schema_sqlite import MIGRATIONS
 
 _NODE_COLS = (
@@ -88,7 +89,7 @@ def _where(flt: MemoryFilter | None, alias: str = "n") -> tuple[str, list[Any]]:
     return " AND ".join(clauses), args
 
 
-class SQLiteStore:
+class SQLiteStore(SQLiteGraphReads):
     """One SQLite file. Safe for many processes (WAL + BEGIN IMMEDIATE + busy timeout) and for threads (one lock)."""
 
     def __init__(self, path: str, *, readonly: bool = False, busy_timeout_ms: int = 60000) -> None:

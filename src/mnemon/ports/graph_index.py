@@ -1,0 +1,393 @@
+"""The graph recall walks, held in memory as arrays: node heads and active out-edges in CSR form over integer node
+positions, rebuilt from the store only when its graph generation changes (as `vector_index` does for vectors).
+
+Recall used to read each node's edges from SQLite and build a Python object per edge, ~30 queries and 10^4 objects
+per recall. A snapshot is two bulk reads, and it is saved beside the database keyed by the generation, so the next
+process (every CLI call) loads arrays instead of rebuilding them. Any write recall can see makes a new generation;
+touching (access counts) does not.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import mmap
+import os
+from collections.abc import Iterable, Sequence
+from contextlib import closing
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..core.text import memory_tokens
+from .store.base import Store
+
+SNAPSHOT_FORMAT = "mnemon-graph/7"  # bump when the saved arrays change meaning
+
+
+@dataclass(eq=False)
+class GraphSnapshot:
+    """One generation of the graph. Position k is node `ids[k]`; the out-edges of k are `dst[indptr[k]:indptr[k+1]]`
+    in edge-id order, each with an edge class `cls` (an index into `classes`, a (type, sub_type) pair) and a weight.
+    Weights stay float64: recall's scores must be the same bits as when they were read row by row."""
+
+    generation: tuple[str, str]  # the store's (generation, mutation) tokens these rows are of
+    marks: list[Any]  # how far the store's export reached (opaque to us): what came later extends this snapshot
+    ids: list[str]
+    id_rank: np.ndarray  # int64: position of each id in sorted-id order (deterministic tie-breaks)
+    kind: np.ndarray  # int16 index into `kinds`
+    deleted: np.ndarray  # bool
+    category: np.ndarray  # int32 index into `categories`
+    source: np.ndarray  # int32 index into `sources`
+    kinds: list[str]
+    categories: list[str]
+    sources: list[str]
+    indptr: np.ndarray  # int64, len(ids) + 1
+    dst: np.ndarray  # int32
+    cls: np.ndarray  # int16 index into `classes`
+    weight: np.ndarray  # float64
+    classes: list[tuple[str, str]]
+    # what re-ranking reads of a node: its token set (title, content, tags, entities) and lower-cased entities as
+    # ids into `vocab` / `entity_vocab`, CSR by position like the edges; importance; created_at
+    tok_indptr: np.ndarray  # int64
+    tok: np.ndarray  # int32
+    vocab: list[str]
+    ent_indptr: np.ndarray  # int64
+    ent: np.ndarray  # int32
+    entity_vocab: list[str]
+    importance: np.ndarray  # int64
+    created: list[str]
+    fingerprint: np.ndarray  # int64 hash of what the tokens are made of: a rebuild re-tokenises only what changed
+    provisional: bool = False  # read inside a writer's open transaction
+    memo: dict[str, Any] = field(default_factory=dict)  # derived data that lives exactly as long as the snapshot
+    _pos: dict[str, int] | None = None
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @property
+    def pos(self) -> dict[str, int]:
+        if self._pos is None:
+            self._pos = {i: k for k, i in enumerate(self.ids)}
+        return self._pos
+
+    @property
+    def edge_count(self) -> int:
+        return int(self.dst.shape[0])
+
+    def code_of(self, vocabulary: str, value: str) -> int:
+        """Index of `value` in one of the vocabularies (kinds, categories, sources); -1 when nothing has it."""
+        values: list[str] = getattr(self, vocabulary)
+        try:
+            return values.index(value)
+        except ValueError:
+            return -1
+
+    def edge_slices(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(owner, edge) index arrays of every out-edge of `nodes`: owner is the index into `nodes`."""
+        return _slices(self.indptr, nodes)
+
+    def token_slices(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(owner, token id) of every token of `nodes`."""
+        owner, at = _slices(self.tok_indptr, nodes)
+        return owner, self.tok[at]
+
+    def entity_slices(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(owner, entity id) of every (lower-cased) entity of `nodes`."""
+        owner, at = _slices(self.ent_indptr, nodes)
+        return owner, self.ent[at]
+
+    # ── building, extending and saving ───────────────────────────────────────────────────────────────────────
+    @classmethod
+    def empty(cls) -> GraphSnapshot:
+        none = np.zeros(0, dtype=np.int64)
+        return cls(generation=("", ""), marks=[], ids=[], id_rank=none,
+                   kind=np.zeros(0, dtype=np.int16), deleted=np.zeros(0, dtype=bool),
+                   category=np.zeros(0, dtype=np.int32), source=np.zeros(0, dtype=np.int32), kinds=[], categories=[],
+                   sources=[], indptr=np.zeros(1, dtype=np.int64), dst=np.zeros(0, dtype=np.int32),
+                   cls=np.zeros(0, dtype=np.int16), weight=np.zeros(0, dtype=np.float64), classes=[],
+                   tok_indptr=np.zeros(1, dtype=np.int64), tok=np.zeros(0, dtype=np.int32), vocab=[],
+                   ent_indptr=np.zeros(1, dtype=np.int64), ent=np.zeros(0, dtype=np.int32), entity_vocab=[],
+                   importance=none, created=[], fingerprint=none)
+
+    @classmethod
+    def build(cls, store: Store, reuse: GraphSnapshot | None = None) -> GraphSnapshot:
+        """Everything, read afresh; the tokens of nodes whose text `reuse` already holds are taken from it."""
+        empty = cls.empty()
+        if reuse is not None:
+            empty.vocab, empty.entity_vocab = list(reuse.vocab), list(reuse.entity_vocab)  # keeps its ids valid
+        with closing(store.graph_export()) as export:
+            generation, node_rows, marks, inside = next(export)
+            snap = empty._with(generation, node_rows, export, reuse)
+        return snap._marked(marks, inside)
+
+    @classmethod
+    def from_rows(cls, generation: str, node_rows: Iterable[tuple[Any, ...]],
+                  edge_batches: Iterable[Sequence[tuple[str, str, str, str, float]]]) -> GraphSnapshot:
+        """From node rows (id, kind, deleted?, category, source, title, content, tags, entities, importance,
+        created_at) and batches of (src, dst, type, sub_type, weight) per active edge in edge-id order (tests and
+        tools build graphs without a store)."""
+        return cls.empty()._with((generation, generation), node_rows, edge_batches)
+
+    def extended(self, store: Store) -> GraphSnapshot | None:
+        """A new snapshot: this one with the nodes and edges added since, and the nodes changed since (with all
+        their out-edges) read again; None when the changes cannot be followed (then only a full build is right).
+        Node positions and edge order come out exactly as a full build makes them: nodes in seq order, each
+        node's out-edges in edge-id order."""
+        if self.provisional:
+            return None
+        with closing(store.graph_export(self.marks)) as export:
+            generation, node_rows, marks, inside = next(export)
+            if node_rows is None:
+                return None
+            snap = self._with(generation, node_rows, export)
+        return snap._marked(marks, inside)
+
+    def _marked(self, marks: list[Any], inside: bool) -> GraphSnapshot:
+        self.marks = marks
+        self.provisional = inside  # read inside a writer's transaction: it may yet roll back, never extend it
+        return self
+
+    def _with(self, generation: tuple[str, str], node_rows: Iterable[tuple[Any, ...]],
+              edge_batches: Iterable[Sequence[tuple[str, str, str, str, float]]],
+              reuse: GraphSnapshot | None = None) -> GraphSnapshot:
+        """This snapshot with `node_rows` (new nodes, and nodes read again) and `edge_batches` (new edges, and
+        every active out-edge of a node read again) applied."""
+        kinds, cats, srcs = list(self.kinds), list(self.categories), list(self.sources)
+        codes = [{v: k for k, v in enumerate(vocab)} for vocab in (kinds, cats, srcs)]
+        ids = list(self.ids)
+        pos = dict(self.pos)
+        n_old = len(ids)
+        at: list[int] = []
+        heads: list[tuple[int, int, int, bool, int, int]] = []
+        vocab, entity_vocab, created = list(self.vocab), list(self.entity_vocab), list(self.created)
+        vocab_code = {t: k for k, t in enumerate(vocab)}
+        entity_code = {e: k for k, e in enumerate(entity_vocab)}
+        tok_owner: list[int] = []
+        tok_ids: list[int] = []
+        ent_owner: list[int] = []
+        ent_ids: list[int] = []
+        old_pos = reuse.pos if reuse is not None else {}
+        if reuse is not None:
+            old_prints, old_tok_at, old_ent_at = (reuse.fingerprint.tolist(), reuse.tok_indptr.tolist(),
+                                                  reuse.ent_indptr.tolist())
+            old_tok, old_ent = reuse.tok.tolist(), reuse.ent.tolist()
+        for node_id, k, gone, cat, src, title, content, tags, entities, importance, created_at in node_rows:
+            p = pos.get(node_id)
+            if p is None:
+                p = pos[node_id] = len(ids)
+                ids.append(node_id)
+                created.append(created_at)
+            else:
+                created[p] = created_at
+            at.append(p)
+            fp = _fingerprint(title, content, tags, entities)
+            heads.append((_code(kinds, codes[0], k), _code(cats, codes[1], cat), _code(srcs, codes[2], src),
+                          bool(gone), int(importance), fp))
+            q = old_pos.get(node_id)
+            if q is not None and old_prints[q] == fp:  # unchanged text: its token and entity ids still hold
+                toks_q, ents_q = old_tok[old_tok_at[q]:old_tok_at[q + 1]], old_ent[old_ent_at[q]:old_ent_at[q + 1]]
+            else:
+                toks_q = [_code(vocab, vocab_code, t) for t in dict.fromkeys(memory_tokens(title, content, tags,
+                                                                                           entities))]
+                ents_q = [_code(entity_vocab, entity_code, e) for e in dict.fromkeys(e.lower() for e in entities)]
+            tok_ids.extend(toks_q)
+            tok_owner.extend([p] * len(toks_q))
+            ent_ids.extend(ents_q)
+            ent_owner.extend([p] * len(ents_q))
+        n = len(ids)
+        again = np.array([p for p in at if p < n_old], dtype=np.int64)  # nodes read again: their rows are replaced
+        classes = list(self.classes)
+        class_code = {c: k for k, c in enumerate(classes)}
+        src_a, dst_a, cls_a, w_a = _edge_arrays(edge_batches, pos, classes, class_code)
+        indptr, (dst, cls_, weight) = _resegment(self.indptr, (self.dst, self.cls, self.weight), n, again, src_a,
+                                                 (dst_a, cls_a, w_a))
+        tok_indptr, (tok,) = _resegment(self.tok_indptr, (self.tok,), n, again, np.array(tok_owner, dtype=np.int64),
+                                        (np.array(tok_ids, dtype=np.int32),))
+        ent_indptr, (ent,) = _resegment(self.ent_indptr, (self.ent,), n, again, np.array(ent_owner, dtype=np.int64),
+                                        (np.array(ent_ids, dtype=np.int32),))
+        rank = self.id_rank
+        if n > n_old:
+            rank = np.empty(n, dtype=np.int64)
+            rank[sorted(range(n), key=ids.__getitem__)] = np.arange(n, dtype=np.int64)
+        rows = np.array(heads, dtype=np.int64).reshape(-1, 6)
+        where = np.array(at, dtype=np.int64)
+
+        def column(old: np.ndarray, k: int, dtype: Any) -> np.ndarray:
+            out = np.concatenate([old, np.zeros(n - n_old, dtype=old.dtype)]).astype(dtype)
+            out[where] = rows[:, k]
+            return out
+
+        return GraphSnapshot(
+            generation=generation, marks=self.marks, ids=ids, id_rank=rank,
+            kind=column(self.kind, 0, np.int16), category=column(self.category, 1, np.int32),
+            source=column(self.source, 2, np.int32), deleted=column(self.deleted, 3, bool),
+            importance=column(self.importance, 4, np.int64), fingerprint=column(self.fingerprint, 5, np.int64),
+            kinds=kinds, categories=cats, sources=srcs, indptr=indptr, dst=dst, cls=cls_, weight=weight,
+            classes=classes, _pos=pos, tok_indptr=tok_indptr, tok=tok, vocab=vocab, ent_indptr=ent_indptr,
+            ent=ent, entity_vocab=entity_vocab, created=created)
+
+    _ARRAYS = ("id_rank", "kind", "deleted", "category", "source", "indptr", "dst", "cls", "weight", "tok_indptr",
+               "tok", "ent_indptr", "ent", "importance", "fingerprint")
+    _WORDS = ("ids", "kinds", "categories", "sources", "vocab", "entity_vocab", "created")
+
+    def save(self, path: str) -> None:
+        """One file: a JSON header line (format, generation, where each array lies) and the raw arrays, so a
+        process maps it instead of reading and copying it."""
+        arrays = {name: np.ascontiguousarray(getattr(self, name)) for name in self._ARRAYS}
+        arrays.update({name: _strings(getattr(self, name)) for name in self._WORDS})
+        arrays["class_types"] = _strings([t for t, _ in self.classes])
+        arrays["class_subs"] = _strings([s for _, s in self.classes])
+        layout, offset = {}, 0
+        for name, arr in arrays.items():
+            layout[name] = [arr.dtype.str, list(arr.shape), offset]
+            offset += arr.nbytes + (-arr.nbytes % 8)
+        head = json.dumps({"format": SNAPSHOT_FORMAT, "generation": list(self.generation), "marks": self.marks,
+                           "arrays": layout}).encode() + b"\n"
+        start = len(head) + (-len(head) % 8)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as fh:
+            fh.write(head.ljust(start, b" "))
+            for arr in arrays.values():
+                fh.write(arr.tobytes())
+                fh.write(b"\0" * (-arr.nbytes % 8))
+        os.replace(tmp, path)  # atomic: a concurrent reader sees the old file or the new one
+
+    @classmethod
+    def load(cls, path: str) -> GraphSnapshot | None:
+        """The saved snapshot, whatever its generation; None when missing or unreadable. Arrays are read-only
+        views of the mapped file."""
+        try:
+            with open(path, "rb") as fh:
+                head = json.loads(fh.readline())
+                if head.get("format") != SNAPSHOT_FORMAT:
+                    return None
+                start = fh.tell() + (-fh.tell() % 8)
+                buf = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+            arrays = {}
+            for name, (dtype, shape, offset) in head["arrays"].items():
+                count = int(np.prod(shape)) if shape else 1
+                arrays[name] = np.frombuffer(buf, dtype=np.dtype(dtype), count=count,
+                                             offset=start + offset).reshape(shape)
+        except (OSError, KeyError, ValueError, TypeError):
+            return None
+        words = {name: arrays.pop(name).tolist() for name in cls._WORDS}
+        classes = list(zip(arrays.pop("class_types").tolist(), arrays.pop("class_subs").tolist()))
+        return cls(generation=tuple(head["generation"]), marks=list(head["marks"]),  # type: ignore[arg-type]
+                   classes=classes, **words, **arrays)
+
+
+def _slices(indptr: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    starts = indptr[nodes]
+    lens = indptr[nodes + 1] - starts
+    total = int(lens.sum())
+    if total == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    offsets = np.cumsum(lens) - lens
+    return np.repeat(np.arange(len(nodes)), lens), np.arange(total) + np.repeat(starts - offsets, lens)
+
+
+def _fingerprint(title: str | None, content: str, tags: Sequence[str], entities: Sequence[str]) -> int:
+    text = "\x1f".join([title or "", content, *tags, "\x1e", *entities])
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little", signed=True)
+
+
+def _resegment(indptr: np.ndarray, columns: tuple[np.ndarray, ...], n: int, clear: np.ndarray, owner: np.ndarray,
+               fresh: tuple[np.ndarray, ...]) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """A CSR over `n` owners from one over fewer: the entries of the owners in `clear` dropped, then `fresh`
+    entries (each with its owner, in order) put after each owner's remaining ones."""
+    lens = np.diff(indptr)
+    if len(clear):
+        dropped = np.zeros(len(lens), dtype=bool)
+        dropped[clear] = True
+        keep = ~np.repeat(dropped, lens)
+        columns = tuple(c[keep] for c in columns)
+        lens = lens.copy()
+        lens[clear] = 0
+    lens = np.concatenate([lens, np.zeros(n - len(lens), dtype=np.int64)])
+    ends = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
+    if not len(owner):
+        return ends, columns
+    order = np.argsort(owner, kind="stable")
+    where = ends[owner[order] + 1]
+    columns = tuple(np.insert(c, where, f[order]) if len(c) else f[order] for c, f in zip(columns, fresh))
+    return ends + np.concatenate([[0], np.cumsum(np.bincount(owner, minlength=n))]), columns
+
+
+def _code(vocab: list[str], code: dict[str, int], value: str) -> int:
+    k = code.get(value)
+    if k is None:
+        k = code[value] = len(vocab)
+        vocab.append(value)
+    return k
+
+
+def _edge_arrays(batches: Iterable[Sequence[tuple[str, str, str, str, float]]], pos: dict[str, int],
+                 classes: list[tuple[str, str]], class_code: dict[tuple[str, str], int],
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(src, dst, class, weight) arrays of the edge rows whose two ends are known nodes, in row order."""
+    parts: list[tuple[np.ndarray, ...]] = []
+    get = pos.get
+    for rows in batches:
+        src_p: list[int] = []
+        dst_p: list[int] = []
+        cls_l: list[int] = []
+        weights: list[float] = []
+        for s, d, t, sub, w in rows:
+            ps, pd = get(s), get(d)
+            if ps is None or pd is None:
+                continue  # an edge to a node that does not exist leads nowhere
+            src_p.append(ps)
+            dst_p.append(pd)
+            c = class_code.get((t, sub))
+            if c is None:
+                c = class_code[(t, sub)] = len(classes)
+                classes.append((t, sub))
+            cls_l.append(c)
+            weights.append(w)
+        parts.append((np.array(src_p, dtype=np.int32), np.array(dst_p, dtype=np.int32),
+                      np.array(cls_l, dtype=np.int16), np.array(weights, dtype=np.float64)))
+    dtypes = (np.int32, np.int32, np.int16, np.float64)
+    src, dst, cls, weight = (np.concatenate([p[k] for p in parts]) if parts else np.zeros(0, dtype=dt)
+                             for k, dt in enumerate(dtypes))
+    return src, dst, cls, weight
+
+
+def _strings(values: list[str]) -> np.ndarray:
+    return np.array(values, dtype=str) if values else np.zeros(0, dtype="<U1")
+
+
+class GraphIndex:
+    """The current snapshot of one store, refreshed when the store's graph generation moves."""
+
+    def __init__(self, store: Store, *, persist: bool = True) -> None:
+        self.store = store
+        path = getattr(store, "path", "")
+        # saved beside a database file; a server's database (postgresql://…) has no "beside"
+        self.path = f"{path}-graph" if persist and path and path != ":memory:" and "://" not in path else None
+        self._snap: GraphSnapshot | None = None
+
+    def snapshot(self) -> GraphSnapshot:
+        gen = self.store.graph_generation()
+        snap = self._snap
+        if snap is not None and snap.generation == gen:
+            return snap
+        volatile = gen[0].startswith("volatile:")
+        durable = self.path is not None and not volatile
+        if snap is None and durable and self.path:
+            snap = GraphSnapshot.load(self.path)  # another process may have read this generation already
+            if snap is not None and snap.generation == gen:
+                self._snap = snap
+                return snap
+        # read just what was added or changed since (a remember adds a node and its edges; a forget changes one)
+        fresh = snap.extended(self.store) if snap is not None and not volatile else None
+        if fresh is None:
+            fresh = GraphSnapshot.build(self.store, reuse=snap)
+        if durable and self.path and not fresh.provisional and not getattr(self.store, "readonly", False):
+            try:
+                fresh.save(self.path)
+            except OSError:
+                pass  # a cache beside the database, not data: recall works the same without it
+        self._snap = fresh
+        return fresh

@@ -1,0 +1,167 @@
+"""Whole-graph reads on SQLite for the in-memory recall graph (`ports.graph_index`): a generation token that
+changes with every write recall can see, and the node heads and active edges in one pass each — all of them, or
+only those added after a known node seq and edge id.
+
+`SQLiteStore` inherits these methods (a mixin, like `world_sqlite` / `vault_sqlite` hold their own SQL), so the
+store interface stays one object and a PostgreSQL backend implements the same two calls.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+CHANGES_KEPT = 50_000  # rows of graph_changes kept; a reader further behind reads everything again
+
+# Inserts show in the newest node seq and edge id, so they need no trigger (a write adds ~40 edge rows). Every
+# other change recall can observe — an update of a column it reads, a delete — redraws `graph_generation` and
+# `graph_mutation` in the same transaction, whoever writes it (this store, vault ingest, another process), and
+# records which node it touched in `graph_changes` (an updated node, or the source of an updated edge; NULL for a
+# deleted row, which only a full read can follow). A reader that knows the last change it saw reads only the rows
+# added since plus the touched nodes and their out-edges. Touching (access counts) and effective-importance
+# updates record nothing: recall reads neither. Values are fresh random numbers rather than counters, so a
+# snapshot saved for one history of the file is never taken for another that reaches the same count.
+_BUMP_ALL = "UPDATE meta SET value = random() WHERE key IN ('graph_generation', 'graph_mutation');"
+_MARK = "(SELECT value FROM meta WHERE key = 'graph_mutation')"  # which history a logged change belongs to
+GRAPH_GENERATION_MIGRATION = (
+    "m030_graph_generation",
+    f"""
+    INSERT OR IGNORE INTO meta(key, value) VALUES ('graph_generation', '0'), ('graph_mutation', '0');
+    CREATE TABLE graph_changes (seq INTEGER PRIMARY KEY, node TEXT, mark TEXT);
+    CREATE TRIGGER graph_changes_trim AFTER INSERT ON graph_changes WHEN NEW.seq % 1000 = 0
+        BEGIN DELETE FROM graph_changes WHERE seq <= NEW.seq - {CHANGES_KEPT}; END;
+    CREATE TRIGGER edges_graph_del AFTER DELETE ON edges
+        BEGIN {_BUMP_ALL} INSERT INTO graph_changes(node, mark) VALUES (NULL, {_MARK}); END;
+    CREATE TRIGGER edges_graph_upd AFTER UPDATE OF src, dst, type, sub_type, weight, status ON edges
+        BEGIN {_BUMP_ALL} INSERT INTO graph_changes(node, mark) VALUES (OLD.src, {_MARK});
+              INSERT INTO graph_changes(node, mark) SELECT NEW.src, {_MARK} WHERE NEW.src != OLD.src; END;
+    CREATE TRIGGER nodes_graph_del AFTER DELETE ON nodes
+        BEGIN {_BUMP_ALL} INSERT INTO graph_changes(node, mark) VALUES (NULL, {_MARK}); END;
+    CREATE TRIGGER nodes_graph_upd AFTER UPDATE OF kind, title, content, category, importance, tags, entities,
+        source, created_at, deleted_at ON nodes
+        BEGIN {_BUMP_ALL} INSERT INTO graph_changes(node, mark) VALUES (OLD.id, {_MARK}); END;
+    """,
+)
+
+
+class SQLiteGraphReads:
+    """Mixed into `SQLiteStore`; uses its connection and lock."""
+
+    conn: sqlite3.Connection
+    _lock: threading.RLock
+
+    def graph_generation(self) -> tuple[str, str]:
+        """(generation, mutation): opaque tokens. `generation` is equal only while nodes and active edges are
+        unchanged; `mutation` stays equal while every change since was an insert. Tokens starting with
+        'volatile:' mean only something to this connection (a read-only store from before the counters)."""
+        with self._lock:
+            rows = dict(self.conn.execute(
+                "SELECT key, value FROM meta WHERE key IN ('graph_generation', 'graph_mutation')").fetchall())
+            if len(rows) < 2:
+                version = self.conn.execute("PRAGMA data_version").fetchone()[0]
+                token = f"volatile:{version}:{self.conn.total_changes}"
+                return token, token
+            newest = self.conn.execute("SELECT (SELECT COALESCE(MAX(seq), 0) FROM nodes),"
+                                       " (SELECT COALESCE(MAX(id), 0) FROM edges)").fetchone()
+            return f"{rows['graph_generation']}:{newest[0]}:{newest[1]}", str(rows["graph_mutation"])
+
+    def graph_export(self, after: list[Any] | None = None) -> Iterator[Any]:
+        """The graph as of one generation, read in one transaction. First yields (generation, nodes, marks,
+        inside a writer's transaction?), then the active edges in batches (a million-edge graph never sits in one
+        list). Iterate it to the end or close it. `marks` say how far this read reached; handed back as `after`,
+        they ask for only what a reader holding them lacks: the nodes added or changed since and every active
+        out-edge of a changed node or added since. If that cannot be told (a row was deleted, the change log no
+        longer reaches back, or the rows the marks name are not there: another history of the file) `nodes` is
+        None and no edges follow: read everything instead.
+        nodes: (id, kind, deleted?, category, source, title, content, tags, entities, importance, created_at) in
+        seq order, deleted ones included; edges: (src, dst, type, sub_type, weight) in edge-id order."""
+        with self._lock:
+            inside = self.conn.in_transaction
+            if not inside:
+                self.conn.execute("BEGIN")  # deferred: a read snapshot, no write lock
+            try:
+                marks = self._marks()
+                changed: list[str] = []
+                after_seq = after_edge_id = 0
+                if after is not None:
+                    follow = self._changes_since(after, marks)
+                    if follow is None:
+                        yield self.graph_generation(), None, marks, inside
+                        return
+                    changed, after_seq, after_edge_id = follow, int(after[0]), int(after[2])
+                nodes = self._node_rows(after_seq, changed)
+                yield self.graph_generation(), nodes, marks, inside
+                yield from self._edge_rows(after_edge_id, changed)
+            finally:
+                if not inside:
+                    self.conn.execute("COMMIT")
+
+    def _marks(self) -> list[Any]:
+        """[last node seq, its id, last edge id, its src/dst/type, last change seq, its mark]."""
+        node = self.conn.execute("SELECT seq, id FROM nodes ORDER BY seq DESC LIMIT 1").fetchone() or (0, "")
+        edge = self.conn.execute("SELECT id, src || ' ' || dst || ' ' || type FROM edges ORDER BY id DESC LIMIT 1"
+                                 ).fetchone() or (0, "")
+        try:
+            change = self.conn.execute("SELECT seq, mark FROM graph_changes ORDER BY seq DESC LIMIT 1").fetchone()
+        except sqlite3.OperationalError:  # a read-only store from before the log: nothing can be followed
+            change = (-1, "")
+        return [*node, *edge, *(change or (0, ""))]
+
+    def _changes_since(self, after: list[Any], now: list[Any]) -> list[str] | None:
+        """The nodes changed since `after` (marks of an earlier read), or None when that cannot be told."""
+        seq, node_id, edge_id, edge_key, change, mark = after
+        if now[4] < 0 or change < 0 or now[0] < seq or now[2] < edge_id or now[4] < change:
+            return None
+        q = self.conn.execute
+        if seq and (q("SELECT id FROM nodes WHERE seq = ?", (seq,)).fetchone() or ("",))[0] != node_id:
+            return None
+        if edge_id and (q("SELECT src || ' ' || dst || ' ' || type FROM edges WHERE id = ?", (edge_id,)).fetchone()
+                        or ("",))[0] != edge_key:
+            return None
+        if change and (q("SELECT mark FROM graph_changes WHERE seq = ?", (change,)).fetchone() or ("",))[0] != mark:
+            return None
+        if now[4] == change:
+            return []
+        first = q("SELECT MIN(seq) FROM graph_changes WHERE seq > ?", (change,)).fetchone()[0]
+        if first is None or first > change + 1:
+            return None  # trimmed past what the reader saw
+        nodes = [r[0] for r in q("SELECT node FROM graph_changes WHERE seq > ?", (change,))]
+        if any(n is None for n in nodes):
+            return None
+        return list(dict.fromkeys(nodes))
+
+    def _node_rows(self, after_seq: int, changed: list[str]) -> list[tuple[Any, ...]]:
+        cols = ("id, kind, deleted_at IS NOT NULL, category, source, title, content, tags, entities, importance,"
+                " created_at")
+        rows = self.conn.execute(f"SELECT seq, {cols} FROM nodes WHERE seq > ?", (after_seq,)).fetchall()
+        for i in range(0, len(changed), 500):
+            chunk = changed[i:i + 500]
+            rows += self.conn.execute(f"SELECT seq, {cols} FROM nodes WHERE id IN ({','.join('?' * len(chunk))})"
+                                      " AND seq <= ?", [*chunk, after_seq]).fetchall()
+        rows.sort(key=lambda r: r[0])
+        return [(*r[1:6], r[6], r[7], _words(r[8]), _words(r[9]), r[10], r[11]) for r in rows]
+
+    def _edge_rows(self, after_edge_id: int, changed: list[str]) -> Iterator[list[tuple[Any, ...]]]:
+        """Active edges in id order: the changed nodes' out-edges up to `after_edge_id` (their ids are all below
+        the rest), then every edge after it."""
+        old: list[tuple[Any, ...]] = []
+        for i in range(0, len(changed), 500):
+            chunk = changed[i:i + 500]
+            old += self.conn.execute(
+                "SELECT id, src, dst, type, sub_type, weight FROM edges WHERE status = 'active' AND id <= ?"
+                f" AND src IN ({','.join('?' * len(chunk))})", [after_edge_id, *chunk]).fetchall()
+        if old:
+            old.sort(key=lambda r: r[0])
+            yield [r[1:] for r in old]
+        cur = self.conn.execute("SELECT src, dst, type, sub_type, weight FROM edges WHERE status = 'active'"
+                                " AND id > ? ORDER BY id", (after_edge_id,))
+        while rows := cur.fetchmany(self._EXPORT_BATCH):
+            yield rows
+
+    _EXPORT_BATCH = 50_000
+
+
+def _words(value: str) -> list[str]:
+    return json.loads(value) if value and value != "[]" else []
