@@ -12,6 +12,8 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+from .graph_sqlite import changes_since
+
 CHANGES_KEPT = 50_000  # rows of graph_changes kept; a reader further behind reads everything again
 
 # As on SQLite: inserts show in the newest node seq and edge id; an update of a value recall reads, or a delete,
@@ -127,26 +129,18 @@ class PostgresGraphReads:
         return [int(node[0]), node[1], int(edge[0]), edge[1], int(change[0]), int(change[1])]
 
     def _changes_since(self, after: list[Any], now: list[Any]) -> list[str] | None:
-        """The nodes changed since `after` (marks of an earlier read), or None when that cannot be told."""
         if len(after) != 6:
             return None
-        seq, node_id, edge_id, edge_key, change, mark = after
-        if now[0] < seq or now[2] < edge_id or now[4] < change:
-            return None
-        q = self.conn.execute
-        if seq and (q("SELECT id FROM nodes WHERE seq = %s", (seq,)).fetchone() or ("",))[0] != node_id:
-            return None
-        if edge_id and (q("SELECT src || ' ' || dst || ' ' || type FROM edges WHERE id = %s", (edge_id,)).fetchone()
-                        or ("",))[0] != edge_key:
-            return None
-        if change and (q("SELECT mark FROM graph_changes WHERE seq = %s", (change,)).fetchone() or (None,))[0] != mark:
-            return None
-        if now[4] == change:
-            return []
-        rows = q("SELECT seq, node FROM graph_changes WHERE seq > %s ORDER BY seq", (change,)).fetchall()
-        if not rows or rows[0][0] != change + 1 or any(r[1] is None for r in rows):
-            return None  # trimmed past what the reader saw, or a deleted row
-        return list(dict.fromkeys(r[1] for r in rows))
+        return changes_since(after, now, self._value_at, lambda change: self.conn.execute(
+            "SELECT seq, node FROM graph_changes WHERE seq > %s ORDER BY seq", (change,)).fetchall())
+
+    _LOOKUPS = {"node": "SELECT id FROM nodes WHERE seq = %s",
+                "edge": "SELECT src || ' ' || dst || ' ' || type FROM edges WHERE id = %s",
+                "change": "SELECT mark FROM graph_changes WHERE seq = %s"}
+
+    def _value_at(self, what: str, key: int) -> Any:
+        row = self.conn.execute(self._LOOKUPS[what], (key,)).fetchone()
+        return row[0] if row else None
 
     def _node_rows(self, after_seq: int, changed: list[str]) -> list[tuple[Any, ...]]:
         cols = ("seq, id, kind, deleted_at IS NOT NULL, category, source, title, content, tags, entities, importance,"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 CHANGES_KEPT = 50_000  # rows of graph_changes kept; a reader further behind reads everything again
@@ -110,27 +110,16 @@ class SQLiteGraphReads:
         return [*node, *edge, *(change or (0, ""))]
 
     def _changes_since(self, after: list[Any], now: list[Any]) -> list[str] | None:
-        """The nodes changed since `after` (marks of an earlier read), or None when that cannot be told."""
-        seq, node_id, edge_id, edge_key, change, mark = after
-        if now[4] < 0 or change < 0 or now[0] < seq or now[2] < edge_id or now[4] < change:
-            return None
-        q = self.conn.execute
-        if seq and (q("SELECT id FROM nodes WHERE seq = ?", (seq,)).fetchone() or ("",))[0] != node_id:
-            return None
-        if edge_id and (q("SELECT src || ' ' || dst || ' ' || type FROM edges WHERE id = ?", (edge_id,)).fetchone()
-                        or ("",))[0] != edge_key:
-            return None
-        if change and (q("SELECT mark FROM graph_changes WHERE seq = ?", (change,)).fetchone() or ("",))[0] != mark:
-            return None
-        if now[4] == change:
-            return []
-        first = q("SELECT MIN(seq) FROM graph_changes WHERE seq > ?", (change,)).fetchone()[0]
-        if first is None or first > change + 1:
-            return None  # trimmed past what the reader saw
-        nodes = [r[0] for r in q("SELECT node FROM graph_changes WHERE seq > ?", (change,))]
-        if any(n is None for n in nodes):
-            return None
-        return list(dict.fromkeys(nodes))
+        return changes_since(after, now, self._value_at, lambda change: self.conn.execute(
+            "SELECT seq, node FROM graph_changes WHERE seq > ? ORDER BY seq", (change,)).fetchall())
+
+    _LOOKUPS = {"node": "SELECT id FROM nodes WHERE seq = ?",
+                "edge": "SELECT src || ' ' || dst || ' ' || type FROM edges WHERE id = ?",
+                "change": "SELECT mark FROM graph_changes WHERE seq = ?"}
+
+    def _value_at(self, what: str, key: int) -> Any:
+        row = self.conn.execute(self._LOOKUPS[what], (key,)).fetchone()
+        return row[0] if row else None
 
     def _node_rows(self, after_seq: int, changed: list[str]) -> list[tuple[Any, ...]]:
         cols = ("id, kind, deleted_at IS NOT NULL, category, source, title, content, tags, entities, importance,"
@@ -161,6 +150,27 @@ class SQLiteGraphReads:
             yield rows
 
     _EXPORT_BATCH = 50_000
+
+
+def changes_since(after: list[Any], now: list[Any], value_at: Callable[[str, int], Any],
+                  logged_after: Callable[[int], list[Any]]) -> list[str] | None:
+    """The nodes changed since `after` (marks of an earlier read; `now` the current ones), or None when that cannot
+    be told: the rows the marks name are not there (another history of the file), a row was deleted, or the change
+    log was trimmed past what the reader saw. `value_at(kind, key)` reads back the node id at a seq, the edge key at
+    an edge id or the mark of a change; `logged_after(change)` the (seq, node) rows logged since, in order."""
+    seq, node_id, edge_id, edge_key, change, mark = after
+    if now[4] < 0 or change < 0 or now[0] < seq or now[2] < edge_id or now[4] < change:
+        return None
+    if (seq and value_at("node", seq) != node_id) or (edge_id and value_at("edge", edge_id) != edge_key):
+        return None
+    if change and value_at("change", change) != mark:
+        return None
+    if now[4] == change:
+        return []
+    rows = logged_after(change)
+    if not rows or rows[0][0] != change + 1 or any(node is None for _, node in rows):
+        return None
+    return list(dict.fromkeys(node for _, node in rows))
 
 
 def _words(value: str) -> list[str]:
