@@ -31,7 +31,7 @@ from ...core.vault import LinkIndex, NoteIdentity, survives_rebuild
 from ...core.vault.observations import DEFAULT_HINTS
 from ...ports.store.vault_sqlite import VaultFile
 from ..runtime import Runtime
-from .plan import PLAN_VERSION, NotePlan, PlannedEdge, note_id, plan_batch
+from .plan import PLAN_VERSION, NotePlan, PlannedEdge, PlannedNode, note_id, plan_batch
 
 MODES = ("rebuild", "update", "append")
 SKIP_DIRS = frozenset({".git", "node_modules", ".obsidian", ".trash"})
@@ -192,11 +192,10 @@ def _plan_batches(items: list[tuple[str, bytes, float]], hints: tuple[str, ...],
     return (plan_batch(batch, hints) for batch in batches)
 
 
-def _memory(node: Any, path: str, now: str) -> Memory:
-    return Memory(id=node.id, kind=node.kind, title=node.title, content=node.content, category=node.category,
-                  importance=node.importance, source=f"vault:{path}", created_at=now, updated_at=now,
-                  inserted_at=now, metadata=node.metadata,
-                  effective_importance=0.5)
+def _derived_row(node: PlannedNode, source: str, now: str) -> tuple[Any, ...]:
+    """The `node_row` of a planned memory or heading (see `ports.store.vault_sqlite.node_row`)."""
+    return (node.id, node.kind, node.title, node.content, node.content_hash, node.category, node.importance, "[]",
+            "[]", source, now, now, 0.5, node.metadata, now)
 
 
 def _note_node(plan: NotePlan, now: str) -> Memory:
@@ -272,57 +271,46 @@ class _Writer:
         for plan in plans:
             if known(plan):  # a file never ingested before has nothing to clear
                 self.clear_note(plan.path, {n.id for n in plan.nodes})
-        rows = [(plan, n) for plan in plans for n in plan.nodes]
-        existing = self.vault.existing_nodes([n.id for _plan, n in rows])
-        fresh = [(plan, n) for plan, n in rows if n.id not in existing]
-        again = [(plan, n) for plan, n in rows if n.id in existing]
+        planned = [(f"vault:{plan.path}", n) for plan in plans for n in plan.nodes]
+        existing = self.vault.existing_nodes([n.id for _source, n in planned])
+        fresh = [(_derived_row(n, source, self.now), n) for source, n in planned if n.id not in existing]
+        again = [(_derived_row(n, source, self.now), n) for source, n in planned if n.id in existing]
         if fresh:
-            self.vault.insert_nodes([_memory(n, plan.path, self.now) for plan, n in fresh], [n.fts for _p, n in fresh])
-            self.new_memory_ids.extend(n.id for _p, n in fresh if n.kind == "memory")
+            self.vault.insert_node_rows([row for row, _n in fresh], [n.fts for _row, n in fresh])
+            self.new_memory_ids.extend(n.id for _row, n in fresh if n.kind == "memory")
         if again:
-            self.vault.refresh_nodes([_memory(n, plan.path, self.now) for plan, n in again],
-                                     [n.fts for _p, n in again])
-            self.new_memory_ids.extend(n.id for _p, n in again if n.kind == "memory" and existing[n.id][0] is not None)
+            self.vault.refresh_node_rows([row for row, _n in again], [n.fts for _row, n in again])
+            self.new_memory_ids.extend(n.id for _row, n in again if n.kind == "memory" and existing[n.id][0] is not None)
 
     def write_edges(self, planned: Sequence[tuple[str, PlannedEdge]]) -> None:
-        """(note path, planned edge) pairs → resolved, deduplicated edge rows plus their creation events."""
-        edges: list[Edge] = []
-        events: list[tuple[str, str, dict[str, Any]]] = []
+        """(note path, planned edge) pairs → resolved, deduplicated edge rows (each records its own creation)."""
+        rows: list[tuple[Any, ...]] = []
         shared: set[str] = set()
         seen: set[tuple[str, str, str]] = set()
-        details: dict[tuple[str, ...], dict[str, Any]] = {}  # one detail object per gate outcome, encoded once
+        now = self.now
         for path, p in planned:
             dst, tier = (p.dst, None) if p.dst else self.resolve(p.link_key)
-            if (p.src, dst, p.relation) in seen:
+            key = (p.src, dst, p.relation)
+            if key in seen:
                 continue  # two spellings of one link ([[Ada]], [[Ada Quill]]) are one edge; the first line is evidence
-            seen.add((p.src, dst, p.relation))
-            rule = p.rule
-            if tier:
-                rule = f"{p.rule}:{tier}"
-            if dst.split(":", 1)[0] in ("date", "email", "tag"):
+            seen.add(key)
+            if dst.split(":", 1)[0] in SHARED_KINDS:
                 shared.add(dst)
-            if dst == note_id(path) and p.link_key:
+            elif p.link_key and dst == note_id(path):
                 continue  # a note linking to itself by name: navigation to nowhere
-            edges.append(Edge(src=p.src, dst=dst, type=p.relation, weight=p.confidence, confidence=p.confidence,
-                              status=p.status, evidence=p.evidence, origin="ingest", rule=rule, source_path=path,
-                              metadata=dict(p.metadata), created_at=self.now, updated_at=self.now))
-            detail = details.get(p.reasons)
-            if detail is None:
-                detail = details[p.reasons] = {"reasons": list(p.reasons)}
-            events.append(("created", "ingest", detail))
-        shared |= {e.dst for e in edges if e.dst.startswith("placeholder:")}
+            rows.append((p.src, dst, p.relation, p.confidence, p.confidence, p.status, p.evidence, "ingest",
+                         f"{p.rule}:{tier}" if tier else p.rule, path, p.metadata, now))
         if shared:
-            self.vault.ensure_shared_nodes([_shared_node(i, self.now) for i in sorted(shared)])
-        existing = self.vault.edges_by_keys([(e.src, e.dst, e.type) for e in edges])
-        keep: list[int] = []
-        for i, e in enumerate(edges):
-            found = existing.get((e.src, e.dst, e.type))
-            if found is None:
-                keep.append(i)
-            elif found.status == "killed":
-                self.blocked.append(int(found.id or 0))
-        ids = self.vault.insert_edges([edges[i] for i in keep], [events[i] for i in keep])
-        self.edges_added += len(ids)
+            self.vault.ensure_shared_nodes([_shared_node(i, now) for i in sorted(shared)])
+        existing = self.vault.edges_by_keys([row[:3] for row in rows])
+        if existing:
+            for row in rows:
+                found = existing.get(row[:3])
+                if found is not None and found.status == "killed":
+                    self.blocked.append(int(found.id or 0))
+            rows = [row for row in rows if row[:3] not in existing]
+        self.vault.insert_edge_rows(rows)
+        self.edges_added += len(rows)
         if self.blocked:
             self.vault.log_edge_events([(b, "blocked_recreation", "ingest", {"reason": "killed_tombstone_blocks_recreation"},
                                          self.now) for b in self.blocked])
@@ -483,8 +471,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         "notes_total": counts["notes"],
         "notes_capped": max(0, capped - len(entries)),
         "edges_added": writer.edges_added,
-        "observations_added": sum(1 for p in plans for n in p.nodes
-                                  if n.kind == "memory" and n.metadata.get("memory_kind") != "section"),
+        "observations_added": sum(1 for p in plans for n in p.nodes if n.memory_kind in ("observation", "task")),
         "nodes": counts["nodes"],
         "edges": counts["edges"],
         "observations": counts["observations"],

@@ -9,15 +9,17 @@ Ids follow the shared vault contract: `note:<path>`, `heading:<path>#<slug>`, `d
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
+from ...core.model import content_hash
 from ...core.ontology import observation_relation
+from ...core.text import token_text
 from ...core.vault import gate_edge, parse_note, placeholder_key
 from ...core.vault.model import ParsedNote
-from ..remember import fts_body
 
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
 PLAN_VERSION = "1"
@@ -33,20 +35,25 @@ EMAIL_CONFIDENCE = 0.9
 TAG_CONFIDENCE = 0.9
 
 
-@dataclass(frozen=True, slots=True)
-class PlannedNode:
+# Planned rows are named tuples of plain values with their JSON already encoded: workers build them, and pickling
+# them back to the writer (tens of MB for a large vault) costs a tenth of what frozen dataclasses and dicts did.
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+class PlannedNode(NamedTuple):
     id: str
     kind: str  # memory | heading | date | email | tag
     title: str
     content: str
     category: str
     importance: int
-    metadata: dict[str, Any]
+    metadata: str  # JSON
     fts: str = ""
+    content_hash: str = ""  # of `content`; empty for rows without content
+    memory_kind: str = ""  # section | observation | task for memories
 
 
-@dataclass(frozen=True, slots=True)
-class PlannedEdge:
+class PlannedEdge(NamedTuple):
     src: str
     dst: str  # a node id; for links, "" until resolved
     relation: str
@@ -55,7 +62,7 @@ class PlannedEdge:
     rule: str
     status: str
     reasons: tuple[str, ...]
-    metadata: dict[str, Any]
+    metadata: str  # JSON
     link_key: str = ""  # links only: the key the resolver looks up
 
 
@@ -103,7 +110,7 @@ def importance_of(score: float) -> int:
 
 
 @lru_cache(maxsize=64)
-def _gate(relation: str) -> tuple[str, tuple[str, ...]]:
+def ingest_gate(relation: str) -> tuple[str, tuple[str, ...]]:
     # The ingest decision depends on the relation only (ingest cannot validate); evidence is always present.
     decision = gate_edge(relation, 0.5, "parsed line", False, "ingest")
     return decision.status, decision.reasons
@@ -111,11 +118,12 @@ def _gate(relation: str) -> tuple[str, tuple[str, ...]]:
 
 def _edge(src: str, dst: str, relation: str, confidence: float, evidence: str, rule: str, line: int | None,
           **meta: Any) -> PlannedEdge:
-    status, reasons = _gate(relation)
+    status, reasons = ingest_gate(relation)
     metadata = {k: v for k, v in meta.items() if v not in (None, "")}
     if line is not None:
         metadata["line"] = line
-    return PlannedEdge(src, dst, relation, round(confidence, 6), evidence, rule, status, reasons, metadata)
+    return PlannedEdge(src, dst, relation, round(confidence, 6), evidence, rule, status, reasons,
+                       _COMPACT(metadata) if metadata else "{}", meta.get("key") or "")
 
 
 def plan_note(path: str, data: bytes, mtime: float, hints: tuple[str, ...]) -> NotePlan:
@@ -148,8 +156,9 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
         heading_path = list(section.heading_path)
         title = " > ".join([parsed.title, *[h for h in heading_path if h != parsed.title]])
         nodes[mid] = PlannedNode(mid, "memory", title, body, "context", 2,
-                                 {"memory_kind": "section", "note": path, "line": section.line_start,
-                                  "heading_path": heading_path}, fts_body(body, title))
+                                 _COMPACT({"memory_kind": "section", "note": path, "line": section.line_start,
+                                           "heading_path": heading_path}),
+                                 token_text(f"{title}\n{body}"), content_hash(body), "section")
         evidence = body.split("\n", 1)[0].strip()[:500]
         add_edge(_edge(nid, mid, "has_section", SECTION_CONFIDENCE, evidence, "section", section.line_start))
 
@@ -161,10 +170,11 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
         observation_lines.add(obs.line)
         if mid not in nodes:
             nodes[mid] = PlannedNode(mid, "memory", parsed.title, obs.text, "fact", importance_of(obs.score),
-                                     {"memory_kind": kind, "note": path, "line": obs.line,
-                                      "observation_kind": obs.kind, "score": obs.score,
-                                      "heading_path": _heading_path_at(parsed, obs.line)},
-                                     fts_body(obs.text, parsed.title))
+                                     _COMPACT({"memory_kind": kind, "note": path, "line": obs.line,
+                                               "observation_kind": obs.kind, "score": obs.score,
+                                               "heading_path": _heading_path_at(parsed, obs.line)}),
+                                     token_text(f"{parsed.title}\n{obs.text}" if parsed.title else obs.text),
+                                     content_hash(obs.text), kind)
         add_edge(_edge(nid, mid, observation_relation(obs.kind), obs.confidence, obs.evidence,
                        f"observation:{obs.source}", obs.line))
         for date in obs.dates:
@@ -179,7 +189,7 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
         hid = f"heading:{path}#{heading_slug(heading.text)}"
         if hid not in nodes:
             nodes[hid] = PlannedNode(hid, "heading", heading.text, "", "general", 1,
-                                     {"note": path, "line": heading.line, "level": heading.level})
+                                     _COMPACT({"note": path, "line": heading.line, "level": heading.level}))
         add_edge(_edge(nid, hid, "has_heading", HEADING_CONFIDENCE, heading.evidence, "heading", heading.line,
                        level=heading.level))
 
@@ -200,14 +210,12 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
             continue
         key = placeholder_key(link.target)
         relation = "embeds" if link.is_embed else "links_to"
-        edge = _edge(nid, "", relation, LINK_CONFIDENCE, link.evidence, "wikilink", link.line, key=key,
-                     target=link.target, section=link.section, alias=link.alias)
-        add_edge(_with_key(edge, key))
+        add_edge(_edge(nid, "", relation, LINK_CONFIDENCE, link.evidence, "wikilink", link.line, key=key,
+                       target=link.target, section=link.section, alias=link.alias))
     for mlink in parsed.markdown_links:
         key = placeholder_key(mlink.target)
-        edge = _edge(nid, "", "links_to", LINK_CONFIDENCE, mlink.evidence, "markdown_link", mlink.line, key=key,
-                     target=mlink.target, section=mlink.section)
-        add_edge(_with_key(edge, key))
+        add_edge(_edge(nid, "", "links_to", LINK_CONFIDENCE, mlink.evidence, "markdown_link", mlink.line, key=key,
+                       target=mlink.target, section=mlink.section))
 
     sense_parts = [parsed.title] + [o.text for o in parsed.observations]
     return NotePlan(
@@ -217,11 +225,6 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
         sense_text="\n".join(sense_parts)[:SENSE_TEXT_CHARS],
         warnings=tuple({"code": w.code, "message": w.message, "line": w.line} for w in parsed.warnings),
     )
-
-
-def _with_key(edge: PlannedEdge, key: str) -> PlannedEdge:
-    return PlannedEdge(edge.src, edge.dst, edge.relation, edge.confidence, edge.evidence, edge.rule, edge.status,
-                       edge.reasons, edge.metadata, key)
 
 
 def _heading_path_at(parsed: ParsedNote, line: int) -> list[str]:

@@ -3,7 +3,8 @@ bulk helpers ingestion needs to write thousands of rows per second.
 
 Vault-derived rows live in the shared `nodes` / `edges` tables (one graph). Everything here goes through the owning
 `SQLiteStore` connection, so it shares its lock, read-only guard and nestable transactions. Every bulk edge insert
-also writes an `edge_events` row per edge — the audit trail `explain-edge` reads.
+records its creation in the edge row itself; later changes go to `edge_events` — the audit trail `explain-edge`
+reads.
 """
 from __future__ import annotations
 
@@ -38,6 +39,19 @@ def _dump(value: Any) -> str:
 
 def _dump_list(values: Sequence[str]) -> str:
     return _LIST(list(values)) if values else "[]"
+
+
+def _words(encoded_list: str) -> str:
+    """The FTS spelling (space-separated) of a JSON list column such as tags."""
+    return " ".join(json.loads(encoded_list)) if encoded_list != "[]" else ""
+
+
+def node_row(n: Memory) -> tuple[Any, ...]:
+    """The `nodes` insert row of a memory: (id, kind, title, content, content_hash, category, importance, tags JSON,
+    entities JSON, source, created_at, updated_at, effective_importance, metadata JSON, inserted_at)."""
+    return (n.id, n.kind, n.title, n.content, n.content_hash if n.content else "", n.category, n.importance,
+            _dump_list(n.tags), _dump_list(n.entities), n.source, n.created_at, n.updated_at or n.created_at,
+            n.effective_importance, _dump(n.metadata), n.inserted_at or n.created_at)
 
 
 def _chunks(seq: Sequence[Any]) -> Iterable[Sequence[Any]]:
@@ -148,43 +162,48 @@ class SQLiteVault:
         return ids
 
     def insert_nodes(self, nodes: Sequence[Memory], fts_bodies: Sequence[str] | None = None) -> None:
-        """Insert new rows (ids must not exist); memories also enter the FTS index. Two `executemany` calls.
+        """Insert new rows (ids must not exist); memories also enter the FTS index."""
+        self.insert_node_rows([node_row(n) for n in nodes], fts_bodies)
+
+    def insert_node_rows(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str] | None = None) -> None:
+        """`node_row` tuples of new ids; memories also enter the FTS index (`fts_bodies` aligned with `rows`, the
+        entries of other kinds ignored). Two `executemany` calls.
 
         The FTS rowid is nodes.seq, an INTEGER PRIMARY KEY: inside our write transaction SQLite gives each new row
         max + 1, in insertion order, so the seqs are known without a lookup per row (checked; else looked up)."""
-        if not nodes:
+        if not rows:
             return
         before = int(self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM nodes").fetchone()[0])
-        self._write_many(_NODE_INSERT, [
-            (n.id, n.kind, n.title, n.content, n.content_hash, n.category, n.importance, _dump_list(n.tags),
-             _dump_list(n.entities), n.source, n.created_at, n.updated_at or n.created_at, n.effective_importance,
-             _dump(n.metadata), n.inserted_at or n.created_at) for n in nodes])
+        self._write_many(_NODE_INSERT, list(rows))
         if fts_bodies is None:
             return
         after = int(self.conn.execute("SELECT MAX(seq) FROM nodes").fetchone()[0])
-        if after == before + len(nodes):
+        if after == before + len(rows):
             self._write_many("INSERT INTO memory_fts(rowid, body, tags, entities) VALUES (?,?,?,?)",
-                             [(before + 1 + i, fts_bodies[i], " ".join(n.tags), " ".join(n.entities))
-                              for i, n in enumerate(nodes) if n.kind == "memory"])
+                             [(before + 1 + i, fts_bodies[i], _words(r[7]), _words(r[8]))
+                              for i, r in enumerate(rows) if r[1] == "memory"])
         else:
-            self._write_many(_FTS_INSERT_BY_ID, [(fts_bodies[i], " ".join(n.tags), " ".join(n.entities), n.id)
-                                                 for i, n in enumerate(nodes) if n.kind == "memory"])
+            self._write_many(_FTS_INSERT_BY_ID, [(fts_bodies[i], _words(r[7]), _words(r[8]), r[0])
+                                                 for i, r in enumerate(rows) if r[1] == "memory"])
 
     def refresh_nodes(self, nodes: Sequence[Memory], fts_bodies: Sequence[str] | None = None) -> None:
         """Update existing rows in place (keeping access stats and vectors) and revive soft-deleted ones; ids without
         a row are ignored."""
-        if not nodes:
+        self.refresh_node_rows([node_row(n) for n in nodes], fts_bodies)
+
+    def refresh_node_rows(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str] | None = None) -> None:
+        """`refresh_nodes` for `node_row` tuples (their created/inserted times are not applied)."""
+        if not rows:
             return
         self._write_many("UPDATE nodes SET kind=?, title=?, content=?, content_hash=?, category=?, importance=?, tags=?,"
                          " source=?, updated_at=?, metadata=?, deleted_at=NULL WHERE id=?",
-                         [(n.kind, n.title, n.content, n.content_hash, n.category, n.importance, _dump_list(n.tags),
-                           n.source, n.updated_at, _dump(n.metadata), n.id) for n in nodes])
+                         [(r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[9], r[11], r[13], r[0]) for r in rows])
         if fts_bodies is not None:
-            memories = [(i, n) for i, n in enumerate(nodes) if n.kind == "memory"]
+            memories = [(i, r) for i, r in enumerate(rows) if r[1] == "memory"]
             self._write_many("DELETE FROM memory_fts WHERE rowid = (SELECT seq FROM nodes WHERE id = ?)",
-                             [(n.id,) for _i, n in memories])
-            self._write_many(_FTS_INSERT_BY_ID, [(fts_bodies[i], " ".join(n.tags), " ".join(n.entities), n.id)
-                                                 for i, n in memories])
+                             [(r[0],) for _i, r in memories])
+            self._write_many(_FTS_INSERT_BY_ID, [(fts_bodies[i], _words(r[7]), _words(r[8]), r[0])
+                                                 for i, r in memories])
 
     def ensure_shared_nodes(self, nodes: Sequence[Memory]) -> None:
         """Date, email, tag and placeholder nodes are shared by every note: insert once, never overwrite."""
@@ -262,44 +281,15 @@ class SQLiteVault:
             n += self._write(f"DELETE FROM edges WHERE id IN ({','.join('?' * len(chunk))})", list(chunk)).rowcount
         return n
 
-    def insert_edges(self, edges: Sequence[Edge], events: Sequence[tuple[str, str, dict[str, Any]]]) -> list[int]:
-        """Insert new edges (their (src, dst, type) must not exist), each with its first audit event (event, actor,
-        detail). Returns the new ids.
+    def insert_edge_rows(self, rows: Sequence[tuple[Any, ...]]) -> None:
+        """Insert new edges (their (src, dst, type) must not exist) in one `executemany`. A row is (src, dst, type,
+        weight, confidence, status, evidence, origin, rule, source_path, metadata JSON, created_at).
 
-        Bulk: the rows go in with one `executemany`, and the events find their edge by its unique key inside SQLite.
-        Edge ids are `INTEGER PRIMARY KEY` (max + 1) and we hold the write transaction, so the new ids are exactly
-        those above the previous maximum."""
-        if not edges:
-            return []
-        before = int(self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM edges").fetchone()[0])
+        No event row is written: the edge row records its creation (origin, rule, created_at) and `edge_events`
+        reports it as the first event — a stored "created" row per parsed edge was 12 MB of a 2,000-note vault."""
         self._write_many(
-            "INSERT INTO edges (src, dst, type, sub_type, weight, confidence, status, evidence, origin, rule,"
-            " source_path, metadata, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            [(e.src, e.dst, e.type, e.sub_type, e.weight, e.confidence, e.status, e.evidence, e.origin, e.rule,
-              e.source_path, _dump(e.metadata), e.created_at, e.updated_at or e.created_at) for e in edges])
-        details: dict[int, str] = {}  # most events share one detail ({"reasons": [...]} of the relation's gate)
-        texts: list[str] = []
-        for _event, _actor, detail in events:
-            key = id(detail)  # `events` keeps every detail alive, so ids are not reused during this loop
-            text = details.get(key)
-            if text is None:
-                text = details[key] = _COMPACT(detail)
-            texts.append(text)
-        after = int(self.conn.execute("SELECT MAX(id) FROM edges").fetchone()[0])
-        if after == before + len(edges):  # ids were max + 1 in order (see above): no lookup per event
-            ids = list(range(before + 1, after + 1))
-            self.log_edge_events_encoded([(i, ev[0], ev[1], t, e.created_at)
-                                          for i, ev, t, e in zip(ids, events, texts, edges)])
-            return ids
-        self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at)"
-                         " SELECT id, ?, ?, ?, ? FROM edges WHERE src = ? AND dst = ? AND type = ?",
-                         [(ev[0], ev[1], t, e.created_at, e.src, e.dst, e.type) for ev, t, e in zip(events, texts, edges)])
-        return [int(r[0]) for r in self.conn.execute("SELECT id FROM edges WHERE id > ? ORDER BY id", (before,))]
-
-    def log_edge_events_encoded(self, rows: Sequence[tuple[int, str, str, str, str]]) -> None:
-        """(edge id, event, actor, detail already JSON-encoded, when) rows."""
-        self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
-                         list(rows))
+            "INSERT INTO edges (src, dst, type, weight, confidence, status, evidence, origin, rule, source_path,"
+            " metadata, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?12)", list(rows))
 
     def log_edge_events(self, rows: Sequence[tuple[int, str, str, dict[str, Any], str]]) -> None:
         self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
