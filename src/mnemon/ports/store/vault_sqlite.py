@@ -275,6 +275,29 @@ class SQLiteVault:
                     out[(e.src, e.dst, e.type)] = e
         return out
 
+    def edge_heads_around(self, node_ids: Sequence[str], keep: Sequence[str], sentence_relations: Sequence[str],
+                          statuses: Sequence[str]) -> list[tuple[int, str, str, str, str]]:
+        """(id, src, dst, type, status) of the edges touching `node_ids`, leaving out a note's edges of
+        `sentence_relations` to its own derived memories (`vault:…` ids) unless one end is in `keep`.
+
+        Those are the note's other sections and bullets: a 40-bullet note has 40 of them, and excluding them in the
+        WHERE clause tests only index columns (src, dst, type), so they cost no table lookup."""
+        out: dict[int, tuple[int, str, str, str, str]] = {}
+        keep = list(dict.fromkeys(keep)) or [""]
+        kmarks, rmarks, smarks = (",".join("?" * len(x)) for x in (keep, sentence_relations, statuses))
+        skip = (f"dst >= 'vault:' AND dst < 'vault;' AND type IN ({rmarks}) AND src NOT IN ({kmarks})"
+                f" AND dst NOT IN ({kmarks})")
+        for chunk in _chunks(list(dict.fromkeys(node_ids))):
+            marks = ",".join("?" * len(chunk))
+            rows = self.conn.execute(
+                f"SELECT id, src, dst, type, status FROM edges WHERE src IN ({marks}) AND NOT ({skip})"
+                f" AND status IN ({smarks})", [*chunk, *sentence_relations, *keep, *keep, *statuses]).fetchall()
+            rows += self.conn.execute(f"SELECT id, src, dst, type, status FROM edges WHERE dst IN ({marks})"
+                                      f" AND status IN ({smarks})", [*chunk, *statuses]).fetchall()
+            for r in rows:
+                out[r[0]] = (r[0], r[1], r[2], r[3], r[4])
+        return [out[k] for k in sorted(out)]
+
     def delete_edges(self, ids: Sequence[int]) -> int:
         n = 0
         for chunk in _chunks(list(ids)):
