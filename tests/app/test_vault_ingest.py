@@ -213,3 +213,71 @@ def test_ingest_records_sense_events_and_never_touches_world_rows(mem, vault: Pa
     mem.ingest(str(vault))
     assert conn.execute("SELECT COUNT(*) FROM entity_aliases").fetchone()[0] == 1
     assert conn.execute("SELECT COUNT(*) FROM sense_events").fetchone()[0] >= events
+
+
+def _schema(mem) -> set[tuple[str, str]]:
+    return {(r[0], r[1]) for r in mem.rt.store.conn.execute(
+        "SELECT type, name FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL")}
+
+
+def _active_memory_count(mem) -> tuple[int, int]:
+    conn = mem.rt.store.conn
+    counted = int(conn.execute("SELECT value FROM meta WHERE key = 'active_memories'").fetchone()[0])
+    actual = conn.execute("SELECT COUNT(*) FROM nodes WHERE kind = 'memory' AND deleted_at IS NULL").fetchone()[0]
+    return counted, actual
+
+
+def test_bulk_first_ingest_builds_the_same_graph_and_restores_indexes_and_counts(make_mem, vault: Path, tmp_path: Path,
+                                                                                 monkeypatch) -> None:
+    from mnemon.app.vault import ingest as ingest_module
+
+    plain = make_mem("none", db=tmp_path / "plain.db")
+    plain.remember("a memory written before the vault arrived")
+    plain.ingest(str(vault))
+    bulk = make_mem("none", db=tmp_path / "bulk.db")
+    bulk.remember("a memory written before the vault arrived")
+    schema = _schema(bulk)
+    monkeypatch.setattr(ingest_module, "BULK_MIN_NOTES", 1)
+    calls = []
+    original = type(bulk.rt.store.vault).bulk_load
+    monkeypatch.setattr(type(bulk.rt.store.vault), "bulk_load", lambda self: calls.append(1) or original(self))
+    bulk.ingest(str(vault))
+    assert calls == [1]  # the first ingest took the bulk path; the plain store's did not (it had too few notes)
+    assert _schema(bulk) == schema
+    counted, actual = _active_memory_count(bulk)
+    assert counted == actual == _active_memory_count(plain)[1]
+    graph = lambda m: sorted((e.src, e.dst, e.type, e.status, e.evidence) for e in m.rt.store.iter_edges())  # noqa: E731
+    assert graph(bulk) == graph(plain)
+    assert bulk.rt.store.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    bulk.remember("one more after the bulk load")  # the count trigger is back
+    assert _active_memory_count(bulk)[0] == actual + 1
+
+
+def test_a_failed_bulk_ingest_leaves_the_schema_and_graph_as_they_were(make_mem, vault: Path, monkeypatch) -> None:
+    from mnemon.app.vault import ingest as ingest_module
+
+    mem = make_mem("none")
+    schema = _schema(mem)
+    monkeypatch.setattr(ingest_module, "BULK_MIN_NOTES", 1)
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(ingest_module._Writer, "write_edges", broken)
+    with pytest.raises(RuntimeError):
+        mem.ingest(str(vault))
+    assert _schema(mem) == schema
+    assert mem.rt.store.get_node("note:Projects/lighthouse.md") is None
+    assert _active_memory_count(mem) == (0, 0)
+
+
+def test_metadata_is_valid_json_for_awkward_link_targets(mem, tmp_path: Path) -> None:
+    root = tmp_path / "v"
+    root.mkdir()
+    (root / "a.md").write_text('# A\n\n## Sub "quoted" \\ part\n\n- Waiting on [[B "x" \\ y#Sec|al\tias]] by 2026-03-01\n',
+                               encoding="utf-8")
+    mem.ingest(str(root))
+    link = next(e for e in mem.rt.store.iter_edges() if e.type == "links_to")
+    assert link.metadata["target"] == 'B "x" \\ y' and link.metadata["section"] == "Sec" and link.metadata["line"] == 5
+    obs = next(m for m in mem.rt.store.iter_nodes(kind="memory") if m.metadata.get("memory_kind") == "observation")
+    assert obs.metadata["heading_path"] == ["A", 'Sub "quoted" \\ part'] and isinstance(obs.metadata["score"], float)

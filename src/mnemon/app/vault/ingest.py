@@ -20,6 +20,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,7 +42,9 @@ VAULT_SOURCE = "vault"
 POOL_MIN_FILES = 400  # below this a process pool costs more than it saves
 BATCH_FILES = 100
 LINK_INDEX_STATE = "link_index"
-GC_TARGETED_MAX = 50  # changed notes up to which garbage collection checks only the nodes this run released
+GC_TARGETED_MAX = 50
+BULK_MIN_NOTES = 500  # a first ingest this large suspends secondary indexes (`SQLiteVault.bulk_load`) ...
+BULK_ROWS_PER_NOTE = 10  # ... unless the store already holds more rows than ~this many per incoming note  # changed notes up to which garbage collection checks only the nodes this run released
 
 Progress = Callable[[int, int], None]
 
@@ -316,12 +319,16 @@ class _Writer:
                                          self.now) for b in self.blocked])
             self.blocked = []
 
-    def relink(self) -> dict[str, int]:
-        """Re-resolve every parsed link against the current note names; join placeholders to notes that appeared."""
+    def relink(self, resolved_srcs: set[str]) -> dict[str, int]:
+        """Re-resolve every parsed link against the current note names; join placeholders to notes that appeared.
+
+        Links from `resolved_srcs` (the notes this run wrote) were resolved against these names already."""
         assert self.index is not None
         moved = 0
-        for edge_id, _src, dst, _type, meta in self.vault.link_edges(LINK_RELATIONS):
-            key = meta.get("key")
+        for edge_id, _src, dst, _type, encoded in self.vault.link_edges(LINK_RELATIONS):
+            if _src in resolved_srcs:
+                continue
+            key = json.loads(encoded).get("key") if encoded != "{}" else None
             if not key:
                 continue
             target, _tier = self.resolve(key)
@@ -421,26 +428,29 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
     with store.transaction():
         vault_store.seed_relationship_types([spec.to_row() for spec in DEFAULT_ONTOLOGY.specs()])
         thoughts_cleared = vault_store.clear_thought_history() if mode == "rebuild" else 0
-        for batch in batches:
-            notes = [_note_node(p, now) for p in batch]
-            existing = vault_store.existing_nodes([n.id for n in notes])
-            vault_store.insert_nodes([n for n in notes if n.id not in existing])
-            vault_store.refresh_nodes([n for n in notes if n.id in existing])
-            writer.write_nodes(batch, lambda plan: plan.path in known or plan.note_id in existing)
-            plans.extend(batch)
-            if progress:
-                progress(len(plans), len(to_plan))
+        # a first ingest of a large vault writes most of the graph: indexes are built once afterwards instead
+        bulk = not known and len(to_plan) >= BULK_MIN_NOTES and vault_store.max_seq() <= BULK_ROWS_PER_NOTE * len(to_plan)
+        with vault_store.bulk_load() if bulk else nullcontext():
+            for batch in batches:
+                notes = [_note_node(p, now) for p in batch]
+                existing = vault_store.existing_nodes([n.id for n in notes])
+                vault_store.insert_nodes([n for n in notes if n.id not in existing])
+                vault_store.refresh_nodes([n for n in notes if n.id in existing])
+                writer.write_nodes(batch, lambda plan: plan.path in known or plan.note_id in existing)
+                plans.extend(batch)
+                if progress:
+                    progress(len(plans), len(to_plan))
 
-        planned_paths = {p.path for p in plans}
-        identities = {path: NoteIdentity(path, f.title, f.aliases) for path, f in known.items()
-                      if path not in planned_paths and path not in removed}
-        identities.update({p.path: NoteIdentity(p.path, p.title, p.aliases) for p in plans})
-        old_identities = {path: (f.title, f.aliases) for path, f in known.items()}
-        names_changed = bool(removed) or any(old_identities.get(p.path) != (p.title, p.aliases) for p in plans)
-        writer.index, index_state = _link_index(vault_store, identities)
-        writer.write_edges([(plan.path, e) for plan in plans for e in plan.edges])
+            planned_paths = {p.path for p in plans}
+            identities = {path: NoteIdentity(path, f.title, f.aliases) for path, f in known.items()
+                          if path not in planned_paths and path not in removed}
+            identities.update({p.path: NoteIdentity(p.path, p.title, p.aliases) for p in plans})
+            old_identities = {path: (f.title, f.aliases) for path, f in known.items()}
+            names_changed = bool(removed) or any(old_identities.get(p.path) != (p.title, p.aliases) for p in plans)
+            writer.index, index_state = _link_index(vault_store, identities)
+            writer.write_edges([(plan.path, e) for plan in plans for e in plan.edges])
         if names_changed or writer.placeholders:
-            links = writer.relink()
+            links = writer.relink({p.note_id for p in plans})
         for path in removed:
             writer.remove_note(path)
         if removed:

@@ -119,11 +119,13 @@ def ingest_gate(relation: str) -> tuple[str, tuple[str, ...]]:
 def _edge(src: str, dst: str, relation: str, confidence: float, evidence: str, rule: str, line: int | None,
           **meta: Any) -> PlannedEdge:
     status, reasons = ingest_gate(relation)
-    metadata = {k: v for k, v in meta.items() if v not in (None, "")}
+    # the metadata JSON is assembled from its scalar values: the generic encoder per edge was a tenth of planning
+    parts = [f'"{k}":{_COMPACT(v) if isinstance(v, str) else int(v)}' for k, v in meta.items() if v not in (None, "")]
     if line is not None:
-        metadata["line"] = line
-    return PlannedEdge(src, dst, relation, round(confidence, 6), evidence, rule, status, reasons,
-                       _COMPACT(metadata) if metadata else "{}", meta.get("key") or "")
+        parts.append(f'"line":{line}')
+    encoded = "{" + ",".join(parts) + "}"
+    return PlannedEdge(src, dst, relation, round(confidence, 6), evidence, rule, status, reasons, encoded,
+                       meta.get("key") or "")
 
 
 def plan_note(path: str, data: bytes, mtime: float, hints: tuple[str, ...]) -> NotePlan:
@@ -137,6 +139,15 @@ def plan_note(path: str, data: bytes, mtime: float, hints: tuple[str, ...]) -> N
 def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
     path = parsed.rel_path
     nid = note_id(path)
+    path_json = _COMPACT(path)
+    heading_paths_json: dict[tuple[str, ...], str] = {}  # memory metadata is assembled from pre-encoded parts
+
+    def heading_path_json(heading_path: tuple[str, ...]) -> str:
+        encoded = heading_paths_json.get(heading_path)
+        if encoded is None:
+            encoded = heading_paths_json[heading_path] = _COMPACT(list(heading_path))
+        return encoded
+
     nodes: dict[str, PlannedNode] = {}
     edges: dict[tuple[str, str, str], PlannedEdge] = {}
 
@@ -153,11 +164,10 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
         mid = memory_id(path, "section", body)
         if mid in nodes:
             continue
-        heading_path = list(section.heading_path)
-        title = " > ".join([parsed.title, *[h for h in heading_path if h != parsed.title]])
+        title = " > ".join([parsed.title, *[h for h in section.heading_path if h != parsed.title]])
         nodes[mid] = PlannedNode(mid, "memory", title, body, "context", 2,
-                                 _COMPACT({"memory_kind": "section", "note": path, "line": section.line_start,
-                                           "heading_path": heading_path}),
+                                 f'{{"memory_kind":"section","note":{path_json},"line":{section.line_start},'
+                                 f'"heading_path":{heading_path_json(tuple(section.heading_path))}}}',
                                  token_text(f"{title}\n{body}"), content_hash(body), "section")
         evidence = body.split("\n", 1)[0].strip()[:500]
         add_edge(_edge(nid, mid, "has_section", SECTION_CONFIDENCE, evidence, "section", section.line_start))
@@ -170,9 +180,9 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
         observation_lines.add(obs.line)
         if mid not in nodes:
             nodes[mid] = PlannedNode(mid, "memory", parsed.title, obs.text, "fact", importance_of(obs.score),
-                                     _COMPACT({"memory_kind": kind, "note": path, "line": obs.line,
-                                               "observation_kind": obs.kind, "score": obs.score,
-                                               "heading_path": _heading_path_at(parsed, obs.line)}),
+                                     f'{{"memory_kind":"{kind}","note":{path_json},"line":{obs.line},'
+                                     f'"observation_kind":{_COMPACT(obs.kind)},"score":{float(obs.score)!r},'
+                                     f'"heading_path":{heading_path_json(_heading_path_at(parsed, obs.line))}}}',
                                      token_text(f"{parsed.title}\n{obs.text}" if parsed.title else obs.text),
                                      content_hash(obs.text), kind)
         add_edge(_edge(nid, mid, observation_relation(obs.kind), obs.confidence, obs.evidence,
@@ -227,11 +237,11 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
     )
 
 
-def _heading_path_at(parsed: ParsedNote, line: int) -> list[str]:
-    current: list[str] = []
+def _heading_path_at(parsed: ParsedNote, line: int) -> tuple[str, ...]:
+    current: tuple[str, ...] = ()
     for section in parsed.sections:
         if section.line_start <= line:
-            current = list(section.heading_path)
+            current = tuple(section.heading_path)
         else:
             break
     return current
