@@ -281,3 +281,19 @@ def test_metadata_is_valid_json_for_awkward_link_targets(mem, tmp_path: Path) ->
     assert link.metadata["target"] == 'B "x" \\ y' and link.metadata["section"] == "Sec" and link.metadata["line"] == 5
     obs = next(m for m in mem.rt.store.iter_nodes(kind="memory") if m.metadata.get("memory_kind") == "observation")
     assert obs.metadata["heading_path"] == ["A", 'Sub "quoted" \\ part'] and isinstance(obs.metadata["score"], float)
+
+
+def test_each_bullet_is_keyword_indexed_once_as_its_own_memory(mem, tmp_path: Path) -> None:
+    from mnemon.core.text import tokens
+
+    root = tmp_path / "v"
+    root.mkdir()
+    (root / "harbour.md").write_text("# Harbour\n\n## Survey\n\nPlanning notes for the quay survey.\n\n"
+                                     "- Gateway firmware blocked by missing approval\n", encoding="utf-8")
+    mem.ingest(str(root))
+    memories = {m.metadata["memory_kind"]: m for m in mem.rt.store.iter_nodes(kind="memory")}
+    section, observation = memories["section"], memories["observation"]
+    assert "Gateway firmware" in section.content  # the section keeps its whole text
+    found = [i for i, _score in mem.rt.store.keyword_search(tokens("firmware"), 10)]
+    assert found == [observation.id]
+    assert [i for i, _score in mem.rt.store.keyword_search(tokens("quay"), 10)] == [section.id]

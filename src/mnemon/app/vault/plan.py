@@ -19,10 +19,10 @@ from ...core.model import content_hash
 from ...core.ontology import observation_relation
 from ...core.text import token_text
 from ...core.vault import gate_edge, parse_note, placeholder_key
-from ...core.vault.model import ParsedNote
+from ...core.vault.model import ParsedNote, Section
 
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
-PLAN_VERSION = "1"
+PLAN_VERSION = "2"
 SENSE_TEXT_CHARS = 2000
 _SLUG = re.compile(r"[^\w]+", re.UNICODE)
 
@@ -157,6 +157,7 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
             edges[key] = edge
 
     # sections → context memories (title carries the note title and heading path, so FTS finds them by it)
+    observed = {obs.line for obs in parsed.observations}
     for section in parsed.sections:
         body = section.body.strip()
         if not body:
@@ -168,7 +169,8 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
         nodes[mid] = PlannedNode(mid, "memory", title, body, "context", 2,
                                  f'{{"memory_kind":"section","note":{path_json},"line":{section.line_start},'
                                  f'"heading_path":{heading_path_json(tuple(section.heading_path))}}}',
-                                 token_text(f"{title}\n{body}"), content_hash(body), "section")
+                                 token_text(f"{title}\n{_unobserved(section, body, observed)}"), content_hash(body),
+                                 "section")
         evidence = body.split("\n", 1)[0].strip()[:500]
         add_edge(_edge(nid, mid, "has_section", SECTION_CONFIDENCE, evidence, "section", section.line_start))
 
@@ -235,6 +237,15 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
         sense_text="\n".join(sense_parts)[:SENSE_TEXT_CHARS],
         warnings=tuple({"code": w.code, "message": w.message, "line": w.line} for w in parsed.warnings),
     )
+
+
+def _unobserved(section: Section, body: str, observed: set[int]) -> str:
+    """The section's text without the lines that are observation memories of their own: each bullet is indexed
+    for keyword search once, as itself, instead of again inside its section."""
+    if not observed or not any(section.line_start <= line <= section.line_end for line in observed):
+        return body
+    first = section.line_end - body.count("\n")  # line_start is the heading's line; the body ends at line_end
+    return "\n".join(text for i, text in enumerate(body.split("\n")) if first + i not in observed)
 
 
 def _heading_path_at(parsed: ParsedNote, line: int) -> tuple[str, ...]:
