@@ -32,7 +32,7 @@ from ...core.vault import LinkIndex, NoteIdentity, survives_rebuild
 from ...core.vault.observations import DEFAULT_HINTS
 from ...ports.store.vault_sqlite import VaultFile
 from ..runtime import Runtime
-from .plan import PLAN_VERSION, NotePlan, PlannedEdge, PlannedNode, note_id, plan_batch
+from .plan import PLAN_VERSION, NotePlan, PlannedEdge, PlannedNode, note_id, paused_gc, plan_batch
 
 MODES = ("rebuild", "update", "append")
 SKIP_DIRS = frozenset({".git", "node_modules", ".obsidian", ".trash"})
@@ -425,7 +425,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
 
     batches = _plan_batches(to_plan, hint_terms, workers)
     plans: list[NotePlan] = []
-    with store.transaction():
+    with paused_gc(), store.transaction():
         vault_store.seed_relationship_types([spec.to_row() for spec in DEFAULT_ONTOLOGY.specs()])
         thoughts_cleared = vault_store.clear_thought_history() if mode == "rebuild" else 0
         # a first ingest of a large vault writes most of the graph: indexes are built once afterwards instead
