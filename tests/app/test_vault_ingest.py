@@ -297,3 +297,17 @@ def test_each_bullet_is_keyword_indexed_once_as_its_own_memory(mem, tmp_path: Pa
     found = [i for i, _score in mem.rt.store.keyword_search(tokens("firmware"), 10)]
     assert found == [observation.id]
     assert [i for i, _score in mem.rt.store.keyword_search(tokens("quay"), 10)] == [section.id]
+
+
+def test_observation_total_follows_changed_and_removed_notes(mem, vault: Path) -> None:
+    def stored() -> int:
+        return sum(1 for m in mem.rt.store.iter_nodes(kind="memory")
+                   if m.metadata.get("memory_kind") in ("observation", "task") and m.source.startswith("vault:"))
+
+    first = mem.ingest(str(vault))
+    assert first["observations"] == first["observations_added"] == stored() > 0
+    note = vault / "Areas" / "suppliers.md"
+    note.write_text(note.read_text() + "- Harbour Freight — quote waiting on approval\n", encoding="utf-8")
+    assert mem.ingest(str(vault))["observations"] == stored() == first["observations"] + 1
+    note.unlink()
+    assert mem.ingest(str(vault))["observations"] == stored() < first["observations"]

@@ -458,8 +458,8 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         # a small run with no relinking or removal can only orphan the shared nodes its cleared edges pointed at
         targeted = len(plans) <= GC_TARGETED_MAX and not removed and not (links["links_moved"] or links["placeholders_joined"])
         gc_count = writer.collect_garbage(writer.released if targeted else None)
-        vault_store.put_files([VaultFile(p.path, p.content_hash, p.mtime, p.size, p.note_id, p.title, p.aliases, now)
-                               for p in plans])
+        vault_store.put_files([VaultFile(p.path, p.content_hash, p.mtime, p.size, p.note_id, p.title, p.aliases, now,
+                                         p.observation_count) for p in plans])
         vault_store.set_state("root", root)
         if index_state is not None:
             vault_store.set_state(LINK_INDEX_STATE, index_state)
@@ -481,7 +481,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         "notes_total": counts["notes"],
         "notes_capped": max(0, capped - len(entries)),
         "edges_added": writer.edges_added,
-        "observations_added": sum(1 for p in plans for n in p.nodes if n.memory_kind in ("observation", "task")),
+        "observations_added": sum(p.observation_count for p in plans),
         "nodes": counts["nodes"],
         "edges": counts["edges"],
         "observations": counts["observations"],

@@ -89,6 +89,10 @@ class NotePlan:
     def note_id(self) -> str:
         return note_id(self.path)
 
+    @property
+    def observation_count(self) -> int:
+        return sum(1 for n in self.nodes if n.memory_kind in ("observation", "task"))
+
 
 def note_id(path: str) -> str:
     return f"note:{path}"

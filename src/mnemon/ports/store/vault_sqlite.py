@@ -77,6 +77,7 @@ class VaultFile:
     title: str
     aliases: tuple[str, ...]
     ingested_at: str
+    observations: int = 0  # observation and task memories the file contributed
 
 
 class SQLiteVault:
@@ -136,18 +137,18 @@ class SQLiteVault:
     def files(self) -> dict[str, VaultFile]:
         # most notes have no aliases: skip the JSON parse for them (a re-ingest reads every row)
         return {r[0]: VaultFile(r[0], r[1], r[2], r[3], r[4], r[5],
-                                tuple(json.loads(r[6])) if r[6] and r[6] != "[]" else (), r[7])
-                for r in self.conn.execute("SELECT path, content_hash, mtime, size, note_id, title, aliases, ingested_at"
-                                           " FROM vault_files")}
+                                tuple(json.loads(r[6])) if r[6] and r[6] != "[]" else (), r[7], r[8])
+                for r in self.conn.execute("SELECT path, content_hash, mtime, size, note_id, title, aliases, ingested_at,"
+                                           " observations FROM vault_files")}
 
     def put_files(self, rows: Sequence[VaultFile]) -> None:
         self._write_many(
-            "INSERT INTO vault_files(path, content_hash, mtime, size, note_id, title, aliases, ingested_at)"
-            " VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(path) DO UPDATE SET content_hash=excluded.content_hash,"
+            "INSERT INTO vault_files(path, content_hash, mtime, size, note_id, title, aliases, ingested_at, observations)"
+            " VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT(path) DO UPDATE SET content_hash=excluded.content_hash,"
             " mtime=excluded.mtime, size=excluded.size, note_id=excluded.note_id, title=excluded.title,"
-            " aliases=excluded.aliases, ingested_at=excluded.ingested_at",
+            " aliases=excluded.aliases, ingested_at=excluded.ingested_at, observations=excluded.observations",
             [(f.path, f.content_hash, f.mtime, f.size, f.note_id, f.title, json.dumps(list(f.aliases), ensure_ascii=False),
-              f.ingested_at) for f in rows])
+              f.ingested_at, f.observations) for f in rows])
 
     def delete_files(self, paths: Sequence[str]) -> None:
         for chunk in _chunks(list(paths)):
@@ -431,7 +432,6 @@ class SQLiteVault:
             "notes": int(q("SELECT COUNT(*) FROM nodes WHERE kind = 'note' AND deleted_at IS NULL").fetchone()[0]),
             "nodes": int(q("SELECT COUNT(*) FROM nodes WHERE deleted_at IS NULL").fetchone()[0]),
             "edges": int(q("SELECT COUNT(*) FROM edges").fetchone()[0]),
-            # index-only range scan over ids (vault:<path>:<kind>:<hash>), not a table scan of large rows
-            "observations": int(q("SELECT COUNT(*) FROM nodes WHERE id >= 'vault:' AND id < 'vault;'"
-                                  " AND (instr(id, ':observation:') > 0 OR instr(id, ':task:') > 0)").fetchone()[0]),
+            # kept per file at ingest: counting the `vault:<path>:observation:…` ids took a scan of every vault id
+            "observations": int(q("SELECT COALESCE(SUM(observations), 0) FROM vault_files").fetchone()[0]),
         }
