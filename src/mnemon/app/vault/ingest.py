@@ -117,49 +117,51 @@ def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str
     skipped: list[dict[str, str]] = []
     seen_dirs: set[str] = set()
     prefix_len = len(root.rstrip(os.sep)) + 1
-    for current, dirs, files in os.walk(root, followlinks=follow_symlinks):
+    pending = [root]
+    while pending:
+        current = pending.pop()
         real_current = os.path.realpath(current)
         if real_current in seen_dirs or not _inside(root, real_current):
-            dirs[:] = []
             continue
         seen_dirs.add(real_current)
-        kept = []
-        for name in sorted(dirs):
-            if name in SKIP_DIRS or name.startswith("."):
-                continue
-            full = os.path.join(current, name)
-            if os.path.islink(full):
-                rel = os.path.relpath(full, root).replace(os.sep, "/")
-                if not follow_symlinks:
-                    skipped.append({"path": rel, "reason": "symlink"})
+        try:
+            listing = list(os.scandir(current))
+        except OSError:
+            continue
+        # one scandir per folder: the entry knows whether it is a link or a folder without a syscall per file
+        for entry in listing:
+            rel = entry.path[prefix_len:].replace(os.sep, "/")
+            link = entry.is_symlink()
+            if entry.is_dir():
+                if entry.name in SKIP_DIRS or entry.name.startswith("."):
                     continue
-                if not _inside(root, os.path.realpath(full)):
+                if link and not follow_symlinks:
+                    skipped.append({"path": rel, "reason": "symlink"})
+                elif link and not _inside(root, os.path.realpath(entry.path)):
                     skipped.append({"path": rel, "reason": "symlink_outside_vault"})
-                    continue
-            kept.append(name)
-        dirs[:] = kept
-        for name in files:
-            if not name.lower().endswith(".md"):
+                else:
+                    pending.append(entry.path)
                 continue
-            full = os.path.join(current, name)
-            rel = full[prefix_len:].replace(os.sep, "/")
-            if os.path.islink(full):
+            if not entry.name.lower().endswith(".md"):
+                continue
+            if link:
                 if not follow_symlinks:
                     skipped.append({"path": rel, "reason": "symlink"})
                     continue
-                real = os.path.realpath(full)
+                real = os.path.realpath(entry.path)
                 if not _inside(root, real) or not os.path.isfile(real):
                     skipped.append({"path": rel, "reason": "symlink_outside_vault"})
                     continue
             try:
-                st = os.stat(full)
+                st = entry.stat()
             except OSError:
                 skipped.append({"path": rel, "reason": "unreadable"})
                 continue
             if st.st_size == 0:
                 skipped.append({"path": rel, "reason": "empty"})
                 continue
-            entries.append(VaultEntry(rel, full, st.st_size, st.st_mtime))
+            entries.append(VaultEntry(rel, entry.path, st.st_size, st.st_mtime))
+    skipped.sort(key=lambda s: s["path"])
     entries.sort(key=lambda e: e.rel)
     return root, entries, skipped
 
