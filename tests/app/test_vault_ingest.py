@@ -249,6 +249,8 @@ def test_bulk_first_ingest_builds_the_same_graph_and_restores_indexes_and_counts
     graph = lambda m: sorted((e.src, e.dst, e.type, e.status, e.evidence) for e in m.rt.store.iter_edges())  # noqa: E731
     assert graph(bulk) == graph(plain)
     assert bulk.rt.store.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    wal = Path(bulk.rt.store.path + "-wal")
+    assert not wal.exists() or wal.stat().st_size == 0  # the log of the bulk load gave its disk space back
     bulk.remember("one more after the bulk load")  # the count trigger is back
     assert _active_memory_count(bulk)[0] == actual + 1
 

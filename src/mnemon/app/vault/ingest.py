@@ -472,6 +472,8 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         store.log("ingest", None, {"vault": root, "mode": mode, "changed": len(plans), "removed": len(removed),
                                    "unchanged": len(unchanged)}, now)
     _record_senses(rt, plans)
+    if bulk:
+        vault_store.release_wal()
     vectors = _embed_new(rt, writer.new_memory_ids) if embed else {"embedded": 0, "skipped": "disabled"}
     counts = vault_store.counts()
     out: dict[str, Any] = {

@@ -119,6 +119,20 @@ class SQLiteVault:
                 self._write("UPDATE meta SET value = CAST(value AS INTEGER) + (SELECT COUNT(*) FROM nodes WHERE seq > ?"
                             " AND kind = 'memory' AND deleted_at IS NULL) WHERE key = 'active_memories'", (before,))
 
+    def release_wal(self, wait_ms: int = 250) -> bool:
+        """Copy the write-ahead log into the database and truncate it, waiting at most `wait_ms` for readers of
+        older snapshots; True when done. After a bulk load the log is as large as the database, and without this
+        it keeps that disk space until the next truncating checkpoint (SQLite only reuses it)."""
+        if self.store.readonly:
+            return False
+        previous = int(self.conn.execute("PRAGMA busy_timeout").fetchone()[0])
+        self.conn.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
+        try:
+            busy = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        finally:
+            self.conn.execute(f"PRAGMA busy_timeout = {previous}")
+        return not busy
+
     def max_seq(self) -> int:
         """The highest node seq: how many node rows the store has ever held, read from the end of the table."""
         return int(self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM nodes").fetchone()[0])
