@@ -313,3 +313,18 @@ def test_observation_total_follows_changed_and_removed_notes(mem, vault: Path) -
     assert mem.ingest(str(vault))["observations"] == stored() == first["observations"] + 1
     note.unlink()
     assert mem.ingest(str(vault))["observations"] == stored() < first["observations"]
+
+
+def test_a_first_ingest_revives_a_kept_note_of_an_earlier_vault(mem, vault: Path, tmp_path: Path) -> None:
+    """A note whose file went away but whose node a validated edge protects is revived, not duplicated, when a vault
+    naming it is ingested again — the fast path for stores without vault rows must not apply."""
+    mem.ingest(str(vault))
+    edge = next(e for e in _edges(mem, "links_to", "note:Projects/lighthouse.md") if e.dst == "note:People/ada-quill.md")
+    mem.validate_edge(edge.id, reason="checked")
+    (vault / "People" / "ada-quill.md").unlink()
+    mem.ingest(str(vault))
+    assert mem.rt.store.get_node("note:People/ada-quill.md") is None
+    other = tmp_path / "other"
+    shutil.copytree(EXAMPLE, other)
+    out = mem.ingest(str(other))
+    assert out["notes_read"] == 13 and mem.rt.store.get_node("note:People/ada-quill.md") is not None

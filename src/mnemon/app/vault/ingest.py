@@ -231,6 +231,10 @@ class _Writer:
         self.new_memory_ids: list[str] = []
         self.placeholders: set[str] = set()
         self.released: set[str] = set()  # shared nodes that lost an edge in this run: the only possible new orphans
+        # a store that never held a note, section or heading row cannot hold one with the ids this run writes, nor
+        # an edge from one: a first ingest then skips the existence lookups (55k ids for 2,000 notes). Read inside
+        # the write transaction (`ingest_vault`); until then assume rows exist.
+        self.had_vault_rows = True
 
     def resolve(self, key: str) -> tuple[str, str | None]:
         assert self.index is not None, "the link index is set once every note is planned"
@@ -277,7 +281,7 @@ class _Writer:
             if known(plan):  # a file never ingested before has nothing to clear
                 self.clear_note(plan.path, {n.id for n in plan.nodes})
         planned = [(f"vault:{plan.path}", n) for plan in plans for n in plan.nodes]
-        existing = self.vault.existing_nodes([n.id for _source, n in planned])
+        existing = self.vault.existing_nodes([n.id for _source, n in planned]) if self.had_vault_rows else {}
         fresh = [(_derived_row(n, source, self.now), n) for source, n in planned if n.id not in existing]
         again = [(_derived_row(n, source, self.now), n) for source, n in planned if n.id in existing]
         if fresh:
@@ -307,7 +311,7 @@ class _Writer:
                          f"{p.rule}:{tier}" if tier else p.rule, path, p.metadata, now))
         if shared:
             self.vault.ensure_shared_nodes([_shared_node(i, now) for i in sorted(shared)])
-        existing = self.vault.edges_by_keys([row[:3] for row in rows])
+        existing = self.vault.edges_by_keys([row[:3] for row in rows]) if self.had_vault_rows else {}
         if existing:
             for row in rows:
                 found = existing.get(row[:3])
@@ -430,12 +434,13 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
     with paused_gc(), store.transaction():
         vault_store.seed_relationship_types([spec.to_row() for spec in DEFAULT_ONTOLOGY.specs()])
         thoughts_cleared = vault_store.clear_thought_history() if mode == "rebuild" else 0
+        writer.had_vault_rows = vault_store.has_vault_rows()
         # a first ingest of a large vault writes most of the graph: indexes are built once afterwards instead
         bulk = not known and len(to_plan) >= BULK_MIN_NOTES and vault_store.max_seq() <= BULK_ROWS_PER_NOTE * len(to_plan)
         with vault_store.bulk_load() if bulk else nullcontext():
             for batch in batches:
                 notes = [_note_node(p, now) for p in batch]
-                existing = vault_store.existing_nodes([n.id for n in notes])
+                existing = vault_store.existing_nodes([n.id for n in notes]) if writer.had_vault_rows else {}
                 vault_store.insert_nodes([n for n in notes if n.id not in existing])
                 vault_store.refresh_nodes([n for n in notes if n.id in existing])
                 writer.write_nodes(batch, lambda plan: plan.path in known or plan.note_id in existing)

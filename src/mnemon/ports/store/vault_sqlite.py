@@ -201,6 +201,11 @@ class SQLiteVault:
                 out[r[0]] = (r[1], r[2])
         return out
 
+    def has_vault_rows(self) -> bool:
+        """Whether any note, vault memory or heading row exists (soft-deleted ones included): three index probes."""
+        return any(self.conn.execute("SELECT 1 FROM nodes WHERE id >= ? AND id < ? LIMIT 1", (prefix, prefix[:-1] + ";"))
+                   .fetchone() for prefix in ("note:", "vault:", "heading:"))
+
     def derived_node_ids(self, path: str) -> list[str]:
         """Rows a note's parse produced: its memories (`vault:<path>:…`) and its heading nodes (`heading:<path>#…`).
         Range scans over the id index: the ids are prefixed by the path on purpose."""
