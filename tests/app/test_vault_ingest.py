@@ -328,3 +328,27 @@ def test_a_first_ingest_revives_a_kept_note_of_an_earlier_vault(mem, vault: Path
     shutil.copytree(EXAMPLE, other)
     out = mem.ingest(str(other))
     assert out["notes_read"] == 13 and mem.rt.store.get_node("note:People/ada-quill.md") is not None
+
+
+def test_re_ingesting_a_changed_note_without_vectors_does_not_load_numpy(vault: Path, tmp_path: Path) -> None:
+    """A one-note re-ingest from the CLI is a fresh process: building the vector index only to tell it about
+    deleted rows would import numpy, which costs more than the whole re-ingest."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from mnemon.app.config import load_config\n"
+        "from mnemon.app.memory import Mnemon\n"
+        f"cfg = load_config({{'MNEMON_HOME': {str(tmp_path / 'home')!r}, 'MNEMON_EMBED_PROVIDER': 'none'}})\n"
+        "mem = Mnemon.open(cfg)\n"
+        f"out = mem.ingest({str(vault)!r})\n"
+        "print(out['notes_read'], 'numpy' in sys.modules)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
+    first = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+    assert first.stdout.split()[0] == "13"
+    note = vault / "People" / "cleo-marsh.md"
+    note.write_text("# Cleo Marsh\n\n- Moved to the [[Tidewatch]] team, waiting on onboarding\n", encoding="utf-8")
+    again = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+    assert again.stdout.split() == ["1", "False"]

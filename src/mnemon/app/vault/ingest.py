@@ -268,7 +268,9 @@ class _Writer:
         self.rt.store.hard_delete(hard)  # type: ignore[attr-defined]
         if soft:
             self.rt.store.soft_delete(soft, self.now)
-        if hard or soft:
+        # only an index this process already built caches vectors to mark dead; building one just to tell it costs
+        # the numpy import (~0.25 s), more than the rest of a one-note re-ingest
+        if (hard or soft) and getattr(self.rt, "_index", None) is not None:
             self.rt.index.note_delete([*hard, *soft], gen)
 
     def write_nodes(self, plans: Sequence[NotePlan], known: Callable[[NotePlan], bool]) -> None:
