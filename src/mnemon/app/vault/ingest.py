@@ -4,8 +4,9 @@ Rebuild semantics as Mneme (stale rows of changed or removed files disappear), b
 are re-parsed: a file whose size and mtime match the last ingest is trusted, any other file is read and compared by
 SHA-256. Phases, all in one transaction so a crash leaves the previous graph intact:
 
-1. note nodes for every new or changed file (links may point at any of them, and edges need both endpoints);
-2. per changed note: drop its non-surviving ingest edges and stale derived rows, write the new rows and edges;
+1. per batch of changed notes (parsed by worker processes meanwhile): their note nodes, then per note: drop its
+   non-surviving ingest edges and stale derived rows, write the new rows and the edges whose target is known;
+2. once every note's name is known: resolve and write the links (they may point at any note);
 3. when the set of note names changed, re-resolve every parsed link (placeholders join their note, links to a
    removed note fall back to a placeholder) — Mneme never joined `[[Target]]` to `target.md`;
 4. remove deleted notes; drop shared date/email/tag/placeholder nodes nothing points at any more.
@@ -275,7 +276,7 @@ class _Writer:
 
     def write_nodes(self, plans: Sequence[NotePlan], known: Callable[[NotePlan], bool]) -> None:
         """A batch of changed notes' derived rows in a handful of bulk statements (not a round trip per row); their
-        edges wait for `write_edges`, once every note node exists and the link index is known.
+        edges follow through `write_edges` — links only once every note node exists and the link index is known.
 
         Clearing goes first for the batch, then the writes: a note's derived ids and edge sources carry its own
         path, so one note's clear can never touch another note's new rows."""
@@ -446,6 +447,9 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
                 vault_store.insert_nodes([n for n in notes if n.id not in existing])
                 vault_store.refresh_nodes([n for n in notes if n.id in existing])
                 writer.write_nodes(batch, lambda plan: plan.path in known or plan.note_id in existing)
+                # edges whose target is known already go in now, while the workers still parse: only links wait
+                # for every note's name
+                writer.write_edges([(plan.path, e) for plan in batch for e in plan.edges if e.dst])
                 plans.extend(batch)
                 if progress:
                     progress(len(plans), len(to_plan))
@@ -457,7 +461,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
             old_identities = {path: (f.title, f.aliases) for path, f in known.items()}
             names_changed = bool(removed) or any(old_identities.get(p.path) != (p.title, p.aliases) for p in plans)
             writer.index, index_state = _link_index(vault_store, identities)
-            writer.write_edges([(plan.path, e) for plan in plans for e in plan.edges])
+            writer.write_edges([(plan.path, e) for plan in plans for e in plan.edges if not e.dst])
         if names_changed or writer.placeholders:
             links = writer.relink({p.note_id for p in plans})
         for path in removed:
