@@ -43,9 +43,9 @@ VAULT_SOURCE = "vault"
 POOL_MIN_FILES = 400  # below this a process pool costs more than it saves
 BATCH_FILES = 100
 LINK_INDEX_STATE = "link_index"
-GC_TARGETED_MAX = 50
+GC_TARGETED_MAX = 50  # changed notes up to which garbage collection checks only the nodes this run released
 BULK_MIN_NOTES = 500  # a first ingest this large suspends secondary indexes (`SQLiteVault.bulk_load`) ...
-BULK_ROWS_PER_NOTE = 10  # ... unless the store already holds more rows than ~this many per incoming note  # changed notes up to which garbage collection checks only the nodes this run released
+BULK_ROWS_PER_NOTE = 10  # ... unless the store already holds more rows than ~this many per incoming note
 
 Progress = Callable[[int, int], None]
 

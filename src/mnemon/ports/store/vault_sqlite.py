@@ -102,9 +102,9 @@ class SQLiteVault:
 
         A cold ingest inserts ~160k rows in random key order; building each index once from the finished table
         (and adding the memory count in one UPDATE) costs about a third less than maintaining them row by row.
-        Only index-free work may run inside: lookups by node id or edge (src, dst, type) keep their UNIQUE
-        indexes, lookups by edge dst or node source do not. If the block raises, the caller's transaction must
-        roll back (as `SQLiteStore.transaction` does), which restores the schema with everything else."""
+        Lookups by node id or by edge (src, dst, type) keep their UNIQUE indexes inside the block; any other lookup
+        scans, so the block should do little else. If the block raises, the caller's transaction must roll back (as
+        `SQLiteStore.transaction` does), which restores the schema with everything else."""
         suspended = [(kind, name, sql) for kind, name, sql in self.conn.execute(
             "SELECT type, name, sql FROM sqlite_master WHERE tbl_name IN ('nodes', 'edges') AND sql IS NOT NULL"
             " AND (type = 'index' OR (type = 'trigger' AND name = ?)) ORDER BY type, name", (_COUNT_TRIGGER,))
