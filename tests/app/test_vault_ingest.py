@@ -213,3 +213,145 @@ def test_ingest_records_sense_events_and_never_touches_world_rows(mem, vault: Pa
     mem.ingest(str(vault))
     assert conn.execute("SELECT COUNT(*) FROM entity_aliases").fetchone()[0] == 1
     assert conn.execute("SELECT COUNT(*) FROM sense_events").fetchone()[0] >= events
+
+
+def _schema(mem) -> set[tuple[str, str]]:
+    return {(r[0], r[1]) for r in mem.rt.store.conn.execute(
+        "SELECT type, name FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL")}
+
+
+def _active_memory_count(mem) -> tuple[int, int]:
+    conn = mem.rt.store.conn
+    counted = int(conn.execute("SELECT value FROM meta WHERE key = 'active_memories'").fetchone()[0])
+    actual = conn.execute("SELECT COUNT(*) FROM nodes WHERE kind = 'memory' AND deleted_at IS NULL").fetchone()[0]
+    return counted, actual
+
+
+def test_bulk_first_ingest_builds_the_same_graph_and_restores_indexes_and_counts(make_mem, vault: Path, tmp_path: Path,
+                                                                                 monkeypatch) -> None:
+    from mnemon.app.vault import ingest as ingest_module
+
+    plain = make_mem("none", db=tmp_path / "plain.db")
+    plain.remember("a memory written before the vault arrived")
+    plain.ingest(str(vault))
+    bulk = make_mem("none", db=tmp_path / "bulk.db")
+    bulk.remember("a memory written before the vault arrived")
+    schema = _schema(bulk)
+    monkeypatch.setattr(ingest_module, "BULK_MIN_NOTES", 1)
+    calls = []
+    original = type(bulk.rt.store.vault).bulk_load
+    monkeypatch.setattr(type(bulk.rt.store.vault), "bulk_load", lambda self: calls.append(1) or original(self))
+    bulk.ingest(str(vault))
+    assert calls == [1]  # the first ingest took the bulk path; the plain store's did not (it had too few notes)
+    assert _schema(bulk) == schema
+    counted, actual = _active_memory_count(bulk)
+    assert counted == actual == _active_memory_count(plain)[1]
+    graph = lambda m: sorted((e.src, e.dst, e.type, e.status, e.evidence) for e in m.rt.store.iter_edges())  # noqa: E731
+    assert graph(bulk) == graph(plain)
+    assert bulk.rt.store.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    wal = Path(bulk.rt.store.path + "-wal")
+    assert not wal.exists() or wal.stat().st_size == 0  # the log of the bulk load gave its disk space back
+    bulk.remember("one more after the bulk load")  # the count trigger is back
+    assert _active_memory_count(bulk)[0] == actual + 1
+
+
+def test_a_failed_bulk_ingest_leaves_the_schema_and_graph_as_they_were(make_mem, vault: Path, monkeypatch,
+                                                                       facade_backend) -> None:
+    if facade_backend == "postgres":
+        pytest.skip("suspending indexes for a bulk load is SQLite's (PostgreSQL keeps its indexes during ingest)")
+    from mnemon.app.vault import ingest as ingest_module
+
+    mem = make_mem("none")
+    schema = _schema(mem)
+    monkeypatch.setattr(ingest_module, "BULK_MIN_NOTES", 1)
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(ingest_module._Writer, "write_edges", broken)
+    with pytest.raises(RuntimeError):
+        mem.ingest(str(vault))
+    assert _schema(mem) == schema
+    assert mem.rt.store.get_node("note:Projects/lighthouse.md") is None
+    assert _active_memory_count(mem) == (0, 0)
+
+
+def test_metadata_is_valid_json_for_awkward_link_targets(mem, tmp_path: Path) -> None:
+    root = tmp_path / "v"
+    root.mkdir()
+    (root / "a.md").write_text('# A\n\n## Sub "quoted" \\ part\n\n- Waiting on [[B "x" \\ y#Sec|al\tias]] by 2026-03-01\n',
+                               encoding="utf-8")
+    mem.ingest(str(root))
+    link = next(e for e in mem.rt.store.iter_edges() if e.type == "links_to")
+    assert link.metadata["target"] == 'B "x" \\ y' and link.metadata["section"] == "Sec" and link.metadata["line"] == 5
+    obs = next(m for m in mem.rt.store.iter_nodes(kind="memory") if m.metadata.get("memory_kind") == "observation")
+    assert obs.metadata["heading_path"] == ["A", 'Sub "quoted" \\ part'] and isinstance(obs.metadata["score"], float)
+
+
+def test_each_bullet_is_keyword_indexed_once_as_its_own_memory(mem, tmp_path: Path) -> None:
+    from mnemon.core.text import tokens
+
+    root = tmp_path / "v"
+    root.mkdir()
+    (root / "harbour.md").write_text("# Harbour\n\n## Survey\n\nPlanning notes for the quay survey.\n\n"
+                                     "- Gateway firmware blocked by missing approval\n", encoding="utf-8")
+    mem.ingest(str(root))
+    memories = {m.metadata["memory_kind"]: m for m in mem.rt.store.iter_nodes(kind="memory")}
+    section, observation = memories["section"], memories["observation"]
+    assert "Gateway firmware" in section.content  # the section keeps its whole text
+    found = [i for i, _score in mem.rt.store.keyword_search(tokens("firmware"), 10)]
+    assert found == [observation.id]
+    assert [i for i, _score in mem.rt.store.keyword_search(tokens("quay"), 10)] == [section.id]
+
+
+def test_observation_total_follows_changed_and_removed_notes(mem, vault: Path) -> None:
+    def stored() -> int:
+        return sum(1 for m in mem.rt.store.iter_nodes(kind="memory")
+                   if m.metadata.get("memory_kind") in ("observation", "task") and m.source.startswith("vault:"))
+
+    first = mem.ingest(str(vault))
+    assert first["observations"] == first["observations_added"] == stored() > 0
+    note = vault / "Areas" / "suppliers.md"
+    note.write_text(note.read_text() + "- Harbour Freight — quote waiting on approval\n", encoding="utf-8")
+    assert mem.ingest(str(vault))["observations"] == stored() == first["observations"] + 1
+    note.unlink()
+    assert mem.ingest(str(vault))["observations"] == stored() < first["observations"]
+
+
+def test_a_first_ingest_revives_a_kept_note_of_an_earlier_vault(mem, vault: Path, tmp_path: Path) -> None:
+    """A note whose file went away but whose node a validated edge protects is revived, not duplicated, when a vault
+    naming it is ingested again — the fast path for stores without vault rows must not apply."""
+    mem.ingest(str(vault))
+    edge = next(e for e in _edges(mem, "links_to", "note:Projects/lighthouse.md") if e.dst == "note:People/ada-quill.md")
+    mem.validate_edge(edge.id, reason="checked")
+    (vault / "People" / "ada-quill.md").unlink()
+    mem.ingest(str(vault))
+    assert mem.rt.store.get_node("note:People/ada-quill.md") is None
+    other = tmp_path / "other"
+    shutil.copytree(EXAMPLE, other)
+    out = mem.ingest(str(other))
+    assert out["notes_read"] == 13 and mem.rt.store.get_node("note:People/ada-quill.md") is not None
+
+
+def test_re_ingesting_a_changed_note_without_vectors_does_not_load_numpy(vault: Path, tmp_path: Path) -> None:
+    """A one-note re-ingest from the CLI is a fresh process: building the vector index only to tell it about
+    deleted rows would import numpy, which costs more than the whole re-ingest."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from mnemon.app.config import load_config\n"
+        "from mnemon.app.memory import Mnemon\n"
+        f"cfg = load_config({{'MNEMON_HOME': {str(tmp_path / 'home')!r}, 'MNEMON_EMBED_PROVIDER': 'none'}})\n"
+        "mem = Mnemon.open(cfg)\n"
+        f"out = mem.ingest({str(vault)!r})\n"
+        "print(out['notes_read'], 'numpy' in sys.modules)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
+    first = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+    assert first.stdout.split()[0] == "13"
+    note = vault / "People" / "cleo-marsh.md"
+    note.write_text("# Cleo Marsh\n\n- Moved to the [[Tidewatch]] team, waiting on onboarding\n", encoding="utf-8")
+    again = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+    assert again.stdout.split() == ["1", "False"]

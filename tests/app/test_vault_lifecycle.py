@@ -96,3 +96,12 @@ def test_relationship_types_are_seeded(ingested) -> None:
     assert vault.relationship_type("located_in")["transitive"] is True
     assert vault.relationship_type("belongs_to")["requires_validation"] is True
     assert vault.relationship_type("links_to")["inverse"] == "linked_from"
+
+
+def test_ingested_edges_store_no_event_rows_yet_explain_their_creation(ingested) -> None:
+    assert ingested.rt.store.conn.execute("SELECT COUNT(*) FROM edge_events").fetchone()[0] == 0
+    for relation, reason in (("links_to", "parsed_provenance_stays_candidate"),
+                             ("has_blocked", "source_contained_observation")):
+        created = ingested.explain_edge(_first(ingested, relation).id)["debug_log"][0]
+        assert created["event"] == "created" and created["actor"] == "ingest"
+        assert created["thinking"]["rule"] and reason in created["thinking"]["reasons"]

@@ -135,3 +135,23 @@ def test_readonly_open_of_a_missing_or_foreign_file_is_a_clear_error(tmp_path: P
     sqlite3.connect(foreign).execute("CREATE TABLE t (x)").connection.close()
     with pytest.raises(StoreError, match="not a mnemon database"):
         SQLiteStore(str(foreign), readonly=True)
+
+
+def test_vault_file_observation_counts_upgrade_keeps_every_file_row(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "old.db"
+    step = next(k for k, (name, _) in enumerate(MIGRATIONS) if name == "m021_vault_file_observations")
+    monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS[:step])
+    old = SQLiteStore(str(db))
+    with old.transaction():
+        old.conn.execute("INSERT INTO vault_files(path, content_hash, mtime, size, note_id, title, aliases, ingested_at)"
+                         " VALUES ('a.md', 'h', 1.0, 3, 'note:a.md', 'A', '[]', 'now')")
+    old.close()
+    monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS)
+    store = SQLiteStore(str(db))
+    try:
+        assert "m021_vault_file_observations" in store.migrations()
+        files = store.vault.files()
+        assert files["a.md"].content_hash == "h" and files["a.md"].title == "A" and files["a.md"].observations == 0
+    finally:
+        store.close()

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..core.errors import InvalidInput
 from ..core.model import Memory, parse_iso
-from ..core.ontology import category_of
+from ..core.ontology import DEFAULT_ONTOLOGY, category_of
 from ..core.text import excerpt, tokens
 from ..core.vault.lifecycle import truth_policy
 from .recall import RecallOutcome, run_recall
@@ -55,6 +55,8 @@ _STRONG_SEGMENTS = {"projects", "project", "people", "person", "events", "vendor
 _WEAK_SEGMENTS = {"archive", "archives", "daily", "journal"}
 _NOISE_SEGMENTS = {"logs", "log", "cron", "out", "debug", "heartbeat", "runs"}
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+# a note's edges to its own sections and bullets: context only when recall returned that section or bullet
+_SENTENCE_RELATIONS = tuple(s.name for s in DEFAULT_ONTOLOGY.specs() if s.category in ("observation", "structure"))
 
 
 # ── validation ─────────────────────────────────────────────────────────────────────────────────────────────────
@@ -186,27 +188,32 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
         return [], 0
     store = rt.store
     item_ids = {it["id"] for it in memory_items}
-    heads = []
-    for head in store.edge_heads(list(anchor), ("active", "candidate")):
-        _, src, dst, relation, _ = head
-        category = category_of(relation) or "unknown"
+    # one read of the edge heads, killed ones included only to be counted; ranked by the cheap part of the score
+    # first, so only the best few are read in full and matched lexically
+    ranked: list[tuple[float, int]] = []
+    killed = 0
+    categories: dict[str, str] = {}
+    heads = store.vault.edge_heads_around(list(anchor), list(item_ids), _SENTENCE_RELATIONS,  # type: ignore[attr-defined]
+                                          ("active", "candidate", "killed"))
+    for edge_id, src, dst, relation, status in heads:
+        if status == "killed":
+            killed += 1
+            continue
+        category = categories.get(relation)
+        if category is None:
+            category = categories[relation] = category_of(relation) or "unknown"
         # a note's observation/section edges to memories recall did not return are the note's other sentences,
         # not context for this prompt; skipping them up front keeps a 40-bullet note from costing 40 edge rows
         if category in ("observation", "structure") and src not in item_ids and dst not in item_ids:
             if src.startswith("vault:") or dst.startswith("vault:") or relation == "has_section":
                 continue
-        heads.append(head)
-
-    # rank by the cheap part of the score first; only the best few are read in full and matched lexically
-    def pre_score(h: tuple[int, str, str, str, str]) -> float:
-        cat = category_of(h[3]) or "unknown"
-        return (max(anchor.get(h[1], 0.0), anchor.get(h[2], 0.0)) * EDGE_CATEGORY_FACTORS.get(cat, 0.8)
-                * (CANDIDATE_FACTOR if h[4] == "candidate" else 1.0))
-    heads.sort(key=lambda h: (-pre_score(h), h[0]))
-    order = [h[0] for h in heads[:edge_cap]]
+        pre_score = (max(anchor.get(src, 0.0), anchor.get(dst, 0.0)) * EDGE_CATEGORY_FACTORS.get(category, 0.8)
+                     * (CANDIDATE_FACTOR if status == "candidate" else 1.0))
+        ranked.append((-pre_score, edge_id))
+    ranked.sort()
+    order = [edge_id for _score, edge_id in ranked[:edge_cap]]
     by_id = {e.id: e for e in store.get_edges(order)}
     edges = [by_id[i] for i in order if i in by_id]
-    killed = len(store.edge_heads(list(anchor), ("killed",)))
     ends = store.get_nodes(list({e.src for e in edges} | {e.dst for e in edges}))
     out: list[dict[str, Any]] = []
     for e in edges:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,14 +32,17 @@ else:
     class VaultMixin:
         pass
 
-_MIXINS = (("world.facade", "WorldMixin"), ("thoughts", "ContextMixin"), ("vault.facade", "VaultMixin"))
-_mixin_classes: list[type] = []
+# looked up in this order, each module imported only when the ones before it lack the method: `ingest` must not
+# import the context packs (and with them recall and numpy)
+_MIXINS = (("vault.facade", "VaultMixin"), ("world.facade", "WorldMixin"), ("thoughts", "ContextMixin"))
+_mixin_classes: dict[str, type] = {}
 
 
-def _mixins() -> list[type]:
-    if not _mixin_classes:
-        _mixin_classes.extend(getattr(importlib.import_module(f"{__package__}.{mod}"), name) for mod, name in _MIXINS)
-    return _mixin_classes
+def _mixins() -> Iterator[type]:
+    for mod, name in _MIXINS:
+        if mod not in _mixin_classes:
+            _mixin_classes[mod] = getattr(importlib.import_module(f"{__package__}.{mod}"), name)
+        yield _mixin_classes[mod]
 
 
 def open_store(target: str | Path, *, readonly: bool = False) -> Store:

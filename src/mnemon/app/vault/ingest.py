@@ -4,8 +4,9 @@ Rebuild semantics as Mneme (stale rows of changed or removed files disappear), b
 are re-parsed: a file whose size and mtime match the last ingest is trusted, any other file is read and compared by
 SHA-256. Phases, all in one transaction so a crash leaves the previous graph intact:
 
-1. note nodes for every new or changed file (links may point at any of them, and edges need both endpoints);
-2. per changed note: drop its non-surviving ingest edges and stale derived rows, write the new rows and edges;
+1. per batch of changed notes (parsed by worker processes meanwhile): their note nodes, then per note: drop its
+   non-surviving ingest edges and stale derived rows, write the new rows and the edges whose target is known;
+2. once every note's name is known: resolve and write the links (they may point at any note);
 3. when the set of note names changed, re-resolve every parsed link (placeholders join their note, links to a
    removed note fall back to a placeholder) — Mneme never joined `[[Target]]` to `target.md`;
 4. remove deleted notes; drop shared date/email/tag/placeholder nodes nothing points at any more.
@@ -20,6 +21,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,7 +33,7 @@ from ...core.vault import LinkIndex, NoteIdentity, survives_rebuild
 from ...core.vault.observations import DEFAULT_HINTS
 from ...ports.store.vault_sqlite import VaultFile
 from ..runtime import Runtime
-from .plan import PLAN_VERSION, NotePlan, PlannedEdge, note_id, plan_batch
+from .plan import PLAN_VERSION, NotePlan, PlannedEdge, PlannedNode, note_id, paused_gc, plan_batch
 
 MODES = ("rebuild", "update", "append")
 SKIP_DIRS = frozenset({".git", "node_modules", ".obsidian", ".trash"})
@@ -42,6 +44,8 @@ POOL_MIN_FILES = 400  # below this a process pool costs more than it saves
 BATCH_FILES = 100
 LINK_INDEX_STATE = "link_index"
 GC_TARGETED_MAX = 50  # changed notes up to which garbage collection checks only the nodes this run released
+BULK_MIN_NOTES = 500  # a first ingest this large suspends secondary indexes (`SQLiteVault.bulk_load`) ...
+BULK_ROWS_PER_NOTE = 10  # ... unless the store already holds more rows than ~this many per incoming note
 
 Progress = Callable[[int, int], None]
 
@@ -114,49 +118,51 @@ def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str
     skipped: list[dict[str, str]] = []
     seen_dirs: set[str] = set()
     prefix_len = len(root.rstrip(os.sep)) + 1
-    for current, dirs, files in os.walk(root, followlinks=follow_symlinks):
+    pending = [root]
+    while pending:
+        current = pending.pop()
         real_current = os.path.realpath(current)
         if real_current in seen_dirs or not _inside(root, real_current):
-            dirs[:] = []
             continue
         seen_dirs.add(real_current)
-        kept = []
-        for name in sorted(dirs):
-            if name in SKIP_DIRS or name.startswith("."):
-                continue
-            full = os.path.join(current, name)
-            if os.path.islink(full):
-                rel = os.path.relpath(full, root).replace(os.sep, "/")
-                if not follow_symlinks:
-                    skipped.append({"path": rel, "reason": "symlink"})
+        try:
+            listing = list(os.scandir(current))
+        except OSError:
+            continue
+        # one scandir per folder: the entry knows whether it is a link or a folder without a syscall per file
+        for entry in listing:
+            rel = entry.path[prefix_len:].replace(os.sep, "/")
+            link = entry.is_symlink()
+            if entry.is_dir():
+                if entry.name in SKIP_DIRS or entry.name.startswith("."):
                     continue
-                if not _inside(root, os.path.realpath(full)):
+                if link and not follow_symlinks:
+                    skipped.append({"path": rel, "reason": "symlink"})
+                elif link and not _inside(root, os.path.realpath(entry.path)):
                     skipped.append({"path": rel, "reason": "symlink_outside_vault"})
-                    continue
-            kept.append(name)
-        dirs[:] = kept
-        for name in files:
-            if not name.lower().endswith(".md"):
+                else:
+                    pending.append(entry.path)
                 continue
-            full = os.path.join(current, name)
-            rel = full[prefix_len:].replace(os.sep, "/")
-            if os.path.islink(full):
+            if not entry.name.lower().endswith(".md"):
+                continue
+            if link:
                 if not follow_symlinks:
                     skipped.append({"path": rel, "reason": "symlink"})
                     continue
-                real = os.path.realpath(full)
+                real = os.path.realpath(entry.path)
                 if not _inside(root, real) or not os.path.isfile(real):
                     skipped.append({"path": rel, "reason": "symlink_outside_vault"})
                     continue
             try:
-                st = os.stat(full)
+                st = entry.stat()
             except OSError:
                 skipped.append({"path": rel, "reason": "unreadable"})
                 continue
             if st.st_size == 0:
                 skipped.append({"path": rel, "reason": "empty"})
                 continue
-            entries.append(VaultEntry(rel, full, st.st_size, st.st_mtime))
+            entries.append(VaultEntry(rel, entry.path, st.st_size, st.st_mtime))
+    skipped.sort(key=lambda s: s["path"])
     entries.sort(key=lambda e: e.rel)
     return root, entries, skipped
 
@@ -192,11 +198,10 @@ def _plan_batches(items: list[tuple[str, bytes, float]], hints: tuple[str, ...],
     return (plan_batch(batch, hints) for batch in batches)
 
 
-def _memory(node: Any, path: str, now: str) -> Memory:
-    return Memory(id=node.id, kind=node.kind, title=node.title, content=node.content, category=node.category,
-                  importance=node.importance, source=f"vault:{path}", created_at=now, updated_at=now,
-                  inserted_at=now, metadata=node.metadata,
-                  effective_importance=0.5)
+def _derived_row(node: PlannedNode, source: str, now: str) -> tuple[Any, ...]:
+    """The `node_row` of a planned memory or heading (see `ports.store.vault_sqlite.node_row`)."""
+    return (node.id, node.kind, node.title, node.content, node.content_hash, node.category, node.importance, "[]",
+            "[]", source, now, now, 0.5, node.metadata, now)
 
 
 def _note_node(plan: NotePlan, now: str) -> Memory:
@@ -227,6 +232,10 @@ class _Writer:
         self.new_memory_ids: list[str] = []
         self.placeholders: set[str] = set()
         self.released: set[str] = set()  # shared nodes that lost an edge in this run: the only possible new orphans
+        # a store that never held a note, section or heading row cannot hold one with the ids this run writes, nor
+        # an edge from one: a first ingest then skips the existence lookups (55k ids for 2,000 notes). Read inside
+        # the write transaction (`ingest_vault`); until then assume rows exist.
+        self.had_vault_rows = True
 
     def resolve(self, key: str) -> tuple[str, str | None]:
         assert self.index is not None, "the link index is set once every note is planned"
@@ -260,80 +269,75 @@ class _Writer:
         self.rt.store.hard_delete(hard)  # type: ignore[attr-defined]
         if soft:
             self.rt.store.soft_delete(soft, self.now)
-        if hard or soft:
+        # only an index this process already built caches vectors to mark dead; building one just to tell it costs
+        # the numpy import (~0.25 s), more than the rest of a one-note re-ingest
+        if (hard or soft) and getattr(self.rt, "_index", None) is not None:
             self.rt.index.note_delete([*hard, *soft], gen)
 
     def write_nodes(self, plans: Sequence[NotePlan], known: Callable[[NotePlan], bool]) -> None:
         """A batch of changed notes' derived rows in a handful of bulk statements (not a round trip per row); their
-        edges wait for `write_edges`, once every note node exists and the link index is known.
+        edges follow through `write_edges` — links only once every note node exists and the link index is known.
 
         Clearing goes first for the batch, then the writes: a note's derived ids and edge sources carry its own
         path, so one note's clear can never touch another note's new rows."""
         for plan in plans:
             if known(plan):  # a file never ingested before has nothing to clear
                 self.clear_note(plan.path, {n.id for n in plan.nodes})
-        rows = [(plan, n) for plan in plans for n in plan.nodes]
-        existing = self.vault.existing_nodes([n.id for _plan, n in rows])
-        fresh = [(plan, n) for plan, n in rows if n.id not in existing]
-        again = [(plan, n) for plan, n in rows if n.id in existing]
+        planned = [(f"vault:{plan.path}", n) for plan in plans for n in plan.nodes]
+        existing = self.vault.existing_nodes([n.id for _source, n in planned]) if self.had_vault_rows else {}
+        fresh = [(_derived_row(n, source, self.now), n) for source, n in planned if n.id not in existing]
+        again = [(_derived_row(n, source, self.now), n) for source, n in planned if n.id in existing]
         if fresh:
-            self.vault.insert_nodes([_memory(n, plan.path, self.now) for plan, n in fresh], [n.fts for _p, n in fresh])
-            self.new_memory_ids.extend(n.id for _p, n in fresh if n.kind == "memory")
+            self.vault.insert_node_rows([row for row, _n in fresh], [n.fts for _row, n in fresh])
+            self.new_memory_ids.extend(n.id for _row, n in fresh if n.kind == "memory")
         if again:
-            self.vault.refresh_nodes([_memory(n, plan.path, self.now) for plan, n in again],
-                                     [n.fts for _p, n in again])
-            self.new_memory_ids.extend(n.id for _p, n in again if n.kind == "memory" and existing[n.id][0] is not None)
+            self.vault.refresh_node_rows([row for row, _n in again], [n.fts for _row, n in again])
+            self.new_memory_ids.extend(n.id for _row, n in again if n.kind == "memory" and existing[n.id][0] is not None)
 
     def write_edges(self, planned: Sequence[tuple[str, PlannedEdge]]) -> None:
-        """(note path, planned edge) pairs → resolved, deduplicated edge rows plus their creation events."""
-        edges: list[Edge] = []
-        events: list[tuple[str, str, dict[str, Any]]] = []
+        """(note path, planned edge) pairs → resolved, deduplicated edge rows (each records its own creation)."""
+        rows: list[tuple[Any, ...]] = []
         shared: set[str] = set()
         seen: set[tuple[str, str, str]] = set()
-        details: dict[tuple[str, ...], dict[str, Any]] = {}  # one detail object per gate outcome, encoded once
+        now = self.now
         for path, p in planned:
             dst, tier = (p.dst, None) if p.dst else self.resolve(p.link_key)
-            if (p.src, dst, p.relation) in seen:
+            key = (p.src, dst, p.relation)
+            if key in seen:
                 continue  # two spellings of one link ([[Ada]], [[Ada Quill]]) are one edge; the first line is evidence
-            seen.add((p.src, dst, p.relation))
-            rule = p.rule
-            if tier:
-                rule = f"{p.rule}:{tier}"
-            if dst.split(":", 1)[0] in ("date", "email", "tag"):
+            seen.add(key)
+            if dst.split(":", 1)[0] in SHARED_KINDS:
                 shared.add(dst)
-            if dst == note_id(path) and p.link_key:
+            elif p.link_key and dst == note_id(path):
                 continue  # a note linking to itself by name: navigation to nowhere
-            edges.append(Edge(src=p.src, dst=dst, type=p.relation, weight=p.confidence, confidence=p.confidence,
-                              status=p.status, evidence=p.evidence, origin="ingest", rule=rule, source_path=path,
-                              metadata=dict(p.metadata), created_at=self.now, updated_at=self.now))
-            detail = details.get(p.reasons)
-            if detail is None:
-                detail = details[p.reasons] = {"reasons": list(p.reasons)}
-            events.append(("created", "ingest", detail))
-        shared |= {e.dst for e in edges if e.dst.startswith("placeholder:")}
+            rows.append((p.src, dst, p.relation, p.confidence, p.confidence, p.status, p.evidence, "ingest",
+                         f"{p.rule}:{tier}" if tier else p.rule, path, p.metadata, now))
         if shared:
-            self.vault.ensure_shared_nodes([_shared_node(i, self.now) for i in sorted(shared)])
-        existing = self.vault.edges_by_keys([(e.src, e.dst, e.type) for e in edges])
-        keep: list[int] = []
-        for i, e in enumerate(edges):
-            found = existing.get((e.src, e.dst, e.type))
-            if found is None:
-                keep.append(i)
-            elif found.status == "killed":
-                self.blocked.append(int(found.id or 0))
-        ids = self.vault.insert_edges([edges[i] for i in keep], [events[i] for i in keep])
-        self.edges_added += len(ids)
+            self.vault.ensure_shared_nodes([_shared_node(i, now) for i in sorted(shared)])
+        existing = self.vault.edges_by_keys([row[:3] for row in rows]) if self.had_vault_rows else {}
+        if existing:
+            for row in rows:
+                found = existing.get(row[:3])
+                if found is not None and found.status == "killed":
+                    self.blocked.append(int(found.id or 0))
+            rows = [row for row in rows if row[:3] not in existing]
+        self.vault.insert_edge_rows(rows)
+        self.edges_added += len(rows)
         if self.blocked:
             self.vault.log_edge_events([(b, "blocked_recreation", "ingest", {"reason": "killed_tombstone_blocks_recreation"},
                                          self.now) for b in self.blocked])
             self.blocked = []
 
-    def relink(self) -> dict[str, int]:
-        """Re-resolve every parsed link against the current note names; join placeholders to notes that appeared."""
+    def relink(self, resolved_srcs: set[str]) -> dict[str, int]:
+        """Re-resolve every parsed link against the current note names; join placeholders to notes that appeared.
+
+        Links from `resolved_srcs` (the notes this run wrote) were resolved against these names already."""
         assert self.index is not None
         moved = 0
-        for edge_id, _src, dst, _type, meta in self.vault.link_edges(LINK_RELATIONS):
-            key = meta.get("key")
+        for edge_id, _src, dst, _type, encoded in self.vault.link_edges(LINK_RELATIONS):
+            if _src in resolved_srcs:
+                continue
+            key = json.loads(encoded).get("key") if encoded != "{}" else None
             if not key:
                 continue
             target, _tier = self.resolve(key)
@@ -430,29 +434,36 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
 
     batches = _plan_batches(to_plan, hint_terms, workers)
     plans: list[NotePlan] = []
-    with store.transaction():
+    with paused_gc(), store.transaction():
         vault_store.seed_relationship_types([spec.to_row() for spec in DEFAULT_ONTOLOGY.specs()])
         thoughts_cleared = vault_store.clear_thought_history() if mode == "rebuild" else 0
-        for batch in batches:
-            notes = [_note_node(p, now) for p in batch]
-            existing = vault_store.existing_nodes([n.id for n in notes])
-            vault_store.insert_nodes([n for n in notes if n.id not in existing])
-            vault_store.refresh_nodes([n for n in notes if n.id in existing])
-            writer.write_nodes(batch, lambda plan: plan.path in known or plan.note_id in existing)
-            plans.extend(batch)
-            if progress:
-                progress(len(plans), len(to_plan))
+        writer.had_vault_rows = vault_store.has_vault_rows()
+        # a first ingest of a large vault writes most of the graph: indexes are built once afterwards instead
+        bulk = not known and len(to_plan) >= BULK_MIN_NOTES and vault_store.max_seq() <= BULK_ROWS_PER_NOTE * len(to_plan)
+        with vault_store.bulk_load() if bulk else nullcontext():
+            for batch in batches:
+                notes = [_note_node(p, now) for p in batch]
+                existing = vault_store.existing_nodes([n.id for n in notes]) if writer.had_vault_rows else {}
+                vault_store.insert_nodes([n for n in notes if n.id not in existing])
+                vault_store.refresh_nodes([n for n in notes if n.id in existing])
+                writer.write_nodes(batch, lambda plan: plan.path in known or plan.note_id in existing)
+                # edges whose target is known already go in now, while the workers still parse: only links wait
+                # for every note's name
+                writer.write_edges([(plan.path, e) for plan in batch for e in plan.edges if e.dst])
+                plans.extend(batch)
+                if progress:
+                    progress(len(plans), len(to_plan))
 
-        planned_paths = {p.path for p in plans}
-        identities = {path: NoteIdentity(path, f.title, f.aliases) for path, f in known.items()
-                      if path not in planned_paths and path not in removed}
-        identities.update({p.path: NoteIdentity(p.path, p.title, p.aliases) for p in plans})
-        old_identities = {path: (f.title, f.aliases) for path, f in known.items()}
-        names_changed = bool(removed) or any(old_identities.get(p.path) != (p.title, p.aliases) for p in plans)
-        writer.index, index_state = _link_index(vault_store, identities)
-        writer.write_edges([(plan.path, e) for plan in plans for e in plan.edges])
+            planned_paths = {p.path for p in plans}
+            identities = {path: NoteIdentity(path, f.title, f.aliases) for path, f in known.items()
+                          if path not in planned_paths and path not in removed}
+            identities.update({p.path: NoteIdentity(p.path, p.title, p.aliases) for p in plans})
+            old_identities = {path: (f.title, f.aliases) for path, f in known.items()}
+            names_changed = bool(removed) or any(old_identities.get(p.path) != (p.title, p.aliases) for p in plans)
+            writer.index, index_state = _link_index(vault_store, identities)
+            writer.write_edges([(plan.path, e) for plan in plans for e in plan.edges if not e.dst])
         if names_changed or writer.placeholders:
-            links = writer.relink()
+            links = writer.relink({p.note_id for p in plans})
         for path in removed:
             writer.remove_note(path)
         if removed:
@@ -460,8 +471,8 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         # a small run with no relinking or removal can only orphan the shared nodes its cleared edges pointed at
         targeted = len(plans) <= GC_TARGETED_MAX and not removed and not (links["links_moved"] or links["placeholders_joined"])
         gc_count = writer.collect_garbage(writer.released if targeted else None)
-        vault_store.put_files([VaultFile(p.path, p.content_hash, p.mtime, p.size, p.note_id, p.title, p.aliases, now)
-                               for p in plans])
+        vault_store.put_files([VaultFile(p.path, p.content_hash, p.mtime, p.size, p.note_id, p.title, p.aliases, now,
+                                         p.observation_count) for p in plans])
         vault_store.set_state("root", root)
         if index_state is not None:
             vault_store.set_state(LINK_INDEX_STATE, index_state)
@@ -472,6 +483,8 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         store.log("ingest", None, {"vault": root, "mode": mode, "changed": len(plans), "removed": len(removed),
                                    "unchanged": len(unchanged)}, now)
     _record_senses(rt, plans)
+    if bulk:
+        vault_store.release_wal()
     vectors = _embed_new(rt, writer.new_memory_ids) if embed else {"embedded": 0, "skipped": "disabled"}
     counts = vault_store.counts()
     out: dict[str, Any] = {
@@ -483,8 +496,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         "notes_total": counts["notes"],
         "notes_capped": max(0, capped - len(entries)),
         "edges_added": writer.edges_added,
-        "observations_added": sum(1 for p in plans for n in p.nodes
-                                  if n.kind == "memory" and n.metadata.get("memory_kind") != "section"),
+        "observations_added": sum(p.observation_count for p in plans),
         "nodes": counts["nodes"],
         "edges": counts["edges"],
         "observations": counts["observations"],

@@ -16,6 +16,7 @@ from ...core.vault import ACTIVE_THRESHOLD, gate_edge, promotion_plan, truth_pol
 from ...core.vault.lifecycle import DEFAULT_WEAKEN_FACTOR, PROMOTION_MODES
 from ..runtime import Runtime
 from .ingest import _EdgeView
+from .plan import ingest_gate
 
 
 def _edge_id(raw: Any) -> int:
@@ -84,9 +85,17 @@ def explain_edge(rt: Runtime, raw_id: Any) -> dict[str, Any]:
             "src": _node_brief(rt, edge.src),
             "dst": _node_brief(rt, edge.dst),
         },
-        "debug_log": [{"event": e["event"], "actor": e["actor"], "thinking": e["detail"], "created_at": e["created_at"]}
+        "debug_log": [{"event": e["event"], "actor": e["actor"], "thinking": _thinking(edge, e), "created_at": e["created_at"]}
                       for e in rt.store.edge_events(int(edge.id or 0))],
     }
+
+
+def _thinking(edge: Edge, event: dict[str, Any]) -> dict[str, Any]:
+    """An event's detail; an ingested edge's creation (read from the row, not stored per edge) also gets the reasons
+    the write gate gave, which depend on the relation only."""
+    if event["id"] is None and event["event"] == "created" and edge.origin == "ingest":
+        return {**event["detail"], "reasons": list(ingest_gate(edge.type)[1])}
+    return event["detail"]
 
 
 def promote_candidates(rt: Runtime, *, mode: str = "validated-only", dry_run: bool = False,

@@ -8,19 +8,24 @@ Ids follow the shared vault contract: `note:<path>`, `heading:<path>#<slug>`, `d
 """
 from __future__ import annotations
 
+import gc
 import hashlib
+import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
+from ...core.model import content_hash
 from ...core.ontology import observation_relation
+from ...core.text import token_text
 from ...core.vault import gate_edge, parse_note, placeholder_key
-from ...core.vault.model import ParsedNote
-from ..remember import fts_body
+from ...core.vault.model import ParsedNote, Section
 
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
-PLAN_VERSION = "1"
+PLAN_VERSION = "2"
 SENSE_TEXT_CHARS = 2000
 _SLUG = re.compile(r"[^\w]+", re.UNICODE)
 
@@ -33,20 +38,25 @@ EMAIL_CONFIDENCE = 0.9
 TAG_CONFIDENCE = 0.9
 
 
-@dataclass(frozen=True, slots=True)
-class PlannedNode:
+# Planned rows are named tuples of plain values with their JSON already encoded: workers build them, and pickling
+# them back to the writer (tens of MB for a large vault) costs a tenth of what frozen dataclasses and dicts did.
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+class PlannedNode(NamedTuple):
     id: str
     kind: str  # memory | heading | date | email | tag
     title: str
     content: str
     category: str
     importance: int
-    metadata: dict[str, Any]
+    metadata: str  # JSON
     fts: str = ""
+    content_hash: str = ""  # of `content`; empty for rows without content
+    memory_kind: str = ""  # section | observation | task for memories
 
 
-@dataclass(frozen=True, slots=True)
-class PlannedEdge:
+class PlannedEdge(NamedTuple):
     src: str
     dst: str  # a node id; for links, "" until resolved
     relation: str
@@ -55,7 +65,7 @@ class PlannedEdge:
     rule: str
     status: str
     reasons: tuple[str, ...]
-    metadata: dict[str, Any]
+    metadata: str  # JSON
     link_key: str = ""  # links only: the key the resolver looks up
 
 
@@ -78,6 +88,10 @@ class NotePlan:
     @property
     def note_id(self) -> str:
         return note_id(self.path)
+
+    @property
+    def observation_count(self) -> int:
+        return sum(1 for n in self.nodes if n.memory_kind in ("observation", "task"))
 
 
 def note_id(path: str) -> str:
@@ -103,7 +117,7 @@ def importance_of(score: float) -> int:
 
 
 @lru_cache(maxsize=64)
-def _gate(relation: str) -> tuple[str, tuple[str, ...]]:
+def ingest_gate(relation: str) -> tuple[str, tuple[str, ...]]:
     # The ingest decision depends on the relation only (ingest cannot validate); evidence is always present.
     decision = gate_edge(relation, 0.5, "parsed line", False, "ingest")
     return decision.status, decision.reasons
@@ -111,11 +125,14 @@ def _gate(relation: str) -> tuple[str, tuple[str, ...]]:
 
 def _edge(src: str, dst: str, relation: str, confidence: float, evidence: str, rule: str, line: int | None,
           **meta: Any) -> PlannedEdge:
-    status, reasons = _gate(relation)
-    metadata = {k: v for k, v in meta.items() if v not in (None, "")}
+    status, reasons = ingest_gate(relation)
+    # the metadata JSON is assembled from its scalar values: the generic encoder per edge was a tenth of planning
+    parts = [f'"{k}":{_COMPACT(v) if isinstance(v, str) else int(v)}' for k, v in meta.items() if v not in (None, "")]
     if line is not None:
-        metadata["line"] = line
-    return PlannedEdge(src, dst, relation, round(confidence, 6), evidence, rule, status, reasons, metadata)
+        parts.append(f'"line":{line}')
+    encoded = "{" + ",".join(parts) + "}"
+    return PlannedEdge(src, dst, relation, round(confidence, 6), evidence, rule, status, reasons, encoded,
+                       meta.get("key") or "")
 
 
 def plan_note(path: str, data: bytes, mtime: float, hints: tuple[str, ...]) -> NotePlan:
@@ -129,6 +146,15 @@ def plan_note(path: str, data: bytes, mtime: float, hints: tuple[str, ...]) -> N
 def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
     path = parsed.rel_path
     nid = note_id(path)
+    path_json = _COMPACT(path)
+    heading_paths_json: dict[tuple[str, ...], str] = {}  # memory metadata is assembled from pre-encoded parts
+
+    def heading_path_json(heading_path: tuple[str, ...]) -> str:
+        encoded = heading_paths_json.get(heading_path)
+        if encoded is None:
+            encoded = heading_paths_json[heading_path] = _COMPACT(list(heading_path))
+        return encoded
+
     nodes: dict[str, PlannedNode] = {}
     edges: dict[tuple[str, str, str], PlannedEdge] = {}
 
@@ -138,6 +164,7 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
             edges[key] = edge
 
     # sections → context memories (title carries the note title and heading path, so FTS finds them by it)
+    observed = {obs.line for obs in parsed.observations}
     for section in parsed.sections:
         body = section.body.strip()
         if not body:
@@ -145,11 +172,12 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
         mid = memory_id(path, "section", body)
         if mid in nodes:
             continue
-        heading_path = list(section.heading_path)
-        title = " > ".join([parsed.title, *[h for h in heading_path if h != parsed.title]])
+        title = " > ".join([parsed.title, *[h for h in section.heading_path if h != parsed.title]])
         nodes[mid] = PlannedNode(mid, "memory", title, body, "context", 2,
-                                 {"memory_kind": "section", "note": path, "line": section.line_start,
-                                  "heading_path": heading_path}, fts_body(body, title))
+                                 f'{{"memory_kind":"section","note":{path_json},"line":{section.line_start},'
+                                 f'"heading_path":{heading_path_json(tuple(section.heading_path))}}}',
+                                 token_text(f"{title}\n{_unobserved(section, body, observed)}"), content_hash(body),
+                                 "section")
         evidence = body.split("\n", 1)[0].strip()[:500]
         add_edge(_edge(nid, mid, "has_section", SECTION_CONFIDENCE, evidence, "section", section.line_start))
 
@@ -161,10 +189,11 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
         observation_lines.add(obs.line)
         if mid not in nodes:
             nodes[mid] = PlannedNode(mid, "memory", parsed.title, obs.text, "fact", importance_of(obs.score),
-                                     {"memory_kind": kind, "note": path, "line": obs.line,
-                                      "observation_kind": obs.kind, "score": obs.score,
-                                      "heading_path": _heading_path_at(parsed, obs.line)},
-                                     fts_body(obs.text, parsed.title))
+                                     f'{{"memory_kind":"{kind}","note":{path_json},"line":{obs.line},'
+                                     f'"observation_kind":{_COMPACT(obs.kind)},"score":{float(obs.score)!r},'
+                                     f'"heading_path":{heading_path_json(_heading_path_at(parsed, obs.line))}}}',
+                                     token_text(f"{parsed.title}\n{obs.text}" if parsed.title else obs.text),
+                                     content_hash(obs.text), kind)
         add_edge(_edge(nid, mid, observation_relation(obs.kind), obs.confidence, obs.evidence,
                        f"observation:{obs.source}", obs.line))
         for date in obs.dates:
@@ -179,7 +208,7 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
         hid = f"heading:{path}#{heading_slug(heading.text)}"
         if hid not in nodes:
             nodes[hid] = PlannedNode(hid, "heading", heading.text, "", "general", 1,
-                                     {"note": path, "line": heading.line, "level": heading.level})
+                                     _COMPACT({"note": path, "line": heading.line, "level": heading.level}))
         add_edge(_edge(nid, hid, "has_heading", HEADING_CONFIDENCE, heading.evidence, "heading", heading.line,
                        level=heading.level))
 
@@ -200,14 +229,12 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
             continue
         key = placeholder_key(link.target)
         relation = "embeds" if link.is_embed else "links_to"
-        edge = _edge(nid, "", relation, LINK_CONFIDENCE, link.evidence, "wikilink", link.line, key=key,
-                     target=link.target, section=link.section, alias=link.alias)
-        add_edge(_with_key(edge, key))
+        add_edge(_edge(nid, "", relation, LINK_CONFIDENCE, link.evidence, "wikilink", link.line, key=key,
+                       target=link.target, section=link.section, alias=link.alias))
     for mlink in parsed.markdown_links:
         key = placeholder_key(mlink.target)
-        edge = _edge(nid, "", "links_to", LINK_CONFIDENCE, mlink.evidence, "markdown_link", mlink.line, key=key,
-                     target=mlink.target, section=mlink.section)
-        add_edge(_with_key(edge, key))
+        add_edge(_edge(nid, "", "links_to", LINK_CONFIDENCE, mlink.evidence, "markdown_link", mlink.line, key=key,
+                       target=mlink.target, section=mlink.section))
 
     sense_parts = [parsed.title] + [o.text for o in parsed.observations]
     return NotePlan(
@@ -219,16 +246,20 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
     )
 
 
-def _with_key(edge: PlannedEdge, key: str) -> PlannedEdge:
-    return PlannedEdge(edge.src, edge.dst, edge.relation, edge.confidence, edge.evidence, edge.rule, edge.status,
-                       edge.reasons, edge.metadata, key)
+def _unobserved(section: Section, body: str, observed: set[int]) -> str:
+    """The section's text without the lines that are observation memories of their own: each bullet is indexed
+    for keyword search once, as itself, instead of again inside its section."""
+    if not observed or not any(section.line_start <= line <= section.line_end for line in observed):
+        return body
+    first = section.line_end - body.count("\n")  # line_start is the heading's line; the body ends at line_end
+    return "\n".join(text for i, text in enumerate(body.split("\n")) if first + i not in observed)
 
 
-def _heading_path_at(parsed: ParsedNote, line: int) -> list[str]:
-    current: list[str] = []
+def _heading_path_at(parsed: ParsedNote, line: int) -> tuple[str, ...]:
+    current: tuple[str, ...] = ()
     for section in parsed.sections:
         if section.line_start <= line:
-            current = list(section.heading_path)
+            current = tuple(section.heading_path)
         else:
             break
     return current
@@ -236,4 +267,19 @@ def _heading_path_at(parsed: ParsedNote, line: int) -> list[str]:
 
 def plan_batch(items: list[tuple[str, bytes, float]], hints: tuple[str, ...]) -> list[NotePlan]:
     """Worker entry: (rel path, file bytes, mtime) → plans, in order."""
-    return [plan_note(rel, data, mtime, hints) for rel, data, mtime in items]
+    with paused_gc():
+        return [plan_note(rel, data, mtime, hints) for rel, data, mtime in items]
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """No cyclic garbage collection inside: planning and writing a vault allocate millions of short-lived, acyclic
+    tuples and strings, and the collector's passes over them (unpickling plans alone) cost a fifth of the writer's
+    time. Reference counting still frees everything; a cycle made meanwhile waits for the next collection."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

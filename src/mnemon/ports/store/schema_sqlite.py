@@ -238,5 +238,13 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
+    (
+        "m021_vault_file_observations",
+        """
+        -- observation and task memories each file contributed, so ingest reports the total without scanning the
+        -- node ids (26 ms of a 75 ms one-note re-ingest); filled as notes are (re)planned
+        ALTER TABLE vault_files ADD COLUMN observations INTEGER NOT NULL DEFAULT 0;
+        """,
+    ),
     GRAPH_GENERATION_MIGRATION,  # kept in graph_sqlite.py beside the reads it serves
 ]

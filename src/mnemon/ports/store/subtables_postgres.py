@@ -9,10 +9,11 @@ overridden below: reads of SQLite's catalogue, and the keyword index, which is a
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from ...core.model import Memory
 from .postgres_index import tsvector_literal
 from .schema_postgres import quote_reserved
 from .vault_sqlite import SQLiteVault
@@ -79,22 +80,30 @@ class PostgresVault(SQLiteVault):
     def __init__(self, store: PostgresStore) -> None:
         super().__init__(_QmarkStore(store))  # type: ignore[arg-type]
 
-    def _index_keywords(self, nodes: Sequence[Memory], fts_bodies: Sequence[str]) -> None:
-        memories = [(n, fts_bodies[i]) for i, n in enumerate(nodes) if n.kind == "memory"]
+    def _index_keywords(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str]) -> None:
+        """The tsvector documents of the memories among `node_row` tuples (SQLite's FTS rows, spelled for here)."""
+        memories = [(r, fts_bodies[i]) for i, r in enumerate(rows) if r[1] == "memory"]
         self._write_many("DELETE FROM memory_fts WHERE node_seq = (SELECT seq FROM nodes WHERE id = ?)",
-                         [(n.id,) for n, _ in memories])
+                         [(r[0],) for r, _ in memories])
         self._write_many("INSERT INTO memory_fts(node_seq, doc) SELECT seq, ?::tsvector FROM nodes WHERE id = ?",
-                         [(tsvector_literal(body, n.tags, n.entities), n.id) for n, body in memories])
+                         [(tsvector_literal(body, json.loads(r[7]), json.loads(r[8])), r[0]) for r, body in memories])
 
-    def insert_nodes(self, nodes: Sequence[Memory], fts_bodies: Sequence[str] | None = None) -> None:
-        super().insert_nodes(nodes, None)
+    def insert_node_rows(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str] | None = None) -> None:
+        super().insert_node_rows(rows, None)
         if fts_bodies is not None:
-            self._index_keywords(nodes, fts_bodies)
+            self._index_keywords(rows, fts_bodies)
 
-    def refresh_nodes(self, nodes: Sequence[Memory], fts_bodies: Sequence[str] | None = None) -> None:
-        super().refresh_nodes(nodes, None)
+    def refresh_node_rows(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str] | None = None) -> None:
+        super().refresh_node_rows(rows, None)
         if fts_bodies is not None:
-            self._index_keywords(nodes, fts_bodies)
+            self._index_keywords(rows, fts_bodies)
+
+    @contextmanager
+    def bulk_load(self) -> Iterator[None]:
+        yield  # SQLite's suspend-and-rebuild of indexes reads its own catalogue; PostgreSQL keeps them as they are
+
+    def release_wal(self, wait_ms: int = 250) -> bool:
+        return False  # no SQLite write-ahead log to truncate: the server manages its own
 
     def clear_thought_history(self) -> int:
         if not _tables_exist(self.store, ["thoughts"]):

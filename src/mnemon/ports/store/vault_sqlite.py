@@ -3,14 +3,15 @@ bulk helpers ingestion needs to write thousands of rows per second.
 
 Vault-derived rows live in the shared `nodes` / `edges` tables (one graph). Everything here goes through the owning
 `SQLiteStore` connection, so it shares its lock, read-only guard and nestable transactions. Every bulk edge insert
-also writes an `edge_events` row per edge — the audit trail `explain-edge` reads.
+records its creation in the edge row itself; later changes go to `edge_events` — the audit trail `explain-edge`
+reads.
 """
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core.model import Edge, Memory
 
@@ -24,6 +25,13 @@ _NODE_INSERT = (
     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,NULL,0,?,NULL,?,?)"
 )
 _FTS_INSERT_BY_ID = "INSERT INTO memory_fts(rowid, body, tags, entities) SELECT seq, ?, ?, ? FROM nodes WHERE id = ?"
+# The per-row trigger keeping `meta.active_memories` (schema m001): a bulk load may suspend it and add its effect in
+# one statement, but only while it reads exactly like this — any other definition stays in place.
+_COUNT_TRIGGER = "nodes_count_ins"
+_COUNT_TRIGGER_SQL = (
+    "CREATE TRIGGER nodes_count_ins AFTER INSERT ON nodes WHEN NEW.kind = 'memory' AND NEW.deleted_at IS NULL"
+    " BEGIN UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'active_memories'; END"
+)
 
 
 # One encoder each, built once: `json.dumps` with non-default options builds a new encoder per call, which cost
@@ -40,13 +48,25 @@ def _dump_list(values: Sequence[str]) -> str:
     return _LIST(list(values)) if values else "[]"
 
 
+def _words(encoded_list: str) -> str:
+    """The FTS spelling (space-separated) of a JSON list column such as tags."""
+    return " ".join(json.loads(encoded_list)) if encoded_list != "[]" else ""
+
+
+def node_row(n: Memory) -> tuple[Any, ...]:
+    """The `nodes` insert row of a memory: (id, kind, title, content, content_hash, category, importance, tags JSON,
+    entities JSON, source, created_at, updated_at, effective_importance, metadata JSON, inserted_at)."""
+    return (n.id, n.kind, n.title, n.content, n.content_hash if n.content else "", n.category, n.importance,
+            _dump_list(n.tags), _dump_list(n.entities), n.source, n.created_at, n.updated_at or n.created_at,
+            n.effective_importance, _dump(n.metadata), n.inserted_at or n.created_at)
+
+
 def _chunks(seq: Sequence[Any]) -> Iterable[Sequence[Any]]:
     for i in range(0, len(seq), _CHUNK):
         yield seq[i : i + _CHUNK]
 
 
-@dataclass(frozen=True)
-class VaultFile:
+class VaultFile(NamedTuple):  # a named tuple: a re-ingest reads every file's row, 2,000 dataclasses cost 15 ms
     path: str
     content_hash: str
     mtime: float
@@ -55,6 +75,7 @@ class VaultFile:
     title: str
     aliases: tuple[str, ...]
     ingested_at: str
+    observations: int = 0  # observation and task memories the file contributed
 
 
 class SQLiteVault:
@@ -74,6 +95,48 @@ class SQLiteVault:
         if rows:
             self.store._write_many(sql, rows)
 
+    @contextmanager
+    def bulk_load(self) -> Iterator[None]:
+        """Inside the caller's write transaction: suspend the secondary indexes of `nodes` and `edges` and the
+        active-memory count trigger, and rebuild them once at the end of the block.
+
+        A cold ingest inserts ~160k rows in random key order; building each index once from the finished table
+        (and adding the memory count in one UPDATE) costs about a third less than maintaining them row by row.
+        Lookups by node id or by edge (src, dst, type) keep their UNIQUE indexes inside the block; any other lookup
+        scans, so the block should do little else. If the block raises, the caller's transaction must roll back (as
+        `SQLiteStore.transaction` does), which restores the schema with everything else."""
+        suspended = [(kind, name, sql) for kind, name, sql in self.conn.execute(
+            "SELECT type, name, sql FROM sqlite_master WHERE tbl_name IN ('nodes', 'edges') AND sql IS NOT NULL"
+            " AND (type = 'index' OR (type = 'trigger' AND name = ?)) ORDER BY type, name", (_COUNT_TRIGGER,))
+            if kind == "index" or " ".join(sql.split()) == _COUNT_TRIGGER_SQL]
+        before = self.max_seq()
+        for kind, name, _sql in suspended:
+            self._write(f'DROP {kind.upper()} "{name}"')
+        yield
+        for kind, _name, sql in suspended:
+            self._write(sql)
+            if kind == "trigger":
+                self._write("UPDATE meta SET value = CAST(value AS INTEGER) + (SELECT COUNT(*) FROM nodes WHERE seq > ?"
+                            " AND kind = 'memory' AND deleted_at IS NULL) WHERE key = 'active_memories'", (before,))
+
+    def release_wal(self, wait_ms: int = 250) -> bool:
+        """Copy the write-ahead log into the database and truncate it, waiting at most `wait_ms` for readers of
+        older snapshots; True when done. After a bulk load the log is as large as the database, and without this
+        it keeps that disk space until the next truncating checkpoint (SQLite only reuses it)."""
+        if self.store.readonly:
+            return False
+        previous = int(self.conn.execute("PRAGMA busy_timeout").fetchone()[0])
+        self.conn.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
+        try:
+            busy = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        finally:
+            self.conn.execute(f"PRAGMA busy_timeout = {previous}")
+        return not busy
+
+    def max_seq(self) -> int:
+        """The highest node seq: how many node rows the store has ever held, read from the end of the table."""
+        return int(self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM nodes").fetchone()[0])
+
     # ── state and files ──────────────────────────────────────────────────────
     def get_state(self, key: str) -> str | None:
         row = self.conn.execute("SELECT value FROM vault_state WHERE key = ?", (key,)).fetchone()
@@ -86,18 +149,18 @@ class SQLiteVault:
     def files(self) -> dict[str, VaultFile]:
         # most notes have no aliases: skip the JSON parse for them (a re-ingest reads every row)
         return {r[0]: VaultFile(r[0], r[1], r[2], r[3], r[4], r[5],
-                                tuple(json.loads(r[6])) if r[6] and r[6] != "[]" else (), r[7])
-                for r in self.conn.execute("SELECT path, content_hash, mtime, size, note_id, title, aliases, ingested_at"
-                                           " FROM vault_files")}
+                                tuple(json.loads(r[6])) if r[6] and r[6] != "[]" else (), r[7], r[8])
+                for r in self.conn.execute("SELECT path, content_hash, mtime, size, note_id, title, aliases, ingested_at,"
+                                           " observations FROM vault_files")}
 
     def put_files(self, rows: Sequence[VaultFile]) -> None:
         self._write_many(
-            "INSERT INTO vault_files(path, content_hash, mtime, size, note_id, title, aliases, ingested_at)"
-            " VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(path) DO UPDATE SET content_hash=excluded.content_hash,"
+            "INSERT INTO vault_files(path, content_hash, mtime, size, note_id, title, aliases, ingested_at, observations)"
+            " VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT(path) DO UPDATE SET content_hash=excluded.content_hash,"
             " mtime=excluded.mtime, size=excluded.size, note_id=excluded.note_id, title=excluded.title,"
-            " aliases=excluded.aliases, ingested_at=excluded.ingested_at",
+            " aliases=excluded.aliases, ingested_at=excluded.ingested_at, observations=excluded.observations",
             [(f.path, f.content_hash, f.mtime, f.size, f.note_id, f.title, json.dumps(list(f.aliases), ensure_ascii=False),
-              f.ingested_at) for f in rows])
+              f.ingested_at, f.observations) for f in rows])
 
     def delete_files(self, paths: Sequence[str]) -> None:
         for chunk in _chunks(list(paths)):
@@ -138,6 +201,11 @@ class SQLiteVault:
                 out[r[0]] = (r[1], r[2])
         return out
 
+    def has_vault_rows(self) -> bool:
+        """Whether any note, vault memory or heading row exists (soft-deleted ones included): three index probes."""
+        return any(self.conn.execute("SELECT 1 FROM nodes WHERE id >= ? AND id < ? LIMIT 1", (prefix, prefix[:-1] + ";"))
+                   .fetchone() for prefix in ("note:", "vault:", "heading:"))
+
     def derived_node_ids(self, path: str) -> list[str]:
         """Rows a note's parse produced: its memories (`vault:<path>:…`) and its heading nodes (`heading:<path>#…`).
         Range scans over the id index: the ids are prefixed by the path on purpose."""
@@ -148,43 +216,48 @@ class SQLiteVault:
         return ids
 
     def insert_nodes(self, nodes: Sequence[Memory], fts_bodies: Sequence[str] | None = None) -> None:
-        """Insert new rows (ids must not exist); memories also enter the FTS index. Two `executemany` calls.
+        """Insert new rows (ids must not exist); memories also enter the FTS index."""
+        self.insert_node_rows([node_row(n) for n in nodes], fts_bodies)
+
+    def insert_node_rows(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str] | None = None) -> None:
+        """`node_row` tuples of new ids; memories also enter the FTS index (`fts_bodies` aligned with `rows`, the
+        entries of other kinds ignored). Two `executemany` calls.
 
         The FTS rowid is nodes.seq, an INTEGER PRIMARY KEY: inside our write transaction SQLite gives each new row
         max + 1, in insertion order, so the seqs are known without a lookup per row (checked; else looked up)."""
-        if not nodes:
+        if not rows:
             return
-        before = int(self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM nodes").fetchone()[0])
-        self._write_many(_NODE_INSERT, [
-            (n.id, n.kind, n.title, n.content, n.content_hash, n.category, n.importance, _dump_list(n.tags),
-             _dump_list(n.entities), n.source, n.created_at, n.updated_at or n.created_at, n.effective_importance,
-             _dump(n.metadata), n.inserted_at or n.created_at) for n in nodes])
+        before = self.max_seq()
+        self._write_many(_NODE_INSERT, list(rows))
         if fts_bodies is None:
             return
         after = int(self.conn.execute("SELECT MAX(seq) FROM nodes").fetchone()[0])
-        if after == before + len(nodes):
+        if after == before + len(rows):
             self._write_many("INSERT INTO memory_fts(rowid, body, tags, entities) VALUES (?,?,?,?)",
-                             [(before + 1 + i, fts_bodies[i], " ".join(n.tags), " ".join(n.entities))
-                              for i, n in enumerate(nodes) if n.kind == "memory"])
+                             [(before + 1 + i, fts_bodies[i], _words(r[7]), _words(r[8]))
+                              for i, r in enumerate(rows) if r[1] == "memory"])
         else:
-            self._write_many(_FTS_INSERT_BY_ID, [(fts_bodies[i], " ".join(n.tags), " ".join(n.entities), n.id)
-                                                 for i, n in enumerate(nodes) if n.kind == "memory"])
+            self._write_many(_FTS_INSERT_BY_ID, [(fts_bodies[i], _words(r[7]), _words(r[8]), r[0])
+                                                 for i, r in enumerate(rows) if r[1] == "memory"])
 
     def refresh_nodes(self, nodes: Sequence[Memory], fts_bodies: Sequence[str] | None = None) -> None:
         """Update existing rows in place (keeping access stats and vectors) and revive soft-deleted ones; ids without
         a row are ignored."""
-        if not nodes:
+        self.refresh_node_rows([node_row(n) for n in nodes], fts_bodies)
+
+    def refresh_node_rows(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str] | None = None) -> None:
+        """`refresh_nodes` for `node_row` tuples (their created/inserted times are not applied)."""
+        if not rows:
             return
         self._write_many("UPDATE nodes SET kind=?, title=?, content=?, content_hash=?, category=?, importance=?, tags=?,"
                          " source=?, updated_at=?, metadata=?, deleted_at=NULL WHERE id=?",
-                         [(n.kind, n.title, n.content, n.content_hash, n.category, n.importance, _dump_list(n.tags),
-                           n.source, n.updated_at, _dump(n.metadata), n.id) for n in nodes])
+                         [(r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[9], r[11], r[13], r[0]) for r in rows])
         if fts_bodies is not None:
-            memories = [(i, n) for i, n in enumerate(nodes) if n.kind == "memory"]
+            memories = [(i, r) for i, r in enumerate(rows) if r[1] == "memory"]
             self._write_many("DELETE FROM memory_fts WHERE rowid = (SELECT seq FROM nodes WHERE id = ?)",
-                             [(n.id,) for _i, n in memories])
-            self._write_many(_FTS_INSERT_BY_ID, [(fts_bodies[i], " ".join(n.tags), " ".join(n.entities), n.id)
-                                                 for i, n in memories])
+                             [(r[0],) for _i, r in memories])
+            self._write_many(_FTS_INSERT_BY_ID, [(fts_bodies[i], _words(r[7]), _words(r[8]), r[0])
+                                                 for i, r in memories])
 
     def ensure_shared_nodes(self, nodes: Sequence[Memory]) -> None:
         """Date, email, tag and placeholder nodes are shared by every note: insert once, never overwrite."""
@@ -256,50 +329,44 @@ class SQLiteVault:
                     out[(e.src, e.dst, e.type)] = e
         return out
 
+    def edge_heads_around(self, node_ids: Sequence[str], keep: Sequence[str], sentence_relations: Sequence[str],
+                          statuses: Sequence[str]) -> list[tuple[int, str, str, str, str]]:
+        """(id, src, dst, type, status) of the edges touching `node_ids`, leaving out a note's edges of
+        `sentence_relations` to its own derived memories (`vault:…` ids) unless one end is in `keep`.
+
+        Those are the note's other sections and bullets: a 40-bullet note has 40 of them, and excluding them in the
+        WHERE clause tests only index columns (src, dst, type), so they cost no table lookup."""
+        out: dict[int, tuple[int, str, str, str, str]] = {}
+        keep = list(dict.fromkeys(keep)) or [""]
+        kmarks, rmarks, smarks = (",".join("?" * len(x)) for x in (keep, sentence_relations, statuses))
+        skip = (f"dst >= 'vault:' AND dst < 'vault;' AND type IN ({rmarks}) AND src NOT IN ({kmarks})"
+                f" AND dst NOT IN ({kmarks})")
+        for chunk in _chunks(list(dict.fromkeys(node_ids))):
+            marks = ",".join("?" * len(chunk))
+            rows = self.conn.execute(
+                f"SELECT id, src, dst, type, status FROM edges WHERE src IN ({marks}) AND NOT ({skip})"
+                f" AND status IN ({smarks})", [*chunk, *sentence_relations, *keep, *keep, *statuses]).fetchall()
+            rows += self.conn.execute(f"SELECT id, src, dst, type, status FROM edges WHERE dst IN ({marks})"
+                                      f" AND status IN ({smarks})", [*chunk, *statuses]).fetchall()
+            for r in rows:
+                out[r[0]] = (r[0], r[1], r[2], r[3], r[4])
+        return [out[k] for k in sorted(out)]
+
     def delete_edges(self, ids: Sequence[int]) -> int:
         n = 0
         for chunk in _chunks(list(ids)):
             n += self._write(f"DELETE FROM edges WHERE id IN ({','.join('?' * len(chunk))})", list(chunk)).rowcount
         return n
 
-    def insert_edges(self, edges: Sequence[Edge], events: Sequence[tuple[str, str, dict[str, Any]]]) -> list[int]:
-        """Insert new edges (their (src, dst, type) must not exist), each with its first audit event (event, actor,
-        detail). Returns the new ids.
+    def insert_edge_rows(self, rows: Sequence[tuple[Any, ...]]) -> None:
+        """Insert new edges (their (src, dst, type) must not exist) in one `executemany`. A row is (src, dst, type,
+        weight, confidence, status, evidence, origin, rule, source_path, metadata JSON, created_at).
 
-        Bulk: the rows go in with one `executemany`, and the events find their edge by its unique key inside SQLite.
-        Edge ids are `INTEGER PRIMARY KEY` (max + 1) and we hold the write transaction, so the new ids are exactly
-        those above the previous maximum."""
-        if not edges:
-            return []
-        before = int(self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM edges").fetchone()[0])
+        No event row is written: the edge row records its creation (origin, rule, created_at) and `edge_events`
+        reports it as the first event — a stored "created" row per parsed edge was 12 MB of a 2,000-note vault."""
         self._write_many(
-            "INSERT INTO edges (src, dst, type, sub_type, weight, confidence, status, evidence, origin, rule,"
-            " source_path, metadata, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            [(e.src, e.dst, e.type, e.sub_type, e.weight, e.confidence, e.status, e.evidence, e.origin, e.rule,
-              e.source_path, _dump(e.metadata), e.created_at, e.updated_at or e.created_at) for e in edges])
-        details: dict[int, str] = {}  # most events share one detail ({"reasons": [...]} of the relation's gate)
-        texts: list[str] = []
-        for _event, _actor, detail in events:
-            key = id(detail)  # `events` keeps every detail alive, so ids are not reused during this loop
-            text = details.get(key)
-            if text is None:
-                text = details[key] = _COMPACT(detail)
-            texts.append(text)
-        after = int(self.conn.execute("SELECT MAX(id) FROM edges").fetchone()[0])
-        if after == before + len(edges):  # ids were max + 1 in order (see above): no lookup per event
-            ids = list(range(before + 1, after + 1))
-            self.log_edge_events_encoded([(i, ev[0], ev[1], t, e.created_at)
-                                          for i, ev, t, e in zip(ids, events, texts, edges)])
-            return ids
-        self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at)"
-                         " SELECT id, ?, ?, ?, ? FROM edges WHERE src = ? AND dst = ? AND type = ?",
-                         [(ev[0], ev[1], t, e.created_at, e.src, e.dst, e.type) for ev, t, e in zip(events, texts, edges)])
-        return [int(r[0]) for r in self.conn.execute("SELECT id FROM edges WHERE id > ? ORDER BY id", (before,))]
-
-    def log_edge_events_encoded(self, rows: Sequence[tuple[int, str, str, str, str]]) -> None:
-        """(edge id, event, actor, detail already JSON-encoded, when) rows."""
-        self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
-                         list(rows))
+            "INSERT INTO edges (src, dst, type, weight, confidence, status, evidence, origin, rule, source_path,"
+            " metadata, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", [(*r, r[11]) for r in rows])
 
     def log_edge_events(self, rows: Sequence[tuple[int, str, str, dict[str, Any], str]]) -> None:
         self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
@@ -320,10 +387,11 @@ class SQLiteVault:
             moved.append(int(edge_id))
         return moved
 
-    def link_edges(self, types: Sequence[str], origin: str = "ingest") -> list[tuple[int, str, str, str, dict[str, Any]]]:
-        """(id, src, dst, type, metadata) of parsed link edges, for re-resolution when the set of notes changes."""
+    def link_edges(self, types: Sequence[str], origin: str = "ingest") -> list[tuple[int, str, str, str, str]]:
+        """(id, src, dst, type, metadata JSON) of parsed link edges, for re-resolution when the set of notes changes
+        (decoded by the caller, which skips most of them)."""
         marks = ",".join("?" * len(types))
-        return [(r[0], r[1], r[2], r[3], json.loads(r[4]) if r[4] and r[4] != "{}" else {})
+        return [(r[0], r[1], r[2], r[3], r[4] or "{}")
                 for r in self.conn.execute(f"SELECT id, src, dst, type, metadata FROM edges WHERE type IN ({marks})"
                                            " AND origin = ?", [*types, origin])]
 
@@ -381,7 +449,6 @@ class SQLiteVault:
             "notes": int(q("SELECT COUNT(*) FROM nodes WHERE kind = 'note' AND deleted_at IS NULL").fetchone()[0]),
             "nodes": int(q("SELECT COUNT(*) FROM nodes WHERE deleted_at IS NULL").fetchone()[0]),
             "edges": int(q("SELECT COUNT(*) FROM edges").fetchone()[0]),
-            # index-only range scan over ids (vault:<path>:<kind>:<hash>), not a table scan of large rows
-            "observations": int(q("SELECT COUNT(*) FROM nodes WHERE id >= 'vault:' AND id < 'vault;'"
-                                  " AND (instr(id, ':observation:') > 0 OR instr(id, ':task:') > 0)").fetchone()[0]),
+            # kept per file at ingest: counting the `vault:<path>:observation:…` ids took a scan of every vault id
+            "observations": int(q("SELECT COALESCE(SUM(observations), 0) FROM vault_files").fetchone()[0]),
         }
