@@ -16,6 +16,7 @@ from ..core.errors import InvalidInput, MnemonError
 from ..core.model import EDGE_STATUSES, Edge, Memory, content_hash, iso, parse_iso
 from ..core.validation import MemoryInput, validate_edge_type, validate_memory, validate_weight
 from .append_batch import FLUSH_EVERY, AppendBatch
+from .bulk_gc import paused_gc
 from .remember import auto_prune, fts_body, write_memory
 from .runtime import Runtime
 
@@ -93,7 +94,7 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
     id_of: dict[int, str] = {}
     edges_inserted = 0
     pruned: list[str] = []
-    with rt.store.transaction():
+    with paused_gc(), rt.store.transaction():
         for idx, memory_id in _write_all(rt, ordered, vectors):
             id_of[idx] = memory_id
         results.extend({"index": idx, "id": id_of[idx], "content": inp.content, "action": "added"}

@@ -33,7 +33,8 @@ from ...core.vault import LinkIndex, NoteIdentity, survives_rebuild
 from ...core.vault.observations import DEFAULT_HINTS
 from ...ports.store.vault_sqlite import VaultFile
 from ..runtime import Runtime
-from .plan import PLAN_VERSION, NotePlan, PlannedEdge, PlannedNode, note_id, paused_gc, plan_batch
+from ..bulk_gc import paused_gc
+from .plan import PLAN_VERSION, NotePlan, PlannedEdge, PlannedNode, note_id, plan_batch
 
 MODES = ("rebuild", "update", "append")
 SKIP_DIRS = frozenset({".git", "node_modules", ".obsidian", ".trash"})

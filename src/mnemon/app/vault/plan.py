@@ -8,12 +8,9 @@ Ids follow the shared vault contract: `note:<path>`, `heading:<path>#<slug>`, `d
 """
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -23,6 +20,7 @@ from ...core.ontology import observation_relation
 from ...core.text import token_text
 from ...core.vault import gate_edge, parse_note, placeholder_key
 from ...core.vault.model import ParsedNote, Section
+from ..bulk_gc import paused_gc
 
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
 PLAN_VERSION = "2"
@@ -269,17 +267,3 @@ def plan_batch(items: list[tuple[str, bytes, float]], hints: tuple[str, ...]) ->
     """Worker entry: (rel path, file bytes, mtime) → plans, in order."""
     with paused_gc():
         return [plan_note(rel, data, mtime, hints) for rel, data, mtime in items]
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """No cyclic garbage collection inside: planning and writing a vault allocate millions of short-lived, acyclic
-    tuples and strings, and the collector's passes over them (unpickling plans alone) cost a fifth of the writer's
-    time. Reference counting still frees everything; a cycle made meanwhile waits for the next collection."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
