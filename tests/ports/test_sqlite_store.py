@@ -177,6 +177,19 @@ def test_keyword_search_ranks_and_survives_hostile_tokens(store: Store) -> None:
     assert store.token_doc_freq(["redis", "postgres", "zzz"]) == {"redis": 2, "postgres": 1, "zzz": 0}
 
 
+def test_a_posting_budget_searches_by_the_rarest_words_first(store: Store) -> None:
+    for k in range(6):
+        put(store, f"c{k}", f"deploy pipeline note {k}")
+    put(store, "r", "deploy pipeline canary")
+    everything = {i for i, _ in store.keyword_search(["deploy", "canary"], 10)}
+    assert everything == {"r", *(f"c{k}" for k in range(6))}
+    # within a budget of 3 postings only the rarest word is searched; the caller's counts are used as given
+    assert [i for i, _ in store.keyword_search(["deploy", "canary"], 10, max_postings=3)] == ["r"]
+    counts = {"deploy": 1, "canary": 7}
+    assert {i for i, _ in store.keyword_search(["deploy", "canary"], 10, max_postings=3, doc_freq=counts)} == \
+        {"r", *(f"c{k}" for k in range(6))}
+
+
 def test_like_search_escapes_wildcards(store: Store) -> None:
     put(store, "a", "100% sure")
     put(store, "b", "1000 sure")

@@ -23,7 +23,8 @@ from ..core.model import TRAVERSAL_GRAPHS, Memory, parse_iso
 from ..core.recall.fusion import rrf, via_of
 from ..core.recall.timeframe import time_window
 from ..core.recall.params import (
-    ANCHOR_TOP_K, BEAM, EDGE_WEIGHTS, FORMULA_VERSION, RERANK, RERANK_NO_EMBEDDING, confidence_label,
+    ANCHOR_POSTING_BUDGET, ANCHOR_TOP_K, BEAM, EDGE_WEIGHTS, FORMULA_VERSION, RERANK, RERANK_NO_EMBEDDING,
+    confidence_label,
 )
 from ..core.recall.rerank import (
     SIMILARITY_SUPPORT, Scored, Signals, idf, relevance,
@@ -161,7 +162,10 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
 
     # ── anchors ──────────────────────────────────────────────────────────────
     rankings: dict[str, list[str]] = {}
-    rankings["keyword"] = [i for i, _ in store.keyword_search(q_tokens, ANCHOR_TOP_K, flt)]
+    # document counts serve the keyword anchor (which words to search by) and the keyword signal (their IDF)
+    df = store.token_doc_freq(q_tokens) if q_tokens else {}
+    rankings["keyword"] = [i for i, _ in store.keyword_search(q_tokens, ANCHOR_TOP_K, flt, doc_freq=df,
+                                                              max_postings=ANCHOR_POSTING_BUDGET)]
     if scores is not None:
         allowed = set(store.memory_ids(flt)) if (category or source) else None
         rankings["vector"] = [i for i, c in scores.top(ANCHOR_TOP_K, allowed=allowed)
@@ -193,7 +197,6 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     sims = _position_similarities(rt, snap, scores)
     clipped = np.maximum(0.0, sims)
 
-    df = store.token_doc_freq(q_tokens) if q_tokens else {}
     total = max(1, store.count_active())
     q_weights = {t: idf(df.get(t, 0), total) for t in q_tokens}
     keyword_cache: dict[int, float] = {}

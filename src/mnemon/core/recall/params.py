@@ -8,6 +8,10 @@ from ..intent import Intent
 FORMULA_VERSION = "mnemon-recall/2 (rrf60 anchors, relevance-seeded decaying beam, neighbour support, per-intent rerank)"
 RRF_K = 60
 ANCHOR_TOP_K = 20
+# BM25 scores every posting of every query word: the keyword anchor searches by the query's rarest words until their
+# document counts reach this many (a small store never reaches it; at 100k memories it halves recall's time, and the
+# rare words find the memory asked about more often, not less: benchmarks/bench_recall.py target_in_top10)
+ANCHOR_POSTING_BUDGET = 3_000
 LAMBDA_STRUCTURAL = 1.0
 LAMBDA_SEMANTIC = 0.4
 SUPERSEDED_FACTOR = 0.25

@@ -5,7 +5,7 @@ connection, a cursor or a dialect.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -66,7 +66,11 @@ class Store(Protocol):
     def memories_with_entities(self, entities: Sequence[str], limit: int, flt: MemoryFilter | None = None) -> list[tuple[str, int]]: ...
     def top_entities(self, limit: int) -> list[tuple[str, int]]: ...
     def keyword_search(self, tokens: Sequence[str], limit: int, flt: MemoryFilter | None = None, *,
-                       max_terms: int | None = None) -> list[tuple[str, float]]: ...
+                       max_terms: int | None = None, max_postings: int | None = None,
+                       doc_freq: Mapping[str, int] | None = None) -> list[tuple[str, float]]:
+        """BM25-ranked ids. `max_terms` (a long text) searches by its rarest words within the store's posting budget;
+        `max_postings` bounds any query the same way, rarest words first, with `doc_freq` when the caller has it."""
+        ...
     def token_doc_freq(self, tokens: Sequence[str]) -> dict[str, int]: ...
     def like_search(self, text: str, limit: int) -> list[Memory]: ...
 

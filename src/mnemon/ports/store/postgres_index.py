@@ -9,7 +9,7 @@ it does with FTS5's bm25. Ties fall to the newer memory, as on SQLite.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import StoreError
@@ -132,19 +132,20 @@ class IndexTables:
 
     # ── keywords ─────────────────────────────────────────────────────────────
     def keyword_search(self, tokens: Sequence[str], limit: int, flt: MemoryFilter | None = None, *,
-                       max_terms: int | None = None) -> list[tuple[str, float]]:
+                       max_terms: int | None = None, max_postings: int | None = None,
+                       doc_freq: Mapping[str, int] | None = None) -> list[tuple[str, float]]:
         terms = [t for t in dict.fromkeys(tokens) if _usable(t)]
         if not terms:
             return []
-        df = self.token_doc_freq(terms)
+        df = {t: int(doc_freq.get(t, 0)) for t in terms} if doc_freq is not None else self.token_doc_freq(terms)
         total = self.count_active()
         if len(terms) > 1:
             # as on SQLite: terms in more than a quarter of all memories add little; keep them only when nothing
             # rarer is left, and bound a long text's terms by their postings
             common = max(50, total // 4)
             terms = [t for t in terms if df[t] <= common] or terms
-            if max_terms is not None:
-                terms = rarest_terms(terms, df, max_terms, KEYWORD_POSTING_BUDGET)
+            if max_terms is not None or max_postings is not None:
+                terms = rarest_terms(terms, df, max_terms or len(terms), max_postings or KEYWORD_POSTING_BUDGET)
         terms = [t for t in terms if df[t] > 0]
         if not terms:
             return []

@@ -14,7 +14,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -456,7 +456,8 @@ class SQLiteStore(SQLiteGraphReads):
             " WHERE n.deleted_at IS NULL GROUP BY e.entity ORDER BY c DESC, e.entity LIMIT ?", (limit,))]
 
     def keyword_search(self, tokens: Sequence[str], limit: int, flt: MemoryFilter | None = None, *,
-                       max_terms: int | None = None) -> list[tuple[str, float]]:
+                       max_terms: int | None = None, max_postings: int | None = None,
+                       doc_freq: Mapping[str, int] | None = None) -> list[tuple[str, float]]:
         terms = [t.replace('"', '""') for t in dict.fromkeys(tokens) if t]
         if not terms:
             return []
@@ -464,12 +465,15 @@ class SQLiteStore(SQLiteGraphReads):
             # terms in more than a quarter of all memories add little to BM25 but make every match expensive to
             # score; keep them only when nothing rarer is left
             active = self.count_active()
-            df = self.token_doc_freq(terms) if max_terms is None else self._rough_doc_freq(terms, active)
+            if doc_freq is not None:
+                df = dict(doc_freq)
+            else:
+                df = self.token_doc_freq(terms) if max_terms is None else self._rough_doc_freq(terms, active)
             common = max(50, active // 4)
             rare = [t for t in terms if df.get(t, 0) <= common]
             terms = rare or terms
-            if max_terms is not None:
-                terms = rarest_terms(terms, df, max_terms, KEYWORD_POSTING_BUDGET)
+            if max_terms is not None or max_postings is not None:
+                terms = rarest_terms(terms, df, max_terms or len(terms), max_postings or KEYWORD_POSTING_BUDGET)
         match = " OR ".join(f'"{t}"' for t in terms)
         try:
             if flt is None or (flt.kind == "memory" and not flt.category and not flt.source
