@@ -154,3 +154,11 @@ def test_agent_preflight_uses_this_pack(graph: tuple[Mnemon, dict[str, str]]) ->
     out = agent_preflight(mem.rt, PROMPT)
     assert out["context"]["budget_unit"] == "chars"
     assert out["context"]["items"]
+
+
+def test_a_pack_says_which_items_lie_outside_the_period_the_prompt_names(mem: Mnemon) -> None:
+    march = mem.remember("Deployed the billing service to the new cluster", created_at="2025-03-12T10:00:00Z")["id"]
+    july = mem.remember("Deployed the billing service to the old cluster again", created_at="2025-07-20T10:00:00Z")["id"]
+    pack = mem.retrieve("what did we deploy in March 2025", max_items=20, budget=10000)
+    factors = {i["id"]: i["score_factors"] for i in pack["items"] if i["id"] in (march, july)}
+    assert factors[july].get("outside_time_window") is True and "outside_time_window" not in factors[march]

@@ -154,6 +154,8 @@ def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str],
                                    "staleness": stale, "kind": kind_factor}
         if s.superseded:
             factors["superseded"] = True
+        if s.outside_window:
+            factors["outside_time_window"] = True
         item: dict[str, Any] = {
             "id": s.id, "kind": kind, "item_type": "memory", "title": title, "text": node.content,
             "source_path": path, "truth_policy": memory_truth_policy(node), "score": round(score, 4),
