@@ -22,7 +22,6 @@ def day(text: str) -> datetime:
     ("releases in 2023-03", "2023-03-01", "2023-04-01"),
     ("What did Maria donate in December 2022?", "2022-12-01", "2023-01-01"),
     ("anything from Sept 2022", "2022-09-01", "2022-10-01"),
-    ("What state did Joanna visit in 2021?", "2021-01-01", "2022-01-01"),
     ("When did Melanie go camping in June?", "2023-06-01", "2023-07-01"),        # latest June up to now
     ("what did we ship in October?", "2022-10-01", "2022-11-01"),                # October is still ahead in 2023
     ("2023年5月做了什么决定", "2023-05-01", "2023-06-01"),
@@ -42,6 +41,7 @@ def test_as_of_and_since_open_one_side() -> None:
 
 
 @pytest.mark.parametrize("query", [
+    "What state did Joanna visit in 2021?", "the 2024 budget review", "upgrade to Windows Server 2019", "2023年的计划",
     "what did we decide last week", "may I ask why the build broke", "why did we pick Redis",
     "the 31 February 2023 incident", "ticket 12345 and port 8080", "",
 ])

@@ -3,7 +3,8 @@
 A question that names a time asks about what happened then; a memory written months away from it is weaker evidence
 however well its words match. Recall demotes results outside the named period (like superseded ones, flagged, never
 dropped). Only explicit calendar expressions count — "last week" or "recently" name no period without knowing when
-the question was asked, and a wrong window would hide the right memory.
+the question was asked, and a wrong window would hide the right memory. Neither does a bare year: "the 2024
+budget" or "Windows Server 2019" name a topic far more often than when something was written.
 
 Memories are dated when they were written, and people tell of events afterwards ("yesterday I…", "last week we…"),
 so the window reaches `AFTER` days past the named period and `BEFORE` days ahead of it.
@@ -92,10 +93,9 @@ def _span(m: re.Match[str], now: datetime) -> tuple[datetime, datetime] | None:
                 return day, day + timedelta(days=1)
             if g["zm"]:
                 return _month_span(year, int(g["zm"]))
-            return datetime(year, 1, 1, tzinfo=timezone.utc), datetime(year + 1, 1, 1, tzinfo=timezone.utc)
+            return None
         if g["y4"]:
-            year = int(g["y4"])
-            return datetime(year, 1, 1, tzinfo=timezone.utc), datetime(year + 1, 1, 1, tzinfo=timezone.utc)
+            return None  # consumed so that "June 2023" is not read as a bare June elsewhere in the query
         month = _MONTH_OF[g["m4"].lower()] if g["m4"] else int(g["zm2"]) if g["zm2"] else 0
         if not 1 <= month <= 12:
             return None
