@@ -4,8 +4,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from .vault_sqlite import SQLiteVault
     from .world_sqlite import SQLiteWorld
 
@@ -24,6 +22,7 @@ from ...core.model import Edge, Link, Memory, OplogEntry, iso, utcnow
 from ...core.text import rarest_terms
 from .base import MemoryFilter
 from .graph_sqlite import SQLiteGraphReads
+from .vectors_sqlite import SQLiteVectors
 from .schema_sqlite import MIGRATIONS
 
 _NODE_COLS = (
@@ -89,7 +88,7 @@ def _where(flt: MemoryFilter | None, alias: str = "n") -> tuple[str, list[Any]]:
     return " AND ".join(clauses), args
 
 
-class SQLiteStore(SQLiteGraphReads):
+class SQLiteStore(SQLiteGraphReads, SQLiteVectors):
     """One SQLite file. Safe for many processes (WAL + BEGIN IMMEDIATE + busy timeout) and for threads (one lock)."""
 
     def __init__(self, path: str, *, readonly: bool = False, busy_timeout_ms: int = 60000) -> None:
@@ -522,43 +521,7 @@ class SQLiteStore(SQLiteGraphReads):
             f"SELECT {_NODE_COLS} FROM nodes WHERE deleted_at IS NULL AND kind = 'memory'"
             " AND content LIKE ? ESCAPE '\\' ORDER BY importance DESC, created_at DESC, id LIMIT ?", (pattern, limit))]
 
-    # ── vectors ──────────────────────────────────────────────────────────────
-    def put_vector(self, node_id: str, provider: str, vector: np.ndarray, digest: str, when: str) -> None:
-        import numpy as np
-        seq = self.conn.execute("SELECT seq FROM nodes WHERE id = ?", (node_id,)).fetchone()[0]
-        blob = np.ascontiguousarray(vector, dtype="<f4").tobytes()
-        self._write("INSERT OR REPLACE INTO vectors(node_seq, provider, dim, content_hash, vec, created_at)"
-                    " VALUES (?,?,?,?,?,?)", (seq, provider, int(vector.shape[0]), digest, blob, when))
-        self._write("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vector_generation'")
-
-    def load_vectors(self, provider: str) -> tuple[list[str], np.ndarray]:
-        import numpy as np
-        rows = self.conn.execute(
-            "SELECT n.id, v.vec, v.dim FROM vectors v JOIN nodes n ON n.seq = v.node_seq"
-            " WHERE v.provider = ? AND n.deleted_at IS NULL AND v.content_hash = n.content_hash ORDER BY n.seq",
-            (provider,)).fetchall()
-        if not rows:
-            return [], np.zeros((0, 0), dtype=np.float32)
-        dim = rows[0][2]
-        ids = [r[0] for r in rows]
-        mat = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), dim)
-        return ids, mat
-
-    def vector_generation(self) -> int:
-        return int(self.conn.execute("SELECT value FROM meta WHERE key = 'vector_generation'").fetchone()[0])
-
-    def vector_coverage(self, provider: str) -> tuple[int, int]:
-        total = self.count_active()
-        embedded = self.conn.execute(
-            "SELECT COUNT(*) FROM vectors v JOIN nodes n ON n.seq = v.node_seq WHERE v.provider = ?"
-            " AND n.deleted_at IS NULL AND n.kind = 'memory' AND v.content_hash = n.content_hash", (provider,)).fetchone()[0]
-        return int(embedded), total
-
-    def vector_providers(self) -> dict[str, int]:
-        return {r[0]: r[1] for r in self.conn.execute(
-            "SELECT v.provider, COUNT(*) FROM vectors v JOIN nodes n ON n.seq = v.node_seq"
-            " WHERE n.deleted_at IS NULL GROUP BY v.provider")}
-
+    # ── vectors (the rest in vectors_sqlite.py) ──────────────────────────────
     def nodes_missing_vectors(self, provider: str) -> list[Memory]:
         return [_node(r) for r in self.conn.execute(
             f"SELECT {_NODE_COLS_N} FROM nodes n LEFT JOIN vectors v ON v.node_seq = n.seq"

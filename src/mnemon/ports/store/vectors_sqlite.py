@@ -1,0 +1,54 @@
+"""Float32 vectors on SQLite: one row per node, stamped with the provider identity and the content hash they were
+made from, so a vector of changed text or of another model is never read as current."""
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+class SQLiteVectors:
+    """Mixed into `SQLiteStore` (as `graph_sqlite` is); uses its connection, `_write` and `count_active`."""
+
+    conn: sqlite3.Connection
+    _write: Callable[..., Any]
+    count_active: Callable[[], int]
+
+    def put_vector(self, node_id: str, provider: str, vector: np.ndarray, digest: str, when: str) -> None:
+        import numpy as np
+        seq = self.conn.execute("SELECT seq FROM nodes WHERE id = ?", (node_id,)).fetchone()[0]
+        blob = np.ascontiguousarray(vector, dtype="<f4").tobytes()
+        self._write("INSERT OR REPLACE INTO vectors(node_seq, provider, dim, content_hash, vec, created_at)"
+                    " VALUES (?,?,?,?,?,?)", (seq, provider, int(vector.shape[0]), digest, blob, when))
+        self._write("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vector_generation'")
+
+    def load_vectors(self, provider: str) -> tuple[list[str], np.ndarray]:
+        import numpy as np
+        rows = self.conn.execute(
+            "SELECT n.id, v.vec, v.dim FROM vectors v JOIN nodes n ON n.seq = v.node_seq"
+            " WHERE v.provider = ? AND n.deleted_at IS NULL AND v.content_hash = n.content_hash ORDER BY n.seq",
+            (provider,)).fetchall()
+        if not rows:
+            return [], np.zeros((0, 0), dtype=np.float32)
+        dim = rows[0][2]
+        ids = [r[0] for r in rows]
+        mat = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), dim)
+        return ids, mat
+
+    def vector_generation(self) -> int:
+        return int(self.conn.execute("SELECT value FROM meta WHERE key = 'vector_generation'").fetchone()[0])
+
+    def vector_coverage(self, provider: str) -> tuple[int, int]:
+        total = self.count_active()
+        embedded = self.conn.execute(
+            "SELECT COUNT(*) FROM vectors v JOIN nodes n ON n.seq = v.node_seq WHERE v.provider = ?"
+            " AND n.deleted_at IS NULL AND n.kind = 'memory' AND v.content_hash = n.content_hash", (provider,)).fetchone()[0]
+        return int(embedded), total
+
+    def vector_providers(self) -> dict[str, int]:
+        return {r[0]: r[1] for r in self.conn.execute(
+            "SELECT v.provider, COUNT(*) FROM vectors v JOIN nodes n ON n.seq = v.node_seq"
+            " WHERE n.deleted_at IS NULL GROUP BY v.provider")}
