@@ -219,8 +219,9 @@ class Loader:
         conn.executemany("INSERT INTO vectors(node_seq, provider, dim, content_hash, vec, created_at)"
                          " VALUES (?,?,?,?,?,?)", vec_rows)
         conn.executemany(
-            "INSERT OR IGNORE INTO edges (src, dst, type, sub_type, weight, confidence, status, evidence, origin, rule,"
-            " source_path, metadata, created_at, updated_at) VALUES (?,?,?,?,?,1.0,'active','','import',?,'',?,?,?)",
+            "INSERT OR IGNORE INTO edge_rows (src, dst, type, sub_type, weight, confidence, status, evidence, origin,"
+            " rule, source_path, metadata, created_at, updated_at) VALUES ((SELECT seq FROM nodes WHERE id = ?),"
+            " (SELECT seq FROM nodes WHERE id = ?),?,?,?,1.0,'active','','import',?,'',?,?,?)",
             edges)
         conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vector_generation'")
         conn.execute("COMMIT")

@@ -196,7 +196,7 @@ def test_added_and_changed_rows_extend_the_snapshot_exactly_as_a_full_read_would
     assert "fine" in node_words(rt.graph.snapshot())[rt.graph.snapshot().pos[added[1]]][0]
     assert same_graph(rt.graph.snapshot(), GraphSnapshot.build(rt.store))
     with rt.store.transaction():  # a deleted edge row can only be followed by reading everything
-        rt.store.conn.execute("DELETE FROM edges WHERE id = (SELECT MIN(id) FROM edges)")
+        rt.store.conn.execute("DELETE FROM edge_rows WHERE id = (SELECT MIN(id) FROM edge_rows)")
     builds.clear()
     assert same_graph(rt.graph.snapshot(), GraphSnapshot.build(rt.store)) and builds == [1, 1]
     # a new process starts from the saved file and reads only what was added since it was saved

@@ -60,5 +60,5 @@ def test_export_holds_every_node_and_only_active_edges_and_can_start_after_a_poi
     assert [(n[0], n[2]) for n in nodes] == [("a", True)]
     assert edges == [("a", "b", "entity", "", 0.25), ("a", "c", "semantic", "", 0.5)]
     with store.transaction():
-        store.conn.execute("DELETE FROM edges WHERE src = 'c'")  # a deleted row: only a full read follows it
+        store.conn.execute("DELETE FROM edge_rows WHERE src = (SELECT seq FROM nodes WHERE id = 'c')")  # a deleted row: only a full read follows it
     assert export(store, marks2)[1] is None

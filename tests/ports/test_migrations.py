@@ -62,8 +62,32 @@ def test_blank_to_head_creates_exactly_the_expected_tables(tmp_path: Path, monke
     store = SQLiteStore(str(head))
     assert store.migrations() == sorted(n for n, _ in MIGRATIONS)
     store.close()
-    expected = set().union(*created_by_step.values()) | FTS_SHADOW | {"migrations"}
-    assert _tables(head) == expected
+    assert _tables(head) == before  # the same tables, whether the steps ran one open at a time or all at once
+
+
+def test_edges_become_rows_keyed_by_node_seq_behind_a_view_with_nothing_lost(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A store written before m040 keeps every edge, with its id, ends and attributes, and reads them as before."""
+    db = tmp_path / "old.db"
+    upto = [n for n, _ in MIGRATIONS].index("m040_edge_rows")
+    monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS[:upto])
+    con = sqlite3.connect(db)
+    SQLiteStore(str(db)).close()
+    con.executescript("""
+        INSERT INTO nodes (id, content, created_at, updated_at) VALUES ('a', 'A', 't', 't'), ('b', 'B', 't', 't');
+        INSERT INTO edges (id, src, dst, type, sub_type, weight, evidence, metadata, created_at, updated_at)
+            VALUES (7, 'a', 'b', 'causal', 'causes', 0.5, 'because', '{"k": 1}', 't1', 't2'),
+                   (9, 'b', 'a', 'temporal', 'backbone', 1.0, '', '{}', 't1', 't1');
+    """)
+    con.close()
+    before = sqlite3.connect(db).execute("SELECT * FROM edges ORDER BY id").fetchall()
+    monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS)
+    store = SQLiteStore(str(db))
+    assert store.conn.execute("SELECT * FROM edges ORDER BY id").fetchall() == before
+    assert store.conn.execute("SELECT id, src, dst FROM edge_rows ORDER BY id").fetchall() == [(7, 1, 2), (9, 2, 1)]
+    assert store.conn.execute("SELECT type FROM sqlite_master WHERE name = 'edges'").fetchone() == ("view",)
+    assert store.find_edge("a", "b", "causal").evidence == "because"  # type: ignore[union-attr]
+    store.close()
 
 
 def test_foundation_columns(tmp_path: Path) -> None:

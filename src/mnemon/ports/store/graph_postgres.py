@@ -16,6 +16,17 @@ from .graph_sqlite import changes_since
 
 CHANGES_KEPT = 50_000  # rows of graph_changes kept; a reader further behind reads everything again
 
+def edge_triggers(table: str) -> str:
+    """The row triggers that log a changed or deleted edge of `table` (`edges`, later `edge_rows`)."""
+    return f"""
+    CREATE TRIGGER edges_graph_deleted AFTER DELETE ON {table} FOR EACH ROW EXECUTE FUNCTION mnemon_graph_edge_changed();
+    CREATE TRIGGER edges_graph_updated AFTER UPDATE ON {table} FOR EACH ROW
+        WHEN ((OLD.src, OLD.dst, OLD.type, OLD.sub_type, OLD.weight, OLD.status)
+              IS DISTINCT FROM (NEW.src, NEW.dst, NEW.type, NEW.sub_type, NEW.weight, NEW.status))
+        EXECUTE FUNCTION mnemon_graph_edge_changed();
+    """
+
+
 # As on SQLite: inserts show in the newest node seq and edge id; an update of a value recall reads, or a delete,
 # bumps both counters and logs the node it touched (NULL for a deleted row, which only a full read can follow),
 # marked with the new mutation counter. Row triggers with a WHEN clause: PostgreSQL fires statement triggers for
@@ -58,11 +69,7 @@ GRAPH_GENERATION_MIGRATION = (
         PERFORM mnemon_graph_log(CASE WHEN TG_OP = 'DELETE' THEN NULL ELSE OLD.id END);
         RETURN NULL;
     END $$;
-    CREATE TRIGGER edges_graph_deleted AFTER DELETE ON edges FOR EACH ROW EXECUTE FUNCTION mnemon_graph_edge_changed();
-    CREATE TRIGGER edges_graph_updated AFTER UPDATE ON edges FOR EACH ROW
-        WHEN ((OLD.src, OLD.dst, OLD.type, OLD.sub_type, OLD.weight, OLD.status)
-              IS DISTINCT FROM (NEW.src, NEW.dst, NEW.type, NEW.sub_type, NEW.weight, NEW.status))
-        EXECUTE FUNCTION mnemon_graph_edge_changed();
+    {edge_triggers('edges')}
     CREATE TRIGGER nodes_graph_deleted AFTER DELETE ON nodes FOR EACH ROW EXECUTE FUNCTION mnemon_graph_node_changed();
     CREATE TRIGGER nodes_graph_updated AFTER UPDATE ON nodes FOR EACH ROW
         WHEN ((OLD.kind, OLD.title, OLD.content, OLD.category, OLD.importance, OLD.tags, OLD.entities, OLD.source,
@@ -88,7 +95,7 @@ class PostgresGraphReads:
             row = self.conn.execute(
                 "SELECT (SELECT value FROM meta WHERE key = 'graph_generation'),"
                 " (SELECT value FROM meta WHERE key = 'graph_mutation'),"
-                " (SELECT COALESCE(MAX(seq), 0) FROM nodes), (SELECT COALESCE(MAX(id), 0) FROM edges)").fetchone()
+                " (SELECT COALESCE(MAX(seq), 0) FROM nodes), (SELECT COALESCE(MAX(id), 0) FROM edge_rows)").fetchone()
             return f"{row[0]}:{row[2]}:{row[3]}", str(row[1])
 
     def graph_export(self, after: list[Any] | None = None) -> Iterator[Any]:

@@ -64,7 +64,7 @@ class SQLiteGraphReads:
                 token = f"volatile:{version}:{self.conn.total_changes}"
                 return token, token
             newest = self.conn.execute("SELECT (SELECT COALESCE(MAX(seq), 0) FROM nodes),"
-                                       " (SELECT COALESCE(MAX(id), 0) FROM edges)").fetchone()
+                                       " (SELECT COALESCE(MAX(id), 0) FROM edge_rows)").fetchone()
             return f"{rows['graph_generation']}:{newest[0]}:{newest[1]}", str(rows["graph_mutation"])
 
     def graph_export(self, after: list[Any] | None = None) -> Iterator[Any]:

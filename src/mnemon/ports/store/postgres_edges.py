@@ -10,10 +10,13 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ...core.model import Edge, Link, iso, utcnow
-from .sqlite import _EDGE_COLS, _edge
+from .edge_rows import EDGE_VALUE_COLS
+from .sqlite import _EDGE_COLS, _chunks, _edge
 
-_EDGE_INSERT = (f"INSERT INTO edges ({_EDGE_COLS.replace('id, ', '', 1)})"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)")
+_SEQ_OF = "(SELECT seq FROM nodes WHERE id = %s)"
+_EDGE_VALUES = f"INSERT INTO edge_rows (src, dst, {EDGE_VALUE_COLS}) VALUES"
+_EDGE_INSERT = _EDGE_VALUES + f" ({_SEQ_OF}, {_SEQ_OF}, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+_EDGE_INSERT_SEQS = _EDGE_VALUES + " (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
 _EVENT_INSERT = "INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (%s, %s, %s, %s, %s)"
 _DIRECTION_COLUMNS = {"out": ("src",), "in": ("dst",), "both": ("src", "dst")}
 
@@ -45,7 +48,7 @@ class EdgeTables:
             kind = event
         else:
             self._write(
-                "UPDATE edges SET sub_type=%s, weight=%s, confidence=%s, status=%s, evidence=%s, origin=%s, rule=%s,"
+                "UPDATE edge_rows SET sub_type=%s, weight=%s, confidence=%s, status=%s, evidence=%s, origin=%s, rule=%s,"
                 " source_path=%s, metadata=%s, updated_at=%s WHERE id=%s",
                 (edge.sub_type, edge.weight, edge.confidence, edge.status, edge.evidence, edge.origin, edge.rule,
                  edge.source_path, _meta(edge.metadata), now, edge_id))
@@ -61,16 +64,30 @@ class EdgeTables:
         """Bulk-insert edges that cannot exist yet (they touch a node created in this transaction)."""
         encoded: dict[int, str] = {}  # symmetric pairs share one metadata dict: encode it once
         rows = []
+        seq = self.node_seqs([x for e in edges for x in (e.src, e.dst)])
         for e in edges:
             meta = encoded.get(id(e.metadata))
             if meta is None:
                 meta = encoded[id(e.metadata)] = _meta(e.metadata)
-            rows.append((e.src, e.dst, e.type, e.sub_type, e.weight, e.confidence, e.status, e.evidence,
+            rows.append((seq[e.src], seq[e.dst], e.type, e.sub_type, e.weight, e.confidence, e.status, e.evidence,
                          origin or e.origin, e.rule, e.source_path, meta, e.created_at or e.updated_at,
                          e.updated_at or e.created_at))
-        self._write_many(_EDGE_INSERT + " ON CONFLICT (src, dst, type) DO UPDATE SET weight = excluded.weight,"
+        self._write_many(_EDGE_INSERT_SEQS + " ON CONFLICT (src, dst, type) DO UPDATE SET weight = excluded.weight,"
                          " sub_type = excluded.sub_type, metadata = excluded.metadata,"
                          " updated_at = excluded.updated_at", rows)
+
+    def node_seqs(self, node_ids: Sequence[str]) -> dict[str, int]:
+        """Node id → seq, the key `edge_rows` stores. An unknown id fails as a foreign key would."""
+        wanted = list(dict.fromkeys(node_ids))
+        out: dict[str, int] = {}
+        for chunk in _chunks(wanted):
+            out.update((r[0], int(r[1])) for r in self._rows("SELECT id, seq FROM nodes WHERE id = ANY(%s)", (chunk,)))
+        if len(out) < len(wanted):
+            import psycopg
+
+            missing = next(i for i in wanted if i not in out)
+            raise psycopg.errors.ForeignKeyViolation(f"no node {missing!r}")
+        return out
 
     def edge_heads(self, node_ids: Sequence[str], statuses: Sequence[str]) -> list[tuple[int, str, str, str, str]]:
         """(id, src, dst, type, status) of the edges touching `node_ids`: enough to rank them without decoding."""
@@ -136,7 +153,7 @@ class EdgeTables:
     def set_edge_status(self, edge_id: int, status: str, *, actor: str, reason: str,
                         confidence: float | None = None) -> None:
         now = iso(utcnow())
-        self._write("UPDATE edges SET status = %s, confidence = COALESCE(%s, confidence), updated_at = %s"
+        self._write("UPDATE edge_rows SET status = %s, confidence = COALESCE(%s, confidence), updated_at = %s"
                     " WHERE id = %s", (status, confidence, now, edge_id))
         detail: dict[str, Any] = {"status": status, "reason": reason}
         if confidence is not None:
@@ -146,7 +163,7 @@ class EdgeTables:
     def retire_edges_of(self, node_id: str, *, reason: str) -> int:
         now = iso(utcnow())
         ids = [int(r[0]) for r in self._write(
-            "UPDATE edges SET status = 'retired', updated_at = %s WHERE (src = %s OR dst = %s)"
+            f"UPDATE edge_rows SET status = 'retired', updated_at = %s WHERE (src = {_SEQ_OF} OR dst = {_SEQ_OF})"
             " AND status IN ('active', 'candidate') RETURNING id", (now, node_id, node_id)).fetchall()]
         ids.sort()
         self._write_many(_EVENT_INSERT, [(i, "retired", "forget", json.dumps({"reason": reason}), now) for i in ids])

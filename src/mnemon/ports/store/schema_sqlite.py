@@ -1,6 +1,7 @@
 """SQLite schema as named, ordered migration steps. Each step runs in one transaction with its record."""
 from __future__ import annotations
 
+from .edge_rows import EDGE_VALUE_DDL, SQLITE_EDGE_ROWS_MIGRATION
 from .graph_sqlite import GRAPH_GENERATION_MIGRATION
 
 MIGRATIONS: list[tuple[str, str]] = [
@@ -59,19 +60,7 @@ MIGRATIONS: list[tuple[str, str]] = [
             id INTEGER PRIMARY KEY,
             src TEXT NOT NULL REFERENCES nodes(id) ON DELETE CASCADE,
             dst TEXT NOT NULL REFERENCES nodes(id) ON DELETE CASCADE,
-            type TEXT NOT NULL,
-            sub_type TEXT NOT NULL DEFAULT '',
-            weight REAL NOT NULL DEFAULT 1.0,
-            confidence REAL NOT NULL DEFAULT 1.0,
-            status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'candidate', 'killed', 'retired')),
-            evidence TEXT NOT NULL DEFAULT '',
-            origin TEXT NOT NULL DEFAULT 'auto',
-            rule TEXT NOT NULL DEFAULT '',
-            source_path TEXT NOT NULL DEFAULT '',
-            metadata TEXT NOT NULL DEFAULT '{}',
-            created_at TEXT NOT NULL,
-            updated_at TEXT NOT NULL,
-            UNIQUE (src, dst, type)
+        """ + EDGE_VALUE_DDL + """
         );
         CREATE INDEX edges_dst ON edges(dst, status);
 
@@ -247,4 +236,5 @@ MIGRATIONS: list[tuple[str, str]] = [
         """,
     ),
     GRAPH_GENERATION_MIGRATION,  # kept in graph_sqlite.py beside the reads it serves
+    SQLITE_EDGE_ROWS_MIGRATION,  # edges keyed by node seq (edge_rows.py)
 ]

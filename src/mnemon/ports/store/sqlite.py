@@ -23,6 +23,7 @@ from ...core.text import rarest_terms
 from .base import MemoryFilter
 from .graph_sqlite import SQLiteGraphReads
 from .vectors_sqlite import SQLiteVectors
+from .edge_rows import EDGE_VALUE_COLS, SEQ_OF
 from .schema_sqlite import MIGRATIONS
 
 _NODE_COLS = (
@@ -536,7 +537,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors):
                                 (edge.src, edge.dst, edge.type)).fetchone()
         if row is None:
             cur = self._write(
-                f"INSERT INTO edges ({_EDGE_COLS}) VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                f"INSERT INTO edge_rows (src, dst, {EDGE_VALUE_COLS}) VALUES ({SEQ_OF},{SEQ_OF},?,?,?,?,?,?,?,?,?,?,?,?)",
                 (edge.src, edge.dst, edge.type, edge.sub_type, edge.weight, edge.confidence, edge.status,
                  edge.evidence, edge.origin, edge.rule, edge.source_path, meta, edge.created_at or now, now))
             edge_id = int(cur.lastrowid or 0)
@@ -546,7 +547,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors):
         else:
             edge_id = int(row[0])
             self._write(
-                "UPDATE edges SET sub_type=?, weight=?, confidence=?, status=?, evidence=?, origin=?, rule=?,"
+                "UPDATE edge_rows SET sub_type=?, weight=?, confidence=?, status=?, evidence=?, origin=?, rule=?,"
                 " source_path=?, metadata=?, updated_at=? WHERE id=?",
                 (edge.sub_type, edge.weight, edge.confidence, edge.status, edge.evidence, edge.origin, edge.rule,
                  edge.source_path, meta, now, edge_id))
@@ -574,13 +575,26 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors):
                 encoded[key] = _JSON.encode(m)
             return encoded[key]
 
+        seq = self.node_seqs([x for e in edges for x in (e.src, e.dst)])
         self._write_many(
-            f"INSERT INTO edges ({_EDGE_COLS}) VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+            f"INSERT INTO edge_rows (src, dst, {EDGE_VALUE_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
             " ON CONFLICT(src, dst, type) DO UPDATE SET weight = excluded.weight, sub_type = excluded.sub_type,"
             " metadata = excluded.metadata, updated_at = excluded.updated_at",
-            [(e.src, e.dst, e.type, e.sub_type, e.weight, e.confidence, e.status, e.evidence, origin or e.origin,
+            [(seq[e.src], seq[e.dst], e.type, e.sub_type, e.weight, e.confidence, e.status, e.evidence, origin or e.origin,
               e.rule, e.source_path, meta(e.metadata), e.created_at or e.updated_at, e.updated_at or e.created_at)
              for e in edges])
+
+    def node_seqs(self, node_ids: Iterable[str]) -> dict[str, int]:
+        """Node id → seq, the key `edge_rows` stores. An unknown id fails as a foreign key would."""
+        wanted = list(dict.fromkeys(node_ids))
+        out: dict[str, int] = {}
+        for chunk in _chunks(wanted):
+            out.update(self.conn.execute(f"SELECT id, seq FROM nodes WHERE id IN ({','.join('?' * len(chunk))})",
+                                         chunk).fetchall())
+        if len(out) < len(wanted):
+            missing = next(i for i in wanted if i not in out)
+            raise sqlite3.IntegrityError(f"FOREIGN KEY constraint failed: no node {missing!r}")
+        return out
 
     def edge_heads(self, node_ids: Sequence[str], statuses: Sequence[str]) -> list[tuple[int, str, str, str, str]]:
         """(id, src, dst, type, status) of the edges touching `node_ids`: enough to rank them without decoding."""
@@ -667,9 +681,9 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors):
                         confidence: float | None = None) -> None:
         now = iso(utcnow())
         if confidence is None:
-            self._write("UPDATE edges SET status = ?, updated_at = ? WHERE id = ?", (status, now, edge_id))
+            self._write("UPDATE edge_rows SET status = ?, updated_at = ? WHERE id = ?", (status, now, edge_id))
         else:
-            self._write("UPDATE edges SET status = ?, confidence = ?, updated_at = ? WHERE id = ?",
+            self._write("UPDATE edge_rows SET status = ?, confidence = ?, updated_at = ? WHERE id = ?",
                         (status, confidence, now, edge_id))
         detail: dict[str, Any] = {"status": status, "reason": reason}
         if confidence is not None:
@@ -679,11 +693,12 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors):
 
     def retire_edges_of(self, node_id: str, *, reason: str) -> int:
         ids = [r[0] for r in self.conn.execute(
-            "SELECT id FROM edges WHERE (src = ? OR dst = ?) AND status IN ('active', 'candidate')", (node_id, node_id))]
+            f"SELECT id FROM edge_rows WHERE (src = {SEQ_OF} OR dst = {SEQ_OF}) AND status IN ('active', 'candidate')",
+            (node_id, node_id))]
         now = iso(utcnow())
         for chunk in _chunks(ids):
             marks = ",".join("?" * len(chunk))
-            self._write(f"UPDATE edges SET status = 'retired', updated_at = ? WHERE id IN ({marks})", [now, *chunk])
+            self._write(f"UPDATE edge_rows SET status = 'retired', updated_at = ? WHERE id IN ({marks})", [now, *chunk])
         self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
                          [(i, "retired", "forget", json.dumps({"reason": reason}), now) for i in ids])
         return len(ids)

@@ -55,6 +55,9 @@ class _QmarkStore:
     def _write_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         self._store._write_many(_pyformat(sql), rows)
 
+    def node_seqs(self, node_ids: Sequence[str]) -> dict[str, int]:
+        return self._store.node_seqs(node_ids)
+
 
 def _tables_exist(store: Any, names: Sequence[str]) -> bool:
     found = store.conn.execute("SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema()"

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core.model import Edge, Memory
+from .edge_rows import SEQ_OF
 
 if TYPE_CHECKING:  # imported lazily by SQLiteStore.vault; a runtime import back would be a cycle
     from .sqlite import SQLiteStore
@@ -106,7 +107,7 @@ class SQLiteVault:
         scans, so the block should do little else. If the block raises, the caller's transaction must roll back (as
         `SQLiteStore.transaction` does), which restores the schema with everything else."""
         suspended = [(kind, name, sql) for kind, name, sql in self.conn.execute(
-            "SELECT type, name, sql FROM sqlite_master WHERE tbl_name IN ('nodes', 'edges') AND sql IS NOT NULL"
+            "SELECT type, name, sql FROM sqlite_master WHERE tbl_name IN ('nodes', 'edge_rows') AND sql IS NOT NULL"
             " AND (type = 'index' OR (type = 'trigger' AND name = ?)) ORDER BY type, name", (_COUNT_TRIGGER,))
             if kind == "index" or " ".join(sql.split()) == _COUNT_TRIGGER_SQL]
         before = self.max_seq()
@@ -274,8 +275,8 @@ class SQLiteVault:
         (an incremental run checks the few nodes it released instead of scanning every shared node)."""
         marks = ",".join("?" * len(kinds))
         sql = (f"SELECT n.id FROM nodes n WHERE n.kind IN ({marks}) AND n.source = ?"
-               " AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.dst = n.id)"
-               " AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.src = n.id)")
+               " AND NOT EXISTS (SELECT 1 FROM edge_rows e WHERE e.dst = n.seq)"
+               " AND NOT EXISTS (SELECT 1 FROM edge_rows e WHERE e.src = n.seq)")
         if among is None:
             return [r[0] for r in self.conn.execute(sql, [*kinds, source])]
         out: list[str] = []
@@ -355,7 +356,7 @@ class SQLiteVault:
     def delete_edges(self, ids: Sequence[int]) -> int:
         n = 0
         for chunk in _chunks(list(ids)):
-            n += self._write(f"DELETE FROM edges WHERE id IN ({','.join('?' * len(chunk))})", list(chunk)).rowcount
+            n += self._write(f"DELETE FROM edge_rows WHERE id IN ({','.join('?' * len(chunk))})", list(chunk)).rowcount
         return n
 
     def insert_edge_rows(self, rows: Sequence[tuple[Any, ...]]) -> None:
@@ -364,9 +365,11 @@ class SQLiteVault:
 
         No event row is written: the edge row records its creation (origin, rule, created_at) and `edge_events`
         reports it as the first event — a stored "created" row per parsed edge was 12 MB of a 2,000-note vault."""
+        seq = self.store.node_seqs([x for r in rows for x in r[:2]])
         self._write_many(
-            "INSERT INTO edges (src, dst, type, weight, confidence, status, evidence, origin, rule, source_path,"
-            " metadata, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", [(*r, r[11]) for r in rows])
+            "INSERT INTO edge_rows (src, dst, type, weight, confidence, status, evidence, origin, rule, source_path,"
+            " metadata, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [(seq[r[0]], seq[r[1]], *r[2:], r[11]) for r in rows])
 
     def log_edge_events(self, rows: Sequence[tuple[int, str, str, dict[str, Any], str]]) -> None:
         self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
@@ -381,9 +384,9 @@ class SQLiteVault:
             clash = self.conn.execute("SELECT id FROM edges WHERE src = ? AND dst = ? AND type = ?",
                                       (src, new_dst, type_)).fetchone()
             if clash is not None or src == new_dst:
-                self._write("DELETE FROM edges WHERE id = ?", (edge_id,))
+                self._write("DELETE FROM edge_rows WHERE id = ?", (edge_id,))
                 continue
-            self._write("UPDATE edges SET dst = ?, updated_at = ? WHERE id = ?", (new_dst, when, edge_id))
+            self._write(f"UPDATE edge_rows SET dst = {SEQ_OF}, updated_at = ? WHERE id = ?", (new_dst, when, edge_id))
             moved.append(int(edge_id))
         return moved
 
@@ -396,10 +399,11 @@ class SQLiteVault:
                                            " AND origin = ?", [*types, origin])]
 
     def set_edge_dst(self, edge_id: int, dst: str, when: str) -> None:
-        self._write("UPDATE edges SET dst = ?, updated_at = ? WHERE id = ?", (dst, when, edge_id))
+        self._write(f"UPDATE edge_rows SET dst = {SEQ_OF}, updated_at = ? WHERE id = ?", (dst, when, edge_id))
 
     def update_edge_strength(self, edge_id: int, weight: float, status: str, when: str) -> None:
-        self._write("UPDATE edges SET weight = ?, status = ?, updated_at = ? WHERE id = ?", (weight, status, when, edge_id))
+        self._write("UPDATE edge_rows SET weight = ?, status = ?, updated_at = ? WHERE id = ?",
+                    (weight, status, when, edge_id))
 
     def edge_status_counts(self) -> dict[str, int]:
         return {r[0]: r[1] for r in self.conn.execute("SELECT status, COUNT(*) FROM edges GROUP BY status")}
