@@ -131,7 +131,8 @@ class PostgresGraphReads:
         """[last node seq, its id, last edge id, its src/dst/type, last change seq, its mark]."""
         q = self.conn.execute
         node = q("SELECT seq, id FROM nodes ORDER BY seq DESC LIMIT 1").fetchone() or (0, "")
-        edge = q("SELECT id, src || ' ' || dst || ' ' || type FROM edges ORDER BY id DESC LIMIT 1").fetchone() or (0, "")
+        edge = q("SELECT id, src || ' ' || dst || ' ' || type FROM edges"
+                 " WHERE id = (SELECT MAX(id) FROM edge_rows)").fetchone() or (0, "")
         change = q("SELECT seq, mark FROM graph_changes ORDER BY seq DESC LIMIT 1").fetchone() or (0, 0)
         return [int(node[0]), node[1], int(edge[0]), edge[1], int(change[0]), int(change[1])]
 

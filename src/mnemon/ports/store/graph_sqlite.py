@@ -91,9 +91,12 @@ class SQLiteGraphReads:
                         yield self.graph_generation(), None, marks, inside
                         return
                     changed, after_seq, after_edge_id = follow, int(after[0]), int(after[2])
-                nodes = self._node_rows(after_seq, changed)
+                seqs, nodes = self._node_rows(after_seq, changed)
                 yield self.graph_generation(), nodes, marks, inside
-                yield from self._edge_rows(after_edge_id, changed)
+                if after is None:  # every node was just read: name the edges' ends from them, not row by row
+                    yield from self._all_edge_rows(dict(zip(seqs, (n[0] for n in nodes))))
+                else:
+                    yield from self._edge_rows(after_edge_id, changed)
             finally:
                 if not inside:
                     self.conn.execute("COMMIT")
@@ -101,8 +104,8 @@ class SQLiteGraphReads:
     def _marks(self) -> list[Any]:
         """[last node seq, its id, last edge id, its src/dst/type, last change seq, its mark]."""
         node = self.conn.execute("SELECT seq, id FROM nodes ORDER BY seq DESC LIMIT 1").fetchone() or (0, "")
-        edge = self.conn.execute("SELECT id, src || ' ' || dst || ' ' || type FROM edges ORDER BY id DESC LIMIT 1"
-                                 ).fetchone() or (0, "")
+        edge = self.conn.execute("SELECT id, src || ' ' || dst || ' ' || type FROM edges"
+                                 " WHERE id = (SELECT MAX(id) FROM edge_rows)").fetchone() or (0, "")
         try:
             change = self.conn.execute("SELECT seq, mark FROM graph_changes ORDER BY seq DESC LIMIT 1").fetchone()
         except sqlite3.OperationalError:  # a read-only store from before the log: nothing can be followed
@@ -121,7 +124,7 @@ class SQLiteGraphReads:
         row = self.conn.execute(self._LOOKUPS[what], (key,)).fetchone()
         return row[0] if row else None
 
-    def _node_rows(self, after_seq: int, changed: list[str]) -> list[tuple[Any, ...]]:
+    def _node_rows(self, after_seq: int, changed: list[str]) -> tuple[list[int], list[tuple[Any, ...]]]:
         cols = ("id, kind, deleted_at IS NOT NULL, category, source, title, content, tags, entities, importance,"
                 " created_at")
         rows = self.conn.execute(f"SELECT seq, {cols} FROM nodes WHERE seq > ?", (after_seq,)).fetchall()
@@ -130,7 +133,13 @@ class SQLiteGraphReads:
             rows += self.conn.execute(f"SELECT seq, {cols} FROM nodes WHERE id IN ({','.join('?' * len(chunk))})"
                                       " AND seq <= ?", [*chunk, after_seq]).fetchall()
         rows.sort(key=lambda r: r[0])
-        return [(*r[1:6], r[6], r[7], _words(r[8]), _words(r[9]), r[10], r[11]) for r in rows]
+        return [r[0] for r in rows], [(*r[1:6], r[6], r[7], _words(r[8]), _words(r[9]), r[10], r[11]) for r in rows]
+
+    def _all_edge_rows(self, id_of: dict[int, str]) -> Iterator[list[tuple[Any, ...]]]:
+        cur = self.conn.execute("SELECT src, dst, type, sub_type, weight FROM edge_rows WHERE status = 'active'"
+                                " ORDER BY id")
+        while rows := cur.fetchmany(self._EXPORT_BATCH):
+            yield [(id_of[r[0]], id_of[r[1]], r[2], r[3], r[4]) for r in rows]
 
     def _edge_rows(self, after_edge_id: int, changed: list[str]) -> Iterator[list[tuple[Any, ...]]]:
         """Active edges in id order: the changed nodes' out-edges up to `after_edge_id` (their ids are all below
