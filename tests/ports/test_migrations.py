@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import mnemon.ports.store.sqlite as sqlite_backend
+import mnemon.ports.store.migrate_sqlite as sqlite_backend
 from mnemon.ports.store.schema_sqlite import MIGRATIONS
 from mnemon.ports.store.sqlite import SQLiteStore
 
@@ -88,6 +88,28 @@ def test_edges_become_rows_keyed_by_node_seq_behind_a_view_with_nothing_lost(tmp
     assert store.conn.execute("SELECT type FROM sqlite_master WHERE name = 'edges'").fetchone() == ("view",)
     assert store.find_edge("a", "b", "causal").evidence == "because"  # type: ignore[union-attr]
     store.close()
+
+
+def test_a_migration_that_copies_a_table_gives_the_freed_pages_back(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "big.db"
+    upto = [n for n, _ in MIGRATIONS].index("m040_edge_rows")
+    monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS[:upto])
+    SQLiteStore(str(db)).close()
+    con = sqlite3.connect(db)
+    con.executemany("INSERT INTO nodes (id, content, created_at, updated_at) VALUES (?, '', 't', 't')",
+                    [(f"n{i}",) for i in range(400)])
+    con.executemany("INSERT INTO edges (src, dst, type, created_at, updated_at) VALUES (?, ?, 'entity', 't', 't')",
+                    [(f"n{i}", f"n{j}") for i in range(400) for j in range(i + 1, min(400, i + 40))])
+    con.commit()
+    con.close()
+    monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS)
+    SQLiteStore(str(db)).close()
+    con = sqlite3.connect(db)
+    pages, free = (con.execute(f"PRAGMA {p}").fetchone()[0] for p in ("page_count", "freelist_count"))
+    assert con.execute("SELECT COUNT(*) FROM edges").fetchone()[0] == sum(min(400, i + 40) - i - 1 for i in range(400))
+    assert free * 4 < pages
+    con.close()
 
 
 def test_foundation_columns(tmp_path: Path) -> None:

@@ -238,3 +238,6 @@ MIGRATIONS: list[tuple[str, str]] = [
     GRAPH_GENERATION_MIGRATION,  # kept in graph_sqlite.py beside the reads it serves
     SQLITE_EDGE_ROWS_MIGRATION,  # edges keyed by node seq (edge_rows.py)
 ]
+
+# steps that copy a whole table: the store is compacted once after applying them (SQLiteStore._compact)
+REWRITING_MIGRATIONS = frozenset({SQLITE_EDGE_ROWS_MIGRATION[0]})

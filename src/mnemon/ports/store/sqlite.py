@@ -24,7 +24,7 @@ from .base import MemoryFilter
 from .graph_sqlite import SQLiteGraphReads
 from .vectors_sqlite import SQLiteVectors
 from .edge_rows import EDGE_VALUE_COLS, SEQ_OF
-from .schema_sqlite import MIGRATIONS
+from .migrate_sqlite import migrate
 
 _NODE_COLS = (
     "id, kind, title, content, content_hash, category, importance, tags, entities, source, created_at, "
@@ -132,24 +132,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors):
             raise StoreError(f"{self.path} is not a mnemon database (no migrations table)")
 
     def _migrate(self) -> None:
-        self.conn.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
-        done = {r[0] for r in self.conn.execute("SELECT name FROM migrations")}
-        if all(name in done for name, _ in MIGRATIONS):
-            return
-        for name, sql in MIGRATIONS:
-            # Re-check inside the write lock: another process may have applied it meanwhile.
-            self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                if self.conn.execute("SELECT 1 FROM migrations WHERE name = ?", (name,)).fetchone():
-                    self.conn.execute("COMMIT")
-                    continue
-                for statement in _split_sql(sql):
-                    self.conn.execute(statement)
-                self.conn.execute("INSERT INTO migrations(name, applied_at) VALUES (?, ?)", (name, iso(utcnow())))
-                self.conn.execute("COMMIT")
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
+        migrate(self.conn)
 
     @property
     def world(self) -> "SQLiteWorld":  # noqa: F821  (the world-model tables; imported lazily to avoid a cycle)
@@ -784,20 +767,3 @@ def _retry_busy(fn: Any, budget_ms: int) -> Any:
                 raise
             time.sleep(delay)
             delay = min(delay * 2, 0.5)
-
-
-def _split_sql(script: str) -> list[str]:
-    """Split a migration script into statements, keeping trigger bodies (BEGIN … END;) whole."""
-    out: list[str] = []
-    buf = ""
-    for line in script.splitlines(keepends=True):
-        if line.strip().startswith("--") and not buf.strip():
-            continue
-        buf += line
-        if sqlite3.complete_statement(buf):
-            if buf.strip():
-                out.append(buf.strip())
-            buf = ""
-    if buf.strip():
-        out.append(buf.strip())
-    return out
