@@ -180,3 +180,30 @@ def test_concurrent_writers_lose_nothing_and_store_a_duplicate_once(pg_store: An
     assert pg_store.count_active() == 4 * 15 + 1
     assert len(pg_store.oplog(1000, op="remember")) == 4 * 15 + 1
 
+
+
+def test_upgrading_edges_to_seq_keyed_rows_keeps_every_edge_and_the_id_sequence(pg_store: Any) -> None:
+    """m040 on a schema written before it: the same edges read back through the view, and new edges get new ids."""
+    from mnemon.ports.store.schema_postgres import MIGRATIONS
+
+    names = [n for n, _ in MIGRATIONS]
+    conn = pg_store.conn
+    conn.execute("CREATE SCHEMA mnemon_test_m040")
+    try:
+        conn.execute("SET search_path TO mnemon_test_m040, public")
+        for _, script in MIGRATIONS[: names.index("m040_edge_rows")]:
+            conn.execute(script)
+        conn.execute("INSERT INTO nodes (id, content, created_at, updated_at) VALUES ('a', 'A', 't', 't'),"
+                     " ('b', 'B', 't', 't')")
+        conn.execute("INSERT INTO edges (id, src, dst, type, sub_type, weight, evidence, metadata, created_at,"
+                     " updated_at) VALUES (7, 'a', 'b', 'causal', 'causes', 0.5, 'because', '{\"k\": 1}', 't1', 't2'),"
+                     " (9, 'b', 'a', 'temporal', 'backbone', 1.0, '', '{}', 't1', 't1')")
+        before = conn.execute("SELECT * FROM edges ORDER BY id").fetchall()
+        conn.execute(dict(MIGRATIONS)["m040_edge_rows"])
+        assert conn.execute("SELECT * FROM edges ORDER BY id").fetchall() == before
+        new_id = conn.execute("INSERT INTO edge_rows (src, dst, type, created_at, updated_at)"
+                              " VALUES (1, 2, 'entity', 't', 't') RETURNING id").fetchone()[0]
+        assert new_id == 10
+    finally:
+        conn.execute("DROP SCHEMA mnemon_test_m040 CASCADE")
+        conn.execute(f'SET search_path TO "{pg_store._test_schema}", public')
