@@ -201,3 +201,22 @@ def test_vault_file_observation_counts_upgrade_keeps_every_file_row(tmp_path: Pa
         assert files["a.md"].content_hash == "h" and files["a.md"].title == "A" and files["a.md"].observations == 0
     finally:
         store.close()
+
+
+def test_a_store_not_yet_upgraded_reads_its_edges_read_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "old.db"
+    upto = [n for n, _ in MIGRATIONS].index("m040_edge_rows")
+    monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS[:upto])
+    SQLiteStore(str(db)).close()
+    con = sqlite3.connect(db)
+    con.executescript("""
+        INSERT INTO nodes (id, content, created_at, updated_at) VALUES ('a', 'A', 't', 't'), ('b', 'B', 't', 't');
+        INSERT INTO edges (src, dst, type, created_at, updated_at) VALUES ('a', 'b', 'entity', 't', 't');
+    """)
+    con.close()
+    monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS)
+    store = SQLiteStore(str(db), readonly=True)
+    assert [(e.src, e.dst) for e in store.edges_of(["a"])] == [("a", "b")]
+    assert store.graph_generation()[0]  # the recall graph's marks read edge_rows
+    assert store.migrations() == [n for n, _ in MIGRATIONS[:upto]]  # nothing was written
+    store.close()

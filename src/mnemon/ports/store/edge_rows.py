@@ -29,6 +29,12 @@ _COPY = f"""
         SELECT e.id, s.seq, d.seq, {_E_VALUES}
         FROM edges e JOIN nodes s ON s.id = e.src JOIN nodes d ON d.id = e.dst;
 """
+# a store opened read-only before it was upgraded: `edge_rows` as a temporary view over its old `edges` table
+LEGACY_EDGE_ROWS_VIEW = f"""
+    CREATE TEMP VIEW edge_rows AS
+        SELECT e.id AS id, s.seq AS src, d.seq AS dst, {_E_VALUES}
+        FROM main.edges e JOIN main.nodes s ON s.id = e.src JOIN main.nodes d ON d.id = e.dst
+"""
 # the columns after (id, src, dst), on SQLite; `postgres_ddl` spells them for PostgreSQL
 EDGE_VALUE_DDL = """
     type TEXT NOT NULL,

@@ -140,6 +140,10 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         if not self._has_migrations_table():
             raise StoreError(f"{self.path} holds no mnemon schema (no migrations table); open it once without"
                              " --readonly to create it")
+        applied = {r[0] for r in self.conn.execute("SELECT name FROM migrations")}
+        if any(name not in applied for name, _ in MIGRATIONS):
+            raise StoreError(f"{self.path} was written by an older mnemon; open it once without --readonly to"
+                             " upgrade its schema")
 
     def _has_migrations_table(self) -> bool:
         # in the schema tables are created in, not anywhere on the search path (a test schema shadows public)

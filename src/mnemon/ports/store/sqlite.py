@@ -23,7 +23,7 @@ from ...core.text import rarest_terms
 from .base import MemoryFilter
 from .graph_sqlite import SQLiteGraphReads
 from .vectors_sqlite import SQLiteVectors
-from .edge_rows import EDGE_VALUE_COLS, SEQ_OF
+from .edge_rows import EDGE_VALUE_COLS, LEGACY_EDGE_ROWS_VIEW, SEQ_OF
 from .migrate_sqlite import migrate
 
 _NODE_COLS = (
@@ -130,6 +130,9 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors):
         row = self.conn.execute("SELECT name FROM sqlite_master WHERE name = 'migrations'").fetchone()
         if row is None:
             raise StoreError(f"{self.path} is not a mnemon database (no migrations table)")
+        if self.conn.execute("SELECT name FROM sqlite_master WHERE name = 'edge_rows'").fetchone() is None:
+            # written before m040 and not upgraded yet (a read-only open cannot): read the old table as the new one
+            self.conn.execute(LEGACY_EDGE_ROWS_VIEW)
 
     def _migrate(self) -> None:
         migrate(self.conn)
