@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from .lazy_regex import LazyRegex
+
 MAX_ENTITY_CHARS = 200
 
 _PATTERNS = [
@@ -44,7 +46,7 @@ _TECH_RE = re.compile(
 # Candidates for the known-entity path: capitalised words, any ASCII word, and CJK n-grams (2..6 chars).
 _CAPITALISED = re.compile(r"\b[A-Z][\w'-]*\b")
 _ASCII_WORD = re.compile(r"\b[A-Za-z][A-Za-z0-9_-]{2,}\b")
-_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]{2,}")
+_CJK_RUN = LazyRegex(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]{2,}")  # only for non-ASCII text
 
 KnownLookup = Callable[[set[str]], Iterable[str]]
 
@@ -74,7 +76,7 @@ def extract_entities(text: str, known: KnownLookup | None = None) -> list[str]:
         spans.append((m.start(), m.group(1)))
     if known is not None:
         cands: set[str] = set(_CAPITALISED.findall(text)) | set(_ASCII_WORD.findall(text))
-        for run in _CJK_RUN.findall(text):
+        for run in () if text.isascii() else _CJK_RUN.findall(text):
             for n in range(2, min(6, len(run)) + 1):
                 cands.update(run[i : i + n] for i in range(len(run) - n + 1))
         cands -= {v for _, v in spans}

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from mnemon.core.errors import InvalidInput
+from mnemon.core.lazy_regex import LazyRegex
 
 __all__ = [
     "ADDITIONAL_LANGUAGES", "VALID_INTENTS", "Intent", "IntentDecision", "detect_intent", "normalise_query", "parse_intent",
@@ -143,7 +144,7 @@ _QUOTED_SPANS = re.compile(
 _QUOTE_OR_BACKTICK = re.compile("[`\"“„«‹「『]")
 
 # Chinese cues are only looked for when the query holds CJK ideographs; most queries do not.
-_HAS_CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_HAS_CJK = LazyRegex("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")  # ASCII queries never compile it
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -273,7 +274,7 @@ _ADDITIONAL: tuple[_Cue, ...] = (
 
 ADDITIONAL_LANGUAGES: tuple[str, ...] = ("hi", "es", "ar", "fr", "bn", "pt", "id", "ru", "de")
 
-_CompiledCue = tuple["re.Pattern[str] | None", _Cue]  # None: the cue is exactly its one-word start, no regex needed
+_CompiledCue = tuple["LazyRegex | None", _Cue]  # None: the cue is exactly its one-word start, no regex needed
 
 
 def _index_by_first_word(cues: tuple[_Cue, ...]) -> dict[str, tuple[_CompiledCue, ...]]:
@@ -285,7 +286,8 @@ def _index_by_first_word(cues: tuple[_Cue, ...]) -> dict[str, tuple[_CompiledCue
     index: dict[str, list[_CompiledCue]] = {}
     for cue in cues:
         is_one_word = cue.starts == (cue.label,) and cue.pattern == re.escape(cue.label)
-        compiled = None if is_one_word else re.compile(cue.pattern)
+        # compiled the first time a query holds the cue's first word: most cues are never needed in one process
+        compiled = None if is_one_word else LazyRegex(cue.pattern)
         for word in cue.starts:
             index.setdefault(word, []).append((compiled, cue))
     return {word: tuple(entries) for word, entries in index.items()}

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -56,7 +57,40 @@ def run(fn: Callable[[Ctx], Any]) -> None:
     emit(fn(ctx.find_root().obj))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
+# Which module declares each top-level command: `mnemon remember` imports `commands` alone, not the world-model,
+# context-pack and vault commands (with their app modules, ~20 ms). `--help` and `list_commands` still see them all;
+# tests/cli/test_startup.py checks this table against what the modules register.
+COMMAND_MODULES: dict[str, str] = {
+    **dict.fromkeys(("remember", "recall", "search", "show", "forget", "link", "related", "status", "log", "gc",
+                     "import", "export", "embed", "store", "config", "bench", "mcp"), "commands"),
+    **dict.fromkeys(("state", "predict", "sense", "world", "action", "alias", "contract", "agent", "eval"),
+                    "world_cmds"),
+    **dict.fromkeys(("retrieve", "candidates", "debug-candidates", "thought", "surface", "run-once", "note", "write"),
+                    "context_cmds"),
+    **dict.fromkeys(("ingest", "update", "explain-edge", "promote-candidates", "weaken-edge", "kill-edge",
+                     "validate-edge", "resolve", "init", "doctor"), "vault_cmds"),
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are registered by importing their module the first time one of them is named."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(self.commands) | set(COMMAND_MODULES))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMAND_MODULES:
+            import_module(f"{__package__}.{COMMAND_MODULES[cmd_name]}")
+        return self.commands.get(cmd_name)
+
+
+def register_all() -> None:
+    """Import every command module, for callers that walk `cli.commands` directly."""
+    for module in sorted(set(COMMAND_MODULES.values())):
+        import_module(f"{__package__}.{module}")
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
 @click.option("--db", help="Database path (or postgresql:// URL); overrides --store.")
 @click.option("--store", help="Named store under <home>/data/<store>/ (env MNEMON_STORE).")
 @click.option("--home", help="Base directory (env MNEMON_HOME, default ~/.mnemon).")
@@ -73,11 +107,6 @@ def cli(ctx: click.Context, **flags: Any) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from . import commands  # noqa: F401  (registers the commands on `cli`)
-    from . import world_cmds  # noqa: F401  (world-model commands)
-    from . import context_cmds  # noqa: F401  (retrieve, thoughts, note editor)
-    from . import vault_cmds  # noqa: F401  (ingest, edge lifecycle, payload memory, resolve, init/doctor)
-
     try:
         cli.main(args=argv, prog_name="mnemon", standalone_mode=False)
         return 0
