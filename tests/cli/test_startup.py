@@ -27,7 +27,9 @@ from mnemon.core import text
 cjk = {"text": text._CJK_ANY._compiled is not None}
 if "mnemon.ports.embed.offline" in sys.modules:
     cjk["offline"] = sys.modules["mnemon.ports.embed.offline"]._TOKEN._compiled is not None
-sys.stderr.write(json.dumps({"code": code, "modules": sorted(sys.modules), "cjk_compiled": cjk}))
+import os
+sys.stderr.write(json.dumps({"code": code, "modules": sorted(sys.modules), "cjk_compiled": cjk,
+                             "blas_threads": os.environ.get("OPENBLAS_NUM_THREADS")}))
 """
 
 # never needed by `remember` or `recall`: other commands' modules, bulk transfer, store management, note editing
@@ -43,8 +45,9 @@ NOT_FOR_RECALL = (*NOT_FOR_EITHER, "mnemon.app.remember", "mnemon.app.curation",
                   "mnemon.core.diff")
 
 
-def _run(tmp_path: Path, *args: str) -> dict[str, Any]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MNEMON_")}
+def _run(tmp_path: Path, *args: str, **extra_env: str) -> dict[str, Any]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MNEMON_") and k != "OPENBLAS_NUM_THREADS"}
+    env.update(extra_env)
     env.update(MNEMON_HOME=str(tmp_path / "home"), MNEMON_EMBED_PROVIDER="none", MNEMON_MAX_INSIGHTS="0",
                PYTHONPATH=str(SRC))
     proc = subprocess.run([sys.executable, "-c", _RUNNER, "--db", str(tmp_path / "m.db"), *args],
@@ -68,6 +71,12 @@ def test_remember_and_recall_load_only_what_they_use(tmp_path: Path) -> None:
     found = _run(tmp_path, "recall", "session cache")
     assert _loaded(found, NOT_FOR_RECALL) == []
     assert "mnemon.app.recall" in found["modules"]
+    assert found["blas_threads"] == "1"  # no spin-waiting OpenBLAS pool for one query
+
+
+def test_a_blas_thread_count_the_user_set_is_kept(tmp_path: Path) -> None:
+    _run(tmp_path, "remember", "Bob tuned the rate limiter")
+    assert _run(tmp_path, "recall", "rate limiter", OPENBLAS_NUM_THREADS="3")["blas_threads"] == "3"
 
 
 def test_cjk_text_still_compiles_and_splits(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """`mnemon` command line: parse → call one facade method → print one JSON document. No logic here."""
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from importlib import import_module
@@ -84,6 +85,18 @@ class LazyGroup(click.Group):
         return self.commands.get(cmd_name)
 
 
+# Bulk and long-running commands, which keep OpenBLAS's thread per core (see `_single_threaded_blas`).
+LONG_RUNNING_COMMANDS = frozenset({"mcp", "ingest", "update", "import", "embed", "bench", "run-once", "world"})
+
+
+def _single_threaded_blas(command: str | None) -> None:
+    """OpenBLAS starts a spin-waiting thread per core when numpy loads: ~70 ms of CPU per `recall` on a loaded 2-core
+    machine, for matrix-vector products one thread does as fast. A one-shot command defaults to one thread; a value
+    the user set wins, and once numpy is loaded (an embedding host, tests) nothing changes."""
+    if command not in LONG_RUNNING_COMMANDS and "numpy" not in sys.modules:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def register_all() -> None:
     """Import every command module, for callers that walk `cli.commands` directly."""
     for module in sorted(set(COMMAND_MODULES.values())):
@@ -104,6 +117,7 @@ def cli(ctx: click.Context, **flags: Any) -> None:
     """Local-first graph memory for LLM agents. Every command prints one JSON document."""
     ctx.obj = Ctx(flags)
     ctx.call_on_close(ctx.obj.close)
+    _single_threaded_blas(ctx.invoked_subcommand)
 
 
 def main(argv: list[str] | None = None) -> int:
