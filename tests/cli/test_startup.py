@@ -3,6 +3,7 @@ import is paid on every call. These tests pin what the two commands must NOT loa
 world-model/vault/context commands, bulk import, …) and that the lazily registered commands are all still there."""
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -103,3 +104,16 @@ def test_a_lazily_registered_command_resolves_with_its_help(name: str) -> None:
         command = cli.get_command(ctx, name)
     assert command is not None and command.name == name
     assert command.get_short_help_str()
+
+
+def test_a_one_shot_command_runs_without_the_cyclic_collector_and_restores_it(
+        cli_run: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mnemon.app.memory import Mnemon
+
+    seen: list[bool] = []
+    monkeypatch.setattr(Mnemon, "log", lambda self, **kw: seen.append(gc.isenabled()) or {"entries": []})
+    assert gc.isenabled()
+    code, out = cli_run(["log"])
+    assert code == 0 and out == {"entries": []}
+    assert seen == [False]
+    assert gc.isenabled()  # switched back on for whoever called `main` in-process
