@@ -15,7 +15,7 @@ from typing import Any
 
 
 class LazyRegex:
-    """A stand-in for `re.compile(pattern, flags)` that compiles on the first attribute used (`search`, `finditer`…)."""
+    """Stands in for `re.compile(pattern, flags)`; compiles on the first attribute used (`search`, `finditer`…)."""
 
     __slots__ = ("_compiled", "_flags", "_pattern")
 

@@ -87,7 +87,7 @@ class LazyGroup(click.Group):
 
 
 # Bulk and long-running commands: they keep the process defaults (see `_one_shot_process`).
-LONG_RUNNING_COMMANDS = frozenset({"mcp", "ingest", "update", "import", "embed", "bench", "run-once", "world"})
+LONG_RUNNING_COMMANDS = frozenset({"mcp", "ingest", "update", "import", "embed", "bench", "eval", "run-once", "world"})
 
 
 def _one_shot_process(ctx: click.Context) -> None:
