@@ -117,3 +117,13 @@ def test_a_one_shot_command_runs_without_the_cyclic_collector_and_restores_it(
     assert code == 0 and out == {"entries": []}
     assert seen == [False]
     assert gc.isenabled()  # switched back on for whoever called `main` in-process
+
+
+def test_a_command_missing_from_the_table_is_still_found(tmp_path: Path) -> None:
+    script = ("import sys\nfrom mnemon.interfaces.cli import main as cli_main\n"
+              "del cli_main.COMMAND_MODULES['state']\nsys.exit(cli_main.main(['--db', sys.argv[1], 'state', 'list']))")
+    env = dict(os.environ, MNEMON_HOME=str(tmp_path / "home"), MNEMON_EMBED_PROVIDER="none", PYTHONPATH=str(SRC))
+    proc = subprocess.run([sys.executable, "-c", script, str(tmp_path / "m.db")], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "error" not in json.loads(proc.stdout)

@@ -74,15 +74,28 @@ COMMAND_MODULES: dict[str, str] = {
 }
 
 
+def register_all() -> None:
+    """Import every command module, for callers that walk `cli.commands` directly."""
+    for module in sorted(set(COMMAND_MODULES.values())):
+        import_module(f"{__package__}.{module}")
+
+
 class LazyGroup(click.Group):
-    """A group whose commands are registered by importing their module the first time one of them is named."""
+    """A group whose commands are registered by importing their module the first time one of them is named.
+
+    A name missing from `COMMAND_MODULES` (a typo, or a command added without its line) imports every module before
+    it is given up on, and listing imports them all: a command is never lost, only slower to find."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(set(self.commands) | set(COMMAND_MODULES))
+        register_all()
+        return sorted(self.commands)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name not in self.commands and cmd_name in COMMAND_MODULES:
-            import_module(f"{__package__}.{COMMAND_MODULES[cmd_name]}")
+        if cmd_name not in self.commands:
+            if cmd_name in COMMAND_MODULES:
+                import_module(f"{__package__}.{COMMAND_MODULES[cmd_name]}")
+            else:
+                register_all()
         return self.commands.get(cmd_name)
 
 
@@ -106,12 +119,6 @@ def _one_shot_process(ctx: click.Context) -> None:
     if gc.isenabled():
         gc.disable()
         ctx.call_on_close(gc.enable)
-
-
-def register_all() -> None:
-    """Import every command module, for callers that walk `cli.commands` directly."""
-    for module in sorted(set(COMMAND_MODULES.values())):
-        import_module(f"{__package__}.{module}")
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
