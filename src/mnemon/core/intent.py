@@ -124,12 +124,13 @@ def _is_word_char(char: str) -> bool:
 
 # Arabic is matched with or without harakat, Quranic annotation marks, superscript (dagger) alif and tatweel:
 # writers add them for emphasis or clarity and they never change which question word it is.
-_ARABIC_OPTIONAL_MARKS = re.compile("[\u0640\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e8\u06ea-\u06ed]+")
+# (Compiled lazily, like the quote patterns below: most queries never need them.)
+_ARABIC_OPTIONAL_MARKS = LazyRegex("[\u0640\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e8\u06ea-\u06ed]+")
 
 # Paired quoted or code spans are blanked (same length, so positions stay comparable) before additional-language
 # cues are looked for: a query that *mentions* "warum" or `kapan()` is not asking why or when. Single straight or
 # curly quotes are not delimiters because they double as apostrophes (qu'est-ce que, don't).
-_QUOTED_SPANS = re.compile(
+_QUOTED_SPANS = LazyRegex(
     r"```.*?```"
     r"|`[^`]*`"
     r'|"[^"]*"'
@@ -141,7 +142,7 @@ _QUOTED_SPANS = re.compile(
     r"|『[^』]*』",
     re.DOTALL,
 )
-_QUOTE_OR_BACKTICK = re.compile("[`\"“„«‹「『]")
+_QUOTE_OR_BACKTICK = LazyRegex("[`\"“„«‹「『]")
 
 # Chinese cues are only looked for when the query holds CJK ideographs; most queries do not.
 _HAS_CJK = LazyRegex("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")  # ASCII queries never compile it
@@ -315,7 +316,7 @@ def normalise_query(query: str) -> str:
 
 
 def _blank_quoted_spans(text: str) -> str:
-    if not _QUOTE_OR_BACKTICK.search(text):
+    if ("`" not in text and '"' not in text) if text.isascii() else not _QUOTE_OR_BACKTICK.search(text):
         return text
     return _QUOTED_SPANS.sub(lambda m: " " * len(m.group()), text)
 
