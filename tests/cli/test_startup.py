@@ -19,16 +19,16 @@ from mnemon.interfaces.cli.main import COMMAND_MODULES, cli, register_all
 
 SRC = Path(mnemon.__file__).resolve().parents[1]
 
-# prints, after the command, every imported module and whether the CJK-only regexes were ever compiled
+# runs one command, then reports on stderr every imported module, whether the CJK-only regexes were ever compiled
+# and the OpenBLAS thread setting the process ended with
 _RUNNER = """
-import json, sys
+import json, os, sys
 from mnemon.interfaces.cli.main import main
 code = main(sys.argv[1:])
 from mnemon.core import text
 cjk = {"text": text._CJK_ANY._compiled is not None}
 if "mnemon.ports.embed.offline" in sys.modules:
     cjk["offline"] = sys.modules["mnemon.ports.embed.offline"]._TOKEN._compiled is not None
-import os
 sys.stderr.write(json.dumps({"code": code, "modules": sorted(sys.modules), "cjk_compiled": cjk,
                              "blas_threads": os.environ.get("OPENBLAS_NUM_THREADS")}))
 """
