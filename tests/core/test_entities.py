@@ -1,11 +1,13 @@
 """Entity extraction: regex patterns, the tech dictionary, known entities (EN and CJK), and merge modes."""
 from __future__ import annotations
 
+import random
+import re
 from collections.abc import Iterable
 
 from hypothesis import given, settings, strategies as st
 
-from mnemon.core.entities import MAX_ENTITY_CHARS, extract_entities, merge_entities
+from mnemon.core.entities import MAX_ENTITY_CHARS, TECH_TERMS, extract_entities, merge_entities, tech_terms
 
 
 def test_camelcase_acronyms_paths_urls_handles_and_tech_terms() -> None:
@@ -78,3 +80,17 @@ def test_any_text_gives_unique_bounded_entities_found_in_the_text(text: str) -> 
     for e in ents:
         assert e and len(e) <= MAX_ENTITY_CHARS
         assert e in text
+
+
+def test_dictionary_terms_match_the_whole_token_alternation() -> None:
+    # the scan must find exactly what the plain regex alternation over the dictionary finds
+    reference = re.compile(r"(?<![\w.+#-])(" + "|".join(sorted(map(re.escape, TECH_TERMS), key=len, reverse=True))
+                           + r")(?![\w+#]|\.\w)")
+    tricky = ("Golang Redis. Node.js-Redis C++/Rust _Redis 9Redis é-Go Go. Go.x C#x C# GPT-4 Next.jsx vue.js Nginx+ "
+              "PyTorch#2 (Docker) dbt's uv-based über Kafka—Spark React.Native Vue.js. node.js NODE.JS").split()
+    words = [*sorted(TECH_TERMS), *tricky, *(f"word{i}" for i in range(100))]
+    separators = [" ", ", ", ". ", "-", "/", "\n", "(", ")", ".", "+", "#", "é", "_", "'", "—"]
+    rng = random.Random(7)
+    for _ in range(2000):
+        text = "".join(rng.choice(words) + rng.choice(separators) for _ in range(rng.randint(1, 30)))
+        assert tech_terms(text) == [(m.start(), m.group(1)) for m in reference.finditer(text)], text

@@ -4,6 +4,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InvalidInput, ProviderUnavailable
@@ -11,7 +12,6 @@ from ..core.validation import validate_memory
 from ..ports.embed.base import EmbedSettings
 from ..ports.embed.registry import get_provider
 from ..ports.store.base import Store
-from . import curation, remember as remember_mod, transfer
 from .config import DB_URL_SCHEMES, Config
 from .runtime import Runtime
 
@@ -43,6 +43,12 @@ def _mixins() -> Iterator[type]:
         if mod not in _mixin_classes:
             _mixin_classes[mod] = getattr(importlib.import_module(f"{__package__}.{mod}"), name)
         yield _mixin_classes[mod]
+
+
+def _curation() -> ModuleType:
+    from . import curation  # with it the write pipeline (`remember`): `recall` and `status` do without
+
+    return curation
 
 
 def open_store(target: str | Path, *, readonly: bool = False) -> Store:
@@ -101,24 +107,30 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
                  created_at: Any = None) -> dict[str, Any]:
         inp = validate_memory(content, category=category, importance=importance, tags=tags, entities=entities,
                               source=source, entity_mode=entity_mode, created_at=created_at)
+        from . import remember as remember_mod  # the write pipeline loads for writes only, not for `recall`
+
         return self._with_warnings(remember_mod.remember(self.rt, inp, no_diff=no_diff))
 
     def forget(self, node_id: str) -> dict[str, Any]:
-        return curation.forget(self.rt, node_id)
+        return _curation().forget(self.rt, node_id)
 
     def link(self, src: str, dst: str, edge_type: str = "semantic", *, sub_type: str = "", weight: Any = 0.5,
              meta: Any = None) -> dict[str, Any]:
-        return curation.link(self.rt, src, dst, edge_type, sub_type=sub_type, weight=weight, meta=meta)
+        return _curation().link(self.rt, src, dst, edge_type, sub_type=sub_type, weight=weight, meta=meta)
 
     def gc(self, *, threshold: float = 0.5, limit: int = 20, keep: str | None = None) -> dict[str, Any]:
         if keep:
-            return curation.gc_keep(self.rt, keep)
-        return curation.gc(self.rt, threshold=threshold, limit=limit)
+            return _curation().gc_keep(self.rt, keep)
+        return _curation().gc(self.rt, threshold=threshold, limit=limit)
 
     def import_json(self, raw: Any, *, dry_run: bool = False, no_diff: bool = False) -> dict[str, Any]:
+        from . import transfer  # bulk import/export: only for those commands
+
         return self._with_warnings(transfer.import_document(self.rt, raw, dry_run=dry_run, no_diff=no_diff))
 
     def export_json(self, *, include_vectors: bool = True) -> dict[str, Any]:
+        from . import transfer  # bulk import/export: only for those commands
+
         return transfer.export_document(self.rt, include_vectors=include_vectors)
 
     # ── reads ────────────────────────────────────────────────────────────────
@@ -142,10 +154,10 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         return recall_mod.keyword_only(self.rt, query, limit=limit, brief=brief, excerpt_chars=excerpt_chars)
 
     def show(self, node_id: str) -> dict[str, Any]:
-        return curation.show(self.rt, node_id)
+        return _curation().show(self.rt, node_id)
 
     def related(self, node_id: str, *, depth: int = 2, edge_type: str | None = None) -> dict[str, Any]:
-        return curation.related(self.rt, node_id, depth=depth, edge_type=edge_type)
+        return _curation().related(self.rt, node_id, depth=depth, edge_type=edge_type)
 
     def log(self, *, limit: int = 20, op: str | None = None) -> dict[str, Any]:
         if limit < 1:

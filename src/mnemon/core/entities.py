@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from .lazy_regex import LazyRegex
+
 MAX_ENTITY_CHARS = 200
 
 _PATTERNS = [
@@ -37,14 +39,36 @@ TECH_TERMS = frozenset(
     Jira Figma Webpack Vite Bun Deno Node.js npm pip Poetry uv Cargo Bazel CMake Grafana Prometheus Sentry Datadog
     Supabase Firebase Stripe Tailwind WebAssembly WASM Markdown YAML JSON TOML HTML CSS""".split()
 )
-_TECH_RE = re.compile(
-    r"(?<![\w.+#-])(" + "|".join(sorted((re.escape(t) for t in TECH_TERMS), key=len, reverse=True)) + r")(?![\w+#]|\.\w)"
-)
+# A dictionary term is a whole token: not preceded by [\w.+#-], not followed by [\w+#] or by "." and a word character;
+# the longest term that fits wins. Found by scanning runs of term characters and looking the run's prefixes up, which
+# matches exactly what the alternation `(?<![\w.+#-])(term|…)(?![\w+#]|\.\w)` would (tests/core compare them), at
+# the same speed, without compiling a 200-branch regex (~1.5 ms) in every process. Every term starts with an ASCII
+# letter, is at least two characters long and is made of [\w.+#-] only, so a run holds any term that starts there.
+_TECH_RUN = re.compile(r"(?<![\w.+#-])[A-Za-z][\w.+#-]*")
+_TECH_STOP = re.compile(r"[\w+#]|\.\w")
+_TECH_HEADS = frozenset(term[:2] for term in TECH_TERMS)
+_TECH_LENGTHS = sorted({len(term) for term in TECH_TERMS}, reverse=True)
+
+
+def tech_terms(text: str) -> list[tuple[int, str]]:
+    """(position, term) of every dictionary term in `text`, left to right."""
+    found: list[tuple[int, str]] = []
+    for m in _TECH_RUN.finditer(text):
+        run = m.group()
+        if run[:2] not in _TECH_HEADS:
+            continue
+        start = m.start()
+        for n in _TECH_LENGTHS:
+            if n <= len(run) and run[:n] in TECH_TERMS and not _TECH_STOP.match(text, start + n):
+                found.append((start, run[:n]))
+                break
+    return found
+
 
 # Candidates for the known-entity path: capitalised words, any ASCII word, and CJK n-grams (2..6 chars).
 _CAPITALISED = re.compile(r"\b[A-Z][\w'-]*\b")
 _ASCII_WORD = re.compile(r"\b[A-Za-z][A-Za-z0-9_-]{2,}\b")
-_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]{2,}")
+_CJK_RUN = LazyRegex(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]{2,}")  # only for non-ASCII text
 
 KnownLookup = Callable[[set[str]], Iterable[str]]
 
@@ -70,11 +94,10 @@ def extract_entities(text: str, known: KnownLookup | None = None) -> list[str]:
             if pat is _PATTERNS[1] and value in _ACRONYM_STOP:
                 continue
             spans.append((m.start(), value))
-    for m in _TECH_RE.finditer(text):
-        spans.append((m.start(), m.group(1)))
+    spans.extend(tech_terms(text))
     if known is not None:
         cands: set[str] = set(_CAPITALISED.findall(text)) | set(_ASCII_WORD.findall(text))
-        for run in _CJK_RUN.findall(text):
+        for run in () if text.isascii() else _CJK_RUN.findall(text):
             for n in range(2, min(6, len(run)) + 1):
                 cands.update(run[i : i + n] for i in range(len(run) - n + 1))
         cands -= {v for _, v in spans}

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from mnemon.core.errors import InvalidInput
+from mnemon.core.lazy_regex import LazyRegex
 
 __all__ = [
     "ADDITIONAL_LANGUAGES", "VALID_INTENTS", "Intent", "IntentDecision", "detect_intent", "normalise_query", "parse_intent",
@@ -123,12 +124,13 @@ def _is_word_char(char: str) -> bool:
 
 # Arabic is matched with or without harakat, Quranic annotation marks, superscript (dagger) alif and tatweel:
 # writers add them for emphasis or clarity and they never change which question word it is.
-_ARABIC_OPTIONAL_MARKS = re.compile("[\u0640\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e8\u06ea-\u06ed]+")
+# (Compiled lazily, like the quote patterns below: most queries never need them.)
+_ARABIC_OPTIONAL_MARKS = LazyRegex("[\u0640\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e8\u06ea-\u06ed]+")
 
 # Paired quoted or code spans are blanked (same length, so positions stay comparable) before additional-language
 # cues are looked for: a query that *mentions* "warum" or `kapan()` is not asking why or when. Single straight or
 # curly quotes are not delimiters because they double as apostrophes (qu'est-ce que, don't).
-_QUOTED_SPANS = re.compile(
+_QUOTED_SPANS = LazyRegex(
     r"```.*?```"
     r"|`[^`]*`"
     r'|"[^"]*"'
@@ -140,10 +142,10 @@ _QUOTED_SPANS = re.compile(
     r"|『[^』]*』",
     re.DOTALL,
 )
-_QUOTE_OR_BACKTICK = re.compile("[`\"“„«‹「『]")
+_QUOTE_OR_BACKTICK = LazyRegex("[`\"“„«‹「『]")
 
 # Chinese cues are only looked for when the query holds CJK ideographs; most queries do not.
-_HAS_CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_HAS_CJK = LazyRegex("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")  # ASCII queries never compile it
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -273,7 +275,7 @@ _ADDITIONAL: tuple[_Cue, ...] = (
 
 ADDITIONAL_LANGUAGES: tuple[str, ...] = ("hi", "es", "ar", "fr", "bn", "pt", "id", "ru", "de")
 
-_CompiledCue = tuple["re.Pattern[str] | None", _Cue]  # None: the cue is exactly its one-word start, no regex needed
+_CompiledCue = tuple["LazyRegex | None", _Cue]  # None: the cue is exactly its one-word start, no regex needed
 
 
 def _index_by_first_word(cues: tuple[_Cue, ...]) -> dict[str, tuple[_CompiledCue, ...]]:
@@ -285,7 +287,8 @@ def _index_by_first_word(cues: tuple[_Cue, ...]) -> dict[str, tuple[_CompiledCue
     index: dict[str, list[_CompiledCue]] = {}
     for cue in cues:
         is_one_word = cue.starts == (cue.label,) and cue.pattern == re.escape(cue.label)
-        compiled = None if is_one_word else re.compile(cue.pattern)
+        # compiled the first time a query holds the cue's first word: most cues are never needed in one process
+        compiled = None if is_one_word else LazyRegex(cue.pattern)
         for word in cue.starts:
             index.setdefault(word, []).append((compiled, cue))
     return {word: tuple(entries) for word, entries in index.items()}
@@ -313,7 +316,7 @@ def normalise_query(query: str) -> str:
 
 
 def _blank_quoted_spans(text: str) -> str:
-    if not _QUOTE_OR_BACKTICK.search(text):
+    if ("`" not in text and '"' not in text) if text.isascii() else not _QUOTE_OR_BACKTICK.search(text):
         return text
     return _QUOTED_SPANS.sub(lambda m: " " * len(m.group()), text)
 

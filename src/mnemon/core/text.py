@@ -9,11 +9,13 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from .lazy_regex import LazyRegex
+
 # Han, kana and hangul runs are split into overlapping bigrams: exact substring recall for 2-4 character words
 # without a dictionary segmenter (reference/deps.md §7).
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-_CJK_RUN = re.compile(f"[{_CJK}]+")
-_CJK_ANY = re.compile(f"[{_CJK}]")
+_CJK_RUN = LazyRegex(f"[{_CJK}]+")  # compiled on first use: only texts that are not ASCII reach them
+_CJK_ANY = LazyRegex(f"[{_CJK}]")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 
 STOPWORDS = frozenset(
@@ -71,7 +73,7 @@ def _cjk_bigrams(run: str) -> list[str]:
 def tokens(text: str, *, keep_stopwords: bool = False) -> list[str]:
     """Ordered tokens of `text` (duplicates kept), lowercased and NFKC-normalised."""
     norm = normalize(text)
-    if _CJK_ANY.search(norm) is None:
+    if norm.isascii() or _CJK_ANY.search(norm) is None:
         # Fast path (vault ingest tokenises megabytes): without CJK no word needs splitting into bigrams.
         words = _WORD.findall(norm.replace("’", "'") if "’" in norm else norm)
         if keep_stopwords:
@@ -152,7 +154,7 @@ def token_text(text: str) -> str:
     """`" ".join(tokens(text))`, the FTS body, at one C-level dict lookup per word: vault ingestion tokenises
     megabytes, and the per-word Python call of `tokens` was a fifth of a cold ingest."""
     norm = normalize(text)
-    if _CJK_ANY.search(norm) is not None:
+    if not norm.isascii() and _CJK_ANY.search(norm) is not None:
         return " ".join(tokens(text))
     if "’" in norm:
         norm = norm.replace("’", "'")

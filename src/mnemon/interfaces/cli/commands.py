@@ -4,11 +4,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import click
 
-from ...app import stores
 from ...app.config import show_settings
 from ...core.errors import InvalidInput, NotFound
 from .main import Ctx, cli, run
@@ -213,27 +213,33 @@ def store() -> None:
     """Named stores: list, create, set, remove."""
 
 
+def _stores() -> ModuleType:
+    from ...app import stores  # here: shutil (with bz2 and lzma) loads only for `mnemon store …`
+
+    return stores
+
+
 @store.command("list")
 def store_list() -> None:
-    run(lambda c: stores.list_stores(c.cfg.home))
+    run(lambda c: _stores().list_stores(c.cfg.home))
 
 
 @store.command("create")
 @click.argument("name")
 def store_create(name: str) -> None:
-    run(lambda c: stores.create_store(c.cfg.home, name))
+    run(lambda c: _stores().create_store(c.cfg.home, name))
 
 
 @store.command("set")
 @click.argument("name")
 def store_set(name: str) -> None:
-    run(lambda c: stores.set_store(c.cfg.home, name))
+    run(lambda c: _stores().set_store(c.cfg.home, name))
 
 
 @store.command("remove")
 @click.argument("name")
 def store_remove(name: str) -> None:
-    run(lambda c: stores.remove_store(c.cfg.home, name))
+    run(lambda c: _stores().remove_store(c.cfg.home, name))
 
 
 @cli.command("config")

@@ -1,8 +1,11 @@
 """`mnemon` command line: parse → call one facade method → print one JSON document. No logic here."""
 from __future__ import annotations
 
+import gc
+import os
 import sys
 from collections.abc import Callable
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -56,7 +59,69 @@ def run(fn: Callable[[Ctx], Any]) -> None:
     emit(fn(ctx.find_root().obj))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
+# Which module declares each top-level command: `mnemon remember` imports `commands` alone, not the world-model,
+# context-pack and vault commands (with their app modules, ~20 ms). `--help` and `list_commands` still see them all;
+# tests/cli/test_startup.py checks this table against what the modules register.
+COMMAND_MODULES: dict[str, str] = {
+    **dict.fromkeys(("remember", "recall", "search", "show", "forget", "link", "related", "status", "log", "gc",
+                     "import", "export", "embed", "store", "config", "bench", "mcp"), "commands"),
+    **dict.fromkeys(("state", "predict", "sense", "world", "action", "alias", "contract", "agent", "eval"),
+                    "world_cmds"),
+    **dict.fromkeys(("retrieve", "candidates", "debug-candidates", "thought", "surface", "run-once", "note", "write"),
+                    "context_cmds"),
+    **dict.fromkeys(("ingest", "update", "explain-edge", "promote-candidates", "weaken-edge", "kill-edge",
+                     "validate-edge", "resolve", "init", "doctor"), "vault_cmds"),
+}
+
+
+def register_all() -> None:
+    """Import every command module, for callers that walk `cli.commands` directly."""
+    for module in sorted(set(COMMAND_MODULES.values())):
+        import_module(f"{__package__}.{module}")
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are registered by importing their module the first time one of them is named.
+
+    A name missing from `COMMAND_MODULES` (a typo, or a command added without its line) imports every module before
+    it is given up on, and listing imports them all: a command is never lost, only slower to find."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        register_all()
+        return sorted(self.commands)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            if cmd_name in COMMAND_MODULES:
+                import_module(f"{__package__}.{COMMAND_MODULES[cmd_name]}")
+            else:
+                register_all()
+        return self.commands.get(cmd_name)
+
+
+# Bulk and long-running commands: they keep the process defaults (see `_one_shot_process`).
+LONG_RUNNING_COMMANDS = frozenset({"mcp", "ingest", "update", "import", "embed", "bench", "eval", "run-once", "world"})
+
+
+def _one_shot_process(ctx: click.Context) -> None:
+    """Settings for a process that runs one command and exits (`remember`, `recall`, …):
+
+    * OpenBLAS starts a spin-waiting thread per core when numpy loads: ~70 ms of CPU per `recall` on a loaded 2-core
+      machine, for matrix-vector products one thread does as fast. It defaults to one thread; a value the user set
+      wins, and once numpy is loaded (an embedding host, tests) nothing changes.
+    * The cyclic garbage collector is paused until the command ends, as for bulk writes: its passes over the objects
+      the imports create (numpy's, the package's) cost 5–9 ms a call and free nothing; reference counting still
+      frees everything, and the collector is switched back on when the command is done (in-process callers)."""
+    if ctx.invoked_subcommand in LONG_RUNNING_COMMANDS:
+        return
+    if "numpy" not in sys.modules:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    if gc.isenabled():
+        gc.disable()
+        ctx.call_on_close(gc.enable)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
 @click.option("--db", help="Database path (or postgresql:// URL); overrides --store.")
 @click.option("--store", help="Named store under <home>/data/<store>/ (env MNEMON_STORE).")
 @click.option("--home", help="Base directory (env MNEMON_HOME, default ~/.mnemon).")
@@ -70,14 +135,10 @@ def cli(ctx: click.Context, **flags: Any) -> None:
     """Local-first graph memory for LLM agents. Every command prints one JSON document."""
     ctx.obj = Ctx(flags)
     ctx.call_on_close(ctx.obj.close)
+    _one_shot_process(ctx)
 
 
 def main(argv: list[str] | None = None) -> int:
-    from . import commands  # noqa: F401  (registers the commands on `cli`)
-    from . import world_cmds  # noqa: F401  (world-model commands)
-    from . import context_cmds  # noqa: F401  (retrieve, thoughts, note editor)
-    from . import vault_cmds  # noqa: F401  (ingest, edge lifecycle, payload memory, resolve, init/doctor)
-
     try:
         cli.main(args=argv, prog_name="mnemon", standalone_mode=False)
         return 0

@@ -13,18 +13,18 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 import hashlib
-import re
 import unicodedata
 from collections.abc import Sequence
 
 
 from mnemon.core.errors import ProviderUnavailable
+from mnemon.core.lazy_regex import LazyRegex
 
 from .base import EmbeddingProvider, EmbedSettings
 
 # Scripts written without spaces between words: split into overlapping character bigrams instead.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0002ffff"
-_TOKEN = re.compile(f"([{_CJK}]+)|([^\\W_{_CJK}]+)")
+_TOKEN = LazyRegex(f"([{_CJK}]+)|([^\\W_{_CJK}]+)")  # ~4 ms to compile: only `hash` needs it, not `none`
 
 DEFAULT_HASH_DIMENSIONS = 256
 
