@@ -53,7 +53,7 @@ from mnemon.ports.embed.base import EmbeddingProvider  # noqa: E402
 from mnemon.ports.embed.registry import register_provider  # noqa: E402
 from mnemon.ports.store.sqlite import SQLiteStore  # noqa: E402
 
-GEN_VERSION = "r1"  # bump when the generator changes, so cached stores are rebuilt
+GEN_VERSION = "r2"  # bump when the generator changes, so cached stores are rebuilt
 DIM = 384
 SOURCES = ("user", "agent", "claude-code", "cursor", "import")
 CATEGORIES = ("preference", "decision", "fact", "insight", "context", "general")

@@ -41,7 +41,7 @@ from mnemon.app.memory import Mnemon  # noqa: E402
 from mnemon.app.remember import write_memory  # noqa: E402
 from mnemon.core.validation import validate_memory  # noqa: E402
 
-GEN_VERSION = "v2"  # bump when the generator or the write rules change, so cached stores are rebuilt
+GEN_VERSION = "v3"  # bump when the generator or the write rules change, so cached stores are rebuilt
 SOURCES = ("user", "agent", "claude-code", "cursor", "import")
 CATEGORIES = ("preference", "decision", "fact", "insight", "context", "general")
 
