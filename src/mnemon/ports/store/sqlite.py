@@ -112,9 +112,6 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors):
                                         timeout=busy_timeout_ms / 1000)
         self.conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         self.conn.execute("PRAGMA foreign_keys = ON")
-        # SQLite's default page cache is 2 MB; a write touches pages of ~10 B-trees and a bulk import spills
-        # without more (+12% import throughput at 64 MB). Pages are allocated as used, so a small command pays nothing.
-        self.conn.execute("PRAGMA cache_size = -65536")
         if not readonly:
             # switching a fresh file to WAL and creating the schema can meet SQLITE_BUSY without the busy handler
             # being consulted (several processes opening a new store at once); retry those with backoff
