@@ -405,7 +405,7 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
 
         by_cat = counts("SELECT category, COUNT(*) FROM nodes WHERE kind = 'memory' AND deleted_at IS NULL"
                         " GROUP BY category ORDER BY category")
-        by_edge = counts("SELECT type, COUNT(*) FROM edges WHERE status = 'active' GROUP BY type ORDER BY type")
+        by_edge = counts("SELECT type, COUNT(*) FROM edge_rows WHERE status = 'active' GROUP BY type ORDER BY type")
         size = self._value("SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
                            " JOIN pg_namespace s ON s.oid = c.relnamespace"
                            " WHERE s.nspname = current_schema() AND c.relkind = 'r'")
@@ -416,7 +416,7 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
             "by_category": by_cat,
             "nodes_by_kind": counts("SELECT kind, COUNT(*) FROM nodes WHERE deleted_at IS NULL GROUP BY kind"),
             "edges_by_type": by_edge,
-            "edges_by_status": counts("SELECT status, COUNT(*) FROM edges GROUP BY status"),
+            "edges_by_status": counts("SELECT status, COUNT(*) FROM edge_rows GROUP BY status"),
             "edge_count": sum(by_edge.values()),
             "oplog_count": int(self._value("SELECT COUNT(*) FROM oplog")),
             "db_path": self.path,

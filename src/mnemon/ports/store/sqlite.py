@@ -740,8 +740,8 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors):
         by_cat = {r[0]: r[1] for r in q("SELECT category, COUNT(*) FROM nodes WHERE kind = 'memory'"
                                           " AND deleted_at IS NULL GROUP BY category ORDER BY category")}
         by_kind = {r[0]: r[1] for r in q("SELECT kind, COUNT(*) FROM nodes WHERE deleted_at IS NULL GROUP BY kind")}
-        by_edge = {r[0]: r[1] for r in q("SELECT type, COUNT(*) FROM edges WHERE status = 'active' GROUP BY type ORDER BY type")}
-        by_status = {r[0]: r[1] for r in q("SELECT status, COUNT(*) FROM edges GROUP BY status")}
+        by_edge = {r[0]: r[1] for r in q("SELECT type, COUNT(*) FROM edge_rows WHERE status = 'active' GROUP BY type ORDER BY type")}
+        by_status = {r[0]: r[1] for r in q("SELECT status, COUNT(*) FROM edge_rows GROUP BY status")}
         deleted = q("SELECT COUNT(*) FROM nodes WHERE kind = 'memory' AND deleted_at IS NOT NULL").fetchone()[0]
         size = sum(os.path.getsize(p) for p in (self.path, self.path + "-wal") if os.path.exists(p))
         return {

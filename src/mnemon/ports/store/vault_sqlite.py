@@ -406,7 +406,7 @@ class SQLiteVault:
                     (weight, status, when, edge_id))
 
     def edge_status_counts(self) -> dict[str, int]:
-        return {r[0]: r[1] for r in self.conn.execute("SELECT status, COUNT(*) FROM edges GROUP BY status")}
+        return {r[0]: r[1] for r in self.conn.execute("SELECT status, COUNT(*) FROM edge_rows GROUP BY status")}
 
     def candidate_edges(self) -> list[Edge]:
         from .sqlite import _EDGE_COLS, _edge
@@ -452,7 +452,7 @@ class SQLiteVault:
         return {
             "notes": int(q("SELECT COUNT(*) FROM nodes WHERE kind = 'note' AND deleted_at IS NULL").fetchone()[0]),
             "nodes": int(q("SELECT COUNT(*) FROM nodes WHERE deleted_at IS NULL").fetchone()[0]),
-            "edges": int(q("SELECT COUNT(*) FROM edges").fetchone()[0]),
+            "edges": int(q("SELECT COUNT(*) FROM edge_rows").fetchone()[0]),
             # kept per file at ingest: counting the `vault:<path>:observation:…` ids took a scan of every vault id
             "observations": int(q("SELECT COALESCE(SUM(observations), 0) FROM vault_files").fetchone()[0]),
         }

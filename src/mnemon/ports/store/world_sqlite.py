@@ -223,7 +223,7 @@ class SQLiteWorld:
     def active_edge_facts(self) -> list[tuple[int, str, str, dict[str, Any]]]:
         """(id, relation, origin, metadata) of every active edge — what the contract's validation rule needs."""
         return [(r[0], r[1], r[2], json.loads(r[3]) if r[3] and r[3] != "{}" else {})
-                for r in self.conn.execute("SELECT id, type, origin, metadata FROM edges WHERE status = 'active'"
+                for r in self.conn.execute("SELECT id, type, origin, metadata FROM edge_rows WHERE status = 'active'"
                                            " ORDER BY id")]
 
     # ── the one deleting path: explicit scoped forget ────────────────────────
