@@ -33,7 +33,7 @@ from ..core.text import excerpt, tokens
 from ..ports.store.base import MemoryFilter
 from ..ports.graph_index import GraphSnapshot
 from .recall_graph import (
-    beam_arrays, class_weights, combine_array, entity_signals, keyword_signals, minmax_array, neighbour_support_arrays,
+    beam_arrays, class_weights, combine_array, entity_signal_of, keyword_signal_of, minmax_array, neighbour_support_of,
     relevance_array,
 )
 from .runtime import Runtime
@@ -90,10 +90,29 @@ def _position_similarities(rt: Runtime, snap: GraphSnapshot, scores: QueryScores
     if rows is None:
         for old in [k for k in snap.memo if isinstance(k, tuple) and k[0] == "vector_rows"]:
             del snap.memo[old]
-        rows = snap.memo[key] = index.rows_for(snap.ids)
-    has = (rows >= 0) & (rows < scores.sims.shape[0])
-    out[has] = rt.calibrate_many(scores.sims[rows[has]].astype(np.float64))
+        rows = snap.memo[key] = _VectorRows.of(index.rows_for(snap.ids))
+    n = scores.sims.shape[0]
+    if rows.identity and len(snap) == n:  # every node has a vector, stored in node order: no gathering
+        return rt.calibrate_many(scores.sims.astype(np.float64))
+    has = rows.at if rows.top < n else rows.at[rows.row[rows.at] < n]
+    out[has] = rt.calibrate_many(scores.sims[rows.row[has]].astype(np.float64))
     return out
+
+
+@dataclass
+class _VectorRows:
+    """Where each graph position's vector lies in the index matrix (-1 for none), worked out once per snapshot
+    and index version."""
+    row: np.ndarray
+    at: np.ndarray  # the positions that have a vector
+    top: int  # one past the highest row
+    identity: bool  # position k is row k for every k
+
+    @classmethod
+    def of(cls, row: np.ndarray) -> _VectorRows:
+        at = np.flatnonzero(row >= 0)
+        return cls(row, at, int(row.max()) + 1 if len(at) else 0,
+                   bool(len(at) == len(row) and np.array_equal(row, np.arange(len(row)))))
 
 
 def _admit_mask(snap: GraphSnapshot, category: str | None, source: str | None) -> np.ndarray:
@@ -199,19 +218,12 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
 
     total = max(1, store.count_active())
     q_weights = {t: idf(df.get(t, 0), total) for t in q_tokens}
-    keyword_cache: dict[int, float] = {}
-
-    def keyword(nodes: Sequence[int]) -> dict[int, float]:
-        missing = [p for p in nodes if p not in keyword_cache]
-        if missing:
-            keyword_cache.update(keyword_signals(snap, q_weights, missing))
-        return {p: keyword_cache[p] for p in nodes}
-
-    def similarity(nodes: Sequence[int]) -> dict[int, float]:
-        return {p: float(sims[p]) for p in nodes} if scores is not None else {}
 
     anchor_nodes = [pos[i] for i in anchor_scores if i in pos]
-    anchor_rel = relevance(keyword(anchor_nodes), similarity(anchor_nodes), anchor_nodes, scores is not None)
+    anchor_kw = dict(zip(anchor_nodes, keyword_signal_of(snap, q_weights, np.array(anchor_nodes, dtype=np.int64))
+                         .tolist()))
+    anchor_sim = {p: float(sims[p]) for p in anchor_nodes} if scores is not None else {}
+    anchor_rel = relevance(anchor_kw, anchor_sim, anchor_nodes, scores is not None)
     params = BEAM[decision.intent]
     # the beam starts from what each anchor says about the query; RRF decided which memories are anchors
     beam = beam_arrays(snap, anchor_rel, params, phi, sims, _admit_mask(snap, category, source))
@@ -227,18 +239,15 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         ok &= snap.source[reached] == snap.code_of("sources", source)
     cand = reached[ok]
     cand_l = cand.tolist()
-    kw_sig = keyword(cand_l)
-    ent_sig = entity_signals(snap, q_ent_norm, cand_l)
-    kw = np.array([kw_sig[p] for p in cand_l], dtype=np.float64)
-    ent = np.array([ent_sig[p] for p in cand_l], dtype=np.float64)
+    kw = keyword_signal_of(snap, q_weights, cand)
+    ent = entity_signal_of(snap, q_ent_norm, cand)
     sim = clipped[cand] if scores is not None else np.zeros(len(cand_l))
     rel = relevance_array(kw, sim, scores is not None)
-    rel_of = dict(zip(cand_l, rel.tolist()))
-    support = neighbour_support_arrays(snap, rel_of, cand_l, phi, clipped)
-    for p, v in beam.support.items():
-        if p in rel_of and v > support.get(p, 0.0):
-            support[p] = v
-    graph = minmax_array(rel + np.array([support.get(p, 0.0) for p in cand_l], dtype=np.float64))
+    # what the neighbourhood says of each candidate: its best neighbour's vouching or the beam's best path to it
+    support = np.maximum(neighbour_support_of(snap, cand, rel, phi, clipped),
+                         np.fromiter((beam.support.get(p, 0.0) for p in cand_l), dtype=np.float64,
+                                     count=len(cand_l)))
+    graph = minmax_array(rel + support)
     superseded = _superseded_mask(snap)[cand]
     weights = (RERANK if scores is not None else RERANK_NO_EMBEDDING)[decision.intent]
     # a memory written far from the period the query names is weaker evidence: demoted and flagged, never dropped

@@ -146,18 +146,21 @@ class QueryScores:
         n_rows = self.sims.shape[0]
         if n_rows == 0 or k <= 0:
             return []
-        if allowed is not None:
-            mask = np.zeros(n_rows, dtype=bool)
-            keep = [idx_obj._pos[i] for i in allowed if i in idx_obj._pos]
-            mask[keep] = idx_obj._alive[keep]
+        if allowed is None and not exclude and idx_obj._alive[:n_rows].all():
+            sims, n = self.sims, n_rows  # every row may be returned: no masked copy of a 100k-row array
         else:
-            mask = idx_obj._alive[:n_rows].copy()
-        if exclude:
-            mask[[idx_obj._pos[i] for i in exclude if i in idx_obj._pos]] = False
-        n = int(mask.sum())
-        if n == 0:
-            return []
-        sims = np.where(mask, self.sims, -np.inf)
+            if allowed is not None:
+                mask = np.zeros(n_rows, dtype=bool)
+                keep = [idx_obj._pos[i] for i in allowed if i in idx_obj._pos]
+                mask[keep] = idx_obj._alive[keep]
+            else:
+                mask = idx_obj._alive[:n_rows].copy()
+            if exclude:
+                mask[[idx_obj._pos[i] for i in exclude if i in idx_obj._pos]] = False
+            n = int(mask.sum())
+            if n == 0:
+                return []
+            sims = np.where(mask, self.sims, -np.inf)
         take = min(k, n)
         idx = np.argpartition(-sims, take - 1)[:take]
         pairs = [(idx_obj._ids[i], float(sims[i])) for i in idx]
