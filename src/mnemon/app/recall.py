@@ -145,6 +145,25 @@ def _superseded_mask(snap: GraphSnapshot) -> np.ndarray:
     return mask
 
 
+def _from_evidence(snap: GraphSnapshot, parent: dict[int, int], nodes: np.ndarray, evidence: list[int]) -> np.ndarray:
+    """Whether each node was reached from an anchor that a keyword, vector or entity ranking found: the root
+    of its chain of best parents (itself when it has none) is such an anchor and not the node itself."""
+    up = np.full(len(snap), -1, dtype=np.int64)
+    if parent:
+        up[np.fromiter(parent.keys(), dtype=np.int64, count=len(parent))] = np.fromiter(
+            parent.values(), dtype=np.int64, count=len(parent))
+    root = nodes.copy()
+    for _ in range(len(parent)):  # a chain is never longer: a path's score only decays along it, so no cycles
+        step = up[root]
+        moved = step >= 0
+        if not moved.any():
+            break
+        root[moved] = step[moved]
+    found = np.zeros(len(snap), dtype=bool)
+    found[np.asarray(evidence, dtype=np.int64)] = True
+    return (root != nodes) & found[root]
+
+
 def _causal_pairs(snap: GraphSnapshot, nodes: list[int]) -> list[tuple[str, str]]:
     """(src, dst) ids of the active causal edges among `nodes`."""
     owner, edges = snap.edge_slices(np.array(nodes, dtype=np.int64))
@@ -255,13 +274,12 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
                if window is not None else np.zeros(len(cand_l), dtype=bool))
     score = combine_array(kw, ent, sim, graph, superseded, weights, outside)
     supported = (kw > 0) | (ent > 0) | (sim >= SIMILARITY_SUPPORT)
-    evidence = {i for s in ("keyword", "vector", "entity") for i in rankings.get(s, ())}
-    for k in np.flatnonzero(~supported).tolist():
-        # reached through the graph from a supported memory still counts: the link is the evidence
-        root = p = cand_l[k]
-        while root in beam.parent:
-            root = beam.parent[root]
-        supported[k] = root != p and ids[root] in anchor_scores and ids[root] in evidence
+    # reached through the graph from a supported memory still counts: the link is the evidence
+    unsupported = np.flatnonzero(~supported)
+    if len(unsupported):
+        supported[unsupported] = _from_evidence(snap, beam.parent, cand[unsupported], [
+            pos[i] for s in ("keyword", "vector", "entity") for i in rankings.get(s, ()) if i in anchor_scores
+            and i in pos])
     keep = np.flatnonzero(supported)
     if len(keep) > limit:  # only what can reach the top `limit` is ordered in full (ties at the cut included)
         cut = np.partition(score[keep], len(keep) - limit)[len(keep) - limit]
