@@ -57,15 +57,17 @@ def _trimmed(snap: GraphSnapshot, nodes: np.ndarray, phi: np.ndarray) -> tuple[n
     if widest <= BEAM_FANOUT:
         keep = p > 0.0
     elif widest <= PADDED_SORT_WIDTH:
-        # one row per node, its edges in edge-id order, padded after them: a stable sort along each row ranks
-        # them by φ·weight desc and then edge id, as the general sort below does, in one C loop
+        # one row per node, its edges in edge-id order, padded after them; a row's BEAM_FANOUT strongest are those
+        # stronger than its BEAM_FANOUT-th strongest value and, of the edges with that value, the first ones: what
+        # the general sort below chooses, with a partition along each row instead of a sort
         starts = np.cumsum(counts) - counts
         col = np.arange(len(edges)) - starts[owner]
         strength = np.full((len(nodes), widest), np.inf)
         strength[owner, col] = -(p * snap.weight[edges])
-        best = np.argsort(strength, axis=1, kind="stable")[:, :BEAM_FANOUT]
-        chosen = np.zeros((len(nodes), widest), dtype=bool)
-        np.put_along_axis(chosen, best, True, axis=1)
+        cut = np.partition(strength, BEAM_FANOUT - 1, axis=1)[:, BEAM_FANOUT - 1:BEAM_FANOUT]
+        at_cut = strength == cut
+        room = BEAM_FANOUT - (strength < cut).sum(axis=1, keepdims=True)
+        chosen = (strength < cut) | (at_cut & (np.cumsum(at_cut, axis=1) <= room))
         keep = chosen[owner, col] & (p > 0.0)
     else:
         # sort by (owner, φ·weight desc, edge id); inside a node, CSR order is edge-id order
@@ -111,14 +113,14 @@ class _TrimmedTable:
 
 
 def _trimmed_memo(snap: GraphSnapshot, nodes: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """`_trimmed` of unique `nodes`, remembered per node for the snapshot's lifetime."""
+    """`_trimmed` of `nodes` (a node may come more than once), remembered per node for the snapshot's lifetime."""
     key = ("trimmed", phi.tobytes())
     table: _TrimmedTable | None = snap.memo.get(key)
     if table is None:
         dtype = np.int32 if snap.edge_count < 2 ** 31 else np.int64
         table = snap.memo[key] = _TrimmedTable(np.full((len(snap), BEAM_FANOUT), -1, dtype=dtype),
                                                np.zeros(len(snap), dtype=bool))
-    cold = nodes[~table.known[nodes]]
+    cold = np.unique(nodes[~table.known[nodes]])
     if len(cold):
         owner, edges = _trimmed(snap, cold, phi)
         col = np.arange(len(owner)) - np.searchsorted(owner, owner)
@@ -155,16 +157,9 @@ def _walk(snap: GraphSnapshot, chunk: list[int], anchors: Mapping[int, float], p
     for _depth in range(params.depth):
         if len(f_node) == 0:
             break
-        unique, inv = np.unique(f_node, return_inverse=True)
-        owner, edges = _trimmed_memo(snap, unique, phi)
-        counts = np.bincount(owner, minlength=len(unique))
-        per_row = counts[inv]
-        total_rows = int(per_row.sum())
-        if total_rows == 0:
+        row, edge = _trimmed_memo(snap, f_node, phi)
+        if len(row) == 0:
             break
-        row = np.repeat(np.arange(len(f_node)), per_row)
-        starts = (np.cumsum(counts) - counts)[inv]
-        edge = edges[np.arange(total_rows) - np.repeat(np.cumsum(per_row) - per_row - starts, per_row)]
         nb = snap.dst[edge].astype(np.int64)
         anchor = f_anchor[row]
         key = anchor * n + nb
@@ -201,7 +196,7 @@ def _walk(snap: GraphSnapshot, chunk: list[int], anchors: Mapping[int, float], p
             levels[a].append(_Level(r_nodes[lo:hi], r_totals[lo:hi], r_parents[lo:hi], r_types[lo:hi],
                                     int(transitions[a])))
         f_anchor, f_node, f_path = r_anchor, nb[ranked], total[ranked]
-        seen = np.union1d(seen, key[ranked])
+        seen = np.sort(np.concatenate([seen, key[ranked]]))  # what it adds is new: no duplicates to drop
     return levels
 
 
