@@ -314,3 +314,17 @@ def test_trimmed_edges_are_the_same_whichever_way_a_node_is_trimmed(seed, monkey
     monkeypatch.setattr(rg, "PADDED_SORT_WIDTH", 256)
     assert chosen(others, *rg._trimmed_memo(snap, others, phi)) == {i: v for i, v in want.items() if i != hub}
     assert chosen(everyone, *rg._trimmed_memo(snap, everyone, phi)) == want
+
+
+def test_similarities_asked_for_by_position_are_those_of_the_full_array():
+    from mnemon.app.recall_graph import PositionSimilarities, VectorRows
+
+    raw = np.array([0.9, -0.3, 0.5], dtype=np.float32)
+    calibrate = lambda c: np.clip((c - 0.2) / 0.8, 0.0, 1.0)  # noqa: E731
+    # positions 1 and 3 have no vector (-1, or a row the index no longer holds); 0 and 2 lie in other rows
+    sims = PositionSimilarities(raw, VectorRows.of(np.array([2, -1, 0, 5])), calibrate)
+    full = np.array([calibrate(np.float64(raw[2])), 0.0, calibrate(np.float64(raw[0])), 0.0])
+    assert sims[np.array([3, 0, 2, 1, 0])].tolist() == full[[3, 0, 2, 1, 0]].tolist()
+    same_order = PositionSimilarities(raw, VectorRows.of(np.arange(3)), calibrate)
+    assert same_order[np.array([2, 0])].tolist() == calibrate(raw[[2, 0]].astype(np.float64)).tolist()
+    assert PositionSimilarities(None, None, calibrate)[np.array([0, 1])].tolist() == [0.0, 0.0]

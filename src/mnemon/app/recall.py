@@ -33,8 +33,8 @@ from ..core.text import excerpt, tokens
 from ..ports.store.base import MemoryFilter
 from ..ports.graph_index import GraphSnapshot
 from .recall_graph import (
-    beam_arrays, class_weights, combine_array, entity_signal_of, keyword_signal_of, minmax_array, neighbour_support_of,
-    relevance_array,
+    PositionSimilarities, VectorRows, beam_arrays, class_weights, combine_array, entity_signal_of, keyword_signal_of,
+    minmax_array, neighbour_support_of, relevance_array,
 )
 from .runtime import Runtime
 
@@ -79,40 +79,18 @@ def _graph_names(snap: GraphSnapshot) -> dict[str, str | None]:
     return names
 
 
-def _position_similarities(rt: Runtime, snap: GraphSnapshot, scores: QueryScores | None) -> np.ndarray:
-    """Calibrated cosine of the query per graph position; 0 where a node has no vector (as a missing one counts)."""
-    out = np.zeros(len(snap), dtype=np.float64)
+def _position_similarities(rt: Runtime, snap: GraphSnapshot, scores: QueryScores | None) -> PositionSimilarities:
+    """Calibrated cosine of the query per graph position, worked out for the positions recall looks at."""
     if scores is None or scores.sims.shape[0] == 0:
-        return out
+        return PositionSimilarities(None, None, rt.calibrate_many)
     index = scores.index
     key = ("vector_rows", id(index), index.version())
     rows = snap.memo.get(key)
     if rows is None:
         for old in [k for k in snap.memo if isinstance(k, tuple) and k[0] == "vector_rows"]:
             del snap.memo[old]
-        rows = snap.memo[key] = _VectorRows.of(index.rows_for(snap.ids))
-    n = scores.sims.shape[0]
-    if rows.identity and len(snap) == n:  # every node has a vector, stored in node order: no gathering
-        return rt.calibrate_many(scores.sims.astype(np.float64))
-    has = rows.at if rows.top < n else rows.at[rows.row[rows.at] < n]
-    out[has] = rt.calibrate_many(scores.sims[rows.row[has]].astype(np.float64))
-    return out
-
-
-@dataclass
-class _VectorRows:
-    """Where each graph position's vector lies in the index matrix (-1 for none), worked out once per snapshot
-    and index version."""
-    row: np.ndarray
-    at: np.ndarray  # the positions that have a vector
-    top: int  # one past the highest row
-    identity: bool  # position k is row k for every k
-
-    @classmethod
-    def of(cls, row: np.ndarray) -> _VectorRows:
-        at = np.flatnonzero(row >= 0)
-        return cls(row, at, int(row.max()) + 1 if len(at) else 0,
-                   bool(len(at) == len(row) and np.array_equal(row, np.arange(len(row)))))
+        rows = snap.memo[key] = VectorRows.of(index.rows_for(snap.ids))
+    return PositionSimilarities(scores.sims, rows, rt.calibrate_many)
 
 
 def _admit_mask(snap: GraphSnapshot, category: str | None, source: str | None) -> np.ndarray:
@@ -145,23 +123,20 @@ def _superseded_mask(snap: GraphSnapshot) -> np.ndarray:
     return mask
 
 
-def _from_evidence(snap: GraphSnapshot, parent: dict[int, int], nodes: np.ndarray, evidence: list[int]) -> np.ndarray:
+def _from_evidence(parent: dict[int, int], nodes: np.ndarray, evidence: list[int]) -> np.ndarray:
     """Whether each node was reached from an anchor that a keyword, vector or entity ranking found: the root
     of its chain of best parents (itself when it has none) is such an anchor and not the node itself."""
-    up = np.full(len(snap), -1, dtype=np.int64)
-    if parent:
-        up[np.fromiter(parent.keys(), dtype=np.int64, count=len(parent))] = np.fromiter(
-            parent.values(), dtype=np.int64, count=len(parent))
+    child = np.fromiter(parent.keys(), dtype=np.int64, count=len(parent))
+    by_child = np.argsort(child)
+    child, up = child[by_child], np.fromiter(parent.values(), dtype=np.int64, count=len(parent))[by_child]
     root = nodes.copy()
     for _ in range(len(parent)):  # a chain is never longer: a path's score only decays along it, so no cycles
-        step = up[root]
-        moved = step >= 0
+        at = np.minimum(np.searchsorted(child, root), len(child) - 1)
+        moved = child[at] == root
         if not moved.any():
             break
-        root[moved] = step[moved]
-    found = np.zeros(len(snap), dtype=bool)
-    found[np.asarray(evidence, dtype=np.int64)] = True
-    return (root != nodes) & found[root]
+        root[moved] = up[at[moved]]
+    return (root != nodes) & np.isin(root, np.asarray(evidence, dtype=np.int64))
 
 
 def _causal_pairs(snap: GraphSnapshot, nodes: list[int]) -> list[tuple[str, str]]:
@@ -233,7 +208,6 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     edge_weights = EDGE_WEIGHTS[decision.intent]
     phi = class_weights(snap, edge_weights, _graph_names(snap))
     sims = _position_similarities(rt, snap, scores)
-    clipped = np.maximum(0.0, sims)
 
     total = max(1, store.count_active())
     q_weights = {t: idf(df.get(t, 0), total) for t in q_tokens}
@@ -241,7 +215,8 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     anchor_nodes = [pos[i] for i in anchor_scores if i in pos]
     anchor_kw = dict(zip(anchor_nodes, keyword_signal_of(snap, q_weights, np.array(anchor_nodes, dtype=np.int64))
                          .tolist()))
-    anchor_sim = {p: float(sims[p]) for p in anchor_nodes} if scores is not None else {}
+    anchor_sim = (dict(zip(anchor_nodes, sims[np.array(anchor_nodes, dtype=np.int64)].tolist()))
+                  if scores is not None else {})
     anchor_rel = relevance(anchor_kw, anchor_sim, anchor_nodes, scores is not None)
     params = BEAM[decision.intent]
     # the beam starts from what each anchor says about the query; RRF decided which memories are anchors
@@ -260,10 +235,10 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     cand_l = cand.tolist()
     kw = keyword_signal_of(snap, q_weights, cand)
     ent = entity_signal_of(snap, q_ent_norm, cand)
-    sim = clipped[cand] if scores is not None else np.zeros(len(cand_l))
+    sim = np.maximum(0.0, sims[cand]) if scores is not None else np.zeros(len(cand_l))
     rel = relevance_array(kw, sim, scores is not None)
     # what the neighbourhood says of each candidate: its best neighbour's vouching or the beam's best path to it
-    support = np.maximum(neighbour_support_of(snap, cand, rel, phi, clipped),
+    support = np.maximum(neighbour_support_of(snap, cand, rel, phi, sims),
                          np.fromiter((beam.support.get(p, 0.0) for p in cand_l), dtype=np.float64,
                                      count=len(cand_l)))
     graph = minmax_array(rel + support)
@@ -277,7 +252,7 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     # reached through the graph from a supported memory still counts: the link is the evidence
     unsupported = np.flatnonzero(~supported)
     if len(unsupported):
-        supported[unsupported] = _from_evidence(snap, beam.parent, cand[unsupported], [
+        supported[unsupported] = _from_evidence(beam.parent, cand[unsupported], [
             pos[i] for s in ("keyword", "vector", "entity") for i in rankings.get(s, ()) if i in anchor_scores
             and i in pos])
     keep = np.flatnonzero(supported)

@@ -8,8 +8,9 @@ both on random graphs and compare them bit for bit.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Union
 
 import numpy as np
 
@@ -18,6 +19,45 @@ from ..core.recall.params import (
 )
 from ..core.recall.timeframe import OUTSIDE_FACTOR
 from ..ports.graph_index import GraphSnapshot
+
+
+@dataclass
+class VectorRows:
+    """Where each graph position's vector lies in the index matrix (-1 for none), worked out once per snapshot
+    and index version."""
+    row: np.ndarray
+    top: int  # one past the highest row
+    identity: bool  # position k is row k for every k
+
+    @classmethod
+    def of(cls, row: np.ndarray) -> VectorRows:
+        return cls(row, int(row.max()) + 1 if len(row) else 0,
+                   bool(np.array_equal(row, np.arange(len(row)))))
+
+
+@dataclass
+class PositionSimilarities:
+    """The calibrated cosine of the query per graph position, 0 where a node has no vector (as a missing one
+    counts), computed only for the positions asked for: recall looks at a few thousand of them, and a pass over
+    every position costs milliseconds at 10^6. `sims[positions]` gives the floats the full array would hold."""
+    raw: np.ndarray | None  # the index's float32 cosines, by matrix row
+    rows: VectorRows | None
+    calibrate: Callable[[np.ndarray], np.ndarray]
+
+    def __getitem__(self, nodes: np.ndarray) -> np.ndarray:
+        out = np.zeros(len(nodes), dtype=np.float64)
+        if self.raw is None or self.rows is None:
+            return out
+        n = self.raw.shape[0]
+        if self.rows.identity and self.rows.top <= n:  # position k is row k: no lookup
+            return self.calibrate(self.raw[nodes].astype(np.float64))
+        row = self.rows.row[nodes]
+        has = (row >= 0) & (row < n)
+        out[has] = self.calibrate(self.raw[row[has]].astype(np.float64))
+        return out
+
+
+Similarities = Union[np.ndarray, PositionSimilarities]  # per position, indexed by an array of positions
 
 
 @dataclass
@@ -142,7 +182,7 @@ class _Level:
 
 
 def _walk(snap: GraphSnapshot, chunk: list[int], anchors: Mapping[int, float], params: BeamParams, phi: np.ndarray,
-          sem: np.ndarray, admit: np.ndarray, type_rank: np.ndarray) -> list[list[_Level]]:
+          sims: Similarities, admit: np.ndarray, type_rank: np.ndarray) -> list[list[_Level]]:
     """The walks of several anchors at once, each exactly as if it ran alone with an unlimited visit budget (the
     walks share nothing but the budget, which the caller replays in anchor order)."""
     n = len(snap)
@@ -170,7 +210,7 @@ def _walk(snap: GraphSnapshot, chunk: list[int], anchors: Mapping[int, float], p
             break
         cls = snap.cls[edge]
         structural = phi[cls] * np.clip(snap.weight[edge], 0.0, 1.0)
-        total = f_path[row] * (LAMBDA_STRUCTURAL * structural + sem[nb]) / denom
+        total = f_path[row] * (LAMBDA_STRUCTURAL * structural + LAMBDA_SEMANTIC * np.maximum(0.0, sims[nb])) / denom
         parent = f_node[row]
         # one transition per (anchor, neighbour): best total, then the smaller parent id, then the smaller edge type
         # (anchor, rank of the neighbour) names the same pair as `key`, with no sort to number the pairs
@@ -201,7 +241,7 @@ def _walk(snap: GraphSnapshot, chunk: list[int], anchors: Mapping[int, float], p
 
 
 def beam_arrays(snap: GraphSnapshot, anchors: Mapping[int, float], params: BeamParams, phi: np.ndarray,
-                sims: np.ndarray, admit: np.ndarray) -> ArrayBeam:
+                sims: Similarities, admit: np.ndarray) -> ArrayBeam:
     """`beam_search` with `neighbors` = each node's BEAM_FANOUT strongest out-edges by (φ·weight desc, edge id),
     `similarity` = `sims` (calibrated cosine per position, 0 without a vector) and `admit` a mask per position.
 
@@ -214,7 +254,6 @@ def beam_arrays(snap: GraphSnapshot, anchors: Mapping[int, float], params: BeamP
     dropped = 0
     visited = 0
     type_rank = _type_rank(snap)
-    sem = LAMBDA_SEMANTIC * np.maximum(0.0, sims)
     order = sorted(anchors, key=lambda a: (-anchors[a], snap.id_rank[a]))
     # enough anchors to spend the budget if each walk were full, then as many as the walks so far say are needed
     chunk_size = -(-params.max_visited // max(1, params.width * params.depth)) + 1
@@ -222,7 +261,7 @@ def beam_arrays(snap: GraphSnapshot, anchors: Mapping[int, float], params: BeamP
     while done < len(order) and visited < params.max_visited:
         chunk = order[done: done + chunk_size]
         done += len(chunk)
-        for walk in _walk(snap, chunk, anchors, params, phi, sem, admit, type_rank):
+        for walk in _walk(snap, chunk, anchors, params, phi, sims, admit, type_rank):
             if visited >= params.max_visited:
                 break
             for level in walk:
@@ -245,7 +284,7 @@ def beam_arrays(snap: GraphSnapshot, anchors: Mapping[int, float], params: BeamP
 
 
 def neighbour_support_arrays(snap: GraphSnapshot, rel: Mapping[int, float], candidates: Sequence[int],
-                             phi: np.ndarray, sims: np.ndarray) -> dict[int, float]:
+                             phi: np.ndarray, sims: Similarities) -> dict[int, float]:
     """`core.recall.rerank.neighbour_support` over every active out-edge of the candidates with rel > 0;
     `sims` is the clipped similarity per position (0 without a vector)."""
     cand = np.asarray(candidates, dtype=np.int64)
@@ -256,7 +295,7 @@ def neighbour_support_arrays(snap: GraphSnapshot, rel: Mapping[int, float], cand
 
 
 def neighbour_support_of(snap: GraphSnapshot, cand: np.ndarray, rel: np.ndarray, phi: np.ndarray,
-                         sims: np.ndarray) -> np.ndarray:
+                         sims: Similarities) -> np.ndarray:
     """`neighbour_support_arrays` of distinct candidate positions `cand` with their `rel`, as an array along
     `cand` (0 where nothing vouches for one)."""
     with_rel = rel > 0.0
