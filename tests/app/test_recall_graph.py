@@ -277,45 +277,6 @@ def test_the_combined_sort_key_orders_like_a_lexicographic_sort_even_when_it_wou
         assert _argsort_keys(keys).tolist() == np.lexsort(keys[::-1]).tolist()
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_trimmed_edges_are_the_same_whichever_way_a_node_is_trimmed(seed, monkeypatch):
-    """Ordinary nodes are ranked by a per-row sort, hubs by the general sort, and each node is trimmed once per
-    intent and then remembered: every way must choose the same edges as the reference ranking."""
-    import mnemon.app.recall_graph as rg
-
-    rng = random.Random(seed)
-    nodes, rows, _ = random_graph(seed)
-    hub = nodes[0][0]
-    rows += [(hub, d[0], *rng.choice(TYPES[:3]), rng.choice([1.0, 0.5, rng.random()])) for d in nodes[1:]] * 5
-    snap = GraphSnapshot.from_rows("g", nodes, [rows])
-    phi_map = EDGE_WEIGHTS[rng.choice(list(Intent))]
-    phi = class_weights(snap, phi_map, {t: (None if t == "supersedes" else t) for t, _ in TYPES})
-    everyone = np.arange(len(snap))
-    _, links = reference_neighbors(rows, phi_map)
-    ids = snap.ids
-
-    def chosen(nodes, owner, edges):
-        return {ids[nodes[o]]: sorted((ids[int(snap.dst[e])], int(snap.cls[e])) for e in edges[owner == o])
-                for o in set(owner.tolist())}
-
-    want = {}
-    for src, ls in links.items():
-        ls = heapq.nsmallest(BEAM_FANOUT, ls, key=lambda l: (-(phi_map.get(l.type, 0.0) * l.weight), l.id))
-        kept = sorted((l.dst, snap.classes.index((l.type, l.sub_type))) for l in ls if phi_map.get(l.type, 0.0) > 0)
-        if kept:
-            want[src] = kept
-    others = everyone[everyone != snap.pos[hub]]
-    padded = chosen(others, *rg._trimmed(snap, others, phi))  # no hub among them: the per-row sort
-    with_hub = chosen(everyone, *rg._trimmed(snap, everyone, phi))  # a hub among them: the general sort
-    assert padded == {i: v for i, v in want.items() if i != hub} and with_hub == want
-    monkeypatch.setattr(rg, "PADDED_SORT_WIDTH", 0)
-    half = np.sort(everyone[rng.sample(range(len(snap)), len(snap) // 2)])
-    rg._trimmed_memo(snap, half, phi)  # some nodes remembered, the rest trimmed on the next call
-    monkeypatch.setattr(rg, "PADDED_SORT_WIDTH", 256)
-    assert chosen(others, *rg._trimmed_memo(snap, others, phi)) == {i: v for i, v in want.items() if i != hub}
-    assert chosen(everyone, *rg._trimmed_memo(snap, everyone, phi)) == want
-
-
 def test_similarities_asked_for_by_position_are_those_of_the_full_array():
     from mnemon.app.recall_graph import PositionSimilarities, VectorRows
 

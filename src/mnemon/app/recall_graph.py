@@ -87,39 +87,22 @@ def _type_rank(snap: GraphSnapshot) -> np.ndarray:
 
 def _trimmed(snap: GraphSnapshot, nodes: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(owner, edge) of each node's BEAM_FANOUT strongest out-edges by (φ·weight desc, edge id) that have φ > 0:
-    what the beam may step along. Owner indexes `nodes`; edges are grouped by owner, in edge-id order."""
+    what the beam may step along. Owner indexes `nodes`; edges are grouped by owner."""
     owner, edges = snap.edge_slices(nodes)
     if len(edges) == 0:
         return owner, edges
     p = phi[snap.cls[edges]]
     counts = np.bincount(owner, minlength=len(nodes))
-    widest = int(counts.max())
-    if widest <= BEAM_FANOUT:
-        keep = p > 0.0
-    elif widest <= PADDED_SORT_WIDTH:
-        # one row per node, its edges in edge-id order, padded after them; a row's BEAM_FANOUT strongest are those
-        # stronger than its BEAM_FANOUT-th strongest value and, of the edges with that value, the first ones: what
-        # the general sort below chooses, with a partition along each row instead of a sort
-        starts = np.cumsum(counts) - counts
-        col = np.arange(len(edges)) - starts[owner]
-        strength = np.full((len(nodes), widest), np.inf)
-        strength[owner, col] = -(p * snap.weight[edges])
-        cut = np.partition(strength, BEAM_FANOUT - 1, axis=1)[:, BEAM_FANOUT - 1:BEAM_FANOUT]
-        at_cut = strength == cut
-        room = BEAM_FANOUT - (strength < cut).sum(axis=1, keepdims=True)
-        chosen = (strength < cut) | (at_cut & (np.cumsum(at_cut, axis=1) <= room))
-        keep = chosen[owner, col] & (p > 0.0)
-    else:
+    if counts.max() > BEAM_FANOUT:
         # sort by (owner, φ·weight desc, edge id); inside a node, CSR order is edge-id order
         order = _argsort_keys([owner, _dense_rank(-(p * snap.weight[edges])), np.arange(len(edges))])
         within = np.arange(len(order)) - (np.cumsum(counts) - counts)[owner[order]]
         keep = np.zeros(len(edges), dtype=bool)
         keep[order[within < BEAM_FANOUT]] = True
         keep &= p > 0.0
+    else:
+        keep = p > 0.0
     return owner[keep], edges[keep]
-
-
-PADDED_SORT_WIDTH = 256  # nodes with more out-edges than this (hubs) are trimmed by the general sort
 
 
 def _dense_rank(values: np.ndarray) -> np.ndarray:
@@ -144,31 +127,25 @@ def _argsort_keys(keys: list[np.ndarray]) -> np.ndarray:
     return np.argsort(combined)
 
 
-@dataclass
-class _TrimmedTable:
-    """`_trimmed` of every node asked for so far, for one φ: row k holds node k's chosen edges in edge-id order,
-    -1 after them. The choice depends on the intent, not the query, so it lives as long as the snapshot."""
-    edges: np.ndarray
-    known: np.ndarray
+TRIM_MEMO_NODES = 200_000  # a bound on the per-snapshot memo of trimmed edge lists, not a tuning knob
 
 
 def _trimmed_memo(snap: GraphSnapshot, nodes: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """`_trimmed` of `nodes` (a node may come more than once), remembered per node for the snapshot's lifetime."""
-    key = ("trimmed", phi.tobytes())
-    table: _TrimmedTable | None = snap.memo.get(key)
-    if table is None:
-        dtype = np.int32 if snap.edge_count < 2 ** 31 else np.int64
-        table = snap.memo[key] = _TrimmedTable(np.full((len(snap), BEAM_FANOUT), -1, dtype=dtype),
-                                               np.zeros(len(snap), dtype=bool))
-    cold = np.unique(nodes[~table.known[nodes]])
-    if len(cold):
-        owner, edges = _trimmed(snap, cold, phi)
-        col = np.arange(len(owner)) - np.searchsorted(owner, owner)
-        table.edges[cold[owner], col] = edges
-        table.known[cold] = True
-    rows = table.edges[nodes]
-    owner, col = np.nonzero(rows >= 0)
-    return owner, rows[owner, col].astype(np.int64)
+    """`_trimmed`, remembered per node for the snapshot's lifetime: the choice depends on the intent, not the query."""
+    memo: dict[int, np.ndarray] = snap.memo.setdefault(("trimmed", phi.tobytes()), {})
+    wanted = nodes.tolist()
+    cold = [u for u in wanted if u not in memo]
+    if cold:
+        if len(memo) > TRIM_MEMO_NODES:
+            memo.clear()
+        owner, edges = _trimmed(snap, np.array(cold, dtype=np.int64), phi)
+        bounds = np.searchsorted(owner, np.arange(len(cold) + 1))
+        for k, u in enumerate(cold):
+            memo[u] = edges[bounds[k]:bounds[k + 1]]
+    parts = [memo[u] for u in wanted]
+    counts = np.fromiter((len(x) for x in parts), dtype=np.int64, count=len(parts))
+    edges = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    return np.repeat(np.arange(len(parts)), counts), edges
 
 
 @dataclass
@@ -197,9 +174,16 @@ def _walk(snap: GraphSnapshot, chunk: list[int], anchors: Mapping[int, float], p
     for _depth in range(params.depth):
         if len(f_node) == 0:
             break
-        row, edge = _trimmed_memo(snap, f_node, phi)
-        if len(row) == 0:
+        unique, inv = np.unique(f_node, return_inverse=True)
+        owner, edges = _trimmed_memo(snap, unique, phi)
+        counts = np.bincount(owner, minlength=len(unique))
+        per_row = counts[inv]
+        total_rows = int(per_row.sum())
+        if total_rows == 0:
             break
+        row = np.repeat(np.arange(len(f_node)), per_row)
+        starts = (np.cumsum(counts) - counts)[inv]
+        edge = edges[np.arange(total_rows) - np.repeat(np.cumsum(per_row) - per_row - starts, per_row)]
         nb = snap.dst[edge].astype(np.int64)
         anchor = f_anchor[row]
         key = anchor * n + nb
@@ -236,7 +220,7 @@ def _walk(snap: GraphSnapshot, chunk: list[int], anchors: Mapping[int, float], p
             levels[a].append(_Level(r_nodes[lo:hi], r_totals[lo:hi], r_parents[lo:hi], r_types[lo:hi],
                                     int(transitions[a])))
         f_anchor, f_node, f_path = r_anchor, nb[ranked], total[ranked]
-        seen = np.sort(np.concatenate([seen, key[ranked]]))  # what it adds is new: no duplicates to drop
+        seen = np.union1d(seen, key[ranked])
     return levels
 
 
