@@ -373,7 +373,8 @@ def measure(db: Path, n_queries: int, warmups: int, dump: str | None, profile: s
     store.close()
     return {"stored": int(db.name.split("_")[-1].split(".")[0]), "queries": len(times), "warmups": warmups,
             "p50_ms": pct(times, 0.5), "p95_ms": pct(times, 0.95), "mean_ms": round(statistics.mean(times), 2),
-            "max_ms": round(max(times), 2), "cpu_p50_ms": pct(cpu, 0.5), "first_call_ms": round(first_ms, 1), "matrix_load_ms": round(load_ms, 1),
+            "max_ms": round(max(times), 2), "cpu_p50_ms": pct(cpu, 0.5), "first_call_ms": round(first_ms, 1),
+            "matrix_load_ms": round(load_ms, 1),
             **graph,
             "target_in_top10": round(hit_target / len(times), 3), "results_digest": digest,
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
@@ -398,7 +399,6 @@ def bench_cli(db: Path, work: Path, runs: int) -> dict[str, Any]:
             raise RuntimeError(f"CLI recall failed: {proc.stdout[:300]} {proc.stderr[:300]}")
         if k:  # the first run warms the OS page cache
             times.append(dt)
-        cpu.append(dc)
     # the recall right after a remember (another process wrote): the saved graph is extended by the added rows
     # (auto-prune off, as it is for anyone who keeps 10k memories: the default cap would soft-delete on every write)
     after_write = []
