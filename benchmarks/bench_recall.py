@@ -6,7 +6,8 @@
 
 Measured per store size, each in a fresh subprocess so peak RSS belongs to that size alone:
 - in-process `run_recall` p50/p95 over ≥ 50 varied queries after 3 warm-ups, the query embedding excluded
-  (`query_vector` is handed in), `touch=False` so the cached store never drifts;
+  (`query_vector` is handed in), `touch=False` so the cached store never drifts; also the p50 of the process's CPU
+  time per recall (all its threads, BLAS included), steadier than wall time on a shared machine;
 - the first (cold) call separately: it loads the vector matrix;
 - peak RSS (`resource.getrusage`) of the measuring process;
 - a digest of every result list (ids and scores), so a speed change that alters results is caught;
@@ -341,7 +342,7 @@ def measure(db: Path, n_queries: int, warmups: int, dump: str | None, profile: s
     for _, target in queries:
         v = rt.index.vector(target) + noise.standard_normal(DIM).astype(np.float32) / np.sqrt(DIM)
         qvecs.append((v / np.linalg.norm(v)).astype(np.float32))
-    times, first_ms = [], 0.0
+    times, cpu, first_ms = [], [], 0.0
     results: list[list[Any]] = []
     hit_target = 0
     prof = None
@@ -351,9 +352,9 @@ def measure(db: Path, n_queries: int, warmups: int, dump: str | None, profile: s
     for k, ((text, target), qv) in enumerate(zip(queries, qvecs)):
         if prof is not None and k >= warmups:
             prof.enable()
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         out = run_recall(rt, text, limit=10, query_vector=qv, touch=False)
-        dt = (time.perf_counter() - t) * 1000
+        dt, dc = (time.perf_counter() - t) * 1000, (time.process_time() - c) * 1000
         if prof is not None:
             prof.disable()
         if k == 0:
@@ -361,6 +362,7 @@ def measure(db: Path, n_queries: int, warmups: int, dump: str | None, profile: s
         if k < warmups:
             continue
         times.append(dt)
+        cpu.append(dc)
         ids = [s.id for s in out.results]
         hit_target += target in ids
         results.append([text, [[s.id, round(s.score, 9)] for s in out.results]])
@@ -372,7 +374,8 @@ def measure(db: Path, n_queries: int, warmups: int, dump: str | None, profile: s
     store.close()
     return {"stored": int(db.name.split("_")[-1].split(".")[0]), "queries": len(times), "warmups": warmups,
             "p50_ms": pct(times, 0.5), "p95_ms": pct(times, 0.95), "mean_ms": round(statistics.mean(times), 2),
-            "max_ms": round(max(times), 2), "first_call_ms": round(first_ms, 1), "matrix_load_ms": round(load_ms, 1),
+            "max_ms": round(max(times), 2), "cpu_p50_ms": pct(cpu, 0.5), "first_call_ms": round(first_ms, 1),
+            "matrix_load_ms": round(load_ms, 1),
             **graph,
             "target_in_top10": round(hit_target / len(times), 3), "results_digest": digest,
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}

@@ -275,3 +275,17 @@ def test_the_combined_sort_key_orders_like_a_lexicographic_sort_even_when_it_wou
     huge = [rng.integers(0, 2 ** 40, 200), rng.integers(0, 2 ** 30, 200), np.arange(200)]
     for keys in (small, huge):
         assert _argsort_keys(keys).tolist() == np.lexsort(keys[::-1]).tolist()
+
+
+def test_similarities_asked_for_by_position_are_those_of_the_full_array():
+    from mnemon.app.recall_graph import PositionSimilarities, VectorRows
+
+    raw = np.array([0.9, -0.3, 0.5], dtype=np.float32)
+    calibrate = lambda c: np.clip((c - 0.2) / 0.8, 0.0, 1.0)  # noqa: E731
+    # positions 1 and 3 have no vector (-1, or a row the index no longer holds); 0 and 2 lie in other rows
+    sims = PositionSimilarities(raw, VectorRows.of(np.array([2, -1, 0, 5])), calibrate)
+    full = np.array([calibrate(np.float64(raw[2])), 0.0, calibrate(np.float64(raw[0])), 0.0])
+    assert sims[np.array([3, 0, 2, 1, 0])].tolist() == full[[3, 0, 2, 1, 0]].tolist()
+    same_order = PositionSimilarities(raw, VectorRows.of(np.arange(3)), calibrate)
+    assert same_order[np.array([2, 0])].tolist() == calibrate(raw[[2, 0]].astype(np.float64)).tolist()
+    assert PositionSimilarities(None, None, calibrate)[np.array([0, 1])].tolist() == [0.0, 0.0]

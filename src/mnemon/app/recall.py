@@ -33,8 +33,8 @@ from ..core.text import excerpt, tokens
 from ..ports.store.base import MemoryFilter
 from ..ports.graph_index import GraphSnapshot
 from .recall_graph import (
-    beam_arrays, class_weights, combine_array, entity_signals, keyword_signals, minmax_array, neighbour_support_arrays,
-    relevance_array,
+    PositionSimilarities, VectorRows, beam_arrays, class_weights, combine_array, entity_signal_of, keyword_signal_of,
+    minmax_array, neighbour_support_of, relevance_array,
 )
 from .runtime import Runtime
 
@@ -79,21 +79,18 @@ def _graph_names(snap: GraphSnapshot) -> dict[str, str | None]:
     return names
 
 
-def _position_similarities(rt: Runtime, snap: GraphSnapshot, scores: QueryScores | None) -> np.ndarray:
-    """Calibrated cosine of the query per graph position; 0 where a node has no vector (as a missing one counts)."""
-    out = np.zeros(len(snap), dtype=np.float64)
+def _position_similarities(rt: Runtime, snap: GraphSnapshot, scores: QueryScores | None) -> PositionSimilarities:
+    """Calibrated cosine of the query per graph position, worked out for the positions recall looks at."""
     if scores is None or scores.sims.shape[0] == 0:
-        return out
+        return PositionSimilarities(None, None, rt.calibrate_many)
     index = scores.index
     key = ("vector_rows", id(index), index.version())
     rows = snap.memo.get(key)
     if rows is None:
         for old in [k for k in snap.memo if isinstance(k, tuple) and k[0] == "vector_rows"]:
             del snap.memo[old]
-        rows = snap.memo[key] = index.rows_for(snap.ids)
-    has = (rows >= 0) & (rows < scores.sims.shape[0])
-    out[has] = rt.calibrate_many(scores.sims[rows[has]].astype(np.float64))
-    return out
+        rows = snap.memo[key] = VectorRows.of(index.rows_for(snap.ids))
+    return PositionSimilarities(scores.sims, rows, rt.calibrate_many)
 
 
 def _admit_mask(snap: GraphSnapshot, category: str | None, source: str | None) -> np.ndarray:
@@ -124,6 +121,22 @@ def _superseded_mask(snap: GraphSnapshot) -> np.ndarray:
         mask[snap.dst[_edges_of_type(snap, "supersedes")]] = True
         snap.memo["superseded"] = mask
     return mask
+
+
+def _from_evidence(parent: dict[int, int], nodes: np.ndarray, evidence: list[int]) -> np.ndarray:
+    """Whether each node was reached from an anchor that a keyword, vector or entity ranking found: the root
+    of its chain of best parents (itself when it has none) is such an anchor and not the node itself."""
+    child = np.fromiter(parent.keys(), dtype=np.int64, count=len(parent))
+    by_child = np.argsort(child)
+    child, up = child[by_child], np.fromiter(parent.values(), dtype=np.int64, count=len(parent))[by_child]
+    root = nodes.copy()
+    for _ in range(len(parent)):  # a chain is never longer: a path's score only decays along it, so no cycles
+        at = np.minimum(np.searchsorted(child, root), len(child) - 1)
+        moved = child[at] == root
+        if not moved.any():
+            break
+        root[moved] = up[at[moved]]
+    return (root != nodes) & np.isin(root, np.asarray(evidence, dtype=np.int64))
 
 
 def _causal_pairs(snap: GraphSnapshot, nodes: list[int]) -> list[tuple[str, str]]:
@@ -195,23 +208,16 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     edge_weights = EDGE_WEIGHTS[decision.intent]
     phi = class_weights(snap, edge_weights, _graph_names(snap))
     sims = _position_similarities(rt, snap, scores)
-    clipped = np.maximum(0.0, sims)
 
     total = max(1, store.count_active())
     q_weights = {t: idf(df.get(t, 0), total) for t in q_tokens}
-    keyword_cache: dict[int, float] = {}
-
-    def keyword(nodes: Sequence[int]) -> dict[int, float]:
-        missing = [p for p in nodes if p not in keyword_cache]
-        if missing:
-            keyword_cache.update(keyword_signals(snap, q_weights, missing))
-        return {p: keyword_cache[p] for p in nodes}
-
-    def similarity(nodes: Sequence[int]) -> dict[int, float]:
-        return {p: float(sims[p]) for p in nodes} if scores is not None else {}
 
     anchor_nodes = [pos[i] for i in anchor_scores if i in pos]
-    anchor_rel = relevance(keyword(anchor_nodes), similarity(anchor_nodes), anchor_nodes, scores is not None)
+    anchor_kw = dict(zip(anchor_nodes, keyword_signal_of(snap, q_weights, np.array(anchor_nodes, dtype=np.int64))
+                         .tolist()))
+    anchor_sim = (dict(zip(anchor_nodes, sims[np.array(anchor_nodes, dtype=np.int64)].tolist()))
+                  if scores is not None else {})
+    anchor_rel = relevance(anchor_kw, anchor_sim, anchor_nodes, scores is not None)
     params = BEAM[decision.intent]
     # the beam starts from what each anchor says about the query; RRF decided which memories are anchors
     beam = beam_arrays(snap, anchor_rel, params, phi, sims, _admit_mask(snap, category, source))
@@ -227,18 +233,15 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         ok &= snap.source[reached] == snap.code_of("sources", source)
     cand = reached[ok]
     cand_l = cand.tolist()
-    kw_sig = keyword(cand_l)
-    ent_sig = entity_signals(snap, q_ent_norm, cand_l)
-    kw = np.array([kw_sig[p] for p in cand_l], dtype=np.float64)
-    ent = np.array([ent_sig[p] for p in cand_l], dtype=np.float64)
-    sim = clipped[cand] if scores is not None else np.zeros(len(cand_l))
+    kw = keyword_signal_of(snap, q_weights, cand)
+    ent = entity_signal_of(snap, q_ent_norm, cand)
+    sim = np.maximum(0.0, sims[cand]) if scores is not None else np.zeros(len(cand_l))
     rel = relevance_array(kw, sim, scores is not None)
-    rel_of = dict(zip(cand_l, rel.tolist()))
-    support = neighbour_support_arrays(snap, rel_of, cand_l, phi, clipped)
-    for p, v in beam.support.items():
-        if p in rel_of and v > support.get(p, 0.0):
-            support[p] = v
-    graph = minmax_array(rel + np.array([support.get(p, 0.0) for p in cand_l], dtype=np.float64))
+    # what the neighbourhood says of each candidate: its best neighbour's vouching or the beam's best path to it
+    support = np.maximum(neighbour_support_of(snap, cand, rel, phi, sims),
+                         np.fromiter((beam.support.get(p, 0.0) for p in cand_l), dtype=np.float64,
+                                     count=len(cand_l)))
+    graph = minmax_array(rel + support)
     superseded = _superseded_mask(snap)[cand]
     weights = (RERANK if scores is not None else RERANK_NO_EMBEDDING)[decision.intent]
     # a memory written far from the period the query names is weaker evidence: demoted and flagged, never dropped
@@ -246,13 +249,12 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
                if window is not None else np.zeros(len(cand_l), dtype=bool))
     score = combine_array(kw, ent, sim, graph, superseded, weights, outside)
     supported = (kw > 0) | (ent > 0) | (sim >= SIMILARITY_SUPPORT)
-    evidence = {i for s in ("keyword", "vector", "entity") for i in rankings.get(s, ())}
-    for k in np.flatnonzero(~supported).tolist():
-        # reached through the graph from a supported memory still counts: the link is the evidence
-        root = p = cand_l[k]
-        while root in beam.parent:
-            root = beam.parent[root]
-        supported[k] = root != p and ids[root] in anchor_scores and ids[root] in evidence
+    # reached through the graph from a supported memory still counts: the link is the evidence
+    unsupported = np.flatnonzero(~supported)
+    if len(unsupported):
+        supported[unsupported] = _from_evidence(beam.parent, cand[unsupported], [
+            pos[i] for s in ("keyword", "vector", "entity") for i in rankings.get(s, ()) if i in anchor_scores
+            and i in pos])
     keep = np.flatnonzero(supported)
     if len(keep) > limit:  # only what can reach the top `limit` is ordered in full (ties at the cut included)
         cut = np.partition(score[keep], len(keep) - limit)[len(keep) - limit]

@@ -8,8 +8,9 @@ both on random graphs and compare them bit for bit.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Union
 
 import numpy as np
 
@@ -18,6 +19,45 @@ from ..core.recall.params import (
 )
 from ..core.recall.timeframe import OUTSIDE_FACTOR
 from ..ports.graph_index import GraphSnapshot
+
+
+@dataclass
+class VectorRows:
+    """Where each graph position's vector lies in the index matrix (-1 for none), worked out once per snapshot
+    and index version."""
+    row: np.ndarray
+    top: int  # one past the highest row
+    identity: bool  # position k is row k for every k
+
+    @classmethod
+    def of(cls, row: np.ndarray) -> VectorRows:
+        return cls(row, int(row.max()) + 1 if len(row) else 0,
+                   bool(np.array_equal(row, np.arange(len(row)))))
+
+
+@dataclass
+class PositionSimilarities:
+    """The calibrated cosine of the query per graph position, 0 where a node has no vector (as a missing one
+    counts), computed only for the positions asked for: recall looks at a few thousand of them, and a pass over
+    every position costs milliseconds at 10^6. `sims[positions]` gives the floats the full array would hold."""
+    raw: np.ndarray | None  # the index's float32 cosines, by matrix row
+    rows: VectorRows | None
+    calibrate: Callable[[np.ndarray], np.ndarray]
+
+    def __getitem__(self, nodes: np.ndarray) -> np.ndarray:
+        out = np.zeros(len(nodes), dtype=np.float64)
+        if self.raw is None or self.rows is None:
+            return out
+        n = self.raw.shape[0]
+        if self.rows.identity and self.rows.top <= n:  # position k is row k: no lookup
+            return self.calibrate(self.raw[nodes].astype(np.float64))
+        row = self.rows.row[nodes]
+        has = (row >= 0) & (row < n)
+        out[has] = self.calibrate(self.raw[row[has]].astype(np.float64))
+        return out
+
+
+Similarities = Union[np.ndarray, PositionSimilarities]  # per position, indexed by an array of positions
 
 
 @dataclass
@@ -67,7 +107,11 @@ def _trimmed(snap: GraphSnapshot, nodes: np.ndarray, phi: np.ndarray) -> tuple[n
 
 def _dense_rank(values: np.ndarray) -> np.ndarray:
     """0 for the smallest value, equal values equal ranks (exact float comparison, as the reference sorts)."""
-    return np.unique(values, return_inverse=True)[1].reshape(-1).astype(np.int64)
+    order = np.argsort(values)  # np.unique's inverse costs a third more on these sizes
+    ordered = values[order]
+    rank = np.empty(len(values), dtype=np.int64)
+    rank[order] = np.concatenate(([0], np.cumsum(ordered[1:] != ordered[:-1])))
+    return rank
 
 
 def _argsort_keys(keys: list[np.ndarray]) -> np.ndarray:
@@ -115,12 +159,13 @@ class _Level:
 
 
 def _walk(snap: GraphSnapshot, chunk: list[int], anchors: Mapping[int, float], params: BeamParams, phi: np.ndarray,
-          sem: np.ndarray, admit: np.ndarray, type_rank: np.ndarray) -> list[list[_Level]]:
+          sims: Similarities, admit: np.ndarray, type_rank: np.ndarray) -> list[list[_Level]]:
     """The walks of several anchors at once, each exactly as if it ran alone with an unlimited visit budget (the
     walks share nothing but the budget, which the caller replays in anchor order)."""
     n = len(snap)
     rank = snap.id_rank
     denom = LAMBDA_STRUCTURAL + LAMBDA_SEMANTIC
+    type_names = [t for t, _ in snap.classes]
     levels: list[list[_Level]] = [[] for _ in chunk]
     f_anchor = np.arange(len(chunk), dtype=np.int64)  # one row per (anchor, frontier node)
     f_node = np.array(chunk, dtype=np.int64)
@@ -149,11 +194,11 @@ def _walk(snap: GraphSnapshot, chunk: list[int], anchors: Mapping[int, float], p
             break
         cls = snap.cls[edge]
         structural = phi[cls] * np.clip(snap.weight[edge], 0.0, 1.0)
-        total = f_path[row] * (LAMBDA_STRUCTURAL * structural + sem[nb]) / denom
+        total = f_path[row] * (LAMBDA_STRUCTURAL * structural + LAMBDA_SEMANTIC * np.maximum(0.0, sims[nb])) / denom
         parent = f_node[row]
         # one transition per (anchor, neighbour): best total, then the smaller parent id, then the smaller edge type
-        order = _argsort_keys([np.unique(key, return_inverse=True)[1].reshape(-1).astype(np.int64),
-                               _dense_rank(-total), rank[parent], type_rank[cls]])
+        # (anchor, rank of the neighbour) names the same pair as `key`, with no sort to number the pairs
+        order = _argsort_keys([anchor * n + rank[nb], _dense_rank(-total), rank[parent], type_rank[cls]])
         sk = key[order]
         first = np.ones(len(order), dtype=bool)
         first[1:] = sk[1:] != sk[:-1]
@@ -168,7 +213,7 @@ def _walk(snap: GraphSnapshot, chunk: list[int], anchors: Mapping[int, float], p
         ranked = order[within < params.width]
         r_anchor = anchor[ranked]
         r_nodes, r_totals, r_parents = nb[ranked].tolist(), total[ranked].tolist(), parent[ranked].tolist()
-        r_types = [snap.classes[c][0] for c in cls[ranked].tolist()]
+        r_types = [type_names[c] for c in cls[ranked].tolist()]
         bounds = np.searchsorted(r_anchor, np.arange(len(chunk) + 1))
         for a in np.flatnonzero(transitions).tolist():
             lo, hi = int(bounds[a]), int(bounds[a + 1])
@@ -180,7 +225,7 @@ def _walk(snap: GraphSnapshot, chunk: list[int], anchors: Mapping[int, float], p
 
 
 def beam_arrays(snap: GraphSnapshot, anchors: Mapping[int, float], params: BeamParams, phi: np.ndarray,
-                sims: np.ndarray, admit: np.ndarray) -> ArrayBeam:
+                sims: Similarities, admit: np.ndarray) -> ArrayBeam:
     """`beam_search` with `neighbors` = each node's BEAM_FANOUT strongest out-edges by (φ·weight desc, edge id),
     `similarity` = `sims` (calibrated cosine per position, 0 without a vector) and `admit` a mask per position.
 
@@ -193,7 +238,6 @@ def beam_arrays(snap: GraphSnapshot, anchors: Mapping[int, float], params: BeamP
     dropped = 0
     visited = 0
     type_rank = _type_rank(snap)
-    sem = LAMBDA_SEMANTIC * np.maximum(0.0, sims)
     order = sorted(anchors, key=lambda a: (-anchors[a], snap.id_rank[a]))
     # enough anchors to spend the budget if each walk were full, then as many as the walks so far say are needed
     chunk_size = -(-params.max_visited // max(1, params.width * params.depth)) + 1
@@ -201,7 +245,7 @@ def beam_arrays(snap: GraphSnapshot, anchors: Mapping[int, float], params: BeamP
     while done < len(order) and visited < params.max_visited:
         chunk = order[done: done + chunk_size]
         done += len(chunk)
-        for walk in _walk(snap, chunk, anchors, params, phi, sem, admit, type_rank):
+        for walk in _walk(snap, chunk, anchors, params, phi, sims, admit, type_rank):
             if visited >= params.max_visited:
                 break
             for level in walk:
@@ -224,44 +268,55 @@ def beam_arrays(snap: GraphSnapshot, anchors: Mapping[int, float], params: BeamP
 
 
 def neighbour_support_arrays(snap: GraphSnapshot, rel: Mapping[int, float], candidates: Sequence[int],
-                             phi: np.ndarray, sims: np.ndarray) -> dict[int, float]:
+                             phi: np.ndarray, sims: Similarities) -> dict[int, float]:
     """`core.recall.rerank.neighbour_support` over every active out-edge of the candidates with rel > 0;
     `sims` is the clipped similarity per position (0 without a vector)."""
-    sources = [i for i in candidates if rel.get(i, 0.0) > 0.0]
-    if not sources:
-        return {}
-    nodes = np.array(sources, dtype=np.int64)
+    cand = np.asarray(candidates, dtype=np.int64)
+    got = neighbour_support_of(snap, cand, np.array([rel.get(i, 0.0) for i in candidates], dtype=np.float64),
+                               phi, sims)
+    hit = np.flatnonzero(got > 0.0)
+    return dict(zip(cand[hit].tolist(), got[hit].tolist()))
+
+
+def neighbour_support_of(snap: GraphSnapshot, cand: np.ndarray, rel: np.ndarray, phi: np.ndarray,
+                         sims: Similarities) -> np.ndarray:
+    """`neighbour_support_arrays` of distinct candidate positions `cand` with their `rel`, as an array along
+    `cand` (0 where nothing vouches for one)."""
+    with_rel = rel > 0.0
+    nodes = cand[with_rel]
     owner, edges = snap.edge_slices(nodes)
     if len(edges) == 0:
-        return {}
+        return np.zeros(len(cand), dtype=np.float64)
     is_cand = np.zeros(len(snap), dtype=bool)
-    is_cand[np.asarray(candidates, dtype=np.int64)] = True
+    is_cand[cand] = True
     dst = snap.dst[edges].astype(np.int64)
     cls = snap.cls[edges]
     p = phi[cls]
     keep = (dst != nodes[owner]) & is_cand[dst] & (p > 0.0)
-    if not keep.any():
-        return {}
     owner, dst, cls, p = owner[keep], dst[keep], cls[keep], p[keep]
     w = np.clip(snap.weight[edges[keep]], 0.0, 1.0)
-    sigma = np.array([PROXIMITY_FACTOR if s == "proximity" else 1.0 for _, s in snap.classes])[cls]
+    sigma = snap.memo.get("sigma")
+    if sigma is None:
+        sigma = snap.memo["sigma"] = np.array([PROXIMITY_FACTOR if s == "proximity" else 1.0 for _, s in snap.classes])
     scale = (LAMBDA_STRUCTURAL + LAMBDA_SEMANTIC) / 2
-    f = (LAMBDA_STRUCTURAL * p * w * sigma + LAMBDA_SEMANTIC * np.maximum(0.0, sims[dst])) / scale
-    base = np.array([rel[i] for i in sources], dtype=np.float64)
-    value = base[owner] * np.minimum(1.0, f)
+    f = (LAMBDA_STRUCTURAL * p * w * sigma[cls] + LAMBDA_SEMANTIC * np.maximum(0.0, sims[dst])) / scale
+    value = rel[with_rel][owner] * np.minimum(1.0, f)
     out = np.zeros(len(snap), dtype=np.float64)
     np.maximum.at(out, dst, value)
-    hit = np.unique(dst)
-    hit = hit[out[hit] > 0.0]
-    return dict(zip(hit.tolist(), out[hit].tolist()))
+    return out[cand]
 
 
 def keyword_signals(snap: GraphSnapshot, q_weights: Mapping[str, float], nodes: Sequence[int]) -> dict[int, float]:
     """`core.recall.rerank.keyword_signal` of each node: the weights of the query tokens it contains, summed in
     query order (the same float additions), over the sum of all query weights."""
-    out = dict.fromkeys(nodes, 0.0)
+    return dict(zip(nodes, keyword_signal_of(snap, q_weights, np.asarray(nodes, dtype=np.int64)).tolist()))
+
+
+def keyword_signal_of(snap: GraphSnapshot, q_weights: Mapping[str, float], nodes: np.ndarray) -> np.ndarray:
+    """`keyword_signals` as an array along `nodes`."""
+    out = np.zeros(len(nodes), dtype=np.float64)
     total = sum(q_weights.values())
-    if total <= 0 or not out:
+    if total <= 0 or not len(nodes):
         return out
     code = snap.memo.get("vocab_code")
     if code is None:
@@ -270,8 +325,7 @@ def keyword_signals(snap: GraphSnapshot, q_weights: Mapping[str, float], nodes: 
     known = [(k, code[t]) for k, (t, _) in enumerate(query) if t in code]
     if not known:
         return out
-    arr = np.array(nodes, dtype=np.int64)
-    owner, tok = snap.token_slices(arr)
+    owner, tok = snap.token_slices(nodes)
     q_ids = np.array([tid for _, tid in known], dtype=np.int64)
     hit = np.isin(tok, q_ids)
     owner, tok = owner[hit], tok[hit]
@@ -280,37 +334,36 @@ def keyword_signals(snap: GraphSnapshot, q_weights: Mapping[str, float], nodes: 
         for o, t in zip(owner.tolist(), tok.tolist()):
             matched.setdefault(o, set()).add(t)
         for o, ts in matched.items():
-            out[nodes[o]] = sum(w for (t, w) in query if code.get(t) in ts) / total
+            out[o] = sum(w for (t, w) in query if code.get(t) in ts) / total
         return out
-    bit_of = dict(zip(q_ids.tolist(), (1 << k for k, _ in known)))
-    bits = np.array([bit_of[t] for t in tok.tolist()], dtype=np.int64)
-    masks = np.zeros(len(arr), dtype=np.int64)
-    np.bitwise_or.at(masks, owner, bits)
-    value: dict[int, float] = {}
-    for o, m in zip(np.flatnonzero(masks).tolist(), masks[masks != 0].tolist()):
-        v = value.get(m)
-        if v is None:
-            v = value[m] = sum(w for k, (_, w) in enumerate(query) if m >> k & 1) / total
-        out[nodes[o]] = v
-    return out
+    by_id = np.argsort(q_ids)
+    bit = np.array([1 << k for k, _ in known], dtype=np.int64)[by_id]
+    masks = np.zeros(len(nodes), dtype=np.int64)
+    np.bitwise_or.at(masks, owner, bit[np.searchsorted(q_ids[by_id], tok)])
+    seen, inv = np.unique(masks, return_inverse=True)
+    # one Python sum per distinct set of matched words, in query order: the floats keyword_signal adds
+    value = [sum(w for k, (_, w) in enumerate(query) if m >> k & 1) / total if m else 0.0 for m in seen.tolist()]
+    return np.array(value, dtype=np.float64)[inv.reshape(-1)]
 
 
 def entity_signals(snap: GraphSnapshot, q_entities: frozenset[str], nodes: Sequence[int]) -> dict[int, float]:
     """`core.recall.rerank.entity_signal` of each node: the share of the (lower-cased) query entities it holds."""
-    out = dict.fromkeys(nodes, 0.0)
-    if not q_entities or not out:
-        return out
+    return dict(zip(nodes, entity_signal_of(snap, q_entities, np.asarray(nodes, dtype=np.int64)).tolist()))
+
+
+def entity_signal_of(snap: GraphSnapshot, q_entities: frozenset[str], nodes: np.ndarray) -> np.ndarray:
+    """`entity_signals` as an array along `nodes` (a count over a count: the same division in float64)."""
+    if not q_entities or not len(nodes):
+        return np.zeros(len(nodes), dtype=np.float64)
     code = snap.memo.get("entity_code")
     if code is None:
         code = snap.memo["entity_code"] = {e: k for k, e in enumerate(snap.entity_vocab)}
     q_ids = np.array([code[e] for e in q_entities if e in code], dtype=np.int64)
     if not len(q_ids):
-        return out
-    owner, ent = snap.entity_slices(np.array(nodes, dtype=np.int64))
+        return np.zeros(len(nodes), dtype=np.float64)
+    owner, ent = snap.entity_slices(nodes)
     counts = np.bincount(owner[np.isin(ent, q_ids)], minlength=len(nodes))
-    for o in np.flatnonzero(counts).tolist():
-        out[nodes[o]] = int(counts[o]) / max(1, len(q_entities))
-    return out
+    return counts / float(max(1, len(q_entities)))
 
 
 def relevance_array(keyword: np.ndarray, similarity: np.ndarray, with_vectors: bool) -> np.ndarray:
