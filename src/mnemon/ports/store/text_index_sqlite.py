@@ -159,14 +159,10 @@ class SQLiteTextIndex:
             if flt is None or (flt.kind == "memory" and not flt.category and not flt.source
                                and not flt.created_from and not flt.created_to):
                 # the FTS table holds exactly the active memories: rank there, join only the winners
-                hits = self.conn.execute(
-                    "SELECT rowid, -bm25(memory_fts, 1.0, 0.6, 0.6) AS s FROM memory_fts WHERE memory_fts MATCH ?"
-                    " ORDER BY s DESC, rowid DESC LIMIT ?", (match, limit)).fetchall()
-                if not hits:
-                    return []
-                marks = ",".join("?" * len(hits))
-                ids = dict(self.conn.execute(f"SELECT seq, id FROM nodes WHERE seq IN ({marks})", [h[0] for h in hits]))
-                return [(ids[h[0]], float(h[1])) for h in hits if h[0] in ids]
+                return [(r[0], float(r[1])) for r in self.conn.execute(
+                    "SELECT n.id, h.s FROM (SELECT rowid, -bm25(memory_fts, 1.0, 0.6, 0.6) AS s FROM memory_fts"
+                    " WHERE memory_fts MATCH ? ORDER BY s DESC, rowid DESC LIMIT ?) h JOIN nodes n ON n.seq = h.rowid"
+                    " ORDER BY h.s DESC, h.rowid DESC", (match, limit))]
             where, args = _where(flt)
             # bm25 is lower-is-better; weights favour body over tags and entities
             sql = (f"SELECT n.id, -bm25(memory_fts, 1.0, 0.6, 0.6) AS s FROM memory_fts JOIN nodes n"
