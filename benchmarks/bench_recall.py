@@ -318,6 +318,56 @@ def pct(values: list[float], q: float) -> float:
     return round(s[min(len(s) - 1, int(round(q * (len(s) - 1))))], 2)
 
 
+def query_vectors(rt: Runtime, queries: list[tuple[str, str]]) -> list[npt.NDArray[np.float32]]:
+    """Each query's vector: its target memory's plus noise of the same norm scale (seeded), unit length."""
+    noise = np.random.default_rng(7)
+    out = []
+    for _, target in queries:
+        v = rt.index.vector(target) + noise.standard_normal(DIM).astype(np.float32) / np.sqrt(DIM)
+        out.append((v / np.linalg.norm(v)).astype(np.float32))
+    return out
+
+
+def projection_agreement(db: Path, n_queries: int, dims: int, candidates: list[int]) -> dict[str, Any]:
+    """A two-stage vector search measured against the exact scan on the benchmark's queries: a seeded Gaussian
+    projection to `dims` ranks every row, the best `candidates` are re-scored exactly. Reports the mean and worst
+    top-20 agreement with the exact top 20 and the CPU time of each search (one BLAS thread, as recall scans)."""
+    from mnemon.ports.vector_index import _blas_threads_setter
+
+    set_threads = _blas_threads_setter()
+    if set_threads is not None:
+        set_threads(1)
+    store = SQLiteStore(str(db), readonly=True)
+    rt = Runtime(store=store, provider=BenchVectors())
+    qvecs = query_vectors(rt, make_queries(store, n_queries))
+    mat = np.asarray(store.load_vectors(rt.provider.identity())[1], dtype=np.float32)
+    projection = np.random.default_rng(20261201).standard_normal((mat.shape[1], dims)).astype(np.float32)
+    projection /= np.sqrt(dims)
+    projected = np.ascontiguousarray(mat @ projection)
+    exact_cpu, exact_top = [], []
+    for q in qvecs:
+        c = time.process_time()
+        sims = mat @ q
+        exact_top.append(set(np.argpartition(-sims, 19)[:20].tolist()))
+        exact_cpu.append((time.process_time() - c) * 1000)
+    rows = []
+    for cand in candidates:
+        agree, cpu = [], []
+        for q, want in zip(qvecs, exact_top):
+            c = time.process_time()
+            rough = projected @ (q @ projection)
+            pool = np.argpartition(-rough, cand)[:cand]
+            exact = mat[pool] @ q
+            got = pool[np.argpartition(-exact, 19)[:20]]
+            cpu.append((time.process_time() - c) * 1000)
+            agree.append(len(want & set(got.tolist())) / 20)
+        rows.append({"candidates": cand, "top20_agreement_mean": round(statistics.mean(agree), 3),
+                     "top20_agreement_min": min(agree), "cpu_p50_ms": pct(cpu, 0.5)})
+    store.close()
+    return {"stored": len(mat), "dims": dims, "queries": len(qvecs), "exact_cpu_p50_ms": pct(exact_cpu, 0.5),
+            "two_stage": rows}
+
+
 # ── one size, measured inside its own process ────────────────────────────────────────────────────────────────
 def measure(db: Path, n_queries: int, warmups: int, dump: str | None, profile: str | None) -> dict[str, Any]:
     from mnemon.app.recall import run_recall
@@ -325,8 +375,6 @@ def measure(db: Path, n_queries: int, warmups: int, dump: str | None, profile: s
     store = SQLiteStore(str(db))
     rt = Runtime(store=store, provider=BenchVectors())
     queries = make_queries(store, n_queries + warmups)
-    noise = np.random.default_rng(7)
-    qvecs = []
     t = time.perf_counter()
     rt.index.scores(np.zeros(DIM, dtype=np.float32))  # loads the matrix: reported, not part of a recall
     load_ms = (time.perf_counter() - t) * 1000
@@ -339,9 +387,7 @@ def measure(db: Path, n_queries: int, warmups: int, dump: str | None, profile: s
         t = time.perf_counter()
         rt.graph.snapshot()  # from the file beside the database when it is current, else built and saved
         graph["graph_load_ms"] = round((time.perf_counter() - t) * 1000, 1)
-    for _, target in queries:
-        v = rt.index.vector(target) + noise.standard_normal(DIM).astype(np.float32) / np.sqrt(DIM)
-        qvecs.append((v / np.linalg.norm(v)).astype(np.float32))
+    qvecs = query_vectors(rt, queries)
     times, cpu, first_ms = [], [], 0.0
     results: list[list[Any]] = []
     hit_target = 0
@@ -433,6 +479,9 @@ def main() -> None:
     ap.add_argument("--cache", default=str(ROOT / ".bench"))
     ap.add_argument("--dump", help="write every query's results (ids, scores) to this file (single size)")
     ap.add_argument("--profile", help="cProfile the measured recalls into this file (single size)")
+    ap.add_argument("--projection-agreement", metavar="DIMS", type=int,
+                    help="instead: top-20 agreement and CPU of a two-stage (projection, then exact) vector search")
+    ap.add_argument("--candidates", default="400,2000,8000,20000,60000", help="with --projection-agreement")
     ap.add_argument("--measure", help=argparse.SUPPRESS)  # internal: measure one built store in this process
     args = ap.parse_args()
     if args.measure:
@@ -441,6 +490,11 @@ def main() -> None:
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+    if args.projection_agreement:
+        print(json.dumps([projection_agreement(build_store(n, cache), args.queries, args.projection_agreement,
+                                               [int(c) for c in args.candidates.split(",")]) for n in sizes],
+                         indent=2))
+        return
     result: dict[str, Any] = {"benchmark": "recall", "machine": {"cpus": os.cpu_count(),
                               "python": sys.version.split()[0]}, "targets_ms": TARGETS_MS, "in_process": []}
     for n in sizes:

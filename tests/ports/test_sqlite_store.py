@@ -166,6 +166,49 @@ def test_entity_holders_newest_first_with_limit_and_exclude(store: Store) -> Non
     assert [c for _, c in hits] == [2, 2, 2]
 
 
+def test_memories_with_entities_ranks_by_shared_entities_then_newest_then_id(store: Store) -> None:
+    # a common entity held by many, ties on created_at, holders of several entities deep in the past, a filter
+    import random
+    rng = random.Random(3)
+    held: dict[str, tuple[set[str], str, str]] = {}
+    for k in range(120):
+        ents = {e for e in ("Redis", "Kafka", "Mongo") if rng.random() < (0.9 if e == "Redis" else 0.15)}
+        category = "fact" if k % 3 else "general"
+        m = put(store, f"m{k:03d}", hours=rng.randrange(40), entities=tuple(sorted(ents)), category=category)
+        held[m.id] = (ents, m.created_at, category)
+
+    def expected(query: list[str], limit: int, category: str | None = None) -> list[tuple[str, int]]:
+        rows = [(i, len(ents & set(query)), t) for i, (ents, t, c) in held.items()
+                if ents & set(query) and category in (None, c)]
+        rows.sort(key=lambda r: r[0])
+        rows.sort(key=lambda r: (r[1], r[2]), reverse=True)
+        return [(i, c) for i, c, _ in rows[:limit]]
+
+    for query in (["Redis"], ["Kafka"], ["Redis", "Kafka"], ["Redis", "Kafka", "Mongo"], ["Mongo", "Nope"]):
+        for limit in (1, 5, 20, 200):
+            assert store.memories_with_entities(query, limit) == expected(query, limit), (query, limit)
+        assert store.memories_with_entities(query, 7, MemoryFilter(category="general")) == \
+            expected(query, 7, "general"), query
+
+
+def test_recent_memory_ids_are_the_ids_of_recent_memories(store: Store) -> None:
+    for k in range(9):
+        put(store, f"r{k}", hours=k % 4, category="fact" if k % 2 else "general", source="a" if k < 5 else "b")
+    for flt in (None, MemoryFilter(category="fact"), MemoryFilter(source="b", created_to=at(2))):
+        for limit in (1, 4, 20):
+            assert store.recent_memory_ids(limit, flt) == [m.id for m in store.recent_memories(limit, flt=flt)]
+
+
+def test_document_counts_follow_writes(store: Store) -> None:
+    put(store, "a", "redis cache")
+    assert store.token_doc_freq(["redis", "kafka"]) == {"redis": 1, "kafka": 0}
+    put(store, "b", "redis kafka")
+    assert store.token_doc_freq(["redis", "kafka"]) == {"redis": 2, "kafka": 1}
+    with store.transaction():
+        store.soft_delete(["a"], at(5))
+    assert store.token_doc_freq(["kafka", "redis"]) == {"kafka": 1, "redis": 1}
+
+
 def test_keyword_search_ranks_and_survives_hostile_tokens(store: Store) -> None:
     put(store, "a", "redis cache cache cache")
     put(store, "b", "redis queue")

@@ -184,7 +184,7 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         rankings["vector"] = [i for i, c in scores.top(ANCHOR_TOP_K, allowed=allowed)
                               if rt.calibrate(c) > VECTOR_ANCHOR_FLOOR]
     if window is None:
-        rankings["recency"] = [m.id for m in store.recent_memories(ANCHOR_TOP_K, flt=flt)]
+        rankings["recency"] = store.recent_memory_ids(ANCHOR_TOP_K, flt)
     else:
         # recency, relative to the period the query names: that period's memories closest in meaning (its newest
         # without vectors)
@@ -193,7 +193,7 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         if scores is not None:
             rankings["period"] = [i for i, _ in scores.top(ANCHOR_TOP_K, allowed=set(store.memory_ids(period)))]
         else:
-            rankings["period"] = [m.id for m in store.recent_memories(ANCHOR_TOP_K, flt=period)]
+            rankings["period"] = store.recent_memory_ids(ANCHOR_TOP_K, period)
     if q_entities:
         rankings["entity"] = [i for i, _ in store.memories_with_entities(q_entities, ANCHOR_TOP_K, flt)]
     anchor_scores = rrf(rankings)

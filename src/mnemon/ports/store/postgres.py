@@ -332,6 +332,12 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
             f"SELECT {_NODE_COLS_N} FROM nodes n WHERE {where} ORDER BY n.created_at DESC, n.seq DESC LIMIT %s",
             [*args, limit])]
 
+    def recent_memory_ids(self, limit: int, flt: MemoryFilter | None = None) -> list[str]:
+        """The ids `recent_memories(limit, flt=flt)` would return, without reading whole rows."""
+        where, args = memory_where(flt)
+        return [r[0] for r in self._rows(
+            f"SELECT n.id FROM nodes n WHERE {where} ORDER BY n.created_at DESC, n.seq DESC LIMIT %s", [*args, limit])]
+
     def memory_ids(self, flt: MemoryFilter | None = None) -> list[str]:
         where, args = memory_where(flt)
         return [r[0] for r in self._rows(f"SELECT n.id FROM nodes n WHERE {where}", args)]

@@ -12,17 +12,17 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 
 from ...core.errors import ReadOnly, StoreError
 from ...core.model import Edge, Link, Memory, OplogEntry, iso, utcnow
-from ...core.text import rarest_terms
 from .base import MemoryFilter
 from .graph_sqlite import SQLiteGraphReads
 from .vectors_sqlite import SQLiteVectors
+from .text_index_sqlite import KEYWORD_POSTING_BUDGET, SQLiteTextIndex, _chunks, _where  # noqa: F401  (re-exported)
 from .edge_rows import EDGE_VALUE_COLS, LEGACY_EDGE_ROWS_VIEW, SEQ_OF
 from .migrate_sqlite import migrate
 
@@ -35,9 +35,7 @@ _EDGE_COLS = (
     "id, src, dst, type, sub_type, weight, confidence, status, evidence, origin, rule, source_path, metadata, "
     "created_at, updated_at"
 )
-_CHUNK = 500  # stay far below SQLite's host-parameter limit
 _JSON = json.JSONEncoder(ensure_ascii=False)  # one encoder: json.dumps(…, ensure_ascii=False) builds one per call
-KEYWORD_POSTING_BUDGET = 2_000  # BM25 scores every posting of every term: this bounds a `max_terms` search
 
 
 
@@ -60,36 +58,21 @@ def _edge(row: tuple[Any, ...]) -> Edge:
     )
 
 
-def _chunks(seq: Sequence[Any]) -> Iterator[Sequence[Any]]:
-    for i in range(0, len(seq), _CHUNK):
-        yield seq[i : i + _CHUNK]
+def _recent_where(flt: MemoryFilter | None, since: str | None, until: str | None, source: str | None,
+                  exclude: Iterable[str]) -> tuple[str, list[Any]]:
+    where, args = _where(flt)
+    for condition, value in (("n.created_at >= ?", since), ("n.created_at <= ?", until), ("n.source = ?", source)):
+        if value:
+            where += f" AND {condition}"
+            args.append(value)
+    excluded = list(exclude)
+    if excluded:
+        where += f" AND n.id NOT IN ({','.join('?' * len(excluded))})"
+        args.extend(excluded)
+    return where, args
 
 
-def _where(flt: MemoryFilter | None, alias: str = "n") -> tuple[str, list[Any]]:
-    clauses = [f"{alias}.deleted_at IS NULL"]
-    args: list[Any] = []
-    if flt is not None:
-        if flt.kind:
-            clauses.append(f"{alias}.kind = ?")
-            args.append(flt.kind)
-        if flt.category:
-            clauses.append(f"{alias}.category = ?")
-            args.append(flt.category)
-        if flt.source:
-            clauses.append(f"{alias}.source = ?")
-            args.append(flt.source)
-        if flt.created_from:
-            clauses.append(f"{alias}.created_at >= ?")
-            args.append(flt.created_from)
-        if flt.created_to:
-            clauses.append(f"{alias}.created_at <= ?")
-            args.append(flt.created_to)
-    else:
-        clauses.append(f"{alias}.kind = 'memory'")
-    return " AND ".join(clauses), args
-
-
-class SQLiteStore(SQLiteGraphReads, SQLiteVectors):
+class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
     """One SQLite file. Safe for many processes (WAL + BEGIN IMMEDIATE + busy timeout) and for threads (one lock)."""
 
     def __init__(self, path: str, *, readonly: bool = False, busy_timeout_ms: int = 60000) -> None:
@@ -99,6 +82,8 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors):
         self._depth = 0
         self._df_cache: dict[str, int] = {}
         self._df_seen_at = 0
+        self._exact_df: dict[str, int] = {}
+        self._exact_df_token: tuple[int, int] | None = None
         if readonly:
             if not os.path.exists(path):
                 raise StoreError(f"no database at {path}; create it first by writing to it without --readonly")
@@ -306,22 +291,15 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors):
     def recent_memories(self, limit: int, *, since: str | None = None, until: str | None = None,
                         source: str | None = None, exclude: Iterable[str] = (),
                         flt: MemoryFilter | None = None) -> list[Memory]:
-        where, args = _where(flt)
-        if since:
-            where += " AND n.created_at >= ?"
-            args.append(since)
-        if until:
-            where += " AND n.created_at <= ?"
-            args.append(until)
-        if source:
-            where += " AND n.source = ?"
-            args.append(source)
-        excluded = list(exclude)
-        if excluded:
-            where += f" AND n.id NOT IN ({','.join('?' * len(excluded))})"
-            args.extend(excluded)
+        where, args = _recent_where(flt, since, until, source, exclude)
         sql = f"SELECT {_NODE_COLS_N} FROM nodes n WHERE {where} ORDER BY n.created_at DESC, n.seq DESC LIMIT ?"
         return [_node(r) for r in self.conn.execute(sql, [*args, limit])]
+
+    def recent_memory_ids(self, limit: int, flt: MemoryFilter | None = None) -> list[str]:
+        """The ids `recent_memories(limit, flt=flt)` would return, without reading and decoding whole rows."""
+        where, args = _where(flt)
+        sql = f"SELECT n.id FROM nodes n WHERE {where} ORDER BY n.created_at DESC, n.seq DESC LIMIT ?"
+        return [r[0] for r in self.conn.execute(sql, [*args, limit])]
 
     def memory_ids(self, flt: MemoryFilter | None = None) -> list[str]:
         where, args = _where(flt)
@@ -386,121 +364,6 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors):
         if self.readonly:
             raise ReadOnly("the store is open read-only (--readonly)")
         self.conn.executemany(sql, rows)
-
-    # ── entities and keywords ────────────────────────────────────────────────
-    def index_entities(self, node_id: str, entities: Sequence[str], created_at: str) -> None:
-        seq = self.conn.execute("SELECT seq FROM nodes WHERE id = ?", (node_id,)).fetchone()[0]
-        self._write("DELETE FROM node_entities WHERE node_seq = ?", (seq,))
-        self._write_many("INSERT OR IGNORE INTO node_entities(entity, node_seq, created_at) VALUES (?,?,?)",
-                         [(e, seq, created_at) for e in dict.fromkeys(entities)])
-
-    def index_entities_of_new(self, rows: Sequence[tuple[str, Sequence[str], str]]) -> None:
-        """(node id, entities, created_at) of nodes inserted in this transaction: the bulk form of `index_entities`."""
-        seqs: dict[str, int] = {}
-        ids = [r[0] for r in rows if r[1]]
-        for chunk in _chunks(ids):
-            marks = ",".join("?" * len(chunk))
-            seqs.update((r[0], r[1]) for r in self.conn.execute(f"SELECT id, seq FROM nodes WHERE id IN ({marks})",
-                                                                list(chunk)))
-        self._write_many("INSERT OR IGNORE INTO node_entities(entity, node_seq, created_at) VALUES (?,?,?)",
-                         [(e, seqs[node_id], created) for node_id, entities, created in rows if entities
-                          for e in dict.fromkeys(entities)])
-
-    def entity_holders(self, entity: str, limit: int, exclude: Iterable[str] = (), *,
-                       until: str | None = None) -> list[str]:
-        excluded = set(exclude)
-        window = " AND e.created_at <= ?" if until else ""
-        rows = self.conn.execute(
-            "SELECT n.id FROM node_entities e JOIN nodes n ON n.seq = e.node_seq"
-            f" WHERE e.entity = ?{window} AND n.deleted_at IS NULL ORDER BY e.created_at DESC, e.node_seq DESC LIMIT ?",
-            (entity, *([until] if until else []), limit + len(excluded)),
-        )
-        return [r[0] for r in rows if r[0] not in excluded][:limit]
-
-    def known_entities(self, candidates: set[str]) -> set[str]:
-        found: set[str] = set()
-        cands = sorted(candidates)
-        for chunk in _chunks(cands):
-            marks = ",".join("?" * len(chunk))
-            found.update(r[0] for r in self.conn.execute(
-                f"SELECT DISTINCT entity FROM node_entities WHERE entity IN ({marks})", list(chunk)))
-        return found
-
-    def memories_with_entities(self, entities: Sequence[str], limit: int,
-                               flt: MemoryFilter | None = None) -> list[tuple[str, int]]:
-        if not entities:
-            return []
-        where, args = _where(flt)
-        marks = ",".join("?" * len(entities))
-        sql = (f"SELECT n.id, COUNT(*) AS c, MAX(n.created_at) AS t FROM node_entities e JOIN nodes n ON n.seq = e.node_seq"
-               f" WHERE e.entity IN ({marks}) AND {where} GROUP BY n.id ORDER BY c DESC, t DESC, n.id LIMIT ?")
-        return [(r[0], r[1]) for r in self.conn.execute(sql, [*entities, *args, limit])]
-
-    def top_entities(self, limit: int) -> list[tuple[str, int]]:
-        return [(r[0], r[1]) for r in self.conn.execute(
-            "SELECT e.entity, COUNT(*) c FROM node_entities e JOIN nodes n ON n.seq = e.node_seq"
-            " WHERE n.deleted_at IS NULL GROUP BY e.entity ORDER BY c DESC, e.entity LIMIT ?", (limit,))]
-
-    def keyword_search(self, tokens: Sequence[str], limit: int, flt: MemoryFilter | None = None, *,
-                       max_terms: int | None = None, max_postings: int | None = None,
-                       doc_freq: Mapping[str, int] | None = None) -> list[tuple[str, float]]:
-        terms = [t.replace('"', '""') for t in dict.fromkeys(tokens) if t]
-        if not terms:
-            return []
-        if len(terms) > 1:
-            # terms in more than a quarter of all memories add little to BM25 but make every match expensive to
-            # score; keep them only when nothing rarer is left
-            active = self.count_active()
-            if doc_freq is not None:
-                df = dict(doc_freq)
-            else:
-                df = self.token_doc_freq(terms) if max_terms is None else self._rough_doc_freq(terms, active)
-            common = max(50, active // 4)
-            rare = [t for t in terms if df.get(t, 0) <= common]
-            terms = rare or terms
-            if max_terms is not None or max_postings is not None:
-                terms = rarest_terms(terms, df, max_terms or len(terms), max_postings or KEYWORD_POSTING_BUDGET)
-        match = " OR ".join(f'"{t}"' for t in terms)
-        try:
-            if flt is None or (flt.kind == "memory" and not flt.category and not flt.source
-                               and not flt.created_from and not flt.created_to):
-                # the FTS table holds exactly the active memories: rank there, join only the winners
-                hits = self.conn.execute(
-                    "SELECT rowid, -bm25(memory_fts, 1.0, 0.6, 0.6) AS s FROM memory_fts WHERE memory_fts MATCH ?"
-                    " ORDER BY s DESC, rowid DESC LIMIT ?", (match, limit)).fetchall()
-                if not hits:
-                    return []
-                marks = ",".join("?" * len(hits))
-                ids = dict(self.conn.execute(f"SELECT seq, id FROM nodes WHERE seq IN ({marks})", [h[0] for h in hits]))
-                return [(ids[h[0]], float(h[1])) for h in hits if h[0] in ids]
-            where, args = _where(flt)
-            # bm25 is lower-is-better; weights favour body over tags and entities
-            sql = (f"SELECT n.id, -bm25(memory_fts, 1.0, 0.6, 0.6) AS s FROM memory_fts JOIN nodes n"
-                   f" ON n.seq = memory_fts.rowid WHERE memory_fts MATCH ? AND {where} ORDER BY s DESC, n.seq DESC LIMIT ?")
-            return [(r[0], float(r[1])) for r in self.conn.execute(sql, [match, *args, limit])]
-        except sqlite3.OperationalError as exc:  # a malformed MATCH must not surface as a traceback
-            raise StoreError(f"keyword search failed: {exc}") from exc
-
-    def _rough_doc_freq(self, terms: Sequence[str], active: int) -> dict[str, int]:
-        """Document counts that may lag a little behind the store, for choosing which words of a long text to
-        search by. Counting reads a term's whole posting list (~9 ms for a handful of common words at 100k
-        memories), so counts are kept until the store has grown or shrunk by 1 % — never used for scores."""
-        if abs(active - self._df_seen_at) > max(100, self._df_seen_at // 100) or len(self._df_cache) > 100_000:
-            self._df_cache, self._df_seen_at = {}, active
-        missing = [t for t in terms if t not in self._df_cache]
-        if missing:
-            self._df_cache.update(self.token_doc_freq(missing))
-        return {t: self._df_cache[t] for t in terms}
-
-    def token_doc_freq(self, tokens: Sequence[str]) -> dict[str, int]:
-        terms = list(dict.fromkeys(tokens))
-        out = dict.fromkeys(terms, 0)
-        for chunk in _chunks(terms):
-            marks = ",".join("?" * len(chunk))
-            for term, doc in self.conn.execute(
-                    f"SELECT term, doc FROM memory_fts_vocab WHERE term IN ({marks})", list(chunk)):
-                out[term] = int(doc)
-        return out
 
     def like_search(self, text: str, limit: int) -> list[Memory]:
         pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"

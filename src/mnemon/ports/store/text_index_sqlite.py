@@ -1,0 +1,198 @@
+"""Entities and keywords on SQLite: the node_entities index and FTS5 (BM25 search, document counts)."""
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+from ...core.errors import StoreError
+from ...core.text import rarest_terms
+from .base import MemoryFilter
+
+KEYWORD_POSTING_BUDGET = 2_000  # BM25 scores every posting of every term: this bounds a `max_terms` search
+_CHUNK = 500  # stay far below SQLite's host-parameter limit
+
+
+def _chunks(seq: Sequence[Any]) -> Iterator[Sequence[Any]]:
+    for i in range(0, len(seq), _CHUNK):
+        yield seq[i : i + _CHUNK]
+
+
+def _counts_through(cache: dict[str, int], terms: Sequence[str],
+                    count: Callable[[Sequence[str]], dict[str, int]]) -> dict[str, int]:
+    """Counts of `terms` from `cache`, counting (and keeping) only those it lacks."""
+    missing = [t for t in terms if t not in cache]
+    if missing:
+        cache.update(count(missing))
+    return {t: cache[t] for t in terms}
+
+
+# each MemoryFilter field and the condition it puts on a node row
+_FILTER_CONDITIONS = (("kind", "kind = ?"), ("category", "category = ?"), ("source", "source = ?"),
+                      ("created_from", "created_at >= ?"), ("created_to", "created_at <= ?"))
+
+
+def _where(flt: MemoryFilter | None, alias: str = "n") -> tuple[str, list[Any]]:
+    """The SQL condition (and its arguments) of a memory filter; no filter means active memories."""
+    if flt is None:
+        return f"{alias}.deleted_at IS NULL AND {alias}.kind = 'memory'", []
+    clauses = [f"{alias}.deleted_at IS NULL"]
+    args: list[Any] = []
+    for name, condition in _FILTER_CONDITIONS:
+        value = getattr(flt, name)
+        if value:
+            clauses.append(f"{alias}.{condition}")
+            args.append(value)
+    return " AND ".join(clauses), args
+
+
+class SQLiteTextIndex:
+    """Mixed into `SQLiteStore` (as `vectors_sqlite` is); uses its connection, `_write`, `count_active` and
+    `change_token`, and the document-count caches it sets up."""
+
+    conn: sqlite3.Connection
+    _write: Callable[..., Any]
+    _write_many: Callable[..., None]
+    count_active: Callable[[], int]
+    change_token: Callable[[], tuple[int, int]]
+    _df_cache: dict[str, int]
+    _df_seen_at: int
+    _exact_df: dict[str, int]
+    _exact_df_token: tuple[int, int] | None
+
+    # ── entities and keywords ────────────────────────────────────────────────
+    def index_entities(self, node_id: str, entities: Sequence[str], created_at: str) -> None:
+        seq = self.conn.execute("SELECT seq FROM nodes WHERE id = ?", (node_id,)).fetchone()[0]
+        self._write("DELETE FROM node_entities WHERE node_seq = ?", (seq,))
+        self._write_many("INSERT OR IGNORE INTO node_entities(entity, node_seq, created_at) VALUES (?,?,?)",
+                         [(e, seq, created_at) for e in dict.fromkeys(entities)])
+
+    def index_entities_of_new(self, rows: Sequence[tuple[str, Sequence[str], str]]) -> None:
+        """(node id, entities, created_at) of nodes inserted in this transaction: the bulk form of `index_entities`."""
+        seqs: dict[str, int] = {}
+        ids = [r[0] for r in rows if r[1]]
+        for chunk in _chunks(ids):
+            marks = ",".join("?" * len(chunk))
+            seqs.update((r[0], r[1]) for r in self.conn.execute(f"SELECT id, seq FROM nodes WHERE id IN ({marks})",
+                                                                list(chunk)))
+        self._write_many("INSERT OR IGNORE INTO node_entities(entity, node_seq, created_at) VALUES (?,?,?)",
+                         [(e, seqs[node_id], created) for node_id, entities, created in rows if entities
+                          for e in dict.fromkeys(entities)])
+
+    def entity_holders(self, entity: str, limit: int, exclude: Iterable[str] = (), *,
+                       until: str | None = None) -> list[str]:
+        excluded = set(exclude)
+        window = " AND e.created_at <= ?" if until else ""
+        rows = self.conn.execute(
+            "SELECT n.id FROM node_entities e JOIN nodes n ON n.seq = e.node_seq"
+            f" WHERE e.entity = ?{window} AND n.deleted_at IS NULL ORDER BY e.created_at DESC, e.node_seq DESC LIMIT ?",
+            (entity, *([until] if until else []), limit + len(excluded)),
+        )
+        return [r[0] for r in rows if r[0] not in excluded][:limit]
+
+    def known_entities(self, candidates: set[str]) -> set[str]:
+        found: set[str] = set()
+        cands = sorted(candidates)
+        for chunk in _chunks(cands):
+            marks = ",".join("?" * len(chunk))
+            found.update(r[0] for r in self.conn.execute(
+                f"SELECT DISTINCT entity FROM node_entities WHERE entity IN ({marks})", list(chunk)))
+        return found
+
+    def memories_with_entities(self, entities: Sequence[str], limit: int,
+                               flt: MemoryFilter | None = None) -> list[tuple[str, int]]:
+        """Memories holding the most of `entities`, newest first among equals. Only rows that can reach the top
+        `limit` are grouped: each entity's `limit` newest holders inside the filter (and any tied with the last of
+        them) and every holder of two or more — a common entity's other holders are outranked by those `limit`.
+        Relies on node_entities.created_at being its node's created_at, as every writer stores it."""
+        ents = list(dict.fromkeys(entities))
+        if not ents or limit <= 0:
+            return []
+        where, args = _where(flt)
+        seqs: set[int] = set()
+        for entity in ents:
+            floor = self.conn.execute(
+                f"SELECT e.created_at FROM node_entities e JOIN nodes n ON n.seq = e.node_seq WHERE e.entity = ?"
+                f" AND {where} ORDER BY e.created_at DESC LIMIT 1 OFFSET ?", [entity, *args, limit - 1]).fetchone()
+            seqs.update(r[0] for r in self.conn.execute(
+                "SELECT node_seq FROM node_entities WHERE entity = ? AND created_at >= ?",
+                (entity, floor[0] if floor else "")))
+        marks = ",".join("?" * len(ents))
+        if len(ents) > 1:
+            seqs.update(r[0] for r in self.conn.execute(
+                f"SELECT node_seq FROM node_entities WHERE entity IN ({marks}) GROUP BY node_seq HAVING COUNT(*) > 1",
+                ents))
+        if not seqs:
+            return []
+        sql = ("SELECT n.id, COUNT(*) AS c, MAX(n.created_at) AS t FROM node_entities e JOIN nodes n ON n.seq = e.node_seq"
+               f" WHERE e.entity IN ({marks}) AND e.node_seq IN (SELECT value FROM json_each(?)) AND {where}"
+               " GROUP BY n.id ORDER BY c DESC, t DESC, n.id LIMIT ?")
+        return [(r[0], r[1]) for r in self.conn.execute(sql, [*ents, json.dumps(sorted(seqs)), *args, limit])]
+
+    def top_entities(self, limit: int) -> list[tuple[str, int]]:
+        return [(r[0], r[1]) for r in self.conn.execute(
+            "SELECT e.entity, COUNT(*) c FROM node_entities e JOIN nodes n ON n.seq = e.node_seq"
+            " WHERE n.deleted_at IS NULL GROUP BY e.entity ORDER BY c DESC, e.entity LIMIT ?", (limit,))]
+
+    def keyword_search(self, tokens: Sequence[str], limit: int, flt: MemoryFilter | None = None, *,
+                       max_terms: int | None = None, max_postings: int | None = None,
+                       doc_freq: Mapping[str, int] | None = None) -> list[tuple[str, float]]:
+        terms = [t.replace('"', '""') for t in dict.fromkeys(tokens) if t]
+        if not terms:
+            return []
+        if len(terms) > 1:
+            # terms in more than a quarter of all memories add little to BM25 but make every match expensive to
+            # score; keep them only when nothing rarer is left
+            active = self.count_active()
+            if doc_freq is not None:
+                df = dict(doc_freq)
+            else:
+                df = self.token_doc_freq(terms) if max_terms is None else self._rough_doc_freq(terms, active)
+            common = max(50, active // 4)
+            rare = [t for t in terms if df.get(t, 0) <= common]
+            terms = rare or terms
+            if max_terms is not None or max_postings is not None:
+                terms = rarest_terms(terms, df, max_terms or len(terms), max_postings or KEYWORD_POSTING_BUDGET)
+        match = " OR ".join(f'"{t}"' for t in terms)
+        try:
+            if flt is None or (flt.kind == "memory" and not flt.category and not flt.source
+                               and not flt.created_from and not flt.created_to):
+                # the FTS table holds exactly the active memories: rank there, join only the winners
+                return [(r[0], float(r[1])) for r in self.conn.execute(
+                    "SELECT n.id, h.s FROM (SELECT rowid, -bm25(memory_fts, 1.0, 0.6, 0.6) AS s FROM memory_fts"
+                    " WHERE memory_fts MATCH ? ORDER BY s DESC, rowid DESC LIMIT ?) h JOIN nodes n ON n.seq = h.rowid"
+                    " ORDER BY h.s DESC, h.rowid DESC", (match, limit))]
+            where, args = _where(flt)
+            # bm25 is lower-is-better; weights favour body over tags and entities
+            sql = (f"SELECT n.id, -bm25(memory_fts, 1.0, 0.6, 0.6) AS s FROM memory_fts JOIN nodes n"
+                   f" ON n.seq = memory_fts.rowid WHERE memory_fts MATCH ? AND {where} ORDER BY s DESC, n.seq DESC LIMIT ?")
+            return [(r[0], float(r[1])) for r in self.conn.execute(sql, [match, *args, limit])]
+        except sqlite3.OperationalError as exc:  # a malformed MATCH must not surface as a traceback
+            raise StoreError(f"keyword search failed: {exc}") from exc
+
+    def _rough_doc_freq(self, terms: Sequence[str], active: int) -> dict[str, int]:
+        """Document counts that may lag a little behind the store, for choosing which words of a long text to
+        search by. Counting reads a term's whole posting list (~9 ms for a handful of common words at 100k
+        memories), so counts are kept until the store has grown or shrunk by 1 % — never used for scores."""
+        if abs(active - self._df_seen_at) > max(100, self._df_seen_at // 100) or len(self._df_cache) > 100_000:
+            self._df_cache, self._df_seen_at = {}, active
+        return _counts_through(self._df_cache, terms, self.token_doc_freq)
+
+    def token_doc_freq(self, tokens: Sequence[str]) -> dict[str, int]:
+        """Exact document counts. Counting reads a term's whole posting list (~1.5 ms a recall at 100k memories),
+        so counts are kept until the store changes (any write, here or by another process)."""
+        terms = list(dict.fromkeys(tokens))
+        token = self.change_token()
+        if token != self._exact_df_token or len(self._exact_df) > 100_000:
+            self._exact_df, self._exact_df_token = {}, token
+        return _counts_through(self._exact_df, terms, self._count_docs)
+
+    def _count_docs(self, terms: Sequence[str]) -> dict[str, int]:
+        out = dict.fromkeys(terms, 0)
+        for chunk in _chunks(terms):
+            marks = ",".join("?" * len(chunk))
+            for term, doc in self.conn.execute(
+                    f"SELECT term, doc FROM memory_fts_vocab WHERE term IN ({marks})", list(chunk)):
+                out[term] = int(doc)
+        return out
