@@ -44,7 +44,7 @@ NOT_FOR_REMEMBER = (*NOT_FOR_EITHER, "numpy", "mnemon.app.recall", "mnemon.app.r
                     "mnemon.ports.graph_index")
 # numpy.ma: numpy's set routines (`unique`, `union1d`, `isin`'s sort path) import the masked arrays, ~10 ms
 NOT_FOR_RECALL = (*NOT_FOR_EITHER, "mnemon.app.remember", "mnemon.app.curation", "mnemon.core.graph_rules",
-                  "mnemon.core.diff", "numpy.ma")
+                  "mnemon.core.diff", "mnemon.core.validation", "numpy.ma")
 
 
 def _run(tmp_path: Path, *args: str, **extra_env: str) -> dict[str, Any]:

@@ -111,11 +111,14 @@ def _register() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .cli.main import main as mnemon_main
+    from .cli.main import main as mnemon_main, skip_collection_at_exit
 
     args = list(sys.argv[1:] if argv is None else argv)
     _register()
-    return mnemon_main(translate(args))
+    code = mnemon_main(translate(args))
+    if argv is None:  # run as the program: the process ends now
+        skip_collection_at_exit()
+    return code
 
 
 if __name__ == "__main__":

@@ -143,11 +143,11 @@ def main(argv: list[str] | None = None) -> int:
     ends when this returns (`sys.exit(main())`)."""
     code = _run_command(argv)
     if argv is None:
-        _skip_collection_at_exit()
+        skip_collection_at_exit()
     return code
 
 
-def _skip_collection_at_exit() -> None:
+def skip_collection_at_exit() -> None:
     """The interpreter's teardown runs the cyclic collector over every object still alive — numpy's and the
     package's modules, ~15 ms per `recall` — only to free memory the OS takes back anyway. Freezing them takes
     them out of its reach; reference counting, `atexit` handlers and the flushing of open files still run. Only for
