@@ -111,14 +111,11 @@ def _register() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .cli.main import main as mnemon_main, skip_collection_at_exit
+    from .cli.main import main as mnemon_main
 
     args = list(sys.argv[1:] if argv is None else argv)
     _register()
-    code = mnemon_main(translate(args))
-    if argv is None:  # run as the program: the process ends now
-        skip_collection_at_exit()
-    return code
+    return mnemon_main(translate(args), ends_process=argv is None)
 
 
 if __name__ == "__main__":
