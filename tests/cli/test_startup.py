@@ -42,8 +42,9 @@ NOT_FOR_EITHER = (
 )
 NOT_FOR_REMEMBER = (*NOT_FOR_EITHER, "numpy", "mnemon.app.recall", "mnemon.app.recall_graph", "mnemon.core.intent",
                     "mnemon.ports.graph_index")
+# numpy.ma: numpy's set routines (`unique`, `union1d`, `isin`'s sort path) import the masked arrays, ~10 ms
 NOT_FOR_RECALL = (*NOT_FOR_EITHER, "mnemon.app.remember", "mnemon.app.curation", "mnemon.core.graph_rules",
-                  "mnemon.core.diff")
+                  "mnemon.core.diff", "mnemon.core.validation", "numpy.ma")
 
 
 def _run(tmp_path: Path, *args: str, **extra_env: str) -> dict[str, Any]:
@@ -55,7 +56,8 @@ def _run(tmp_path: Path, *args: str, **extra_env: str) -> dict[str, Any]:
                           capture_output=True, text=True, env=env, timeout=120)
     report = json.loads(proc.stderr)
     assert report["code"] == 0, proc.stdout
-    assert json.loads(proc.stdout)  # the command's own one JSON document
+    report["printed"] = json.loads(proc.stdout)  # the command's own one JSON document
+    assert report["printed"]
     return report
 
 
@@ -69,10 +71,29 @@ def test_remember_and_recall_load_only_what_they_use(tmp_path: Path) -> None:
     assert "mnemon.interfaces.cli.commands" in wrote["modules"]
     assert wrote["cjk_compiled"] == {"text": False, "offline": False}  # ASCII text never compiles the CJK classes
 
-    found = _run(tmp_path, "recall", "session cache")
+    for text in ("Bob added a Redis replica for the session cache", "Alice and Bob load-tested the session cache"):
+        _run(tmp_path, "remember", text)  # linked memories: the recall walks the graph
+    found = _run(tmp_path, "recall", "--explain", "why did Alice move the session cache")
     assert _loaded(found, NOT_FOR_RECALL) == []
     assert "mnemon.app.recall" in found["modules"]
+    assert [s["visited"] for s in found["printed"]["trace"] if s["stage"] == "beam"][0] > 0
     assert found["blas_threads"] == "1"  # no spin-waiting OpenBLAS pool for one query
+
+
+def test_only_a_process_run_as_the_program_skips_the_collection_at_exit(tmp_path: Path, cli_run: Any) -> None:
+    # `mnemon …` as a program: the collector stays off to the end and what is left alive is frozen, so neither a
+    # first pass after the command (~4 ms) nor the teardown's (~15 ms) scans it
+    runner = ("import gc, json, sys\nfrom mnemon.interfaces.cli.main import main\ncode = main()\n"
+              "sys.stderr.write(json.dumps([gc.isenabled(), gc.get_freeze_count()]))\nsys.exit(code)")
+    env = dict(os.environ, MNEMON_HOME=str(tmp_path / "home"), MNEMON_EMBED_PROVIDER="none", PYTHONPATH=str(SRC))
+    proc = subprocess.run([sys.executable, "-c", runner, "--db", str(tmp_path / "m.db"), "remember", "Dana paged"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["id"]
+    collector_on, frozen = json.loads(proc.stderr)
+    assert not collector_on and frozen > 0
+    # called in-process with its arguments (tests, `mneme`): nothing is frozen, the caller's garbage stays collectable
+    assert cli_run(["--db", str(tmp_path / "m.db"), "status"])[0] == 0
+    assert gc.get_freeze_count() == 0
 
 
 def test_a_blas_thread_count_the_user_set_is_kept(tmp_path: Path) -> None:

@@ -6,6 +6,8 @@ from datetime import datetime, timezone
 import pytest
 from hypothesis import given, strategies as st
 
+from mnemon.core.lazy_regex import LazyRegex
+from mnemon.core.recall import timeframe
 from mnemon.core.recall.timeframe import TimeWindow, time_window
 
 NOW = datetime(2023, 8, 15, 12, tzinfo=timezone.utc)
@@ -60,3 +62,25 @@ def test_memories_told_shortly_after_the_period_still_count() -> None:
 def test_any_text_gives_a_well_formed_window_or_none(query: str) -> None:
     w = time_window(query, NOW)
     assert w is None or (w.start < w.end and w.text)
+
+
+_MONTHISH = st.sampled_from([" June", " jun", " SEPT", " in may", " during March?", " of dec.", "x_june", "junee",
+                             " in ſept", " in Auguſt", " 2023", "9", "年", "5月", "?", ","])
+
+
+@given(st.lists(st.one_of(st.text(alphabet="abcdefghijklmnopqrstuvwxyzDJMS _.,?-'\n", max_size=12), _MONTHISH),
+                max_size=8).map("".join) | st.text(max_size=60))
+def test_queries_skipped_without_the_full_pattern_could_never_match_it(query: str) -> None:
+    # the cheap check before the date patterns compile may only skip what they would not match anyway
+    if not timeframe._may_name_a_period(query):
+        assert timeframe._EXPR.search(query) is None
+
+
+def test_a_query_naming_no_date_leaves_the_date_patterns_uncompiled() -> None:
+    fresh = LazyRegex(timeframe._EXPR._pattern, timeframe._EXPR._flags)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(timeframe, "_EXPR", fresh)
+        assert time_window("why did Alice move the session cache to Redis", NOW) is None
+        assert fresh._compiled is None
+        assert time_window("what did Alice move in June", NOW) is not None
+        assert fresh._compiled is not None

@@ -8,7 +8,6 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InvalidInput, ProviderUnavailable
-from ..core.validation import validate_memory
 from ..ports.embed.base import EmbedSettings
 from ..ports.embed.registry import get_provider
 from ..ports.store.base import Store
@@ -105,6 +104,8 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
     def remember(self, content: Any, *, category: Any = "general", importance: Any = 3, tags: Any = None,
                  entities: Any = None, source: Any = "user", entity_mode: Any = "merge", no_diff: bool = False,
                  created_at: Any = None) -> dict[str, Any]:
+        from ..core.validation import validate_memory  # for writes only, as the write pipeline
+
         inp = validate_memory(content, category=category, importance=importance, tags=tags, entities=entities,
                               source=source, entity_mode=entity_mode, created_at=created_at)
         from . import remember as remember_mod  # the write pipeline loads for writes only, not for `recall`

@@ -32,6 +32,7 @@ from ..core.recall.rerank import (
 from ..core.text import excerpt, tokens
 from ..ports.store.base import MemoryFilter
 from ..ports.graph_index import GraphSnapshot
+from .array_sets import contains
 from .recall_graph import (
     PositionSimilarities, VectorRows, beam_arrays, class_weights, combine_array, entity_signal_of, keyword_signal_of,
     minmax_array, neighbour_support_of, relevance_array,
@@ -136,7 +137,7 @@ def _from_evidence(parent: dict[int, int], nodes: np.ndarray, evidence: list[int
         if not moved.any():
             break
         root[moved] = up[at[moved]]
-    return (root != nodes) & np.isin(root, np.asarray(evidence, dtype=np.int64))
+    return (root != nodes) & contains(root, np.asarray(evidence, dtype=np.int64))
 
 
 def _causal_pairs(snap: GraphSnapshot, nodes: list[int]) -> list[tuple[str, str]]:

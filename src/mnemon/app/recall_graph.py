@@ -19,6 +19,7 @@ from ..core.recall.params import (
 )
 from ..core.recall.timeframe import OUTSIDE_FACTOR
 from ..ports.graph_index import GraphSnapshot
+from .array_sets import union_sorted
 
 
 @dataclass
@@ -220,7 +221,7 @@ def _walk(snap: GraphSnapshot, chunk: list[int], anchors: Mapping[int, float], p
             levels[a].append(_Level(r_nodes[lo:hi], r_totals[lo:hi], r_parents[lo:hi], r_types[lo:hi],
                                     int(transitions[a])))
         f_anchor, f_node, f_path = r_anchor, nb[ranked], total[ranked]
-        seen = np.union1d(seen, key[ranked])
+        seen = union_sorted(seen, key[ranked])
     return levels
 
 

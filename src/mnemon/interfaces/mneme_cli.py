@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args = list(sys.argv[1:] if argv is None else argv)
     _register()
-    return mnemon_main(translate(args))
+    return mnemon_main(translate(args), ends_process=argv is None)
 
 
 if __name__ == "__main__":

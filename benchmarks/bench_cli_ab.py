@@ -1,0 +1,100 @@
+"""CLI start-up A/B: the same command from two source trees, called in alternation on copies of one store.
+
+The machine's speed swings within minutes (other jobs share its cores), so two code versions are only comparable
+when their calls interleave. Each call is a fresh `python -m mnemon --db COPY <command> …` process; the JSON gives
+per side the wall time and the child's CPU time (user + system, from `wait4`), as medians and minima, and whether
+the two sides printed the same output for every call (a recall's ranking must not change with start-up work).
+
+    python benchmarks/bench_cli_ab.py --old-src /tmp/old/src --new-src src --store .bench/recall_r2_10000.db \\
+        --runs 15 recall "session cache latency" "who rolled back the rate limiter"
+
+The store (and its `-graph` file) is copied once per side into a temporary directory and never modified. Compile
+both trees first (`python -m compileall -q src`) so neither pays for compiling.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+def copy_store(store: Path, into: Path) -> Path:
+    into.mkdir(parents=True)
+    target = into / store.name
+    for suffix in ("", "-graph"):
+        src = Path(str(store) + suffix)
+        if src.exists():
+            shutil.copyfile(src, Path(str(target) + suffix))
+    return target
+
+
+def measure(src: Path, db: Path, args: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """One CLI process: (wall ms, the child's CPU ms, its stdout)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "mnemon", "--db", str(db), *args], stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, env={**env, "PYTHONPATH": str(src)}, check=False)
+    wall = (time.perf_counter() - started) * 1000
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the reaped child's time is in the children's counters
+    cpu = ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) * 1000
+    return wall, cpu, proc.stdout.decode()
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    return {"p50": round(statistics.median(values), 1), "min": round(min(values), 1)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--old-src", required=True, help="the `src` directory of the old tree")
+    ap.add_argument("--new-src", required=True, help="the `src` directory of the new tree")
+    ap.add_argument("--store", required=True, help="a store to copy (never modified)")
+    ap.add_argument("--runs", type=int, default=15, help="calls per side and query")
+    ap.add_argument("--warmups", type=int, default=2, help="unmeasured calls per side first (page cache)")
+    ap.add_argument("command", help="the mnemon command, e.g. recall")
+    ap.add_argument("queries", nargs="+", help="its argument; each is measured separately")
+    opts = ap.parse_args()
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MNEMON_")}
+    env.update(MNEMON_EMBED_PROVIDER="none", MNEMON_MAX_INSIGHTS="0")
+    sides = {"old": Path(opts.old_src).resolve(), "new": Path(opts.new_src).resolve()}
+    report: dict[str, Any] = {"command": opts.command, "runs": opts.runs, "load_before": os.getloadavg()[0],
+                              "queries": []}
+    with tempfile.TemporaryDirectory(prefix="mnemon-ab-") as tmp:
+        env["MNEMON_HOME"] = str(Path(tmp) / "home")
+        dbs = {side: copy_store(Path(opts.store), Path(tmp) / side) for side in sides}
+        for query in opts.queries:
+            args = [opts.command, query]
+            for _ in range(opts.warmups):
+                for side, src in sides.items():
+                    measure(src, dbs[side], args, env)
+            wall: dict[str, list[float]] = {side: [] for side in sides}
+            cpu: dict[str, list[float]] = {side: [] for side in sides}
+            outputs: dict[str, list[str]] = {side: [] for side in sides}
+            for k in range(opts.runs):
+                order = list(sides) if k % 2 == 0 else list(sides)[::-1]
+                for side in order:
+                    w, c, out = measure(sides[side], dbs[side], args, env)
+                    wall[side].append(w)
+                    cpu[side].append(c)
+                    outputs[side].append(out)
+            report["queries"].append({
+                "query": query,
+                **{side: {"wall_ms": summary(wall[side]), "cpu_ms": summary(cpu[side])} for side in sides},
+                "same_output": outputs["old"] == outputs["new"],
+            })
+    report["load_after"] = os.getloadavg()[0]
+    print(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()
