@@ -24,7 +24,7 @@ def _blas_threads_setter() -> Callable[[int], int] | None:
     """OpenBLAS's thread count for the calling thread alone (it returns the previous one), when numpy's BLAS is
     OpenBLAS; None elsewhere. Looked up at the first scan, not at import."""
     try:
-        from numpy._core import _multiarray_umath
+        from numpy._core import _multiarray_umath  # type: ignore[attr-defined]
 
         setter = ctypes.CDLL(_multiarray_umath.__file__).openblas_set_num_threads_local
     except (ImportError, OSError, AttributeError):
