@@ -3,7 +3,8 @@
 An edge row used to name its ends by node id (a 36-character UUID) — twice in the row, again in the (src, dst, type)
 unique index and once more in the dst index: ~200 bytes of keys per row at ~40 rows per memory, and every insert
 compared text keys in three B-trees and checked two foreign keys through the text index of `nodes`. `edge_rows`
-holds the nodes' integer seqs instead: inserts run about three times faster and a store is ~40% smaller.
+holds the nodes' integer seqs instead: edge inserts run 1.5–2× faster (measured alone: 48k → 87–130k rows/s)
+and a store of memories is about half the size (18.9 → 10.1 KB per memory at 10k).
 
 Everything that reads edges reads the view `edges`, which puts the node ids back (two integer-key lookups per
 row); statements that look edges up by node id go through the view too, and the planner turns `src = ?` into one
@@ -51,8 +52,6 @@ EDGE_VALUE_DDL = """
     updated_at TEXT NOT NULL,
     UNIQUE (src, dst, type)
 """
-
-
 
 
 def postgres_ddl(sqlite_ddl: str) -> str:
