@@ -2,6 +2,7 @@
 re-opening a database at head changes nothing."""
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -87,6 +88,28 @@ def test_edges_become_rows_keyed_by_node_seq_behind_a_view_with_nothing_lost(tmp
     assert store.conn.execute("SELECT id, src, dst FROM edge_rows ORDER BY id").fetchall() == [(7, 1, 2), (9, 2, 1)]
     assert store.conn.execute("SELECT type FROM sqlite_master WHERE name = 'edges'").fetchone() == ("view",)
     assert store.find_edge("a", "b", "causal").evidence == "because"  # type: ignore[union-attr]
+    assert store.conn.execute("SELECT COUNT(*) FROM oplog WHERE op = 'migrate-drop-edge'").fetchone()[0] == 0
+    store.close()
+
+
+def test_an_edge_to_a_missing_node_is_left_out_of_the_upgrade_with_an_oplog_record(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "dangling.db"
+    upto = [n for n, _ in MIGRATIONS].index("m040_edge_rows")
+    monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS[:upto])
+    SQLiteStore(str(db)).close()
+    con = sqlite3.connect(db)  # foreign keys off, as a careless tool might have left them
+    con.executescript("""
+        INSERT INTO nodes (id, content, created_at, updated_at) VALUES ('a', 'A', 't', 't'), ('b', 'B', 't', 't');
+        INSERT INTO edges (id, src, dst, type, created_at, updated_at) VALUES (1, 'a', 'b', 'entity', 't', 't'),
+            (2, 'a', 'gone', 'entity', 't', 't');
+    """)
+    con.close()
+    monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS)
+    store = SQLiteStore(str(db))
+    assert [r[0] for r in store.conn.execute("SELECT id FROM edges")] == [1]
+    logged = store.conn.execute("SELECT node_id, detail FROM oplog WHERE op = 'migrate-drop-edge'").fetchall()
+    assert [(n, json.loads(d)["edge_id"], json.loads(d)["dst"]) for n, d in logged] == [("a", 2, "gone")]
     store.close()
 
 

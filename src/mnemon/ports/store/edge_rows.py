@@ -30,6 +30,21 @@ _COPY = f"""
         SELECT e.id, s.seq, d.seq, {_E_VALUES}
         FROM edges e JOIN nodes s ON s.id = e.src JOIN nodes d ON d.id = e.dst;
 """
+# An edge whose end is not a node (possible only if foreign keys were ever off) cannot be keyed by seq: the copy
+# leaves it out, and this records each one it left out in the oplog, so nothing disappears without a trace.
+_DANGLING = """
+    INSERT INTO oplog(op, node_id, detail, created_at)
+        SELECT 'migrate-drop-edge', e.src, {json}, {now} FROM edges e
+        WHERE NOT EXISTS (SELECT 1 FROM edge_rows r WHERE r.id = e.id);
+"""
+_DANGLING_SQLITE = _DANGLING.format(
+    json="json_object('edge_id', e.id, 'src', e.src, 'dst', e.dst, 'type', e.type, 'status', e.status,"
+         " 'reason', 'an end is not a node')",
+    now="strftime('%Y-%m-%dT%H:%M:%fZ', 'now')")
+_DANGLING_POSTGRES = _DANGLING.format(
+    json="json_build_object('edge_id', e.id, 'src', e.src, 'dst', e.dst, 'type', e.type, 'status', e.status,"
+         " 'reason', 'an end is not a node')::text",
+    now="to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')")
 # a store opened read-only before it was upgraded: `edge_rows` as a temporary view over its old `edges` table
 LEGACY_EDGE_ROWS_VIEW = f"""
     CREATE TEMP VIEW edge_rows AS
@@ -74,6 +89,7 @@ SQLITE_EDGE_ROWS_MIGRATION = (
         {EDGE_VALUE_DDL}
     );
     {_COPY}
+    {_DANGLING_SQLITE}
     DROP TABLE edges;
     CREATE INDEX edge_rows_dst ON edge_rows(dst, status);
     {_VIEW}
@@ -98,6 +114,7 @@ POSTGRES_EDGE_ROWS_MIGRATION = (
         {postgres_ddl(EDGE_VALUE_DDL)}
     );
     {_COPY}
+    {_DANGLING_POSTGRES}
     SELECT setval(pg_get_serial_sequence('edge_rows', 'id'), GREATEST((SELECT MAX(id) FROM edge_rows), 1),
                   (SELECT MAX(id) FROM edge_rows) IS NOT NULL);
     DROP TABLE edges;
