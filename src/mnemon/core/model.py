@@ -1,7 +1,6 @@
 """Domain values of the one graph: memories, other nodes, typed edges, oplog entries."""
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
@@ -40,6 +39,8 @@ def parse_iso(value: str) -> datetime:
 
 
 def content_hash(content: str) -> str:
+    import hashlib  # here: a recall hashes nothing, and the module costs ~3 ms of every CLI start
+
     return hashlib.sha256(content.encode("utf-8")).hexdigest()
 
 

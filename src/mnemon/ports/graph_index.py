@@ -8,7 +8,6 @@ touching (access counts) does not.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import mmap
 import os
@@ -289,6 +288,8 @@ def _slices(indptr: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 
 def _fingerprint(title: str | None, content: str, tags: Sequence[str], entities: Sequence[str]) -> int:
+    import hashlib  # only when rows are (re)read: a recall on a current snapshot never gets here
+
     text = "\x1f".join([title or "", content, *tags, "\x1e", *entities])
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little", signed=True)
 

@@ -12,7 +12,6 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-import hashlib
 import unicodedata
 from collections.abc import Sequence
 
@@ -109,6 +108,8 @@ class HashingProvider(EmbeddingProvider):
         return True
 
     def _vector(self, text: str) -> npt.NDArray[np.float32]:
+        import hashlib  # here, as numpy: `none` imports this module but never embeds
+
         import numpy as np
         vector = np.zeros(self._dimensions, dtype=np.float32)
         for token in hash_tokens(text):
