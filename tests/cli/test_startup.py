@@ -96,6 +96,22 @@ def test_only_a_process_run_as_the_program_skips_the_collection_at_exit(tmp_path
     assert gc.get_freeze_count() == 0
 
 
+def test_the_program_starts_without_the_collector_and_a_long_running_command_gets_it_back(tmp_path: Path) -> None:
+    env = dict(os.environ, MNEMON_HOME=str(tmp_path / "home"), MNEMON_EMBED_PROVIDER="none", PYTHONPATH=str(SRC))
+    report = ("import atexit, gc, json, sys\n"
+              "atexit.register(lambda: sys.stderr.write(json.dumps(gc.isenabled())))\n"
+              "from mnemon.__main__ import run\nsys.exit(run())")
+    one_shot = subprocess.run([sys.executable, "-c", report, "--db", str(tmp_path / "m.db"), "status"],
+                              capture_output=True, text=True, env=env, timeout=120)
+    assert one_shot.returncode == 0 and json.loads(one_shot.stderr) is False
+    bulk = tmp_path / "bulk.json"
+    bulk.write_text(json.dumps({"schema_version": "1", "insights": [{"content": "Dana paged the on-call"}]}))
+    long_running = subprocess.run([sys.executable, "-c", report, "--db", str(tmp_path / "m.db"), "import", str(bulk)],
+                                  capture_output=True, text=True, env=env, timeout=120)
+    assert long_running.returncode == 0 and json.loads(long_running.stdout)["imported"] == 1
+    assert json.loads(long_running.stderr) is True
+
+
 def test_a_blas_thread_count_the_user_set_is_kept(tmp_path: Path) -> None:
     _run(tmp_path, "remember", "Bob tuned the rate limiter")
     assert _run(tmp_path, "recall", "rate limiter", OPENBLAS_NUM_THREADS="3")["blas_threads"] == "3"

@@ -114,6 +114,8 @@ def _one_shot_process(ctx: click.Context, ends_process: bool) -> None:
       frees everything. In-process callers get it switched back on when the command is done; a process that ends
       with the command keeps it off (its first pass would scan every object the command made, ~4 ms)."""
     if ctx.invoked_subcommand in LONG_RUNNING_COMMANDS:
+        if ends_process:
+            gc.enable()  # the entry point (`mnemon.__main__.run`) started without it; a server or a bulk job needs it
         return
     if "numpy" not in sys.modules:
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
