@@ -108,8 +108,8 @@ def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any
     ids = [m.id for m in rt.store.iter_nodes()]
     with rt.store.transaction():
         values = {}
-        for i in range(0, len(ids), 500):
-            values.update(refresh_importance(rt, ids[i : i + 500]))
+        for start in range(0, len(ids), 500):
+            values.update(refresh_importance(rt, ids[start : start + 500]))
         rt.store.log("gc", None, {"recomputed": len(values), "threshold": threshold}, rt.now_iso())
     nodes = rt.store.get_nodes(ids)
     counts = rt.store.edge_counts(ids)

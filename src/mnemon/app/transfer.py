@@ -130,7 +130,7 @@ def _write_all(rt: Runtime, ordered: list[tuple[int, MemoryInput]], vectors: dic
             yield idx, write_memory(rt, inp, vectors.get(idx), prune=False, origin="import").memory.id
         return
     batch = AppendBatch(rt.store)
-    batch_rt = replace(rt, store=batch)  # type: ignore[arg-type]  (answers every question write_memory asks)
+    batch_rt = replace(rt, store=batch)  # type: ignore[arg-type]  # answers every question write_memory asks
     for idx, inp in ordered:
         yield idx, write_memory(batch_rt, inp, None, prune=False, origin="import").memory.id
         if batch.pending >= FLUSH_EVERY:
@@ -274,7 +274,8 @@ def _restore_edges(raw: Any) -> list[Edge]:
         if not isinstance(e, dict):
             raise InvalidInput(f"export edge {k} must be an object")
         src, dst, etype = e.get("source_id"), e.get("target_id"), e.get("edge_type")
-        if not all(isinstance(v, str) and v for v in (src, dst, etype)) or src == dst:
+        if not (isinstance(src, str) and isinstance(dst, str) and isinstance(etype, str)) or not (src and dst and etype) \
+                or src == dst:
             raise InvalidInput(f"export edge {k}: source_id, target_id and edge_type must be non-empty strings "
                                "and source_id must differ from target_id")
         status = e.get("status", "active")

@@ -4,12 +4,12 @@ The store is never seen here; a batch neighbour function keeps traversal at one 
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .model import Edge, Link
 
-Neighbors = Callable[[Sequence[str]], dict[str, list[tuple[str, Edge | Link]]]]
+Neighbors = Callable[[Sequence[str]], Mapping[str, Sequence[tuple[str, Edge | Link]]]]
 
 
 @dataclass(frozen=True)

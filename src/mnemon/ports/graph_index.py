@@ -58,7 +58,7 @@ class GraphSnapshot:
     created: list[str]
     fingerprint: np.ndarray  # int64 hash of what the tokens are made of: a rebuild re-tokenises only what changed
     provisional: bool = False  # read inside a writer's open transaction
-    memo: dict[str, Any] = field(default_factory=dict)  # derived data that lives exactly as long as the snapshot
+    memo: dict[Any, Any] = field(default_factory=dict)  # derived data that lives exactly as long as the snapshot
     _pos: dict[str, int] | None = None
 
     def __len__(self) -> int:
@@ -273,7 +273,7 @@ class GraphSnapshot:
         words = {name: arrays.pop(name).tolist() for name in cls._WORDS}
         classes = list(zip(arrays.pop("class_types").tolist(), arrays.pop("class_subs").tolist()))
         return cls(generation=tuple(head["generation"]), marks=list(head["marks"]),  # type: ignore[arg-type]
-                   classes=classes, **words, **arrays)
+                   classes=classes, **words, **arrays)  # type: ignore[arg-type]  # the saved arrays, by field name
 
 
 def _slices(indptr: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -329,7 +329,7 @@ def svg_to_png(svg: str, png_path: Path) -> str | None:
     try:
         import resvg_py  # optional extra `cards`
     except ImportError:
-        resvg_py = None
+        resvg_py = None  # type: ignore[assignment]  # the optional extra is not installed
     if resvg_py is not None:
         try:
             data = resvg_py.svg_to_bytes(svg_string=svg)

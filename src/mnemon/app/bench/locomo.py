@@ -10,6 +10,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -70,8 +71,12 @@ class VectorCache:
             self.data.update({k: rows[n] for n, (k, _) in enumerate(chunk)})
         if todo and self.path:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            np.savez(self.path, **self.data)
+            np.savez(self.path, **self.data)  # type: ignore[arg-type]  # numpy's stub: keyword arrays
         return np.stack([self.data[k] for k in keys]) if keys else np.zeros((0, 0), dtype=np.float32)
+
+
+def _fixed_clock(at: datetime) -> Callable[[], datetime]:
+    return lambda: at
 
 
 def run_bench(data_dir: str, out_path: str | None, provider: EmbeddingProvider, *, samples: list[str] | None = None,
@@ -97,7 +102,7 @@ def run_bench(data_dir: str, out_path: str | None, provider: EmbeddingProvider, 
             store = SQLiteStore(os.path.join(tmp, "bench.db"))
             # The conversation's own clock: the benchmark asks its questions after the last session.
             last = max(parse_iso(t["timestamp"]) for t in turns)
-            rt = Runtime(store=store, provider=provider, max_insights=0, clock=lambda last=last: last)
+            rt = Runtime(store=store, provider=provider, max_insights=0, clock=_fixed_clock(last))
             texts = [memory_text(t) for t in turns]
             t0 = time.perf_counter()
             vectors = cache.embed(provider, texts) if cache is not None else None

@@ -131,7 +131,7 @@ def doctor(cfg: Config) -> dict[str, Any]:
     db_path = Path(str(cfg.db_path))
     checks["db_parent"] = {"ok": _writable_parent(db_path), "path": str(db_path), "exists": db_path.exists()}
     out_path = Path(settings.out) if settings.out else None
-    checks["out_parent"] = {"ok": bool(out_path) and _writable_parent(out_path / "x"), "path": settings.out}
+    checks["out_parent"] = {"ok": out_path is not None and _writable_parent(out_path / "x"), "path": settings.out}
     if not config_ok:
         problems.append(f"no config at {path}: run `mnemon init --vault DIR` (or mneme init)")
     if config_ok and not vault_ok:

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..model import Link
 from .params import LAMBDA_SEMANTIC, LAMBDA_STRUCTURAL, PROXIMITY_FACTOR, SUPERSEDED_FACTOR, RerankWeights
 from .timeframe import OUTSIDE_FACTOR
+
+K = TypeVar("K", bound=Hashable)  # memory ids, or graph positions in the array engine
 
 SIMILARITY_SUPPORT = 0.25  # calibrated cosine below this is not evidence of relevance on its own
 
@@ -63,8 +66,8 @@ def minmax(values: Mapping[str, float]) -> dict[str, float]:
     return {k: (v - lo) / (hi - lo) for k, v in values.items()}
 
 
-def relevance(keyword: Mapping[str, float], similarity: Mapping[str, float], ids: Sequence[str],
-              with_vectors: bool) -> dict[str, float]:
+def relevance(keyword: Mapping[K, float], similarity: Mapping[K, float], ids: Sequence[K],
+              with_vectors: bool) -> dict[K, float]:
     """What each memory says about the query on its own: keyword and similarity, each scaled by its best value
     among `ids`, averaged (keyword alone without vectors)."""
     kw_top = max((keyword.get(i, 0.0) for i in ids), default=0.0) or 1.0

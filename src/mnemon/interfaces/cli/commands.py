@@ -265,9 +265,11 @@ def bench_recall(data_dir: str, out_path: str | None, samples: str | None, limit
 
     def go(c: Ctx) -> Any:
         sample_list = [s.strip() for s in samples.split(",") if s.strip()] if samples else None
-        progress = (lambda s: sys.stderr.write(f"done {s}\n")) if sys.stderr.isatty() else None
+        def progress(sample: str) -> None:
+            sys.stderr.write(f"done {sample}\n")
+
         return run_bench(data_dir, out_path, c.mem.rt.provider, samples=sample_list, limit=limit,
-                         cache_dir=cache_dir, progress=progress)
+                         cache_dir=cache_dir, progress=progress if sys.stderr.isatty() else None)
     run(go)
 
 

@@ -5,7 +5,7 @@ connection, a cursor or a dialect.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -103,7 +103,7 @@ class Store(Protocol):
 
     # the whole graph at once, for the in-memory recall graph (ports.graph_index)
     def graph_generation(self) -> tuple[str, str]: ...
-    def graph_export(self, after: list[Any] | None = None) -> Iterator[Any]: ...
+    def graph_export(self, after: list[Any] | None = None) -> Generator[Any, None, None]: ...
 
     # audit and stats
     def log(self, op: str, node_id: str | None, detail: dict[str, Any], when: str) -> None: ...

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import Any
 
 from .graph_sqlite import changes_since
@@ -98,7 +98,7 @@ class PostgresGraphReads:
                 " (SELECT COALESCE(MAX(seq), 0) FROM nodes), (SELECT COALESCE(MAX(id), 0) FROM edge_rows)").fetchone()
             return f"{row[0]}:{row[2]}:{row[3]}", str(row[1])
 
-    def graph_export(self, after: list[Any] | None = None) -> Iterator[Any]:
+    def graph_export(self, after: list[Any] | None = None) -> Generator[Any, None, None]:
         """As `SQLiteGraphReads.graph_export`: (generation, nodes, marks, inside a writer's transaction?), then the
         active edges in batches; `nodes` is None when the changes since `after` cannot be followed."""
         with self._lock:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 CHANGES_KEPT = 50_000  # rows of graph_changes kept; a reader further behind reads everything again
@@ -67,7 +67,7 @@ class SQLiteGraphReads:
                                        " (SELECT COALESCE(MAX(id), 0) FROM edge_rows)").fetchone()
             return f"{rows['graph_generation']}:{newest[0]}:{newest[1]}", str(rows["graph_mutation"])
 
-    def graph_export(self, after: list[Any] | None = None) -> Iterator[Any]:
+    def graph_export(self, after: list[Any] | None = None) -> Generator[Any, None, None]:
         """The graph as of one generation, read in one transaction. First yields (generation, nodes, marks,
         inside a writer's transaction?), then the active edges in batches (a million-edge graph never sits in one
         list). Iterate it to the end or close it. `marks` say how far this read reached; handed back as `after`,

@@ -163,7 +163,7 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
             for name, script in MIGRATIONS:
                 if name in applied:
                     continue
-                self.conn.execute(script)  # type: ignore[arg-type]  (a fixed script: simple query protocol)
+                self.conn.execute(script)  # type: ignore[arg-type]  # a fixed script: simple query protocol
                 self.conn.execute("INSERT INTO migrations(name, applied_at) VALUES (%s, %s)", (name, iso(utcnow())))
 
     def migrations(self) -> list[str]:
