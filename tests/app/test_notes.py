@@ -1,7 +1,6 @@
 """The note editor: path escapes refused, atomic writes with backups, dry-run diffs, section and bullet edits."""
 from __future__ import annotations
 
-import os
 from datetime import datetime, timezone
 from pathlib import Path
 

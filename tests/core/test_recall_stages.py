@@ -1,7 +1,6 @@
 """Each smart-recall stage on small hand-built graphs."""
 from __future__ import annotations
 
-import math
 
 import pytest
 

@@ -110,10 +110,10 @@ def doctor(cfg: Config) -> dict[str, Any]:
     path = config_file(cfg)
     problems: list[str] = []
     try:
-        data = _read(path)
+        _read(path)  # a config that does not parse is a problem to report, not a crash
         config_ok = path.exists()
     except InvalidInput as exc:
-        data, config_ok = {}, False
+        config_ok = False
         problems.append(exc.message)
     settings = vault_settings(cfg) if config_ok else VaultSettings(cfg.vault, None, DEFAULT_HINTS, False, path)
     checks: dict[str, Any] = {"config": {"ok": config_ok, "path": str(path)}}
