@@ -12,7 +12,9 @@ import threading
 from collections.abc import Generator
 from typing import Any
 
-from .graph_sqlite import changes_since
+from .graph_sqlite import CHANGES_AFTER, LAST_CHANGE, LAST_EDGE, LAST_NODE, VALUE_AT, changes_since
+
+_CHANGES_AFTER = CHANGES_AFTER.replace("?", "%s")
 
 CHANGES_KEPT = 50_000  # rows of graph_changes kept; a reader further behind reads everything again
 
@@ -130,21 +132,18 @@ class PostgresGraphReads:
     def _marks(self) -> list[Any]:
         """[last node seq, its id, last edge id, its src/dst/type, last change seq, its mark]."""
         q = self.conn.execute
-        node = q("SELECT seq, id FROM nodes ORDER BY seq DESC LIMIT 1").fetchone() or (0, "")
-        edge = q("SELECT id, src || ' ' || dst || ' ' || type FROM edges"
-                 " WHERE id = (SELECT MAX(id) FROM edge_rows)").fetchone() or (0, "")
-        change = q("SELECT seq, mark FROM graph_changes ORDER BY seq DESC LIMIT 1").fetchone() or (0, 0)
+        node = q(LAST_NODE).fetchone() or (0, "")
+        edge = q(LAST_EDGE).fetchone() or (0, "")
+        change = q(LAST_CHANGE).fetchone() or (0, 0)
         return [int(node[0]), node[1], int(edge[0]), edge[1], int(change[0]), int(change[1])]
 
     def _changes_since(self, after: list[Any], now: list[Any]) -> list[str] | None:
         if len(after) != 6:
             return None
-        return changes_since(after, now, self._value_at, lambda change: self.conn.execute(
-            "SELECT seq, node FROM graph_changes WHERE seq > %s ORDER BY seq", (change,)).fetchall())
+        return changes_since(after, now, self._value_at,
+                             lambda change: self.conn.execute(_CHANGES_AFTER, (change,)).fetchall())
 
-    _LOOKUPS = {"node": "SELECT id FROM nodes WHERE seq = %s",
-                "edge": "SELECT src || ' ' || dst || ' ' || type FROM edges WHERE id = %s",
-                "change": "SELECT mark FROM graph_changes WHERE seq = %s"}
+    _LOOKUPS = {what: sql.replace("?", "%s") for what, sql in VALUE_AT.items()}
 
     def _value_at(self, what: str, key: int) -> Any:
         row = self.conn.execute(self._LOOKUPS[what], (key,)).fetchone()

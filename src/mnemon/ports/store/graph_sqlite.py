@@ -46,6 +46,18 @@ GRAPH_GENERATION_MIGRATION = (
 )
 
 
+# the statements that name how far a read reached and read back what a mark names, in qmark style (PostgreSQL's
+# reader runs them with its own placeholder)
+LAST_NODE = "SELECT seq, id FROM nodes ORDER BY seq DESC LIMIT 1"
+# the view cannot use edge_rows' key for ORDER BY … LIMIT 1 (it would scan every edge): look the newest id up first
+LAST_EDGE = "SELECT id, src || ' ' || dst || ' ' || type FROM edges WHERE id = (SELECT MAX(id) FROM edge_rows)"
+LAST_CHANGE = "SELECT seq, mark FROM graph_changes ORDER BY seq DESC LIMIT 1"
+CHANGES_AFTER = "SELECT seq, node FROM graph_changes WHERE seq > ? ORDER BY seq"
+VALUE_AT = {"node": "SELECT id FROM nodes WHERE seq = ?",
+            "edge": "SELECT src || ' ' || dst || ' ' || type FROM edges WHERE id = ?",
+            "change": "SELECT mark FROM graph_changes WHERE seq = ?"}
+
+
 class SQLiteGraphReads:
     """Mixed into `SQLiteStore`; uses its connection and lock."""
 
@@ -103,25 +115,20 @@ class SQLiteGraphReads:
 
     def _marks(self) -> list[Any]:
         """[last node seq, its id, last edge id, its src/dst/type, last change seq, its mark]."""
-        node = self.conn.execute("SELECT seq, id FROM nodes ORDER BY seq DESC LIMIT 1").fetchone() or (0, "")
-        edge = self.conn.execute("SELECT id, src || ' ' || dst || ' ' || type FROM edges"
-                                 " WHERE id = (SELECT MAX(id) FROM edge_rows)").fetchone() or (0, "")
+        node = self.conn.execute(LAST_NODE).fetchone() or (0, "")
+        edge = self.conn.execute(LAST_EDGE).fetchone() or (0, "")
         try:
-            change = self.conn.execute("SELECT seq, mark FROM graph_changes ORDER BY seq DESC LIMIT 1").fetchone()
+            change = self.conn.execute(LAST_CHANGE).fetchone()
         except sqlite3.OperationalError:  # a read-only store from before the log: nothing can be followed
             change = (-1, "")
         return [*node, *edge, *(change or (0, ""))]
 
     def _changes_since(self, after: list[Any], now: list[Any]) -> list[str] | None:
-        return changes_since(after, now, self._value_at, lambda change: self.conn.execute(
-            "SELECT seq, node FROM graph_changes WHERE seq > ? ORDER BY seq", (change,)).fetchall())
-
-    _LOOKUPS = {"node": "SELECT id FROM nodes WHERE seq = ?",
-                "edge": "SELECT src || ' ' || dst || ' ' || type FROM edges WHERE id = ?",
-                "change": "SELECT mark FROM graph_changes WHERE seq = ?"}
+        return changes_since(after, now, self._value_at,
+                             lambda change: self.conn.execute(CHANGES_AFTER, (change,)).fetchall())
 
     def _value_at(self, what: str, key: int) -> Any:
-        row = self.conn.execute(self._LOOKUPS[what], (key,)).fetchone()
+        row = self.conn.execute(VALUE_AT[what], (key,)).fetchone()
         return row[0] if row else None
 
     def _node_rows(self, after_seq: int, changed: list[str]) -> tuple[list[int], list[tuple[Any, ...]]]:
