@@ -69,12 +69,9 @@ def _graph_names(snap: GraphSnapshot) -> dict[str, str | None]:
         for t, _ in snap.classes:
             if t in TRAVERSAL_GRAPHS:
                 names[t] = t
-            else:
-                try:
-                    from ..core.ontology import graph_of
-                except ImportError:  # pragma: no cover - ontology ships with the vault layer
-                    names[t] = "semantic"
-                    continue
+            else:  # a vault relation: the ontology (imported only when the graph holds one) maps it
+                from ..core.ontology import graph_of
+
                 names[t] = graph_of(t)
         snap.memo["graphs"] = names
     return names
