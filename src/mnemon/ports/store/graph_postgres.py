@@ -12,7 +12,7 @@ import threading
 from collections.abc import Generator
 from typing import Any
 
-from .graph_sqlite import CHANGES_AFTER, LAST_CHANGE, LAST_EDGE, LAST_NODE, VALUE_AT, changes_since
+from .graph_sqlite import CHANGES_AFTER, LAST_CHANGE, LAST_EDGE, LAST_NODE, VALUE_AT, changes_since, resume_point
 
 _CHANGES_AFTER = CHANGES_AFTER.replace("?", "%s")
 
@@ -110,14 +110,11 @@ class PostgresGraphReads:
                     self.conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")  # nodes and edges agree
                 generation = self.graph_generation()
                 marks = self._marks()
-                changed: list[str] = []
-                after_seq = after_edge_id = 0
-                if after is not None:
-                    follow = self._changes_since(after, marks)
-                    if follow is None:
-                        yield generation, None, marks, inside
-                        return
-                    changed, after_seq, after_edge_id = follow, int(after[0]), int(after[2])
+                start = resume_point(after, marks, self._changes_since)
+                if start is None:
+                    yield generation, None, marks, inside
+                    return
+                changed, after_seq, after_edge_id = start
                 yield generation, self._node_rows(after_seq, changed), marks, inside
                 old = self.conn.execute(
                     "SELECT src, dst, type, sub_type, weight FROM edges WHERE status = 'active' AND id <= %s"

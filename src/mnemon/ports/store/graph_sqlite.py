@@ -95,14 +95,11 @@ class SQLiteGraphReads:
                 self.conn.execute("BEGIN")  # deferred: a read snapshot, no write lock
             try:
                 marks = self._marks()
-                changed: list[str] = []
-                after_seq = after_edge_id = 0
-                if after is not None:
-                    follow = self._changes_since(after, marks)
-                    if follow is None:
-                        yield self.graph_generation(), None, marks, inside
-                        return
-                    changed, after_seq, after_edge_id = follow, int(after[0]), int(after[2])
+                start = resume_point(after, marks, self._changes_since)
+                if start is None:
+                    yield self.graph_generation(), None, marks, inside
+                    return
+                changed, after_seq, after_edge_id = start
                 seqs, nodes = self._node_rows(after_seq, changed)
                 yield self.graph_generation(), nodes, marks, inside
                 if after is None:  # every node was just read: name the edges' ends from them, not row by row
@@ -166,6 +163,16 @@ class SQLiteGraphReads:
             yield rows
 
     _EXPORT_BATCH = 50_000
+
+
+def resume_point(after: list[Any] | None, marks: list[Any],
+                 since: Callable[[list[Any], list[Any]], list[str] | None]) -> tuple[list[str], int, int] | None:
+    """Where an export picks up for a reader holding `after`: (changed node ids, last node seq, last edge id) it
+    already has — nothing for a first read — or None when the changes since cannot be followed."""
+    if after is None:
+        return [], 0, 0
+    changed = since(after, marks)
+    return None if changed is None else (changed, int(after[0]), int(after[2]))
 
 
 def changes_since(after: list[Any], now: list[Any], value_at: Callable[[str, int], Any],
