@@ -418,3 +418,16 @@ def test_nothing_is_deleted_except_by_forget_or_prune_and_every_deletion_is_logg
     finally:
         m.close()
         tmp.cleanup()
+
+
+def test_a_memory_written_between_a_question_and_its_reply_takes_over_the_reply_step(mem: Mnemon) -> None:
+    q = mem.remember("Which database should the billing service use?", source="chat",
+                     created_at="2025-05-01T10:00:00Z")["id"]
+    late = mem.remember("Postgres, the team knows it best.", source="chat", created_at="2025-05-01T12:00:00Z")["id"]
+    store = mem.rt.store
+    assert store.find_edge(q, late, "temporal").sub_type == "reply"  # type: ignore[union-attr]
+    between = mem.remember("SQLite would not take the write load.", source="chat",
+                           created_at="2025-05-01T11:00:00Z")["id"]
+    assert store.find_edge(q, late, "temporal").status == "retired"  # type: ignore[union-attr]
+    assert store.find_edge(q, between, "temporal").sub_type == "reply"  # type: ignore[union-attr]
+    assert store.find_edge(between, late, "temporal").sub_type == "backbone"  # type: ignore[union-attr]

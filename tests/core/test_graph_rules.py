@@ -120,3 +120,18 @@ def test_temporal_invariants(offsets: list[float]) -> None:
     for e in out:
         assert 1 / 25 - 1e-9 <= e.weight <= 1.0
     assert len(edges) == 2 * len(out)
+
+
+@pytest.mark.parametrize("question", ["Which club do you support?", "Which club?  \n", "你支持哪个俱乐部？"])
+def test_the_forward_step_out_of_a_question_is_a_reply_step(question: str) -> None:
+    prev, new = mem("q", question, hours=-2), mem("a", "Manchester City.")
+    edges = {(e.src, e.dst): e for e in gr.temporal_edges(new, prev, [], NOW)}
+    assert (edges[("q", "a")].sub_type, edges[("q", "a")].rule) == ("reply", "temporal:reply")
+    assert edges[("a", "q")].sub_type == "backbone"  # the way back stays a plain backbone step
+
+
+@pytest.mark.parametrize("content,hours", [("We chose Manchester City.", -2), ("Which club do you support?", -25),
+                                           ("Is it? No: we chose City.", -1)])
+def test_a_statement_or_a_question_a_day_old_is_followed_by_a_plain_backbone_step(content: str, hours: float) -> None:
+    edges = gr.temporal_edges(mem("a", "City."), mem("q", content, hours=hours), [], NOW)
+    assert {e.sub_type for e in edges} == {"backbone"}

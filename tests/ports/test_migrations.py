@@ -66,14 +66,20 @@ def test_blank_to_head_creates_exactly_the_expected_tables(tmp_path: Path, monke
     assert _tables(head) == before  # the same tables, whether the steps ran one open at a time or all at once
 
 
+def _store_before(db: Path, step: str, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A store at `db` written by the code before `step`: every step up to it applied, `step` and later not yet;
+    the next open (with the migrations restored) upgrades it."""
+    upto = [n for n, _ in MIGRATIONS].index(step)
+    monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS[:upto])
+    SQLiteStore(str(db)).close()
+    return db
+
+
 def test_edges_become_rows_keyed_by_node_seq_behind_a_view_with_nothing_lost(tmp_path: Path,
                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """A store written before m040 keeps every edge, with its id, ends and attributes, and reads them as before."""
-    db = tmp_path / "old.db"
-    upto = [n for n, _ in MIGRATIONS].index("m040_edge_rows")
-    monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS[:upto])
+    db = _store_before(tmp_path / "old.db", "m040_edge_rows", monkeypatch)
     con = sqlite3.connect(db)
-    SQLiteStore(str(db)).close()
     con.executescript("""
         INSERT INTO nodes (id, content, created_at, updated_at) VALUES ('a', 'A', 't', 't'), ('b', 'B', 't', 't');
         INSERT INTO edges (id, src, dst, type, sub_type, weight, evidence, metadata, created_at, updated_at)
@@ -94,10 +100,7 @@ def test_edges_become_rows_keyed_by_node_seq_behind_a_view_with_nothing_lost(tmp
 
 def test_an_edge_to_a_missing_node_is_left_out_of_the_upgrade_with_an_oplog_record(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    db = tmp_path / "dangling.db"
-    upto = [n for n, _ in MIGRATIONS].index("m040_edge_rows")
-    monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS[:upto])
-    SQLiteStore(str(db)).close()
+    db = _store_before(tmp_path / "dangling.db", "m040_edge_rows", monkeypatch)
     con = sqlite3.connect(db)  # foreign keys off, as a careless tool might have left them
     con.executescript("""
         INSERT INTO nodes (id, content, created_at, updated_at) VALUES ('a', 'A', 't', 't'), ('b', 'B', 't', 't');
@@ -115,10 +118,7 @@ def test_an_edge_to_a_missing_node_is_left_out_of_the_upgrade_with_an_oplog_reco
 
 def test_a_migration_that_copies_a_table_gives_the_freed_pages_back(tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    db = tmp_path / "big.db"
-    upto = [n for n, _ in MIGRATIONS].index("m040_edge_rows")
-    monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS[:upto])
-    SQLiteStore(str(db)).close()
+    db = _store_before(tmp_path / "big.db", "m040_edge_rows", monkeypatch)
     con = sqlite3.connect(db)
     con.executemany("INSERT INTO nodes (id, content, created_at, updated_at) VALUES (?, '', 't', 't')",
                     [(f"n{i}",) for i in range(400)])
@@ -227,10 +227,7 @@ def test_vault_file_observation_counts_upgrade_keeps_every_file_row(tmp_path: Pa
 
 
 def test_a_store_not_yet_upgraded_reads_its_edges_read_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    db = tmp_path / "old.db"
-    upto = [n for n, _ in MIGRATIONS].index("m040_edge_rows")
-    monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS[:upto])
-    SQLiteStore(str(db)).close()
+    db = _store_before(tmp_path / "old.db", "m040_edge_rows", monkeypatch)
     con = sqlite3.connect(db)
     con.executescript("""
         INSERT INTO nodes (id, content, created_at, updated_at) VALUES ('a', 'A', 't', 't'), ('b', 'B', 't', 't');
@@ -241,5 +238,35 @@ def test_a_store_not_yet_upgraded_reads_its_edges_read_only(tmp_path: Path, monk
     store = SQLiteStore(str(db), readonly=True)
     assert [(e.src, e.dst) for e in store.edges_of(["a"])] == [("a", "b")]
     assert store.graph_generation()[0]  # the recall graph's marks read edge_rows
-    assert store.migrations() == [n for n, _ in MIGRATIONS[:upto]]  # nothing was written
+    assert store.migrations() == sorted(n for n, _ in MIGRATIONS if n < "m040_edge_rows")  # nothing was written
+    store.close()
+
+
+def test_an_older_store_gets_reply_steps_out_of_questions_answered_within_a_day(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """m041: the forward backbone step out of a memory ending with a question, to a memory written within 24 h,
+    becomes a reply step; everything else (and the edge's id and weight) stays as it was."""
+    db = _store_before(tmp_path / "old.db", "m041_reply_steps", monkeypatch)
+    con = sqlite3.connect(db)
+    con.executescript("""
+        INSERT INTO nodes (seq, id, content, created_at, updated_at) VALUES
+            (1, 'q', 'Which club do you support? ', '2025-05-01T10:00:00.000000Z', 't'),
+            (2, 'a', 'City.', '2025-05-01T10:05:00.000000Z', 't'),
+            (3, 'late', 'Why not United？', '2025-05-01T11:00:00.000000Z', 't'),
+            (4, 'days', 'United, then.', '2025-05-04T11:00:00.000000Z', 't');
+        INSERT INTO edge_rows (id, src, dst, type, sub_type, weight, metadata, created_at, updated_at) VALUES
+            (1, 1, 2, 'temporal', 'backbone', 1.0, '{"direction": "precedes"}', 't', 't'),
+            (2, 2, 1, 'temporal', 'backbone', 1.0, '{"direction": "succeeds"}', 't', 't'),
+            (3, 2, 3, 'temporal', 'backbone', 1.0, '{"direction": "precedes"}', 't', 't'),
+            (4, 3, 4, 'temporal', 'backbone', 1.0, '{"direction": "precedes"}', 't', 't'),
+            (5, 1, 3, 'temporal', 'proximity', 0.5, '{"hours_diff": 1.0}', 't', 't');
+    """)
+    con.commit()
+    con.close()
+    monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS)
+    store = SQLiteStore(str(db))
+    rows = store.conn.execute("SELECT id, src, dst, sub_type, rule, weight FROM edges ORDER BY id").fetchall()
+    assert rows == [(1, "q", "a", "reply", "temporal:reply", 1.0), (2, "a", "q", "backbone", "", 1.0),
+                    (3, "a", "late", "backbone", "", 1.0), (4, "late", "days", "backbone", "", 1.0),
+                    (5, "q", "late", "proximity", "", 0.5)]
     store.close()

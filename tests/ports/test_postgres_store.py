@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -182,28 +183,59 @@ def test_concurrent_writers_lose_nothing_and_store_a_duplicate_once(pg_store: An
 
 
 
-def test_upgrading_edges_to_seq_keyed_rows_keeps_every_edge_and_the_id_sequence(pg_store: Any) -> None:
-    """m040 on a schema written before it: the same edges read back through the view, and new edges get new ids."""
+@contextmanager
+def _schema_before(pg_store: Any, step: str) -> Iterator[tuple[Any, dict[str, str]]]:
+    """A scratch schema migrated up to (not including) `step`: (connection, every step's script by name)."""
     from mnemon.ports.store.schema_postgres import MIGRATIONS
 
     names = [n for n, _ in MIGRATIONS]
     conn = pg_store.conn
-    conn.execute("CREATE SCHEMA mnemon_test_m040")
+    conn.execute(f"CREATE SCHEMA mnemon_test_{step}")
     try:
-        conn.execute("SET search_path TO mnemon_test_m040, public")
-        for _, script in MIGRATIONS[: names.index("m040_edge_rows")]:
+        conn.execute(f"SET search_path TO mnemon_test_{step}, public")
+        for _, script in MIGRATIONS[: names.index(step)]:
             conn.execute(script)
+        yield conn, dict(MIGRATIONS)
+    finally:
+        conn.execute(f"DROP SCHEMA mnemon_test_{step} CASCADE")
+        conn.execute(f'SET search_path TO "{pg_store._test_schema}", public')
+
+
+def test_upgrading_edges_to_seq_keyed_rows_keeps_every_edge_and_the_id_sequence(pg_store: Any) -> None:
+    """m040 on a schema written before it: the same edges read back through the view, and new edges get new ids."""
+    with _schema_before(pg_store, "m040_edge_rows") as (conn, steps):
         conn.execute("INSERT INTO nodes (id, content, created_at, updated_at) VALUES ('a', 'A', 't', 't'),"
                      " ('b', 'B', 't', 't')")
         conn.execute("INSERT INTO edges (id, src, dst, type, sub_type, weight, evidence, metadata, created_at,"
                      " updated_at) VALUES (7, 'a', 'b', 'causal', 'causes', 0.5, 'because', '{\"k\": 1}', 't1', 't2'),"
                      " (9, 'b', 'a', 'temporal', 'backbone', 1.0, '', '{}', 't1', 't1')")
         before = conn.execute("SELECT * FROM edges ORDER BY id").fetchall()
-        conn.execute(dict(MIGRATIONS)["m040_edge_rows"])
+        conn.execute(steps["m040_edge_rows"])
         assert conn.execute("SELECT * FROM edges ORDER BY id").fetchall() == before
         new_id = conn.execute("INSERT INTO edge_rows (src, dst, type, created_at, updated_at)"
                               " VALUES (1, 2, 'entity', 't', 't') RETURNING id").fetchone()[0]
         assert new_id == 10
-    finally:
-        conn.execute("DROP SCHEMA mnemon_test_m040 CASCADE")
-        conn.execute(f'SET search_path TO "{pg_store._test_schema}", public')
+
+
+def test_reply_steps_are_marked_in_an_older_schema_as_on_sqlite(pg_store: Any) -> None:
+    """m041 on PostgreSQL: the same edges become reply steps as in the SQLite test of the step."""
+    with _schema_before(pg_store, "m041_reply_steps") as (conn, steps):
+        conn.execute("""
+            INSERT INTO nodes (seq, id, content, created_at, updated_at) VALUES
+                (1, 'q', 'Which club do you support? ', '2025-05-01T10:00:00.000000Z', 't'),
+                (2, 'a', 'City.', '2025-05-01T10:05:00.000000Z', 't'),
+                (3, 'late', 'Why not United？', '2025-05-01T11:00:00.000000Z', 't'),
+                (4, 'days', 'United, then.', '2025-05-04T11:00:00.000000Z', 't'),
+                (5, 'odd', 'When?', 'yesterday', 't')""")
+        conn.execute("""
+            INSERT INTO edge_rows (id, src, dst, type, sub_type, weight, metadata, created_at, updated_at) VALUES
+                (1, 1, 2, 'temporal', 'backbone', 1.0, '{"direction": "precedes"}', 't', 't'),
+                (2, 2, 1, 'temporal', 'backbone', 1.0, '{"direction": "succeeds"}', 't', 't'),
+                (3, 2, 3, 'temporal', 'backbone', 1.0, '{"direction": "precedes"}', 't', 't'),
+                (4, 3, 4, 'temporal', 'backbone', 1.0, '{"direction": "precedes"}', 't', 't'),
+                (5, 1, 3, 'temporal', 'proximity', 0.5, '{"hours_diff": 1.0}', 't', 't'),
+                (6, 5, 2, 'temporal', 'backbone', 1.0, '{"direction": "precedes"}', 't', 't')""")
+        conn.execute(steps["m041_reply_steps"])
+        rows = conn.execute("SELECT id, sub_type, rule FROM edge_rows ORDER BY id").fetchall()
+        assert rows == [(1, "reply", "temporal:reply"), (2, "backbone", ""), (3, "backbone", ""),
+                        (4, "backbone", ""), (5, "proximity", ""), (6, "backbone", "")]

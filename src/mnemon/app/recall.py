@@ -35,7 +35,7 @@ from ..ports.graph_index import GraphSnapshot
 from .array_sets import contains
 from .recall_graph import (
     PositionSimilarities, VectorRows, beam_arrays, class_weights, combine_array, entity_signal_of, keyword_signal_of,
-    minmax_array, neighbour_support_of, relevance_array,
+    minmax_array, neighbour_support_of, relevance_array, reply_targets,
 )
 from .runtime import Runtime
 
@@ -247,10 +247,12 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
                if window is not None else np.zeros(len(cand_l), dtype=bool))
     score = combine_array(kw, ent, sim, graph, superseded, weights, outside)
     supported = (kw > 0) | (ent > 0) | (sim >= SIMILARITY_SUPPORT)
-    # reached through the graph from a supported memory still counts: the link is the evidence
+    # reached through the graph from a supported memory still counts: the link is the evidence; so does the reply
+    # to a supported question
     unsupported = np.flatnonzero(~supported)
     if len(unsupported):
-        supported[unsupported] = _from_evidence(beam.parent, cand[unsupported], [
+        supported[unsupported] = contains(cand[unsupported], reply_targets(snap, cand[supported])) | _from_evidence(
+            beam.parent, cand[unsupported], [
             pos[i] for s in ("keyword", "vector", "entity") for i in rankings.get(s, ()) if i in anchor_scores
             and i in pos])
     keep = np.flatnonzero(supported)

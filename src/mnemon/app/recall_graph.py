@@ -15,7 +15,7 @@ from typing import Union
 import numpy as np
 
 from ..core.recall.params import (
-    BEAM_FANOUT, LAMBDA_SEMANTIC, LAMBDA_STRUCTURAL, PROXIMITY_FACTOR, SUPERSEDED_FACTOR, BeamParams, RerankWeights,
+    BEAM_FANOUT, LAMBDA_SEMANTIC, LAMBDA_STRUCTURAL, PROXIMITY_FACTOR, REPLY_CARRY, SUPERSEDED_FACTOR, BeamParams, RerankWeights,
 )
 from ..core.recall.timeframe import OUTSIDE_FACTOR
 from ..ports.graph_index import GraphSnapshot
@@ -279,6 +279,21 @@ def neighbour_support_arrays(snap: GraphSnapshot, rel: Mapping[int, float], cand
     return dict(zip(cand[hit].tolist(), got[hit].tolist()))
 
 
+def _reply_carry(snap: GraphSnapshot) -> np.ndarray:
+    """Per edge class, the share of its source's relevance a reply step hands on whole (0 for other classes)."""
+    carry = snap.memo.get("carry")
+    if carry is None:
+        carry = snap.memo["carry"] = np.array([REPLY_CARRY if c == ("temporal", "reply") else 0.0
+                                               for c in snap.classes], dtype=np.float64)
+    return carry
+
+
+def reply_targets(snap: GraphSnapshot, nodes: np.ndarray) -> np.ndarray:
+    """Positions that a reply step leads to from `nodes`: what was written right after each question among them."""
+    owner, edges = snap.edge_slices(nodes)
+    return snap.dst[edges[_reply_carry(snap)[snap.cls[edges]] > 0.0]].astype(np.int64)
+
+
 def neighbour_support_of(snap: GraphSnapshot, cand: np.ndarray, rel: np.ndarray, phi: np.ndarray,
                          sims: Similarities) -> np.ndarray:
     """`neighbour_support_arrays` of distinct candidate positions `cand` with their `rel`, as an array along
@@ -299,9 +314,10 @@ def neighbour_support_of(snap: GraphSnapshot, cand: np.ndarray, rel: np.ndarray,
     sigma = snap.memo.get("sigma")
     if sigma is None:
         sigma = snap.memo["sigma"] = np.array([PROXIMITY_FACTOR if s == "proximity" else 1.0 for _, s in snap.classes])
+    carry = _reply_carry(snap)
     scale = (LAMBDA_STRUCTURAL + LAMBDA_SEMANTIC) / 2
     f = (LAMBDA_STRUCTURAL * p * w * sigma[cls] + LAMBDA_SEMANTIC * np.maximum(0.0, sims[dst])) / scale
-    value = rel[with_rel][owner] * np.minimum(1.0, f)
+    value = rel[with_rel][owner] * np.maximum(np.minimum(1.0, f), carry[cls])
     out = np.zeros(len(snap), dtype=np.float64)
     np.maximum.at(out, dst, value)
     return out[cand]

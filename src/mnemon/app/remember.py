@@ -145,7 +145,7 @@ def _temporal(rt: Runtime, mem: Memory, now: str) -> list[Edge]:
         if prev is not None:
             for a, b in ((prev.id, nxt.id), (nxt.id, prev.id)):
                 old = rt.store.find_edge(a, b, "temporal")
-                if old is not None and old.sub_type == "backbone" and old.status == "active":
+                if old is not None and old.sub_type in graph_rules.BACKBONE_STEPS and old.status == "active":
                     rt.store.set_edge_status(old.id or 0, "retired", actor="remember",
                                              reason=f"backbone re-spliced around {mem.id}")
     return edges

@@ -15,6 +15,7 @@ CAUSAL_LOOKBACK = 10
 CAUSAL_MIN_OVERLAP = 0.15
 SEMANTIC_AUTO_LINK = 0.80
 SEMANTIC_TOP = 3
+BACKBONE_STEPS = ("backbone", "reply")  # the sub-types of a source's chain of consecutive memories
 
 
 def _both(a: str, b: str, type_: str, sub: str, weight: float, meta: dict[str, object], now: str,
@@ -26,9 +27,23 @@ def _both(a: str, b: str, type_: str, sub: str, weight: float, meta: dict[str, o
     ]
 
 
+def is_question(text: str) -> bool:
+    """Whether a memory ends by asking something (hands the turn to whoever writes next)."""
+    return text.rstrip().endswith(("?", "？"))
+
+
 def backbone_pair(earlier: Memory, later: Memory, now: str) -> list[Edge]:
-    return _both(earlier.id, later.id, "temporal", "backbone", 1.0, {"direction": "precedes"}, now,
-                 {"direction": "succeeds"})
+    """The source's chain, both ways. The forward step out of a question to what its source wrote next within
+    24 h is a `reply` step: that memory most likely answers it, so recall lets the question's relevance carry
+    over to it whole (a chat's "Which team do you support?" → "The Wolves, of course")."""
+    hours = (parse_iso(later.created_at) - parse_iso(earlier.created_at)).total_seconds() / 3600.0
+    forward = "reply" if is_question(earlier.content) and 0.0 <= hours <= PROXIMITY_HOURS else "backbone"
+    return [
+        Edge(earlier.id, later.id, "temporal", forward, 1.0, metadata={"direction": "precedes"}, created_at=now,
+             rule=f"temporal:{forward}"),
+        Edge(later.id, earlier.id, "temporal", "backbone", 1.0, metadata={"direction": "succeeds"}, created_at=now,
+             rule="temporal:backbone"),
+    ]
 
 
 def temporal_edges(new: Memory, backbone_prev: Memory | None, nearby: Sequence[Memory], now: str) -> list[Edge]:

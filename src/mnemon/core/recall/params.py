@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from ..intent import Intent
 
-FORMULA_VERSION = "mnemon-recall/2 (rrf60 anchors, relevance-seeded decaying beam, neighbour support, per-intent rerank)"
+FORMULA_VERSION = "mnemon-recall/3 (rrf60 anchors, relevance-seeded decaying beam, neighbour support with reply carry, per-intent rerank)"
 RRF_K = 60
 ANCHOR_TOP_K = 20
 # BM25 scores every posting of every query word: the keyword anchor searches by the query's rarest words until their
@@ -17,6 +17,9 @@ LAMBDA_SEMANTIC = 0.4
 SUPERSEDED_FACTOR = 0.25
 BEAM_FANOUT = 16  # edges the beam considers per node: its strongest by φ·weight (LoCoMo: same quality as all)
 PROXIMITY_FACTOR = 0.5  # a same-day neighbour vouches half as much as the memory directly before or after
+# a reply step (a question → what its source wrote next, graph_rules.backbone_pair) hands the question's relevance on
+# whole: the answer is about what was asked even when it shares no word with it ("Which team?" → "The Wolves.")
+REPLY_CARRY = 1.0
 CONFIDENCE_CUTS = (0.25, 0.6)
 
 

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from ..model import Link
-from .params import LAMBDA_SEMANTIC, LAMBDA_STRUCTURAL, PROXIMITY_FACTOR, SUPERSEDED_FACTOR, RerankWeights
+from .params import (
+    LAMBDA_SEMANTIC, LAMBDA_STRUCTURAL, PROXIMITY_FACTOR, REPLY_CARRY, SUPERSEDED_FACTOR, RerankWeights,
+)
 from .timeframe import OUTSIDE_FACTOR
 
 K = TypeVar("K", bound=Hashable)  # memory ids, or graph positions in the array engine
@@ -83,7 +85,8 @@ def neighbour_support(rel: Mapping[str, float], adjacency: Mapping[str, Sequence
     """How strongly its neighbourhood vouches for each candidate: the best rel(j) · f over edges j → i, where
     f = min(1, (λ1·φ[graph]·w·σ + λ2·cos(query, i)) / ((λ1 + λ2) / 2)) and σ halves same-day proximity edges
     (being written the same day is weaker evidence than directly following). A memory that answers the one
-    before it — a reply to a question, the fix after a failure — is lifted by its neighbour's relevance.
+    before it — a reply to a question, the fix after a failure — is lifted by its neighbour's relevance; over a
+    `reply` step (out of a question) that relevance carries over whole (f ≥ REPLY_CARRY).
 
     >>> from mnemon.core.model import Link
     >>> adj = {"q": [Link("q", "a", "temporal", "backbone", 1.0, 1)]}
@@ -106,7 +109,8 @@ def neighbour_support(rel: Mapping[str, float], adjacency: Mapping[str, Sequence
             sigma = PROXIMITY_FACTOR if link.sub_type == "proximity" else 1.0
             f = (LAMBDA_STRUCTURAL * phi * max(0.0, min(1.0, link.weight)) * sigma
                  + LAMBDA_SEMANTIC * max(0.0, similarity.get(dst, 0.0))) / scale
-            value = base * min(1.0, f)
+            carry = REPLY_CARRY if (link.type, link.sub_type) == ("temporal", "reply") else 0.0
+            value = base * max(min(1.0, f), carry)
             if value > out.get(dst, 0.0):
                 out[dst] = value
     return out

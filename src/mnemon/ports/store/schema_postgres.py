@@ -18,6 +18,7 @@ import re
 
 from .edge_rows import EDGE_VALUE_DDL, POSTGRES_EDGE_ROWS_MIGRATION, postgres_ddl
 from .graph_postgres import GRAPH_GENERATION_MIGRATION
+from .reply_steps import POSTGRES_REPLY_STEPS_MIGRATION
 from .schema_sqlite import MIGRATIONS as SQLITE_MIGRATIONS
 
 _GRAPH = (
@@ -149,6 +150,7 @@ def translated(sqlite_script: str) -> str:
 # the graph and the recall graph's change tracking are PostgreSQL's own steps; every other SQLite step (world model,
 # vault, …) is the same tables, translated, so a new table written for SQLite exists on PostgreSQL without a second
 # copy of its DDL
-_OWN_STEPS = dict([*_GRAPH, GRAPH_GENERATION_MIGRATION, POSTGRES_EDGE_ROWS_MIGRATION])
+_OWN_STEPS = dict([*_GRAPH, GRAPH_GENERATION_MIGRATION, POSTGRES_EDGE_ROWS_MIGRATION,
+                   POSTGRES_REPLY_STEPS_MIGRATION])
 MIGRATIONS: list[tuple[str, str]] = [(name, _OWN_STEPS.get(name) or translated(sql))
                                      for name, sql in SQLITE_MIGRATIONS if name not in SQLITE_ONLY]

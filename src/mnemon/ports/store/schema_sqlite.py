@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .edge_rows import EDGE_VALUE_DDL, SQLITE_EDGE_ROWS_MIGRATION
+from .reply_steps import SQLITE_REPLY_STEPS_MIGRATION
 from .graph_sqlite import GRAPH_GENERATION_MIGRATION
 
 MIGRATIONS: list[tuple[str, str]] = [
@@ -237,6 +238,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ),
     GRAPH_GENERATION_MIGRATION,  # kept in graph_sqlite.py beside the reads it serves
     SQLITE_EDGE_ROWS_MIGRATION,  # edges keyed by node seq (edge_rows.py)
+    SQLITE_REPLY_STEPS_MIGRATION,  # the backbone step out of a question is a reply step (reply_steps.py)
 ]
 
 # steps that copy a whole table: the store is compacted once after applying them (SQLiteStore._compact)
