@@ -306,6 +306,19 @@ def test_edges_of_directions_status_and_type(store: Store) -> None:
     assert store.edge_counts(["a", "b", "c"]) == {"a": 2, "b": 1, "c": 1}
 
 
+def test_a_bulk_edge_insert_keeps_one_row_per_edge_the_later_values_winning(store: Store) -> None:
+    for n in "ab":
+        put(store, n)
+    with store.transaction():
+        store.insert_edges([edge("a", "b", weight=0.25), edge("b", "a", weight=0.5)])
+    with store.transaction():
+        store.insert_edges([edge("a", "b", "entity", weight=0.25), edge("a", "b", "entity", weight=0.75,
+                                                                        sub_type="again")])
+    got = sorted((e.src, e.dst, e.type, e.weight, e.sub_type) for e in store.edges_of(["a", "b"]))
+    assert got == [("a", "b", "entity", 0.75, "again"), ("a", "b", "semantic", 0.25, ""),
+                   ("b", "a", "semantic", 0.5, "")]
+
+
 def test_status_changes_and_retire_are_audited(store: Store) -> None:
     for n in "abc":
         put(store, n)
