@@ -164,7 +164,7 @@ def test_the_reply_to_a_matching_question_is_recalled_above_a_memory_that_only_s
     """A chat imported as memories: the answer shares no word with the question asked later; the question's
     relevance carries over the reply step to what its source wrote next."""
     day = "2025-05-02T18:00:00Z"
-    mem.remember("Which football club do you support these days?", source="chat", created_at=day)
+    question = mem.remember("Which football club do you support these days?", source="chat", created_at=day)["id"]
     answer = mem.remember("Manchester City, ever since I was a kid.", source="chat", created_at=day)["id"]
     noise = [mem.remember(text, source="notes", created_at=f"2025-0{k + 6}-10T09:00:00Z")["id"] for k, text in
              enumerate(["The football pitch behind the club house is closed in June",
@@ -174,4 +174,5 @@ def test_the_reply_to_a_matching_question_is_recalled_above_a_memory_that_only_s
     by_id = {r["insight"]["id"]: r for r in out["results"]}
     # returned although no signal of its own supports it, with the question's relevance as its graph signal
     assert by_id[answer]["signals"]["keyword"] == 0.0 and by_id[answer]["signals"]["graph"] == 1.0
+    assert by_id[answer]["reply_to"] == question and "reply_to" not in by_id[question]  # and says why it is there
     assert ids(out).index(answer) < ids(out).index(noise[0])  # above a memory that shares two of the query's words

@@ -35,7 +35,7 @@ from ..ports.graph_index import GraphSnapshot
 from .array_sets import contains
 from .recall_graph import (
     PositionSimilarities, VectorRows, beam_arrays, class_weights, combine_array, entity_signal_of, keyword_signal_of,
-    minmax_array, neighbour_support_of, relevance_array, reply_targets,
+    minmax_array, neighbour_support_of, relevance_array, reply_sources, reply_targets,
 )
 from .runtime import Runtime
 
@@ -240,6 +240,9 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
                          np.fromiter((beam.support.get(p, 0.0) for p in cand_l), dtype=np.float64,
                                      count=len(cand_l)))
     graph = minmax_array(rel + support)
+    # a memory whose question says more about the query than it does itself is there as that question's reply
+    carried, question = reply_sources(snap, cand, rel)
+    reply_of = np.where((question >= 0) & (carried >= rel) & (carried > 0.0), question, -1)
     superseded = _superseded_mask(snap)[cand]
     weights = (RERANK if scores is not None else RERANK_NO_EMBEDDING)[decision.intent]
     # a memory written far from the period the query names is weaker evidence: demoted and flagged, never dropped
@@ -267,12 +270,13 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         p, i = cand_l[k], ids[cand_l[k]]
         sig = Signals(keyword=float(kw[k]), entity=float(ent[k]), similarity=float(sim[k]), graph=float(graph[k]))
         via = via_of(i, rankings) if i in anchor_scores else beam.via.get(p, "graph")
-        results.append(Scored(i, float(score[k]), sig, via, bool(superseded[k]), True, bool(outside[k])))
+        results.append(Scored(i, float(score[k]), sig, via, bool(superseded[k]), True, bool(outside[k]),
+                              ids[int(reply_of[k])] if reply_of[k] >= 0 else None))
     dropped = int((~supported).sum())
     trace.append({"stage": "rerank", "weights": weights.__dict__, "candidates": len(cand_l),
                   "dropped_unsupported": dropped, "superseded": sorted(ids[p] for p in cand[superseded].tolist()),
                   "time_window": window.as_dict() if window is not None else None,
-                  "outside_time_window": int(outside.sum()),
+                  "outside_time_window": int(outside.sum()), "replies": int((reply_of >= 0).sum()),
                   "formula": FORMULA_VERSION})
 
     if decision.intent is Intent.WHY and len(results) > 1:
@@ -322,14 +326,16 @@ def to_payload(out: RecallOutcome, *, verbose: bool = False, brief: bool = False
             {"id": s.id, "excerpt": excerpt(out.nodes[s.id].content, excerpt_chars),
              "category": out.nodes[s.id].category, "score": round(s.score, 3), "confidence": confidence_label(s.score),
              **({"superseded": True} if s.superseded else {}),
-             **({"outside_time_window": True} if s.outside_window else {})} for s in out.results],
+             **({"outside_time_window": True} if s.outside_window else {}),
+             **({"reply_to": s.reply_to} if s.reply_to else {})} for s in out.results],
             "detail_command": "mnemon show <id>"}
     else:
         payload = {"results": [
             {"insight": insight_dict(out.nodes[s.id], full=verbose), "score": round(s.score, 4), "intent": intent,
              "via": s.via, "signals": s.signals.as_dict(), "confidence": confidence_label(s.score),
              **({"superseded": True} if s.superseded else {}),
-             **({"outside_time_window": True} if s.outside_window else {})} for s in out.results]}
+             **({"outside_time_window": True} if s.outside_window else {}),
+             **({"reply_to": s.reply_to} if s.reply_to else {})} for s in out.results]}
     if out.hint:
         payload["hint"] = out.hint
     if verbose or explain:

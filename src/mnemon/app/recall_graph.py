@@ -294,6 +294,28 @@ def reply_targets(snap: GraphSnapshot, nodes: np.ndarray) -> np.ndarray:
     return snap.dst[edges[_reply_carry(snap)[snap.cls[edges]] > 0.0]].astype(np.int64)
 
 
+def reply_sources(snap: GraphSnapshot, cand: np.ndarray, rel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Along distinct candidate positions `cand` with their `rel`: the relevance a reply step hands each one and the
+    position of the question it comes from (0 and -1 where none does)."""
+    value = np.zeros(len(cand), dtype=np.float64)
+    source = np.full(len(cand), -1, dtype=np.int64)
+    with_rel = np.flatnonzero(rel > 0.0)
+    owner, edges = snap.edge_slices(cand[with_rel])
+    carry = _reply_carry(snap)[snap.cls[edges]]
+    hit = carry > 0.0
+    if not hit.any():
+        return value, source
+    src = with_rel[owner[hit]]
+    dst = snap.dst[edges[hit]].astype(np.int64)
+    by_pos = np.argsort(cand)
+    at = np.minimum(np.searchsorted(cand[by_pos], dst), len(cand) - 1)
+    inside = cand[by_pos[at]] == dst
+    for k, s_, c in zip(by_pos[at[inside]].tolist(), src[inside].tolist(), (rel[src] * carry[hit])[inside].tolist()):
+        if c > value[k]:
+            value[k], source[k] = c, int(cand[s_])
+    return value, source
+
+
 def neighbour_support_of(snap: GraphSnapshot, cand: np.ndarray, rel: np.ndarray, phi: np.ndarray,
                          sims: Similarities) -> np.ndarray:
     """`neighbour_support_arrays` of distinct candidate positions `cand` with their `rel`, as an array along

@@ -38,6 +38,7 @@ class Scored:
     superseded: bool
     supported: bool
     outside_window: bool = False  # written outside the period the query names
+    reply_to: str | None = None  # the question whose relevance this memory carries as its reply
 
 
 def idf(doc_freq: int, total: int) -> float:
