@@ -23,8 +23,8 @@ from ..core.model import TRAVERSAL_GRAPHS, Memory, parse_iso
 from ..core.recall.fusion import rrf, via_of
 from ..core.recall.timeframe import time_window
 from ..core.recall.params import (
-    ANCHOR_POSTING_BUDGET, ANCHOR_TOP_K, BEAM, EDGE_WEIGHTS, FORMULA_VERSION, RERANK, RERANK_NO_EMBEDDING,
-    confidence_label,
+    ANCHOR_POSTING_BUDGET, ANCHOR_TOP_K, BEAM, EDGE_WEIGHTS, FORMULA_VERSION, REPLY_INHERIT, RERANK,
+    RERANK_NO_EMBEDDING, confidence_label,
 )
 from ..core.recall.rerank import (
     SIMILARITY_SUPPORT, Scored, Signals, idf, relevance,
@@ -137,6 +137,20 @@ def _from_evidence(parent: dict[int, int], nodes: np.ndarray, evidence: list[int
     return (root != nodes) & contains(root, np.asarray(evidence, dtype=np.int64))
 
 
+def _inherit_from_questions(cand: np.ndarray, reply_of: np.ndarray, signals: tuple[np.ndarray, ...]) -> None:
+    """Each reply in `cand` (reply_of ≥ 0: the position of its question) takes REPLY_INHERIT of each of its question's
+    signals where that is more than its own; a question that is not a candidate hands on nothing."""
+    replies = np.flatnonzero(reply_of >= 0)
+    if not len(replies):
+        return
+    by_pos = np.argsort(cand)
+    at = np.minimum(np.searchsorted(cand[by_pos], reply_of[replies]), len(cand) - 1)
+    found = cand[by_pos[at]] == reply_of[replies]
+    reply, question = replies[found], by_pos[at[found]]
+    for signal in signals:
+        signal[reply] = np.maximum(signal[reply], REPLY_INHERIT * signal[question])
+
+
 def _causal_pairs(snap: GraphSnapshot, nodes: list[int]) -> list[tuple[str, str]]:
     """(src, dst) ids of the active causal edges among `nodes`."""
     owner, edges = snap.edge_slices(np.array(nodes, dtype=np.int64))
@@ -240,9 +254,11 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
                          np.fromiter((beam.support.get(p, 0.0) for p in cand_l), dtype=np.float64,
                                      count=len(cand_l)))
     graph = minmax_array(rel + support)
-    # a memory whose question says more about the query than it does itself is there as that question's reply
+    # a memory whose question says more about the query than it does itself is there as that question's reply:
+    # it is read together with the question, whose evidence it takes at half weight (`reply_to` says so)
     carried, question = reply_sources(snap, cand, rel)
     reply_of = np.where((question >= 0) & (carried >= rel) & (carried > 0.0), question, -1)
+    _inherit_from_questions(cand, reply_of, (kw, ent, sim))
     superseded = _superseded_mask(snap)[cand]
     weights = (RERANK if scores is not None else RERANK_NO_EMBEDDING)[decision.intent]
     # a memory written far from the period the query names is weaker evidence: demoted and flagged, never dropped

@@ -5,7 +5,8 @@ from dataclasses import dataclass
 
 from ..intent import Intent
 
-FORMULA_VERSION = "mnemon-recall/3 (rrf60 anchors, relevance-seeded decaying beam, neighbour support with reply carry, per-intent rerank)"
+FORMULA_VERSION = ("mnemon-recall/3 (rrf60 anchors, relevance-seeded decaying beam, neighbour support with reply carry,"
+                   " replies read with their questions, per-intent rerank)")
 RRF_K = 60
 ANCHOR_TOP_K = 20
 # BM25 scores every posting of every query word: the keyword anchor searches by the query's rarest words until their
@@ -20,6 +21,9 @@ PROXIMITY_FACTOR = 0.5  # a same-day neighbour vouches half as much as the memor
 # a reply step (a question → what its source wrote next, graph_rules.backbone_pair) hands the question's relevance on
 # whole: the answer is about what was asked even when it shares no word with it ("Which team?" → "The Wolves.")
 REPLY_CARRY = 1.0
+# ... and a reply that is there for its question reads the question's keyword, entity and similarity evidence at
+# half weight: second-hand evidence, as a same-day neighbour vouches half as much (PROXIMITY_FACTOR)
+REPLY_INHERIT = 0.5
 CONFIDENCE_CUTS = (0.25, 0.6)
 
 
