@@ -15,7 +15,8 @@ from typing import Union
 import numpy as np
 
 from ..core.recall.params import (
-    BEAM_FANOUT, LAMBDA_SEMANTIC, LAMBDA_STRUCTURAL, PROXIMITY_FACTOR, REPLY_CARRY, SUPERSEDED_FACTOR, BeamParams, RerankWeights,
+    BEAM_FANOUT, LAMBDA_SEMANTIC, LAMBDA_STRUCTURAL, PROXIMITY_FACTOR, REPLY_CARRY, SUPERSEDED_FACTOR, BeamParams,
+    RerankWeights,
 )
 from ..core.recall.timeframe import OUTSIDE_FACTOR
 from ..ports.graph_index import GraphSnapshot
@@ -310,9 +311,10 @@ def reply_sources(snap: GraphSnapshot, cand: np.ndarray, rel: np.ndarray) -> tup
     by_pos = np.argsort(cand)
     at = np.minimum(np.searchsorted(cand[by_pos], dst), len(cand) - 1)
     inside = cand[by_pos[at]] == dst
-    for k, s_, c in zip(by_pos[at[inside]].tolist(), src[inside].tolist(), (rel[src] * carry[hit])[inside].tolist()):
+    handed = (rel[src] * carry[hit])[inside]
+    for k, question, c in zip(by_pos[at[inside]].tolist(), cand[src[inside]].tolist(), handed.tolist()):
         if c > value[k]:
-            value[k], source[k] = c, int(cand[s_])
+            value[k], source[k] = c, question
     return value, source
 
 

@@ -28,7 +28,8 @@ POSTGRES_REPLY_STEPS_MIGRATION = (
     _MARK.format(
         question="right(regexp_replace(a.content, '[[:space:]\u00a0\u3000]+$', ''), 1) IN ('?', '？')",
         # CASE fixes the order: a timestamp that is not ISO 8601 (never written by mnemon) is skipped, not cast
-        within_a_day="CASE WHEN a.created_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}' AND b.created_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}'"
+        within_a_day="CASE WHEN a.created_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}'"
+                     " AND b.created_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}'"
                      " THEN b.created_at::timestamptz - a.created_at::timestamptz"
                      " BETWEEN interval '0' AND interval '24 hours' ELSE false END",
     ),
