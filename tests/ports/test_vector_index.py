@@ -26,3 +26,148 @@ def test_scan_gives_the_plain_products_floats_and_restores_the_thread_count(rows
     finally:
         if set_threads is not None:
             set_threads(before)
+
+
+# ── the matrix saved beside the database ─────────────────────────────────────
+from pathlib import Path  # noqa: E402
+
+from mnemon.core.model import Memory, content_hash, iso, utcnow  # noqa: E402
+from mnemon.ports.store.sqlite import SQLiteStore  # noqa: E402
+from mnemon.ports.vector_index import VectorIndex  # noqa: E402
+
+PROVIDER = "test:unit:8"
+
+
+def _put(store: SQLiteStore, mid: str, vec: np.ndarray) -> None:
+    m = Memory(id=mid, content=f"memory {mid}", created_at=iso(utcnow()), updated_at=iso(utcnow()))
+    with store.transaction():
+        store.insert_node(m, m.content)
+        store.put_vector(mid, PROVIDER, vec, content_hash(m.content), m.created_at)
+
+
+def _unit(seed: int) -> np.ndarray:
+    v = np.random.default_rng(seed).standard_normal(8).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+def _store_with(tmp_path: Path, n: int) -> SQLiteStore:
+    store = SQLiteStore(str(tmp_path / "m.db"))
+    for k in range(n):
+        _put(store, f"m{k}", _unit(k))
+    return store
+
+
+def _read(store: SQLiteStore, query: np.ndarray, k: int) -> list[tuple[str, float]]:
+    """What one process does: search, then save what it read when it is done."""
+    index = VectorIndex(store, PROVIDER)
+    try:
+        return index.search(query, k)
+    finally:
+        index.persist()
+
+
+def test_a_new_process_maps_the_saved_matrix_instead_of_reading_every_vector(tmp_path, monkeypatch):
+    store = _store_with(tmp_path, 6)
+    first = _read(store, _unit(3), 3)
+    assert Path(f"{store.path}-vectors").exists() and first[0][0] == "m3"
+
+    def no_reads(*_a, **_k):
+        raise AssertionError("read every vector from the store")
+
+    monkeypatch.setattr(store, "load_vectors", no_reads)
+    assert _read(store, _unit(3), 3) == first
+
+
+def test_a_saved_matrix_of_another_state_is_never_used(tmp_path):
+    store = _store_with(tmp_path, 4)
+    _read(store, _unit(0), 1)  # saves the matrix of 4
+    other = SQLiteStore(store.path)  # another process writes: a new vector, then a forget
+    _put(other, "late", _unit(99))
+    assert _read(store, _unit(99), 1)[0][0] == "late"
+    with other.transaction():
+        other.soft_delete(["late"], iso(utcnow()))
+    assert "late" not in {i for i, _ in _read(store, _unit(99), 5)}
+    other.close()
+
+
+def test_a_process_whose_matrix_fell_behind_the_store_saves_none(tmp_path):
+    store = _store_with(tmp_path, 3)
+    index = VectorIndex(store, PROVIDER)
+    index.search(_unit(1), 1)
+    _put(store, "new", _unit(5))  # written without telling the index (as another process would)
+    index.persist()
+    assert not Path(f"{store.path}-vectors").exists()
+
+
+def test_a_writer_that_keeps_its_matrix_in_step_saves_the_state_after_its_writes(tmp_path, monkeypatch):
+    store = _store_with(tmp_path, 3)
+    index = VectorIndex(store, PROVIDER)
+    index.search(_unit(1), 1)
+    m = Memory(id="new", content="memory new", created_at=iso(utcnow()), updated_at=iso(utcnow()))
+    with store.transaction():
+        store.insert_node(m, m.content)
+        before = store.vector_generation()
+        store.put_vector("new", PROVIDER, _unit(5), content_hash(m.content), m.created_at)
+        index.note_write("new", _unit(5), before)
+        index.persist()  # not from inside the transaction
+        assert not Path(f"{store.path}-vectors").exists()
+    with store.transaction():
+        before = store.vector_generation()
+        store.soft_delete(["m0"], iso(utcnow()))
+        index.note_delete(["m0"], before)
+    index.persist()
+    monkeypatch.setattr(store, "load_vectors", lambda *_a: (_ for _ in ()).throw(AssertionError("read the store")))
+    found = [i for i, _ in VectorIndex(store, PROVIDER).search(_unit(5), 5)]
+    assert found[0] == "new" and "m0" not in found and len(found) == 3
+
+
+def test_nothing_is_saved_from_inside_a_write_transaction_that_may_roll_back(tmp_path):
+    store = _store_with(tmp_path, 3)
+    saved = Path(f"{store.path}-vectors")
+    with pytest.raises(RuntimeError):
+        with store.transaction():
+            _m = Memory(id="ghost", content="ghost", created_at=iso(utcnow()), updated_at=iso(utcnow()))
+            store.insert_node(_m, "ghost")
+            store.put_vector("ghost", PROVIDER, _unit(7), content_hash("ghost"), _m.created_at)
+            assert _read(store, _unit(7), 1)[0][0] == "ghost"  # its own write, not committed
+            assert not saved.exists()
+            raise RuntimeError("roll back")
+    assert "ghost" not in {i for i, _ in _read(store, _unit(7), 5)}
+    assert saved.exists()  # now saved, from the committed state
+
+
+def test_a_damaged_or_foreign_saved_file_is_ignored(tmp_path):
+    store = _store_with(tmp_path, 3)
+    saved = Path(f"{store.path}-vectors")
+    for content in (b"", b"not json\n", b'{"format": "mnemon-vectors/1", "provider": "x", "state": "y"}\n'):
+        saved.write_bytes(content)
+        assert VectorIndex(store, PROVIDER).search(_unit(1), 1)[0][0] == "m1"
+
+
+def test_a_read_only_store_maps_a_current_saved_matrix_and_writes_none(tmp_path, monkeypatch):
+    store = _store_with(tmp_path, 3)
+    store.close()
+    ro = SQLiteStore(str(tmp_path / "m.db"), readonly=True)
+    assert _read(ro, _unit(2), 1)[0][0] == "m2"
+    assert not Path(f"{ro.path}-vectors").exists()  # a read-only open writes nothing, beside the store either
+    _read(SQLiteStore(str(tmp_path / "m.db")), _unit(2), 1)
+    monkeypatch.setattr(ro, "load_vectors", lambda *_a: (_ for _ in ()).throw(AssertionError("read the store")))
+    assert _read(ro, _unit(2), 1)[0][0] == "m2"
+    ro.close()
+
+
+def test_a_write_rolled_back_after_the_index_saw_it_is_never_saved(tmp_path):
+    store = _store_with(tmp_path, 3)
+    index = VectorIndex(store, PROVIDER)
+    index.search(_unit(1), 1)
+    with pytest.raises(RuntimeError):
+        with store.transaction():
+            m = Memory(id="ghost", content="ghost", created_at=iso(utcnow()), updated_at=iso(utcnow()))
+            store.insert_node(m, "ghost")
+            before = store.vector_generation()
+            store.put_vector("ghost", PROVIDER, _unit(7), content_hash("ghost"), m.created_at)
+            index.note_write("ghost", _unit(7), before)
+            raise RuntimeError("roll back")
+    index.persist()
+    assert "ghost" not in {i for i, _ in index.search(_unit(7), 5)}  # the index reloads: the store moved back
+    assert "ghost" not in {i for i, _ in _read(store, _unit(7), 5)}

@@ -92,7 +92,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         return cls(rt)
 
     def close(self) -> None:
-        self.rt.store.close()
+        self.rt.close()
 
     def __enter__(self) -> "Mnemon":
         return self

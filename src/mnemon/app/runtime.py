@@ -45,6 +45,14 @@ class Runtime:
     def vectors_enabled(self) -> bool:
         return bool(self.provider.produces_vectors)
 
+    def close(self) -> None:
+        """Done with the store: the vector matrix this process read is saved for the next one (if still current)."""
+        try:
+            if self._index is not None:
+                self._index.persist()
+        finally:
+            self.store.close()
+
     @property
     def index(self) -> VectorIndex:
         if self._index is None:

@@ -46,15 +46,19 @@ def _scan(mat: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 
 class VectorIndex:
-    def __init__(self, store: Store, provider_identity: str) -> None:
+    def __init__(self, store: Store, provider_identity: str, *, persist: bool = True) -> None:
         self.store = store
         self.provider = provider_identity
+        path = getattr(store, "path", "")
+        # saved beside a database file (vector_file.py); a server's database (postgresql://…) has no "beside"
+        self.path = f"{path}-vectors" if persist and path and path != ":memory:" and "://" not in path else None
         self._ids: list[str] = []
         self._pos: dict[str, int] = {}
         self._buf = np.zeros((0, 0), dtype=np.float32)
         self._alive_buf = np.zeros(0, dtype=bool)
         self._n = 0
         self._generation = -1
+        self._unsaved = False  # the matrix differs from the copy saved beside the database
 
     @property
     def _mat(self) -> np.ndarray:
@@ -68,22 +72,59 @@ class VectorIndex:
         gen = self.store.vector_generation()
         if gen == self._generation:
             return
-        ids, mat = self.store.load_vectors(self.provider)
+        ids, mat = self._load()
         self._ids = list(ids)
-        self._buf = np.array(mat, dtype=np.float32, copy=True)
+        # a mapped saved matrix is already a private writable copy (copy-on-write); rows read from the store are not
+        self._buf = mat if mat.flags.writeable and mat.dtype == np.float32 and mat.flags.c_contiguous else np.array(
+            mat, dtype=np.float32, copy=True)
         self._n = len(ids)
         self._pos = {i: k for k, i in enumerate(ids)}
         self._alive_buf = np.ones(len(ids), dtype=bool)
         self._generation = gen
 
+    def _load(self) -> tuple[list[str], np.ndarray]:
+        """Every current vector: from the copy saved beside the database when it is of the store's committed state,
+        else from the store (and `persist` saves it for the next process)."""
+        state = self.store.vector_state() if self.path else None
+        self._unsaved = True
+        if state is not None and self.path is not None:
+            from . import vector_file
+
+            saved = vector_file.load(self.path, self.provider, state)
+            if saved is not None:
+                self._unsaved = False
+                return saved
+        return self.store.load_vectors(self.provider)
+
+    def persist(self) -> None:
+        """Save the matrix beside the database for the next process, when it differs from the saved one and is
+        exactly what the store holds now: read from it or kept in step with it by this process's own writes
+        (`note_write` and `note_delete` refuse to apply once another writer has changed the vectors, and every such
+        change draws a new generation), outside any write transaction."""
+        if not self._unsaved or self.path is None or self._generation == -1 or getattr(self.store, "readonly", False):
+            return
+        state = self.store.vector_state()
+        if state is None or self.store.vector_generation() != self._generation:
+            return
+        from . import vector_file
+
+        alive = self._alive
+        if alive.all():
+            ids, mat = self._ids, self._mat
+        else:
+            ids, mat = [i for i, keep in zip(self._ids, alive.tolist()) if keep], self._mat[alive]
+        if ids:
+            vector_file.save(self.path, self.provider, state, ids, mat)
+            self._unsaved = False
+
     def __len__(self) -> int:
         self._refresh()
         return int(self._alive.sum())
 
-    def _append(self, node_id: str, vec: np.ndarray) -> None:
+    def _append(self, node_id: str, vec: np.ndarray) -> bool:
         if self._buf.size == 0 or self._buf.shape[1] != vec.shape[0]:
             if self._n:
-                return  # dimension changed under us: leave it to the next full reload
+                return False  # dimension changed under us: leave it to the next full reload
             self._buf = np.zeros((64, vec.shape[0]), dtype=np.float32)
             self._alive_buf = np.zeros(64, dtype=bool)
         if self._n == self._buf.shape[0]:
@@ -95,6 +136,7 @@ class VectorIndex:
         self._ids.append(node_id)
         self._pos[node_id] = self._n
         self._n += 1
+        return True
 
     def note_write(self, node_id: str, vector: np.ndarray, generation_before: int) -> None:
         """Record a vector this process just wrote. If another writer changed the store since our last look,
@@ -106,8 +148,10 @@ class VectorIndex:
         if k is not None:
             self._buf[k] = vec
             self._alive_buf[k] = True
-        else:
-            self._append(node_id, vec)
+        elif not self._append(node_id, vec):
+            self._generation = -1  # the next look reloads everything
+            return
+        self._unsaved = True
         self._generation = self.store.vector_generation()
 
     def note_delete(self, node_ids: list[str], generation_before: int) -> None:
@@ -117,6 +161,7 @@ class VectorIndex:
             k = self._pos.get(i)
             if k is not None:
                 self._alive_buf[k] = False
+        self._unsaved = True
         self._generation = self.store.vector_generation()
 
     def vector(self, node_id: str) -> np.ndarray | None:

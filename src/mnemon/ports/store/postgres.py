@@ -263,6 +263,7 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
             raise StoreError(f"no node {node.id}")
         seq = updated[0]
         self._write("DELETE FROM memory_fts WHERE node_seq = %s", (seq,))
+        self._bump_vector_generation()  # a vector of the old text is no longer current
         if node.kind == "memory":
             self._write("INSERT INTO memory_fts(node_seq, doc) VALUES (%s, %s::tsvector)",
                         (seq, tsvector_literal(fts_body, node.tags, node.entities)))

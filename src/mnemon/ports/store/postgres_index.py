@@ -210,6 +210,10 @@ class IndexTables:
     def vector_generation(self) -> int:
         return int(self._value("SELECT value FROM meta WHERE key = 'vector_generation'"))
 
+    def vector_state(self) -> None:
+        """No copy of a server's vectors is saved beside anything: every process reads them from the server."""
+        return None
+
     def vector_coverage(self, provider: str) -> tuple[int, int]:
         embedded = self._value(
             "SELECT COUNT(*) FROM vectors v JOIN nodes n ON n.seq = v.node_seq WHERE v.provider = %s"

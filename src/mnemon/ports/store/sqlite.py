@@ -21,7 +21,7 @@ from ...core.errors import ReadOnly, StoreError
 from ...core.model import Edge, Link, Memory, OplogEntry, iso, utcnow
 from .base import MemoryFilter
 from .graph_sqlite import SQLiteGraphReads
-from .vectors_sqlite import SQLiteVectors
+from .vectors_sqlite import BUMP_VECTOR_GENERATION, SQLiteVectors
 from .text_index_sqlite import KEYWORD_POSTING_BUDGET, SQLiteTextIndex, _chunks, _where  # noqa: F401  (re-exported)
 from .edge_rows import EDGE_VALUE_COLS, LEGACY_EDGE_ROWS_VIEW, SEQ_OF
 from .migrate_sqlite import migrate
@@ -211,6 +211,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
              node.source, node.updated_at, json.dumps(node.metadata, ensure_ascii=False), node.id),
         )
         self._write("DELETE FROM memory_fts WHERE rowid = ?", (row[0],))
+        self._write(BUMP_VECTOR_GENERATION)  # a vector of the old text is no longer current
         if node.kind == "memory":
             self._write("INSERT INTO memory_fts(rowid, body, tags, entities) VALUES (?,?,?,?)",
                         (row[0], fts_body, " ".join(node.tags), " ".join(node.entities)))
@@ -318,7 +319,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
                              [when, when, *seqs]).rowcount
             self._write(f"DELETE FROM memory_fts WHERE rowid IN ({smarks})", seqs)
             self._write(f"DELETE FROM node_entities WHERE node_seq IN ({smarks})", seqs)
-            self._write("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vector_generation'")
+            self._write(BUMP_VECTOR_GENERATION)
         return n
 
     def hard_delete(self, ids: Sequence[str]) -> int:
@@ -332,7 +333,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
             smarks = ",".join("?" * len(seqs))
             self._write(f"DELETE FROM memory_fts WHERE rowid IN ({smarks})", seqs)
             n += self._write(f"DELETE FROM nodes WHERE seq IN ({smarks})", seqs).rowcount
-            self._write("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vector_generation'")
+            self._write(BUMP_VECTOR_GENERATION)
         return n
 
     def count_active(self) -> int:

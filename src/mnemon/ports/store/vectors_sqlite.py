@@ -10,6 +10,11 @@ if TYPE_CHECKING:
     import numpy as np
 
 
+# Every change that can change what `load_vectors` returns draws a new random token (not a count: a count comes back
+# to an old value after a rollback or on a restored copy, and a saved matrix must never be taken for another state)
+BUMP_VECTOR_GENERATION = "UPDATE meta SET value = abs(random()) WHERE key = 'vector_generation'"
+
+
 class SQLiteVectors:
     """Mixed into `SQLiteStore` (as `graph_sqlite` is); uses its connection, `_write` and `count_active`."""
 
@@ -23,7 +28,7 @@ class SQLiteVectors:
         blob = np.ascontiguousarray(vector, dtype="<f4").tobytes()
         self._write("INSERT OR REPLACE INTO vectors(node_seq, provider, dim, content_hash, vec, created_at)"
                     " VALUES (?,?,?,?,?,?)", (seq, provider, int(vector.shape[0]), digest, blob, when))
-        self._write("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vector_generation'")
+        self._write(BUMP_VECTOR_GENERATION)
 
     def load_vectors(self, provider: str) -> tuple[list[str], np.ndarray]:
         import numpy as np
@@ -40,6 +45,13 @@ class SQLiteVectors:
 
     def vector_generation(self) -> int:
         return int(self.conn.execute("SELECT value FROM meta WHERE key = 'vector_generation'").fetchone()[0])
+
+    def vector_state(self) -> str | None:
+        """A token for the committed state `load_vectors` reads (every change to it draws a new vector generation),
+        for a copy saved beside the database; None inside a write transaction, whose state may never be committed."""
+        if self.conn.in_transaction:
+            return None
+        return f"v{self.vector_generation()}"
 
     def vector_coverage(self, provider: str) -> tuple[int, int]:
         total = self.count_active()
