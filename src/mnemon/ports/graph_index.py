@@ -8,9 +8,6 @@ touching (access counts) does not.
 """
 from __future__ import annotations
 
-import json
-import mmap
-import os
 from collections.abc import Iterable, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -19,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..core.text import memory_tokens
+from .array_file import load_arrays, save_arrays
 from .store.base import Store
 
 SNAPSHOT_FORMAT = "mnemon-graph/7"  # bump when the saved arrays change meaning
@@ -231,49 +229,29 @@ class GraphSnapshot:
     _WORDS = ("ids", "kinds", "categories", "sources", "vocab", "entity_vocab", "created")
 
     def save(self, path: str) -> None:
-        """One file: a JSON header line (format, generation, where each array lies) and the raw arrays, so a
+        """One file of named arrays (`array_file.py`) with the format, generation and marks in its header, so a
         process maps it instead of reading and copying it."""
         arrays = {name: np.ascontiguousarray(getattr(self, name)) for name in self._ARRAYS}
         arrays.update({name: _strings(getattr(self, name)) for name in self._WORDS})
         arrays["class_types"] = _strings([t for t, _ in self.classes])
         arrays["class_subs"] = _strings([s for _, s in self.classes])
-        layout, offset = {}, 0
-        for name, arr in arrays.items():
-            layout[name] = [arr.dtype.str, list(arr.shape), offset]
-            offset += arr.nbytes + (-arr.nbytes % 8)
-        head = json.dumps({"format": SNAPSHOT_FORMAT, "generation": list(self.generation), "marks": self.marks,
-                           "arrays": layout}).encode() + b"\n"
-        start = len(head) + (-len(head) % 8)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "wb") as fh:
-            fh.write(head.ljust(start, b" "))
-            for arr in arrays.values():
-                fh.write(arr.tobytes())
-                fh.write(b"\0" * (-arr.nbytes % 8))
-        os.replace(tmp, path)  # atomic: a concurrent reader sees the old file or the new one
+        save_arrays(path, {"format": SNAPSHOT_FORMAT, "generation": list(self.generation), "marks": self.marks}, arrays)
 
     @classmethod
     def load(cls, path: str) -> GraphSnapshot | None:
         """The saved snapshot, whatever its generation; None when missing or unreadable. Arrays are read-only
         views of the mapped file."""
-        try:
-            with open(path, "rb") as fh:
-                head = json.loads(fh.readline())
-                if head.get("format") != SNAPSHOT_FORMAT:
-                    return None
-                start = fh.tell() + (-fh.tell() % 8)
-                buf = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-            arrays = {}
-            for name, (dtype, shape, offset) in head["arrays"].items():
-                count = int(np.prod(shape)) if shape else 1
-                arrays[name] = np.frombuffer(buf, dtype=np.dtype(dtype), count=count,
-                                             offset=start + offset).reshape(shape)
-        except (OSError, KeyError, ValueError, TypeError):
+        got = load_arrays(path)
+        if got is None or got[0].get("format") != SNAPSHOT_FORMAT:
             return None
-        words = {name: arrays.pop(name).tolist() for name in cls._WORDS}
-        classes = list(zip(arrays.pop("class_types").tolist(), arrays.pop("class_subs").tolist()))
-        return cls(generation=tuple(head["generation"]), marks=list(head["marks"]),  # type: ignore[arg-type]
-                   classes=classes, **words, **arrays)  # type: ignore[arg-type]  # the saved arrays, by field name
+        head, arrays = got
+        try:
+            words = {name: arrays.pop(name).tolist() for name in cls._WORDS}
+            classes = list(zip(arrays.pop("class_types").tolist(), arrays.pop("class_subs").tolist()))
+            return cls(generation=tuple(head["generation"]), marks=list(head["marks"]),  # type: ignore[arg-type]
+                       classes=classes, **words, **arrays)  # type: ignore[arg-type]  # the saved arrays, by name
+        except (KeyError, TypeError):
+            return None
 
 
 def _slices(indptr: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

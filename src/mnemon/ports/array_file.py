@@ -1,0 +1,57 @@
+"""Named numpy arrays in one file beside a database, mapped by the next process instead of read and copied.
+
+Layout: a JSON header line (the caller's fields, plus where each array lies) padded to 8 bytes, then each array's raw
+bytes, each padded to 8. A file is written whole to a temporary name and renamed into place, so a concurrent reader
+sees the old file or the new one. The recall graph (`graph_index.py`) and the vector matrix (`vector_file.py`) are
+saved this way: caches, never data.
+"""
+from __future__ import annotations
+
+import json
+import mmap
+import os
+from typing import Any
+
+import numpy as np
+
+
+def save_arrays(path: str, header: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+    """Write `arrays` under `header`; the temporary file is removed if writing fails."""
+    layout, offset = {}, 0
+    for name, arr in arrays.items():
+        layout[name] = [arr.dtype.str, list(arr.shape), offset]
+        offset += arr.nbytes + (-arr.nbytes % 8)
+    head = json.dumps({**header, "arrays": layout}).encode() + b"\n"
+    start = len(head) + (-len(head) % 8)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(head.ljust(start, b" "))
+            for arr in arrays.values():
+                fh.write(np.ascontiguousarray(arr).data.cast("B"))  # the array's own bytes, no copy
+                fh.write(b"\0" * (-arr.nbytes % 8))
+        os.replace(tmp, path)  # atomic: a concurrent reader sees the old file or the new one
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def load_arrays(path: str, *, writable: bool = False) -> tuple[dict[str, Any], dict[str, np.ndarray]] | None:
+    """(header, arrays) of a saved file; None when it is missing or unreadable. Arrays are views of the mapped
+    file: read-only, or (`writable`) private copy-on-write pages that never reach the file."""
+    try:
+        with open(path, "rb") as fh:
+            head = json.loads(fh.readline())
+            start = fh.tell() + (-fh.tell() % 8)
+            buf = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_COPY if writable else mmap.ACCESS_READ)
+        arrays = {}
+        for name, (dtype, shape, offset) in head.pop("arrays").items():
+            count = int(np.prod(shape)) if shape else 1
+            arrays[name] = np.frombuffer(buf, dtype=np.dtype(dtype), count=count,
+                                         offset=start + offset).reshape(shape)
+    except (OSError, KeyError, ValueError, TypeError, AttributeError):
+        return None
+    return head, arrays
