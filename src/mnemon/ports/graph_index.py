@@ -8,6 +8,7 @@ touching (access counts) does not.
 """
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from .array_file import load_arrays, save_arrays
 from .store.base import Store
 
 SNAPSHOT_FORMAT = "mnemon-graph/7"  # bump when the saved arrays change meaning
+RUNS_UP_TO = 5_000  # changed owners up to which `_resegment` copies the runs between them (both ways agree)
 
 
 @dataclass(eq=False)
@@ -203,10 +205,7 @@ class GraphSnapshot:
                                         (np.array(tok_ids, dtype=np.int32),))
         ent_indptr, (ent,) = _resegment(self.ent_indptr, (self.ent,), n, again, np.array(ent_owner, dtype=np.int64),
                                         (np.array(ent_ids, dtype=np.int32),))
-        rank = self.id_rank
-        if n > n_old:
-            rank = np.empty(n, dtype=np.int64)
-            rank[sorted(range(n), key=ids.__getitem__)] = np.arange(n, dtype=np.int64)
+        rank = self.id_rank if n == n_old else _ranks_with(self.id_rank, ids, n_old)
         rows = np.array(heads, dtype=np.int64).reshape(-1, 6)
         where = np.array(at, dtype=np.int64)
 
@@ -275,7 +274,51 @@ def _fingerprint(title: str | None, content: str, tags: Sequence[str], entities:
 def _resegment(indptr: np.ndarray, columns: tuple[np.ndarray, ...], n: int, clear: np.ndarray, owner: np.ndarray,
                fresh: tuple[np.ndarray, ...]) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
     """A CSR over `n` owners from one over fewer: the entries of the owners in `clear` dropped, then `fresh`
-    entries (each with its owner, in order) put after each owner's remaining ones."""
+    entries (each with its owner, in order) put after each owner's remaining ones.
+
+    When few owners change (a write touches a few hundred of a graph with millions of edges) the result is one
+    concatenation of the untouched runs between them and the fresh entries; when many do (a build), whole-array
+    masking and insertion."""
+    n_old = len(indptr) - 1
+    both = np.sort(np.concatenate([np.asarray(clear, dtype=np.int64), np.asarray(owner, dtype=np.int64)]))
+    touched = both[np.concatenate(([True], both[1:] != both[:-1]))] if len(both) else both  # np.unique loads numpy.ma
+    if len(touched) > RUNS_UP_TO:
+        return _resegment_bulk(indptr, columns, n, clear, owner, fresh)
+    order = np.argsort(owner, kind="stable")
+    f_owner = owner[order]
+    fresh = tuple(f[order] for f in fresh)
+    f_counts = np.bincount(f_owner, minlength=n) if len(f_owner) else np.zeros(n, dtype=np.int64)
+    f_ptr = np.concatenate([[0], np.cumsum(f_counts)]).astype(np.int64)
+    lens = np.zeros(n, dtype=np.int64)
+    lens[:n_old] = np.diff(indptr)
+    cleared = np.zeros(n, dtype=bool)
+    cleared[clear] = True
+    lens[cleared] = 0
+    ends = np.concatenate([[0], np.cumsum(lens + f_counts)]).astype(np.int64)
+    spans: list[tuple[int, int, bool]] = []  # (start, stop, from fresh?) in output order
+    done = 0  # owners before this one are placed
+    old_ptr = indptr.tolist()
+    for o in touched.tolist():
+        if o > done and done < n_old:  # the untouched owners in between, as one run of old entries
+            spans.append((old_ptr[done], old_ptr[min(o, n_old)], False))
+        if o < n_old and not cleared[o]:
+            spans.append((old_ptr[o], old_ptr[o + 1], False))
+        if f_counts[o]:
+            spans.append((int(f_ptr[o]), int(f_ptr[o + 1]), True))
+        done = o + 1
+    if done < n_old:
+        spans.append((old_ptr[done], old_ptr[n_old], False))
+    out = []
+    for old, new in zip(columns, fresh):
+        dtype = old.dtype if len(old) else new.dtype
+        parts = [(new if from_fresh else old)[a:b] for a, b, from_fresh in spans if b > a]
+        out.append(np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype=dtype))
+    return ends, tuple(out)
+
+
+def _resegment_bulk(indptr: np.ndarray, columns: tuple[np.ndarray, ...], n: int, clear: np.ndarray,
+                    owner: np.ndarray, fresh: tuple[np.ndarray, ...]) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """`_resegment` for many changed owners, by masks and `np.insert` over the whole arrays."""
     lens = np.diff(indptr)
     if len(clear):
         dropped = np.zeros(len(lens), dtype=bool)
@@ -292,6 +335,24 @@ def _resegment(indptr: np.ndarray, columns: tuple[np.ndarray, ...], n: int, clea
     where = ends[owner[order] + 1]
     columns = tuple(np.insert(c, where, f[order]) if len(c) else f[order] for c, f in zip(columns, fresh))
     return ends + np.concatenate([[0], np.cumsum(np.bincount(owner, minlength=n))]), columns
+
+
+def _ranks_with(rank: np.ndarray, ids: list[str], n_old: int) -> np.ndarray:
+    """The rank of every id in sorted order, `ids[n_old:]` added to the ranks `rank` of `ids[:n_old]`: the new ids are
+    placed by bisection and the old ranks shifted past them, instead of sorting every id again."""
+    n = len(ids)
+    if n_old == 0 or n - n_old > n_old:
+        out = np.empty(n, dtype=np.int64)
+        out[sorted(range(n), key=ids.__getitem__)] = np.arange(n, dtype=np.int64)
+        return out
+    by_rank = np.argsort(rank[:n_old])
+    sorted_old = [ids[i] for i in by_rank.tolist()]
+    added = sorted(range(n_old, n), key=ids.__getitem__)
+    before = np.array([bisect.bisect_left(sorted_old, ids[p]) for p in added], dtype=np.int64)  # old ids below each
+    out = np.empty(n, dtype=np.int64)
+    out[by_rank] = np.arange(n_old, dtype=np.int64) + np.searchsorted(before, np.arange(n_old), side="right")
+    out[np.array(added, dtype=np.int64)] = before + np.arange(len(added), dtype=np.int64)
+    return out
 
 
 def _code(vocab: list[str], code: dict[str, int], value: str) -> int:
