@@ -136,3 +136,15 @@ def test_provider_change_is_detected_not_mixed(make_mem, tmp_path) -> None:  # t
     st = other.status()["embedding"]
     assert st["mismatch"] == ["hash:signed-bow-v1:256"] or st["mismatch"] == sorted(st["stored_by_provider"])
     assert "hint" in other.status()["embedding"]
+
+
+def test_status_reports_the_caches_saved_beside_the_database(make_mem, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    db = tmp_path / "caches.db"
+    m = make_mem("hash", db=db)
+    assert m.status()["cache_bytes"] == {"graph": 0, "vectors": 0}
+    m.remember("Kubernetes runs the API")
+    m.recall("what runs the API")  # builds the recall graph and reads the vectors
+    m.close()
+    again = make_mem("hash", db=db)
+    sizes = again.status()["cache_bytes"]
+    assert sizes["graph"] > 0 and sizes["vectors"] > 0

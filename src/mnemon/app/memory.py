@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InvalidInput, ProviderUnavailable
 from ..ports.embed.base import EmbedSettings
+from ..ports.cache_paths import beside, size_of
 from ..ports.embed.registry import get_provider
 from ..ports.store.base import Store
 from .config import DB_URL_SCHEMES, Config
@@ -182,6 +183,8 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         if out["embedding"]["mismatch"]:
             out["embedding"]["hint"] = ("vectors from another provider are stored and ignored (never mixed); "
                                         "run `mnemon embed --all` to embed with the current one")
+        # the recall graph and vector matrix saved beside the database: caches, rebuilt when missing
+        out["cache_bytes"] = {name: size_of(beside(store, name)) for name in ("graph", "vectors")}
         return out
 
     def embed_status(self) -> dict[str, Any]:

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..core.text import memory_tokens
 from .array_file import load_arrays, save_arrays
+from .cache_paths import beside
 from .store.base import Store
 
 SNAPSHOT_FORMAT = "mnemon-graph/7"  # bump when the saved arrays change meaning
@@ -403,9 +404,7 @@ class GraphIndex:
 
     def __init__(self, store: Store, *, persist: bool = True) -> None:
         self.store = store
-        path = getattr(store, "path", "")
-        # saved beside a database file; a server's database (postgresql://…) has no "beside"
-        self.path = f"{path}-graph" if persist and path and path != ":memory:" and "://" not in path else None
+        self.path = beside(store, "graph") if persist else None  # the snapshot saved for the next process
         self._snap: GraphSnapshot | None = None
 
     def snapshot(self) -> GraphSnapshot:

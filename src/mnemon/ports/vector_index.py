@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .cache_paths import beside
 from .store.base import Store
 
 # up to this many matrix cells (~200k rows of 384-d) a scan runs on the calling thread alone: it is memory-bound,
@@ -49,9 +50,7 @@ class VectorIndex:
     def __init__(self, store: Store, provider_identity: str, *, persist: bool = True) -> None:
         self.store = store
         self.provider = provider_identity
-        path = getattr(store, "path", "")
-        # saved beside a database file (vector_file.py); a server's database (postgresql://…) has no "beside"
-        self.path = f"{path}-vectors" if persist and path and path != ":memory:" and "://" not in path else None
+        self.path = beside(store, "vectors") if persist else None  # the matrix saved for the next process
         self._ids: list[str] = []
         self._pos: dict[str, int] = {}
         self._buf = np.zeros((0, 0), dtype=np.float32)
