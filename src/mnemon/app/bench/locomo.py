@@ -75,6 +75,17 @@ class VectorCache:
         return np.stack([self.data[k] for k in keys]) if keys else np.zeros((0, 0), dtype=np.float32)
 
 
+def _asked_on(query: dict[str, Any]) -> datetime | None:
+    """The question's own date (`question_date`), when the data gives one that reads as a timestamp."""
+    asked = query.get("question_date")
+    if not asked:
+        return None
+    try:
+        return parse_iso(str(asked))
+    except ValueError:
+        return None
+
+
 def _fixed_clock(at: datetime) -> Callable[[], datetime]:
     return lambda: at
 
@@ -119,6 +130,8 @@ def run_bench(data_dir: str, out_path: str | None, provider: EmbeddingProvider, 
                                  prune=False, origin="bench")
             timings["ingest_s"] += time.perf_counter() - t0
             for q in (q for q in queries if q["sample_id"] == sample):
+                # a question asked on a known date is answered as of that date ("in June" is the June before it)
+                rt.clock = _fixed_clock(_asked_on(q) or last)
                 qvec = provider.embed_query(q["question"]) if provider.produces_vectors else None
                 t0 = time.perf_counter()
                 out = run_recall(rt, q["question"], limit=limit, query_vector=qvec, touch=False)

@@ -1,0 +1,39 @@
+"""`mnemon bench recall` on any data in the neutral JSONL format, not only LoCoMo: a small hand-written set."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from mnemon.app.bench.locomo import run_bench
+from mnemon.ports.embed.registry import get_provider
+
+
+def _write(directory: Path, memories: list[dict], queries: list[dict]) -> Path:
+    directory.mkdir()
+    for name, rows in (("memories", memories), ("queries", queries)):
+        (directory / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return directory
+
+
+def _turn(k: int, when: str, speaker: str, text: str) -> dict:
+    return {"type": "memory", "id": f"t:s:{k}", "sample_id": "s", "session_id": f"t:s:{when[:10]}",
+            "session_index": k, "turn_index": 0, "speaker": speaker, "text": text, "timestamp": when}
+
+
+def test_a_question_with_its_own_date_is_answered_as_of_that_date(tmp_path: Path) -> None:
+    memories = [_turn(1, "2022-06-14T10:00:00", "Anna", "I baked a rhubarb pie for the neighbours"),
+                _turn(2, "2023-06-14T10:00:00", "Anna", "I baked a lemon pie for the neighbours"),
+                _turn(3, "2023-09-01T10:00:00", "Anna", "Autumn is here, no more baking outside")]
+    queries = [{"type": "query", "id": "t:s:q1", "sample_id": "s", "question": "What pie did Anna bake in June?",
+                "category": "temporal", "gold_ids": ["t:s:1"], "gold_session_ids": ["t:s:2022-06-14"],
+                "question_date": "2022-07-01T09:00:00", "skip": False},
+               {"type": "query", "id": "t:s:q2", "sample_id": "s", "question": "What pie did Anna bake in June?",
+                "category": "temporal", "gold_ids": ["t:s:2"], "gold_session_ids": ["t:s:2023-06-14"],
+                "question_date": None, "skip": False}]
+    data = _write(tmp_path / "set", memories, queries)
+    out = tmp_path / "run.jsonl"
+    result = run_bench(str(data), str(out), get_provider("none"))
+    ranked = {r["query_id"]: r["ranked"] for r in map(json.loads, out.read_text().splitlines())}
+    assert ranked["t:s:q1"][0] == "t:s:1"  # asked in July 2022: last June is June 2022
+    assert ranked["t:s:q2"][0] == "t:s:2"  # no date given: asked after the last turn, so June 2023
+    assert result["turn"]["overall"]["recall_any@1"] == 1.0
