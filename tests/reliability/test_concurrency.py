@@ -63,3 +63,72 @@ def test_eight_writers_lose_nothing(tmp_path: Path) -> None:
     assert contents == expected
     assert remembers == WRITERS * PER_WRITER
     print(f"\n{WRITERS * PER_WRITER} concurrent remembers in {elapsed:.1f} s")
+
+
+def _hash_cfg(db: str):  # type: ignore[no-untyped-def]
+    from mnemon.app.config import load_config
+
+    return load_config({"MNEMON_EMBED_PROVIDER": "hash", "MNEMON_MAX_INSIGHTS": "0", "HOME": os.path.dirname(db)},
+                       db=db)
+
+
+def _vector_writer(db: str, worker: int, start_at: float, errors: "mp.Queue[str]") -> None:
+    try:
+        from mnemon.app.memory import Mnemon
+
+        while time.time() < start_at:
+            time.sleep(0.001)
+        for i in range(20):  # a process per few writes, as CLI calls would be
+            with Mnemon.open(_hash_cfg(db)) as m:
+                added = m.remember(f"worker {worker} shipped release {i} of the billing api w{worker}r{i}",
+                                   source="agent")["id"]
+                m.recall(f"release {i} billing", limit=3)
+                if i % 4 == 0:
+                    m.forget(added)
+    except BaseException as exc:
+        errors.put(f"writer {worker}: {type(exc).__name__}: {exc}")
+
+
+def _vector_reader(db: str, worker: int, start_at: float, errors: "mp.Queue[str]") -> None:
+    try:
+        from mnemon.app.memory import Mnemon
+
+        while time.time() < start_at:
+            time.sleep(0.001)
+        for _ in range(30):
+            with Mnemon.open(_hash_cfg(db)) as m:  # each closes by saving the matrix it read, if still current
+                m.recall("billing api release", limit=5)
+    except BaseException as exc:
+        errors.put(f"reader {worker}: {type(exc).__name__}: {exc}")
+
+
+def test_the_saved_vector_matrix_stays_true_to_the_store_under_concurrent_writers_and_readers(tmp_path: Path) -> None:
+    from mnemon.app.memory import Mnemon
+    from mnemon.ports import vector_file
+
+    db = str(tmp_path / "vectors.db")
+    with Mnemon.open(_hash_cfg(db)) as m:
+        m.remember("seed memory about the billing api", source="agent")
+    ctx = mp.get_context("spawn" if sys.platform == "darwin" else "fork")
+    errors: "mp.Queue[str]" = ctx.Queue()
+    start_at = time.time() + 1.0
+    procs = [ctx.Process(target=_vector_writer, args=(db, w, start_at, errors)) for w in range(3)]
+    procs += [ctx.Process(target=_vector_reader, args=(db, r, start_at, errors)) for r in range(2)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=170)
+    reported = []
+    while not errors.empty():
+        reported.append(errors.get())
+    assert not reported, "\n".join(reported[:20])
+    with Mnemon.open(_hash_cfg(db)) as m:
+        m.recall("billing api release", limit=5)  # the last reader: saves the final state if no one did
+    with Mnemon.open(_hash_cfg(db)) as m:
+        store, ident = m.rt.store, m.rt.provider.identity()
+        state = store.vector_state()
+        saved = vector_file.load(f"{db}-vectors", ident, state)  # type: ignore[arg-type]
+        assert saved is not None, "the final state was never saved"
+        ids, mat = store.load_vectors(ident)
+        assert saved[0] == ids and (saved[1] == mat).all()  # the saved matrix is exactly what the store holds
+        assert len(ids) == 1 + 3 * 20 - 3 * 5  # every live memory, none of the forgotten
