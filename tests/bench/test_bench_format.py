@@ -37,3 +37,16 @@ def test_a_question_with_its_own_date_is_answered_as_of_that_date(tmp_path: Path
     assert ranked["t:s:q1"][0] == "t:s:1"  # asked in July 2022: last June is June 2022
     assert ranked["t:s:q2"][0] == "t:s:2"  # no date given: asked after the last turn, so June 2023
     assert result["turn"]["overall"]["recall_any@1"] == 1.0
+
+
+def test_data_without_dates_or_sample_ids_is_one_conversation_in_its_given_order(tmp_path: Path) -> None:
+    memories = [{"id": f"m{k}", "speaker": "user" if k % 2 else "assistant", "text": text, "session_index": 1,
+                 "turn_index": k} for k, text in enumerate([
+                     "Hello! How can I help today?", "Which of my plants needs the least water?",
+                     "The cactus you bought in Lisbon needs water once a month.", "Thanks, noted."])]
+    queries = [{"id": "q1", "question": "how often does the cactus need water", "gold_ids": ["m2"],
+                "category": "single-hop"}]
+    data = _write(tmp_path / "plain", memories, queries)
+    result = run_bench(str(data), None, get_provider("none"))
+    assert result["samples"] == ["all"] and result["queries_run"] == 1
+    assert result["turn"]["overall"]["recall_any@1"] == 1.0

@@ -10,7 +10,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from ..runtime import Runtime
 from .scoring import headline, score_run
 
 RECALL_DEPTH = 20
+UNDATED = datetime(2000, 1, 1, tzinfo=timezone.utc)  # the day of turns the data gives no date for
 
 
 def _jsonl(path: Path) -> Iterator[dict[str, Any]]:
@@ -75,6 +76,23 @@ class VectorCache:
         return np.stack([self.data[k] for k in keys]) if keys else np.zeros((0, 0), dtype=np.float32)
 
 
+def _sample_of(rec: dict[str, Any]) -> str:
+    """The conversation a record belongs to; data without sample ids is one conversation."""
+    return str(rec.get("sample_id") or "all")
+
+
+def _dates(turns: list[dict[str, Any]]) -> list[datetime]:
+    """Each turn's timestamp; a turn without a readable one takes the date of the turn before it (the first of a
+    conversation without any, a fixed day), so the order of the data is kept either way."""
+    out: list[datetime] = []
+    for turn in turns:
+        try:
+            out.append(parse_iso(str(turn["timestamp"])))
+        except (KeyError, ValueError):
+            out.append(out[-1] if out else UNDATED)
+    return out
+
+
 def _asked_on(query: dict[str, Any]) -> datetime | None:
     """The question's own date (`question_date`), when the data gives one that reads as a timestamp."""
     asked = query.get("question_date")
@@ -98,7 +116,7 @@ def run_bench(data_dir: str, out_path: str | None, provider: EmbeddingProvider, 
         raise NotFound(f"benchmark data directory {data_dir} does not exist")
     memories: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for rec in _jsonl(_find(data, "memories")):
-        memories[rec["sample_id"]].append(rec)
+        memories[_sample_of(rec)].append(rec)
     queries = list(_jsonl(_find(data, "queries")))
     chosen = samples or sorted(memories)
     unknown = [s for s in chosen if s not in memories]
@@ -112,7 +130,8 @@ def run_bench(data_dir: str, out_path: str | None, provider: EmbeddingProvider, 
         with tempfile.TemporaryDirectory(prefix="mnemon-bench-") as tmp:
             store = SQLiteStore(os.path.join(tmp, "bench.db"))
             # The conversation's own clock: the benchmark asks its questions after the last session.
-            last = max(parse_iso(t["timestamp"]) for t in turns)
+            dates = _dates(turns)
+            last = max(dates)
             rt = Runtime(store=store, provider=provider, max_insights=0, clock=_fixed_clock(last))
             texts = [memory_text(t) for t in turns]
             t0 = time.perf_counter()
@@ -125,11 +144,11 @@ def run_bench(data_dir: str, out_path: str | None, provider: EmbeddingProvider, 
                     # question about a person finds what that person said
                     speaker = (turn.get("speaker") or "").strip()
                     inp = MemoryInput(text, "fact", 3, (), (speaker,) if speaker else (), "conversation",
-                                      "provided" if speaker else "merge", iso(parse_iso(turn["timestamp"])))
+                                      "provided" if speaker else "merge", iso(dates[k]))
                     write_memory(rt, inp, vectors[k] if vectors is not None else None, node_id=turn["id"],
                                  prune=False, origin="bench")
             timings["ingest_s"] += time.perf_counter() - t0
-            for q in (q for q in queries if q["sample_id"] == sample):
+            for q in (q for q in queries if _sample_of(q) == sample):
                 # a question asked on a known date is answered as of that date ("in June" is the June before it)
                 rt.clock = _fixed_clock(_asked_on(q) or last)
                 qvec = provider.embed_query(q["question"]) if provider.produces_vectors else None
@@ -144,7 +163,7 @@ def run_bench(data_dir: str, out_path: str | None, provider: EmbeddingProvider, 
         with open(out_path, "w", encoding="utf-8") as f:
             for qid, ranked in run.items():
                 f.write(json.dumps({"query_id": qid, "ranked": ranked}) + "\n")
-    scoped = [q for q in queries if q["sample_id"] in set(chosen)]
+    scoped = [q for q in queries if _sample_of(q) in set(chosen)]
     turn = score_run(scoped, run, level="turn")
     session = score_run(scoped, run, level="session")
     lat = sorted(timings["recall_ms"])

@@ -46,7 +46,8 @@ def score_run(queries: Iterable[Mapping[str, Any]], run: Mapping[str, Sequence[s
     by_cat: dict[str, list[dict[str, float]]] = defaultdict(list)
     missing = 0
     for q in queries:
-        gold = q["gold_session_ids"] if level == "session" else q["gold_ids"]
+        # data that gives no session labels is scored at turn level only (the reference scorer stops on it)
+        gold = q.get("gold_session_ids") if level == "session" else q.get("gold_ids")
         if not gold or q.get("skip"):
             continue
         ranked = run.get(q["id"])
