@@ -40,7 +40,7 @@ def test_a_question_with_its_own_date_is_answered_as_of_that_date(tmp_path: Path
 
 
 def test_data_without_dates_or_sample_ids_is_one_conversation_in_its_given_order(tmp_path: Path) -> None:
-    memories = [{"id": f"m{k}", "speaker": "user" if k % 2 else "assistant", "text": text, "session_index": 1,
+    memories = [{"id": f"m{k}", "role": "user" if k % 2 else "assistant", "text": text, "session_index": 1,
                  "turn_index": k} for k, text in enumerate([
                      "Hello! How can I help today?", "Which of my plants needs the least water?",
                      "The cactus you bought in Lisbon needs water once a month.", "Thanks, noted."])]
@@ -50,3 +50,11 @@ def test_data_without_dates_or_sample_ids_is_one_conversation_in_its_given_order
     result = run_bench(str(data), None, get_provider("none"))
     assert result["samples"] == ["all"] and result["queries_run"] == 1
     assert result["turn"]["overall"]["recall_any@1"] == 1.0
+
+
+def test_a_turn_names_its_speaker_else_its_role() -> None:
+    from mnemon.app.bench.locomo import memory_text
+
+    assert memory_text({"speaker": "Caroline", "role": "speaker_a", "text": "Hi"}) == "Caroline: Hi"
+    assert memory_text({"role": "assistant", "text": "Hello"}) == "assistant: Hello"
+    assert memory_text({"text": "Hm"}) == "someone: Hm"

@@ -45,9 +45,14 @@ def _find(data: Path, stem: str) -> Path:
     raise NotFound(f"no {stem}.jsonl in {data}")
 
 
+def speaker_of(rec: dict[str, Any]) -> str:
+    """Who said a turn: its speaker's name, else its role (a user/assistant transcript names no one)."""
+    return str(rec.get("speaker") or rec.get("role") or "").strip()
+
+
 def memory_text(rec: dict[str, Any]) -> str:
     """What a turn says, with who said it and what picture they shared."""
-    text = f"{rec.get('speaker') or 'someone'}: {rec.get('text', '')}".strip()
+    text = f"{speaker_of(rec) or 'someone'}: {rec.get('text', '')}".strip()
     if rec.get("image_caption"):
         text += f" [shared an image: {rec['image_caption']}]"
     return text
@@ -142,7 +147,7 @@ def run_bench(data_dir: str, out_path: str | None, provider: EmbeddingProvider, 
                 for k, (turn, text) in enumerate(zip(turns, texts)):
                     # the speaker is the turn's entity (names merely mentioned stay in the text), so a
                     # question about a person finds what that person said
-                    speaker = (turn.get("speaker") or "").strip()
+                    speaker = speaker_of(turn)
                     inp = MemoryInput(text, "fact", 3, (), (speaker,) if speaker else (), "conversation",
                                       "provided" if speaker else "merge", iso(dates[k]))
                     write_memory(rt, inp, vectors[k] if vectors is not None else None, node_id=turn["id"],
