@@ -8,8 +8,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InvalidInput, ProviderUnavailable
-from ..ports.embed.base import EmbedSettings
 from ..ports.cache_paths import beside, size_of
+from ..ports.embed.base import EmbedSettings
 from ..ports.embed.registry import get_provider
 from ..ports.store.base import Store
 from .config import DB_URL_SCHEMES, Config

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from .edge_rows import EDGE_VALUE_DDL, SQLITE_EDGE_ROWS_MIGRATION
-from .reply_steps import SQLITE_REPLY_STEPS_MIGRATION
 from .graph_sqlite import GRAPH_GENERATION_MIGRATION
+from .reply_steps import SQLITE_REPLY_STEPS_MIGRATION
 
 MIGRATIONS: list[tuple[str, str]] = [
     (
