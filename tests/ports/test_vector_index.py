@@ -1,12 +1,16 @@
-"""The exact vector scan: one BLAS thread for ordinary stores, the same floats as a plain product, and the
-caller's BLAS thread count left as it was."""
+"""The exact vector scan (one BLAS thread for ordinary stores, the same floats as a plain product, the caller's BLAS
+thread count left as it was) and the matrix saved beside the database for the next process."""
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from mnemon.core.model import Memory, content_hash, iso, utcnow
 from mnemon.ports import vector_index
-from mnemon.ports.vector_index import _blas_threads_setter, _scan
+from mnemon.ports.store.sqlite import SQLiteStore
+from mnemon.ports.vector_index import VectorIndex, _blas_threads_setter, _scan
 
 
 @pytest.mark.parametrize("rows", [1, 7, 5000])
@@ -29,11 +33,6 @@ def test_scan_gives_the_plain_products_floats_and_restores_the_thread_count(rows
 
 
 # ── the matrix saved beside the database ─────────────────────────────────────
-from pathlib import Path  # noqa: E402
-
-from mnemon.core.model import Memory, content_hash, iso, utcnow  # noqa: E402
-from mnemon.ports.store.sqlite import SQLiteStore  # noqa: E402
-from mnemon.ports.vector_index import VectorIndex  # noqa: E402
 
 PROVIDER = "test:unit:8"
 
