@@ -148,3 +148,16 @@ def test_status_reports_the_caches_saved_beside_the_database(make_mem, tmp_path)
     again = make_mem("hash", db=db)
     sizes = again.status()["cache_bytes"]
     assert sizes["graph"] > 0 and sizes["vectors"] > 0
+
+
+def test_with_save_caches_off_nothing_is_written_beside_the_database(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from mnemon.app.config import load_config
+
+    db = tmp_path / "nocache.db"
+    env = {"MNEMON_EMBED_PROVIDER": "hash", "MNEMON_SAVE_CACHES": "false", "HOME": str(tmp_path)}
+    with Mnemon.open(load_config(env, db=str(db))) as m:
+        m.remember("Kubernetes runs the API")
+        assert m.recall("what runs the API")["results"]
+        assert m.status()["cache_bytes"] == {"graph": 0, "vectors": 0}
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("nocache.db-")) in (
+        [], ["nocache.db-shm", "nocache.db-wal"])

@@ -36,6 +36,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("audit_content", "MNEMON_AUDIT_CONTENT", True, "Keep memory text in oplog details (false: hashes only)."),
     Setting("vault", "MNEMON_VAULT", None, "Default Markdown vault directory for ingest/note commands."),
     Setting("card_theme", "MNEMON_CARD_THEME", "dark", "Thought-card theme: dark or light."),
+    Setting("save_caches", "MNEMON_SAVE_CACHES", True,
+            "Save the recall graph and vector matrix beside a SQLite database for the next process (false: each "
+            "process rebuilds them; no extra files)."),
 )
 SETTINGS_BY_NAME = {s.name: s for s in SETTINGS}
 DB_URL_SCHEMES = ("postgresql://", "postgres://")
@@ -76,6 +79,7 @@ class Config:
     audit_content: bool
     vault: str | None
     card_theme: str
+    save_caches: bool = True
     config_path: Path | None = None
     environ: Mapping[str, str] = field(default_factory=dict, repr=False)
 
@@ -131,6 +135,7 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
         home=home, store=str(store), db_path=db_path, embed_provider=str(pick("embed_provider")),
         max_insights=int(pick("max_insights")), prune_min_age_s=parse_duration(pick("prune_min_age")),
         audit_content=bool(pick("audit_content")), vault=pick("vault"), card_theme=str(pick("card_theme")),
+        save_caches=bool(pick("save_caches")),
         config_path=path if path.exists() else None, environ=env,
     )
 

@@ -89,7 +89,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
             raise
         explicit = provider is not None or cfg.environ.get("MNEMON_EMBED_PROVIDER") not in (None, "")
         rt = Runtime(store=store, provider=emb, max_insights=cfg.max_insights, prune_min_age_s=cfg.prune_min_age_s,
-                     audit_content=cfg.audit_content, provider_is_default=not explicit)
+                     audit_content=cfg.audit_content, provider_is_default=not explicit, save_caches=cfg.save_caches)
         return cls(rt)
 
     def close(self) -> None:

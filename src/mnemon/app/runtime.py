@@ -30,6 +30,7 @@ class Runtime:
     audit_content: bool = True
     clock: Callable[[], datetime] = utcnow
     provider_is_default: bool = True
+    save_caches: bool = True  # the recall graph and vector matrix saved beside the database (cache_paths.beside)
     warnings: list[str] = field(default_factory=list)
     _index: VectorIndex | None = None
     _token_cache: dict[str, tuple[str, frozenset[str], tuple[str, ...]]] = field(default_factory=dict)
@@ -58,7 +59,7 @@ class Runtime:
         if self._index is None:
             from ..ports.vector_index import VectorIndex  # numpy is loaded only when vectors are used
 
-            self._index = VectorIndex(self.store, self.provider.identity())
+            self._index = VectorIndex(self.store, self.provider.identity(), persist=self.save_caches)
         return self._index
 
     @property
@@ -67,7 +68,7 @@ class Runtime:
         if self._graph is None:
             from ..ports.graph_index import GraphIndex
 
-            self._graph = GraphIndex(self.store)
+            self._graph = GraphIndex(self.store, persist=self.save_caches)
         return self._graph
 
     def calibrate(self, cosine: float) -> float:
