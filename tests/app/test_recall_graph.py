@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from mnemon.app.recall_graph import (
-    beam_arrays, class_weights, combine_array, entity_signals, keyword_signals, minmax_array, neighbour_support_arrays,
+    beam_arrays, class_weights, combine_array, entity_signal_of, keyword_signal_of, minmax_array, neighbour_support_of,
     relevance_array,
 )
 from mnemon.core.intent import Intent
@@ -88,8 +88,9 @@ def test_array_beam_and_support_equal_the_reference_stages_bit_for_bit(seed, int
                                                                                               [], []))), 4)}
         q_ents = frozenset(rng.sample(["qdrant", "alice", "bob"], 2))
         p = snap.pos[i]
-        assert keyword_signals(snap, query, [p])[p] == keyword_signal(query, toks)
-        assert entity_signals(snap, q_ents, [p])[p] == entity_signal(q_ents, frozenset(e.lower() for e in entities))
+        at = np.array([p], dtype=np.int64)
+        assert keyword_signal_of(snap, query, at)[0] == keyword_signal(query, toks)
+        assert entity_signal_of(snap, q_ents, at)[0] == entity_signal(q_ents, frozenset(e.lower() for e in entities))
     admit_ids = lambda ids: {i for i in ids if i in head and not head[i][1]}  # noqa: E731
     neighbors, links = reference_neighbors(rows, phi_map)
     ref = beam_search(anchors, neighbors, params, phi_map, lambda e: None if e.type == "supersedes" else e.type,
@@ -113,9 +114,10 @@ def test_array_beam_and_support_equal_the_reference_stages_bit_for_bit(seed, int
     clipped = {i: max(0.0, v) for i, v in sims.items() if i in cands}
     want = neighbour_support(rel, {i: links[i] for i in cands if rel[i] > 0 and i in links}, set(cands), phi_map,
                              clipped, lambda l: None if l.type == "supersedes" else l.type)
-    have = neighbour_support_arrays(snap, {pos[i]: v for i, v in rel.items()}, [pos[i] for i in cands], phi,
-                                    np.maximum(0.0, sim_arr))
-    assert {name[p]: v for p, v in have.items()} == want
+    at = np.array([pos[i] for i in cands], dtype=np.int64)
+    have = neighbour_support_of(snap, at, np.array([rel[i] for i in cands], dtype=np.float64), phi,
+                                np.maximum(0.0, sim_arr))
+    assert {name[p]: v for p, v in zip(at.tolist(), have.tolist()) if v > 0.0} == want
 
 
 def test_snapshot_follows_writes_but_not_touches(mem):

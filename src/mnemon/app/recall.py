@@ -35,7 +35,7 @@ from ..ports.graph_index import GraphSnapshot
 from .array_sets import contains
 from .recall_graph import (
     PositionSimilarities, VectorRows, beam_arrays, class_weights, combine_array, entity_signal_of, keyword_signal_of,
-    minmax_array, neighbour_support_of, relevance_array, reply_sources, reply_targets,
+    minmax_array, neighbour_support_of, relevance_array, reply_sources,
 )
 from .runtime import Runtime
 
@@ -137,18 +137,12 @@ def _from_evidence(parent: dict[int, int], nodes: np.ndarray, evidence: list[int
     return (root != nodes) & contains(root, np.asarray(evidence, dtype=np.int64))
 
 
-def _inherit_from_questions(cand: np.ndarray, reply_of: np.ndarray, signals: tuple[np.ndarray, ...]) -> None:
-    """Each reply in `cand` (reply_of ≥ 0: the position of its question) takes REPLY_INHERIT of each of its question's
-    signals where that is more than its own; a question that is not a candidate hands on nothing."""
+def _inherit_from_questions(reply_of: np.ndarray, signals: tuple[np.ndarray, ...]) -> None:
+    """Each reply (reply_of ≥ 0: its question's index among the candidates) takes REPLY_INHERIT of each of its
+    question's signals where that is more than its own."""
     replies = np.flatnonzero(reply_of >= 0)
-    if not len(replies):
-        return
-    by_pos = np.argsort(cand)
-    at = np.minimum(np.searchsorted(cand[by_pos], reply_of[replies]), len(cand) - 1)
-    found = cand[by_pos[at]] == reply_of[replies]
-    reply, question = replies[found], by_pos[at[found]]
     for signal in signals:
-        signal[reply] = np.maximum(signal[reply], REPLY_INHERIT * signal[question])
+        signal[replies] = np.maximum(signal[replies], REPLY_INHERIT * signal[reply_of[replies]])
 
 
 def _causal_pairs(snap: GraphSnapshot, nodes: list[int]) -> list[tuple[str, str]]:
@@ -258,7 +252,7 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     # it is read together with the question, whose evidence it takes at half weight (`reply_to` says so)
     carried, question = reply_sources(snap, cand, rel)
     reply_of = np.where((question >= 0) & (carried >= rel) & (carried > 0.0), question, -1)
-    _inherit_from_questions(cand, reply_of, (kw, ent, sim))
+    _inherit_from_questions(reply_of, (kw, ent, sim))
     superseded = _superseded_mask(snap)[cand]
     weights = (RERANK if scores is not None else RERANK_NO_EMBEDDING)[decision.intent]
     # a memory written far from the period the query names is weaker evidence: demoted and flagged, never dropped
@@ -270,10 +264,11 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     # to a supported question
     unsupported = np.flatnonzero(~supported)
     if len(unsupported):
-        supported[unsupported] = contains(cand[unsupported], reply_targets(snap, cand[supported])) | _from_evidence(
-            beam.parent, cand[unsupported], [
-            pos[i] for s in ("keyword", "vector", "entity") for i in rankings.get(s, ()) if i in anchor_scores
-            and i in pos])
+        asked = question[unsupported]
+        evidence = [pos[i] for s in ("keyword", "vector", "entity") for i in rankings.get(s, ())
+                    if i in anchor_scores and i in pos]
+        supported[unsupported] = ((asked >= 0) & supported[np.maximum(asked, 0)]) | _from_evidence(
+            beam.parent, cand[unsupported], evidence)
     keep = np.flatnonzero(supported)
     if len(keep) > limit:  # only what can reach the top `limit` is ordered in full (ties at the cut included)
         cut = np.partition(score[keep], len(keep) - limit)[len(keep) - limit]
@@ -287,7 +282,7 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         sig = Signals(keyword=float(kw[k]), entity=float(ent[k]), similarity=float(sim[k]), graph=float(graph[k]))
         via = via_of(i, rankings) if i in anchor_scores else beam.via.get(p, "graph")
         results.append(Scored(i, float(score[k]), sig, via, bool(superseded[k]), True, bool(outside[k]),
-                              ids[int(reply_of[k])] if reply_of[k] >= 0 else None))
+                              ids[cand_l[reply_of[k]]] if reply_of[k] >= 0 else None))
     dropped = int((~supported).sum())
     trace.append({"stage": "rerank", "weights": weights.__dict__, "candidates": len(cand_l),
                   "dropped_unsupported": dropped, "superseded": sorted(ids[p] for p in cand[superseded].tolist()),

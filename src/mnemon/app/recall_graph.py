@@ -8,7 +8,7 @@ both on random graphs and compare them bit for bit.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Union
 
@@ -269,17 +269,6 @@ def beam_arrays(snap: GraphSnapshot, anchors: Mapping[int, float], params: BeamP
     return ArrayBeam(best, support, via, parent, visited, dropped)
 
 
-def neighbour_support_arrays(snap: GraphSnapshot, rel: Mapping[int, float], candidates: Sequence[int],
-                             phi: np.ndarray, sims: Similarities) -> dict[int, float]:
-    """`core.recall.rerank.neighbour_support` over every active out-edge of the candidates with rel > 0;
-    `sims` is the clipped similarity per position (0 without a vector)."""
-    cand = np.asarray(candidates, dtype=np.int64)
-    got = neighbour_support_of(snap, cand, np.array([rel.get(i, 0.0) for i in candidates], dtype=np.float64),
-                               phi, sims)
-    hit = np.flatnonzero(got > 0.0)
-    return dict(zip(cand[hit].tolist(), got[hit].tolist()))
-
-
 def _reply_carry(snap: GraphSnapshot) -> np.ndarray:
     """Per edge class, the share of its source's relevance a reply step hands on whole (0 for other classes)."""
     carry = snap.memo.get("carry")
@@ -289,39 +278,33 @@ def _reply_carry(snap: GraphSnapshot) -> np.ndarray:
     return carry
 
 
-def reply_targets(snap: GraphSnapshot, nodes: np.ndarray) -> np.ndarray:
-    """Positions that a reply step leads to from `nodes`: what was written right after each question among them."""
-    owner, edges = snap.edge_slices(nodes)
-    return snap.dst[edges[_reply_carry(snap)[snap.cls[edges]] > 0.0]].astype(np.int64)
-
-
 def reply_sources(snap: GraphSnapshot, cand: np.ndarray, rel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Along distinct candidate positions `cand` with their `rel`: the relevance a reply step hands each one and the
-    position of the question it comes from (0 and -1 where none does)."""
+    """Along distinct candidate positions `cand` with their `rel`: the relevance a reply step from another candidate
+    hands each one, and the index in `cand` of that question (0 and -1 where no candidate's reply step leads to it;
+    a memory has one predecessor in its source, so one question at most)."""
     value = np.zeros(len(cand), dtype=np.float64)
-    source = np.full(len(cand), -1, dtype=np.int64)
-    with_rel = np.flatnonzero(rel > 0.0)
-    owner, edges = snap.edge_slices(cand[with_rel])
+    question = np.full(len(cand), -1, dtype=np.int64)
+    owner, edges = snap.edge_slices(cand)
     carry = _reply_carry(snap)[snap.cls[edges]]
     hit = carry > 0.0
     if not hit.any():
-        return value, source
-    src = with_rel[owner[hit]]
-    dst = snap.dst[edges[hit]].astype(np.int64)
+        return value, question
+    src, dst = owner[hit], snap.dst[edges[hit]].astype(np.int64)
     by_pos = np.argsort(cand)
     at = np.minimum(np.searchsorted(cand[by_pos], dst), len(cand) - 1)
     inside = cand[by_pos[at]] == dst
     handed = (rel[src] * carry[hit])[inside]
-    for k, question, c in zip(by_pos[at[inside]].tolist(), cand[src[inside]].tolist(), handed.tolist()):
-        if c > value[k]:
-            value[k], source[k] = c, question
-    return value, source
+    for k, q, c in zip(by_pos[at[inside]].tolist(), src[inside].tolist(), handed.tolist()):
+        if question[k] < 0 or c > value[k]:
+            value[k], question[k] = c, q
+    return value, question
 
 
 def neighbour_support_of(snap: GraphSnapshot, cand: np.ndarray, rel: np.ndarray, phi: np.ndarray,
                          sims: Similarities) -> np.ndarray:
-    """`neighbour_support_arrays` of distinct candidate positions `cand` with their `rel`, as an array along
-    `cand` (0 where nothing vouches for one)."""
+    """`core.recall.rerank.neighbour_support` over every active out-edge of the distinct candidate positions `cand`
+    with `rel` > 0, as an array along `cand` (0 where nothing vouches for one); `sims` the calibrated similarity per
+    position (0 without a vector)."""
     with_rel = rel > 0.0
     nodes = cand[with_rel]
     owner, edges = snap.edge_slices(nodes)
@@ -347,14 +330,9 @@ def neighbour_support_of(snap: GraphSnapshot, cand: np.ndarray, rel: np.ndarray,
     return out[cand]
 
 
-def keyword_signals(snap: GraphSnapshot, q_weights: Mapping[str, float], nodes: Sequence[int]) -> dict[int, float]:
-    """`core.recall.rerank.keyword_signal` of each node: the weights of the query tokens it contains, summed in
-    query order (the same float additions), over the sum of all query weights."""
-    return dict(zip(nodes, keyword_signal_of(snap, q_weights, np.asarray(nodes, dtype=np.int64)).tolist()))
-
-
 def keyword_signal_of(snap: GraphSnapshot, q_weights: Mapping[str, float], nodes: np.ndarray) -> np.ndarray:
-    """`keyword_signals` as an array along `nodes`."""
+    """`core.recall.rerank.keyword_signal` of each node along `nodes`: the weights of the query tokens it contains,
+    summed in query order (the same float additions), over the sum of all query weights."""
     out = np.zeros(len(nodes), dtype=np.float64)
     total = sum(q_weights.values())
     if total <= 0 or not len(nodes):
@@ -387,13 +365,9 @@ def keyword_signal_of(snap: GraphSnapshot, q_weights: Mapping[str, float], nodes
     return np.array(value, dtype=np.float64)[inv.reshape(-1)]
 
 
-def entity_signals(snap: GraphSnapshot, q_entities: frozenset[str], nodes: Sequence[int]) -> dict[int, float]:
-    """`core.recall.rerank.entity_signal` of each node: the share of the (lower-cased) query entities it holds."""
-    return dict(zip(nodes, entity_signal_of(snap, q_entities, np.asarray(nodes, dtype=np.int64)).tolist()))
-
-
 def entity_signal_of(snap: GraphSnapshot, q_entities: frozenset[str], nodes: np.ndarray) -> np.ndarray:
-    """`entity_signals` as an array along `nodes` (a count over a count: the same division in float64)."""
+    """`core.recall.rerank.entity_signal` of each node along `nodes`: the share of the (lower-cased) query entities
+    it holds (a count over a count: the same division in float64)."""
     if not q_entities or not len(nodes):
         return np.zeros(len(nodes), dtype=np.float64)
     code = snap.memo.get("entity_code")
