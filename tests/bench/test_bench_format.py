@@ -58,3 +58,18 @@ def test_a_turn_names_its_speaker_else_its_role() -> None:
     assert memory_text({"speaker": "Caroline", "role": "speaker_a", "text": "Hi"}) == "Caroline: Hi"
     assert memory_text({"role": "assistant", "text": "Hello"}) == "assistant: Hello"
     assert memory_text({"text": "Hm"}) == "someone: Hm"
+
+
+def test_malformed_data_is_a_clear_error_naming_the_line(tmp_path: Path) -> None:
+    import pytest
+
+    from mnemon.core.errors import InvalidInput
+
+    good = [_turn(1, "2023-01-01T10:00:00", "Anna", "hello")]
+    for bad, message in (("not json", "queries.jsonl line 2 is not JSON"),
+                         (json.dumps({"id": "q2"}), "queries.jsonl line 2 lacks question")):
+        data = _write(tmp_path / f"bad{len(message)}", good, [])
+        (data / "queries.jsonl").write_text(json.dumps({"id": "q1", "question": "hi", "sample_id": "s"}) + "\n" + bad
+                                            + "\n", encoding="utf-8")
+        with pytest.raises(InvalidInput, match=message):
+            run_bench(str(data), None, get_provider("none"))

@@ -30,12 +30,21 @@ RECALL_DEPTH = 20
 UNDATED = datetime(2000, 1, 1, tzinfo=timezone.utc)  # the day of turns the data gives no date for
 
 
-def _jsonl(path: Path) -> Iterator[dict[str, Any]]:
+def _jsonl(path: Path, required: tuple[str, ...] = ()) -> Iterator[dict[str, Any]]:
+    """The records of a JSONL file; a line that is not a JSON object with the `required` fields is a clear error."""
     opener = gzip.open if path.suffix == ".gz" else open
     with opener(path, "rt", encoding="utf-8") as f:  # type: ignore[operator]
-        for line in f:
-            if line.strip():
-                yield json.loads(line)
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InvalidInput(f"{path.name} line {number} is not JSON: {exc.msg}") from None
+            missing = [k for k in required if not isinstance(rec, dict) or rec.get(k) in (None, "")]
+            if missing:
+                raise InvalidInput(f"{path.name} line {number} lacks {', '.join(missing)}")
+            yield rec
 
 
 def _find(data: Path, stem: str) -> Path:
@@ -120,9 +129,9 @@ def run_bench(data_dir: str, out_path: str | None, provider: EmbeddingProvider, 
     if not data.is_dir():
         raise NotFound(f"benchmark data directory {data_dir} does not exist")
     memories: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for rec in _jsonl(_find(data, "memories")):
+    for rec in _jsonl(_find(data, "memories"), ("id",)):
         memories[_sample_of(rec)].append(rec)
-    queries = list(_jsonl(_find(data, "queries")))
+    queries = list(_jsonl(_find(data, "queries"), ("id", "question")))
     chosen = samples or sorted(memories)
     unknown = [s for s in chosen if s not in memories]
     if unknown:
