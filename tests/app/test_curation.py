@@ -148,6 +148,8 @@ def test_status_reports_the_caches_saved_beside_the_database(make_mem, tmp_path)
     again = make_mem("hash", db=db)
     sizes = again.status()["cache_bytes"]
     assert sizes["graph"] > 0 and sizes["vectors"] > 0
+    assert sizes["vectors"] == sum((tmp_path / name).stat().st_size for name in ("caches.db-vectors",
+                                                                             "caches.db-vectors.ids"))
 
 
 def test_with_save_caches_off_nothing_is_written_beside_the_database(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from mnemon.core.model import Memory, content_hash, iso, utcnow
-from mnemon.ports import vector_index
+from mnemon.ports import vector_file, vector_index
 from mnemon.ports.store.sqlite import SQLiteStore
 from mnemon.ports.vector_index import VectorIndex, _blas_threads_setter, _scan
 
@@ -170,3 +170,117 @@ def test_a_write_rolled_back_after_the_index_saw_it_is_never_saved(tmp_path):
     index.persist()
     assert "ghost" not in {i for i, _ in index.search(_unit(7), 5)}  # the index reloads: the store moved back
     assert "ghost" not in {i for i, _ in _read(store, _unit(7), 5)}
+
+
+# ── growing the saved matrix in place ────────────────────────────────────────
+
+def _write_through(index: VectorIndex, store: SQLiteStore, mid: str, vec: np.ndarray) -> None:
+    """What `remember` does: write the memory and its vector, tell the index, and save when done."""
+    m = Memory(id=mid, content=f"memory {mid}", created_at=iso(utcnow()), updated_at=iso(utcnow()))
+    with store.transaction():
+        store.insert_node(m, m.content)
+        before = store.vector_generation()
+        store.put_vector(mid, PROVIDER, vec, content_hash(m.content), m.created_at)
+        index.note_write(mid, vec, before)
+    index.persist()
+
+
+def _saved_rows(store: SQLiteStore) -> tuple[int, int]:
+    """(header row count, bytes of rows) of the saved matrix."""
+    head = vector_file._read_header(Path(f"{store.path}-vectors").read_bytes()[: vector_file.HEAD_BYTES])
+    assert head is not None
+    return head["rows"], Path(f"{store.path}-vectors").stat().st_size - vector_file.HEAD_BYTES
+
+
+def _no_store_reads(store: SQLiteStore, monkeypatch) -> None:
+    monkeypatch.setattr(store, "load_vectors", lambda *_a: (_ for _ in ()).throw(AssertionError("read the store")))
+
+
+def test_a_process_that_only_adds_memories_appends_their_rows_instead_of_rewriting_the_matrix(tmp_path, monkeypatch):
+    store = _store_with(tmp_path, 5)
+    _read(store, _unit(0), 1)  # saved whole: 5 rows
+    saved = Path(f"{store.path}-vectors")
+    inode = saved.stat().st_ino
+    index = VectorIndex(store, PROVIDER)
+    index.search(_unit(0), 1)  # mapped from the saved file
+    _write_through(index, store, "new1", _unit(50))
+    _write_through(index, store, "new2", _unit(51))
+    assert saved.stat().st_ino == inode  # grown in place, not written anew and renamed
+    assert _saved_rows(store) == (7, 7 * 8 * 4)
+    _no_store_reads(store, monkeypatch)
+    fresh = VectorIndex(store, PROVIDER)
+    assert fresh.search(_unit(51), 1)[0][0] == "new2" and len(fresh) == 7
+    ids, mat = vector_file.load(str(saved), PROVIDER, store.vector_state())  # type: ignore[misc, arg-type]
+    assert ids == [f"m{k}" for k in range(5)] + ["new1", "new2"]
+    assert np.array_equal(mat[6], _unit(51))
+
+
+def test_a_forget_or_a_changed_row_saves_the_matrix_whole_without_the_dead_rows(tmp_path):
+    store = _store_with(tmp_path, 4)
+    _read(store, _unit(0), 1)
+    index = VectorIndex(store, PROVIDER)
+    index.search(_unit(0), 1)
+    with store.transaction():
+        before = store.vector_generation()
+        store.soft_delete(["m1"], iso(utcnow()))
+        index.note_delete(["m1"], before)
+    index.persist()
+    assert _saved_rows(store) == (3, 3 * 8 * 4)
+    assert "m1" not in {i for i, _ in _read(store, _unit(1), 5)}
+
+
+def test_an_append_onto_a_file_another_process_replaced_saves_whole_and_stays_true(tmp_path):
+    store = _store_with(tmp_path, 3)
+    _read(store, _unit(0), 1)
+    mine = VectorIndex(store, PROVIDER)
+    mine.search(_unit(0), 1)
+    other = SQLiteStore(store.path)
+    _put(other, "theirs", _unit(60))  # another process writes and saves the file anew
+    _read(other, _unit(60), 1)
+    mine.search(_unit(0), 1)  # sees the other write: reloads
+    _write_through(mine, store, "mine", _unit(61))
+    found = {i for i, _ in VectorIndex(store, PROVIDER).search(_unit(0), 10)}
+    assert found == {"m0", "m1", "m2", "theirs", "mine"}
+    assert _saved_rows(store)[0] == 5
+    other.close()
+
+
+def test_while_another_process_holds_the_file_an_append_gives_way_to_a_whole_save(tmp_path):
+    import fcntl
+
+    store = _store_with(tmp_path, 3)
+    _read(store, _unit(0), 1)
+    index = VectorIndex(store, PROVIDER)
+    index.search(_unit(0), 1)
+    with open(f"{store.path}-vectors", "rb") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        _write_through(index, store, "new", _unit(70))
+    assert _saved_rows(store)[0] == 4
+    assert VectorIndex(store, PROVIDER).search(_unit(70), 1)[0][0] == "new"
+
+
+@pytest.mark.parametrize("damage", ["header byte", "ids token", "ids cut short", "rows cut short"])
+def test_a_saved_matrix_damaged_anywhere_is_ignored(tmp_path, monkeypatch, damage):
+    store = _store_with(tmp_path, 4)
+    _read(store, _unit(0), 1)
+    saved, ids = Path(f"{store.path}-vectors"), Path(f"{store.path}-vectors.ids")
+    if damage == "header byte":
+        raw = bytearray(saved.read_bytes())
+        at = raw.index(b'\\"dim\\": 8') + 9
+        raw[at] = ord("4")  # a torn header: valid JSON, every count plausible, the checksum wrong
+        saved.write_bytes(bytes(raw))
+    elif damage == "ids token":
+        ids.write_bytes(b"0000000000000000" + ids.read_bytes()[16:])
+    elif damage == "ids cut short":
+        ids.write_bytes(ids.read_bytes()[:-4])
+    else:
+        saved.write_bytes(saved.read_bytes()[:-8])
+    assert vector_file.load(str(saved), PROVIDER, store.vector_state()) is None  # type: ignore[arg-type]
+    assert VectorIndex(store, PROVIDER).search(_unit(2), 1)[0][0] == "m2"  # read from the store instead
+
+
+def test_ids_that_cannot_be_saved_leave_no_file(tmp_path):
+    store = _store_with(tmp_path, 0)
+    _put(store, "bad\0id", _unit(1))
+    assert _read(store, _unit(1), 1)[0][0] == "bad\0id"
+    assert not Path(f"{store.path}-vectors").exists()

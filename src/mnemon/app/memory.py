@@ -8,7 +8,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InvalidInput, ProviderUnavailable
-from ..ports.cache_paths import beside, size_of
+from ..ports.cache_paths import cache_bytes
 from ..ports.embed.base import EmbedSettings
 from ..ports.embed.registry import get_provider
 from ..ports.store.base import Store
@@ -184,7 +184,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
             out["embedding"]["hint"] = ("vectors from another provider are stored and ignored (never mixed); "
                                         "run `mnemon embed --all` to embed with the current one")
         # the recall graph and vector matrix saved beside the database: caches, rebuilt when missing
-        out["cache_bytes"] = {name: size_of(beside(store, name)) for name in ("graph", "vectors")}
+        out["cache_bytes"] = {name: cache_bytes(store, name) for name in ("graph", "vectors")}
         return out
 
     def embed_status(self) -> dict[str, Any]:

@@ -2,8 +2,8 @@
 
 Layout: a JSON header line (the caller's fields, plus where each array lies) padded to 8 bytes, then each array's raw
 bytes, each padded to 8. A file is written whole to a temporary name and renamed into place, so a concurrent reader
-sees the old file or the new one. The recall graph (`graph_index.py`) and the vector matrix (`vector_file.py`) are
-saved this way: caches, never data.
+sees the old file or the new one. The recall graph (`graph_index.py`) is saved this way, a cache, never data; the
+vector matrix (`vector_file.py`) uses `write_atomic` with a layout of its own that can grow in place.
 """
 from __future__ import annotations
 
@@ -23,14 +23,21 @@ def save_arrays(path: str, header: dict[str, Any], arrays: dict[str, np.ndarray]
         offset += arr.nbytes + (-arr.nbytes % 8)
     head = json.dumps({**header, "arrays": layout}).encode() + b"\n"
     start = len(head) + (-len(head) % 8)
+    chunks: list[Any] = [head.ljust(start, b" ")]
+    for arr in arrays.values():
+        chunks += [np.ascontiguousarray(arr).data.cast("B"), b"\0" * (-arr.nbytes % 8)]  # no copy of the array
+    write_atomic(path, chunks)
+
+
+def write_atomic(path: str, chunks: list[Any]) -> None:
+    """Write the byte chunks to a temporary name and rename it into place, so a concurrent reader sees the old file
+    or the new one; the temporary file is removed if writing fails."""
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         with open(tmp, "wb") as fh:
-            fh.write(head.ljust(start, b" "))
-            for arr in arrays.values():
-                fh.write(np.ascontiguousarray(arr).data.cast("B"))  # the array's own bytes, no copy
-                fh.write(b"\0" * (-arr.nbytes % 8))
-        os.replace(tmp, path)  # atomic: a concurrent reader sees the old file or the new one
+            for chunk in chunks:
+                fh.write(chunk)
+        os.replace(tmp, path)
     except BaseException:
         try:
             os.unlink(tmp)

@@ -17,3 +17,13 @@ def size_of(path: str | None) -> int:
         return os.path.getsize(path) if path else 0
     except OSError:
         return 0
+
+
+def cache_bytes(store: object, name: str) -> int:
+    """Bytes one cache takes beside the database: its file and the ids file the vector matrix keeps with it."""
+    path = beside(store, name)
+    return size_of(path) + size_of(ids_path(path)) if path else 0
+
+
+def ids_path(path: str) -> str:
+    return f"{path}.ids"

@@ -1,7 +1,9 @@
 """An exact cosine index: one float32 matrix in memory, refreshed from the store when another writer changed it.
 
 Brute force is exact and, measured here, 3.5 ms at 100k × 384 (reference/deps.md §3); nothing to build or keep in
-sync. Rows grow with amortised doubling so a write does not copy the matrix.
+sync. The rows as loaded (often a mapping of the file saved beside the database) are never copied to grow: rows
+written since go to a tail that grows with amortised doubling, so a `remember` in a fresh process does not copy a
+150 MB matrix to add one row.
 """
 from __future__ import annotations
 
@@ -53,15 +55,33 @@ class VectorIndex:
         self.path = beside(store, "vectors") if persist else None  # the matrix saved for the next process
         self._ids: list[str] = []
         self._pos: dict[str, int] = {}
-        self._buf = np.zeros((0, 0), dtype=np.float32)
-        self._alive_buf = np.zeros(0, dtype=bool)
-        self._n = 0
+        self._head = np.zeros((0, 0), dtype=np.float32)  # the rows as loaded
+        self._buf = np.zeros((0, 0), dtype=np.float32)  # rows added since, with room to grow
+        self._alive_buf = np.zeros(0, dtype=bool)  # over head and tail rows alike
+        self._n = 0  # rows in all: head, then tail
         self._generation = -1
         self._unsaved = False  # the matrix differs from the copy saved beside the database
+        # (state, rows) of the saved copy when the matrix's first `rows` rows are exactly its rows: then a persist
+        # only appends the rows added since
+        self._saved: tuple[str, int] | None = None
 
     @property
-    def _mat(self) -> np.ndarray:
-        return self._buf[: self._n]
+    def _tail(self) -> np.ndarray:
+        return self._buf[: self._n - self._head.shape[0]]
+
+    def _dim(self) -> int:
+        return int(self._head.shape[1])
+
+    def _row(self, k: int) -> np.ndarray:
+        h = self._head.shape[0]
+        return self._head[k] if k < h else self._buf[k - h]
+
+    def _rows_from(self, start: int) -> np.ndarray:
+        """Rows `start`… as one matrix (a copy only when it must join head and tail)."""
+        h = self._head.shape[0]
+        if start >= h:
+            return self._tail[start - h :]
+        return np.concatenate([self._head[start:], self._tail]) if self._n > h else self._head[start:]
 
     @property
     def _alive(self) -> np.ndarray:
@@ -74,8 +94,11 @@ class VectorIndex:
         ids, mat = self._load()
         self._ids = list(ids)
         # a mapped saved matrix is already a private writable copy (copy-on-write); rows read from the store are not
-        self._buf = mat if mat.flags.writeable and mat.dtype == np.float32 and mat.flags.c_contiguous else np.array(
+        self._head = mat if mat.flags.writeable and mat.dtype == np.float32 and mat.flags.c_contiguous else np.array(
             mat, dtype=np.float32, copy=True)
+        if self._head.ndim != 2:
+            self._head = self._head.reshape(len(ids), -1) if len(ids) else np.zeros((0, 0), dtype=np.float32)
+        self._buf = np.zeros((0, self._dim()), dtype=np.float32)
         self._n = len(ids)
         self._pos = {i: k for k, i in enumerate(ids)}
         self._alive_buf = np.ones(len(ids), dtype=bool)
@@ -85,13 +108,13 @@ class VectorIndex:
         """Every current vector: from the copy saved beside the database when it is of the store's committed state,
         else from the store (and `persist` saves it for the next process)."""
         state = self.store.vector_state() if self.path else None
-        self._unsaved = True
+        self._unsaved, self._saved = True, None
         if state is not None and self.path is not None:
             from . import vector_file
 
             saved = vector_file.load(self.path, self.provider, state)
             if saved is not None:
-                self._unsaved = False
+                self._unsaved, self._saved = False, (state, len(saved[0]))
                 return saved
         return self.store.load_vectors(self.provider)
 
@@ -108,29 +131,38 @@ class VectorIndex:
         from . import vector_file
 
         alive = self._alive
+        if self._saved is not None and alive.all():
+            base = self._saved[1]
+            if vector_file.append(self.path, self.provider, self._saved, state, self._ids[base:],
+                                  self._rows_from(base)):
+                self._unsaved, self._saved = False, (state, self._n)
+                return
         if alive.all():
-            ids, mat = self._ids, self._mat
+            ids, mat = self._ids, self._rows_from(0)
         else:
-            ids, mat = [i for i, keep in zip(self._ids, alive.tolist()) if keep], self._mat[alive]
-        if ids:
-            vector_file.save(self.path, self.provider, state, ids, mat)
+            ids, mat = [i for i, keep in zip(self._ids, alive.tolist()) if keep], self._rows_from(0)[alive]
+        if ids and vector_file.save(self.path, self.provider, state, ids, mat):
             self._unsaved = False
+            # the saved rows are the matrix's rows only when none was left out
+            self._saved = (state, self._n) if len(ids) == self._n else None
 
     def __len__(self) -> int:
         self._refresh()
         return int(self._alive.sum())
 
     def _append(self, node_id: str, vec: np.ndarray) -> bool:
-        if self._buf.size == 0 or self._buf.shape[1] != vec.shape[0]:
+        if self._dim() != vec.shape[0]:
             if self._n:
                 return False  # dimension changed under us: leave it to the next full reload
-            self._buf = np.zeros((64, vec.shape[0]), dtype=np.float32)
-            self._alive_buf = np.zeros(64, dtype=bool)
-        if self._n == self._buf.shape[0]:
-            grow = max(64, self._n)
-            self._buf = np.vstack([self._buf, np.zeros((grow, self._buf.shape[1]), dtype=np.float32)])
-            self._alive_buf = np.concatenate([self._alive_buf, np.zeros(grow, dtype=bool)])
-        self._buf[self._n] = vec
+            self._head = np.zeros((0, vec.shape[0]), dtype=np.float32)
+            self._buf = np.zeros((0, vec.shape[0]), dtype=np.float32)
+        t = self._n - self._head.shape[0]
+        if t == self._buf.shape[0]:
+            grow = max(64, t)
+            self._buf = np.vstack([self._buf, np.zeros((grow, vec.shape[0]), dtype=np.float32)])
+        if self._n == self._alive_buf.shape[0]:
+            self._alive_buf = np.concatenate([self._alive_buf, np.zeros(max(64, self._n), dtype=bool)])
+        self._buf[t] = vec
         self._alive_buf[self._n] = True
         self._ids.append(node_id)
         self._pos[node_id] = self._n
@@ -145,8 +177,9 @@ class VectorIndex:
         vec = np.asarray(vector, dtype=np.float32).reshape(-1)
         k = self._pos.get(node_id)
         if k is not None:
-            self._buf[k] = vec
+            self._row(k)[:] = vec
             self._alive_buf[k] = True
+            self._forget_saved_rows_from(k)
         elif not self._append(node_id, vec):
             self._generation = -1  # the next look reloads everything
             return
@@ -160,13 +193,19 @@ class VectorIndex:
             k = self._pos.get(i)
             if k is not None:
                 self._alive_buf[k] = False
+                self._forget_saved_rows_from(k)
         self._unsaved = True
         self._generation = self.store.vector_generation()
+
+    def _forget_saved_rows_from(self, row: int) -> None:
+        """A row the saved copy holds changed: the next persist saves whole."""
+        if self._saved is not None and row < self._saved[1]:
+            self._saved = None
 
     def vector(self, node_id: str) -> np.ndarray | None:
         self._refresh()
         k = self._pos.get(node_id)
-        return None if k is None or not self._alive[k] else self._mat[k]
+        return None if k is None or not self._alive[k] else self._row(k)
 
     def rows_for(self, ids: list[str]) -> np.ndarray:
         """The matrix row of each id, -1 where it has no live vector: for callers that index nodes their own way
@@ -188,16 +227,19 @@ class VectorIndex:
         rows = [(i, self._pos[i]) for i in ids if i in self._pos and self._alive[self._pos[i]]]
         if not rows:
             return {}
-        sims = self._mat[[k for _, k in rows]] @ np.asarray(query, dtype=np.float32)
+        sims = np.stack([self._row(k) for _, k in rows]) @ np.asarray(query, dtype=np.float32)
         return {i: float(s) for (i, _), s in zip(rows, sims)}
 
     def scores(self, query: np.ndarray) -> "QueryScores":
         """Cosines of `query` against every row, computed once per recall and shared by all stages."""
         self._refresh()
         q = np.asarray(query, dtype=np.float32).reshape(-1)
-        if self._n == 0 or q.shape[0] != self._buf.shape[1]:
+        if self._n == 0 or q.shape[0] != self._dim():
             return QueryScores(self, np.zeros(0, dtype=np.float32))
-        return QueryScores(self, _scan(self._mat, q))
+        sims = _scan(self._head, q)
+        if self._n > self._head.shape[0]:
+            sims = np.concatenate([sims, self._tail @ q])
+        return QueryScores(self, sims)
 
     def search(self, query: np.ndarray, k: int, *, allowed: set[str] | None = None,
                exclude: set[str] | None = None) -> list[tuple[str, float]]:
