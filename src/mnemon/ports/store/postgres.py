@@ -366,6 +366,9 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         return int(self._value("SELECT value FROM meta WHERE key = 'active_memories'"))
 
     def prune_candidates(self, limit: int, inserted_before: str, exclude: Iterable[str]) -> list[Memory]:
+        if not self._rows("SELECT 1 FROM nodes WHERE deleted_at IS NULL AND kind = 'memory' AND inserted_at <= %s"
+                          " LIMIT 1", (inserted_before,)):
+            return []  # every memory is in its grace period (nodes_prune_age answers this at once)
         return [_node(r) for r in self._rows(
             f"SELECT {_NODE_COLS} FROM nodes WHERE deleted_at IS NULL AND kind = 'memory' AND importance < 4"
             " AND access_count < 3 AND inserted_at <= %s AND id <> ALL(%s)"

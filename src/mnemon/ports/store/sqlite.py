@@ -340,6 +340,10 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         return int(self.conn.execute("SELECT value FROM meta WHERE key = 'active_memories'").fetchone()[0])
 
     def prune_candidates(self, limit: int, inserted_before: str, exclude: Iterable[str]) -> list[Memory]:
+        # named: without statistics the planner prefers nodes_kind_created and reads every memory
+        if self.conn.execute("SELECT 1 FROM nodes INDEXED BY nodes_prune_age WHERE deleted_at IS NULL"
+                             " AND kind = 'memory' AND inserted_at <= ? LIMIT 1", (inserted_before,)).fetchone() is None:
+            return []  # every memory is in its grace period (nodes_prune_age answers this at once)
         excluded = list(exclude)
         sql = (f"SELECT {_NODE_COLS} FROM nodes WHERE deleted_at IS NULL AND kind = 'memory'"
                " AND importance < 4 AND access_count < 3 AND inserted_at <= ?")
