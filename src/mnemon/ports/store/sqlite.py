@@ -430,9 +430,10 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
             return encoded[key]
 
         seq = self.node_seqs([x for e in edges for x in (e.src, e.dst)])
-        rows = [(seq[e.src], seq[e.dst], e.type, e.sub_type, e.weight, e.confidence, e.status, e.evidence,
-                 origin or e.origin, e.rule, e.source_path, meta(e.metadata), e.created_at or e.updated_at,
-                 e.updated_at or e.created_at) for e in edges]
+        rows: list[tuple[Any, ...]] = [
+            (seq[e.src], seq[e.dst], e.type, e.sub_type, e.weight, e.confidence, e.status, e.evidence,
+             origin or e.origin, e.rule, e.source_path, meta(e.metadata), e.created_at or e.updated_at,
+             e.updated_at or e.created_at) for e in edges]
         first: dict[tuple[Any, ...], int] = {}
         for k, r in enumerate(rows):
             at = first.setdefault(r[:3], k)
