@@ -127,4 +127,3 @@ def load(path: str, provider: str, state: str) -> tuple[list[str], np.ndarray] |
     except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
         return None
     return ids, mat
-

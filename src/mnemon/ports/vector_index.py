@@ -1,9 +1,10 @@
 """An exact cosine index: one float32 matrix in memory, refreshed from the store when another writer changed it.
 
-Brute force is exact and, measured here, 3.5 ms at 100k × 384 (reference/deps.md §3); nothing to build or keep in
-sync. The rows as loaded (often a mapping of the file saved beside the database) are never copied to grow: rows
-written since go to a tail that grows with amortised doubling, so a `remember` in a fresh process does not copy a
-150 MB matrix to add one row.
+Brute force is exact and has nothing to build or keep in sync: 3.5 ms at 100k × 384 in reference/deps.md §3, 12 ms
+on one thread (7.6 ms on two) when measured again here under other jobs' load — it is memory-bound. The rows as
+loaded (often a mapping of the file saved beside the database) are never copied to grow: rows written since go to a
+tail that grows with amortised doubling, so a `remember` in a fresh process does not copy a 150 MB matrix to add one
+row.
 """
 from __future__ import annotations
 
