@@ -153,3 +153,90 @@ def test_any_import_document_is_a_result_or_a_typed_error(mem_none: Mnemon, doc:
         assert exc.code == "invalid_input"
         return
     assert out["imported"] + out["skipped"] + out["errors"] == len(doc["insights"])
+
+
+# ── export and restore at any size: written and read as a stream ──────────────
+
+def _source_store(make_mem: Callable[..., Mnemon], tmp_path: Path) -> Mnemon:
+    src = make_mem(db=tmp_path / "src.db")
+    for k, text in enumerate(["Kubernetes runs the API", "We moved to Kubernetes because costs grew",
+                              "Kubernetes 学习笔记", "weekly sync notes about the API", "the API needs rate limits"]):
+        src.remember(text, category="fact", source=f"s{k % 2}", created_at=f"2025-0{k + 1}-01T08:00:00Z")
+    return src
+
+
+def test_export_is_written_as_the_store_is_read(make_mem: Callable[..., Mnemon], tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    src = _source_store(make_mem, tmp_path)
+    read_edges: list[bool] = []
+    iter_edges = src.rt.store.iter_edges
+    monkeypatch.setattr(src.rt.store, "iter_edges", lambda **kw: (read_edges.append(True), iter_edges(**kw))[1])
+    pieces = src.export_stream()
+    first_insight = [next(pieces), next(pieces)]
+    assert not read_edges and json.loads(first_insight[1].lstrip(",\n"))["content"]  # an insight, edges not read yet
+    text = "".join(first_insight) + "".join(pieces)
+    assert read_edges and json.loads(text) == json.loads(json.dumps(src.export_json())) | {
+        "exported_at": json.loads(text)["exported_at"]}
+
+
+@pytest.mark.parametrize("chunk", [7, 1 << 20])
+def test_a_streamed_export_restores_exactly(make_mem: Callable[..., Mnemon], tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
+    import io
+
+    from mnemon.ports import json_stream
+
+    monkeypatch.setattr(json_stream, "CHUNK", chunk)
+    src = _source_store(make_mem, tmp_path)
+    text = "".join(src.export_stream())
+    dst = make_mem(db=tmp_path / "dst.db")
+    assert dst.import_json(io.StringIO(text), dry_run=True)["would_import"] == 5
+    assert _nodes(dst) == {}
+    out = dst.import_json(io.StringIO(text))
+    assert out["imported"] == 5 and out["edges_inserted"] == len(_edges(src))
+    assert _nodes(dst) == _nodes(src) and _edges(dst) == _edges(src)
+    assert dst.rt.store.vector_coverage(dst.rt.provider.identity()) == (5, 5)
+    again = dst.import_json(io.StringIO(text))
+    assert again["imported"] == 0 and again["skipped"] == 5 and _edges(dst) == _edges(src)
+
+
+def test_a_bad_edge_at_the_end_of_a_streamed_export_writes_nothing(make_mem: Callable[..., Mnemon],
+                                                                  tmp_path: Path) -> None:
+    import io
+
+    src = _source_store(make_mem, tmp_path)
+    doc = json.loads("".join(src.export_stream()))
+    doc["edges"].append({"source_id": doc["insights"][0]["id"], "target_id": "", "edge_type": "semantic"})
+    dst = make_mem(db=tmp_path / "dst.db")
+    with pytest.raises(InvalidInput, match="export edge"):
+        dst.import_json(io.StringIO(json.dumps(doc)))
+    assert _nodes(dst) == {} and _edges(dst) == set()
+
+
+def test_an_export_whose_kind_follows_its_insights_still_restores(make_mem: Callable[..., Mnemon],
+                                                                  tmp_path: Path) -> None:
+    import io
+
+    src = _source_store(make_mem, tmp_path)
+    doc = json.loads("".join(src.export_stream()))
+    reordered = {"insights": doc.pop("insights"), **doc}  # hand-edited: "kind" now after the insights
+    dst = make_mem(db=tmp_path / "dst.db")
+    assert dst.import_json(io.StringIO(json.dumps(reordered)))["imported"] == 5
+    assert _nodes(dst) == _nodes(src) and _edges(dst) == _edges(src)
+
+
+def test_the_cli_exports_one_document_that_the_cli_restores(cli_run: Callable[..., tuple[int, Any]],
+                                                            cli_raw: Callable[..., tuple[int, str, str]],
+                                                            tmp_path: Path) -> None:
+    a, b = tmp_path / "a.db", tmp_path / "b.db"
+    for text in ("Kubernetes runs the API", "We moved to Kubernetes because costs grew"):
+        assert cli_run(["--db", a, "remember", text])[0] == 0
+    code, out, _ = cli_raw(["--db", a, "export"])
+    assert code == 0 and len(json.loads(out)["insights"]) == 2
+    (tmp_path / "backup.json").write_text(out, encoding="utf-8")
+    code, restored = cli_run(["--db", b, "import", tmp_path / "backup.json"])
+    assert code == 0 and restored["imported"] == 2
+    assert cli_run(["--db", b, "status"])[1]["edge_count"] == cli_run(["--db", a, "status"])[1]["edge_count"]
+    (tmp_path / "broken.json").write_bytes(b'{"kind": "mnemon-export", "insights": [\xff]}')
+    code, err = cli_run(["--db", b, "import", tmp_path / "broken.json"])
+    assert code != 0 and err["error"]["code"] == "invalid_input"

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -131,9 +132,14 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         return self._with_warnings(transfer.import_document(self.rt, raw, dry_run=dry_run, no_diff=no_diff))
 
     def export_json(self, *, include_vectors: bool = True) -> dict[str, Any]:
-        from . import transfer  # bulk import/export: only for those commands
+        """The whole export as one parsed document (for callers that want it in memory; the CLI streams)."""
+        return json.loads("".join(self.export_stream(include_vectors=include_vectors)))
 
-        return transfer.export_document(self.rt, include_vectors=include_vectors)
+    def export_stream(self, *, include_vectors: bool = True) -> Iterator[str]:
+        """The export document as text pieces, written as the store is read: memory stays flat at any size."""
+        from . import backup  # bulk import/export: only for those commands
+
+        return backup.export_chunks(self.rt, include_vectors=include_vectors)
 
     # ── reads ────────────────────────────────────────────────────────────────
     def recall(self, query: str, *, limit: int = 10, intent: str | None = None, category: str | None = None,

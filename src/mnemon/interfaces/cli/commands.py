@@ -11,7 +11,7 @@ import click
 
 from ...app.config import show_settings
 from ...core.errors import InvalidInput, NotFound
-from .main import Ctx, cli, run
+from .main import Ctx, cli, run, stream
 
 
 def _read_text_arg(parts: tuple[str, ...], what: str) -> str:
@@ -179,13 +179,12 @@ def import_(file: str, dry_run: bool, no_diff: bool) -> None:
     """Bulk import a JSON draft (schema_version "1") or a `mnemon export` file."""
     def go(c: Ctx) -> Any:
         if file == "-":
-            raw = sys.stdin.read()
-        else:
-            p = Path(file)
-            if not p.is_file():
-                raise NotFound(f"no file {file}")
-            raw = p.read_text(encoding="utf-8")
-        return c.mem.import_json(raw, dry_run=dry_run, no_diff=no_diff)
+            return c.mem.import_json(sys.stdin, dry_run=dry_run, no_diff=no_diff)
+        p = Path(file)
+        if not p.is_file():
+            raise NotFound(f"no file {file}")
+        with p.open(encoding="utf-8") as fh:  # read as it is imported: an export of any size fits in memory
+            return c.mem.import_json(fh, dry_run=dry_run, no_diff=no_diff)
     run(go)
 
 
@@ -193,7 +192,7 @@ def import_(file: str, dry_run: bool, no_diff: bool) -> None:
 @click.option("--no-vectors", is_flag=True, help="Leave vectors out (smaller file; import re-embeds).")
 def export(no_vectors: bool) -> None:
     """Print every active memory and edge as JSON that `mnemon import` restores exactly."""
-    run(lambda c: c.mem.export_json(include_vectors=not no_vectors))
+    stream(lambda c: c.mem.export_stream(include_vectors=not no_vectors))
 
 
 @cli.command()

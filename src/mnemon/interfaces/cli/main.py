@@ -4,7 +4,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +57,15 @@ def run(fn: Callable[[Ctx], Any]) -> None:
     """Call the facade and print its result; errors become the envelope inside `main`."""
     ctx = click.get_current_context()
     emit(fn(ctx.find_root().obj))
+
+
+def stream(fn: Callable[[Ctx], Iterable[str]]) -> None:
+    """Print a document the facade writes piece by piece (`export`), as the pieces come."""
+    ctx = click.get_current_context()
+    out = sys.stdout
+    for piece in fn(ctx.find_root().obj):
+        out.write(piece)
+    out.flush()
 
 
 # Which module declares each top-level command: `mnemon remember` imports `commands` alone, not the world-model,

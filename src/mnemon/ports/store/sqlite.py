@@ -38,6 +38,11 @@ _EDGE_COLS = (
 _JSON = json.JSONEncoder(ensure_ascii=False)  # one encoder: json.dumps(…, ensure_ascii=False) builds one per call
 
 
+def _paged(cursor: sqlite3.Cursor, size: int = 5_000) -> Iterator[tuple[Any, ...]]:
+    """A whole-table read a page at a time, so walking every node or edge (an export) holds one page, not all rows."""
+    while rows := cursor.fetchmany(size):
+        yield from rows
+
 
 def _node(row: sqlite3.Row | tuple[Any, ...]) -> Memory:
     return Memory(
@@ -257,8 +262,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         if not include_deleted:
             clauses.append("deleted_at IS NULL")
         where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
-        for row in self.conn.execute(f"SELECT {_NODE_COLS} FROM nodes {where} ORDER BY seq", args).fetchall():
-            yield _node(row)
+        yield from map(_node, _paged(self.conn.execute(f"SELECT {_NODE_COLS} FROM nodes {where} ORDER BY seq", args)))
 
     def latest_by_source(self, source: str, *, exclude: str | None = None, before: str | None = None) -> Memory | None:
         sql = f"SELECT {_NODE_COLS} FROM nodes WHERE source = ? AND deleted_at IS NULL AND kind = 'memory'"
@@ -586,8 +590,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         if statuses:
             sql += f" WHERE status IN ({','.join('?' * len(statuses))})"
             args.extend(statuses)
-        for row in self.conn.execute(sql + " ORDER BY id", args).fetchall():
-            yield _edge(row)
+        yield from map(_edge, _paged(self.conn.execute(sql + " ORDER BY id", args)))
 
     # ── audit and stats ──────────────────────────────────────────────────────
     def log(self, op: str, node_id: str | None, detail: dict[str, Any], when: str) -> None:
