@@ -156,6 +156,35 @@ def test_a_new_process_loads_the_saved_snapshot_and_ignores_a_broken_one(mem, fa
     assert GraphSnapshot.load(path) is not None
 
 
+def test_a_few_writes_leave_the_saved_snapshot_alone_and_later_processes_extend_it(make_mem, tmp_path, monkeypatch):
+    from mnemon.ports import graph_index
+
+    db = tmp_path / "lazy.db"
+    mem = make_mem(db=str(db))
+    for k in range(4):
+        mem.remember(f"Fact {k}: the checkout service runs on Kubernetes")
+    mem.recall("checkout")  # built afresh: saved
+    path = mem.rt.graph.path
+    assert path and os.path.exists(path)
+    saved_at = os.stat(path).st_mtime_ns
+    mem.close()
+    for k in range(3):  # each a process: remember, then recall
+        mem = make_mem(db=str(db))
+        mem.remember(f"Update {k}: Qdrant replaced the old vector store")
+        got = [r["insight"]["id"] for r in mem.recall("Qdrant vector store")["results"]]
+        snap = mem.rt.graph.snapshot()
+        assert same_graph(snap, GraphSnapshot.build(mem.rt.store))  # extended from the old file: the same graph
+        assert got and os.stat(path).st_mtime_ns == saved_at  # and the file was not written again
+        mem.close()
+    monkeypatch.setattr(graph_index, "save_after", lambda nodes: 4)  # enough read on top of it: saved
+    mem = make_mem(db=str(db))
+    mem.remember("Update 3: Redis caches the sessions")
+    snap = mem.rt.graph.snapshot()
+    assert os.stat(path).st_mtime_ns != saved_at
+    loaded = GraphSnapshot.load(path)
+    assert loaded is not None and loaded.generation == snap.generation and same_graph(loaded, snap)
+
+
 def same_graph(a: GraphSnapshot, b: GraphSnapshot) -> bool:
     words = ("ids", "classes", "kinds", "categories", "sources", "created")
     ids_of = ("tok", "ent", "tok_indptr", "ent_indptr")  # vocabulary ids may differ; the words they stand for not
