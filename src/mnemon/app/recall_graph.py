@@ -337,9 +337,7 @@ def keyword_signal_of(snap: GraphSnapshot, q_weights: Mapping[str, float], nodes
     total = sum(q_weights.values())
     if total <= 0 or not len(nodes):
         return out
-    code = snap.memo.get("vocab_code")
-    if code is None:
-        code = snap.memo["vocab_code"] = {t: k for k, t in enumerate(snap.vocab)}
+    code = snap.vocab_code
     query = list(q_weights.items())
     known = [(k, code[t]) for k, (t, _) in enumerate(query) if t in code]
     if not known:

@@ -73,6 +73,7 @@ class GraphSnapshot:
     provisional: bool = False  # read inside a writer's open transaction
     memo: dict[Any, Any] = field(default_factory=dict)  # derived data that lives exactly as long as the snapshot
     _pos: dict[str, int] | None = None
+    _vocab_code: dict[str, int] | None = None
     unsaved: int = SAVE_NOW  # node rows read since the snapshot was loaded from or saved to its file
 
     def __len__(self) -> int:
@@ -83,6 +84,13 @@ class GraphSnapshot:
         if self._pos is None:
             self._pos = {i: k for k, i in enumerate(self.ids)}
         return self._pos
+
+    @property
+    def vocab_code(self) -> dict[str, int]:
+        """Token → its id in `vocab`: recall's keyword signal and an extension's new tokens both look it up."""
+        if self._vocab_code is None:
+            self._vocab_code = {t: k for k, t in enumerate(self.vocab)}
+        return self._vocab_code
 
     @property
     def edge_count(self) -> int:
@@ -174,7 +182,7 @@ class GraphSnapshot:
         at: list[int] = []  # the position of each node row read
         heads: list[tuple[int, int, int, bool, int, int]] = []
         vocab, entity_vocab, created = list(self.vocab), list(self.entity_vocab), list(self.created)
-        vocab_code = {t: k for k, t in enumerate(vocab)}
+        vocab_code = dict(self.vocab_code)  # a copy of a map recall builds anyway: 4× cheaper than a new one
         entity_code = {e: k for k, e in enumerate(entity_vocab)}
         tok_owner: list[int] = []
         tok_ids: list[int] = []
@@ -234,8 +242,9 @@ class GraphSnapshot:
             source=column(self.source, 2, np.int32), deleted=column(self.deleted, 3, bool),
             importance=column(self.importance, 4, np.int64), fingerprint=column(self.fingerprint, 5, np.int64),
             kinds=kinds, categories=cats, sources=srcs, indptr=indptr, dst=dst, cls=cls_, weight=weight,
-            classes=classes, _pos=pos, tok_indptr=tok_indptr, tok=tok, vocab=vocab, ent_indptr=ent_indptr,
-            ent=ent, entity_vocab=entity_vocab, created=created, unsaved=min(SAVE_NOW, self.unsaved + len(at)))
+            classes=classes, _pos=pos, _vocab_code=vocab_code, tok_indptr=tok_indptr, tok=tok, vocab=vocab,
+            ent_indptr=ent_indptr, ent=ent, entity_vocab=entity_vocab, created=created,
+            unsaved=min(SAVE_NOW, self.unsaved + len(at)))
 
     _ARRAYS = ("id_rank", "kind", "deleted", "category", "source", "indptr", "dst", "cls", "weight", "tok_indptr",
                "tok", "ent_indptr", "ent", "importance", "fingerprint")
