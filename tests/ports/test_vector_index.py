@@ -284,3 +284,16 @@ def test_ids_that_cannot_be_saved_leave_no_file(tmp_path):
     _put(store, "bad\0id", _unit(1))
     assert _read(store, _unit(1), 1)[0][0] == "bad\0id"
     assert not Path(f"{store.path}-vectors").exists()
+
+
+def test_rows_at_gives_each_position_its_live_row(tmp_path):
+    store = _store_with(tmp_path, 5)
+    index = VectorIndex(store, PROVIDER)
+    with store.transaction():
+        before = store.vector_generation()
+        store.soft_delete(["m2"], iso(utcnow()))
+        index.note_delete(["m2"], before)
+    positions = {"m4": 0, "no-vector": 1, "m2": 2, "m0": 3, "m9": 7}  # position 7 is past n: ignored
+    rows = index.rows_at(positions, 5)
+    assert rows.tolist()[:4] == [index._pos["m4"], -1, -1, index._pos["m0"]] and rows[4] == -1
+    assert np.array_equal(index.scores(_unit(4)).sims[rows[0]], float(_unit(4) @ _unit(4)))

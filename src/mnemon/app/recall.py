@@ -87,7 +87,7 @@ def _position_similarities(rt: Runtime, snap: GraphSnapshot, scores: QueryScores
     if rows is None:
         for old in [k for k in snap.memo if isinstance(k, tuple) and k[0] == "vector_rows"]:
             del snap.memo[old]
-        rows = snap.memo[key] = VectorRows.of(index.rows_for(snap.ids))
+        rows = snap.memo[key] = VectorRows.of(index.rows_at(snap.pos, len(snap)))
     return PositionSimilarities(scores.sims, rows, rt.calibrate_many)
 
 
