@@ -393,3 +393,20 @@ def test_readonly_store_reads_and_refuses_writes(store: Store) -> None:
     finally:
         ro.close()
     assert store.get_node("z") is None
+
+
+def test_whole_table_walks_cross_pages_without_losing_or_repeating_a_row(store: Store,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from mnemon.ports.store import postgres, postgres_edges, sqlite
+
+    for module in (sqlite, postgres, postgres_edges):
+        monkeypatch.setattr(module, "PAGE_ROWS", 2)  # an export walks every node and edge a page at a time
+    for n in "abcde":
+        put(store, n)
+    with store.transaction():
+        store.insert_edges([edge("a", "b"), edge("b", "c"), edge("c", "d", status="candidate"), edge("d", "e"),
+                            edge("e", "a")])
+    assert [m.id for m in store.iter_nodes()] == list("abcde")
+    assert [(e.src, e.dst) for e in store.iter_edges()] == [("a", "b"), ("b", "c"), ("c", "d"), ("d", "e"),
+                                                            ("e", "a")]
+    assert [e.src for e in store.iter_edges(statuses=("active",))] == list("abde")

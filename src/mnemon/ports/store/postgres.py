@@ -26,7 +26,7 @@ from .graph_postgres import PostgresGraphReads
 from .postgres_edges import EdgeTables
 from .postgres_index import IndexTables, memory_where, tsvector_literal
 from .schema_postgres import MIGRATIONS
-from .sqlite import _NODE_COLS, _node
+from .sqlite import _NODE_COLS, PAGE_ROWS, _node
 
 if TYPE_CHECKING:
     from .subtables_postgres import PostgresVault, PostgresWorld
@@ -289,10 +289,14 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
                            " ORDER BY seq LIMIT 1", (digest, kind))
 
     def iter_nodes(self, *, kind: str | None = "memory", include_deleted: bool = False) -> Iterator[Memory]:
-        # a full walk in insertion order: optional conditions as parameters rather than a built WHERE
-        for row in self._rows(f"SELECT {_NODE_COLS} FROM nodes WHERE (%s::text IS NULL OR kind = %s)"
-                              " AND (%s OR deleted_at IS NULL) ORDER BY seq", (kind or None, kind, include_deleted)):
-            yield _node(row)
+        # a full walk in insertion order, a page at a time (an export of any size holds one page): optional
+        # conditions as parameters rather than a built WHERE
+        after = 0
+        while rows := self._rows(f"SELECT seq, {_NODE_COLS} FROM nodes WHERE seq > %s AND (%s::text IS NULL"
+                                 " OR kind = %s) AND (%s OR deleted_at IS NULL) ORDER BY seq LIMIT %s",
+                                 (after, kind or None, kind, include_deleted, PAGE_ROWS)):
+            yield from (_node(r[1:]) for r in rows)
+            after = rows[-1][0]
 
     def _one_of_source(self, source: str, condition: str, args: list[Any], exclude: str | None,
                        order: str) -> Memory | None:

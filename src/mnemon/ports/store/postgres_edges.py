@@ -11,7 +11,7 @@ from typing import Any
 
 from ...core.model import Edge, Link, iso, utcnow
 from .edge_rows import EDGE_VALUE_COLS
-from .sqlite import _EDGE_COLS, _chunks, _edge
+from .sqlite import _EDGE_COLS, PAGE_ROWS, _chunks, _edge
 
 _SEQ_OF = "(SELECT seq FROM nodes WHERE id = %s)"
 _EDGE_VALUES = f"INSERT INTO edge_rows (src, dst, {EDGE_VALUE_COLS}) VALUES"
@@ -183,9 +183,10 @@ class EdgeTables:
         return [created, *stored]
 
     def iter_edges(self, *, statuses: Sequence[str] | None = None) -> Iterator[Edge]:
-        sql, args = f"SELECT {_EDGE_COLS} FROM edges", []
-        if statuses:
-            sql += " WHERE status = ANY(%s)"
-            args.append(list(statuses))
-        for row in self._rows(sql + " ORDER BY id", args):
-            yield _edge(row)
+        # a page at a time, by id: an export of any size holds one page
+        sql = f"SELECT {_EDGE_COLS} FROM edges WHERE id > %s" + (" AND status = ANY(%s)" if statuses else "")
+        after = 0
+        while rows := self._rows(sql + " ORDER BY id LIMIT %s",
+                                 [after, *([list(statuses)] if statuses else []), PAGE_ROWS]):
+            yield from map(_edge, rows)
+            after = rows[-1][0]

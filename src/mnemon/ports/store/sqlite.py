@@ -38,9 +38,12 @@ _EDGE_COLS = (
 _JSON = json.JSONEncoder(ensure_ascii=False)  # one encoder: json.dumps(…, ensure_ascii=False) builds one per call
 
 
-def _paged(cursor: sqlite3.Cursor, size: int = 5_000) -> Iterator[tuple[Any, ...]]:
+PAGE_ROWS = 5_000  # rows a whole-table walk holds at once (SQLite and PostgreSQL)
+
+
+def _paged(cursor: sqlite3.Cursor) -> Iterator[tuple[Any, ...]]:
     """A whole-table read a page at a time, so walking every node or edge (an export) holds one page, not all rows."""
-    while rows := cursor.fetchmany(size):
+    while rows := cursor.fetchmany(PAGE_ROWS):
         yield from rows
 
 
