@@ -127,7 +127,7 @@ _GRAPH = (
 )
 
 # SQLite steps with no PostgreSQL equivalent (FTS5 machinery: the tsvector in m001_graph covers it)
-SQLITE_ONLY = frozenset({"m002_fts_vocab"})
+SQLITE_ONLY = frozenset({"m002_fts_vocab", "m043_edge_counts"})  # PostgreSQL counts edges fast enough
 _RESERVED = re.compile(r"\b(symmetric)\b")  # column names SQLite accepts bare and PostgreSQL reserves
 
 

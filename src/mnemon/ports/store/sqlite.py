@@ -12,6 +12,7 @@ import os
 import sqlite3
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -402,6 +403,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
                 (edge.src, edge.dst, edge.type, edge.sub_type, edge.weight, edge.confidence, edge.status,
                  edge.evidence, edge.origin, edge.rule, edge.source_path, meta, edge.created_at or now, now))
             edge_id = int(cur.lastrowid or 0)
+            self._count_new_edges([(edge.type, edge.status)])
             if event is None:
                 return edge_id  # creation is recorded by the row itself; see edge_events()
             kind = event
@@ -455,6 +457,16 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
             rows = [r for r in rows if r]
         sql = f"INSERT INTO edge_rows (src, dst, {EDGE_VALUE_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
         self._write_many(sql, rows)
+        self._count_new_edges((r[2], r[6]) for r in rows)
+
+    def _count_new_edges(self, keys: Iterable[tuple[str, str]]) -> None:
+        """Count edge rows just inserted into `edge_counts` by (type, status). Updates and deletes are counted by
+        triggers (m043); inserts here, once per statement, since a trigger on every insert slows bulk writes."""
+        counts = Counter(keys)
+        if counts:
+            self._write_many("INSERT INTO edge_counts(type, status, n) VALUES (?,?,?)"
+                             " ON CONFLICT(type, status) DO UPDATE SET n = n + excluded.n",
+                             [(t, st, n) for (t, st), n in counts.items()])
 
     def node_seqs(self, node_ids: Iterable[str]) -> dict[str, int]:
         """Node id → seq, the key `edge_rows` stores. An unknown id fails as a foreign key would."""
@@ -625,8 +637,15 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         by_cat = {r[0]: r[1] for r in q("SELECT category, COUNT(*) FROM nodes WHERE kind = 'memory'"
                                           " AND deleted_at IS NULL GROUP BY category ORDER BY category")}
         by_kind = {r[0]: r[1] for r in q("SELECT kind, COUNT(*) FROM nodes WHERE deleted_at IS NULL GROUP BY kind")}
-        by_edge = {r[0]: r[1] for r in q("SELECT type, COUNT(*) FROM edge_rows WHERE status = 'active' GROUP BY type ORDER BY type")}
-        by_status = {r[0]: r[1] for r in q("SELECT status, COUNT(*) FROM edge_rows GROUP BY status")}
+        try:
+            counted = q("SELECT type, status, n FROM edge_counts WHERE n != 0 ORDER BY type, status").fetchall()
+        except sqlite3.OperationalError:  # opened read-only before m043: count the rows
+            counted = q("SELECT type, status, COUNT(*) FROM edge_rows GROUP BY type, status ORDER BY type, status"
+                        ).fetchall()
+        by_edge = {t: n for t, st, n in counted if st == "active"}
+        by_status: dict[str, int] = {}
+        for _t, st, n in sorted(counted, key=lambda r: r[1]):
+            by_status[st] = by_status.get(st, 0) + n
         deleted = q("SELECT COUNT(*) FROM nodes WHERE kind = 'memory' AND deleted_at IS NOT NULL").fetchone()[0]
         size = sum(os.path.getsize(p) for p in (self.path, self.path + "-wal") if os.path.exists(p))
         return {

@@ -10,7 +10,7 @@ overridden below: reads of SQLite's catalogue, and the keyword index, which is a
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +57,9 @@ class _QmarkStore:
 
     def node_seqs(self, node_ids: Sequence[str]) -> dict[str, int]:
         return self._store.node_seqs(node_ids)
+
+    def _count_new_edges(self, keys: Iterable[tuple[str, str]]) -> None:
+        """Nothing to keep: PostgreSQL counts edges by type and status with `GROUP BY` (no `edge_counts` table)."""
 
 
 def _tables_exist(store: Any, names: Sequence[str]) -> bool:

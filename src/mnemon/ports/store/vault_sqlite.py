@@ -370,6 +370,7 @@ class SQLiteVault:
             "INSERT INTO edge_rows (src, dst, type, weight, confidence, status, evidence, origin, rule, source_path,"
             " metadata, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
             [(seq[r[0]], seq[r[1]], *r[2:], r[11]) for r in rows])
+        self.store._count_new_edges((r[2], r[5]) for r in rows)
 
     def log_edge_events(self, rows: Sequence[tuple[int, str, str, dict[str, Any], str]]) -> None:
         self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
