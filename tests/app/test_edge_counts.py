@@ -9,14 +9,7 @@ from pathlib import Path
 
 from mnemon.app.memory import Mnemon
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
-PAYLOAD = {
-    "source_path": "mneme://test/counts",
-    "nodes": [{"ref": "agent", "type": "agent", "name": "Counting agent"},
-              {"ref": "task", "type": "task", "name": "Count the edges"}],
-    "edges": [{"src": "agent", "dst": "task", "relation": "relates_to", "status": "active"}],
-    "observations": [{"node": "task", "kind": "fact", "text": "Counts must match the rows.", "score": 4}],
-}
+from .test_vault_payload import EXAMPLE, PAYLOAD
 
 
 def _assert_counts_match(m: Mnemon, step: str) -> None:
