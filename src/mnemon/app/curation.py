@@ -107,15 +107,14 @@ def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any
     """Recompute effective importance for every memory; list non-immune ones under the threshold, weakest first."""
     ids = [m.id for m in rt.store.iter_nodes()]
     with rt.store.transaction():
-        values = {}
-        for start in range(0, len(ids), 500):
-            values.update(refresh_importance(rt, ids[start : start + 500]))
+        values = refresh_importance(rt, ids)  # at once: the store counts every memory's edges in one pass
         rt.store.log("gc", None, {"recomputed": len(values), "threshold": threshold}, rt.now_iso())
-    nodes = rt.store.get_nodes(ids)
-    counts = rt.store.edge_counts(ids)
+    below = [i for i, v in values.items() if v < threshold]
+    nodes = rt.store.get_nodes(below)
     now = rt.now()
-    weak = sorted((i for i, v in values.items() if v < threshold and not is_immune(nodes[i].importance, nodes[i].access_count)),
+    weak = sorted((i for i in below if not is_immune(nodes[i].importance, nodes[i].access_count)),
                   key=lambda i: (values[i], i))
+    counts = rt.store.edge_counts(weak[:limit])  # the candidates shown: counted once more, after the refresh
     cands = []
     for i in weak[:limit]:
         n = nodes[i]

@@ -40,6 +40,7 @@ _JSON = json.JSONEncoder(ensure_ascii=False)  # one encoder: json.dumps(…, ens
 
 
 PAGE_ROWS = 5_000  # rows a whole-table walk holds at once (SQLite and PostgreSQL)
+WHOLE_GRAPH_COUNTS = 20_000  # nodes from which `edge_counts` counts every edge once instead of looking each node up
 
 
 def _paged(cursor: sqlite3.Cursor) -> Iterator[tuple[Any, ...]]:
@@ -551,14 +552,31 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         return out
 
     def edge_counts(self, node_ids: Sequence[str]) -> dict[str, int]:
+        """Active edges touching each node (either end). Counted on `edge_rows` by node seq: through the `edges` view
+        every counted row also joined both its ends to `nodes` (`gc` at 100k memories took 100 s)."""
         counts = dict.fromkeys(node_ids, 0)
+        if len(counts) >= WHOLE_GRAPH_COUNTS:
+            # most of the graph (`gc`): one pass over every edge beats a lookup per edge through the key index
+            id_of = dict(self.conn.execute("SELECT seq, id FROM nodes").fetchall())
+            # by dst: the (dst, status) index covers it; by src: reading the table in order (2 s at 5 M rows) beats the
+            # (src, dst, type) index, which needs a table lookup per row for the status (8 s)
+            for col, source in (("src", "edge_rows NOT INDEXED"), ("dst", "edge_rows")):
+                for seq, n in self.conn.execute(f"SELECT {col}, COUNT(*) FROM {source} WHERE status = 'active'"
+                                                f" GROUP BY {col}"):
+                    node = id_of.get(seq)
+                    if node in counts:
+                        counts[node] += n
+            return counts
         for chunk in _chunks(list(counts)):
-            marks = ",".join("?" * len(chunk))
+            id_of = dict(self.conn.execute(f"SELECT seq, id FROM nodes WHERE id IN ({','.join('?' * len(chunk))})",
+                                           list(chunk)).fetchall())
+            if not id_of:
+                continue
+            marks = ",".join("?" * len(id_of))
             for col in ("src", "dst"):
-                for r in self.conn.execute(
-                        f"SELECT {col}, COUNT(*) FROM edges WHERE {col} IN ({marks}) AND status = 'active' GROUP BY {col}",
-                        list(chunk)):
-                    counts[r[0]] += r[1]
+                for seq, n in self.conn.execute(f"SELECT {col}, COUNT(*) FROM edge_rows WHERE {col} IN ({marks})"
+                                                f" AND status = 'active' GROUP BY {col}", list(id_of)):
+                    counts[id_of[seq]] += n
         return counts
 
     def set_edge_status(self, edge_id: int, status: str, *, actor: str, reason: str,
