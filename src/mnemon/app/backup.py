@@ -148,12 +148,13 @@ def _write_edges(rt: Runtime, edges: list[Edge], new_ids: set[str]) -> int:
     """Edges whose ends are both live nodes: in bulk when one end was restored just now (such an edge cannot exist
     yet), through `upsert_edge` between two nodes the store already held."""
     ends = {x for e in edges for x in (e.src, e.dst)} - new_ids
-    live = new_ids | {i for i, (_, deleted, _, _) in rt.store.node_heads(list(ends)).items() if not deleted}
+    held = {i for i, (_, deleted, _, _) in rt.store.node_heads(list(ends)).items() if not deleted}
     fresh: list[Edge] = []
     known: list[Edge] = []
     for e in edges:
-        if e.src in live and e.dst in live:
-            (fresh if e.src in new_ids or e.dst in new_ids else known).append(e)
+        src_new, dst_new = e.src in new_ids, e.dst in new_ids
+        if (src_new or e.src in held) and (dst_new or e.dst in held):
+            (fresh if src_new or dst_new else known).append(e)
     rt.store.insert_edges(fresh)
     for e in known:
         rt.store.upsert_edge(e, actor="import", event="restored")
