@@ -297,3 +297,15 @@ def test_rows_at_gives_each_position_its_live_row(tmp_path):
     rows = index.rows_at(positions, 5)
     assert rows.tolist()[:4] == [index._pos["m4"], -1, -1, index._pos["m0"]] and rows[4] == -1
     assert np.array_equal(index.scores(_unit(4)).sims[rows[0]], float(_unit(4) @ _unit(4)))
+
+
+def test_without_file_locks_a_process_saves_the_matrix_whole(tmp_path, monkeypatch):
+    monkeypatch.setattr(vector_file, "fcntl", None)  # a platform without flock (Windows)
+    store = _store_with(tmp_path, 3)
+    _read(store, _unit(0), 1)
+    index = VectorIndex(store, PROVIDER)
+    index.search(_unit(0), 1)
+    inode = Path(f"{store.path}-vectors").stat().st_ino
+    _write_through(index, store, "new", _unit(80))
+    assert _saved_rows(store)[0] == 4 and Path(f"{store.path}-vectors").stat().st_ino != inode  # written anew
+    assert VectorIndex(store, PROVIDER).search(_unit(80), 1)[0][0] == "new"

@@ -16,7 +16,6 @@ holds it.
 """
 from __future__ import annotations
 
-import fcntl
 import json
 import mmap
 import secrets
@@ -27,6 +26,11 @@ import numpy as np
 
 from .array_file import write_atomic
 from .cache_paths import ids_path
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: there a process saves the matrix whole, as before appends existed
+    fcntl = None  # type: ignore[assignment]
 
 FORMAT = "mnemon-vectors/2"
 HEAD_BYTES = 4096  # the header block; rows start here, so they stay aligned and the header can be rewritten in place
@@ -78,6 +82,8 @@ def append(path: str, provider: str, base: tuple[str, int], state: str, ids: lis
     """Add rows to a saved matrix that holds exactly `base` (its state, its row count), naming it `state` after.
     False, with nothing a reader would use changed, when the files are not that matrix, another process is writing
     them, or writing fails: the caller then saves whole."""
+    if fcntl is None:
+        return False
     try:
         rows = np.ascontiguousarray(mat, dtype="<f4")
         with open(path, "r+b") as fh:
