@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from ..core.errors import InvalidInput, NotFound
@@ -9,7 +10,7 @@ from ..core.graph import bfs
 from ..core.importance import is_immune
 from ..core.model import Edge, Memory, parse_iso
 from ..core.validation import validate_edge_type, validate_weight
-from .remember import refresh_importance
+from .remember import recompute_importance, refresh_importance
 from .runtime import Runtime
 
 MAX_RELATED_DEPTH = 10
@@ -105,19 +106,18 @@ def related(rt: Runtime, node_id: str, *, depth: int = 2, edge_type: str | None 
 
 def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any]:
     """Recompute effective importance for every memory; list non-immune ones under the threshold, weakest first."""
-    ids = [m.id for m in rt.store.iter_nodes()]
+    ids = rt.store.memory_ids()
     with rt.store.transaction():
-        values = refresh_importance(rt, ids)  # at once: the store counts every memory's edges in one pass
+        # at once: the store counts every memory's edges in one pass
+        values, nodes, counts = recompute_importance(rt, ids)
         rt.store.log("gc", None, {"recomputed": len(values), "threshold": threshold}, rt.now_iso())
-    below = [i for i, v in values.items() if v < threshold]
-    nodes = rt.store.get_nodes(below)
     now = rt.now()
-    weak = sorted((i for i in below if not is_immune(nodes[i].importance, nodes[i].access_count)),
+    weak = sorted((i for i, v in values.items()
+                   if v < threshold and not is_immune(nodes[i].importance, nodes[i].access_count)),
                   key=lambda i: (values[i], i))
-    counts = rt.store.edge_counts(weak[:limit])  # the candidates shown: counted once more, after the refresh
     cands = []
     for i in weak[:limit]:
-        n = nodes[i]
+        n = replace(nodes[i], effective_importance=values[i])  # read before the refresh stored the new value
         last = parse_iso(n.last_accessed_at or n.created_at)
         cands.append({"insight": n.to_dict(), "effective_importance": round(values[i], 4),
                       "days_since_access": round((now - last).total_seconds() / 86400, 2),

@@ -152,6 +152,13 @@ def _temporal(rt: Runtime, mem: Memory, now: str) -> list[Edge]:
 
 
 def refresh_importance(rt: Runtime, ids: list[str]) -> dict[str, float]:
+    return recompute_importance(rt, ids)[0]
+
+
+def recompute_importance(rt: Runtime, ids: list[str]
+                         ) -> tuple[dict[str, float], dict[str, Memory], dict[str, int]]:
+    """The effective importance of the memories among `ids`, stored; with the nodes (as read, before the update)
+    and the active-edge counts it was computed from, for a caller that reports on them."""
     nodes = rt.store.get_nodes(ids)
     counts = rt.store.edge_counts(list(nodes))
     now = rt.now()
@@ -160,7 +167,7 @@ def refresh_importance(rt: Runtime, ids: list[str]) -> dict[str, float]:
         for i, n in nodes.items() if n.kind == "memory"
     }
     rt.store.set_effective_importance(values)
-    return values
+    return values, nodes, counts
 
 
 def auto_prune(rt: Runtime, protect: tuple[str, ...]) -> list[str]:
