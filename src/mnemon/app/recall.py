@@ -329,6 +329,13 @@ def insight_dict(n: Memory, *, full: bool) -> dict[str, Any]:
             "created_at": n.created_at, "updated_at": n.updated_at}
 
 
+def _flags(s: Scored) -> dict[str, Any]:
+    """What a result says only when it holds: superseded, outside the query's period, the reply to a question."""
+    return {**({"superseded": True} if s.superseded else {}),
+            **({"outside_time_window": True} if s.outside_window else {}),
+            **({"reply_to": s.reply_to} if s.reply_to else {})}
+
+
 def to_payload(out: RecallOutcome, *, verbose: bool = False, brief: bool = False, excerpt_chars: int = 240,
                explain: bool = False) -> dict[str, Any]:
     intent = out.intent.intent.value
@@ -336,17 +343,13 @@ def to_payload(out: RecallOutcome, *, verbose: bool = False, brief: bool = False
         payload: dict[str, Any] = {"results": [
             {"id": s.id, "excerpt": excerpt(out.nodes[s.id].content, excerpt_chars),
              "category": out.nodes[s.id].category, "score": round(s.score, 3), "confidence": confidence_label(s.score),
-             **({"superseded": True} if s.superseded else {}),
-             **({"outside_time_window": True} if s.outside_window else {}),
-             **({"reply_to": s.reply_to} if s.reply_to else {})} for s in out.results],
+             **_flags(s)} for s in out.results],
             "detail_command": "mnemon show <id>"}
     else:
         payload = {"results": [
             {"insight": insight_dict(out.nodes[s.id], full=verbose), "score": round(s.score, 4), "intent": intent,
              "via": s.via, "signals": s.signals.as_dict(), "confidence": confidence_label(s.score),
-             **({"superseded": True} if s.superseded else {}),
-             **({"outside_time_window": True} if s.outside_window else {}),
-             **({"reply_to": s.reply_to} if s.reply_to else {})} for s in out.results]}
+             **_flags(s)} for s in out.results]}
     if out.hint:
         payload["hint"] = out.hint
     if verbose or explain:

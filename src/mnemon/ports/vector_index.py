@@ -56,7 +56,7 @@ class VectorIndex:
         self.provider = provider_identity
         self.path = beside(store, "vectors") if persist else None  # the matrix saved for the next process
         self._ids: list[str] = []
-        self._pos_map: dict[str, int] | None = {}  # id → row, built on first use (a recall never needs it)
+        self._pos_map: dict[str, int] | None = None  # id → row, built on first use (a recall never needs it)
         self._head = np.zeros((0, 0), dtype=np.float32)  # the rows as loaded
         self._buf = np.zeros((0, 0), dtype=np.float32)  # rows added since, with room to grow
         self._alive_buf = np.zeros(0, dtype=bool)  # over head and tail rows alike
@@ -73,6 +73,12 @@ class VectorIndex:
 
     def _dim(self) -> int:
         return int(self._head.shape[1])
+
+    @property
+    def _pos(self) -> dict[str, int]:
+        if self._pos_map is None:
+            self._pos_map = {i: k for k, i in enumerate(self._ids)}
+        return self._pos_map
 
     def _row(self, k: int) -> np.ndarray:
         h = self._head.shape[0]
@@ -209,12 +215,6 @@ class VectorIndex:
         self._refresh()
         k = self._pos.get(node_id)
         return None if k is None or not self._alive[k] else self._row(k)
-
-    @property
-    def _pos(self) -> dict[str, int]:
-        if self._pos_map is None:
-            self._pos_map = {i: k for k, i in enumerate(self._ids)}
-        return self._pos_map
 
     def rows_at(self, positions: Mapping[str, int], n: int) -> np.ndarray:
         """The matrix row of each of `n` positions, where `positions` maps node ids to positions (-1 where a node has

@@ -661,9 +661,10 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
             counted = q("SELECT type, status, COUNT(*) FROM edge_rows GROUP BY type, status ORDER BY type, status"
                         ).fetchall()
         by_edge = {t: n for t, st, n in counted if st == "active"}
-        by_status: dict[str, int] = {}
-        for _t, st, n in sorted(counted, key=lambda r: r[1]):
-            by_status[st] = by_status.get(st, 0) + n
+        tally: Counter[str] = Counter()
+        for _t, st, n in counted:
+            tally[st] += n
+        by_status = dict(sorted(tally.items()))
         deleted = q("SELECT COUNT(*) FROM nodes WHERE kind = 'memory' AND deleted_at IS NOT NULL").fetchone()[0]
         size = sum(os.path.getsize(p) for p in (self.path, self.path + "-wal") if os.path.exists(p))
         return {
