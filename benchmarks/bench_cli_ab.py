@@ -8,8 +8,15 @@ the two sides printed the same output for every call (a recall's ranking must no
     python benchmarks/bench_cli_ab.py --old-src /tmp/old/src --new-src src --store .bench/recall_r2_10000.db \\
         --runs 15 recall "session cache latency" "who rolled back the rate limiter"
 
-The store (and its `-graph` file) is copied once per side into a temporary directory and never modified. Compile
-both trees first (`python -m compileall -q src`) so neither pays for compiling.
+The store (and the caches saved beside it) is copied once per side into a temporary directory; the original is never
+modified. Compile both trees first (`python -m compileall -q src`) so neither pays for compiling.
+
+`--embed local` runs both sides with the local e5 model (default: provider none). `--remember-before` measures the
+agent's cycle: each measured call follows a `remember` on the same side, timed as `remember_ms` (the outputs then
+differ by the new memories' ids, so `same_output` is only meaningful without it):
+
+    python benchmarks/bench_cli_ab.py --old-src /tmp/old/src --new-src src --store .bench/store_v3_local_100000.db \
+        --embed local --remember-before --runs 6 recall "when is the lake trip"
 """
 from __future__ import annotations
 
@@ -30,7 +37,7 @@ from typing import Any
 def copy_store(store: Path, into: Path) -> Path:
     into.mkdir(parents=True)
     target = into / store.name
-    for suffix in ("", "-graph"):
+    for suffix in ("", "-graph", "-vectors", "-vectors.ids"):
         src = Path(str(store) + suffix)
         if src.exists():
             shutil.copyfile(src, Path(str(target) + suffix))
@@ -60,12 +67,15 @@ def main() -> None:
     ap.add_argument("--store", required=True, help="a store to copy (never modified)")
     ap.add_argument("--runs", type=int, default=15, help="calls per side and query")
     ap.add_argument("--warmups", type=int, default=2, help="unmeasured calls per side first (page cache)")
+    ap.add_argument("--embed", default="none", help="the embedding provider of both sides (local: the e5 model)")
+    ap.add_argument("--remember-before", action="store_true",
+                    help="each measured call follows a `remember` on the same side (reported as remember_ms)")
     ap.add_argument("command", help="the mnemon command, e.g. recall")
     ap.add_argument("queries", nargs="+", help="its argument; each is measured separately")
     opts = ap.parse_args()
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("MNEMON_")}
-    env.update(MNEMON_EMBED_PROVIDER="none", MNEMON_MAX_INSIGHTS="0")
+    env.update(MNEMON_EMBED_PROVIDER=opts.embed, MNEMON_MAX_INSIGHTS="0")
     sides = {"old": Path(opts.old_src).resolve(), "new": Path(opts.new_src).resolve()}
     report: dict[str, Any] = {"command": opts.command, "runs": opts.runs, "load_before": os.getloadavg()[0],
                               "queries": []}
@@ -79,17 +89,22 @@ def main() -> None:
                     measure(src, dbs[side], args, env)
             wall: dict[str, list[float]] = {side: [] for side in sides}
             cpu: dict[str, list[float]] = {side: [] for side in sides}
+            remember: dict[str, list[float]] = {side: [] for side in sides}
             outputs: dict[str, list[str]] = {side: [] for side in sides}
             for k in range(opts.runs):
                 order = list(sides) if k % 2 == 0 else list(sides)[::-1]
                 for side in order:
+                    if opts.remember_before:
+                        remember[side].append(measure(sides[side], dbs[side], [
+                            "remember", f"cycle {k}: {query} came up again in the meeting"], env)[0])
                     w, c, out = measure(sides[side], dbs[side], args, env)
                     wall[side].append(w)
                     cpu[side].append(c)
                     outputs[side].append(out)
             report["queries"].append({
                 "query": query,
-                **{side: {"wall_ms": summary(wall[side]), "cpu_ms": summary(cpu[side])} for side in sides},
+                **{side: {"wall_ms": summary(wall[side]), "cpu_ms": summary(cpu[side]),
+                          **({"remember_ms": summary(remember[side])} if remember[side] else {})} for side in sides},
                 "same_output": outputs["old"] == outputs["new"],
             })
     report["load_after"] = os.getloadavg()[0]
