@@ -210,7 +210,7 @@ def test_a_process_that_only_adds_memories_appends_their_rows_instead_of_rewriti
     _no_store_reads(store, monkeypatch)
     fresh = VectorIndex(store, PROVIDER)
     assert fresh.search(_unit(51), 1)[0][0] == "new2" and len(fresh) == 7
-    ids, mat = vector_file.load(str(saved), PROVIDER, store.vector_state())  # type: ignore[misc, arg-type]
+    ids, mat, _ = vector_file.load(str(saved), PROVIDER, store.vector_state())  # type: ignore[misc, arg-type]
     assert ids == [f"m{k}" for k in range(5)] + ["new1", "new2"]
     assert np.array_equal(mat[6], _unit(51))
 

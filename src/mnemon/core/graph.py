@@ -36,9 +36,16 @@ def bfs(start: str, neighbors: Neighbors, *, max_depth: int = 2, limit: int | No
             break
         if frontier_cap is not None:
             frontier = frontier[:frontier_cap]  # nearest-first order: a hub's thousand neighbours are not all walked
-        adjacency = neighbors(frontier)
+        adjacency: dict[str, Sequence[tuple[str, Edge | Link]]] = {}
+        fetched, batch = 0, 1
         nxt: list[str] = []
-        for node in frontier:
+        for k, node in enumerate(frontier):
+            if k == fetched:
+                # with a limit, ask for a growing batch of the frontier at a time: the limit is often reached in
+                # the first few nodes, and a hub frontier's every edge need not be read for it
+                fetched = len(frontier) if limit is None else min(len(frontier), k + batch)
+                batch *= 2
+                adjacency.update(neighbors(frontier[k:fetched]))
             for nb, edge in sorted(adjacency.get(node, []), key=lambda p: (p[1].id or 0, p[0])):
                 if nb in seen:
                     continue

@@ -62,8 +62,9 @@ def _ids_blob(ids: list[str]) -> bytes:
     return "".join(i + "\0" for i in ids).encode()
 
 
-def save(path: str, provider: str, state: str, ids: list[str], mat: np.ndarray) -> bool:
-    """Write both files whole. Best effort: a cache that cannot be written is simply not there for the next process."""
+def save(path: str, provider: str, state: str, ids: list[str], mat: np.ndarray) -> str | None:
+    """Write both files whole; their new ids token, or None when they could not be written. Best effort: a cache
+    that cannot be written is simply not there for the next process."""
     try:
         token = secrets.token_hex(8)
         blob = token.encode() + b"\n" + _ids_blob(ids)
@@ -74,8 +75,8 @@ def save(path: str, provider: str, state: str, ids: list[str], mat: np.ndarray) 
         write_atomic(ids_path(path), [blob])
         write_atomic(path, [head, rows.data.cast("B")])
     except (OSError, ValueError):
-        return False
-    return True
+        return None
+    return token
 
 
 def append(path: str, provider: str, base: tuple[str, int], state: str, ids: list[str], mat: np.ndarray) -> bool:
@@ -111,9 +112,9 @@ def append(path: str, provider: str, base: tuple[str, int], state: str, ids: lis
     return True
 
 
-def load(path: str, provider: str, state: str) -> tuple[list[str], np.ndarray] | None:
-    """(ids, matrix) saved for exactly this provider and state, else None. The matrix is a private copy-on-write
-    mapping: the index may update rows in place without touching the file."""
+def load(path: str, provider: str, state: str) -> tuple[list[str], np.ndarray, str] | None:
+    """(ids, matrix, ids token) saved for exactly this provider and state, else None. The matrix is a private
+    copy-on-write mapping: the index may update rows in place without touching the file."""
     try:
         with open(path, "rb") as fh:
             head = _read_header(fh.read(HEAD_BYTES))
@@ -132,4 +133,22 @@ def load(path: str, provider: str, state: str) -> tuple[list[str], np.ndarray] |
         mat = np.frombuffer(buf, dtype="<f4", count=n * dim, offset=HEAD_BYTES).reshape(n, dim)
     except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
         return None
-    return ids, mat
+    return ids, mat, str(head["token"])
+
+
+def load_saved(path: str) -> tuple[dict[str, Any], np.ndarray] | None:
+    """(header, matrix) of whatever state the file holds, read-only, without its ids: for the approximate index's
+    builder, which keys rows by position under the file's token."""
+    try:
+        with open(path, "rb") as fh:
+            head = _read_header(fh.read(HEAD_BYTES))
+            if head is None:
+                return None
+            n, dim = int(head["rows"]), int(head["dim"])
+            if n <= 0 or dim <= 0:
+                return None
+            buf = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        mat = np.frombuffer(buf, dtype="<f4", count=n * dim, offset=HEAD_BYTES).reshape(n, dim)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return head, mat

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
+from . import vector_ann
 from .cache_paths import beside
 from .store.base import Store
 
@@ -22,6 +23,8 @@ from .store.base import Store
 # so more BLAS threads shorten it little, and on a busy machine the caller then waits for them to be scheduled
 # (measured on 2 shared cores: a 10k recall took 24 ms wall for 12 ms of CPU, against 9.5 ms on one thread)
 SINGLE_THREAD_SCAN_CELLS = 80_000_000
+# rows asked of the approximate index beyond the k wanted: room for dead and excluded rows near the query
+ANN_SLACK = 16
 
 
 @functools.cache
@@ -66,6 +69,12 @@ class VectorIndex:
         # (state, rows) of the saved copy when the matrix's first `rows` rows are exactly its rows: then a persist
         # only appends the rows added since
         self._saved: tuple[str, int] | None = None
+        # the ids token of a saved copy whose rows sit at this matrix's row positions (it may have fewer): an
+        # approximate index built over that copy names rows by the same positions (vector_ann.py)
+        self._token: str | None = None
+        self._changed: set[int] = set()  # positions rewritten in place since: the approximate index is stale there
+        self._ann_view: vector_ann.AnnView | None = None
+        self._ann_started: tuple[str, int] | None = None  # (token, rows covered) this process started a build at
 
     @property
     def _tail(self) -> np.ndarray:
@@ -110,20 +119,22 @@ class VectorIndex:
         self._n = len(ids)
         self._pos_map = None
         self._alive_buf = np.ones(len(ids), dtype=bool)
+        self._changed = set()
         self._generation = gen
 
     def _load(self) -> tuple[list[str], np.ndarray]:
         """Every current vector: from the copy saved beside the database when it is of the store's committed state,
         else from the store (and `persist` saves it for the next process)."""
         state = self.store.vector_state() if self.path else None
-        self._unsaved, self._saved = True, None
+        self._unsaved, self._saved, self._token = True, None, None
         if state is not None and self.path is not None:
             from . import vector_file
 
             saved = vector_file.load(self.path, self.provider, state)
             if saved is not None:
-                self._unsaved, self._saved = False, (state, len(saved[0]))
-                return saved
+                ids, mat, self._token = saved
+                self._unsaved, self._saved = False, (state, len(ids))
+                return ids, mat
         return self.store.load_vectors(self.provider)
 
     def persist(self) -> None:
@@ -144,15 +155,21 @@ class VectorIndex:
             if vector_file.append(self.path, self.provider, self._saved, state, self._ids[base:],
                                   self._rows_from(base)):
                 self._unsaved, self._saved = False, (state, self._n)
+                if self._token is not None:
+                    self._ask_for_ann(self._token, self._n)
                 return
         if alive.all():
             ids, mat = self._ids, self._rows_from(0)
         else:
             ids, mat = [i for i, keep in zip(self._ids, alive.tolist()) if keep], self._rows_from(0)[alive]
-        if ids and vector_file.save(self.path, self.provider, state, ids, mat):
+        token = vector_file.save(self.path, self.provider, state, ids, mat) if ids else None
+        if token is not None:
             self._unsaved = False
             # the saved rows are the matrix's rows only when none was left out
-            self._saved = (state, self._n) if len(ids) == self._n else None
+            whole = len(ids) == self._n
+            self._saved = (state, self._n) if whole else None
+            self._token, self._changed = (token, set()) if whole else (None, set())
+            self._ask_for_ann(token, len(ids))
 
     def __len__(self) -> int:
         self._refresh()
@@ -188,6 +205,7 @@ class VectorIndex:
         if k is not None:
             self._row(k)[:] = vec
             self._alive_buf[k] = True
+            self._changed.add(k)
             self._forget_saved_rows_from(k)
         elif not self._append(node_id, vec):
             self._generation = -1  # the next look reloads everything
@@ -254,8 +272,79 @@ class VectorIndex:
 
     def search(self, query: np.ndarray, k: int, *, allowed: set[str] | None = None,
                exclude: set[str] | None = None) -> list[tuple[str, float]]:
-        """Top-k (id, cosine) by exact dot product over L2-normalised rows; ties broken by id."""
+        """Top-k (id, cosine) by dot product over L2-normalised rows; ties broken by id. Every cosine is exact; on
+        a large store the rows considered come from the approximate index (plus every row it does not cover)."""
+        if allowed is None and k > 0:
+            found = self._approximate_top(query, k, exclude or set())
+            if found is not None:
+                return found
         return self.scores(query).top(k, allowed=allowed, exclude=exclude)
+
+    def _approximate_top(self, query: np.ndarray, k: int, exclude: set[str]) -> list[tuple[str, float]] | None:
+        """`search` through the approximate index; None when there is none to use (the caller scans exactly)."""
+        self._refresh()
+        view = self._ann()
+        q = np.asarray(query, dtype=np.float32).reshape(-1)
+        if view is None or q.shape[0] != self._dim():
+            return None
+        m, alive = view.rows, self._alive
+        want = k + len(exclude) + ANN_SLACK
+        while True:
+            keys = view.nearest(q, want)
+            keys = keys[(keys >= 0) & (keys < m)]
+            keep = keys[alive[keys]]
+            if exclude:
+                keep = np.asarray([x for x in keep.tolist() if self._ids[x] not in exclude], dtype=np.int64)
+            if len(keep) >= k or len(keys) < want:
+                break
+            if want >= m:
+                return None
+            want *= 4  # many dead rows around the query: look further
+        # rows the index does not know: rewritten in place since it was built, or added after it
+        changed = np.asarray(sorted(x for x in self._changed if x < m), dtype=np.int64)
+        cand = np.union1d(keep, changed[alive[changed]]) if len(changed) else keep
+        sims = np.stack([self._row(x) for x in cand.tolist()]) @ q if len(cand) else np.zeros(0, np.float32)
+        rest = self._rows_from(m) @ q if self._n > m else np.zeros(0, np.float32)
+        rest_pos = np.arange(m, self._n, dtype=np.int64)
+        live = alive[m:]
+        if exclude:
+            live = live & np.asarray([self._ids[x] not in exclude for x in rest_pos.tolist()], dtype=bool)
+        pos = np.concatenate([cand, rest_pos[live]])
+        sim = np.concatenate([sims, rest[live]]).astype(np.float32)
+        if not len(pos):
+            return []
+        take = min(k, len(pos))
+        best = np.argpartition(-sim, take - 1)[:take]
+        pairs = [(self._ids[int(pos[i])], float(sim[i])) for i in best]
+        pairs.sort(key=lambda p: (-p[1], p[0]))
+        return pairs
+
+    def _ann(self) -> vector_ann.AnnView | None:
+        """The approximate index over this matrix's saved copy, when the store is large enough to want one and it
+        exists; starts a background build when it is missing or too far behind."""
+        if self.path is None or self._token is None or self._n < vector_ann.MIN_ROWS:
+            return None
+        stamp = vector_ann.meta_stamp(self.path)
+        view = self._ann_view
+        if view is None or view.token != self._token or view.stamp != stamp:
+            view = vector_ann.open_view(self.path, self.provider, self._token, self._dim()) if stamp else None
+            self._ann_view = view
+        covered = view.rows if view is not None and view.rows <= self._n else 0
+        self._ask_for_ann(self._token, self._n, covered)
+        return view if covered else None
+
+    def _ask_for_ann(self, token: str, rows: int, covered: int | None = None) -> None:
+        """Start a background build when the saved matrix (`token`, `rows`) is large and its approximate index
+        missing or too far behind; once per (matrix, coverage) in a process, not once per search."""
+        if self.path is None or rows < vector_ann.MIN_ROWS:
+            return
+        if covered is None:  # after a save: read the index's metadata only (mapping it would load usearch)
+            meta = vector_ann.read_meta(self.path) or {}
+            covered = int(meta.get("rows", 0)) if (meta.get("token"), meta.get("provider")) == (
+                token, self.provider) else 0
+        if vector_ann.is_stale(rows, covered) and self._ann_started != (token, covered):
+            self._ann_started = (token, covered)
+            vector_ann.start_build(self.path)
 
 
 class QueryScores:

@@ -1,0 +1,226 @@
+"""An approximate nearest-neighbour index (HNSW, `usearch`) over the vector matrix saved beside a large store.
+
+Why: a `remember` asks for the few nearest memories (semantic edges, the diff, review candidates). The exact scan
+reads the whole float32 matrix — 154 MB at 100k memories, 8–16 ms memory-bound on this machine — for eight rows.
+An HNSW graph answers in ≈ 0.4 ms and touches a few hundred rows (reference/deps.md §3: usearch f16, recall 1.0 at
+100k; qualified again in docs/benchmarks.md on e5 vectors).
+
+How it stays a cache, never data:
+- It indexes the first `rows` rows of one saved matrix (`vector_file`, named by that file's ids token), keyed by row
+  position. A matrix that is only appended to keeps its token, so the index stays valid and the rows added since
+  are scanned exactly; a matrix saved whole anew (after a forget) has a new token and the index is ignored until
+  rebuilt.
+- Its answers are candidates only: the caller re-scores them exactly from the float32 rows, drops dead ones, and
+  merges the exact scan of the uncovered rows. A wrong or stale index can miss a neighbour, never invent a score.
+- It is built by a background process (`python -m mnemon.ports.vector_ann <vector file>`, niced, one thread, one
+  at a time under a lock) started by a process that found it missing or too far behind, so no write waits for the
+  build (≈ 15–30 s at 100k). Without `usearch`, or below `MIN_ROWS`, everything is the exact scan, as before.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+try:
+    import fcntl
+except ImportError:  # Windows: builds are not locked against each other; a duplicate build only wastes time
+    fcntl = None  # type: ignore[assignment]
+
+FORMAT = "mnemon-ann/1"
+# below this many rows the exact scan is a few milliseconds and an index would only add a file and a build
+MIN_ROWS = int(os.environ.get("MNEMON_ANN_MIN_ROWS", "30000"))
+# rebuild once the rows the index does not cover (scanned exactly) pass this share of those it does
+STALE_SHARE = 0.10
+STALE_MIN_ROWS = 2_000
+# HNSW parameters measured in reference/deps.md §3 and docs/benchmarks.md (recall@8 0.999 on e5 vectors at 100k)
+CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH = 16, 128, 128
+
+
+def index_path(vector_path: str) -> str:
+    return f"{vector_path}-ann"
+
+
+def meta_path(vector_path: str) -> str:
+    return f"{vector_path}-ann.json"
+
+
+def lock_path(vector_path: str) -> str:
+    return f"{vector_path}-ann.lock"
+
+
+def available() -> bool:
+    try:
+        import usearch.index  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def is_stale(rows: int, covered: int) -> bool:
+    """Whether a matrix of `rows` rows, of which an index covers `covered`, deserves a (re)build."""
+    if rows < MIN_ROWS:
+        return False
+    return covered <= 0 or rows - covered > max(STALE_MIN_ROWS, int(covered * STALE_SHARE))
+
+
+@dataclass(frozen=True)
+class AnnView:
+    """A saved index mapped read-only: the first `rows` rows of the matrix whose ids token is `token`."""
+    index: Any
+    token: str
+    rows: int
+    stamp: tuple[int, int]
+
+    def nearest(self, query: np.ndarray, count: int) -> np.ndarray:
+        """Row positions of about the `count` nearest rows, nearest first (approximate)."""
+        found = self.index.search(np.asarray(query, dtype=np.float32), min(count, self.rows))
+        return np.asarray(found.keys, dtype=np.int64)
+
+
+def _stamp(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
+def _meta_body(fields: dict[str, Any]) -> str:
+    body = json.dumps({"format": FORMAT, **fields}, sort_keys=True)
+    return json.dumps({"crc": zlib.crc32(body.encode()), "body": body})
+
+
+def read_meta(vector_path: str) -> dict[str, Any] | None:
+    try:
+        with open(meta_path(vector_path), encoding="utf-8") as fh:
+            outer = json.load(fh)
+        body = outer["body"]
+        if zlib.crc32(body.encode()) != outer["crc"]:
+            return None
+        meta = json.loads(body)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return meta if isinstance(meta, dict) and meta.get("format") == FORMAT else None
+
+
+def open_view(vector_path: str, provider: str, token: str, dim: int) -> AnnView | None:
+    """The saved index for this provider and matrix token, mapped; None when there is none, it is of another
+    matrix, or its file is not the one its metadata describes (a build replaced it meanwhile)."""
+    meta = read_meta(vector_path)
+    if meta is None or (meta.get("provider"), meta.get("token"), meta.get("dim")) != (provider, token, dim):
+        return None
+    stamp = _stamp(meta_path(vector_path))
+    path = index_path(vector_path)
+    if stamp is None or _stamp(path) is None or os.path.getsize(path) != meta.get("bytes"):
+        return None
+    try:
+        from usearch.index import Index
+
+        index = Index.restore(path, view=True)
+    except (ImportError, OSError, RuntimeError, ValueError):
+        return None
+    if index is None or index.ndim != dim or len(index) != meta.get("rows"):
+        return None
+    index.expansion_search = EXPANSION_SEARCH  # type: ignore[misc]  # a setter the stubs miss
+    return AnnView(index, token, int(meta["rows"]), stamp)
+
+
+def meta_stamp(vector_path: str) -> tuple[int, int] | None:
+    """Changes whenever a build finishes: a process holding a view checks it before each search (one `stat`)."""
+    return _stamp(meta_path(vector_path))
+
+
+def build(vector_path: str, *, threads: int = 1) -> dict[str, Any]:
+    """Index the saved matrix as it is now, unless another build holds the lock or the index already covers it.
+    Returns what it did (for the background process's exit and for tests)."""
+    from . import vector_file
+
+    with open(lock_path(vector_path), "a+b") as lock:
+        if fcntl is not None:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return {"built": False, "reason": "another build is running"}
+        saved = vector_file.load_saved(vector_path)
+        if saved is None:
+            return {"built": False, "reason": "no saved matrix"}
+        head, mat = saved
+        rows = int(mat.shape[0])
+        meta = read_meta(vector_path)
+        covered = int(meta["rows"]) if meta and (meta.get("token"), meta.get("provider")) == (
+            head["token"], head["provider"]) else 0
+        if rows < MIN_ROWS or not is_stale(rows, covered):
+            return {"built": False, "reason": "up to date", "rows": rows, "covered": covered}
+        from usearch.index import Index
+
+        index = Index(ndim=int(mat.shape[1]), metric="ip", dtype="f16", connectivity=CONNECTIVITY,
+                      expansion_add=EXPANSION_ADD)
+        index.add(np.arange(rows, dtype=np.uint64), np.ascontiguousarray(mat), threads=threads)
+        tmp = f"{index_path(vector_path)}.{os.getpid()}.tmp"
+        try:
+            index.save(tmp)
+            size = os.path.getsize(tmp)
+            os.replace(tmp, index_path(vector_path))
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        body = _meta_body({"provider": head["provider"], "token": head["token"], "dim": int(mat.shape[1]),
+                           "rows": rows, "bytes": size})
+        mtmp = f"{meta_path(vector_path)}.{os.getpid()}.tmp"
+        with open(mtmp, "w", encoding="utf-8") as fh:
+            fh.write(body)
+        os.replace(mtmp, meta_path(vector_path))
+        return {"built": True, "rows": rows, "bytes": size}
+
+
+def build_running(vector_path: str) -> bool:
+    """Whether a build holds the lock now (without `flock`, never known: assume not)."""
+    if fcntl is None:
+        return False
+    try:
+        with open(lock_path(vector_path), "a+b") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+    except OSError:
+        return True  # cannot even open the lock: do not start builds that would fail the same way
+    return False
+
+
+def start_build(vector_path: str) -> bool:
+    """Build in a detached background process, unless one is running; the caller goes on with the exact scan."""
+    if os.environ.get("MNEMON_ANN", "").lower() in {"0", "off", "false", "no"} or not available():
+        return False
+    if build_running(vector_path):
+        return False
+    try:
+        subprocess.Popen([sys.executable, "-m", "mnemon.ports.vector_ann", vector_path],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True, close_fds=True)
+    except OSError:
+        return False
+    return True
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print("usage: python -m mnemon.ports.vector_ann <vector file>", file=sys.stderr)
+        return 2
+    try:
+        os.nice(10)  # a background job: the user's own commands come first
+    except (OSError, AttributeError):
+        pass
+    print(json.dumps(build(argv[0])))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
