@@ -37,7 +37,7 @@ from typing import Any
 def copy_store(store: Path, into: Path) -> Path:
     into.mkdir(parents=True)
     target = into / store.name
-    for suffix in ("", "-graph", "-vectors", "-vectors.ids"):
+    for suffix in ("", "-graph", "-vectors", "-vectors.ids", "-vectors-ann", "-vectors-ann.json"):
         src = Path(str(store) + suffix)
         if src.exists():
             shutil.copyfile(src, Path(str(target) + suffix))
@@ -97,7 +97,9 @@ def main() -> None:
                     if opts.remember_before:
                         remember[side].append(measure(sides[side], dbs[side], [
                             "remember", f"cycle {k}: {query} came up again in the meeting"], env)[0])
-                    w, c, out = measure(sides[side], dbs[side], args, env)
+                    # a remembered text is stored once: each measured `remember` writes a new one
+                    w, c, out = measure(sides[side], dbs[side], args if opts.command != "remember" else [
+                        opts.command, f"{query} (take {k})"], env)
                     wall[side].append(w)
                     cpu[side].append(c)
                     outputs[side].append(out)

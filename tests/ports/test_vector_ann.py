@@ -202,3 +202,16 @@ def test_the_background_build_runs_in_its_own_process(tmp_path, monkeypatch):
         time.sleep(0.05)
     again.search(vecs[0], 1)
     assert again._ann_view is not None and again._ann_view.rows == ROWS
+
+
+def test_a_process_s_first_search_scans_exactly_unless_usearch_is_loaded_or_the_store_is_huge(big, monkeypatch):
+    store, vecs, _ = big
+    monkeypatch.setattr(vector_ann, "loaded", lambda: False)  # a fresh CLI process
+    index = VectorIndex(store, PROVIDER)
+    assert index.search(vecs[4], 3) == _exact(index, vecs[4], 3) and index._ann_view is None
+    index.search(vecs[4], 3)  # it searches again: a server, worth loading the index for
+    assert index._ann_view is not None
+    monkeypatch.setattr(vector_ann, "COLD_MIN_ROWS", 1000)
+    huge = VectorIndex(store, PROVIDER)
+    huge.search(vecs[4], 3)
+    assert huge._ann_view is not None, "past COLD_MIN_ROWS one exact scan costs more than loading the index"

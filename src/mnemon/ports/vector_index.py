@@ -74,6 +74,7 @@ class VectorIndex:
         self._token: str | None = None
         self._changed: set[int] = set()  # positions rewritten in place since: the approximate index is stale there
         self._ann_view: vector_ann.AnnView | None = None
+        self._searches = 0  # nearest-neighbour searches this process made through `_ann`
         self._ann_started: tuple[str, int] | None = None  # (token, rows covered) this process started a build at
 
     @property
@@ -323,6 +324,12 @@ class VectorIndex:
         """The approximate index over this matrix's saved copy, when the store is large enough to want one and it
         exists; starts a background build when it is missing or too far behind."""
         if self.path is None or self._token is None or self._n < vector_ann.MIN_ROWS:
+            return None
+        self._searches += 1
+        if self._searches == 1 and self._n < vector_ann.COLD_MIN_ROWS and not vector_ann.loaded():
+            # a process's first search (a CLI `remember` makes one): loading usearch (≈ 60 ms) costs more than one
+            # exact scan of a matrix this size; a process that searches again (a server) pays it once
+            self._ask_for_ann(self._token, self._n)
             return None
         stamp = vector_ann.meta_stamp(self.path)
         view = self._ann_view
