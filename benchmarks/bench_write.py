@@ -192,11 +192,13 @@ def prepare_vectors(db: Path) -> dict[str, Any]:
     in use it is built niced on one thread while commands go on with the exact scan)."""
     from mnemon.ports import vector_ann
 
+    os.environ["MNEMON_ANN"] = "off"  # saving the matrix would start the background build: build it here instead
     m = open_mem(db, "local")
     try:
         len(m.rt.index)
     finally:
         m.close()
+        del os.environ["MNEMON_ANN"]
     path = f"{db}-vectors"
     t = time.perf_counter()
     built = vector_ann.build(path, threads=2) if vector_ann.available() else {"built": False, "reason": "no usearch"}
@@ -228,7 +230,10 @@ def bench_in_process(db: Path, provider: str, samples: list[dict[str, Any]], poo
                 cpu.append((time.process_time() - c) * 1000)
     finally:
         m.close()
+    # a fresh process's first writes also warm SQLite's page cache, the keyword document counts and the index's
+    # mapped pages: the second half is what a resident process (the MCP server) sees
     return {"p50_ms": pct(times, 0.5), "p95_ms": pct(times, 0.95), "mean_ms": round(statistics.mean(times), 2),
+            "p50_second_half_ms": pct(times[len(times) // 2 :], 0.5),
             "cpu_p50_ms": pct(cpu, 0.5), "first_call_ms": round(first, 1), "n": len(times)}
 
 

@@ -141,7 +141,9 @@ def test_provider_change_is_detected_not_mixed(make_mem, tmp_path) -> None:  # t
 def test_status_reports_the_caches_saved_beside_the_database(make_mem, tmp_path) -> None:  # type: ignore[no-untyped-def]
     db = tmp_path / "caches.db"
     m = make_mem("hash", db=db)
-    assert m.status()["cache_bytes"] == {"graph": 0, "vectors": 0}
+    assert m.status()["cache_bytes"] == {"graph": 0, "vectors": 0, "vector_ann": 0}
+    assert m.status()["embedding"]["approximate_index"] == {"rows": 0, "matrix_token": None, "building": False,
+                                                            "min_rows": 30000}
     m.remember("Kubernetes runs the API")
     m.recall("what runs the API")  # builds the recall graph and reads the vectors
     m.close()

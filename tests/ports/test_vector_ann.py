@@ -12,9 +12,11 @@ import numpy as np
 import pytest
 
 from mnemon.core.model import Memory, content_hash, iso, utcnow
-from mnemon.ports import vector_ann
+from mnemon.ports import vector_ann, vector_index
 from mnemon.ports.store.sqlite import SQLiteStore
 from mnemon.ports.vector_index import VectorIndex
+
+from .test_vector_index import _forget
 
 pytest.importorskip("usearch.index")
 
@@ -109,7 +111,7 @@ def test_a_row_rewritten_in_place_is_scored_by_its_new_vector(big):
         before = store.vector_generation()
         store.put_vector("m5", PROVIDER, target, content_hash("memory m5"), iso(utcnow()))
         index.note_write("m5", target, before)
-    assert index._ann_view is not None and 5 in index._changed
+    assert index._ann_view is not None
     assert index.search(target, 1)[0] == ("m5", pytest.approx(1.0, abs=1e-5))
 
 
@@ -128,15 +130,23 @@ def test_forgotten_and_excluded_rows_never_come_back(big):
     assert after == _exact(index, q, 5, exclude={nearest[1]})
 
 
-def test_an_index_of_another_matrix_is_never_used_and_a_new_build_is_asked_for(big):
+def test_a_forget_keeps_the_index_in_use(big):
     store, vecs, started = big
     index = VectorIndex(store, PROVIDER)
     index.search(vecs[0], 1)
-    with store.transaction():
-        before = store.vector_generation()
-        store.soft_delete(["m3"], iso(utcnow()))
-        index.note_delete(["m3"], before)
-    index.persist()  # a forget: the matrix is saved whole under a new token, its rows at new positions
+    _forget(index, store, ["m10"])  # tombstoned in place: same matrix, same positions
+    again = VectorIndex(store, PROVIDER)
+    got = again.search(vecs[10], 8)
+    assert again._ann_view is not None and not started
+    assert "m10" not in {i for i, _ in got} and got == _exact(again, vecs[10], 8)
+
+
+def test_an_index_of_another_matrix_is_never_used_and_a_new_build_is_asked_for(big, monkeypatch):
+    store, vecs, started = big
+    monkeypatch.setattr(vector_index, "COMPACT_MIN_DEAD", 5)
+    index = VectorIndex(store, PROVIDER)
+    index.search(vecs[0], 1)
+    _forget(index, store, [f"m{k}" for k in range(200, 330)])  # past a tenth: saved whole, rows at new positions
     assert started == [f"{store.path}-vectors"], "the process that saved it asks for a new index"
     again = VectorIndex(store, PROVIDER)
     q = vecs[700]
@@ -215,3 +225,11 @@ def test_a_process_s_first_search_scans_exactly_unless_usearch_is_loaded_or_the_
     huge = VectorIndex(store, PROVIDER)
     huge.search(vecs[4], 3)
     assert huge._ann_view is not None, "past COLD_MIN_ROWS one exact scan costs more than loading the index"
+
+
+def test_status_describes_the_index_without_loading_it(big):
+    store, _, _ = big
+    path = f"{store.path}-vectors"
+    info = vector_ann.describe(path)
+    assert info["rows"] == ROWS and not info["building"] and info["bytes"] == sum(
+        os.path.getsize(p) for p in (vector_ann.index_path(path), vector_ann.meta_path(path)))

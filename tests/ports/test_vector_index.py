@@ -210,23 +210,70 @@ def test_a_process_that_only_adds_memories_appends_their_rows_instead_of_rewriti
     _no_store_reads(store, monkeypatch)
     fresh = VectorIndex(store, PROVIDER)
     assert fresh.search(_unit(51), 1)[0][0] == "new2" and len(fresh) == 7
-    ids, mat, _ = vector_file.load(str(saved), PROVIDER, store.vector_state())  # type: ignore[misc, arg-type]
+    ids, mat, _, _ = vector_file.load(str(saved), PROVIDER, store.vector_state())  # type: ignore[misc, arg-type]
     assert ids == [f"m{k}" for k in range(5)] + ["new1", "new2"]
     assert np.array_equal(mat[6], _unit(51))
 
 
-def test_a_forget_or_a_changed_row_saves_the_matrix_whole_without_the_dead_rows(tmp_path):
+def _forget(index: VectorIndex, store: SQLiteStore, ids: list[str]) -> None:
+    with store.transaction():
+        before = store.vector_generation()
+        store.soft_delete(ids, iso(utcnow()))
+        index.note_delete(ids, before)
+    index.persist()
+
+
+def test_a_forget_tombstones_the_row_in_place_and_keeps_every_position(tmp_path, monkeypatch):
+    store = _store_with(tmp_path, 4)
+    _read(store, _unit(0), 1)
+    saved = Path(f"{store.path}-vectors")
+    inode = saved.stat().st_ino
+    index = VectorIndex(store, PROVIDER)
+    index.search(_unit(0), 1)
+    _forget(index, store, ["m1"])
+    assert saved.stat().st_ino == inode and _saved_rows(store) == (4, 4 * 8 * 4), "a few bytes, not the matrix"
+    _no_store_reads(store, monkeypatch)
+    fresh = VectorIndex(store, PROVIDER)
+    assert "m1" not in {i for i, _ in fresh.search(_unit(1), 5)} and len(fresh) == 3
+    assert fresh.vector("m1") is None and fresh.vector("m2") is not None
+    ids, _, _, dead = vector_file.load(str(saved), PROVIDER, store.vector_state())  # type: ignore[misc, arg-type]
+    assert dead == [1] and ids[0] == "m0" and ids[2:] == ["m2", "m3"]
+
+
+def test_a_changed_vector_is_appended_and_its_old_row_tombstoned(tmp_path, monkeypatch):
     store = _store_with(tmp_path, 4)
     _read(store, _unit(0), 1)
     index = VectorIndex(store, PROVIDER)
     index.search(_unit(0), 1)
     with store.transaction():
         before = store.vector_generation()
-        store.soft_delete(["m1"], iso(utcnow()))
-        index.note_delete(["m1"], before)
+        store.put_vector("m2", PROVIDER, _unit(90), content_hash("memory m2"), iso(utcnow()))
+        index.note_write("m2", _unit(90), before)
+    assert index.search(_unit(90), 1)[0] == ("m2", pytest.approx(1.0, abs=1e-6))
     index.persist()
-    assert _saved_rows(store) == (3, 3 * 8 * 4)
-    assert "m1" not in {i for i, _ in _read(store, _unit(1), 5)}
+    assert _saved_rows(store)[0] == 5
+    _no_store_reads(store, monkeypatch)
+    fresh = VectorIndex(store, PROVIDER)
+    assert fresh.search(_unit(90), 1)[0][0] == "m2" and len(fresh) == 4
+    assert np.array_equal(fresh.vector("m2"), _unit(90))  # type: ignore[arg-type]
+    assert "m2" not in {i for i, c in fresh.search(_unit(2), 4) if c > 0.999}, "the old vector is gone"
+
+
+def test_once_tombstones_pass_a_tenth_of_the_rows_the_matrix_is_saved_whole_without_them(tmp_path, monkeypatch):
+    monkeypatch.setattr(vector_index, "COMPACT_MIN_DEAD", 2)
+    store = _store_with(tmp_path, 8)
+    _read(store, _unit(0), 1)
+    index = VectorIndex(store, PROVIDER)
+    index.search(_unit(0), 1)
+    _forget(index, store, ["m1", "m2"])
+    assert _saved_rows(store)[0] == 8  # two tombstones: still within the allowance
+    _forget(index, store, ["m5"])
+    assert _saved_rows(store) == (5, 5 * 8 * 4), "compacted"
+    _no_store_reads(store, monkeypatch)
+    fresh = VectorIndex(store, PROVIDER)
+    assert {i for i, _ in fresh.search(_unit(0), 10)} == {"m0", "m3", "m4", "m6", "m7"}
+    _write_through(index, store, "after", _unit(80))  # the compacting process reloads from the new file
+    assert VectorIndex(store, PROVIDER).search(_unit(80), 1)[0][0] == "after"
 
 
 def test_an_append_onto_a_file_another_process_replaced_saves_whole_and_stays_true(tmp_path):

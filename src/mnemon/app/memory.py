@@ -9,7 +9,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InvalidInput, ProviderUnavailable
-from ..ports.cache_paths import cache_bytes
+from ..ports.cache_paths import beside, cache_bytes
 from ..ports.embed.base import EmbedSettings
 from ..ports.embed.registry import get_provider
 from ..ports.store.base import Store
@@ -191,6 +191,14 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
                                         "run `mnemon embed --all` to embed with the current one")
         # the recall graph and vector matrix saved beside the database: caches, rebuilt when missing
         out["cache_bytes"] = {name: cache_bytes(store, name) for name in ("graph", "vectors")}
+        matrix = beside(store, "vectors")
+        if matrix is not None and self.rt.save_caches:
+            from ..ports import vector_ann
+
+            # the approximate nearest-neighbour index of a large store (built in the background from 30k vectors)
+            ann = vector_ann.describe(matrix)
+            out["cache_bytes"]["vector_ann"] = ann.pop("bytes")
+            out["embedding"]["approximate_index"] = ann
         return out
 
     def embed_status(self) -> dict[str, Any]:

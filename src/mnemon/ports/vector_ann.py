@@ -23,9 +23,10 @@ import os
 import sys
 import zlib
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 try:
     import fcntl
@@ -90,6 +91,8 @@ class AnnView:
 
     def nearest(self, query: np.ndarray, count: int) -> np.ndarray:
         """Row positions of about the `count` nearest rows, nearest first (approximate)."""
+        import numpy as np
+
         found = self.index.search(np.asarray(query, dtype=np.float32), min(count, self.rows))
         return np.asarray(found.keys, dtype=np.int64)
 
@@ -150,6 +153,8 @@ def meta_stamp(vector_path: str) -> tuple[int, int] | None:
 def build(vector_path: str, *, threads: int = 1) -> dict[str, Any]:
     """Index the saved matrix as it is now, unless another build holds the lock or the index already covers it.
     Returns what it did (for the background process's exit and for tests)."""
+    import numpy as np
+
     from . import vector_file
 
     with open(lock_path(vector_path), "a+b") as lock:
@@ -166,7 +171,10 @@ def build(vector_path: str, *, threads: int = 1) -> dict[str, Any]:
         meta = read_meta(vector_path)
         covered = int(meta["rows"]) if meta and (meta.get("token"), meta.get("provider")) == (
             head["token"], head["provider"]) else 0
-        if rows < MIN_ROWS or not is_stale(rows, covered):
+        if rows < MIN_ROWS:
+            return {"built": False, "reason": f"fewer than {MIN_ROWS} rows: the exact scan is fast enough",
+                    "rows": rows}
+        if not is_stale(rows, covered):
             return {"built": False, "reason": "up to date", "rows": rows, "covered": covered}
         from usearch.index import Index
 
@@ -188,6 +196,14 @@ def build(vector_path: str, *, threads: int = 1) -> dict[str, Any]:
             fh.write(body)
         os.replace(mtmp, meta_path(vector_path))
         return {"built": True, "rows": rows, "bytes": size}
+
+
+def describe(vector_path: str) -> dict[str, Any]:
+    """For `status`: the saved index's size, what it covers, whether a build is running (no numpy, no usearch)."""
+    meta = read_meta(vector_path) or {}
+    size = sum(os.path.getsize(p) for p in (index_path(vector_path), meta_path(vector_path)) if os.path.exists(p))
+    return {"bytes": size, "rows": int(meta.get("rows", 0)), "matrix_token": meta.get("token"),
+            "building": build_running(vector_path), "min_rows": MIN_ROWS}
 
 
 def build_running(vector_path: str) -> bool:

@@ -6,7 +6,10 @@ holds a token line and then each row's node id, NUL-terminated. The header names
 `vector_state` token the rows are of, the row count, how many bytes of the ids file belong to them and that file's
 token, under a checksum. A process that only added memories appends their rows and ids past the end and then rewrites
 the header in place, so a `remember` costs a few KB of writes instead of the whole matrix (15 MB at 10k, 150 MB at
-100k); anything else (a forget, a changed row) rewrites both files under temporary names and renames them in.
+100k). A forgotten (or re-embedded) memory's row stays where it is and its id is overwritten in place with a
+tombstone of the same length (a changed row is appended anew), so a forget costs a few bytes too and row positions
+never move — an approximate index keyed by position stays valid (`vector_ann.py`). Once tombstones pass a tenth of
+the rows, or anything else changed, both files are rewritten under temporary names and renamed in.
 
 It is a cache, never data: used only when its state equals the store's committed state, its checksum holds and the
 two files carry the same token; written only from a state the index knows to be the store's, outside any write
@@ -20,6 +23,7 @@ import json
 import mmap
 import secrets
 import zlib
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -34,6 +38,7 @@ except ImportError:  # not on Windows: there a process saves the matrix whole, a
 
 FORMAT = "mnemon-vectors/2"
 HEAD_BYTES = 4096  # the header block; rows start here, so they stay aligned and the header can be rewritten in place
+TOMBSTONE = "\x01"  # a dead row's id bytes are all this: no node id holds it (ids are validated printable text)
 
 
 def _header(fields: dict[str, Any]) -> bytes:
@@ -57,9 +62,23 @@ def _read_header(raw: bytes) -> dict[str, Any] | None:
 
 
 def _ids_blob(ids: list[str]) -> bytes:
-    if any("\0" in i for i in ids):
-        raise ValueError("a node id holds a NUL byte")
+    """NUL-terminated ids; a dead row's id may be a tombstone (only TOMBSTONE characters), a live one never starts
+    like one (it would load as dead)."""
+    if any("\0" in i or (i.startswith(TOMBSTONE) and i.strip(TOMBSTONE)) for i in ids):
+        raise ValueError("a node id holds a NUL byte or starts like a tombstone")
     return "".join(i + "\0" for i in ids).encode()
+
+
+def id_offsets(token: str, ids: list[str], positions: list[int]) -> list[tuple[int, int]]:
+    """(byte offset, byte length) in the ids file of each position's id, for tombstoning it."""
+    wanted = set(positions)
+    out, at = {}, len(token) + 1
+    for k, i in enumerate(ids):
+        size = len(i.encode())
+        if k in wanted:
+            out[k] = (at, size)
+        at += size + 1
+    return [out[k] for k in positions]
 
 
 def save(path: str, provider: str, state: str, ids: list[str], mat: np.ndarray) -> str | None:
@@ -70,7 +89,7 @@ def save(path: str, provider: str, state: str, ids: list[str], mat: np.ndarray) 
         blob = token.encode() + b"\n" + _ids_blob(ids)
         rows = np.ascontiguousarray(mat, dtype="<f4")
         head = _header({"provider": provider, "state": state, "dim": int(rows.shape[1]), "rows": len(ids),
-                        "ids_bytes": len(blob), "token": token})
+                        "ids_bytes": len(blob), "token": token, "dead": 0})
         # the ids file first: a reader between the two renames sees a new token under the old header and declines
         write_atomic(ids_path(path), [blob])
         write_atomic(path, [head, rows.data.cast("B")])
@@ -79,10 +98,12 @@ def save(path: str, provider: str, state: str, ids: list[str], mat: np.ndarray) 
     return token
 
 
-def append(path: str, provider: str, base: tuple[str, int], state: str, ids: list[str], mat: np.ndarray) -> bool:
-    """Add rows to a saved matrix that holds exactly `base` (its state, its row count), naming it `state` after.
-    False, with nothing a reader would use changed, when the files are not that matrix, another process is writing
-    them, or writing fails: the caller then saves whole."""
+def append(path: str, provider: str, base: tuple[str, int], state: str, ids: list[str], mat: np.ndarray,
+           dead: Sequence[tuple[int, int]] = ()) -> bool:
+    """Add rows to a saved matrix that holds exactly `base` (its state, its row count) and tombstone the ids at
+    `dead` ((offset, length) in the ids file, from `id_offsets`), naming it `state` after. False, with nothing a
+    reader would use changed, when the files are not that matrix, another process is writing them, or writing
+    fails: the caller then saves whole."""
     if fcntl is None:
         return False
     try:
@@ -99,22 +120,30 @@ def append(path: str, provider: str, base: tuple[str, int], state: str, ids: lis
             with open(ids_path(path), "r+b") as ih:
                 if ih.readline() != str(head["token"]).encode() + b"\n":
                     return False
+                for offset, size in dead:
+                    if offset + size >= int(head["ids_bytes"]):
+                        return False
+                    ih.seek(offset)
+                    ih.write(TOMBSTONE.encode() * size)
                 ih.seek(int(head["ids_bytes"]))
                 ih.write(_ids_blob(ids))
                 ids_bytes = ih.tell()
-            fh.seek(HEAD_BYTES + base[1] * rows.shape[1] * 4)
-            fh.write(rows.data.cast("B"))
+            if len(rows):  # (a forget alone adds none; an empty view cannot be cast to bytes)
+                fh.seek(HEAD_BYTES + base[1] * rows.shape[1] * 4)
+                fh.write(rows.data.cast("B"))
             fh.flush()  # rows before the header that counts them
             fh.seek(0)
-            fh.write(_header({**head, "state": state, "rows": base[1] + len(ids), "ids_bytes": ids_bytes}))
+            fh.write(_header({**head, "state": state, "rows": base[1] + len(ids), "ids_bytes": ids_bytes,
+                              "dead": int(head.get("dead", 0)) + len(dead)}))
     except (OSError, ValueError, KeyError, TypeError):
         return False
     return True
 
 
-def load(path: str, provider: str, state: str) -> tuple[list[str], np.ndarray, str] | None:
-    """(ids, matrix, ids token) saved for exactly this provider and state, else None. The matrix is a private
-    copy-on-write mapping: the index may update rows in place without touching the file."""
+def load(path: str, provider: str, state: str) -> tuple[list[str], np.ndarray, str, list[int]] | None:
+    """(ids, matrix, ids token, dead row positions) saved for exactly this provider and state, else None. The
+    matrix is a private copy-on-write mapping: the index may update rows in place without touching the file. A dead
+    row's id is a tombstone string, which names no node."""
     try:
         with open(path, "rb") as fh:
             head = _read_header(fh.read(HEAD_BYTES))
@@ -131,9 +160,10 @@ def load(path: str, provider: str, state: str) -> tuple[list[str], np.ndarray, s
                 return None
             buf = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_COPY)
         mat = np.frombuffer(buf, dtype="<f4", count=n * dim, offset=HEAD_BYTES).reshape(n, dim)
+        dead = [k for k, i in enumerate(ids) if i.startswith(TOMBSTONE)] if head.get("dead") else []
     except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
         return None
-    return ids, mat, str(head["token"])
+    return ids, mat, str(head["token"]), dead
 
 
 def load_saved(path: str) -> tuple[dict[str, Any], np.ndarray] | None:

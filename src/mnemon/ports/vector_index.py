@@ -25,6 +25,8 @@ from .store.base import Store
 SINGLE_THREAD_SCAN_CELLS = 80_000_000
 # rows asked of the approximate index beyond the k wanted: room for dead and excluded rows near the query
 ANN_SLACK = 16
+# dead rows the saved matrix may keep as tombstones (or a tenth of its rows, if more) before it is saved compacted
+COMPACT_MIN_DEAD = 1000
 
 
 @functools.cache
@@ -72,7 +74,8 @@ class VectorIndex:
         # the ids token of a saved copy whose rows sit at this matrix's row positions (it may have fewer): an
         # approximate index built over that copy names rows by the same positions (vector_ann.py)
         self._token: str | None = None
-        self._changed: set[int] = set()  # positions rewritten in place since: the approximate index is stale there
+        self._saved_dead = 0  # tombstoned rows in the saved copy
+        self._dead_unsaved: set[int] = set()  # saved rows that died since (forgotten, or re-embedded and appended)
         self._ann_view: vector_ann.AnnView | None = None
         self._searches = 0  # nearest-neighbour searches this process made through `_ann`
         self._ann_started: tuple[str, int] | None = None  # (token, rows covered) this process started a build at
@@ -109,7 +112,7 @@ class VectorIndex:
         gen = self.store.vector_generation()
         if gen == self._generation:
             return
-        ids, mat = self._load()
+        ids, mat, dead = self._load()
         self._ids = list(ids)
         # a mapped saved matrix is already a private writable copy (copy-on-write); rows read from the store are not
         self._head = mat if mat.flags.writeable and mat.dtype == np.float32 and mat.flags.c_contiguous else np.array(
@@ -120,10 +123,11 @@ class VectorIndex:
         self._n = len(ids)
         self._pos_map = None
         self._alive_buf = np.ones(len(ids), dtype=bool)
-        self._changed = set()
+        self._alive_buf[dead] = False
+        self._saved_dead, self._dead_unsaved = len(dead), set()
         self._generation = gen
 
-    def _load(self) -> tuple[list[str], np.ndarray]:
+    def _load(self) -> tuple[list[str], np.ndarray, list[int]]:
         """Every current vector: from the copy saved beside the database when it is of the store's committed state,
         else from the store (and `persist` saves it for the next process)."""
         state = self.store.vector_state() if self.path else None
@@ -133,10 +137,10 @@ class VectorIndex:
 
             saved = vector_file.load(self.path, self.provider, state)
             if saved is not None:
-                ids, mat, self._token = saved
+                ids, mat, self._token, dead = saved
                 self._unsaved, self._saved = False, (state, len(ids))
-                return ids, mat
-        return self.store.load_vectors(self.provider)
+                return ids, mat, dead
+        return (*self.store.load_vectors(self.provider), [])
 
     def persist(self) -> None:
         """Save the matrix beside the database for the next process, when it differs from the saved one and is
@@ -151,14 +155,8 @@ class VectorIndex:
         from . import vector_file
 
         alive = self._alive
-        if self._saved is not None and alive.all():
-            base = self._saved[1]
-            if vector_file.append(self.path, self.provider, self._saved, state, self._ids[base:],
-                                  self._rows_from(base)):
-                self._unsaved, self._saved = False, (state, self._n)
-                if self._token is not None:
-                    self._ask_for_ann(self._token, self._n)
-                return
+        if self._saved is not None and self._token is not None and self._append_saved(state):
+            return
         if alive.all():
             ids, mat = self._ids, self._rows_from(0)
         else:
@@ -166,11 +164,36 @@ class VectorIndex:
         token = vector_file.save(self.path, self.provider, state, ids, mat) if ids else None
         if token is not None:
             self._unsaved = False
-            # the saved rows are the matrix's rows only when none was left out
-            whole = len(ids) == self._n
-            self._saved = (state, self._n) if whole else None
-            self._token, self._changed = (token, set()) if whole else (None, set())
+            if len(ids) == self._n:
+                self._saved, self._token, self._saved_dead, self._dead_unsaved = (state, self._n), token, 0, set()
+            else:  # saved without the dead rows: map the new file rather than keep two row orders
+                self._generation = -1
+                self._refresh()
             self._ask_for_ann(token, len(ids))
+
+    def _append_saved(self, state: str) -> bool:
+        """Bring the saved copy up to date in place: rows added since appended, rows dead since tombstoned. False
+        (the caller saves whole, without dead rows) when tombstones would pass a tenth of the rows, or the copy is
+        not the one this matrix stands on."""
+        from . import vector_file
+
+        assert self._saved is not None and self._token is not None and self.path is not None
+        base = self._saved[1]
+        alive = self._alive
+        dead_old = sorted(k for k in self._dead_unsaved if k < base)
+        new_ids = [i if alive[base + k] else vector_file.TOMBSTONE * len(i.encode())
+                   for k, i in enumerate(self._ids[base:])]
+        dead_total = self._saved_dead + len(dead_old) + int((~alive[base:]).sum())
+        if dead_total > max(COMPACT_MIN_DEAD, self._n // 10):
+            return False
+        offsets = vector_file.id_offsets(self._token, self._ids[:base], dead_old) if dead_old else []
+        if not vector_file.append(self.path, self.provider, self._saved, state, new_ids, self._rows_from(base),
+                                  offsets):
+            return False
+        self._unsaved, self._saved = False, (state, self._n)
+        self._saved_dead, self._dead_unsaved = dead_total, set()
+        self._ask_for_ann(self._token, self._n)
+        return True
 
     def __len__(self) -> int:
         self._refresh()
@@ -203,12 +226,9 @@ class VectorIndex:
             return
         vec = np.asarray(vector, dtype=np.float32).reshape(-1)
         k = self._pos.get(node_id)
-        if k is not None:
-            self._row(k)[:] = vec
-            self._alive_buf[k] = True
-            self._changed.add(k)
-            self._forget_saved_rows_from(k)
-        elif not self._append(node_id, vec):
+        if k is not None:  # a changed vector: the old row dies where it is and the new one is appended
+            self._kill(k)
+        if not self._append(node_id, vec):
             self._generation = -1  # the next look reloads everything
             return
         self._unsaved = True
@@ -220,15 +240,14 @@ class VectorIndex:
         for i in node_ids:
             k = self._pos.get(i)
             if k is not None:
-                self._alive_buf[k] = False
-                self._forget_saved_rows_from(k)
+                self._kill(k)
         self._unsaved = True
         self._generation = self.store.vector_generation()
 
-    def _forget_saved_rows_from(self, row: int) -> None:
-        """A row the saved copy holds changed: the next persist saves whole."""
-        if self._saved is not None and row < self._saved[1]:
-            self._saved = None
+    def _kill(self, row: int) -> None:
+        if self._alive_buf[row]:
+            self._alive_buf[row] = False
+            self._dead_unsaved.add(row)
 
     def vector(self, node_id: str) -> np.ndarray | None:
         self._refresh()
@@ -301,9 +320,8 @@ class VectorIndex:
             if want >= m:
                 return None
             want *= 4  # many dead rows around the query: look further
-        # rows the index does not know: rewritten in place since it was built, or added after it
-        changed = np.asarray(sorted(x for x in self._changed if x < m), dtype=np.int64)
-        cand = np.union1d(keep, changed[alive[changed]]) if len(changed) else keep
+        # the rows added after the build (a changed vector is one of them: its old row is dead) are scanned
+        cand = keep
         sims = np.stack([self._row(x) for x in cand.tolist()]) @ q if len(cand) else np.zeros(0, np.float32)
         rest = self._rows_from(m) @ q if self._n > m else np.zeros(0, np.float32)
         rest_pos = np.arange(m, self._n, dtype=np.int64)
