@@ -154,6 +154,28 @@ def test_status_reports_the_caches_saved_beside_the_database(make_mem, tmp_path)
                                                                              "caches.db-vectors.ids"))
 
 
+def test_a_forget_keeps_the_saved_vector_matrix_current_instead_of_leaving_it_stale(make_mem, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from mnemon.ports import vector_file
+
+    db = tmp_path / "keep.db"
+    m = make_mem("hash", db=db)
+    ids = [m.remember(f"note {k} about the Kubernetes upgrade plan")["id"] for k in range(3)]
+    m.close()
+    saved = tmp_path / "keep.db-vectors"
+    inode = saved.stat().st_ino
+    again = make_mem("hash", db=db)  # a fresh process (a CLI `forget`): it never searched
+    again.forget(ids[1])
+    again.close()
+    assert saved.stat().st_ino == inode, "tombstoned in place, not rewritten"
+    third = make_mem("hash", db=db)
+    store = third.rt.store
+    loaded = vector_file.load(str(saved), third.rt.provider.identity(), store.vector_state())  # type: ignore[arg-type]
+    assert loaded is not None and loaded[3] == [1], "current for the next process, with the forgotten row dead"
+    third.rt.store.load_vectors = lambda *_a: (_ for _ in ()).throw(AssertionError("read every vector"))  # type: ignore[method-assign]
+    found = {r["insight"]["id"] for r in third.recall("Kubernetes upgrade plan")["results"]}
+    assert ids[1] not in found and ids[0] in found
+
+
 def test_with_save_caches_off_nothing_is_written_beside_the_database(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from mnemon.app.config import load_config
 

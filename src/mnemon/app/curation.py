@@ -38,6 +38,8 @@ def show(rt: Runtime, node_id: str) -> dict[str, Any]:
 def forget(rt: Runtime, node_id: str) -> dict[str, Any]:
     node = require_memory(rt, node_id)
     now = rt.now_iso()
+    if rt.vectors_enabled:
+        rt.index.follow_saved()
     with rt.store.transaction():
         gen = rt.store.vector_generation()
         rt.store.soft_delete([node_id], now)

@@ -140,6 +140,16 @@ def append(path: str, provider: str, base: tuple[str, int], state: str, ids: lis
     return True
 
 
+def saved_state(path: str, provider: str) -> str | None:
+    """The store state the saved matrix is of (its header alone), when it is this provider's."""
+    try:
+        with open(path, "rb") as fh:
+            head = _read_header(fh.read(HEAD_BYTES))
+    except OSError:
+        return None
+    return str(head["state"]) if head is not None and head.get("provider") == provider else None
+
+
 def load(path: str, provider: str, state: str) -> tuple[list[str], np.ndarray, str, list[int]] | None:
     """(ids, matrix, ids token, dead row positions) saved for exactly this provider and state, else None. The
     matrix is a private copy-on-write mapping: the index may update rows in place without touching the file. A dead

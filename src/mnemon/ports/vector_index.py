@@ -142,6 +142,18 @@ class VectorIndex:
                 return ids, mat, dead
         return (*self.store.load_vectors(self.provider), [])
 
+    def follow_saved(self) -> None:
+        """Load the matrix now if the copy saved beside the database is current (a mapping: no store reads), so a
+        deletion this process is about to make is tombstoned in that copy at `persist`, instead of leaving it stale
+        for the next process to rebuild from every stored vector (≈ 0.6 s and 154 MB written at 100k)."""
+        if self._generation != -1 or self.path is None:
+            return
+        from . import vector_file
+
+        state = self.store.vector_state()
+        if state is not None and vector_file.saved_state(self.path, self.provider) == state:
+            self._refresh()
+
     def persist(self) -> None:
         """Save the matrix beside the database for the next process, when it differs from the saved one and is
         exactly what the store holds now: read from it or kept in step with it by this process's own writes

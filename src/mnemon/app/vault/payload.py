@@ -239,6 +239,8 @@ def forget_source(rt: Runtime, source: Any, *, dry_run: bool = False) -> dict[st
     out: dict[str, Any] = {"ok": True, "dry_run": dry_run, "source_path": scope, "removed": removed}
     if dry_run:
         return out
+    if rt.vectors_enabled:
+        rt.index.follow_saved()
     with store.transaction():
         vault.delete_edges(sorted(edges_scoped))
         gen = store.vector_generation()
