@@ -14,7 +14,7 @@ import pytest
 from mnemon.core.model import Memory, content_hash, iso, utcnow
 from mnemon.ports import vector_ann, vector_index
 from mnemon.ports.store.sqlite import SQLiteStore
-from mnemon.ports.vector_index import VectorIndex
+from mnemon.ports.vector_index import QueryScores, VectorIndex
 
 from .test_vector_index import _forget
 
@@ -63,7 +63,10 @@ def big(tmp_path, monkeypatch):
 
 
 def _exact(index: VectorIndex, q: np.ndarray, k: int, exclude: set[str] | None = None) -> list[tuple[str, float]]:
-    return index.scores(q).top(k, exclude=exclude)
+    """The exact scan's answer: every row's cosine, then the top (never through the approximate index)."""
+    index._refresh()
+    full = np.stack([index._row(r) for r in range(index._n)]) @ q
+    return QueryScores(index, q, full).top(k, exclude=exclude)
 
 
 def _queries(n: int) -> np.ndarray:
@@ -233,3 +236,25 @@ def test_status_describes_the_index_without_loading_it(big):
     info = vector_ann.describe(path)
     assert info["rows"] == ROWS and not info["building"] and info["bytes"] == sum(
         os.path.getsize(p) for p in (vector_ann.index_path(path), vector_ann.meta_path(path)))
+
+
+def test_a_query_s_scores_are_worked_out_row_by_row_and_equal_the_full_scan(big):
+    store, vecs, _ = big
+    index = VectorIndex(store, PROVIDER)
+    index.search(vecs[0], 1)
+    q = _queries(1)[0]
+    lazy = index.scores(q)
+    assert lazy._sims is None, "with an approximate index no full scan is made up front"
+    exact = np.stack([index._row(k) for k in range(index._n)]) @ q
+    rows = np.array([5, 900, 5, 17, 1199, 3], dtype=np.int64)
+    # the same dot products, gathered: equal up to the last bit BLAS may round differently
+    assert np.allclose(lazy[rows], exact[rows], rtol=0, atol=1e-6)
+    assert np.array_equal(lazy[rows], lazy[rows[::-1]][::-1]), "a row's cosine is worked out once per query"
+    allowed = {f"m{k}" for k in range(300, 700)}
+    want = sorted(((f"m{k}", float(exact[k])) for k in range(300, 700)), key=lambda p: (-p[1], p[0]))[:6]
+    got = lazy.top(6, allowed=allowed)
+    assert [i for i, _ in got] == [i for i, _ in want] and np.allclose([c for _, c in got], [c for _, c in want])
+    assert lazy.get(["m7", "nope", "m1100"]).keys() == {"m7", "m1100"}
+    top = lazy.top(10)
+    assert len(top) == 10 and all(c == pytest.approx(float(exact[int(i[1:])]), abs=1e-6) for i, c in top)
+    assert np.allclose(lazy.sims, exact, rtol=0, atol=1e-6), "and the whole array when asked for it"

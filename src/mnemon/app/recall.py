@@ -79,7 +79,7 @@ def _graph_names(snap: GraphSnapshot) -> dict[str, str | None]:
 
 def _position_similarities(rt: Runtime, snap: GraphSnapshot, scores: QueryScores | None) -> PositionSimilarities:
     """Calibrated cosine of the query per graph position, worked out for the positions recall looks at."""
-    if scores is None or scores.sims.shape[0] == 0:
+    if scores is None or len(scores) == 0:
         return PositionSimilarities(None, None, rt.calibrate_many)
     index = scores.index
     key = ("vector_rows", id(index), index.version())
@@ -88,7 +88,7 @@ def _position_similarities(rt: Runtime, snap: GraphSnapshot, scores: QueryScores
         for old in [k for k in snap.memo if isinstance(k, tuple) and k[0] == "vector_rows"]:
             del snap.memo[old]
         rows = snap.memo[key] = VectorRows.of(index.rows_at(snap.pos, len(snap)))
-    return PositionSimilarities(scores.sims, rows, rt.calibrate_many)
+    return PositionSimilarities(scores, rows, rt.calibrate_many)
 
 
 def _admit_mask(snap: GraphSnapshot, category: str | None, source: str | None) -> np.ndarray:

@@ -10,9 +10,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Union
+from typing import TYPE_CHECKING, Union
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from ..ports.vector_index import QueryScores
 
 from ..core.recall.params import (
     BEAM_FANOUT, LAMBDA_SEMANTIC, LAMBDA_STRUCTURAL, PROXIMITY_FACTOR, REPLY_CARRY, SUPERSEDED_FACTOR, BeamParams,
@@ -42,7 +45,7 @@ class PositionSimilarities:
     """The calibrated cosine of the query per graph position, 0 where a node has no vector (as a missing one
     counts), computed only for the positions asked for: recall looks at a few thousand of them, and a pass over
     every position costs milliseconds at 10^6. `sims[positions]` gives the floats the full array would hold."""
-    raw: np.ndarray | None  # the index's float32 cosines, by matrix row
+    raw: np.ndarray | QueryScores | None  # the index's float32 cosines by matrix row (`raw[rows]`), maybe lazy
     rows: VectorRows | None
     calibrate: Callable[[np.ndarray], np.ndarray]
 
@@ -50,7 +53,7 @@ class PositionSimilarities:
         out = np.zeros(len(nodes), dtype=np.float64)
         if self.raw is None or self.rows is None:
             return out
-        n = self.raw.shape[0]
+        n = len(self.raw)
         if self.rows.identity and self.rows.top <= n:  # position k is row k: no lookup
             return self.calibrate(self.raw[nodes].astype(np.float64))
         row = self.rows.row[nodes]

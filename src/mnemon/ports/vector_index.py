@@ -292,15 +292,36 @@ class VectorIndex:
         return {i: float(s) for (i, _), s in zip(rows, sims)}
 
     def scores(self, query: np.ndarray) -> "QueryScores":
-        """Cosines of `query` against every row, computed once per recall and shared by all stages."""
+        """Cosines of `query` against the rows, shared by all stages of a recall: every row at once (one scan), or,
+        on a store with an approximate index, row by row as they are asked for, the top ones proposed by the index."""
         self._refresh()
         q = np.asarray(query, dtype=np.float32).reshape(-1)
         if self._n == 0 or q.shape[0] != self._dim():
-            return QueryScores(self, np.zeros(0, dtype=np.float32))
+            return QueryScores(self, q, np.zeros(0, dtype=np.float32))
+        view = self._ann()
+        if view is not None:
+            return QueryScores(self, q, None, view)
+        return self._scanned(q)
+
+    def _scanned(self, q: np.ndarray) -> "QueryScores":
+        """Every row's cosine, by one scan (the index refreshed, `q` of the matrix's width)."""
         sims = _scan(self._head, q)
         if self._n > self._head.shape[0]:
             sims = np.concatenate([sims, self._tail @ q])
-        return QueryScores(self, sims)
+        return QueryScores(self, q, sims)
+
+    def _dot_rows(self, rows: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """Cosines of `q` with the given matrix rows (gathered from the mapped head and the tail)."""
+        h = self._head.shape[0]
+        if not len(rows):
+            return np.zeros(0, dtype=np.float32)
+        if int(rows.max()) < h:
+            return self._head[rows] @ q
+        out = np.empty(len(rows), dtype=np.float32)
+        low = rows < h
+        out[low] = self._head[rows[low]] @ q
+        out[~low] = self._buf[rows[~low] - h] @ q
+        return out
 
     def search(self, query: np.ndarray, k: int, *, allowed: set[str] | None = None,
                exclude: set[str] | None = None) -> list[tuple[str, float]]:
@@ -310,12 +331,17 @@ class VectorIndex:
             found = self._approximate_top(query, k, exclude or set())
             if found is not None:
                 return found
+            q = np.asarray(query, dtype=np.float32).reshape(-1)
+            if self._n == 0 or q.shape[0] != self._dim():
+                return []
+            return self._scanned(q).top(k, exclude=exclude)  # not `scores`: it would ask the index a second time
         return self.scores(query).top(k, allowed=allowed, exclude=exclude)
 
-    def _approximate_top(self, query: np.ndarray, k: int, exclude: set[str]) -> list[tuple[str, float]] | None:
+    def _approximate_top(self, query: np.ndarray, k: int, exclude: set[str],
+                         view: vector_ann.AnnView | None = None) -> list[tuple[str, float]] | None:
         """`search` through the approximate index; None when there is none to use (the caller scans exactly)."""
         self._refresh()
-        view = self._ann()
+        view = view or self._ann()
         q = np.asarray(query, dtype=np.float32).reshape(-1)
         if view is None or q.shape[0] != self._dim():
             return None
@@ -385,27 +411,74 @@ class VectorIndex:
 
 
 class QueryScores:
-    def __init__(self, index: VectorIndex, sims: np.ndarray) -> None:
+    """A query's cosines against the index's rows: `sims` computed for every row at once, or (with an approximate
+    index) `sims` None and each row computed when first asked for, the top rows proposed by the index."""
+
+    def __init__(self, index: VectorIndex, query: np.ndarray, sims: np.ndarray | None,
+                 view: vector_ann.AnnView | None = None) -> None:
         self.index = index
-        self.sims = sims
+        self.query = query
+        self._sims = sims
+        self._view = view
+        self._n = index._n if sims is None else int(sims.shape[0])
+        self._known: np.ndarray | None = None  # lazily: cosines worked out so far, NaN for the others
+
+    def __len__(self) -> int:
+        return self._n
+
+    @property
+    def sims(self) -> np.ndarray:
+        """Every row's cosine (a full scan if it was not made)."""
+        if self._sims is None:
+            self._sims = self[np.arange(self._n)]
+        return self._sims
+
+    def __getitem__(self, rows: np.ndarray) -> np.ndarray:
+        """The cosines of these matrix rows, as the full scan would give them."""
+        if self._sims is not None:
+            return self._sims[rows]
+        if self._known is None:
+            self._known = np.full(self._n, np.nan, dtype=np.float32)
+        todo = np.unique(rows[np.isnan(self._known[rows])])
+        if len(todo):
+            self._known[todo] = self.index._dot_rows(todo, self.query)
+        return self._known[rows]
 
     def get(self, ids: list[str] | tuple[str, ...]) -> dict[str, float]:
         pos = self.index._pos
         alive = self.index._alive
-        out = {}
-        for i in ids:
-            k = pos.get(i)
-            if k is not None and k < self.sims.shape[0] and alive[k]:
-                out[i] = float(self.sims[k])
-        return out
+        found = [(i, pos[i]) for i in ids if i in pos and pos[i] < self._n and alive[pos[i]]]
+        if not found:
+            return {}
+        sims = self[np.asarray([k for _, k in found], dtype=np.int64)]
+        return {i: float(c) for (i, _), c in zip(found, sims)}
 
     def top(self, k: int, *, allowed: set[str] | None = None, exclude: set[str] | None = None) -> list[tuple[str, float]]:
         idx_obj = self.index
-        n_rows = self.sims.shape[0]
+        n_rows = self._n
         if n_rows == 0 or k <= 0:
             return []
+        if self._sims is None:
+            if allowed is None:
+                found = idx_obj._approximate_top(self.query, k, exclude or set(), self._view)
+                if found is not None:
+                    return found
+            else:  # only the allowed rows: work out theirs alone
+                rows = np.asarray(sorted({idx_obj._pos[i] for i in allowed if i in idx_obj._pos}
+                                         - {idx_obj._pos[i] for i in exclude or () if i in idx_obj._pos}),
+                                  dtype=np.int64)
+                rows = rows[idx_obj._alive[rows]] if len(rows) else rows
+                if not len(rows):
+                    return []
+                sims = self[rows]
+                take = min(k, len(rows))
+                best = np.argpartition(-sims, take - 1)[:take]
+                pairs = [(idx_obj._ids[int(rows[i])], float(sims[i])) for i in best]
+                pairs.sort(key=lambda p: (-p[1], p[0]))
+                return pairs
+        full = self.sims
         if allowed is None and not exclude and idx_obj._alive[:n_rows].all():
-            sims, n = self.sims, n_rows  # every row may be returned: no masked copy of a 100k-row array
+            sims, n = full, n_rows  # every row may be returned: no masked copy of a 100k-row array
         else:
             if allowed is not None:
                 mask = np.zeros(n_rows, dtype=bool)
@@ -418,7 +491,7 @@ class QueryScores:
             n = int(mask.sum())
             if n == 0:
                 return []
-            sims = np.where(mask, self.sims, -np.inf)
+            sims = np.where(mask, full, -np.inf)
         take = min(k, n)
         idx = np.argpartition(-sims, take - 1)[:take]
         pairs = [(idx_obj._ids[i], float(sims[i])) for i in idx]

@@ -125,10 +125,13 @@ class SQLiteTextIndex:
                 ents))
         if not seqs:
             return []
-        sql = ("SELECT n.id, COUNT(*) AS c, MAX(n.created_at) AS t FROM node_entities e JOIN nodes n ON n.seq = e.node_seq"
-               f" WHERE e.entity IN ({marks}) AND e.node_seq IN (SELECT value FROM json_each(?)) AND {where}"
+        # driven by the candidate list (CROSS JOIN keeps that order): left to itself SQLite read every holder of the
+        # entities and tested each against the list (≈ 45 ms for two common entities at 100k memories, 5 ms so)
+        sql = ("SELECT n.id, COUNT(*) AS c, MAX(n.created_at) AS t FROM json_each(?) j"
+               f" CROSS JOIN node_entities e ON e.node_seq = j.value AND e.entity IN ({marks})"
+               f" JOIN nodes n ON n.seq = e.node_seq WHERE {where}"
                " GROUP BY n.id ORDER BY c DESC, t DESC, n.id LIMIT ?")
-        return [(r[0], r[1]) for r in self.conn.execute(sql, [*ents, json.dumps(sorted(seqs)), *args, limit])]
+        return [(r[0], r[1]) for r in self.conn.execute(sql, [json.dumps(sorted(seqs)), *ents, *args, limit])]
 
     def top_entities(self, limit: int) -> list[tuple[str, int]]:
         return [(r[0], r[1]) for r in self.conn.execute(
