@@ -258,3 +258,14 @@ def test_a_query_s_scores_are_worked_out_row_by_row_and_equal_the_full_scan(big)
     top = lazy.top(10)
     assert len(top) == 10 and all(c == pytest.approx(float(exact[int(i[1:])]), abs=1e-6) for i, c in top)
     assert np.allclose(lazy.sims, exact, rtol=0, atol=1e-6), "and the whole array when asked for it"
+
+
+def test_a_read_only_open_never_starts_a_build(big, monkeypatch):
+    store, vecs, started = big
+    Path(vector_ann.meta_path(f"{store.path}-vectors")).unlink()  # no index: a writer would ask for one
+    readonly = SQLiteStore(store.path, readonly=True)
+    index = VectorIndex(readonly, PROVIDER)
+    assert index.search(vecs[3], 2)[0][0] == "m3" and not started
+    writer = VectorIndex(store, PROVIDER)
+    writer.search(vecs[3], 2)
+    assert started == [f"{store.path}-vectors"]

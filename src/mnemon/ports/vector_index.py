@@ -399,8 +399,8 @@ class VectorIndex:
     def _ask_for_ann(self, token: str, rows: int, covered: int | None = None) -> None:
         """Start a background build when the saved matrix (`token`, `rows`) is large and its approximate index
         missing or too far behind; once per (matrix, coverage) in a process, not once per search."""
-        if self.path is None or rows < vector_ann.MIN_ROWS:
-            return
+        if self.path is None or rows < vector_ann.MIN_ROWS or getattr(self.store, "readonly", False):
+            return  # (a read-only open writes nothing beside the database, this cache included)
         if covered is None:  # after a save: read the index's metadata only (mapping it would load usearch)
             meta = vector_ann.read_meta(self.path) or {}
             covered = int(meta.get("rows", 0)) if (meta.get("token"), meta.get("provider")) == (
