@@ -65,3 +65,17 @@ def test_ranks_with_new_ids_are_the_ranks_of_a_full_sort(ids, data):
     want = np.empty(len(ids), dtype=np.int64)
     want[sorted(range(len(ids)), key=ids.__getitem__)] = np.arange(len(ids))
     assert _ranks_with(old, ids, n_old).tolist() == want.tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(min_size=1, max_size=3), unique=True, max_size=30),
+       st.lists(st.text(min_size=1, max_size=3), max_size=40))
+def test_token_codes_are_the_vocabulary_map_s_codes_with_or_without_the_map(vocab, asked):
+    snap = graph_index.GraphSnapshot.empty()
+    snap.vocab = list(vocab)
+    want = {t: vocab.index(t) for t in asked if t in vocab}
+    assert snap.token_codes(asked) == want  # many words: through the map
+    fresh = graph_index.GraphSnapshot.empty()
+    fresh.vocab = list(vocab)
+    assert fresh.token_codes(asked[:16]) == {t: c for t, c in want.items() if t in asked[:16]}
+    assert fresh._vocab_code is None, "a few words never build the whole map"

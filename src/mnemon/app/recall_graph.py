@@ -340,8 +340,8 @@ def keyword_signal_of(snap: GraphSnapshot, q_weights: Mapping[str, float], nodes
     total = sum(q_weights.values())
     if total <= 0 or not len(nodes):
         return out
-    code = snap.vocab_code
     query = list(q_weights.items())
+    code = snap.token_codes([t for t, _ in query])
     known = [(k, code[t]) for k, (t, _) in enumerate(query) if t in code]
     if not known:
         return out

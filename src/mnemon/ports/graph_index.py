@@ -92,6 +92,21 @@ class GraphSnapshot:
             self._vocab_code = {t: k for k, t in enumerate(self.vocab)}
         return self._vocab_code
 
+    def token_codes(self, tokens: Sequence[str]) -> dict[str, int]:
+        """The `vocab` ids of those of `tokens` it holds. A recall looks up a handful of query words: scanning the
+        list for each (≈ 1 ms per 100k tokens) beats building the whole map (≈ 40 ms at 100k memories, once per
+        CLI process) unless the map is already there or the words are many."""
+        if self._vocab_code is None and len(tokens) <= 16:
+            out = {}
+            for t in tokens:
+                try:
+                    out[t] = self.vocab.index(t)  # the vocabulary holds each token once
+                except ValueError:
+                    pass
+            return out
+        code = self.vocab_code
+        return {t: code[t] for t in tokens if t in code}
+
     @property
     def edge_count(self) -> int:
         return int(self.dst.shape[0])
