@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from mnemon.app.memory import Mnemon
-from mnemon.core.errors import InvalidInput, MnemonError
+from mnemon.core.errors import InvalidInput, MnemonError, StoreError
 
 
 def _edges(m: Mnemon) -> set[tuple[Any, ...]]:
@@ -239,4 +239,30 @@ def test_the_cli_exports_one_document_that_the_cli_restores(cli_run: Callable[..
     assert cli_run(["--db", b, "status"])[1]["edge_count"] == cli_run(["--db", a, "status"])[1]["edge_count"]
     (tmp_path / "broken.json").write_bytes(b'{"kind": "mnemon-export", "insights": [\xff]}')
     code, err = cli_run(["--db", b, "import", tmp_path / "broken.json"])
+    assert code != 0 and err["error"]["code"] == "invalid_input"
+
+
+def test_export_to_a_file_is_all_or_nothing(cli_run: Callable[..., tuple[int, Any]],
+                                            cli_raw: Callable[..., tuple[int, str, str]], tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    db, backup = tmp_path / "a.db", tmp_path / "backup.json"
+    for text in ("Kubernetes runs the API", "We moved to Kubernetes because costs grew"):
+        assert cli_run(["--db", db, "remember", text])[0] == 0
+    code, summary = cli_run(["--db", db, "export", "--out", backup])
+    assert code == 0 and summary["ok"] and summary["bytes"] == backup.stat().st_size
+    written, printed = json.loads(backup.read_text(encoding="utf-8")), json.loads(cli_raw(["--db", db, "export"])[1])
+    assert {k: v for k, v in written.items() if k != "exported_at"} == \
+        {k: v for k, v in printed.items() if k != "exported_at"} and len(written["insights"]) == 2
+    before = backup.read_bytes()
+
+    def failing(self: Mnemon, include_vectors: bool = True) -> Iterator[str]:
+        yield '{"kind": "mnemon-export", "insights": ['
+        raise StoreError("disk read failed halfway")
+
+    monkeypatch.setattr(Mnemon, "export_stream", failing)
+    code, err = cli_run(["--db", db, "export", "--out", backup])
+    assert code != 0 and err["error"]["code"] == "store_error"
+    assert backup.read_bytes() == before, "the earlier backup is untouched"
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == [], "no partial file left"
+    code, err = cli_run(["--db", db, "export", "--out", tmp_path / "no" / "such" / "dir.json"])
     assert code != 0 and err["error"]["code"] == "invalid_input"

@@ -190,9 +190,11 @@ def import_(file: str, dry_run: bool, no_diff: bool) -> None:
 
 @cli.command()
 @click.option("--no-vectors", is_flag=True, help="Leave vectors out (smaller file; import re-embeds).")
-def export(no_vectors: bool) -> None:
+@click.option("--out", "out", default=None, metavar="FILE",
+              help="Write to FILE, renamed into place only once complete, and print a summary.")
+def export(no_vectors: bool, out: str | None) -> None:
     """Print every active memory and edge as JSON that `mnemon import` restores exactly."""
-    stream(lambda c: c.mem.export_stream(include_vectors=not no_vectors))
+    stream(lambda c: c.mem.export_stream(include_vectors=not no_vectors), to=out)
 
 
 @cli.command()
