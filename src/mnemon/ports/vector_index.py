@@ -4,7 +4,11 @@ Brute force is exact and has nothing to build or keep in sync: 3.5 ms at 100k ×
 on one thread (7.6 ms on two) when measured again here under other jobs' load — it is memory-bound. The rows as
 loaded (often a mapping of the file saved beside the database) are never copied to grow: rows written since go to a
 tail that grows with amortised doubling, so a `remember` in a fresh process does not copy a 150 MB matrix to add one
-row.
+row. A forgotten or replaced row is marked dead in place (and tombstoned in the saved copy), so positions never move.
+
+From 30k rows the brute force is the largest part of a `remember` (8–16 ms at 100k), so searches there take their
+candidates from an approximate index over the saved copy (`vector_ann.py`) and re-score them exactly: every cosine
+returned is still a float32 dot product of the stored rows.
 """
 from __future__ import annotations
 
@@ -358,15 +362,15 @@ class VectorIndex:
             if want >= m:
                 return None
             want *= 4  # many dead rows around the query: look further
-        # the rows added after the build (a changed vector is one of them: its old row is dead) are scanned
-        cand = keep
-        sims = np.stack([self._row(x) for x in cand.tolist()]) @ q if len(cand) else np.zeros(0, np.float32)
+        # the candidates re-scored exactly; the rows added after the build (a changed vector is one of them: its old
+        # row is dead) scanned
+        sims = self._dot_rows(keep, q)
         rest = self._rows_from(m) @ q if self._n > m else np.zeros(0, np.float32)
         rest_pos = np.arange(m, self._n, dtype=np.int64)
         live = alive[m:]
         if exclude:
             live = live & np.asarray([self._ids[x] not in exclude for x in rest_pos.tolist()], dtype=bool)
-        pos = np.concatenate([cand, rest_pos[live]])
+        pos = np.concatenate([keep, rest_pos[live]])
         sim = np.concatenate([sims, rest[live]]).astype(np.float32)
         if not len(pos):
             return []
