@@ -1,20 +1,22 @@
 """An approximate nearest-neighbour index (HNSW, `usearch`) over the vector matrix saved beside a large store.
 
-Why: a `remember` asks for the few nearest memories (semantic edges, the diff, review candidates). The exact scan
-reads the whole float32 matrix — 154 MB at 100k memories, 8–16 ms memory-bound on this machine — for eight rows.
+Why: a `remember` asks for the few nearest memories (semantic edges, the diff, review candidates), a recall for its
+vector anchor and the cosines of the few thousand nodes its beam visits. The exact scan reads the whole float32
+matrix — 154 MB at 100k memories, 8–16 ms memory-bound on this machine — for that.
 An HNSW graph answers in ≈ 0.4 ms and touches a few hundred rows (reference/deps.md §3: usearch f16, recall 1.0 at
 100k; qualified again in docs/benchmarks.md on e5 vectors).
 
 How it stays a cache, never data:
 - It indexes the first `rows` rows of one saved matrix (`vector_file`, named by that file's ids token), keyed by row
   position. A matrix that is only appended to keeps its token, so the index stays valid and the rows added since
-  are scanned exactly; a matrix saved whole anew (after a forget) has a new token and the index is ignored until
-  rebuilt.
+  are scanned exactly; forgotten rows are tombstones the caller skips; a matrix saved whole anew (compacted after
+  many forgets, or rebuilt from the store) has a new token and the index is ignored until rebuilt.
 - Its answers are candidates only: the caller re-scores them exactly from the float32 rows, drops dead ones, and
   merges the exact scan of the uncovered rows. A wrong or stale index can miss a neighbour, never invent a score.
 - It is built by a background process (`python -m mnemon.ports.vector_ann <vector file>`, niced, one thread, one
   at a time under a lock) started by a process that found it missing or too far behind, so no write waits for the
-  build (≈ 15–30 s at 100k). Without `usearch`, or below `MIN_ROWS`, everything is the exact scan, as before.
+  build (≈ 15–30 s at 100k). Without `usearch`, or below `MIN_ROWS`, everything is the exact scan, as before;
+  `MNEMON_ANN=off` starts no builds (an index already built is still used).
 """
 from __future__ import annotations
 
@@ -42,7 +44,8 @@ COLD_MIN_ROWS = int(os.environ.get("MNEMON_ANN_COLD_MIN_ROWS", "250000"))
 # rebuild once the rows the index does not cover (scanned exactly) pass this share of those it does
 STALE_SHARE = 0.10
 STALE_MIN_ROWS = 2_000
-# HNSW parameters measured in reference/deps.md §3 and docs/benchmarks.md (recall@8 0.999 on e5 vectors at 100k)
+# HNSW parameters measured in reference/deps.md §3 and docs/benchmarks.md (`bench_ann.py`: recall@8 0.999 on real e5
+# vectors of LoCoMo, 1.0 on the 100k store of mixed e5 vectors)
 CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH = 16, 128, 128
 
 
