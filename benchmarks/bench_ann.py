@@ -47,12 +47,8 @@ class _Matrix:
         token = vector_file.save(self.path, "bench", "s1", [f"r{k}" for k in range(len(mat))], self.mat)
         assert token is not None
         t = time.perf_counter()
-        saved_min = vector_ann.MIN_ROWS
-        vector_ann.MIN_ROWS = 1  # index any size here: the question is quality, not when to build
-        try:
-            self.build = vector_ann.build(self.path, threads=2)
-        finally:
-            vector_ann.MIN_ROWS = saved_min
+        # any size is indexed here: the question is quality, not when to build
+        self.build = vector_ann.build(self.path, threads=2, min_rows=1)
         self.build_s = time.perf_counter() - t
         view = vector_ann.open_view(self.path, "bench", token, self.mat.shape[1])
         assert view is not None

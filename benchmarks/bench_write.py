@@ -109,8 +109,9 @@ def pct(values: list[float], q: float) -> float:
     return round(s[min(len(s) - 1, int(round(q * (len(s) - 1))))], 2)
 
 
-def open_mem(db: Path, provider: str, max_insights: int = 0) -> Mnemon:
-    env = {"HOME": str(db.parent), "MNEMON_EMBED_PROVIDER": provider, "MNEMON_MAX_INSIGHTS": str(max_insights)}
+def open_mem(db: Path, provider: str, max_insights: int = 0, **env_extra: str) -> Mnemon:
+    env = {"HOME": str(db.parent), "MNEMON_EMBED_PROVIDER": provider, "MNEMON_MAX_INSIGHTS": str(max_insights),
+           **env_extra}
     return Mnemon.open(load_config(env, db=str(db)))
 
 
@@ -192,13 +193,11 @@ def prepare_vectors(db: Path) -> dict[str, Any]:
     in use it is built niced on one thread while commands go on with the exact scan)."""
     from mnemon.ports import vector_ann
 
-    os.environ["MNEMON_ANN"] = "off"  # saving the matrix would start the background build: build it here instead
-    m = open_mem(db, "local")
+    m = open_mem(db, "local", MNEMON_ANN="false")  # saving the matrix would start the background build: here instead
     try:
         len(m.rt.index)
     finally:
         m.close()
-        del os.environ["MNEMON_ANN"]
     path = f"{db}-vectors"
     t = time.perf_counter()
     built = vector_ann.build(path, threads=2) if vector_ann.available() else {"built": False, "reason": "no usearch"}

@@ -22,6 +22,7 @@ pytest.importorskip("usearch.index")
 
 PROVIDER = "test:clustered:32"
 DIM, ROWS = 32, 1200
+POLICY = vector_ann.AnnPolicy(min_rows=1000)  # a store of 1,200 rows counts as large here
 
 
 def _clustered(n: int, seed: int) -> np.ndarray:
@@ -49,15 +50,14 @@ def _store_of(tmp_path: Path, vecs: np.ndarray) -> tuple[SQLiteStore, np.ndarray
 @pytest.fixture
 def big(tmp_path, monkeypatch):
     """A store over the (lowered) size threshold, its matrix saved and indexed; no background builds."""
-    monkeypatch.setattr(vector_ann, "MIN_ROWS", 1000)
     started: list[str] = []
-    monkeypatch.setattr(vector_ann, "start_build", lambda path: started.append(path) or True)
+    monkeypatch.setattr(vector_ann, "start_build", lambda path, policy: started.append(path) or True)
     store, vecs = _store_of(tmp_path, _clustered(ROWS, 1))
-    first = VectorIndex(store, PROVIDER)
+    first = VectorIndex(store, PROVIDER, ann=POLICY)
     first.search(vecs[0], 1)
     first.persist()
     assert started, "a large matrix saved without an index asks for a build"
-    assert vector_ann.build(f"{store.path}-vectors")["built"] is True
+    assert vector_ann.build(f"{store.path}-vectors", min_rows=1000)["built"] is True
     started.clear()
     return store, vecs, started
 
@@ -75,7 +75,7 @@ def _queries(n: int) -> np.ndarray:
 
 def test_it_finds_what_the_exact_scan_finds_with_exact_cosines(big):
     store, vecs, _ = big
-    index = VectorIndex(store, PROVIDER)
+    index = VectorIndex(store, PROVIDER, ann=POLICY)
     index.search(vecs[0], 1)
     assert index._ann_view is not None, "the saved index is used"
     agree = total = 0
@@ -90,7 +90,7 @@ def test_it_finds_what_the_exact_scan_finds_with_exact_cosines(big):
 
 def test_rows_written_after_the_build_are_found(big):
     store, vecs, _ = big
-    index = VectorIndex(store, PROVIDER)
+    index = VectorIndex(store, PROVIDER, ann=POLICY)
     index.search(vecs[0], 1)
     fresh = _clustered(1, 7)[0]
     m = _memory("late")
@@ -101,13 +101,13 @@ def test_rows_written_after_the_build_are_found(big):
         index.note_write("late", fresh, before)
     assert index.search(fresh, 3)[0] == ("late", pytest.approx(1.0, abs=1e-5))
     index.persist()  # appended in place: same token, so the next process still uses the index, and finds the row
-    again = VectorIndex(store, PROVIDER)
+    again = VectorIndex(store, PROVIDER, ann=POLICY)
     assert again.search(fresh, 3)[0][0] == "late" and again._ann_view is not None
 
 
 def test_a_row_rewritten_in_place_is_scored_by_its_new_vector(big):
     store, vecs, _ = big
-    index = VectorIndex(store, PROVIDER)
+    index = VectorIndex(store, PROVIDER, ann=POLICY)
     index.search(vecs[0], 1)  # loaded, index in use: the rewrite below is told to it, not reloaded
     target = _clustered(1, 11)[0]
     with store.transaction():
@@ -120,7 +120,7 @@ def test_a_row_rewritten_in_place_is_scored_by_its_new_vector(big):
 
 def test_forgotten_and_excluded_rows_never_come_back(big):
     store, vecs, _ = big
-    index = VectorIndex(store, PROVIDER)
+    index = VectorIndex(store, PROVIDER, ann=POLICY)
     q = vecs[10]
     nearest = [i for i, _ in index.search(q, 5)]
     assert nearest[0] == "m10"
@@ -135,10 +135,10 @@ def test_forgotten_and_excluded_rows_never_come_back(big):
 
 def test_a_forget_keeps_the_index_in_use(big):
     store, vecs, started = big
-    index = VectorIndex(store, PROVIDER)
+    index = VectorIndex(store, PROVIDER, ann=POLICY)
     index.search(vecs[0], 1)
     _forget(index, store, ["m10"])  # tombstoned in place: same matrix, same positions
-    again = VectorIndex(store, PROVIDER)
+    again = VectorIndex(store, PROVIDER, ann=POLICY)
     got = again.search(vecs[10], 8)
     assert again._ann_view is not None and not started
     assert "m10" not in {i for i, _ in got} and got == _exact(again, vecs[10], 8)
@@ -147,11 +147,11 @@ def test_a_forget_keeps_the_index_in_use(big):
 def test_an_index_of_another_matrix_is_never_used_and_a_new_build_is_asked_for(big, monkeypatch):
     store, vecs, started = big
     monkeypatch.setattr(vector_index, "COMPACT_MIN_DEAD", 5)
-    index = VectorIndex(store, PROVIDER)
+    index = VectorIndex(store, PROVIDER, ann=POLICY)
     index.search(vecs[0], 1)
     _forget(index, store, [f"m{k}" for k in range(200, 330)])  # past a tenth: saved whole, rows at new positions
     assert started == [f"{store.path}-vectors"], "the process that saved it asks for a new index"
-    again = VectorIndex(store, PROVIDER)
+    again = VectorIndex(store, PROVIDER, ann=POLICY)
     q = vecs[700]
     assert again.search(q, 8) == _exact(again, q, 8)
     assert again._ann_view is None and len(started) == 2
@@ -165,46 +165,43 @@ def test_a_metadata_file_that_does_not_describe_the_index_file_is_ignored(big):
     outer = json.loads(meta.read_text())
     body = json.loads(outer["body"])
     meta.write_text(json.dumps({"crc": 0, "body": outer["body"]}))  # torn
-    assert VectorIndex(store, PROVIDER).search(vecs[1], 1)[0][0] == "m1"
+    assert VectorIndex(store, PROVIDER, ann=POLICY).search(vecs[1], 1)[0][0] == "m1"
     assert vector_ann.read_meta(f"{store.path}-vectors") is None
     body["bytes"] += 1  # another build's file
     text = json.dumps(dict(body, format=vector_ann.FORMAT), sort_keys=True)
     meta.write_text(json.dumps({"crc": __import__("zlib").crc32(text.encode()), "body": text}))
-    index = VectorIndex(store, PROVIDER)
+    index = VectorIndex(store, PROVIDER, ann=POLICY)
     assert index.search(vecs[1], 1)[0][0] == "m1" and index._ann_view is None
 
 
 def test_below_the_threshold_or_without_usearch_the_scan_is_exact(big, monkeypatch):
     store, vecs, started = big
-    monkeypatch.setattr(vector_ann, "MIN_ROWS", ROWS + 10)
-    index = VectorIndex(store, PROVIDER)
+    index = VectorIndex(store, PROVIDER, ann=vector_ann.AnnPolicy(min_rows=ROWS + 10))
     assert index.search(vecs[2], 4) == _exact(index, vecs[2], 4) and index._ann_view is None and not started
-    monkeypatch.setattr(vector_ann, "MIN_ROWS", 1000)
     monkeypatch.setattr(vector_ann, "open_view", lambda *_a: None)  # usearch missing: no view can be opened
-    index = VectorIndex(store, PROVIDER)
+    index = VectorIndex(store, PROVIDER, ann=POLICY)
     assert index.search(vecs[2], 4) == _exact(index, vecs[2], 4)
 
 
 def test_one_build_at_a_time_and_none_when_up_to_date(big):
     store, _, _ = big
     path = f"{store.path}-vectors"
-    assert vector_ann.build(path) == {"built": False, "reason": "up to date", "rows": ROWS, "covered": ROWS}
+    assert vector_ann.build(path, min_rows=1000) == {"built": False, "reason": "up to date", "rows": ROWS,
+                                                     "covered": ROWS}
     fcntl = pytest.importorskip("fcntl")
     with open(vector_ann.lock_path(path), "a+b") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
         assert vector_ann.build_running(path)
-        assert vector_ann.build(path)["reason"] == "another build is running"
+        assert vector_ann.build(path, min_rows=1000)["reason"] == "another build is running"
     assert not vector_ann.build_running(path)
 
 
-def test_the_background_build_runs_in_its_own_process(tmp_path, monkeypatch):
-    monkeypatch.setenv("MNEMON_ANN_MIN_ROWS", "1000")  # read by the child at its start
-    monkeypatch.setattr(vector_ann, "MIN_ROWS", 1000)
+def test_the_background_build_runs_in_its_own_process(tmp_path):
     store, vecs = _store_of(tmp_path, _clustered(ROWS, 3))
-    index = VectorIndex(store, PROVIDER)
+    index = VectorIndex(store, PROVIDER, ann=POLICY)
     index.search(vecs[0], 1)
     index.persist()
-    again = VectorIndex(store, PROVIDER)
+    again = VectorIndex(store, PROVIDER, ann=POLICY)
     again.search(vecs[0], 1)  # the saved matrix has no index yet: a build starts in the background
     meta = vector_ann.meta_path(f"{store.path}-vectors")
     deadline = time.monotonic() + 120
@@ -220,14 +217,16 @@ def test_the_background_build_runs_in_its_own_process(tmp_path, monkeypatch):
 def test_a_process_s_first_search_scans_exactly_unless_usearch_is_loaded_or_the_store_is_huge(big, monkeypatch):
     store, vecs, _ = big
     monkeypatch.setattr(vector_ann, "loaded", lambda: False)  # a fresh CLI process
-    index = VectorIndex(store, PROVIDER)
+    index = VectorIndex(store, PROVIDER, ann=POLICY)
     assert index.search(vecs[4], 3) == _exact(index, vecs[4], 3) and index._ann_view is None
     index.search(vecs[4], 3)  # it searches again: a server, worth loading the index for
     assert index._ann_view is not None
-    monkeypatch.setattr(vector_ann, "COLD_MIN_ROWS", 1000)
-    huge = VectorIndex(store, PROVIDER)
+    huge = VectorIndex(store, PROVIDER, ann=vector_ann.AnnPolicy(min_rows=1000, cold_min_rows=1000))
     huge.search(vecs[4], 3)
-    assert huge._ann_view is not None, "past COLD_MIN_ROWS one exact scan costs more than loading the index"
+    assert huge._ann_view is not None, "past cold_min_rows one exact scan costs more than loading the index"
+    off = VectorIndex(store, PROVIDER, ann=vector_ann.AnnPolicy(builds=False, min_rows=1000))
+    off.search(vecs[4], 3)
+    assert off.search(vecs[4], 3)[0][0] == "m4" and off._ann_view is not None, "builds off: a built index still used"
 
 
 def test_status_describes_the_index_without_loading_it(big):
@@ -240,7 +239,7 @@ def test_status_describes_the_index_without_loading_it(big):
 
 def test_a_query_s_scores_are_worked_out_row_by_row_and_equal_the_full_scan(big):
     store, vecs, _ = big
-    index = VectorIndex(store, PROVIDER)
+    index = VectorIndex(store, PROVIDER, ann=POLICY)
     index.search(vecs[0], 1)
     q = _queries(1)[0]
     lazy = index.scores(q)
@@ -264,8 +263,17 @@ def test_a_read_only_open_never_starts_a_build(big, monkeypatch):
     store, vecs, started = big
     Path(vector_ann.meta_path(f"{store.path}-vectors")).unlink()  # no index: a writer would ask for one
     readonly = SQLiteStore(store.path, readonly=True)
-    index = VectorIndex(readonly, PROVIDER)
+    index = VectorIndex(readonly, PROVIDER, ann=POLICY)
     assert index.search(vecs[3], 2)[0][0] == "m3" and not started
-    writer = VectorIndex(store, PROVIDER)
+    writer = VectorIndex(store, PROVIDER, ann=POLICY)
     writer.search(vecs[3], 2)
     assert started == [f"{store.path}-vectors"]
+
+
+def test_a_policy_without_builds_starts_none(tmp_path):
+    store, vecs = _store_of(tmp_path, _clustered(ROWS, 5))
+    index = VectorIndex(store, PROVIDER, ann=vector_ann.AnnPolicy(builds=False, min_rows=1000))
+    index.search(vecs[0], 1)
+    index.persist()
+    assert not vector_ann.start_build(f"{store.path}-vectors", index.ann)
+    assert not os.path.exists(vector_ann.lock_path(f"{store.path}-vectors")), "nothing was even tried"

@@ -39,6 +39,14 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("save_caches", "MNEMON_SAVE_CACHES", True,
             "Save the recall graph and vector matrix beside a SQLite database for the next process (false: each "
             "process rebuilds them; no extra files)."),
+    Setting("ann", "MNEMON_ANN", True,
+            "Build the approximate vector index of a large store in a background process (false: never build one; "
+            "an index already built is still used)."),
+    Setting("ann_min_rows", "MNEMON_ANN_MIN_ROWS", 30000,
+            "From how many vectors a store gets the approximate index and uses it."),
+    Setting("ann_cold_min_rows", "MNEMON_ANN_COLD_MIN_ROWS", 250000,
+            "From how many vectors a one-shot process (a CLI call) uses the index too; below, the exact scan costs "
+            "it less than loading the index."),
 )
 SETTINGS_BY_NAME = {s.name: s for s in SETTINGS}
 DB_URL_SCHEMES = ("postgresql://", "postgres://")
@@ -80,6 +88,9 @@ class Config:
     vault: str | None
     card_theme: str
     save_caches: bool = True
+    ann: bool = True
+    ann_min_rows: int = 30000
+    ann_cold_min_rows: int = 250000
     config_path: Path | None = None
     environ: Mapping[str, str] = field(default_factory=dict, repr=False)
 
@@ -135,7 +146,8 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
         home=home, store=str(store), db_path=db_path, embed_provider=str(pick("embed_provider")),
         max_insights=int(pick("max_insights")), prune_min_age_s=parse_duration(pick("prune_min_age")),
         audit_content=bool(pick("audit_content")), vault=pick("vault"), card_theme=str(pick("card_theme")),
-        save_caches=bool(pick("save_caches")),
+        save_caches=bool(pick("save_caches")), ann=bool(pick("ann")), ann_min_rows=int(pick("ann_min_rows")),
+        ann_cold_min_rows=int(pick("ann_cold_min_rows")),
         config_path=path if path.exists() else None, environ=env,
     )
 

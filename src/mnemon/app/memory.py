@@ -13,6 +13,7 @@ from ..ports.cache_paths import beside, cache_bytes
 from ..ports.embed.base import EmbedSettings
 from ..ports.embed.registry import get_provider
 from ..ports.store.base import Store
+from ..ports.vector_ann import AnnPolicy
 from .config import DB_URL_SCHEMES, Config
 from .runtime import Runtime
 
@@ -90,7 +91,8 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
             raise
         explicit = provider is not None or cfg.environ.get("MNEMON_EMBED_PROVIDER") not in (None, "")
         rt = Runtime(store=store, provider=emb, max_insights=cfg.max_insights, prune_min_age_s=cfg.prune_min_age_s,
-                     audit_content=cfg.audit_content, provider_is_default=not explicit, save_caches=cfg.save_caches)
+                     audit_content=cfg.audit_content, provider_is_default=not explicit, save_caches=cfg.save_caches,
+                     ann=AnnPolicy(cfg.ann, cfg.ann_min_rows, cfg.ann_cold_min_rows))
         return cls(rt)
 
     def close(self) -> None:
@@ -196,7 +198,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
             from ..ports import vector_ann
 
             # the approximate nearest-neighbour index of a large store (built in the background from 30k vectors)
-            ann = vector_ann.describe(matrix)
+            ann = vector_ann.describe(matrix, self.rt.ann)
             out["cache_bytes"]["vector_ann"] = ann.pop("bytes")
             out["embedding"]["approximate_index"] = ann
         return out

@@ -19,6 +19,7 @@ from ..core.model import Link, Memory, iso, utcnow
 from ..core.text import memory_tokens
 from ..ports.embed.base import EmbeddingProvider
 from ..ports.store.base import Store
+from ..ports.vector_ann import AnnPolicy
 
 
 @dataclass
@@ -31,6 +32,7 @@ class Runtime:
     clock: Callable[[], datetime] = utcnow
     provider_is_default: bool = True
     save_caches: bool = True  # the recall graph and vector matrix saved beside the database (cache_paths.beside)
+    ann: AnnPolicy = field(default_factory=AnnPolicy)  # when a large store's approximate vector index is built and used
     warnings: list[str] = field(default_factory=list)
     _index: VectorIndex | None = None
     _token_cache: dict[str, tuple[str, frozenset[str], tuple[str, ...]]] = field(default_factory=dict)
@@ -59,7 +61,7 @@ class Runtime:
         if self._index is None:
             from ..ports.vector_index import VectorIndex  # numpy is loaded only when vectors are used
 
-            self._index = VectorIndex(self.store, self.provider.identity(), persist=self.save_caches)
+            self._index = VectorIndex(self.store, self.provider.identity(), persist=self.save_caches, ann=self.ann)
         return self._index
 
     @property

@@ -15,8 +15,8 @@ How it stays a cache, never data:
   merges the exact scan of the uncovered rows. A wrong or stale index can miss a neighbour, never invent a score.
 - It is built by a background process (`python -m mnemon.ports.vector_ann <vector file>`, niced, one thread, one
   at a time under a lock) started by a process that found it missing or too far behind, so no write waits for the
-  build (≈ 15–30 s at 100k). Without `usearch`, or below `MIN_ROWS`, everything is the exact scan, as before;
-  `MNEMON_ANN=off` starts no builds (an index already built is still used).
+  build (≈ 15–30 s at 100k). Without `usearch`, or below `AnnPolicy.min_rows`, everything is the exact scan, as
+  before; a policy without `builds` (`MNEMON_ANN=off`) starts none (an index already built is still used).
 """
 from __future__ import annotations
 
@@ -36,14 +36,26 @@ except ImportError:  # Windows: builds are not locked against each other; a dupl
     fcntl = None  # type: ignore[assignment]
 
 FORMAT = "mnemon-ann/1"
-# below this many rows the exact scan is a few milliseconds and an index would only add a file and a build
-MIN_ROWS = int(os.environ.get("MNEMON_ANN_MIN_ROWS", "30000"))
-# from this size even a process's first search uses the index: one exact scan (≈ 25 ms at 250k rows) outweighs
-# loading usearch (≈ 60 ms with its imports) plus mapping the index
-COLD_MIN_ROWS = int(os.environ.get("MNEMON_ANN_COLD_MIN_ROWS", "250000"))
 # rebuild once the rows the index does not cover (scanned exactly) pass this share of those it does
 STALE_SHARE = 0.10
 STALE_MIN_ROWS = 2_000
+
+
+@dataclass(frozen=True)
+class AnnPolicy:
+    """When a store gets an approximate index and uses it (the configuration's `ann*` settings)."""
+    builds: bool = True  # start background builds (false: never build; an index already built is still used)
+    # below this many rows the exact scan is a few milliseconds and an index would only add a file and a build
+    min_rows: int = 30_000
+    # from this size even a process's first search uses the index: one exact scan (≈ 25 ms at 250k rows) outweighs
+    # loading usearch (≈ 60 ms with its imports) plus mapping the index
+    cold_min_rows: int = 250_000
+
+    def is_stale(self, rows: int, covered: int) -> bool:
+        """Whether a matrix of `rows` rows, of which an index covers `covered`, deserves a (re)build."""
+        if rows < self.min_rows:
+            return False
+        return covered <= 0 or rows - covered > max(STALE_MIN_ROWS, int(covered * STALE_SHARE))
 # HNSW parameters measured in reference/deps.md §3 and docs/benchmarks.md (`bench_ann.py`: recall@8 0.999 on real e5
 # vectors of LoCoMo, 1.0 on the 100k store of mixed e5 vectors)
 CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH = 16, 128, 128
@@ -75,13 +87,6 @@ def available() -> bool:
 def loaded() -> bool:
     """Whether this process has loaded usearch already (then an index costs a search nothing more to open)."""
     return "usearch" in sys.modules
-
-
-def is_stale(rows: int, covered: int) -> bool:
-    """Whether a matrix of `rows` rows, of which an index covers `covered`, deserves a (re)build."""
-    if rows < MIN_ROWS:
-        return False
-    return covered <= 0 or rows - covered > max(STALE_MIN_ROWS, int(covered * STALE_SHARE))
 
 
 @dataclass(frozen=True)
@@ -153,7 +158,7 @@ def meta_stamp(vector_path: str) -> tuple[int, int] | None:
     return _stamp(meta_path(vector_path))
 
 
-def build(vector_path: str, *, threads: int = 1) -> dict[str, Any]:
+def build(vector_path: str, *, threads: int = 1, min_rows: int = AnnPolicy.min_rows) -> dict[str, Any]:
     """Index the saved matrix as it is now, unless another build holds the lock or the index already covers it.
     Returns what it did (for the background process's exit and for tests)."""
     import numpy as np
@@ -174,10 +179,10 @@ def build(vector_path: str, *, threads: int = 1) -> dict[str, Any]:
         meta = read_meta(vector_path)
         covered = int(meta["rows"]) if meta and (meta.get("token"), meta.get("provider")) == (
             head["token"], head["provider"]) else 0
-        if rows < MIN_ROWS:
-            return {"built": False, "reason": f"fewer than {MIN_ROWS} rows: the exact scan is fast enough",
+        if rows < min_rows:
+            return {"built": False, "reason": f"fewer than {min_rows} rows: the exact scan is fast enough",
                     "rows": rows}
-        if not is_stale(rows, covered):
+        if not AnnPolicy(min_rows=min_rows).is_stale(rows, covered):
             return {"built": False, "reason": "up to date", "rows": rows, "covered": covered}
         from usearch.index import Index
 
@@ -201,12 +206,12 @@ def build(vector_path: str, *, threads: int = 1) -> dict[str, Any]:
         return {"built": True, "rows": rows, "bytes": size}
 
 
-def describe(vector_path: str) -> dict[str, Any]:
+def describe(vector_path: str, policy: AnnPolicy = AnnPolicy()) -> dict[str, Any]:
     """For `status`: the saved index's size, what it covers, whether a build is running (no numpy, no usearch)."""
     meta = read_meta(vector_path) or {}
     size = sum(os.path.getsize(p) for p in (index_path(vector_path), meta_path(vector_path)) if os.path.exists(p))
     return {"bytes": size, "rows": int(meta.get("rows", 0)), "matrix_token": meta.get("token"),
-            "building": build_running(vector_path), "min_rows": MIN_ROWS}
+            "building": build_running(vector_path), "min_rows": policy.min_rows, "builds": policy.builds}
 
 
 def build_running(vector_path: str) -> bool:
@@ -224,16 +229,14 @@ def build_running(vector_path: str) -> bool:
     return False
 
 
-def start_build(vector_path: str) -> bool:
+def start_build(vector_path: str, policy: AnnPolicy) -> bool:
     """Build in a detached background process, unless one is running; the caller goes on with the exact scan."""
-    if os.environ.get("MNEMON_ANN", "").lower() in {"0", "off", "false", "no"} or not available():
-        return False
-    if build_running(vector_path):
+    if not policy.builds or not available() or build_running(vector_path):
         return False
     import subprocess  # here: ≈ 8 ms to import, and most processes never start a build
 
     try:
-        subprocess.Popen([sys.executable, "-m", "mnemon.ports.vector_ann", vector_path],
+        subprocess.Popen([sys.executable, "-m", "mnemon.ports.vector_ann", vector_path, str(policy.min_rows)],
                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                          start_new_session=True, close_fds=True)
     except OSError:
@@ -242,14 +245,14 @@ def start_build(vector_path: str) -> bool:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("usage: python -m mnemon.ports.vector_ann <vector file>", file=sys.stderr)
+    if len(argv) != 2 or not argv[1].isdigit():
+        print("usage: python -m mnemon.ports.vector_ann <vector file> <min rows>", file=sys.stderr)
         return 2
     try:
         os.nice(10)  # a background job: the user's own commands come first
     except (OSError, AttributeError):
         pass
-    print(json.dumps(build(argv[0])))
+    print(json.dumps(build(argv[0], min_rows=int(argv[1]))))
     return 0
 
 

@@ -60,8 +60,10 @@ def _scan(mat: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 
 class VectorIndex:
-    def __init__(self, store: Store, provider_identity: str, *, persist: bool = True) -> None:
+    def __init__(self, store: Store, provider_identity: str, *, persist: bool = True,
+                 ann: vector_ann.AnnPolicy = vector_ann.AnnPolicy()) -> None:
         self.store = store
+        self.ann = ann
         self.provider = provider_identity
         self.path = beside(store, "vectors") if persist else None  # the matrix saved for the next process
         self._ids: list[str] = []
@@ -383,10 +385,10 @@ class VectorIndex:
     def _ann(self) -> vector_ann.AnnView | None:
         """The approximate index over this matrix's saved copy, when the store is large enough to want one and it
         exists; starts a background build when it is missing or too far behind."""
-        if self.path is None or self._token is None or self._n < vector_ann.MIN_ROWS:
+        if self.path is None or self._token is None or self._n < self.ann.min_rows:
             return None
         self._searches += 1
-        if self._searches == 1 and self._n < vector_ann.COLD_MIN_ROWS and not vector_ann.loaded():
+        if self._searches == 1 and self._n < self.ann.cold_min_rows and not vector_ann.loaded():
             # a process's first search (a CLI `remember` makes one): loading usearch (≈ 60 ms) costs more than one
             # exact scan of a matrix this size; a process that searches again (a server) pays it once
             self._ask_for_ann(self._token, self._n)
@@ -403,15 +405,15 @@ class VectorIndex:
     def _ask_for_ann(self, token: str, rows: int, covered: int | None = None) -> None:
         """Start a background build when the saved matrix (`token`, `rows`) is large and its approximate index
         missing or too far behind; once per (matrix, coverage) in a process, not once per search."""
-        if self.path is None or rows < vector_ann.MIN_ROWS or getattr(self.store, "readonly", False):
+        if self.path is None or rows < self.ann.min_rows or getattr(self.store, "readonly", False):
             return  # (a read-only open writes nothing beside the database, this cache included)
         if covered is None:  # after a save: read the index's metadata only (mapping it would load usearch)
             meta = vector_ann.read_meta(self.path) or {}
             covered = int(meta.get("rows", 0)) if (meta.get("token"), meta.get("provider")) == (
                 token, self.provider) else 0
-        if vector_ann.is_stale(rows, covered) and self._ann_started != (token, covered):
+        if self.ann.is_stale(rows, covered) and self._ann_started != (token, covered):
             self._ann_started = (token, covered)
-            vector_ann.start_build(self.path)
+            vector_ann.start_build(self.path, self.ann)
 
 
 class QueryScores:
