@@ -240,6 +240,26 @@ def test_a_forget_tombstones_the_row_in_place_and_keeps_every_position(tmp_path,
     assert dead == [1] and ids[0] == "m0" and ids[2:] == ["m2", "m3"]
 
 
+def test_a_memory_added_and_forgotten_in_one_process_is_saved_dead(tmp_path, monkeypatch):
+    store = _store_with(tmp_path, 3)
+    _read(store, _unit(0), 1)
+    index = VectorIndex(store, PROVIDER)
+    index.search(_unit(0), 1)
+    m = Memory(id="brief", content="memory brief", created_at=iso(utcnow()), updated_at=iso(utcnow()))
+    with store.transaction():
+        store.insert_node(m, m.content)
+        before = store.vector_generation()
+        store.put_vector("brief", PROVIDER, _unit(77), content_hash(m.content), m.created_at)
+        index.note_write("brief", _unit(77), before)
+    _forget(index, store, ["brief"])
+    ids, _, _, dead = vector_file.load(f"{store.path}-vectors", PROVIDER, store.vector_state())  # type: ignore[misc, arg-type]
+    assert dead == [3], "its row is saved as a tombstone, and counted as one"
+    _no_store_reads(store, monkeypatch)
+    fresh = VectorIndex(store, PROVIDER)
+    found = [i for i, _ in fresh.search(_unit(77), 4)]
+    assert len(fresh) == 3 and sorted(found) == ["m0", "m1", "m2"], "no row under a tombstone's name comes back"
+
+
 def test_a_changed_vector_is_appended_and_its_old_row_tombstoned(tmp_path, monkeypatch):
     store = _store_with(tmp_path, 4)
     _read(store, _unit(0), 1)

@@ -133,8 +133,11 @@ def append(path: str, provider: str, base: tuple[str, int], state: str, ids: lis
                 fh.write(rows.data.cast("B"))
             fh.flush()  # rows before the header that counts them
             fh.seek(0)
+            # every tombstone counts, in old rows and among the new ones (a memory added and forgotten since): a
+            # loader only looks for them when the count says there are some
+            tombstones = len(dead) + sum(1 for i in ids if i.startswith(TOMBSTONE))
             fh.write(_header({**head, "state": state, "rows": base[1] + len(ids), "ids_bytes": ids_bytes,
-                              "dead": int(head.get("dead", 0)) + len(dead)}))
+                              "dead": int(head.get("dead", 0)) + tombstones}))
     except (OSError, ValueError, KeyError, TypeError):
         return False
     return True
