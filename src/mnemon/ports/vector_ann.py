@@ -39,6 +39,7 @@ FORMAT = "mnemon-ann/1"
 # rebuild once the rows the index does not cover (scanned exactly) pass this share of those it does
 STALE_SHARE = 0.10
 STALE_MIN_ROWS = 2_000
+REBUILD_ROUNDS = 3  # builds one background process makes at most, each over the copy saved by then
 
 
 @dataclass(frozen=True)
@@ -252,7 +253,13 @@ def main(argv: list[str]) -> int:
         os.nice(10)  # a background job: the user's own commands come first
     except (OSError, AttributeError):
         pass
-    print(json.dumps(build(argv[0], min_rows=int(argv[1]))))
+    # a matrix saved anew while this build ran (and whose own request found this build holding the lock) is built
+    # next, so the index ends up over the newest copy; bounded, so a store rewritten without pause cannot keep it busy
+    for _ in range(REBUILD_ROUNDS):
+        done = build(argv[0], min_rows=int(argv[1]))
+        print(json.dumps(done))
+        if not done.get("built"):
+            break
     return 0
 
 
