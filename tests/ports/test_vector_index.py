@@ -260,6 +260,20 @@ def test_a_memory_added_and_forgotten_in_one_process_is_saved_dead(tmp_path, mon
     assert len(fresh) == 3 and sorted(found) == ["m0", "m1", "m2"], "no row under a tombstone's name comes back"
 
 
+def test_a_reader_whose_header_predates_a_forget_never_takes_the_tombstoned_row_for_a_live_one(tmp_path):
+    store = _store_with(tmp_path, 4)
+    _read(store, _unit(0), 1)
+    saved = Path(f"{store.path}-vectors")
+    old_state, old_head = store.vector_state(), saved.read_bytes()[: vector_file.HEAD_BYTES]
+    index = VectorIndex(store, PROVIDER)
+    index.search(_unit(0), 1)
+    _forget(index, store, ["m2"])
+    with saved.open("r+b") as fh:  # the moment between the ids written in place and the header rewritten
+        fh.write(old_head)
+    ids, _, _, dead = vector_file.load(str(saved), PROVIDER, old_state)  # type: ignore[misc, arg-type]
+    assert dead == [2] and ids[:2] == ["m0", "m1"] and ids[3] == "m3"
+
+
 def test_a_changed_vector_is_appended_and_its_old_row_tombstoned(tmp_path, monkeypatch):
     store = _store_with(tmp_path, 4)
     _read(store, _unit(0), 1)

@@ -133,8 +133,8 @@ def append(path: str, provider: str, base: tuple[str, int], state: str, ids: lis
                 fh.write(rows.data.cast("B"))
             fh.flush()  # rows before the header that counts them
             fh.seek(0)
-            # every tombstone counts, in old rows and among the new ones (a memory added and forgotten since): a
-            # loader only looks for them when the count says there are some
+            # every tombstone counts, in old rows and among the new ones (a memory added and forgotten since): the
+            # count decides when the copy is compacted
             tombstones = len(dead) + sum(1 for i in ids if i.startswith(TOMBSTONE))
             fh.write(_header({**head, "state": state, "rows": base[1] + len(ids), "ids_bytes": ids_bytes,
                               "dead": int(head.get("dead", 0)) + tombstones}))
@@ -173,7 +173,10 @@ def load(path: str, provider: str, state: str) -> tuple[list[str], np.ndarray, s
                 return None
             buf = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_COPY)
         mat = np.frombuffer(buf, dtype="<f4", count=n * dim, offset=HEAD_BYTES).reshape(n, dim)
-        dead = [k for k, i in enumerate(ids) if i.startswith(TOMBSTONE)] if head.get("dead") else []
+        # found in the ids themselves, not by the header's count: a reader whose header predates a forget may read
+        # an ids file the forget already tombstoned (ids are overwritten in place before the header), and must not
+        # take that row for a live one under a junk id
+        dead = [k for k, i in enumerate(ids) if i.startswith(TOMBSTONE)] if TOMBSTONE.encode() in blob else []
     except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
         return None
     return ids, mat, str(head["token"]), dead
