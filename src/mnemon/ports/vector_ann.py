@@ -201,9 +201,13 @@ def build(vector_path: str, *, threads: int = 1, min_rows: int = AnnPolicy.min_r
         body = _meta_body({"provider": head["provider"], "token": head["token"], "dim": int(mat.shape[1]),
                            "rows": rows, "bytes": size})
         mtmp = f"{meta_path(vector_path)}.{os.getpid()}.tmp"
-        with open(mtmp, "w", encoding="utf-8") as fh:
-            fh.write(body)
-        os.replace(mtmp, meta_path(vector_path))
+        try:
+            with open(mtmp, "w", encoding="utf-8") as fh:
+                fh.write(body)
+            os.replace(mtmp, meta_path(vector_path))
+        finally:
+            if os.path.exists(mtmp):  # a failed write (a full disk) leaves nothing behind
+                os.unlink(mtmp)
         return {"built": True, "rows": rows, "bytes": size}
 
 
