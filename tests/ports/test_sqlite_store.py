@@ -184,7 +184,8 @@ def test_memories_with_entities_ranks_by_shared_entities_then_newest_then_id(sto
         rows.sort(key=lambda r: (r[1], r[2]), reverse=True)
         return [(i, c) for i, c, _ in rows[:limit]]
 
-    for query in (["Redis"], ["Kafka"], ["Redis", "Kafka"], ["Redis", "Kafka", "Mongo"], ["Mongo", "Nope"]):
+    for query in (["Redis"], ["Kafka"], ["Redis", "Kafka"], ["Redis", "Kafka", "Mongo"], ["Mongo", "Nope"],
+                  ["Nope", "Mongo", "Kafka", "Redis"], ["Redis", "Nope", "Kafka", "Other", "Mongo"]):  # 5: grouped
         for limit in (1, 5, 20, 200):
             assert store.memories_with_entities(query, limit) == expected(query, limit), (query, limit)
         assert store.memories_with_entities(query, 7, MemoryFilter(category="general")) == \
