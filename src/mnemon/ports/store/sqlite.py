@@ -92,6 +92,8 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         self._depth = 0
         self._df_cache: dict[str, int] = {}
         self._df_seen_at = 0
+        self._holders_cache: dict[str, int] = {}  # rough entity holder counts (text_index_sqlite)
+        self._holders_seen_at = 0
         self._exact_df: dict[str, int] = {}
         self._exact_df_token: tuple[int, int] | None = None
         if readonly:

@@ -63,6 +63,8 @@ class SQLiteTextIndex:
     change_token: Callable[[], tuple[int, int]]
     _df_cache: dict[str, int]
     _df_seen_at: int
+    _holders_cache: dict[str, int]
+    _holders_seen_at: int
     _exact_df: dict[str, int]
     _exact_df_token: tuple[int, int] | None
 
@@ -121,9 +123,8 @@ class SQLiteTextIndex:
         seqs: set[int] = set()
         if len(ents) <= SUBSET_ENTITIES:
             # each set walks down its rarest entity's holders; a set none holds wholly has no superset anyone holds
-            holders = {e: self.conn.execute("SELECT COUNT(*) FROM node_entities WHERE entity = ?", (e,)).fetchone()[0]
-                       for e in ents}
-            ents_rare = sorted((e for e in ents if holders[e]), key=lambda e: (holders[e], e))
+            holders = self._rough_holder_counts(ents)
+            ents_rare = sorted(ents, key=lambda e: (holders[e], e))
             held: set[tuple[str, ...]] = set()
             for size in range(1, len(ents_rare) + 1):
                 for group in itertools.combinations(ents_rare, size):
@@ -150,6 +151,17 @@ class SQLiteTextIndex:
                f" JOIN nodes n ON n.seq = e.node_seq WHERE {where}"
                " GROUP BY n.id ORDER BY c DESC, t DESC, n.id LIMIT ?")
         return [(r[0], r[1]) for r in self.conn.execute(sql, [json.dumps(sorted(seqs)), *ents, *args, limit])]
+
+    def _rough_holder_counts(self, entities: Sequence[str]) -> dict[str, int]:
+        """How many memories hold each entity, for choosing which one a walk starts from (any order is correct, a
+        rarer first is faster): kept, like `_rough_doc_freq`, until the store has grown or shrunk by 1 %."""
+        active = self.count_active()
+        if abs(active - self._holders_seen_at) > max(100, self._holders_seen_at // 100) or \
+                len(self._holders_cache) > 100_000:
+            self._holders_cache, self._holders_seen_at = {}, active
+        return _counts_through(self._holders_cache, entities, lambda ents: {
+            e: self.conn.execute("SELECT COUNT(*) FROM node_entities WHERE entity = ?", (e,)).fetchone()[0]
+            for e in ents})
 
     def _newest_holders_of_all(self, group: Sequence[str], limit: int, where: str, args: list[Any]) -> list[int]:
         """Node seqs of the `limit` newest memories inside the filter holding every entity of `group` (its rarest
