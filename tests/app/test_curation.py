@@ -144,6 +144,7 @@ def test_status_reports_the_caches_saved_beside_the_database(make_mem, tmp_path)
     assert m.status()["cache_bytes"] == {"graph": 0, "vectors": 0, "vector_ann": 0}
     assert m.status()["embedding"]["approximate_index"] == {"rows": 0, "matrix_token": None, "building": False,
                                                             "min_rows": 30000, "builds": True}
+    assert not (tmp_path / "caches.db-vectors-ann.lock").exists(), "asking about the index creates no file"
     m.remember("Kubernetes runs the API")
     m.recall("what runs the API")  # builds the recall graph and reads the vectors
     m.close()

@@ -220,15 +220,18 @@ def describe(vector_path: str, policy: AnnPolicy = AnnPolicy()) -> dict[str, Any
 
 
 def build_running(vector_path: str) -> bool:
-    """Whether a build holds the lock now (without `flock`, never known: assume not)."""
+    """Whether a build holds the lock now (without `flock`, never known: assume not). Asking creates nothing: the
+    lock file is the builder's (`status` on a small or read-only store leaves no file behind)."""
     if fcntl is None:
         return False
     try:
-        with open(lock_path(vector_path), "a+b") as lock:
+        with open(lock_path(vector_path), "rb") as lock:
             try:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 return True
+    except FileNotFoundError:
+        return False  # no build ever ran here
     except OSError:
         return True  # cannot even open the lock: do not start builds that would fail the same way
     return False
