@@ -176,9 +176,20 @@ def test_a_few_writes_leave_the_saved_snapshot_alone_and_later_processes_extend_
         assert same_graph(snap, GraphSnapshot.build(mem.rt.store))  # extended from the old file: the same graph
         assert got and os.stat(path).st_mtime_ns == saved_at  # and the file was not written again
         mem.close()
-    monkeypatch.setattr(graph_index, "save_after", lambda nodes: 4)  # enough read on top of it: saved
+    mem = make_mem(db=str(db))  # a process that only reads extends to what the last one extended to: it saves
+    mem.recall("Qdrant vector store")
+    assert os.stat(path).st_mtime_ns != saved_at
+    mem.close()
+    mem = make_mem(db=str(db))  # and the next one loads it as it is
+    monkeypatch.setattr(GraphSnapshot, "extended", lambda *_a: (_ for _ in ()).throw(AssertionError("extended")))
+    assert mem.recall("Qdrant vector store")["results"]
+    mem.close()
+    monkeypatch.undo()
+    saved_at = os.stat(path).st_mtime_ns
+    monkeypatch.setattr(graph_index, "save_after", lambda nodes: 2)  # enough read on top of it: saved
     mem = make_mem(db=str(db))
     mem.remember("Update 3: Redis caches the sessions")
+    mem.remember("Update 4: Redis evicts the old sessions")
     snap = mem.rt.graph.snapshot()
     assert os.stat(path).st_mtime_ns != saved_at
     loaded = GraphSnapshot.load(path)
