@@ -174,15 +174,17 @@ def test_a_write_rolled_back_after_the_index_saw_it_is_never_saved(tmp_path):
 
 # ── growing the saved matrix in place ────────────────────────────────────────
 
-def _write_through(index: VectorIndex, store: SQLiteStore, mid: str, vec: np.ndarray) -> None:
-    """What `remember` does: write the memory and its vector, tell the index, and save when done."""
+def _write_through(index: VectorIndex, store: SQLiteStore, mid: str, vec: np.ndarray, *, save: bool = True) -> None:
+    """What `remember` does: write the memory and its vector, tell the index, and save when done (unless the same
+    process goes on)."""
     m = Memory(id=mid, content=f"memory {mid}", created_at=iso(utcnow()), updated_at=iso(utcnow()))
     with store.transaction():
         store.insert_node(m, m.content)
         before = store.vector_generation()
         store.put_vector(mid, PROVIDER, vec, content_hash(m.content), m.created_at)
         index.note_write(mid, vec, before)
-    index.persist()
+    if save:
+        index.persist()
 
 
 def _saved_rows(store: SQLiteStore) -> tuple[int, int]:
@@ -245,13 +247,8 @@ def test_a_memory_added_and_forgotten_in_one_process_is_saved_dead(tmp_path, mon
     _read(store, _unit(0), 1)
     index = VectorIndex(store, PROVIDER)
     index.search(_unit(0), 1)
-    m = Memory(id="brief", content="memory brief", created_at=iso(utcnow()), updated_at=iso(utcnow()))
-    with store.transaction():
-        store.insert_node(m, m.content)
-        before = store.vector_generation()
-        store.put_vector("brief", PROVIDER, _unit(77), content_hash(m.content), m.created_at)
-        index.note_write("brief", _unit(77), before)
-    _forget(index, store, ["brief"])
+    _write_through(index, store, "brief", _unit(77), save=False)
+    _forget(index, store, ["brief"])  # one save, after both
     ids, _, _, dead = vector_file.load(f"{store.path}-vectors", PROVIDER, store.vector_state())  # type: ignore[misc, arg-type]
     assert dead == [3], "its row is saved as a tombstone, and counted as one"
     _no_store_reads(store, monkeypatch)

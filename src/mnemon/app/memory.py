@@ -143,6 +143,18 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
 
         return backup.export_chunks(self.rt, include_vectors=include_vectors)
 
+    def export_to(self, path: str, *, include_vectors: bool = True) -> dict[str, Any]:
+        """The export written to `path` under a temporary name and renamed into place once whole: a failure midway
+        leaves no partial file and an earlier one untouched."""
+        from ..ports.array_file import write_atomic
+
+        try:
+            write_atomic(path, (piece.encode() for piece in self.export_stream(include_vectors=include_vectors)))
+        except OSError as exc:
+            raise InvalidInput(f"cannot write {path}: {exc.strerror or exc}") from None
+        target = Path(path)
+        return {"ok": True, "path": str(target.resolve()), "bytes": target.stat().st_size}
+
     # ── reads ────────────────────────────────────────────────────────────────
     def recall(self, query: str, *, limit: int = 10, intent: str | None = None, category: str | None = None,
                source: str | None = None, verbose: bool = False, brief: bool = False, excerpt_chars: int = 240,

@@ -8,6 +8,7 @@ vector matrix (`vector_file.py`) uses `write_atomic` with a layout of its own th
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 import mmap
 import os
 from typing import Any
@@ -29,7 +30,7 @@ def save_arrays(path: str, header: dict[str, Any], arrays: dict[str, np.ndarray]
     write_atomic(path, chunks)
 
 
-def write_atomic(path: str, chunks: list[Any]) -> None:
+def write_atomic(path: str, chunks: Iterable[Any]) -> None:
     """Write the byte chunks to a temporary name and rename it into place, so a concurrent reader sees the old file
     or the new one; the temporary file is removed if writing fails."""
     tmp = f"{path}.{os.getpid()}.tmp"

@@ -194,7 +194,10 @@ def import_(file: str, dry_run: bool, no_diff: bool) -> None:
               help="Write to FILE, renamed into place only once complete, and print a summary.")
 def export(no_vectors: bool, out: str | None) -> None:
     """Print every active memory and edge as JSON that `mnemon import` restores exactly."""
-    stream(lambda c: c.mem.export_stream(include_vectors=not no_vectors), to=out)
+    if out:
+        run(lambda c: c.mem.export_to(out, include_vectors=not no_vectors))
+    else:
+        stream(lambda c: c.mem.export_stream(include_vectors=not no_vectors))
 
 
 @cli.command()

@@ -6,7 +6,6 @@ import os
 import sys
 from collections.abc import Callable, Iterable
 from importlib import import_module
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -15,7 +14,7 @@ from ...app.config import Config, load_config
 
 if TYPE_CHECKING:
     from ...app.memory import Mnemon
-from ...core.errors import InvalidInput, MnemonError
+from ...core.errors import MnemonError
 from ..payloads import dumps, error_envelope, from_exception
 
 
@@ -60,29 +59,13 @@ def run(fn: Callable[[Ctx], Any]) -> None:
     emit(fn(ctx.find_root().obj))
 
 
-def stream(fn: Callable[[Ctx], Iterable[str]], to: str | None = None) -> None:
-    """Print a document the facade writes piece by piece (`export`), as the pieces come; or, with `to`, write it to
-    that file under a temporary name renamed into place once whole (a failure midway leaves no partial file and an
-    existing one untouched) and print a summary."""
+def stream(fn: Callable[[Ctx], Iterable[str]]) -> None:
+    """Print a document the facade writes piece by piece (`export`), as the pieces come."""
     ctx = click.get_current_context()
-    if to is None:
-        out = sys.stdout
-        for piece in fn(ctx.find_root().obj):
-            out.write(piece)
-        out.flush()
-        return
-    target = Path(to)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        with tmp.open("w", encoding="utf-8") as fh:
-            for piece in fn(ctx.find_root().obj):
-                fh.write(piece)
-        os.replace(tmp, target)
-    except OSError as exc:
-        raise InvalidInput(f"cannot write {to}: {exc.strerror or exc}") from None
-    finally:
-        tmp.unlink(missing_ok=True)
-    emit({"ok": True, "path": str(target.resolve()), "bytes": target.stat().st_size})
+    out = sys.stdout
+    for piece in fn(ctx.find_root().obj):
+        out.write(piece)
+    out.flush()
 
 
 # Which module declares each top-level command: `mnemon remember` imports `commands` alone, not the world-model,
