@@ -23,7 +23,7 @@ from ...core.model import Edge, Link, Memory, OplogEntry, iso, utcnow
 from .base import MemoryFilter
 from .graph_sqlite import SQLiteGraphReads
 from .vectors_sqlite import BUMP_VECTOR_GENERATION, SQLiteVectors
-from .text_index_sqlite import KEYWORD_POSTING_BUDGET, SQLiteTextIndex, _chunks, _where  # noqa: F401  (re-exported)
+from .text_index_sqlite import KEYWORD_POSTING_BUDGET, RoughCounts, SQLiteTextIndex, _chunks, _where  # noqa: F401  (re-exported)
 from .edge_rows import EDGE_VALUE_COLS, LEGACY_EDGE_ROWS_VIEW, SEQ_OF
 from .migrate_sqlite import migrate
 
@@ -90,10 +90,8 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         self.readonly = readonly
         self._lock = threading.RLock()
         self._depth = 0
-        self._df_cache: dict[str, int] = {}
-        self._df_seen_at = 0
-        self._holders_cache: dict[str, int] = {}  # rough entity holder counts (text_index_sqlite)
-        self._holders_seen_at = 0
+        self._rough_df = RoughCounts()  # document counts for choosing search words (text_index_sqlite)
+        self._rough_holders = RoughCounts()  # entity holder counts for choosing where a walk starts
         self._exact_df: dict[str, int] = {}
         self._exact_df_token: tuple[int, int] | None = None
         if readonly:

@@ -29,6 +29,20 @@ def _counts_through(cache: dict[str, int], terms: Sequence[str],
     return {t: cache[t] for t in terms}
 
 
+class RoughCounts:
+    """Counts that may lag a little behind the store, for choices that never change a result (which words to search
+    by, which entity to walk first): kept until the store has grown or shrunk by 1 % (at least 100 memories)."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, int] = {}
+        self._seen_at = 0
+
+    def get(self, keys: Sequence[str], active: int, count: Callable[[Sequence[str]], dict[str, int]]) -> dict[str, int]:
+        if abs(active - self._seen_at) > max(100, self._seen_at // 100) or len(self._cache) > 100_000:
+            self._cache, self._seen_at = {}, active
+        return _counts_through(self._cache, keys, count)
+
+
 # each MemoryFilter field and the condition it puts on a node row
 _FILTER_CONDITIONS = (("kind", "kind = ?"), ("category", "category = ?"), ("source", "source = ?"),
                       ("created_from", "created_at >= ?"), ("created_to", "created_at <= ?"))
@@ -61,10 +75,8 @@ class SQLiteTextIndex:
     _write_many: Callable[..., None]
     count_active: Callable[[], int]
     change_token: Callable[[], tuple[int, int]]
-    _df_cache: dict[str, int]
-    _df_seen_at: int
-    _holders_cache: dict[str, int]
-    _holders_seen_at: int
+    _rough_df: RoughCounts
+    _rough_holders: RoughCounts
     _exact_df: dict[str, int]
     _exact_df_token: tuple[int, int] | None
 
@@ -155,11 +167,7 @@ class SQLiteTextIndex:
     def _rough_holder_counts(self, entities: Sequence[str]) -> dict[str, int]:
         """How many memories hold each entity, for choosing which one a walk starts from (any order is correct, a
         rarer first is faster): kept, like `_rough_doc_freq`, until the store has grown or shrunk by 1 %."""
-        active = self.count_active()
-        if abs(active - self._holders_seen_at) > max(100, self._holders_seen_at // 100) or \
-                len(self._holders_cache) > 100_000:
-            self._holders_cache, self._holders_seen_at = {}, active
-        return _counts_through(self._holders_cache, entities, lambda ents: {
+        return self._rough_holders.get(entities, self.count_active(), lambda ents: {
             e: self.conn.execute("SELECT COUNT(*) FROM node_entities WHERE entity = ?", (e,)).fetchone()[0]
             for e in ents})
 
@@ -225,9 +233,7 @@ class SQLiteTextIndex:
         """Document counts that may lag a little behind the store, for choosing which words of a long text to
         search by. Counting reads a term's whole posting list (~9 ms for a handful of common words at 100k
         memories), so counts are kept until the store has grown or shrunk by 1 % — never used for scores."""
-        if abs(active - self._df_seen_at) > max(100, self._df_seen_at // 100) or len(self._df_cache) > 100_000:
-            self._df_cache, self._df_seen_at = {}, active
-        return _counts_through(self._df_cache, terms, self.token_doc_freq)
+        return self._rough_df.get(terms, active, self.token_doc_freq)
 
     def token_doc_freq(self, tokens: Sequence[str]) -> dict[str, int]:
         """Exact document counts. Counting reads a term's whole posting list (~1.5 ms a recall at 100k memories),
