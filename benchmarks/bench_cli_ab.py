@@ -75,7 +75,7 @@ def main() -> None:
     opts = ap.parse_args()
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("MNEMON_")}
-    env.update(MNEMON_EMBED_PROVIDER=opts.embed, MNEMON_MAX_INSIGHTS="0")
+    env.update(MNEMON_EMBED_PROVIDER=opts.embed, MNEMON_MAX_INSIGHTS="0", MNEMON_DAEMON="off")  # start-up is measured
     sides = {"old": Path(opts.old_src).resolve(), "new": Path(opts.new_src).resolve()}
     report: dict[str, Any] = {"command": opts.command, "runs": opts.runs, "load_before": os.getloadavg()[0],
                               "queries": []}

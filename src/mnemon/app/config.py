@@ -47,6 +47,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("ann_cold_min_rows", "MNEMON_ANN_COLD_MIN_ROWS", 250000,
             "From how many vectors a one-shot process (a CLI call) uses the index too; below, the exact scan costs "
             "it less than loading the index."),
+    Setting("daemon", "MNEMON_DAEMON", True,
+            "Let `remember`/`recall` CLI calls hand their command to a resident mnemon process that keeps the model "
+            "and stores open (started by the first call that had to load them; false: every call runs alone)."),
+    Setting("daemon_idle", "MNEMON_DAEMON_IDLE", "15m", "How long the resident process waits for a call before it exits."),
 )
 SETTINGS_BY_NAME = {s.name: s for s in SETTINGS}
 DB_URL_SCHEMES = ("postgresql://", "postgres://")
@@ -91,6 +95,8 @@ class Config:
     ann: bool = True
     ann_min_rows: int = 30000
     ann_cold_min_rows: int = 250000
+    daemon: bool = True
+    daemon_idle_s: float = 900.0
     config_path: Path | None = None
     environ: Mapping[str, str] = field(default_factory=dict, repr=False)
 
@@ -147,7 +153,8 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
         max_insights=int(pick("max_insights")), prune_min_age_s=parse_duration(pick("prune_min_age")),
         audit_content=bool(pick("audit_content")), vault=pick("vault"), card_theme=str(pick("card_theme")),
         save_caches=bool(pick("save_caches")), ann=bool(pick("ann")), ann_min_rows=int(pick("ann_min_rows")),
-        ann_cold_min_rows=int(pick("ann_cold_min_rows")),
+        ann_cold_min_rows=int(pick("ann_cold_min_rows")), daemon=bool(pick("daemon")),
+        daemon_idle_s=parse_duration(pick("daemon_idle")),
         config_path=path if path.exists() else None, environ=env,
     )
 
@@ -164,6 +171,6 @@ def show_settings(cfg: Config) -> dict[str, Any]:
     return {
         "home": str(cfg.home), "store": cfg.store, "db": _shown_db(cfg.db_path), "embed_provider": cfg.embed_provider,
         "max_insights": cfg.max_insights, "prune_min_age_s": cfg.prune_min_age_s, "audit_content": cfg.audit_content,
-        "vault": cfg.vault, "card_theme": cfg.card_theme,
+        "vault": cfg.vault, "card_theme": cfg.card_theme, "daemon": cfg.daemon, "daemon_idle_s": cfg.daemon_idle_s,
         "config_path": str(cfg.config_path) if cfg.config_path else None,
     }

@@ -56,6 +56,12 @@ class Runtime:
         finally:
             self.store.close()
 
+    def save_caches_now(self) -> None:
+        """What `close` saves for the next process, saved now by a process that keeps the store open (the resident
+        CLI process, between two commands)."""
+        if self._index is not None:
+            self._index.persist()
+
     @property
     def index(self) -> VectorIndex:
         if self._index is None:

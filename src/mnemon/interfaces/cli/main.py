@@ -14,8 +14,12 @@ from ...app.config import Config, load_config
 
 if TYPE_CHECKING:
     from ...app.memory import Mnemon
+    from ..daemon.server import FacadePool
 from ...core.errors import MnemonError
 from ..payloads import dumps, error_envelope, from_exception
+
+# Set by the resident process (`interfaces/daemon`): the facades it runs commands on stay open between commands.
+FACADES: FacadePool | None = None
 
 
 class Ctx:
@@ -25,6 +29,7 @@ class Ctx:
         self.flags = flags
         self._mem: Mnemon | None = None
         self._cfg: Config | None = None
+        self._shared = False  # the resident process's facade: it outlives the command
 
     @property
     def cfg(self) -> Config:
@@ -39,11 +44,20 @@ class Ctx:
         if self._mem is None:
             from ...app.memory import Mnemon  # here, not at the top: `--help` and store commands never need it
 
-            self._mem = Mnemon.open(self.cfg, readonly=bool(self.flags.get("readonly")), provider=self.flags.get("embed"))
+            readonly, provider = bool(self.flags.get("readonly")), self.flags.get("embed")
+            if FACADES is not None:
+                self._mem = FACADES.get(self.cfg, readonly=readonly, provider=provider)
+                self._shared = True
+            else:
+                self._mem = Mnemon.open(self.cfg, readonly=readonly, provider=provider)
         return self._mem
 
+    @property
+    def opened(self) -> bool:
+        return self._mem is not None
+
     def close(self) -> None:
-        if self._mem is not None:
+        if self._mem is not None and not self._shared:
             self._mem.close()
 
 
@@ -76,6 +90,7 @@ COMMAND_MODULES: dict[str, str] = {
                      "import", "export", "embed", "store", "config", "bench", "mcp"), "commands"),
     **dict.fromkeys(("state", "predict", "sense", "world", "action", "alias", "contract", "agent", "eval"),
                     "world_cmds"),
+    "daemon": "daemon_cmds",
     **dict.fromkeys(("retrieve", "candidates", "debug-candidates", "thought", "surface", "run-once", "note", "write"),
                     "context_cmds"),
     **dict.fromkeys(("ingest", "update", "explain-edge", "promote-candidates", "weaken-edge", "kill-edge",
@@ -136,6 +151,7 @@ def _one_shot_process(ctx: click.Context, ends_process: bool) -> None:
 
 # what `main` gives the group as its `obj` when the process ends with the command
 _ENDS_PROCESS = object()
+_call_argv: list[str] = []  # the arguments of the command `main` runs
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
@@ -152,16 +168,37 @@ def cli(ctx: click.Context, **flags: Any) -> None:
     """Local-first graph memory for LLM agents. Every command prints one JSON document."""
     ends_process = ctx.obj is _ENDS_PROCESS
     ctx.obj = Ctx(flags)
+    if ends_process:
+        ctx.call_on_close(_offer_resident_process(ctx.obj))  # runs after the close below: the caches are saved
     ctx.call_on_close(ctx.obj.close)
     _one_shot_process(ctx, ends_process)
+
+
+def _offer_resident_process(obj: Ctx) -> Callable[[], None]:
+    """A call that had to load numpy (and the model) leaves a resident process behind for the next one, when the
+    settings allow and the command is one that calls hand over (`interfaces/daemon`)."""
+    def offer() -> None:
+        from ..daemon import client
+
+        argv = _call_argv
+        if not (obj.opened and "numpy" in sys.modules and client.forwardable(argv) and client.enabled(os.environ)):
+            return
+        try:
+            if obj.cfg.daemon:
+                client.spawn(argv, os.environ, obj.cfg.daemon_idle_s)
+        except Exception:  # noqa: BLE001 — a helper that did not start never fails the command that ran
+            pass
+    return offer
 
 
 def main(argv: list[str] | None = None, *, ends_process: bool | None = None) -> int:
     """Run one command. `argv` None means the process's own arguments, i.e. `mnemon` run as a program, which ends
     when this returns (`sys.exit(main())`); a wrapper that passes arguments says so with `ends_process` (`mneme`)."""
+    global _call_argv
     if ends_process is None:
         ends_process = argv is None
-    code = _run_command(argv, ends_process)
+    _call_argv = sys.argv[1:] if argv is None else list(argv)
+    code = _run_command(_call_argv, ends_process)
     if ends_process:
         _skip_collection_at_exit()
     return code

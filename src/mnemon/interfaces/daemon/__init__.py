@@ -1,0 +1,13 @@
+"""The resident process: a warm `mnemon` that CLI calls hand their command to.
+
+Every `mnemon remember` / `mnemon recall` is a new Python process, and with the local model most of its time is not
+the command but the start: numpy's import, the model's load and first embedding, the store's caches — 150–300 ms of a
+call whose work takes 10–20 ms. The first such call that had to pay it leaves a resident process behind (`server`);
+later calls find its socket and send it their arguments, working directory and environment (`client`), and it runs
+the very same command line through the very same CLI, with the store and the model already open, and sends back
+what the command printed and its exit code. Nothing about a command's result depends on which process ran it.
+
+One resident process per user and installed code (the socket's name is a fingerprint of the interpreter and of the
+package's files, so an upgrade never talks to old code); it serves any store, one command at a time, and exits after
+15 idle minutes. `MNEMON_DAEMON=off` (or `"daemon": false` in the config file) keeps every call in its own process.
+"""

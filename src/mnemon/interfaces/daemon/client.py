@@ -1,0 +1,205 @@
+"""The CLI's side of the resident process: which calls go to it, where it listens, and the wire between them.
+
+This module is imported by every `mnemon` call before anything else, so it uses the standard library's lightest
+modules only (no click, no package code): a call it forwards never imports the rest of mnemon.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+import struct
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+# commands that pay for the model and the store's caches, and read no standard input
+FORWARDED = frozenset({"remember", "recall"})
+_GLOBAL_WITH_VALUE = frozenset({"--db", "--store", "--home", "--config", "--embed"})
+_GLOBAL_FLAGS = frozenset({"--pretty"})  # --readonly is not forwarded: a read-only snapshot is a per-process thing
+# arguments that make a command read standard input or print help: such a call runs in its own process
+_LOCAL_ONLY = frozenset({"-", "-h", "--help", "--payload", "--version"})
+_ON = frozenset({"1", "true", "yes", "on"})  # as `app.config` reads a boolean setting
+_HEADER = struct.Struct("!Q")
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def split_globals(argv: Sequence[str]) -> tuple[dict[str, str], str | None]:
+    """The global options before the command (`--db`, `--config`, … as given) and the command's name, if any."""
+    options: dict[str, str] = {}
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        name, eq, value = arg.partition("=")
+        if arg in _GLOBAL_WITH_VALUE:
+            if i + 1 < len(argv):
+                options[arg] = argv[i + 1]
+            i += 2
+        elif eq and name in _GLOBAL_WITH_VALUE:
+            options[name] = value
+            i += 1
+        elif arg in _GLOBAL_FLAGS:
+            i += 1
+        else:
+            return options, None if arg.startswith("-") else arg
+    return options, None
+
+
+def forwardable(argv: Sequence[str]) -> bool:
+    """Whether the resident process may run this call: a forwarded command, nothing read from standard input."""
+    if split_globals(argv)[1] not in FORWARDED:
+        return False
+    return not any(a in _LOCAL_ONLY or a.split("=", 1)[0] in _LOCAL_ONLY or a == "--readonly" for a in argv)
+
+
+def enabled(environ: Mapping[str, str]) -> bool:
+    """The environment's word, read as the `daemon` setting reads it (unset: on); the config file's is checked where
+    the config is loaded (the server declines, the spawn is not made)."""
+    word = environ.get("MNEMON_DAEMON", "").strip().lower()
+    return (word == "" or word in _ON) and hasattr(socket, "AF_UNIX")
+
+
+def runtime_dir(environ: Mapping[str, str]) -> str:
+    """A directory only this user can enter: MNEMON_DAEMON_DIR, else $XDG_RUNTIME_DIR/mnemon, else a per-user one
+    in the temporary directory."""
+    if environ.get("MNEMON_DAEMON_DIR"):
+        return environ["MNEMON_DAEMON_DIR"]
+    if environ.get("XDG_RUNTIME_DIR"):
+        return os.path.join(environ["XDG_RUNTIME_DIR"], "mnemon")
+    return os.path.join(environ.get("TMPDIR") or "/tmp", f"mnemon-{os.getuid()}")
+
+
+def fingerprint() -> str:
+    """The interpreter and every source file of the package (path, size, modification time): changed code, or
+    another virtualenv, gets another resident process. ≈ 1 ms for the package's files."""
+    digest = hashlib.blake2b(f"{sys.executable}\0{sys.version}".encode(), digest_size=8)
+    stack = [PACKAGE_DIR]
+    while stack:
+        folder = stack.pop()
+        with os.scandir(folder) as entries:
+            for entry in sorted(entries, key=lambda e: e.name):
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != "__pycache__":
+                        stack.append(entry.path)
+                elif entry.name.endswith(".py"):
+                    st = entry.stat()
+                    digest.update(f"{entry.path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+def socket_path(environ: Mapping[str, str], key: str | None = None) -> str:
+    return os.path.join(runtime_dir(environ), f"{key or fingerprint()}.sock")
+
+
+def private_dir_ok(path: str) -> bool:
+    """The directory exists, is this user's, and nobody else may enter it (so its socket is this user's too)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return st.st_uid == os.getuid() and (st.st_mode & 0o077) == 0
+
+
+# ── the wire: one length-prefixed JSON document each way ─────────────────────
+def send(sock: socket.socket, doc: Mapping[str, Any]) -> None:
+    body = json.dumps(doc, ensure_ascii=False).encode("utf-8")
+    sock.sendall(_HEADER.pack(len(body)) + body)
+
+
+def receive(sock: socket.socket) -> dict[str, Any] | None:
+    """The next document, or None when the other side closed the connection first."""
+    head = _read_exactly(sock, _HEADER.size)
+    if head is None:
+        return None
+    body = _read_exactly(sock, _HEADER.unpack(head)[0])
+    if body is None:
+        return None
+    doc = json.loads(body.decode("utf-8"))
+    return doc if isinstance(doc, dict) else None
+
+
+def _read_exactly(sock: socket.socket, n: int) -> bytes | None:
+    chunks, left = [], n
+    while left:
+        chunk = sock.recv(min(left, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def connect(environ: Mapping[str, str], key: str | None = None) -> socket.socket | None:
+    """A connection to this code's resident process, or None if none is listening."""
+    path = socket_path(environ, key)
+    if not private_dir_ok(os.path.dirname(path)):
+        return None
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(path)
+    except OSError:
+        sock.close()
+        return None
+    return sock
+
+
+def ask(environ: Mapping[str, str], doc: Mapping[str, Any], key: str | None = None) -> dict[str, Any] | None:
+    """One request and its answer (`status`, `stop`); None if no resident process answers."""
+    sock = connect(environ, key)
+    if sock is None:
+        return None
+    with sock:
+        send(sock, doc)
+        return receive(sock)
+
+
+def forward(argv: Sequence[str], environ: Mapping[str, str]) -> int | None:
+    """Run the call in the resident process and print what it printed. Returns its exit code, or None when the call
+    must run here: nothing listens, or the resident process declines (the config file turns it off)."""
+    sock = connect(environ)
+    if sock is None:
+        return None
+    with sock:
+        try:
+            send(sock, {"op": "run", "argv": list(argv), "cwd": os.getcwd(), "env": dict(environ)})
+            reply = receive(sock)
+        except OSError:
+            reply = None
+    if reply is None:
+        # the request may have run (a write committed) before the process died: running it again here could do it
+        # twice, so the caller hears what happened instead
+        sys.stdout.write(json.dumps({"ok": False, "error": {
+            "code": "daemon_failed", "message": "the resident mnemon process stopped before it answered; run the "
+            "command again (MNEMON_DAEMON=off runs it in its own process)"}}, separators=(",", ":")) + "\n")
+        return 1
+    if reply.get("declined"):
+        return None
+    sys.stdout.write(reply.get("stdout", ""))
+    sys.stderr.write(reply.get("stderr", ""))
+    return int(reply.get("code", 1))
+
+
+def spawn(argv: Sequence[str], environ: Mapping[str, str], idle_s: float) -> bool:
+    """Start the resident process in the background (its own session, no terminal), warmed up for the store and
+    model this call used. True if one was started; it steps aside by itself if another one beats it to the lock."""
+    import subprocess  # only a call that ran in its own process pays for this import
+
+    directory = runtime_dir(environ)
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+    except OSError:
+        return False
+    if not private_dir_ok(directory):
+        return False
+    key = fingerprint()
+    if (sock := connect(environ, key)) is not None:
+        sock.close()
+        return False
+    env = {**environ, "MNEMON_DAEMON_WARM": json.dumps({"argv": list(argv), "cwd": os.getcwd()})}
+    # started beside this very package (`-m` puts the working directory first on the path), so it runs this code
+    subprocess.Popen([sys.executable, "-m", "mnemon.interfaces.daemon.server", "--dir", directory, "--key", key,
+                      "--idle", str(idle_s)], cwd=os.path.dirname(PACKAGE_DIR), stdin=subprocess.DEVNULL,
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
+                     env=env)
+    return True

@@ -1,0 +1,252 @@
+"""The resident process: runs forwarded command lines through the CLI with the stores and models kept open.
+
+    python -m mnemon.interfaces.daemon.server --dir DIR --key FINGERPRINT [--idle SECONDS]
+
+Started by `client.spawn` (or `mnemon daemon start`). One at a time per socket, under a lock; it listens on
+DIR/FINGERPRINT.sock, runs one command at a time — in the caller's working directory and environment, through
+`interfaces.cli.main.main`, exactly as the caller's own process would — and exits after `--idle` seconds without a
+request, when asked to stop, or when a newer process has taken its socket.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import io
+import json
+import os
+import socket
+import sys
+import time
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from . import client
+
+if TYPE_CHECKING:
+    from ...app.config import Config
+    from ...app.memory import Mnemon
+
+OPEN_FACADES = 4  # stores kept open at once; the least recently used one is closed (and its caches saved) first
+REQUEST_READ_TIMEOUT_S = 30.0  # a caller that connects and sends nothing does not hold the process up for long
+
+
+class FacadePool:
+    """Facades kept open between commands, by everything that makes two of them differ.
+
+    A SQLite file is also remembered by its inode: a store removed or replaced since (`store remove`, a restore by
+    copy) is opened afresh instead of written through a handle to a file no longer there."""
+
+    def __init__(self, size: int = OPEN_FACADES) -> None:
+        self.size = size
+        self._open: OrderedDict[tuple[Any, ...], tuple[Mnemon, tuple[int, int] | None]] = OrderedDict()
+        self.used: list[Mnemon] = []
+
+    def get(self, cfg: Config, *, readonly: bool, provider: str | None) -> Mnemon:
+        from ...app.memory import Mnemon
+
+        key = (_where(cfg.db_path), repr(cfg), readonly, provider,
+               tuple(sorted((k, v) for k, v in cfg.environ.items() if k.startswith("MNEMON_"))))
+        held = self._open.pop(key, None)
+        if held is not None and held[1] != _file_identity(cfg.db_path):
+            held[0].close()
+            held = None
+        if held is None:
+            mem = Mnemon.open(cfg, readonly=readonly, provider=provider)
+            held = (mem, _file_identity(cfg.db_path))
+        self._open[key] = held
+        while len(self._open) > self.size:
+            self._open.popitem(last=False)[1][0].close()
+        self.used.append(held[0])
+        return held[0]
+
+    def after_command(self) -> None:
+        """What a process of its own would leave behind at its end: the vector matrix it extended, saved."""
+        for mem in self.used:
+            with contextlib.suppress(Exception):
+                mem.rt.save_caches_now()
+        self.used.clear()
+
+    def stores(self) -> list[str]:
+        return [str(key[0]) for key in self._open]
+
+    def close_all(self) -> None:
+        while self._open:
+            with contextlib.suppress(Exception):
+                self._open.popitem()[1][0].close()
+
+
+def _where(db: Path | str) -> str:
+    if isinstance(db, str):
+        from ...ports.store.postgres import redact
+
+        return redact(db)
+    return os.path.abspath(db)
+
+
+def _file_identity(db: Path | str) -> tuple[int, int] | None:
+    if isinstance(db, str):
+        return None
+    try:
+        st = os.stat(db)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+@contextlib.contextmanager
+def _callers_process(cwd: str, env: Mapping[str, str]) -> Iterator[None]:
+    """The caller's working directory and environment for the length of one command."""
+    saved_cwd, saved_env = os.getcwd(), dict(os.environ)
+    try:
+        os.chdir(cwd)
+        os.environ.clear()
+        os.environ.update({k: v for k, v in env.items() if k != "MNEMON_DAEMON_WARM"})
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved_env)
+        os.chdir(saved_cwd)
+
+
+def _declines(argv: list[str]) -> bool:
+    """The caller's config file turns the resident process off: the caller runs the command itself."""
+    from ...app.config import load_config
+
+    options, _ = client.split_globals(argv)
+    try:
+        return not load_config(config_path=options.get("--config")).daemon
+    except Exception:
+        return False  # a broken config file is the command's to report, in the same words as anywhere
+
+
+def run_command(request: Mapping[str, Any], pool: FacadePool) -> dict[str, Any]:
+    from ..cli.main import main
+
+    argv = [str(a) for a in request["argv"]]
+    out, err = io.StringIO(), io.StringIO()
+    with _callers_process(str(request["cwd"]), request.get("env") or {}):
+        if _declines(argv) or not client.forwardable(argv):
+            return {"declined": True}
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(argv, ends_process=False)
+        pool.after_command()
+    return {"stdout": out.getvalue(), "stderr": err.getvalue(), "code": code}
+
+
+def warm_up(request: Mapping[str, Any], pool: FacadePool) -> None:
+    """Open the store the spawning call used and load its model, so the next call finds both ready."""
+    from ...app.config import load_config
+
+    argv = [str(a) for a in request["argv"]]
+    options, _ = client.split_globals(argv)
+    with _callers_process(str(request["cwd"]), request.get("env") or {}), contextlib.suppress(Exception):
+        cfg = load_config(config_path=options.get("--config"), db=options.get("--db"), store=options.get("--store"),
+                          home=options.get("--home"))
+        mem = pool.get(cfg, readonly=False, provider=options.get("--embed"))
+        mem.rt.embed_query("warm up")
+        if mem.rt.vectors_enabled:
+            len(mem.rt.index)
+        pool.used.clear()
+
+
+class Server:
+    def __init__(self, directory: str, key: str, idle_s: float) -> None:
+        self.path = os.path.join(directory, f"{key}.sock")
+        self.key, self.idle_s = key, idle_s
+        self.pool = FacadePool()
+        self.started = time.time()
+        self.served = 0
+        self.inode = 0  # the socket file's, once bound
+
+    def status(self) -> dict[str, Any]:
+        return {"running": True, "pid": os.getpid(), "socket": self.path, "key": self.key,
+                "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.started)),
+                "served": self.served, "idle_timeout_s": self.idle_s, "open_stores": self.pool.stores()}
+
+    def serve(self, listener: socket.socket) -> None:
+        from ..cli import main as cli_main
+
+        cli_main.FACADES = self.pool
+        listener.settimeout(self.idle_s)
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except TimeoutError:
+                return
+            with conn:
+                if self._answer(conn) == "stop":
+                    return
+            try:
+                if os.stat(self.path).st_ino != self.inode:
+                    return  # a newer process took the socket: it serves from now on
+            except OSError:
+                return
+
+    def _answer(self, conn: socket.socket) -> str:
+        conn.settimeout(REQUEST_READ_TIMEOUT_S)
+        try:
+            request = client.receive(conn)
+        except (OSError, ValueError):
+            return "dropped"
+        if request is None:
+            return "dropped"
+        op = request.get("op")
+        conn.settimeout(None)
+        if op == "run":
+            reply = run_command(request, self.pool)
+            self.served += 0 if reply.get("declined") else 1
+        elif op == "status":
+            reply = self.status()
+        elif op == "stop":
+            reply = {**self.status(), "running": False, "stopped": True}
+        else:
+            reply = {"ok": False, "error": {"code": "usage", "message": f"unknown request {op!r}"}}
+        with contextlib.suppress(OSError):  # the caller may have gone (interrupted): the command ran all the same
+            client.send(conn, reply)
+        return str(op)
+
+
+def main(args: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="mnemon-daemon", description=__doc__.split("\n")[0])
+    ap.add_argument("--dir", required=True)
+    ap.add_argument("--key", required=True)
+    ap.add_argument("--idle", type=float, default=900.0)
+    opts = ap.parse_args(args)
+    os.makedirs(opts.dir, mode=0o700, exist_ok=True)
+    if not client.private_dir_ok(opts.dir):
+        return 1
+    with open(os.path.join(opts.dir, f"{opts.key}.lock"), "a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return 0  # another one is starting or running
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as a CLI call: one command at a time, one BLAS thread
+        server = Server(opts.dir, opts.key, opts.idle)
+        warm = os.environ.pop("MNEMON_DAEMON_WARM", None)
+        if warm:
+            with contextlib.suppress(ValueError, KeyError, TypeError):
+                warm_up({**json.loads(warm), "env": dict(os.environ)}, server.pool)  # started in the caller's env
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        staging = f"{server.path}.{os.getpid()}"
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(staging)
+        listener.bind(staging)
+        listener.listen(64)
+        os.replace(staging, server.path)  # whole, in one step: a caller connects to a listening socket or to none
+        server.inode = os.stat(server.path).st_ino
+        try:
+            server.serve(listener)
+        finally:
+            listener.close()
+            with contextlib.suppress(OSError):
+                if os.stat(server.path).st_ino == server.inode:  # still ours, not a newer process's
+                    os.unlink(server.path)
+            server.pool.close_all()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

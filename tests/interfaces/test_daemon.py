@@ -1,0 +1,256 @@
+"""The resident process (`mnemon.interfaces.daemon`): real processes, a real Unix socket, the real CLI on both sides.
+
+What a user would notice: a call that ran alone leaves a resident process behind; later calls are answered by it with
+the very output (and exit code) they would have printed themselves; relative paths, the environment and the config
+file are the caller's; a store removed between two calls is not written through a stale handle; many callers at once
+lose nothing; and it goes away when idle or asked to.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mnemon.interfaces.daemon import client
+
+from conftest import SRC, parse_one_json
+
+pytestmark = pytest.mark.skipif(not hasattr(__import__("socket"), "AF_UNIX"), reason="needs Unix sockets")
+
+
+@pytest.fixture
+def daemon_env(tmp_path: Path) -> Iterator[dict[str, str]]:
+    # a short directory of its own: a Unix socket's path must stay under ~100 bytes, which pytest's tmp_path may not
+    directory = tempfile.mkdtemp(prefix="mnd-", dir="/tmp")
+    env = {**os.environ, "MNEMON_DAEMON": "on", "MNEMON_DAEMON_DIR": directory,
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(SRC), os.environ.get("PYTHONPATH", "")]))}
+    yield env
+    status = client.ask(env, {"op": "stop"})
+    if status is not None and status.get("pid"):
+        _wait_gone(int(status["pid"]))
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+def _wait_gone(pid: int, timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    os.kill(pid, 9)
+
+
+def mnemon(env: dict[str, str], *args: str, cwd: Path | None = None) -> tuple[int, Any]:
+    proc = subprocess.run([sys.executable, "-m", "mnemon", *args], capture_output=True, text=True, env=env,
+                          cwd=cwd, timeout=60)
+    assert "Traceback" not in proc.stdout + proc.stderr
+    return proc.returncode, parse_one_json(proc.stdout)
+
+
+def status(env: dict[str, str]) -> dict[str, Any] | None:
+    return client.ask(env, {"op": "status"})
+
+
+def wait_running(env: dict[str, str], timeout: float = 30.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if (found := status(env)) is not None:
+            return found
+        time.sleep(0.05)
+    pytest.fail("no resident process answered")
+
+
+def start(env: dict[str, str]) -> dict[str, Any]:
+    code, out = mnemon(env, "daemon", "start")
+    assert code == 0 and out["running"], out
+    return out
+
+
+# ── which calls go to it ─────────────────────────────────────────────────────
+@pytest.mark.parametrize(("argv", "expected"), [
+    (["remember", "a fact"], True),
+    (["--db", "x.db", "--pretty", "recall", "the lake"], True),
+    (["--db=x.db", "--embed", "none", "remember", "x", "--cat", "fact"], True),
+    (["--store", "recall", "remember", "x"], True),  # a store named like a command is the option's value
+    (["remember", "-"], False),  # reads standard input
+    (["remember", "--payload", "p.json"], False),
+    (["--readonly", "recall", "x"], False),
+    (["recall", "--help"], False),
+    (["status"], False),
+    (["--pretty"], False),
+    ([], False),
+])
+def test_only_remember_and_recall_without_standard_input_are_forwarded(argv: list[str], expected: bool) -> None:
+    assert client.forwardable(argv) is expected
+
+
+@given(st.lists(st.sampled_from(["--db", "--db=a", "--pretty", "--readonly", "-", "remember", "recall", "x", "-h",
+                                 "--store", "status", "--payload"]), max_size=8))
+def test_forwarding_is_decided_for_any_arguments(argv: list[str]) -> None:
+    if client.forwardable(argv):
+        assert client.split_globals(argv)[1] in client.FORWARDED
+        assert "-" not in argv and "--readonly" not in argv
+
+
+@pytest.mark.parametrize(("word", "on"), [("", True), ("on", True), ("1", True), ("off", False), ("0", False),
+                                          ("false", False), ("auto", False)])
+def test_the_environment_switch_reads_like_every_boolean_setting(word: str, on: bool) -> None:
+    from mnemon.app.config import load_config
+
+    assert client.enabled({"MNEMON_DAEMON": word}) is on
+    assert load_config({"MNEMON_DAEMON": word, "HOME": "/nonexistent"}).daemon is on
+
+
+def test_a_call_that_ran_alone_offers_a_resident_process_only_when_allowed(monkeypatch: pytest.MonkeyPatch,
+                                                                           tmp_path: Path) -> None:
+    from mnemon.interfaces.cli import main as cli_main
+
+    spawned: list[list[str]] = []
+    monkeypatch.setattr(client, "spawn", lambda argv, env, idle: spawned.append(list(argv)))
+    db = str(tmp_path / "m.db")
+    for word, argv in [("off", ["--db", db, "remember", "one"]), ("on", ["--db", db, "status"]),
+                       ("on", ["--db", db, "remember", "two"])]:
+        monkeypatch.setenv("MNEMON_DAEMON", word)
+        assert cli_main.main(argv, ends_process=True) == 0
+    assert spawned == [["--db", db, "remember", "two"]]
+
+
+# ── calls answered by it ─────────────────────────────────────────────────────
+def test_a_call_leaves_a_resident_process_that_answers_the_next_calls_as_they_would_answer(
+        daemon_env: dict[str, str], tmp_path: Path) -> None:
+    db = str(tmp_path / "m.db")
+    code, first = mnemon(daemon_env, "--db", db, "remember", "We moved the lake trip to June", "--cat", "decision")
+    assert code == 0 and first["action"] == "added"
+    running = wait_running(daemon_env)
+    assert running["served"] == 0
+    code, second = mnemon(daemon_env, "--db", db, "remember", "Anna books the cabin for the lake trip")
+    assert code == 0 and second["action"] == "added" and second["edges_created"]["temporal"] >= 1
+    code, again = mnemon(daemon_env, "--db", db, "remember", "We moved the lake trip to June", "--cat", "decision")
+    assert again["action"] == "skipped" and again["replaced_id"] == first["id"]
+    assert status(daemon_env)["served"] == 2  # type: ignore[index]
+
+    alone = {**daemon_env, "MNEMON_DAEMON": "off"}
+    served = mnemon(daemon_env, "--db", db, "recall", "when is the lake trip", "--limit", "5")
+    own = mnemon(alone, "--db", db, "recall", "when is the lake trip", "--limit", "5")
+    assert served[0] == own[0] == 0
+    assert [r["insight"]["id"] for r in served[1]["results"]] == [r["insight"]["id"] for r in own[1]["results"]]
+    assert {r["insight"]["id"] for r in served[1]["results"]} == {first["id"], second["id"]}
+    for bad in (["remember", "x", "--imp", "9"], ["recall"], ["remember", "x", "--cat", "nope"]):
+        assert mnemon(daemon_env, "--db", db, *bad) == mnemon(alone, "--db", db, *bad)
+        assert mnemon(daemon_env, "--db", db, *bad)[0] != 0
+    assert status(daemon_env)["served"] == 3 + 6  # type: ignore[index]
+
+
+def test_relative_paths_and_the_environment_are_the_callers(daemon_env: dict[str, str], tmp_path: Path) -> None:
+    start(daemon_env)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    mnemon(daemon_env, "--db", "rel.db", "remember", "one in a", cwd=tmp_path / "a")
+    mnemon(daemon_env, "--db", "rel.db", "remember", "one in b", cwd=tmp_path / "b")
+    mnemon(daemon_env, "--db", "rel.db", "remember", "two in b", cwd=tmp_path / "b")
+    home_b = tmp_path / "home-b"
+    mnemon({**daemon_env, "MNEMON_HOME": str(home_b), "MNEMON_STORE": "work"}, "remember", "in a named store")
+    assert status(daemon_env)["served"] == 4  # type: ignore[index]
+    assert _contents(tmp_path / "a" / "rel.db") == ["one in a"]
+    assert _contents(tmp_path / "b" / "rel.db") == ["one in b", "two in b"]
+    assert _contents(home_b / "data" / "work" / "mnemon.db") == ["in a named store"]
+
+
+def _contents(db: Path) -> list[str]:
+    from mnemon.app.config import load_config
+    from mnemon.app.memory import Mnemon
+
+    with Mnemon.open(load_config({"HOME": "/nonexistent"}, db=str(db)), provider="none") as m:
+        return sorted(n.content for n in m.rt.store.iter_nodes())
+
+
+def test_a_store_removed_between_calls_is_opened_afresh(daemon_env: dict[str, str], tmp_path: Path) -> None:
+    start(daemon_env)
+    db = tmp_path / "gone.db"
+    mnemon(daemon_env, "--db", str(db), "remember", "before the removal")
+    code, _ = mnemon({**daemon_env, "MNEMON_DAEMON": "off"}, "--db", str(db), "status")
+    for p in tmp_path.glob("gone.db*"):
+        p.unlink()
+    code, out = mnemon(daemon_env, "--db", str(db), "remember", "after the removal")
+    assert code == 0 and out["action"] == "added"
+    assert _contents(db) == ["after the removal"]
+
+
+def test_a_config_file_that_turns_it_off_keeps_the_call_in_its_own_process(daemon_env: dict[str, str],
+                                                                          tmp_path: Path) -> None:
+    start(daemon_env)
+    config = tmp_path / "off.json"
+    config.write_text(json.dumps({"daemon": False}))
+    db = str(tmp_path / "m.db")
+    unset = {k: v for k, v in daemon_env.items() if k != "MNEMON_DAEMON"}  # the variable would win over the file
+    code, out = mnemon(unset, "--config", str(config), "--db", db, "remember", "kept local")
+    assert code == 0 and out["action"] == "added"
+    assert status(daemon_env)["served"] == 0  # type: ignore[index]
+    mnemon(daemon_env, "--db", db, "remember", "served")
+    assert status(daemon_env)["served"] == 1  # type: ignore[index]
+
+
+def test_many_callers_at_once_lose_nothing(daemon_env: dict[str, str], tmp_path: Path) -> None:
+    start(daemon_env)
+    db = str(tmp_path / "busy.db")
+
+    def writer(w: int) -> list[int]:
+        return [mnemon(daemon_env, "--db", db, "remember", f"writer {w} note {i}", "--no-diff")[0] for i in range(6)]
+
+    with ThreadPoolExecutor(4) as pool:
+        codes = [c for cs in pool.map(writer, range(4)) for c in cs]
+    assert codes == [0] * 24
+    assert len(_contents(Path(db))) == 24
+    assert status(daemon_env)["served"] == 24  # type: ignore[index]
+
+
+# ── its life ─────────────────────────────────────────────────────────────────
+def test_start_status_stop(daemon_env: dict[str, str], tmp_path: Path) -> None:
+    code, out = mnemon(daemon_env, "daemon", "status")
+    assert code == 0 and out["running"] is False and out["enabled"] is True
+    started = start(daemon_env)
+    assert started["started"] is True and started["pid"] != os.getpid()
+    assert mnemon(daemon_env, "daemon", "start")[1]["started"] is False  # one is enough
+    code, out = mnemon(daemon_env, "daemon", "stop")
+    assert code == 0 and out["stopped"] is True
+    _wait_gone(int(started["pid"]))
+    assert not Path(started["socket"]).exists()
+    assert mnemon(daemon_env, "daemon", "status")[1]["running"] is False
+    assert mnemon({**daemon_env, "MNEMON_DAEMON": "off"}, "daemon", "start")[1]["started"] is False
+
+
+def test_it_exits_when_idle(daemon_env: dict[str, str]) -> None:
+    directory, key = daemon_env["MNEMON_DAEMON_DIR"], client.fingerprint()
+    proc = subprocess.Popen([sys.executable, "-m", "mnemon.interfaces.daemon.server", "--dir", directory, "--key",
+                             key, "--idle", "0.5"], env=daemon_env)
+    wait_running(daemon_env)
+    assert proc.wait(timeout=30) == 0
+    assert not Path(client.socket_path(daemon_env, key)).exists()
+
+
+def test_calls_only_reach_a_process_of_the_same_code_in_a_private_directory(daemon_env: dict[str, str],
+                                                                            tmp_path: Path) -> None:
+    start(daemon_env)
+    assert client.ask(daemon_env, {"op": "status"}, key="0" * 16) is None  # other code listens elsewhere
+    os.chmod(daemon_env["MNEMON_DAEMON_DIR"], 0o755)
+    try:
+        assert status(daemon_env) is None  # a directory others may enter is not trusted
+        code, out = mnemon(daemon_env, "--db", str(tmp_path / "m.db"), "remember", "runs alone")
+        assert code == 0 and out["action"] == "added"
+    finally:
+        os.chmod(daemon_env["MNEMON_DAEMON_DIR"], 0o700)
+    assert status(daemon_env)["served"] == 0  # type: ignore[index]
