@@ -254,3 +254,13 @@ def test_calls_only_reach_a_process_of_the_same_code_in_a_private_directory(daem
     finally:
         os.chmod(daemon_env["MNEMON_DAEMON_DIR"], 0o700)
     assert status(daemon_env)["served"] == 0  # type: ignore[index]
+
+
+def test_a_caller_whose_directory_is_gone_is_sent_back_to_run_alone(tmp_path: Path) -> None:
+    from mnemon.interfaces.daemon.server import FacadePool, run_command
+
+    cwd, env = os.getcwd(), dict(os.environ)
+    reply = run_command({"argv": ["remember", "x"], "cwd": str(tmp_path / "gone"), "env": {"MNEMON_DAEMON": "on"}},
+                        FacadePool())
+    assert reply == {"declined": True}
+    assert os.getcwd() == cwd and dict(os.environ) == env

@@ -157,15 +157,22 @@ def ask(environ: Mapping[str, str], doc: Mapping[str, Any], key: str | None = No
 def forward(argv: Sequence[str], environ: Mapping[str, str]) -> int | None:
     """Run the call in the resident process and print what it printed. Returns its exit code, or None when the call
     must run here: nothing listens, or the resident process declines (the config file turns it off)."""
+    try:
+        cwd = os.getcwd()
+    except OSError:
+        return None  # the working directory is gone: the call's own process reports it
     sock = connect(environ)
     if sock is None:
         return None
     with sock:
         try:
-            send(sock, {"op": "run", "argv": list(argv), "cwd": os.getcwd(), "env": dict(environ)})
+            send(sock, {"op": "run", "argv": list(argv), "cwd": cwd, "env": dict(environ)})
             reply = receive(sock)
         except OSError:
             reply = None
+        except KeyboardInterrupt:  # as a call of its own would answer an interrupt (the command may still finish)
+            sys.stdout.write('{"ok":false,"error":{"code":"aborted","message":"aborted"}}\n')
+            return 1
     if reply is None:
         # the request may have run (a write committed) before the process died: running it again here could do it
         # twice, so the caller hears what happened instead

@@ -127,11 +127,13 @@ def run_command(request: Mapping[str, Any], pool: FacadePool) -> dict[str, Any]:
 
     argv = [str(a) for a in request["argv"]]
     out, err = io.StringIO(), io.StringIO()
+    if not os.path.isdir(str(request["cwd"])):
+        return {"declined": True}  # the caller's directory is gone: its own process says so in its own words
     with _callers_process(str(request["cwd"]), request.get("env") or {}):
         if _declines(argv) or not client.forwardable(argv):
             return {"declined": True}
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(argv, ends_process=False)
+            code = main(argv, ends_process=False)  # catches everything: an error is the command's envelope
         pool.after_command()
     return {"stdout": out.getvalue(), "stderr": err.getvalue(), "code": code}
 
