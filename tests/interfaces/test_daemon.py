@@ -86,6 +86,12 @@ def start(env: dict[str, str]) -> dict[str, Any]:
     (["--db", "x.db", "--pretty", "recall", "the lake"], True),
     (["--db=x.db", "--embed", "none", "remember", "x", "--cat", "fact"], True),
     (["--store", "recall", "remember", "x"], True),  # a store named like a command is the option's value
+    (["search", "lake"], True),
+    (["retrieve", "--prompt", "battery risk", "--max-items", "4"], True),
+    (["surface", "--prompt=battery risk"], True),
+    (["retrieve", "battery", "risk"], False),  # without --prompt it may read the prompt from standard input
+    (["surface"], False),
+    (["retrieve", "--prompt", "-"], False),
     (["remember", "-"], False),  # reads standard input
     (["remember", "--payload", "p.json"], False),
     (["--readonly", "recall", "x"], False),
@@ -94,7 +100,7 @@ def start(env: dict[str, str]) -> dict[str, Any]:
     (["--pretty"], False),
     ([], False),
 ])
-def test_only_remember_and_recall_without_standard_input_are_forwarded(argv: list[str], expected: bool) -> None:
+def test_only_commands_that_read_no_standard_input_are_forwarded(argv: list[str], expected: bool) -> None:
     assert client.forwardable(argv) is expected
 
 
@@ -153,6 +159,19 @@ def test_a_call_leaves_a_resident_process_that_answers_the_next_calls_as_they_wo
         assert mnemon(daemon_env, "--db", db, *bad) == mnemon(alone, "--db", db, *bad)
         assert mnemon(daemon_env, "--db", db, *bad)[0] != 0
     assert status(daemon_env)["served"] == 3 + 6  # type: ignore[index]
+
+
+def test_context_packs_and_cards_through_it_are_the_ones_a_call_of_its_own_prints(daemon_env: dict[str, str],
+                                                                                  tmp_path: Path) -> None:
+    alone = {**daemon_env, "MNEMON_DAEMON": "off"}
+    db = str(tmp_path / "v.db")
+    vault = Path(__file__).resolve().parents[2] / "examples" / "vault"
+    assert mnemon(alone, "--db", db, "ingest", "--vault", str(vault))[0] == 0
+    start(daemon_env)
+    for argv in (["retrieve", "--prompt", "battery supplier risk", "--max-items", "4"],
+                 ["surface", "--prompt", "battery supplier risk"], ["search", "battery"]):
+        assert mnemon(daemon_env, "--db", db, *argv) == mnemon(alone, "--db", db, *argv)
+    assert status(daemon_env)["served"] == 3  # type: ignore[index]
 
 
 def test_relative_paths_and_the_environment_are_the_callers(daemon_env: dict[str, str], tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """The resident process: a warm `mnemon` that CLI calls hand their command to.
 
-Every `mnemon remember` / `mnemon recall` is a new Python process, and with the local model most of its time is not
+Every `mnemon remember` / `mnemon recall` (and `search`, `retrieve`, `surface`: the calls agents' hooks make) is a
+new Python process, and with the local model most of its time is not
 the command but the start: numpy's import, the model's load and first embedding, the store's caches — 150–300 ms of a
 call whose work takes 10–20 ms. The first such call that had to pay it leaves a resident process behind (`server`);
 later calls find its socket and send it their arguments, working directory and environment (`client`), and it runs

@@ -15,7 +15,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 # commands that pay for the model and the store's caches, and read no standard input
-FORWARDED = frozenset({"remember", "recall"})
+FORWARDED = frozenset({"remember", "recall", "search", "retrieve", "surface"})
+# these read the prompt from standard input when none is given: forwarded only with `--prompt TEXT`
+_PROMPTED = frozenset({"retrieve", "surface"})
 _GLOBAL_WITH_VALUE = frozenset({"--db", "--store", "--home", "--config", "--embed"})
 _GLOBAL_FLAGS = frozenset({"--pretty"})  # --readonly is not forwarded: a read-only snapshot is a per-process thing
 # arguments that make a command read standard input or print help: such a call runs in its own process
@@ -48,9 +50,21 @@ def split_globals(argv: Sequence[str]) -> tuple[dict[str, str], str | None]:
 
 def forwardable(argv: Sequence[str]) -> bool:
     """Whether the resident process may run this call: a forwarded command, nothing read from standard input."""
-    if split_globals(argv)[1] not in FORWARDED:
+    command = split_globals(argv)[1]
+    if command not in FORWARDED:
         return False
-    return not any(a in _LOCAL_ONLY or a.split("=", 1)[0] in _LOCAL_ONLY or a == "--readonly" for a in argv)
+    if any(a in _LOCAL_ONLY or a.split("=", 1)[0] in _LOCAL_ONLY or a == "--readonly" for a in argv):
+        return False
+    return command not in _PROMPTED or _prompt_given(argv)
+
+
+def _prompt_given(argv: Sequence[str]) -> bool:
+    for k, arg in enumerate(argv):
+        if arg == "--prompt" and k + 1 < len(argv) and argv[k + 1] != "-":
+            return True
+        if arg.startswith("--prompt=") and arg != "--prompt=-":
+            return True
+    return False
 
 
 def enabled(environ: Mapping[str, str]) -> bool:
