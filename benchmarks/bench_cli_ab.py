@@ -56,6 +56,20 @@ def measure(src: Path, db: Path, args: list[str], env: dict[str, str]) -> tuple[
     return wall, cpu, proc.stdout.decode()
 
 
+def ask_resident(src: Path, env: dict[str, str], op: str) -> dict[str, Any]:
+    code = ("import json, os, sys; from mnemon.interfaces.daemon import client; "
+            f"print(json.dumps(client.ask(os.environ, {{'op': {op!r}}})))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**env, "PYTHONPATH": str(src)}, check=True).stdout
+    return json.loads(out) or {}
+
+
+def wait_resident(src: Path, env: dict[str, str], timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not ask_resident(src, env, "status") and time.monotonic() < deadline:
+        time.sleep(0.2)
+
+
 def summary(values: list[float]) -> dict[str, float]:
     return {"p50": round(statistics.median(values), 1), "min": round(min(values), 1)}
 
@@ -70,6 +84,9 @@ def main() -> None:
     ap.add_argument("--embed", default="none", help="the embedding provider of both sides (local: the e5 model)")
     ap.add_argument("--remember-before", action="store_true",
                     help="each measured call follows a `remember` on the same side (reported as remember_ms)")
+    ap.add_argument("--resident", action="store_true",
+                    help="the new side's calls go through the resident process (the first warm-up call starts it); "
+                         "the old side runs each call alone. Give the same tree twice to see what it saves")
     ap.add_argument("command", help="the mnemon command, e.g. recall")
     ap.add_argument("queries", nargs="+", help="its argument; each is measured separately")
     opts = ap.parse_args()
@@ -82,11 +99,16 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="mnemon-ab-") as tmp:
         env["MNEMON_HOME"] = str(Path(tmp) / "home")
         dbs = {side: copy_store(Path(opts.store), Path(tmp) / side) for side in sides}
+        envs = {"old": env, "new": env}
+        if opts.resident:
+            envs["new"] = {**env, "MNEMON_DAEMON": "on", "MNEMON_DAEMON_DIR": tempfile.mkdtemp(prefix="mnab-")}
         for query in opts.queries:
             args = [opts.command, query]
             for _ in range(opts.warmups):
                 for side, src in sides.items():
-                    measure(src, dbs[side], args, env)
+                    measure(src, dbs[side], args, envs[side])
+                if opts.resident:
+                    wait_resident(sides["new"], envs["new"])
             wall: dict[str, list[float]] = {side: [] for side in sides}
             cpu: dict[str, list[float]] = {side: [] for side in sides}
             remember: dict[str, list[float]] = {side: [] for side in sides}
@@ -96,10 +118,10 @@ def main() -> None:
                 for side in order:
                     if opts.remember_before:
                         remember[side].append(measure(sides[side], dbs[side], [
-                            "remember", f"cycle {k}: {query} came up again in the meeting"], env)[0])
+                            "remember", f"cycle {k}: {query} came up again in the meeting"], envs[side])[0])
                     # a remembered text is stored once: each measured `remember` writes a new one
                     w, c, out = measure(sides[side], dbs[side], args if opts.command != "remember" else [
-                        opts.command, f"{query} (take {k})"], env)
+                        opts.command, f"{query} (take {k})"], envs[side])
                     wall[side].append(w)
                     cpu[side].append(c)
                     outputs[side].append(out)
@@ -109,6 +131,8 @@ def main() -> None:
                           **({"remember_ms": summary(remember[side])} if remember[side] else {})} for side in sides},
                 "same_output": outputs["old"] == outputs["new"],
             })
+        if opts.resident:
+            report["served_by_resident_process"] = ask_resident(sides["new"], envs["new"], "stop").get("served")
     report["load_after"] = os.getloadavg()[0]
     print(json.dumps(report, indent=1))
 

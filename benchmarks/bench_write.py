@@ -176,6 +176,9 @@ def build_store(size: int, provider: str, cache: Path, pool: VectorPool | None, 
         m.close()
     checkpoint(tmp)
     tmp.rename(db)
+    for suffix in ("-vectors", "-vectors.ids", "-vectors-ann", "-vectors-ann.json", "-graph"):  # the saved caches
+        if Path(f"{tmp}{suffix}").exists():
+            Path(f"{tmp}{suffix}").rename(f"{db}{suffix}")
     return db
 
 

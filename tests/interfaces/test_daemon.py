@@ -242,7 +242,7 @@ def test_start_status_stop(daemon_env: dict[str, str], tmp_path: Path) -> None:
     code, out = mnemon(daemon_env, "daemon", "status")
     assert code == 0 and out["running"] is False and out["enabled"] is True
     started = start(daemon_env)
-    assert started["started"] is True and started["pid"] != os.getpid()
+    assert started["started"] is True and started["pid"] != os.getpid() and started["peak_memory_mb"] > 0
     assert mnemon(daemon_env, "daemon", "start")[1]["started"] is False  # one is enough
     code, out = mnemon(daemon_env, "daemon", "stop")
     assert code == 0 and out["stopped"] is True

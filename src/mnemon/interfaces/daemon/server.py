@@ -15,6 +15,7 @@ import fcntl
 import io
 import json
 import os
+import resource
 import socket
 import sys
 import time
@@ -154,6 +155,11 @@ def warm_up(request: Mapping[str, Any], pool: FacadePool) -> None:
         pool.used.clear()
 
 
+def _peak_memory_mb() -> float:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux, bytes on macOS
+    return round(peak / (1 << 20 if sys.platform == "darwin" else 1 << 10), 1)
+
+
 class Server:
     def __init__(self, directory: str, key: str, idle_s: float) -> None:
         self.path = os.path.join(directory, f"{key}.sock")
@@ -166,7 +172,8 @@ class Server:
     def status(self) -> dict[str, Any]:
         return {"running": True, "pid": os.getpid(), "socket": self.path, "key": self.key,
                 "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.started)),
-                "served": self.served, "idle_timeout_s": self.idle_s, "open_stores": self.pool.stores()}
+                "served": self.served, "idle_timeout_s": self.idle_s, "open_stores": self.pool.stores(),
+                "peak_memory_mb": _peak_memory_mb()}
 
     def serve(self, listener: socket.socket) -> None:
         from ..cli import main as cli_main
