@@ -172,6 +172,14 @@ def test_context_packs_and_cards_through_it_are_the_ones_a_call_of_its_own_print
                  ["surface", "--prompt", "battery supplier risk"], ["search", "battery"]):
         assert mnemon(daemon_env, "--db", db, *argv) == mnemon(alone, "--db", db, *argv)
     assert status(daemon_env)["served"] == 3  # type: ignore[index]
+    # Mneme's command line (`mneme retrieve … --db …`) is handed over after its translation
+    mneme = [sys.executable, "-m", "mnemon.interfaces.mneme_cli", "retrieve", "--prompt", "battery supplier risk",
+             "--db", db, "--max-items", "4"]
+    served, own = (subprocess.run(mneme, capture_output=True, text=True, env=e, timeout=60) for e in (daemon_env, alone))
+    assert served.returncode == own.returncode == 0 and served.stdout == own.stdout
+    assert parse_one_json(served.stdout) == mnemon(alone, "--db", db, "retrieve", "--prompt", "battery supplier risk",
+                                                   "--max-items", "4")[1]
+    assert status(daemon_env)["served"] == 4  # type: ignore[index]
 
 
 def test_relative_paths_and_the_environment_are_the_callers(daemon_env: dict[str, str], tmp_path: Path) -> None:

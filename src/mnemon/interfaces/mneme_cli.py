@@ -11,6 +11,7 @@ Translation only:
 """
 from __future__ import annotations
 
+import os
 import sys
 
 GLOBAL_VALUE_FLAGS = ("--config", "--db", "--store", "--home", "--embed")
@@ -92,6 +93,7 @@ def _drop_json(args: list[str]) -> list[str]:
         return args
     from .cli.main import cli
 
+    _register()
     command = cli.commands.get(args[0])
     sub = args[1] if len(args) > 1 else None
     if command is not None and sub and hasattr(command, "commands"):
@@ -111,11 +113,19 @@ def _register() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one Mneme command line; as a program, a call the resident process takes goes there (as `mnemon`'s do)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    translated = translate(args)
+    if argv is None:
+        from .daemon import client
+
+        if client.forwardable(translated) and client.enabled(os.environ):
+            code = client.forward(translated, os.environ)
+            if code is not None:
+                return code
     from .cli.main import main as mnemon_main
 
-    args = list(sys.argv[1:] if argv is None else argv)
-    _register()
-    return mnemon_main(translate(args), ends_process=argv is None)
+    return mnemon_main(translated, ends_process=argv is None)
 
 
 if __name__ == "__main__":
