@@ -160,6 +160,15 @@ def test_a_call_leaves_a_resident_process_that_answers_the_next_calls_as_they_wo
         assert mnemon(daemon_env, "--db", db, *bad)[0] != 0
     assert status(daemon_env)["served"] == 3 + 6  # type: ignore[index]
 
+    # a write by a process of its own in between: the resident process's open store and caches follow it
+    code, other = mnemon(alone, "--db", db, "remember", "The harbour crane inspection moved to Friday")
+    assert code == 0
+    code, found = mnemon(daemon_env, "--db", db, "recall", "harbour crane inspection", "--limit", "3")
+    assert found["results"][0]["insight"]["id"] == other["id"]
+    code, after = mnemon(daemon_env, "--db", db, "remember", "The harbour crane inspection passed")
+    edges = mnemon(alone, "--db", db, "show", after["id"])[1]["edges"]
+    assert any(e["sub_type"] == "backbone" and other["id"] in (e["source_id"], e["target_id"]) for e in edges)
+
 
 def test_context_packs_and_cards_through_it_are_the_ones_a_call_of_its_own_prints(daemon_env: dict[str, str],
                                                                                   tmp_path: Path) -> None:
