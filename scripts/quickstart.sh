@@ -20,3 +20,5 @@ $M recall "why did we choose Qdrant" --verbose
 $M ingest --vault examples/vault
 $M retrieve --prompt "what is late with the battery supplier" --budget 1200 --max-items 5
 $M status
+# the first call left a resident process that answered the later ones (15 idle minutes; `mnemon daemon stop`)
+$M daemon status
