@@ -300,3 +300,18 @@ def test_a_caller_whose_directory_is_gone_is_sent_back_to_run_alone(tmp_path: Pa
                         FacadePool())
     assert reply == {"declined": True}
     assert os.getcwd() == cwd and dict(os.environ) == env
+
+
+def test_a_process_that_cannot_listen_says_why_and_is_not_started_again_soon(daemon_env: dict[str, str]) -> None:
+    directory, key = daemon_env["MNEMON_DAEMON_DIR"], client.fingerprint()
+    os.makedirs(os.path.join(directory, f"{key}.sock"))  # a directory where its socket must go: binding cannot win
+    proc = subprocess.run([sys.executable, "-m", "mnemon.interfaces.daemon.server", "--dir", directory, "--key", key],
+                          env=daemon_env, timeout=60)
+    assert proc.returncode == 1 and Path(client.failure_note(directory, key)).read_text().strip()
+    assert client.spawn(["remember", "x"], daemon_env, 900) is False
+
+
+def test_no_process_is_started_where_a_socket_path_would_be_too_long(daemon_env: dict[str, str]) -> None:
+    deep = os.path.join(daemon_env["MNEMON_DAEMON_DIR"], "d" * 90)
+    assert client.spawn(["remember", "x"], {**daemon_env, "MNEMON_DAEMON_DIR": deep}, 900) is False
+    assert not os.path.exists(os.path.join(deep, f"{client.fingerprint()}.lock"))

@@ -11,6 +11,7 @@ import os
 import socket
 import struct
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -24,6 +25,9 @@ _GLOBAL_FLAGS = frozenset({"--pretty"})  # --readonly is not forwarded: a read-o
 _LOCAL_ONLY = frozenset({"-", "-h", "--help", "--payload", "--version"})
 _ON = frozenset({"1", "true", "yes", "on"})  # as `app.config` reads a boolean setting
 _HEADER = struct.Struct("!Q")
+# a Unix socket's path is limited to 104–108 bytes by the OS; the server binds a slightly longer staging name first
+MAX_SOCKET_PATH = 96
+RETRY_AFTER_FAILURE_S = 600.0
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -201,6 +205,18 @@ def forward(argv: Sequence[str], environ: Mapping[str, str]) -> int | None:
     return int(reply.get("code", 1))
 
 
+def failure_note(directory: str, key: str) -> str:
+    """Written by a resident process that could not start listening (with why): no call starts another for a while."""
+    return os.path.join(directory, f"{key}.failed")
+
+
+def _failed_lately(directory: str, key: str) -> bool:
+    try:
+        return os.stat(failure_note(directory, key)).st_mtime > time.time() - RETRY_AFTER_FAILURE_S
+    except OSError:
+        return False
+
+
 def spawn(argv: Sequence[str], environ: Mapping[str, str], idle_s: float) -> bool:
     """Start the resident process in the background (its own session, no terminal), warmed up for the store and
     model this call used. True if one was started; it steps aside by itself if another one beats it to the lock."""
@@ -214,6 +230,8 @@ def spawn(argv: Sequence[str], environ: Mapping[str, str], idle_s: float) -> boo
     if not private_dir_ok(directory):
         return False
     key = fingerprint()
+    if len(socket_path(environ, key).encode()) > MAX_SOCKET_PATH or _failed_lately(directory, key):
+        return False
     if (sock := connect(environ, key)) is not None:
         sock.close()
         return False

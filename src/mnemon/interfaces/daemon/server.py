@@ -218,6 +218,18 @@ class Server:
         return str(op)
 
 
+def _listen(server: Server) -> socket.socket:
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    staging = f"{server.path}.{os.getpid()}"
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(staging)
+    listener.bind(staging)
+    listener.listen(64)
+    os.replace(staging, server.path)  # whole, in one step: a caller connects to a listening socket or to none
+    server.inode = os.stat(server.path).st_ino
+    return listener
+
+
 def main(args: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="mnemon-daemon", description=__doc__.split("\n")[0])
     ap.add_argument("--dir", required=True)
@@ -238,14 +250,12 @@ def main(args: list[str] | None = None) -> int:
         if warm:
             with contextlib.suppress(ValueError, KeyError, TypeError):
                 warm_up({**json.loads(warm), "env": dict(os.environ)}, server.pool)  # started in the caller's env
-        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        staging = f"{server.path}.{os.getpid()}"
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(staging)
-        listener.bind(staging)
-        listener.listen(64)
-        os.replace(staging, server.path)  # whole, in one step: a caller connects to a listening socket or to none
-        server.inode = os.stat(server.path).st_ino
+        try:
+            listener = _listen(server)
+        except OSError as exc:
+            with open(client.failure_note(opts.dir, opts.key), "w") as note:
+                note.write(f"{exc}\n")
+            return 1
         try:
             server.serve(listener)
         finally:
