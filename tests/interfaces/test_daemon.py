@@ -315,3 +315,31 @@ def test_no_process_is_started_where_a_socket_path_would_be_too_long(daemon_env:
     deep = os.path.join(daemon_env["MNEMON_DAEMON_DIR"], "d" * 90)
     assert client.spawn(["remember", "x"], {**daemon_env, "MNEMON_DAEMON_DIR": deep}, 900) is False
     assert not os.path.exists(os.path.join(deep, f"{client.fingerprint()}.lock"))
+
+
+def test_open_stores_hold_no_read_snapshot_between_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """A store kept open must not pin the write-ahead log: other processes' checkpoints complete between commands."""
+    import sqlite3
+
+    from mnemon.interfaces.cli import main as cli_main
+    from mnemon.interfaces.daemon.server import FacadePool
+
+    pool = FacadePool()
+    monkeypatch.setattr(cli_main, "FACADES", pool)
+    db = str(tmp_path / "m.db")
+    try:
+        for i in range(12):
+            assert cli_main.main(["--db", db, "remember", f"Anna moved the standup, take {i}"], ends_process=False) == 0
+        for argv in (["recall", "standup"], ["search", "standup"], ["remember", "the standup is at nine"],
+                     ["retrieve", "--prompt", "standup"], ["surface", "--prompt", "standup"]):
+            assert cli_main.main(["--db", db, *argv], ends_process=False) == 0
+            other = sqlite3.connect(db)
+            try:
+                assert other.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0] == 0, argv  # 0: not busy
+            finally:
+                other.close()
+        assert len(pool.stores()) == 1
+    finally:
+        pool.close_all()
+    capsys.readouterr()
