@@ -92,6 +92,8 @@ def start(env: dict[str, str]) -> dict[str, Any]:
     (["retrieve", "battery", "risk"], False),  # without --prompt it may read the prompt from standard input
     (["surface"], False),
     (["retrieve", "--prompt", "-"], False),
+    (["agent", "preflight", "--prompt", "where does Mira live now?"], True),
+    (["agent", "preflight"], False),
     (["remember", "-"], False),  # reads standard input
     (["remember", "--payload", "p.json"], False),
     (["--readonly", "recall", "x"], False),
@@ -178,9 +180,10 @@ def test_context_packs_and_cards_through_it_are_the_ones_a_call_of_its_own_print
     assert mnemon(alone, "--db", db, "ingest", "--vault", str(vault))[0] == 0
     start(daemon_env)
     for argv in (["retrieve", "--prompt", "battery supplier risk", "--max-items", "4"],
-                 ["surface", "--prompt", "battery supplier risk"], ["search", "battery"]):
+                 ["surface", "--prompt", "battery supplier risk"], ["search", "battery"],
+                 ["agent", "preflight", "--prompt", "battery supplier risk", "--as-of", "2026-06-01T00:00:00Z"]):
         assert mnemon(daemon_env, "--db", db, *argv) == mnemon(alone, "--db", db, *argv)
-    assert status(daemon_env)["served"] == 3  # type: ignore[index]
+    assert status(daemon_env)["served"] == 4  # type: ignore[index]
     # Mneme's command line (`mneme retrieve … --db …`) is handed over after its translation
     mneme = [sys.executable, "-m", "mnemon.interfaces.mneme_cli", "retrieve", "--prompt", "battery supplier risk",
              "--db", db, "--max-items", "4"]
@@ -188,7 +191,7 @@ def test_context_packs_and_cards_through_it_are_the_ones_a_call_of_its_own_print
     assert served.returncode == own.returncode == 0 and served.stdout == own.stdout
     assert parse_one_json(served.stdout) == mnemon(alone, "--db", db, "retrieve", "--prompt", "battery supplier risk",
                                                    "--max-items", "4")[1]
-    assert status(daemon_env)["served"] == 4  # type: ignore[index]
+    assert status(daemon_env)["served"] == 5  # type: ignore[index]
 
 
 def test_relative_paths_and_the_environment_are_the_callers(daemon_env: dict[str, str], tmp_path: Path) -> None:

@@ -48,9 +48,9 @@ SETTINGS: tuple[Setting, ...] = (
             "From how many vectors a one-shot process (a CLI call) uses the index too; below, the exact scan costs "
             "it less than loading the index."),
     Setting("daemon", "MNEMON_DAEMON", True,
-            "Let `remember`/`recall`/`search`/`retrieve`/`surface` CLI calls hand their command to a resident mnemon "
-            "process that keeps the model and stores open (started by the first call that had to load them; false: "
-            "every call runs alone)."),
+            "Let `remember`/`recall`/`search`/`retrieve`/`surface`/`agent preflight` CLI calls hand their command to "
+            "a resident mnemon process that keeps the model and stores open (started by the first call that had to "
+            "load them; false: every call runs alone)."),
     Setting("daemon_idle", "MNEMON_DAEMON_IDLE", "15m",
             "How long the resident process waits for a call before it exits."),
 )

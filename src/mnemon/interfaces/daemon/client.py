@@ -16,9 +16,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 # commands that pay for the model and the store's caches, and read no standard input
-FORWARDED = frozenset({"remember", "recall", "search", "retrieve", "surface"})
-# these read the prompt from standard input when none is given: forwarded only with `--prompt TEXT`
-_PROMPTED = frozenset({"retrieve", "surface"})
+FORWARDED = frozenset({"remember", "recall", "search", "retrieve", "surface", "agent"})
+# these read the prompt from standard input when none is given (`agent` groups `preflight` alone, whose prompt is
+# required): forwarded only with `--prompt TEXT`
+_PROMPTED = frozenset({"retrieve", "surface", "agent"})
 _GLOBAL_WITH_VALUE = frozenset({"--db", "--store", "--home", "--config", "--embed"})
 _GLOBAL_FLAGS = frozenset({"--pretty"})  # --readonly is not forwarded: a read-only snapshot is a per-process thing
 # arguments that make a command read standard input or print help: such a call runs in its own process
