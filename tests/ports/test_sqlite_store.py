@@ -5,6 +5,7 @@ Only protocol methods are used (plus `path`/`readonly`), so the `store` fixture 
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -318,6 +319,32 @@ def test_a_bulk_edge_insert_keeps_one_row_per_edge_the_later_values_winning(stor
     got = sorted((e.src, e.dst, e.type, e.weight, e.sub_type) for e in store.edges_of(["a", "b"]))
     assert got == [("a", "b", "entity", 0.75, "again"), ("a", "b", "semantic", 0.25, ""),
                    ("b", "a", "semantic", 0.5, "")]
+
+
+def test_a_bulk_edge_insert_refuses_an_unknown_status_and_leaves_the_check_on(store: Store) -> None:
+    for n in "abc":
+        put(store, n)
+    with pytest.raises(Exception, match="status|check|constraint"):
+        with store.transaction():
+            store.insert_edges([edge("a", "b"), edge("b", "c", status="maybe")])
+    assert store.edges_of(["a", "b"]) == []  # the whole statement was refused, not just the bad row
+    with pytest.raises(Exception, match="(?i)check"):
+        with store.transaction():  # the status CHECK still guards every other write
+            store.upsert_edge(edge("a", "c", status="maybe"))
+    assert store.edges_of(["a"]) == []
+
+
+def test_a_snapshot_path_is_offered_only_inside_a_write_transaction_that_has_not_written(store: Store) -> None:
+    put(store, "a")
+    assert store.snapshot_path() is None  # outside a transaction anyone may commit next
+    with store.transaction():
+        path = store.snapshot_path()
+        if "Postgres" in type(store).__name__:
+            assert path is None  # no file: a bulk import keeps its rules in one process
+            return
+        assert path is not None and Path(path).exists()
+        put(store, "b")
+        assert store.snapshot_path() is None  # a second process would not see "b"
 
 
 def test_status_changes_and_retire_are_audited(store: Store) -> None:

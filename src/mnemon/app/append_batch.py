@@ -10,11 +10,12 @@ it and produces the same graph as one call per memory, without a query per memor
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..core import graph_rules
 from ..core.model import Edge, Memory
 from ..ports.store.base import Store
+from ..ports.store.edge_rows import edge_value_rows
 
 FLUSH_EVERY = 2_000  # memories buffered before the rows go to the store (bounds memory, not correctness)
 # the store's history each rule can reach back into: proximity needs ≤ PROXIMITY_MAX + 2 in the window
@@ -135,14 +136,28 @@ class AppendBatch:
     def pending(self) -> int:
         return len(self._nodes)
 
-    def flush(self) -> None:
-        """Write what is buffered, in the order foreign keys need: nodes, their entities, edges, then the oplog."""
-        self.store.insert_nodes(self._nodes)
-        self.store.index_entities_of_new(self._entities)
-        by_origin: dict[str | None, list[Edge]] = {}
-        for edges, origin in self._edges:
-            by_origin.setdefault(origin, []).extend(edges)
-        for origin, edges in by_origin.items():
-            self.store.insert_edges(edges, origin=origin)
-        self.store.log_many(self._log)
+    def take(self) -> Buffered:
+        """What is buffered, in the order foreign keys need it written (nodes, their entities, edges, then the
+        oplog), with the edges as insert rows; the buffers start empty again."""
+        edges = [row for group, origin in self._edges for row in edge_value_rows(group, origin)]
+        out = Buffered(self._nodes, self._entities, edges, self._log)
         self._nodes, self._entities, self._edges, self._log = [], [], [], []
+        return out
+
+    def flush(self) -> None:
+        """Write what is buffered."""
+        self.take().write(self.store)
+
+
+class Buffered(NamedTuple):
+    """One flush of an `AppendBatch`: plain rows and dataclasses, cheap to send to another process."""
+    nodes: list[tuple[Memory, str]]
+    entities: list[tuple[str, Sequence[str], str]]
+    edge_rows: list[tuple[Any, ...]]
+    log: list[tuple[str, str | None, dict[str, Any], str]]
+
+    def write(self, store: Store) -> None:
+        store.insert_nodes(self.nodes)
+        store.index_entities_of_new(self.entities)
+        store.insert_edge_rows(self.edge_rows)
+        store.log_many(self.log)

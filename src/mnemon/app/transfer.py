@@ -19,6 +19,7 @@ from ..core.model import Edge, content_hash
 from ..core.validation import MemoryInput, validate_edge_type, validate_memory, validate_weight
 from ..ports.json_stream import CHUNK, ObjectStream
 from . import backup
+from . import import_pipeline
 from .append_batch import FLUSH_EVERY, AppendBatch
 from .backup import EXPORT_KIND, SCHEMA_VERSION
 from .bulk_gc import paused_gc
@@ -161,10 +162,16 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
 def _write_all(rt: Runtime, ordered: list[tuple[int, MemoryInput]], vectors: dict[int, np.ndarray]
                ) -> Iterator[tuple[int, str]]:
     """Write every memory with the rules of `remember`; a batch without vectors that only appends to history
-    goes through `AppendBatch` (same graph, bulk statements), anything else one memory at a time."""
+    goes through `AppendBatch` (same graph, bulk statements) — a large one with its rules in a second process —
+    anything else one memory at a time."""
     if vectors or not AppendBatch.applies(rt.store, (inp.created_at or "" for _, inp in ordered)):
         for idx, inp in ordered:
             yield idx, write_memory(rt, inp, vectors.get(idx), prune=False, origin="import").memory.id
+        return
+    snapshot = import_pipeline.snapshot_for(rt, len(ordered))
+    if snapshot is not None:
+        # a large batch: the rules run in a second process while this one writes (same graph, two cores)
+        yield from import_pipeline.write_all(rt, ordered, snapshot)
         return
     batch = AppendBatch(rt.store)
     batch_rt = replace(rt, store=batch)  # type: ignore[arg-type]  # answers every question write_memory asks

@@ -18,12 +18,24 @@ SEMANTIC_TOP = 3
 BACKBONE_STEPS = ("backbone", "reply")  # the sub-types of a source's chain of consecutive memories
 
 
+_RULES: dict[tuple[str, str], str] = {}  # one string per (type, sub-type): a bulk import makes ~40 edges a memory
+
+
+def rule_name(type_: str, sub: str) -> str:
+    """The extraction rule an automatic edge records: its type, and sub-type when it has one."""
+    got = _RULES.get((type_, sub))
+    if got is None:
+        got = _RULES[(type_, sub)] = f"{type_}:{sub}" if sub else type_
+    return got
+
+
 def _both(a: str, b: str, type_: str, sub: str, weight: float, meta: dict[str, object], now: str,
           meta_back: dict[str, object] | None = None) -> list[Edge]:
+    rule = rule_name(type_, sub)
     return [
-        Edge(a, b, type_, sub, weight, metadata=meta, created_at=now, rule=f"{type_}:{sub}" if sub else type_),
+        Edge(a, b, type_, sub, weight, metadata=meta, created_at=now, rule=rule),
         Edge(b, a, type_, sub, weight, metadata=meta_back if meta_back is not None else meta, created_at=now,
-             rule=f"{type_}:{sub}" if sub else type_),
+             rule=rule),
     ]
 
 

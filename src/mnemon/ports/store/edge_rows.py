@@ -13,11 +13,52 @@ with node ids turned into seqs either in SQL (`SEQ_OF`) or, for bulk inserts, by
 """
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from ...core.model import Edge
 from .graph_postgres import edge_triggers
 
 EDGE_VALUE_COLS = ("type, sub_type, weight, confidence, status, evidence, origin, rule, source_path, metadata,"
                    " created_at, updated_at")
 SEQ_OF = "(SELECT seq FROM nodes WHERE id = ?)"  # a node id in, its seq out (NULL, so NOT NULL fails, if unknown)
+
+_JSON = json.JSONEncoder(ensure_ascii=False)
+
+
+def edge_value_rows(edges: Sequence[Edge], origin: str | None = None) -> list[tuple[Any, ...]]:
+    """Edges as insert rows keyed by node id: (src, dst, then the `EDGE_VALUE_COLS`), metadata as JSON text.
+    `origin` overrides each edge's own. Pure, so a bulk import builds them where its rules run."""
+    encoded: dict[int, str] = {}  # symmetric pairs share one metadata dict: encode it once
+    # most rule metadata is one key and a few thousand distinct values ({"entity": "Redis"}, {"hours_diff": 2.5}):
+    # each is encoded once (the value's type is part of the key: 1, 1.0 and True encode differently)
+    single: dict[tuple[str, Any, type], str] = {}
+
+    def meta(m: dict[str, Any]) -> str:
+        if not m:
+            return "{}"
+        got = encoded.get(id(m))
+        if got is None:
+            if len(m) == 1:
+                ((k, v),) = m.items()
+                one = (k, v, v.__class__)
+                try:
+                    got = single.get(one)
+                except TypeError:  # an unhashable value (a list): encode it as it is
+                    got = encoded[id(m)] = _JSON.encode(m)
+                    return got
+                if got is None:
+                    got = single[one] = _JSON.encode(m)
+            else:
+                got = _JSON.encode(m)
+            encoded[id(m)] = got
+        return got
+
+    return [(e.src, e.dst, e.type, e.sub_type, e.weight, e.confidence, e.status, e.evidence, origin or e.origin,
+             e.rule, e.source_path, meta(e.metadata), e.created_at or e.updated_at, e.updated_at or e.created_at)
+            for e in edges]
+
 
 _E_VALUES = ", ".join("e." + c.strip() for c in EDGE_VALUE_COLS.split(","))
 _VIEW = f"""

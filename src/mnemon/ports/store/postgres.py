@@ -194,6 +194,9 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
             self._vault = PostgresVault(self)
         return self._vault
 
+    def snapshot_path(self) -> str | None:
+        return None  # no file a second process could read this transaction's starting state from
+
     @contextmanager
     def transaction(self) -> Iterator[None]:
         if self.readonly:

@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ...core.model import Edge, Link, iso, utcnow
-from .edge_rows import EDGE_VALUE_COLS
+from .edge_rows import EDGE_VALUE_COLS, edge_value_rows
 from .sqlite import _EDGE_COLS, PAGE_ROWS, _chunks, _edge
 
 _SEQ_OF = "(SELECT seq FROM nodes WHERE id = %s)"
@@ -62,19 +62,15 @@ class EdgeTables:
 
     def insert_edges(self, edges: Sequence[Edge], *, origin: str | None = None) -> None:
         """Bulk-insert edges that cannot exist yet (they touch a node created in this transaction)."""
-        encoded: dict[int, str] = {}  # symmetric pairs share one metadata dict: encode it once
-        rows = []
-        seq = self.node_seqs([x for e in edges for x in (e.src, e.dst)])
-        for e in edges:
-            meta = encoded.get(id(e.metadata))
-            if meta is None:
-                meta = encoded[id(e.metadata)] = _meta(e.metadata)
-            rows.append((seq[e.src], seq[e.dst], e.type, e.sub_type, e.weight, e.confidence, e.status, e.evidence,
-                         origin or e.origin, e.rule, e.source_path, meta, e.created_at or e.updated_at,
-                         e.updated_at or e.created_at))
+        self.insert_edge_rows(edge_value_rows(edges, origin))
+
+    def insert_edge_rows(self, rows: Sequence[tuple[Any, ...]]) -> None:
+        if not rows:
+            return
+        seq = self.node_seqs([x for r in rows for x in (r[0], r[1])])
         self._write_many(_EDGE_INSERT_SEQS + " ON CONFLICT (src, dst, type) DO UPDATE SET weight = excluded.weight,"
                          " sub_type = excluded.sub_type, metadata = excluded.metadata,"
-                         " updated_at = excluded.updated_at", rows)
+                         " updated_at = excluded.updated_at", [(seq[r[0]], seq[r[1]], *r[2:]) for r in rows])
 
     def node_seqs(self, node_ids: Sequence[str]) -> dict[str, int]:
         """Node id → seq, the key `edge_rows` stores. An unknown id fails as a foreign key would."""

@@ -19,12 +19,12 @@ from typing import Any
 
 
 from ...core.errors import ReadOnly, StoreError
-from ...core.model import Edge, Link, Memory, OplogEntry, iso, utcnow
+from ...core.model import EDGE_STATUSES, Edge, Link, Memory, OplogEntry, iso, utcnow
 from .base import MemoryFilter
 from .graph_sqlite import SQLiteGraphReads
 from .vectors_sqlite import BUMP_VECTOR_GENERATION, SQLiteVectors
 from .text_index_sqlite import KEYWORD_POSTING_BUDGET, RoughCounts, SQLiteTextIndex, _chunks, _where  # noqa: F401  (re-exported)
-from .edge_rows import EDGE_VALUE_COLS, LEGACY_EDGE_ROWS_VIEW, SEQ_OF
+from .edge_rows import EDGE_VALUE_COLS, LEGACY_EDGE_ROWS_VIEW, SEQ_OF, edge_value_rows
 from .migrate_sqlite import migrate
 
 _NODE_COLS = (
@@ -36,7 +36,6 @@ _EDGE_COLS = (
     "id, src, dst, type, sub_type, weight, confidence, status, evidence, origin, rule, source_path, metadata, "
     "created_at, updated_at"
 )
-_JSON = json.JSONEncoder(ensure_ascii=False)  # one encoder: json.dumps(…, ensure_ascii=False) builds one per call
 
 
 PAGE_ROWS = 5_000  # rows a whole-table walk holds at once (SQLite and PostgreSQL)
@@ -90,6 +89,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         self.readonly = readonly
         self._lock = threading.RLock()
         self._depth = 0
+        self._changes_at_begin = 0
         self._rough_df = RoughCounts()  # document counts for choosing search words (text_index_sqlite)
         self._rough_holders = RoughCounts()  # entity holder counts for choosing where a walk starts
         self._exact_df: dict[str, int] = {}
@@ -162,6 +162,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         with self._lock:
             if self._depth == 0:
                 self.conn.execute("BEGIN IMMEDIATE")
+                self._changes_at_begin = self.conn.total_changes
             else:
                 self.conn.execute(f"SAVEPOINT sp{self._depth}")
             self._depth += 1
@@ -181,6 +182,18 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
                     self.conn.execute("COMMIT")
                 else:
                     self.conn.execute(f"RELEASE sp{self._depth}")
+
+    def snapshot_path(self) -> str | None:
+        """A file another process can open read-only to see exactly what this connection sees — while it holds
+        the write lock (inside `transaction`, so nobody else can commit) and has not written yet. None otherwise:
+        outside a transaction, after a write in it, or for a database that lives in memory."""
+        if (self._depth == 0 or self.conn.total_changes != self._changes_at_begin or self.path == ":memory:"
+                or self.path.startswith("file:")):
+            return None
+        # with a rollback journal a large transaction locks readers out when its cache spills; WAL never does
+        if str(self.conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+            return None
+        return os.path.abspath(self.path)
 
     def _write(self, sql: str, args: Sequence[Any] = ()) -> sqlite3.Cursor:
         if self.readonly:
@@ -427,43 +440,45 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
     def insert_edges(self, edges: Sequence[Edge], *, origin: str | None = None) -> None:
         """Bulk-insert edges that cannot exist yet (they touch a node created in this transaction). Their creation
         is recorded by the row itself (created_at, origin, rule); `edge_events` reports it as the first event."""
-        if not edges:
+        self.insert_edge_rows(edge_value_rows(edges, origin))
+
+    def insert_edge_rows(self, rows: Sequence[tuple[Any, ...]]) -> None:
+        """`insert_edges` for edges already turned into `edge_value_rows` (a bulk import's rule engine does that in
+        another process): node ids become seqs, a repeated edge is merged, then one plain INSERT."""
+        if not rows:
             return
-        encoded: dict[int, str] = {}  # symmetric pairs share one metadata dict: encode it once
-
-        def meta(m: dict[str, Any]) -> str:
-            if not m:
-                return "{}"
-            key = id(m)
-            if key not in encoded:
-                encoded[key] = _JSON.encode(m)
-            return encoded[key]
-
-        seq = self.node_seqs([x for e in edges for x in (e.src, e.dst)])
-        rows: list[tuple[Any, ...]] = [
-            (seq[e.src], seq[e.dst], e.type, e.sub_type, e.weight, e.confidence, e.status, e.evidence,
-             origin or e.origin, e.rule, e.source_path, meta(e.metadata), e.created_at or e.updated_at,
-             e.updated_at or e.created_at) for e in edges]
+        seq = self.node_seqs([x for r in rows for x in (r[0], r[1])])
+        keyed = [(seq[r[0]], seq[r[1]], *r[2:]) for r in rows]
         first: dict[tuple[Any, ...], int] = {}
-        for k, r in enumerate(rows):
+        for k, r in enumerate(keyed):
             at = first.setdefault(r[:3], k)
             if at != k:
                 # the same edge twice in one batch (a backbone step that is also a proximity pair): the later one
                 # updates the first, as an upsert would — done here so the bulk insert stays a plain INSERT (an
                 # ON CONFLICT clause costs ~30 % of a bulk import's edge inserts)
-                f = rows[at]
-                rows[at] = (*f[:3], r[3], r[4], *f[5:11], r[11], f[12], r[13])
-                rows[k] = ()
-        if len(first) < len(rows):
-            rows = [r for r in rows if r]
+                f = keyed[at]
+                keyed[at] = (*f[:3], r[3], r[4], *f[5:11], r[11], f[12], r[13])
+                keyed[k] = ()
+        if len(first) < len(keyed):
+            keyed = [r for r in keyed if r]
+        counts = Counter((r[2], r[6]) for r in keyed)
+        bad = {status for _, status in counts} - set(EDGE_STATUSES)
+        if bad:
+            raise sqlite3.IntegrityError(f"CHECK constraint failed: edge status {sorted(bad)[0]!r}")
         sql = f"INSERT INTO edge_rows (src, dst, {EDGE_VALUE_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
-        self._write_many(sql, rows)
-        self._count_new_edges((r[2], r[6]) for r in rows)
+        # the status CHECK, just done once per distinct value, costs a third of these inserts when SQLite does it
+        # per row; the pragma is this connection's and is restored before anything else runs on it
+        self.conn.execute("PRAGMA ignore_check_constraints = ON")
+        try:
+            self._write_many(sql, keyed)
+        finally:
+            self.conn.execute("PRAGMA ignore_check_constraints = OFF")
+        self._count_new_edges(counts)
 
-    def _count_new_edges(self, keys: Iterable[tuple[str, str]]) -> None:
+    def _count_new_edges(self, keys: Iterable[tuple[str, str]] | Counter[tuple[str, str]]) -> None:
         """Count edge rows just inserted into `edge_counts` by (type, status). Updates and deletes are counted by
         triggers (m043); inserts here, once per statement, since a trigger on every insert slows bulk writes."""
-        counts = Counter(keys)
+        counts = keys if isinstance(keys, Counter) else Counter(keys)
         if counts:
             self._write_many("INSERT INTO edge_counts(type, status, n) VALUES (?,?,?)"
                              " ON CONFLICT(type, status) DO UPDATE SET n = n + excluded.n",
