@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mnemon.core.errors import ReadOnly
 from mnemon.core.model import Edge, Memory, content_hash, iso
@@ -453,3 +455,20 @@ def test_edge_counts_are_the_same_node_by_node_or_over_the_whole_graph(store: St
     by_node = store.edge_counts(ids)
     monkeypatch.setattr(sqlite, "WHOLE_GRAPH_COUNTS", 1)  # `gc` over a large store counts in one pass
     assert store.edge_counts(ids) == by_node == {"a": 4, "b": 2, "c": 1, "d": 1, "e": 0, "f": 0, "unknown": 0}
+
+
+@given(st.dictionaries(st.text(max_size=12), st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(),
+                                                        st.booleans(), st.text(max_size=12), st.none(),
+                                                        st.lists(st.integers(), max_size=3)), max_size=3))
+def test_edge_metadata_is_stored_as_json_would_spell_it(meta: dict[str, object]) -> None:
+    import json
+
+    from mnemon.ports.store.edge_rows import edge_value_rows
+
+    again = dict(meta)  # an equal dict, another object: the per-value cache must give the same text
+    rows = edge_value_rows([Edge("a", "b", "semantic", metadata=meta), Edge("b", "a", "semantic", metadata=again),
+                            Edge("a", "c", "entity", metadata={"entity": 1}), Edge("c", "a", "entity",
+                                                                                  metadata={"entity": True})])
+    expected = json.dumps(meta, ensure_ascii=False) if meta else "{}"
+    assert rows[0][11] == rows[1][11] == expected
+    assert (rows[2][11], rows[3][11]) == ('{"entity": 1}', '{"entity": true}')  # 1 and True are equal keys

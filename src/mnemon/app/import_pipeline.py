@@ -37,7 +37,8 @@ from .append_batch import AppendBatch
 from .runtime import Runtime
 
 PIPELINE_MIN = 3_000  # memories from which a second process pays for its start
-CHUNK = 1_000  # memories per flush sent back: small enough that writing starts early, large enough for bulk SQL
+CHUNK = 500  # memories per flush sent back: large enough for bulk SQL, small enough that the last write is short
+FIRST_CHUNK = 250  # the first flush is smaller: the writer waits for it with nothing else to do
 DISABLE_ENV = "MNEMON_IMPORT_PIPELINE"  # "0": every import in one process
 CHILD_ARGS = ("-m", "mnemon.app.import_pipeline")  # how the interpreter is told to run `_child`
 
@@ -49,6 +50,7 @@ class Job:
     audit_content: bool
     now: str | None  # the caller's clock when it is not the wall clock (a test's), read once; None: the wall clock
     chunk: int = CHUNK
+    first_chunk: int = FIRST_CHUNK
 
 
 def snapshot_for(rt: Runtime, count: int) -> str | None:
@@ -60,7 +62,8 @@ def snapshot_for(rt: Runtime, count: int) -> str | None:
 
 def write_all(rt: Runtime, ordered: list[tuple[int, MemoryInput]], db: str) -> Iterator[tuple[int, str]]:
     """(index, memory id) for every item, written into `rt.store` by this process, computed by a child process."""
-    job = Job(db, ordered, rt.audit_content, None if rt.clock is utcnow else rt.now_iso(), chunk=CHUNK)
+    job = Job(db, ordered, rt.audit_content, None if rt.clock is utcnow else rt.now_iso(),
+              chunk=CHUNK, first_chunk=min(FIRST_CHUNK, CHUNK))
     env = dict(os.environ)
     package_root = str(Path(__file__).resolve().parents[2])  # the directory holding the `mnemon` package
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
@@ -119,12 +122,13 @@ def _child(job_in: IO[bytes], out: IO[bytes]) -> None:
         rt = Runtime(store=batch, provider=NoVectorsProvider(), max_insights=0,  # type: ignore[arg-type]
                      audit_content=job.audit_content, clock=clock, save_caches=False)
         ids: list[tuple[int, str]] = []
+        chunk = job.first_chunk
         with paused_gc():
             for idx, inp in job.items:
                 ids.append((idx, write_memory(rt, inp, None, prune=False, origin="import").memory.id))
-                if batch.pending >= job.chunk:
+                if batch.pending >= chunk:
                     send(("rows", (ids, batch.take())))
-                    ids = []
+                    ids, chunk = [], job.chunk
             send(("rows", (ids, batch.take())))
         store.close()
         send(("done", None))

@@ -87,7 +87,7 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
     results: list[dict[str, Any]] = []
     valid: list[tuple[int, Any]] = []
     errors = 0
-    seen_hashes: dict[str, int] = {}
+    checked: list[tuple[int, Any, str]] = []
     for idx, item in enumerate(doc.get("insights", [])):
         try:
             if not isinstance(item, dict):
@@ -100,9 +100,12 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
             errors += 1
             results.append({"index": idx, "action": "error", "error": exc.to_dict()})
             continue
-        digest = content_hash(inp.content)
+        checked.append((idx, inp, content_hash(inp.content)))
+    stored = {} if no_diff else rt.store.find_active_by_hashes(d for _, _, d in checked)  # one query per 500
+    seen_hashes: dict[str, int] = {}
+    for idx, inp, digest in checked:
         if not no_diff:
-            existing = rt.store.find_active_by_hash(digest)
+            existing = stored.get(digest)
             if existing is None and digest in seen_hashes:
                 existing = f"#{seen_hashes[digest]}"
             if existing is not None:
@@ -132,7 +135,7 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
     id_of: dict[int, str] = {}
     edges_inserted = 0
     pruned: list[str] = []
-    with paused_gc(), rt.store.transaction():
+    with paused_gc(), rt.store.bulk_transaction():
         for idx, memory_id in _write_all(rt, ordered, vectors):
             id_of[idx] = memory_id
         results.extend({"index": idx, "id": id_of[idx], "content": inp.content, "action": "added"}

@@ -96,7 +96,7 @@ class Memory:
 
 # not frozen: a frozen dataclass sets each of these 15 fields through object.__setattr__ (2.7 µs an edge against
 # 0.6), and a write makes ~44 edges a memory; edges are still never changed in place, only copied with replace()
-@dataclass
+@dataclass(slots=True)
 class Edge:
     src: str
     dst: str

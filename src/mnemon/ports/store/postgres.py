@@ -16,7 +16,7 @@ import re
 import threading
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import ReadOnly, StoreError
@@ -194,6 +194,9 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
             self._vault = PostgresVault(self)
         return self._vault
 
+    def bulk_transaction(self) -> AbstractContextManager[None]:
+        return self.transaction()  # the server's checks are set-based and cheap: nothing to switch off
+
     def snapshot_path(self) -> str | None:
         return None  # no file a second process could read this transaction's starting state from
 
@@ -290,6 +293,14 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
     def find_active_by_hash(self, digest: str, kind: str = "memory") -> str | None:
         return self._value("SELECT id FROM nodes WHERE content_hash = %s AND deleted_at IS NULL AND kind = %s"
                            " ORDER BY seq LIMIT 1", (digest, kind))
+
+    def find_active_by_hashes(self, digests: Iterable[str], kind: str = "memory") -> dict[str, str]:
+        out: dict[str, str] = {}
+        for digest, node_id in self._rows("SELECT content_hash, id FROM nodes WHERE content_hash = ANY(%s)"
+                                          " AND deleted_at IS NULL AND kind = %s ORDER BY seq",
+                                          (list(dict.fromkeys(digests)), kind)):
+            out.setdefault(digest, node_id)
+        return out
 
     def iter_nodes(self, *, kind: str | None = "memory", include_deleted: bool = False) -> Iterator[Memory]:
         # a full walk in insertion order, a page at a time (an export of any size holds one page): optional

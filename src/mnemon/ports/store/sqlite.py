@@ -183,6 +183,23 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
                 else:
                     self.conn.execute(f"RELEASE sp{self._depth}")
 
+    @contextmanager
+    def bulk_transaction(self) -> Iterator[None]:
+        """`transaction` for a bulk insert (an import) without SQLite's per-row foreign-key probes (~15 % of a bulk
+        edge insert). Safe because of how the bulk writers key rows: every node reference is read from `nodes` in the
+        same transaction (`node_seqs` fails on an unknown id), and nothing in it deletes a node, so no reference can
+        dangle and no cascade is missed. Inside an outer transaction the pragma cannot change: the checks stay on."""
+        with self._lock:
+            toggled = self._depth == 0 and not self.readonly
+            if toggled:
+                self.conn.execute("PRAGMA foreign_keys = OFF")
+            try:
+                with self.transaction():
+                    yield
+            finally:
+                if toggled:
+                    self.conn.execute("PRAGMA foreign_keys = ON")
+
     def snapshot_path(self) -> str | None:
         """A file another process can open read-only to see exactly what this connection sees — while it holds
         the write lock (inside `transaction`, so nobody else can commit) and has not written yet. None otherwise:
@@ -271,6 +288,17 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
             (digest, kind),
         ).fetchone()
         return row[0] if row else None
+
+    def find_active_by_hashes(self, digests: Iterable[str], kind: str = "memory") -> dict[str, str]:
+        """`find_active_by_hash` for many digests at once (an import's duplicate check): digest → first such id."""
+        out: dict[str, str] = {}
+        for chunk in _chunks(list(dict.fromkeys(digests))):
+            marks = ",".join("?" * len(chunk))
+            for digest, node_id in self.conn.execute(
+                    f"SELECT content_hash, id FROM nodes WHERE content_hash IN ({marks}) AND deleted_at IS NULL"
+                    " AND kind = ? ORDER BY seq", [*chunk, kind]):
+                out.setdefault(digest, node_id)
+        return out
 
     def iter_nodes(self, *, kind: str | None = "memory", include_deleted: bool = False) -> Iterator[Memory]:
         clauses, args = [], []
