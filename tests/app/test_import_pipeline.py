@@ -96,3 +96,14 @@ def test_a_failed_import_through_the_cli_is_a_json_error_and_loses_nothing(
     assert code != 0 and out["error"]["code"]
     code, out = cli_run(["status"])
     assert code == 0 and out["total_insights"] == 20
+
+
+def test_without_an_interpreter_to_start_the_import_runs_in_one_process(
+        make_mem: Callable[..., Mnemon], monkeypatch: pytest.MonkeyPatch, piped: list[int]) -> None:
+    import sys
+
+    m = make_mem("none")
+    monkeypatch.setattr(sys, "executable", "/nonexistent/python3")  # an embedded interpreter, say
+    out = m.import_json({"insights": _items(18, 40, 1)})
+    assert piped == [40] and out["imported"] == 40 and out["errors"] == 0  # asked, declined, written here
+    assert len(_graph(m)[1]) > 100

@@ -82,6 +82,24 @@ def test_hash_lookup_finds_only_active_exact_content(store: Store) -> None:
     assert store.find_active_by_hash(content_hash("exact text")) is None
 
 
+def test_hash_lookup_in_bulk_answers_as_one_lookup_per_digest(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mnemon.ports.store import text_index_sqlite
+
+    monkeypatch.setattr(text_index_sqlite, "_CHUNK", 2)  # an import asks for thousands: a few statements each
+    texts = ["one", "two", "three", "four", "five"]
+    for k, text in enumerate(texts):
+        put(store, f"m{k}", text)
+    put(store, "m9", "two")  # a second active copy (stored with --no-diff): the first one answers
+    with store.transaction():
+        store.soft_delete(["m2"], at(1))
+    digests = [content_hash(t) for t in [*texts, "six", "two"]]
+    found = store.find_active_by_hashes(digests)
+    assert found == {d: i for d in digests if (i := store.find_active_by_hash(d)) is not None}
+    assert found == {content_hash("one"): "m0", content_hash("two"): "m1", content_hash("four"): "m3",
+                     content_hash("five"): "m4"}
+    assert store.find_active_by_hashes([]) == {}
+
+
 def test_soft_delete_hides_but_keeps_the_row_and_counts(store: Store) -> None:
     for i in range(3):
         put(store, f"m{i}", entities=("E",))

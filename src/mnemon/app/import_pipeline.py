@@ -60,42 +60,52 @@ def snapshot_for(rt: Runtime, count: int) -> str | None:
     return rt.store.snapshot_path()
 
 
-def write_all(rt: Runtime, ordered: list[tuple[int, MemoryInput]], db: str) -> Iterator[tuple[int, str]]:
-    """(index, memory id) for every item, written into `rt.store` by this process, computed by a child process."""
+def write_all(rt: Runtime, ordered: list[tuple[int, MemoryInput]], db: str) -> Iterator[tuple[int, str]] | None:
+    """(index, memory id) for every item, written into `rt.store` by this process, computed by a child process; None
+    when no child can be started here (no usable interpreter): the caller then imports in one process."""
     job = Job(db, ordered, rt.audit_content, None if rt.clock is utcnow else rt.now_iso(),
               chunk=CHUNK, first_chunk=min(FIRST_CHUNK, CHUNK))
     env = dict(os.environ)
     package_root = str(Path(__file__).resolve().parents[2])  # the directory holding the `mnemon` package
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
-    with tempfile.TemporaryFile() as errors:
-        proc = subprocess.Popen([sys.executable, *CHILD_ARGS], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=errors, env=env)
-        assert proc.stdin is not None and proc.stdout is not None
+    errors = tempfile.TemporaryFile()
+    try:
+        proc = subprocess.Popen([sys.executable, *CHILD_ARGS], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=errors, env=env)
+    except OSError:
+        errors.close()
+        return None
+    return _written(rt, job, proc, errors)
+
+
+def _written(rt: Runtime, job: Job, proc: subprocess.Popen[bytes], errors: IO[bytes]) -> Iterator[tuple[int, str]]:
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
         try:
+            pickle.dump(job, proc.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass  # the child died at start: reading its answer says why
+        while True:
             try:
-                pickle.dump(job, proc.stdin, protocol=pickle.HIGHEST_PROTOCOL)
-                proc.stdin.close()
-            except BrokenPipeError:
-                pass  # the child died at start: reading its answer says why
-            while True:
-                try:
-                    kind, payload = pickle.load(proc.stdout)
-                except EOFError:
-                    proc.wait()
-                    errors.seek(0)
-                    tail = errors.read()[-2000:].decode("utf-8", "replace").strip()
-                    raise StoreError(f"the import's rule process stopped (exit {proc.returncode}): {tail}") from None
-                if kind == "done":
-                    return
-                if kind == "error":
-                    raise StoreError(f"the import's rule process failed: {payload}")
-                ids, buffered = payload
-                buffered.write(rt.store)
-                yield from ids
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait()
+                kind, payload = pickle.load(proc.stdout)
+            except EOFError:
+                proc.wait()
+                errors.seek(0)
+                tail = errors.read()[-2000:].decode("utf-8", "replace").strip()
+                raise StoreError(f"the import's rule process stopped (exit {proc.returncode}): {tail}") from None
+            if kind == "done":
+                return
+            if kind == "error":
+                raise StoreError(f"the import's rule process failed: {payload}")
+            ids, buffered = payload
+            buffered.write(rt.store)
+            yield from ids
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        errors.close()
 
 
 # ── the child ────────────────────────────────────────────────────────────────

@@ -172,9 +172,10 @@ def _write_all(rt: Runtime, ordered: list[tuple[int, MemoryInput]], vectors: dic
             yield idx, write_memory(rt, inp, vectors.get(idx), prune=False, origin="import").memory.id
         return
     snapshot = import_pipeline.snapshot_for(rt, len(ordered))
-    if snapshot is not None:
+    piped = import_pipeline.write_all(rt, ordered, snapshot) if snapshot is not None else None
+    if piped is not None:
         # a large batch: the rules run in a second process while this one writes (same graph, two cores)
-        yield from import_pipeline.write_all(rt, ordered, snapshot)
+        yield from piped
         return
     batch = AppendBatch(rt.store)
     batch_rt = replace(rt, store=batch)  # type: ignore[arg-type]  # answers every question write_memory asks
