@@ -70,8 +70,9 @@ def write_all(rt: Runtime, ordered: list[tuple[int, MemoryInput]], db: str) -> I
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
     errors = tempfile.TemporaryFile()
     try:
+        # started in the package's own directory: `-m` looks there first, not in whatever the caller's is
         proc = subprocess.Popen([sys.executable, *CHILD_ARGS], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=errors, env=env)
+                                stderr=errors, env=env, cwd=package_root)
     except OSError:
         errors.close()
         return None

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import json
 import math
-from json.encoder import encode_basestring as _KEY  # how json spells a key (ensure_ascii=False)
 from collections.abc import Sequence
+from json.encoder import encode_basestring as _json_key  # how json spells a string (ensure_ascii=False)
 from typing import Any
 
 from ...core.model import Edge
@@ -33,38 +33,37 @@ def edge_value_rows(edges: Sequence[Edge], origin: str | None = None) -> list[tu
     """Edges as insert rows keyed by node id: (src, dst, then the `EDGE_VALUE_COLS`), metadata as JSON text.
     `origin` overrides each edge's own. Pure, so a bulk import builds them where its rules run."""
     encoded: dict[int, str] = {}  # symmetric pairs share one metadata dict: encode it once
-    # most rule metadata is one key and a few thousand distinct values ({"entity": "Redis"}, {"hours_diff": 2.5}):
-    # each is encoded once (the value's type is part of the key: 1, 1.0 and True encode differently)
-    single: dict[tuple[str, Any, type], str] = {}
+    seen: dict[tuple[str, Any, type], str] = {}
 
     def meta(m: dict[str, Any]) -> str:
         if not m:
             return "{}"
         got = encoded.get(id(m))
         if got is None:
-            if len(m) == 1:
-                ((k, v),) = m.items()
-                if v.__class__ is float and k.__class__ is str and math.isfinite(v):
-                    # {"hours_diff": 2.5}: mostly distinct values, spelled as json does (float repr) at a fifth of
-                    # the encoder's cost
-                    got = encoded[id(m)] = "{" + _KEY(k) + ": " + repr(v) + "}"
-                    return got
-                one = (k, v, v.__class__)
-                try:
-                    got = single.get(one)
-                except TypeError:  # an unhashable value (a list): encode it as it is
-                    got = encoded[id(m)] = _JSON.encode(m)
-                    return got
-                if got is None:
-                    got = single[one] = _JSON.encode(m)
-            else:
-                got = _JSON.encode(m)
-            encoded[id(m)] = got
+            got = encoded[id(m)] = _metadata_json(m, seen)
         return got
 
     return [(e.src, e.dst, e.type, e.sub_type, e.weight, e.confidence, e.status, e.evidence, origin or e.origin,
              e.rule, e.source_path, meta(e.metadata), e.created_at or e.updated_at, e.updated_at or e.created_at)
             for e in edges]
+
+
+def _metadata_json(m: dict[str, Any], seen: dict[tuple[str, Any, type], str]) -> str:
+    """`json.dumps(m, ensure_ascii=False)`, cheaper for the one-key dicts the edge rules make by the hundred
+    thousand: a float value is spelled as json spells it (its repr); a text, integer or boolean value a few hundred
+    edges share ({"entity": "Redis"}) is encoded once (its type is part of the key: 1 and True are equal keys)."""
+    if len(m) == 1:
+        ((k, v),) = m.items()
+        if k.__class__ is str:
+            if v.__class__ is float and math.isfinite(v):
+                return "{" + _json_key(k) + ": " + repr(v) + "}"
+            if v.__class__ in (str, int, bool):
+                key = (k, v, v.__class__)
+                got = seen.get(key)
+                if got is None:
+                    got = seen[key] = _JSON.encode(m)
+                return got
+    return _JSON.encode(m)
 
 
 _E_VALUES = ", ".join("e." + c.strip() for c in EDGE_VALUE_COLS.split(","))

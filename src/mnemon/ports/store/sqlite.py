@@ -489,16 +489,19 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
                 keyed[k] = ()
         if len(first) < len(keyed):
             keyed = [r for r in keyed if r]
-        counts = Counter((r[2], r[6]) for r in keyed)
+        self.insert_new_edge_rows(f"INSERT INTO edge_rows (src, dst, {EDGE_VALUE_COLS})"
+                                  " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", keyed, Counter((r[2], r[6]) for r in keyed))
+
+    def insert_new_edge_rows(self, sql: str, rows: list[tuple[Any, ...]], counts: Counter[tuple[str, str]]) -> None:
+        """Run a bulk `INSERT INTO edge_rows` of `rows` (`counts` tallies them by type and status) and count them.
+        The status CHECK is done here once per distinct value: SQLite doing it per row cost a third of the inserts.
+        The pragma is this connection's and is off again before anything else runs on it."""
         bad = {status for _, status in counts} - set(EDGE_STATUSES)
         if bad:
             raise sqlite3.IntegrityError(f"CHECK constraint failed: edge status {sorted(bad)[0]!r}")
-        sql = f"INSERT INTO edge_rows (src, dst, {EDGE_VALUE_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
-        # the status CHECK, just done once per distinct value, costs a third of these inserts when SQLite does it
-        # per row; the pragma is this connection's and is restored before anything else runs on it
         self.conn.execute("PRAGMA ignore_check_constraints = ON")
         try:
-            self._write_many(sql, keyed)
+            self._write_many(sql, rows)
         finally:
             self.conn.execute("PRAGMA ignore_check_constraints = OFF")
         self._count_new_edges(counts)

@@ -61,6 +61,9 @@ class _QmarkStore:
     def _count_new_edges(self, keys: Iterable[tuple[str, str]]) -> None:
         """Nothing to keep: PostgreSQL counts edges by type and status with `GROUP BY` (no `edge_counts` table)."""
 
+    def insert_new_edge_rows(self, sql: str, rows: list[tuple[Any, ...]], counts: Any) -> None:
+        self._write_many(sql, rows)  # the server checks the status per row, and counts nothing (see above)
+
 
 def _tables_exist(store: Any, names: Sequence[str]) -> bool:
     found = store.conn.execute("SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema()"

@@ -9,6 +9,7 @@ reads.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -365,12 +366,13 @@ class SQLiteVault:
 
         No event row is written: the edge row records its creation (origin, rule, created_at) and `edge_events`
         reports it as the first event — a stored "created" row per parsed edge was 12 MB of a 2,000-note vault."""
+        if not rows:
+            return
         seq = self.store.node_seqs([x for r in rows for x in r[:2]])
-        self._write_many(
+        self.store.insert_new_edge_rows(
             "INSERT INTO edge_rows (src, dst, type, weight, confidence, status, evidence, origin, rule, source_path,"
             " metadata, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            [(seq[r[0]], seq[r[1]], *r[2:], r[11]) for r in rows])
-        self.store._count_new_edges((r[2], r[5]) for r in rows)
+            [(seq[r[0]], seq[r[1]], *r[2:], r[11]) for r in rows], Counter((r[2], r[5]) for r in rows))
 
     def log_edge_events(self, rows: Sequence[tuple[int, str, str, dict[str, Any], str]]) -> None:
         self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
