@@ -18,8 +18,7 @@ from ..core.errors import InvalidInput, MnemonError
 from ..core.model import Edge, content_hash
 from ..core.validation import MemoryInput, validate_edge_type, validate_memory, validate_weight
 from ..ports.json_stream import CHUNK, ObjectStream
-from . import backup
-from . import import_pipeline
+from . import backup, import_pipeline
 from .append_batch import FLUSH_EVERY, AppendBatch
 from .backup import EXPORT_KIND, SCHEMA_VERSION
 from .bulk_gc import paused_gc

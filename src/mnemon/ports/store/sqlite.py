@@ -506,10 +506,10 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
             self.conn.execute("PRAGMA ignore_check_constraints = OFF")
         self._count_new_edges(counts)
 
-    def _count_new_edges(self, keys: Iterable[tuple[str, str]] | Counter[tuple[str, str]]) -> None:
+    def _count_new_edges(self, keys: Iterable[tuple[str, str]]) -> None:
         """Count edge rows just inserted into `edge_counts` by (type, status). Updates and deletes are counted by
         triggers (m043); inserts here, once per statement, since a trigger on every insert slows bulk writes."""
-        counts = keys if isinstance(keys, Counter) else Counter(keys)
+        counts = Counter(keys)  # a Counter given is copied with its tallies
         if counts:
             self._write_many("INSERT INTO edge_counts(type, status, n) VALUES (?,?,?)"
                              " ON CONFLICT(type, status) DO UPDATE SET n = n + excluded.n",
