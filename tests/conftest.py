@@ -1,7 +1,8 @@
 """Shared fixtures: every test runs against its own temporary home with a deterministic embedding provider.
 
 - autouse: `MNEMON_HOME` is a fresh temp dir, every other `MNEMON_*` variable is removed, `MNEMON_EMBED_PROVIDER=hash`,
-  `MNEMON_DAEMON=off` (tests/interfaces/test_daemon.py turns it on) and the user config dir points into the temp dir,
+  `MNEMON_DAEMON=off` (tests/interfaces/test_daemon.py turns it on), `MNEMON_CHECK_KEYWORDS=1` (the store checks
+  every FTS body a writer hands it against its row) and the user config dir points into the temp dir,
   so nothing on the developer's machine leaks into a test.
 - `mem` / `mem_none`: a `Mnemon` facade on a temp SQLite store with provider `hash` / `none`.
 - `make_mem(**settings)`: the same with overrides (provider, max_insights, prune_min_age, clock, db path …). Under
@@ -64,6 +65,7 @@ def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("MNEMON_EMBED_PROVIDER", "hash")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
     monkeypatch.setenv("MNEMON_DAEMON", "off")  # no test leaves a resident process behind unless it asks for one
+    monkeypatch.setenv("MNEMON_CHECK_KEYWORDS", "1")  # every FTS body a writer hands the store is checked against its row
     return home
 
 

@@ -122,12 +122,11 @@ def test_suggested_actions_follow_the_source(graph: tuple[Mnemon, dict[str, str]
 def test_scoped_payload_memory_suggests_review(mem: Mnemon) -> None:
     build(mem, [])
     with mem.rt.store.transaction():
-        from mnemon.app.remember import fts_body
         mem.rt.store.insert_node(Memory(id="p1", content="Validate retrieval before trusting output",
                                         source="mneme://test/validation", created_at="2026-02-01T00:00:00Z",
                                         updated_at="2026-02-01T00:00:00Z", inserted_at="2026-02-01T00:00:00Z",
                                         metadata={"memory_kind": "observation", "observation_kind": "fact",
-                                                  "score": 5}), fts_body("Validate retrieval before trusting output"))
+                                                  "score": 5}))
     out = mem.surface(prompt="validate retrieval output")
     assert out["thoughts"][0]["suggested_actions"][0]["type"] == "graph_memory_review"
 

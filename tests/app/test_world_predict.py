@@ -10,7 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from mnemon.app.memory import Mnemon
-from mnemon.app.world import propose_assertion, record_sense_event, world_context_items
+from mnemon.app.world import (SenseInput, propose_assertion, record_sense_event, record_sense_events,
+                              world_context_items)
 from mnemon.core.errors import ContractViolation, InvalidInput, MnemonError, NotFound
 from mnemon.core.model import Edge, Memory, iso
 
@@ -187,6 +188,27 @@ def test_record_sense_event_rejects_unknown_types_and_dedupes(world: tuple[Mnemo
     first = record_sense_event(mem.rt, "vault", "md", "notes/a.md", "2026-06-01", "A", "text")
     again = record_sense_event(mem.rt, "vault", "md", "notes/a.md", "2026-06-01", "A", "text")
     assert first["created"] and not again["created"] and first["id"] == again["id"]
+
+
+def test_recording_many_sense_events_writes_what_one_at_a_time_writes(make_mem: Callable[..., Mnemon],
+                                                                      tmp_path: Any) -> None:
+    inputs = [SenseInput("md", f"notes/{i % 3}.md", f"2026-06-0{1 + i % 3}", f"Note {i % 3}", f"text {i % 3}",
+                         {"path": f"notes/{i % 3}.md"}, event_type="note", source_uri=f"vault:notes/{i % 3}.md")
+              for i in range(5)]  # five inputs, three distinct events: the repeats are one row each
+    one, many = make_mem(db=tmp_path / "one.db"), make_mem(db=tmp_path / "many.db")
+    for i in inputs:
+        record_sense_event(one.rt, "vault", i.sense_type, i.source_id, i.observed_at, i.title, i.text, i.metadata,
+                           event_type=i.event_type, source_uri=i.source_uri, source_path=i.source_path)
+    assert record_sense_events(many.rt, "vault", inputs) == 3
+    assert record_sense_events(many.rt, "vault", inputs) == 0  # replay-idempotent, as one at a time
+
+    def rows(m: Mnemon) -> list[Any]:
+        return sorted(((row, m.rt.store.world.events("sense_event", row["id"])[0]["detail"])
+                       for row, _at in m.rt.store.world.sense_events()), key=lambda pair: pair[0]["id"])
+    assert rows(one) == rows(many) and len(rows(many)) == 3
+    with pytest.raises(InvalidInput, match="unknown sense type"):
+        record_sense_events(many.rt, "vault", [inputs[0], inputs[0]._replace(sense_type="fax")])
+    assert len(rows(many)) == 3  # all or nothing
 
 
 def test_eval_retrieval_demo_is_deterministic_and_guards_a_threshold(world: tuple[Mnemon, FakeClock],

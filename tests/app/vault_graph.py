@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mnemon.app.memory import Mnemon
-from mnemon.app.remember import fts_body
 from mnemon.core.model import Edge, Memory
 
 
@@ -53,7 +52,7 @@ def build(mem: Mnemon, notes: list[Note], *, links: list[tuple[str, str, str]] =
                 store.insert_node(Memory(id=mid, content=obs.text, category="fact",
                                          importance=max(1, min(5, round(obs.score))), source=f"vault:{note.path}",
                                          created_at=when, updated_at=when, inserted_at=when, title=note.title,
-                                         metadata=meta), fts_body(obs.text, note.title))
+                                         metadata=meta))
                 store.upsert_edge(Edge(src=nid, dst=mid, type=f"has_{obs.kind}", weight=min(1.0, obs.score / 6),
                                        confidence=min(1.0, obs.score / 6), status="active", evidence=f"- {obs.text}",
                                        origin="ingest", rule="observation:bullet", source_path=note.path,
@@ -66,7 +65,7 @@ def build(mem: Mnemon, notes: list[Note], *, links: list[tuple[str, str, str]] =
                                          source=f"vault:{note.path}", created_at=when, updated_at=when,
                                          inserted_at=when, title=title,
                                          metadata={"memory_kind": "section", "note": note.path, "line": line,
-                                                   "heading_path": [note.title, heading]}), fts_body(body, title))
+                                                   "heading_path": [note.title, heading]}))
                 store.upsert_edge(Edge(src=nid, dst=mid, type="has_section", weight=0.7, confidence=0.7,
                                        status="active", evidence=body.split("\n")[0], origin="ingest", rule="section",
                                        source_path=note.path, created_at=when, updated_at=when))

@@ -25,7 +25,7 @@ def store(tmp_path: Path) -> SQLiteStore:
     with s.transaction():
         for i in range(30):
             s.insert_node(Memory(id=f"m{i}", content=f"memory {i} about topic {i % 3}", created_at=now,
-                                 updated_at=now), f"memory {i} topic {i % 3}")
+                                 updated_at=now))
         s.insert_edges([Edge(f"m{i}", f"m{(i + 1) % 30}", "temporal", "proximity", 0.5, created_at=now,
                              updated_at=now) for i in range(30)])
     # plan as for a store of 10k memories with statistics (ANALYZE's numbers from the benchmark's 10k store): with

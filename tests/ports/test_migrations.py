@@ -173,8 +173,7 @@ def test_an_old_database_is_upgraded_in_place_keeping_its_rows(tmp_path: Path,
 
     s = SQLiteStore(str(db))
     with s.transaction():
-        s.insert_node(Memory(id="keep", content="survives upgrades", created_at="2026-01-01T00:00:00.000000Z"),
-                      "survives upgrades")
+        s.insert_node(Memory(id="keep", content="survives upgrades", created_at="2026-01-01T00:00:00.000000Z"))
     s.close()
     monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS)
     s = SQLiteStore(str(db))

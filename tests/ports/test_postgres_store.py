@@ -25,7 +25,7 @@ Run = Callable[..., tuple[int, Any]]
 def _put(store: Any, mid: str, content: str) -> None:
     now = iso(utcnow())
     with store.transaction():
-        store.insert_node(Memory(id=mid, content=content, created_at=now, updated_at=now), content)
+        store.insert_node(Memory(id=mid, content=content, created_at=now, updated_at=now))
 
 
 def test_remember_recall_show_through_the_cli(cli_run: Run, pg_db_url: str) -> None:
@@ -88,7 +88,7 @@ def test_readonly_session_reads_and_refuses_writes(pg_store: Any, pg_db_url: str
         assert ro.readonly and ro.get_node("a") is not None and ro.count_active() == 1
         with pytest.raises(ReadOnly):
             with ro.transaction():
-                ro.insert_node(Memory(id="z", content="z", created_at=iso(utcnow())), "z")
+                ro.insert_node(Memory(id="z", content="z", created_at=iso(utcnow())))
         with pytest.raises(ReadOnly):
             ro.upsert_edge(Edge("a", "a", "semantic", created_at=iso(utcnow())))
         ro.touch(["a"], iso(utcnow()))  # access bookkeeping is skipped, as on SQLite

@@ -42,7 +42,7 @@ def _store_of(tmp_path: Path, vecs: np.ndarray) -> tuple[SQLiteStore, np.ndarray
     with store.transaction():
         for k, v in enumerate(vecs):
             m = _memory(f"m{k}")
-            store.insert_node(m, m.content)
+            store.insert_node(m)
             store.put_vector(m.id, PROVIDER, v, content_hash(m.content), m.created_at)
     return store, vecs
 
@@ -95,7 +95,7 @@ def test_rows_written_after_the_build_are_found(big):
     fresh = _clustered(1, 7)[0]
     m = _memory("late")
     with store.transaction():
-        store.insert_node(m, m.content)
+        store.insert_node(m)
         before = store.vector_generation()
         store.put_vector("late", PROVIDER, fresh, content_hash(m.content), m.created_at)
         index.note_write("late", fresh, before)

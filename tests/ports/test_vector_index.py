@@ -40,7 +40,7 @@ PROVIDER = "test:unit:8"
 def _put(store: SQLiteStore, mid: str, vec: np.ndarray) -> None:
     m = Memory(id=mid, content=f"memory {mid}", created_at=iso(utcnow()), updated_at=iso(utcnow()))
     with store.transaction():
-        store.insert_node(m, m.content)
+        store.insert_node(m)
         store.put_vector(mid, PROVIDER, vec, content_hash(m.content), m.created_at)
 
 
@@ -104,7 +104,7 @@ def test_a_writer_that_keeps_its_matrix_in_step_saves_the_state_after_its_writes
     index.search(_unit(1), 1)
     m = Memory(id="new", content="memory new", created_at=iso(utcnow()), updated_at=iso(utcnow()))
     with store.transaction():
-        store.insert_node(m, m.content)
+        store.insert_node(m)
         before = store.vector_generation()
         store.put_vector("new", PROVIDER, _unit(5), content_hash(m.content), m.created_at)
         index.note_write("new", _unit(5), before)
@@ -126,7 +126,7 @@ def test_nothing_is_saved_from_inside_a_write_transaction_that_may_roll_back(tmp
     with pytest.raises(RuntimeError):
         with store.transaction():
             _m = Memory(id="ghost", content="ghost", created_at=iso(utcnow()), updated_at=iso(utcnow()))
-            store.insert_node(_m, "ghost")
+            store.insert_node(_m)
             store.put_vector("ghost", PROVIDER, _unit(7), content_hash("ghost"), _m.created_at)
             assert _read(store, _unit(7), 1)[0][0] == "ghost"  # its own write, not committed
             assert not saved.exists()
@@ -162,7 +162,7 @@ def test_a_write_rolled_back_after_the_index_saw_it_is_never_saved(tmp_path):
     with pytest.raises(RuntimeError):
         with store.transaction():
             m = Memory(id="ghost", content="ghost", created_at=iso(utcnow()), updated_at=iso(utcnow()))
-            store.insert_node(m, "ghost")
+            store.insert_node(m)
             before = store.vector_generation()
             store.put_vector("ghost", PROVIDER, _unit(7), content_hash("ghost"), m.created_at)
             index.note_write("ghost", _unit(7), before)
@@ -179,7 +179,7 @@ def _write_through(index: VectorIndex, store: SQLiteStore, mid: str, vec: np.nda
     process goes on)."""
     m = Memory(id=mid, content=f"memory {mid}", created_at=iso(utcnow()), updated_at=iso(utcnow()))
     with store.transaction():
-        store.insert_node(m, m.content)
+        store.insert_node(m)
         before = store.vector_generation()
         store.put_vector(mid, PROVIDER, vec, content_hash(m.content), m.created_at)
         index.note_write(mid, vec, before)

@@ -36,7 +36,7 @@ class AppendBatch:
         self._holders: dict[str, list[str]] = {}
         self._known: set[str] = set()
         self._unknown: set[str] = set()
-        self._nodes: list[tuple[Memory, str]] = []
+        self._nodes: list[tuple[Memory, str | None]] = []
         self._entities: list[tuple[str, Sequence[str], str]] = []
         self._edges: list[tuple[Sequence[Edge], str | None]] = []
         self._log: list[tuple[str, str | None, dict[str, Any], str]] = []
@@ -100,7 +100,7 @@ class AppendBatch:
         return candidates & self._known
 
     # ── writes, buffered ─────────────────────────────────────────────────────
-    def insert_node(self, node: Memory, fts_body: str = "") -> None:
+    def insert_node(self, node: Memory, fts_body: str | None = None) -> None:
         self._nodes.append((node, fts_body))
         self._all.append(node)
         self._source(node.source).append(node)
@@ -151,7 +151,7 @@ class AppendBatch:
 
 class Buffered(NamedTuple):
     """One flush of an `AppendBatch`: plain rows and dataclasses, cheap to send to another process."""
-    nodes: list[tuple[Memory, str]]
+    nodes: list[tuple[Memory, str | None]]
     entities: list[tuple[str, Sequence[str], str]]
     edge_rows: list[tuple[Any, ...]]
     log: list[tuple[str, str | None, dict[str, Any], str]]

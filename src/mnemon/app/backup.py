@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import InvalidInput
 from ..core.model import EDGE_STATUSES, Edge, Memory, iso, parse_iso
 from ..core.validation import validate_memory, validate_weight
-from .remember import fts_body
 from .runtime import Runtime
 
 if TYPE_CHECKING:
@@ -113,7 +112,7 @@ def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: It
         while batch := list(islice(items, BATCH)):
             new = _new_memories(rt, batch, seen, new_ids, decode_vectors, results, dry_run=False)
             seen += len(batch)
-            rt.store.insert_nodes([(m, fts_body(m.content)) for m, _ in new])
+            rt.store.insert_nodes([(m, None) for m, _ in new])
             rt.store.index_entities_of_new([(m.id, m.entities, m.created_at) for m, _ in new if m.entities])
             for m, vec in new:
                 if vec is not None:

@@ -21,6 +21,7 @@ from ..core.errors import ReadOnly
 from ..core.entities import extract_entities, merge_entities
 from ..core.graph import bfs
 from ..core.importance import effective_importance
+from ..core.keywords import keyword_text_of
 from ..core.model import Edge, Memory, content_hash, iso, parse_iso
 from ..core.text import overlap_max, token_set, tokens
 from ..core.validation import MemoryInput
@@ -35,10 +36,6 @@ OVERLAP_CANDIDATE_MIN = 0.10
 CAUSAL_CANDIDATE_LIMIT = 10
 PRUNE_BATCH = 10
 KEYWORD_TERMS = 8  # the rarest words of a new memory are enough to find its near-duplicates and neighbours
-
-
-def fts_body(content: str, title: str | None = None) -> str:
-    return " ".join(tokens(f"{title}\n{content}" if title else content))
 
 
 @dataclass
@@ -110,7 +107,7 @@ def write_memory(rt: Runtime, inp: MemoryInput, vector: np.ndarray | None, *, no
     # the new row's effective importance, with the edges it is about to get (both directions count)
     ei = effective_importance(mem.importance, 0, mem.created_at, len(edges), rt.now())
     mem = replace(mem, effective_importance=ei)
-    store.insert_node(mem, fts_body(inp.content))
+    store.insert_node(mem, keyword_text_of(mem))
     if entities:
         store.index_entities(mem.id, entities, created)
     if vector is not None:

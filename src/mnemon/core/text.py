@@ -71,7 +71,8 @@ def _cjk_bigrams(run: str) -> list[str]:
 
 
 def tokens(text: str, *, keep_stopwords: bool = False) -> list[str]:
-    """Ordered tokens of `text` (duplicates kept), lowercased and NFKC-normalised."""
+    """Ordered tokens of `text` (duplicates kept), lowercased and NFKC-normalised. Changing what this returns means
+    bumping `core.keywords.KEYWORD_RECIPE`: stores then rebuild their keyword index, which holds these tokens."""
     norm = normalize(text)
     if norm.isascii() or _CJK_ANY.search(norm) is None:
         # Fast path (vault ingest tokenises megabytes): without CJK no word needs splitting into bigrams.

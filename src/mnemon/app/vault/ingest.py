@@ -574,15 +574,13 @@ def _record_senses(rt: Runtime, plans: Sequence[NotePlan]) -> int:
     if not plans:
         return 0
     try:
-        from ..world import record_sense_event
+        from ..world import SenseInput, record_sense_events
     except ImportError:
         return 0
-    with rt.store.transaction():
-        for plan in plans:
-            record_sense_event(rt, "vault", "md", plan.path, iso_from_mtime(plan.mtime), plan.title, plan.sense_text,
-                               {"path": plan.path, "content_hash": plan.content_hash, "type": plan.note_type},
-                               event_type="note", source_uri=f"vault:{plan.path}", source_path=plan.path)
-    return len(plans)
+    return record_sense_events(rt, "vault", [
+        SenseInput("md", plan.path, iso_from_mtime(plan.mtime), plan.title, plan.sense_text,
+                   {"path": plan.path, "content_hash": plan.content_hash, "type": plan.note_type}, event_type="note",
+                   source_uri=f"vault:{plan.path}", source_path=plan.path) for plan in plans])
 
 
 def iso_from_mtime(mtime: float) -> str:

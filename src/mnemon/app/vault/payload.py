@@ -23,7 +23,6 @@ from ...core.errors import InvalidInput
 from ...core.model import Edge, Memory
 from ...core.ontology import observation_relation
 from ...core.vault import gate_edge
-from ..remember import fts_body
 from ..runtime import Runtime
 from .plan import importance_of
 
@@ -185,9 +184,9 @@ def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[st
         vault.insert_nodes([n for n in nodes if n.id not in existing])
         vault.refresh_nodes([n for n in nodes if n.id in existing])
         fresh = [m for m in memories if m.id not in existing]
-        vault.insert_nodes(fresh, [fts_body(m.content, m.title) for m in fresh])
+        vault.insert_nodes(fresh)
         again = [m for m in memories if m.id in existing]
-        vault.refresh_nodes(again, [fts_body(m.content, m.title) for m in again])
+        vault.refresh_nodes(again)
         stored_edges = []
         for edge, requested, reasons in planned:
             edge_id = store.upsert_edge(edge, actor="payload")

@@ -17,13 +17,13 @@ from typing import Any, NamedTuple
 
 from ...core.model import content_hash
 from ...core.ontology import observation_relation
-from ...core.text import token_text
+from ...core.keywords import SKIP_KEY, keyword_text
 from ...core.vault import gate_edge, parse_note, placeholder_key
 from ...core.vault.model import ParsedNote, Section
 from ..bulk_gc import paused_gc
 
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
-PLAN_VERSION = "2"
+PLAN_VERSION = "3"
 SENSE_TEXT_CHARS = 2000
 _SLUG = re.compile(r"[^\w]+", re.UNICODE)
 
@@ -144,6 +144,7 @@ def plan_note(path: str, data: bytes, mtime: float, hints: tuple[str, ...]) -> N
 def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
     path = parsed.rel_path
     nid = note_id(path)
+    source = f"vault:{path}"  # the rows' source (ingest's `_derived_row`): their keyword text depends on it
     path_json = _COMPACT(path)
     heading_paths_json: dict[tuple[str, ...], str] = {}  # memory metadata is assembled from pre-encoded parts
 
@@ -171,11 +172,12 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
         if mid in nodes:
             continue
         title = " > ".join([parsed.title, *[h for h in section.heading_path if h != parsed.title]])
+        skip = _observed_lines(section, body, observed)
         nodes[mid] = PlannedNode(mid, "memory", title, body, "context", 2,
                                  f'{{"memory_kind":"section","note":{path_json},"line":{section.line_start},'
-                                 f'"heading_path":{heading_path_json(tuple(section.heading_path))}}}',
-                                 token_text(f"{title}\n{_unobserved(section, body, observed)}"), content_hash(body),
-                                 "section")
+                                 f'"heading_path":{heading_path_json(tuple(section.heading_path))}'
+                                 + (f',"{SKIP_KEY}":[{",".join(map(str, skip))}]}}' if skip else "}"),
+                                 keyword_text(title, body, source, {SKIP_KEY: skip}), content_hash(body), "section")
         evidence = body.split("\n", 1)[0].strip()[:500]
         add_edge(_edge(nid, mid, "has_section", SECTION_CONFIDENCE, evidence, "section", section.line_start))
 
@@ -190,7 +192,7 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
                                      f'{{"memory_kind":"{kind}","note":{path_json},"line":{obs.line},'
                                      f'"observation_kind":{_COMPACT(obs.kind)},"score":{float(obs.score)!r},'
                                      f'"heading_path":{heading_path_json(_heading_path_at(parsed, obs.line))}}}',
-                                     token_text(f"{parsed.title}\n{obs.text}" if parsed.title else obs.text),
+                                     keyword_text(parsed.title, obs.text, source, None),
                                      content_hash(obs.text), kind)
         add_edge(_edge(nid, mid, observation_relation(obs.kind), obs.confidence, obs.evidence,
                        f"observation:{obs.source}", obs.line))
@@ -244,13 +246,13 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
     )
 
 
-def _unobserved(section: Section, body: str, observed: set[int]) -> str:
-    """The section's text without the lines that are observation memories of their own: each bullet is indexed
-    for keyword search once, as itself, instead of again inside its section."""
+def _observed_lines(section: Section, body: str, observed: set[int]) -> list[int]:
+    """Indexes of the section's lines that are observation memories of their own: keyword search leaves them out
+    of the section (`core.keywords`), so each bullet is indexed once, as itself."""
     if not observed or not any(section.line_start <= line <= section.line_end for line in observed):
-        return body
+        return []
     first = section.line_end - body.count("\n")  # line_start is the heading's line; the body ends at line_end
-    return "\n".join(text for i, text in enumerate(body.split("\n")) if first + i not in observed)
+    return [i for i in range(body.count("\n") + 1) if first + i in observed]
 
 
 def _heading_path_at(parsed: ParsedNote, line: int) -> tuple[str, ...]:

@@ -2,7 +2,8 @@
 
 Entry points other packages call:
 * `propose_assertion(rt, payload, …)` — the one gated door into state assertions (`resolve`, payload `assertions[]`);
-* `record_sense_event(rt, origin, sense_type, source_id, observed_at, title, text, metadata)` — every ingestion path;
+* `record_sense_event(rt, origin, sense_type, source_id, observed_at, title, text, metadata)` — every ingestion path
+  (`record_sense_events(rt, origin, [SenseInput(…), …])` for many at once);
 * `world_context_items(rt, prompt, as_of)` — world rows for context packs, with `truth_policy`;
 * `forget_world_scope(rt, "mneme://…")` — the only deleting path, for an explicit scoped forget.
 """
@@ -14,12 +15,13 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .facade import WorldMixin
     from .preflight import agent_preflight, world_context_items
-    from .sense import record_memory_sense, record_sense_event
+    from .sense import SenseInput, record_memory_sense, record_sense_event, record_sense_events
     from .state import forget_world_scope, propose_assertion
 
 # loaded on first use: `remember` imports `world.sense` on every write and must not pull in the whole world model
 _LAZY = {"WorldMixin": "facade", "agent_preflight": "preflight", "world_context_items": "preflight",
-         "record_memory_sense": "sense", "record_sense_event": "sense", "forget_world_scope": "state",
+         "record_memory_sense": "sense", "record_sense_event": "sense", "record_sense_events": "sense",
+         "SenseInput": "sense", "forget_world_scope": "state",
          "propose_assertion": "state"}
 
 
@@ -32,11 +34,13 @@ def __getattr__(name: str) -> Any:
     return value
 
 __all__ = [
+    "SenseInput",
     "WorldMixin",
     "agent_preflight",
     "forget_world_scope",
     "propose_assertion",
     "record_memory_sense",
     "record_sense_event",
+    "record_sense_events",
     "world_context_items",
 ]

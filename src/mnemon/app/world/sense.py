@@ -7,8 +7,8 @@ note could never be confirmed by ingesting it; here the same function serves eve
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 from ...core.errors import InvalidInput
 from ...core.model import Memory
@@ -37,20 +37,54 @@ def _store_event(rt: Runtime, event: SenseEvent, source_path: str | None) -> boo
     return created
 
 
+def _payload(sense_type: str, source_id: str, observed_at: Any, title: str, text: str,
+             metadata: Mapping[str, Any] | None, event_type: str, source_uri: str) -> dict[str, Any]:
+    return {"sense_type": sense_type, "source_id": source_id or "", "observed_at": observed_at, "title": title or "",
+            "text": (text or "")[:MAX_TEXT_CHARS], "event_type": event_type, "source_uri": source_uri or "",
+            "metadata": dict(metadata or {})}
+
+
 def record_sense_event(rt: Runtime, origin: str, sense_type: str, source_id: str, observed_at: Any, title: str,
                        text: str, metadata: Mapping[str, Any] | None = None, *, event_type: str = "document",
                        source_uri: str = "", source_path: str | None = None) -> dict[str, Any]:
     """Record one sense event (idempotent: the same event twice is one row). Opens its own transaction (nested
     inside a caller's transaction it becomes a savepoint), so ingestion can call it per note."""
-    payload: dict[str, Any] = {
-        "sense_type": sense_type, "source_id": source_id or "", "observed_at": observed_at,
-        "title": title or "", "text": (text or "")[:MAX_TEXT_CHARS], "event_type": event_type,
-        "source_uri": source_uri or "", "metadata": dict(metadata or {}),
-    }
-    event = parse_sense_event(payload, origin=origin)
+    event = parse_sense_event(_payload(sense_type, source_id, observed_at, title, text, metadata, event_type,
+                                       source_uri), origin=origin)
     with rt.store.transaction():
         created = _store_event(rt, event, source_path)
     return {"id": event.id, "created": created, "sense_type": event.sense_type, "origin": event.origin}
+
+
+class SenseInput(NamedTuple):
+    """The arguments of one `record_sense_event`, for `record_sense_events`."""
+
+    sense_type: str
+    source_id: str
+    observed_at: Any
+    title: str
+    text: str
+    metadata: Mapping[str, Any]
+    event_type: str = "document"
+    source_uri: str = ""
+    source_path: str | None = None
+
+
+def record_sense_events(rt: Runtime, origin: str, inputs: Sequence[SenseInput]) -> int:
+    """`record_sense_event` for many events in a handful of statements (vault ingestion records one per changed
+    note): the same validation, rows and audit entries. Returns how many events were new."""
+    events = [(parse_sense_event(_payload(i.sense_type, i.source_id, i.observed_at, i.title, i.text, i.metadata,
+                                          i.event_type, i.source_uri), origin=origin), i.source_path) for i in inputs]
+    if not events:
+        return 0
+    world = world_of(rt)
+    with rt.store.transaction():
+        now = rt.now_iso()
+        created = world.put_sense_events([(e.to_row(), _source_path(e, path)) for e, path in events], now)
+        first = {e.id: e for e, _path in reversed(events)}  # the event each inserted id came from
+        world.log_events([("sensed", "sense_event", i, {"sense_type": first[i].sense_type, "origin": first[i].origin,
+                                                        "source_id": first[i].source_id}) for i in created], now)
+    return len(created)
 
 
 def memory_sense_type(source: str) -> str:

@@ -20,6 +20,7 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import ReadOnly, StoreError
+from ...core.keywords import keyword_text_of
 from ...core.model import Memory, OplogEntry, iso, utcnow
 from .base import MemoryFilter
 from .graph_postgres import PostgresGraphReads
@@ -238,11 +239,12 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         self._write("UPDATE meta SET value = value + 1 WHERE key = 'vector_generation'")
 
     # ── nodes ────────────────────────────────────────────────────────────────
-    def insert_node(self, node: Memory, fts_body: str = "") -> None:
+    def insert_node(self, node: Memory, fts_body: str | None = None) -> None:
         self.insert_nodes([(node, fts_body)])
 
-    def insert_nodes(self, items: Sequence[tuple[Memory, str]]) -> None:
-        """Insert many new nodes with their keyword documents: the bulk form of `insert_node`."""
+    def insert_nodes(self, items: Sequence[tuple[Memory, str | None]]) -> None:
+        """Insert many new nodes with their keyword documents (None: `keyword_text_of` the node): the bulk form of
+        `insert_node`."""
         if not items:
             return
         fallback = iso(utcnow())
@@ -255,10 +257,11 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
                   n.inserted_at or fallback) for n, _ in items])
             self._write_many(
                 "INSERT INTO memory_fts(node_seq, doc) SELECT seq, %s::tsvector FROM nodes WHERE id = %s",
-                [(tsvector_literal(body, n.tags, n.entities), n.id) for n, body in items
+                [(tsvector_literal(keyword_text_of(n) if body is None else body, n.tags, n.entities), n.id)
+                 for n, body in items
                  if n.kind == "memory" and n.deleted_at is None])
 
-    def update_node(self, node: Memory, fts_body: str = "") -> None:
+    def update_node(self, node: Memory, fts_body: str | None = None) -> None:
         updated = self._write(
             "UPDATE nodes SET kind=%s, title=%s, content=%s, content_hash=%s, category=%s, importance=%s, tags=%s,"
             " entities=%s, source=%s, updated_at=%s, metadata=%s WHERE id=%s RETURNING seq",
@@ -272,7 +275,8 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         self._bump_vector_generation()  # a vector of the old text is no longer current
         if node.kind == "memory":
             self._write("INSERT INTO memory_fts(node_seq, doc) VALUES (%s, %s::tsvector)",
-                        (seq, tsvector_literal(fts_body, node.tags, node.entities)))
+                        (seq, tsvector_literal(keyword_text_of(node) if fts_body is None else fts_body, node.tags,
+                                               node.entities)))
 
     def get_node(self, node_id: str, *, include_deleted: bool = False) -> Memory | None:
         rows = self._rows(f"SELECT {_NODE_COLS} FROM nodes WHERE id = %s", (node_id,))

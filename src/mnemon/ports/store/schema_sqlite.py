@@ -4,6 +4,7 @@ from __future__ import annotations
 from .edge_rows import EDGE_VALUE_DDL, SQLITE_EDGE_ROWS_MIGRATION
 from .graph_sqlite import GRAPH_GENERATION_MIGRATION
 from .reply_steps import SQLITE_REPLY_STEPS_MIGRATION
+from .text_index_sqlite import CONTENTLESS_KEYWORDS_MIGRATION
 
 MIGRATIONS: list[tuple[str, str]] = [
     (
@@ -271,7 +272,8 @@ MIGRATIONS: list[tuple[str, str]] = [
             END;
         """,
     ),
+    CONTENTLESS_KEYWORDS_MIGRATION,  # beside the keyword index upkeep it relies on (text_index_sqlite.py)
 ]
 
 # steps that copy a whole table: the store is compacted once after applying them (SQLiteStore._compact)
-REWRITING_MIGRATIONS = frozenset({SQLITE_EDGE_ROWS_MIGRATION[0]})
+REWRITING_MIGRATIONS = frozenset({SQLITE_EDGE_ROWS_MIGRATION[0], CONTENTLESS_KEYWORDS_MIGRATION[0]})

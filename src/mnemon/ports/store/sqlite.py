@@ -23,7 +23,8 @@ from ...core.model import EDGE_STATUSES, Edge, Link, Memory, OplogEntry, iso, ut
 from .base import MemoryFilter
 from .graph_sqlite import SQLiteGraphReads
 from .vectors_sqlite import BUMP_VECTOR_GENERATION, SQLiteVectors
-from .text_index_sqlite import KEYWORD_POSTING_BUDGET, RoughCounts, SQLiteTextIndex, _chunks, _where  # noqa: F401  (re-exported)
+from .text_index_sqlite import (KEYWORD_POSTING_BUDGET, RoughCounts, SQLiteTextIndex, _chunks, _where,  # noqa: F401
+                                INDEXED, register_keyword_functions)  # (KEYWORD_POSTING_BUDGET re-exported)
 from .edge_rows import EDGE_VALUE_COLS, LEGACY_EDGE_ROWS_VIEW, SEQ_OF, edge_value_rows
 from .migrate_sqlite import migrate
 
@@ -107,12 +108,14 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
                                         timeout=busy_timeout_ms / 1000)
         self.conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         self.conn.execute("PRAGMA foreign_keys = ON")
+        register_keyword_functions(self.conn)
         if not readonly:
             # switching a fresh file to WAL and creating the schema can meet SQLITE_BUSY without the busy handler
             # being consulted (several processes opening a new store at once); retry those with backoff
             _retry_busy(lambda: self.conn.execute("PRAGMA journal_mode = WAL"), busy_timeout_ms)
             self.conn.execute("PRAGMA synchronous = NORMAL")
             _retry_busy(self._migrate, busy_timeout_ms)
+            _retry_busy(self._check_keyword_fingerprint, busy_timeout_ms)
         else:
             self._check_schema()
 
@@ -218,11 +221,12 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         return self.conn.execute(sql, args)
 
     # ── nodes ────────────────────────────────────────────────────────────────
-    def insert_node(self, node: Memory, fts_body: str = "") -> None:
+    def insert_node(self, node: Memory, fts_body: str | None = None) -> None:
         self.insert_nodes([(node, fts_body)])
 
-    def insert_nodes(self, items: Sequence[tuple[Memory, str]]) -> None:
-        """Insert many new nodes (with their FTS bodies) in two statements: the bulk form of `insert_node`."""
+    def insert_nodes(self, items: Sequence[tuple[Memory, str | None]]) -> None:
+        """Insert many new nodes in two statements: the bulk form of `insert_node`. An FTS body, when given, must be
+        `core.keywords.keyword_text_of` the node (tokenised ahead, e.g. by an import's worker); None computes it."""
         if not items:
             return
         first = int(self.conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM nodes").fetchone()[0])
@@ -234,15 +238,15 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
               n.source, n.created_at, n.updated_at or n.created_at, n.last_accessed_at, n.access_count,
               n.effective_importance, n.deleted_at, json.dumps(n.metadata, ensure_ascii=False) if n.metadata else "{}",
               n.inserted_at or fallback) for k, (n, _) in enumerate(items)])
-        self._write_many(
-            "INSERT INTO memory_fts(rowid, body, tags, entities) VALUES (?,?,?,?)",
-            [(first + k, body, " ".join(n.tags), " ".join(n.entities)) for k, (n, body) in enumerate(items)
-             if n.kind == "memory" and n.deleted_at is None])
+        self._index_keywords([(first + k, n.title, n.content, n.source, n.metadata, n.tags,
+                               n.entities, body) for k, (n, body) in enumerate(items)
+                              if n.kind == "memory" and n.deleted_at is None])
 
-    def update_node(self, node: Memory, fts_body: str = "") -> None:
+    def update_node(self, node: Memory, fts_body: str | None = None) -> None:
         row = self.conn.execute("SELECT seq, kind FROM nodes WHERE id = ?", (node.id,)).fetchone()
         if row is None:
             raise StoreError(f"no node {node.id}")
+        self._unindex_keywords([row[0]])
         self._write(
             "UPDATE nodes SET kind=?, title=?, content=?, content_hash=?, category=?, importance=?, tags=?, entities=?,"
             " source=?, updated_at=?, metadata=? WHERE id=?",
@@ -250,11 +254,11 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
              json.dumps(list(node.tags), ensure_ascii=False), json.dumps(list(node.entities), ensure_ascii=False),
              node.source, node.updated_at, json.dumps(node.metadata, ensure_ascii=False), node.id),
         )
-        self._write("DELETE FROM memory_fts WHERE rowid = ?", (row[0],))
         self._write(BUMP_VECTOR_GENERATION)  # a vector of the old text is no longer current
-        if node.kind == "memory":
-            self._write("INSERT INTO memory_fts(rowid, body, tags, entities) VALUES (?,?,?,?)",
-                        (row[0], fts_body, " ".join(node.tags), " ".join(node.entities)))
+        reindex = self.conn.execute(f"SELECT seq FROM nodes WHERE seq = ? AND {INDEXED}", (row[0],)).fetchone()
+        if reindex:
+            self._index_keywords([(row[0], node.title, node.content, node.source, node.metadata,
+                                   node.tags, node.entities, fts_body)])
 
     def get_node(self, node_id: str, *, include_deleted: bool = False) -> Memory | None:
         row = self.conn.execute(f"SELECT {_NODE_COLS} FROM nodes WHERE id = ?", (node_id,)).fetchone()
@@ -365,9 +369,9 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
             if not seqs:
                 continue
             smarks = ",".join("?" * len(seqs))
+            self._unindex_keywords(seqs)
             n += self._write(f"UPDATE nodes SET deleted_at = ?, updated_at = ? WHERE seq IN ({smarks})",
                              [when, when, *seqs]).rowcount
-            self._write(f"DELETE FROM memory_fts WHERE rowid IN ({smarks})", seqs)
             self._write(f"DELETE FROM node_entities WHERE node_seq IN ({smarks})", seqs)
             self._write(BUMP_VECTOR_GENERATION)
         return n
@@ -381,7 +385,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
             if not seqs:
                 continue
             smarks = ",".join("?" * len(seqs))
-            self._write(f"DELETE FROM memory_fts WHERE rowid IN ({smarks})", seqs)
+            self._unindex_keywords(seqs)
             n += self._write(f"DELETE FROM nodes WHERE seq IN ({smarks})", seqs).rowcount
             self._write(BUMP_VECTOR_GENERATION)
         return n

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from ...core.keywords import keyword_text
 from .postgres_index import tsvector_literal
 from .schema_postgres import quote_reserved
 from .vault_sqlite import SQLiteVault
@@ -89,23 +90,19 @@ class PostgresVault(SQLiteVault):
     def __init__(self, store: PostgresStore) -> None:
         super().__init__(_QmarkStore(store))  # type: ignore[arg-type]
 
-    def _index_keywords(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str]) -> None:
+    def _index_rows(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str | None] | None,
+                    seqs: Sequence[int] | None) -> None:
         """The tsvector documents of the memories among `node_row` tuples (SQLite's FTS rows, spelled for here)."""
-        memories = [(r, fts_bodies[i]) for i, r in enumerate(rows) if r[1] == "memory"]
+        memories = [(r, fts_bodies[i] if fts_bodies is not None else None) for i, r in enumerate(rows)
+                    if r[1] == "memory"]
         self._write_many("DELETE FROM memory_fts WHERE node_seq = (SELECT seq FROM nodes WHERE id = ?)",
                          [(r[0],) for r, _ in memories])
         self._write_many("INSERT INTO memory_fts(node_seq, doc) SELECT seq, ?::tsvector FROM nodes WHERE id = ?",
-                         [(tsvector_literal(body, json.loads(r[7]), json.loads(r[8])), r[0]) for r, body in memories])
+                         [(tsvector_literal(keyword_text(r[2], r[3], r[9], r[13]) if body is None else body,
+                                            json.loads(r[7]), json.loads(r[8])), r[0]) for r, body in memories])
 
-    def insert_node_rows(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str] | None = None) -> None:
-        super().insert_node_rows(rows, None)
-        if fts_bodies is not None:
-            self._index_keywords(rows, fts_bodies)
-
-    def refresh_node_rows(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str] | None = None) -> None:
-        super().refresh_node_rows(rows, None)
-        if fts_bodies is not None:
-            self._index_keywords(rows, fts_bodies)
+    def _unindex_rows(self, ids: Sequence[str]) -> None:
+        pass  # `_index_rows` replaces a row's document by its seq: nothing has to be handed back first
 
     @contextmanager
     def bulk_load(self) -> Iterator[None]:

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ...core.errors import StoreError
+from ...core.keywords import keyword_fingerprint, keyword_text, keyword_words
 from ...core.text import rarest_terms
 from .base import MemoryFilter
 
@@ -41,6 +43,53 @@ class RoughCounts:
         if abs(active - self._seen_at) > max(100, self._seen_at // 100) or len(self._cache) > 100_000:
             self._cache, self._seen_at = {}, active
         return _counts_through(self._cache, keys, count)
+
+
+# The keyword index is contentless (m044): it keeps no copy of the text, so removing a row must hand FTS5 exactly the
+# values it indexed — recomputed from the row by the same pure function every writer indexes with (core.keywords),
+# registered on the connection so one statement unindexes any set of rows. A row is in the index exactly while it is
+# an undeleted memory; unindexing anything else would corrupt it.
+KEYWORD_SQL_FUNCTIONS = (("mnemon_keywords", 4, keyword_text), ("mnemon_words", 1, keyword_words),
+                         ("mnemon_keyword_fingerprint", 0, keyword_fingerprint))
+INDEXED = "kind = 'memory' AND deleted_at IS NULL"
+_UNINDEX = ("INSERT INTO memory_fts(memory_fts, rowid, body, tags, entities) SELECT 'delete', seq,"
+            " mnemon_keywords(title, content, source, metadata), mnemon_words(tags), mnemon_words(entities)"
+            f" FROM nodes WHERE {INDEXED} AND ")
+_INDEX_ALL = ("INSERT INTO memory_fts(rowid, body, tags, entities) SELECT seq,"
+              " mnemon_keywords(title, content, source, metadata), mnemon_words(tags), mnemon_words(entities)"
+              f" FROM nodes WHERE {INDEXED}")
+FINGERPRINT_KEY = "keyword_fingerprint"
+CONTENTLESS_KEYWORDS_MIGRATION = (
+    "m044_contentless_keywords",
+    f"""
+    -- the keyword index without its own copy of every indexed text (9 MB of a 2,000-note vault's 109 MB): rows are
+    -- unindexed by recomputing their values (text_index_sqlite.KEYWORD_SQL_FUNCTIONS, registered on every connection)
+    DROP TABLE memory_fts_vocab;
+    DROP TABLE memory_fts;
+    CREATE VIRTUAL TABLE memory_fts USING fts5(body, tags, entities, content = '',
+                                               tokenize = 'unicode61 remove_diacritics 0');
+    CREATE VIRTUAL TABLE memory_fts_vocab USING fts5vocab(memory_fts, 'row');
+    {_INDEX_ALL};
+    INSERT INTO meta(key, value) VALUES ('{FINGERPRINT_KEY}', mnemon_keyword_fingerprint())
+        ON CONFLICT(key) DO UPDATE SET value = excluded.value;
+    """,
+)
+# MNEMON_CHECK_KEYWORDS=1 (the test suite sets it): every FTS body a writer hands in is checked against the row
+CHECK_ENV = "MNEMON_CHECK_KEYWORDS"
+
+
+def register_keyword_functions(conn: sqlite3.Connection) -> None:
+    for name, arity, fn in KEYWORD_SQL_FUNCTIONS:
+        conn.create_function(name, arity, fn, deterministic=True)
+
+
+def rebuild_keyword_index(conn: sqlite3.Connection) -> None:
+    """Empty the keyword index and index every undeleted memory again from its row (inside the caller's write
+    transaction); records the fingerprint it was built under."""
+    conn.execute("INSERT INTO memory_fts(memory_fts) VALUES ('delete-all')")
+    conn.execute(_INDEX_ALL)
+    conn.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                 (FINGERPRINT_KEY, keyword_fingerprint()))
 
 
 # each MemoryFilter field and the condition it puts on a node row
@@ -79,6 +128,39 @@ class SQLiteTextIndex:
     _rough_holders: RoughCounts
     _exact_df: dict[str, int]
     _exact_df_token: tuple[int, int] | None
+
+    # ── keyword index upkeep ─────────────────────────────────────────────────
+    def _index_keywords(self, rows: Sequence[tuple[int, str | None, str, str, Any, Any, Any, str | None]]) -> None:
+        """(seq, title, content, source, metadata, tags, entities, FTS body or None) of memories just written — the
+        last three as mappings and lists or as their JSON columns: into the keyword index. A given body must be `keyword_text` of the row (a writer that tokenised it
+        elsewhere, e.g. in a worker process); None computes it here."""
+        check = bool(os.environ.get(CHECK_ENV))
+        values = []
+        for seq, title, content, source, metadata, tags, entities, body in rows:
+            expected = keyword_text(title, content, source, metadata) if body is None or check else body
+            if body is not None and body != expected:
+                raise StoreError(f"FTS body of {seq} is not keyword_text of its row", body=body, expected=expected)
+            values.append((seq, expected, keyword_words(tags), keyword_words(entities)))
+        self._write_many("INSERT INTO memory_fts(rowid, body, tags, entities) VALUES (?,?,?,?)", values)
+
+    def _unindex_keywords(self, seqs: Sequence[int]) -> None:
+        """Remove these rows from the keyword index — call before changing or deleting them; rows that are not
+        indexed (deleted, not memories) are left alone."""
+        for chunk in _chunks(list(seqs)):
+            self._write(_UNINDEX + f"seq IN ({','.join('?' * len(chunk))})", list(chunk))
+
+    def _check_keyword_fingerprint(self) -> None:
+        """Rebuild the keyword index when it was built by another recipe or tokenizer (a changed stemmer would
+        otherwise make every later delete hand FTS5 tokens it never indexed)."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (FINGERPRINT_KEY,)).fetchone()
+        if row is not None and row[0] == keyword_fingerprint():
+            return
+        if not self.conn.execute("SELECT 1 FROM migrations WHERE name = ?", (CONTENTLESS_KEYWORDS_MIGRATION[0],)).fetchone():
+            return  # an index with its own content (a schema before m044) never needs its values handed back
+        with self.transaction():  # type: ignore[attr-defined]
+            row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (FINGERPRINT_KEY,)).fetchone()
+            if row is None or row[0] != keyword_fingerprint():
+                rebuild_keyword_index(self.conn)
 
     # ── entities and keywords ────────────────────────────────────────────────
     def index_entities(self, node_id: str, entities: Sequence[str], created_at: str) -> None:

@@ -26,7 +26,6 @@ _NODE_INSERT = (
     " created_at, updated_at, last_accessed_at, access_count, effective_importance, deleted_at, metadata, inserted_at)"
     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,NULL,0,?,NULL,?,?)"
 )
-_FTS_INSERT_BY_ID = "INSERT INTO memory_fts(rowid, body, tags, entities) SELECT seq, ?, ?, ? FROM nodes WHERE id = ?"
 # The per-row trigger keeping `meta.active_memories` (schema m001): a bulk load may suspend it and add its effect in
 # one statement, but only while it reads exactly like this — any other definition stays in place.
 _COUNT_TRIGGER = "nodes_count_ins"
@@ -48,11 +47,6 @@ def _dump(value: Any) -> str:
 
 def _dump_list(values: Sequence[str]) -> str:
     return _LIST(list(values)) if values else "[]"
-
-
-def _words(encoded_list: str) -> str:
-    """The FTS spelling (space-separated) of a JSON list column such as tags."""
-    return " ".join(json.loads(encoded_list)) if encoded_list != "[]" else ""
 
 
 def node_row(n: Memory) -> tuple[Any, ...]:
@@ -221,45 +215,57 @@ class SQLiteVault:
         """Insert new rows (ids must not exist); memories also enter the FTS index."""
         self.insert_node_rows([node_row(n) for n in nodes], fts_bodies)
 
-    def insert_node_rows(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str] | None = None) -> None:
-        """`node_row` tuples of new ids; memories also enter the FTS index (`fts_bodies` aligned with `rows`, the
-        entries of other kinds ignored). Two `executemany` calls.
-
-        The FTS rowid is nodes.seq, an INTEGER PRIMARY KEY: inside our write transaction SQLite gives each new row
-        max + 1, in insertion order, so the seqs are known without a lookup per row (checked; else looked up)."""
+    def insert_node_rows(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str | None] | None = None) -> None:
+        """`node_row` tuples of new ids; memories also enter the keyword index. `fts_bodies`, aligned with `rows`,
+        may carry bodies tokenised ahead by the ingest workers: each must be `core.keywords.keyword_text` of its row
+        (None, or no list, computes them here). Two `executemany` calls."""
         if not rows:
             return
         before = self.max_seq()
         self._write_many(_NODE_INSERT, list(rows))
-        if fts_bodies is None:
-            return
         after = int(self.conn.execute("SELECT MAX(seq) FROM nodes").fetchone()[0])
-        if after == before + len(rows):
-            self._write_many("INSERT INTO memory_fts(rowid, body, tags, entities) VALUES (?,?,?,?)",
-                             [(before + 1 + i, fts_bodies[i], _words(r[7]), _words(r[8]))
-                              for i, r in enumerate(rows) if r[1] == "memory"])
-        else:
-            self._write_many(_FTS_INSERT_BY_ID, [(fts_bodies[i], _words(r[7]), _words(r[8]), r[0])
-                                                 for i, r in enumerate(rows) if r[1] == "memory"])
+        # nodes.seq is an INTEGER PRIMARY KEY: inside our write transaction SQLite gives each new row max + 1, in
+        # insertion order, so the seqs are known without a lookup per row (checked; else looked up)
+        seqs = range(before + 1, after + 1) if after == before + len(rows) else None
+        self._index_rows(rows, fts_bodies, seqs)
 
-    def refresh_nodes(self, nodes: Sequence[Memory], fts_bodies: Sequence[str] | None = None) -> None:
+    def refresh_nodes(self, nodes: Sequence[Memory], fts_bodies: Sequence[str | None] | None = None) -> None:
         """Update existing rows in place (keeping access stats and vectors) and revive soft-deleted ones; ids without
         a row are ignored."""
         self.refresh_node_rows([node_row(n) for n in nodes], fts_bodies)
 
-    def refresh_node_rows(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str] | None = None) -> None:
+    def refresh_node_rows(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str | None] | None = None) -> None:
         """`refresh_nodes` for `node_row` tuples (their created/inserted times are not applied)."""
         if not rows:
             return
+        self._unindex_rows([r[0] for r in rows])
         self._write_many("UPDATE nodes SET kind=?, title=?, content=?, content_hash=?, category=?, importance=?, tags=?,"
                          " source=?, updated_at=?, metadata=?, deleted_at=NULL WHERE id=?",
                          [(r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[9], r[11], r[13], r[0]) for r in rows])
-        if fts_bodies is not None:
-            memories = [(i, r) for i, r in enumerate(rows) if r[1] == "memory"]
-            self._write_many("DELETE FROM memory_fts WHERE rowid = (SELECT seq FROM nodes WHERE id = ?)",
-                             [(r[0],) for _i, r in memories])
-            self._write_many(_FTS_INSERT_BY_ID, [(fts_bodies[i], _words(r[7]), _words(r[8]), r[0])
-                                                 for i, r in memories])
+        self._index_rows(rows, fts_bodies, None)
+
+    # keyword index upkeep of the rows above; PostgreSQL's vault replaces these two (subtables_postgres.py)
+    def _index_rows(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str | None] | None,
+                    seqs: Sequence[int] | None) -> None:
+        """Index the memory rows among `rows` (all undeleted now), by the given seqs or looked up by id."""
+        memories = [i for i, r in enumerate(rows) if r[1] == "memory"]
+        if not memories:
+            return
+        if seqs is None:
+            by_id: dict[str, int] = {}
+            for chunk in _chunks([rows[i][0] for i in memories]):
+                by_id.update(self.conn.execute(f"SELECT id, seq FROM nodes WHERE id IN ({','.join('?' * len(chunk))})",
+                                               list(chunk)).fetchall())
+            seqs = [by_id.get(r[0], 0) for r in rows]  # 0: no such row (refresh ignores it), nothing to index
+        self.store._index_keywords([(seqs[i], rows[i][2], rows[i][3], rows[i][9], rows[i][13], rows[i][7], rows[i][8],
+                                     fts_bodies[i] if fts_bodies is not None else None) for i in memories if seqs[i]])
+
+    def _unindex_rows(self, ids: Sequence[str]) -> None:
+        seqs: list[int] = []
+        for chunk in _chunks(list(ids)):
+            seqs += [r[0] for r in self.conn.execute(f"SELECT seq FROM nodes WHERE id IN ({','.join('?' * len(chunk))})",
+                                                     list(chunk))]
+        self.store._unindex_keywords(seqs)
 
     def ensure_shared_nodes(self, nodes: Sequence[Memory]) -> None:
         """Date, email, tag and placeholder nodes are shared by every note: insert once, never overwrite."""

@@ -137,6 +137,26 @@ class SQLiteWorld:
         )
         return cur.rowcount > 0
 
+    def put_sense_events(self, rows: Sequence[tuple[Mapping[str, Any], str]], recorded_at: str) -> list[str]:
+        """(event row, source path) pairs in one statement, each inserted once as `put_sense_event` does; the ids
+        this call inserted, in order (an ingest of 2,000 notes records 2,000 events)."""
+        ids = list(dict.fromkeys(row["id"] for row, _path in rows))
+        stored: set[str] = set()
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            stored.update(r[0] for r in self.conn.execute(
+                f"SELECT id FROM sense_events WHERE id IN ({','.join('?' * len(chunk))})", chunk))
+        fresh: dict[str, tuple[Any, ...]] = {}
+        for row, source_path in rows:
+            if row["id"] not in stored and row["id"] not in fresh:
+                fresh[row["id"]] = (row["id"], row["sense_type"], row.get("source_id") or "",
+                                    row.get("origin") or "external", row["observed_at"], source_path, _dump(row),
+                                    recorded_at)
+        self.store._write_many(
+            "INSERT OR IGNORE INTO sense_events(id, sense_type, source_id, origin, observed_at, source_path, data,"
+            " recorded_at) VALUES (?,?,?,?,?,?,?,?)", list(fresh.values()))
+        return list(fresh)
+
     def sense_events(self, *, sense_types: Iterable[str] | None = None) -> list[tuple[dict[str, Any], str]]:
         """(event row, recorded_at) pairs, oldest observation first."""
         if not self.ready():
@@ -201,6 +221,12 @@ class SQLiteWorld:
     def log_event(self, event: str, target: str, target_id: str, detail: Mapping[str, Any], when: str) -> None:
         self.store._write("INSERT INTO world_events(event, target, target_id, detail, created_at) VALUES (?,?,?,?,?)",
                           (event, target, target_id, _dump(dict(detail)), when))
+
+    def log_events(self, entries: Sequence[tuple[str, str, str, Mapping[str, Any]]], when: str) -> None:
+        """(event, target, target id, detail) entries, in one statement."""
+        self.store._write_many("INSERT INTO world_events(event, target, target_id, detail, created_at) VALUES (?,?,?,?,?)",
+                               [(event, target, target_id, _dump(dict(detail)), when)
+                                for event, target, target_id, detail in entries])
 
     def events(self, target: str, target_id: str) -> list[dict[str, Any]]:
         if not self.ready():

@@ -1,0 +1,81 @@
+"""What keyword search indexes for a memory: a pure function of the memory's stored fields.
+
+Because it is pure, a store needs no copy of the indexed text: SQLite's FTS5 index is contentless, and removing a
+memory from it recomputes what was indexed from the row itself (FTS5 must be told the exact tokens it deletes). So
+every writer — `remember`, import, restore, vault ingestion, payload memory — indexes `keyword_text` of the row it
+writes and nothing else; `KEYWORD_RECIPE` names this recipe, and changing the recipe or the tokenizer makes a store
+rebuild its index (`keyword_fingerprint`).
+
+Recipes, by where a memory came from:
+- vault notes (`vault:<path>`): title and text, without the lines listed in `fts_skip` — a section leaves out the
+  bullets that are observation memories of their own, so each bullet is indexed once;
+- scoped payload memory (`mneme://…`): title and text;
+- everything else (`remember`, imports, agents): the text.
+"""
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .model import Memory
+from .text import token_text
+
+KEYWORD_RECIPE = "keywords/1"
+VAULT_SOURCE_PREFIX = "vault:"
+PAYLOAD_SOURCE_PREFIX = "mneme://"
+SKIP_KEY = "fts_skip"  # metadata: 0-based indexes of content lines keyword search leaves out
+
+# What the third-party stemmer decides (case, stopwords, stems), in ASCII: a non-ASCII probe would compile the CJK
+# patterns at every store open. Our own tokenizer code (CJK bigrams, apostrophes) is versioned by KEYWORD_RECIPE —
+# bump it when `core.text.tokens` changes — and NFKC by the Unicode database's version.
+_PROBE = "The Runners were RUNNING quickly; don't they've groups grouped generously 2026-12-02 v1.2"
+
+
+def keyword_text(title: str | None, content: str, source: str, metadata: Mapping[str, Any] | str | None) -> str:
+    """The FTS body of a memory row (space-separated tokens)."""
+    if source.startswith(VAULT_SOURCE_PREFIX):
+        skip = _skipped_lines(metadata)
+        if skip:
+            content = "\n".join(line for i, line in enumerate(content.split("\n")) if i not in skip)
+        return token_text(f"{title}\n{content}" if title else content)
+    if source.startswith(PAYLOAD_SOURCE_PREFIX):
+        return token_text(f"{title}\n{content}" if title else content)
+    return token_text(content)
+
+
+def keyword_words(values: Sequence[str] | str) -> str:
+    """The FTS spelling of a tags or entities list (or of its JSON column): the values, space-separated."""
+    if isinstance(values, str):
+        if values in ("", "[]"):
+            return ""
+        values = json.loads(values)
+    return " ".join(values)
+
+
+def keyword_fingerprint() -> str:
+    """Changes whenever `keyword_text` would index the same row differently: a store whose index was built under
+    another fingerprint must rebuild it before deleting anything from it."""
+    return f"{KEYWORD_RECIPE}|unicode {unicodedata.unidata_version}|{keyword_text(None, _PROBE, 'user', None)}"
+
+
+def _skipped_lines(metadata: Mapping[str, Any] | str | None) -> frozenset[int]:
+    if isinstance(metadata, str):
+        if SKIP_KEY not in metadata:  # most rows: no JSON parse
+            return frozenset()
+        try:
+            metadata = json.loads(metadata)
+        except ValueError:
+            return frozenset()
+    if not isinstance(metadata, Mapping):
+        return frozenset()
+    skip = metadata.get(SKIP_KEY)
+    if not isinstance(skip, list):
+        return frozenset()
+    return frozenset(i for i in skip if isinstance(i, int) and not isinstance(i, bool))
+
+
+def keyword_text_of(memory: Memory) -> str:
+    """`keyword_text` of a memory about to be stored."""
+    return keyword_text(memory.title, memory.content, memory.source, memory.metadata)

@@ -1,0 +1,171 @@
+"""The contentless keyword index (m044): FTS5 keeps no copy of the text, so every removal hands back the values a row
+was indexed with, recomputed from the row (`core.keywords.keyword_text`). Checked against a reference built from
+the rows after arbitrary sequences of writes, across an upgrade from the old index, and across a tokenizer change."""
+from __future__ import annotations
+
+import sqlite3
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import mnemon.core.keywords as keywords
+import mnemon.ports.store.migrate_sqlite as migrate_backend
+from mnemon.app.vault.plan import plan_note
+from mnemon.core.keywords import SKIP_KEY, keyword_text, keyword_words
+from mnemon.core.model import Memory
+from mnemon.core.text import tokens
+from mnemon.ports.store.schema_sqlite import MIGRATIONS
+from mnemon.ports.store.sqlite import SQLiteStore
+from mnemon.ports.store.vault_sqlite import node_row
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
+WORDS = ("harbour", "sensor", "running", "runs", "groups", "the", "budget", "東京大学", "naïve", "don't")
+SOURCES = ("user", "agent", "mneme://scope/a", "vault:Notes/a.md")
+AT = "2026-01-01T00:00:00.000000Z"
+
+
+def _indexed_rows(conn: sqlite3.Connection) -> dict[int, tuple[Any, ...]]:
+    return {r[0]: r[1:] for r in conn.execute(
+        "SELECT seq, title, content, source, metadata, tags, entities FROM nodes"
+        " WHERE kind = 'memory' AND deleted_at IS NULL")}
+
+
+def assert_index_matches_rows(store: SQLiteStore) -> None:
+    """The index holds exactly what a fresh index of the undeleted memories' recomputed values holds — every term with
+    the same document and occurrence counts, every body token finding the same rows. A removal that handed FTS5
+    other tokens than it had indexed would leave postings or counts behind."""
+    conn = store.conn
+    conn.execute("INSERT INTO memory_fts(memory_fts) VALUES ('integrity-check')")
+    conn.execute("DROP TABLE IF EXISTS temp.ref")
+    conn.execute("CREATE VIRTUAL TABLE temp.ref USING fts5(body, tags, entities, tokenize = 'unicode61 remove_diacritics 0')")
+    conn.execute("DROP TABLE IF EXISTS temp.ref_vocab")
+    conn.execute("CREATE VIRTUAL TABLE temp.ref_vocab USING fts5vocab(temp, ref, 'row')")
+    expected: dict[str, set[int]] = defaultdict(set)
+    for seq, (title, content, source, metadata, tags, entities) in _indexed_rows(conn).items():
+        body = keyword_text(title, content, source, metadata)
+        conn.execute("INSERT INTO temp.ref(rowid, body, tags, entities) VALUES (?,?,?,?)",
+                     (seq, body, keyword_words(tags), keyword_words(entities)))
+        for token in body.split():
+            expected[token].add(seq)
+    actual_vocab = conn.execute("SELECT term, doc, cnt FROM memory_fts_vocab ORDER BY term").fetchall()
+    assert actual_vocab == conn.execute("SELECT term, doc, cnt FROM temp.ref_vocab ORDER BY term").fetchall()
+    for token in set(expected) | {r[0] for r in actual_vocab}:
+        found = {r[0] for r in conn.execute("SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?",
+                                            (f'body : "{token}"',))}
+        assert found == expected.get(token, set()), token
+    assert not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'memory_fts_content'").fetchone()
+
+
+text = st.lists(st.sampled_from(WORDS), min_size=0, max_size=6).map(" ".join)
+op = st.one_of(
+    st.tuples(st.just("insert"), st.integers(0, 5), text, st.sampled_from(SOURCES), st.booleans()),
+    st.tuples(st.just("update"), st.integers(0, 5), text, st.sampled_from(SOURCES), st.booleans()),
+    st.tuples(st.just("soft"), st.integers(0, 5)),
+    st.tuples(st.just("hard"), st.integers(0, 5)),
+    st.tuples(st.just("refresh"), st.integers(0, 5), text, st.sampled_from(SOURCES), st.booleans()),
+)
+
+
+def _memory(i: int, body: str, source: str, with_title: bool, kind: str = "memory") -> Memory:
+    lines = (body or "empty").split(" ")
+    content = "\n".join(lines)  # one word a line, so a skip list can leave some out
+    metadata = {SKIP_KEY: [0, 2]} if source.startswith("vault:") else {}
+    return Memory(id=f"m{i}", content=content, title="Harbour groups" if with_title else None, source=source,
+                  tags=("sensor",) if i % 2 else (), entities=("Ada",) if i % 3 == 0 else (), created_at=AT,
+                  updated_at=AT, inserted_at=AT, metadata=metadata, kind=kind)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(op, min_size=1, max_size=14))
+def test_any_sequence_of_writes_leaves_the_index_equal_to_the_rows(ops: list[tuple[Any, ...]]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        store = SQLiteStore(str(Path(tmp) / "k.db"))
+        try:
+            for step in ops:
+                name, i = step[0], step[1]
+                exists = store.get_node(f"m{i}", include_deleted=True) is not None
+                with store.transaction():
+                    if name == "insert" and not exists:
+                        store.insert_node(_memory(i, step[2], step[3], step[4]))
+                    elif name == "update" and exists:
+                        store.update_node(_memory(i, step[2], step[3], step[4]))
+                    elif name == "soft":
+                        store.soft_delete([f"m{i}"], AT)
+                    elif name == "hard":
+                        store.hard_delete([f"m{i}"])
+                    elif name == "refresh":  # the vault's update in place, which also revives soft-deleted rows
+                        store.vault.refresh_node_rows([node_row(_memory(i, step[2], step[3], step[4]))])
+                assert_index_matches_rows(store)
+        finally:
+            store.close()
+
+
+def test_a_store_written_before_m044_is_upgraded_without_losing_a_search(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "old.db"
+    monkeypatch.setattr(migrate_backend, "MIGRATIONS", [m for m in MIGRATIONS if m[0] < "m044"])
+    old = SQLiteStore(str(db))
+    with old.transaction():
+        for i, words in enumerate(("harbour sensor budget", "running groups", "東京大学 naïve")):
+            old.insert_node(Memory(id=f"m{i}", content=words, created_at=AT))
+        # the old code's soft delete (the store's own now hands values back, which only a contentless index takes)
+        old.conn.execute("UPDATE nodes SET deleted_at = ? WHERE id = 'm1'", (AT,))
+        old.conn.execute("DELETE FROM memory_fts WHERE rowid = (SELECT seq FROM nodes WHERE id = 'm1')")
+    before = {w: old.keyword_search(tokens(w), 5) for w in ("harbour", "groups", "東京")}
+    assert old.conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'memory_fts_content'").fetchone()
+    old.close()
+    monkeypatch.setattr(migrate_backend, "MIGRATIONS", MIGRATIONS)
+    new = SQLiteStore(str(db))
+    try:
+        assert {w: new.keyword_search(tokens(w), 5) for w in before} == before
+        assert_index_matches_rows(new)
+        with new.transaction():
+            new.hard_delete(["m0"])
+        assert new.keyword_search(tokens("harbour"), 5) == []
+        assert_index_matches_rows(new)
+    finally:
+        new.close()
+
+
+def test_a_changed_tokenizer_rebuilds_the_index_before_anything_is_removed(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "k.db"
+    store = SQLiteStore(str(db))
+    with store.transaction():
+        store.insert_node(Memory(id="a", content="The sensors were running", created_at=AT))
+    store.close()
+    # another stemmer (or none): the same row now tokenises differently, and so does the fingerprint
+    monkeypatch.setattr(keywords, "token_text", lambda t: " ".join(t.lower().split()))
+    store = SQLiteStore(str(db))
+    try:
+        assert [i for i, _ in store.keyword_search(["sensors"], 5)] == ["a"]  # indexed by the new tokenizer
+        assert_index_matches_rows(store)
+        with store.transaction():
+            store.soft_delete(["a"], AT)  # hands back the new tokens, which is what the index now holds
+        assert_index_matches_rows(store)
+        assert store.keyword_search(["sensors"], 5) == []
+    finally:
+        store.close()
+
+
+def test_a_writer_handing_in_another_body_is_refused_under_the_check(tmp_path: Path) -> None:
+    store = SQLiteStore(str(tmp_path / "k.db"))
+    try:
+        with pytest.raises(Exception, match="not keyword_text"), store.transaction():
+            store.insert_node(Memory(id="a", content="Harbour sensors", created_at=AT), "harbour sensors")
+        assert store.get_node("a") is None  # the transaction rolled back: nothing half-written
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("path", sorted(p.relative_to(EXAMPLE).as_posix() for p in EXAMPLE.rglob("*.md")))
+def test_vault_plans_index_what_the_rows_recompute(path: str) -> None:
+    plan = plan_note(path, (EXAMPLE / path).read_bytes(), 0.0, ())
+    for node in plan.nodes:
+        if node.kind == "memory":
+            assert node.fts == keyword_text(node.title, node.content, f"vault:{path}", node.metadata)
