@@ -11,6 +11,8 @@ import pytest
 from mnemon.app.vault.ingest import walk_vault
 from mnemon.core.errors import NotFound
 
+from keyword_index_check import assert_index_matches_rows
+
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
 
 
@@ -112,6 +114,45 @@ def test_removed_text_and_removed_notes_leave_no_stale_rows(mem, vault: Path) ->
     # the link from Procurement to the removed note falls back to a placeholder
     dsts = {e.dst for e in _edges(mem, "links_to", "note:Areas/procurement.md")}
     assert "placeholder:suppliers" in dsts
+
+
+def test_the_keyword_index_follows_every_kind_of_vault_change(make_mem, vault: Path, tmp_path: Path) -> None:
+    """Changed, removed, added and revived notes, a section kept soft-deleted by a killed edge, a scoped payload:
+    after each, the contentless index holds exactly what the rows recompute (each removal handed back its values)."""
+    mem = make_mem("none", db=tmp_path / "k.db")
+    mem.remember("Harbour sensors need a firmware update before the pilot")
+    mem.ingest(str(vault))
+    check = lambda: assert_index_matches_rows(mem.rt.store)  # noqa: E731
+    check()
+    note = vault / "Projects" / "tidewatch.md"
+    original = note.read_text(encoding="utf-8")
+    section = next(e for e in _edges(mem, "has_section", "note:Projects/tidewatch.md"))
+    mem.kill_edge(section.id, reason="not this section")  # its section must outlive the text it came from
+    note.write_text("# Tidewatch\n\n## Status\n\nAll new words here.\n- [ ] Call the harbour master\n", encoding="utf-8")
+    (vault / "People" / "cleo-marsh.md").write_text("# Cleo Marsh\n\n- Moved to the [[Tidewatch]] team\n",
+                                                   encoding="utf-8")
+    (vault / "Areas" / "suppliers.md").unlink()
+    (vault / "Areas" / "budget-2026.md").write_text("# Budget 2026\n\n- Pilot budget approved\n", encoding="utf-8")
+    out = mem.ingest(str(vault))
+    assert out["notes_read"] == 3 and out["notes_removed"] == 1 and out["preserved_killed_edges"] >= 1
+    kept = mem.rt.store.get_node(section.dst, include_deleted=True)
+    assert kept is not None and kept.deleted_at is not None  # soft-deleted, so out of the index
+    check()
+    note.write_text(original, encoding="utf-8")  # the section's text comes back: the same row is revived
+    mem.ingest(str(vault))
+    revived = mem.rt.store.get_node(section.dst)
+    assert revived is not None and revived.deleted_at is None
+    check()
+    mem.ingest(str(vault), mode="rebuild")
+    check()
+    payload = {"source_path": "mneme://test/keywords", "nodes": [{"ref": "t", "type": "task", "name": "Harbour check"}],
+               "edges": [], "observations": [{"node": "t", "kind": "fact", "text": "Harbour sensors checked.",
+                                              "score": 5}]}
+    mem.remember_payload(payload)
+    mem.remember_payload({**payload, "observations": [{**payload["observations"][0], "text": "Sensors rechecked."}]})
+    check()
+    mem.forget_source("mneme://test/keywords")
+    check()
 
 
 def test_placeholder_joins_the_note_when_it_appears(mem, vault: Path) -> None:

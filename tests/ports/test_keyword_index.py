@@ -3,9 +3,7 @@ was indexed with, recomputed from the row (`core.keywords.keyword_text`). Checke
 the rows after arbitrary sequences of writes, across an upgrade from the old index, and across a tokenizer change."""
 from __future__ import annotations
 
-import sqlite3
 import tempfile
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -16,49 +14,19 @@ from hypothesis import strategies as st
 import mnemon.core.keywords as keywords
 import mnemon.ports.store.migrate_sqlite as migrate_backend
 from mnemon.app.vault.plan import plan_note
-from mnemon.core.keywords import SKIP_KEY, keyword_text, keyword_words
+from mnemon.core.keywords import SKIP_KEY, keyword_text
 from mnemon.core.model import Memory
 from mnemon.core.text import tokens
 from mnemon.ports.store.schema_sqlite import MIGRATIONS
 from mnemon.ports.store.sqlite import SQLiteStore
 from mnemon.ports.store.vault_sqlite import node_row
 
+from keyword_index_check import assert_index_matches_rows
+
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
 WORDS = ("harbour", "sensor", "running", "runs", "groups", "the", "budget", "東京大学", "naïve", "don't")
 SOURCES = ("user", "agent", "mneme://scope/a", "vault:Notes/a.md")
 AT = "2026-01-01T00:00:00.000000Z"
-
-
-def _indexed_rows(conn: sqlite3.Connection) -> dict[int, tuple[Any, ...]]:
-    return {r[0]: r[1:] for r in conn.execute(
-        "SELECT seq, title, content, source, metadata, tags, entities FROM nodes"
-        " WHERE kind = 'memory' AND deleted_at IS NULL")}
-
-
-def assert_index_matches_rows(store: SQLiteStore) -> None:
-    """The index holds exactly what a fresh index of the undeleted memories' recomputed values holds — every term with
-    the same document and occurrence counts, every body token finding the same rows. A removal that handed FTS5
-    other tokens than it had indexed would leave postings or counts behind."""
-    conn = store.conn
-    conn.execute("INSERT INTO memory_fts(memory_fts) VALUES ('integrity-check')")
-    conn.execute("DROP TABLE IF EXISTS temp.ref")
-    conn.execute("CREATE VIRTUAL TABLE temp.ref USING fts5(body, tags, entities, tokenize = 'unicode61 remove_diacritics 0')")
-    conn.execute("DROP TABLE IF EXISTS temp.ref_vocab")
-    conn.execute("CREATE VIRTUAL TABLE temp.ref_vocab USING fts5vocab(temp, ref, 'row')")
-    expected: dict[str, set[int]] = defaultdict(set)
-    for seq, (title, content, source, metadata, tags, entities) in _indexed_rows(conn).items():
-        body = keyword_text(title, content, source, metadata)
-        conn.execute("INSERT INTO temp.ref(rowid, body, tags, entities) VALUES (?,?,?,?)",
-                     (seq, body, keyword_words(tags), keyword_words(entities)))
-        for token in body.split():
-            expected[token].add(seq)
-    actual_vocab = conn.execute("SELECT term, doc, cnt FROM memory_fts_vocab ORDER BY term").fetchall()
-    assert actual_vocab == conn.execute("SELECT term, doc, cnt FROM temp.ref_vocab ORDER BY term").fetchall()
-    for token in set(expected) | {r[0] for r in actual_vocab}:
-        found = {r[0] for r in conn.execute("SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?",
-                                            (f'body : "{token}"',))}
-        assert found == expected.get(token, set()), token
-    assert not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'memory_fts_content'").fetchone()
 
 
 text = st.lists(st.sampled_from(WORDS), min_size=0, max_size=6).map(" ".join)
