@@ -3,6 +3,7 @@ was indexed with, recomputed from the row (`core.keywords.keyword_text`). Checke
 the rows after arbitrary sequences of writes, across an upgrade from the old index, and across a tokenizer change."""
 from __future__ import annotations
 
+import json
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -129,6 +130,21 @@ def test_a_writer_handing_in_another_body_is_refused_under_the_check(tmp_path: P
         assert store.get_node("a") is None  # the transaction rolled back: nothing half-written
     finally:
         store.close()
+
+
+json_value = st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.text(max_size=5),
+                          lambda inner: st.lists(inner, max_size=4), max_leaves=8)
+
+
+@given(st.text(max_size=12) | st.none(), st.text(max_size=60), st.sampled_from(SOURCES),
+       st.dictionaries(st.sampled_from([SKIP_KEY, "line", "memory_kind"]), json_value, max_size=3))
+def test_keyword_text_is_the_same_from_the_mapping_a_writer_holds_and_the_json_a_removal_reads(
+        title: str | None, content: str, source: str, metadata: dict[str, Any]) -> None:
+    # a writer indexes from the Memory's metadata, a removal from the stored JSON: any difference corrupts the index
+    stored = json.dumps(metadata, ensure_ascii=False) if metadata else "{}"
+    assert keyword_text(title, content, source, metadata) == keyword_text(title, content, source, stored)
+    # an unreadable column never raises inside the SQL function: it means no skipped lines
+    assert keyword_text(title, content, source, '{"fts_skip": [0,') == keyword_text(title, content, source, None)
 
 
 @pytest.mark.parametrize("path", sorted(p.relative_to(EXAMPLE).as_posix() for p in EXAMPLE.rglob("*.md")))

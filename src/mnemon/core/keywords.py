@@ -60,19 +60,24 @@ def keyword_fingerprint() -> str:
     return f"{KEYWORD_RECIPE}|unicode {unicodedata.unidata_version}|{keyword_text(None, _PROBE, 'user', None)}"
 
 
+_NO_LINES: frozenset[int] = frozenset()
+
+
 def _skipped_lines(metadata: Mapping[str, Any] | str | None) -> frozenset[int]:
+    if not metadata:  # most rows (an ingest computes this 20 times a note)
+        return _NO_LINES
     if isinstance(metadata, str):
         if SKIP_KEY not in metadata:  # most rows: no JSON parse
-            return frozenset()
+            return _NO_LINES
         try:
             metadata = json.loads(metadata)
         except ValueError:
-            return frozenset()
+            return _NO_LINES
     if not isinstance(metadata, Mapping):
-        return frozenset()
+        return _NO_LINES
     skip = metadata.get(SKIP_KEY)
-    if not isinstance(skip, list):
-        return frozenset()
+    if not skip or not isinstance(skip, list):
+        return _NO_LINES
     return frozenset(i for i in skip if isinstance(i, int) and not isinstance(i, bool))
 
 
