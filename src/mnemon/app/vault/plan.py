@@ -177,8 +177,8 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
                                  f'{{"memory_kind":"section","note":{path_json},"line":{section.line_start},'
                                  f'"heading_path":{heading_path_json(tuple(section.heading_path))}'
                                  + (f',"{SKIP_KEY}":[{",".join(map(str, skip))}]}}' if skip else "}"),
-                                 keyword_text(title, body, source, {SKIP_KEY: skip} if skip else None), content_hash(body),
-                                 "section")
+                                 keyword_text(title, body, source, {SKIP_KEY: skip} if skip else None),
+                                 content_hash(body), "section")
         evidence = body.split("\n", 1)[0].strip()[:500]
         add_edge(_edge(nid, mid, "has_section", SECTION_CONFIDENCE, evidence, "section", section.line_start))
 

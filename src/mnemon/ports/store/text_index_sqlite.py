@@ -132,9 +132,9 @@ class SQLiteTextIndex:
     # ── keyword index upkeep ─────────────────────────────────────────────────
     def _index_keywords(self, rows: Sequence[tuple[int, str | None, str, str, Any, Any, Any, str | None]]) -> None:
         """(seq, title, content, source, metadata, tags, entities, FTS body or None) of memories just written — the
-        last three as mappings and lists or as their JSON columns: into the keyword index. A given body must be `keyword_text` of the row (a writer that tokenised it
-        elsewhere, e.g. in a worker process); None computes it here."""
-        check = bool(os.environ.get(CHECK_ENV))
+        metadata, tags and entities as values or as their JSON columns — into the keyword index. A given body must be
+        `keyword_text` of the row (tokenised ahead, e.g. by a worker process); None computes it here."""
+        check = os.environ.get(CHECK_ENV) == "1"
         values = []
         for seq, title, content, source, metadata, tags, entities, body in rows:
             expected = keyword_text(title, content, source, metadata) if body is None or check else body
@@ -155,7 +155,9 @@ class SQLiteTextIndex:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (FINGERPRINT_KEY,)).fetchone()
         if row is not None and row[0] == keyword_fingerprint():
             return
-        if not self.conn.execute("SELECT 1 FROM migrations WHERE name = ?", (CONTENTLESS_KEYWORDS_MIGRATION[0],)).fetchone():
+        contentless = self.conn.execute("SELECT 1 FROM migrations WHERE name = ?",
+                                        (CONTENTLESS_KEYWORDS_MIGRATION[0],)).fetchone()
+        if not contentless:
             return  # an index with its own content (a schema before m044) never needs its values handed back
         with self.transaction():  # type: ignore[attr-defined]
             row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (FINGERPRINT_KEY,)).fetchone()
