@@ -157,13 +157,17 @@ def test_the_saved_vector_matrix_stays_true_to_the_store_under_concurrent_writer
             time.sleep(0.05)
 
     # the build a worker started goes on to the newest saved matrix; a request that found a build about to end is
-    # made again by the next process that searches (each asks while the index is behind): at most a few rounds
-    for _ in range(5):
+    # made again by the next process that searches (each asks while the index is behind). A build process started
+    # by a search may take seconds on a loaded machine to hold its lock, so a few quick rounds can all come before
+    # it: ask again until an index is used, within a deadline
+    deadline = time.time() + 120
+    while time.time() < deadline:
         builds_done()
         with Mnemon.open(_hash_cfg(db)) as m:
             m.rt.index.search(m.rt.embed_documents(["billing"])[0], 1)  # type: ignore[index]
             if m.rt.index._ann_view is not None and not vector_ann.build_running(f"{db}-vectors"):
                 break
+        time.sleep(0.2)
     with Mnemon.open(_hash_cfg(db)) as m:
         index = m.rt.index
         for node_id, content in m.rt.store.conn.execute(  # type: ignore[attr-defined]
