@@ -14,7 +14,7 @@ from ...core.errors import InvalidInput
 from ...core.model import Memory
 from ...core.world.senses import SenseEvent, parse_sense_event, parse_sense_events
 from ..runtime import Runtime
-from .tables import audit, world_of
+from .tables import world_of
 
 MAX_TEXT_CHARS = 20_000
 
@@ -29,12 +29,19 @@ def _source_path(event: SenseEvent, explicit: str | None) -> str:
     return event.source_uri or ""
 
 
-def _store_event(rt: Runtime, event: SenseEvent, source_path: str | None) -> bool:
-    created = world_of(rt).put_sense_event(event.to_row(), rt.now_iso(), _source_path(event, source_path))
-    if created:
-        audit(rt, "sensed", "sense_event", event.id,
-              {"sense_type": event.sense_type, "origin": event.origin, "source_id": event.source_id})
+def _store_events(rt: Runtime, events: Sequence[tuple[SenseEvent, str | None]]) -> list[str]:
+    """Insert each (event, explicit source path) once and audit the new ones; the ids inserted, in order."""
+    world = world_of(rt)
+    now = rt.now_iso()
+    created = world.put_sense_events([(e.to_row(), _source_path(e, path)) for e, path in events], now)
+    first = {e.id: e for e, _path in reversed(events)}  # the event each inserted id came from
+    world.log_events([("sensed", "sense_event", i, {"sense_type": first[i].sense_type, "origin": first[i].origin,
+                                                    "source_id": first[i].source_id}) for i in created], now)
     return created
+
+
+def _store_event(rt: Runtime, event: SenseEvent, source_path: str | None) -> bool:
+    return bool(_store_events(rt, [(event, source_path)]))
 
 
 def _payload(sense_type: str, source_id: str, observed_at: Any, title: str, text: str,
@@ -77,14 +84,8 @@ def record_sense_events(rt: Runtime, origin: str, inputs: Sequence[SenseInput]) 
                                           i.event_type, i.source_uri), origin=origin), i.source_path) for i in inputs]
     if not events:
         return 0
-    world = world_of(rt)
     with rt.store.transaction():
-        now = rt.now_iso()
-        created = world.put_sense_events([(e.to_row(), _source_path(e, path)) for e, path in events], now)
-        first = {e.id: e for e, _path in reversed(events)}  # the event each inserted id came from
-        world.log_events([("sensed", "sense_event", i, {"sense_type": first[i].sense_type, "origin": first[i].origin,
-                                                        "source_id": first[i].source_id}) for i in created], now)
-    return len(created)
+        return len(_store_events(rt, events))
 
 
 def memory_sense_type(source: str) -> str:

@@ -24,7 +24,7 @@ from .base import MemoryFilter
 from .graph_sqlite import SQLiteGraphReads
 from .vectors_sqlite import BUMP_VECTOR_GENERATION, SQLiteVectors
 from .text_index_sqlite import (KEYWORD_POSTING_BUDGET, RoughCounts, SQLiteTextIndex, _chunks, _where,  # noqa: F401
-                                INDEXED, register_keyword_functions)  # (KEYWORD_POSTING_BUDGET re-exported)
+                                register_keyword_functions)  # (KEYWORD_POSTING_BUDGET re-exported)
 from .edge_rows import EDGE_VALUE_COLS, LEGACY_EDGE_ROWS_VIEW, SEQ_OF, edge_value_rows
 from .migrate_sqlite import migrate
 
@@ -243,7 +243,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
                               if n.kind == "memory" and n.deleted_at is None])
 
     def update_node(self, node: Memory, fts_body: str | None = None) -> None:
-        row = self.conn.execute("SELECT seq, kind FROM nodes WHERE id = ?", (node.id,)).fetchone()
+        row = self.conn.execute("SELECT seq, deleted_at FROM nodes WHERE id = ?", (node.id,)).fetchone()
         if row is None:
             raise StoreError(f"no node {node.id}")
         self._unindex_keywords([row[0]])
@@ -255,8 +255,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
              node.source, node.updated_at, json.dumps(node.metadata, ensure_ascii=False), node.id),
         )
         self._write(BUMP_VECTOR_GENERATION)  # a vector of the old text is no longer current
-        reindex = self.conn.execute(f"SELECT seq FROM nodes WHERE seq = ? AND {INDEXED}", (row[0],)).fetchone()
-        if reindex:
+        if node.kind == "memory" and row[1] is None:  # the rows the keyword index holds (text_index_sqlite.INDEXED)
             self._index_keywords([(row[0], node.title, node.content, node.source, node.metadata,
                                    node.tags, node.entities, fts_body)])
 

@@ -129,23 +129,18 @@ class SQLiteWorld:
     # ── sense events ─────────────────────────────────────────────────────────
     def put_sense_event(self, row: Mapping[str, Any], recorded_at: str, source_path: str = "") -> bool:
         """Insert once: the same event fed twice keeps its first row (and its first `recorded_at`)."""
-        cur = self.store._write(
-            "INSERT OR IGNORE INTO sense_events(id, sense_type, source_id, origin, observed_at, source_path, data,"
-            " recorded_at) VALUES (?,?,?,?,?,?,?,?)",
-            (row["id"], row["sense_type"], row.get("source_id") or "", row.get("origin") or "external",
-             row["observed_at"], source_path, _dump(row), recorded_at),
-        )
-        return cur.rowcount > 0
+        return bool(self.put_sense_events([(row, source_path)], recorded_at))
 
     def put_sense_events(self, rows: Sequence[tuple[Mapping[str, Any], str]], recorded_at: str) -> list[str]:
         """(event row, source path) pairs in one statement, each inserted once as `put_sense_event` does; the ids
         this call inserted, in order (an ingest of 2,000 notes records 2,000 events)."""
+        from .text_index_sqlite import _chunks
+
         ids = list(dict.fromkeys(row["id"] for row, _path in rows))
         stored: set[str] = set()
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
+        for chunk in _chunks(ids):
             stored.update(r[0] for r in self.conn.execute(
-                f"SELECT id FROM sense_events WHERE id IN ({','.join('?' * len(chunk))})", chunk))
+                f"SELECT id FROM sense_events WHERE id IN ({','.join('?' * len(chunk))})", list(chunk)))
         fresh: dict[str, tuple[Any, ...]] = {}
         for row, source_path in rows:
             if row["id"] not in stored and row["id"] not in fresh:
@@ -219,8 +214,7 @@ class SQLiteWorld:
 
     # ── audit ────────────────────────────────────────────────────────────────
     def log_event(self, event: str, target: str, target_id: str, detail: Mapping[str, Any], when: str) -> None:
-        self.store._write("INSERT INTO world_events(event, target, target_id, detail, created_at) VALUES (?,?,?,?,?)",
-                          (event, target, target_id, _dump(dict(detail)), when))
+        self.log_events([(event, target, target_id, detail)], when)
 
     def log_events(self, entries: Sequence[tuple[str, str, str, Mapping[str, Any]]], when: str) -> None:
         """(event, target, target id, detail) entries, in one statement."""
