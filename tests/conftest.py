@@ -11,6 +11,7 @@
   not exactly one JSON document or stderr shows a traceback.
 - `cli_raw(args)`: the same but returns `(exit_code, stdout, stderr)` untouched.
 - `cli_proc(args)`: `python -m mnemon` as a subprocess → `(exit_code, parsed_json)`.
+- Hypothesis runs without deadlines or the too-slow health check (profile `mnemon`).
 - `store`: a backend implementing the `Store` protocol, once per backend: SQLite, and PostgreSQL (`MNEMON_TEST_PG_URL`
   when set, else an embedded server started once per session by `tests/pg_server.py`; `pg_url`, `pg_store`).
 """
@@ -27,6 +28,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Hypothesis's default 200 ms deadline and its too-slow health check measure the machine, not the code: on a shared
+# 2-core CI runner a first call (an import, a numpy warm-up) can pass them and fail a correct test
+settings.register_profile("mnemon", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("mnemon")
 
 REPO = Path(__file__).resolve().parents[1]
 SRC = REPO / "src"
