@@ -15,18 +15,20 @@ Differences from Mneme (reference §2.5, §8.2), on purpose:
 * killed edges are never loaded (their count is reported); candidate edges are shown only as `candidate_only`
   and are dropped with a reason under `include_candidates=False`;
 * an observation edge whose target observation is already an item is reported as a duplicate instead of
-  spending budget twice on the same sentence.
+  spending budget twice on the same sentence; so is a section made only of bullets when one of those bullets is
+  recalled as an observation of its own (`covered_by_observation`).
 """
 from __future__ import annotations
 
 import importlib
 import importlib.util
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from ..core.errors import InvalidInput
+from ..core.keywords import SKIP_KEY
 from ..core.model import Memory, parse_iso
 from ..core.ontology import DEFAULT_ONTOLOGY, category_of
 from ..core.text import excerpt, tokens
@@ -173,7 +175,34 @@ def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str],
             item["signals"] = s.signals.as_dict()
             item["via"] = s.via
         items.append(item)
-    return items
+    return without_covered_sections(items, outcome.nodes, skipped)
+
+
+def _bullets_only(node: Memory) -> bool:
+    """Whether every non-blank line of a vault section is an observation memory of its own (`fts_skip`)."""
+    skip = (node.metadata or {}).get(SKIP_KEY) or []
+    return bool(skip) and all(i in skip for i, line in enumerate(node.content.split("\n")) if line.strip())
+
+
+def without_covered_sections(items: list[dict[str, Any]], nodes: Mapping[str, Memory],
+                             skipped: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Drop a section made only of bullets when one of its bullets is an item itself: the section would spend the
+    budget again on the same sentences (a section with prose of its own stays: it says more)."""
+    observed: dict[str, list[str]] = {}
+    for it in items:
+        if it["kind"] != "section" and it.get("note"):
+            observed.setdefault(str(it["note"]), []).append(str(it["text"]))
+    kept = []
+    for it in items:
+        node = nodes[it["id"]]
+        texts = observed.get(str(it.get("note") or ""), [])
+        cover = next((t for t in texts if t and t in node.content), None) if it["kind"] == "section" else None
+        if cover is not None and _bullets_only(node):
+            skipped.append({"id": it["id"], "kind": "section", "title": it["title"], "score": it["score"],
+                            "reason": "covered_by_observation", "covered_by": excerpt(cover, 80)})
+            continue
+        kept.append(it)
+    return kept
 
 
 def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: frozenset[str], include_candidates: bool,

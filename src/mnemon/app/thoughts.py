@@ -40,6 +40,8 @@ NEXT_ACTIONS_HEADING = "Next Actions"
 _DEADLINE_WORDS = frozenset(tokens("due deadline expires overdue urgent"))
 _OPEN_WORDS = frozenset(tokens("waiting awaiting follow needs todo blocked unresolved pending"))
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+# a list item's marker (and task box) at the start of a line: a section's bullets read as a list of clauses
+_LIST_MARKER = re.compile(r"^(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
 _IMPORTANT_TYPES = {"project", "finance", "event", "person"}
 _NAV_TYPES = {"note", "project", "person", "finance", "event", "place", "placeholder"}
 
@@ -171,8 +173,22 @@ def _name(node: Memory | None, node_id: str) -> str:
     if node is None:
         return node_id
     if node.kind == "memory":
+        if (node.metadata or {}).get("memory_kind") == "section" and node.title:
+            return node.title  # its heading path ("Note > Heading"): the text is shown as evidence
         return excerpt(node.content, 90)
     return node.title or node_id.split(":", 1)[-1]
+
+
+def _readable(text: str) -> str:
+    """A section's text on one line for a card's title and insight: list markers dropped, items joined by "; "."""
+    out = ""
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if not line:
+            continue
+        bare = _LIST_MARKER.sub("", line)
+        out += ("; " if bare != line else " ") + bare if out else bare
+    return out
 
 
 def _step(node_id: str, node: Memory | None, edge: Edge | None) -> dict[str, Any]:
@@ -418,7 +434,8 @@ def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int
         path = [{"id": item["id"], "name": excerpt(str(item.get("title")), 90), "type": str(item.get("kind"))}]
     note_title = path[0]["name"] if len(path) > 1 else ""
     text = str(item.get("text") or item.get("title") or "")
-    parts = compose(path, text, str(item.get("observation_kind") or ""), note_title)
+    shown = _readable(text) if item.get("kind") == "section" else text
+    parts = compose(path, shown, str(item.get("observation_kind") or ""), note_title)
     if item.get("truth_policy") == "candidate_only":
         parts["title"] = "Unconfirmed: " + parts["title"].split(": ", 1)[-1]
         parts["insight"] += " This link is a candidate, not an established fact."
@@ -427,7 +444,8 @@ def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int
         reasons.append("matched " + ", ".join(item["matched_terms"][:5]))
     reasons.append(f"truth policy {item.get('truth_policy')}")
     return {
-        **parts, "score": item.get("score"), "path": path, "observations": [text] if item.get("item_type") == "memory" else [],
+        **parts, "score": item.get("score"), "path": path,
+        "observations": [shown] if item.get("item_type") == "memory" else [],
         "evidence": [text] if text else [], "why_now": "; ".join(reasons), "source_path": item.get("source_path"),
         "surface": {"prompt": prompt or None, "kind": item.get("kind"), "source_id": item.get("id"),
                     "source_path": item.get("source_path"), "score": item.get("score"),
@@ -445,8 +463,15 @@ def surface(rt: Runtime, *, prompt: str | None = None, limit: int = 5, hops: int
     if prompt is not None and str(prompt).strip():
         pack = build_context_pack(rt, str(prompt), budget=SURFACE_BUDGET, max_items=min(100, 2 * limit),
                                   include_candidates=include_candidates)
-        for item in pack["items"][:limit]:
-            thoughts.append(_thought_from_item(rt, item, str(prompt), hops, hint_tokens))
+        shown: set[str] = set()  # what earlier cards walked through: a later card on it would say it again
+        for item in pack["items"]:
+            if len(thoughts) >= limit:
+                break
+            if item["id"] in shown:
+                continue
+            card = _thought_from_item(rt, item, str(prompt), hops, hint_tokens)
+            shown.update([item["id"], *(step["id"] for step in card["path"][1:])])
+            thoughts.append(card)
         retrieval = {"clusters": pack["clusters"], "brain_labels": pack["brain_labels"], "stats": pack["stats"],
                      "empty_reason": pack["empty_reason"], "source": "retrieve"}
     else:

@@ -1,0 +1,82 @@
+"""Packs and cards that do not repeat themselves: a section made only of bullets gives way to its bullets, a card
+does not come back for what an earlier card walked through, and sections read as headings and clauses."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mnemon.app.context import without_covered_sections
+from mnemon.app.memory import Mnemon
+
+SUPPLIERS = """# Suppliers
+
+- Northwind Batteries — battery shipment overdue, escalate if no reply
+- Harbour Cells — battery order blocked until the invoice is paid
+"""
+LAB = """# Lab
+
+## Battery bench
+The battery bench runs every Tuesday with the harbour crew and logs each battery cell.
+- Battery charger overdue for calibration
+"""
+
+
+@pytest.fixture
+def vault_mem(mem: Mnemon, tmp_path: Path) -> Mnemon:
+    vault = tmp_path / "vault"
+    (vault / "Areas").mkdir(parents=True)
+    (vault / "Areas" / "suppliers.md").write_text(SUPPLIERS, encoding="utf-8")
+    (vault / "Areas" / "lab.md").write_text(LAB, encoding="utf-8")
+    mem.ingest(str(vault))
+    return mem
+
+
+def _section_ids(mem: Mnemon) -> dict[str, str]:
+    return {n.title or "": n.id for n in mem.rt.store.iter_nodes(kind="memory")
+            if (n.metadata or {}).get("memory_kind") == "section"}
+
+
+def test_a_section_of_bullets_gives_way_to_its_bullet_and_a_section_with_prose_stays(vault_mem: Mnemon) -> None:
+    sections = _section_ids(vault_mem)
+    pack = vault_mem.retrieve("battery overdue", max_items=10, budget=10_000)
+    ids = [i["id"] for i in pack["items"]]
+    covered = [s for s in pack["skipped"] if s["reason"] == "covered_by_observation"]
+    assert [s["id"] for s in covered] == [sections["Suppliers"]]
+    assert covered[0]["covered_by"].startswith(("Northwind Batteries", "Harbour Cells"))
+    assert sections["Suppliers"] not in ids
+    assert any("Northwind Batteries" in i["text"] for i in pack["items"] if i["kind"] == "observation")
+    assert sections["Lab > Battery bench"] in ids  # its prose says more than its bullet
+
+
+def test_the_rule_keeps_a_section_of_bullets_when_none_of_them_is_an_item(vault_mem: Mnemon) -> None:
+    store = vault_mem.rt.store
+    section = store.get_node(_section_ids(vault_mem)["Suppliers"])
+    bullet = next(n for n in store.iter_nodes(kind="memory") if n.content.startswith("Northwind"))
+    assert section is not None
+    items = [{"id": section.id, "kind": "section", "note": "Areas/suppliers.md", "text": section.content,
+              "title": section.title, "score": 0.5}]
+    nodes = {section.id: section, bullet.id: bullet}
+    skipped: list[dict] = []
+    assert without_covered_sections(items, nodes, skipped) == items and not skipped  # alone, it is the evidence
+    other_note = {"id": bullet.id, "kind": "observation", "note": "Areas/lab.md", "text": bullet.content,
+                  "title": "Lab", "score": 0.4}
+    assert without_covered_sections([*items, other_note], nodes, skipped) == [*items, other_note]
+    same_note = {**other_note, "note": "Areas/suppliers.md"}
+    assert without_covered_sections([*items, same_note], nodes, skipped) == [same_note]
+    assert skipped[0]["reason"] == "covered_by_observation"
+
+
+def test_no_card_comes_back_for_what_an_earlier_card_walked_through(vault_mem: Mnemon) -> None:
+    out = vault_mem.surface(prompt="battery overdue blocked invoice", limit=6)
+    assert out["count"] >= 2
+    seen: set[str] = set()
+    for card in out["thoughts"]:
+        assert card["surface"]["source_id"] not in seen
+        seen.update(step["id"] for step in card["path"])
+    for card in out["thoughts"]:
+        for step in card["path"]:
+            if step["type"] == "section":
+                assert step["name"] in _section_ids(vault_mem)  # a heading path, not the section's text
+        for text in card["observations"]:
+            assert not text.startswith(("- ", "* ")) and "\n" not in text
