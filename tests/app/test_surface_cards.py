@@ -12,7 +12,7 @@ from mnemon.app.memory import Mnemon
 SUPPLIERS = """# Suppliers
 
 - Northwind Batteries — battery shipment overdue, escalate if no reply
-- Harbour Cells — battery order blocked until the invoice is paid
+- Harbour Cells — battery order blocked until [[Finance Desk|finance]] pays the invoice
 """
 LAB = """# Lab
 
@@ -67,8 +67,9 @@ def test_the_rule_keeps_a_section_of_bullets_when_none_of_them_is_an_item(vault_
     assert skipped[0]["reason"] == "covered_by_observation"
 
 
-def test_no_card_comes_back_for_what_an_earlier_card_walked_through(vault_mem: Mnemon) -> None:
-    out = vault_mem.surface(prompt="battery overdue blocked invoice", limit=6)
+@pytest.mark.parametrize("prompt", ["battery overdue blocked invoice", None], ids=["prompt", "proactive"])
+def test_no_card_comes_back_for_what_an_earlier_card_walked_through(vault_mem: Mnemon, prompt: str | None) -> None:
+    out = vault_mem.surface(prompt=prompt, limit=6)
     assert out["count"] >= 2
     seen: set[str] = set()
     for card in out["thoughts"]:
@@ -80,3 +81,11 @@ def test_no_card_comes_back_for_what_an_earlier_card_walked_through(vault_mem: M
                 assert step["name"] in _section_ids(vault_mem)  # a heading path, not the section's text
         for text in card["observations"]:
             assert not text.startswith(("- ", "* ")) and "\n" not in text
+
+
+def test_cards_show_wikilinks_as_their_names_and_keep_them_in_the_evidence(vault_mem: Mnemon) -> None:
+    cards = vault_mem.surface(prompt="harbour cells invoice", limit=6)["thoughts"]
+    card = next(c for c in cards if any("Harbour Cells" in e for e in c["evidence"]))
+    assert "blocked until finance pays" in card["title"] + card["insight"]
+    assert all("[[" not in card[k] for k in ("title", "insight", "action"))
+    assert any("[[Finance Desk|finance]]" in e for e in card["evidence"])

@@ -14,8 +14,9 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from ..core.model import Edge, Memory, parse_iso
 from ..core.ontology import category_of
 from ..core.text import excerpt, tokens
 from ..core.vault.lifecycle import truth_policy
+from ..core.vault.links import display_links
 from ..core.vault.observations import DEFAULT_HINTS
 from ..render.cards import write_card
 from . import notes as notes_mod
@@ -334,7 +336,9 @@ def debug_candidates(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS
 
 # ── thoughts ───────────────────────────────────────────────────────────────────────────────────────────────────
 def compose(path: list[dict[str, Any]], text: str, kind: str, note_title: str) -> dict[str, str]:
-    """Title, insight and action for a thought, from its evidence text, observation kind and path."""
+    """Title, insight and action for a thought, from its evidence text, observation kind and path; wikilinks read
+    as the names they show (the evidence keeps them)."""
+    text = display_links(text)
     words = frozenset(tokens(text))
     short = excerpt(text, 60)
     dates = [d.date().isoformat() for d in _dates(text)]
@@ -347,7 +351,7 @@ def compose(path: list[dict[str, Any]], text: str, kind: str, note_title: str) -
         title, action = f"Correction to check: {short}", "Make sure nothing still relies on the superseded statement."
     else:
         title, action = f"Reasoned walk: {note_title or short}", f"Review “{excerpt(text, 120)}” and decide if it still matters."
-    hops = [f"{s['name']} ({s['via'].replace('_', ' ')})" for s in path[2:] if s.get("via")]
+    hops = [f"{display_links(s['name'])} ({s['via'].replace('_', ' ')})" for s in path[2:] if s.get("via")]
     insight = f"{note_title or 'A memory'} holds “{excerpt(text, 160)}”"
     if dates:
         insight += f", dated {', '.join(dates[:2])}"
@@ -455,37 +459,50 @@ def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int
     }
 
 
+def _surface_candidate(rt: Runtime, c: Candidate, hops: int, hints: tuple[str, ...]) -> dict[str, Any]:
+    """A proactive candidate as a card in the shape of `_thought_from_item`'s."""
+    card = _thought_from_candidate(_with_path(rt, c, hops, hints))
+    meta = c.memory.metadata or {}
+    item = {"id": c.memory.id, "item_type": "memory", "note": meta.get("note"), "text": c.memory.content,
+            "source_path": source_path_of(c.memory), "truth_policy": "source_contained_observation"}
+    card["surface"] = {"prompt": None, "kind": meta.get("memory_kind") or "observation", "source_id": c.memory.id,
+                       "source_path": item["source_path"], "score": c.score, "matched_terms": [],
+                       "truth_policy": item["truth_policy"], "cluster": None, "brain_label": None}
+    card["suggested_actions"] = suggested_actions(item)
+    return card
+
+
+def _distinct_cards(entries: Sequence[tuple[str, Callable[[], dict[str, Any]]]], limit: int) -> list[dict[str, Any]]:
+    """Up to `limit` cards in the entries' order, passing over an entry an earlier card's path walked through (that
+    card already names it: five cards are five different things)."""
+    shown: set[str] = set()
+    cards: list[dict[str, Any]] = []
+    for source_id, make in entries:
+        if len(cards) >= limit:
+            break
+        if source_id in shown:
+            continue
+        card = make()
+        shown.update([source_id, *(step["id"] for step in card["path"][1:])])
+        cards.append(card)
+    return cards
+
+
 def surface(rt: Runtime, *, prompt: str | None = None, limit: int = 5, hops: int = DEFAULT_HOPS, hints: Any = None,
             include_candidates: bool = True, out: str | Path | None = None, theme: str | None = None) -> dict[str, Any]:
     """Thought cards from retrieval (with a prompt) or from the proactive scorer (without) — one JSON shape."""
     limit, hops, hint_tokens = _check_limit(limit, 50), _check_hops(hops), parse_hints(hints)
-    thoughts: list[dict[str, Any]] = []
     if prompt is not None and str(prompt).strip():
         pack = build_context_pack(rt, str(prompt), budget=SURFACE_BUDGET, max_items=min(100, 2 * limit),
                                   include_candidates=include_candidates)
-        shown: set[str] = set()  # what earlier cards walked through: a later card on it would say it again
-        for item in pack["items"]:
-            if len(thoughts) >= limit:
-                break
-            if item["id"] in shown:
-                continue
-            card = _thought_from_item(rt, item, str(prompt), hops, hint_tokens)
-            shown.update([item["id"], *(step["id"] for step in card["path"][1:])])
-            thoughts.append(card)
+        thoughts = _distinct_cards([(str(item["id"]), partial(_thought_from_item, rt, item, str(prompt), hops,
+                                                              hint_tokens)) for item in pack["items"]], limit)
         retrieval = {"clusters": pack["clusters"], "brain_labels": pack["brain_labels"], "stats": pack["stats"],
                      "empty_reason": pack["empty_reason"], "source": "retrieve"}
     else:
         kept, suppressed = scored_candidates(rt, hints=hint_tokens, hops=hops)
-        for c in kept[:limit]:
-            t = _thought_from_candidate(_with_path(rt, c, hops, hint_tokens))
-            meta = c.memory.metadata or {}
-            item = {"id": c.memory.id, "item_type": "memory", "note": meta.get("note"), "text": c.memory.content,
-                    "source_path": source_path_of(c.memory), "truth_policy": "source_contained_observation"}
-            t["surface"] = {"prompt": None, "kind": meta.get("memory_kind") or "observation", "source_id": c.memory.id,
-                            "source_path": item["source_path"], "score": c.score, "matched_terms": [],
-                            "truth_policy": item["truth_policy"], "cluster": None, "brain_label": None}
-            t["suggested_actions"] = suggested_actions(item)
-            thoughts.append(t)
+        thoughts = _distinct_cards([(c.memory.id, partial(_surface_candidate, rt, c, hops, hint_tokens))
+                                    for c in kept], limit)
         retrieval = {"clusters": [], "brain_labels": [], "source": "proactive_candidates",
                      "stats": {"candidate_items_considered": len(kept) + len(suppressed), "items_returned": len(thoughts)},
                      "empty_reason": None if thoughts else "no_candidates"}

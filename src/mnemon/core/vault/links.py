@@ -56,6 +56,22 @@ def split_link_target(raw: str) -> tuple[str, str | None, str | None]:
     return target.strip(), (section_text or None), (alias.strip() or None) if bar else None
 
 
+_DISPLAY_WIKILINK = re.compile(r"!?\[\[([^\[\]\n]+?)\]\]")
+
+
+def display_links(text: str) -> str:
+    """Text as a reader sees it: each ``[[Target#Section|Alias]]`` (or embed) shown as its alias, else its target.
+
+    >>> display_links("Waiting on [[Bram Okafor]] and [[People/ada-quill|Ada]]")
+    'Waiting on Bram Okafor and Ada'
+    """
+    def label(match: re.Match[str]) -> str:
+        target, _section, alias = split_link_target(match.group(1))
+        return alias or target
+
+    return _DISPLAY_WIKILINK.sub(label, text)
+
+
 def placeholder_key(target: str) -> str:
     """The key an unresolved target is parked under; equal to the key the resolver will look up."""
     return normalise_link_key(split_link_target(target)[0])

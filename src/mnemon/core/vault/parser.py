@@ -24,7 +24,7 @@ from urllib.parse import unquote
 from mnemon.core.errors import InvalidInput
 from mnemon.core.vault.dates import date_spans
 from mnemon.core.vault.frontmatter import normalise_tag, split_front_matter
-from mnemon.core.vault.links import split_link_target
+from mnemon.core.vault.links import display_links, split_link_target
 from mnemon.core.vault.model import (
     EVIDENCE_MAX_CHARS,
     DateMention,
@@ -78,7 +78,6 @@ _NOT_BEFORE_TAG = frozenset("#&/\\:])'\"`")  # plus any word character: "page#fr
 _EMAIL_LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-")
 _EMAIL_DOMAIN = re.compile(r"@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w-])")
 _PAYLOAD = re.compile(r"<!--[ \t]*mneme-research-resolution-b64:[ \t]*([A-Za-z0-9_\-+/=]+)[ \t]*-->")
-_DISPLAY_WIKILINK = re.compile(r"!?\[\[([^\[\]\n]+?)\]\]")
 
 # Folder names Mneme maps to node types; the nearest matching folder wins, front matter `type` beats both.
 _FOLDER_TYPES: dict[str, str] = {
@@ -142,11 +141,7 @@ def _collapse(text: str) -> str:
 
 
 def _display_title(text: str) -> str:
-    def label(match: re.Match[str]) -> str:
-        target, _section, alias = split_link_target(match.group(1))
-        return alias or target
-
-    return _collapse(_DISPLAY_WIKILINK.sub(label, text))
+    return _collapse(display_links(text))
 
 
 def _stem(rel_path: str) -> str:
