@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import mnemon.ports.store.migrate_sqlite as sqlite_backend
-from mnemon.ports.store.schema_sqlite import MIGRATIONS
+from mnemon.ports.store.schema_sqlite import MIGRATIONS, OWNED_SOURCE
 from mnemon.ports.store.sqlite import SQLiteStore
 
 # What the foundation steps create. A new step is fine (the per-step test below learns it from the code); changing
@@ -268,4 +268,27 @@ def test_an_older_store_gets_reply_steps_out_of_questions_answered_within_a_day(
     assert rows == [(1, "q", "a", "reply", "temporal:reply", 1.0), (2, "a", "q", "backbone", "", 1.0),
                     (3, "a", "late", "backbone", "", 1.0), (4, "late", "days", "backbone", "", 1.0),
                     (5, "q", "late", "proximity", "", 0.5)]
+    store.close()
+
+
+def test_the_repeat_index_leaves_vault_and_payload_rows_after_the_upgrade(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """m045: a store written before it finds a repeat among its own memories only, through the partial index."""
+    db = _store_before(tmp_path / "old.db", "m045_owned_hash", monkeypatch)
+    con = sqlite3.connect(db)
+    con.executescript("""
+        INSERT INTO nodes (id, content, content_hash, source, created_at, updated_at) VALUES
+            ('own', 'A', 'h-own', 'agent', 't', 't'), ('bullet', 'B', 'h-vault', 'vault:n.md', 't', 't'),
+            ('scoped', 'C', 'h-scope', 'mneme://x', 't', 't');
+    """)
+    con.commit()
+    con.close()
+    monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS)
+    store = SQLiteStore(str(db))
+    assert store.find_active_by_hash("h-own") == "own"
+    assert store.find_active_by_hash("h-vault") is None and store.find_active_by_hash("h-scope") is None
+    assert store.find_active_by_hashes(["h-own", "h-vault", "h-scope"]) == {"h-own": "own"}
+    indexed = store.conn.execute("SELECT COUNT(*) FROM nodes INDEXED BY nodes_active_hash WHERE content_hash > ''"
+                                 " AND deleted_at IS NULL AND " + OWNED_SOURCE).fetchone()[0]
+    assert indexed == 1
     store.close()

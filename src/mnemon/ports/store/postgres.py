@@ -27,6 +27,7 @@ from .graph_postgres import PostgresGraphReads
 from .postgres_edges import EdgeTables
 from .postgres_index import IndexTables, memory_where, tsvector_literal
 from .schema_postgres import MIGRATIONS
+from .schema_sqlite import OWNED_SOURCE
 from .sqlite import _NODE_COLS, PAGE_ROWS, _node
 
 if TYPE_CHECKING:
@@ -295,13 +296,13 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
             (list(dict.fromkeys(ids)),))}
 
     def find_active_by_hash(self, digest: str, kind: str = "memory") -> str | None:
-        return self._value("SELECT id FROM nodes WHERE content_hash = %s AND deleted_at IS NULL AND kind = %s"
-                           " ORDER BY seq LIMIT 1", (digest, kind))
+        return self._value(f"SELECT id FROM nodes WHERE content_hash = %s AND deleted_at IS NULL AND {OWNED_SOURCE}"
+                           " AND kind = %s ORDER BY seq LIMIT 1", (digest, kind))
 
     def find_active_by_hashes(self, digests: Iterable[str], kind: str = "memory") -> dict[str, str]:
         out: dict[str, str] = {}
         for digest, node_id in self._rows("SELECT content_hash, id FROM nodes WHERE content_hash = ANY(%s)"
-                                          " AND deleted_at IS NULL AND kind = %s ORDER BY seq",
+                                          f" AND deleted_at IS NULL AND {OWNED_SOURCE} AND kind = %s ORDER BY seq",
                                           (list(dict.fromkeys(digests)), kind)):
             out.setdefault(digest, node_id)
         return out

@@ -6,6 +6,10 @@ from .graph_sqlite import GRAPH_GENERATION_MIGRATION
 from .reply_steps import SQLITE_REPLY_STEPS_MIGRATION
 from .text_index_sqlite import CONTENTLESS_KEYWORDS_MIGRATION
 
+# rows whose life the writer owns (not derived from a vault note or a payload scope): the only rows an exact
+# repeat is matched against; spelled the same in the index and in every query that must use it
+OWNED_SOURCE = "substr(source, 1, 6) <> 'vault:' AND substr(source, 1, 8) <> 'mneme://'"
+
 MIGRATIONS: list[tuple[str, str]] = [
     (
         "m001_graph",
@@ -273,6 +277,16 @@ MIGRATIONS: list[tuple[str, str]] = [
         """,
     ),
     CONTENTLESS_KEYWORDS_MIGRATION,  # beside the keyword index upkeep it relies on (text_index_sqlite.py)
+    (
+        "m045_owned_hash",
+        f"""
+        -- exact-repeat detection stands an existing memory in for a new one only when that memory lives until it
+        -- is forgotten: a vault row goes with its note's next rebuild, a payload row with `forget --source`, and a
+        -- `remember` skipped as their repeat went with them. Those rows leave the index (in a vault store, most rows)
+        DROP INDEX nodes_active_hash;
+        CREATE INDEX nodes_active_hash ON nodes(content_hash) WHERE deleted_at IS NULL AND {OWNED_SOURCE};
+        """,
+    ),
 ]
 
 # steps that copy a whole table: the store is compacted once after applying them (SQLiteStore._compact)

@@ -27,6 +27,7 @@ from .text_index_sqlite import (KEYWORD_POSTING_BUDGET, RoughCounts, SQLiteTextI
                                 register_keyword_functions)  # (KEYWORD_POSTING_BUDGET re-exported)
 from .edge_rows import EDGE_VALUE_COLS, LEGACY_EDGE_ROWS_VIEW, SEQ_OF, edge_value_rows
 from .migrate_sqlite import migrate
+from .schema_sqlite import OWNED_SOURCE
 
 _NODE_COLS = (
     "id, kind, title, content, content_hash, category, importance, tags, entities, source, created_at, "
@@ -287,8 +288,8 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
 
     def find_active_by_hash(self, digest: str, kind: str = "memory") -> str | None:
         row = self.conn.execute(
-            "SELECT id FROM nodes WHERE content_hash = ? AND deleted_at IS NULL AND kind = ? ORDER BY seq LIMIT 1",
-            (digest, kind),
+            f"SELECT id FROM nodes WHERE content_hash = ? AND deleted_at IS NULL AND {OWNED_SOURCE} AND kind = ?"
+            " ORDER BY seq LIMIT 1", (digest, kind),
         ).fetchone()
         return row[0] if row else None
 
@@ -297,9 +298,11 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         out: dict[str, str] = {}
         for chunk in _chunks(list(dict.fromkeys(digests))):
             marks = ",".join("?" * len(chunk))
+            # `+kind`: without statistics the planner walks every memory through the kind index instead of
+            # looking each digest up
             for digest, node_id in self.conn.execute(
                     f"SELECT content_hash, id FROM nodes WHERE content_hash IN ({marks}) AND deleted_at IS NULL"
-                    " AND kind = ? ORDER BY seq", [*chunk, kind]):
+                    f" AND {OWNED_SOURCE} AND +kind = ? ORDER BY seq", [*chunk, kind]):
                 out.setdefault(digest, node_id)
         return out
 
