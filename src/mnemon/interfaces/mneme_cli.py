@@ -4,6 +4,7 @@ Translation only:
 * `--db PATH` may appear anywhere after the command (Mneme's style); it becomes mnemon's global `--db PATH`;
 * `remember add --file F [--dry-run]` → `remember --payload F [--dry-run]` (stdin when `--file` is omitted);
 * `remember remove --source-path S [--dry-run]` → `forget --source S [--dry-run]`;
+* `forget --days-threshold N [--dry-run]` is mnemon's own `forget` with that flag;
 * `--json` is dropped where the mnemon command has no such flag (every mnemon command prints JSON);
 * everything else (`ingest`, `update`, `retrieve`, `surface`, `thought`, `candidates`, `debug-candidates`, `run-once`,
   `explain-edge`, `promote-candidates`, `weaken-edge`, `resolve`, `init`, `doctor`, `note …`, `write`, `state …`,

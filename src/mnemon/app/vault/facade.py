@@ -52,6 +52,9 @@ class VaultMixin:
     def validate_edge(self, edge_id: Any, *, reason: str = "") -> dict[str, Any]:
         return lifecycle.validate(self.rt, edge_id, reason=reason)
 
+    def forget_dated(self, days_threshold: Any = 30, *, dry_run: bool = False) -> dict[str, Any]:
+        return lifecycle.forget_dated(self.rt, days_threshold=days_threshold, dry_run=dry_run)
+
     def remember_payload(self, raw: Any, *, dry_run: bool = False) -> dict[str, Any]:
         return payload.remember_payload(self.rt, raw, dry_run=dry_run)
 

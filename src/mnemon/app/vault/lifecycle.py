@@ -1,5 +1,5 @@
 """Edge audit and lifecycle over the store: `explain-edge`, `promote-candidates`, `weaken-edge`, `kill-edge`,
-`validate-edge`.
+`validate-edge`, `forget --days-threshold`.
 
 Decisions come from `core.vault.lifecycle` (the write gate, promotion plan, weakening); this module loads edges,
 applies decisions and writes one audit event per change, so `explain-edge` can answer "why does this line exist, and
@@ -7,6 +7,7 @@ what happened to it since".
 """
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from ...core.errors import InvalidInput, NotFound
@@ -167,3 +168,55 @@ def validate(rt: Runtime, raw_id: Any, *, reason: str = "") -> dict[str, Any]:
     with rt.store.transaction():
         rt.store.upsert_edge(updated, actor="user", event="validated" if decision.is_active else "validation_refused")
     return {"id": edge.id, "status": decision.status, "validated": decision.is_active, "reasons": list(decision.reasons)}
+
+
+MAX_FORGET_DAYS = 36_500
+FORGOTTEN_LISTED = 20
+
+
+def _days(raw: Any) -> int:
+    try:
+        value = int(str(raw).strip())
+    except (TypeError, ValueError):
+        raise InvalidInput(f"--days-threshold must be a whole number of days, got {raw!r}") from None
+    if not 0 <= value <= MAX_FORGET_DAYS:
+        raise InvalidInput(f"--days-threshold must be between 0 and {MAX_FORGET_DAYS}", days_threshold=value)
+    return value
+
+
+def forget_dated(rt: Runtime, *, days_threshold: Any = 30, dry_run: bool = False) -> dict[str, Any]:
+    """Mneme's `forget --days-threshold N`, without its bugs (reference §8.2 #13): an active observation edge whose
+    bullet names only days before the cutoff (now − N days) becomes a candidate of strength 0 — walks and thoughts
+    stop following it, retrieve marks it `candidate_only`. Only that bullet's own edge changes (not every edge of
+    its note), a yearless "Mar 5" counts as no date (no year is guessed), the bullet stays recallable, nothing is
+    deleted, and each change is an edge event `explain-edge` shows. A re-parse of the note (it changed) writes the
+    edge anew; run it again to age it again."""
+    days = _days(days_threshold)
+    now = rt.now()
+    cutoff = (now - timedelta(days=days)).date().isoformat()
+    relations = [s.name for s in DEFAULT_ONTOLOGY.specs() if s.category == "observation"]
+    vault = rt.store.vault  # type: ignore[attr-defined]
+    stale = [(e, latest) for e, latest in vault.dated_edges(relations) if latest < cutoff]
+    if not dry_run and stale:
+        when = rt.now_iso()
+        with rt.store.transaction():
+            for edge, _latest in stale:
+                vault.update_edge_strength(int(edge.id or 0), 0.0, "candidate", when)
+            vault.log_edge_events([(int(e.id or 0), "forgotten", "forget",
+                                    {"reason": "past_date", "latest_date": latest, "cutoff_date": cutoff,
+                                     "threshold_days": days, "previous_status": e.status,
+                                     "previous_strength": e.weight, "status": "candidate", "strength": 0.0},
+                                    when) for e, latest in stale])
+            rt.store.log("forget-dated", None, {"threshold_days": days, "cutoff_date": cutoff,
+                                                "forgotten": len(stale)}, when)
+    listed = stale[:FORGOTTEN_LISTED]
+    texts = rt.store.get_nodes([e.dst for e, _ in listed])
+    return {
+        "ok": True, "dry_run": dry_run, "threshold_days": days, "cutoff_date": cutoff,
+        "forgotten_count": len(stale),
+        "forgotten_edges": [{"id": e.id, "relation": e.type, "src": e.src, "dst": e.dst,
+                             "text": texts[e.dst].content if e.dst in texts else None, "latest_date": latest,
+                             "source_path": e.source_path, "previous_status": e.status, "previous_strength": e.weight,
+                             "status": "candidate", "strength": 0.0} for e, latest in listed],
+        "db": rt.store.path,
+    }

@@ -111,18 +111,24 @@ def show(node_id: str) -> None:
 @cli.command()
 @click.argument("node_id", required=False)
 @click.option("--source", help="Forget every row of this mneme:// scope (any other source is refused).")
-@click.option("--dry-run", is_flag=True, help="With --source: count, remove nothing.")
-def forget(node_id: str | None, source: str | None, dry_run: bool) -> None:
-    """Soft-delete a memory (edges retired, oplog entry), or remove one payload scope with --source."""
+@click.option("--days-threshold", help="Demote to candidates the active bullet edges whose dates are all older "
+                                       "than this many days (Mneme's `forget`); nothing is deleted.")
+@click.option("--dry-run", is_flag=True, help="With --source or --days-threshold: report, change nothing.")
+def forget(node_id: str | None, source: str | None, days_threshold: str | None, dry_run: bool) -> None:
+    """Soft-delete a memory (edges retired, oplog entry), remove one payload scope with --source, or age the
+    vault's past-dated bullets with --days-threshold."""
+    if sum(x is not None for x in (node_id, source, days_threshold)) > 1:
+        raise click.UsageError("give one of NODE_ID, --source or --days-threshold")
     if source is not None:
-        if node_id:
-            raise click.UsageError("give either NODE_ID or --source, not both")
         run(lambda c: c.mem.forget_source(source, dry_run=dry_run))
         return
+    if days_threshold is not None:
+        run(lambda c: c.mem.forget_dated(days_threshold, dry_run=dry_run))
+        return
     if dry_run:
-        raise click.UsageError("--dry-run only applies to --source")
+        raise click.UsageError("--dry-run only applies to --source or --days-threshold")
     if not node_id:
-        raise click.UsageError("missing NODE_ID (or --source mneme://…)")
+        raise click.UsageError("missing NODE_ID (or --source mneme://…, or --days-threshold N)")
     run(lambda c: c.mem.forget(node_id))
 
 

@@ -423,6 +423,20 @@ class SQLiteVault:
         return [_edge(r) for r in self.conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE status = 'candidate'"
                                                     " ORDER BY id")]
 
+    def dated_edges(self, relations: Sequence[str]) -> list[tuple[Edge, str]]:
+        """Active edges of these relations into nodes that mention a dated day (`mentions_date` edges to
+        `date:YYYY-MM-DD` nodes, which a yearless "Mar 5" never gets), each with the latest day its target names."""
+        from .sqlite import _EDGE_COLS, _edge
+
+        wanted = sorted(set(relations))
+        if not wanted:
+            return []
+        rows = self.conn.execute(
+            f"SELECT {_EDGE_COLS}, latest FROM edges JOIN (SELECT src AS dated, MAX(substr(dst, 6)) AS latest"
+            " FROM edges WHERE type = 'mentions_date' AND status <> 'killed' GROUP BY src) d ON d.dated = dst"
+            f" WHERE status = 'active' AND type IN ({','.join('?' * len(wanted))}) ORDER BY id", wanted).fetchall()
+        return [(_edge(r[:-1]), str(r[-1])) for r in rows]
+
     def edges_with_source_prefix(self, prefix: str) -> list[Edge]:
         from .sqlite import _EDGE_COLS, _edge
 
