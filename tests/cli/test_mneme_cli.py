@@ -76,3 +76,47 @@ def test_config_flow_and_part_b_commands_route(mneme, tmp_path: Path) -> None:
     assert code == 0 and out["notes_read"] == 13
     code, out = mneme(["--config", config, "retrieve", "--prompt", "vendor contract", "--json"])
     assert code == 0 and "items" in out
+
+
+def test_mnemes_defaults_and_flags_translate() -> None:
+    assert translate(["forget", "--db", "d", "--dry-run", "--json"]) == \
+        ["--db", "d", "forget", "--dry-run", "--days-threshold", "30"]  # Mneme's forget is by date, 30 days
+    assert translate(["forget", "abc"]) == ["forget", "abc"]
+    assert translate(["forget", "--days-threshold", "7"]) == ["forget", "--days-threshold", "7"]
+    assert translate(["agent", "preflight", "--prompt", "p"])[-2:] == ["--surface-limit", "5"]
+    assert translate(["agent", "preflight", "--prompt", "p", "--surface-limit", "0"])[-1] == "0"
+    assert translate(["note", "write", "a.md", "--vault", "v", "--force"]) == ["note", "write", "a.md", "--vault", "v"]
+
+
+@pytest.mark.parametrize("line", [["tick", "--json"], ["--db", "x.sqlite", "feedback", "t1", "--accept"],
+                                  ["sense", "run", "md"], ["note", "list", "--vault", "v"], ["path", "ls"],
+                                  ["brain", "report"]])
+def test_mneme_commands_mnemon_lacks_are_a_clear_error(mneme, line: list[str]) -> None:
+    code, out = mneme(line)
+    assert code == 2 and out["ok"] is False and out["error"]["code"] == "unsupported"
+    assert out["error"]["details"]["command"] in " ".join(line)
+
+
+def test_agent_paths_take_mnemes_flags_and_the_configs_out_and_hints(mneme, tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    shutil.copytree(EXAMPLE, vault)
+    config, out_dir = tmp_path / "mneme.json", tmp_path / "cards-from-config"
+    assert mneme(["--config", config, "init", "--vault", vault, "--db", tmp_path / "m.sqlite", "--out", out_dir,
+                  "--hints", "supplier"])[0] == 0
+    assert mneme(["--config", config, "ingest"])[0] == 0
+    code, out = mneme(["--config", config, "retrieve", "--prompt", "battery", "--hints", "overdue,invoice"])
+    assert code == 0 and out["hints"] == ["invoic", "overdu"]
+    hinted = [i for i in out["items"] if i.get("matched_hints")]
+    assert hinted and all(i["score_factors"]["hints"] > 1.0 for i in hinted)
+    code, out = mneme(["--config", config, "retrieve", "--prompt", "what should I do here?"])
+    assert code == 0 and out["tokens"] == ["supplier"] and out["items"]  # stop words only: the config's hints
+    code, out = mneme(["--config", config, "agent", "preflight", "--prompt", "battery supplier", "--hints", "invoice",
+                       "--no-candidates"])
+    assert code == 0 and out["surface"]["count"] >= 1 and out["world"]["as_of"] and out["failures"] == []
+    assert not any(i.get("candidate_only") for i in out["context"]["items"])
+    code, out = mneme(["--config", config, "thought"])
+    assert code == 0 and Path(out["image"]).parent == out_dir  # the config's `out`, not <home>/cards
+    code, out = mneme(["--config", config, "state", "list", "--order-by", "created_at_desc"])
+    assert code == 0 and out["assertions"] == []
+    code, out = mneme(["--config", config, "state", "list", "--order-by", "sideways"])
+    assert code != 0 and out["error"]["code"] == "invalid_input"

@@ -33,6 +33,7 @@ from ..core.model import Memory, parse_iso
 from ..core.ontology import DEFAULT_ONTOLOGY, category_of
 from ..core.text import excerpt, tokens
 from ..core.vault.lifecycle import truth_policy
+from ..core.vault.observations import DEFAULT_HINTS
 from .recall import RecallOutcome, run_recall
 from .runtime import Runtime
 
@@ -51,6 +52,7 @@ KIND_FACTORS = {"blocked": 1.15, "risk": 1.15, "correction": 1.1, "done": 0.9}
 EDGE_CATEGORY_FACTORS = {"semantic": 1.0, "semantic_pending": 0.8, "observation": 0.5, "association": 0.6,
                          "reference": 0.4, "structure": 0.35, "extraction": 0.4, "lineage": 0.3}
 CANDIDATE_FACTOR = 0.3
+HINT_STEP, HINT_FACTOR_MAX = 0.1, 1.3  # per `--hints` word an item holds, and the most hints can add
 WORLD_BASE = {"current_state_assertion": 2.0, "missed_prediction": 1.5, "unverifiable_prediction": 1.2,
               "open_prediction": 1.2, "lapsed_state_assertion": 0.4}
 _STRONG_SEGMENTS = {"projects", "project", "people", "person", "events", "vendors", "sources"}
@@ -133,9 +135,27 @@ def _node_title(node: Memory | None, node_id: str) -> str:
     return excerpt(node.content, 60) if node.content else node_id
 
 
+def hint_words(hints: Any) -> list[str]:
+    """`"deadline,lease"` or a list of words → the words (validated); None → none."""
+    if hints is None:
+        return []
+    if isinstance(hints, str):
+        return [h.strip() for h in hints.split(",") if h.strip()]
+    if isinstance(hints, (list, tuple)) and all(isinstance(h, str) for h in hints):
+        return [h.strip() for h in hints if h.strip()]
+    raise InvalidInput("--hints must be a comma-separated list of words")
+
+
+def parse_hints(hints: Any) -> tuple[str, ...]:
+    """`"deadline,lease"` or a list → stemmed hint tokens; None → Mneme's default hints."""
+    words = hint_words(hints) if hints is not None else list(DEFAULT_HINTS)
+    return tuple(dict.fromkeys(t for h in words for t in tokens(h)))
+
+
 # ── candidates ─────────────────────────────────────────────────────────────────────────────────────────────────
 def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str], now: datetime,
-                  as_of: datetime | None, skipped: list[dict[str, Any]], verbose: bool) -> list[dict[str, Any]]:
+                  as_of: datetime | None, skipped: list[dict[str, Any]], verbose: bool,
+                  hints: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     items = []
     for s in outcome.results:
         node = outcome.nodes[s.id]
@@ -151,9 +171,13 @@ def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str],
         authority, authority_note = source_authority(path)
         stale, age = staleness(node.content, obs_kind, now)
         kind_factor = KIND_FACTORS.get(obs_kind, 1.0)
-        score = s.score * authority * stale * kind_factor
+        hinted = sorted(hints & rt.tokens_of(node)) if hints else []
+        hint_factor = min(HINT_FACTOR_MAX, 1.0 + HINT_STEP * len(hinted))
+        score = s.score * authority * stale * kind_factor * hint_factor
         factors: dict[str, Any] = {"recall": round(s.score, 4), "source_authority": authority,
                                    "staleness": stale, "kind": kind_factor}
+        if hinted:
+            factors["hints"] = round(hint_factor, 4)
         if s.superseded:
             factors["superseded"] = True
         if s.outside_window:
@@ -162,6 +186,7 @@ def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str],
             "id": s.id, "kind": kind, "item_type": "memory", "title": title, "text": node.content,
             "source_path": path, "truth_policy": memory_truth_policy(node), "score": round(score, 4),
             "score_factors": factors, "matched_terms": sorted(q_tokens & rt.tokens_of(node)),
+            **({"matched_hints": hinted} if hinted else {}),
             "category": node.category, "importance": node.importance,
         }
         for key in ("note", "line", "observation_kind", "heading_path"):
@@ -368,7 +393,9 @@ def _explain_rows(items: Sequence[dict[str, Any]]) -> list[str]:
 
 def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET, max_items: int = DEFAULT_MAX_ITEMS,
                        as_of: Any = None, include_candidates: bool = True, verbose: bool = False,
-                       explain: bool = False) -> dict[str, Any]:
+                       explain: bool = False, hints: Any = None) -> dict[str, Any]:
+    """`hints` (as Mneme's `--hints`): items holding a hint word score up to ×1.3, and a prompt with no usable
+    terms searches for the hints instead."""
     if not isinstance(prompt, str) or not prompt.strip():
         raise InvalidInput("--prompt must be a non-empty string")
     if len(prompt) > MAX_PROMPT_CHARS:
@@ -377,7 +404,12 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
     max_items = _check_int("max_items", max_items, 1, 100)
     when = parse_as_of(as_of)
     now = when or rt.now()
+    hinted = hint_words(hints)
+    hint_tokens = frozenset(t for h in hinted for t in tokens(h))
     q_list = list(dict.fromkeys(tokens(prompt)))
+    query = prompt
+    if not q_list and hint_tokens:  # "what should I do?": nothing to search for but the hints
+        query, q_list = " ".join(hinted), sorted(hint_tokens)
     q_tokens = frozenset(q_list)
     skipped: list[dict[str, Any]] = []
 
@@ -386,11 +418,11 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
     edge_items: list[dict[str, Any]] = []
     killed = 0
     if q_list:
-        outcome = run_recall(rt, prompt, limit=min(100, max(25, 4 * max_items)), explain=explain, touch=False)
-        memory_items = _memory_items(rt, outcome, q_tokens, now, when, skipped, verbose)
+        outcome = run_recall(rt, query, limit=min(100, max(25, 4 * max_items)), explain=explain, touch=False)
+        memory_items = _memory_items(rt, outcome, q_tokens, now, when, skipped, verbose, hint_tokens)
         edge_items, killed = _edge_items(rt, memory_items, q_tokens, include_candidates, when, skipped,
                                          edge_cap=3 * max_items)
-    world_items = _world_items(rt, prompt, when)
+    world_items = _world_items(rt, query, when)
     ranked = sorted(world_items + memory_items + edge_items, key=lambda i: (-i["score"], str(i["id"])))
     items, used = _pack(ranked, budget, max_items, skipped)
 
@@ -406,7 +438,7 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
     payload: dict[str, Any] = {
         "prompt": prompt, "budget": budget, "budget_unit": BUDGET_UNIT, "used_budget": used, "max_items": max_items,
         "as_of": now.isoformat() if when else None, "include_candidates": include_candidates,
-        "tokens": q_list, "clusters": [], "brain_labels": [],
+        "tokens": q_list, "hints": sorted(hint_tokens), "clusters": [], "brain_labels": [],
         "retrieval": {
             "method": METHOD, "engine": "run_recall",
             "signals": sorted(anchors) + ["graph", "edges", *(["world"] if world_items else [])],

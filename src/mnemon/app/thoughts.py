@@ -27,10 +27,9 @@ from ..core.ontology import category_of
 from ..core.text import excerpt, tokens
 from ..core.vault.lifecycle import truth_policy
 from ..core.vault.links import display_links
-from ..core.vault.observations import DEFAULT_HINTS
 from ..render.cards import write_card
 from . import notes as notes_mod
-from .context import DEFAULT_BUDGET, DEFAULT_MAX_ITEMS, build_context_pack, source_path_of
+from .context import DEFAULT_BUDGET, DEFAULT_MAX_ITEMS, build_context_pack, parse_hints, source_path_of
 from .runtime import Runtime
 
 RECENT_WINDOW = 20
@@ -71,20 +70,6 @@ def _check_limit(limit: Any, high: int = 100) -> int:
     return limit
 
 
-def parse_hints(hints: Any) -> tuple[str, ...]:
-    """`"deadline,lease"` or a list → stemmed hint tokens; None → Mneme's default hints."""
-    if hints is None:
-        raw: Sequence[str] = DEFAULT_HINTS
-    elif isinstance(hints, str):
-        raw = [h for h in hints.split(",") if h.strip()]
-    elif isinstance(hints, (list, tuple)) and all(isinstance(h, str) for h in hints):
-        raw = hints
-    else:
-        raise InvalidInput("--hints must be a comma-separated list of words")
-    return tuple(dict.fromkeys(t for h in raw for t in tokens(h)))
-
-
-# ── scoring ────────────────────────────────────────────────────────────────────────────────────────────────────
 def _is_observation(node: Memory) -> bool:
     kind = (node.metadata or {}).get("memory_kind")
     return kind in ("observation", "task") or (node.source.startswith("mneme://") and kind != "section")
@@ -494,7 +479,7 @@ def surface(rt: Runtime, *, prompt: str | None = None, limit: int = 5, hops: int
     limit, hops, hint_tokens = _check_limit(limit, 50), _check_hops(hops), parse_hints(hints)
     if prompt is not None and str(prompt).strip():
         pack = build_context_pack(rt, str(prompt), budget=SURFACE_BUDGET, max_items=min(100, 2 * limit),
-                                  include_candidates=include_candidates)
+                                  include_candidates=include_candidates, hints=hints)
         thoughts = _distinct_cards([(str(item["id"]), partial(_thought_from_item, rt, item, str(prompt), hops,
                                                               hint_tokens)) for item in pack["items"]], limit)
         retrieval = {"clusters": pack["clusters"], "brain_labels": pack["brain_labels"], "stats": pack["stats"],
@@ -520,9 +505,10 @@ class ContextMixin:
 
     def retrieve(self, prompt: str, *, budget: int = DEFAULT_BUDGET, max_items: int = DEFAULT_MAX_ITEMS,
                  as_of: Any = None, include_candidates: bool = True, verbose: bool = False,
-                 explain: bool = False) -> dict[str, Any]:
+                 explain: bool = False, hints: Any = None) -> dict[str, Any]:
         return build_context_pack(self.rt, prompt, budget=budget, max_items=max_items, as_of=as_of,
-                                  include_candidates=include_candidates, verbose=verbose, explain=explain)
+                                  include_candidates=include_candidates, verbose=verbose, explain=explain,
+                                  hints=hints)
 
     def candidates(self, *, hints: Any = None, hops: int = DEFAULT_HOPS, limit: int = 5) -> dict[str, Any]:
         rows = candidates(self.rt, hints=hints, hops=hops, limit=limit)

@@ -5,15 +5,24 @@ Translation only:
 * `remember add --file F [--dry-run]` → `remember --payload F [--dry-run]` (stdin when `--file` is omitted);
 * `remember remove --source-path S [--dry-run]` → `forget --source S [--dry-run]`;
 * `forget --days-threshold N [--dry-run]` is mnemon's own `forget` with that flag;
+* `forget` with neither a memory id nor `--source` is Mneme's date-based forget: `--days-threshold 30` (its default);
+* `agent preflight` surfaces 5 thought cards unless `--surface-limit` says otherwise (Mneme's default; mnemon's is 0);
+* `note … --force` is dropped: Mneme's flag bypassed guard rails, and the vault's path safety has no bypass;
 * `--json` is dropped where the mnemon command has no such flag (every mnemon command prints JSON);
+* Mneme commands mnemon does not have (`tick`, `feedback`, `path`, `meditate`, `brain`, …) answer with the error
+  code `unsupported` and the nearest mnemon command where there is one, instead of a bare usage error;
 * everything else (`ingest`, `update`, `retrieve`, `surface`, `thought`, `candidates`, `debug-candidates`, `run-once`,
   `explain-edge`, `promote-candidates`, `weaken-edge`, `resolve`, `init`, `doctor`, `note …`, `write`, `state …`,
   `predict …`, `world …`, `alias …`, `agent …`, …) keeps its name and flags.
 """
 from __future__ import annotations
 
+import json
 import os
 import sys
+from typing import Any
+
+from .payloads import error_envelope
 
 GLOBAL_VALUE_FLAGS = ("--config", "--db", "--store", "--home", "--embed")
 GLOBAL_BOOL_FLAGS = ("--pretty", "--readonly")
@@ -61,8 +70,62 @@ def translate(argv: list[str]) -> list[str]:
         j += 1
     if len(rest) >= 2 and rest[0] == "remember" and rest[1] in ("add", "remove"):
         rest = _remember(rest[1], rest[2:])
+    elif rest[:1] == ["forget"] and not _has_any(rest[1:], ("--source", "--days-threshold")) and not any(
+            not a.startswith("-") for a in rest[1:]):
+        rest = [*rest, "--days-threshold", "30"]
+    elif rest[:2] == ["agent", "preflight"] and not _has_any(rest[2:], ("--surface-limit",)):
+        rest = [*rest, "--surface-limit", "5"]
+    elif rest[:1] == ["note"]:
+        rest = [a for a in rest if a != "--force"]
     rest = _drop_json(rest)
     return [*globals_, *rest]
+
+
+def _has_any(args: list[str], flags: tuple[str, ...]) -> bool:
+    return any(a.split("=", 1)[0] in flags for a in args)
+
+
+# Mneme commands with no mnemon counterpart → what to use instead (None: nothing comparable here)
+UNSUPPORTED: dict[tuple[str, ...], str | None] = {
+    ("tick",): "mnemon candidates",
+    ("feedback",): "mnemon weaken-edge|kill-edge|validate-edge ID",
+    ("explain",): "mnemon explain-edge ID",
+    ("path",): None, ("index",): "mnemon embed --all", ("think",): "mnemon recall QUERY",
+    ("packet",): None, ("consolidate",): None, ("brain",): None, ("meditate",): None, ("bridge",): None,
+    ("physarum",): None, ("harness",): None,
+    ("sense", "list"): None, ("sense", "run"): "mnemon ingest --vault DIR",
+    ("note", "list"): None, ("note", "search"): "mnemon retrieve --prompt TEXT",
+    ("note", "search-content"): "mnemon retrieve --prompt TEXT", ("note", "daily"): None, ("note", "move"): None,
+    ("note", "delete"): None, ("note", "status"): None,
+}
+
+
+def _command_words(argv: list[str]) -> list[str]:
+    """The first two words of the command, past the global options and their values."""
+    words: list[str] = []
+    i = 0
+    while i < len(argv) and len(words) < 2:
+        flag = argv[i].split("=", 1)[0]
+        if flag in GLOBAL_VALUE_FLAGS:
+            i = _take_value(argv, i, flag)[1]
+        elif argv[i].startswith("-"):
+            i += 1
+        else:
+            words.append(argv[i])
+            i += 1
+    return words
+
+
+def unsupported(argv: list[str]) -> dict[str, Any] | None:
+    """The error envelope for a Mneme command mnemon does not have, else None."""
+    words = _command_words(argv)
+    for size in (2, 1):
+        key = tuple(words[:size])
+        if len(key) == size and key in UNSUPPORTED:
+            instead = UNSUPPORTED[key]
+            message = f"`mneme {' '.join(key)}` is not part of mnemon" + (f"; use `{instead}`" if instead else "")
+            return error_envelope("unsupported", message, {"command": " ".join(key), "instead": instead})
+    return None
 
 
 def _remember(action: str, args: list[str]) -> list[str]:
@@ -116,6 +179,10 @@ def _register() -> None:
 def main(argv: list[str] | None = None) -> int:
     """Run one Mneme command line; as a program, a call the resident process takes goes there (as `mnemon`'s do)."""
     args = list(sys.argv[1:] if argv is None else argv)
+    refused = unsupported(args)
+    if refused is not None:
+        print(json.dumps(refused, ensure_ascii=False))
+        return 2
     translated = translate(args)
     if argv is None:
         from .daemon import client

@@ -67,6 +67,16 @@ def vault_settings(cfg: Config, *, vault: str | None = None, out: str | None = N
     )
 
 
+def chosen_hints(cfg: Config, hints: Any = None) -> tuple[str, ...] | None:
+    """The flag's hints, else the config file's, else None (each command's own default applies)."""
+    return parse_hints(hints) or parse_hints(_read(config_file(cfg)).get("hints")) or None
+
+
+def chosen_out(cfg: Config, out: str | None = None) -> str:
+    """Where cards go: the flag, else the config file's `out`, else `<home>/cards`."""
+    return out or _read(config_file(cfg)).get("out") or str(Path(cfg.home).expanduser() / "cards")
+
+
 def _absolute(value: str) -> str:
     return str(Path(value).expanduser().resolve())
 

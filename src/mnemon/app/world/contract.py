@@ -14,6 +14,8 @@ from ...core.world.values import iso
 from ..runtime import Runtime
 from .common import WorldView, instant, load_view, world_of
 
+CONTRACT_NAME, CONTRACT_VERSION = "mnemon-agent-brain", "mnemon-agent-brain-v1"
+
 
 def edge_facts(rt: Runtime) -> list[dict[str, Any]]:
     facts = []
@@ -29,7 +31,10 @@ def edge_facts(rt: Runtime) -> list[dict[str, Any]]:
 def contract_report(rt: Runtime, view: WorldView) -> dict[str, Any]:
     report = check_contract(edge_facts(rt), list(view.assertions.values()),
                             [*view.predictions.values(), *view.invalid_predictions], view.actions)
-    return {**report.to_dict(), "as_of": iso(view.now)}
+    found = report.to_dict()
+    # Mneme's report names: `name`, `version` and `failures` (= the violations) beside mnemon's own keys
+    return {"name": CONTRACT_NAME, "version": CONTRACT_VERSION, **found, "failures": found["violations"],
+            "as_of": iso(view.now)}
 
 
 def contract_check(rt: Runtime, *, as_of: Any = None, raise_on_fail: bool = True) -> dict[str, Any]:

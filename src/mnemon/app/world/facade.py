@@ -16,9 +16,10 @@ class WorldMixin:
 
     # state
     def state_list(self, *, status: str | None = None, subject: str | None = None, predicate: str | None = None,
-                   state_type: str | None = None, as_of: Any = None, limit: int = 200) -> dict[str, Any]:
+                   state_type: str | None = None, as_of: Any = None, limit: int = 200,
+                   order_by: str = "subject") -> dict[str, Any]:
         return state.list_state(self.rt, status=status, subject=subject, predicate=predicate, state_type=state_type,
-                                as_of=as_of, limit=limit)
+                                as_of=as_of, limit=limit, order_by=order_by)
 
     def state_explain(self, assertion_id: str, *, as_of: Any = None) -> dict[str, Any]:
         return state.explain_state(self.rt, assertion_id, as_of=as_of)
@@ -75,8 +76,11 @@ class WorldMixin:
         return contract.contract_check(self.rt, as_of=as_of)
 
     def agent_preflight(self, prompt: str, *, as_of: Any = None, budget: int = preflight.DEFAULT_BUDGET,
-                        max_items: int = preflight.DEFAULT_MAX_ITEMS) -> dict[str, Any]:
-        return preflight.agent_preflight(self.rt, prompt, as_of=as_of, budget=budget, max_items=max_items)
+                        max_items: int = preflight.DEFAULT_MAX_ITEMS, include_candidates: bool = True,
+                        hints: Any = None, surface_limit: int = 0) -> dict[str, Any]:
+        return preflight.agent_preflight(self.rt, prompt, as_of=as_of, budget=budget, max_items=max_items,
+                                         include_candidates=include_candidates, hints=hints,
+                                         surface_limit=surface_limit)
 
     def eval_retrieval(self, *, demo: bool = False, cases: Any = None, k: int = 3,
                        min_score: float | None = None) -> dict[str, Any]:

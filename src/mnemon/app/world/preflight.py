@@ -133,12 +133,13 @@ def _local_pack(rt: Runtime, prompt: str, view: WorldView, budget: int, max_item
             "max_items": max_items, "items": items, "skipped": skipped}
 
 
-def _pack(rt: Runtime, prompt: str, view: WorldView, budget: int, max_items: int) -> dict[str, Any]:
+def _pack(rt: Runtime, prompt: str, view: WorldView, budget: int, max_items: int, include_candidates: bool = True,
+          hints: Any = None) -> dict[str, Any]:
     builder = _external_pack_builder()
     if builder is None:
         return _local_pack(rt, prompt, view, budget, max_items)
     pack = builder(rt, prompt, budget=budget, max_items=max_items, as_of=iso(view.now) if view.replay else None,
-                   include_candidates=True)
+                   include_candidates=include_candidates, hints=hints)
     return dict(pack) if isinstance(pack, dict) else {"items": pack}
 
 
@@ -175,8 +176,19 @@ def _warnings(world: dict[str, Any], contract: dict[str, Any]) -> list[str]:
     return out
 
 
+def _surface(rt: Runtime, prompt: str, limit: int, include_candidates: bool, hints: Any) -> dict[str, Any] | None:
+    """`surface --prompt` for the preflight's `--surface-limit` (None without the thoughts module)."""
+    if importlib.util.find_spec("mnemon.app.thoughts") is None:
+        return None
+    surface = importlib.import_module("mnemon.app.thoughts").surface
+    return dict(surface(rt, prompt=prompt, limit=limit, hints=hints, include_candidates=include_candidates))
+
+
 def agent_preflight(rt: Runtime, prompt: str, *, as_of: Any = None, budget: int = DEFAULT_BUDGET,
-                    max_items: int = DEFAULT_MAX_ITEMS) -> dict[str, Any]:
+                    max_items: int = DEFAULT_MAX_ITEMS, include_candidates: bool = True, hints: Any = None,
+                    surface_limit: int = 0) -> dict[str, Any]:
+    """The context pack, world state, contract and rules an agent reads before answering; `surface_limit` > 0
+    adds that many thought cards for the prompt (`surface`), as Mneme's preflight did by default (5)."""
     if not isinstance(prompt, str) or not prompt.strip():
         raise InvalidInput("--prompt must be a non-empty string")
     if len(prompt) > MAX_PROMPT_CHARS:
@@ -185,6 +197,8 @@ def agent_preflight(rt: Runtime, prompt: str, *, as_of: Any = None, budget: int 
         raise InvalidInput("--budget must be a positive integer")
     if isinstance(max_items, bool) or not isinstance(max_items, int) or not 1 <= max_items <= 100:
         raise InvalidInput("--max-items must be from 1 to 100")
+    if isinstance(surface_limit, bool) or not isinstance(surface_limit, int) or not 0 <= surface_limit <= 50:
+        raise InvalidInput("--surface-limit must be from 0 to 50")
     view = load_view(rt, _as_of(rt, as_of))
     world = world_block(rt, view)
     contract = contract_report(rt, view)
@@ -196,14 +210,18 @@ def agent_preflight(rt: Runtime, prompt: str, *, as_of: Any = None, budget: int 
         "as_of": iso(view.now),
         "replay": view.replay,
         "prompt": prompt,
-        "context": _pack(rt, prompt, view, budget, max_items),
+        "context": _pack(rt, prompt, view, budget, max_items, include_candidates, hints),
         "thoughts": thoughts,
-        "world": world,
-        "contract": {"ok": contract["ok"], "status": contract["status"], "checked": contract["checked"],
-                     "violations": contract["violations"], "warnings": contract["warnings"]},
+        "world": {"as_of": iso(view.now), **world},
+        "contract": {"name": contract["name"], "version": contract["version"], "ok": contract["ok"],
+                     "status": contract["status"], "checked": contract["checked"],
+                     "violations": contract["violations"], "warnings": contract["warnings"], "db": rt.store.path},
         "warnings": _warnings(world, contract),
+        "failures": [v["message"] for v in contract["violations"]],
         "agent_rules": list(AGENT_RULES),
     }
+    if surface_limit:
+        payload["surface"] = _surface(rt, prompt, surface_limit, include_candidates, hints)
     if not payload["ok"]:
         raise ContractViolation("preflight: the database contract check failed; see details.contract", **payload)
     return payload

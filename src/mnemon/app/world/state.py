@@ -136,11 +136,18 @@ def propose_assertion(rt: Runtime, payload: Any, *, source_path: str | None = No
 
 
 # ── reading ────────────────────────────────────────────────────────────────────────────────────────────────────
+STATE_ORDERS = ("subject", "updated_at_desc", "created_at_desc")
+
+
 def list_state(rt: Runtime, *, status: str | None = None, subject: str | None = None, predicate: str | None = None,
-               state_type: str | None = None, as_of: Any = None, limit: int = 200) -> dict[str, Any]:
-    """Assertions with their validity at `as_of`; `status` filters on that validity (current excludes lapsed)."""
+               state_type: str | None = None, as_of: Any = None, limit: int = 200,
+               order_by: str = "subject") -> dict[str, Any]:
+    """Assertions with their validity at `as_of`; `status` filters on that validity (current excludes lapsed).
+    `order_by`: subject (then predicate, id), or newest first by update or creation (ties by id)."""
     if status not in (None, "all", *VALIDITIES):
         raise InvalidInput(f"--status must be one of all, {', '.join(VALIDITIES)}; got {status!r}")
+    if order_by not in STATE_ORDERS:
+        raise InvalidInput(f"--order-by must be one of {', '.join(STATE_ORDERS)}; got {order_by!r}")
     if not 1 <= limit <= 10_000:
         raise InvalidInput("--limit must be from 1 to 10000")
     moment = instant(rt, as_of, "as_of")
@@ -148,6 +155,11 @@ def list_state(rt: Runtime, *, status: str | None = None, subject: str | None = 
                            predicate=predicate.strip() if predicate else None, state_type=state_type)
     if as_of is not None:
         rows = assertions_as_of(rows, moment)
+    rows = sorted(rows, key=lambda r: r.id)
+    if order_by == "subject":
+        rows.sort(key=lambda r: (r.subject_key, r.predicate))
+    else:
+        rows.sort(key=lambda r: r.updated_at if order_by == "updated_at_desc" else r.created_at, reverse=True)
     views = [assertion_view(row, moment) for row in rows]
     if status not in (None, "all"):
         views = [v for v in views if v["validity"] == status]

@@ -84,7 +84,10 @@ def world_tick(rt: Runtime, *, before: Any = None, dry_run: bool = False, lead: 
         "ok": bool(contract["ok"]),
         "dry_run": dry_run,
         "as_of": iso(moment),
-        "graph": {"available": False, "reason": "no graph tick is wired into this build"},
+        # Mneme's tick refreshed a stored table of thought candidates; here they are scored when read
+        "graph": {"available": False, "candidates_updated": 0,
+                  "reason": "thought candidates are scored when read (`candidates`, `surface`): none are stored to "
+                            "refresh"},
         "predictions": {"ok": True, "dry_run": dry_run, "due": len(due), "checked": len(checked),
                         "transitions": transitions, "results": checked},
         "pending_predictions": pending,

@@ -22,7 +22,15 @@ def _prompt(option: str | None, words: tuple[str, ...]) -> str:
 
 
 def _out(c: Ctx, out: str | None) -> str:
-    return out or str(c.cfg.home / "cards")
+    from ...app.vault.setup import chosen_out
+
+    return chosen_out(c.cfg, out)
+
+
+def _hints(c: Ctx, hints: str | None) -> tuple[str, ...] | None:
+    from ...app.vault.setup import chosen_hints
+
+    return chosen_hints(c.cfg, hints)
 
 
 def _vault(c: Ctx, vault: str | None) -> str:
@@ -45,12 +53,15 @@ def _content(content: str | None) -> str:
 @click.option("--as-of", help="Replay at this ISO-8601 instant.")
 @click.option("--verbose", is_flag=True, help="Recall signals and route per item.")
 @click.option("--explain", is_flag=True, help="Add a ranking table and the recall trace.")
+@click.option("--hints", help="Comma-separated words (default: config `hints`): items holding them rank higher "
+                              "(up to x1.3); a prompt with no usable terms searches for them.")
 def retrieve(words: tuple[str, ...], prompt: str | None, budget: int, max_items: int, no_candidates: bool,
-             as_of: str | None, verbose: bool, explain: bool) -> None:
+             as_of: str | None, verbose: bool, explain: bool, hints: str | None) -> None:
     """Prompt-time context pack: memories, observations, edges and world rows, each with a truth_policy."""
     text = _prompt(prompt, words)
     run(lambda c: c.mem.retrieve(text, budget=budget, max_items=max_items, as_of=as_of,
-                                 include_candidates=not no_candidates, verbose=verbose, explain=explain))
+                                 include_candidates=not no_candidates, verbose=verbose, explain=explain,
+                                 hints=_hints(c, hints)))
 
 
 @cli.command()
@@ -59,7 +70,7 @@ def retrieve(words: tuple[str, ...], prompt: str | None, budget: int, max_items:
 @click.option("--limit", default=5, show_default=True, type=int)
 def candidates(hints: str | None, hops: int, limit: int) -> None:
     """Top proactive thought candidates with score breakdowns and paths."""
-    run(lambda c: c.mem.candidates(hints=hints, hops=hops, limit=limit))
+    run(lambda c: c.mem.candidates(hints=_hints(c, hints), hops=hops, limit=limit))
 
 
 @cli.command("debug-candidates")
@@ -69,16 +80,17 @@ def candidates(hints: str | None, hops: int, limit: int) -> None:
 @click.option("--include-skipped", is_flag=True, help="Also list suppressed candidates and why.")
 def debug_candidates(hints: str | None, hops: int, limit: int, include_skipped: bool) -> None:
     """Scored and suppressed candidates, with reasons."""
-    run(lambda c: c.mem.debug_candidates(hints=hints, hops=hops, limit=limit, include_skipped=include_skipped))
+    run(lambda c: c.mem.debug_candidates(hints=_hints(c, hints), hops=hops, limit=limit,
+                                         include_skipped=include_skipped))
 
 
 @cli.command()
 @click.option("--hints")
 @click.option("--hops", default=5, show_default=True, type=int)
-@click.option("--out", help="Directory for the card (default <home>/cards).")
+@click.option("--out", help="Directory for the card (default: config `out`, else <home>/cards).")
 def thought(hints: str | None, hops: int, out: str | None) -> None:
     """Generate the top thought (biased walk over active edges) and render its card."""
-    run(lambda c: c.mem.thought(hints=hints, hops=hops, out=_out(c, out), theme=c.cfg.card_theme))
+    run(lambda c: c.mem.thought(hints=_hints(c, hints), hops=hops, out=_out(c, out), theme=c.cfg.card_theme))
 
 
 @cli.command()
@@ -89,21 +101,21 @@ def thought(hints: str | None, hops: int, out: str | None) -> None:
 @click.option("--hints")
 @click.option("--no-candidates", is_flag=True)
 @click.option("--render", is_flag=True, help="Also write a card per thought.")
-@click.option("--out", help="Directory for cards (with --render; default <home>/cards).")
+@click.option("--out", help="Directory for cards (with --render; default: config `out`, else <home>/cards).")
 def surface(words: tuple[str, ...], prompt: str | None, limit: int, hops: int, hints: str | None,
             no_candidates: bool, render: bool, out: str | None) -> None:
     """Thought cards from retrieval, with suggested_actions (one JSON shape with or without a prompt)."""
     if prompt is not None and words:
         raise InvalidInput("give the prompt either with --prompt or as arguments, not both")
     text = prompt if prompt is not None else (" ".join(words) or None)
-    run(lambda c: c.mem.surface(prompt=text, limit=limit, hops=hops, hints=hints,
+    run(lambda c: c.mem.surface(prompt=text, limit=limit, hops=hops, hints=_hints(c, hints),
                                 include_candidates=not no_candidates, out=_out(c, out) if render else None,
                                 theme=c.cfg.card_theme))
 
 
 @cli.command("run-once")
 @click.option("--vault", help="Markdown vault (default: config `vault`).")
-@click.option("--out", help="Directory for the card (default <home>/cards).")
+@click.option("--out", help="Directory for the card (default: config `out`, else <home>/cards).")
 @click.option("--hints")
 @click.option("--hops", default=5, show_default=True, type=int)
 @click.option("--max-notes", type=int)
@@ -112,7 +124,7 @@ def surface(words: tuple[str, ...], prompt: str | None, limit: int, hops: int, h
 def run_once(vault: str | None, out: str | None, hints: str | None, hops: int, max_notes: int | None,
              append: bool, follow_symlinks: bool) -> None:
     """Ingest the vault, then generate and render one thought."""
-    run(lambda c: c.mem.run_once(vault=_vault(c, vault), out=_out(c, out), hints=hints, hops=hops,
+    run(lambda c: c.mem.run_once(vault=_vault(c, vault), out=_out(c, out), hints=_hints(c, hints), hops=hops,
                                  theme=c.cfg.card_theme, max_notes=max_notes, append=append or None,
                                  follow_symlinks=follow_symlinks or None))
 

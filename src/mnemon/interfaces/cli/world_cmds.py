@@ -44,6 +44,8 @@ def state() -> None:
 @click.option("--type", "state_type", help="belief|open_loop")
 @click.option("--as-of", "as_of", help=AS_OF_HELP)
 @click.option("--limit", default=200, show_default=True, type=int)
+@click.option("--order-by", "order_by", default="subject", show_default=True,
+              help="subject | updated_at_desc | created_at_desc")
 def state_list(**kw: Any) -> None:
     """Assertions with their read-time validity and truth policy."""
     run(lambda c: c.mem.state_list(**kw))
@@ -159,7 +161,7 @@ def action() -> None:
 
 
 @action.command("record")
-@click.option("--file", "file", required=True, help="Action JSON (or '-' for stdin).")
+@click.option("--file", "file", default="-", show_default=True, help="Action JSON ('-': stdin).")
 def action_record(file: str) -> None:
     """Record an action; side effects need external_ref or tool_call_id; `verify` spawns a prediction."""
     run(lambda c: c.mem.action_record(read_file(file)))
@@ -219,9 +221,16 @@ def agent() -> None:
 @click.option("--as-of", "as_of", help=AS_OF_HELP)
 @click.option("--budget", default=2500, show_default=True, type=int, help="Context budget in characters.")
 @click.option("--max-items", default=8, show_default=True, type=int)
-def agent_preflight(prompt: str, as_of: str | None, budget: int, max_items: int) -> None:
+@click.option("--surface-limit", default=0, show_default=True, type=int,
+              help="Also surface this many thought cards for the prompt (Mneme's preflight: 5).")
+@click.option("--hints", help="Comma-separated words that raise the items holding them (as `retrieve --hints`).")
+@click.option("--no-candidates", is_flag=True, help="Drop candidate edges from the pack.")
+def agent_preflight(prompt: str, as_of: str | None, budget: int, max_items: int, surface_limit: int,
+                    hints: str | None, no_candidates: bool) -> None:
     """Context pack, thoughts, state, predictions, contradictions, contract, rules (non-zero exit on contract fail)."""
-    run(lambda c: c.mem.agent_preflight(prompt, as_of=as_of, budget=budget, max_items=max_items))
+    run(lambda c: c.mem.agent_preflight(prompt, as_of=as_of, budget=budget, max_items=max_items,
+                                        include_candidates=not no_candidates, hints=hints,
+                                        surface_limit=surface_limit))
 
 
 @cli.group("eval")
