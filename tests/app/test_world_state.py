@@ -176,3 +176,34 @@ def test_world_rows_survive_node_rebuilds_and_only_scoped_forget_deletes(world: 
     assert counts["assertions"] == 1 and counts["predictions"] == 1
     assert [a["id"] for a in mem.state_list()["assertions"]] == [kept["id"]]
     assert mem.predict_due(before="30d")["count"] == 0 and pred["created"]
+
+
+def test_forget_source_reports_world_rows_on_a_dry_run_and_removes_them_with_the_graph_rows_or_not_at_all(
+        world: tuple[Mnemon, FakeClock], monkeypatch: pytest.MonkeyPatch) -> None:
+    mem, _ = world
+    scope = "mneme://agent/session-2"
+    mem.remember_payload({"source_path": scope, "nodes": [{"ref": "c", "type": "group", "name": "Choir"}],
+                          "observations": [{"node": "c", "kind": "fact", "text": "Ana sings in the choir"}]})
+    scoped = propose_assertion(mem.rt, claim(predicate="member_of", object="Choir", source_path=f"{scope}/claims"))
+    mem.predict_add({"title": "Choir rota email", "subject_assertion_id": scoped["id"],
+                     "match_json": {"sense_type": "gws", "title_terms_any": ["rota"]},
+                     "check_after": "2026-06-02", "expires_at": "2026-06-09"})
+    dry = mem.forget_source(scope, dry_run=True)
+    assert dry["world_removed"]["assertions"] == 1 and dry["world_removed"]["predictions"] == 1
+    assert mem.state_list()["count"] == 1  # a dry run deletes nothing
+
+    from mnemon.ports.store.world_sqlite import SQLiteWorld
+
+    def broken(*_args: Any, **_kw: Any) -> dict[str, int]:
+        raise OSError("disk full")
+    with monkeypatch.context() as patch:
+        patch.setattr(SQLiteWorld, "forget_scope", broken)
+        with pytest.raises(OSError):
+            mem.forget_source(scope)
+    assert mem.state_list()["count"] == 1  # the world rows stayed, and so did the graph rows
+    assert any(n.source == scope for n in mem.rt.store.iter_nodes(kind="memory"))
+
+    done = mem.forget_source(scope)
+    assert done["world_removed"] == done["world_model_removed"] == {**dry["world_removed"]}
+    assert mem.state_list()["count"] == 0
+    assert not any(n.source == scope for n in mem.rt.store.iter_nodes(kind="memory"))

@@ -236,21 +236,19 @@ def forget_source(rt: Runtime, source: Any, *, dry_run: bool = False) -> dict[st
     removed = {"observations": sum(1 for n in nodes.values() if n.kind == "memory"),
                "nodes": sum(1 for n in nodes.values() if n.kind != "memory"), "edges": len(edges_scoped)}
     out: dict[str, Any] = {"ok": True, "dry_run": dry_run, "source_path": scope, "removed": removed}
+    from ..world import forget_world_scope
+
     if dry_run:
-        return out
+        world = forget_world_scope(rt, scope, dry_run=True)
+        return {**out, "world_removed": world, "world_model_removed": world}
     if rt.vectors_enabled:
         rt.index.follow_saved()
-    with store.transaction():
+    with store.transaction():  # the graph rows and the world rows of the scope go together, or neither does
         vault.delete_edges(sorted(edges_scoped))
         gen = store.vector_generation()
         store.hard_delete(ids)  # type: ignore[attr-defined]
         rt.index.note_delete(ids, gen)
         store.log("forget:source", None, {"source_path": scope, **removed}, rt.now_iso())
-    try:
-        from ..world import forget_world_scope
-    except ImportError:
-        out["world_removed"] = None
-        out["notes"] = ["world model not installed: no world rows to remove"]
-        return out
-    out["world_removed"] = forget_world_scope(rt, scope)
-    return out
+        world = forget_world_scope(rt, scope)
+    # Mneme reported the world rows under both names
+    return {**out, "world_removed": world, "world_model_removed": world}

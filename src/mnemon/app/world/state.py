@@ -309,8 +309,9 @@ def state_conflicts(rt: Runtime, *, as_of: Any = None) -> dict[str, Any]:
 
 
 # ── scoped forget ──────────────────────────────────────────────────────────────────────────────────────────────
-def forget_world_scope(rt: Runtime, scope: str) -> dict[str, int]:
-    """The only path that deletes world rows: an explicit `forget --source mneme://…` of one payload scope.
+def forget_world_scope(rt: Runtime, scope: str, *, dry_run: bool = False) -> dict[str, int]:
+    """The only path that deletes world rows: an explicit `forget --source mneme://…` of one payload scope (a dry
+    run counts what it would delete).
 
     Rebuilds and plain forgets never call this. Non-`mneme://` scopes are refused, so a vault path or an agent
     name can never wipe durable state by accident.
@@ -318,7 +319,7 @@ def forget_world_scope(rt: Runtime, scope: str) -> dict[str, int]:
     if not isinstance(scope, str) or not scope.startswith("mneme://") or len(scope.rstrip("/")) <= len("mneme://"):
         raise InvalidInput("only an explicit mneme://… scope can be forgotten from the world model", scope=scope)
     with rt.store.transaction():
-        return world_of(rt).forget_scope(scope.rstrip("/"), rt.now_iso())
+        return world_of(rt).forget_scope(scope.rstrip("/"), rt.now_iso(), dry_run=dry_run)
 
 
 def retract_assertion(rt: Runtime, assertion_id: str, reason: str) -> dict[str, Any]:

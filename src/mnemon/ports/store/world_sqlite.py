@@ -247,12 +247,21 @@ class SQLiteWorld:
                                            " ORDER BY id")]
 
     # ── the one deleting path: explicit scoped forget ────────────────────────
-    def forget_scope(self, scope: str, when: str) -> dict[str, int]:
-        """Delete every world row under `scope` (and predictions about deleted assertions); audit each count."""
+    def forget_scope(self, scope: str, when: str, *, dry_run: bool = False) -> dict[str, int]:
+        """Delete every world row under `scope` (and predictions about deleted assertions); audit each count. A dry
+        run counts the same rows and changes nothing."""
         if not self.ready():
             return {"assertions": 0, "predictions": 0, "sense_events": 0, "actions": 0}
         clause, args = _scope_clause("source_path"), _scope_args(scope)
         doomed = [r[0] for r in self.conn.execute(f"SELECT id FROM world_state_assertions WHERE {clause}", args)]
+        if dry_run:
+            about = f" OR subject_assertion_id IN ({','.join('?' * len(doomed))})" if doomed else ""
+
+            def count(table: str, extra: str = "", more: Sequence[str] = ()) -> int:
+                return int(self.conn.execute(f"SELECT COUNT(*) FROM {table} WHERE {clause}{extra}",
+                                             [*args, *more]).fetchone()[0])
+            return {"assertions": len(doomed), "predictions": count("world_predictions", about, doomed),
+                    "sense_events": count("sense_events"), "actions": count("world_actions")}
         counts = {"assertions": 0, "predictions": 0, "sense_events": 0, "actions": 0}
         if doomed:
             marks = ",".join("?" * len(doomed))
