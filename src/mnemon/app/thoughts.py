@@ -16,8 +16,8 @@ import importlib.util
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +70,7 @@ def _check_limit(limit: Any, high: int = 100) -> int:
     return limit
 
 
+# ── scoring ────────────────────────────────────────────────────────────────────────────────────────────────────
 def _is_observation(node: Memory) -> bool:
     kind = (node.metadata or {}).get("memory_kind")
     return kind in ("observation", "task") or (node.source.startswith("mneme://") and kind != "section")
@@ -174,7 +175,9 @@ def _readable(text: str) -> str:
         if not line:
             continue
         bare = _LIST_MARKER.sub("", line)
-        out += ("; " if bare != line else " ") + bare if out else bare
+        if out:
+            out += "; " if bare != line else " "  # a list item is a clause of its own; prose runs on
+        out += bare
     return out
 
 

@@ -217,7 +217,7 @@ def agent_preflight(rt: Runtime, prompt: str, *, as_of: Any = None, budget: int 
                      "status": contract["status"], "checked": contract["checked"],
                      "violations": contract["violations"], "warnings": contract["warnings"], "db": rt.store.path},
         "warnings": _warnings(world, contract),
-        "failures": [v["message"] for v in contract["violations"]],
+        "failures": contract["failures"],
         "agent_rules": list(AGENT_RULES),
     }
     if surface_limit:
