@@ -31,7 +31,8 @@ class AppendBatch:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._all: list[Memory] = store.recent_memories(_TAIL)[::-1]  # oldest first, like the batch
+        # oldest first, like the batch; only what proximity may link to (write_memory asks with timed_only)
+        self._all: list[Memory] = store.recent_memories(_TAIL, timed_only=True)[::-1]
         self._by_source: dict[str, list[Memory]] = {}
         self._holders: dict[str, list[str]] = {}
         self._known: set[str] = set()
@@ -79,11 +80,14 @@ class AppendBatch:
         return None  # nothing stored or batched is newer than the memory being written: that is `applies`
 
     def recent_memories(self, limit: int, *, since: str | None = None, until: str | None = None,
-                        source: str | None = None, exclude: Iterable[str] = (), flt: Any = None) -> list[Memory]:
-        if flt is not None or (source is None and limit > _TAIL) or (source is not None
-                                                                     and limit > graph_rules.CAUSAL_LOOKBACK + 1):
+                        source: str | None = None, exclude: Iterable[str] = (), flt: Any = None,
+                        timed_only: bool = False) -> list[Memory]:
+        if flt is not None or (source is None and (limit > _TAIL or not timed_only)) or (
+                source is not None and limit > graph_rules.CAUSAL_LOOKBACK + 1):
             raise NotImplementedError("AppendBatch answers only the questions write_memory asks")
         rows = self._source(source) if source is not None else self._all
+        if timed_only:
+            rows = [m for m in rows if not m.source.startswith("vault:")]
         return self._newest(rows, limit, since=since, until=until, exclude=exclude)
 
     def entity_holders(self, entity: str, limit: int, exclude: Iterable[str] = (), *,
@@ -102,7 +106,8 @@ class AppendBatch:
     # ── writes, buffered ─────────────────────────────────────────────────────
     def insert_node(self, node: Memory, fts_body: str | None = None) -> None:
         self._nodes.append((node, fts_body))
-        self._all.append(node)
+        if not node.source.startswith("vault:"):  # `_all` holds what proximity may link to (timed_only)
+            self._all.append(node)
         self._source(node.source).append(node)
         # keep only what a later question can reach: the lists would otherwise grow with the batch
         if len(self._all) > 4 * _TAIL:

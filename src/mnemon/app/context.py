@@ -14,6 +14,8 @@ Differences from Mneme (reference §2.5, §8.2), on purpose:
   is replayable and does not drift with the wall clock; years are never guessed;
 * killed edges are never loaded (their count is reported); candidate edges are shown only as `candidate_only`
   and are dropped with a reason under `include_candidates=False`;
+* an edge to a forgotten memory (or to a bullet its note no longer has, kept for a link to it) is skipped as
+  `endpoint_forgotten`;
 * an observation edge whose target observation is already an item is reported as a duplicate instead of
   spending budget twice on the same sentence; so is a section made only of bullets when one of those bullets is
   recalled as an observation of its own (`covered_by_observation`).
@@ -230,6 +232,13 @@ def without_covered_sections(items: list[dict[str, Any]], nodes: Mapping[str, Me
     return kept
 
 
+def _gone(node: Memory | None, as_of: datetime | None) -> bool:
+    """Whether a node was forgotten (or removed from its note) by `as_of`, or by now without one."""
+    if node is None or node.deleted_at is None:
+        return False
+    return as_of is None or parse_iso(node.deleted_at) <= as_of
+
+
 def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: frozenset[str], include_candidates: bool,
                 as_of: datetime | None, skipped: list[dict[str, Any]],
                 edge_cap: int) -> tuple[list[dict[str, Any]], int]:
@@ -299,7 +308,9 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
         if e.rule:
             item["rule"] = e.rule
         reason = None
-        if e.status == "candidate" and not include_candidates:
+        if any(_gone(ends.get(x), as_of) for x in (e.src, e.dst)):
+            reason = "endpoint_forgotten"  # a note's removed bullet kept for a link to it, a forgotten memory
+        elif e.status == "candidate" and not include_candidates:
             reason = "candidate_edge_excluded"
         elif as_of is not None and e.created_at and parse_iso(e.created_at) > as_of:
             reason = "written_after_as_of"

@@ -134,7 +134,7 @@ def _temporal(rt: Runtime, mem: Memory, now: str) -> list[Edge]:
     t = parse_iso(mem.created_at)
     window = timedelta(hours=graph_rules.PROXIMITY_HOURS)
     nearby = rt.store.recent_memories(graph_rules.PROXIMITY_MAX + 2, since=iso(t - window), until=iso(t + window),
-                                      exclude=[mem.id] + ([nxt.id] if nxt is not None else []))
+                                      exclude=[mem.id] + ([nxt.id] if nxt is not None else []), timed_only=True)
     edges = graph_rules.temporal_edges(mem, prev, nearby, now)
     if nxt is not None:
         # a backdated write is spliced into its source's chain: prev ↔ new ↔ next replaces prev ↔ next

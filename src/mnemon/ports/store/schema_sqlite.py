@@ -9,6 +9,9 @@ from .text_index_sqlite import CONTENTLESS_KEYWORDS_MIGRATION
 # rows whose life the writer owns (not derived from a vault note or a payload scope): the only rows an exact
 # repeat is matched against; spelled the same in the index and in every query that must use it
 OWNED_SOURCE = "substr(source, 1, 6) <> 'vault:' AND substr(source, 1, 8) <> 'mneme://'"
+# rows whose created_at says when something happened (a vault row's says when it was ingested); `n.` is the alias
+# every query of `nodes n` uses, and the index below spells the same condition on the bare column
+TIMED_SOURCE = "substr(n.source, 1, 6) <> 'vault:'"
 
 MIGRATIONS: list[tuple[str, str]] = [
     (
@@ -285,6 +288,16 @@ MIGRATIONS: list[tuple[str, str]] = [
         -- `remember` skipped as their repeat went with them. Those rows leave the index (in a vault store, most rows)
         DROP INDEX nodes_active_hash;
         CREATE INDEX nodes_active_hash ON nodes(content_hash) WHERE deleted_at IS NULL AND {OWNED_SOURCE};
+        """,
+    ),
+    (
+        "m046_timed_created",
+        """
+        -- a remember's time neighbours (temporal proximity) are memories with a time of their own: right after a
+        -- vault ingest, tens of thousands of rows dated "now" would otherwise be walked (2.2 s at 2,000 notes) to
+        -- find the few that are not the vault's
+        CREATE INDEX nodes_timed_created ON nodes(kind, created_at)
+            WHERE deleted_at IS NULL AND substr(source, 1, 6) <> 'vault:';
         """,
     ),
 ]

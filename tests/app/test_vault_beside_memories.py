@@ -1,0 +1,48 @@
+"""A vault's derived rows beside a writer's own memories: time links only what has a time, and a bullet gone from
+its note stays out of context packs even when a link kept its row."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from mnemon.app.memory import Mnemon
+
+NOTE = "# Suppliers\n\n- Northwind Batteries overdue on the May shipment\n- Gull Electronics delivers on time\n"
+
+
+def _ingest(mem: Mnemon, tmp_path: Path, text: str) -> None:
+    vault = tmp_path / "vault"
+    vault.mkdir(exist_ok=True)
+    (vault / "suppliers.md").write_text(text, encoding="utf-8")
+    mem.ingest(str(vault))
+
+
+def _temporal_neighbours(mem: Mnemon, node_id: str) -> set[str]:
+    edges = mem.rt.store.edges_of([node_id], statuses=("active",), types=("temporal",), direction="out")
+    return {e.dst for e in edges if e.sub_type == "proximity"}
+
+
+def test_a_remember_gets_time_links_to_memories_not_to_rows_a_vault_ingest_just_wrote(mem: Mnemon,
+                                                                                       tmp_path: Path) -> None:
+    earlier = mem.remember("Called the harbour office about the pilot", source="user")["id"]
+    _ingest(mem, tmp_path, NOTE)  # its rows are dated now: the ingest's time, not the notes'
+    mine = mem.remember("Escalated the battery delay to Northwind", source="agent")["id"]
+    assert _temporal_neighbours(mem, mine) == {earlier}
+    imported = mem.import_json({"insights": [{"content": "Northwind promised a new date", "source": "mail"}]})
+    new_id = imported["results"][0]["id"]
+    assert not {n for n in _temporal_neighbours(mem, new_id) if n.startswith("vault:")}
+
+
+def test_a_bullet_gone_from_its_note_leaves_context_packs_though_a_link_keeps_its_row(mem: Mnemon,
+                                                                                      tmp_path: Path) -> None:
+    _ingest(mem, tmp_path, NOTE)
+    bullet = next(n for n in mem.rt.store.iter_nodes(kind="memory") if n.content.startswith("Northwind"))
+    mine = mem.remember("Escalated Northwind to their account manager", source="agent")["id"]
+    mem.link(mine, bullet.id, "causal", sub_type="causes", weight="0.8")
+    _ingest(mem, tmp_path, "# Suppliers\n\n- Gull Electronics delivers on time\n")
+    kept = mem.rt.store.get_node(bullet.id, include_deleted=True)
+    assert kept is not None and kept.deleted_at is not None  # kept for the link, but gone from the note
+    assert mem.rt.store.find_edge(mine, bullet.id, "causal") is not None  # the writer's link is not lost
+    pack = mem.retrieve("Northwind escalation account manager", max_items=8, budget=10_000)
+    assert [i["id"] for i in pack["items"] if i["item_type"] == "memory"] == [mine]
+    assert not [i for i in pack["items"] if bullet.id in (i.get("src", {}).get("id"), i.get("dst", {}).get("id"))]
+    assert any(s["reason"] == "endpoint_forgotten" for s in pack["skipped"])
