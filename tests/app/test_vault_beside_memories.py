@@ -1,10 +1,14 @@
-"""A vault's derived rows beside a writer's own memories: time links only what has a time, and a bullet gone from
-its note stays out of context packs even when a link kept its row."""
+"""A vault's derived rows beside a writer's own memories: time links only what has a time, auto-prune counts and
+takes only the writer's memories, and a bullet gone from its note stays out of context packs even when a link kept
+its row."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from mnemon.app.memory import Mnemon
+
+from conftest import FakeClock
 
 NOTE = "# Suppliers\n\n- Northwind Batteries overdue on the May shipment\n- Gull Electronics delivers on time\n"
 
@@ -46,3 +50,31 @@ def test_a_bullet_gone_from_its_note_leaves_context_packs_though_a_link_keeps_it
     assert [i["id"] for i in pack["items"] if i["item_type"] == "memory"] == [mine]
     assert not [i for i in pack["items"] if bullet.id in (i.get("src", {}).get("id"), i.get("dst", {}).get("id"))]
     assert any(s["reason"] == "endpoint_forgotten" for s in pack["skipped"])
+
+
+def test_auto_prune_keeps_to_the_writers_memories_and_never_takes_a_vault_row(make_mem: Any, tmp_path: Path) -> None:
+    clock = FakeClock()
+    mem = make_mem("none", clock=clock, max_insights=3)
+    _ingest(mem, tmp_path, NOTE + "- Harbour Cells order blocked by the invoice\n- Waiting on the Tern quote\n")
+    vault_rows = {n.id for n in mem.rt.store.iter_nodes(kind="memory") if n.source.startswith("vault:")}
+    assert len(vault_rows) >= 3  # the vault alone is at the cap: it must not count against it
+    own = [mem.remember(f"Standup note {k}: the pilot slipped a day", source="agent", importance=2)["id"]
+           for k in range(3)]
+    assert all(mem.rt.store.get_node(i) is not None for i in own)  # 3 of the writer's own: at the cap, none pruned
+    clock.advance(days=2)  # past the grace period
+    out = mem.remember("Standup note 4: the pilot is back on track", source="agent", importance=2)
+    assert out["auto_pruned"] == 1 and out["auto_pruned_ids"][0] in own
+    alive = {n.id for n in mem.rt.store.iter_nodes(kind="memory")}
+    assert vault_rows <= alive  # every section and bullet of the vault is still there
+    assert not {c["insight"]["id"] for c in mem.gc(threshold=10.0, limit=100)["candidates"]} & vault_rows
+
+
+def test_recalls_time_anchors_read_memories_with_a_time_of_their_own(mem: Mnemon, tmp_path: Path) -> None:
+    mine = mem.remember("Booked the ferry for the site visit", source="agent")["id"]
+    _ingest(mem, tmp_path, NOTE)  # newer rows than `mine`, dated by the ingest
+    trace = mem.recall("what happened lately", explain=True)["trace"]
+    anchors = next(step for step in trace if step["stage"] == "anchors")["signals"]
+    assert anchors["recency"] == [mine]
+    period = mem.recall("what did I do in December 2026", explain=True)["trace"]
+    anchors = next(step for step in period if step["stage"] == "anchors")["signals"]
+    assert "period" in anchors and not [i for i in anchors["period"] if i.startswith("vault:")]

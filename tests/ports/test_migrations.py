@@ -292,3 +292,27 @@ def test_the_repeat_index_leaves_vault_and_payload_rows_after_the_upgrade(tmp_pa
                                  " AND deleted_at IS NULL AND " + OWNED_SOURCE).fetchone()[0]
     assert indexed == 1
     store.close()
+
+
+def test_time_and_prune_indexes_leave_vault_rows_after_the_upgrade(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """m046/m047: a store written before them answers proximity and prune over the writer's rows only."""
+    db = _store_before(tmp_path / "old.db", "m046_timed_created", monkeypatch)
+    con = sqlite3.connect(db)
+    con.executescript("""
+        INSERT INTO nodes (id, content, source, importance, created_at, updated_at, inserted_at) VALUES
+            ('own', 'A', 'agent', 2, '2026-01-01T00:00:00Z', 't', '2026-01-01T00:00:00Z'),
+            ('bullet', 'B', 'vault:n.md', 2, '2026-01-01T00:00:01Z', 't', '2026-01-01T00:00:01Z');
+    """)
+    con.commit()
+    con.close()
+    monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS)
+    store = SQLiteStore(str(db))
+    assert [m.id for m in store.recent_memories(5, timed_only=True)] == ["own"]
+    assert [m.id for m in store.recent_memories(5)] == ["bullet", "own"]
+    assert [m.id for m in store.prune_candidates(5, "2026-02-01T00:00:00Z", [])] == ["own"]
+    assert store.count_prunable(10) == 1 and store.count_active() == 2
+    for name in ("nodes_timed_created", "nodes_prune", "nodes_prune_age"):
+        sql = store.conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", (name,)).fetchone()[0]
+        assert "'vault:'" in sql, name
+    store.close()

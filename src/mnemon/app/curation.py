@@ -114,8 +114,10 @@ def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any
         values, nodes, counts = recompute_importance(rt, ids)
         rt.store.log("gc", None, {"recomputed": len(values), "threshold": threshold}, rt.now_iso())
     now = rt.now()
+    # a vault row is edited in its note, not forgotten here (and auto-prune never takes one)
     weak = sorted((i for i, v in values.items()
-                   if v < threshold and not is_immune(nodes[i].importance, nodes[i].access_count)),
+                   if v < threshold and not is_immune(nodes[i].importance, nodes[i].access_count)
+                   and not nodes[i].source.startswith("vault:")),
                   key=lambda i: (values[i], i))
     cands = []
     for i in weak[:limit]:

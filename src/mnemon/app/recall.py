@@ -189,13 +189,14 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         allowed = set(store.memory_ids(flt)) if (category or source) else None
         rankings["vector"] = [i for i, c in scores.top(ANCHOR_TOP_K, allowed=allowed)
                               if rt.calibrate(c) > VECTOR_ANCHOR_FLOOR]
+    # time anchors read only memories with a time of their own: a vault row's created_at is when it was ingested
     if window is None:
-        rankings["recency"] = store.recent_memory_ids(ANCHOR_TOP_K, flt)
+        rankings["recency"] = store.recent_memory_ids(ANCHOR_TOP_K, replace(flt, timed_only=True))
     else:
         # recency, relative to the period the query names: that period's memories closest in meaning (its newest
         # without vectors)
         lo, hi = window.bounds()
-        period = replace(flt, created_from=lo, created_to=hi)
+        period = replace(flt, created_from=lo, created_to=hi, timed_only=True)
         if scores is not None:
             rankings["period"] = [i for i, _ in scores.top(ANCHOR_TOP_K, allowed=set(store.memory_ids(period)))]
         else:

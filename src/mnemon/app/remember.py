@@ -168,10 +168,12 @@ def recompute_importance(rt: Runtime, ids: list[str]
 
 
 def auto_prune(rt: Runtime, protect: tuple[str, ...]) -> list[str]:
-    """Soft-delete the lowest-EI memories over the cap: never immune, never inside the grace period, never `protect`."""
-    if rt.max_insights <= 0:
+    """Soft-delete the lowest-EI memories over the cap: never immune, never inside the grace period, never `protect`,
+    never a vault row (the cap counts the writer's memories; a vault row goes when its line leaves the note)."""
+    if rt.max_insights <= 0 or rt.store.count_active() <= rt.max_insights:  # (the O(1) count first)
         return []
-    excess = rt.store.count_active() - rt.max_insights
+    # a vault's rows are not the writer's to prune; only up to a batch over the cap matters
+    excess = rt.store.count_prunable(rt.max_insights + PRUNE_BATCH) - rt.max_insights
     if excess <= 0:
         return []
     cutoff = iso(rt.now() - timedelta(seconds=rt.prune_min_age_s))

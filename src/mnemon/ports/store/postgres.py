@@ -27,7 +27,7 @@ from .graph_postgres import PostgresGraphReads
 from .postgres_edges import EdgeTables
 from .postgres_index import IndexTables, memory_where, tsvector_literal
 from .schema_postgres import MIGRATIONS
-from .schema_sqlite import OWNED_SOURCE, TIMED_SOURCE
+from .schema_sqlite import NOT_VAULT_ROW, OWNED_SOURCE, TIMED_SOURCE
 from .sqlite import _NODE_COLS, PAGE_ROWS, _node
 
 if TYPE_CHECKING:
@@ -390,12 +390,17 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
     def count_active(self) -> int:
         return int(self._value("SELECT value FROM meta WHERE key = 'active_memories'"))
 
+    def count_prunable(self, at_most: int) -> int:
+        return int(self._value(f"SELECT COUNT(*) FROM (SELECT 1 FROM nodes WHERE kind = 'memory' AND deleted_at IS NULL"
+                               f" AND {NOT_VAULT_ROW} LIMIT %s) AS capped", (at_most,)))
+
     def prune_candidates(self, limit: int, inserted_before: str, exclude: Iterable[str]) -> list[Memory]:
-        if not self._rows("SELECT 1 FROM nodes WHERE deleted_at IS NULL AND kind = 'memory' AND inserted_at <= %s"
-                          " LIMIT 1", (inserted_before,)):
+        if not self._rows(f"SELECT 1 FROM nodes WHERE deleted_at IS NULL AND kind = 'memory' AND {NOT_VAULT_ROW}"
+                          " AND inserted_at <= %s LIMIT 1", (inserted_before,)):
             return []  # every memory is in its grace period (nodes_prune_age answers this at once)
         return [_node(r) for r in self._rows(
-            f"SELECT {_NODE_COLS} FROM nodes WHERE deleted_at IS NULL AND kind = 'memory' AND importance < 4"
+            f"SELECT {_NODE_COLS} FROM nodes WHERE deleted_at IS NULL AND kind = 'memory' AND {NOT_VAULT_ROW}"
+            " AND importance < 4"
             " AND access_count < 3 AND inserted_at <= %s AND id <> ALL(%s)"
             " ORDER BY effective_importance ASC, created_at ASC, id ASC LIMIT %s",
             (inserted_before, list(exclude), limit))]

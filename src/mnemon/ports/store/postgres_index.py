@@ -69,6 +69,8 @@ def memory_where(flt: MemoryFilter | None, alias: str = "n") -> tuple[str, list[
         if value:
             clauses.append(f"{alias}.{condition}")
             args.append(value)
+    if flt.timed_only:
+        clauses.append(f"substr({alias}.source, 1, 6) <> 'vault:'")
     return " AND ".join(clauses), args
 
 

@@ -9,8 +9,10 @@ from .text_index_sqlite import CONTENTLESS_KEYWORDS_MIGRATION
 # rows whose life the writer owns (not derived from a vault note or a payload scope): the only rows an exact
 # repeat is matched against; spelled the same in the index and in every query that must use it
 OWNED_SOURCE = "substr(source, 1, 6) <> 'vault:' AND substr(source, 1, 8) <> 'mneme://'"
-# rows whose created_at says when something happened (a vault row's says when it was ingested); `n.` is the alias
-# every query of `nodes n` uses, and the index below spells the same condition on the bare column
+# rows not derived from a vault note: their created_at says when something happened (a vault row's, when it was
+# ingested) and their life is the writer's, so auto-prune may take them (a vault row lives as long as its line in the
+# note); TIMED_SOURCE is the same condition for queries of `nodes n`
+NOT_VAULT_ROW = "substr(source, 1, 6) <> 'vault:'"
 TIMED_SOURCE = "substr(n.source, 1, 6) <> 'vault:'"
 
 MIGRATIONS: list[tuple[str, str]] = [
@@ -298,6 +300,20 @@ MIGRATIONS: list[tuple[str, str]] = [
         -- find the few that are not the vault's
         CREATE INDEX nodes_timed_created ON nodes(kind, created_at)
             WHERE deleted_at IS NULL AND substr(source, 1, 6) <> 'vault:';
+        """,
+    ),
+    (
+        "m047_prune_skips_vault",
+        f"""
+        -- auto-prune soft-deleted the lowest-importance memories over the cap, and a vault's sections and bullets
+        -- are most of a vault store's memories: every remember took ten of them, and an unchanged note is never
+        -- re-read to bring them back. Prune now counts and takes only rows that are not the vault's, and its
+        -- indexes hold only those (a vault store also loses most of them)
+        DROP INDEX nodes_prune;
+        CREATE INDEX nodes_prune ON nodes(effective_importance)
+            WHERE deleted_at IS NULL AND kind = 'memory' AND {NOT_VAULT_ROW};
+        DROP INDEX nodes_prune_age;
+        CREATE INDEX nodes_prune_age ON nodes(inserted_at) WHERE deleted_at IS NULL AND kind = 'memory' AND {NOT_VAULT_ROW};
         """,
     ),
 ]

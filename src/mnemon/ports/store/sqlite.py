@@ -27,7 +27,7 @@ from .text_index_sqlite import (KEYWORD_POSTING_BUDGET, RoughCounts, SQLiteTextI
                                 register_keyword_functions)  # (KEYWORD_POSTING_BUDGET re-exported)
 from .edge_rows import EDGE_VALUE_COLS, LEGACY_EDGE_ROWS_VIEW, SEQ_OF, edge_value_rows
 from .migrate_sqlite import migrate
-from .schema_sqlite import OWNED_SOURCE, TIMED_SOURCE
+from .schema_sqlite import NOT_VAULT_ROW, OWNED_SOURCE, TIMED_SOURCE
 
 _NODE_COLS = (
     "id, kind, title, content, content_hash, category, importance, tags, entities, source, created_at, "
@@ -397,14 +397,22 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
     def count_active(self) -> int:
         return int(self.conn.execute("SELECT value FROM meta WHERE key = 'active_memories'").fetchone()[0])
 
+    def count_prunable(self, at_most: int) -> int:
+        # nodes_timed_created holds exactly these rows (and `kind`): entries counted, no table reads, and no more
+        # than `at_most` of them (a store far over its cap costs what one just over it does)
+        return int(self.conn.execute(f"SELECT COUNT(*) FROM (SELECT 1 FROM nodes WHERE kind = 'memory'"
+                                     f" AND deleted_at IS NULL AND {NOT_VAULT_ROW} LIMIT ?)", (at_most,)).fetchone()[0])
+
     def prune_candidates(self, limit: int, inserted_before: str, exclude: Iterable[str]) -> list[Memory]:
         # named: without statistics the planner prefers nodes_kind_created and reads every memory
-        if self.conn.execute("SELECT 1 FROM nodes INDEXED BY nodes_prune_age WHERE deleted_at IS NULL"
-                             " AND kind = 'memory' AND inserted_at <= ? LIMIT 1", (inserted_before,)).fetchone() is None:
+        if self.conn.execute(f"SELECT 1 FROM nodes INDEXED BY nodes_prune_age WHERE deleted_at IS NULL"
+                             f" AND kind = 'memory' AND {NOT_VAULT_ROW} AND inserted_at <= ? LIMIT 1",
+                             (inserted_before,)).fetchone() is None:
             return []  # every memory is in its grace period (nodes_prune_age answers this at once)
         excluded = list(exclude)
-        sql = (f"SELECT {_NODE_COLS} FROM nodes WHERE deleted_at IS NULL AND kind = 'memory'"
-               " AND importance < 4 AND access_count < 3 AND inserted_at <= ?")
+        # walked in importance order, stopping at `limit` (the planner's own choice read and sorted every memory)
+        sql = (f"SELECT {_NODE_COLS} FROM nodes INDEXED BY nodes_prune WHERE deleted_at IS NULL AND kind = 'memory'"
+               f" AND {NOT_VAULT_ROW} AND importance < 4 AND access_count < 3 AND inserted_at <= ?")
         args: list[Any] = [inserted_before]
         if excluded:
             sql += f" AND id NOT IN ({','.join('?' * len(excluded))})"

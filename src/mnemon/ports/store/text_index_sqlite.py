@@ -108,6 +108,8 @@ def _where(flt: MemoryFilter | None, alias: str = "n") -> tuple[str, list[Any]]:
         if value:
             clauses.append(f"{alias}.{condition}")
             args.append(value)
+    if flt.timed_only:  # spelled as the partial index nodes_timed_created is (schema_sqlite.TIMED_SOURCE)
+        clauses.append(f"substr({alias}.source, 1, 6) <> 'vault:'")
     return " AND ".join(clauses), args
 
 
