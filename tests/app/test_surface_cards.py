@@ -89,3 +89,10 @@ def test_cards_show_wikilinks_as_their_names_and_keep_them_in_the_evidence(vault
     assert "blocked until finance pays" in card["title"] + card["insight"]
     assert all("[[" not in card[k] for k in ("title", "insight", "action"))
     assert any("[[Finance Desk|finance]]" in e for e in card["evidence"])
+
+
+def test_why_now_names_the_words_the_prompt_used(vault_mem: Mnemon) -> None:
+    cards = vault_mem.surface(prompt="Battery invoices?", limit=3)["thoughts"]
+    assert cards and all("batteri" not in c["why_now"] for c in cards)
+    assert any("matched battery" in c["why_now"] for c in cards)
+    assert any("batteri" in c["surface"]["matched_terms"] for c in cards)  # the machine-readable field keeps stems

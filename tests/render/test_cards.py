@@ -84,3 +84,11 @@ def test_write_card_sanitises_stamp_and_writes_png(tmp_path: Path) -> None:
 def test_write_card_without_png(tmp_path: Path) -> None:
     files = write_card(sample_thought(), tmp_path, stamp="x", png=False)
     assert files.png is None and files.image == files.svg and files.rasteriser is None
+
+
+def test_a_statement_and_its_readable_form_are_one_evidence_line() -> None:
+    from mnemon.render.cards import _evidence_lines
+
+    thought = {"observations": ["Northwind overdue; Gull on time"],
+               "evidence": ["- Northwind overdue\n- Gull on time", "Another statement"]}
+    assert _evidence_lines(thought) == (["Northwind overdue; Gull on time", "Another statement"], 0)

@@ -408,6 +408,15 @@ def suggested_actions(item: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def _as_typed(stems: Sequence[str], prompt: str) -> list[str]:
+    """Matched stems as the prompt spelled them ("batteri" → "battery"), for a reader."""
+    typed: dict[str, str] = {}
+    for word in prompt.split():
+        for stem in tokens(word):
+            typed.setdefault(stem, word.strip(".,;:!?\"'()[]").lower() or stem)
+    return [typed.get(s, s) for s in stems]
+
+
 def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int,
                        hints: tuple[str, ...]) -> dict[str, Any]:
     if item.get("item_type") == "edge":
@@ -433,7 +442,7 @@ def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int
         parts["insight"] += " This link is a candidate, not an established fact."
     reasons = []
     if item.get("matched_terms"):
-        reasons.append("matched " + ", ".join(item["matched_terms"][:5]))
+        reasons.append("matched " + ", ".join(_as_typed(item["matched_terms"][:5], prompt)))
     reasons.append(f"truth policy {item.get('truth_policy')}")
     return {
         **parts, "score": item.get("score"), "path": path,

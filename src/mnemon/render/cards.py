@@ -32,6 +32,7 @@ INNER_W = WIDTH - 2 * INNER_X
 FONT = "DejaVu Sans, Inter, Arial, sans-serif"
 MAX_PATH_NODES = 7
 MAX_EVIDENCE = 5
+_WORDS = re.compile(r"\w+")  # what two renderings of one statement share
 
 THEMES: dict[str, dict[str, str]] = {
     "dark": {
@@ -192,14 +193,16 @@ def _path_nodes(thought: Mapping[str, Any]) -> list[dict[str, str]]:
 
 
 def _evidence_lines(thought: Mapping[str, Any]) -> tuple[list[str], int]:
-    seen: dict[str, None] = {}
-    for key in ("evidence", "observations"):
+    """The observations (as a card reads them), then any evidence saying something else: one line per statement,
+    a section's raw text and its readable form counting as one (same words, other markup)."""
+    seen: dict[tuple[str, ...], str] = {}
+    for key in ("observations", "evidence"):
         for entry in thought.get(key) or []:
             text = entry.get("text") if isinstance(entry, Mapping) else entry
             text = " ".join(str(text or "").split())
             if text:
-                seen.setdefault(text, None)
-    items = list(seen)
+                seen.setdefault(tuple(_WORDS.findall(text.casefold())), text)
+    items = list(seen.values())
     return items[:MAX_EVIDENCE], max(0, len(items) - MAX_EVIDENCE)
 
 
