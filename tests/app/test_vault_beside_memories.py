@@ -67,6 +67,7 @@ def test_auto_prune_keeps_to_the_writers_memories_and_never_takes_a_vault_row(ma
     alive = {n.id for n in mem.rt.store.iter_nodes(kind="memory")}
     assert vault_rows <= alive  # every section and bullet of the vault is still there
     assert not {c["insight"]["id"] for c in mem.gc(threshold=10.0, limit=100)["candidates"]} & vault_rows
+    assert mem.status()["auto_prune"] == {"cap": 3, "memories_counted": 3, "vault_rows_exempt": len(vault_rows)}
 
 
 def test_recalls_time_anchors_read_memories_with_a_time_of_their_own(mem: Mnemon, tmp_path: Path) -> None:
