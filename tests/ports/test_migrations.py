@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 import mnemon.ports.store.migrate_sqlite as sqlite_backend
-from mnemon.ports.store.schema_sqlite import MIGRATIONS, OWNED_SOURCE
+from mnemon.ports.store.schema_sqlite import MIGRATIONS
+from mnemon.ports.store.sources import OWNED_SOURCE
 from mnemon.ports.store.sqlite import SQLiteStore
 
 # What the foundation steps create. A new step is fine (the per-step test below learns it from the code); changing

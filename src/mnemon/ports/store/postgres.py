@@ -27,7 +27,7 @@ from .graph_postgres import PostgresGraphReads
 from .postgres_edges import EdgeTables
 from .postgres_index import IndexTables, memory_where, tsvector_literal
 from .schema_postgres import MIGRATIONS
-from .schema_sqlite import NOT_VAULT_ROW, OWNED_SOURCE, TIMED_SOURCE
+from .sources import NOT_VAULT_ROW, OWNED_SOURCE, TIMED_SOURCE
 from .sqlite import _NODE_COLS, PAGE_ROWS, _node
 
 if TYPE_CHECKING:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 from .base import MemoryFilter
+from .sources import not_vault
 
 _NODE_COLS_N = ", ".join("n." + c.strip() for c in _NODE_COLS.split(","))
 _MAX_LEXEME_BYTES = 2046  # PostgreSQL refuses longer lexemes; no real word is that long
@@ -70,7 +71,7 @@ def memory_where(flt: MemoryFilter | None, alias: str = "n") -> tuple[str, list[
             clauses.append(f"{alias}.{condition}")
             args.append(value)
     if flt.timed_only:
-        clauses.append(f"substr({alias}.source, 1, 6) <> 'vault:'")
+        clauses.append(not_vault(alias))
     return " AND ".join(clauses), args
 
 

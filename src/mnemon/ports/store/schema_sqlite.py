@@ -4,16 +4,8 @@ from __future__ import annotations
 from .edge_rows import EDGE_VALUE_DDL, SQLITE_EDGE_ROWS_MIGRATION
 from .graph_sqlite import GRAPH_GENERATION_MIGRATION
 from .reply_steps import SQLITE_REPLY_STEPS_MIGRATION
+from .sources import NOT_VAULT_ROW, OWNED_SOURCE
 from .text_index_sqlite import CONTENTLESS_KEYWORDS_MIGRATION
-
-# rows whose life the writer owns (not derived from a vault note or a payload scope): the only rows an exact
-# repeat is matched against; spelled the same in the index and in every query that must use it
-OWNED_SOURCE = "substr(source, 1, 6) <> 'vault:' AND substr(source, 1, 8) <> 'mneme://'"
-# rows not derived from a vault note: their created_at says when something happened (a vault row's, when it was
-# ingested) and their life is the writer's, so auto-prune may take them (a vault row lives as long as its line in the
-# note); TIMED_SOURCE is the same condition for queries of `nodes n`
-NOT_VAULT_ROW = "substr(source, 1, 6) <> 'vault:'"
-TIMED_SOURCE = "substr(n.source, 1, 6) <> 'vault:'"
 
 MIGRATIONS: list[tuple[str, str]] = [
     (
@@ -294,12 +286,11 @@ MIGRATIONS: list[tuple[str, str]] = [
     ),
     (
         "m046_timed_created",
-        """
+        f"""
         -- a remember's time neighbours (temporal proximity) are memories with a time of their own: right after a
         -- vault ingest, tens of thousands of rows dated "now" would otherwise be walked (2.2 s at 2,000 notes) to
         -- find the few that are not the vault's
-        CREATE INDEX nodes_timed_created ON nodes(kind, created_at)
-            WHERE deleted_at IS NULL AND substr(source, 1, 6) <> 'vault:';
+        CREATE INDEX nodes_timed_created ON nodes(kind, created_at) WHERE deleted_at IS NULL AND {NOT_VAULT_ROW};
         """,
     ),
     (

@@ -27,7 +27,7 @@ from .text_index_sqlite import (KEYWORD_POSTING_BUDGET, RoughCounts, SQLiteTextI
                                 register_keyword_functions)  # (KEYWORD_POSTING_BUDGET re-exported)
 from .edge_rows import EDGE_VALUE_COLS, LEGACY_EDGE_ROWS_VIEW, SEQ_OF, edge_value_rows
 from .migrate_sqlite import migrate
-from .schema_sqlite import NOT_VAULT_ROW, OWNED_SOURCE, TIMED_SOURCE
+from .sources import NOT_VAULT_ROW, OWNED_SOURCE, TIMED_SOURCE
 
 _NODE_COLS = (
     "id, kind, title, content, content_hash, category, importance, tags, entities, source, created_at, "

@@ -12,6 +12,7 @@ from ...core.errors import StoreError
 from ...core.keywords import keyword_fingerprint, keyword_text, keyword_words
 from ...core.text import rarest_terms
 from .base import MemoryFilter
+from .sources import not_vault
 
 KEYWORD_POSTING_BUDGET = 2_000  # BM25 scores every posting of every term: this bounds a `max_terms` search
 _CHUNK = 500  # stay far below SQLite's host-parameter limit
@@ -108,8 +109,8 @@ def _where(flt: MemoryFilter | None, alias: str = "n") -> tuple[str, list[Any]]:
         if value:
             clauses.append(f"{alias}.{condition}")
             args.append(value)
-    if flt.timed_only:  # spelled as the partial index nodes_timed_created is (schema_sqlite.TIMED_SOURCE)
-        clauses.append(f"substr({alias}.source, 1, 6) <> 'vault:'")
+    if flt.timed_only:
+        clauses.append(not_vault(alias))
     return " AND ".join(clauses), args
 
 
