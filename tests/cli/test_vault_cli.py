@@ -93,3 +93,16 @@ def test_init_doctor_and_config_fallback(cli_run, vault: Path, tmp_path: Path) -
     assert code == 0 and out["ok"] is True and out["checks"]["markdown_notes"]["count"] == 13
     code, out = cli_run(["--config", config, "ingest"])  # vault and db come from the config
     assert code == 0 and out["notes_read"] == 13 and out["db"] == str(db)
+
+
+def test_ingest_without_vectors_now_and_embed_all_later(cli_run, vault: Path) -> None:
+    code, out = cli_run(["ingest", "--vault", vault, "--no-embed"])
+    assert code == 0 and out["vectors"]["embedded"] == 0 and "embed --all" in out["vectors"]["hint"]
+    code, status = cli_run(["status"])
+    assert status["embedding"]["embedded"] == 0 and status["embedding"]["total"] == status["total_insights"] > 0
+    code, out = cli_run(["retrieve", "--prompt", "battery supplier overdue"])
+    assert code == 0 and out["items"]  # keyword and graph recall need no vectors
+    code, out = cli_run(["embed", "--all"])
+    assert code == 0 and out["succeeded"] == status["embedding"]["total"]
+    code, status = cli_run(["status"])
+    assert status["embedding"]["coverage"] == "100%"

@@ -29,13 +29,15 @@ class VaultMixin:
 
     def ingest(self, vault: str | None, *, mode: str = "rebuild", max_notes: int | None = None,
                follow_symlinks: bool = False, hints: Any = None, progress: Progress | None = None,
-               workers: int | None = None) -> dict[str, Any]:
+               workers: int | None = None, embed: bool = True,
+               embed_progress: Progress | None = None) -> dict[str, Any]:
         if not vault:
             raise InvalidInput("ingest needs a vault: pass --vault DIR or set it once with `init --vault DIR`")
         from .setup import parse_hints
 
         return ingest_vault(self.rt, vault, mode=mode, max_notes=max_notes, follow_symlinks=follow_symlinks,
-                            hints=parse_hints(hints), progress=progress, workers=workers)
+                            hints=parse_hints(hints), progress=progress, workers=workers, embed=embed,
+                            embed_progress=embed_progress)
 
     def explain_edge(self, edge_id: Any) -> dict[str, Any]:
         return lifecycle.explain_edge(self.rt, edge_id)

@@ -385,7 +385,10 @@ def _read(entry: VaultEntry) -> bytes | None:
 
 def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_notes: int | None = None,
                  follow_symlinks: bool = False, hints: Sequence[str] | None = None, progress: Progress | None = None,
-                 workers: int | None = None, embed: bool = True) -> dict[str, Any]:
+                 workers: int | None = None, embed: bool = True,
+                 embed_progress: Progress | None = None) -> dict[str, Any]:
+    """`embed=False` leaves the new sections and bullets without vectors (keyword and graph recall find them at
+    once; `mnemon embed --all` adds the vectors later, resumably)."""
     if mode not in MODES:
         raise InvalidInput(f"mode must be one of {', '.join(MODES)}", mode=mode)
     if max_notes is not None and max_notes < 1:
@@ -486,7 +489,8 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
     _record_senses(rt, plans)
     if bulk:
         vault_store.release_wal()
-    vectors = _embed_new(rt, writer.new_memory_ids) if embed else {"embedded": 0, "skipped": "disabled"}
+    vectors = _embed_new(rt, writer.new_memory_ids, progress=embed_progress) if embed else {
+        "embedded": 0, "skipped": "disabled", "hint": "run `mnemon embed --all` to add the vectors"}
     counts = vault_store.counts()
     out: dict[str, Any] = {
         "mode": mode,
@@ -589,8 +593,9 @@ def iso_from_mtime(mtime: float) -> str:
     return iso(datetime.fromtimestamp(mtime, tz=timezone.utc))
 
 
-def _embed_new(rt: Runtime, ids: Sequence[str], batch: int = 64) -> dict[str, Any]:
-    """Vectors for memories this ingest wrote or revived, skipping any whose content already has one."""
+def _embed_new(rt: Runtime, ids: Sequence[str], batch: int = 64, progress: Progress | None = None) -> dict[str, Any]:
+    """Vectors for memories this ingest wrote or revived, skipping any whose content already has one; each batch
+    commits on its own, so an interrupted run keeps what it embedded (`embed --all` finishes it)."""
     if not ids or not rt.vectors_enabled:
         return {"embedded": 0, "provider": rt.provider.name if rt.vectors_enabled else None}
     identity = rt.provider.identity()
@@ -606,4 +611,6 @@ def _embed_new(rt: Runtime, ids: Sequence[str], batch: int = 64) -> dict[str, An
             for (node_id, _content, digest), vec in zip(chunk, rows):
                 rt.store.put_vector(node_id, identity, vec, digest, when)
         done += len(chunk)
+        if progress is not None:
+            progress(done, len(missing))
     return {"embedded": done, "provider": rt.provider.name, "identity": identity}
