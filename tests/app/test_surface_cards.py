@@ -96,3 +96,11 @@ def test_why_now_names_the_words_the_prompt_used(vault_mem: Mnemon) -> None:
     assert cards and all("batteri" not in c["why_now"] for c in cards)
     assert any("matched battery" in c["why_now"] for c in cards)
     assert any("batteri" in c["surface"]["matched_terms"] for c in cards)  # the machine-readable field keeps stems
+
+
+def test_matched_terms_read_as_typed_but_a_cjk_run_keeps_its_terms() -> None:
+    from mnemon.app.thoughts import _as_typed
+    from mnemon.core.text import tokens
+
+    prompt = "Battery suppliers? 电池供应商"
+    assert _as_typed(tokens(prompt), prompt) == ["battery", "suppliers", *tokens("电池供应商")]

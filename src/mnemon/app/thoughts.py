@@ -412,8 +412,9 @@ def _as_typed(stems: Sequence[str], prompt: str) -> list[str]:
     """Matched stems as the prompt spelled them ("batteri" → "battery"), for a reader."""
     typed: dict[str, str] = {}
     for word in prompt.split():
-        for stem in tokens(word):
-            typed.setdefault(stem, word.strip(".,;:!?\"'()[]").lower() or stem)
+        found = tokens(word)
+        if len(found) == 1:  # a run of CJK (many terms, no spaces) keeps its terms
+            typed.setdefault(found[0], word.strip(".,;:!?\"'()[]").lower() or found[0])
     return [typed.get(s, s) for s in stems]
 
 
