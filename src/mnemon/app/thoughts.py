@@ -107,7 +107,7 @@ def score_observation(node: Memory, *, hints: tuple[str, ...], now: datetime, re
     hit = [h for h in hints if h in words]
     if hit:
         parts["hints"] = 2.0 * len(hit)
-        shown = [w for w in re.findall(r"[\w-]+", node.content.lower()) if tokens(w) and tokens(w)[0] in hit]
+        shown = [w for w in re.findall(r"[\w-]+", node.content.lower()) if (t := tokens(w)) and t[0] in hit]
         reasons.append("matched hint: " + ", ".join(dict.fromkeys(shown or hit)))
     if note_type in _IMPORTANT_TYPES:
         parts["note_type"] = 1.5
