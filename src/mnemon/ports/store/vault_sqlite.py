@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core.model import Edge, Memory
 from .edge_rows import SEQ_OF
+from .sources import OWNED_SOURCE
 
 if TYPE_CHECKING:  # imported lazily by SQLiteStore.vault; a runtime import back would be a cycle
     from .sqlite import SQLiteStore
@@ -416,6 +417,14 @@ class SQLiteVault:
 
     def edge_status_counts(self) -> dict[str, int]:
         return {r[0]: r[1] for r in self.conn.execute("SELECT status, COUNT(*) FROM edge_rows GROUP BY status")}
+
+    def derived_memories(self) -> list[Memory]:
+        """Live memories taken from a vault note or a payload scope (where observations are), in write order; a
+        store's own memories, however many, are not read."""
+        from .sqlite import _NODE_COLS, _node
+
+        return [_node(r) for r in self.conn.execute(f"SELECT {_NODE_COLS} FROM nodes WHERE kind = 'memory'"
+                                                    f" AND deleted_at IS NULL AND NOT ({OWNED_SOURCE}) ORDER BY seq")]
 
     def candidate_edges(self) -> list[Edge]:
         from .sqlite import _EDGE_COLS, _edge
