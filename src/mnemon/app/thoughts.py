@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +86,14 @@ def _dates(text: str) -> list[datetime]:
     return out
 
 
+@lru_cache(maxsize=65_536)
+def _first_term(word: str) -> str:
+    """The search term a word stands for ("" for a stop word); cached: a vault repeats its words across thousands
+    of bullets, and the proactive pass asks for each word of each hinted one."""
+    found = tokens(word)
+    return found[0] if found else ""
+
+
 def score_observation(node: Memory, *, hints: tuple[str, ...], now: datetime, recent_seeds: set[str],
                       note_type: str = "") -> tuple[float, dict[str, float], list[str]]:
     meta = node.metadata or {}
@@ -107,7 +115,7 @@ def score_observation(node: Memory, *, hints: tuple[str, ...], now: datetime, re
     hit = [h for h in hints if h in words]
     if hit:
         parts["hints"] = 2.0 * len(hit)
-        shown = [w for w in re.findall(r"[\w-]+", node.content.lower()) if (t := tokens(w)) and t[0] in hit]
+        shown = [w for w in re.findall(r"[\w-]+", node.content.lower()) if _first_term(w) in hit]
         reasons.append("matched hint: " + ", ".join(dict.fromkeys(shown or hit)))
     if note_type in _IMPORTANT_TYPES:
         parts["note_type"] = 1.5
