@@ -11,6 +11,7 @@ import pytest
 from mnemon.app import transfer
 from mnemon.app.append_batch import AppendBatch
 from mnemon.app.memory import Mnemon
+from mnemon.ports.store.base import TIMED
 
 from conftest import FakeClock
 
@@ -97,10 +98,10 @@ def test_a_batch_keeps_only_a_bounded_window_of_history(make_mem: Callable[..., 
     batch = AppendBatch(m.rt.store)
     holders = batch.entity_holders("Redis", 5)
     assert 0 < len(holders) <= 5
-    assert [x.id for x in batch.recent_memories(12, timed_only=True)] == [
-        x.id for x in m.rt.store.recent_memories(12, timed_only=True)]
+    assert [x.id for x in batch.recent_memories(12, flt=TIMED)] == [
+        x.id for x in m.rt.store.recent_memories(12, flt=TIMED)]
     with pytest.raises(NotImplementedError):
-        batch.recent_memories(500, timed_only=True)
+        batch.recent_memories(500, flt=TIMED)
     with pytest.raises(NotImplementedError):  # proximity asks only for memories with a time of their own
         batch.recent_memories(12)
     assert transfer.FLUSH_EVERY > 0

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import mnemon.ports.store.migrate_sqlite as sqlite_backend
+from mnemon.ports.store.base import TIMED
 from mnemon.ports.store.schema_sqlite import MIGRATIONS
 from mnemon.ports.store.sources import OWNED_SOURCE
 from mnemon.ports.store.sqlite import SQLiteStore
@@ -272,20 +273,25 @@ def test_an_older_store_gets_reply_steps_out_of_questions_answered_within_a_day(
     store.close()
 
 
-def test_the_repeat_index_leaves_vault_and_payload_rows_after_the_upgrade(tmp_path: Path,
-                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """m045: a store written before it finds a repeat among its own memories only, through the partial index."""
-    db = _store_before(tmp_path / "old.db", "m045_owned_hash", monkeypatch)
+def _upgraded(db: Path, step: str, rows_sql: str, monkeypatch: pytest.MonkeyPatch) -> SQLiteStore:
+    """A store written before `step`, holding the rows `rows_sql` inserts, opened (so upgraded) by today's code."""
+    _store_before(db, step, monkeypatch)
     con = sqlite3.connect(db)
-    con.executescript("""
-        INSERT INTO nodes (id, content, content_hash, source, created_at, updated_at) VALUES
-            ('own', 'A', 'h-own', 'agent', 't', 't'), ('bullet', 'B', 'h-vault', 'vault:n.md', 't', 't'),
-            ('scoped', 'C', 'h-scope', 'mneme://x', 't', 't');
-    """)
+    con.executescript(rows_sql)
     con.commit()
     con.close()
     monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS)
-    store = SQLiteStore(str(db))
+    return SQLiteStore(str(db))
+
+
+def test_the_repeat_index_leaves_vault_and_payload_rows_after_the_upgrade(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """m045: a store written before it finds a repeat among its own memories only, through the partial index."""
+    store = _upgraded(tmp_path / "old.db", "m045_owned_hash", """
+        INSERT INTO nodes (id, content, content_hash, source, created_at, updated_at) VALUES
+            ('own', 'A', 'h-own', 'agent', 't', 't'), ('bullet', 'B', 'h-vault', 'vault:n.md', 't', 't'),
+            ('scoped', 'C', 'h-scope', 'mneme://x', 't', 't');
+    """, monkeypatch)
     assert store.find_active_by_hash("h-own") == "own"
     assert store.find_active_by_hash("h-vault") is None and store.find_active_by_hash("h-scope") is None
     assert store.find_active_by_hashes(["h-own", "h-vault", "h-scope"]) == {"h-own": "own"}
@@ -298,18 +304,12 @@ def test_the_repeat_index_leaves_vault_and_payload_rows_after_the_upgrade(tmp_pa
 def test_time_and_prune_indexes_leave_vault_rows_after_the_upgrade(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """m046/m047: a store written before them answers proximity and prune over the writer's rows only."""
-    db = _store_before(tmp_path / "old.db", "m046_timed_created", monkeypatch)
-    con = sqlite3.connect(db)
-    con.executescript("""
+    store = _upgraded(tmp_path / "old.db", "m046_timed_created", """
         INSERT INTO nodes (id, content, source, importance, created_at, updated_at, inserted_at) VALUES
             ('own', 'A', 'agent', 2, '2026-01-01T00:00:00Z', 't', '2026-01-01T00:00:00Z'),
             ('bullet', 'B', 'vault:n.md', 2, '2026-01-01T00:00:01Z', 't', '2026-01-01T00:00:01Z');
-    """)
-    con.commit()
-    con.close()
-    monkeypatch.setattr(sqlite_backend, "MIGRATIONS", MIGRATIONS)
-    store = SQLiteStore(str(db))
-    assert [m.id for m in store.recent_memories(5, timed_only=True)] == ["own"]
+    """, monkeypatch)
+    assert [m.id for m in store.recent_memories(5, flt=TIMED)] == ["own"]
     assert [m.id for m in store.recent_memories(5)] == ["bullet", "own"]
     assert [m.id for m in store.prune_candidates(5, "2026-02-01T00:00:00Z", [])] == ["own"]
     assert store.count_prunable(10) == 1 and store.count_active() == 2

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from ..core import graph_rules
 from ..core.model import Edge, Memory
-from ..ports.store.base import Store
+from ..ports.store.base import TIMED, Store
 from ..ports.store.edge_rows import edge_value_rows
 
 FLUSH_EVERY = 2_000  # memories buffered before the rows go to the store (bounds memory, not correctness)
@@ -31,8 +31,8 @@ class AppendBatch:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        # oldest first, like the batch; only what proximity may link to (write_memory asks with timed_only)
-        self._all: list[Memory] = store.recent_memories(_TAIL, timed_only=True)[::-1]
+        # oldest first, like the batch; only what proximity may link to (write_memory asks with `TIMED`)
+        self._all: list[Memory] = store.recent_memories(_TAIL, flt=TIMED)[::-1]
         self._by_source: dict[str, list[Memory]] = {}
         self._holders: dict[str, list[str]] = {}
         self._known: set[str] = set()
@@ -80,14 +80,11 @@ class AppendBatch:
         return None  # nothing stored or batched is newer than the memory being written: that is `applies`
 
     def recent_memories(self, limit: int, *, since: str | None = None, until: str | None = None,
-                        source: str | None = None, exclude: Iterable[str] = (), flt: Any = None,
-                        timed_only: bool = False) -> list[Memory]:
-        if flt is not None or (source is None and (limit > _TAIL or not timed_only)) or (
-                source is not None and limit > graph_rules.CAUSAL_LOOKBACK + 1):
+                        source: str | None = None, exclude: Iterable[str] = (), flt: Any = None) -> list[Memory]:
+        if (source is None and (limit > _TAIL or flt != TIMED)) or (
+                source is not None and (flt is not None or limit > graph_rules.CAUSAL_LOOKBACK + 1)):
             raise NotImplementedError("AppendBatch answers only the questions write_memory asks")
         rows = self._source(source) if source is not None else self._all
-        if timed_only:
-            rows = [m for m in rows if not m.source.startswith("vault:")]
         return self._newest(rows, limit, since=since, until=until, exclude=exclude)
 
     def entity_holders(self, entity: str, limit: int, exclude: Iterable[str] = (), *,
@@ -106,7 +103,7 @@ class AppendBatch:
     # ── writes, buffered ─────────────────────────────────────────────────────
     def insert_node(self, node: Memory, fts_body: str | None = None) -> None:
         self._nodes.append((node, fts_body))
-        if not node.source.startswith("vault:"):  # `_all` holds what proximity may link to (timed_only)
+        if not node.source.startswith("vault:"):  # `_all` holds what proximity may link to (`TIMED`)
             self._all.append(node)
         self._source(node.source).append(node)
         # keep only what a later question can reach: the lists would otherwise grow with the batch

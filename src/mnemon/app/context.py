@@ -35,7 +35,7 @@ from ..core.model import Memory, parse_iso
 from ..core.ontology import DEFAULT_ONTOLOGY, category_of
 from ..core.text import excerpt, tokens
 from ..core.vault.lifecycle import truth_policy
-from ..core.vault.observations import DEFAULT_HINTS
+from ..core.vault.observations import DEFAULT_HINTS, hint_words
 from .recall import RecallOutcome, run_recall
 from .runtime import Runtime
 
@@ -135,17 +135,6 @@ def _node_title(node: Memory | None, node_id: str) -> str:
     if node.title:
         return node.title
     return excerpt(node.content, 60) if node.content else node_id
-
-
-def hint_words(hints: Any) -> list[str]:
-    """`"deadline,lease"` or a list of words → the words (validated); None → none."""
-    if hints is None:
-        return []
-    if isinstance(hints, str):
-        return [h.strip() for h in hints.split(",") if h.strip()]
-    if isinstance(hints, (list, tuple)) and all(isinstance(h, str) for h in hints):
-        return [h.strip() for h in hints if h.strip()]
-    raise InvalidInput("--hints must be a comma-separated list of words")
 
 
 def parse_hints(hints: Any) -> tuple[str, ...]:
@@ -416,7 +405,7 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
     when = parse_as_of(as_of)
     now = when or rt.now()
     hinted = hint_words(hints)
-    hint_tokens = frozenset(t for h in hinted for t in tokens(h))
+    hint_tokens = frozenset(parse_hints(hinted)) if hinted else frozenset()
     q_list = list(dict.fromkeys(tokens(prompt)))
     query = prompt
     if not q_list and hint_tokens:  # "what should I do?": nothing to search for but the hints

@@ -25,6 +25,7 @@ from ..core.keywords import keyword_text_of
 from ..core.model import Edge, Memory, content_hash, iso, parse_iso
 from ..core.text import overlap_max, token_set, tokens
 from ..core.validation import MemoryInput
+from ..ports.store.base import TIMED
 from .runtime import Runtime
 
 DIFF_LIMIT = 5
@@ -134,7 +135,7 @@ def _temporal(rt: Runtime, mem: Memory, now: str) -> list[Edge]:
     t = parse_iso(mem.created_at)
     window = timedelta(hours=graph_rules.PROXIMITY_HOURS)
     nearby = rt.store.recent_memories(graph_rules.PROXIMITY_MAX + 2, since=iso(t - window), until=iso(t + window),
-                                      exclude=[mem.id] + ([nxt.id] if nxt is not None else []), timed_only=True)
+                                      exclude=[mem.id] + ([nxt.id] if nxt is not None else []), flt=TIMED)
     edges = graph_rules.temporal_edges(mem, prev, nearby, now)
     if nxt is not None:
         # a backdated write is spliced into its source's chain: prev ↔ new ↔ next replaces prev ↔ next

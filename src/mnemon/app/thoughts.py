@@ -27,6 +27,7 @@ from ..core.ontology import category_of
 from ..core.text import excerpt, tokens
 from ..core.vault.lifecycle import truth_policy
 from ..core.vault.links import display_links
+from ..core.vault.observations import hint_words
 from ..render.cards import write_card
 from . import notes as notes_mod
 from .context import DEFAULT_BUDGET, DEFAULT_MAX_ITEMS, build_context_pack, parse_hints, source_path_of
@@ -555,10 +556,8 @@ class ContextMixin:
         if importlib.util.find_spec("mnemon.app.vault.ingest") is None:
             raise ProviderUnavailable("run-once needs vault ingestion, which is not installed in this build")
         ingest_vault = importlib.import_module("mnemon.app.vault.ingest").ingest_vault
-        hint_words = None if hints is None else [h.strip() for h in str(hints).split(",") if h.strip()] \
-            if isinstance(hints, str) else list(hints)
         stats = ingest_vault(self.rt, vault, mode="append" if append else "rebuild", max_notes=max_notes,
-                             follow_symlinks=bool(follow_symlinks), hints=hint_words)
+                             follow_symlinks=bool(follow_symlinks), hints=None if hints is None else hint_words(hints))
         result = thought(self.rt, hints=hints, hops=hops, out=out, theme=theme)
         return {**result, "stats": stats}
 

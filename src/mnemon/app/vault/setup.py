@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import Conflict, InvalidInput
-from ...core.vault.observations import DEFAULT_HINTS
+from ...core.vault.observations import DEFAULT_HINTS, hint_words
 from ..config import Config, default_config_path
 
 
@@ -44,12 +44,7 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def parse_hints(value: Any) -> tuple[str, ...] | None:
-    if value is None:
-        return None
-    items = value.split(",") if isinstance(value, str) else value
-    if not isinstance(items, (list, tuple)) or not all(isinstance(h, str) for h in items):
-        raise InvalidInput("hints must be a comma-separated list of words")
-    return tuple(h.strip().lower() for h in items if h.strip())
+    return None if value is None else tuple(h.lower() for h in hint_words(value))
 
 
 def vault_settings(cfg: Config, *, vault: str | None = None, out: str | None = None, hints: Any = None,

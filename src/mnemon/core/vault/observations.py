@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
 
+from mnemon.core.errors import InvalidInput
 from mnemon.core.vault.model import ObservationKind
 
 BASE_SCORE = 1.0
@@ -34,6 +35,20 @@ MAX_OBSERVATIONS_PER_NOTE = 40
 DEFAULT_HINTS: tuple[str, ...] = (
     "deadline", "project", "invoice", "lease", "tax", "school", "move", "certification", "payment",
 )
+
+
+def hint_words(value: object) -> list[str]:
+    """`--hints` as given (`"deadline,lease"` or a list of words) → its words; None → none.
+
+    >>> hint_words(" deadline, Lease ,,")
+    ['deadline', 'Lease']
+    """
+    if value is None:
+        return []
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple)) or not all(isinstance(h, str) for h in items):
+        raise InvalidInput("hints must be a comma-separated list of words")
+    return [h.strip() for h in items if h.strip()]
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,8 +24,12 @@ class MemoryFilter:
     kind: str | None = "memory"
     created_from: str | None = None  # ISO instants, inclusive: a period the caller asks about
     created_to: str | None = None
-    # only rows with a time of their own: not vault-derived (their created_at is when they were ingested)
+    # only rows with a time of their own: not vault-derived (their created_at is when they were ingested, not when
+    # anything happened; time anchors and temporal proximity ask for these)
     timed_only: bool = False
+
+
+TIMED = MemoryFilter(timed_only=True)  # active memories with a time of their own
 
 
 class Store(Protocol):
@@ -53,11 +57,9 @@ class Store(Protocol):
     def latest_by_source(self, source: str, *, exclude: str | None = None, before: str | None = None) -> Memory | None: ...
     def next_by_source(self, source: str, *, after: str, exclude: str | None = None) -> Memory | None: ...
     def latest_created_at(self) -> str | None: ...
-    # `timed_only`: leave out vault-derived rows, whose created_at is when they were ingested, not when anything
-    # happened (a temporal neighbour must have a time of its own)
     def recent_memories(self, limit: int, *, since: str | None = None, until: str | None = None,
                         source: str | None = None, exclude: Iterable[str] = (),
-                        flt: MemoryFilter | None = None, timed_only: bool = False) -> list[Memory]: ...
+                        flt: MemoryFilter | None = None) -> list[Memory]: ...
     def recent_memory_ids(self, limit: int, flt: MemoryFilter | None = None) -> list[str]: ...
     def memory_ids(self, flt: MemoryFilter | None = None) -> list[str]: ...
     def soft_delete(self, ids: Sequence[str], when: str) -> int: ...

@@ -27,7 +27,7 @@ from .graph_postgres import PostgresGraphReads
 from .postgres_edges import EdgeTables
 from .postgres_index import IndexTables, memory_where, tsvector_literal
 from .schema_postgres import MIGRATIONS
-from .sources import NOT_VAULT_ROW, OWNED_SOURCE, TIMED_SOURCE
+from .sources import NOT_VAULT_ROW, OWNED_SOURCE
 from .sqlite import _NODE_COLS, PAGE_ROWS, _node
 
 if TYPE_CHECKING:
@@ -341,10 +341,8 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
 
     def recent_memories(self, limit: int, *, since: str | None = None, until: str | None = None,
                         source: str | None = None, exclude: Iterable[str] = (),
-                        flt: MemoryFilter | None = None, timed_only: bool = False) -> list[Memory]:
+                        flt: MemoryFilter | None = None) -> list[Memory]:
         where, args = memory_where(flt)
-        if timed_only:
-            where += f" AND {TIMED_SOURCE}"
         for condition, value in (("n.created_at >= %s", since), ("n.created_at <= %s", until),
                                  ("n.source = %s", source)):
             if value:

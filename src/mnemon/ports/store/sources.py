@@ -15,6 +15,5 @@ def not_vault(alias: str = "") -> str:
 
 
 NOT_VAULT_ROW = not_vault()
-TIMED_SOURCE = not_vault("n")  # for queries of `nodes n`
 # rows whose life the writer owns: the only rows an exact repeat is matched against
 OWNED_SOURCE = f"{NOT_VAULT_ROW} AND substr(source, 1, 8) <> 'mneme://'"

@@ -27,7 +27,7 @@ from .text_index_sqlite import (KEYWORD_POSTING_BUDGET, RoughCounts, SQLiteTextI
                                 register_keyword_functions)  # (KEYWORD_POSTING_BUDGET re-exported)
 from .edge_rows import EDGE_VALUE_COLS, LEGACY_EDGE_ROWS_VIEW, SEQ_OF, edge_value_rows
 from .migrate_sqlite import migrate
-from .sources import NOT_VAULT_ROW, OWNED_SOURCE, TIMED_SOURCE
+from .sources import NOT_VAULT_ROW, OWNED_SOURCE
 
 _NODE_COLS = (
     "id, kind, title, content, content_hash, category, importance, tags, entities, source, created_at, "
@@ -70,10 +70,8 @@ def _edge(row: tuple[Any, ...]) -> Edge:
 
 
 def _recent_where(flt: MemoryFilter | None, since: str | None, until: str | None, source: str | None,
-                  exclude: Iterable[str], timed_only: bool = False) -> tuple[str, list[Any]]:
+                  exclude: Iterable[str]) -> tuple[str, list[Any]]:
     where, args = _where(flt)
-    if timed_only:
-        where += f" AND {TIMED_SOURCE}"
     for condition, value in (("n.created_at >= ?", since), ("n.created_at <= ?", until), ("n.source = ?", source)):
         if value:
             where += f" AND {condition}"
@@ -349,8 +347,8 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
 
     def recent_memories(self, limit: int, *, since: str | None = None, until: str | None = None,
                         source: str | None = None, exclude: Iterable[str] = (),
-                        flt: MemoryFilter | None = None, timed_only: bool = False) -> list[Memory]:
-        where, args = _recent_where(flt, since, until, source, exclude, timed_only)
+                        flt: MemoryFilter | None = None) -> list[Memory]:
+        where, args = _recent_where(flt, since, until, source, exclude)
         sql = f"SELECT {_NODE_COLS_N} FROM nodes n WHERE {where} ORDER BY n.created_at DESC, n.seq DESC LIMIT ?"
         return [_node(r) for r in self.conn.execute(sql, [*args, limit])]
 
