@@ -232,3 +232,110 @@ def test_eval_retrieval_demo_is_deterministic_and_guards_a_threshold(world: tupl
     assert info.value.details["score"] == seeded["score"] == 0.5
     with pytest.raises(InvalidInput, match="query"):
         mem.eval_retrieval(cases=json.dumps([{"expected_ids": ["x"]}]))
+
+
+BOILER_MEMORIES = [
+    {"key": "serviced", "content": "The boiler was serviced in May", "source": "home/boiler.md",
+     "created_at": "2026-05-02T00:00:00Z"},
+    {"key": "pressure", "content": "The boiler pressure gauge reads low again", "source": "home/pressure.md",
+     "created_at": "2026-05-03T00:00:00Z"},
+    {"key": "engineer", "content": "Book the boiler engineer for the annual check", "source": "home/engineer.md",
+     "created_at": "2026-05-04T00:00:00Z"},
+    {"key": "fence", "content": "The garden fence needs painting", "source": "home/fence.md",
+     "created_at": "2026-05-04T00:00:00Z"},
+]
+
+
+def seeded_eval(mem: Mnemon, cases: list[dict[str, Any]], **kw: Any) -> dict[str, Any]:
+    return mem.eval_retrieval(cases=json.dumps({"memories": BOILER_MEMORIES, "cases": cases}), **kw)
+
+
+def test_eval_retrieval_matches_node_names_by_vault_note_title(world: tuple[Mnemon, FakeClock],
+                                                               tmp_path: Any) -> None:
+    mem, _ = world
+    vault = tmp_path / "vault"
+    (vault / "Projects").mkdir(parents=True)
+    (vault / "Projects" / "alpha.md").write_text(
+        "# Falcon Launch\n\n## Status\n\nThe rocket engine passed its hot-fire test on Tuesday.\n")
+    mem.ingest(str(vault))
+    cases = [  # a names-only case is valid; the name is in neither the content nor the source, only the note title
+        {"query": "rocket engine hot-fire", "expected_node_names": ["falcon LAUNCH", "Nowhere Node"]},
+        # Mneme's vault-relative path matches the row's `vault:` source; a name nothing carries fails the case
+        {"query": "rocket engine", "expected_source_paths": ["Projects/alpha.md"],
+         "expected_node_names": ["Nowhere Node"]},
+        {"query": "hot-fire test", "expected_source_paths": ["Projects/alpha.md"]},  # no names: passes, as in Mneme
+    ]
+    out = mem.eval_retrieval(cases=json.dumps(cases))
+    assert out["store"] == "current" and out["hit@k"] == 1.0 and out["score"] == 1.0
+    assert out["node_name_rate"] == round(2 / 3, 4)
+    first, second, third = out["per_case"]
+    assert first["node_names_expected"] == ["falcon LAUNCH", "Nowhere Node"]
+    assert first["node_names_found"] == ["falcon LAUNCH"]
+    assert second["node_names_found"] == [] and "node_names_expected" not in third
+    assert out["failures"] == [{"query": "rocket engine", "reasons": ["node_names_missing"], "rank": 1,
+                                "forbidden_top1": False, "top1": "vault:Projects/alpha.md",
+                                "node_names_expected": ["Nowhere Node"]}]
+    no_names = mem.eval_retrieval(cases=json.dumps(cases[2:]))
+    assert no_names["node_name_rate"] == 1.0 and no_names["failures"] == []
+
+
+def test_eval_retrieval_min_items_rate_counts_cases(world: tuple[Mnemon, FakeClock]) -> None:
+    mem, _ = world
+    boiler = {"query": "boiler", "expected_contains": ["boiler"]}
+    out = seeded_eval(mem, [{**boiler, "min_expected_items": 3}, {**boiler, "min_expected_items": 0},
+                            {**boiler, "min_expected_items": 4}, boiler])  # absent: 1, as in Mneme
+    assert [row["items"] for row in out["per_case"]] == [3, 3, 3, 3]
+    assert [row["min_expected_items"] for row in out["per_case"]] == [3, 0, 4, 1]
+    assert out["min_items_rate"] == 0.75 and out["score"] == 1.0  # reported, not scored
+    assert [(f["reasons"], f["items"], f["min_expected_items"]) for f in out["failures"]] == [
+        (["too_few_items"], 3, 4)]
+    # a case recall answers with nothing misses its default single item too; k does not cap the count
+    missing = seeded_eval(mem, [{"query": "home upkeep", "expected_sources": ["home/boiler.md"]},
+                                {**boiler, "min_expected_items": 3}], k=1)
+    assert missing["min_items_rate"] == 0.5
+    assert missing["failures"][0]["reasons"] == ["not_in_top_k", "too_few_items"]
+
+
+def test_eval_retrieval_hints_are_accepted_as_a_list_or_a_comma_separated_string(
+        world: tuple[Mnemon, FakeClock]) -> None:
+    mem, _ = world
+    case = {"query": "home upkeep", "expected_sources": ["home/boiler.md"]}
+    out = seeded_eval(mem, [case, {**case, "hints": ["serviced", "boiler"]},
+                            {**case, "hints": " serviced, boiler ,"}])
+    plain, listed, comma = out["per_case"]
+    assert not plain["hit"] and "hints" not in plain  # no default hints: the query alone
+    assert listed["hit"] and comma["hit"] and listed["rank"] == comma["rank"] == 1
+    assert listed["hints"] == comma["hints"] == ["serviced", "boiler"]
+    with pytest.raises(InvalidInput, match=r"cases\[0\]: hints"):
+        seeded_eval(mem, [{**case, "hints": 42}])
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, "2", True, None, 101])
+def test_eval_retrieval_bad_min_expected_items_is_a_json_error(cli_run: Callable[..., tuple[int, Any]],
+                                                               tmp_path: Any, bad: Any) -> None:
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps({"memories": BOILER_MEMORIES, "cases": [
+        {"query": "boiler", "expected_contains": ["boiler"]},
+        {"query": "boiler", "expected_contains": ["boiler"], "min_expected_items": bad}]}))
+    code, out = cli_run(["eval", "retrieval", "--cases", path])
+    assert code != 0 and out["ok"] is False and out["error"]["code"] == "invalid_input"
+    assert "cases[1]: min_expected_items must be a whole number" in out["error"]["message"]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 100), st.lists(st.sampled_from(["Sequency App", "cassini", "nowhere"]),
+                                                        max_size=2)), min_size=6, max_size=6))
+def test_eval_retrieval_new_keys_never_move_the_demo_score(world: tuple[Mnemon, FakeClock],
+                                                          extra: list[tuple[int, list[str]]]) -> None:
+    from mnemon.app.world.evalretrieval import DEMO_CASES, DEMO_MEMORIES, DEMO_NOW
+
+    mem, _ = world
+    demo = mem.eval_retrieval(demo=True)
+    assert demo["min_items_rate"] == 1.0 and demo["node_name_rate"] == 1.0  # every demo case carries a name
+    plain = [{k: v for k, v in c.items() if k != "expected_node_names"} for c in DEMO_CASES]
+    varied = [{**c, "min_expected_items": n, **({"expected_node_names": names} if names else {})}
+              for c, (n, names) in zip(plain, extra)]
+    for cases in (plain, varied):
+        out = mem.eval_retrieval(cases=json.dumps({"memories": DEMO_MEMORIES, "now": DEMO_NOW, "cases": cases}))
+        assert {key: out[key] for key in ("hit@k", "mrr", "forbidden_rate", "score")} == {
+            key: demo[key] for key in ("hit@k", "mrr", "forbidden_rate", "score")}

@@ -1,11 +1,37 @@
-"""`eval retrieval`: a scored regression guard for the recall engine (hit@k, MRR, forbidden-top-1 rate).
+"""`eval retrieval`: a scored regression guard for the recall engine (hit@k, MRR, forbidden-top-1 rate, and Mneme's
+min-items and node-name rates).
 
 `--demo` seeds a temporary store with fresh facts and stale distractors that the fresh ones supersede, under a fixed
 clock, so the score depends on the engine and the embedding provider — never on today's date (Mneme's demo scored
 differently from one day to the next because staleness read the wall clock). `--cases FILE` scores cases against
 the current store, or against a temporary one when the file carries its own `memories`.
 
-score = (hit@k + MRR + (1 − forbidden_rate)) / 3, as in Mneme.
+A case is Mneme's `{query, expected_source_paths, expected_node_names, forbidden_patterns, min_expected_items,
+hints}`, plus `expected_sources` (an alias of `expected_source_paths`), `expected_ids` and `expected_contains`:
+
+- expected items: a ranked memory is expected when its source is one of the paths (a vault row's `vault:` prefix
+  aside, so Mneme's vault-relative paths match), its id is one of the ids, or its content holds one of the
+  `expected_contains` strings (case-insensitively). hit@k and MRR read the first expected item's rank. A case that
+  gives only `expected_node_names` expects the memories carrying one of those names instead (in Mneme such a case
+  could never hit).
+- `expected_node_names`: a memory carries a name when the name occurs, case-insensitively, in its content, its
+  source, its title (a vault row's title is its note's title and heading path) or its `note` / `heading_path`
+  metadata. As in Mneme a case passes when at least one of its names is carried by a memory in the top-k (Mneme
+  reads a fixed top 3, which is the default k, and compares case-sensitively), and `node_name_rate` is the fraction
+  of all cases that pass, a case without names passing by default: with no names anywhere the rate is 1.0, as
+  Mneme reports it.
+- `min_expected_items` (a whole number from 0 to 100; 1 when absent, as in Mneme): `min_items_rate` is the fraction
+  of all cases for which recall returned at least that many items — every item it returned, not only the top-k, as
+  Mneme counts (recall returns only the memories it finds relevant, at most max(k, 10, min_expected_items)).
+- `hints` (a list of words or Mneme's comma-separated string): recall has no hint input (`retrieve --hints` reranks
+  a context pack, which `eval` does not build), so the hint words a query does not already hold are appended to
+  its text. A case without hints searches its query alone: Mneme's default hints (current, urgent, deadline) are not
+  applied, since appending them to every query would change what each case searches for.
+
+score = (hit@k + MRR + (1 − forbidden_rate)) / 3, as in Mneme: the min-items and node-name rates are reported, not
+scored. A case is listed in `failures` when it misses the top-k, a forbidden pattern matches its top item, recall
+returned fewer than its `min_expected_items`, or none of its node names is in the top-k (Mneme leaves this last one
+out of its failures); each failure names its `reasons`.
 """
 from __future__ import annotations
 
@@ -20,10 +46,13 @@ from typing import Any
 from ...core.errors import ContractViolation, InvalidInput
 from ...core.model import Edge, Memory, iso as model_iso, parse_iso
 from ...core.validation import validate_memory
+from ...core.vault.observations import hint_words
 from ..runtime import Runtime
 from .sense import read_json_document
 
 MAX_CASES = 1000
+MAX_MIN_ITEMS = 100  # recall's own --limit ceiling: more could never be returned
+RECALL_DEPTH = 10  # recall is asked for at least this many items, so `items` can exceed k as in Mneme
 DEMO_NOW = "2026-04-13T09:00:00Z"
 
 DEMO_MEMORIES: tuple[dict[str, Any], ...] = (
@@ -54,17 +83,17 @@ DEMO_MEMORIES: tuple[dict[str, Any], ...] = (
 
 DEMO_CASES: tuple[dict[str, Any], ...] = (
     {"query": "Sequency App release", "expected_sources": ["Projects/sequency-app.md"],
-     "forbidden_patterns": ["old daily"]},
+     "expected_node_names": ["Sequency App"], "forbidden_patterns": ["old daily"]},
     {"query": "Cassini broken window", "expected_sources": ["vendors/cassini-property.md"],
-     "forbidden_patterns": ["resolved, complaint"]},
+     "expected_node_names": ["Cassini Property"], "forbidden_patterns": ["resolved, complaint"]},
     {"query": "Chepstow House school fees", "expected_sources": ["Projects/chepstow-house-fees.md"],
-     "forbidden_patterns": ["Mar 31"]},
+     "expected_node_names": ["Chepstow House"], "forbidden_patterns": ["Mar 31"]},
     {"query": "what is due tomorrow", "expected_sources": ["gws://tasks/fresh-due-tomorrow"],
-     "forbidden_patterns": ["Mar 31"]},
+     "expected_node_names": ["lease renewal"], "forbidden_patterns": ["Mar 31"]},
     {"query": "urgent deadline", "expected_sources": ["email://inbox/urgent-deadline"],
-     "forbidden_patterns": ["Mar 31"]},
+     "expected_node_names": ["visa appointment"], "forbidden_patterns": ["Mar 31"]},
     {"query": "gws email calendar dentist", "expected_sources": ["gws://calendar/source-authority"],
-     "forbidden_patterns": ["old memory"]},
+     "expected_node_names": ["dentist appointment"], "forbidden_patterns": ["old memory"]},
 )
 
 
@@ -75,6 +104,16 @@ class Case:
     expected_ids: tuple[str, ...]
     expected_contains: tuple[str, ...]
     forbidden: tuple[re.Pattern[str], ...]
+    node_names: tuple[str, ...] = ()
+    min_items: int = 1
+    hints: tuple[str, ...] = ()
+
+    @property
+    def search_text(self) -> str:
+        """The query, and the hint words it does not hold yet (recall has no hint input of its own)."""
+        held = {w.casefold() for w in re.findall(r"\w+", self.query)}
+        extra = [h for h in dict.fromkeys(self.hints) if h.casefold() not in held]
+        return " ".join([self.query, *extra])
 
 
 def _strings(obj: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
@@ -84,6 +123,22 @@ def _strings(obj: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, Sequence) or not all(isinstance(v, str) and v for v in value):
         raise InvalidInput(f"{where}: {key} must be a list of non-empty strings", field=key)
     return tuple(value)
+
+
+def _min_items(obj: Mapping[str, Any], where: str) -> int:
+    value = obj.get("min_expected_items", 1)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_MIN_ITEMS:
+        raise InvalidInput(f"{where}: min_expected_items must be a whole number from 0 to {MAX_MIN_ITEMS}, "
+                           f"not {value!r}", field="min_expected_items")
+    return value
+
+
+def _hints(obj: Mapping[str, Any], where: str) -> tuple[str, ...]:
+    try:
+        return tuple(hint_words(obj.get("hints")))
+    except InvalidInput:
+        raise InvalidInput(f"{where}: hints must be a list of words or a comma-separated string",
+                           field="hints") from None
 
 
 def parse_cases(raw: Any) -> list[Case]:
@@ -104,20 +159,41 @@ def parse_cases(raw: Any) -> list[Case]:
         sources = _strings(item, "expected_sources", where) + _strings(item, "expected_source_paths", where)
         ids = _strings(item, "expected_ids", where)
         contains = _strings(item, "expected_contains", where)
-        if not (sources or ids or contains):
-            raise InvalidInput(f"{where}: give expected_sources, expected_ids or expected_contains")
+        names = _strings(item, "expected_node_names", where)
+        if not (sources or ids or contains or names):
+            raise InvalidInput(f"{where}: give expected_source_paths (or expected_sources), expected_ids, "
+                               "expected_contains or expected_node_names")
         forbidden = []
         for pattern in _strings(item, "forbidden_patterns", where):
             try:
                 forbidden.append(re.compile(pattern, re.IGNORECASE))
             except re.error as exc:
                 raise InvalidInput(f"{where}: forbidden pattern {pattern!r} is not a valid regex: {exc}") from None
-        cases.append(Case(query.strip(), sources, ids, tuple(c.casefold() for c in contains), tuple(forbidden)))
+        cases.append(Case(query.strip(), sources, ids, tuple(c.casefold() for c in contains), tuple(forbidden),
+                          names, _min_items(item, where), _hints(item, where)))
     return cases
 
 
+def _name_fields(node: Memory) -> tuple[str, ...]:
+    """Where a memory carries a node name: content, source, title, and a vault row's note path and heading path."""
+    meta = node.metadata or {}
+    fields = [node.content, node.source, node.title or "", str(meta.get("note") or "")]
+    heading_path = meta.get("heading_path")
+    if isinstance(heading_path, list):
+        fields.extend(str(h) for h in heading_path)
+    return tuple(f.casefold() for f in fields if f)
+
+
+def _carries(node: Memory, names: Sequence[str]) -> list[str]:
+    fields = _name_fields(node)
+    return [name for name in names if any(name.casefold() in f for f in fields)]
+
+
 def _expected(case: Case, node: Memory) -> bool:
-    return (node.source in case.expected_sources or node.id in case.expected_ids
+    if not (case.expected_sources or case.expected_ids or case.expected_contains):
+        return bool(_carries(node, case.node_names))  # a names-only case expects the memories carrying them
+    path = node.source[len("vault:"):] if node.source.startswith("vault:") else node.source
+    return (node.source in case.expected_sources or path in case.expected_sources or node.id in case.expected_ids
             or any(c in node.content.casefold() for c in case.expected_contains))
 
 
@@ -127,29 +203,52 @@ def score_cases(rt: Runtime, cases: Sequence[Case], k: int) -> dict[str, Any]:
     hits = 0
     reciprocal = 0.0
     forbidden_top = 0
+    min_items_ok = 0
+    node_names_ok = 0
     per_case: list[dict[str, Any]] = []
     failures: list[dict[str, Any]] = []
     for case in cases:
-        outcome = run_recall(rt, case.query, limit=max(k, 10), touch=False)
+        outcome = run_recall(rt, case.search_text, limit=max(k, RECALL_DEPTH, case.min_items), touch=False)
         ranked = [outcome.nodes[s.id] for s in outcome.results]
-        rank = next((i + 1 for i, node in enumerate(ranked) if _expected(case, node)), None)
+        # ranks beyond the usual depth stay unread: a large min_expected_items must not move MRR
+        rank = next((i + 1 for i, node in enumerate(ranked[:max(k, RECALL_DEPTH)]) if _expected(case, node)), None)
         top = ranked[0] if ranked else None
         bad_top = top is not None and any(p.search(top.content) or p.search(top.source) for p in case.forbidden)
         hit = rank is not None and rank <= k
+        enough = len(ranked) >= case.min_items
+        found = list(dict.fromkeys(name for node in ranked[:k] for name in _carries(node, case.node_names)))
+        names_ok = bool(found) or not case.node_names
         hits += hit
         reciprocal += 1.0 / rank if rank else 0.0
         forbidden_top += bad_top
-        row = {"query": case.query, "hit": hit, "rank": rank, "forbidden_top1": bad_top,
-               "top": [{"source": n.source, "content": n.content[:120]} for n in ranked[:k]]}
+        min_items_ok += enough
+        node_names_ok += names_ok
+        row: dict[str, Any] = {"query": case.query, "hit": hit, "rank": rank, "forbidden_top1": bad_top,
+                               "items": len(ranked), "min_expected_items": case.min_items}
+        if case.node_names:
+            row.update(node_names_expected=list(case.node_names), node_names_found=[
+                name for name in case.node_names if name in found])
+        if case.hints:
+            row["hints"] = list(case.hints)
+        row["top"] = [{"source": n.source, "content": n.content[:120]} for n in ranked[:k]]
         per_case.append(row)
-        if not hit or bad_top:
-            failures.append({"query": case.query, "rank": rank, "forbidden_top1": bad_top,
-                             "top1": None if top is None else top.source})
+        reasons = [reason for reason, failed in (("not_in_top_k", not hit), ("forbidden_top1", bad_top),
+                                                 ("too_few_items", not enough), ("node_names_missing", not names_ok))
+                   if failed]
+        if reasons:
+            failure = {"query": case.query, "reasons": reasons, "rank": rank, "forbidden_top1": bad_top,
+                       "top1": None if top is None else top.source}
+            if not enough:
+                failure.update(items=len(ranked), min_expected_items=case.min_items)
+            if not names_ok:
+                failure["node_names_expected"] = list(case.node_names)
+            failures.append(failure)
     n = len(cases)
     hit_rate, mrr, forbidden_rate = hits / n, reciprocal / n, forbidden_top / n
     score = (hit_rate + mrr + (1.0 - forbidden_rate)) / 3.0
     return {"k": k, "cases": n, "hit@k": round(hit_rate, 4), "mrr": round(mrr, 4),
-            "forbidden_rate": round(forbidden_rate, 4), "score": round(score, 4), "failures": failures,
+            "forbidden_rate": round(forbidden_rate, 4), "min_items_rate": round(min_items_ok / n, 4),
+            "node_name_rate": round(node_names_ok / n, 4), "score": round(score, 4), "failures": failures,
             "per_case": per_case}
 
 

@@ -244,7 +244,8 @@ def eval_() -> None:
 @click.option("-k", "k", default=3, show_default=True, type=int)
 @click.option("--min-score", "min_score", type=float, help="Exit non-zero when the score is below this.")
 def eval_retrieval(demo: bool, cases: str | None, k: int, min_score: float | None) -> None:
-    """hit@k, MRR and forbidden-top-1 rate of the recall engine; deterministic."""
+    """hit@k, MRR and forbidden-top-1 rate of the recall engine (scored), min-items and node-name rates
+    (reported); deterministic."""
     def go(c: Ctx) -> Any:
         return c.mem.eval_retrieval(demo=demo, cases=None if cases is None else read_file(cases), k=k,
                                     min_score=min_score)
