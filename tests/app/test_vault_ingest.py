@@ -10,6 +10,7 @@ import pytest
 
 from mnemon.app.vault.ingest import walk_vault
 from mnemon.core.errors import NotFound
+from mnemon.core.keywords import embedding_text_of
 
 from keyword_index_check import assert_index_matches_rows
 
@@ -241,6 +242,26 @@ def test_vectors_for_new_text_only(mem, vault: Path) -> None:
     second = mem.ingest(str(vault))
     # the changed note's unchanged sections keep their vectors; only new text is embedded
     assert 1 <= second["vectors"]["embedded"] <= 3
+
+
+@pytest.mark.parametrize("backfilled", [False, True], ids=["ingest", "embed-all"])
+def test_a_section_vector_reads_like_the_note_without_its_own_bullets(mem, vault: Path, backfilled: bool) -> None:
+    """A section embeds its heading path and prose, wikilinks as names; its bullets have vectors of their own."""
+    mem.ingest(str(vault), embed=not backfilled)
+    sections = [m for m in mem.rt.store.iter_nodes(kind="memory")
+                if m.metadata.get("memory_kind") == "section" and m.metadata.get("fts_skip") and "[[" in m.content]
+    assert sections, "the example vault has a section with wikilinks and bullets of their own"
+    section = sections[0]
+    bullets = [line for i, line in enumerate(section.content.split("\n")) if i in section.metadata["fts_skip"]]
+    if backfilled:
+        mem.embed_all()
+    ids, matrix = mem.rt.store.load_vectors(mem.rt.provider.identity())
+    stored = matrix[ids.index(section.id)]
+    text = embedding_text_of(section)
+    assert text.startswith(section.title) and "[[" not in text
+    assert not any(b in text for b in bullets)
+    assert float(stored @ mem.rt.provider.embed_documents([text])[0]) > 0.999
+    assert float(stored @ mem.rt.provider.embed_documents([section.content])[0]) < 0.99
 
 
 def test_ingest_records_sense_events_and_never_touches_world_rows(mem, vault: Path) -> None:

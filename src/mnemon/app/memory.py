@@ -8,6 +8,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from ..core.keywords import embedding_text_of
 from ..core.errors import InvalidInput, ProviderUnavailable
 from ..ports.cache_paths import beside, cache_bytes
 from ..ports.embed.base import EmbedSettings
@@ -237,7 +238,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         done = 0
         for start in range(0, len(missing), batch):
             chunk = missing[start : start + batch]
-            rows = rt.provider.embed_documents([m.content for m in chunk])
+            rows = rt.provider.embed_documents([embedding_text_of(m) for m in chunk])
             with rt.store.transaction():
                 now = rt.now_iso()
                 for m, vec in zip(chunk, rows):

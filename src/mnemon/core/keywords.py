@@ -21,6 +21,7 @@ from typing import Any
 
 from .model import Memory
 from .text import token_text
+from .vault.links import display_links
 
 KEYWORD_RECIPE = "keywords/1"
 VAULT_SOURCE_PREFIX = "vault:"
@@ -43,6 +44,20 @@ def keyword_text(title: str | None, content: str, source: str, metadata: Mapping
     if source.startswith(PAYLOAD_SOURCE_PREFIX):
         return token_text(f"{title}\n{content}" if title else content)
     return token_text(content)
+
+
+def embedding_text(title: str | None, content: str, source: str, metadata: Mapping[str, Any] | str | None) -> str:
+    """The text a memory's vector is made from. Everything but a vault row embeds its text as stored. A vault row
+    embeds what a reader sees — its note's title or heading path first, wikilinks as names — and a section leaves
+    out the bullets that have vectors of their own, as keyword search does: on the local model a section's lines
+    cost embedding time in proportion to their length, and the same bullet embedded twice only blurs the section."""
+    if not source.startswith(VAULT_SOURCE_PREFIX):
+        return content
+    skip = _skipped_lines(metadata)
+    if skip:
+        content = "\n".join(line for i, line in enumerate(content.split("\n")) if i not in skip)
+    text = display_links(f"{title}\n{content}" if title else content).strip()
+    return text or content
 
 
 def keyword_words(values: Sequence[str] | str) -> str:
@@ -79,6 +94,11 @@ def _skipped_lines(metadata: Mapping[str, Any] | str | None) -> frozenset[int]:
     if not skip or not isinstance(skip, list):
         return _NO_LINES
     return frozenset(i for i in skip if isinstance(i, int) and not isinstance(i, bool))
+
+
+def embedding_text_of(memory: Memory) -> str:
+    """`embedding_text` of a stored memory."""
+    return embedding_text(memory.title, memory.content, memory.source, memory.metadata)
 
 
 def keyword_text_of(memory: Memory) -> str:

@@ -603,12 +603,12 @@ def _embed_new(rt: Runtime, ids: Sequence[str], batch: int = 64, progress: Progr
     done = 0
     for start in range(0, len(missing), batch):
         chunk = missing[start : start + batch]
-        rows = rt.embed_documents([content for _id, content, _h in chunk])
+        rows = rt.embed_documents([text for _id, text, _h in chunk])
         if rows is None:
             break
         with rt.store.transaction():
             when = rt.now_iso()
-            for (node_id, _content, digest), vec in zip(chunk, rows):
+            for (node_id, _text, digest), vec in zip(chunk, rows):
                 rt.store.put_vector(node_id, identity, vec, digest, when)
         done += len(chunk)
         if progress is not None:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ...core.keywords import embedding_text
 from ...core.model import Edge, Memory
 from .edge_rows import SEQ_OF
 from .sources import OWNED_SOURCE
@@ -461,13 +462,14 @@ class SQLiteVault:
             (source, escaped.rstrip("/") + "/%"))]
 
     def memories_missing_vectors(self, ids: Sequence[str], provider: str) -> list[tuple[str, str, str]]:
-        """(id, content, content_hash) of the given active memories that have no vector of `provider` for their
-        current content — so unchanged text is never embedded twice."""
+        """(id, text to embed, content_hash) of the given active memories that have no vector of `provider` for
+        their current content — so unchanged text is never embedded twice."""
         out: list[tuple[str, str, str]] = []
         for chunk in _chunks(list(dict.fromkeys(ids))):
-            out.extend((r[0], r[1], r[2]) for r in self.conn.execute(
-                f"SELECT n.id, n.content, n.content_hash FROM nodes n LEFT JOIN vectors v ON v.node_seq = n.seq"
-                f" AND v.provider = ? AND v.content_hash = n.content_hash WHERE n.id IN ({','.join('?' * len(chunk))})"
+            out.extend((r[0], embedding_text(r[1], r[2], r[3], r[4]), r[5]) for r in self.conn.execute(
+                f"SELECT n.id, n.title, n.content, n.source, n.metadata, n.content_hash FROM nodes n"
+                f" LEFT JOIN vectors v ON v.node_seq = n.seq AND v.provider = ? AND v.content_hash = n.content_hash"
+                f" WHERE n.id IN ({','.join('?' * len(chunk))})"
                 " AND n.deleted_at IS NULL AND n.kind = 'memory' AND v.node_seq IS NULL ORDER BY n.seq",
                 [provider, *chunk]))
         return out
