@@ -30,12 +30,13 @@ from datetime import datetime
 from typing import Any
 
 from ..core.errors import InvalidInput
-from ..core.keywords import SKIP_KEY
+from ..core.keywords import SKIP_KEY, VAULT_SOURCE_PREFIX
 from ..core.model import Memory, parse_iso
 from ..core.ontology import DEFAULT_ONTOLOGY, category_of
 from ..core.text import excerpt, tokens
 from ..core.vault.lifecycle import truth_policy
 from ..core.vault.observations import DEFAULT_HINTS, hint_words
+from ..core.vault.scope import PathScope, path_mentions, resolve_mentions
 from .recall import RecallOutcome, run_recall
 from .runtime import Runtime
 
@@ -391,6 +392,14 @@ def _explain_rows(items: Sequence[dict[str, Any]]) -> list[str]:
     return rows
 
 
+def path_scope(rt: Runtime, prompt: str) -> PathScope:
+    """The notes the prompt names by path (`core.vault.scope`); the vault's paths are read only when it names any."""
+    mentions = path_mentions(prompt)
+    if not mentions:
+        return PathScope()
+    return resolve_mentions(mentions, rt.store.vault.note_paths())  # type: ignore[attr-defined]
+
+
 def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET, max_items: int = DEFAULT_MAX_ITEMS,
                        as_of: Any = None, include_candidates: bool = True, verbose: bool = False,
                        explain: bool = False, hints: Any = None) -> dict[str, Any]:
@@ -411,6 +420,7 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
     if not q_list and hint_tokens:  # "what should I do?": nothing to search for but the hints
         query, q_list = " ".join(hinted), sorted(hint_tokens)
     q_tokens = frozenset(q_list)
+    scope = path_scope(rt, prompt)
     skipped: list[dict[str, Any]] = []
 
     outcome: RecallOutcome | None = None
@@ -418,7 +428,8 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
     edge_items: list[dict[str, Any]] = []
     killed = 0
     if q_list:
-        outcome = run_recall(rt, query, limit=min(100, max(25, 4 * max_items)), explain=explain, touch=False)
+        outcome = run_recall(rt, query, limit=min(100, max(25, 4 * max_items)), explain=explain, touch=False,
+                             sources=[VAULT_SOURCE_PREFIX + p for p in scope.paths])
         memory_items = _memory_items(rt, outcome, q_tokens, now, when, skipped, verbose, hint_tokens)
         edge_items, killed = _edge_items(rt, memory_items, q_tokens, include_candidates, when, skipped,
                                          edge_cap=3 * max_items)
@@ -445,6 +456,10 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
             "intent": outcome.intent.intent.value if outcome else None,
             "query_seed_nodes": list(dict.fromkeys(i for r in anchors.values() for i in r[:5]))[:20],
             "embedded_query": bool(outcome and outcome.embedded_query),
+            "matched_paths": {mention: len(paths) for mention, paths in scope.matched.items()},
+            "unmatched_paths": list(scope.unmatched),
+            "path_filter_active": scope.active,
+            "path_node_count": len(scope.paths),
         },
         "items": items,
         "skipped": skipped[:MAX_SKIPPED_REPORTED],

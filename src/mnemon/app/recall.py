@@ -91,18 +91,30 @@ def _position_similarities(rt: Runtime, snap: GraphSnapshot, scores: QueryScores
     return PositionSimilarities(scores, rows, rt.calibrate_many)
 
 
-def _admit_mask(snap: GraphSnapshot, category: str | None, source: str | None) -> np.ndarray:
+def _in_scope(snap: GraphSnapshot, at: np.ndarray | slice, flt: MemoryFilter) -> np.ndarray:
+    """Whether the nodes at `at` pass the filter's category, source and sources (any of them) conditions."""
+    category, sources = flt.category, flt.sources
+    inside = np.ones(len(snap.kind[at]), dtype=bool)
+    if category:
+        inside &= snap.category[at] == snap.code_of("categories", category)
+    if flt.source:
+        inside &= snap.source[at] == snap.code_of("sources", flt.source)
+    if sources:
+        inside &= np.isin(snap.source[at], [snap.code_of("sources", s) for s in sources])
+    return inside
+
+
+def _scoped(flt: MemoryFilter) -> bool:
+    return bool(flt.category or flt.source or flt.sources)
+
+
+def _admit_mask(snap: GraphSnapshot, flt: MemoryFilter) -> np.ndarray:
     """Which nodes the beam may step onto: live ones; memories only inside the category/source filter (other
     kinds — notes, entities — are stepping stones and never results)."""
     ok = ~snap.deleted
-    if category or source:
+    if _scoped(flt):
         memory = snap.kind == snap.code_of("kinds", "memory")
-        inside = np.ones(len(snap), dtype=bool)
-        if category:
-            inside &= snap.category == snap.code_of("categories", category)
-        if source:
-            inside &= snap.source == snap.code_of("sources", source)
-        ok = ok & (~memory | inside)
+        ok = ok & (~memory | _in_scope(snap, slice(None), flt))
     return ok
 
 
@@ -156,7 +168,8 @@ def _causal_pairs(snap: GraphSnapshot, nodes: list[int]) -> list[tuple[str, str]
 
 def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None = None, category: str | None = None,
                source: str | None = None, explain: bool = False, query_vector: np.ndarray | None = None,
-               kinds: Sequence[str] = ("memory",), touch: bool = True) -> RecallOutcome:
+               kinds: Sequence[str] = ("memory",), touch: bool = True, sources: Sequence[str] = ()) -> RecallOutcome:
+    """`source` keeps memories of that source; `sources` those of any of them (both given: both must hold)."""
     if not isinstance(query, str) or not query.strip():
         raise InvalidInput("query must be a non-empty string")
     if len(query) > MAX_QUERY_CHARS:
@@ -175,7 +188,7 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     q_tokens = list(dict.fromkeys(tokens(query)))
     q_entities = extract_entities(query, known=store.known_entities)
     q_ent_norm = frozenset(e.lower() for e in q_entities)
-    flt = MemoryFilter(category=category, source=source)
+    flt = MemoryFilter(category=category, source=source, sources=tuple(dict.fromkeys(sources)))
     qvec = query_vector if query_vector is not None else rt.embed_query(query)
     scores = rt.index.scores(qvec) if qvec is not None else None
 
@@ -186,7 +199,7 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     rankings["keyword"] = [i for i, _ in store.keyword_search(q_tokens, ANCHOR_TOP_K, flt, doc_freq=df,
                                                               max_postings=ANCHOR_POSTING_BUDGET)]
     if scores is not None:
-        allowed = set(store.memory_ids(flt)) if (category or source) else None
+        allowed = set(store.memory_ids(flt)) if _scoped(flt) else None
         rankings["vector"] = [i for i, c in scores.top(ANCHOR_TOP_K, allowed=allowed)
                               if rt.calibrate(c) > VECTOR_ANCHOR_FLOOR]
     # time anchors read only memories with a time of their own: a vault row's created_at is when it was ingested
@@ -227,17 +240,15 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     anchor_rel = relevance(anchor_kw, anchor_sim, anchor_nodes, scores is not None)
     params = BEAM[decision.intent]
     # the beam starts from what each anchor says about the query; RRF decided which memories are anchors
-    beam = beam_arrays(snap, anchor_rel, params, phi, sims, _admit_mask(snap, category, source))
+    beam = beam_arrays(snap, anchor_rel, params, phi, sims, _admit_mask(snap, flt))
     trace.append({"stage": "beam", "width": params.width, "depth": params.depth,
                   "max_visited": params.max_visited, "visited": beam.visited, "dropped_by_budget": beam.dropped_by_budget})
 
     # ── re-rank ─────────────────────────────────────────────────────────────
     reached = np.fromiter(beam.scores, dtype=np.int64, count=len(beam.scores))
     ok = np.isin(snap.kind[reached], [snap.code_of("kinds", k) for k in kinds]) & ~snap.deleted[reached]
-    if category:
-        ok &= snap.category[reached] == snap.code_of("categories", category)
-    if source:
-        ok &= snap.source[reached] == snap.code_of("sources", source)
+    if _scoped(flt):
+        ok &= _in_scope(snap, reached, flt)
     cand = reached[ok]
     cand_l = cand.tolist()
     kw = keyword_signal_of(snap, q_weights, cand)

@@ -27,6 +27,8 @@ class MemoryFilter:
     # only rows with a time of their own: not vault-derived (their created_at is when they were ingested, not when
     # anything happened; time anchors and temporal proximity ask for these)
     timed_only: bool = False
+    # any of these sources (a `retrieve` scoped to the notes its prompt names); empty = no such condition
+    sources: tuple[str, ...] = ()
 
 
 TIMED = MemoryFilter(timed_only=True)  # active memories with a time of their own

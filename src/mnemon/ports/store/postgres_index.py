@@ -72,6 +72,9 @@ def memory_where(flt: MemoryFilter | None, alias: str = "n") -> tuple[str, list[
             args.append(value)
     if flt.timed_only:
         clauses.append(not_vault(alias))
+    if flt.sources:
+        clauses.append(f"{alias}.source = ANY(%s)")
+        args.append(list(flt.sources))
     return " AND ".join(clauses), args
 
 

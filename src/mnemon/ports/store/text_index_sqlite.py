@@ -111,6 +111,9 @@ def _where(flt: MemoryFilter | None, alias: str = "n") -> tuple[str, list[Any]]:
             args.append(value)
     if flt.timed_only:
         clauses.append(not_vault(alias))
+    if flt.sources:
+        clauses.append(f"{alias}.source IN ({','.join('?' * len(flt.sources))})")
+        args.extend(flt.sources)
     return " AND ".join(clauses), args
 
 
@@ -301,8 +304,8 @@ class SQLiteTextIndex:
                 terms = rarest_terms(terms, df, max_terms or len(terms), max_postings or KEYWORD_POSTING_BUDGET)
         match = " OR ".join(f'"{t}"' for t in terms)
         try:
-            if flt is None or (flt.kind == "memory" and not flt.category and not flt.source
-                               and not flt.created_from and not flt.created_to):
+            if flt is None or (flt.kind == "memory" and not flt.category and not flt.source and not flt.sources
+                               and not flt.created_from and not flt.created_to and not flt.timed_only):
                 # the FTS table holds exactly the active memories: rank there, join only the winners
                 return [(r[0], float(r[1])) for r in self.conn.execute(
                     "SELECT n.id, h.s FROM (SELECT rowid, -bm25(memory_fts, 1.0, 0.6, 0.6) AS s FROM memory_fts"

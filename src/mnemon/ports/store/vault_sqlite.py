@@ -151,6 +151,10 @@ class SQLiteVault:
                 for r in self.conn.execute("SELECT path, content_hash, mtime, size, note_id, title, aliases, ingested_at,"
                                            " observations FROM vault_files")}
 
+    def note_paths(self) -> list[str]:
+        """Vault-relative paths of the ingested notes."""
+        return [r[0] for r in self.conn.execute("SELECT path FROM vault_files")]
+
     def put_files(self, rows: Sequence[VaultFile]) -> None:
         self._write_many(
             "INSERT INTO vault_files(path, content_hash, mtime, size, note_id, title, aliases, ingested_at, observations)"

@@ -1,0 +1,66 @@
+"""`retrieve` keeps to the notes its prompt names by path (Mneme's path filter, without its false matches)."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from mnemon.app.memory import Mnemon
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
+
+
+@pytest.fixture
+def vault_mem(mem: Mnemon, tmp_path: Path) -> Mnemon:
+    target = tmp_path / "vault"
+    shutil.copytree(EXAMPLE, target)
+    mem.ingest(str(target), embed=False)
+    return mem
+
+
+def _memory_paths(pack: dict) -> set[str]:
+    return {i["source_path"] for i in pack["items"] if i["item_type"] != "edge"}
+
+
+def test_a_folder_in_the_prompt_keeps_the_pack_to_its_notes(vault_mem: Mnemon) -> None:
+    everywhere = vault_mem.retrieve("battery supplier overdue", max_items=8)
+    assert any(not p.startswith("Meetings/") for p in _memory_paths(everywhere))  # the filter has work to do
+    scoped = vault_mem.retrieve("battery supplier overdue in Meetings/", max_items=8)
+    paths = _memory_paths(scoped)
+    assert paths and all(p.startswith("Meetings/") for p in paths)
+    meetings = len(list((EXAMPLE / "Meetings").glob("*.md")))
+    assert scoped["retrieval"]["matched_paths"] == {"Meetings/": meetings}
+    assert scoped["retrieval"]["path_filter_active"] is True
+    assert scoped["retrieval"]["path_node_count"] == meetings
+    for edge in (i for i in scoped["items"] if i["item_type"] == "edge"):  # an edge has an end inside the scope
+        assert any(end["id"].startswith("note:Meetings/") or end["id"].startswith("vault:Meetings/")
+                   for end in (edge["src"], edge["dst"]))
+
+
+@pytest.mark.parametrize("mention", ["`Meetings/2026-04-01 Review.md`", '"meetings/2026-04-01 review"'])
+def test_a_quoted_note_path_with_spaces_names_that_note(vault_mem: Mnemon, mention: str) -> None:
+    pack = vault_mem.retrieve(f"battery {mention}", max_items=8)
+    assert _memory_paths(pack) == {"Meetings/2026-04-01 Review.md"}
+    assert pack["retrieval"]["path_node_count"] == 1
+
+
+def test_a_file_name_names_its_note(vault_mem: Mnemon) -> None:
+    pack = vault_mem.retrieve("what is the battery risk in lighthouse.md?", max_items=8)
+    assert _memory_paths(pack) == {"Projects/lighthouse.md"}
+    assert pack["retrieval"]["matched_paths"] == {"lighthouse.md": 1}
+
+
+def test_words_and_unknown_paths_never_scope_a_prompt(vault_mem: Mnemon) -> None:
+    plain = vault_mem.retrieve("battery projects people", max_items=8)  # folder names as words: no filter
+    assert plain["retrieval"]["path_filter_active"] is False and plain["retrieval"]["matched_paths"] == {}
+    odd = vault_mem.retrieve("battery and/or Archive/ nowhere.md", max_items=8)
+    assert odd["retrieval"]["path_filter_active"] is False
+    assert odd["retrieval"]["unmatched_paths"] == ["and/or", "Archive/", "nowhere.md"]
+    assert len({p.split("/")[0] for p in _memory_paths(odd)}) > 1  # notes from several folders, as unscoped
+
+
+def test_a_scoped_prompt_with_nothing_inside_says_so(vault_mem: Mnemon) -> None:
+    pack = vault_mem.retrieve("quantum chromodynamics People/", max_items=8)
+    assert pack["retrieval"]["path_filter_active"] is True
+    assert pack["items"] == [] and pack["empty_reason"] == "no_matching_memories"
