@@ -46,6 +46,29 @@ def test_status_words_match_whole_words_not_substrings() -> None:
     assert "deadline_words" not in parts  # Mneme read "residue" as "due"
 
 
+def test_a_deadline_card_reads_its_date_from_today(graph: tuple[Mnemon, dict[str, str]], clock) -> None:  # type: ignore[no-untyped-def]
+    mem, _ = graph
+    ahead = next(t for t in mem.surface(limit=5)["thoughts"] if DEADLINE in t["evidence"])
+    assert ahead["title"].startswith("Deadline:")
+    assert "before 2026-03-20 (in 19 days)" in ahead["action"] and "2026-03-20 (in 19 days)" in ahead["insight"]
+    clock.advance(days=31)  # 2026-04-01: the date has passed
+    past = next(t for t in mem.surface(limit=5)["thoughts"] if DEADLINE in t["evidence"])
+    assert past["title"].startswith("Past due:") and "what is due" not in past["action"]
+    assert "done by 2026-03-20 (12 days ago)" in past["action"]
+
+
+def test_dates_written_out_count_as_dates_and_a_yearless_one_does_not() -> None:
+    from datetime import datetime, timezone
+    now = datetime(2026, 6, 10, tzinfo=timezone.utc)
+    written = Memory(id="w", content="Contract renewal due 30 Jun 2026", created_at="2026-01-01T00:00:00Z",
+                     metadata={"observation_kind": "risk", "score": 1.0})
+    score, parts, reasons = score_observation(written, hints=(), now=now, recent_seeds=set())
+    assert parts["freshness"] == 0.8 and "dated 2026-06-30, within 30 days" in reasons
+    yearless = Memory(id="y", content="Contract renewal due Jun 30", created_at="2026-01-01T00:00:00Z",
+                      metadata={"observation_kind": "risk", "score": 1.0})
+    assert score_observation(yearless, hints=(), now=now, recent_seeds=set())[1]["freshness"] != 0.8
+
+
 def test_walk_uses_only_active_edges(graph: tuple[Mnemon, dict[str, str]]) -> None:
     mem, _ = graph
     rows = mem.candidates(limit=10, hops=6)["candidates"]

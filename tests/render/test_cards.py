@@ -47,6 +47,7 @@ def test_themes_differ_and_env_picks_light(monkeypatch: pytest.MonkeyPatch) -> N
 def test_badge_classification() -> None:
     assert badge_for({"title": "Open loop: x"})[0] == "Open loop"
     assert badge_for({"title": "Deadline: y"})[0] == "Deadline"
+    assert badge_for({"title": "Past due: y"})[0] == "Deadline"
     assert badge_for({"title": "z", "surface": {"source_id": "m1"}})[0] == "Surface match"
     assert badge_for({"title": "z"})[0] == "Reasoned walk"
 

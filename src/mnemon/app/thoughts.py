@@ -16,7 +16,7 @@ import importlib.util
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ from ..core.errors import InvalidInput, ProviderUnavailable
 from ..core.model import Edge, Memory, parse_iso
 from ..core.ontology import category_of
 from ..core.text import excerpt, tokens
+from ..core.vault.dates import date_spans
 from ..core.vault.lifecycle import truth_policy
 from ..core.vault.links import display_links
 from ..core.vault.observations import hint_words
@@ -41,7 +42,6 @@ SURFACE_BUDGET = 5000
 NEXT_ACTIONS_HEADING = "Next Actions"
 _DEADLINE_WORDS = frozenset(tokens("due deadline expires overdue urgent"))
 _OPEN_WORDS = frozenset(tokens("waiting awaiting follow needs todo blocked unresolved pending"))
-_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 # a list item's marker (and task box) at the start of a line: a section's bullets read as a list of clauses
 _LIST_MARKER = re.compile(r"^(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
 _IMPORTANT_TYPES = {"project", "finance", "event", "person"}
@@ -78,13 +78,9 @@ def _is_observation(node: Memory) -> bool:
 
 
 def _dates(text: str) -> list[datetime]:
-    out = []
-    for y, m, d in _ISO_DATE.findall(text):
-        try:
-            out.append(datetime(int(y), int(m), int(d)))
-        except ValueError:
-            continue
-    return out
+    """The dated phrases of a text (2026-04-10, 10 Apr 2026, Apr 10, 2026); a date without a year has no place in
+    time and is left out."""
+    return [datetime(year, month, day) for _, _, year, month, day in date_spans(text) if year is not None]
 
 
 @lru_cache(maxsize=65_536)
@@ -332,17 +328,34 @@ def debug_candidates(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS
 
 
 # ── thoughts ───────────────────────────────────────────────────────────────────────────────────────────────────
-def compose(path: list[dict[str, Any]], text: str, kind: str, note_title: str) -> dict[str, str]:
+def _days_from(day: date, today: date) -> str:
+    delta = (day - today).days
+    if delta == 0:
+        return "today"
+    if abs(delta) == 1:
+        return "tomorrow" if delta > 0 else "yesterday"
+    return f"in {delta} days" if delta > 0 else f"{-delta} days ago"
+
+
+def compose(path: list[dict[str, Any]], text: str, kind: str, note_title: str,
+            today: date | None = None) -> dict[str, str]:
     """Title, insight and action for a thought, from its evidence text, observation kind and path; wikilinks read
-    as the names they show (the evidence keeps them)."""
+    as the names they show (the evidence keeps them). With `today`, dates read relative to it, and a deadline whose
+    every date has passed asks whether it was met instead of what is due before it."""
     text = display_links(text)
     words = frozenset(tokens(text))
     short = excerpt(text, 60)
-    dates = [d.date().isoformat() for d in _dates(text)]
+    days = sorted({d.date() for d in _dates(text)})
+    dates = [d.isoformat() + (f" ({_days_from(d, today)})" if today else "") for d in days]
     if kind == "blocked" or words & _OPEN_WORDS:
         title, action = f"Open loop: {short}", f"Follow up on “{excerpt(text, 120)}” and record the outcome."
+    elif (kind == "risk" or words & _DEADLINE_WORDS) and today and days and days[-1] < today:
+        title = f"Past due: {short}"
+        action = (f"Check whether this was done by {days[-1].isoformat()} ({_days_from(days[-1], today)}); close it "
+                  f"or set a new date: {excerpt(text, 100)}")
     elif kind == "risk" or words & _DEADLINE_WORDS:
-        when = f" before {dates[0]}" if dates else ""
+        upcoming = [d for d in days if today is None or d >= today]
+        when = f" before {dates[days.index(upcoming[0])]}" if upcoming else ""
         title, action = f"Deadline: {short}", f"Check what is due{when} and plan the next step: {excerpt(text, 110)}"
     elif kind == "correction":
         title, action = f"Correction to check: {short}", "Make sure nothing still relies on the superseded statement."
@@ -356,10 +369,10 @@ def compose(path: list[dict[str, Any]], text: str, kind: str, note_title: str) -
     return {"title": title, "insight": insight, "action": action}
 
 
-def _thought_from_candidate(c: Candidate) -> dict[str, Any]:
+def _thought_from_candidate(c: Candidate, today: date) -> dict[str, Any]:
     meta = c.memory.metadata or {}
     note_title = c.path[0]["name"] if c.path and c.path[0]["id"] != c.memory.id else ""
-    parts = compose(c.path, c.memory.content, str(meta.get("observation_kind") or ""), note_title)
+    parts = compose(c.path, c.memory.content, str(meta.get("observation_kind") or ""), note_title, today)
     return {**parts, "score": c.score, "path": c.path, "observations": [c.memory.content],
             "evidence": [c.memory.content], "why_now": "; ".join(c.reasons[:3]) or "highest-scoring observation",
             "source_path": source_path_of(c.memory), "seed": c.seed_id, "memory": c.memory.id}
@@ -381,7 +394,7 @@ def thought(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS, out: st
     if not kept:
         return {"thought": None, "empty_reason": "no_candidates", "db": rt.store.path}
     best = _with_path(rt, kept[0], hops, hint_tokens)
-    result = _thought_from_candidate(best)
+    result = _thought_from_candidate(best, rt.now().date())
     stamp = rt.now().strftime("%Y%m%d_%H%M%S")
     _render(rt, result, out, theme, stamp)
     result["id"] = f"thought:{stamp}:{best.memory.id[-8:]}"
@@ -446,7 +459,7 @@ def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int
     note_title = path[0]["name"] if len(path) > 1 else ""
     text = str(item.get("text") or item.get("title") or "")
     shown = _readable(text) if item.get("kind") == "section" else text
-    parts = compose(path, shown, str(item.get("observation_kind") or ""), note_title)
+    parts = compose(path, shown, str(item.get("observation_kind") or ""), note_title, rt.now().date())
     if item.get("truth_policy") == "candidate_only":
         parts["title"] = "Unconfirmed: " + parts["title"].split(": ", 1)[-1]
         parts["insight"] += " This link is a candidate, not an established fact."
@@ -468,7 +481,7 @@ def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int
 
 def _surface_candidate(rt: Runtime, c: Candidate, hops: int, hints: tuple[str, ...]) -> dict[str, Any]:
     """A proactive candidate as a card in the shape of `_thought_from_item`'s."""
-    card = _thought_from_candidate(_with_path(rt, c, hops, hints))
+    card = _thought_from_candidate(_with_path(rt, c, hops, hints), rt.now().date())
     meta = c.memory.metadata or {}
     item = {"id": c.memory.id, "item_type": "memory", "note": meta.get("note"), "text": c.memory.content,
             "source_path": source_path_of(c.memory), "truth_policy": "source_contained_observation"}

@@ -90,7 +90,7 @@ def badge_for(thought: Mapping[str, Any]) -> tuple[str, str]:
     title = str(thought.get("title") or "").lower()
     if "open loop" in title:
         return BADGES[0]
-    if "deadline" in title:
+    if "deadline" in title or title.startswith("past due"):
         return BADGES[1]
     surface = thought.get("surface")
     if isinstance(surface, Mapping) and any(surface.get(k) for k in ("source_id", "source_path", "matched_terms",
