@@ -252,7 +252,8 @@ def walk(rt: Runtime, start: Sequence[tuple[str, Edge | None]], hops: int, hints
 def scored_candidates(rt: Runtime, *, hints: tuple[str, ...], hops: int) -> tuple[list[Candidate], list[Candidate]]:
     """(kept, suppressed) over every vault/payload observation, best first; paths only for the kept ones."""
     store = rt.store
-    observations = [n for n in store.vault.derived_memories() if _is_observation(n)]  # type: ignore[attr-defined]
+    observations = [n for n in store.vault.derived_memories(observations_only=True)  # type: ignore[attr-defined]
+                    if _is_observation(n)]
     note_ids = sorted({f"note:{n.metadata['note']}" for n in observations if (n.metadata or {}).get("note")})
     notes = store.get_nodes(note_ids)
     killed_targets = {e.dst for e in store.edges_of([n.id for n in observations], statuses=("killed",), direction="in")}

@@ -423,13 +423,17 @@ class SQLiteVault:
     def edge_status_counts(self) -> dict[str, int]:
         return {r[0]: r[1] for r in self.conn.execute("SELECT status, COUNT(*) FROM edge_rows GROUP BY status")}
 
-    def derived_memories(self) -> list[Memory]:
+    def derived_memories(self, *, observations_only: bool = False) -> list[Memory]:
         """Live memories taken from a vault note or a payload scope (where observations are), in write order; a
-        store's own memories, however many, are not read."""
+        store's own memories, however many, are not read. `observations_only` leaves out most vault sections in
+        SQL (a superset of the bullets and tasks: the caller decides), so their long texts are not decoded."""
         from .sqlite import _NODE_COLS, _node
 
+        narrow = " AND (metadata LIKE ? OR metadata LIKE ? OR source LIKE ?)" if observations_only else ""
+        args = ('%"observation"%', '%"task"%', "mneme://%") if observations_only else ()
         return [_node(r) for r in self.conn.execute(f"SELECT {_NODE_COLS} FROM nodes WHERE kind = 'memory'"
-                                                    f" AND deleted_at IS NULL AND NOT ({OWNED_SOURCE}) ORDER BY seq")]
+                                                    f" AND deleted_at IS NULL AND NOT ({OWNED_SOURCE}){narrow}"
+                                                    " ORDER BY seq", args)]
 
     def candidate_edges(self) -> list[Edge]:
         from .sqlite import _EDGE_COLS, _edge
