@@ -154,6 +154,9 @@ def test_agent_preflight_uses_this_pack(graph: tuple[Mnemon, dict[str, str]]) ->
     out = agent_preflight(mem.rt, PROMPT)
     assert out["context"]["budget_unit"] == "chars"
     assert out["context"]["items"]
+    assert out["route"]["path"] == "retrieval" and out["route"]["cues"] == ["what", "?"]
+    corrected = agent_preflight(mem.rt, "Actually the school confirmed the place; what is left for the move?")
+    assert corrected["route"]["path"] == "both" and "mnemon remember" in corrected["route"]["next_step"]
 
 
 def test_a_pack_says_which_items_lie_outside_the_period_the_prompt_names(mem: Mnemon) -> None:

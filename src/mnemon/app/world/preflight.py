@@ -18,6 +18,7 @@ from ...core.model import parse_iso
 from ...core.text import token_set
 from ...core.world import Assertion, Prediction, due_predictions, truth_policy_for_prediction, validity_at
 from ...core.world.predictions import due_at
+from ...core.world.route import route
 from ...core.world.truth import AUTHORITATIVE_TRUTH_POLICIES, prediction_status_at
 from ...core.world.values import iso
 from ..runtime import Runtime
@@ -210,6 +211,7 @@ def agent_preflight(rt: Runtime, prompt: str, *, as_of: Any = None, budget: int 
         "as_of": iso(view.now),
         "replay": view.replay,
         "prompt": prompt,
+        "route": route(prompt).to_dict(),
         "context": _pack(rt, prompt, view, budget, max_items, include_candidates, hints),
         "thoughts": thoughts,
         "world": {"as_of": iso(view.now), **world},
