@@ -83,8 +83,12 @@ def test_remember_records_a_sense_event_that_confirms_a_prediction(world: tuple[
     mem.remember("The parcel from the bookshop arrived today")
     dry = mem.predict_check(prediction_id=pid, dry_run=True)
     assert dry["results"][0]["status"] == "confirmed"
+    evidence = dry["results"][0]["outcome_sense_event_id"]
+    assert evidence and evidence == dry["results"][0]["matches"][0]  # Mneme's key: the deciding event
     assert mem.predict_due()["count"] == 1  # dry run recorded nothing
     assert mem.predict_check(prediction_id=pid)["results"][0]["status"] == "confirmed"
+    again = mem.predict_check(prediction_id=pid)["results"][0]  # terminal: the stored outcome keeps its event
+    assert again["status"] == "confirmed" and again["outcome_sense_event_id"] == evidence
     assert mem.predict_due(before="30d")["count"] == 0
 
 

@@ -87,6 +87,8 @@ def check_in_view(view: WorldView, predictions: Iterable[Prediction]) -> list[di
         transition = evaluate_prediction(prediction, view.events, view.now)
         updated = apply_transition(prediction, transition, view.now)
         result = {**transition.to_dict(), "title": prediction.title, "checked_at": iso_or_none(updated.checked_at),
+                  # Mneme's key: the sense event that decided the outcome (the first match), kept once terminal
+                  "outcome_sense_event_id": updated.outcome_event_ids[0] if updated.outcome_event_ids else None,
                   "confidence_coupled": None}
         if updated is not prediction:
             view.set_prediction(updated)
