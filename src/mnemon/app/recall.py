@@ -93,14 +93,14 @@ def _position_similarities(rt: Runtime, snap: GraphSnapshot, scores: QueryScores
 
 def _in_scope(snap: GraphSnapshot, at: np.ndarray | slice, flt: MemoryFilter) -> np.ndarray:
     """Whether the nodes at `at` pass the filter's category, source and sources (any of them) conditions."""
-    category, sources = flt.category, flt.sources
     inside = np.ones(len(snap.kind[at]), dtype=bool)
-    if category:
-        inside &= snap.category[at] == snap.code_of("categories", category)
+    if flt.category:
+        inside &= snap.category[at] == snap.code_of("categories", flt.category)
     if flt.source:
         inside &= snap.source[at] == snap.code_of("sources", flt.source)
-    if sources:
-        inside &= np.isin(snap.source[at], [snap.code_of("sources", s) for s in sources])
+    if flt.sources:  # a folder's notes can be many: one pass over the vocabulary, not one lookup each
+        wanted = set(flt.sources)
+        inside &= np.isin(snap.source[at], [code for code, name in enumerate(snap.sources) if name in wanted])
     return inside
 
 
