@@ -178,3 +178,17 @@ def test_the_reply_to_a_matching_question_is_recalled_with_it_above_memories_tha
     assert by_id[answer]["signals"]["graph"] == 1.0
     assert by_id[answer]["signals"]["keyword"] == pytest.approx(by_id[question]["signals"]["keyword"] / 2, abs=1e-4)
     assert by_id[answer]["reply_to"] == question and "reply_to" not in by_id[question]
+
+
+def test_a_word_no_memory_holds_never_hides_the_others(mem_none, monkeypatch):
+    """Keyword search goes by a query's rarest words within a posting budget; a word found nowhere (a typo, a name
+    never written down) is the rarest of all and must not use up the search on its own."""
+    import mnemon.app.recall as recall_module
+
+    monkeypatch.setattr(recall_module, "ANCHOR_POSTING_BUDGET", 1)  # so a common word alone exceeds the budget
+    mem_none.remember("Lunch with the team")
+    battery = [mem_none.remember(text)["id"] for text in ("Battery cells for the pilot", "Battery shipment delayed")]
+    out = mem_none.recall("battery xyzzy", explain=True)
+    anchors = next(t for t in out["trace"] if t["stage"] == "anchors")["signals"]
+    assert set(battery) <= set(anchors["keyword"])  # not left to the recency anchor of a small store
+    assert all("battery" in r["insight"]["content"].lower() for r in out["results"])

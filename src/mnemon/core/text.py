@@ -174,13 +174,18 @@ def rarest_terms(terms: Sequence[str], doc_freq: Mapping[str, int], max_terms: i
     ['qdrant', 'vector']
     >>> rarest_terms(["common"], {"common": 5000}, 8, 100)
     ['common']
+
+    A word no memory holds costs nothing and finds nothing, so it never counts as the one term searched by:
+
+    >>> rarest_terms(["battery", "xyzzy"], {"battery": 5000, "xyzzy": 0}, 8, 100)
+    ['xyzzy', 'battery']
     """
     ranked = sorted(dict.fromkeys(terms), key=lambda t: (doc_freq.get(t, 0), t))
     out: list[str] = []
     spent = 0
     for term in ranked[:max_terms]:
         cost = doc_freq.get(term, 0)
-        if out and spent + cost > max_postings:
+        if spent and spent + cost > max_postings:
             break
         out.append(term)
         spent += cost
