@@ -64,3 +64,16 @@ def test_a_scoped_prompt_with_nothing_inside_says_so(vault_mem: Mnemon) -> None:
     pack = vault_mem.retrieve("quantum chromodynamics People/", max_items=8)
     assert pack["retrieval"]["path_filter_active"] is True
     assert pack["items"] == [] and pack["empty_reason"] == "no_matching_memories"
+
+
+def test_a_path_that_names_notes_is_not_searched_for_as_words(vault_mem: Mnemon) -> None:
+    pack = vault_mem.retrieve("battery risk in `Projects/lighthouse.md`", max_items=8)
+    assert pack["tokens"] == ["batteri", "risk"]  # not "project", "lighthous", "md"
+    unknown = vault_mem.retrieve("battery risk in Nowhere/", max_items=8)
+    assert "nowher" in unknown["tokens"]  # a mention that named nothing stays a word of the prompt
+
+
+def test_a_prompt_that_is_only_a_path_searches_by_its_words(vault_mem: Mnemon) -> None:
+    pack = vault_mem.retrieve("Projects/lighthouse.md", max_items=8)
+    assert pack["retrieval"]["path_filter_active"] is True
+    assert pack["items"] and _memory_paths(pack) == {"Projects/lighthouse.md"}

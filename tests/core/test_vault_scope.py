@@ -62,3 +62,9 @@ def test_resolution_names_only_notes_that_exist_and_relate_to_the_mention(mentio
             assert path in NOTES
             note_key = normalise_link_key(path)
             assert note_key == key or note_key.startswith(key + "/") or note_key.endswith("/" + key)
+
+
+def test_mentions_that_named_notes_leave_the_search_text() -> None:
+    prompt = "risks in `Meetings/2026-04-01 Review.md` and Projects/ but not and/or"
+    scope = resolve_mentions(path_mentions(prompt), NOTES)
+    assert scope.without_mentions(prompt).split() == ["risks", "in", "and", "but", "not", "and/or"]

@@ -415,12 +415,14 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
     now = when or rt.now()
     hinted = hint_words(hints)
     hint_tokens = frozenset(parse_hints(hinted)) if hinted else frozenset()
-    q_list = list(dict.fromkeys(tokens(prompt)))
-    query = prompt
+    scope = path_scope(rt, prompt)
+    query = scope.without_mentions(prompt)
+    q_list = list(dict.fromkeys(tokens(query)))
+    if not q_list:  # the prompt is a path and nothing else: its words are all there is to search by
+        query, q_list = prompt, list(dict.fromkeys(tokens(prompt)))
     if not q_list and hint_tokens:  # "what should I do?": nothing to search for but the hints
         query, q_list = " ".join(hinted), sorted(hint_tokens)
     q_tokens = frozenset(q_list)
-    scope = path_scope(rt, prompt)
     skipped: list[dict[str, Any]] = []
 
     outcome: RecallOutcome | None = None

@@ -38,6 +38,14 @@ class PathScope:
     def active(self) -> bool:
         return bool(self.matched)
 
+    def without_mentions(self, prompt: str) -> str:
+        """The prompt without the mentions that named notes: once the pack keeps to those notes, "projects" and
+        "md" are no longer words to search by."""
+        for mention in self.matched:
+            for written in (f"`{mention}`", f'"{mention}"', mention):
+                prompt = prompt.replace(written, " ")
+        return prompt
+
 
 def _looks_like_path(text: str) -> bool:
     if "://" in text or text.startswith("@") or "@" in text.split("/")[0]:
