@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .links import normalise_link_key
 
@@ -21,6 +22,8 @@ _QUOTED = re.compile(r"`([^`\n]{1,300})`|\"([^\"\n]{1,300})\"")
 _WORD = re.compile(r"\S{1,300}")
 _TRIM = "()[]{}<>,;:!?'\"`*"  # punctuation around a word in prose, never part of the path
 MAX_MENTIONS = 8
+# a vault's paths are keyed again at every scoped prompt; a resident process keeps the keys
+_path_key = lru_cache(maxsize=100_000)(normalise_link_key)
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,7 @@ def _names(mention: str, key: str, path_key: str) -> bool:
 
 def resolve_mentions(mentions: Iterable[str], note_paths: Iterable[str]) -> PathScope:
     """The notes each mention names, among `note_paths` (vault-relative)."""
-    keyed = [(normalise_link_key(p), p) for p in note_paths]
+    keyed = [(_path_key(p), p) for p in note_paths]
     matched: dict[str, tuple[str, ...]] = {}
     unmatched: list[str] = []
     for mention in mentions:
