@@ -57,7 +57,10 @@ def _content(content: str | None) -> str:
                               "(up to x1.3); a prompt with no usable terms searches for them.")
 def retrieve(words: tuple[str, ...], prompt: str | None, budget: int, max_items: int, no_candidates: bool,
              as_of: str | None, verbose: bool, explain: bool, hints: str | None) -> None:
-    """Prompt-time context pack: memories, observations, edges and world rows, each with a truth_policy."""
+    """Prompt-time context pack: memories, observations, edges and world rows, each with a truth_policy.
+
+    A vault path in the prompt (Projects/, lighthouse.md, or a quoted path with spaces) keeps the pack to those
+    notes."""
     text = _prompt(prompt, words)
     run(lambda c: c.mem.retrieve(text, budget=budget, max_items=max_items, as_of=as_of,
                                  include_candidates=not no_candidates, verbose=verbose, explain=explain,
