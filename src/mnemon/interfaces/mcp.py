@@ -75,7 +75,8 @@ TOOLS: tuple[Tool, ...] = (
     Tool("forget", "Soft-delete a memory (kept in the database, edges retired, logged).", {"id": _s("memory id")},
          ("id",), False, lambda m, a: m.forget(a["id"]), destructive=True),
     Tool("status", "Counts, top entities, size and embedding coverage.", {}, (), True, lambda m, a: m.status()),
-    Tool("retrieve", "A context pack for a prompt: items with truth policies within a character budget.",
+    Tool("retrieve", "A context pack for a prompt: items with truth policies within a character budget; a vault "
+         "path in the prompt (Projects/, lighthouse.md) keeps it to those notes.",
          {"prompt": _s("the prompt"), "budget": _i("characters, default 2500"), "max_items": _i("default 8")},
          ("prompt",), True,
          lambda m, a: m.retrieve(a["prompt"], budget=a.get("budget", 2500), max_items=a.get("max_items", 8))),
