@@ -192,3 +192,13 @@ def test_a_word_no_memory_holds_never_hides_the_others(mem_none, monkeypatch):
     anchors = next(t for t in out["trace"] if t["stage"] == "anchors")["signals"]
     assert set(battery) <= set(anchors["keyword"])  # not left to the recency anchor of a small store
     assert all("battery" in r["insight"]["content"].lower() for r in out["results"])
+
+
+def test_a_word_no_memory_holds_never_stands_for_the_query_when_the_others_are_common(mem_none):
+    """Words in more than a quarter of all memories are searched by only when nothing rarer is left; a word found
+    nowhere is not "rarer"."""
+    mem_none.remember("Lunch with the team")
+    battery = [mem_none.remember(f"Battery check number {i} passed")["id"] for i in range(60)]  # > max(50, n/4)
+    out = mem_none.recall("battery xyzzy", explain=True, limit=5)
+    anchors = next(t for t in out["trace"] if t["stage"] == "anchors")["signals"]
+    assert anchors["keyword"] and set(anchors["keyword"]) <= set(battery)

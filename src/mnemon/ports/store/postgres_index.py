@@ -149,7 +149,8 @@ class IndexTables:
             # as on SQLite: terms in more than a quarter of all memories add little; keep them only when nothing
             # rarer is left, and bound a long text's terms by their postings
             common = max(50, total // 4)
-            terms = [t for t in terms if df[t] <= common] or terms
+            rare = [t for t in terms if df[t] <= common]
+            terms = rare if any(df[t] for t in rare) else terms  # a word no memory holds finds nothing
             if max_terms is not None or max_postings is not None:
                 terms = rarest_terms(terms, df, max_terms or len(terms), max_postings or KEYWORD_POSTING_BUDGET)
         terms = [t for t in terms if df[t] > 0]

@@ -299,7 +299,8 @@ class SQLiteTextIndex:
                 df = self.token_doc_freq(terms) if max_terms is None else self._rough_doc_freq(terms, active)
             common = max(50, active // 4)
             rare = [t for t in terms if df.get(t, 0) <= common]
-            terms = rare or terms
+            # a word no memory holds is "rare" too but finds nothing: it never stands for the whole query
+            terms = rare if any(df.get(t, 0) for t in rare) else terms
             if max_terms is not None or max_postings is not None:
                 terms = rarest_terms(terms, df, max_terms or len(terms), max_postings or KEYWORD_POSTING_BUDGET)
         match = " OR ".join(f'"{t}"' for t in terms)
