@@ -66,7 +66,9 @@ def test_auto_prune_keeps_to_the_writers_memories_and_never_takes_a_vault_row(ma
     assert out["auto_pruned"] == 1 and out["auto_pruned_ids"][0] in own
     alive = {n.id for n in mem.rt.store.iter_nodes(kind="memory")}
     assert vault_rows <= alive  # every section and bullet of the vault is still there
-    assert not {c["insight"]["id"] for c in mem.gc(threshold=10.0, limit=100)["candidates"]} & vault_rows
+    swept = mem.gc(threshold=10.0, limit=100)
+    assert not {c["insight"]["id"] for c in swept["candidates"]} & vault_rows
+    assert swept["recomputed"] == 3 and swept["total_insights"] == 3 + len(vault_rows)  # the writer's own only
     assert mem.status()["auto_prune"] == {"cap": 3, "memories_counted": 3, "vault_rows_exempt": len(vault_rows)}
 
 

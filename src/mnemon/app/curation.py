@@ -10,6 +10,7 @@ from ..core.graph import bfs
 from ..core.importance import is_immune
 from ..core.model import Edge, Memory, parse_iso
 from ..core.validation import validate_edge_type, validate_weight
+from ..ports.store.base import TIMED
 from .remember import recompute_importance, refresh_importance
 from .runtime import Runtime
 
@@ -107,17 +108,17 @@ def related(rt: Runtime, node_id: str, *, depth: int = 2, edge_type: str | None 
 
 
 def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any]:
-    """Recompute effective importance for every memory; list non-immune ones under the threshold, weakest first."""
-    ids = rt.store.memory_ids()
+    """Recompute effective importance for every memory of the store's own; list non-immune ones under the
+    threshold, weakest first. A vault row is edited in its note, not forgotten here, and auto-prune never takes one,
+    so its importance is not recomputed (43k vault rows made `gc` take 2.4 s on a 2,000-note vault)."""
+    ids = rt.store.memory_ids(TIMED)
     with rt.store.transaction():
         # at once: the store counts every memory's edges in one pass
         values, nodes, counts = recompute_importance(rt, ids)
         rt.store.log("gc", None, {"recomputed": len(values), "threshold": threshold}, rt.now_iso())
     now = rt.now()
-    # a vault row is edited in its note, not forgotten here (and auto-prune never takes one)
     weak = sorted((i for i, v in values.items()
-                   if v < threshold and not is_immune(nodes[i].importance, nodes[i].access_count)
-                   and not nodes[i].source.startswith("vault:")),
+                   if v < threshold and not is_immune(nodes[i].importance, nodes[i].access_count)),
                   key=lambda i: (values[i], i))
     cands = []
     for i in weak[:limit]:
@@ -126,7 +127,7 @@ def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any
         cands.append({"insight": n.to_dict(), "effective_importance": round(values[i], 4),
                       "days_since_access": round((now - last).total_seconds() / 86400, 2),
                       "edge_count": counts.get(i, 0), "immune": False})
-    return {"total_insights": len(ids), "threshold": threshold, "candidates_found": len(weak), "candidates": cands,
+    return {"total_insights": rt.store.count_active(), "recomputed": len(ids), "threshold": threshold, "candidates_found": len(weak), "candidates": cands,
             "max_insights": rt.max_insights,
             "actions": {"purge": "mnemon forget <id>", "keep": "mnemon gc --keep <id>"}}
 
