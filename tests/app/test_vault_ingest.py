@@ -405,7 +405,8 @@ def test_re_ingesting_a_changed_note_without_vectors_does_not_load_numpy(vault: 
         "import sys\n"
         "from mnemon.app.config import load_config\n"
         "from mnemon.app.memory import Mnemon\n"
-        f"cfg = load_config({{'MNEMON_HOME': {str(tmp_path / 'home')!r}, 'MNEMON_EMBED_PROVIDER': 'none'}})\n"
+        f"cfg = load_config({{'MNEMON_HOME': {str(tmp_path / 'home')!r}, 'MNEMON_EMBED_PROVIDER': 'none',"
+        f" 'XDG_CONFIG_HOME': {str(tmp_path / 'xdg')!r}}})\n"  # never the user's own config file
         "mem = Mnemon.open(cfg)\n"
         f"out = mem.ingest({str(vault)!r})\n"
         "print(out['notes_read'], 'numpy' in sys.modules)\n"
