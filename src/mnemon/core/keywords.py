@@ -21,7 +21,6 @@ from typing import Any
 
 from .model import Memory
 from .text import token_text
-from .vault.links import display_links
 
 KEYWORD_RECIPE = "keywords/1"
 VAULT_SOURCE_PREFIX = "vault:"
@@ -53,6 +52,8 @@ def embedding_text(title: str | None, content: str, source: str, metadata: Mappi
     cost embedding time in proportion to their length, and the same bullet embedded twice only blurs the section."""
     if not source.startswith(VAULT_SOURCE_PREFIX):
         return content
+    from .vault.links import display_links  # here: the vault package (YAML parser and all) is no cost of recall
+
     skip = _skipped_lines(metadata)
     if skip:
         content = "\n".join(line for i, line in enumerate(content.split("\n")) if i not in skip)
