@@ -39,6 +39,7 @@ NOT_FOR_EITHER = (
     "mnemon.app.world.facade", "mnemon.app.world.state", "mnemon.app.vault", "mnemon.app.thoughts",
     "mnemon.app.context", "mnemon.app.notes", "mnemon.app.transfer", "mnemon.app.stores", "mnemon.render",
     "mnemon.ports.embed.local", "mnemon.ports.embed.transport", "shutil", "difflib", "tempfile", "random",
+    "mnemon.core.vault", "yaml",  # the Markdown parser and its YAML front matter: vault commands only
 )
 NOT_FOR_REMEMBER = (*NOT_FOR_EITHER, "numpy", "mnemon.app.recall", "mnemon.app.recall_graph", "mnemon.core.intent",
                     "mnemon.ports.graph_index")
