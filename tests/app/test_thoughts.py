@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from mnemon.app.memory import Mnemon
 from mnemon.app.thoughts import parse_hints, score_observation
@@ -167,3 +168,12 @@ def test_hint_parsing_and_validation(graph: tuple[Mnemon, dict[str, str]]) -> No
     alex = next(c for c in lease if c["seed"]["id"] == "note:People/alex.md")
     assert alex["score_breakdown"].get("hints") == 2.0
 
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet=st.characters(categories=("L", "N", "P", "Zs")), max_size=120))
+def test_the_proactive_pass_reads_the_words_keyword_search_reads(text: str) -> None:
+    from mnemon.app.thoughts import _words
+    from mnemon.core.text import tokens
+
+    assert _words(text) == frozenset(tokens(text))
