@@ -418,3 +418,14 @@ def test_re_ingesting_a_changed_note_without_vectors_does_not_load_numpy(vault: 
     note.write_text("# Cleo Marsh\n\n- Moved to the [[Tidewatch]] team, waiting on onboarding\n", encoding="utf-8")
     again = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
     assert again.stdout.split() == ["1", "False"]
+
+
+def test_a_library_or_server_ingest_keeps_the_models_threads(mem, vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only a caller that does nothing else (the CLI) asks for bulk threads: an MCP or HTTP server that ingests
+    also answers queries, which want the model's single thread."""
+    asked: list[bool] = []
+    monkeypatch.setattr(type(mem.rt.provider), "prefer_bulk_threads", lambda self: asked.append(True) or 4)
+    out = mem.ingest(str(vault))
+    assert not asked and "threads" not in out["vectors"]
+    assert mem.ingest(str(vault), mode="update", bulk_threads=True)["vectors"]["threads"] == 4
+    assert asked == [True]

@@ -106,3 +106,24 @@ def test_ingest_without_vectors_now_and_embed_all_later(cli_run, vault: Path) ->
     assert code == 0 and out["succeeded"] == status["embedding"]["total"]
     code, status = cli_run(["status"])
     assert status["embedding"]["coverage"] == "100%"
+
+
+def test_ingest_and_backfill_ask_for_bulk_threads_and_say_how_many(cli_run, vault: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A CLI ingest or `embed --all` is a one-shot bulk job: it lets a local model take the cores (the hash test
+    provider stands in for it here; `tests/ports/test_embed.py` checks the local model's rule)."""
+    from mnemon.ports.embed.offline import HashingProvider
+
+    asked: list[str] = []
+
+    def bulk(self: HashingProvider) -> int:
+        asked.append(self.name)
+        return 3
+
+    monkeypatch.setattr(HashingProvider, "prefer_bulk_threads", bulk)
+    code, out = cli_run(["ingest", "--vault", vault])
+    assert code == 0 and out["vectors"]["threads"] == 3 and asked == ["hash"]
+    code, out = cli_run(["ingest", "--vault", vault, "--no-embed"])  # nothing to embed: nothing asked
+    assert code == 0 and "threads" not in out["vectors"] and asked == ["hash"]
+    code, out = cli_run(["embed", "--all"])
+    assert code == 0 and asked == ["hash", "hash"]

@@ -163,7 +163,25 @@ def test_settings_from_env_reads_every_variable() -> None:
         "MNEMON_EMBED_TIMEOUT": "2.5",
         "UNRELATED": "x",
     })
-    assert parsed == EmbedSettings("http://gpu-box:11434", "bge-m3", "sk-test", 256, 2, 2.5)
+    assert parsed == EmbedSettings("http://gpu-box:11434", "bge-m3", "sk-test", 256, 2, 2.5, threads_chosen=True)
+
+
+def test_a_bulk_job_may_use_every_core_unless_threads_were_chosen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A CLI ingest embeds and does nothing else: the local model may take every core (up to 8) for it — but never
+    over MNEMON_EMBED_THREADS, and never once loaded (OpenMP reads its thread count once per process). Nothing here
+    loads the model."""
+    import mnemon.ports.embed.local as local
+
+    monkeypatch.setattr(local.os, "cpu_count", lambda: 12)
+    fresh = E5Provider(EmbedSettings.from_env({}))
+    assert fresh.prefer_bulk_threads() == local.MAX_BULK_THREADS == 8
+    monkeypatch.setattr(local.os, "cpu_count", lambda: 2)
+    assert E5Provider(EmbedSettings.from_env({})).prefer_bulk_threads() == 2
+    assert E5Provider(EmbedSettings.from_env({"MNEMON_EMBED_THREADS": "1"})).prefer_bulk_threads() == 1
+    loaded = E5Provider(EmbedSettings.from_env({}))
+    loaded._engine = object()  # as after the first query of a long-lived process
+    assert loaded.prefer_bulk_threads() == 1
+    assert get_provider("hash").prefer_bulk_threads() is None  # nothing to tune
 
 
 def test_settings_blank_values_mean_defaults() -> None:

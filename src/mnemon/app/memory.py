@@ -227,10 +227,12 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
                 "embedding_available": self.rt.vectors_enabled and self.rt.provider.available(),
                 "stored_by_provider": st["stored_by_provider"], "mismatch": st["mismatch"]}
 
-    def embed_all(self, *, progress: Any = None, batch: int = 64) -> dict[str, Any]:
+    def embed_all(self, *, progress: Any = None, batch: int = 64, bulk_threads: bool = False) -> dict[str, Any]:
+        """`bulk_threads`: this process does nothing else (a CLI backfill), so a local model may use every core."""
         rt = self.rt
         if not rt.vectors_enabled:
             raise ProviderUnavailable(f"provider {rt.provider.name!r} makes no vectors; choose one with --embed")
+        threads = rt.provider.prefer_bulk_threads() if bulk_threads else None
         missing = rt.store.nodes_missing_vectors(rt.provider.identity())
         if not missing:
             return {"status": "complete", "message": "every memory already has a vector from this provider",
@@ -248,7 +250,10 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
                 progress(done, len(missing))
         with rt.store.transaction():
             rt.store.log("embed:backfill", None, {"succeeded": done, "identity": rt.provider.identity()}, rt.now_iso())
-        return {"status": "backfill_complete", "succeeded": done, "failed": 0, "identity": rt.provider.identity()}
+        out = {"status": "backfill_complete", "succeeded": done, "failed": 0, "identity": rt.provider.identity()}
+        if threads is not None:
+            out["threads"] = threads
+        return out
 
     def _with_warnings(self, out: dict[str, Any]) -> dict[str, Any]:
         if self.rt.warnings:

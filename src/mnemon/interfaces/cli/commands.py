@@ -213,7 +213,7 @@ def embed(show_status: bool, backfill: bool) -> None:
     """Embedding status and backfill."""
     def go(c: Ctx) -> Any:
         if backfill:
-            return c.mem.embed_all(progress=progress_bar("embedding"))
+            return c.mem.embed_all(progress=progress_bar("embedding"), bulk_threads=True)
         return c.mem.embed_status()
     run(go)
 

@@ -24,7 +24,7 @@ def _ingest(mode: str, vault: str | None, hints: str | None, max_notes: int | No
         settings = vault_settings(c.cfg, vault=vault, hints=hints, follow_symlinks=follow_symlinks or None)
         return c.mem.ingest(settings.vault, mode=mode, max_notes=max_notes, follow_symlinks=settings.follow_symlinks,
                             hints=list(settings.hints), progress=progress_bar("parsing"), workers=workers,
-                            embed=not no_embed, embed_progress=progress_bar("embedding"))
+                            embed=not no_embed, embed_progress=progress_bar("embedding"), bulk_threads=True)
     run(go)
 
 

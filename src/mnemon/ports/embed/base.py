@@ -82,6 +82,7 @@ class EmbedSettings:
     dimensions: int | None = None
     threads: int = 1
     timeout: float = 30.0
+    threads_chosen: bool = False  # MNEMON_EMBED_THREADS was set: never overridden, not even for a bulk job
 
     def __post_init__(self) -> None:
         if self.dimensions is not None and (isinstance(self.dimensions, bool) or self.dimensions <= 0):
@@ -107,6 +108,7 @@ class EmbedSettings:
             dimensions=_parse_positive_int(environ, ENV_PREFIX + "DIMENSIONS"),
             threads=threads if threads is not None else 1,
             timeout=timeout if timeout is not None else 30.0,
+            threads_chosen=threads is not None,
         )
 
 
@@ -163,6 +165,11 @@ class EmbeddingProvider(ABC):
     @abstractmethod
     def available(self) -> bool:
         """Cheap check that embedding would work now; never raises."""
+
+    def prefer_bulk_threads(self) -> int | None:
+        """Called by a process about to embed many texts and nothing else (a CLI ingest or backfill): a local model
+        may use more cores for it. Returns the threads the model will use; None for a provider without threads."""
+        return None
 
     @abstractmethod
     def _embed_documents_batch(self, texts: list[str]) -> npt.ArrayLike:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import threading
 from typing import Any
 
@@ -18,6 +19,9 @@ import numpy.typing as npt
 from mnemon.core.errors import ProviderUnavailable
 
 from .base import EmbeddingProvider, EmbedSettings
+
+
+MAX_BULK_THREADS = 8
 
 
 def _c_string(text: str) -> str:
@@ -34,6 +38,7 @@ class _LazyLocalModel(EmbeddingProvider):
 
     def __init__(self, settings: EmbedSettings | None = None) -> None:
         self._threads = settings.threads if settings is not None else 1
+        self._threads_chosen = settings.threads_chosen if settings is not None else False
         self._engine: Any = None
         # One lock for load and inference: the native engines keep scratch buffers per model object,
         # and the MCP/HTTP servers call in from worker threads.
@@ -41,6 +46,15 @@ class _LazyLocalModel(EmbeddingProvider):
 
     def available(self) -> bool:
         return importlib.util.find_spec(self.module_name) is not None
+
+    def prefer_bulk_threads(self) -> int | None:
+        """Every core up to `MAX_BULK_THREADS` for a one-shot bulk job (2 threads embed 1.8× as fast as one on an idle
+        2-core machine) — unless MNEMON_EMBED_THREADS chose, or the model is loaded already: OpenMP reads its thread
+        count once per process, so a process that also answers queries keeps the 1 thread those need under load."""
+        with self._lock:
+            if self._engine is None and not self._threads_chosen:
+                self._threads = max(1, min(os.cpu_count() or 1, MAX_BULK_THREADS))
+            return self._threads
 
     def _missing(self, cause: BaseException) -> ProviderUnavailable:
         return ProviderUnavailable(
