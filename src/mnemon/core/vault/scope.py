@@ -4,7 +4,7 @@ Mneme turns any prompt word that equals a folder category ("context", "project",
 and matches the rest as substrings ("tax" finds "syntax"), so a plain question could silently lose most of the vault
 (reference: its `retrieve` path filter). Here only path syntax scopes a prompt: a word with a ``/`` in it
 (``Projects/``, ``Projects/lighthouse``, ``areas/suppliers.md``) or ending in ``.md`` (``lighthouse.md``), or the
-same inside backticks or double quotes when the path has spaces (```Meetings/2026-04-01 Review.md```). A mention
+same inside backticks or double quotes when the path has spaces (`` `Meetings/2026-04-01 Review.md` ``). A mention
 scopes to the notes it names — a folder's notes, a note by path (with or without ``.md``, by a trailing part of
 its path) or by file name — compared as link targets are (`links.normalise_link_key`: case, ``-``/``_``/spaces).
 A mention that names no note (``and/or``, ``TCP/IP``) scopes nothing and is reported as unmatched.
