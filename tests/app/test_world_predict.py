@@ -343,3 +343,27 @@ def test_eval_retrieval_new_keys_never_move_the_demo_score(world: tuple[Mnemon, 
         out = mem.eval_retrieval(cases=json.dumps({"memories": DEMO_MEMORIES, "now": DEMO_NOW, "cases": cases}))
         assert {key: out[key] for key in ("hit@k", "mrr", "forbidden_rate", "score")} == {
             key: demo[key] for key in ("hit@k", "mrr", "forbidden_rate", "score")}
+
+
+def test_contract_reads_only_the_edges_that_can_break_it_and_counts_them_all(world: tuple[Mnemon, FakeClock],
+                                                                            tmp_path: Any) -> None:
+    """A vault's structure and observation edges need no validation: the check counts them without reading them,
+    and still finds the one unvalidated claim among them (agent preflight runs this on every prompt)."""
+    import shutil
+    from pathlib import Path
+
+    mem, _ = world
+    shutil.copytree(Path(__file__).resolve().parents[2] / "examples" / "vault", tmp_path / "vault")
+    mem.ingest(str(tmp_path / "vault"), embed=False)
+    active = sum(1 for e in mem.rt.store.iter_edges() if e.status == "active")
+    assert mem.contract_check()["checked"]["edges"] == active
+    now = iso(T0)
+    with mem.rt.store.transaction():
+        for person, origin in (("note:People/ada-quill.md", "ingest"), ("note:People/bram-okafor.md", "user")):
+            mem.rt.store.upsert_edge(Edge(src="note:Projects/lighthouse.md", dst=person, type="employs",
+                                          status="active", origin=origin, created_at=now))
+    with pytest.raises(ContractViolation) as info:
+        mem.contract_check()
+    report = info.value.details
+    assert [v["rule"] for v in report["violations"]] == ["semantic_edges_need_validation"]  # the user's edge passes
+    assert report["checked"]["edges"] == active + 2

@@ -37,5 +37,6 @@ def test_a_correction_route_says_how_to_record_it() -> None:
 @given(st.text(max_size=300))
 def test_every_prompt_gets_a_route_with_a_next_step(prompt: str) -> None:
     block = route(prompt).to_dict()
-    assert block["path"] in (RETRIEVAL, CORRECTION, BOTH) and 0 < float(block["confidence"]) <= 1  # type: ignore[arg-type]
+    assert block["path"] in (RETRIEVAL, CORRECTION, BOTH)
+    assert 0 < float(block["confidence"]) <= 1  # type: ignore[arg-type]
     assert block["next_step"]

@@ -17,20 +17,24 @@ from .common import WorldView, instant, load_view, world_of
 CONTRACT_NAME, CONTRACT_VERSION = "mnemon-agent-brain", "mnemon-agent-brain-v1"
 
 
-def edge_facts(rt: Runtime) -> list[dict[str, Any]]:
-    facts = []
-    for edge_id, relation, origin, metadata in world_of(rt).active_edge_facts():
-        facts.append({
-            "id": edge_id, "relation": relation, "status": "active",
-            "requires_validation": requires_validation(relation),
-            "validated": metadata.get("validated") is True or origin == "user",
-        })
-    return facts
+def edge_facts(rt: Runtime) -> tuple[list[dict[str, Any]], int]:
+    """The facts of the active edges whose relation needs validation, and how many active edges there are. Only
+    those edges can break the rule, so only they are read: a vault's 100k structure and observation edges made every
+    `agent preflight` read and decode them all (0.64 of its 0.86 s on a 2,000-note vault)."""
+    world = world_of(rt)
+    relations = world.active_edge_relations()
+    checked = sorted(r for r in relations if requires_validation(r))
+    facts = [{"id": edge_id, "relation": relation, "status": "active", "requires_validation": True,
+              "validated": metadata.get("validated") is True or origin == "user"}
+             for edge_id, relation, origin, metadata in world.active_edge_facts(checked)]
+    return facts, sum(relations.values())
 
 
 def contract_report(rt: Runtime, view: WorldView) -> dict[str, Any]:
-    report = check_contract(edge_facts(rt), list(view.assertions.values()),
-                            [*view.predictions.values(), *view.invalid_predictions], view.actions)
+    facts, active_edges = edge_facts(rt)
+    report = check_contract(facts, list(view.assertions.values()),
+                            [*view.predictions.values(), *view.invalid_predictions], view.actions,
+                            edges_total=active_edges)
     found = report.to_dict()
     # Mneme's report names: `name`, `version` and `failures` (= the violations) beside mnemon's own keys
     return {"name": CONTRACT_NAME, "version": CONTRACT_VERSION, **found, "failures": found["violations"],

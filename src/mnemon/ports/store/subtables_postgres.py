@@ -83,6 +83,11 @@ class PostgresWorld(SQLiteWorld):
             self._ready = _tables_exist(self.store, _TABLES)
         return self._ready
 
+    def active_edge_relations(self) -> dict[str, int]:
+        """As on SQLite; counted here (SQLite keeps the counts in a table of their own)."""
+        return {r[0]: int(r[1]) for r in self.conn.execute(
+            "SELECT type, COUNT(*) FROM edge_rows WHERE status = 'active' GROUP BY type")}
+
 
 class PostgresVault(SQLiteVault):
     """The vault tables of one `PostgresStore` (reach it as `store.vault`)."""

@@ -240,11 +240,23 @@ class SQLiteWorld:
                f" AND status IN ({','.join('?' * len(statuses))}) ORDER BY id")
         return [_edge(r) for r in self.conn.execute(sql, [*wanted, *statuses])]
 
-    def active_edge_facts(self) -> list[tuple[int, str, str, dict[str, Any]]]:
-        """(id, relation, origin, metadata) of every active edge — what the contract's validation rule needs."""
+    def active_edge_facts(self, relations: Sequence[str] | None = None) -> list[tuple[int, str, str, dict[str, Any]]]:
+        """(id, relation, origin, metadata) of the active edges (of `relations` only, when given): what the
+        contract's validation rule needs."""
+        where, args = "status = 'active'", []
+        if relations is not None:
+            if not relations:
+                return []
+            where += f" AND type IN ({','.join('?' * len(relations))})"
+            args = list(relations)
         return [(r[0], r[1], r[2], json.loads(r[3]) if r[3] and r[3] != "{}" else {})
-                for r in self.conn.execute("SELECT id, type, origin, metadata FROM edge_rows WHERE status = 'active'"
-                                           " ORDER BY id")]
+                for r in self.conn.execute(f"SELECT id, type, origin, metadata FROM edge_rows WHERE {where}"
+                                           " ORDER BY id", args)]
+
+    def active_edge_relations(self) -> dict[str, int]:
+        """How many active edges each relation has (the store keeps these counts: no edge row is read)."""
+        return {r[0]: int(r[1]) for r in self.conn.execute(
+            "SELECT type, n FROM edge_counts WHERE status = 'active' AND n > 0")}
 
     # ── the one deleting path: explicit scoped forget ────────────────────────
     def forget_scope(self, scope: str, when: str, *, dry_run: bool = False) -> dict[str, int]:
