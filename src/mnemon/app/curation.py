@@ -127,8 +127,8 @@ def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any
         cands.append({"insight": n.to_dict(), "effective_importance": round(values[i], 4),
                       "days_since_access": round((now - last).total_seconds() / 86400, 2),
                       "edge_count": counts.get(i, 0), "immune": False})
-    return {"total_insights": rt.store.count_active(), "recomputed": len(ids), "threshold": threshold, "candidates_found": len(weak), "candidates": cands,
-            "max_insights": rt.max_insights,
+    return {"total_insights": rt.store.count_active(), "recomputed": len(ids), "threshold": threshold,
+            "candidates_found": len(weak), "candidates": cands, "max_insights": rt.max_insights,
             "actions": {"purge": "mnemon forget <id>", "keep": "mnemon gc --keep <id>"}}
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InvalidInput, ProviderUnavailable
+from ..core.keywords import VAULT_SOURCE_PREFIX
 from ..core.model import Edge, Memory, parse_iso
 from ..core.ontology import category_of
 from ..core.text import excerpt, tokens
@@ -83,16 +84,10 @@ def _dates(text: str) -> list[datetime]:
     return [datetime(year, month, day) for _, _, year, month, day in date_spans(text) if year is not None]
 
 
-@lru_cache(maxsize=65_536)
-def _first_term(word: str) -> str:
-    """The search term a word stands for ("" for a stop word); cached: a vault repeats its words across thousands
-    of bullets, and the proactive pass asks for each word of each hinted one."""
-    found = tokens(word)
-    return found[0] if found else ""
-
-
 @lru_cache(maxsize=200_000)
 def _chunk_terms(chunk: str) -> tuple[str, ...]:
+    """The search terms of one word or whitespace-free chunk; cached: a vault repeats its words across thousands of
+    bullets, and the proactive pass reads every one (and each word of each hinted one again)."""
     return tuple(tokens(chunk))
 
 
@@ -105,7 +100,7 @@ def _words(text: str) -> frozenset[str]:
 @lru_cache(maxsize=65_536)
 def _segments(source: str) -> frozenset[str]:
     """The folder and file names of a source, lower-cased (every bullet of a note shares them)."""
-    path = source[len("vault:"):] if source.startswith("vault:") else source
+    path = source.removeprefix(VAULT_SOURCE_PREFIX)
     return frozenset(s.lower() for s in re.split(r"[/:]", path) if s)
 
 
@@ -130,7 +125,7 @@ def score_observation(node: Memory, *, hints: tuple[str, ...], now: datetime, re
     hit = [h for h in hints if h in words]
     if hit:
         parts["hints"] = 2.0 * len(hit)
-        shown = [w for w in re.findall(r"[\w-]+", node.content.lower()) if _first_term(w) in hit]
+        shown = [w for w in re.findall(r"[\w-]+", node.content.lower()) if any(t in hit for t in _chunk_terms(w)[:1])]
         reasons.append("matched hint: " + ", ".join(dict.fromkeys(shown or hit)))
     if note_type in _IMPORTANT_TYPES:
         parts["note_type"] = 1.5

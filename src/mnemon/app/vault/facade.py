@@ -41,7 +41,7 @@ class VaultMixin:
         out = ingest_vault(self.rt, vault, mode=mode, max_notes=max_notes, follow_symlinks=follow_symlinks,
                            hints=parse_hints(hints), progress=progress, workers=workers, embed=embed,
                            embed_progress=embed_progress)
-        if threads is not None and isinstance(out.get("vectors"), dict):
+        if threads is not None:
             out["vectors"]["threads"] = threads
         return out
 
