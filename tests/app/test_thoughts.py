@@ -177,3 +177,32 @@ def test_the_proactive_pass_reads_the_words_keyword_search_reads(text: str) -> N
     from mnemon.core.text import tokens
 
     assert _words(text) == frozenset(tokens(text))
+
+
+_DATE_PIECES = st.sampled_from(["2026-03-20", "30 Jun 2026", "Jun 30", "Mar 5, 2027", "2026-02-30", "due", "by",
+                                "[[2026-04-11]]", "https://x.org/2026-01-02", "waiting", "3", "Apr", " ", "-"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_DATE_PIECES, max_size=8).map(" ".join))
+def test_dates_stored_at_ingest_score_as_the_text_would(text: str) -> None:
+    """Ingestion stores the days a bullet names (`dates` in its metadata) so the proactive pass does not parse every
+    bullet's dates again; the stored days must score exactly as reading the text does."""
+    from datetime import datetime, timezone
+    from mnemon.app.vault.plan import _dated_days
+    now = datetime(2026, 3, 1, tzinfo=timezone.utc)
+    plain = Memory(id="m", content=text, created_at="2026-01-01T00:00:00Z", metadata={"observation_kind": "risk"})
+    stored = Memory(id="m", content=text, created_at="2026-01-01T00:00:00Z",
+                    metadata={"observation_kind": "risk", "dates": _dated_days(text)})
+    assert score_observation(stored, hints=("due",), now=now, recent_seeds=set()) == \
+        score_observation(plain, hints=("due",), now=now, recent_seeds=set())
+
+
+def test_candidates_word_their_hint_reasons_as_scoring_one_observation_does(graph: tuple[Mnemon, dict[str, str]]) -> None:
+    from mnemon.app.thoughts import scored_candidates
+    mem, _ = graph
+    hints = parse_hints("school,deadline")
+    kept, suppressed = scored_candidates(mem.rt, hints=hints, hops=2)
+    assert any(any(r.startswith("matched hint: ") for r in c.reasons) for c in kept)
+    for c in kept + suppressed:  # (a note's type adds to the score, never to the reasons)
+        assert c.reasons == score_observation(c.memory, hints=hints, now=mem.rt.now(), recent_seeds=set())[2]

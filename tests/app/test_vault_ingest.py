@@ -11,6 +11,8 @@ import pytest
 from mnemon.app.vault.ingest import walk_vault
 from mnemon.core.errors import NotFound
 from mnemon.core.keywords import embedding_text_of
+from mnemon.core.text import tokens
+from mnemon.ports.store.sqlite import SQLiteStore
 
 from keyword_index_check import assert_index_matches_rows
 
@@ -97,6 +99,56 @@ def test_unchanged_vault_reparses_nothing_and_a_changed_note_only_itself(mem, va
     assert changed["notes_read"] == 1 and changed["notes_unchanged"] == 12
     texts = [m.content for m in mem.rt.store.iter_nodes(kind="memory") if m.source == "vault:Areas/suppliers.md"]
     assert any("Harbour Freight" in t for t in texts)
+
+
+def test_a_re_parsed_note_keeps_its_edges_ids_and_moves_their_lines(mem, vault: Path) -> None:
+    """An edit re-plans the whole note, but an edge planned again is the same edge: its id (which a person may have
+    noted for explain-edge or weaken-edge) and history stay, and only what changed — here the line — is rewritten."""
+    mem.ingest(str(vault))
+    lighthouse = "note:Projects/lighthouse.md"
+    before = {(e.src, e.dst, e.type): e for e in mem.rt.store.iter_edges() if e.src == lighthouse}
+    station = before[(lighthouse, "note:Projects/harbour-station.md", "links_to")]
+    note = vault / "Projects" / "lighthouse.md"
+    text = note.read_text(encoding="utf-8")
+    note.write_text(text.replace("\n\n", "\n\nA new opening line.\n\n", 1), encoding="utf-8")
+    out = mem.ingest(str(vault))
+    assert out["notes_read"] == 1 and out["edges_added"] < len(before)
+    after = {(e.src, e.dst, e.type): e for e in mem.rt.store.iter_edges() if e.src == lighthouse}
+    assert set(after) >= set(before) - {k for k in before if k[1].startswith("vault:")}
+    moved = after[(lighthouse, "note:Projects/harbour-station.md", "links_to")]
+    assert moved.id == station.id and moved.created_at == station.created_at
+    assert moved.metadata["line"] == station.metadata["line"] + 2 and moved.evidence == station.evidence
+    assert {e.id for k, e in after.items() if k in before} == {e.id for k, e in before.items() if k in after}
+
+
+def test_a_promoted_parsed_edge_is_reset_by_a_re_parse_and_says_so(mem, vault: Path) -> None:
+    mem.ingest(str(vault))
+    edge = next(e for e in _edges(mem, "links_to", "note:Projects/lighthouse.md") if e.status == "candidate")
+    mem.rt.store.set_edge_status(int(edge.id), "active", actor="test", reason="promoted without validation")
+    note = vault / "Projects" / "lighthouse.md"
+    note.write_text(note.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
+    mem.ingest(str(vault))
+    again = mem.rt.store.get_edge(int(edge.id))
+    assert again is not None and again.status == "candidate"  # as a fresh parse would have written it
+    events = [ev["event"] for ev in mem.rt.store.edge_events(int(edge.id))]
+    assert events[-1] == "reparsed"
+
+
+def test_a_re_parse_leaves_unchanged_rows_as_they_were(mem, vault: Path, clock) -> None:  # type: ignore[no-untyped-def]
+    mem.rt.clock = clock
+    mem.ingest(str(vault))
+    note = vault / "Areas" / "suppliers.md"
+    rows = {m.id: m for m in mem.rt.store.iter_nodes(kind="memory") if m.source == "vault:Areas/suppliers.md"}
+    clock.advance(days=1)
+    note.write_text(note.read_text(encoding="utf-8") + "\n## Later\n\nHarbour Freight quoted the gantry.\n",
+                    encoding="utf-8")
+    mem.ingest(str(vault))
+    after = {m.id: m for m in mem.rt.store.iter_nodes(kind="memory") if m.source == "vault:Areas/suppliers.md"}
+    kept = set(rows) & set(after)
+    assert kept and all(after[i].updated_at == rows[i].updated_at for i in kept)
+    assert mem.rt.store.keyword_search(tokens("gantry"), 5)  # the new section is found by its words
+    if isinstance(mem.rt.store, SQLiteStore):  # rows skipped by the refresh are still indexed exactly once
+        assert_index_matches_rows(mem.rt.store)
 
 
 def test_removed_text_and_removed_notes_leave_no_stale_rows(mem, vault: Path) -> None:

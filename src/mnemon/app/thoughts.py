@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import lru_cache, partial
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -49,15 +50,23 @@ _IMPORTANT_TYPES = {"project", "finance", "event", "person"}
 _NAV_TYPES = {"note", "project", "person", "finance", "event", "place", "placeholder"}
 
 
+_HINT_SLOT = "\0hint"  # where a candidate's "matched hint: …" reason goes once someone reads its reasons
+
+
 @dataclass
 class Candidate:
     memory: Memory
     score: float
     breakdown: dict[str, float]
-    reasons: list[str]
+    draft_reasons: list[str]  # the reasons, the hint reason still a slot: it is worded only for the shown few
     skip_reasons: list[str] = field(default_factory=list)
     seed_id: str = ""
     path: list[dict[str, Any]] = field(default_factory=list)
+    hints_hit: tuple[str, ...] = ()
+
+    @property
+    def reasons(self) -> list[str]:
+        return _worded(self.draft_reasons, self.memory.content, self.hints_hit)
 
 
 def _check_hops(hops: Any) -> int:
@@ -94,7 +103,7 @@ def _chunk_terms(chunk: str) -> tuple[str, ...]:
 def _words(text: str) -> frozenset[str]:
     """The search terms of a text, tokenised a whitespace-separated chunk at a time through a cache: the proactive
     pass scores every bullet of a vault, and a vault repeats its words (half the time of `tokens` here)."""
-    return frozenset(term for chunk in text.split() for term in _chunk_terms(chunk))
+    return frozenset(chain.from_iterable(map(_chunk_terms, text.split())))
 
 
 @lru_cache(maxsize=65_536)
@@ -104,8 +113,38 @@ def _segments(source: str) -> frozenset[str]:
     return frozenset(s.lower() for s in re.split(r"[/:]", path) if s)
 
 
+def _hint_reason(text: str, hit: Sequence[str]) -> str:
+    """The text's words that matched a hint, as written (the stemmed hints when none reads back)."""
+    shown = [w for w in re.findall(r"[\w-]+", text.lower()) if any(t in hit for t in _chunk_terms(w)[:1])]
+    return "matched hint: " + ", ".join(dict.fromkeys(shown or hit))
+
+
+def _worded(reasons: list[str], text: str, hit: Sequence[str]) -> list[str]:
+    return [_hint_reason(text, hit) if r == _HINT_SLOT else r for r in reasons]
+
+
+def _stored_dates(meta: dict[str, Any]) -> list[datetime] | None:
+    """The dated days ingestion found in a bullet's text (`dates` in its metadata), or None for a row written
+    before ingestion stored them (a payload observation, an older store): the caller reads its text."""
+    days = meta.get("dates")
+    if not isinstance(days, list):
+        return None
+    try:
+        return [datetime(int(d[:4]), int(d[5:7]), int(d[8:10])) for d in days]
+    except (TypeError, ValueError):
+        return None
+
+
 def score_observation(node: Memory, *, hints: tuple[str, ...], now: datetime, recent_seeds: set[str],
                       note_type: str = "") -> tuple[float, dict[str, float], list[str]]:
+    score, parts, reasons, hit = _score(node, hints=hints, now=now, recent_seeds=recent_seeds, note_type=note_type)
+    return score, parts, _worded(reasons, node.content, hit)
+
+
+def _score(node: Memory, *, hints: tuple[str, ...], now: datetime, recent_seeds: set[str],
+           note_type: str = "") -> tuple[float, dict[str, float], list[str], list[str]]:
+    """`score_observation` with the hint reason left as a slot: the proactive pass scores every bullet of a vault
+    and shows a handful, and wording the reason cost a third of its scoring."""
     meta = node.metadata or {}
     kind = str(meta.get("observation_kind") or "fact")
     words = _words(node.content)
@@ -125,12 +164,13 @@ def score_observation(node: Memory, *, hints: tuple[str, ...], now: datetime, re
     hit = [h for h in hints if h in words]
     if hit:
         parts["hints"] = 2.0 * len(hit)
-        shown = [w for w in re.findall(r"[\w-]+", node.content.lower()) if any(t in hit for t in _chunk_terms(w)[:1])]
-        reasons.append("matched hint: " + ", ".join(dict.fromkeys(shown or hit)))
+        reasons.append(_HINT_SLOT)
     if note_type in _IMPORTANT_TYPES:
         parts["note_type"] = 1.5
     naive_now = now.replace(tzinfo=None)
-    dates = _dates(node.content)
+    dates = _stored_dates(meta)
+    if dates is None:
+        dates = _dates(node.content)
     if dates:
         upcoming = [d for d in dates if d >= naive_now]
         if upcoming and (min(upcoming) - naive_now).days <= 30:
@@ -151,7 +191,7 @@ def score_observation(node: Memory, *, hints: tuple[str, ...], now: datetime, re
     if node.id in recent_seeds or seed in recent_seeds:
         parts["recently_surfaced"] = -RECENT_PENALTY
         reasons.append("recently surfaced (cooldown)")
-    return round(sum(parts.values()), 4), parts, reasons
+    return round(sum(parts.values()), 4), parts, reasons, hit
 
 
 def _recent_seeds(rt: Runtime) -> set[str]:
@@ -277,9 +317,9 @@ def scored_candidates(rt: Runtime, *, hints: tuple[str, ...], hops: int) -> tupl
     for n in observations:
         meta = n.metadata or {}
         seed = f"note:{meta['note']}" if meta.get("note") else n.id
-        score, parts, reasons = score_observation(n, hints=hints, now=now, recent_seeds=recent,
-                                                  note_type=_node_type(notes.get(seed)) if seed in notes else "")
-        cand = Candidate(n, score, parts, reasons, seed_id=seed)
+        score, parts, reasons, hit = _score(n, hints=hints, now=now, recent_seeds=recent,
+                                            note_type=_node_type(notes.get(seed)) if seed in notes else "")
+        cand = Candidate(n, score, parts, reasons, seed_id=seed, hints_hit=tuple(hit))
         if n.id in killed_targets:
             cand.skip_reasons.append("observation edge killed")
         if score <= 0:

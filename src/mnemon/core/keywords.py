@@ -36,7 +36,7 @@ _PROBE = "The Runners were RUNNING quickly; don't they've groups grouped generou
 def keyword_text(title: str | None, content: str, source: str, metadata: Mapping[str, Any] | str | None) -> str:
     """The FTS body of a memory row (space-separated tokens)."""
     if source.startswith(VAULT_SOURCE_PREFIX):
-        skip = _skipped_lines(metadata)
+        skip = skipped_lines(metadata)
         if skip:
             content = "\n".join(line for i, line in enumerate(content.split("\n")) if i not in skip)
         return token_text(f"{title}\n{content}" if title else content)
@@ -54,7 +54,7 @@ def embedding_text(title: str | None, content: str, source: str, metadata: Mappi
         return content
     from .vault.links import display_links  # here: the vault package (YAML parser and all) is no cost of recall
 
-    skip = _skipped_lines(metadata)
+    skip = skipped_lines(metadata)
     if skip:
         content = "\n".join(line for i, line in enumerate(content.split("\n")) if i not in skip)
     text = display_links(f"{title}\n{content}" if title else content).strip()
@@ -79,7 +79,8 @@ def keyword_fingerprint() -> str:
 _NO_LINES: frozenset[int] = frozenset()
 
 
-def _skipped_lines(metadata: Mapping[str, Any] | str | None) -> frozenset[int]:
+def skipped_lines(metadata: Mapping[str, Any] | str | None) -> frozenset[int]:
+    """The content lines keyword search leaves out of a row (`fts_skip` in its metadata, as values or JSON)."""
     if not metadata:  # most rows (an ingest computes this 20 times a note)
         return _NO_LINES
     if isinstance(metadata, str):

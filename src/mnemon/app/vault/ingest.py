@@ -94,8 +94,17 @@ class _EdgeView:
         return self.edge.origin
 
 
-def edge_survives(edge: Edge) -> bool:
-    return survives_rebuild(_EdgeView(edge))
+@dataclass(frozen=True)
+class _IngestEdge:
+    """`core.vault.EdgeLike` over the head of an edge ingest wrote (`vault.ingest_edge_heads`)."""
+
+    status: str
+    validated: bool
+    origin: str = "ingest"
+    id: str = ""
+    relation: str = ""
+    confidence: float = 0.0
+    evidence: str | None = None
 
 
 def _inside(root: str, path: str) -> bool:
@@ -237,6 +246,7 @@ class _Writer:
         # an edge from one: a first ingest then skips the existence lookups (55k ids for 2,000 notes). Read inside
         # the write transaction (`ingest_vault`); until then assume rows exist.
         self.had_vault_rows = True
+        self.reusable: dict[tuple[str, str, str], int] = {}  # (src, dst, type) → id of an edge a rebuild may keep
 
     def resolve(self, key: str) -> tuple[str, str | None]:
         assert self.index is not None, "the link index is set once every note is planned"
@@ -247,23 +257,31 @@ class _Writer:
         self.placeholders.add(pid)
         return pid, None
 
-    def clear_note(self, path: str, keep_ids: set[str]) -> None:
-        """Drop what the last parse of `path` wrote, except surviving edges and the rows `keep_ids` names."""
-        nid = note_id(path)
-        old_ids = self.vault.derived_node_ids(path)
-        for edge in self.vault.edges_from([nid, *old_ids], origin="ingest"):
-            if edge_survives(edge):
-                if edge.status == "killed":
-                    self.preserved_killed += 1
-                else:
-                    self.preserved_active += 1
-        doomed = [e for e in self.vault.edges_from([nid, *old_ids], origin="ingest") if not edge_survives(e)]
-        self.released.update(e.dst for e in doomed if e.dst.split(":", 1)[0] in SHARED_KINDS)
-        self.vault.delete_edges([int(e.id or 0) for e in doomed])
-        stale = [i for i in old_ids if i not in keep_ids]
+    def clear_notes(self, notes: Sequence[tuple[str, set[str]]]) -> None:
+        """Drop what the last parse of each (path, keep ids) wrote, except surviving edges and the rows kept.
+
+        One pass for a batch of notes: a note's derived rows and edge sources carry its own path, so the notes'
+        clears are independent, and a re-planned vault reads its edges in a few statements. The edges a rebuild
+        owns are not deleted here but kept as `reusable`: the new parse of a note mostly plans the same edges again,
+        and `write_edges` gives such an edge its new values in place (its id, history and creation time stay);
+        `drop_unreused` deletes the rest once every edge of the run is written."""
+        old_ids = {path: self.vault.derived_node_ids(path) for path, _keep in notes}
+        doomed: set[int] = set()
+        for edge_id, src, dst, type_, status, validated in self.vault.ingest_edge_heads(
+                [x for path, _keep in notes for x in (note_id(path), *old_ids[path])]):
+            if not survives_rebuild(_IngestEdge(status, validated)):
+                doomed.add(edge_id)
+                self.reusable[(src, dst, type_)] = edge_id
+                if dst.split(":", 1)[0] in SHARED_KINDS:
+                    self.released.add(dst)
+            elif status == "killed":
+                self.preserved_killed += 1
+            else:
+                self.preserved_active += 1
+        stale = [i for path, keep in notes for i in old_ids[path] if i not in keep]
         if not stale:
             return
-        protected = {x for e in self.vault.edges_touching(stale) for x in (e.src, e.dst)}
+        protected = {x for e in self.vault.edges_touching(stale) if int(e.id or 0) not in doomed for x in (e.src, e.dst)}
         hard = [i for i in stale if i not in protected]
         soft = [i for i in stale if i in protected]
         gen = self.rt.store.vector_generation()
@@ -281,9 +299,8 @@ class _Writer:
 
         Clearing goes first for the batch, then the writes: a note's derived ids and edge sources carry its own
         path, so one note's clear can never touch another note's new rows."""
-        for plan in plans:
-            if known(plan):  # a file never ingested before has nothing to clear
-                self.clear_note(plan.path, {n.id for n in plan.nodes})
+        # a file never ingested before has nothing to clear
+        self.clear_notes([(plan.path, {n.id for n in plan.nodes}) for plan in plans if known(plan)])
         planned = [(f"vault:{plan.path}", n) for plan in plans for n in plan.nodes]
         existing = self.vault.existing_nodes([n.id for _source, n in planned]) if self.had_vault_rows else {}
         fresh = [(_derived_row(n, source, self.now), n) for source, n in planned if n.id not in existing]
@@ -315,13 +332,28 @@ class _Writer:
                          f"{p.rule}:{tier}" if tier else p.rule, path, p.metadata, now))
         if shared:
             self.vault.ensure_shared_nodes([_shared_node(i, now) for i in sorted(shared)])
-        existing = self.vault.edges_by_keys([row[:3] for row in rows]) if self.had_vault_rows else {}
+        existing = self.vault.edge_values_by_keys([row[:3] for row in rows]) if self.had_vault_rows else {}
         if existing:
+            reparsed: list[tuple[Any, ...]] = []
+            reset: list[tuple[int, str, str, dict[str, Any], str]] = []
             for row in rows:
                 found = existing.get(row[:3])
-                if found is not None and found.status == "killed":
-                    self.blocked.append(int(found.id or 0))
+                if found is None:
+                    continue
+                edge_id, status = found[0], found[1]
+                if self.reusable.get(row[:3]) == edge_id:  # cleared by this run and planned again: kept in place
+                    del self.reusable[row[:3]]
+                    values = (row[3], row[4], row[5], row[6], row[8], row[9], row[10])
+                    if values != (found[2], found[3], status, *found[4:]):
+                        reparsed.append((*values, now, edge_id))
+                        if row[5] != status:
+                            reset.append((edge_id, "reparsed", "ingest", {"from": status, "to": row[5]}, now))
+                elif status == "killed":
+                    self.blocked.append(edge_id)
             rows = [row for row in rows if row[:3] not in existing]
+            self.vault.reparse_edge_rows(reparsed)
+            if reset:
+                self.vault.log_edge_events(reset)
         self.vault.insert_edge_rows(rows)
         self.edges_added += len(rows)
         if self.blocked:
@@ -359,8 +391,14 @@ class _Writer:
                 joined += 1
         return {"links_moved": moved, "placeholders_joined": joined}
 
+    def drop_unreused(self) -> None:
+        """Delete the cleared edges no new parse planned again (`clear_notes`)."""
+        self.vault.delete_edges(sorted(self.reusable.values()))
+        self.reusable = {}
+
     def remove_note(self, path: str) -> None:
-        self.clear_note(path, set())
+        self.clear_notes([(path, set())])
+        self.drop_unreused()
         nid = note_id(path)
         if self.vault.edges_touching([nid]):
             self.rt.store.soft_delete([nid], self.now)
@@ -466,6 +504,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
             names_changed = bool(removed) or any(old_identities.get(p.path) != (p.title, p.aliases) for p in plans)
             writer.index, index_state = _link_index(vault_store, identities)
             writer.write_edges([(plan.path, e) for plan in plans for e in plan.edges if not e.dst])
+            writer.drop_unreused()
         if names_changed or writer.placeholders:
             links = writer.relink({p.note_id for p in plans})
         for path in removed:

@@ -19,11 +19,12 @@ from ...core.model import content_hash
 from ...core.ontology import observation_relation
 from ...core.keywords import SKIP_KEY, keyword_text
 from ...core.vault import gate_edge, parse_note, placeholder_key
+from ...core.vault.dates import date_spans
 from ...core.vault.model import ParsedNote, Section
 from ..bulk_gc import paused_gc
 
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
-PLAN_VERSION = "3"
+PLAN_VERSION = "4"
 SENSE_TEXT_CHARS = 2000
 _SLUG = re.compile(r"[^\w]+", re.UNICODE)
 
@@ -192,7 +193,8 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
             nodes[mid] = PlannedNode(mid, "memory", parsed.title, obs.text, "fact", importance_of(obs.score),
                                      f'{{"memory_kind":"{kind}","note":{path_json},"line":{obs.line},'
                                      f'"observation_kind":{_COMPACT(obs.kind)},"score":{float(obs.score)!r},'
-                                     f'"heading_path":{heading_path_json(_heading_path_at(parsed, obs.line))}}}',
+                                     f'"heading_path":{heading_path_json(_heading_path_at(parsed, obs.line))},'
+                                     f'"dates":{_COMPACT(_dated_days(obs.text))}}}',
                                      keyword_text(parsed.title, obs.text, source, None),
                                      content_hash(obs.text), kind)
         add_edge(_edge(nid, mid, observation_relation(obs.kind), obs.confidence, obs.evidence,
@@ -245,6 +247,12 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
         sense_text="\n".join(sense_parts)[:SENSE_TEXT_CHARS],
         warnings=tuple({"code": w.code, "message": w.message, "line": w.line} for w in parsed.warnings),
     )
+
+
+def _dated_days(text: str) -> list[str]:
+    """The days a bullet's text names with a year, as the proactive scorer reads them (`app.thoughts`): stored,
+    so scoring every bullet of a vault does not parse its dates again."""
+    return sorted({f"{y:04d}-{m:02d}-{d:02d}" for _, _, y, m, d in date_spans(text) if y is not None})
 
 
 def _observed_lines(section: Section, body: str, observed: set[int]) -> list[int]:

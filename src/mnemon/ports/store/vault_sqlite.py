@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ...core.keywords import embedding_text
+from ...core.keywords import embedding_text, skipped_lines
 from ...core.model import Edge, Memory
 from .edge_rows import SEQ_OF
 from .sources import OWNED_SOURCE
@@ -244,11 +244,43 @@ class SQLiteVault:
         """`refresh_nodes` for `node_row` tuples (their created/inserted times are not applied)."""
         if not rows:
             return
-        self._unindex_rows([r[0] for r in rows])
+        # A changed note re-plans every row, but most come back as they were (an edit moves a few lines): a row
+        # equal to its stored self is left alone, and only a row whose keyword text changed is re-indexed — taking
+        # a row out of the contentless index means tokenising its old text again.
+        stored = self._stored_rows([r[0] for r in rows])
+        changed: list[int] = []
+        reindex: list[int] = []
+        for i, r in enumerate(rows):
+            was = stored.get(r[0])
+            if was is None:
+                continue  # no such row: refresh ignores it
+            live = was[9] is None
+            if live and was[:9] == (r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[9], r[13]):
+                continue
+            changed.append(i)
+            if not (live and was[0] == r[1] and was[1:3] == (r[2], r[3]) and was[6:8] == (r[7], r[9])
+                    and skipped_lines(was[8]) == skipped_lines(r[13])):
+                reindex.append(i)
+        if not changed:
+            return
+        self._unindex_rows([rows[i][0] for i in reindex])
         self._write_many("UPDATE nodes SET kind=?, title=?, content=?, content_hash=?, category=?, importance=?, tags=?,"
                          " source=?, updated_at=?, metadata=?, deleted_at=NULL WHERE id=?",
-                         [(r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[9], r[11], r[13], r[0]) for r in rows])
-        self._index_rows(rows, fts_bodies, None)
+                         [(r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[9], r[11], r[13], r[0])
+                          for r in (rows[i] for i in changed)])
+        self._index_rows([rows[i] for i in reindex], [fts_bodies[i] for i in reindex] if fts_bodies is not None
+                         else None, None)
+
+    def _stored_rows(self, ids: Sequence[str]) -> dict[str, tuple[Any, ...]]:
+        """id → (kind, title, content, content_hash, category, importance, tags, source, metadata, deleted_at): the
+        columns `refresh_node_rows` writes, as stored."""
+        out: dict[str, tuple[Any, ...]] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            for r in self.conn.execute("SELECT id, kind, title, content, content_hash, category, importance, tags,"
+                                       f" source, metadata, deleted_at FROM nodes WHERE id IN ({','.join('?' * len(chunk))})",
+                                       list(chunk)):
+                out[r[0]] = tuple(r[1:])
+        return out
 
     # keyword index upkeep of the rows above; PostgreSQL's vault replaces these two (subtables_postgres.py)
     def _index_rows(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str | None] | None,
@@ -317,6 +349,21 @@ class SQLiteVault:
             out.extend(_edge(r) for r in self.conn.execute(sql + " ORDER BY id", args))
         return out
 
+    def ingest_edge_heads(self, srcs: Sequence[str]) -> list[tuple[int, str, str, str, str, bool]]:
+        """(id, src, dst, type, status, validated) of the edges ingest wrote from `srcs`: what a rebuild needs to
+        decide which survive (`core.vault.survives_rebuild`), without decoding every edge of a re-planned vault."""
+        out: list[tuple[int, str, str, str, str, bool]] = []
+        for chunk in _chunks(list(dict.fromkeys(srcs))):
+            for r in self.conn.execute("SELECT id, src, dst, type, status,"
+                                       " CASE WHEN status = 'active' THEN metadata END FROM edges"
+                                       f" WHERE src IN ({','.join('?' * len(chunk))}) AND origin = 'ingest' ORDER BY id",
+                                       list(chunk)):
+                meta = r[5]
+                validated = bool(meta) and meta != "{}" and bool(
+                    (json.loads(meta) if isinstance(meta, str) else meta).get("validated"))
+                out.append((int(r[0]), r[1], r[2], r[3], r[4], validated))
+        return out
+
     def edges_touching(self, ids: Sequence[str]) -> list[Edge]:
         from .sqlite import _EDGE_COLS, _edge
 
@@ -341,6 +388,19 @@ class SQLiteVault:
                 e = _edge(r)
                 if (e.src, e.dst, e.type) in wanted:
                     out[(e.src, e.dst, e.type)] = e
+        return out
+
+    def edge_values_by_keys(self, keys: Sequence[tuple[str, str, str]]) -> dict[tuple[str, str, str], tuple[Any, ...]]:
+        """(src, dst, type) → (id, status, weight, confidence, evidence, rule, source_path, metadata JSON) of the
+        edges that exist: what ingest compares a re-parsed edge with, read without decoding the others."""
+        out: dict[tuple[str, str, str], tuple[Any, ...]] = {}
+        wanted = set(keys)
+        for chunk in _chunks(sorted({k[0] for k in keys})):
+            for r in self.conn.execute("SELECT src, dst, type, id, status, weight, confidence, evidence, rule, source_path,"
+                                       f" metadata FROM edges WHERE src IN ({','.join('?' * len(chunk))})", list(chunk)):
+                if (r[0], r[1], r[2]) in wanted:
+                    meta = r[10] if isinstance(r[10], str) else _COMPACT(r[10])
+                    out[(r[0], r[1], r[2])] = (int(r[3]), r[4], r[5], r[6], r[7], r[8], r[9], meta)
         return out
 
     def edge_heads_around(self, node_ids: Sequence[str], keep: Sequence[str], sentence_relations: Sequence[str],
@@ -385,6 +445,12 @@ class SQLiteVault:
             "INSERT INTO edge_rows (src, dst, type, weight, confidence, status, evidence, origin, rule, source_path,"
             " metadata, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
             [(seq[r[0]], seq[r[1]], *r[2:], r[11]) for r in rows], Counter((r[2], r[5]) for r in rows))
+
+    def reparse_edge_rows(self, rows: Sequence[tuple[Any, ...]]) -> None:
+        """Give kept edges their re-parsed values: (weight, confidence, status, evidence, rule, source_path,
+        metadata JSON, updated_at, id)."""
+        self._write_many("UPDATE edge_rows SET weight = ?, confidence = ?, status = ?, evidence = ?, rule = ?,"
+                         " source_path = ?, metadata = ?, updated_at = ? WHERE id = ?", list(rows))
 
     def log_edge_events(self, rows: Sequence[tuple[int, str, str, dict[str, Any], str]]) -> None:
         self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
