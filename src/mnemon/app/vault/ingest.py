@@ -247,6 +247,10 @@ class _Writer:
         # the write transaction (`ingest_vault`); until then assume rows exist.
         self.had_vault_rows = True
         self.reusable: dict[tuple[str, str, str], int] = {}  # (src, dst, type) → id of an edge a rebuild may keep
+        # every edge from the nodes `clear_notes` cleared, as `edge_values_by_keys` gives it: `write_edges` finds
+        # the edges it would duplicate here instead of reading the same rows again
+        self.cleared_srcs: set[str] = set()
+        self.known_edges: dict[tuple[str, str, str], tuple[Any, ...]] = {}
 
     def resolve(self, key: str) -> tuple[str, str | None]:
         assert self.index is not None, "the link index is set once every note is planned"
@@ -266,18 +270,24 @@ class _Writer:
         and `write_edges` gives such an edge its new values in place (its id, history and creation time stay);
         `drop_unreused` deletes the rest once every edge of the run is written."""
         old_ids = {path: self.vault.derived_node_ids(path) for path, _keep in notes}
+        srcs = [x for path, _keep in notes for x in (note_id(path), *old_ids[path])]
         doomed: set[int] = set()
-        for edge_id, src, dst, type_, status, validated in self.vault.ingest_edge_heads(
-                [x for path, _keep in notes for x in (note_id(path), *old_ids[path])]):
+        for key, origin, values in self.vault.edge_values_from(srcs):
+            self.known_edges[key] = values
+            if origin != "ingest":
+                continue  # not derived from vault text: a rebuild never owns it
+            edge_id, status, meta = values[0], values[1], values[7]
+            validated = status == "active" and '"validated"' in meta and bool(json.loads(meta).get("validated"))
             if not survives_rebuild(_IngestEdge(status, validated)):
                 doomed.add(edge_id)
-                self.reusable[(src, dst, type_)] = edge_id
-                if dst.split(":", 1)[0] in SHARED_KINDS:
-                    self.released.add(dst)
+                self.reusable[key] = edge_id
+                if key[1].split(":", 1)[0] in SHARED_KINDS:
+                    self.released.add(key[1])
             elif status == "killed":
                 self.preserved_killed += 1
             else:
                 self.preserved_active += 1
+        self.cleared_srcs.update(srcs)
         stale = [i for path, keep in notes for i in old_ids[path] if i not in keep]
         if not stale:
             return
@@ -302,15 +312,16 @@ class _Writer:
         # a file never ingested before has nothing to clear
         self.clear_notes([(plan.path, {n.id for n in plan.nodes}) for plan in plans if known(plan)])
         planned = [(f"vault:{plan.path}", n) for plan in plans for n in plan.nodes]
-        existing = self.vault.existing_nodes([n.id for _source, n in planned]) if self.had_vault_rows else {}
-        fresh = [(_derived_row(n, source, self.now), n) for source, n in planned if n.id not in existing]
-        again = [(_derived_row(n, source, self.now), n) for source, n in planned if n.id in existing]
+        stored = self.vault.stored_rows([n.id for _source, n in planned]) if self.had_vault_rows else {}
+        fresh = [(_derived_row(n, source, self.now), n) for source, n in planned if n.id not in stored]
+        again = [(_derived_row(n, source, self.now), n) for source, n in planned if n.id in stored]
         if fresh:
             self.vault.insert_node_rows([row for row, _n in fresh], [n.fts for _row, n in fresh])
             self.new_memory_ids.extend(n.id for _row, n in fresh if n.kind == "memory")
         if again:
-            self.vault.refresh_node_rows([row for row, _n in again], [n.fts for _row, n in again])
-            self.new_memory_ids.extend(n.id for _row, n in again if n.kind == "memory" and existing[n.id][0] is not None)
+            self.vault.refresh_node_rows([row for row, _n in again], [n.fts for _row, n in again], stored)
+            # a revived row (deleted_at was set) lost its vector with its text: it needs one again
+            self.new_memory_ids.extend(n.id for _row, n in again if n.kind == "memory" and stored[n.id][9] is not None)
 
     def write_edges(self, planned: Sequence[tuple[str, PlannedEdge]]) -> None:
         """(note path, planned edge) pairs → resolved, deduplicated edge rows (each records its own creation)."""
@@ -332,7 +343,10 @@ class _Writer:
                          f"{p.rule}:{tier}" if tier else p.rule, path, p.metadata, now))
         if shared:
             self.vault.ensure_shared_nodes([_shared_node(i, now) for i in sorted(shared)])
-        existing = self.vault.edge_values_by_keys([row[:3] for row in rows]) if self.had_vault_rows else {}
+        existing = {row[:3]: self.known_edges[row[:3]] for row in rows if row[:3] in self.known_edges}
+        unread = [row[:3] for row in rows if row[0] not in self.cleared_srcs]
+        if unread and self.had_vault_rows:
+            existing.update(self.vault.edge_values_by_keys(unread))
         if existing:
             reparsed: list[tuple[Any, ...]] = []
             reset: list[tuple[int, str, str, dict[str, Any], str]] = []

@@ -40,6 +40,12 @@ _COUNT_TRIGGER_SQL = (
 # One encoder each, built once: `json.dumps` with non-default options builds a new encoder per call, which cost
 # seconds over the ~400k metadata/event blobs of a 2,000-note vault.
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_EDGE_VALUES = "src, dst, type, id, status, weight, confidence, evidence, rule, source_path, metadata, origin"
+
+
+def _edge_values(r: Sequence[Any]) -> tuple[Any, ...]:
+    """(id, status, weight, confidence, evidence, rule, source_path, metadata JSON) of an `_EDGE_VALUES` row."""
+    return (int(r[3]), r[4], r[5], r[6], r[7], r[8], r[9], r[10] if isinstance(r[10], str) else _COMPACT(r[10]))
 _LIST = json.JSONEncoder(ensure_ascii=False).encode  # the `["a", "b"]` spelling SQLiteStore writes for tags
 
 
@@ -240,14 +246,17 @@ class SQLiteVault:
         a row are ignored."""
         self.refresh_node_rows([node_row(n) for n in nodes], fts_bodies)
 
-    def refresh_node_rows(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str | None] | None = None) -> None:
-        """`refresh_nodes` for `node_row` tuples (their created/inserted times are not applied)."""
+    def refresh_node_rows(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str | None] | None = None,
+                          stored: dict[str, tuple[Any, ...]] | None = None) -> None:
+        """`refresh_nodes` for `node_row` tuples (their created/inserted times are not applied); `stored` is what
+        `stored_rows` says of them, when the caller read it already."""
         if not rows:
             return
         # A changed note re-plans every row, but most come back as they were (an edit moves a few lines): a row
         # equal to its stored self is left alone, and only a row whose keyword text changed is re-indexed — taking
         # a row out of the contentless index means tokenising its old text again.
-        stored = self._stored_rows([r[0] for r in rows])
+        if stored is None:
+            stored = self.stored_rows([r[0] for r in rows])
         changed: list[int] = []
         reindex: list[int] = []
         for i, r in enumerate(rows):
@@ -271,7 +280,7 @@ class SQLiteVault:
         self._index_rows([rows[i] for i in reindex], [fts_bodies[i] for i in reindex] if fts_bodies is not None
                          else None, None)
 
-    def _stored_rows(self, ids: Sequence[str]) -> dict[str, tuple[Any, ...]]:
+    def stored_rows(self, ids: Sequence[str]) -> dict[str, tuple[Any, ...]]:
         """id → (kind, title, content, content_hash, category, importance, tags, source, metadata, deleted_at): the
         columns `refresh_node_rows` writes, as stored."""
         out: dict[str, tuple[Any, ...]] = {}
@@ -349,19 +358,15 @@ class SQLiteVault:
             out.extend(_edge(r) for r in self.conn.execute(sql + " ORDER BY id", args))
         return out
 
-    def ingest_edge_heads(self, srcs: Sequence[str]) -> list[tuple[int, str, str, str, str, bool]]:
-        """(id, src, dst, type, status, validated) of the edges ingest wrote from `srcs`: what a rebuild needs to
-        decide which survive (`core.vault.survives_rebuild`), without decoding every edge of a re-planned vault."""
-        out: list[tuple[int, str, str, str, str, bool]] = []
+    def edge_values_from(self, srcs: Sequence[str]) -> list[tuple[tuple[str, str, str], str, tuple[Any, ...]]]:
+        """((src, dst, type), origin, values) of every edge from `srcs`, the values as `edge_values_by_keys` gives
+        them: what a rebuild needs to decide which edges survive and to compare the re-parsed ones with, in one read
+        that decodes nothing."""
+        out: list[tuple[tuple[str, str, str], str, tuple[Any, ...]]] = []
         for chunk in _chunks(list(dict.fromkeys(srcs))):
-            for r in self.conn.execute("SELECT id, src, dst, type, status,"
-                                       " CASE WHEN status = 'active' THEN metadata END FROM edges"
-                                       f" WHERE src IN ({','.join('?' * len(chunk))}) AND origin = 'ingest' ORDER BY id",
-                                       list(chunk)):
-                meta = r[5]
-                validated = bool(meta) and meta != "{}" and bool(
-                    (json.loads(meta) if isinstance(meta, str) else meta).get("validated"))
-                out.append((int(r[0]), r[1], r[2], r[3], r[4], validated))
+            for r in self.conn.execute(f"SELECT {_EDGE_VALUES} FROM edges WHERE src IN ({','.join('?' * len(chunk))})"
+                                       " ORDER BY id", list(chunk)):
+                out.append(((r[0], r[1], r[2]), r[11], _edge_values(r)))
         return out
 
     def edges_touching(self, ids: Sequence[str]) -> list[Edge]:
@@ -396,11 +401,10 @@ class SQLiteVault:
         out: dict[tuple[str, str, str], tuple[Any, ...]] = {}
         wanted = set(keys)
         for chunk in _chunks(sorted({k[0] for k in keys})):
-            for r in self.conn.execute("SELECT src, dst, type, id, status, weight, confidence, evidence, rule, source_path,"
-                                       f" metadata FROM edges WHERE src IN ({','.join('?' * len(chunk))})", list(chunk)):
+            for r in self.conn.execute(f"SELECT {_EDGE_VALUES} FROM edges WHERE src IN ({','.join('?' * len(chunk))})",
+                                       list(chunk)):
                 if (r[0], r[1], r[2]) in wanted:
-                    meta = r[10] if isinstance(r[10], str) else _COMPACT(r[10])
-                    out[(r[0], r[1], r[2])] = (int(r[3]), r[4], r[5], r[6], r[7], r[8], r[9], meta)
+                    out[(r[0], r[1], r[2])] = _edge_values(r)
         return out
 
     def edge_heads_around(self, node_ids: Sequence[str], keep: Sequence[str], sentence_relations: Sequence[str],
