@@ -173,10 +173,10 @@ def test_hint_parsing_and_validation(graph: tuple[Mnemon, dict[str, str]]) -> No
 @settings(max_examples=300)
 @given(st.text(alphabet=st.characters(categories=("L", "N", "P", "Zs")), max_size=120))
 def test_the_proactive_pass_reads_the_words_keyword_search_reads(text: str) -> None:
-    from mnemon.app.thoughts import _words
     from mnemon.core.text import tokens
+    from mnemon.core.vault.proactive import words_of
 
-    assert _words(text) == frozenset(tokens(text))
+    assert words_of(text) == frozenset(tokens(text))
 
 
 _DATE_PIECES = st.sampled_from(["2026-03-20", "30 Jun 2026", "Jun 30", "Mar 5, 2027", "2026-02-30", "due", "by",

@@ -36,6 +36,7 @@ from ..core.ontology import DEFAULT_ONTOLOGY, category_of
 from ..core.text import excerpt, tokens
 from ..core.vault.lifecycle import truth_policy
 from ..core.vault.observations import DEFAULT_HINTS, hint_words
+from ..core.vault.proactive import stemmed_hints
 from ..core.vault.scope import PathScope, path_mentions, resolve_mentions
 from .recall import RecallOutcome, run_recall
 from .runtime import Runtime
@@ -140,8 +141,7 @@ def _node_title(node: Memory | None, node_id: str) -> str:
 
 def parse_hints(hints: Any) -> tuple[str, ...]:
     """`"deadline,lease"` or a list → stemmed hint tokens; None → Mneme's default hints."""
-    words = hint_words(hints) if hints is not None else list(DEFAULT_HINTS)
-    return tuple(dict.fromkeys(t for h in words for t in tokens(h)))
+    return stemmed_hints(tuple(hint_words(hints) if hints is not None else DEFAULT_HINTS))
 
 
 # ── candidates ─────────────────────────────────────────────────────────────────────────────────────────────────

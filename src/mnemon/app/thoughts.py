@@ -11,19 +11,19 @@ Thought history lives in the oplog (`op = "thought"`), which no vault rebuild to
 """
 from __future__ import annotations
 
+import heapq
 import importlib
 import importlib.util
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from functools import lru_cache, partial
-from itertools import chain
+from functools import partial
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import InvalidInput, ProviderUnavailable
-from ..core.keywords import VAULT_SOURCE_PREFIX
 from ..core.model import Edge, Memory, parse_iso
 from ..core.ontology import category_of
 from ..core.text import excerpt, tokens
@@ -31,6 +31,8 @@ from ..core.vault.dates import date_spans
 from ..core.vault.lifecycle import truth_policy
 from ..core.vault.links import display_links
 from ..core.vault.observations import hint_words
+from ..core.vault.proactive import (DEADLINE_WORDS, FRESHNESS_MAX, HINT_REASON, OPEN_WORDS, PROACTIVE_STATE,
+                                    chunk_terms, proactive_key, static_parts, words_of)
 from ..render.cards import write_card
 from . import notes as notes_mod
 from .context import DEFAULT_BUDGET, DEFAULT_MAX_ITEMS, build_context_pack, parse_hints, source_path_of
@@ -42,15 +44,9 @@ DEFAULT_HOPS = 5
 MAX_HOPS = 12
 SURFACE_BUDGET = 5000
 NEXT_ACTIONS_HEADING = "Next Actions"
-_DEADLINE_WORDS = frozenset(tokens("due deadline expires overdue urgent"))
-_OPEN_WORDS = frozenset(tokens("waiting awaiting follow needs todo blocked unresolved pending"))
 # a list item's marker (and task box) at the start of a line: a section's bullets read as a list of clauses
 _LIST_MARKER = re.compile(r"^(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
-_IMPORTANT_TYPES = {"project", "finance", "event", "person"}
 _NAV_TYPES = {"note", "project", "person", "finance", "event", "place", "placeholder"}
-
-
-_HINT_SLOT = "\0hint"  # where a candidate's "matched hint: …" reason goes once someone reads its reasons
 
 
 @dataclass
@@ -93,34 +89,14 @@ def _dates(text: str) -> list[datetime]:
     return [datetime(year, month, day) for _, _, year, month, day in date_spans(text) if year is not None]
 
 
-@lru_cache(maxsize=200_000)
-def _chunk_terms(chunk: str) -> tuple[str, ...]:
-    """The search terms of one word or whitespace-free chunk; cached: a vault repeats its words across thousands of
-    bullets, and the proactive pass reads every one (and each word of each hinted one again)."""
-    return tuple(tokens(chunk))
-
-
-def _words(text: str) -> frozenset[str]:
-    """The search terms of a text, tokenised a whitespace-separated chunk at a time through a cache: the proactive
-    pass scores every bullet of a vault, and a vault repeats its words (half the time of `tokens` here)."""
-    return frozenset(chain.from_iterable(map(_chunk_terms, text.split())))
-
-
-@lru_cache(maxsize=65_536)
-def _segments(source: str) -> frozenset[str]:
-    """The folder and file names of a source, lower-cased (every bullet of a note shares them)."""
-    path = source.removeprefix(VAULT_SOURCE_PREFIX)
-    return frozenset(s.lower() for s in re.split(r"[/:]", path) if s)
-
-
 def _hint_reason(text: str, hit: Sequence[str]) -> str:
     """The text's words that matched a hint, as written (the stemmed hints when none reads back)."""
-    shown = [w for w in re.findall(r"[\w-]+", text.lower()) if any(t in hit for t in _chunk_terms(w)[:1])]
+    shown = [w for w in re.findall(r"[\w-]+", text.lower()) if any(t in hit for t in chunk_terms(w)[:1])]
     return "matched hint: " + ", ".join(dict.fromkeys(shown or hit))
 
 
 def _worded(reasons: list[str], text: str, hit: Sequence[str]) -> list[str]:
-    return [_hint_reason(text, hit) if r == _HINT_SLOT else r for r in reasons]
+    return [_hint_reason(text, hit) if r == HINT_REASON else r for r in reasons]
 
 
 def _stored_dates(meta: dict[str, Any]) -> list[datetime] | None:
@@ -146,27 +122,9 @@ def _score(node: Memory, *, hints: tuple[str, ...], now: datetime, recent_seeds:
     """`score_observation` with the hint reason left as a slot: the proactive pass scores every bullet of a vault
     and shows a handful, and wording the reason cost a third of its scoring."""
     meta = node.metadata or {}
-    kind = str(meta.get("observation_kind") or "fact")
-    words = _words(node.content)
-    parts: dict[str, float] = {"base": float(meta.get("score") or node.importance)}
-    reasons: list[str] = []
-    if kind == "blocked":
-        parts["open_loop_kind"] = 5.0
-        reasons.append("open loop")
-    elif kind == "risk":
-        parts["risk_kind"] = 4.0
-        reasons.append("risk or deadline")
-    if words & _DEADLINE_WORDS:
-        parts["deadline_words"] = 4.0
-        reasons.append("deadline wording")
-    if words & _OPEN_WORDS:
-        parts["open_loop_words"] = 3.0
-    hit = [h for h in hints if h in words]
-    if hit:
-        parts["hints"] = 2.0 * len(hit)
-        reasons.append(_HINT_SLOT)
-    if note_type in _IMPORTANT_TYPES:
-        parts["note_type"] = 1.5
+    parts, reasons, hit, tail = static_parts(str(meta.get("observation_kind") or "fact"),
+                                             float(meta.get("score") or node.importance), words_of(node.content),
+                                             hints, note_type, node.source)
     naive_now = now.replace(tzinfo=None)
     dates = _stored_dates(meta)
     if dates is None:
@@ -182,11 +140,7 @@ def _score(node: Memory, *, hints: tuple[str, ...], now: datetime, recent_seeds:
     elif node.created_at:
         age = (now - parse_iso(node.created_at)).days
         parts["freshness"] = 0.3 if age <= 30 else 0.0 if age <= 120 else -0.15
-    segments = _segments(node.source)
-    if "archive" in segments:
-        parts["source_quality"] = -2.5
-    elif "runs" in segments or "logs" in segments:
-        parts["source_quality"] = -1.0
+    parts.update(tail)
     seed = f"note:{meta['note']}" if meta.get("note") else node.id
     if node.id in recent_seeds or seed in recent_seeds:
         parts["recently_surfaced"] = -RECENT_PENALTY
@@ -258,7 +212,7 @@ def _step_weight(edge: Edge, node: Memory | None, hints: tuple[str, ...]) -> flo
     words = frozenset(tokens(_name(node, edge.dst)))
     if words & frozenset(hints):
         weight += 3.0
-    if words & (_OPEN_WORDS | _DEADLINE_WORDS):
+    if words & (OPEN_WORDS | DEADLINE_WORDS):
         weight += 2.0
     if edge.type in ("has_blocked", "has_risk"):
         weight += 5.0
@@ -304,31 +258,90 @@ def walk(rt: Runtime, start: Sequence[tuple[str, Edge | None]], hops: int, hints
 # ── candidates ─────────────────────────────────────────────────────────────────────────────────────────────────
 def scored_candidates(rt: Runtime, *, hints: tuple[str, ...], hops: int) -> tuple[list[Candidate], list[Candidate]]:
     """(kept, suppressed) over every vault/payload observation, best first; paths only for the kept ones."""
-    store = rt.store
-    observations = [n for n in store.vault.derived_memories(observations_only=True)  # type: ignore[attr-defined]
-                    if _is_observation(n)]
-    note_ids = sorted({f"note:{n.metadata['note']}" for n in observations if (n.metadata or {}).get("note")})
-    notes = store.get_nodes(note_ids)
-    killed_targets = {e.dst for e in store.edges_of([n.id for n in observations], statuses=("killed",), direction="in")}
-    recent = _recent_seeds(rt)
-    now = rt.now()
+    observations = rt.store.vault.derived_memories(observations_only=True)  # type: ignore[attr-defined]
     kept: list[Candidate] = []
     suppressed: list[Candidate] = []
-    for n in observations:
-        meta = n.metadata or {}
-        seed = f"note:{meta['note']}" if meta.get("note") else n.id
-        score, parts, reasons, hit = _score(n, hints=hints, now=now, recent_seeds=recent,
-                                            note_type=_node_type(notes.get(seed)) if seed in notes else "")
-        cand = Candidate(n, score, parts, reasons, seed_id=seed, hints_hit=tuple(hit))
-        if n.id in killed_targets:
-            cand.skip_reasons.append("observation edge killed")
-        if score <= 0:
-            cand.skip_reasons.append("score below surfacing threshold")
+    for cand in _Scorer(rt, hints).score(observations):
         (suppressed if cand.skip_reasons else kept).append(cand)
-    order = lambda c: (-c.score, c.memory.id)  # noqa: E731
-    kept.sort(key=order)
-    suppressed.sort(key=order)
+    kept.sort(key=_best_first)
+    suppressed.sort(key=_best_first)
     return kept, suppressed
+
+
+def _best_first(c: Candidate) -> tuple[float, str]:
+    return -c.score, c.memory.id
+
+
+class _Scorer:
+    """Candidates of observation rows, each scored exactly as `score_observation` does, with what the scoring needs
+    besides the row (note types, killed observation edges, the recently surfaced) read once per batch of rows."""
+
+    def __init__(self, rt: Runtime, hints: tuple[str, ...]) -> None:
+        self.rt, self.hints = rt, hints
+        self.recent = _recent_seeds(rt)
+        self.now = rt.now()
+        self.note_types: dict[str, str] = {}
+
+    def score(self, rows: Sequence[Memory]) -> list[Candidate]:
+        store = self.rt.store
+        observations = [n for n in rows if _is_observation(n)]
+        wanted = sorted({f"note:{n.metadata['note']}" for n in observations if (n.metadata or {}).get("note")}
+                        - self.note_types.keys())
+        self.note_types.update({i: _node_type(node) for i, node in store.get_nodes(wanted).items()})
+        killed = {e.dst for e in store.edges_of([n.id for n in observations], statuses=("killed",), direction="in")}
+        out: list[Candidate] = []
+        for n in observations:
+            meta = n.metadata or {}
+            seed = f"note:{meta['note']}" if meta.get("note") else n.id
+            score, parts, reasons, hit = _score(n, hints=self.hints, now=self.now, recent_seeds=self.recent,
+                                                note_type=self.note_types.get(seed, ""))
+            cand = Candidate(n, score, parts, reasons, seed_id=seed, hints_hit=tuple(hit))
+            if n.id in killed:
+                cand.skip_reasons.append("observation edge killed")
+            if score <= 0:
+                cand.skip_reasons.append("score below surfacing threshold")
+            out.append(cand)
+        return out
+
+
+PAGE_ROWS = 256  # bullets read per step of the best-first pass
+_BOUND_SLACK = 1e-3  # float sums in another order, and the score's rounding to 4 places
+
+
+def kept_candidates(rt: Runtime, hints: tuple[str, ...]) -> tuple[Iterator[Candidate], int]:
+    """(the kept candidates best first, how many observations there are) — the first few without scoring them all.
+
+    A vault ingested under these hints stores each bullet's static score (`core.vault.proactive`); its bullets are
+    read in that order, a page at a time, and a scored candidate is given out once no unread bullet can beat it:
+    their static scores are at most the last one read, and reading adds at most `FRESHNESS_MAX`. Payload
+    observations have no stored score and are scored up front. Any other store is scored whole."""
+    vault = rt.store.vault  # type: ignore[attr-defined]
+    if vault.get_state(PROACTIVE_STATE) != proactive_key(hints):
+        kept, suppressed = scored_candidates(rt, hints=hints, hops=0)
+        return iter(kept), len(kept) + len(suppressed)
+    scorer = _Scorer(rt, hints)
+    payload = vault.derived_memories(observations_only=True, payload_only=True)
+    heap = [(_best_first(c), c) for c in scorer.score(payload) if not c.skip_reasons]
+    heapq.heapify(heap)
+
+    def best_first() -> Iterator[Candidate]:
+        after: tuple[float, int] | None = None
+        while True:
+            page = vault.proactive_page(after, PAGE_ROWS)
+            rows = rt.store.get_nodes([node_id for _seq, node_id, _score in page])
+            for cand in scorer.score([rows[node_id] for _seq, node_id, _score in page if node_id in rows]):
+                if not cand.skip_reasons:
+                    heapq.heappush(heap, (_best_first(cand), cand))
+            if len(page) < PAGE_ROWS:
+                while heap:
+                    yield heapq.heappop(heap)[1]
+                return
+            after = (page[-1][2], page[-1][0])
+            bound = after[0] + FRESHNESS_MAX + _BOUND_SLACK
+            while heap and heap[0][1].score > bound:
+                yield heapq.heappop(heap)[1]
+
+    return best_first(), len(payload) + vault.proactive_count()
 
 
 def _with_path(rt: Runtime, cand: Candidate, hops: int, hints: tuple[str, ...]) -> Candidate:
@@ -363,8 +376,8 @@ def candidate_dict(c: Candidate) -> dict[str, Any]:
 
 def candidates(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS, limit: int = 5) -> list[dict[str, Any]]:
     hint_tokens, hops, limit = parse_hints(hints), _check_hops(hops), _check_limit(limit)
-    kept, _ = scored_candidates(rt, hints=hint_tokens, hops=hops)
-    return [candidate_dict(_with_path(rt, c, hops, hint_tokens)) for c in kept[:limit]]
+    kept, _considered = kept_candidates(rt, hint_tokens)
+    return [candidate_dict(_with_path(rt, c, hops, hint_tokens)) for c in islice(kept, limit)]
 
 
 def debug_candidates(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS, limit: int = 20,
@@ -401,13 +414,13 @@ def compose(path: list[dict[str, Any]], text: str, kind: str, note_title: str,
     short = excerpt(text, 60)
     days = sorted({d.date() for d in _dates(text)})
     dates = [d.isoformat() + (f" ({_days_from(d, today)})" if today else "") for d in days]
-    if kind == "blocked" or words & _OPEN_WORDS:
+    if kind == "blocked" or words & OPEN_WORDS:
         title, action = f"Open loop: {short}", f"Follow up on “{excerpt(text, 120)}” and record the outcome."
-    elif (kind == "risk" or words & _DEADLINE_WORDS) and today and days and days[-1] < today:
+    elif (kind == "risk" or words & DEADLINE_WORDS) and today and days and days[-1] < today:
         title = f"Past due: {short}"
         action = (f"Check whether this was done by {days[-1].isoformat()} ({_days_from(days[-1], today)}); close it "
                   f"or set a new date: {excerpt(text, 100)}")
-    elif kind == "risk" or words & _DEADLINE_WORDS:
+    elif kind == "risk" or words & DEADLINE_WORDS:
         upcoming = [d for d in days if today is None or d >= today]
         when = f" before {dates[days.index(upcoming[0])]}" if upcoming else ""
         title, action = f"Deadline: {short}", f"Check what is due{when} and plan the next step: {excerpt(text, 110)}"
@@ -444,10 +457,10 @@ def _render(rt: Runtime, thought: dict[str, Any], out: str | Path | None, theme:
 def thought(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS, out: str | Path | None = None,
             theme: str | None = None, record: bool = True) -> dict[str, Any]:
     hint_tokens, hops = parse_hints(hints), _check_hops(hops)
-    kept, _ = scored_candidates(rt, hints=hint_tokens, hops=hops)
-    if not kept:
+    first = next(kept_candidates(rt, hint_tokens)[0], None)
+    if first is None:
         return {"thought": None, "empty_reason": "no_candidates", "db": rt.store.path}
-    best = _with_path(rt, kept[0], hops, hint_tokens)
+    best = _with_path(rt, first, hops, hint_tokens)
     result = _thought_from_candidate(best, rt.now().date())
     stamp = rt.now().strftime("%Y%m%d_%H%M%S")
     _render(rt, result, out, theme, stamp)
@@ -546,7 +559,7 @@ def _surface_candidate(rt: Runtime, c: Candidate, hops: int, hints: tuple[str, .
     return card
 
 
-def _distinct_cards(entries: Sequence[tuple[str, Callable[[], dict[str, Any]]]], limit: int) -> list[dict[str, Any]]:
+def _distinct_cards(entries: Iterable[tuple[str, Callable[[], dict[str, Any]]]], limit: int) -> list[dict[str, Any]]:
     """Up to `limit` cards in the entries' order, passing over an entry an earlier card's path walked through (that
     card already names it: five cards are five different things)."""
     shown: set[str] = set()
@@ -574,11 +587,11 @@ def surface(rt: Runtime, *, prompt: str | None = None, limit: int = 5, hops: int
         retrieval = {"clusters": pack["clusters"], "brain_labels": pack["brain_labels"], "stats": pack["stats"],
                      "empty_reason": pack["empty_reason"], "source": "retrieve"}
     else:
-        kept, suppressed = scored_candidates(rt, hints=hint_tokens, hops=hops)
-        thoughts = _distinct_cards([(c.memory.id, partial(_surface_candidate, rt, c, hops, hint_tokens))
-                                    for c in kept], limit)
+        kept, considered = kept_candidates(rt, hint_tokens)
+        thoughts = _distinct_cards(((c.memory.id, partial(_surface_candidate, rt, c, hops, hint_tokens))
+                                    for c in kept), limit)
         retrieval = {"clusters": [], "brain_labels": [], "source": "proactive_candidates",
-                     "stats": {"candidate_items_considered": len(kept) + len(suppressed), "items_returned": len(thoughts)},
+                     "stats": {"candidate_items_considered": considered, "items_returned": len(thoughts)},
                      "empty_reason": None if thoughts else "no_candidates"}
     for n, t in enumerate(thoughts, start=1):
         _render(rt, t, out, theme, f"surface_{n:02d}_{excerpt(t['title'], 40)}")

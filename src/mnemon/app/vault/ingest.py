@@ -31,6 +31,7 @@ from ...core.model import Edge, Memory, iso
 from ...core.ontology import DEFAULT_ONTOLOGY
 from ...core.vault import LinkIndex, NoteIdentity, survives_rebuild
 from ...core.vault.observations import DEFAULT_HINTS
+from ...core.vault.proactive import PROACTIVE_STATE, proactive_key, stemmed_hints
 from ...ports.store.vault_sqlite import VaultFile
 from ..runtime import Runtime
 from ..bulk_gc import paused_gc
@@ -211,7 +212,7 @@ def _plan_batches(items: list[tuple[str, bytes, float]], hints: tuple[str, ...],
 def _derived_row(node: PlannedNode, source: str, now: str) -> tuple[Any, ...]:
     """The `node_row` of a planned memory or heading (see `ports.store.vault_sqlite.node_row`)."""
     return (node.id, node.kind, node.title, node.content, node.content_hash, node.category, node.importance, "[]",
-            "[]", source, now, now, 0.5, node.metadata, now)
+            "[]", source, now, now, 0.5, node.metadata, now, node.proactive)
 
 
 def _note_node(plan: NotePlan, now: str) -> Memory:
@@ -321,7 +322,7 @@ class _Writer:
         if again:
             self.vault.refresh_node_rows([row for row, _n in again], [n.fts for _row, n in again], stored)
             # a revived row (deleted_at was set) lost its vector with its text: it needs one again
-            self.new_memory_ids.extend(n.id for _row, n in again if n.kind == "memory" and stored[n.id][9] is not None)
+            self.new_memory_ids.extend(n.id for _row, n in again if n.kind == "memory" and stored[n.id][10] is not None)
 
     def write_edges(self, planned: Sequence[tuple[str, PlannedEdge]]) -> None:
         """(note path, planned edge) pairs → resolved, deduplicated edge rows (each records its own creation)."""
@@ -456,6 +457,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
     known = vault_store.files()
     plan_key = f"{PLAN_VERSION}|{','.join(hint_terms)}"
     same_vault = vault_store.get_state("root") in (None, root) and vault_store.get_state("plan_key") == plan_key
+    proactive_before = vault_store.get_state(PROACTIVE_STATE)
     to_plan: list[tuple[str, bytes, float]] = []
     unchanged: list[str] = []
     unreadable: list[str] = []
@@ -534,6 +536,12 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         if index_state is not None:
             vault_store.set_state(LINK_INDEX_STATE, index_state)
         vault_store.set_state("plan_key", plan_key)
+        # every bullet's stored static score (core/vault/proactive.py) is under these hints when the last run's were
+        # the same, or when this run re-planned every note it keeps
+        scored = proactive_key(stemmed_hints(hint_terms))
+        replanned = {p.path for p in plans}
+        every_note = all(path in replanned or path in removed for path in known)
+        vault_store.set_state(PROACTIVE_STATE, scored if every_note or (same_vault and proactive_before == scored) else "")
         for plan in plans:
             for payload in plan.payloads:
                 apply_embedded_payload(rt, payload, plan.path)

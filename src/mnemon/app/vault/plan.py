@@ -21,10 +21,11 @@ from ...core.keywords import SKIP_KEY, keyword_text
 from ...core.vault import gate_edge, parse_note, placeholder_key
 from ...core.vault.dates import date_spans
 from ...core.vault.model import ParsedNote, Section
+from ...core.vault.proactive import static_score, stemmed_hints
 from ..bulk_gc import paused_gc
 
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
-PLAN_VERSION = "4"
+PLAN_VERSION = "5"
 SENSE_TEXT_CHARS = 2000
 _SLUG = re.compile(r"[^\w]+", re.UNICODE)
 
@@ -53,6 +54,7 @@ class PlannedNode(NamedTuple):
     fts: str = ""
     content_hash: str = ""  # of `content`; empty for rows without content
     memory_kind: str = ""  # section | observation | task for memories
+    proactive: float | None = None  # a bullet's static proactive score (core/vault/proactive.py)
 
 
 class PlannedEdge(NamedTuple):
@@ -139,11 +141,12 @@ def plan_note(path: str, data: bytes, mtime: float, hints: tuple[str, ...]) -> N
     digest = hashlib.sha256(data).hexdigest()
     text = data.decode("utf-8", errors="replace")
     parsed = parse_note(path, text, hints=hints)
-    return _plan(parsed, digest, len(data), mtime)
+    return _plan(parsed, digest, len(data), mtime, hints)
 
 
-def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
+def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple[str, ...]) -> NotePlan:
     path = parsed.rel_path
+    hint_tokens = stemmed_hints(hints)
     nid = note_id(path)
     source = f"vault:{path}"  # the rows' source (ingest's `_derived_row`): their keyword text depends on it
     path_json = _COMPACT(path)
@@ -190,13 +193,16 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float) -> NotePlan:
         mid = memory_id(path, kind, obs.text)
         observation_lines.add(obs.line)
         if mid not in nodes:
-            nodes[mid] = PlannedNode(mid, "memory", parsed.title, obs.text, "fact", importance_of(obs.score),
+            importance = importance_of(obs.score)
+            proactive = static_score(obs.kind or "fact", float(obs.score or importance), obs.text, hint_tokens,
+                                     parsed.note_type, source)
+            nodes[mid] = PlannedNode(mid, "memory", parsed.title, obs.text, "fact", importance,
                                      f'{{"memory_kind":"{kind}","note":{path_json},"line":{obs.line},'
                                      f'"observation_kind":{_COMPACT(obs.kind)},"score":{float(obs.score)!r},'
                                      f'"heading_path":{heading_path_json(_heading_path_at(parsed, obs.line))},'
                                      f'"dates":{_COMPACT(_dated_days(obs.text))}}}',
                                      keyword_text(parsed.title, obs.text, source, None),
-                                     content_hash(obs.text), kind)
+                                     content_hash(obs.text), kind, proactive)
         add_edge(_edge(nid, mid, observation_relation(obs.kind), obs.confidence, obs.evidence,
                        f"observation:{obs.source}", obs.line))
         for date in obs.dates:

@@ -131,8 +131,11 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         self.path = f"{redact(self._url)}{sep}options=-csearch_path%3D{self._test_schema},public"
 
     def _empty_schema(self) -> None:
-        tables = [r[0] for r in self._rows("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
-                                           " AND tablename NOT IN ('migrations', 'meta')")]
+        # the graph's row triggers log deletes into graph_changes: emptied last, or rows logged after its own DELETE
+        # collide with its restarted ids (the catalogue's table order changes with any ALTER TABLE)
+        tables = sorted((r[0] for r in self._rows("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+                                                  " AND tablename NOT IN ('migrations', 'meta')")),
+                        key=lambda t: (t == "graph_changes", t))
         identities = self._rows("SELECT table_name, column_name FROM information_schema.columns"
                                 " WHERE table_schema = current_schema() AND is_identity = 'YES'")
         self.conn.execute("; ".join([*(f'DELETE FROM "{t}"' for t in tables), "UPDATE meta SET value = 0",

@@ -307,6 +307,15 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX nodes_prune_age ON nodes(inserted_at) WHERE deleted_at IS NULL AND kind = 'memory' AND {NOT_VAULT_ROW};
         """,
     ),
+    (
+        "m048_proactive_score",
+        """
+        -- a vault bullet's static proactive score (core/vault/proactive.py), NULL on every other row: `surface`,
+        -- `thought` and `candidates` read bullets best-first through this index instead of scoring every one
+        ALTER TABLE nodes ADD COLUMN proactive REAL;
+        CREATE INDEX nodes_proactive ON nodes(proactive, seq) WHERE proactive IS NOT NULL AND deleted_at IS NULL;
+        """,
+    ),
 ]
 
 # steps that copy a whole table: the store is compacted once after applying them (SQLiteStore._compact)

@@ -25,8 +25,8 @@ if TYPE_CHECKING:  # imported lazily by SQLiteStore.vault; a runtime import back
 _CHUNK = 500
 _NODE_INSERT = (
     "INSERT INTO nodes (id, kind, title, content, content_hash, category, importance, tags, entities, source,"
-    " created_at, updated_at, last_accessed_at, access_count, effective_importance, deleted_at, metadata, inserted_at)"
-    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,NULL,0,?,NULL,?,?)"
+    " created_at, updated_at, last_accessed_at, access_count, effective_importance, deleted_at, metadata, inserted_at,"
+    " proactive) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,NULL,0,?,NULL,?,?,?)"
 )
 # The per-row trigger keeping `meta.active_memories` (schema m001): a bulk load may suspend it and add its effect in
 # one statement, but only while it reads exactly like this — any other definition stays in place.
@@ -59,10 +59,11 @@ def _dump_list(values: Sequence[str]) -> str:
 
 def node_row(n: Memory) -> tuple[Any, ...]:
     """The `nodes` insert row of a memory: (id, kind, title, content, content_hash, category, importance, tags JSON,
-    entities JSON, source, created_at, updated_at, effective_importance, metadata JSON, inserted_at)."""
+    entities JSON, source, created_at, updated_at, effective_importance, metadata JSON, inserted_at, proactive)
+    — the last a vault bullet's static proactive score (`core.vault.proactive`), None for anything else."""
     return (n.id, n.kind, n.title, n.content, n.content_hash if n.content else "", n.category, n.importance,
             _dump_list(n.tags), _dump_list(n.entities), n.source, n.created_at, n.updated_at or n.created_at,
-            n.effective_importance, _dump(n.metadata), n.inserted_at or n.created_at)
+            n.effective_importance, _dump(n.metadata), n.inserted_at or n.created_at, None)
 
 
 def _chunks(seq: Sequence[Any]) -> Iterable[Sequence[Any]]:
@@ -263,8 +264,8 @@ class SQLiteVault:
             was = stored.get(r[0])
             if was is None:
                 continue  # no such row: refresh ignores it
-            live = was[9] is None
-            if live and was[:9] == (r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[9], r[13]):
+            live = was[10] is None
+            if live and was[:10] == (r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[9], r[13], r[15]):
                 continue
             changed.append(i)
             if not (live and was[0] == r[1] and was[1:3] == (r[2], r[3]) and was[6:8] == (r[7], r[9])
@@ -274,19 +275,20 @@ class SQLiteVault:
             return
         self._unindex_rows([rows[i][0] for i in reindex])
         self._write_many("UPDATE nodes SET kind=?, title=?, content=?, content_hash=?, category=?, importance=?, tags=?,"
-                         " source=?, updated_at=?, metadata=?, deleted_at=NULL WHERE id=?",
-                         [(r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[9], r[11], r[13], r[0])
+                         " source=?, updated_at=?, metadata=?, proactive=?, deleted_at=NULL WHERE id=?",
+                         [(r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[9], r[11], r[13], r[15], r[0])
                           for r in (rows[i] for i in changed)])
         self._index_rows([rows[i] for i in reindex], [fts_bodies[i] for i in reindex] if fts_bodies is not None
                          else None, None)
 
     def stored_rows(self, ids: Sequence[str]) -> dict[str, tuple[Any, ...]]:
-        """id → (kind, title, content, content_hash, category, importance, tags, source, metadata, deleted_at): the
-        columns `refresh_node_rows` writes, as stored."""
+        """id → (kind, title, content, content_hash, category, importance, tags, source, metadata, proactive,
+        deleted_at): the columns `refresh_node_rows` writes, as stored."""
         out: dict[str, tuple[Any, ...]] = {}
         for chunk in _chunks(list(dict.fromkeys(ids))):
             for r in self.conn.execute("SELECT id, kind, title, content, content_hash, category, importance, tags,"
-                                       f" source, metadata, deleted_at FROM nodes WHERE id IN ({','.join('?' * len(chunk))})",
+                                       " source, metadata, proactive, deleted_at FROM nodes"
+                                       f" WHERE id IN ({','.join('?' * len(chunk))})",
                                        list(chunk)):
                 out[r[0]] = tuple(r[1:])
         return out
@@ -493,17 +495,34 @@ class SQLiteVault:
     def edge_status_counts(self) -> dict[str, int]:
         return {r[0]: r[1] for r in self.conn.execute("SELECT status, COUNT(*) FROM edge_rows GROUP BY status")}
 
-    def derived_memories(self, *, observations_only: bool = False) -> list[Memory]:
+    def derived_memories(self, *, observations_only: bool = False, payload_only: bool = False) -> list[Memory]:
         """Live memories taken from a vault note or a payload scope (where observations are), in write order; a
         store's own memories, however many, are not read. `observations_only` leaves out most vault sections in
-        SQL (a superset of the bullets and tasks: the caller decides), so their long texts are not decoded."""
+        SQL (a superset of the bullets and tasks: the caller decides), so their long texts are not decoded;
+        `payload_only` reads the payload scopes' alone (`mneme://…`, a range of the source index)."""
         from .sqlite import _NODE_COLS, _node
 
         narrow = " AND (metadata LIKE ? OR metadata LIKE ? OR source LIKE ?)" if observations_only else ""
-        args = ('%"observation"%', '%"task"%', "mneme://%") if observations_only else ()
+        args: tuple[str, ...] = ('%"observation"%', '%"task"%', "mneme://%") if observations_only else ()
+        scope = " AND source >= 'mneme://' AND source < 'mneme:/0'" if payload_only else f" AND NOT ({OWNED_SOURCE})"
         return [_node(r) for r in self.conn.execute(f"SELECT {_NODE_COLS} FROM nodes WHERE kind = 'memory'"
-                                                    f" AND deleted_at IS NULL AND NOT ({OWNED_SOURCE}){narrow}"
-                                                    " ORDER BY seq", args)]
+                                                    f" AND deleted_at IS NULL{scope}{narrow} ORDER BY seq", args)]
+
+    def proactive_page(self, after: tuple[float, int] | None, limit: int) -> list[tuple[int, str, float]]:
+        """(seq, id, static proactive score) of live vault bullets, best score first (then newest), starting below
+        `after` = (score, seq) of the last row of the previous page."""
+        args: list[Any]
+        below, args = "", [limit]
+        if after is not None:
+            below, args = " AND (proactive < ? OR (proactive = ? AND seq < ?))", [after[0], after[0], after[1], limit]
+        return [(int(r[0]), r[1], float(r[2])) for r in self.conn.execute(
+            "SELECT seq, id, proactive FROM nodes WHERE proactive IS NOT NULL AND deleted_at IS NULL" + below
+            + " ORDER BY proactive DESC, seq DESC LIMIT ?", args)]
+
+    def proactive_count(self) -> int:
+        """How many live vault bullets carry a static proactive score."""
+        return int(self.conn.execute("SELECT COUNT(*) FROM nodes WHERE proactive IS NOT NULL AND deleted_at IS NULL")
+                   .fetchone()[0])
 
     def candidate_edges(self) -> list[Edge]:
         from .sqlite import _EDGE_COLS, _edge
