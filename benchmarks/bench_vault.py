@@ -2,8 +2,9 @@
 and status bullets. Prints one JSON document.
 
 Measures: cold full ingest without embeddings (target ≤ 1.5 s; Mneme: 11.6 s), re-ingest after changing one note
-(≤ 100 ms), re-ingest with nothing changed, database size (≤ 10 MB; Mneme: 62 MB), and the same cold ingest with the
-local embedder on (when it can run here). Medians over `--repeat` runs.
+(≤ 100 ms), re-ingest with nothing changed, the proactive pass (`candidates --limit 5`, in process), database size
+(≤ 10 MB; Mneme: 62 MB), and the same cold ingest with the local embedder on (when it can run here). Medians over
+`--repeat` runs.
 
     PYTHONPATH=src python benchmarks/bench_vault.py [--notes 2000] [--repeat 3] [--no-embed]
 """
@@ -25,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from mnemon.app.config import load_config  # noqa: E402
 from mnemon.app.memory import Mnemon  # noqa: E402
+from mnemon.app.thoughts import candidates  # noqa: E402
 from mnemon.app.vault.ingest import ingest_vault  # noqa: E402
 
 FOLDERS = ("Projects", "People", "Meetings", "Decisions", "Areas", "Journal")
@@ -98,6 +100,7 @@ def run(notes: int, repeat: int, embed: bool) -> dict[str, object]:
         cold_cpu: list[float] = []
         one: list[float] = []
         none: list[float] = []
+        proactive: list[float] = []  # `candidates --limit 5`: the proactive pass behind surface and thought
         size = 0
         stats: dict[str, object] = {}
         for r in range(repeat):
@@ -117,6 +120,10 @@ def run(notes: int, repeat: int, embed: bool) -> dict[str, object]:
             changed = ingest_vault(mem.rt, vault)
             one.append(time.perf_counter() - t)
             assert changed["notes_read"] == 1, changed
+            for _ in range(3):
+                t = time.perf_counter()
+                candidates(mem.rt, limit=5)
+                proactive.append(time.perf_counter() - t)
             mem.rt.store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             mem.close()
             size = _size(db)
@@ -133,6 +140,8 @@ def run(notes: int, repeat: int, embed: bool) -> dict[str, object]:
             "reingest_one_changed_ms": {"median": round(statistics.median(one) * 1000, 1),
                                         "runs": [round(x * 1000, 1) for x in one], "target": 100},
             "reingest_unchanged_ms": {"median": round(statistics.median(none) * 1000, 1)},
+            "candidates_ms": {"median": round(statistics.median(proactive) * 1000, 1),
+                              "runs": [round(x * 1000, 1) for x in proactive]},
             "db_bytes": size,
             "db_mb": round(size / 1e6, 2),
             "db_target_mb": 10,

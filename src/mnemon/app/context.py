@@ -27,7 +27,7 @@ import importlib.util
 import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InvalidInput
 from ..core.keywords import SKIP_KEY, VAULT_SOURCE_PREFIX
@@ -38,8 +38,10 @@ from ..core.vault.lifecycle import truth_policy
 from ..core.vault.observations import DEFAULT_HINTS, hint_words
 from ..core.vault.proactive import stemmed_hints
 from ..core.vault.scope import PathScope, path_mentions, resolve_mentions
-from .recall import RecallOutcome, run_recall
 from .runtime import Runtime
+
+if TYPE_CHECKING:  # the engine (numpy and all) loads with the first pack: thoughts and cards import this module
+    from .recall import RecallOutcome
 
 DEFAULT_BUDGET = 2500
 DEFAULT_MAX_ITEMS = 8
@@ -430,6 +432,8 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
     edge_items: list[dict[str, Any]] = []
     killed = 0
     if q_list:
+        from .recall import run_recall
+
         outcome = run_recall(rt, query, limit=min(100, max(25, 4 * max_items)), explain=explain, touch=False,
                              sources=[VAULT_SOURCE_PREFIX + p for p in scope.paths])
         memory_items = _memory_items(rt, outcome, q_tokens, now, when, skipped, verbose, hint_tokens)

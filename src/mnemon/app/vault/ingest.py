@@ -97,7 +97,7 @@ class _EdgeView:
 
 @dataclass(frozen=True)
 class _IngestEdge:
-    """`core.vault.EdgeLike` over the head of an edge ingest wrote (`vault.ingest_edge_heads`)."""
+    """`core.vault.EdgeLike` over what `clear_notes` reads of an edge ingest wrote (`vault.edge_values_from`)."""
 
     status: str
     validated: bool

@@ -347,19 +347,6 @@ class SQLiteVault:
                                            (kind,))]
 
     # ── edges ────────────────────────────────────────────────────────────────
-    def edges_from(self, srcs: Sequence[str], origin: str | None = None) -> list[Edge]:
-        from .sqlite import _EDGE_COLS, _edge
-
-        out: list[Edge] = []
-        for chunk in _chunks(list(dict.fromkeys(srcs))):
-            sql = f"SELECT {_EDGE_COLS} FROM edges WHERE src IN ({','.join('?' * len(chunk))})"
-            args: list[Any] = list(chunk)
-            if origin:
-                sql += " AND origin = ?"
-                args.append(origin)
-            out.extend(_edge(r) for r in self.conn.execute(sql + " ORDER BY id", args))
-        return out
-
     def edge_values_from(self, srcs: Sequence[str]) -> list[tuple[tuple[str, str, str], str, tuple[Any, ...]]]:
         """((src, dst, type), origin, values) of every edge from `srcs`, the values as `edge_values_by_keys` gives
         them: what a rebuild needs to decide which edges survive and to compare the re-parsed ones with, in one read
