@@ -35,9 +35,16 @@ def _write_vault(root: Path, notes: int, seed: int = 3) -> None:
         (root / folder / f"note-{i}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def _same(mem, hints: tuple[str, ...]) -> list:  # type: ignore[no-untyped-def]
-    stream, considered = kept_candidates(mem.rt, hints)
-    fast = list(stream)
+def _scoring_every_bullet(*_args, **_kwargs):  # type: ignore[no-untyped-def]
+    raise AssertionError("the best-first pass fell back to scoring every bullet")
+
+
+def _same(mem, hints: tuple[str, ...], *, best_first: bool = True) -> list:  # type: ignore[no-untyped-def]
+    with pytest.MonkeyPatch.context() as patch:
+        if best_first:
+            patch.setattr(thoughts, "scored_candidates", _scoring_every_bullet)
+        stream, considered = kept_candidates(mem.rt, hints)
+        fast = list(stream)
     kept, suppressed = scored_candidates(mem.rt, hints=hints, hops=0)
     assert considered == len(kept) + len(suppressed)
     assert [(c.memory.id, c.score, c.breakdown, c.reasons, c.seed_id) for c in fast] == \
@@ -95,10 +102,22 @@ def test_payload_observations_and_changed_notes_keep_it_exact(mem, vault: Path, 
     assert any(t.startswith("Urgent: the lease expires") for t in texts)
 
 
-def test_other_hints_than_the_ingests_score_every_bullet(mem, vault: Path, clock) -> None:  # type: ignore[no-untyped-def]
+def test_hints_the_ingest_did_not_score_with_stay_exact(mem, vault: Path, clock, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(thoughts, "PAGE_ROWS", 6)
     mem.rt.clock = clock
     mem.ingest(str(vault), hints="lease,school")
     assert mem.rt.store.vault.get_state(PROACTIVE_STATE) == proactive_key(parse_hints("lease,school"))
     _same(mem, parse_hints("lease,school"))
-    _same(mem, parse_hints(None))  # not what the scores were stored with: every bullet is scored
-    assert mem.candidates(limit=3, hints="lease,school")["candidates"]
+    _same(mem, parse_hints(None))  # other hints: their holders are scored up front, the rest read best-first
+    _same(mem, parse_hints("battery,harbour,lease"))
+    hinted = _same(mem, parse_hints("gateway"))
+    assert any("matched hint: gateway" in c.reasons for c in hinted)
+    assert mem.candidates(limit=3, hints="crew")["candidates"]
+
+
+def test_a_store_not_scored_under_one_set_of_hints_scores_every_bullet(mem, vault: Path, clock) -> None:  # type: ignore[no-untyped-def]
+    mem.rt.clock = clock
+    mem.ingest(str(vault), mode="append", max_notes=20, hints="lease")
+    mem.ingest(str(vault), mode="append", max_notes=10, hints="school")  # ten notes keep their old scores
+    assert mem.rt.store.vault.get_state(PROACTIVE_STATE) == ""
+    _same(mem, parse_hints("school"), best_first=False)

@@ -31,8 +31,9 @@ from ..core.vault.dates import date_spans
 from ..core.vault.lifecycle import truth_policy
 from ..core.vault.links import display_links
 from ..core.vault.observations import hint_words
+from ..core.keywords import VAULT_SOURCE_PREFIX
 from ..core.vault.proactive import (DEADLINE_WORDS, FRESHNESS_MAX, HINT_REASON, OPEN_WORDS, PROACTIVE_STATE,
-                                    chunk_terms, proactive_key, static_parts, words_of)
+                                    chunk_terms, hints_of_key, static_parts, words_of)
 from ..render.cards import write_card
 from . import notes as notes_mod
 from .context import DEFAULT_BUDGET, DEFAULT_MAX_ITEMS, build_context_pack, parse_hints, source_path_of
@@ -306,29 +307,37 @@ class _Scorer:
 
 PAGE_ROWS = 256  # bullets read per step of the best-first pass
 _BOUND_SLACK = 1e-3  # float sums in another order, and the score's rounding to 4 places
+_ALL_HOLDERS = 10_000_000  # a keyword search's limit that keeps every memory holding the word
 
 
 def kept_candidates(rt: Runtime, hints: tuple[str, ...]) -> tuple[Iterator[Candidate], int]:
     """(the kept candidates best first, how many observations there are) — the first few without scoring them all.
 
-    A vault ingested under these hints stores each bullet's static score (`core.vault.proactive`); its bullets are
-    read in that order, a page at a time, and a scored candidate is given out once no unread bullet can beat it:
-    their static scores are at most the last one read, and reading adds at most `FRESHNESS_MAX`. Payload
-    observations have no stored score and are scored up front. Any other store is scored whole."""
+    An ingested vault stores each bullet's static score under the ingest's hints (`core.vault.proactive`); its
+    bullets are read in that order, a page at a time, and a scored candidate is given out once no unread bullet can
+    beat it: their static scores are at most the last one read, and reading adds at most `FRESHNESS_MAX`. Scored up
+    front instead: payload observations (no stored score) and the bullets holding a hint the ingest did not score
+    with (found by keyword search; a hint the ingest scored with and this call drops only lowers a score). A store
+    whose bullets were not all scored under one set of hints is scored whole."""
     vault = rt.store.vault  # type: ignore[attr-defined]
-    if vault.get_state(PROACTIVE_STATE) != proactive_key(hints):
+    scored_with = hints_of_key(vault.get_state(PROACTIVE_STATE))
+    if scored_with is None:
         kept, suppressed = scored_candidates(rt, hints=hints, hops=0)
         return iter(kept), len(kept) + len(suppressed)
     scorer = _Scorer(rt, hints)
-    payload = vault.derived_memories(observations_only=True, payload_only=True)
-    heap = [(_best_first(c), c) for c in scorer.score(payload) if not c.skip_reasons]
+    up_front = vault.derived_memories(observations_only=True, payload_only=True)
+    holders = {node_id for h in hints if h not in scored_with
+               for node_id, _score in rt.store.keyword_search([h], _ALL_HOLDERS)}
+    up_front += [n for n in rt.store.get_nodes(sorted(holders)).values() if n.source.startswith(VAULT_SOURCE_PREFIX)]
+    done = {n.id for n in up_front}
+    heap = [(_best_first(c), c) for c in scorer.score(up_front) if not c.skip_reasons]
     heapq.heapify(heap)
 
     def best_first() -> Iterator[Candidate]:
         after: tuple[float, int] | None = None
         while True:
             page = vault.proactive_page(after, PAGE_ROWS)
-            rows = rt.store.get_nodes([node_id for _seq, node_id, _score in page])
+            rows = rt.store.get_nodes([node_id for _seq, node_id, _score in page if node_id not in done])
             for cand in scorer.score([rows[node_id] for _seq, node_id, _score in page if node_id in rows]):
                 if not cand.skip_reasons:
                     heapq.heappush(heap, (_best_first(cand), cand))
@@ -341,7 +350,8 @@ def kept_candidates(rt: Runtime, hints: tuple[str, ...]) -> tuple[Iterator[Candi
             while heap and heap[0][1].score > bound:
                 yield heapq.heappop(heap)[1]
 
-    return best_first(), len(payload) + vault.proactive_count()
+    payload = sum(1 for n in up_front if not n.source.startswith(VAULT_SOURCE_PREFIX))
+    return best_first(), payload + vault.proactive_count()
 
 
 def _with_path(rt: Runtime, cand: Candidate, hops: int, hints: tuple[str, ...]) -> Candidate:

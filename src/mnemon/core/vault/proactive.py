@@ -91,3 +91,10 @@ def static_score(kind: str, base: float, text: str, hints: Sequence[str], note_t
 def proactive_key(hints: Sequence[str]) -> str:
     """The vault state value saying every bullet's stored static score was computed with these (stemmed) hints."""
     return "\n".join(["hints", *hints])
+
+
+def hints_of_key(value: str | None) -> tuple[str, ...] | None:
+    """The hints a `proactive_key` names; None when the state says no single set of hints scored every bullet."""
+    if not value or not value.startswith("hints"):
+        return None
+    return tuple(value.split("\n")[1:])
