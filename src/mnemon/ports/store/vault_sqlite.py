@@ -40,13 +40,14 @@ _COUNT_TRIGGER_SQL = (
 # One encoder each, built once: `json.dumps` with non-default options builds a new encoder per call, which cost
 # seconds over the ~400k metadata/event blobs of a 2,000-note vault.
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_LIST = json.JSONEncoder(ensure_ascii=False).encode  # the `["a", "b"]` spelling SQLiteStore writes for tags
+# what ingest compares a re-parsed edge with (`edge_values_from`, `edge_values_by_keys`)
 _EDGE_VALUES = "src, dst, type, id, status, weight, confidence, evidence, rule, source_path, metadata, origin"
 
 
 def _edge_values(r: Sequence[Any]) -> tuple[Any, ...]:
     """(id, status, weight, confidence, evidence, rule, source_path, metadata JSON) of an `_EDGE_VALUES` row."""
     return (int(r[3]), r[4], r[5], r[6], r[7], r[8], r[9], r[10] if isinstance(r[10], str) else _COMPACT(r[10]))
-_LIST = json.JSONEncoder(ensure_ascii=False).encode  # the `["a", "b"]` spelling SQLiteStore writes for tags
 
 
 def _dump(value: Any) -> str:
