@@ -325,10 +325,11 @@ def kept_candidates(rt: Runtime, hints: tuple[str, ...]) -> tuple[Iterator[Candi
         kept, suppressed = scored_candidates(rt, hints=hints, hops=0)
         return iter(kept), len(kept) + len(suppressed)
     scorer = _Scorer(rt, hints)
-    up_front = vault.derived_memories(observations_only=True, payload_only=True)
+    payload = [n for n in vault.derived_memories(observations_only=True, payload_only=True) if _is_observation(n)]
     holders = {node_id for h in hints if h not in scored_with
                for node_id, _score in rt.store.keyword_search([h], _ALL_HOLDERS)}
-    up_front += [n for n in rt.store.get_nodes(sorted(holders)).values() if n.source.startswith(VAULT_SOURCE_PREFIX)]
+    up_front = payload + [n for n in rt.store.get_nodes(sorted(holders)).values()
+                          if n.source.startswith(VAULT_SOURCE_PREFIX)]
     done = {n.id for n in up_front}
     heap = [(_best_first(c), c) for c in scorer.score(up_front) if not c.skip_reasons]
     heapq.heapify(heap)
@@ -350,8 +351,7 @@ def kept_candidates(rt: Runtime, hints: tuple[str, ...]) -> tuple[Iterator[Candi
             while heap and heap[0][1].score > bound:
                 yield heapq.heappop(heap)[1]
 
-    payload = sum(1 for n in up_front if not n.source.startswith(VAULT_SOURCE_PREFIX))
-    return best_first(), payload + vault.proactive_count()
+    return best_first(), len(payload) + vault.proactive_count()
 
 
 def _with_path(rt: Runtime, cand: Candidate, hops: int, hints: tuple[str, ...]) -> Candidate:
