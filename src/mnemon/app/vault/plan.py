@@ -128,6 +128,9 @@ def _edge(src: str, dst: str, relation: str, confidence: float, evidence: str, r
           **meta: Any) -> PlannedEdge:
     status, reasons = ingest_gate(relation)
     # the metadata JSON is assembled from its scalar values: the generic encoder per edge was a tenth of planning
+    if not meta:  # most edges (sections, bullets, dates' notes, emails, tags) carry their line only
+        encoded = "{}" if line is None else f'{{"line":{line}}}'
+        return PlannedEdge(src, dst, relation, round(confidence, 6), evidence, rule, status, reasons, encoded)
     parts = [f'"{k}":{_COMPACT(v) if isinstance(v, str) else int(v)}' for k, v in meta.items() if v not in (None, "")]
     if line is not None:
         parts.append(f'"line":{line}')
@@ -200,7 +203,7 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
                                      f'{{"memory_kind":"{kind}","note":{path_json},"line":{obs.line},'
                                      f'"observation_kind":{_COMPACT(obs.kind)},"score":{float(obs.score)!r},'
                                      f'"heading_path":{heading_path_json(_heading_path_at(parsed, obs.line))},'
-                                     f'"dates":{_COMPACT(_dated_days(obs.text))}}}',
+                                     f'"dates":[{",".join(map(_quoted, _dated_days(obs.text)))}]}}',
                                      keyword_text(parsed.title, obs.text, source, None),
                                      content_hash(obs.text), kind, proactive)
         add_edge(_edge(nid, mid, observation_relation(obs.kind), obs.confidence, obs.evidence,
@@ -217,7 +220,7 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
         hid = f"heading:{path}#{heading_slug(heading.text)}"
         if hid not in nodes:
             nodes[hid] = PlannedNode(hid, "heading", heading.text, "", "general", 1,
-                                     _COMPACT({"note": path, "line": heading.line, "level": heading.level}))
+                                     f'{{"note":{path_json},"line":{heading.line},"level":{heading.level}}}')
         add_edge(_edge(nid, hid, "has_heading", HEADING_CONFIDENCE, heading.evidence, "heading", heading.line,
                        level=heading.level))
 
@@ -253,6 +256,10 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
         sense_text="\n".join(sense_parts)[:SENSE_TEXT_CHARS],
         warnings=tuple({"code": w.code, "message": w.message, "line": w.line} for w in parsed.warnings),
     )
+
+
+def _quoted(day: str) -> str:
+    return f'"{day}"'  # an ISO day needs no escaping
 
 
 def _dated_days(text: str) -> list[str]:
