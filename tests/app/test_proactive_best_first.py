@@ -45,7 +45,7 @@ def _same(mem, hints: tuple[str, ...], *, best_first: bool = True) -> list:  # t
             patch.setattr(thoughts, "scored_candidates", _scoring_every_bullet)
         stream, considered = kept_candidates(mem.rt, hints)
         fast = list(stream)
-    kept, suppressed = scored_candidates(mem.rt, hints=hints, hops=0)
+    kept, suppressed = scored_candidates(mem.rt, hints=hints)
     assert considered == len(kept) + len(suppressed)
     assert [(c.memory.id, c.score, c.breakdown, c.reasons, c.seed_id) for c in fast] == \
         [(c.memory.id, c.score, c.breakdown, c.reasons, c.seed_id) for c in kept]

@@ -202,7 +202,7 @@ def test_candidates_word_their_hint_reasons_as_scoring_one_observation_does(grap
     from mnemon.app.thoughts import scored_candidates
     mem, _ = graph
     hints = parse_hints("school,deadline")
-    kept, suppressed = scored_candidates(mem.rt, hints=hints, hops=2)
+    kept, suppressed = scored_candidates(mem.rt, hints=hints)
     assert any(any(r.startswith("matched hint: ") for r in c.reasons) for c in kept)
     for c in kept + suppressed:  # (a note's type adds to the score, never to the reasons)
         assert c.reasons == score_observation(c.memory, hints=hints, now=mem.rt.now(), recent_seeds=set())[2]

@@ -257,8 +257,8 @@ def walk(rt: Runtime, start: Sequence[tuple[str, Edge | None]], hops: int, hints
 
 
 # ── candidates ─────────────────────────────────────────────────────────────────────────────────────────────────
-def scored_candidates(rt: Runtime, *, hints: tuple[str, ...], hops: int) -> tuple[list[Candidate], list[Candidate]]:
-    """(kept, suppressed) over every vault/payload observation, best first; paths only for the kept ones."""
+def scored_candidates(rt: Runtime, *, hints: tuple[str, ...]) -> tuple[list[Candidate], list[Candidate]]:
+    """(kept, suppressed) over every vault/payload observation, best first (paths are the caller's to add)."""
     observations = rt.store.vault.derived_memories(observations_only=True)  # type: ignore[attr-defined]
     kept: list[Candidate] = []
     suppressed: list[Candidate] = []
@@ -322,7 +322,7 @@ def kept_candidates(rt: Runtime, hints: tuple[str, ...]) -> tuple[Iterator[Candi
     vault = rt.store.vault  # type: ignore[attr-defined]
     scored_with = hints_of_key(vault.get_state(PROACTIVE_STATE))
     if scored_with is None:
-        kept, suppressed = scored_candidates(rt, hints=hints, hops=0)
+        kept, suppressed = scored_candidates(rt, hints=hints)
         return iter(kept), len(kept) + len(suppressed)
     scorer = _Scorer(rt, hints)
     payload = [n for n in vault.derived_memories(observations_only=True, payload_only=True) if _is_observation(n)]
@@ -393,7 +393,7 @@ def candidates(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS, limi
 def debug_candidates(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS, limit: int = 20,
                      include_skipped: bool = False) -> dict[str, Any]:
     hint_tokens, hops, limit = parse_hints(hints), _check_hops(hops), _check_limit(limit)
-    kept, suppressed = scored_candidates(rt, hints=hint_tokens, hops=hops)
+    kept, suppressed = scored_candidates(rt, hints=hint_tokens)
     rows = [candidate_dict(_with_path(rt, c, hops, hint_tokens)) for c in kept[:limit]]
     out: dict[str, Any] = {"db": rt.store.path, "include_skipped": include_skipped, "hints": list(hint_tokens),
                            "count": len(rows), "considered": len(kept) + len(suppressed), "candidates": rows,
