@@ -147,3 +147,19 @@ def test_invalid_arguments(vault: Path) -> None:
         notes.upsert_section(vault, "a.md", "H", "x", level=9)
     with pytest.raises(NotFound):
         notes.read_note(vault, "Projects/missing.md")
+
+
+def test_a_new_note_gets_the_umask_mode_and_an_edited_one_keeps_its_own(vault: Path) -> None:
+    import os
+
+    old = os.umask(0o022)
+    try:
+        notes.write_note(vault, "Projects/new.md", "# New\n", mode="create", clock=CLOCK)
+        existing = vault / "Projects" / "move.md"
+        existing.chmod(0o664)
+        notes.write_note(vault, "Projects/move.md", "more\n", mode="append", clock=CLOCK)
+    finally:
+        os.umask(old)
+    assert (vault / "Projects" / "new.md").stat().st_mode & 0o777 == 0o644  # readable by sync tools, as any editor's
+    assert existing.stat().st_mode & 0o777 == 0o664
+    assert not [p for p in (vault / "Projects").iterdir() if p.name.endswith(".tmp")]

@@ -109,6 +109,9 @@ def test_resolve_writes_an_evidence_pack_and_gates_claims(mem, vault: Path) -> N
     assert out["note_path"] == "Sources/2026-04-26-pilot-vendor.md"
     pack = (vault / out["note_path"]).read_text()
     assert "Pilot vendor resolved" in pack and "mneme-research-resolution-b64" in pack
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert (vault / out["note_path"]).stat().st_mode & 0o777 == 0o666 & ~umask  # as any editor's, not mkstemp's 0600
     by_predicate = {e["predicate"]: e for e in out["edges"]}
     assert by_predicate["belongs_to"]["status"] == "active"
     assert by_predicate["belongs_to"]["src"] == "note:People/bram-okafor.md"

@@ -120,3 +120,23 @@ def test_agent_paths_take_mnemes_flags_and_the_configs_out_and_hints(mneme, tmp_
     assert code == 0 and out["assertions"] == []
     code, out = mneme(["--config", config, "state", "list", "--order-by", "sideways"])
     assert code != 0 and out["error"]["code"] == "invalid_input"
+
+
+@pytest.mark.parametrize("line", [
+    ["remember", "list"], ["remember", "ls", "--file", "x.json"], ["remember"],  # Mneme has `remember add|remove` only
+    ["retrieve", "--db", "--prompt", "hello"], ["retrieve", "--prompt", "hello", "--db"],
+    ["retrieve", "--prompt", "hello", "--db="], ["--config", "--db", "x", "doctor"],
+    ["remember", "add", "--file"], ["remember", "remove", "--source-path="],
+])
+def test_a_line_that_cannot_mean_anything_is_a_usage_error_and_writes_nothing(
+        mneme, line: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MNEMON_HOME", str(tmp_path / "home"))
+    code, out = mneme(line)
+    assert code == 2 and out["ok"] is False and out["error"]["code"] == "usage"
+    assert list(tmp_path.iterdir()) == []  # no store was created, at the default place or at "--prompt"
+
+
+def test_unsupported_envelopes_are_printed_like_every_other(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tick"]) == 2
+    assert capsys.readouterr().out.startswith('{"ok":false,"error":{"code":"unsupported"')

@@ -18,7 +18,7 @@ import difflib
 import hashlib
 import os
 import re
-import tempfile
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -108,10 +108,13 @@ def _stamp(clock: Callable[[], datetime] | None) -> str:
     return now.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
 
 
-def _atomic_write(path: Path, text: str) -> None:
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write a note whole or not at all (temp file, fsync, rename). An edited note keeps its mode; a new one gets
+    what any editor would give it (0666 less the umask: mkstemp's 0600 hid new notes from sync tools and readers)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = path.stat().st_mode & 0o777 if path.exists() else None
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
+    tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the kernel applies the umask
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
@@ -121,7 +124,7 @@ def _atomic_write(path: Path, text: str) -> None:
             os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 
@@ -139,9 +142,9 @@ def _commit(vault: str | Path | None, target: Resolved, before: str | None, afte
     if before is not None:
         root = _vault_root(vault)
         backup = root / BACKUP_DIR / f"{target.rel}.{_stamp(clock)}.bak"
-        _atomic_write(backup, before)
+        atomic_write_text(backup, before)
         out["backup"] = str(backup.relative_to(root))
-    _atomic_write(target.path, after)
+    atomic_write_text(target.path, after)
     out["sha256"] = hashlib.sha256(after.encode("utf-8")).hexdigest()
     return out
 

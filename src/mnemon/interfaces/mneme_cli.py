@@ -17,25 +17,33 @@ Translation only:
 """
 from __future__ import annotations
 
-import json
 import os
 import sys
 from typing import Any
 
-from .payloads import error_envelope
+from .payloads import dumps, error_envelope
 
 GLOBAL_VALUE_FLAGS = ("--config", "--db", "--store", "--home", "--embed")
 GLOBAL_BOOL_FLAGS = ("--pretty", "--readonly")
 
 
-def _take_value(args: list[str], i: int, flag: str) -> tuple[str | None, int]:
-    """(value, next index) for `flag VALUE` or `flag=VALUE` at position i."""
+class Untranslatable(ValueError):
+    """A Mneme command line that cannot mean anything: answered with a `usage` error, nothing run."""
+
+
+def _take_value(args: list[str], i: int, flag: str) -> tuple[str, int]:
+    """(value, next index) for `flag VALUE` or `flag=VALUE` at position i; a missing or empty value, or another
+    option where the value should be (`--db --prompt x`), is refused rather than guessed around."""
     token = args[i]
     if token.startswith(flag + "="):
-        return token.split("=", 1)[1], i + 1
-    if i + 1 < len(args):
-        return args[i + 1], i + 2
-    return None, i + 1
+        value, after = token.split("=", 1)[1], i + 1
+    elif i + 1 < len(args) and not args[i + 1].startswith("--"):
+        value, after = args[i + 1], i + 2
+    else:
+        value, after = "", i + 1
+    if not value:
+        raise Untranslatable(f"{flag} needs a value")
+    return value, after
 
 
 def translate(argv: list[str]) -> list[str]:
@@ -48,8 +56,7 @@ def translate(argv: list[str]) -> list[str]:
         flag = argv[i].split("=", 1)[0]
         if flag in GLOBAL_VALUE_FLAGS:
             value, i = _take_value(argv, i, flag)
-            if value is not None:
-                globals_ += [flag, value]
+            globals_ += [flag, value]
             continue
         if flag in GLOBAL_BOOL_FLAGS:
             globals_.append(flag)
@@ -63,12 +70,15 @@ def translate(argv: list[str]) -> list[str]:
         token = body[j]
         if token == "--db" or token.startswith("--db="):
             value, j = _take_value(body, j, "--db")
-            if value is not None:
-                globals_ += ["--db", value]
+            globals_ += ["--db", value]
             continue
         rest.append(token)
         j += 1
-    if len(rest) >= 2 and rest[0] == "remember" and rest[1] in ("add", "remove"):
+    if rest[:1] == ["remember"]:
+        if len(rest) < 2 or rest[1] not in ("add", "remove"):
+            # Mneme's `remember` has two actions; anything else would be stored as a memory by mnemon's `remember`
+            raise Untranslatable("`mneme remember` takes `add --file F` or `remove --source-path S`"
+                                 " (`mnemon remember TEXT` stores a memory)")
         rest = _remember(rest[1], rest[2:])
     elif rest[:1] == ["forget"] and not _has_any(rest[1:], ("--source", "--days-threshold")) and not any(
             not a.startswith("-") for a in rest[1:]):
@@ -107,7 +117,7 @@ def _command_words(argv: list[str]) -> list[str]:
     while i < len(argv) and len(words) < 2:
         flag = argv[i].split("=", 1)[0]
         if flag in GLOBAL_VALUE_FLAGS:
-            i = _take_value(argv, i, flag)[1]
+            i += 1 if "=" in argv[i] else 2
         elif argv[i].startswith("-"):
             i += 1
         else:
@@ -137,12 +147,12 @@ def _remember(action: str, args: list[str]) -> list[str]:
         key = token.split("=", 1)[0]
         if action == "add" and key == "--file":
             value, k = _take_value(args, k, "--file")
-            out += ["--payload", value or "-"]
+            out += ["--payload", value]
             found = True
             continue
         if action == "remove" and key == "--source-path":
             value, k = _take_value(args, k, "--source-path")
-            out += ["--source", value or ""]
+            out += ["--source", value]
             found = True
             continue
         out.append(token)
@@ -181,9 +191,13 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     refused = unsupported(args)
     if refused is not None:
-        print(json.dumps(refused, ensure_ascii=False))
+        print(dumps(refused))
         return 2
-    translated = translate(args)
+    try:
+        translated = translate(args)
+    except Untranslatable as exc:
+        print(dumps(error_envelope("usage", str(exc))))
+        return 2
     if argv is None:
         from .daemon import client
 

@@ -14,7 +14,6 @@ import base64
 import json
 import os
 import re
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from typing import Any
 from ...core.errors import InvalidInput, NotFound, PathRefused
 from ...core.model import Edge
 from ...core.vault import ACTIVE_THRESHOLD, LinkIndex, NoteIdentity, gate_edge, placeholder_key
+from ..notes import atomic_write_text
 from ..runtime import Runtime
 from .plan import note_id
 
@@ -210,15 +210,7 @@ def write_pack(vault: str | Path, rel: str, text: str) -> Path:
     os.makedirs(os.path.dirname(target), exist_ok=True)
     if os.path.commonpath([root, os.path.realpath(os.path.dirname(target))]) != root:
         raise PathRefused(f"{rel} resolves outside the vault", path=rel)
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".mnemon-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    atomic_write_text(Path(target), text)
     return Path(target)
 
 
