@@ -128,6 +128,9 @@ def test_surface_has_one_shape_and_does_not_mutate(graph: tuple[Mnemon, dict[str
                 "suggested_actions"} <= set(t)
         assert t["surface"]["truth_policy"]
     assert len(mem.rt.store.oplog(1000)) == before
+    for blank in ("", "   "):  # a blank prompt is a mistake (as for retrieve), not a silent switch to proactive cards
+        with pytest.raises(InvalidInput):
+            mem.surface(prompt=blank)
 
 
 def test_suggested_actions_follow_the_source(graph: tuple[Mnemon, dict[str, str]]) -> None:

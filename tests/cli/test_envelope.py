@@ -134,3 +134,23 @@ def test_a_real_process_keeps_the_contract(cli_proc: Callable[..., tuple[int, An
     code, out = cli_proc(["show", "missing"])
     _assert_error(code, out)
     assert out["error"]["code"] == "not_found"
+
+
+def test_a_db_that_cannot_be_a_store_is_a_store_error_and_is_left_alone(cli_run, tmp_path: Path) -> None:
+    import sqlite3
+
+    notes = tmp_path / "notes.json"
+    notes.write_text('{"not": "a database"}')
+    foreign = tmp_path / "other-app.sqlite"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("CREATE TABLE accounts (id INTEGER PRIMARY KEY)")
+    conn.close()
+    before = foreign.read_bytes()
+    for db in (tmp_path, notes, foreign):  # a folder, a text file, another program's database
+        code, out = cli_run(["--db", str(db), "recall", "anything"])
+        assert code == 1 and out["error"]["code"] == "store_error", out
+        assert str(db) in out["error"]["message"]
+    assert notes.read_text() == '{"not": "a database"}' and foreign.read_bytes() == before
+    with sqlite3.connect(foreign) as conn:  # never migrated into a mnemon store
+        assert {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")} == {"accounts"}
+    conn.close()

@@ -140,3 +140,29 @@ def test_a_line_that_cannot_mean_anything_is_a_usage_error_and_writes_nothing(
 def test_unsupported_envelopes_are_printed_like_every_other(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tick"]) == 2
     assert capsys.readouterr().out.startswith('{"ok":false,"error":{"code":"unsupported"')
+
+
+def test_mnemes_own_config_is_read_where_mneme_keeps_it(mneme, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    vault = tmp_path / "vault"
+    shutil.copytree(EXAMPLE, vault)
+    xdg = tmp_path / "xdg"
+    (xdg / "mneme").mkdir(parents=True)
+    (xdg / "mneme" / "config.json").write_text(json.dumps({"vault": str(vault), "db": str(tmp_path / "m.sqlite"),
+                                                          "out": str(tmp_path / "out")}))
+    monkeypatch.delenv("MNEMON_CONFIG", raising=False)
+    monkeypatch.delenv("MNEME_CONFIG", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(xdg))
+    code, out = mneme(["doctor"])
+    assert code == 0 and out["config"] == str(xdg / "mneme" / "config.json")
+    assert out["checks"]["markdown_notes"]["count"] == 13
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_text(json.dumps({"vault": str(tmp_path / "missing")}))
+    monkeypatch.setenv("MNEME_CONFIG", str(elsewhere))  # Mneme's variable names its config, as in Mneme
+    code, out = mneme(["doctor"])
+    assert code == 1 and out["error"]["code"] == "doctor_failed"
+    assert out["error"]["details"]["config"] == str(elsewhere)
+    (xdg / "mnemon").mkdir()
+    (xdg / "mnemon" / "config.json").write_text("{}")
+    monkeypatch.delenv("MNEME_CONFIG")
+    code, out = mneme(["doctor"])  # mnemon's own config wins once there is one
+    assert out["error"]["details"]["config"] == str(xdg / "mnemon" / "config.json")

@@ -82,8 +82,9 @@ def test_resolve_from_stdin(cli_run, vault: Path) -> None:
 def test_init_doctor_and_config_fallback(cli_run, vault: Path, tmp_path: Path) -> None:
     config = tmp_path / "project.json"
     db = tmp_path / "project.sqlite"
-    code, out = cli_run(["--config", config, "doctor"])
-    assert code == 0 and out["ok"] is False and out["problems"]
+    code, out = cli_run(["--config", config, "doctor"])  # a failing check fails the command, report attached
+    assert code == 1 and out["ok"] is False and out["error"]["code"] == "doctor_failed"
+    assert out["error"]["details"]["problems"] and out["error"]["details"]["checks"]["config"]["ok"] is False
     code, out = cli_run(["--config", config, "init", "--vault", vault, "--db", db, "--out", tmp_path / "out",
                          "--hints", "pilot,vendor"])
     assert code == 0 and out["written"] and json.loads(config.read_text())["hints"] == ["pilot", "vendor"]

@@ -589,7 +589,9 @@ def surface(rt: Runtime, *, prompt: str | None = None, limit: int = 5, hops: int
             include_candidates: bool = True, out: str | Path | None = None, theme: str | None = None) -> dict[str, Any]:
     """Thought cards from retrieval (with a prompt) or from the proactive scorer (without) — one JSON shape."""
     limit, hops, hint_tokens = _check_limit(limit, 50), _check_hops(hops), parse_hints(hints)
-    if prompt is not None and str(prompt).strip():
+    if prompt is not None and not str(prompt).strip():  # as `retrieve`: a blank prompt is a mistake, not "no prompt"
+        raise InvalidInput("--prompt must be a non-empty string (leave it out for proactive cards)")
+    if prompt is not None:
         pack = build_context_pack(rt, str(prompt), budget=SURFACE_BUDGET, max_items=min(100, 2 * limit),
                                   include_candidates=include_candidates, hints=hints)
         thoughts = _distinct_cards([(str(item["id"]), partial(_thought_from_item, rt, item, str(prompt), hops,
@@ -605,7 +607,7 @@ def surface(rt: Runtime, *, prompt: str | None = None, limit: int = 5, hops: int
                      "empty_reason": None if thoughts else "no_candidates"}
     for n, t in enumerate(thoughts, start=1):
         _render(rt, t, out, theme, f"surface_{n:02d}_{excerpt(t['title'], 40)}")
-    return {"prompt": prompt if prompt and str(prompt).strip() else None, "count": len(thoughts), "thoughts": thoughts,
+    return {"prompt": prompt, "count": len(thoughts), "thoughts": thoughts,
             "retrieval": retrieval, "empty_reason": None if thoughts else retrieval["empty_reason"]}
 
 

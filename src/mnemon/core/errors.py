@@ -66,5 +66,11 @@ class ContractViolation(MnemonError):
     code = "contract_failed"
 
 
+class HealthCheckFailed(MnemonError):
+    """`doctor` found problems: the whole report rides in the details, and the exit is non-zero for scripts."""
+
+    code = "doctor_failed"
+
+
 class StoreError(MnemonError):
     code = "store_error"

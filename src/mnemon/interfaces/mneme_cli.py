@@ -2,6 +2,8 @@
 
 Translation only:
 * `--db PATH` may appear anywhere after the command (Mneme's style); it becomes mnemon's global `--db PATH`;
+* without `--config` (and `$MNEMON_CONFIG`), Mneme's config is read where Mneme keeps it: `$MNEME_CONFIG`, else
+  `<user config dir>/mneme/config.json` when mnemon has no config of its own (the keys are the same);
 * `remember add --file F [--dry-run]` → `remember --payload F [--dry-run]` (stdin when `--file` is omitted);
 * `remember remove --source-path S [--dry-run]` → `forget --source S [--dry-run]`;
 * `forget --days-threshold N [--dry-run]` is mnemon's own `forget` with that flag;
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from .payloads import dumps, error_envelope
@@ -89,6 +92,19 @@ def translate(argv: list[str]) -> list[str]:
         rest = [a for a in rest if a != "--force"]
     rest = _drop_json(rest)
     return [*globals_, *rest]
+
+
+def mneme_config(argv: list[str], environ: Mapping[str, str]) -> list[str]:
+    """`--config PATH` for Mneme's own config file when the line names none and mnemon would find none."""
+    if _has_any(argv, ("--config",)) or environ.get("MNEMON_CONFIG"):
+        return []
+    if environ.get("MNEME_CONFIG"):
+        return ["--config", environ["MNEME_CONFIG"]]
+    from ..app.config import default_config_path
+
+    ours = default_config_path(environ)
+    theirs = ours.parent.parent / "mneme" / "config.json"
+    return ["--config", str(theirs)] if not ours.exists() and theirs.exists() else []
 
 
 def _has_any(args: list[str], flags: tuple[str, ...]) -> bool:
@@ -194,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         print(dumps(refused))
         return 2
     try:
-        translated = translate(args)
+        translated = [*mneme_config(args, os.environ), *translate(args)]
     except Untranslatable as exc:
         print(dumps(error_envelope("usage", str(exc))))
         return 2

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import Conflict, InvalidInput
+from ...core.errors import Conflict, HealthCheckFailed, InvalidInput
 from ...core.vault.observations import DEFAULT_HINTS, hint_words
 from ..config import Config, default_config_path
 
@@ -111,7 +111,8 @@ def _writable_parent(path: Path) -> bool:
 
 
 def doctor(cfg: Config) -> dict[str, Any]:
-    """Check the config without writing anything: config readable, vault present, notes countable, paths writable."""
+    """Check the config without writing anything: config readable, vault present, notes countable, paths writable.
+    A failing check raises `HealthCheckFailed` carrying the whole report."""
     path = config_file(cfg)
     problems: list[str] = []
     try:
@@ -148,7 +149,10 @@ def doctor(cfg: Config) -> dict[str, Any]:
         next_step = "run `mnemon ingest` to build the graph"
     else:
         next_step = "run `mnemon update` after editing notes; `mnemon retrieve --prompt …` to use it"
-    return {"ok": ok, "config": str(path),
-            "settings": {"vault": settings.vault, "db": str(db_path), "out": settings.out,
-                         "hints": list(settings.hints), "follow_symlinks": settings.follow_symlinks},
-            "checks": checks, "problems": problems, "next": next_step}
+    report = {"ok": ok, "config": str(path),
+              "settings": {"vault": settings.vault, "db": str(db_path), "out": settings.out,
+                           "hints": list(settings.hints), "follow_symlinks": settings.follow_symlinks},
+              "checks": checks, "problems": problems, "next": next_step}
+    if not ok:  # a health check in a script or cron job must fail loudly, as `contract check` does
+        raise HealthCheckFailed(f"doctor: {next_step}", **report)
+    return report

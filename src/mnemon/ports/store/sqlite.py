@@ -96,6 +96,16 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         self._rough_holders = RoughCounts()  # entity holder counts for choosing where a walk starts
         self._exact_df: dict[str, int] = {}
         self._exact_df_token: tuple[int, int] | None = None
+        if os.path.isdir(path):
+            raise StoreError(f"{path} is a directory; --db names the database file (e.g. {path}/mnemon.db)")
+        try:
+            self._open(path, readonly, busy_timeout_ms)
+        except sqlite3.DatabaseError as exc:  # not a database, or a file SQLite cannot open: the user's mistake
+            if hasattr(self, "conn"):
+                self.conn.close()
+            raise StoreError(f"cannot use {path} as a mnemon store: {exc}", path=path) from None
+
+    def _open(self, path: str, readonly: bool, busy_timeout_ms: int) -> None:
         if readonly:
             if not os.path.exists(path):
                 raise StoreError(f"no database at {path}; create it first by writing to it without --readonly")
@@ -107,6 +117,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
             os.makedirs(parent, exist_ok=True)
             self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
                                         timeout=busy_timeout_ms / 1000)
+            self._refuse_foreign()
         self.conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         self.conn.execute("PRAGMA foreign_keys = ON")
         register_keyword_functions(self.conn)
@@ -124,6 +135,14 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
     def close(self) -> None:
         with self._lock:
             self.conn.close()
+
+    def _refuse_foreign(self) -> None:
+        """Another program's SQLite file (tables, none of them ours) is never migrated into a mnemon store."""
+        names = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if names and "migrations" not in names:
+            self.conn.close()
+            raise StoreError(f"{self.path} is a SQLite database of another program (no mnemon tables); "
+                             "choose another --db", path=self.path)
 
     def _check_schema(self) -> None:
         row = self.conn.execute("SELECT name FROM sqlite_master WHERE name = 'migrations'").fetchone()
