@@ -213,7 +213,7 @@ def test_placeholder_joins_the_note_when_it_appears(mem, vault: Path) -> None:
     assert mem.rt.store.get_node("placeholder:budget 2026") is not None
     (vault / "Areas" / "budget-2026.md").write_text("# Budget 2026\n\n- Pilot budget approved\n", encoding="utf-8")
     out = mem.ingest(str(vault))
-    assert out["notes_read"] == 1 and out["placeholders_joined"] + out["links_moved"] >= 1
+    assert out["notes_read"] == 1 and out["placeholders_joined"] + out["notes_relinked"] >= 1
     assert mem.rt.store.get_node("placeholder:budget 2026") is None
     dsts = {e.dst for e in _edges(mem, "links_to", "note:Projects/lighthouse.md")}
     assert "note:Areas/budget-2026.md" in dsts

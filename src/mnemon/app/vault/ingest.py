@@ -29,7 +29,7 @@ from typing import Any
 from ...core.errors import InvalidInput, NotFound
 from ...core.model import Edge, Memory, iso
 from ...core.ontology import DEFAULT_ONTOLOGY
-from ...core.vault import LinkIndex, NoteIdentity, survives_rebuild
+from ...core.vault import LinkIndex, NoteIdentity, note_keys, survives_rebuild
 from ...core.vault.observations import DEFAULT_HINTS
 from ...core.vault.proactive import PROACTIVE_STATE, proactive_key, stemmed_hints
 from ...ports.store.vault_sqlite import VaultFile
@@ -39,7 +39,6 @@ from .plan import PLAN_VERSION, NotePlan, PlannedEdge, PlannedNode, note_id, pla
 
 MODES = ("rebuild", "update", "append")
 SKIP_DIRS = frozenset({".git", "node_modules", ".obsidian", ".trash"})
-LINK_RELATIONS = ("links_to", "embeds")
 SHARED_KINDS = ("date", "email", "tag", "placeholder")
 VAULT_SOURCE = "vault"
 POOL_MIN_FILES = 400  # below this a process pool costs more than it saves
@@ -297,6 +296,12 @@ class _Writer:
         soft = [i for i in stale if i in protected]
         gen = self.rt.store.vector_generation()
         self.rt.store.hard_delete(hard)  # type: ignore[attr-defined]
+        # their edges went with them (ON DELETE CASCADE), and SQLite hands a freed id to the next edge it inserts:
+        # left in `reusable`, `drop_unreused` would delete that new edge under its recycled id
+        gone = set(hard)
+        for key in [k for k in self.reusable if k[0] in gone or k[1] in gone]:
+            del self.reusable[key]
+            self.known_edges.pop(key, None)
         if soft:
             self.rt.store.soft_delete(soft, self.now)
         # only an index this process already built caches vectors to mark dead; building one just to tell it costs
@@ -376,35 +381,17 @@ class _Writer:
                                          self.now) for b in self.blocked])
             self.blocked = []
 
-    def relink(self, resolved_srcs: set[str]) -> dict[str, int]:
-        """Re-resolve every parsed link against the current note names; join placeholders to notes that appeared.
-
-        Links from `resolved_srcs` (the notes this run wrote) were resolved against these names already."""
+    def join_placeholders(self) -> int:
+        """Point what still waits on a placeholder (agent and resolve edges, decided links) at the note that now
+        claims its name; the vault's own links were planned again with the names (`_relink`)."""
         assert self.index is not None
-        moved = 0
-        for edge_id, _src, dst, _type, encoded in self.vault.link_edges(LINK_RELATIONS):
-            if _src in resolved_srcs:
-                continue
-            key = json.loads(encoded).get("key") if encoded != "{}" else None
-            if not key:
-                continue
-            target, _tier = self.resolve(key)
-            if target != dst:
-                if target.startswith("placeholder:"):
-                    self.vault.ensure_shared_nodes([_shared_node(target, self.now)])
-                clash = self.vault.edges_by_keys([(_src, target, _type)])
-                if clash:
-                    self.vault.delete_edges([edge_id])
-                else:
-                    self.vault.set_edge_dst(edge_id, target, self.now)
-                moved += 1
         joined = 0
         for pid, _title, _meta in self.vault.nodes_of_kind("placeholder"):
             path = self.index.resolve_key(pid.split(":", 1)[1])
             if path is not None:
-                self.vault.repoint_edges(pid, note_id(path), self.now)  # agent/resolve edges too
+                self.vault.repoint_edges(pid, note_id(path), self.now)
                 joined += 1
-        return {"links_moved": moved, "placeholders_joined": joined}
+        return joined
 
     def drop_unreused(self) -> None:
         """Delete the cleared edges no new parse planned again (`clear_notes`)."""
@@ -487,7 +474,8 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
     now = rt.now_iso()
     writer = _Writer(rt, None, now)
     gc_count = 0
-    links: dict[str, int] = {"links_moved": 0, "placeholders_joined": 0}
+    relinked: list[NotePlan] = []
+    joined = 0
     from .resolve import apply_embedded_payload
 
     batches = _plan_batches(to_plan, hint_terms, workers)
@@ -516,22 +504,21 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
             identities = {path: NoteIdentity(path, f.title, f.aliases) for path, f in known.items()
                           if path not in planned_paths and path not in removed}
             identities.update({p.path: NoteIdentity(p.path, p.title, p.aliases) for p in plans})
-            old_identities = {path: (f.title, f.aliases) for path, f in known.items()}
-            names_changed = bool(removed) or any(old_identities.get(p.path) != (p.title, p.aliases) for p in plans)
             writer.index, index_state = _link_index(vault_store, identities)
             writer.write_edges([(plan.path, e) for plan in plans for e in plan.edges if not e.dst])
+            relinked = _relink(writer, known, plans, removed, {e.rel: e for e in entries}, hint_terms)
             writer.drop_unreused()
-        if names_changed or writer.placeholders:
-            links = writer.relink({p.note_id for p in plans})
+        if relinked or writer.placeholders:
+            joined = writer.join_placeholders()
         for path in removed:
             writer.remove_note(path)
         if removed:
             vault_store.delete_files(removed)
         # a small run with no relinking or removal can only orphan the shared nodes its cleared edges pointed at
-        targeted = len(plans) <= GC_TARGETED_MAX and not removed and not (links["links_moved"] or links["placeholders_joined"])
+        targeted = len(plans) <= GC_TARGETED_MAX and not removed and not (relinked or joined)
         gc_count = writer.collect_garbage(writer.released if targeted else None)
         vault_store.put_files([VaultFile(p.path, p.content_hash, p.mtime, p.size, p.note_id, p.title, p.aliases, now,
-                                         p.observation_count) for p in plans])
+                                         p.observation_count, p.link_keys) for p in [*plans, *relinked]])
         vault_store.set_state("root", root)
         if index_state is not None:
             vault_store.set_state(LINK_INDEX_STATE, index_state)
@@ -568,8 +555,8 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         "observations": counts["observations"],
         "preserved_active_edges": writer.preserved_active,
         "preserved_killed_edges": writer.preserved_killed,
-        "links_moved": links["links_moved"],
-        "placeholders_joined": links["placeholders_joined"],
+        "notes_relinked": len(relinked),
+        "placeholders_joined": joined,
         "orphans_removed": gc_count,
         "skipped": skipped[:50],
         "skipped_count": len(skipped),
@@ -583,6 +570,40 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
     else:
         out["thoughts_cleared"] = thoughts_cleared
     return out
+
+
+def _relink(writer: _Writer, known: dict[str, VaultFile], plans: Sequence[NotePlan], removed: Sequence[str],
+            entries: dict[str, VaultEntry], hints: tuple[str, ...]) -> list[NotePlan]:
+    """Plan again, against the new names, every unchanged note with a link whose name another note claimed or gave
+    up in this run (added, removed, renamed or re-aliased), so each link lands where a fresh ingest would land it:
+    merged spellings, links to the note itself and links parked on a placeholder included — moving stored edges
+    instead lost every link no edge held. A key resolves by the notes claiming it alone (`LinkIndex`), so no other
+    note's links can change."""
+    planned = {p.path for p in plans}
+    changed: set[str] = set()
+    for path in removed:
+        changed |= _name_keys(NoteIdentity(path, known[path].title, known[path].aliases))
+    for plan in plans:
+        old = known.get(plan.path)
+        if old is None or (old.title, old.aliases) != (plan.title, plan.aliases):
+            changed |= _name_keys(NoteIdentity(plan.path, plan.title, plan.aliases))
+            if old is not None:
+                changed |= _name_keys(NoteIdentity(plan.path, old.title, old.aliases))
+    if not changed:
+        return []
+    affected = [entries[path] for path, f in known.items() if path not in planned and path in entries
+                and path not in removed and not changed.isdisjoint(f.link_keys)]
+    items = [(e.rel, data, e.mtime) for e in affected if (data := _read(e)) is not None]
+    again = plan_batch(items, hints) if items else []
+    if again:
+        writer.rt.store.vault.refresh_nodes([_note_node(p, writer.now) for p in again])  # type: ignore[attr-defined]
+        writer.write_nodes(again, lambda _plan: True)
+        writer.write_edges([(p.path, e) for p in again for e in p.edges])
+    return again
+
+
+def _name_keys(identity: NoteIdentity) -> set[str]:
+    return {key for keys in note_keys(identity).values() for key in keys}
 
 
 def _link_index(vault_store: Any, identities: dict[str, NoteIdentity]) -> tuple[LinkIndex, str | None]:

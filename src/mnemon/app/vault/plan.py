@@ -25,7 +25,7 @@ from ...core.vault.proactive import static_score, stemmed_hints
 from ..bulk_gc import paused_gc
 
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
-PLAN_VERSION = "5"
+PLAN_VERSION = "6"
 SENSE_TEXT_CHARS = 2000
 _SLUG = re.compile(r"[^\w]+", re.UNICODE)
 
@@ -85,6 +85,9 @@ class NotePlan:
     payloads: tuple[dict[str, Any], ...] = ()
     sense_text: str = ""
     warnings: tuple[dict[str, Any], ...] = field(default=())
+    # every link's lookup key, including the links no edge holds (a second spelling of the same target, a link to
+    # the note itself): when another note claims or gives up one of these names, this note is planned again
+    link_keys: tuple[str, ...] = ()
 
     @property
     def note_id(self) -> str:
@@ -236,15 +239,18 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
                        "front_matter_tag" if tag.line is None else "tag", tag.line))
 
     # links: resolved later against every note's names
+    link_keys: set[str] = set()
     for link in parsed.wikilinks:
         if link.is_attachment:
             continue
         key = placeholder_key(link.target)
+        link_keys.add(key)
         relation = "embeds" if link.is_embed else "links_to"
         add_edge(_edge(nid, "", relation, LINK_CONFIDENCE, link.evidence, "wikilink", link.line, key=key,
                        target=link.target, section=link.section, alias=link.alias))
     for mlink in parsed.markdown_links:
         key = placeholder_key(mlink.target)
+        link_keys.add(key)
         add_edge(_edge(nid, "", "links_to", LINK_CONFIDENCE, mlink.evidence, "markdown_link", mlink.line, key=key,
                        target=mlink.target, section=mlink.section))
 
@@ -255,6 +261,7 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
         payloads=tuple(dict(p.payload) for p in parsed.payloads),
         sense_text="\n".join(sense_parts)[:SENSE_TEXT_CHARS],
         warnings=tuple({"code": w.code, "message": w.message, "line": w.line} for w in parsed.warnings),
+        link_keys=tuple(sorted(k for k in link_keys if k)),
     )
 
 

@@ -316,6 +316,14 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX nodes_proactive ON nodes(proactive, seq) WHERE proactive IS NOT NULL AND deleted_at IS NULL;
         """,
     ),
+    (
+        "m049_vault_link_keys",
+        """
+        -- every link's lookup key per note, newline-separated (links no edge holds too: a second spelling, a link to
+        -- the note itself): when a note claims or gives up a name, the notes linking by that name are planned again
+        ALTER TABLE vault_files ADD COLUMN link_keys TEXT NOT NULL DEFAULT '';
+        """,
+    ),
 ]
 
 # steps that copy a whole table: the store is compacted once after applying them (SQLiteStore._compact)

@@ -67,6 +67,13 @@ def node_row(n: Memory) -> tuple[Any, ...]:
             n.effective_importance, _dump(n.metadata), n.inserted_at or n.created_at, None)
 
 
+def _decided(status: str, metadata: str | None) -> bool:
+    """Whether an edge records a person's decision: killed, or validated while active."""
+    if status == "killed":
+        return True
+    return status == "active" and '"validated"' in (metadata or "") and bool(json.loads(metadata or "{}").get("validated"))
+
+
 def _chunks(seq: Sequence[Any]) -> Iterable[Sequence[Any]]:
     for i in range(0, len(seq), _CHUNK):
         yield seq[i : i + _CHUNK]
@@ -82,6 +89,7 @@ class VaultFile(NamedTuple):  # a named tuple: a re-ingest reads every file's ro
     aliases: tuple[str, ...]
     ingested_at: str
     observations: int = 0  # observation and task memories the file contributed
+    link_keys: tuple[str, ...] = ()  # every link's lookup key (`NotePlan.link_keys`)
 
 
 class SQLiteVault:
@@ -155,9 +163,10 @@ class SQLiteVault:
     def files(self) -> dict[str, VaultFile]:
         # most notes have no aliases: skip the JSON parse for them (a re-ingest reads every row)
         return {r[0]: VaultFile(r[0], r[1], r[2], r[3], r[4], r[5],
-                                tuple(json.loads(r[6])) if r[6] and r[6] != "[]" else (), r[7], r[8])
+                                tuple(json.loads(r[6])) if r[6] and r[6] != "[]" else (), r[7], r[8],
+                                tuple(r[9].split("\n")) if r[9] else ())
                 for r in self.conn.execute("SELECT path, content_hash, mtime, size, note_id, title, aliases, ingested_at,"
-                                           " observations FROM vault_files")}
+                                           " observations, link_keys FROM vault_files")}
 
     def note_paths(self) -> list[str]:
         """Vault-relative paths of the ingested notes."""
@@ -165,12 +174,13 @@ class SQLiteVault:
 
     def put_files(self, rows: Sequence[VaultFile]) -> None:
         self._write_many(
-            "INSERT INTO vault_files(path, content_hash, mtime, size, note_id, title, aliases, ingested_at, observations)"
-            " VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT(path) DO UPDATE SET content_hash=excluded.content_hash,"
+            "INSERT INTO vault_files(path, content_hash, mtime, size, note_id, title, aliases, ingested_at, observations,"
+            " link_keys) VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT(path) DO UPDATE SET content_hash=excluded.content_hash,"
             " mtime=excluded.mtime, size=excluded.size, note_id=excluded.note_id, title=excluded.title,"
-            " aliases=excluded.aliases, ingested_at=excluded.ingested_at, observations=excluded.observations",
+            " aliases=excluded.aliases, ingested_at=excluded.ingested_at, observations=excluded.observations,"
+            " link_keys=excluded.link_keys",
             [(f.path, f.content_hash, f.mtime, f.size, f.note_id, f.title, json.dumps(list(f.aliases), ensure_ascii=False),
-              f.ingested_at, f.observations) for f in rows])
+              f.ingested_at, f.observations, "\n".join(f.link_keys)) for f in rows])
 
     def delete_files(self, paths: Sequence[str]) -> None:
         for chunk in _chunks(list(paths)):
@@ -452,29 +462,27 @@ class SQLiteVault:
                           for i, ev, actor, detail, when in rows])
 
     def repoint_edges(self, old_dst: str, new_dst: str, when: str) -> list[int]:
-        """Move every edge pointing at `old_dst` to `new_dst` (a placeholder joining its note). An edge that would
-        duplicate one already pointing at the note is dropped, since the note's own edge carries the same claim."""
+        """Move every edge pointing at `old_dst` to `new_dst` (a placeholder joining its note).
+
+        Where the note already has the same edge, the one that records a person's decision wins: a killed or
+        validated edge moves and the undecided duplicate goes (the tombstone keeps blocking what it blocked); two
+        decided edges both stay, the moving one on the placeholder; an undecided moving edge is dropped, the note's
+        own edge carrying the same claim. A decided edge is never deleted here."""
         moved: list[int] = []
-        for edge_id, src, type_ in self.conn.execute("SELECT id, src, type FROM edges WHERE dst = ?", (old_dst,)).fetchall():
-            clash = self.conn.execute("SELECT id FROM edges WHERE src = ? AND dst = ? AND type = ?",
+        rows = self.conn.execute("SELECT id, src, type, status, metadata FROM edges WHERE dst = ?", (old_dst,)).fetchall()
+        for edge_id, src, type_, status, meta in rows:
+            decided = _decided(status, meta)
+            clash = self.conn.execute("SELECT id, status, metadata FROM edges WHERE src = ? AND dst = ? AND type = ?",
                                       (src, new_dst, type_)).fetchone()
-            if clash is not None or src == new_dst:
-                self._write("DELETE FROM edge_rows WHERE id = ?", (edge_id,))
+            if src == new_dst or (clash is not None and (not decided or _decided(clash[1], clash[2]))):
+                if not decided:
+                    self._write("DELETE FROM edge_rows WHERE id = ?", (edge_id,))
                 continue
+            if clash is not None:
+                self._write("DELETE FROM edge_rows WHERE id = ?", (clash[0],))
             self._write(f"UPDATE edge_rows SET dst = {SEQ_OF}, updated_at = ? WHERE id = ?", (new_dst, when, edge_id))
             moved.append(int(edge_id))
         return moved
-
-    def link_edges(self, types: Sequence[str], origin: str = "ingest") -> list[tuple[int, str, str, str, str]]:
-        """(id, src, dst, type, metadata JSON) of parsed link edges, for re-resolution when the set of notes changes
-        (decoded by the caller, which skips most of them)."""
-        marks = ",".join("?" * len(types))
-        return [(r[0], r[1], r[2], r[3], r[4] or "{}")
-                for r in self.conn.execute(f"SELECT id, src, dst, type, metadata FROM edges WHERE type IN ({marks})"
-                                           " AND origin = ?", [*types, origin])]
-
-    def set_edge_dst(self, edge_id: int, dst: str, when: str) -> None:
-        self._write(f"UPDATE edge_rows SET dst = {SEQ_OF}, updated_at = ? WHERE id = ?", (dst, when, edge_id))
 
     def update_edge_strength(self, edge_id: int, weight: float, status: str, when: str) -> None:
         self._write("UPDATE edge_rows SET weight = ?, status = ?, updated_at = ? WHERE id = ?",
