@@ -77,3 +77,10 @@ def test_a_prompt_that_is_only_a_path_searches_by_its_words(vault_mem: Mnemon) -
     pack = vault_mem.retrieve("Projects/lighthouse.md", max_items=8)
     assert pack["retrieval"]["path_filter_active"] is True
     assert pack["items"] and _memory_paths(pack) == {"Projects/lighthouse.md"}
+
+
+@pytest.mark.parametrize("prompt", ["summarize Projects/lighthouse.md", "what does Projects/lighthouse.md say"])
+def test_a_request_about_a_named_note_returns_that_note(vault_mem: Mnemon, prompt: str) -> None:
+    bare = _memory_paths(vault_mem.retrieve("Projects/lighthouse.md", max_items=8))
+    pack = vault_mem.retrieve(prompt, max_items=8)  # "summarize" occurs nowhere in the note
+    assert pack["empty_reason"] is None and _memory_paths(pack) == bare == {"Projects/lighthouse.md"}

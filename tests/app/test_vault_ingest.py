@@ -259,6 +259,20 @@ def test_append_keeps_rows_of_missing_notes_and_rebuild_drops_them(mem, vault: P
 def test_max_notes_caps_what_is_read(mem, vault: Path) -> None:
     out = mem.ingest(str(vault), max_notes=3)
     assert out["notes_read"] == 3 and out["notes_capped"] == 10 and out["notes_total"] == 3
+    mem.ingest(str(vault))
+    (vault / "Areas" / "suppliers.md").write_text("# Suppliers\n\n- Northwind is late again\n", encoding="utf-8")
+    out = mem.ingest(str(vault), max_notes=3)  # notes past the cap are unread, not removed: they are still there
+    assert out["notes_removed"] == 0 and out["notes_total"] == 13
+
+
+def test_a_note_that_is_not_utf8_is_read_as_written_and_flagged(mem, tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "latin1.md").write_bytes("# Latin1\n\nCafé crème brûlée for the opening\n".encode("latin-1"))
+    out = mem.ingest(str(vault), embed=False)
+    assert [w["code"] for w in out["warnings"]] == ["not_utf8"]
+    found = mem.recall("crème brûlée", limit=3)["results"]
+    assert found and "Café crème brûlée" in found[0]["insight"]["content"]
 
 
 def test_symlinks_are_skipped_unless_followed_and_never_escape(mem, vault: Path, tmp_path: Path) -> None:

@@ -434,9 +434,18 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
     if q_list:
         from .recall import run_recall
 
+        sources = [VAULT_SOURCE_PREFIX + p for p in scope.paths]
         outcome = run_recall(rt, query, limit=min(100, max(25, 4 * max_items)), explain=explain, touch=False,
-                             sources=[VAULT_SOURCE_PREFIX + p for p in scope.paths])
+                             sources=sources)
         memory_items = _memory_items(rt, outcome, q_tokens, now, when, skipped, verbose, hint_tokens)
+        if not memory_items and scope.active and query != prompt:
+            # "summarize Projects/p.md": the words around a path need not occur in the note it names — the note is
+            # what was asked for, found by the path's words as a prompt of the path alone is
+            query, q_list = prompt, list(dict.fromkeys(tokens(prompt)))
+            q_tokens = frozenset(q_list)
+            outcome = run_recall(rt, query, limit=min(100, max(25, 4 * max_items)), explain=explain, touch=False,
+                                 sources=sources)
+            memory_items = _memory_items(rt, outcome, q_tokens, now, when, skipped, verbose, hint_tokens)
         edge_items, killed = _edge_items(rt, memory_items, q_tokens, include_candidates, when, skipped,
                                          edge_cap=3 * max_items)
     world_items = _world_items(rt, query, when)

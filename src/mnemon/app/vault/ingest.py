@@ -439,6 +439,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
     hint_terms = tuple(h.strip().lower() for h in (hints if hints is not None else DEFAULT_HINTS) if h.strip())
     root, entries, skipped = walk_vault(vault, follow_symlinks=follow_symlinks)
     capped = len(entries)
+    on_disk = {e.rel for e in entries}  # a note past --max-notes is unread, not removed: it is still there
     if max_notes is not None:
         entries = entries[:max_notes]
     known = vault_store.files()
@@ -463,11 +464,10 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
                 continue
         to_plan.append((entry.rel, data, entry.mtime))
     skipped += [{"path": p, "reason": "unreadable"} for p in unreadable]
-    present = {e.rel for e in entries}
     if vault_store.get_state("root") not in (None, root):
         removed = [] if mode == "append" else sorted(known)
     else:
-        removed = [] if mode == "append" else sorted(p for p in known if p not in present and p not in unreadable)
+        removed = [] if mode == "append" else sorted(p for p in known if p not in on_disk and p not in unreadable)
     if not to_plan and not removed:
         return _nothing_changed(rt, root, mode, unchanged, skipped, capped, len(entries), started)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -145,9 +145,19 @@ def _edge(src: str, dst: str, relation: str, confidence: float, evidence: str, r
 def plan_note(path: str, data: bytes, mtime: float, hints: tuple[str, ...]) -> NotePlan:
     """Parse one note's bytes and derive every row it contributes. Pure: the caller did the reading."""
     digest = hashlib.sha256(data).hexdigest()
-    text = data.decode("utf-8", errors="replace")
+    try:
+        text = data.decode("utf-8")
+        legacy = False
+    except UnicodeDecodeError:
+        # an older editor's file: Windows-1252 (a superset of Latin-1's printable range) reads "Café" as written,
+        # where replacement characters made its words unfindable; said in a warning, since it is a guess
+        text, legacy = data.decode("cp1252", errors="replace"), True
     parsed = parse_note(path, text, hints=hints)
-    return _plan(parsed, digest, len(data), mtime, hints)
+    plan = _plan(parsed, digest, len(data), mtime, hints)
+    if legacy:
+        plan = replace(plan, warnings=({"code": "not_utf8", "message": "not valid UTF-8; read as Windows-1252",
+                                        "line": None}, *plan.warnings))
+    return plan
 
 
 def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple[str, ...]) -> NotePlan:
