@@ -105,3 +105,22 @@ def test_ingested_edges_store_no_event_rows_yet_explain_their_creation(ingested)
         created = ingested.explain_edge(_first(ingested, relation).id)["debug_log"][0]
         assert created["event"] == "created" and created["actor"] == "ingest"
         assert created["thinking"]["rule"] and reason in created["thinking"]["reasons"]
+
+
+def test_a_weakening_survives_a_reparse_and_promotion_does_not_undo_it(mem, tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "a.md").write_text("# A\nsee [[B]]\n", encoding="utf-8")
+    (vault / "b.md").write_text("# B\nb\n", encoding="utf-8")
+    mem.ingest(str(vault), embed=False)
+    link = mem.rt.store.find_edge("note:a.md", "note:b.md", "links_to")
+    assert link is not None and link.status == "candidate"
+    weakened = mem.weaken_edge(link.id, factor=0.05, reason="barely related")["strength"]
+    (vault / "a.md").write_text("# A\nsee [[B]]\n\nmore text\n", encoding="utf-8")
+    assert mem.ingest(str(vault), embed=False)["notes_read"] == 1
+    again = mem.rt.store.get_edge(link.id)
+    assert again is not None and again.weight == weakened and again.status == "candidate"  # the person's call stands
+    out = mem.promote_candidates(mode="all")
+    row = next(e for e in out["edges"] if e["id"] == link.id)
+    assert row["to"] == "candidate" and "strength_below_0.1" in row["reasons"]
+    assert mem.rt.store.get_edge(link.id).status == "candidate"

@@ -364,6 +364,8 @@ class _Writer:
                 if self.reusable.get(row[:3]) == edge_id:  # cleared by this run and planned again: kept in place
                     del self.reusable[row[:3]]
                     values = (row[3], row[4], row[5], row[6], row[8], row[9], row[10])
+                    if found[2] < found[3]:  # a parsed edge's strength drops below its confidence only by
+                        values = (found[2], row[4], status, *values[3:])  # weaken-edge: a decision a re-parse keeps
                     if values != (found[2], found[3], status, *found[4:]):
                         reparsed.append((*values, now, edge_id))
                         if row[5] != status:

@@ -7,6 +7,7 @@ what happened to it since".
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -14,7 +15,7 @@ from ...core.errors import InvalidInput, NotFound
 from ...core.model import Edge
 from ...core.ontology import DEFAULT_ONTOLOGY
 from ...core.vault import ACTIVE_THRESHOLD, gate_edge, promotion_plan, truth_policy, weaken_edge
-from ...core.vault.lifecycle import DEFAULT_WEAKEN_FACTOR, PROMOTION_MODES
+from ...core.vault.lifecycle import DEFAULT_WEAKEN_FACTOR, DEMOTE_BELOW, PROMOTION_MODES
 from ..runtime import Runtime
 from .ingest import _EdgeView
 from .plan import ingest_gate
@@ -106,6 +107,10 @@ def promote_candidates(rt: Runtime, *, mode: str = "validated-only", dry_run: bo
     candidates = {str(e.id): e for e in rt.store.vault.candidate_edges()}  # type: ignore[attr-defined]
     plan = promotion_plan([_EdgeView(e) for e in candidates.values()], mode,  # type: ignore[arg-type]
                           active_threshold=active_threshold)
+    # an edge someone weakened below the floor is one `weaken-edge` itself would demote: promoting it would only
+    # undo that decision
+    plan = [replace(p, to_status="candidate", reasons=(*p.reasons, f"strength_below_{DEMOTE_BELOW}"))
+            if p.activates and candidates[p.edge_id].weight < DEMOTE_BELOW else p for p in plan]
     would = [p for p in plan if p.activates]
     if not dry_run and would:
         with rt.store.transaction():

@@ -251,7 +251,7 @@ def weaken(confidence: float, factor: float = DEFAULT_WEAKEN_FACTOR, floor: floa
     confidence = _check_unit("confidence", confidence)
     factor = _check_unit("factor", factor)
     floor = _check_unit("floor", floor)
-    return min(confidence, max(floor, confidence * factor))
+    return min(confidence, max(floor, round(confidence * factor, 6)))  # 0.045, not 0.04650000000000001
 
 
 def weaken_edge(
