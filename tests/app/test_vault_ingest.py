@@ -441,7 +441,9 @@ def test_observation_total_follows_changed_and_removed_notes(mem, vault: Path) -
     assert first["observations"] == first["observations_added"] == stored() > 0
     note = vault / "Areas" / "suppliers.md"
     note.write_text(note.read_text() + "- Harbour Freight — quote waiting on approval\n", encoding="utf-8")
-    assert mem.ingest(str(vault))["observations"] == stored() == first["observations"] + 1
+    again = mem.ingest(str(vault))
+    assert again["observations"] == stored() == first["observations"] + 1
+    assert again["observations_added"] == 1  # the new bullet, not every bullet of the re-parsed note
     note.unlink()
     assert mem.ingest(str(vault))["observations"] == stored() < first["observations"]
 

@@ -240,6 +240,7 @@ class _Writer:
         self.preserved_killed = 0
         self.preserved_active = 0
         self.new_memory_ids: list[str] = []
+        self.observations_added = 0  # bullet and task rows that did not exist (or were deleted) before this run
         self.placeholders: set[str] = set()
         self.released: set[str] = set()  # shared nodes that lost an edge in this run: the only possible new orphans
         # a store that never held a note, section or heading row cannot hold one with the ids this run writes, nor
@@ -274,9 +275,13 @@ class _Writer:
         doomed: set[int] = set()
         for key, origin, values in self.vault.edge_values_from(srcs):
             self.known_edges[key] = values
-            if origin != "ingest":
-                continue  # not derived from vault text: a rebuild never owns it
             edge_id, status, meta = values[0], values[1], values[7]
+            if origin != "ingest":  # not derived from vault text (a resolve writeback, an agent's link): never owned
+                if status == "killed":
+                    self.preserved_killed += 1
+                elif status == "active":
+                    self.preserved_active += 1
+                continue
             validated = status == "active" and '"validated"' in meta and bool(json.loads(meta).get("validated"))
             if not survives_rebuild(_IngestEdge(status, validated)):
                 doomed.add(edge_id)
@@ -324,10 +329,13 @@ class _Writer:
         if fresh:
             self.vault.insert_node_rows([row for row, _n in fresh], [n.fts for _row, n in fresh])
             self.new_memory_ids.extend(n.id for _row, n in fresh if n.kind == "memory")
+        revived = [n for _row, n in again if n.kind == "memory" and stored[n.id][10] is not None]
         if again:
             self.vault.refresh_node_rows([row for row, _n in again], [n.fts for _row, n in again], stored)
             # a revived row (deleted_at was set) lost its vector with its text: it needs one again
-            self.new_memory_ids.extend(n.id for _row, n in again if n.kind == "memory" and stored[n.id][10] is not None)
+            self.new_memory_ids.extend(n.id for n in revived)
+        self.observations_added += sum(1 for n in [*(n for _row, n in fresh), *revived]
+                                       if n.memory_kind in ("observation", "task"))
 
     def write_edges(self, planned: Sequence[tuple[str, PlannedEdge]]) -> None:
         """(note path, planned edge) pairs → resolved, deduplicated edge rows (each records its own creation)."""
@@ -551,7 +559,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         "notes_total": counts["notes"],
         "notes_capped": max(0, capped - len(entries)),
         "edges_added": writer.edges_added,
-        "observations_added": sum(p.observation_count for p in plans),
+        "observations_added": writer.observations_added,
         "nodes": counts["nodes"],
         "edges": counts["edges"],
         "observations": counts["observations"],
