@@ -136,6 +136,8 @@ def memory_truth_policy(node: Memory) -> str:
 def _node_title(node: Memory | None, node_id: str) -> str:
     if node is None:
         return node_id
+    if node.content and (node.metadata or {}).get("memory_kind") in ("observation", "task"):
+        return excerpt(node.content, 60)  # its title is its note's (for search): "Ada —has_risk→ Ada" tells nothing
     if node.title:
         return node.title
     return excerpt(node.content, 60) if node.content else node_id
@@ -310,7 +312,9 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
             reason = "duplicate_of_item"
         if reason:
             skipped.append({"id": item["id"], "kind": "edge", "title": title, "score": item["score"],
-                            "truth_policy": policy, "reason": reason})
+                            "truth_policy": policy, "reason": reason,
+                            **({"duplicate_of": e.dst if e.dst in item_ids else e.src}
+                               if reason == "duplicate_of_item" else {})})
             continue
         out.append(item)
     return out, killed
