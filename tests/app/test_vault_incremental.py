@@ -42,8 +42,12 @@ def _note(draw: Any) -> str:
     front = f"---\naliases: [{draw(st.sampled_from(NAMES))}]\n---\n" if draw(st.booleans()) else ""
     title = f"# {draw(st.sampled_from(NAMES))}\n" if draw(st.booleans()) else ""
     links = " ".join(f"[[{n}]]" for n in draw(st.lists(st.sampled_from(NAMES), max_size=3)))
+    md_link = f"[see]({draw(st.sampled_from(PATHS))})" if draw(st.booleans()) else ""
     day, body = draw(st.integers(1, 3)), draw(st.integers(0, 3))
-    return f"{front}{title}body {body} {links}\n- [ ] task {draw(st.integers(0, 2))} deadline 2024-01-0{day}\n"
+    heading = f"## Part {draw(st.integers(0, 1))}\n" if draw(st.booleans()) else ""
+    extra = draw(st.sampled_from(("", "#ops ", "mail ops@example.org ", "- waiting on the vendor reply\n")))
+    return (f"{front}{title}body {body} {links} {md_link}\n{heading}{extra}"
+            f"- [ ] task {draw(st.integers(0, 2))} deadline 2024-01-0{day}\n")
 
 
 @st.composite
