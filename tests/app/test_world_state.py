@@ -1,9 +1,11 @@
 """State assertions through the store: the gate, cardinality, supersession, read-time validity, backfill, radar,
-aliases, durability across vault rebuilds and the scoped forget."""
+aliases, durability across vault rebuilds, the scoped forget, `state list --subject` matching and beliefs whose
+resolved edge is demoted or killed."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -207,3 +209,65 @@ def test_forget_source_reports_world_rows_on_a_dry_run_and_removes_them_with_the
     assert done["world_removed"] == done["world_model_removed"] == {**dry["world_removed"]}
     assert mem.state_list()["count"] == 0
     assert not any(n.source == scope for n in mem.rt.store.iter_nodes(kind="memory"))
+
+
+def test_state_list_subject_matches_any_part_of_the_subject_ignoring_case(world: tuple[Mnemon, FakeClock]) -> None:
+    mem, _ = world
+    propose_assertion(mem.rt, claim(subject="Example Child", source_path="mneme://r/child"))
+    propose_assertion(mem.rt, claim(subject="Net_Zero Board", source_path="mneme://r/board"))
+
+    def subjects(text: str) -> list[str]:
+        return [a["subject_name"] for a in mem.state_list(subject=text)["assertions"]]
+    assert subjects("Example") == subjects("child") == subjects("  example   CHILD ") == ["Example Child"]
+    assert subjects("t_z") == ["Net_Zero Board"]
+    assert subjects("e_c") == subjects("%") == []  # the user's `_` and `%` are characters, not LIKE wildcards
+
+
+RESOLUTION = {"slug": "school-clubs", "title": "School clubs resolved", "date": "2026-04-26",
+              "claims": [{"subject": "Example Child", "subject_type": "person", "predicate": "attends_activity",
+                          "object": "Handwriting Club", "object_type": "activity", "confidence": 0.94,
+                          "certainty": "confirmed", "source_type": "payment",
+                          "evidence": "Payment receipt and school brochure confirm the club timing (fictional)."}]}
+PROMPT = "Which activity does Example Child attend?"
+
+
+def test_a_belief_whose_resolved_edge_is_demoted_or_killed_is_not_read_as_current(
+        world: tuple[Mnemon, FakeClock], tmp_path: Path) -> None:
+    mem, clock = world
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    [edge] = mem.resolve(str(vault), RESOLUTION)["edges"]
+    aid = edge["assertion_id"]
+    assert edge["status"] == "active" and aid
+    assert [i["id"] for i in mem.agent_preflight(PROMPT)["context"]["items"] if i["id"] == aid] == [aid]
+
+    clock.advance(days=1)
+    [replayed] = mem.resolve(str(vault), RESOLUTION, active_threshold=0.95)["edges"]
+    assert replayed["status"] == "candidate"
+    assert mem.state_list(status="current")["count"] == 0
+    row = mem.state_list()["assertions"][0]
+    assert (row["status"], row["validity"], row["truth_policy"], row["source_edge_status"]) == (
+        "current", "unbacked", "unbacked_state_assertion", "candidate")  # the stored row is untouched
+    assert mem.state_list(status="unbacked")["count"] == 1
+    assert mem.state_list(status="current", as_of=iso(T0 + timedelta(hours=1)))["count"] == 1  # as it was then
+    hints = mem.state_explain(aid)["hints"]
+    assert (hints["source_edge_alive"], hints["source_edge_status"]) == (False, "candidate")
+    report = mem.contract_check()
+    assert report["ok"] is True and report["status"] == "warn"
+    assert [(w["rule"], w["id"]) for w in report["warnings"]] == [("unbacked_current_assertion", aid)]
+    pre = mem.agent_preflight(PROMPT)
+    assert pre["world"]["current_assertions"] == []
+    assert [a["id"] for a in pre["world"]["unbacked_assertions"]] == [aid]
+    assert not [i for i in pre["context"]["items"] if i["id"] == aid]
+    assert not [i for i in mem.retrieve(PROMPT)["items"] if i["id"] == aid]
+    assert any("no longer active" in w for w in pre["warnings"])
+
+    mem.validate_edge(edge["id"], reason="checked the receipt")  # the edge backs it again: so does the state
+    assert [a["id"] for a in mem.state_list(status="current")["assertions"]] == [aid]
+    assert mem.contract_check()["status"] == "pass"
+
+    mem.kill_edge(edge["id"], reason="wrong child")  # a killed source edge is handled the same way
+    killed = mem.state_list()["assertions"][0]
+    assert (killed["validity"], killed["source_edge_status"]) == ("unbacked", "killed")
+    assert mem.state_explain(aid)["hints"]["source_edge_alive"] is False
+    assert [w["rule"] for w in mem.contract_check()["warnings"]] == ["unbacked_current_assertion"]

@@ -3,6 +3,7 @@ non-zero exit for bad payloads, and non-zero exits when the contract (or the ret
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 
 Run = Callable[..., tuple[int, Any]]
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
 
 CLAIM = {"subject": "Ana", "predicate": "lives_in", "object": "Lisbon", "confidence": 0.95,
          "certainty": "confirmed", "evidence": "lease (fictional)", "source_path": "mneme://r/ana"}
@@ -114,3 +116,31 @@ def test_retrieval_guard_exits_non_zero_below_threshold(cli_run: Run, tmp_path: 
              "cases": [{"query": "boiler", "expected_sources": ["home/missing.md"]}]}
     code, out = cli_run(["eval", "retrieval", "--cases", write(tmp_path, "c.json", cases), "--min-score", "0.9"])
     assert code == 1 and out["error"]["code"] == "contract_failed" and out["error"]["details"]["score"] < 0.9
+
+
+def test_state_list_subject_finds_part_of_the_subject_as_the_readme_example(cli_run: Run, tmp_path: Path) -> None:
+    child = {**CLAIM, "subject": "Example Child", "predicate": "attends_activity", "object": "Handwriting Club"}
+    assert cli_run(["state", "assert", "--file", write(tmp_path, "c.json", child)])[0] == 0
+    assert cli_run(["state", "assert", "--file", write(tmp_path, "a.json", CLAIM)])[0] == 0
+    for text in ("Example", "child"):
+        code, out = cli_run(["state", "list", "--subject", text])
+        assert code == 0 and [a["subject_name"] for a in out["assertions"]] == ["Example Child"], text
+
+
+def test_preflight_ranks_a_prompt_exactly_as_retrieve_does(cli_run: Run, tmp_path: Path) -> None:
+    """`init` writes Mneme's default hints to the config; retrieve uses them, and so must preflight's pack."""
+    shutil.copytree(EXAMPLE, tmp_path / "vault")
+    config = str(tmp_path / "config.json")
+    code, out = cli_run(["--config", config, "init", "--vault", tmp_path / "vault", "--db", tmp_path / "m.db"])
+    assert code == 0 and "deadline" in out["hints"]
+    assert cli_run(["--config", config, "ingest"])[0] == 0
+    prompt = "lighthouse project deadline"
+
+    def ranked(pack: dict[str, Any]) -> list[tuple[str, float]]:
+        return [(item["id"], item["score"]) for item in pack["items"]]
+    for flags in ([], ["--hints", "lease,payment"]):
+        _, retrieved = cli_run(["--config", config, "retrieve", "--prompt", prompt, *flags])
+        code, preflight = cli_run(["--config", config, "agent", "preflight", "--prompt", prompt, *flags])
+        assert code == 0 and retrieved["hints"], flags
+        assert preflight["context"]["hints"] == retrieved["hints"], flags
+        assert ranked(preflight["context"]) == ranked(retrieved), flags

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -258,6 +259,17 @@ def test_truth_policies_follow_validity() -> None:
     assert truth_policy_for_assertion(row, T0 + timedelta(days=10)) == "lapsed_state_assertion"
     gone = retract(row, T0, "user said it was never true")
     assert truth_policy_for_assertion(gone, T0) == "retracted_state_assertion"
+
+
+def test_a_belief_whose_source_edge_is_no_longer_active_is_unbacked_not_current() -> None:
+    row = replace(assertion(source_edge_id="12"), source_edge_status="candidate")
+    assert validity_at(row, T0) == "unbacked"
+    assert truth_policy_for_assertion(row, T0) == "unbacked_state_assertion"
+    assert validity_at(replace(row, source_edge_status="killed"), T0) == "unbacked"
+    # active again, or gone in a rebuild (assertions outlive their graph rows): the stored reading stands
+    assert [validity_at(replace(row, source_edge_status=s), T0) for s in ("active", "missing", None)] == ["current"] * 3
+    assert "source_edge_status" not in row.to_row()  # read-time only: never written back with the row
+    assert validity_at(retract(row, T0, "never true"), T0) == "retracted"
 
 
 def test_as_of_replay_is_deterministic() -> None:

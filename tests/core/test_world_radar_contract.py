@@ -166,6 +166,17 @@ def test_weakened_current_fact_is_a_warning_not_a_failure() -> None:
     assert [w.rule for w in report.warnings] == ["weakened_current_assertion"]
 
 
+@pytest.mark.parametrize("edge_status, warned", [
+    ("candidate", True), ("killed", True), ("retired", True), ("active", False), ("missing", False), (None, False)])
+def test_a_current_fact_on_an_edge_no_longer_active_is_a_warning(edge_status: str | None, warned: bool) -> None:
+    world = clean_world()
+    world["assertions"][0] = replace(world["assertions"][0], source_edge_id="7", source_edge_status=edge_status)
+    report = check_contract(**world)
+    assert report.ok and report.status == ("warn" if warned else "pass")
+    assert [(w.rule, w.target_id) for w in report.warnings] == (
+        [("unbacked_current_assertion", world["assertions"][0].id)] if warned else [])
+
+
 def test_invalid_stored_prediction_rows_fail() -> None:
     world = clean_world()
     world["predictions"] += [

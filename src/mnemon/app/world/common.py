@@ -12,6 +12,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ...core.errors import InvalidInput
+from ...core.model import parse_iso
 from ...core.world import Alias, Assertion, Prediction, SenseEvent, parse_duration, parse_instant
 from ...core.world.values import iso, norm_name, require_aware
 from ..runtime import Runtime
@@ -51,6 +52,27 @@ def load_aliases(rt: Runtime) -> list[Alias]:
 
 def load_assertions(rt: Runtime, **filters: Any) -> list[Assertion]:
     return [Assertion.from_row(row) for row in world_of(rt).assertions(**filters)]
+
+
+def with_source_edges(rt: Runtime, rows: list[Assertion], as_of: datetime | None = None) -> list[Assertion]:
+    """`rows` with the status of the graph edge each was resolved from (`Assertion.source_edge_status`): "missing"
+    when the edge is gone. At a replayed `as_of`, an edge changed after it cannot tell its status then, so the row is
+    read as stored (None) rather than judged by a later demotion."""
+    wanted = sorted({int(r.source_edge_id) for r in rows if r.source_edge_id and r.source_edge_id.isdigit()})
+    if not wanted:
+        return rows
+    edges = {str(e.id): e for e in rt.store.get_edges(wanted)}
+    out = []
+    for row in rows:
+        if row.source_edge_id is None:
+            out.append(row)
+            continue
+        edge = edges.get(row.source_edge_id)
+        status: str | None = "missing" if edge is None else edge.status
+        if edge is not None and as_of is not None and (not edge.updated_at or parse_iso(edge.updated_at) > as_of):
+            status = None
+        out.append(replace(row, source_edge_status=status))
+    return out
 
 
 def load_predictions(rt: Runtime, status: str | None = None) -> tuple[list[Prediction], list[dict[str, Any]]]:
@@ -186,6 +208,7 @@ def load_view(rt: Runtime, as_of: datetime | None = None, *, with_events: bool =
     predictions, invalid = load_predictions(rt)
     events = load_events(rt, known_at=now if replay else None) if with_events and predictions else []
     actions = load_actions(rt)
+    assertions = with_source_edges(rt, assertions, now if replay else None)
     if replay:
         assertions = assertions_as_of(assertions, now)
         predictions = predictions_as_of(predictions, now)

@@ -149,6 +149,7 @@ def world_block(rt: Runtime, view: WorldView) -> dict[str, Any]:
     assertions = sorted(view.assertions.values(), key=lambda r: (r.subject_key, r.predicate, r.id))
     current = [assertion_view(r, view.now) for r in assertions if validity_at(r, view.now) == "current"]
     lapsed = [assertion_view(r, view.now) for r in assertions if validity_at(r, view.now) == "lapsed"]
+    unbacked = [assertion_view(r, view.now) for r in assertions if validity_at(r, view.now) == "unbacked"]
     predictions = sorted(view.predictions.values(), key=lambda p: (p.check_after, p.id))
     due = [prediction_view(p, view.now, due_at(p, view.events, view.now))
            for p in due_predictions(predictions, view.now, view.now, view.events)]
@@ -156,7 +157,8 @@ def world_block(rt: Runtime, view: WorldView) -> dict[str, Any]:
     unverifiable = [prediction_view(p, view.now) for p in predictions
                     if prediction_status_at(p, view.now) == "unverifiable"]
     return {
-        "current_assertions": current, "lapsed_assertions": lapsed, "due_predictions": due,
+        "current_assertions": current, "lapsed_assertions": lapsed, "unbacked_assertions": unbacked,
+        "due_predictions": due,
         "missed_predictions": missed, "unverifiable_predictions": unverifiable,
         "watch": watch_items(view, _lead(None)), "lapsed_open_loops": lapsed_open_loops(view),
         "contradictions": radar(rt, assertions, view.now if view.replay else None),
@@ -172,6 +174,9 @@ def _warnings(world: dict[str, Any], contract: dict[str, Any]) -> list[str]:
         out.append(f"{len(weakened)} current assertion(s) weakened by missed predictions; look for newer evidence")
     if world["lapsed_assertions"]:
         out.append(f"{len(world['lapsed_assertions'])} assertion(s) lapsed at this instant; do not state them as current")
+    if world["unbacked_assertions"]:
+        out.append(f"{len(world['unbacked_assertions'])} assertion(s) rest on graph edges that are no longer active;"
+                   " do not state them as current")
     if not contract["ok"]:
         out.append("the database contract check FAILED; do not act on world state until it is repaired")
     return out

@@ -36,17 +36,19 @@ from .common import (
     load_assertions,
     now_of,
     put_assertion,
+    with_source_edges,
     world_of,
 )
 
-VALIDITIES = ("current", "lapsed", "future", "superseded", "retracted")
+VALIDITIES = ("current", "lapsed", "future", "superseded", "retracted", "unbacked")
 REASSERTION_SOURCE_TYPES = frozenset({"user_confirmation", "user_correction"})
 
 
 def assertion_view(row: Assertion, as_of: datetime) -> dict[str, Any]:
-    """A stored row plus what it means at `as_of` (never mutates: lapsing is computed, not written)."""
-    return {**row.to_row(), "object": row.object, "validity": validity_at(row, as_of),
-            "truth_policy": truth_policy_for_assertion(row, as_of)}
+    """A stored row plus what it means at `as_of` (never mutates: lapsing and unbacking are computed, not
+    written)."""
+    return {**row.to_row(), "object": row.object, "source_edge_status": row.source_edge_status,
+            "validity": validity_at(row, as_of), "truth_policy": truth_policy_for_assertion(row, as_of)}
 
 
 # ── the gated write ────────────────────────────────────────────────────────────────────────────────────────────
@@ -142,7 +144,9 @@ STATE_ORDERS = ("subject", "updated_at_desc", "created_at_desc")
 def list_state(rt: Runtime, *, status: str | None = None, subject: str | None = None, predicate: str | None = None,
                state_type: str | None = None, as_of: Any = None, limit: int = 200,
                order_by: str = "subject") -> dict[str, Any]:
-    """Assertions with their validity at `as_of`; `status` filters on that validity (current excludes lapsed).
+    """Assertions with their validity at `as_of`; `status` filters on that validity (current excludes
+    lapsed and unbacked).
+    `subject` matches any part of the subject, ignoring case ("child" finds "Example Child"), as Mneme's `--subject`.
     `order_by`: subject (then predicate, id), or newest first by update or creation (ties by id)."""
     if status not in (None, "all", *VALIDITIES):
         raise InvalidInput(f"--status must be one of all, {', '.join(VALIDITIES)}; got {status!r}")
@@ -151,8 +155,9 @@ def list_state(rt: Runtime, *, status: str | None = None, subject: str | None = 
     if not 1 <= limit <= 10_000:
         raise InvalidInput("--limit must be from 1 to 10000")
     moment = instant(rt, as_of, "as_of")
-    rows = load_assertions(rt, subject_norm=norm_name(subject) if subject else None,
+    rows = load_assertions(rt, subject_norm_contains=norm_name(subject) if subject else None,
                            predicate=predicate.strip() if predicate else None, state_type=state_type)
+    rows = with_source_edges(rt, rows, moment if as_of is not None else None)
     if as_of is not None:
         rows = assertions_as_of(rows, moment)
     rows = sorted(rows, key=lambda r: r.id)
@@ -185,16 +190,12 @@ def explain_state(rt: Runtime, assertion_id: str, *, as_of: Any = None) -> dict[
     raw = world.get_assertion(assertion_id)
     if raw is None:
         raise NotFound(f"no assertion {assertion_id!r}; `mnemon state list` shows ids")
-    row = Assertion.from_row(raw)
     moment = instant(rt, as_of, "as_of")
+    row = with_source_edges(rt, [Assertion.from_row(raw)], moment if as_of is not None else None)[0]
     pair = {r.id: r for r in load_assertions(rt, subject_norm=row.subject_key, predicate=row.predicate)}
-    edge_alive = None
-    if row.source_edge_id is not None:
-        try:
-            edge = rt.store.get_edge(int(row.source_edge_id))
-        except ValueError:
-            edge = None
-        edge_alive = edge is not None and edge.status in ("active", "candidate")
+    # alive = the edge still backs the belief: a candidate or killed edge no longer does (see `Assertion.unbacked`);
+    # None when there is no source edge, or a replay cannot know the edge's status at that instant
+    edge_alive = None if row.source_edge_status is None else row.source_edge_status == "active"
     node_alive = None if row.subject_node_id is None else rt.store.get_node(row.subject_node_id) is not None
     linked = [p for p in world.predictions(subject_assertion_id=row.id)]
     return {
@@ -205,7 +206,8 @@ def explain_state(rt: Runtime, assertion_id: str, *, as_of: Any = None) -> dict[
         "predictions": [{"id": p["id"], "title": p["title"], "status": p["status"],
                          "outcome_summary": p.get("outcome_summary")} for p in linked],
         "events": world.events("assertion", row.id),
-        "hints": {"source_edge_alive": edge_alive, "subject_node_alive": node_alive},
+        "hints": {"source_edge_alive": edge_alive, "source_edge_status": row.source_edge_status,
+                  "subject_node_alive": node_alive},
     }
 
 

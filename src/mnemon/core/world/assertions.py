@@ -2,11 +2,16 @@
 
 Lifecycle: `parse_assertion` (shape) → `assertion_gate` (is it good enough to be a belief?) → `apply_assertion`
 (which rows does it supersede?) → the app persists `AssertionChange`. Reading never mutates: `validity_at`
-answers current / lapsed / future / superseded / retracted for any `as_of`, so replays are deterministic.
+answers current / lapsed / future / superseded / retracted / unbacked for any `as_of`, so replays are deterministic.
 
 Statuses: `current`; `superseded` (was true, replaced by a later value — keeps `superseded_at`, the instant the
 successor took over, so an `as_of` before it still sees the row as current); `retracted` (a correction said it was
 never true — never current at any `as_of`).
+
+A belief resolved from a graph edge also carries, read-time only, the status of that edge (`source_edge_status`):
+while the edge is not active — demoted to candidate by a stricter replay of `resolve`, killed, retired — the row is
+`unbacked`, never current, and it reads as current again once the edge is active. An edge that is gone altogether
+(a rebuild) leaves the belief as it is: assertions are meant to outlive the graph rows they were resolved from.
 """
 from __future__ import annotations
 
@@ -46,7 +51,10 @@ CORRECTION_SOURCE_TYPES: frozenset[str] = frozenset({"user_correction", "correct
 CORRECTION_TYPES: frozenset[str] = frozenset({"contradiction", "contradicted", "correction", "false_previous"})
 GATE_MIN_CONFIDENCE = 0.9
 
-Validity = Literal["current", "lapsed", "future", "superseded", "retracted"]
+Validity = Literal["current", "lapsed", "future", "superseded", "retracted", "unbacked"]
+# `source_edge_status` values that say nothing against the belief: no source edge or not known at the instant read
+# (None), the edge is active, or it is no longer in the graph at all (a rebuild; the belief is meant to outlive it)
+BACKING_EDGE_STATUSES: frozenset[str | None] = frozenset({None, "active", "missing"})
 
 
 @dataclass(frozen=True)
@@ -75,6 +83,13 @@ class Assertion:
     source_edge_id: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
     prediction_misses: tuple[Mapping[str, Any], ...] = ()
+    # read-time, never stored (not in `to_row`): the app fills it from the graph when it reads the row
+    source_edge_status: str | None = None
+
+    @property
+    def unbacked(self) -> bool:
+        """The graph edge this belief was resolved from exists but is no longer active."""
+        return self.source_edge_status not in BACKING_EDGE_STATUSES
 
     @property
     def object(self) -> str:
@@ -422,6 +437,8 @@ def validity_at(assertion: Assertion, as_of: datetime) -> Validity:
         return "retracted"
     if assertion.status == "superseded" and (assertion.superseded_at is None or assertion.superseded_at <= as_of):
         return "superseded"
+    if assertion.unbacked:
+        return "unbacked"
     if assertion.valid_from is not None and assertion.valid_from > as_of:
         return "future"
     if assertion.valid_until is not None and assertion.valid_until < as_of:

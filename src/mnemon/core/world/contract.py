@@ -6,13 +6,15 @@ action without a provider handle; a `verified` action without proof.
 
 Deliberately *not* a failure: a current assertion whose confidence dropped below the 0.9 write gate after a missed
 prediction. Mneme fails the contract there and so forces a demotion; here it is a warning, because the write gate
-judges new writes, not the survival of facts already established (see `predictions.weaken_on_miss`).
+judges new writes, not the survival of facts already established (see `predictions.weaken_on_miss`). Likewise a
+warning, not a failure: a current assertion whose source edge is no longer active (`unbacked_current_assertion`).
+Reads already stop presenting it as current; the warning tells a person there is a belief to re-confirm or retract.
 """
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from mnemon.core.errors import InvalidInput
@@ -101,7 +103,10 @@ def _load(rows: Iterable[Any], kind: str, loader: Any, out: list[Violation]) -> 
     for index, row in enumerate(rows):
         source: Any = row.to_row() if isinstance(row, (Assertion, Prediction, Action)) else row
         try:
-            loaded.append(loader(source))
+            item = loader(source)
+            if isinstance(row, Assertion):  # the read-time edge status is not part of the stored row
+                item = replace(item, source_edge_status=row.source_edge_status)
+            loaded.append(item)
         except InvalidInput as error:
             row_id = source.get("id") if isinstance(source, Mapping) else None
             rule = str(error.details.get("rule") or f"{kind}_invalid")
@@ -135,6 +140,17 @@ def _check_assertions(
                     row.id,
                     f"current assertion at confidence {row.confidence:g} (below the write gate); "
                     "look for newer evidence",
+                )
+            )
+        if row.unbacked:
+            warnings.append(
+                Violation(
+                    "unbacked_current_assertion",
+                    "warn",
+                    "assertion",
+                    row.id,
+                    f"current assertion rests on edge {row.source_edge_id}, which is now {row.source_edge_status}; "
+                    "it is not read as current until the edge is active again (re-confirm or retract it)",
                 )
             )
     for (_, predicate), rows in sorted(groups.items()):

@@ -20,6 +20,7 @@ ASSERTION_TRUTH_POLICIES: Mapping[str, str] = {
     "superseded": "superseded_state_assertion",
     "retracted": "retracted_state_assertion",
     "future": "future_state_assertion",
+    "unbacked": "unbacked_state_assertion",
 }
 PREDICTION_TRUTH_POLICIES: Mapping[str, str] = {
     "open": "open_prediction",

@@ -38,8 +38,9 @@ def state() -> None:
 
 
 @state.command("list")
-@click.option("--status", help="current|lapsed|future|superseded|retracted|all (validity at --as-of).")
-@click.option("--subject", help="Only this subject (case-insensitive).")
+@click.option("--status", help="current|lapsed|future|superseded|retracted|unbacked|all (validity at --as-of; "
+                                "unbacked: its source edge is a candidate, killed or retired).")
+@click.option("--subject", help="Only subjects containing this text (case-insensitive).")
 @click.option("--predicate", help="Only this predicate.")
 @click.option("--type", "state_type", help="belief|open_loop")
 @click.option("--as-of", "as_of", help=AS_OF_HELP)
@@ -223,13 +224,16 @@ def agent() -> None:
 @click.option("--max-items", default=8, show_default=True, type=int)
 @click.option("--surface-limit", default=0, show_default=True, type=int,
               help="Also surface this many thought cards for the prompt (Mneme's preflight: 5).")
-@click.option("--hints", help="Comma-separated words that raise the items holding them (as `retrieve --hints`).")
+@click.option("--hints", help="Comma-separated words that raise the items holding them (default: config `hints`, "
+                              "as `retrieve`).")
 @click.option("--no-candidates", is_flag=True, help="Drop candidate edges from the pack.")
 def agent_preflight(prompt: str, as_of: str | None, budget: int, max_items: int, surface_limit: int,
                     hints: str | None, no_candidates: bool) -> None:
     """Context pack, thoughts, state, predictions, contradictions, contract, rules (non-zero exit on contract fail)."""
+    from ...app.vault.setup import chosen_hints  # retrieve's own fallback: the same prompt must rank the same
+
     run(lambda c: c.mem.agent_preflight(prompt, as_of=as_of, budget=budget, max_items=max_items,
-                                        include_candidates=not no_candidates, hints=hints,
+                                        include_candidates=not no_candidates, hints=chosen_hints(c.cfg, hints),
                                         surface_limit=surface_limit))
 
 

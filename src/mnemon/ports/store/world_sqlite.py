@@ -33,9 +33,13 @@ def _scope_clause(column: str) -> str:
     return f"({column} = ? OR {column} LIKE ? ESCAPE '\\')"
 
 
+def _like_literal(text: str) -> str:
+    """`text` for a LIKE pattern with ESCAPE '\\': its own wildcards and backslashes match only themselves."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
 def _scope_args(scope: str) -> list[str]:
-    escaped = scope.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return [scope, escaped.rstrip("/") + "/%"]
+    return [scope, _like_literal(scope).rstrip("/") + "/%"]
 
 
 class SQLiteWorld:
@@ -83,13 +87,19 @@ class SQLiteWorld:
         return rows[0] if rows else None
 
     def assertions(self, *, status: str | None = None, subject_norm: str | None = None,
-                   predicate: str | None = None, state_type: str | None = None) -> list[dict[str, Any]]:
+                   predicate: str | None = None, state_type: str | None = None,
+                   subject_norm_contains: str | None = None) -> list[dict[str, Any]]:
+        """`subject_norm_contains`: a substring of the normalised subject (`state list --subject`, as Mneme's
+        `LIKE '%subject%'`); callers normalise it as the column is, so the match ignores case on both backends."""
         clauses, args = [], []
         for column, value in (("status", status), ("subject_norm", subject_norm), ("predicate", predicate),
                               ("state_type", state_type)):
             if value is not None:
                 clauses.append(f"{column} = ?")
                 args.append(value)
+        if subject_norm_contains:
+            clauses.append("subject_norm LIKE ? ESCAPE '\\'")
+            args.append(f"%{_like_literal(subject_norm_contains)}%")
         where = (" WHERE " + " AND ".join(clauses)) if clauses else ""
         return self._rows(f"SELECT data FROM world_state_assertions{where} ORDER BY subject_norm, predicate,"
                           " created_at, id", args)
