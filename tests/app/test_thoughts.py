@@ -11,7 +11,7 @@ from mnemon.app.thoughts import parse_hints, score_observation
 from mnemon.core.errors import InvalidInput
 from mnemon.core.model import Memory
 
-from .vault_graph import build, example_notes
+from .vault_graph import Note, Obs, build, example_notes
 
 WAITING = "Waiting for school confirmation before choosing an apartment"
 DEADLINE = "Application deadline due 2026-03-20 for the primary school"
@@ -139,7 +139,12 @@ def test_suggested_actions_follow_the_source(graph: tuple[Mnemon, dict[str, str]
     kinds = {a["type"] for t in out["thoughts"] for a in t["suggested_actions"]}
     assert "vault_append_bullet" in kinds
     bullet = next(a for t in out["thoughts"] for a in t["suggested_actions"] if a["type"] == "vault_append_bullet")
-    assert bullet["heading"] == "Next Actions" and bullet["command"][:3] == ["mnemon", "note", "add-bullet"]
+    assert bullet["heading"] == "Next Actions"
+    assert bullet["command"][:5] == ["mnemon", "--db", mem.rt.store.path, "note", "add-bullet"]
+    for t in out["thoughts"]:  # every suggested command is an argv list naming the store the cards came from
+        for action in t["suggested_actions"]:
+            for argv in [action["command"]] if "command" in action else action["commands"].values():
+                assert argv[:3] == ["mnemon", "--db", mem.rt.store.path]
     candidate = [t for t in out["thoughts"] if t["surface"]["truth_policy"] == "candidate_only"]
     for t in candidate:
         assert t["suggested_actions"][0]["type"] == "synapse_review"
@@ -209,3 +214,65 @@ def test_candidates_word_their_hint_reasons_as_scoring_one_observation_does(grap
     assert any(any(r.startswith("matched hint: ") for r in c.reasons) for c in kept)
     for c in kept + suppressed:  # (a note's type adds to the score, never to the reasons)
         assert c.reasons == score_observation(c.memory, hints=hints, now=mem.rt.now(), recent_seeds=set())[2]
+
+
+SUPPLIERS = Note("Areas/suppliers.md", "Suppliers", "note", [
+    Obs("Northwind Batteries — overdue on the May shipment, escalate if no reply", "risk", 5.0),
+], [("Suppliers", "- Northwind Batteries — overdue on the May shipment, escalate if no reply\n"
+                  "- Gull Electronics — enclosure supplier, contact sales@gull.example.com")])
+PROCUREMENT = Note("Areas/procurement.md", "Procurement", "note", [], [(
+    "Procurement", "How the team buys hardware for the Northwind batteries. Owner: [[Bram Okafor]].\n\n"
+                   "- Every order over 5,000 needs two approvals\n- Invoices are paid within 30 days of delivery\n"
+                   "- Supplier list lives in [[Suppliers]]")])
+
+
+@pytest.mark.parametrize("prompt", ["northwind batteries overdue shipment", "gull electronics enclosure supplier"])
+def test_a_section_does_not_take_a_second_slot_for_a_bullet_already_shown(mem: Mnemon, prompt: str) -> None:
+    ids = build(mem, [SUPPLIERS, PROCUREMENT])
+    section = ids[SUPPLIERS.sections[0][1]]
+    store = mem.rt.store
+    with store.transaction():  # as ingestion leaves it: a walk does not step from a note into its sections
+        for note in (SUPPLIERS, PROCUREMENT):
+            edge = store.find_edge(f"note:{note.path}", ids[note.sections[0][1]], "has_section")
+            store.set_edge_status(edge.id, "candidate", actor="test", reason="as ingested")
+    pack = mem.retrieve(prompt, max_items=10, budget=10_000)
+    assert section in [i["id"] for i in pack["items"]]  # retrieval keeps it: it names Gull too
+    cards = mem.surface(prompt=prompt, limit=5)["thoughts"]
+    shown = [c["surface"]["source_id"] for c in cards]
+    bullet = ids[SUPPLIERS.observations[0].text]
+    assert not {bullet, section} <= set(shown)  # one card says it, not two
+    titles = [c["title"].split(": ", 1)[-1] for c in cards]
+    assert len(titles) == len(set(titles)), titles
+    drawn: set[str] = set()
+    for card in cards:  # nor does an edge card come back for a link an earlier card drew
+        assert card["surface"]["source_id"] not in drawn
+        drawn.update(f"edge:{s['edge_id']}" for s in card["path"] if s.get("edge_id") is not None)
+
+
+def test_a_follow_up_bullet_is_cut_between_clauses_or_words_never_inside_one(mem: Mnemon) -> None:
+    ids = build(mem, [PROCUREMENT])
+    cards = mem.surface(prompt="how does the team buy hardware for northwind batteries", limit=3)["thoughts"]
+    card = next(c for c in cards if c["surface"]["source_id"] == ids[PROCUREMENT.sections[0][1]])
+    bullet = next(a["bullet"] for a in card["suggested_actions"] if a["type"] == "vault_append_bullet")
+    text = bullet.removeprefix("Follow up: ")
+    readable = card["observations"][0]  # the section as the card reads it: list markers gone
+    assert not text.startswith("- ") and "\n" not in text
+    assert text.endswith("…") and len(text) <= 125
+    kept = text[:-1].rstrip()
+    assert readable.startswith(kept) and not readable[len(kept)].isalnum()  # ends where a word (or clause) ends
+    assert kept.count("[[") == kept.count("]]")  # never inside a wikilink
+
+
+@settings(max_examples=200)
+@given(st.lists(st.sampled_from(["alpha", "beta;", "gamma.", "[[Bram Okafor]]", "delta—", "x" * 40, "1,000"]),
+                max_size=40).map(" ".join))
+def test_follow_up_text_keeps_whole_words(text: str) -> None:
+    from mnemon.app.suggested_actions import follow_up_text
+    out = follow_up_text(text, 60)
+    assert len(out) <= 62
+    if out == text:
+        return
+    assert out.endswith("…")
+    kept = out[:-1].rstrip()
+    assert text.startswith(kept) and (len(kept) == len(text) or not text[len(kept)].isalnum())
+    assert kept.count("[[") == kept.count("]]")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -93,3 +94,33 @@ def test_a_statement_and_its_readable_form_are_one_evidence_line() -> None:
     thought = {"observations": ["Northwind overdue; Gull on time"],
                "evidence": ["- Northwind overdue\n- Gull on time", "Another statement"]}
     assert _evidence_lines(thought) == (["Northwind overdue; Gull on time", "Another statement"], 0)
+
+
+def test_a_branching_path_is_drawn_as_branches_not_a_chain() -> None:
+    """A walk that backs up at a dead end: B and C both hang on A, D on C over an edge stored D → C. The card must not
+    draw B → C (no such edge), and D's arrow must point into C."""
+    from mnemon.render.cards import path_links
+
+    thought = sample_thought()
+    thought["path"] = [
+        {"id": "a", "name": "Project A", "type": "project"},
+        {"id": "b", "name": "Waiting on the vendor", "type": "observation", "from": "a", "via": "has_blocked"},
+        {"id": "c", "name": "Person C", "type": "person", "from": "a", "via": "links_to"},
+        {"id": "d", "name": "Note D", "type": "note", "from": "c", "via": "links_to", "reverse": True},
+    ]
+    assert [(lk.parent, lk.child, lk.reverse) for lk in path_links(thought)] == [(0, 1, False), (0, 2, False),
+                                                                                 (2, 3, True)]
+    svg = render_svg(thought, generated_at=STAMP)
+    root = ET.fromstring(svg)
+    lines = [p.get("d") or "" for p in root.iter("{http://www.w3.org/2000/svg}path") if p.get("marker-end")]
+    assert len(lines) == 3  # one connector per edge, none between B and C
+    arcs, elbows = [d for d in lines if " Q" in d], [d for d in lines if " V" in d]
+    assert len(arcs) == 2 and len(elbows) == 1
+    xs = [float(c.get("cx") or 0) for c in root.iter("{http://www.w3.org/2000/svg}circle")]
+    start, _, _, end, _ = (float(n) for n in re.findall(r"-?\d+", elbows[0]))
+    assert xs[0] < start < xs[1] and xs[1] < end < xs[2]  # the elbow leaves A, passes over B and comes down into C
+    start, _, _, _, end, _ = (float(n) for n in re.findall(r"-?\d+", arcs[1]))
+    assert xs[2] < end < start < xs[3]  # the reversed edge is drawn from D's side, its arrow ending at C
+    chain = render_svg({**thought, "path": [{k: v for k, v in s.items() if k not in ("from", "reverse")}
+                                             for s in thought["path"]]}, generated_at=STAMP)
+    assert int(root.get("height") or 0) > int(ET.fromstring(chain).get("height") or 0)  # room for the branch line

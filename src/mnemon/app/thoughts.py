@@ -21,11 +21,11 @@ from datetime import date, datetime
 from functools import partial
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..core.errors import InvalidInput, ProviderUnavailable
 from ..core.model import Edge, Memory, parse_iso
-from ..core.ontology import category_of
+from ..core.ontology import category_of, inverse_of
 from ..core.text import excerpt, tokens
 from ..core.vault.dates import date_spans
 from ..core.vault.lifecycle import truth_policy
@@ -38,13 +38,13 @@ from ..render.cards import write_card
 from . import notes as notes_mod
 from .context import DEFAULT_BUDGET, DEFAULT_MAX_ITEMS, build_context_pack, parse_hints, source_path_of
 from .runtime import Runtime
+from .suggested_actions import suggested_actions, vault_root
 
 RECENT_WINDOW = 20
 RECENT_PENALTY = 3.0
 DEFAULT_HOPS = 5
 MAX_HOPS = 12
 SURFACE_BUDGET = 5000
-NEXT_ACTIONS_HEADING = "Next Actions"
 # a list item's marker (and task box) at the start of a line: a section's bullets read as a list of clauses
 _LIST_MARKER = re.compile(r"^(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
 _NAV_TYPES = {"note", "project", "person", "finance", "event", "place", "placeholder"}
@@ -189,15 +189,22 @@ def _readable(text: str) -> str:
             continue
         bare = _LIST_MARKER.sub("", line)
         if out:
-            out += "; " if bare != line else " "  # a list item is a clause of its own; prose runs on
+            # a list item is a clause of its own; prose runs on, and so does an item after a finished sentence
+            # ("Owner: Bram. Every order…", not "Owner: Bram.; Every order…")
+            out += "; " if bare != line and not out.endswith((".", "!", "?", ":", ";")) else " "
         out += bare
     return out
 
 
 def _step(node_id: str, node: Memory | None, edge: Edge | None) -> dict[str, Any]:
+    """A path step; one reached over an edge names the node at the edge's other end (`from`), because a walk
+    branches and the previous step is not always where it came from, and says when the edge points back at it."""
     step: dict[str, Any] = {"id": node_id, "name": _name(node, node_id), "type": _node_type(node)}
     if edge is not None:
-        step.update({"via": edge.type, "edge_id": edge.id, "truth_policy": truth_policy(edge.type, edge.status)})
+        step.update({"from": edge.src if edge.dst == node_id else edge.dst, "via": edge.type, "edge_id": edge.id,
+                     "truth_policy": truth_policy(edge.type, edge.status)})
+        if edge.src == node_id and edge.dst != node_id:
+            step["reverse"] = True
     return step
 
 
@@ -221,7 +228,10 @@ def _step_weight(edge: Edge, node: Memory | None, hints: tuple[str, ...]) -> flo
 
 
 def walk(rt: Runtime, start: Sequence[tuple[str, Edge | None]], hops: int, hints: tuple[str, ...]) -> list[dict[str, Any]]:
-    """A deterministic biased walk over ACTIVE edges (both directions) from the given opening steps."""
+    """A deterministic biased walk over ACTIVE edges (both directions) from the given opening steps.
+
+    The result is the walk's tree in the order it was found, not a chain: each step's `from` is the node its edge
+    joins it to (see `_step`)."""
     store = rt.store
     ids = [i for i, _ in start]
     nodes = store.get_nodes(ids)
@@ -438,12 +448,26 @@ def compose(path: list[dict[str, Any]], text: str, kind: str, note_title: str,
         title, action = f"Correction to check: {short}", "Make sure nothing still relies on the superseded statement."
     else:
         title, action = f"Reasoned walk: {note_title or short}", f"Review “{excerpt(text, 120)}” and decide if it still matters."
-    hops = [f"{display_links(s['name'])} ({s['via'].replace('_', ' ')})" for s in path[2:] if s.get("via")]
     insight = f"{note_title or 'A memory'} holds “{excerpt(text, 160)}”"
     if dates:
         insight += f", dated {', '.join(dates[:2])}"
-    insight += "." if not hops else f"; it connects to {', '.join(hops[:3])}."
-    return {"title": title, "insight": insight, "action": action}
+    return {"title": title, "insight": insight + _connections(path), "action": action}
+
+
+def _connections(path: list[dict[str, Any]]) -> str:
+    """The first few hops past the thought's memory, each said of the node it really hangs on (a walk branches: the
+    memory is often a dead end and the walk goes on from its note), with a reversed edge read backwards."""
+    names = {str(s.get("id")): str(s.get("name") or "") for s in path}
+    said: dict[str, list[str]] = {}
+    for s in [s for s in path[2:] if s.get("via")][:3]:
+        relation = str(s["via"])
+        if s.get("reverse"):
+            relation = inverse_of(relation) or relation
+        said.setdefault(str(s.get("from") or path[0].get("id")), []).append(
+            f"{display_links(s['name'])} ({relation.replace('_', ' ')})")
+    clauses = [("it" if origin == path[0].get("id") else excerpt(display_links(names.get(origin, origin)), 40))
+               + " connects to " + ", ".join(hops) for origin, hops in said.items()]
+    return "." if not clauses else "; " + "; ".join(clauses) + "."
 
 
 def _thought_from_candidate(c: Candidate, today: date) -> dict[str, Any]:
@@ -486,27 +510,6 @@ def thought(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS, out: st
 
 
 # ── surface ────────────────────────────────────────────────────────────────────────────────────────────────────
-def suggested_actions(item: dict[str, Any]) -> list[dict[str, Any]]:
-    src = str(item.get("source_path") or "")
-    out: list[dict[str, Any]] = []
-    if item.get("item_type") == "edge" and item.get("candidate_only"):
-        out.append({"type": "synapse_review", "action": "validate_or_kill", "edge_id": item.get("edge_id"),
-                    "why": "a candidate edge is a lead, not a fact; validate it or kill it before relying on it"})
-    elif src.startswith("mneme://"):
-        out.append({"type": "graph_memory_review", "action": "keep_or_forget", "source_path": src,
-                    "command": f"mnemon forget --source {src}"})
-    elif item.get("item_type") == "memory" and item.get("note"):
-        bullet = f"Follow up: {excerpt(str(item.get('text') or ''), 120)}"
-        out.append({"type": "vault_append_bullet", "note": item["note"], "heading": NEXT_ACTIONS_HEADING,
-                    "bullet": bullet,
-                    "command": ["mnemon", "note", "add-bullet", item["note"], "--heading", NEXT_ACTIONS_HEADING,
-                                "--bullet", bullet]})
-    out.append({"type": "inspect", "id": item.get("id"),
-                "command": f"mnemon explain-edge {item.get('edge_id')}" if item.get("item_type") == "edge"
-                else f"mnemon show {item.get('id')}"})
-    return out
-
-
 def _as_typed(stems: Sequence[str], prompt: str) -> list[str]:
     """Matched stems as the prompt spelled them ("batteri" → "battery"), for a reader."""
     typed: dict[str, str] = {}
@@ -517,8 +520,8 @@ def _as_typed(stems: Sequence[str], prompt: str) -> list[str]:
     return [typed.get(s, s) for s in stems]
 
 
-def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int,
-                       hints: tuple[str, ...]) -> dict[str, Any]:
+def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int, hints: tuple[str, ...],
+                       vault: str | None = None) -> dict[str, Any]:
     if item.get("item_type") == "edge":
         edge = rt.store.get_edge(int(item["edge_id"]))
         path = [_step(item["src"]["id"], rt.store.get_node(item["src"]["id"]), None),
@@ -552,11 +555,12 @@ def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int
                     "source_path": item.get("source_path"), "score": item.get("score"),
                     "matched_terms": item.get("matched_terms", []), "truth_policy": item.get("truth_policy"),
                     "cluster": None, "brain_label": None},
-        "suggested_actions": suggested_actions(item),
+        "suggested_actions": suggested_actions(item, db=rt.store.path, vault=vault, text=shown),
     }
 
 
-def _surface_candidate(rt: Runtime, c: Candidate, hops: int, hints: tuple[str, ...]) -> dict[str, Any]:
+def _surface_candidate(rt: Runtime, c: Candidate, hops: int, hints: tuple[str, ...],
+                       vault: str | None = None) -> dict[str, Any]:
     """A proactive candidate as a card in the shape of `_thought_from_item`'s."""
     card = _thought_from_candidate(_with_path(rt, c, hops, hints), rt.now().date())
     meta = c.memory.metadata or {}
@@ -565,22 +569,53 @@ def _surface_candidate(rt: Runtime, c: Candidate, hops: int, hints: tuple[str, .
     card["surface"] = {"prompt": None, "kind": meta.get("memory_kind") or "observation", "source_id": c.memory.id,
                        "source_path": item["source_path"], "score": c.score, "matched_terms": [],
                        "truth_policy": item["truth_policy"], "cluster": None, "brain_label": None}
-    card["suggested_actions"] = suggested_actions(item)
+    card["suggested_actions"] = suggested_actions(item, db=rt.store.path, vault=vault)
     return card
 
 
-def _distinct_cards(entries: Iterable[tuple[str, Callable[[], dict[str, Any]]]], limit: int) -> list[dict[str, Any]]:
-    """Up to `limit` cards in the entries' order, passing over an entry an earlier card's path walked through (that
-    card already names it: five cards are five different things)."""
-    shown: set[str] = set()
+class _CardEntry(NamedTuple):
+    """A card that may be shown, with what it takes to tell it repeats an earlier one before it is made."""
+    source_id: str
+    note: str  # the vault note it comes from ("" for none)
+    kind: str  # "section", "observation", "task", …
+    text: str
+    make: Callable[[], dict[str, Any]]
+
+
+def _repeats(entry: _CardEntry, shown: Sequence[_CardEntry]) -> bool:
+    """Whether a section card and a card of one of its own bullets would both be shown (same note, the bullet's text
+    inside the section's): the second says again what the first said, in a slot the limit counts."""
+    flat = " ".join(entry.text.split())
+    for other in shown:
+        if not entry.note or other.note != entry.note or "section" not in (entry.kind, other.kind):
+            continue
+        theirs = " ".join(other.text.split())
+        if flat and theirs and (flat in theirs or theirs in flat):
+            return True
+    return False
+
+
+def _edge_item_id(edge_id: Any) -> str:
+    """An edge's id as a context pack names its item: a card whose path drew the edge has shown that item."""
+    return f"edge:{edge_id}"
+
+
+def _distinct_cards(entries: Iterable[_CardEntry], limit: int) -> list[dict[str, Any]]:
+    """Up to `limit` cards in the entries' order, passing over an entry an earlier card's path walked through, node or
+    edge (that card already names it: five cards are five different things) and a section card that repeats an earlier card of
+    one of its bullets, or the other way round (`_repeats`)."""
+    walked: set[str] = set()
+    shown: list[_CardEntry] = []
     cards: list[dict[str, Any]] = []
-    for source_id, make in entries:
+    for entry in entries:
         if len(cards) >= limit:
             break
-        if source_id in shown:
+        if entry.source_id in walked or _repeats(entry, shown):
             continue
-        card = make()
-        shown.update([source_id, *(step["id"] for step in card["path"][1:])])
+        card = entry.make()
+        walked.update([entry.source_id, *(step["id"] for step in card["path"][1:]),
+                       *(_edge_item_id(step["edge_id"]) for step in card["path"] if step.get("edge_id") is not None)])
+        shown.append(entry)
         cards.append(card)
     return cards
 
@@ -594,13 +629,20 @@ def surface(rt: Runtime, *, prompt: str | None = None, limit: int = 5, hops: int
     if prompt is not None:
         pack = build_context_pack(rt, str(prompt), budget=SURFACE_BUDGET, max_items=min(100, 2 * limit),
                                   include_candidates=include_candidates, hints=hints)
-        thoughts = _distinct_cards([(str(item["id"]), partial(_thought_from_item, rt, item, str(prompt), hops,
-                                                              hint_tokens)) for item in pack["items"]], limit)
+        vault = vault_root(rt)
+        thoughts = _distinct_cards([_CardEntry(str(item["id"]), str(item.get("note") or ""), str(item.get("kind") or ""),
+                                               str(item.get("text") or ""),
+                                               partial(_thought_from_item, rt, item, str(prompt), hops, hint_tokens,
+                                                       vault)) for item in pack["items"]], limit)
         retrieval = {"clusters": pack["clusters"], "brain_labels": pack["brain_labels"], "stats": pack["stats"],
                      "empty_reason": pack["empty_reason"], "source": "retrieve"}
     else:
         kept, considered = kept_candidates(rt, hint_tokens)
-        thoughts = _distinct_cards(((c.memory.id, partial(_surface_candidate, rt, c, hops, hint_tokens))
+        vault = vault_root(rt)
+        thoughts = _distinct_cards((_CardEntry(c.memory.id, str((c.memory.metadata or {}).get("note") or ""),
+                                               str((c.memory.metadata or {}).get("memory_kind") or "observation"),
+                                               c.memory.content, partial(_surface_candidate, rt, c, hops, hint_tokens,
+                                                                         vault))
                                     for c in kept), limit)
         retrieval = {"clusters": [], "brain_labels": [], "source": "proactive_candidates",
                      "stats": {"candidate_items_considered": considered, "items_returned": len(thoughts)},

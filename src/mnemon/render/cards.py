@@ -192,6 +192,56 @@ def _path_nodes(thought: Mapping[str, Any]) -> list[dict[str, str]]:
     return nodes
 
 
+@dataclass(frozen=True)
+class PathLink:
+    """One connector a card draws: path step `parent` → step `child` over relation `via`; `reverse` when the stored
+    edge points the other way (child → parent), so the arrow is drawn into the parent."""
+    parent: int
+    child: int
+    via: str
+    reverse: bool
+
+
+def path_links(thought: Mapping[str, Any]) -> list[PathLink]:
+    """The connectors of a thought's path, one per step that hangs on an earlier one.
+
+    A walk branches (at a dead end it goes on from an earlier node), so a step names the node it was reached from
+    (`from`): drawing the path as a chain would claim edges that do not exist. A step without `from` but with a
+    relation is an older, chain-shaped path and hangs on the step before it; a step with neither was not reached
+    over an edge and gets no connector."""
+    steps = [s for s in thought.get("path") or []]
+    index: dict[str, int] = {}
+    links: list[PathLink] = []
+    for i, step in enumerate(steps):
+        if not isinstance(step, Mapping):
+            if i:
+                links.append(PathLink(i - 1, i, "", False))
+            continue
+        if "from" in step:
+            parent = index.get(str(step["from"]))
+        else:
+            parent = i - 1 if i and (step.get("via") or "id" not in step) else None
+        if parent is not None:
+            links.append(PathLink(parent, i, str(step.get("via") or ""), bool(step.get("reverse"))))
+        if step.get("id") is not None:
+            index.setdefault(str(step["id"]), i)
+    return links
+
+
+def _branch_levels(links: Sequence[PathLink]) -> dict[int, int]:
+    """child → level (1 = lowest) for each connector that skips over nodes: shorter spans sit lower, and two spans
+    that overlap or meet at a node never share a level, so two connectors never read as one line. (A walk's spans
+    nest or are apart — it backs up only from a node with nothing left to visit — so no two lines cross.)"""
+    levels: dict[int, int] = {}
+    placed: list[tuple[int, int, int]] = []
+    for link in sorted((lk for lk in links if lk.child - lk.parent > 1), key=lambda lk: (lk.child - lk.parent,
+                                                                                           lk.child)):
+        level = 1 + max((lv for a, b, lv in placed if a <= link.child and link.parent <= b), default=0)
+        placed.append((link.parent, link.child, level))
+        levels[link.child] = level
+    return levels
+
+
 def _evidence_lines(thought: Mapping[str, Any]) -> tuple[list[str], int]:
     """The observations (as a card reads them), then any evidence saying something else: one line per statement,
     a section's raw text and its readable form counting as one (same words, other markup)."""
@@ -227,26 +277,44 @@ def render_svg(thought: Mapping[str, Any], *, theme: str = "dark", generated_at:
         parts.append(_t(INNER_X, y, line, size=40, fill=pal["ink"], weight="bold"))
         y += 50
 
-    # path
+    # path: a step drawn after the one it hangs on gets an arc; one hanging on an earlier step gets an elbow
+    # line above the nodes it skips (a walk branches at dead ends, and a chain would claim edges that do not exist)
     nodes = _path_nodes(thought)
+    shown = nodes[:MAX_PATH_NODES]
+    links = [lk for lk in path_links(thought) if lk.child < len(shown)]
+    levels = _branch_levels(links)
+    top = max(levels.values(), default=0)
+    overflow = len(nodes) > MAX_PATH_NODES
     y += 20
-    cy = y + 50
+    cy = y + 50 + (30 * top + 20 + (30 if overflow else 0) if top else 0)
     if nodes:
-        shown = nodes[:MAX_PATH_NODES]
         n = len(shown)
         span = INNER_W - 120
         xs = [INNER_X + 60 + (span * i / (n - 1) if n > 1 else span / 2) for i in range(n)]
-        for i in range(1, n):
-            x0, x1 = xs[i - 1] + 40, xs[i] - 40
-            mid = (x0 + x1) / 2
-            parts.append(f'<path d="M{x0:.0f},{cy:.0f} Q{mid:.0f},{cy - 34:.0f} {x1:.0f},{cy:.0f}" fill="none"'
-                         f' stroke="{pal["connector"]}" stroke-width="3" marker-end="url(#arrow)"/>')
-            via = shown[i]["via"].replace("_", " ")
+        for link in links:
+            a, b = link.parent, link.child
+            via = link.via.replace("_", " ")
+            if b - a == 1:
+                x0, x1 = xs[a] + 40, xs[b] - 40
+                mid, chip_y = (x0 + x1) / 2, cy - 30
+                ends = (x1, x0) if link.reverse else (x0, x1)
+                parts.append(f'<path d="M{ends[0]:.0f},{cy:.0f} Q{mid:.0f},{cy - 34:.0f} {ends[1]:.0f},{cy:.0f}"'
+                             f' fill="none" stroke="{pal["connector"]}" stroke-width="3" marker-end="url(#arrow)"/>')
+            else:
+                # an elbow: up from the right of the parent's top, across, down into the left of the child's top, so
+                # a node's incoming and outgoing lines never share a vertical; the label gets the gap between them
+                chip_y = cy - 62 - 30 * (levels[b] - 1)
+                x0, x1 = xs[b - 1] + 18, xs[b] - 18
+                mid = (x0 + x1) / 2
+                ends = (xs[b] - 14, xs[a] + 14) if link.reverse else (xs[a] + 14, xs[b] - 14)
+                parts.append(f'<path d="M{ends[0]:.0f},{cy - 36:.0f} V{chip_y:.0f} H{ends[1]:.0f} V{cy - 42:.0f}"'
+                             f' fill="none" stroke="{pal["connector"]}" stroke-width="3" stroke-linejoin="round"'
+                             f' marker-end="url(#arrow)"/>')
             if via:
                 label = wrap(via, max(60.0, x1 - x0 - 30), 13, 1, bold=True)[0]
-                chip, _ = _chip(mid, cy - 30, label, size=13, bg=pal["chip_bg"], ink=pal["chip_ink"],
+                chip, _ = _chip(mid, chip_y, label, size=13, bg=pal["chip_bg"], ink=pal["chip_ink"],
                                 border=pal["connector"], anchor_centre=True)
-                parts.append(chip)
+                parts.append(chip)  # drawn in order: no later line runs through an earlier chip (see above)
         for i, (x, node) in enumerate(zip(xs, shown), start=1):
             colour = NODE_COLOURS.get(node["type"], DEFAULT_NODE_COLOUR)
             parts.append(f'<circle cx="{x:.0f}" cy="{cy:.0f}" r="38" fill="{colour}"/>')
@@ -257,9 +325,10 @@ def render_svg(thought: Mapping[str, Any], *, theme: str = "dark", generated_at:
                 ly += 19
             if node["type"]:
                 parts.append(_t(x, ly + 2, node["type"], size=13, fill=pal["muted"], anchor="middle", italic=True))
-        if len(nodes) > MAX_PATH_NODES:
+        if overflow:
             more = f"+{len(nodes) - MAX_PATH_NODES} more"
-            chip, _ = _chip(WIDTH - INNER_X - text_width(more, 13, True) - 13 * 1.4, cy - 70, more, size=13,
+            more_y = cy - 62 - 30 * top if top else cy - 70
+            chip, _ = _chip(WIDTH - INNER_X - text_width(more, 13, True) - 13 * 1.4, more_y, more, size=13,
                             bg=pal["chip_bg"], ink=pal["chip_ink"])
             parts.append(chip)
         y = cy + 150
@@ -403,5 +472,5 @@ def sample_thought() -> dict[str, Any]:
     }
 
 
-__all__: Sequence[str] = ("CardFiles", "THEMES", "badge_for", "render_svg", "resolve_theme", "svg_to_png",
-                          "write_card", "sample_thought", "text_width", "wrap")
+__all__: Sequence[str] = ("CardFiles", "PathLink", "THEMES", "badge_for", "path_links", "render_svg", "resolve_theme",
+                          "svg_to_png", "write_card", "sample_thought", "text_width", "wrap")

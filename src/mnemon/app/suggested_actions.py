@@ -1,0 +1,85 @@
+"""What a surfaced thought card suggests doing next (`suggested_actions`), each with a command that runs as given.
+
+A suggestion is only useful if it can be pasted: every `command` is an argv list (a note path or id with a space
+stays one argument) that names the store the card came from (`--db`, the path the runtime opened) and, for a note
+edit, the vault that store was ingested from (`--vault`, the root ingestion recorded). Without them a pasted command
+hit the default store or failed with "no vault given".
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .runtime import Runtime
+
+NEXT_ACTIONS_HEADING = "Next Actions"
+BULLET_CHARS = 120  # a follow-up bullet's text, not counting its "Follow up: " lead
+# a word, with a wikilink (spaces and all) kept whole: a bullet cut inside "[[Bram Okafor]]" breaks the link
+_PIECE = re.compile(r"\[\[[^\]\n]*\]\]\S*|\S+")
+_CLAUSE_END = (";", ".", "!", "?")
+
+
+def vault_root(rt: Runtime) -> str | None:
+    """The vault the store was last ingested from (ingestion records its resolved root), or None."""
+    vault = getattr(rt.store, "vault", None)
+    root = vault.get_state("root") if vault is not None else None
+    return str(root) if root else None
+
+
+def follow_up_text(text: str, limit: int = BULLET_CHARS) -> str:
+    """`text` on one line, at most about `limit` characters, shortened at the end of a clause when one ends far enough
+    in, else after a whole word — never inside a word or a wikilink — with "…" marking what was left out."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    kept: list[str] = []
+    size = 0
+    clause_end = 0
+    for piece in _PIECE.findall(flat):
+        grown = size + len(piece) + (1 if kept else 0)
+        if grown > limit - 1:  # room for the "…"
+            break
+        kept.append(piece)
+        size = grown
+        if piece.endswith(_CLAUSE_END):
+            clause_end = len(kept)
+    if clause_end and sum(map(len, kept[:clause_end])) >= limit // 3:
+        kept = kept[:clause_end]
+    out = " ".join(kept).rstrip(" ;,:—–-")
+    if not out:  # one word longer than the limit: cutting it is all there is
+        return flat[:limit - 1] + "…"
+    return out + (" …" if out.endswith((".", "!", "?")) else "…")
+
+
+def suggested_actions(item: dict[str, Any], *, db: str | None = None, vault: str | None = None,
+                      text: str | None = None) -> list[dict[str, Any]]:
+    """Suggestions for a retrieval item (or a proactive candidate in the same shape). `db` and `vault` go into the
+    commands; `text` is the item's text as the card reads it (a section's list markers dropped), for the bullet."""
+    store = ["mnemon", *(["--db", db] if db else [])]
+    src = str(item.get("source_path") or "")
+    out: list[dict[str, Any]] = []
+    if item.get("item_type") == "edge" and item.get("candidate_only"):
+        edge = str(item.get("edge_id"))
+        out.append({"type": "synapse_review", "action": "validate_or_kill", "edge_id": item.get("edge_id"),
+                    "why": "a candidate edge is a lead, not a fact; validate it or kill it before relying on it",
+                    "commands": {"validate": [*store, "validate-edge", edge], "kill": [*store, "kill-edge", edge]}})
+    elif src.startswith("mneme://"):
+        out.append({"type": "graph_memory_review", "action": "keep_or_forget", "source_path": src,
+                    "command": [*store, "forget", "--source", src]})
+    elif item.get("item_type") == "memory" and item.get("note"):
+        bullet = f"Follow up: {follow_up_text(text if text is not None else str(item.get('text') or ''))}"
+        action: dict[str, Any] = {"type": "vault_append_bullet", "note": item["note"], "heading": NEXT_ACTIONS_HEADING,
+                                  "bullet": bullet, "vault": vault}
+        # without a known vault the command falls back on the configured one (`vault` / MNEMON_VAULT)
+        action["command"] = [*store, "note", "add-bullet", str(item["note"]), *(["--vault", vault] if vault else []),
+                             "--heading", NEXT_ACTIONS_HEADING, "--bullet", bullet]
+        out.append(action)
+    if item.get("item_type") == "edge":
+        inspect = [*store, "explain-edge", str(item.get("edge_id"))]
+    else:
+        inspect = [*store, "show", str(item.get("id"))]
+    out.append({"type": "inspect", "id": item.get("id"), "command": inspect})
+    return out
+
+
+__all__ = ["NEXT_ACTIONS_HEADING", "follow_up_text", "suggested_actions", "vault_root"]
