@@ -1,7 +1,8 @@
 """`mnemon mcp serve`: the facade as Model Context Protocol tools over stdio (JSON-RPC 2.0, one message per line).
 
-Thin like the CLI: each tool validates nothing itself, calls one facade method and returns the same JSON payload the
-CLI prints (as text content and as structured content). Errors come back as tool results with `isError` and the usual
+Thin like the CLI: the tools are the shared operation table (`operations.py`, the HTTP API's routes too); each call's
+arguments are checked against its schema, then one facade method runs and its payload is what the CLI prints (as
+text content and as structured content). Errors come back as tool results with `isError` and the usual
 envelope, so an agent sees the same codes everywhere. No SDK: the protocol surface used here is small and stable.
 """
 from __future__ import annotations
@@ -9,79 +10,18 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import IO, Any
 
+from .operations import BY_NAME, OPERATIONS, Operation, check_args
 from .payloads import dumps, from_exception
 
 PROTOCOL_VERSION = "2025-06-18"
 
 
-@dataclass(frozen=True)
-class Tool:
-    name: str
-    description: str
-    properties: dict[str, Any]
-    required: tuple[str, ...]
-    read_only: bool
-    call: Callable[[Any, dict[str, Any]], Any]
-    destructive: bool = False
-
-    def spec(self) -> dict[str, Any]:
-        return {
-            "name": self.name, "description": self.description,
-            "inputSchema": {"type": "object", "properties": self.properties, "required": list(self.required),
-                            "additionalProperties": False},
-            "annotations": {"readOnlyHint": self.read_only, "destructiveHint": self.destructive,
-                            "idempotentHint": self.read_only},
-        }
-
-
-def _s(desc: str) -> dict[str, Any]:
-    return {"type": "string", "description": desc}
-
-
-def _i(desc: str) -> dict[str, Any]:
-    return {"type": "integer", "description": desc}
-
-
-TOOLS: tuple[Tool, ...] = (
-    Tool("remember", "Store one memory (exact repeats are skipped; the diff is advice). Returns the seed's remember JSON.",
-         {"content": _s("the memory"), "category": _s("preference|decision|fact|insight|context|general"),
-          "importance": _i("1-5"), "tags": {"type": "array", "items": {"type": "string"}},
-          "entities": {"type": "array", "items": {"type": "string"}}, "source": _s("who wrote it (default agent)")},
-         ("content",), False,
-         lambda m, a: m.remember(a["content"], category=a.get("category", "general"), importance=a.get("importance", 3),
-                                 tags=a.get("tags"), entities=a.get("entities"), source=a.get("source", "agent"))),
-    Tool("recall", "Smart recall: intent-aware graph retrieval with signals per result.",
-         {"query": _s("what to recall"), "limit": _i("1-100, default 10"), "intent": _s("WHY|WHEN|ENTITY|GENERAL"),
-          "brief": {"type": "boolean"}},
-         ("query",), True,
-         lambda m, a: m.recall(a["query"], limit=a.get("limit", 10), intent=a.get("intent"),
-                               brief=bool(a.get("brief", False)))),
-    Tool("search", "Keyword-only search (FTS5 BM25).", {"query": _s("keywords"), "limit": _i("default 10")},
-         ("query",), True, lambda m, a: m.search(a["query"], limit=a.get("limit", 10))),
-    Tool("show", "One memory in full, with its edges.", {"id": _s("memory id")}, ("id",), True,
-         lambda m, a: m.show(a["id"])),
-    Tool("related", "Breadth-first neighbourhood of a memory.",
-         {"id": _s("memory id"), "depth": _i("1-10, default 2"), "edge_type": _s("only this edge type")},
-         ("id",), True, lambda m, a: m.related(a["id"], depth=a.get("depth", 2), edge_type=a.get("edge_type"))),
-    Tool("link", "Create or replace an edge (supersedes demotes the target in recall).",
-         {"source_id": _s("from"), "target_id": _s("to"), "edge_type": _s("temporal|entity|causal|semantic|supersedes"),
-          "weight": {"type": "number"}, "sub_type": _s("causes|enables|prevents for causal")},
-         ("source_id", "target_id"), False,
-         lambda m, a: m.link(a["source_id"], a["target_id"], a.get("edge_type", "semantic"),
-                             sub_type=a.get("sub_type", ""), weight=a.get("weight", 0.5))),
-    Tool("forget", "Soft-delete a memory (kept in the database, edges retired, logged).", {"id": _s("memory id")},
-         ("id",), False, lambda m, a: m.forget(a["id"]), destructive=True),
-    Tool("status", "Counts, top entities, size and embedding coverage.", {}, (), True, lambda m, a: m.status()),
-    Tool("retrieve", "A context pack for a prompt: items with truth policies within a character budget; a vault "
-         "path in the prompt (Projects/, lighthouse.md) keeps it to those notes.",
-         {"prompt": _s("the prompt"), "budget": _i("characters, default 2500"), "max_items": _i("default 8")},
-         ("prompt",), True,
-         lambda m, a: m.retrieve(a["prompt"], budget=a.get("budget", 2500), max_items=a.get("max_items", 8))),
-)
-_BY_NAME = {t.name: t for t in TOOLS}
+def tool_spec(op: Operation) -> dict[str, Any]:
+    return {"name": op.name, "description": op.description, "inputSchema": op.schema(),
+            "annotations": {"readOnlyHint": op.read_only, "destructiveHint": op.destructive,
+                            "idempotentHint": op.read_only}}
 
 
 def handle(mem_factory: Callable[[], Any], message: dict[str, Any]) -> dict[str, Any] | None:
@@ -96,20 +36,16 @@ def handle(mem_factory: Callable[[], Any], message: dict[str, Any]) -> dict[str,
     elif method == "ping":
         result = {}
     elif method == "tools/list":
-        result = {"tools": [t.spec() for t in TOOLS]}
+        result = {"tools": [tool_spec(op) for op in OPERATIONS]}
     elif method == "tools/call":
         params = message.get("params") or {}
-        tool = _BY_NAME.get(params.get("name", ""))
+        tool = BY_NAME.get(params.get("name", ""))
         if tool is None:
             return {"jsonrpc": "2.0", "id": msg_id,
                     "error": {"code": -32602, "message": f"unknown tool {params.get('name')!r}"}}
-        args = params.get("arguments") or {}
         try:
-            payload = tool.call(mem_factory(), args)
+            payload = tool.call(mem_factory(), check_args(tool, params.get("arguments") or {}))
             is_error = False
-        except KeyError as exc:
-            payload, is_error = {"ok": False, "error": {"code": "invalid_input",
-                                                        "message": f"missing argument {exc.args[0]!r}"}}, True
         except Exception as exc:  # the envelope, never a traceback
             payload, _ = from_exception(exc)
             is_error = True

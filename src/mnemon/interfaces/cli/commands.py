@@ -11,7 +11,7 @@ import click
 
 from ...app.config import show_settings
 from ...core.errors import InvalidInput, NotFound
-from .main import Ctx, cli, run, stream
+from .main import Ctx, cli, emit, run, stream
 
 
 def _read_text_arg(parts: tuple[str, ...], what: str) -> str:
@@ -295,3 +295,30 @@ def mcp_serve() -> None:
 
     ctx = click.get_current_context().find_root().obj
     serve(lambda: ctx.mem)
+
+
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535),
+              help="0 picks a free port (the printed url says which).")
+@click.option("--mount", default="/", show_default=True,
+              help="URL path the workbench and API live under (behind a reverse proxy: /mnemon).")
+@click.option("--allow-writes", is_flag=True, help="Accept remember, link and forget (read-only otherwise).")
+@click.option("--token", envvar="MNEMON_HTTP_TOKEN", help="Require `Authorization: Bearer TOKEN` on the API "
+              "(default: $MNEMON_HTTP_TOKEN).")
+@click.option("--no-auth", is_flag=True, help="Listen off loopback without a token (an authenticating proxy is in "
+              "front).")
+def serve(host: str, port: int, mount: str, allow_writes: bool, token: str | None, no_auth: bool) -> None:
+    """The HTTP API and the graph workbench page, until interrupted. Prints one JSON line once listening."""
+    from ..http.server import serve as serve_http
+
+    ctx = click.get_current_context().find_root().obj
+    if not allow_writes:
+        ctx.flags["readonly"] = True  # a read-only server cannot write even by a bug of its own
+
+    def announce(doc: dict[str, Any]) -> None:
+        emit(doc)
+        sys.stdout.flush()  # a caller reads the url from this line while the server runs
+
+    serve_http(lambda: ctx.mem, host=host, port=port, mount=mount, allow_writes=allow_writes, token=token,
+               no_auth=no_auth, announce=announce)

@@ -1,0 +1,115 @@
+"""The graph as a person browses it (the workbench's `graph` call): a bounded set of nodes and the links among them.
+
+Two views. Around a `focus` node: breadth-first over its edges in both directions, strongest edges first, until
+`depth` hops or `max_nodes`. Without one, an overview: the best-connected notes (or, in a store without a vault, the
+best-connected recent memories) and the links among them. Either way `truncated` says when the limits cut something
+off, so a drawing never passes for the whole graph. Killed edges appear only when asked for (they are tombstones:
+a person said they are wrong), candidates unless asked not to.
+"""
+from __future__ import annotations
+
+from itertools import islice
+from typing import Any
+
+from ..core.errors import InvalidInput, NotFound
+from ..core.model import Edge, Memory
+from ..core.ontology import category_of
+from ..core.text import excerpt
+from .runtime import Runtime
+
+MAX_NODES = 2000
+MAX_LINKS = 10_000
+MAX_DEPTH = 4
+OVERVIEW_POOL = 5000  # nodes ranked by degree for an overview: beyond this a vault is sampled by recency
+_LABEL_CHARS = 80
+
+
+def _bounded(name: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"{name} must be an integer from {low} to {high}")
+    if not low <= value <= high:
+        raise InvalidInput(f"{name} must be from {low} to {high}; got {value}")
+    return value
+
+
+def graph_view(rt: Runtime, *, focus: str | None = None, depth: int = 1, max_nodes: int = 150,
+               max_links: int = 600, include_candidates: bool = True, include_killed: bool = False) -> dict[str, Any]:
+    max_nodes = _bounded("max_nodes", max_nodes, 1, MAX_NODES)
+    max_links = _bounded("max_links", max_links, 0, MAX_LINKS)
+    depth = _bounded("depth", depth, 1, MAX_DEPTH)
+    statuses = ("active", *(("candidate",) if include_candidates else ()), *(("killed",) if include_killed else ()))
+    store = rt.store
+    if focus:
+        if store.get_node(focus) is None:
+            raise NotFound(f"no node {focus!r}; `mnemon recall` or the overview (no focus) lists ids")
+        chosen, cut = _around(rt, focus, depth, max_nodes, statuses)
+    else:
+        chosen, cut = _overview(rt, max_nodes)
+    nodes = store.get_nodes(chosen)
+    chosen = [i for i in chosen if i in nodes]  # a deleted memory is not drawn
+    inside = set(chosen)
+    edges = [e for e in store.edges_of(chosen, statuses=statuses, direction="out") if e.dst in inside]
+    edges.sort(key=lambda e: (-(e.weight * e.confidence), e.id))
+    degree = store.edge_counts(chosen)
+    return {
+        "focus": focus or None,
+        "nodes": [_node(nodes[i], degree.get(i, 0)) for i in chosen],
+        "links": [_link(e) for e in edges[:max_links]],
+        "truncated": cut or len(edges) > max_links,
+        "stats": {"nodes": len(chosen), "links": min(len(edges), max_links), "links_among_nodes": len(edges)},
+        "limits": {"max_nodes": max_nodes, "max_links": max_links, "depth": depth, "statuses": list(statuses)},
+    }
+
+
+def _around(rt: Runtime, focus: str, depth: int, max_nodes: int, statuses: tuple[str, ...]) -> tuple[list[str], bool]:
+    seen = {focus}
+    order = [focus]
+    frontier = [focus]
+    for _ in range(depth):
+        edges = rt.store.edges_of(frontier, statuses=statuses, direction="both")
+        edges.sort(key=lambda e: (-(e.weight * e.confidence), e.id))
+        frontier = []
+        for edge in edges:
+            for other in (edge.src, edge.dst):
+                if other in seen:
+                    continue
+                if len(order) >= max_nodes:
+                    return order, True
+                seen.add(other)
+                order.append(other)
+                frontier.append(other)
+        if not frontier:
+            break
+    return order, False
+
+
+def _overview(rt: Runtime, max_nodes: int) -> tuple[list[str], bool]:
+    """The best-connected notes; a store without notes offers its recent memories instead."""
+    pool = [n.id for n in islice(rt.store.iter_nodes(kind="note"), OVERVIEW_POOL)]
+    if not pool:
+        pool = rt.store.recent_memory_ids(OVERVIEW_POOL)
+    degree = rt.store.edge_counts(pool)
+    ranked = sorted(pool, key=lambda i: (-degree.get(i, 0), i))
+    return ranked[:max_nodes], len(ranked) > max_nodes
+
+
+def node_label(node: Memory) -> str:
+    """What a person reads on a node: a note's or heading's title, a bullet's own words (not its note's title)."""
+    kind = (node.metadata or {}).get("memory_kind")
+    if node.kind == "memory" and kind in ("observation", "task") or not node.title:
+        return excerpt(node.content, _LABEL_CHARS) if node.content else node.id.split(":", 1)[-1]
+    return excerpt(node.title, _LABEL_CHARS)
+
+
+def _node(node: Memory, degree: int) -> dict[str, Any]:
+    meta = node.metadata or {}
+    kind = meta.get("memory_kind") if node.kind == "memory" else meta.get("type") if node.kind == "note" else None
+    return {"id": node.id, "title": node_label(node), "kind": node.kind, "type": str(kind or node.kind),
+            "degree": degree, "source_path": meta.get("path") or meta.get("note") or None}
+
+
+def _link(edge: Edge) -> dict[str, Any]:
+    category = category_of(edge.type)
+    return {"id": edge.id, "src": edge.src, "dst": edge.dst, "type": edge.type, "status": edge.status,
+            "category": category, "weight": round(edge.weight, 4),
+            "confidence": round(edge.confidence, 4)}

@@ -1,0 +1,311 @@
+"""`mnemon serve`: the operation table (`interfaces/operations.py`) over HTTP, and the graph workbench page.
+
+    GET  <mount>                 the workbench (a static page; it reads through the API below)
+    GET  <mount>static/<file>    its assets
+    GET  <mount>api              the operations, each with its argument schema and whether it writes
+    GET  <mount>api/<name>?a=1   a read-only operation; query arguments are typed by the schema
+    POST <mount>api/<name>       any operation; arguments as a JSON object body (Content-Type: application/json)
+
+Every answer is the JSON the CLI prints for the same call, or the error envelope with an HTTP status that matches
+its code. Thin like the CLI: parse, call one facade method, serialise. Safe by default, because a memory holds what
+its owner told their agents: read-only unless started with `--allow-writes`; with a token set, every API call needs
+`Authorization: Bearer <token>`; bound to a loopback address it answers only requests addressed to a loopback name
+(a web page elsewhere cannot reach it by rebinding a domain name to 127.0.0.1); a POST must say it carries JSON,
+which a cross-site form cannot, and no CORS header is ever sent.
+"""
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import json
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from ...core.errors import InvalidInput, MnemonError, ReadOnly
+from ..operations import BY_NAME, OPERATIONS, Operation, check_args
+from ..payloads import dumps, error_envelope, from_exception
+
+WORKBENCH = Path(__file__).with_name("workbench")
+MAX_BODY = 1 << 20  # a memory or a prompt, with room to spare; an import goes through the CLI
+STATUS_OF_CODE: Mapping[str, int] = {
+    "invalid_input": 400, "path_refused": 400, "unauthorized": 401, "readonly": 403, "forbidden_host": 403,
+    "not_found": 404, "method_not_allowed": 405, "conflict": 409, "too_large": 413, "unsupported_media_type": 415,
+    "provider_unavailable": 503, "store_error": 500, "internal": 500,
+}
+CONTENT_TYPES: Mapping[str, str] = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+                                    ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
+                                    ".ico": "image/x-icon", ".json": "application/json"}
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
+_TRUE, _FALSE = frozenset({"true", "1", "yes", "on"}), frozenset({"false", "0", "no", "off"})
+
+
+class HttpError(MnemonError):
+    """A refusal of the HTTP layer itself (unknown route, wrong method, body too large); `code` is set per case."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Response:
+    status: int
+    body: bytes
+    content_type: str = "application/json; charset=utf-8"
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+
+def is_loopback(host: str) -> bool:
+    if host.strip("[]") in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def normal_mount(mount: str) -> str:
+    """"/mnemon" → "/mnemon/": the workbench's relative URLs resolve under it only with the slash."""
+    parts = [p for p in (mount or "/").split("/") if p]
+    if any(p in (".", "..") for p in parts):
+        raise InvalidInput(f"--mount must be a plain path like /mnemon; got {mount!r}")
+    return "/" + "".join(p + "/" for p in parts)
+
+
+class Api:
+    """Requests in, `Response`s out, no sockets: the request handler below is only the transport."""
+
+    def __init__(self, mem_factory: Callable[[], Any], *, allow_writes: bool = False, mount: str = "/",
+                 token: str | None = None, loopback_only: bool = True) -> None:
+        self.mem_factory = mem_factory
+        self.allow_writes = allow_writes
+        self.mount = normal_mount(mount)
+        self.token = token or None
+        self.loopback_only = loopback_only
+        self._lock = threading.Lock()  # one facade, one store connection: calls take turns
+
+    def handle(self, method: str, target: str, headers: Mapping[str, str], body: bytes) -> Response:
+        try:
+            return self._route(method, target, headers, body)
+        except Exception as exc:  # the envelope, never a traceback
+            payload, _ = from_exception(exc)
+            return _json(STATUS_OF_CODE.get(payload["error"]["code"], 400 if isinstance(exc, MnemonError) else 500),
+                         payload)
+
+    def _route(self, method: str, target: str, headers: Mapping[str, str], body: bytes) -> Response:
+        if self.loopback_only and not is_loopback(_host_name(headers.get("host", ""))):
+            raise HttpError("forbidden_host", "this server answers only requests addressed to localhost or a "
+                                              "loopback address")
+        url = urlsplit(target)
+        path = unquote(url.path)
+        if path + "/" == self.mount:
+            return Response(308, b"", "text/plain; charset=utf-8", {"Location": self.mount})
+        if not path.startswith(self.mount):
+            raise HttpError("not_found", f"nothing at {path}; the workbench is at {self.mount}")
+        rest = path[len(self.mount):]
+        if rest == "api" or rest.startswith("api/"):
+            self._authorise(headers)
+            name = rest[4:]
+            if not name:
+                _allow(method, ("GET",))
+                return _json(200, {"ok": True, "read_only": not self.allow_writes, "operations": [
+                    {"name": op.name, "description": op.description, "read_only": op.read_only,
+                     "parameters": op.schema()} for op in OPERATIONS]})
+            return self._call(method, name, url.query, headers, body)
+        _allow(method, ("GET", "HEAD"))
+        return _static("index.html" if rest == "" else rest[len("static/"):] if rest.startswith("static/") else None)
+
+    def _authorise(self, headers: Mapping[str, str]) -> None:
+        if self.token is None:
+            return
+        given = headers.get("authorization", "")
+        if not hmac.compare_digest(given.encode(), f"Bearer {self.token}".encode()):
+            raise HttpError("unauthorized", "this server needs `Authorization: Bearer <token>` (the token it was "
+                                            "started with, MNEMON_HTTP_TOKEN)")
+
+    def _call(self, method: str, name: str, query: str, headers: Mapping[str, str], body: bytes) -> Response:
+        op = BY_NAME.get(name)
+        if op is None:
+            raise HttpError("not_found", f"no operation {name!r}; GET {self.mount}api lists them")
+        if method == "GET":
+            if not op.read_only:
+                raise HttpError("method_not_allowed", f"{name} writes: POST its arguments as JSON")
+            args = query_args(op, query)
+        elif method == "POST":
+            if headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+                raise HttpError("unsupported_media_type", "POST a JSON object with Content-Type: application/json")
+            args = body_args(body)
+        else:
+            raise HttpError("method_not_allowed", f"{method} is not supported; use GET or POST")
+        if not op.read_only and not self.allow_writes:
+            raise ReadOnly(f"{name} writes, and this server is read-only; start it with --allow-writes")
+        check_args(op, args)
+        with self._lock:
+            return _json(200, op.call(self.mem_factory(), args))
+
+
+def query_args(op: Operation, query: str) -> dict[str, Any]:
+    """Query-string arguments typed by the operation's schema: `limit=5` is the integer 5, `brief=true` a boolean,
+    `tags=a,b` (or `tags=a&tags=b`) a list. A repeated single-valued argument is refused, not silently resolved."""
+    out: dict[str, Any] = {}
+    for name, values in parse_qs(query, keep_blank_values=True).items():
+        spec = op.properties.get(name)
+        if spec is None:
+            out[name] = values[-1]  # check_args names it as unknown
+            continue
+        kind = spec.get("type")
+        if kind == "array":
+            out[name] = [v for value in values for v in value.split(",") if v]
+            continue
+        if len(values) > 1:
+            raise InvalidInput(f"{op.name}: argument {name!r} given {len(values)} times")
+        out[name] = _typed(op.name, name, kind, values[0])
+    return out
+
+
+def _typed(op: str, name: str, kind: str | None, raw: str) -> Any:
+    try:
+        if kind == "integer":
+            return int(raw)
+        if kind == "number":
+            return float(raw)
+    except ValueError:
+        raise InvalidInput(f"{op}: argument {name!r} must be {'an integer' if kind == 'integer' else 'a number'}; "
+                           f"got {raw!r}") from None
+    if kind == "boolean":
+        if raw.lower() in _TRUE:
+            return True
+        if raw.lower() in _FALSE:
+            return False
+        raise InvalidInput(f"{op}: argument {name!r} must be true or false; got {raw!r}")
+    return raw
+
+
+def body_args(body: bytes) -> dict[str, Any]:
+    if not body.strip():
+        return {}
+    try:
+        args = json.loads(body)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InvalidInput(f"the body is not JSON: {exc}") from None
+    if not isinstance(args, dict):
+        raise InvalidInput("the body must be a JSON object of arguments")
+    return args
+
+
+def _static(name: str | None) -> Response:
+    target = (WORKBENCH / name).resolve() if name and "/" not in name and "\\" not in name else None
+    if target is None or target.parent != WORKBENCH.resolve() or not target.is_file():
+        raise HttpError("not_found", f"no workbench file {name!r}" if name else "no such page")
+    headers = {"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"}
+    if target.suffix == ".html":
+        headers["Content-Security-Policy"] = ("default-src 'self'; img-src 'self' data:; style-src 'self' "
+                                              "'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'")
+    return Response(200, target.read_bytes(), CONTENT_TYPES.get(target.suffix, "application/octet-stream"), headers)
+
+
+def _json(status: int, payload: Any) -> Response:
+    return Response(status, dumps(payload).encode())
+
+
+def _allow(method: str, allowed: tuple[str, ...]) -> None:
+    if method not in allowed:
+        raise HttpError("method_not_allowed", f"{method} is not supported here; use {' or '.join(allowed)}")
+
+
+def _host_name(host: str) -> str:
+    """The name in a Host header, without its port ("[::1]:8765" → "[::1]")."""
+    if host.startswith("["):
+        return host[: host.find("]") + 1] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def _handler(api: Api) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "mnemon"
+        protocol_version = "HTTP/1.1"
+
+        def _serve(self) -> None:
+            length = self.headers.get("Content-Length")
+            try:
+                size = int(length) if length else 0
+            except ValueError:
+                size = -1
+            if size < 0 or size > MAX_BODY:  # refused unread: the connection closes after the answer
+                reply = Response(413 if size > MAX_BODY else 400, dumps(error_envelope(
+                    "too_large" if size > MAX_BODY else "invalid_input",
+                    f"the body must be at most {MAX_BODY} bytes" if size > MAX_BODY else "bad Content-Length")).encode())
+                self.close_connection = True
+            else:
+                body = self.rfile.read(size) if size else b""
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                reply = api.handle(self.command, self.path, headers, body)
+            self.send_response(reply.status)
+            self.send_header("Content-Type", reply.content_type)
+            self.send_header("Content-Length", str(len(reply.body)))
+            for key, value in reply.headers.items():
+                self.send_header(key, value)
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(reply.body)
+
+        do_GET = do_POST = do_HEAD = do_PUT = do_DELETE = do_PATCH = _serve
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's signature
+            """Quiet: the server's stdout is its one JSON document and a request log is not a user's business."""
+
+    return Handler
+
+
+def make_server(api: Api, host: str, port: int) -> ThreadingHTTPServer:
+    try:
+        server = ThreadingHTTPServer((host, port), _handler(api))
+    except OSError as exc:
+        raise InvalidInput(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    server.daemon_threads = True
+    return server
+
+
+
+
+def serve(mem_factory: Callable[[], Any], *, host: str, port: int, mount: str = "/", allow_writes: bool = False,
+          token: str | None = None, no_auth: bool = False, announce: Callable[[dict[str, Any]], None]) -> None:
+    """Listen, `announce` where (one JSON document), then answer until SIGINT or SIGTERM.
+
+    Off the loopback interface the memory is reachable by the network: that needs a token, or `no_auth` from a
+    person who put their own authenticating proxy in front."""
+    import signal
+
+    loopback = is_loopback(host)
+    if not loopback and not token and not no_auth:
+        raise InvalidInput(f"listening on {host} exposes this memory to the network: set MNEMON_HTTP_TOKEN (or "
+                           "--token), or pass --no-auth when a proxy in front of it authenticates")
+    api = Api(mem_factory, allow_writes=allow_writes, mount=mount, token=token, loopback_only=loopback)
+    mem_factory()  # open the store now: a missing or foreign database is the command's error, not the first call's
+    server = make_server(api, host, port)
+    bound_host, bound_port = server.server_address[:2]
+    named = bound_host.decode() if isinstance(bound_host, bytes) else str(bound_host)
+    shown = f"[{named}]" if ":" in named else named
+    announce({"ok": True, "url": f"http://{shown}:{bound_port}{api.mount}", "api": f"http://{shown}:{bound_port}"
+              f"{api.mount}api", "read_only": not allow_writes, "auth": "token" if token else "none",
+              "operations": [op.name for op in OPERATIONS if allow_writes or op.read_only]})
+
+    def stop(*_: Any) -> None:
+        threading.Thread(target=server.shutdown, daemon=True).start()  # shutdown() waits for serve_forever
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+__all__ = ["Api", "HttpError", "Response", "WORKBENCH", "body_args", "is_loopback", "make_server", "normal_mount",
+           "query_args", "serve"]

@@ -1,0 +1,128 @@
+"""The facade calls the MCP server and the HTTP API offer, in one table: each a name, a JSON schema for its
+arguments, whether it writes, and the one facade method it calls.
+
+One table so the two interfaces cannot drift: a tool an agent calls over MCP and the route a script calls over HTTP
+take the same arguments, are checked the same way (`check_args`) and return the payload the CLI prints.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.errors import InvalidInput
+
+_JSON_TYPES: Mapping[str, tuple[type, ...]] = {"string": (str,), "integer": (int,), "number": (int, float),
+                                               "boolean": (bool,), "array": (list,), "object": (dict,)}
+
+
+@dataclass(frozen=True)
+class Operation:
+    name: str
+    description: str
+    properties: dict[str, Any]
+    required: tuple[str, ...]
+    read_only: bool
+    call: Callable[[Any, dict[str, Any]], Any]
+    destructive: bool = False
+
+    def schema(self) -> dict[str, Any]:
+        return {"type": "object", "properties": self.properties, "required": list(self.required),
+                "additionalProperties": False}
+
+
+def check_args(op: Operation, args: Any) -> dict[str, Any]:
+    """`args` if they fit the operation's schema; else `InvalidInput` naming the first problem (a caller learns
+    about a typo'd argument instead of having it ignored)."""
+    if not isinstance(args, dict):
+        raise InvalidInput(f"{op.name}: arguments must be a JSON object")
+    unknown = sorted(set(args) - set(op.properties))
+    if unknown:
+        raise InvalidInput(f"{op.name}: unknown argument {unknown[0]!r}; it takes {', '.join(op.properties) or 'none'}")
+    missing = [name for name in op.required if args.get(name) is None]
+    if missing:
+        raise InvalidInput(f"{op.name}: missing argument {missing[0]!r}")
+    for name, value in args.items():
+        expected = op.properties[name].get("type")
+        kinds = _JSON_TYPES.get(expected or "", ())
+        # JSON has no separate bool: true is not an integer here, even though Python says so
+        if value is not None and kinds and (not isinstance(value, kinds) or (isinstance(value, bool) and expected != "boolean")):
+            raise InvalidInput(f"{op.name}: argument {name!r} must be {'an' if expected == 'integer' else 'a'} "
+                               f"{expected}; got {type(value).__name__}")
+        if expected == "array" and isinstance(value, list) and not all(isinstance(v, str) for v in value):
+            raise InvalidInput(f"{op.name}: argument {name!r} must be a list of strings")
+    return args
+
+
+def _s(desc: str) -> dict[str, Any]:
+    return {"type": "string", "description": desc}
+
+
+def _i(desc: str) -> dict[str, Any]:
+    return {"type": "integer", "description": desc}
+
+
+def _b(desc: str) -> dict[str, Any]:
+    return {"type": "boolean", "description": desc}
+
+
+OPERATIONS: tuple[Operation, ...] = (
+    Operation("remember", "Store one memory (exact repeats are skipped; the diff is advice). Returns the seed's "
+              "remember JSON.",
+              {"content": _s("the memory"), "category": _s("preference|decision|fact|insight|context|general"),
+               "importance": _i("1-5"), "tags": {"type": "array", "items": {"type": "string"}},
+               "entities": {"type": "array", "items": {"type": "string"}},
+               "source": _s("who wrote it (default agent)")},
+              ("content",), False,
+              lambda m, a: m.remember(a["content"], category=a.get("category", "general"),
+                                      importance=a.get("importance", 3), tags=a.get("tags"),
+                                      entities=a.get("entities"), source=a.get("source", "agent"))),
+    Operation("recall", "Smart recall: intent-aware graph retrieval with signals per result.",
+              {"query": _s("what to recall"), "limit": _i("1-100, default 10"),
+               "intent": _s("WHY|WHEN|ENTITY|GENERAL"), "brief": _b("ids and excerpts only")},
+              ("query",), True,
+              lambda m, a: m.recall(a["query"], limit=a.get("limit", 10), intent=a.get("intent"),
+                                    brief=bool(a.get("brief", False)))),
+    Operation("search", "Keyword-only search (FTS5 BM25).", {"query": _s("keywords"), "limit": _i("default 10")},
+              ("query",), True, lambda m, a: m.search(a["query"], limit=a.get("limit", 10))),
+    Operation("show", "One memory or graph node in full, with its edges.", {"id": _s("node id")}, ("id",), True,
+              lambda m, a: m.show(a["id"])),
+    Operation("related", "Breadth-first neighbourhood of a memory.",
+              {"id": _s("memory id"), "depth": _i("1-10, default 2"), "edge_type": _s("only this edge type")},
+              ("id",), True, lambda m, a: m.related(a["id"], depth=a.get("depth", 2), edge_type=a.get("edge_type"))),
+    Operation("link", "Create or replace an edge (supersedes demotes the target in recall).",
+              {"source_id": _s("from"), "target_id": _s("to"),
+               "edge_type": _s("temporal|entity|causal|semantic|supersedes"), "weight": {"type": "number"},
+               "sub_type": _s("causes|enables|prevents for causal")},
+              ("source_id", "target_id"), False,
+              lambda m, a: m.link(a["source_id"], a["target_id"], a.get("edge_type", "semantic"),
+                                  sub_type=a.get("sub_type", ""), weight=a.get("weight", 0.5))),
+    Operation("forget", "Soft-delete a memory (kept in the database, edges retired, logged).", {"id": _s("memory id")},
+              ("id",), False, lambda m, a: m.forget(a["id"]), destructive=True),
+    Operation("status", "Counts, top entities, size and embedding coverage.", {}, (), True, lambda m, a: m.status()),
+    Operation("retrieve", "A context pack for a prompt: items with truth policies within a character budget; a "
+              "vault path in the prompt (Projects/, lighthouse.md) keeps it to those notes.",
+              {"prompt": _s("the prompt"), "budget": _i("characters, default 2500"), "max_items": _i("default 8")},
+              ("prompt",), True,
+              lambda m, a: m.retrieve(a["prompt"], budget=a.get("budget", 2500), max_items=a.get("max_items", 8))),
+    Operation("explain_edge", "Why an edge exists: relation, status, truth policy, evidence, source path, "
+              "confidence and its audit events.", {"id": _i("edge id")}, ("id",), True,
+              lambda m, a: m.explain_edge(a["id"])),
+    Operation("graph", "A bounded part of the graph to draw: around a focus node (breadth-first, strongest edges "
+              "first) or, without one, the best-connected notes; `truncated` says when the limits cut it.",
+              {"focus": _s("node id to centre on"), "depth": _i("hops from the focus, 1-4, default 1"),
+               "max_nodes": _i("1-2000, default 150"), "max_links": _i("0-10000, default 600"),
+               "include_candidates": _b("draw candidate edges (default true)"),
+               "include_killed": _b("draw killed edges (default false)")},
+              (), True,
+              lambda m, a: m.graph(focus=a.get("focus"), depth=a.get("depth", 1), max_nodes=a.get("max_nodes", 150),
+                                   max_links=a.get("max_links", 600),
+                                   include_candidates=a.get("include_candidates", True),
+                                   include_killed=a.get("include_killed", False))),
+    Operation("log", "The newest entries of the audit log (writes, forgets, prunes).",
+              {"limit": _i("default 20"), "op": _s("only this operation")}, (), True,
+              lambda m, a: m.log(limit=a.get("limit", 20), op=a.get("op"))),
+)
+BY_NAME: Mapping[str, Operation] = {op.name: op for op in OPERATIONS}
+
+__all__ = ["BY_NAME", "OPERATIONS", "Operation", "check_args"]

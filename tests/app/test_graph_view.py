@@ -1,0 +1,104 @@
+"""`graph`: the bounded part of the graph the workbench draws (both backends)."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mnemon.core.errors import InvalidInput, NotFound
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
+
+
+@pytest.fixture
+def vault_mem(mem, tmp_path: Path):  # type: ignore[no-untyped-def]
+    target = tmp_path / "vault"
+    shutil.copytree(EXAMPLE, target)
+    mem.ingest(str(target))
+    return mem
+
+
+def _all_edges(mem, statuses=("active", "candidate")):  # type: ignore[no-untyped-def]
+    return [e for e in mem.rt.store.iter_edges(statuses=statuses)]
+
+
+def test_the_overview_draws_the_best_connected_notes_and_only_links_among_them(vault_mem) -> None:  # type: ignore[no-untyped-def]
+    notes = [n for n in vault_mem.rt.store.iter_nodes(kind="note")]
+    whole = vault_mem.graph(max_nodes=len(notes))
+    assert {n["id"] for n in whole["nodes"]} == {n.id for n in notes} and not whole["truncated"]
+    degrees = [n["degree"] for n in whole["nodes"]]
+    assert degrees == sorted(degrees, reverse=True) and degrees[0] > 0
+    ids = {n["id"] for n in whole["nodes"]}
+    assert whole["links"] and all(link["src"] in ids and link["dst"] in ids for link in whole["links"])
+    links_to = {(e.src, e.dst) for e in _all_edges(vault_mem) if e.src in ids and e.dst in ids}
+    assert {(link["src"], link["dst"]) for link in whole["links"]} == links_to
+    assert whole["stats"] == {"nodes": len(ids), "links": len(links_to), "links_among_nodes": len(links_to)}
+    person = next(n for n in whole["nodes"] if n["id"] == "note:People/ada-quill.md")
+    assert person["title"] == "Ada Quill" and person["type"] == "person" and person["source_path"] == "People/ada-quill.md"
+
+    top = vault_mem.graph(max_nodes=2)
+    assert [n["id"] for n in top["nodes"]] == [n["id"] for n in whole["nodes"][:2]]
+    assert top["truncated"] is True  # a drawing of two notes never passes for the whole vault
+
+
+def test_a_focus_draws_its_neighbourhood_both_ways_and_says_when_cut(vault_mem) -> None:  # type: ignore[no-untyped-def]
+    focus = "note:Projects/lighthouse.md"
+    touching = [e for e in _all_edges(vault_mem) if focus in (e.src, e.dst)]
+    neighbours = {e.dst if e.src == focus else e.src for e in touching}
+    near = vault_mem.graph(focus=focus, max_nodes=500)
+    assert near["focus"] == focus and near["nodes"][0]["id"] == focus
+    assert {n["id"] for n in near["nodes"]} == {focus} | neighbours and not near["truncated"]
+    assert any(link["dst"] == focus for link in near["links"])  # incoming edges count too
+    further = vault_mem.graph(focus=focus, depth=2, max_nodes=500)
+    assert {n["id"] for n in near["nodes"]} < {n["id"] for n in further["nodes"]}
+    cut = vault_mem.graph(focus=focus, max_nodes=3)
+    assert len(cut["nodes"]) == 3 and cut["truncated"] is True
+    # the strongest edges are followed first
+    strongest = max(touching, key=lambda e: (e.weight * e.confidence, -e.id))
+    assert (strongest.dst if strongest.src == focus else strongest.src) == cut["nodes"][1]["id"]
+
+
+def test_killed_edges_only_on_request_and_candidates_can_be_left_out(vault_mem) -> None:  # type: ignore[no-untyped-def]
+    focus = "note:Projects/lighthouse.md"
+    edge = next(e for e in _all_edges(vault_mem, ("active",)) if e.src == focus)
+    vault_mem.kill_edge(edge.id, reason="wrong")
+    shown = {link["id"] for link in vault_mem.graph(focus=focus, max_nodes=500)["links"]}
+    assert edge.id not in shown
+    with_killed = vault_mem.graph(focus=focus, max_nodes=500, include_killed=True)
+    assert any(link["id"] == edge.id and link["status"] == "killed" for link in with_killed["links"])
+    statuses = {link["status"] for link in vault_mem.graph(focus=focus, max_nodes=500,
+                                                           include_candidates=False)["links"]}
+    assert statuses == {"active"}
+
+
+def test_a_store_without_a_vault_shows_its_memories(mem) -> None:  # type: ignore[no-untyped-def]
+    a = mem.remember("Chose Qdrant as the vector database", category="decision")["id"]
+    b = mem.remember("Qdrant runs on the staging cluster", category="fact")["id"]
+    mem.link(a, b, "causal", sub_type="enables")
+    view = mem.graph()
+    assert {n["id"] for n in view["nodes"]} == {a, b}
+    assert any(link["src"] == a and link["dst"] == b and link["type"] == "causal" for link in view["links"])
+    assert view["nodes"][0]["title"].startswith(("Chose", "Qdrant"))
+
+
+def test_bad_limits_and_unknown_focus_are_clear_errors(mem) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(NotFound):
+        mem.graph(focus="no-such-node")
+    for bad in ({"max_nodes": 0}, {"max_nodes": 2001}, {"depth": 5}, {"max_links": -1}, {"max_nodes": True}):
+        with pytest.raises(InvalidInput):
+            mem.graph(**bad)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(max_nodes=st.integers(1, 40), max_links=st.integers(0, 60), depth=st.integers(1, 4), focused=st.booleans())
+def test_limits_always_hold(vault_mem, max_nodes: int, max_links: int, depth: int, focused: bool) -> None:  # type: ignore[no-untyped-def]
+    view = vault_mem.graph(focus="note:People/ada-quill.md" if focused else None, depth=depth, max_nodes=max_nodes,
+                           max_links=max_links)
+    ids = [n["id"] for n in view["nodes"]]
+    assert len(ids) == len(set(ids)) <= max_nodes and len(view["links"]) <= max_links
+    assert all(link["src"] in ids and link["dst"] in ids for link in view["links"])
+    if view["stats"]["links_among_nodes"] > max_links:
+        assert view["truncated"]

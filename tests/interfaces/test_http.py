@@ -1,0 +1,210 @@
+"""The HTTP API over real sockets: a server on a free loopback port, called with urllib as any script would."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mnemon.interfaces.http.server import Api, make_server
+from mnemon.interfaces.operations import BY_NAME, OPERATIONS
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+Call = Callable[..., tuple[int, Any, dict[str, str]]]
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None  # a redirect is an answer the tests look at
+
+
+_OPENER = urllib.request.build_opener(_NoRedirect)
+
+
+def _request(base: str, path: str, *, body: Any = None, raw: bytes | None = None, method: str | None = None,
+             headers: dict[str, str] | None = None) -> tuple[int, Any, dict[str, str]]:
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    hdrs = {"Content-Type": "application/json"} if data is not None else {}
+    hdrs.update(headers or {})
+    req = urllib.request.Request(base + path, data=data, method=method or ("POST" if data is not None else "GET"),
+                                 headers=hdrs)
+    try:
+        with _OPENER.open(req, timeout=30) as resp:
+            status, payload, got = resp.status, resp.read(), dict(resp.headers)
+    except urllib.error.HTTPError as err:
+        status, payload, got = err.code, err.read(), dict(err.headers)
+    kind = got.get("Content-Type", "")
+    return status, json.loads(payload) if kind.startswith("application/json") else payload, got
+
+
+@pytest.fixture
+def serve(mem) -> Iterator[Callable[..., Call]]:  # type: ignore[no-untyped-def]
+    servers = []
+
+    def start(**options: Any) -> Call:
+        server = make_server(Api(lambda: mem, **options), "127.0.0.1", 0)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        return lambda path, **kw: _request(base, path, **kw)
+
+    yield start
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+
+def test_operations_answer_with_the_facade_payloads(serve, mem) -> None:  # type: ignore[no-untyped-def]
+    a = mem.remember("Chose Qdrant as the vector database", category="decision")["id"]
+    b = mem.remember("Qdrant runs on the staging cluster", category="fact")["id"]
+    mem.link(a, b, "causal", sub_type="enables")
+    call = serve()
+    status, listing, _ = call("/api")
+    assert status == 200 and listing["read_only"] is True
+    assert [op["name"] for op in listing["operations"]] == [op.name for op in OPERATIONS]
+    assert listing["operations"][0]["parameters"]["required"] == ["content"]
+
+    status, graph, headers = call("/api/graph?max_nodes=10&include_candidates=false")
+    assert status == 200 and headers["Content-Type"].startswith("application/json")
+    assert graph == mem.graph(max_nodes=10, include_candidates=False)
+    status, shown, _ = call(f"/api/show?id={a}")
+    assert status == 200 and shown["id"] == a and shown["content"].startswith("Chose Qdrant")
+    status, found, _ = call("/api/recall?query=vector+database&limit=1")
+    assert status == 200 and [r["insight"]["id"] for r in found["results"]] == [a]
+    status, posted, _ = call("/api/recall", body={"query": "vector database", "limit": 1})
+    assert status == 200 and posted["results"][0]["insight"]["id"] == a
+    edge = mem.rt.store.find_edge(a, b, "causal")
+    status, why, _ = call(f"/api/explain_edge?id={edge.id}")
+    assert status == 200 and why["edge"]["relation"] == "causal"
+
+
+def test_a_read_only_server_refuses_writes_and_a_writable_one_takes_them(serve, mem) -> None:  # type: ignore[no-untyped-def]
+    read_only = serve()
+    status, err, _ = read_only("/api/remember", body={"content": "the lease ends in May"})
+    assert status == 403 and err["error"]["code"] == "readonly"
+    assert mem.recall("lease")["results"] == []
+    status, err, _ = read_only("/api/remember?content=x")
+    assert status == 405 and err["error"]["code"] == "method_not_allowed"  # a write is never a GET
+
+    writable = serve(allow_writes=True)
+    status, done, _ = writable("/api/remember", body={"content": "The office lease ends in May", "tags": ["office"]})
+    assert status == 200 and done["action"] == "added"
+    assert mem.show(done["id"])["tags"] == ["office"]
+    status, gone, _ = writable("/api/forget", body={"id": done["id"]})
+    assert status == 200 and gone["status"] == "deleted"
+
+
+@pytest.mark.parametrize("path, kwargs, status, code", [
+    ("/api/nope", {}, 404, "not_found"),
+    ("/elsewhere", {}, 404, "not_found"),
+    ("/api/recall", {}, 400, "invalid_input"),  # its query is required
+    ("/api/recall?query=x&limit=ten", {}, 400, "invalid_input"),
+    ("/api/recall?query=x&query=y", {}, 400, "invalid_input"),
+    ("/api/recall?query=x&limt=3", {}, 400, "invalid_input"),  # a typo'd argument is not silently ignored
+    ("/api/recall?query=x&brief=maybe", {}, 400, "invalid_input"),
+    ("/api/recall", {"body": {"query": "x", "limit": "3"}}, 400, "invalid_input"),
+    ("/api/recall", {"body": {"query": "x", "limit": True}}, 400, "invalid_input"),
+    ("/api/recall", {"body": ["x"]}, 400, "invalid_input"),
+    ("/api/recall", {"raw": b"{not json"}, 400, "invalid_input"),
+    ("/api/recall", {"raw": b'{"query": "x"}', "headers": {"Content-Type": "text/plain"}}, 415,
+     "unsupported_media_type"),
+    ("/api/recall?query=x", {"method": "DELETE"}, 405, "method_not_allowed"),
+    ("/api/show?id=missing", {}, 404, "not_found"),
+    ("/api/graph?max_nodes=0", {}, 400, "invalid_input"),
+    ("/static/../server.py", {}, 404, "not_found"),
+    ("/static/%2e%2e%2fserver.py", {}, 404, "not_found"),
+    ("/static/nothing.js", {}, 404, "not_found"),
+])
+def test_bad_requests_get_the_envelope_and_a_matching_status(serve, path: str, kwargs: dict, status: int,  # type: ignore[no-untyped-def]
+                                                             code: str) -> None:
+    got, err, headers = serve()(path, **kwargs)
+    assert (got, err["ok"], err["error"]["code"]) == (status, False, code)
+    assert "Traceback" not in err["error"]["message"] and "Access-Control-Allow-Origin" not in headers
+
+
+def test_token_host_and_size_guards(serve, mem) -> None:  # type: ignore[no-untyped-def]
+    call = serve(token="s3cret")
+    assert call("/api/status")[0] == 401
+    assert call("/api/status", headers={"Authorization": "Bearer wrong"})[0] == 401
+    assert call("/api/status", headers={"Authorization": "Bearer s3cret"})[0] == 200
+    status, err, _ = call("/api/status", headers={"Authorization": "Bearer s3cret", "Host": "evil.example:80"})
+    assert status == 403 and err["error"]["code"] == "forbidden_host"  # DNS rebinding cannot reach the memory
+    open_call = serve(allow_writes=True)
+    status, err, _ = open_call("/api/remember", raw=b'{"content": "' + b"x" * (1 << 20) + b'"}')
+    assert status == 413 and err["error"]["code"] == "too_large"
+    assert mem.status()["total_insights"] == 0
+
+
+def test_the_workbench_is_served_under_its_mount(serve) -> None:  # type: ignore[no-untyped-def]
+    call = serve(mount="/mnemon")
+    status, _, headers = call("/mnemon")
+    assert status == 308 and headers["Location"] == "/mnemon/"
+    status, page, headers = call("/mnemon/")
+    assert status == 200 and headers["Content-Type"].startswith("text/html") and b"<html" in page.lower()
+    assert "default-src 'self'" in headers["Content-Security-Policy"]
+    assert call("/mnemon/api/status")[0] == 200
+    assert call("/api/status")[0] == 404
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.sampled_from(sorted(BY_NAME)), query=st.text(max_size=40))
+def test_no_query_string_gets_a_traceback_or_a_500(serve, name: str, query: str) -> None:  # type: ignore[no-untyped-def]
+    status, payload, _ = serve()(f"/api/{name}?{quote(query, safe='=&')}")
+    assert status < 500, payload
+    if status >= 400:
+        assert payload["ok"] is False and payload["error"]["code"]
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(SRC), MNEMON_EMBED_PROVIDER="hash", MNEMON_HOME=str(tmp_path / "home"),
+                HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "cfg"))
+
+
+def test_mnemon_serve_prints_where_it_listens_and_stops_on_sigterm(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    env = _env(tmp_path)
+    subprocess.run([sys.executable, "-m", "mnemon", "--db", str(db), "remember", "The pilot starts in June"],
+                   env=env, check=True, capture_output=True, timeout=60)
+    proc = subprocess.Popen([sys.executable, "-m", "mnemon", "--db", str(db), "serve", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        ready = json.loads(proc.stdout.readline())  # type: ignore[union-attr]
+        assert ready["ok"] is True and ready["read_only"] is True and ready["url"].startswith("http://127.0.0.1:")
+        assert "remember" not in ready["operations"] and "recall" in ready["operations"]
+        status, found, _ = _request(ready["url"].rstrip("/"), "/api/recall?query=pilot")
+        assert status == 200 and found["results"][0]["insight"]["content"] == "The pilot starts in June"
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and out == "" and "Traceback" not in err
+
+
+@pytest.mark.parametrize("args, code", [
+    (["serve", "--host", "0.0.0.0", "--port", "0"], "invalid_input"),  # off loopback without a token
+    (["serve", "--mount", "/a/../b", "--port", "0"], "invalid_input"),
+])
+def test_mnemon_serve_refuses_unsafe_or_bad_settings(tmp_path: Path, args: list[str], code: str) -> None:
+    proc = subprocess.run([sys.executable, "-m", "mnemon", "--db", str(tmp_path / "m.db"), *args],
+                          capture_output=True, text=True, env=_env(tmp_path), timeout=60)
+    assert proc.returncode != 0 and json.loads(proc.stdout)["error"]["code"] == code
+    assert "Traceback" not in proc.stderr
+
+
+def test_a_read_only_server_needs_an_existing_store(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "mnemon", "--db", str(tmp_path / "none.db"), "serve", "--port", "0"],
+                          capture_output=True, text=True, env=_env(tmp_path), timeout=60)
+    assert proc.returncode != 0 and json.loads(proc.stdout)["error"]["code"] == "store_error"
+    assert not (tmp_path / "none.db").exists()
