@@ -14,18 +14,18 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
 
 
 @pytest.fixture
-def vault_mem(mem, tmp_path: Path):  # type: ignore[no-untyped-def]
+def vault_mem(mem, tmp_path: Path):
     target = tmp_path / "vault"
     shutil.copytree(EXAMPLE, target)
     mem.ingest(str(target))
     return mem
 
 
-def _all_edges(mem, statuses=("active", "candidate")):  # type: ignore[no-untyped-def]
+def _all_edges(mem, statuses=("active", "candidate")):
     return [e for e in mem.rt.store.iter_edges(statuses=statuses)]
 
 
-def test_the_overview_draws_the_best_connected_notes_and_only_links_among_them(vault_mem) -> None:  # type: ignore[no-untyped-def]
+def test_the_overview_draws_the_best_connected_notes_and_only_links_among_them(vault_mem) -> None:
     notes = [n for n in vault_mem.rt.store.iter_nodes(kind="note")]
     whole = vault_mem.graph(max_nodes=len(notes))
     assert {n["id"] for n in whole["nodes"]} == {n.id for n in notes} and not whole["truncated"]
@@ -37,14 +37,14 @@ def test_the_overview_draws_the_best_connected_notes_and_only_links_among_them(v
     assert {(link["src"], link["dst"]) for link in whole["links"]} == links_to
     assert whole["stats"] == {"nodes": len(ids), "links": len(links_to), "links_among_nodes": len(links_to)}
     person = next(n for n in whole["nodes"] if n["id"] == "note:People/ada-quill.md")
-    assert person["title"] == "Ada Quill" and person["type"] == "person" and person["source_path"] == "People/ada-quill.md"
+    assert (person["title"], person["type"], person["source_path"]) == ("Ada Quill", "person", "People/ada-quill.md")
 
     top = vault_mem.graph(max_nodes=2)
     assert [n["id"] for n in top["nodes"]] == [n["id"] for n in whole["nodes"][:2]]
     assert top["truncated"] is True  # a drawing of two notes never passes for the whole vault
 
 
-def test_a_focus_draws_its_neighbourhood_both_ways_and_says_when_cut(vault_mem) -> None:  # type: ignore[no-untyped-def]
+def test_a_focus_draws_its_neighbourhood_both_ways_and_says_when_cut(vault_mem) -> None:
     focus = "note:Projects/lighthouse.md"
     touching = [e for e in _all_edges(vault_mem) if focus in (e.src, e.dst)]
     neighbours = {e.dst if e.src == focus else e.src for e in touching}
@@ -61,7 +61,7 @@ def test_a_focus_draws_its_neighbourhood_both_ways_and_says_when_cut(vault_mem) 
     assert (strongest.dst if strongest.src == focus else strongest.src) == cut["nodes"][1]["id"]
 
 
-def test_killed_edges_only_on_request_and_candidates_can_be_left_out(vault_mem) -> None:  # type: ignore[no-untyped-def]
+def test_killed_edges_only_on_request_and_candidates_can_be_left_out(vault_mem) -> None:
     focus = "note:Projects/lighthouse.md"
     edge = next(e for e in _all_edges(vault_mem, ("active",)) if e.src == focus)
     vault_mem.kill_edge(edge.id, reason="wrong")
@@ -74,7 +74,7 @@ def test_killed_edges_only_on_request_and_candidates_can_be_left_out(vault_mem) 
     assert statuses == {"active"}
 
 
-def test_a_store_without_a_vault_shows_its_memories(mem) -> None:  # type: ignore[no-untyped-def]
+def test_a_store_without_a_vault_shows_its_memories(mem) -> None:
     a = mem.remember("Chose Qdrant as the vector database", category="decision")["id"]
     b = mem.remember("Qdrant runs on the staging cluster", category="fact")["id"]
     mem.link(a, b, "causal", sub_type="enables")
@@ -84,7 +84,7 @@ def test_a_store_without_a_vault_shows_its_memories(mem) -> None:  # type: ignor
     assert view["nodes"][0]["title"].startswith(("Chose", "Qdrant"))
 
 
-def test_bad_limits_and_unknown_focus_are_clear_errors(mem) -> None:  # type: ignore[no-untyped-def]
+def test_bad_limits_and_unknown_focus_are_clear_errors(mem) -> None:
     with pytest.raises(NotFound):
         mem.graph(focus="no-such-node")
     for bad in ({"max_nodes": 0}, {"max_nodes": 2001}, {"depth": 5}, {"max_links": -1}, {"max_nodes": True}):
@@ -94,7 +94,7 @@ def test_bad_limits_and_unknown_focus_are_clear_errors(mem) -> None:  # type: ig
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(max_nodes=st.integers(1, 40), max_links=st.integers(0, 60), depth=st.integers(1, 4), focused=st.booleans())
-def test_limits_always_hold(vault_mem, max_nodes: int, max_links: int, depth: int, focused: bool) -> None:  # type: ignore[no-untyped-def]
+def test_limits_always_hold(vault_mem, max_nodes: int, max_links: int, depth: int, focused: bool) -> None:
     view = vault_mem.graph(focus="note:People/ada-quill.md" if focused else None, depth=depth, max_nodes=max_nodes,
                            max_links=max_links)
     ids = [n["id"] for n in view["nodes"]]

@@ -51,7 +51,7 @@ def _request(base: str, path: str, *, body: Any = None, raw: bytes | None = None
 
 
 @pytest.fixture
-def serve(mem) -> Iterator[Callable[..., Call]]:  # type: ignore[no-untyped-def]
+def serve(mem) -> Iterator[Callable[..., Call]]:
     servers = []
 
     def start(**options: Any) -> Call:
@@ -67,7 +67,7 @@ def serve(mem) -> Iterator[Callable[..., Call]]:  # type: ignore[no-untyped-def]
         server.server_close()
 
 
-def test_operations_answer_with_the_facade_payloads(serve, mem) -> None:  # type: ignore[no-untyped-def]
+def test_operations_answer_with_the_facade_payloads(serve, mem) -> None:
     a = mem.remember("Chose Qdrant as the vector database", category="decision")["id"]
     b = mem.remember("Qdrant runs on the staging cluster", category="fact")["id"]
     mem.link(a, b, "causal", sub_type="enables")
@@ -91,7 +91,7 @@ def test_operations_answer_with_the_facade_payloads(serve, mem) -> None:  # type
     assert status == 200 and why["edge"]["relation"] == "causal"
 
 
-def test_a_read_only_server_refuses_writes_and_a_writable_one_takes_them(serve, mem) -> None:  # type: ignore[no-untyped-def]
+def test_a_read_only_server_refuses_writes_and_a_writable_one_takes_them(serve, mem) -> None:
     read_only = serve()
     status, err, _ = read_only("/api/remember", body={"content": "the lease ends in May"})
     assert status == 403 and err["error"]["code"] == "readonly"
@@ -128,14 +128,14 @@ def test_a_read_only_server_refuses_writes_and_a_writable_one_takes_them(serve, 
     ("/static/%2e%2e%2fserver.py", {}, 404, "not_found"),
     ("/static/nothing.js", {}, 404, "not_found"),
 ])
-def test_bad_requests_get_the_envelope_and_a_matching_status(serve, path: str, kwargs: dict, status: int,  # type: ignore[no-untyped-def]
+def test_bad_requests_get_the_envelope_and_a_matching_status(serve, path: str, kwargs: dict, status: int,
                                                              code: str) -> None:
     got, err, headers = serve()(path, **kwargs)
     assert (got, err["ok"], err["error"]["code"]) == (status, False, code)
     assert "Traceback" not in err["error"]["message"] and "Access-Control-Allow-Origin" not in headers
 
 
-def test_token_host_and_size_guards(serve, mem) -> None:  # type: ignore[no-untyped-def]
+def test_token_host_and_size_guards(serve, mem) -> None:
     call = serve(token="s3cret")
     assert call("/api/status")[0] == 401
     assert call("/api/status", headers={"Authorization": "Bearer wrong"})[0] == 401
@@ -148,7 +148,7 @@ def test_token_host_and_size_guards(serve, mem) -> None:  # type: ignore[no-unty
     assert mem.status()["total_insights"] == 0
 
 
-def test_the_workbench_is_served_under_its_mount(serve) -> None:  # type: ignore[no-untyped-def]
+def test_the_workbench_is_served_under_its_mount(serve) -> None:
     call = serve(mount="/mnemon")
     status, _, headers = call("/mnemon")
     assert status == 308 and headers["Location"] == "/mnemon/"
@@ -161,7 +161,7 @@ def test_the_workbench_is_served_under_its_mount(serve) -> None:  # type: ignore
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(name=st.sampled_from(sorted(BY_NAME)), query=st.text(max_size=40))
-def test_no_query_string_gets_a_traceback_or_a_500(serve, name: str, query: str) -> None:  # type: ignore[no-untyped-def]
+def test_no_query_string_gets_a_traceback_or_a_500(serve, name: str, query: str) -> None:
     status, payload, _ = serve()(f"/api/{name}?{quote(query, safe='=&')}")
     assert status < 500, payload
     if status >= 400:
@@ -208,3 +208,11 @@ def test_a_read_only_server_needs_an_existing_store(tmp_path: Path) -> None:
                           capture_output=True, text=True, env=_env(tmp_path), timeout=60)
     assert proc.returncode != 0 and json.loads(proc.stdout)["error"]["code"] == "store_error"
     assert not (tmp_path / "none.db").exists()
+
+
+def test_the_cli_graph_command_prints_the_same_view(cli_run, mem) -> None:
+    a = mem.remember("Chose Qdrant as the vector database", category="decision")["id"]
+    code, out = cli_run(["--db", mem.rt.store.path, "graph", "--focus", a])
+    assert code == 0 and out["focus"] == a and [n["id"] for n in out["nodes"]][0] == a
+    code, out = cli_run(["--db", mem.rt.store.path, "graph", "--max-nodes", "0"])
+    assert code != 0 and out["error"]["code"] == "invalid_input"

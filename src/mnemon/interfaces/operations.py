@@ -46,7 +46,8 @@ def check_args(op: Operation, args: Any) -> dict[str, Any]:
         expected = op.properties[name].get("type")
         kinds = _JSON_TYPES.get(expected or "", ())
         # JSON has no separate bool: true is not an integer here, even though Python says so
-        if value is not None and kinds and (not isinstance(value, kinds) or (isinstance(value, bool) and expected != "boolean")):
+        wrong = not isinstance(value, kinds) or (isinstance(value, bool) and expected != "boolean")
+        if value is not None and kinds and wrong:
             raise InvalidInput(f"{op.name}: argument {name!r} must be {'an' if expected == 'integer' else 'a'} "
                                f"{expected}; got {type(value).__name__}")
         if expected == "array" and isinstance(value, list) and not all(isinstance(v, str) for v in value):

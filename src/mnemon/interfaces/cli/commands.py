@@ -155,6 +155,19 @@ def related(node_id: str, depth: int, edge_type: str | None) -> None:
 
 
 @cli.command()
+@click.option("--focus", help="Centre on this node (default: the best-connected notes or memories).")
+@click.option("--depth", default=1, show_default=True, type=int, help="Hops from the focus (1-4).")
+@click.option("--max-nodes", default=150, show_default=True, type=int)
+@click.option("--max-links", default=600, show_default=True, type=int)
+@click.option("--no-candidates", is_flag=True, help="Leave candidate edges out.")
+@click.option("--killed", is_flag=True, help="Include killed edges (tombstones).")
+def graph(focus: str | None, depth: int, max_nodes: int, max_links: int, no_candidates: bool, killed: bool) -> None:
+    """A bounded part of the graph (nodes and the links among them), as the workbench draws it."""
+    run(lambda c: c.mem.graph(focus=focus, depth=depth, max_nodes=max_nodes, max_links=max_links,
+                              include_candidates=not no_candidates, include_killed=killed))
+
+
+@cli.command()
 def status() -> None:
     """Counts by category and edge type, top entities, size, embedding coverage."""
     run(lambda c: c.mem.status())

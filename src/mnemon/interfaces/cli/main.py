@@ -86,8 +86,8 @@ def stream(fn: Callable[[Ctx], Iterable[str]]) -> None:
 # context-pack and vault commands (with their app modules, ~20 ms). `--help` and `list_commands` still see them all;
 # tests/cli/test_startup.py checks this table against what the modules register.
 COMMAND_MODULES: dict[str, str] = {
-    **dict.fromkeys(("remember", "recall", "search", "show", "forget", "link", "related", "status", "log", "gc",
-                     "import", "export", "embed", "store", "config", "bench", "mcp", "serve"), "commands"),
+    **dict.fromkeys(("remember", "recall", "search", "show", "forget", "link", "related", "graph", "status", "log",
+                     "gc", "import", "export", "embed", "store", "config", "bench", "mcp", "serve"), "commands"),
     **dict.fromkeys(("state", "predict", "sense", "world", "action", "alias", "contract", "agent", "eval"),
                     "world_cmds"),
     "daemon": "daemon_cmds",
@@ -124,7 +124,8 @@ class LazyGroup(click.Group):
 
 
 # Bulk and long-running commands: they keep the process defaults (see `_one_shot_process`).
-LONG_RUNNING_COMMANDS = frozenset({"mcp", "serve", "ingest", "update", "import", "embed", "bench", "eval", "run-once", "world"})
+LONG_RUNNING_COMMANDS = frozenset({"mcp", "serve", "ingest", "update", "import", "embed", "bench", "eval", "run-once",
+                                   "world"})
 
 
 def _one_shot_process(ctx: click.Context, ends_process: bool) -> None:

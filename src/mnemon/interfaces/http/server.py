@@ -237,9 +237,9 @@ def _handler(api: Api) -> type[BaseHTTPRequestHandler]:
             except ValueError:
                 size = -1
             if size < 0 or size > MAX_BODY:  # refused unread: the connection closes after the answer
-                reply = Response(413 if size > MAX_BODY else 400, dumps(error_envelope(
-                    "too_large" if size > MAX_BODY else "invalid_input",
-                    f"the body must be at most {MAX_BODY} bytes" if size > MAX_BODY else "bad Content-Length")).encode())
+                refusal = (error_envelope("too_large", f"the body must be at most {MAX_BODY} bytes") if size > MAX_BODY
+                           else error_envelope("invalid_input", "bad Content-Length"))
+                reply = Response(413 if size > MAX_BODY else 400, dumps(refusal).encode())
                 self.close_connection = True
             else:
                 body = self.rfile.read(size) if size else b""
