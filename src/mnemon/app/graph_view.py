@@ -48,7 +48,9 @@ def graph_view(rt: Runtime, *, focus: str | None = None, depth: int = 1, max_nod
     nodes = store.get_nodes(chosen)
     chosen = [i for i in chosen if i in nodes]  # a deleted memory is not drawn
     inside = set(chosen)
-    edges = [e for e in store.edges_of(chosen, statuses=statuses, direction="out") if e.dst in inside]
+    # the heads first (no decoding): a note's many edges to its own sections and bullets are mostly outside
+    among = sorted({h[0] for h in store.edge_heads(chosen, statuses) if h[1] in inside and h[2] in inside})
+    edges = store.get_edges(among)
     edges.sort(key=lambda e: (-(e.weight * e.confidence), e.id))
     degree = store.edge_counts(chosen)
     return {
