@@ -216,3 +216,10 @@ def test_the_cli_graph_command_prints_the_same_view(cli_run, mem) -> None:
     assert code == 0 and out["focus"] == a and [n["id"] for n in out["nodes"]][0] == a
     code, out = cli_run(["--db", mem.rt.store.path, "graph", "--max-nodes", "0"])
     assert code != 0 and out["error"]["code"] == "invalid_input"
+
+
+def test_surface_over_http_is_the_facade_call(serve, mem) -> None:
+    mem.remember("Battery supplier overdue, risk to the June launch", category="fact")
+    status, cards, _ = serve()("/api/surface?prompt=battery+supplier&limit=2")
+    assert status == 200 and cards == mem.surface(prompt="battery supplier", limit=2)
+    assert all("image" not in t for t in cards["thoughts"])  # no card files written by a read-only call

@@ -106,6 +106,12 @@ OPERATIONS: tuple[Operation, ...] = (
               {"prompt": _s("the prompt"), "budget": _i("characters, default 2500"), "max_items": _i("default 8")},
               ("prompt",), True,
               lambda m, a: m.retrieve(a["prompt"], budget=a.get("budget", 2500), max_items=a.get("max_items", 8))),
+    Operation("surface", "Thought cards: from retrieval for a prompt, or (without one) the strongest proactive "
+              "candidates; each with its path, evidence and suggested actions (no card images).",
+              {"prompt": _s("the prompt (leave out for proactive cards)"), "limit": _i("1-50, default 5"),
+               "hints": _s("comma-separated words that raise the items holding them")},
+              (), True,
+              lambda m, a: m.surface(prompt=a.get("prompt"), limit=a.get("limit", 5), hints=a.get("hints"))),
     Operation("explain_edge", "Why an edge exists: relation, status, truth policy, evidence, source path, "
               "confidence and its audit events.", {"id": _i("edge id")}, ("id",), True,
               lambda m, a: m.explain_edge(a["id"])),
