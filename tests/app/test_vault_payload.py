@@ -160,3 +160,78 @@ def test_pack_comment_round_trips(mem, vault: Path) -> None:
     encoded = out["markdown"].split("mneme-research-resolution-b64: ")[1].split(" -->")[0]
     decoded = json.loads(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)))
     assert decoded["slug"] == "pilot-vendor" and len(decoded["claims"]) == 2
+
+
+SCOPED = {
+    "source_path": "mneme://agent",
+    "nodes": [{"ref": "a", "name": "Agent"}, {"ref": "t", "name": "Task"}],
+    "edges": [{"src": "a", "dst": "t", "relation": "works_on", "status": "active", "validated": True,
+               "evidence": "assigned in the tracker", "confidence": 0.95}],
+    "observations": [{"node": "t", "kind": "fact", "text": "Task text one."}],
+}
+
+
+def _sources(mem) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for node in mem.rt.store.iter_nodes(kind=None):
+        if node.source.startswith("mneme://"):
+            out[node.source] = out.get(node.source, 0) + 1
+    return out
+
+
+def test_resending_a_scope_leaves_the_scopes_under_it_alone(mem) -> None:
+    mem.remember_payload(dict(SCOPED, source_path="mneme://agent/session-1"))
+    mem.remember_payload(SCOPED)
+    mem.remember_payload(SCOPED)  # replacing mneme://agent must not take mneme://agent/session-1 with it
+    assert _sources(mem) == {"mneme://agent": 3, "mneme://agent/session-1": 3}
+    assert mem.rt.store.find_edge("mneme://agent/session-1#a", "mneme://agent/session-1#t", "works_on") is not None
+    mem.forget_source("mneme://agent")  # an explicit forget of a scope still takes the scopes under it
+    assert _sources(mem) == {}
+
+
+def test_resending_a_scope_drops_the_edges_it_no_longer_has_but_keeps_tombstones(mem) -> None:
+    first = mem.remember_payload(dict(SCOPED, edges=[*SCOPED["edges"], {"src": "t", "dst": "a", "relation":
+                                                                        "relates_to", "evidence": "x"}]))
+    mem.kill_edge(first["edges"][1]["id"], reason="not related")
+    mem.remember_payload(dict(SCOPED, edges=[]))
+    store = mem.rt.store
+    assert store.find_edge("mneme://agent#a", "mneme://agent#t", "works_on") is None
+    assert store.find_edge("mneme://agent#t", "mneme://agent#a", "relates_to").status == "killed"
+    assert store.find_edge("mneme://agent#t", first["observations"][0]["id"], "has_fact").status == "active"
+
+
+def test_a_repeated_observation_is_invalid_input_not_a_crash(mem) -> None:
+    twice = dict(SCOPED, observations=[*SCOPED["observations"], {"node": "t", "text": "task  TEXT one."}])
+    with pytest.raises(InvalidInput, match=r"observations\[1\]"):
+        mem.remember_payload(twice)
+    assert _sources(mem) == {}
+
+
+def test_a_dry_run_reports_what_the_write_would_store(mem) -> None:
+    out = mem.remember_payload(SCOPED)
+    mem.kill_edge(out["edges"][0]["id"])
+    dry = mem.remember_payload(SCOPED, dry_run=True)
+    real = mem.remember_payload(SCOPED)
+    assert dry["edges"][0]["status"] == real["edges"][0]["status"] == "killed"
+
+
+def test_validated_must_be_a_boolean(mem) -> None:
+    with pytest.raises(InvalidInput, match="validated"):
+        mem.remember_payload(dict(SCOPED, edges=[dict(SCOPED["edges"][0], validated="false")]))
+    assert _sources(mem) == {}
+
+
+def test_a_scope_with_a_hash_is_refused_for_writes(mem) -> None:
+    # node ids are scope#ref: mneme://x#a with ref t and mneme://x with ref a#t would be the same node
+    with pytest.raises(InvalidInput, match="#"):
+        mem.remember_payload(dict(SCOPED, source_path="mneme://x#a"))
+    assert mem.forget_source("mneme://x#a")["removed"]["nodes"] == 0  # forgetting such a scope still works
+
+
+def test_a_bad_assertion_refuses_the_payload_before_the_graph_is_written(mem) -> None:
+    with pytest.raises(InvalidInput, match=r"assertions\[0\]"):
+        mem.remember_payload(dict(SCOPED, assertions=[{"subject": "Agent", "predicate": "works_on"}]))
+    with pytest.raises(InvalidInput, match=r"assertions\[0\]"):
+        mem.remember_payload(dict(SCOPED, assertions=[{"subject": "Agent", "predicate": "works_on",
+                                                       "object": "Task", "valid_from": "soon"}]), dry_run=True)
+    assert _sources(mem) == {}

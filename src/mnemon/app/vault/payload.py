@@ -7,7 +7,10 @@ without touching Markdown and removed as a unit. Differences from Mneme, on purp
   unknown observation refs, which made a scope leak into the rest of the graph;
 * the reply echoes the status each edge was *stored* with (after the ontology gate) and why — Mneme echoed the
   requested status, so `relates_to … "status": "active"` looked active while it was stored as a candidate;
-* re-sending a payload for the same scope replaces it (stale rows go, killed tombstones stay killed).
+* re-sending a payload for the same scope replaces it (stale rows go, killed tombstones stay killed) — that scope
+  only: `mneme://agent` does not own `mneme://agent/session-1` when it is replaced, though `forget --source
+  mneme://agent` takes both;
+* a payload is refused whole (`InvalidInput`) before anything is written, its `assertions[]` included.
 
 `forget --source` refuses every source that is not an explicit `mneme://<scope>`: vault notes and user memories are
 outside the deletion path.
@@ -73,6 +76,10 @@ def parse_payload(raw: Any) -> dict[str, Any]:
     if not isinstance(raw, Mapping):
         raise InvalidInput("payload must be a JSON object with source_path, nodes, edges, observations")
     scope = check_scope(raw.get("source_path"))
+    if "#" in scope:
+        # node ids are `scope#ref`: `mneme://x#a` + ref `t` and `mneme://x` + ref `a#t` would be the same node, and
+        # writing or forgetting one scope would take the other's row
+        raise InvalidInput("a mneme:// scope written by a payload cannot contain '#'", source=scope)
     lists = {}
     for key in ("nodes", "edges", "observations", "assertions"):
         value = raw.get(key, [])
@@ -102,11 +109,14 @@ def parse_payload(raw: Any) -> dict[str, Any]:
         if status not in (None, "active", "candidate", "killed"):
             raise InvalidInput(f"{what}.status must be active, candidate or killed", field="status")
         relation = _str(edge, "relation", what).lower()
+        validated = edge.get("validated", False)
+        if not isinstance(validated, bool):  # "false" would otherwise read as true and activate the claim
+            raise InvalidInput(f"{what}.validated must be true or false", field="validated")
         edges.append({"src": src, "dst": dst, "relation": relation, "status": status,
                       "confidence": _unit(edge, "confidence", what, 1.0),
-                      "evidence": _str(edge, "evidence", what, required=False),
-                      "validated": bool(edge.get("validated", False))})
+                      "evidence": _str(edge, "evidence", what, required=False), "validated": validated})
     observations = []
+    seen: dict[str, int] = {}
     for i, obs in enumerate(lists["observations"]):
         what = f"observations[{i}]"
         ref = _str(obs, "node", what)
@@ -118,7 +128,12 @@ def parse_payload(raw: Any) -> dict[str, Any]:
         score = obs.get("score", 3)
         if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0 <= float(score) <= 100:
             raise InvalidInput(f"{what}.score must be a number between 0 and 100", field="score")
-        observations.append({"node": ref, "kind": kind, "text": _str(obs, "text", what), "score": float(score)})
+        text = _str(obs, "text", what)
+        first = seen.setdefault(_observation_id(scope, ref, text), i)
+        if first != i:  # one row id: stored twice it failed the whole write with a database error
+            raise InvalidInput(f"{what} repeats observations[{first}] (the same text on the same node, ignoring case"
+                               " and spacing)", field="text")
+        observations.append({"node": ref, "kind": kind, "text": text, "score": float(score)})
     return {"source_path": scope, "nodes": list(refs.values()), "edges": edges, "observations": observations,
             "assertions": [dict(a) for a in lists["assertions"]]}
 
@@ -128,8 +143,27 @@ def _observation_id(scope: str, ref: str, text: str) -> str:
     return f"{scope}#obs/{ref}/{digest}"
 
 
+def _check_assertions(rt: Runtime, data: Mapping[str, Any]) -> None:
+    """Shape-check `assertions[]` before the graph rows are written: they used to be parsed afterwards, so a bad
+    one failed the command with the scope's nodes and edges already stored."""
+    if not data["assertions"]:
+        return
+    try:
+        from ...core.world import parse_assertion
+        from ..world.common import now_of
+    except ImportError:
+        return
+    now = now_of(rt)
+    for i, assertion in enumerate(data["assertions"]):
+        try:
+            parse_assertion(assertion, now, None, data["source_path"])
+        except InvalidInput as exc:
+            raise InvalidInput(f"assertions[{i}]: {exc.message}", **exc.details) from None
+
+
 def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[str, Any]:
     data = parse_payload(raw)
+    _check_assertions(rt, data)
     scope = data["source_path"]
     store = rt.store
     now = rt.now_iso()
@@ -147,7 +181,7 @@ def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[st
     planned: list[tuple[Edge, str, list[str]]] = []
     for e in data["edges"]:
         src, dst = _node_id(scope, e["src"]), _node_id(scope, e["dst"])
-        existing = store.find_edge(src, dst, e["relation"]) if not dry_run else None
+        existing = store.find_edge(src, dst, e["relation"])  # a dry run too: it must report a tombstone as killed
         decision = gate_edge(e["relation"], e["confidence"], e["evidence"] or None, e["validated"], "scoped",
                              requested=e["status"],
                              existing=existing.status if existing and existing.status != "retired" else None)  # type: ignore[arg-type]
@@ -177,7 +211,9 @@ def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[st
     wanted = {n.id for n in nodes} | {m.id for m in memories}
     vault = store.vault  # type: ignore[attr-defined]
     with store.transaction():
-        stale = [i for i in vault.nodes_with_source(scope) if i not in wanted]
+        # nodes_with_source also returns the scopes under this one; they are not this payload's to replace
+        heads = store.node_heads(vault.nodes_with_source(scope))
+        stale = [i for i, head in heads.items() if head[3] == scope and i not in wanted]
         if stale:
             store.hard_delete(stale)  # type: ignore[attr-defined]
         existing = vault.existing_nodes([*wanted])
@@ -187,11 +223,18 @@ def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[st
         vault.insert_nodes(fresh)
         again = [m for m in memories if m.id in existing]
         vault.refresh_nodes(again)
-        stored_edges = []
+        stored_edges: list[dict[str, Any]] = []
+        kept: set[int] = set()
         for edge, requested, reasons in planned:
             edge_id = store.upsert_edge(edge, actor="payload")
+            kept.add(edge_id)
             stored_edges.append({"id": edge_id, "src": edge.src, "dst": edge.dst, "relation": edge.type,
                                  "requested_status": requested or None, "status": edge.status, "reasons": reasons})
+        # an edge the new payload no longer has is stale like a node it no longer has; a tombstone stays, so the
+        # claim cannot come back with a later payload. A payload's edges join its own nodes, so the kept nodes'
+        # edges hold every one left (read by node, not by a scan of every edge's source)
+        vault.delete_edges([int(e.id or 0) for e in vault.edges_touching(sorted(wanted))
+                            if e.source_path == scope and int(e.id or 0) not in kept and e.status != "killed"])
         store.log("remember:payload", None, {"source_path": scope, "nodes": len(nodes), "observations": len(memories),
                                              "edges": len(planned)}, now)
     out["edges"] = stored_edges

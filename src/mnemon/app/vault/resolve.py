@@ -7,20 +7,31 @@ writeback survives re-ingestion. Claim edges have origin `resolve`, so rebuilds 
 Only sourced, confirmed claims with confidence ≥ `active_threshold` (0.90) may become active, and even then the
 ontology's write gate has the last word; everything else is a candidate. Subjects and objects resolve to the note that
 names them, or to a placeholder that joins the note when it appears.
+
+A replay (the same pack resolved again, or re-read by ingest) follows the payload and the threshold: a claim may go
+from active to candidate and back, and a claim a re-resolved pack no longer makes stops being active. An edge a
+person decided is the exception — killed (a tombstone), validated by `validate-edge` or weakened by `weaken-edge`:
+the edge event log records who decided it, and a replay leaves such an edge as the person left it.
+
+Everything a payload asks of the world model (assertion fields, `assertions[]`, `predictions[]`, dates) is checked
+before the pack or any edge is written, so a bad payload is refused whole instead of half-applied.
 """
 from __future__ import annotations
 
 import base64
+import binascii
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from datetime import date as calendar_date
 from pathlib import Path
 from typing import Any
 
 from ...core.errors import InvalidInput, NotFound, PathRefused
 from ...core.model import Edge
 from ...core.vault import ACTIVE_THRESHOLD, LinkIndex, NoteIdentity, gate_edge, placeholder_key
+from ...ports.store.base import Store
 from ..notes import atomic_write_text
 from ..runtime import Runtime
 from .plan import note_id
@@ -31,6 +42,12 @@ SOURCES_DIR = "Sources"
 _SLUG = re.compile(r"[^a-z0-9]+")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _PREDICATE = re.compile(r"[^a-z0-9_]+")
+_PACK_PAYLOAD = re.compile(r"<!--[ \t]*mneme-research-resolution-b64:[ \t]*([A-Za-z0-9_\-+/=]+)[ \t]*-->")
+# (event, actor) of the edge events that record a person's decision; the latest one stands
+_DECISIONS = {("validated", "user"): "validated", ("weakened", "weaken-edge"): "weakened",
+              ("killed", "kill-edge"): "killed"}
+_ASSERTION_KEYS = ("subject", "subject_type", "object", "object_type", "confidence", "certainty", "evidence",
+                   "source_type", "valid_until", "metadata")
 
 
 def _slug(text: str) -> str:
@@ -74,7 +91,9 @@ def validate_payload(payload: Any) -> dict[str, Any]:
         raise InvalidInput("'claims' must be a list of objects", field="claims")
     for i, claim in enumerate(claims):
         _text(claim, "subject", i)
-        _text(claim, "predicate", i)
+        if not predicate_name(_text(claim, "predicate", i)):
+            # refused here, not when the edge is written: a pack holding it would fail every later ingest
+            raise InvalidInput(f"claims[{i}].predicate has no letters or digits", field="predicate")
         _text(claim, "object", i)
         _unit(claim, "confidence", i, 0.5)
         _unit(claim, "strength", i, float(claim.get("confidence", 0.5)) if isinstance(claim.get("confidence"), (int, float)) else 0.5)
@@ -118,6 +137,19 @@ def _node_for(name: str, index: LinkIndex) -> str:
     return note_id(path) if path else f"placeholder:{placeholder_key(name)}"
 
 
+def person_decision(store: Store, edge: Edge) -> str | None:
+    """`killed`, `validated` or `weakened` when the latest decision on the edge is a person's, else None.
+
+    Read from the event log, not the row: a resolve edge's metadata says `validated` whenever its claim passed the
+    gate, which is the payload's doing, not a person's."""
+    if edge.status == "killed":
+        return "killed"
+    decided = None
+    for event in store.edge_events(int(edge.id or 0)):
+        decided = _DECISIONS.get((event["event"], event["actor"]), decided)
+    return decided
+
+
 def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshold: float) -> list[dict[str, Any]]:
     """Write one edge per claim (inside the caller's transaction); returns what was stored."""
     from .ingest import _shared_node
@@ -130,8 +162,6 @@ def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshol
         src = _node_for(_text(claim, "subject", i), index)
         dst = _node_for(_text(claim, "object", i), index)
         relation = predicate_name(_text(claim, "predicate", i))
-        if not relation:
-            raise InvalidInput(f"claims[{i}].predicate has no letters or digits", field="predicate")
         confidence = _unit(claim, "confidence", i, 0.5)
         strength = _unit(claim, "strength", i, confidence)
         evidence = _text(claim, "evidence", i, required=False)[:500]
@@ -150,6 +180,15 @@ def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshol
             out.append({"id": existing.id, "src": src, "predicate": relation, "dst": dst, "status": "killed",
                         "strength": existing.weight, "confidence": existing.confidence, "reasons": list(decision.reasons)})
             continue
+        decided = person_decision(store, existing) if existing is not None else None
+        if existing is not None and decided is not None:
+            store.vault.log_edge_events([(int(existing.id or 0), "decision_kept", "resolve",  # type: ignore[attr-defined]
+                                          {"decision": decided, "payload_status": decision.status,
+                                           "reasons": list(decision.reasons)}, now)])
+            out.append({"id": existing.id, "src": src, "predicate": relation, "dst": dst, "status": existing.status,
+                        "strength": existing.weight, "confidence": existing.confidence,
+                        "reasons": [f"person_decision_kept:{decided}"]})
+            continue
         meta = {"validated": validated and decision.status == "active", "research_resolution": data["slug"],
                 "certainty": str(claim.get("certainty") or ""), "source_type": str(claim.get("source_type") or ""),
                 "subject": _text(claim, "subject", i), "object": _text(claim, "object", i),
@@ -161,6 +200,58 @@ def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshol
         out.append({"id": edge_id, "src": src, "predicate": relation, "dst": dst, "status": decision.status,
                     "strength": strength, "confidence": confidence, "reasons": list(decision.reasons)})
     return out
+
+
+def previous_claims(vault: str | Path, rel: str) -> list[Mapping[str, Any]]:
+    """The claims of the pack at `rel` that a resolve is about to overwrite (none if there is no readable pack)."""
+    root = os.path.realpath(Path(vault).expanduser())
+    target = os.path.realpath(os.path.join(root, rel))
+    if os.path.commonpath([root, target]) != root:
+        return []
+    try:
+        text = Path(target).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    out: list[Mapping[str, Any]] = []
+    for match in _PACK_PAYLOAD.finditer(text):
+        encoded = match.group(1)
+        try:
+            data = validate_payload(json.loads(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))))
+        except (binascii.Error, ValueError, UnicodeDecodeError, RecursionError, InvalidInput):
+            continue
+        out.extend(data.get("claims", []))
+    return out
+
+
+def drop_unclaimed(rt: Runtime, previous: list[Mapping[str, Any]], written: list[dict[str, Any]],
+                   source_path: str) -> list[int]:
+    """A claim the pack made before and the new payload no longer makes: its edge, if still active, becomes a
+    candidate (kept for audit) — corrected research must not leave the withdrawn claim standing as truth, and a fresh
+    ingest of the vault would not create it either. No longer `validated`, or `promote-candidates` would bring it
+    straight back. An edge a person decided is left as it is. Returns the demoted edge ids."""
+    if not previous:
+        return []
+    index = _index(rt)
+    store = rt.store
+    now = rt.now_iso()
+    claimed = {(e["src"], e["dst"], e["predicate"]) for e in written}
+    dropped: list[int] = []
+    for claim in previous:
+        key = (_node_for(str(claim["subject"]).strip(), index), _node_for(str(claim["object"]).strip(), index),
+               predicate_name(str(claim["predicate"])))
+        edge = store.find_edge(*key) if key not in claimed else None
+        if (edge is None or edge.status != "active" or edge.source_path != source_path or edge.origin != "resolve"
+                or person_decision(store, edge) is not None):
+            continue
+        claimed.add(key)
+        dropped.append(store.upsert_edge(
+            Edge(src=edge.src, dst=edge.dst, type=edge.type, sub_type=edge.sub_type, weight=edge.weight,
+                 confidence=edge.confidence, status="candidate", evidence=edge.evidence, origin=edge.origin,
+                 rule=edge.rule, source_path=edge.source_path,
+                 metadata={**edge.metadata, "validated": False, "dropped_from_payload": True},
+                 created_at=edge.created_at, updated_at=now),
+            actor="resolve", event="dropped_from_payload"))
+    return dropped
 
 
 def apply_embedded_payload(rt: Runtime, payload: Mapping[str, Any], note_path: str) -> list[dict[str, Any]]:
@@ -223,6 +314,7 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     data = validate_payload(payload)
     data["active_threshold"] = float(active_threshold)
     rel = pack_path(data)
+    proposals = _world_proposals(rt, data, rel)
     text = render_pack(data, active_threshold)
     out: dict[str, Any] = {"note_path": rel, "dry_run": dry_run}
     if dry_run:
@@ -230,13 +322,17 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
                                 "object": c["object"], "requested_status": claim_status(c, active_threshold)[0]}
                                for c in data.get("claims", [])], "written": False, "markdown": text})
         return out
+    previous = previous_claims(vault, rel)
     write_pack(vault, rel, text)
     with rt.store.transaction():
         edges = claim_edges(rt, data, rel, active_threshold)
+        dropped = drop_unclaimed(rt, previous, edges, rel)
         rt.store.log("resolve", None, {"note_path": rel, "claims": len(edges), "slug": data["slug"]}, rt.now_iso())
     world_notes: list[str] = []
-    assertions = _propose_assertions(rt, data, edges, rel, world_notes)
+    assertions = _propose_assertions(rt, data, edges, proposals, rel, world_notes)
     predictions = _add_predictions(rt, data, rel, world_notes)
+    if dropped:
+        out["dropped_edges"] = dropped
     out.update({"claims_written": len(edges), "edges": edges, "assertions": assertions,
                 "predictions_written": len(predictions), "predictions": predictions, "written": True})
     if world_notes:
@@ -244,24 +340,93 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     return out
 
 
-def _propose_assertions(rt: Runtime, data: Mapping[str, Any], edges: list[dict[str, Any]], rel: str,
-                        notes: list[str]) -> list[dict[str, Any]]:
+def _claim_proposal(data: Mapping[str, Any], claim: Mapping[str, Any]) -> dict[str, Any]:
+    """The state assertion a claim asks for. It starts when the claim says (`valid_from`, else its `date`), else on
+    the payload's date — the day the research established it — unless the claim ended before that day: research
+    can find a state that is already over, and its start is then unknown, not the research date."""
+    from ...core.world.values import parse_instant
+
+    proposal = {k: claim[k] for k in _ASSERTION_KEYS if k in claim}
+    # the edge takes a number as a name; so does the belief
+    proposal.update({k: str(claim[k]).strip() for k in ("subject", "object")})
+    proposal["predicate"] = predicate_name(str(claim["predicate"]))
+    start = claim.get("valid_from") if claim.get("valid_from") is not None else claim.get("date")
+    if start is None and data.get("date") is not None:
+        until = claim.get("valid_until")
+        if until is None or parse_instant(until, "valid_until") >= parse_instant(data["date"], "date"):
+            start = data["date"]
+    if start is not None:
+        proposal["valid_from"] = start
+    return proposal
+
+
+def _world_proposals(rt: Runtime, data: Mapping[str, Any], rel: str) -> list[dict[str, Any]] | None:
+    """Shape-check everything the payload asks of the world model, before anything is written: these checks used to
+    run after the pack and the edges were stored, so a bad date or prediction failed the command half-applied.
+    Returns each claim's assertion proposal (None when the world model is not installed)."""
+    if data.get("date") is not None:
+        try:
+            calendar_date.fromisoformat(str(data["date"]))
+        except ValueError:
+            raise InvalidInput(f"'date' is not a calendar date: {data['date']!r}", field="date") from None
+    try:
+        from ...core.world import parse_assertion, parse_prediction
+        from ...core.world.values import parse_instant
+        from ..world.common import now_of
+        from ..world.predict import _with_source_path
+    except ImportError:
+        return None
+    now = now_of(rt)
+    proposals: list[dict[str, Any]] = []
+    for i, claim in enumerate(data.get("claims", [])):
+        for key in ("valid_from", "date", "valid_until"):
+            if claim.get(key) is not None:
+                parse_instant(claim[key], f"claims[{i}].{key}")
+        proposals.append(_claim_proposal(data, claim))
+        _checked(f"claims[{i}]", parse_assertion, proposals[-1], now, None, rel)
+    for key in ("assertions", "predictions"):
+        items = data.get(key) or []
+        if not isinstance(items, list) or not all(isinstance(item, Mapping) for item in items):
+            raise InvalidInput(f"'{key}' must be a list of objects", field=key)
+    for i, extra in enumerate(data.get("assertions") or []):
+        _checked(f"assertions[{i}]", parse_assertion, extra, now, None, rel)
+    for i, prediction in enumerate(data.get("predictions") or []):
+        _checked(f"predictions[{i}]", lambda doc: parse_prediction(_with_source_path(doc), now),
+                 {"source_path": rel, **prediction})
+    return proposals
+
+
+def _checked(where: str, parse: Callable[..., Any], *args: Any) -> None:
+    try:
+        parse(*args)
+    except InvalidInput as exc:
+        raise InvalidInput(f"{where}: {exc.message}", **exc.details) from None
+
+
+def _assertion_id(report: Mapping[str, Any]) -> str | None:
+    """The assertion a claim's belief lives in: the row written, or the one that already held it (a replay, or the
+    same claim from another source) — None only when the gate refused the claim."""
+    if report.get("written") or report.get("idempotent"):
+        return str(report.get("stored_id") or report["id"])
+    if report.get("status") in ("superseded", "blocked_recreation"):
+        return str(report["id"])
+    return None
+
+
+def _propose_assertions(rt: Runtime, data: Mapping[str, Any], edges: list[dict[str, Any]],
+                        proposals: list[dict[str, Any]] | None, rel: str, notes: list[str]) -> list[dict[str, Any]]:
     try:
         from ..world import propose_assertion
     except ImportError:
         notes.append("world model not installed: assertions skipped")
         return []
     out: list[dict[str, Any]] = []
-    for claim, edge in zip(data.get("claims", []), edges):
+    for proposal, edge in zip(proposals or [], edges):
         if edge["status"] != "active":
             edge["assertion_id"] = None
             continue
-        proposal = {k: claim[k] for k in ("subject", "subject_type", "object", "object_type", "confidence",
-                                          "certainty", "evidence", "source_type", "valid_until", "metadata")
-                    if k in claim}
-        proposal["predicate"] = edge["predicate"]
         report = propose_assertion(rt, proposal, source_path=rel, source_edge_id=str(edge["id"]), reason="resolve")
-        edge["assertion_id"] = report.get("id") if report.get("written") else None
+        edge["assertion_id"] = _assertion_id(report)
         out.append(report)
     for extra in data.get("assertions", []) or []:
         out.append(propose_assertion(rt, extra, source_path=rel, reason="resolve"))

@@ -462,25 +462,29 @@ class SQLiteVault:
                           for i, ev, actor, detail, when in rows])
 
     def repoint_edges(self, old_dst: str, new_dst: str, when: str) -> list[int]:
-        """Move every edge pointing at `old_dst` to `new_dst` (a placeholder joining its note).
+        """Move every edge touching `old_dst` to `new_dst` (a placeholder joining its note) — at either end: a
+        `resolve` claim's subject is a placeholder at the edge's source until its note appears.
 
         Where the note already has the same edge, the one that records a person's decision wins: a killed or
         validated edge moves and the undecided duplicate goes (the tombstone keeps blocking what it blocked); two
         decided edges both stay, the moving one on the placeholder; an undecided moving edge is dropped, the note's
         own edge carrying the same claim. A decided edge is never deleted here."""
         moved: list[int] = []
-        rows = self.conn.execute("SELECT id, src, type, status, metadata FROM edges WHERE dst = ?", (old_dst,)).fetchall()
-        for edge_id, src, type_, status, meta in rows:
+        rows = self.conn.execute("SELECT id, src, dst, type, status, metadata FROM edges WHERE dst = ? OR src = ?",
+                                 (old_dst, old_dst)).fetchall()
+        for edge_id, src, dst, type_, status, meta in rows:
+            src, dst = (new_dst if src == old_dst else src), (new_dst if dst == old_dst else dst)
             decided = _decided(status, meta)
             clash = self.conn.execute("SELECT id, status, metadata FROM edges WHERE src = ? AND dst = ? AND type = ?",
-                                      (src, new_dst, type_)).fetchone()
-            if src == new_dst or (clash is not None and (not decided or _decided(clash[1], clash[2]))):
+                                      (src, dst, type_)).fetchone()
+            if src == dst or (clash is not None and (not decided or _decided(clash[1], clash[2]))):
                 if not decided:
                     self._write("DELETE FROM edge_rows WHERE id = ?", (edge_id,))
                 continue
             if clash is not None:
                 self._write("DELETE FROM edge_rows WHERE id = ?", (clash[0],))
-            self._write(f"UPDATE edge_rows SET dst = {SEQ_OF}, updated_at = ? WHERE id = ?", (new_dst, when, edge_id))
+            self._write(f"UPDATE edge_rows SET src = {SEQ_OF}, dst = {SEQ_OF}, updated_at = ? WHERE id = ?",
+                        (src, dst, when, edge_id))
             moved.append(int(edge_id))
         return moved
 
