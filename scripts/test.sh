@@ -9,4 +9,5 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -e '.[test,cards]'
+bash scripts/browser.sh
 exec .venv/bin/python -m pytest tests --doctest-modules src/mnemon/core -p no:cacheprovider "$@"

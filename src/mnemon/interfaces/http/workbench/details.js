@@ -1,0 +1,135 @@
+/* The workbench's details panel: DOM for one node (`show`) or one edge (`explain_edge`). The builders take the
+ * payload and an `env` of callbacks and lookups (titleOf, showNode, showLink, focusOn, the drawn node or link), and
+ * return elements; the caller puts them in the panel. */
+
+/** h('p', {class: 'x', onclick: f}, 'text', child) → an element; null/false children are skipped. */
+export function h(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else if (key === 'class') node.className = value;
+    else node.setAttribute(key, value === true ? '' : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+export function excerpt(text, n) {
+  const s = String(text || '').replace(/\s+/g, ' ').trim();
+  return s.length > n ? s.slice(0, n - 1) + '…' : s;
+}
+
+function field(label, value) {
+  if (value === null || value === undefined || value === '' || (Array.isArray(value) && !value.length)) return null;
+  const shown = value instanceof Node ? value : Array.isArray(value) ? value.join(', ') : String(value);
+  return [h('dt', null, label), h('dd', null, shown)];
+}
+
+function badge(text, cls) { return h('span', { class: 'badge ' + (cls || '') }, text); }
+
+function nodeButton(id, label, env) {
+  return h('button', { type: 'button', class: 'link', title: id, onclick: () => env.showNode(id) },
+    label || env.titleOf(id));
+}
+
+/** The `show` payload of one node: what it is, where it came from, its content and its edges (each a button). */
+export function nodeDetails(m, id, env) {
+  const meta = m.metadata || {};
+  const isMemory = !m.kind || m.kind === 'memory'; // a stored memory (a bullet, a task, a section, a remembered fact)
+  const kind = isMemory ? meta.memory_kind || 'memory' : m.kind;
+  const type = meta.type || meta.observation_kind || null;
+  const graphNode = env.graphNode;
+  const sourcePath = meta.path || meta.note || (graphNode && graphNode.source_path) ||
+    (typeof m.source === 'string' && m.source.startsWith('vault:') ? m.source.slice(6) : null);
+  const title = m.title && !isMemory ? m.title : excerpt(m.content, 90) || m.title || m.id || id;
+  const edges = Array.isArray(m.edges) ? m.edges : [];
+  const shownEdges = edges.slice(0, 200);
+  const me = m.id || id;
+  return [
+    h('h3', null, title),
+    h('div', null, badge(kind), ' ', type ? badge(type) : null, ' ', m.category ? badge(m.category) : null),
+    h('dl', null,
+      field('id', h('code', null, me)),
+      field('source path', sourcePath),
+      field('line', meta.line),
+      field('heading', Array.isArray(meta.heading_path) ? meta.heading_path.join(' › ') : null),
+      field('note', isMemory && m.title ? m.title : null),
+      field('tags', m.tags),
+      field('aliases', meta.aliases),
+      field('dates', meta.dates),
+      field('importance', m.importance),
+      field('created', m.created_at),
+    ),
+    m.content && m.content.trim() !== title ? h('div', { class: 'content' }, m.content) : null,
+    h('div', { class: 'row-actions' },
+      env.focus !== me ? h('button', { type: 'button', onclick: () => env.focusOn(me) }, 'Focus graph here') : null),
+    h('h4', null, `Edges (${edges.length})`),
+    edges.length ? h('ul', { class: 'edges' }, shownEdges.map((e) => {
+      const out = e.source_id === me;
+      const other = out ? e.target_id : e.source_id;
+      return h('li', null, h('button', { type: 'button', onclick: () => env.showLink(e.id), title: `edge ${e.id}` },
+        badge(e.status || '?', e.status), ' ', out ? '→ ' : '← ',
+        h('strong', null, e.edge_type || e.type || '?'), ' ',
+        excerpt(env.titleOf(other), 70)));
+    })) : h('p', { class: 'muted' }, 'No edges.'),
+    edges.length > shownEdges.length
+      ? h('p', { class: 'muted' }, `and ${edges.length - shownEdges.length} more`) : null,
+  ];
+}
+
+/** The `explain_edge` payload of one edge: relation, category, status, truth policy, evidence, source path,
+ * confidence and the audit events, with its two ends as buttons. */
+export function linkDetails(x, id, env) {
+  const e = x.edge || x;
+  const rt = e.relationship_type || {};
+  const drawnLink = env.drawnLink;
+  const events = x.events || x.debug_log || e.events || [];
+  const src = e.src || {};
+  const dst = e.dst || {};
+  const srcId = src.id || e.source_id || (drawnLink && drawnLink.src);
+  const dstId = dst.id || e.target_id || (drawnLink && drawnLink.dst);
+  const name = (end, endId) =>
+    excerpt(end.content && end.kind === 'memory' ? end.content : end.name || env.titleOf(endId), 70);
+  const relation = e.relation || e.edge_type || (drawnLink && drawnLink.type) || '?';
+  const evidence = e.evidence_text ?? e.evidence;
+  return [
+    h('h3', null, relation),
+    h('div', null, badge(e.status || '?', e.status), ' ',
+      badge(rt.category || (drawnLink && drawnLink.category) || 'uncategorised')),
+    rt.description ? h('p', { class: 'muted' }, rt.description) : null,
+    h('dl', null,
+      field('from', srcId ? nodeButton(srcId, name(src, srcId), env) : null),
+      field('to', dstId ? nodeButton(dstId, name(dst, dstId), env) : null),
+      field('relation', relation),
+      field('category', rt.category || (drawnLink && drawnLink.category)),
+      field('status', e.status),
+      field('truth policy', e.truth_policy),
+      field('needs validation', e.requires_validation === undefined ? null : e.requires_validation ? 'yes' : 'no'),
+      field('validated', e.validated === undefined ? null : e.validated ? 'yes' : 'no'),
+      field('source path', e.source_path),
+      field('confidence', e.confidence),
+      field('strength', e.strength ?? e.weight),
+      field('origin', e.origin),
+      field('rule', e.rule),
+      field('edge id', h('code', null, String(e.id ?? id))),
+      field('created', e.created_at),
+    ),
+    h('h4', null, 'Evidence'),
+    evidence ? h('blockquote', null, evidence) : h('p', { class: 'muted' }, 'No evidence text.'),
+    h('h4', null, `Audit events (${events.length})`),
+    events.length ? h('ol', { class: 'events' }, events.map((ev) => {
+      const thinking = ev.thinking || ev.details || null;
+      const reasons = thinking && Array.isArray(thinking.reasons) ? thinking.reasons.join(', ') : null;
+      return h('li', null, h('strong', null, ev.event || ev.type || 'event'),
+        ev.actor ? ` by ${ev.actor}` : '', ev.created_at ? h('span', { class: 'muted' }, ` · ${ev.created_at}`) : null,
+        reasons ? h('div', { class: 'muted' }, reasons) : null);
+    })) : h('p', { class: 'muted' }, 'No audit events.'),
+    h('div', { class: 'row-actions' },
+      srcId ? h('button', { type: 'button', onclick: () => env.focusOn(srcId) }, 'Focus on source') : null,
+      dstId ? h('button', { type: 'button', onclick: () => env.focusOn(dstId) }, 'Focus on target') : null),
+  ];
+}

@@ -1,0 +1,447 @@
+"""The graph workbench in a real browser: `mnemon serve` as a subprocess over a store ingested from examples/vault,
+driven by headless Debian Chromium through Playwright.
+
+The page exposes `window.workbench` (state(), nodePoint(id), clickableLink(), emptyPoint(), fitTransform()), which
+reads the live layout, view transform and what the last frame drew; the tests use it to find where to click and to
+check what happened, and click with the real mouse. Chromium comes from `scripts/browser.sh` (apt); Playwright's
+own browser downloads are never used. The module skips when either is missing.
+"""
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, unquote
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip("no /usr/bin/chromium (bash scripts/browser.sh installs Debian's)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright cannot be imported (pip install -e '.[test]')",
+                               exc_type=ImportError)
+
+REPO = Path(__file__).resolve().parents[2]
+VAULT = REPO / "examples" / "vault"
+SCREENSHOT = Path("/tmp/workbench.png")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+LIGHTHOUSE = "note:Projects/lighthouse.md"
+PROCUREMENT = "note:Areas/procurement.md"
+BRAM = "note:People/bram-okafor.md"
+TIMEOUT_MS = 15_000
+
+
+# ---------------------------------------------------------------- the server
+
+
+def _env(root: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MNEMON_")}
+    env.update(HOME=str(root / "home"), XDG_CONFIG_HOME=str(root / "xdg"), MNEMON_HOME=str(root / "mnemon-home"),
+               MNEMON_EMBED_PROVIDER="none", MNEMON_DAEMON="off",
+               PYTHONPATH=os.pathsep.join(filter(None, [str(REPO / "src"), env.get("PYTHONPATH", "")])))
+    return env
+
+
+def _mnemon(*args: str) -> list[str]:
+    return [sys.executable, "-m", "mnemon", *args]
+
+
+def _cli(db: Path, env: dict[str, str], *args: str) -> Any:
+    done = subprocess.run(_mnemon("--db", str(db), *args), env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return json.loads(done.stdout)
+
+
+@dataclass(frozen=True)
+class Store:
+    db: Path
+    env: dict[str, str]
+    killed_edge: int
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    """The example vault ingested, with one link between two notes killed (it must stay hidden unless asked for)."""
+    root = tmp_path_factory.mktemp("workbench")
+    env = _env(root)
+    db = root / "s.db"
+    assert _cli(db, env, "ingest", "--vault", str(VAULT))["nodes"] > 0
+    edges = _cli(db, env, "show", PROCUREMENT)["edges"]
+    killed = int(next(e["id"] for e in edges if e["source_id"] == PROCUREMENT and e["target_id"] == BRAM))
+    assert _cli(db, env, "kill-edge", str(killed), "--reason", "browser test")["status"] == "killed"
+    return Store(db, env, killed)
+
+
+def _start(store: Store, *extra: str) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(_mnemon("--db", str(store.db), "serve", "--port", "0", *extra), env=store.env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([proc.stdout], [], [], 0.2)
+        if ready:
+            line = proc.stdout.readline()
+            if line:
+                announced = json.loads(line)
+                assert announced["ok"] is True and announced["read_only"] is True, announced
+                return proc, str(announced["url"])
+        if proc.poll() is not None:
+            break
+    if proc.poll() is None:
+        proc.kill()
+    _, stderr = proc.communicate(timeout=10)
+    raise AssertionError(f"mnemon serve did not announce a URL: {stderr}")
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+    for stream in (proc.stdout, proc.stderr):
+        if stream is not None:
+            stream.close()
+
+
+@pytest.fixture(scope="module")
+def server(store: Store) -> Iterator[str]:
+    proc, url = _start(store)
+    yield url
+    _stop(proc)
+
+
+@pytest.fixture(scope="module")
+def mounted_server(store: Store) -> Iterator[str]:
+    proc, url = _start(store, "--mount", "/mnemon/")
+    yield url
+    _stop(proc)
+
+
+def _get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=30) as resp:
+        return json.loads(resp.read())
+
+
+# ---------------------------------------------------------------- the browser
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Page:
+    """A Playwright page plus what it logged and which requests it made."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.console_errors: list[str] = []
+        self.requests: list[str] = []
+        page.on("console", self._console)
+        page.on("pageerror", lambda e: self.console_errors.append(f"pageerror: {e}"))
+        page.on("request", lambda r: self.requests.append(r.url))
+        page.set_default_timeout(TIMEOUT_MS)
+
+    def _console(self, message: Any) -> None:
+        if message.type == "error":
+            self.console_errors.append(message.text)
+
+    def state(self) -> dict[str, Any]:
+        return dict(self.page.evaluate("window.workbench.state()"))
+
+    def wait(self, predicate: str) -> None:
+        """Wait until `predicate` (a JS expression over `s`, the workbench state) is true."""
+        self.page.wait_for_function(f"() => {{ const s = window.workbench && window.workbench.state(); "
+                                    f"return !!s && ({predicate}); }}", timeout=TIMEOUT_MS)
+
+    def settled(self) -> dict[str, Any]:
+        self.wait("!s.loading && s.settled && s.nodes > 0")
+        return self.state()
+
+    def hook(self, call: str) -> Any:
+        return self.page.evaluate(f"window.workbench.{call}")
+
+    def graph_requests(self) -> list[str]:
+        return [u for u in self.requests if "/api/graph" in u]
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        yield Page(context.new_page())
+    finally:
+        context.close()
+
+
+def _text(page: Page, selector: str) -> str:
+    return str(page.page.locator(selector).inner_text())
+
+
+# ---------------------------------------------------------------- tests
+
+
+def test_the_page_loads_and_draws_the_overview(page: Page, server: str) -> None:
+    page.page.goto(server)
+    s = page.settled()
+    assert s["nodes"] > 1 and s["links"] > 0
+    assert s["focus"] is None
+    # every node is on screen once framed, and the last frame drew them and their links
+    assert s["drawn"]["nodes"] == s["nodes"]
+    assert 0 < s["drawn"]["links"] <= s["visibleLinks"]
+    assert s["drawn"]["labels"] > 0
+    assert s["view"]["k"] > 0 and s["view"] == pytest.approx(page.hook("fitTransform()"))
+    # the canvas really has a node's colour at that node's centre
+    first = s["nodeIds"][0]
+    point = page.hook(f"nodePoint({json.dumps(first)})")
+    alpha = page.page.evaluate("""([x, y]) => {
+        const c = document.getElementById('graph');
+        const r = c.getBoundingClientRect();
+        const ratio = c.width / r.width;
+        return c.getContext('2d').getImageData(Math.round((x - r.left) * ratio), Math.round((y - r.top) * ratio), 1, 1).data[3];
+    }""", [point["x"], point["y"]])
+    assert alpha == 255
+    assert s["status"]["kind"] != "error" and "Overview" in s["status"]["text"]
+    assert any(u.endswith("/api/graph?max_nodes=150&max_links=600&include_candidates=true") for u in page.requests)
+    assert "nodes" in _text(page, "#counts") and "store:" in _text(page, "#counts")
+    assert page.page.locator("#legend li").count() >= 2
+    assert page.console_errors == []
+
+
+def test_search_lists_results_and_clicking_one_focuses_the_graph(page: Page, server: str) -> None:
+    page.page.goto(server)
+    page.settled()
+    page.page.locator("#graph").focus()
+    page.page.keyboard.press("/")  # the search box is one key away
+    assert page.page.evaluate("document.activeElement.id") == "q"
+    page.page.keyboard.type("deadline")
+    page.page.keyboard.press("Enter")
+    results = page.page.locator("#results li button")
+    results.first.wait_for()
+    assert results.count() >= 2
+    target = str(results.first.get_attribute("data-id"))
+    assert "deadline" in results.first.inner_text().lower()
+    before = len(page.graph_requests())
+    results.first.click()
+    page.wait(f"s.focus === {json.dumps(target)} && !s.loading && s.settled")
+    focused = [u for u in page.graph_requests()[before:] if "focus=" in u]
+    assert focused and unquote(focused[-1].split("focus=")[1].split("&")[0]) == target
+    s = page.state()
+    assert target in s["nodeIds"] and s["drawn"]["nodes"] == s["nodes"]
+    # the same click showed the memory itself
+    page.page.locator("#details h3").wait_for()
+    assert "deadline" in _text(page, "#details").lower()
+    assert page.page.url.endswith("#focus=" + quote(target, safe=""))
+    assert page.console_errors == []
+
+
+def test_clicking_a_link_explains_it(page: Page, server: str) -> None:
+    page.page.goto(server + "#focus=" + quote(LIGHTHOUSE, safe=""))
+    s = page.settled()
+    assert s["focus"] == LIGHTHOUSE
+    link = page.hook("clickableLink()")
+    assert link is not None, "no link midpoint is free to click"
+    page.page.mouse.click(link["x"], link["y"])
+    page.wait(f"s.selected && s.selected.type === 'link' && s.selected.id === {link['id']}")
+    page.page.locator("#details blockquote").wait_for()
+    expected = _get(f"{server}api/explain_edge?id={link['id']}")["edge"]
+    details = _text(page, "#details")
+    assert expected["relation"] in details
+    assert expected["source_path"] in details
+    assert " ".join(expected["evidence_text"].split())[:60] in " ".join(details.split())
+    assert expected["status"] in details and expected["truth_policy"] in details
+    assert expected["relationship_type"]["category"] in details
+    assert "audit events" in details.lower() and "created" in details
+    assert "null" not in details and "undefined" not in details
+    page.page.screenshot(path=str(SCREENSHOT))
+    assert SCREENSHOT.stat().st_size > 10_000
+    assert page.console_errors == []
+
+
+def test_clicking_a_node_shows_it_and_double_clicking_focuses_it(page: Page, server: str) -> None:
+    page.page.goto(server)
+    s = page.settled()
+    target = LIGHTHOUSE if LIGHTHOUSE in s["nodeIds"] else s["nodeIds"][0]
+    point = page.hook(f"nodePoint({json.dumps(target)})")
+    page.page.mouse.click(point["x"], point["y"])
+    page.wait(f"s.selected && s.selected.type === 'node' && s.selected.id === {json.dumps(target)}")
+    page.page.locator("#details ul.edges").wait_for()
+    details = _text(page, "#details")
+    shown = _get(f"{server}api/show?id={quote(target, safe='')}")
+    assert shown["title"] in details and "Projects/lighthouse.md" in details
+    assert f"edges ({len(shown['edges'])})" in details.lower()
+    assert "null" not in details and "undefined" not in details
+    # an edge in the list explains that edge
+    page.page.locator("#details ul.edges button").first.click()
+    page.page.locator("#details blockquote").wait_for()
+    assert page.state()["selected"]["type"] == "link"
+    page.page.mouse.dblclick(point["x"], point["y"])
+    page.wait(f"s.focus === {json.dumps(target)} && !s.loading && s.settled")
+    assert page.state()["nodes"] > s["nodes"] or page.state()["focus"] == target
+    assert page.console_errors == []
+
+
+def test_wheel_zooms_drag_pans_and_double_click_on_empty_space_frames(page: Page, server: str) -> None:
+    page.page.goto(server)
+    s = page.settled()
+    fit = s["view"]
+    box = page.page.locator("#graph").bounding_box()
+    centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.page.mouse.move(*centre)
+    page.page.mouse.wheel(0, -400)
+    page.wait(f"s.view.k > {fit['k']} * 1.3")
+    assert page.state()["autoFrame"] is False
+    page.page.mouse.wheel(0, 1200)
+    page.wait(f"s.view.k < {fit['k']} * 0.6")
+    zoomed = page.state()
+    assert zoomed["drawn"]["nodes"] == zoomed["nodes"]
+    # drag on empty space pans by the distance moved
+    empty = page.hook("emptyPoint()")
+    assert empty is not None
+    page.page.mouse.move(empty["x"], empty["y"])
+    page.page.mouse.down()
+    page.page.mouse.move(empty["x"] + 60, empty["y"] + 30, steps=4)
+    page.page.mouse.up()
+    panned = page.state()["view"]
+    assert panned["x"] == pytest.approx(zoomed["view"]["x"] + 60, abs=1)
+    assert panned["y"] == pytest.approx(zoomed["view"]["y"] + 30, abs=1)
+    # double-click on empty space frames the graph again
+    empty = page.hook("emptyPoint()")
+    page.page.mouse.dblclick(empty["x"], empty["y"])
+    page.wait("s.autoFrame")
+    framed = page.state()
+    assert framed["view"] == pytest.approx(page.hook("fitTransform()"))
+    assert framed["view"]["k"] == pytest.approx(fit["k"], rel=0.05)
+    assert framed["focus"] is None  # framing is not focusing
+    assert page.console_errors == []
+
+
+def test_dragging_a_node_moves_it(page: Page, server: str) -> None:
+    page.page.goto(server)
+    s = page.settled()
+    target = s["nodeIds"][0]
+    start = page.hook(f"nodePoint({json.dumps(target)})")
+    drop = page.hook("emptyPoint()")
+    page.page.mouse.move(start["x"], start["y"])
+    page.page.mouse.down()
+    page.page.mouse.move(drop["x"], drop["y"], steps=8)
+    held = page.hook(f"nodePoint({json.dumps(target)})")
+    assert held["x"] == pytest.approx(drop["x"], abs=2) and held["y"] == pytest.approx(drop["y"], abs=2)
+    page.page.mouse.up()
+    page.settled()
+    # no click came of it: a drag selects nothing
+    assert page.state()["selected"] is None
+    assert page.console_errors == []
+
+
+def test_limits_feed_the_graph_request(page: Page, server: str) -> None:
+    page.page.goto(server)
+    page.settled()
+    page.page.locator("#max-nodes").fill("4")
+    page.page.locator("#max-nodes").press("Enter")
+    page.wait("s.nodes === 4 && !s.loading")
+    assert "max_nodes=4" in page.graph_requests()[-1]
+    assert page.state()["truncated"] is True
+    assert "cut by the limits" in _text(page, "#counts")
+    assert page.console_errors == []
+
+
+def test_an_api_error_shows_in_the_status_line(page: Page, server: str) -> None:
+    page.page.goto(server + "#focus=no-such-node")
+    page.wait("s.status.kind === 'error'")
+    status = page.page.locator("#status")
+    assert "not_found" in status.inner_text() and "no-such-node" in status.inner_text()
+    assert "error" in str(status.get_attribute("class"))
+    assert page.state()["errors"][-1]["code"] == "not_found"
+    assert page.page.locator("#empty").is_visible()
+    # the error is the 404 the browser logs, not a script error
+    assert page.console_errors and all("404" in m for m in page.console_errors)
+    # and the page recovers
+    page.page.locator("#overview").click()
+    s = page.settled()
+    assert s["status"]["kind"] != "error" and s["focus"] is None
+
+
+def test_the_page_works_under_a_mount_prefix(page: Page, mounted_server: str) -> None:
+    assert mounted_server.endswith("/mnemon/")
+    page.page.goto(mounted_server.rstrip("/"))  # the server redirects to the slash, under which relative URLs work
+    s = page.settled()
+    assert page.page.url.startswith(mounted_server)
+    assert s["drawn"]["nodes"] == s["nodes"] > 0
+    link = page.hook("clickableLink()")
+    page.page.mouse.click(link["x"], link["y"])
+    page.page.locator("#details blockquote").wait_for()
+    origin = mounted_server[: mounted_server.index("/mnemon/")]
+    fetched = [u for u in page.requests if u.startswith(origin)]
+    assert fetched and all(u.startswith(mounted_server) or u == mounted_server.rstrip("/") for u in fetched), fetched
+    assert any("/mnemon/api/explain_edge?id=" in u for u in fetched)
+    for module in ("workbench.js", "layout.js", "details.js"):
+        assert any(u.endswith("/mnemon/static/" + module) for u in fetched), module
+    assert page.console_errors == []
+
+
+def test_killed_links_are_hidden_until_asked_for(page: Page, server: str, store: Store) -> None:
+    killed_edge = store.killed_edge
+    page.page.goto(server)
+    s = page.settled()
+    assert PROCUREMENT in s["nodeIds"] and BRAM in s["nodeIds"]
+    assert killed_edge not in [i for ids in s["linksByStatus"].values() for i in ids]
+    assert "include_killed" not in page.graph_requests()[-1]
+    page.page.locator("#show-killed").check()
+    page.wait(f"!s.loading && s.linksByStatus.killed.includes({killed_edge})")
+    assert "include_killed=true" in page.graph_requests()[-1]
+    assert "killed" in _text(page, "#legend")
+    page.settled()
+    page.page.evaluate(f"window.workbench.explain({killed_edge})")
+    page.page.locator("#details blockquote").wait_for()
+    assert "killed" in _text(page, "#details")
+    page.page.locator("#show-candidates").uncheck()
+    page.wait("!s.loading && s.linksByStatus.candidate.length === 0")
+    assert "include_candidates=false" in page.graph_requests()[-1]
+    assert page.console_errors == []
+
+
+TOUCH = """([events]) => {
+    const canvas = document.getElementById('graph');
+    for (const [type, id, x, y] of events) {
+        canvas.dispatchEvent(new PointerEvent(type, {pointerId: id, pointerType: 'touch', isPrimary: id === 1,
+            clientX: x, clientY: y, bubbles: true, cancelable: true, button: 0, buttons: type === 'pointerup' ? 0 : 1}));
+    }
+}"""
+
+
+def test_pinch_zooms_and_double_tap_frames(page: Page, server: str) -> None:
+    """Touch gestures, as the pointer events a touch screen sends (Playwright has no multi-touch of its own)."""
+    page.page.goto(server)
+    s = page.settled()
+    k = s["view"]["k"]
+    box = page.page.locator("#graph").bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.page.evaluate(TOUCH, [[["pointerdown", 1, cx - 50, cy], ["pointerdown", 2, cx + 50, cy],
+                                ["pointermove", 2, cx + 100, cy], ["pointermove", 2, cx + 150, cy],
+                                ["pointerup", 2, cx + 150, cy], ["pointerup", 1, cx - 50, cy]]])
+    pinched = page.state()["view"]
+    assert pinched["k"] == pytest.approx(2 * k, rel=0.01)
+    assert page.state()["autoFrame"] is False
+    empty = page.hook("emptyPoint()")
+    x, y = empty["x"], empty["y"]
+    page.page.evaluate(TOUCH, [[["pointerdown", 3, x, y], ["pointerup", 3, x, y],
+                                ["pointerdown", 4, x + 3, y], ["pointerup", 4, x + 3, y]]])
+    framed = page.state()
+    assert framed["autoFrame"] is True and framed["view"] == pytest.approx(page.hook("fitTransform()"))
+    assert page.console_errors == []
