@@ -62,3 +62,19 @@ def test_payloads_match_the_cli(tmp_path: Path, cli_run) -> None:
     assert code == 0
     assert mcp_payload.keys() == cli_payload.keys()
     assert mcp_payload["total_insights"] == cli_payload["total_insights"] == 0
+
+
+def test_arguments_are_checked_against_the_tool_schema(tmp_path: Path) -> None:
+    out = _session(tmp_path, [
+        call(1, "recall", {"query": "x", "limt": 3}),  # a typo is not silently dropped
+        call(2, "recall", {"query": "x", "limit": "3"}),
+        call(3, "recall", {}),
+        call(4, "graph", {"max_nodes": 5}),
+        call(5, "surface", {"prompt": "anything"}),
+    ])
+    by_id = {m["id"]: m["result"] for m in out}
+    for i in (1, 2, 3):
+        assert by_id[i]["isError"] is True and by_id[i]["structuredContent"]["error"]["code"] == "invalid_input"
+    assert "limt" in by_id[1]["structuredContent"]["error"]["message"]
+    assert by_id[4]["isError"] is False and by_id[4]["structuredContent"]["nodes"] == []
+    assert by_id[5]["isError"] is False and by_id[5]["structuredContent"]["thoughts"] == []

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import json
+import sys
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -94,6 +95,8 @@ class Api:
             return self._route(method, target, headers, body)
         except Exception as exc:  # the envelope, never a traceback
             payload, _ = from_exception(exc)
+            if not isinstance(exc, MnemonError):  # a bug: the operator's log gets it, the caller the envelope
+                sys.stderr.write(f"mnemon serve: internal error on {method} {target}: {exc!r}\n")
             return _json(STATUS_OF_CODE.get(payload["error"]["code"], 400 if isinstance(exc, MnemonError) else 500),
                          payload)
 
