@@ -20,5 +20,17 @@ $M recall "why did we choose Qdrant" --verbose
 $M ingest --vault examples/vault
 $M retrieve --prompt "what is late with the battery supplier" --budget 1200 --max-items 5
 $M status
+# the same memory over HTTP: the API (and the graph workbench page at the printed url) until stopped
+.venv/bin/mnemon serve --port 0 > "$MNEMON_HOME/serve.json" &
+SERVE_PID=$!
+for _ in $(seq 50); do [ -s "$MNEMON_HOME/serve.json" ] && break; sleep 0.2; done
+.venv/bin/python - "$MNEMON_HOME/serve.json" <<'PY'
+import json, sys, urllib.request
+url = json.load(open(sys.argv[1]))["url"]
+print(f"# mnemon serve at {url} (workbench page); GET {url}api/graph?max_nodes=5:", file=sys.stderr)
+graph = json.load(urllib.request.urlopen(url + "api/graph?max_nodes=5"))
+print(json.dumps({"nodes": [n["title"] for n in graph["nodes"]], "links": graph["stats"]["links"]}, indent=2))
+PY
+kill "$SERVE_PID"
 # the first call left a resident process that answered the later ones (15 idle minutes; `mnemon daemon stop`)
 $M daemon status
