@@ -223,3 +223,14 @@ def test_surface_over_http_is_the_facade_call(serve, mem) -> None:
     status, cards, _ = serve()("/api/surface?prompt=battery+supplier&limit=2")
     assert status == 200 and cards == mem.surface(prompt="battery supplier", limit=2)
     assert all("image" not in t for t in cards["thoughts"])  # no card files written by a read-only call
+
+
+def test_agent_preflight_over_http(serve, mem) -> None:
+    mem.remember("Mira moved to Lisbon in March", category="fact")
+    status, pack, _ = serve()("/api/agent_preflight", body={"prompt": "where does Mira live now?"})
+    assert status == 200 and pack["ok"] is True and pack["contract"]["ok"] is True
+    direct = mem.agent_preflight("where does Mira live now?")
+    assert pack["context"] == direct["context"] and pack["agent_rules"] == direct["agent_rules"]
+    assert any("Lisbon" in str(item.get("text")) for item in pack["context"]["items"])
+    status, err, _ = serve()("/api/agent_preflight?prompt=%20")
+    assert status == 400 and err["error"]["code"] == "invalid_input"

@@ -112,6 +112,16 @@ OPERATIONS: tuple[Operation, ...] = (
                "hints": _s("comma-separated words that raise the items holding them")},
               (), True,
               lambda m, a: m.surface(prompt=a.get("prompt"), limit=a.get("limit", 5), hints=a.get("hints"))),
+    Operation("agent_preflight", "What an agent reads before answering: the context pack, world state (current, "
+              "lapsed and unbacked beliefs, due predictions, contradictions), the contract check and the rules; "
+              "the error `contract_failed` when the database breaks its contract.",
+              {"prompt": _s("the user's prompt"), "as_of": _s("ISO instant to replay the world at"),
+               "budget": _i("characters, default 2500"), "max_items": _i("1-100, default 8"),
+               "surface_limit": _i("thought cards to add, 0-50, default 0")},
+              ("prompt",), True,
+              lambda m, a: m.agent_preflight(a["prompt"], as_of=a.get("as_of"), budget=a.get("budget", 2500),
+                                             max_items=a.get("max_items", 8),
+                                             surface_limit=a.get("surface_limit", 0))),
     Operation("explain_edge", "Why an edge exists: relation, status, truth policy, evidence, source path, "
               "confidence and its audit events.", {"id": _i("edge id")}, ("id",), True,
               lambda m, a: m.explain_edge(a["id"])),

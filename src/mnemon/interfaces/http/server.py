@@ -35,8 +35,8 @@ WORKBENCH = Path(__file__).with_name("workbench")
 MAX_BODY = 1 << 20  # a memory or a prompt, with room to spare; an import goes through the CLI
 STATUS_OF_CODE: Mapping[str, int] = {
     "invalid_input": 400, "path_refused": 400, "unauthorized": 401, "readonly": 403, "forbidden_host": 403,
-    "not_found": 404, "method_not_allowed": 405, "conflict": 409, "too_large": 413, "unsupported_media_type": 415,
-    "provider_unavailable": 503, "store_error": 500, "internal": 500,
+    "not_found": 404, "method_not_allowed": 405, "conflict": 409, "contract_failed": 409, "too_large": 413,
+    "unsupported_media_type": 415, "provider_unavailable": 503, "store_error": 500, "internal": 500,
 }
 CONTENT_TYPES: Mapping[str, str] = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                                     ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
