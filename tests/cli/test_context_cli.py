@@ -122,3 +122,106 @@ def test_suggested_commands_run_as_given_against_the_same_store_and_vault(cli_ru
                 assert not body.startswith("- ") and whole.startswith(kept)
                 assert len(kept) == len(whole) or not whole[len(kept)].isalnum()
     assert ran == {"inspect", "vault_append_bullet"}
+
+
+# ── note list|search|search-content|daily|move|delete|status ───────────────────────────────────────────────────
+def _linked(vault: Path) -> None:
+    (vault / "Inbox").mkdir()
+    (vault / "Inbox/links.md").write_text("See [[move|the move]] and [tasks](../Projects/move.md#tasks).\n"
+                                          "`[[move]]` stays\n", encoding="utf-8")
+
+
+def _files(root: Path) -> dict[str, tuple[bytes, int]]:
+    return {str(p.relative_to(root)): (p.read_bytes(), p.stat().st_mtime_ns) for p in root.rglob("*") if p.is_file()}
+
+
+def test_note_list_search_and_status(cli_run: Run, vault: Path) -> None:
+    _linked(vault)
+    v = ["--vault", str(vault)]
+    code, out = cli_run(["note", "list", *v])
+    assert code == 0 and out["count"] == 2 and [n["path"] for n in out["notes"]] == ["Inbox/links.md",
+                                                                                     "Projects/move.md"]
+    code, out = cli_run(["note", "list", "Projects", *v, "--pattern", "m*", "--sort", "modified"])
+    assert code == 0 and out["notes"][0]["title"] == "Move" and out["folder"] == "Projects"
+    code, out = cli_run(["note", "search", "mov", *v])
+    assert code == 0 and out["count"] == 1 and out["matches"][0]["path"] == "Projects/move.md"
+    code, out = cli_run(["note", "search-content", "book THE", *v, "--context", "0"])
+    assert code == 0 and out["matches"] == [{"path": "Projects/move.md", "line": 5, "text": "- Book the van",
+                                             "before": [], "after": []}]
+    code, out = cli_run(["note", "status", *v])
+    assert code == 0 and out["notes"] == 2 and out["links"] == {"count": 2, "broken": 0}
+
+
+def test_note_move_and_delete_through_the_cli(cli_run: Run, vault: Path) -> None:
+    _linked(vault)
+    v = ["--vault", str(vault)]
+    before = _files(vault)
+    code, out = cli_run(["note", "move", "Projects/move.md", "--to", "Archive/relocation.md", *v, "--dry-run"])
+    assert code == 0 and out["dry_run"] and out["links_rewritten"] == 2
+    assert "+See [[relocation|the move]] and [tasks](../Archive/relocation.md#tasks)." in \
+        out["rewritten"]["files"][0]["diff"]
+    assert _files(vault) == before
+    code, out = cli_run(["note", "move", "Projects/move.md", "--to", "Inbox/links.md", *v])
+    assert code != 0 and out["error"]["code"] == "conflict"
+    code, out = cli_run(["note", "move", "Projects/move.md", "--to", "Archive/relocation.md", *v])
+    assert code == 0 and out["moved"] and out["backup"]
+    assert (vault / "Inbox/links.md").read_text(encoding="utf-8") == (
+        "See [[relocation|the move]] and [tasks](../Archive/relocation.md#tasks).\n"
+        "`[[move]]` stays\n")
+    code, out = cli_run(["note", "delete", "Archive/relocation.md", *v])
+    assert code != 0 and out["error"]["code"] == "conflict"
+    assert out["error"]["details"]["linked_from"]["notes"][0]["path"] == "Inbox/links.md"
+    before = _files(vault)
+    code, out = cli_run(["note", "delete", "Archive/relocation.md", *v, "--force", "--dry-run"])
+    assert code == 0 and not out["deleted"] and _files(vault) == before
+    code, out = cli_run(["note", "delete", "Archive/relocation.md", *v, "--force"])
+    assert code == 0 and out["deleted"] and not (vault / "Archive/relocation.md").exists()
+    code, out = cli_run(["note", "delete", "Archive/relocation.md", *v])
+    assert code != 0 and out["error"]["code"] == "not_found"
+
+
+def test_note_daily_through_the_cli(cli_run: Run, vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    v = ["--vault", str(vault)]
+    code, out = cli_run(["note", "daily", "append", *v, "--date", "2026-03-01", "--heading", "Log", "--content", "- a"])
+    assert code == 0 and out["path"] == "Daily/2026-03-01.md" and out["created"]
+    code, out = cli_run(["note", "daily", "append", *v, "--date", "2026-03-01", "--heading", "Log"], input="- b\n")
+    assert code == 0 and out["backup"]
+    code, out = cli_run(["note", "daily", *v, "--date", "2026-03-01"])
+    assert code == 0 and out["action"] == "read" and out["content"] == "## Log\n\n- a\n- b\n"
+    monkeypatch.setenv("MNEMON_DAILY_PATTERN", "Journal/YYYY-MM-DD")
+    code, out = cli_run(["note", "daily", *v, "--date", "2026-03-01", "--content", "x", "--dry-run"])
+    assert code == 0 and out["path"] == "Journal/2026-03-01.md" and not (vault / "Journal").exists()
+    code, out = cli_run(["note", "daily", "read", *v, "--date", "March 1st"])
+    assert code != 0 and out["error"]["code"] == "invalid_input"
+
+
+@pytest.mark.parametrize("line", [
+    ["note", "list", "../"], ["note", "list", "/etc"], ["note", "search", "x", "--folder", "/etc"],
+    ["note", "search-content", "x", "--folder", ".."],
+    ["note", "daily", "append", "--content", "x", "--pattern", "../YYYY-MM-DD"],
+    ["note", "daily", "append", "--content", "x", "--pattern", "/tmp/YYYY-MM-DD"],
+    ["note", "move", "Projects/move.md", "--to", "../escape.md"],
+    ["note", "move", "Projects/move.md", "--to", "/tmp/escape.md"],
+    ["note", "move", "../escape.md", "--to", "Projects/x.md"], ["note", "delete", "/etc/passwd.md"],
+    ["note", "delete", "Projects/../../escape.md", "--force"],
+])
+def test_note_extras_refuse_paths_outside_the_vault(cli_run: Run, vault: Path, line: list[str]) -> None:
+    (vault.parent / "escape.md").write_text("outside", encoding="utf-8")
+    before = _files(vault.parent)
+    code, out = cli_run([*line, "--vault", str(vault)])
+    assert code != 0 and out["ok"] is False and out["error"]["code"] == "path_refused"
+    assert _files(vault.parent) == before
+
+
+def test_note_extras_refuse_symlinks_out_of_the_vault(cli_run: Run, vault: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("secret", encoding="utf-8")
+    (vault / "out").symlink_to(outside, target_is_directory=True)
+    v = ["--vault", str(vault)]
+    for line in (["note", "list", "out"], ["note", "move", "Projects/move.md", "--to", "out/x.md"],
+                 ["note", "move", "out/secret.md", "--to", "Projects/x.md"], ["note", "delete", "out/secret.md"],
+                 ["note", "daily", "append", "--content", "x", "--pattern", "out/YYYY-MM-DD"]):
+        code, out = cli_run([*line, *v])
+        assert code != 0 and out["error"]["code"] == "path_refused", line
+    assert sorted(p.name for p in outside.iterdir()) == ["secret.md"]

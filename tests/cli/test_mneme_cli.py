@@ -89,7 +89,7 @@ def test_mnemes_defaults_and_flags_translate() -> None:
 
 
 @pytest.mark.parametrize("line", [["tick", "--json"], ["--db", "x.sqlite", "feedback", "t1", "--accept"],
-                                  ["sense", "run", "md"], ["note", "list", "--vault", "v"], ["path", "ls"],
+                                  ["sense", "run", "md"], ["sense", "list"], ["path", "ls"],
                                   ["brain", "report"]])
 def test_mneme_commands_mnemon_lacks_are_a_clear_error(mneme, line: list[str]) -> None:
     code, out = mneme(line)
@@ -166,3 +166,41 @@ def test_mnemes_own_config_is_read_where_mneme_keeps_it(mneme, tmp_path: Path, m
     monkeypatch.delenv("MNEME_CONFIG")
     code, out = mneme(["doctor"])  # mnemon's own config wins once there is one
     assert out["error"]["details"]["config"] == str(xdg / "mnemon" / "config.json")
+
+
+def test_note_extras_translate() -> None:
+    assert translate(["note", "delete", "a.md", "--vault", "v", "--force"]) == ["note", "delete", "a.md", "--vault", "v"]
+    assert translate(["note", "daily", "append", "--content", "x"]) == \
+        ["note", "daily", "append", "--content", "x", "--pattern", "memory/YYYY-MM-DD.md"]  # where Mneme keeps them
+    assert translate(["note", "daily", "read", "--pattern", "Daily/YYYY-MM-DD"])[-1] == "Daily/YYYY-MM-DD"
+    assert translate(["note", "move", "a.md", "--to", "b.md", "--update-links", "--force", "--json"]) == \
+        ["note", "move", "a.md", "--to", "b.md", "--update-links"]
+    assert translate(["note", "search-content", "x", "--folder", "P", "--max-results", "3", "--context", "1"]) == \
+        ["note", "search-content", "x", "--folder", "P", "--max-results", "3", "--context", "1"]
+
+
+def test_mnemes_note_editor_extras_run(mneme, tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    shutil.copytree(EXAMPLE, vault)
+    v = ["--vault", vault]
+    code, out = mneme(["note", "list", "People", *v, "--pattern", "*a*"])
+    assert code == 0 and {n["path"] for n in out["notes"]} == {"People/ada-quill.md", "People/bram-okafor.md",
+                                                               "People/cleo-marsh.md"}
+    code, out = mneme(["note", "search", "kickoff", *v, "--folder", "Meetings"])
+    assert code == 0 and out["matches"][0]["path"] == "Meetings/2026-03-04 Kickoff.md"
+    code, out = mneme(["note", "search-content", "battery", *v, "--max-results", "1", "--context", "0", "--json"])
+    assert code == 0 and out["count"] == 1 and out["truncated"]
+    code, out = mneme(["note", "status", *v])
+    assert code == 0 and out["notes"] == 13 and out["broken_links"]["count"] == 1
+    code, out = mneme(["note", "daily", "create", *v, "--date", "2026-03-01", "--content", "- standup"])
+    assert code == 0 and out["path"] == "memory/2026-03-01.md" and (vault / "memory/2026-03-01.md").exists()
+    code, out = mneme(["note", "move", "Decisions/2026-02-choose-lora.md", *v, "--to", "Decisions/lora.md",
+                       "--update-links"])
+    assert code == 0 and out["links_rewritten"] == 1
+    assert "(../Decisions/lora.md)" in (vault / "Projects/lighthouse.md").read_text(encoding="utf-8")
+    code, out = mneme(["note", "delete", "Decisions/lora.md", *v])  # Mneme's confirmation is missing
+    assert code == 2 and out["error"]["code"] == "usage" and (vault / "Decisions/lora.md").exists()
+    code, out = mneme(["note", "delete", "Decisions/lora.md", *v, "--force"])  # confirmed, but still linked
+    assert code != 0 and out["error"]["code"] == "conflict" and (vault / "Decisions/lora.md").exists()
+    code, out = mneme(["note", "delete", "memory/2026-03-01.md", *v, "--force"])
+    assert code == 0 and out["deleted"] and out["backup"]

@@ -10,7 +10,8 @@ Safety rules, each enforced before any byte is read or written:
 Writes are atomic (temp file in the same directory, fsync, `os.replace`), an existing note that changes is first
 copied to `<vault>/.mnemon-backups/<path>.<UTC stamp>.bak` (not `.md`, so ingestion never reads backups back in),
 and every mutating call takes `dry_run` to return the unified diff without touching the disk. Mneme's `--force`
-escape hatch is deliberately absent.
+escape hatch is deliberately absent. The vault-level commands (list, search, daily, move, delete, status) live in
+`note_tools` and share these rules, the backups and `link_sites` below.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import hashlib
 import os
 import re
 import secrets
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -26,6 +28,11 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..core.errors import Conflict, InvalidInput, NotFound, PathRefused
+from ..core.vault.links import LinkIndex, placeholder_key, split_link_target
+from ..core.vault.model import ATTACHMENT_EXTENSIONS
+# The parser's own definitions of what is code and what is a link: the editor must agree with the graph on both
+# (a link the graph never saw must not be rewritten, and one it resolves must be found).
+from ..core.vault.parser import MD_LINK, URL_SCHEME, WIKILINK, code_blanked_lines, resolve_markdown_target
 
 BACKUP_DIR = ".mnemon-backups"
 MAX_NOTE_BYTES = 5 * 1024 * 1024
@@ -50,12 +57,8 @@ def _vault_root(vault: str | Path | None) -> Path:
     return root.resolve()
 
 
-def safe_resolve(vault: str | Path | None, rel_path: str) -> Resolved:
-    """The absolute path of a vault note, or `PathRefused` when `rel_path` could reach outside the vault."""
-    root = _vault_root(vault)
-    if not isinstance(rel_path, str) or not rel_path.strip():
-        raise InvalidInput("note path must be a non-empty vault-relative path")
-    raw = rel_path.strip()
+def _clean_parts(raw: str) -> list[str]:
+    """The segments of a vault-relative path, or `PathRefused` for anything that could name a place outside it."""
     if "\x00" in raw or "\\" in raw:
         raise PathRefused("note paths may not contain NUL bytes or backslashes", path=raw)
     if raw.startswith(("/", "~")) or _DRIVE.match(raw) or Path(raw).is_absolute():
@@ -64,12 +67,13 @@ def safe_resolve(vault: str | Path | None, rel_path: str) -> Resolved:
     if any(part in ("..", "") for part in pure.parts) or raw.startswith("./../"):
         raise PathRefused("note paths may not contain '..' segments", path=raw)
     parts = [p for p in pure.parts if p != "."]
-    if not parts:
-        raise InvalidInput("note path must name a file", path=raw)
-    if not parts[-1].lower().endswith(".md") or parts[-1].lower() == ".md":
-        raise PathRefused("only Markdown notes (*.md) can be edited", path=raw)
-    if parts[0] == BACKUP_DIR:
+    if parts and parts[0] == BACKUP_DIR:
         raise PathRefused("the backup folder is not editable through the note editor", path=raw)
+    return parts
+
+
+def _inside(root: Path, parts: list[str], raw: str) -> Path:
+    """`root/parts`, resolved, when no component is a symlink and the result stays in the vault."""
     current = root
     for part in parts:
         current = current / part
@@ -81,8 +85,36 @@ def safe_resolve(vault: str | Path | None, rel_path: str) -> Resolved:
         final.relative_to(root)
     except ValueError:
         raise PathRefused("note path resolves outside the vault", path=raw) from None
+    return final
+
+
+def safe_resolve(vault: str | Path | None, rel_path: str) -> Resolved:
+    """The absolute path of a vault note, or `PathRefused` when `rel_path` could reach outside the vault."""
+    root = _vault_root(vault)
+    if not isinstance(rel_path, str) or not rel_path.strip():
+        raise InvalidInput("note path must be a non-empty vault-relative path")
+    raw = rel_path.strip()
+    parts = _clean_parts(raw)
+    if not parts:
+        raise InvalidInput("note path must name a file", path=raw)
+    if not parts[-1].lower().endswith(".md") or parts[-1].lower() == ".md":
+        raise PathRefused("only Markdown notes (*.md) can be edited", path=raw)
+    final = _inside(root, parts, raw)
     if final.exists() and not final.is_file():
         raise InvalidInput("note path names a directory, not a file", path=raw)
+    return Resolved("/".join(parts), final)
+
+
+def safe_folder(vault: str | Path | None, rel_folder: str | None) -> Resolved:
+    """An existing vault folder under the same rules as a note path; empty or '.' is the vault itself."""
+    root = _vault_root(vault)
+    if rel_folder is not None and not isinstance(rel_folder, str):
+        raise InvalidInput("folder must be a vault-relative path")
+    raw = (rel_folder or "").strip().rstrip("/") or "."
+    parts = _clean_parts(raw)
+    final = _inside(root, parts, raw)
+    if not final.is_dir():
+        raise NotFound(f"folder {raw} does not exist in the vault", folder=raw)
     return Resolved("/".join(parts), final)
 
 
@@ -97,9 +129,9 @@ def _read(target: Resolved) -> str | None:
         raise InvalidInput("note is not valid UTF-8 text", path=target.rel) from None
 
 
-def _diff(rel: str, before: str | None, after: str) -> str:
+def _diff(rel: str, before: str | None, after: str, *, old_rel: str | None = None) -> str:
     return "".join(difflib.unified_diff((before or "").splitlines(keepends=True), after.splitlines(keepends=True),
-                                        fromfile=f"a/{rel}" if before is not None else "/dev/null",
+                                        fromfile=f"a/{old_rel or rel}" if before is not None else "/dev/null",
                                         tofile=f"b/{rel}"))
 
 
@@ -111,21 +143,66 @@ def _stamp(clock: Callable[[], datetime] | None) -> str:
 def atomic_write_text(path: Path, text: str) -> None:
     """Write a note whole or not at all (temp file, fsync, rename). An edited note keeps its mode; a new one gets
     what any editor would give it (0666 less the umask: mkstemp's 0600 hid new notes from sync tools and readers)."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None, replace: bool = True) -> None:
+    """`atomic_write_text` for bytes; `mode` forces the file mode, and `replace=False` refuses (`Conflict`) to
+    overwrite an existing file, checked by the kernel at the final link rather than by a racy look beforehand."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    mode = path.stat().st_mode & 0o777 if path.exists() else None
+    if mode is None and path.exists():
+        mode = path.stat().st_mode & 0o777
     tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the kernel applies the umask
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
-        os.replace(tmp, path)
+        if replace:
+            os.replace(tmp, path)
+        else:
+            _link_no_clobber(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _link_no_clobber(tmp: Path, path: Path) -> None:
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise Conflict(f"{path.name} already exists", path=str(path)) from None
+    except OSError:
+        # file systems without hard links (FAT, some network shares): a plain rename after a last look
+        if path.exists():
+            raise Conflict(f"{path.name} already exists", path=str(path)) from None
+        os.replace(tmp, path)
+        return
+    tmp.unlink()
+
+
+def backup_bytes(vault: str | Path | None, rel: str, data: bytes, *,
+                 clock: Callable[[], datetime] | None = None) -> str:
+    """Copy a note's old bytes to `<vault>/.mnemon-backups/<rel>.<stamp>.bak`; the vault-relative backup path.
+
+    The backup folder gets the same symlink check as a note: a vault whose `.mnemon-backups` links elsewhere must not
+    make the editor write there."""
+    root = _vault_root(vault)
+    rel_parts = list(PurePosixPath(BACKUP_DIR, *PurePosixPath(rel).parts[:-1]).parts)
+    _inside(root, rel_parts, f"{BACKUP_DIR}/{rel}")
+    stamp = _stamp(clock)
+    for attempt in range(1, 1000):
+        # two backups of one note within one clock tick (a fixed clock, a fast script) must both survive
+        target = root / BACKUP_DIR / f"{rel}.{stamp}{'' if attempt == 1 else f'-{attempt}'}.bak"
+        try:
+            atomic_write_bytes(target, data, replace=False)
+        except Conflict:
+            continue
+        return str(target.relative_to(root))
+    raise Conflict(f"too many backups of {rel} at {stamp}", path=rel)
 
 
 def _commit(vault: str | Path | None, target: Resolved, before: str | None, after: str, *, dry_run: bool,
@@ -140,10 +217,7 @@ def _commit(vault: str | Path | None, target: Resolved, before: str | None, afte
     if dry_run or not changed:
         return out
     if before is not None:
-        root = _vault_root(vault)
-        backup = root / BACKUP_DIR / f"{target.rel}.{_stamp(clock)}.bak"
-        atomic_write_text(backup, before)
-        out["backup"] = str(backup.relative_to(root))
+        out["backup"] = backup_bytes(vault, target.rel, before.encode("utf-8"), clock=clock)
     atomic_write_text(target.path, after)
     out["sha256"] = hashlib.sha256(after.encode("utf-8")).hexdigest()
     return out
@@ -316,3 +390,71 @@ def add_bullet(vault: str | Path | None, rel_path: str, heading: str, bullet: st
     new_lines[insert_at:insert_at] = prefix + [line + "\n"]
     return _commit(vault, target, before, "".join(new_lines), dry_run=dry_run, clock=clock,
                    extra={"heading": title, "bullet": line, "duplicate": False})
+
+
+# ── links: where they are in a note's text, and what they resolve to ────────────────────────────────────────
+@dataclass(frozen=True)
+class LinkSite:
+    """One link as written: `span` is the part a rewrite replaces (a wikilink's target, a Markdown link's path)."""
+
+    kind: str  # "wikilink" | "markdown"
+    whole: tuple[int, int]
+    span: tuple[int, int]
+    line: int
+    target: str  # wikilink target text, or the Markdown destination (path plus any #fragment)
+    path: str = ""  # Markdown only: the path part as written (still percent-encoded)
+    angle: bool = False
+
+
+def link_sites(text: str) -> list[LinkSite]:
+    """Every wikilink and Markdown link outside code fences and inline code, front matter included (a link in a
+    property is a link to the reader, even if the graph does not draw it)."""
+    if "[" not in text:
+        return []
+    lines = text.split("\n")
+    prose = "\n".join(code_blanked_lines(lines, 0)[0])
+    starts: list[int] = []
+    offset = 0
+    for line in lines:
+        starts.append(offset)
+        offset += len(line) + 1
+    sites: list[LinkSite] = []
+    if "[[" in prose:
+        for m in WIKILINK.finditer(prose):
+            if text[m.start():m.end()] != m.group(0):
+                continue  # inline code inside the brackets: not a link anyone can follow
+            inner = m.group(1)
+            target = split_link_target(inner)[0]
+            if not target:
+                continue
+            stem, dot, ext = target.rpartition(".")
+            if dot and stem and ext.lower() in ATTACHMENT_EXTENSIONS:
+                continue
+            head = inner.split("|", 1)[0].rstrip("\\")
+            head = head.split("#", 1)[0]
+            lead = len(head) - len(head.lstrip())
+            begin = m.start() + 2 + lead
+            sites.append(LinkSite("wikilink", m.span(), (begin, begin + len(head.strip())),
+                                  bisect_right(starts, m.start()), target))
+    if "](" in prose:
+        for m in MD_LINK.finditer(prose):
+            if text[m.start():m.end()] != m.group(0):
+                continue
+            raw = m.group(2)
+            destination = raw.strip("<>").strip()
+            if not destination or URL_SCHEME.match(destination) or destination.startswith("#"):
+                continue
+            path = re.split(r"[#?]", destination, maxsplit=1)[0]
+            begin = m.start(2) + raw.find(destination)
+            sites.append(LinkSite("markdown", m.span(), (begin, begin + len(path)), bisect_right(starts, m.start()),
+                                  destination, path, raw.startswith("<")))
+    sites.sort(key=lambda s: s.whole)
+    return sites
+
+
+def resolve_site(index: LinkIndex, linker: str, site: LinkSite) -> tuple[str | None, str | None]:
+    """(note path, tier) a link resolves to from note `linker`, as ingest resolves it."""
+    if site.kind == "wikilink":
+        return index.explain_key(placeholder_key(site.target))
+    target = resolve_markdown_target(linker, site.target)
+    return index.explain_key(placeholder_key(target)) if target else (None, None)

@@ -9,7 +9,12 @@ Translation only:
 * `forget --days-threshold N [--dry-run]` is mnemon's own `forget` with that flag;
 * `forget` with neither a memory id nor `--source` is Mneme's date-based forget: `--days-threshold 30` (its default);
 * `agent preflight` surfaces 5 thought cards unless `--surface-limit` says otherwise (Mneme's default; mnemon's is 0);
-* `note … --force` is dropped: Mneme's flag bypassed guard rails, and the vault's path safety has no bypass;
+* `note … --force` is dropped: Mneme's flag bypassed guard rails, and the vault's path safety has no bypass. For
+  `note delete` it was Mneme's required confirmation: without it the line is a usage error (Mneme refused too), with
+  it the note goes unless other notes link to it (`mnemon note delete --force` deletes a linked note);
+* `note daily` keeps Mneme's `memory/YYYY-MM-DD.md` unless `--pattern` says otherwise (mnemon's default is
+  `Daily/YYYY-MM-DD.md`); `note move` rewrites links with or without Mneme's `--update-links`
+  (`--no-update-links` to keep them);
 * `--json` is dropped where the mnemon command has no such flag (every mnemon command prints JSON);
 * Mneme commands mnemon does not have (`tick`, `feedback`, `path`, `meditate`, `brain`, …) answer with the error
   code `unsupported` and the nearest mnemon command where there is one, instead of a bare usage error;
@@ -89,7 +94,7 @@ def translate(argv: list[str]) -> list[str]:
     elif rest[:2] == ["agent", "preflight"] and not _has_any(rest[2:], ("--surface-limit",)):
         rest = [*rest, "--surface-limit", "5"]
     elif rest[:1] == ["note"]:
-        rest = [a for a in rest if a != "--force"]
+        rest = _note(rest)
     rest = _drop_json(rest)
     return [*globals_, *rest]
 
@@ -120,10 +125,8 @@ UNSUPPORTED: dict[tuple[str, ...], str | None] = {
     ("packet",): None, ("consolidate",): None, ("brain",): None, ("meditate",): None, ("bridge",): None,
     ("physarum",): None, ("harness",): None,
     ("sense", "list"): None, ("sense", "run"): "mnemon ingest --vault DIR",
-    ("note", "list"): None, ("note", "search"): "mnemon retrieve --prompt TEXT",
-    ("note", "search-content"): "mnemon retrieve --prompt TEXT", ("note", "daily"): None, ("note", "move"): None,
-    ("note", "delete"): None, ("note", "status"): None,
 }
+MNEME_DAILY_PATTERN = "memory/YYYY-MM-DD.md"
 
 
 def _command_words(argv: list[str]) -> list[str]:
@@ -152,6 +155,17 @@ def unsupported(argv: list[str]) -> dict[str, Any] | None:
             message = f"`mneme {' '.join(key)}` is not part of mnemon" + (f"; use `{instead}`" if instead else "")
             return error_envelope("unsupported", message, {"command": " ".join(key), "instead": instead})
     return None
+
+
+def _note(args: list[str]) -> list[str]:
+    sub = args[1] if len(args) > 1 else None
+    if sub == "delete" and "--force" not in args and "--help" not in args:
+        raise Untranslatable("Mneme's `note delete` needs --force to confirm; mnemon then deletes the note (backed "
+                             "up) unless other notes link to it")
+    out = [a for a in args if a != "--force"]
+    if sub == "daily" and not _has_any(out, ("--pattern",)):
+        out += ["--pattern", MNEME_DAILY_PATTERN]
+    return out
 
 
 def _remember(action: str, args: list[str]) -> list[str]:

@@ -65,11 +65,11 @@ _LIST_ITEM = re.compile(
     r"\n([ \t]*(?:>[ \t]*)*)(?:([-*+])|(\d{1,9})[.)])[ \t]+(?:\[([ xX])\](?=[ \t\n]|$)[ \t]*)?([^\n]*)"
 )
 _THEMATIC_BREAK = re.compile(r"^[ \t>]*([-*_])(?:[ \t]*\1){2,}[ \t]*$")
-_WIKILINK = re.compile(r"\[\[([^\[\]\n]+?)\]\]")
-_MD_LINK = re.compile(
+WIKILINK = re.compile(r"\[\[([^\[\]\n]+?)\]\]")
+MD_LINK = re.compile(
     r"\[([^\]\n]*)\]\([ \t]*(<[^<>\n]*>|[^\s()]+(?:\([^\s()]*\)[^\s()]*)*)(?:[ \t]+\"[^\"\n]*\")?[ \t]*\)"
 )
-_SCHEME = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
+URL_SCHEME = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
 _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
 _URL_END = re.compile(r"[\s<>]")
 _MD_DESTINATION = re.compile(r"\]\([^)\n]*\)")
@@ -159,7 +159,7 @@ def _note_type(rel_path: str, front: FrontMatter | None) -> str:
     return "note"
 
 
-def _resolve_markdown_target(rel_path: str, destination: str) -> str | None:
+def resolve_markdown_target(rel_path: str, destination: str) -> str | None:
     """Vault-relative path of a local .md destination, or None when it is not one / leaves the vault."""
     path = destination.split("#", 1)[0].split("?", 1)[0]
     path = unquote(path).replace("\\", "/")
@@ -230,7 +230,7 @@ def _emails(text: str) -> list[tuple[int, str]]:
     return found
 
 
-def _prose_lines(lines: Sequence[str], body_start: int) -> tuple[list[str], ParseWarning | None]:
+def code_blanked_lines(lines: Sequence[str], body_start: int) -> tuple[list[str], ParseWarning | None]:
     """Lines with front matter and fenced code emptied and inline code blanked; same count, same lengths."""
     prose = [""] * len(lines)
     fence_char, fence_len, fence_line = "", 0, 0
@@ -310,9 +310,9 @@ def _sections(lines: Sequence[str], body_start: int, headings: Sequence[Heading]
 
 def _markdown_link(rel_path: str, match: re.Match[str], line_no: int, evidence: str) -> MarkdownLink | ParseWarning | None:
     destination = match.group(2).strip("<>").strip()
-    if not destination or _SCHEME.match(destination) or destination.startswith("#"):
+    if not destination or URL_SCHEME.match(destination) or destination.startswith("#"):
         return None
-    target = _resolve_markdown_target(rel_path, destination)
+    target = resolve_markdown_target(rel_path, destination)
     if target is None:
         if destination.split("#", 1)[0].split("?", 1)[0].lower().endswith(".md"):
             return ParseWarning("link_outside_vault", f"link leaves the vault: {destination}", line_no)
@@ -360,7 +360,7 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
     hint_terms = tuple(hints)
     lines = _split_lines(text)
     front, body_start, warnings = split_front_matter(lines)
-    prose_lines, fence_warning = _prose_lines(lines, body_start)
+    prose_lines, fence_warning = code_blanked_lines(lines, body_start)
     if fence_warning:
         warnings.append(fence_warning)
     prose = "\n".join(prose_lines)
@@ -378,7 +378,7 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
 
     wikilinks: list[WikiLink] = []
     if "[[" in prose:
-        for match in _WIKILINK.finditer(prose):
+        for match in WIKILINK.finditer(prose):
             target, section, alias = split_link_target(match.group(1))
             if target:  # ``[[#Heading]]`` points inside this note: no edge to make
                 line_no = where.line_of(match.start())
@@ -387,7 +387,7 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
 
     markdown_links: list[MarkdownLink] = []
     if "](" in prose:
-        for match in _MD_LINK.finditer(prose):
+        for match in MD_LINK.finditer(prose):
             line_no = where.line_of(match.start())
             found = _markdown_link(rel_path, match, line_no, where.evidence(line_no))
             if isinstance(found, MarkdownLink):
@@ -400,7 +400,7 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
     if "://" in clean:
         clean = _blank_urls(clean)
     if "[[" in clean:
-        clean = _WIKILINK.sub(_blank, clean)
+        clean = WIKILINK.sub(_blank, clean)
     if "](" in clean:
         clean = _MD_DESTINATION.sub(lambda m: "]" + " " * (len(m.group(0)) - 1), clean)
 

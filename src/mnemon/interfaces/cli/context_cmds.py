@@ -1,13 +1,15 @@
 """Context and thought commands (`retrieve`, `candidates`, `debug-candidates`, `thought`, `surface`, `run-once`)
-and the path-safe note editor (`note read|write|replace|upsert-section|add-bullet`, `write`)."""
+and the path-safe note editor (`note read|write|replace|upsert-section|add-bullet`, `write`, and the vault-level
+`note list|search|search-content|daily|move|delete|status`)."""
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
 import click
 
-from ...app import notes
+from ...app import note_tools, notes
 from ...core.errors import InvalidInput
 from .main import Ctx, cli, run
 
@@ -189,6 +191,93 @@ def note_upsert_section(path: str, vault: str | None, heading: str, content: str
 @click.option("--dry-run", is_flag=True)
 def note_add_bullet(path: str, vault: str | None, heading: str, bullet: str, dry_run: bool) -> None:
     run(lambda c: notes.add_bullet(_vault(c, vault), path, heading, bullet, dry_run=dry_run))
+
+
+@note.command("list")
+@click.argument("folder", required=False)
+@click.option("--vault")
+@click.option("--pattern", help="Glob on the file name or vault path, e.g. '*review*' or 'Meetings/2026-*'.")
+@click.option("--sort", default="path", show_default=True, type=click.Choice(note_tools.LIST_SORTS))
+@click.option("--limit", type=int, help="At most this many notes (the answer says when it is truncated).")
+def note_list(folder: str | None, vault: str | None, pattern: str | None, sort: str, limit: int | None) -> None:
+    """Notes under FOLDER (default: the whole vault), with title, aliases, size and modification time."""
+    run(lambda c: note_tools.list_notes(_vault(c, vault), folder, pattern=pattern, sort=sort, limit=limit))
+
+
+@note.command("search")
+@click.argument("words", nargs=-1, required=True)
+@click.option("--vault")
+@click.option("--folder", help="Only notes under this vault folder.")
+@click.option("--limit", default=20, show_default=True, type=int)
+def note_search(words: tuple[str, ...], vault: str | None, folder: str | None, limit: int) -> None:
+    """Notes whose file name, title or alias holds every word (case, '-' and '_' ignored), best match first."""
+    run(lambda c: note_tools.search_notes(_vault(c, vault), " ".join(words), folder=folder, limit=limit))
+
+
+@note.command("search-content")
+@click.argument("query")
+@click.option("--vault")
+@click.option("--folder", help="Only notes under this vault folder.")
+@click.option("--max-results", default=10, show_default=True, type=int, help="Matching lines over the whole vault.")
+@click.option("--context", default=3, show_default=True, type=int, help="Lines shown before and after each match.")
+@click.option("--regex", is_flag=True, help="QUERY is a Python regular expression (else literal text).")
+@click.option("--case-sensitive", is_flag=True)
+def note_search_content(query: str, vault: str | None, folder: str | None, max_results: int, context: int,
+                        regex: bool, case_sensitive: bool) -> None:
+    """Lines inside notes that hold QUERY, with surrounding lines."""
+    run(lambda c: note_tools.search_content(_vault(c, vault), query, folder=folder, max_results=max_results,
+                                            context=context, regex=regex, case_sensitive=case_sensitive))
+
+
+@note.command("daily")
+@click.argument("action", required=False, type=click.Choice(note_tools.DAILY_ACTIONS))
+@click.option("--vault")
+@click.option("--date", "day", help="YYYY-MM-DD, today, yesterday or tomorrow (default: today, local time).")
+@click.option("--content", help="Text to add ('-' or omitted with append/create: stdin).")
+@click.option("--heading", help="Append under this heading (created when missing).")
+@click.option("--pattern", help="Where daily notes live (default: $MNEMON_DAILY_PATTERN, else Obsidian's "
+                                "daily-notes setting, else Daily/YYYY-MM-DD.md); tokens YYYY MM MMM MMMM DD ddd "
+                                "dddd, [text] literal.")
+@click.option("--dry-run", is_flag=True)
+def note_daily(action: str | None, vault: str | None, day: str | None, content: str | None, heading: str | None,
+               pattern: str | None, dry_run: bool) -> None:
+    """Today's daily note: read it, create it, or append to it (under --heading), creating it when missing.
+
+    Without an action: append when --content is given, else read."""
+    if action in ("append", "create") and (content is None or content == "-"):
+        content = sys.stdin.read()
+    run(lambda c: note_tools.daily_note(_vault(c, vault), action, content=content, heading=heading, day=day,
+                                        pattern=pattern or os.environ.get("MNEMON_DAILY_PATTERN"),
+                                        dry_run=dry_run))
+
+
+@note.command("move")
+@click.argument("path")
+@click.option("--to", "to", required=True, help="New vault-relative path (.md); refused if a note is there.")
+@click.option("--vault")
+@click.option("--update-links/--no-update-links", default=True, show_default=True,
+              help="Rewrite wikilinks and Markdown links in other notes so they still reach the note.")
+@click.option("--dry-run", is_flag=True, help="Show the move and every rewritten link (per-file diffs); write nothing.")
+def note_move(path: str, to: str, vault: str | None, update_links: bool, dry_run: bool) -> None:
+    """Move or rename a note; links that pointed at it keep pointing at it (#Section and |Alias kept)."""
+    run(lambda c: note_tools.move_note(_vault(c, vault), path, to, update_links=update_links, dry_run=dry_run))
+
+
+@note.command("delete")
+@click.argument("path")
+@click.option("--vault")
+@click.option("--force", is_flag=True, help="Delete even though other notes link to it (their links are listed).")
+@click.option("--dry-run", is_flag=True)
+def note_delete(path: str, vault: str | None, force: bool, dry_run: bool) -> None:
+    """Delete a note after backing it up; refused while other notes link to it, unless --force."""
+    run(lambda c: note_tools.delete_note(_vault(c, vault), path, force=force, dry_run=dry_run))
+
+
+@note.command("status")
+@click.option("--vault")
+def note_status(vault: str | None) -> None:
+    """Vault summary: notes, folders, bytes, newest/oldest note, links and broken links, backups."""
+    run(lambda c: note_tools.vault_status(_vault(c, vault)))
 
 
 @cli.command("write")

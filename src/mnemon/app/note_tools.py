@@ -1,0 +1,758 @@
+"""Vault-level note commands (Mneme's note editor extras): list, search, search-content, daily, move, delete, status.
+
+The rules of `notes` hold here too: every path (folders, the move destination, daily notes) goes through
+`notes.safe_resolve`/`notes.safe_folder`, so `..`, absolute paths and symlinks are refused; every write is atomic;
+every note that changes or goes is first copied to the backup folder; `dry_run` reports the change, with per-file
+diffs, and touches nothing.
+
+Where this departs from Mneme on purpose:
+* the walk never follows a symlink and skips the folders `ingest` skips (dot folders, the backups, `.git`,
+  `node_modules`, …), so `list`/`status` show the notes the graph is built from;
+* `search-content` scans in-process for the literal text (a regex only with `regex=True`): Mneme handed the query to
+  rg/grep, so a query starting with '-' became an option, every query a regex, and `--max-results` counted per file;
+* `move` rewrites links by default and resolves them exactly as the graph does (`core.vault.links`: path, path
+  suffix, title, alias, stem). Every wikilink, embed and Markdown link that reached the note still reaches it, with
+  its `#Section` and `|Alias` kept; links that still resolve (by alias, by an unchanged title) are left alone; links
+  in code are never touched; the moved note's own relative links are re-based; a link the new name would capture
+  from another note is pinned to that note. Mneme rewrote `[[exact stem]]` only, without backups or a diff;
+* `delete` backs up first and refuses a note other notes link to unless `force` (Mneme's `--force` only confirmed);
+* daily notes go to `Daily/YYYY-MM-DD.md` (or the pattern given, or Obsidian's daily-notes setting) on the *local*
+  date of the clock; Mneme wrote `memory/YYYY-MM-DD.md`.
+"""
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import json
+import os
+import posixpath
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, unquote
+
+from ..core.errors import Conflict, InvalidInput, NotFound
+from ..core.vault.frontmatter import split_front_matter
+from ..core.vault.links import LinkIndex, display_links, normalise_link_key, placeholder_key
+from ..core.vault.model import NoteIdentity
+from ..core.vault.parser import parse_note
+from . import notes
+from .notes import BACKUP_DIR, MAX_NOTE_BYTES, Resolved
+
+# as `vault.ingest.SKIP_DIRS` (importing ingest would load the store layer for a file listing; a test pins equality)
+SKIP_DIRS = frozenset({".git", "node_modules", ".obsidian", ".trash"})
+LIST_SORTS = ("path", "modified", "size")
+DAILY_ACTIONS = ("read", "append", "create")
+DEFAULT_DAILY_PATTERN = "Daily/YYYY-MM-DD.md"
+MAX_LINE_CHARS = 400
+BROKEN_LINKS_SHOWN = 50
+_WIKILINK_FORBIDDEN = frozenset("[]|#^\n")
+_DATE_TOKENS = re.compile(r"\[[^\]\n]*\]|YYYY|MMMM|MMM|MM|DD|dddd|ddd")
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_NEEDS_ESCAPE = {" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E", "%": "%25", "\t": "%09"}
+
+
+# ── the vault's notes ──────────────────────────────────────────────────────────────────────────────────────────
+@dataclass(frozen=True)
+class NoteFile:
+    rel: str
+    path: Path
+    size: int
+    mtime: float
+
+
+def _iso(ts: float) -> str:
+    return datetime.fromtimestamp(ts, tz=timezone.utc).isoformat().replace("+00:00", "Z")
+
+
+def _walk(root: Path, start: Path | None = None) -> tuple[list[NoteFile], list[dict[str, str]]]:
+    """Every note under `start` (default: the vault) sorted by path, and the symlinks passed over."""
+    found: list[NoteFile] = []
+    skipped: list[dict[str, str]] = []
+    prefix = len(str(root).rstrip(os.sep)) + 1
+    pending = [start or root]
+    while pending:
+        current = pending.pop()
+        try:
+            listing = list(os.scandir(current))
+        except OSError:
+            skipped.append({"path": str(current)[prefix:].replace(os.sep, "/"), "reason": "unreadable"})
+            continue
+        for entry in listing:
+            rel = entry.path[prefix:].replace(os.sep, "/")
+            name = entry.name
+            if entry.is_symlink():
+                if name.lower().endswith(".md") or entry.is_dir():
+                    skipped.append({"path": rel, "reason": "symlink"})
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                if name not in SKIP_DIRS and not name.startswith("."):
+                    pending.append(Path(entry.path))
+                continue
+            if not name.lower().endswith(".md") or name.lower() == ".md":
+                continue
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
+                skipped.append({"path": rel, "reason": "unreadable"})
+                continue
+            found.append(NoteFile(rel, Path(entry.path), st.st_size, st.st_mtime))
+    found.sort(key=lambda n: n.rel)
+    skipped.sort(key=lambda s: s["path"])
+    return found, skipped
+
+
+def _load(note: NoteFile) -> tuple[str, bool]:
+    """(text, editable): a note too large or not UTF-8 is still read for its names, never rewritten."""
+    if note.size > MAX_NOTE_BYTES:
+        return "", False
+    try:
+        data = note.path.read_bytes()
+    except OSError:
+        return "", False
+    try:
+        return data.decode("utf-8"), True
+    except UnicodeDecodeError:
+        return data.decode("utf-8", errors="replace"), False
+
+
+def _stem(rel: str) -> str:
+    name = rel.rsplit("/", 1)[-1]
+    return name[:-3] if name.lower().endswith(".md") else name
+
+
+def _light_identity(rel: str, text: str) -> NoteIdentity:
+    """Title and aliases as `parse_note` gives them (front matter title > first H1 > stem), without parsing the rest:
+    a listing or a name search reads every note, and the full parse costs ten times as much."""
+    lines = text.lstrip("\ufeff").replace("\r\n", "\n").split("\n")
+    front, body_start, _ = split_front_matter(lines) if lines[0].startswith("---") else (None, 0, [])
+    title = front.title if front is not None and front.title else None
+    if not title:
+        h1 = next((h for _, level, h in notes._headings(lines[body_start:]) if level == 1), None)
+        title = " ".join(display_links(h1).split()) if h1 else None
+    return NoteIdentity(rel, title or _stem(rel), front.aliases if front is not None else ())
+
+
+def _note_entry(note: NoteFile, identity: NoteIdentity | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"path": note.rel, "name": note.rel.rsplit("/", 1)[-1]}
+    if identity is not None:
+        out["title"] = identity.title
+        if identity.aliases:
+            out["aliases"] = list(identity.aliases)
+    out.update({"bytes": note.size, "modified": _iso(note.mtime)})
+    return out
+
+
+def _check_limit(name: str, value: int | None, *, minimum: int = 1) -> None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < minimum):
+        raise InvalidInput(f"{name} must be an integer ≥ {minimum}", **{name.lstrip("-").replace("-", "_"): value})
+
+
+# ── list, search, search-content ───────────────────────────────────────────────────────────────────────────────
+def list_notes(vault: str | Path | None, folder: str | None = None, *, pattern: str | None = None,
+               sort: str = "path", limit: int | None = None) -> dict[str, Any]:
+    """The notes under `folder` (recursively), optionally those whose name or path matches the glob `pattern`."""
+    if sort not in LIST_SORTS:
+        raise InvalidInput(f"--sort must be one of {', '.join(LIST_SORTS)}", sort=sort)
+    _check_limit("--limit", limit)
+    where = notes.safe_folder(vault, folder)
+    root = notes.safe_folder(vault, None).path
+    found, _ = _walk(root, where.path)
+    if pattern:
+        glob = pattern.casefold()
+        found = [n for n in found if fnmatch.fnmatchcase(n.rel.rsplit("/", 1)[-1].casefold(), glob)
+                 or fnmatch.fnmatchcase(n.rel.casefold(), glob)]
+    if sort == "modified":
+        found.sort(key=lambda n: (-n.mtime, n.rel))
+    elif sort == "size":
+        found.sort(key=lambda n: (-n.size, n.rel))
+    total = len(found)
+    shown = found[:limit] if limit else found
+    items = [_note_entry(n, _light_identity(n.rel, _load(n)[0])) for n in shown]
+    return {"ok": True, "folder": where.rel or ".", "pattern": pattern, "sort": sort, "count": len(items),
+            "total": total, "truncated": len(items) < total, "notes": items}
+
+
+def _name_rank(query: str, words: list[str], field_value: str) -> int | None:
+    """0 exact, 1 prefix, 2 every word starts a word, 3 every word somewhere; None: no match."""
+    value = normalise_link_key(field_value)
+    if not all(w in value for w in words):
+        return None
+    if value == query:
+        return 0
+    if value.startswith(query):
+        return 1
+    tokens = re.split(r"[\s/.]+", value)
+    if all(any(t.startswith(w) for t in tokens) for w in words):
+        return 2
+    return 3
+
+
+def search_notes(vault: str | Path | None, query: str, *, folder: str | None = None,
+                 limit: int = 20) -> dict[str, Any]:
+    """Notes whose file name, title, alias or path holds every word of `query` (case, `-`, `_` ignored), best first:
+    exact names, then prefixes, then word starts, then anywhere; a shallower path first among equals."""
+    key = normalise_link_key(query or "")
+    words = [w for w in re.split(r"[\s/]+", key) if w]
+    if not words:
+        raise InvalidInput("the search needs a non-empty query")
+    _check_limit("--limit", limit)
+    where = notes.safe_folder(vault, folder)
+    found, _ = _walk(notes.safe_folder(vault, None).path, where.path)
+    ranked: list[tuple[tuple[int, int, int, str], dict[str, Any]]] = []
+    for n in found:
+        identity = _light_identity(n.rel, _load(n)[0])
+        fields = [("name", _stem(n.rel)), ("title", identity.title), *(("alias", a) for a in identity.aliases),
+                  ("path", n.rel)]
+        best: tuple[int, int, str, str] | None = None
+        for order, (kind, value) in enumerate(fields):
+            rank = _name_rank(key, words, value)
+            if rank is not None and (best is None or (rank, order) < best[:2]):
+                best = (rank, order, kind, value)
+        if best is not None:
+            entry = _note_entry(n, identity)
+            entry["matched"] = best[2]
+            if best[2] == "alias":
+                entry["alias"] = best[3]
+            ranked.append(((best[0], min(best[1], 3), n.rel.count("/"), n.rel), entry))
+    ranked.sort(key=lambda item: item[0])
+    matches = [entry for _, entry in ranked[:limit]]
+    return {"ok": True, "query": query, "folder": where.rel or ".", "count": len(matches), "total": len(ranked),
+            "truncated": len(matches) < len(ranked), "matches": matches}
+
+
+def _clip(line: str) -> str:
+    line = line.rstrip("\r")
+    return line if len(line) <= MAX_LINE_CHARS else line[:MAX_LINE_CHARS] + "…"
+
+
+def search_content(vault: str | Path | None, query: str, *, folder: str | None = None, max_results: int = 10,
+                   context: int = 3, regex: bool = False, case_sensitive: bool = False) -> dict[str, Any]:
+    """Lines inside notes holding `query` (literal text unless `regex`), each with `context` lines either side;
+    `max_results` caps the matches over the whole vault, in path then line order."""
+    if not isinstance(query, str) or not query or "\n" in query:
+        raise InvalidInput("the search needs non-empty text on one line")
+    _check_limit("--max-results", max_results)
+    _check_limit("--context", context, minimum=0)
+    if regex:
+        try:
+            matcher = re.compile(query, 0 if case_sensitive else re.IGNORECASE)
+        except re.error as exc:
+            raise InvalidInput(f"--regex: {exc}", query=query) from None
+        hit: Callable[[str], bool] = lambda line: matcher.search(line) is not None  # noqa: E731
+    elif case_sensitive:
+        hit = lambda line: query in line  # noqa: E731
+    else:
+        needle = query.casefold()
+        hit = lambda line: needle in line.casefold()  # noqa: E731
+    where = notes.safe_folder(vault, folder)
+    found, _ = _walk(notes.safe_folder(vault, None).path, where.path)
+    matches: list[dict[str, Any]] = []
+    files: set[str] = set()
+    truncated = False
+    for n in found:
+        text, _editable = _load(n)
+        if not text or (not regex and not hit(text)):
+            continue
+        lines = text.split("\n")
+        for i, line in enumerate(lines):
+            if not hit(line):
+                continue
+            if len(matches) == max_results:
+                truncated = True
+                break
+            files.add(n.rel)
+            matches.append({"path": n.rel, "line": i + 1, "text": _clip(line),
+                            "before": [_clip(x) for x in lines[max(0, i - context):i]],
+                            "after": [_clip(x) for x in lines[i + 1:i + 1 + context]]})
+        if truncated:
+            break
+    return {"ok": True, "query": query, "folder": where.rel or ".", "regex": regex, "case_sensitive": case_sensitive,
+            "count": len(matches), "files": len(files), "truncated": truncated, "matches": matches}
+
+
+# ── the whole vault, read once ─────────────────────────────────────────────────────────────────────────────────
+@dataclass
+class _Vault:
+    """Every note's text and names, read once for a move, delete or status."""
+
+    root: Path
+    files: dict[str, NoteFile] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)
+    editable: dict[str, bool] = field(default_factory=dict)
+    identities: dict[str, NoteIdentity] = field(default_factory=dict)
+    graph_links: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # (line, target) as ingest sees them
+    skipped: list[dict[str, str]] = field(default_factory=list)
+
+    @classmethod
+    def read(cls, vault: str | Path | None, *extra: Resolved) -> "_Vault":
+        root = notes.safe_folder(vault, None).path
+        found, skipped = _walk(root)
+        # a note named explicitly (in a folder ingest skips) still takes part, so its own links are seen
+        for r in extra:
+            if r.rel not in {n.rel for n in found} and r.path.is_file():
+                st = r.path.stat()
+                found.append(NoteFile(r.rel, r.path, st.st_size, st.st_mtime))
+        out = cls(root, skipped=skipped)
+        for n in found:
+            text, editable = _load(n)
+            out.files[n.rel], out.texts[n.rel], out.editable[n.rel] = n, text, editable
+            parsed = parse_note(n.rel, text)
+            out.identities[n.rel] = parsed.identity
+            out.graph_links[n.rel] = [(w.line, w.target) for w in parsed.wikilinks if not w.is_attachment] + [
+                (m.line, m.target) for m in parsed.markdown_links]
+        return out
+
+    def index(self, replace: dict[str, NoteIdentity | None] | None = None) -> LinkIndex:
+        ids = dict(self.identities)
+        for rel, identity in (replace or {}).items():
+            ids.pop(rel, None)
+            if identity is not None:
+                ids[rel] = identity
+        return LinkIndex.build(ids.values())
+
+
+def _inbound(v: _Vault, index: LinkIndex, target: str, after: LinkIndex | None = None) -> list[dict[str, Any]]:
+    """Notes (other than `target`) with links resolving to `target`: [{path, links: [{line, link}]}]; with `after`
+    (the index without the note), each link also says where it lands then (`now`: a note path, or None)."""
+    out = []
+    for rel, text in v.texts.items():
+        if rel == target:
+            continue
+        links = []
+        for site in notes.link_sites(text):
+            if notes.resolve_site(index, rel, site)[0] == target:
+                link: dict[str, Any] = {"line": site.line, "link": text[site.whole[0]:site.whole[1]]}
+                if after is not None:
+                    link["now"] = notes.resolve_site(after, rel, site)[0]
+                links.append(link)
+        if links:
+            out.append({"path": rel, "links": links})
+    return out
+
+
+# ── move ───────────────────────────────────────────────────────────────────────────────────────────────────────
+def _wikilink_form(original: str, expected: str, tier: str | None, index: LinkIndex) -> str | None:
+    """The spelling of a wikilink to `expected` closest to how `original` was written that resolves to it: a
+    full path stays a full path, a trailing path keeps its depth, a name becomes the new name."""
+    with_md = original.lower().endswith(".md")
+    lead = "/" if original.startswith("/") else ""
+    parts = expected[:-3].split("/") if expected.lower().endswith(".md") else expected.split("/")
+    depth = len([p for p in original.strip("/").split("/") if p])
+    if depth > 1 and tier == "path":
+        sizes = [len(parts), *range(1, len(parts))]
+    elif depth > 1:
+        sizes = [depth, *range(1, len(parts) + 1)]
+    else:  # a bare name, even one that is also the path of a note at the vault's top
+        sizes = list(range(1, len(parts) + 1))
+    for n in dict.fromkeys(max(1, min(s, len(parts))) for s in sizes):
+        form = "/".join(parts[-n:]) + (".md" if with_md else "")
+        if n == len(parts):
+            form = lead + form
+        if _WIKILINK_FORBIDDEN.isdisjoint(form) and index.resolve_key(placeholder_key(form)) == expected:
+            return form
+    return None
+
+
+def _encode_path(path: str, written: str) -> str:
+    if "%" in written:
+        return quote(path, safe="/")
+    return "".join(_NEEDS_ESCAPE.get(ch, ch) for ch in path)
+
+
+def _markdown_form(linker: str, site: notes.LinkSite, expected: str) -> str:
+    """The path part of a Markdown link from `linker` to vault path `expected`, in the link's own style."""
+    if site.path.startswith("/"):
+        new = "/" + expected
+    else:
+        new = posixpath.relpath(expected, posixpath.dirname(linker) or ".")
+        if site.path.startswith("./") and not new.startswith("../"):
+            new = "./" + new
+    return new if site.angle else _encode_path(new, site.path)
+
+
+def _rebased(site: notes.LinkSite, old_linker: str, new_linker: str) -> str | None:
+    """A relative link of the moved note to a file that is not a note (an image, a PDF), pointed at the same file
+    from the new folder; None when nothing needs to change or the target is outside the vault."""
+    if site.path.startswith("/") or not site.path:
+        return None
+    old_dir, new_dir = posixpath.dirname(old_linker), posixpath.dirname(new_linker)
+    if old_dir == new_dir:
+        return None
+    target = posixpath.normpath(posixpath.join(old_dir, unquote(site.path)))
+    if target == ".." or target.startswith("../"):
+        return None
+    new = posixpath.relpath(target, new_dir or ".")
+    if site.path.startswith("./") and not new.startswith("../"):
+        new = "./" + new
+    return new if site.angle else _encode_path(new, site.path)
+
+
+@dataclass
+class _Rewrite:
+    edits: list[tuple[int, int, str]] = field(default_factory=list)
+    links: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _plan_links(v: _Vault, src: str, dst: str, old: LinkIndex, new: LinkIndex,
+                warnings: list[dict[str, Any]]) -> tuple[dict[str, _Rewrite], int]:
+    """Per note (keyed by its path after the move), the edits that keep every resolved link on its note; and the
+    number of links to the moved note that resolve unchanged."""
+    plans: dict[str, _Rewrite] = {}
+    kept = 0
+    changes_folder = posixpath.dirname(src) != posixpath.dirname(dst)
+    old_name = normalise_link_key(_stem(src)) if normalise_link_key(_stem(src)) != normalise_link_key(_stem(dst)) \
+        else None
+    for rel, text in v.texts.items():
+        after_rel = dst if rel == src else rel
+        plan = _Rewrite()
+        for site in notes.link_sites(text):
+            was, tier = notes.resolve_site(old, rel, site)
+            replacement: str | None = None
+            # the moved note's own relative Markdown links are re-based even where the old text still happens to
+            # resolve: written from the new folder, as they were from the old one (and a move back restores them)
+            rebase = rel == src and site.kind == "markdown" and changes_folder and not site.path.startswith("/")
+            if was is None:
+                if rebase:
+                    replacement = _rebased(site, src, dst)  # attachments and not-yet-written notes
+                if replacement is None:
+                    continue
+            else:
+                expected = dst if was == src else was
+                # `[[move]]` to move.md whose H1 is "Move" still resolves here by title, but it names the file, and
+                # every other editor resolves it by file name only: it follows the new name
+                names_file = was == src and site.kind == "wikilink" and placeholder_key(site.target) == old_name
+                if not rebase and not names_file and notes.resolve_site(new, after_rel, site)[0] == expected:
+                    kept += was == src and rel != src
+                    continue
+                if site.kind == "wikilink":
+                    replacement = _wikilink_form(site.target.strip(), expected, tier, new)
+                else:
+                    replacement = _markdown_form(after_rel, site, expected)
+                if replacement is None:
+                    warnings.append({"code": "link_not_rewritten", "path": after_rel, "line": site.line,
+                                     "link": text[site.whole[0]:site.whole[1]], "target": expected,
+                                     "reason": "no wikilink spelling resolves to the note"})
+                    continue
+            if replacement == text[site.span[0]:site.span[1]]:
+                continue
+            if not v.editable[rel]:
+                warnings.append({"code": "note_not_editable", "path": rel, "line": site.line,
+                                 "link": text[site.whole[0]:site.whole[1]],
+                                 "reason": "larger than the editor's limit or not UTF-8: link left as it is"})
+                continue
+            start, end = site.span
+            link_before = text[site.whole[0]:site.whole[1]]
+            link_after = text[site.whole[0]:start] + replacement + text[end:site.whole[1]]
+            plan.edits.append((start, end, replacement))
+            plan.links.append({"line": site.line, "before": link_before, "after": link_after,
+                               **({"pinned_to": was} if rel != src and was not in (None, src) else {})})
+        if plan.edits:
+            plans[after_rel] = plan
+    return plans, kept
+
+
+def _apply(text: str, edits: Iterable[tuple[int, int, str]]) -> str:
+    for start, end, replacement in sorted(edits, reverse=True):
+        text = text[:start] + replacement + text[end:]
+    return text
+
+
+def _check_destination_parents(root: Path, dst: Resolved) -> None:
+    current = root
+    for part in dst.rel.split("/")[:-1]:
+        current = current / part
+        if current.exists() and not current.is_dir():
+            raise InvalidInput("a folder of the destination is a file", path=dst.rel,
+                               file=str(current.relative_to(root)))
+
+
+def _skipped_by_ingest(rel: str) -> bool:
+    return any(p in SKIP_DIRS or p.startswith(".") for p in rel.split("/")[:-1])
+
+
+def move_note(vault: str | Path | None, src_path: str, dst_path: str, *, update_links: bool = True,
+              dry_run: bool = False, clock: Callable[[], datetime] | None = None) -> dict[str, Any]:
+    """Move or rename a note, rewriting the links in other notes (and its own relative ones) so each still
+    reaches the note it reached; refuses (`conflict`) to overwrite an existing note."""
+    src = notes.safe_resolve(vault, src_path)
+    dst = notes.safe_resolve(vault, dst_path)
+    root = notes.safe_folder(vault, None).path
+    if not src.path.is_file():
+        raise NotFound(f"note {src.rel} does not exist", path=src.rel)
+    if src.rel == dst.rel:
+        raise InvalidInput("source and destination are the same note", path=src.rel)
+    same_file = dst.path.exists() and os.path.samefile(src.path, dst.path)  # a case-only rename
+    if dst.path.exists() and not same_file:
+        raise Conflict(f"note {dst.rel} already exists; move it away or delete it first", path=dst.rel, to=dst.rel)
+    if update_links and not _WIKILINK_FORBIDDEN.isdisjoint(dst.rel.rsplit("/", 1)[-1]):
+        raise InvalidInput("no wikilink can reach a note whose name holds [ ] | # ^; pick another name or pass "
+                           "--no-update-links", path=dst.rel)
+    _check_destination_parents(root, dst)
+
+    v = _Vault.read(vault, src)
+    warnings: list[dict[str, Any]] = []
+    plans: dict[str, _Rewrite] = {}
+    kept = 0
+    if update_links:
+        moved_identity = parse_note(dst.rel, v.texts[src.rel]).identity
+        old_index = v.index()
+        new_index = v.index({src.rel: None, dst.rel: moved_identity})
+        plans, kept = _plan_links(v, src.rel, dst.rel, old_index, new_index, warnings)
+    if _skipped_by_ingest(dst.rel):
+        warnings.append({"code": "destination_not_ingested", "path": dst.rel,
+                         "reason": "ingest skips this folder: links to the note will not resolve in the graph"})
+
+    src_bytes = src.path.read_bytes()
+    moved_plan = plans.get(dst.rel)
+    moved_text = _apply(v.texts[src.rel], moved_plan.edits) if moved_plan else None
+    files: list[dict[str, Any]] = []
+    for rel, plan in sorted(plans.items()):
+        before = v.texts[src.rel] if rel == dst.rel else v.texts[rel]
+        after = _apply(before, plan.edits)
+        files.append({"path": rel, "links": plan.links, "backup": None,
+                      "diff": notes._diff(rel, before, after, old_rel=src.rel if rel == dst.rel else None)})
+
+    out: dict[str, Any] = {"ok": True, "from": src.rel, "to": dst.rel, "dry_run": dry_run, "moved": False,
+                           "update_links": update_links, "content_changed": moved_plan is not None,
+                           "backup": None, "links_rewritten": sum(len(p.links) for p in plans.values()),
+                           "links_kept": kept, "rewritten": {"count": len(files), "files": files},
+                           "warnings": {"count": len(warnings), "warnings": warnings}}
+    if dry_run:
+        return out
+
+    # backups first, then the new note (never over another), then the other notes, then the old note goes: a crash
+    # midway leaves two copies of the note, never none
+    _unchanged(src.rel, src_bytes, v.texts[src.rel] if moved_text is not None else None)
+    out["backup"] = notes.backup_bytes(vault, src.rel, src_bytes, clock=clock)
+    for entry in files:
+        if entry["path"] != dst.rel:
+            rel = entry["path"]
+            current = v.files[rel].path.read_bytes()
+            _unchanged(rel, current, v.texts[rel])
+            entry["backup"] = notes.backup_bytes(vault, rel, current, clock=clock)
+        else:
+            entry["backup"] = out["backup"]
+    if same_file:
+        os.rename(src.path, dst.path)
+        if moved_text is not None:
+            notes.atomic_write_text(dst.path, moved_text)
+    elif moved_text is not None:
+        notes.atomic_write_bytes(dst.path, moved_text.encode("utf-8"), mode=src.path.stat().st_mode & 0o777,
+                                 replace=False)
+    else:
+        dst.path.parent.mkdir(parents=True, exist_ok=True)
+        _hard_move(src.path, dst.path)
+    for entry in files:
+        if entry["path"] != dst.rel:
+            rel = entry["path"]
+            notes.atomic_write_text(v.files[rel].path, _apply(v.texts[rel], plans[rel].edits))
+    if not same_file and src.path.exists():
+        src.path.unlink()
+    out["moved"] = True
+    out["sha256"] = hashlib.sha256(dst.path.read_bytes()).hexdigest()
+    return out
+
+
+def _unchanged(rel: str, current: bytes, planned: str | None) -> None:
+    """An editor (Obsidian, a sync) that saved a note since it was read: rewriting the old text would undo that."""
+    if planned is not None and current != planned.encode("utf-8"):
+        raise Conflict(f"note {rel} changed while the move was planned; run it again", path=rel)
+
+
+def _hard_move(src: Path, dst: Path) -> None:
+    """Rename keeping the file itself (mode, mtime, inode), without ever replacing a file that appeared meanwhile."""
+    try:
+        os.link(src, dst)
+    except FileExistsError:
+        raise Conflict(f"{dst.name} already exists", path=str(dst)) from None
+    except OSError:
+        if dst.exists():
+            raise Conflict(f"{dst.name} already exists", path=str(dst)) from None
+        os.rename(src, dst)
+
+
+# ── delete ─────────────────────────────────────────────────────────────────────────────────────────────────────
+def delete_note(vault: str | Path | None, rel_path: str, *, force: bool = False, dry_run: bool = False,
+                clock: Callable[[], datetime] | None = None) -> dict[str, Any]:
+    """Delete a note after backing it up; a note other notes link to is refused (`conflict`, naming them) unless
+    `force`, and then the answer says where each of those links lands now (nowhere, or another note)."""
+    target = notes.safe_resolve(vault, rel_path)
+    if not target.path.is_file():
+        raise NotFound(f"note {target.rel} does not exist", path=target.rel)
+    v = _Vault.read(vault, target)
+    inbound = _inbound(v, v.index(), target.rel, v.index({target.rel: None}) if force else None)
+    linked = {"count": len(inbound), "notes": inbound}
+    if inbound and not force:
+        raise Conflict(f"{len(inbound)} note(s) link to {target.rel}; fix those links or pass --force",
+                       path=target.rel, linked_from=linked)
+    data = target.path.read_bytes()
+    out: dict[str, Any] = {"ok": True, "path": target.rel, "dry_run": dry_run, "deleted": False, "forced": force,
+                           "bytes": len(data), "backup": None, "linked_from": linked}
+    if dry_run:
+        return out
+    out["backup"] = notes.backup_bytes(vault, target.rel, data, clock=clock)
+    target.path.unlink()
+    out["deleted"] = True
+    return out
+
+
+# ── status ─────────────────────────────────────────────────────────────────────────────────────────────────────
+def vault_status(vault: str | Path | None) -> dict[str, Any]:
+    """Notes, folders, bytes, newest and oldest note, links and broken links (resolved as ingest resolves them, an
+    empty note counting as there), backups."""
+    v = _Vault.read(vault)
+    index = v.index()
+    folders: dict[str, list[int]] = {}
+    for rel, n in v.files.items():
+        folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
+        tally = folders.setdefault(folder, [0, 0])
+        tally[0] += 1
+        tally[1] += n.size
+    total_links = 0
+    broken: list[dict[str, Any]] = []
+    for rel, targets in v.graph_links.items():
+        for line, target in targets:
+            total_links += 1
+            if index.resolve_key(placeholder_key(target)) is None:
+                broken.append({"path": rel, "line": line, "target": target})
+    by_age = sorted(v.files.values(), key=lambda n: (n.mtime, n.rel))
+    backups = {"count": 0, "bytes": 0}
+    backup_root = v.root / BACKUP_DIR
+    if backup_root.is_dir() and not backup_root.is_symlink():
+        for dirpath, _dirs, names in os.walk(backup_root):
+            for name in names:
+                if name.endswith(".bak"):
+                    backups["count"] += 1
+                    backups["bytes"] += os.stat(os.path.join(dirpath, name), follow_symlinks=False).st_size
+    return {
+        "ok": True, "vault": str(v.root), "notes": len(v.files), "bytes": sum(n.size for n in v.files.values()),
+        "empty_notes": sum(1 for n in v.files.values() if n.size == 0),
+        "folders": {"count": len(folders), "folders": [{"path": f or ".", "notes": c, "bytes": b}
+                                                       for f, (c, b) in sorted(folders.items())]},
+        "newest": {"path": by_age[-1].rel, "modified": _iso(by_age[-1].mtime)} if by_age else None,
+        "oldest": {"path": by_age[0].rel, "modified": _iso(by_age[0].mtime)} if by_age else None,
+        "links": {"count": total_links, "broken": len(broken)},
+        "broken_links": {"count": len(broken), "truncated": len(broken) > BROKEN_LINKS_SHOWN,
+                         "links": broken[:BROKEN_LINKS_SHOWN]},
+        "skipped": {"count": len(v.skipped), "paths": v.skipped},
+        "backups": backups,
+    }
+
+
+# ── daily ──────────────────────────────────────────────────────────────────────────────────────────────────────
+def _check_pattern(pattern: str) -> str:
+    if not isinstance(pattern, str) or not pattern.strip():
+        raise InvalidInput("the daily-note pattern must be non-empty")
+    tokens = {m.group(0) for m in _DATE_TOKENS.finditer(pattern) if not m.group(0).startswith("[")}
+    if "YYYY" not in tokens or "DD" not in tokens or not tokens & {"MM", "MMM", "MMMM"}:
+        raise InvalidInput("the daily-note pattern needs YYYY, MM (or MMM/MMMM) and DD", pattern=pattern)
+    pattern = pattern.strip()
+    return pattern if pattern.lower().endswith(".md") else pattern + ".md"
+
+
+def format_daily(pattern: str, day: date) -> str:
+    """`Daily/YYYY-MM-DD.md` → `Daily/2026-03-01.md`. Tokens (moment.js, as Obsidian writes them): YYYY, MM, MMM,
+    MMMM, DD, ddd, dddd; `[text]` is literal. Month and day names are English, whatever the locale."""
+    def token(m: re.Match[str]) -> str:
+        t = m.group(0)
+        return {"YYYY": f"{day.year:04d}", "MM": f"{day.month:02d}", "DD": f"{day.day:02d}",
+                "MMMM": _MONTHS[day.month - 1], "MMM": _MONTHS[day.month - 1][:3],
+                "dddd": _WEEKDAYS[day.weekday()], "ddd": _WEEKDAYS[day.weekday()][:3]}.get(t, t[1:-1])
+    return _DATE_TOKENS.sub(token, pattern)
+
+
+def _obsidian_pattern(root: Path) -> str | None:
+    """Obsidian's own daily-note folder and format (`.obsidian/daily-notes.json`) when it uses only our tokens."""
+    config = root / ".obsidian" / "daily-notes.json"
+    if config.is_symlink() or (root / ".obsidian").is_symlink() or not config.is_file():
+        return None
+    try:
+        raw = json.loads(config.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(raw, dict):
+        return None
+    folder = str(raw.get("folder") or "").strip().strip("/")
+    fmt = str(raw.get("format") or "YYYY-MM-DD").strip()
+    if "]" in folder or "[" in folder or re.search(r"[A-Za-z]", _DATE_TOKENS.sub("", fmt)):
+        return None  # a token we do not write (week numbers, ordinals, …): our default beats a wrong file name
+    try:
+        return _check_pattern((f"[{folder}]/" if folder else "") + fmt)
+    except InvalidInput:
+        return None
+
+
+def _day(value: str | None, clock: Callable[[], datetime] | None) -> date:
+    now = clock() if clock else datetime.now(timezone.utc)
+    today = (now if now.tzinfo is None else now.astimezone()).date()  # the user's calendar day, not UTC's
+    if value is None or value == "today":
+        return today
+    if value in ("yesterday", "tomorrow"):
+        return today + timedelta(days=-1 if value == "yesterday" else 1)
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value or ""):
+        raise InvalidInput("--date must be YYYY-MM-DD, today, yesterday or tomorrow", date=value)
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise InvalidInput(f"--date {value} is not a calendar day", date=value) from None
+
+
+def _append_under(text: str, heading: str, body: str) -> str:
+    """`body` at the end of the section under `heading` (before the blank lines that end it), creating the section."""
+    lines = text.splitlines(keepends=True)
+    found = notes._find_section(lines, heading)
+    if found is None:
+        base = notes._ensure_newline(text)
+        return base + ("\n" if base.strip() else "") + f"## {heading}\n\n{body}"
+    start, end, _ = found
+    at = end
+    while at > start + 1 and not lines[at - 1].strip():
+        at -= 1
+    if at > 0 and not lines[at - 1].endswith("\n"):
+        lines[at - 1] += "\n"
+    lines[at:at] = (["\n"] if at == start + 1 else []) + [body]
+    return "".join(lines)
+
+
+def daily_note(vault: str | Path | None, action: str | None = None, *, content: str | None = None,
+               heading: str | None = None, day: str | None = None, pattern: str | None = None,
+               dry_run: bool = False, clock: Callable[[], datetime] | None = None) -> dict[str, Any]:
+    """Today's (or `day`'s) daily note: `read` it, `create` it with `content`, or `append` `content` (under
+    `heading` when given), creating the note when there is none. Without an action: append when there is
+    content, else read."""
+    action = action or ("append" if content else "read")
+    if action not in DAILY_ACTIONS:
+        raise InvalidInput(f"the daily action must be one of {', '.join(DAILY_ACTIONS)}", action=action)
+    root = notes.safe_folder(vault, None).path
+    source = "argument" if pattern else "default"
+    if not pattern and (obsidian := _obsidian_pattern(root)):
+        pattern, source = obsidian, "obsidian"
+    chosen = _check_pattern(pattern or DEFAULT_DAILY_PATTERN)
+    when = _day(day, clock)
+    target = notes.safe_resolve(vault, format_daily(chosen, when))
+    extra = {"date": when.isoformat(), "action": action, "pattern": chosen, "pattern_source": source}
+    before = notes._read(target)
+    if action == "read":
+        text = before or ""
+        return {"ok": True, "path": target.rel, "exists": before is not None, "bytes": len(text.encode("utf-8")),
+                "content": text, **extra}
+    if not isinstance(content, str) or not content.strip():
+        raise InvalidInput(f"`daily {action}` needs content (--content TEXT, or on stdin)")
+    title = notes._check_heading(heading) if heading is not None else None
+    body = notes._ensure_newline(content.strip("\n"))
+    if action == "create" and before is not None:
+        raise Conflict(f"daily note {target.rel} already exists; use `daily append`", path=target.rel)
+    if title:
+        after = _append_under(before or "", title, body)
+    else:
+        base = before or ""
+        after = base + ("\n" if base and not base.endswith("\n") else "") + body
+    if title:
+        extra["heading"] = title
+    return notes._commit(vault, target, before, after, dry_run=dry_run, clock=clock, extra=extra)
