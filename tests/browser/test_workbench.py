@@ -1,10 +1,10 @@
 """The graph workbench in a real browser: `mnemon serve` as a subprocess over a store ingested from examples/vault,
 driven by headless Debian Chromium through Playwright.
 
-The page exposes `window.workbench` (state(), nodePoint(id), clickableLink(), emptyPoint(), fitTransform()), which
-reads the live layout, view transform and what the last frame drew; the tests use it to find where to click and to
-check what happened, and click with the real mouse. Chromium comes from `scripts/browser.sh` (apt); Playwright's
-own browser downloads are never used. The module skips when either is missing.
+The page exposes `window.workbench` (state(), nodePoint(id), clickableLink(), emptyPoint(), labelBoxes(),
+fitTransform()), which reads the live layout, view transform and what the last frame drew; the tests use it to find
+where to click and to check what happened, and click with the real mouse. Chromium comes from `scripts/browser.sh`
+(apt); Playwright's own browser downloads are never used. The module skips when either is missing.
 """
 from __future__ import annotations
 
@@ -183,6 +183,16 @@ class Page:
 @pytest.fixture
 def page(browser: Any) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        yield Page(context.new_page())
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def narrow_page(browser: Any) -> Iterator[Page]:
+    """A narrow screen: the side panel goes under the canvas, which is 600 pixels wide."""
+    context = browser.new_context(viewport={"width": 600, "height": 700})
     try:
         yield Page(context.new_page())
     finally:
@@ -390,7 +400,7 @@ def test_the_page_works_under_a_mount_prefix(page: Page, mounted_server: str) ->
     fetched = [u for u in page.requests if u.startswith(origin)]
     assert fetched and all(u.startswith(mounted_server) or u == mounted_server.rstrip("/") for u in fetched), fetched
     assert any("/mnemon/api/explain_edge?id=" in u for u in fetched)
-    for module in ("workbench.js", "layout.js", "details.js"):
+    for module in ("workbench.js", "state.js", "api.js", "view.js", "draw.js", "input.js", "layout.js", "details.js"):
         assert any(u.endswith("/mnemon/static/" + module) for u in fetched), module
     assert page.console_errors == []
 
@@ -444,4 +454,70 @@ def test_pinch_zooms_and_double_tap_frames(page: Page, server: str) -> None:
                                 ["pointerdown", 4, x + 3, y], ["pointerup", 4, x + 3, y]]])
     framed = page.state()
     assert framed["autoFrame"] is True and framed["view"] == pytest.approx(page.hook("fitTransform()"))
+    assert page.console_errors == []
+
+
+FRAMED = """async () => {
+    // the view changes at once, its frame is drawn at the next animation frame: wait for that, then read it all at once
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    const canvas = document.getElementById('graph').getBoundingClientRect();
+    const box = (id) => {
+        const e = document.getElementById(id);
+        return e.hidden || !e.offsetParent ? null : e.getBoundingClientRect();
+    };
+    const focus = box('focus-label');
+    const legend = box('legend');
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+    const wb = window.workbench;
+    const boxes = wb.labelBoxes();
+    return {
+        state: wb.state(), fit: wb.fitTransform(), boxes,
+        top: focus ? focus.bottom - canvas.top : 0,
+        bottom: legend ? legend.top - canvas.top : canvas.height,
+        widths: boxes.map((b) => ctx.measureText(b.text).width),
+        points: wb.state().nodeIds.map((id) => wb.nodePoint(id))
+            .map((p) => ({ x: p.x - canvas.left, y: p.y - canvas.top })),
+    };
+}"""
+
+
+def _assert_framed_with_labels(page: Page) -> dict[str, Any]:
+    """Every label the last frame drew lies inside the canvas, between the focus label and the legend, at its first
+    place; every node centre does too; and the boxes are the measured text, not a guess."""
+    framed = page.page.evaluate(FRAMED)
+    s, boxes = framed["state"], framed["boxes"]
+    assert s["autoFrame"] and s["view"] == pytest.approx(framed["fit"])
+    w, h, top, bottom = s["canvas"]["w"], s["canvas"]["h"], framed["top"], framed["bottom"]
+    assert 0 <= top < bottom <= h
+    assert len(boxes) == s["drawn"]["labels"] >= 8
+    for box, width in zip(boxes, framed["widths"], strict=True):
+        assert box["x1"] - box["x0"] == pytest.approx(width, abs=0.01), box
+        assert 0 <= box["x0"] and box["x1"] <= w and top <= box["y0"] and box["y1"] <= bottom, (box, w, top, bottom)
+    assert s["drawn"]["outside"] == 0  # no label was pushed off its first place by an edge
+    for point in framed["points"]:
+        assert 0 < point["x"] < w and top < point["y"] < bottom, point
+    return s
+
+
+def test_framing_leaves_room_for_the_labels_on_a_narrow_screen(narrow_page: Page, server: str) -> None:
+    page = narrow_page
+    page.page.goto(server + "#focus=" + quote(LIGHTHOUSE, safe=""))
+    page.settled()
+    s = _assert_framed_with_labels(page)
+    assert s["canvas"]["w"] == 600 and s["focus"] == LIGHTHOUSE
+    assert s["drawn"]["nodes"] == s["nodes"]
+    assert page.page.locator("#focus-label").is_visible() and page.page.locator("#legend").is_visible()
+    # zoomed in, labels meet the edges; the Frame button makes room for them again
+    box = page.page.locator("#graph").bounding_box()
+    page.page.mouse.move(box["x"] + box["width"] * 0.7, box["y"] + box["height"] / 2)
+    page.page.mouse.wheel(0, -600)
+    page.wait(f"!s.autoFrame && s.view.k > {s['view']['k']} * 1.5 && s.drawn.outside > 0")
+    page.page.locator("#frame").click()
+    page.wait(f"s.autoFrame && Math.abs(s.view.k - {s['view']['k']}) < 1e-9")
+    _assert_framed_with_labels(page)
+    # the overview too
+    page.page.locator("#overview").click()
+    page.wait("s.focus === null && !s.loading && s.settled && s.nodes > 0")
+    _assert_framed_with_labels(page)
     assert page.console_errors == []

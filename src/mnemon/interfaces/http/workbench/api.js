@@ -1,0 +1,59 @@
+/* The workbench's one way to the server: GET api/<operation> with query parameters, JSON back, and every failure
+ * (network, HTTP status, the API's error envelope, a body that is not JSON) as an ApiError with a code. URLs are
+ * relative, so the page works under any `--mount` prefix; each one is kept in `ui.requests` for tests.
+ */
+import { excerpt } from './details.js';
+import { ui } from './state.js';
+
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = status;
+  }
+}
+
+// A server started with a token (MNEMON_HTTP_TOKEN) answers 401 until the page sends it: asked once, kept for the tab.
+const TOKEN_KEY = 'mnemon-token';
+
+function authHeaders() {
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  return token ? { Accept: 'application/json', Authorization: 'Bearer ' + token } : { Accept: 'application/json' };
+}
+
+/** GET api/<name>?params → the payload; the error envelope (or any non-JSON answer) becomes an ApiError. */
+export async function api(name, params, signal, retried) {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params || {})) {
+    if (value !== undefined && value !== null && value !== '') query.set(key, String(value));
+  }
+  const url = 'api/' + name + (query.toString() ? '?' + query : '');
+  ui.requests.push(url);
+  if (ui.requests.length > 100) ui.requests.shift();
+  let response;
+  try {
+    response = await fetch(url, { headers: authHeaders(), signal });
+  } catch (err) {
+    if (err && err.name === 'AbortError') throw err;
+    throw new ApiError('network', `cannot reach the server (${err && err.message})`, 0);
+  }
+  if (response.status === 401 && !retried) {
+    const token = window.prompt('This mnemon server needs its API token (MNEMON_HTTP_TOKEN):');
+    if (token) {
+      sessionStorage.setItem(TOKEN_KEY, token.trim());
+      return api(name, params, signal, true);
+    }
+  }
+  const text = await response.text();
+  let body = null;
+  try { body = JSON.parse(text); } catch (_) { body = null; }
+  if (response.ok && body !== null && !(body && body.ok === false)) return body;
+  const error = body && body.error;
+  if (error && typeof error === 'object') {
+    throw new ApiError(error.code || `http_${response.status}`, error.message || response.statusText, response.status);
+  }
+  if (typeof error === 'string') throw new ApiError(body.code || `http_${response.status}`, error, response.status);
+  const message = excerpt(text, 200) || response.statusText || 'not JSON';
+  throw new ApiError(`http_${response.status}`, message, response.status);
+}

@@ -1,0 +1,73 @@
+/* The workbench's shared state: the page's elements, the loaded graph (`G`), the view transform, the simulation, the
+ * UI state (selection, hover, status, errors, what the last frame drew), the colours the canvas reads from CSS, and
+ * the status line. Plain objects that the other modules read and change in place; no drawing, no requests.
+ */
+import { Simulation } from './layout.js';
+
+// ---------------------------------------------------------------- DOM
+const $ = (id) => document.getElementById(id);
+export const el = {
+  canvas: $('graph'), status: $('status'), counts: $('counts'), details: $('details'), legend: $('legend'),
+  empty: $('empty'), focusLabel: $('focus-label'), search: $('search'), q: $('q'), results: $('results'),
+  resultsBox: $('results-box'), resultsTitle: $('results-title'), resultsClose: $('results-close'),
+  limits: $('limits'), maxNodes: $('max-nodes'), maxLinks: $('max-links'), depth: $('depth'),
+  showCandidates: $('show-candidates'), showKilled: $('show-killed'), overview: $('overview'), frame: $('frame'),
+};
+export const ctx = el.canvas.getContext('2d');
+
+// ---------------------------------------------------------------- state
+export const G = { nodes: [], links: [], byId: new Map(), focus: null, truncated: false, stats: null, buckets: {} };
+export const view = { x: 0, y: 0, k: 1 };
+export const sim = new Simulation();
+export const ui = {
+  autoFrame: true, selected: null, hover: null, status: { text: '', kind: 'busy' }, errors: [], requests: [],
+  loading: false, drawn: { nodes: 0, links: 0, labels: 0, outside: 0 }, labelBoxes: [], size: { w: 0, h: 0, dpr: 1 },
+  storeTotals: null, perf: { tickMs: 0, drawMs: 0, sliceMs: 0, frames: 0, lastFrame: 0 },
+};
+
+export function linkVisible(l) { return l.status !== 'killed' || el.showKilled.checked; }
+
+// ---------------------------------------------------------------- colours
+export const NODE_COLOURS = {
+  note: '#4e79a7', person: '#e15759', project: '#2a9d8f', place: '#8f6bb3', decision: '#d4a017',
+  observation: '#59a14f', task: '#f28e2b', section: '#8d939c', memory: '#7ab86c', heading: '#9c755f',
+  date: '#b07aa1', tag: '#5fb3ad', email: '#c9a227', placeholder: '#bdb6b0', other: '#8c8c8c',
+};
+
+export function groupOf(node) {
+  if (node.kind === 'note') return ['person', 'project', 'place', 'decision'].includes(node.type) ? node.type : 'note';
+  if (node.kind === 'memory') return ['observation', 'task', 'section'].includes(node.type) ? node.type : 'memory';
+  return NODE_COLOURS[node.kind] ? node.kind : 'other';
+}
+
+/** The canvas colours of the current scheme, read from the CSS custom properties (light or dark). */
+export const colours = {};
+
+export function readColours() {
+  const css = getComputedStyle(document.documentElement);
+  const v = (name) => css.getPropertyValue(name).trim();
+  Object.assign(colours, {
+    accent: v('--accent'), text: v('--text'), muted: v('--muted'), active: v('--link-active'),
+    candidate: v('--link-candidate'), killed: v('--link-killed'), label: v('--label'), halo: v('--label-halo'),
+    nodeStroke: v('--node-stroke'),
+  });
+}
+
+// ---------------------------------------------------------------- status line
+export function setStatus(text, kind) {
+  ui.status = { text, kind: kind || 'info' };
+  el.status.textContent = text;
+  el.status.className = 'status' + (kind && kind !== 'info' ? ' ' + kind : '');
+}
+
+export function reportError(what, err) {
+  if (err && err.name === 'AbortError') return;
+  const code = (err && err.code) || 'error';
+  const message = (err && err.message) || String(err);
+  ui.errors.push({ what, code, message, status: err && err.status });
+  if (ui.errors.length > 50) ui.errors.shift();
+  setStatus(`${what} failed (${code}): ${message}`, 'error');
+}
+
+window.addEventListener('error', (e) => reportError('Script', { code: 'script', message: e.message }));
+window.addEventListener('unhandledrejection', (e) => reportError('Request', e.reason));
