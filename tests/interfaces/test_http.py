@@ -234,3 +234,23 @@ def test_agent_preflight_over_http(serve, mem) -> None:
     assert any("Lisbon" in str(item.get("text")) for item in pack["context"]["items"])
     status, err, _ = serve()("/api/agent_preflight?prompt=%20")
     assert status == 400 and err["error"]["code"] == "invalid_input"
+
+
+def test_edge_decisions_over_http_need_a_writable_server(serve, mem, tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "a.md").write_text("# A\n\nSee [[B]].\n")
+    (vault / "b.md").write_text("# B\n")
+    mem.ingest(str(vault))
+    edge = mem.rt.store.find_edge("note:a.md", "note:b.md", "links_to")
+    status, err, _ = serve()("/api/kill_edge", body={"id": edge.id})
+    assert status == 403 and err["error"]["code"] == "readonly"
+    writable = serve(allow_writes=True)
+    status, done, _ = writable("/api/validate_edge", body={"id": edge.id, "reason": "checked in the workbench"})
+    assert status == 200 and mem.rt.store.get_edge(edge.id).status == "active"
+    status, done, _ = writable("/api/kill_edge", body={"id": edge.id, "reason": "wrong link"})
+    assert status == 200 and mem.rt.store.get_edge(edge.id).status == "killed"
+    events = [e["event"] for e in mem.explain_edge(edge.id)["debug_log"]]
+    assert "validated" in events and "killed" in events
+    status, err, _ = writable("/api/kill_edge", body={"id": "seven"})
+    assert status == 400 and err["error"]["code"] == "invalid_input"
