@@ -254,3 +254,24 @@ def test_edge_decisions_over_http_need_a_writable_server(serve, mem, tmp_path: P
     assert "validated" in events and "killed" in events
     status, err, _ = writable("/api/kill_edge", body={"id": "seven"})
     assert status == 400 and err["error"]["code"] == "invalid_input"
+
+
+@pytest.mark.postgres
+def test_a_read_only_server_on_postgresql_sees_other_writers(pg_db_url: str, make_mem, tmp_path: Path) -> None:
+    writer = make_mem(db=pg_db_url)
+    first = writer.remember("The pilot starts in June", category="fact")["id"]
+    reader = make_mem(db=pg_db_url, readonly=True)
+    server = make_server(Api(lambda: reader), "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        second = writer.remember("The pilot budget was approved by finance", category="fact")["id"]
+        status, found, _ = _request(base, "/api/recall?query=pilot&limit=5")
+        assert status == 200 and {r["insight"]["id"] for r in found["results"]} == {first, second}
+        status, graph, _ = _request(base, "/api/graph")
+        assert status == 200 and {n["id"] for n in graph["nodes"]} == {first, second}
+        status, err, _ = _request(base, "/api/remember", body={"content": "x"})
+        assert status == 403  # the server refuses before the store would
+    finally:
+        server.shutdown()
+        server.server_close()
