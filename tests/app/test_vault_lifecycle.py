@@ -124,3 +124,13 @@ def test_a_weakening_survives_a_reparse_and_promotion_does_not_undo_it(mem, tmp_
     row = next(e for e in out["edges"] if e["id"] == link.id)
     assert row["to"] == "candidate" and "strength_below_0.1" in row["reasons"]
     assert mem.rt.store.get_edge(link.id).status == "candidate"
+
+
+def test_a_validation_keeps_its_reason_in_the_audit_trail(ingested) -> None:
+    edge = _first(ingested, "links_to")
+    ingested.validate_edge(edge.id, reason="checked against the meeting notes")
+    ingested.kill_edge(edge.id, reason="the meeting notes were wrong")
+    log = ingested.explain_edge(edge.id)["debug_log"]
+    reasons = {e["event"]: e["thinking"].get("reason") for e in log}
+    assert reasons["validated"] == "checked against the meeting notes"
+    assert reasons["killed"] == "the meeting notes were wrong"

@@ -171,7 +171,8 @@ def validate(rt: Runtime, raw_id: Any, *, reason: str = "") -> dict[str, Any]:
                    rule=edge.rule, source_path=edge.source_path, metadata=meta, created_at=edge.created_at,
                    updated_at=rt.now_iso())
     with rt.store.transaction():
-        rt.store.upsert_edge(updated, actor="user", event="validated" if decision.is_active else "validation_refused")
+        rt.store.upsert_edge(updated, actor="user", event="validated" if decision.is_active else "validation_refused",
+                             reason=reason)
     return {"id": edge.id, "status": decision.status, "validated": decision.is_active, "reasons": list(decision.reasons)}
 
 

@@ -33,6 +33,7 @@ from ..payloads import dumps, error_envelope, from_exception
 
 WORKBENCH = Path(__file__).with_name("workbench")
 MAX_BODY = 1 << 20  # a memory or a prompt, with room to spare; an import goes through the CLI
+DRAIN_LIMIT = 16 * MAX_BODY  # a refused body up to this size is read and dropped, so the client gets its 413
 STATUS_OF_CODE: Mapping[str, int] = {
     "invalid_input": 400, "path_refused": 400, "unauthorized": 401, "readonly": 403, "forbidden_host": 403,
     "not_found": 404, "method_not_allowed": 405, "conflict": 409, "contract_failed": 409, "too_large": 413,
@@ -228,6 +229,14 @@ def _host_name(host: str) -> str:
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
+def _drain(stream: Any, size: int) -> None:
+    while size > 0:
+        chunk = stream.read(min(size, 1 << 16))
+        if not chunk:
+            return
+        size -= len(chunk)
+
+
 def _handler(api: Api) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "mnemon"
@@ -239,11 +248,13 @@ def _handler(api: Api) -> type[BaseHTTPRequestHandler]:
                 size = int(length) if length else 0
             except ValueError:
                 size = -1
-            if size < 0 or size > MAX_BODY:  # refused unread: the connection closes after the answer
+            if size < 0 or size > MAX_BODY:  # refused; the connection closes after the answer
                 refusal = (error_envelope("too_large", f"the body must be at most {MAX_BODY} bytes") if size > MAX_BODY
                            else error_envelope("invalid_input", "bad Content-Length"))
                 reply = Response(413 if size > MAX_BODY else 400, dumps(refusal).encode())
                 self.close_connection = True
+                if MAX_BODY < size <= DRAIN_LIMIT:
+                    _drain(self.rfile, size)  # a client still sending would see a reset instead of the answer
             else:
                 body = self.rfile.read(size) if size else b""
                 headers = {k.lower(): v for k, v in self.headers.items()}

@@ -33,7 +33,7 @@ class EdgeTables:
     _write: Any
     _write_many: Any
 
-    def upsert_edge(self, edge: Edge, *, actor: str = "", event: str | None = None) -> int:
+    def upsert_edge(self, edge: Edge, *, actor: str = "", event: str | None = None, reason: str = "") -> int:
         now = edge.updated_at or edge.created_at or iso(utcnow())
         edge_id = self._value("SELECT id FROM edges WHERE src = %s AND dst = %s AND type = %s",
                               (edge.src, edge.dst, edge.type))
@@ -57,6 +57,8 @@ class EdgeTables:
                   "origin": edge.origin}
         if edge.rule:
             detail["rule"] = edge.rule
+        if reason:  # a person's why (validate-edge --reason) belongs in the audit trail, as kill's and weaken's do
+            detail["reason"] = reason
         self._write(_EVENT_INSERT, (edge_id, kind, actor or edge.origin, json.dumps(detail), now))
         return int(edge_id)
 

@@ -467,7 +467,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
             " WHERE n.deleted_at IS NULL AND n.kind = 'memory' AND v.node_seq IS NULL ORDER BY n.seq", (provider,))]
 
     # ── edges ────────────────────────────────────────────────────────────────
-    def upsert_edge(self, edge: Edge, *, actor: str = "", event: str | None = None) -> int:
+    def upsert_edge(self, edge: Edge, *, actor: str = "", event: str | None = None, reason: str = "") -> int:
         now = edge.updated_at or edge.created_at or iso(utcnow())
         meta = json.dumps(edge.metadata, ensure_ascii=False) if edge.metadata else "{}"
         row = self.conn.execute("SELECT id FROM edges WHERE src = ? AND dst = ? AND type = ?",
@@ -494,6 +494,8 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
                   "origin": edge.origin}
         if edge.rule:
             detail["rule"] = edge.rule
+        if reason:  # a person's why (validate-edge --reason) belongs in the audit trail, as kill's and weaken's do
+            detail["reason"] = reason
         self._write("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
                     (edge_id, kind, actor or edge.origin, json.dumps(detail), now))
         return edge_id
