@@ -1,10 +1,12 @@
 """The graph workbench in a real browser: `mnemon serve` as a subprocess over a store ingested from examples/vault,
 driven by headless Debian Chromium through Playwright.
 
-The page exposes `window.workbench` (state(), nodePoint(id), clickableLink(), emptyPoint(), labelBoxes(),
-fitTransform()), which reads the live layout, view transform and what the last frame drew; the tests use it to find
-where to click and to check what happened, and click with the real mouse. Chromium comes from `scripts/browser.sh`
-(apt); Playwright's own browser downloads are never used. The module skips when either is missing.
+The page exposes `window.workbench` (state(), nodePoint(id), clickableLink(status), hitAt(x, y), emptyPoint(),
+labelBoxes(), fitTransform()), which reads the live layout, view transform and what the last frame drew; the tests use
+it to find where to click and to check what happened, and click with the real mouse. The review tests (validate,
+weaken, kill an edge from the details panel) run against a second server started with `--allow-writes` over a store
+of its own. Chromium comes from `scripts/browser.sh` (apt); Playwright's own browser downloads are never used. The
+module skips when either is missing.
 """
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright cannot 
 REPO = Path(__file__).resolve().parents[2]
 VAULT = REPO / "examples" / "vault"
 SCREENSHOT = Path("/tmp/workbench.png")
+REVIEW_SCREENSHOT = Path("/tmp/wb-review.png")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 LIGHTHOUSE = "note:Projects/lighthouse.md"
@@ -81,7 +84,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     return Store(db, env, killed)
 
 
-def _start(store: Store, *extra: str) -> tuple[subprocess.Popen[str], str]:
+def _start(store: Store, *extra: str, read_only: bool = True) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(_mnemon("--db", str(store.db), "serve", "--port", "0", *extra), env=store.env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None
@@ -92,7 +95,7 @@ def _start(store: Store, *extra: str) -> tuple[subprocess.Popen[str], str]:
             line = proc.stdout.readline()
             if line:
                 announced = json.loads(line)
-                assert announced["ok"] is True and announced["read_only"] is True, announced
+                assert announced["ok"] is True and announced["read_only"] is read_only, announced
                 return proc, str(announced["url"])
         if proc.poll() is not None:
             break
@@ -125,6 +128,23 @@ def server(store: Store) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def mounted_server(store: Store) -> Iterator[str]:
     proc, url = _start(store, "--mount", "/mnemon/")
+    yield url
+    _stop(proc)
+
+
+@pytest.fixture(scope="module")
+def writable_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    """A store of its own for the server that takes writes (the review tests change it): the example vault, fresh."""
+    root = tmp_path_factory.mktemp("workbench-writes")
+    env = _env(root)
+    db = root / "w.db"
+    assert _cli(db, env, "ingest", "--vault", str(VAULT))["nodes"] > 0
+    return Store(db, env, killed_edge=-1)
+
+
+@pytest.fixture(scope="module")
+def writable_server(writable_store: Store) -> Iterator[str]:
+    proc, url = _start(writable_store, "--allow-writes", read_only=False)
     yield url
     _stop(proc)
 
@@ -521,3 +541,136 @@ def test_framing_leaves_room_for_the_labels_on_a_narrow_screen(narrow_page: Page
     page.wait("s.focus === null && !s.loading && s.settled && s.nodes > 0")
     _assert_framed_with_labels(page)
     assert page.console_errors == []
+
+
+# ---------------------------------------------------------------- reviewing edges (a server that allows writes)
+
+
+def _explain(store: Store, edge: int) -> dict[str, Any]:
+    """The edge as the CLI explains it, straight from the store (not through the page)."""
+    return dict(_cli(store.db, store.env, "explain-edge", str(edge)))
+
+
+def _open_link(page: Page, url: str, status: str) -> dict[str, Any]:
+    """Load the graph around Lighthouse, wait until the page knows whether the server takes writes, and click a link
+    of this status: its details (and their review controls, if any) are in the panel."""
+    page.page.goto(url + "#focus=" + quote(LIGHTHOUSE, safe=""))
+    page.settled()
+    page.wait("s.writable !== null")
+    link = page.hook(f"clickableLink({json.dumps(status)})")
+    assert link is not None and link["status"] == status, f"no {status} link is free to click"
+    page.page.mouse.click(link["x"], link["y"])
+    page.wait(f"s.selected && s.selected.type === 'link' && s.selected.id === {link['id']}")
+    page.page.locator("#details blockquote").wait_for()
+    return dict(link)
+
+
+def test_a_read_only_server_shows_no_review_controls(page: Page, server: str) -> None:
+    assert _get(server + "api")["read_only"] is True
+    link = _open_link(page, server, "candidate")
+    assert page.state()["writable"] is False
+    assert page.page.locator("#details .review").count() == 0
+    assert page.page.locator("#details button[data-action]").count() == 0
+    assert page.page.locator("#review-reason").count() == 0
+    details = _text(page, "#details")
+    assert "Validate" not in details and "Kill" not in details and "Weaken" not in details
+    assert not any(u.startswith("POST ") for u in page.state()["requests"])
+    assert any(u.endswith("/api") for u in page.requests)  # it asked, once
+    assert sum(u.endswith("/api") for u in page.requests) == 1
+    assert link["id"] > 0 and page.console_errors == []
+
+
+def test_validating_a_candidate_link_with_the_keyboard(page: Page, writable_server: str,
+                                                       writable_store: Store) -> None:
+    link = _open_link(page, writable_server, "candidate")
+    edge = link["id"]
+    assert page.state()["writable"] is True
+    review = page.page.locator("#details .review")
+    assert review.get_by_role("button", name="Validate").is_visible()
+    assert review.get_by_role("button", name="Weaken").is_visible()
+    assert review.get_by_role("button", name="Kill…").is_visible()
+    reason = "seen in the kickoff notes"
+    page.page.locator("#review-reason").focus()
+    page.page.keyboard.type(reason)
+    review.scroll_into_view_if_needed()
+    page.page.locator("aside.side").screenshot(path=str(REVIEW_SCREENSHOT))
+    assert REVIEW_SCREENSHOT.stat().st_size > 5_000
+    page.page.keyboard.press("Tab")  # a real button, next in the tab order
+    assert page.page.evaluate("document.activeElement.dataset.action") == "validate"
+    page.page.keyboard.press("Enter")
+    page.wait(f"s.status.text.startsWith('Validated edge {edge}') && s.linksByStatus.active.includes({edge})")
+    s = page.state()
+    assert s["status"]["kind"] == "info" and edge not in s["linksByStatus"]["candidate"]
+    assert "POST api/validate_edge" in s["requests"]
+    # the store says so, not just the page
+    explained = _explain(writable_store, edge)
+    assert explained["edge"]["status"] == "active" and explained["edge"]["validated"] is True
+    events = [ev for ev in explained["debug_log"] if ev["event"] == "validated"]
+    assert events and events[-1]["actor"] == "user"
+    assert reason in json.dumps(events[-1]) or explained["edge"]["metadata"]["validated_reason"] == reason
+    # the panel was refreshed in place: the new status, the event, the reason; no Validate once validated
+    page.page.locator("#details .badge.active").first.wait_for()
+    details = _text(page, "#details")
+    assert "validated by user" in details and reason in details
+    assert page.page.locator("#details button[data-action='validate']").count() == 0
+    assert page.page.evaluate("document.activeElement.dataset.action") == "weaken"  # the focus stayed in the panel
+    assert page.console_errors == []
+
+
+def test_killing_a_link_asks_first_then_it_goes(page: Page, writable_server: str, writable_store: Store) -> None:
+    link = _open_link(page, writable_server, "candidate")
+    edge = link["id"]
+    before = page.state()
+    kill = page.page.locator("#details button[data-action='kill']")
+    kill.click()  # the first press only asks
+    assert kill.inner_text() == "Confirm kill"
+    assert page.page.locator("#review-confirm-hint").is_visible()
+    for other in ("validate", "weaken"):  # while it asks, the other actions step aside
+        assert not page.page.locator(f"#details button[data-action='{other}']").is_visible()
+    assert _explain(writable_store, edge)["edge"]["status"] == "candidate"
+    page.page.keyboard.press("Escape")  # changed their mind
+    assert kill.inner_text() == "Kill…" and not page.page.locator("#review-confirm-hint").is_visible()
+    assert page.page.locator("#details button[data-action='validate']").is_visible()
+    assert page.page.evaluate("document.activeElement.dataset.action") == "kill"
+    page.page.locator("#review-reason").fill("not a real relation")
+    kill.click()
+    page.page.locator("#details .review").get_by_role("button", name="Cancel").wait_for()
+    page.page.screenshot(path="/tmp/wb-review-kill.png")
+    kill.click()
+    page.wait(f"s.status.text.startsWith('Killed edge {edge}') && s.linksByStatus.killed.includes({edge})")
+    explained = _explain(writable_store, edge)
+    assert explained["edge"]["status"] == "killed"
+    killed = [ev for ev in explained["debug_log"] if ev["event"] == "killed"]
+    assert killed and killed[-1]["thinking"]["reason"] == "not a real relation"
+    # gone from the drawing: not visible, not drawn, not under the pointer where it was
+    page.wait(f"s.visibleLinks === {before['visibleLinks'] - 1} && s.drawn.links === {before['drawn']['links'] - 1}")
+    s = page.state()
+    assert edge not in s["linksByStatus"]["active"] + s["linksByStatus"]["candidate"]
+    assert page.hook(f"hitAt({link['x']}, {link['y']})") != {"link": edge}
+    assert "Tick “killed” to see it" in s["status"]["text"]
+    page.page.locator("#details .badge.killed").first.wait_for()
+    assert page.page.locator("#details button[data-action]").count() == 0
+    assert "not a real relation" in _text(page, "#details")
+    # ticked, the tombstone is drawn again
+    page.page.locator("#show-killed").check()
+    page.wait(f"!s.loading && s.linksByStatus.killed.includes({edge})")
+    assert page.console_errors == []
+
+
+def test_weakening_and_a_failed_review_action(page: Page, writable_server: str, writable_store: Store) -> None:
+    link = _open_link(page, writable_server, "candidate")
+    edge = link["id"]
+    strength = _explain(writable_store, edge)["edge"]["strength"]
+    page.page.locator("#details button[data-action='weaken']").click()
+    page.wait(f"s.status.text.startsWith('Weakened edge {edge}')")
+    assert _explain(writable_store, edge)["edge"]["strength"] == pytest.approx(strength * 0.5, abs=1e-3)
+    assert "weakened by weaken-edge" in _text(page, "#details")
+    # killed behind the page's back: weakening it now fails, and says so where errors go
+    _cli(writable_store.db, writable_store.env, "kill-edge", str(edge), "--reason", "elsewhere")
+    page.page.locator("#details button[data-action='weaken']").click()
+    page.wait("s.status.kind === 'error'")
+    s = page.state()
+    assert s["errors"][-1]["what"] == "Weaken" and s["errors"][-1]["code"] == "invalid_input"
+    assert "Weaken failed (invalid_input)" in _text(page, "#status")
+    assert page.page.locator("#details button[data-action='weaken']").is_enabled()  # ready to try again
+    assert page.console_errors and all("400" in m for m in page.console_errors)  # the browser logs the 400

@@ -1,6 +1,7 @@
-/* The workbench's one way to the server: GET api/<operation> with query parameters, JSON back, and every failure
- * (network, HTTP status, the API's error envelope, a body that is not JSON) as an ApiError with a code. URLs are
- * relative, so the page works under any `--mount` prefix; each one is kept in `ui.requests` for tests.
+/* The workbench's one way to the server: GET api/<operation> with query parameters, or POST one with a JSON body
+ * (the review actions, on a server started with --allow-writes); JSON back, and every failure (network, HTTP status,
+ * the API's error envelope, a body that is not JSON) as an ApiError with a code. URLs are relative, so the page works
+ * under any `--mount` prefix; each one is kept in `ui.requests` for tests (a POST as "POST api/<name>").
  */
 import { excerpt } from './details.js';
 import { ui } from './state.js';
@@ -23,17 +24,34 @@ function authHeaders() {
 }
 
 /** GET api/<name>?params → the payload; the error envelope (or any non-JSON answer) becomes an ApiError. */
-export async function api(name, params, signal, retried) {
+export function api(name, params, signal) {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(params || {})) {
     if (value !== undefined && value !== null && value !== '') query.set(key, String(value));
   }
-  const url = 'api/' + name + (query.toString() ? '?' + query : '');
-  ui.requests.push(url);
+  return request('api/' + name + (query.toString() ? '?' + query : ''), {}, signal);
+}
+
+/** GET api → {read_only, operations}: what this server offers, and whether it accepts writes. */
+export function serverInfo(signal) {
+  return request('api', {}, signal);
+}
+
+/** POST api/<name> with the arguments as a JSON object body (a write: only a server started with --allow-writes
+ * takes it; a read-only one answers 403 `readonly`) → the payload, or an ApiError as for GET. */
+export function post(name, args, signal) {
+  return request('api/' + name, { method: 'POST', body: JSON.stringify(args || {}) }, signal);
+}
+
+async function request(url, init, signal, retried) {
+  const posting = init.method === 'POST';
+  ui.requests.push(posting ? 'POST ' + url : url);
   if (ui.requests.length > 100) ui.requests.shift();
+  const headers = authHeaders();
+  if (posting) headers['Content-Type'] = 'application/json';
   let response;
   try {
-    response = await fetch(url, { headers: authHeaders(), signal });
+    response = await fetch(url, { ...init, headers, signal });
   } catch (err) {
     if (err && err.name === 'AbortError') throw err;
     throw new ApiError('network', `cannot reach the server (${err && err.message})`, 0);
@@ -42,7 +60,7 @@ export async function api(name, params, signal, retried) {
     const token = window.prompt('This mnemon server needs its API token (MNEMON_HTTP_TOKEN):');
     if (token) {
       sessionStorage.setItem(TOKEN_KEY, token.trim());
-      return api(name, params, signal, true);
+      return request(url, init, signal, true);
     }
   }
   const text = await response.text();

@@ -1,6 +1,7 @@
-/* The workbench's details panel: DOM for one node (`show`) or one edge (`explain_edge`). The builders take the
- * payload and an `env` of callbacks and lookups (titleOf, showNode, showLink, focusOn, the drawn node or link), and
- * return elements; the caller puts them in the panel. */
+/* The workbench's details panel: DOM for one node (`show`) or one edge (`explain_edge`), and, on a server that allows
+ * writes, the review controls of an edge (validate, weaken, kill with a confirm step, an optional reason). The
+ * builders take the payload and an `env` of callbacks and lookups (titleOf, showNode, showLink, focusOn, review, the
+ * drawn node or link), and return elements; the caller puts them in the panel. */
 
 /** h('p', {class: 'x', onclick: f}, 'text', child) → an element; null/false children are skipped. */
 export function h(tag, attrs, ...children) {
@@ -81,8 +82,8 @@ export function nodeDetails(m, id, env) {
   ];
 }
 
-/** The `explain_edge` payload of one edge: relation, category, status, truth policy, evidence, source path,
- * confidence and the audit events, with its two ends as buttons. */
+/** The `explain_edge` payload of one edge: its two ends (as buttons) and its evidence first, then the review controls
+ * (if any), then relation, category, status, truth policy, source path, confidence and the audit events. */
 export function linkDetails(x, id, env) {
   const e = x.edge || x;
   const rt = e.relationship_type || {};
@@ -101,15 +102,21 @@ export function linkDetails(x, id, env) {
     h('div', null, badge(e.status || '?', e.status), ' ',
       badge(rt.category || (drawnLink && drawnLink.category) || 'uncategorised')),
     rt.description ? h('p', { class: 'muted' }, rt.description) : null,
-    h('dl', null,
+    h('dl', { class: 'fields' },
       field('from', srcId ? nodeButton(srcId, name(src, srcId), env) : null),
       field('to', dstId ? nodeButton(dstId, name(dst, dstId), env) : null),
+    ),
+    h('h4', null, 'Evidence'),
+    evidence ? h('blockquote', null, evidence) : h('p', { class: 'muted' }, 'No evidence text.'),
+    reviewControls(e, env),
+    h('dl', { class: 'fields' },
       field('relation', relation),
       field('category', rt.category || (drawnLink && drawnLink.category)),
       field('status', e.status),
       field('truth policy', e.truth_policy),
       field('needs validation', e.requires_validation === undefined ? null : e.requires_validation ? 'yes' : 'no'),
       field('validated', e.validated === undefined ? null : e.validated ? 'yes' : 'no'),
+      field('why validated', e.metadata && e.metadata.validated_reason),
       field('source path', e.source_path),
       field('confidence', e.confidence),
       field('strength', e.strength ?? e.weight),
@@ -118,18 +125,99 @@ export function linkDetails(x, id, env) {
       field('edge id', h('code', null, String(e.id ?? id))),
       field('created', e.created_at),
     ),
-    h('h4', null, 'Evidence'),
-    evidence ? h('blockquote', null, evidence) : h('p', { class: 'muted' }, 'No evidence text.'),
     h('h4', null, `Audit events (${events.length})`),
     events.length ? h('ol', { class: 'events' }, events.map((ev) => {
       const thinking = ev.thinking || ev.details || null;
       const reasons = thinking && Array.isArray(thinking.reasons) ? thinking.reasons.join(', ') : null;
+      const reason = thinking && typeof thinking.reason === 'string' && thinking.reason ? thinking.reason : null;
       return h('li', null, h('strong', null, ev.event || ev.type || 'event'),
         ev.actor ? ` by ${ev.actor}` : '', ev.created_at ? h('span', { class: 'muted' }, ` · ${ev.created_at}`) : null,
+        reason ? h('div', { class: 'reason' }, `“${reason}”`) : null,
         reasons ? h('div', { class: 'muted' }, reasons) : null);
     })) : h('p', { class: 'muted' }, 'No audit events.'),
     h('div', { class: 'row-actions' },
       srcId ? h('button', { type: 'button', onclick: () => env.focusOn(srcId) }, 'Focus on source') : null,
       dstId ? h('button', { type: 'button', onclick: () => env.focusOn(dstId) }, 'Focus on target') : null),
   ];
+}
+
+const REVIEW_TITLES = {
+  validate: 'Confirm this link as a person: it becomes active, and rebuilds keep it',
+  weaken: 'Halve its strength (×0.5); an active link that drops below 0.10 becomes a candidate',
+  kill: 'Reject this link: a tombstone that no rebuild or re-parse brings back (asks first)',
+};
+
+/** The review controls of an edge, when `env.review(action, reason)` is given (the server allows writes): a reason
+ * and Validate, Weaken and Kill buttons for a candidate or active edge (no Validate once a person validated an
+ * active one). Kill asks first: its first press turns it into "Confirm kill" beside a Cancel, with a warning, and
+ * hides the other actions (Escape or Cancel brings them back); only the second press kills. The buttons are
+ * disabled while a request runs. */
+function reviewControls(e, env) {
+  if (!env.review) return null;
+  if (e.status !== 'active' && e.status !== 'candidate') {
+    return h('section', { class: 'review', 'aria-label': 'Review' },
+      h('p', { class: 'muted' }, e.status === 'killed'
+        ? 'Killed: a tombstone, nothing left to review.' : `Status ${e.status || 'unknown'}: nothing to review.`));
+  }
+  const reason = h('input', {
+    id: 'review-reason', type: 'text', maxlength: 500, autocomplete: 'off', spellcheck: 'true',
+    placeholder: 'Reason (optional, kept in the audit log)',
+  });
+  const hint = h('p', { id: 'review-confirm-hint', class: 'review-hint', role: 'alert', hidden: true },
+    'Kill this link? It becomes a tombstone that no rebuild brings back.');
+  const buttons = {};
+  let armed = false;
+  const disarm = () => {
+    armed = false;
+    for (const b of [buttons.validate, buttons.weaken]) if (b) b.hidden = false;
+    buttons.kill.textContent = 'Kill…';
+    buttons.kill.classList.remove('armed');
+    buttons.kill.removeAttribute('aria-describedby');
+    cancel.hidden = true;
+    hint.hidden = true;
+  };
+  const run = async (action) => {
+    const controls = [...Object.values(buttons), cancel, reason];
+    for (const c of controls) c.disabled = true;
+    try {
+      await env.review(action, reason.value.trim());
+    } finally { // on success the panel is rebuilt and these are gone; on failure they come back as they were
+      for (const c of controls) c.disabled = false;
+      if (buttons[action].isConnected && (!document.activeElement || document.activeElement === document.body)) {
+        buttons[action].focus();
+      }
+    }
+  };
+  const button = (action, label, cls, onclick) => {
+    buttons[action] = h('button', { type: 'button', class: cls, 'data-action': action, title: REVIEW_TITLES[action],
+      onclick }, label);
+    return buttons[action];
+  };
+  const cancel = h('button', { type: 'button', class: 'review-cancel', hidden: true, onclick: () => {
+    disarm();
+    buttons.kill.focus();
+  } }, 'Cancel');
+  const validated = e.status === 'active' && e.validated === true;
+  return h('section', {
+    class: 'review', 'aria-labelledby': 'review-title',
+    onkeydown: (ev) => { if (ev.key === 'Escape' && armed) { ev.stopPropagation(); disarm(); buttons.kill.focus(); } },
+  },
+  h('h4', { id: 'review-title' }, 'Review'),
+  h('label', { for: 'review-reason', class: 'visually-hidden' }, 'Reason'),
+  reason,
+  h('div', { class: 'review-buttons' },
+    validated ? null : button('validate', 'Validate', 'primary', () => { disarm(); run('validate'); }),
+    button('weaken', 'Weaken', null, () => { disarm(); run('weaken'); }),
+    button('kill', 'Kill…', 'danger', () => {
+      if (armed) { run('kill'); return; }
+      armed = true;
+      for (const b of [buttons.validate, buttons.weaken]) if (b) b.hidden = true;
+      buttons.kill.textContent = 'Confirm kill';
+      buttons.kill.classList.add('armed');
+      buttons.kill.setAttribute('aria-describedby', hint.id);
+      cancel.hidden = false;
+      hint.hidden = false;
+    }),
+    cancel),
+  hint);
 }

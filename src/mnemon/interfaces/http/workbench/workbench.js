@@ -1,20 +1,21 @@
-/* mnemon graph workbench: a read-only view of the memory graph over the HTTP API (`mnemon serve`). This module loads
- * the graph and turns it into drawable nodes and links, fills the chrome around the canvas (legend, counts, focus
- * label), the details panel and the search results, wires the controls, exposes `window.workbench`, and starts.
+/* mnemon graph workbench: a view of the memory graph over the HTTP API (`mnemon serve`), and a review tool for its
+ * edges when the server allows writes (`GET api` says `read_only: false`). This module loads the graph and turns it
+ * into drawable nodes and links, fills the chrome around the canvas (legend, counts, focus label), the details panel
+ * and the search results, runs the review actions, wires the controls, exposes `window.workbench`, and starts.
  *
  * No build step, no dependencies: plain ES modules, each about one thing —
  *   state.js   the page's elements and the shared state (graph, view, UI, colours, status line)
- *   api.js     GET api/<operation> and its errors
+ *   api.js     GET api/<operation>, POST for writes, and their errors
  *   view.js    coordinates, hit testing, node labels, and the fit that frames nodes and labels
  *   draw.js    the render loop and the canvas drawing
  *   input.js   pointer, wheel and keyboard input on the canvas
  *   layout.js  the capped force simulation
- *   details.js the details panel's DOM
+ *   details.js the details panel's DOM, with the review controls
  * Every URL is relative (`api/graph`, `./layout.js`), so the page works under any `--mount` prefix. The simulation runs
  * in slices of ~12 ms per animation frame and stops when settled; drawing culls what is off screen.
  * `window.workbench` exposes the live state for tests and debugging.
  */
-import { api } from './api.js';
+import { api, post, serverInfo } from './api.js';
 import { excerpt, h, linkDetails, nodeDetails } from './details.js';
 import { frame, requestDraw, resize, startSimulation } from './draw.js';
 import { listen } from './input.js';
@@ -68,8 +69,7 @@ function setGraph(data) {
   G.focus = data.focus || null;
   G.truncated = !!data.truncated;
   G.stats = data.stats || null;
-  G.buckets = { active: [], candidate: [], killed: [] };
-  for (const l of links) (G.buckets[l.status] || G.buckets.candidate).push(l);
+  rebucket();
   G.labelOrder = nodes.slice().sort((a, b) =>
     (b.kind === 'note') - (a.kind === 'note') || b.degree - a.degree || (a.id < b.id ? -1 : 1));
   const kept = nodes.filter((n) => n.placed && old.has(n.id)).length;
@@ -77,6 +77,12 @@ function setGraph(data) {
   ui.autoFrame = true;
   ui.hover = null;
   renderChrome();
+}
+
+/** Sort the links into the drawing's buckets by status (after a load, or after a review changed a status). */
+function rebucket() {
+  G.buckets = { active: [], candidate: [], killed: [] };
+  for (const l of G.links) (G.buckets[l.status] || G.buckets.candidate).push(l);
 }
 
 // ---------------------------------------------------------------- chrome around the canvas
@@ -175,8 +181,10 @@ async function loadStoreTotals() {
 
 // ---------------------------------------------------------------- details panel
 let detailsSeq = 0;
+let shownLink = null; // the explain_edge payload in the panel: re-rendered when the server turns out to allow writes
 
 function select(sel) {
+  shownLink = null;
   ui.selected = sel;
   requestDraw();
 }
@@ -233,8 +241,10 @@ async function showLink(id) {
 
 function renderLink(x, id) {
   const e = x.edge || x;
+  shownLink = { x, id };
   setDetails(linkDetails(x, id, {
     drawnLink: G.links.find((l) => l.id === (e.id ?? id)), titleOf, showNode, focusOn: loadGraph,
+    review: ui.writable ? (action, reason) => review(action, e.id ?? id, reason) : null,
   }));
 }
 
@@ -242,6 +252,89 @@ function clearSelection() {
   detailsSeq++;
   select(null);
   el.details.replaceChildren(h('p', { class: 'muted' }, 'Click a node or a link.'));
+}
+
+// ---------------------------------------------------------------- reviewing edges (a server that allows writes)
+const REVIEW = {
+  validate: { op: 'validate_edge', doing: 'Validating', what: 'Validate', args: {} },
+  weaken: { op: 'weaken_edge', doing: 'Weakening', what: 'Weaken', args: { factor: 0.5 } },
+  kill: { op: 'kill_edge', doing: 'Killing', what: 'Kill', args: {} },
+};
+
+/** Whether this server takes writes, from `GET api` (once, at start): the review controls appear only if it does. */
+async function loadServerInfo() {
+  try {
+    const info = await serverInfo();
+    ui.writable = info.read_only === false;
+  } catch (err) {
+    ui.writable = false;
+    reportError('Server info', err);
+  }
+  if (ui.writable && shownLink) renderLink(shownLink.x, shownLink.id);
+}
+
+function describeLink(l, id) {
+  return l ? `edge ${id} (${excerpt(titleOf(l.src), 40)} → ${excerpt(titleOf(l.dst), 40)}, ${l.type})` : `edge ${id}`;
+}
+
+/** Run one review action on an edge; then say what happened, redraw the link with its new status (a killed link
+ * goes unless "killed" is ticked), and refresh its details. Errors go to the status line. */
+async function review(action, id, reason) {
+  const how = REVIEW[action];
+  const link = G.links.find((l) => l.id === id);
+  const name = describeLink(link, id);
+  setStatus(`${how.doing} ${name}…`, 'busy');
+  let result;
+  try {
+    result = await post(how.op, { id, ...how.args, ...(reason ? { reason } : {}) });
+  } catch (err) {
+    reportError(how.what, err);
+    return;
+  }
+  if (link && result.status) {
+    link.status = result.status;
+    if (typeof result.strength === 'number') link.weight = result.strength;
+    rebucket();
+    renderChrome();
+    requestDraw();
+  }
+  let kind = 'info';
+  let text;
+  if (action === 'validate') {
+    const why = Array.isArray(result.reasons) && result.reasons.length ? ` (${result.reasons.join(', ')})` : '';
+    if (result.validated) text = `Validated ${name}: it is ${result.status} now.`;
+    else { text = `Not validated: ${name} stays ${result.status}${why}.`; kind = 'error'; }
+  } else if (action === 'weaken') {
+    text = `Weakened ${name}: strength ${result.previous_strength} → ${result.strength}` +
+      (result.status !== result.previous_status ? `, now ${result.status}.` : '.');
+  } else {
+    text = `Killed ${name}.` + (el.showKilled.checked ? '' : ' Tick “killed” to see it.');
+  }
+  setStatus(text, kind);
+  await refreshLink(id, action);
+}
+
+/** Explain the edge again in place (no "Loading" flash), if it is still the one shown, and put the keyboard focus back
+ * on the same review button if it is still there, else on the panel's heading. */
+async function refreshLink(id, returnTo) {
+  if (!ui.selected || ui.selected.type !== 'link' || ui.selected.id !== id) return;
+  const seq = ++detailsSeq;
+  try {
+    const explained = await api('explain_edge', { id });
+    if (seq !== detailsSeq) return;
+    const hadFocus = el.details.contains(document.activeElement) || document.activeElement === document.body;
+    renderLink(explained, id);
+    if (!hadFocus) return;
+    const again = el.details.querySelector(`.review button[data-action="${returnTo}"]`) ||
+      el.details.querySelector('.review button') || el.details.querySelector('h3');
+    if (again) {
+      if (again.tagName === 'H3') again.tabIndex = -1;
+      again.focus();
+    }
+  } catch (err) {
+    if (seq !== detailsSeq) return;
+    reportError('Edge', err);
+  }
 }
 
 // ---------------------------------------------------------------- search
@@ -312,7 +405,7 @@ window.workbench = Object.freeze({
       nodes: G.nodes.length, links: G.links.length, visibleLinks: G.links.filter(linkVisible).length,
       focus: G.focus, truncated: G.truncated, stats: G.stats, view: { ...view }, autoFrame: ui.autoFrame,
       settled: !sim.running, ticks: sim.ticks, alpha: sim.alpha, drawn: { ...ui.drawn }, perf: { ...ui.perf },
-      loading: ui.loading,
+      loading: ui.loading, writable: ui.writable,
       selected: ui.selected && { ...ui.selected }, status: { ...ui.status }, errors: ui.errors.slice(),
       requests: ui.requests.slice(), canvas: { ...ui.size }, nodeIds: G.nodes.map((n) => n.id),
       linksByStatus: Object.fromEntries(Object.entries(G.buckets).map(([k, v]) => [k, v.map((l) => l.id)])),
@@ -325,6 +418,12 @@ window.workbench = Object.freeze({
     const p = toScreen(n.x, n.y);
     return client(p.x, p.y);
   },
+  /** What a click at this client point would pick: {node: id} or {link: id}, or null. */
+  hitAt(x, y) {
+    const rect = el.canvas.getBoundingClientRect();
+    const hit = hitTest(x - rect.left, y - rect.top);
+    return hit ? (hit.node ? { node: hit.node.id } : { link: hit.link.id }) : null;
+  },
   /** A link's midpoint in client coordinates, or null. */
   linkMidpoint(id) {
     const l = G.links.find((x) => x.id === id);
@@ -332,13 +431,14 @@ window.workbench = Object.freeze({
     const p = toScreen((l.s.x + l.t.x) / 2, (l.s.y + l.t.y) / 2);
     return client(p.x, p.y);
   },
-  /** A visible link whose midpoint a click would pick (no node or other link in the way): {id, x, y}. */
-  clickableLink() {
+  /** A visible link (of this status, if given) whose midpoint a click would pick (no node or other link in the way):
+   * {id, status, x, y}, or null. */
+  clickableLink(status) {
     for (const l of G.links) {
-      if (!linkVisible(l)) continue;
+      if (!linkVisible(l) || (status && l.status !== status)) continue;
       const p = toScreen((l.s.x + l.t.x) / 2, (l.s.y + l.t.y) / 2);
       const hit = inCanvas(p) && hitTest(p.x, p.y);
-      if (hit && hit.link === l) return { id: l.id, ...client(p.x, p.y) };
+      if (hit && hit.link === l) return { id: l.id, status: l.status, ...client(p.x, p.y) };
     }
     return null;
   },
@@ -370,5 +470,6 @@ window.workbench = Object.freeze({
 // ---------------------------------------------------------------- start
 readColours();
 resize();
+loadServerInfo();
 loadGraph(focusFromHash());
 loadStoreTotals();
