@@ -275,3 +275,17 @@ def test_a_read_only_server_on_postgresql_sees_other_writers(pg_db_url: str, mak
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_the_openapi_document_is_valid_and_follows_the_operation_table(serve) -> None:
+    from openapi_spec_validator import validate
+
+    status, doc, _ = serve(mount="/mnemon", token="t")("/mnemon/api/openapi.json",
+                                                       headers={"Authorization": "Bearer t"})
+    assert status == 200
+    validate(doc)
+    assert doc["servers"] == [{"url": "/mnemon"}] and doc["security"] == [{"token": []}]
+    for op in OPERATIONS:
+        item = doc["paths"][f"/api/{op.name}"]
+        assert item["post"]["requestBody"]["content"]["application/json"]["schema"] == op.schema()
+        assert ("get" in item) is op.read_only  # a write is never offered as a GET

@@ -3,6 +3,7 @@
     GET  <mount>                 the workbench (a static page; it reads through the API below)
     GET  <mount>static/<file>    its assets
     GET  <mount>api              the operations, each with its argument schema and whether it writes
+    GET  <mount>api/openapi.json the same as an OpenAPI 3.1 document
     GET  <mount>api/<name>?a=1   a read-only operation; query arguments are typed by the schema
     POST <mount>api/<name>       any operation; arguments as a JSON object body (Content-Type: application/json)
 
@@ -115,6 +116,9 @@ class Api:
         if rest == "api" or rest.startswith("api/"):
             self._authorise(headers)
             name = rest[4:]
+            if name == "openapi.json":
+                _allow(method, ("GET",))
+                return _json(200, openapi(self.mount, secured=self.token is not None))
             if not name:
                 _allow(method, ("GET",))
                 return _json(200, {"ok": True, "read_only": not self.allow_writes, "operations": [
@@ -151,6 +155,50 @@ class Api:
         check_args(op, args)
         with self._lock:
             return _json(200, op.call(self.mem_factory(), args))
+
+
+def openapi(mount: str, *, secured: bool = False) -> dict[str, Any]:
+    """An OpenAPI 3.1 description of the API, made from the operation table (so it cannot drift from it): a client
+    generator or a fuzzer reads the same schemas `check_args` enforces."""
+    from ... import __version__
+
+    error = {"$ref": "#/components/schemas/Error"}
+    failures = {str(status): {"description": code, "content": {"application/json": {"schema": error}}}
+                for code, status in sorted(STATUS_OF_CODE.items(), key=lambda kv: kv[1])}
+    paths: dict[str, Any] = {}
+    for op in OPERATIONS:
+        answer = {"200": {"description": "the JSON the CLI prints for the same call",
+                          "content": {"application/json": {"schema": {"type": "object"}}}}, **failures}
+        item: dict[str, Any] = {"post": {
+            "operationId": op.name, "summary": op.description,
+            "requestBody": {"required": bool(op.required), "content": {"application/json": {"schema": op.schema()}}},
+            "responses": answer}}
+        if op.read_only:
+            item["get"] = {"operationId": f"{op.name}_get", "summary": op.description, "responses": answer,
+                           "parameters": [{"name": name, "in": "query", "required": name in op.required,
+                                           "schema": spec, **({"style": "form", "explode": False}
+                                                              if spec.get("type") == "array" else {})}
+                                          for name, spec in op.properties.items()]}
+        else:
+            item["post"]["description"] = "Writes: refused with 403 `readonly` unless the server allows writes."
+        paths[f"/api/{op.name}"] = item
+    doc: dict[str, Any] = {
+        "openapi": "3.1.0",
+        "info": {"title": "mnemon", "version": __version__,
+                 "description": "Local-first graph memory for agents: the operations of `mnemon serve`."},
+        "servers": [{"url": mount.rstrip("/") or "/"}],
+        "paths": paths,
+        "components": {"schemas": {"Error": {
+            "type": "object", "required": ["ok", "error"],
+            "properties": {"ok": {"const": False}, "error": {
+                "type": "object", "required": ["code", "message"],
+                "properties": {"code": {"type": "string"}, "message": {"type": "string"},
+                               "details": {"type": "object"}}}}}}},
+    }
+    if secured:
+        doc["components"]["securitySchemes"] = {"token": {"type": "http", "scheme": "bearer"}}
+        doc["security"] = [{"token": []}]
+    return doc
 
 
 def query_args(op: Operation, query: str) -> dict[str, Any]:
@@ -322,4 +370,4 @@ def serve(mem_factory: Callable[[], Any], *, host: str, port: int, mount: str = 
 
 
 __all__ = ["Api", "HttpError", "Response", "WORKBENCH", "body_args", "is_loopback", "make_server", "normal_mount",
-           "query_args", "serve"]
+           "openapi", "query_args", "serve"]
