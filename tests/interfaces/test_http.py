@@ -127,6 +127,12 @@ def test_a_read_only_server_refuses_writes_and_a_writable_one_takes_them(serve, 
     ("/static/../server.py", {}, 404, "not_found"),
     ("/static/%2e%2e%2fserver.py", {}, 404, "not_found"),
     ("/static/nothing.js", {}, 404, "not_found"),
+    # found by fuzzing the OpenAPI document (schemathesis): each was a 500 before
+    ("/api/log?limit=89132426750661836800", {}, 400, "invalid_input"),
+    ("/api/explain_edge", {"body": {"id": 3009289333626470791261454336}}, 400, "invalid_input"),
+    ("/api/search", {"body": {"query": "x", "limit": 16350719444158534123520}}, 400, "invalid_input"),
+    ("/api/recall?query=x", {"method": "TRACE"}, 405, "method_not_allowed"),
+    ("/api/recall?query=x", {"method": "OPTIONS"}, 405, "method_not_allowed"),
 ])
 def test_bad_requests_get_the_envelope_and_a_matching_status(serve, path: str, kwargs: dict, status: int,
                                                              code: str) -> None:
@@ -289,3 +295,24 @@ def test_the_openapi_document_is_valid_and_follows_the_operation_table(serve) ->
         item = doc["paths"][f"/api/{op.name}"]
         assert item["post"]["requestBody"]["content"]["application/json"]["schema"] == op.schema()
         assert ("get" in item) is op.read_only  # a write is never offered as a GET
+
+
+def test_a_json_null_is_an_argument_not_given(serve, mem) -> None:
+    mem.remember("The pilot starts in June", category="fact")
+    status, out, _ = serve()("/api/log", body={"limit": None, "op": None})
+    assert status == 200 and out["entries"] == mem.log()["entries"]
+    status, err, _ = serve()("/api/recall", body={"query": None})
+    assert status == 400 and "missing argument 'query'" in err["error"]["message"]
+
+
+@pytest.mark.parametrize("args", [["search", "x", "--limit", "99999999999999999999999"],
+                                  ["log", "--limit", "99999999999999999999999"],
+                                  ["explain-edge", "99999999999999999999999"]])
+def test_huge_numbers_on_the_command_line_are_invalid_input(cli_run, mem, args: list[str]) -> None:
+    code, out = cli_run(["--db", mem.rt.store.path, *args])
+    assert code != 0 and out["error"]["code"] == "invalid_input"
+
+
+def test_a_number_must_be_finite(serve) -> None:
+    status, err, _ = serve(allow_writes=True)("/api/link", raw=b'{"source_id": "a", "target_id": "b", "weight": NaN}')
+    assert status == 400 and "finite" in err["error"]["message"]

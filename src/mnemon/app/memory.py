@@ -35,6 +35,7 @@ else:
     class VaultMixin:
         pass
 
+MAX_LOG_LIMIT = 10_000
 # looked up in this order, each module imported only when the ones before it lack the method: `ingest` must not
 # import the context packs (and with them recall and numpy)
 _MIXINS = (("vault.facade", "VaultMixin"), ("world.facade", "WorldMixin"), ("thoughts", "ContextMixin"))
@@ -190,8 +191,8 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
                           include_candidates=include_candidates, include_killed=include_killed)
 
     def log(self, *, limit: int = 20, op: str | None = None) -> dict[str, Any]:
-        if limit < 1:
-            raise InvalidInput("--limit must be at least 1")
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LOG_LIMIT:
+            raise InvalidInput(f"--limit must be from 1 to {MAX_LOG_LIMIT}")
         return {"entries": [{"id": e.id, "op": e.op, "insight_id": e.node_id, "detail": e.detail,
                              "created_at": e.created_at} for e in self.rt.store.oplog(limit, op=op)]}
 

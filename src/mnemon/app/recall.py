@@ -391,6 +391,8 @@ def keyword_only(rt: Runtime, query: str, *, limit: int = 10, brief: bool = Fals
     """`mnemon search`: FTS5/BM25 keyword search, no graph, no vectors."""
     if not query.strip():
         raise InvalidInput("query must be a non-empty string")
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+        raise InvalidInput(f"--limit must be from 1 to {MAX_LIMIT}")
     hits = rt.store.keyword_search(tokens(query), limit)
     nodes = rt.store.get_nodes([i for i, _ in hits])
     if hits and not rt.store.readonly:

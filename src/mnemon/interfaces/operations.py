@@ -6,12 +6,14 @@ take the same arguments, are checked the same way (`check_args`) and return the 
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import InvalidInput
 
+MAX_INTEGER = 2**63 - 1  # what a store can hold; past it the database driver fails instead of the argument check
 _JSON_TYPES: Mapping[str, tuple[type, ...]] = {"string": (str,), "integer": (int,), "number": (int, float),
                                                "boolean": (bool,), "array": (list,), "object": (dict,)}
 
@@ -36,6 +38,8 @@ def check_args(op: Operation, args: Any) -> dict[str, Any]:
     about a typo'd argument instead of having it ignored)."""
     if not isinstance(args, dict):
         raise InvalidInput(f"{op.name}: arguments must be a JSON object")
+    # JSON null means "not given": the operation's default applies (a None reaching the facade was a crash)
+    args = {name: value for name, value in args.items() if value is not None}
     unknown = sorted(set(args) - set(op.properties))
     if unknown:
         raise InvalidInput(f"{op.name}: unknown argument {unknown[0]!r}; it takes {', '.join(op.properties) or 'none'}")
@@ -50,6 +54,10 @@ def check_args(op: Operation, args: Any) -> dict[str, Any]:
         if value is not None and kinds and wrong:
             raise InvalidInput(f"{op.name}: argument {name!r} must be {'an' if expected == 'integer' else 'a'} "
                                f"{expected}; got {type(value).__name__}")
+        if expected == "integer" and not -MAX_INTEGER <= value <= MAX_INTEGER:
+            raise InvalidInput(f"{op.name}: argument {name!r} is out of range")
+        if expected == "number" and not math.isfinite(value):  # Python's JSON reads NaN and Infinity
+            raise InvalidInput(f"{op.name}: argument {name!r} must be a finite number")
         if expected == "array" and isinstance(value, list) and not all(isinstance(v, str) for v in value):
             raise InvalidInput(f"{op.name}: argument {name!r} must be a list of strings")
     return args

@@ -21,13 +21,16 @@ from .ingest import _EdgeView
 from .plan import ingest_gate
 
 
+MAX_EDGE_ID = 2**63 - 1
+
+
 def _edge_id(raw: Any) -> int:
     try:
         value = int(str(raw).strip())
     except (TypeError, ValueError):
         raise InvalidInput(f"edge id must be an integer, got {raw!r}", edge_id=str(raw)) from None
-    if value < 1:
-        raise InvalidInput(f"edge id must be positive, got {value}", edge_id=value)
+    if not 1 <= value <= MAX_EDGE_ID:  # beyond SQLite's integers no edge can exist, and the driver would fail
+        raise InvalidInput(f"edge id must be from 1 to {MAX_EDGE_ID}, got {value}", edge_id=str(value))
     return value
 
 

@@ -152,7 +152,7 @@ class Api:
             raise HttpError("method_not_allowed", f"{method} is not supported; use GET or POST")
         if not op.read_only and not self.allow_writes:
             raise ReadOnly(f"{name} writes, and this server is read-only; start it with --allow-writes")
-        check_args(op, args)
+        args = check_args(op, args)
         with self._lock:
             return _json(200, op.call(self.mem_factory(), args))
 
@@ -316,7 +316,7 @@ def _handler(api: Api) -> type[BaseHTTPRequestHandler]:
             if self.command != "HEAD":
                 self.wfile.write(reply.body)
 
-        do_GET = do_POST = do_HEAD = do_PUT = do_DELETE = do_PATCH = _serve
+        do_GET = do_POST = do_HEAD = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = _serve
 
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's signature
             """Quiet: the server's stdout is its one JSON document and a request log is not a user's business."""
