@@ -96,8 +96,9 @@ def test_a_read_only_server_refuses_writes_and_a_writable_one_takes_them(serve, 
     status, err, _ = read_only("/api/remember", body={"content": "the lease ends in May"})
     assert status == 403 and err["error"]["code"] == "readonly"
     assert mem.recall("lease")["results"] == []
-    status, err, _ = read_only("/api/remember?content=x")
+    status, err, headers = read_only("/api/remember?content=x")
     assert status == 405 and err["error"]["code"] == "method_not_allowed"  # a write is never a GET
+    assert headers["Allow"] == "POST"
 
     writable = serve(allow_writes=True)
     status, done, _ = writable("/api/remember", body={"content": "The office lease ends in May", "tags": ["office"]})
@@ -316,3 +317,12 @@ def test_huge_numbers_on_the_command_line_are_invalid_input(cli_run, mem, args: 
 def test_a_number_must_be_finite(serve) -> None:
     status, err, _ = serve(allow_writes=True)("/api/link", raw=b'{"source_id": "a", "target_id": "b", "weight": NaN}')
     assert status == 400 and "finite" in err["error"]["message"]
+
+
+def test_schema_ranges_are_the_facade_ranges() -> None:
+    from mnemon.app.context import MAX_BUDGET
+    from mnemon.interfaces import operations
+
+    assert operations.MAX_BUDGET == MAX_BUDGET
+    limit = BY_NAME["recall"].properties["limit"]
+    assert (limit["minimum"], limit["maximum"]) == (1, 100)

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..core.errors import InvalidInput
 
+MAX_BUDGET = 200_000  # app.context's (a test pins them equal): importing it here would load recall for `mcp serve`
 MAX_INTEGER = 2**63 - 1  # what a store can hold; past it the database driver fails instead of the argument check
 _JSON_TYPES: Mapping[str, tuple[type, ...]] = {"string": (str,), "integer": (int,), "number": (int, float),
                                                "boolean": (bool,), "array": (list,), "object": (dict,)}
@@ -54,8 +55,10 @@ def check_args(op: Operation, args: Any) -> dict[str, Any]:
         if value is not None and kinds and wrong:
             raise InvalidInput(f"{op.name}: argument {name!r} must be {'an' if expected == 'integer' else 'a'} "
                                f"{expected}; got {type(value).__name__}")
-        if expected == "integer" and not -MAX_INTEGER <= value <= MAX_INTEGER:
-            raise InvalidInput(f"{op.name}: argument {name!r} is out of range")
+        spec = op.properties[name]
+        low, high = spec.get("minimum", -MAX_INTEGER), spec.get("maximum", MAX_INTEGER)
+        if expected == "integer" and not low <= value <= high:
+            raise InvalidInput(f"{op.name}: argument {name!r} must be from {low} to {high}; got {value}")
         if expected == "number" and not math.isfinite(value):  # Python's JSON reads NaN and Infinity
             raise InvalidInput(f"{op.name}: argument {name!r} must be a finite number")
         if expected == "array" and isinstance(value, list) and not all(isinstance(v, str) for v in value):
@@ -67,8 +70,14 @@ def _s(desc: str) -> dict[str, Any]:
     return {"type": "string", "description": desc}
 
 
-def _i(desc: str) -> dict[str, Any]:
-    return {"type": "integer", "description": desc}
+def _i(desc: str, low: int | None = None, high: int | None = None) -> dict[str, Any]:
+    """An integer argument; its range, when given, is part of the schema `check_args` enforces."""
+    spec: dict[str, Any] = {"type": "integer", "description": desc}
+    if low is not None:
+        spec["minimum"] = low
+    if high is not None:
+        spec["maximum"] = high
+    return spec
 
 
 def _b(desc: str) -> dict[str, Any]:
@@ -79,7 +88,7 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("remember", "Store one memory (exact repeats are skipped; the diff is advice). Returns the seed's "
               "remember JSON.",
               {"content": _s("the memory"), "category": _s("preference|decision|fact|insight|context|general"),
-               "importance": _i("1-5"), "tags": {"type": "array", "items": {"type": "string"}},
+               "importance": _i("1-5", 1, 5), "tags": {"type": "array", "items": {"type": "string"}},
                "entities": {"type": "array", "items": {"type": "string"}},
                "source": _s("who wrote it (default agent)")},
               ("content",), False,
@@ -87,17 +96,17 @@ OPERATIONS: tuple[Operation, ...] = (
                                       importance=a.get("importance", 3), tags=a.get("tags"),
                                       entities=a.get("entities"), source=a.get("source", "agent"))),
     Operation("recall", "Smart recall: intent-aware graph retrieval with signals per result.",
-              {"query": _s("what to recall"), "limit": _i("1-100, default 10"),
+              {"query": _s("what to recall"), "limit": _i("1-100, default 10", 1, 100),
                "intent": _s("WHY|WHEN|ENTITY|GENERAL"), "brief": _b("ids and excerpts only")},
               ("query",), True,
               lambda m, a: m.recall(a["query"], limit=a.get("limit", 10), intent=a.get("intent"),
                                     brief=bool(a.get("brief", False)))),
-    Operation("search", "Keyword-only search (FTS5 BM25).", {"query": _s("keywords"), "limit": _i("default 10")},
+    Operation("search", "Keyword-only search (FTS5 BM25).", {"query": _s("keywords"), "limit": _i("1-100, default 10", 1, 100)},
               ("query",), True, lambda m, a: m.search(a["query"], limit=a.get("limit", 10))),
     Operation("show", "One memory or graph node in full, with its edges.", {"id": _s("node id")}, ("id",), True,
               lambda m, a: m.show(a["id"])),
     Operation("related", "Breadth-first neighbourhood of a memory.",
-              {"id": _s("memory id"), "depth": _i("1-10, default 2"), "edge_type": _s("only this edge type")},
+              {"id": _s("memory id"), "depth": _i("1-10, default 2", 1, 10), "edge_type": _s("only this edge type")},
               ("id",), True, lambda m, a: m.related(a["id"], depth=a.get("depth", 2), edge_type=a.get("edge_type"))),
     Operation("link", "Create or replace an edge (supersedes demotes the target in recall).",
               {"source_id": _s("from"), "target_id": _s("to"),
@@ -111,12 +120,13 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("status", "Counts, top entities, size and embedding coverage.", {}, (), True, lambda m, a: m.status()),
     Operation("retrieve", "A context pack for a prompt: items with truth policies within a character budget; a "
               "vault path in the prompt (Projects/, lighthouse.md) keeps it to those notes.",
-              {"prompt": _s("the prompt"), "budget": _i("characters, default 2500"), "max_items": _i("default 8")},
+              {"prompt": _s("the prompt"), "budget": _i("characters, default 2500", 1, MAX_BUDGET),
+               "max_items": _i("1-100, default 8", 1, 100)},
               ("prompt",), True,
               lambda m, a: m.retrieve(a["prompt"], budget=a.get("budget", 2500), max_items=a.get("max_items", 8))),
     Operation("surface", "Thought cards: from retrieval for a prompt, or (without one) the strongest proactive "
               "candidates; each with its path, evidence and suggested actions (no card images).",
-              {"prompt": _s("the prompt (leave out for proactive cards)"), "limit": _i("1-50, default 5"),
+              {"prompt": _s("the prompt (leave out for proactive cards)"), "limit": _i("1-50, default 5", 1, 50),
                "hints": _s("comma-separated words that raise the items holding them")},
               (), True,
               lambda m, a: m.surface(prompt=a.get("prompt"), limit=a.get("limit", 5), hints=a.get("hints"))),
@@ -124,19 +134,20 @@ OPERATIONS: tuple[Operation, ...] = (
               "lapsed and unbacked beliefs, due predictions, contradictions), the contract check and the rules; "
               "the error `contract_failed` when the database breaks its contract.",
               {"prompt": _s("the user's prompt"), "as_of": _s("ISO instant to replay the world at"),
-               "budget": _i("characters, default 2500"), "max_items": _i("1-100, default 8"),
-               "surface_limit": _i("thought cards to add, 0-50, default 0")},
+               "budget": _i("characters, default 2500", 1, MAX_BUDGET), "max_items": _i("1-100, default 8", 1, 100),
+               "surface_limit": _i("thought cards to add, 0-50, default 0", 0, 50)},
               ("prompt",), True,
               lambda m, a: m.agent_preflight(a["prompt"], as_of=a.get("as_of"), budget=a.get("budget", 2500),
                                              max_items=a.get("max_items", 8),
                                              surface_limit=a.get("surface_limit", 0))),
     Operation("explain_edge", "Why an edge exists: relation, status, truth policy, evidence, source path, "
-              "confidence and its audit events.", {"id": _i("edge id")}, ("id",), True,
+              "confidence and its audit events.", {"id": _i("edge id", 1, MAX_INTEGER)}, ("id",), True,
               lambda m, a: m.explain_edge(a["id"])),
     Operation("graph", "A bounded part of the graph to draw: around a focus node (breadth-first, strongest edges "
               "first) or, without one, the best-connected notes; `truncated` says when the limits cut it.",
-              {"focus": _s("node id to centre on"), "depth": _i("hops from the focus, 1-4, default 1"),
-               "max_nodes": _i("1-2000, default 150"), "max_links": _i("0-10000, default 600"),
+              {"focus": _s("node id to centre on"), "depth": _i("hops from the focus, 1-4, default 1", 1, 4),
+               "max_nodes": _i("1-2000, default 150", 1, 2000),
+               "max_links": _i("0-10000, default 600", 0, 10_000),
                "include_candidates": _b("draw candidate edges (default true)"),
                "include_killed": _b("draw killed edges (default false)")},
               (), True,
@@ -145,19 +156,19 @@ OPERATIONS: tuple[Operation, ...] = (
                                    include_candidates=a.get("include_candidates", True),
                                    include_killed=a.get("include_killed", False))),
     Operation("validate_edge", "Confirm an edge as a person: it becomes active (if the write gate allows), and "
-              "rebuilds and replays keep it.", {"id": _i("edge id"), "reason": _s("why (kept in its audit log)")},
+              "rebuilds and replays keep it.", {"id": _i("edge id", 1, MAX_INTEGER), "reason": _s("why (kept in its audit log)")},
               ("id",), False, lambda m, a: m.validate_edge(a["id"], reason=a.get("reason", ""))),
     Operation("kill_edge", "Reject an edge as a person: a tombstone no rebuild, re-parse or replay brings back.",
-              {"id": _i("edge id"), "reason": _s("why (kept in its audit log)")},
+              {"id": _i("edge id", 1, MAX_INTEGER), "reason": _s("why (kept in its audit log)")},
               ("id",), False, lambda m, a: m.kill_edge(a["id"], reason=a.get("reason", "")), destructive=True),
     Operation("weaken_edge", "Lower an edge's strength (×factor, not below floor); below 0.1 it drops to candidate.",
-              {"id": _i("edge id"), "reason": _s("why (kept in its audit log)"), "factor": {"type": "number"},
+              {"id": _i("edge id", 1, MAX_INTEGER), "reason": _s("why (kept in its audit log)"), "factor": {"type": "number"},
                "floor": {"type": "number"}},
               ("id",), False,
               lambda m, a: m.weaken_edge(a["id"], reason=a.get("reason", ""), factor=a.get("factor", 0.5),
                                          floor=a.get("floor", 0.0))),
     Operation("log", "The newest entries of the audit log (writes, forgets, prunes).",
-              {"limit": _i("default 20"), "op": _s("only this operation")}, (), True,
+              {"limit": _i("1-10000, default 20", 1, 10_000), "op": _s("only this operation")}, (), True,
               lambda m, a: m.log(limit=a.get("limit", 20), op=a.get("op"))),
 )
 BY_NAME: Mapping[str, Operation] = {op.name: op for op in OPERATIONS}

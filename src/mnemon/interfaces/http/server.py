@@ -50,9 +50,10 @@ _TRUE, _FALSE = frozenset({"true", "1", "yes", "on"}), frozenset({"false", "0", 
 class HttpError(MnemonError):
     """A refusal of the HTTP layer itself (unknown route, wrong method, body too large); `code` is set per case."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, allow: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.code = code
+        self.allow = allow  # for a 405: the methods that would have been accepted
 
 
 @dataclass(frozen=True)
@@ -99,8 +100,9 @@ class Api:
             payload, _ = from_exception(exc)
             if not isinstance(exc, MnemonError):  # a bug: the operator's log gets it, the caller the envelope
                 sys.stderr.write(f"mnemon serve: internal error on {method} {target}: {exc!r}\n")
-            return _json(STATUS_OF_CODE.get(payload["error"]["code"], 400 if isinstance(exc, MnemonError) else 500),
-                         payload)
+            status = STATUS_OF_CODE.get(payload["error"]["code"], 400 if isinstance(exc, MnemonError) else 500)
+            allow = getattr(exc, "allow", ())
+            return Response(status, dumps(payload).encode(), headers={"Allow": ", ".join(allow)} if allow else {})
 
     def _route(self, method: str, target: str, headers: Mapping[str, str], body: bytes) -> Response:
         if self.loopback_only and not is_loopback(_host_name(headers.get("host", ""))):
@@ -142,14 +144,15 @@ class Api:
             raise HttpError("not_found", f"no operation {name!r}; GET {self.mount}api lists them")
         if method == "GET":
             if not op.read_only:
-                raise HttpError("method_not_allowed", f"{name} writes: POST its arguments as JSON")
+                raise HttpError("method_not_allowed", f"{name} writes: POST its arguments as JSON", ("POST",))
             args = query_args(op, query)
         elif method == "POST":
             if headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
                 raise HttpError("unsupported_media_type", "POST a JSON object with Content-Type: application/json")
             args = body_args(body)
         else:
-            raise HttpError("method_not_allowed", f"{method} is not supported; use GET or POST")
+            raise HttpError("method_not_allowed", f"{method} is not supported; use GET or POST",
+                            ("GET", "POST") if op.read_only else ("POST",))
         if not op.read_only and not self.allow_writes:
             raise ReadOnly(f"{name} writes, and this server is read-only; start it with --allow-writes")
         args = check_args(op, args)
@@ -267,7 +270,7 @@ def _json(status: int, payload: Any) -> Response:
 
 def _allow(method: str, allowed: tuple[str, ...]) -> None:
     if method not in allowed:
-        raise HttpError("method_not_allowed", f"{method} is not supported here; use {' or '.join(allowed)}")
+        raise HttpError("method_not_allowed", f"{method} is not supported here; use {' or '.join(allowed)}", allowed)
 
 
 def _host_name(host: str) -> str:
@@ -316,7 +319,23 @@ def _handler(api: Api) -> type[BaseHTTPRequestHandler]:
             if self.command != "HEAD":
                 self.wfile.write(reply.body)
 
-        do_GET = do_POST = do_HEAD = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = _serve
+        def __getattr__(self, name: str) -> Any:
+            if name.startswith("do_"):  # every method, known or not (QUERY, TRACE…): the API answers 405 itself
+                return self._serve
+            raise AttributeError(name)
+
+        def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+            """The transport's own refusals (a malformed request line, headers too long) as the envelope too."""
+            body = dumps(error_envelope("invalid_input" if code < 500 else "internal",
+                                        message or explain or f"HTTP {code}")).encode()
+            self.send_response(code, message)
+            self.send_header("Content-Type", "application/json; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            if self.command != "HEAD" and code >= 200 and code not in (204, 304):
+                self.wfile.write(body)
 
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's signature
             """Quiet: the server's stdout is its one JSON document and a request log is not a user's business."""
