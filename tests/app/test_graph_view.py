@@ -102,3 +102,16 @@ def test_limits_always_hold(vault_mem, max_nodes: int, max_links: int, depth: in
     assert all(link["src"] in ids and link["dst"] in ids for link in view["links"])
     if view["stats"]["links_among_nodes"] > max_links:
         assert view["truncated"]
+
+
+def test_a_folder_keeps_the_overview_to_its_notes(vault_mem) -> None:
+    people = vault_mem.graph(folder="People")
+    paths = [n["source_path"] for n in people["nodes"]]
+    assert people["folder"] == "People/" and paths and all(p.startswith("People/") for p in paths)
+    assert {n["id"] for n in vault_mem.graph(folder="/People/")["nodes"]} == {n["id"] for n in people["nodes"]}
+    assert vault_mem.graph(folder="Nowhere")["nodes"] == []  # not the store's memories instead
+    for bad in ("..", "People/../..", "/"):
+        with pytest.raises(InvalidInput):
+            vault_mem.graph(folder=bad)
+    with pytest.raises(InvalidInput):
+        vault_mem.graph(folder="People", focus="note:People/ada-quill.md")

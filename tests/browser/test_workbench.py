@@ -391,6 +391,18 @@ def test_limits_feed_the_graph_request(page: Page, server: str) -> None:
     assert page.console_errors == []
 
 
+def test_a_folder_draws_the_overview_of_its_notes(page: Page, server: str) -> None:
+    page.page.goto(server)
+    page.settled()
+    page.page.locator("#folder").fill("People")
+    page.page.locator("#folder").press("Enter")
+    page.wait("s.requests.some((u) => u.includes('folder=People')) && !s.loading")
+    ids = page.state()["nodeIds"]
+    assert ids and all(i.startswith("note:People/") for i in ids)
+    assert "People/" in _text(page, "#status")
+    assert page.console_errors == []
+
+
 def test_an_api_error_shows_in_the_status_line(page: Page, server: str) -> None:
     page.page.goto(server + "#focus=no-such-node")
     page.wait("s.status.kind === 'error'")

@@ -33,18 +33,21 @@ def _bounded(name: str, value: Any, low: int, high: int) -> int:
 
 
 def graph_view(rt: Runtime, *, focus: str | None = None, depth: int = 1, max_nodes: int = 150,
-               max_links: int = 600, include_candidates: bool = True, include_killed: bool = False) -> dict[str, Any]:
+               max_links: int = 600, include_candidates: bool = True, include_killed: bool = False,
+               folder: str | None = None) -> dict[str, Any]:
     max_nodes = _bounded("max_nodes", max_nodes, 1, MAX_NODES)
     max_links = _bounded("max_links", max_links, 0, MAX_LINKS)
     depth = _bounded("depth", depth, 1, MAX_DEPTH)
     statuses = ("active", *(("candidate",) if include_candidates else ()), *(("killed",) if include_killed else ()))
     store = rt.store
+    if focus and folder:
+        raise InvalidInput("give a focus or a folder, not both")
     if focus:
         if store.get_node(focus) is None:
             raise NotFound(f"no node {focus!r}; `mnemon recall` or the overview (no focus) lists ids")
         chosen, cut = _around(rt, focus, depth, max_nodes, statuses)
     else:
-        chosen, cut = _overview(rt, max_nodes)
+        chosen, cut = _overview(rt, max_nodes, _folder_prefix(folder) if folder else None)
     nodes = store.get_nodes(chosen)
     chosen = [i for i in chosen if i in nodes]  # a deleted memory is not drawn
     inside = set(chosen)
@@ -55,6 +58,7 @@ def graph_view(rt: Runtime, *, focus: str | None = None, depth: int = 1, max_nod
     degree = store.edge_counts(chosen)
     return {
         "focus": focus or None,
+        "folder": _folder_prefix(folder) if folder else None,
         "nodes": [_node(nodes[i], degree.get(i, 0)) for i in chosen],
         "links": [_link(e) for e in edges[:max_links]],
         "truncated": cut or len(edges) > max_links,
@@ -85,10 +89,19 @@ def _around(rt: Runtime, focus: str, depth: int, max_nodes: int, statuses: tuple
     return order, False
 
 
-def _overview(rt: Runtime, max_nodes: int) -> tuple[list[str], bool]:
-    """The best-connected notes; a store without notes offers its recent memories instead."""
-    pool = [n.id for n in islice(rt.store.iter_nodes(kind="note"), OVERVIEW_POOL)]
-    if not pool:
+def _folder_prefix(folder: str) -> str:
+    """"Projects" or "/Projects/" → "Projects/": a vault folder, as note paths start with it."""
+    parts = [p for p in str(folder).replace("\\", "/").split("/") if p]
+    if not parts or any(p in (".", "..") for p in parts):
+        raise InvalidInput(f"folder must be a vault folder like Projects or Areas/Finance; got {folder!r}")
+    return "/".join(parts) + "/"
+
+
+def _overview(rt: Runtime, max_nodes: int, prefix: str | None) -> tuple[list[str], bool]:
+    """The best-connected notes (under `prefix` when given); a store without notes offers its recent memories."""
+    notes = islice(rt.store.iter_nodes(kind="note"), OVERVIEW_POOL if prefix is None else None)
+    pool = [n.id for n in notes if prefix is None or str((n.metadata or {}).get("path", "")).startswith(prefix)]
+    if not pool and prefix is None:  # a folder without notes draws nothing, not the store's memories
         pool = rt.store.recent_memory_ids(OVERVIEW_POOL)
     degree = rt.store.edge_counts(pool)
     ranked = sorted(pool, key=lambda i: (-degree.get(i, 0), i))

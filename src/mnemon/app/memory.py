@@ -184,11 +184,12 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         return _curation().related(self.rt, node_id, depth=depth, edge_type=edge_type)
 
     def graph(self, *, focus: str | None = None, depth: int = 1, max_nodes: int = 150, max_links: int = 600,
-              include_candidates: bool = True, include_killed: bool = False) -> dict[str, Any]:
+              include_candidates: bool = True, include_killed: bool = False,
+              folder: str | None = None) -> dict[str, Any]:
         from .graph_view import graph_view
 
         return graph_view(self.rt, focus=focus, depth=depth, max_nodes=max_nodes, max_links=max_links,
-                          include_candidates=include_candidates, include_killed=include_killed)
+                          include_candidates=include_candidates, include_killed=include_killed, folder=folder)
 
     def log(self, *, limit: int = 20, op: str | None = None) -> dict[str, Any]:
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LOG_LIMIT:

@@ -161,10 +161,12 @@ def related(node_id: str, depth: int, edge_type: str | None) -> None:
 @click.option("--max-links", default=600, show_default=True, type=int)
 @click.option("--no-candidates", is_flag=True, help="Leave candidate edges out.")
 @click.option("--killed", is_flag=True, help="Include killed edges (tombstones).")
-def graph(focus: str | None, depth: int, max_nodes: int, max_links: int, no_candidates: bool, killed: bool) -> None:
+@click.option("--folder", help="Only the notes under this vault folder (without --focus).")
+def graph(focus: str | None, depth: int, max_nodes: int, max_links: int, no_candidates: bool, killed: bool,
+          folder: str | None) -> None:
     """A bounded part of the graph (nodes and the links among them), as the workbench draws it."""
     run(lambda c: c.mem.graph(focus=focus, depth=depth, max_nodes=max_nodes, max_links=max_links,
-                              include_candidates=not no_candidates, include_killed=killed))
+                              include_candidates=not no_candidates, include_killed=killed, folder=folder))
 
 
 @cli.command()

@@ -10,7 +10,7 @@ export const el = {
   canvas: $('graph'), status: $('status'), counts: $('counts'), details: $('details'), legend: $('legend'),
   empty: $('empty'), focusLabel: $('focus-label'), search: $('search'), q: $('q'), results: $('results'),
   resultsBox: $('results-box'), resultsTitle: $('results-title'), resultsClose: $('results-close'),
-  limits: $('limits'), maxNodes: $('max-nodes'), maxLinks: $('max-links'), depth: $('depth'),
+  limits: $('limits'), folder: $('folder'), maxNodes: $('max-nodes'), maxLinks: $('max-links'), depth: $('depth'),
   showCandidates: $('show-candidates'), showKilled: $('show-killed'), overview: $('overview'), frame: $('frame'),
 };
 export const ctx = el.canvas.getContext('2d');

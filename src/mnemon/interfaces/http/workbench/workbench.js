@@ -138,9 +138,12 @@ async function loadGraph(focus) {
     include_candidates: el.showCandidates.checked,
   };
   if (el.showKilled.checked) params.include_killed = true;
+  const folder = el.folder.value.trim();
   if (focus) {
     params.focus = focus;
     params.depth = limit(el.depth, 1);
+  } else if (folder) {
+    params.folder = folder;  // the overview of one vault folder
   }
   ui.loading = true;
   setStatus(focus ? `Loading the graph around ${focus}…` : 'Loading the overview…', 'busy');
@@ -153,6 +156,7 @@ async function loadGraph(focus) {
     if (location.hash !== hash) history.replaceState(null, '', hash || location.pathname + location.search);
     const shown = data.focus ? G.byId.get(data.focus) : null;
     setStatus(shown ? `Focused on “${excerpt(shown.title, 60)}”.` : data.focus ? `Focused on ${data.focus}.` :
+      data.folder ? `Overview of ${data.folder}: its best-connected notes. Double-click a node to focus on it.` :
       'Overview: the best-connected notes. Double-click a node to focus on it.');
   } catch (err) {
     if (seq !== graphSeq) return;
@@ -378,6 +382,7 @@ el.limits.addEventListener('submit', (e) => { e.preventDefault(); loadGraph(G.fo
 for (const input of [el.maxNodes, el.maxLinks, el.depth, el.showCandidates, el.showKilled]) {
   input.addEventListener('change', () => loadGraph(G.focus));
 }
+el.folder.addEventListener('change', () => loadGraph(null));  // a folder is an overview: it drops the focus
 el.overview.addEventListener('click', () => loadGraph(null));
 el.frame.addEventListener('click', frame);
 window.addEventListener('hashchange', () => {
