@@ -326,3 +326,19 @@ def test_schema_ranges_are_the_facade_ranges() -> None:
     assert operations.MAX_BUDGET == MAX_BUDGET
     limit = BY_NAME["recall"].properties["limit"]
     assert (limit["minimum"], limit["maximum"]) == (1, 100)
+
+
+def test_a_chunked_body_is_refused_not_read_as_the_next_request(mem) -> None:
+    import http.client
+
+    server = make_server(Api(lambda: mem), "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=30)
+        conn.request("POST", "/api/recall", body=iter([b'{"query": "x"}']),
+                     headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"})
+        resp = conn.getresponse()
+        assert resp.status == 411 and json.loads(resp.read())["error"]["code"] == "length_required"
+    finally:
+        server.shutdown()
+        server.server_close()

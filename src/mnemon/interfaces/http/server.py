@@ -37,8 +37,8 @@ MAX_BODY = 1 << 20  # a memory or a prompt, with room to spare; an import goes t
 DRAIN_LIMIT = 16 * MAX_BODY  # a refused body up to this size is read and dropped, so the client gets its 413
 STATUS_OF_CODE: Mapping[str, int] = {
     "invalid_input": 400, "path_refused": 400, "unauthorized": 401, "readonly": 403, "forbidden_host": 403,
-    "not_found": 404, "method_not_allowed": 405, "conflict": 409, "contract_failed": 409, "too_large": 413,
-    "unsupported_media_type": 415, "provider_unavailable": 503, "store_error": 500, "internal": 500,
+    "not_found": 404, "method_not_allowed": 405, "conflict": 409, "contract_failed": 409, "length_required": 411,
+    "too_large": 413, "unsupported_media_type": 415, "provider_unavailable": 503, "store_error": 500, "internal": 500,
 }
 CONTENT_TYPES: Mapping[str, str] = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                                     ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
@@ -299,7 +299,12 @@ def _handler(api: Api) -> type[BaseHTTPRequestHandler]:
                 size = int(length) if length else 0
             except ValueError:
                 size = -1
-            if size < 0 or size > MAX_BODY:  # refused; the connection closes after the answer
+            if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+                # not read here: left in the stream it would be parsed as the next request
+                reply = Response(411, dumps(error_envelope("length_required", "send the body with a Content-Length "
+                                                                              "(chunked bodies are not read)")).encode())
+                self.close_connection = True
+            elif size < 0 or size > MAX_BODY:  # refused; the connection closes after the answer
                 refusal = (error_envelope("too_large", f"the body must be at most {MAX_BODY} bytes") if size > MAX_BODY
                            else error_envelope("invalid_input", "bad Content-Length"))
                 reply = Response(413 if size > MAX_BODY else 400, dumps(refusal).encode())
