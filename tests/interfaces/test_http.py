@@ -342,3 +342,9 @@ def test_a_chunked_body_is_refused_not_read_as_the_next_request(mem) -> None:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_blank_required_text_is_refused_and_the_schema_says_so(serve) -> None:
+    status, err, _ = serve()("/api/recall?query=%20%20")
+    assert status == 400 and "blank" in err["error"]["message"]
+    assert BY_NAME["recall"].schema()["properties"]["query"]["pattern"] == r"\S"

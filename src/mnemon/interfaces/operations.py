@@ -14,7 +14,8 @@ from typing import Any
 from ..core.errors import InvalidInput
 
 MAX_BUDGET = 200_000  # app.context's (a test pins them equal): importing it here would load recall for `mcp serve`
-MAX_INTEGER = 2**63 - 1  # what a store can hold; past it the database driver fails instead of the argument check
+MAX_INTEGER = 2**63 - 1
+NOT_BLANK = r"\S"  # what a store can hold; past it the database driver fails instead of the argument check
 _JSON_TYPES: Mapping[str, tuple[type, ...]] = {"string": (str,), "integer": (int,), "number": (int, float),
                                                "boolean": (bool,), "array": (list,), "object": (dict,)}
 
@@ -30,7 +31,10 @@ class Operation:
     destructive: bool = False
 
     def schema(self) -> dict[str, Any]:
-        return {"type": "object", "properties": self.properties, "required": list(self.required),
+        # a required text cannot be blank: the facade refuses it, so the schema says so
+        properties = {name: {**spec, "pattern": NOT_BLANK} if name in self.required and spec.get("type") == "string"
+                      else spec for name, spec in self.properties.items()}
+        return {"type": "object", "properties": properties, "required": list(self.required),
                 "additionalProperties": False}
 
 
@@ -61,6 +65,8 @@ def check_args(op: Operation, args: Any) -> dict[str, Any]:
             raise InvalidInput(f"{op.name}: argument {name!r} must be from {low} to {high}; got {value}")
         if expected == "number" and not math.isfinite(value):  # Python's JSON reads NaN and Infinity
             raise InvalidInput(f"{op.name}: argument {name!r} must be a finite number")
+        if expected == "string" and name in op.required and not value.strip():
+            raise InvalidInput(f"{op.name}: argument {name!r} must not be blank")
         if expected == "array" and isinstance(value, list) and not all(isinstance(v, str) for v in value):
             raise InvalidInput(f"{op.name}: argument {name!r} must be a list of strings")
     return args
@@ -101,7 +107,8 @@ OPERATIONS: tuple[Operation, ...] = (
               ("query",), True,
               lambda m, a: m.recall(a["query"], limit=a.get("limit", 10), intent=a.get("intent"),
                                     brief=bool(a.get("brief", False)))),
-    Operation("search", "Keyword-only search (FTS5 BM25).", {"query": _s("keywords"), "limit": _i("1-100, default 10", 1, 100)},
+    Operation("search", "Keyword-only search (FTS5 BM25).",
+              {"query": _s("keywords"), "limit": _i("1-100, default 10", 1, 100)},
               ("query",), True, lambda m, a: m.search(a["query"], limit=a.get("limit", 10))),
     Operation("show", "One memory or graph node in full, with its edges.", {"id": _s("node id")}, ("id",), True,
               lambda m, a: m.show(a["id"])),
@@ -157,14 +164,15 @@ OPERATIONS: tuple[Operation, ...] = (
                                    include_candidates=a.get("include_candidates", True),
                                    include_killed=a.get("include_killed", False), folder=a.get("folder"))),
     Operation("validate_edge", "Confirm an edge as a person: it becomes active (if the write gate allows), and "
-              "rebuilds and replays keep it.", {"id": _i("edge id", 1, MAX_INTEGER), "reason": _s("why (kept in its audit log)")},
+              "rebuilds and replays keep it.",
+              {"id": _i("edge id", 1, MAX_INTEGER), "reason": _s("why (kept in its audit log)")},
               ("id",), False, lambda m, a: m.validate_edge(a["id"], reason=a.get("reason", ""))),
     Operation("kill_edge", "Reject an edge as a person: a tombstone no rebuild, re-parse or replay brings back.",
               {"id": _i("edge id", 1, MAX_INTEGER), "reason": _s("why (kept in its audit log)")},
               ("id",), False, lambda m, a: m.kill_edge(a["id"], reason=a.get("reason", "")), destructive=True),
     Operation("weaken_edge", "Lower an edge's strength (×factor, not below floor); below 0.1 it drops to candidate.",
-              {"id": _i("edge id", 1, MAX_INTEGER), "reason": _s("why (kept in its audit log)"), "factor": {"type": "number"},
-               "floor": {"type": "number"}},
+              {"id": _i("edge id", 1, MAX_INTEGER), "reason": _s("why (kept in its audit log)"),
+               "factor": {"type": "number"}, "floor": {"type": "number"}},
               ("id",), False,
               lambda m, a: m.weaken_edge(a["id"], reason=a.get("reason", ""), factor=a.get("factor", 0.5),
                                          floor=a.get("floor", 0.0))),

@@ -301,8 +301,9 @@ def _handler(api: Api) -> type[BaseHTTPRequestHandler]:
                 size = -1
             if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
                 # not read here: left in the stream it would be parsed as the next request
-                reply = Response(411, dumps(error_envelope("length_required", "send the body with a Content-Length "
-                                                                              "(chunked bodies are not read)")).encode())
+                refusal = error_envelope("length_required", "send the body with a Content-Length (chunked bodies "
+                                                            "are not read)")
+                reply = Response(411, dumps(refusal).encode())
                 self.close_connection = True
             elif size < 0 or size > MAX_BODY:  # refused; the connection closes after the answer
                 refusal = (error_envelope("too_large", f"the body must be at most {MAX_BODY} bytes") if size > MAX_BODY
