@@ -7,6 +7,7 @@ lose nothing; and it goes away when idle or asked to.
 """
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
@@ -130,10 +131,14 @@ def test_a_call_that_ran_alone_offers_a_resident_process_only_when_allowed(monke
     spawned: list[list[str]] = []
     monkeypatch.setattr(client, "spawn", lambda argv, env, idle: spawned.append(list(argv)))
     db = str(tmp_path / "m.db")
-    for word, argv in [("off", ["--db", db, "remember", "one"]), ("on", ["--db", db, "status"]),
-                       ("on", ["--db", db, "remember", "two"])]:
-        monkeypatch.setenv("MNEMON_DAEMON", word)
-        assert cli_main.main(argv, ends_process=True) == 0
+    try:
+        for word, argv in [("off", ["--db", db, "remember", "one"]), ("on", ["--db", db, "status"]),
+                           ("on", ["--db", db, "remember", "two"])]:
+            monkeypatch.setenv("MNEMON_DAEMON", word)
+            assert cli_main.main(argv, ends_process=True) == 0
+    finally:  # a process-ending call freezes and stops the collector; this test process goes on
+        gc.unfreeze()
+        gc.enable()
     assert spawned == [["--db", db, "remember", "two"]]
 
 
