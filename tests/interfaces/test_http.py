@@ -348,3 +348,13 @@ def test_a_blank_required_text_is_refused_and_the_schema_says_so(serve) -> None:
     status, err, _ = serve()("/api/recall?query=%20%20")
     assert status == 400 and "blank" in err["error"]["message"]
     assert BY_NAME["recall"].schema()["properties"]["query"]["pattern"] == r"\S"
+
+
+def test_recall_explains_itself_over_http(serve, mem) -> None:
+    mem.remember("Chose Qdrant as the vector database because it filters well", category="decision")
+    status, out, _ = serve()("/api/recall?query=why+Qdrant&explain=true&verbose=true")
+    direct = mem.recall("why Qdrant", explain=True, verbose=True)
+    assert status == 200 and out.keys() == direct.keys() and "results" in out
+    assert [r["insight"]["id"] for r in out["results"]] == [r["insight"]["id"] for r in direct["results"]]
+    status, err, _ = serve()("/api/recall?query=x&brief=true&verbose=true")
+    assert status == 400 and err["error"]["code"] == "invalid_input"  # the facade's rule, not the interface's
