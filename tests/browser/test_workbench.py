@@ -266,6 +266,8 @@ def test_search_lists_results_and_clicking_one_focuses_the_graph(page: Page, ser
     assert results.count() >= 2
     target = str(results.first.get_attribute("data-id"))
     assert "deadline" in results.first.inner_text().lower()
+    why = page.page.locator("#results li .why").first.inner_text()
+    assert why.startswith("score ") and "keyword" in why  # why recall returned it, in its own signals
     before = len(page.graph_requests())
     results.first.click()
     page.wait(f"s.focus === {json.dumps(target)} && !s.loading && s.settled")

@@ -342,6 +342,14 @@ async function refreshLink(id, returnTo) {
 }
 
 // ---------------------------------------------------------------- search
+/** Why recall returned a result, as it says itself: its score and the signals that were not zero. */
+function whyFound(r) {
+  const signals = Object.entries(r.signals || {}).filter(([, v]) => Number(v) > 0)
+    .map(([k, v]) => `${k} ${Number(v).toFixed(2)}`);
+  if (r.score === undefined && !signals.length) return '';
+  return [r.score !== undefined ? `score ${Number(r.score).toFixed(3)}` : null, ...signals].filter(Boolean).join(' · ');
+}
+
 async function runSearch(query) {
   setStatus(`Searching for “${query}”…`, 'busy');
   try {
@@ -349,6 +357,7 @@ async function runSearch(query) {
     let items = (data.results || []).map((r) => ({
       id: (r.insight && r.insight.id) || r.id,
       text: (r.insight && r.insight.content) || r.content || r.title || '',
+      why: whyFound(r),
     }));
     let how = 'recall';
     if (!items.length) { // recall found nothing: plain keyword matches are still worth listing
@@ -361,7 +370,8 @@ async function runSearch(query) {
     el.resultsTitle.textContent = `Results for “${excerpt(query, 40)}”`;
     el.results.replaceChildren(...(items.length ? items.map((it) => h('li', null,
       h('button', { type: 'button', 'data-id': it.id, onclick: () => { loadGraph(it.id); showNode(it.id); } },
-        excerpt(it.text || it.id, 140), h('span', { class: 'rid' }, it.id)))) :
+        excerpt(it.text || it.id, 140), it.why ? h('span', { class: 'why' }, it.why) : null,
+        h('span', { class: 'rid' }, it.id)))) :
       [h('li', { class: 'muted' }, 'No matches.')]));
     setStatus(`${items.length} result${items.length === 1 ? '' : 's'} for “${query}” (${how}).`);
   } catch (err) {
