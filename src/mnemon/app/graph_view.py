@@ -1,8 +1,8 @@
 """The graph as a person browses it (the workbench's `graph` call): a bounded set of nodes and the links among them.
 
 Two views. Around a `focus` node: breadth-first over its edges in both directions, strongest edges first, until
-`depth` hops or `max_nodes`. Without one, an overview: the best-connected notes (or, in a store without a vault, the
-best-connected recent memories) and the links among them. Either way `truncated` says when the limits cut something
+`depth` hops or `max_nodes`. Without one, an overview: the best-connected notes (of one vault folder, when given; in
+a store without a vault, the best-connected recent memories) and the links among them. Either way `truncated` says when the limits cut something
 off, so a drawing never passes for the whole graph. Killed edges appear only when asked for (they are tombstones:
 a person said they are wrong), candidates unless asked not to.
 """
