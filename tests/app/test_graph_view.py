@@ -115,3 +115,23 @@ def test_a_folder_keeps_the_overview_to_its_notes(vault_mem) -> None:
             vault_mem.graph(folder=bad)
     with pytest.raises(InvalidInput):
         vault_mem.graph(folder="People", focus="note:People/ada-quill.md")
+
+
+def test_the_overview_follows_a_change_to_the_graph(mem) -> None:
+    from mnemon.app import graph_view
+
+    a = mem.remember("Chose Qdrant as the vector database", category="decision")["id"]
+    b = mem.remember("Qdrant runs on the staging cluster", category="fact")["id"]
+    c = mem.remember("The staging cluster moves to Frankfurt in May", category="fact")["id"]
+    first = mem.graph()
+    assert mem.graph() == first  # the kept ranking, on an unchanged graph
+    degree = {n["id"]: n["degree"] for n in first["nodes"]}
+    d = mem.remember("Frankfurt has the lowest latency to the customers", category="fact")["id"]
+    for target in (a, b, c):
+        mem.link(d, target, "causal", sub_type="enables")
+    after = mem.graph()
+    top = after["nodes"][0]["degree"]  # the new memory is among the best connected: not the ranking kept before
+    assert next(n["degree"] for n in after["nodes"] if n["id"] == d) == top
+    assert all(n["degree"] > degree[n["id"]] for n in after["nodes"] if n["id"] in degree)
+    graph_view._RANKED.clear()
+    assert mem.graph() == after  # the same as a ranking made afresh

@@ -22,6 +22,10 @@ MAX_LINKS = 10_000
 MAX_DEPTH = 4
 OVERVIEW_POOL = 5000  # nodes ranked by degree for an overview: beyond this a vault is sampled by recency
 _LABEL_CHARS = 80
+# an overview ranks every note by degree (~80 ms at 2,000 notes): a server answering the workbench keeps the last
+# few rankings, each valid while the graph's generation (nodes and active edges) is unchanged
+RANKINGS_KEPT = 8
+_RANKED: dict[tuple[str, str, str | None], list[str]] = {}
 
 
 def _bounded(name: str, value: Any, low: int, high: int) -> int:
@@ -99,13 +103,24 @@ def _folder_prefix(folder: str) -> str:
 
 def _overview(rt: Runtime, max_nodes: int, prefix: str | None) -> tuple[list[str], bool]:
     """The best-connected notes (under `prefix` when given); a store without notes offers its recent memories."""
+    generation = rt.store.graph_generation()[0]
+    key = (f"{id(rt.store)}:{rt.store.path}", generation, prefix)  # one open store: a file made anew is another
+    ranked = _RANKED.get(key) if not generation.startswith("volatile:") else None
+    if ranked is None:
+        ranked = _ranked(rt, prefix)
+        _RANKED[key] = ranked
+        while len(_RANKED) > RANKINGS_KEPT:
+            _RANKED.pop(next(iter(_RANKED)))
+    return ranked[:max_nodes], len(ranked) > max_nodes
+
+
+def _ranked(rt: Runtime, prefix: str | None) -> list[str]:
     notes = islice(rt.store.iter_nodes(kind="note"), OVERVIEW_POOL if prefix is None else None)
     pool = [n.id for n in notes if prefix is None or str((n.metadata or {}).get("path", "")).startswith(prefix)]
     if not pool and prefix is None:  # a folder without notes draws nothing, not the store's memories
         pool = rt.store.recent_memory_ids(OVERVIEW_POOL)
     degree = rt.store.edge_counts(pool)
-    ranked = sorted(pool, key=lambda i: (-degree.get(i, 0), i))
-    return ranked[:max_nodes], len(ranked) > max_nodes
+    return sorted(pool, key=lambda i: (-degree.get(i, 0), i))
 
 
 def node_label(node: Memory) -> str:
