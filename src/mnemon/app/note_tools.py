@@ -547,7 +547,7 @@ def move_note(vault: str | Path | None, src_path: str, dst_path: str, *, update_
                                  replace=False)
     else:
         dst.path.parent.mkdir(parents=True, exist_ok=True)
-        _hard_move(src.path, dst.path)
+        notes.link_no_clobber(src.path, dst.path, keep_source=True)  # the file itself: mode, mtime, inode
     for entry in files:
         if entry["path"] != dst.rel:
             rel = entry["path"]
@@ -563,18 +563,6 @@ def _unchanged(rel: str, current: bytes, planned: str | None) -> None:
     """An editor (Obsidian, a sync) that saved a note since it was read: rewriting the old text would undo that."""
     if planned is not None and current != planned.encode("utf-8"):
         raise Conflict(f"note {rel} changed while the move was planned; run it again", path=rel)
-
-
-def _hard_move(src: Path, dst: Path) -> None:
-    """Rename keeping the file itself (mode, mtime, inode), without ever replacing a file that appeared meanwhile."""
-    try:
-        os.link(src, dst)
-    except FileExistsError:
-        raise Conflict(f"{dst.name} already exists", path=str(dst)) from None
-    except OSError:
-        if dst.exists():
-            raise Conflict(f"{dst.name} already exists", path=str(dst)) from None
-        os.rename(src, dst)
 
 
 # ── delete ─────────────────────────────────────────────────────────────────────────────────────────────────────

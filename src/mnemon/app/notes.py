@@ -164,24 +164,27 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None, repl
         if replace:
             os.replace(tmp, path)
         else:
-            _link_no_clobber(tmp, path)
+            link_no_clobber(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
 
 
-def _link_no_clobber(tmp: Path, path: Path) -> None:
+def link_no_clobber(src: Path, path: Path, *, keep_source: bool = False) -> None:
+    """Give `src`'s file the name `path` without ever replacing a file there (`Conflict`): the kernel checks, at the
+    link. `keep_source` leaves `src` in place when it can (a move removes it last); else `src` is gone after."""
     try:
-        os.link(tmp, path)
+        os.link(src, path)
     except FileExistsError:
         raise Conflict(f"{path.name} already exists", path=str(path)) from None
     except OSError:
         # file systems without hard links (FAT, some network shares): a plain rename after a last look
         if path.exists():
             raise Conflict(f"{path.name} already exists", path=str(path)) from None
-        os.replace(tmp, path)
+        os.replace(src, path)
         return
-    tmp.unlink()
+    if not keep_source:
+        src.unlink()
 
 
 def backup_bytes(vault: str | Path | None, rel: str, data: bytes, *,
