@@ -32,6 +32,7 @@ from ...core.ontology import DEFAULT_ONTOLOGY
 from ...core.vault import LinkIndex, NoteIdentity, note_keys, survives_rebuild
 from ...core.vault.observations import DEFAULT_HINTS
 from ...core.vault.proactive import PROACTIVE_STATE, proactive_key, stemmed_hints
+from ...ports.store.edge_rows import NOTE_PATH
 from ...ports.store.vault_sqlite import VaultFile
 from ..runtime import Runtime
 from ..bulk_gc import paused_gc
@@ -338,8 +339,13 @@ class _Writer:
                                        if n.memory_kind in ("observation", "task"))
 
     def write_edges(self, planned: Sequence[tuple[str, PlannedEdge]]) -> None:
-        """(note path, planned edge) pairs → resolved, deduplicated edge rows (each records its own creation)."""
+        """(note path, planned edge) pairs → resolved, deduplicated edge rows (each records its own creation).
+
+        A row's `source_path` is written as `NOTE_PATH`: every planned edge leaves the note's own node or one of its
+        derived memories, whose `source` is 'vault:' + the path, and the `edges` view reads the path from there
+        (edge_rows.py); `paths` keeps each row's path to compare a kept edge's stored values with."""
         rows: list[tuple[Any, ...]] = []
+        paths: list[str] = []
         shared: set[str] = set()
         seen: set[tuple[str, str, str]] = set()
         now = self.now
@@ -354,7 +360,8 @@ class _Writer:
             elif p.link_key and dst == note_id(path):
                 continue  # a note linking to itself by name: navigation to nowhere
             rows.append((p.src, dst, p.relation, p.confidence, p.confidence, p.status, p.evidence, "ingest",
-                         f"{p.rule}:{tier}" if tier else p.rule, path, p.metadata, now))
+                         f"{p.rule}:{tier}" if tier else p.rule, NOTE_PATH, p.metadata, now))
+            paths.append(path)
         if shared:
             self.vault.ensure_shared_nodes([_shared_node(i, now) for i in sorted(shared)])
         existing = {row[:3]: self.known_edges[row[:3]] for row in rows if row[:3] in self.known_edges}
@@ -364,18 +371,18 @@ class _Writer:
         if existing:
             reparsed: list[tuple[Any, ...]] = []
             reset: list[tuple[int, str, str, dict[str, Any], str]] = []
-            for row in rows:
+            for row, path in zip(rows, paths):
                 found = existing.get(row[:3])
                 if found is None:
                     continue
                 edge_id, status = found[0], found[1]
                 if self.reusable.get(row[:3]) == edge_id:  # cleared by this run and planned again: kept in place
                     del self.reusable[row[:3]]
-                    values = (row[3], row[4], row[5], row[6], row[8], row[9], row[10])
+                    values = (row[3], row[4], row[5], row[6], row[8], path, row[10])
                     if found[2] < found[3]:  # a parsed edge's strength drops below its confidence only by
                         values = (found[2], row[4], status, *values[3:])  # weaken-edge: a decision a re-parse keeps
-                    if values != (found[2], found[3], status, *found[4:]):
-                        reparsed.append((*values, now, edge_id))
+                    if values != (found[2], found[3], status, *found[4:]):  # (found: the path as the view gives it)
+                        reparsed.append((*values[:5], NOTE_PATH, values[6], now, edge_id))
                         if row[5] != status:
                             reset.append((edge_id, "reparsed", "ingest", {"from": status, "to": row[5]}, now))
                 elif status == "killed":

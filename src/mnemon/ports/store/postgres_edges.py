@@ -70,9 +70,11 @@ class EdgeTables:
         if not rows:
             return
         seq = self.node_seqs([x for r in rows for x in (r[0], r[1])])
+        # an updated_at of '' stands for the row's own created_at (`edge_value_rows`): the edge it updates has another
         self._write_many(_EDGE_INSERT_SEQS + " ON CONFLICT (src, dst, type) DO UPDATE SET weight = excluded.weight,"
-                         " sub_type = excluded.sub_type, metadata = excluded.metadata,"
-                         " updated_at = excluded.updated_at", [(seq[r[0]], seq[r[1]], *r[2:]) for r in rows])
+                         " sub_type = excluded.sub_type, metadata = excluded.metadata, updated_at = CASE"
+                         " WHEN excluded.updated_at = '' THEN excluded.created_at ELSE excluded.updated_at END",
+                         [(seq[r[0]], seq[r[1]], *r[2:]) for r in rows])
 
     def node_seqs(self, node_ids: Sequence[str]) -> dict[str, int]:
         """Node id → seq, the key `edge_rows` stores. An unknown id fails as a foreign key would."""

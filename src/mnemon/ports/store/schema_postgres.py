@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from .edge_rows import EDGE_VALUE_DDL, POSTGRES_EDGE_ROWS_MIGRATION, postgres_ddl
+from .edge_rows import EDGE_ROW_DEFAULTS_MIGRATION, EDGE_VALUE_DDL, POSTGRES_EDGE_ROWS_MIGRATION, postgres_ddl
 from .graph_postgres import GRAPH_GENERATION_MIGRATION
 from .reply_steps import POSTGRES_REPLY_STEPS_MIGRATION
 from .schema_sqlite import MIGRATIONS as SQLITE_MIGRATIONS
@@ -152,6 +152,6 @@ def translated(sqlite_script: str) -> str:
 # vault, …) is the same tables, translated, so a new table written for SQLite exists on PostgreSQL without a second
 # copy of its DDL
 _OWN_STEPS = dict([*_GRAPH, GRAPH_GENERATION_MIGRATION, POSTGRES_EDGE_ROWS_MIGRATION,
-                   POSTGRES_REPLY_STEPS_MIGRATION])
+                   POSTGRES_REPLY_STEPS_MIGRATION, EDGE_ROW_DEFAULTS_MIGRATION])  # (the last: the same SQL on both)
 MIGRATIONS: list[tuple[str, str]] = [(name, _OWN_STEPS.get(name) or translated(sql))
                                      for name, sql in SQLITE_MIGRATIONS if name not in SQLITE_ONLY]

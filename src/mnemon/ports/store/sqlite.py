@@ -520,7 +520,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
                 # updates the first, as an upsert would — done here so the bulk insert stays a plain INSERT (an
                 # ON CONFLICT clause costs ~30 % of a bulk import's edge inserts)
                 f = keyed[at]
-                keyed[at] = (*f[:3], r[3], r[4], *f[5:11], r[11], f[12], r[13])
+                keyed[at] = (*f[:3], r[3], r[4], *f[5:11], r[11], f[12], r[13] or r[12])  # ('' reads as created_at)
                 keyed[k] = ()
         if len(first) < len(keyed):
             keyed = [r for r in keyed if r]

@@ -448,7 +448,7 @@ class SQLiteVault:
         self.store.insert_new_edge_rows(
             "INSERT INTO edge_rows (src, dst, type, weight, confidence, status, evidence, origin, rule, source_path,"
             " metadata, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            [(seq[r[0]], seq[r[1]], *r[2:], r[11]) for r in rows], Counter((r[2], r[5]) for r in rows))
+            [(seq[r[0]], seq[r[1]], *r[2:], "") for r in rows], Counter((r[2], r[5]) for r in rows))
 
     def reparse_edge_rows(self, rows: Sequence[tuple[Any, ...]]) -> None:
         """Give kept edges their re-parsed values: (weight, confidence, status, evidence, rule, source_path,
