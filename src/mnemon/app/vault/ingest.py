@@ -328,15 +328,18 @@ class _Writer:
         fresh = [(_derived_row(n, source, self.now), n) for source, n in planned if n.id not in stored]
         again = [(_derived_row(n, source, self.now), n) for source, n in planned if n.id in stored]
         if fresh:
-            self.vault.insert_node_rows([row for row, _n in fresh], [n.fts for _row, n in fresh])
+            self.vault.insert_node_rows([row for row, _n in fresh], [n.fts for _row, n in fresh], pack=True)
             self.new_memory_ids.extend(n.id for _row, n in fresh if n.kind == "memory")
         revived = [n for _row, n in again if n.kind == "memory" and stored[n.id][10] is not None]
         if again:
-            self.vault.refresh_node_rows([row for row, _n in again], [n.fts for _row, n in again], stored)
+            self.vault.refresh_node_rows([row for row, _n in again], [n.fts for _row, n in again], stored, pack=True)
             # a revived row (deleted_at was set) lost its vector with its text: it needs one again
             self.new_memory_ids.extend(n.id for n in revived)
         self.observations_added += sum(1 for n in [*(n for _row, n in fresh), *revived]
                                        if n.memory_kind in ("observation", "task"))
+        # last: refreshing a row above unindexed it by its old text, which the store may keep in the note's blob
+        self.vault.write_texts({f"vault:{plan.path}": {n.id: n.content for n in plan.nodes
+                                                       if n.kind == "memory" and n.content} for plan in plans})
 
     def write_edges(self, planned: Sequence[tuple[str, PlannedEdge]]) -> None:
         """(note path, planned edge) pairs → resolved, deduplicated edge rows (each records its own creation).
@@ -423,6 +426,7 @@ class _Writer:
             self.rt.store.soft_delete([nid], self.now)
         else:
             self.rt.store.hard_delete([nid])  # type: ignore[attr-defined]
+        self.vault.write_texts({f"vault:{path}": {}})  # keeps the texts of rows a killed edge still holds
 
     def collect_garbage(self, among: set[str] | None = None) -> int:
         """Drop shared nodes nothing points at; `among` limits the check to those ids (a small incremental run)."""

@@ -25,7 +25,7 @@ from ...core.vault.proactive import static_score, stemmed_hints
 from ..bulk_gc import paused_gc
 
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
-PLAN_VERSION = "6"
+PLAN_VERSION = "7"  # 7: vault texts packed per note, no "note" in row metadata
 SENSE_TEXT_CHARS = 2000
 _SLUG = re.compile(r"[^\w]+", re.UNICODE)
 
@@ -165,7 +165,7 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
     hint_tokens = stemmed_hints(hints)
     nid = note_id(path)
     source = f"vault:{path}"  # the rows' source (ingest's `_derived_row`): their keyword text depends on it
-    path_json = _COMPACT(path)
+    # (a row's note is not in its metadata: its source names it, and the store puts it back on read)
     heading_paths_json: dict[tuple[str, ...], str] = {}  # memory metadata is assembled from pre-encoded parts
 
     def heading_path_json(heading_path: tuple[str, ...]) -> str:
@@ -194,7 +194,7 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
         title = " > ".join([parsed.title, *[h for h in section.heading_path if h != parsed.title]])
         skip = _observed_lines(section, body, observed)
         nodes[mid] = PlannedNode(mid, "memory", title, body, "context", 2,
-                                 f'{{"memory_kind":"section","note":{path_json},"line":{section.line_start},'
+                                 f'{{"memory_kind":"section","line":{section.line_start},'
                                  f'"heading_path":{heading_path_json(tuple(section.heading_path))}'
                                  + (f',"{SKIP_KEY}":[{",".join(map(str, skip))}]}}' if skip else "}"),
                                  keyword_text(title, body, source, {SKIP_KEY: skip} if skip else None),
@@ -213,7 +213,7 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
             proactive = static_score(obs.kind or "fact", float(obs.score or importance), obs.text, hint_tokens,
                                      parsed.note_type, source)
             nodes[mid] = PlannedNode(mid, "memory", parsed.title, obs.text, "fact", importance,
-                                     f'{{"memory_kind":"{kind}","note":{path_json},"line":{obs.line},'
+                                     f'{{"memory_kind":"{kind}","line":{obs.line},'
                                      f'"observation_kind":{_COMPACT(obs.kind)},"score":{float(obs.score)!r},'
                                      f'"heading_path":{heading_path_json(_heading_path_at(parsed, obs.line))},'
                                      f'"dates":[{",".join(map(_quoted, _dated_days(obs.text)))}]}}',
@@ -233,7 +233,7 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
         hid = f"heading:{path}#{heading_slug(heading.text)}"
         if hid not in nodes:
             nodes[hid] = PlannedNode(hid, "heading", heading.text, "", "general", 1,
-                                     f'{{"note":{path_json},"line":{heading.line},"level":{heading.level}}}')
+                                     f'{{"line":{heading.line},"level":{heading.level}}}')
         add_edge(_edge(nid, hid, "has_heading", HEADING_CONFIDENCE, heading.evidence, "heading", heading.line,
                        level=heading.level))
 

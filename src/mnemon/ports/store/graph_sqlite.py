@@ -13,6 +13,8 @@ import threading
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
+from .vault_texts_sqlite import text_of
+
 CHANGES_KEPT = 50_000  # rows of graph_changes kept; a reader further behind reads everything again
 
 # Inserts show in the newest node seq and edge id, so they need no trigger (a write adds ~40 edge rows). Every
@@ -45,6 +47,16 @@ GRAPH_GENERATION_MIGRATION = (
     """,
 )
 
+# a packed vault memory (vault_texts_sqlite.py) changes its text without touching `content`: its hash tells
+GRAPH_TEXT_HASH_MIGRATION = (
+    "m051_graph_sees_text_hash",
+    f"""
+    DROP TRIGGER nodes_graph_upd;
+    CREATE TRIGGER nodes_graph_upd AFTER UPDATE OF kind, title, content, content_hash, category, importance, tags,
+        entities, source, created_at, deleted_at ON nodes
+        BEGIN {_BUMP_ALL} INSERT INTO graph_changes(node, mark) VALUES (OLD.id, {_MARK}); END;
+    """,
+)
 
 # the statements that name how far a read reached and read back what a mark names, in qmark style (PostgreSQL's
 # reader runs them with its own placeholder)
@@ -129,8 +141,8 @@ class SQLiteGraphReads:
         return row[0] if row else None
 
     def _node_rows(self, after_seq: int, changed: list[str]) -> tuple[list[int], list[tuple[Any, ...]]]:
-        cols = ("id, kind, deleted_at IS NOT NULL, category, source, title, content, tags, entities, importance,"
-                " created_at")
+        cols = (f"id, kind, deleted_at IS NOT NULL, category, source, title, {text_of('nodes')}, tags, entities,"
+                " importance, created_at")
         rows = self.conn.execute(f"SELECT seq, {cols} FROM nodes WHERE seq > ?", (after_seq,)).fetchall()
         for i in range(0, len(changed), 500):
             chunk = changed[i:i + 500]

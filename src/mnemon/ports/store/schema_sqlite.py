@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from .edge_rows import EDGE_ROW_DEFAULTS_MIGRATION, EDGE_VALUE_DDL, SQLITE_EDGE_ROWS_MIGRATION
-from .graph_sqlite import GRAPH_GENERATION_MIGRATION
+from .graph_sqlite import GRAPH_GENERATION_MIGRATION, GRAPH_TEXT_HASH_MIGRATION
 from .reply_steps import SQLITE_REPLY_STEPS_MIGRATION
 from .sources import NOT_VAULT_ROW, OWNED_SOURCE
 from .text_index_sqlite import CONTENTLESS_KEYWORDS_MIGRATION
+from .vault_texts_sqlite import VAULT_TEXTS_MIGRATION
 
 MIGRATIONS: list[tuple[str, str]] = [
     (
@@ -324,6 +325,8 @@ MIGRATIONS: list[tuple[str, str]] = [
         ALTER TABLE vault_files ADD COLUMN link_keys TEXT NOT NULL DEFAULT '';
         """,
     ),
+    VAULT_TEXTS_MIGRATION,  # vault memory texts once per note, compressed (vault_texts_sqlite.py)
+    GRAPH_TEXT_HASH_MIGRATION,  # ...so a packed row's text change moves the recall graph (graph_sqlite.py)
     EDGE_ROW_DEFAULTS_MIGRATION,  # an edge row's repeated timestamp and ingest path left out (edge_rows.py)
 ]
 

@@ -27,6 +27,7 @@ from .text_index_sqlite import (KEYWORD_POSTING_BUDGET, RoughCounts, SQLiteTextI
                                 register_keyword_functions)  # (KEYWORD_POSTING_BUDGET re-exported)
 from .edge_rows import EDGE_VALUE_COLS, LEGACY_EDGE_ROWS_VIEW, SEQ_OF, edge_value_rows
 from .migrate_sqlite import migrate
+from .vault_texts_sqlite import VAULT_TEXTS_MIGRATION, register_vault_text_function, text_of
 from .sources import NOT_VAULT_ROW, OWNED_SOURCE
 
 _NODE_COLS = (
@@ -34,6 +35,10 @@ _NODE_COLS = (
     "updated_at, last_accessed_at, access_count, effective_importance, deleted_at, metadata, inserted_at"
 )
 _NODE_COLS_N = ", ".join("n." + c.strip() for c in _NODE_COLS.split(","))
+# what a SQLite read of `nodes` selects: `_NODE_COLS` with a vault memory's text put back from its note's blob
+# (vault_texts_sqlite.py); `_NODE_COLS` itself is also the insert column list, and PostgreSQL's
+_NODE_SELECT = _NODE_COLS.replace("content,", text_of("nodes") + ",", 1)
+_NODE_SELECT_N = _NODE_COLS_N.replace("n.content,", text_of("n") + ",", 1)
 _EDGE_COLS = (
     "id, src, dst, type, sub_type, weight, confidence, status, evidence, origin, rule, source_path, metadata, "
     "created_at, updated_at"
@@ -51,13 +56,16 @@ def _paged(cursor: sqlite3.Cursor) -> Iterator[tuple[Any, ...]]:
 
 
 def _node(row: sqlite3.Row | tuple[Any, ...]) -> Memory:
+    metadata = json.loads(row[16]) if row[16] and row[16] != "{}" else {}
+    if row[1] in ("memory", "heading") and "note" not in metadata and row[9].startswith("vault:"):
+        metadata["note"] = row[9][6:]  # a vault row's note is its source: ingest does not store it twice
     return Memory(
         id=row[0], kind=row[1], title=row[2], content=row[3], category=row[5], importance=row[6],
         tags=tuple(json.loads(row[7])) if row[7] != "[]" else (),
         entities=tuple(json.loads(row[8])) if row[8] != "[]" else (), source=row[9], created_at=row[10],
-        updated_at=row[11], last_accessed_at=row[12], access_count=row[13], effective_importance=row[14],
-        deleted_at=row[15], metadata=json.loads(row[16]) if row[16] and row[16] != "{}" else {},
-        inserted_at=row[17],
+        # '' = not changed since created (vault_sqlite writes derived rows so)
+        updated_at=row[11] or row[10], last_accessed_at=row[12], access_count=row[13], effective_importance=row[14],
+        deleted_at=row[15], metadata=metadata, inserted_at=row[17] or row[10],
     )
 
 
@@ -121,6 +129,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         self.conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         self.conn.execute("PRAGMA foreign_keys = ON")
         register_keyword_functions(self.conn)
+        register_vault_text_function(self.conn)
         if not readonly:
             # switching a fresh file to WAL and creating the schema can meet SQLITE_BUSY without the busy handler
             # being consulted (several processes opening a new store at once); retry those with backoff
@@ -151,6 +160,9 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         if self.conn.execute("SELECT name FROM sqlite_master WHERE name = 'edge_rows'").fetchone() is None:
             # written before m040 and not upgraded yet (a read-only open cannot): read the old table as the new one
             self.conn.execute(LEGACY_EDGE_ROWS_VIEW)
+        if self.conn.execute("SELECT name FROM sqlite_master WHERE name = 'vault_texts'").fetchone() is None:
+            # written before m050 (every text still in its row): reads name the table, so an empty one stands in
+            self.conn.execute(VAULT_TEXTS_MIGRATION[1].replace("CREATE TABLE", "CREATE TEMP TABLE"))
 
     def _migrate(self) -> None:
         migrate(self.conn)
@@ -280,7 +292,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
                                    node.tags, node.entities, fts_body)])
 
     def get_node(self, node_id: str, *, include_deleted: bool = False) -> Memory | None:
-        row = self.conn.execute(f"SELECT {_NODE_COLS} FROM nodes WHERE id = ?", (node_id,)).fetchone()
+        row = self.conn.execute(f"SELECT {_NODE_SELECT} FROM nodes WHERE id = ?", (node_id,)).fetchone()
         if row is None or (row[15] is not None and not include_deleted):
             return None
         return _node(row)
@@ -290,7 +302,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         ids = list(dict.fromkeys(ids))
         for chunk in _chunks(ids):
             marks = ",".join("?" * len(chunk))
-            for row in self.conn.execute(f"SELECT {_NODE_COLS} FROM nodes WHERE id IN ({marks})", list(chunk)):
+            for row in self.conn.execute(f"SELECT {_NODE_SELECT} FROM nodes WHERE id IN ({marks})", list(chunk)):
                 out[row[0]] = _node(row)
         return out
 
@@ -333,10 +345,10 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         if not include_deleted:
             clauses.append("deleted_at IS NULL")
         where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
-        yield from map(_node, _paged(self.conn.execute(f"SELECT {_NODE_COLS} FROM nodes {where} ORDER BY seq", args)))
+        yield from map(_node, _paged(self.conn.execute(f"SELECT {_NODE_SELECT} FROM nodes {where} ORDER BY seq", args)))
 
     def latest_by_source(self, source: str, *, exclude: str | None = None, before: str | None = None) -> Memory | None:
-        sql = f"SELECT {_NODE_COLS} FROM nodes WHERE source = ? AND deleted_at IS NULL AND kind = 'memory'"
+        sql = f"SELECT {_NODE_SELECT} FROM nodes WHERE source = ? AND deleted_at IS NULL AND kind = 'memory'"
         args: list[Any] = [source]
         if exclude:
             sql += " AND id != ?"
@@ -355,7 +367,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
     def next_by_source(self, source: str, *, after: str, exclude: str | None = None) -> Memory | None:
         """The earliest active memory of `source` created strictly after `after`: the successor a backdated write
         is spliced in front of."""
-        sql = (f"SELECT {_NODE_COLS} FROM nodes WHERE source = ? AND deleted_at IS NULL AND kind = 'memory'"
+        sql = (f"SELECT {_NODE_SELECT} FROM nodes WHERE source = ? AND deleted_at IS NULL AND kind = 'memory'"
                " AND created_at > ?")
         args: list[Any] = [source, after]
         if exclude:
@@ -368,7 +380,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
                         source: str | None = None, exclude: Iterable[str] = (),
                         flt: MemoryFilter | None = None) -> list[Memory]:
         where, args = _recent_where(flt, since, until, source, exclude)
-        sql = f"SELECT {_NODE_COLS_N} FROM nodes n WHERE {where} ORDER BY n.created_at DESC, n.seq DESC LIMIT ?"
+        sql = f"SELECT {_NODE_SELECT_N} FROM nodes n WHERE {where} ORDER BY n.created_at DESC, n.seq DESC LIMIT ?"
         return [_node(r) for r in self.conn.execute(sql, [*args, limit])]
 
     def recent_memory_ids(self, limit: int, flt: MemoryFilter | None = None) -> list[str]:
@@ -428,7 +440,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
             return []  # every memory is in its grace period (nodes_prune_age answers this at once)
         excluded = list(exclude)
         # walked in importance order, stopping at `limit` (the planner's own choice read and sorted every memory)
-        sql = (f"SELECT {_NODE_COLS} FROM nodes INDEXED BY nodes_prune WHERE deleted_at IS NULL AND kind = 'memory'"
+        sql = (f"SELECT {_NODE_SELECT} FROM nodes INDEXED BY nodes_prune WHERE deleted_at IS NULL AND kind = 'memory'"
                f" AND {NOT_VAULT_ROW} AND importance < 4 AND access_count < 3 AND inserted_at <= ?")
         args: list[Any] = [inserted_before]
         if excluded:
@@ -456,13 +468,13 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
     def like_search(self, text: str, limit: int) -> list[Memory]:
         pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         return [_node(r) for r in self.conn.execute(
-            f"SELECT {_NODE_COLS} FROM nodes WHERE deleted_at IS NULL AND kind = 'memory'"
-            " AND content LIKE ? ESCAPE '\\' ORDER BY importance DESC, created_at DESC, id LIMIT ?", (pattern, limit))]
+            f"SELECT {_NODE_SELECT} FROM nodes WHERE deleted_at IS NULL AND kind = 'memory'"
+            f" AND {text_of('nodes')} LIKE ? ESCAPE '\\' ORDER BY importance DESC, created_at DESC, id LIMIT ?", (pattern, limit))]
 
     # ── vectors (the rest in vectors_sqlite.py) ──────────────────────────────
     def nodes_missing_vectors(self, provider: str) -> list[Memory]:
         return [_node(r) for r in self.conn.execute(
-            f"SELECT {_NODE_COLS_N} FROM nodes n LEFT JOIN vectors v ON v.node_seq = n.seq"
+            f"SELECT {_NODE_SELECT_N} FROM nodes n LEFT JOIN vectors v ON v.node_seq = n.seq"
             " AND v.provider = ? AND v.content_hash = n.content_hash"
             " WHERE n.deleted_at IS NULL AND n.kind = 'memory' AND v.node_seq IS NULL ORDER BY n.seq", (provider,))]
 

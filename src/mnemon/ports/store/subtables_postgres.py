@@ -92,6 +92,8 @@ class PostgresWorld(SQLiteWorld):
 class PostgresVault(SQLiteVault):
     """The vault tables of one `PostgresStore` (reach it as `store.vault`)."""
 
+    packs_texts = False  # TOAST compresses a long text in its row; short ones stay readable in place
+
     def __init__(self, store: PostgresStore) -> None:
         super().__init__(_QmarkStore(store))  # type: ignore[arg-type]
 

@@ -18,6 +18,7 @@ from ...core.keywords import embedding_text, skipped_lines
 from ...core.model import Edge, Memory
 from .edge_rows import SEQ_OF
 from .sources import OWNED_SOURCE
+from .vault_texts_sqlite import VaultTexts, is_packable, text_of
 
 if TYPE_CHECKING:  # imported lazily by SQLiteStore.vault; a runtime import back would be a cycle
     from .sqlite import SQLiteStore
@@ -95,8 +96,35 @@ class VaultFile(NamedTuple):  # a named tuple: a re-ingest reads every file's ro
 class SQLiteVault:
     """The vault tables of one `SQLiteStore` (reach it as `store.vault`)."""
 
+    # A vault memory's text is written once per note into `vault_texts` (vault_texts_sqlite.py) and its row keeps
+    # `content = ''`; PostgreSQL's vault keeps texts in their rows.
+    packs_texts = True
+
     def __init__(self, store: SQLiteStore) -> None:
         self.store = store
+
+    def _text(self, alias: str) -> str:
+        """SQL for the text of the `nodes` row named `alias`."""
+        return text_of(alias) if self.packs_texts else f"{alias}.content"
+
+    def _packed(self, rows: Sequence[tuple[Any, ...]], new: bool = False) -> list[tuple[Any, ...]]:
+        """`node_row` tuples as stored: a vault memory's text leaves its row for its note's blob (`write_texts`);
+        `new` rows also leave out an update and insert time equal to their creation (`sqlite._node` reads '' as
+        created_at: two timestamps of every derived row, 3 MB of a 2,000-note vault)."""
+        if not self.packs_texts:
+            return list(rows)
+        out = [(*r[:3], "", *r[4:]) if is_packable(r[1], r[9], r[3], r[4]) else r for r in rows]
+        if new:
+            out = [(*r[:11], "" if r[11] == r[10] else r[11], *r[12:14], "" if r[14] == r[10] else r[14], *r[15:])
+                   for r in out]
+        return out
+
+    def write_texts(self, texts: dict[str, dict[str, str]]) -> None:
+        """Note source → {memory id: text} of the packed rows just written for it (every packed row of the note
+        that this parse planned); the texts of the note's other rows that still exist are kept. Call it once the
+        rows are written and unindexed: unindexing a row reads its old text from the blob this replaces."""
+        if self.packs_texts:
+            VaultTexts(self.store).write(texts)
 
     @property
     def conn(self) -> Any:
@@ -239,14 +267,16 @@ class SQLiteVault:
         """Insert new rows (ids must not exist); memories also enter the FTS index."""
         self.insert_node_rows([node_row(n) for n in nodes], fts_bodies)
 
-    def insert_node_rows(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str | None] | None = None) -> None:
+    def insert_node_rows(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str | None] | None = None, *,
+                         pack: bool = False) -> None:
         """`node_row` tuples of new ids; memories also enter the keyword index. `fts_bodies`, aligned with `rows`,
         may carry bodies tokenised ahead by the ingest workers: each must be `core.keywords.keyword_text` of its row
-        (None, or no list, computes them here). Two `executemany` calls."""
+        (None, or no list, computes them here). Two `executemany` calls. `pack`: the caller hands the vault
+        memories' texts to `write_texts` afterwards, so their rows may leave them out."""
         if not rows:
             return
         before = self.max_seq()
-        self._write_many(_NODE_INSERT, list(rows))
+        self._write_many(_NODE_INSERT, self._packed(rows, new=True) if pack else list(rows))
         after = int(self.conn.execute("SELECT MAX(seq) FROM nodes").fetchone()[0])
         # nodes.seq is an INTEGER PRIMARY KEY: inside our write transaction SQLite gives each new row max + 1, in
         # insertion order, so the seqs are known without a lookup per row (checked; else looked up)
@@ -259,9 +289,9 @@ class SQLiteVault:
         self.refresh_node_rows([node_row(n) for n in nodes], fts_bodies)
 
     def refresh_node_rows(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str | None] | None = None,
-                          stored: dict[str, tuple[Any, ...]] | None = None) -> None:
+                          stored: dict[str, tuple[Any, ...]] | None = None, *, pack: bool = False) -> None:
         """`refresh_nodes` for `node_row` tuples (their created/inserted times are not applied); `stored` is what
-        `stored_rows` says of them, when the caller read it already."""
+        `stored_rows` says of them, when the caller read it already; `pack` as for `insert_node_rows`."""
         if not rows:
             return
         # A changed note re-plans every row, but most come back as they were (an edit moves a few lines): a row
@@ -269,6 +299,7 @@ class SQLiteVault:
         # a row out of the contentless index means tokenising its old text again.
         if stored is None:
             stored = self.stored_rows([r[0] for r in rows])
+        texts, rows = rows, (self._packed(rows) if pack else rows)  # compared and written as stored
         changed: list[int] = []
         reindex: list[int] = []
         for i, r in enumerate(rows):
@@ -279,7 +310,7 @@ class SQLiteVault:
             if live and was[:10] == (r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[9], r[13], r[15]):
                 continue
             changed.append(i)
-            if not (live and was[0] == r[1] and was[1:3] == (r[2], r[3]) and was[6:8] == (r[7], r[9])
+            if not (live and was[0] == r[1] and was[1:4] == (r[2], r[3], r[4]) and was[6:8] == (r[7], r[9])
                     and skipped_lines(was[8]) == skipped_lines(r[13])):
                 reindex.append(i)
         if not changed:
@@ -289,7 +320,7 @@ class SQLiteVault:
                          " source=?, updated_at=?, metadata=?, proactive=?, deleted_at=NULL WHERE id=?",
                          [(r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[9], r[11], r[13], r[15], r[0])
                           for r in (rows[i] for i in changed)])
-        self._index_rows([rows[i] for i in reindex], [fts_bodies[i] for i in reindex] if fts_bodies is not None
+        self._index_rows([texts[i] for i in reindex], [fts_bodies[i] for i in reindex] if fts_bodies is not None
                          else None, None)
 
     def stored_rows(self, ids: Sequence[str]) -> dict[str, tuple[Any, ...]]:
@@ -500,12 +531,13 @@ class SQLiteVault:
         store's own memories, however many, are not read. `observations_only` leaves out most vault sections in
         SQL (a superset of the bullets and tasks: the caller decides), so their long texts are not decoded;
         `payload_only` reads the payload scopes' alone (`mneme://…`, a range of the source index)."""
-        from .sqlite import _NODE_COLS, _node
+        from .sqlite import _NODE_COLS, _NODE_SELECT, _node
 
         narrow = " AND (metadata LIKE ? OR metadata LIKE ? OR source LIKE ?)" if observations_only else ""
         args: tuple[str, ...] = ('%"observation"%', '%"task"%', "mneme://%") if observations_only else ()
         scope = " AND source >= 'mneme://' AND source < 'mneme:/0'" if payload_only else f" AND NOT ({OWNED_SOURCE})"
-        return [_node(r) for r in self.conn.execute(f"SELECT {_NODE_COLS} FROM nodes WHERE kind = 'memory'"
+        cols = _NODE_SELECT if self.packs_texts else _NODE_COLS
+        return [_node(r) for r in self.conn.execute(f"SELECT {cols} FROM nodes WHERE kind = 'memory'"
                                                     f" AND deleted_at IS NULL{scope}{narrow} ORDER BY seq", args)]
 
     def proactive_page(self, after: tuple[float, int] | None, limit: int) -> list[tuple[int, str, float]]:
@@ -564,7 +596,7 @@ class SQLiteVault:
         out: list[tuple[str, str, str]] = []
         for chunk in _chunks(list(dict.fromkeys(ids))):
             out.extend((r[0], embedding_text(r[1], r[2], r[3], r[4]), r[5]) for r in self.conn.execute(
-                f"SELECT n.id, n.title, n.content, n.source, n.metadata, n.content_hash FROM nodes n"
+                f"SELECT n.id, n.title, {self._text('n')}, n.source, n.metadata, n.content_hash FROM nodes n"
                 f" LEFT JOIN vectors v ON v.node_seq = n.seq AND v.provider = ? AND v.content_hash = n.content_hash"
                 f" WHERE n.id IN ({','.join('?' * len(chunk))})"
                 " AND n.deleted_at IS NULL AND n.kind = 'memory' AND v.node_seq IS NULL ORDER BY n.seq",

@@ -1,0 +1,115 @@
+"""A vault note's memory texts, stored once per note and compressed, instead of in every memory row (SQLite).
+
+A 2,000-note vault makes ~43k memory rows whose texts (10.9 MB) were the largest column of the store; zlib over one
+note's texts together compresses them about three to four times, where a row's few hundred characters alone barely
+compress. So vault ingestion writes a memory row with `content = ''` and its text into `vault_texts` (one row per
+note source, `'vault:<path>'`), and every read of a node's content goes through `text_of`, which puts the text back
+in SQL. Nothing above the store sees the difference: `Memory.content` is the text, as before.
+
+A row is *packed* when it is a memory of a vault source with an empty `content` and a non-empty `content_hash` (a
+row's hash is of its text: only a packed row has one without content). Other rows, and every row on PostgreSQL,
+keep their text in `content`. A note's blob keeps the texts of every packed row of that source that still exists —
+soft-deleted rows a killed edge holds on to included — so a tombstone still shows what it was about.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import zlib
+from collections.abc import Mapping
+from typing import Any
+
+VAULT_PREFIX = "vault:"
+_LEVEL = 6  # zlib level: level 1 is ~25 % larger on vault prose for little time saved (one blob per note)
+_CACHE_NOTES = 256  # decoded blobs a connection keeps: rows of one note are read together (seq and source order)
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+VAULT_TEXTS_MIGRATION = (
+    "m050_vault_texts",
+    """
+    -- a vault note's memory texts, compressed once per note (vault_texts_sqlite.py); its memory rows keep
+    -- content = '' and are read back through text_of()
+    -- (a rowid table: WITHOUT ROWID would spill every blob over ~1 KB into an overflow page of its own)
+    CREATE TABLE vault_texts (
+        source TEXT PRIMARY KEY,
+        body BLOB NOT NULL
+    );
+    """,
+)
+
+
+def is_packable(kind: str, source: str, content: str, content_hash: str) -> bool:
+    """Whether a node row's text goes to its note's blob: a vault memory with text (and so a hash of it)."""
+    return kind == "memory" and bool(content) and bool(content_hash) and source.startswith(VAULT_PREFIX)
+
+
+def text_of(alias: str) -> str:
+    """SQL for a node row's text, in a statement reading `nodes` as `alias`: `content`, or from the note's blob."""
+    return (f"CASE WHEN {alias}.content = '' AND {alias}.content_hash <> '' AND {alias}.kind = 'memory'"
+            f" THEN mnemon_vault_text({alias}.source, (SELECT t.body FROM vault_texts t WHERE t.source = {alias}.source),"
+            f" {alias}.id) ELSE {alias}.content END")
+
+
+def _key(node_id: str, source: str) -> str:
+    """A row's key in its note's blob: its id without the source prefix every row of the note shares."""
+    return node_id[len(source) + 1:] if node_id.startswith(source + ":") else node_id
+
+
+def encode(texts: Mapping[str, str]) -> bytes:
+    return zlib.compress(_COMPACT(texts).encode("utf-8"), _LEVEL)
+
+
+def decode(body: bytes) -> dict[str, str]:
+    return json.loads(zlib.decompress(body).decode("utf-8"))
+
+
+def register_vault_text_function(conn: sqlite3.Connection) -> None:
+    """`mnemon_vault_text(source, body, id)`: the text of row `id` in its note's blob (empty when absent). A pure
+    function of its arguments; the cache only spares decoding the same blob once per row of the note."""
+    cache: dict[str, tuple[bytes, dict[str, str]]] = {}
+
+    def vault_text(source: str, body: bytes | None, node_id: str) -> str:
+        if body is None:
+            return ""
+        hit = cache.get(source)
+        if hit is None or hit[0] != body:
+            if len(cache) >= _CACHE_NOTES:
+                cache.clear()
+            hit = cache[source] = (body, decode(body))
+        return hit[1].get(_key(node_id, source), "")
+
+    conn.create_function("mnemon_vault_text", 3, vault_text, deterministic=True)
+
+
+class VaultTexts:
+    """The `vault_texts` table of one SQLite store connection (writes go through the store's write methods)."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+
+    def write(self, texts: Mapping[str, Mapping[str, str]]) -> None:
+        """Replace each note source's blob with `texts[source]` (row id → text of its packed rows just written),
+        keeping the texts of the source's other packed rows that still exist. An empty result deletes the blob."""
+        conn = self.store.conn
+        upserts: list[tuple[str, bytes]] = []
+        gone: list[tuple[str]] = []
+        for source, fresh in texts.items():
+            merged = {_key(i, source): text for i, text in fresh.items()}
+            row = conn.execute("SELECT body FROM vault_texts WHERE source = ?", (source,)).fetchone()
+            if row is not None:
+                old = decode(row[0])
+                for (node_id,) in conn.execute("SELECT id FROM nodes WHERE source = ? AND kind = 'memory'"
+                                               " AND content = '' AND content_hash <> ''", (source,)):
+                    key = _key(node_id, source)
+                    if key not in merged and key in old:
+                        merged[key] = old[key]
+            if merged:
+                upserts.append((source, encode(merged)))
+            elif row is not None:
+                gone.append((source,))
+        if upserts:
+            self.store._write_many("INSERT INTO vault_texts(source, body) VALUES (?, ?)"
+                                   " ON CONFLICT(source) DO UPDATE SET body = excluded.body", upserts)
+        if gone:
+            self.store._write_many("DELETE FROM vault_texts WHERE source = ?", gone)
+

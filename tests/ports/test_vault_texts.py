@@ -1,0 +1,159 @@
+"""Vault memory texts stored once per note, compressed (ports/store/vault_texts_sqlite.py): every read path gives the
+text back, edits and removals keep the blobs exact, a tombstone keeps its text, old stores read as before."""
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mnemon.ports.store import vault_texts_sqlite as vt
+from mnemon.ports.store.sqlite import SQLiteStore
+
+from keyword_index_check import assert_index_matches_rows
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
+NOTE = "People/cleo-marsh.md"
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    target = tmp_path / "vault"
+    shutil.copytree(EXAMPLE, target)
+    return target
+
+
+@pytest.fixture
+def mem(make_mem, tmp_path: Path):  # type: ignore[no-untyped-def]
+    return make_mem("none", db=tmp_path / "texts.db")
+
+
+def _raw(mem, source: str) -> list[tuple[str, str, str]]:  # type: ignore[no-untyped-def]
+    return mem.rt.store.conn.execute("SELECT id, content, content_hash FROM nodes WHERE source = ? AND kind = 'memory'"
+                                     " ORDER BY seq", (source,)).fetchall()
+
+
+def _blob(mem, source: str) -> dict[str, str] | None:  # type: ignore[no-untyped-def]
+    row = mem.rt.store.conn.execute("SELECT body FROM vault_texts WHERE source = ?", (source,)).fetchone()
+    return vt.decode(row[0]) if row else None
+
+
+def _texts(mem, source: str) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    return {m.id: m.content for m in mem.rt.store.iter_nodes(kind="memory") if m.source == source}
+
+
+def test_vault_memories_keep_their_text_in_the_note_blob_and_read_back_whole(mem, vault: Path) -> None:
+    mem.ingest(str(vault))
+    rows = _raw(mem, f"vault:{NOTE}")
+    assert rows and all(content == "" and digest for _id, content, digest in rows)
+    blob = _blob(mem, f"vault:{NOTE}")
+    assert blob is not None and len(blob) == len(rows)
+    texts = _texts(mem, f"vault:{NOTE}")
+    assert set(texts) == {r[0] for r in rows} and all(texts.values())
+    assert any("safety certification" in t for t in texts.values())
+    store = mem.rt.store
+    some = next(iter(texts))
+    assert store.get_node(some).content == texts[some]
+    assert {i: n.content for i, n in store.get_nodes(list(texts)).items()} == texts
+    assert any("safety certification" in m.content for m in store.like_search("safety certification", 5))
+    # a user's own memory keeps its text in its row
+    mine = mem.remember("the harbour crane needs a new hydraulic seal")
+    own = store.conn.execute("SELECT content FROM nodes WHERE id = ?", (mine["id"],)).fetchone()[0]
+    assert "hydraulic seal" in own
+
+
+def test_recall_and_the_keyword_index_use_the_packed_texts(mem, vault: Path) -> None:
+    mem.ingest(str(vault))
+    out = mem.recall("safety certification", limit=5)
+    hits = [r["insight"] for r in out["results"]]
+    assert any("safety certification" in h["content"] for h in hits)
+    assert_index_matches_rows(mem.rt.store)
+
+
+def test_an_edited_note_rewrites_its_blob_and_unindexes_the_old_text(mem, vault: Path) -> None:
+    mem.ingest(str(vault))
+    note = vault / NOTE
+    note.write_text("# Cleo Marsh\n\n- Moved to the [[Tidewatch]] team, waiting on onboarding\n", encoding="utf-8")
+    mem.ingest(str(vault))
+    texts = _texts(mem, f"vault:{NOTE}")
+    assert not any("safety certification" in t for t in texts.values())
+    assert any("waiting on onboarding" in t for t in texts.values())
+    assert set(_blob(mem, f"vault:{NOTE}") or {}) == {i.split(f"vault:{NOTE}:", 1)[1] for i in texts}
+    assert_index_matches_rows(mem.rt.store)
+    assert not mem.rt.store.like_search("safety certification", 5) or all(
+        m.source != f"vault:{NOTE}" for m in mem.rt.store.like_search("safety certification", 5))
+
+
+def test_a_section_a_killed_edge_keeps_still_shows_its_text(mem, vault: Path) -> None:
+    mem.ingest(str(vault))
+    source = f"vault:{NOTE}"
+    target = next(m for m in mem.rt.store.iter_nodes(kind="memory")
+                  if m.source == source and "safety certification" in m.content)
+    edge = next(e for e in mem.rt.store.edges_of([target.id], statuses=("active", "candidate"), direction="in"))
+    mem.kill_edge(edge.id, reason="wrong")
+    (vault / NOTE).write_text("# Cleo Marsh\n\nNothing else to say.\n", encoding="utf-8")
+    mem.ingest(str(vault))
+    assert _stored(mem, target.id) == (1, target.content)  # soft-deleted: the tombstone edge holds it
+    (vault / NOTE).unlink()
+    mem.ingest(str(vault))
+    assert _stored(mem, target.id) == (1, target.content)
+
+
+def _stored(mem, node_id: str) -> tuple[int, str]:  # type: ignore[no-untyped-def]
+    """(deleted?, text) of a row, deleted or not, read the way every store read puts its text back."""
+    return mem.rt.store.conn.execute(f"SELECT deleted_at IS NOT NULL, {vt.text_of('nodes')} FROM nodes WHERE id = ?",
+                                     (node_id,)).fetchone()
+
+
+def test_a_removed_note_leaves_no_blob(mem, vault: Path) -> None:
+    mem.ingest(str(vault))
+    assert _blob(mem, f"vault:{NOTE}") is not None
+    (vault / NOTE).unlink()
+    mem.ingest(str(vault))
+    assert _blob(mem, f"vault:{NOTE}") is None
+    assert mem.rt.store.conn.execute("SELECT COUNT(*) FROM vault_texts").fetchone()[0] == len(list(vault.rglob("*.md")))
+
+
+def test_export_carries_the_texts(mem, vault: Path, tmp_path: Path) -> None:
+    mem.ingest(str(vault))
+    exported = {n.id: n.content for n in mem.rt.store.iter_nodes() if n.source == f"vault:{NOTE}" and n.kind == "memory"}
+    assert exported and all(exported.values())
+
+
+def test_a_read_only_store_from_before_packing_reads_its_rows(tmp_path: Path) -> None:
+    db = tmp_path / "old.db"
+    store = SQLiteStore(str(db))
+    store.conn.execute("DROP TABLE vault_texts")
+    store.conn.execute("DELETE FROM migrations WHERE name = ?", (vt.VAULT_TEXTS_MIGRATION[0],))
+    store.conn.execute("INSERT INTO nodes (id, kind, title, content, content_hash, source, created_at, updated_at)"
+                       " VALUES ('vault:a.md:section:1', 'memory', 'A', 'old text in its row', 'h', 'vault:a.md',"
+                       " '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')")
+    store.close()
+    ro = SQLiteStore(str(db), readonly=True)
+    assert ro.get_node("vault:a.md:section:1").content == "old text in its row"
+    ro.close()
+    upgraded = SQLiteStore(str(db))  # a writable open applies the step; the row keeps its text in place
+    assert upgraded.get_node("vault:a.md:section:1").content == "old text in its row"
+    upgraded.close()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.text(min_size=1, max_size=30), st.text(max_size=300), max_size=12))
+def test_a_blob_decodes_to_what_was_encoded(texts: dict[str, str]) -> None:
+    assert vt.decode(vt.encode(texts)) == texts
+
+
+def test_the_sql_function_cuts_each_row_out_of_its_blob() -> None:
+    conn = sqlite3.connect(":memory:")
+    vt.register_vault_text_function(conn)
+    body = vt.encode({"section:1": "one", "observation:2": "two"})
+    get = lambda i: conn.execute("SELECT mnemon_vault_text(?, ?, ?)", ("vault:a.md", body, i)).fetchone()[0]  # noqa: E731
+    assert get("vault:a.md:section:1") == "one" and get("vault:a.md:observation:2") == "two"
+    assert get("vault:a.md:section:9") == ""
+    assert conn.execute("SELECT mnemon_vault_text('vault:a.md', NULL, 'x')").fetchone()[0] == ""
+    other = vt.encode({"section:1": "changed"})  # a new blob for the same note is decoded again, never served stale
+    assert conn.execute("SELECT mnemon_vault_text(?, ?, ?)", ("vault:a.md", other, "vault:a.md:section:1")).fetchone()[0] \
+        == "changed"
