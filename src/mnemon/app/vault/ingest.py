@@ -20,7 +20,7 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -502,6 +502,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
     batches = _plan_batches(to_plan, hint_terms, workers)
     plans: list[NotePlan] = []
     with paused_gc(), store.transaction():
+        _keep_sense_texts(rt, _superseded(known, to_plan, removed))  # before the notes' rows change
         vault_store.seed_relationship_types([spec.to_row() for spec in DEFAULT_ONTOLOGY.specs()])
         thoughts_cleared = vault_store.clear_thought_history() if mode == "rebuild" else 0
         writer.had_vault_rows = vault_store.has_vault_rows()
@@ -675,9 +676,33 @@ def _nothing_changed(rt: Runtime, root: str, mode: str, unchanged: list[str], sk
     return out
 
 
+def _superseded(known: Mapping[str, VaultFile], to_plan: Sequence[tuple[str, bytes, float]],
+                removed: Sequence[str]) -> dict[str, str]:
+    """path → content hash of each stored note version this run replaces by other bytes or removes."""
+    out = {path: known[path].content_hash for path in removed if path in known}
+    for path, data, _mtime in to_plan:
+        row = known.get(path)
+        if row is not None and path not in out and hashlib.sha256(data).hexdigest() != row.content_hash:
+            out[path] = row.content_hash
+    return out
+
+
+def _keep_sense_texts(rt: Runtime, superseded: Mapping[str, str]) -> int:
+    """A note's sense events are stored without its text (`_record_senses`): those of a version this run replaces
+    or removes get the text written in first, from the rows still there (app/world/note_text.py)."""
+    if not superseded:
+        return 0
+    try:
+        from ..world import keep_note_texts
+    except ImportError:
+        return 0
+    return keep_note_texts(rt, superseded)
+
+
 def _record_senses(rt: Runtime, plans: Sequence[NotePlan]) -> int:
     """One `md` sense event per new or changed note, so predictions can be confirmed by vault evidence (Mneme's
-    plain ingest recorded none). Skipped quietly when the world model is not installed."""
+    plain ingest recorded none). Skipped quietly when the world model is not installed. The event names the note by
+    path and content hash and leaves its text out: checks read it from the note's memories (app/world/note_text.py)."""
     if not plans:
         return 0
     try:
@@ -687,7 +712,7 @@ def _record_senses(rt: Runtime, plans: Sequence[NotePlan]) -> int:
     return record_sense_events(rt, "vault", [
         SenseInput("md", plan.path, iso_from_mtime(plan.mtime), plan.title, plan.sense_text,
                    {"path": plan.path, "content_hash": plan.content_hash, "type": plan.note_type}, event_type="note",
-                   source_uri=f"vault:{plan.path}", source_path=plan.path) for plan in plans])
+                   source_uri=f"vault:{plan.path}", source_path=plan.path, store_text=False) for plan in plans])
 
 
 def iso_from_mtime(mtime: float) -> str:

@@ -22,11 +22,11 @@ from ...core.vault import gate_edge, parse_note, placeholder_key
 from ...core.vault.dates import date_spans
 from ...core.vault.model import ParsedNote, Section
 from ...core.vault.proactive import static_score, stemmed_hints
+from ...core.world.senses import note_sense_text
 from ..bulk_gc import paused_gc
 
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
 PLAN_VERSION = "7"  # 7: vault texts packed per note, no "note" in row metadata
-SENSE_TEXT_CHARS = 2000
 _SLUG = re.compile(r"[^\w]+", re.UNICODE)
 
 # Confidence of parsed edges (Mneme's values): a link names its target exactly, a heading or date is looser.
@@ -83,6 +83,7 @@ class NotePlan:
     nodes: tuple[PlannedNode, ...]
     edges: tuple[PlannedEdge, ...]
     payloads: tuple[dict[str, Any], ...] = ()
+    # what the note's sense event observes (`note_sense_text`): the event's id hashes it, its row does not keep it
     sense_text: str = ""
     warnings: tuple[dict[str, Any], ...] = field(default=())
     # every link's lookup key, including the links no edge holds (a second spelling of the same target, a link to
@@ -264,12 +265,11 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
         add_edge(_edge(nid, "", "links_to", LINK_CONFIDENCE, mlink.evidence, "markdown_link", mlink.line, key=key,
                        target=mlink.target, section=mlink.section))
 
-    sense_parts = [parsed.title] + [o.text for o in parsed.observations]
     return NotePlan(
         path=path, content_hash=digest, size=size, mtime=mtime, title=parsed.title, aliases=parsed.aliases,
         note_type=parsed.note_type, tags=parsed.tag_names, nodes=tuple(nodes.values()), edges=tuple(edges.values()),
         payloads=tuple(dict(p.payload) for p in parsed.payloads),
-        sense_text="\n".join(sense_parts)[:SENSE_TEXT_CHARS],
+        sense_text=note_sense_text(parsed.title, [o.text for o in parsed.observations]),
         warnings=tuple({"code": w.code, "message": w.message, "line": w.line} for w in parsed.warnings),
         link_keys=tuple(sorted(k for k in link_keys if k)),
     )

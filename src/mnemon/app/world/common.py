@@ -6,9 +6,10 @@ works on a read-only snapshot too.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
+from functools import partial
 from typing import Any
 
 from ...core.errors import InvalidInput
@@ -169,11 +170,22 @@ class WorldView:
     assertions: dict[str, Assertion]
     predictions: dict[str, Prediction]
     invalid_predictions: list[dict[str, Any]]
-    events: list[SenseEvent]
+    stored_events: list[SenseEvent]
     actions: list[dict[str, Any]]
     replay: bool = False
     changed_assertions: dict[str, Assertion] = field(default_factory=dict)
     changed_predictions: dict[str, Prediction] = field(default_factory=dict)
+    # the stored events → the events a check reads (a vault note's text put back: `note_text.py`)
+    read_texts: Callable[[list[SenseEvent]], list[SenseEvent]] | None = None
+    _events: list[SenseEvent] | None = field(default=None, repr=False)
+
+    @property
+    def events(self) -> list[SenseEvent]:
+        """The sense events as a prediction check reads them; the notes' texts are read on first use, so a view that
+        never matches an event (a contract check) reads none."""
+        if self._events is None:
+            self._events = self.read_texts(self.stored_events) if self.read_texts else self.stored_events
+        return self._events
 
     def set_assertion(self, row: Assertion) -> None:
         self.assertions[row.id] = row
@@ -213,8 +225,14 @@ def load_view(rt: Runtime, as_of: datetime | None = None, *, with_events: bool =
         assertions = assertions_as_of(assertions, now)
         predictions = predictions_as_of(predictions, now)
         actions = [a for a in actions if parse_instant(a.get("created_at"), "created_at") <= now]
+    read_texts = None
+    if events:  # a vault note's event keeps no text: read back the ones an open prediction's terms look at
+        from .note_text import text_needed, with_note_texts
+
+        wanted = text_needed(predictions)
+        read_texts = partial(with_note_texts, rt, wanted=wanted)
     return WorldView(now, {a.id: a for a in assertions}, {p.id: p for p in predictions}, invalid, events, actions,
-                     replay)
+                     replay, read_texts=read_texts)
 
 
 def stamp(moment: datetime) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from ...core.errors import InvalidInput
@@ -75,13 +76,22 @@ class SenseInput(NamedTuple):
     event_type: str = "document"
     source_uri: str = ""
     source_path: str | None = None
+    # False for a vault note's event: its id is still the hash of the whole event, text included (so a note planned
+    # again unchanged, or an event stored with its text before, is the same row), but the row leaves the text out;
+    # readers take it from the note's memories (`note_text.py`), named by metadata `path` and `content_hash`
+    store_text: bool = True
+
+
+def _parsed(origin: str, i: SenseInput) -> SenseEvent:
+    event = parse_sense_event(_payload(i.sense_type, i.source_id, i.observed_at, i.title, i.text, i.metadata,
+                                       i.event_type, i.source_uri), origin=origin)
+    return event if i.store_text else replace(event, text="")
 
 
 def record_sense_events(rt: Runtime, origin: str, inputs: Sequence[SenseInput]) -> int:
     """`record_sense_event` for many events in a handful of statements (vault ingestion records one per changed
     note): the same validation, rows and audit entries. Returns how many events were new."""
-    events = [(parse_sense_event(_payload(i.sense_type, i.source_id, i.observed_at, i.title, i.text, i.metadata,
-                                          i.event_type, i.source_uri), origin=origin), i.source_path) for i in inputs]
+    events = [(_parsed(origin, i), i.source_path) for i in inputs]
     if not events:
         return 0
     with rt.store.transaction():

@@ -187,6 +187,11 @@ def parse_match(obj: Any) -> MatchSpec:
 
 # ---- matching ---------------------------------------------------------------------------------------------------
 
+def reads_event_text(terms: Terms) -> bool:
+    """Whether matching these terms reads an event's text (`observation_terms_*`; see `_field_texts`)."""
+    return any(field == "observation" for field, _, _ in terms.lists)
+
+
 def _field_texts(event: SenseEvent) -> dict[str, str]:
     metadata = event.metadata
     paths = [event.source_id, event.source_uri]

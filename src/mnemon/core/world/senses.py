@@ -27,6 +27,10 @@ from mnemon.core.world.values import (
 # agent records about its own tool results.
 SENSE_TYPES: tuple[str, ...] = ("md", "gws", "notion", "hermes_sessions", "gateway_log", "manual", "agent")
 SENSE_ORIGINS: tuple[str, ...] = ("vault", "payload", "remember", "external")
+# A vault note's event observes its title and its bullets and tasks, cut here (`note_sense_text`).
+NOTE_TEXT_CHARS = 2000
+# Set (in memory, never stored) on a note event whose text could not be read back: its note changed or went away.
+TEXT_UNAVAILABLE = "text_unavailable"
 
 
 def require_sense_type(value: Any, field_name: str) -> str:
@@ -74,6 +78,21 @@ class SenseEvent:
         data = require_mapping(row, "sense event row")
         origin = data.get("origin") or "external"
         return parse_sense_event(data, origin=origin if isinstance(origin, str) else repr(origin))
+
+
+def note_sense_text(title: str, observations: Sequence[str]) -> str:
+    """What a vault note's sense event observed: the title, then each task and bullet (tasks first), one a line."""
+    return "\n".join([title, *observations])[:NOTE_TEXT_CHARS]
+
+
+def is_note_event(event: SenseEvent) -> bool:
+    """A vault note's event stored without its text (`SenseInput.store_text`): it names its note by path and content
+    hash, and its text is read back from the note's memories (`app/world/note_text.py`). An event that carries text
+    (any other origin, or a note's event written before the text was left out, or kept when its note changed) is
+    read as stored."""
+    meta = event.metadata
+    return (event.origin == "vault" and event.event_type == "note" and not event.text
+            and isinstance(meta.get("path"), str) and isinstance(meta.get("content_hash"), str))
 
 
 def sense_event_id(sense_type: str, source_id: str, observed_at: datetime, title: str, text: str) -> str:

@@ -603,6 +603,18 @@ class SQLiteVault:
                 [provider, *chunk]))
         return out
 
+    def observation_texts(self, sources: Sequence[str]) -> list[tuple[str, str, str, str]]:
+        """(id, source, metadata JSON, text) of the live task and bullet memories of these vault notes (sources
+        `vault:<path>`), and maybe a few of their sections (the narrowing is by metadata text: the caller tells them
+        apart by their ids). What a vault note's sense event observed is made of these (app/world/note_text.py)."""
+        out: list[tuple[str, str, str, str]] = []
+        for chunk in _chunks(list(dict.fromkeys(sources))):
+            out.extend(self.conn.execute(
+                f"SELECT n.id, n.source, n.metadata, {self._text('n')} FROM nodes n"
+                f" WHERE n.source IN ({','.join('?' * len(chunk))}) AND n.kind = 'memory' AND n.deleted_at IS NULL"
+                " AND (n.metadata LIKE ? OR n.metadata LIKE ?)", [*chunk, '%"task"%', '%"observation"%']))
+        return out
+
     def clear_thought_history(self) -> int:
         """A rebuild drops generated thoughts (they quote note text that may be gone); `update` keeps them."""
         row = self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'thoughts'").fetchone()

@@ -27,6 +27,26 @@ def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
+# fields of a sense event that `sense_events` keeps in columns of their own: its `data` leaves them out, and an empty
+# `text` (every vault note's event: its text is read from the note), and a read puts them back. A row written whole
+# (before) reads the same: the columns hold the same values.
+_SENSE_COLUMNS = ("id", "sense_type", "source_id", "origin", "observed_at")
+_SENSE_SELECT = "data, " + ", ".join(_SENSE_COLUMNS)
+
+
+def _sense_data(row: Mapping[str, Any]) -> str:
+    return _dump({key: value for key, value in row.items()
+                  if key not in _SENSE_COLUMNS and not (key == "text" and not value)})
+
+
+def _sense_row(found: Sequence[Any]) -> dict[str, Any]:
+    """A sense event row from `_SENSE_SELECT`'s columns."""
+    row = json.loads(found[0])
+    row.update(zip(_SENSE_COLUMNS, found[1:]))
+    row.setdefault("text", "")
+    return row
+
+
 def _scope_clause(column: str) -> str:
     # exact scope or anything under it ("mneme://agent/x" also owns "mneme://agent/x/notes#1"); LIKE wildcards in
     # the scope itself are escaped so "mneme://a_b" cannot forget "mneme://axb"
@@ -155,26 +175,48 @@ class SQLiteWorld:
         for row, source_path in rows:
             if row["id"] not in stored and row["id"] not in fresh:
                 fresh[row["id"]] = (row["id"], row["sense_type"], row.get("source_id") or "",
-                                    row.get("origin") or "external", row["observed_at"], source_path, _dump(row),
-                                    recorded_at)
+                                    row.get("origin") or "external", row["observed_at"], source_path,
+                                    _sense_data(row), recorded_at)
         self.store._write_many(
             "INSERT OR IGNORE INTO sense_events(id, sense_type, source_id, origin, observed_at, source_path, data,"
             " recorded_at) VALUES (?,?,?,?,?,?,?,?)", list(fresh.values()))
         return list(fresh)
 
-    def sense_events(self, *, sense_types: Iterable[str] | None = None) -> list[tuple[dict[str, Any], str]]:
-        """(event row, recorded_at) pairs, oldest observation first."""
+    def sense_events(self, *, sense_types: Iterable[str] | None = None,
+                     source_paths: Iterable[str] | None = None) -> list[tuple[dict[str, Any], str]]:
+        """(event row, recorded_at) pairs, oldest observation first; `source_paths` (exact) reads the events of
+        those sources alone (a vault note's events have its path)."""
         if not self.ready():
             return []
-        sql = "SELECT data, recorded_at FROM sense_events"
+        clauses: list[str] = []
         args: list[Any] = []
-        wanted = sorted(set(sense_types)) if sense_types is not None else None
-        if wanted is not None:
+        for column, values in (("sense_type", sense_types), ("source_path", source_paths)):
+            if values is None:
+                continue
+            wanted = sorted(set(values))
             if not wanted:
                 return []
-            sql += f" WHERE sense_type IN ({','.join('?' * len(wanted))})"
+            clauses.append(f"{column} IN ({','.join('?' * len(wanted))})")
             args.extend(wanted)
-        return [(json.loads(r[0]), r[1]) for r in self.conn.execute(sql + " ORDER BY observed_at, id", args)]
+        where = (" WHERE " + " AND ".join(clauses)) if clauses else ""
+        sql = f"SELECT {_SENSE_SELECT}, recorded_at FROM sense_events{where} ORDER BY observed_at, id"
+        return [(_sense_row(r[:-1]), r[-1]) for r in self.conn.execute(sql, args)]
+
+    def set_sense_event_texts(self, texts: Mapping[str, str]) -> int:
+        """Give stored events (id → text) their `text`; every other field stays as inserted. How many rows changed.
+        Only for a vault note's event stored without its text, whose note is about to change (`note_text.py`)."""
+        from .text_index_sqlite import _chunks
+
+        rows: list[tuple[Any, ...]] = []
+        for chunk in _chunks(list(texts)):
+            for found in self.conn.execute(
+                    f"SELECT {_SENSE_SELECT} FROM sense_events WHERE id IN ({','.join('?' * len(chunk))})",
+                    list(chunk)):
+                row = _sense_row(found)
+                rows.append((_sense_data({**row, "text": texts[row["id"]]}), row["id"]))
+        if rows:
+            self.store._write_many("UPDATE sense_events SET data = ? WHERE id = ?", rows)
+        return len(rows)
 
     def sense_event_count(self) -> int:
         if not self.ready():
