@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mnemon.core.model import Edge
 from mnemon.ports.store import vault_texts_sqlite as vt
 from mnemon.ports.store.sqlite import SQLiteStore
 
@@ -36,9 +37,10 @@ def _raw(mem, source: str) -> list[tuple[str, str, str]]:  # type: ignore[no-unt
                                      " ORDER BY seq", (source,)).fetchall()
 
 
-def _blob(mem, source: str) -> dict[str, str] | None:  # type: ignore[no-untyped-def]
+def _blob(mem, source: str, evidence: bool = False) -> dict[str, str] | None:  # type: ignore[no-untyped-def]
+    """The memory texts (or, with `evidence`, the evidence texts) of a note's blob."""
     row = mem.rt.store.conn.execute("SELECT body FROM vault_texts WHERE source = ?", (source,)).fetchone()
-    return vt.decode(row[0]) if row else None
+    return {k: v for k, v in vt.decode(row[0]).items() if k.startswith("~") == evidence} if row else None
 
 
 def _texts(mem, source: str) -> dict[str, str]:  # type: ignore[no-untyped-def]
@@ -157,3 +159,41 @@ def test_the_sql_function_cuts_each_row_out_of_its_blob() -> None:
     other = vt.encode({"section:1": "changed"})  # a new blob for the same note is decoded again, never served stale
     assert conn.execute("SELECT mnemon_vault_text(?, ?, ?)", ("vault:a.md", other, "vault:a.md:section:1")).fetchone()[0] \
         == "changed"
+
+
+def _raw_edge(mem, edge_id: int) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    return mem.rt.store.conn.execute("SELECT evidence, source_path FROM edge_rows WHERE id = ?", (edge_id,)).fetchone()
+
+
+def test_an_ingested_edge_names_its_evidence_in_the_note_blob_and_reads_it_back(mem, vault: Path) -> None:
+    mem.ingest(str(vault))
+    store = mem.rt.store
+    edges = [e for e in store.iter_edges() if e.origin == "ingest" and e.evidence]
+    assert edges
+    lines = {p: (vault / p).read_text(encoding="utf-8").split("\n") for p in {e.source_path for e in edges}}
+    for e in edges:
+        key, path = _raw_edge(mem, e.id or 0)
+        assert path == vt.PACKED_NOTE_PATH and key == vt.evidence_key(e.evidence) and len(key) == 9
+        line = e.metadata.get("line")
+        if e.rule.startswith(("wikilink", "observation")):  # these quote their line
+            assert e.evidence == lines[e.source_path][line - 1].strip()
+    one = edges[0]
+    assert store.get_edge(one.id).evidence == one.evidence
+    assert mem.explain_edge(one.id)["edge"]["evidence_text"] == one.evidence
+    # an agent's own edge keeps its evidence in its row
+    a, b = mem.remember("pump seals wear out in salt air")["id"], mem.remember("order spare pump seals")["id"]
+    mine = store.upsert_edge(Edge(src=a, dst=b, type="semantic", evidence="both about pump seals", origin="agent"))
+    assert _raw_edge(mem, mine) == ("both about pump seals", "")
+
+
+def test_a_killed_edge_keeps_its_evidence_after_its_note_changes(mem, vault: Path) -> None:
+    mem.ingest(str(vault))
+    link = next(e for e in mem.rt.store.iter_edges() if e.type == "links_to" and e.src == f"note:{NOTE}")
+    mem.kill_edge(link.id, reason="wrong person")
+    (vault / NOTE).write_text("# Cleo Marsh\n\nNothing else to say.\n", encoding="utf-8")
+    mem.ingest(str(vault))
+    mem.ingest(str(vault))  # a second rewrite of the blob keeps what the tombstone still names
+    after = mem.rt.store.get_edge(link.id)
+    assert after is not None and after.status == "killed" and after.evidence == link.evidence
+    assert vt.evidence_key(link.evidence) in (_blob(mem, f"vault:{NOTE}", evidence=True) or {}) or \
+        _raw_edge(mem, link.id or 0)[0] == link.evidence  # (a status change may write the text back in its row)

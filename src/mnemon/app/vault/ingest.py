@@ -338,8 +338,10 @@ class _Writer:
         self.observations_added += sum(1 for n in [*(n for _row, n in fresh), *revived]
                                        if n.memory_kind in ("observation", "task"))
         # last: refreshing a row above unindexed it by its old text, which the store may keep in the note's blob
+        # (and before `write_edges`: an edge row may name its evidence text by a key into the same blob)
         self.vault.write_texts({f"vault:{plan.path}": {n.id: n.content for n in plan.nodes
-                                                       if n.kind == "memory" and n.content} for plan in plans})
+                                                       if n.kind == "memory" and n.content} for plan in plans},
+                               {f"vault:{plan.path}": [e.evidence for e in plan.edges] for plan in plans})
 
     def write_edges(self, planned: Sequence[tuple[str, PlannedEdge]]) -> None:
         """(note path, planned edge) pairs → resolved, deduplicated edge rows (each records its own creation).
@@ -391,10 +393,10 @@ class _Writer:
                 elif status == "killed":
                     self.blocked.append(edge_id)
             rows = [row for row in rows if row[:3] not in existing]
-            self.vault.reparse_edge_rows(reparsed)
+            self.vault.reparse_edge_rows(reparsed, pack=True)  # (`write_nodes` put their evidence in the blobs)
             if reset:
                 self.vault.log_edge_events(reset)
-        self.vault.insert_edge_rows(rows)
+        self.vault.insert_edge_rows(rows, pack=True)
         self.edges_added += len(rows)
         if self.blocked:
             self.vault.log_edge_events([(b, "blocked_recreation", "ingest", {"reason": "killed_tombstone_blocks_recreation"},

@@ -29,6 +29,7 @@ from typing import Any
 
 from ...core.model import Edge
 from .graph_postgres import edge_triggers
+from .vault_texts_sqlite import PACKED_NOTE_PATH, evidence_key
 
 EDGE_VALUE_COLS = ("type, sub_type, weight, confidence, status, evidence, origin, rule, source_path, metadata,"
                    " created_at, updated_at")
@@ -214,3 +215,35 @@ EDGE_ROW_DEFAULTS_MIGRATION = (
         FROM edge_rows e JOIN nodes s ON s.seq = e.src JOIN nodes d ON d.seq = e.dst;
     """,
 )
+
+
+# m053 (SQLite only: PostgreSQL keeps evidence in its rows): an ingested edge whose row holds `PACKED_NOTE_PATH` names
+# its evidence by a key into the note blob of its source node (vault_texts_sqlite.py), and the view puts the text back
+_PACKED_EVIDENCE = (f"CASE WHEN e.source_path = '{PACKED_NOTE_PATH}' THEN mnemon_vault_text(s.source,"
+                    " (SELECT t.body FROM vault_texts t WHERE t.source = s.source), e.evidence) ELSE e.evidence END")
+_PACKED_SOURCE_PATH = RESTORED_SOURCE_PATH.replace(f"e.source_path <> '{NOTE_PATH}'",
+                                                   f"e.source_path NOT IN ('{NOTE_PATH}', '{PACKED_NOTE_PATH}')")
+EDGE_EVIDENCE_MIGRATION = (
+    "m053_edge_evidence_packed",
+    f"""
+    DROP VIEW edges;
+    CREATE VIEW edges AS
+        SELECT e.id AS id, s.id AS src, d.id AS dst,
+               {_E_VALUES_RESTORED.replace(RESTORED_SOURCE_PATH, _PACKED_SOURCE_PATH)
+                                  .replace("e.evidence,", f"{_PACKED_EVIDENCE} AS evidence,")}
+        FROM edge_rows e JOIN nodes s ON s.seq = e.src JOIN nodes d ON d.seq = e.dst;
+    """,
+)
+
+
+def packed_evidence(rows: Sequence[tuple[Any, ...]], evidence_at: int, path_at: int) -> list[tuple[Any, ...]]:
+    """Edge rows with each ingested edge's evidence (a row whose path is `NOTE_PATH`) replaced by its key, the text
+    being in its note's blob (`SQLiteVault.write_texts`)."""
+    out: list[tuple[Any, ...]] = []
+    for r in rows:
+        if r[path_at] == NOTE_PATH and r[evidence_at]:
+            packed = list(r)
+            packed[evidence_at], packed[path_at] = evidence_key(r[evidence_at]), PACKED_NOTE_PATH
+            r = tuple(packed)
+        out.append(r)
+    return out

@@ -129,7 +129,8 @@ _GRAPH = (
 # SQLite steps with no PostgreSQL equivalent (FTS5 machinery: the tsvector in m001_graph covers it)
 SQLITE_ONLY = frozenset({"m002_fts_vocab", "m043_edge_counts",  # PostgreSQL counts edges fast enough
                          "m044_contentless_keywords",  # its keywords are a tsvector table of their own
-                         "m050_vault_texts", "m051_graph_sees_text_hash"})  # PostgreSQL keeps vault texts in their rows (TOAST compresses)
+                         "m050_vault_texts", "m051_graph_sees_text_hash",
+                         "m053_edge_evidence_packed"})  # PostgreSQL keeps vault texts in their rows (TOAST compresses)
 _RESERVED = re.compile(r"\b(symmetric)\b")  # column names SQLite accepts bare and PostgreSQL reserves
 
 

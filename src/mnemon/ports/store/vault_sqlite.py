@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core.keywords import embedding_text, skipped_lines
 from ...core.model import Edge, Memory
-from .edge_rows import SEQ_OF
+from .edge_rows import SEQ_OF, packed_evidence
 from .sources import OWNED_SOURCE
 from .vault_texts_sqlite import VaultTexts, is_packable, text_of
 
@@ -119,12 +119,14 @@ class SQLiteVault:
                    for r in out]
         return out
 
-    def write_texts(self, texts: dict[str, dict[str, str]]) -> None:
+    def write_texts(self, texts: dict[str, dict[str, str]], evidence: dict[str, list[str]] | None = None) -> None:
         """Note source → {memory id: text} of the packed rows just written for it (every packed row of the note
-        that this parse planned); the texts of the note's other rows that still exist are kept. Call it once the
-        rows are written and unindexed: unindexing a row reads its old text from the blob this replaces."""
+        that this parse planned), and → the evidence texts of the edges the parse planned (their rows name them by
+        key, `insert_edge_rows`); the texts of the note's other rows that still exist are kept. Call it once the
+        rows are written and unindexed (unindexing a row reads its old text from the blob this replaces), before
+        the parse's edges are written."""
         if self.packs_texts:
-            VaultTexts(self.store).write(texts)
+            VaultTexts(self.store).write(texts, evidence)
 
     @property
     def conn(self) -> Any:
@@ -467,25 +469,29 @@ class SQLiteVault:
             n += self._write(f"DELETE FROM edge_rows WHERE id IN ({','.join('?' * len(chunk))})", list(chunk)).rowcount
         return n
 
-    def insert_edge_rows(self, rows: Sequence[tuple[Any, ...]]) -> None:
+    def insert_edge_rows(self, rows: Sequence[tuple[Any, ...]], *, pack: bool = False) -> None:
         """Insert new edges (their (src, dst, type) must not exist) in one `executemany`. A row is (src, dst, type,
         weight, confidence, status, evidence, origin, rule, source_path, metadata JSON, created_at).
 
         No event row is written: the edge row records its creation (origin, rule, created_at) and `edge_events`
-        reports it as the first event — a stored "created" row per parsed edge was 12 MB of a 2,000-note vault."""
+        reports it as the first event — a stored "created" row per parsed edge was 12 MB of a 2,000-note vault.
+        `pack`: `write_texts` put the evidence of the rows whose path is `NOTE_PATH` in their notes' blobs, so the rows
+        may name it by key (`edge_rows.packed_evidence`)."""
         if not rows:
             return
         seq = self.store.node_seqs([x for r in rows for x in r[:2]])
         self.store.insert_new_edge_rows(
             "INSERT INTO edge_rows (src, dst, type, weight, confidence, status, evidence, origin, rule, source_path,"
             " metadata, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            [(seq[r[0]], seq[r[1]], *r[2:], "") for r in rows], Counter((r[2], r[5]) for r in rows))
+            [(seq[r[0]], seq[r[1]], *r[2:], "") for r in (packed_evidence(rows, 6, 9) if pack and self.packs_texts else rows)],
+            Counter((r[2], r[5]) for r in rows))
 
-    def reparse_edge_rows(self, rows: Sequence[tuple[Any, ...]]) -> None:
+    def reparse_edge_rows(self, rows: Sequence[tuple[Any, ...]], *, pack: bool = False) -> None:
         """Give kept edges their re-parsed values: (weight, confidence, status, evidence, rule, source_path,
-        metadata JSON, updated_at, id)."""
+        metadata JSON, updated_at, id); `pack` as for `insert_edge_rows`."""
         self._write_many("UPDATE edge_rows SET weight = ?, confidence = ?, status = ?, evidence = ?, rule = ?,"
-                         " source_path = ?, metadata = ?, updated_at = ? WHERE id = ?", list(rows))
+                         " source_path = ?, metadata = ?, updated_at = ? WHERE id = ?",
+                         packed_evidence(rows, 3, 5) if pack and self.packs_texts else list(rows))
 
     def log_edge_events(self, rows: Sequence[tuple[int, str, str, dict[str, Any], str]]) -> None:
         self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",

@@ -10,13 +10,20 @@ A row is *packed* when it is a memory of a vault source with an empty `content` 
 row's hash is of its text: only a packed row has one without content). Other rows, and every row on PostgreSQL,
 keep their text in `content`. A note's blob keeps the texts of every packed row of that source that still exists —
 soft-deleted rows a killed edge holds on to included — so a tombstone still shows what it was about.
+
+An ingested edge's evidence (the line it was parsed from: 8.6 MB over the benchmark vault's 103k edges, most of it
+text the blob holds already) goes the same way: the row keeps a 9-character key of the text (`evidence_key`) and
+`source_path = PACKED_NOTE_PATH`, the note blob of the edge's source node maps the key to the text, and the `edges`
+view (m053, edge_rows.py) puts it back. The blob keeps an evidence text while any edge of the note's rows still names it.
 """
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import sqlite3
 import zlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 VAULT_PREFIX = "vault:"
@@ -36,6 +43,17 @@ VAULT_TEXTS_MIGRATION = (
     );
     """,
 )
+
+
+# An ingested edge's `source_path` when its evidence is in its note's blob: like edge_rows.NOTE_PATH, the path is its
+# source node's; the evidence column holds the text's key (`evidence_key`). Neither can be a vault path or a scope.
+PACKED_NOTE_PATH = ":"
+
+
+def evidence_key(text: str) -> str:
+    """The key of an evidence text in its note's blob: `~` and 48 bits of its hash (a note holds a few hundred
+    texts at most; a memory's key is `kind:digest`, never starting with `~`)."""
+    return "~" + base64.urlsafe_b64encode(hashlib.blake2b(text.encode("utf-8"), digest_size=6).digest()).decode()
 
 
 def is_packable(kind: str, source: str, content: str, content_hash: str) -> bool:
@@ -87,20 +105,27 @@ class VaultTexts:
     def __init__(self, store: Any) -> None:
         self.store = store
 
-    def write(self, texts: Mapping[str, Mapping[str, str]]) -> None:
-        """Replace each note source's blob with `texts[source]` (row id → text of its packed rows just written),
-        keeping the texts of the source's other packed rows that still exist. An empty result deletes the blob."""
+    def write(self, texts: Mapping[str, Mapping[str, str]], evidence: Mapping[str, Iterable[str]] | None = None) -> None:
+        """Replace each note source's blob with `texts[source]` (row id → text of its packed rows just written) and
+        `evidence[source]` (the evidence texts of the edges its parse planned), keeping the texts of the source's
+        other packed rows that still exist and the evidence its rows' edges still name. An empty result deletes
+        the blob."""
         conn = self.store.conn
         upserts: list[tuple[str, bytes]] = []
         gone: list[tuple[str]] = []
         for source, fresh in texts.items():
             merged = {_key(i, source): text for i, text in fresh.items()}
+            merged.update((evidence_key(t), t) for t in (evidence or {}).get(source, ()) if t)
             row = conn.execute("SELECT body FROM vault_texts WHERE source = ?", (source,)).fetchone()
             if row is not None:
                 old = decode(row[0])
                 for (node_id,) in conn.execute("SELECT id FROM nodes WHERE source = ? AND kind = 'memory'"
                                                " AND content = '' AND content_hash <> ''", (source,)):
                     key = _key(node_id, source)
+                    if key not in merged and key in old:
+                        merged[key] = old[key]
+                for (key,) in conn.execute("SELECT DISTINCT e.evidence FROM nodes s JOIN edge_rows e ON e.src = s.seq"
+                                           " WHERE s.source = ? AND e.source_path = ?", (source, PACKED_NOTE_PATH)):
                     if key not in merged and key in old:
                         merged[key] = old[key]
             if merged:
