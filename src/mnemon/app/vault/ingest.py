@@ -244,6 +244,7 @@ class _Writer:
         self.observations_added = 0  # bullet and task rows that did not exist (or were deleted) before this run
         self.placeholders: set[str] = set()
         self.released: set[str] = set()  # shared nodes that lost an edge in this run: the only possible new orphans
+        self.ensured: set[str] = set()  # shared nodes this run made sure exist (none is deleted before it ends)
         # a store that never held a note, section or heading row cannot hold one with the ids this run writes, nor
         # an edge from one: a first ingest then skips the existence lookups (55k ids for 2,000 notes). Read inside
         # the write transaction (`ingest_vault`); until then assume rows exist.
@@ -367,8 +368,10 @@ class _Writer:
             rows.append((p.src, dst, p.relation, p.confidence, p.confidence, p.status, p.evidence, "ingest",
                          f"{p.rule}:{tier}" if tier else p.rule, NOTE_PATH, p.metadata, now))
             paths.append(path)
+        shared -= self.ensured  # (a date or tag many notes mention is ensured by the first batch naming it)
         if shared:
             self.vault.ensure_shared_nodes([_shared_node(i, now) for i in sorted(shared)])
+            self.ensured |= shared
         existing = {row[:3]: self.known_edges[row[:3]] for row in rows if row[:3] in self.known_edges}
         unread = [row[:3] for row in rows if row[0] not in self.cleared_srcs]
         if unread and self.had_vault_rows:

@@ -238,12 +238,6 @@ EDGE_EVIDENCE_MIGRATION = (
 
 def packed_evidence(rows: Sequence[tuple[Any, ...]], evidence_at: int, path_at: int) -> list[tuple[Any, ...]]:
     """Edge rows with each ingested edge's evidence (a row whose path is `NOTE_PATH`) replaced by its key, the text
-    being in its note's blob (`SQLiteVault.write_texts`)."""
-    out: list[tuple[Any, ...]] = []
-    for r in rows:
-        if r[path_at] == NOTE_PATH and r[evidence_at]:
-            packed = list(r)
-            packed[evidence_at], packed[path_at] = evidence_key(r[evidence_at]), PACKED_NOTE_PATH
-            r = tuple(packed)
-        out.append(r)
-    return out
+    being in its note's blob (`SQLiteVault.write_texts`); the evidence column comes before the path column."""
+    return [(*r[:evidence_at], evidence_key(r[evidence_at]), *r[evidence_at + 1:path_at], PACKED_NOTE_PATH,
+             *r[path_at + 1:]) if r[path_at] == NOTE_PATH and r[evidence_at] else r for r in rows]

@@ -367,8 +367,9 @@ class SQLiteVault:
             " inserted_at, metadata) VALUES (?,?,?,'','',?,?,?,?,?)",
             [(n.id, n.kind, n.title, n.source, n.created_at, n.created_at, n.created_at, _dump(n.metadata))
              for n in nodes])
-        self._write_many("UPDATE nodes SET deleted_at = NULL WHERE id = ? AND deleted_at IS NOT NULL",
-                         [(n.id,) for n in nodes])
+        for chunk in _chunks([n.id for n in nodes]):
+            self._write(f"UPDATE nodes SET deleted_at = NULL WHERE id IN ({','.join('?' * len(chunk))})"
+                        " AND deleted_at IS NOT NULL", list(chunk))
 
     def unreferenced(self, kinds: Sequence[str], source: str, among: Sequence[str] | None = None) -> list[str]:
         """Shared nodes of `kinds` written by `source` that no edge touches any more; only ids in `among` when given

@@ -18,7 +18,7 @@ view (m053, edge_rows.py) puts it back. The blob keeps an evidence text while an
 """
 from __future__ import annotations
 
-import base64
+import binascii
 import hashlib
 import json
 import sqlite3
@@ -50,10 +50,19 @@ VAULT_TEXTS_MIGRATION = (
 PACKED_NOTE_PATH = ":"
 
 
+_KEYS: dict[str, str] = {}  # an ingest keys each evidence text twice (its blob, then its rows): once is enough
+
+
 def evidence_key(text: str) -> str:
     """The key of an evidence text in its note's blob: `~` and 48 bits of its hash (a note holds a few hundred
     texts at most; a memory's key is `kind:digest`, never starting with `~`)."""
-    return "~" + base64.urlsafe_b64encode(hashlib.blake2b(text.encode("utf-8"), digest_size=6).digest()).decode()
+    key = _KEYS.get(text)
+    if key is None:
+        if len(_KEYS) >= 300_000:
+            _KEYS.clear()
+        key = _KEYS[text] = "~" + binascii.b2a_base64(hashlib.blake2b(text.encode("utf-8"), digest_size=6).digest(),
+                                                       newline=False).decode()
+    return key
 
 
 def is_packable(kind: str, source: str, content: str, content_hash: str) -> bool:
@@ -113,24 +122,24 @@ class VaultTexts:
         conn = self.store.conn
         upserts: list[tuple[str, bytes]] = []
         gone: list[tuple[str]] = []
+        sources = list(texts)
+        stored: dict[str, bytes] = {}
+        for i in range(0, len(sources), 500):
+            chunk = sources[i:i + 500]
+            stored.update(conn.execute(f"SELECT source, body FROM vault_texts WHERE source IN"
+                                       f" ({','.join('?' * len(chunk))})", chunk).fetchall())
         for source, fresh in texts.items():
             merged = {_key(i, source): text for i, text in fresh.items()}
             merged.update((evidence_key(t), t) for t in (evidence or {}).get(source, ()) if t)
-            row = conn.execute("SELECT body FROM vault_texts WHERE source = ?", (source,)).fetchone()
-            if row is not None:
-                old = decode(row[0])
-                for (node_id,) in conn.execute("SELECT id FROM nodes WHERE source = ? AND kind = 'memory'"
-                                               " AND content = '' AND content_hash <> ''", (source,)):
-                    key = _key(node_id, source)
-                    if key not in merged and key in old:
-                        merged[key] = old[key]
-                for (key,) in conn.execute("SELECT DISTINCT e.evidence FROM nodes s JOIN edge_rows e ON e.src = s.seq"
-                                           " WHERE s.source = ? AND e.source_path = ?", (source, PACKED_NOTE_PATH)):
+            body = stored.get(source)
+            if body is not None:
+                old = decode(body)
+                for key in self._still_named(source):
                     if key not in merged and key in old:
                         merged[key] = old[key]
             if merged:
                 upserts.append((source, encode(merged)))
-            elif row is not None:
+            elif body is not None:
                 gone.append((source,))
         if upserts:
             self.store._write_many("INSERT INTO vault_texts(source, body) VALUES (?, ?)"
@@ -138,3 +147,20 @@ class VaultTexts:
         if gone:
             self.store._write_many("DELETE FROM vault_texts WHERE source = ?", gone)
 
+    def _still_named(self, source: str) -> set[str]:
+        """The blob keys the rows of a note source still use: its packed rows (live or soft-deleted) and the evidence
+        of edges leaving the note or them. By id range (a note's rows are `vault:<path>:…`): the source index holds
+        live rows only."""
+        conn = self.store.conn
+        prefix = source + ":"
+        rows = conn.execute("SELECT seq, id, content = '' AND content_hash <> '' FROM nodes WHERE id >= ? AND id < ?",
+                            (prefix, prefix + "\U0010ffff")).fetchall()
+        keys = {_key(node_id, source) for _seq, node_id, packed in rows if packed}
+        note = conn.execute("SELECT seq FROM nodes WHERE id = ?", ("note:" + source[len(VAULT_PREFIX):],)).fetchone()
+        seqs = [seq for seq, _id, _packed in rows] + ([note[0]] if note else [])
+        for i in range(0, len(seqs), 500):
+            chunk = seqs[i:i + 500]
+            keys.update(k for (k,) in conn.execute(
+                f"SELECT DISTINCT evidence FROM edge_rows WHERE src IN ({','.join('?' * len(chunk))})"
+                " AND source_path = ?", [*chunk, PACKED_NOTE_PATH]))
+        return keys
