@@ -47,7 +47,7 @@ sys.path.insert(0, os.environ.get("BENCH_SRC") or str(ROOT / "src"))
 import numpy as np  # noqa: E402
 import numpy.typing as npt  # noqa: E402
 
-from mnemon.app.remember import fts_body  # noqa: E402
+from mnemon.core.keywords import keyword_text  # noqa: E402
 from mnemon.app.runtime import Runtime  # noqa: E402
 from mnemon.core.model import content_hash  # noqa: E402
 from mnemon.ports.embed.base import EmbeddingProvider  # noqa: E402
@@ -206,7 +206,7 @@ class Loader:
             nodes.append((seq, node_id, "memory", None, text, digest, rng.choice(CATEGORIES),
                           rng.choice((1, 2, 3, 3, 3, 4, 5)), json.dumps(tags), json.dumps(entities), source, created,
                           created, created, None, 0, round(rng.uniform(0.2, 0.9), 4), None, "{}"))
-            fts.append((seq, fts_body(text), " ".join(tags), " ".join(entities)))
+            fts.append((seq, keyword_text(None, text, source, None), " ".join(tags), " ".join(entities)))
             ents.extend((e, seq, created) for e in entities)
             vec_rows.append((seq, self.identity, DIM, digest, vecs[k].astype("<f4").tobytes(), created))
             edges.extend(self._edges(node_id, t, source, entities))

@@ -37,10 +37,17 @@ def _raw(mem, source: str) -> list[tuple[str, str, str]]:  # type: ignore[no-unt
                                      " ORDER BY seq", (source,)).fetchall()
 
 
-def _blob(mem, source: str, evidence: bool = False) -> dict[str, str] | None:  # type: ignore[no-untyped-def]
-    """The memory texts (or, with `evidence`, the evidence texts) of a note's blob."""
+def _blob(mem, source: str, evidence: bool = False) -> dict | None:  # type: ignore[no-untyped-def,type-arg]
+    """The row texts by seq (or, with `evidence`, the evidence texts by key) of a note's blob."""
     row = mem.rt.store.conn.execute("SELECT body FROM vault_texts WHERE source = ?", (source,)).fetchone()
-    return {k: v for k, v in vt.decode(row[0]).items() if k.startswith("~") == evidence} if row else None
+    if row is None:
+        return None
+    blob = vt.decode(row[0])
+    return blob.evidence if evidence else blob.rows
+
+
+def _seqs(mem, ids) -> set[int]:  # type: ignore[no-untyped-def]
+    return {mem.rt.store.conn.execute("SELECT seq FROM nodes WHERE id = ?", (i,)).fetchone()[0] for i in ids}
 
 
 def _texts(mem, source: str) -> dict[str, str]:  # type: ignore[no-untyped-def]
@@ -52,7 +59,7 @@ def test_vault_memories_keep_their_text_in_the_note_blob_and_read_back_whole(mem
     rows = _raw(mem, f"vault:{NOTE}")
     assert rows and all(content == "" and digest for _id, content, digest in rows)
     blob = _blob(mem, f"vault:{NOTE}")
-    assert blob is not None and len(blob) == len(rows)
+    assert blob is not None and set(blob) == _seqs(mem, [r[0] for r in rows])
     texts = _texts(mem, f"vault:{NOTE}")
     assert set(texts) == {r[0] for r in rows} and all(texts.values())
     assert any("safety certification" in t for t in texts.values())
@@ -83,7 +90,7 @@ def test_an_edited_note_rewrites_its_blob_and_unindexes_the_old_text(mem, vault:
     texts = _texts(mem, f"vault:{NOTE}")
     assert not any("safety certification" in t for t in texts.values())
     assert any("waiting on onboarding" in t for t in texts.values())
-    assert set(_blob(mem, f"vault:{NOTE}") or {}) == {i.split(f"vault:{NOTE}:", 1)[1] for i in texts}
+    assert set(_blob(mem, f"vault:{NOTE}") or {}) == _seqs(mem, texts)
     assert_index_matches_rows(mem.rt.store)
     assert not mem.rt.store.like_search("safety certification", 5) or all(
         m.source != f"vault:{NOTE}" for m in mem.rt.store.like_search("safety certification", 5))
@@ -143,22 +150,23 @@ def test_a_read_only_store_from_before_packing_reads_its_rows(tmp_path: Path) ->
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.dictionaries(st.text(min_size=1, max_size=30), st.text(max_size=300), max_size=12))
-def test_a_blob_decodes_to_what_was_encoded(texts: dict[str, str]) -> None:
-    assert vt.decode(vt.encode(texts)) == texts
+@given(st.dictionaries(st.integers(min_value=1, max_value=2**62), st.text(max_size=300), max_size=12),
+       st.lists(st.text(max_size=200), max_size=8))
+def test_a_blob_decodes_to_what_was_encoded(rows: dict[int, str], evidence: list[str]) -> None:
+    notes = {vt.evidence_key(t): t for t in evidence}
+    assert vt.decode(vt.encode(rows, notes)) == vt.Blob(rows, notes)
 
 
 def test_the_sql_function_cuts_each_row_out_of_its_blob() -> None:
     conn = sqlite3.connect(":memory:")
     vt.register_vault_text_function(conn)
-    body = vt.encode({"section:1": "one", "observation:2": "two"})
-    get = lambda i: conn.execute("SELECT mnemon_vault_text(?, ?, ?)", ("vault:a.md", body, i)).fetchone()[0]  # noqa: E731
-    assert get("vault:a.md:section:1") == "one" and get("vault:a.md:observation:2") == "two"
-    assert get("vault:a.md:section:9") == ""
-    assert conn.execute("SELECT mnemon_vault_text('vault:a.md', NULL, 'x')").fetchone()[0] == ""
-    other = vt.encode({"section:1": "changed"})  # a new blob for the same note is decoded again, never served stale
-    assert conn.execute("SELECT mnemon_vault_text(?, ?, ?)", ("vault:a.md", other, "vault:a.md:section:1")).fetchone()[0] \
-        == "changed"
+    body = vt.encode({7: "one", 9: "two"}, {vt.evidence_key("- a line"): "- a line"})
+    get = lambda k: conn.execute("SELECT mnemon_vault_text(?, ?, ?)", ("vault:a.md", body, k)).fetchone()[0]  # noqa: E731
+    assert get(7) == "one" and get(9) == "two" and get(vt.evidence_key("- a line")) == "- a line"
+    assert get(8) == "" and get(vt.evidence_key("another")) == ""
+    assert conn.execute("SELECT mnemon_vault_text('vault:a.md', NULL, 7)").fetchone()[0] == ""
+    other = vt.encode({7: "changed"}, {})  # a new blob for the same note is decoded again, never served stale
+    assert conn.execute("SELECT mnemon_vault_text(?, ?, ?)", ("vault:a.md", other, 7)).fetchone()[0] == "changed"
 
 
 def _raw_edge(mem, edge_id: int) -> tuple[str, str]:  # type: ignore[no-untyped-def]

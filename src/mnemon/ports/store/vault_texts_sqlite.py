@@ -3,8 +3,9 @@
 A 2,000-note vault makes ~43k memory rows whose texts (10.9 MB) were the largest column of the store; zlib over one
 note's texts together compresses them about three to four times, where a row's few hundred characters alone barely
 compress. So vault ingestion writes a memory row with `content = ''` and its text into `vault_texts` (one row per
-note source, `'vault:<path>'`), and every read of a node's content goes through `text_of`, which puts the text back
-in SQL. Nothing above the store sees the difference: `Memory.content` is the text, as before.
+note source, `'vault:<path>'`, keyed by the rows' seqs), and every read of a node's content goes through `text_of`,
+which puts the text back in SQL. Nothing above the store sees the difference: `Memory.content` is the text, as
+before. (A blob of ~1.6 KB: two share a 4 KiB page; keyed by row id, at ~2.2 KB, each took a page of its own.)
 
 A row is *packed* when it is a memory of a vault source with an empty `content` and a non-empty `content_hash` (a
 row's hash is of its text: only a packed row has one without content). Other rows, and every row on PostgreSQL,
@@ -24,7 +25,7 @@ import json
 import sqlite3
 import zlib
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 VAULT_PREFIX = "vault:"
 _LEVEL = 6  # zlib level: level 1 is ~25 % larger on vault prose for little time saved (one blob per note)
@@ -74,28 +75,45 @@ def text_of(alias: str) -> str:
     """SQL for a node row's text, in a statement reading `nodes` as `alias`: `content`, or from the note's blob."""
     return (f"CASE WHEN {alias}.content = '' AND {alias}.content_hash <> '' AND {alias}.kind = 'memory'"
             f" THEN mnemon_vault_text({alias}.source, (SELECT t.body FROM vault_texts t WHERE t.source = {alias}.source),"
-            f" {alias}.id) ELSE {alias}.content END")
+            f" {alias}.seq) ELSE {alias}.content END")
 
 
-def _key(node_id: str, source: str) -> str:
-    """A row's key in its note's blob: its id without the source prefix every row of the note shares."""
-    return node_id[len(source) + 1:] if node_id.startswith(source + ":") else node_id
+class Blob(NamedTuple):
+    """A note's blob decoded: node seq → text of its packed rows, evidence key → evidence text."""
+
+    rows: dict[int, str]
+    evidence: dict[str, str]
 
 
-def encode(texts: Mapping[str, str]) -> bytes:
-    return zlib.compress(_COMPACT(texts).encode("utf-8"), _LEVEL)
+def encode(rows: Mapping[int, str], evidence: Mapping[str, str]) -> bytes:
+    """zlib of `{"m": [[seq step, text], …], "~key": evidence, …}`: rows by seq in order, each seq written as its
+    step from the one before (a note's rows are mostly consecutive: keys cost a byte or two, where row ids cost ~9
+    bytes of random digest each — the difference between one and two blobs per 4 KiB page)."""
+    steps: list[list[Any]] = []
+    last = 0
+    for seq in sorted(rows):
+        steps.append([seq - last, rows[seq]])
+        last = seq
+    return zlib.compress(_COMPACT({"m": steps, **evidence}).encode("utf-8"), _LEVEL)
 
 
-def decode(body: bytes) -> dict[str, str]:
-    return json.loads(zlib.decompress(body).decode("utf-8"))
+def decode(body: bytes) -> Blob:
+    obj = json.loads(zlib.decompress(body).decode("utf-8"))
+    rows: dict[int, str] = {}
+    seq = 0
+    for step, text in obj.pop("m", ()):
+        seq += step
+        rows[seq] = text
+    return Blob(rows, obj)
 
 
 def register_vault_text_function(conn: sqlite3.Connection) -> None:
-    """`mnemon_vault_text(source, body, id)`: the text of row `id` in its note's blob (empty when absent). A pure
-    function of its arguments; the cache only spares decoding the same blob once per row of the note."""
-    cache: dict[str, tuple[bytes, dict[str, str]]] = {}
+    """`mnemon_vault_text(source, body, key)`: the text a note's blob holds for a row seq (an integer) or an
+    evidence key (a text), empty when absent. A pure function of its arguments; the cache only spares decoding the
+    same blob once per row of the note."""
+    cache: dict[str, tuple[bytes, Blob]] = {}
 
-    def vault_text(source: str, body: bytes | None, node_id: str) -> str:
+    def vault_text(source: str, body: bytes | None, key: int | str) -> str:
         if body is None:
             return ""
         hit = cache.get(source)
@@ -103,7 +121,8 @@ def register_vault_text_function(conn: sqlite3.Connection) -> None:
             if len(cache) >= _CACHE_NOTES:
                 cache.clear()
             hit = cache[source] = (body, decode(body))
-        return hit[1].get(_key(node_id, source), "")
+        blob = hit[1]
+        return (blob.rows.get(key) if isinstance(key, int) else blob.evidence.get(key)) or ""
 
     conn.create_function("mnemon_vault_text", 3, vault_text, deterministic=True)
 
@@ -118,7 +137,7 @@ class VaultTexts:
         """Replace each note source's blob with `texts[source]` (row id → text of its packed rows just written) and
         `evidence[source]` (the evidence texts of the edges its parse planned), keeping the texts of the source's
         other packed rows that still exist and the evidence its rows' edges still name. An empty result deletes
-        the blob."""
+        the blob. The rows must exist (their seqs key the blob)."""
         conn = self.store.conn
         upserts: list[tuple[str, bytes]] = []
         gone: list[tuple[str]] = []
@@ -129,16 +148,17 @@ class VaultTexts:
             stored.update(conn.execute(f"SELECT source, body FROM vault_texts WHERE source IN"
                                        f" ({','.join('?' * len(chunk))})", chunk).fetchall())
         for source, fresh in texts.items():
-            merged = {_key(i, source): text for i, text in fresh.items()}
-            merged.update((evidence_key(t), t) for t in (evidence or {}).get(source, ()) if t)
             body = stored.get(source)
-            if body is not None:
-                old = decode(body)
-                for key in self._still_named(source):
-                    if key not in merged and key in old:
-                        merged[key] = old[key]
-            if merged:
-                upserts.append((source, encode(merged)))
+            old = decode(body) if body is not None else None
+            rows, named = self._rows_of(source, old is not None)
+            packed = {seq: fresh[node_id] for seq, node_id, _packed in rows if node_id in fresh}
+            notes = {evidence_key(t): t for t in (evidence or {}).get(source, ()) if t}
+            if old is not None:
+                packed.update((seq, old.rows[seq]) for seq, _id, was in rows
+                              if was and seq not in packed and seq in old.rows)
+                notes.update((k, old.evidence[k]) for k in named if k not in notes and k in old.evidence)
+            if packed or notes:
+                upserts.append((source, encode(packed, notes)))
             elif body is not None:
                 gone.append((source,))
         if upserts:
@@ -147,20 +167,23 @@ class VaultTexts:
         if gone:
             self.store._write_many("DELETE FROM vault_texts WHERE source = ?", gone)
 
-    def _still_named(self, source: str) -> set[str]:
-        """The blob keys the rows of a note source still use: its packed rows (live or soft-deleted) and the evidence
-        of edges leaving the note or them. By id range (a note's rows are `vault:<path>:…`): the source index holds
-        live rows only."""
+    def _rows_of(self, source: str, with_evidence: bool) -> tuple[list[tuple[int, str, bool]], set[str]]:
+        """(seq, id, packed?) of every row of a note source, live or soft-deleted, and — `with_evidence` — the
+        evidence keys edges leaving the note or its rows still name. By id range (a note's rows are
+        `vault:<path>:…`): the source index holds live rows only."""
         conn = self.store.conn
         prefix = source + ":"
-        rows = conn.execute("SELECT seq, id, content = '' AND content_hash <> '' FROM nodes WHERE id >= ? AND id < ?",
-                            (prefix, prefix + "\U0010ffff")).fetchall()
-        keys = {_key(node_id, source) for _seq, node_id, packed in rows if packed}
+        rows = [(seq, node_id, bool(packed)) for seq, node_id, packed in conn.execute(
+            "SELECT seq, id, content = '' AND content_hash <> '' FROM nodes WHERE id >= ? AND id < ?",
+            (prefix, prefix + "\U0010ffff"))]
+        if not with_evidence:
+            return rows, set()
         note = conn.execute("SELECT seq FROM nodes WHERE id = ?", ("note:" + source[len(VAULT_PREFIX):],)).fetchone()
         seqs = [seq for seq, _id, _packed in rows] + ([note[0]] if note else [])
+        named: set[str] = set()
         for i in range(0, len(seqs), 500):
             chunk = seqs[i:i + 500]
-            keys.update(k for (k,) in conn.execute(
+            named.update(k for (k,) in conn.execute(
                 f"SELECT DISTINCT evidence FROM edge_rows WHERE src IN ({','.join('?' * len(chunk))})"
                 " AND source_path = ?", [*chunk, PACKED_NOTE_PATH]))
-        return keys
+        return rows, named
