@@ -205,3 +205,20 @@ def test_a_killed_edge_keeps_its_evidence_after_its_note_changes(mem, vault: Pat
     assert after is not None and after.status == "killed" and after.evidence == link.evidence
     assert vt.evidence_key(link.evidence) in (_blob(mem, f"vault:{NOTE}", evidence=True) or {}) or \
         _raw_edge(mem, link.id or 0)[0] == link.evidence  # (a status change may write the text back in its row)
+
+
+def test_an_edge_stores_its_creation_time_only_when_it_is_not_its_sources(mem, vault: Path, clock) -> None:  # type: ignore[no-untyped-def]
+    mem.rt.clock = clock
+    mem.ingest(str(vault))
+    store = mem.rt.store
+    first = next(e for e in store.iter_edges() if e.src == f"note:{NOTE}" and e.type == "links_to")
+    assert first.created_at == store.get_nodes([f"note:{NOTE}"])[f"note:{NOTE}"].created_at
+    assert store.conn.execute("SELECT created_at FROM edge_rows WHERE id = ?", (first.id,)).fetchone()[0] == ""
+    clock.advance(days=2)
+    (vault / NOTE).write_text((vault / NOTE).read_text(encoding="utf-8") + "\n- See also [[Tidewatch]]\n",
+                              encoding="utf-8")
+    mem.ingest(str(vault))
+    later = next(e for e in store.iter_edges() if e.src == f"note:{NOTE}" and e.dst == "note:Projects/tidewatch.md")
+    raw = store.conn.execute("SELECT created_at FROM edge_rows WHERE id = ?", (later.id,)).fetchone()[0]
+    assert raw == later.created_at > first.created_at  # the note is older than its new link: the row says when
+    assert store.get_edge(first.id).created_at == first.created_at

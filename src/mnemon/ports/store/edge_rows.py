@@ -204,17 +204,21 @@ RESTORED_SOURCE_PATH = (f"CASE WHEN e.source_path <> '{NOTE_PATH}' THEN e.source
                         " WHEN substr(s.source, 1, 6) = 'vault:' THEN substr(s.source, 7) ELSE '' END")
 _E_VALUES_RESTORED = (_E_VALUES.replace("e.source_path", f"{RESTORED_SOURCE_PATH} AS source_path")
                       .replace("e.updated_at", f"{RESTORED_UPDATED_AT} AS updated_at"))
-# existing rows keep their full values (they read back unchanged): shrinking them in place would give no space back
-# without a VACUUM on SQLite, and would leave a dead copy of every edge row behind on PostgreSQL
-EDGE_ROW_DEFAULTS_MIGRATION = (
-    "m052_edge_row_defaults",
-    f"""
+
+
+def _edges_view(values: str) -> str:
+    """A migration step that redefines the `edges` view with these value columns (after id, src and dst)."""
+    return f"""
     DROP VIEW edges;
     CREATE VIEW edges AS
-        SELECT e.id AS id, s.id AS src, d.id AS dst, {_E_VALUES_RESTORED}
+        SELECT e.id AS id, s.id AS src, d.id AS dst, {values}
         FROM edge_rows e JOIN nodes s ON s.seq = e.src JOIN nodes d ON d.seq = e.dst;
-    """,
-)
+    """
+
+
+# existing rows keep their full values (they read back unchanged): shrinking them in place would give no space back
+# without a VACUUM on SQLite, and would leave a dead copy of every edge row behind on PostgreSQL
+EDGE_ROW_DEFAULTS_MIGRATION = ("m052_edge_row_defaults", _edges_view(_E_VALUES_RESTORED))
 
 
 # m053 (SQLite only: PostgreSQL keeps evidence in its rows): an ingested edge whose row holds `PACKED_NOTE_PATH` names
@@ -223,17 +227,17 @@ _PACKED_EVIDENCE = (f"CASE WHEN e.source_path = '{PACKED_NOTE_PATH}' THEN mnemon
                     " (SELECT t.body FROM vault_texts t WHERE t.source = s.source), e.evidence) ELSE e.evidence END")
 _PACKED_SOURCE_PATH = RESTORED_SOURCE_PATH.replace(f"e.source_path <> '{NOTE_PATH}'",
                                                    f"e.source_path NOT IN ('{NOTE_PATH}', '{PACKED_NOTE_PATH}')")
-EDGE_EVIDENCE_MIGRATION = (
-    "m053_edge_evidence_packed",
-    f"""
-    DROP VIEW edges;
-    CREATE VIEW edges AS
-        SELECT e.id AS id, s.id AS src, d.id AS dst,
-               {_E_VALUES_RESTORED.replace(RESTORED_SOURCE_PATH, _PACKED_SOURCE_PATH)
-                                  .replace("e.evidence,", f"{_PACKED_EVIDENCE} AS evidence,")}
-        FROM edge_rows e JOIN nodes s ON s.seq = e.src JOIN nodes d ON d.seq = e.dst;
-    """,
-)
+_M053_VALUES = (_E_VALUES_RESTORED.replace(RESTORED_SOURCE_PATH, _PACKED_SOURCE_PATH)
+                .replace("e.evidence,", f"{_PACKED_EVIDENCE} AS evidence,"))
+EDGE_EVIDENCE_MIGRATION = ("m053_edge_evidence_packed", _edges_view(_M053_VALUES))
+
+# m054 (SQLite only): an ingested edge created with its source node (the same ingest wrote both: every edge of a first
+# ingest, 2.8 MB of timestamps on the 2,000-note vault) stores `created_at = ''` and reads the node's back
+_BORN_WITH_SOURCE = "CASE WHEN e.created_at = '' THEN s.created_at ELSE e.created_at END"
+assert _M053_VALUES.count("e.created_at") == 2 and _M053_VALUES.endswith("END AS updated_at")
+EDGE_BIRTH_MIGRATION = ("m054_edge_created_with_source", _edges_view(
+    _M053_VALUES.replace(", e.created_at,", f", {_BORN_WITH_SOURCE} AS created_at,")
+    .replace("THEN e.created_at", f"THEN {_BORN_WITH_SOURCE}")))
 
 
 def packed_evidence(rows: Sequence[tuple[Any, ...]], evidence_at: int, path_at: int) -> list[tuple[Any, ...]]:
@@ -241,3 +245,10 @@ def packed_evidence(rows: Sequence[tuple[Any, ...]], evidence_at: int, path_at: 
     being in its note's blob (`SQLiteVault.write_texts`); the evidence column comes before the path column."""
     return [(*r[:evidence_at], evidence_key(r[evidence_at]), *r[evidence_at + 1:path_at], PACKED_NOTE_PATH,
              *r[path_at + 1:]) if r[path_at] == NOTE_PATH and r[evidence_at] else r for r in rows]
+
+
+def born_with_source(rows: Sequence[tuple[Any, ...]], source_times: dict[str, str]) -> list[tuple[Any, ...]]:
+    """`insert_edge_rows` rows (created_at last, path at 9) with an ingested edge's creation time left out when it
+    is its source node's (`source_times`: node id → created_at)."""
+    return [(*r[:11], "") if r[9] in (NOTE_PATH, PACKED_NOTE_PATH) and r[11] == source_times.get(r[0]) else r
+            for r in rows]

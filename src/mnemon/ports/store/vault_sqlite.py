@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core.keywords import embedding_text, skipped_lines
 from ...core.model import Edge, Memory
-from .edge_rows import SEQ_OF, packed_evidence
+from .edge_rows import SEQ_OF, born_with_source, packed_evidence
 from .sources import OWNED_SOURCE
 from .vault_texts_sqlite import VaultTexts, is_packable, text_of
 
@@ -480,12 +480,17 @@ class SQLiteVault:
         may name it by key (`edge_rows.packed_evidence`)."""
         if not rows:
             return
-        seq = self.store.node_seqs([x for r in rows for x in r[:2]])
+        ends = [x for r in rows for x in r[:2]]
+        if pack and self.packs_texts:
+            known = self.store.node_seqs_and_times(ends)
+            seq = {i: s for i, (s, _t) in known.items()}
+            rows = born_with_source(packed_evidence(rows, 6, 9), {i: t for i, (_s, t) in known.items()})
+        else:
+            seq = self.store.node_seqs(ends)
         self.store.insert_new_edge_rows(
             "INSERT INTO edge_rows (src, dst, type, weight, confidence, status, evidence, origin, rule, source_path,"
             " metadata, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            [(seq[r[0]], seq[r[1]], *r[2:], "") for r in (packed_evidence(rows, 6, 9) if pack and self.packs_texts else rows)],
-            Counter((r[2], r[5]) for r in rows))
+            [(seq[r[0]], seq[r[1]], *r[2:], "") for r in rows], Counter((r[2], r[5]) for r in rows))
 
     def reparse_edge_rows(self, rows: Sequence[tuple[Any, ...]], *, pack: bool = False) -> None:
         """Give kept edges their re-parsed values: (weight, confidence, status, evidence, rule, source_path,
