@@ -76,11 +76,11 @@ def _around(rt: Runtime, focus: str, depth: int, max_nodes: int, statuses: tuple
     order = [focus]
     frontier = [focus]
     for _ in range(depth):
-        edges = rt.store.edges_of(frontier, statuses=statuses, direction="both")
-        edges.sort(key=lambda e: (-(e.weight * e.confidence), e.id))
+        heads = rt.store.edge_heads(frontier, statuses)  # (not whole edges: evidence is not needed to walk)
+        heads.sort(key=lambda h: (-h[5], h[0]))
         frontier = []
-        for edge in edges:
-            for other in (edge.src, edge.dst):
+        for head in heads:
+            for other in (head[1], head[2]):
                 if other in seen:
                     continue
                 if len(order) >= max_nodes:

@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ...core.model import Edge, Link, iso, utcnow
+from .base import EdgeHead
 from .edge_rows import EDGE_VALUE_COLS, edge_value_rows
 from .sqlite import _EDGE_COLS, PAGE_ROWS, _chunks, _edge
 
@@ -89,11 +90,11 @@ class EdgeTables:
             raise psycopg.errors.ForeignKeyViolation(f"no node {missing!r}")
         return out
 
-    def edge_heads(self, node_ids: Sequence[str], statuses: Sequence[str]) -> list[tuple[int, str, str, str, str]]:
-        """(id, src, dst, type, status) of the edges touching `node_ids`: enough to rank them without decoding."""
+    def edge_heads(self, node_ids: Sequence[str], statuses: Sequence[str]) -> list[EdgeHead]:
+        """(id, src, dst, type, status, weight × confidence) of the edges touching `node_ids`."""
         ids = list(dict.fromkeys(node_ids))
-        return [(int(r[0]), r[1], r[2], r[3], r[4]) for r in self._rows(
-            "SELECT id, src, dst, type, status FROM edges WHERE (src = ANY(%s) OR dst = ANY(%s))"
+        return [(int(r[0]), r[1], r[2], r[3], r[4], float(r[5])) for r in self._rows(
+            "SELECT id, src, dst, type, status, weight * confidence FROM edges WHERE (src = ANY(%s) OR dst = ANY(%s))"
             " AND status = ANY(%s) ORDER BY id", (ids, ids, list(statuses)))]
 
     def get_edges(self, edge_ids: Sequence[int]) -> list[Edge]:

@@ -20,7 +20,7 @@ from typing import Any
 
 from ...core.errors import ReadOnly, StoreError
 from ...core.model import EDGE_STATUSES, Edge, Link, Memory, OplogEntry, iso, utcnow
-from .base import MemoryFilter
+from .base import EdgeHead, MemoryFilter
 from .graph_sqlite import SQLiteGraphReads
 from .vectors_sqlite import BUMP_VECTOR_GENERATION, SQLiteVectors
 from .text_index_sqlite import (KEYWORD_POSTING_BUDGET, RoughCounts, SQLiteTextIndex, _chunks, _where,  # noqa: F401
@@ -586,16 +586,17 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
             raise sqlite3.IntegrityError(f"FOREIGN KEY constraint failed: no node {missing!r}")
         return out
 
-    def edge_heads(self, node_ids: Sequence[str], statuses: Sequence[str]) -> list[tuple[int, str, str, str, str]]:
-        """(id, src, dst, type, status) of the edges touching `node_ids`: enough to rank them without decoding."""
-        out: dict[int, tuple[int, str, str, str, str]] = {}
+    def edge_heads(self, node_ids: Sequence[str], statuses: Sequence[str]) -> list[EdgeHead]:
+        """(id, src, dst, type, status, weight × confidence) of the edges touching `node_ids`: enough to rank and
+        walk them without reading their evidence (for a vault edge, from its note's compressed blob)."""
+        out: dict[int, EdgeHead] = {}
         smarks = ",".join("?" * len(statuses))
         for chunk in _chunks(list(dict.fromkeys(node_ids))):
             marks = ",".join("?" * len(chunk))
             for col in ("src", "dst"):
-                for r in self.conn.execute(f"SELECT id, src, dst, type, status FROM edges WHERE {col} IN ({marks})"
-                                           f" AND status IN ({smarks})", [*chunk, *statuses]):
-                    out[r[0]] = (r[0], r[1], r[2], r[3], r[4])
+                for r in self.conn.execute(f"SELECT id, src, dst, type, status, weight * confidence FROM edges"
+                                           f" WHERE {col} IN ({marks}) AND status IN ({smarks})", [*chunk, *statuses]):
+                    out[r[0]] = (r[0], r[1], r[2], r[3], r[4], r[5])
         return [out[k] for k in sorted(out)]
 
     def get_edges(self, edge_ids: Sequence[int]) -> list[Edge]:

@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 VAULT_PREFIX = "vault:"
 _LEVEL = 6  # zlib level: level 1 is ~25 % larger on vault prose for little time saved (one blob per note)
-_CACHE_NOTES = 256  # decoded blobs a connection keeps: rows of one note are read together (seq and source order)
+_CACHE_NOTES = 1024  # decoded blobs a connection keeps (~10 KB each): a graph walk or recall spans many notes
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 VAULT_TEXTS_MIGRATION = (
@@ -119,7 +119,7 @@ def register_vault_text_function(conn: sqlite3.Connection) -> None:
         hit = cache.get(source)
         if hit is None or hit[0] != body:
             if len(cache) >= _CACHE_NOTES:
-                cache.clear()
+                del cache[next(iter(cache))]  # the note decoded longest ago
             hit = cache[source] = (body, decode(body))
         blob = hit[1]
         return (blob.rows.get(key) if isinstance(key, int) else blob.evidence.get(key)) or ""
