@@ -45,6 +45,16 @@ def keyword_text(title: str | None, content: str, source: str, metadata: Mapping
     return token_text(content)
 
 
+def vault_keyword_text(title_tokens: str, content_tokens: str) -> str:
+    """`keyword_text` of a vault row (no skipped lines) put together from `token_text` of its title and of its
+    content: ingestion tokenises a note's title once for all of its bullets, and a bullet's own tokens are the words
+    of its proactive score too. The text is the same because nothing reaches across the newline `keyword_text` puts
+    between the two: NFKC composes nothing with it, no case rule looks past it and no word contains it."""
+    if title_tokens and content_tokens:
+        return f"{title_tokens} {content_tokens}"
+    return title_tokens or content_tokens
+
+
 def embedding_text(title: str | None, content: str, source: str, metadata: Mapping[str, Any] | str | None) -> str:
     """The text a memory's vector is made from. Everything but a vault row embeds its text as stored. A vault row
     embeds what a reader sees — its note's title or heading path first, wikilinks as names — and a section leaves

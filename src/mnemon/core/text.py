@@ -17,6 +17,9 @@ _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _CJK_RUN = LazyRegex(f"[{_CJK}]+")  # compiled on first use: only texts that are not ASCII reach them
 _CJK_ANY = LazyRegex(f"[{_CJK}]")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+# In ASCII, `_WORD`'s words are the runs of letters and digits (an apostrophe may join two): a byte table maps every
+# other character to a space, and a C-level translate and split find them at a fifth of the regex's cost.
+_ASCII_WORD_BYTES = bytes(c if chr(c).isalnum() or c == 0x27 else 0x20 for c in range(128)) + b" " * 128
 
 STOPWORDS = frozenset(
     """
@@ -64,6 +67,16 @@ def normalize(text: str) -> str:
     return unicodedata.normalize("NFKC", text).lower()
 
 
+def _words(norm: str) -> list[str]:
+    """`_WORD.findall(norm)` with ’ read as ' — for text without CJK (vault ingestion tokenises megabytes of it)."""
+    if not norm.isascii():
+        return _WORD.findall(norm.replace("’", "'") if "’" in norm else norm)
+    words = norm.encode("ascii").translate(_ASCII_WORD_BYTES).decode("ascii").split()
+    if "'" in norm:  # only a run holding an apostrophe needs the regex: "rock'n'roll" is "rock'n" and "roll"
+        words = [word for run in words for word in ((run,) if "'" not in run else _WORD.findall(run))]
+    return words
+
+
 def _cjk_bigrams(run: str) -> list[str]:
     if len(run) == 1:
         return [run]
@@ -76,7 +89,7 @@ def tokens(text: str, *, keep_stopwords: bool = False) -> list[str]:
     norm = normalize(text)
     if norm.isascii() or _CJK_ANY.search(norm) is None:
         # Fast path (vault ingest tokenises megabytes): without CJK no word needs splitting into bigrams.
-        words = _WORD.findall(norm.replace("’", "'") if "’" in norm else norm)
+        words = _words(norm)
         if keep_stopwords:
             return [stem(t) for t in words]
         return [stem(t) for t in words if t not in STOPWORDS]
@@ -157,9 +170,7 @@ def token_text(text: str) -> str:
     norm = normalize(text)
     if not norm.isascii() and _CJK_ANY.search(norm) is not None:
         return " ".join(tokens(text))
-    if "’" in norm:
-        norm = norm.replace("’", "'")
-    return " ".join(filter(None, map(_TOKEN_OF_WORD.__getitem__, _WORD.findall(norm))))
+    return " ".join(filter(None, map(_TOKEN_OF_WORD.__getitem__, _words(norm))))
 
 
 def rarest_terms(terms: Sequence[str], doc_freq: Mapping[str, int], max_terms: int,

@@ -13,13 +13,15 @@ import json
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from json.encoder import encode_basestring
 from typing import Any, NamedTuple
 
 from ...core.model import content_hash
 from ...core.ontology import observation_relation
-from ...core.keywords import SKIP_KEY, keyword_text
+from ...core.keywords import SKIP_KEY, keyword_text, vault_keyword_text
+from ...core.text import token_text
 from ...core.vault import gate_edge, parse_note, placeholder_key
-from ...core.vault.dates import date_spans
+from ...core.vault.dates import dated_days, dated_days_each
 from ...core.vault.model import ParsedNote, Section
 from ...core.vault.proactive import static_score, stemmed_hints
 from ...core.world.senses import note_sense_text
@@ -41,6 +43,7 @@ TAG_CONFIDENCE = 0.9
 # Planned rows are named tuples of plain values with their JSON already encoded: workers build them, and pickling
 # them back to the writer (tens of MB for a large vault) costs a tenth of what frozen dataclasses and dicts did.
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+# (given a str, that is `encode_basestring(value)`, which single strings call directly)
 
 
 class PlannedNode(NamedTuple):
@@ -103,7 +106,17 @@ def note_id(path: str) -> str:
     return f"note:{path}"
 
 
+# Every ASCII whitespace character (what str.split() splits on) → a space
+_ASCII_SPACES = bytes(0x20 if chr(c).isspace() else c for c in range(128)) + bytes(range(128, 256))
+
+
 def normalised_text(text: str) -> str:
+    """Whitespace runs as one space, no space at either end, case-folded."""
+    if text.isascii():  # without a word object per word: a section body holds hundreds
+        flat = text.encode("ascii").translate(_ASCII_SPACES).decode("ascii")
+        while "  " in flat:
+            flat = flat.replace("  ", " ")
+        return flat.strip(" ").lower()  # (casefold is lower in ASCII)
     return " ".join(text.split()).casefold()
 
 
@@ -121,6 +134,10 @@ def importance_of(score: float) -> int:
     return max(1, min(5, int(round(score / 2.0)) + 1))
 
 
+# A vault links the same few names from many notes: each target's lookup key is worked out once per process.
+_link_key = lru_cache(maxsize=65_536)(placeholder_key)
+
+
 @lru_cache(maxsize=64)
 def ingest_gate(relation: str) -> tuple[str, tuple[str, ...]]:
     # The ingest decision depends on the relation only (ingest cannot validate); evidence is always present.
@@ -128,19 +145,33 @@ def ingest_gate(relation: str) -> tuple[str, tuple[str, ...]]:
     return decision.status, decision.reasons
 
 
+# Planned rows are built with `tuple.__new__`, as their named-tuple constructors do after a Python-level call of
+# their own: a note plans some 70 rows, and that call was a tenth of building one. Every field is given, defaults
+# too (tests/app/test_vault_plan.py checks the arity).
+_new_row = tuple.__new__
+# round(confidence, 6) of the few confidences edges have: rounding to digits costs more than building the edge
+_ROUNDED: dict[float, float] = {}
+
+
 def _edge(src: str, dst: str, relation: str, confidence: float, evidence: str, rule: str, line: int | None,
           **meta: Any) -> PlannedEdge:
     status, reasons = ingest_gate(relation)
+    rounded = _ROUNDED.get(confidence)
+    if rounded is None:
+        rounded = round(confidence, 6)
+        if confidence > 0 and len(_ROUNDED) < 4096:  # (not 0.0: it is the same key as -0.0, which rounds to -0.0)
+            _ROUNDED[confidence] = rounded
     # the metadata JSON is assembled from its scalar values: the generic encoder per edge was a tenth of planning
     if not meta:  # most edges (sections, bullets, dates' notes, emails, tags) carry their line only
         encoded = "{}" if line is None else f'{{"line":{line}}}'
-        return PlannedEdge(src, dst, relation, round(confidence, 6), evidence, rule, status, reasons, encoded)
-    parts = [f'"{k}":{_COMPACT(v) if isinstance(v, str) else int(v)}' for k, v in meta.items() if v not in (None, "")]
+        return _new_row(PlannedEdge, (src, dst, relation, rounded, evidence, rule, status, reasons, encoded, ""))
+    parts = [f'"{k}":{encode_basestring(v) if isinstance(v, str) else int(v)}' for k, v in meta.items()
+             if v not in (None, "")]
     if line is not None:
         parts.append(f'"line":{line}')
     encoded = "{" + ",".join(parts) + "}"
-    return PlannedEdge(src, dst, relation, round(confidence, 6), evidence, rule, status, reasons, encoded,
-                       meta.get("key") or "")
+    return _new_row(PlannedEdge, (src, dst, relation, rounded, evidence, rule, status, reasons, encoded,
+                                  meta.get("key") or ""))
 
 
 def plan_note(path: str, data: bytes, mtime: float, hints: tuple[str, ...]) -> NotePlan:
@@ -194,36 +225,41 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
             continue
         title = " > ".join([parsed.title, *[h for h in section.heading_path if h != parsed.title]])
         skip = _observed_lines(section, body, observed)
-        nodes[mid] = PlannedNode(mid, "memory", title, body, "context", 2,
-                                 f'{{"memory_kind":"section","line":{section.line_start},'
-                                 f'"heading_path":{heading_path_json(tuple(section.heading_path))}'
-                                 + (f',"{SKIP_KEY}":[{",".join(map(str, skip))}]}}' if skip else "}"),
-                                 keyword_text(title, body, source, {SKIP_KEY: skip} if skip else None),
-                                 content_hash(body), "section")
+        nodes[mid] = _new_row(PlannedNode, (
+            mid, "memory", title, body, "context", 2,
+            f'{{"memory_kind":"section","line":{section.line_start},'
+            f'"heading_path":{heading_path_json(tuple(section.heading_path))}'
+            + (f',"{SKIP_KEY}":[{",".join(map(str, skip))}]}}' if skip else "}"),
+            keyword_text(title, body, source, {SKIP_KEY: skip} if skip else None),
+            content_hash(body), "section", None))
         evidence = body.split("\n", 1)[0].strip()[:500]
         add_edge(_edge(nid, mid, "has_section", SECTION_CONFIDENCE, evidence, "section", section.line_start))
 
     # observations and tasks → fact memories with has_<kind> edges (active: source-contained)
     observation_lines: set[int] = set()
-    for obs in parsed.observations:
+    title_tokens = token_text(parsed.title)  # heads every bullet's keyword text (`vault_keyword_text`)
+    relations: dict[str, str] = {}  # observation kind → has_<kind>
+    days_each = dated_days_each([obs.text for obs in parsed.observations])
+    for obs, days in zip(parsed.observations, days_each):
         kind = "task" if obs.source == "task" else "observation"
         mid = memory_id(path, kind, obs.text)
         observation_lines.add(obs.line)
         if mid not in nodes:
             importance = importance_of(obs.score)
+            text_tokens = token_text(obs.text)  # its keyword text's second half; as a set, its proactive words
             proactive = static_score(obs.kind or "fact", float(obs.score or importance), obs.text, hint_tokens,
-                                     parsed.note_type, source)
-            nodes[mid] = PlannedNode(mid, "memory", parsed.title, obs.text, "fact", importance,
-                                     f'{{"memory_kind":"{kind}","line":{obs.line},'
-                                     f'"observation_kind":{_COMPACT(obs.kind)},"score":{float(obs.score)!r},'
-                                     f'"heading_path":{heading_path_json(_heading_path_at(parsed, obs.line))},'
-                                     f'"dates":[{",".join(map(_quoted, _dated_days(obs.text)))}]}}',
-                                     keyword_text(parsed.title, obs.text, source, None),
-                                     content_hash(obs.text), kind, proactive)
-        add_edge(_edge(nid, mid, observation_relation(obs.kind), obs.confidence, obs.evidence,
-                       f"observation:{obs.source}", obs.line))
+                                     parsed.note_type, source, frozenset(text_tokens.split()))
+            nodes[mid] = _new_row(PlannedNode, (
+                mid, "memory", parsed.title, obs.text, "fact", importance,
+                f'{{"memory_kind":"{kind}","line":{obs.line},'
+                f'"observation_kind":{encode_basestring(obs.kind)},"score":{float(obs.score)!r},'
+                f'"heading_path":{heading_path_json(_heading_path_at(parsed, obs.line))},'
+                f'"dates":[{",".join(map(_quoted, days))}]}}',
+                vault_keyword_text(title_tokens, text_tokens), content_hash(obs.text), kind, proactive))
+        relation = relations.get(obs.kind) or relations.setdefault(obs.kind, observation_relation(obs.kind))
+        add_edge(_edge(nid, mid, relation, obs.confidence, obs.evidence, f"observation:{obs.source}", obs.line))
         for date in obs.dates:
-            if date.iso:
+            if date.year is not None:  # (what `iso` tests)
                 add_edge(_edge(mid, f"date:{date.iso}", "mentions_date", DATE_CONFIDENCE, obs.evidence,
                                "date_in_observation", obs.line, text=date.text))
 
@@ -233,13 +269,14 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
             continue
         hid = f"heading:{path}#{heading_slug(heading.text)}"
         if hid not in nodes:
-            nodes[hid] = PlannedNode(hid, "heading", heading.text, "", "general", 1,
-                                     f'{{"line":{heading.line},"level":{heading.level}}}')
+            nodes[hid] = _new_row(PlannedNode, (hid, "heading", heading.text, "", "general", 1,
+                                                f'{{"line":{heading.line},"level":{heading.level}}}', "", "", "",
+                                                None))
         add_edge(_edge(nid, hid, "has_heading", HEADING_CONFIDENCE, heading.evidence, "heading", heading.line,
                        level=heading.level))
 
     for date in parsed.dates:
-        if date.iso and date.line not in observation_lines:
+        if date.year is not None and date.line not in observation_lines:
             add_edge(_edge(nid, f"date:{date.iso}", "mentions_date", DATE_CONFIDENCE, date.evidence, "date",
                            date.line, text=date.text))
     for email in parsed.emails:
@@ -254,13 +291,13 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
     for link in parsed.wikilinks:
         if link.is_attachment:
             continue
-        key = placeholder_key(link.target)
+        key = _link_key(link.target)
         link_keys.add(key)
         relation = "embeds" if link.is_embed else "links_to"
         add_edge(_edge(nid, "", relation, LINK_CONFIDENCE, link.evidence, "wikilink", link.line, key=key,
                        target=link.target, section=link.section, alias=link.alias))
     for mlink in parsed.markdown_links:
-        key = placeholder_key(mlink.target)
+        key = _link_key(mlink.target)
         link_keys.add(key)
         add_edge(_edge(nid, "", "links_to", LINK_CONFIDENCE, mlink.evidence, "markdown_link", mlink.line, key=key,
                        target=mlink.target, section=mlink.section))
@@ -281,8 +318,8 @@ def _quoted(day: str) -> str:
 
 def _dated_days(text: str) -> list[str]:
     """The days a bullet's text names with a year, as the proactive scorer reads them (`app.thoughts`): stored,
-    so scoring every bullet of a vault does not parse its dates again."""
-    return sorted({f"{y:04d}-{m:02d}-{d:02d}" for _, _, y, m, d in date_spans(text) if y is not None})
+    so scoring every bullet of a vault does not parse its dates again. (`_plan` finds a note's all at once.)"""
+    return dated_days(text)
 
 
 def _observed_lines(section: Section, body: str, observed: set[int]) -> list[int]:

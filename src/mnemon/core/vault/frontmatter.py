@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import yaml
 
@@ -21,6 +22,18 @@ except AttributeError:  # pragma: no cover - depends on how PyYAML was built
     _SafeLoader = yaml.SafeLoader
 
 _MAX_RAW_NODES = 5_000
+
+# The shape most front matter has — `key: value`, `key: [a, b]`, `key:` over `- item` lines, values that are words,
+# whole numbers or ISO days — is read without the YAML library, whose Python-level constructor cost more than the
+# rest of a short note's parse. Anything else, or anything YAML could read otherwise, goes to the library.
+_KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +([^ ].*?))? *")
+_ITEM_LINE = re.compile(r"( *)- +([^ ].*?) *")
+# a plain scalar YAML resolves to a string: a letter first (no number, date, or indicator character), then only word
+# characters, spaces and `-./'()`, so there is no ": ", " #", quote, flow or escape to interpret
+_PLAIN = re.compile(r"[^\W\d_][\w \-./'()]*")
+_RESOLVED_WORDS = frozenset({"yes", "no", "true", "false", "on", "off", "null", "y", "n"})  # booleans and null
+_INT = re.compile(r"0|[1-9][0-9]{0,17}")  # (PyYAML refuses what int() refuses: 4,300 digits)
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _TAG_SPLIT = re.compile(r"[\s,]+")
 _OPENERS = frozenset({"---"})
 _CLOSERS = frozenset({"---", "..."})
@@ -55,6 +68,59 @@ def _jsonable(value: Any, budget: _Budget, depth: int = 0) -> Any:
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
     return str(value)
+
+
+def _plain(text: str) -> str | None:
+    return text if _PLAIN.fullmatch(text) and text.lower() not in _RESOLVED_WORDS else None
+
+
+def _simple_value(text: str) -> Any:
+    """The value of `key: text` as YAML reads it, or None when that needs the YAML library."""
+    if text[0] == "[":
+        if text[-1] != "]":
+            return None
+        inner = text[1:-1].strip(" ")
+        if not inner:
+            return []
+        items = [_plain(item.strip(" ")) for item in inner.split(",")]
+        return None if None in items else items
+    if _INT.fullmatch(text):
+        return int(text)
+    if _DAY.fullmatch(text):
+        try:  # YAML reads a day as a date, which `_jsonable` writes back as the same ISO text
+            return _dt.date(int(text[:4]), int(text[5:7]), int(text[8:])).isoformat()
+        except ValueError:
+            return None
+    return _plain(text)
+
+
+def simple_yaml(lines: Sequence[str]) -> dict[str, Any] | None:
+    """What `yaml.safe_load("\n".join(lines))` returns for front matter of the simple shape, or None for any other."""
+    mapping: dict[str, Any] = {}
+    listing: list[str] | None = None  # the block sequence of the last `key:` line
+    indent = ""
+    for line in lines:
+        key_line = _KEY_LINE.fullmatch(line)
+        if key_line is not None:
+            if listing == [] or key_line.group(1) in mapping or key_line.group(1).lower() in _RESOLVED_WORDS:
+                return None  # a key with no value (null), a repeated key, or a key YAML reads as a boolean
+            if key_line.group(2) is None:
+                listing = mapping[key_line.group(1)] = []
+                continue
+            value = _simple_value(key_line.group(2))
+            if value is None:
+                return None
+            mapping[key_line.group(1)], listing = value, None
+            continue
+        item_line = _ITEM_LINE.fullmatch(line)
+        if item_line is None or listing is None or (listing and item_line.group(1) != indent):
+            return None
+        indent = item_line.group(1)
+        item = _plain(item_line.group(2))
+        if item is None:
+            return None
+        listing.append(item)
+    return mapping if mapping and listing != [] else None
 
 
 def _scalar_text(value: Any) -> str | None:
@@ -92,9 +158,10 @@ def split_front_matter(lines: Sequence[str]) -> tuple[FrontMatter | None, int, l
             ParseWarning("front_matter_unterminated", "front matter opened with '---' but never closed", 1)
         ]
     warnings: list[ParseWarning] = []
-    block = "\n".join(lines[1:closing])
+    loaded: Any = simple_yaml(lines[1:closing])
     try:
-        loaded = yaml.load(block, Loader=_SafeLoader)  # noqa: S506 - a safe loader, see above
+        if loaded is None:
+            loaded = yaml.load("\n".join(lines[1:closing]), Loader=_SafeLoader)  # noqa: S506 - a safe loader, see above
     except (yaml.YAMLError, ValueError, TypeError, RecursionError, OverflowError) as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 1  # +1 for 1-based, +1 for the opening '---'

@@ -76,6 +76,16 @@ STATUS_FAMILIES: tuple[StatusFamily, ...] = (
 
 
 _WORD = re.compile(r"\w+")
+# In ASCII, `_WORD`'s words are the runs of letters, digits and "_": a byte table maps every other character to a
+# space, and a C-level translate and split find them at a third of the regex's cost (scoring reads every bullet).
+_ASCII_WORD_BYTES = bytes(c if chr(c).isalnum() or c == 0x5F else 0x20 for c in range(128)) + b" " * 128
+
+
+def _word_set(lowered: str) -> set[str]:
+    """The words (`_WORD`) of a lower-cased text."""
+    if lowered.isascii():
+        return set(lowered.encode("ascii").translate(_ASCII_WORD_BYTES).decode("ascii").split())
+    return set(_WORD.findall(lowered))
 
 
 def _term_pattern(term: str) -> str:
@@ -95,15 +105,23 @@ def _variants(word: str) -> tuple[str, ...]:
 class _TermIndex:
     """Whole-word matching for labelled term lists: a C-level set intersection for single words and a regex
     only for multi-word or punctuated terms, behind a substring gate. Scoring runs on every list item of every
-    note, so this sits on the ingest hot path."""
+    note, so this sits on the ingest hot path.
+
+    A phrase's regex (a scan of the whole text) also waits until each of its words is one of the text's words, when
+    both are ASCII: a match holds each word whole, with a non-word character or an edge on both sides, and there
+    IGNORECASE matches nothing but the same lower-case letters. ("to do" is gated on "to", in nearly every bullet.)"""
 
     single: Mapping[str, tuple[str, str]]  # word form → (label, term)
-    phrases: tuple[tuple[str, str, str, re.Pattern[str]], ...]  # (substring gate, label, term, pattern)
+    # (substring gate, label, term, pattern, the words every match holds whole — None when that is not certain)
+    phrases: tuple[tuple[str, str, str, re.Pattern[str], frozenset[str] | None], ...]
+    # the first words of the phrases when every phrase has them whole: an ASCII text holding none of them holds no
+    # phrase, and the loop over the phrases is skipped (None: it never is)
+    first_words: frozenset[str] | None = None
 
     @classmethod
     def build(cls, labelled_terms: Iterable[tuple[str, str]]) -> "_TermIndex":
         single: dict[str, tuple[str, str]] = {}
-        phrases: list[tuple[str, str, str, re.Pattern[str]]] = []
+        phrases: list[tuple[str, str, str, re.Pattern[str], frozenset[str] | None]] = []
         for label, raw_term in labelled_terms:
             term = raw_term.strip().lower()
             if not term:
@@ -114,8 +132,19 @@ class _TermIndex:
             else:
                 words = _WORD.findall(term)
                 gate = words[0] if words else term
-                phrases.append((gate, label, term, re.compile(_term_pattern(term), re.IGNORECASE)))
-        return cls(single, tuple(phrases))
+                # (a term ending in "_" has no look-ahead: its last word may run on in the text)
+                whole = frozenset(words) if term.isascii() and term[-1] != "_" else None
+                phrases.append((gate, label, term, re.compile(_term_pattern(term), re.IGNORECASE), whole))
+        certain = all(whole and gate in whole for gate, _label, _term, _pattern, whole in phrases)
+        return cls(single, tuple(phrases), frozenset(gate for gate, *_rest in phrases) if certain else None)
+
+    def phrases_in(self, lowered: str, words: set[str]) -> list[tuple[str, str]]:
+        """(label, term) of each phrase found, in list order."""
+        ascii_text = lowered.isascii()
+        if ascii_text and self.first_words is not None and self.first_words.isdisjoint(words):
+            return []
+        return [(label, term) for gate, label, term, pattern, whole in self.phrases
+                if gate in lowered and (whole is None or not ascii_text or whole <= words) and pattern.search(lowered)]
 
     def matches(self, lowered: str, words: set[str]) -> list[tuple[str, str]]:
         """(label, term) pairs found — single words in order of appearance, then phrases — each term once."""
@@ -124,13 +153,22 @@ class _TermIndex:
         if len(found) > 1:
             found = list(dict.fromkeys(found))
             found.sort(key=lambda pair: lowered.find(pair[1]))
-        for gate, label, term, pattern in self.phrases:
-            if gate in lowered and pattern.search(lowered):
-                found.append((label, term))
+        if self.phrases:
+            found += self.phrases_in(lowered, words)
         return found
+
+    def terms(self, lowered: str, words: set[str]) -> tuple[str, ...]:
+        """The terms `matches` finds; most bullets hold none, which one set test tells."""
+        if not self.phrases and self.single.keys().isdisjoint(words):
+            return ()
+        return tuple(term for _label, term in self.matches(lowered, words))
 
 
 _FAMILY_INDEX = _TermIndex.build((family.name, word) for family in STATUS_FAMILIES for word in family.words)
+_FAMILY_OF_FORM: Mapping[str, str] = {form: label for form, (label, _term) in _FAMILY_INDEX.single.items()}
+# A set of family names → (its families in list order, the strongest one's kind and weight, their names), built as
+# met (at most 2**4): every bullet needs them, and they depend on the set alone.
+_FAMILY_SETS: dict[frozenset[str], tuple[tuple[StatusFamily, ...], ObservationKind, float, tuple[str, ...]]] = {}
 _FAMILY_BY_NAME: Mapping[str, StatusFamily] = {family.name: family for family in STATUS_FAMILIES}
 
 
@@ -139,14 +177,23 @@ def _hint_index(hints: tuple[str, ...]) -> _TermIndex:
     return _TermIndex.build(("hint", hint) for hint in hints)
 
 
+def _family_set(lowered: str, words: set[str]) -> tuple[tuple[StatusFamily, ...], ObservationKind, float,
+                                                        tuple[str, ...]]:
+    names = frozenset(map(_FAMILY_OF_FORM.__getitem__, _FAMILY_INDEX.single.keys() & words))
+    phrases = _FAMILY_INDEX.phrases_in(lowered, words)
+    if phrases:
+        names = names.union(label for label, _term in phrases)
+    entry = _FAMILY_SETS.get(names)
+    if entry is None:
+        families = tuple(family for family in STATUS_FAMILIES if family.name in names)
+        strongest = max(families, key=lambda family: family.weight) if families else None
+        entry = _FAMILY_SETS[names] = (families, strongest.name if strongest else "fact",
+                                       strongest.weight if strongest else 0.0, tuple(f.name for f in families))
+    return entry
+
+
 def _families_in(lowered: str, words: set[str]) -> tuple[StatusFamily, ...]:
-    names = {_FAMILY_INDEX.single[word][0] for word in _FAMILY_INDEX.single.keys() & words}
-    for gate, label, _term, pattern in _FAMILY_INDEX.phrases:
-        if label not in names and gate in lowered and pattern.search(lowered):
-            names.add(label)
-    if not names:
-        return ()
-    return tuple(family for family in STATUS_FAMILIES if family.name in names)
+    return _family_set(lowered, words)[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,31 +210,35 @@ class ScoredText:
 
 def matched_families(text: str) -> tuple[StatusFamily, ...]:
     lowered = text.lower()
-    return _families_in(lowered, set(_WORD.findall(lowered)))
+    return _families_in(lowered, _word_set(lowered))
 
 
 def hint_hits(text: str, hints: Sequence[str]) -> tuple[str, ...]:
     lowered = text.lower()
-    return tuple(term for _label, term in _hint_index(tuple(hints)).matches(lowered, set(_WORD.findall(lowered))))
+    return _hint_index(tuple(hints)).terms(lowered, _word_set(lowered))
 
 
 def score_text(text: str, *, hints: Sequence[str] = DEFAULT_HINTS, has_date: bool = False) -> ScoredText:
     """Score one bullet's text the way Mneme's `observation_score` meant to."""
+    return ScoredText(*score_parts(text, hints, has_date))
+
+
+def score_parts(text: str, hints: Sequence[str], has_date: bool
+                ) -> tuple[ObservationKind, float, tuple[str, ...], tuple[str, ...]]:
+    """`score_text`'s fields as a tuple (kind, score, families, hint hits): the parser scores every bullet of a vault
+    and keeps few of the results, so it does not build a frozen dataclass for each."""
     lowered = text.lower()
-    words = set(_WORD.findall(lowered))
-    families = _families_in(lowered, words)
-    kind: ObservationKind = "fact"
+    words = _word_set(lowered)
+    families, kind, weight, names = _family_set(lowered, words)
     score = BASE_SCORE
-    if families:
-        strongest = max(families, key=lambda family: family.weight)
-        kind = strongest.name
-        score += strongest.weight
-    hits = tuple(term for _label, term in _hint_index(tuple(hints)).matches(lowered, words)) if hints else ()
+    if families:  # the strongest family names the kind, and only its weight counts
+        score += weight
+    hits = _hint_index(tuple(hints)).terms(lowered, words) if hints else ()
     if hits:
         score += HINT_BONUS
     if has_date:
         score += DATE_BONUS
-    return ScoredText(kind, score, tuple(family.name for family in families), hits)
+    return kind, score, names, hits
 
 
 def score_task(done: bool) -> tuple[ObservationKind, float]:

@@ -18,6 +18,8 @@ import posixpath
 import re
 from bisect import bisect_right
 from dataclasses import replace
+from itertools import accumulate
+from operator import add
 from typing import Sequence
 from urllib.parse import unquote
 
@@ -48,8 +50,9 @@ from mnemon.core.vault.observations import (
     MAX_ITEM_CHARS,
     MAX_OBSERVATIONS_PER_NOTE,
     MIN_ITEM_CHARS,
+    is_kept,
+    score_parts,
     score_task,
-    score_text,
 )
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
@@ -232,6 +235,10 @@ def _emails(text: str) -> list[tuple[int, str]]:
 
 def code_blanked_lines(lines: Sequence[str], body_start: int) -> tuple[list[str], ParseWarning | None]:
     """Lines with front matter and fenced code emptied and inline code blanked; same count, same lengths."""
+    body = lines[body_start:]
+    probe = "\n".join(body)  # most notes have neither: one C-level test instead of a test per line
+    if "`" not in probe and "~" not in probe:
+        return [""] * body_start + list(body), None
     prose = [""] * len(lines)
     fence_char, fence_len, fence_line = "", 0, 0
     for index in range(body_start, len(lines)):
@@ -261,11 +268,8 @@ class _Lines:
 
     def __init__(self, lines: Sequence[str], prose_lines: Sequence[str]) -> None:
         self.lines = lines
-        self.starts: list[int] = []
-        offset = 0
-        for line in prose_lines:
-            self.starts.append(offset)
-            offset += len(line) + 1
+        # line i starts after the lines before it and their i newlines: summed by C-level iterators
+        self.starts: list[int] = list(map(add, accumulate(map(len, prose_lines), initial=0), range(len(prose_lines))))
         self._evidence: dict[int, str] = {}
 
     def line_of(self, offset: int) -> int:
@@ -328,12 +332,10 @@ def _observation_for_item(
 ) -> Observation | None:
     if not MIN_ITEM_CHARS <= len(text) <= MAX_ITEM_CHARS:
         return None
-    scored = score_text(scoring_text, hints=hints, has_date=bool(dates))
-    if not scored.kept:
+    kind, score, families, hint_hits = score_parts(scoring_text, hints, bool(dates))
+    if not is_kept(kind, score):
         return None
-    return Observation(
-        scored.kind, text, scored.score, marker, line_no, evidence, scored.families, scored.hint_hits, dates
-    )
+    return Observation(kind, text, score, marker, line_no, evidence, families, hint_hits, dates)
 
 
 def _title(rel_path: str, front: FrontMatter | None, headings: list[Heading]) -> tuple[str, list[Heading]]:
@@ -455,9 +457,9 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
         list_items.append(ListItem(marker, text_, line_no, evidence, number))
         if len(item_observations) > MAX_OBSERVATIONS_PER_NOTE:
             continue  # the cap would drop it anyway; scoring is the costly part of a bullet-heavy note
-        observation = _observation_for_item(
-            marker, text_, _collapse(match.group(5)), line_no, evidence, line_dates, hint_terms
-        )
+        # what is scored is the item's text with inline code blanked: the raw text, when there is no backtick
+        scoring_text = text_ if "`" not in raw else _collapse(match.group(5))
+        observation = _observation_for_item(marker, text_, scoring_text, line_no, evidence, line_dates, hint_terms)
         if observation is not None:
             item_observations.append(observation)
 

@@ -82,9 +82,13 @@ def static_parts(kind: str, base: float, words: frozenset[str], hints: Sequence[
     return parts, reasons, hit, tail
 
 
-def static_score(kind: str, base: float, text: str, hints: Sequence[str], note_type: str, source: str) -> float:
-    """A bullet's score before freshness and cooldown: what ingestion stores for it."""
-    head, _reasons, _hit, tail = static_parts(kind, base, words_of(text), hints, note_type, source)
+def static_score(kind: str, base: float, text: str, hints: Sequence[str], note_type: str, source: str,
+                 words: frozenset[str] | None = None) -> float:
+    """A bullet's score before freshness and cooldown: what ingestion stores for it. `words` are `words_of(text)`
+    when the caller has them: ingestion has the bullet's `token_text`, whose tokens they are."""
+    if words is None:
+        words = words_of(text)
+    head, _reasons, _hit, tail = static_parts(kind, base, words, hints, note_type, source)
     return sum(head.values()) + sum(tail.values())
 
 
