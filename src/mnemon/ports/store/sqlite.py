@@ -574,18 +574,6 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
             raise sqlite3.IntegrityError(f"FOREIGN KEY constraint failed: no node {missing!r}")
         return out
 
-    def node_seqs_and_times(self, node_ids: Iterable[str]) -> dict[str, tuple[int, str]]:
-        """`node_seqs` with each node's created_at."""
-        wanted = list(dict.fromkeys(node_ids))
-        out: dict[str, tuple[int, str]] = {}
-        for chunk in _chunks(wanted):
-            out.update((r[0], (r[1], r[2])) for r in self.conn.execute(
-                f"SELECT id, seq, created_at FROM nodes WHERE id IN ({','.join('?' * len(chunk))})", chunk))
-        if len(out) < len(wanted):
-            missing = next(i for i in wanted if i not in out)
-            raise sqlite3.IntegrityError(f"FOREIGN KEY constraint failed: no node {missing!r}")
-        return out
-
     def edge_heads(self, node_ids: Sequence[str], statuses: Sequence[str]) -> list[EdgeHead]:
         """(id, src, dst, type, status, weight × confidence) of the edges touching `node_ids`: enough to rank and
         walk them without reading their evidence (for a vault edge, from its note's compressed blob)."""

@@ -9,6 +9,7 @@ reads.
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -482,7 +483,7 @@ class SQLiteVault:
             return
         ends = [x for r in rows for x in r[:2]]
         if pack and self.packs_texts:
-            known = self.store.node_seqs_and_times(ends)
+            known = self._seqs_and_times(ends)
             seq = {i: s for i, (s, _t) in known.items()}
             rows = born_with_source(packed_evidence(rows, 6, 9), {i: t for i, (_s, t) in known.items()})
         else:
@@ -491,6 +492,18 @@ class SQLiteVault:
             "INSERT INTO edge_rows (src, dst, type, weight, confidence, status, evidence, origin, rule, source_path,"
             " metadata, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
             [(seq[r[0]], seq[r[1]], *r[2:], "") for r in rows], Counter((r[2], r[5]) for r in rows))
+
+    def _seqs_and_times(self, node_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
+        """Node id → (seq, created_at): `node_seqs` with the time an ingested edge compares its own with."""
+        wanted = list(dict.fromkeys(node_ids))
+        out: dict[str, tuple[int, str]] = {}
+        for chunk in _chunks(wanted):
+            out.update((r[0], (r[1], r[2])) for r in self.conn.execute(
+                f"SELECT id, seq, created_at FROM nodes WHERE id IN ({','.join('?' * len(chunk))})", list(chunk)))
+        if len(out) < len(wanted):
+            missing = next(i for i in wanted if i not in out)
+            raise sqlite3.IntegrityError(f"FOREIGN KEY constraint failed: no node {missing!r}")
+        return out
 
     def reparse_edge_rows(self, rows: Sequence[tuple[Any, ...]], *, pack: bool = False) -> None:
         """Give kept edges their re-parsed values: (weight, confidence, status, evidence, rule, source_path,
