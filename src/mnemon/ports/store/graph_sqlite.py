@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
-from .vault_texts_sqlite import text_of
+from .vault_texts_sqlite import text_of, title_of
 
 CHANGES_KEPT = 50_000  # rows of graph_changes kept; a reader further behind reads everything again
 
@@ -47,7 +47,8 @@ GRAPH_GENERATION_MIGRATION = (
     """,
 )
 
-# a packed vault memory (vault_texts_sqlite.py) changes its text without touching `content`: its hash tells
+# a packed vault memory (vault_texts_sqlite.py) changes its text without touching `content`: its hash tells (an
+# UPDATE naming the column fires the trigger whatever the value, so a rewrite keeping a hash marker still counts)
 GRAPH_TEXT_HASH_MIGRATION = (
     "m051_graph_sees_text_hash",
     f"""
@@ -141,8 +142,8 @@ class SQLiteGraphReads:
         return row[0] if row else None
 
     def _node_rows(self, after_seq: int, changed: list[str]) -> tuple[list[int], list[tuple[Any, ...]]]:
-        cols = (f"id, kind, deleted_at IS NOT NULL, category, source, title, {text_of('nodes')}, tags, entities,"
-                " importance, created_at")
+        cols = (f"id, kind, deleted_at IS NOT NULL, category, source, {title_of('nodes')}, {text_of('nodes')}, tags,"
+                " entities, importance, created_at")
         rows = self.conn.execute(f"SELECT seq, {cols} FROM nodes WHERE seq > ?", (after_seq,)).fetchall()
         for i in range(0, len(changed), 500):
             chunk = changed[i:i + 500]

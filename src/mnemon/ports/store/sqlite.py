@@ -27,7 +27,8 @@ from .text_index_sqlite import (KEYWORD_POSTING_BUDGET, RoughCounts, SQLiteTextI
                                 register_keyword_functions)  # (KEYWORD_POSTING_BUDGET re-exported)
 from .edge_rows import EDGE_VALUE_COLS, LEGACY_EDGE_ROWS_VIEW, SEQ_OF, edge_value_rows
 from .migrate_sqlite import migrate
-from .vault_texts_sqlite import VAULT_TEXTS_MIGRATION, register_vault_text_function, text_of
+from .vault_texts_sqlite import (RECOMPUTED_HASH_AND_TITLE, VAULT_TEXTS_MIGRATION, hash_of, rebuilt_title,
+                                 register_vault_text_function, text_of)
 from .sources import NOT_VAULT_ROW, OWNED_SOURCE
 
 _NODE_COLS = (
@@ -36,7 +37,8 @@ _NODE_COLS = (
 )
 _NODE_COLS_N = ", ".join("n." + c.strip() for c in _NODE_COLS.split(","))
 # what a SQLite read of `nodes` selects: `_NODE_COLS` with a vault memory's text put back from its note's blob
-# (vault_texts_sqlite.py); `_NODE_COLS` itself is also the insert column list, and PostgreSQL's
+# (vault_texts_sqlite.py; `_node` puts back a title left out, and never reads the hash); `_NODE_COLS` itself is also
+# the insert column list, and PostgreSQL's
 _NODE_SELECT = _NODE_COLS.replace("content,", text_of("nodes") + ",", 1)
 _NODE_SELECT_N = _NODE_COLS_N.replace("n.content,", text_of("n") + ",", 1)
 _EDGE_COLS = (
@@ -59,8 +61,9 @@ def _node(row: sqlite3.Row | tuple[Any, ...]) -> Memory:
     metadata = json.loads(row[16]) if row[16] and row[16] != "{}" else {}
     if row[1] in ("memory", "heading") and "note" not in metadata and row[9].startswith("vault:"):
         metadata["note"] = row[9][6:]  # a vault row's note is its source: ingest does not store it twice
-    return Memory(
-        id=row[0], kind=row[1], title=row[2], content=row[3], category=row[5], importance=row[6],
+    return Memory(  # (content_hash is not a field: Memory computes it from the text)
+        id=row[0], kind=row[1], title=rebuilt_title(metadata) if row[4] == RECOMPUTED_HASH_AND_TITLE else row[2],
+        content=row[3], category=row[5], importance=row[6],
         tags=tuple(json.loads(row[7])) if row[7] != "[]" else (),
         entities=tuple(json.loads(row[8])) if row[8] != "[]" else (), source=row[9], created_at=row[10],
         # '' = not changed since created (vault_sqlite writes derived rows so)
@@ -475,7 +478,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
     def nodes_missing_vectors(self, provider: str) -> list[Memory]:
         return [_node(r) for r in self.conn.execute(
             f"SELECT {_NODE_SELECT_N} FROM nodes n LEFT JOIN vectors v ON v.node_seq = n.seq"
-            " AND v.provider = ? AND v.content_hash = n.content_hash"
+            f" AND v.provider = ? AND v.content_hash = {hash_of('n')}"
             " WHERE n.deleted_at IS NULL AND n.kind = 'memory' AND v.node_seq IS NULL ORDER BY n.seq", (provider,))]
 
     # ── edges ────────────────────────────────────────────────────────────────

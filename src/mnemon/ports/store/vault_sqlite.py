@@ -19,7 +19,7 @@ from ...core.keywords import embedding_text, skipped_lines
 from ...core.model import Edge, Memory
 from .edge_rows import SEQ_OF, born_with_source, packed_evidence
 from .sources import OWNED_SOURCE
-from .vault_texts_sqlite import VaultTexts, is_packable, text_of
+from .vault_texts_sqlite import VaultTexts, hash_of, is_packable, packed_columns, text_of, title_of
 
 if TYPE_CHECKING:  # imported lazily by SQLiteStore.vault; a runtime import back would be a cycle
     from .sqlite import SQLiteStore
@@ -108,13 +108,23 @@ class SQLiteVault:
         """SQL for the text of the `nodes` row named `alias`."""
         return text_of(alias) if self.packs_texts else f"{alias}.content"
 
+    def _hash(self, alias: str) -> str:
+        """SQL for the content hash of the `nodes` row named `alias` (a packed row's is of its text)."""
+        return hash_of(alias) if self.packs_texts else f"{alias}.content_hash"
+
+    def _title(self, alias: str) -> str:
+        """SQL for the title of the `nodes` row named `alias`."""
+        return title_of(alias) if self.packs_texts else f"{alias}.title"
+
     def _packed(self, rows: Sequence[tuple[Any, ...]], new: bool = False) -> list[tuple[Any, ...]]:
-        """`node_row` tuples as stored: a vault memory's text leaves its row for its note's blob (`write_texts`);
-        `new` rows also leave out an update and insert time equal to their creation (`sqlite._node` reads '' as
-        created_at: two timestamps of every derived row, 3 MB of a 2,000-note vault)."""
+        """`node_row` tuples as stored: a vault memory's text leaves its row for its note's blob (`write_texts`),
+        and its hash and title what they can be rebuilt from (`packed_columns`); `new` rows also leave out an update
+        and insert time equal to their creation (`sqlite._node` reads '' as created_at: two timestamps of every
+        derived row, 3 MB of a 2,000-note vault)."""
         if not self.packs_texts:
             return list(rows)
-        out = [(*r[:3], "", *r[4:]) if is_packable(r[1], r[9], r[3], r[4]) else r for r in rows]
+        out = [(r[0], r[1], *packed_columns(r[2], r[3], r[4], r[13]), *r[5:]) if is_packable(r[1], r[9], r[3], r[4])
+               else r for r in rows]
         if new:
             out = [(*r[:11], "" if r[11] == r[10] else r[11], *r[12:14], "" if r[14] == r[10] else r[14], *r[15:])
                    for r in out]
@@ -247,7 +257,7 @@ class SQLiteVault:
         """id → (deleted_at, content_hash) for the ids that have a row."""
         out: dict[str, tuple[str | None, str]] = {}
         for chunk in _chunks(list(dict.fromkeys(ids))):
-            for r in self.conn.execute(f"SELECT id, deleted_at, content_hash FROM nodes WHERE id IN"
+            for r in self.conn.execute(f"SELECT id, deleted_at, {self._hash('nodes')} FROM nodes WHERE id IN"
                                        f" ({','.join('?' * len(chunk))})", list(chunk)):
                 out[r[0]] = (r[1], r[2])
         return out
@@ -302,7 +312,9 @@ class SQLiteVault:
         # a row out of the contentless index means tokenising its old text again.
         if stored is None:
             stored = self.stored_rows([r[0] for r in rows])
-        texts, rows = rows, (self._packed(rows) if pack else rows)  # compared and written as stored
+        # compared with the stored rows as `stored_rows` reads them (content as stored, title and hash restored),
+        # and written as stored
+        texts, rows = rows, (self._packed(rows) if pack else rows)
         changed: list[int] = []
         reindex: list[int] = []
         for i, r in enumerate(rows):
@@ -310,10 +322,11 @@ class SQLiteVault:
             if was is None:
                 continue  # no such row: refresh ignores it
             live = was[10] is None
-            if live and was[:10] == (r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[9], r[13], r[15]):
+            title, digest = texts[i][2], texts[i][4]
+            if live and was[:10] == (r[1], title, r[3], digest, r[5], r[6], r[7], r[9], r[13], r[15]):
                 continue
             changed.append(i)
-            if not (live and was[0] == r[1] and was[1:4] == (r[2], r[3], r[4]) and was[6:8] == (r[7], r[9])
+            if not (live and was[0] == r[1] and was[1:4] == (title, r[3], digest) and was[6:8] == (r[7], r[9])
                     and skipped_lines(was[8]) == skipped_lines(r[13])):
                 reindex.append(i)
         if not changed:
@@ -328,11 +341,12 @@ class SQLiteVault:
 
     def stored_rows(self, ids: Sequence[str]) -> dict[str, tuple[Any, ...]]:
         """id → (kind, title, content, content_hash, category, importance, tags, source, metadata, proactive,
-        deleted_at): the columns `refresh_node_rows` writes, as stored."""
+        deleted_at): the columns `refresh_node_rows` writes, as stored — but a packed row's title and hash as they
+        read (`vault_texts_sqlite.packed_columns`)."""
         out: dict[str, tuple[Any, ...]] = {}
         for chunk in _chunks(list(dict.fromkeys(ids))):
-            for r in self.conn.execute("SELECT id, kind, title, content, content_hash, category, importance, tags,"
-                                       " source, metadata, proactive, deleted_at FROM nodes"
+            for r in self.conn.execute(f"SELECT id, kind, {self._title('nodes')}, content, {self._hash('nodes')},"
+                                       " category, importance, tags, source, metadata, proactive, deleted_at FROM nodes"
                                        f" WHERE id IN ({','.join('?' * len(chunk))})",
                                        list(chunk)):
                 out[r[0]] = tuple(r[1:])
@@ -621,8 +635,9 @@ class SQLiteVault:
         out: list[tuple[str, str, str]] = []
         for chunk in _chunks(list(dict.fromkeys(ids))):
             out.extend((r[0], embedding_text(r[1], r[2], r[3], r[4]), r[5]) for r in self.conn.execute(
-                f"SELECT n.id, n.title, {self._text('n')}, n.source, n.metadata, n.content_hash FROM nodes n"
-                f" LEFT JOIN vectors v ON v.node_seq = n.seq AND v.provider = ? AND v.content_hash = n.content_hash"
+                f"SELECT n.id, {self._title('n')}, {self._text('n')}, n.source, n.metadata, {self._hash('n')}"
+                f" FROM nodes n LEFT JOIN vectors v ON v.node_seq = n.seq AND v.provider = ?"
+                f" AND v.content_hash = {self._hash('n')}"
                 f" WHERE n.id IN ({','.join('?' * len(chunk))})"
                 " AND n.deleted_at IS NULL AND n.kind = 'memory' AND v.node_seq IS NULL ORDER BY n.seq",
                 [provider, *chunk]))

@@ -12,6 +12,16 @@ row's hash is of its text: only a packed row has one without content). Other row
 keep their text in `content`. A note's blob keeps the texts of every packed row of that source that still exists —
 soft-deleted rows a killed edge holds on to included — so a tombstone still shows what it was about.
 
+A packed row also leaves out what else of it can be rebuilt exactly, as a one-character marker in its `content_hash`
+says (`packed_columns`): `RECOMPUTED_HASH` stands for the 64 hex digits of its text's sha256 (2.8 MB of the benchmark
+vault's 61.7 MB), recomputed from the text by every read that compares hashes (`hash_of`: the vectors' staleness
+joins, the ingest's stored rows); `RECOMPUTED_HASH_AND_TITLE` also leaves out its title (NULL), the one its own
+metadata rebuilds (`rebuilt_title`: a section's heading path joined by ' > ', a bullet's or task's first heading —
+the note's title when that heads the note), put back by `title_of` in SQL and by `sqlite._node` for a Memory (which
+computes `content_hash` from its text, so `_node` never reads the stored one). The writer leaves a value out only
+when the row shows it is exactly what would be rebuilt; rows written before (full hash and title) read as they did,
+without a migration, and are rewritten the new way only when their values change.
+
 An ingested edge's evidence (the line it was parsed from: 8.6 MB over the benchmark vault's 103k edges, most of it
 text the blob holds already) goes the same way: the row keeps a 9-character key of the text (`evidence_key`) and
 `source_path = PACKED_NOTE_PATH`, the note blob of the edge's source node maps the key to the text, and the `edges`
@@ -26,6 +36,8 @@ import sqlite3
 import zlib
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
+
+from ...core.model import content_hash
 
 VAULT_PREFIX = "vault:"
 _LEVEL = 6  # zlib level: level 1 is ~25 % larger on vault prose for little time saved (one blob per note)
@@ -71,11 +83,49 @@ def is_packable(kind: str, source: str, content: str, content_hash: str) -> bool
     return kind == "memory" and bool(content) and bool(content_hash) and source.startswith(VAULT_PREFIX)
 
 
+# `content_hash` of a packed row whose hash is its text's sha256, recomputed on read rather than stored; the second
+# also means its title is left out, rebuilt from its metadata. Neither can be a stored hash (64 hex digits or '').
+RECOMPUTED_HASH = "="
+RECOMPUTED_HASH_AND_TITLE = ">"
+
+
+def rebuilt_title(metadata: Mapping[str, Any]) -> str | None:
+    """The title vault ingest gives a memory with this metadata (`app.vault.plan`): a section's heading path joined
+    by ' > ', a bullet's or task's first heading (the note title); None when the metadata does not say."""
+    path = metadata.get("heading_path")
+    if not path or not isinstance(path, list) or not all(isinstance(h, str) for h in path):
+        return None
+    kind = metadata.get("memory_kind")
+    return " > ".join(path) if kind == "section" else path[0] if kind in ("observation", "task") else None
+
+
+def packed_columns(title: str | None, content: str, digest: str, metadata: str) -> tuple[str | None, str, str]:
+    """(title, content, content_hash) as a packed row stores them (`is_packable` rows only): no text, the hash as a
+    marker when it is the text's, no title when its metadata (JSON) rebuilds it exactly."""
+    if digest != content_hash(content):  # (never, as rows are made: then the row keeps the hash it was given)
+        return title, "", digest
+    if title is not None and '"heading_path"' in metadata and title == rebuilt_title(json.loads(metadata)):
+        return None, "", RECOMPUTED_HASH_AND_TITLE
+    return title, "", RECOMPUTED_HASH
+
+
 def text_of(alias: str) -> str:
     """SQL for a node row's text, in a statement reading `nodes` as `alias`: `content`, or from the note's blob."""
     return (f"CASE WHEN {alias}.content = '' AND {alias}.content_hash <> '' AND {alias}.kind = 'memory'"
             f" THEN mnemon_vault_text({alias}.source, (SELECT t.body FROM vault_texts t WHERE t.source = {alias}.source),"
             f" {alias}.seq) ELSE {alias}.content END")
+
+
+def hash_of(alias: str) -> str:
+    """SQL for a node row's content hash, in a statement reading `nodes` as `alias`: stored, or of its text."""
+    return (f"CASE WHEN {alias}.content_hash IN ('{RECOMPUTED_HASH}', '{RECOMPUTED_HASH_AND_TITLE}')"
+            f" THEN mnemon_text_hash({text_of(alias)}) ELSE {alias}.content_hash END")
+
+
+def title_of(alias: str) -> str:
+    """SQL for a node row's title, in a statement reading `nodes` as `alias`: stored, or rebuilt from its metadata."""
+    return (f"CASE WHEN {alias}.content_hash = '{RECOMPUTED_HASH_AND_TITLE}'"
+            f" THEN mnemon_vault_title({alias}.metadata) ELSE {alias}.title END")
 
 
 class Blob(NamedTuple):
@@ -110,7 +160,7 @@ def decode(body: bytes) -> Blob:
 def register_vault_text_function(conn: sqlite3.Connection) -> None:
     """`mnemon_vault_text(source, body, key)`: the text a note's blob holds for a row seq (an integer) or an
     evidence key (a text), empty when absent. A pure function of its arguments; the cache only spares decoding the
-    same blob once per row of the note."""
+    same blob once per row of the note. Also `mnemon_text_hash(text)` and `mnemon_vault_title(metadata JSON)`."""
     cache: dict[str, tuple[bytes, Blob]] = {}
 
     def vault_text(source: str, body: bytes | None, key: int | str) -> str:
@@ -125,6 +175,10 @@ def register_vault_text_function(conn: sqlite3.Connection) -> None:
         return (blob.rows.get(key) if isinstance(key, int) else blob.evidence.get(key)) or ""
 
     conn.create_function("mnemon_vault_text", 3, vault_text, deterministic=True)
+    # what `hash_of` and `title_of` put back of a packed row
+    conn.create_function("mnemon_text_hash", 1, content_hash, deterministic=True)
+    conn.create_function("mnemon_vault_title", 1, lambda metadata: rebuilt_title(json.loads(metadata)),
+                         deterministic=True)
 
 
 class VaultTexts:

@@ -6,6 +6,8 @@ import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .vault_texts_sqlite import hash_of
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -34,7 +36,7 @@ class SQLiteVectors:
         import numpy as np
         rows = self.conn.execute(
             "SELECT n.id, v.vec, v.dim FROM vectors v JOIN nodes n ON n.seq = v.node_seq"
-            " WHERE v.provider = ? AND n.deleted_at IS NULL AND v.content_hash = n.content_hash ORDER BY n.seq",
+            f" WHERE v.provider = ? AND n.deleted_at IS NULL AND v.content_hash = {hash_of('n')} ORDER BY n.seq",
             (provider,)).fetchall()
         if not rows:
             return [], np.zeros((0, 0), dtype=np.float32)
@@ -57,7 +59,7 @@ class SQLiteVectors:
         total = self.count_active()
         embedded = self.conn.execute(
             "SELECT COUNT(*) FROM vectors v JOIN nodes n ON n.seq = v.node_seq WHERE v.provider = ?"
-            " AND n.deleted_at IS NULL AND n.kind = 'memory' AND v.content_hash = n.content_hash", (provider,)).fetchone()[0]
+            f" AND n.deleted_at IS NULL AND n.kind = 'memory' AND v.content_hash = {hash_of('n')}", (provider,)).fetchone()[0]
         return int(embedded), total
 
     def vector_providers(self) -> dict[str, int]:
