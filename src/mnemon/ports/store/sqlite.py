@@ -62,7 +62,7 @@ def _node(row: sqlite3.Row | tuple[Any, ...]) -> Memory:
     if row[1] in ("memory", "heading") and "note" not in metadata and row[9].startswith("vault:"):
         metadata["note"] = row[9][6:]  # a vault row's note is its source: ingest does not store it twice
     return Memory(  # (content_hash is not a field: Memory computes it from the text)
-        id=row[0], kind=row[1], title=rebuilt_title(metadata) if row[4] == RECOMPUTED_HASH_AND_TITLE else row[2],
+        id=row[0], kind=row[1], title=rebuilt_title(row[16]) if row[4] == RECOMPUTED_HASH_AND_TITLE else row[2],
         content=row[3], category=row[5], importance=row[6],
         tags=tuple(json.loads(row[7])) if row[7] != "[]" else (),
         entities=tuple(json.loads(row[8])) if row[8] != "[]" else (), source=row[9], created_at=row[10],

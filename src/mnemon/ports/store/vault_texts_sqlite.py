@@ -37,8 +37,6 @@ import zlib
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from ...core.model import content_hash
-
 VAULT_PREFIX = "vault:"
 _LEVEL = 6  # zlib level: level 1 is ~25 % larger on vault prose for little time saved (one blob per note)
 _CACHE_NOTES = 1024  # decoded blobs a connection keeps (~10 KB each): a graph walk or recall spans many notes
@@ -89,22 +87,35 @@ RECOMPUTED_HASH = "="
 RECOMPUTED_HASH_AND_TITLE = ">"
 
 
-def rebuilt_title(metadata: Mapping[str, Any]) -> str | None:
-    """The title vault ingest gives a memory with this metadata (`app.vault.plan`): a section's heading path joined
-    by ' > ', a bullet's or task's first heading (the note title); None when the metadata does not say."""
-    path = metadata.get("heading_path")
-    if not path or not isinstance(path, list) or not all(isinstance(h, str) for h in path):
+_HEADING_PATH = '"heading_path":['
+_DECODE_AT = json.JSONDecoder().raw_decode
+_KINDS = ('{"memory_kind":"section",', '{"memory_kind":"observation",', '{"memory_kind":"task",')
+
+
+def rebuilt_title(metadata: str) -> str | None:
+    """The title vault ingest gives a memory with this metadata JSON, as the planner writes it (`app.vault.plan`): a
+    section's heading path joined by ' > ', a bullet's or task's first heading (the note's title when that heads
+    the note); None when it does not say. Read from the text (six times cheaper than parsing it whole, for every
+    packed row an ingest writes or a graph load reads): the writer and every reader apply this same function to
+    the same stored text, so whatever it reads the title left out is exactly the one put back."""
+    at = metadata.find(_HEADING_PATH)
+    if at < 0 or not metadata.startswith(_KINDS):
         return None
-    kind = metadata.get("memory_kind")
-    return " > ".join(path) if kind == "section" else path[0] if kind in ("observation", "task") else None
+    try:
+        path = _DECODE_AT(metadata, at + len(_HEADING_PATH) - 1)[0]
+    except ValueError:
+        return None
+    if not path or not all(isinstance(h, str) for h in path):
+        return None
+    return " > ".join(path) if metadata.startswith(_KINDS[0]) else path[0]
 
 
 def packed_columns(title: str | None, content: str, digest: str, metadata: str) -> tuple[str | None, str, str]:
     """(title, content, content_hash) as a packed row stores them (`is_packable` rows only): no text, the hash as a
     marker when it is the text's, no title when its metadata (JSON) rebuilds it exactly."""
-    if digest != content_hash(content):  # (never, as rows are made: then the row keeps the hash it was given)
+    if digest != _sha256(content):  # (never, as rows are made: then the row keeps the hash it was given)
         return title, "", digest
-    if title is not None and '"heading_path"' in metadata and title == rebuilt_title(json.loads(metadata)):
+    if title is not None and title == rebuilt_title(metadata):
         return None, "", RECOMPUTED_HASH_AND_TITLE
     return title, "", RECOMPUTED_HASH
 
@@ -117,9 +128,11 @@ def text_of(alias: str) -> str:
 
 
 def hash_of(alias: str) -> str:
-    """SQL for a node row's content hash, in a statement reading `nodes` as `alias`: stored, or of its text."""
+    """SQL for a node row's content hash, in a statement reading `nodes` as `alias`: stored, or of its text (a row
+    with a marker is packed: `text_of` would read its text from the same blob)."""
     return (f"CASE WHEN {alias}.content_hash IN ('{RECOMPUTED_HASH}', '{RECOMPUTED_HASH_AND_TITLE}')"
-            f" THEN mnemon_text_hash({text_of(alias)}) ELSE {alias}.content_hash END")
+            f" THEN mnemon_vault_hash({alias}.source, (SELECT t.body FROM vault_texts t WHERE t.source = {alias}.source),"
+            f" {alias}.seq) ELSE {alias}.content_hash END")
 
 
 def title_of(alias: str) -> str:
@@ -159,26 +172,43 @@ def decode(body: bytes) -> Blob:
 
 def register_vault_text_function(conn: sqlite3.Connection) -> None:
     """`mnemon_vault_text(source, body, key)`: the text a note's blob holds for a row seq (an integer) or an
-    evidence key (a text), empty when absent. A pure function of its arguments; the cache only spares decoding the
-    same blob once per row of the note. Also `mnemon_text_hash(text)` and `mnemon_vault_title(metadata JSON)`."""
-    cache: dict[str, tuple[bytes, Blob]] = {}
+    evidence key (a text), empty when absent; `mnemon_vault_hash(source, body, seq)`: the sha256 of that row text
+    (`hash_of`); `mnemon_vault_title(metadata)`: `rebuilt_title` (`title_of`). Pure functions of their arguments;
+    the cache only spares decoding the same blob (and hashing the same text) once per row of the note."""
+    cache: dict[str, tuple[bytes, Blob, dict[int, str]]] = {}
 
-    def vault_text(source: str, body: bytes | None, key: int | str) -> str:
-        if body is None:
-            return ""
+    def decoded(source: str, body: bytes) -> tuple[bytes, Blob, dict[int, str]]:
         hit = cache.get(source)
         if hit is None or hit[0] != body:
             if len(cache) >= _CACHE_NOTES:
                 del cache[next(iter(cache))]  # the note decoded longest ago
-            hit = cache[source] = (body, decode(body))
-        blob = hit[1]
+            hit = cache[source] = (body, decode(body), {})
+        return hit
+
+    def vault_text(source: str, body: bytes | None, key: int | str) -> str:
+        if body is None:
+            return ""
+        blob = decoded(source, body)[1]
         return (blob.rows.get(key) if isinstance(key, int) else blob.evidence.get(key)) or ""
 
+    def vault_hash(source: str, body: bytes | None, seq: int) -> str:
+        # one call per row, the text never leaving Python: a vector load compares every packed row's hash
+        if body is None:
+            return _sha256("")
+        _body, blob, hashes = decoded(source, body)
+        digest = hashes.get(seq)
+        if digest is None:
+            digest = hashes[seq] = _sha256(blob.rows.get(seq) or "")
+        return digest
+
     conn.create_function("mnemon_vault_text", 3, vault_text, deterministic=True)
-    # what `hash_of` and `title_of` put back of a packed row
-    conn.create_function("mnemon_text_hash", 1, content_hash, deterministic=True)
-    conn.create_function("mnemon_vault_title", 1, lambda metadata: rebuilt_title(json.loads(metadata)),
-                         deterministic=True)
+    conn.create_function("mnemon_vault_hash", 3, vault_hash, deterministic=True)
+    conn.create_function("mnemon_vault_title", 1, rebuilt_title, deterministic=True)
+
+
+def _sha256(text: str) -> str:
+    """`core.model.content_hash`, without its import per call (an ingest hashes every packed row it writes)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class VaultTexts:
