@@ -105,9 +105,14 @@ def rebuilt_title(metadata: str) -> str | None:
         path = _DECODE_AT(metadata, at + len(_HEADING_PATH) - 1)[0]
     except ValueError:
         return None
-    if not path or not all(isinstance(h, str) for h in path):
+    if not isinstance(path, list) or not path:
         return None
-    return " > ".join(path) if metadata.startswith(_KINDS[0]) else path[0]
+    if metadata.startswith(_KINDS[0]):
+        try:
+            return " > ".join(path)
+        except TypeError:  # a heading that is not a string
+            return None
+    return path[0] if isinstance(path[0], str) else None
 
 
 def packed_columns(title: str | None, content: str, digest: str, metadata: str) -> tuple[str | None, str, str]:
