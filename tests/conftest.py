@@ -4,7 +4,8 @@
   `MNEMON_DAEMON=off` (tests/interfaces/test_daemon.py turns it on), `MNEMON_CHECK_KEYWORDS=1` (the store checks
   every FTS body a writer hands it against its row) and the user config dir points into the temp dir,
   so nothing on the developer's machine leaks into a test.
-- `example_vault`: a fresh, writable copy of the shipped example vault (`EXAMPLE_VAULT`, examples/vault) per test.
+- `example_vault`: a fresh, writable copy of the shipped example vault (`EXAMPLE_VAULT`, examples/vault) per test;
+  tests/app/conftest.py adds `example_vault_mem`, `mem` with that copy ingested.
 - `mem` / `mem_none`: a `Mnemon` facade on a temp SQLite store with provider `hash` / `none`.
 - `make_mem(**settings)`: the same with overrides (provider, max_insights, prune_min_age, clock, db path …). Under
   tests/app these run once per backend: without an explicit db, the `postgres` run opens a fresh PostgreSQL schema.
