@@ -362,15 +362,23 @@ class SQLiteVault:
         self.store._unindex_keywords(seqs)
 
     def ensure_shared_nodes(self, nodes: Sequence[Memory]) -> None:
-        """Date, email, tag and placeholder nodes are shared by every note: insert once, never overwrite."""
+        """Date, email, tag and placeholder nodes are shared by every note: insert once, never overwrite; a
+        soft-deleted one is revived.
+
+        The soft-deleted ones are found by a read first, so the UPDATE runs only when one exists (rarely): a
+        multi-row UPDATE opens a statement savepoint, which makes FTS5 flush the keyword index's pending terms:
+        once per batch, those UPDATEs took ~0.3 s of a 2,000-note cold ingest (and left more, smaller segments)."""
+        revive: list[str] = []
+        for chunk in _chunks([n.id for n in nodes]):
+            revive += [r[0] for r in self.conn.execute(f"SELECT id FROM nodes WHERE id IN ({','.join('?' * len(chunk))})"
+                                                       " AND deleted_at IS NOT NULL", list(chunk))]
         self._write_many(
             "INSERT OR IGNORE INTO nodes (id, kind, title, content, content_hash, source, created_at, updated_at,"
             " inserted_at, metadata) VALUES (?,?,?,'','',?,?,?,?,?)",
             [(n.id, n.kind, n.title, n.source, n.created_at, n.created_at, n.created_at, _dump(n.metadata))
              for n in nodes])
-        for chunk in _chunks([n.id for n in nodes]):
-            self._write(f"UPDATE nodes SET deleted_at = NULL WHERE id IN ({','.join('?' * len(chunk))})"
-                        " AND deleted_at IS NOT NULL", list(chunk))
+        for chunk in _chunks(revive):
+            self._write(f"UPDATE nodes SET deleted_at = NULL WHERE id IN ({','.join('?' * len(chunk))})", list(chunk))
 
     def unreferenced(self, kinds: Sequence[str], source: str, among: Sequence[str] | None = None) -> list[str]:
         """Shared nodes of `kinds` written by `source` that no edge touches any more; only ids in `among` when given
