@@ -372,10 +372,12 @@ class _Writer:
         if shared:
             self.vault.ensure_shared_nodes([_shared_node(i, now) for i in sorted(shared)])
             self.ensured |= shared
-        existing = {row[:3]: self.known_edges[row[:3]] for row in rows if row[:3] in self.known_edges}
-        unread = [row[:3] for row in rows if row[0] not in self.cleared_srcs]
-        if unread and self.had_vault_rows:
-            existing.update(self.vault.edge_values_by_keys(unread))
+        known = self.known_edges  # (both empty in a first ingest: 100k row keys not built for nothing)
+        existing = {row[:3]: known[row[:3]] for row in rows if row[:3] in known} if known else {}
+        if self.had_vault_rows:
+            unread = [row[:3] for row in rows if row[0] not in self.cleared_srcs]
+            if unread:
+                existing.update(self.vault.edge_values_by_keys(unread))
         if existing:
             reparsed: list[tuple[Any, ...]] = []
             reset: list[tuple[int, str, str, dict[str, Any], str]] = []

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core.keywords import embedding_text, skipped_lines
 from ...core.model import Edge, Memory
-from .edge_rows import SEQ_OF, born_with_source, packed_evidence
+from .edge_rows import SEQ_OF, packed_evidence, packed_insert_rows
 from .sources import OWNED_SOURCE
 from .vault_texts_sqlite import VaultTexts, is_packable, text_of
 
@@ -103,6 +103,11 @@ class SQLiteVault:
 
     def __init__(self, store: SQLiteStore) -> None:
         self.store = store
+        # inside `bulk_load`: node id → (seq, created_at) of each row inserted in the block, which the edge inserts
+        # read instead of looking the ~100k ends of a cold ingest's edges up again; voided by any node deletion
+        # (`hard_delete` draws a new vector generation), after which a seq may name another row
+        self._inserted: dict[str, tuple[int, str]] | None = None
+        self._inserted_generation = 0
 
     def _text(self, alias: str) -> str:
         """SQL for the text of the `nodes` row named `alias`."""
@@ -114,11 +119,10 @@ class SQLiteVault:
         created_at: two timestamps of every derived row, 3 MB of a 2,000-note vault)."""
         if not self.packs_texts:
             return list(rows)
-        out = [(*r[:3], "", *r[4:]) if is_packable(r[1], r[9], r[3], r[4]) else r for r in rows]
-        if new:
-            out = [(*r[:11], "" if r[11] == r[10] else r[11], *r[12:14], "" if r[14] == r[10] else r[14], *r[15:])
-                   for r in out]
-        return out
+        if new:  # (one pass: a cold ingest writes ~55k rows)
+            return [(*r[:3], "" if is_packable(r[1], r[9], r[3], r[4]) else r[3], *r[4:11],
+                     "" if r[11] == r[10] else r[11], *r[12:14], "" if r[14] == r[10] else r[14], *r[15:]) for r in rows]
+        return [(*r[:3], "", *r[4:]) if is_packable(r[1], r[9], r[3], r[4]) else r for r in rows]
 
     def write_texts(self, texts: dict[str, dict[str, str]], evidence: dict[str, list[str]] | None = None) -> None:
         """Note source → {memory id: text} of the packed rows just written for it (every packed row of the note
@@ -157,7 +161,11 @@ class SQLiteVault:
         before = self.max_seq()
         for kind, name, _sql in suspended:
             self._write(f'DROP {kind.upper()} "{name}"')
-        yield
+        self._inserted, self._inserted_generation = {}, self.store.vector_generation()
+        try:
+            yield
+        finally:
+            self._inserted = None
         for kind, _name, sql in suspended:
             self._write(sql)
             if kind == "trigger":
@@ -284,6 +292,8 @@ class SQLiteVault:
         # nodes.seq is an INTEGER PRIMARY KEY: inside our write transaction SQLite gives each new row max + 1, in
         # insertion order, so the seqs are known without a lookup per row (checked; else looked up)
         seqs = range(before + 1, after + 1) if after == before + len(rows) else None
+        if seqs is not None and self._inserted is not None:
+            self._inserted.update(zip([r[0] for r in rows], zip(seqs, [r[10] for r in rows])))
         self._index_rows(rows, fts_bodies, seqs)
 
     def refresh_nodes(self, nodes: Sequence[Memory], fts_bodies: Sequence[str | None] | None = None) -> None:
@@ -491,21 +501,25 @@ class SQLiteVault:
             return
         ends = [x for r in rows for x in r[:2]]
         if pack and self.packs_texts:
-            known = self._seqs_and_times(ends)
-            seq = {i: s for i, (s, _t) in known.items()}
-            rows = born_with_source(packed_evidence(rows, 6, 9), {i: t for i, (_s, t) in known.items()})
+            stored = packed_insert_rows(rows, self._seqs_and_times(ends))
         else:
             seq = self.store.node_seqs(ends)
+            stored = [(seq[r[0]], seq[r[1]], *r[2:], "") for r in rows]
         self.store.insert_new_edge_rows(
             "INSERT INTO edge_rows (src, dst, type, weight, confidence, status, evidence, origin, rule, source_path,"
             " metadata, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            [(seq[r[0]], seq[r[1]], *r[2:], "") for r in rows], Counter((r[2], r[5]) for r in rows))
+            stored, Counter((r[2], r[5]) for r in rows))
 
     def _seqs_and_times(self, node_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
         """Node id → (seq, created_at): `node_seqs` with the time an ingested edge compares its own with."""
         wanted = list(dict.fromkeys(node_ids))
         out: dict[str, tuple[int, str]] = {}
-        for chunk in _chunks(wanted):
+        if self._inserted and self.store.vector_generation() != self._inserted_generation:
+            self._inserted.clear()  # a node was deleted: its seq may be given again
+        if self._inserted:
+            inserted = self._inserted
+            out = {i: inserted[i] for i in wanted if i in inserted}
+        for chunk in _chunks([i for i in wanted if i not in out] if out else wanted):
             out.update((r[0], (r[1], r[2])) for r in self.conn.execute(
                 f"SELECT id, seq, created_at FROM nodes WHERE id IN ({','.join('?' * len(chunk))})", list(chunk)))
         if len(out) < len(wanted):
