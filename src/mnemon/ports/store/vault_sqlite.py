@@ -131,7 +131,7 @@ class SQLiteVault:
         rows are written and unindexed (unindexing a row reads its old text from the blob this replaces), before
         the parse's edges are written."""
         if self.packs_texts:
-            VaultTexts(self.store).write(texts, evidence)
+            VaultTexts(self.store).write(texts, evidence, self._inserted_rows())
 
     @property
     def conn(self) -> Any:
@@ -510,14 +510,18 @@ class SQLiteVault:
             " metadata, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
             stored, Counter((r[2], r[5]) for r in rows))
 
+    def _inserted_rows(self) -> dict[str, tuple[int, str]]:
+        """The rows `bulk_load` saw inserted (see `__init__`), none once a node was deleted."""
+        if self._inserted and self.store.vector_generation() != self._inserted_generation:
+            self._inserted.clear()  # a node was deleted: its seq may be given again
+        return self._inserted or {}
+
     def _seqs_and_times(self, node_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
         """Node id → (seq, created_at): `node_seqs` with the time an ingested edge compares its own with."""
         wanted = list(dict.fromkeys(node_ids))
         out: dict[str, tuple[int, str]] = {}
-        if self._inserted and self.store.vector_generation() != self._inserted_generation:
-            self._inserted.clear()  # a node was deleted: its seq may be given again
-        if self._inserted:
-            inserted = self._inserted
+        inserted = self._inserted_rows()
+        if inserted:
             out = {i: inserted[i] for i in wanted if i in inserted}
         for chunk in _chunks([i for i in wanted if i not in out] if out else wanted):
             out.update((r[0], (r[1], r[2])) for r in self.conn.execute(
