@@ -9,7 +9,7 @@ from pathlib import Path
 
 from mnemon.app.memory import Mnemon
 
-from .test_vault_payload import EXAMPLE, PAYLOAD
+from .test_vault_payload import PAYLOAD
 
 
 def _assert_counts_match(m: Mnemon, step: str) -> None:
@@ -22,7 +22,8 @@ def _assert_counts_match(m: Mnemon, step: str) -> None:
     assert sum(status["edges_by_status"].values()) == sum(rows.values()), step
 
 
-def test_edge_counts_follow_every_kind_of_edge_write(make_mem: Callable[..., Mnemon], tmp_path: Path) -> None:
+def test_edge_counts_follow_every_kind_of_edge_write(make_mem: Callable[..., Mnemon], tmp_path: Path,
+                                                     example_vault: Path) -> None:
     m = make_mem(db=tmp_path / "counts.db")
     ids = [m.remember(text, source="agent")["id"] for text in (
         "We chose Postgres for billing", "Postgres replication failed twice, so we moved billing to Aurora",
@@ -33,13 +34,11 @@ def test_edge_counts_follow_every_kind_of_edge_write(make_mem: Callable[..., Mne
     _assert_counts_match(m, "link")
     m.forget(ids[1])  # its edges retired
     _assert_counts_match(m, "forget")
-    vault = tmp_path / "vault"
-    shutil.copytree(EXAMPLE, vault)
-    m.ingest(str(vault))
+    m.ingest(str(example_vault))
     _assert_counts_match(m, "ingest")
-    note = sorted(vault.rglob("*.md"))[0]
+    note = sorted(example_vault.rglob("*.md"))[0]
     note.write_text(note.read_text(encoding="utf-8") + "\n- [ ] call [[Nobody Yet]] about the counts\n", encoding="utf-8")
-    m.ingest(str(vault))  # the note's rows dropped and written again
+    m.ingest(str(example_vault))  # the note's rows dropped and written again
     _assert_counts_match(m, "re-ingest")
     candidates = [r[0] for r in m.rt.store.conn.execute(  # type: ignore[attr-defined]
         "SELECT id FROM edge_rows WHERE status = 'candidate' ORDER BY id LIMIT 3")]
@@ -54,8 +53,8 @@ def test_edge_counts_follow_every_kind_of_edge_write(make_mem: Callable[..., Mne
     m.remember_payload(json.dumps(PAYLOAD))
     m.forget_source(PAYLOAD["source_path"])
     _assert_counts_match(m, "payload")
-    shutil.rmtree(vault / "People")  # notes gone: their rows removed on the next rebuild
-    m.ingest(str(vault))
+    shutil.rmtree(example_vault / "People")  # notes gone: their rows removed on the next rebuild
+    m.ingest(str(example_vault))
     _assert_counts_match(m, "rebuild after removal")
     m.import_json(json.dumps({"insights": [{"content": f"imported fact {k} about Postgres"} for k in range(5)],
                               "edges": [{"source_index": 0, "target_index": 1, "edge_type": "semantic"}]}))

@@ -1,76 +1,63 @@
 """`graph`: the bounded part of the graph the workbench draws (both backends)."""
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mnemon.core.errors import InvalidInput, NotFound
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
-
-
-@pytest.fixture
-def vault_mem(mem, tmp_path: Path):
-    target = tmp_path / "vault"
-    shutil.copytree(EXAMPLE, target)
-    mem.ingest(str(target))
-    return mem
-
 
 def _all_edges(mem, statuses=("active", "candidate")):
     return [e for e in mem.rt.store.iter_edges(statuses=statuses)]
 
 
-def test_the_overview_draws_the_best_connected_notes_and_only_links_among_them(vault_mem) -> None:
-    notes = [n for n in vault_mem.rt.store.iter_nodes(kind="note")]
-    whole = vault_mem.graph(max_nodes=len(notes))
+def test_the_overview_draws_the_best_connected_notes_and_only_links_among_them(example_vault_mem) -> None:
+    notes = [n for n in example_vault_mem.rt.store.iter_nodes(kind="note")]
+    whole = example_vault_mem.graph(max_nodes=len(notes))
     assert {n["id"] for n in whole["nodes"]} == {n.id for n in notes} and not whole["truncated"]
     degrees = [n["degree"] for n in whole["nodes"]]
     assert degrees == sorted(degrees, reverse=True) and degrees[0] > 0
     ids = {n["id"] for n in whole["nodes"]}
     assert whole["links"] and all(link["src"] in ids and link["dst"] in ids for link in whole["links"])
-    links_to = {(e.src, e.dst) for e in _all_edges(vault_mem) if e.src in ids and e.dst in ids}
+    links_to = {(e.src, e.dst) for e in _all_edges(example_vault_mem) if e.src in ids and e.dst in ids}
     assert {(link["src"], link["dst"]) for link in whole["links"]} == links_to
     assert whole["stats"] == {"nodes": len(ids), "links": len(links_to), "links_among_nodes": len(links_to)}
     person = next(n for n in whole["nodes"] if n["id"] == "note:People/ada-quill.md")
     assert (person["title"], person["type"], person["source_path"]) == ("Ada Quill", "person", "People/ada-quill.md")
 
-    top = vault_mem.graph(max_nodes=2)
+    top = example_vault_mem.graph(max_nodes=2)
     assert [n["id"] for n in top["nodes"]] == [n["id"] for n in whole["nodes"][:2]]
     assert top["truncated"] is True  # a drawing of two notes never passes for the whole vault
 
 
-def test_a_focus_draws_its_neighbourhood_both_ways_and_says_when_cut(vault_mem) -> None:
+def test_a_focus_draws_its_neighbourhood_both_ways_and_says_when_cut(example_vault_mem) -> None:
     focus = "note:Projects/lighthouse.md"
-    touching = [e for e in _all_edges(vault_mem) if focus in (e.src, e.dst)]
+    touching = [e for e in _all_edges(example_vault_mem) if focus in (e.src, e.dst)]
     neighbours = {e.dst if e.src == focus else e.src for e in touching}
-    near = vault_mem.graph(focus=focus, max_nodes=500)
+    near = example_vault_mem.graph(focus=focus, max_nodes=500)
     assert near["focus"] == focus and near["nodes"][0]["id"] == focus
     assert {n["id"] for n in near["nodes"]} == {focus} | neighbours and not near["truncated"]
     assert any(link["dst"] == focus for link in near["links"])  # incoming edges count too
-    further = vault_mem.graph(focus=focus, depth=2, max_nodes=500)
+    further = example_vault_mem.graph(focus=focus, depth=2, max_nodes=500)
     assert {n["id"] for n in near["nodes"]} < {n["id"] for n in further["nodes"]}
-    cut = vault_mem.graph(focus=focus, max_nodes=3)
+    cut = example_vault_mem.graph(focus=focus, max_nodes=3)
     assert len(cut["nodes"]) == 3 and cut["truncated"] is True
     # the strongest edges are followed first
     strongest = max(touching, key=lambda e: (e.weight * e.confidence, -e.id))
     assert (strongest.dst if strongest.src == focus else strongest.src) == cut["nodes"][1]["id"]
 
 
-def test_killed_edges_only_on_request_and_candidates_can_be_left_out(vault_mem) -> None:
+def test_killed_edges_only_on_request_and_candidates_can_be_left_out(example_vault_mem) -> None:
     focus = "note:Projects/lighthouse.md"
-    edge = next(e for e in _all_edges(vault_mem, ("active",)) if e.src == focus)
-    vault_mem.kill_edge(edge.id, reason="wrong")
-    shown = {link["id"] for link in vault_mem.graph(focus=focus, max_nodes=500)["links"]}
+    edge = next(e for e in _all_edges(example_vault_mem, ("active",)) if e.src == focus)
+    example_vault_mem.kill_edge(edge.id, reason="wrong")
+    shown = {link["id"] for link in example_vault_mem.graph(focus=focus, max_nodes=500)["links"]}
     assert edge.id not in shown
-    with_killed = vault_mem.graph(focus=focus, max_nodes=500, include_killed=True)
+    with_killed = example_vault_mem.graph(focus=focus, max_nodes=500, include_killed=True)
     assert any(link["id"] == edge.id and link["status"] == "killed" for link in with_killed["links"])
-    statuses = {link["status"] for link in vault_mem.graph(focus=focus, max_nodes=500,
-                                                           include_candidates=False)["links"]}
+    statuses = {link["status"] for link in example_vault_mem.graph(focus=focus, max_nodes=500,
+                                                                   include_candidates=False)["links"]}
     assert statuses == {"active"}
 
 
@@ -94,9 +81,9 @@ def test_bad_limits_and_unknown_focus_are_clear_errors(mem) -> None:
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(max_nodes=st.integers(1, 40), max_links=st.integers(0, 60), depth=st.integers(1, 4), focused=st.booleans())
-def test_limits_always_hold(vault_mem, max_nodes: int, max_links: int, depth: int, focused: bool) -> None:
-    view = vault_mem.graph(focus="note:People/ada-quill.md" if focused else None, depth=depth, max_nodes=max_nodes,
-                           max_links=max_links)
+def test_limits_always_hold(example_vault_mem, max_nodes: int, max_links: int, depth: int, focused: bool) -> None:
+    view = example_vault_mem.graph(focus="note:People/ada-quill.md" if focused else None, depth=depth,
+                                   max_nodes=max_nodes, max_links=max_links)
     ids = [n["id"] for n in view["nodes"]]
     assert len(ids) == len(set(ids)) <= max_nodes and len(view["links"]) <= max_links
     assert all(link["src"] in ids and link["dst"] in ids for link in view["links"])
@@ -104,17 +91,17 @@ def test_limits_always_hold(vault_mem, max_nodes: int, max_links: int, depth: in
         assert view["truncated"]
 
 
-def test_a_folder_keeps_the_overview_to_its_notes(vault_mem) -> None:
-    people = vault_mem.graph(folder="People")
+def test_a_folder_keeps_the_overview_to_its_notes(example_vault_mem) -> None:
+    people = example_vault_mem.graph(folder="People")
     paths = [n["source_path"] for n in people["nodes"]]
     assert people["folder"] == "People/" and paths and all(p.startswith("People/") for p in paths)
-    assert {n["id"] for n in vault_mem.graph(folder="/People/")["nodes"]} == {n["id"] for n in people["nodes"]}
-    assert vault_mem.graph(folder="Nowhere")["nodes"] == []  # not the store's memories instead
+    assert {n["id"] for n in example_vault_mem.graph(folder="/People/")["nodes"]} == {n["id"] for n in people["nodes"]}
+    assert example_vault_mem.graph(folder="Nowhere")["nodes"] == []  # not the store's memories instead
     for bad in ("..", "People/../..", "/"):
         with pytest.raises(InvalidInput):
-            vault_mem.graph(folder=bad)
+            example_vault_mem.graph(folder=bad)
     with pytest.raises(InvalidInput):
-        vault_mem.graph(folder="People", focus="note:People/ada-quill.md")
+        example_vault_mem.graph(folder="People", focus="note:People/ada-quill.md")
 
 
 def test_the_overview_follows_a_change_to_the_graph(mem) -> None:

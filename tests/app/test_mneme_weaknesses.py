@@ -3,7 +3,6 @@ behaved like Mneme. Items already guarded elsewhere are listed in the audit repo
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -16,15 +15,7 @@ from mnemon.app.world import propose_assertion
 
 from conftest import FakeClock
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
-
-
-@pytest.fixture
-def vault(tmp_path: Path) -> Path:
-    target = tmp_path / "vault"
-    shutil.copytree(EXAMPLE, target)
-    return target
 
 
 def _reachable(mem: Mnemon, start: str, hops: int) -> set[str]:
@@ -38,9 +29,10 @@ def _reachable(mem: Mnemon, start: str, hops: int) -> set[str]:
 
 
 # ── graph construction ─────────────────────────────────────────────────────────────────────────────────────────
-def test_w1_a_wikilink_joins_the_linked_note_so_a_walk_reaches_its_observations(mem: Mnemon, vault: Path) -> None:
+def test_w1_a_wikilink_joins_the_linked_note_so_a_walk_reaches_its_observations(mem: Mnemon,
+                                                                                 example_vault: Path) -> None:
     """Mneme §8.2 #1: `[[Harbour Station]]` became a global wikilink node never joined to the note."""
-    mem.ingest(str(vault))
+    mem.ingest(str(example_vault))
     store = mem.rt.store
     assert not list(store.iter_nodes(kind="wikilink"))
     harbour = "note:Projects/harbour-station.md"
@@ -52,9 +44,10 @@ def test_w1_a_wikilink_joins_the_linked_note_so_a_walk_reaches_its_observations(
     assert badge.id in _reachable(mem, "note:Projects/lighthouse.md", 2)  # note → linked note → its bullet
 
 
-def test_w2_the_title_h1_is_not_a_heading_of_its_own_note_and_numbered_items_count(mem: Mnemon, vault: Path) -> None:
+def test_w2_the_title_h1_is_not_a_heading_of_its_own_note_and_numbered_items_count(mem: Mnemon,
+                                                                                   example_vault: Path) -> None:
     """Mneme §8.2 #2: the H1 title was duplicated as a `has_heading` child; numbered lists were ignored."""
-    mem.ingest(str(vault))
+    mem.ingest(str(example_vault))
     store = mem.rt.store
     note = "note:Projects/lighthouse.md"
     edges = store.edges_of([note], statuses=("active", "candidate"), direction="out")
@@ -191,9 +184,9 @@ def test_w13_dates_keep_their_year_and_age_only_their_own_line(make_mem: Callabl
     assert {e.id: (e.status, e.weight, e.confidence) for e in store.iter_edges()} == before  # read-time only
 
 
-def test_w15_surface_without_a_prompt_is_a_read_that_changes_nothing(mem: Mnemon, vault: Path) -> None:
+def test_w15_surface_without_a_prompt_is_a_read_that_changes_nothing(mem: Mnemon, example_vault: Path) -> None:
     """Mneme §8.2 #15: prompt-less surface returned a bare list and bumped counters, so the next read differed."""
-    mem.ingest(str(vault))
+    mem.ingest(str(example_vault))
     store = mem.rt.store
     counts = {m.id: m.access_count for m in store.iter_nodes(kind="memory")}
     first = mem.surface(limit=3)
@@ -203,11 +196,11 @@ def test_w15_surface_without_a_prompt_is_a_read_that_changes_nothing(mem: Mnemon
     assert {m.id: m.access_count for m in store.iter_nodes(kind="memory")} == counts
 
 
-def test_w16_explain_edge_reads_the_configured_database_and_fails_cleanly(cli_run: Callable[..., Any], vault: Path,
-                                                                          tmp_path: Path) -> None:
+def test_w16_explain_edge_reads_the_configured_database_and_fails_cleanly(cli_run: Callable[..., Any],
+                                                                          example_vault: Path, tmp_path: Path) -> None:
     """Mneme §8.2 #16: explain-edge ignored the config (needed --db) and raised KeyError on unknown ids."""
     config, db = tmp_path / "mneme.json", tmp_path / "configured.sqlite"
-    code, _ = cli_run(["--config", config, "init", "--vault", vault, "--db", db, "--out", tmp_path / "out"])
+    code, _ = cli_run(["--config", config, "init", "--vault", example_vault, "--db", db, "--out", tmp_path / "out"])
     assert code == 0
     code, _ = cli_run(["--config", config, "ingest"])
     assert code == 0

@@ -182,6 +182,22 @@ def test_move_rewrites_every_kind_of_link_and_leaves_code_alone(vault: Path) -> 
     assert (vault / files["Notes/two.md"]["backup"]).read_text(encoding="utf-8") == TWO
 
 
+def test_links_after_a_code_block_are_found_and_moved_there_and_back(tmp_path: Path) -> None:
+    """Hypothesis found it: a fenced block emptied in the scanned copy moved every later link's offset, so a move
+    rewrote one of two `[[eel]]` after the block and a move back found none of the rewritten links."""
+    dog = "```\n[[eel]] [x](A/eel.md)\n```\nsee [[eel]]\n[link](ant.md)\nsee [[eel]]\nsee [[ant]]"
+    for rel, text in {"ant.md": "", "dog.md": dog, "A/eel.md": ""}.items():
+        _write(tmp_path, rel, text)
+    sites = notes.link_sites(dog)
+    assert [(s.line, dog[s.whole[0]:s.whole[1]]) for s in sites] == [
+        (4, "[[eel]]"), (5, "[link](ant.md)"), (6, "[[eel]]"), (7, "[[ant]]")]
+    there = note_tools.move_note(tmp_path, "A/eel.md", "A/new.md", clock=CLOCK)
+    assert there["links_rewritten"] == 2
+    assert (tmp_path / "dog.md").read_text(encoding="utf-8") == dog.replace("see [[eel]]", "see [[new]]")
+    back = note_tools.move_note(tmp_path, "A/new.md", "A/eel.md", clock=CLOCK)
+    assert back["links_rewritten"] == 2 and (tmp_path / "dog.md").read_text(encoding="utf-8") == dog
+
+
 def test_move_without_content_change_keeps_the_file_itself(vault: Path) -> None:
     gamma = vault / "Areas/gamma.md"
     os.utime(gamma, (1_000_000_000, 1_000_000_000))

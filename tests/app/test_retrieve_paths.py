@@ -1,21 +1,19 @@
 """`retrieve` keeps to the notes its prompt names by path (Mneme's path filter, without its false matches)."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from mnemon.app.memory import Mnemon
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
+from conftest import EXAMPLE_VAULT
 
 
 @pytest.fixture
-def vault_mem(mem: Mnemon, tmp_path: Path) -> Mnemon:
-    target = tmp_path / "vault"
-    shutil.copytree(EXAMPLE, target)
-    mem.ingest(str(target), embed=False)
+def vault_mem(mem: Mnemon, example_vault: Path) -> Mnemon:
+    """`mem` after ingesting its own copy of the example vault with embed=False (`example_vault_mem` embeds)."""
+    mem.ingest(str(example_vault), embed=False)
     return mem
 
 
@@ -29,7 +27,7 @@ def test_a_folder_in_the_prompt_keeps_the_pack_to_its_notes(vault_mem: Mnemon) -
     scoped = vault_mem.retrieve("battery supplier overdue in Meetings/", max_items=8)
     paths = _memory_paths(scoped)
     assert paths and all(p.startswith("Meetings/") for p in paths)
-    meetings = len(list((EXAMPLE / "Meetings").glob("*.md")))
+    meetings = len(list((EXAMPLE_VAULT / "Meetings").glob("*.md")))
     assert scoped["retrieval"]["matched_paths"] == {"Meetings/": meetings}
     assert scoped["retrieval"]["path_filter_active"] is True
     assert scoped["retrieval"]["path_node_count"] == meetings

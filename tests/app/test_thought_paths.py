@@ -3,7 +3,6 @@ nodes it is drawn between, in the direction its arrow points — also where the 
 from an earlier node (the path is the walk's tree, not a chain)."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +13,6 @@ from mnemon.core.model import Edge
 from mnemon.render.cards import MAX_PATH_NODES, path_links, render_svg
 
 from .vault_graph import Note, Obs, build
-
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
 
 
 def assert_drawn_links_are_edges(mem: Mnemon, card: dict[str, Any]) -> int:
@@ -39,10 +36,9 @@ def assert_drawn_links_are_edges(mem: Mnemon, card: dict[str, Any]) -> int:
 
 
 @pytest.fixture
-def example(mem_none: Mnemon, tmp_path: Path) -> Mnemon:
-    vault = tmp_path / "vault"
-    shutil.copytree(EXAMPLE, vault)
-    mem_none.ingest(str(vault))
+def example(mem_none: Mnemon, example_vault: Path) -> Mnemon:
+    """`mem_none` after ingesting its own copy of the example vault (not `example_vault_mem`: provider none)."""
+    mem_none.ingest(str(example_vault))
     return mem_none
 
 

@@ -14,16 +14,9 @@ from mnemon.core.keywords import embedding_text_of
 from mnemon.core.text import tokens
 from mnemon.ports.store.sqlite import SQLiteStore
 
+from conftest import EXAMPLE_VAULT
 from keyword_index_check import assert_index_matches_rows
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
-
-
-@pytest.fixture
-def vault(tmp_path: Path) -> Path:
-    target = tmp_path / "vault"
-    shutil.copytree(EXAMPLE, target)
-    return target
 
 
 def _edges(mem, relation: str, src: str | None = None) -> list:
@@ -31,8 +24,8 @@ def _edges(mem, relation: str, src: str | None = None) -> list:
     return [e for e in rows if src is None or e.src == src]
 
 
-def test_notes_links_and_aliases_resolve_to_the_named_note(mem, vault: Path) -> None:
-    out = mem.ingest(str(vault))
+def test_notes_links_and_aliases_resolve_to_the_named_note(mem, example_vault: Path) -> None:
+    out = mem.ingest(str(example_vault))
     assert out["notes_read"] == 13 and out["notes_total"] == 13
     lighthouse = "note:Projects/lighthouse.md"
     targets = {e.dst: e for e in _edges(mem, "links_to", lighthouse)}
@@ -51,16 +44,16 @@ def test_notes_links_and_aliases_resolve_to_the_named_note(mem, vault: Path) -> 
     assert set(note.metadata["aliases"]) == {"Project Lighthouse", "LH"} and "sensors" in note.metadata["tags"]
 
 
-def test_code_fences_hide_tasks_links_and_dates(mem, vault: Path) -> None:
-    mem.ingest(str(vault))
+def test_code_fences_hide_tasks_links_and_dates(mem, example_vault: Path) -> None:
+    mem.ingest(str(example_vault))
     assert mem.rt.store.get_node("placeholder:not a link") is None
     contents = [m.content for m in mem.rt.store.iter_nodes(kind="memory") if m.metadata.get("memory_kind") == "task"]
     assert not any("not a task" in c for c in contents)
     assert mem.rt.store.get_node("date:2099-01-01") is None
 
 
-def test_observations_become_gated_memories_and_parsed_links_stay_candidates(mem, vault: Path) -> None:
-    mem.ingest(str(vault))
+def test_observations_become_gated_memories_and_parsed_links_stay_candidates(mem, example_vault: Path) -> None:
+    mem.ingest(str(example_vault))
     nodes = list(mem.rt.store.iter_nodes(kind="memory"))
     blocked = [m for m in nodes if "Pilot blocked until the vendor contract" in m.content
                and m.metadata["memory_kind"] == "observation"]
@@ -82,36 +75,36 @@ def test_observations_become_gated_memories_and_parsed_links_stay_candidates(mem
     assert mem.rt.store.edge_events(first.id)[0]["event"] == "created"
 
 
-def test_recall_finds_vault_knowledge(mem, vault: Path) -> None:
-    mem.ingest(str(vault))
+def test_recall_finds_vault_knowledge(mem, example_vault: Path) -> None:
+    mem.ingest(str(example_vault))
     out = mem.recall("battery supply overdue", limit=5)
     contents = [r["insight"]["content"] for r in out["results"]]
     assert any("battery" in c.lower() for c in contents)
 
 
-def test_unchanged_vault_reparses_nothing_and_a_changed_note_only_itself(mem, vault: Path) -> None:
-    mem.ingest(str(vault))
-    again = mem.ingest(str(vault))
+def test_unchanged_vault_reparses_nothing_and_a_changed_note_only_itself(mem, example_vault: Path) -> None:
+    mem.ingest(str(example_vault))
+    again = mem.ingest(str(example_vault))
     assert again["notes_read"] == 0 and again["notes_unchanged"] == 13 and again["edges_added"] == 0
-    note = vault / "Areas" / "suppliers.md"
+    note = example_vault / "Areas" / "suppliers.md"
     note.write_text(note.read_text() + "- Harbour Freight — quote waiting on approval\n", encoding="utf-8")
-    changed = mem.ingest(str(vault))
+    changed = mem.ingest(str(example_vault))
     assert changed["notes_read"] == 1 and changed["notes_unchanged"] == 12
     texts = [m.content for m in mem.rt.store.iter_nodes(kind="memory") if m.source == "vault:Areas/suppliers.md"]
     assert any("Harbour Freight" in t for t in texts)
 
 
-def test_a_re_parsed_note_keeps_its_edges_ids_and_moves_their_lines(mem, vault: Path) -> None:
+def test_a_re_parsed_note_keeps_its_edges_ids_and_moves_their_lines(mem, example_vault: Path) -> None:
     """An edit re-plans the whole note, but an edge planned again is the same edge: its id (which a person may have
     noted for explain-edge or weaken-edge) and history stay, and only what changed — here the line — is rewritten."""
-    mem.ingest(str(vault))
+    mem.ingest(str(example_vault))
     lighthouse = "note:Projects/lighthouse.md"
     before = {(e.src, e.dst, e.type): e for e in mem.rt.store.iter_edges() if e.src == lighthouse}
     station = before[(lighthouse, "note:Projects/harbour-station.md", "links_to")]
-    note = vault / "Projects" / "lighthouse.md"
+    note = example_vault / "Projects" / "lighthouse.md"
     text = note.read_text(encoding="utf-8")
     note.write_text(text.replace("\n\n", "\n\nA new opening line.\n\n", 1), encoding="utf-8")
-    out = mem.ingest(str(vault))
+    out = mem.ingest(str(example_vault))
     assert out["notes_read"] == 1 and out["edges_added"] < len(before)
     after = {(e.src, e.dst, e.type): e for e in mem.rt.store.iter_edges() if e.src == lighthouse}
     assert set(after) >= set(before) - {k for k in before if k[1].startswith("vault:")}
@@ -121,28 +114,29 @@ def test_a_re_parsed_note_keeps_its_edges_ids_and_moves_their_lines(mem, vault: 
     assert {e.id for k, e in after.items() if k in before} == {e.id for k, e in before.items() if k in after}
 
 
-def test_a_promoted_parsed_edge_is_reset_by_a_re_parse_and_says_so(mem, vault: Path) -> None:
-    mem.ingest(str(vault))
+def test_a_promoted_parsed_edge_is_reset_by_a_re_parse_and_says_so(mem, example_vault: Path) -> None:
+    mem.ingest(str(example_vault))
     edge = next(e for e in _edges(mem, "links_to", "note:Projects/lighthouse.md") if e.status == "candidate")
     mem.rt.store.set_edge_status(int(edge.id), "active", actor="test", reason="promoted without validation")
-    note = vault / "Projects" / "lighthouse.md"
+    note = example_vault / "Projects" / "lighthouse.md"
     note.write_text(note.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
-    mem.ingest(str(vault))
+    mem.ingest(str(example_vault))
     again = mem.rt.store.get_edge(int(edge.id))
     assert again is not None and again.status == "candidate"  # as a fresh parse would have written it
     events = [ev["event"] for ev in mem.rt.store.edge_events(int(edge.id))]
     assert events[-1] == "reparsed"
 
 
-def test_a_re_parse_leaves_unchanged_rows_as_they_were(mem, vault: Path, clock) -> None:  # type: ignore[no-untyped-def]
+def test_a_re_parse_leaves_unchanged_rows_as_they_were(mem, example_vault: Path,  # type: ignore[no-untyped-def]
+                                                       clock) -> None:
     mem.rt.clock = clock
-    mem.ingest(str(vault))
-    note = vault / "Areas" / "suppliers.md"
+    mem.ingest(str(example_vault))
+    note = example_vault / "Areas" / "suppliers.md"
     rows = {m.id: m for m in mem.rt.store.iter_nodes(kind="memory") if m.source == "vault:Areas/suppliers.md"}
     clock.advance(days=1)
     note.write_text(note.read_text(encoding="utf-8") + "\n## Later\n\nHarbour Freight quoted the gantry.\n",
                     encoding="utf-8")
-    mem.ingest(str(vault))
+    mem.ingest(str(example_vault))
     after = {m.id: m for m in mem.rt.store.iter_nodes(kind="memory") if m.source == "vault:Areas/suppliers.md"}
     kept = set(rows) & set(after)
     assert kept and all(after[i].updated_at == rows[i].updated_at for i in kept)
@@ -151,16 +145,16 @@ def test_a_re_parse_leaves_unchanged_rows_as_they_were(mem, vault: Path, clock) 
         assert_index_matches_rows(mem.rt.store)
 
 
-def test_removed_text_and_removed_notes_leave_no_stale_rows(mem, vault: Path) -> None:
-    mem.ingest(str(vault))
-    note = vault / "People" / "cleo-marsh.md"
+def test_removed_text_and_removed_notes_leave_no_stale_rows(mem, example_vault: Path) -> None:
+    mem.ingest(str(example_vault))
+    note = example_vault / "People" / "cleo-marsh.md"
     note.write_text("# Cleo Marsh\n\n- Moved to the [[Tidewatch]] team, waiting on onboarding\n", encoding="utf-8")
-    mem.ingest(str(vault))
+    mem.ingest(str(example_vault))
     texts = [m.content for m in mem.rt.store.iter_nodes(kind="memory") if m.source == "vault:People/cleo-marsh.md"]
     assert not any("safety certification" in t for t in texts)
     assert any("Tidewatch" in t for t in texts)
-    (vault / "Areas" / "suppliers.md").unlink()
-    out = mem.ingest(str(vault))
+    (example_vault / "Areas" / "suppliers.md").unlink()
+    out = mem.ingest(str(example_vault))
     assert out["notes_removed"] == 1
     assert mem.rt.store.get_node("note:Areas/suppliers.md") is None
     assert not [m for m in mem.rt.store.iter_nodes(kind="memory") if m.source == "vault:Areas/suppliers.md"]
@@ -169,34 +163,35 @@ def test_removed_text_and_removed_notes_leave_no_stale_rows(mem, vault: Path) ->
     assert "placeholder:suppliers" in dsts
 
 
-def test_the_keyword_index_follows_every_kind_of_vault_change(make_mem, vault: Path, tmp_path: Path) -> None:
+def test_the_keyword_index_follows_every_kind_of_vault_change(make_mem, example_vault: Path, tmp_path: Path) -> None:
     """Changed, removed, added and revived notes, a section kept soft-deleted by a killed edge, a scoped payload:
     after each, the contentless index holds exactly what the rows recompute (each removal handed back its values)."""
     mem = make_mem("none", db=tmp_path / "k.db")
     mem.remember("Harbour sensors need a firmware update before the pilot")
-    mem.ingest(str(vault))
+    mem.ingest(str(example_vault))
     check = lambda: assert_index_matches_rows(mem.rt.store)  # noqa: E731
     check()
-    note = vault / "Projects" / "tidewatch.md"
+    note = example_vault / "Projects" / "tidewatch.md"
     original = note.read_text(encoding="utf-8")
     section = next(e for e in _edges(mem, "has_section", "note:Projects/tidewatch.md"))
     mem.kill_edge(section.id, reason="not this section")  # its section must outlive the text it came from
     note.write_text("# Tidewatch\n\n## Status\n\nAll new words here.\n- [ ] Call the harbour master\n", encoding="utf-8")
-    (vault / "People" / "cleo-marsh.md").write_text("# Cleo Marsh\n\n- Moved to the [[Tidewatch]] team\n",
-                                                   encoding="utf-8")
-    (vault / "Areas" / "suppliers.md").unlink()
-    (vault / "Areas" / "budget-2026.md").write_text("# Budget 2026\n\n- Pilot budget approved\n", encoding="utf-8")
-    out = mem.ingest(str(vault))
+    (example_vault / "People" / "cleo-marsh.md").write_text("# Cleo Marsh\n\n- Moved to the [[Tidewatch]] team\n",
+                                                            encoding="utf-8")
+    (example_vault / "Areas" / "suppliers.md").unlink()
+    (example_vault / "Areas" / "budget-2026.md").write_text("# Budget 2026\n\n- Pilot budget approved\n",
+                                                            encoding="utf-8")
+    out = mem.ingest(str(example_vault))
     assert out["notes_read"] == 3 and out["notes_removed"] == 1 and out["preserved_killed_edges"] >= 1
     kept = mem.rt.store.get_node(section.dst, include_deleted=True)
     assert kept is not None and kept.deleted_at is not None  # soft-deleted, so out of the index
     check()
     note.write_text(original, encoding="utf-8")  # the section's text comes back: the same row is revived
-    mem.ingest(str(vault))
+    mem.ingest(str(example_vault))
     revived = mem.rt.store.get_node(section.dst)
     assert revived is not None and revived.deleted_at is None
     check()
-    mem.ingest(str(vault), mode="rebuild")
+    mem.ingest(str(example_vault), mode="rebuild")
     check()
     payload = {"source_path": "mneme://test/keywords", "nodes": [{"ref": "t", "type": "task", "name": "Harbour check"}],
                "edges": [], "observations": [{"node": "t", "kind": "fact", "text": "Harbour sensors checked.",
@@ -208,24 +203,25 @@ def test_the_keyword_index_follows_every_kind_of_vault_change(make_mem, vault: P
     check()
 
 
-def test_placeholder_joins_the_note_when_it_appears(mem, vault: Path) -> None:
-    mem.ingest(str(vault))
+def test_placeholder_joins_the_note_when_it_appears(mem, example_vault: Path) -> None:
+    mem.ingest(str(example_vault))
     assert mem.rt.store.get_node("placeholder:budget 2026") is not None
-    (vault / "Areas" / "budget-2026.md").write_text("# Budget 2026\n\n- Pilot budget approved\n", encoding="utf-8")
-    out = mem.ingest(str(vault))
+    (example_vault / "Areas" / "budget-2026.md").write_text("# Budget 2026\n\n- Pilot budget approved\n",
+                                                            encoding="utf-8")
+    out = mem.ingest(str(example_vault))
     assert out["notes_read"] == 1 and out["placeholders_joined"] + out["notes_relinked"] >= 1
     assert mem.rt.store.get_node("placeholder:budget 2026") is None
     dsts = {e.dst for e in _edges(mem, "links_to", "note:Projects/lighthouse.md")}
     assert "note:Areas/budget-2026.md" in dsts
 
 
-def test_killed_edge_survives_rebuild_and_blocks_recreation(mem, vault: Path) -> None:
-    mem.ingest(str(vault))
+def test_killed_edge_survives_rebuild_and_blocks_recreation(mem, example_vault: Path) -> None:
+    mem.ingest(str(example_vault))
     edge = next(e for e in _edges(mem, "links_to", "note:Projects/tidewatch.md") if e.dst == "note:Areas/weather-feeds.md")
     mem.kill_edge(edge.id, reason="not related")
-    note = vault / "Projects" / "tidewatch.md"
+    note = example_vault / "Projects" / "tidewatch.md"
     note.write_text(note.read_text() + "\n- Follow up with [[Weather Feeds]] owners\n", encoding="utf-8")
-    out = mem.ingest(str(vault))
+    out = mem.ingest(str(example_vault))
     assert out["notes_read"] == 1 and out["preserved_killed_edges"] == 1
     after = mem.rt.store.get_edge(edge.id)
     assert after is not None and after.status == "killed"
@@ -233,35 +229,37 @@ def test_killed_edge_survives_rebuild_and_blocks_recreation(mem, vault: Path) ->
     assert events[-1] == "blocked_recreation"
 
 
-def test_validated_active_edge_survives_rebuild(mem, vault: Path) -> None:
-    mem.ingest(str(vault))
+def test_validated_active_edge_survives_rebuild(mem, example_vault: Path) -> None:
+    mem.ingest(str(example_vault))
     edge = next(e for e in _edges(mem, "links_to", "note:Projects/tidewatch.md") if e.dst == "note:Projects/lighthouse.md")
     assert mem.validate_edge(edge.id)["status"] == "active"
-    note = vault / "Projects" / "tidewatch.md"
+    note = example_vault / "Projects" / "tidewatch.md"
     note.write_text(note.read_text() + "\n- Needs a sponsor\n", encoding="utf-8")
-    out = mem.ingest(str(vault))
+    out = mem.ingest(str(example_vault))
     assert out["preserved_active_edges"] == 1
     kept = mem.rt.store.get_edge(edge.id)
     assert kept is not None and kept.status == "active" and kept.metadata["validated"] is True
 
 
-def test_append_keeps_rows_of_missing_notes_and_rebuild_drops_them(mem, vault: Path) -> None:
-    mem.ingest(str(vault))
-    moved = vault / "Areas" / "suppliers.md"
+def test_append_keeps_rows_of_missing_notes_and_rebuild_drops_them(mem, example_vault: Path) -> None:
+    mem.ingest(str(example_vault))
+    moved = example_vault / "Areas" / "suppliers.md"
     backup = moved.read_text()
     moved.unlink()
-    assert mem.ingest(str(vault), mode="append")["notes_removed"] == 0
+    assert mem.ingest(str(example_vault), mode="append")["notes_removed"] == 0
     assert mem.rt.store.get_node("note:Areas/suppliers.md") is not None
-    assert mem.ingest(str(vault), mode="update")["notes_removed"] == 1
+    assert mem.ingest(str(example_vault), mode="update")["notes_removed"] == 1
     moved.write_text(backup)
 
 
-def test_max_notes_caps_what_is_read(mem, vault: Path) -> None:
-    out = mem.ingest(str(vault), max_notes=3)
+def test_max_notes_caps_what_is_read(mem, example_vault: Path) -> None:
+    out = mem.ingest(str(example_vault), max_notes=3)
     assert out["notes_read"] == 3 and out["notes_capped"] == 10 and out["notes_total"] == 3
-    mem.ingest(str(vault))
-    (vault / "Areas" / "suppliers.md").write_text("# Suppliers\n\n- Northwind is late again\n", encoding="utf-8")
-    out = mem.ingest(str(vault), max_notes=3)  # notes past the cap are unread, not removed: they are still there
+    mem.ingest(str(example_vault))
+    (example_vault / "Areas" / "suppliers.md").write_text("# Suppliers\n\n- Northwind is late again\n",
+                                                          encoding="utf-8")
+    # notes past the cap are unread, not removed: they are still there
+    out = mem.ingest(str(example_vault), max_notes=3)
     assert out["notes_removed"] == 0 and out["notes_total"] == 13
 
 
@@ -275,19 +273,19 @@ def test_a_note_that_is_not_utf8_is_read_as_written_and_flagged(mem, tmp_path: P
     assert found and "Café crème brûlée" in found[0]["insight"]["content"]
 
 
-def test_symlinks_are_skipped_unless_followed_and_never_escape(mem, vault: Path, tmp_path: Path) -> None:
+def test_symlinks_are_skipped_unless_followed_and_never_escape(mem, example_vault: Path, tmp_path: Path) -> None:
     outside = tmp_path / "secret.md"
     outside.write_text("# Secret\n\n- private salary is overdue\n", encoding="utf-8")
-    os.symlink(outside, vault / "escape.md")
-    os.symlink(vault / "Areas" / "suppliers.md", vault / "inside-link.md")
+    os.symlink(outside, example_vault / "escape.md")
+    os.symlink(example_vault / "Areas" / "suppliers.md", example_vault / "inside-link.md")
     (tmp_path / "outdir").mkdir()
     (tmp_path / "outdir" / "other.md").write_text("# Other\n", encoding="utf-8")
-    os.symlink(tmp_path / "outdir", vault / "linked-dir")
-    out = mem.ingest(str(vault))
+    os.symlink(tmp_path / "outdir", example_vault / "linked-dir")
+    out = mem.ingest(str(example_vault))
     reasons = {s["path"]: s["reason"] for s in out["skipped"]}
     assert reasons["escape.md"] == "symlink" and reasons["inside-link.md"] == "symlink"
     assert reasons["linked-dir"] == "symlink"
-    followed = mem.ingest(str(vault), follow_symlinks=True)
+    followed = mem.ingest(str(example_vault), follow_symlinks=True)
     reasons = {s["path"]: s["reason"] for s in followed["skipped"]}
     assert reasons["escape.md"] == "symlink_outside_vault" and reasons["linked-dir"] == "symlink_outside_vault"
     assert mem.rt.store.get_node("note:inside-link.md") is not None
@@ -300,20 +298,21 @@ def test_walk_refuses_a_missing_vault(tmp_path: Path) -> None:
         walk_vault(tmp_path / "nope")
 
 
-def test_vectors_for_new_text_only(mem, vault: Path) -> None:
-    first = mem.ingest(str(vault))
+def test_vectors_for_new_text_only(mem, example_vault: Path) -> None:
+    first = mem.ingest(str(example_vault))
     assert first["vectors"]["embedded"] > 0
-    note = vault / "Areas" / "weather-feeds.md"
+    note = example_vault / "Areas" / "weather-feeds.md"
     note.write_text(note.read_text() + "- Feed outage risk during storms\n", encoding="utf-8")
-    second = mem.ingest(str(vault))
+    second = mem.ingest(str(example_vault))
     # the changed note's unchanged sections keep their vectors; only new text is embedded
     assert 1 <= second["vectors"]["embedded"] <= 3
 
 
 @pytest.mark.parametrize("backfilled", [False, True], ids=["ingest", "embed-all"])
-def test_a_section_vector_reads_like_the_note_without_its_own_bullets(mem, vault: Path, backfilled: bool) -> None:
+def test_a_section_vector_reads_like_the_note_without_its_own_bullets(mem, example_vault: Path,
+                                                                     backfilled: bool) -> None:
     """A section embeds its heading path and prose, wikilinks as names; its bullets have vectors of their own."""
-    mem.ingest(str(vault), embed=not backfilled)
+    mem.ingest(str(example_vault), embed=not backfilled)
     sections = [m for m in mem.rt.store.iter_nodes(kind="memory")
                 if m.metadata.get("memory_kind") == "section" and m.metadata.get("fts_skip") and "[[" in m.content]
     assert sections, "the example vault has a section with wikilinks and bullets of their own"
@@ -330,15 +329,15 @@ def test_a_section_vector_reads_like_the_note_without_its_own_bullets(mem, vault
     assert float(stored @ mem.rt.provider.embed_documents([section.content])[0]) < 0.99
 
 
-def test_ingest_records_sense_events_and_never_touches_world_rows(mem, vault: Path) -> None:
+def test_ingest_records_sense_events_and_never_touches_world_rows(mem, example_vault: Path) -> None:
     conn = mem.rt.store.conn
-    mem.ingest(str(vault))
+    mem.ingest(str(example_vault))
     events = conn.execute("SELECT COUNT(*) FROM sense_events WHERE sense_type = 'md'").fetchone()[0]
     assert events == 13
     conn.execute("INSERT INTO entity_aliases(alias_norm, alias_name, canonical_name, canonical_norm, created_at,"
                  " updated_at) VALUES ('lh', 'LH', 'Lighthouse', 'lighthouse', 'x', 'x')")
-    shutil.rmtree(vault / "Meetings")
-    mem.ingest(str(vault))
+    shutil.rmtree(example_vault / "Meetings")
+    mem.ingest(str(example_vault))
     assert conn.execute("SELECT COUNT(*) FROM entity_aliases").fetchone()[0] == 1
     assert conn.execute("SELECT COUNT(*) FROM sense_events").fetchone()[0] >= events
 
@@ -355,13 +354,13 @@ def _active_memory_count(mem) -> tuple[int, int]:
     return counted, actual
 
 
-def test_bulk_first_ingest_builds_the_same_graph_and_restores_indexes_and_counts(make_mem, vault: Path, tmp_path: Path,
-                                                                                 monkeypatch) -> None:
+def test_bulk_first_ingest_builds_the_same_graph_and_restores_indexes_and_counts(make_mem, example_vault: Path,
+                                                                                 tmp_path: Path, monkeypatch) -> None:
     from mnemon.app.vault import ingest as ingest_module
 
     plain = make_mem("none", db=tmp_path / "plain.db")
     plain.remember("a memory written before the vault arrived")
-    plain.ingest(str(vault))
+    plain.ingest(str(example_vault))
     bulk = make_mem("none", db=tmp_path / "bulk.db")
     bulk.remember("a memory written before the vault arrived")
     schema = _schema(bulk)
@@ -369,7 +368,7 @@ def test_bulk_first_ingest_builds_the_same_graph_and_restores_indexes_and_counts
     calls = []
     original = type(bulk.rt.store.vault).bulk_load
     monkeypatch.setattr(type(bulk.rt.store.vault), "bulk_load", lambda self: calls.append(1) or original(self))
-    bulk.ingest(str(vault))
+    bulk.ingest(str(example_vault))
     assert calls == [1]  # the first ingest took the bulk path; the plain store's did not (it had too few notes)
     assert _schema(bulk) == schema
     counted, actual = _active_memory_count(bulk)
@@ -383,7 +382,7 @@ def test_bulk_first_ingest_builds_the_same_graph_and_restores_indexes_and_counts
     assert _active_memory_count(bulk)[0] == actual + 1
 
 
-def test_a_failed_bulk_ingest_leaves_the_schema_and_graph_as_they_were(make_mem, vault: Path, monkeypatch,
+def test_a_failed_bulk_ingest_leaves_the_schema_and_graph_as_they_were(make_mem, example_vault: Path, monkeypatch,
                                                                        facade_backend) -> None:
     if facade_backend == "postgres":
         pytest.skip("suspending indexes for a bulk load is SQLite's (PostgreSQL keeps its indexes during ingest)")
@@ -398,7 +397,7 @@ def test_a_failed_bulk_ingest_leaves_the_schema_and_graph_as_they_were(make_mem,
 
     monkeypatch.setattr(ingest_module._Writer, "write_edges", broken)
     with pytest.raises(RuntimeError):
-        mem.ingest(str(vault))
+        mem.ingest(str(example_vault))
     assert _schema(mem) == schema
     assert mem.rt.store.get_node("note:Projects/lighthouse.md") is None
     assert _active_memory_count(mem) == (0, 0)
@@ -432,38 +431,38 @@ def test_each_bullet_is_keyword_indexed_once_as_its_own_memory(mem, tmp_path: Pa
     assert [i for i, _score in mem.rt.store.keyword_search(tokens("quay"), 10)] == [section.id]
 
 
-def test_observation_total_follows_changed_and_removed_notes(mem, vault: Path) -> None:
+def test_observation_total_follows_changed_and_removed_notes(mem, example_vault: Path) -> None:
     def stored() -> int:
         return sum(1 for m in mem.rt.store.iter_nodes(kind="memory")
                    if m.metadata.get("memory_kind") in ("observation", "task") and m.source.startswith("vault:"))
 
-    first = mem.ingest(str(vault))
+    first = mem.ingest(str(example_vault))
     assert first["observations"] == first["observations_added"] == stored() > 0
-    note = vault / "Areas" / "suppliers.md"
+    note = example_vault / "Areas" / "suppliers.md"
     note.write_text(note.read_text() + "- Harbour Freight — quote waiting on approval\n", encoding="utf-8")
-    again = mem.ingest(str(vault))
+    again = mem.ingest(str(example_vault))
     assert again["observations"] == stored() == first["observations"] + 1
     assert again["observations_added"] == 1  # the new bullet, not every bullet of the re-parsed note
     note.unlink()
-    assert mem.ingest(str(vault))["observations"] == stored() < first["observations"]
+    assert mem.ingest(str(example_vault))["observations"] == stored() < first["observations"]
 
 
-def test_a_first_ingest_revives_a_kept_note_of_an_earlier_vault(mem, vault: Path, tmp_path: Path) -> None:
+def test_a_first_ingest_revives_a_kept_note_of_an_earlier_vault(mem, example_vault: Path, tmp_path: Path) -> None:
     """A note whose file went away but whose node a validated edge protects is revived, not duplicated, when a vault
     naming it is ingested again — the fast path for stores without vault rows must not apply."""
-    mem.ingest(str(vault))
+    mem.ingest(str(example_vault))
     edge = next(e for e in _edges(mem, "links_to", "note:Projects/lighthouse.md") if e.dst == "note:People/ada-quill.md")
     mem.validate_edge(edge.id, reason="checked")
-    (vault / "People" / "ada-quill.md").unlink()
-    mem.ingest(str(vault))
+    (example_vault / "People" / "ada-quill.md").unlink()
+    mem.ingest(str(example_vault))
     assert mem.rt.store.get_node("note:People/ada-quill.md") is None
     other = tmp_path / "other"
-    shutil.copytree(EXAMPLE, other)
+    shutil.copytree(EXAMPLE_VAULT, other)
     out = mem.ingest(str(other))
     assert out["notes_read"] == 13 and mem.rt.store.get_node("note:People/ada-quill.md") is not None
 
 
-def test_re_ingesting_a_changed_note_without_vectors_does_not_load_numpy(vault: Path, tmp_path: Path) -> None:
+def test_re_ingesting_a_changed_note_without_vectors_does_not_load_numpy(example_vault: Path, tmp_path: Path) -> None:
     """A one-note re-ingest from the CLI is a fresh process: building the vector index only to tell it about
     deleted rows would import numpy, which costs more than the whole re-ingest."""
     import subprocess
@@ -476,24 +475,25 @@ def test_re_ingesting_a_changed_note_without_vectors_does_not_load_numpy(vault: 
         f"cfg = load_config({{'MNEMON_HOME': {str(tmp_path / 'home')!r}, 'MNEMON_EMBED_PROVIDER': 'none',"
         f" 'XDG_CONFIG_HOME': {str(tmp_path / 'xdg')!r}}})\n"  # never the user's own config file
         "mem = Mnemon.open(cfg)\n"
-        f"out = mem.ingest({str(vault)!r})\n"
+        f"out = mem.ingest({str(example_vault)!r})\n"
         "print(out['notes_read'], 'numpy' in sys.modules)\n"
     )
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
     first = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
     assert first.stdout.split()[0] == "13"
-    note = vault / "People" / "cleo-marsh.md"
+    note = example_vault / "People" / "cleo-marsh.md"
     note.write_text("# Cleo Marsh\n\n- Moved to the [[Tidewatch]] team, waiting on onboarding\n", encoding="utf-8")
     again = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
     assert again.stdout.split() == ["1", "False"]
 
 
-def test_a_library_or_server_ingest_keeps_the_models_threads(mem, vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_library_or_server_ingest_keeps_the_models_threads(mem, example_vault: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """Only a caller that does nothing else (the CLI) asks for bulk threads: an MCP or HTTP server that ingests
     also answers queries, which want the model's single thread."""
     asked: list[bool] = []
     monkeypatch.setattr(type(mem.rt.provider), "prefer_bulk_threads", lambda self: asked.append(True) or 4)
-    out = mem.ingest(str(vault))
+    out = mem.ingest(str(example_vault))
     assert not asked and "threads" not in out["vectors"]
-    assert mem.ingest(str(vault), mode="update", bulk_threads=True)["vectors"]["threads"] == 4
+    assert mem.ingest(str(example_vault), mode="update", bulk_threads=True)["vectors"]["threads"] == 4
     assert asked == [True]

@@ -1,7 +1,6 @@
 """Edge audit and lifecycle: explain-edge, promote-candidates, weaken-edge, kill/validate."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -10,24 +9,14 @@ from hypothesis import given, settings, strategies as st
 from mnemon.app.vault.lifecycle import _edge_id
 from mnemon.core.errors import InvalidInput, NotFound
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
-
-
-@pytest.fixture
-def ingested(mem, tmp_path: Path):
-    vault = tmp_path / "vault"
-    shutil.copytree(EXAMPLE, vault)
-    mem.ingest(str(vault))
-    return mem
-
 
 def _first(mem, relation: str):
     return next(e for e in mem.rt.store.iter_edges() if e.type == relation)
 
 
-def test_explain_edge_says_why_the_edge_exists(ingested) -> None:
-    edge = _first(ingested, "links_to")
-    out = ingested.explain_edge(edge.id)
+def test_explain_edge_says_why_the_edge_exists(example_vault_mem) -> None:
+    edge = _first(example_vault_mem, "links_to")
+    out = example_vault_mem.explain_edge(edge.id)
     info = out["edge"]
     assert info["relation"] == "links_to" and info["relationship_type"]["category"] == "reference"
     assert info["requires_validation"] is False and info["truth_policy"] == "candidate_only"
@@ -36,11 +25,11 @@ def test_explain_edge_says_why_the_edge_exists(ingested) -> None:
     assert out["debug_log"][0]["event"] == "created" and out["debug_log"][0]["actor"] == "ingest"
 
 
-def test_explain_edge_unknown_or_malformed_id_is_a_clean_error(ingested) -> None:
+def test_explain_edge_unknown_or_malformed_id_is_a_clean_error(example_vault_mem) -> None:
     with pytest.raises(NotFound):
-        ingested.explain_edge(999999)
+        example_vault_mem.explain_edge(999999)
     with pytest.raises(InvalidInput):
-        ingested.explain_edge("abc")
+        example_vault_mem.explain_edge("abc")
 
 
 @settings(max_examples=60, deadline=None)
@@ -53,56 +42,56 @@ def test_edge_ids_are_positive_integers_or_rejected(raw: str) -> None:
     assert value >= 1 and str(value) == raw.strip().lstrip("+").lstrip("0") or value == int(raw.strip())
 
 
-def test_promote_dry_run_changes_nothing_and_all_mode_activates_provenance_only(ingested) -> None:
-    before = ingested.rt.store.vault.edge_status_counts()
-    dry = ingested.promote_candidates(mode="all", dry_run=True)
+def test_promote_dry_run_changes_nothing_and_all_mode_activates_provenance_only(example_vault_mem) -> None:
+    before = example_vault_mem.rt.store.vault.edge_status_counts()
+    dry = example_vault_mem.promote_candidates(mode="all", dry_run=True)
     assert dry["dry_run"] and dry["would_activate"] > 0 and dry["activated"] == 0
-    assert ingested.rt.store.vault.edge_status_counts() == before
-    assert ingested.promote_candidates(mode="validated-only", dry_run=True)["would_activate"] == 0
-    done = ingested.promote_candidates(mode="all")
+    assert example_vault_mem.rt.store.vault.edge_status_counts() == before
+    assert example_vault_mem.promote_candidates(mode="validated-only", dry_run=True)["would_activate"] == 0
+    done = example_vault_mem.promote_candidates(mode="all")
     assert done["activated"] == dry["would_activate"]
-    assert _first(ingested, "links_to").status == "active"
-    events = [e["event"] for e in ingested.rt.store.edge_events(_first(ingested, "links_to").id)]
+    assert _first(example_vault_mem, "links_to").status == "active"
+    events = [e["event"] for e in example_vault_mem.rt.store.edge_events(_first(example_vault_mem, "links_to").id)]
     assert events[-1] == "active"
 
 
-def test_weaken_halves_strength_and_demotes_below_the_floor(ingested) -> None:
-    edge = _first(ingested, "has_risk")
+def test_weaken_halves_strength_and_demotes_below_the_floor(example_vault_mem) -> None:
+    edge = _first(example_vault_mem, "has_risk")
     assert edge.status == "active"
     strengths = []
     status = "active"
     for _ in range(6):
-        out = ingested.weaken_edge(edge.id, reason="not useful")
+        out = example_vault_mem.weaken_edge(edge.id, reason="not useful")
         strengths.append(out["strength"])
         status = out["status"]
     assert all(b <= a for a, b in zip(strengths, strengths[1:]))
     assert status == "candidate"
-    assert ingested.explain_edge(edge.id)["debug_log"][-1]["event"] == "weakened"
+    assert example_vault_mem.explain_edge(edge.id)["debug_log"][-1]["event"] == "weakened"
 
 
-def test_killed_edges_cannot_be_weakened_and_are_excluded(ingested) -> None:
-    edge = _first(ingested, "has_done")
-    ingested.kill_edge(edge.id, reason="wrong")
-    assert ingested.explain_edge(edge.id)["edge"]["truth_policy"] == "excluded"
+def test_killed_edges_cannot_be_weakened_and_are_excluded(example_vault_mem) -> None:
+    edge = _first(example_vault_mem, "has_done")
+    example_vault_mem.kill_edge(edge.id, reason="wrong")
+    assert example_vault_mem.explain_edge(edge.id)["edge"]["truth_policy"] == "excluded"
     with pytest.raises(InvalidInput):
-        ingested.weaken_edge(edge.id)
+        example_vault_mem.weaken_edge(edge.id)
     # validation cannot revive a tombstone either
-    assert ingested.validate_edge(edge.id)["status"] == "killed"
+    assert example_vault_mem.validate_edge(edge.id)["status"] == "killed"
 
 
-def test_relationship_types_are_seeded(ingested) -> None:
-    vault = ingested.rt.store.vault
+def test_relationship_types_are_seeded(example_vault_mem) -> None:
+    vault = example_vault_mem.rt.store.vault
     assert vault.relationship_type_count() >= 17
     assert vault.relationship_type("located_in")["transitive"] is True
     assert vault.relationship_type("belongs_to")["requires_validation"] is True
     assert vault.relationship_type("links_to")["inverse"] == "linked_from"
 
 
-def test_ingested_edges_store_no_event_rows_yet_explain_their_creation(ingested) -> None:
-    assert ingested.rt.store.conn.execute("SELECT COUNT(*) FROM edge_events").fetchone()[0] == 0
+def test_ingested_edges_store_no_event_rows_yet_explain_their_creation(example_vault_mem) -> None:
+    assert example_vault_mem.rt.store.conn.execute("SELECT COUNT(*) FROM edge_events").fetchone()[0] == 0
     for relation, reason in (("links_to", "parsed_provenance_stays_candidate"),
                              ("has_blocked", "source_contained_observation")):
-        created = ingested.explain_edge(_first(ingested, relation).id)["debug_log"][0]
+        created = example_vault_mem.explain_edge(_first(example_vault_mem, relation).id)["debug_log"][0]
         assert created["event"] == "created" and created["actor"] == "ingest"
         assert created["thinking"]["rule"] and reason in created["thinking"]["reasons"]
 
@@ -126,11 +115,11 @@ def test_a_weakening_survives_a_reparse_and_promotion_does_not_undo_it(mem, tmp_
     assert mem.rt.store.get_edge(link.id).status == "candidate"
 
 
-def test_a_validation_keeps_its_reason_in_the_audit_trail(ingested) -> None:
-    edge = _first(ingested, "links_to")
-    ingested.validate_edge(edge.id, reason="checked against the meeting notes")
-    ingested.kill_edge(edge.id, reason="the meeting notes were wrong")
-    log = ingested.explain_edge(edge.id)["debug_log"]
+def test_a_validation_keeps_its_reason_in_the_audit_trail(example_vault_mem) -> None:
+    edge = _first(example_vault_mem, "links_to")
+    example_vault_mem.validate_edge(edge.id, reason="checked against the meeting notes")
+    example_vault_mem.kill_edge(edge.id, reason="the meeting notes were wrong")
+    log = example_vault_mem.explain_edge(edge.id)["debug_log"]
     reasons = {e["event"]: e["thinking"].get("reason") for e in log}
     assert reasons["validated"] == "checked against the meeting notes"
     assert reasons["killed"] == "the meeting notes were wrong"

@@ -4,7 +4,6 @@ from __future__ import annotations
 import base64
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,6 @@ from hypothesis import given, settings, strategies as st
 from mnemon.app.vault.payload import check_scope
 from mnemon.core.errors import InvalidInput, PathRefused
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
 
 PAYLOAD = {
     "source_path": "mneme://test/validation",
@@ -96,22 +94,16 @@ def test_only_explicit_mneme_scopes_pass(raw: str) -> None:
     assert scope.startswith("mneme://") and len(scope) > len("mneme://")
 
 
-@pytest.fixture
-def vault(tmp_path: Path) -> Path:
-    target = tmp_path / "vault"
-    shutil.copytree(EXAMPLE, target)
-    return target
-
-
-def test_resolve_writes_an_evidence_pack_and_gates_claims(mem, vault: Path) -> None:
-    mem.ingest(str(vault))
-    out = mem.resolve(str(vault), json.dumps(RESOLUTION))
+def test_resolve_writes_an_evidence_pack_and_gates_claims(mem, example_vault: Path) -> None:
+    mem.ingest(str(example_vault))
+    out = mem.resolve(str(example_vault), json.dumps(RESOLUTION))
     assert out["note_path"] == "Sources/2026-04-26-pilot-vendor.md"
-    pack = (vault / out["note_path"]).read_text()
+    pack = (example_vault / out["note_path"]).read_text()
     assert "Pilot vendor resolved" in pack and "mneme-research-resolution-b64" in pack
     umask = os.umask(0o022)
     os.umask(umask)
-    assert (vault / out["note_path"]).stat().st_mode & 0o777 == 0o666 & ~umask  # as any editor's, not mkstemp's 0600
+    # as any editor's, not mkstemp's 0600
+    assert (example_vault / out["note_path"]).stat().st_mode & 0o777 == 0o666 & ~umask
     by_predicate = {e["predicate"]: e for e in out["edges"]}
     assert by_predicate["belongs_to"]["status"] == "active"
     assert by_predicate["belongs_to"]["src"] == "note:People/bram-okafor.md"
@@ -120,43 +112,44 @@ def test_resolve_writes_an_evidence_pack_and_gates_claims(mem, vault: Path) -> N
     assert by_predicate["attends_activity"]["dst"] == "placeholder:safety training"
 
 
-def test_resolve_threshold_is_respected(mem, vault: Path) -> None:
-    mem.ingest(str(vault))
-    out = mem.resolve(str(vault), RESOLUTION, active_threshold=0.95)
+def test_resolve_threshold_is_respected(mem, example_vault: Path) -> None:
+    mem.ingest(str(example_vault))
+    out = mem.resolve(str(example_vault), RESOLUTION, active_threshold=0.95)
     assert all(e["status"] == "candidate" for e in out["edges"])
 
 
-def test_resolve_writeback_survives_reingestion_into_an_empty_store(mem, make_mem, vault: Path, tmp_path: Path) -> None:
-    mem.ingest(str(vault))
-    mem.resolve(str(vault), RESOLUTION)
-    mem.ingest(str(vault))  # the pack is now a note; rebuild keeps the resolve edges
+def test_resolve_writeback_survives_reingestion_into_an_empty_store(mem, make_mem, example_vault: Path,
+                                                                    tmp_path: Path) -> None:
+    mem.ingest(str(example_vault))
+    mem.resolve(str(example_vault), RESOLUTION)
+    mem.ingest(str(example_vault))  # the pack is now a note; rebuild keeps the resolve edges
     assert mem.rt.store.find_edge("note:People/bram-okafor.md", "note:Projects/lighthouse.md",
                                   "belongs_to").status == "active"
     fresh = make_mem("hash", db=tmp_path / "fresh.db")
-    fresh.ingest(str(vault))
+    fresh.ingest(str(example_vault))
     edge = fresh.rt.store.find_edge("note:People/bram-okafor.md", "note:Projects/lighthouse.md", "belongs_to")
     assert edge is not None and edge.status == "active" and edge.origin == "resolve"
     assert edge.source_path == "Sources/2026-04-26-pilot-vendor.md"
 
 
-def test_resolve_refuses_a_sources_folder_that_escapes(mem, vault: Path, tmp_path: Path) -> None:
+def test_resolve_refuses_a_sources_folder_that_escapes(mem, example_vault: Path, tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    os.symlink(elsewhere, vault / "Sources")
+    os.symlink(elsewhere, example_vault / "Sources")
     with pytest.raises(PathRefused):
-        mem.resolve(str(vault), RESOLUTION)
+        mem.resolve(str(example_vault), RESOLUTION)
     assert not list(elsewhere.iterdir())
 
 
-def test_resolve_rejects_malformed_payloads(mem, vault: Path) -> None:
+def test_resolve_rejects_malformed_payloads(mem, example_vault: Path) -> None:
     for bad in ({}, {"title": "x", "claims": [{"subject": "a"}]}, {"title": "x", "date": "26/04/2026"}):
         with pytest.raises(InvalidInput):
-            mem.resolve(str(vault), bad)
+            mem.resolve(str(example_vault), bad)
 
 
-def test_pack_comment_round_trips(mem, vault: Path) -> None:
-    out = mem.resolve(str(vault), RESOLUTION, dry_run=True)
-    assert out["written"] is False and not (vault / "Sources").exists()
+def test_pack_comment_round_trips(mem, example_vault: Path) -> None:
+    out = mem.resolve(str(example_vault), RESOLUTION, dry_run=True)
+    assert out["written"] is False and not (example_vault / "Sources").exists()
     encoded = out["markdown"].split("mneme-research-resolution-b64: ")[1].split(" -->")[0]
     decoded = json.loads(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)))
     assert decoded["slug"] == "pilot-vendor" and len(decoded["claims"]) == 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -346,15 +347,11 @@ def test_eval_retrieval_new_keys_never_move_the_demo_score(world: tuple[Mnemon, 
 
 
 def test_contract_reads_only_the_edges_that_can_break_it_and_counts_them_all(world: tuple[Mnemon, FakeClock],
-                                                                            tmp_path: Any) -> None:
+                                                                            example_vault: Path) -> None:
     """A vault's structure and observation edges need no validation: the check counts them without reading them,
     and still finds the one unvalidated claim among them (agent preflight runs this on every prompt)."""
-    import shutil
-    from pathlib import Path
-
     mem, _ = world
-    shutil.copytree(Path(__file__).resolve().parents[2] / "examples" / "vault", tmp_path / "vault")
-    mem.ingest(str(tmp_path / "vault"), embed=False)
+    mem.ingest(str(example_vault), embed=False)
     active = sum(1 for e in mem.rt.store.iter_edges() if e.status == "active")
     assert mem.contract_check()["checked"]["edges"] == active
     now = iso(T0)

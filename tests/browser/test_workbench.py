@@ -18,12 +18,15 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
 
 import pytest
+
+from conftest import EXAMPLE_VAULT
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
@@ -32,7 +35,6 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright cannot 
                                exc_type=ImportError)
 
 REPO = Path(__file__).resolve().parents[2]
-VAULT = REPO / "examples" / "vault"
 SCREENSHOT = Path("/tmp/workbench.png")
 REVIEW_SCREENSHOT = Path("/tmp/wb-review.png")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -71,17 +73,24 @@ class Store:
     killed_edge: int
 
 
+def _ingested_store(tmp_path_factory: pytest.TempPathFactory, name: str) -> Store:
+    """A store of its own in a fresh temp dir `name` (with its own HOME and config dir): the example vault, ingested
+    through the CLI; no edge killed."""
+    root = tmp_path_factory.mktemp(name)
+    env = _env(root)
+    db = root / "store.db"
+    assert _cli(db, env, "ingest", "--vault", str(EXAMPLE_VAULT))["nodes"] > 0
+    return Store(db, env, killed_edge=-1)
+
+
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     """The example vault ingested, with one link between two notes killed (it must stay hidden unless asked for)."""
-    root = tmp_path_factory.mktemp("workbench")
-    env = _env(root)
-    db = root / "s.db"
-    assert _cli(db, env, "ingest", "--vault", str(VAULT))["nodes"] > 0
-    edges = _cli(db, env, "show", PROCUREMENT)["edges"]
+    ingested = _ingested_store(tmp_path_factory, "workbench")
+    edges = _cli(ingested.db, ingested.env, "show", PROCUREMENT)["edges"]
     killed = int(next(e["id"] for e in edges if e["source_id"] == PROCUREMENT and e["target_id"] == BRAM))
-    assert _cli(db, env, "kill-edge", str(killed), "--reason", "browser test")["status"] == "killed"
-    return Store(db, env, killed)
+    assert _cli(ingested.db, ingested.env, "kill-edge", str(killed), "--reason", "browser test")["status"] == "killed"
+    return replace(ingested, killed_edge=killed)
 
 
 def _start(store: Store, *extra: str, read_only: bool = True) -> tuple[subprocess.Popen[str], str]:
@@ -135,11 +144,7 @@ def mounted_server(store: Store) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def writable_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     """A store of its own for the server that takes writes (the review tests change it): the example vault, fresh."""
-    root = tmp_path_factory.mktemp("workbench-writes")
-    env = _env(root)
-    db = root / "w.db"
-    assert _cli(db, env, "ingest", "--vault", str(VAULT))["nodes"] > 0
-    return Store(db, env, killed_edge=-1)
+    return _ingested_store(tmp_path_factory, "workbench-writes")
 
 
 @pytest.fixture(scope="module")
@@ -193,6 +198,18 @@ class Page:
         self.wait("!s.loading && s.settled && s.nodes > 0")
         return self.state()
 
+    def open(self, url: str, focus: str | None = None) -> dict[str, Any]:
+        """Load the workbench at `url` (focused on the node `focus`, when given) and wait until its graph is drawn
+        and settled; returns the state then."""
+        self.page.goto(url if focus is None else url + "#focus=" + quote(focus, safe=""))
+        return self.settled()
+
+    def enter(self, selector: str, text: str) -> None:
+        """Fill the input `selector` with `text` and press Enter in it."""
+        field = self.page.locator(selector)
+        field.fill(text)
+        field.press("Enter")
+
     def hook(self, call: str) -> Any:
         return self.page.evaluate(f"window.workbench.{call}")
 
@@ -200,23 +217,28 @@ class Page:
         return [u for u in self.requests if "/api/graph" in u]
 
 
-@pytest.fixture
-def page(browser: Any) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+@contextmanager
+def _new_page(browser: Any, width: int, height: int) -> Iterator[Page]:
+    """A page in a browser context of its own (no cookies or storage shared with another test), closed afterwards."""
+    context = browser.new_context(viewport={"width": width, "height": height})
     try:
         yield Page(context.new_page())
     finally:
         context.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Page]:
+    """A fresh 1280 x 800 page, nothing loaded yet."""
+    with _new_page(browser, 1280, 800) as fresh:
+        yield fresh
 
 
 @pytest.fixture
 def narrow_page(browser: Any) -> Iterator[Page]:
     """A narrow screen: the side panel goes under the canvas, which is 600 pixels wide."""
-    context = browser.new_context(viewport={"width": 600, "height": 700})
-    try:
-        yield Page(context.new_page())
-    finally:
-        context.close()
+    with _new_page(browser, 600, 700) as fresh:
+        yield fresh
 
 
 def _text(page: Page, selector: str) -> str:
@@ -227,8 +249,7 @@ def _text(page: Page, selector: str) -> str:
 
 
 def test_the_page_loads_and_draws_the_overview(page: Page, server: str) -> None:
-    page.page.goto(server)
-    s = page.settled()
+    s = page.open(server)
     assert s["nodes"] > 1 and s["links"] > 0
     assert s["focus"] is None
     # every node is on screen once framed, and the last frame drew them and their links
@@ -254,8 +275,7 @@ def test_the_page_loads_and_draws_the_overview(page: Page, server: str) -> None:
 
 
 def test_search_lists_results_and_clicking_one_focuses_the_graph(page: Page, server: str) -> None:
-    page.page.goto(server)
-    page.settled()
+    page.open(server)
     page.page.locator("#graph").focus()
     page.page.keyboard.press("/")  # the search box is one key away
     assert page.page.evaluate("document.activeElement.id") == "q"
@@ -283,8 +303,7 @@ def test_search_lists_results_and_clicking_one_focuses_the_graph(page: Page, ser
 
 
 def test_clicking_a_link_explains_it(page: Page, server: str) -> None:
-    page.page.goto(server + "#focus=" + quote(LIGHTHOUSE, safe=""))
-    s = page.settled()
+    s = page.open(server, focus=LIGHTHOUSE)
     assert s["focus"] == LIGHTHOUSE
     link = page.hook("clickableLink()")
     assert link is not None, "no link midpoint is free to click"
@@ -306,8 +325,7 @@ def test_clicking_a_link_explains_it(page: Page, server: str) -> None:
 
 
 def test_clicking_a_node_shows_it_and_double_clicking_focuses_it(page: Page, server: str) -> None:
-    page.page.goto(server)
-    s = page.settled()
+    s = page.open(server)
     target = LIGHTHOUSE if LIGHTHOUSE in s["nodeIds"] else s["nodeIds"][0]
     point = page.hook(f"nodePoint({json.dumps(target)})")
     page.page.mouse.click(point["x"], point["y"])
@@ -329,8 +347,7 @@ def test_clicking_a_node_shows_it_and_double_clicking_focuses_it(page: Page, ser
 
 
 def test_wheel_zooms_drag_pans_and_double_click_on_empty_space_frames(page: Page, server: str) -> None:
-    page.page.goto(server)
-    s = page.settled()
+    s = page.open(server)
     fit = s["view"]
     box = page.page.locator("#graph").bounding_box()
     centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -364,8 +381,7 @@ def test_wheel_zooms_drag_pans_and_double_click_on_empty_space_frames(page: Page
 
 
 def test_dragging_a_node_moves_it(page: Page, server: str) -> None:
-    page.page.goto(server)
-    s = page.settled()
+    s = page.open(server)
     target = s["nodeIds"][0]
     start = page.hook(f"nodePoint({json.dumps(target)})")
     drop = page.hook("emptyPoint()")
@@ -382,10 +398,8 @@ def test_dragging_a_node_moves_it(page: Page, server: str) -> None:
 
 
 def test_limits_feed_the_graph_request(page: Page, server: str) -> None:
-    page.page.goto(server)
-    page.settled()
-    page.page.locator("#max-nodes").fill("4")
-    page.page.locator("#max-nodes").press("Enter")
+    page.open(server)
+    page.enter("#max-nodes", "4")
     page.wait("s.nodes === 4 && !s.loading")
     assert "max_nodes=4" in page.graph_requests()[-1]
     assert page.state()["truncated"] is True
@@ -394,10 +408,8 @@ def test_limits_feed_the_graph_request(page: Page, server: str) -> None:
 
 
 def test_a_folder_draws_the_overview_of_its_notes(page: Page, server: str) -> None:
-    page.page.goto(server)
-    page.settled()
-    page.page.locator("#folder").fill("People")
-    page.page.locator("#folder").press("Enter")
+    page.open(server)
+    page.enter("#folder", "People")
     page.wait("s.requests.some((u) => u.includes('folder=People')) && !s.loading")
     ids = page.state()["nodeIds"]
     assert ids and all(i.startswith("note:People/") for i in ids)
@@ -423,8 +435,7 @@ def test_an_api_error_shows_in_the_status_line(page: Page, server: str) -> None:
 
 def test_the_page_works_under_a_mount_prefix(page: Page, mounted_server: str) -> None:
     assert mounted_server.endswith("/mnemon/")
-    page.page.goto(mounted_server.rstrip("/"))  # the server redirects to the slash, under which relative URLs work
-    s = page.settled()
+    s = page.open(mounted_server.rstrip("/"))  # the server redirects to the slash, under which relative URLs work
     assert page.page.url.startswith(mounted_server)
     assert s["drawn"]["nodes"] == s["nodes"] > 0
     link = page.hook("clickableLink()")
@@ -441,8 +452,7 @@ def test_the_page_works_under_a_mount_prefix(page: Page, mounted_server: str) ->
 
 def test_killed_links_are_hidden_until_asked_for(page: Page, server: str, store: Store) -> None:
     killed_edge = store.killed_edge
-    page.page.goto(server)
-    s = page.settled()
+    s = page.open(server)
     assert PROCUREMENT in s["nodeIds"] and BRAM in s["nodeIds"]
     assert killed_edge not in [i for ids in s["linksByStatus"].values() for i in ids]
     assert "include_killed" not in page.graph_requests()[-1]
@@ -471,8 +481,7 @@ TOUCH = """([events]) => {
 
 def test_pinch_zooms_and_double_tap_frames(page: Page, server: str) -> None:
     """Touch gestures, as the pointer events a touch screen sends (Playwright has no multi-touch of its own)."""
-    page.page.goto(server)
-    s = page.settled()
+    s = page.open(server)
     k = s["view"]["k"]
     box = page.page.locator("#graph").bounding_box()
     cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -536,8 +545,7 @@ def _assert_framed_with_labels(page: Page) -> dict[str, Any]:
 
 def test_framing_leaves_room_for_the_labels_on_a_narrow_screen(narrow_page: Page, server: str) -> None:
     page = narrow_page
-    page.page.goto(server + "#focus=" + quote(LIGHTHOUSE, safe=""))
-    page.settled()
+    page.open(server, focus=LIGHTHOUSE)
     s = _assert_framed_with_labels(page)
     assert s["canvas"]["w"] == 600 and s["focus"] == LIGHTHOUSE
     assert s["drawn"]["nodes"] == s["nodes"]
@@ -568,8 +576,7 @@ def _explain(store: Store, edge: int) -> dict[str, Any]:
 def _open_link(page: Page, url: str, status: str) -> dict[str, Any]:
     """Load the graph around Lighthouse, wait until the page knows whether the server takes writes, and click a link
     of this status: its details (and their review controls, if any) are in the panel."""
-    page.page.goto(url + "#focus=" + quote(LIGHTHOUSE, safe=""))
-    page.settled()
+    page.open(url, focus=LIGHTHOUSE)
     page.wait("s.writable !== null")
     link = page.hook(f"clickableLink({json.dumps(status)})")
     assert link is not None and link["status"] == status, f"no {status} link is free to click"

@@ -1,7 +1,6 @@
 """The context, thought and note commands through the real CLI entry point: one JSON document, error envelopes."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any, Callable
 
@@ -89,16 +88,15 @@ def test_note_vault_from_environment(cli_run: Run, vault: Path, monkeypatch: pyt
     assert code != 0 and out["error"]["code"] == "invalid_input"
 
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
 SUPPLIER_PROMPT = "what should I remember about supplier launch readiness?"
 
 
 def test_suggested_commands_run_as_given_against_the_same_store_and_vault(cli_run: Run, tmp_path: Path,
+                                                                           example_vault: Path,
                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MNEMON_EMBED_PROVIDER", "none")
-    vault, db = tmp_path / "example", tmp_path / "surface.db"
-    shutil.copytree(EXAMPLE, vault)
-    assert cli_run(["--db", db, "ingest", "--vault", vault])[0] == 0
+    db = tmp_path / "surface.db"
+    assert cli_run(["--db", db, "ingest", "--vault", example_vault])[0] == 0
     code, out = cli_run(["--db", db, "surface", "--prompt", SUPPLIER_PROMPT, "--limit", "5"])
     assert code == 0 and out["count"] == 5
     # a section and one of its own bullets do not both take a slot, and no card comes back under another kind
@@ -115,8 +113,8 @@ def test_suggested_commands_run_as_given_against_the_same_store_and_vault(cli_ru
             if action["type"] == "inspect":
                 assert result["id"] == card["surface"]["source_id"]
             elif action["type"] == "vault_append_bullet":
-                assert argv[argv.index("--vault") + 1] == str(vault.resolve())
-                assert action["bullet"] in (vault / action["note"]).read_text(encoding="utf-8")
+                assert argv[argv.index("--vault") + 1] == str(example_vault.resolve())
+                assert action["bullet"] in (example_vault / action["note"]).read_text(encoding="utf-8")
                 body = action["bullet"].removeprefix("Follow up: ")  # the text as the card reads it, whole words
                 kept, whole = body.removesuffix("…").rstrip(), card["observations"][0]
                 assert not body.startswith("- ") and whole.startswith(kept)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,8 +10,6 @@ from typing import Any
 import pytest
 
 from mnemon.interfaces.mneme_cli import main, translate
-
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
 
 
 @pytest.fixture
@@ -39,13 +36,11 @@ def test_translation_is_thin() -> None:
     assert translate(["note", "read", "a.md", "--vault", "v"]) == ["note", "read", "a.md", "--vault", "v"]
 
 
-def test_documented_command_lines_work(mneme, tmp_path: Path) -> None:
-    vault = tmp_path / "vault"
-    shutil.copytree(EXAMPLE, vault)
+def test_documented_command_lines_work(mneme, tmp_path: Path, example_vault: Path) -> None:
     db = tmp_path / "mneme.sqlite"
-    code, out = mneme(["ingest", "--vault", vault, "--db", db])
+    code, out = mneme(["ingest", "--vault", example_vault, "--db", db])
     assert code == 0 and out["notes_read"] == 13 and out["db"] == str(db)
-    code, out = mneme(["update", "--vault", vault, "--db", db])
+    code, out = mneme(["update", "--vault", example_vault, "--db", db])
     assert code == 0 and out["mode"] == "update"
     code, out = mneme(["explain-edge", "2", "--db", db])
     assert code == 0 and out["edge"]["id"] == 2
@@ -63,11 +58,9 @@ def test_documented_command_lines_work(mneme, tmp_path: Path) -> None:
     assert code == 0 and out["removed"]["observations"] == 1
 
 
-def test_config_flow_and_part_b_commands_route(mneme, tmp_path: Path) -> None:
-    vault = tmp_path / "vault"
-    shutil.copytree(EXAMPLE, vault)
+def test_config_flow_and_part_b_commands_route(mneme, tmp_path: Path, example_vault: Path) -> None:
     config = tmp_path / "mneme.json"
-    code, out = mneme(["--config", config, "init", "--vault", vault, "--db", tmp_path / "m.sqlite",
+    code, out = mneme(["--config", config, "init", "--vault", example_vault, "--db", tmp_path / "m.sqlite",
                        "--out", tmp_path / "out"])
     assert code == 0 and out["written"]
     code, out = mneme(["--config", config, "doctor"])
@@ -97,12 +90,11 @@ def test_mneme_commands_mnemon_lacks_are_a_clear_error(mneme, line: list[str]) -
     assert out["error"]["details"]["command"] in " ".join(line)
 
 
-def test_agent_paths_take_mnemes_flags_and_the_configs_out_and_hints(mneme, tmp_path: Path) -> None:
-    vault = tmp_path / "vault"
-    shutil.copytree(EXAMPLE, vault)
+def test_agent_paths_take_mnemes_flags_and_the_configs_out_and_hints(mneme, tmp_path: Path,
+                                                                     example_vault: Path) -> None:
     config, out_dir = tmp_path / "mneme.json", tmp_path / "cards-from-config"
-    assert mneme(["--config", config, "init", "--vault", vault, "--db", tmp_path / "m.sqlite", "--out", out_dir,
-                  "--hints", "supplier"])[0] == 0
+    assert mneme(["--config", config, "init", "--vault", example_vault, "--db", tmp_path / "m.sqlite",
+                  "--out", out_dir, "--hints", "supplier"])[0] == 0
     assert mneme(["--config", config, "ingest"])[0] == 0
     code, out = mneme(["--config", config, "retrieve", "--prompt", "battery", "--hints", "overdue,invoice"])
     assert code == 0 and out["hints"] == ["invoic", "overdu"]
@@ -142,12 +134,12 @@ def test_unsupported_envelopes_are_printed_like_every_other(capsys: pytest.Captu
     assert capsys.readouterr().out.startswith('{"ok":false,"error":{"code":"unsupported"')
 
 
-def test_mnemes_own_config_is_read_where_mneme_keeps_it(mneme, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    vault = tmp_path / "vault"
-    shutil.copytree(EXAMPLE, vault)
+def test_mnemes_own_config_is_read_where_mneme_keeps_it(mneme, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        example_vault: Path) -> None:
     xdg = tmp_path / "xdg"
     (xdg / "mneme").mkdir(parents=True)
-    (xdg / "mneme" / "config.json").write_text(json.dumps({"vault": str(vault), "db": str(tmp_path / "m.sqlite"),
+    (xdg / "mneme" / "config.json").write_text(json.dumps({"vault": str(example_vault),
+                                                          "db": str(tmp_path / "m.sqlite"),
                                                           "out": str(tmp_path / "out")}))
     monkeypatch.delenv("MNEMON_CONFIG", raising=False)
     monkeypatch.delenv("MNEME_CONFIG", raising=False)
@@ -179,10 +171,8 @@ def test_note_extras_translate() -> None:
         ["note", "search-content", "x", "--folder", "P", "--max-results", "3", "--context", "1"]
 
 
-def test_mnemes_note_editor_extras_run(mneme, tmp_path: Path) -> None:
-    vault = tmp_path / "vault"
-    shutil.copytree(EXAMPLE, vault)
-    v = ["--vault", vault]
+def test_mnemes_note_editor_extras_run(mneme, tmp_path: Path, example_vault: Path) -> None:
+    v = ["--vault", example_vault]
     code, out = mneme(["note", "list", "People", *v, "--pattern", "*a*"])
     assert code == 0 and {n["path"] for n in out["notes"]} == {"People/ada-quill.md", "People/bram-okafor.md",
                                                                "People/cleo-marsh.md"}
@@ -193,14 +183,14 @@ def test_mnemes_note_editor_extras_run(mneme, tmp_path: Path) -> None:
     code, out = mneme(["note", "status", *v])
     assert code == 0 and out["notes"] == 13 and out["broken_links"]["count"] == 1
     code, out = mneme(["note", "daily", "create", *v, "--date", "2026-03-01", "--content", "- standup"])
-    assert code == 0 and out["path"] == "memory/2026-03-01.md" and (vault / "memory/2026-03-01.md").exists()
+    assert code == 0 and out["path"] == "memory/2026-03-01.md" and (example_vault / "memory/2026-03-01.md").exists()
     code, out = mneme(["note", "move", "Decisions/2026-02-choose-lora.md", *v, "--to", "Decisions/lora.md",
                        "--update-links"])
     assert code == 0 and out["links_rewritten"] == 1
-    assert "(../Decisions/lora.md)" in (vault / "Projects/lighthouse.md").read_text(encoding="utf-8")
+    assert "(../Decisions/lora.md)" in (example_vault / "Projects/lighthouse.md").read_text(encoding="utf-8")
     code, out = mneme(["note", "delete", "Decisions/lora.md", *v])  # Mneme's confirmation is missing
-    assert code == 2 and out["error"]["code"] == "usage" and (vault / "Decisions/lora.md").exists()
+    assert code == 2 and out["error"]["code"] == "usage" and (example_vault / "Decisions/lora.md").exists()
     code, out = mneme(["note", "delete", "Decisions/lora.md", *v, "--force"])  # confirmed, but still linked
-    assert code != 0 and out["error"]["code"] == "conflict" and (vault / "Decisions/lora.md").exists()
+    assert code != 0 and out["error"]["code"] == "conflict" and (example_vault / "Decisions/lora.md").exists()
     code, out = mneme(["note", "delete", "memory/2026-03-01.md", *v, "--force"])
     assert code == 0 and out["deleted"] and out["backup"]

@@ -2,28 +2,19 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
 PAYLOAD = {"source_path": "mneme://cli/test", "nodes": [{"ref": "a", "name": "Agent"}, {"ref": "b", "name": "Task"}],
            "edges": [{"src": "a", "dst": "b", "relation": "relates_to", "status": "active"}],
            "observations": [{"node": "b", "kind": "blocked", "text": "Waiting on the review of the task", "score": 4}]}
 
 
-@pytest.fixture
-def vault(tmp_path: Path) -> Path:
-    target = tmp_path / "vault"
-    shutil.copytree(EXAMPLE, target)
-    return target
-
-
-def test_ingest_update_and_explain_edge(cli_run, vault: Path) -> None:
-    code, out = cli_run(["ingest", "--vault", vault])
+def test_ingest_update_and_explain_edge(cli_run, example_vault: Path) -> None:
+    code, out = cli_run(["ingest", "--vault", example_vault])
     assert code == 0 and out["notes_read"] == 13 and out["thoughts_cleared"] == 0
-    code, out = cli_run(["update", "--vault", vault])
+    code, out = cli_run(["update", "--vault", example_vault])
     assert code == 0 and out["mode"] == "update" and out["notes_read"] == 0 and "thoughts" in out["preserved"]
     code, out = cli_run(["explain-edge", "1"])
     assert code == 0 and out["edge"]["id"] == 1 and out["debug_log"]
@@ -38,8 +29,8 @@ def test_ingest_without_a_vault_is_a_clean_error(cli_run, tmp_path: Path) -> Non
     assert code != 0 and out["error"]["code"] == "not_found"
 
 
-def test_lifecycle_commands(cli_run, vault: Path) -> None:
-    cli_run(["ingest", "--vault", vault])
+def test_lifecycle_commands(cli_run, example_vault: Path) -> None:
+    cli_run(["ingest", "--vault", example_vault])
     code, out = cli_run(["promote-candidates", "--dry-run", "--mode", "all"])
     assert code == 0 and out["dry_run"] and out["activated"] == 0 and out["would_activate"] > 0
     code, out = cli_run(["weaken-edge", "1", "--reason", "noise", "--factor", "0.5"])
@@ -67,28 +58,28 @@ def test_payload_remember_and_scoped_forget(cli_run, tmp_path: Path) -> None:
     assert code != 0 and out["ok"] is False
 
 
-def test_resolve_from_stdin(cli_run, vault: Path) -> None:
-    cli_run(["ingest", "--vault", vault])
+def test_resolve_from_stdin(cli_run, example_vault: Path) -> None:
+    cli_run(["ingest", "--vault", example_vault])
     payload = {"title": "Gateway count", "claims": [{"subject": "Lighthouse", "predicate": "has_part",
                "object": "Gateway Three", "confidence": 0.95, "certainty": "confirmed", "source_type": "survey",
                "evidence": "Site survey lists three gateways."}]}
-    code, out = cli_run(["resolve", "--vault", vault, "--file", "-"], input=json.dumps(payload))
+    code, out = cli_run(["resolve", "--vault", example_vault, "--file", "-"], input=json.dumps(payload))
     assert code == 0 and out["edges"][0]["status"] == "active"
-    assert (vault / "Sources" / "gateway-count.md").exists()
-    code, out = cli_run(["resolve", "--vault", vault, "--file", "-"], input="{not json")
+    assert (example_vault / "Sources" / "gateway-count.md").exists()
+    code, out = cli_run(["resolve", "--vault", example_vault, "--file", "-"], input="{not json")
     assert code != 0 and out["error"]["code"] == "invalid_input"
 
 
-def test_init_doctor_and_config_fallback(cli_run, vault: Path, tmp_path: Path) -> None:
+def test_init_doctor_and_config_fallback(cli_run, example_vault: Path, tmp_path: Path) -> None:
     config = tmp_path / "project.json"
     db = tmp_path / "project.sqlite"
     code, out = cli_run(["--config", config, "doctor"])  # a failing check fails the command, report attached
     assert code == 1 and out["ok"] is False and out["error"]["code"] == "doctor_failed"
     assert out["error"]["details"]["problems"] and out["error"]["details"]["checks"]["config"]["ok"] is False
-    code, out = cli_run(["--config", config, "init", "--vault", vault, "--db", db, "--out", tmp_path / "out",
+    code, out = cli_run(["--config", config, "init", "--vault", example_vault, "--db", db, "--out", tmp_path / "out",
                          "--hints", "pilot,vendor"])
     assert code == 0 and out["written"] and json.loads(config.read_text())["hints"] == ["pilot", "vendor"]
-    code, out = cli_run(["--config", config, "init", "--vault", vault])
+    code, out = cli_run(["--config", config, "init", "--vault", example_vault])
     assert code != 0 and out["error"]["code"] == "conflict"
     code, out = cli_run(["--config", config, "doctor"])
     assert code == 0 and out["ok"] is True and out["checks"]["markdown_notes"]["count"] == 13
@@ -96,8 +87,8 @@ def test_init_doctor_and_config_fallback(cli_run, vault: Path, tmp_path: Path) -
     assert code == 0 and out["notes_read"] == 13 and out["db"] == str(db)
 
 
-def test_ingest_without_vectors_now_and_embed_all_later(cli_run, vault: Path) -> None:
-    code, out = cli_run(["ingest", "--vault", vault, "--no-embed"])
+def test_ingest_without_vectors_now_and_embed_all_later(cli_run, example_vault: Path) -> None:
+    code, out = cli_run(["ingest", "--vault", example_vault, "--no-embed"])
     assert code == 0 and out["vectors"]["embedded"] == 0 and "embed --all" in out["vectors"]["hint"]
     code, status = cli_run(["status"])
     assert status["embedding"]["embedded"] == 0 and status["embedding"]["total"] == status["total_insights"] > 0
@@ -109,7 +100,7 @@ def test_ingest_without_vectors_now_and_embed_all_later(cli_run, vault: Path) ->
     assert status["embedding"]["coverage"] == "100%"
 
 
-def test_ingest_and_backfill_ask_for_bulk_threads_and_say_how_many(cli_run, vault: Path,
+def test_ingest_and_backfill_ask_for_bulk_threads_and_say_how_many(cli_run, example_vault: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """A CLI ingest or `embed --all` is a one-shot bulk job: it lets a local model take the cores (the hash test
     provider stands in for it here; `tests/ports/test_embed.py` checks the local model's rule)."""
@@ -122,9 +113,9 @@ def test_ingest_and_backfill_ask_for_bulk_threads_and_say_how_many(cli_run, vaul
         return 3
 
     monkeypatch.setattr(HashingProvider, "prefer_bulk_threads", bulk)
-    code, out = cli_run(["ingest", "--vault", vault])
+    code, out = cli_run(["ingest", "--vault", example_vault])
     assert code == 0 and out["vectors"]["threads"] == 3 and asked == ["hash"]
-    code, out = cli_run(["ingest", "--vault", vault, "--no-embed"])  # nothing to embed: nothing asked
+    code, out = cli_run(["ingest", "--vault", example_vault, "--no-embed"])  # nothing to embed: nothing asked
     assert code == 0 and "threads" not in out["vectors"] and asked == ["hash"]
     code, out = cli_run(["embed", "--all"])
     assert code == 0 and asked == ["hash", "hash"]

@@ -3,7 +3,6 @@ non-zero exit for bad payloads, and non-zero exits when the contract (or the ret
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,7 +10,6 @@ from typing import Any
 import pytest
 
 Run = Callable[..., tuple[int, Any]]
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
 
 CLAIM = {"subject": "Ana", "predicate": "lives_in", "object": "Lisbon", "confidence": 0.95,
          "certainty": "confirmed", "evidence": "lease (fictional)", "source_path": "mneme://r/ana"}
@@ -127,11 +125,10 @@ def test_state_list_subject_finds_part_of_the_subject_as_the_readme_example(cli_
         assert code == 0 and [a["subject_name"] for a in out["assertions"]] == ["Example Child"], text
 
 
-def test_preflight_ranks_a_prompt_exactly_as_retrieve_does(cli_run: Run, tmp_path: Path) -> None:
+def test_preflight_ranks_a_prompt_exactly_as_retrieve_does(cli_run: Run, tmp_path: Path, example_vault: Path) -> None:
     """`init` writes Mneme's default hints to the config; retrieve uses them, and so must preflight's pack."""
-    shutil.copytree(EXAMPLE, tmp_path / "vault")
     config = str(tmp_path / "config.json")
-    code, out = cli_run(["--config", config, "init", "--vault", tmp_path / "vault", "--db", tmp_path / "m.db"])
+    code, out = cli_run(["--config", config, "init", "--vault", example_vault, "--db", tmp_path / "m.db"])
     assert code == 0 and "deadline" in out["hints"]
     assert cli_run(["--config", config, "ingest"])[0] == 0
     prompt = "lighthouse project deadline"

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from mnemon.interfaces.daemon import client
 
-from conftest import SRC, parse_one_json
+from conftest import EXAMPLE_VAULT, SRC, parse_one_json
 
 pytestmark = pytest.mark.skipif(not hasattr(__import__("socket"), "AF_UNIX"), reason="needs Unix sockets")
 
@@ -181,8 +181,7 @@ def test_context_packs_and_cards_through_it_are_the_ones_a_call_of_its_own_print
                                                                                   tmp_path: Path) -> None:
     alone = {**daemon_env, "MNEMON_DAEMON": "off"}
     db = str(tmp_path / "v.db")
-    vault = Path(__file__).resolve().parents[2] / "examples" / "vault"
-    assert mnemon(alone, "--db", db, "ingest", "--vault", str(vault))[0] == 0
+    assert mnemon(alone, "--db", db, "ingest", "--vault", str(EXAMPLE_VAULT))[0] == 0
     start(daemon_env)
     for argv in (["retrieve", "--prompt", "battery supplier risk", "--max-items", "4"],
                  ["surface", "--prompt", "battery supplier risk"], ["search", "battery"],

@@ -8,13 +8,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mnemon.ports.store.migrate_sqlite as sqlite_backend
 from mnemon.core.model import Edge
 from mnemon.ports.store.base import Store
-from mnemon.ports.store.edge_rows import NOTE_PATH
+from mnemon.ports.store.edge_rows import NOTE_PATH, packed_insert_rows
 from mnemon.ports.store.schema_sqlite import MIGRATIONS
 from mnemon.ports.store.sqlite import SQLiteStore
+from mnemon.ports.store.vault_texts_sqlite import PACKED_NOTE_PATH, evidence_key
 
 from .test_sqlite_store import at, put
 
@@ -164,3 +167,29 @@ def test_the_view_still_reaches_edges_through_edge_rows_indexes(tmp_path: Path) 
              for col in ("src", "dst")]
     store.close()
     assert all("SCAN" not in p for p in plans), plans
+
+
+_END_IDS = st.sampled_from(["note:a.md", "vault:a.md:section:1", "date:2026-01-02", "tag:x"])
+_EDGE_ROWS = st.lists(st.tuples(
+    _END_IDS, _END_IDS, st.sampled_from(["has_section", "links_to"]), st.just(0.9), st.just(0.9),
+    st.sampled_from(["active", "candidate"]), st.sampled_from(["", "- a line", "## Heading"]), st.just("ingest"),
+    st.just("section"), st.sampled_from([NOTE_PATH, PACKED_NOTE_PATH, "", "b.md"]), st.just("{}"),
+    st.sampled_from(["2026-01-01T00:00:00.000000Z", "2026-02-02T00:00:00.000000Z"])), max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_EDGE_ROWS, st.lists(st.sampled_from(["2026-01-01T00:00:00.000000Z", "2026-03-03T00:00:00.000000Z"]),
+                            min_size=4, max_size=4))
+def test_packed_insert_rows_keys_evidence_drops_the_sources_time_and_seqs_the_ends(rows: list[tuple[Any, ...]],
+                                                                                   times: list[str]) -> None:
+    ends = {node: (k + 1, times[k]) for k, node in enumerate(
+        ["note:a.md", "vault:a.md:section:1", "date:2026-01-02", "tag:x"])}
+    expected = []
+    for r in rows:
+        ingested, evidence, path, created = r[9] == NOTE_PATH, r[6], r[9], r[11]
+        if ingested and evidence:  # the note blob holds the text, the row its key
+            evidence, path = evidence_key(evidence), PACKED_NOTE_PATH
+        if r[9] in (NOTE_PATH, PACKED_NOTE_PATH) and created == ends[r[0]][1]:
+            created = ""  # read back from the source node
+        expected.append((ends[r[0]][0], ends[r[1]][0], *r[2:6], evidence, r[7], r[8], path, r[10], created, ""))
+    assert packed_insert_rows(rows, ends) == expected

@@ -22,9 +22,9 @@ from mnemon.ports.store.schema_sqlite import MIGRATIONS
 from mnemon.ports.store.sqlite import SQLiteStore
 from mnemon.ports.store.vault_sqlite import node_row
 
+from conftest import EXAMPLE_VAULT
 from keyword_index_check import assert_index_matches_rows
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
 WORDS = ("harbour", "sensor", "running", "runs", "groups", "the", "budget", "東京大学", "naïve", "don't")
 SOURCES = ("user", "agent", "mneme://scope/a", "vault:Notes/a.md")
 AT = "2026-01-01T00:00:00.000000Z"
@@ -147,9 +147,9 @@ def test_keyword_text_is_the_same_from_the_mapping_a_writer_holds_and_the_json_a
     assert keyword_text(title, content, source, '{"fts_skip": [0,') == keyword_text(title, content, source, None)
 
 
-@pytest.mark.parametrize("path", sorted(p.relative_to(EXAMPLE).as_posix() for p in EXAMPLE.rglob("*.md")))
+@pytest.mark.parametrize("path", sorted(p.relative_to(EXAMPLE_VAULT).as_posix() for p in EXAMPLE_VAULT.rglob("*.md")))
 def test_vault_plans_index_what_the_rows_recompute(path: str) -> None:
-    plan = plan_note(path, (EXAMPLE / path).read_bytes(), 0.0, ())
+    plan = plan_note(path, (EXAMPLE_VAULT / path).read_bytes(), 0.0, ())
     for node in plan.nodes:
         if node.kind == "memory":
             assert node.fts == keyword_text(node.title, node.content, f"vault:{path}", node.metadata)

@@ -5,7 +5,6 @@ run on PostgreSQL (`facade_backend` in conftest)."""
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -67,13 +66,12 @@ def test_world_commands_run_on_the_shared_statements(cli_run: Run, pg_db_url: st
     assert code == 0 and out["count"] == 1
 
 
-def test_vault_ingest_update_and_explain_edge_through_the_cli(cli_run: Run, pg_db_url: str, tmp_path: Path) -> None:
-    vault = tmp_path / "vault"
-    shutil.copytree(Path(__file__).resolve().parents[2] / "examples" / "vault", vault)
+def test_vault_ingest_update_and_explain_edge_through_the_cli(cli_run: Run, pg_db_url: str,
+                                                              example_vault: Path) -> None:
     db = ["--db", pg_db_url]
-    code, out = cli_run([*db, "ingest", "--vault", vault])
+    code, out = cli_run([*db, "ingest", "--vault", example_vault])
     assert code == 0 and out["notes_read"] == 13, out
-    code, out = cli_run([*db, "update", "--vault", vault])
+    code, out = cli_run([*db, "update", "--vault", example_vault])
     assert code == 0 and out["notes_read"] == 0
     code, out = cli_run([*db, "explain-edge", "1"])
     assert code == 0 and out["edge"]["id"] == 1 and out["debug_log"]

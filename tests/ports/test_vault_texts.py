@@ -2,7 +2,6 @@
 text back, edits and removals keep the blobs exact, a tombstone keeps its text, old stores read as before."""
 from __future__ import annotations
 
-import shutil
 import sqlite3
 from pathlib import Path
 
@@ -16,15 +15,7 @@ from mnemon.ports.store.sqlite import SQLiteStore
 
 from keyword_index_check import assert_index_matches_rows
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vault"
 NOTE = "People/cleo-marsh.md"
-
-
-@pytest.fixture
-def vault(tmp_path: Path) -> Path:
-    target = tmp_path / "vault"
-    shutil.copytree(EXAMPLE, target)
-    return target
 
 
 @pytest.fixture
@@ -54,8 +45,8 @@ def _texts(mem, source: str) -> dict[str, str]:  # type: ignore[no-untyped-def]
     return {m.id: m.content for m in mem.rt.store.iter_nodes(kind="memory") if m.source == source}
 
 
-def test_vault_memories_keep_their_text_in_the_note_blob_and_read_back_whole(mem, vault: Path) -> None:
-    mem.ingest(str(vault))
+def test_vault_memories_keep_their_text_in_the_note_blob_and_read_back_whole(mem, example_vault: Path) -> None:
+    mem.ingest(str(example_vault))
     rows = _raw(mem, f"vault:{NOTE}")
     assert rows and all(content == "" and digest for _id, content, digest in rows)
     blob = _blob(mem, f"vault:{NOTE}")
@@ -74,19 +65,19 @@ def test_vault_memories_keep_their_text_in_the_note_blob_and_read_back_whole(mem
     assert "hydraulic seal" in own
 
 
-def test_recall_and_the_keyword_index_use_the_packed_texts(mem, vault: Path) -> None:
-    mem.ingest(str(vault))
+def test_recall_and_the_keyword_index_use_the_packed_texts(mem, example_vault: Path) -> None:
+    mem.ingest(str(example_vault))
     out = mem.recall("safety certification", limit=5)
     hits = [r["insight"] for r in out["results"]]
     assert any("safety certification" in h["content"] for h in hits)
     assert_index_matches_rows(mem.rt.store)
 
 
-def test_an_edited_note_rewrites_its_blob_and_unindexes_the_old_text(mem, vault: Path) -> None:
-    mem.ingest(str(vault))
-    note = vault / NOTE
+def test_an_edited_note_rewrites_its_blob_and_unindexes_the_old_text(mem, example_vault: Path) -> None:
+    mem.ingest(str(example_vault))
+    note = example_vault / NOTE
     note.write_text("# Cleo Marsh\n\n- Moved to the [[Tidewatch]] team, waiting on onboarding\n", encoding="utf-8")
-    mem.ingest(str(vault))
+    mem.ingest(str(example_vault))
     texts = _texts(mem, f"vault:{NOTE}")
     assert not any("safety certification" in t for t in texts.values())
     assert any("waiting on onboarding" in t for t in texts.values())
@@ -96,18 +87,18 @@ def test_an_edited_note_rewrites_its_blob_and_unindexes_the_old_text(mem, vault:
         m.source != f"vault:{NOTE}" for m in mem.rt.store.like_search("safety certification", 5))
 
 
-def test_a_section_a_killed_edge_keeps_still_shows_its_text(mem, vault: Path) -> None:
-    mem.ingest(str(vault))
+def test_a_section_a_killed_edge_keeps_still_shows_its_text(mem, example_vault: Path) -> None:
+    mem.ingest(str(example_vault))
     source = f"vault:{NOTE}"
     target = next(m for m in mem.rt.store.iter_nodes(kind="memory")
                   if m.source == source and "safety certification" in m.content)
     edge = next(e for e in mem.rt.store.edges_of([target.id], statuses=("active", "candidate"), direction="in"))
     mem.kill_edge(edge.id, reason="wrong")
-    (vault / NOTE).write_text("# Cleo Marsh\n\nNothing else to say.\n", encoding="utf-8")
-    mem.ingest(str(vault))
+    (example_vault / NOTE).write_text("# Cleo Marsh\n\nNothing else to say.\n", encoding="utf-8")
+    mem.ingest(str(example_vault))
     assert _stored(mem, target.id) == (1, target.content)  # soft-deleted: the tombstone edge holds it
-    (vault / NOTE).unlink()
-    mem.ingest(str(vault))
+    (example_vault / NOTE).unlink()
+    mem.ingest(str(example_vault))
     assert _stored(mem, target.id) == (1, target.content)
 
 
@@ -117,17 +108,18 @@ def _stored(mem, node_id: str) -> tuple[int, str]:  # type: ignore[no-untyped-de
                                      (node_id,)).fetchone()
 
 
-def test_a_removed_note_leaves_no_blob(mem, vault: Path) -> None:
-    mem.ingest(str(vault))
+def test_a_removed_note_leaves_no_blob(mem, example_vault: Path) -> None:
+    mem.ingest(str(example_vault))
     assert _blob(mem, f"vault:{NOTE}") is not None
-    (vault / NOTE).unlink()
-    mem.ingest(str(vault))
+    (example_vault / NOTE).unlink()
+    mem.ingest(str(example_vault))
     assert _blob(mem, f"vault:{NOTE}") is None
-    assert mem.rt.store.conn.execute("SELECT COUNT(*) FROM vault_texts").fetchone()[0] == len(list(vault.rglob("*.md")))
+    notes = len(list(example_vault.rglob("*.md")))
+    assert mem.rt.store.conn.execute("SELECT COUNT(*) FROM vault_texts").fetchone()[0] == notes
 
 
-def test_export_carries_the_texts(mem, vault: Path, tmp_path: Path) -> None:
-    mem.ingest(str(vault))
+def test_export_carries_the_texts(mem, example_vault: Path, tmp_path: Path) -> None:
+    mem.ingest(str(example_vault))
     exported = {n.id: n.content for n in mem.rt.store.iter_nodes() if n.source == f"vault:{NOTE}" and n.kind == "memory"}
     assert exported and all(exported.values())
 
@@ -173,12 +165,12 @@ def _raw_edge(mem, edge_id: int) -> tuple[str, str]:  # type: ignore[no-untyped-
     return mem.rt.store.conn.execute("SELECT evidence, source_path FROM edge_rows WHERE id = ?", (edge_id,)).fetchone()
 
 
-def test_an_ingested_edge_names_its_evidence_in_the_note_blob_and_reads_it_back(mem, vault: Path) -> None:
-    mem.ingest(str(vault))
+def test_an_ingested_edge_names_its_evidence_in_the_note_blob_and_reads_it_back(mem, example_vault: Path) -> None:
+    mem.ingest(str(example_vault))
     store = mem.rt.store
     edges = [e for e in store.iter_edges() if e.origin == "ingest" and e.evidence]
     assert edges
-    lines = {p: (vault / p).read_text(encoding="utf-8").split("\n") for p in {e.source_path for e in edges}}
+    lines = {p: (example_vault / p).read_text(encoding="utf-8").split("\n") for p in {e.source_path for e in edges}}
     for e in edges:
         key, path = _raw_edge(mem, e.id or 0)
         assert path == vt.PACKED_NOTE_PATH and key == vt.evidence_key(e.evidence) and len(key) == 9
@@ -194,30 +186,31 @@ def test_an_ingested_edge_names_its_evidence_in_the_note_blob_and_reads_it_back(
     assert _raw_edge(mem, mine) == ("both about pump seals", "")
 
 
-def test_a_killed_edge_keeps_its_evidence_after_its_note_changes(mem, vault: Path) -> None:
-    mem.ingest(str(vault))
+def test_a_killed_edge_keeps_its_evidence_after_its_note_changes(mem, example_vault: Path) -> None:
+    mem.ingest(str(example_vault))
     link = next(e for e in mem.rt.store.iter_edges() if e.type == "links_to" and e.src == f"note:{NOTE}")
     mem.kill_edge(link.id, reason="wrong person")
-    (vault / NOTE).write_text("# Cleo Marsh\n\nNothing else to say.\n", encoding="utf-8")
-    mem.ingest(str(vault))
-    mem.ingest(str(vault))  # a second rewrite of the blob keeps what the tombstone still names
+    (example_vault / NOTE).write_text("# Cleo Marsh\n\nNothing else to say.\n", encoding="utf-8")
+    mem.ingest(str(example_vault))
+    mem.ingest(str(example_vault))  # a second rewrite of the blob keeps what the tombstone still names
     after = mem.rt.store.get_edge(link.id)
     assert after is not None and after.status == "killed" and after.evidence == link.evidence
     assert vt.evidence_key(link.evidence) in (_blob(mem, f"vault:{NOTE}", evidence=True) or {}) or \
         _raw_edge(mem, link.id or 0)[0] == link.evidence  # (a status change may write the text back in its row)
 
 
-def test_an_edge_stores_its_creation_time_only_when_it_is_not_its_sources(mem, vault: Path, clock) -> None:  # type: ignore[no-untyped-def]
+def test_an_edge_stores_its_creation_time_only_when_it_is_not_its_sources(  # type: ignore[no-untyped-def]
+        mem, example_vault: Path, clock) -> None:
     mem.rt.clock = clock
-    mem.ingest(str(vault))
+    mem.ingest(str(example_vault))
     store = mem.rt.store
     first = next(e for e in store.iter_edges() if e.src == f"note:{NOTE}" and e.type == "links_to")
     assert first.created_at == store.get_nodes([f"note:{NOTE}"])[f"note:{NOTE}"].created_at
     assert store.conn.execute("SELECT created_at FROM edge_rows WHERE id = ?", (first.id,)).fetchone()[0] == ""
     clock.advance(days=2)
-    (vault / NOTE).write_text((vault / NOTE).read_text(encoding="utf-8") + "\n- See also [[Tidewatch]]\n",
-                              encoding="utf-8")
-    mem.ingest(str(vault))
+    note = example_vault / NOTE
+    note.write_text(note.read_text(encoding="utf-8") + "\n- See also [[Tidewatch]]\n", encoding="utf-8")
+    mem.ingest(str(example_vault))
     later = next(e for e in store.iter_edges() if e.src == f"note:{NOTE}" and e.dst == "note:Projects/tidewatch.md")
     raw = store.conn.execute("SELECT created_at FROM edge_rows WHERE id = ?", (later.id,)).fetchone()[0]
     assert raw == later.created_at > first.created_at  # the note is older than its new link: the row says when

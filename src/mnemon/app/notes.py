@@ -415,7 +415,10 @@ def link_sites(text: str) -> list[LinkSite]:
     if "[" not in text:
         return []
     lines = text.split("\n")
-    prose = "\n".join(code_blanked_lines(lines, 0)[0])
+    # a fenced line comes back empty: padded to its length, so an offset in `prose` is the same offset in `text`
+    # (the links after a code block were looked for at the wrong place and skipped)
+    prose = "\n".join(p if len(p) == len(line) else " " * len(line)
+                       for p, line in zip(code_blanked_lines(lines, 0)[0], lines))
     starts: list[int] = []
     offset = 0
     for line in lines:

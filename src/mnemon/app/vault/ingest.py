@@ -254,15 +254,20 @@ class _Writer:
         # the edges it would duplicate here instead of reading the same rows again
         self.cleared_srcs: set[str] = set()
         self.known_edges: dict[tuple[str, str, str], tuple[Any, ...]] = {}
+        self._resolved: dict[str, tuple[str, str | None]] = {}  # link key → what `resolve` gave under `_resolved_by`
+        self._resolved_by: LinkIndex | None = None
 
     def resolve(self, key: str) -> tuple[str, str | None]:
         assert self.index is not None, "the link index is set once every note is planned"
-        path, tier = self.index.explain_key(key)
-        if path is not None:
-            return note_id(path), tier
-        pid = f"placeholder:{key}"
-        self.placeholders.add(pid)
-        return pid, None
+        if self._resolved_by is not self.index:  # (a vault links the same few names from many notes)
+            self._resolved, self._resolved_by = {}, self.index
+        hit = self._resolved.get(key)
+        if hit is None:
+            path, tier = self.index.explain_key(key)
+            hit = self._resolved[key] = (note_id(path), tier) if path is not None else (f"placeholder:{key}", None)
+            if path is None:
+                self.placeholders.add(hit[0])
+        return hit
 
     def clear_notes(self, notes: Sequence[tuple[str, set[str]]]) -> None:
         """Drop what the last parse of each (path, keep ids) wrote, except surviving edges and the rows kept.
@@ -372,10 +377,12 @@ class _Writer:
         if shared:
             self.vault.ensure_shared_nodes([_shared_node(i, now) for i in sorted(shared)])
             self.ensured |= shared
-        existing = {row[:3]: self.known_edges[row[:3]] for row in rows if row[:3] in self.known_edges}
-        unread = [row[:3] for row in rows if row[0] not in self.cleared_srcs]
-        if unread and self.had_vault_rows:
-            existing.update(self.vault.edge_values_by_keys(unread))
+        known = self.known_edges  # (both empty in a first ingest: 100k row keys not built for nothing)
+        existing = {row[:3]: known[row[:3]] for row in rows if row[:3] in known} if known else {}
+        if self.had_vault_rows:
+            unread = [row[:3] for row in rows if row[0] not in self.cleared_srcs]
+            if unread:
+                existing.update(self.vault.edge_values_by_keys(unread))
         if existing:
             reparsed: list[tuple[Any, ...]] = []
             reset: list[tuple[int, str, str, dict[str, Any], str]] = []

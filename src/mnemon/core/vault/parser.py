@@ -234,7 +234,8 @@ def _emails(text: str) -> list[tuple[int, str]]:
 
 
 def code_blanked_lines(lines: Sequence[str], body_start: int) -> tuple[list[str], ParseWarning | None]:
-    """Lines with front matter and fenced code emptied and inline code blanked; same count, same lengths."""
+    """Lines with front matter and fenced code emptied and inline code blanked: the same count; a line not emptied
+    keeps its length (inline code becomes spaces)."""
     body = lines[body_start:]
     probe = "\n".join(body)  # most notes have neither: one C-level test instead of a test per line
     if "`" not in probe and "~" not in probe:

@@ -247,8 +247,12 @@ def packed_evidence(rows: Sequence[tuple[Any, ...]], evidence_at: int, path_at: 
              *r[path_at + 1:]) if r[path_at] == NOTE_PATH and r[evidence_at] else r for r in rows]
 
 
-def born_with_source(rows: Sequence[tuple[Any, ...]], source_times: dict[str, str]) -> list[tuple[Any, ...]]:
-    """`insert_edge_rows` rows (created_at last, path at 9) with an ingested edge's creation time left out when it
-    is its source node's (`source_times`: node id → created_at)."""
-    return [(*r[:11], "") if r[9] in (NOTE_PATH, PACKED_NOTE_PATH) and r[11] == source_times.get(r[0]) else r
-            for r in rows]
+def packed_insert_rows(rows: Sequence[tuple[Any, ...]], ends: dict[str, tuple[int, str]]) -> list[tuple[Any, ...]]:
+    """`insert_edge_rows` rows (src, dst, type, weight, confidence, status, evidence, origin, rule, source_path,
+    metadata, created_at) as stored, each followed by an empty `updated_at`: the ends as seqs (`ends`: node id →
+    (seq, created_at)), an ingested edge's evidence as its key into the note blob (`packed_evidence`), and its
+    creation time left out when it is its source node's. One pass: a cold ingest writes 100k of these."""
+    key, note, packed = evidence_key, NOTE_PATH, PACKED_NOTE_PATH
+    return [(src[0], ends[r[1]][0], r[2], r[3], r[4], r[5], key(r[6]) if own and r[6] else r[6], r[7], r[8],
+             packed if own and r[6] else r[9], r[10], "" if (own or r[9] == packed) and r[11] == src[1] else r[11], "")
+            for r in rows for src, own in ((ends[r[0]], r[9] == note),)]

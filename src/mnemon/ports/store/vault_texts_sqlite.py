@@ -222,11 +222,13 @@ class VaultTexts:
     def __init__(self, store: Any) -> None:
         self.store = store
 
-    def write(self, texts: Mapping[str, Mapping[str, str]], evidence: Mapping[str, Iterable[str]] | None = None) -> None:
+    def write(self, texts: Mapping[str, Mapping[str, str]], evidence: Mapping[str, Iterable[str]] | None = None,
+              inserted: Mapping[str, tuple[int, Any]] | None = None) -> None:
         """Replace each note source's blob with `texts[source]` (row id → text of its packed rows just written) and
         `evidence[source]` (the evidence texts of the edges its parse planned), keeping the texts of the source's
         other packed rows that still exist and the evidence its rows' edges still name. An empty result deletes
-        the blob. The rows must exist (their seqs key the blob)."""
+        the blob. The rows must exist (their seqs key the blob). `inserted`: node id → (seq, …) of rows this
+        transaction inserted and nothing deleted since; a new note whose rows are all there is not looked up again."""
         conn = self.store.conn
         upserts: list[tuple[str, bytes]] = []
         gone: list[tuple[str]] = []
@@ -239,7 +241,11 @@ class VaultTexts:
         for source, fresh in texts.items():
             body = stored.get(source)
             old = decode(body) if body is not None else None
-            rows, named = self._rows_of(source, old is not None)
+            if old is None and inserted and all(i in inserted for i in fresh):
+                # (a note without a blob has no other rows that count)
+                rows, named = [(inserted[i][0], i, True) for i in fresh], set[str]()
+            else:
+                rows, named = self._rows_of(source, old is not None)
             packed = {seq: fresh[node_id] for seq, node_id, _packed in rows if node_id in fresh}
             notes = {evidence_key(t): t for t in (evidence or {}).get(source, ()) if t}
             if old is not None:
