@@ -27,8 +27,8 @@ from .text_index_sqlite import (KEYWORD_POSTING_BUDGET, RoughCounts, SQLiteTextI
                                 register_keyword_functions)  # (KEYWORD_POSTING_BUDGET re-exported)
 from .edge_rows import EDGE_VALUE_COLS, LEGACY_EDGE_ROWS_VIEW, SEQ_OF, edge_value_rows
 from .migrate_sqlite import migrate
-from .vault_texts_sqlite import (RECOMPUTED_HASH_AND_TITLE, VAULT_TEXTS_MIGRATION, hash_of, rebuilt_title,
-                                 register_vault_text_function, text_of)
+from .vault_texts_sqlite import (RECOMPUTED_HASH_AND_TITLE, VAULT_TEXTS_MIGRATION, rebuilt_title,
+                                 register_vault_text_function, text_of, vector_is_current)
 from .sources import NOT_VAULT_ROW, OWNED_SOURCE
 
 _NODE_COLS = (
@@ -478,7 +478,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
     def nodes_missing_vectors(self, provider: str) -> list[Memory]:
         return [_node(r) for r in self.conn.execute(
             f"SELECT {_NODE_SELECT_N} FROM nodes n LEFT JOIN vectors v ON v.node_seq = n.seq"
-            f" AND v.provider = ? AND v.content_hash = {hash_of('n')}"
+            f" AND v.provider = ? AND {vector_is_current('n', 'v')}"
             " WHERE n.deleted_at IS NULL AND n.kind = 'memory' AND v.node_seq IS NULL ORDER BY n.seq", (provider,))]
 
     # ── edges ────────────────────────────────────────────────────────────────

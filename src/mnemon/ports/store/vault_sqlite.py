@@ -19,7 +19,9 @@ from ...core.keywords import embedding_text, skipped_lines
 from ...core.model import Edge, Memory
 from .edge_rows import SEQ_OF, packed_evidence, packed_insert_rows
 from .sources import OWNED_SOURCE
-from .vault_texts_sqlite import VaultTexts, hash_of, is_packable, packed_columns, text_of, title_of
+from .vectors_sqlite import BUMP_VECTOR_GENERATION
+from .vault_texts_sqlite import (VaultTexts, hash_of, is_packable, packed_columns, text_of, title_of,
+                                 vector_is_current)
 
 if TYPE_CHECKING:  # imported lazily by SQLiteStore.vault; a runtime import back would be a cycle
     from .sqlite import SQLiteStore
@@ -116,6 +118,10 @@ class SQLiteVault:
     def _hash(self, alias: str) -> str:
         """SQL for the content hash of the `nodes` row named `alias` (a packed row's is of its text)."""
         return hash_of(alias) if self.packs_texts else f"{alias}.content_hash"
+
+    def _vector_current(self, node: str, vector: str) -> str:
+        """SQL: the vectors row `vector` was made from the current text of the `nodes` row `node`."""
+        return vector_is_current(node, vector) if self.packs_texts else f"{vector}.content_hash = {node}.content_hash"
 
     def _title(self, alias: str) -> str:
         """SQL for the title of the `nodes` row named `alias`."""
@@ -342,6 +348,14 @@ class SQLiteVault:
                 reindex.append(i)
         if not changed:
             return
+        # a vector of a row's old text goes with it: vector checks then need no hash of a packed row's text
+        # (`vault_texts_sqlite.vector_is_current`; this is the one writer that rewrites such a row's text in place)
+        retext = [rows[i][0] for i in changed if stored[rows[i][0]][3] != texts[i][4]]
+        if retext:
+            for chunk in _chunks(retext):
+                self._write(f"DELETE FROM vectors WHERE node_seq IN (SELECT seq FROM nodes WHERE id IN"
+                            f" ({','.join('?' * len(chunk))}))", list(chunk))
+            self._write(BUMP_VECTOR_GENERATION)
         self._unindex_rows([rows[i][0] for i in reindex])
         self._write_many("UPDATE nodes SET kind=?, title=?, content=?, content_hash=?, category=?, importance=?, tags=?,"
                          " source=?, updated_at=?, metadata=?, proactive=?, deleted_at=NULL WHERE id=?",
@@ -664,7 +678,7 @@ class SQLiteVault:
             out.extend((r[0], embedding_text(r[1], r[2], r[3], r[4]), r[5]) for r in self.conn.execute(
                 f"SELECT n.id, {self._title('n')}, {self._text('n')}, n.source, n.metadata, {self._hash('n')}"
                 f" FROM nodes n LEFT JOIN vectors v ON v.node_seq = n.seq AND v.provider = ?"
-                f" AND v.content_hash = {self._hash('n')}"
+                f" AND {self._vector_current('n', 'v')}"
                 f" WHERE n.id IN ({','.join('?' * len(chunk))})"
                 " AND n.deleted_at IS NULL AND n.kind = 'memory' AND v.node_seq IS NULL ORDER BY n.seq",
                 [provider, *chunk]))

@@ -6,7 +6,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .vault_texts_sqlite import hash_of
+from .vault_texts_sqlite import RECOMPUTED_HASH, RECOMPUTED_HASH_AND_TITLE, hash_of, vector_is_current
 
 if TYPE_CHECKING:
     import numpy as np
@@ -26,7 +26,10 @@ class SQLiteVectors:
 
     def put_vector(self, node_id: str, provider: str, vector: np.ndarray, digest: str, when: str) -> None:
         import numpy as np
-        seq = self.conn.execute("SELECT seq FROM nodes WHERE id = ?", (node_id,)).fetchone()[0]
+        seq, marker = self.conn.execute("SELECT seq, content_hash FROM nodes WHERE id = ?", (node_id,)).fetchone()
+        if marker in (RECOMPUTED_HASH, RECOMPUTED_HASH_AND_TITLE) and self.conn.execute(
+                f"SELECT {hash_of('n')} FROM nodes n WHERE n.seq = ?", (seq,)).fetchone()[0] != digest:
+            return  # made from a text the packed row no longer holds: never stored as its current vector
         blob = np.ascontiguousarray(vector, dtype="<f4").tobytes()
         self._write("INSERT OR REPLACE INTO vectors(node_seq, provider, dim, content_hash, vec, created_at)"
                     " VALUES (?,?,?,?,?,?)", (seq, provider, int(vector.shape[0]), digest, blob, when))
@@ -36,7 +39,7 @@ class SQLiteVectors:
         import numpy as np
         rows = self.conn.execute(
             "SELECT n.id, v.vec, v.dim FROM vectors v JOIN nodes n ON n.seq = v.node_seq"
-            f" WHERE v.provider = ? AND n.deleted_at IS NULL AND v.content_hash = {hash_of('n')} ORDER BY n.seq",
+            f" WHERE v.provider = ? AND n.deleted_at IS NULL AND {vector_is_current('n', 'v')} ORDER BY n.seq",
             (provider,)).fetchall()
         if not rows:
             return [], np.zeros((0, 0), dtype=np.float32)
@@ -59,7 +62,8 @@ class SQLiteVectors:
         total = self.count_active()
         embedded = self.conn.execute(
             "SELECT COUNT(*) FROM vectors v JOIN nodes n ON n.seq = v.node_seq WHERE v.provider = ?"
-            f" AND n.deleted_at IS NULL AND n.kind = 'memory' AND v.content_hash = {hash_of('n')}", (provider,)).fetchone()[0]
+            f" AND n.deleted_at IS NULL AND n.kind = 'memory' AND {vector_is_current('n', 'v')}",
+            (provider,)).fetchone()[0]
         return int(embedded), total
 
     def vector_providers(self) -> dict[str, int]:
