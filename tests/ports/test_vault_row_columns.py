@@ -242,7 +242,6 @@ def test_the_store_functions_rebuild_what_was_left_out() -> None:
     for other in ({"memory_kind": "task", "heading_path": []}, {"memory_kind": "heading", "heading_path": ["A"]},
                   {"line": 1, "heading_path": ["A"]}, {"memory_kind": "task", "line": 1}):
         assert vt.rebuilt_title(compact(other)) is None
-    assert vt.packed_columns("Note", "text", content_hash("text"), meta) == (None, "", vt.RECOMPUTED_HASH_AND_TITLE)
-    assert vt.packed_columns("Other", "text", content_hash("text"), meta) == ("Other", "", vt.RECOMPUTED_HASH)
-    assert vt.packed_columns("Note", "text", "not its hash", meta) == ("Note", "", "not its hash")
-    assert vt.packed_columns("Note", "text", content_hash("text"), "{}") == ("Note", "", vt.RECOMPUTED_HASH)
+    assert vt.packed_columns("Note", meta) == (None, "", vt.RECOMPUTED_HASH_AND_TITLE)
+    assert vt.packed_columns("Other", meta) == ("Other", "", vt.RECOMPUTED_HASH)
+    assert vt.packed_columns("Note", "{}") == ("Note", "", vt.RECOMPUTED_HASH)

@@ -21,7 +21,7 @@ from ...core.ontology import observation_relation
 from ...core.keywords import SKIP_KEY, keyword_text, vault_keyword_text
 from ...core.text import token_text
 from ...core.vault import gate_edge, parse_note, placeholder_key
-from ...core.vault.dates import dated_days, dated_days_each
+from ...core.vault.dates import dated_days_each
 from ...core.vault.model import ParsedNote, Section
 from ...core.vault.proactive import static_score, stemmed_hints
 from ...core.world.senses import note_sense_text
@@ -314,12 +314,6 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
 
 def _quoted(day: str) -> str:
     return f'"{day}"'  # an ISO day needs no escaping
-
-
-def _dated_days(text: str) -> list[str]:
-    """The days a bullet's text names with a year, as the proactive scorer reads them (`app.thoughts`): stored,
-    so scoring every bullet of a vault does not parse its dates again. (`_plan` finds a note's all at once.)"""
-    return dated_days(text)
 
 
 def _observed_lines(section: Section, body: str, observed: set[int]) -> list[int]:

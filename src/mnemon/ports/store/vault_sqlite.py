@@ -134,7 +134,7 @@ class SQLiteVault:
         derived row, 3 MB of a 2,000-note vault)."""
         if not self.packs_texts:
             return list(rows)
-        out = [(r[0], r[1], *packed_columns(r[2], r[3], r[4], r[13]), *r[5:]) if is_packable(r[1], r[9], r[3], r[4])
+        out = [(r[0], r[1], *packed_columns(r[2], r[13]), *r[5:]) if is_packable(r[1], r[9], r[3], r[4])
                else r for r in rows]
         if new:
             out = [(*r[:11], "" if r[11] == r[10] else r[11], *r[12:14], "" if r[14] == r[10] else r[14], *r[15:])

@@ -14,8 +14,8 @@ soft-deleted rows a killed edge holds on to included — so a tombstone still sh
 
 A packed row also leaves out what else of it can be rebuilt exactly, as a one-character marker in its `content_hash`
 says (`packed_columns`): `RECOMPUTED_HASH` stands for the 64 hex digits of its text's sha256 (2.8 MB of the benchmark
-vault's 61.7 MB), recomputed from the text by every read that compares hashes (`hash_of`: the vectors' staleness
-joins, the ingest's stored rows); `RECOMPUTED_HASH_AND_TITLE` also leaves out its title (NULL), the one its own
+vault's 61.7 MB), recomputed from the text by the reads that need it (`hash_of`: the ingest's stored rows, the hash a
+new vector is stamped with — vector checks need none, see `vector_is_current`); `RECOMPUTED_HASH_AND_TITLE` also leaves out its title (NULL), the one its own
 metadata rebuilds (`rebuilt_title`: a section's heading path joined by ' > ', a bullet's or task's first heading —
 the note's title when that heads the note), put back by `title_of` in SQL and by `sqlite._node` for a Memory (which
 computes `content_hash` from its text, so `_node` never reads the stored one). The writer leaves a value out only
@@ -36,6 +36,8 @@ import sqlite3
 import zlib
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
+
+from ...core.model import content_hash
 
 VAULT_PREFIX = "vault:"
 _LEVEL = 6  # zlib level: level 1 is ~25 % larger on vault prose for little time saved (one blob per note)
@@ -115,11 +117,10 @@ def rebuilt_title(metadata: str) -> str | None:
     return path[0] if isinstance(path[0], str) else None
 
 
-def packed_columns(title: str | None, content: str, digest: str, metadata: str) -> tuple[str | None, str, str]:
+def packed_columns(title: str | None, metadata: str) -> tuple[str | None, str, str]:
     """(title, content, content_hash) as a packed row stores them (`is_packable` rows only): no text, the hash as a
-    marker when it is the text's, no title when its metadata (JSON) rebuilds it exactly."""
-    if digest != _sha256(content):  # (never, as rows are made: then the row keeps the hash it was given)
-        return title, "", digest
+    marker (a row's hash is of its text: `node_row` takes `Memory.content_hash` and the planner hashes each text it
+    plans, so it is not hashed a second time here), no title when its metadata (JSON) rebuilds it exactly."""
     if title is not None and title == rebuilt_title(metadata):
         return None, "", RECOMPUTED_HASH_AND_TITLE
     return title, "", RECOMPUTED_HASH
@@ -189,15 +190,15 @@ def register_vault_text_function(conn: sqlite3.Connection) -> None:
     """`mnemon_vault_text(source, body, key)`: the text a note's blob holds for a row seq (an integer) or an
     evidence key (a text), empty when absent; `mnemon_vault_hash(source, body, seq)`: the sha256 of that row text
     (`hash_of`); `mnemon_vault_title(metadata)`: `rebuilt_title` (`title_of`). Pure functions of their arguments;
-    the cache only spares decoding the same blob (and hashing the same text) once per row of the note."""
-    cache: dict[str, tuple[bytes, Blob, dict[int, str]]] = {}
+    the cache only spares decoding the same blob once per row of the note."""
+    cache: dict[str, tuple[bytes, Blob]] = {}
 
-    def decoded(source: str, body: bytes) -> tuple[bytes, Blob, dict[int, str]]:
+    def decoded(source: str, body: bytes) -> tuple[bytes, Blob]:
         hit = cache.get(source)
         if hit is None or hit[0] != body:
             if len(cache) >= _CACHE_NOTES:
                 del cache[next(iter(cache))]  # the note decoded longest ago
-            hit = cache[source] = (body, decode(body), {})
+            hit = cache[source] = (body, decode(body))
         return hit
 
     def vault_text(source: str, body: bytes | None, key: int | str) -> str:
@@ -207,23 +208,12 @@ def register_vault_text_function(conn: sqlite3.Connection) -> None:
         return (blob.rows.get(key) if isinstance(key, int) else blob.evidence.get(key)) or ""
 
     def vault_hash(source: str, body: bytes | None, seq: int) -> str:
-        # one call per row, the text never leaving Python: a vector load compares every packed row's hash
-        if body is None:
-            return _sha256("")
-        _body, blob, hashes = decoded(source, body)
-        digest = hashes.get(seq)
-        if digest is None:
-            digest = hashes[seq] = _sha256(blob.rows.get(seq) or "")
-        return digest
+        # (the text never leaves Python; vector checks do not call this: `vector_is_current`)
+        return content_hash(decoded(source, body)[1].rows.get(seq) or "" if body is not None else "")
 
     conn.create_function("mnemon_vault_text", 3, vault_text, deterministic=True)
     conn.create_function("mnemon_vault_hash", 3, vault_hash, deterministic=True)
     conn.create_function("mnemon_vault_title", 1, rebuilt_title, deterministic=True)
-
-
-def _sha256(text: str) -> str:
-    """`core.model.content_hash`, without its import per call (an ingest hashes every packed row it writes)."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class VaultTexts:
