@@ -15,7 +15,8 @@ from .test_vault_payload import PAYLOAD
 def _assert_counts_match(m: Mnemon, step: str) -> None:
     conn = m.rt.store.conn  # type: ignore[attr-defined]
     kept = {(t, s): n for t, s, n in conn.execute("SELECT type, status, n FROM edge_counts WHERE n != 0")}
-    rows = {(t, s): n for t, s, n in conn.execute("SELECT type, status, COUNT(*) FROM edge_rows GROUP BY type, status")}
+    # every edge the view reads: rows, and on SQLite a note's containment edges read from its items (contained_sqlite.py)
+    rows = {(t, s): n for t, s, n in conn.execute("SELECT type, status, COUNT(*) FROM edges GROUP BY type, status")}
     assert kept == rows, step
     status = m.status()
     assert status["edges_by_type"] == {t: n for (t, s), n in sorted(rows.items()) if s == "active"}, step

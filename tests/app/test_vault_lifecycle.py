@@ -34,12 +34,14 @@ def test_explain_edge_unknown_or_malformed_id_is_a_clean_error(example_vault_mem
 
 @settings(max_examples=60, deadline=None)
 @given(st.text(max_size=12))
-def test_edge_ids_are_positive_integers_or_rejected(raw: str) -> None:
+def test_edge_ids_are_non_zero_integers_or_rejected(raw: str) -> None:
     try:
         value = _edge_id(raw)
     except InvalidInput:
+        with pytest.raises((ValueError, AssertionError)):
+            assert int(raw.strip()) != 0 and abs(int(raw.strip())) < 2**63
         return
-    assert value >= 1 and str(value) == raw.strip().lstrip("+").lstrip("0") or value == int(raw.strip())
+    assert value != 0 and value == int(raw.strip())
 
 
 def test_promote_dry_run_changes_nothing_and_all_mode_activates_provenance_only(example_vault_mem) -> None:

@@ -43,9 +43,10 @@ def forget(rt: Runtime, node_id: str) -> dict[str, Any]:
         rt.index.follow_saved()
     with rt.store.transaction():
         gen = rt.store.vector_generation()
+        # (retired first: an edge derived from a live vault item is read from it, ports/store/contained_sqlite.py)
+        retired = rt.store.retire_edges_of(node_id, reason="forget")
         rt.store.soft_delete([node_id], now)
         rt.index.note_delete([node_id], gen)
-        retired = rt.store.retire_edges_of(node_id, reason="forget")
         rt.store.log("forget", node_id, {**rt.audit(node.content), "edges_retired": retired}, now)
     return {"id": node_id, "status": "deleted", "edges_retired": retired,
             "message": "soft-deleted; the row and its retired edges stay in the database and the oplog records it"}

@@ -86,6 +86,10 @@ def _i(desc: str, low: int | None = None, high: int | None = None) -> dict[str, 
     return spec
 
 
+# a negative edge id is a note's edge to one of its own items, read from the item (ports/store/contained_sqlite.py)
+_EDGE_ID = _i("edge id (non-zero; a negative one is a note's edge to an item of its own)", -MAX_INTEGER, MAX_INTEGER)
+
+
 def _b(desc: str) -> dict[str, Any]:
     return {"type": "boolean", "description": desc}
 
@@ -151,7 +155,7 @@ OPERATIONS: tuple[Operation, ...] = (
                                              max_items=a.get("max_items", 8),
                                              surface_limit=a.get("surface_limit", 0))),
     Operation("explain_edge", "Why an edge exists: relation, status, truth policy, evidence, source path, "
-              "confidence and its audit events.", {"id": _i("edge id", 1, MAX_INTEGER)}, ("id",), True,
+              "confidence and its audit events.", {"id": _EDGE_ID}, ("id",), True,
               lambda m, a: m.explain_edge(a["id"])),
     Operation("graph", "A bounded part of the graph to draw: around a focus node (breadth-first, strongest edges "
               "first) or, without one, the best-connected notes; `truncated` says when the limits cut it.",
@@ -168,13 +172,13 @@ OPERATIONS: tuple[Operation, ...] = (
                                    include_killed=a.get("include_killed", False), folder=a.get("folder"))),
     Operation("validate_edge", "Confirm an edge as a person: it becomes active (if the write gate allows), and "
               "rebuilds and replays keep it.",
-              {"id": _i("edge id", 1, MAX_INTEGER), "reason": _s("why (kept in its audit log)")},
+              {"id": _EDGE_ID, "reason": _s("why (kept in its audit log)")},
               ("id",), False, lambda m, a: m.validate_edge(a["id"], reason=a.get("reason", ""))),
     Operation("kill_edge", "Reject an edge as a person: a tombstone no rebuild, re-parse or replay brings back.",
-              {"id": _i("edge id", 1, MAX_INTEGER), "reason": _s("why (kept in its audit log)")},
+              {"id": _EDGE_ID, "reason": _s("why (kept in its audit log)")},
               ("id",), False, lambda m, a: m.kill_edge(a["id"], reason=a.get("reason", "")), destructive=True),
     Operation("weaken_edge", "Lower an edge's strength (×factor, not below floor); below 0.1 it drops to candidate.",
-              {"id": _i("edge id", 1, MAX_INTEGER), "reason": _s("why (kept in its audit log)"),
+              {"id": _EDGE_ID, "reason": _s("why (kept in its audit log)"),
                "factor": {"type": "number"}, "floor": {"type": "number"}},
               ("id",), False,
               lambda m, a: m.weaken_edge(a["id"], reason=a.get("reason", ""), factor=a.get("factor", 0.5),

@@ -36,6 +36,7 @@ from ...ports.store.edge_rows import NOTE_PATH
 from ...ports.store.vault_sqlite import VaultFile
 from ..runtime import Runtime
 from ..bulk_gc import paused_gc
+from .contained import Containment
 from .plan import PLAN_VERSION, NotePlan, PlannedEdge, PlannedNode, note_id, plan_batch
 
 MODES = ("rebuild", "update", "append")
@@ -256,6 +257,8 @@ class _Writer:
         self.known_edges: dict[tuple[str, str, str], tuple[Any, ...]] = {}
         self._resolved: dict[str, tuple[str, str | None]] = {}  # link key → what `resolve` gave under `_resolved_by`
         self._resolved_by: LinkIndex | None = None
+        # containment edges derived from their items, not stored (SQLite: app/vault/contained.py)
+        self.contained = Containment(self.vault.containment_kinds()) if self.vault.derives_edges else None
 
     def resolve(self, key: str) -> tuple[str, str | None]:
         assert self.index is not None, "the link index is set once every note is planned"
@@ -280,9 +283,17 @@ class _Writer:
         old_ids = {path: self.vault.derived_node_ids(path) for path, _keep in notes}
         srcs = [x for path, _keep in notes for x in (note_id(path), *old_ids[path])]
         doomed: set[int] = set()
+        contained = self.contained
+        if contained is not None:
+            contained.rows |= self.vault.row_keys_from([note_id(path) for path, _keep in notes])
         for key, origin, values in self.vault.edge_values_from(srcs):
-            self.known_edges[key] = values
             edge_id, status, meta = values[0], values[1], values[7]
+            if contained is not None and edge_id < 0 and key not in contained.rows:
+                # derived from its item: it goes with the item or its code (the new plan sets that), never reused
+                contained.before.add(key)
+                doomed.add(edge_id)
+                continue
+            self.known_edges[key] = values
             if origin != "ingest":  # not derived from vault text (a resolve writeback, an agent's link): never owned
                 if status == "killed":
                     self.preserved_killed += 1
@@ -315,6 +326,8 @@ class _Writer:
             del self.reusable[key]
             self.known_edges.pop(key, None)
         if soft:
+            if self.contained is not None:  # its derived edge goes now, not when something revives the row
+                self.vault.forget_derived_of(soft)
             self.rt.store.soft_delete(soft, self.now)
         # only an index this process already built caches vectors to mark dead; building one just to tell it costs
         # the numpy import (~0.25 s), more than the rest of a one-note re-ingest
@@ -330,15 +343,28 @@ class _Writer:
         # a file never ingested before has nothing to clear
         self.clear_notes([(plan.path, {n.id for n in plan.nodes}) for plan in plans if known(plan)])
         planned = [(f"vault:{plan.path}", n) for plan in plans for n in plan.nodes]
+        codes: dict[str, int] = {}
+        item_evidence: dict[str, dict[str, str]] | None = None
+        if self.contained is not None:
+            if self.had_vault_rows:  # a note new to the files may still have edge rows (a kept tombstone)
+                self.contained.rows |= self.vault.row_keys_from([note_id(p.path) for p in plans if not known(p)])
+            codes, item_evidence, keys = self.contained.plan(plans)
+            self.edges_added += len(keys - self.contained.before)
         stored = self.vault.stored_rows([n.id for _source, n in planned]) if self.had_vault_rows else {}
         fresh = [(_derived_row(n, source, self.now), n) for source, n in planned if n.id not in stored]
         again = [(_derived_row(n, source, self.now), n) for source, n in planned if n.id in stored]
         if fresh:
-            self.vault.insert_node_rows([row for row, _n in fresh], [n.fts for _row, n in fresh], pack=True)
+            fresh_codes = [codes.get(n.id) for _row, n in fresh] if self.contained is not None else None
+            self.vault.insert_node_rows([row for row, _n in fresh], [n.fts for _row, n in fresh], pack=True,
+                                        contained=fresh_codes)
+            if self.contained is not None and fresh_codes is not None:
+                self.contained.count(fresh_codes)
             self.new_memory_ids.extend(n.id for _row, n in fresh if n.kind == "memory")
         revived = [n for _row, n in again if n.kind == "memory" and stored[n.id][10] is not None]
         if again:
-            self.vault.refresh_node_rows([row for row, _n in again], [n.fts for _row, n in again], stored, pack=True)
+            self.vault.refresh_node_rows([row for row, _n in again], [n.fts for _row, n in again], stored, pack=True,
+                                         contained=[codes.get(n.id) for _row, n in again]
+                                         if self.contained is not None else None)
             # a revived row (deleted_at was set) lost its vector with its text: it needs one again
             self.new_memory_ids.extend(n.id for n in revived)
         self.observations_added += sum(1 for n in [*(n for _row, n in fresh), *revived]
@@ -347,7 +373,8 @@ class _Writer:
         # (and before `write_edges`: an edge row may name its evidence text by a key into the same blob)
         self.vault.write_texts({f"vault:{plan.path}": {n.id: n.content for n in plan.nodes
                                                        if n.kind == "memory" and n.content} for plan in plans},
-                               {f"vault:{plan.path}": [e.evidence for e in plan.edges] for plan in plans})
+                               {f"vault:{plan.path}": [e.evidence for e in plan.edges] if self.contained is None
+                                else self.contained.row_evidence(plan) for plan in plans}, item_evidence)
 
     def write_edges(self, planned: Sequence[tuple[str, PlannedEdge]]) -> None:
         """(note path, planned edge) pairs → resolved, deduplicated edge rows (each records its own creation).
@@ -360,10 +387,11 @@ class _Writer:
         shared: set[str] = set()
         seen: set[tuple[str, str, str]] = set()
         now = self.now
+        derived = self.contained.derived if self.contained is not None else set()
         for path, p in planned:
             dst, tier = (p.dst, None) if p.dst else self.resolve(p.link_key)
             key = (p.src, dst, p.relation)
-            if key in seen:
+            if key in seen or key in derived:
                 continue  # two spellings of one link ([[Ada]], [[Ada Quill]]) are one edge; the first line is evidence
             seen.add(key)
             if dst.split(":", 1)[0] in SHARED_KINDS:
@@ -383,6 +411,9 @@ class _Writer:
             unread = [row[:3] for row in rows if row[0] not in self.cleared_srcs]
             if unread:
                 existing.update(self.vault.edge_values_by_keys(unread))
+            if self.contained is not None:  # a derived edge no longer derived: its code went, a row replaces it
+                rows_held = self.contained.rows
+                existing = {k: v for k, v in existing.items() if v[0] > 0 or k in rows_held}
         if existing:
             reparsed: list[tuple[Any, ...]] = []
             reset: list[tuple[int, str, str, dict[str, Any], str]] = []

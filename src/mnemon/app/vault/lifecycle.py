@@ -29,8 +29,11 @@ def _edge_id(raw: Any) -> int:
         value = int(str(raw).strip())
     except (TypeError, ValueError):
         raise InvalidInput(f"edge id must be an integer, got {raw!r}", edge_id=str(raw)) from None
-    if not 1 <= value <= MAX_EDGE_ID:  # beyond SQLite's integers no edge can exist, and the driver would fail
-        raise InvalidInput(f"edge id must be from 1 to {MAX_EDGE_ID}, got {value}", edge_id=str(value))
+    # beyond SQLite's integers no edge can exist, and the driver would fail; a negative id is an edge derived from
+    # its item (ports/store/contained_sqlite.py), 0 is none
+    if not (1 <= value <= MAX_EDGE_ID or -MAX_EDGE_ID <= value <= -1):
+        raise InvalidInput(f"edge id must be a non-zero integer from -{MAX_EDGE_ID} to {MAX_EDGE_ID}, got {value}",
+                           edge_id=str(value))
     return value
 
 

@@ -15,6 +15,9 @@ from ...core.errors import NotFound
 from .commands import progress_bar, read_input
 from .main import Ctx, cli, run
 
+# `kill-edge -71`: a negative edge id (a note's edge to one of its own items) is the argument, not an unknown option
+_NEGATIVE_IDS = {"ignore_unknown_options": True}
+
 
 def _ingest(mode: str, vault: str | None, hints: str | None, max_notes: int | None, follow_symlinks: bool,
             workers: int | None, no_embed: bool) -> None:
@@ -60,7 +63,7 @@ def update(vault: str | None, hints: str | None, max_notes: int | None, follow_s
     _ingest("update", vault, hints, max_notes, follow_symlinks, workers, no_embed)
 
 
-@cli.command("explain-edge")
+@cli.command("explain-edge", context_settings=_NEGATIVE_IDS)
 @click.argument("edge_id")
 def explain_edge(edge_id: str) -> None:
     """Why an edge exists: evidence, source, relationship type and its audit timeline."""
@@ -75,7 +78,7 @@ def promote_candidates(mode: str, dry_run: bool) -> None:
     run(lambda c: c.mem.promote_candidates(mode=mode, dry_run=dry_run))
 
 
-@cli.command("weaken-edge")
+@cli.command("weaken-edge", context_settings=_NEGATIVE_IDS)
 @click.argument("edge_id")
 @click.option("--reason", default="", help="Why (kept in the edge's audit log).")
 @click.option("--factor", default=0.5, show_default=True, type=float)
@@ -85,7 +88,7 @@ def weaken_edge(edge_id: str, reason: str, factor: float, floor: float) -> None:
     run(lambda c: c.mem.weaken_edge(edge_id, reason=reason, factor=factor, floor=floor))
 
 
-@cli.command("kill-edge")
+@cli.command("kill-edge", context_settings=_NEGATIVE_IDS)
 @click.argument("edge_id")
 @click.option("--reason", default="")
 def kill_edge(edge_id: str, reason: str) -> None:
@@ -93,7 +96,7 @@ def kill_edge(edge_id: str, reason: str) -> None:
     run(lambda c: c.mem.kill_edge(edge_id, reason=reason))
 
 
-@cli.command("validate-edge")
+@cli.command("validate-edge", context_settings=_NEGATIVE_IDS)
 @click.argument("edge_id")
 @click.option("--reason", default="")
 def validate_edge(edge_id: str, reason: str) -> None:

@@ -206,13 +206,17 @@ _E_VALUES_RESTORED = (_E_VALUES.replace("e.source_path", f"{RESTORED_SOURCE_PATH
                       .replace("e.updated_at", f"{RESTORED_UPDATED_AT} AS updated_at"))
 
 
+def _edges_arm(values: str) -> str:
+    """The `edges` view's SELECT over `edge_rows` with these value columns (after id, src and dst)."""
+    return (f"SELECT e.id AS id, s.id AS src, d.id AS dst, {values}"
+            " FROM edge_rows e JOIN nodes s ON s.seq = e.src JOIN nodes d ON d.seq = e.dst")
+
+
 def _edges_view(values: str) -> str:
     """A migration step that redefines the `edges` view with these value columns (after id, src and dst)."""
     return f"""
     DROP VIEW edges;
-    CREATE VIEW edges AS
-        SELECT e.id AS id, s.id AS src, d.id AS dst, {values}
-        FROM edge_rows e JOIN nodes s ON s.seq = e.src JOIN nodes d ON d.seq = e.dst;
+    CREATE VIEW edges AS {_edges_arm(values)};
     """
 
 
@@ -235,9 +239,11 @@ EDGE_EVIDENCE_MIGRATION = ("m053_edge_evidence_packed", _edges_view(_M053_VALUES
 # ingest, 2.8 MB of timestamps on the 2,000-note vault) stores `created_at = ''` and reads the node's back
 _BORN_WITH_SOURCE = "CASE WHEN e.created_at = '' THEN s.created_at ELSE e.created_at END"
 assert _M053_VALUES.count("e.created_at") == 2 and _M053_VALUES.endswith("END AS updated_at")
-EDGE_BIRTH_MIGRATION = ("m054_edge_created_with_source", _edges_view(
-    _M053_VALUES.replace(", e.created_at,", f", {_BORN_WITH_SOURCE} AS created_at,")
-    .replace("THEN e.created_at", f"THEN {_BORN_WITH_SOURCE}")))
+_M054_VALUES = (_M053_VALUES.replace(", e.created_at,", f", {_BORN_WITH_SOURCE} AS created_at,")
+                .replace("THEN e.created_at", f"THEN {_BORN_WITH_SOURCE}"))
+EDGE_BIRTH_MIGRATION = ("m054_edge_created_with_source", _edges_view(_M054_VALUES))
+# the stored edges as the `edges` view reads them since m054 (m055 adds the derived ones: contained_sqlite.py)
+EDGES_ARM = _edges_arm(_M054_VALUES)
 
 
 def packed_evidence(rows: Sequence[tuple[Any, ...]], evidence_at: int, path_at: int) -> list[tuple[Any, ...]]:

@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
+from .contained_sqlite import CONTAINED_ROWS, NOTES_OF_ITEMS_AFTER
 from .vault_texts_sqlite import text_of, title_of
 
 CHANGES_KEPT = 50_000  # rows of graph_changes kept; a reader further behind reads everything again
@@ -62,12 +63,15 @@ GRAPH_TEXT_HASH_MIGRATION = (
 # the statements that name how far a read reached and read back what a mark names, in qmark style (PostgreSQL's
 # reader runs them with its own placeholder)
 LAST_NODE = "SELECT seq, id FROM nodes ORDER BY seq DESC LIMIT 1"
-# the view cannot use edge_rows' key for ORDER BY … LIMIT 1 (it would scan every edge): look the newest id up first
-LAST_EDGE = "SELECT id, src || ' ' || dst || ' ' || type FROM edges WHERE id = (SELECT MAX(id) FROM edge_rows)"
+# the view cannot use edge_rows' key for ORDER BY … LIMIT 1 (it would scan every edge): look the newest id up first.
+# Rows only: an edge derived from its item (contained_sqlite.py, id = -seq) is new when its item is
+_EDGE_KEY = ("SELECT e.id, s.id || ' ' || d.id || ' ' || e.type FROM edge_rows e JOIN nodes s ON s.seq = e.src"
+             " JOIN nodes d ON d.seq = e.dst WHERE e.id = ")
+LAST_EDGE = _EDGE_KEY + "(SELECT MAX(id) FROM edge_rows WHERE id > 0)"
 LAST_CHANGE = "SELECT seq, mark FROM graph_changes ORDER BY seq DESC LIMIT 1"
 CHANGES_AFTER = "SELECT seq, node FROM graph_changes WHERE seq > ? ORDER BY seq"
 VALUE_AT = {"node": "SELECT id FROM nodes WHERE seq = ?",
-            "edge": "SELECT src || ' ' || dst || ' ' || type FROM edges WHERE id = ?",
+            "edge": _EDGE_KEY.replace("e.id, ", "", 1) + "?",
             "change": "SELECT mark FROM graph_changes WHERE seq = ?"}
 
 
@@ -76,6 +80,7 @@ class SQLiteGraphReads:
 
     conn: sqlite3.Connection
     _lock: threading.RLock
+    derives_edges: bool
 
     def graph_generation(self) -> tuple[str, str]:
         """(generation, mutation): opaque tokens. `generation` is equal only while nodes and active edges are
@@ -89,7 +94,7 @@ class SQLiteGraphReads:
                 token = f"volatile:{version}:{self.conn.total_changes}"
                 return token, token
             newest = self.conn.execute("SELECT (SELECT COALESCE(MAX(seq), 0) FROM nodes),"
-                                       " (SELECT COALESCE(MAX(id), 0) FROM edge_rows)").fetchone()
+                                       " (SELECT COALESCE(MAX(id), 0) FROM edge_rows WHERE id > 0)").fetchone()
             return f"{rows['graph_generation']}:{newest[0]}:{newest[1]}", str(rows["graph_mutation"])
 
     def graph_export(self, after: list[Any] | None = None) -> Generator[Any, None, None]:
@@ -113,6 +118,11 @@ class SQLiteGraphReads:
                     yield self.graph_generation(), None, marks, inside
                     return
                 changed, after_seq, after_edge_id = start
+                if after is not None and self.derives_edges:
+                    # a derived edge is new with its item (contained_sqlite.py) but leaves an older note: that
+                    # note's out-edges are read again, in id order, as a changed node's are
+                    changed = list(dict.fromkeys([*changed, *(r[0] for r in self.conn.execute(
+                        NOTES_OF_ITEMS_AFTER, (after_seq,)))]))
                 seqs, nodes = self._node_rows(after_seq, changed)
                 yield self.graph_generation(), nodes, marks, inside
                 if after is None:  # every node was just read: name the edges' ends from them, not row by row
@@ -153,10 +163,13 @@ class SQLiteGraphReads:
         return [r[0] for r in rows], [(*r[1:6], r[6], r[7], _words(r[8]), _words(r[9]), r[10], r[11]) for r in rows]
 
     def _all_edge_rows(self, id_of: dict[int, str]) -> Iterator[list[tuple[Any, ...]]]:
-        cur = self.conn.execute("SELECT src, dst, type, sub_type, weight FROM edge_rows WHERE status = 'active'"
-                                " ORDER BY id")
-        while rows := cur.fetchmany(self._EXPORT_BATCH):
-            yield [(id_of[r[0]], id_of[r[1]], r[2], r[3], r[4]) for r in rows]
+        # derived edges first: their ids (-item seq) are below every row's
+        tables = [f"({CONTAINED_ROWS})", "edge_rows"] if self.derives_edges else ["edge_rows"]
+        for table in tables:
+            cur = self.conn.execute(f"SELECT src, dst, type, sub_type, weight FROM {table} WHERE status = 'active'"
+                                    " ORDER BY id")
+            while rows := cur.fetchmany(self._EXPORT_BATCH):
+                yield [(id_of[r[0]], id_of[r[1]], r[2], r[3], r[4]) for r in rows]
 
     def _edge_rows(self, after_edge_id: int, changed: list[str]) -> Iterator[list[tuple[Any, ...]]]:
         """Active edges in id order: the changed nodes' out-edges up to `after_edge_id` (their ids are all below
@@ -170,7 +183,9 @@ class SQLiteGraphReads:
         if old:
             old.sort(key=lambda r: r[0])
             yield [r[1:] for r in old]
-        cur = self.conn.execute("SELECT src, dst, type, sub_type, weight FROM edges WHERE status = 'active'"
+        # (ids after it are rows: a derived one's is negative)
+        cur = self.conn.execute(f"SELECT src, dst, type, sub_type, weight FROM"
+                                f" {'stored_edges' if self.derives_edges else 'edges'} WHERE status = 'active'"
                                 " AND id > ? ORDER BY id", (after_edge_id,))
         while rows := cur.fetchmany(self._EXPORT_BATCH):
             yield rows

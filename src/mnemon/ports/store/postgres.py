@@ -65,6 +65,8 @@ def _json(value: Any) -> str:
 class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
     """One PostgreSQL database (or schema). Many processes may share it; threads share one connection and a lock."""
 
+    derives_edges = False  # every edge is a row here (SQLite derives containment edges: contained_sqlite.py)
+
     def __init__(self, url: str, *, readonly: bool = False) -> None:
         try:
             import psycopg

@@ -25,6 +25,7 @@ from .graph_sqlite import SQLiteGraphReads
 from .vectors_sqlite import BUMP_VECTOR_GENERATION, SQLiteVectors
 from .text_index_sqlite import (KEYWORD_POSTING_BUDGET, RoughCounts, SQLiteTextIndex, _chunks, _where,  # noqa: F401
                                 register_keyword_functions)  # (KEYWORD_POSTING_BUDGET re-exported)
+from .contained_sqlite import CONTAINED_ROWS, derived_touching, has_contained, materialise
 from .edge_rows import EDGE_VALUE_COLS, LEGACY_EDGE_ROWS_VIEW, SEQ_OF, edge_value_rows
 from .migrate_sqlite import migrate
 from .vault_texts_sqlite import (RECOMPUTED_HASH_AND_TITLE, VAULT_TEXTS_MIGRATION, rebuilt_title,
@@ -142,6 +143,8 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
             _retry_busy(self._check_keyword_fingerprint, busy_timeout_ms)
         else:
             self._check_schema()
+        # containment edges read from their items (contained_sqlite.py); not in a store opened read-only before
+        self.derives_edges = has_contained(self.conn)
 
     # ── lifecycle ────────────────────────────────────────────────────────────
     def close(self) -> None:
@@ -487,9 +490,12 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         meta = json.dumps(edge.metadata, ensure_ascii=False) if edge.metadata else "{}"
         row = self.conn.execute("SELECT id FROM edges WHERE src = ? AND dst = ? AND type = ?",
                                 (edge.src, edge.dst, edge.type)).fetchone()
+        if row is not None and row[0] < 0 and self.derives_edges:
+            materialise(self, [row[0]])
         if row is None:
             cur = self._write(
-                f"INSERT INTO edge_rows (src, dst, {EDGE_VALUE_COLS}) VALUES ({SEQ_OF},{SEQ_OF},?,?,?,?,?,?,?,?,?,?,?,?)",
+                self._positive_ids(
+                    f"INSERT INTO edge_rows (src, dst, {EDGE_VALUE_COLS}) VALUES ({SEQ_OF},{SEQ_OF},?,?,?,?,?,?,?,?,?,?,?,?)"),
                 (edge.src, edge.dst, edge.type, edge.sub_type, edge.weight, edge.confidence, edge.status,
                  edge.evidence, edge.origin, edge.rule, edge.source_path, meta, edge.created_at or now, now))
             edge_id = int(cur.lastrowid or 0)
@@ -551,10 +557,23 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
             raise sqlite3.IntegrityError(f"CHECK constraint failed: edge status {sorted(bad)[0]!r}")
         self.conn.execute("PRAGMA ignore_check_constraints = ON")
         try:
+            first = self._positive_ids(sql)
+            if first is not sql and rows:
+                self._write(first, rows[0])
+                rows = rows[1:]
             self._write_many(sql, rows)
         finally:
             self.conn.execute("PRAGMA ignore_check_constraints = OFF")
         self._count_new_edges(counts)
+
+    def _positive_ids(self, insert: str) -> str:
+        """`insert` (of one edge row, id left to SQLite), or the same giving the row id 1 when it must: SQLite gives a
+        new row the largest id + 1, and when every row is a materialised derived edge (a negative id,
+        contained_sqlite.py) that would be another derived edge's id. Once one row is positive, all are."""
+        if not self.derives_edges or (self.conn.execute("SELECT MAX(id) FROM edge_rows").fetchone()[0] or 0) >= 0:
+            return insert
+        return insert.replace("INSERT INTO edge_rows (", "INSERT INTO edge_rows (id, ", 1).replace("VALUES (",
+                                                                                                   "VALUES (1, ", 1)
 
     def _count_new_edges(self, keys: Iterable[tuple[str, str]]) -> None:
         """Count edge rows just inserted into `edge_counts` by (type, status). Updates and deletes are counted by
@@ -591,16 +610,34 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         return [out[k] for k in sorted(out)]
 
     def get_edges(self, edge_ids: Sequence[int]) -> list[Edge]:
-        out: list[Edge] = []
-        for chunk in _chunks(list(edge_ids)):
-            marks = ",".join("?" * len(chunk))
-            out.extend(_edge(r) for r in self.conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE id IN ({marks})",
-                                                           list(chunk)))
-        return out
+        return [_edge(r) for r in self._edges_by_id(_EDGE_COLS, edge_ids)]
 
     def get_edge(self, edge_id: int) -> Edge | None:
-        row = self.conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE id = ?", (edge_id,)).fetchone()
-        return _edge(row) if row else None
+        rows = self._edges_by_id(_EDGE_COLS, [edge_id])
+        return _edge(rows[0]) if rows else None
+
+    def _edges_by_id(self, cols: str, edge_ids: Sequence[int]) -> list[tuple[Any, ...]]:
+        """`cols` (id first) of the edges with these ids, found by key: a row by its id, a derived edge (a negative
+        id, contained_sqlite.py) by its item's seq — the `edges` view would evaluate every derived edge to match
+        an id."""
+        if not self.derives_edges:
+            out: list[tuple[Any, ...]] = []
+            for chunk in _chunks(list(edge_ids)):
+                out += self.conn.execute(f"SELECT {cols} FROM edges WHERE id IN ({','.join('?' * len(chunk))})",
+                                         list(chunk)).fetchall()
+            return out
+        found: dict[int, tuple[Any, ...]] = {}
+        for chunk in _chunks(list(dict.fromkeys(edge_ids))):
+            marks = ",".join("?" * len(chunk))
+            found.update((r[0], r) for r in self.conn.execute(f"SELECT {cols} FROM stored_edges WHERE id IN ({marks})",
+                                                              list(chunk)))
+            derived = [-i for i in chunk if i < 0 and i not in found]
+            if derived:
+                dmarks = ",".join("?" * len(derived))
+                found.update((r[0], r) for r in self.conn.execute(
+                    f"SELECT {cols} FROM derived_edges WHERE dst IN (SELECT id FROM nodes WHERE seq IN ({dmarks}))",
+                    derived))
+        return [found[i] for i in edge_ids if i in found]
 
     def find_edge(self, src: str, dst: str, type_: str) -> Edge | None:
         row = self.conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE src = ? AND dst = ? AND type = ?",
@@ -657,7 +694,10 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
             id_of = dict(self.conn.execute("SELECT seq, id FROM nodes").fetchall())
             # by dst: the (dst, status) index covers it; by src: reading the table in order (2 s at 5 M rows) beats the
             # (src, dst, type) index, which needs a table lookup per row for the status (8 s)
-            for col, source in (("src", "edge_rows NOT INDEXED"), ("dst", "edge_rows")):
+            sources = [("src", "edge_rows NOT INDEXED"), ("dst", "edge_rows")]
+            if self.derives_edges:
+                sources += [("src", f"({CONTAINED_ROWS})"), ("dst", f"({CONTAINED_ROWS})")]
+            for col, source in sources:
                 for seq, n in self.conn.execute(f"SELECT {col}, COUNT(*) FROM {source} WHERE status = 'active'"
                                                 f" GROUP BY {col}"):
                     node = id_of.get(seq)
@@ -670,15 +710,19 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
             if not id_of:
                 continue
             marks = ",".join("?" * len(id_of))
+            tables = ["edge_rows", f"({CONTAINED_ROWS})"] if self.derives_edges else ["edge_rows"]
             for col in ("src", "dst"):
-                for seq, n in self.conn.execute(f"SELECT {col}, COUNT(*) FROM edge_rows WHERE {col} IN ({marks})"
-                                                f" AND status = 'active' GROUP BY {col}", list(id_of)):
-                    counts[id_of[seq]] += n
+                for table in tables:
+                    for seq, n in self.conn.execute(f"SELECT {col}, COUNT(*) FROM {table} WHERE {col} IN ({marks})"
+                                                    f" AND status = 'active' GROUP BY {col}", list(id_of)):
+                        counts[id_of[seq]] += n
         return counts
 
     def set_edge_status(self, edge_id: int, status: str, *, actor: str, reason: str,
                         confidence: float | None = None) -> None:
         now = iso(utcnow())
+        if edge_id < 0 and self.derives_edges:  # a decision on a derived edge: it becomes a row first
+            materialise(self, [edge_id])
         if confidence is None:
             self._write("UPDATE edge_rows SET status = ?, updated_at = ? WHERE id = ?", (status, now, edge_id))
         else:
@@ -691,6 +735,8 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
                     (edge_id, status, actor, json.dumps(detail), now))
 
     def retire_edges_of(self, node_id: str, *, reason: str) -> int:
+        if self.derives_edges:
+            materialise(self, derived_touching(self.conn, node_id, ("active", "candidate")))
         ids = [r[0] for r in self.conn.execute(
             f"SELECT id FROM edge_rows WHERE (src = {SEQ_OF} OR dst = {SEQ_OF}) AND status IN ('active', 'candidate')",
             (node_id, node_id))]
@@ -704,7 +750,8 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
 
     def edge_events(self, edge_id: int) -> list[dict[str, Any]]:
         """The edge's history: its creation (from the row) followed by every recorded change."""
-        row = self.conn.execute("SELECT origin, rule, created_at, status FROM edges WHERE id = ?", (edge_id,)).fetchone()
+        found = self._edges_by_id("id, origin, rule, created_at, status", [edge_id])
+        row = found[0][1:] if found else None
         stored = [{"id": r[0], "event": r[1], "actor": r[2], "detail": json.loads(r[3]), "created_at": r[4]}
                   for r in self.conn.execute("SELECT id, event, actor, detail, created_at FROM edge_events"
                                              " WHERE edge_id = ? ORDER BY id", (edge_id,))]

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core.keywords import embedding_text, skipped_lines
 from ...core.model import Edge, Memory
+from .contained_sqlite import ContainedKinds, forget_derived, materialise
 from .edge_rows import SEQ_OF, packed_evidence, packed_insert_rows
 from .sources import OWNED_SOURCE
 from .vectors_sqlite import BUMP_VECTOR_GENERATION
@@ -32,6 +33,8 @@ _NODE_INSERT = (
     " created_at, updated_at, last_accessed_at, access_count, effective_importance, deleted_at, metadata, inserted_at,"
     " proactive) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,NULL,0,?,NULL,?,?,?)"
 )
+# ...with the code of each row's derived containment edge (contained_sqlite.py)
+_NODE_INSERT_CONTAINED = _NODE_INSERT.replace(" proactive)", " proactive, contained)").replace("?,?,?)", "?,?,?,?)")
 # The per-row trigger keeping `meta.active_memories` (schema m001): a bulk load may suspend it and add its effect in
 # one statement, but only while it reads exactly like this — any other definition stays in place.
 _COUNT_TRIGGER = "nodes_count_ins"
@@ -141,14 +144,32 @@ class SQLiteVault:
                    for r in out]
         return out
 
-    def write_texts(self, texts: dict[str, dict[str, str]], evidence: dict[str, list[str]] | None = None) -> None:
+    @property
+    def derives_edges(self) -> bool:
+        """Whether a note's containment edges may be derived from its items (contained_sqlite.py), not stored."""
+        return self.packs_texts and bool(getattr(self.store, "derives_edges", False))
+
+    def containment_kinds(self) -> ContainedKinds:
+        """The codes of derived containment edges, for one write transaction (`derives_edges` only)."""
+        return ContainedKinds(self.store)
+
+    def row_keys_from(self, srcs: Sequence[str]) -> set[tuple[str, str, str]]:
+        """(src, dst, type) of the edge rows leaving these nodes — derived edges left out (`derives_edges` only)."""
+        out: set[tuple[str, str, str]] = set()
+        for chunk in _chunks(list(dict.fromkeys(srcs))):
+            out.update(self.conn.execute(f"SELECT src, dst, type FROM stored_edges WHERE src IN"
+                                         f" ({','.join('?' * len(chunk))})", list(chunk)).fetchall())
+        return out
+
+    def write_texts(self, texts: dict[str, dict[str, str]], evidence: dict[str, list[str]] | None = None,
+                    item_evidence: dict[str, dict[str, str]] | None = None) -> None:
         """Note source → {memory id: text} of the packed rows just written for it (every packed row of the note
-        that this parse planned), and → the evidence texts of the edges the parse planned (their rows name them by
-        key, `insert_edge_rows`); the texts of the note's other rows that still exist are kept. Call it once the
-        rows are written and unindexed (unindexing a row reads its old text from the blob this replaces), before
-        the parse's edges are written."""
+        that this parse planned), → the evidence texts of the edge rows the parse planned (their rows name them by
+        key, `insert_edge_rows`), and → {item id: evidence} of the note's derived containment edges; the texts of
+        the note's other rows that still exist are kept. Call it once the rows are written and unindexed
+        (unindexing a row reads its old text from the blob this replaces), before the parse's edges are written."""
         if self.packs_texts:
-            VaultTexts(self.store).write(texts, evidence, self._inserted_rows())
+            VaultTexts(self.store).write(texts, evidence, self._inserted_rows(), item_evidence)
 
     @property
     def conn(self) -> Any:
@@ -296,15 +317,21 @@ class SQLiteVault:
         self.insert_node_rows([node_row(n) for n in nodes], fts_bodies)
 
     def insert_node_rows(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str | None] | None = None, *,
-                         pack: bool = False) -> None:
+                         pack: bool = False, contained: Sequence[int | None] | None = None) -> None:
         """`node_row` tuples of new ids; memories also enter the keyword index. `fts_bodies`, aligned with `rows`,
         may carry bodies tokenised ahead by the ingest workers: each must be `core.keywords.keyword_text` of its row
         (None, or no list, computes them here). Two `executemany` calls. `pack`: the caller hands the vault
-        memories' texts to `write_texts` afterwards, so their rows may leave them out."""
+        memories' texts to `write_texts` afterwards, so their rows may leave them out. `contained`, aligned with
+        `rows` (only where `derives_edges`): the code of each row's derived containment edge, or None; the caller
+        counts them (`ContainedKinds.count`)."""
         if not rows:
             return
         before = self.max_seq()
-        self._write_many(_NODE_INSERT, self._packed(rows, new=True) if pack else list(rows))
+        stored = self._packed(rows, new=True) if pack else list(rows)
+        if contained is not None and self.derives_edges:
+            self._write_many(_NODE_INSERT_CONTAINED, [(*r, code) for r, code in zip(stored, contained)])
+        else:
+            self._write_many(_NODE_INSERT, stored)
         after = int(self.conn.execute("SELECT MAX(seq) FROM nodes").fetchone()[0])
         # nodes.seq is an INTEGER PRIMARY KEY: inside our write transaction SQLite gives each new row max + 1, in
         # insertion order, so the seqs are known without a lookup per row (checked; else looked up)
@@ -319,11 +346,14 @@ class SQLiteVault:
         self.refresh_node_rows([node_row(n) for n in nodes], fts_bodies)
 
     def refresh_node_rows(self, rows: Sequence[tuple[Any, ...]], fts_bodies: Sequence[str | None] | None = None,
-                          stored: dict[str, tuple[Any, ...]] | None = None, *, pack: bool = False) -> None:
+                          stored: dict[str, tuple[Any, ...]] | None = None, *, pack: bool = False,
+                          contained: Sequence[int | None] | None = None) -> None:
         """`refresh_nodes` for `node_row` tuples (their created/inserted times are not applied); `stored` is what
-        `stored_rows` says of them, when the caller read it already; `pack` as for `insert_node_rows`."""
+        `stored_rows` says of them, when the caller read it already; `pack` and `contained` as for
+        `insert_node_rows` (the triggers count a code that changes)."""
         if not rows:
             return
+        codes = list(contained) if contained is not None and self.derives_edges else None
         # A changed note re-plans every row, but most come back as they were (an edit moves a few lines): a row
         # equal to its stored self is left alone, and only a row whose keyword text changed is re-indexed — taking
         # a row out of the contentless index means tokenising its old text again.
@@ -340,7 +370,8 @@ class SQLiteVault:
                 continue  # no such row: refresh ignores it
             live = was[10] is None
             title, digest = texts[i][2], texts[i][4]
-            if live and was[:10] == (r[1], title, r[3], digest, r[5], r[6], r[7], r[9], r[13], r[15]):
+            if live and was[:10] == (r[1], title, r[3], digest, r[5], r[6], r[7], r[9], r[13], r[15]) and (
+                    codes is None or was[11] == codes[i]):
                 continue
             changed.append(i)
             if not (live and was[0] == r[1] and was[1:4] == (title, r[3], digest) and was[6:8] == (r[7], r[9])
@@ -357,21 +388,28 @@ class SQLiteVault:
                             f" ({','.join('?' * len(chunk))}))", list(chunk))
             self._write(BUMP_VECTOR_GENERATION)
         self._unindex_rows([rows[i][0] for i in reindex])
-        self._write_many("UPDATE nodes SET kind=?, title=?, content=?, content_hash=?, category=?, importance=?, tags=?,"
-                         " source=?, updated_at=?, metadata=?, proactive=?, deleted_at=NULL WHERE id=?",
-                         [(r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[9], r[11], r[13], r[15], r[0])
-                          for r in (rows[i] for i in changed)])
+        update = ("UPDATE nodes SET kind=?, title=?, content=?, content_hash=?, category=?, importance=?, tags=?,"
+                  " source=?, updated_at=?, metadata=?, proactive=?, deleted_at=NULL WHERE id=?")
+        values: list[tuple[Any, ...]] = [(rows[i][1], rows[i][2], rows[i][3], rows[i][4], rows[i][5], rows[i][6],
+                                          rows[i][7], rows[i][9], rows[i][11], rows[i][13], rows[i][15], rows[i][0])
+                                         for i in changed]
+        if codes is not None:
+            update = update.replace(", deleted_at=NULL", ", deleted_at=NULL, contained=?")
+            values = [(*v[:-1], codes[i], v[-1]) for i, v in zip(changed, values)]
+        self._write_many(update, values)
         self._index_rows([texts[i] for i in reindex], [fts_bodies[i] for i in reindex] if fts_bodies is not None
                          else None, None)
 
     def stored_rows(self, ids: Sequence[str]) -> dict[str, tuple[Any, ...]]:
         """id → (kind, title, content, content_hash, category, importance, tags, source, metadata, proactive,
-        deleted_at): the columns `refresh_node_rows` writes, as stored — but a packed row's title and hash as they
-        read (`vault_texts_sqlite.packed_columns`)."""
+        deleted_at, containment code): the columns `refresh_node_rows` writes, as stored — but a packed row's title
+        and hash as they read (`vault_texts_sqlite.packed_columns`); the code None where edges are not derived."""
         out: dict[str, tuple[Any, ...]] = {}
+        code = "contained" if self.derives_edges else "NULL"
         for chunk in _chunks(list(dict.fromkeys(ids))):
             for r in self.conn.execute(f"SELECT id, kind, {self._title('nodes')}, content, {self._hash('nodes')},"
-                                       " category, importance, tags, source, metadata, proactive, deleted_at FROM nodes"
+                                       f" category, importance, tags, source, metadata, proactive, deleted_at, {code}"
+                                       " FROM nodes"
                                        f" WHERE id IN ({','.join('?' * len(chunk))})",
                                        list(chunk)):
                 out[r[0]] = tuple(r[1:])
@@ -513,7 +551,8 @@ class SQLiteVault:
         return [out[k] for k in sorted(out)]
 
     def delete_edges(self, ids: Sequence[int]) -> int:
-        n = 0
+        """Delete these edges: rows, and derived edges (their items' codes go)."""
+        n = forget_derived(self.store, [-i for i in ids if i < 0]) if self.derives_edges else 0
         for chunk in _chunks(list(ids)):
             n += self._write(f"DELETE FROM edge_rows WHERE id IN ({','.join('?' * len(chunk))})", list(chunk)).rowcount
         return n
@@ -599,11 +638,22 @@ class SQLiteVault:
             moved.append(int(edge_id))
         return moved
 
+    def forget_derived_of(self, node_ids: Sequence[str]) -> None:
+        """Remove the derived containment edges of these items (`derives_edges` only)."""
+        for chunk in _chunks(list(node_ids)):
+            self._write(f"UPDATE nodes SET contained = NULL WHERE id IN ({','.join('?' * len(chunk))})"
+                        " AND contained IS NOT NULL", list(chunk))
+
     def update_edge_strength(self, edge_id: int, weight: float, status: str, when: str) -> None:
+        if self.derives_edges:
+            materialise(self.store, [edge_id])
         self._write("UPDATE edge_rows SET weight = ?, status = ?, updated_at = ? WHERE id = ?",
                     (weight, status, when, edge_id))
 
     def edge_status_counts(self) -> dict[str, int]:
+        if self.derives_edges:  # (derived edges are no rows; `edge_counts` counts both)
+            return {r[0]: r[1] for r in self.conn.execute("SELECT status, SUM(n) FROM edge_counts GROUP BY status"
+                                                          " HAVING SUM(n) > 0")}
         return {r[0]: r[1] for r in self.conn.execute("SELECT status, COUNT(*) FROM edge_rows GROUP BY status")}
 
     def derived_memories(self, *, observations_only: bool = False, payload_only: bool = False) -> list[Memory]:
@@ -708,7 +758,8 @@ class SQLiteVault:
         return {
             "notes": int(q("SELECT COUNT(*) FROM nodes WHERE kind = 'note' AND deleted_at IS NULL").fetchone()[0]),
             "nodes": int(q("SELECT COUNT(*) FROM nodes WHERE deleted_at IS NULL").fetchone()[0]),
-            "edges": int(q("SELECT COUNT(*) FROM edge_rows").fetchone()[0]),
+            "edges": int(q("SELECT COALESCE(SUM(n), 0) FROM edge_counts" if self.derives_edges
+                           else "SELECT COUNT(*) FROM edge_rows").fetchone()[0]),
             # kept per file at ingest: counting the `vault:<path>:observation:…` ids took a scan of every vault id
             "observations": int(q("SELECT COALESCE(SUM(observations), 0) FROM vault_files").fetchone()[0]),
         }

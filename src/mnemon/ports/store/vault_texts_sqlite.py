@@ -158,39 +158,55 @@ def title_of(alias: str) -> str:
 
 
 class Blob(NamedTuple):
-    """A note's blob decoded: node seq → text of its packed rows, evidence key → evidence text."""
+    """A note's blob decoded: node seq → text of its packed rows, evidence key → evidence text, and item seq → the
+    evidence of the item's derived containment edge (contained_sqlite.py)."""
 
     rows: dict[int, str]
     evidence: dict[str, str]
+    item_evidence: dict[int, str]
 
 
-def encode(rows: Mapping[int, str], evidence: Mapping[str, str]) -> bytes:
-    """zlib of `{"m": [[seq step, text], …], "~key": evidence, …}`: rows by seq in order, each seq written as its
-    step from the one before (a note's rows are mostly consecutive: keys cost a byte or two, where row ids cost ~9
-    bytes of random digest each — the difference between one and two blobs per 4 KiB page)."""
+def _steps(by_seq: Mapping[int, str]) -> list[list[Any]]:
     steps: list[list[Any]] = []
     last = 0
-    for seq in sorted(rows):
-        steps.append([seq - last, rows[seq]])
+    for seq in sorted(by_seq):
+        steps.append([seq - last, by_seq[seq]])
         last = seq
-    return zlib.compress(_COMPACT({"m": steps, **evidence}).encode("utf-8"), _LEVEL)
+    return steps
+
+
+def _by_seq(steps: Iterable[list[Any]]) -> dict[int, str]:
+    out: dict[int, str] = {}
+    seq = 0
+    for step, text in steps:
+        seq += step
+        out[seq] = text
+    return out
+
+
+def encode(rows: Mapping[int, str], evidence: Mapping[str, str], item_evidence: Mapping[int, str] | None = None) -> bytes:
+    """zlib of `{"m": [[seq step, text], …], "e": [[seq step, evidence], …], "~key": evidence, …}`: rows by seq in
+    order, each seq written as its step from the one before (a note's rows are mostly consecutive: keys cost a byte
+    or two, where row ids cost ~9 bytes of random digest each — the difference between one and two blobs per 4 KiB
+    page); "e" only when there is one."""
+    obj: dict[str, Any] = {"m": _steps(rows)}
+    if item_evidence:
+        obj["e"] = _steps(item_evidence)
+    return zlib.compress(_COMPACT({**obj, **evidence}).encode("utf-8"), _LEVEL)
 
 
 def decode(body: bytes) -> Blob:
     obj = json.loads(zlib.decompress(body).decode("utf-8"))
-    rows: dict[int, str] = {}
-    seq = 0
-    for step, text in obj.pop("m", ()):
-        seq += step
-        rows[seq] = text
-    return Blob(rows, obj)
+    rows = _by_seq(obj.pop("m", ()))
+    return Blob(rows, obj, _by_seq(obj.pop("e", ())))
 
 
 def register_vault_text_function(conn: sqlite3.Connection) -> None:
     """`mnemon_vault_text(source, body, key)`: the text a note's blob holds for a row seq (an integer) or an
     evidence key (a text), empty when absent; `mnemon_vault_hash(source, body, seq)`: the sha256 of that row text
-    (`hash_of`); `mnemon_vault_title(metadata)`: `rebuilt_title` (`title_of`). Pure functions of their arguments;
-    the cache only spares decoding the same blob once per row of the note."""
+    (`hash_of`); `mnemon_vault_title(metadata)`: `rebuilt_title` (`title_of`); `mnemon_vault_evidence(source, body,
+    seq)`: the evidence of an item's derived containment edge (contained_sqlite.py). Pure functions of their
+    arguments; the cache only spares decoding the same blob once per row of the note."""
     cache: dict[str, tuple[bytes, Blob]] = {}
 
     def decoded(source: str, body: bytes) -> tuple[bytes, Blob]:
@@ -207,6 +223,9 @@ def register_vault_text_function(conn: sqlite3.Connection) -> None:
         blob = decoded(source, body)[1]
         return (blob.rows.get(key) if isinstance(key, int) else blob.evidence.get(key)) or ""
 
+    def vault_evidence(source: str, body: bytes | None, seq: int) -> str:
+        return (decoded(source, body)[1].item_evidence.get(seq) or "") if body is not None else ""
+
     def vault_hash(source: str, body: bytes | None, seq: int) -> str:
         # (the text never leaves Python; vector checks do not call this: `vector_is_current`)
         return content_hash(decoded(source, body)[1].rows.get(seq) or "" if body is not None else "")
@@ -214,6 +233,7 @@ def register_vault_text_function(conn: sqlite3.Connection) -> None:
     conn.create_function("mnemon_vault_text", 3, vault_text, deterministic=True)
     conn.create_function("mnemon_vault_hash", 3, vault_hash, deterministic=True)
     conn.create_function("mnemon_vault_title", 1, rebuilt_title, deterministic=True)
+    conn.create_function("mnemon_vault_evidence", 3, vault_evidence, deterministic=True)
 
 
 class VaultTexts:
@@ -223,11 +243,13 @@ class VaultTexts:
         self.store = store
 
     def write(self, texts: Mapping[str, Mapping[str, str]], evidence: Mapping[str, Iterable[str]] | None = None,
-              inserted: Mapping[str, tuple[int, Any]] | None = None) -> None:
-        """Replace each note source's blob with `texts[source]` (row id → text of its packed rows just written) and
-        `evidence[source]` (the evidence texts of the edges its parse planned), keeping the texts of the source's
-        other packed rows that still exist and the evidence its rows' edges still name. An empty result deletes
-        the blob. The rows must exist (their seqs key the blob). `inserted`: node id → (seq, …) of rows this
+              inserted: Mapping[str, tuple[int, Any]] | None = None,
+              item_evidence: Mapping[str, Mapping[str, str]] | None = None) -> None:
+        """Replace each note source's blob with `texts[source]` (row id → text of its packed rows just written),
+        `evidence[source]` (the evidence texts of the edge rows its parse planned) and `item_evidence[source]` (item
+        id → the evidence of its derived containment edge: every one the note has now), keeping the texts of the
+        source's other packed rows that still exist and the evidence its rows' edges still name. An empty result
+        deletes the blob. The rows must exist (their seqs key the blob). `inserted`: node id → (seq, …) of rows this
         transaction inserted and nothing deleted since; a new note whose rows are all there is not looked up again."""
         conn = self.store.conn
         upserts: list[tuple[str, bytes]] = []
@@ -252,8 +274,10 @@ class VaultTexts:
                 packed.update((seq, old.rows[seq]) for seq, _id, was in rows
                               if was and seq not in packed and seq in old.rows)
                 notes.update((k, old.evidence[k]) for k in named if k not in notes and k in old.evidence)
-            if packed or notes:
-                upserts.append((source, encode(packed, notes)))
+            items = (item_evidence or {}).get(source) or {}
+            by_seq = self._item_seqs(items, rows, inserted) if items else {}
+            if packed or notes or by_seq:
+                upserts.append((source, encode(packed, notes, by_seq)))
             elif body is not None:
                 gone.append((source,))
         if upserts:
@@ -261,6 +285,20 @@ class VaultTexts:
                                    " ON CONFLICT(source) DO UPDATE SET body = excluded.body", upserts)
         if gone:
             self.store._write_many("DELETE FROM vault_texts WHERE source = ?", gone)
+
+    def _item_seqs(self, items: Mapping[str, str], rows: list[tuple[int, str, bool]],
+                   inserted: Mapping[str, tuple[int, Any]] | None) -> dict[int, str]:
+        """`items` (node id → evidence) keyed by the nodes' seqs: from the note's rows, the rows just inserted, or
+        looked up (a heading's id is not in the note's id range)."""
+        seq_of = {node_id: seq for seq, node_id, _packed in rows}
+        if inserted:
+            seq_of.update((i, inserted[i][0]) for i in items if i not in seq_of and i in inserted)
+        missing = [i for i in items if i not in seq_of]
+        for at in range(0, len(missing), 500):
+            chunk = missing[at:at + 500]
+            seq_of.update(self.store.conn.execute(
+                f"SELECT id, seq FROM nodes WHERE id IN ({','.join('?' * len(chunk))})", chunk).fetchall())
+        return {seq_of[i]: text for i, text in items.items() if i in seq_of}
 
     def _rows_of(self, source: str, with_evidence: bool) -> tuple[list[tuple[int, str, bool]], set[str]]:
         """(seq, id, packed?) of every row of a note source, live or soft-deleted, and — `with_evidence` — the

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...core.model import Edge
+from .contained_sqlite import CONTAINED_FACTS
 
 if TYPE_CHECKING:  # the store imports this module lazily; a runtime import back would be a cycle
     from .sqlite import SQLiteStore
@@ -301,8 +302,12 @@ class SQLiteWorld:
                 return []
             where += f" AND type IN ({','.join('?' * len(relations))})"
             args = list(relations)
+        tables = ["edge_rows"]
+        if getattr(self.store, "derives_edges", False):
+            tables.insert(0, f"({CONTAINED_FACTS})")  # derived edges (contained_sqlite.py): ids below every row's
         return [(r[0], r[1], r[2], json.loads(r[3]) if r[3] and r[3] != "{}" else {})
-                for r in self.conn.execute(f"SELECT id, type, origin, metadata FROM edge_rows WHERE {where}"
+                for table in tables
+                for r in self.conn.execute(f"SELECT id, type, origin, metadata FROM {table} WHERE {where}"
                                            " ORDER BY id", args)]
 
     def active_edge_relations(self) -> dict[str, int]:

@@ -1,0 +1,203 @@
+"""Containment edges derived from their item rows, not stored (SQLite vault).
+
+Half the edges of an ingested vault join a note to a row parsed out of it: `has_section` to each section,
+`has_heading` to each heading, `has_blocked` / `has_risk` / `has_done` / … to each scored bullet and task (53k of the
+benchmark vault's 103k edges). Stored as `edge_rows` they were ≈ 8 MB with their index entries and ≈ 1 CPU s of the
+writer, for values the item row already implies. So an item row whose containment edge the ingest could derive
+carries a small code in `nodes.contained` instead, naming a row of `contained_kinds` (type, weight, confidence,
+status, rule and the shape of its metadata: a vault holds a few dozen such combinations), and the `edges` view reads
+the edge back from the item (`CONTAINED_ARM`):
+
+The view `edges` reads both, `stored_edges` the rows alone and `derived_edges` the derived ones alone (a lookup by
+edge id reads the one it needs: the derived arm cannot find an id through an index).
+
+* id: the negated seq of the item (`-seq`: unique, stable while the item exists, never handed out by SQLite to a
+  row, whose ids count up from the largest one);
+* ends: the note node of the item's source (`note:<path>` for `vault:<path>`) and the item;
+* evidence: the line it was parsed from, kept in the note's blob under the item's seq (vault_texts_sqlite.py);
+* metadata: `{"line": …}` (and `"level"` for a heading) as the item's own metadata says;
+* created and updated: the item's.
+
+The writer derives an edge only when every planned value is exactly what this reads back (`app.vault.contained`),
+so a derived edge reads as the row it replaces would have; anything else stays a row. A store written before keeps
+its rows (its items carry no code). The rule holding it together: **an item has a code exactly when its derived
+edge exists.** Every change of such an edge other than a re-parse — kill, validate, weaken, promote, retire,
+upsert — first *materialises* it (`materialise`): the row it reads as is written under its id and the code goes,
+so from then on it is an ordinary row that survives rebuilds like any other. A derived edge is removed by removing
+the code (`forget_derived`), or goes with its item.
+
+The triggers below keep `edge_counts` (so `status` still counts no rows) and the recall graph's change log
+(`graph_sqlite.py`) as they are for rows: a code appearing, changing or going — or its item deleted or revived —
+counts and logs the change to the note's out-edges. Codes set on insert are counted by the writer
+(`SQLiteVault.insert_node_rows`), as row inserts are.
+"""
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+
+_BUMP = "UPDATE meta SET value = random() WHERE key IN ('graph_generation', 'graph_mutation');"
+_MARK = "(SELECT value FROM meta WHERE key = 'graph_mutation')"
+_COUNTED_OLD = "(CASE WHEN OLD.deleted_at IS NULL THEN OLD.contained END)"
+_COUNTED_NEW = "(CASE WHEN NEW.deleted_at IS NULL THEN NEW.contained END)"
+_KIND_OF = "(SELECT type, status FROM contained_kinds WHERE code = {code})"
+
+# the metadata of a derived edge, from its item's (a heading's carries its level)
+LEVEL_LINE, LINE = "level,line", "line"
+_METADATA = (f"CASE k.shape WHEN '{LEVEL_LINE}' THEN '{{\"level\":' || json_extract(i.metadata, '$.level')"
+             " || ',\"line\":' || json_extract(i.metadata, '$.line') || '}'"
+             " ELSE '{\"line\":' || json_extract(i.metadata, '$.line') || '}' END")
+_EVIDENCE = "mnemon_vault_evidence(i.source, (SELECT t.body FROM vault_texts t WHERE t.source = i.source), i.seq)"
+# the item's note: joined both ways, so the planner can start from either end (by id, or by the source index)
+_FROM = ("FROM nodes i JOIN contained_kinds k ON k.code = i.contained"
+         " JOIN nodes n ON n.id = 'note:' || substr(i.source, 7) AND i.source = 'vault:' || substr(n.id, 6)"
+         " WHERE i.contained IS NOT NULL AND i.deleted_at IS NULL")
+_UPDATED = "CASE WHEN i.updated_at = '' THEN i.created_at ELSE i.updated_at END"
+CONTAINED_ARM = (f"SELECT -i.seq AS id, n.id AS src, i.id AS dst, k.type AS type, '' AS sub_type, k.weight AS weight,"
+                 f" k.confidence AS confidence, k.status AS status, {_EVIDENCE} AS evidence, 'ingest' AS origin,"
+                 f" k.rule AS rule, substr(i.source, 7) AS source_path, {_METADATA} AS metadata,"
+                 f" i.created_at AS created_at, {_UPDATED} AS updated_at {_FROM}")
+# the same edges keyed by seq, as `edge_rows` holds them (the recall graph's export, degree counts)
+CONTAINED_ROWS = (f"SELECT -i.seq AS id, n.seq AS src, i.seq AS dst, k.type AS type, '' AS sub_type, k.weight AS weight,"
+                  f" k.status AS status, i.metadata AS item_metadata {_FROM}")
+
+# (id, type, origin, metadata, status) of the derived edges: what the world model's contract reads of active edges
+CONTAINED_FACTS = f"SELECT -i.seq AS id, k.type AS type, 'ingest' AS origin, {_METADATA} AS metadata, k.status AS status {_FROM}"
+# the notes whose derived out-edges include one of an item added after a node seq (the recall graph's catch-up)
+NOTES_OF_ITEMS_AFTER = f"SELECT DISTINCT n.id {_FROM} AND i.seq > ?"
+
+def contained_edges_migration(stored_arm: str) -> tuple[str, str]:
+    """m055: the code column, its kinds, the triggers, and `edges` over `stored_arm` (the rows as m054 reads them:
+    edge_rows.EDGES_ARM) and the derived edges."""
+    return ("m055_contained_edges", f"""
+    ALTER TABLE nodes ADD COLUMN contained INTEGER;
+    CREATE TABLE contained_kinds (
+        code INTEGER PRIMARY KEY,
+        type TEXT NOT NULL,
+        weight REAL NOT NULL,
+        confidence REAL NOT NULL,
+        status TEXT NOT NULL,
+        rule TEXT NOT NULL,
+        shape TEXT NOT NULL,
+        UNIQUE (type, weight, confidence, status, rule, shape)
+    );
+    CREATE TRIGGER nodes_contained_del AFTER DELETE ON nodes WHEN {_COUNTED_OLD} IS NOT NULL
+        BEGIN UPDATE edge_counts SET n = n - 1 WHERE (type, status) = {_KIND_OF.format(code="OLD.contained")}; END;
+    CREATE TRIGGER nodes_contained_upd AFTER UPDATE OF contained, deleted_at ON nodes
+        WHEN {_COUNTED_OLD} IS NOT {_COUNTED_NEW}
+        BEGIN
+            UPDATE edge_counts SET n = n - 1
+                WHERE {_COUNTED_OLD} IS NOT NULL AND (type, status) = {_KIND_OF.format(code="OLD.contained")};
+            INSERT INTO edge_counts(type, status, n) SELECT type, status, 1 FROM contained_kinds
+                WHERE code = {_COUNTED_NEW} ON CONFLICT(type, status) DO UPDATE SET n = n + 1;
+            {_BUMP}
+            INSERT INTO graph_changes(node, mark) VALUES ('note:' || substr(OLD.source, 7), {_MARK});
+        END;
+    CREATE VIEW stored_edges AS {stored_arm};
+    CREATE VIEW derived_edges AS {CONTAINED_ARM};
+    DROP VIEW edges;
+    CREATE VIEW edges AS SELECT * FROM stored_edges UNION ALL SELECT * FROM derived_edges;
+    """)
+
+
+def has_contained(conn: sqlite3.Connection) -> bool:
+    """Whether the store derives containment edges (m055 applied; a store opened read-only before has none)."""
+    return any(r[1] == "contained" for r in conn.execute("PRAGMA table_info(nodes)"))
+
+
+class ContainedKinds:
+    """`contained_kinds` of one store: code of (type, weight, confidence, status, rule, shape), added when new."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self._codes: dict[tuple[Any, ...], int] = {}
+        self._kinds: dict[int, tuple[str, str]] = {}
+
+    def _load(self) -> None:
+        for code, *kind in self.store.conn.execute(
+                "SELECT code, type, weight, confidence, status, rule, shape FROM contained_kinds"):
+            self._codes[tuple(kind)] = code
+            self._kinds[code] = (kind[0], kind[3])
+
+    def code(self, type_: str, weight: float, confidence: float, status: str, rule: str, shape: str) -> int:
+        key = (type_, weight, confidence, status, rule, shape)
+        got = self._codes.get(key)
+        if got is None:
+            self._load()  # (another connection may have added it; a rolled-back one is looked up again)
+            got = self._codes.get(key)
+        if got is None:
+            cur = self.store._write("INSERT INTO contained_kinds (type, weight, confidence, status, rule, shape)"
+                                    " VALUES (?,?,?,?,?,?)", key)
+            got = self._codes[key] = int(cur.lastrowid or 0)
+            self._kinds[got] = (type_, status)
+        return got
+
+    def count(self, codes: Iterable[int | None]) -> None:
+        """Count the derived edges of rows just inserted with these codes into `edge_counts`."""
+        known = self._kinds
+        keys = []
+        for code in codes:
+            if code is None:
+                continue
+            if code not in known:
+                self._load()
+            keys.append(known[code])
+        self.store._count_new_edges(keys)
+
+    def forget(self) -> None:
+        """Drop what this connection cached (a transaction that added codes rolled back)."""
+        self._codes.clear()
+        self._kinds.clear()
+
+
+def derived_seqs(conn: sqlite3.Connection, edge_ids: Iterable[int]) -> list[int]:
+    """The item seqs of those `edge_ids` that are derived edges now (negative ids whose item carries a code)."""
+    seqs = sorted({-i for i in edge_ids if i < 0})
+    out: list[int] = []
+    for at in range(0, len(seqs), 500):
+        chunk = seqs[at:at + 500]
+        out += [r[0] for r in conn.execute(
+            f"SELECT seq FROM nodes WHERE seq IN ({','.join('?' * len(chunk))}) AND contained IS NOT NULL"
+            " AND deleted_at IS NULL", chunk)]
+    return out
+
+
+def materialise(store: Any, edge_ids: Iterable[int]) -> None:
+    """Write each derived edge among `edge_ids` as the row it reads as, under its id, and take its item's code: an
+    edge about to be decided on (killed, validated, weakened, retired, updated) is then an ordinary row."""
+    seqs = derived_seqs(store.conn, edge_ids)
+    if not seqs:
+        return
+    rows: list[tuple[Any, ...]] = []
+    for at in range(0, len(seqs), 500):
+        chunk = seqs[at:at + 500]
+        rows += store.conn.execute(
+            f"SELECT -i.seq, n.seq, i.seq, k.type, k.weight, k.confidence, k.status, {_EVIDENCE}, k.rule, {_METADATA},"
+            f" i.created_at, {_UPDATED} {_FROM} AND i.seq IN ({','.join('?' * len(chunk))})", chunk).fetchall()
+    from .edge_rows import NOTE_PATH  # (edge_rows imports the recall graph's reads, which import this module)
+
+    # the path is the note's (`NOTE_PATH`, put back by the view), the evidence the text itself
+    store._write_many("INSERT INTO edge_rows (id, src, dst, type, weight, confidence, status, evidence, origin, rule,"
+                      " source_path, metadata, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,'ingest',?,?,?,?,?)",
+                      [(*r[:9], NOTE_PATH, *r[9:]) for r in rows])
+    store._count_new_edges([(r[3], r[6]) for r in rows])
+    forget_derived(store, [r[2] for r in rows])
+
+
+def forget_derived(store: Any, seqs: Sequence[int]) -> int:
+    """Remove the derived edges of these items (their codes; the triggers uncount and log them); how many."""
+    n = 0
+    for at in range(0, len(seqs), 500):
+        chunk = list(seqs[at:at + 500])
+        n += store._write(f"UPDATE nodes SET contained = NULL WHERE seq IN ({','.join('?' * len(chunk))})"
+                          " AND contained IS NOT NULL AND deleted_at IS NULL", chunk).rowcount
+    return n
+
+
+def derived_touching(conn: sqlite3.Connection, node_id: str, statuses: Sequence[str]) -> list[int]:
+    """Ids of the derived edges with these statuses that touch a node: its own (an item), or its items' (a note)."""
+    marks = ",".join("?" * len(statuses))
+    return [r[0] for end in ("i", "n") for r in conn.execute(
+        f"SELECT -i.seq {_FROM} AND k.status IN ({marks}) AND {end}.id = ?", [*statuses, node_id])]
