@@ -32,7 +32,10 @@ def test_planned_rows_have_every_field() -> None:
     note = ("---\ntitle: Alpha\ntags: [a]\n---\n# Alpha\n\nIntro.\n\n## Plan\n- waiting on the vendor by 3 Mar 2026\n"
             "- [ ] pay the invoice 2026-03-01\n- see [[Beta#Part|b]] and [c](c.md) and bob@example.org #tag\n")
     plan = plan_note("a.md", note.encode(), 0.0, ("invoice",))
-    kinds = {n.kind for n in plan.nodes} | {e.relation for e in plan.edges}
+    carried = [n.contained for n in plan.nodes if n.contained is not None]  # (an item's edge from its note)
+    kinds = {n.kind for n in plan.nodes} | {e.relation for e in (*plan.edges, *carried)}
     assert {"memory", "heading", "has_section", "has_blocked", "mentions_date", "links_to", "has_tag"} <= kinds
+    assert {e.relation for e in carried} == {"has_section", "has_heading", "has_blocked"}
+    assert not {(e.src, e.dst, e.relation) for e in carried} & {(e.src, e.dst, e.relation) for e in plan.edges}
     assert all(type(n) is PlannedNode and len(n) == len(PlannedNode._fields) for n in plan.nodes)
-    assert all(type(e) is PlannedEdge and len(e) == len(PlannedEdge._fields) for e in plan.edges)
+    assert all(type(e) is PlannedEdge and len(e) == len(PlannedEdge._fields) for e in (*plan.edges, *carried))

@@ -1,87 +1,73 @@
 """Which planned containment edges the store derives from their items instead of storing them as rows.
 
-A note's edge to one of its own sections, headings, bullets or tasks is derived (`ports/store/contained_sqlite.py`)
-when the `edges` view would read back exactly the planned values: its type, weights, status and rule are the code's
-(`contained_kinds`), its evidence is kept under the item in the note's blob, and its metadata must be the line (and
-a heading's level) the item's own metadata holds — checked here on the planned texts, so exactness never depends on
-the parser staying as it is. Anything else (a second edge to the same item, an edge a row already holds: a decided
-one, or one from a store written before) stays a row.
+A note's edge to one of its own sections, headings, bullets or tasks can be read back from the item row
+(`ports/store/contained_sqlite.py`): its type, weights, status and rule become a code the item carries, its evidence
+is kept under the item in the note's blob, and its line (and a heading's level) are the item's own. The planner puts
+such an edge on its item (`PlannedNode.contained`) when it reads back exactly (`plan.readback_shape`); the writer
+derives it unless a row already holds that edge — a decided one, or one written before — or the store keeps every
+edge as a row (PostgreSQL), and then writes it as a row after all (`take_rows`).
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .plan import NotePlan, PlannedEdge, PlannedNode, note_id
-
-LINE, LEVEL_LINE = "line", "level,line"  # the metadata shapes `contained_sqlite` reads back
-_ITEM_PREFIX = {kind: f'{{"memory_kind":"{kind}","line":' for kind in ("section", "observation", "task")}
-
-
-def _number(text: str) -> bool:
-    """A JSON integer as json_extract reads it back and SQL spells it again: ASCII digits, no leading zero."""
-    return text.isascii() and text.isdigit() and (text == "0" or text[0] != "0")
-
-
-def derived_shape(edge: PlannedEdge, node: PlannedNode) -> str | None:
-    """The metadata shape under which `edge` (from a note to `node`, one of its items) reads back exactly from the
-    item; None when it would not."""
-    meta = edge.metadata
-    if edge.link_key or not meta.endswith("}"):
-        return None
-    if node.kind == "heading":
-        level, sep, line = meta[len('{"level":'):-1].partition(',"line":')
-        if (meta.startswith('{"level":') and sep and _number(level) and _number(line)
-                and node.metadata == f'{{"line":{line},"level":{level}}}'):
-            return LEVEL_LINE
-        return None
-    prefix = _ITEM_PREFIX.get(node.memory_kind)
-    if node.kind != "memory" or prefix is None or not meta.startswith('{"line":'):
-        return None
-    line = meta[len('{"line":'):-1]
-    return LINE if _number(line) and node.metadata.startswith(prefix + line + ",") else None
+from ...ports.store.contained_sqlite import LEVEL_LINE, LINE
+from .plan import NotePlan, PlannedEdge, note_id
 
 
 class Containment:
-    """The derived containment edges of one ingest run (SQLite; see the module docstring)."""
+    """The derived containment edges of one ingest run; with no `kinds` (a store that keeps every edge as a row)
+    it derives none."""
 
-    def __init__(self, kinds: Any) -> None:
+    def __init__(self, kinds: Any | None) -> None:
         self.kinds = kinds  # ports.store.contained_sqlite.ContainedKinds
-        self.derived: set[tuple[str, str, str]] = set()  # keys this run derives
         self.before: set[tuple[str, str, str]] = set()  # keys that were derived edges when the run read them
         self.rows: set[tuple[str, str, str]] = set()  # keys of the planned notes' edges that are rows
+        self._codes: dict[tuple[Any, ...], int] = {}
+        self._rows: dict[str, list[PlannedEdge]] = {}  # note path → its items' edges to write as rows after all
 
     def plan(self, plans: Sequence[NotePlan]
              ) -> tuple[dict[str, int], dict[str, dict[str, str]], set[tuple[str, str, str]]]:
         """(node id → code, note source → {node id: evidence}, their keys) of the containment edges these plans
-        derive."""
+        derive; the others their items carry wait in `take_rows`."""
         codes: dict[str, int] = {}
         evidence: dict[str, dict[str, str]] = {}
         keys: set[tuple[str, str, str]] = set()
+        kinds, rows, known = self.kinds, self.rows, self._codes
         for plan in plans:
             nid = note_id(plan.path)
-            items = {n.id: n for n in plan.nodes}
             mine: dict[str, str] = {}
-            for edge in plan.edges:
-                node = items.get(edge.dst) if edge.src == nid else None
-                if node is None or node.id in codes:
+            for node in plan.nodes:
+                edge = node.contained
+                if edge is None:
                     continue
                 key = (nid, node.id, edge.relation)
-                shape = derived_shape(edge, node)
-                if shape is None or key in self.rows:
+                if kinds is None or key in rows:
+                    self._rows.setdefault(plan.path, []).append(edge)
                     continue
-                codes[node.id] = self.kinds.code(edge.relation, edge.confidence, edge.confidence, edge.status,
-                                                 edge.rule, shape)
+                kind = (edge.relation, edge.confidence, edge.status, edge.rule,
+                        LEVEL_LINE if node.kind == "heading" else LINE)
+                code = known.get(kind)
+                if code is None:
+                    code = known[kind] = kinds.code(kind[0], kind[1], kind[1], *kind[2:])
+                codes[node.id] = code
                 mine[node.id] = edge.evidence
                 keys.add(key)
             evidence[f"vault:{plan.path}"] = mine
-        self.derived |= keys
         return codes, evidence, keys
 
     def row_evidence(self, plan: NotePlan) -> list[str]:
-        """The evidence texts of a plan's edges that stay rows (what its blob keeps by key)."""
-        derived = self.derived
-        return [e.evidence for e in plan.edges if (e.src, e.dst, e.relation) not in derived]
+        """The evidence texts of a plan's edges that are rows (what its blob keeps by key)."""
+        return [e.evidence for e in (*plan.edges, *self._rows.get(plan.path, ()))]
+
+    def take_rows(self) -> list[tuple[str, PlannedEdge]]:
+        """(note path, edge) of the items' edges planned so far that are to be written as rows."""
+        out = [(path, e) for path, edges in self._rows.items() for e in edges]
+        self._rows = {}
+        return out
 
     def count(self, codes: Iterable[int | None]) -> None:
-        self.kinds.count(codes)
+        """Count the derived edges of item rows just inserted with these codes."""
+        if self.kinds is not None:
+            self.kinds.count(codes)

@@ -258,7 +258,7 @@ class _Writer:
         self._resolved: dict[str, tuple[str, str | None]] = {}  # link key → what `resolve` gave under `_resolved_by`
         self._resolved_by: LinkIndex | None = None
         # containment edges derived from their items, not stored (SQLite: app/vault/contained.py)
-        self.contained = Containment(self.vault.containment_kinds()) if self.vault.derives_edges else None
+        self.contained = Containment(self.vault.containment_kinds() if self.vault.derives_edges else None)
 
     def resolve(self, key: str) -> tuple[str, str | None]:
         assert self.index is not None, "the link index is set once every note is planned"
@@ -284,11 +284,11 @@ class _Writer:
         srcs = [x for path, _keep in notes for x in (note_id(path), *old_ids[path])]
         doomed: set[int] = set()
         contained = self.contained
-        if contained is not None:
+        if contained.kinds is not None:
             contained.rows |= self.vault.row_keys_from([note_id(path) for path, _keep in notes])
         for key, origin, values in self.vault.edge_values_from(srcs):
             edge_id, status, meta = values[0], values[1], values[7]
-            if contained is not None and edge_id < 0 and key not in contained.rows:
+            if edge_id < 0 and contained.kinds is not None and key not in contained.rows:
                 # derived from its item: it goes with the item or its code (the new plan sets that), never reused
                 contained.before.add(key)
                 doomed.add(edge_id)
@@ -326,7 +326,7 @@ class _Writer:
             del self.reusable[key]
             self.known_edges.pop(key, None)
         if soft:
-            if self.contained is not None:  # its derived edge goes now, not when something revives the row
+            if self.contained.kinds is not None:  # its derived edge goes now, not when something revives the row
                 self.vault.forget_derived_of(soft)
             self.rt.store.soft_delete(soft, self.now)
         # only an index this process already built caches vectors to mark dead; building one just to tell it costs
@@ -343,28 +343,24 @@ class _Writer:
         # a file never ingested before has nothing to clear
         self.clear_notes([(plan.path, {n.id for n in plan.nodes}) for plan in plans if known(plan)])
         planned = [(f"vault:{plan.path}", n) for plan in plans for n in plan.nodes]
-        codes: dict[str, int] = {}
-        item_evidence: dict[str, dict[str, str]] | None = None
-        if self.contained is not None:
-            if self.had_vault_rows:  # a note new to the files may still have edge rows (a kept tombstone)
-                self.contained.rows |= self.vault.row_keys_from([note_id(p.path) for p in plans if not known(p)])
-            codes, item_evidence, keys = self.contained.plan(plans)
-            self.edges_added += len(keys - self.contained.before)
+        if self.contained.kinds is not None and self.had_vault_rows:
+            # a note new to the files may still have edge rows (a kept tombstone): those stay rows
+            self.contained.rows |= self.vault.row_keys_from([note_id(p.path) for p in plans if not known(p)])
+        codes, item_evidence, keys = self.contained.plan(plans)  # (none where every edge is a row)
+        self.edges_added += len(keys - self.contained.before)
         stored = self.vault.stored_rows([n.id for _source, n in planned]) if self.had_vault_rows else {}
         fresh = [(_derived_row(n, source, self.now), n) for source, n in planned if n.id not in stored]
         again = [(_derived_row(n, source, self.now), n) for source, n in planned if n.id in stored]
         if fresh:
-            fresh_codes = [codes.get(n.id) for _row, n in fresh] if self.contained is not None else None
+            fresh_codes = [codes.get(n.id) for _row, n in fresh]
             self.vault.insert_node_rows([row for row, _n in fresh], [n.fts for _row, n in fresh], pack=True,
                                         contained=fresh_codes)
-            if self.contained is not None and fresh_codes is not None:
-                self.contained.count(fresh_codes)
+            self.contained.count(fresh_codes)
             self.new_memory_ids.extend(n.id for _row, n in fresh if n.kind == "memory")
         revived = [n for _row, n in again if n.kind == "memory" and stored[n.id][10] is not None]
         if again:
             self.vault.refresh_node_rows([row for row, _n in again], [n.fts for _row, n in again], stored, pack=True,
-                                         contained=[codes.get(n.id) for _row, n in again]
-                                         if self.contained is not None else None)
+                                         contained=[codes.get(n.id) for _row, n in again])
             # a revived row (deleted_at was set) lost its vector with its text: it needs one again
             self.new_memory_ids.extend(n.id for n in revived)
         self.observations_added += sum(1 for n in [*(n for _row, n in fresh), *revived]
@@ -373,8 +369,8 @@ class _Writer:
         # (and before `write_edges`: an edge row may name its evidence text by a key into the same blob)
         self.vault.write_texts({f"vault:{plan.path}": {n.id: n.content for n in plan.nodes
                                                        if n.kind == "memory" and n.content} for plan in plans},
-                               {f"vault:{plan.path}": [e.evidence for e in plan.edges] if self.contained is None
-                                else self.contained.row_evidence(plan) for plan in plans}, item_evidence)
+                               {f"vault:{plan.path}": self.contained.row_evidence(plan) for plan in plans},
+                               item_evidence)
 
     def write_edges(self, planned: Sequence[tuple[str, PlannedEdge]]) -> None:
         """(note path, planned edge) pairs → resolved, deduplicated edge rows (each records its own creation).
@@ -387,11 +383,10 @@ class _Writer:
         shared: set[str] = set()
         seen: set[tuple[str, str, str]] = set()
         now = self.now
-        derived = self.contained.derived if self.contained is not None else set()
         for path, p in planned:
             dst, tier = (p.dst, None) if p.dst else self.resolve(p.link_key)
             key = (p.src, dst, p.relation)
-            if key in seen or key in derived:
+            if key in seen:
                 continue  # two spellings of one link ([[Ada]], [[Ada Quill]]) are one edge; the first line is evidence
             seen.add(key)
             if dst.split(":", 1)[0] in SHARED_KINDS:
@@ -411,7 +406,7 @@ class _Writer:
             unread = [row[:3] for row in rows if row[0] not in self.cleared_srcs]
             if unread:
                 existing.update(self.vault.edge_values_by_keys(unread))
-            if self.contained is not None:  # a derived edge no longer derived: its code went, a row replaces it
+            if self.contained.kinds is not None:  # a derived edge no longer derived: its code went, a row replaces it
                 rows_held = self.contained.rows
                 existing = {k: v for k, v in existing.items() if v[0] > 0 or k in rows_held}
         if existing:
@@ -560,7 +555,8 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
                 writer.write_nodes(batch, lambda plan: plan.path in known or plan.note_id in existing)
                 # edges whose target is known already go in now, while the workers still parse: only links wait
                 # for every note's name
-                writer.write_edges([(plan.path, e) for plan in batch for e in plan.edges if e.dst])
+                writer.write_edges([*writer.contained.take_rows(),
+                                    *((plan.path, e) for plan in batch for e in plan.edges if e.dst)])
                 plans.extend(batch)
                 if progress:
                     progress(len(plans), len(to_plan))
@@ -663,7 +659,7 @@ def _relink(writer: _Writer, known: dict[str, VaultFile], plans: Sequence[NotePl
     if again:
         writer.rt.store.vault.refresh_nodes([_note_node(p, writer.now) for p in again])  # type: ignore[attr-defined]
         writer.write_nodes(again, lambda _plan: True)
-        writer.write_edges([(p.path, e) for p in again for e in p.edges])
+        writer.write_edges([*writer.contained.take_rows(), *((p.path, e) for p in again for e in p.edges)])
     return again
 
 

@@ -25,6 +25,7 @@ from ...core.vault.dates import dated_days_each
 from ...core.vault.model import ParsedNote, Section
 from ...core.vault.proactive import static_score, stemmed_hints
 from ...core.world.senses import note_sense_text
+from ...ports.store.contained_sqlite import LEVEL_LINE, LINE  # the metadata shapes the store reads back
 from ..bulk_gc import paused_gc
 
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
@@ -58,6 +59,9 @@ class PlannedNode(NamedTuple):
     content_hash: str = ""  # of `content`; empty for rows without content
     memory_kind: str = ""  # section | observation | task for memories
     proactive: float | None = None  # a bullet's static proactive score (core/vault/proactive.py)
+    # its note's edge to it when a store may read that edge back from this row instead of storing it (`contained`):
+    # then not among the plan's `edges`
+    contained: PlannedEdge | None = None
 
 
 class PlannedEdge(NamedTuple):
@@ -174,6 +178,35 @@ def _edge(src: str, dst: str, relation: str, confidence: float, evidence: str, r
                                   meta.get("key") or ""))
 
 
+_ITEM_PREFIX = {kind: f'{{"memory_kind":"{kind}","line":' for kind in ("section", "observation", "task")}
+
+
+def _json_int(text: str) -> bool:
+    """A JSON integer as SQLite's json_extract reads it back and SQL spells it again: ASCII digits, no leading 0."""
+    return text.isascii() and text.isdigit() and (text == "0" or text[0] != "0")
+
+
+def readback_shape(edge: PlannedEdge, kind: str, memory_kind: str, metadata: str) -> str | None:
+    """The metadata shape (`LINE`, or `LEVEL_LINE` for a heading) under which a store that derives a note's edge to
+    its own item (ports/store/contained_sqlite.py) reads `edge` back exactly from the item (`kind`, `memory_kind`,
+    its `metadata` JSON); None when it would not. Checked on the planned texts, so exactness never depends on the
+    parser staying as it is."""
+    meta = edge.metadata
+    if edge.link_key or not meta.endswith("}"):
+        return None
+    if kind == "heading":
+        level, sep, line = meta[len('{"level":'):-1].partition(',"line":')
+        if (meta.startswith('{"level":') and sep and _json_int(level) and _json_int(line)
+                and metadata == f'{{"line":{line},"level":{level}}}'):
+            return LEVEL_LINE
+        return None
+    prefix = _ITEM_PREFIX.get(memory_kind)
+    if kind != "memory" or prefix is None or not meta.startswith('{"line":'):
+        return None
+    line = meta[len('{"line":'):-1]
+    return LINE if _json_int(line) and metadata.startswith(prefix + line + ",") else None
+
+
 def plan_note(path: str, data: bytes, mtime: float, hints: tuple[str, ...]) -> NotePlan:
     """Parse one note's bytes and derive every row it contributes. Pure: the caller did the reading."""
     digest = hashlib.sha256(data).hexdigest()
@@ -209,10 +242,21 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
     nodes: dict[str, PlannedNode] = {}
     edges: dict[tuple[str, str, str], PlannedEdge] = {}
 
-    def add_edge(edge: PlannedEdge) -> None:
+    def add_edge(edge: PlannedEdge) -> bool:
         key = (edge.src, edge.dst or edge.link_key, edge.relation)
         if key not in edges and not (edge.dst == nid):
             edges[key] = edge
+            return True
+        return False
+
+    inside: set[tuple[str, str, str]] = set()  # keys of the edges a node carries (`contained`)
+
+    def contained(edge: PlannedEdge, kind: str, memory_kind: str, metadata: str) -> PlannedEdge | None:
+        """`edge` (from the note to a new node) when the node may carry it: it was added, and reads back exactly."""
+        if not add_edge(edge) or readback_shape(edge, kind, memory_kind, metadata) is None:
+            return None
+        inside.add((edge.src, edge.dst, edge.relation))
+        return edge
 
     # sections → context memories (title carries the note title and heading path, so FTS finds them by it)
     observed = {obs.line for obs in parsed.observations}
@@ -225,15 +269,15 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
             continue
         title = " > ".join([parsed.title, *[h for h in section.heading_path if h != parsed.title]])
         skip = _observed_lines(section, body, observed)
-        nodes[mid] = _new_row(PlannedNode, (
-            mid, "memory", title, body, "context", 2,
-            f'{{"memory_kind":"section","line":{section.line_start},'
-            f'"heading_path":{heading_path_json(tuple(section.heading_path))}'
-            + (f',"{SKIP_KEY}":[{",".join(map(str, skip))}]}}' if skip else "}"),
-            keyword_text(title, body, source, {SKIP_KEY: skip} if skip else None),
-            content_hash(body), "section", None))
+        metadata = (f'{{"memory_kind":"section","line":{section.line_start},'
+                    f'"heading_path":{heading_path_json(tuple(section.heading_path))}'
+                    + (f',"{SKIP_KEY}":[{",".join(map(str, skip))}]}}' if skip else "}"))
         evidence = body.split("\n", 1)[0].strip()[:500]
-        add_edge(_edge(nid, mid, "has_section", SECTION_CONFIDENCE, evidence, "section", section.line_start))
+        edge = _edge(nid, mid, "has_section", SECTION_CONFIDENCE, evidence, "section", section.line_start)
+        nodes[mid] = _new_row(PlannedNode, (
+            mid, "memory", title, body, "context", 2, metadata,
+            keyword_text(title, body, source, {SKIP_KEY: skip} if skip else None),
+            content_hash(body), "section", None, contained(edge, "memory", "section", metadata)))
 
     # observations and tasks → fact memories with has_<kind> edges (active: source-contained)
     observation_lines: set[int] = set()
@@ -244,20 +288,23 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
         kind = "task" if obs.source == "task" else "observation"
         mid = memory_id(path, kind, obs.text)
         observation_lines.add(obs.line)
+        relation = relations.get(obs.kind) or relations.setdefault(obs.kind, observation_relation(obs.kind))
+        edge = _edge(nid, mid, relation, obs.confidence, obs.evidence, f"observation:{obs.source}", obs.line)
         if mid not in nodes:
             importance = importance_of(obs.score)
             text_tokens = token_text(obs.text)  # its keyword text's second half; as a set, its proactive words
             proactive = static_score(obs.kind or "fact", float(obs.score or importance), obs.text, hint_tokens,
                                      parsed.note_type, source, frozenset(text_tokens.split()))
+            metadata = (f'{{"memory_kind":"{kind}","line":{obs.line},'
+                        f'"observation_kind":{encode_basestring(obs.kind)},"score":{float(obs.score)!r},'
+                        f'"heading_path":{heading_path_json(_heading_path_at(parsed, obs.line))},'
+                        f'"dates":[{",".join(map(_quoted, days))}]}}')
             nodes[mid] = _new_row(PlannedNode, (
-                mid, "memory", parsed.title, obs.text, "fact", importance,
-                f'{{"memory_kind":"{kind}","line":{obs.line},'
-                f'"observation_kind":{encode_basestring(obs.kind)},"score":{float(obs.score)!r},'
-                f'"heading_path":{heading_path_json(_heading_path_at(parsed, obs.line))},'
-                f'"dates":[{",".join(map(_quoted, days))}]}}',
-                vault_keyword_text(title_tokens, text_tokens), content_hash(obs.text), kind, proactive))
-        relation = relations.get(obs.kind) or relations.setdefault(obs.kind, observation_relation(obs.kind))
-        add_edge(_edge(nid, mid, relation, obs.confidence, obs.evidence, f"observation:{obs.source}", obs.line))
+                mid, "memory", parsed.title, obs.text, "fact", importance, metadata,
+                vault_keyword_text(title_tokens, text_tokens), content_hash(obs.text), kind, proactive,
+                contained(edge, "memory", kind, metadata)))
+        else:
+            add_edge(edge)  # (the same text twice: the second line's edge, if another relation, is a row)
         for date in obs.dates:
             if date.year is not None:  # (what `iso` tests)
                 add_edge(_edge(mid, f"date:{date.iso}", "mentions_date", DATE_CONFIDENCE, obs.evidence,
@@ -268,12 +315,14 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
         if heading.is_title:
             continue
         hid = f"heading:{path}#{heading_slug(heading.text)}"
+        edge = _edge(nid, hid, "has_heading", HEADING_CONFIDENCE, heading.evidence, "heading", heading.line,
+                     level=heading.level)
         if hid not in nodes:
-            nodes[hid] = _new_row(PlannedNode, (hid, "heading", heading.text, "", "general", 1,
-                                                f'{{"line":{heading.line},"level":{heading.level}}}', "", "", "",
-                                                None))
-        add_edge(_edge(nid, hid, "has_heading", HEADING_CONFIDENCE, heading.evidence, "heading", heading.line,
-                       level=heading.level))
+            metadata = f'{{"line":{heading.line},"level":{heading.level}}}'
+            nodes[hid] = _new_row(PlannedNode, (hid, "heading", heading.text, "", "general", 1, metadata, "", "", "",
+                                                None, contained(edge, "heading", "", metadata)))
+        else:
+            add_edge(edge)
 
     for date in parsed.dates:
         if date.year is not None and date.line not in observation_lines:
@@ -304,7 +353,8 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
 
     return NotePlan(
         path=path, content_hash=digest, size=size, mtime=mtime, title=parsed.title, aliases=parsed.aliases,
-        note_type=parsed.note_type, tags=parsed.tag_names, nodes=tuple(nodes.values()), edges=tuple(edges.values()),
+        note_type=parsed.note_type, tags=parsed.tag_names, nodes=tuple(nodes.values()),
+        edges=tuple(e for k, e in edges.items() if k not in inside) if inside else tuple(edges.values()),
         payloads=tuple(dict(p.payload) for p in parsed.payloads),
         sense_text=note_sense_text(parsed.title, [o.text for o in parsed.observations]),
         warnings=tuple({"code": w.code, "message": w.message, "line": w.line} for w in parsed.warnings),

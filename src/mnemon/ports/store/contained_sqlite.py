@@ -5,11 +5,8 @@ Half the edges of an ingested vault join a note to a row parsed out of it: `has_
 benchmark vault's 103k edges). Stored as `edge_rows` they were ≈ 8 MB with their index entries and ≈ 1 CPU s of the
 writer, for values the item row already implies. So an item row whose containment edge the ingest could derive
 carries a small code in `nodes.contained` instead, naming a row of `contained_kinds` (type, weight, confidence,
-status, rule and the shape of its metadata: a vault holds a few dozen such combinations), and the `edges` view reads
-the edge back from the item (`CONTAINED_ARM`):
-
-The view `edges` reads both, `stored_edges` the rows alone and `derived_edges` the derived ones alone (a lookup by
-edge id reads the one it needs: the derived arm cannot find an id through an index).
+status, rule and the shape of its metadata: a vault holds a few dozen such combinations), and the view reads the
+edge back from the item (`CONTAINED_ARM`):
 
 * id: the negated seq of the item (`-seq`: unique, stable while the item exists, never handed out by SQLite to a
   row, whose ids count up from the largest one);
@@ -17,6 +14,9 @@ edge id reads the one it needs: the derived arm cannot find an id through an ind
 * evidence: the line it was parsed from, kept in the note's blob under the item's seq (vault_texts_sqlite.py);
 * metadata: `{"line": …}` (and `"level"` for a heading) as the item's own metadata says;
 * created and updated: the item's.
+
+`edges` reads both: `stored_edges` (the rows) `UNION ALL` `derived_edges`. A lookup by edge id reads the one it needs
+(`SQLiteStore._edges_by_id`): the derived arm cannot find an id through an index.
 
 The writer derives an edge only when every planned value is exactly what this reads back (`app.vault.contained`),
 so a derived edge reads as the row it replaces would have; anything else stays a row. A store written before keeps
@@ -60,13 +60,15 @@ CONTAINED_ARM = (f"SELECT -i.seq AS id, n.id AS src, i.id AS dst, k.type AS type
                  f" k.rule AS rule, substr(i.source, 7) AS source_path, {_METADATA} AS metadata,"
                  f" i.created_at AS created_at, {_UPDATED} AS updated_at {_FROM}")
 # the same edges keyed by seq, as `edge_rows` holds them (the recall graph's export, degree counts)
-CONTAINED_ROWS = (f"SELECT -i.seq AS id, n.seq AS src, i.seq AS dst, k.type AS type, '' AS sub_type, k.weight AS weight,"
-                  f" k.status AS status, i.metadata AS item_metadata {_FROM}")
+CONTAINED_ROWS = (f"SELECT -i.seq AS id, n.seq AS src, i.seq AS dst, k.type AS type, '' AS sub_type,"
+                  f" k.weight AS weight, k.status AS status {_FROM}")
 
 # (id, type, origin, metadata, status) of the derived edges: what the world model's contract reads of active edges
-CONTAINED_FACTS = f"SELECT -i.seq AS id, k.type AS type, 'ingest' AS origin, {_METADATA} AS metadata, k.status AS status {_FROM}"
+CONTAINED_FACTS = (f"SELECT -i.seq AS id, k.type AS type, 'ingest' AS origin, {_METADATA} AS metadata,"
+                   f" k.status AS status {_FROM}")
 # the notes whose derived out-edges include one of an item added after a node seq (the recall graph's catch-up)
 NOTES_OF_ITEMS_AFTER = f"SELECT DISTINCT n.id {_FROM} AND i.seq > ?"
+
 
 def contained_edges_migration(stored_arm: str) -> tuple[str, str]:
     """m055: the code column, its kinds, the triggers, and `edges` over `stored_arm` (the rows as m054 reads them:
@@ -108,7 +110,8 @@ def has_contained(conn: sqlite3.Connection) -> bool:
 
 
 class ContainedKinds:
-    """`contained_kinds` of one store: code of (type, weight, confidence, status, rule, shape), added when new."""
+    """`contained_kinds` of one store: code of (type, weight, confidence, status, rule, shape), added when new. For
+    one write transaction (an ingest run): a code it adds is gone if the transaction rolls back."""
 
     def __init__(self, store: Any) -> None:
         self.store = store
@@ -125,7 +128,7 @@ class ContainedKinds:
         key = (type_, weight, confidence, status, rule, shape)
         got = self._codes.get(key)
         if got is None:
-            self._load()  # (another connection may have added it; a rolled-back one is looked up again)
+            self._load()  # (another writer may have added it since)
             got = self._codes.get(key)
         if got is None:
             cur = self.store._write("INSERT INTO contained_kinds (type, weight, confidence, status, rule, shape)"
@@ -145,11 +148,6 @@ class ContainedKinds:
                 self._load()
             keys.append(known[code])
         self.store._count_new_edges(keys)
-
-    def forget(self) -> None:
-        """Drop what this connection cached (a transaction that added codes rolled back)."""
-        self._codes.clear()
-        self._kinds.clear()
 
 
 def derived_seqs(conn: sqlite3.Connection, edge_ids: Iterable[int]) -> list[int]:
