@@ -33,8 +33,10 @@ def _rows_only(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _counted(mem: Any) -> Counter[tuple[str, str]]:
-    """`edge_counts` against a count of the edges the view reads."""
+    """`edge_counts` against a count of the edges the view reads, and the walks' view of the ends against it."""
     conn = mem.rt.store.conn
+    heads = "id, src, dst, type, sub_type, weight, confidence, status"
+    assert sorted(conn.execute(f"SELECT {heads} FROM edge_heads")) == sorted(conn.execute(f"SELECT {heads} FROM edges"))
     kept = Counter({(t, s): n for t, s, n in conn.execute("SELECT type, status, n FROM edge_counts") if n})
     read = Counter({(t, s): n for t, s, n in conn.execute("SELECT type, status, COUNT(*) FROM edges GROUP BY 1, 2")})
     assert kept == read

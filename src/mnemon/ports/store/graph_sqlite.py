@@ -178,7 +178,7 @@ class SQLiteGraphReads:
         for i in range(0, len(changed), 500):
             chunk = changed[i:i + 500]
             old += self.conn.execute(
-                "SELECT id, src, dst, type, sub_type, weight FROM edges WHERE status = 'active' AND id <= ?"
+                "SELECT id, src, dst, type, sub_type, weight FROM edge_heads WHERE status = 'active' AND id <= ?"
                 f" AND src IN ({','.join('?' * len(chunk))})", [after_edge_id, *chunk]).fetchall()
         if old:
             old.sort(key=lambda r: r[0])

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from .contained_sqlite import EDGE_HEADS_MIGRATION_POSTGRES
 from .edge_rows import EDGE_ROW_DEFAULTS_MIGRATION, EDGE_VALUE_DDL, POSTGRES_EDGE_ROWS_MIGRATION, postgres_ddl
 from .graph_postgres import GRAPH_GENERATION_MIGRATION
 from .reply_steps import POSTGRES_REPLY_STEPS_MIGRATION
@@ -155,6 +156,7 @@ def translated(sqlite_script: str) -> str:
 # vault, …) is the same tables, translated, so a new table written for SQLite exists on PostgreSQL without a second
 # copy of its DDL
 _OWN_STEPS = dict([*_GRAPH, GRAPH_GENERATION_MIGRATION, POSTGRES_EDGE_ROWS_MIGRATION,
-                   POSTGRES_REPLY_STEPS_MIGRATION, EDGE_ROW_DEFAULTS_MIGRATION])  # (the last: the same SQL on both)
+                   POSTGRES_REPLY_STEPS_MIGRATION, EDGE_ROW_DEFAULTS_MIGRATION,  # (the same SQL on both)
+                   EDGE_HEADS_MIGRATION_POSTGRES])
 MIGRATIONS: list[tuple[str, str]] = [(name, _OWN_STEPS.get(name) or translated(sql))
                                      for name, sql in SQLITE_MIGRATIONS if name not in SQLITE_ONLY]

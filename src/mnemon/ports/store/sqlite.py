@@ -25,7 +25,7 @@ from .graph_sqlite import SQLiteGraphReads
 from .vectors_sqlite import BUMP_VECTOR_GENERATION, SQLiteVectors
 from .text_index_sqlite import (KEYWORD_POSTING_BUDGET, RoughCounts, SQLiteTextIndex, _chunks, _where,  # noqa: F401
                                 register_keyword_functions)  # (KEYWORD_POSTING_BUDGET re-exported)
-from .contained_sqlite import CONTAINED_ROWS, derived_touching, has_contained, materialise
+from .contained_sqlite import CONTAINED_ROWS, LEGACY_EDGE_HEADS_VIEW, derived_touching, has_contained, materialise
 from .edge_rows import EDGE_VALUE_COLS, LEGACY_EDGE_ROWS_VIEW, SEQ_OF, edge_value_rows
 from .migrate_sqlite import migrate
 from .vault_texts_sqlite import (RECOMPUTED_HASH_AND_TITLE, VAULT_TEXTS_MIGRATION, rebuilt_title,
@@ -166,6 +166,8 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         if self.conn.execute("SELECT name FROM sqlite_master WHERE name = 'edge_rows'").fetchone() is None:
             # written before m040 and not upgraded yet (a read-only open cannot): read the old table as the new one
             self.conn.execute(LEGACY_EDGE_ROWS_VIEW)
+        if self.conn.execute("SELECT name FROM sqlite_master WHERE name = 'edge_heads'").fetchone() is None:
+            self.conn.execute(LEGACY_EDGE_HEADS_VIEW)  # written before m056: the same columns of its `edges`
         if self.conn.execute("SELECT name FROM sqlite_master WHERE name = 'vault_texts'").fetchone() is None:
             # written before m050 (every text still in its row): reads name the table, so an empty one stands in
             self.conn.execute(VAULT_TEXTS_MIGRATION[1].replace("CREATE TABLE", "CREATE TEMP TABLE"))
@@ -488,7 +490,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
     def upsert_edge(self, edge: Edge, *, actor: str = "", event: str | None = None, reason: str = "") -> int:
         now = edge.updated_at or edge.created_at or iso(utcnow())
         meta = json.dumps(edge.metadata, ensure_ascii=False) if edge.metadata else "{}"
-        row = self.conn.execute("SELECT id FROM edges WHERE src = ? AND dst = ? AND type = ?",
+        row = self.conn.execute("SELECT id FROM edge_heads WHERE src = ? AND dst = ? AND type = ?",
                                 (edge.src, edge.dst, edge.type)).fetchone()
         if row is not None and row[0] < 0 and self.derives_edges:
             materialise(self, [row[0]])
@@ -604,7 +606,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         for chunk in _chunks(list(dict.fromkeys(node_ids))):
             marks = ",".join("?" * len(chunk))
             for col in ("src", "dst"):
-                for r in self.conn.execute(f"SELECT id, src, dst, type, status, weight * confidence FROM edges"
+                for r in self.conn.execute(f"SELECT id, src, dst, type, status, weight * confidence FROM edge_heads"
                                            f" WHERE {col} IN ({marks}) AND status IN ({smarks})", [*chunk, *statuses]):
                     out[r[0]] = (r[0], r[1], r[2], r[3], r[4], r[5])
         return [out[k] for k in sorted(out)]
@@ -674,7 +676,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         smarks = ",".join("?" * len(statuses))
         for chunk in _chunks(ids):
             marks = ",".join("?" * len(chunk))
-            sql = (f"SELECT src, dst, type, sub_type, weight, id FROM edges WHERE src IN ({marks})"
+            sql = (f"SELECT src, dst, type, sub_type, weight, id FROM edge_heads WHERE src IN ({marks})"
                    f" AND status IN ({smarks})")
             args: list[Any] = [*chunk, *statuses]
             if per_node is not None:

@@ -542,9 +542,9 @@ class SQLiteVault:
         for chunk in _chunks(list(dict.fromkeys(node_ids))):
             marks = ",".join("?" * len(chunk))
             rows = self.conn.execute(
-                f"SELECT id, src, dst, type, status FROM edges WHERE src IN ({marks}) AND NOT ({skip})"
+                f"SELECT id, src, dst, type, status FROM edge_heads WHERE src IN ({marks}) AND NOT ({skip})"
                 f" AND status IN ({smarks})", [*chunk, *sentence_relations, *keep, *keep, *statuses]).fetchall()
-            rows += self.conn.execute(f"SELECT id, src, dst, type, status FROM edges WHERE dst IN ({marks})"
+            rows += self.conn.execute(f"SELECT id, src, dst, type, status FROM edge_heads WHERE dst IN ({marks})"
                                       f" AND status IN ({smarks})", [*chunk, *statuses]).fetchall()
             for r in rows:
                 out[r[0]] = (r[0], r[1], r[2], r[3], r[4])
@@ -702,7 +702,7 @@ class SQLiteVault:
             return []
         rows = self.conn.execute(
             f"SELECT {_EDGE_COLS}, latest FROM edges JOIN (SELECT src AS dated, MAX(substr(dst, 6)) AS latest"
-            " FROM edges WHERE type = 'mentions_date' AND status <> 'killed' GROUP BY src) d ON d.dated = dst"
+            " FROM edge_heads WHERE type = 'mentions_date' AND status <> 'killed' GROUP BY src) d ON d.dated = dst"
             f" WHERE status = 'active' AND type IN ({','.join('?' * len(wanted))}) ORDER BY id", wanted).fetchall()
         return [(_edge(r[:-1]), str(r[-1])) for r in rows]
 
