@@ -3,10 +3,11 @@ and status bullets. Prints one JSON document.
 
 Measures: cold full ingest without embeddings (target ≤ 1.5 s; Mneme: 11.6 s), re-ingest after changing one note
 (≤ 100 ms), re-ingest with nothing changed, the proactive pass (`candidates --limit 5`, in process), database size
-(≤ 10 MB; Mneme: 62 MB), and the same cold ingest with the local embedder on (when it can run here). Medians over
-`--repeat` runs.
+(≤ 10 MB; Mneme: 62 MB), the vector checks of a store with a vector per memory (`vector_coverage`, which `status`
+runs, and `load_vectors`; the vectors from the `hash` provider, which makes them in moments), and the same cold
+ingest with the local embedder on (when it can run here). Medians over `--repeat` runs.
 
-    PYTHONPATH=src python benchmarks/bench_vault.py [--notes 2000] [--repeat 3] [--no-embed]
+    PYTHONPATH=src python benchmarks/bench_vault.py [--notes 2000] [--repeat 3] [--no-embed] [--no-vectors]
 """
 from __future__ import annotations
 
@@ -91,7 +92,7 @@ def _size(db: Path) -> int:
     return sum(p.stat().st_size for p in db.parent.glob(db.name + "*"))
 
 
-def run(notes: int, repeat: int, embed: bool) -> dict[str, object]:
+def run(notes: int, repeat: int, embed: bool, vectors: bool = True) -> dict[str, object]:
     work = Path(tempfile.mkdtemp(prefix="mnemon-bench-vault-"))
     try:
         vault = work / "vault"
@@ -148,6 +149,8 @@ def run(notes: int, repeat: int, embed: bool) -> dict[str, object]:
             "db_to_vault_ratio": round(size / vault_bytes, 2),
             "graph": stats,
         }
+        if vectors:
+            result["vector_checks"] = _vector_checks(work / "hash" / "mnemon.db", vault)
         if embed:
             db = work / "embed" / "mnemon.db"
             mem = _open(db, "local")
@@ -163,13 +166,32 @@ def run(notes: int, repeat: int, embed: bool) -> dict[str, object]:
         shutil.rmtree(work, ignore_errors=True)
 
 
+def _vector_checks(db: Path, vault: Path) -> dict[str, object]:
+    """A store with a vector of every vault memory: how long its vector checks take (CPU ms, best and median of 7)."""
+    mem = _open(db, "hash")
+    t = time.perf_counter()
+    out = ingest_vault(mem.rt, vault)
+    ingest_s = time.perf_counter() - t
+    store, provider = mem.rt.store, mem.rt.provider.identity()
+    timings: dict[str, list[float]] = {"vector_coverage_ms": [], "load_vectors_ms": []}
+    for _ in range(7):
+        for name, call in (("vector_coverage_ms", store.vector_coverage), ("load_vectors_ms", store.load_vectors)):
+            c = time.process_time()
+            call(provider)
+            timings[name].append((time.process_time() - c) * 1000)
+    mem.close()
+    return {"provider": "hash", "vectors": (out.get("vectors") or {}).get("embedded"), "cold_ingest_s": round(ingest_s, 2),
+            **{k: {"best": round(min(v), 1), "median": round(statistics.median(v), 1)} for k, v in timings.items()}}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--notes", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-embed", action="store_true", help="skip the run with the local embedder")
+    parser.add_argument("--no-vectors", action="store_true", help="skip the vector checks (a store with hash vectors)")
     args = parser.parse_args()
-    print(json.dumps(run(args.notes, args.repeat, not args.no_embed), indent=2))
+    print(json.dumps(run(args.notes, args.repeat, not args.no_embed, not args.no_vectors), indent=2))
 
 
 if __name__ == "__main__":
