@@ -216,3 +216,29 @@ def derived_touching(conn: sqlite3.Connection, node_id: str, statuses: Sequence[
     marks = ",".join("?" * len(statuses))
     return [r[0] for end in ("i", "n") for r in conn.execute(
         f"SELECT -i.seq {_FROM} AND k.status IN ({marks}) AND {end}.id = ?", [*statuses, node_id])]
+
+
+def edges_by_id(conn: sqlite3.Connection, cols: str, edge_ids: Sequence[int]) -> list[tuple[Any, ...]]:
+    """`cols` (id first) of the edges with these ids, found by key: a row by its id (`stored_edges`), a derived edge
+    by its item's seq (`derived_edges`: `WHERE id = ?` on it, or on `edges`, would evaluate every derived edge)."""
+    found: dict[int, tuple[Any, ...]] = {}
+    wanted = list(dict.fromkeys(edge_ids))
+    for at in range(0, len(wanted), 500):
+        chunk = wanted[at:at + 500]
+        found.update((r[0], r) for r in conn.execute(
+            f"SELECT {cols} FROM stored_edges WHERE id IN ({','.join('?' * len(chunk))})", chunk))
+        items = [-i for i in chunk if i < 0 and i not in found]
+        if items:
+            found.update((r[0], r) for r in conn.execute(
+                f"SELECT {cols} FROM derived_edges WHERE dst IN (SELECT id FROM nodes WHERE seq IN"
+                f" ({','.join('?' * len(items))}))", items))
+    return [found[i] for i in edge_ids if i in found]
+
+
+def positive_id_insert(conn: sqlite3.Connection, insert: str) -> str:
+    """`insert` (of one edge row, its id left to SQLite), or the same giving the row id 1 when it must: SQLite gives a
+    new row the largest id + 1, and when every row is a materialised derived edge (a negative id) that would be
+    another derived edge's id. Once one row is positive, all new ones are."""
+    if (conn.execute("SELECT MAX(id) FROM edge_rows").fetchone()[0] or 0) >= 0:
+        return insert
+    return insert.replace("INSERT INTO edge_rows (", "INSERT INTO edge_rows (id, ", 1).replace("VALUES (", "VALUES (1, ", 1)

@@ -25,7 +25,8 @@ from .graph_sqlite import SQLiteGraphReads
 from .vectors_sqlite import BUMP_VECTOR_GENERATION, SQLiteVectors
 from .text_index_sqlite import (KEYWORD_POSTING_BUDGET, RoughCounts, SQLiteTextIndex, _chunks, _where,  # noqa: F401
                                 register_keyword_functions)  # (KEYWORD_POSTING_BUDGET re-exported)
-from .contained_sqlite import CONTAINED_ROWS, LEGACY_EDGE_HEADS_VIEW, derived_touching, has_contained, materialise
+from .contained_sqlite import (CONTAINED_ROWS, LEGACY_EDGE_HEADS_VIEW, derived_touching, edges_by_id, has_contained,
+                               materialise, positive_id_insert)
 from .edge_rows import EDGE_VALUE_COLS, LEGACY_EDGE_ROWS_VIEW, SEQ_OF, edge_value_rows
 from .migrate_sqlite import migrate
 from .vault_texts_sqlite import (RECOMPUTED_HASH_AND_TITLE, VAULT_TEXTS_MIGRATION, rebuilt_title,
@@ -569,13 +570,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         self._count_new_edges(counts)
 
     def _positive_ids(self, insert: str) -> str:
-        """`insert` (of one edge row, id left to SQLite), or the same giving the row id 1 when it must: SQLite gives a
-        new row the largest id + 1, and when every row is a materialised derived edge (a negative id,
-        contained_sqlite.py) that would be another derived edge's id. Once one row is positive, all are."""
-        if not self.derives_edges or (self.conn.execute("SELECT MAX(id) FROM edge_rows").fetchone()[0] or 0) >= 0:
-            return insert
-        return insert.replace("INSERT INTO edge_rows (", "INSERT INTO edge_rows (id, ", 1).replace("VALUES (",
-                                                                                                   "VALUES (1, ", 1)
+        return positive_id_insert(self.conn, insert) if self.derives_edges else insert
 
     def _count_new_edges(self, keys: Iterable[tuple[str, str]]) -> None:
         """Count edge rows just inserted into `edge_counts` by (type, status). Updates and deletes are counted by
@@ -619,27 +614,14 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
         return _edge(rows[0]) if rows else None
 
     def _edges_by_id(self, cols: str, edge_ids: Sequence[int]) -> list[tuple[Any, ...]]:
-        """`cols` (id first) of the edges with these ids, found by key: a row by its id, a derived edge (a negative
-        id, contained_sqlite.py) by its item's seq — the `edges` view would evaluate every derived edge to match
-        an id."""
-        if not self.derives_edges:
-            out: list[tuple[Any, ...]] = []
-            for chunk in _chunks(list(edge_ids)):
-                out += self.conn.execute(f"SELECT {cols} FROM edges WHERE id IN ({','.join('?' * len(chunk))})",
-                                         list(chunk)).fetchall()
-            return out
-        found: dict[int, tuple[Any, ...]] = {}
-        for chunk in _chunks(list(dict.fromkeys(edge_ids))):
-            marks = ",".join("?" * len(chunk))
-            found.update((r[0], r) for r in self.conn.execute(f"SELECT {cols} FROM stored_edges WHERE id IN ({marks})",
-                                                              list(chunk)))
-            derived = [-i for i in chunk if i < 0 and i not in found]
-            if derived:
-                dmarks = ",".join("?" * len(derived))
-                found.update((r[0], r) for r in self.conn.execute(
-                    f"SELECT {cols} FROM derived_edges WHERE dst IN (SELECT id FROM nodes WHERE seq IN ({dmarks}))",
-                    derived))
-        return [found[i] for i in edge_ids if i in found]
+        """`cols` (id first) of the edges with these ids, in that order."""
+        if self.derives_edges:  # (the `edges` view would evaluate every derived edge to match an id)
+            return edges_by_id(self.conn, cols, edge_ids)
+        out: list[tuple[Any, ...]] = []
+        for chunk in _chunks(list(edge_ids)):
+            out += self.conn.execute(f"SELECT {cols} FROM edges WHERE id IN ({','.join('?' * len(chunk))})",
+                                     list(chunk)).fetchall()
+        return out
 
     def find_edge(self, src: str, dst: str, type_: str) -> Edge | None:
         row = self.conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE src = ? AND dst = ? AND type = ?",
