@@ -215,3 +215,25 @@ def test_counts_and_the_view_agree_after_any_mix_of_decisions_and_edits(make_mem
         keys = [(e.src, e.dst, e.type) for e in mem.rt.store.iter_edges()]
         assert len(keys) == len(set(keys))
     assert same_graph(mem.rt.graph.snapshot(), GraphSnapshot.build(mem.rt.store))
+
+
+def test_a_bulk_load_forgets_what_it_inserted_once_a_node_is_deleted(tmp_path: Path) -> None:
+    """Inside `bulk_load` the vault keeps the seqs it inserted; SQLite may give a deleted row's seq to the next row,
+    so a deletion voids them (`SQLiteStore.hard_delete` → `forget_inserted`)."""
+    from mnemon.core.model import Memory
+    from mnemon.ports.store.sqlite import SQLiteStore
+
+    store = SQLiteStore(str(tmp_path / "bulk.db"))
+    vault = store.vault
+
+    def node(i: str) -> Memory:
+        return Memory(id=i, kind="heading", title=i, content="", source="vault:a.md", created_at="2026-01-01T00:00:00Z")
+
+    with store.transaction(), vault.bulk_load():
+        vault.insert_nodes([node("heading:a.md#x"), node("heading:a.md#y")])
+        seq_y = vault._inserted_rows()["heading:a.md#y"][0]
+        store.hard_delete(["heading:a.md#y"])
+        assert vault._inserted_rows() == {}
+        vault.insert_nodes([node("heading:a.md#z")])  # the freed seq, given again
+        assert vault._inserted_rows() == {"heading:a.md#z": (seq_y, "2026-01-01T00:00:00Z")}
+    store.close()

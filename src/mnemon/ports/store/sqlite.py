@@ -430,6 +430,8 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
             self._unindex_keywords(seqs)
             n += self._write(f"DELETE FROM nodes WHERE seq IN ({smarks})", seqs).rowcount
             self._write(BUMP_VECTOR_GENERATION)
+        if n and getattr(self, "_vault", None) is not None:
+            self._vault.forget_inserted()  # (a deleted seq may be given to the next row)
         return n
 
     def count_active(self) -> int:

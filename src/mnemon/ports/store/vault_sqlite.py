@@ -109,10 +109,9 @@ class SQLiteVault:
     def __init__(self, store: SQLiteStore) -> None:
         self.store = store
         # inside `bulk_load`: node id → (seq, created_at) of each row inserted in the block, which the edge inserts
-        # read instead of looking the ~100k ends of a cold ingest's edges up again; voided by any node deletion
-        # (`hard_delete` draws a new vector generation), after which a seq may name another row
+        # read instead of looking the ~100k ends of a cold ingest's edges up again; emptied by any node deletion
+        # (`SQLiteStore.hard_delete` calls `forget_inserted`), after which a seq may name another row
         self._inserted: dict[str, tuple[int, str]] | None = None
-        self._inserted_generation = 0
 
     def _text(self, alias: str) -> str:
         """SQL for the text of the `nodes` row named `alias`."""
@@ -199,7 +198,7 @@ class SQLiteVault:
         before = self.max_seq()
         for kind, name, _sql in suspended:
             self._write(f'DROP {kind.upper()} "{name}"')
-        self._inserted, self._inserted_generation = {}, self.store.vector_generation()
+        self._inserted = {}
         try:
             yield
         finally:
@@ -579,10 +578,13 @@ class SQLiteVault:
             stored, Counter((r[2], r[5]) for r in rows))
 
     def _inserted_rows(self) -> dict[str, tuple[int, str]]:
-        """The rows `bulk_load` saw inserted (see `__init__`), none once a node was deleted."""
-        if self._inserted and self.store.vector_generation() != self._inserted_generation:
-            self._inserted.clear()  # a node was deleted: its seq may be given again
+        """The rows `bulk_load` saw inserted (see `__init__`) since the last node deletion."""
         return self._inserted or {}
+
+    def forget_inserted(self) -> None:
+        """A node row was deleted: SQLite may give its seq to the next row, so what `bulk_load` saw inserted goes."""
+        if self._inserted:
+            self._inserted.clear()
 
     def _seqs_and_times(self, node_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
         """Node id → (seq, created_at): `node_seqs` with the time an ingested edge compares its own with."""
