@@ -237,3 +237,39 @@ def test_a_bulk_load_forgets_what_it_inserted_once_a_node_is_deleted(tmp_path: P
         vault.insert_nodes([node("heading:a.md#z")])  # the freed seq, given again
         assert vault._inserted_rows() == {"heading:a.md#z": (seq_y, "2026-01-01T00:00:00Z")}
     store.close()
+
+
+_LINES = st.sampled_from([
+    "## Plan", "## Plan", "### Plan", "# Title", "- waiting on the vendor reply", "- waiting on the vendor reply",
+    "- [ ] pay the invoice", "- [x] pay the invoice", "1. blocked by missing approval", "2. paid in full",
+    "  - correction: the count was wrong", "* deadline is close 2026-03-01", "Plain text with ops@example.org.",
+    "- see [[Other]] and #tag", "", "```", "- inside a fence maybe", "> - quoted bullet", "- risk: the crane may fail",
+])
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(notes=st.lists(st.lists(_LINES, min_size=1, max_size=14), min_size=1, max_size=3),
+       crlf=st.booleans(), edit=st.lists(_LINES, max_size=4))
+def test_any_notes_read_back_the_edges_a_rows_only_store_writes(make_mem, tmp_path_factory, notes: list[list[str]],
+                                                               crlf: bool, edit: list[str]) -> None:
+    """Duplicate bullets and headings, a task checked and unchecked, numbered and nested items, fences, CRLF: what
+    the derived edges read back is what a store keeping every edge as a row holds, cold and after an edit."""
+    root = tmp_path_factory.mktemp("any")
+    vault = root / "vault"
+    vault.mkdir()
+    newline = "\r\n" if crlf else "\n"
+    for k, lines in enumerate(notes):
+        (vault / f"n{k}.md").write_text(newline.join(lines) + newline, encoding="utf-8")
+    derived = make_mem("none", db=root / "derived.db")
+    with pytest.MonkeyPatch.context() as m:
+        _rows_only(m)
+        rows = make_mem("none", db=root / "rows.db")
+    for step in range(2):
+        if step:
+            (vault / "n0.md").write_text(newline.join([*edit, *notes[0]]) + newline, encoding="utf-8")
+        derived.ingest(str(vault))
+        with pytest.MonkeyPatch.context() as m:
+            _rows_only(m)
+            rows.ingest(str(vault))
+            assert _edges(derived) == _edges(rows)
+        _counted(derived)
