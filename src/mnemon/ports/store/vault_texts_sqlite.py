@@ -26,6 +26,8 @@ An ingested edge's evidence (the line it was parsed from: 8.6 MB over the benchm
 text the blob holds already) goes the same way: the row keeps a 9-character key of the text (`evidence_key`) and
 `source_path = PACKED_NOTE_PATH`, the note blob of the edge's source node maps the key to the text, and the `edges`
 view (m053, edge_rows.py) puts it back. The blob keeps an evidence text while any edge of the note's rows still names it.
+A note's edge to one of its own items that is derived, not stored (contained_sqlite.py), has its evidence kept under
+the item's seq instead (`"e"`), rewritten with the note's plan each time.
 """
 from __future__ import annotations
 
