@@ -463,7 +463,7 @@ def test_whole_table_walks_cross_pages_without_losing_or_repeating_a_row(store: 
 
 def test_edge_counts_are_the_same_node_by_node_or_over_the_whole_graph(store: Store,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    from mnemon.ports.store import sqlite
+    from mnemon.ports.store import edges_sqlite
 
     for n in "abcdef":
         put(store, n)
@@ -472,7 +472,7 @@ def test_edge_counts_are_the_same_node_by_node_or_over_the_whole_graph(store: St
                             edge("d", "a", "causal"), edge("e", "a", status="retired")])
     ids = ["a", "b", "c", "d", "e", "f", "unknown"]
     by_node = store.edge_counts(ids)
-    monkeypatch.setattr(sqlite, "WHOLE_GRAPH_COUNTS", 1)  # `gc` over a large store counts in one pass
+    monkeypatch.setattr(edges_sqlite, "WHOLE_GRAPH_COUNTS", 1)  # `gc` over a large store counts in one pass
     assert store.edge_counts(ids) == by_node == {"a": 4, "b": 2, "c": 1, "d": 1, "e": 0, "f": 0, "unknown": 0}
 
 

@@ -59,6 +59,17 @@ def edge_value_rows(edges: Sequence[Edge], origin: str | None = None) -> list[tu
             for e in edges]
 
 
+def upsert_event_detail(edge: Edge, reason: str) -> str:
+    """The JSON detail of the event `upsert_edge` records for an edge it wrote (both backends)."""
+    detail: dict[str, Any] = {"status": edge.status, "weight": round(edge.weight, 6),
+                              "confidence": round(edge.confidence, 6), "origin": edge.origin}
+    if edge.rule:
+        detail["rule"] = edge.rule
+    if reason:  # a person's why (validate-edge --reason) belongs in the audit trail, as kill's and weaken's do
+        detail["reason"] = reason
+    return json.dumps(detail)
+
+
 def _metadata_json(m: dict[str, Any], seen: dict[tuple[str, Any, type], str]) -> str:
     """`json.dumps(m, ensure_ascii=False)`, cheaper for the one-key dicts the edge rules make by the hundred
     thousand: a float value is spelled as json spells it (its repr); a text, integer or boolean value a few hundred

@@ -11,7 +11,7 @@ from typing import Any
 
 from ...core.model import Edge, Link, iso, utcnow
 from .base import EdgeHead
-from .edge_rows import EDGE_VALUE_COLS, edge_value_rows
+from .edge_rows import EDGE_VALUE_COLS, edge_value_rows, upsert_event_detail
 from .sqlite import _EDGE_COLS, PAGE_ROWS, _chunks, _edge
 
 _SEQ_OF = "(SELECT seq FROM nodes WHERE id = %s)"
@@ -54,13 +54,7 @@ class EdgeTables:
                 (edge.sub_type, edge.weight, edge.confidence, edge.status, edge.evidence, edge.origin, edge.rule,
                  edge.source_path, _meta(edge.metadata), now, edge_id))
             kind = event or "updated"
-        detail = {"status": edge.status, "weight": round(edge.weight, 6), "confidence": round(edge.confidence, 6),
-                  "origin": edge.origin}
-        if edge.rule:
-            detail["rule"] = edge.rule
-        if reason:  # a person's why (validate-edge --reason) belongs in the audit trail, as kill's and weaken's do
-            detail["reason"] = reason
-        self._write(_EVENT_INSERT, (edge_id, kind, actor or edge.origin, json.dumps(detail), now))
+        self._write(_EVENT_INSERT, (edge_id, kind, actor or edge.origin, upsert_event_detail(edge, reason), now))
         return int(edge_id)
 
     def insert_edges(self, edges: Sequence[Edge], *, origin: str | None = None) -> None:

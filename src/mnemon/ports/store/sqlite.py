@@ -19,15 +19,15 @@ from typing import Any
 
 
 from ...core.errors import ReadOnly, StoreError
-from ...core.model import EDGE_STATUSES, Edge, Link, Memory, OplogEntry, iso, utcnow
-from .base import EdgeHead, MemoryFilter
+from ...core.model import Memory, OplogEntry, iso, utcnow
+from .base import MemoryFilter
+from .edges_sqlite import PAGE_ROWS, _EDGE_COLS, SQLiteEdges, _edge, _paged  # noqa: F401  (re-exported)
 from .graph_sqlite import SQLiteGraphReads
 from .vectors_sqlite import BUMP_VECTOR_GENERATION, SQLiteVectors
 from .text_index_sqlite import (KEYWORD_POSTING_BUDGET, RoughCounts, SQLiteTextIndex, _chunks, _where,  # noqa: F401
                                 register_keyword_functions)  # (KEYWORD_POSTING_BUDGET re-exported)
-from .contained_sqlite import (CONTAINED_ROWS, LEGACY_EDGE_HEADS_VIEW, derived_touching, edges_by_id, has_contained,
-                               materialise, positive_id_insert)
-from .edge_rows import EDGE_VALUE_COLS, LEGACY_EDGE_ROWS_VIEW, SEQ_OF, edge_value_rows
+from .contained_sqlite import LEGACY_EDGE_HEADS_VIEW, has_contained
+from .edge_rows import LEGACY_EDGE_ROWS_VIEW
 from .migrate_sqlite import migrate
 from .vault_texts_sqlite import (RECOMPUTED_HASH_AND_TITLE, VAULT_TEXTS_MIGRATION, rebuilt_title,
                                  register_vault_text_function, text_of, vector_is_current)
@@ -43,20 +43,8 @@ _NODE_COLS_N = ", ".join("n." + c.strip() for c in _NODE_COLS.split(","))
 # the insert column list, and PostgreSQL's
 _NODE_SELECT = _NODE_COLS.replace("content,", text_of("nodes") + ",", 1)
 _NODE_SELECT_N = _NODE_COLS_N.replace("n.content,", text_of("n") + ",", 1)
-_EDGE_COLS = (
-    "id, src, dst, type, sub_type, weight, confidence, status, evidence, origin, rule, source_path, metadata, "
-    "created_at, updated_at"
-)
 
 
-PAGE_ROWS = 5_000  # rows a whole-table walk holds at once (SQLite and PostgreSQL)
-WHOLE_GRAPH_COUNTS = 20_000  # nodes from which `edge_counts` counts every edge once instead of looking each node up
-
-
-def _paged(cursor: sqlite3.Cursor) -> Iterator[tuple[Any, ...]]:
-    """A whole-table read a page at a time, so walking every node or edge (an export) holds one page, not all rows."""
-    while rows := cursor.fetchmany(PAGE_ROWS):
-        yield from rows
 
 
 def _node(row: sqlite3.Row | tuple[Any, ...]) -> Memory:
@@ -74,14 +62,6 @@ def _node(row: sqlite3.Row | tuple[Any, ...]) -> Memory:
     )
 
 
-def _edge(row: tuple[Any, ...]) -> Edge:
-    return Edge(
-        id=row[0], src=row[1], dst=row[2], type=row[3], sub_type=row[4], weight=row[5], confidence=row[6],
-        status=row[7], evidence=row[8], origin=row[9], rule=row[10], source_path=row[11],
-        metadata=json.loads(row[12]) if row[12] and row[12] != "{}" else {}, created_at=row[13], updated_at=row[14],
-    )
-
-
 def _recent_where(flt: MemoryFilter | None, since: str | None, until: str | None, source: str | None,
                   exclude: Iterable[str]) -> tuple[str, list[Any]]:
     where, args = _where(flt)
@@ -96,7 +76,7 @@ def _recent_where(flt: MemoryFilter | None, since: str | None, until: str | None
     return where, args
 
 
-class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
+class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
     """One SQLite file. Safe for many processes (WAL + BEGIN IMMEDIATE + busy timeout) and for threads (one lock)."""
 
     def __init__(self, path: str, *, readonly: bool = False, busy_timeout_ms: int = 60000) -> None:
@@ -488,272 +468,6 @@ class SQLiteStore(SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
             f"SELECT {_NODE_SELECT_N} FROM nodes n LEFT JOIN vectors v ON v.node_seq = n.seq"
             f" AND v.provider = ? AND {vector_is_current('n', 'v')}"
             " WHERE n.deleted_at IS NULL AND n.kind = 'memory' AND v.node_seq IS NULL ORDER BY n.seq", (provider,))]
-
-    # ── edges ────────────────────────────────────────────────────────────────
-    def upsert_edge(self, edge: Edge, *, actor: str = "", event: str | None = None, reason: str = "") -> int:
-        now = edge.updated_at or edge.created_at or iso(utcnow())
-        meta = json.dumps(edge.metadata, ensure_ascii=False) if edge.metadata else "{}"
-        row = self.conn.execute("SELECT id FROM edge_heads WHERE src = ? AND dst = ? AND type = ?",
-                                (edge.src, edge.dst, edge.type)).fetchone()
-        if row is not None and row[0] < 0 and self.derives_edges:
-            materialise(self, [row[0]])
-        if row is None:
-            cur = self._write(
-                self._positive_ids(
-                    f"INSERT INTO edge_rows (src, dst, {EDGE_VALUE_COLS}) VALUES ({SEQ_OF},{SEQ_OF},?,?,?,?,?,?,?,?,?,?,?,?)"),
-                (edge.src, edge.dst, edge.type, edge.sub_type, edge.weight, edge.confidence, edge.status,
-                 edge.evidence, edge.origin, edge.rule, edge.source_path, meta, edge.created_at or now, now))
-            edge_id = int(cur.lastrowid or 0)
-            self._count_new_edges([(edge.type, edge.status)])
-            if event is None:
-                return edge_id  # creation is recorded by the row itself; see edge_events()
-            kind = event
-        else:
-            edge_id = int(row[0])
-            self._write(
-                "UPDATE edge_rows SET sub_type=?, weight=?, confidence=?, status=?, evidence=?, origin=?, rule=?,"
-                " source_path=?, metadata=?, updated_at=? WHERE id=?",
-                (edge.sub_type, edge.weight, edge.confidence, edge.status, edge.evidence, edge.origin, edge.rule,
-                 edge.source_path, meta, now, edge_id))
-            kind = event or "updated"
-        detail = {"status": edge.status, "weight": round(edge.weight, 6), "confidence": round(edge.confidence, 6),
-                  "origin": edge.origin}
-        if edge.rule:
-            detail["rule"] = edge.rule
-        if reason:  # a person's why (validate-edge --reason) belongs in the audit trail, as kill's and weaken's do
-            detail["reason"] = reason
-        self._write("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
-                    (edge_id, kind, actor or edge.origin, json.dumps(detail), now))
-        return edge_id
-
-    def insert_edges(self, edges: Sequence[Edge], *, origin: str | None = None) -> None:
-        """Bulk-insert edges that cannot exist yet (they touch a node created in this transaction). Their creation
-        is recorded by the row itself (created_at, origin, rule); `edge_events` reports it as the first event."""
-        self.insert_edge_rows(edge_value_rows(edges, origin))
-
-    def insert_edge_rows(self, rows: Sequence[tuple[Any, ...]]) -> None:
-        """`insert_edges` for edges already turned into `edge_value_rows` (a bulk import's rule engine does that in
-        another process): node ids become seqs, a repeated edge is merged, then one plain INSERT."""
-        if not rows:
-            return
-        seq = self.node_seqs([x for r in rows for x in (r[0], r[1])])
-        keyed = [(seq[r[0]], seq[r[1]], *r[2:]) for r in rows]
-        first: dict[tuple[Any, ...], int] = {}
-        for k, r in enumerate(keyed):
-            at = first.setdefault(r[:3], k)
-            if at != k:
-                # the same edge twice in one batch (a backbone step that is also a proximity pair): the later one
-                # updates the first, as an upsert would — done here so the bulk insert stays a plain INSERT (an
-                # ON CONFLICT clause costs ~30 % of a bulk import's edge inserts)
-                f = keyed[at]
-                keyed[at] = (*f[:3], r[3], r[4], *f[5:11], r[11], f[12], r[13] or r[12])  # ('' reads as created_at)
-                keyed[k] = ()
-        if len(first) < len(keyed):
-            keyed = [r for r in keyed if r]
-        self.insert_new_edge_rows(f"INSERT INTO edge_rows (src, dst, {EDGE_VALUE_COLS})"
-                                  " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", keyed, Counter((r[2], r[6]) for r in keyed))
-
-    def insert_new_edge_rows(self, sql: str, rows: list[tuple[Any, ...]], counts: Counter[tuple[str, str]]) -> None:
-        """Run a bulk `INSERT INTO edge_rows` of `rows` (`counts` tallies them by type and status) and count them.
-        The status CHECK is done here once per distinct value: SQLite doing it per row cost a third of the inserts.
-        The pragma is this connection's and is off again before anything else runs on it."""
-        bad = {status for _, status in counts} - set(EDGE_STATUSES)
-        if bad:
-            raise sqlite3.IntegrityError(f"CHECK constraint failed: edge status {sorted(bad)[0]!r}")
-        self.conn.execute("PRAGMA ignore_check_constraints = ON")
-        try:
-            first = self._positive_ids(sql)
-            if first is not sql and rows:
-                self._write(first, rows[0])
-                rows = rows[1:]
-            self._write_many(sql, rows)
-        finally:
-            self.conn.execute("PRAGMA ignore_check_constraints = OFF")
-        self._count_new_edges(counts)
-
-    def _positive_ids(self, insert: str) -> str:
-        return positive_id_insert(self.conn, insert) if self.derives_edges else insert
-
-    def _count_new_edges(self, keys: Iterable[tuple[str, str]]) -> None:
-        """Count edge rows just inserted into `edge_counts` by (type, status). Updates and deletes are counted by
-        triggers (m043); inserts here, once per statement, since a trigger on every insert slows bulk writes."""
-        counts = Counter(keys)  # a Counter given is copied with its tallies
-        if counts:
-            self._write_many("INSERT INTO edge_counts(type, status, n) VALUES (?,?,?)"
-                             " ON CONFLICT(type, status) DO UPDATE SET n = n + excluded.n",
-                             [(t, st, n) for (t, st), n in counts.items()])
-
-    def node_seqs(self, node_ids: Iterable[str]) -> dict[str, int]:
-        """Node id → seq, the key `edge_rows` stores. An unknown id fails as a foreign key would."""
-        wanted = list(dict.fromkeys(node_ids))
-        out: dict[str, int] = {}
-        for chunk in _chunks(wanted):
-            out.update(self.conn.execute(f"SELECT id, seq FROM nodes WHERE id IN ({','.join('?' * len(chunk))})",
-                                         chunk).fetchall())
-        if len(out) < len(wanted):
-            missing = next(i for i in wanted if i not in out)
-            raise sqlite3.IntegrityError(f"FOREIGN KEY constraint failed: no node {missing!r}")
-        return out
-
-    def edge_heads(self, node_ids: Sequence[str], statuses: Sequence[str]) -> list[EdgeHead]:
-        """(id, src, dst, type, status, weight × confidence) of the edges touching `node_ids`: enough to rank and
-        walk them without reading their evidence (for a vault edge, from its note's compressed blob)."""
-        out: dict[int, EdgeHead] = {}
-        smarks = ",".join("?" * len(statuses))
-        for chunk in _chunks(list(dict.fromkeys(node_ids))):
-            marks = ",".join("?" * len(chunk))
-            for col in ("src", "dst"):
-                for r in self.conn.execute(f"SELECT id, src, dst, type, status, weight * confidence FROM edge_heads"
-                                           f" WHERE {col} IN ({marks}) AND status IN ({smarks})", [*chunk, *statuses]):
-                    out[r[0]] = (r[0], r[1], r[2], r[3], r[4], r[5])
-        return [out[k] for k in sorted(out)]
-
-    def get_edges(self, edge_ids: Sequence[int]) -> list[Edge]:
-        return [_edge(r) for r in self._edges_by_id(_EDGE_COLS, edge_ids)]
-
-    def get_edge(self, edge_id: int) -> Edge | None:
-        rows = self._edges_by_id(_EDGE_COLS, [edge_id])
-        return _edge(rows[0]) if rows else None
-
-    def _edges_by_id(self, cols: str, edge_ids: Sequence[int]) -> list[tuple[Any, ...]]:
-        """`cols` (id first) of the edges with these ids, in that order."""
-        if self.derives_edges:  # (the `edges` view would evaluate every derived edge to match an id)
-            return edges_by_id(self.conn, cols, edge_ids)
-        out: list[tuple[Any, ...]] = []
-        for chunk in _chunks(list(edge_ids)):
-            out += self.conn.execute(f"SELECT {cols} FROM edges WHERE id IN ({','.join('?' * len(chunk))})",
-                                     list(chunk)).fetchall()
-        return out
-
-    def find_edge(self, src: str, dst: str, type_: str) -> Edge | None:
-        row = self.conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE src = ? AND dst = ? AND type = ?",
-                                (src, dst, type_)).fetchone()
-        return _edge(row) if row else None
-
-    def edges_of(self, node_ids: Sequence[str], *, statuses: Sequence[str] = ("active",),
-                 types: Sequence[str] | None = None, direction: str = "out") -> list[Edge]:
-        out: list[Edge] = []
-        ids = list(dict.fromkeys(node_ids))
-        cols = {"out": ["src"], "in": ["dst"], "both": ["src", "dst"]}[direction]
-        for chunk in _chunks(ids):
-            marks = ",".join("?" * len(chunk))
-            for col in cols:
-                sql = f"SELECT {_EDGE_COLS} FROM edges WHERE {col} IN ({marks})"
-                args: list[Any] = list(chunk)
-                if statuses:
-                    sql += f" AND status IN ({','.join('?' * len(statuses))})"
-                    args.extend(statuses)
-                if types:
-                    sql += f" AND type IN ({','.join('?' * len(types))})"
-                    args.extend(types)
-                out.extend(_edge(r) for r in self.conn.execute(sql + " ORDER BY id", args))
-        if direction == "both":
-            seen: set[int] = set()
-            out = [e for e in out if e.id not in seen and not seen.add(e.id or 0)]  # type: ignore[func-returns-value]
-        return out
-
-    def adjacency(self, node_ids: Sequence[str], statuses: Sequence[str] = ("active",),
-                  per_node: int | None = None) -> dict[str, list[Link]]:
-        """Outgoing links per node, in edge-id order; `per_node` keeps only each node's newest links."""
-        out: dict[str, list[Link]] = {}
-        ids = list(dict.fromkeys(node_ids))
-        smarks = ",".join("?" * len(statuses))
-        for chunk in _chunks(ids):
-            marks = ",".join("?" * len(chunk))
-            sql = (f"SELECT src, dst, type, sub_type, weight, id FROM edge_heads WHERE src IN ({marks})"
-                   f" AND status IN ({smarks})")
-            args: list[Any] = [*chunk, *statuses]
-            if per_node is not None:
-                sql = (f"SELECT src, dst, type, sub_type, weight, id FROM (SELECT *, ROW_NUMBER() OVER"
-                       f" (PARTITION BY src ORDER BY id DESC) AS rn FROM ({sql})) WHERE rn <= ?")
-                args.append(per_node)
-            for row in self.conn.execute(sql + " ORDER BY id", args):
-                out.setdefault(row[0], []).append(Link(*row))
-        return out
-
-    def edge_counts(self, node_ids: Sequence[str]) -> dict[str, int]:
-        """Active edges touching each node (either end). Counted on `edge_rows` by node seq: through the `edges` view
-        every counted row also joined both its ends to `nodes` (`gc` at 100k memories took 100 s)."""
-        counts = dict.fromkeys(node_ids, 0)
-        if len(counts) >= WHOLE_GRAPH_COUNTS:
-            # most of the graph (`gc`): one pass over every edge beats a lookup per edge through the key index
-            id_of = dict(self.conn.execute("SELECT seq, id FROM nodes").fetchall())
-            # by dst: the (dst, status) index covers it; by src: reading the table in order (2 s at 5 M rows) beats the
-            # (src, dst, type) index, which needs a table lookup per row for the status (8 s)
-            sources = [("src", "edge_rows NOT INDEXED"), ("dst", "edge_rows")]
-            if self.derives_edges:
-                sources += [("src", f"({CONTAINED_ROWS})"), ("dst", f"({CONTAINED_ROWS})")]
-            for col, source in sources:
-                for seq, n in self.conn.execute(f"SELECT {col}, COUNT(*) FROM {source} WHERE status = 'active'"
-                                                f" GROUP BY {col}"):
-                    node = id_of.get(seq)
-                    if node in counts:
-                        counts[node] += n
-            return counts
-        for chunk in _chunks(list(counts)):
-            id_of = dict(self.conn.execute(f"SELECT seq, id FROM nodes WHERE id IN ({','.join('?' * len(chunk))})",
-                                           list(chunk)).fetchall())
-            if not id_of:
-                continue
-            marks = ",".join("?" * len(id_of))
-            tables = ["edge_rows", f"({CONTAINED_ROWS})"] if self.derives_edges else ["edge_rows"]
-            for col in ("src", "dst"):
-                for table in tables:
-                    for seq, n in self.conn.execute(f"SELECT {col}, COUNT(*) FROM {table} WHERE {col} IN ({marks})"
-                                                    f" AND status = 'active' GROUP BY {col}", list(id_of)):
-                        counts[id_of[seq]] += n
-        return counts
-
-    def set_edge_status(self, edge_id: int, status: str, *, actor: str, reason: str,
-                        confidence: float | None = None) -> None:
-        now = iso(utcnow())
-        if edge_id < 0 and self.derives_edges:  # a decision on a derived edge: it becomes a row first
-            materialise(self, [edge_id])
-        if confidence is None:
-            self._write("UPDATE edge_rows SET status = ?, updated_at = ? WHERE id = ?", (status, now, edge_id))
-        else:
-            self._write("UPDATE edge_rows SET status = ?, confidence = ?, updated_at = ? WHERE id = ?",
-                        (status, confidence, now, edge_id))
-        detail: dict[str, Any] = {"status": status, "reason": reason}
-        if confidence is not None:
-            detail["confidence"] = confidence
-        self._write("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
-                    (edge_id, status, actor, json.dumps(detail), now))
-
-    def retire_edges_of(self, node_id: str, *, reason: str) -> int:
-        if self.derives_edges:
-            materialise(self, derived_touching(self.conn, node_id, ("active", "candidate")))
-        ids = [r[0] for r in self.conn.execute(
-            f"SELECT id FROM edge_rows WHERE (src = {SEQ_OF} OR dst = {SEQ_OF}) AND status IN ('active', 'candidate')",
-            (node_id, node_id))]
-        now = iso(utcnow())
-        for chunk in _chunks(ids):
-            marks = ",".join("?" * len(chunk))
-            self._write(f"UPDATE edge_rows SET status = 'retired', updated_at = ? WHERE id IN ({marks})", [now, *chunk])
-        self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
-                         [(i, "retired", "forget", json.dumps({"reason": reason}), now) for i in ids])
-        return len(ids)
-
-    def edge_events(self, edge_id: int) -> list[dict[str, Any]]:
-        """The edge's history: its creation (from the row) followed by every recorded change."""
-        found = self._edges_by_id("id, origin, rule, created_at, status", [edge_id])
-        row = found[0][1:] if found else None
-        stored = [{"id": r[0], "event": r[1], "actor": r[2], "detail": json.loads(r[3]), "created_at": r[4]}
-                  for r in self.conn.execute("SELECT id, event, actor, detail, created_at FROM edge_events"
-                                             " WHERE edge_id = ? ORDER BY id", (edge_id,))]
-        if row is None or (stored and stored[0]["event"] in ("created", "restored")):
-            return stored
-        created = {"id": None, "event": "created", "actor": row[0], "detail": {"origin": row[0], "rule": row[1]},
-                   "created_at": row[2]}
-        return [created, *stored]
-
-    def iter_edges(self, *, statuses: Sequence[str] | None = None) -> Iterator[Edge]:
-        sql = f"SELECT {_EDGE_COLS} FROM edges"
-        args: list[Any] = []
-        if statuses:
-            sql += f" WHERE status IN ({','.join('?' * len(statuses))})"
-            args.extend(statuses)
-        yield from map(_edge, _paged(self.conn.execute(sql + " ORDER BY id", args)))
 
     # ── audit and stats ──────────────────────────────────────────────────────
     def log(self, op: str, node_id: str | None, detail: dict[str, Any], when: str) -> None:
