@@ -24,7 +24,6 @@ class Containment:
         self.kinds = kinds  # ports.store.contained_sqlite.ContainedKinds
         self.before: set[tuple[str, str, str]] = set()  # keys that were derived edges when the run read them
         self.rows: set[tuple[str, str, str]] = set()  # keys of the planned notes' edges that are rows
-        self._codes: dict[tuple[Any, ...], int] = {}
         self._rows: dict[str, list[PlannedEdge]] = {}  # note path → its items' edges to write as rows after all
 
     def plan(self, plans: Sequence[NotePlan]
@@ -34,7 +33,7 @@ class Containment:
         codes: dict[str, int] = {}
         evidence: dict[str, dict[str, str]] = {}
         keys: set[tuple[str, str, str]] = set()
-        kinds, rows, known = self.kinds, self.rows, self._codes
+        kinds, rows = self.kinds, self.rows
         for plan in plans:
             nid = note_id(plan.path)
             mine: dict[str, str] = {}
@@ -46,12 +45,8 @@ class Containment:
                 if kinds is None or key in rows:
                     self._rows.setdefault(plan.path, []).append(edge)
                     continue
-                kind = (edge.relation, edge.confidence, edge.status, edge.rule,
-                        LEVEL_LINE if node.kind == "heading" else LINE)
-                code = known.get(kind)
-                if code is None:
-                    code = known[kind] = kinds.code(kind[0], kind[1], kind[1], *kind[2:])
-                codes[node.id] = code
+                codes[node.id] = kinds.code(edge.relation, edge.confidence, edge.confidence, edge.status, edge.rule,
+                                            LEVEL_LINE if node.kind == "heading" else LINE)
                 mine[node.id] = edge.evidence
                 keys.add(key)
             evidence[f"vault:{plan.path}"] = mine
