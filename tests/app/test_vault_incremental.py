@@ -78,7 +78,11 @@ def test_incremental_ingest_builds_the_graph_a_fresh_ingest_builds(history: tupl
                     target.write_text(text, encoding="utf-8")
                 elif target.exists():
                     target.unlink()
-                incremental.ingest(str(vault), embed=False)
+                out = incremental.ingest(str(vault), embed=False)
+                if "nodes" in out:  # (a run that changed nothing reports no counts)
+                    live = incremental.rt.store.conn.execute(
+                        "SELECT COUNT(*) FROM nodes WHERE deleted_at IS NULL").fetchone()[0]
+                    assert out["nodes"] == live, (first, steps[: n + 1])
                 fresh = _open(work / f"fresh{n}" / "mnemon.db")
                 try:
                     fresh.ingest(str(vault), embed=False)

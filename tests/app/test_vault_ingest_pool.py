@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mnemon.app.vault import ingest as vault_ingest
 from mnemon.ports.store import vault_texts_sqlite
@@ -23,6 +25,8 @@ def _contents(mem: Any) -> dict[str, list[Any]]:
         "texts": [(s, zlib.decompress(b)) for s, b in conn.execute("SELECT source, body FROM vault_texts ORDER BY source")],
         "files": conn.execute("SELECT path, content_hash, note_id, title, aliases, observations, link_keys"
                               " FROM vault_files ORDER BY path").fetchall(),
+        # each note's sense event, parsed by whoever planned the note
+        "senses": conn.execute("SELECT * FROM sense_events ORDER BY id").fetchall(),
     }
 
 
@@ -51,6 +55,18 @@ def test_planning_in_workers_writes_what_planning_inline_writes(make_mem, tmp_pa
     out = vault_ingest.ingest_vault(pooled.rt, vault, workers=workers, embed=False)
     assert out["notes_read"] == 13
     got = _contents(pooled)
-    assert got["texts"] and got == _contents(expected)
+    assert got["texts"] and len(got["senses"]) == 13 and got == _contents(expected)
     assert bool(looked_up) != bulk  # a bulk load knows the seqs of the rows it inserted
     assert_index_matches_rows(pooled.rt.store)
+
+
+@given(st.integers(0, 2_000), st.integers(1, 120), st.integers(1, 40))
+def test_batches_cover_the_notes_in_order_and_end_small(total: int, batch: int, tail: int) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(vault_ingest, "BATCH_FILES", batch)
+        patch.setattr(vault_ingest, "TAIL_BATCH_FILES", tail)
+        bounds = vault_ingest._batch_bounds(total)
+    assert [i for start, size in bounds for i in range(start, min(start + size, total))] == list(range(total))
+    assert all(0 < size <= batch for _start, size in bounds)
+    # the notes planned last come in small batches: the writer's share after the workers' last plan is one of them
+    assert all(size <= min(batch, tail) for start, size in bounds if start >= total - 2 * batch)

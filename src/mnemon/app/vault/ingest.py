@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import InvalidInput, NotFound
-from ...core.model import Edge, Memory, iso
+from ...core.model import Edge, Memory
 from ...core.ontology import DEFAULT_ONTOLOGY
 from ...core.vault import LinkIndex, NoteIdentity, note_keys, survives_rebuild
 from ...core.vault.observations import DEFAULT_HINTS
@@ -37,7 +37,7 @@ from ...ports.store.vault_sqlite import VaultFile
 from ..runtime import Runtime
 from ..bulk_gc import paused_gc
 from .contained import Containment
-from .plan import PLAN_VERSION, NotePlan, PlannedEdge, PlannedNode, note_id, plan_batch
+from .plan import PLAN_VERSION, NotePlan, PlannedEdge, PlannedNode, note_id, plan_batch, world_senses
 
 MODES = ("rebuild", "update", "append")
 SKIP_DIRS = frozenset({".git", "node_modules", ".obsidian", ".trash"})
@@ -45,6 +45,9 @@ SHARED_KINDS = ("date", "email", "tag", "placeholder")
 VAULT_SOURCE = "vault"
 POOL_MIN_FILES = 400  # below this a process pool costs more than it saves
 BATCH_FILES = 100
+# the last notes go in batches this small: after the workers' last plan, only its batch is left for the writer
+# while a core idles, and a whole batch there was ~0.3 s of a 2,000-note cold ingest
+TAIL_BATCH_FILES = 25
 LINK_INDEX_STATE = "link_index"
 GC_TARGETED_MAX = 50  # changed notes up to which garbage collection checks only the nodes this run released
 BULK_MIN_NOTES = 500  # a first ingest this large suspends secondary indexes (`SQLiteVault.bulk_load`) ...
@@ -186,9 +189,10 @@ def _plan_batches(items: list[tuple[str, bytes, float]], hints: tuple[str, ...],
     Pool tasks are submitted here, before the caller opens its write transaction: the workers fork from a process
     that holds no SQLite lock, and the cores parse while the main process writes."""
     total = len(items)
-    batches = [items[i : i + BATCH_FILES] for i in range(0, total, BATCH_FILES)]
     n_workers = workers if workers is not None else (os.cpu_count() or 1)
+    batches = [items[i : i + size] for i, size in _batch_bounds(total)]
     if n_workers > 1 and total >= POOL_MIN_FILES:
+        world_senses()  # imported once here rather than in each worker after the fork
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
@@ -208,6 +212,14 @@ def _plan_batches(items: list[tuple[str, bytes, float]], hints: tuple[str, ...],
                     pool.shutdown(cancel_futures=True)
             return collect()
     return (plan_batch(batch, hints) for batch in batches)
+
+
+def _batch_bounds(total: int) -> list[tuple[int, int]]:
+    """(start, size) of each batch: `BATCH_FILES` notes, the last `2 * BATCH_FILES` by `TAIL_BATCH_FILES`. The
+    same whoever plans them: a batch's rows take the next seqs, so the bounds decide the ids a store gets."""
+    tail_from, tail = max(0, total - 2 * BATCH_FILES), min(TAIL_BATCH_FILES, BATCH_FILES)
+    bounds = [(i, min(BATCH_FILES, tail_from - i)) for i in range(0, tail_from, BATCH_FILES)]
+    return bounds + [(i, tail) for i in range(tail_from, total, tail)]
 
 
 def _derived_row(node: PlannedNode, source: str, now: str) -> tuple[Any, ...]:
@@ -595,7 +607,8 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
                 apply_embedded_payload(rt, payload, plan.path)
         store.log("ingest", None, {"vault": root, "mode": mode, "changed": len(plans), "removed": len(removed),
                                    "unchanged": len(unchanged)}, now)
-    _record_senses(rt, plans)
+    with paused_gc():  # (the plans are still held: a full collection would walk every one of their rows)
+        _record_senses(rt, plans)
     if bulk:
         vault_store.release_wal()
     vectors = _embed_new(rt, writer.new_memory_ids, progress=embed_progress) if embed else {
@@ -641,6 +654,8 @@ def _relink(writer: _Writer, known: dict[str, VaultFile], plans: Sequence[NotePl
     instead lost every link no edge held. A key resolves by the notes claiming it alone (`LinkIndex`), so no other
     note's links can change."""
     planned = {p.path for p in plans}
+    if all(path in planned or path in removed for path in known):
+        return []  # no note is left to plan again (a first ingest): working out the changed names buys nothing
     changed: set[str] = set()
     for path in removed:
         changed |= _name_keys(NoteIdentity(path, known[path].title, known[path].aliases))
@@ -739,25 +754,14 @@ def _keep_sense_texts(rt: Runtime, superseded: Mapping[str, str]) -> int:
 
 
 def _record_senses(rt: Runtime, plans: Sequence[NotePlan]) -> int:
-    """One `md` sense event per new or changed note, so predictions can be confirmed by vault evidence (Mneme's
-    plain ingest recorded none). Skipped quietly when the world model is not installed. The event names the note by
-    path and content hash and leaves its text out: checks read it from the note's memories (app/world/note_text.py)."""
-    if not plans:
+    """Store the `md` sense event the planner made of each new or changed note (`plan._sense_event`); none when
+    the world model is not installed."""
+    events = [(plan.sense_event, plan.path) for plan in plans if plan.sense_event is not None]
+    if not events:
         return 0
-    try:
-        from ..world import SenseInput, record_sense_events
-    except ImportError:
-        return 0
-    return record_sense_events(rt, "vault", [
-        SenseInput("md", plan.path, iso_from_mtime(plan.mtime), plan.title, plan.sense_text,
-                   {"path": plan.path, "content_hash": plan.content_hash, "type": plan.note_type}, event_type="note",
-                   source_uri=f"vault:{plan.path}", source_path=plan.path, store_text=False) for plan in plans])
+    from ..world import store_sense_events
 
-
-def iso_from_mtime(mtime: float) -> str:
-    from datetime import datetime, timezone
-
-    return iso(datetime.fromtimestamp(mtime, tz=timezone.utc))
+    return store_sense_events(rt, events)
 
 
 def _embed_new(rt: Runtime, ids: Sequence[str], batch: int = 64, progress: Progress | None = None) -> dict[str, Any]:

@@ -12,11 +12,12 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
 from functools import lru_cache
 from json.encoder import encode_basestring
 from typing import Any, NamedTuple
 
-from ...core.model import content_hash
+from ...core.model import content_hash, iso
 from ...core.ontology import observation_relation
 from ...core.keywords import SKIP_KEY, keyword_text, vault_keyword_text
 from ...core.text import token_text
@@ -90,8 +91,9 @@ class NotePlan:
     nodes: tuple[PlannedNode, ...]
     edges: tuple[PlannedEdge, ...]
     payloads: tuple[dict[str, Any], ...] = ()
-    # what the note's sense event observes (`note_sense_text`): the event's id hashes it, its row does not keep it
-    sense_text: str = ""
+    # the note's `md` sense event (app/world/sense.py), parsed here so the writer only stores it: its id hashes
+    # what the note observes (`note_sense_text`), its row leaves that text out; None without the world model
+    sense_event: Any = None
     warnings: tuple[dict[str, Any], ...] = field(default=())
     # every link's lookup key, including the links no edge holds (a second spelling of the same target, a link to
     # the note itself): when another note claims or gives up one of these names, this note is planned again
@@ -356,10 +358,38 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
         note_type=parsed.note_type, tags=parsed.tag_names, nodes=tuple(nodes.values()),
         edges=tuple(e for k, e in edges.items() if k not in inside) if inside else tuple(edges.values()),
         payloads=tuple(dict(p.payload) for p in parsed.payloads),
-        sense_text=note_sense_text(parsed.title, [o.text for o in parsed.observations]),
+        sense_event=_sense_event(path, mtime, parsed.title, digest, parsed.note_type,
+                                 note_sense_text(parsed.title, [o.text for o in parsed.observations])),
         warnings=tuple({"code": w.code, "message": w.message, "line": w.line} for w in parsed.warnings),
         link_keys=tuple(sorted(k for k in link_keys if k)),
     )
+
+
+@lru_cache(maxsize=1)
+def world_senses() -> Any:
+    """`app.world.sense`, or None when the world model is not installed. A pool's parent imports it before it forks
+    (`ingest._plan_batches`), so neither the workers nor the writer pay for the import again."""
+    try:
+        from ..world import sense
+    except ImportError:
+        return None
+    return sense
+
+
+def _sense_event(path: str, mtime: float, title: str, digest: str, note_type: str, text: str) -> Any:
+    """The note's sense event, so predictions can be confirmed by vault evidence (Mneme's plain ingest recorded
+    none). It names the note by path and content hash and leaves its text out: checks read it from the note's
+    memories (app/world/note_text.py)."""
+    world = world_senses()
+    if world is None:
+        return None
+    return world.parsed_sense_event("vault", world.SenseInput(
+        "md", path, iso_from_mtime(mtime), title, text, {"path": path, "content_hash": digest, "type": note_type},
+        event_type="note", source_uri=f"vault:{path}", source_path=path, store_text=False))
+
+
+def iso_from_mtime(mtime: float) -> str:
+    return iso(datetime.fromtimestamp(mtime, tz=timezone.utc))
 
 
 def _quoted(day: str) -> str:

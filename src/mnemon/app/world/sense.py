@@ -82,7 +82,9 @@ class SenseInput(NamedTuple):
     store_text: bool = True
 
 
-def _parsed(origin: str, i: SenseInput) -> SenseEvent:
+def parsed_sense_event(origin: str, i: SenseInput) -> SenseEvent:
+    """The event `record_sense_events` stores for `i`, validated (raises InvalidInput) but not stored: vault
+    ingestion's workers parse their notes' events, and the writer stores them (`store_sense_events`)."""
     event = parse_sense_event(_payload(i.sense_type, i.source_id, i.observed_at, i.title, i.text, i.metadata,
                                        i.event_type, i.source_uri), origin=origin)
     return event if i.store_text else replace(event, text="")
@@ -91,7 +93,11 @@ def _parsed(origin: str, i: SenseInput) -> SenseEvent:
 def record_sense_events(rt: Runtime, origin: str, inputs: Sequence[SenseInput]) -> int:
     """`record_sense_event` for many events in a handful of statements (vault ingestion records one per changed
     note): the same validation, rows and audit entries. Returns how many events were new."""
-    events = [(_parsed(origin, i), i.source_path) for i in inputs]
+    return store_sense_events(rt, [(parsed_sense_event(origin, i), i.source_path) for i in inputs])
+
+
+def store_sense_events(rt: Runtime, events: Sequence[tuple[SenseEvent, str | None]]) -> int:
+    """Store (event from `parsed_sense_event`, explicit source path) pairs in one transaction; how many were new."""
     if not events:
         return 0
     with rt.store.transaction():

@@ -759,7 +759,12 @@ class SQLiteVault:
         q = self.conn.execute
         return {
             "notes": int(q("SELECT COUNT(*) FROM nodes WHERE kind = 'note' AND deleted_at IS NULL").fetchone()[0]),
-            "nodes": int(q("SELECT COUNT(*) FROM nodes WHERE deleted_at IS NULL").fetchone()[0]),
+            # the kept count of active memories plus the other kinds, two ranges of nodes_kind_created: counting
+            # every live row read a whole index (~4 ms of a one-note re-ingest at 58k rows)
+            "nodes": int(q(
+                "SELECT (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'active_memories')"
+                " + (SELECT COUNT(*) FROM nodes WHERE deleted_at IS NULL AND kind < 'memory')"
+                " + (SELECT COUNT(*) FROM nodes WHERE deleted_at IS NULL AND kind > 'memory')").fetchone()[0]),
             "edges": int(q("SELECT COALESCE(SUM(n), 0) FROM edge_counts" if self.derives_edges
                            else "SELECT COUNT(*) FROM edge_rows").fetchone()[0]),
             # kept per file at ingest: counting the `vault:<path>:observation:…` ids took a scan of every vault id
