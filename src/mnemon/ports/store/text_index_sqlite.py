@@ -150,6 +150,13 @@ class SQLiteTextIndex:
             values.append((seq, expected, keyword_words(tags), keyword_words(entities)))
         self._write_many("INSERT INTO memory_fts(rowid, body, tags, entities) VALUES (?,?,?,?)", values)
 
+    def _merge_keyword_index(self) -> None:
+        """Merge the keyword index into one segment, inside the caller's write transaction. For the end of a bulk
+        load: it leaves a few segments of different sizes, and FTS5's next automatic merge (a few small writes
+        later) rewrote the largest too, leaving ~2.6 MB of a 2,000-note vault's file as free pages. Merged before
+        the load's indexes are rebuilt, the pages it frees are the ones they reuse."""
+        self._write("INSERT INTO memory_fts(memory_fts) VALUES ('optimize')")
+
     def _unindex_keywords(self, seqs: Sequence[int]) -> None:
         """Remove these rows from the keyword index — call before changing or deleting them; rows that are not
         indexed (deleted, not memories) are left alone."""

@@ -184,7 +184,8 @@ class SQLiteVault:
     @contextmanager
     def bulk_load(self) -> Iterator[None]:
         """Inside the caller's write transaction: suspend the secondary indexes of `nodes` and `edges` and the
-        active-memory count trigger, and rebuild them once at the end of the block.
+        active-memory count trigger, and rebuild them once at the end of the block, after merging the keyword index
+        (`_merge_keyword_index`).
 
         A cold ingest inserts ~160k rows in random key order; building each index once from the finished table
         (and adding the memory count in one UPDATE) costs about a third less than maintaining them row by row.
@@ -203,6 +204,7 @@ class SQLiteVault:
             yield
         finally:
             self._inserted = None
+        self.store._merge_keyword_index()
         for kind, _name, sql in suspended:
             self._write(sql)
             if kind == "trigger":
