@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 
 from mnemon.app.memory import Mnemon
-from mnemon.app.vault.plan import plan_note
+from mnemon.core.vault import parse_note
 from mnemon.app.world.common import load_events
 from mnemon.app.world.note_text import with_note_texts
 from mnemon.core.vault import DEFAULT_HINTS
 from mnemon.core.world import Prediction, evaluate_prediction
-from mnemon.core.world.senses import NOTE_TEXT_CHARS, TEXT_UNAVAILABLE, sense_event_id
+from mnemon.core.world.senses import NOTE_TEXT_CHARS, TEXT_UNAVAILABLE, note_sense_text, sense_event_id
 
 from conftest import FakeClock
 
@@ -74,8 +74,9 @@ def _rows(mem: Mnemon, sense_type: str = "md") -> list[dict[str, Any]]:
 
 
 def _plan_text(vault: Path, rel: str) -> str:
-    """The text a note's event carried before (what the ingest plans for it)."""
-    return plan_note(rel, (vault / rel).read_bytes(), 0.0, HINTS).sense_text
+    """The text a note's event carried before (what the planner hashes into its id: app/vault/plan.py)."""
+    parsed = parse_note(rel, (vault / rel).read_text(encoding="utf-8"), hints=HINTS)
+    return note_sense_text(parsed.title, [o.text for o in parsed.observations])
 
 
 def _prediction(terms: dict[str, Any], **over: Any) -> dict[str, Any]:

@@ -273,3 +273,29 @@ def test_any_notes_read_back_the_edges_a_rows_only_store_writes(make_mem, tmp_pa
             rows.ingest(str(vault))
             assert _edges(derived) == _edges(rows)
         _counted(derived)
+
+
+def test_edges_around_anchors_are_what_the_whole_view_gives(make_mem, example_vault: Path) -> None:
+    """`edge_heads_around` reads a note's derived edges through its headings' ids and the kept memories instead of
+    every item of the note: the same edges as through the whole `edge_heads` view, for any anchors and kept ids."""
+    mem = make_mem("none")
+    mem.ingest(str(example_vault))
+    mem.kill_edge(_a_derived(mem, "has_heading").id, reason="test")  # a row now, killed
+    mem.validate_edge(_a_derived(mem).id, reason="test")
+    vault, conn = mem.rt.store.vault, mem.rt.store.conn
+    assert vault.derives_edges
+    ids = [i for (i,) in conn.execute("SELECT id FROM nodes WHERE deleted_at IS NULL ORDER BY seq")]
+    notes = [i for i in ids if i.startswith("note:")]
+
+    @settings(max_examples=40, deadline=None)
+    @given(anchors=st.lists(st.sampled_from(ids), max_size=12, unique=True),
+           keep=st.lists(st.sampled_from(ids + notes), max_size=6, unique=True),
+           relations=st.sampled_from([CONTAINMENT, ("has_section", "has_done"), ()]),
+           statuses=st.sampled_from([("active", "candidate", "killed"), ("candidate",), ("killed",)]))
+    def same(anchors: list[str], keep: list[str], relations: tuple[str, ...], statuses: tuple[str, ...]) -> None:
+        got = vault.edge_heads_around(anchors + notes[:1], keep, relations, statuses)
+        with pytest.MonkeyPatch.context() as m:
+            _rows_only(m)  # the view, reading every item of each note
+            assert got == vault.edge_heads_around(anchors + notes[:1], keep, relations, statuses)
+
+    same()

@@ -83,6 +83,16 @@ EDGE_HEADS_MIGRATION_POSTGRES = ("m056_edge_heads", f"CREATE VIEW edge_heads AS 
 # a store opened read-only before m056 (the view is a temporary one over what it has)
 LEGACY_EDGE_HEADS_VIEW = f"CREATE TEMP VIEW edge_heads AS SELECT {_HEAD_COLS} FROM edges"
 
+# the derived edges from notes to their headings, found by the headings' id range under each note (`heading:<path>#…`)
+# rather than by reading every item of the note: `derived_heads_from`
+_HEADINGS_OF_NOTES = (
+    "SELECT -i.seq, n.id, i.id, k.type, k.status FROM nodes n"
+    " CROSS JOIN nodes i INDEXED BY sqlite_autoindex_nodes_1"
+    " ON i.id >= 'heading:' || substr(n.id, 6) || '#' AND i.id < 'heading:' || substr(n.id, 6) || '$'"
+    " AND n.id = 'note:' || substr(i.source, 7) AND i.source = 'vault:' || substr(n.id, 6)"
+    " JOIN contained_kinds k ON k.code = i.contained"
+    " WHERE i.contained IS NOT NULL AND i.deleted_at IS NULL AND n.id IN ({notes}) AND k.status IN ({statuses})")
+
 # the notes whose derived out-edges include one of an item added after a node seq (the recall graph's catch-up)
 NOTES_OF_ITEMS_AFTER = f"SELECT DISTINCT n.id {_FROM} AND i.seq > ?"
 
@@ -242,3 +252,34 @@ def positive_id_insert(conn: sqlite3.Connection, insert: str) -> str:
     if (conn.execute("SELECT MAX(id) FROM edge_rows").fetchone()[0] or 0) >= 0:
         return insert
     return insert.replace("INSERT INTO edge_rows (", "INSERT INTO edge_rows (id, ", 1).replace("VALUES (", "VALUES (1, ", 1)
+
+
+def derived_heads_from(conn: sqlite3.Connection, src_ids: Sequence[str], keep: Sequence[str],
+                       sentence_relations: Sequence[str], statuses: Sequence[str]) -> list[tuple[Any, ...]]:
+    """(id, src, dst, type, status) of the derived edges leaving `src_ids` that `edge_heads_around` returns from
+    its sources' side: all but those of `sentence_relations` to a note's own memories (`vault:…`) with neither end
+    in `keep`. A derived edge ends at a memory or a heading, so that is its headings' edges — read through their
+    ids, not by decoding each item of the note — plus the memory edges whose memory is kept (through the kept ids),
+    and, when a note is kept or a derived type is not among the sentence relations, its other matching ones."""
+    notes = [i for i in src_ids if i.startswith("note:")]
+    if not notes:
+        return []
+    smarks, nmarks = ",".join("?" * len(statuses)), ",".join("?" * len(notes))
+    out = conn.execute(_HEADINGS_OF_NOTES.format(notes=nmarks, statuses=smarks), [*notes, *statuses]).fetchall()
+    kept_items = [k for k in keep if k.startswith("vault:")]
+    if kept_items:
+        out += conn.execute(f"SELECT id, src, dst, type, status FROM edge_heads WHERE id < 0"
+                            f" AND dst IN ({','.join('?' * len(kept_items))}) AND src IN ({nmarks})"
+                            f" AND status IN ({smarks})", [*kept_items, *notes, *statuses]).fetchall()
+    rmarks = ",".join("?" * len(sentence_relations))  # (SQLite reads `IN ()` as false)
+    kept_notes = [n for n in notes if n in set(keep)]
+    odd_kinds = conn.execute(f"SELECT 1 FROM contained_kinds WHERE type NOT IN ({rmarks}) LIMIT 1",
+                             list(sentence_relations)).fetchone() is not None
+    wide = notes if odd_kinds else kept_notes
+    if wide:
+        kmarks = ",".join("?" * len(keep))
+        out += conn.execute(
+            f"SELECT id, src, dst, type, status FROM edge_heads WHERE id < 0 AND src IN ({','.join('?' * len(wide))})"
+            f" AND dst >= 'vault:' AND dst < 'vault;' AND (type NOT IN ({rmarks}) OR src IN ({kmarks}))"
+            f" AND status IN ({smarks})", [*wide, *sentence_relations, *keep, *statuses]).fetchall()
+    return out

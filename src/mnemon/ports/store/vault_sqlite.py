@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core.keywords import embedding_text, skipped_lines
 from ...core.model import Edge, Memory
-from .contained_sqlite import ContainedKinds, forget_derived, materialise
+from .contained_sqlite import ContainedKinds, derived_heads_from, forget_derived, materialise
 from .edge_rows import SEQ_OF, packed_evidence, packed_insert_rows
 from .sources import OWNED_SOURCE
 from .vectors_sqlite import BUMP_VECTOR_GENERATION
@@ -538,13 +538,23 @@ class SQLiteVault:
         out: dict[int, tuple[int, str, str, str, str]] = {}
         keep = list(dict.fromkeys(keep)) or [""]
         kmarks, rmarks, smarks = (",".join("?" * len(x)) for x in (keep, sentence_relations, statuses))
-        skip = (f"dst >= 'vault:' AND dst < 'vault;' AND type IN ({rmarks}) AND src NOT IN ({kmarks})"
-                f" AND dst NOT IN ({kmarks})")
+        def skip(src: str = "src", dst: str = "dst", type_: str = "type") -> str:
+            return (f"{dst} >= 'vault:' AND {dst} < 'vault;' AND {type_} IN ({rmarks}) AND {src} NOT IN ({kmarks})"
+                    f" AND {dst} NOT IN ({kmarks})")
+        derived = self.derives_edges
         for chunk in _chunks(list(dict.fromkeys(node_ids))):
             marks = ",".join("?" * len(chunk))
-            rows = self.conn.execute(
-                f"SELECT id, src, dst, type, status FROM edge_heads WHERE src IN ({marks}) AND NOT ({skip})"
-                f" AND status IN ({smarks})", [*chunk, *sentence_relations, *keep, *keep, *statuses]).fetchall()
+            if derived:  # the rows, then the derived edges without reading every item of each note
+                rows = self.conn.execute(
+                    f"SELECT e.id, s.id, d.id, e.type, e.status FROM edge_rows e JOIN nodes s ON s.seq = e.src"
+                    f" JOIN nodes d ON d.seq = e.dst WHERE s.id IN ({marks})"
+                    f" AND NOT ({skip('s.id', 'd.id', 'e.type')})"
+                    f" AND e.status IN ({smarks})", [*chunk, *sentence_relations, *keep, *keep, *statuses]).fetchall()
+                rows += derived_heads_from(self.conn, chunk, keep, sentence_relations, statuses)
+            else:
+                rows = self.conn.execute(
+                    f"SELECT id, src, dst, type, status FROM edge_heads WHERE src IN ({marks}) AND NOT ({skip()})"
+                    f" AND status IN ({smarks})", [*chunk, *sentence_relations, *keep, *keep, *statuses]).fetchall()
             rows += self.conn.execute(f"SELECT id, src, dst, type, status FROM edge_heads WHERE dst IN ({marks})"
                                       f" AND status IN ({smarks})", [*chunk, *statuses]).fetchall()
             for r in rows:
