@@ -607,8 +607,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
                 apply_embedded_payload(rt, payload, plan.path)
         store.log("ingest", None, {"vault": root, "mode": mode, "changed": len(plans), "removed": len(removed),
                                    "unchanged": len(unchanged)}, now)
-    with paused_gc():  # (the plans are still held: a full collection would walk every one of their rows)
-        _record_senses(rt, plans)
+        _record_senses(rt, plans)  # in the same transaction: a note is never stored without its event
     if bulk:
         vault_store.release_wal()
     vectors = _embed_new(rt, writer.new_memory_ids, progress=embed_progress) if embed else {
@@ -667,8 +666,9 @@ def _relink(writer: _Writer, known: dict[str, VaultFile], plans: Sequence[NotePl
                 changed |= _name_keys(NoteIdentity(plan.path, old.title, old.aliases))
     if not changed:
         return []
-    affected = [entries[path] for path, f in known.items() if path not in planned and path in entries
-                and path not in removed and not changed.isdisjoint(f.link_keys)]
+    kept = [path for path in known if path not in planned and path in entries and path not in removed]
+    affected = [entries[path] for path, keys in writer.vault.link_keys_of(kept).items() if not changed.isdisjoint(keys)]
+    affected.sort(key=lambda e: e.rel)  # (vault order, as the notes were planned before)
     items = [(e.rel, data, e.mtime) for e in affected if (data := _read(e)) is not None]
     again = plan_batch(items, hints) if items else []
     if again:

@@ -96,7 +96,9 @@ class VaultFile(NamedTuple):  # a named tuple: a re-ingest reads every file's ro
     aliases: tuple[str, ...]
     ingested_at: str
     observations: int = 0  # observation and task memories the file contributed
-    link_keys: tuple[str, ...] = ()  # every link's lookup key (`NotePlan.link_keys`)
+    # every link's lookup key (`NotePlan.link_keys`), as `put_files` writes it; `files()` leaves it out (a re-ingest
+    # reads every file's row, and only a rename needs the keys: `link_keys_of`)
+    link_keys: tuple[str, ...] = ()
 
 
 class SQLiteVault:
@@ -241,10 +243,17 @@ class SQLiteVault:
     def files(self) -> dict[str, VaultFile]:
         # most notes have no aliases: skip the JSON parse for them (a re-ingest reads every row)
         return {r[0]: VaultFile(r[0], r[1], r[2], r[3], r[4], r[5],
-                                tuple(json.loads(r[6])) if r[6] and r[6] != "[]" else (), r[7], r[8],
-                                tuple(r[9].split("\n")) if r[9] else ())
+                                tuple(json.loads(r[6])) if r[6] and r[6] != "[]" else (), r[7], r[8])
                 for r in self.conn.execute("SELECT path, content_hash, mtime, size, note_id, title, aliases, ingested_at,"
-                                           " observations, link_keys FROM vault_files")}
+                                           " observations FROM vault_files")}
+
+    def link_keys_of(self, paths: Sequence[str]) -> dict[str, tuple[str, ...]]:
+        """path → its links' lookup keys (`VaultFile.link_keys`), for the ingested notes among `paths`."""
+        out: dict[str, tuple[str, ...]] = {}
+        for chunk in _chunks(list(paths)):
+            out.update((r[0], tuple(r[1].split("\n")) if r[1] else ()) for r in self.conn.execute(
+                f"SELECT path, link_keys FROM vault_files WHERE path IN ({','.join('?' * len(chunk))})", list(chunk)))
+        return out
 
     def note_paths(self) -> list[str]:
         """Vault-relative paths of the ingested notes."""
