@@ -668,7 +668,7 @@ def _relink(writer: _Writer, known: dict[str, VaultFile], plans: Sequence[NotePl
         return []
     kept = [path for path in known if path not in planned and path in entries and path not in removed]
     affected = [entries[path] for path, keys in writer.vault.link_keys_of(kept).items() if not changed.isdisjoint(keys)]
-    affected.sort(key=lambda e: e.rel)  # (vault order, as the notes were planned before)
+    affected.sort(key=lambda e: e.rel)  # planned again in vault order
     items = [(e.rel, data, e.mtime) for e in affected if (data := _read(e)) is not None]
     again = plan_batch(items, hints) if items else []
     if again:
@@ -754,8 +754,8 @@ def _keep_sense_texts(rt: Runtime, superseded: Mapping[str, str]) -> int:
 
 
 def _record_senses(rt: Runtime, plans: Sequence[NotePlan]) -> int:
-    """Store the `md` sense event the planner made of each new or changed note (`plan._sense_event`); none when
-    the world model is not installed."""
+    """Store the `md` sense event the planner made of each new or changed note (app/vault/plan.py); a plan has
+    none when the world model is not installed."""
     events = [(plan.sense_event, plan.path) for plan in plans if plan.sense_event is not None]
     if not events:
         return 0

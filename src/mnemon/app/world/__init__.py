@@ -26,8 +26,8 @@ if TYPE_CHECKING:
 # loaded on first use: `remember` imports `world.sense` on every write and must not pull in the whole world model
 _LAZY = {"WorldMixin": "facade", "agent_preflight": "preflight", "world_context_items": "preflight",
          "record_memory_sense": "sense", "record_sense_event": "sense", "record_sense_events": "sense",
-         "SenseInput": "sense", "parsed_sense_event": "sense", "store_sense_events": "sense", "keep_note_texts": "note_text", "forget_world_scope": "state",
-         "propose_assertion": "state"}
+         "SenseInput": "sense", "parsed_sense_event": "sense", "store_sense_events": "sense",
+         "keep_note_texts": "note_text", "forget_world_scope": "state", "propose_assertion": "state"}
 
 
 def __getattr__(name: str) -> Any:

@@ -84,12 +84,12 @@ EDGE_HEADS_MIGRATION_POSTGRES = ("m056_edge_heads", f"CREATE VIEW edge_heads AS 
 LEGACY_EDGE_HEADS_VIEW = f"CREATE TEMP VIEW edge_heads AS SELECT {_HEAD_COLS} FROM edges"
 
 # the derived edges from notes to their headings, found by the headings' id range under each note (`heading:<path>#…`)
-# rather than by reading every item of the note: `derived_heads_from`
+# rather than by reading every item of the note: `derived_heads_from` (`+i.source` keeps the planner off the source
+# index, which would read them all)
 _HEADINGS_OF_NOTES = (
     "SELECT -i.seq, n.id, i.id, k.type, k.status FROM nodes n"
-    " CROSS JOIN nodes i INDEXED BY sqlite_autoindex_nodes_1"
-    " ON i.id >= 'heading:' || substr(n.id, 6) || '#' AND i.id < 'heading:' || substr(n.id, 6) || '$'"
-    " AND n.id = 'note:' || substr(i.source, 7) AND i.source = 'vault:' || substr(n.id, 6)"
+    " JOIN nodes i ON i.id >= 'heading:' || substr(n.id, 6) || '#' AND i.id < 'heading:' || substr(n.id, 6) || '$'"
+    " AND n.id = 'note:' || substr(+i.source, 7) AND +i.source = 'vault:' || substr(n.id, 6)"
     " JOIN contained_kinds k ON k.code = i.contained"
     " WHERE i.contained IS NOT NULL AND i.deleted_at IS NULL AND n.id IN ({notes}) AND k.status IN ({statuses})")
 
