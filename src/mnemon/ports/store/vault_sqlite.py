@@ -689,8 +689,11 @@ class SQLiteVault:
         narrow = " AND (metadata LIKE ? OR metadata LIKE ? OR source LIKE ?)" if observations_only else ""
         args: tuple[str, ...] = ('%"observation"%', '%"task"%', "mneme://%") if observations_only else ()
         scope = " AND source >= 'mneme://' AND source < 'mneme:/0'" if payload_only else f" AND NOT ({OWNED_SOURCE})"
+        # the payload scopes through the source index: by kind, SQLite read every memory of a vault to find none
+        # (`kind || ''` is no indexed column, in either backend; 60 ms → 0.1 ms at 43k vault memories)
+        kind = "kind || '' = 'memory'" if payload_only else "kind = 'memory'"
         cols = _NODE_SELECT if self.packs_texts else _NODE_COLS
-        return [_node(r) for r in self.conn.execute(f"SELECT {cols} FROM nodes WHERE kind = 'memory'"
+        return [_node(r) for r in self.conn.execute(f"SELECT {cols} FROM nodes WHERE {kind}"
                                                     f" AND deleted_at IS NULL{scope}{narrow} ORDER BY seq", args)]
 
     def proactive_page(self, after: tuple[float, int] | None, limit: int) -> list[tuple[int, str, float]]:
