@@ -244,7 +244,10 @@ def walk(rt: Runtime, start: Sequence[tuple[str, Edge | None]], hops: int, hints
         chosen: tuple[float, str, Edge, Memory | None] | None = None
         while trail and chosen is None:
             current = trail[-1]
-            edges = store.edges_of([current], statuses=("active",), direction="both")
+            # the edges' heads, not whole edges (a walk reads no evidence), in `edges_of(direction="both")`'s order:
+            # its own edges, then those pointing at it, each by id
+            heads = sorted(store.edge_heads([current], ("active",)), key=lambda h: (h[1] != current, h[0]))
+            edges = [Edge(h[1], h[2], h[3], status=h[4], confidence=h[6], id=h[0]) for h in heads]
             others = store.get_nodes([e.dst if e.src == current else e.src for e in edges])
             options = []
             for e in edges:

@@ -31,8 +31,9 @@ class MemoryFilter:
     sources: tuple[str, ...] = ()
 
 
-# (edge id, src, dst, type, status, weight × confidence): what ranking and walking edges need, without their texts
-EdgeHead = tuple[int, str, str, str, str, float]
+# (edge id, src, dst, type, status, weight × confidence, confidence): what ranking and walking edges need, without
+# their texts
+EdgeHead = tuple[int, str, str, str, str, float, float]
 TIMED = MemoryFilter(timed_only=True)  # active memories with a time of their own
 
 

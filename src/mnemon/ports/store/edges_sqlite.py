@@ -152,16 +152,17 @@ class SQLiteEdges:
         return out
 
     def edge_heads(self, node_ids: Sequence[str], statuses: Sequence[str]) -> list[EdgeHead]:
-        """(id, src, dst, type, status, weight × confidence) of the edges touching `node_ids`: enough to rank and
-        walk them without reading their evidence (for a vault edge, from its note's compressed blob)."""
+        """(id, src, dst, type, status, weight × confidence, confidence) of the edges touching `node_ids`, by id:
+        enough to rank and walk them without reading their evidence (for a vault edge, from its note's blob)."""
         out: dict[int, EdgeHead] = {}
         smarks = ",".join("?" * len(statuses))
         for chunk in _chunks(list(dict.fromkeys(node_ids))):
             marks = ",".join("?" * len(chunk))
             for col in ("src", "dst"):
-                for r in self.conn.execute(f"SELECT id, src, dst, type, status, weight * confidence FROM edge_heads"
-                                           f" WHERE {col} IN ({marks}) AND status IN ({smarks})", [*chunk, *statuses]):
-                    out[r[0]] = (r[0], r[1], r[2], r[3], r[4], r[5])
+                for r in self.conn.execute(f"SELECT id, src, dst, type, status, weight * confidence, confidence"
+                                           f" FROM edge_heads WHERE {col} IN ({marks}) AND status IN ({smarks})",
+                                           [*chunk, *statuses]):
+                    out[r[0]] = (r[0], r[1], r[2], r[3], r[4], r[5], r[6])
         return [out[k] for k in sorted(out)]
 
     def get_edges(self, edge_ids: Sequence[int]) -> list[Edge]:

@@ -85,11 +85,11 @@ class EdgeTables:
         return out
 
     def edge_heads(self, node_ids: Sequence[str], statuses: Sequence[str]) -> list[EdgeHead]:
-        """(id, src, dst, type, status, weight × confidence) of the edges touching `node_ids`."""
+        """(id, src, dst, type, status, weight × confidence, confidence) of the edges touching `node_ids`, by id."""
         ids = list(dict.fromkeys(node_ids))
-        return [(int(r[0]), r[1], r[2], r[3], r[4], float(r[5])) for r in self._rows(
-            "SELECT id, src, dst, type, status, weight * confidence FROM edges WHERE (src = ANY(%s) OR dst = ANY(%s))"
-            " AND status = ANY(%s) ORDER BY id", (ids, ids, list(statuses)))]
+        return [(int(r[0]), r[1], r[2], r[3], r[4], float(r[5]), float(r[6])) for r in self._rows(
+            "SELECT id, src, dst, type, status, weight * confidence, confidence FROM edges"
+            " WHERE (src = ANY(%s) OR dst = ANY(%s)) AND status = ANY(%s) ORDER BY id", (ids, ids, list(statuses)))]
 
     def get_edges(self, edge_ids: Sequence[int]) -> list[Edge]:
         return [_edge(r) for r in self._rows(f"SELECT {_EDGE_COLS} FROM edges WHERE id = ANY(%s::bigint[])",
