@@ -90,3 +90,24 @@ def test_similarities_stay_in_unit_interval_and_are_symmetric(x: str, y: str) ->
     assert jaccard(a, b) == jaccard(b, a)
     if a:
         assert jaccard(a, a) == 1.0
+
+
+_WORDISH = st.text(alphabet=st.sampled_from(list("abcdefghijklmnopqrstuvwxyz'’ -_.,0123456789ÉéçÄ")), max_size=80)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_WORDISH, st.text(max_size=80)), st.booleans())
+def test_tokens_are_each_words_stem_in_order_with_stopwords_dropped_unless_kept(text: str, keep: bool) -> None:
+    """The words' stems in order, duplicates kept: what the per-word lookup tables must give (a word's stem is
+    cached per word, a stopword maps to nothing)."""
+    import re
+    import unicodedata
+
+    from mnemon.core.text import STOPWORDS
+
+    norm = unicodedata.normalize("NFKC", text).lower()
+    if re.search("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]", norm):
+        return  # (CJK runs become bigrams: tested above)
+    words = [w.replace("’", "'") for w in re.findall(r"[^\W_]+(?:['’][^\W_]+)?", norm)]
+    expected = [stem(w) for w in words if keep or w not in STOPWORDS]
+    assert tokens(text, keep_stopwords=keep) == expected

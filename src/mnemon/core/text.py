@@ -83,6 +83,25 @@ def _cjk_bigrams(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)]
 
 
+class _StemOfWord(dict):  # type: ignore[type-arg]
+    """word → `stem(word)`, or None for a stopword when `drop_stopwords`; filled on first sight, so `tokens` maps a
+    text's words at one C-level dict lookup each (building the recall graph tokenises every memory of a store)."""
+
+    def __init__(self, drop_stopwords: bool) -> None:
+        super().__init__()
+        self.drop_stopwords = drop_stopwords
+
+    def __missing__(self, word: str) -> str | None:
+        token = None if self.drop_stopwords and word in STOPWORDS else stem(word)
+        if len(self) < 200_000:
+            self[word] = token
+        return token
+
+
+_KEPT_STEM = _StemOfWord(drop_stopwords=True)
+_ANY_STEM = _StemOfWord(drop_stopwords=False)
+
+
 def tokens(text: str, *, keep_stopwords: bool = False) -> list[str]:
     """Ordered tokens of `text` (duplicates kept), lowercased and NFKC-normalised. Changing what this returns means
     bumping `core.keywords.KEYWORD_RECIPE`: stores then rebuild their keyword index, which holds these tokens."""
@@ -91,8 +110,8 @@ def tokens(text: str, *, keep_stopwords: bool = False) -> list[str]:
         # Fast path (vault ingest tokenises megabytes): without CJK no word needs splitting into bigrams.
         words = _words(norm)
         if keep_stopwords:
-            return [stem(t) for t in words]
-        return [stem(t) for t in words if t not in STOPWORDS]
+            return list(map(_ANY_STEM.__getitem__, words))
+        return [t for t in map(_KEPT_STEM.__getitem__, words) if t is not None]
     out: list[str] = []
     for word in _WORD.findall(norm):
         word = word.replace("’", "'")

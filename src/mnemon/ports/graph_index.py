@@ -224,8 +224,10 @@ class GraphSnapshot:
             if q is not None and old_prints[q] == fp:  # unchanged text: its token and entity ids still hold
                 toks_q, ents_q = old_tok[old_tok_at[q]:old_tok_at[q + 1]], old_ent[old_ent_at[q]:old_ent_at[q + 1]]
             else:
-                toks_q = [_code(vocab, vocab_code, t) for t in dict.fromkeys(memory_tokens(title, content, tags,
-                                                                                           entities))]
+                words = dict.fromkeys(memory_tokens(title, content, tags, entities))
+                toks_q = list(map(vocab_code.get, words))  # (C-level: most words of a store are known by now)
+                if None in toks_q:
+                    toks_q = [_code(vocab, vocab_code, t) for t in words]
                 ents_q = [_code(entity_vocab, entity_code, e) for e in dict.fromkeys(e.lower() for e in entities)]
             tok_ids.extend(toks_q)
             tok_owner.extend([p] * len(toks_q))
