@@ -170,26 +170,13 @@ def excerpt(text: str, limit: int) -> str:
     return flat if len(flat) <= limit else flat[: max(0, limit - 1)].rstrip() + "…"
 
 
-class _TokenOfWord(dict):  # type: ignore[type-arg]
-    """word → its token, or "" for a stopword; filled on first sight (a vault repeats a few thousand words)."""
-
-    def __missing__(self, word: str) -> str:
-        token = "" if word in STOPWORDS else stem(word)
-        if len(self) < 200_000:
-            self[word] = token
-        return token
-
-
-_TOKEN_OF_WORD = _TokenOfWord()
-
-
 def token_text(text: str) -> str:
-    """`" ".join(tokens(text))`, the FTS body, at one C-level dict lookup per word: vault ingestion tokenises
-    megabytes, and the per-word Python call of `tokens` was a fifth of a cold ingest."""
+    """`" ".join(tokens(text))`, the FTS body, without a Python-level step per word (vault ingestion tokenises
+    megabytes): the same stem table as `tokens`, filtered in C."""
     norm = normalize(text)
     if not norm.isascii() and _CJK_ANY.search(norm) is not None:
         return " ".join(tokens(text))
-    return " ".join(filter(None, map(_TOKEN_OF_WORD.__getitem__, _words(norm))))
+    return " ".join(filter(None, map(_KEPT_STEM.__getitem__, _words(norm))))
 
 
 def rarest_terms(terms: Sequence[str], doc_freq: Mapping[str, int], max_terms: int,
