@@ -6,8 +6,8 @@
 The vault (fictional notes with wikilinks, headings, tasks, dates and status bullets) is generated once with a fixed
 seed and ingested with part A's `ingest_vault` (no embeddings during ingest); when ingestion is not installed the
 store is built from the same notes with memories and edges written directly. Each prompt is timed in-process
-(`build_context_pack`, default budget 2500 chars / 8 items) after one warm-up call; medians are reported, never
-asserted.
+(`build_context_pack`, default budget 2500 chars / 8 items) after one warm-up call, which is reported on its own (the
+first query after an ingest builds the recall graph); medians are reported, never asserted.
 """
 from __future__ import annotations
 
@@ -85,7 +85,9 @@ def main() -> int:
         ingest_s = time.perf_counter() - t0
         rng = random.Random(11)
         prompts = [f"what needs follow up for the {rng.choice(TOPICS)} {rng.choice(TOPICS)}?" for _ in range(args.queries)]
-        build_context_pack(mem.rt, prompts[0])  # warm-up: caches, vector matrix
+        t0 = time.perf_counter()
+        build_context_pack(mem.rt, prompts[0])  # warm-up: the recall graph's first build, caches, vector matrix
+        first_ms = (time.perf_counter() - t0) * 1000
         timings: list[float] = []
         items: list[int] = []
         for prompt in prompts:
@@ -104,6 +106,8 @@ def main() -> int:
         "retrieve_ms": {"p50": round(statistics.median(timings), 2),
                         "p95": round(timings[int(0.95 * (len(timings) - 1))], 2), "max": round(timings[-1], 2)},
         "items_per_pack_mean": round(statistics.mean(items), 2), "target_p50_ms": 30,
+        # the first pack after the ingest builds the recall graph (saved beside the database for later processes)
+        "first_retrieve_after_ingest_ms": round(first_ms, 1),
     }
     print(json.dumps(out))
     return 0
