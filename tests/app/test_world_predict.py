@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from mnemon.app.memory import Mnemon
-from mnemon.app.world import (SenseInput, propose_assertion, record_sense_event, record_sense_events,
-                              world_context_items)
+from mnemon.app.world import (SenseInput, parsed_sense_event, propose_assertion, record_sense_event,
+                              store_sense_events, world_context_items)
 from mnemon.core.errors import ContractViolation, InvalidInput, MnemonError, NotFound
 from mnemon.core.model import Edge, Memory, iso
 
@@ -195,6 +195,11 @@ def test_record_sense_event_rejects_unknown_types_and_dedupes(world: tuple[Mnemo
     assert first["created"] and not again["created"] and first["id"] == again["id"]
 
 
+def _record_many(mem: Mnemon, inputs: list[SenseInput]) -> int:
+    """What vault ingestion does: every event parsed first (all or nothing), then stored together."""
+    return store_sense_events(mem.rt, [(parsed_sense_event("vault", i), i.source_path) for i in inputs])
+
+
 def test_recording_many_sense_events_writes_what_one_at_a_time_writes(make_mem: Callable[..., Mnemon],
                                                                       tmp_path: Any) -> None:
     inputs = [SenseInput("md", f"notes/{i % 3}.md", f"2026-06-0{1 + i % 3}", f"Note {i % 3}", f"text {i % 3}",
@@ -204,15 +209,15 @@ def test_recording_many_sense_events_writes_what_one_at_a_time_writes(make_mem: 
     for i in inputs:
         record_sense_event(one.rt, "vault", i.sense_type, i.source_id, i.observed_at, i.title, i.text, i.metadata,
                            event_type=i.event_type, source_uri=i.source_uri, source_path=i.source_path)
-    assert record_sense_events(many.rt, "vault", inputs) == 3
-    assert record_sense_events(many.rt, "vault", inputs) == 0  # replay-idempotent, as one at a time
+    assert _record_many(many, inputs) == 3
+    assert _record_many(many, inputs) == 0  # replay-idempotent, as one at a time
 
     def rows(m: Mnemon) -> list[Any]:
         return sorted(((row, m.rt.store.world.events("sense_event", row["id"])[0]["detail"])
                        for row, _at in m.rt.store.world.sense_events()), key=lambda pair: pair[0]["id"])
     assert rows(one) == rows(many) and len(rows(many)) == 3
     with pytest.raises(InvalidInput, match="unknown sense type"):
-        record_sense_events(many.rt, "vault", [inputs[0], inputs[0]._replace(sense_type="fax")])
+        _record_many(many, [inputs[0], inputs[0]._replace(sense_type="fax")])
     assert len(rows(many)) == 3  # all or nothing
 
 

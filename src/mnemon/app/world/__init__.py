@@ -3,8 +3,8 @@
 Entry points other packages call:
 * `propose_assertion(rt, payload, …)` — the one gated door into state assertions (`resolve`, payload `assertions[]`);
 * `record_sense_event(rt, origin, sense_type, source_id, observed_at, title, text, metadata)` — every ingestion path
-  (`record_sense_events(rt, origin, [SenseInput(…), …])` for many at once; vault ingestion's workers parse theirs
-  with `parsed_sense_event` and the writer stores them with `store_sense_events`);
+  (many at once: `store_sense_events(rt, [(parsed_sense_event(origin, SenseInput(…)), source_path), …])` — vault
+  ingestion's workers parse theirs and the writer stores them);
 * `keep_note_texts(rt, {path: old content hash})` — vault ingestion, before it changes or removes notes: their
   events, stored without text, keep the text they observed (`note_text.py`);
 * `world_context_items(rt, prompt, as_of)` — world rows for context packs, with `truth_policy`;
@@ -19,13 +19,12 @@ if TYPE_CHECKING:
     from .facade import WorldMixin
     from .note_text import keep_note_texts
     from .preflight import agent_preflight, world_context_items
-    from .sense import (SenseInput, parsed_sense_event, record_memory_sense, record_sense_event, record_sense_events,
-                        store_sense_events)
+    from .sense import SenseInput, parsed_sense_event, record_memory_sense, record_sense_event, store_sense_events
     from .state import forget_world_scope, propose_assertion
 
 # loaded on first use: `remember` imports `world.sense` on every write and must not pull in the whole world model
 _LAZY = {"WorldMixin": "facade", "agent_preflight": "preflight", "world_context_items": "preflight",
-         "record_memory_sense": "sense", "record_sense_event": "sense", "record_sense_events": "sense",
+         "record_memory_sense": "sense", "record_sense_event": "sense",
          "SenseInput": "sense", "parsed_sense_event": "sense", "store_sense_events": "sense",
          "keep_note_texts": "note_text", "forget_world_scope": "state", "propose_assertion": "state"}
 
@@ -48,7 +47,6 @@ __all__ = [
     "propose_assertion",
     "record_memory_sense",
     "record_sense_event",
-    "record_sense_events",
     "store_sense_events",
     "world_context_items",
 ]

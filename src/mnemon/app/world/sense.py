@@ -65,7 +65,7 @@ def record_sense_event(rt: Runtime, origin: str, sense_type: str, source_id: str
 
 
 class SenseInput(NamedTuple):
-    """The arguments of one `record_sense_event`, for `record_sense_events`."""
+    """The arguments of one `record_sense_event`, for `parsed_sense_event`."""
 
     sense_type: str
     source_id: str
@@ -83,21 +83,17 @@ class SenseInput(NamedTuple):
 
 
 def parsed_sense_event(origin: str, i: SenseInput) -> SenseEvent:
-    """The event `record_sense_events` stores for `i`, validated (raises InvalidInput) but not stored: vault
+    """The event `record_sense_event` would store for `i`, validated (raises InvalidInput) but not stored: vault
     ingestion's workers parse their notes' events, and the writer stores them (`store_sense_events`)."""
     event = parse_sense_event(_payload(i.sense_type, i.source_id, i.observed_at, i.title, i.text, i.metadata,
                                        i.event_type, i.source_uri), origin=origin)
     return event if i.store_text else replace(event, text="")
 
 
-def record_sense_events(rt: Runtime, origin: str, inputs: Sequence[SenseInput]) -> int:
-    """`record_sense_event` for many events in a handful of statements (vault ingestion records one per changed
-    note): the same validation, rows and audit entries. Returns how many events were new."""
-    return store_sense_events(rt, [(parsed_sense_event(origin, i), i.source_path) for i in inputs])
-
-
 def store_sense_events(rt: Runtime, events: Sequence[tuple[SenseEvent, str | None]]) -> int:
-    """Store (event from `parsed_sense_event`, explicit source path) pairs in one transaction; how many were new."""
+    """`record_sense_event` for many events in a handful of statements (vault ingestion stores one per changed note):
+    (event from `parsed_sense_event`, explicit source path) pairs, the same rows and audit entries, in one
+    transaction. Returns how many events were new."""
     if not events:
         return 0
     with rt.store.transaction():

@@ -272,7 +272,8 @@ def derived_heads_from(conn: sqlite3.Connection, src_ids: Sequence[str], keep: S
                             f" AND dst IN ({','.join('?' * len(kept_items))}) AND src IN ({nmarks})"
                             f" AND status IN ({smarks})", [*kept_items, *notes, *statuses]).fetchall()
     rmarks = ",".join("?" * len(sentence_relations))  # (SQLite reads `IN ()` as false)
-    kept_notes = [n for n in notes if n in set(keep)]
+    kept = set(keep)
+    kept_notes = [n for n in notes if n in kept]
     odd_kinds = conn.execute(f"SELECT 1 FROM contained_kinds WHERE type NOT IN ({rmarks}) LIMIT 1",
                              list(sentence_relations)).fetchone() is not None
     wide = notes if odd_kinds else kept_notes
