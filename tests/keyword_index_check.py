@@ -8,12 +8,13 @@ from typing import Any
 
 from mnemon.core.keywords import keyword_text, keyword_words
 from mnemon.ports.store.sqlite import SQLiteStore
-from mnemon.ports.store.vault_texts_sqlite import text_of, title_of
+from mnemon.ports.store.vault_texts_sqlite import metadata_of, text_of, title_of
 
 
 def _indexed_rows(conn: sqlite3.Connection) -> dict[int, tuple[Any, ...]]:
     return {r[0]: r[1:] for r in conn.execute(
-        f"SELECT seq, {title_of('nodes')}, {text_of('nodes')}, source, metadata, tags, entities FROM nodes"
+        f"SELECT seq, {title_of('nodes')}, {text_of('nodes')}, source, {metadata_of('nodes')}, tags, entities"
+        " FROM nodes"
         " WHERE kind = 'memory' AND deleted_at IS NULL")}
 
 

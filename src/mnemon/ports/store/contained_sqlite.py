@@ -37,6 +37,8 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from .vault_texts_sqlite import VAULT_METADATA_TABLE, metadata_of
+
 
 _BUMP = "UPDATE meta SET value = random() WHERE key IN ('graph_generation', 'graph_mutation');"
 _MARK = "(SELECT value FROM meta WHERE key = 'graph_mutation')"
@@ -46,9 +48,10 @@ _KIND_OF = "(SELECT type, status FROM contained_kinds WHERE code = {code})"
 
 # the metadata of a derived edge, from its item's (a heading's carries its level)
 LEVEL_LINE, LINE = "level,line", "line"
+# (an item's metadata may be in its note's blob, vault_texts_sqlite.py; a heading's never is: its kind is no memory)
 _METADATA = (f"CASE k.shape WHEN '{LEVEL_LINE}' THEN '{{\"level\":' || json_extract(i.metadata, '$.level')"
              " || ',\"line\":' || json_extract(i.metadata, '$.line') || '}'"
-             " ELSE '{\"line\":' || json_extract(i.metadata, '$.line') || '}' END")
+             f" ELSE '{{\"line\":' || json_extract({metadata_of('i')}, '$.line') || '}}' END")
 _EVIDENCE = "mnemon_vault_evidence(i.source, (SELECT t.body FROM vault_texts t WHERE t.source = i.source), i.seq)"
 # the item's note: joined both ways, so the planner can start from either end (by id, or by the source index)
 _FROM = ("FROM nodes i JOIN contained_kinds k ON k.code = i.contained"
@@ -127,6 +130,17 @@ def contained_edges_migration(stored_arm: str) -> tuple[str, str]:
     CREATE VIEW stored_edges AS {stored_arm};
     CREATE VIEW derived_edges AS {CONTAINED_ARM};
     DROP VIEW edges;
+    CREATE VIEW edges AS SELECT * FROM stored_edges UNION ALL SELECT * FROM derived_edges;
+    """)
+
+
+# m057: a vault memory's metadata in its note's metadata blob (vault_texts_sqlite.py), from which the derived edges
+# read an item's line when its row leaves it there; `edges` is dropped first, as it reads `derived_edges`
+PACKED_METADATA_MIGRATION = ("m057_packed_metadata", f"""
+    {VAULT_METADATA_TABLE}
+    DROP VIEW edges;
+    DROP VIEW derived_edges;
+    CREATE VIEW derived_edges AS {CONTAINED_ARM};
     CREATE VIEW edges AS SELECT * FROM stored_edges UNION ALL SELECT * FROM derived_edges;
     """)
 

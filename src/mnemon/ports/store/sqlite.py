@@ -29,8 +29,8 @@ from .text_index_sqlite import (KEYWORD_POSTING_BUDGET, RoughCounts, SQLiteTextI
 from .contained_sqlite import LEGACY_EDGE_HEADS_VIEW, has_contained
 from .edge_rows import LEGACY_EDGE_ROWS_VIEW
 from .migrate_sqlite import migrate
-from .vault_texts_sqlite import (RECOMPUTED_HASH_AND_TITLE, VAULT_TEXTS_MIGRATION, rebuilt_title,
-                                 register_vault_text_function, text_of, vector_is_current)
+from .vault_texts_sqlite import (RECOMPUTED_HASH_AND_TITLE, VAULT_METADATA_TABLE, VAULT_TEXTS_MIGRATION, rebuilt_title,
+                                 metadata_of, register_vault_text_function, text_of, vector_is_current)
 from .sources import NOT_VAULT_ROW, OWNED_SOURCE
 
 _NODE_COLS = (
@@ -38,11 +38,13 @@ _NODE_COLS = (
     "updated_at, last_accessed_at, access_count, effective_importance, deleted_at, metadata, inserted_at"
 )
 _NODE_COLS_N = ", ".join("n." + c.strip() for c in _NODE_COLS.split(","))
-# what a SQLite read of `nodes` selects: `_NODE_COLS` with a vault memory's text put back from its note's blob
+# what a SQLite read of `nodes` selects: `_NODE_COLS` with a vault memory's text and metadata put back from its note's blob
 # (vault_texts_sqlite.py; `_node` puts back a title left out, and never reads the hash); `_NODE_COLS` itself is also
 # the insert column list, and PostgreSQL's
-_NODE_SELECT = _NODE_COLS.replace("content,", text_of("nodes") + ",", 1)
-_NODE_SELECT_N = _NODE_COLS_N.replace("n.content,", text_of("n") + ",", 1)
+_NODE_SELECT = (_NODE_COLS.replace("content,", text_of("nodes") + ",", 1)
+                .replace(" metadata,", f" {metadata_of('nodes')},", 1))
+_NODE_SELECT_N = (_NODE_COLS_N.replace("n.content,", text_of("n") + ",", 1)
+                  .replace(" n.metadata,", f" {metadata_of('n')},", 1))
 
 
 
@@ -152,6 +154,9 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         if self.conn.execute("SELECT name FROM sqlite_master WHERE name = 'vault_texts'").fetchone() is None:
             # written before m050 (every text still in its row): reads name the table, so an empty one stands in
             self.conn.execute(VAULT_TEXTS_MIGRATION[1].replace("CREATE TABLE", "CREATE TEMP TABLE"))
+        if self.conn.execute("SELECT name FROM sqlite_master WHERE name = 'vault_metadata'").fetchone() is None:
+            # written before m057 (every metadata still in its row): likewise
+            self.conn.execute(VAULT_METADATA_TABLE.replace("CREATE TABLE", "CREATE TEMP TABLE"))
 
     def _migrate(self) -> None:
         migrate(self.conn)

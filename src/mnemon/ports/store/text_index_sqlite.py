@@ -13,7 +13,7 @@ from ...core.keywords import keyword_fingerprint, keyword_text, keyword_words
 from ...core.text import rarest_terms
 from .base import MemoryFilter
 from .sources import not_vault
-from .vault_texts_sqlite import text_of, title_of
+from .vault_texts_sqlite import metadata_of, text_of, title_of
 
 KEYWORD_POSTING_BUDGET = 2_000  # BM25 scores every posting of every term: this bounds a `max_terms` search
 _CHUNK = 500  # stay far below SQLite's host-parameter limit
@@ -55,10 +55,10 @@ KEYWORD_SQL_FUNCTIONS = (("mnemon_keywords", 4, keyword_text), ("mnemon_words", 
                          ("mnemon_keyword_fingerprint", 0, keyword_fingerprint))
 INDEXED = "kind = 'memory' AND deleted_at IS NULL"
 _UNINDEX = ("INSERT INTO memory_fts(memory_fts, rowid, body, tags, entities) SELECT 'delete', seq,"
-            f" mnemon_keywords({title_of('nodes')}, {text_of('nodes')}, source, metadata), mnemon_words(tags),"
+            f" mnemon_keywords({title_of('nodes')}, {text_of('nodes')}, source, {metadata_of('nodes')}), mnemon_words(tags),"
             f" mnemon_words(entities) FROM nodes WHERE {INDEXED} AND ")
 _INDEX_ALL = ("INSERT INTO memory_fts(rowid, body, tags, entities) SELECT seq,"
-              " mnemon_keywords({title}, {content}, source, metadata), mnemon_words(tags), mnemon_words(entities)"
+              " mnemon_keywords({title}, {content}, source, {metadata}), mnemon_words(tags), mnemon_words(entities)"
               f" FROM nodes WHERE {INDEXED}")
 FINGERPRINT_KEY = "keyword_fingerprint"
 CONTENTLESS_KEYWORDS_MIGRATION = (
@@ -71,7 +71,7 @@ CONTENTLESS_KEYWORDS_MIGRATION = (
     CREATE VIRTUAL TABLE memory_fts USING fts5(body, tags, entities, content = '',
                                                tokenize = 'unicode61 remove_diacritics 0');
     CREATE VIRTUAL TABLE memory_fts_vocab USING fts5vocab(memory_fts, 'row');
-    {_INDEX_ALL.format(title="title", content="content")};  -- (no vault text was packed before m050)
+    {_INDEX_ALL.format(title="title", content="content", metadata="metadata")};  -- (no vault text was packed before m050)
     INSERT INTO meta(key, value) VALUES ('{FINGERPRINT_KEY}', mnemon_keyword_fingerprint())
         ON CONFLICT(key) DO UPDATE SET value = excluded.value;
     """,
@@ -89,7 +89,7 @@ def rebuild_keyword_index(conn: sqlite3.Connection) -> None:
     """Empty the keyword index and index every undeleted memory again from its row (inside the caller's write
     transaction); records the fingerprint it was built under."""
     conn.execute("INSERT INTO memory_fts(memory_fts) VALUES ('delete-all')")
-    conn.execute(_INDEX_ALL.format(title=title_of("nodes"), content=text_of("nodes")))
+    conn.execute(_INDEX_ALL.format(title=title_of("nodes"), content=text_of("nodes"), metadata=metadata_of("nodes")))
     conn.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                  (FINGERPRINT_KEY, keyword_fingerprint()))
 

@@ -21,7 +21,8 @@ from .contained_sqlite import ContainedKinds, derived_heads_from, forget_derived
 from .edge_rows import SEQ_OF, packed_evidence, packed_insert_rows
 from .sources import OWNED_SOURCE
 from .vectors_sqlite import BUMP_VECTOR_GENERATION
-from .vault_texts_sqlite import (VaultTexts, hash_of, is_packable, packed_columns, text_of, title_of,
+from .vault_texts_sqlite import (PACKED_METADATA, VaultTexts, hash_of, is_packable, metadata_of, packed_columns,
+                                 packs_metadata, text_of, title_of,
                                  vector_is_current)
 
 if TYPE_CHECKING:  # imported lazily by SQLiteStore.vault; a runtime import back would be a cycle
@@ -114,6 +115,9 @@ class SQLiteVault:
         # read instead of looking the ~100k ends of a cold ingest's edges up again; emptied by any node deletion
         # (`SQLiteStore.hard_delete` calls `forget_inserted`), after which a seq may name another row
         self._inserted: dict[str, tuple[int, str]] | None = None
+        # node id → metadata JSON of each packed row written without it since the last `write_texts`, which puts
+        # it in the row's note blob (the `pack` writes' callers must call it, as they must for the texts)
+        self._bare: dict[str, str] = {}
 
     def _text(self, alias: str) -> str:
         """SQL for the text of the `nodes` row named `alias`."""
@@ -131,15 +135,20 @@ class SQLiteVault:
         """SQL for the title of the `nodes` row named `alias`."""
         return title_of(alias) if self.packs_texts else f"{alias}.title"
 
+    def _metadata(self, alias: str) -> str:
+        """SQL for the metadata JSON of the `nodes` row named `alias`."""
+        return metadata_of(alias) if self.packs_texts else f"{alias}.metadata"
+
     def _packed(self, rows: Sequence[tuple[Any, ...]], new: bool = False) -> list[tuple[Any, ...]]:
-        """`node_row` tuples as stored: a vault memory's text leaves its row for its note's blob (`write_texts`),
-        and its hash and title what they can be rebuilt from (`packed_columns`); `new` rows also leave out an update
-        and insert time equal to their creation (`sqlite._node` reads '' as created_at: two timestamps of every
-        derived row, 3 MB of a 2,000-note vault)."""
+        """`node_row` tuples as stored: a vault memory's text and metadata leave its row for its note's blob
+        (`write_texts`), and its hash and title what they can be rebuilt from (`packed_columns`); `new` rows also
+        leave out an update and insert time equal to their creation (`sqlite._node` reads '' as created_at: two
+        timestamps of every derived row, 3 MB of a 2,000-note vault)."""
         if not self.packs_texts:
             return list(rows)
-        out = [(r[0], r[1], *packed_columns(r[2], r[13]), *r[5:]) if is_packable(r[1], r[9], r[3], r[4])
-               else r for r in rows]
+        out = [(r[0], r[1], *packed_columns(r[2], r[13]), *r[5:13],
+                PACKED_METADATA if packs_metadata(r[13]) else r[13], *r[14:])
+               if is_packable(r[1], r[9], r[3], r[4]) else r for r in rows]
         if new:
             out = [(*r[:11], "" if r[11] == r[10] else r[11], *r[12:14], "" if r[14] == r[10] else r[14], *r[15:])
                    for r in out]
@@ -170,7 +179,12 @@ class SQLiteVault:
         the note's other rows that still exist are kept. Call it once the rows are written and unindexed
         (unindexing a row reads its old text from the blob this replaces), before the parse's edges are written."""
         if self.packs_texts:
-            VaultTexts(self.store).write(texts, evidence, self._inserted_rows(), item_evidence)
+            metadata, self._bare = self._bare, {}
+            VaultTexts(self.store).write(texts, evidence, self._inserted_rows(), item_evidence, metadata)
+
+    def _leave_bare(self, texts: Sequence[tuple[Any, ...]], stored: Sequence[tuple[Any, ...]]) -> None:
+        """Remember the metadata of the rows just written without it (`PACKED_METADATA`), for `write_texts`."""
+        self._bare.update((t[0], t[13]) for t, r in zip(texts, stored) if r[13] == PACKED_METADATA)
 
     @property
     def conn(self) -> Any:
@@ -338,6 +352,8 @@ class SQLiteVault:
             return
         before = self.max_seq()
         stored = self._packed(rows, new=True) if pack else list(rows)
+        if pack:
+            self._leave_bare(rows, stored)
         if contained is not None and self.derives_edges:
             self._write_many(_NODE_INSERT_CONTAINED, [(*r, code) for r, code in zip(stored, contained)])
         else:
@@ -380,12 +396,12 @@ class SQLiteVault:
                 continue  # no such row: refresh ignores it
             live = was[10] is None
             title, digest = texts[i][2], texts[i][4]
-            if live and was[:10] == (r[1], title, r[3], digest, r[5], r[6], r[7], r[9], r[13], r[15]) and (
+            if live and was[:10] == (r[1], title, r[3], digest, r[5], r[6], r[7], r[9], texts[i][13], r[15]) and (
                     codes is None or was[11] == codes[i]):
                 continue
             changed.append(i)
             if not (live and was[0] == r[1] and was[1:4] == (title, r[3], digest) and was[6:8] == (r[7], r[9])
-                    and skipped_lines(was[8]) == skipped_lines(r[13])):
+                    and skipped_lines(was[8]) == skipped_lines(texts[i][13])):
                 reindex.append(i)
         if not changed:
             return
@@ -407,18 +423,22 @@ class SQLiteVault:
             update = update.replace(", deleted_at=NULL", ", deleted_at=NULL, contained=?")
             values = [(*v[:-1], codes[i], v[-1]) for i, v in zip(changed, values)]
         self._write_many(update, values)
+        if pack:
+            self._leave_bare([texts[i] for i in changed], [rows[i] for i in changed])
         self._index_rows([texts[i] for i in reindex], [fts_bodies[i] for i in reindex] if fts_bodies is not None
                          else None, None)
 
     def stored_rows(self, ids: Sequence[str]) -> dict[str, tuple[Any, ...]]:
         """id → (kind, title, content, content_hash, category, importance, tags, source, metadata, proactive,
-        deleted_at, containment code): the columns `refresh_node_rows` writes, as stored — but a packed row's title
-        and hash as they read (`vault_texts_sqlite.packed_columns`); the code None where edges are not derived."""
+        deleted_at, containment code): the columns `refresh_node_rows` writes, as stored — but a packed row's title,
+        hash and metadata as they read (`vault_texts_sqlite.packed_columns`); the code None where edges are not
+        derived."""
         out: dict[str, tuple[Any, ...]] = {}
         code = "contained" if self.derives_edges else "NULL"
         for chunk in _chunks(list(dict.fromkeys(ids))):
             for r in self.conn.execute(f"SELECT id, kind, {self._title('nodes')}, content, {self._hash('nodes')},"
-                                       f" category, importance, tags, source, metadata, proactive, deleted_at, {code}"
+                                       f" category, importance, tags, source, {self._metadata('nodes')}, proactive,"
+                                       f" deleted_at, {code}"
                                        " FROM nodes"
                                        f" WHERE id IN ({','.join('?' * len(chunk))})",
                                        list(chunk)):
@@ -484,8 +504,8 @@ class SQLiteVault:
 
     def nodes_of_kind(self, kind: str) -> list[tuple[str, str, dict[str, Any]]]:
         return [(r[0], r[1] or "", json.loads(r[2]) if r[2] and r[2] != "{}" else {})
-                for r in self.conn.execute("SELECT id, title, metadata FROM nodes WHERE kind = ? AND deleted_at IS NULL",
-                                           (kind,))]
+                for r in self.conn.execute(f"SELECT id, {self._title('nodes')}, {self._metadata('nodes')} FROM nodes"
+                                           " WHERE kind = ? AND deleted_at IS NULL", (kind,))]
 
     # ── edges ────────────────────────────────────────────────────────────────
     def edge_values_from(self, srcs: Sequence[str]) -> list[tuple[tuple[str, str, str], str, tuple[Any, ...]]]:
@@ -686,8 +706,11 @@ class SQLiteVault:
         `payload_only` reads the payload scopes' alone (`mneme://…`, a range of the source index)."""
         from .sqlite import _NODE_COLS, _NODE_SELECT, _node
 
-        narrow = " AND (metadata LIKE ? OR metadata LIKE ? OR source LIKE ?)" if observations_only else ""
-        args: tuple[str, ...] = ('%"observation"%', '%"task"%', "mneme://%") if observations_only else ()
+        # (a vault item's id names its kind, `vault:<path>:<kind>:<digest>`; its metadata may be in its note's blob)
+        narrow = (" AND (id LIKE ? OR id LIKE ? OR metadata LIKE ? OR metadata LIKE ? OR source LIKE ?)"
+                  if observations_only else "")
+        args: tuple[str, ...] = (("%:observation:%", "%:task:%", '%"observation"%', '%"task"%', "mneme://%")
+                                 if observations_only else ())
         scope = " AND source >= 'mneme://' AND source < 'mneme:/0'" if payload_only else f" AND NOT ({OWNED_SOURCE})"
         # the payload scopes through the source index: by kind, SQLite read every memory of a vault to find none
         # (`kind || ''` is no indexed column, in either backend; 60 ms → 0.1 ms at 43k vault memories)
@@ -752,7 +775,7 @@ class SQLiteVault:
         out: list[tuple[str, str, str]] = []
         for chunk in _chunks(list(dict.fromkeys(ids))):
             out.extend((r[0], embedding_text(r[1], r[2], r[3], r[4]), r[5]) for r in self.conn.execute(
-                f"SELECT n.id, {self._title('n')}, {self._text('n')}, n.source, n.metadata, {self._hash('n')}"
+                f"SELECT n.id, {self._title('n')}, {self._text('n')}, n.source, {self._metadata('n')}, {self._hash('n')}"
                 f" FROM nodes n LEFT JOIN vectors v ON v.node_seq = n.seq AND v.provider = ?"
                 f" AND {self._vector_current('n', 'v')}"
                 f" WHERE n.id IN ({','.join('?' * len(chunk))})"
@@ -767,9 +790,10 @@ class SQLiteVault:
         out: list[tuple[str, str, str, str]] = []
         for chunk in _chunks(list(dict.fromkeys(sources))):
             out.extend(self.conn.execute(
-                f"SELECT n.id, n.source, n.metadata, {self._text('n')} FROM nodes n"
+                f"SELECT n.id, n.source, {self._metadata('n')}, {self._text('n')} FROM nodes n"
                 f" WHERE n.source IN ({','.join('?' * len(chunk))}) AND n.kind = 'memory' AND n.deleted_at IS NULL"
-                " AND (n.metadata LIKE ? OR n.metadata LIKE ?)", [*chunk, '%"task"%', '%"observation"%']))
+                " AND (n.id LIKE ? OR n.id LIKE ? OR n.metadata LIKE ? OR n.metadata LIKE ?)",
+                [*chunk, "%:task:%", "%:observation:%", '%"task"%', '%"observation"%']))
         return out
 
     def clear_thought_history(self) -> int:

@@ -22,6 +22,14 @@ computes `content_hash` from its text, so `_node` never reads the stored one). T
 when the row shows it is exactly what would be rebuilt; rows written before (full hash and title) read as they did,
 without a migration, and are rewritten the new way only when their values change.
 
+A packed row's metadata JSON (5.7 MB of the benchmark vault's 49.6: a section's or bullet's kind, line, heading path,
+score, dates), in keys and heading paths the note's other rows repeat, goes the same way into a second blob per note,
+`vault_metadata` (m057), where zlib takes it to about a seventh: the row keeps `metadata = ''` (`PACKED_METADATA`: no
+writer stores an empty text there, an empty object is '{}') and every read of it goes through `metadata_of`. A
+second blob, not more of the first: the texts' blob of a note is ~1.8 KB, two to a 4 KiB page, and with the
+metadata in it (~2.2 KB) each took a page of its own, which cost back most of what the rows saved. A row written
+before keeps its JSON.
+
 An ingested edge's evidence (the line it was parsed from: 8.6 MB over the benchmark vault's 103k edges, most of it
 text the blob holds already) goes the same way: the row keeps a 9-character key of the text (`evidence_key`) and
 `source_path = PACKED_NOTE_PATH`, the note blob of the edge's source node maps the key to the text, and the `edges`
@@ -36,7 +44,7 @@ import hashlib
 import json
 import sqlite3
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from ...core.model import content_hash
@@ -45,6 +53,16 @@ VAULT_PREFIX = "vault:"
 _LEVEL = 6  # zlib level: level 1 is ~25 % larger on vault prose for little time saved (one blob per note)
 _CACHE_NOTES = 1024  # decoded blobs a connection keeps (~10 KB each): a graph walk or recall spans many notes
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+VAULT_METADATA_TABLE = """
+    -- a vault note's packed memory rows' metadata JSON, compressed once per note (vault_texts_sqlite.py); those
+    -- rows keep metadata = '' and are read back through metadata_of() (small bodies: WITHOUT ROWID keeps them in
+    -- the key's b-tree, no second index)
+    CREATE TABLE vault_metadata (
+        source TEXT PRIMARY KEY,
+        body BLOB NOT NULL
+    ) WITHOUT ROWID;
+"""
 
 VAULT_TEXTS_MIGRATION = (
     "m050_vault_texts",
@@ -119,6 +137,10 @@ def rebuilt_title(metadata: str) -> str | None:
     return path[0] if isinstance(path[0], str) else None
 
 
+# a packed row's `metadata` when its JSON is in its note's blob (never a stored JSON text)
+PACKED_METADATA = ""
+
+
 def packed_columns(title: str | None, metadata: str) -> tuple[str | None, str, str]:
     """(title, content, content_hash) as a packed row stores them (`is_packable` rows only): no text, the hash as a
     marker (a row's hash is of its text: `node_row` takes `Memory.content_hash` and the planner hashes each text it
@@ -126,6 +148,11 @@ def packed_columns(title: str | None, metadata: str) -> tuple[str | None, str, s
     if title is not None and title == rebuilt_title(metadata):
         return None, "", RECOMPUTED_HASH_AND_TITLE
     return title, "", RECOMPUTED_HASH
+
+
+def packs_metadata(metadata: str) -> bool:
+    """Whether a packed row's metadata JSON goes to its note's blob (an empty object stays: it costs two bytes)."""
+    return metadata not in (PACKED_METADATA, "{}")
 
 
 def text_of(alias: str) -> str:
@@ -153,10 +180,18 @@ def vector_is_current(node: str, vector: str) -> str:
             f" OR {node}.content_hash IN ('{RECOMPUTED_HASH}', '{RECOMPUTED_HASH_AND_TITLE}'))")
 
 
+def metadata_of(alias: str) -> str:
+    """SQL for a node row's metadata JSON, in a statement reading `nodes` as `alias`: stored, or from its note's
+    blob."""
+    return (f"CASE WHEN {alias}.metadata = '{PACKED_METADATA}'"
+            f" THEN mnemon_vault_metadata({alias}.source, (SELECT m.body FROM vault_metadata m WHERE m.source = {alias}.source),"
+            f" {alias}.seq) ELSE {alias}.metadata END")
+
+
 def title_of(alias: str) -> str:
     """SQL for a node row's title, in a statement reading `nodes` as `alias`: stored, or rebuilt from its metadata."""
     return (f"CASE WHEN {alias}.content_hash = '{RECOMPUTED_HASH_AND_TITLE}'"
-            f" THEN mnemon_vault_title({alias}.metadata) ELSE {alias}.title END")
+            f" THEN mnemon_vault_title({metadata_of(alias)}) ELSE {alias}.title END")
 
 
 class Blob(NamedTuple):
@@ -203,11 +238,21 @@ def decode(body: bytes) -> Blob:
     return Blob(rows, obj, _by_seq(obj.pop("e", ())))
 
 
+def encode_metadata(metadata: Mapping[int, str]) -> bytes:
+    """zlib of `[[seq step, metadata JSON], …]`, as `encode` writes rows."""
+    return zlib.compress(_COMPACT(_steps(metadata)).encode("utf-8"), _LEVEL)
+
+
+def decode_metadata(body: bytes) -> dict[int, str]:
+    return _by_seq(json.loads(zlib.decompress(body).decode("utf-8")))
+
+
 def register_vault_text_function(conn: sqlite3.Connection) -> None:
     """`mnemon_vault_text(source, body, key)`: the text a note's blob holds for a row seq (an integer) or an
     evidence key (a text), empty when absent; `mnemon_vault_hash(source, body, seq)`: the sha256 of that row text
     (`hash_of`); `mnemon_vault_title(metadata)`: `rebuilt_title` (`title_of`); `mnemon_vault_evidence(source, body,
-    seq)`: the evidence of an item's derived containment edge (contained_sqlite.py). Pure functions of their
+    seq)`: the evidence of an item's derived containment edge (contained_sqlite.py); `mnemon_vault_metadata(source,
+    body, seq)`: a packed row's metadata JSON ('{}' when absent: `metadata_of`). Pure functions of their
     arguments; the cache only spares decoding the same blob once per row of the note."""
     cache: dict[str, tuple[bytes, Blob]] = {}
 
@@ -228,6 +273,18 @@ def register_vault_text_function(conn: sqlite3.Connection) -> None:
     def vault_evidence(source: str, body: bytes | None, seq: int) -> str:
         return (decoded(source, body)[1].item_evidence.get(seq) or "") if body is not None else ""
 
+    metadata_cache: dict[str, tuple[bytes, dict[int, str]]] = {}
+
+    def vault_metadata(source: str, body: bytes | None, seq: int) -> str:
+        if body is None:
+            return "{}"
+        hit = metadata_cache.get(source)
+        if hit is None or hit[0] != body:
+            if len(metadata_cache) >= _CACHE_NOTES:
+                del metadata_cache[next(iter(metadata_cache))]
+            hit = metadata_cache[source] = (body, decode_metadata(body))
+        return hit[1].get(seq) or "{}"
+
     def vault_hash(source: str, body: bytes | None, seq: int) -> str:
         # (the text never leaves Python; vector checks do not call this: `vector_is_current`)
         return content_hash(decoded(source, body)[1].rows.get(seq) or "" if body is not None else "")
@@ -236,6 +293,7 @@ def register_vault_text_function(conn: sqlite3.Connection) -> None:
     conn.create_function("mnemon_vault_hash", 3, vault_hash, deterministic=True)
     conn.create_function("mnemon_vault_title", 1, rebuilt_title, deterministic=True)
     conn.create_function("mnemon_vault_evidence", 3, vault_evidence, deterministic=True)
+    conn.create_function("mnemon_vault_metadata", 3, vault_metadata, deterministic=True)
 
 
 class VaultTexts:
@@ -246,53 +304,73 @@ class VaultTexts:
 
     def write(self, texts: Mapping[str, Mapping[str, str]], evidence: Mapping[str, Iterable[str]] | None = None,
               inserted: Mapping[str, tuple[int, Any]] | None = None,
-              item_evidence: Mapping[str, Mapping[str, str]] | None = None) -> None:
+              item_evidence: Mapping[str, Mapping[str, str]] | None = None,
+              metadata: Mapping[str, str] | None = None) -> None:
         """Replace each note source's blob with `texts[source]` (row id → text of its packed rows just written),
         `evidence[source]` (the evidence texts of the edge rows its parse planned) and `item_evidence[source]` (item
-        id → the evidence of its derived containment edge: every one the note has now), keeping the texts of the
-        source's other packed rows that still exist and the evidence its rows' edges still name. An empty result
-        deletes the blob. The rows must exist (their seqs key the blob). `inserted`: node id → (seq, …) of rows this
-        transaction inserted and nothing deleted since; a new note whose rows are all there is not looked up again."""
-        conn = self.store.conn
+        id → the evidence of its derived containment edge: every one the note has now), and its metadata blob with
+        `metadata` (row id → the metadata JSON of a row just written without it, `PACKED_METADATA`), keeping the
+        texts and metadata of the source's other packed rows that still exist and the evidence its rows' edges
+        still name. An empty result deletes the blob. The rows must exist (their seqs key the blobs). `inserted`:
+        node id → (seq, …) of rows this transaction inserted and nothing deleted since; a new note whose rows are
+        all there is not looked up again."""
         upserts: list[tuple[str, bytes]] = []
         gone: list[tuple[str]] = []
+        meta_upserts: list[tuple[str, bytes]] = []
+        meta_gone: list[tuple[str]] = []
         sources = list(texts)
-        stored: dict[str, bytes] = {}
-        for i in range(0, len(sources), 500):
-            chunk = sources[i:i + 500]
-            stored.update(conn.execute(f"SELECT source, body FROM vault_texts WHERE source IN"
-                                       f" ({','.join('?' * len(chunk))})", chunk).fetchall())
+        stored = self._bodies("vault_texts", sources)
+        stored_metadata = self._bodies("vault_metadata", sources)
+        written = metadata or {}
         for source, fresh in texts.items():
-            body = stored.get(source)
+            body, meta_body = stored.get(source), stored_metadata.get(source)
             old = decode(body) if body is not None else None
-            if old is None and inserted and all(i in inserted for i in fresh):
+            if old is None and meta_body is None and inserted and all(i in inserted for i in fresh):
                 # (a note without a blob has no other rows that count)
-                rows, named = [(inserted[i][0], i, True) for i in fresh], set[str]()
+                rows, named = [_Row(inserted[i][0], i, True, i in written) for i in fresh], set[str]()
             else:
                 rows, named = self._rows_of(source, old is not None)
-            packed = {seq: fresh[node_id] for seq, node_id, _packed in rows if node_id in fresh}
+            packed = {r.seq: fresh[r.id] for r in rows if r.id in fresh}
+            metas = {r.seq: written[r.id] for r in rows if r.bare and r.id in written}
             notes = {evidence_key(t): t for t in (evidence or {}).get(source, ()) if t}
             if old is not None:
-                packed.update((seq, old.rows[seq]) for seq, _id, was in rows
-                              if was and seq not in packed and seq in old.rows)
+                packed.update((r.seq, old.rows[r.seq]) for r in rows
+                              if r.packed and r.seq not in packed and r.seq in old.rows)
                 notes.update((k, old.evidence[k]) for k in named if k not in notes and k in old.evidence)
+            if meta_body is not None:
+                old_metas = decode_metadata(meta_body)
+                metas.update((r.seq, old_metas[r.seq]) for r in rows
+                             if r.bare and r.seq not in metas and r.seq in old_metas)
             items = (item_evidence or {}).get(source) or {}
             by_seq = self._item_seqs(items, rows, inserted) if items else {}
             if packed or notes or by_seq:
                 upserts.append((source, encode(packed, notes, by_seq)))
             elif body is not None:
                 gone.append((source,))
-        if upserts:
-            self.store._write_many("INSERT INTO vault_texts(source, body) VALUES (?, ?)"
-                                   " ON CONFLICT(source) DO UPDATE SET body = excluded.body", upserts)
-        if gone:
-            self.store._write_many("DELETE FROM vault_texts WHERE source = ?", gone)
+            if metas:
+                meta_upserts.append((source, encode_metadata(metas)))
+            elif meta_body is not None:
+                meta_gone.append((source,))
+        for table, up, down in (("vault_texts", upserts, gone), ("vault_metadata", meta_upserts, meta_gone)):
+            if up:
+                self.store._write_many(f"INSERT INTO {table}(source, body) VALUES (?, ?)"
+                                       " ON CONFLICT(source) DO UPDATE SET body = excluded.body", up)
+            if down:
+                self.store._write_many(f"DELETE FROM {table} WHERE source = ?", down)
 
-    def _item_seqs(self, items: Mapping[str, str], rows: list[tuple[int, str, bool]],
+    def _bodies(self, table: str, sources: Sequence[str]) -> dict[str, bytes]:
+        out: dict[str, bytes] = {}
+        for i in range(0, len(sources), 500):
+            chunk = sources[i:i + 500]
+            out.update(self.store.conn.execute(f"SELECT source, body FROM {table} WHERE source IN"
+                                               f" ({','.join('?' * len(chunk))})", chunk).fetchall())
+        return out
+
+    def _item_seqs(self, items: Mapping[str, str], rows: list[_Row],
                    inserted: Mapping[str, tuple[int, Any]] | None) -> dict[int, str]:
         """`items` (node id → evidence) keyed by the nodes' seqs: from the note's rows, the rows just inserted, or
         looked up (a heading's id is not in the note's id range)."""
-        seq_of = {node_id: seq for seq, node_id, _packed in rows}
+        seq_of = {r.id: r.seq for r in rows}
         if inserted:
             seq_of.update((i, inserted[i][0]) for i in items if i not in seq_of and i in inserted)
         missing = [i for i in items if i not in seq_of]
@@ -302,19 +380,19 @@ class VaultTexts:
                 f"SELECT id, seq FROM nodes WHERE id IN ({','.join('?' * len(chunk))})", chunk).fetchall())
         return {seq_of[i]: text for i, text in items.items() if i in seq_of}
 
-    def _rows_of(self, source: str, with_evidence: bool) -> tuple[list[tuple[int, str, bool]], set[str]]:
-        """(seq, id, packed?) of every row of a note source, live or soft-deleted, and — `with_evidence` — the
-        evidence keys edges leaving the note or its rows still name. By id range (a note's rows are
-        `vault:<path>:…`): the source index holds live rows only."""
+    def _rows_of(self, source: str, with_evidence: bool) -> tuple[list[_Row], set[str]]:
+        """Every row of a note source, live or soft-deleted, and — `with_evidence` — the evidence keys edges leaving
+        the note or its rows still name. By id range (a note's rows are `vault:<path>:…`): the source index holds
+        live rows only."""
         conn = self.store.conn
         prefix = source + ":"
-        rows = [(seq, node_id, bool(packed)) for seq, node_id, packed in conn.execute(
-            "SELECT seq, id, content = '' AND content_hash <> '' FROM nodes WHERE id >= ? AND id < ?",
-            (prefix, prefix + "\U0010ffff"))]
+        rows = [_Row(seq, node_id, bool(packed), bool(bare)) for seq, node_id, packed, bare in conn.execute(
+            f"SELECT seq, id, content = '' AND content_hash <> '', metadata = '{PACKED_METADATA}' FROM nodes"
+            " WHERE id >= ? AND id < ?", (prefix, prefix + "\U0010ffff"))]
         if not with_evidence:
             return rows, set()
         note = conn.execute("SELECT seq FROM nodes WHERE id = ?", ("note:" + source[len(VAULT_PREFIX):],)).fetchone()
-        seqs = [seq for seq, _id, _packed in rows] + ([note[0]] if note else [])
+        seqs = [r.seq for r in rows] + ([note[0]] if note else [])
         named: set[str] = set()
         for i in range(0, len(seqs), 500):
             chunk = seqs[i:i + 500]
@@ -322,3 +400,13 @@ class VaultTexts:
                 f"SELECT DISTINCT evidence FROM edge_rows WHERE src IN ({','.join('?' * len(chunk))})"
                 " AND source_path = ?", [*chunk, PACKED_NOTE_PATH]))
         return rows, named
+
+
+class _Row(NamedTuple):
+    """A row of a note source as its blob sees it: whether its text is in the blob (`packed`) and whether its
+    metadata is (`bare`: the row's is `PACKED_METADATA`)."""
+
+    seq: int
+    id: str
+    packed: bool
+    bare: bool
