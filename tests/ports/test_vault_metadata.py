@@ -146,6 +146,11 @@ def test_the_sql_function_reads_a_row_metadata_or_an_empty_object() -> None:
     got = [conn.execute("SELECT mnemon_vault_metadata('vault:a.md', ?, ?)", (b, seq)).fetchone()[0]
            for b, seq in ((body, 7), (body, 9), (body, 8), (None, 7))]
     assert got == ['{"line":3}', '{"line":"é"}', "{}", "{}"]
+    section = '{"memory_kind":"section","line":2,"heading_path":["A","B"]}'
+    body = vt.encode_metadata({7: section, 8: '{"line":1}'})
+    titles = [conn.execute("SELECT mnemon_vault_packed_title('vault:a.md', ?, ?)", (body, seq)).fetchone()[0]
+              for seq in (7, 8, 9)]
+    assert titles == ["A > B", None, None] and vt.rebuilt_title(section) == "A > B"
 
 
 def test_a_store_from_before_m057_reads_read_only_and_upgrades(make_mem, example_vault: Path, tmp_path: Path,

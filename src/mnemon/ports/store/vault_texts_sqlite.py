@@ -190,8 +190,11 @@ def metadata_of(alias: str) -> str:
 
 def title_of(alias: str) -> str:
     """SQL for a node row's title, in a statement reading `nodes` as `alias`: stored, or rebuilt from its metadata."""
-    return (f"CASE WHEN {alias}.content_hash = '{RECOMPUTED_HASH_AND_TITLE}'"
-            f" THEN mnemon_vault_title({metadata_of(alias)}) ELSE {alias}.title END")
+    # (one call a row: the title is rebuilt where its metadata is read, a graph build reads 43k of them)
+    return (f"CASE WHEN {alias}.content_hash <> '{RECOMPUTED_HASH_AND_TITLE}' THEN {alias}.title"
+            f" WHEN {alias}.metadata = '{PACKED_METADATA}' THEN mnemon_vault_packed_title({alias}.source,"
+            f" (SELECT m.body FROM vault_metadata m WHERE m.source = {alias}.source), {alias}.seq)"
+            f" ELSE mnemon_vault_title({alias}.metadata) END")
 
 
 class Blob(NamedTuple):
@@ -252,7 +255,8 @@ def register_vault_text_function(conn: sqlite3.Connection) -> None:
     evidence key (a text), empty when absent; `mnemon_vault_hash(source, body, seq)`: the sha256 of that row text
     (`hash_of`); `mnemon_vault_title(metadata)`: `rebuilt_title` (`title_of`); `mnemon_vault_evidence(source, body,
     seq)`: the evidence of an item's derived containment edge (contained_sqlite.py); `mnemon_vault_metadata(source,
-    body, seq)`: a packed row's metadata JSON ('{}' when absent: `metadata_of`). Pure functions of their
+    body, seq)`: a packed row's metadata JSON ('{}' when absent: `metadata_of`), and `mnemon_vault_packed_title(source,
+    body, seq)` the title it rebuilds (`title_of`). Pure functions of their
     arguments; the cache only spares decoding the same blob once per row of the note."""
     cache: dict[str, tuple[bytes, Blob]] = {}
 
@@ -285,6 +289,9 @@ def register_vault_text_function(conn: sqlite3.Connection) -> None:
             hit = metadata_cache[source] = (body, decode_metadata(body))
         return hit[1].get(seq) or "{}"
 
+    def vault_packed_title(source: str, body: bytes | None, seq: int) -> str | None:
+        return rebuilt_title(vault_metadata(source, body, seq))
+
     def vault_hash(source: str, body: bytes | None, seq: int) -> str:
         # (the text never leaves Python; vector checks do not call this: `vector_is_current`)
         return content_hash(decoded(source, body)[1].rows.get(seq) or "" if body is not None else "")
@@ -294,6 +301,7 @@ def register_vault_text_function(conn: sqlite3.Connection) -> None:
     conn.create_function("mnemon_vault_title", 1, rebuilt_title, deterministic=True)
     conn.create_function("mnemon_vault_evidence", 3, vault_evidence, deterministic=True)
     conn.create_function("mnemon_vault_metadata", 3, vault_metadata, deterministic=True)
+    conn.create_function("mnemon_vault_packed_title", 3, vault_packed_title, deterministic=True)
 
 
 class VaultTexts:
