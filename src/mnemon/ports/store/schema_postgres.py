@@ -131,9 +131,10 @@ _GRAPH = (
 SQLITE_ONLY = frozenset({"m002_fts_vocab", "m043_edge_counts",  # PostgreSQL counts edges fast enough
                          "m044_contentless_keywords",  # its keywords are a tsvector table of their own
                          "m050_vault_texts", "m051_graph_sees_text_hash",
-                         "m053_edge_evidence_packed", "m054_edge_created_with_source",  # PostgreSQL keeps vault texts
-                         "m055_contained_edges", "m057_packed_metadata"})  # in their rows (TOAST compresses),
-# and every edge as a row
+                         # PostgreSQL keeps vault texts and metadata in their rows (TOAST compresses), every edge
+                         # as a row, and vault rows in its source index
+                         "m053_edge_evidence_packed", "m054_edge_created_with_source", "m055_contained_edges",
+                         "m057_packed_metadata", "m058_source_index_without_vault"})
 _RESERVED = re.compile(r"\b(symmetric)\b")  # column names SQLite accepts bare and PostgreSQL reserves
 
 

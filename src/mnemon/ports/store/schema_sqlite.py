@@ -1,7 +1,8 @@
 """SQLite schema as named, ordered migration steps. Each step runs in one transaction with its record."""
 from __future__ import annotations
 
-from .contained_sqlite import EDGE_HEADS_MIGRATION_SQLITE, PACKED_METADATA_MIGRATION, contained_edges_migration
+from .contained_sqlite import (EDGE_HEADS_MIGRATION_SQLITE, PACKED_METADATA_MIGRATION, SOURCE_INDEX_MIGRATION,
+                               contained_edges_migration)
 from .edge_rows import EDGE_BIRTH_MIGRATION, EDGE_EVIDENCE_MIGRATION, EDGE_ROW_DEFAULTS_MIGRATION, EDGE_VALUE_DDL, EDGES_ARM, SQLITE_EDGE_ROWS_MIGRATION
 from .graph_sqlite import GRAPH_GENERATION_MIGRATION, GRAPH_TEXT_HASH_MIGRATION
 from .reply_steps import SQLITE_REPLY_STEPS_MIGRATION
@@ -334,6 +335,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     contained_edges_migration(EDGES_ARM),  # a note's containment edges read from its items, not stored (contained_sqlite.py)
     EDGE_HEADS_MIGRATION_SQLITE,  # ...and a view of the edges' ends alone, for walks (contained_sqlite.py)
     PACKED_METADATA_MIGRATION,  # a vault memory's metadata in its note's blob (vault_texts_sqlite.py)
+    SOURCE_INDEX_MIGRATION,  # the source index without vault rows, a note's items by id range (contained_sqlite.py)
 ]
 
 # steps that copy a whole table: the store is compacted once after applying them (SQLiteStore._compact)

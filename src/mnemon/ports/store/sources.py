@@ -15,5 +15,21 @@ def not_vault(alias: str = "") -> str:
 
 
 NOT_VAULT_ROW = not_vault()
+VAULT_PREFIX = "vault:"
+
+
+def source_is(value: str, alias: str = "") -> str:
+    """`source = ?` for this value, spelled so SQLite can use the source index, which holds no vault rows (m058): a
+    value that is no vault source carries the index's own condition (a partial index is proven usable only from a
+    matching term). A vault source's rows are found another way (by their ids' range, or another index)."""
+    column = f"{alias}.source" if alias else "source"
+    return f"{column} = ?" if value.startswith(VAULT_PREFIX) else f"{column} = ? AND {not_vault(alias)}"
+
+
+def source_in(values: "tuple[str, ...] | list[str]", alias: str = "") -> str:
+    """`source IN (?, …)` for these values, as `source_is` spells one."""
+    column = f"{alias}.source" if alias else "source"
+    cond = f"{column} IN ({','.join('?' * len(values))})"
+    return cond if any(v.startswith(VAULT_PREFIX) for v in values) else f"{cond} AND {not_vault(alias)}"
 # rows whose life the writer owns: the only rows an exact repeat is matched against
 OWNED_SOURCE = f"{NOT_VAULT_ROW} AND substr(source, 1, 8) <> 'mneme://'"

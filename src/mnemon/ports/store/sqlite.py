@@ -31,7 +31,7 @@ from .edge_rows import LEGACY_EDGE_ROWS_VIEW
 from .migrate_sqlite import migrate
 from .vault_texts_sqlite import (RECOMPUTED_HASH_AND_TITLE, VAULT_METADATA_TABLE, VAULT_TEXTS_MIGRATION, rebuilt_title,
                                  metadata_of, register_vault_text_function, text_of, vector_is_current)
-from .sources import NOT_VAULT_ROW, OWNED_SOURCE
+from .sources import NOT_VAULT_ROW, OWNED_SOURCE, source_is
 
 _NODE_COLS = (
     "id, kind, title, content, content_hash, category, importance, tags, entities, source, created_at, "
@@ -67,7 +67,8 @@ def _node(row: sqlite3.Row | tuple[Any, ...]) -> Memory:
 def _recent_where(flt: MemoryFilter | None, since: str | None, until: str | None, source: str | None,
                   exclude: Iterable[str]) -> tuple[str, list[Any]]:
     where, args = _where(flt)
-    for condition, value in (("n.created_at >= ?", since), ("n.created_at <= ?", until), ("n.source = ?", source)):
+    for condition, value in (("n.created_at >= ?", since), ("n.created_at <= ?", until),
+                             (source_is(source or "", "n"), source)):
         if value:
             where += f" AND {condition}"
             args.append(value)
@@ -342,7 +343,7 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         yield from map(_node, _paged(self.conn.execute(f"SELECT {_NODE_SELECT} FROM nodes {where} ORDER BY seq", args)))
 
     def latest_by_source(self, source: str, *, exclude: str | None = None, before: str | None = None) -> Memory | None:
-        sql = f"SELECT {_NODE_SELECT} FROM nodes WHERE source = ? AND deleted_at IS NULL AND kind = 'memory'"
+        sql = f"SELECT {_NODE_SELECT} FROM nodes WHERE {source_is(source)} AND deleted_at IS NULL AND kind = 'memory'"
         args: list[Any] = [source]
         if exclude:
             sql += " AND id != ?"
@@ -361,7 +362,7 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
     def next_by_source(self, source: str, *, after: str, exclude: str | None = None) -> Memory | None:
         """The earliest active memory of `source` created strictly after `after`: the successor a backdated write
         is spliced in front of."""
-        sql = (f"SELECT {_NODE_SELECT} FROM nodes WHERE source = ? AND deleted_at IS NULL AND kind = 'memory'"
+        sql = (f"SELECT {_NODE_SELECT} FROM nodes WHERE {source_is(source)} AND deleted_at IS NULL AND kind = 'memory'"
                " AND created_at > ?")
         args: list[Any] = [source, after]
         if exclude:

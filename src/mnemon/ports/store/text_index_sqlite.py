@@ -12,7 +12,7 @@ from ...core.errors import StoreError
 from ...core.keywords import keyword_fingerprint, keyword_text, keyword_words
 from ...core.text import rarest_terms
 from .base import MemoryFilter
-from .sources import not_vault
+from .sources import not_vault, source_in, source_is
 from .vault_texts_sqlite import metadata_of, text_of, title_of
 
 KEYWORD_POSTING_BUDGET = 2_000  # BM25 scores every posting of every term: this bounds a `max_terms` search
@@ -95,7 +95,7 @@ def rebuild_keyword_index(conn: sqlite3.Connection) -> None:
 
 
 # each MemoryFilter field and the condition it puts on a node row
-_FILTER_CONDITIONS = (("kind", "kind = ?"), ("category", "category = ?"), ("source", "source = ?"),
+_FILTER_CONDITIONS = (("kind", "kind = ?"), ("category", "category = ?"), ("source", None),  # (None: `source_is`)
                       ("created_from", "created_at >= ?"), ("created_to", "created_at <= ?"))
 
 
@@ -108,12 +108,12 @@ def _where(flt: MemoryFilter | None, alias: str = "n") -> tuple[str, list[Any]]:
     for name, condition in _FILTER_CONDITIONS:
         value = getattr(flt, name)
         if value:
-            clauses.append(f"{alias}.{condition}")
+            clauses.append(f"{alias}.{condition}" if condition else source_is(value, alias))
             args.append(value)
     if flt.timed_only:
         clauses.append(not_vault(alias))
     if flt.sources:
-        clauses.append(f"{alias}.source IN ({','.join('?' * len(flt.sources))})")
+        clauses.append(source_in(flt.sources, alias))
         args.extend(flt.sources)
     return " AND ".join(clauses), args
 

@@ -19,7 +19,7 @@ from ...core.keywords import embedding_text, skipped_lines
 from ...core.model import Edge, Memory
 from .contained_sqlite import ContainedKinds, derived_heads_from, forget_derived, materialise
 from .edge_rows import SEQ_OF, packed_evidence, packed_insert_rows
-from .sources import OWNED_SOURCE
+from .sources import NOT_VAULT_ROW, OWNED_SOURCE, VAULT_PREFIX, source_is
 from .vectors_sqlite import BUMP_VECTOR_GENERATION
 from .vault_texts_sqlite import (PACKED_METADATA, VaultTexts, hash_of, is_packable, metadata_of, packed_columns,
                                  packs_metadata, text_of, title_of,
@@ -82,9 +82,9 @@ def _decided(status: str, metadata: str | None) -> bool:
     return status == "active" and '"validated"' in (metadata or "") and bool(json.loads(metadata or "{}").get("validated"))
 
 
-def _chunks(seq: Sequence[Any]) -> Iterable[Sequence[Any]]:
-    for i in range(0, len(seq), _CHUNK):
-        yield seq[i : i + _CHUNK]
+def _chunks(seq: Sequence[Any], size: int = _CHUNK) -> Iterable[Sequence[Any]]:
+    for i in range(0, len(seq), size):
+        yield seq[i : i + size]
 
 
 class VaultFile(NamedTuple):  # a named tuple: a re-ingest reads every file's row, 2,000 dataclasses cost 15 ms
@@ -491,7 +491,7 @@ class SQLiteVault:
         """Shared nodes of `kinds` written by `source` that no edge touches any more; only ids in `among` when given
         (an incremental run checks the few nodes it released instead of scanning every shared node)."""
         marks = ",".join("?" * len(kinds))
-        sql = (f"SELECT n.id FROM nodes n WHERE n.kind IN ({marks}) AND n.source = ?"
+        sql = (f"SELECT n.id FROM nodes n WHERE n.kind IN ({marks}) AND {source_is(source, 'n')}"
                " AND NOT EXISTS (SELECT 1 FROM edge_rows e WHERE e.dst = n.seq)"
                " AND NOT EXISTS (SELECT 1 FROM edge_rows e WHERE e.src = n.seq)")
         if among is None:
@@ -711,7 +711,8 @@ class SQLiteVault:
                   if observations_only else "")
         args: tuple[str, ...] = (("%:observation:%", "%:task:%", '%"observation"%', '%"task"%', "mneme://%")
                                  if observations_only else ())
-        scope = " AND source >= 'mneme://' AND source < 'mneme:/0'" if payload_only else f" AND NOT ({OWNED_SOURCE})"
+        scope = (f" AND source >= 'mneme://' AND source < 'mneme:/0' AND {NOT_VAULT_ROW}" if payload_only
+                 else f" AND NOT ({OWNED_SOURCE})")
         # the payload scopes through the source index: by kind, SQLite read every memory of a vault to find none
         # (`kind || ''` is no indexed column, in either backend; 60 ms → 0.1 ms at 43k vault memories)
         kind = "kind || '' = 'memory'" if payload_only else "kind = 'memory'"
@@ -765,8 +766,9 @@ class SQLiteVault:
 
     def nodes_with_source(self, source: str) -> list[str]:
         escaped = source.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        vault = "" if source.startswith(VAULT_PREFIX) else f" AND {NOT_VAULT_ROW}"  # (the source index's own term)
         return [r[0] for r in self.conn.execute(
-            "SELECT id FROM nodes WHERE source = ? OR source LIKE ? ESCAPE '\\' ORDER BY seq",
+            f"SELECT id FROM nodes WHERE (source = ? OR source LIKE ? ESCAPE '\\'){vault} ORDER BY seq",
             (source, escaped.rstrip("/") + "/%"))]
 
     def memories_missing_vectors(self, ids: Sequence[str], provider: str) -> list[tuple[str, str, str]]:
@@ -785,15 +787,19 @@ class SQLiteVault:
 
     def observation_texts(self, sources: Sequence[str]) -> list[tuple[str, str, str, str]]:
         """(id, source, metadata JSON, text) of the live task and bullet memories of these vault notes (sources
-        `vault:<path>`), and maybe a few of their sections (the narrowing is by metadata text: the caller tells them
-        apart by their ids). What a vault note's sense event observed is made of these (app/world/note_text.py)."""
+        `vault:<path>`; the memories a note's parse gave it, whose ids are under the note's, `vault:<path>:…`),
+        and maybe a few of their sections (the narrowing is by id and metadata text: the caller tells them apart by
+        their ids). What a vault note's sense event observed is made of these (app/world/note_text.py). Found by
+        their ids' ranges: the source index holds no vault rows."""
         out: list[tuple[str, str, str, str]] = []
-        for chunk in _chunks(list(dict.fromkeys(sources))):
+        for chunk in _chunks(list(dict.fromkeys(sources)), 100):
+            ranges = " OR ".join(["(n.id > ? AND n.id < ? AND n.source = ?)"] * len(chunk))
             out.extend(self.conn.execute(
                 f"SELECT n.id, n.source, {self._metadata('n')}, {self._text('n')} FROM nodes n"
-                f" WHERE n.source IN ({','.join('?' * len(chunk))}) AND n.kind = 'memory' AND n.deleted_at IS NULL"
+                f" WHERE ({ranges}) AND n.kind = 'memory' AND n.deleted_at IS NULL"
                 " AND (n.id LIKE ? OR n.id LIKE ? OR n.metadata LIKE ? OR n.metadata LIKE ?)",
-                [*chunk, "%:task:%", "%:observation:%", '%"task"%', '%"observation"%']))
+                [*(x for s in chunk for x in (s + ":", s + ";", s)), "%:task:%", "%:observation:%", '%"task"%',
+                 '%"observation"%']))
         return out
 
     def clear_thought_history(self) -> int:
