@@ -228,3 +228,14 @@ def test_a_bad_assertion_refuses_the_payload_before_the_graph_is_written(mem) ->
         mem.remember_payload(dict(SCOPED, assertions=[{"subject": "Agent", "predicate": "works_on",
                                                        "object": "Task", "valid_from": "soon"}]), dry_run=True)
     assert _sources(mem) == {}
+
+
+def test_forgetting_a_scope_leaves_a_scope_that_differs_only_in_case(mem) -> None:
+    mem.remember_payload(dict(SCOPED, source_path="mneme://Agent/session-1"))
+    mem.remember_payload(dict(SCOPED, source_path="mneme://agent/session-2"))
+    mem.remember_payload(SCOPED)
+    dry = mem.forget_source("mneme://agent", dry_run=True)
+    assert dry["removed"] == {"observations": 2, "nodes": 4, "edges": 4}
+    mem.forget_source("mneme://agent")  # takes mneme://agent/… and nothing of mneme://Agent/…
+    assert _sources(mem) == {"mneme://Agent/session-1": 3}
+    assert mem.rt.store.find_edge("mneme://Agent/session-1#a", "mneme://Agent/session-1#t", "works_on") is not None

@@ -7,6 +7,8 @@ A payload row (`mneme://…`) goes with `forget --source` of its scope.
 """
 from __future__ import annotations
 
+from typing import Any
+
 
 def not_vault(alias: str = "") -> str:
     """The condition "not derived from a vault note", on `alias.source` (bare `source` without an alias)."""
@@ -16,6 +18,18 @@ def not_vault(alias: str = "") -> str:
 
 NOT_VAULT_ROW = not_vault()
 VAULT_PREFIX = "vault:"
+
+
+def in_scope(column: str) -> str:
+    """A payload scope's rows (`scope_args`): the scope itself or anything under it ("mneme://agent/x" owns
+    "mneme://agent/x/notes#1"), compared exactly — not by LIKE, which SQLite matches blind to ASCII case (PostgreSQL
+    does not): forgetting "mneme://agent" must not take "mneme://Agent/…" with it."""
+    return f"({column} = ? OR substr({column}, 1, ?) = ?)"
+
+
+def scope_args(scope: str) -> list[Any]:
+    under = scope.rstrip("/") + "/"
+    return [scope, len(under), under]
 
 
 def source_is(value: str, alias: str = "") -> str:

@@ -19,7 +19,7 @@ from ...core.keywords import embedding_text, skipped_lines
 from ...core.model import Edge, Memory
 from .contained_sqlite import ContainedKinds, derived_heads_from, forget_derived, materialise
 from .edge_rows import SEQ_OF, packed_evidence, packed_insert_rows
-from .sources import NOT_VAULT_ROW, OWNED_SOURCE, VAULT_PREFIX, source_is
+from .sources import NOT_VAULT_ROW, OWNED_SOURCE, in_scope, scope_args, source_is
 from .vectors_sqlite import BUMP_VECTOR_GENERATION
 from .vault_texts_sqlite import (PACKED_METADATA, VaultTexts, hash_of, is_packable, metadata_of, packed_columns,
                                  packs_metadata, text_of, title_of,
@@ -757,19 +757,16 @@ class SQLiteVault:
         return [(_edge(r[:-1]), str(r[-1])) for r in rows]
 
     def edges_with_source_prefix(self, prefix: str) -> list[Edge]:
+        """The edges whose source path is this payload scope or under it (`sources.in_scope`)."""
         from .sqlite import _EDGE_COLS, _edge
 
-        escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         return [_edge(r) for r in self.conn.execute(
-            f"SELECT {_EDGE_COLS} FROM edges WHERE source_path = ? OR source_path LIKE ? ESCAPE '\\' ORDER BY id",
-            (prefix, escaped.rstrip("/") + "/%"))]
+            f"SELECT {_EDGE_COLS} FROM edges WHERE {in_scope('source_path')} ORDER BY id", scope_args(prefix))]
 
     def nodes_with_source(self, source: str) -> list[str]:
-        escaped = source.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        vault = "" if source.startswith(VAULT_PREFIX) else f" AND {NOT_VAULT_ROW}"  # (the source index's own term)
-        return [r[0] for r in self.conn.execute(
-            f"SELECT id FROM nodes WHERE (source = ? OR source LIKE ? ESCAPE '\\'){vault} ORDER BY seq",
-            (source, escaped.rstrip("/") + "/%"))]
+        """The nodes whose source is this payload scope or under it (`sources.in_scope`)."""
+        return [r[0] for r in self.conn.execute(f"SELECT id FROM nodes WHERE {in_scope('source')} ORDER BY seq",
+                                                scope_args(source))]
 
     def memories_missing_vectors(self, ids: Sequence[str], provider: str) -> list[tuple[str, str, str]]:
         """(id, text to embed, content_hash) of the given active memories that have no vector of `provider` for

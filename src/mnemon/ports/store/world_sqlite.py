@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.model import Edge
 from .contained_sqlite import CONTAINED_FACTS
+from .sources import in_scope, scope_args
 
 if TYPE_CHECKING:  # the store imports this module lazily; a runtime import back would be a cycle
     from .sqlite import SQLiteStore
@@ -48,19 +49,9 @@ def _sense_row(found: Sequence[Any]) -> dict[str, Any]:
     return row
 
 
-def _scope_clause(column: str) -> str:
-    # exact scope or anything under it ("mneme://agent/x" also owns "mneme://agent/x/notes#1"); LIKE wildcards in
-    # the scope itself are escaped so "mneme://a_b" cannot forget "mneme://axb"
-    return f"({column} = ? OR {column} LIKE ? ESCAPE '\\')"
-
-
 def _like_literal(text: str) -> str:
     """`text` for a LIKE pattern with ESCAPE '\\': its own wildcards and backslashes match only themselves."""
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-def _scope_args(scope: str) -> list[str]:
-    return [scope, _like_literal(scope).rstrip("/") + "/%"]
 
 
 class SQLiteWorld:
@@ -321,7 +312,7 @@ class SQLiteWorld:
         run counts the same rows and changes nothing."""
         if not self.ready():
             return {"assertions": 0, "predictions": 0, "sense_events": 0, "actions": 0}
-        clause, args = _scope_clause("source_path"), _scope_args(scope)
+        clause, args = in_scope("source_path"), scope_args(scope)
         doomed = [r[0] for r in self.conn.execute(f"SELECT id FROM world_state_assertions WHERE {clause}", args)]
         if dry_run:
             about = f" OR subject_assertion_id IN ({','.join('?' * len(doomed))})" if doomed else ""
