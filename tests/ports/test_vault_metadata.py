@@ -184,3 +184,25 @@ def test_a_store_from_before_m057_reads_read_only_and_upgrades(make_mem, example
     upgraded.ingest(str(example_vault))  # the changed note's rows are written the new way
     assert _bare(upgraded) > 0 and _blob(upgraded, f"vault:{NOTE}")
     assert_index_matches_rows(upgraded.rt.store)
+
+
+def test_an_ingest_that_fails_leaves_nothing_behind_for_the_next(make_mem, example_vault: Path, tmp_path: Path,
+                                                                 monkeypatch) -> None:
+    """A failed ingest rolls back; the metadata it had planned must not reach the next ingest's blob."""
+    mem = make_mem("none", db=tmp_path / "m.db")
+    mem.ingest(str(example_vault))
+    store = mem.rt.store
+    source = f"vault:{NOTE}"
+    before = {n.id: n.metadata for n in store.iter_nodes(kind="memory") if n.source == source}
+    text = (example_vault / NOTE).read_text(encoding="utf-8")
+    (example_vault / NOTE).write_text("# Moved\n\n" + text, encoding="utf-8")  # every line of the note moves
+    with monkeypatch.context() as m:
+        m.setattr(vault_sqlite.SQLiteVault, "write_texts", lambda *a, **k: (_ for _ in ()).throw(OSError("disk")))
+        with pytest.raises(OSError):
+            mem.ingest(str(example_vault))
+    # the note changed again, at its end: its rows keep their lines, so none is rewritten
+    (example_vault / NOTE).write_text(text + "\nOne more closing line.\n", encoding="utf-8")
+    mem.ingest(str(example_vault))
+    after = {n.id: n.metadata for n in store.iter_nodes(kind="memory") if n.source == source}
+    assert {i: after[i] for i in before if i in after} == {i: m for i, m in before.items() if i in after}
+    assert len(set(before) & set(after)) >= len(before) - 1

@@ -202,6 +202,8 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
                 self._depth -= 1
                 if self._depth == 0:
                     self.conn.execute("ROLLBACK")
+                    if getattr(self, "_vault", None) is not None:
+                        self._vault.forget_pending()  # what it kept for rows that are gone with the transaction
                 else:
                     self.conn.execute(f"ROLLBACK TO sp{self._depth}")
                     self.conn.execute(f"RELEASE sp{self._depth}")

@@ -182,6 +182,10 @@ class SQLiteVault:
             metadata, self._bare = self._bare, {}
             VaultTexts(self.store).write(texts, evidence, self._inserted_rows(), item_evidence, metadata)
 
+    def forget_pending(self) -> None:
+        """The write transaction rolled back: the metadata kept for `write_texts` is of rows that are gone."""
+        self._bare = {}
+
     def _leave_bare(self, texts: Sequence[tuple[Any, ...]], stored: Sequence[tuple[Any, ...]]) -> None:
         """Remember the metadata of the rows just written without it (`PACKED_METADATA`), for `write_texts`."""
         self._bare.update((t[0], t[13]) for t, r in zip(texts, stored) if r[13] == PACKED_METADATA)

@@ -391,7 +391,7 @@ class VaultTexts:
     def _rows_of(self, source: str, with_evidence: bool) -> tuple[list[_Row], set[str]]:
         """Every row of a note source, live or soft-deleted, and — `with_evidence` — the evidence keys edges leaving
         the note or its rows still name. By id range (a note's rows are `vault:<path>:…`): the source index holds
-        live rows only."""
+        live rows only, and no vault row since m058."""
         conn = self.store.conn
         prefix = source + ":"
         rows = [_Row(seq, node_id, bool(packed), bool(bare)) for seq, node_id, packed, bare in conn.execute(
