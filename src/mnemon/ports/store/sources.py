@@ -7,6 +7,7 @@ A payload row (`mneme://…`) goes with `forget --source` of its scope.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 
@@ -17,6 +18,8 @@ def not_vault(alias: str = "") -> str:
 
 
 NOT_VAULT_ROW = not_vault()
+# rows whose life the writer owns: the only rows an exact repeat is matched against
+OWNED_SOURCE = f"{NOT_VAULT_ROW} AND substr(source, 1, 8) <> 'mneme://'"
 VAULT_PREFIX = "vault:"
 
 
@@ -40,10 +43,8 @@ def source_is(value: str, alias: str = "") -> str:
     return f"{column} = ?" if value.startswith(VAULT_PREFIX) else f"{column} = ? AND {not_vault(alias)}"
 
 
-def source_in(values: "tuple[str, ...] | list[str]", alias: str = "") -> str:
+def source_in(values: Sequence[str], alias: str = "") -> str:
     """`source IN (?, …)` for these values, as `source_is` spells one."""
     column = f"{alias}.source" if alias else "source"
     cond = f"{column} IN ({','.join('?' * len(values))})"
     return cond if any(v.startswith(VAULT_PREFIX) for v in values) else f"{cond} AND {not_vault(alias)}"
-# rows whose life the writer owns: the only rows an exact repeat is matched against
-OWNED_SOURCE = f"{NOT_VAULT_ROW} AND substr(source, 1, 8) <> 'mneme://'"
