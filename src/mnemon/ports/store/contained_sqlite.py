@@ -54,7 +54,8 @@ _METADATA = (f"CASE k.shape WHEN '{LEVEL_LINE}' THEN '{{\"level\":' || json_extr
              " || ',\"line\":' || json_extract(i.metadata, '$.line') || '}'"
              f" ELSE '{{\"line\":' || json_extract({metadata_of('i')}, '$.line') || '}}' END")
 _EVIDENCE = "mnemon_vault_evidence(i.source, (SELECT t.body FROM vault_texts t WHERE t.source = i.source), i.seq)"
-# the item's note: joined both ways, so the planner can start from either end (by id, or by the source index)
+# the item's note, joined both ways: from the item by the note's id, from the note by the item's source (which
+# since m058 no index holds for vault rows: for that side, `_FROM_NOTES` below)
 _FROM = ("FROM nodes i JOIN contained_kinds k ON k.code = i.contained"
          " JOIN nodes n ON n.id = 'note:' || substr(i.source, 7) AND i.source = 'vault:' || substr(n.id, 6)"
          " WHERE i.contained IS NOT NULL AND i.deleted_at IS NULL")
