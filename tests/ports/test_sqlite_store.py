@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from mnemon.core.errors import ReadOnly
 from mnemon.core.model import Edge, Memory, content_hash, iso
 from mnemon.ports.store.base import MemoryFilter, Store
+from mnemon.ports.store.sqlite import SQLiteStore
 
 T0 = datetime(2026, 2, 1, tzinfo=timezone.utc)
 
@@ -427,6 +428,17 @@ def test_stats_report_counts(store: Store) -> None:
     assert st["total_insights"] == 1 and st["deleted_insights"] == 1
     assert st["by_category"] == {"fact": 1} and st["edges_by_type"] == {"entity": 1}
     assert st["db_size_bytes"] > 0
+    assert st["nodes_by_kind"] == {"memory": 1}
+    with store.transaction():
+        store.insert_node(Memory(id="note:x.md", kind="note", content="", created_at=at(2), updated_at=at(2)))
+        store.insert_node(Memory(id="tag:x", kind="tag", content="", created_at=at(2), updated_at=at(2)))
+        store.soft_delete(["a"], at(3))
+    st = store.stats()
+    assert st["nodes_by_kind"] == {"note": 1, "tag": 1} and st["total_insights"] == 0 and st["deleted_insights"] == 2
+    if isinstance(store, SQLiteStore):  # deleted memories are counted through their own index, not every row
+        sql = "SELECT COUNT(*) FROM nodes WHERE deleted_at IS NOT NULL AND kind = 'memory'"
+        plan = [r[3] for r in store.conn.execute("EXPLAIN QUERY PLAN " + sql)]
+        assert plan == ["SEARCH nodes USING INDEX nodes_deleted (kind=?)"], plan
 
 
 def test_readonly_store_reads_and_refuses_writes(store: Store) -> None:

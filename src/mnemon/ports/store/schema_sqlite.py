@@ -336,6 +336,13 @@ MIGRATIONS: list[tuple[str, str]] = [
     EDGE_HEADS_MIGRATION_SQLITE,  # ...and a view of the edges' ends alone, for walks (contained_sqlite.py)
     PACKED_METADATA_MIGRATION,  # a vault memory's metadata in its note's blob (vault_texts_sqlite.py)
     SOURCE_INDEX_MIGRATION,  # the source index without vault rows, a note's items by id range (contained_sqlite.py)
+    (
+        "m059_deleted_nodes",
+        """
+        -- the soft-deleted rows alone (few, in any store): `status` counted deleted memories by reading every row
+        CREATE INDEX nodes_deleted ON nodes(kind) WHERE deleted_at IS NOT NULL;
+        """,
+    ),
 ]
 
 # steps that copy a whole table: the store is compacted once after applying them (SQLiteStore._compact)

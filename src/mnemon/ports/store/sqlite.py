@@ -506,7 +506,14 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         q = self.conn.execute
         by_cat = {r[0]: r[1] for r in q("SELECT category, COUNT(*) FROM nodes WHERE kind = 'memory'"
                                           " AND deleted_at IS NULL GROUP BY category ORDER BY category")}
-        by_kind = {r[0]: r[1] for r in q("SELECT kind, COUNT(*) FROM nodes WHERE deleted_at IS NULL GROUP BY kind")}
+        # memories from the kept count, the other kinds from the two ranges of the kind index around them (reading
+        # the whole index was 11 ms of a 2,000-note vault's `status`)
+        by_kind = {r[0]: r[1] for r in q("SELECT kind, COUNT(*) FROM nodes WHERE deleted_at IS NULL AND kind < 'memory'"
+                                         " GROUP BY kind UNION ALL SELECT kind, COUNT(*) FROM nodes"
+                                         " WHERE deleted_at IS NULL AND kind > 'memory' GROUP BY kind")}
+        memories = self.count_active()
+        if memories:
+            by_kind = dict(sorted({**by_kind, "memory": memories}.items()))
         try:
             counted = q("SELECT type, status, n FROM edge_counts WHERE n != 0 ORDER BY type, status").fetchall()
         except sqlite3.OperationalError:  # opened read-only before m043: count the rows
@@ -517,10 +524,10 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         for _t, st, n in counted:
             tally[st] += n
         by_status = dict(sorted(tally.items()))
-        deleted = q("SELECT COUNT(*) FROM nodes WHERE kind = 'memory' AND deleted_at IS NOT NULL").fetchone()[0]
+        deleted = q("SELECT COUNT(*) FROM nodes WHERE deleted_at IS NOT NULL AND kind = 'memory'").fetchone()[0]
         size = sum(os.path.getsize(p) for p in (self.path, self.path + "-wal") if os.path.exists(p))
         return {
-            "total_insights": self.count_active(),
+            "total_insights": memories,
             "deleted_insights": deleted,
             "by_category": by_cat,
             "nodes_by_kind": by_kind,
