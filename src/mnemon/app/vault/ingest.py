@@ -33,7 +33,7 @@ from ...core.vault import LinkIndex, NoteIdentity, note_keys, survives_rebuild
 from ...core.vault.observations import DEFAULT_HINTS
 from ...core.vault.proactive import PROACTIVE_STATE, proactive_key, stemmed_hints
 from ...ports.store.edge_rows import NOTE_PATH
-from ...ports.store.vault_sqlite import VaultFile
+from ...ports.store.vault_files_sqlite import VaultFile
 from ..runtime import Runtime
 from ..bulk_gc import paused_gc
 from .contained import Containment
