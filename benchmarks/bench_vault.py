@@ -3,7 +3,8 @@ and status bullets. Prints one JSON document.
 
 Measures: cold full ingest without embeddings (target ≤ 1.5 s; Mneme: 11.6 s) with its CPU split between the writing
 process and the parsing workers, re-ingest after changing one note (≤ 100 ms; `--reingest-runs` edits of different
-notes after each cold ingest), re-ingest with nothing changed, the proactive pass (`candidates --limit 5`, in process), database size
+notes after each cold ingest), re-ingest with nothing changed, the proactive pass (`candidates --limit 5`, in process), the
+store's counts behind `status` (`status_counts_ms`, warm), database size
 (≤ 10 MB; Mneme: 62 MB), the vector checks of a store with a vector per memory (`vector_coverage`, which `status`
 runs, and `load_vectors`; the vectors from the `hash` provider, which makes them in moments), and the same cold
 ingest with the local embedder on (when it can run here). Medians over `--repeat` runs.
@@ -111,6 +112,7 @@ def run(notes: int, repeat: int, embed: bool, vectors: bool = True, reingest_run
         one: list[float] = []
         none: list[float] = []
         proactive: list[float] = []  # `candidates --limit 5`: the proactive pass behind surface and thought
+        counts: list[float] = []  # the store's counts `status` reports (memories by category and kind, deleted, …)
         size = 0
         stats: dict[str, object] = {}
         for r in range(repeat):
@@ -140,6 +142,9 @@ def run(notes: int, repeat: int, embed: bool, vectors: bool = True, reingest_run
                 t = time.perf_counter()
                 candidates(mem.rt, limit=5)
                 proactive.append(time.perf_counter() - t)
+                t = time.perf_counter()
+                mem.rt.store.stats()
+                counts.append(time.perf_counter() - t)
             mem.rt.store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             mem.close()
             size = _size(db)
@@ -162,6 +167,8 @@ def run(notes: int, repeat: int, embed: bool, vectors: bool = True, reingest_run
             "reingest_unchanged_ms": {"median": round(statistics.median(none) * 1000, 1)},
             "candidates_ms": {"median": round(statistics.median(proactive) * 1000, 1),
                               "runs": [round(x * 1000, 1) for x in proactive]},
+            "status_counts_ms": {"median": round(statistics.median(counts) * 1000, 1),
+                                 "runs": [round(x * 1000, 1) for x in counts]},
             "db_bytes": size,
             "db_mb": round(size / 1e6, 2),
             "db_target_mb": 10,
