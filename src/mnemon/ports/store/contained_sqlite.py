@@ -64,11 +64,10 @@ _FROM = ("FROM nodes i JOIN contained_kinds k ON k.code = i.contained"
 # (a walk, a context pack) more than any other way. Each bound says it is selective (`likelihood`): without statistics
 # SQLite guesses a range holds a sixteenth of the index, and for a list of ~30 ids (a re-ingest reading one note's
 # edges) it read every item instead (130 ms, not 2). Queries that scan, or read from the item's side, use `_FROM`.
-_NOTE_ITEMS = " OR ".join(
+_NOTE_ITEMS = "(" + " OR ".join(
     f"(likelihood(i.id > '{prefix}' || substr(n.id, 6) || '{low}', 0.01)"
     f" AND likelihood(i.id < '{prefix}' || substr(n.id, 6) || '{high}', 0.01))"
-    for prefix, low, high in (("vault:", ":", ";"), ("heading:", "#", "$")))
-_NOTE_ITEMS = f"({_NOTE_ITEMS})"
+    for prefix, low, high in (("vault:", ":", ";"), ("heading:", "#", "$"))) + ")"
 _FROM_NOTES = f"{_FROM} AND {_NOTE_ITEMS}"
 _UPDATED = "CASE WHEN i.updated_at = '' THEN i.created_at ELSE i.updated_at END"
 CONTAINED_ARM = (f"SELECT -i.seq AS id, n.id AS src, i.id AS dst, k.type AS type, '' AS sub_type, k.weight AS weight,"

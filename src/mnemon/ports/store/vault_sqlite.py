@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +20,7 @@ from ...core.model import Edge, Memory
 from .contained_sqlite import ContainedKinds, derived_heads_from, forget_derived, materialise
 from .edge_rows import SEQ_OF, packed_evidence, packed_insert_rows
 from .sources import NOT_VAULT_ROW, OWNED_SOURCE, in_scope, scope_args, source_is
-from .vault_files_sqlite import VaultFilesSQLite
+from .vault_files_sqlite import VaultFilesSQLite, _chunks
 from .vectors_sqlite import BUMP_VECTOR_GENERATION
 from .vault_texts_sqlite import (PACKED_METADATA, VaultTexts, hash_of, is_packable, metadata_of, packed_columns,
                                  packs_metadata, text_of, title_of,
@@ -29,7 +29,6 @@ from .vault_texts_sqlite import (PACKED_METADATA, VaultTexts, hash_of, is_packab
 if TYPE_CHECKING:  # imported lazily by SQLiteStore.vault; a runtime import back would be a cycle
     from .sqlite import SQLiteStore
 
-_CHUNK = 500
 _NODE_INSERT = (
     "INSERT INTO nodes (id, kind, title, content, content_hash, category, importance, tags, entities, source,"
     " created_at, updated_at, last_accessed_at, access_count, effective_importance, deleted_at, metadata, inserted_at,"
@@ -81,11 +80,6 @@ def _decided(status: str, metadata: str | None) -> bool:
     if status == "killed":
         return True
     return status == "active" and '"validated"' in (metadata or "") and bool(json.loads(metadata or "{}").get("validated"))
-
-
-def _chunks(seq: Sequence[Any], size: int = _CHUNK) -> Iterable[Sequence[Any]]:
-    for i in range(0, len(seq), size):
-        yield seq[i : i + size]
 
 
 class SQLiteVault(VaultFilesSQLite):
