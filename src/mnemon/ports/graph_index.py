@@ -190,7 +190,7 @@ class GraphSnapshot:
         """This snapshot with `node_rows` (new nodes, and nodes read again) and `edge_batches` (new edges, and
         every active out-edge of a node read again) applied."""
         kinds, cats, srcs = list(self.kinds), list(self.categories), list(self.sources)
-        codes = [{v: k for k, v in enumerate(vocab)} for vocab in (kinds, cats, srcs)]
+        kind_code, cat_code, src_code = (_Codes(vocab) for vocab in (kinds, cats, srcs))
         ids = list(self.ids)
         pos = dict(self.pos)
         n_old = len(ids)
@@ -199,10 +199,10 @@ class GraphSnapshot:
         vocab, entity_vocab, created = list(self.vocab), list(self.entity_vocab), list(self.created)
         vocab_code = dict(self.vocab_code)  # a copy of a map recall builds anyway: 4× cheaper than a new one
         entity_code = {e: k for k, e in enumerate(entity_vocab)}
-        tok_owner: list[int] = []
         tok_ids: list[int] = []
-        ent_owner: list[int] = []
+        tok_counts: list[int] = []  # of each node row read, in `at` order
         ent_ids: list[int] = []
+        ent_counts: list[int] = []
         old_pos = reuse.pos if reuse is not None else {}
         if reuse is not None:
             old_prints, old_tok_at, old_ent_at = (reuse.fingerprint.tolist(), reuse.tok_indptr.tolist(),
@@ -218,8 +218,7 @@ class GraphSnapshot:
                 created[p] = created_at
             at.append(p)
             fp = _fingerprint(title, content, tags, entities)
-            heads.append((_code(kinds, codes[0], k), _code(cats, codes[1], cat), _code(srcs, codes[2], src),
-                          bool(gone), int(importance), fp))
+            heads.append((kind_code[k], cat_code[cat], src_code[src], bool(gone), int(importance), fp))
             q = old_pos.get(node_id)
             if q is not None and old_prints[q] == fp:  # unchanged text: its token and entity ids still hold
                 toks_q, ents_q = old_tok[old_tok_at[q]:old_tok_at[q + 1]], old_ent[old_ent_at[q]:old_ent_at[q + 1]]
@@ -228,25 +227,27 @@ class GraphSnapshot:
                 toks_q = list(map(vocab_code.get, words))  # (C-level: most words of a store are known by now)
                 if None in toks_q:
                     toks_q = [_code(vocab, vocab_code, t) for t in words]
-                ents_q = [_code(entity_vocab, entity_code, e) for e in dict.fromkeys(e.lower() for e in entities)]
+                ents_q = [_code(entity_vocab, entity_code, e) for e in dict.fromkeys(e.lower() for e in entities)
+                          ] if entities else []
             tok_ids.extend(toks_q)
-            tok_owner.extend([p] * len(toks_q))
+            tok_counts.append(len(toks_q))
             ent_ids.extend(ents_q)
-            ent_owner.extend([p] * len(ents_q))
+            ent_counts.append(len(ents_q))
         n = len(ids)
-        again = np.array([p for p in at if p < n_old], dtype=np.int64)  # nodes read again: their rows are replaced
+        where = np.array(at, dtype=np.int64)
+        tok_owner, ent_owner = np.repeat(where, tok_counts), np.repeat(where, ent_counts)
+        again = where[where < n_old]  # nodes read again: their rows are replaced
         classes = list(self.classes)
         class_code = {c: k for k, c in enumerate(classes)}
         src_a, dst_a, cls_a, w_a = _edge_arrays(edge_batches, pos, classes, class_code)
         indptr, (dst, cls_, weight) = _resegment(self.indptr, (self.dst, self.cls, self.weight), n, again, src_a,
                                                  (dst_a, cls_a, w_a))
-        tok_indptr, (tok,) = _resegment(self.tok_indptr, (self.tok,), n, again, np.array(tok_owner, dtype=np.int64),
+        tok_indptr, (tok,) = _resegment(self.tok_indptr, (self.tok,), n, again, tok_owner,
                                         (np.array(tok_ids, dtype=np.int32),))
-        ent_indptr, (ent,) = _resegment(self.ent_indptr, (self.ent,), n, again, np.array(ent_owner, dtype=np.int64),
+        ent_indptr, (ent,) = _resegment(self.ent_indptr, (self.ent,), n, again, ent_owner,
                                         (np.array(ent_ids, dtype=np.int32),))
         rank = self.id_rank if n == n_old else _ranks_with(self.id_rank, ids, n_old)
         rows = np.array(heads, dtype=np.int64).reshape(-1, 6)
-        where = np.array(at, dtype=np.int64)
 
         def column(old: np.ndarray, k: int, dtype: Any) -> np.ndarray:
             out = np.concatenate([old, np.zeros(n - n_old, dtype=old.dtype)]).astype(dtype)
@@ -401,6 +402,20 @@ def _code(vocab: list[str], code: dict[str, int], value: str) -> int:
         k = code[value] = len(vocab)
         vocab.append(value)
     return k
+
+
+class _Codes(dict):  # type: ignore[type-arg]
+    """value → its index in `vocab`, appended on first sight (`_code` as a dict: a known value is one C-level
+    lookup, and a build looks up three per node)."""
+
+    def __init__(self, vocab: list[str]) -> None:
+        super().__init__((v, k) for k, v in enumerate(vocab))
+        self.vocab = vocab
+
+    def __missing__(self, value: str) -> int:
+        k = self[value] = len(self.vocab)
+        self.vocab.append(value)
+        return k
 
 
 def _edge_arrays(batches: Iterable[Sequence[tuple[str, str, str, str, float]]], pos: dict[str, int],

@@ -14,7 +14,7 @@ from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 from .contained_sqlite import CONTAINED_ROWS, NOTES_OF_ITEMS_AFTER
-from .vault_texts_sqlite import text_of, title_of
+from .vault_texts_sqlite import titles_and_texts
 
 CHANGES_KEPT = 50_000  # rows of graph_changes kept; a reader further behind reads everything again
 
@@ -152,15 +152,18 @@ class SQLiteGraphReads:
         return row[0] if row else None
 
     def _node_rows(self, after_seq: int, changed: list[str]) -> tuple[list[int], list[tuple[Any, ...]]]:
-        cols = (f"id, kind, deleted_at IS NOT NULL, category, source, {title_of('nodes')}, {text_of('nodes')}, tags,"
-                " entities, importance, created_at")
-        rows = self.conn.execute(f"SELECT seq, {cols} FROM nodes WHERE seq > ?", (after_seq,)).fetchall()
+        # packed rows' titles and texts are put back in Python, a note's blobs decoded once (`titles_and_texts`)
+        cols = ("seq, kind, source, title, content, content_hash, metadata, id, deleted_at IS NOT NULL, category,"
+                " tags, entities, importance, created_at")
+        rows = self.conn.execute(f"SELECT {cols} FROM nodes WHERE seq > ?", (after_seq,)).fetchall()
         for i in range(0, len(changed), 500):
             chunk = changed[i:i + 500]
-            rows += self.conn.execute(f"SELECT seq, {cols} FROM nodes WHERE id IN ({','.join('?' * len(chunk))})"
+            rows += self.conn.execute(f"SELECT {cols} FROM nodes WHERE id IN ({','.join('?' * len(chunk))})"
                                       " AND seq <= ?", [*chunk, after_seq]).fetchall()
         rows.sort(key=lambda r: r[0])
-        return [r[0] for r in rows], [(*r[1:6], r[6], r[7], _words(r[8]), _words(r[9]), r[10], r[11]) for r in rows]
+        shown = titles_and_texts(self.conn, [r[:7] for r in rows])
+        return [r[0] for r in rows], [(r[7], r[1], r[8], r[9], r[2], title, text, _words(r[10]), _words(r[11]),
+                                       r[12], r[13]) for r, (title, text) in zip(rows, shown)]
 
     def _all_edge_rows(self, id_of: dict[int, str]) -> Iterator[list[tuple[Any, ...]]]:
         # derived edges first: their ids (-item seq) are below every row's
