@@ -121,3 +121,20 @@ def test_a_store_not_scored_under_one_set_of_hints_scores_every_bullet(mem, vaul
     mem.ingest(str(vault), mode="append", max_notes=10, hints="school")  # ten notes keep their old scores
     assert mem.rt.store.vault.get_state(PROACTIVE_STATE) == ""
     _same(mem, parse_hints("school"), best_first=False)
+
+
+def test_debug_candidates_without_skipped_reads_best_first_and_says_the_same(  # type: ignore[no-untyped-def]
+        mem, vault: Path, clock, monkeypatch) -> None:
+    monkeypatch.setattr(thoughts, "PAGE_ROWS", 6)
+    mem.rt.clock = clock
+    mem.ingest(str(vault))
+    clock.advance(days=30)
+    for hints in (None, "lease,gateway"):
+        full = mem.debug_candidates(hints=hints, limit=12, include_skipped=True)
+        assert full["skipped"] and full["count"] == 12
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(thoughts, "scored_candidates", _scoring_every_bullet)
+            fast = mem.debug_candidates(hints=hints, limit=12)
+        del full["skipped"]
+        full["include_skipped"] = False
+        assert fast == full

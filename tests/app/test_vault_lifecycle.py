@@ -6,7 +6,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from mnemon.app.vault.ingest import _EdgeView
 from mnemon.app.vault.lifecycle import _edge_id
+from mnemon.core.model import Edge
+from mnemon.core.vault import promotion_plan
 from mnemon.core.errors import InvalidInput, NotFound
 
 
@@ -55,6 +58,21 @@ def test_promote_dry_run_changes_nothing_and_all_mode_activates_provenance_only(
     assert _first(example_vault_mem, "links_to").status == "active"
     events = [e["event"] for e in example_vault_mem.rt.store.edge_events(_first(example_vault_mem, "links_to").id)]
     assert events[-1] == "active"
+
+
+def test_validated_only_promotes_what_the_plan_over_every_candidate_promotes(example_vault_mem) -> None:
+    store = example_vault_mem.rt.store
+    notes = sorted(n.id for n in store.iter_nodes(kind="note"))[:3]
+    with store.transaction():
+        for dst, confidence in ((notes[1], 0.95), (notes[2], 0.5)):
+            store.upsert_edge(Edge(src=notes[0], dst=dst, type="depends_on", confidence=confidence,
+                                   status="candidate", evidence="the pilot waits on the gateway", origin="agent",
+                                   metadata={"validated": True}))
+    out = example_vault_mem.promote_candidates(dry_run=True)
+    expected = promotion_plan([_EdgeView(e) for e in store.vault.candidate_edges()], "validated-only")
+    assert [(e["id"], e["to"], e["reasons"]) for e in out["edges"]] == \
+        [(int(p.edge_id), p.to_status, list(p.reasons)) for p in expected]
+    assert out["considered"] == 2 and out["would_activate"] == 1
 
 
 def test_weaken_halves_strength_and_demotes_below_the_floor(example_vault_mem) -> None:

@@ -405,12 +405,20 @@ def candidates(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS, limi
 
 def debug_candidates(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS, limit: int = 20,
                      include_skipped: bool = False) -> dict[str, Any]:
+    """The best kept candidates with how many observations were considered; the suppressed ones only on request,
+    since listing them means scoring every observation, while the kept ones come from the best-first pass."""
     hint_tokens, hops, limit = parse_hints(hints), _check_hops(hops), _check_limit(limit)
-    kept, suppressed = scored_candidates(rt, hints=hint_tokens)
-    rows = [candidate_dict(_with_path(rt, c, hops, hint_tokens)) for c in kept[:limit]]
+    suppressed: list[Candidate] = []
+    if include_skipped:
+        kept, suppressed = scored_candidates(rt, hints=hint_tokens)
+        best, considered = kept[:limit], len(kept) + len(suppressed)
+    else:
+        stream, considered = kept_candidates(rt, hint_tokens)
+        best = list(islice(stream, limit))
+    rows = [candidate_dict(_with_path(rt, c, hops, hint_tokens)) for c in best]
     out: dict[str, Any] = {"db": rt.store.path, "include_skipped": include_skipped, "hints": list(hint_tokens),
-                           "count": len(rows), "considered": len(kept) + len(suppressed), "candidates": rows,
-                           "empty_reason": None if rows else ("no_observations" if not suppressed
+                           "count": len(rows), "considered": considered, "candidates": rows,
+                           "empty_reason": None if rows else ("no_observations" if not considered
                                                               else "all_candidates_suppressed")}
     if include_skipped:
         out["skipped"] = [candidate_dict(c) for c in suppressed[:limit]]

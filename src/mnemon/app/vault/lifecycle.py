@@ -110,7 +110,9 @@ def promote_candidates(rt: Runtime, *, mode: str = "validated-only", dry_run: bo
                        active_threshold: float = ACTIVE_THRESHOLD) -> dict[str, Any]:
     if mode not in PROMOTION_MODES:
         raise InvalidInput(f"--mode must be one of {', '.join(PROMOTION_MODES)}", mode=mode)
-    candidates = {str(e.id): e for e in rt.store.vault.candidate_edges()}  # type: ignore[attr-defined]
+    # validated-only never promotes an ingested edge (`promotion_plan`), so those are not read at all
+    vault = rt.store.vault  # type: ignore[attr-defined]
+    candidates = {str(e.id): e for e in vault.candidate_edges(origin_not="ingest" if mode == "validated-only" else None)}
     plan = promotion_plan([_EdgeView(e) for e in candidates.values()], mode,  # type: ignore[arg-type]
                           active_threshold=active_threshold)
     # an edge someone weakened below the floor is one `weaken-edge` itself would demote: promoting it would only
@@ -132,7 +134,7 @@ def promote_candidates(rt: Runtime, *, mode: str = "validated-only", dry_run: bo
         "activated": 0 if dry_run else len(would),
         "edges": [{"id": int(p.edge_id), "relation": p.relation, "from": p.from_status, "to": p.to_status,
                    "reasons": list(p.reasons)} for p in plan[:200]],
-        "edges_by_status": rt.store.vault.edge_status_counts(),  # type: ignore[attr-defined]
+        "edges_by_status": vault.edge_status_counts(),
         "db": rt.store.path,
     }
 

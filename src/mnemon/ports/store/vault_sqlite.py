@@ -653,11 +653,17 @@ class SQLiteVault(VaultFilesSQLite):
         return int(self.conn.execute("SELECT COUNT(*) FROM nodes WHERE proactive IS NOT NULL AND deleted_at IS NULL")
                    .fetchone()[0])
 
-    def candidate_edges(self) -> list[Edge]:
+    def candidate_edges(self, *, origin_not: str | None = None) -> list[Edge]:
+        """Candidate edges by id; `origin_not` leaves out one origin before any evidence is read (an ingested
+        vault's candidates are most of its edges, and reading their evidence means unpacking every note)."""
         from .sqlite import _EDGE_COLS, _edge
 
-        return [_edge(r) for r in self.conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE status = 'candidate'"
-                                                    " ORDER BY id")]
+        if origin_not is None:
+            rows = self.conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE status = 'candidate' ORDER BY id")
+        else:
+            rows = self.conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE status = 'candidate' AND origin <> ?"
+                                     " ORDER BY id", (origin_not,))
+        return [_edge(r) for r in rows]
 
     def dated_edges(self, relations: Sequence[str]) -> list[tuple[Edge, str]]:
         """Active edges of these relations into nodes that mention a dated day (`mentions_date` edges to
