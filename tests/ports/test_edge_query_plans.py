@@ -52,7 +52,7 @@ def _full_scans(conn: sqlite3.Connection, statements: list[str]) -> list[tuple[s
         sorts = any("TEMP B-TREE" in d for d in plan)
         for detail in plan:
             words = detail.split()
-            if words[0] == "SCAN" and words[1] in {"e", "edge_rows", "s", "d", "n", "nodes"}:
+            if words[0] == "SCAN" and words[1] in {"e", "edge_rows", "s", "d", "n", "i", "nodes"}:
                 if "LIMIT" in sql.upper() and not sorts:
                     continue
                 scans.append((sql, detail))

@@ -75,8 +75,11 @@ CONTAINED_ARM = (f"SELECT -i.seq AS id, n.id AS src, i.id AS dst, k.type AS type
                  f" k.rule AS rule, substr(i.source, 7) AS source_path, {_METADATA} AS metadata,"
                  f" i.created_at AS created_at, {_UPDATED} AS updated_at {_FROM_NOTES}")
 # the same edges keyed by seq, as `edge_rows` holds them (the recall graph's export, degree counts)
-CONTAINED_ROWS = (f"SELECT -i.seq AS id, n.seq AS src, i.seq AS dst, k.type AS type, '' AS sub_type,"
-                  f" k.weight AS weight, k.status AS status {_FROM}")
+_ROW_COLS = ("-i.seq AS id, n.seq AS src, i.seq AS dst, k.type AS type, '' AS sub_type, k.weight AS weight,"
+             " k.status AS status")
+CONTAINED_ROWS = f"SELECT {_ROW_COLS} {_FROM}"
+# ...and read from the notes' side (`src IN` note seqs): through `_FROM` each note scanned every row for its items
+CONTAINED_ROWS_OF_NOTES = f"SELECT {_ROW_COLS} {_FROM_NOTES}"
 
 # (id, type, origin, metadata, status) of the derived edges: what the world model's contract reads of active edges
 CONTAINED_FACTS = (f"SELECT -i.seq AS id, k.type AS type, 'ingest' AS origin, {_METADATA} AS metadata,"

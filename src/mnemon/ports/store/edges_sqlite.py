@@ -13,7 +13,8 @@ from typing import Any
 
 from ...core.model import EDGE_STATUSES, Edge, Link, iso, utcnow
 from .base import EdgeHead
-from .contained_sqlite import CONTAINED_ROWS, derived_touching, edges_by_id, materialise, positive_id_insert
+from .contained_sqlite import (CONTAINED_ROWS, CONTAINED_ROWS_OF_NOTES, derived_touching, edges_by_id, materialise,
+                               positive_id_insert)
 from .edge_rows import EDGE_VALUE_COLS, SEQ_OF, edge_value_rows, upsert_event_detail
 from .text_index_sqlite import _chunks
 
@@ -253,9 +254,9 @@ class SQLiteEdges:
             if not id_of:
                 continue
             marks = ",".join("?" * len(id_of))
-            tables = ["edge_rows", f"({CONTAINED_ROWS})"] if self.derives_edges else ["edge_rows"]
             for col in ("src", "dst"):
-                for table in tables:
+                derived = CONTAINED_ROWS_OF_NOTES if col == "src" else CONTAINED_ROWS
+                for table in ["edge_rows", f"({derived})"] if self.derives_edges else ["edge_rows"]:
                     for seq, n in self.conn.execute(f"SELECT {col}, COUNT(*) FROM {table} WHERE {col} IN ({marks})"
                                                     f" AND status = 'active' GROUP BY {col}", list(id_of)):
                         counts[id_of[seq]] += n
