@@ -14,6 +14,7 @@ relation chips, evidence / reasoning / next-step bands and a footer — with its
 """
 from __future__ import annotations
 
+import math
 import os
 import re
 import shutil
@@ -384,15 +385,36 @@ def render_svg(thought: Mapping[str, Any], *, theme: str = "dark", generated_at:
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}"'
         f' role="img" aria-label="{escape(str(thought.get("title") or "thought card"), {chr(34): "&quot;"})}">'
-        f'<defs><filter id="shadow" x="-5%" y="-5%" width="110%" height="110%"><feDropShadow dx="0" dy="10"'
-        f' stdDeviation="18" flood-color="{pal["shadow"]}" flood-opacity="0.35"/></filter>'
-        f'<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto">'
-        f'<path d="M0,0 L10,5 L0,10 z" fill="{pal["connector"]}"/></marker></defs>'
+        f'<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7"'
+        f' orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{pal["connector"]}"/></marker></defs>'
         f'<rect width="{WIDTH}" height="{height}" fill="{pal["bg"]}"/>'
+        + _panel_shadow(panel_h, pal["shadow"]) +
         f'<rect x="{PANEL_X}" y="40" width="{PANEL_W}" height="{panel_h:.0f}" rx="36" fill="{pal["panel"]}"'
-        f' stroke="{pal["panel_border"]}" stroke-width="2" filter="url(#shadow)"/>'
+        f' stroke="{pal["panel_border"]}" stroke-width="2"/>'
     )
     return head + "".join(parts) + "</svg>\n"
+
+
+# the panel's shadow: dropped 10 px, at most 35 % of the shadow colour, fading over a Gaussian edge of σ 12 px
+SHADOW_DROP, SHADOW_OPACITY, SHADOW_SIGMA, SHADOW_STEP = 10, 0.35, 12.0, 2.5
+
+
+def _panel_shadow(panel_h: float, colour: str) -> str:
+    """A soft shadow under the panel drawn as outlines of the dropped panel, each a step further out and fainter as
+    a blurred edge fades (erfc). A blur filter looks the same but made rasterising a card take 0.75 s instead of
+    0.2 s: resvg blurs the whole panel. The outlines are twice a step wide, so each point lies under two of them and
+    no seam shows between neighbours; each one's opacity is what makes two of them compose to the edge's."""
+    rings = []
+    for i in range(-5, int(3 * SHADOW_SIGMA / SHADOW_STEP) + 1):
+        grow = i * SHADOW_STEP
+        edge = SHADOW_OPACITY * 0.5 * math.erfc(grow / (SHADOW_SIGMA * math.sqrt(2)))
+        opacity = round(1 - math.sqrt(1 - edge), 3)
+        if opacity < 0.003:
+            continue
+        rings.append(f'<rect x="{PANEL_X - grow:g}" y="{40 + SHADOW_DROP - grow:g}" width="{PANEL_W + 2 * grow:g}"'
+                     f' height="{panel_h + 2 * grow:.0f}" rx="{max(0.0, 36 + grow):g}" fill="none" stroke="{colour}"'
+                     f' stroke-opacity="{opacity}" stroke-width="{2 * SHADOW_STEP:g}"/>')
+    return "".join(rings)
 
 
 # ── files ──────────────────────────────────────────────────────────────────────────────────────────────────────
