@@ -55,6 +55,10 @@ def test_only_bullets_whose_dates_are_all_past_the_cutoff_are_aged(bills: Mnemon
         "ok": True, "dry_run": True, "threshold_days": 30, "cutoff_date": "2026-01-30", "forgotten_count": 1}
     assert [e["text"] for e in dry["forgotten_edges"]] == ["Paid the plumber invoice on 2026-01-10"]
     assert _bullet_edges(bills) == before  # a dry run changes nothing
+    listed, edge = dry["forgotten_edges"][0], bills.rt.store.get_edge(dry["forgotten_edges"][0]["id"])
+    assert edge is not None and (listed["relation"], listed["src"], listed["dst"], listed["source_path"],
+                                 listed["previous_status"], listed["previous_strength"]) == (
+        edge.type, edge.src, edge.dst, edge.source_path, edge.status, edge.weight)
 
     out = bills.forget_dated(30)
     assert out["forgotten_count"] == 1 and out["forgotten_edges"][0]["latest_date"] == "2026-01-10"

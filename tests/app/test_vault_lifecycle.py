@@ -1,6 +1,7 @@
 """Edge audit and lifecycle: explain-edge, promote-candidates, weaken-edge, kill/validate."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from mnemon.app.vault.ingest import _EdgeView
 from mnemon.app.vault.lifecycle import _edge_id
 from mnemon.core.model import Edge
 from mnemon.core.vault import promotion_plan
+from mnemon.core.vault.lifecycle import evidence_blind_relations
 from mnemon.core.errors import InvalidInput, NotFound
 
 
@@ -60,19 +62,29 @@ def test_promote_dry_run_changes_nothing_and_all_mode_activates_provenance_only(
     assert events[-1] == "active"
 
 
-def test_validated_only_promotes_what_the_plan_over_every_candidate_promotes(example_vault_mem) -> None:
+@pytest.mark.parametrize("mode", ["validated-only", "all"])
+def test_promotion_decides_what_the_plan_over_every_candidate_read_whole_decides(example_vault_mem, mode: str) -> None:
     store = example_vault_mem.rt.store
     notes = sorted(n.id for n in store.iter_nodes(kind="note"))[:3]
     with store.transaction():
-        for dst, confidence in ((notes[1], 0.95), (notes[2], 0.5)):
-            store.upsert_edge(Edge(src=notes[0], dst=dst, type="depends_on", confidence=confidence,
-                                   status="candidate", evidence="the pilot waits on the gateway", origin="agent",
+        for dst, confidence, evidence in ((notes[1], 0.95, "the pilot waits on the gateway"), (notes[2], 0.5, "x"),
+                                          (notes[0], 0.95, "  ")):  # a claim without evidence stays a candidate
+            store.upsert_edge(Edge(src=notes[0] if dst != notes[0] else notes[1], dst=dst, type="depends_on",
+                                   confidence=confidence, status="candidate", evidence=evidence, origin="agent",
                                    metadata={"validated": True}))
-    out = example_vault_mem.promote_candidates(dry_run=True)
-    expected = promotion_plan([_EdgeView(e) for e in store.vault.candidate_edges()], "validated-only")
+    every = list(store.iter_edges(statuses=("candidate",)))  # through the `edges` view, evidence and all
+    blind = evidence_blind_relations()
+    assert "links_to" in blind and "depends_on" not in blind
+    read = store.vault.edges_with_status("candidate", evidence_unread=blind)
+    assert read == [replace(e, evidence=None) if e.type in blind else e for e in every]
+    out = example_vault_mem.promote_candidates(mode=mode, dry_run=True)
+    expected = promotion_plan([_EdgeView(e) for e in every], mode)  # type: ignore[arg-type]
     assert [(e["id"], e["to"], e["reasons"]) for e in out["edges"]] == \
-        [(int(p.edge_id), p.to_status, list(p.reasons)) for p in expected]
-    assert out["considered"] == 2 and out["would_activate"] == 1
+        [(int(p.edge_id), p.to_status, list(p.reasons)) for p in expected][:200]
+    assert out["considered"] == len(expected) and out["would_activate"] == sum(p.activates for p in expected)
+    claims = sorted((p.to_status, "missing_evidence" in p.reasons) for p in expected if p.relation == "depends_on")
+    assert out["considered"] == (3 if mode == "validated-only" else len(every))
+    assert claims == [("active", False), ("candidate", False), ("candidate", True)]  # the third has no evidence
 
 
 def test_weaken_halves_strength_and_demotes_below_the_floor(example_vault_mem) -> None:

@@ -125,6 +125,29 @@ def test_backfill_from_resolved_edges_dry_run_then_real(world: tuple[Mnemon, Fak
     assert mem.state_backfill()["created_or_updated"] == 0  # idempotent
 
 
+def test_backfill_finds_writebacks_by_origin_or_by_their_metadata_and_no_ingested_edge(
+        world: tuple[Mnemon, FakeClock]) -> None:
+    mem, _ = world
+    for node_id, name in (("e-ana", "Ana"), ("e-braga", "Braga"), ("e-porto", "Porto"), ("e-lisbon", "Lisbon")):
+        _entity(mem, node_id, name)
+    with mem.rt.store.transaction():
+        # a writeback restored from an older store: another origin, the resolution named in its metadata
+        mem.rt.store.upsert_edge(Edge(src="e-ana", dst="e-braga", type="lives_in", confidence=0.95, origin="user",
+                                      evidence="resolved: moved to Braga", source_path="Sources/ana.md",
+                                      metadata={"source": "resolve"}, created_at=iso(T0)))
+        mem.rt.store.upsert_edge(Edge(src="e-ana", dst="e-porto", type="works_in", confidence=0.95, origin="user",
+                                      evidence="resolved: works in Porto", source_path="Sources/ana.md",
+                                      metadata={"research_resolution": "ana"}, created_at=iso(T0)))
+        mem.rt.store.upsert_edge(Edge(src="e-ana", dst="e-lisbon", type="visited", confidence=0.95, origin="ingest",
+                                      evidence="Ana visited Lisbon", source_path="People/ana.md", created_at=iso(T0)))
+    dry = mem.state_backfill(dry_run=True)
+    assert dry["scanned"] == 2 and dry["created_or_updated"] == 2
+    assert mem.state_list()["count"] == 0
+    mem.state_backfill()
+    assert current_objects(mem, "lives_in") == ["Braga"] and current_objects(mem, "works_in") == ["Porto"]
+    assert current_objects(mem, "visited") == []
+
+
 def test_radar_reports_exclusive_challengers_only(world: tuple[Mnemon, FakeClock]) -> None:
     mem, _ = world
     propose_assertion(mem.rt, claim(metadata={"conflict_policy": "exclusive"}))

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from mnemon.core.errors import Conflict, InvalidInput
@@ -287,6 +287,28 @@ def test_promotion_all_is_noisy_but_still_gated() -> None:
     assert plan["e3"].to_status == "active" and plan["e7"].to_status == "active"  # provenance gets promoted
     assert plan["e4"].to_status == "candidate"  # an unvalidated claim stays a candidate
     assert plan["e2"].to_status == "candidate"
+
+
+@given(st.lists(st.builds(
+    EdgeFacts, id=st.uuids().map(str), relation=st.sampled_from(["links_to", "belongs_to", "made_up"]),
+    status=st.sampled_from(["candidate", "candidate", "active"]), confidence=st.sampled_from([0.5, 0.95, 1]),
+    evidence=st.sampled_from([None, "", "  ", "seen it", " x "]), validated=st.booleans(),
+    origin=st.sampled_from(["ingest", "resolve", "user", "agent"])), min_size=2, max_size=30),
+    st.sampled_from(["validated-only", "all"]))
+@example([EdgeFacts("a", "belongs_to", "candidate", 0.95, " ", True, "resolve"),  # alike but for their evidence
+          EdgeFacts("b", "belongs_to", "candidate", 0.95, "seen it", True, "resolve")], "all")
+@example([EdgeFacts("a", "belongs_to", "candidate", 0.95, "seen it", True, "resolve"),  # and for their validation
+          EdgeFacts("b", "belongs_to", "candidate", 0.95, "seen it", False, "resolve")], "all")
+def test_promotion_decides_each_edge_as_the_gate_does_alone(edges: list[EdgeFacts], mode: str) -> None:
+    # the plan reuses one decision for edges alike in all the gate reads: each still gets its own edge's decision
+    expected = []
+    for e in edges:
+        if e.status == "candidate" and (mode == "all" or (e.validated and e.origin != "ingest")):
+            origin = "promote" if mode == "all" or e.origin == "agent" else e.origin  # (not an origin of the gate's)
+            d = gate_edge(e.relation, e.confidence, e.evidence, e.validated, origin, requested="active")
+            expected.append((e.id, d.status, d.reasons))
+    plan = promotion_plan(edges, mode)  # type: ignore[arg-type]
+    assert [(p.edge_id, p.to_status, p.reasons) for p in plan] == expected
 
 
 def test_promotion_rejects_unknown_mode() -> None:

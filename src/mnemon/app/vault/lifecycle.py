@@ -15,7 +15,7 @@ from ...core.errors import InvalidInput, NotFound
 from ...core.model import Edge
 from ...core.ontology import DEFAULT_ONTOLOGY
 from ...core.vault import ACTIVE_THRESHOLD, gate_edge, promotion_plan, truth_policy, weaken_edge
-from ...core.vault.lifecycle import DEFAULT_WEAKEN_FACTOR, DEMOTE_BELOW, PROMOTION_MODES
+from ...core.vault.lifecycle import DEFAULT_WEAKEN_FACTOR, DEMOTE_BELOW, PROMOTION_MODES, evidence_blind_relations
 from ..runtime import Runtime
 from .ingest import _EdgeView
 from .plan import ingest_gate
@@ -110,9 +110,12 @@ def promote_candidates(rt: Runtime, *, mode: str = "validated-only", dry_run: bo
                        active_threshold: float = ACTIVE_THRESHOLD) -> dict[str, Any]:
     if mode not in PROMOTION_MODES:
         raise InvalidInput(f"--mode must be one of {', '.join(PROMOTION_MODES)}", mode=mode)
-    # validated-only never promotes an ingested edge (`promotion_plan`), so those are not read at all
+    # validated-only never promotes an ingested edge (`promotion_plan`), so those are not read at all, and the gate
+    # reads the evidence of claims only
     vault = rt.store.vault  # type: ignore[attr-defined]
-    candidates = {str(e.id): e for e in vault.candidate_edges(origin_not="ingest" if mode == "validated-only" else None)}
+    candidates = {str(e.id): e for e in vault.edges_with_status(
+        "candidate", origin_not="ingest" if mode == "validated-only" else None,
+        evidence_unread=evidence_blind_relations())}
     plan = promotion_plan([_EdgeView(e) for e in candidates.values()], mode,  # type: ignore[arg-type]
                           active_threshold=active_threshold)
     # an edge someone weakened below the floor is one `weaken-edge` itself would demote: promoting it would only
@@ -210,27 +213,29 @@ def forget_dated(rt: Runtime, *, days_threshold: Any = 30, dry_run: bool = False
     cutoff = (now - timedelta(days=days)).date().isoformat()
     relations = [s.name for s in DEFAULT_ONTOLOGY.specs() if s.category == "observation"]
     vault = rt.store.vault  # type: ignore[attr-defined]
-    stale = [(e, latest) for e, latest in vault.dated_edges(relations) if latest < cutoff]
+    stale = vault.dated_edges(relations, cutoff)
     if not dry_run and stale:
         when = rt.now_iso()
         with rt.store.transaction():
-            for edge, _latest in stale:
-                vault.update_edge_strength(int(edge.id or 0), 0.0, "candidate", when)
-            vault.log_edge_events([(int(e.id or 0), "forgotten", "forget",
+            for edge_id, *_ in stale:
+                vault.update_edge_strength(edge_id, 0.0, "candidate", when)
+            vault.log_edge_events([(edge_id, "forgotten", "forget",
                                     {"reason": "past_date", "latest_date": latest, "cutoff_date": cutoff,
-                                     "threshold_days": days, "previous_status": e.status,
-                                     "previous_strength": e.weight, "status": "candidate", "strength": 0.0},
-                                    when) for e, latest in stale])
+                                     "threshold_days": days, "previous_status": status,
+                                     "previous_strength": weight, "status": "candidate", "strength": 0.0},
+                                    when) for edge_id, status, weight, latest in stale])
             rt.store.log("forget-dated", None, {"threshold_days": days, "cutoff_date": cutoff,
                                                 "forgotten": len(stale)}, when)
     listed = stale[:FORGOTTEN_LISTED]
-    texts = rt.store.get_nodes([e.dst for e, _ in listed])
+    edges = {e.id: e for e in rt.store.get_edges([edge_id for edge_id, *_ in listed])}
+    texts = rt.store.get_nodes([e.dst for e in edges.values()])
     return {
         "ok": True, "dry_run": dry_run, "threshold_days": days, "cutoff_date": cutoff,
         "forgotten_count": len(stale),
-        "forgotten_edges": [{"id": e.id, "relation": e.type, "src": e.src, "dst": e.dst,
+        "forgotten_edges": [{"id": edge_id, "relation": e.type, "src": e.src, "dst": e.dst,
                              "text": texts[e.dst].content if e.dst in texts else None, "latest_date": latest,
-                             "source_path": e.source_path, "previous_status": e.status, "previous_strength": e.weight,
-                             "status": "candidate", "strength": 0.0} for e, latest in listed],
+                             "source_path": e.source_path, "previous_status": status, "previous_strength": weight,
+                             "status": "candidate", "strength": 0.0}
+                            for edge_id, status, weight, latest in listed for e in [edges[edge_id]]],
         "db": rt.store.path,
     }

@@ -227,7 +227,9 @@ def backfill_state(rt: Runtime, *, dry_run: bool = False) -> dict[str, Any]:
     Every edge goes through the same gate as a live `resolve`; within one run the plans build on each other in
     memory, so a dry run reports exactly what the real run would write.
     """
-    edges = [e for e in rt.store.iter_edges(statuses=("active",)) if _is_resolution(e)]
+    # an ingested edge is parsed from a note, never a writeback: left unread, as its evidence means unpacking its note
+    vault = rt.store.vault  # type: ignore[attr-defined]
+    edges = [e for e in vault.edges_with_status("active", origin_not="ingest") if _is_resolution(e)]
     nodes = rt.store.get_nodes(sorted({e.src for e in edges} | {e.dst for e in edges}))
     rows = {a.id: a for a in load_assertions(rt)}
     aliases = alias_map(load_aliases(rt))

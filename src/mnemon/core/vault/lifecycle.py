@@ -187,6 +187,13 @@ def gate_edge(
     return decide("active", "memory_association")
 
 
+def evidence_blind_relations(ontology: Ontology = DEFAULT_ONTOLOGY) -> frozenset[str]:
+    """The relations whose edges `gate_edge` decides without looking at their evidence: those that need no
+    validation (a caller deciding many edges can leave their evidence unread)."""
+    return frozenset(spec.name for spec in ontology.specs()
+                     if (known := ontology.classify(spec.name)) is not None and not known.requires_validation)
+
+
 def truth_policy(relation: str, status: str, ontology: Ontology = DEFAULT_ONTOLOGY) -> str:
     """Mneme's per-edge truth_policy label, so callers never phrase a candidate or a link as a fact."""
     if status == "killed":
@@ -219,6 +226,9 @@ def promotion_plan(
     """
     _check_choice("mode", mode, PROMOTION_MODES)
     plan: list[Promotion] = []
+    # the gate's decision depends on the evidence only through whether it has text: a vault's tens of thousands of
+    # candidates take a few dozen distinct decisions
+    decisions: dict[tuple[Any, ...], GateDecision] = {}
     for edge in edges:
         if edge.status != "candidate":
             continue
@@ -227,10 +237,19 @@ def promotion_plan(
         origin = "promote" if mode == "all" else edge.origin
         if origin not in ORIGINS:
             origin = "promote"
-        decision = gate_edge(
-            edge.relation, edge.confidence, edge.evidence, edge.validated, origin,  # type: ignore[arg-type]
-            requested="active", active_threshold=active_threshold, ontology=ontology,
-        )
+        evidence = edge.evidence
+        key = None  # (a value the gate refuses is never a key: it raises)
+        if isinstance(edge.relation, str) and isinstance(edge.confidence, (int, float)) and (
+                evidence is None or isinstance(evidence, str)):
+            key = (edge.relation, edge.confidence, evidence and evidence.strip() != "", bool(edge.validated), origin)
+        decision = decisions.get(key) if key is not None else None
+        if decision is None:
+            decision = gate_edge(
+                edge.relation, edge.confidence, evidence, edge.validated, origin,  # type: ignore[arg-type]
+                requested="active", active_threshold=active_threshold, ontology=ontology,
+            )
+            if key is not None:
+                decisions[key] = decision
         plan.append(Promotion(edge.id, edge.relation, edge.status, decision.status, decision.reasons))
     return plan
 

@@ -70,8 +70,10 @@ _NOTE_ITEMS = "(" + " OR ".join(
     for prefix, low, high in (("vault:", ":", ";"), ("heading:", "#", "$"))) + ")"
 _FROM_NOTES = f"{_FROM} AND {_NOTE_ITEMS}"
 _UPDATED = "CASE WHEN i.updated_at = '' THEN i.created_at ELSE i.updated_at END"
+DERIVED_ORIGIN = "ingest"  # every derived edge's: only an ingest writes the items they are derived from
 CONTAINED_ARM = (f"SELECT -i.seq AS id, n.id AS src, i.id AS dst, k.type AS type, '' AS sub_type, k.weight AS weight,"
-                 f" k.confidence AS confidence, k.status AS status, {_EVIDENCE} AS evidence, 'ingest' AS origin,"
+                 f" k.confidence AS confidence, k.status AS status, {_EVIDENCE} AS evidence,"
+                 f" '{DERIVED_ORIGIN}' AS origin,"
                  f" k.rule AS rule, substr(i.source, 7) AS source_path, {_METADATA} AS metadata,"
                  f" i.created_at AS created_at, {_UPDATED} AS updated_at {_FROM_NOTES}")
 # the same edges keyed by seq, as `edge_rows` holds them (the recall graph's export, degree counts)
@@ -82,7 +84,8 @@ CONTAINED_ROWS = f"SELECT {_ROW_COLS} {_FROM}"
 CONTAINED_ROWS_OF_NOTES = f"SELECT {_ROW_COLS} {_FROM_NOTES}"
 
 # (id, type, origin, metadata, status) of the derived edges: what the world model's contract reads of active edges
-CONTAINED_FACTS = (f"SELECT -i.seq AS id, k.type AS type, 'ingest' AS origin, {_METADATA} AS metadata,"
+CONTAINED_FACTS = (f"SELECT -i.seq AS id, k.type AS type, '{DERIVED_ORIGIN}' AS origin,"
+                   f" {_METADATA} AS metadata,"
                    f" k.status AS status {_FROM}")
 # `edge_heads`: what a walk or a ranking reads of an edge, rows and derived alike, without evidence or metadata. The
 # `edges` view is a co-routine (SQLite does not flatten this UNION ALL), which computes every column of every edge it

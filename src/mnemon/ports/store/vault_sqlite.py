@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ...core.keywords import embedding_text, skipped_lines
 from ...core.model import Edge, Memory
-from .contained_sqlite import ContainedKinds, derived_heads_from, forget_derived, materialise
+from .contained_sqlite import DERIVED_ORIGIN, ContainedKinds, derived_heads_from, forget_derived, materialise
 from .edge_rows import SEQ_OF, packed_evidence, packed_insert_rows
 from .sources import NOT_VAULT_ROW, OWNED_SOURCE, in_scope, scope_args, source_is
 from .vault_files_sqlite import VaultFilesSQLite, _chunks
@@ -653,31 +653,42 @@ class SQLiteVault(VaultFilesSQLite):
         return int(self.conn.execute("SELECT COUNT(*) FROM nodes WHERE proactive IS NOT NULL AND deleted_at IS NULL")
                    .fetchone()[0])
 
-    def candidate_edges(self, *, origin_not: str | None = None) -> list[Edge]:
-        """Candidate edges by id; `origin_not` leaves out one origin before any evidence is read (an ingested
-        vault's candidates are most of its edges, and reading their evidence means unpacking every note)."""
+    def edges_with_status(self, status: str, *, origin_not: str | None = None,
+                          evidence_unread: Collection[str] = ()) -> list[Edge]:
+        """The edges of one status, by id. `origin_not` leaves out one origin, and the edges of the relations in
+        `evidence_unread` come back without their evidence: an ingested vault's edges are most of the store's, and
+        their evidence is unpacked from their notes. Each arm of `edges` is read on its own, since through the view
+        SQLite computes every column of every row, the ones not selected too (70k candidates of a 2,000-note vault:
+        1.9 s with their evidence through the view, 0.5 s by arm without it)."""
         from .sqlite import _EDGE_COLS, _edge
 
-        if origin_not is None:
-            rows = self.conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE status = 'candidate' ORDER BY id")
-        else:
-            rows = self.conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE status = 'candidate' AND origin <> ?"
-                                     " ORDER BY id", (origin_not,))
+        unread = sorted(set(evidence_unread))
+        cols = _EDGE_COLS.replace(
+            "evidence", f"CASE WHEN type IN ({','.join('?' * len(unread))}) THEN NULL ELSE evidence END") \
+            if unread else _EDGE_COLS
+        where, args = "status = ?", [*unread, status]
+        if origin_not is not None:
+            where, args = where + " AND origin <> ?", [*args, origin_not]
+        views = ["edges"] if not self.derives_edges else ["stored_edges"] + (
+            ["derived_edges"] if origin_not != DERIVED_ORIGIN else [])
+        rows = [row for view in views for row in self.conn.execute(f"SELECT {cols} FROM {view} WHERE {where}", args)]
+        rows.sort(key=lambda r: r[0])
         return [_edge(r) for r in rows]
 
-    def dated_edges(self, relations: Sequence[str]) -> list[tuple[Edge, str]]:
-        """Active edges of these relations into nodes that mention a dated day (`mentions_date` edges to
-        `date:YYYY-MM-DD` nodes, which a yearless "Mar 5" never gets), each with the latest day its target names."""
-        from .sqlite import _EDGE_COLS, _edge
-
+    def dated_edges(self, relations: Sequence[str], before: str) -> list[tuple[int, str, float, str]]:
+        """(id, status, weight, latest day) of the active edges of these relations into nodes whose latest dated day
+        (`mentions_date` edges to `date:YYYY-MM-DD` nodes, which a yearless "Mar 5" never gets) is before `before`,
+        by id. Read from the edges' heads: the full edges of a vault's observations decode every note's evidence
+        (0.8 s against 0.2 s on the 2,000-note vault), and a caller needs them only for the few it lists."""
         wanted = sorted(set(relations))
         if not wanted:
             return []
-        rows = self.conn.execute(
-            f"SELECT {_EDGE_COLS}, latest FROM edges JOIN (SELECT src AS dated, MAX(substr(dst, 6)) AS latest"
-            " FROM edge_heads WHERE type = 'mentions_date' AND status <> 'killed' GROUP BY src) d ON d.dated = dst"
-            f" WHERE status = 'active' AND type IN ({','.join('?' * len(wanted))}) ORDER BY id", wanted).fetchall()
-        return [(_edge(r[:-1]), str(r[-1])) for r in rows]
+        return [(int(r[0]), str(r[1]), float(r[2]), str(r[3])) for r in self.conn.execute(
+            "SELECT h.id, h.status, h.weight, d.latest FROM edge_heads h JOIN (SELECT src AS dated,"
+            " MAX(substr(dst, 6)) AS latest FROM edge_heads WHERE type = 'mentions_date' AND status <> 'killed'"
+            " GROUP BY src) d ON d.dated = h.dst"
+            f" WHERE h.status = 'active' AND h.type IN ({','.join('?' * len(wanted))}) AND d.latest < ?"
+            " ORDER BY h.id", [*wanted, before])]
 
     def edges_with_source_prefix(self, prefix: str) -> list[Edge]:
         """The edges whose source path is this payload scope or under it (`sources.in_scope`)."""
