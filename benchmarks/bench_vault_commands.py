@@ -56,6 +56,8 @@ def _commands(out_dir: Path, focus: str, edge_id: int, memory_id: str) -> dict[s
         "forget_dated_dry": lambda m: m.forget_dated(30, dry_run=True),
         "state_backfill_dry": lambda m: m.state_backfill(dry_run=True),
         "state_list": lambda m: m.state_list(),
+        "state_conflicts": lambda m: m.state_conflicts(),
+        "forget_source_dry": lambda m: m.forget_source("mneme://agent/bench", dry_run=True),
         "contract_check": lambda m: m.contract_check(),
         "gc": lambda m: m.gc(),
         "log": lambda m: m.log(),
