@@ -401,8 +401,8 @@ SHADOW_DROP, SHADOW_OPACITY, SHADOW_SIGMA, SHADOW_STEP = 10, 0.35, 12.0, 2.5
 
 def _panel_shadow(panel_h: float, colour: str) -> str:
     """A soft shadow under the panel drawn as outlines of the dropped panel, each a step further out and fainter as
-    a blurred edge fades (erfc). A blur filter looks the same but made rasterising a card take 0.75 s instead of
-    0.2 s: resvg blurs the whole panel. The outlines are twice a step wide, so each point lies under two of them and
+    a blurred edge fades (erfc). A blur filter looks the same but made rasterising a card take 0.76 s instead of
+    0.2–0.3 s: resvg blurs the whole panel. The outlines are twice a step wide, so each point lies under two of them and
     no seam shows between neighbours; each one's opacity is what makes two of them compose to the edge's."""
     rings = []
     for i in range(-5, int(3 * SHADOW_SIGMA / SHADOW_STEP) + 1):
