@@ -405,7 +405,8 @@ def _panel_shadow(panel_h: float, colour: str) -> str:
     0.2–0.3 s: resvg blurs the whole panel. The outlines are twice a step wide, so each point lies under two of them and
     no seam shows between neighbours; each one's opacity is what makes two of them compose to the edge's."""
     rings = []
-    for i in range(-5, int(3 * SHADOW_SIGMA / SHADOW_STEP) + 1):
+    # from just inside the dropped panel's edge (the drop shows there, below the panel) to 3 σ outside it
+    for i in range(-math.ceil(SHADOW_DROP / SHADOW_STEP) - 1, int(3 * SHADOW_SIGMA / SHADOW_STEP) + 1):
         grow = i * SHADOW_STEP
         edge = SHADOW_OPACITY * 0.5 * math.erfc(grow / (SHADOW_SIGMA * math.sqrt(2)))
         opacity = round(1 - math.sqrt(1 - edge), 3)

@@ -236,6 +236,7 @@ def forget_dated(rt: Runtime, *, days_threshold: Any = 30, dry_run: bool = False
                              "text": texts[e.dst].content if e.dst in texts else None, "latest_date": latest,
                              "source_path": e.source_path, "previous_status": status, "previous_strength": weight,
                              "status": "candidate", "strength": 0.0}
-                            for edge_id, status, weight, latest in listed for e in [edges[edge_id]]],
+                            for edge_id, status, weight, latest in listed
+                            if (e := edges.get(edge_id)) is not None],  # (gone since: another process's forget)
         "db": rt.store.path,
     }

@@ -241,7 +241,7 @@ def promotion_plan(
         key = None  # (a value the gate refuses is never a key: it raises)
         if isinstance(edge.relation, str) and isinstance(edge.confidence, (int, float)) and (
                 evidence is None or isinstance(evidence, str)):
-            key = (edge.relation, edge.confidence, evidence and evidence.strip() != "", bool(edge.validated), origin)
+            key = (edge.relation, edge.confidence, bool(evidence and evidence.strip()), bool(edge.validated), origin)
         decision = decisions.get(key) if key is not None else None
         if decision is None:
             decision = gate_edge(
