@@ -13,7 +13,8 @@ Measured per store size, each in a fresh subprocess so peak RSS belongs to that 
 - a digest of every result list (ids and scores), so a speed change that alters results is caught;
 - CLI `mnemon --db X recall "…"` wall time p50 over 10 runs at 10k (provider `none`: the CLI would otherwise embed),
   and p50 of a recall right after a CLI `remember` (the saved recall graph is extended, not rebuilt);
-- the recall graph (`ports/graph_index.py`): a full build from the store and a load of the saved snapshot.
+- the recall graph (`ports/graph_index.py`): a full build from the store, a load of the saved snapshot and the
+  size of its file.
 
 Stores are synthetic: English sentences of 8-40 words about people, projects and tools (entities from a vocabulary of
 ~1,100 names, so an entity is not held by a tenth of the store), 5 sources, created_at spread over a year, 384-d random
@@ -390,6 +391,8 @@ def measure(db: Path, n_queries: int, warmups: int, dump: str | None, profile: s
         t = time.perf_counter()
         rt.graph.snapshot()  # from the file beside the database when it is current, else built and saved
         graph["graph_load_ms"] = round((time.perf_counter() - t) * 1000, 1)
+        if rt.graph.path and os.path.exists(rt.graph.path):  # the snapshot file beside the database
+            graph["graph_file_mb"] = round(os.path.getsize(rt.graph.path) / 1e6, 1)
     qvecs = query_vectors(rt, queries)
     times, cpu, first_ms = [], [], 0.0
     results: list[list[Any]] = []

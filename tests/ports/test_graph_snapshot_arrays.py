@@ -1,4 +1,5 @@
-"""The array steps of extending a recall-graph snapshot agree with their plain definitions (hypothesis)."""
+"""The array steps of extending a recall-graph snapshot agree with their plain definitions, and its saved strings
+read back as they were (hypothesis)."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from mnemon.ports import graph_index
-from mnemon.ports.graph_index import _ranks_with, _resegment
+from mnemon.ports.graph_index import _pack_strings, _ranks_with, _resegment, _unpack_strings
 
 
 def _plain_resegment(indptr, columns, n, clear, owner, fresh):
@@ -79,3 +80,13 @@ def test_token_codes_are_the_vocabulary_map_s_codes_with_or_without_the_map(voca
     fresh.vocab = list(vocab)
     assert fresh.token_codes(asked[:16]) == {t: c for t, c in want.items() if t in asked[:16]}
     assert fresh._vocab_code is None, "a few words never build the whole map"
+
+
+@settings(max_examples=200, deadline=None)
+@given(values=st.lists(st.text(), max_size=12) | st.lists(st.sampled_from(["", "a", "é\0", "2026-01-01"]), max_size=12))
+def test_saved_strings_read_back_exactly(values):
+    # (a numpy string array, the format before, dropped a value's trailing NULs; repeated values are saved once)
+    arrays = _pack_strings("w", values)
+    assert _unpack_strings("w", dict(arrays)) == values
+    saved = {k: np.frombuffer(a.tobytes(), dtype=a.dtype) for k, a in arrays.items()}  # read-only, as mapped
+    assert _unpack_strings("w", saved) == values and not saved  # every array it saved taken out
