@@ -53,8 +53,9 @@ def _note(draw: Any) -> str:
 @st.composite
 def _histories(draw: Any) -> tuple[dict[str, str], list[tuple[str, str, str]]]:
     first = {p: _note(draw) for p in draw(st.lists(st.sampled_from(PATHS), min_size=1, max_size=4, unique=True))}
-    steps = [(draw(st.sampled_from(("write", "write", "delete"))), draw(st.sampled_from(PATHS)), _note(draw))
-             for _ in range(draw(st.integers(1, 5)))]
+    # "move": the vault folder renamed (mtimes kept); "copy": copied elsewhere with new mtimes, the old folder left
+    steps = [(draw(st.sampled_from(("write", "write", "delete", "move", "copy"))), draw(st.sampled_from(PATHS)),
+              _note(draw)) for _ in range(draw(st.integers(1, 5)))]
     return first, steps
 
 
@@ -72,11 +73,18 @@ def test_incremental_ingest_builds_the_graph_a_fresh_ingest_builds(history: tupl
         try:
             incremental.ingest(str(vault), embed=False)
             for n, (action, rel, text) in enumerate(steps):
+                if action in ("move", "copy"):
+                    elsewhere = work / f"vault{n}"
+                    if action == "move":
+                        vault.rename(elsewhere)
+                    else:
+                        shutil.copytree(vault, elsewhere, copy_function=shutil.copy)
+                    vault = elsewhere
                 target = vault / rel
                 if action == "write":
                     target.parent.mkdir(parents=True, exist_ok=True)
                     target.write_text(text, encoding="utf-8")
-                elif target.exists():
+                elif action == "delete" and target.exists():
                     target.unlink()
                 out = incremental.ingest(str(vault), embed=False)
                 if "nodes" in out:  # (a run that changed nothing reports no counts)
@@ -153,3 +161,37 @@ def test_an_edit_keeps_the_notes_new_edges(mem, tmp_path: Path) -> None:
     types = sorted(e.type for e in mem.rt.store.iter_edges() if e.src.startswith(("note:zulu.md", "vault:zulu.md")))
     assert types == ["has_blocked", "has_section", "mentions_date"]  # edge ids freed by the edit were not deleted twice
     assert out["edges"] == len(list(mem.rt.store.iter_edges()))
+
+
+def test_a_vault_moved_to_another_folder_keeps_its_notes_and_reads_nothing_twice(mem, tmp_path: Path,
+                                                                                monkeypatch) -> None:
+    # (the store used to drop every note of a vault ingested from a new folder, then record them as ingested)
+    from mnemon.app.vault import ingest as ingest_module
+
+    vault = tmp_path / "vault"
+    _write(vault, {"hub.md": "# Hub\nSee [[Plan]]\n- [ ] call the vendor deadline 2024-01-03\n", "plan.md": "# Plan\nsteps\n"})
+    before = mem.ingest(str(vault), embed=False)
+    reads: list[str] = []
+    real_read = ingest_module._read
+    monkeypatch.setattr(ingest_module, "_read", lambda entry: reads.append(entry.rel) or real_read(entry))
+    moved = tmp_path / "moved"
+    shutil.copytree(vault, moved, copy_function=shutil.copy)  # new mtimes: each note is read and found the same
+    out = mem.ingest(str(moved), embed=False)
+    assert (out["notes_read"], out["notes_removed"], out["notes_unchanged"]) == (0, 0, 2)
+    assert (out["notes_total"], out["nodes"], out["edges"]) == (2, before["nodes"], before["edges"])
+    assert sorted(reads) == ["hub.md", "plan.md"]
+    reads.clear()
+    again = mem.ingest(str(moved), embed=False)
+    assert reads == [] and again["notes_unchanged"] == 2  # the new folder and mtimes were recorded
+    _write(moved, {"plan.md": "# Plan\nsteps, revised\n"})
+    (moved / "hub.md").unlink()
+    edited = mem.ingest(str(moved), embed=False)
+    assert (edited["notes_read"], edited["notes_removed"], edited["notes_total"]) == (1, 1, 1)
+
+
+def test_a_run_that_changes_nothing_reports_the_same_fields_as_one_that_does(mem, tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    _write(vault, {"hub.md": "# Hub\nSee [[Plan]]\n"})
+    changed = mem.ingest(str(vault), embed=False)
+    unchanged = mem.ingest(str(vault), embed=False)
+    assert unchanged["notes_read"] == 0 and set(unchanged) == set(changed)

@@ -515,31 +515,40 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         entries = entries[:max_notes]
     known = vault_store.files()
     plan_key = f"{PLAN_VERSION}|{','.join(hint_terms)}"
-    same_vault = vault_store.get_state("root") in (None, root) and vault_store.get_state("plan_key") == plan_key
+    # a note's rows follow from its vault-relative path and its bytes alone, so a vault moved or copied to another
+    # folder keeps every note whose bytes are the same; only the size-and-mtime shortcut needs the same folder
+    same_plan = vault_store.get_state("plan_key") == plan_key
+    moved = vault_store.get_state("root") != root
     proactive_before = vault_store.get_state(PROACTIVE_STATE)
     to_plan: list[tuple[str, bytes, float]] = []
     unchanged: list[str] = []
+    restamped: list[tuple[str, float, int]] = []  # unchanged bytes under a new size or mtime: kept for the shortcut
     unreadable: list[str] = []
     for entry in entries:
         row = known.get(entry.rel)
-        if same_vault and row is not None and row.size == entry.size and row.mtime == entry.mtime:
+        if same_plan and not moved and row is not None and row.size == entry.size and row.mtime == entry.mtime:
             unchanged.append(entry.rel)
             continue
         data = _read(entry)
         if data is None:
             unreadable.append(entry.rel)
             continue
-        if same_vault and row is not None:
+        if same_plan and row is not None:
             if hashlib.sha256(data).hexdigest() == row.content_hash:
                 unchanged.append(entry.rel)
+                if (row.size, row.mtime) != (entry.size, entry.mtime):
+                    restamped.append((entry.rel, entry.mtime, entry.size))
                 continue
         to_plan.append((entry.rel, data, entry.mtime))
     skipped += [{"path": p, "reason": "unreadable"} for p in unreadable]
-    if vault_store.get_state("root") not in (None, root):
-        removed = [] if mode == "append" else sorted(known)
-    else:
-        removed = [] if mode == "append" else sorted(p for p in known if p not in on_disk and p not in unreadable)
+    # (the same rule for a moved vault: a note it no longer holds goes, one it holds is kept or planned again)
+    removed = [] if mode == "append" else sorted(p for p in known if p not in on_disk and p not in unreadable)
     if not to_plan and not removed:
+        # so that the next run can trust sizes and mtimes again (a read-only store just answers)
+        if (moved or restamped) and not getattr(store, "readonly", False):
+            with store.transaction():
+                vault_store.restamp_files(restamped)
+                vault_store.set_state("root", root)
         return _nothing_changed(rt, root, mode, unchanged, skipped, capped, len(entries), started)
 
     now = rt.now_iso()
@@ -592,6 +601,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         gc_count = writer.collect_garbage(writer.released if targeted else None)
         vault_store.put_files([VaultFile(p.path, p.content_hash, p.mtime, p.size, p.note_id, p.title, p.aliases, now,
                                          p.observation_count, p.link_keys) for p in [*plans, *relinked]])
+        vault_store.restamp_files(restamped)
         vault_store.set_state("root", root)
         if index_state is not None:
             vault_store.set_state(LINK_INDEX_STATE, index_state)
@@ -601,7 +611,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         scored = proactive_key(stemmed_hints(hint_terms))
         replanned = {p.path for p in plans}
         every_note = all(path in replanned or path in removed for path in known)
-        vault_store.set_state(PROACTIVE_STATE, scored if every_note or (same_vault and proactive_before == scored) else "")
+        vault_store.set_state(PROACTIVE_STATE, scored if every_note or (same_plan and proactive_before == scored) else "")
         for plan in plans:
             for payload in plan.payloads:
                 apply_embedded_payload(rt, payload, plan.path)
@@ -719,7 +729,7 @@ def _nothing_changed(rt: Runtime, root: str, mode: str, unchanged: list[str], sk
         "notes_total": counts["notes"], "notes_capped": max(0, capped - read), "edges_added": 0,
         "observations_added": 0, "nodes": counts["nodes"], "edges": counts["edges"],
         "observations": counts["observations"], "preserved_active_edges": 0, "preserved_killed_edges": 0,
-        "links_moved": 0, "placeholders_joined": 0, "orphans_removed": 0, "skipped": skipped[:50],
+        "notes_relinked": 0, "placeholders_joined": 0, "orphans_removed": 0, "skipped": skipped[:50],
         "skipped_count": len(skipped), "warnings": [], "vectors": {"embedded": 0}, "db": rt.store.path,
         "duration_ms": round((time.perf_counter() - started) * 1000, 1),
     }

@@ -72,6 +72,12 @@ class VaultFilesSQLite:
             [(f.path, f.content_hash, f.mtime, f.size, f.note_id, f.title, json.dumps(list(f.aliases), ensure_ascii=False),
               f.ingested_at, f.observations, "\n".join(f.link_keys)) for f in rows])
 
+    def restamp_files(self, stamps: Sequence[tuple[str, float, int]]) -> None:
+        """(path, mtime, size) of files whose bytes are the ones stored under another mtime or size (copied, touched,
+        moved with the vault): the next run finds them unchanged without reading them."""
+        self._write_many("UPDATE vault_files SET mtime = ?, size = ? WHERE path = ?",
+                         [(mtime, size, path) for path, mtime, size in stamps])
+
     def delete_files(self, paths: Sequence[str]) -> None:
         for chunk in _chunks(list(paths)):
             self._write(f"DELETE FROM vault_files WHERE path IN ({','.join('?' * len(chunk))})", list(chunk))
