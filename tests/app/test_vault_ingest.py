@@ -433,7 +433,7 @@ def test_a_failed_bulk_ingest_leaves_the_schema_and_graph_as_they_were(make_mem,
     def broken(*_args, **_kwargs):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(ingest_module._Writer, "write_edges", broken)
+    monkeypatch.setattr(ingest_module.VaultWriter, "write_edges", broken)
     with pytest.raises(RuntimeError):
         mem.ingest(str(example_vault))
     assert _schema(mem) == schema

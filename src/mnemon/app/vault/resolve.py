@@ -152,7 +152,7 @@ def person_decision(store: Store, edge: Edge) -> str | None:
 
 def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshold: float) -> list[dict[str, Any]]:
     """Write one edge per claim (inside the caller's transaction); returns what was stored."""
-    from .ingest import _shared_node
+    from .writer import shared_node
 
     index = _index(rt)
     store = rt.store
@@ -168,7 +168,7 @@ def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshol
         requested, validated = claim_status(claim, threshold)
         placeholders = [n for n in (src, dst) if n.startswith("placeholder:")]
         if placeholders:
-            store.vault.ensure_shared_nodes([_shared_node(n, now) for n in placeholders])  # type: ignore[attr-defined]
+            store.vault.ensure_shared_nodes([shared_node(n, now) for n in placeholders])  # type: ignore[attr-defined]
         existing = store.find_edge(src, dst, relation)
         decision = gate_edge(relation, confidence, evidence or None, validated, "resolve",
                              requested=requested,  # type: ignore[arg-type]

@@ -1,0 +1,300 @@
+"""The write phases of one vault ingest (`ingest.py`): clear what a note's last parse wrote, write its new rows and
+edges, resolve its links, and relink the notes whose link names another note claimed or gave up.
+
+Every write keeps what a person decided: killed tombstones and validated active edges survive a rebuild
+(`core.vault.survives_rebuild`); a cleared edge the new parse plans again keeps its id, history and creation time.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...core.model import Memory
+from ...core.vault import LinkIndex, survives_rebuild
+from ...ports.store.edge_rows import NOTE_PATH
+from ..runtime import Runtime
+from .contained import Containment
+from .plan import NotePlan, PlannedEdge, PlannedNode, note_id
+
+SHARED_KINDS = ("date", "email", "tag", "placeholder")
+VAULT_SOURCE = "vault"
+LINK_RELATIONS = frozenset({"links_to", "embeds"})  # the edges a note's links plan (`PlannedEdge.link_key` set)
+
+
+@dataclass(frozen=True)
+class _IngestEdge:
+    """`core.vault.EdgeLike` over what `clear_notes` reads of an edge ingest wrote (`vault.edge_values_from`)."""
+
+    status: str
+    validated: bool
+    origin: str = "ingest"
+    id: str = ""
+    relation: str = ""
+    confidence: float = 0.0
+    evidence: str | None = None
+
+
+def _derived_row(node: PlannedNode, source: str, now: str) -> tuple[Any, ...]:
+    """The `node_row` of a planned memory or heading (see `ports.store.vault_sqlite.node_row`)."""
+    return (node.id, node.kind, node.title, node.content, node.content_hash, node.category, node.importance, "[]",
+            "[]", source, now, now, 0.5, node.metadata, now, node.proactive)
+
+
+def note_node(plan: NotePlan, now: str) -> Memory:
+    return Memory(id=plan.note_id, kind="note", title=plan.title, content="", category="context", importance=3,
+                  tags=plan.tags, source=f"vault:{plan.path}", created_at=now, updated_at=now, inserted_at=now,
+                  metadata={"path": plan.path, "type": plan.note_type, "aliases": list(plan.aliases),
+                            "tags": list(plan.tags), "content_hash": plan.content_hash})
+
+
+def shared_node(node_id: str, now: str) -> Memory:
+    kind, _, name = node_id.partition(":")
+    return Memory(id=node_id, kind=kind, title=name, content="", source=VAULT_SOURCE, created_at=now, updated_at=now,
+                  inserted_at=now)
+
+
+class VaultWriter:
+    """The write phases of one ingest, sharing counters and the link index."""
+
+    def __init__(self, rt: Runtime, index: LinkIndex | None, now: str) -> None:
+        self.rt = rt
+        self.vault = rt.store.vault  # type: ignore[attr-defined]
+        self.index = index
+        self.now = now
+        self.edges_added = 0
+        self.blocked: list[int] = []
+        self.preserved_killed = 0
+        self.preserved_active = 0
+        self.new_memory_ids: list[str] = []
+        self.observations_added = 0  # bullet and task rows that did not exist (or were deleted) before this run
+        self.placeholders: set[str] = set()
+        self.released: set[str] = set()  # shared nodes that lost an edge in this run: the only possible new orphans
+        self.ensured: set[str] = set()  # shared nodes this run made sure exist (none is deleted before it ends)
+        # a store that never held a note, section or heading row cannot hold one with the ids this run writes, nor
+        # an edge from one: a first ingest then skips the existence lookups (55k ids for 2,000 notes). Read inside
+        # the write transaction (`ingest_vault`); until then assume rows exist.
+        self.had_vault_rows = True
+        self.reusable: dict[tuple[str, str, str], int] = {}  # (src, dst, type) → id of an edge a rebuild may keep
+        # every edge from the nodes `clear_notes` cleared, as `edge_values_by_keys` gives it: `write_edges` finds
+        # the edges it would duplicate here instead of reading the same rows again
+        self.cleared_srcs: set[str] = set()
+        self.known_edges: dict[tuple[str, str, str], tuple[Any, ...]] = {}
+        self._resolved: dict[str, tuple[str, str | None]] = {}  # link key → what `resolve` gave under `_resolved_by`
+        self._resolved_by: LinkIndex | None = None
+        # containment edges derived from their items, not stored (SQLite: app/vault/contained.py)
+        self.contained = Containment(self.vault.containment_kinds() if self.vault.derives_edges else None)
+
+    def resolve(self, key: str) -> tuple[str, str | None]:
+        assert self.index is not None, "the link index is set once every note is planned"
+        if self._resolved_by is not self.index:  # (a vault links the same few names from many notes)
+            self._resolved, self._resolved_by = {}, self.index
+        hit = self._resolved.get(key)
+        if hit is None:
+            path, tier = self.index.explain_key(key)
+            hit = self._resolved[key] = (note_id(path), tier) if path is not None else (f"placeholder:{key}", None)
+            if path is None:
+                self.placeholders.add(hit[0])
+        return hit
+
+    def clear_notes(self, notes: Sequence[tuple[str, set[str]]]) -> None:
+        """Drop what the last parse of each (path, keep ids) wrote, except surviving edges and the rows kept.
+
+        One pass for a batch of notes: a note's derived rows and edge sources carry its own path, so the notes'
+        clears are independent, and a re-planned vault reads its edges in a few statements. The edges a rebuild
+        owns are not deleted here but kept as `reusable`: the new parse of a note mostly plans the same edges again,
+        and `write_edges` gives such an edge its new values in place (its id, history and creation time stay);
+        `drop_unreused` deletes the rest once every edge of the run is written."""
+        old_ids = {path: self.vault.derived_node_ids(path) for path, _keep in notes}
+        srcs = [x for path, _keep in notes for x in (note_id(path), *old_ids[path])]
+        doomed: set[int] = set()
+        contained = self.contained
+        if contained.kinds is not None:
+            contained.rows |= self.vault.row_keys_from([note_id(path) for path, _keep in notes])
+        for key, origin, values in self.vault.edge_values_from(srcs):
+            edge_id, status, meta = values[0], values[1], values[7]
+            if edge_id < 0 and contained.kinds is not None and key not in contained.rows:
+                # derived from its item: it goes with the item or its code (the new plan sets that), never reused
+                contained.before.add(key)
+                doomed.add(edge_id)
+                continue
+            self.known_edges[key] = values
+            if origin != "ingest":  # not derived from vault text (a resolve writeback, an agent's link): never owned
+                if status == "killed":
+                    self.preserved_killed += 1
+                elif status == "active":
+                    self.preserved_active += 1
+                continue
+            validated = status == "active" and '"validated"' in meta and bool(json.loads(meta).get("validated"))
+            if not survives_rebuild(_IngestEdge(status, validated)):
+                doomed.add(edge_id)
+                self.reusable[key] = edge_id
+                if key[1].split(":", 1)[0] in SHARED_KINDS:
+                    self.released.add(key[1])
+            elif status == "killed":
+                self.preserved_killed += 1
+            else:
+                self.preserved_active += 1
+        self.cleared_srcs.update(srcs)
+        stale = [i for path, keep in notes for i in old_ids[path] if i not in keep]
+        if not stale:
+            return
+        protected = {x for e in self.vault.edges_touching(stale) if int(e.id or 0) not in doomed for x in (e.src, e.dst)}
+        hard = [i for i in stale if i not in protected]
+        soft = [i for i in stale if i in protected]
+        gen = self.rt.store.vector_generation()
+        self.rt.store.hard_delete(hard)  # type: ignore[attr-defined]
+        # their edges went with them (ON DELETE CASCADE), and SQLite hands a freed id to the next edge it inserts:
+        # left in `reusable`, `drop_unreused` would delete that new edge under its recycled id
+        gone = set(hard)
+        for key in [k for k in self.reusable if k[0] in gone or k[1] in gone]:
+            del self.reusable[key]
+            self.known_edges.pop(key, None)
+        if soft:
+            if self.contained.kinds is not None:  # its derived edge goes now, not when something revives the row
+                self.vault.forget_derived_of(soft)
+            self.rt.store.soft_delete(soft, self.now)
+        # only an index this process already built caches vectors to mark dead; building one just to tell it costs
+        # the numpy import (~0.25 s), more than the rest of a one-note re-ingest
+        if (hard or soft) and getattr(self.rt, "_index", None) is not None:
+            self.rt.index.note_delete([*hard, *soft], gen)
+
+    def write_nodes(self, plans: Sequence[NotePlan], known: Callable[[NotePlan], bool]) -> None:
+        """A batch of changed notes' derived rows in a handful of bulk statements (not a round trip per row); their
+        edges follow through `write_edges` — links only once every note node exists and the link index is known.
+
+        Clearing goes first for the batch, then the writes: a note's derived ids and edge sources carry its own
+        path, so one note's clear can never touch another note's new rows."""
+        # a file never ingested before has nothing to clear
+        self.clear_notes([(plan.path, {n.id for n in plan.nodes}) for plan in plans if known(plan)])
+        planned = [(f"vault:{plan.path}", n) for plan in plans for n in plan.nodes]
+        if self.contained.kinds is not None and self.had_vault_rows:
+            # a note new to the files may still have edge rows (a kept tombstone): those stay rows
+            self.contained.rows |= self.vault.row_keys_from([note_id(p.path) for p in plans if not known(p)])
+        codes, item_evidence, keys = self.contained.plan(plans)  # (none where every edge is a row)
+        self.edges_added += len(keys - self.contained.before)
+        stored = self.vault.stored_rows([n.id for _source, n in planned]) if self.had_vault_rows else {}
+        fresh = [(_derived_row(n, source, self.now), n) for source, n in planned if n.id not in stored]
+        again = [(_derived_row(n, source, self.now), n) for source, n in planned if n.id in stored]
+        if fresh:
+            fresh_codes = [codes.get(n.id) for _row, n in fresh]
+            self.vault.insert_node_rows([row for row, _n in fresh], [n.fts for _row, n in fresh], pack=True,
+                                        contained=fresh_codes)
+            self.contained.count(fresh_codes)
+            self.new_memory_ids.extend(n.id for _row, n in fresh if n.kind == "memory")
+        revived = [n for _row, n in again if n.kind == "memory" and stored[n.id][10] is not None]
+        if again:
+            self.vault.refresh_node_rows([row for row, _n in again], [n.fts for _row, n in again], stored, pack=True,
+                                         contained=[codes.get(n.id) for _row, n in again])
+            # a revived row (deleted_at was set) lost its vector with its text: it needs one again
+            self.new_memory_ids.extend(n.id for n in revived)
+        self.observations_added += sum(1 for n in [*(n for _row, n in fresh), *revived]
+                                       if n.memory_kind in ("observation", "task"))
+        # last: refreshing a row above unindexed it by its old text, which the store may keep in the note's blob
+        # (and before `write_edges`: an edge row may name its evidence text by a key into the same blob)
+        self.vault.write_texts({f"vault:{plan.path}": {n.id: n.content for n in plan.nodes
+                                                       if n.kind == "memory" and n.content} for plan in plans},
+                               {f"vault:{plan.path}": self.contained.row_evidence(plan) for plan in plans},
+                               item_evidence)
+
+    def write_edges(self, planned: Sequence[tuple[str, PlannedEdge]]) -> None:
+        """(note path, planned edge) pairs → resolved, deduplicated edge rows (each records its own creation).
+
+        A row's `source_path` is written as `NOTE_PATH`: every planned edge leaves the note's own node or one of its
+        derived memories, whose `source` is 'vault:' + the path, and the `edges` view reads the path from there
+        (edge_rows.py); `paths` keeps each row's path to compare a kept edge's stored values with."""
+        rows: list[tuple[Any, ...]] = []
+        paths: list[str] = []
+        shared: set[str] = set()
+        seen: set[tuple[str, str, str]] = set()
+        now = self.now
+        for path, p in planned:
+            dst, tier = (p.dst, None) if p.dst else self.resolve(p.link_key)
+            key = (p.src, dst, p.relation)
+            if key in seen:
+                continue  # two spellings of one link ([[Ada]], [[Ada Quill]]) are one edge; the first line is evidence
+            seen.add(key)
+            if dst.split(":", 1)[0] in SHARED_KINDS:
+                shared.add(dst)
+            elif p.link_key and dst == note_id(path):
+                continue  # a note linking to itself by name: navigation to nowhere
+            rows.append((p.src, dst, p.relation, p.confidence, p.confidence, p.status, p.evidence, "ingest",
+                         f"{p.rule}:{tier}" if tier else p.rule, NOTE_PATH, p.metadata, now))
+            paths.append(path)
+        shared -= self.ensured  # (a date or tag many notes mention is ensured by the first batch naming it)
+        if shared:
+            self.vault.ensure_shared_nodes([shared_node(i, now) for i in sorted(shared)])
+            self.ensured |= shared
+        known = self.known_edges  # (both empty in a first ingest: 100k row keys not built for nothing)
+        existing = {row[:3]: known[row[:3]] for row in rows if row[:3] in known} if known else {}
+        if self.had_vault_rows:
+            unread = [row[:3] for row in rows if row[0] not in self.cleared_srcs]
+            if unread:
+                existing.update(self.vault.edge_values_by_keys(unread))
+            if self.contained.kinds is not None:  # a derived edge no longer derived: its code went, a row replaces it
+                rows_held = self.contained.rows
+                existing = {k: v for k, v in existing.items() if v[0] > 0 or k in rows_held}
+        if existing:
+            reparsed: list[tuple[Any, ...]] = []
+            reset: list[tuple[int, str, str, dict[str, Any], str]] = []
+            for row, path in zip(rows, paths):
+                found = existing.get(row[:3])
+                if found is None:
+                    continue
+                edge_id, status = found[0], found[1]
+                if self.reusable.get(row[:3]) == edge_id:  # cleared by this run and planned again: kept in place
+                    del self.reusable[row[:3]]
+                    values = (row[3], row[4], row[5], row[6], row[8], path, row[10])
+                    if found[2] < found[3]:  # a parsed edge's strength drops below its confidence only by
+                        values = (found[2], row[4], status, *values[3:])  # weaken-edge: a decision a re-parse keeps
+                    if values != (found[2], found[3], status, *found[4:]):  # (found: the path as the view gives it)
+                        reparsed.append((*values[:5], NOTE_PATH, values[6], now, edge_id))
+                        if row[5] != status:
+                            reset.append((edge_id, "reparsed", "ingest", {"from": status, "to": row[5]}, now))
+                elif status == "killed":
+                    self.blocked.append(edge_id)
+            rows = [row for row in rows if row[:3] not in existing]
+            self.vault.reparse_edge_rows(reparsed, pack=True)  # (`write_nodes` put their evidence in the blobs)
+            if reset:
+                self.vault.log_edge_events(reset)
+        self.vault.insert_edge_rows(rows, pack=True)
+        self.edges_added += len(rows)
+        if self.blocked:
+            self.vault.log_edge_events([(b, "blocked_recreation", "ingest", {"reason": "killed_tombstone_blocks_recreation"},
+                                         self.now) for b in self.blocked])
+            self.blocked = []
+
+    def join_placeholders(self) -> int:
+        """Point what still waits on a placeholder (agent and resolve edges, decided links) at the note that now
+        claims its name; the vault's own links were planned again with the names (`_relink`)."""
+        assert self.index is not None
+        joined = 0
+        for pid, _title, _meta in self.vault.nodes_of_kind("placeholder"):
+            path = self.index.resolve_key(pid.split(":", 1)[1])
+            if path is not None:
+                self.vault.repoint_edges(pid, note_id(path), self.now)
+                joined += 1
+        return joined
+
+    def drop_unreused(self) -> None:
+        """Delete the cleared edges no new parse planned again (`clear_notes`)."""
+        self.vault.delete_edges(sorted(self.reusable.values()))
+        self.reusable = {}
+
+    def remove_note(self, path: str) -> None:
+        self.clear_notes([(path, set())])
+        self.drop_unreused()
+        nid = note_id(path)
+        if self.vault.edges_touching([nid]):
+            self.rt.store.soft_delete([nid], self.now)
+        else:
+            self.rt.store.hard_delete([nid])  # type: ignore[attr-defined]
+        self.vault.write_texts({f"vault:{path}": {}})  # keeps the texts of rows a killed edge still holds
+
+    def collect_garbage(self, among: set[str] | None = None) -> int:
+        """Drop shared nodes nothing points at; `among` limits the check to those ids (a small incremental run)."""
+        if among is not None and not among:
+            return 0
+        orphans = self.vault.unreferenced(SHARED_KINDS, VAULT_SOURCE, among=sorted(among) if among else None)
+        return self.rt.store.hard_delete(orphans) if orphans else 0  # type: ignore[attr-defined]
