@@ -20,7 +20,13 @@ from .plan import NotePlan, PlannedEdge, PlannedNode, note_id
 
 SHARED_KINDS = ("date", "email", "tag", "placeholder")
 VAULT_SOURCE = "vault"
-LINK_RELATIONS = frozenset({"links_to", "embeds"})  # the edges a note's links plan (`PlannedEdge.link_key` set)
+LINK_RELATIONS = frozenset({"links_to", "embeds"})  # of the edges a note's links plan (`is_link`)
+
+
+def is_link(edge: PlannedEdge) -> bool:
+    """Whether a planned edge is one of the note's links: resolved by name once every note is known, so planned
+    without a destination (its `link_key` may be empty, for a target that normalises to nothing)."""
+    return not edge.dst and edge.relation in LINK_RELATIONS
 
 
 @dataclass(frozen=True)
@@ -113,29 +119,13 @@ class VaultWriter:
         if contained.kinds is not None:
             contained.rows |= self.vault.row_keys_from([note_id(path) for path, _keep in notes])
         for key, origin, values in self.vault.edge_values_from(srcs):
-            edge_id, status, meta = values[0], values[1], values[7]
+            edge_id = values[0]
             if edge_id < 0 and contained.kinds is not None and key not in contained.rows:
                 # derived from its item: it goes with the item or its code (the new plan sets that), never reused
                 contained.before.add(key)
                 doomed.add(edge_id)
-                continue
-            self.known_edges[key] = values
-            if origin != "ingest":  # not derived from vault text (a resolve writeback, an agent's link): never owned
-                if status == "killed":
-                    self.preserved_killed += 1
-                elif status == "active":
-                    self.preserved_active += 1
-                continue
-            validated = status == "active" and '"validated"' in meta and bool(json.loads(meta).get("validated"))
-            if not survives_rebuild(_IngestEdge(status, validated)):
+            elif self._release(key, origin, values):
                 doomed.add(edge_id)
-                self.reusable[key] = edge_id
-                if key[1].split(":", 1)[0] in SHARED_KINDS:
-                    self.released.add(key[1])
-            elif status == "killed":
-                self.preserved_killed += 1
-            else:
-                self.preserved_active += 1
         self.cleared_srcs.update(srcs)
         stale = [i for path, keep in notes for i in old_ids[path] if i not in keep]
         if not stale:
@@ -159,6 +149,40 @@ class VaultWriter:
         # the numpy import (~0.25 s), more than the rest of a one-note re-ingest
         if (hard or soft) and getattr(self.rt, "_index", None) is not None:
             self.rt.index.note_delete([*hard, *soft], gen)
+
+    def _release(self, key: tuple[str, str, str], origin: str, values: tuple[Any, ...]) -> bool:
+        """Take note of a stored edge that a new parse replaces: one a person decided, or one not derived from the
+        vault's text (a resolve writeback, an agent's link), is kept and counted; any other becomes `reusable` by the
+        new parse (True: it goes unless planned again)."""
+        status, meta = values[1], values[7]
+        self.known_edges[key] = values
+        if origin != "ingest":  # never owned by the vault
+            if status == "killed":
+                self.preserved_killed += 1
+            elif status == "active":
+                self.preserved_active += 1
+            return False
+        validated = status == "active" and '"validated"' in meta and bool(json.loads(meta).get("validated"))
+        if not survives_rebuild(_IngestEdge(status, validated)):
+            self.reusable[key] = values[0]
+            if key[1].split(":", 1)[0] in SHARED_KINDS:
+                self.released.add(key[1])
+            return True
+        if status == "killed":
+            self.preserved_killed += 1
+        else:
+            self.preserved_active += 1
+        return False
+
+    def relink_notes(self, plans: Sequence[NotePlan]) -> None:
+        """Resolve again the links of notes whose bytes did not change (`ingest._relink`): only their link edges can
+        differ from what is stored — their rows, derived edges, dates, tags and evidence texts are what the same
+        bytes wrote before — so only those edges are cleared and written, as a re-parse would write them."""
+        srcs = [note_id(plan.path) for plan in plans]
+        for key, origin, values in self.vault.edge_values_from(srcs, sorted(LINK_RELATIONS)):
+            self._release(key, origin, values)
+        self.cleared_srcs.update(srcs)  # (of their edges, only links are written: `known_edges` holds all of those)
+        self.write_edges([(plan.path, e) for plan in plans for e in plan.edges if is_link(e)])
 
     def write_nodes(self, plans: Sequence[NotePlan], known: Callable[[NotePlan], bool]) -> None:
         """A batch of changed notes' derived rows in a handful of bulk statements (not a round trip per row); their
@@ -282,15 +306,21 @@ class VaultWriter:
         self.vault.delete_edges(sorted(self.reusable.values()))
         self.reusable = {}
 
-    def remove_note(self, path: str) -> None:
-        self.clear_notes([(path, set())])
+    def remove_notes(self, paths: Sequence[str]) -> None:
+        """Drop the notes of deleted files, all in one clear (a renamed folder removes hundreds): their rows and the
+        edges a rebuild owns go; a note node an edge still touches (a kept decision) is soft-deleted instead."""
+        if not paths:
+            return
+        self.clear_notes([(path, set()) for path in paths])
         self.drop_unreused()
-        nid = note_id(path)
-        if self.vault.edges_touching([nid]):
-            self.rt.store.soft_delete([nid], self.now)
-        else:
-            self.rt.store.hard_delete([nid])  # type: ignore[attr-defined]
-        self.vault.write_texts({f"vault:{path}": {}})  # keeps the texts of rows a killed edge still holds
+        nids = [note_id(path) for path in paths]
+        touched = {end for e in self.vault.edges_touching(nids) for end in (e.src, e.dst)}
+        if kept := [nid for nid in nids if nid in touched]:
+            self.rt.store.soft_delete(kept, self.now)
+        if gone := [nid for nid in nids if nid not in touched]:
+            self.rt.store.hard_delete(gone)  # type: ignore[attr-defined]
+        # (keeps the texts of rows a killed edge still holds)
+        self.vault.write_texts({f"vault:{path}": {} for path in paths})
 
     def collect_garbage(self, among: set[str] | None = None) -> int:
         """Drop shared nodes nothing points at; `among` limits the check to those ids (a small incremental run)."""
