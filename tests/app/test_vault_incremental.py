@@ -195,3 +195,25 @@ def test_a_run_that_changes_nothing_reports_the_same_fields_as_one_that_does(mem
     changed = mem.ingest(str(vault), embed=False)
     unchanged = mem.ingest(str(vault), embed=False)
     assert unchanged["notes_read"] == 0 and set(unchanged) == set(changed)
+
+
+def test_renaming_a_folder_relinks_the_notes_naming_its_notes_and_rewrites_nothing_else(mem, example_vault: Path,
+                                                                                      tmp_path: Path) -> None:
+    # the folder's notes get new ids, so each note linking to one by its title is relinked: its links alone are
+    # resolved again (its bytes did not change), and the graph is the one a fresh ingest of the new layout builds
+    mem.ingest(str(example_vault), embed=False)
+    conn = mem.rt.store.conn
+    outside = ("SELECT * FROM nodes WHERE source NOT LIKE 'vault:People/%' AND id NOT LIKE '%:People/%'"
+               " AND kind IN ('note', 'memory', 'heading') ORDER BY seq")
+    rows_before = conn.execute(outside).fetchall()
+    (example_vault / "People").rename(example_vault / "Crew")
+    out = mem.ingest(str(example_vault), embed=False)
+    assert (out["notes_read"], out["notes_removed"]) == (3, 3) and out["notes_relinked"] >= 4
+    assert conn.execute(outside.replace("People", "Crew")).fetchall() == rows_before
+    fresh = _open(tmp_path / "fresh" / "mnemon.db")
+    try:
+        fresh.ingest(str(example_vault), embed=False)
+        assert _graph(mem) == _graph(fresh)
+    finally:
+        fresh.close()
+    assert any(e.dst.startswith("note:Crew/") for e in mem.rt.store.iter_edges() if e.type == "links_to")

@@ -71,35 +71,3 @@ def test_batches_cover_the_notes_in_order_and_end_small(total: int, batch: int, 
     # the notes planned last come in small batches: the writer's share after the workers' last plan is one of them
     assert all(size <= min(batch, tail) for start, size in bounds if start >= total - 2 * batch)
 
-
-def _graph_keys(mem: Any) -> tuple[set[tuple[str, str, str, str]], set[str]]:
-    conn = mem.rt.store.conn
-    return (set(conn.execute("SELECT src, dst, type, status FROM edges").fetchall()),
-            {r[0] for r in conn.execute("SELECT id FROM nodes WHERE deleted_at IS NULL")})
-
-
-def test_relinking_in_workers_writes_what_relinking_inline_and_a_fresh_ingest_write(  # type: ignore[no-untyped-def]
-        make_mem, tmp_path: Path, clock, example_vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # a renamed folder: its notes' ids change, so every note linking to one by its title is relinked — through the
-    # workers when many (here: always), its links alone resolved again
-    monkeypatch.setattr(vault_ingest, "BATCH_FILES", 2)  # several relink batches
-    stores = {}
-    for name, pool_from in (("inline", 10_000), ("pooled", 1)):
-        monkeypatch.setattr(vault_ingest, "POOL_MIN_FILES", pool_from)
-        vault = tmp_path / name / "vault"
-        vault.parent.mkdir()
-        import shutil
-
-        shutil.copytree(example_vault, vault)
-        mem = make_mem("none", db=tmp_path / name / "mnemon.db", clock=clock)
-        vault_ingest.ingest_vault(mem.rt, vault, workers=2, embed=False)
-        (vault / "People").rename(vault / "Crew")
-        out = vault_ingest.ingest_vault(mem.rt, vault, workers=2, embed=False)
-        assert (out["notes_read"], out["notes_removed"]) == (3, 3) and out["notes_relinked"] >= 4
-        stores[name] = mem
-        fresh = make_mem("none", db=tmp_path / name / "fresh.db", clock=clock)
-        vault_ingest.ingest_vault(fresh.rt, vault, workers=1, embed=False)
-        assert _graph_keys(mem) == _graph_keys(fresh)
-        assert any(dst.startswith("note:Crew/") for _src, dst, type_, _s in _graph_keys(mem)[0] if type_ == "links_to")
-    assert _contents(stores["pooled"]) == _contents(stores["inline"])
-    assert_index_matches_rows(stores["pooled"].rt.store)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from mnemon.app.vault.plan import _edge, memory_id, normalised_text
+from mnemon.app.vault.plan import _edge, memory_id, normalised_text, plan_links, plan_note
 
 _TEXT = st.lists(st.sampled_from(list("aZ9 ._\t\n\r\x0b\x0c\x1c\x1f\x85") + ["  ", "\u00a0", "\u3000", "Σ", "ß", "İ", "ab"]),
                  max_size=30).map("".join)
@@ -39,3 +39,21 @@ def test_planned_rows_have_every_field() -> None:
     assert not {(e.src, e.dst, e.relation) for e in carried} & {(e.src, e.dst, e.relation) for e in plan.edges}
     assert all(type(n) is PlannedNode and len(n) == len(PlannedNode._fields) for n in plan.nodes)
     assert all(type(e) is PlannedEdge and len(e) == len(PlannedEdge._fields) for e in (*plan.edges, *carried))
+
+
+_LINKY_TOKENS = [
+    *"ab #[]|!`-*>\n()/", "---\n", "aliases: [Ada]\n", "```\n", "~~~\n", "[[", "]]", "[[Ada]]", "![[Plan]]",
+    "[[Plan#Goals|the plan]]", "[[img.png]]", "[[ ]]", "[see](x.md)", "[up](../y.md)", "[web](https://e.org/a.md)",
+    "[[X/Meeting]]", "`[[code]]`", "- [ ] ", "# ", "<!-- [[c]] -->", "[[Ada Quill]]", "[[ada]]", "\u00e9", "\r\n",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_LINKY_TOKENS), max_size=80).map("".join),
+       st.sampled_from(["note.md", "Dir/Sub/n.md", "/lead.md", "w\\in.md"]), st.booleans())
+def test_the_links_alone_are_the_links_a_whole_plan_makes(text: str, path: str, legacy: bool) -> None:
+    # (relinking an unchanged note parses its links alone: it must plan exactly the link edges the full plan did)
+    data = text.encode("cp1252", errors="replace") + (b"\xe9" if legacy else b"")
+    whole = plan_note(path, data, 0.0, ())
+    assert plan_links(path, data) == tuple(e for e in whole.edges if not e.dst)
+    assert {e.link_key for e in plan_links(path, data)} - {""} == set(whole.link_keys)

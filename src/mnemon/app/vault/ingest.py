@@ -35,7 +35,7 @@ from ...core.vault.proactive import PROACTIVE_STATE, proactive_key, stemmed_hint
 from ...ports.store.vault_files_sqlite import VaultFile
 from ..runtime import Runtime
 from ..bulk_gc import paused_gc
-from .plan import PLAN_VERSION, NotePlan, note_id, plan_batch, world_senses
+from .plan import PLAN_VERSION, NotePlan, note_id, plan_batch, plan_links, world_senses
 from .writer import VaultWriter, note_node
 
 MODES = ("rebuild", "update", "append")
@@ -274,7 +274,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
     now = rt.now_iso()
     writer = VaultWriter(rt, None, now)
     gc_count = 0
-    relinked: list[NotePlan] = []
+    relinked: list[str] = []  # the unchanged notes whose links were resolved again
     joined = 0
     from .resolve import apply_embedded_payload
 
@@ -308,7 +308,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
             identities.update({p.path: NoteIdentity(p.path, p.title, p.aliases) for p in plans})
             writer.index, index_state = _link_index(vault_store, identities)
             writer.write_edges([(plan.path, e) for plan in plans for e in plan.edges if not e.dst])
-            relinked = _relink(writer, known, plans, removed, {e.rel: e for e in entries}, hint_terms, workers)
+            relinked = _relink(writer, known, plans, removed, {e.rel: e for e in entries})
             writer.drop_unreused()
         if relinked or writer.placeholders:
             joined = writer.join_placeholders()
@@ -319,7 +319,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         targeted = len(plans) <= GC_TARGETED_MAX and not removed and not (relinked or joined)
         gc_count = writer.collect_garbage(writer.released if targeted else None)
         vault_store.put_files([VaultFile(p.path, p.content_hash, p.mtime, p.size, p.note_id, p.title, p.aliases, now,
-                                         p.observation_count, p.link_keys) for p in [*plans, *relinked]])
+                                         p.observation_count, p.link_keys) for p in plans])
         vault_store.restamp_files(restamped)
         vault_store.set_state("root", root)
         if index_state is not None:
@@ -375,12 +375,12 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
 
 
 def _relink(writer: VaultWriter, known: dict[str, VaultFile], plans: Sequence[NotePlan], removed: Sequence[str],
-            entries: dict[str, VaultEntry], hints: tuple[str, ...], workers: int | None) -> list[NotePlan]:
-    """Plan again, against the new names, every unchanged note with a link whose name another note claimed or gave
-    up in this run (added, removed, renamed or re-aliased), so each link lands where a fresh ingest would land it:
-    merged spellings, links to the note itself and links parked on a placeholder included — moving stored edges
-    instead lost every link no edge held. A key resolves by the notes claiming it alone (`LinkIndex`), so no other
-    note's links can change."""
+            entries: dict[str, VaultEntry]) -> list[str]:
+    """Resolve again, against the new names, the links of every unchanged note with a link whose name another
+    note claimed or gave up in this run (added, removed, renamed or re-aliased), so each link lands where a fresh
+    ingest would land it: merged spellings, links to the note itself and links parked on a placeholder included —
+    moving stored edges instead lost every link no edge held. A key resolves by the notes claiming it alone
+    (`LinkIndex`), so no other note's links can change. The paths of the notes relinked."""
     planned = {p.path for p in plans}
     if all(path in planned or path in removed for path in known):
         return []  # no note is left to plan again (a first ingest): working out the changed names buys nothing
@@ -397,15 +397,12 @@ def _relink(writer: VaultWriter, known: dict[str, VaultFile], plans: Sequence[No
         return []
     kept = [path for path in known if path not in planned and path in entries and path not in removed]
     affected = [entries[path] for path, keys in writer.vault.link_keys_of(kept).items() if not changed.isdisjoint(keys)]
-    affected.sort(key=lambda e: e.rel)  # planned again in vault order
-    items = [(e.rel, data, e.mtime) for e in affected if (data := _read(e)) is not None]
-    again: list[NotePlan] = []
-    # their bytes are the ones stored: parsed again for their links alone (by the workers when many: a renamed
-    # folder of a 2,000-note vault relinks over a thousand notes)
-    for batch in _plan_batches(items, hints, workers) if items else ():
-        writer.relink_notes(batch)
-        again.extend(batch)
-    return again
+    affected.sort(key=lambda e: e.rel)  # relinked in vault order
+    # their bytes are the ones stored: parsed again for their links alone (a renamed folder of a 2,000-note vault
+    # relinks over a thousand notes)
+    links = {e.rel: plan_links(e.rel, data) for e in affected if (data := _read(e)) is not None}
+    writer.relink_notes(links)
+    return list(links)
 
 
 def _name_keys(identity: NoteIdentity) -> set[str]:

@@ -7,7 +7,7 @@ Every write keeps what a person decided: killed tombstones and validated active 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,13 +20,7 @@ from .plan import NotePlan, PlannedEdge, PlannedNode, note_id
 
 SHARED_KINDS = ("date", "email", "tag", "placeholder")
 VAULT_SOURCE = "vault"
-LINK_RELATIONS = frozenset({"links_to", "embeds"})  # of the edges a note's links plan (`is_link`)
-
-
-def is_link(edge: PlannedEdge) -> bool:
-    """Whether a planned edge is one of the note's links: resolved by name once every note is known, so planned
-    without a destination (its `link_key` may be empty, for a target that normalises to nothing)."""
-    return not edge.dst and edge.relation in LINK_RELATIONS
+LINK_RELATIONS = frozenset({"links_to", "embeds"})  # the edges of a note's links (`plan.plan_links`)
 
 
 @dataclass(frozen=True)
@@ -174,15 +168,16 @@ class VaultWriter:
             self.preserved_active += 1
         return False
 
-    def relink_notes(self, plans: Sequence[NotePlan]) -> None:
-        """Resolve again the links of notes whose bytes did not change (`ingest._relink`): only their link edges can
-        differ from what is stored — their rows, derived edges, dates, tags and evidence texts are what the same
-        bytes wrote before — so only those edges are cleared and written, as a re-parse would write them."""
-        srcs = [note_id(plan.path) for plan in plans]
+    def relink_notes(self, links: Mapping[str, Sequence[PlannedEdge]]) -> None:
+        """Resolve again the links (`plan.plan_links`) of notes, by path, whose bytes did not change
+        (`ingest._relink`): only their link edges can differ from what is stored — their rows, derived edges, dates,
+        tags and evidence texts are what the same bytes wrote before — so only those edges are cleared and
+        written, as a re-parse would write them."""
+        srcs = [note_id(path) for path in links]
         for key, origin, values in self.vault.edge_values_from(srcs, sorted(LINK_RELATIONS)):
             self._release(key, origin, values)
         self.cleared_srcs.update(srcs)  # (of their edges, only links are written: `known_edges` holds all of those)
-        self.write_edges([(plan.path, e) for plan in plans for e in plan.edges if is_link(e)])
+        self.write_edges([(path, edge) for path, edges in links.items() for edge in edges])
 
     def write_nodes(self, plans: Sequence[NotePlan], known: Callable[[NotePlan], bool]) -> None:
         """A batch of changed notes' derived rows in a handful of bulk statements (not a round trip per row); their

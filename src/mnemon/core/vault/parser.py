@@ -20,7 +20,7 @@ from bisect import bisect_right
 from dataclasses import replace
 from itertools import accumulate
 from operator import add
-from typing import Sequence
+from typing import NamedTuple, Sequence
 from urllib.parse import unquote
 
 from mnemon.core.errors import InvalidInput
@@ -353,13 +353,59 @@ def _title(rel_path: str, front: FrontMatter | None, headings: list[Heading]) ->
     return title, headings
 
 
-def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS) -> ParsedNote:
-    """Parse one note. `rel_path` is vault-relative: it names the note and anchors relative Markdown links."""
+def _checked_path(rel_path: str, text: str) -> str:
     if not isinstance(rel_path, str) or not rel_path.strip():
         raise InvalidInput("rel_path must be a non-empty vault-relative path", rel_path=repr(rel_path))
     if not isinstance(text, str):
         raise InvalidInput("note text must be a string (decode the file first)", rel_path=rel_path)
-    rel_path = rel_path.replace("\\", "/").lstrip("/")
+    return rel_path.replace("\\", "/").lstrip("/")
+
+
+def _links(rel_path: str, prose: str, where: _Lines, warnings: list[ParseWarning]
+           ) -> tuple[list[WikiLink], list[MarkdownLink]]:
+    """The wikilinks and Markdown links of a note's prose (code blanked), in order; a malformed link's warning is
+    added to `warnings`."""
+    wikilinks: list[WikiLink] = []
+    if "[[" in prose:
+        for match in WIKILINK.finditer(prose):
+            target, section, alias = split_link_target(match.group(1))
+            if target:  # ``[[#Heading]]`` points inside this note: no edge to make
+                line_no = where.line_of(match.start())
+                embed = match.start() > 0 and prose[match.start() - 1] == "!"
+                wikilinks.append(WikiLink(target, section, alias, embed, line_no, where.evidence(line_no)))
+
+    markdown_links: list[MarkdownLink] = []
+    if "](" in prose:
+        for match in MD_LINK.finditer(prose):
+            line_no = where.line_of(match.start())
+            found = _markdown_link(rel_path, match, line_no, where.evidence(line_no))
+            if isinstance(found, MarkdownLink):
+                markdown_links.append(found)
+            elif found is not None:
+                warnings.append(found)
+    return wikilinks, markdown_links
+
+
+class NoteLinks(NamedTuple):
+    rel_path: str  # as `parse_note` normalises it
+    wikilinks: tuple[WikiLink, ...]
+    markdown_links: tuple[MarkdownLink, ...]
+
+
+def parse_links(rel_path: str, text: str) -> NoteLinks:
+    """The links `parse_note` finds in a note, and nothing else of it (a tenth of the work): what resolving an
+    unchanged note's links again needs when another note took or gave up a name."""
+    rel_path = _checked_path(rel_path, text)
+    lines = _split_lines(text)
+    _front, body_start, _warnings = split_front_matter(lines)
+    prose_lines, _fence_warning = code_blanked_lines(lines, body_start)
+    wikilinks, markdown_links = _links(rel_path, "\n".join(prose_lines), _Lines(lines, prose_lines), [])
+    return NoteLinks(rel_path, tuple(wikilinks), tuple(markdown_links))
+
+
+def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS) -> ParsedNote:
+    """Parse one note. `rel_path` is vault-relative: it names the note and anchors relative Markdown links."""
+    rel_path = _checked_path(rel_path, text)
     hint_terms = tuple(hints)
     lines = _split_lines(text)
     front, body_start, warnings = split_front_matter(lines)
@@ -379,24 +425,7 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
             if heading_text:
                 headings.append(Heading(len(match.group(1)), heading_text, line_no, where.evidence(line_no)))
 
-    wikilinks: list[WikiLink] = []
-    if "[[" in prose:
-        for match in WIKILINK.finditer(prose):
-            target, section, alias = split_link_target(match.group(1))
-            if target:  # ``[[#Heading]]`` points inside this note: no edge to make
-                line_no = where.line_of(match.start())
-                embed = match.start() > 0 and prose[match.start() - 1] == "!"
-                wikilinks.append(WikiLink(target, section, alias, embed, line_no, where.evidence(line_no)))
-
-    markdown_links: list[MarkdownLink] = []
-    if "](" in prose:
-        for match in MD_LINK.finditer(prose):
-            line_no = where.line_of(match.start())
-            found = _markdown_link(rel_path, match, line_no, where.evidence(line_no))
-            if isinstance(found, MarkdownLink):
-                markdown_links.append(found)
-            elif found is not None:
-                warnings.append(found)
+    wikilinks, markdown_links = _links(rel_path, prose, where, warnings)
 
     # URLs, link targets and wikilinks are blanked so their '#', '@' and digits are not tags, emails or dates.
     clean = prose
