@@ -85,7 +85,7 @@ def _move_vault(vault: Path) -> Path:
 
 
 CHANGES: dict[str, Callable[[Path], Path]] = {
-    "edit_20_notes": _edit(20), "retitle_one_note": _retitle, "move_one_note": _move_note,
+    "edit_20_notes": _edit(20), "edit_500_notes": _edit(500), "retitle_one_note": _retitle, "move_one_note": _move_note,
     "rename_folder": _rename_folder, "delete_1_note": _delete(1), "delete_10_notes": _delete(10),
     "delete_100_notes": _delete(100), "add_50_notes": _add(50), "move_the_vault": _move_vault,
 }

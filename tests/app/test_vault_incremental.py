@@ -217,3 +217,13 @@ def test_renaming_a_folder_relinks_the_notes_naming_its_notes_and_rewrites_nothi
     finally:
         fresh.close()
     assert any(e.dst.startswith("note:Crew/") for e in mem.rt.store.iter_edges() if e.type == "links_to")
+
+
+def test_the_task_and_bullet_texts_of_notes_read_on_both_backends(mem, example_vault: Path) -> None:
+    # what a replaced note's sense events keep (app/world/note_text.py): one statement valid on SQLite and PostgreSQL
+    mem.ingest(str(example_vault), embed=False)
+    store = mem.rt.store
+    sources = sorted(f"vault:{path}" for path in store.vault.files())
+    got = store.vault.observation_texts(sources)
+    assert len(got) > 10 and all(":task:" in i or ":observation:" in i for i, _source, _meta, _text in got)
+    assert {source for _i, source, _meta, _text in got} <= set(sources) and all(text for *_rest, text in got)

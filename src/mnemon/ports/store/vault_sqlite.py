@@ -725,16 +725,17 @@ class SQLiteVault(VaultFilesSQLite):
         `vault:<path>`; the memories a note's parse gave it, whose ids are under the note's, `vault:<path>:…`),
         and maybe a few of their sections (the narrowing is by id and metadata text: the caller tells them apart by
         their ids). What a vault note's sense event observed is made of these (app/world/note_text.py). Found by
-        their ids' ranges: the source index holds no vault rows."""
+        their ids' ranges, one note after another: the source index holds no vault rows, and as one `OR` of ranges
+        SQLite read every memory through the kind index instead (0.2 s per 100 notes, 9× this)."""
         out: list[tuple[str, str, str, str]] = []
-        for chunk in _chunks(list(dict.fromkeys(sources)), 100):
-            ranges = " OR ".join(["(n.id > ? AND n.id < ? AND n.source = ?)"] * len(chunk))
+        for chunk in _chunks(list(dict.fromkeys(sources)), 500):
             out.extend(self.conn.execute(
-                f"SELECT n.id, n.source, {self._metadata('n')}, {self._text('n')} FROM nodes n"
-                f" WHERE ({ranges}) AND n.kind = 'memory' AND n.deleted_at IS NULL"
+                f"WITH notes(source) AS (VALUES {','.join(['(?)'] * len(chunk))})"
+                f" SELECT n.id, n.source, {self._metadata('n')}, {self._text('n')} FROM notes r"
+                " JOIN nodes n ON n.id > r.source || ':' AND n.id < r.source || ';' AND n.source = r.source"
+                " WHERE n.kind || '' = 'memory' AND n.deleted_at IS NULL"  # (`|| ''`: not by the kind index)
                 " AND (n.id LIKE ? OR n.id LIKE ? OR n.metadata LIKE ? OR n.metadata LIKE ?)",
-                [*(x for s in chunk for x in (s + ":", s + ";", s)), "%:task:%", "%:observation:%", '%"task"%',
-                 '%"observation"%']))
+                [*chunk, "%:task:%", "%:observation:%", '%"task"%', '%"observation"%']))
         return out
 
     def clear_thought_history(self) -> int:
