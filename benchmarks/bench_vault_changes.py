@@ -1,5 +1,6 @@
 """What a re-ingest costs after the changes people make to a vault: edits, a retitled or moved note, a renamed
-folder, deleted and added notes, the whole vault moved to another folder. Prints one JSON document.
+folder, deleted and added notes, the whole vault moved to another folder, other proactive hints (every note planned
+again, as after an upgrade that changes the planner). Prints one JSON document.
 
 The 2,000-note benchmark vault (`bench_vault.make_vault`) is ingested once without embeddings; each change then
 starts from a copy of that store and vault, is made, and the next ingest is timed (median of `--repeat` runs, each
@@ -116,10 +117,10 @@ def run(notes: int, repeat: int, only: list[str]) -> dict[str, object]:
                     mem.rt.store.vault.set_state("root", os.path.realpath(run_dir / "vault"))
                 vault = CHANGES[name](run_dir / "vault")
                 t = time.perf_counter()
-                got = ingest_vault(mem.rt, vault)
+                got = ingest_vault(mem.rt, vault, hints=HINTS.get(name))
                 times.append(time.perf_counter() - t)
                 t = time.perf_counter()
-                ingest_vault(mem.rt, vault)
+                ingest_vault(mem.rt, vault, hints=HINTS.get(name))
                 after.append(time.perf_counter() - t)
                 out = {k: got.get(k) for k in ("notes_read", "notes_removed", "notes_relinked", "notes_total")}
                 mem.close()

@@ -112,14 +112,14 @@ class VaultWriter:
         contained = self.contained
         if contained.kinds is not None:
             contained.rows |= self.vault.row_keys_from([note_id(path) for path, _keep in notes])
-        for key, origin, values in self.vault.edge_values_from(srcs):
-            edge_id = values[0]
-            if edge_id < 0 and contained.kinds is not None and key not in contained.rows:
-                # derived from its item: it goes with the item or its code (the new plan sets that), never reused
+        if contained.kinds is not None:
+            # derived from its item: it goes with the item or its code (the new plan sets that), never reused
+            for key, edge_id in self.vault.derived_keys_from(srcs):
                 contained.before.add(key)
                 doomed.add(edge_id)
-            elif self._release(key, origin, values):
-                doomed.add(edge_id)
+        for key, origin, values in self.vault.edge_values_from(srcs, rows_only=True):
+            if self._release(key, origin, values):
+                doomed.add(values[0])
         self.cleared_srcs.update(srcs)
         stale = [i for path, keep in notes for i in old_ids[path] if i not in keep]
         if not stale:

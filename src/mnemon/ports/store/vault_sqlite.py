@@ -425,19 +425,32 @@ class SQLiteVault(VaultFilesSQLite):
                                            " WHERE kind = ? AND deleted_at IS NULL", (kind,))]
 
     # ── edges ────────────────────────────────────────────────────────────────
-    def edge_values_from(self, srcs: Sequence[str], link_types: Sequence[str] = ()
+    def edge_values_from(self, srcs: Sequence[str], link_types: Sequence[str] = (), *, rows_only: bool = False
                          ) -> list[tuple[tuple[str, str, str], str, tuple[Any, ...]]]:
         """((src, dst, type), origin, values) of every edge from `srcs`, the values as `edge_values_by_keys` gives
         them: what a rebuild needs to decide which edges survive and to compare the re-parsed ones with, in one read
-        that decodes nothing. With `link_types`, only the edges of those types, which are never derived from an item
-        (contained_sqlite.py): read from the rows alone, the derived edges of the notes are not even listed."""
+        that decodes nothing. `rows_only`: the edges stored as rows, not those derived from an item
+        (contained_sqlite.py; `derived_keys_from` lists those without computing their evidence). With `link_types`,
+        only the edges of those types, which are never derived: read from the rows alone."""
         out: list[tuple[tuple[str, str, str], str, tuple[Any, ...]]] = []
-        view = "stored_edges" if link_types and self.derives_edges else "edges"
+        view = "stored_edges" if (link_types or rows_only) and self.derives_edges else "edges"
         of_types = f" AND type IN ({','.join('?' * len(link_types))})" if link_types else ""
         for chunk in _chunks(list(dict.fromkeys(srcs))):
             for r in self.conn.execute(f"SELECT {_EDGE_VALUES} FROM {view} WHERE src IN ({','.join('?' * len(chunk))})"
                                        f"{of_types} ORDER BY id", [*chunk, *link_types]):
                 out.append(((r[0], r[1], r[2]), r[11], _edge_values(r)))
+        return out
+
+    def derived_keys_from(self, srcs: Sequence[str]) -> list[tuple[tuple[str, str, str], int]]:
+        """((src, dst, type), id) of the edges from `srcs` derived from an item (contained_sqlite.py), none of their
+        values computed: a re-parse replaces them whole (their evidence, cut out of the note's blob, was 2 of the 3 s
+        a re-plan of every note spent reading its edges)."""
+        if not self.derives_edges:
+            return []
+        out: list[tuple[tuple[str, str, str], int]] = []
+        for chunk in _chunks(list(dict.fromkeys(srcs))):
+            out += [((r[0], r[1], r[2]), int(r[3])) for r in self.conn.execute(
+                f"SELECT src, dst, type, id FROM derived_edges WHERE src IN ({','.join('?' * len(chunk))})", chunk)]
         return out
 
     def edges_touching(self, ids: Sequence[str]) -> list[Edge]:
