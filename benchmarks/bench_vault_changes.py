@@ -86,10 +86,13 @@ def _move_vault(vault: Path) -> Path:
 
 
 CHANGES: dict[str, Callable[[Path], Path]] = {
-    "edit_20_notes": _edit(20), "edit_500_notes": _edit(500), "retitle_one_note": _retitle, "move_one_note": _move_note,
-    "rename_folder": _rename_folder, "delete_1_note": _delete(1), "delete_10_notes": _delete(10),
+    "edit_20_notes": _edit(20), "edit_500_notes": _edit(500), "retitle_one_note": _retitle,
+    "move_one_note": _move_note, "rename_folder": _rename_folder, "delete_1_note": _delete(1), "delete_10_notes": _delete(10),
     "delete_100_notes": _delete(100), "add_50_notes": _add(50), "move_the_vault": _move_vault,
+    "other_hints": lambda vault: vault,
 }
+# the change that is no file's: other proactive hints (or a new mnemon's planner) plan every note again
+HINTS = {"other_hints": ("battery", "vendor")}
 
 
 def run(notes: int, repeat: int, only: list[str]) -> dict[str, object]:

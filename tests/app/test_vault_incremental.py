@@ -169,7 +169,8 @@ def test_a_vault_moved_to_another_folder_keeps_its_notes_and_reads_nothing_twice
     from mnemon.app.vault import ingest as ingest_module
 
     vault = tmp_path / "vault"
-    _write(vault, {"hub.md": "# Hub\nSee [[Plan]]\n- [ ] call the vendor deadline 2024-01-03\n", "plan.md": "# Plan\nsteps\n"})
+    _write(vault, {"hub.md": "# Hub\nSee [[Plan]]\n- [ ] call the vendor deadline 2024-01-03\n",
+                   "plan.md": "# Plan\nsteps\n"})
     before = mem.ingest(str(vault), embed=False)
     reads: list[str] = []
     real_read = ingest_module._read

@@ -330,7 +330,8 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         scored = proactive_key(stemmed_hints(hint_terms))
         replanned = {p.path for p in plans}
         every_note = all(path in replanned or path in removed for path in known)
-        vault_store.set_state(PROACTIVE_STATE, scored if every_note or (same_plan and proactive_before == scored) else "")
+        kept_scores = every_note or (same_plan and proactive_before == scored)
+        vault_store.set_state(PROACTIVE_STATE, scored if kept_scores else "")
         for plan in plans:
             for payload in plan.payloads:
                 apply_embedded_payload(rt, payload, plan.path)
