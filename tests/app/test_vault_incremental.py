@@ -86,7 +86,7 @@ def test_incremental_ingest_builds_the_graph_a_fresh_ingest_builds(history: tupl
                     target.write_text(text, encoding="utf-8")
                 elif action == "delete" and target.exists():
                     target.unlink()
-                out = incremental.ingest(str(vault), embed=False)
+                out = incremental.ingest(str(vault), embed=False, allow_empty=True)  # (deleting every note)
                 if "nodes" in out:  # (a run that changed nothing reports no counts)
                     live = incremental.rt.store.conn.execute(
                         "SELECT COUNT(*) FROM nodes WHERE deleted_at IS NULL").fetchone()[0]

@@ -29,6 +29,23 @@ def test_ingest_without_a_vault_is_a_clean_error(cli_run, tmp_path: Path) -> Non
     assert code != 0 and out["error"]["code"] == "not_found"
 
 
+def test_an_empty_folder_removes_the_vault_only_when_asked(cli_run, example_vault: Path, tmp_path: Path) -> None:
+    # an empty folder where the notes were is more often a wrong path or an unmounted drive than a wish to forget
+    cli_run(["ingest", "--vault", example_vault])
+    for note in example_vault.rglob("*.md"):
+        note.unlink()
+    code, out = cli_run(["ingest", "--vault", example_vault])
+    assert code != 0 and out["error"]["code"] == "conflict" and "--allow-empty" in out["error"]["message"]
+    code, status = cli_run(["status"])
+    assert code == 0 and status["nodes_by_kind"].get("note") == 13  # nothing was changed
+    empty = tmp_path / "elsewhere"
+    empty.mkdir()
+    assert cli_run(["ingest", "--vault", empty])[1]["error"]["code"] == "conflict"  # (another folder alike)
+    code, out = cli_run(["ingest", "--vault", example_vault, "--allow-empty"])
+    assert code == 0 and (out["notes_removed"], out["notes_total"]) == (13, 0)
+    assert cli_run(["ingest", "--vault", example_vault])[0] == 0  # nothing left to remove: no refusal
+
+
 def test_lifecycle_commands(cli_run, example_vault: Path) -> None:
     cli_run(["ingest", "--vault", example_vault])
     code, out = cli_run(["promote-candidates", "--dry-run", "--mode", "all"])

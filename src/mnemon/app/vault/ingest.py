@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import InvalidInput, NotFound
+from ...core.errors import Conflict, InvalidInput, NotFound
 from ...core.model import Edge
 from ...core.ontology import DEFAULT_ONTOLOGY
 from ...core.vault import LinkIndex, NoteIdentity, note_keys
@@ -217,9 +217,10 @@ def _read(entry: VaultEntry) -> bytes | None:
 def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_notes: int | None = None,
                  follow_symlinks: bool = False, hints: Sequence[str] | None = None, progress: Progress | None = None,
                  workers: int | None = None, embed: bool = True,
-                 embed_progress: Progress | None = None) -> dict[str, Any]:
+                 embed_progress: Progress | None = None, allow_empty: bool = False) -> dict[str, Any]:
     """`embed=False` leaves the new sections and bullets without vectors (keyword and graph recall find them at
-    once; `mnemon embed --all` adds the vectors later, resumably)."""
+    once; `mnemon embed --all` adds the vectors later, resumably). A folder without notes removes every note the
+    store has only with `allow_empty`: otherwise it is taken for a wrong or unmounted folder and refused."""
     if mode not in MODES:
         raise InvalidInput(f"mode must be one of {', '.join(MODES)}", mode=mode)
     if max_notes is not None and max_notes < 1:
@@ -263,6 +264,10 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
     skipped += [{"path": p, "reason": "unreadable"} for p in unreadable]
     # (the same rule for a moved vault: a note it no longer holds goes, one it holds is kept or planned again)
     removed = [] if mode == "append" else sorted(p for p in known if p not in on_disk and p not in unreadable)
+    if removed and not on_disk and not allow_empty:
+        raise Conflict(f"the vault folder {root} holds no notes: this run would remove all {len(removed)} notes the"
+                       " store has (a wrong or unmounted folder?). Nothing was changed; pass --allow-empty to remove"
+                       " them", vault=root, notes=len(removed))
     if not to_plan and not removed:
         # so that the next run can trust sizes and mtimes again (a read-only store just answers)
         if (moved or restamped) and not getattr(store, "readonly", False):

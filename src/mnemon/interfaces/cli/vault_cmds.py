@@ -20,14 +20,15 @@ _NEGATIVE_IDS = {"ignore_unknown_options": True}
 
 
 def _ingest(mode: str, vault: str | None, hints: str | None, max_notes: int | None, follow_symlinks: bool,
-            workers: int | None, no_embed: bool) -> None:
+            workers: int | None, no_embed: bool, allow_empty: bool) -> None:
     from ...app.vault.setup import vault_settings
 
     def go(c: Ctx) -> Any:
         settings = vault_settings(c.cfg, vault=vault, hints=hints, follow_symlinks=follow_symlinks or None)
         return c.mem.ingest(settings.vault, mode=mode, max_notes=max_notes, follow_symlinks=settings.follow_symlinks,
                             hints=list(settings.hints), progress=progress_bar("parsing"), workers=workers,
-                            embed=not no_embed, embed_progress=progress_bar("embedding"), bulk_threads=True)
+                            embed=not no_embed, embed_progress=progress_bar("embedding"), bulk_threads=True,
+                            allow_empty=allow_empty)
     run(go)
 
 
@@ -41,6 +42,8 @@ def _ingest_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--workers", type=int, help="Parser processes for a large ingest (default: CPU count)."),
         click.option("--no-embed", is_flag=True, help="Write no vectors now (keyword and graph recall work at once; "
                                                       "`mnemon embed --all` adds them later)."),
+        click.option("--allow-empty", is_flag=True, help="Let a folder without notes remove every note the store "
+                                                         "has (refused otherwise: a wrong or unmounted folder)."),
     ]):
         fn = option(fn)
     return fn
@@ -50,17 +53,17 @@ def _ingest_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 @_ingest_options
 @click.option("--append", is_flag=True, help="Keep rows of notes missing from this run (stale data can remain).")
 def ingest(vault: str | None, hints: str | None, max_notes: int | None, follow_symlinks: bool, workers: int | None,
-           no_embed: bool, append: bool) -> None:
+           no_embed: bool, allow_empty: bool, append: bool) -> None:
     """Ingest a Markdown vault into the graph (incremental by content hash; rebuild semantics)."""
-    _ingest("append" if append else "rebuild", vault, hints, max_notes, follow_symlinks, workers, no_embed)
+    _ingest("append" if append else "rebuild", vault, hints, max_notes, follow_symlinks, workers, no_embed, allow_empty)
 
 
 @cli.command()
 @_ingest_options
 def update(vault: str | None, hints: str | None, max_notes: int | None, follow_symlinks: bool,
-           workers: int | None, no_embed: bool) -> None:
+           workers: int | None, no_embed: bool, allow_empty: bool) -> None:
     """Refresh the graph from the vault, keeping generated thought history."""
-    _ingest("update", vault, hints, max_notes, follow_symlinks, workers, no_embed)
+    _ingest("update", vault, hints, max_notes, follow_symlinks, workers, no_embed, allow_empty)
 
 
 @cli.command("explain-edge", context_settings=_NEGATIVE_IDS)
