@@ -22,10 +22,9 @@ from ...core.model import content_hash, iso
 from ...core.ontology import observation_relation
 from ...core.keywords import SKIP_KEY, keyword_text, vault_keyword_text
 from ...core.text import token_text
-from ...core.vault import gate_edge, parse_note, placeholder_key
+from ...core.vault import gate_edge, parse_links, parse_note, placeholder_key
 from ...core.vault.dates import dated_days_each
 from ...core.vault.model import MarkdownLink, ParsedNote, Section, WikiLink
-from ...core.vault.parser import parse_links
 from ...core.vault.proactive import static_score, stemmed_hints
 from ...core.world.senses import note_sense_text
 from ...ports.store.contained_sqlite import LEVEL_LINE, LINE  # the metadata shapes the store reads back

@@ -112,7 +112,6 @@ class VaultWriter:
         contained = self.contained
         if contained.kinds is not None:
             contained.rows |= self.vault.row_keys_from([note_id(path) for path, _keep in notes])
-        if contained.kinds is not None:
             # derived from its item: it goes with the item or its code (the new plan sets that), never reused
             for key, edge_id in self.vault.derived_keys_from(srcs):
                 contained.before.add(key)

@@ -46,13 +46,13 @@ from mnemon.core.vault.model import (
     WikiLink,
 )
 from mnemon.core.vault.observations import DEFAULT_HINTS, STATUS_FAMILIES, score_text
-from mnemon.core.vault.parser import parse_note
+from mnemon.core.vault.parser import NoteLinks, parse_links, parse_note
 
 __all__ = [
     "ACTIVE_THRESHOLD", "DEFAULT_HINTS", "STATUS_FAMILIES", "DateMention", "EdgeFacts", "EdgeLike", "EdgeOrigin", "EdgeStatus", "EmailMention",
     "EmbeddedPayload", "FrontMatter", "GateDecision", "Heading", "LinkIndex", "ListItem", "MarkdownLink",
-    "NoteIdentity", "Observation", "ParseWarning", "ParsedNote", "Promotion", "Section", "Tag", "TaskItem",
-    "WikiLink", "gate_edge", "normalise_link_key", "note_keys", "parse_note", "placeholder_key",
+    "NoteIdentity", "NoteLinks", "Observation", "ParseWarning", "ParsedNote", "Promotion", "Section", "Tag", "TaskItem",
+    "WikiLink", "gate_edge", "normalise_link_key", "note_keys", "parse_links", "parse_note", "placeholder_key",
     "promotion_plan", "resolve_link", "score_text", "split_link_target", "survives_rebuild", "truth_policy",
     "weaken", "weaken_edge",
 ]
