@@ -132,6 +132,20 @@ def test_resolve_writeback_survives_reingestion_into_an_empty_store(mem, make_me
     assert edge.source_path == "Sources/2026-04-26-pilot-vendor.md"
 
 
+def test_resolve_writeback_and_its_notes_survive_the_vault_moving_folder(mem, example_vault: Path,
+                                                                         tmp_path: Path) -> None:
+    mem.ingest(str(example_vault))
+    mem.resolve(str(example_vault), RESOLUTION)
+    before = mem.ingest(str(example_vault))
+    moved = tmp_path / "moved-vault"
+    example_vault.rename(moved)
+    out = mem.ingest(str(moved))
+    assert (out["notes_read"], out["notes_removed"], out["notes_total"]) == (0, 0, before["notes_total"])
+    edge = mem.rt.store.find_edge("note:People/bram-okafor.md", "note:Projects/lighthouse.md", "belongs_to")
+    assert edge is not None and edge.status == "active" and edge.origin == "resolve"
+    assert mem.rt.store.get_node("note:Sources/2026-04-26-pilot-vendor.md") is not None
+
+
 def test_resolve_refuses_a_sources_folder_that_escapes(mem, example_vault: Path, tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
