@@ -228,3 +228,19 @@ def test_the_task_and_bullet_texts_of_notes_read_on_both_backends(mem, example_v
     got = store.vault.observation_texts(sources)
     assert len(got) > 10 and all(":task:" in i or ":observation:" in i for i, _source, _meta, _text in got)
     assert {source for _i, source, _meta, _text in got} <= set(sources) and all(text for *_rest, text in got)
+
+
+def test_forgetting_a_vault_memory_says_it_lives_as_long_as_its_line(mem, tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    _write(vault, {"ops.md": "# Ops\n- waiting on the vendor reply about the pump\n"})
+    mem.ingest(str(vault), embed=False)
+    bullet = next(n.id for n in mem.rt.store.iter_nodes(kind="memory") if ":observation:" in n.id)
+    out = mem.forget(bullet)
+    assert out["status"] == "deleted" and "ops.md" in out["vault_note"]
+    mem.ingest(str(vault), embed=False)
+    assert mem.rt.store.get_node(bullet) is None  # the note did not change: still forgotten
+    _write(vault, {"ops.md": "# Ops\n- waiting on the vendor reply about the pump\n\nmore\n"})
+    mem.ingest(str(vault), embed=False)
+    assert mem.rt.store.get_node(bullet) is not None  # read again from the note, as the reply said
+    own = mem.remember("The pump was serviced on Monday")
+    assert "vault_note" not in mem.forget(own["id"])

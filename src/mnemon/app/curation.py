@@ -8,6 +8,7 @@ from typing import Any
 from ..core.errors import InvalidInput, NotFound
 from ..core.graph import bfs
 from ..core.importance import is_immune
+from ..core.keywords import VAULT_SOURCE_PREFIX
 from ..core.model import Edge, Memory, parse_iso
 from ..core.validation import validate_edge_type, validate_weight
 from ..ports.store.base import TIMED
@@ -48,8 +49,13 @@ def forget(rt: Runtime, node_id: str) -> dict[str, Any]:
         rt.store.soft_delete([node_id], now)
         rt.index.note_delete([node_id], gen)
         rt.store.log("forget", node_id, {**rt.audit(node.content), "edges_retired": retired}, now)
-    return {"id": node_id, "status": "deleted", "edges_retired": retired,
-            "message": "soft-deleted; the row and its retired edges stay in the database and the oplog records it"}
+    out = {"id": node_id, "status": "deleted", "edges_retired": retired,
+           "message": "soft-deleted; the row and its retired edges stay in the database and the oplog records it"}
+    if node.source.startswith(VAULT_SOURCE_PREFIX):  # the note is the source of truth: say what forgetting means
+        path = node.source[len(VAULT_SOURCE_PREFIX):]
+        out["vault_note"] = (f"a vault memory lives as long as its line in {path}: it comes back when that note"
+                             " changes and is read again; remove or reword the line there to drop it for good")
+    return out
 
 
 def parse_meta(meta: str | dict[str, Any] | None) -> dict[str, Any]:
