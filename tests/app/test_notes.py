@@ -129,9 +129,9 @@ def test_headings_inside_code_fences_are_not_sections(vault: Path) -> None:
 
 def test_add_bullet_dedupes_and_creates_heading(vault: Path) -> None:
     out = notes.add_bullet(vault, "Projects/move.md", "Tasks", "Call the school")
-    assert out["changed"]
+    assert out["changed"] and "mnemon ingest" in out["hint"]  # (the graph reads the note at the next ingest)
     again = notes.add_bullet(vault, "Projects/move.md", "tasks", "- call the  school")
-    assert again["duplicate"] and not again["changed"]
+    assert again["duplicate"] and not again["changed"] and "hint" not in again
     text = (vault / "Projects/move.md").read_text(encoding="utf-8")
     assert "- Book the van\n- Call the school\n\n## Status" in text
     notes.add_bullet(vault, "Projects/move.md", "Next Actions", "Follow up")

@@ -223,6 +223,7 @@ def _commit(vault: str | Path | None, target: Resolved, before: str | None, afte
         out["backup"] = backup_bytes(vault, target.rel, before.encode("utf-8"), clock=clock)
     atomic_write_text(target.path, after)
     out["sha256"] = hashlib.sha256(after.encode("utf-8")).hexdigest()
+    out["hint"] = "recall and retrieve find the change after the next `mnemon ingest`, which reads only changed notes"
     return out
 
 
