@@ -136,6 +136,9 @@ def test_add_bullet_dedupes_and_creates_heading(vault: Path) -> None:
     assert "- Book the van\n- Call the school\n\n## Status" in text
     notes.add_bullet(vault, "Projects/move.md", "Next Actions", "Follow up")
     assert (vault / "Projects/move.md").read_text(encoding="utf-8").endswith("## Next Actions\n\n- Follow up\n")
+    (vault / "Projects/trailing.md").write_text("# T\n- one\n\n", encoding="utf-8")  # ends with a blank line
+    notes.add_bullet(vault, "Projects/trailing.md", "Open", "two")
+    assert (vault / "Projects/trailing.md").read_text(encoding="utf-8") == "# T\n- one\n\n## Open\n\n- two\n"
 
 
 def test_invalid_arguments(vault: Path) -> None:

@@ -697,7 +697,7 @@ def _append_under(text: str, heading: str, body: str) -> str:
     found = notes._find_section(lines, heading)
     if found is None:
         base = notes._ensure_newline(text)
-        return base + ("\n" if base.strip() else "") + f"## {heading}\n\n{body}"
+        return base + notes.heading_gap(base) + f"## {heading}\n\n{body}"
     start, end, _ = found
     at = end
     while at > start + 1 and not lines[at - 1].strip():

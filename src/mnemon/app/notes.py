@@ -227,6 +227,12 @@ def _commit(vault: str | Path | None, target: Resolved, before: str | None, afte
     return out
 
 
+def heading_gap(text: str) -> str:
+    """What goes between a note's text (ending in a newline) and a heading appended to it: one blank line, none
+    when the text is empty or already ends with a blank line."""
+    return "\n" if text.strip() and not text.endswith("\n\n") else ""
+
+
 # ── section structure ──────────────────────────────────────────────────────────────────────────────────────────
 def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
     """(line index, level, text) of ATX headings outside code fences."""
@@ -341,8 +347,7 @@ def upsert_section(vault: str | Path | None, rel_path: str, heading: str, conten
     found = _find_section(lines, title)
     if found is None:
         base = _ensure_newline("".join(lines))
-        sep = "\n" if base.strip() else ""
-        after = base + sep + f"{'#' * level} {title}\n\n" + body
+        after = base + heading_gap(base) + f"{'#' * level} {title}\n\n" + body
         action = "appended"
     else:
         start, end, _ = found
@@ -375,7 +380,7 @@ def add_bullet(vault: str | Path | None, rel_path: str, heading: str, bullet: st
     found = _find_section(lines, title)
     if found is None:
         base = _ensure_newline("".join(lines))
-        after = base + ("\n" if base.strip() else "") + f"## {title}\n\n{line}\n"
+        after = base + heading_gap(base) + f"## {title}\n\n{line}\n"
         return _commit(vault, target, before, after, dry_run=dry_run, clock=clock,
                        extra={"heading": title, "bullet": line, "duplicate": False})
     start, end, _ = found
