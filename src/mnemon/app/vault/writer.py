@@ -110,13 +110,15 @@ class VaultWriter:
         srcs = [x for path, _keep in notes for x in (note_id(path), *old_ids[path])]
         doomed: set[int] = set()
         contained = self.contained
+        rows = self.vault.edge_values_from(srcs, rows_only=True)
         if contained.kinds is not None:
-            contained.rows |= self.vault.row_keys_from([note_id(path) for path, _keep in notes])
+            notes_of = {note_id(path) for path, _keep in notes}
+            contained.rows |= {key for key, _origin, _values in rows if key[0] in notes_of}  # the notes' edge rows
             # derived from its item: it goes with the item or its code (the new plan sets that), never reused
             for key, edge_id in self.vault.derived_keys_from(srcs):
                 contained.before.add(key)
                 doomed.add(edge_id)
-        for key, origin, values in self.vault.edge_values_from(srcs, rows_only=True):
+        for key, origin, values in rows:
             if self._release(key, origin, values):
                 doomed.add(values[0])
         self.cleared_srcs.update(srcs)
@@ -173,7 +175,8 @@ class VaultWriter:
         tags and evidence texts are what the same bytes wrote before — so only those edges are cleared and
         written, as a re-parse would write them."""
         srcs = [note_id(path) for path in links]
-        for key, origin, values in self.vault.edge_values_from(srcs, sorted(LINK_RELATIONS)):
+        # (links are never derived from an item: the rows hold them all)
+        for key, origin, values in self.vault.edge_values_from(srcs, rows_only=True, types=sorted(LINK_RELATIONS)):
             self._release(key, origin, values)
         self.cleared_srcs.update(srcs)  # (of their edges, only links are written: `known_edges` holds all of those)
         self.write_edges([(path, edge) for path, edges in links.items() for edge in edges])

@@ -425,19 +425,19 @@ class SQLiteVault(VaultFilesSQLite):
                                            " WHERE kind = ? AND deleted_at IS NULL", (kind,))]
 
     # ── edges ────────────────────────────────────────────────────────────────
-    def edge_values_from(self, srcs: Sequence[str], link_types: Sequence[str] = (), *, rows_only: bool = False
+    def edge_values_from(self, srcs: Sequence[str], *, rows_only: bool = False, types: Sequence[str] = ()
                          ) -> list[tuple[tuple[str, str, str], str, tuple[Any, ...]]]:
-        """((src, dst, type), origin, values) of every edge from `srcs`, the values as `edge_values_by_keys` gives
-        them: what a rebuild needs to decide which edges survive and to compare the re-parsed ones with, in one read
-        that decodes nothing. `rows_only`: the edges stored as rows, not those derived from an item
-        (contained_sqlite.py; `derived_keys_from` lists those without computing their evidence). With `link_types`,
-        only the edges of those types, which are never derived: read from the rows alone."""
+        """((src, dst, type), origin, values) of every edge from `srcs` (of `types`, when given), the values as
+        `edge_values_by_keys` gives them: what a rebuild needs to decide which edges survive and to compare the
+        re-parsed ones with, in one read that decodes nothing. `rows_only`: the edges stored as rows, not those
+        derived from an item (contained_sqlite.py; `derived_keys_from` lists those without computing their
+        evidence)."""
         out: list[tuple[tuple[str, str, str], str, tuple[Any, ...]]] = []
-        view = "stored_edges" if (link_types or rows_only) and self.derives_edges else "edges"
-        of_types = f" AND type IN ({','.join('?' * len(link_types))})" if link_types else ""
+        view = "stored_edges" if rows_only and self.derives_edges else "edges"
+        of_types = f" AND type IN ({','.join('?' * len(types))})" if types else ""
         for chunk in _chunks(list(dict.fromkeys(srcs))):
             for r in self.conn.execute(f"SELECT {_EDGE_VALUES} FROM {view} WHERE src IN ({','.join('?' * len(chunk))})"
-                                       f"{of_types} ORDER BY id", [*chunk, *link_types]):
+                                       f"{of_types} ORDER BY id", [*chunk, *types]):
                 out.append(((r[0], r[1], r[2]), r[11], _edge_values(r)))
         return out
 
