@@ -31,6 +31,27 @@ def test_precedence_flag_over_env_over_file_over_default(tmp_path: Path) -> None
     assert load_config({"MNEMON_HOME": str(tmp_path), "HOME": str(tmp_path)}).store == "fromactive"
 
 
+def test_a_store_or_home_given_closer_than_the_files_db_names_the_database(tmp_path: Path) -> None:
+    # `init` writes the db path into the config file; a later --store or MNEMON_HOME must still be obeyed
+    conf = tmp_path / "c.json"
+    pinned = tmp_path / "pinned.db"
+    conf.write_text(json.dumps({"db": str(pinned)}))
+    env = {"MNEMON_CONFIG": str(conf), "HOME": str(tmp_path)}
+    assert load_config(env).db_path == pinned
+    assert load_config(env, store="work").db_path == Path("~/.mnemon").expanduser() / "data" / "work" / "mnemon.db"
+    home = tmp_path / "h"
+    assert load_config(env, home=str(home)).db_path == home / "data" / "default" / "mnemon.db"
+    assert load_config({**env, "MNEMON_STORE": "s", "MNEMON_HOME": str(home)}).db_path == home / "data" / "s" / \
+        "mnemon.db"
+    # a home from the environment (a profile's) keeps the db the file names; a db given closer still wins
+    assert load_config({**env, "MNEMON_HOME": str(home)}).db_path == pinned
+    assert load_config({**env, "MNEMON_STORE": "s", "MNEMON_DB": str(tmp_path / "e.db")}).db_path == \
+        tmp_path / "e.db"
+    assert load_config({**env, "MNEMON_STORE": "s"}, db=str(tmp_path / "f.db")).db_path == tmp_path / "f.db"
+    conf.write_text(json.dumps({"db": str(pinned), "store": "fromfile"}))
+    assert load_config(env).db_path == pinned
+
+
 @pytest.mark.parametrize("env", [{"MNEMON_STORE": "../escape"}, {"MNEMON_STORE": "-x"},
                                  {"MNEMON_MAX_INSIGHTS": "lots"}, {"MNEMON_AUTO_PRUNE_MIN_AGE": "soon"}])
 def test_bad_settings_are_invalid_input(tmp_path: Path, env: dict[str, str]) -> None:
@@ -99,3 +120,12 @@ def test_readonly_refuses_every_write_with_a_json_error(cli_run: Callable[..., t
 def test_readonly_on_a_missing_store_is_a_clear_error(cli_run: Callable[..., tuple[int, Any]]) -> None:
     code, out = cli_run(["--readonly", "status"])
     assert code != 0 and out["error"]["code"] == "store_error" and "no database" in out["error"]["message"]
+
+
+def test_after_init_a_store_flag_still_picks_the_database(cli_run: Callable[..., tuple[int, Any]], home: Path,
+                                                          example_vault: Path) -> None:
+    """`init` writes the db it saw into the config file; that must not send a later `--store work` call elsewhere."""
+    assert cli_run(["init", "--vault", str(example_vault)])[0] == 0
+    assert cli_run(["--store", "work", "remember", "only in work"])[0] == 0
+    assert cli_run(["--store", "work", "status"])[1]["total_insights"] == 1
+    assert cli_run(["status"])[1]["total_insights"] == 0

@@ -1,6 +1,8 @@
 """Settings: one declared table, read once at the composition root (the interfaces), passed down as values.
 
-Precedence: command-line flag > environment variable > config file (JSON) > default.
+Precedence: command-line flag > environment variable > config file (JSON) > default. The database is named
+either by `db` or by `store` (under `home`): a store given at a higher level than `db` names it, and so does a
+`--home` flag; otherwise `db`.
 """
 from __future__ import annotations
 
@@ -128,15 +130,21 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
     elif config_path:
         raise NotFound(f"config file {path} does not exist; create it with `mnemon init`")
 
-    def pick(name: str) -> Any:
+    def level(name: str) -> int:
+        """Where a setting comes from: 3 a flag, 2 the environment, 1 the config file, 0 its default."""
         if flags.get(name) is not None:
+            return 3
+        if env.get(SETTINGS_BY_NAME[name].env) not in (None, ""):
+            return 2
+        return 1 if file_values.get(name) is not None else 0
+
+    def pick(name: str) -> Any:
+        given = level(name)
+        if given == 3:
             return _coerce(name, flags[name])
-        setting = SETTINGS_BY_NAME[name]
-        if env.get(setting.env) not in (None, ""):
-            return _coerce(name, env[setting.env])
-        if name in file_values and file_values[name] is not None:
-            return _coerce(name, file_values[name])
-        return setting.default
+        if given == 2:
+            return _coerce(name, env[SETTINGS_BY_NAME[name].env])
+        return _coerce(name, file_values[name]) if given == 1 else SETTINGS_BY_NAME[name].default
 
     home = Path(str(pick("home"))).expanduser()
     store = pick("store")
@@ -145,7 +153,11 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
         store = active.read_text(encoding="utf-8").strip() if active.exists() else "default"
     if not _STORE_NAME.match(str(store)):
         raise InvalidInput(f"invalid store name {store!r}: use letters, digits, '-' and '_' (start with a letter or digit)")
-    db = pick("db")
+    # the database is one choice made two ways, a path or a store under a home: a store named by flag or
+    # environment, or a --home flag, is not overruled by the db path `init` wrote into the config file; a
+    # MNEMON_HOME (often set once in a profile) does not move a db the file names
+    chosen_by_store = max(level("store"), 3 if level("home") == 3 else 0)
+    db = pick("db") if level("db") >= chosen_by_store else None
     if db and str(db).startswith(DB_URL_SCHEMES):
         db_path: Path | str = str(db)  # a server URL stays a string: Path would fold its '//'
     else:
