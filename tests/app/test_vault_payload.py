@@ -66,6 +66,23 @@ def test_resending_a_payload_replaces_the_scope(mem) -> None:
     assert texts == ["Deadline risk for retrieval"]
 
 
+def test_a_payload_replaces_only_rows_a_payload_wrote(mem) -> None:
+    """A memory remembered with the scope as its source is the user's: a payload of that scope never replaces it,
+    and an explicit `forget --source` names it apart from the payload's observations and logs its id."""
+    kept = mem.remember("The deploy key lives under ops/deploy", source="mneme://test/validation")["id"]
+    mem.remember_payload(PAYLOAD)
+    smaller = dict(PAYLOAD, observations=[{"node": "task", "kind": "risk", "text": "Deadline risk for retrieval"}])
+    dry = mem.remember_payload(smaller, dry_run=True)
+    assert kept not in dry["replaced"] and len(dry["replaced"]) == 1 and dry["replaced"][0].startswith(
+        "mneme://test/validation#obs/")
+    assert mem.remember_payload(smaller)["replaced"] == dry["replaced"]
+    assert mem.rt.store.get_node(kept) is not None
+    out = mem.forget_source("mneme://test/validation")
+    assert out["removed"]["memories"] == 1 and out["removed"]["observations"] == 1
+    logged = mem.rt.store.oplog(5, op="forget:source")
+    assert logged and logged[0].detail["memory_ids"] == [kept]
+
+
 def test_forget_source_removes_only_that_scope_and_refuses_others(mem) -> None:
     mem.remember("a user memory that must survive")
     mem.remember_payload(PAYLOAD)
@@ -75,7 +92,7 @@ def test_forget_source_removes_only_that_scope_and_refuses_others(mem) -> None:
         with pytest.raises(InvalidInput):
             mem.forget_source(bad)
     dry = mem.forget_source("mneme://test/validation", dry_run=True)
-    assert dry["removed"] == {"observations": 1, "nodes": 2, "edges": 2}
+    assert dry["removed"] == {"observations": 1, "memories": 0, "nodes": 2, "edges": 2}
     out = mem.forget_source("mneme://test/validation")
     assert out["removed"]["nodes"] == 2
     sources = {m.source for m in mem.rt.store.iter_nodes(kind="memory")}
@@ -249,7 +266,7 @@ def test_forgetting_a_scope_leaves_a_scope_that_differs_only_in_case(mem) -> Non
     mem.remember_payload(dict(SCOPED, source_path="mneme://agent/session-2"))
     mem.remember_payload(SCOPED)
     dry = mem.forget_source("mneme://agent", dry_run=True)
-    assert dry["removed"] == {"observations": 2, "nodes": 4, "edges": 4}
+    assert dry["removed"] == {"observations": 2, "memories": 0, "nodes": 4, "edges": 4}
     mem.forget_source("mneme://agent")  # takes mneme://agent/… and nothing of mneme://Agent/…
     assert _sources(mem) == {"mneme://Agent/session-1": 3}
     assert mem.rt.store.find_edge("mneme://Agent/session-1#a", "mneme://Agent/session-1#t", "works_on") is not None

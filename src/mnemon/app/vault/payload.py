@@ -48,6 +48,20 @@ def _node_id(scope: str, ref: str) -> str:
     return f"{scope}#{ref}"
 
 
+def _payload_owned(node_id: str, scope: str) -> bool:
+    """A row a payload of this scope wrote (its id is `<scope>#…`): the only kind a later payload may replace. A
+    memory stored with `remember --source <scope>` shares the source but was never the payload's."""
+    return node_id.startswith(scope + "#")
+
+
+def _stale_rows(rt: Runtime, scope: str, wanted: set[str]) -> list[str]:
+    """The scope's payload rows the new payload no longer has. nodes_with_source also returns the scopes under
+    this one; they are not this payload's to replace."""
+    store = rt.store
+    heads = store.node_heads(store.vault.nodes_with_source(scope))  # type: ignore[attr-defined]
+    return sorted(i for i, head in heads.items() if head[3] == scope and i not in wanted and _payload_owned(i, scope))
+
+
 def _str(item: Mapping[str, Any], key: str, what: str, *, required: bool = True, default: str = "") -> str:
     value = item.get(key)
     if value is None or (isinstance(value, str) and not value.strip()):
@@ -203,17 +217,17 @@ def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[st
         "observations": [{"id": m.id, "node": m.metadata["node"], "kind": m.metadata["observation_kind"],
                           "text": m.content, "score": m.metadata["score"]} for m in memories],
     }
+    wanted = {n.id for n in nodes} | {m.id for m in memories}
     if dry_run:
         out["edges"] = [{"id": None, "src": e.src, "dst": e.dst, "relation": e.type, "requested_status": req or None,
                          "status": e.status, "reasons": reasons} for e, req, reasons in planned]
         out["assertions"] = [{"proposed": a} for a in data["assertions"]]
+        out["replaced"] = _stale_rows(rt, scope, wanted)
         return out
-    wanted = {n.id for n in nodes} | {m.id for m in memories}
     vault = store.vault  # type: ignore[attr-defined]
     with store.transaction():
-        # nodes_with_source also returns the scopes under this one; they are not this payload's to replace
-        heads = store.node_heads(vault.nodes_with_source(scope))
-        stale = [i for i, head in heads.items() if head[3] == scope and i not in wanted]
+        stale = _stale_rows(rt, scope, wanted)
+        out["replaced"] = stale
         if stale:
             store.hard_delete(stale)  # type: ignore[attr-defined]
         existing = vault.existing_nodes([*wanted])
@@ -276,8 +290,12 @@ def forget_source(rt: Runtime, source: Any, *, dry_run: bool = False) -> dict[st
     nodes = store.get_nodes(ids)
     edges = vault.edges_touching(ids)
     edges_scoped = {int(e.id or 0) for e in edges} | {int(e.id or 0) for e in vault.edges_with_source_prefix(scope)}
-    removed = {"observations": sum(1 for n in nodes.values() if n.kind == "memory"),
-               "nodes": sum(1 for n in nodes.values() if n.kind != "memory"), "edges": len(edges_scoped)}
+    # a memory stored with `remember --source <scope>` is in the scope too, but named apart from the payload's
+    # observations and listed by id in the oplog: nothing of the user's goes uncounted
+    remembered = sorted(i for i, n in nodes.items() if n.kind == "memory" and not _payload_owned(i, n.source))
+    removed = {"observations": sum(1 for n in nodes.values() if n.kind == "memory") - len(remembered),
+               "memories": len(remembered), "nodes": sum(1 for n in nodes.values() if n.kind != "memory"),
+               "edges": len(edges_scoped)}
     out: dict[str, Any] = {"ok": True, "dry_run": dry_run, "source_path": scope, "removed": removed}
     from ..world import forget_world_scope
 
@@ -291,7 +309,7 @@ def forget_source(rt: Runtime, source: Any, *, dry_run: bool = False) -> dict[st
         gen = store.vector_generation()
         store.hard_delete(ids)  # type: ignore[attr-defined]
         rt.index.note_delete(ids, gen)
-        store.log("forget:source", None, {"source_path": scope, **removed}, rt.now_iso())
+        store.log("forget:source", None, {"source_path": scope, **removed, "memory_ids": remembered}, rt.now_iso())
         world = forget_world_scope(rt, scope)
     # Mneme reported the world rows under both names
     return {**out, "world_removed": world, "world_model_removed": world}
