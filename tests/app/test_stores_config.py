@@ -129,3 +129,45 @@ def test_after_init_a_store_flag_still_picks_the_database(cli_run: Callable[...,
     assert cli_run(["--store", "work", "remember", "only in work"])[0] == 0
     assert cli_run(["--store", "work", "status"])[1]["total_insights"] == 1
     assert cli_run(["status"])[1]["total_insights"] == 0
+
+
+def test_the_store_in_use_cannot_be_removed_however_it_was_picked(cli_run: Callable[..., tuple[int, Any]],
+                                                                  home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert cli_run(["store", "create", "work"])[0] == 0
+    assert cli_run(["--store", "work", "remember", "work memory that matters"])[0] == 0
+    code, out = cli_run(["--store", "work", "store", "remove", "work"])
+    assert code != 0 and out["error"]["code"] == "conflict"
+    monkeypatch.setenv("MNEMON_STORE", "work")
+    code, out = cli_run(["store", "remove", "work"])
+    assert code != 0 and out["error"]["code"] == "conflict"
+    assert cli_run(["status"])[1]["total_insights"] == 1
+    monkeypatch.delenv("MNEMON_STORE")
+    assert cli_run(["store", "remove", "work"])[0] == 0  # picked by nothing now: removable
+
+
+@pytest.mark.parametrize("name", ["foo\n", "foo\n\n", "\nfoo"])
+def test_a_store_name_with_a_newline_is_refused(cli_run: Callable[..., tuple[int, Any]], home: Path,
+                                                name: str) -> None:
+    code, out = cli_run(["store", "create", name])
+    assert code != 0 and out["error"]["code"] == "invalid_input"
+    assert not (home / "data").exists() or not any((home / "data").iterdir())
+
+
+def test_unreadable_settings_are_invalid_input_not_internal(cli_run: Callable[..., tuple[int, Any]], home: Path,
+                                                           tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff{}")
+    huge = tmp_path / "huge.json"
+    huge.write_text('{"max_insights": 1e400}')
+    for conf in (bad, huge):
+        code, out = cli_run(["--config", str(conf), "status"])
+        assert code != 0 and out["error"]["code"] == "invalid_input", out
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "active").write_bytes(b"caf\xe9")
+    code, out = cli_run(["store", "list"])
+    assert code != 0 and out["error"]["code"] == "invalid_input" and "active" in out["error"]["message"]
+    (home / "active").write_text("bad name!\n")
+    code, out = cli_run(["status"])
+    assert code != 0 and out["error"]["code"] == "invalid_input" and "store set" in out["error"]["message"]
+    assert cli_run(["--store", "default", "store", "set", "default"])[0] == 0  # the way out the message names
+    assert cli_run(["status"])[0] == 0

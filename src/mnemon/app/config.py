@@ -16,7 +16,7 @@ from typing import Any
 
 from ..core.errors import InvalidInput, NotFound
 
-_STORE_NAME = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9_-]*$")
+_STORE_NAME = re.compile(r"[a-zA-Z0-9][a-zA-Z0-9_-]*")  # fullmatch: `$` would let a name end in a newline
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def _coerce(name: str, raw: Any) -> Any:
     if isinstance(default, int):
         try:
             return int(raw)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise InvalidInput(f"setting {name} must be an integer, got {raw!r}") from None
     return raw
 
@@ -123,7 +123,7 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
     if path.exists():
         try:
             file_values = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise InvalidInput(f"config file {path} is not valid JSON: {exc}") from None
         if not isinstance(file_values, dict):
             raise InvalidInput(f"config file {path} must hold a JSON object")
@@ -148,11 +148,15 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
 
     home = Path(str(pick("home"))).expanduser()
     store = pick("store")
-    if store is None:
-        active = home / "active"
-        store = active.read_text(encoding="utf-8").strip() if active.exists() else "default"
-    if not _STORE_NAME.match(str(store)):
-        raise InvalidInput(f"invalid store name {store!r}: use letters, digits, '-' and '_' (start with a letter or digit)")
+    from_pointer = store is None
+    if from_pointer:
+        from .stores import active_store
+
+        store = active_store(home)
+    if not _STORE_NAME.fullmatch(str(store)):
+        where = f" in {home / 'active'} (fix it with `mnemon --store default store set <name>`)" if from_pointer else ""
+        raise InvalidInput(f"invalid store name {store!r}{where}: use letters, digits, '-' and '_' (start with a letter"
+                           " or digit)")
     # the database is one choice made two ways, a path or a store under a home: a store named by flag or
     # environment, or a --home flag, is not overruled by the db path `init` wrote into the config file; a
     # MNEMON_HOME (often set once in a profile) does not move a db the file names

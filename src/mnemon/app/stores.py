@@ -8,18 +8,24 @@ from typing import Any
 
 from ..core.errors import Conflict, InvalidInput, NotFound
 
-_NAME = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9_-]*$")
+_NAME = re.compile(r"[a-zA-Z0-9][a-zA-Z0-9_-]*")
 
 
 def _check(name: str) -> str:
-    if not _NAME.match(name or ""):
+    if not _NAME.fullmatch(name or ""):  # fullmatch: `$` would let a name end in a newline
         raise InvalidInput(f"invalid store name {name!r}: letters, digits, '-' and '_', starting with a letter or digit")
     return name
 
 
 def active_store(home: Path) -> str:
     p = home / "active"
-    return p.read_text(encoding="utf-8").strip() if p.exists() else "default"
+    if not p.exists():
+        return "default"
+    try:
+        return p.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInput(f"the active-store pointer {p} cannot be read ({exc}); fix it with"
+                           " `mnemon --store default store set <name>`") from None
 
 
 def list_stores(home: Path) -> dict[str, Any]:
@@ -45,18 +51,21 @@ def create_store(home: Path, name: str) -> dict[str, Any]:
 
 def set_store(home: Path, name: str) -> dict[str, Any]:
     _check(name)
-    if not (home / "data" / name).exists():
+    if name != "default" and not (home / "data" / name).exists():  # `default` is made by its first use
         raise NotFound(f"store {name!r} does not exist; create it with `mnemon store create {name}`")
     home.mkdir(parents=True, exist_ok=True)
     (home / "active").write_text(name + "\n", encoding="utf-8")
     return {"status": "active", "name": name}
 
 
-def remove_store(home: Path, name: str) -> dict[str, Any]:
+def remove_store(home: Path, name: str, *, in_use: Path | str | None = None) -> dict[str, Any]:
+    """`in_use` is the database this very call runs on: a store picked by --store or MNEMON_STORE is in use as much
+    as the one <home>/active names."""
     _check(name)
-    if name == active_store(home):
-        raise Conflict(f"store {name!r} is active; switch with `mnemon store set <other>` first")
     d = home / "data" / name
+    if name == active_store(home) or (isinstance(in_use, Path) and in_use == d / "mnemon.db"):
+        raise Conflict(f"store {name!r} is in use; switch with `mnemon store set <other>` (and drop --store or"
+                       " MNEMON_STORE naming it) first")
     if not d.exists():
         raise NotFound(f"store {name!r} does not exist")
     shutil.rmtree(d)

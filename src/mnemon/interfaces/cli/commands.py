@@ -264,7 +264,7 @@ def store_set(name: str) -> None:
 @store.command("remove")
 @click.argument("name")
 def store_remove(name: str) -> None:
-    run(lambda c: _stores().remove_store(c.cfg.home, name))
+    run(lambda c: _stores().remove_store(c.cfg.home, name, in_use=c.cfg.db_path))
 
 
 @cli.command("config")
