@@ -161,13 +161,17 @@ def _assert_no_traceback(text: str, where: str) -> None:
     assert "Traceback (most recent call last)" not in text, f"traceback on {where}:\n{text}"
 
 
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not standard JSON")
+
+
 def parse_one_json(stdout: str) -> Any:
     """The contract: stdout holds exactly one JSON document (one line, or pretty-printed)."""
     text = stdout.strip()
     assert text, "nothing printed on stdout"
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
+        return json.loads(text, parse_constant=_not_json)  # standard JSON: no NaN or Infinity
+    except (json.JSONDecodeError, ValueError) as exc:
         pytest.fail(f"stdout is not exactly one JSON document ({exc}):\n{stdout[:2000]}")
 
 

@@ -154,3 +154,50 @@ def test_a_db_that_cannot_be_a_store_is_a_store_error_and_is_left_alone(cli_run,
     with sqlite3.connect(foreign) as conn:  # never migrated into a mnemon store
         assert {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")} == {"accounts"}
     conn.close()
+
+
+def test_arguments_that_are_not_utf8_are_invalid_input_for_every_command(
+        cli_run: Callable[..., tuple[int, Any]], ids: dict[str, str]) -> None:
+    bad = "a\udcff"  # how Python hands over an argument whose bytes are not UTF-8
+    for args in (["show", bad], ["recall", f"Kubernetes {bad}"], ["search", bad], ["log", "--op", bad],
+                 ["link", ids["a"], ids["b"], "--sub-type", bad], ["forget", "--source", f"mneme://{bad}"],
+                 ["related", bad], ["gc", "--keep", bad]):
+        code, out = cli_run(args)
+        _assert_error(code, out)
+        assert out["error"]["code"] == "invalid_input" and "UTF-8" in out["error"]["message"], args
+
+
+def test_output_is_standard_json_and_non_numbers_are_refused(cli_run: Callable[..., tuple[int, Any]],
+                                                            ids: dict[str, str]) -> None:
+    for args in (["gc", "--threshold", "nan"], ["gc", "--threshold", "inf"], ["gc", "--limit", "0"],
+                 ["link", ids["a"], ids["b"], "--meta", '{"x": NaN}'], ["recall", "x", "--brief",
+                                                                       "--excerpt-chars", "0"]):
+        code, out = cli_run(args)
+        _assert_error(code, out)
+        assert out["error"]["code"] == "invalid_input", args
+    from mnemon.interfaces.payloads import dumps
+    assert json.loads(dumps({"score": float("nan"), "xs": [float("inf"), 1.5]})) == {"score": None, "xs": [None, 1.5]}
+
+
+def test_errors_are_indented_when_pretty_is_asked(cli_raw: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = cli_raw(["--pretty", "show", "nope"])
+    assert code != 0 and out.startswith("{\n") and json.loads(out)["error"]["code"] == "not_found"
+
+
+def test_remember_from_stdin_is_the_same_memory_as_from_an_argument(cli_run: Callable[..., tuple[int, Any]]) -> None:
+    first = cli_run(["remember", "-"], input="Deploys are frozen on Fridays\n")[1]
+    again = cli_run(["remember", "Deploys are frozen on Fridays"])[1]
+    assert again["action"] == "skipped" and again["id"] == first["id"]
+
+
+def test_recall_filters_are_checked(cli_run: Callable[..., tuple[int, Any]], ids: dict[str, str]) -> None:
+    code, out = cli_run(["recall", "Kubernetes", "--cat", "Decision"])
+    _assert_error(code, out)
+    assert out["error"]["code"] == "invalid_input" and "decision" in out["error"]["message"]
+    for extra in (["--cat", "fact"], ["--brief"], ["--explain"], ["--limit", "-1"], ["--limit", "0"]):
+        code, out = cli_run(["recall", "Kubernetes", "--basic", *extra])
+        _assert_error(code, out)
+    code, out = cli_run(["recall", "w " * 3000, "--basic"])
+    assert code != 0 and out["error"]["code"] == "invalid_input"
+    code, out = cli_run(["recall", "", "--basic", "--limit", "5"])  # upstream's browse call: every memory
+    assert code == 0 and isinstance(out, list) and {m["id"] for m in out} == set(ids.values())

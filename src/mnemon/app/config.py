@@ -115,6 +115,18 @@ def default_config_path(environ: Mapping[str, str]) -> Path:
     return Path(base) / "mnemon" / "config.json"
 
 
+def active_store(home: Path) -> str:
+    """The store <home>/active names (`mnemon store set`), else `default`."""
+    p = home / "active"
+    if not p.exists():
+        return "default"
+    try:
+        return p.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInput(f"the active-store pointer {p} cannot be read ({exc}); fix it with"
+                           " `mnemon --store default store set <name>`") from None
+
+
 def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | None = None,
                 **flags: Any) -> Config:
     env = dict(os.environ if environ is None else environ)
@@ -150,8 +162,6 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
     store = pick("store")
     from_pointer = store is None
     if from_pointer:
-        from .stores import active_store
-
         store = active_store(home)
     if not _STORE_NAME.fullmatch(str(store)):
         where = f" in {home / 'active'} (fix it with `mnemon --store default store set <name>`)" if from_pointer else ""

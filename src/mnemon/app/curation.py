@@ -58,12 +58,16 @@ def forget(rt: Runtime, node_id: str) -> dict[str, Any]:
     return out
 
 
+def _no_constant(name: str) -> None:
+    raise InvalidInput(f"--meta must be standard JSON: {name} is not a number JSON allows")
+
+
 def parse_meta(meta: str | dict[str, Any] | None) -> dict[str, Any]:
     if meta is None or meta == "":
         return {}
     if isinstance(meta, str):
         try:
-            meta = json.loads(meta)
+            meta = json.loads(meta, parse_constant=_no_constant)
         except json.JSONDecodeError as exc:
             raise InvalidInput(f"--meta must be a JSON object: {exc.msg}") from None
     if not isinstance(meta, dict):
@@ -118,6 +122,10 @@ def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any
     """Recompute effective importance for every memory of the store's own; list non-immune ones under the
     threshold, weakest first. A vault row is edited in its note, not forgotten here, and auto-prune never takes one,
     so its importance is not recomputed (43k vault rows made `gc` take 2.4 s on a 2,000-note vault)."""
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 <= threshold <= 1.0:
+        raise InvalidInput("--threshold must be a number from 0 to 1 (effective importance)")  # NaN fails too
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise InvalidInput("--limit must be a positive number")
     ids = rt.store.memory_ids(TIMED)
     with rt.store.transaction():
         # at once: the store counts every memory's edges in one pass

@@ -165,7 +165,13 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
 
         if verbose and brief:
             raise InvalidInput("--brief and --verbose cannot be combined")
+        recall_mod.check_excerpt_chars(excerpt_chars)
         if basic:
+            ignored = [flag for flag, given in (("--intent", intent), ("--cat", category), ("--source", source),
+                                                ("--verbose", verbose), ("--brief", brief), ("--explain", explain))
+                       if given]
+            if ignored:  # the legacy mode has none of them: refusing beats answering as if it had
+                raise InvalidInput(f"--basic takes only --limit; drop {', '.join(ignored)}")
             return recall_mod.basic_recall(self.rt, query, limit=limit)
         out = recall_mod.run_recall(self.rt, query, limit=limit, intent=intent, category=category, source=source,
                                     explain=explain)
@@ -175,6 +181,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
     def search(self, query: str, *, limit: int = 10, brief: bool = False, excerpt_chars: int = 240) -> dict[str, Any]:
         from . import recall as recall_mod  # the recall engine loads only when asked for
 
+        recall_mod.check_excerpt_chars(excerpt_chars)
         return recall_mod.keyword_only(self.rt, query, limit=limit, brief=brief, excerpt_chars=excerpt_chars)
 
     def show(self, node_id: str) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from ..core.entities import extract_entities
 from ..core.errors import InvalidInput
 from ..core.graph import topo_order
 from ..core.intent import Intent, IntentDecision, detect_intent
-from ..core.model import TRAVERSAL_GRAPHS, Memory, parse_iso
+from ..core.model import CATEGORIES, TRAVERSAL_GRAPHS, Memory, parse_iso
 from ..core.recall.fusion import rrf, via_of
 from ..core.recall.timeframe import time_window
 from ..core.recall.params import (
@@ -166,6 +166,16 @@ def _causal_pairs(snap: GraphSnapshot, nodes: list[int]) -> list[tuple[str, str]
     return [(snap.ids[nodes[o]], snap.ids[d]) for o, e, d in pairs if causal[e] and d in members]
 
 
+def check_limit(limit: Any) -> None:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+        raise InvalidInput(f"--limit must be from 1 to {MAX_LIMIT}")
+
+
+def check_excerpt_chars(excerpt_chars: Any) -> None:
+    if isinstance(excerpt_chars, bool) or not isinstance(excerpt_chars, int) or excerpt_chars < 1:
+        raise InvalidInput("--excerpt-chars must be a positive number of characters")
+
+
 def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None = None, category: str | None = None,
                source: str | None = None, explain: bool = False, query_vector: np.ndarray | None = None,
                kinds: Sequence[str] = ("memory",), touch: bool = True, sources: Sequence[str] = ()) -> RecallOutcome:
@@ -174,8 +184,9 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         raise InvalidInput("query must be a non-empty string")
     if len(query) > MAX_QUERY_CHARS:
         raise InvalidInput(f"query is {len(query)} characters; the limit is {MAX_QUERY_CHARS}")
-    if not 1 <= limit <= MAX_LIMIT:
-        raise InvalidInput(f"--limit must be from 1 to {MAX_LIMIT}")
+    check_limit(limit)
+    if category is not None and category not in CATEGORIES:  # a typo would silently match nothing
+        raise InvalidInput(f"unknown category {category!r}; one of {', '.join(CATEGORIES)}", category=category)
     store = rt.store
     trace: list[dict[str, Any]] = []
     t0 = time.perf_counter()
@@ -375,9 +386,13 @@ def to_payload(out: RecallOutcome, *, verbose: bool = False, brief: bool = False
 
 
 def basic_recall(rt: Runtime, query: str, *, limit: int = 10) -> list[dict[str, Any]]:
-    """The legacy LIKE mode: substring match, importance then recency."""
-    if not query.strip():
-        raise InvalidInput("query must be a non-empty string")
+    """The legacy LIKE mode: substring match, importance then recency, as a bare array (upstream's shape). An empty
+    query lists every memory in that order: upstream's browse call (`--readonly recall "" --basic`)."""
+    if not isinstance(query, str):
+        raise InvalidInput("query must be a string")
+    if len(query) > MAX_QUERY_CHARS:  # a long LIKE pattern is "too complex" for SQLite
+        raise InvalidInput(f"query is {len(query)} characters; the limit is {MAX_QUERY_CHARS}")
+    check_limit(limit)
     hits = rt.store.like_search(query.strip(), limit)
     if hits and not rt.store.readonly:
         with rt.store.transaction():
@@ -391,8 +406,9 @@ def keyword_only(rt: Runtime, query: str, *, limit: int = 10, brief: bool = Fals
     """`mnemon search`: FTS5/BM25 keyword search, no graph, no vectors."""
     if not query.strip():
         raise InvalidInput("query must be a non-empty string")
-    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
-        raise InvalidInput(f"--limit must be from 1 to {MAX_LIMIT}")
+    if len(query) > MAX_QUERY_CHARS:
+        raise InvalidInput(f"query is {len(query)} characters; the limit is {MAX_QUERY_CHARS}")
+    check_limit(limit)
     hits = rt.store.keyword_search(tokens(query), limit)
     nodes = rt.store.get_nodes([i for i, _ in hits])
     if hits and not rt.store.readonly:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import Conflict, InvalidInput, NotFound
+from .config import active_store
 
 _NAME = re.compile(r"[a-zA-Z0-9][a-zA-Z0-9_-]*")
 
@@ -15,17 +16,6 @@ def _check(name: str) -> str:
     if not _NAME.fullmatch(name or ""):  # fullmatch: `$` would let a name end in a newline
         raise InvalidInput(f"invalid store name {name!r}: letters, digits, '-' and '_', starting with a letter or digit")
     return name
-
-
-def active_store(home: Path) -> str:
-    p = home / "active"
-    if not p.exists():
-        return "default"
-    try:
-        return p.read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInput(f"the active-store pointer {p} cannot be read ({exc}); fix it with"
-                           " `mnemon --store default store set <name>`") from None
 
 
 def list_stores(home: Path) -> dict[str, Any]:

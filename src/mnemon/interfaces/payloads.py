@@ -2,14 +2,31 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from ..core.errors import MnemonError
 
 
 def dumps(payload: Any, *, pretty: bool = False) -> str:
-    return json.dumps(payload, ensure_ascii=False, indent=2 if pretty else None, default=str,
-                      separators=None if pretty else (",", ":"))
+    """Standard JSON only: a NaN or infinity (which JSON has no word for; `JSON.parse` and jq refuse Python's `NaN`)
+    is written as null."""
+    options: dict[str, Any] = {"ensure_ascii": False, "indent": 2 if pretty else None, "default": str,
+                               "separators": None if pretty else (",", ":"), "allow_nan": False}
+    try:
+        return json.dumps(payload, **options)
+    except ValueError:
+        return json.dumps(_finite(payload), **options)
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
 
 
 def error_envelope(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -22,4 +39,7 @@ def error_envelope(code: str, message: str, details: dict[str, Any] | None = Non
 def from_exception(exc: BaseException) -> tuple[dict[str, Any], int]:
     if isinstance(exc, MnemonError):
         return error_envelope(exc.code, exc.message, exc.details or None), exc.exit_code
+    if isinstance(exc, UnicodeEncodeError):  # text that cannot be UTF-8: a lone surrogate, an undecodable argument
+        return error_envelope("invalid_input", f"input is not valid UTF-8 text ({exc.reason} at"
+                                               f" {exc.start})"), 1
     return error_envelope("internal", f"{type(exc).__name__}: {exc}"), 1

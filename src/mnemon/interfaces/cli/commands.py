@@ -15,8 +15,8 @@ from .main import Ctx, cli, emit, run, stream
 
 
 def _read_text_arg(parts: tuple[str, ...], what: str) -> str:
-    if parts == ("-",):
-        return sys.stdin.read()
+    if parts == ("-",):  # as `$(…)` would: `echo fact | remember -` is the same memory as `remember fact`
+        return sys.stdin.read().rstrip("\r\n")
     return " ".join(parts)
 
 

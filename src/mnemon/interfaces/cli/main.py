@@ -4,7 +4,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +15,7 @@ from ...app.config import Config, load_config
 if TYPE_CHECKING:
     from ...app.memory import Mnemon
     from ..daemon.server import FacadePool
-from ...core.errors import MnemonError
+from ...core.errors import InvalidInput
 from ..payloads import dumps, error_envelope, from_exception
 
 # Set by the resident process (`interfaces/daemon`): the facades it runs commands on stay open between commands.
@@ -214,25 +214,34 @@ def _skip_collection_at_exit() -> None:
 
 
 def _run_command(argv: list[str] | None, ends_process: bool) -> int:
+    pretty = "--pretty" in (argv or ())  # errors are indented too when asked
     try:
+        _check_utf8(argv or ())
         cli.main(args=argv, prog_name="mnemon", standalone_mode=False, obj=_ENDS_PROCESS if ends_process else None)
         return 0
     except click.exceptions.Exit as exc:
         return int(exc.exit_code or 0)
     except click.UsageError as exc:
-        click.echo(dumps(error_envelope("usage", exc.format_message())))
+        click.echo(dumps(error_envelope("usage", exc.format_message()), pretty=pretty))
         return 2
     except click.Abort:
-        click.echo(dumps(error_envelope("aborted", "aborted")))
+        click.echo(dumps(error_envelope("aborted", "aborted"), pretty=pretty))
         return 1
-    except MnemonError as exc:
-        payload, code = from_exception(exc)
-        click.echo(dumps(payload))
-        return code
     except Exception as exc:  # the contract: never a traceback on stdout or stderr
         payload, code = from_exception(exc)
-        click.echo(dumps(payload))
+        click.echo(dumps(payload, pretty=pretty))
         return code
+
+
+def _check_utf8(argv: Sequence[str]) -> None:
+    """An argument that is not UTF-8 reaches Python as lone surrogates, which no store can hold: refused here, for
+    every command at once, naming the argument."""
+    for position, arg in enumerate(argv, 1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = arg.encode("utf-8", "backslashreplace").decode("utf-8")
+            raise InvalidInput(f"argument {position} ('{shown}') is not valid UTF-8 text") from None
 
 
 if __name__ == "__main__":
