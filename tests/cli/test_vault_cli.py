@@ -104,6 +104,25 @@ def test_init_doctor_and_config_fallback(cli_run, example_vault: Path, tmp_path:
     assert code == 0 and out["notes_read"] == 13 and out["db"] == str(db)
 
 
+@pytest.mark.postgres
+def test_init_keeps_a_server_url_and_doctor_asks_the_server(cli_run, example_vault: Path, tmp_path: Path,
+                                                           pg_db_url: str) -> None:
+    """A postgresql:// --db used to become a SQLite file named after the URL (password included)."""
+    config = tmp_path / "team.json"
+    code, out = cli_run(["--config", config, "init", "--vault", example_vault, "--db", pg_db_url])
+    assert code == 0 and json.loads(config.read_text())["db"] == pg_db_url
+    password = pg_db_url.split("://", 1)[1].split("@", 1)[0].partition(":")[2]
+    assert not password or password not in out["db"]
+    code, out = cli_run(["--config", config, "doctor"])
+    assert code == 0 and out["checks"]["database"] == {"ok": True, "url": out["settings"]["db"], "reachable": True}
+    assert "ingest" in out["next"] and not list(tmp_path.glob("**/postgres*"))
+    assert cli_run(["--config", config, "ingest"])[0] == 0
+    assert "update" in cli_run(["--config", config, "doctor"])[1]["next"]
+    config.write_text(json.dumps({**json.loads(config.read_text()), "db": "postgresql://nobody@127.0.0.1:1/none"}))
+    code, out = cli_run(["--config", config, "doctor"])
+    assert code == 1 and out["error"]["details"]["checks"]["database"]["ok"] is False
+
+
 def test_ingest_without_vectors_now_and_embed_all_later(cli_run, example_vault: Path) -> None:
     code, out = cli_run(["ingest", "--vault", example_vault, "--no-embed"])
     assert code == 0 and out["vectors"]["embedded"] == 0 and "embed --all" in out["vectors"]["hint"]

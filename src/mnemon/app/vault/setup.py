@@ -15,7 +15,7 @@ from typing import Any
 
 from ...core.errors import Conflict, HealthCheckFailed, InvalidInput
 from ...core.vault.observations import DEFAULT_HINTS, hint_words
-from ..config import Config, default_config_path
+from ..config import DB_URL_SCHEMES, Config, default_config_path
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,40 @@ def _absolute(value: str) -> str:
     return str(Path(value).expanduser().resolve())
 
 
+def _db_value(value: str) -> str:
+    """A server URL is kept as given (as a path it would become a SQLite file named after the URL, password and
+    all); a file path is made absolute."""
+    return value if value.startswith(DB_URL_SCHEMES) else _absolute(value)
+
+
+def _shown(db: str) -> str:
+    if db.startswith(DB_URL_SCHEMES):  # printed values never show the password
+        from ...ports.store.postgres import redact
+
+        return redact(db)
+    return db
+
+
+def _database_check(db: str) -> tuple[dict[str, Any], int | None]:
+    """A file: its folder must be writable. A server: it must answer (read-only session, nothing written). With the
+    number of notes the store holds (None when unknown), which decides the next step."""
+    if not db.startswith(DB_URL_SCHEMES):
+        path = Path(db)
+        return {"ok": _writable_parent(path), "path": db, "exists": path.exists()}, (None if path.exists() else 0)
+    from ..memory import open_store
+
+    try:
+        store = open_store(db, readonly=True)
+    except Exception as exc:  # any failure to reach or read the server is the finding itself
+        message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+        return {"ok": False, "url": _shown(db), "error": _shown(str(message))}, None
+    try:
+        notes = int(store.stats().get("nodes_by_kind", {}).get("note", 0))
+    finally:
+        store.close()
+    return {"ok": True, "url": _shown(db), "reachable": True}, notes
+
+
 def init(cfg: Config, *, vault: str, db: str | None = None, out: str | None = None, hints: Any = None,
          follow_symlinks: bool = False, force: bool = False) -> dict[str, Any]:
     if not vault:
@@ -87,7 +121,7 @@ def init(cfg: Config, *, vault: str, db: str | None = None, out: str | None = No
     data = dict(existing)
     data.update({
         "vault": _absolute(vault),
-        "db": _absolute(db) if db else str(cfg.db_path),
+        "db": _db_value(db) if db else str(cfg.db_path),
         "out": _absolute(out) if out else str(Path(cfg.home).expanduser() / "out"),
         "hints": list(parse_hints(hints) or DEFAULT_HINTS),
         "follow_symlinks": bool(follow_symlinks),
@@ -98,7 +132,8 @@ def init(cfg: Config, *, vault: str, db: str | None = None, out: str | None = No
         json.dump(data, handle, indent=2, ensure_ascii=False)
         handle.write("\n")
     os.replace(tmp, path)
-    return {"config": str(path), "vault": data["vault"], "db": data["db"], "out": data["out"], "hints": data["hints"],
+    return {"config": str(path), "vault": data["vault"], "db": _shown(data["db"]), "out": data["out"],
+            "hints": data["hints"],
             "follow_symlinks": data["follow_symlinks"], "written": True,
             "vault_exists": Path(data["vault"]).is_dir()}
 
@@ -134,8 +169,8 @@ def doctor(cfg: Config) -> dict[str, Any]:
         checks["markdown_notes"] = {"ok": count > 0, "count": count, "skipped": len(skipped)}
     else:
         checks["markdown_notes"] = {"ok": False, "count": 0}
-    db_path = Path(str(cfg.db_path))
-    checks["db_parent"] = {"ok": _writable_parent(db_path), "path": str(db_path), "exists": db_path.exists()}
+    db = str(cfg.db_path)
+    checks["db_parent" if not db.startswith(DB_URL_SCHEMES) else "database"], notes = _database_check(db)
     out_path = Path(settings.out) if settings.out else None
     checks["out_parent"] = {"ok": out_path is not None and _writable_parent(out_path / "x"), "path": settings.out}
     if not config_ok:
@@ -145,12 +180,12 @@ def doctor(cfg: Config) -> dict[str, Any]:
     ok = all(c.get("ok") for c in checks.values())
     if not ok:
         next_step = problems[0] if problems else "fix the failing checks"
-    elif not db_path.exists():
+    elif notes == 0:
         next_step = "run `mnemon ingest` to build the graph"
     else:
         next_step = "run `mnemon update` after editing notes; `mnemon retrieve --prompt …` to use it"
     report = {"ok": ok, "config": str(path),
-              "settings": {"vault": settings.vault, "db": str(db_path), "out": settings.out,
+              "settings": {"vault": settings.vault, "db": _shown(db), "out": settings.out,
                            "hints": list(settings.hints), "follow_symlinks": settings.follow_symlinks},
               "checks": checks, "problems": problems, "next": next_step}
     if not ok:  # a health check in a script or cron job must fail loudly, as `contract check` does
