@@ -97,10 +97,18 @@ def test_readonly_session_reads_and_refuses_writes(pg_store: Any, pg_db_url: str
 
 def test_opening_a_search_path_without_a_mnemon_schema_is_a_clear_error(pg_url: str, pg_store: Any) -> None:
     missing = f"{pg_url}{'&' if '?' in pg_url else '?'}options=-csearch_path%3Dno_such_schema"
-    with pytest.raises(StoreError, match="no mnemon schema"):
+    with pytest.raises(StoreError, match="does not exist"):
         open_store(missing, readonly=True)
-    with pytest.raises(StoreError, match="cannot open the mnemon schema"):
+    with pytest.raises(StoreError, match="does not exist"):
         open_store(missing)  # nothing to create the tables in
+
+
+def test_a_missing_team_schema_does_not_fall_back_to_public(pg_url: str, pg_store: Any) -> None:
+    """`search_path=team_b,public` with no schema team_b used to open (and fill) public, shared by every team."""
+    url = f"{pg_url}{'&' if '?' in pg_url else '?'}options=-csearch_path%3Dteam_b_missing,public"
+    for readonly in (True, False):
+        with pytest.raises(StoreError, match="team_b_missing"):
+            open_store(url, readonly=readonly)
 
 
 def test_migrations_are_recorded_and_reopening_changes_nothing(pg_store: Any, pg_db_url: str) -> None:

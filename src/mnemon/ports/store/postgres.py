@@ -89,6 +89,7 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         except psycopg.Error as exc:
             raise StoreError(f"cannot connect to PostgreSQL at {self.path}: {str(exc).strip()}") from exc
         try:
+            self._check_search_path()
             if readonly:
                 self.conn.execute("SET default_transaction_read_only = on")
                 self._check_schema()
@@ -105,6 +106,20 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         except BaseException:
             self.conn.close()
             raise
+
+    def _check_search_path(self) -> None:
+        """The schema a URL names first must exist: PostgreSQL skips a missing one silently, and the store would
+        land in the next (usually `public`), shared with every team whose schema is missing too."""
+        first = str(self.conn.execute("SHOW search_path").fetchone()[0]).split(",")[0].strip()
+        if not first or first == '"$user"' or first == "$user":
+            return
+        wanted = first[1:-1].replace('""', '"') if first.startswith('"') else first.lower()
+        current = self.conn.execute("SELECT current_schema()").fetchone()[0]
+        if current != wanted:
+            self.conn.close()
+            raise StoreError(f"schema {wanted!r}, first on the search_path of {self.path}, does not exist: create it"
+                             f' (CREATE SCHEMA "{wanted}") or fix the URL; mnemon would otherwise write to'
+                             f" {current or 'no schema'}")
 
     # ── lifecycle ────────────────────────────────────────────────────────────
     def close(self) -> None:
