@@ -288,9 +288,30 @@ def test_symlinks_are_skipped_unless_followed_and_never_escape(mem, example_vaul
     followed = mem.ingest(str(example_vault), follow_symlinks=True)
     reasons = {s["path"]: s["reason"] for s in followed["skipped"]}
     assert reasons["escape.md"] == "symlink_outside_vault" and reasons["linked-dir"] == "symlink_outside_vault"
-    assert mem.rt.store.get_node("note:inside-link.md") is not None
+    # a link to a note the vault holds anyway is not a second copy of it
+    assert reasons["inside-link.md"] == "symlink_duplicate" and mem.rt.store.get_node("note:inside-link.md") is None
+    assert mem.rt.store.get_node("note:Areas/suppliers.md") is not None
     assert mem.rt.store.get_node("note:escape.md") is None
     assert not any("salary" in m.content for m in mem.rt.store.iter_nodes(kind="memory"))
+
+
+@pytest.mark.parametrize("link_name", ["People/proj", "0-first", "zz-last"])
+def test_a_followed_link_never_replaces_or_doubles_the_real_note(mem, example_vault: Path, link_name: str) -> None:
+    """Whatever the folder listing's order, the real folder's notes are the ones ingested; links to them are
+    reported as duplicates, and a link into a folder the walk skips (a hidden one) still adds its notes."""
+    plain = mem.ingest(str(example_vault), embed=False)
+    links_before = sorted((e.src, e.dst) for e in mem.rt.store.iter_edges() if e.type == "links_to")
+    os.symlink(example_vault / "Projects", example_vault / link_name)
+    os.symlink(example_vault / "Projects" / "lighthouse.md", example_vault / "lh-link.md")
+    hidden = example_vault / ".hidden"
+    hidden.mkdir()
+    (hidden / "kept.md").write_text("# Kept\n\n- reached only through a link\n", encoding="utf-8")
+    os.symlink(hidden, example_vault / "Shown")
+    out = mem.ingest(str(example_vault), follow_symlinks=True, embed=False)
+    reasons = {s["path"]: s["reason"] for s in out["skipped"]}
+    assert reasons[link_name] == "symlink_duplicate" and reasons["lh-link.md"] == "symlink_duplicate"
+    assert out["notes_total"] == plain["notes_total"] + 1 and mem.rt.store.get_node("note:Shown/kept.md")
+    assert sorted((e.src, e.dst) for e in mem.rt.store.iter_edges() if e.type == "links_to") == links_before
 
 
 def test_walk_refuses_a_missing_vault(tmp_path: Path) -> None:

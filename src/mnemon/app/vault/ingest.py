@@ -107,21 +107,27 @@ def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str
     """Every Markdown file under `vault`, sorted by vault-relative path, plus what was skipped and why.
 
     Symlinks (files or folders) are skipped unless `follow_symlinks`, and even then only when their target resolves
-    inside the vault: a link must never make ingestion read a file outside it.
+    inside the vault: a link must never make ingestion read a file outside it. A followed link whose target the
+    vault already holds under its real path is skipped as `symlink_duplicate`: the real path always wins (a link
+    used to be ingested as a second copy of the note, or instead of it, depending on the folder listing's order).
     """
     root_path = Path(vault).expanduser()
     if not root_path.is_dir():
         raise NotFound(f"vault directory {vault} does not exist or is not a directory", vault=str(vault))
     root = os.path.realpath(root_path)
-    entries: list[VaultEntry] = []
     skipped: list[dict[str, str]] = []
     seen_dirs: set[str] = set()
     prefix_len = len(root.rstrip(os.sep)) + 1
-    pending = [root]
-    while pending:
-        current = pending.pop()
-        real_current = os.path.realpath(current)
+    # (path, reached through a link, is itself a link): every real folder is walked before any reached by a link
+    real_dirs: list[tuple[str, bool, bool]] = [(root, False, False)]
+    linked_dirs: list[tuple[str, bool, bool]] = []
+    found: list[tuple[bool, VaultEntry, str]] = []  # (through a link, entry, real path)
+    while real_dirs or linked_dirs:
+        current, via_link, is_link = real_dirs.pop() if real_dirs else linked_dirs.pop()
+        real_current = os.path.realpath(current) if via_link else current
         if real_current in seen_dirs or not _inside(root, real_current):
+            if is_link:
+                skipped.append({"path": current[prefix_len:].replace(os.sep, "/"), "reason": "symlink_duplicate"})
             continue
         seen_dirs.add(real_current)
         try:
@@ -140,12 +146,13 @@ def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str
                 elif link and not _inside(root, os.path.realpath(entry.path)):
                     skipped.append({"path": rel, "reason": "symlink_outside_vault"})
                 else:
-                    pending.append(entry.path)
+                    (linked_dirs if link or via_link else real_dirs).append((entry.path, link or via_link, link))
                 continue
             if not entry.name.lower().endswith(".md"):
                 continue
-            if link:
-                if not follow_symlinks:
+            real = entry.path
+            if link or via_link:
+                if link and not follow_symlinks:
                     skipped.append({"path": rel, "reason": "symlink"})
                     continue
                 real = os.path.realpath(entry.path)
@@ -160,7 +167,15 @@ def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str
             if st.st_size == 0:
                 skipped.append({"path": rel, "reason": "empty"})
                 continue
-            entries.append(VaultEntry(rel, entry.path, st.st_size, st.st_mtime))
+            found.append((link or via_link, VaultEntry(rel, entry.path, st.st_size, st.st_mtime), real))
+    entries: list[VaultEntry] = []
+    taken: set[str] = set()
+    for through_link, entry, real in sorted(found, key=lambda f: (f[0], f[1].rel)):  # real paths first
+        if real in taken:
+            skipped.append({"path": entry.rel, "reason": "symlink_duplicate"})
+            continue
+        taken.add(real)
+        entries.append(entry)
     skipped.sort(key=lambda s: s["path"])
     entries.sort(key=lambda e: e.rel)
     return root, entries, skipped

@@ -38,7 +38,8 @@ def _ingest_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--hints", help="Comma-separated words that raise observation scores."),
         click.option("--max-notes", type=int, help="Read at most this many notes (sorted by path)."),
         click.option("--follow-symlinks", is_flag=True,
-                     help="Follow symlinked notes/folders whose target resolves inside the vault."),
+                     help="Follow symlinked notes/folders whose target resolves inside the vault (a link to a "
+                          "note the vault already holds is skipped: the real path wins)."),
         click.option("--workers", type=int, help="Parser processes for a large ingest (default: CPU count)."),
         click.option("--no-embed", is_flag=True, help="Write no vectors now (keyword and graph recall work at once; "
                                                       "`mnemon embed --all` adds them later)."),
