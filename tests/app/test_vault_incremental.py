@@ -244,3 +244,39 @@ def test_forgetting_a_vault_memory_says_it_lives_as_long_as_its_line(mem, tmp_pa
     assert mem.rt.store.get_node(bullet) is not None  # read again from the note, as the reply said
     own = mem.remember("The pump was serviced on Monday")
     assert "vault_note" not in mem.forget(own["id"])
+
+
+@pytest.mark.parametrize("how", ["same bytes", "rebased links"])
+def test_decisions_follow_a_moved_note(mem, tmp_path: Path, how: str) -> None:
+    """A kill, a validation and a killed bullet edge of a note moved to another folder (a `note move`, a folder
+    rename) used to stay on the removed note while the same links and bullet came back undecided."""
+    vault = tmp_path / "vault"
+    _write(vault, {"Projects/hub.md": "# Hub\nSee [[Plan]] and [[Bob]] and [x](../ext.md)\n"
+                                      "- Risk: the vendor may slip\n",
+                   "plan.md": "# Plan\nsteps\n", "bob.md": "# Bob\nperson\n", "ext.md": "# Ext\n", "other.md":
+                   "# Other\nabout [[Hub]]\n"})
+    mem.ingest(str(vault), embed=False)
+    store = mem.rt.store
+    killed = store.find_edge("note:Projects/hub.md", "note:plan.md", "links_to")
+    validated = store.find_edge("note:Projects/hub.md", "note:bob.md", "links_to")
+    inbound = store.find_edge("note:other.md", "note:Projects/hub.md", "links_to")
+    risk = next(e for e in store.iter_edges() if e.src == "note:Projects/hub.md" and e.type == "has_risk")
+    mem.kill_edge(killed.id, reason="not that plan")
+    mem.validate_edge(validated.id, reason="checked")
+    mem.kill_edge(inbound.id, reason="not about the hub")
+    mem.kill_edge(risk.id, reason="not a risk")
+    text = (vault / "Projects/hub.md").read_text(encoding="utf-8")
+    (vault / "Projects/hub.md").unlink()
+    _write(vault, {"Archive/2025/hub.md": text if how == "same bytes" else text.replace("../ext.md", "../../ext.md")})
+    out = mem.ingest(str(vault), embed=False)
+    assert out["notes_moved"] == 1 and out["decisions_moved"] == 4
+    new = "note:Archive/2025/hub.md"
+    by_key = {(e.src, e.dst, e.type): e for e in store.iter_edges()}
+    assert by_key[(new, "note:plan.md", "links_to")].status == "killed"
+    assert by_key[(new, "note:plan.md", "links_to")].id == killed.id  # the same edge, its audit trail with it
+    assert by_key[(new, "note:bob.md", "links_to")].status == "active"
+    assert by_key[("note:other.md", new, "links_to")].status == "killed"
+    risks = [e for e in store.iter_edges() if e.src == new and e.type == "has_risk"]
+    assert [(e.status, e.dst.startswith("vault:Archive/2025/hub.md:")) for e in risks] == [("killed", True)]
+    assert not [e for e in store.iter_edges() if "Projects/hub.md" in e.src or "Projects/hub.md" in e.dst]
+    assert mem.ingest(str(vault), embed=False)["notes_read"] == 0  # and nothing is left to redo

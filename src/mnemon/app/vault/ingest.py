@@ -170,12 +170,12 @@ def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str
             found.append((link or via_link, VaultEntry(rel, entry.path, st.st_size, st.st_mtime), real))
     entries: list[VaultEntry] = []
     taken: set[str] = set()
-    for through_link, entry, real in sorted(found, key=lambda f: (f[0], f[1].rel)):  # real paths first
+    for _through_link, note, real in sorted(found, key=lambda f: (f[0], f[1].rel)):  # real paths first
         if real in taken:
-            skipped.append({"path": entry.rel, "reason": "symlink_duplicate"})
+            skipped.append({"path": note.rel, "reason": "symlink_duplicate"})
             continue
         taken.add(real)
-        entries.append(entry)
+        entries.append(note)
     skipped.sort(key=lambda s: s["path"])
     entries.sort(key=lambda e: e.rel)
     return root, entries, skipped
@@ -333,6 +333,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         if relinked or writer.placeholders:
             joined = writer.join_placeholders()
         writer.remove_notes(removed)
+        decisions_moved = writer.carry_decisions(moves := _moved_notes(known, plans, removed))
         if removed:
             vault_store.delete_files(removed)
         # a small run with no relinking or removal can only orphan the shared nodes its cleared edges pointed at
@@ -369,6 +370,8 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         "notes_read": len(plans),
         "notes_unchanged": len(unchanged),
         "notes_removed": len(removed),
+        "notes_moved": len(moves),
+        "decisions_moved": decisions_moved,
         "notes_total": counts["notes"],
         "notes_capped": max(0, capped - len(entries)),
         "edges_added": writer.edges_added,
@@ -393,6 +396,30 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
     else:
         out["thoughts_cleared"] = thoughts_cleared
     return out
+
+
+def _moved_notes(known: Mapping[str, VaultFile], plans: Sequence[NotePlan],
+                 removed: Sequence[str]) -> list[tuple[str, str]]:
+    """(old path, new path) of the notes this run moved or renamed: a removed note and a new one with the same bytes,
+    else the same file name (a move that rebased the note's relative links), each side matching only one."""
+    new = [p for p in plans if p.path not in known]
+    if not removed or not new:
+        return []
+    pairs: list[tuple[str, str]] = []
+    gone = list(removed)
+    for key in (lambda path, digest: digest, lambda path, digest: path.rsplit("/", 1)[-1].casefold()):
+        old_by: dict[str, list[str]] = {}
+        for path in gone:
+            old_by.setdefault(key(path, known[path].content_hash), []).append(path)
+        new_by: dict[str, list[str]] = {}
+        for plan in new:
+            new_by.setdefault(key(plan.path, plan.content_hash), []).append(plan.path)
+        found = [(olds[0], new_by[k][0]) for k, olds in old_by.items() if len(olds) == 1 and len(new_by.get(k, ())) == 1]
+        pairs += found
+        taken_old, taken_new = {o for o, _ in found}, {n for _, n in found}
+        gone = [p for p in gone if p not in taken_old]
+        new = [p for p in new if p.path not in taken_new]
+    return sorted(pairs)
 
 
 def _relink(writer: VaultWriter, known: dict[str, VaultFile], plans: Sequence[NotePlan], removed: Sequence[str],
@@ -464,6 +491,7 @@ def _nothing_changed(rt: Runtime, root: str, mode: str, unchanged: list[str], sk
     counts = rt.store.vault.counts()  # type: ignore[attr-defined]
     out: dict[str, Any] = {
         "mode": mode, "vault": root, "notes_read": 0, "notes_unchanged": len(unchanged), "notes_removed": 0,
+        "notes_moved": 0, "decisions_moved": 0,
         "notes_total": counts["notes"], "notes_capped": max(0, capped - read), "edges_added": 0,
         "observations_added": 0, "nodes": counts["nodes"], "edges": counts["edges"],
         "observations": counts["observations"], "preserved_active_edges": 0, "preserved_killed_edges": 0,

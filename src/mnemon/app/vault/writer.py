@@ -298,6 +298,25 @@ class VaultWriter:
                 joined += 1
         return joined
 
+    def carry_decisions(self, moves: Sequence[tuple[str, str]]) -> int:
+        """Move what a person or agent decided about a moved note (`old path`, `new path`) onto the note at its new
+        path: the killed, validated or weakened edges of the note and of its sections and bullets (same kind and
+        text, so the same id but for the path), and resolve or payload claims about it. Otherwise they stay on the
+        removed note while the same links and bullets come back undecided. Run after `remove_notes`, which keeps
+        exactly those edges. Returns how many edges moved."""
+        moved: set[int] = set()  # (a bullet's edge moves twice: to the new bullet, then from the new note)
+        for old, new in moves:
+            old_note, prefix, new_prefix = note_id(old), f"vault:{old}:", f"vault:{new}:"
+            items = sorted({end for e in self.vault.edges_touching([old_note]) for end in (e.src, e.dst)
+                            if end.startswith(prefix)})
+            alive = {i for i, (deleted, _h) in self.vault.existing_nodes(
+                [new_prefix + i[len(prefix):] for i in items]).items() if deleted is None}
+            for item in items:
+                if (target := new_prefix + item[len(prefix):]) in alive:
+                    moved.update(self.vault.repoint_edges(item, target, self.now))
+            moved.update(self.vault.repoint_edges(old_note, note_id(new), self.now))
+        return len(moved)
+
     def drop_unreused(self) -> None:
         """Delete the cleared edges no new parse planned again (`clear_notes`)."""
         self.vault.delete_edges(sorted(self.reusable.values()))

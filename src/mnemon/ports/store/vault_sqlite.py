@@ -606,14 +606,21 @@ class SQLiteVault(VaultFilesSQLite):
                                       (src, dst, type_)).fetchone()
             if src == dst or (clash is not None and (not decided or _decided(clash[1], clash[2]))):
                 if not decided:
-                    self._write("DELETE FROM edge_rows WHERE id = ?", (edge_id,))
+                    self._drop_edge(int(edge_id))
                 continue
             if clash is not None:
-                self._write("DELETE FROM edge_rows WHERE id = ?", (clash[0],))
+                self._drop_edge(int(clash[0]))
             self._write(f"UPDATE edge_rows SET src = {SEQ_OF}, dst = {SEQ_OF}, updated_at = ? WHERE id = ?",
                         (src, dst, when, edge_id))
             moved.append(int(edge_id))
         return moved
+
+    def _drop_edge(self, edge_id: int) -> None:
+        """A stored edge's row goes; an edge derived from an item (a negative id, no row) goes with the item's code."""
+        if edge_id < 0 and self.derives_edges:
+            self._write("UPDATE nodes SET contained = NULL WHERE seq = ?", (-edge_id,))
+        else:
+            self._write("DELETE FROM edge_rows WHERE id = ?", (edge_id,))
 
     def forget_derived_of(self, node_ids: Sequence[str]) -> None:
         """Remove the derived containment edges of these items (`derives_edges` only)."""
