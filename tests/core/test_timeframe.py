@@ -1,6 +1,7 @@
 """The period a recall query names: which calendar expressions give a window, and which do not."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timezone
 
 import pytest
@@ -84,3 +85,82 @@ def test_a_query_naming_no_date_leaves_the_date_patterns_uncompiled() -> None:
         assert fresh._compiled is None
         assert time_window("what did Alice move in June", NOW) is not None
         assert fresh._compiled is not None
+
+
+# ── open-ended periods: "as of / before / until / by" open the start, "since / after" the end ────────────────────
+OPEN_START_LEADS = ("as of", "before", "until", "till", "by", "up to", "prior to")
+OPEN_END_LEADS = ("since", "after")
+CLOSED_LEADS = ("in", "during")
+_EPOCH, _NEVER = datetime(1, 1, 1, tzinfo=timezone.utc), datetime(9999, 1, 1, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("query, start, end", [
+    ("billing database as of March", None, "2023-04-01"),
+    ("billing database before June", None, "2023-07-01"),
+    ("who owned billing until October?", None, "2022-11-01"),          # October is still ahead in 2023
+    ("the plan up to May", None, "2023-06-01"),
+    ("what was decided by late July", None, "2023-08-01"),
+    ("billing database since February", "2023-02-01", None),
+    ("what changed after Sept", "2022-09-01", None),
+    ("what changed since last March", "2023-03-01", None),
+    ("billing database in March", "2023-03-01", "2023-04-01"),
+    ("billing database during March", "2023-03-01", "2023-04-01"),
+    ("the 2nd of March", "2023-03-01", "2023-04-01"),                 # "of" alone is no "as of"
+    ("截至3月的预算", None, "2023-04-01"),
+    ("3月之前的预算", None, "2023-04-01"),
+    ("2023年3月之前的预算", None, "2023-04-01"),
+    ("5月以来的变化", "2023-05-01", None),
+    ("2023年5月以来的变化", "2023-05-01", None),
+    ("自从5月", "2023-05-01", None),
+    ("3月までの予算", None, "2023-04-01"),
+    ("4月から変わったこと", "2023-04-01", None),
+    ("来自3月的报告", "2023-03-01", "2023-04-01"),                      # "from" a place or a report, not "since"
+])
+def test_open_ended_periods_without_a_year(query: str, start: str | None, end: str | None) -> None:
+    w = time_window(query, NOW)
+    assert w is not None
+    assert (w.start, w.end) == (day(start) if start else _EPOCH, day(end) if end else _NEVER)
+
+
+def _resolved_year(month: int, now: datetime) -> int:
+    return now.year if month <= now.month else now.year - 1
+
+
+_NOWS = st.datetimes(min_value=datetime(1991, 1, 1), max_value=datetime(2098, 12, 31),
+                     timezones=st.just(timezone.utc))
+
+
+@given(month=st.sampled_from(sorted(timeframe._MONTH_OF)), case=st.sampled_from([str.lower, str.title, str.upper]),
+       lead=st.sampled_from(OPEN_START_LEADS + OPEN_END_LEADS + CLOSED_LEADS),
+       qualifier=st.sampled_from(["", "early ", "late ", "mid "]),
+       subject=st.sampled_from(["", "billing database ", "What did Alice decide "]), now=_NOWS)
+def test_a_month_without_a_year_opens_like_the_same_month_with_its_year(
+        month: str, case: Callable[[str], str], lead: str, qualifier: str, subject: str, now: datetime) -> None:
+    # "before June" is "before June <the latest June up to now>": the same window, the same open side
+    name = case(month)
+    number = timeframe._MONTH_OF[month]
+    year = _resolved_year(number, now)
+    yearless = time_window(f"{subject}{lead} {qualifier}{name}?", now)
+    dated = time_window(f"{subject}{lead} {qualifier}{name} {year}?", now)
+    assert yearless is not None and dated is not None
+    assert (yearless.start, yearless.end) == (dated.start, dated.end)
+    first = datetime(year, number, 1, tzinfo=timezone.utc)
+    following = datetime(year + (number == 12), number % 12 + 1, 1, tzinfo=timezone.utc)
+    expected = ((_EPOCH, following) if lead in OPEN_START_LEADS else
+                (first, _NEVER) if lead in OPEN_END_LEADS else (first, following))
+    assert (yearless.start, yearless.end) == expected
+
+
+@given(month=st.integers(1, 12), form=st.sampled_from([("截至", "的预算", "start"), ("", "之前", "start"),
+                                                      ("", "以前", "start"), ("", "まで", "start"),
+                                                      ("自从", "", "end"), ("", "以来", "end"), ("", "之后", "end"),
+                                                      ("", "から", "end"), ("", "的会议", None)]), now=_NOWS)
+def test_a_cjk_month_without_a_year_opens_like_the_same_month_with_its_year(
+        month: int, form: tuple[str, str, str | None], now: datetime) -> None:
+    before, after, side = form
+    year = _resolved_year(month, now)
+    yearless = time_window(f"{before}{month}月{after}", now)
+    dated = time_window(f"{before}{year}年{month}月{after}", now)
+    assert yearless is not None and dated is not None
+    assert (yearless.start, yearless.end) == (dated.start, dated.end)
+    assert (yearless.start == _EPOCH, yearless.end == _NEVER) == (side == "start", side == "end")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any
 
 from .errors import InvalidInput
@@ -15,6 +16,10 @@ MAX_ENTITIES = 50
 MAX_ENTITY_CHARS = 200
 MAX_SOURCE_CHARS = 200
 ENTITY_MODES = ("merge", "provided", "auto")
+# the write rules and recall compute windows around a memory's time (±24 h proximity, a named period's days of
+# slack); a year of margin inside datetime's 0001–9999 keeps every such window computable
+EARLIEST = datetime(2, 1, 1, tzinfo=timezone.utc)
+LATEST = datetime(9999, 1, 1, tzinfo=timezone.utc)  # exclusive
 
 
 @dataclass(frozen=True)
@@ -104,9 +109,13 @@ def validate_memory(content: Any, *, category: Any = "general", importance: Any 
         if not isinstance(created_at, str):
             raise InvalidInput("created_at must be an RFC 3339 / ISO-8601 string")
         try:
-            created = iso(parse_iso(created_at))
+            when = parse_iso(created_at)
         except (ValueError, OverflowError):  # OverflowError: an offset pushes year 1 / 9999 out of range
             raise InvalidInput(f"created_at {created_at!r} is not an RFC 3339 / ISO-8601 timestamp") from None
+        if not EARLIEST <= when < LATEST:
+            raise InvalidInput(f"created_at {created_at!r} is out of range: give a time from year "
+                               f"{EARLIEST.year:04d} to {LATEST.year - 1}")
+        created = iso(when)
     return MemoryInput(content, category, imp, tuple(tag_list), tuple(ent_list), source.strip(), entity_mode, created)
 
 

@@ -28,6 +28,8 @@ _MONTH_OF = {**{m: k + 1 for k, m in enumerate(_MONTHS)},
              **{m[:3]: k + 1 for k, m in enumerate(_MONTHS)}, "sept": 9}
 _M = "|".join(sorted(_MONTH_OF, key=len, reverse=True))
 _ORD = r"(?:st|nd|rd|th)?"
+# the words that may stand before a month named without a year: a bare "may" or "march" is a verb far too often
+_MONTH_LEAD = r"in|during|since|after|before|until|till|by|of|last|this|early|late|mid|up\s+to|prior\s+to"
 # one alternation, tried at each position, so the earliest and then most specific expression wins; compiled on the
 # first query that could hold a date (≈ 3 ms of every one-shot `recall` otherwise)
 _EXPR = LazyRegex(
@@ -38,12 +40,19 @@ _EXPR = LazyRegex(
     rf"|(?P<zy>(?:19|20)\d\d)\s*年(?:\s*(?P<zm>[01]?\d)\s*月(?:\s*(?P<zd>[0-3]?\d)\s*[日号])?)?"
     rf"|(?<![\d年])(?P<zm2>[01]?\d)\s*月(?:\s*(?P<zd2>[0-3]?\d)\s*[日号])?"
     rf"|\b(?P<y4>(?:19|20)\d\d)\b"
-    rf"|\b(?:in|during|since|after|before|until|by|of|last|this|early|late|mid)\s+(?P<m4>{_M})\b"
+    rf"|\b(?:{_MONTH_LEAD})\s+(?P<m4>{_M})\b"
     rf"(?![\s.,]*(?:[0-3]?\d{_ORD},?\s+)?(?:of\s+)?(?:19|20)\d\d)",  # "of September 2023" is read whole above
     re.IGNORECASE,
 )
-_OPEN_START = LazyRegex(r"\b(?:as of|by|before|until|up to|prior to)\s*$|(?:截至|截止|之前)\s*$", re.IGNORECASE)
-_OPEN_END = LazyRegex(r"\b(?:after|since)\s*$|(?:自从|以来)\s*$", re.IGNORECASE)
+# the words that open a period to one side: read in the text before the month ("as of March", "until late June",
+# "截至3月", "自从2023年5月") and, for Chinese and Japanese, which put them after it, in the text that follows
+# ("3月之前", "5月以来", "3月まで", "4月から"); "in/during March" opens nothing
+_QUALIFIER = r"(?:\s+(?:early|late|mid|last|this))?"
+_OPEN_START = LazyRegex(rf"\b(?:as\s+of|by|before|until|till|up\s+to|prior\s+to){_QUALIFIER}\s*$|(?:截至|截止)\s*$",
+                        re.IGNORECASE)
+_OPEN_END = LazyRegex(rf"\b(?:after|since){_QUALIFIER}\s*$|自从\s*$", re.IGNORECASE)
+_OPEN_START_AFTER = LazyRegex(r"^\s*(?:之前|以前|まで)")
+_OPEN_END_AFTER = LazyRegex(r"^\s*(?:以来|之后|以后|以降|から|至今)")
 
 
 @dataclass(frozen=True)
@@ -145,10 +154,13 @@ def time_window(query: str, now: datetime) -> TimeWindow | None:
         if span is None:
             continue
         start, end = span
-        before = query[: m.start()]
-        if _OPEN_START.search(before):
+        # "before June" is matched whole by the month-without-year form, so its preposition is inside the match:
+        # read what precedes the month itself, as "before June 2023" leaves the preposition in front of the match
+        before = query[: m.start("m4")] if m.group("m4") else query[: m.start()]
+        after = query[m.end():]
+        if _OPEN_START.search(before) or _OPEN_START_AFTER.search(after):
             start = datetime(1, 1, 1, tzinfo=timezone.utc)
-        elif _OPEN_END.search(before):
+        elif _OPEN_END.search(before) or _OPEN_END_AFTER.search(after):
             end = datetime(9999, 1, 1, tzinfo=timezone.utc)
         return TimeWindow(start, end, m.group(0).strip())
     return None
