@@ -332,8 +332,9 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
             writer.drop_unreused()
         if relinked or writer.placeholders:
             joined = writer.join_placeholders()
-        writer.remove_notes(removed)
-        decisions_moved = writer.carry_decisions(moves := _moved_notes(known, plans, removed))
+        kept = writer.remove_notes(removed)  # the removed notes still holding a decision
+        moves = _moved_notes(known, plans, removed)
+        decisions_moved = writer.carry_decisions([(old, new) for old, new in moves if old in kept])
         if removed:
             vault_store.delete_files(removed)
         # a small run with no relinking or removal can only orphan the shared nodes its cleared edges pointed at

@@ -322,11 +322,12 @@ class VaultWriter:
         self.vault.delete_edges(sorted(self.reusable.values()))
         self.reusable = {}
 
-    def remove_notes(self, paths: Sequence[str]) -> None:
+    def remove_notes(self, paths: Sequence[str]) -> set[str]:
         """Drop the notes of deleted files, all in one clear (a renamed folder removes hundreds): their rows and the
-        edges a rebuild owns go; a note node an edge still touches (a kept decision) is soft-deleted instead."""
+        edges a rebuild owns go; a note node an edge still touches (a kept decision) is soft-deleted instead.
+        Returns the paths of those kept notes."""
         if not paths:
-            return
+            return set()
         self.clear_notes([(path, set()) for path in paths])
         self.drop_unreused()
         nids = [note_id(path) for path in paths]
@@ -337,6 +338,7 @@ class VaultWriter:
             self.rt.store.hard_delete(gone)  # type: ignore[attr-defined]
         # (keeps the texts of rows a killed edge still holds)
         self.vault.write_texts({f"vault:{path}": {} for path in paths})
+        return {path for path in paths if note_id(path) in touched}
 
     def collect_garbage(self, among: set[str] | None = None) -> int:
         """Drop shared nodes nothing points at; `among` limits the check to those ids (a small incremental run)."""

@@ -597,7 +597,9 @@ class SQLiteVault(VaultFilesSQLite):
         decided edges both stay, the moving one on the placeholder; an undecided moving edge is dropped, the note's
         own edge carrying the same claim. A decided edge is never deleted here."""
         moved: list[int] = []
-        rows = self.conn.execute("SELECT id, src, dst, type, status, metadata FROM edges WHERE dst = ? OR src = ?",
+        # two indexed reads: one OR over the view with its derived arm scanned every item (~0.3 s a call)
+        rows = self.conn.execute("SELECT id, src, dst, type, status, metadata FROM edges WHERE dst = ? UNION"
+                                 " SELECT id, src, dst, type, status, metadata FROM edges WHERE src = ? ORDER BY 1",
                                  (old_dst, old_dst)).fetchall()
         for edge_id, src, dst, type_, status, meta in rows:
             src, dst = (new_dst if src == old_dst else src), (new_dst if dst == old_dst else dst)
