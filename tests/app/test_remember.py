@@ -20,6 +20,7 @@ from conftest import FakeClock  # tests/ is on sys.path (rootdir of the test pac
 
 SEED_FIELDS = {"id", "action", "diff_suggestion", "edges_created", "semantic_candidates", "causal_candidates",
                "embedded", "effective_importance", "auto_pruned", "auto_pruned_ids"}
+ADDED_FIELDS = SEED_FIELDS | {"diff_matches"}  # the seed's reply, and the memories its diff is about
 
 
 def _node_rows(m: Mnemon) -> int:
@@ -27,10 +28,10 @@ def _node_rows(m: Mnemon) -> int:
 
 
 # ── output shape and validation ──────────────────────────────────────────────
-def test_added_output_has_exactly_the_seed_fields(mem: Mnemon) -> None:
+def test_added_output_has_exactly_the_seed_fields_and_the_diff_matches(mem: Mnemon) -> None:
     out = mem.remember("Chose Qdrant as the vector database", category="decision", importance=5,
                        entities="Qdrant,Milvus")
-    assert set(out) - {"warnings"} == SEED_FIELDS
+    assert set(out) - {"warnings"} == ADDED_FIELDS and out["diff_matches"] == []
     assert out["action"] == "added" and out["diff_suggestion"] == "ADD" and out["embedded"] is True
     assert set(out["edges_created"]) == {"temporal", "entity", "causal", "semantic"}
     shown = mem.show(out["id"])
@@ -72,6 +73,42 @@ def test_limits_are_inclusive_and_counted_in_characters(mem: Mnemon) -> None:
         == "added"
 
 
+# ── timestamps at the calendar's edges ───────────────────────────────────────
+@pytest.mark.parametrize("created_at", ["0001-01-01T00:00:00Z", "0001-12-31T23:59:59Z", "0002-01-01T00:30:00+01:00",
+                                        "9999-12-31T12:00:00Z", "9999-01-01T00:00:00Z", "9998-12-31T23:30:00-01:00"])
+def test_a_time_at_the_calendars_edge_is_invalid_input(mem: Mnemon, created_at: str) -> None:
+    # windows around a memory's time (±24 h proximity, a named period's slack) would leave datetime's range
+    with pytest.raises(InvalidInput) as caught:
+        mem.remember("ancient or far-future thing", created_at=created_at)
+    assert "created_at" in caught.value.message and "0002" in caught.value.message
+    assert mem.rt.store.count_active() == 0
+
+
+def test_the_earliest_and_latest_accepted_times_can_be_written_and_recalled(mem: Mnemon) -> None:
+    early = mem.remember("billing ledger opened", created_at="0002-01-01T00:00:00Z")
+    late = mem.remember("billing ledger closed", created_at="9998-12-31T23:59:59Z")
+    assert early["action"] == late["action"] == "added"
+    for query in ("billing ledger", "billing ledger before June", "billing ledger since March",
+                  "billing ledger on 9 February 2023"):
+        found = {r["insight"]["id"] for r in mem.recall(query, limit=5)["results"]}
+        assert found == {early["id"], late["id"]}, query
+
+
+def test_the_cli_refuses_an_edge_time_as_invalid_input(cli_run: Callable[..., tuple[int, Any]]) -> None:
+    for created_at in ("0001-01-01T00:00:00Z", "9999-12-31T12:00:00Z"):
+        code, out = cli_run(["remember", "far away thing", "--created-at", created_at])
+        assert code != 0 and out["ok"] is False and out["error"]["code"] == "invalid_input", out
+
+
+def test_a_draft_import_reports_an_edge_time_per_item_and_keeps_the_rest(mem: Mnemon) -> None:
+    out = mem.import_json([{"content": "good one"}, {"content": "bad one", "created_at": "9999-12-31T12:00:00Z"},
+                           {"content": "old one", "created_at": "0001-01-01T00:00:00Z"}])
+    assert (out["imported"], out["errors"]) == (1, 2)
+    assert [r["action"] for r in out["results"]] == ["added", "error", "error"]
+    assert {r["error"]["code"] for r in out["results"][1:]} == {"invalid_input"}
+    assert [n.content for n in mem.rt.store.iter_nodes()] == ["good one"]
+
+
 # ── exact repeats and the advisory diff ──────────────────────────────────────
 def test_byte_identical_repeat_is_skipped_and_changes_nothing(mem: Mnemon) -> None:
     first = mem.remember("We deploy on Tuesdays", tags="ops")
@@ -79,7 +116,7 @@ def test_byte_identical_repeat_is_skipped_and_changes_nothing(mem: Mnemon) -> No
     edges_before = mem.rt.store.stats()["edge_count"]
     again = mem.remember("We deploy on Tuesdays", category="fact", importance=5)
     assert again["action"] == "skipped" and again["diff_suggestion"] == "DUPLICATE"
-    assert again["replaced_id"] == again["id"] == first["id"]
+    assert again["existing_id"] == again["replaced_id"] == again["id"] == first["id"]
     assert again["edges_created"] == {"temporal": 0, "entity": 0, "causal": 0, "semantic": 0}
     assert mem.rt.store.count_active() == 1 and mem.rt.store.stats()["edge_count"] == edges_before
     after = mem.show(first["id"])
@@ -93,7 +130,7 @@ def test_exact_lookup_does_not_depend_on_the_candidate_limit(mem: Mnemon) -> Non
     for i in range(1, 40):  # many closer keyword matches crowd the diff's top-5
         mem.remember(f"deploy pipeline note number {i} about the staging cluster staging cluster deploy")
     again = mem.remember(target)
-    assert again["action"] == "skipped" and again["replaced_id"] == first["id"]
+    assert again["action"] == "skipped" and again["existing_id"] == first["id"]
 
 
 def test_only_byte_identical_is_skipped(mem: Mnemon) -> None:
@@ -110,6 +147,68 @@ def test_conflicting_restatement_is_added_with_a_conflict_suggestion(mem_none: M
     out = mem_none.remember("The team no longer uses Redis for the session cache in production")
     assert out["action"] == "added" and out["diff_suggestion"] == "CONFLICT"
     assert mem_none.rt.store.count_active() == 2  # advisory only: nothing replaced
+
+
+def test_the_diff_names_the_memories_its_verdict_is_about(mem: Mnemon) -> None:
+    old = mem.remember("We use Postgres for the billing service")
+    assert old["diff_matches"] == []
+    dup = mem.remember("We use Postgres for the billing service.")
+    assert dup["diff_suggestion"] == "DUPLICATE"
+    assert dup["diff_matches"] == [{"id": old["id"], "similarity": 1.0, "suggestion": "DUPLICATE"}]
+    new = mem.remember("We no longer use Postgres for the billing service")
+    assert new["diff_suggestion"] == "CONFLICT"
+    assert {m["id"] for m in new["diff_matches"]} == {old["id"], dup["id"]}
+    for m in new["diff_matches"]:
+        assert m["suggestion"] == "CONFLICT" and 0.7 <= m["similarity"] <= 1.0
+    # what the reply is for: the agent links the correction to what it corrects
+    mem.link(new["id"], old["id"], "supersedes")
+    assert mem.remember("The office cat is called Tom")["diff_matches"] == []
+
+
+def test_diff_matches_list_only_the_memories_the_verdict_counts(mem_none: Mnemon) -> None:
+    close = mem_none.remember("The cache TTL is 300 seconds in production")
+    far = mem_none.remember("The cache lives in Redis")
+    out = mem_none.remember("The cache TTL is 600 seconds in production")
+    assert out["diff_suggestion"] == "UPDATE"
+    matched = {m["id"]: m for m in out["diff_matches"]}
+    assert close["id"] in matched and matched[close["id"]]["suggestion"] == "UPDATE"
+    assert far["id"] not in matched  # compared, but an ADD: not what the verdict is about
+    sims = [m["similarity"] for m in out["diff_matches"]]
+    assert sims == sorted(sims, reverse=True)
+    assert mem_none.remember("The cache TTL is 900 seconds in production", no_diff=True)["diff_matches"] == []
+
+
+def test_a_skipped_repeat_names_the_existing_memory_and_what_it_did_not_apply(mem: Mnemon) -> None:
+    first = mem.remember("Deploys are frozen on Fridays", importance=1, entities="Deploys")
+    again = mem.remember("Deploys are frozen on Fridays", category="decision", importance=5, tags="policy",
+                         source="team-lead", entities="Deploys,Release Train",
+                         created_at="2025-01-02T03:04:05Z")
+    assert again["action"] == "skipped" and again["existing_id"] == first["id"]
+    assert again["diff_matches"] == [{"id": first["id"], "similarity": 1.0, "suggestion": "DUPLICATE"}]
+    assert again["ignored"] == {"category": "decision", "importance": 5, "tags": ["policy"], "source": "team-lead",
+                                "entities": ["Release Train"], "created_at": "2025-01-02T03:04:05.000000Z"}
+    assert f"mnemon forget {first['id']}" in again["hint"]
+    shown = mem.show(first["id"])
+    assert (shown["category"], shown["importance"], shown["tags"], shown["source"]) == ("general", 1, [], "user")
+    # the way the hint names works: the memory comes back with the values
+    mem.forget(first["id"])
+    redone = mem.remember("Deploys are frozen on Fridays", category="decision", importance=5, tags="policy",
+                          source="team-lead", created_at=shown["created_at"])
+    assert redone["action"] == "added"
+    assert mem.show(redone["id"])["importance"] == 5 and mem.show(redone["id"])["created_at"] == shown["created_at"]
+
+
+def test_a_repeat_with_the_same_values_ignores_nothing(mem: Mnemon) -> None:
+    kw: dict[str, Any] = {"category": "decision", "importance": 4, "tags": "ops,policy", "source": "agent",
+                          "entities": "Kubernetes", "created_at": "2025-05-01T10:00:00+02:00"}
+    first = mem.remember("We run everything on Kubernetes", **kw)
+    again = mem.remember("We run everything on Kubernetes", **{**kw, "tags": "policy",
+                                                               "created_at": "2025-05-01T08:00:00Z"})
+    assert again["action"] == "skipped" and again["existing_id"] == first["id"]
+    assert again["ignored"] == {} and "hint" not in again
+    # entities given in mode auto are never stored, so a repeat did not drop them
+    assert mem.remember("We run everything on Kubernetes", entity_mode="auto", entities="Nomad",
+                        **{k: v for k, v in kw.items() if k != "entities"})["ignored"] == {}
 
 
 def test_repeat_of_a_forgotten_memory_is_added_again(mem: Mnemon) -> None:
@@ -363,7 +462,7 @@ def test_repeats_are_always_skipped_and_distinct_contents_never_lost(contents: l
         for c in contents + contents[::-1]:
             out = m.remember(c)
             if c in ids:
-                assert out["action"] == "skipped" and out["replaced_id"] == ids[c]
+                assert out["action"] == "skipped" and out["existing_id"] == ids[c] and out["ignored"] == {}
             else:
                 assert out["action"] == "added"
                 ids[c] = out["id"]
@@ -431,3 +530,12 @@ def test_a_memory_written_between_a_question_and_its_reply_takes_over_the_reply_
     assert store.find_edge(q, late, "temporal").status == "retired"  # type: ignore[union-attr]
     assert store.find_edge(q, between, "temporal").sub_type == "reply"  # type: ignore[union-attr]
     assert store.find_edge(between, late, "temporal").sub_type == "backbone"  # type: ignore[union-attr]
+
+
+def test_a_plain_repeat_ignores_nothing_it_was_not_given(mem) -> None:
+    """Options left out are not values the caller chose: a bare repeat of a filed decision reports nothing ignored."""
+    first = mem.remember("Billing moved to Postgres", category="decision", importance=5, source="team-lead")
+    again = mem.remember("Billing moved to Postgres")
+    assert again["action"] == "skipped" and again["existing_id"] == first["id"]
+    assert again["ignored"] == {} and "hint" not in again
+    assert mem.remember("Billing moved to Postgres", importance=2)["ignored"] == {"importance": 2}

@@ -118,6 +118,30 @@ def test_soft_delete_hides_but_keeps_the_row_and_counts(store: Store) -> None:
     assert store.keyword_search(["memori"], 10) and "m1" not in dict(store.keyword_search(["memori"], 10))  # stemmed as the index is
 
 
+def test_undelete_brings_a_forgotten_memory_back_as_it_was(store: Store) -> None:
+    put(store, "m0", "alpha words", entities=("E",))
+    put(store, "m1", "beta words", entities=("E",))
+    put(store, "v1", "gamma words", source="vault:notes/a.md")
+    vec = np.ones(4, dtype=np.float32) / 2
+    with store.transaction():
+        store.put_vector("m1", "p", vec, content_hash("beta words"), at(1))
+        store.soft_delete(["m1", "v1"], at(9))
+    generation = store.vector_generation()
+    with store.transaction():
+        # a vault row is its note's to bring back; a live or unknown id is no forgotten memory
+        assert store.undelete(["m1", "m1", "v1", "m0", "nope"], at(10)) == ["m1"]
+        assert store.undelete(["m1"], at(11)) == []
+    assert store.vector_generation() != generation
+    back = store.get_node("m1")
+    assert back is not None and (back.content, back.entities, back.created_at, back.updated_at) == \
+        ("beta words", ("E",), at(0), at(10))
+    assert store.get_node("v1") is None and store.count_active() == 2
+    assert [i for i, _ in store.keyword_search(["beta"], 5)] == ["m1"]
+    assert "m1" in store.entity_holders("E", 10)
+    ids, mat = store.load_vectors("p")
+    assert ids == ["m1"] and np.allclose(mat[0], vec)
+
+
 def test_recent_memories_order_window_source_and_filters(store: Store) -> None:
     put(store, "old", hours=0, source="a")
     put(store, "mid", hours=5, source="b", category="fact")

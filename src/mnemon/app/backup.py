@@ -2,34 +2,48 @@
 
 The export is written as it is read — one insight or edge per line — so its memory does not grow with the store (a
 10k store's 180 MB document used to be built whole: 1.5 GB of RSS, ≈ 15 GB at 100k). The restore reads the same
-way (`ports/json_stream.py`) and writes in bulk statements inside one transaction: every insight or none.
+way (`ports/json_stream.py`) and writes in bulk statements inside one transaction. Each row is checked on its own
+(`backup_rows.py`): a bad one is reported with its index and the rest restored, so one hand-edited line does not
+make a whole backup unusable; a file that is not an export at all writes nothing.
+
+Restoring into a live store never replaces what is there: a memory it holds is skipped (a forgotten one too, unless
+`revive_forgotten` asks to bring it back), and so is an edge it holds — a later correction or a killed tombstone
+stays as it is.
 """
 from __future__ import annotations
 
 import base64
-import binascii
 import json
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from ..core.errors import InvalidInput
-from ..core.model import EDGE_STATUSES, Edge, Memory, iso, parse_iso
-from ..core.validation import validate_memory, validate_weight
+from ..core.errors import InvalidInput, ProviderUnavailable
+from ..core.model import Edge, Memory
+from .backup_rows import PAYLOAD_SCOPE, decode_vector, parse_edge, parse_insight, provider_width
 from .runtime import Runtime
 
 if TYPE_CHECKING:
     import numpy as np
 
 EXPORT_KIND = "mnemon-export"
-SCHEMA_VERSION = "1"
+# "2" adds the entity nodes of payload scopes (rows with "kind": "entity") and the edges' source_path; a reader of
+# "1" would have restored such a row as a plain memory, so it is told the file is newer instead
+SCHEMA_VERSION = "2"
+READABLE_VERSIONS = ("1", "2")
 BATCH = 2_000  # insights or edges written per bulk statement
+EMBED_BATCH = 64
+# what an export leaves out: a retired edge belongs to a forgotten memory or a re-spliced chain; a killed one is
+# a tombstone and stays in, so a payload sent again after a restore cannot bring the claim back
+EXPORTED_EDGE_STATUSES = ("active", "candidate", "killed")
+_VAULT_SOURCE = "vault:"
 
 
 # ── export ───────────────────────────────────────────────────────────────────
 def export_chunks(rt: Runtime, *, include_vectors: bool = True) -> Iterator[str]:
     """The export document as text, piece by piece: every active memory (with its vector when asked and made by the
-    current provider) and every active or candidate edge between them."""
+    current provider), the entity nodes of payload scopes, and every edge between them that is not retired."""
     identity = rt.provider.identity()
     rows: dict[str, int] = {}
     mat: np.ndarray | None = None
@@ -41,7 +55,7 @@ def export_chunks(rt: Runtime, *, include_vectors: bool = True) -> Iterator[str]
     yield _json(head)[:-1] + ',"insights":[\n'
     ids: set[str] = set()
     sep = ""
-    for m in rt.store.iter_nodes():
+    for m in _exported_nodes(rt):
         ids.add(m.id)
         item = {**m.to_dict(), "inserted_at": m.inserted_at}
         k = rows.get(m.id)
@@ -51,15 +65,23 @@ def export_chunks(rt: Runtime, *, include_vectors: bool = True) -> Iterator[str]
         sep = ",\n"
     yield '\n],"edges":[\n'
     sep = ""
-    for e in rt.store.iter_edges(statuses=("active", "candidate")):
+    for e in rt.store.iter_edges(statuses=EXPORTED_EDGE_STATUSES):
         if e.src in ids and e.dst in ids:
             yield sep + _json({
                 "source_id": e.src, "target_id": e.dst, "edge_type": e.type, "sub_type": e.sub_type,
                 "weight": e.weight, "confidence": e.confidence, "status": e.status, "origin": e.origin,
-                "evidence": e.evidence, "rule": e.rule, "metadata": e.metadata, "created_at": e.created_at,
+                "evidence": e.evidence, "rule": e.rule, "source_path": e.source_path, "metadata": e.metadata,
+                "created_at": e.created_at,
             })
             sep = ",\n"
     yield "\n]}\n"
+
+
+def _exported_nodes(rt: Runtime) -> Iterator[Memory]:
+    """Every active memory, then the entity nodes of `remember --payload` scopes: the nodes a payload's edges join
+    (a vault's notes, headings and tags are not: ingest makes them again from the notes)."""
+    yield from rt.store.iter_nodes()
+    yield from (n for n in rt.store.iter_nodes(kind="entity") if n.source.startswith(PAYLOAD_SCOPE))
 
 
 _json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode  # as the CLI prints JSON
@@ -72,174 +94,259 @@ def _encode_vector(row: np.ndarray) -> str:
 
 
 # ── restore ──────────────────────────────────────────────────────────────────
+@dataclass
+class _Run:
+    """What a restore did so far — or, in a dry run, would do."""
+    dry_run: bool
+    revive_forgotten: bool
+    decode_vectors: bool  # the file's vectors were made by this store's provider
+    width: int | None  # the width they must have (None: the first one decides)
+    nul_ok: bool  # the store's text columns can hold a NUL
+    results: list[dict[str, Any]] = field(default_factory=list)
+    added: set[str] = field(default_factory=set)  # ids inserted by this restore
+    revived: set[str] = field(default_factory=set)  # forgotten memories brought back
+    named: set[str] = field(default_factory=set)  # every id the file has named so far
+    to_embed: list[str] = field(default_factory=list)  # memories restored without a usable vector
+    seen: int = 0
+    skipped: int = 0
+    errors: int = 0
+    edges_inserted: int = 0
+    edges_revived: int = 0
+    edges_skipped: int = 0
+    edges_dangling: int = 0
+    edge_results: list[dict[str, Any]] = field(default_factory=list)
+
+    def error(self, idx: int, item: Any, exc: InvalidInput) -> None:
+        self.errors += 1
+        entry: dict[str, Any] = {"index": idx, "action": "error", "error": exc.to_dict()}
+        if isinstance(item, dict) and isinstance(item.get("id"), str):
+            entry["id"] = item["id"]
+        self.results.append(entry)
+
+    def reply(self) -> dict[str, Any]:
+        self.results.sort(key=lambda r: r["index"])  # (a batch's refused rows were listed first)
+        edges = {"edges_skipped": self.edges_skipped, "edges_dangling": self.edges_dangling,
+                 "edge_errors": len(self.edge_results), "edge_results": self.edge_results}
+        if self.dry_run:
+            return {"dry_run": True, "imported": 0, "would_import": len(self.added), "would_revive": len(self.revived),
+                    "updated": 0, "skipped": self.skipped, "errors": self.errors, "edges_inserted": 0,
+                    "edges_planned": self.edges_inserted + self.edges_revived, **edges, "auto_pruned": 0,
+                    "results": self.results}
+        return {"imported": len(self.added), "revived": len(self.revived), "updated": 0, "skipped": self.skipped,
+                "errors": self.errors, "edges_inserted": self.edges_inserted, "edges_revived": self.edges_revived,
+                **edges, "auto_pruned": 0, "auto_pruned_ids": [], "results": self.results}
+
+
 def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: Iterator[tuple[str, Any]], *,
-            dry_run: bool) -> dict[str, Any]:
+            dry_run: bool, revive_forgotten: bool = False) -> dict[str, Any]:
     """Restore an export exactly: same ids, timestamps and edges; no automatic edges are grown. `insights` may be a
-    list or a stream; `rest` yields the document's members after them (the edges among them)."""
-    decode_vectors = head.get("provider") == rt.provider.identity()
-    results: list[dict[str, Any]] = []
-    new_ids: set[str] = set()
-    seen = 0
-    edges_inserted = edges_planned = 0
-
-    def edge_batches() -> Iterator[list[Edge]]:
-        for key, value in rest:
-            if key != "edges":
-                continue
-            if not isinstance(value, (list, Iterator)):
-                raise InvalidInput("'edges' must be an array")
-            items = iter(value)
-            start = 0
-            while batch := list(islice(items, BATCH)):
-                now = rt.now_iso()
-                yield [_edge(raw, start + k, now) for k, raw in enumerate(batch)]
-                start += len(batch)
-
+    list or a stream; `rest` yields the document's members after them (the edges among them). Memories that arrive
+    without a vector of this store's provider are embedded afterwards (`embedded`), or a warning says how."""
     if not isinstance(insights, (list, Iterator)):
-        raise InvalidInput("import file must be a JSON object with an 'insights' array (schema_version \"1\")")
+        raise InvalidInput("an export file must be a JSON object with an 'insights' array")
+    identity = rt.provider.identity()
+    decode = rt.vectors_enabled and head.get("provider") == identity
+    run = _Run(dry_run=dry_run, revive_forgotten=revive_forgotten, decode_vectors=decode,
+               width=provider_width(identity) if decode else None, nul_ok=getattr(rt.store, "holds_nul_text", True))
     items = iter(insights)
     if dry_run:
         while batch := list(islice(items, BATCH)):
-            new = _new_memories(rt, batch, seen, new_ids, decode_vectors, results, dry_run=True)
-            new_ids.update(m.id for m, _ in new)
-            seen += len(batch)
-        edges_planned = sum(len(b) for b in edge_batches())
-        return {"dry_run": True, "imported": 0, "would_import": len(new_ids), "updated": 0,
-                "skipped": seen - len(new_ids), "errors": 0, "edges_inserted": 0, "edges_planned": edges_planned,
-                "auto_pruned": 0, "results": results}
-    identity = rt.provider.identity()
+            _plan_insights(rt, batch, run)
+        for edges in _edge_batches(rest):
+            _place_edges(rt, edges, run)
+        return run.reply()
     with rt.store.transaction():
         while batch := list(islice(items, BATCH)):
-            new = _new_memories(rt, batch, seen, new_ids, decode_vectors, results, dry_run=False)
-            seen += len(batch)
-            rt.store.insert_nodes([(m, None) for m, _ in new])
-            rt.store.index_entities_of_new([(m.id, m.entities, m.created_at) for m, _ in new if m.entities])
-            for m, vec in new:
-                if vec is not None:
-                    rt.store.put_vector(m.id, identity, vec, m.content_hash, rt.now_iso())
-            new_ids.update(m.id for m, _ in new)
-        for edges in edge_batches():
-            edges_inserted += _write_edges(rt, edges, new_ids)
-        rt.store.log("import", None, {"restored": len(new_ids), "edges": edges_inserted}, rt.now_iso())
-    return {"imported": len(new_ids), "updated": 0, "skipped": seen - len(new_ids), "errors": 0,
-            "edges_inserted": edges_inserted, "auto_pruned": 0, "auto_pruned_ids": [], "results": results}
-
-
-def _new_memories(rt: Runtime, batch: list[Any], start: int, restored: set[str], decode_vectors: bool,
-                  results: list[dict[str, Any]], *, dry_run: bool) -> list[tuple[Memory, np.ndarray | None]]:
-    """The batch's memories that the store does not hold (even forgotten) and the file did not name before."""
-    parsed = [_memory(rt, item, start + k) for k, item in enumerate(batch)]
-    held = rt.store.node_heads([m.id for m, _ in parsed])
-    out: list[tuple[Memory, np.ndarray | None]] = []
-    taken: set[str] = set()
-    for k, (mem, raw_vector) in enumerate(parsed):
-        skip = mem.id in held or mem.id in restored or mem.id in taken
-        vec = _decode_vector(raw_vector, start + k) if decode_vectors and not skip else None
-        results.append({"index": start + k, "id": mem.id, "content": mem.content,
-                        "action": "skipped" if skip else "would_add" if dry_run else "added"})
-        if not skip:
-            out.append((mem, vec))
-            taken.add(mem.id)
+            new, forgotten = _plan_insights(rt, batch, run)
+            _write_insights(rt, new, forgotten, run)
+        for edges in _edge_batches(rest):
+            _place_edges(rt, edges, run)
+        rt.store.log("import", None, {"restored": len(run.added), "revived": len(run.revived),
+                                      "errors": run.errors, "edges": run.edges_inserted + run.edges_revived,
+                                      "edges_skipped": run.edges_skipped}, rt.now_iso())
+    out = run.reply()
+    out["embedded"] = _embed_restored(rt, run.to_embed)
     return out
 
 
-def _write_edges(rt: Runtime, edges: list[Edge], new_ids: set[str]) -> int:
-    """Edges whose ends are both live nodes: in bulk when one end was restored just now (such an edge cannot exist
-    yet), through `upsert_edge` between two nodes the store already held."""
-    ends = {x for e in edges for x in (e.src, e.dst)} - new_ids
-    held = {i for i, (_, deleted, _, _) in rt.store.node_heads(list(ends)).items() if not deleted}
-    fresh: list[Edge] = []
-    known: list[Edge] = []
-    for e in edges:
-        src_new, dst_new = e.src in new_ids, e.dst in new_ids
-        if (src_new or e.src in held) and (dst_new or e.dst in held):
-            (fresh if src_new or dst_new else known).append(e)
-    rt.store.insert_edges(fresh)
-    for e in known:
-        rt.store.upsert_edge(e, actor="import", event="restored")
-    return len(fresh) + len(known)
+def _edge_batches(rest: Iterator[tuple[str, Any]]) -> Iterator[list[tuple[int, Any]]]:
+    """The file's edges with their indexes, `BATCH` at a time."""
+    for key, value in rest:
+        if key != "edges":
+            continue
+        if not isinstance(value, (list, Iterator)):
+            raise InvalidInput("'edges' must be an array")
+        items = enumerate(value)
+        while batch := list(islice(items, BATCH)):
+            yield batch
 
 
-# An export file may have been edited by hand: every field is checked, so a bad one is a JSON error, not a crash.
-def _memory(rt: Runtime, item: Any, idx: int) -> tuple[Memory, Any]:
-    if not isinstance(item, dict):
-        raise InvalidInput(f"export insight {idx} must be a JSON object")
-    inp = validate_memory(item.get("content"), category=item.get("category", "general"),
-                          importance=item.get("importance", 3), tags=item.get("tags"), entities=item.get("entities"),
-                          source=item.get("source") or "user", entity_mode="provided",
-                          created_at=item.get("created_at"))
-    mid = str(item.get("id") or "")
-    if not mid:
-        raise InvalidInput(f"export insight {idx} has no id")
+def _plan_insights(rt: Runtime, batch: list[Any], run: _Run
+                   ) -> tuple[list[tuple[Memory, np.ndarray | None]], list[Memory]]:
+    """The batch's rows the store does not hold (to insert) and those it holds forgotten that the caller asked to
+    bring back; every row gets its entry in `run.results`."""
     now = rt.now_iso()
-    mem = Memory(id=mid, content=inp.content, category=inp.category, importance=inp.importance, tags=inp.tags,
-                 entities=inp.entities, source=inp.source, created_at=inp.created_at or now,
-                 updated_at=_timestamp(item.get("updated_at"), idx) or inp.created_at or now,
-                 last_accessed_at=_timestamp(item.get("last_accessed_at"), idx),
-                 access_count=_number(item.get("access_count", 0), int, "access_count", idx),
-                 effective_importance=_number(item.get("effective_importance", 0.5), float, "effective_importance",
-                                              idx),
-                 inserted_at=_timestamp(item.get("inserted_at"), idx) or now)
-    return mem, item.get("vector")
+    parsed: list[tuple[int, Memory, Any]] = []
+    for k, item in enumerate(batch):
+        try:
+            parsed.append((run.seen + k, *parse_insight(item, run.seen + k, now, nul_ok=run.nul_ok)))
+        except InvalidInput as exc:
+            run.error(run.seen + k, item, exc)
+    run.seen += len(batch)
+    held = rt.store.node_heads([m.id for _, m, _ in parsed])
+    new: list[tuple[Memory, np.ndarray | None]] = []
+    forgotten: list[Memory] = []
+    for idx, mem, raw_vector in parsed:
+        entry: dict[str, Any] = {"index": idx, "id": mem.id, "content": mem.content}
+        head = held.get(mem.id)
+        if mem.id in run.named:
+            run.skipped += 1
+            run.results.append({**entry, "action": "skipped", "reason": "repeated"})
+        elif head is not None and head[1]:
+            # forgotten in this store after the backup was made: a plain "skipped" read as "already there"
+            if run.revive_forgotten and head[0] == "memory" and not head[3].startswith(_VAULT_SOURCE):
+                forgotten.append(mem)
+                run.revived.add(mem.id)
+                run.results.append({**entry, "action": "would_revive" if run.dry_run else "revived"})
+            else:
+                run.skipped += 1
+                run.results.append({**entry, "action": "skipped", "reason": "forgotten",
+                                    "hint": _forgotten_hint(head[3])})
+        elif head is not None:
+            run.skipped += 1
+            run.results.append({**entry, "action": "skipped", "reason": "exists"})
+        else:
+            try:
+                vec = _vector_of(mem, raw_vector, idx, run)
+            except InvalidInput as exc:
+                run.error(idx, {"id": mem.id}, exc)
+                continue
+            if vec is None and mem.kind == "memory":
+                run.to_embed.append(mem.id)
+            new.append((mem, vec))
+            run.added.add(mem.id)
+            run.results.append({**entry, "action": "would_add" if run.dry_run else "added"})
+        run.named.add(mem.id)
+    return new, forgotten
 
 
-def _timestamp(value: Any, idx: int) -> str | None:
-    if value in (None, ""):
+def _forgotten_hint(source: str) -> str:
+    if source.startswith(_VAULT_SOURCE):
+        return "a vault memory comes back when its note is read again (`mnemon ingest`), not from a backup"
+    return "forgotten in this store after the backup was made; `mnemon import FILE --revive-forgotten` brings it back"
+
+
+def _vector_of(mem: Memory, raw: Any, idx: int, run: _Run) -> np.ndarray | None:
+    """The row's vector from the file, when it was made by this store's provider and is one recall can use."""
+    if not run.decode_vectors or mem.kind != "memory":
         return None
-    if not isinstance(value, str):
-        raise InvalidInput(f"export insight {idx}: timestamps must be RFC 3339 strings")
+    vec = decode_vector(raw, idx, run.width)
+    if vec is not None and run.width is None:
+        run.width = int(vec.shape[0])  # a provider that does not name its width: every row must match the first
+    return vec
+
+
+def _write_insights(rt: Runtime, new: list[tuple[Memory, np.ndarray | None]], forgotten: list[Memory],
+                    run: _Run) -> None:
+    store = rt.store
+    store.insert_nodes([(m, None) for m, _ in new])
+    store.index_entities_of_new([(m.id, m.entities, m.created_at) for m, _ in new if m.entities])
+    identity = rt.provider.identity()
+    for m, vec in new:
+        if vec is not None:
+            store.put_vector(m.id, identity, vec, m.content_hash, rt.now_iso())
+    if forgotten:
+        now = rt.now_iso()
+        # the stored row comes back as it was (its id, vector and edges); `soft_delete` undone
+        revived = set(store.undelete([m.id for m in forgotten], now))
+        # (the plan read these rows in this transaction, so all come back; were one not to, its edges must not
+        # count it as live)
+        run.revived -= {m.id for m in forgotten} - revived
+        store.log_many([("revive", m.id, {**rt.audit(m.content), "by": "import"}, now)
+                        for m in forgotten if m.id in revived])
+        run.to_embed.extend(m.id for m in forgotten)  # only those without a current vector are embedded
+
+
+def _place_edges(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> None:
+    """Write the batch's edges whose ends both live: in bulk when one end was restored just now (such an edge
+    cannot exist yet); between two nodes the store already held, only when it holds no such edge — an edge it has
+    is its own, later edits and kills included — except one its memory's forgetting retired, which comes back with
+    that memory."""
+    now = rt.now_iso()
+    edges: list[Edge] = []
+    for k, raw in batch:
+        try:
+            edges.append(parse_edge(raw, k, now, nul_ok=run.nul_ok))
+        except InvalidInput as exc:
+            run.edge_results.append({"index": k, "action": "error", "error": exc.to_dict()})
+    ends = {x for e in edges for x in (e.src, e.dst)} - run.added
+    # a dry run revived nothing yet: the memories it would revive count as live
+    live = {i for i, (_, deleted, _, _) in rt.store.node_heads(list(ends)).items() if not deleted} | run.revived
+    fresh: list[Edge] = []
+    for e in edges:
+        src_new, dst_new = e.src in run.added, e.dst in run.added
+        if not ((src_new or e.src in live) and (dst_new or e.dst in live)):
+            run.edges_dangling += 1  # an end the store lacks or has forgotten, or a row refused above
+        elif src_new or dst_new:
+            fresh.append(e)
+        else:
+            _place_known_edge(rt, e, run)
+    if not run.dry_run:
+        rt.store.insert_edges(fresh)
+    run.edges_inserted += len(fresh)
+
+
+def _place_known_edge(rt: Runtime, e: Edge, run: _Run) -> None:
+    existing = rt.store.find_edge(e.src, e.dst, e.type)
+    if existing is None:
+        if not run.dry_run:
+            rt.store.upsert_edge(e, actor="import", event="restored")
+        run.edges_inserted += 1
+    elif (existing.status == "retired" and e.status in ("active", "candidate")
+          and (e.src in run.revived or e.dst in run.revived) and _retired_by_forget(rt, existing)):
+        if not run.dry_run:
+            rt.store.set_edge_status(int(existing.id or 0), e.status, actor="import",
+                                     reason="its forgotten memory was revived from a backup")
+        run.edges_revived += 1
+    else:
+        run.edges_skipped += 1
+
+
+def _retired_by_forget(rt: Runtime, edge: Edge) -> bool:
+    """Whether the edge's last change was the retirement `forget` (or auto-prune) gives the edges of the memory it
+    deletes — not a backbone re-spliced around a backdated memory, which must stay retired."""
+    events = rt.store.edge_events(int(edge.id or 0))
+    return bool(events) and events[-1]["event"] == "retired" and events[-1]["actor"] == "forget"
+
+
+def _embed_restored(rt: Runtime, ids: list[str]) -> int:
+    """Vectors for the restored memories that came without one of this store's provider (an export made with
+    `--no-vectors`, or with another provider), as a draft import embeds what it adds; each batch commits on its
+    own. When that cannot happen, a warning says how to finish it: recall by meaning finds no row without one."""
+    if not ids:
+        return 0
+    if not rt.vectors_enabled:
+        rt.warnings.append(f"{len(ids)} restored memories have no vectors: embedding is off (provider "
+                           f"{rt.provider.name!r}), so recall finds them by their words only; choose a provider "
+                           "(MNEMON_EMBED_PROVIDER) and run `mnemon embed --all`")
+        return 0
+    identity = rt.provider.identity()
+    missing = rt.store.vault.memories_missing_vectors(ids, identity)  # type: ignore[attr-defined]
+    done = 0
     try:
-        return iso(parse_iso(value))
-    except (ValueError, OverflowError):
-        raise InvalidInput(f"export insight {idx}: {value!r} is not an RFC 3339 timestamp") from None
-
-
-def _number(value: Any, kind: type, name: str, idx: int) -> Any:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InvalidInput(f"export insight {idx}: {name} must be a number, got {value!r}")
-    out = kind(value)
-    if out != out or out < 0:
-        raise InvalidInput(f"export insight {idx}: {name} must be a non-negative number, got {value!r}")
-    return out
-
-
-def _decode_vector(value: Any, idx: int) -> np.ndarray | None:
-    if not value:
-        return None
-    try:
-        raw = base64.b64decode(value, validate=True) if isinstance(value, str) else b""
-    except (binascii.Error, ValueError):
-        raw = b""
-    if not raw or len(raw) % 4:
-        raise InvalidInput(f"export insight {idx}: vector is not base64 of little-endian float32 values")
-    import numpy as np
-
-    return np.frombuffer(raw, dtype="<f4")
-
-
-def _edge(e: Any, k: int, now: str) -> Edge:
-    if not isinstance(e, dict):
-        raise InvalidInput(f"export edge {k} must be an object")
-    src, dst, etype = e.get("source_id"), e.get("target_id"), e.get("edge_type")
-    if not (isinstance(src, str) and isinstance(dst, str) and isinstance(etype, str)) or not (src and dst and etype) \
-            or src == dst:
-        raise InvalidInput(f"export edge {k}: source_id, target_id and edge_type must be non-empty strings "
-                           "and source_id must differ from target_id")
-    status = e.get("status", "active")
-    if status not in EDGE_STATUSES:
-        raise InvalidInput(f"export edge {k}: status must be one of {', '.join(EDGE_STATUSES)}")
-    meta = e.get("metadata") or {}
-    if not isinstance(meta, dict):
-        raise InvalidInput(f"export edge {k}: metadata must be an object")
-    sub_type, evidence, origin, rule = (e.get("sub_type", ""), e.get("evidence", ""), e.get("origin", "import"),
-                                        e.get("rule", ""))
-    if not (isinstance(sub_type, str) and isinstance(evidence, str) and isinstance(origin, str)
-            and isinstance(rule, str)):
-        raise InvalidInput(f"export edge {k}: sub_type, evidence, origin and rule must be strings")
-    created = e.get("created_at")
-    if created not in (None, "") and not isinstance(created, str):
-        raise InvalidInput(f"export edge {k}: created_at must be an RFC 3339 string")
-    created = created or now
-    return Edge(src, dst, etype, sub_type, validate_weight(e.get("weight", 1.0)),
-                validate_weight(e.get("confidence", 1.0)), status, evidence, origin, rule, "", meta,
-                created_at=created, updated_at=created)
+        for start in range(0, len(missing), EMBED_BATCH):
+            chunk = missing[start : start + EMBED_BATCH]
+            vectors = rt.embed_documents([text for _id, text, _digest in chunk])
+            if vectors is None:
+                break
+            with rt.store.transaction():
+                when = rt.now_iso()
+                for (node_id, _text, digest), vec in zip(chunk, vectors):
+                    rt.store.put_vector(node_id, identity, vec, digest, when)
+            done += len(chunk)
+    except ProviderUnavailable as exc:  # the restore itself is committed: say what is left instead of failing
+        rt.warnings.append(f"embedding stopped: {exc.message}")
+    if done < len(missing):
+        rt.warnings.append(f"{len(missing) - done} restored memories have no vector of {identity} yet, so recall by "
+                           "meaning cannot find them; run `mnemon embed --all`")
+    return done

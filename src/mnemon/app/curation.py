@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import replace
 from typing import Any
 
@@ -46,6 +47,7 @@ def forget(rt: Runtime, node_id: str) -> dict[str, Any]:
         gen = rt.store.vector_generation()
         # (retired first: an edge derived from a live vault item is read from it, ports/store/contained_sqlite.py)
         retired = rt.store.retire_edges_of(node_id, reason="forget")
+        _keep_observed_text(rt, node)  # before the row goes: a note's sense events read their text from it
         rt.store.soft_delete([node_id], now)
         rt.index.note_delete([node_id], gen)
         rt.store.log("forget", node_id, {**rt.audit(node.content), "edges_retired": retired}, now)
@@ -56,6 +58,15 @@ def forget(rt: Runtime, node_id: str) -> dict[str, Any]:
         out["vault_note"] = (f"a vault memory lives as long as its line in {path}: it comes back when that note"
                              " changes and is read again; remove or reword the line there to drop it for good")
     return out
+
+
+def _keep_observed_text(rt: Runtime, node: Memory) -> None:
+    """A vault bullet or task is part of what its note's sense events observed: they keep that text (app/world)."""
+    try:
+        from .world import keep_texts_before_forget
+    except ImportError:
+        return
+    keep_texts_before_forget(rt, node.id, node.source)
 
 
 def _no_constant(name: str) -> None:
@@ -122,8 +133,8 @@ def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any
     """Recompute effective importance for every memory of the store's own; list non-immune ones under the
     threshold, weakest first. A vault row is edited in its note, not forgotten here, and auto-prune never takes one,
     so its importance is not recomputed (43k vault rows made `gc` take 2.4 s on a 2,000-note vault)."""
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 <= threshold <= 1.0:
-        raise InvalidInput("--threshold must be a number from 0 to 1 (effective importance)")  # NaN fails too
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 <= threshold < math.inf:
+        raise InvalidInput("--threshold must be a finite number ≥ 0 (an effective importance)")  # NaN fails too
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise InvalidInput("--limit must be a positive number")
     ids = rt.store.memory_ids(TIMED)

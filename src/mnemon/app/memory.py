@@ -107,16 +107,22 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         self.close()
 
     # ── writes ───────────────────────────────────────────────────────────────
-    def remember(self, content: Any, *, category: Any = "general", importance: Any = 3, tags: Any = None,
-                 entities: Any = None, source: Any = "user", entity_mode: Any = "merge", no_diff: bool = False,
-                 created_at: Any = None) -> dict[str, Any]:
+    def remember(self, content: Any, *, category: Any = None, importance: Any = None, tags: Any = None,
+                 entities: Any = None, source: Any = None, entity_mode: Any = "merge", no_diff: bool = False,
+                 created_at: Any = None, default_source: str = "user") -> dict[str, Any]:
+        """None is "not given": the default applies (category general, importance 3, `default_source`), and a
+        skipped exact repeat does not report it among the values it ignored."""
         from ..core.validation import validate_memory  # for writes only, as the write pipeline
 
-        inp = validate_memory(content, category=category, importance=importance, tags=tags, entities=entities,
-                              source=source, entity_mode=entity_mode, created_at=created_at)
+        given = frozenset(k for k, v in (("category", category), ("importance", importance), ("source", source))
+                          if v is not None)
+        inp = validate_memory(content, category="general" if category is None else category,
+                              importance=3 if importance is None else importance, tags=tags, entities=entities,
+                              source=default_source if source is None else source, entity_mode=entity_mode,
+                              created_at=created_at)
         from . import remember as remember_mod  # the write pipeline loads for writes only, not for `recall`
 
-        return self._with_warnings(remember_mod.remember(self.rt, inp, no_diff=no_diff))
+        return self._with_warnings(remember_mod.remember(self.rt, inp, no_diff=no_diff, given=given))
 
     def forget(self, node_id: str) -> dict[str, Any]:
         return _curation().forget(self.rt, node_id)
@@ -130,10 +136,12 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
             return _curation().gc_keep(self.rt, keep)
         return _curation().gc(self.rt, threshold=threshold, limit=limit)
 
-    def import_json(self, raw: Any, *, dry_run: bool = False, no_diff: bool = False) -> dict[str, Any]:
+    def import_json(self, raw: Any, *, dry_run: bool = False, no_diff: bool = False,
+                    revive_forgotten: bool = False) -> dict[str, Any]:
         from . import transfer  # bulk import/export: only for those commands
 
-        return self._with_warnings(transfer.import_document(self.rt, raw, dry_run=dry_run, no_diff=no_diff))
+        return self._with_warnings(transfer.import_document(self.rt, raw, dry_run=dry_run, no_diff=no_diff,
+                                                            revive_forgotten=revive_forgotten))
 
     def export_json(self, *, include_vectors: bool = True) -> dict[str, Any]:
         """The whole export as one parsed document (for callers that want it in memory; the CLI streams)."""

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..core import graph_rules
 from ..core.causal import causal_cue, suggest_sub_type
-from ..core.diff import diff_suggestion
+from ..core.diff import DiffMatch, diff_suggestion
 from ..core.errors import ReadOnly
 from ..core.entities import extract_entities, merge_entities
 from ..core.graph import bfs
@@ -53,7 +53,7 @@ def _empty_counts() -> dict[str, int]:
 
 
 def _advisory(rt: Runtime, content: str, vector: np.ndarray | None, keyword_ids: list[str],
-              nearest: Sequence[tuple[str, float]]) -> tuple[str, list[Any]]:
+              nearest: Sequence[tuple[str, float]]) -> tuple[str, list[DiffMatch]]:
     """ADD/UPDATE/CONFLICT/DUPLICATE against the closest active memories (keyword top 5 + vector top 5)."""
     ids = list(keyword_ids[:DIFF_LIMIT])
     cosines: dict[str, float] = {}
@@ -247,7 +247,9 @@ def causal_candidates(rt: Runtime, mem: Memory) -> list[dict[str, Any]]:
     return out
 
 
-def remember(rt: Runtime, inp: MemoryInput, *, no_diff: bool = False) -> dict[str, Any]:
+def remember(rt: Runtime, inp: MemoryInput, *, no_diff: bool = False,
+             given: frozenset[str] = frozenset({"category", "importance", "source"})) -> dict[str, Any]:
+    """`given`: which of category, importance and source the caller chose (the others hold their defaults)."""
     store = rt.store
     if store.readonly:
         # refuse up front: even an exact repeat must not look like a successful write on a read-only snapshot
@@ -256,21 +258,22 @@ def remember(rt: Runtime, inp: MemoryInput, *, no_diff: bool = False) -> dict[st
     if not no_diff:
         existing = store.find_active_by_hash(digest)
         if existing is not None:
-            return _skipped(rt, existing)
+            return _skipped(rt, existing, inp, given)
     vector_rows = rt.embed_documents([inp.content])
     vector = vector_rows[0] if vector_rows is not None else None
     suggestion = "ADD"
+    matches: list[DiffMatch] = []
     # one keyword search serves both the advisory diff (top 5) and the review candidates (top 20)
     keyword_ids = [i for i, _ in store.keyword_search(tokens(inp.content), CANDIDATE_TOP * 4, max_terms=KEYWORD_TERMS)]
     # one pass over the vectors serves the diff (top 5), the semantic edges (top 3) and the candidates (top 13)
     nearest = rt.index.search(vector, NEAREST) if vector is not None else []
     if not no_diff:
-        suggestion, _ = _advisory(rt, inp.content, vector, keyword_ids, nearest)
+        suggestion, matches = _advisory(rt, inp.content, vector, keyword_ids, nearest)
     with store.transaction():
         if not no_diff:
             existing = store.find_active_by_hash(digest)  # another writer may have stored it meanwhile
             if existing is not None:
-                return _skipped(rt, existing, in_tx=True)
+                return _skipped(rt, existing, inp, given, in_tx=True)
         outcome = write_memory(rt, inp, vector, nearest=nearest)
         from .world.sense import record_memory_sense
 
@@ -282,6 +285,8 @@ def remember(rt: Runtime, inp: MemoryInput, *, no_diff: bool = False) -> dict[st
         "id": mem.id,
         "action": "added",
         "diff_suggestion": suggestion,
+        # the memories the verdict is about: without their ids an agent cannot `link NEW OLD --type supersedes`
+        "diff_matches": [_match(m) for m in matches if m.suggestion != "ADD"],
         "edges_created": outcome.edges_created,
         "semantic_candidates": semantic_candidates(rt, mem, vector, linked, keyword_ids, nearest),
         "causal_candidates": causal_candidates(rt, mem),
@@ -292,7 +297,12 @@ def remember(rt: Runtime, inp: MemoryInput, *, no_diff: bool = False) -> dict[st
     }
 
 
-def _skipped(rt: Runtime, existing_id: str, in_tx: bool = False) -> dict[str, Any]:
+def _match(m: DiffMatch) -> dict[str, Any]:
+    return {"id": m.id, "similarity": m.similarity, "suggestion": m.suggestion}
+
+
+def _skipped(rt: Runtime, existing_id: str, inp: MemoryInput, given: frozenset[str],
+             in_tx: bool = False) -> dict[str, Any]:
     node = rt.store.get_node(existing_id)
     if not rt.store.readonly:
         def log() -> None:
@@ -302,11 +312,16 @@ def _skipped(rt: Runtime, existing_id: str, in_tx: bool = False) -> dict[str, An
         else:
             with rt.store.transaction():
                 log()
-    return {
+    ignored = _ignored(inp, node, given) if node is not None else {}
+    out: dict[str, Any] = {
         "id": existing_id,
         "action": "skipped",
         "diff_suggestion": "DUPLICATE",
+        "existing_id": existing_id,
+        # nothing was replaced: kept only for callers written before `existing_id`
         "replaced_id": existing_id,
+        "diff_matches": [_match(DiffMatch(existing_id, 1.0, "DUPLICATE"))],
+        "ignored": ignored,
         "edges_created": _empty_counts(),
         "semantic_candidates": [],
         "causal_candidates": [],
@@ -315,3 +330,29 @@ def _skipped(rt: Runtime, existing_id: str, in_tx: bool = False) -> dict[str, An
         "auto_pruned": 0,
         "auto_pruned_ids": [],
     }
+    if ignored and node is not None:
+        out["hint"] = (
+            f"an exact repeat changes nothing, so these values were not applied to {existing_id}. No mnemon command "
+            f"edits a stored memory: to apply them, `mnemon forget {existing_id}`, then remember the same content "
+            f"again with them (its edges are retired; `--created-at {node.created_at}` keeps its date)")
+    return out
+
+
+def _ignored(inp: MemoryInput, node: Memory, given: frozenset[str]) -> dict[str, Any]:
+    """The values of a skipped repeat that differ from the stored memory: the skip applied none of them, and a
+    caller that raised the importance (against auto-prune) or re-filed the category must not believe it did."""
+    out: dict[str, Any] = {}
+    for key in ("category", "importance", "source"):
+        if key in given and getattr(inp, key) != getattr(node, key):
+            out[key] = getattr(inp, key)
+    tags = [t for t in inp.tags if t not in node.tags]
+    if tags:
+        out["tags"] = tags
+    # entities are stored normalised; mode `auto` never stores the given ones, so it cannot have dropped them
+    named = merge_entities(inp.entities, (), "provided") if inp.entity_mode != "auto" else []
+    entities = [e for e in named if e not in node.entities]
+    if entities:
+        out["entities"] = entities
+    if inp.created_at and (not node.created_at or parse_iso(inp.created_at) != parse_iso(node.created_at)):
+        out["created_at"] = inp.created_at
+    return out

@@ -20,12 +20,13 @@ from ..core.validation import MemoryInput, validate_edge_type, validate_memory, 
 from ..ports.json_stream import CHUNK, ObjectStream
 from . import backup, import_pipeline
 from .append_batch import FLUSH_EVERY, AppendBatch
-from .backup import EXPORT_KIND, SCHEMA_VERSION
+from .backup import EXPORT_KIND, READABLE_VERSIONS
 from .bulk_gc import paused_gc
 from .remember import auto_prune, write_memory
 from .runtime import Runtime
 
 EMBED_BATCH = 64
+DRAFT_VERSION = "1"  # the draft format; an export has its own versions (backup.READABLE_VERSIONS)
 
 
 def _load(doc: Any) -> dict[str, Any]:
@@ -43,12 +44,16 @@ def _load(doc: Any) -> dict[str, Any]:
 
 
 def _check_version(doc: dict[str, Any]) -> None:
-    version = str(doc.get("schema_version", SCHEMA_VERSION))
-    if version != SCHEMA_VERSION:
-        raise InvalidInput(f"unsupported schema_version {version!r}; this mnemon reads \"1\"")
+    """A draft is schema "1"; an export is any version this mnemon writes or wrote (`backup.READABLE_VERSIONS`)."""
+    readable = READABLE_VERSIONS if doc.get("kind") == EXPORT_KIND else (DRAFT_VERSION,)
+    version = str(doc.get("schema_version", DRAFT_VERSION))
+    if version not in readable:
+        raise InvalidInput(f"unsupported schema_version {version!r}; this mnemon reads "
+                           + " and ".join(f'"{v}"' for v in readable))
 
 
-def _import_stream(rt: Runtime, stream: TextIO, *, dry_run: bool, no_diff: bool) -> dict[str, Any]:
+def _import_stream(rt: Runtime, stream: TextIO, *, dry_run: bool, no_diff: bool,
+                   revive_forgotten: bool) -> dict[str, Any]:
     """A document read from a stream: an export is restored as its insights and edges go by; a draft (or an
     export whose `kind` comes after its insights) is read whole and imported as text would be."""
     def read(n: int) -> str:
@@ -59,7 +64,8 @@ def _import_stream(rt: Runtime, stream: TextIO, *, dry_run: bool, no_diff: bool)
 
     first = read(CHUNK)
     if first.lstrip().startswith("["):  # a bare array of insights
-        return import_document(rt, first + read(-1), dry_run=dry_run, no_diff=no_diff)
+        return import_document(rt, first + read(-1), dry_run=dry_run, no_diff=no_diff,
+                               revive_forgotten=revive_forgotten)
     pending = [first]
 
     def source(n: int) -> str:
@@ -70,18 +76,24 @@ def _import_stream(rt: Runtime, stream: TextIO, *, dry_run: bool, no_diff: bool)
     for key, value in members:
         if key == "insights" and doc.get("kind") == EXPORT_KIND:
             _check_version(doc)
-            return backup.restore(rt, doc, value, members, dry_run=dry_run)
+            return backup.restore(rt, doc, value, members, dry_run=dry_run, revive_forgotten=revive_forgotten)
         doc[key] = list(value) if isinstance(value, Iterator) else value
-    return import_document(rt, doc, dry_run=dry_run, no_diff=no_diff)
+    return import_document(rt, doc, dry_run=dry_run, no_diff=no_diff, revive_forgotten=revive_forgotten)
 
 
-def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bool = False) -> dict[str, Any]:
+def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bool = False,
+                    revive_forgotten: bool = False) -> dict[str, Any]:
+    """Import a draft, or restore a `mnemon export` file (`revive_forgotten`: also bring back the memories it holds
+    that this store has forgotten since; a draft's memories have no ids to match, so it refuses the option)."""
     if hasattr(raw, "read"):
-        return _import_stream(rt, raw, dry_run=dry_run, no_diff=no_diff)
+        return _import_stream(rt, raw, dry_run=dry_run, no_diff=no_diff, revive_forgotten=revive_forgotten)
     doc = _load(raw)
     if doc.get("kind") == EXPORT_KIND:
         return backup.restore(rt, doc, doc.get("insights", []), iter([("edges", doc.get("edges", []))]),
-                              dry_run=dry_run)
+                              dry_run=dry_run, revive_forgotten=revive_forgotten)
+    if revive_forgotten:
+        raise InvalidInput("--revive-forgotten applies to a `mnemon export` file: a draft's memories have no ids to "
+                           "match forgotten ones with")
     default_source = doc.get("source") or "import"
     results: list[dict[str, Any]] = []
     valid: list[tuple[int, Any]] = []
@@ -134,7 +146,15 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
     id_of: dict[int, str] = {}
     edges_inserted = 0
     pruned: list[str] = []
+    stored_meanwhile: dict[int, str] = {}
     with paused_gc(), rt.store.bulk_transaction():
+        if not no_diff:
+            # the check above ran before the write lock: another writer (a second `import` of the same draft) may
+            # have stored these since, and each would be stored twice; asked again here, as `remember` does
+            stored_meanwhile = _stored_meanwhile(rt, ordered)
+            ordered = [(idx, inp) for idx, inp in ordered if idx not in stored_meanwhile]
+            results.extend({"index": idx, "id": stored_meanwhile[idx], "content": inp.content, "action": "skipped"}
+                           for idx, inp in valid if idx in stored_meanwhile)
         for idx, memory_id in _write_all(rt, ordered, vectors):
             id_of[idx] = memory_id
         results.extend({"index": idx, "id": id_of[idx], "content": inp.content, "action": "added"}
@@ -154,11 +174,19 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
         rt.store.log("import", None, {"imported": len(id_of), "errors": errors}, now)
     for r in results:
         if r["action"] == "skipped" and str(r.get("id", "")).startswith("#"):
-            r["id"] = id_of.get(int(r["id"][1:]), r["id"])
+            first = int(r["id"][1:])
+            r["id"] = id_of.get(first) or stored_meanwhile.get(first, r["id"])
     results.sort(key=lambda r: r["index"])
     return {"imported": len(id_of), "updated": 0, "skipped": sum(1 for r in results if r["action"] == "skipped"),
             "errors": errors, "edges_inserted": edges_inserted, "auto_pruned": len(pruned),
-            "auto_pruned_ids": pruned, "embedded": len(vectors), "results": results}
+            "auto_pruned_ids": pruned, "embedded": sum(1 for idx in vectors if idx in id_of), "results": results}
+
+
+def _stored_meanwhile(rt: Runtime, ordered: list[tuple[int, MemoryInput]]) -> dict[int, str]:
+    """Index → id of the items an active memory of the same text now holds. Call inside the write transaction."""
+    digests = {idx: content_hash(inp.content) for idx, inp in ordered}
+    stored = rt.store.find_active_by_hashes(digests.values())
+    return {idx: stored[d] for idx, d in digests.items() if d in stored}
 
 
 def _write_all(rt: Runtime, ordered: list[tuple[int, MemoryInput]], vectors: dict[int, np.ndarray]

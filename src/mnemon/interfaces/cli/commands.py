@@ -48,13 +48,12 @@ def read_input(file: str | None, what: str) -> str:
 
 @cli.command()
 @click.argument("content", nargs=-1)
-@click.option("--cat", "category", default="general", show_default=True,
-              help="preference|decision|fact|insight|context|general")
-@click.option("--imp", "importance", default="3", show_default=True, help="Importance 1-5.")
+@click.option("--cat", "category", help="preference|decision|fact|insight|context|general  [default: general]")
+@click.option("--imp", "importance", help="Importance 1-5.  [default: 3]")
 @click.option("--tags", help="Comma-separated tags (≤20).")
 @click.option("--entities", help="Comma-separated entities (≤50).")
 @click.option("--entity-mode", default="merge", show_default=True, help="merge|provided|auto")
-@click.option("--source", default="user", show_default=True)
+@click.option("--source", help="Who wrote it.  [default: user]")
 @click.option("--created-at", help="Historical timestamp (RFC 3339).")
 @click.option("--no-diff", is_flag=True, help="Skip the duplicate check and the advisory diff.")
 @click.option("--payload", help="Scoped memory payload (JSON file, '-' for stdin) under a mneme:// source_path.")
@@ -196,25 +195,30 @@ def gc(threshold: float, limit: int, keep: str | None) -> None:
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--dry-run", is_flag=True)
 @click.option("--no-diff", is_flag=True)
-def import_(file: str, dry_run: bool, no_diff: bool) -> None:
+@click.option("--revive-forgotten", is_flag=True,
+              help="Restoring an export: bring back the memories it holds that this store has forgotten since "
+                   "(same id, vector and edges); without it they are skipped with reason \"forgotten\".")
+def import_(file: str, dry_run: bool, no_diff: bool, revive_forgotten: bool) -> None:
     """Bulk import a JSON draft (schema_version "1") or a `mnemon export` file."""
     def go(c: Ctx) -> Any:
         if file == "-":
-            return c.mem.import_json(sys.stdin, dry_run=dry_run, no_diff=no_diff)
+            return c.mem.import_json(sys.stdin, dry_run=dry_run, no_diff=no_diff, revive_forgotten=revive_forgotten)
         p = Path(file)
         if not p.is_file():
             raise NotFound(f"no file {file}")
         with p.open(encoding="utf-8") as fh:  # read as it is imported: an export of any size fits in memory
-            return c.mem.import_json(fh, dry_run=dry_run, no_diff=no_diff)
+            return c.mem.import_json(fh, dry_run=dry_run, no_diff=no_diff, revive_forgotten=revive_forgotten)
     run(go)
 
 
 @cli.command()
-@click.option("--no-vectors", is_flag=True, help="Leave vectors out (smaller file; import re-embeds).")
+@click.option("--no-vectors", is_flag=True,
+              help="Leave vectors out (smaller file). `import` embeds the restored memories with the store's "
+                   "provider afterwards (or, with embedding off, warns to run `mnemon embed --all`).")
 @click.option("--out", "out", default=None, metavar="FILE",
               help="Write to FILE, renamed into place only once complete, and print a summary.")
 def export(no_vectors: bool, out: str | None) -> None:
-    """Print every active memory and edge as JSON that `mnemon import` restores exactly."""
+    """Print every active memory, payload scope and edge as JSON that `mnemon import` restores exactly."""
     if out:
         run(lambda c: c.mem.export_to(out, include_vectors=not no_vectors))
     else:

@@ -66,6 +66,7 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
     """One PostgreSQL database (or schema). Many processes may share it; threads share one connection and a lock."""
 
     derives_edges = False  # every edge is a row here (SQLite derives containment edges: contained_sqlite.py)
+    holds_nul_text = False  # a text column cannot hold "\x00" (SQLite's can): a restore refuses such a row up front
 
     def __init__(self, url: str, *, readonly: bool = False) -> None:
         try:
@@ -396,6 +397,21 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
                 self._write("DELETE FROM node_entities WHERE node_seq = ANY(%s)", (seqs,))
                 self._bump_vector_generation()
         return len(seqs)
+
+    def undelete(self, ids: Sequence[str], when: str) -> list[str]:
+        """As `SQLiteStore.undelete`: `soft_delete` undone for these memories (not vault rows); the ids brought back."""
+        with self._lock, self.conn.transaction():
+            rows = self._write(
+                f"UPDATE nodes SET deleted_at = NULL, updated_at = %s WHERE id = ANY(%s) AND deleted_at IS NOT NULL"
+                f" AND kind = 'memory' AND {NOT_VAULT_ROW} RETURNING {_NODE_COLS}, seq",
+                (when, list(dict.fromkeys(ids)))).fetchall()
+            nodes = [(int(r[18]), _node(r)) for r in rows]
+            if nodes:
+                self._write_many("INSERT INTO memory_fts(node_seq, doc) VALUES (%s, %s::tsvector)",
+                                 [(seq, tsvector_literal(keyword_text_of(n), n.tags, n.entities)) for seq, n in nodes])
+                self.index_entities_of_new([(n.id, n.entities, n.created_at) for _, n in nodes if n.entities])
+                self._bump_vector_generation()
+        return [n.id for _, n in nodes]
 
     def hard_delete(self, ids: Sequence[str]) -> int:
         """Remove rows for good: only for vault-derived rows that a rebuild replaces, never for memories."""

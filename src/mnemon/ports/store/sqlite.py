@@ -406,6 +406,29 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
             self._write(BUMP_VECTOR_GENERATION)
         return n
 
+    def undelete(self, ids: Sequence[str], when: str) -> list[str]:
+        """`soft_delete` undone for these memories: the row as it was, back in the keyword and entity indexes (its
+        vectors were kept and count again). A vault row is left deleted: its note decides whether it exists.
+        Returns the ids brought back."""
+        revived: list[str] = []
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            marks = ",".join("?" * len(chunk))
+            rows = self.conn.execute(f"SELECT {_NODE_SELECT}, seq FROM nodes WHERE id IN ({marks})"
+                                     f" AND deleted_at IS NOT NULL AND kind = 'memory' AND {NOT_VAULT_ROW}",
+                                     list(chunk)).fetchall()
+            if not rows:
+                continue
+            nodes = [(int(r[18]), _node(r)) for r in rows]
+            seqs = [seq for seq, _ in nodes]
+            smarks = ",".join("?" * len(seqs))
+            self._write(f"UPDATE nodes SET deleted_at = NULL, updated_at = ? WHERE seq IN ({smarks})", [when, *seqs])
+            self._index_keywords([(seq, n.title, n.content, n.source, n.metadata, n.tags, n.entities, None)
+                                  for seq, n in nodes])
+            self.index_entities_of_new([(n.id, n.entities, n.created_at) for _, n in nodes if n.entities])
+            self._write(BUMP_VECTOR_GENERATION)
+            revived.extend(n.id for _, n in nodes)
+        return revived
+
     def hard_delete(self, ids: Sequence[str]) -> int:
         """Remove rows for good: only for vault-derived rows that a rebuild replaces, never for memories."""
         n = 0
