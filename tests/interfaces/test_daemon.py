@@ -7,10 +7,13 @@ lose nothing; and it goes away when idle or asked to.
 """
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import os
 import shutil
+import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -93,6 +96,9 @@ def start(env: dict[str, str]) -> dict[str, Any]:
     (["retrieve", "battery", "risk"], False),  # without --prompt it may read the prompt from standard input
     (["surface"], False),
     (["retrieve", "--prompt", "-"], False),
+    (["retrieve", "--prompt", ""], False),  # empty, like `-`: the prompt comes from standard input
+    (["retrieve", "--prompt="], False),
+    (["agent", "preflight", "--prompt", ""], False),
     (["agent", "preflight", "--prompt", "where does Mira live now?"], True),
     (["agent", "preflight"], False),
     (["remember", "-"], False),  # reads standard input
@@ -350,3 +356,94 @@ def test_open_stores_hold_no_read_snapshot_between_commands(tmp_path: Path, monk
     finally:
         pool.close_all()
     capsys.readouterr()
+
+
+# ── found by the QA pass on the interfaces (/tmp/hunt/interfaces.md #3–#5, #13) ──
+def _raw(env: dict[str, str], *args: str, **kwargs: Any) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "mnemon", *args], env=env, timeout=60, **kwargs)
+
+
+def test_what_it_prints_reaches_the_caller_as_a_call_of_its_own_prints_it(daemon_env: dict[str, str],
+                                                                          tmp_path: Path) -> None:
+    alone = {**daemon_env, "MNEMON_DAEMON": "off"}
+    db = str(tmp_path / "m.db")
+    assert mnemon(alone, "--db", db, "remember", "Café Zürich")[0] == 0
+    start(daemon_env)
+    for encoding in ("ascii", "latin-1", "utf-8"):  # what the locale makes of stdout; click writes UTF-8 for ASCII
+        served, own = (_raw({**e, "PYTHONIOENCODING": encoding}, "--db", db, "search", "Zürich", capture_output=True)
+                       for e in (daemon_env, alone))
+        assert (served.returncode, served.stdout, served.stderr) == (own.returncode, own.stdout, own.stderr), encoding
+        assert own.returncode == 0 and "Café" in parse_one_json(own.stdout.decode(
+            "latin-1" if encoding == "latin-1" else "utf-8"))["results"][0]["content"]
+    assert status(daemon_env)["served"] == 3  # type: ignore[index]
+    ends = []
+    for e in (daemon_env, alone):  # the reader went away before the answer: quiet, exit code 1, in both
+        read_end, write_end = os.pipe()
+        os.close(read_end)
+        try:
+            proc = _raw(e, "--db", db, "search", "Zürich", stdout=write_end, stderr=subprocess.PIPE)
+        finally:
+            os.close(write_end)
+        ends.append((proc.returncode, proc.stderr))
+    assert ends[0] == ends[1] == (1, b"")
+    assert status(daemon_env)["served"] == 4  # type: ignore[index]
+
+
+def _answering(env: dict[str, str], timeout: float = 30.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = status(env)
+        if found is not None and found.get("responding", True):
+            return found
+        time.sleep(0.05)
+    pytest.fail("the resident process did not answer again")
+
+
+def test_a_stopped_process_hangs_nothing_and_stop_force_ends_it(daemon_env: dict[str, str], tmp_path: Path) -> None:
+    env = {**daemon_env, "MNEMON_DAEMON_WAIT": "0.5"}  # the default (3 s) would only make this test slower
+    db = str(tmp_path / "m.db")
+    pid = int(start(env)["pid"])
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        t0 = time.monotonic()
+        code, added = mnemon(env, "--db", db, "remember", "The lake trip moved to June")  # run here instead
+        assert code == 0 and added["action"] == "added"
+        code, found = mnemon(env, "--db", db, "search", "lake")
+        assert code == 0 and [r["id"] for r in found["results"]] == [added["id"]]
+        code, out = mnemon(env, "daemon", "status")
+        assert code == 0 and (out["running"], out["responding"], out["pid"]) == (True, False, pid)
+        assert time.monotonic() - t0 < 30  # each waited ~0.5 s, not forever
+        os.kill(pid, signal.SIGCONT)
+        # resumed, it finds the calls that gave up on it in its backlog: they were never handed over, so it runs
+        # none of them (the remember ran once, here)
+        assert _answering(env)["served"] == 0
+        assert _contents(Path(db)) == ["The lake trip moved to June"]
+        os.kill(pid, signal.SIGSTOP)
+        code, out = mnemon(env, "daemon", "stop")
+        assert code == 0 and (out["stopped"], out["responding"]) == (False, False)
+        code, out = mnemon(env, "daemon", "stop", "--force")
+        assert code == 0 and out["stopped"] is True and out["forced"] is True
+        assert client.holder_pid(env) is None
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_a_restore_by_copy_under_it_is_what_every_call_reads(daemon_env: dict[str, str], tmp_path: Path) -> None:
+    alone = {**daemon_env, "MNEMON_DAEMON": "off"}
+    db = tmp_path / "m.db"
+    assert mnemon(alone, "--db", str(db), "remember", "alpha before the backup")[0] == 0
+    backup = tmp_path / "backup.db"
+    shutil.copyfile(db, backup)  # the last connection closed: the file is the whole database
+    start(daemon_env)
+    for i in range(5):
+        assert mnemon(daemon_env, "--db", str(db), "remember", f"gamma after the backup {i}")[0] == 0
+    shutil.copyfile(backup, db)  # `cp backup.db m.db`: written in place, the inode stays
+    assert mnemon(alone, "--db", str(db), "status")[1]["total_insights"] == 1
+    assert mnemon(daemon_env, "--db", str(db), "search", "gamma")[1]["results"] == []
+    assert len(mnemon(daemon_env, "--db", str(db), "search", "alpha")[1]["results"]) == 1
+    assert mnemon(daemon_env, "--db", str(db), "remember", "delta after the restore")[0] == 0
+    assert status(daemon_env)["served"] == 8  # type: ignore[index]
+    assert _contents(db) == ["alpha before the backup", "delta after the restore"]
+    with contextlib.closing(sqlite3.connect(db)) as check:
+        assert check.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

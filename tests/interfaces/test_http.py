@@ -358,3 +358,143 @@ def test_recall_explains_itself_over_http(serve, mem) -> None:
     assert [r["insight"]["id"] for r in out["results"]] == [r["insight"]["id"] for r in direct["results"]]
     status, err, _ = serve()("/api/recall?query=x&brief=true&verbose=true")
     assert status == 400 and err["error"]["code"] == "invalid_input"  # the facade's rule, not the interface's
+
+
+# ── found by the QA pass on the interfaces (/tmp/hunt/interfaces.md #7–#12) ──
+@pytest.mark.parametrize("path, kwargs, status, code", [
+    ("/api/search", {"raw": b"[" * 100_000}, 400, "invalid_input"),  # nested past the parser's recursion limit
+    ("/api/search", {"raw": b'{"query": "x", "limit": ' + b"9" * 5000 + b"}"}, 400, "invalid_input"),  # digit limit
+    ("/api/search", {"raw": b'{"query": "\xff"}'}, 400, "invalid_input"),  # not UTF-8
+    ("/static/a%00b", {}, 404, "not_found"),
+])
+def test_malformed_input_is_the_callers_error_not_a_500(serve, capsys: pytest.CaptureFixture[str], path: str,
+                                                        kwargs: dict, status: int, code: str) -> None:
+    got, err, _ = serve()(path, **kwargs)
+    assert (got, err["error"]["code"]) == (status, code)
+    assert "internal error" not in capsys.readouterr().err
+
+
+def _raw(port: int, method: str, path: str, headers: dict[str, str] | None = None,
+         host: str = "127.0.0.1") -> tuple[int, bytes, dict[str, str]]:
+    import http.client
+
+    conn = http.client.HTTPConnection(host, port, timeout=30)
+    try:
+        conn.request(method, path, headers=headers or {})
+        resp = conn.getresponse()
+        return resp.status, resp.read(), {k.lower(): v for k, v in resp.getheaders()}
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def server(mem) -> Iterator[Callable[..., Any]]:
+    """A server object to start with options; its request threads are joined on the way out (so what they wrote on
+    stderr is there to check)."""
+    started = []
+
+    def start(timeout: float | None = None, host: str = "127.0.0.1", **options: Any) -> Any:
+        extra = {} if timeout is None else {"timeout": timeout}
+        srv = make_server(Api(lambda: mem, **options), host, 0, **extra)
+        srv.daemon_threads = False  # joined by server_close below
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+        started.append(srv)
+        return srv
+
+    yield start
+    for srv in started:
+        srv.shutdown()
+        srv.server_close()
+
+
+def test_head_answers_where_get_does(server) -> None:
+    port = server().server_address[1]
+    for path in ("/api", "/api/openapi.json", "/api/status", "/api/recall?query=x", "/"):
+        got, body, headers = _raw(port, "GET", path)
+        head, nothing, head_headers = _raw(port, "HEAD", path)
+        assert (got, head, nothing) == (200, 200, b""), path
+        assert head_headers["content-type"] == headers["content-type"]
+        assert int(head_headers["content-length"]) == len(body) > 0
+    status, _, headers = _raw(port, "HEAD", "/api/remember?content=x")  # a write is never a GET, nor a HEAD
+    assert status == 405 and headers["allow"] == "POST"
+    status, _, headers = _raw(port, "DELETE", "/api/status")
+    assert status == 405 and headers["allow"] == "GET, HEAD, POST"
+
+
+def test_a_401_names_its_scheme_and_the_scheme_is_read_as_rfc_9110_says(server) -> None:
+    port = server(token="s3cret").server_address[1]
+    status, _, headers = _raw(port, "GET", "/api/status")
+    assert status == 401 and headers["www-authenticate"].startswith("Bearer")
+    for good in ("Bearer s3cret", "bearer s3cret", "BEARER  s3cret", " Bearer s3cret "):
+        assert _raw(port, "GET", "/api/status", {"Authorization": good})[0] == 200, good
+    for bad in ("Basic s3cret", "Bearers3cret", "Bearer s3cre", "Bearer s3cret2", "s3cret", "Bearer"):
+        status, _, headers = _raw(port, "GET", "/api/status", {"Authorization": bad})
+        assert status == 401 and "www-authenticate" in headers, bad
+
+
+def test_an_idle_or_stalled_connection_is_dropped_after_the_timeout(server, capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+    import time
+
+    port = server(timeout=0.3).server_address[1]
+    for opening in (b"", b"GET /api HTTP/1.1\r\n",
+                    b"POST /api/recall HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                    b"Content-Length: 40\r\n\r\n{\"query\""):
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(opening)
+            t0 = time.monotonic()
+            while sock.recv(1 << 16):  # whatever the server says (a 408-like nothing, or nothing): then it closes
+                pass
+            assert time.monotonic() - t0 < 5
+    assert _raw(port, "GET", "/api/status")[0] == 200  # the server itself goes on
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_client_that_goes_away_leaves_no_traceback(server, capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+    import struct
+
+    srv = server()
+    for _ in range(5):
+        sock = socket.create_connection(("127.0.0.1", srv.server_address[1]))
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # close = reset
+        # the reset comes while the server waits for the body: it has said "100 Continue", so it read the headers
+        sock.sendall(b"POST /api/recall HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 100\r\nExpect: 100-continue\r\n\r\n")
+        assert sock.recv(100).startswith(b"HTTP/1.1 100")
+        sock.close()
+    srv.shutdown()
+    srv.server_close()  # joins the request threads: all they would print is printed
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "Exception" not in err
+
+
+def _ipv6_loopback() -> bool:
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _ipv6_loopback(), reason="no IPv6 loopback here")
+@pytest.mark.parametrize("host", ["::1", "[::1]"])
+def test_mnemon_serve_listens_on_an_ipv6_address(tmp_path: Path, host: str) -> None:
+    db = tmp_path / "m.db"
+    env = _env(tmp_path)
+    subprocess.run([sys.executable, "-m", "mnemon", "--db", str(db), "remember", "The pilot starts in June"],
+                   env=env, check=True, capture_output=True, timeout=60)
+    proc = subprocess.Popen([sys.executable, "-m", "mnemon", "--db", str(db), "serve", "--host", host, "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        ready = json.loads(proc.stdout.readline())  # type: ignore[union-attr]
+        assert ready["ok"] is True and ready["url"].startswith("http://[::1]:"), ready
+        status, found, _ = _request(ready["url"].rstrip("/"), "/api/status")
+        assert status == 200 and found["total_insights"] == 1
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and "Traceback" not in err

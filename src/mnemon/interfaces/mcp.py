@@ -4,71 +4,183 @@ Thin like the CLI: the tools are the shared operation table (`operations.py`, th
 arguments are checked against its schema, then one facade method runs and its payload is what the CLI prints (as
 text content and as structured content). Errors come back as tool results with `isError` and the usual
 envelope, so an agent sees the same codes everywhere. No SDK: the protocol surface used here is small and stable.
+
+The server outlives any message: a line that is not JSON is answered -32700, a message that is not a JSON-RPC
+request -32600, bad `params` -32602, and anything unforeseen -32603 with the request's id. Stdout carries nothing but
+JSON-RPC (the process's own `sys.stdout` points at stderr while it serves), and both directions are UTF-8 whatever
+the locale says, as the protocol requires.
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import IO, Any
 
 from .operations import BY_NAME, OPERATIONS, Operation, check_args
 from .payloads import dumps, from_exception
 
-PROTOCOL_VERSION = "2025-06-18"
+# newest first: a client asking for one of these gets it back (the tool surface used here is the same in all three;
+# `structuredContent` is one more field an older client ignores), any other version gets the newest
+SUPPORTED_VERSIONS = ("2025-06-18", "2025-03-26", "2024-11-05")
+PROTOCOL_VERSION = SUPPORTED_VERSIONS[0]
+# read-only operations that still write: each result's access count (it feeds effective importance and keeps a
+# memory from auto-pruning) and an oplog entry. A client that auto-approves read-only tools must not be told
+# otherwise; tests/interfaces/test_mcp.py checks every other read-only tool leaves the database untouched.
+RECORDS_ACCESS = frozenset({"recall", "search", "show"})
+
+PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32601, -32602, -32603
+_NO_ID = object()  # a message without an "id" member: a notification, never answered
 
 
 def tool_spec(op: Operation) -> dict[str, Any]:
+    read_only = op.read_only and op.name not in RECORDS_ACCESS
     return {"name": op.name, "description": op.description, "inputSchema": op.schema(),
-            "annotations": {"readOnlyHint": op.read_only, "destructiveHint": op.destructive,
-                            "idempotentHint": op.read_only}}
+            "annotations": {"readOnlyHint": read_only, "destructiveHint": op.destructive,
+                            "idempotentHint": read_only}}
 
 
-def handle(mem_factory: Callable[[], Any], message: dict[str, Any]) -> dict[str, Any] | None:
-    """One JSON-RPC message in, its response out (None for notifications)."""
+def _error(msg_id: Any, code: int, message: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}}
+
+
+def _valid_id(msg_id: Any) -> bool:
+    """A string or a number (MCP: never null). A float that JSON cannot write back (NaN, 1e400) is no id."""
+    if isinstance(msg_id, bool):
+        return False
+    return isinstance(msg_id, (str, int)) or (isinstance(msg_id, float) and math.isfinite(msg_id))
+
+
+def handle(mem_factory: Callable[[], Any], message: Any) -> dict[str, Any] | None:
+    """One JSON-RPC message in, its response out (None for notifications and for responses sent to the server)."""
+    if not isinstance(message, dict):
+        return _error(None, INVALID_REQUEST, "invalid request: a message must be a JSON object")
+    raw_id = message.get("id", _NO_ID)
+    if "method" not in message and ("result" in message or "error" in message):
+        return None  # a response to a request of ours (we send none): never answered
+    if raw_id is not _NO_ID and not _valid_id(raw_id):
+        return _error(None, INVALID_REQUEST, "invalid request: id must be a string or a number")
+    msg_id = None if raw_id is _NO_ID else raw_id
+    if message.get("jsonrpc") != "2.0":
+        return None if raw_id is _NO_ID else _error(msg_id, INVALID_REQUEST, 'invalid request: "jsonrpc" must be "2.0"')
     method = message.get("method")
-    msg_id = message.get("id")
-    if msg_id is None:
-        return None  # notifications (initialized, cancelled) need no answer
-    if method == "initialize":
-        result: Any = {"protocolVersion": PROTOCOL_VERSION, "capabilities": {"tools": {"listChanged": False}},
-                       "serverInfo": {"name": "mnemon", "version": "0.1.0"}}
-    elif method == "ping":
-        result = {}
-    elif method == "tools/list":
-        result = {"tools": [tool_spec(op) for op in OPERATIONS]}
-    elif method == "tools/call":
-        params = message.get("params") or {}
-        tool = BY_NAME.get(params.get("name", ""))
-        if tool is None:
-            return {"jsonrpc": "2.0", "id": msg_id,
-                    "error": {"code": -32602, "message": f"unknown tool {params.get('name')!r}"}}
-        try:
-            payload = tool.call(mem_factory(), check_args(tool, params.get("arguments") or {}))
-            is_error = False
-        except Exception as exc:  # the envelope, never a traceback
-            payload, _ = from_exception(exc)
-            is_error = True
-        structured = payload if isinstance(payload, dict) else {"result": payload}
-        result = {"content": [{"type": "text", "text": dumps(payload)}], "structuredContent": structured,
-                  "isError": is_error}
-    else:
-        return {"jsonrpc": "2.0", "id": msg_id, "error": {"code": -32601, "message": f"method {method!r} not found"}}
+    if not isinstance(method, str):
+        return None if raw_id is _NO_ID else _error(msg_id, INVALID_REQUEST, "invalid request: method must be a string")
+    if raw_id is _NO_ID:
+        return None  # notifications (initialized, cancelled) need no answer, and an erring one gets none either
+    params = message.get("params")
+    if params is None:
+        params = {}
+    elif not isinstance(params, dict):
+        return _error(msg_id, INVALID_PARAMS, "invalid params: params must be a JSON object")
+    try:
+        result = _result(mem_factory, method, params)
+    except _Refused as refusal:
+        return _error(msg_id, refusal.code, refusal.message)
+    except Exception as exc:  # noqa: BLE001 — one message must never end the server
+        return _error(msg_id, INTERNAL_ERROR, f"internal error: {type(exc).__name__}: {exc}")
     return {"jsonrpc": "2.0", "id": msg_id, "result": result}
 
 
-def serve(mem_factory: Callable[[], Any], stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> None:
-    for line in stdin:
-        if not line.strip():
-            continue
+class _Refused(Exception):
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def _result(mem_factory: Callable[[], Any], method: str, params: dict[str, Any]) -> Any:
+    if method == "initialize":
+        asked = params.get("protocolVersion")
+        version = asked if asked in SUPPORTED_VERSIONS else PROTOCOL_VERSION
+        return {"protocolVersion": version, "capabilities": {"tools": {"listChanged": False}},
+                "serverInfo": {"name": "mnemon", "version": "0.1.0"}}
+    if method == "ping":
+        return {}
+    if method == "tools/list":
+        return {"tools": [tool_spec(op) for op in OPERATIONS]}
+    if method != "tools/call":
+        raise _Refused(METHOD_NOT_FOUND, f"method {method!r} not found")
+    name = params.get("name")
+    if not isinstance(name, str):
+        raise _Refused(INVALID_PARAMS, "invalid params: name must be a string naming a tool")
+    tool = BY_NAME.get(name)
+    if tool is None:
+        raise _Refused(INVALID_PARAMS, f"unknown tool {name!r}")
+    args = params.get("arguments")
+    try:
+        # only a missing or null `arguments` means none: `[]`, `0` or `false` are refused by check_args
+        payload = tool.call(mem_factory(), check_args(tool, {} if args is None else args))
+        is_error = False
+    except Exception as exc:  # the envelope, never a traceback
+        payload, _ = from_exception(exc)
+        is_error = True
+    structured = payload if isinstance(payload, dict) else {"result": payload}
+    return {"content": [{"type": "text", "text": dumps(payload)}], "structuredContent": structured,
+            "isError": is_error}
+
+
+def answer(mem_factory: Callable[[], Any], line: bytes) -> str | None:
+    """One line from the client in, the line to send back out (None: nothing to send)."""
+    try:
+        message = json.loads(line.decode("utf-8"))
+    except UnicodeDecodeError:
+        return dumps(_error(None, PARSE_ERROR, "parse error: the message is not UTF-8"))
+    # ValueError also covers an integer literal past Python's digit limit; RecursionError deep nesting
+    except (ValueError, RecursionError) as exc:
+        reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc).split(":")[0]
+        return dumps(_error(None, PARSE_ERROR, f"parse error: {reason}"))
+    try:
+        if isinstance(message, list):
+            # a batch (JSON-RPC 2.0; MCP 2025-03-26 requires receiving them): one array of answers, none if all
+            # were notifications; an empty batch is itself an invalid request
+            if not message:
+                return dumps(_error(None, INVALID_REQUEST, "invalid request: an empty batch"))
+            replies = [r for r in (handle(mem_factory, m) for m in message) if r is not None]
+            return dumps(replies) if replies else None
+        reply = handle(mem_factory, message)
+        return None if reply is None else dumps(reply)
+    except Exception as exc:  # noqa: BLE001 — e.g. a result too deep to serialise; the server goes on
+        msg_id = message.get("id") if isinstance(message, dict) and _valid_id(message.get("id")) else None
+        return dumps(_error(msg_id, INTERNAL_ERROR, f"internal error: {type(exc).__name__}"))
+
+
+def _encode(text: str) -> bytes:
+    try:
+        return text.encode("utf-8") + b"\n"
+    except UnicodeEncodeError:  # a lone surrogate from a "\ud800" escape: written back as the escape it came as
+        return json.dumps(json.loads(text), ensure_ascii=True, separators=(",", ":")).encode("ascii") + b"\n"
+
+
+def serve(mem_factory: Callable[[], Any], stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> None:
+    """Answer messages from `stdin` (bytes; default the process's standard input) on `stdout` until the input
+    ends or the client goes away."""
+    source: Iterable[bytes] = stdin if stdin is not None else sys.stdin.buffer
+    sink = stdout if stdout is not None else sys.stdout.buffer
+    # anything a library prints while a tool runs would corrupt the protocol stream: it goes to stderr instead
+    with contextlib.redirect_stdout(sys.stderr):
         try:
-            message = json.loads(line)
-        except json.JSONDecodeError as exc:
-            stdout.write(json.dumps({"jsonrpc": "2.0", "id": None,
-                                     "error": {"code": -32700, "message": f"parse error: {exc.msg}"}}) + "\n")
-            stdout.flush()
-            continue
-        response = handle(mem_factory, message) if isinstance(message, dict) else None
-        if response is not None:
-            stdout.write(json.dumps(response, ensure_ascii=False, default=str) + "\n")
-            stdout.flush()
+            for line in source:
+                if not line.strip():
+                    continue
+                reply = answer(mem_factory, line)
+                if reply is not None:
+                    sink.write(_encode(reply))
+                    sink.flush()
+        except ConnectionError:  # BrokenPipeError: the client closed its end, nobody is left to answer
+            if stdout is None:  # what is left in the buffer would fail again, loudly, at the interpreter's exit
+                _silence_stdout()
+        except OSError as exc:  # the pipes themselves failed: said on stderr, never on the protocol stream
+            sys.stderr.write(f"mnemon mcp serve: stdio failed: {exc}\n")
+        except KeyboardInterrupt:
+            pass  # the client (or a person) stopped the server: not an error to print on the protocol stream
+
+
+def _silence_stdout() -> None:
+    import os
+
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)

@@ -25,14 +25,26 @@ def daemon() -> None:
 
 @daemon.command("status")
 def daemon_status() -> None:
-    """Whether it runs, since when, how many calls it served, which stores it holds open."""
+    """Whether it runs, since when, how many calls it served, which stores it holds open (`responding: false`
+    with its pid when it does not answer within MNEMON_DAEMON_WAIT seconds)."""
     run(lambda c: client.ask(os.environ, {"op": "status"}) or _not_running(c))
 
 
 @daemon.command("stop")
-def daemon_stop() -> None:
+@click.option("--force", is_flag=True, help="End it by signal if it does not answer (stopped or wedged).")
+def daemon_stop(force: bool) -> None:
     """Stop it (it saves its caches and closes its stores); the next call runs in its own process again."""
-    run(lambda c: client.ask(os.environ, {"op": "stop"}) or {**_not_running(c), "stopped": False})
+    def stop(c: Any) -> dict[str, Any]:
+        answer = client.ask(os.environ, {"op": "stop"})
+        if answer is not None and answer.get("responding") is not False:
+            return answer
+        # nothing answers: with --force, the process holding the lock (its pid is in the lock file) is ended
+        pid = answer.get("pid") if answer else client.holder_pid(os.environ)
+        if not (force and pid):
+            return {**(answer or _not_running(c)), "stopped": False}
+        gone = client.terminate(os.environ, int(pid))
+        return {**(answer or _not_running(c)), "running": not gone, "pid": pid, "stopped": gone, "forced": True}
+    run(stop)
 
 
 @daemon.command("start")

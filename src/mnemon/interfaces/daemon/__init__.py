@@ -11,4 +11,6 @@ what the command printed and its exit code. Nothing about a command's result dep
 One resident process per user and installed code (the socket's name is a fingerprint of the interpreter and of the
 package's files, so an upgrade never talks to old code); it serves any store, one command at a time, and exits after
 15 idle minutes. `MNEMON_DAEMON=off` (or `"daemon": false` in the config file) keeps every call in its own process.
+A resident process that does not take a call within `MNEMON_DAEMON_WAIT` seconds (stopped, wedged, busy) is passed
+by: the call runs in its own process, and `mnemon daemon stop --force` ends it.
 """

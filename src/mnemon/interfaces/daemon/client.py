@@ -29,6 +29,9 @@ _HEADER = struct.Struct("!Q")
 # a Unix socket's path is limited to 104–108 bytes by the OS; the server binds a slightly longer staging name first
 MAX_SOCKET_PATH = 96
 RETRY_AFTER_FAILURE_S = 600.0
+# how long a call waits for the resident process to take it (connect, send, its "ready") before running by itself,
+# and `daemon status`/`stop` for an answer: a stopped or wedged process must not hang every call (MNEMON_DAEMON_WAIT)
+WAIT_S = 3.0
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -64,10 +67,12 @@ def forwardable(argv: Sequence[str]) -> bool:
 
 
 def _prompt_given(argv: Sequence[str]) -> bool:
+    """A prompt on the command line. `-` and an empty value both mean "read it from standard input", which the
+    resident process (its standard input is /dev/null) cannot."""
     for k, arg in enumerate(argv):
-        if arg == "--prompt" and k + 1 < len(argv) and argv[k + 1] != "-":
+        if arg == "--prompt" and k + 1 < len(argv) and argv[k + 1] not in ("-", ""):
             return True
-        if arg.startswith("--prompt=") and arg != "--prompt=-":
+        if arg.startswith("--prompt=") and arg not in ("--prompt=-", "--prompt="):
             return True
     return False
 
@@ -111,6 +116,14 @@ def socket_path(environ: Mapping[str, str], key: str | None = None) -> str:
     return os.path.join(runtime_dir(environ), f"{key or fingerprint()}.sock")
 
 
+def wait_s(environ: Mapping[str, str]) -> float:
+    try:
+        value = float(environ.get("MNEMON_DAEMON_WAIT", "") or WAIT_S)
+    except ValueError:
+        return WAIT_S
+    return value if 0 < value < 3600 else WAIT_S
+
+
 def private_dir_ok(path: str) -> bool:
     """The directory exists, is this user's, and nobody else may enter it (so its socket is this user's too)."""
     try:
@@ -150,11 +163,13 @@ def _read_exactly(sock: socket.socket, n: int) -> bytes | None:
 
 
 def connect(environ: Mapping[str, str], key: str | None = None) -> socket.socket | None:
-    """A connection to this code's resident process, or None if none is listening."""
+    """A connection to this code's resident process, or None if none is listening. Its timeout is `wait_s`: a
+    process that stopped accepting (its backlog full) is as good as none."""
     path = socket_path(environ, key)
     if not private_dir_ok(os.path.dirname(path)):
         return None
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(wait_s(environ))
     try:
         sock.connect(path)
     except OSError:
@@ -164,18 +179,33 @@ def connect(environ: Mapping[str, str], key: str | None = None) -> socket.socket
 
 
 def ask(environ: Mapping[str, str], doc: Mapping[str, Any], key: str | None = None) -> dict[str, Any] | None:
-    """One request and its answer (`status`, `stop`); None if no resident process answers."""
+    """One request and its answer (`status`, `stop`); None if no resident process listens. One that listens but
+    does not answer within `wait_s` (stopped, wedged, or busy with a long call) is reported as such, with its pid."""
     sock = connect(environ, key)
     if sock is None:
         return None
     with sock:
-        send(sock, doc)
-        return receive(sock)
+        try:
+            send(sock, doc)
+            return receive(sock)
+        except TimeoutError:
+            pass
+        except (OSError, ValueError):
+            return None
+    return {"running": True, "responding": False, "pid": holder_pid(environ, key),
+            "socket": socket_path(environ, key),
+            "message": f"the resident process did not answer within {wait_s(environ):g} s (stopped, or busy with "
+                       "a long call); `mnemon daemon stop --force` ends it"}
 
 
 def forward(argv: Sequence[str], environ: Mapping[str, str]) -> int | None:
     """Run the call in the resident process and print what it printed. Returns its exit code, or None when the call
-    must run here: nothing listens, or the resident process declines (the config file turns it off)."""
+    must run here: nothing listens, the resident process declines (the config file turns it off), or it does not
+    take the call within `wait_s`.
+
+    The hand-over is a handshake: the request, the process's "ready", then our "go". Until "go" is sent the process
+    has run nothing and runs nothing (a caller that hung up before it is dropped), so giving up and running here
+    cannot run a command twice; after it, this call waits for the answer however long the command takes."""
     try:
         cwd = os.getcwd()
     except OSError:
@@ -186,24 +216,125 @@ def forward(argv: Sequence[str], environ: Mapping[str, str]) -> int | None:
     with sock:
         try:
             send(sock, {"op": "run", "argv": list(argv), "cwd": cwd, "env": dict(environ)})
+            ready = receive(sock)
+            if ready is None or not ready.get("ready"):
+                return None  # it closed the connection without taking the call: nothing ran
+            send(sock, {"go": True})
+        except (OSError, ValueError):  # a timeout among them: the call was never handed over
+            return None
+        except KeyboardInterrupt:
+            return _aborted()
+        sock.settimeout(None)
+        try:
             reply = receive(sock)
-        except OSError:
+        except (OSError, ValueError):
             reply = None
         except KeyboardInterrupt:  # as a call of its own would answer an interrupt (the command may still finish)
-            sys.stdout.write('{"ok":false,"error":{"code":"aborted","message":"aborted"}}\n')
-            return 1
+            return _aborted()
     if reply is None:
         # the request may have run (a write committed) before the process died: running it again here could do it
         # twice, so the caller hears what happened instead
-        sys.stdout.write(json.dumps({"ok": False, "error": {
+        return _print(json.dumps({"ok": False, "error": {
             "code": "daemon_failed", "message": "the resident mnemon process stopped before it answered; run the "
-            "command again (MNEMON_DAEMON=off runs it in its own process)"}}, separators=(",", ":")) + "\n")
-        return 1
+            "command again (MNEMON_DAEMON=off runs it in its own process)"}}, separators=(",", ":")) + "\n", "", 1)
     if reply.get("declined"):
         return None
-    sys.stdout.write(reply.get("stdout", ""))
-    sys.stderr.write(reply.get("stderr", ""))
-    return int(reply.get("code", 1))
+    return _print(str(reply.get("stdout", "")), str(reply.get("stderr", "")), int(reply.get("code", 1)))
+
+
+def _aborted() -> int:
+    return _print('{"ok":false,"error":{"code":"aborted","message":"aborted"}}\n', "", 1)
+
+
+def _print(out: str, err: str, code: int) -> int:
+    """Print what the command printed as a call of its own would have (click's rules for the encoding: the
+    stream's, but UTF-8 where it says ASCII); a reader that went away ends the call quietly with 1, as it ends a
+    call of its own. Text the stream's encoding cannot hold is written as UTF-8 rather than failing."""
+    for stream, text in ((sys.stdout, out), (sys.stderr, err)):
+        if not text:
+            continue
+        try:
+            buffer = getattr(stream, "buffer", None)
+            if buffer is None:
+                stream.write(text)
+                stream.flush()
+                continue
+            stream.flush()
+            buffer.write(_encoded(text, getattr(stream, "encoding", None)))
+            buffer.flush()
+        except (OSError, ValueError):  # a closed pipe (BrokenPipeError), a closed stream
+            _silence(stream)
+            return 1
+    return code
+
+
+def _encoded(text: str, encoding: str | None) -> bytes:
+    import codecs
+
+    try:
+        name = codecs.lookup(encoding or "utf-8").name
+    except LookupError:
+        name = "utf-8"
+    if name != "ascii":
+        try:
+            return text.encode(name)
+        except UnicodeEncodeError:
+            pass
+    return text.encode("utf-8", "backslashreplace")  # a lone surrogate (from an undecodable argument) included
+
+
+def _silence(stream: Any) -> None:
+    """What is left in a broken stream's buffer would fail again, loudly, when the interpreter exits."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def lock_path(environ: Mapping[str, str], key: str | None = None) -> str:
+    """The resident process holds a lock on this file while it lives, and writes its pid in it."""
+    return os.path.join(runtime_dir(environ), f"{key or fingerprint()}.lock")
+
+
+def holder_pid(environ: Mapping[str, str], key: str | None = None) -> int | None:
+    """The pid of the resident process holding the lock, or None when none does (so a pid left in the file by a
+    process that died is never taken for a live one)."""
+    import fcntl
+
+    try:
+        with open(lock_path(environ, key)) as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:  # held: its holder wrote its pid
+                text = lock.read().strip()
+                return int(text) if text.isdigit() else None
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            return None
+    except OSError:
+        return None
+
+
+def terminate(environ: Mapping[str, str], pid: int, grace_s: float = 3.0) -> bool:
+    """End a resident process that does not answer: SIGTERM (with SIGCONT, so a stopped one gets it), then SIGKILL
+    after `grace_s`. True when the lock is free afterwards, i.e. it is gone."""
+    import signal
+
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.kill(pid, sig)
+            os.kill(pid, signal.SIGCONT)
+        except ProcessLookupError:
+            return True
+        except OSError:
+            return False
+        deadline = time.monotonic() + grace_s
+        while time.monotonic() < deadline:
+            if holder_pid(environ) != pid:
+                return True
+            time.sleep(0.02)
+    return holder_pid(environ) != pid
 
 
 def failure_note(directory: str, key: str) -> str:

@@ -2,10 +2,11 @@
 
     python -m mnemon.interfaces.daemon.server --dir DIR --key FINGERPRINT [--idle SECONDS]
 
-Started by `client.spawn` (or `mnemon daemon start`). One at a time per socket, under a lock; it listens on
-DIR/FINGERPRINT.sock, runs one command at a time — in the caller's working directory and environment, through
-`interfaces.cli.main.main`, exactly as the caller's own process would — and exits after `--idle` seconds without a
-request, when asked to stop, or when a newer process has taken its socket.
+Started by `client.spawn` (or `mnemon daemon start`). One at a time per socket, under a lock (DIR/FINGERPRINT.lock,
+which holds its pid); it listens on DIR/FINGERPRINT.sock, runs one command at a time — in the caller's working
+directory and environment, through `interfaces.cli.main.main`, exactly as the caller's own process would — and exits
+after `--idle` seconds without a request, when asked to stop, on SIGTERM, or when a newer process has taken its
+socket.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import io
 import json
 import os
 import resource
+import signal
 import socket
 import sys
 import time
@@ -34,16 +36,25 @@ OPEN_FACADES = 4  # stores kept open at once; the least recently used one is clo
 REQUEST_READ_TIMEOUT_S = 30.0  # a caller that connects and sends nothing does not hold the process up for long
 
 
+_Identity = tuple[int, int, int, int, int] | None  # see _file_identity
+
+
 class FacadePool:
     """Facades kept open between commands, by everything that makes two of them differ.
 
-    A SQLite file is also remembered by its inode: a store removed or replaced since (`store remove`, a restore by
-    copy) is opened afresh instead of written through a handle to a file no longer there."""
+    A SQLite file is also remembered by its inode, size and modification time as the last command left it: a store
+    removed, replaced or copied over since (`store remove`, a restore by `cp backup.db mnemon.db`) is opened afresh
+    instead of read through caches, and written through a handle, that belong to another file. For a copy over the
+    file to be read as it is — by this process and by every other — no write-ahead log of ours may outlive a
+    command (SQLite would lay its frames over the copied file): `after_command` empties it, as a process of its own
+    does when it closes the store. Best effort: a log another process keeps busy at that moment stays, so the safe
+    way to restore by copying files is still `mnemon daemon stop` first (docs/agents.md)."""
 
     def __init__(self, size: int = OPEN_FACADES) -> None:
         self.size = size
-        self._open: OrderedDict[tuple[Any, ...], tuple[Mnemon, tuple[int, int] | None]] = OrderedDict()
-        self.used: list[Mnemon] = []
+        # key → (facade, its database as opened, that file's identity)
+        self._open: OrderedDict[tuple[Any, ...], tuple[Mnemon, Path | str, _Identity]] = OrderedDict()
+        self.used: list[tuple[Any, ...]] = []
 
     def get(self, cfg: Config, *, readonly: bool, provider: str | None) -> Mnemon:
         from ...app.memory import Mnemon
@@ -51,23 +62,33 @@ class FacadePool:
         key = (_where(cfg.db_path), repr(cfg), readonly, provider,
                tuple(sorted((k, v) for k, v in cfg.environ.items() if k.startswith("MNEMON_"))))
         held = self._open.pop(key, None)
-        if held is not None and held[1] != _file_identity(cfg.db_path):
-            held[0].close()
+        if held is not None and held[2] != _file_identity(cfg.db_path):
+            with contextlib.suppress(Exception):  # its log was emptied after the last command: nothing to lay over
+                held[0].close()
             held = None
         if held is None:
             mem = Mnemon.open(cfg, readonly=readonly, provider=provider)
-            held = (mem, _file_identity(cfg.db_path))
+            held = (mem, cfg.db_path, _file_identity(cfg.db_path))
         self._open[key] = held
         while len(self._open) > self.size:
             self._open.popitem(last=False)[1][0].close()
-        self.used.append(held[0])
+        self.used.append(key)
         return held[0]
 
     def after_command(self) -> None:
-        """What a process of its own would leave behind at its end: the vector matrix it extended, saved."""
-        for mem in self.used:
+        """What a process of its own would leave behind at its end: the vector matrix it extended saved, the
+        write-ahead log copied into the database and emptied; then the file as it is now, to compare next time."""
+        for key in dict.fromkeys(self.used):
+            if key not in self._open:
+                continue
+            mem, db, _ = self._open[key]
             with contextlib.suppress(Exception):
                 mem.rt.save_caches_now()
+            if not isinstance(db, str) and not key[2]:  # a SQLite file opened for writing
+                vault = getattr(mem.rt.store, "vault", None)  # SQLiteStore's; the Store protocol does not name it
+                with contextlib.suppress(Exception):
+                    vault.release_wal(wait_ms=0)  # type: ignore[union-attr]  # never waits for others' readers
+            self._open[key] = (mem, db, _file_identity(db))
         self.used.clear()
 
     def stores(self) -> list[str]:
@@ -87,14 +108,15 @@ def _where(db: Path | str) -> str:
     return os.path.abspath(db)
 
 
-def _file_identity(db: Path | str) -> tuple[int, int] | None:
+def _file_identity(db: Path | str) -> _Identity:
     if isinstance(db, str):
         return None
     try:
         st = os.stat(db)
     except OSError:
         return None
-    return st.st_dev, st.st_ino
+    # a copy over the file keeps its inode; its size and times change (ctime even when `cp -p` restores mtime)
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
 
 
 @contextlib.contextmanager
@@ -198,11 +220,17 @@ class Server:
         conn.settimeout(REQUEST_READ_TIMEOUT_S)
         try:
             request = client.receive(conn)
+            op = request.get("op") if request is not None else None
+            if op == "run":
+                # the hand-over (client.forward): "ready", then the caller's "go"; a caller that gave up waiting
+                # (it runs the call itself) has closed the connection, and nothing runs here
+                client.send(conn, {"ready": True})
+                if not (client.receive(conn) or {}).get("go"):
+                    return "dropped"
         except (OSError, ValueError):
             return "dropped"
         if request is None:
             return "dropped"
-        op = request.get("op")
         conn.settimeout(None)
         if op == "run":
             reply = run_command(request, self.pool)
@@ -244,6 +272,12 @@ def main(args: list[str] | None = None) -> int:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             return 0  # another one is starting or running
+        lock.seek(0)
+        lock.truncate()
+        lock.write(f"{os.getpid()}\n")  # for `mnemon daemon stop --force`, should this process stop answering
+        lock.flush()
+        # SIGTERM (`daemon stop --force`) ends it through the `finally` a stop request takes: caches saved, socket gone
+        signal.signal(signal.SIGTERM, _exit_on_signal)
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as a CLI call: one command at a time, one BLAS thread
         server = Server(opts.dir, opts.key, opts.idle)
         warm = os.environ.pop("MNEMON_DAEMON_WARM", None)
@@ -265,6 +299,10 @@ def main(args: list[str] | None = None) -> int:
                     os.unlink(server.path)
             server.pool.close_all()
     return 0
+
+
+def _exit_on_signal(signum: int, frame: Any) -> None:
+    raise SystemExit(0)
 
 
 if __name__ == "__main__":

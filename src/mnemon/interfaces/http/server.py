@@ -19,6 +19,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import json
+import socket
 import sys
 import threading
 from collections.abc import Callable, Mapping
@@ -44,16 +45,22 @@ CONTENT_TYPES: Mapping[str, str] = {".html": "text/html; charset=utf-8", ".js": 
                                     ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
                                     ".ico": "image/x-icon", ".json": "application/json"}
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
+# a connection that sends nothing (or a body shorter than its Content-Length) for this long is dropped: without it
+# each one holds a thread for good, and off loopback anyone could hold hundreds before any token is checked
+REQUEST_TIMEOUT_S = 30.0
+CHALLENGE = 'Bearer realm="mnemon"'  # RFC 9110 §15.5.2: a 401 says which scheme it wants
 _TRUE, _FALSE = frozenset({"true", "1", "yes", "on"}), frozenset({"false", "0", "no", "off"})
 
 
 class HttpError(MnemonError):
     """A refusal of the HTTP layer itself (unknown route, wrong method, body too large); `code` is set per case."""
 
-    def __init__(self, code: str, message: str, allow: tuple[str, ...] = ()) -> None:
+    def __init__(self, code: str, message: str, allow: tuple[str, ...] = (),
+                 headers: Mapping[str, str] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.allow = allow  # for a 405: the methods that would have been accepted
+        self.headers = dict(headers or {})
 
 
 @dataclass(frozen=True)
@@ -102,7 +109,8 @@ class Api:
                 sys.stderr.write(f"mnemon serve: internal error on {method} {target}: {exc!r}\n")
             status = STATUS_OF_CODE.get(payload["error"]["code"], 400 if isinstance(exc, MnemonError) else 500)
             allow = getattr(exc, "allow", ())
-            return Response(status, dumps(payload).encode(), headers={"Allow": ", ".join(allow)} if allow else {})
+            headers = {**({"Allow": ", ".join(allow)} if allow else {}), **getattr(exc, "headers", {})}
+            return Response(status, dumps(payload).encode(), headers=headers)
 
     def _route(self, method: str, target: str, headers: Mapping[str, str], body: bytes) -> Response:
         if self.loopback_only and not is_loopback(_host_name(headers.get("host", ""))):
@@ -119,10 +127,10 @@ class Api:
             self._authorise(headers)
             name = rest[4:]
             if name == "openapi.json":
-                _allow(method, ("GET",))
+                _allow(method, ("GET", "HEAD"))
                 return _json(200, openapi(self.mount, secured=self.token is not None))
             if not name:
-                _allow(method, ("GET",))
+                _allow(method, ("GET", "HEAD"))
                 return _json(200, {"ok": True, "read_only": not self.allow_writes, "operations": [
                     {"name": op.name, "description": op.description, "read_only": op.read_only,
                      "parameters": op.schema()} for op in OPERATIONS]})
@@ -133,16 +141,18 @@ class Api:
     def _authorise(self, headers: Mapping[str, str]) -> None:
         if self.token is None:
             return
-        given = headers.get("authorization", "")
-        if not hmac.compare_digest(given.encode(), f"Bearer {self.token}".encode()):
+        # the scheme is case-insensitive (RFC 9110 §11.1) and the space after it may be more than one
+        scheme, _, credentials = headers.get("authorization", "").strip().partition(" ")
+        given = credentials.strip().encode()
+        if not (hmac.compare_digest(given, self.token.encode()) and scheme.lower() == "bearer"):
             raise HttpError("unauthorized", "this server needs `Authorization: Bearer <token>` (the token it was "
-                                            "started with, MNEMON_HTTP_TOKEN)")
+                                            "started with, MNEMON_HTTP_TOKEN)", headers={"WWW-Authenticate": CHALLENGE})
 
     def _call(self, method: str, name: str, query: str, headers: Mapping[str, str], body: bytes) -> Response:
         op = BY_NAME.get(name)
         if op is None:
             raise HttpError("not_found", f"no operation {name!r}; GET {self.mount}api lists them")
-        if method == "GET":
+        if method in ("GET", "HEAD"):  # HEAD: the GET's status and headers (RFC 9110 §9.3.2); `_serve` drops the body
             if not op.read_only:
                 raise HttpError("method_not_allowed", f"{name} writes: POST its arguments as JSON", ("POST",))
             args = query_args(op, query)
@@ -152,7 +162,7 @@ class Api:
             args = body_args(body)
         else:
             raise HttpError("method_not_allowed", f"{method} is not supported; use GET or POST",
-                            ("GET", "POST") if op.read_only else ("POST",))
+                            ("GET", "HEAD", "POST") if op.read_only else ("POST",))
         if not op.read_only and not self.allow_writes:
             raise ReadOnly(f"{name} writes, and this server is read-only; start it with --allow-writes")
         args = check_args(op, args)
@@ -246,15 +256,18 @@ def body_args(body: bytes) -> dict[str, Any]:
         return {}
     try:
         args = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InvalidInput(f"the body is not JSON: {exc}") from None
+    # ValueError: not UTF-8, not JSON, or an integer past Python's digit limit; RecursionError: nested too deep
+    except (ValueError, RecursionError) as exc:
+        raise InvalidInput(f"the body is not JSON: {str(exc)[:200]}") from None
     if not isinstance(args, dict):
         raise InvalidInput("the body must be a JSON object of arguments")
     return args
 
 
 def _static(name: str | None) -> Response:
-    target = (WORKBENCH / name).resolve() if name and "/" not in name and "\\" not in name else None
+    target = None
+    if name and not any(c in name for c in "/\\\0"):  # a NUL (from %00) is no file name: the OS calls raise on it
+        target = (WORKBENCH / name).resolve()
     if target is None or target.parent != WORKBENCH.resolve() or not target.is_file():
         raise HttpError("not_found", f"no workbench file {name!r}" if name else "no such page")
     headers = {"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"}
@@ -288,10 +301,13 @@ def _drain(stream: Any, size: int) -> None:
         size -= len(chunk)
 
 
-def _handler(api: Api) -> type[BaseHTTPRequestHandler]:
+def _handler(api: Api, request_timeout: float) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "mnemon"
         protocol_version = "HTTP/1.1"
+        # set on the connection before anything is read (StreamRequestHandler.setup): an idle or stalled client is
+        # dropped (quietly: `_Server.handle_error`) and its thread freed
+        timeout = request_timeout
 
         def _serve(self) -> None:
             length = self.headers.get("Content-Length")
@@ -349,15 +365,31 @@ def _handler(api: Api) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-def make_server(api: Api, host: str, port: int) -> ThreadingHTTPServer:
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that went away (closed, reset, timed out) is no error of ours: no traceback on stderr for it;
+        anything else is one line for the operator's log, never a traceback."""
+        exc = sys.exc_info()[1]
+        if isinstance(exc, (ConnectionError, TimeoutError)):
+            return
+        sys.stderr.write(f"mnemon serve: request from {client_address} failed: {exc!r}\n")
+
+
+class _Server6(_Server):
+    address_family = socket.AF_INET6
+
+
+def make_server(api: Api, host: str, port: int, *, timeout: float = REQUEST_TIMEOUT_S) -> ThreadingHTTPServer:
+    # an IPv6 literal ("::1", "[::1]") needs an IPv6 socket; a name stays on IPv4, as before ("localhost" may resolve
+    # to ::1 first, and a client that tries 127.0.0.1 would then find nothing)
+    name = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    cls = _Server6 if ":" in name else _Server
     try:
-        server = ThreadingHTTPServer((host, port), _handler(api))
+        return cls((name, port), _handler(api, timeout))
     except OSError as exc:
         raise InvalidInput(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    server.daemon_threads = True
-    return server
-
-
 
 
 def serve(mem_factory: Callable[[], Any], *, host: str, port: int, mount: str = "/", allow_writes: bool = False,
