@@ -201,3 +201,19 @@ def test_recall_filters_are_checked(cli_run: Callable[..., tuple[int, Any]], ids
     assert code != 0 and out["error"]["code"] == "invalid_input"
     code, out = cli_run(["recall", "", "--basic", "--limit", "5"])  # upstream's browse call: every memory
     assert code == 0 and isinstance(out, list) and {m["id"] for m in out} == set(ids.values())
+
+
+def test_output_is_utf8_whatever_the_locale(tmp_path: Path) -> None:
+    """Under a latin-1 (or ASCII) stdout, a memory in another script used to fail to print (and was reported as
+    bad input); JSON is UTF-8."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONIOENCODING": "latin-1", "MNEMON_DAEMON": "off", "MNEMON_EMBED_PROVIDER": "hash"}
+    db = str(tmp_path / "m.db")
+    for args in (["remember", "東京 office opens in May"], ["search", "東京"]):
+        proc = subprocess.run([sys.executable, "-m", "mnemon", "--db", db, *args], env=env, capture_output=True,
+                              timeout=60)
+        assert proc.returncode == 0, proc.stdout
+    assert "東京" in json.loads(proc.stdout.decode("utf-8"))["results"][0]["content"]

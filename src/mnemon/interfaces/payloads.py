@@ -39,7 +39,8 @@ def error_envelope(code: str, message: str, details: dict[str, Any] | None = Non
 def from_exception(exc: BaseException) -> tuple[dict[str, Any], int]:
     if isinstance(exc, MnemonError):
         return error_envelope(exc.code, exc.message, exc.details or None), exc.exit_code
-    if isinstance(exc, UnicodeEncodeError):  # text that cannot be UTF-8: a lone surrogate, an undecodable argument
+    if isinstance(exc, UnicodeEncodeError) and exc.encoding.replace("-", "").lower() == "utf8":
+        # text that cannot be UTF-8: a lone surrogate (an undecodable argument, a JSON "\ud800")
         return error_envelope("invalid_input", f"input is not valid UTF-8 text ({exc.reason} at"
                                                f" {exc.start})"), 1
     return error_envelope("internal", f"{type(exc).__name__}: {exc}"), 1

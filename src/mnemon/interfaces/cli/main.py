@@ -199,10 +199,21 @@ def main(argv: list[str] | None = None, *, ends_process: bool | None = None) -> 
     if ends_process is None:
         ends_process = argv is None
     _call_argv = sys.argv[1:] if argv is None else list(argv)
+    if ends_process:
+        _utf8_output()
     code = _run_command(_call_argv, ends_process)
     if ends_process:
         _skip_collection_at_exit()
     return code
+
+
+def _utf8_output() -> None:
+    """JSON is UTF-8 (RFC 8259) whatever the locale: under a latin-1 or ASCII terminal a memory in another script
+    used to fail to print. The resident process writes its callers' output the same way."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and (stream.encoding or "").replace("-", "").lower() != "utf8":
+            reconfigure(encoding="utf-8")
 
 
 def _skip_collection_at_exit() -> None:

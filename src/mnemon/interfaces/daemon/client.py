@@ -247,9 +247,8 @@ def _aborted() -> int:
 
 
 def _print(out: str, err: str, code: int) -> int:
-    """Print what the command printed as a call of its own would have (click's rules for the encoding: the
-    stream's, but UTF-8 where it says ASCII); a reader that went away ends the call quietly with 1, as it ends a
-    call of its own. Text the stream's encoding cannot hold is written as UTF-8 rather than failing."""
+    """Print what the command printed as a call of its own would have: UTF-8 whatever the locale (JSON's encoding;
+    `cli.main._utf8_output`); a reader that went away ends the call quietly with 1, as it ends a call of its own."""
     for stream, text in ((sys.stdout, out), (sys.stderr, err)):
         if not text:
             continue
@@ -260,27 +259,12 @@ def _print(out: str, err: str, code: int) -> int:
                 stream.flush()
                 continue
             stream.flush()
-            buffer.write(_encoded(text, getattr(stream, "encoding", None)))
+            buffer.write(text.encode("utf-8", "backslashreplace"))  # a lone surrogate from an odd argument too
             buffer.flush()
         except (OSError, ValueError):  # a closed pipe (BrokenPipeError), a closed stream
             _silence(stream)
             return 1
     return code
-
-
-def _encoded(text: str, encoding: str | None) -> bytes:
-    import codecs
-
-    try:
-        name = codecs.lookup(encoding or "utf-8").name
-    except LookupError:
-        name = "utf-8"
-    if name != "ascii":
-        try:
-            return text.encode(name)
-        except UnicodeEncodeError:
-            pass
-    return text.encode("utf-8", "backslashreplace")  # a lone surrogate (from an undecodable argument) included
 
 
 def _silence(stream: Any) -> None:
