@@ -504,3 +504,61 @@ def test_daily_dry_run_writes_nothing(vault: Path) -> None:
     created = note_tools.daily_note(vault, "append", content="- x", day="2026-03-02", dry_run=True, clock=CLOCK)
     assert created["created"] and created["diff"].startswith("--- /dev/null")
     assert _snapshot(vault) == before and not (vault / notes.BACKUP_DIR).exists()
+
+
+# ── notes over the editor's size limit still count for their names and links ──────────────────────────────────
+def test_a_note_too_large_to_edit_is_still_read_for_its_links(vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`ingest` reads every note, whatever its size: delete, move and status must see the same links (a 5 MB limit,
+    lowered here so the test stays fast)."""
+    monkeypatch.setattr(note_tools, "MAX_NOTE_BYTES", 200)
+    _write(vault, "Areas/delta.md", "# Delta\n")
+    big = "# Big\n\nSee [[Delta]] and [d](../Areas/delta.md).\n\n" + "lorem ipsum dolor sit amet\n" * 20
+    _write(vault, "Notes/big.md", big)
+    assert (vault / "Notes/big.md").stat().st_size > 200
+    with pytest.raises(Conflict) as refused:
+        note_tools.delete_note(vault, "Areas/delta.md")
+    assert [n["path"] for n in refused.value.details["linked_from"]["notes"]] == ["Notes/big.md"]
+    status = note_tools.vault_status(vault)
+    assert status["links"]["broken"] == 0 and status["links"]["count"] >= 2
+    out = note_tools.move_note(vault, "Areas/delta.md", "Archive/delta.md", clock=CLOCK)
+    assert out["moved"] and (vault / "Notes/big.md").read_text(encoding="utf-8") == big  # never rewritten
+    assert [(w["code"], w["path"], w["link"]) for w in out["warnings"]["warnings"]] == [
+        ("note_not_editable", "Notes/big.md", "[d](../Areas/delta.md)")]
+    listed = {n["path"]: n for n in note_tools.list_notes(vault)["notes"]}
+    assert listed["Notes/big.md"]["title"] == "Big"
+
+
+# ── a regex search is bounded in time ──────────────────────────────────────────────────────────────────────────
+def test_a_catastrophic_regex_is_stopped_by_the_time_budget(vault: Path) -> None:
+    import time
+
+    _write(vault, "Notes/a.md", "a" * 40 + "!\n")
+    started = time.monotonic()
+    with pytest.raises(InvalidInput) as refused:
+        note_tools.search_content(vault, "(a+)+b", regex=True, time_budget=0.3)
+    assert time.monotonic() - started < 5  # 2^40 steps otherwise: it never returns
+    assert refused.value.details["time_budget_s"] == 0.3 and "(a+)+" in refused.value.message
+    # the timer is disarmed afterwards: a normal search runs to the end, and no stray alarm fires later
+    assert note_tools.search_content(vault, r"^# (Beta|Gamma)", regex=True)["count"] == 2
+    import signal
+
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_off_the_main_thread_the_budget_is_checked_between_lines(vault: Path) -> None:
+    import threading
+
+    _write(vault, "Notes/many.md", "line\n" * 1000)
+    outcome: list[BaseException | dict] = []
+
+    def search() -> None:
+        try:
+            outcome.append(note_tools.search_content(vault, "zzz", regex=True, time_budget=0.0))
+        except BaseException as exc:  # noqa: BLE001 — handed to the test thread
+            outcome.append(exc)
+
+    worker = threading.Thread(target=search)
+    worker.start()
+    worker.join(30)
+    assert isinstance(outcome[0], InvalidInput)
+    assert note_tools.search_content(vault, "zzz")["count"] == 0  # literal text: linear, never budgeted

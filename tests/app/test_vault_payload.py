@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from mnemon.app.vault.payload import check_scope
-from mnemon.core.errors import InvalidInput, PathRefused
+from mnemon.core.errors import Conflict, InvalidInput, PathRefused
 
 
 PAYLOAD = {
@@ -170,6 +170,74 @@ def test_resolve_refuses_a_sources_folder_that_escapes(mem, example_vault: Path,
     with pytest.raises(PathRefused):
         mem.resolve(str(example_vault), RESOLUTION)
     assert not list(elsewhere.iterdir())
+
+
+PILOT_PACK = "Sources/2026-04-26-pilot-vendor.md"
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_resolve_never_overwrites_a_note_that_is_not_its_earlier_pack(mem, example_vault: Path) -> None:
+    """A user's own note at the pack's path (a slug is made from a plain title, so a clash is easy) is refused, in a
+    dry run too; nothing is written, neither the pack nor an edge."""
+    mem.ingest(str(example_vault))
+    (example_vault / "Sources").mkdir()
+    (example_vault / PILOT_PACK).write_text("# Pilot vendor\n\nHand-written notes I care about.\n", encoding="utf-8")
+    other = {**RESOLUTION, "slug": "2026-04-26-pilot-vendor"}  # a pack, but of other research (no date)
+    from mnemon.app.vault.resolve import render_pack, validate_payload
+    (example_vault / "Sources" / "other.md").write_text(render_pack(validate_payload({**other, "date": None}), 0.9),
+                                                        encoding="utf-8")
+    before = _files(example_vault)
+    for dry_run in (True, False):
+        with pytest.raises(Conflict) as refused:
+            mem.resolve(str(example_vault), RESOLUTION, dry_run=dry_run)
+        assert refused.value.details["path"] == PILOT_PACK and PILOT_PACK in refused.value.message
+    assert _files(example_vault) == before  # no pack, no backup
+    assert mem.rt.store.find_edge("note:People/bram-okafor.md", "note:Projects/lighthouse.md", "belongs_to") is None
+    # a pack written for another slug that lands on the same path is not this research's pack either
+    (example_vault / PILOT_PACK).write_bytes((example_vault / "Sources" / "other.md").read_bytes())
+    with pytest.raises(Conflict):
+        mem.resolve(str(example_vault), RESOLUTION)
+
+
+def test_resolve_refuses_a_symlinked_pack_like_the_note_editor(mem, example_vault: Path) -> None:
+    (example_vault / "Sources").mkdir()
+    os.symlink("../Projects/lighthouse.md", example_vault / PILOT_PACK)
+    before = _files(example_vault)
+    for dry_run in (True, False):
+        with pytest.raises(PathRefused):
+            mem.resolve(str(example_vault), RESOLUTION, dry_run=dry_run)
+    assert _files(example_vault) == before  # the note the link points at is untouched
+
+
+def test_resolve_with_a_file_named_sources_is_a_conflict_not_a_crash(mem, example_vault: Path) -> None:
+    (example_vault / "Sources").write_text("not a folder\n", encoding="utf-8")
+    with pytest.raises(Conflict):
+        mem.resolve(str(example_vault), RESOLUTION)
+    assert (example_vault / "Sources").read_text(encoding="utf-8") == "not a folder\n"
+
+
+def test_resolve_again_replaces_its_earlier_pack_and_backs_it_up(mem, example_vault: Path) -> None:
+    mem.ingest(str(example_vault))
+    assert mem.resolve(str(example_vault), RESOLUTION, dry_run=True)["overwrites"] is False
+    first = mem.resolve(str(example_vault), RESOLUTION)
+    assert first["overwrites"] is False and first["backup"] is None
+    pack = example_vault / PILOT_PACK
+    edited = pack.read_bytes() + b"\nA line the user added.\n"
+    pack.write_bytes(edited)
+    dry = mem.resolve(str(example_vault), RESOLUTION, dry_run=True)
+    assert dry["overwrites"] is True and pack.read_bytes() == edited
+    again = mem.resolve(str(example_vault), {**RESOLUTION, "claims": RESOLUTION["claims"][:1]})
+    assert again["overwrites"] is True and again["backup"].startswith(".mnemon-backups/Sources/")
+    assert (example_vault / again["backup"]).read_bytes() == edited
+    assert b"A line the user added." not in pack.read_bytes()
+    # the replaced pack still replays on ingest, and its backup is never read as a note
+    mem.ingest(str(example_vault))
+    assert mem.rt.store.find_edge("note:People/bram-okafor.md", "note:Projects/lighthouse.md",
+                                  "belongs_to").status == "active"
+    assert mem.rt.store.get_node(f"note:{again['backup']}") is None
 
 
 def test_resolve_rejects_malformed_payloads(mem, example_vault: Path) -> None:

@@ -223,3 +223,18 @@ def test_note_extras_refuse_symlinks_out_of_the_vault(cli_run: Run, vault: Path,
         code, out = cli_run([*line, *v])
         assert code != 0 and out["error"]["code"] == "path_refused", line
     assert sorted(p.name for p in outside.iterdir()) == ["secret.md"]
+
+
+def test_an_out_that_is_a_file_is_invalid_input_before_any_work(cli_run: Run, tmp_path: Path,
+                                                                example_vault: Path) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("mine\n", encoding="utf-8")
+    for line in (["thought", "--out", afile], ["surface", "--render", "--out", afile],
+                 ["surface", "--prompt", "battery", "--render", "--out", afile / "cards"],
+                 ["run-once", "--vault", example_vault, "--out", afile]):
+        code, out = cli_run(line)
+        assert code == 1 and out["error"]["code"] == "invalid_input", line
+        assert "--out must be a directory" in out["error"]["message"]
+    assert afile.read_text(encoding="utf-8") == "mine\n"
+    code, status = cli_run(["status"])
+    assert code == 0 and status["nodes_by_kind"] == {}  # run-once refused before it ingested anything

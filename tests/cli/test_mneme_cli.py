@@ -194,3 +194,20 @@ def test_mnemes_note_editor_extras_run(mneme, tmp_path: Path, example_vault: Pat
     assert code != 0 and out["error"]["code"] == "conflict" and (example_vault / "Decisions/lora.md").exists()
     code, out = mneme(["note", "delete", "memory/2026-03-01.md", *v, "--force"])
     assert code == 0 and out["deleted"] and out["backup"]
+
+
+def test_mneme_refusing_a_linked_delete_names_the_command_that_deletes_it(mneme, example_vault: Path) -> None:
+    """Through `mneme` the --force given is Mneme's confirmation and is dropped: "pass --force" cannot be followed,
+    so the refusal names the mnemon command instead."""
+    code, out = mneme(["note", "delete", "Projects/tidewatch.md", "--vault", example_vault, "--force"])
+    assert code == 1 and out["error"]["code"] == "conflict"
+    instead = out["error"]["details"]["instead"]
+    assert instead.startswith("mnemon note delete Projects/tidewatch.md") and instead.endswith(" --force")
+    assert f"`{instead}`" in out["error"]["message"] and "pass --force" not in out["error"]["message"]
+    assert out["error"]["details"]["linked_from"]["count"] == 1
+    assert (example_vault / "Projects/tidewatch.md").exists()
+    from mnemon.interfaces.cli.main import main as mnemon_main
+    import shlex
+
+    assert mnemon_main(shlex.split(instead)[1:]) == 0  # the advice works as given
+    assert not (example_vault / "Projects/tidewatch.md").exists()

@@ -155,3 +155,16 @@ def test_ingest_and_backfill_ask_for_bulk_threads_and_say_how_many(cli_run, exam
     assert code == 0 and "threads" not in out["vectors"] and asked == ["hash"]
     code, out = cli_run(["embed", "--all"])
     assert code == 0 and asked == ["hash", "hash"]
+
+
+def test_resolve_over_a_users_note_is_a_conflict_and_the_note_stays(cli_run, example_vault: Path) -> None:
+    (example_vault / "Sources").mkdir()
+    note = example_vault / "Sources" / "battery-research.md"
+    note.write_text("# My battery research\n\nHand-written notes I care about.\n", encoding="utf-8")
+    payload = json.dumps({"title": "Battery research", "claims": []})
+    for extra in (["--dry-run"], []):
+        code, out = cli_run(["resolve", "--vault", example_vault, "--file", "-", *extra], input=payload)
+        assert code == 1 and out["error"]["code"] == "conflict"
+        assert out["error"]["details"]["path"] == "Sources/battery-research.md"
+    assert note.read_text(encoding="utf-8") == "# My battery research\n\nHand-written notes I care about.\n"
+    assert not (example_vault / ".mnemon-backups").exists()

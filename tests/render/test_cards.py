@@ -124,3 +124,47 @@ def test_a_branching_path_is_drawn_as_branches_not_a_chain() -> None:
     chain = render_svg({**thought, "path": [{k: v for k, v in s.items() if k not in ("from", "reverse")}
                                              for s in thought["path"]]}, generated_at=STAMP)
     assert int(root.get("height") or 0) > int(ET.fromstring(chain).get("height") or 0)  # room for the branch line
+
+
+def test_control_characters_in_note_text_leave_a_well_formed_card() -> None:
+    thought = {**sample_thought(), "title": "Risk: \x01 vendor\x0b audit\x1f", "insight": "a\x00b",
+               "evidence": ["pasted \x08 text", "lone \ud800 surrogate"],
+               "path": [{"name": "N\x02ode", "type": "note"}]}
+    svg = render_svg(thought, generated_at=STAMP)
+    ET.fromstring(svg)  # XML 1.0 has no escape for these: they are dropped
+    assert "Risk:  vendor audit" in svg and "\x01" not in svg and "\ud800" not in svg
+
+
+def test_a_rasteriser_failure_is_reported_apart_from_none_installed(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+    import sys
+    import types
+
+    from mnemon.render import cards
+
+    monkeypatch.setattr(shutil, "which", lambda _name: None)  # no ImageMagick either way
+    broken = types.ModuleType("resvg_py")
+
+    def svg_to_bytes(svg_string: str) -> bytes:
+        raise ValueError("not well-formed")
+
+    broken.svg_to_bytes = svg_to_bytes  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "resvg_py", broken)
+    files = write_card(sample_thought(), tmp_path, stamp="broken")
+    assert files.png is None and files.rasteriser is None
+    assert files.to_dict()["png_error"] == "rasterising failed: resvg-py: ValueError: not well-formed"
+    monkeypatch.setitem(sys.modules, "resvg_py", None)  # the optional extra not installed: the import fails
+    files = write_card(sample_thought(), tmp_path, stamp="none")
+    assert files.png is None and files.png_error == cards.NO_RASTERISER
+    assert write_card(sample_thought(), tmp_path, stamp="x", png=False).png_error is None
+
+
+def test_an_out_path_that_is_a_file_is_invalid_input(tmp_path: Path) -> None:
+    from mnemon.core.errors import InvalidInput
+
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    for out in (tmp_path / "afile", tmp_path / "afile" / "deeper"):
+        with pytest.raises(InvalidInput):
+            write_card(sample_thought(), out, stamp="x", png=False)
+    assert (tmp_path / "afile").read_text(encoding="utf-8") == "x"

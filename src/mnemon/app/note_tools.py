@@ -41,6 +41,7 @@ from ..core.vault.model import NoteIdentity
 from ..core.vault.parser import parse_note
 from . import notes
 from .notes import BACKUP_DIR, MAX_NOTE_BYTES, Resolved
+from .time_budget import OutOfTime, time_budget as _time_budget
 
 # as `vault.ingest.SKIP_DIRS` (importing ingest would load the store layer for a file listing; a test pins equality)
 SKIP_DIRS = frozenset({".git", "node_modules", ".obsidian", ".trash"})
@@ -49,6 +50,9 @@ DAILY_ACTIONS = ("read", "append", "create")
 DEFAULT_DAILY_PATTERN = "Daily/YYYY-MM-DD.md"
 MAX_LINE_CHARS = 400
 BROKEN_LINKS_SHOWN = 50
+# the whole of a `search-content --regex` (a literal search is linear and needs none); far above what a sane pattern
+# takes on a large vault, far below "the agent waits forever"
+REGEX_TIME_BUDGET_S = 10.0
 _WIKILINK_FORBIDDEN = frozenset("[]|#^\n")
 _DATE_TOKENS = re.compile(r"\[[^\]\n]*\]|YYYY|MMMM|MMM|MM|DD|dddd|ddd")
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -108,15 +112,17 @@ def _walk(root: Path, start: Path | None = None) -> tuple[list[NoteFile], list[d
 
 
 def _load(note: NoteFile) -> tuple[str, bool]:
-    """(text, editable): a note too large or not UTF-8 is still read for its names, never rewritten."""
-    if note.size > MAX_NOTE_BYTES:
-        return "", False
+    """(text, editable): a note too large or not UTF-8 is still read for its names and links, never rewritten.
+
+    The size limit is the editor's (a rewrite holds the note in memory several times over), not a reading limit:
+    `ingest` reads every note whatever its size, so a delete, move or status that skipped a large note missed the
+    links the graph has (a linked note deleted without --force, a move that broke the large note's links)."""
     try:
         data = note.path.read_bytes()
     except OSError:
         return "", False
     try:
-        return data.decode("utf-8"), True
+        return data.decode("utf-8"), note.size <= MAX_NOTE_BYTES
     except UnicodeDecodeError:
         return data.decode("utf-8", errors="replace"), False
 
@@ -232,9 +238,14 @@ def _clip(line: str) -> str:
 
 
 def search_content(vault: str | Path | None, query: str, *, folder: str | None = None, max_results: int = 10,
-                   context: int = 3, regex: bool = False, case_sensitive: bool = False) -> dict[str, Any]:
+                   context: int = 3, regex: bool = False, case_sensitive: bool = False,
+                   time_budget: float = REGEX_TIME_BUDGET_S) -> dict[str, Any]:
     """Lines inside notes holding `query` (literal text unless `regex`), each with `context` lines either side;
-    `max_results` caps the matches over the whole vault, in path then line order."""
+    `max_results` caps the matches over the whole vault, in path then line order.
+
+    A regex search that takes longer than `time_budget` seconds is refused (`InvalidInput`) rather than answered in
+    part: the usual cause is a pattern that backtracks without end, which no partial answer fixes, and a partial
+    list flagged as such is easy to mistake for the whole one."""
     if not isinstance(query, str) or not query or "\n" in query:
         raise InvalidInput("the search needs non-empty text on one line")
     _check_limit("--max-results", max_results)
@@ -252,15 +263,34 @@ def search_content(vault: str | Path | None, query: str, *, folder: str | None =
         hit = lambda line: needle in line.casefold()  # noqa: E731
     where = notes.safe_folder(vault, folder)
     found, _ = _walk(notes.safe_folder(vault, None).path, where.path)
+    if not regex:
+        matches, files, truncated = _scan(found, hit, max_results, context, lambda: None, prefilter=True)
+    else:
+        try:
+            with _time_budget(time_budget) as check:
+                matches, files, truncated = _scan(found, hit, max_results, context, check, prefilter=False)
+        except OutOfTime:
+            raise InvalidInput(f"--regex: the search took longer than {time_budget:g} s; the pattern probably "
+                               "backtracks without end (nested repetition such as (a+)+): simplify it, or search "
+                               "for literal text", query=query, time_budget_s=time_budget) from None
+    return {"ok": True, "query": query, "folder": where.rel or ".", "regex": regex, "case_sensitive": case_sensitive,
+            "count": len(matches), "files": len(files), "truncated": truncated, "matches": matches}
+
+
+def _scan(found: list[NoteFile], hit: Callable[[str], bool], max_results: int, context: int,
+          check: Callable[[], None], *, prefilter: bool) -> tuple[list[dict[str, Any]], set[str], bool]:
+    """(matches, files matched, truncated); `prefilter` skips a note whose whole text holds no match (literal text
+    only: a pattern with ^ or $ matches lines the whole text does not)."""
     matches: list[dict[str, Any]] = []
     files: set[str] = set()
     truncated = False
     for n in found:
         text, _editable = _load(n)
-        if not text or (not regex and not hit(text)):
+        if not text or (prefilter and not hit(text)):
             continue
         lines = text.split("\n")
         for i, line in enumerate(lines):
+            check()
             if not hit(line):
                 continue
             if len(matches) == max_results:
@@ -272,8 +302,7 @@ def search_content(vault: str | Path | None, query: str, *, folder: str | None =
                             "after": [_clip(x) for x in lines[i + 1:i + 1 + context]]})
         if truncated:
             break
-    return {"ok": True, "query": query, "folder": where.rel or ".", "regex": regex, "case_sensitive": case_sensitive,
-            "count": len(matches), "files": len(files), "truncated": truncated, "matches": matches}
+    return matches, files, truncated
 
 
 # ── the whole vault, read once ─────────────────────────────────────────────────────────────────────────────────
@@ -691,20 +720,21 @@ def _day(value: str | None, clock: Callable[[], datetime] | None) -> date:
         raise InvalidInput(f"--date {value} is not a calendar day", date=value) from None
 
 
-def _append_under(text: str, heading: str, body: str) -> str:
-    """`body` at the end of the section under `heading` (before the blank lines that end it), creating the section."""
-    lines = text.splitlines(keepends=True)
+def _append_under(text: str, heading: str, body: str, nl: str = "\n") -> str:
+    """`body` at the end of the section under `heading` (before the blank lines that end it), creating the section;
+    new lines end with `nl`, the note's own line ending."""
+    lines = notes._lines(text)
     found = notes._find_section(lines, heading)
     if found is None:
-        base = notes._ensure_newline(text)
-        return base + notes.heading_gap(base) + f"## {heading}\n\n{body}"
+        base = notes._ensure_newline(text, nl)
+        return base + notes.heading_gap(base, nl) + f"## {heading}{nl}{nl}{body}"
     start, end, _ = found
     at = end
     while at > start + 1 and not lines[at - 1].strip():
         at -= 1
-    if at > 0 and not lines[at - 1].endswith("\n"):
-        lines[at - 1] += "\n"
-    lines[at:at] = (["\n"] if at == start + 1 else []) + [body]
+    if at > 0 and not notes._ends_line(lines[at - 1]):
+        lines[at - 1] += nl
+    lines[at:at] = ([nl] if at == start + 1 else []) + [body]
     return "".join(lines)
 
 
@@ -726,21 +756,21 @@ def daily_note(vault: str | Path | None, action: str | None = None, *, content: 
     target = notes.safe_resolve(vault, format_daily(chosen, when))
     extra = {"date": when.isoformat(), "action": action, "pattern": chosen, "pattern_source": source}
     before = notes._read(target)
+    text = before.text if before is not None else ""
     if action == "read":
-        text = before or ""
-        return {"ok": True, "path": target.rel, "exists": before is not None, "bytes": len(text.encode("utf-8")),
-                "content": text, **extra}
+        return {"ok": True, "path": target.rel, "exists": before is not None,
+                "bytes": len(before.raw) if before is not None else 0, "content": text, **extra}
     if not isinstance(content, str) or not content.strip():
         raise InvalidInput(f"`daily {action}` needs content (--content TEXT, or on stdin)")
     title = notes._check_heading(heading) if heading is not None else None
-    body = notes._ensure_newline(content.strip("\n"))
+    nl = before.newline if before is not None else "\n"
+    body = notes._ensure_newline(notes._styled(content.strip("\r\n"), nl), nl)
     if action == "create" and before is not None:
         raise Conflict(f"daily note {target.rel} already exists; use `daily append`", path=target.rel)
     if title:
-        after = _append_under(before or "", title, body)
+        after = _append_under(text, title, body, nl)
     else:
-        base = before or ""
-        after = base + ("\n" if base and not base.endswith("\n") else "") + body
+        after = text + (nl if text and not notes._ends_line(text) else "") + body
     if title:
         extra["heading"] = title
     return notes._commit(vault, target, before, after, dry_run=dry_run, clock=clock, extra=extra)

@@ -9,7 +9,9 @@ Safety rules, each enforced before any byte is read or written:
 
 Writes are atomic (temp file in the same directory, fsync, `os.replace`), an existing note that changes is first
 copied to `<vault>/.mnemon-backups/<path>.<UTC stamp>.bak` (not `.md`, so ingestion never reads backups back in),
-and every mutating call takes `dry_run` to return the unified diff without touching the disk. Mneme's `--force`
+and every mutating call takes `dry_run` to return the unified diff without touching the disk. A note keeps its bytes:
+its line endings (CRLF stays CRLF; inserted lines take the note's own style), a leading UTF-8 BOM (ignored when
+looking for headings, written back), and the backup is the file's exact bytes. Mneme's `--force`
 escape hatch is deliberately absent. The vault-level commands (list, search, daily, move, delete, status) live in
 `note_tools` and share these rules, the backups and `link_sites` below.
 """
@@ -118,19 +120,68 @@ def safe_folder(vault: str | Path | None, rel_folder: str | None) -> Resolved:
     return Resolved("/".join(parts), final)
 
 
-def _read(target: Resolved) -> str | None:
+@dataclass(frozen=True)
+class NoteText:
+    """A note as the editor edits it. `text` is the decoded file without a leading BOM and with its line endings as
+    they are (no universal-newline translation: that rewrote every line of a CRLF note and made the backup an LF
+    copy); `raw` the exact bytes (backups, size and hash are of these); `bom` goes back in front on a write and
+    `newline` is the note's dominant line ending, the one inserted lines use."""
+
+    raw: bytes
+    text: str
+    bom: str
+    newline: str
+
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+# a CR followed by an LF is one CRLF, never a line ending and a blank line
+_BLANK_END = re.compile(r"(?:\r\n|\r(?!\n)|\n)(?:\r\n|\r|\n)\Z")
+
+
+def _lines(text: str) -> list[str]:
+    """`text` split after each line ending (CRLF, LF, or a lone CR, as the parser counts lines), ends kept, so
+    `"".join` gives `text` back byte for byte. Not `str.splitlines`: it also breaks at form feeds, \\x1c-\\x1e and
+    U+2028, which the parser (and every editor) reads as part of a line."""
+    return _LINE.findall(text)
+
+
+def _ends_line(text: str) -> bool:
+    return text.endswith(("\n", "\r"))
+
+
+def _newline_of(text: str) -> str:
+    """The line ending most lines of `text` use (LF on a tie, and for a note of one line or none)."""
+    crlf = text.count("\r\n")
+    counts = {"\n": text.count("\n") - crlf, "\r\n": crlf, "\r": text.count("\r") - crlf}
+    best = max(counts.values())
+    return "\n" if counts["\n"] == best else ("\r\n" if counts["\r\n"] == best else "\r")
+
+
+def _styled(text: str, newline: str) -> str:
+    """Text going into a note, with its line breaks in the note's style (an LF note gets the text as given)."""
+    return text if newline == "\n" else re.sub(r"\r\n|\r|\n", lambda _m: newline, text)
+
+
+def decode_note(data: bytes, rel: str) -> NoteText:
+    try:
+        decoded = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidInput("note is not valid UTF-8 text", path=rel) from None
+    bom = "\ufeff" if decoded.startswith("\ufeff") else ""
+    text = decoded[len(bom):]
+    return NoteText(data, text, bom, _newline_of(text))
+
+
+def _read(target: Resolved) -> NoteText | None:
     if not target.path.exists():
         return None
     if target.path.stat().st_size > MAX_NOTE_BYTES:
         raise InvalidInput(f"note is larger than {MAX_NOTE_BYTES} bytes", path=target.rel)
-    try:
-        return target.path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InvalidInput("note is not valid UTF-8 text", path=target.rel) from None
+    return decode_note(target.path.read_bytes(), target.rel)
 
 
 def _diff(rel: str, before: str | None, after: str, *, old_rel: str | None = None) -> str:
-    return "".join(difflib.unified_diff((before or "").splitlines(keepends=True), after.splitlines(keepends=True),
+    return "".join(difflib.unified_diff(_lines(before or ""), _lines(after),
                                         fromfile=f"a/{old_rel or rel}" if before is not None else "/dev/null",
                                         tofile=f"b/{rel}"))
 
@@ -208,29 +259,32 @@ def backup_bytes(vault: str | Path | None, rel: str, data: bytes, *,
     raise Conflict(f"too many backups of {rel} at {stamp}", path=rel)
 
 
-def _commit(vault: str | Path | None, target: Resolved, before: str | None, after: str, *, dry_run: bool,
+def _commit(vault: str | Path | None, target: Resolved, before: NoteText | None, after: str, *, dry_run: bool,
             clock: Callable[[], datetime] | None, extra: dict[str, Any]) -> dict[str, Any]:
-    if len(after.encode("utf-8")) > MAX_NOTE_BYTES:
+    """Write `after` (the note's text without its BOM, which goes back in front) over `before`, backing up the exact
+    bytes that were there; the diff is of the text as it will be written, line endings included."""
+    data = ((before.bom if before is not None else "") + after).encode("utf-8")
+    if len(data) > MAX_NOTE_BYTES:
         raise InvalidInput(f"the note would exceed {MAX_NOTE_BYTES} bytes", path=target.rel)
-    changed = before != after
+    changed = before is None or data != before.raw
     out: dict[str, Any] = {"ok": True, "path": target.rel, "changed": changed, "dry_run": dry_run,
-                           "created": before is None, "bytes": len(after.encode("utf-8")), "backup": None, **extra}
+                           "created": before is None, "bytes": len(data), "backup": None, **extra}
     if changed:
-        out["diff"] = _diff(target.rel, before, after)
+        out["diff"] = _diff(target.rel, before.text if before is not None else None, after)
     if dry_run or not changed:
         return out
     if before is not None:
-        out["backup"] = backup_bytes(vault, target.rel, before.encode("utf-8"), clock=clock)
-    atomic_write_text(target.path, after)
-    out["sha256"] = hashlib.sha256(after.encode("utf-8")).hexdigest()
+        out["backup"] = backup_bytes(vault, target.rel, before.raw, clock=clock)
+    atomic_write_bytes(target.path, data)
+    out["sha256"] = hashlib.sha256(data).hexdigest()
     out["hint"] = "recall and retrieve find the change after the next `mnemon ingest`, which reads only changed notes"
     return out
 
 
-def heading_gap(text: str) -> str:
+def heading_gap(text: str, newline: str = "\n") -> str:
     """What goes between a note's text (ending in a newline) and a heading appended to it: one blank line, none
     when the text is empty or already ends with a blank line."""
-    return "\n" if text.strip() and not text.endswith("\n\n") else ""
+    return newline if text.strip() and not _BLANK_END.search(text) else ""
 
 
 # ── section structure ──────────────────────────────────────────────────────────────────────────────────────────
@@ -271,20 +325,22 @@ def _check_heading(heading: str) -> str:
     return " ".join(heading.strip().lstrip("#").split())
 
 
-def _ensure_newline(text: str) -> str:
-    return text if not text or text.endswith("\n") else text + "\n"
+def _ensure_newline(text: str, newline: str = "\n") -> str:
+    return text if not text or _ends_line(text) else text + newline
 
 
 # ── commands ───────────────────────────────────────────────────────────────────────────────────────────────────
 def read_note(vault: str | Path | None, rel_path: str, *, heading: str | None = None) -> dict[str, Any]:
     target = safe_resolve(vault, rel_path)
-    text = _read(target)
-    if text is None:
+    note = _read(target)
+    if note is None:
         raise NotFound(f"note {target.rel} does not exist", path=target.rel)
-    out: dict[str, Any] = {"ok": True, "path": target.rel, "bytes": len(text.encode("utf-8")),
-                           "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()}
+    text = note.text
+    # the file's own size and hash (what `sha256sum` says), not those of the decoded text
+    out: dict[str, Any] = {"ok": True, "path": target.rel, "bytes": len(note.raw),
+                           "sha256": hashlib.sha256(note.raw).hexdigest()}
     if heading:
-        lines = text.splitlines(keepends=True)
+        lines = _lines(text)
         found = _find_section(lines, _check_heading(heading))
         if found is None:
             raise NotFound(f"heading {heading!r} not found in {target.rel}", path=target.rel, heading=heading)
@@ -303,15 +359,18 @@ def write_note(vault: str | Path | None, rel_path: str, content: str, *, mode: s
         raise InvalidInput("content must be text")
     target = safe_resolve(vault, rel_path)
     before = _read(target)
+    newline = before.newline if before is not None else "\n"
     if mode == "create":
         if before is not None:
             raise Conflict(f"note {target.rel} already exists; use --mode overwrite or append", path=target.rel)
         after = content
     elif mode == "overwrite":
-        after = content
+        after = _styled(content, newline)
+        if before is not None and before.bom:
+            after = after.removeprefix("\ufeff")  # the note's BOM is written back: not a second one
     else:
-        base = before or ""
-        after = base + ("\n" if base and not base.endswith("\n") else "") + content
+        base = before.text if before is not None else ""
+        after = base + (newline if base and not _ends_line(base) else "") + _styled(content, newline)
     return _commit(vault, target, before, after, dry_run=dry_run, clock=clock, extra={"mode": mode})
 
 
@@ -323,13 +382,19 @@ def replace_in_note(vault: str | Path | None, rel_path: str, find: str, replace:
     before = _read(target)
     if before is None:
         raise NotFound(f"note {target.rel} does not exist", path=target.rel)
-    count = before.count(find)
+    text = before.text
+    # a multi-line --find names lines, whatever their endings: in the note's style first, then as typed (a note
+    # whose endings are mixed)
+    styled = _styled(find, before.newline)
+    if styled != find and text.count(styled):
+        find, replace = styled, _styled(replace, before.newline)
+    count = text.count(find)
     if count == 0:
         raise NotFound(f"text to replace was not found in {target.rel}", path=target.rel)
     if count > 1 and not all_matches:
         raise Conflict(f"text occurs {count} times in {target.rel}; pass --all to replace every occurrence",
                        path=target.rel, occurrences=count)
-    after = before.replace(find, replace) if all_matches else before.replace(find, replace, 1)
+    after = text.replace(find, replace) if all_matches else text.replace(find, replace, 1)
     return _commit(vault, target, before, after, dry_run=dry_run, clock=clock,
                    extra={"replacements": count if all_matches else 1})
 
@@ -342,19 +407,20 @@ def upsert_section(vault: str | Path | None, rel_path: str, heading: str, conten
     title = _check_heading(heading)
     target = safe_resolve(vault, rel_path)
     before = _read(target)
-    lines = (before or "").splitlines(keepends=True)
-    body = _ensure_newline(content.strip("\n")) if content.strip() else ""
+    nl = before.newline if before is not None else "\n"
+    lines = _lines(before.text if before is not None else "")
+    body = _ensure_newline(_styled(content.strip("\r\n"), nl), nl) if content.strip() else ""
     found = _find_section(lines, title)
     if found is None:
-        base = _ensure_newline("".join(lines))
-        after = base + heading_gap(base) + f"{'#' * level} {title}\n\n" + body
+        base = _ensure_newline("".join(lines), nl)
+        after = base + heading_gap(base, nl) + f"{'#' * level} {title}{nl}{nl}" + body
         action = "appended"
     else:
         start, end, _ = found
         tail = lines[end:]
-        block = ["\n", body] if body else []
+        block = [nl, body] if body else []
         if tail and body:
-            block.append("\n")
+            block.append(nl)
         after = "".join(lines[:start + 1] + block + tail)
         action = "replaced"
     return _commit(vault, target, before, after, dry_run=dry_run, clock=clock,
@@ -376,27 +442,28 @@ def add_bullet(vault: str | Path | None, rel_path: str, heading: str, bullet: st
     line = item if re.match(r"^[-*+]\s", item) else f"- {item}"
     target = safe_resolve(vault, rel_path)
     before = _read(target)
-    lines = (before or "").splitlines(keepends=True)
+    nl = before.newline if before is not None else "\n"
+    lines = _lines(before.text if before is not None else "")
     found = _find_section(lines, title)
     if found is None:
-        base = _ensure_newline("".join(lines))
-        after = base + heading_gap(base) + f"## {title}\n\n{line}\n"
+        base = _ensure_newline("".join(lines), nl)
+        after = base + heading_gap(base, nl) + f"## {title}{nl}{nl}{line}{nl}"
         return _commit(vault, target, before, after, dry_run=dry_run, clock=clock,
                        extra={"heading": title, "bullet": line, "duplicate": False})
     start, end, _ = found
     key = _bullet_key(line)
     if any(re.match(r"^\s*[-*+]\s", existing) and _bullet_key(existing) == key for existing in lines[start + 1:end]):
-        return _commit(vault, target, before, before or "", dry_run=dry_run, clock=clock,
+        return _commit(vault, target, before, "".join(lines), dry_run=dry_run, clock=clock,
                        extra={"heading": title, "bullet": line, "duplicate": True})
     insert_at = end
     while insert_at > start + 1 and not lines[insert_at - 1].strip():
         insert_at -= 1  # keep the blank lines that separate this section from the next one after the bullet
     new_lines = list(lines)
-    if insert_at > 0 and not new_lines[insert_at - 1].endswith("\n"):
-        new_lines[insert_at - 1] += "\n"
+    if insert_at > 0 and not _ends_line(new_lines[insert_at - 1]):
+        new_lines[insert_at - 1] += nl
     # a heading directly followed by the first bullet reads better with a blank line between them
-    prefix = ["\n"] if insert_at == start + 1 else []
-    new_lines[insert_at:insert_at] = prefix + [line + "\n"]
+    prefix = [nl] if insert_at == start + 1 else []
+    new_lines[insert_at:insert_at] = prefix + [line + nl]
     return _commit(vault, target, before, "".join(new_lines), dry_run=dry_run, clock=clock,
                    extra={"heading": title, "bullet": line, "duplicate": False})
 

@@ -34,7 +34,7 @@ from ..core.vault.observations import hint_words
 from ..core.keywords import VAULT_SOURCE_PREFIX
 from ..core.vault.proactive import (DEADLINE_WORDS, FRESHNESS_MAX, HINT_REASON, OPEN_WORDS, PROACTIVE_STATE,
                                     chunk_terms, hints_of_key, static_parts, words_of)
-from ..render.cards import write_card
+from ..render.cards import check_out_dir, write_card
 from . import notes as notes_mod
 from .context import DEFAULT_BUDGET, DEFAULT_MAX_ITEMS, build_context_pack, parse_hints, source_path_of
 from .runtime import Runtime
@@ -502,6 +502,8 @@ def _render(rt: Runtime, thought: dict[str, Any], out: str | Path | None, theme:
 def thought(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS, out: str | Path | None = None,
             theme: str | None = None, record: bool = True) -> dict[str, Any]:
     hint_tokens, hops = parse_hints(hints), _check_hops(hops)
+    if out is not None:
+        check_out_dir(out)  # a file named as the card folder: refused before the walk, not after it
     first = next(kept_candidates(rt, hint_tokens)[0], None)
     if first is None:
         return {"thought": None, "empty_reason": "no_candidates", "db": rt.store.path}
@@ -635,6 +637,8 @@ def surface(rt: Runtime, *, prompt: str | None = None, limit: int = 5, hops: int
             include_candidates: bool = True, out: str | Path | None = None, theme: str | None = None) -> dict[str, Any]:
     """Thought cards from retrieval (with a prompt) or from the proactive scorer (without) — one JSON shape."""
     limit, hops, hint_tokens = _check_limit(limit, 50), _check_hops(hops), parse_hints(hints)
+    if out is not None:
+        check_out_dir(out)
     if prompt is not None and not str(prompt).strip():  # as `retrieve`: a blank prompt is a mistake, not "no prompt"
         raise InvalidInput("--prompt must be a non-empty string (leave it out for proactive cards)")
     if prompt is not None:
@@ -701,6 +705,8 @@ class ContextMixin:
         if importlib.util.find_spec("mnemon.app.vault.ingest") is None:
             raise ProviderUnavailable("run-once needs vault ingestion, which is not installed in this build")
         ingest_vault = importlib.import_module("mnemon.app.vault.ingest").ingest_vault
+        if out is not None:
+            check_out_dir(out)  # before the ingest: a bad --out must not leave a half-done run behind
         stats = ingest_vault(self.rt, vault, mode="append" if append else "rebuild", max_notes=max_notes,
                              follow_symlinks=bool(follow_symlinks), hints=None if hints is None else hint_words(hints))
         result = thought(self.rt, hints=hints, hops=hops, out=out, theme=theme)

@@ -11,7 +11,8 @@ Translation only:
 * `agent preflight` surfaces 5 thought cards unless `--surface-limit` says otherwise (Mneme's default; mnemon's is 0);
 * `note … --force` is dropped: Mneme's flag bypassed guard rails, and the vault's path safety has no bypass. For
   `note delete` it was Mneme's required confirmation: without it the line is a usage error (Mneme refused too), with
-  it the note goes unless other notes link to it (`mnemon note delete --force` deletes a linked note);
+  it the note goes unless other notes link to it (`mnemon note delete --force` deletes a linked note, and the refusal
+  names that command: mnemon's own "pass --force" cannot be followed through `mneme`);
 * `note daily` keeps Mneme's `memory/YYYY-MM-DD.md` unless `--pattern` says otherwise (mnemon's default is
   `Daily/YYYY-MM-DD.md`); `note move` rewrites links with or without Mneme's `--update-links`
   (`--no-update-links` to keep them);
@@ -24,7 +25,11 @@ Translation only:
 """
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import os
+import shlex
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -237,7 +242,37 @@ def main(argv: list[str] | None = None) -> int:
                 return code
     from .cli.main import main as mnemon_main
 
+    if _command_words(translated) == ["note", "delete"]:
+        return _note_delete(translated, ends_process=argv is None)
     return mnemon_main(translated, ends_process=argv is None)
+
+
+def _note_delete(translated: list[str], *, ends_process: bool) -> int:
+    """`note delete`, with its refusal of a linked note reworded: mnemon says "pass --force", but through `mneme`
+    the --force given is Mneme's confirmation and is dropped, so the advice could not be followed. The refusal names
+    the mnemon command that does delete the note instead (`details.instead`)."""
+    from .cli.main import main as mnemon_main
+
+    captured = io.StringIO()
+    with contextlib.redirect_stdout(captured):
+        code = mnemon_main(translated, ends_process=ends_process)
+    text = captured.getvalue()
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        doc = None
+    error = doc.get("error") if isinstance(doc, dict) and doc.get("ok") is False else None
+    details = error.get("details") if isinstance(error, dict) else None
+    if isinstance(error, dict) and error.get("code") == "conflict" and isinstance(details, dict) \
+            and isinstance(details.get("linked_from"), dict):
+        instead = "mnemon " + shlex.join([*translated, "--force"])
+        error["message"] = (f"{details['linked_from'].get('count')} note(s) link to {details.get('path')}; through "
+                            "`mneme`, --force only confirms the delete and never deletes a linked note: fix those "
+                            f"links, or delete it anyway with `{instead}`")
+        details["instead"] = instead
+        text = dumps(doc, pretty="--pretty" in translated) + "\n"
+    sys.stdout.write(text)
+    return code
 
 
 if __name__ == "__main__":

@@ -4,13 +4,15 @@ Layout follows Mneme's card (reference §4) — header badge, score chip, title,
 relation chips, evidence / reasoning / next-step bands and a footer — with its weak spots fixed:
 
 * every piece of text is XML-escaped (Mneme interpolated note text into markup, so a `<` or `&` in a note broke
-  the file);
+  the file), and the characters XML 1.0 forbids outright (C0 controls but tab and newlines, lone surrogates) are
+  dropped: no escape exists for them, and one pasted control character made the whole card unreadable;
 * wrapping uses an estimate of rendered width per character class instead of a fixed character count, so wide
   capitals do not overflow the panel and narrow text does not leave half the band empty;
 * the card grows to fit its bands instead of clipping them, and the output is byte-for-byte deterministic for a
   given thought, theme and timestamp (golden-file tests rely on it);
 * PNG goes through `resvg-py` when installed (`pip install mnemon[cards]`), else ImageMagick, else none — the
-  SVG is always written and the caller is told which rasteriser ran.
+  SVG is always written and the caller is told which rasteriser ran, or why there is no PNG (`png_error`: none
+  installed, or what the rasteriser said).
 """
 from __future__ import annotations
 
@@ -25,6 +27,8 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
+from ..core.errors import InvalidInput
+
 WIDTH = 1200
 PANEL_X = 40
 PANEL_W = WIDTH - 2 * PANEL_X
@@ -34,6 +38,8 @@ FONT = "DejaVu Sans, Inter, Arial, sans-serif"
 MAX_PATH_NODES = 7
 MAX_EVIDENCE = 5
 _WORDS = re.compile(r"\w+")  # what two renderings of one statement share
+_XML_FORBIDDEN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+NO_RASTERISER = "no rasteriser installed (pip install 'mnemon[cards]' for resvg-py, or ImageMagick)"
 
 THEMES: dict[str, dict[str, str]] = {
     "dark": {
@@ -70,6 +76,7 @@ class CardFiles:
     svg: Path
     png: Path | None
     rasteriser: str | None
+    png_error: str | None = None  # why a PNG that was asked for is missing
 
     @property
     def image(self) -> Path:
@@ -77,7 +84,7 @@ class CardFiles:
 
     def to_dict(self) -> dict[str, Any]:
         return {"image": str(self.image), "svg": str(self.svg), "png": str(self.png) if self.png else None,
-                "rasteriser": self.rasteriser}
+                "rasteriser": self.rasteriser, "png_error": self.png_error}
 
 
 def resolve_theme(name: str | None = None, environ: Mapping[str, str] | None = None) -> str:
@@ -155,6 +162,11 @@ def wrap(text: str, max_width: float, size: float, max_lines: int, bold: bool = 
     return lines
 
 
+def xml_text(text: str) -> str:
+    """`text` as XML character data: escaped, and without the characters XML 1.0 does not allow at all."""
+    return escape(_XML_FORBIDDEN.sub("", text))
+
+
 def _middle_truncate(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
@@ -166,7 +178,7 @@ def _t(x: float, y: float, text: str, *, size: float, fill: str, weight: str = "
        italic: bool = False) -> str:
     style = ' font-style="italic"' if italic else ""
     return (f'<text x="{x:.0f}" y="{y:.0f}" font-family="{FONT}" font-size="{size:.0f}" font-weight="{weight}"'
-            f' fill="{fill}" text-anchor="{anchor}"{style}>{escape(text)}</text>')
+            f' fill="{fill}" text-anchor="{anchor}"{style}>{xml_text(text)}</text>')
 
 
 def _chip(x: float, y: float, text: str, *, size: float, bg: str, ink: str, border: str | None = None,
@@ -382,9 +394,10 @@ def render_svg(thought: Mapping[str, Any], *, theme: str = "dark", generated_at:
     panel_h = y + 44 - 40
     height = int(panel_h + 80)
 
+    label = xml_text(str(thought.get("title") or "thought card")).replace('"', "&quot;")
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}"'
-        f' role="img" aria-label="{escape(str(thought.get("title") or "thought card"), {chr(34): "&quot;"})}">'
+        f' role="img" aria-label="{label}">'
         f'<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7"'
         f' orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{pal["connector"]}"/></marker></defs>'
         f'<rect width="{WIDTH}" height="{height}" fill="{pal["bg"]}"/>'
@@ -419,8 +432,11 @@ def _panel_shadow(panel_h: float, colour: str) -> str:
 
 
 # ── files ──────────────────────────────────────────────────────────────────────────────────────────────────────
-def svg_to_png(svg: str, png_path: Path) -> str | None:
-    """Rasterise; returns the rasteriser used, or None when none is available or it failed (the SVG still stands)."""
+def rasterise(svg: str, png_path: Path) -> tuple[str | None, str | None]:
+    """(rasteriser used, None), or (None, why there is no PNG): none installed, or what each one tried said. The
+    SVG stands either way; the reason is reported because a failure that looks like "nothing installed" sent people
+    installing a rasteriser they had."""
+    failures: list[str] = []
     try:
         import resvg_py  # optional extra `cards`
     except ImportError:
@@ -429,9 +445,9 @@ def svg_to_png(svg: str, png_path: Path) -> str | None:
         try:
             data = resvg_py.svg_to_bytes(svg_string=svg)
             png_path.write_bytes(bytes(data))
-            return "resvg-py"
-        except (ValueError, OSError):
-            pass
+            return "resvg-py", None
+        except Exception as exc:  # noqa: BLE001 — whatever a third-party rasteriser raises, the card stands as SVG
+            failures.append(f"resvg-py: {type(exc).__name__}: {exc}")
     for binary in ("magick", "convert"):
         exe = shutil.which(binary)
         if not exe:
@@ -440,12 +456,34 @@ def svg_to_png(svg: str, png_path: Path) -> str | None:
         try:
             svg_tmp.write_text(svg, encoding="utf-8")
             subprocess.run([exe, str(svg_tmp), str(png_path)], check=True, capture_output=True, timeout=30)
-            return f"imagemagick:{binary}"
-        except (OSError, subprocess.SubprocessError):
-            continue
+            return f"imagemagick:{binary}", None
+        except subprocess.CalledProcessError as exc:
+            said = (exc.stderr or b"").decode("utf-8", "replace").strip().splitlines()
+            failures.append(f"imagemagick:{binary}: " + (said[-1] if said else f"exit {exc.returncode}"))
+        except (OSError, subprocess.SubprocessError) as exc:
+            failures.append(f"imagemagick:{binary}: {type(exc).__name__}: {exc}")
         finally:
             svg_tmp.unlink(missing_ok=True)
-    return None
+    return None, ("rasterising failed: " + "; ".join(failures)) if failures else NO_RASTERISER
+
+
+def svg_to_png(svg: str, png_path: Path) -> str | None:
+    """Rasterise; returns the rasteriser used, or None when none is available or it failed (the SVG still stands;
+    `rasterise` says why)."""
+    return rasterise(svg, png_path)[0]
+
+
+def check_out_dir(out_dir: str | Path) -> Path:
+    """`out_dir` as a card folder, or `InvalidInput` when it (or a folder on its way) is a file: checked before any
+    work, so a command does not ingest a vault or walk the graph only to fail at the end (`FileExistsError` was an
+    `internal` error)."""
+    path = Path(out_dir).expanduser()
+    for place in (path, *path.parents):
+        if place.exists():
+            if not place.is_dir():
+                raise InvalidInput(f"--out must be a directory; {place} is a file", out=str(out_dir))
+            break
+    return path
 
 
 _STAMP_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
@@ -454,7 +492,7 @@ _STAMP_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 def write_card(thought: Mapping[str, Any], out_dir: str | Path, *, stamp: str, theme: str | None = None,
                png: bool = True, generated_at: str = "") -> CardFiles:
     """Write `<out_dir>/thought_<stamp>.svg` (and .png). `stamp` is sanitised, so no title can escape `out_dir`."""
-    out = Path(out_dir)
+    out = check_out_dir(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     safe = _STAMP_UNSAFE.sub("_", stamp).strip("_")[:80] or "card"
     svg_text = render_svg(thought, theme=resolve_theme(theme), generated_at=generated_at)
@@ -464,11 +502,12 @@ def write_card(thought: Mapping[str, Any], out_dir: str | Path, *, stamp: str, t
     os.replace(tmp, svg_path)
     png_path: Path | None = None
     used: str | None = None
+    why: str | None = None
     if png:
         candidate = out / f"thought_{safe}.png"
-        used = svg_to_png(svg_text, candidate)
+        used, why = rasterise(svg_text, candidate)
         png_path = candidate if used else None
-    return CardFiles(svg_path, png_path, used)
+    return CardFiles(svg_path, png_path, used, why)
 
 
 def sample_thought() -> dict[str, Any]:
@@ -495,5 +534,6 @@ def sample_thought() -> dict[str, Any]:
     }
 
 
-__all__: Sequence[str] = ("CardFiles", "PathLink", "THEMES", "badge_for", "path_links", "render_svg", "resolve_theme",
-                          "svg_to_png", "write_card", "sample_thought", "text_width", "wrap")
+__all__: Sequence[str] = ("CardFiles", "PathLink", "THEMES", "badge_for", "check_out_dir", "path_links", "rasterise",
+                          "render_svg", "resolve_theme", "svg_to_png", "write_card", "sample_thought", "text_width",
+                          "wrap", "xml_text")

@@ -4,6 +4,10 @@ The pack lands under `Sources/` in the vault and carries the payload itself in a
 (`mneme-research-resolution-b64`), so a later ingest — even into an empty database — re-creates the same edges: the
 writeback survives re-ingestion. Claim edges have origin `resolve`, so rebuilds keep them anyway.
 
+The pack is written with the note editor's care: its path goes through `notes.safe_resolve` (no symlink, no escape:
+`path_refused`), the write is atomic, and it replaces only an earlier pack for the same note, backed up first under
+`.mnemon-backups`; any other note already at that path is refused (`conflict`), in a dry run too.
+
 Only sourced, confirmed claims with confidence ≥ `active_threshold` (0.90) may become active, and even then the
 ontology's write gate has the last word; everything else is a candidate. Subjects and objects resolve to the note that
 names them, or to a placeholder that joins the note when it appears.
@@ -21,18 +25,18 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import os
 import re
 from collections.abc import Callable, Mapping
-from datetime import date as calendar_date
+from dataclasses import dataclass
+from datetime import date as calendar_date, datetime
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import InvalidInput, NotFound, PathRefused
+from ...core.errors import Conflict, InvalidInput
 from ...core.model import Edge
 from ...core.vault import ACTIVE_THRESHOLD, LinkIndex, NoteIdentity, gate_edge, placeholder_key
 from ...ports.store.base import Store
-from ..notes import atomic_write_text
+from .. import notes
 from ..runtime import Runtime
 from .plan import note_id
 
@@ -202,25 +206,49 @@ def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshol
     return out
 
 
-def previous_claims(vault: str | Path, rel: str) -> list[Mapping[str, Any]]:
-    """The claims of the pack at `rel` that a resolve is about to overwrite (none if there is no readable pack)."""
-    root = os.path.realpath(Path(vault).expanduser())
-    target = os.path.realpath(os.path.join(root, rel))
-    if os.path.commonpath([root, target]) != root:
-        return []
-    try:
-        text = Path(target).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return []
-    out: list[Mapping[str, Any]] = []
+def pack_payloads(text: str) -> list[dict[str, Any]]:
+    """The valid resolution payloads a note carries (a damaged comment is passed over)."""
+    out: list[dict[str, Any]] = []
     for match in _PACK_PAYLOAD.finditer(text):
         encoded = match.group(1)
         try:
-            data = validate_payload(json.loads(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))))
+            out.append(validate_payload(json.loads(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)))))
         except (binascii.Error, ValueError, UnicodeDecodeError, RecursionError, InvalidInput):
             continue
-        out.extend(data.get("claims", []))
     return out
+
+
+@dataclass(frozen=True)
+class PackTarget:
+    """Where a pack goes, and the earlier pack there: its exact bytes (None: no file) and its claims."""
+
+    target: notes.Resolved
+    existing: bytes | None
+    previous: list[Mapping[str, Any]]
+
+
+def pack_target(vault: str | Path, rel: str, slug: str) -> PackTarget:
+    """Check the pack's path before anything is written: `PathRefused` for a symlinked `Sources/` or pack (they led
+    the write to another note, even outside the vault), `Conflict` when a file there is not an earlier pack of this
+    research (a payload comment with this slug that resolve would write to this very path).
+
+    A clash is refused rather than written under a free name: the pack's path is the edges' `source_path` and where
+    the next run of the same research finds (and corrects) its earlier pack, so a name of our choosing would move
+    with every run and leave stale packs behind; a refusal keeps the user's note as it is and leaves the choice —
+    another `slug` in the payload, or moving the note — to the user."""
+    target = notes.safe_resolve(vault, rel)
+    folder = target.path.parent
+    if folder.exists() and not folder.is_dir():
+        raise Conflict(f"{SOURCES_DIR} is a file in the vault, not a folder; move it to write evidence packs",
+                       path=SOURCES_DIR)
+    if not target.path.exists():
+        return PackTarget(target, None, [])
+    data = target.path.read_bytes()
+    payloads = pack_payloads(data.decode("utf-8", errors="replace"))
+    if not any(p["slug"] == slug and pack_path(p) == target.rel for p in payloads):
+        raise Conflict(f"{target.rel} already exists and is not an earlier evidence pack of this research; give the "
+                       "payload another 'slug', or move that note away", path=target.rel)
+    return PackTarget(target, data, [claim for p in payloads for claim in p.get("claims", [])])
 
 
 def drop_unclaimed(rt: Runtime, previous: list[Mapping[str, Any]], written: list[dict[str, Any]],
@@ -290,19 +318,22 @@ def render_pack(data: Mapping[str, Any], threshold: float) -> str:
     return "\n".join(lines)
 
 
-def write_pack(vault: str | Path, rel: str, text: str) -> Path:
-    """Atomic write of a vault-relative note that must stay inside the vault (no symlinked folder escapes)."""
-    root = os.path.realpath(Path(vault).expanduser())
-    if not os.path.isdir(root):
-        raise NotFound(f"vault directory {vault} does not exist", vault=str(vault))
-    target = os.path.realpath(os.path.join(root, rel))
-    if os.path.commonpath([root, target]) != root:
-        raise PathRefused(f"{rel} resolves outside the vault", path=rel)
-    os.makedirs(os.path.dirname(target), exist_ok=True)
-    if os.path.commonpath([root, os.path.realpath(os.path.dirname(target))]) != root:
-        raise PathRefused(f"{rel} resolves outside the vault", path=rel)
-    atomic_write_text(Path(target), text)
-    return Path(target)
+def write_pack(vault: str | Path, place: PackTarget, text: str, *,
+               clock: Callable[[], datetime] | None = None) -> str | None:
+    """Write the pack where `pack_target` checked; returns the backup of the earlier pack it replaced (None: there
+    was none). A new pack never replaces a file that appeared since the check (the kernel checks, at the link), and
+    an earlier pack edited since the check is not replaced: its backup would hold the bytes from before the edit."""
+    data = text.encode("utf-8")
+    path = place.target.path
+    if place.existing is None:
+        notes.atomic_write_bytes(path, data, replace=False)
+        return None
+    if path.is_symlink() or not path.is_file() or path.read_bytes() != place.existing:
+        raise Conflict(f"{place.target.rel} changed while the pack was being written; run resolve again",
+                       path=place.target.rel)
+    backup = notes.backup_bytes(vault, place.target.rel, place.existing, clock=clock)
+    notes.atomic_write_bytes(path, data)
+    return backup
 
 
 def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_threshold: float = ACTIVE_THRESHOLD,
@@ -316,14 +347,15 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     rel = pack_path(data)
     proposals = _world_proposals(rt, data, rel)
     text = render_pack(data, active_threshold)
-    out: dict[str, Any] = {"note_path": rel, "dry_run": dry_run}
+    place = pack_target(vault, rel, data["slug"])  # refused (a symlink, another note) before anything is written
+    out: dict[str, Any] = {"note_path": rel, "dry_run": dry_run, "overwrites": place.existing is not None}
     if dry_run:
         out.update({"claims": [{"subject": c["subject"], "predicate": predicate_name(str(c["predicate"])),
                                 "object": c["object"], "requested_status": claim_status(c, active_threshold)[0]}
                                for c in data.get("claims", [])], "written": False, "markdown": text})
         return out
-    previous = previous_claims(vault, rel)
-    write_pack(vault, rel, text)
+    previous = place.previous
+    out["backup"] = write_pack(vault, place, text, clock=rt.clock)
     with rt.store.transaction():
         edges = claim_edges(rt, data, rel, active_threshold)
         dropped = drop_unclaimed(rt, previous, edges, rel)
