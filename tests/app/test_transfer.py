@@ -298,3 +298,14 @@ def test_two_imports_of_one_draft_at_once_store_each_memory_once(make_mem: Calla
     assert first.rt.store.count_active() == 30
     stored = {n.content: n.id for n in first.rt.store.iter_nodes()}
     assert [r["id"] for r in out["results"]] == [stored[f"draft memory number {k % 30}"] for k in range(31)]
+
+
+def test_a_draft_without_an_insights_array_is_refused(mem) -> None:
+    """`{"memories": [...]}` used to import nothing and exit 0."""
+    import io
+
+    for raw in ('{"schema_version": "1", "memories": [{"content": "hello"}]}', '{"schema_version": "1"}'):
+        for given in (raw, io.StringIO(raw)):
+            with pytest.raises(InvalidInput, match="'insights' array"):
+                mem.import_json(given)
+    assert mem.import_json('{"schema_version": "1", "insights": []}')["imported"] == 0

@@ -37,8 +37,10 @@ def _load(doc: Any) -> dict[str, Any]:
             raise InvalidInput(f"import file is not valid JSON: {exc.msg} at line {exc.lineno}") from None
     if isinstance(doc, list):
         doc = {"insights": doc}
-    if not isinstance(doc, dict) or not isinstance(doc.get("insights", []), list):
-        raise InvalidInput("import file must be a JSON object with an 'insights' array (schema_version \"1\")")
+    # a missing array is refused like a wrong one: `{"memories": [...]}` used to import nothing and exit 0
+    if not isinstance(doc, dict) or not isinstance(doc.get("insights"), list):
+        raise InvalidInput("import file must be a JSON object with an 'insights' array (schema_version \"1\")"
+                           + (f"; it has {', '.join(sorted(map(str, doc))[:5])}" if isinstance(doc, dict) else ""))
     _check_version(doc)
     return doc
 
