@@ -286,7 +286,10 @@ def test_a_read_only_store_from_before_the_generation_counter_still_recalls(make
     assert not list(tmp_path.glob("old.db-graph*"))  # nothing written beside a read-only store
 
 
-def test_a_saved_snapshot_of_another_history_of_the_file_is_never_extended(make_mem, tmp_path):
+@pytest.mark.parametrize("written_after", [4, 3])
+def test_a_saved_snapshot_of_another_history_of_the_file_is_never_extended(make_mem, tmp_path, written_after):
+    """3: the restored history reaches the very counts the saved one had (inserts only): it used to be served the
+    other history's snapshot as current, and recall missed what it had stored."""
     import shutil
 
     db = tmp_path / "m.db"
@@ -304,11 +307,14 @@ def test_a_saved_snapshot_of_another_history_of_the_file_is_never_extended(make_
         (tmp_path / f"m.db{suffix}").unlink(missing_ok=True)
     shutil.copyfile(tmp_path / "backup.db", db)  # restored: the saved snapshot stays
     mem = make_mem(db=str(db))
-    for k in range(4):
+    for k in range(written_after):
         mem.remember(f"History B {k}: Redis caches the sessions")
     snap = mem.rt.graph.snapshot()
     assert same_graph(snap, GraphSnapshot.build(mem.rt.store))
     assert not any("Qdrant" in n["insight"]["content"] for n in mem.recall("Qdrant")["results"])
+    mem.close()
+    fresh = make_mem(db=str(db))  # a new process loads the file beside the database
+    assert [r["insight"]["content"][:9] for r in fresh.recall("Redis sessions")["results"]][:1] == ["History B"]
 
 
 def test_the_combined_sort_key_orders_like_a_lexicographic_sort_even_when_it_would_overflow():

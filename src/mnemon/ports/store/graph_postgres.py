@@ -94,11 +94,14 @@ class PostgresGraphReads:
     def graph_generation(self) -> tuple[str, str]:
         """(generation, mutation), as `SQLiteGraphReads.graph_generation`."""
         with self._lock:
+            # with the newest node's id and edge's ends: two insert-only histories reach the same counts, not rows
             row = self.conn.execute(
                 "SELECT (SELECT value FROM meta WHERE key = 'graph_generation'),"
                 " (SELECT value FROM meta WHERE key = 'graph_mutation'),"
-                " (SELECT COALESCE(MAX(seq), 0) FROM nodes), (SELECT COALESCE(MAX(id), 0) FROM edge_rows)").fetchone()
-            return f"{row[0]}:{row[2]}:{row[3]}", str(row[1])
+                " (SELECT COALESCE(MAX(seq), 0) FROM nodes), (SELECT COALESCE(MAX(id), 0) FROM edge_rows),"
+                " (SELECT id FROM nodes ORDER BY seq DESC LIMIT 1),"
+                " (SELECT src || '>' || dst || ':' || type FROM edge_rows ORDER BY id DESC LIMIT 1)").fetchone()
+            return f"{row[0]}:{row[2]}:{row[3]}:{row[4]}:{row[5]}", str(row[1])
 
     def graph_export(self, after: list[Any] | None = None) -> Generator[Any, None, None]:
         """As `SQLiteGraphReads.graph_export`: (generation, nodes, marks, inside a writer's transaction?), then the

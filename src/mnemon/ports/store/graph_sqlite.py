@@ -93,9 +93,15 @@ class SQLiteGraphReads:
                 version = self.conn.execute("PRAGMA data_version").fetchone()[0]
                 token = f"volatile:{version}:{self.conn.total_changes}"
                 return token, token
-            newest = self.conn.execute("SELECT (SELECT COALESCE(MAX(seq), 0) FROM nodes),"
-                                       " (SELECT COALESCE(MAX(id), 0) FROM edge_rows WHERE id > 0)").fetchone()
-            return f"{rows['graph_generation']}:{newest[0]}:{newest[1]}", str(rows["graph_mutation"])
+            # the newest node's id and edge's ends too: two histories that only inserted (a restored backup written
+            # on again, a database removed and started anew) reach the same counts, not the same rows
+            newest = self.conn.execute(
+                "SELECT n.seq, n.id, e.id, e.src, e.dst, e.type"
+                " FROM (SELECT MAX(seq) AS last_seq FROM nodes) LEFT JOIN nodes n ON n.seq = last_seq,"
+                " (SELECT MAX(id) AS last_id FROM edge_rows WHERE id > 0) LEFT JOIN edge_rows e ON e.id = last_id"
+                ).fetchone()
+            return (f"{rows['graph_generation']}:{newest[0] or 0}:{newest[2] or 0}:{newest[1]}:{newest[3]}>"
+                    f"{newest[4]}:{newest[5]}", str(rows["graph_mutation"]))
 
     def graph_export(self, after: list[Any] | None = None) -> Generator[Any, None, None]:
         """The graph as of one generation, read in one transaction. First yields (generation, nodes, marks,
