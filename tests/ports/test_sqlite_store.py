@@ -527,3 +527,39 @@ def test_edge_metadata_is_stored_as_json_would_spell_it(meta: dict[str, object])
     expected = json.dumps(meta, ensure_ascii=False) if meta else "{}"
     assert rows[0][11] == rows[1][11] == expected
     assert (rows[2][11], rows[3][11]) == ('{"entity": 1}', '{"entity": true}')  # 1 and True are equal keys
+
+
+def test_an_error_after_which_sqlite_rolled_back_by_itself_is_the_error_raised(tmp_path) -> None:
+    """A full disk or an I/O error makes SQLite roll back on its own; the store's ROLLBACK then failed with "no
+    transaction is active", which replaced the error that said what went wrong."""
+    import sqlite3
+
+    from mnemon.app.memory import open_store
+
+    store = open_store(tmp_path / "m.db")
+    store.conn.execute("CREATE TEMP TRIGGER gone BEFORE INSERT ON meta WHEN NEW.key = 'x'"
+                       " BEGIN SELECT RAISE(ROLLBACK, 'disk gone'); END")
+    for nested in (False, True):
+        with pytest.raises(sqlite3.IntegrityError, match="disk gone"):
+            with store.transaction():
+                if nested:
+                    with store.transaction():
+                        store.conn.execute("INSERT INTO meta(key, value) VALUES ('x', '1')")
+                else:
+                    store.conn.execute("INSERT INTO meta(key, value) VALUES ('x', '1')")
+        with store.transaction():  # and the store goes on
+            store.conn.execute("INSERT INTO meta(key, value) VALUES ('y', '1')")
+        assert store.conn.execute("SELECT value FROM meta WHERE key = 'y'").fetchone() == ("1",)
+        store.conn.execute("DELETE FROM meta WHERE key = 'y'")
+    store.close()
+
+
+def test_database_refusals_are_store_errors_and_bugs_stay_internal() -> None:
+    import sqlite3
+
+    from mnemon.interfaces.payloads import from_exception
+
+    for message in ("database is locked", "database or disk is full", "attempt to write a readonly database"):
+        assert from_exception(sqlite3.OperationalError(message))[0]["error"]["code"] == "store_error"
+    assert from_exception(sqlite3.OperationalError("no such column: x"))[0]["error"]["code"] == "internal"
+    assert from_exception(KeyError("x"))[0]["error"]["code"] == "internal"

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+import sqlite3
 from typing import Any
 
 from ..core.errors import MnemonError
@@ -39,8 +40,21 @@ def error_envelope(code: str, message: str, details: dict[str, Any] | None = Non
 def from_exception(exc: BaseException) -> tuple[dict[str, Any], int]:
     if isinstance(exc, MnemonError):
         return error_envelope(exc.code, exc.message, exc.details or None), exc.exit_code
+    if _refused_by_database(exc):  # locked past the wait, disk full, read-only file, I/O: not a bug of ours
+        return error_envelope("store_error", f"the database refused the operation: {exc}"), 1
     if isinstance(exc, UnicodeEncodeError) and exc.encoding.replace("-", "").lower() == "utf8":
         # text that cannot be UTF-8: a lone surrogate (an undecodable argument, a JSON "\ud800")
         return error_envelope("invalid_input", f"input is not valid UTF-8 text ({exc.reason} at"
                                                f" {exc.start})"), 1
     return error_envelope("internal", f"{type(exc).__name__}: {exc}"), 1
+
+
+def _refused_by_database(exc: BaseException) -> bool:
+    """SQLite's OperationalError (and PostgreSQL's, by name: psycopg may not be installed), whose causes lie in the
+    database's environment, not in a statement we wrote wrong."""
+    if isinstance(exc, sqlite3.OperationalError):
+        message = str(exc).lower()
+        return any(cause in message for cause in ("locked", "busy", "disk", "full", "readonly", "read-only",
+                                                  "i/o", "unable to open", "out of memory"))
+    return type(exc).__module__.startswith("psycopg") and type(exc).__name__ in {"OperationalError", "DiskFull",
+                                                                                 "ConnectionTimeout"}

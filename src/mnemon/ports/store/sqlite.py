@@ -200,13 +200,20 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
                 yield
             except BaseException:
                 self._depth -= 1
-                if self._depth == 0:
-                    self.conn.execute("ROLLBACK")
-                    if getattr(self, "_vault", None) is not None:
+                try:
+                    # SQLite rolls back on its own after some errors (a full disk, an I/O error): a second ROLLBACK
+                    # would fail and its "no transaction is active" replace the error that says what went wrong
+                    if self.conn.in_transaction:
+                        if self._depth == 0:
+                            self.conn.execute("ROLLBACK")
+                        else:
+                            self.conn.execute(f"ROLLBACK TO sp{self._depth}")
+                            self.conn.execute(f"RELEASE sp{self._depth}")
+                    else:
+                        self._depth = 0  # the whole transaction is gone, savepoints with it
+                finally:
+                    if self._depth == 0 and getattr(self, "_vault", None) is not None:
                         self._vault.forget_pending()  # what it kept for rows that are gone with the transaction
-                else:
-                    self.conn.execute(f"ROLLBACK TO sp{self._depth}")
-                    self.conn.execute(f"RELEASE sp{self._depth}")
                 raise
             else:
                 self._depth -= 1
