@@ -188,3 +188,26 @@ def test_with_save_caches_off_nothing_is_written_beside_the_database(tmp_path) -
         assert m.status()["cache_bytes"] == {"graph": 0, "vectors": 0}
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("nocache.db-")) in (
         [], ["nocache.db-shm", "nocache.db-wal"])
+
+
+def test_of_two_forgets_of_one_memory_at_once_only_one_forgets(make_mem, tmp_path, monkeypatch) -> None:
+    """Both used to answer "deleted" and log a forget: the check ran before the write lock was taken."""
+    from mnemon.app import curation
+    from mnemon.core.errors import NotFound
+
+    db = str(tmp_path / "m.db")
+    mine, other = make_mem(db=db), make_mem(db=db)
+    mid = mine.remember("The on-call rotation starts on Mondays")["id"]
+    real, raced = curation.require_memory, []
+
+    def racing(rt, node_id):  # the other process forgets it between this call's check and its write
+        node = real(rt, node_id)
+        if not raced:
+            raced.append(node_id)
+            other.forget(node_id)
+        return node
+
+    monkeypatch.setattr(curation, "require_memory", racing)
+    with pytest.raises(NotFound):
+        mine.forget(mid)
+    assert len(mine.rt.store.oplog(10, op="forget")) == 1

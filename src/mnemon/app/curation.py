@@ -44,6 +44,7 @@ def forget(rt: Runtime, node_id: str) -> dict[str, Any]:
     if rt.vectors_enabled:
         rt.index.follow_saved()
     with rt.store.transaction():
+        require_memory(rt, node_id)  # again under the write lock: of two forgets at once, one forgets, one says so
         gen = rt.store.vector_generation()
         # (retired first: an edge derived from a live vault item is read from it, ports/store/contained_sqlite.py)
         retired = rt.store.retire_edges_of(node_id, reason="forget")
@@ -62,6 +63,8 @@ def forget(rt: Runtime, node_id: str) -> dict[str, Any]:
 
 def _keep_observed_text(rt: Runtime, node: Memory) -> None:
     """A vault bullet or task is part of what its note's sense events observed: they keep that text (app/world)."""
+    if not node.source.startswith(VAULT_SOURCE_PREFIX):
+        return  # (no world import for the rest: `forget` stays as light as it was)
     try:
         from .world import keep_texts_before_forget
     except ImportError:
