@@ -166,3 +166,46 @@ def test_a_new_note_gets_the_umask_mode_and_an_edited_one_keeps_its_own(vault: P
     assert (vault / "Projects" / "new.md").stat().st_mode & 0o777 == 0o644  # readable by sync tools, as any editor's
     assert existing.stat().st_mode & 0o777 == 0o664
     assert not [p for p in (vault / "Projects").iterdir() if p.name.endswith(".tmp")]
+
+
+def _add_bullets(args: tuple[str, int]) -> int:
+    vault, worker = args
+    from mnemon.app import notes as editor
+
+    for k in range(8):
+        editor.add_bullet(vault, "race.md", "Log", f"entry {worker}.{k}")
+    return worker
+
+
+def test_editor_writes_from_processes_at_once_lose_nothing(tmp_path: Path) -> None:
+    """Three processes adding bullets to one note used to end with 21-23 of 24: each wrote back what it had read."""
+    import multiprocessing
+
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "race.md").write_text("# Race\n\n## Log\n\n- start\n", encoding="utf-8")
+    with multiprocessing.get_context("fork").Pool(3) as pool:
+        assert sorted(pool.map(_add_bullets, [(str(vault), w) for w in range(3)])) == [0, 1, 2]
+    text = (vault / "race.md").read_text(encoding="utf-8")
+    assert all(f"- entry {w}.{k}\n" in text for w in range(3) for k in range(8))
+    assert not (vault / ".mnemon-backups" / ".lock").exists()
+
+
+def test_a_note_another_program_changed_after_it_was_read_is_not_overwritten(tmp_path: Path, monkeypatch) -> None:
+    from mnemon.app import notes as editor
+
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    note = vault / "n.md"
+    note.write_text("# N\n\n## Log\n\n- one\n", encoding="utf-8")
+    real_read = editor._read
+
+    def read_then_edited_elsewhere(target):
+        before = real_read(target)
+        note.write_text("# N\n\n## Log\n\n- one\n- typed in Obsidian meanwhile\n", encoding="utf-8")
+        return before
+
+    monkeypatch.setattr(editor, "_read", read_then_edited_elsewhere)
+    with pytest.raises(Conflict, match="changed while"):
+        editor.add_bullet(vault, "n.md", "Log", "two")
+    assert "typed in Obsidian" in note.read_text(encoding="utf-8")

@@ -505,6 +505,7 @@ def _skipped_by_ingest(rel: str) -> bool:
     return any(p in SKIP_DIRS or p.startswith(".") for p in rel.split("/")[:-1])
 
 
+@notes.serialised
 def move_note(vault: str | Path | None, src_path: str, dst_path: str, *, update_links: bool = True,
               dry_run: bool = False, clock: Callable[[], datetime] | None = None) -> dict[str, Any]:
     """Move or rename a note, rewriting the links in other notes (and its own relative ones) so each still
@@ -595,6 +596,7 @@ def _unchanged(rel: str, current: bytes, planned: str | None) -> None:
 
 
 # ── delete ─────────────────────────────────────────────────────────────────────────────────────────────────────
+@notes.serialised
 def delete_note(vault: str | Path | None, rel_path: str, *, force: bool = False, dry_run: bool = False,
                 clock: Callable[[], datetime] | None = None) -> dict[str, Any]:
     """Delete a note after backing it up; a note other notes link to is refused (`conflict`, naming them) unless
@@ -738,12 +740,17 @@ def _append_under(text: str, heading: str, body: str, nl: str = "\n") -> str:
     return "".join(lines)
 
 
-def daily_note(vault: str | Path | None, action: str | None = None, *, content: str | None = None,
-               heading: str | None = None, day: str | None = None, pattern: str | None = None,
-               dry_run: bool = False, clock: Callable[[], datetime] | None = None) -> dict[str, Any]:
+def daily_note(vault: str | Path | None, action: str | None = None, **options: Any) -> dict[str, Any]:
     """Today's (or `day`'s) daily note: `read` it, `create` it with `content`, or `append` `content` (under
     `heading` when given), creating the note when there is none. Without an action: append when there is
-    content, else read."""
+    content, else read. A write holds the vault's editor lock; a read takes none (and so writes nothing)."""
+    reads = (action or ("append" if options.get("content") else "read")) == "read"
+    return (_daily_note if reads else _daily_note_locked)(vault, action, **options)
+
+
+def _daily_note(vault: str | Path | None, action: str | None = None, *, content: str | None = None,
+                heading: str | None = None, day: str | None = None, pattern: str | None = None,
+                dry_run: bool = False, clock: Callable[[], datetime] | None = None) -> dict[str, Any]:
     action = action or ("append" if content else "read")
     if action not in DAILY_ACTIONS:
         raise InvalidInput(f"the daily action must be one of {', '.join(DAILY_ACTIONS)}", action=action)
@@ -774,3 +781,6 @@ def daily_note(vault: str | Path | None, action: str | None = None, *, content: 
     if title:
         extra["heading"] = title
     return notes._commit(vault, target, before, after, dry_run=dry_run, clock=clock, extra=extra)
+
+
+_daily_note_locked = notes.serialised(_daily_note)

@@ -18,10 +18,13 @@ escape hatch is deliberately absent. The vault-level commands (list, search, dai
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import os
 import re
 import secrets
+import tempfile
+import threading
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,6 +33,11 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..core.errors import Conflict, InvalidInput, NotFound, PathRefused
+
+try:
+    import fcntl
+except ImportError:  # (Windows: no lock, the check at the write still refuses a lost update)
+    fcntl = None  # type: ignore[assignment]
 from ..core.vault.links import LinkIndex, placeholder_key, split_link_target
 from ..core.vault.model import ATTACHMENT_EXTENSIONS
 # The parser's own definitions of what is code and what is a link: the editor must agree with the graph on both
@@ -259,6 +267,37 @@ def backup_bytes(vault: str | Path | None, rel: str, data: bytes, *,
     raise Conflict(f"too many backups of {rel} at {stamp}", path=rel)
 
 
+_writing = threading.local()  # how deep this thread is in editor writes: the lock is taken once, by the outermost
+
+
+def serialised(edit: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    """One editor write at a time per vault, across processes: a note is read, changed and written back whole, so
+    two writers of one note at once each wrote back what they had read and one change was lost (backups too held
+    only what was read). An exclusive lock spans the read and the write, on a file named after the vault's real path
+    in the user's runtime folder (not in the vault: a refused or no-op command leaves the vault as it was); a dry
+    run takes none. `edit(vault, …)` is any editor command whose first argument is the vault."""
+    @functools.wraps(edit)
+    def locked(vault: str | Path | None, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        if kwargs.get("dry_run") or getattr(_writing, "depth", 0) or fcntl is None:
+            return edit(vault, *args, **kwargs)
+        fd = os.open(_lock_path(_vault_root(vault)), os.O_RDWR | os.O_CREAT, 0o600)
+        _writing.depth = 1
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            return edit(vault, *args, **kwargs)
+        finally:
+            _writing.depth = 0
+            os.close(fd)  # (releases the lock)
+    return locked
+
+
+def _lock_path(root: Path) -> Path:
+    base = os.environ.get("XDG_RUNTIME_DIR") or os.path.join(tempfile.gettempdir(), f"mnemon-{os.getuid()}")
+    folder = Path(base) / "mnemon" / "vault-locks" if os.environ.get("XDG_RUNTIME_DIR") else Path(base) / "vault-locks"
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return folder / f"{hashlib.sha256(str(root).encode('utf-8', 'surrogateescape')).hexdigest()[:32]}.lock"
+
+
 def _commit(vault: str | Path | None, target: Resolved, before: NoteText | None, after: str, *, dry_run: bool,
             clock: Callable[[], datetime] | None, extra: dict[str, Any]) -> dict[str, Any]:
     """Write `after` (the note's text without its BOM, which goes back in front) over `before`, backing up the exact
@@ -273,6 +312,10 @@ def _commit(vault: str | Path | None, target: Resolved, before: NoteText | None,
         out["diff"] = _diff(target.rel, before.text if before is not None else None, after)
     if dry_run or not changed:
         return out
+    now_there = target.path.read_bytes() if target.path.exists() else None
+    if now_there != (before.raw if before is not None else None):  # another program wrote it since it was read
+        raise Conflict(f"{target.rel} changed while this edit was being made; nothing was written: run it again",
+                       path=target.rel)
     if before is not None:
         out["backup"] = backup_bytes(vault, target.rel, before.raw, clock=clock)
     atomic_write_bytes(target.path, data)
@@ -351,6 +394,7 @@ def read_note(vault: str | Path | None, rel_path: str, *, heading: str | None = 
     return out
 
 
+@serialised
 def write_note(vault: str | Path | None, rel_path: str, content: str, *, mode: str = "append", dry_run: bool = False,
                clock: Callable[[], datetime] | None = None) -> dict[str, Any]:
     if mode not in WRITE_MODES:
@@ -374,6 +418,7 @@ def write_note(vault: str | Path | None, rel_path: str, content: str, *, mode: s
     return _commit(vault, target, before, after, dry_run=dry_run, clock=clock, extra={"mode": mode})
 
 
+@serialised
 def replace_in_note(vault: str | Path | None, rel_path: str, find: str, replace: str, *, all_matches: bool = False,
                     dry_run: bool = False, clock: Callable[[], datetime] | None = None) -> dict[str, Any]:
     if not isinstance(find, str) or not find:
@@ -399,6 +444,7 @@ def replace_in_note(vault: str | Path | None, rel_path: str, find: str, replace:
                    extra={"replacements": count if all_matches else 1})
 
 
+@serialised
 def upsert_section(vault: str | Path | None, rel_path: str, heading: str, content: str, *, level: int = 2,
                    dry_run: bool = False, clock: Callable[[], datetime] | None = None) -> dict[str, Any]:
     """Replace the body under `heading` (any level) or append a new `level` heading with `content`."""
@@ -432,6 +478,7 @@ def _bullet_key(text: str) -> str:
     return " ".join(stripped.split()).casefold()
 
 
+@serialised
 def add_bullet(vault: str | Path | None, rel_path: str, heading: str, bullet: str, *, dry_run: bool = False,
                clock: Callable[[], datetime] | None = None) -> dict[str, Any]:
     """Add `- bullet` at the end of the list under `heading` (creating the section), unless it is already there."""
