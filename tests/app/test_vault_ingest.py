@@ -558,3 +558,26 @@ def test_a_library_or_server_ingest_keeps_the_models_threads(mem, example_vault:
     assert not asked and "threads" not in out["vectors"]
     assert mem.ingest(str(example_vault), mode="update", bulk_threads=True)["vectors"]["threads"] == 4
     assert asked == [True]
+
+
+def test_the_next_ingest_finishes_the_vectors_a_killed_one_left(mem, example_vault: Path, monkeypatch) -> None:
+    """A run stopped while embedding used to leave its memories without vectors until `embed --all`: the next
+    ingest found nothing changed and embedded nothing, and said nothing."""
+    from mnemon.app.vault import ingest as ingest_module
+
+    def killed(rt, ids, batch=64, progress=None, *, finishes_ingest=False):  # the process died before embedding
+        raise KeyboardInterrupt
+
+    real = ingest_module._embed_new
+    monkeypatch.setattr(ingest_module, "_embed_new", killed)
+    with pytest.raises(KeyboardInterrupt):
+        mem.ingest(str(example_vault))
+    monkeypatch.setattr(ingest_module, "_embed_new", real)
+    store = mem.rt.store
+    identity = mem.rt.provider.identity()
+    left = len(store.nodes_missing_vectors(identity))
+    assert left > 0
+    again = mem.ingest(str(example_vault))
+    assert again["notes_read"] == 0 and again["vectors"]["embedded"] == left
+    assert store.nodes_missing_vectors(identity) == [] and not store.vault.get_state(ingest_module.EMBED_PENDING)
+    assert mem.ingest(str(example_vault))["vectors"]["embedded"] == 0

@@ -289,7 +289,10 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
             with store.transaction():
                 vault_store.restamp_files(restamped)
                 vault_store.set_state("root", root)
-        return _nothing_changed(rt, root, mode, unchanged, skipped, capped, len(entries), started)
+        quiet = _nothing_changed(rt, root, mode, unchanged, skipped, capped, len(entries), started)
+        if embed and (left := _left_without_vectors(rt)) is not None:
+            quiet["vectors"] = _embed_new(rt, left, progress=embed_progress, finishes_ingest=True)
+        return quiet
 
     now = rt.now_iso()
     writer = VaultWriter(rt, None, now)
@@ -360,9 +363,13 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         store.log("ingest", None, {"vault": root, "mode": mode, "changed": len(plans), "removed": len(removed),
                                    "unchanged": len(unchanged)}, now)
         _record_senses(rt, plans)  # in the same transaction: a note is never stored without its event
+        if embed and writer.new_memory_ids and rt.vectors_enabled:
+            vault_store.set_state(EMBED_PENDING, "1")  # cleared once they all have vectors: a killed run is finished
     if bulk:
         vault_store.release_wal()
-    vectors = _embed_new(rt, writer.new_memory_ids, progress=embed_progress) if embed else {
+    left = _left_without_vectors(rt) if embed else None
+    vectors = _embed_new(rt, [*writer.new_memory_ids, *(left or ())], progress=embed_progress,
+                         finishes_ingest=True) if embed else {
         "embedded": 0, "skipped": "disabled", "hint": "run `mnemon embed --all` to add the vectors"}
     counts = vault_store.counts()
     out: dict[str, Any] = {
@@ -541,13 +548,28 @@ def _record_senses(rt: Runtime, plans: Sequence[NotePlan]) -> int:
     return store_sense_events(rt, events)
 
 
-def _embed_new(rt: Runtime, ids: Sequence[str], batch: int = 64, progress: Progress | None = None) -> dict[str, Any]:
+EMBED_PENDING = "embed_pending"
+
+
+def _left_without_vectors(rt: Runtime) -> list[str] | None:
+    """The memories an earlier run stored but was stopped before embedding (its mark is still set), or None. Read
+    whole only then: in the common case one state lookup."""
+    store = rt.store
+    if not rt.vectors_enabled or getattr(store, "readonly", False) or not store.vault.get_state(  # type: ignore[attr-defined]
+            EMBED_PENDING):
+        return None
+    return [m.id for m in store.nodes_missing_vectors(rt.provider.identity())]
+
+
+def _embed_new(rt: Runtime, ids: Sequence[str], batch: int = 64, progress: Progress | None = None, *,
+               finishes_ingest: bool = False) -> dict[str, Any]:
     """Vectors for memories this ingest wrote or revived, skipping any whose content already has one; each batch
-    commits on its own, so an interrupted run keeps what it embedded (`embed --all` finishes it)."""
-    if not ids or not rt.vectors_enabled:
-        return {"embedded": 0, "provider": rt.provider.name if rt.vectors_enabled else None}
+    commits on its own, so an interrupted run keeps what it embedded, and the next ingest (or `embed --all`)
+    finishes it. `finishes_ingest`: once every one has its vector, the ingest's pending mark goes."""
+    if not rt.vectors_enabled:
+        return {"embedded": 0, "provider": None}
     identity = rt.provider.identity()
-    missing = rt.store.vault.memories_missing_vectors(ids, identity)  # type: ignore[attr-defined]
+    missing = rt.store.vault.memories_missing_vectors(ids, identity) if ids else []  # type: ignore[attr-defined]
     done = 0
     for start in range(0, len(missing), batch):
         chunk = missing[start : start + batch]
@@ -561,4 +583,7 @@ def _embed_new(rt: Runtime, ids: Sequence[str], batch: int = 64, progress: Progr
         done += len(chunk)
         if progress is not None:
             progress(done, len(missing))
+    if finishes_ingest and done == len(missing) and rt.store.vault.get_state(EMBED_PENDING):  # type: ignore[attr-defined]
+        with rt.store.transaction():
+            rt.store.vault.set_state(EMBED_PENDING, "")  # type: ignore[attr-defined]
     return {"embedded": done, "provider": rt.provider.name, "identity": identity}
