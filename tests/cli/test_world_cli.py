@@ -37,7 +37,7 @@ def test_world_commands_print_one_json_document(cli_run: Run, tmp_path: Path) ->
     assert [p["id"] for p in out["predictions"]] == [pid]
     code, out = cli_run(["predict", "check", "--id", pid, "--as-of", "2030-01-04T00:00:00Z", "--dry-run"])
     assert out["results"][0]["status"] == "confirmed" and out["dry_run"] is True
-    code, out = cli_run(["world", "tick", "--before", "2030-01-04T00:00:00Z"])
+    code, out = cli_run(["world", "tick", "--before", "2030-01-04T00:00:00Z", "--dry-run"])
     assert code == 0 and out["ok"] is True and out["predictions"]["results"][0]["status"] == "confirmed"
     for args in (["state", "list", "--status", "current"], ["state", "conflicts"], ["world", "watch", "--lead", "1d"],
                  ["alias", "add", "the tenant", "Ana"], ["alias", "ls"], ["alias", "merge", "A", "B", "--dry-run"],
@@ -141,3 +141,20 @@ def test_preflight_ranks_a_prompt_exactly_as_retrieve_does(cli_run: Run, tmp_pat
         assert code == 0 and retrieved["hints"], flags
         assert preflight["context"]["hints"] == retrieved["hints"], flags
         assert ranked(preflight["context"]) == ranked(retrieved), flags
+
+
+def test_an_id_naming_another_claim_is_a_conflict_and_a_future_tick_only_a_preview(cli_run: Run,
+                                                                                   tmp_path: Path) -> None:
+    assert cli_run(["state", "assert", "--file", write(tmp_path, "a.json", {**CLAIM, "id": "a1"})])[0] == 0
+    code, out = cli_run(["state", "assert", "--file", write(tmp_path, "b.json", {**CLAIM, "id": "a1",
+                                                                                  "object": "Porto"})])
+    assert code == 1 and out["error"]["code"] == "conflict" and "a1" in out["error"]["message"]
+    code, out = cli_run(["state", "list", "--status", "current"])
+    assert [a["object"] for a in out["assertions"]] == ["Lisbon"]
+    assert cli_run(["predict", "add", "--file", write(tmp_path, "p.json", PREDICTION)])[0] == 0
+    code, out = cli_run(["world", "tick", "--before", "2030-01-06T00:00:00Z"])  # the window is still to come
+    assert code == 1 and out["error"]["code"] == "invalid_input" and "--dry-run" in out["error"]["message"]
+    code, out = cli_run(["predict", "check", "--as-of", "2030-01-06T00:00:00Z"])
+    assert code == 1 and out["error"]["code"] == "invalid_input"
+    code, out = cli_run(["predict", "due", "--before", "2030-01-06T00:00:00Z"])
+    assert code == 0 and out["count"] == 1  # still open

@@ -194,7 +194,8 @@ def test_backdated_value_is_recorded_as_history_not_as_the_present() -> None:
     berlin = assertion(object="Berlin", valid_from="2026-06-01")
     old_paris = assertion(T0 + timedelta(days=1), valid_from="2025-01-01")
     change = apply_assertion([berlin], old_paris, policy_for("lives_in"))
-    assert change.updates == ()
+    [relinked] = change.updates  # the present value stays current; its chain now reaches back to the older value
+    assert (relinked.id, relinked.status, relinked.supersedes_id) == (berlin.id, "current", old_paris.id)
     assert change.insert is not None
     assert (change.insert.status, change.insert.superseded_by_id) == ("superseded", berlin.id)
     assert change.current_ids == (berlin.id,)
@@ -291,3 +292,77 @@ def test_lapsed_assertions_lists_only_elapsed_current_rows() -> None:
     assert [r.id for r in lapsed_assertions([fresh, belief, loop], now, state_type="open_loop")] == [loop.id]
     retracted = retract(loop, now, "wrong")
     assert lapsed_assertions([retracted], now) == []
+
+
+# ---- one chain per single-valued pair -------------------------------------------------------------------------------
+
+def test_a_present_value_is_chained_before_an_already_known_future_value() -> None:
+    berlin = assertion(object="Berlin")
+    paris = assertion(T0 + timedelta(days=1), valid_from="2027-03-01")
+    first = apply_assertion([berlin], paris)
+    [berlin_then] = first.updates
+    assert first.insert is not None and first.insert.status == "current"
+    assert (berlin_then.superseded_by_id, berlin_then.superseded_at) == (paris.id, paris.valid_from)
+    rome = assertion(T0 + timedelta(days=2), object="Rome", source_path="Sources/c3.md")
+    change = apply_assertion([berlin_then, first.insert], rome)
+    assert change.insert is not None
+    assert (change.insert.supersedes_id, change.insert.superseded_by_id) == (berlin.id, paris.id)
+    by_id = {row.id: row for row in change.updates}
+    assert (by_id[berlin.id].superseded_by_id, by_id[berlin.id].superseded_at) == (rome.id, rome.created_at)
+    assert by_id[paris.id].supersedes_id == rome.id and change.current_ids == (paris.id,)
+    now = T0 + timedelta(days=3)
+    assert [validity_at(r, now) for r in (by_id[berlin.id], change.insert, by_id[paris.id])] == [
+        "superseded", "current", "future"]
+
+
+def test_a_claim_over_before_it_was_written_starts_no_later_than_its_end() -> None:
+    berlin = assertion(object="Berlin")
+    paris = assertion(T0 + timedelta(days=1), valid_until="2020-01-01")
+    assert paris.ended_before_written and paris.starts_at == datetime(2020, 1, 1, tzinfo=timezone.utc)
+    change = apply_assertion([berlin], paris)
+    assert change.insert is not None and change.insert.status == "superseded"
+    assert change.current_ids == (berlin.id,)
+    same = assertion(T0 + timedelta(days=1), object="Berlin", valid_until="2020-01-01", source_path="Sources/o.md")
+    assert apply_assertion([berlin], same).insert is not None  # history, not a re-assertion of the present
+
+
+def test_rechain_without_a_retracted_value_puts_its_predecessor_back_in_force() -> None:
+    from mnemon.core.world.assertions import rechain
+    from mnemon.core.world.policies import policy_for as policy
+
+    berlin = assertion(object="Berlin")
+    paris = assertion(T0 + timedelta(days=1))
+    [old] = apply_assertion([berlin], paris).updates
+    chain = rechain([old, retract(paris, T0 + timedelta(days=2), "never moved")], policy("lives_in"))
+    by_id = {row.id: row for row in chain}
+    assert (by_id[berlin.id].status, by_id[berlin.id].superseded_by_id) == ("current", None)
+    assert by_id[paris.id].status == "retracted"
+
+
+def test_a_correction_retracts_the_value_in_force_not_a_known_future_one() -> None:
+    berlin = assertion(object="Berlin")
+    paris = assertion(T0 + timedelta(days=1), valid_from="2027-03-01")
+    [berlin_then] = apply_assertion([berlin], paris).updates
+    fixed = assertion(T0 + timedelta(days=2), object="Rome", source_type="user_correction")
+    change = apply_assertion([berlin_then, paris], fixed)
+    by_id = {row.id: row for row in change.updates}
+    assert by_id[berlin.id].status == "retracted"
+    assert by_id.get(paris.id, paris).status == "current"  # the future value is untouched by the correction
+    assert change.insert is not None and change.insert.superseded_by_id == paris.id
+
+
+def test_an_explicit_id_reused_for_another_value_of_the_pair_is_refused() -> None:
+    from mnemon.core.errors import Conflict
+
+    berlin = assertion(object="Berlin", id="a1")
+    with pytest.raises(Conflict):
+        apply_assertion([berlin], assertion(T0 + timedelta(days=1), id="a1"))
+
+
+def test_nfc_and_nfd_subjects_and_objects_share_their_keys() -> None:
+    import unicodedata
+
+    composed = assertion(subject=unicodedata.normalize("NFC", "José"), object=unicodedata.normalize("NFC", "Évora"))
+    decomposed = assertion(subject=unicodedata.normalize("NFD", "José"), object=unicodedata.normalize("NFD", "Évora"))
+    assert composed.pair_key == decomposed.pair_key and composed.object_key == decomposed.object_key
+    assert composed.id == decomposed.id and decomposed.subject == composed.subject

@@ -387,3 +387,30 @@ def test_prediction_row_round_trip() -> None:
     miss = missed("wsa-1")
     row = json.loads(json.dumps(miss.to_row()))
     assert Prediction.from_row(row) == miss
+
+
+# ---- "any" means any (the default min_score never asks more than the hard criteria) --------------------------------
+
+def test_one_hit_of_a_long_any_list_passes_the_default_min_score_and_a_higher_one_asks_for_more() -> None:
+    from mnemon.core.world.match import effective_min_score, score_floor
+
+    terms = ["lease", "rent", "tenancy", "landlord", "renewal", "deposit"]
+    loose = prediction(match_json={"sense_type": "md", "observation_terms_any": terms})
+    strict = prediction(match_json={"sense_type": "md", "observation_terms_any": terms, "min_score": 0.5})
+    one_hit = event(CHECK_AFTER + timedelta(hours=1), "the landlord wrote back")
+    assert score_event(loose.match, one_hit) == pytest.approx(1 / 6, abs=1e-6)
+    assert effective_min_score(loose.match) == pytest.approx(1 / 6, abs=1e-6)
+    assert evaluate_prediction(loose, [one_hit], EXPIRES).new_status == "confirmed"
+    assert effective_min_score(strict.match) == 0.5
+    missed = evaluate_prediction(strict, [one_hit], EXPIRES + timedelta(seconds=1))
+    assert missed.new_status == "missed" and "scored at most 0.17, below min_score 0.5" in missed.outcome_summary
+    both = parse_match({"sense_type": "md", "observation_terms_all": ["school"], "title_terms_any": ["a b", "c"]})
+    assert score_floor(both.terms) == pytest.approx(2 / 4)  # "school" and the shorter term "c", of 4 tokens
+
+
+def test_a_lower_min_score_is_never_stricter_than_the_default() -> None:
+    from mnemon.core.world.match import effective_min_score
+
+    terms = {"sense_type": "md", "title_terms_any": ["a", "b", "c", "d", "e", "f", "g", "h"]}
+    needed = [effective_min_score(parse_match({**terms, "min_score": s})) for s in (0.0, 0.1, 0.2, 0.34, 0.35, 0.9)]
+    assert needed == sorted(needed) and needed[3] == pytest.approx(1 / 8)

@@ -215,3 +215,27 @@ def test_contract_is_deterministic() -> None:
     world["assertions"].append(fact(obj="Berlin", valid_from=(NOW - timedelta(days=1)).isoformat()))
     assert check_contract(**world).to_dict() == check_contract(**clean_world() | {
         "assertions": world["assertions"]}).to_dict()
+
+
+def test_two_values_in_force_at_once_collide_and_fail_the_contract_at_that_instant() -> None:
+    """Stored statuses alone look consistent (one head); read at `as_of`, Berlin and Rome are both in force."""
+    future = fact(obj="Lyon", valid_from="2027-01-01")
+    berlin = replace(fact(obj="Berlin"), status="superseded", superseded_by_id=future.id,
+                     superseded_at=future.valid_from)
+    rome = replace(fact(obj="Rome", source_path="Sources/b.md"), status="superseded", superseded_by_id=future.id,
+                   superseded_at=future.valid_from)
+    assert detect_conflicts([berlin, rome, future]) == []  # (no instant given: stored statuses only)
+    [conflict] = detect_conflicts([berlin, rome, future], as_of=NOW)
+    assert conflict.kind == "world_state_collision" and set(conflict.assertion_ids) == {berlin.id, rome.id}
+    assert check_contract([], [berlin, rome, future], [], []).ok
+    report = check_contract([], [berlin, rome, future], [], [], as_of=NOW)
+    assert {(v.rule, v.target_id) for v in report.violations} == {("single_valued_predicate", berlin.id),
+                                                                  ("single_valued_predicate", rome.id)}
+    assert check_contract([], [berlin, rome, future], [], [], as_of=datetime(2027, 2, 1, tzinfo=UTC)).ok
+
+
+def test_a_value_that_supersedes_itself_fails_the_contract() -> None:
+    row = fact()
+    broken = replace(row, status="superseded", superseded_by_id=row.id, superseded_at=NOW)
+    report = check_contract([], [broken], [], [])
+    assert [(v.rule, v.target_id) for v in report.violations] == [("supersession_chain", row.id)]

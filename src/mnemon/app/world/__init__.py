@@ -6,7 +6,8 @@ Entry points other packages call:
   (many at once: `store_sense_events(rt, [(parsed_sense_event(origin, SenseInput(…)), source_path), …])` — vault
   ingestion's workers parse theirs and the writer stores them);
 * `keep_note_texts(rt, {path: old content hash})` — vault ingestion, before it changes or removes notes: their
-  events, stored without text, keep the text they observed (`note_text.py`);
+  events, stored without text, keep the text they observed (`note_text.py`); `keep_texts_before_forget(rt, id,
+  source)` — a plain `forget`, before it soft-deletes a memory such an event's text is read from;
 * `world_context_items(rt, prompt, as_of)` — world rows for context packs, with `truth_policy`;
 * `forget_world_scope(rt, "mneme://…")` — the only deleting path, for an explicit scoped forget.
 """
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .facade import WorldMixin
-    from .note_text import keep_note_texts
+    from .note_text import keep_note_texts, keep_texts_before_forget
     from .preflight import agent_preflight, world_context_items
     from .sense import SenseInput, parsed_sense_event, record_memory_sense, record_sense_event, store_sense_events
     from .state import forget_world_scope, propose_assertion
@@ -26,7 +27,8 @@ if TYPE_CHECKING:
 _LAZY = {"WorldMixin": "facade", "agent_preflight": "preflight", "world_context_items": "preflight",
          "record_memory_sense": "sense", "record_sense_event": "sense",
          "SenseInput": "sense", "parsed_sense_event": "sense", "store_sense_events": "sense",
-         "keep_note_texts": "note_text", "forget_world_scope": "state", "propose_assertion": "state"}
+         "keep_note_texts": "note_text", "keep_texts_before_forget": "note_text",
+         "forget_world_scope": "state", "propose_assertion": "state"}
 
 
 def __getattr__(name: str) -> Any:
@@ -43,6 +45,7 @@ __all__ = [
     "agent_preflight",
     "forget_world_scope",
     "keep_note_texts",
+    "keep_texts_before_forget",
     "parsed_sense_event",
     "propose_assertion",
     "record_memory_sense",

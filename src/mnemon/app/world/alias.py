@@ -6,7 +6,7 @@ from typing import Any
 
 from ...core.errors import InvalidInput
 from ...core.world import add_alias, merge_plan
-from ...core.world.values import norm_name
+from ...core.world.values import norm_keys
 from ..runtime import Runtime
 from .common import audit, load_aliases, load_assertions, now_of, put_assertion, world_of
 
@@ -42,7 +42,7 @@ def alias_merge(rt: Runtime, from_subject: str, into_subject: str, *, dry_run: b
 
 
 def alias_ls(rt: Runtime, *, canonical: str | None = None) -> dict[str, Any]:
-    rows = world_of(rt).aliases(canonical_norm=norm_name(canonical) if canonical else None)
+    rows = world_of(rt).aliases(canonical_norm=norm_keys(canonical) if canonical else None)
     aliases = [{"alias": r["alias_name"], "canonical": r["canonical_name"], "source": r["source"],
                 "confidence": r["confidence"]} for r in rows]
     return {"count": len(aliases), "aliases": aliases}

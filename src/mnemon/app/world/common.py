@@ -235,5 +235,14 @@ def load_view(rt: Runtime, as_of: datetime | None = None, *, with_events: bool =
                      replay, read_texts=read_texts)
 
 
+def refuse_future_outcomes(rt: Runtime, moment: datetime, dry_run: bool, flag: str) -> None:
+    """A check at an instant still to come may only be previewed: stored, its outcomes would close predictions whose
+    window has not opened (terminal statuses never reopen) and date misses in the future, which a replay of today
+    then disagrees with."""
+    if not dry_run and moment > now_of(rt):
+        raise InvalidInput(f"{flag} {iso(moment)} is in the future: outcomes can only be recorded up to now; add "
+                           "--dry-run to preview them", field=flag.lstrip("-").replace("-", "_"))
+
+
 def stamp(moment: datetime) -> str:
     return iso(moment)

@@ -32,7 +32,7 @@ class WorldMixin:
 
     def state_assert(self, document: Any, *, dry_run: bool = False) -> dict[str, Any]:
         payload = sense.read_json_document(document, "assertion file")
-        return state.propose_assertion(self.rt, payload, dry_run=dry_run, reason="state assert")
+        return state.assert_state(self.rt, payload, dry_run=dry_run)
 
     def state_retract(self, assertion_id: str, *, reason: str) -> dict[str, Any]:
         return state.retract_assertion(self.rt, assertion_id, reason)

@@ -134,3 +134,15 @@ def keep_note_texts(rt: Runtime, superseded: Mapping[str, str]) -> int:
                        {"reason": "note_changed", "path": event.metadata["path"],
                         "content_hash": event.metadata["content_hash"]}) for event in events], rt.now_iso())
     return int(kept)
+
+
+def keep_texts_before_forget(rt: Runtime, memory_id: str, source: str) -> int:
+    """Before a plain `forget` soft-deletes a note's task or bullet memory: the events of the note's current version
+    get their text written in (`keep_note_texts`), so what they observed stays what they observed — forgetting hides
+    a memory from recall; it does not rewrite perception (a prediction the event confirmed stays confirmed). Any other
+    memory is not part of an event's text: nothing to do. Call it inside the forget's transaction."""
+    if not source.startswith(_VAULT) or _kind_of(memory_id) not in _OBSERVED_KINDS:
+        return 0
+    path = source[len(_VAULT):]
+    digest = _note_hashes(rt).get(path)
+    return 0 if digest is None else keep_note_texts(rt, {path: digest})

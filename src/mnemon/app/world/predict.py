@@ -19,7 +19,8 @@ from ...core.world import (
 from ...core.world.predictions import due_at
 from ...core.world.values import iso, iso_or_none
 from ..runtime import Runtime
-from .common import WorldView, audit, instant, instant_from, load_view, now_of, put_prediction, world_of
+from .common import (WorldView, audit, instant, instant_from, load_view, now_of, put_prediction,
+                     refuse_future_outcomes, world_of)
 from .sense import read_json_document
 
 
@@ -113,8 +114,10 @@ def check_in_view(view: WorldView, predictions: Iterable[Prediction]) -> list[di
 
 def check_predictions(rt: Runtime, *, prediction_id: str | None = None, as_of: Any = None,
                       dry_run: bool = False) -> dict[str, Any]:
-    """Check one prediction (`--id`) or every due open one at `as_of` (default now); persist unless dry-run."""
+    """Check one prediction (`--id`) or every due open one at `as_of` (default now); persist unless dry-run (a
+    future `as_of` only with dry-run)."""
     moment = instant(rt, as_of, "as_of")
+    refuse_future_outcomes(rt, moment, dry_run, "--as-of")
     view = load_view(rt)
     view.now = moment
     if prediction_id is not None:

@@ -7,10 +7,11 @@ resolved graph edges, the contradiction radar and the scoped forget.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from ...core.errors import InvalidInput, NotFound
+from ...core.errors import Conflict, InvalidInput, NotFound
 from ...core.model import Edge, parse_iso
 from ...core.world import (
     Assertion,
@@ -24,9 +25,9 @@ from ...core.world import (
     truth_policy_for_assertion,
     validity_at,
 )
-from ...core.world.assertions import is_correction
+from ...core.world.assertions import is_correction, rechain, retract
 from ...core.world.policies import group_policy
-from ...core.world.values import iso, norm_name, truthy_flag
+from ...core.world.values import check_key, iso, norm_keys, truthy_flag
 from ..runtime import Runtime
 from .common import (
     assertions_as_of,
@@ -41,6 +42,7 @@ from .common import (
 )
 
 VALIDITIES = ("current", "lapsed", "future", "superseded", "retracted", "unbacked")
+REFUSALS = ("refused", "blocked_recreation", "conflict")  # reports of a write that did not happen (audited)
 REASSERTION_SOURCE_TYPES = frozenset({"user_confirmation", "user_correction"})
 
 
@@ -57,14 +59,27 @@ def _explicit_reassertion(proposal: Assertion) -> bool:
             or truthy_flag(proposal.metadata, "user_confirmed", "explicit_reassertion"))
 
 
-def plan_assertion(proposal: Assertion, existing: Assertion | None, current_same_pair: Sequence[Assertion]
+def _id_conflict(proposal: Assertion, existing: Assertion) -> bool:
+    """An explicit payload `id` names one claim (subject, predicate, object): reused for another claim it would
+    overwrite a stored value, or make a value supersede itself."""
+    return (existing.pair_key, existing.object_key) != (proposal.pair_key, proposal.object_key)
+
+
+def plan_assertion(proposal: Assertion, existing: Assertion | None, same_pair: Sequence[Assertion]
                    ) -> tuple[dict[str, Any], AssertionChange | None]:
-    """Decide what a parsed proposal does to the stored rows: (report, change to persist or None)."""
+    """Decide what a parsed proposal does to the stored rows: (report, change to persist or None).
+
+    `existing` is the stored row with the proposal's id; `same_pair` the stored rows of its (subject, predicate), of
+    any status (a single-valued write re-chains them all: `apply_assertion`)."""
     gate = assertion_gate(proposal)
     report: dict[str, Any] = {"id": proposal.id, "subject": proposal.subject, "predicate": proposal.predicate,
                               "object": proposal.object, "gate": gate.to_dict()}
     if not gate.accepted:
         return {**report, "written": False, "status": "refused"}, None
+    if existing is not None and _id_conflict(proposal, existing):
+        return {**report, "written": False, "status": "conflict",
+                "message": f"id {proposal.id!r} already names {existing.subject} {existing.predicate} "
+                           f"{existing.object!r}; an id names one claim (leave `id` out to derive it)"}, None
     if existing is not None and existing.status == "retracted" and not _explicit_reassertion(proposal):
         # a person said this was never true; the same claim coming back from the same source must not undo that
         return {**report, "written": False, "status": "blocked_recreation",
@@ -72,20 +87,23 @@ def plan_assertion(proposal: Assertion, existing: Assertion | None, current_same
     if existing is not None and existing.status == "superseded":
         return {**report, "written": False, "status": "superseded", "idempotent": True,
                 "superseded_by_id": existing.superseded_by_id}, None
-    pair = [row for row in current_same_pair if row.status == "current"]
+    pair = [row for row in same_pair if row.status != "retracted" and row.pair_key == proposal.pair_key]
     policy = group_policy(proposal.predicate, [r.metadata for r in (*pair, proposal)])
     change = apply_assertion(pair, proposal, policy)
     same_object = [r for r in (*change.updates, *pair) if r.object_key == proposal.object_key]
     stored = change.insert if change.insert is not None else (same_object[0] if same_object else proposal)
-    retired = [row for row in change.updates if row.status in ("superseded", "retracted")]
     report.update({
         "written": change.insert is not None or bool(change.updates),
         "status": stored.status,
+        # the stored row read now: a value stated now is `current` until a known future value takes over, though its
+        # stored status already says `superseded` (from that future instant on)
+        "validity": validity_at(stored, proposal.created_at),
         "stored_id": stored.id,
         "idempotent": change.idempotent,
         "cardinality": policy.cardinality,
-        "superseded_ids": [row.id for row in retired if row.status == "superseded"],
-        "retracted_ids": [row.id for row in retired if row.status == "retracted"],
+        "superseded_ids": [row.id for row in change.updates
+                           if row.status == "superseded" and row.superseded_by_id == stored.id],
+        "retracted_ids": [row.id for row in change.updates if row.status == "retracted"],
         "current_ids": list(change.current_ids),
         "correction": is_correction(proposal),
     })
@@ -101,7 +119,8 @@ def _persist_change(rt: Runtime, change: AssertionChange, reason: str) -> None:
                    "supersedes_id": change.insert.supersedes_id})
         for row in change.updates:
             put_assertion(rt, row)
-            audit(rt, row.status if row.status != "current" else "merged", "assertion", row.id,
+            event = row.status if row.status != "current" else ("merged" if change.idempotent else "relinked")
+            audit(rt, event, "assertion", row.id,
                   {"reason": reason, "superseded_by_id": row.superseded_by_id, "confidence": row.confidence})
 
 
@@ -111,7 +130,9 @@ def propose_assertion(rt: Runtime, payload: Any, *, source_path: str | None = No
     """Gate one claim and, if it passes, store it as a current assertion (superseding per predicate cardinality).
 
     Structural problems raise `InvalidInput`; a claim that is merely not good enough comes back with
-    `written: false, status: "refused"` and the gate's reasons, so `resolve` can keep it as a candidate edge.
+    `written: false, status: "refused"` and the gate's reasons, so `resolve` can keep it as a candidate edge. A
+    payload `id` already naming another claim comes back `status: "conflict"` (nothing written; `state assert`
+    turns it into the `conflict` error).
     """
     if not isinstance(payload, Mapping):
         raise InvalidInput(f"assertion must be a JSON object, got {type(payload).__name__}")
@@ -120,17 +141,26 @@ def propose_assertion(rt: Runtime, payload: Any, *, source_path: str | None = No
                        ("subject_node_id", subject_node_id)):
         if value is not None and data.get(key) is None:
             data[key] = value
+    if dry_run or rt.store.readonly:
+        return _propose(rt, data, source_path, dry_run, reason)
+    # the pair is read and its new chain written under one write lock: a write re-chains every value of the pair, so
+    # two concurrent writers must not both re-chain from the same read
+    with rt.store.transaction():
+        return _propose(rt, data, source_path, dry_run, reason)
+
+
+def _propose(rt: Runtime, data: Mapping[str, Any], source_path: str | None, dry_run: bool,
+             reason: str) -> dict[str, Any]:
     world = world_of(rt)
     proposal = parse_assertion(data, now_of(rt), alias_map(load_aliases(rt)), source_path)
     raw_existing = world.get_assertion(proposal.id)
     existing = Assertion.from_row(raw_existing) if raw_existing else None
-    current = [Assertion.from_row(r) for r in world.assertions(subject_norm=norm_name(proposal.subject),
-                                                                 predicate=proposal.predicate, status="current")]
-    report, change = plan_assertion(proposal, existing, current)
+    pair = load_assertions(rt, subject_norm=norm_keys(proposal.subject), predicate=proposal.predicate)
+    report, change = plan_assertion(proposal, existing, pair)
     report["dry_run"] = dry_run
     if change is not None and not dry_run and report["written"]:
         _persist_change(rt, change, reason)
-    elif report["status"] in ("refused", "blocked_recreation") and not dry_run and not rt.store.readonly:
+    elif report["status"] in REFUSALS and not dry_run and not rt.store.readonly:
         with rt.store.transaction():
             audit(rt, report["status"], "assertion", proposal.id,
                   {"reason": reason, "gate": report["gate"], "source_path": proposal.source_path})
@@ -155,7 +185,7 @@ def list_state(rt: Runtime, *, status: str | None = None, subject: str | None = 
     if not 1 <= limit <= 10_000:
         raise InvalidInput("--limit must be from 1 to 10000")
     moment = instant(rt, as_of, "as_of")
-    rows = load_assertions(rt, subject_norm_contains=norm_name(subject) if subject else None,
+    rows = load_assertions(rt, subject_norm_contains=norm_keys(subject) if subject else None,
                            predicate=predicate.strip() if predicate else None, state_type=state_type)
     rows = with_source_edges(rt, rows, moment if as_of is not None else None)
     if as_of is not None:
@@ -192,7 +222,7 @@ def explain_state(rt: Runtime, assertion_id: str, *, as_of: Any = None) -> dict[
         raise NotFound(f"no assertion {assertion_id!r}; `mnemon state list` shows ids")
     moment = instant(rt, as_of, "as_of")
     row = with_source_edges(rt, [Assertion.from_row(raw)], moment if as_of is not None else None)[0]
-    pair = {r.id: r for r in load_assertions(rt, subject_norm=row.subject_key, predicate=row.predicate)}
+    pair = {r.id: r for r in load_assertions(rt, subject_norm=norm_keys(row.subject), predicate=row.predicate)}
     # alive = the edge still backs the belief: a candidate or killed edge no longer does (see `Assertion.unbacked`);
     # None when there is no source edge, or a replay cannot know the edge's status at that instant
     edge_alive = None if row.source_edge_status is None else row.source_edge_status == "active"
@@ -259,8 +289,8 @@ def backfill_state(rt: Runtime, *, dry_run: bool = False) -> dict[str, Any]:
         except InvalidInput as exc:
             refused.append({"edge_id": edge.id, "reason": exc.message})
             continue
-        current = [r for r in rows.values() if r.status == "current" and r.pair_key == proposal.pair_key]
-        report, change = plan_assertion(proposal, rows.get(proposal.id), current)
+        pair = [r for r in rows.values() if r.pair_key == proposal.pair_key]
+        report, change = plan_assertion(proposal, rows.get(proposal.id), pair)
         if change is None or not report["written"]:
             target = refused if report["status"] in ("refused", "blocked_recreation") else unchanged
             target.append({"edge_id": edge.id, **report})
@@ -298,9 +328,12 @@ def evidence_claims(rt: Runtime, predicates: Iterable[str], as_of: datetime | No
 
 
 def radar(rt: Runtime, assertions: Sequence[Assertion], as_of: datetime | None = None) -> list[dict[str, Any]]:
+    """Conflicts among `assertions` and with graph evidence; `as_of` (a replay) also limits the evidence to edges
+    that existed then. Values are judged in force at `as_of`, else now."""
     predicates = {row.predicate for row in assertions if row.status == "current"}
     claims = evidence_claims(rt, predicates, as_of) if predicates else []
-    return [c.to_dict() for c in detect_conflicts(assertions, None, claims)]
+    moment = as_of if as_of is not None else now_of(rt)
+    return [c.to_dict() for c in detect_conflicts(assertions, None, claims, as_of=moment)]
 
 
 def state_conflicts(rt: Runtime, *, as_of: Any = None) -> dict[str, Any]:
@@ -322,20 +355,46 @@ def forget_world_scope(rt: Runtime, scope: str, *, dry_run: bool = False) -> dic
     """
     if not isinstance(scope, str) or not scope.startswith("mneme://") or len(scope.rstrip("/")) <= len("mneme://"):
         raise InvalidInput("only an explicit mneme://… scope can be forgotten from the world model", scope=scope)
+    check_key(scope, "scope", "forget")  # the audit row indexes it: the same answer on both backends
     with rt.store.transaction():
         return world_of(rt).forget_scope(scope.rstrip("/"), rt.now_iso(), dry_run=dry_run)
 
 
 def retract_assertion(rt: Runtime, assertion_id: str, reason: str) -> dict[str, Any]:
-    """Mark one value as never true (the correction path for multi-valued predicates)."""
-    from ...core.world import retract
-
-    raw = world_of(rt).get_assertion(assertion_id)
-    if raw is None:
-        raise NotFound(f"no assertion {assertion_id!r}")
-    row = retract(Assertion.from_row(raw), now_of(rt), reason)
-    with rt.store.transaction():
+    """Mark one value as never true and re-chain its (subject, predicate) without it: a single-valued value it had
+    superseded is in force again (`restored_ids`), as the reference's recompute does, instead of the pair being left
+    with no current value behind a value that never held."""
+    missing = NotFound(f"no assertion {assertion_id!r}")
+    if world_of(rt).get_assertion(assertion_id) is None:
+        raise missing  # (before the transaction: on a read-only store an unknown id is still not_found)
+    now = now_of(rt)
+    with rt.store.transaction():  # read and re-chain the pair under one write lock, as a write does
+        raw = world_of(rt).get_assertion(assertion_id)
+        if raw is None:
+            raise missing
+        row = retract(Assertion.from_row(raw), now, reason)
+        pair = {r.id: r for r in load_assertions(rt, subject_norm=norm_keys(row.subject), predicate=row.predicate)
+                if r.pair_key == row.pair_key}
+        pair[row.id] = row
+        others = [r for r in pair.values() if r.status != "retracted"]
+        chain = rechain(list(pair.values()), group_policy(row.predicate, [r.metadata for r in (*others, row)]))
+        changed = [replace(r, updated_at=now) for r in chain if r.id != row.id and r != pair[r.id]]
         put_assertion(rt, row)
         audit(rt, "retracted", "assertion", row.id, {"reason": reason})
-    return {"id": row.id, "status": row.status}
+        for other in changed:
+            put_assertion(rt, other)
+            audit(rt, "restored" if other.status == "current" else "relinked", "assertion", other.id,
+                  {"reason": f"retracted {row.id}", "superseded_by_id": other.superseded_by_id})
+    return {"id": row.id, "status": row.status,
+            "restored_ids": [r.id for r in changed if r.status == "current" and pair[r.id].status != "current"],
+            "relinked_ids": [r.id for r in changed],
+            "current_ids": sorted(r.id for r in chain if r.status == "current")}
 
+
+def assert_state(rt: Runtime, payload: Any, *, dry_run: bool = False) -> dict[str, Any]:
+    """`state assert`: `propose_assertion`, with an id that already names another claim refused as a `conflict`
+    error (a batch producer — `resolve`, payload `assertions[]` — gets the report instead and carries on)."""
+    report = propose_assertion(rt, payload, dry_run=dry_run, reason="state assert")
+    if report["status"] == "conflict":
+        raise Conflict(report["message"], id=report["id"])
+    return report

@@ -13,7 +13,7 @@ from typing import Any
 from ...core.world import due_predictions, lapsed_assertions, parse_duration, watch_radar
 from ...core.world.values import iso, iso_or_none
 from ..runtime import Runtime
-from .common import WorldView, instant, load_view
+from .common import WorldView, instant, load_view, refuse_future_outcomes
 from .contract import contract_report
 from .predict import check_in_view
 from .state import radar
@@ -65,8 +65,9 @@ def attention(checked: list[dict[str, Any]], watch: list[dict[str, Any]], loops:
 
 def world_tick(rt: Runtime, *, before: Any = None, dry_run: bool = False, lead: Any = None) -> dict[str, Any]:
     """One pass of the loop at `before` (default now). Mutates prediction outcomes and miss-weakening unless
-    `dry_run`; everything else it reports is read-only."""
+    `dry_run` (a future `before` is only a preview: `--dry-run`); everything else it reports is read-only."""
     moment = instant(rt, before, "before")
+    refuse_future_outcomes(rt, moment, dry_run, "--before")
     view = load_view(rt)
     view.now = moment
     due = due_predictions(view.predictions.values(), moment, moment, view.events)

@@ -7,14 +7,13 @@ so merging two subjects' memberships keeps both memberships current, where Mneme
 """
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from mnemon.core.errors import InvalidInput
-from mnemon.core.world.assertions import Assertion
+from mnemon.core.world.assertions import Assertion, rechain
 from mnemon.core.world.policies import PredicatePolicy, group_policy
 from mnemon.core.world.values import (
     instant_or_none,
@@ -140,27 +139,9 @@ def recompute_chain(rows: Sequence[Assertion], policy: PredicatePolicy, now: dat
     """Statuses and pointers for one (subject, predicate) group: in each chain the latest start is current.
 
     Single-valued: one chain over all values. Multi-valued: one chain per object. Retracted rows stay retracted.
+    (`assertions.rechain`, shared with writes and retractions; `now` is kept for callers.)
     """
-    chains: dict[str, list[Assertion]] = defaultdict(list)
-    for row in rows:
-        if row.status != "retracted":
-            chains["" if policy.single_valued else row.object_key].append(row)
-    out: list[Assertion] = []
-    for chain in chains.values():
-        chain.sort(key=lambda row: (row.starts_at, row.created_at, row.id))
-        for index, row in enumerate(chain):
-            before = chain[index - 1] if index else None
-            after = chain[index + 1] if index + 1 < len(chain) else None
-            out.append(
-                replace(
-                    row,
-                    status="current" if after is None else "superseded",
-                    supersedes_id=before.id if before else row.supersedes_id,
-                    superseded_by_id=after.id if after else None,
-                    superseded_at=after.starts_at if after else None,
-                )
-            )
-    return out
+    return [row for row in rechain(rows, policy) if row.status != "retracted"]
 
 
 def merge_plan(

@@ -6,7 +6,9 @@ answers current / lapsed / future / superseded / retracted / unbacked for any `a
 
 Statuses: `current`; `superseded` (was true, replaced by a later value — keeps `superseded_at`, the instant the
 successor took over, so an `as_of` before it still sees the row as current); `retracted` (a correction said it was
-never true — never current at any `as_of`).
+never true — never current at any `as_of`, and out of its pair's chain: what it had displaced is in force again).
+A single-valued (subject, predicate) is one chain ordered by when each value took effect (`rechain`), so at any
+instant exactly one of its values is in force.
 
 A belief resolved from a graph edge also carries, read-time only, the status of that edge (`source_edge_status`):
 while the edge is not active — demoted to candidate by a stricter replay of `resolve`, killed, retired — the row is
@@ -20,13 +22,18 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
-from mnemon.core.errors import InvalidInput
+from mnemon.core.errors import Conflict, InvalidInput
 from mnemon.core.world.policies import PredicatePolicy, policy_for
 from mnemon.core.world.values import (
+    KEY_MAX_BYTES,
+    PREDICATE_MAX_BYTES,
+    SUBJECT_MAX_BYTES,
+    check_key,
     content_hash,
     instant_or_none,
     iso,
     iso_or_none,
+    nfc,
     norm_name,
     optional_mapping,
     optional_str,
@@ -109,8 +116,19 @@ class Assertion:
 
     @property
     def starts_at(self) -> datetime:
-        """World time the value took effect; creation time when the source gave no date."""
-        return self.valid_from or self.created_at
+        """World time the value took effect: `valid_from`; without one, creation time — but never after the end the
+        source gave. A claim that was already over when it was written ("lived in Paris until 2020") started no
+        later than its end, so it sorts into the past as history instead of replacing the present value."""
+        if self.valid_from is not None:
+            return self.valid_from
+        if self.valid_until is not None and self.valid_until < self.created_at:
+            return self.valid_until
+        return self.created_at
+
+    @property
+    def ended_before_written(self) -> bool:
+        """No start given and already past its `valid_until` when written: history, never a re-assertion."""
+        return self.valid_from is None and self.valid_until is not None and self.valid_until < self.created_at
 
     def to_row(self) -> dict[str, Any]:
         return {
@@ -180,7 +198,7 @@ class Assertion:
 
 
 def normalise_predicate(predicate: str) -> str:
-    return "_".join(predicate.strip().casefold().split())
+    return nfc("_".join(nfc(predicate).strip().casefold().split()))
 
 
 def assertion_id(subject: str, predicate: str, obj: str, source_path: str, valid_from: datetime | None) -> str:
@@ -208,10 +226,13 @@ def parse_assertion(
     now = require_aware(now)
     what = "assertion"
     data = require_mapping(payload, what)
-    subject = required_str(data, "subject", what)
+    subject = nfc(required_str(data, "subject", what))
     if aliases:
         subject = aliases.get(norm_name(subject), subject)
     predicate = normalise_predicate(required_str(data, "predicate", what))
+    # the columns the store indexes: refused here, before anything is written, the same way on both backends
+    check_key(norm_name(subject), "subject", what, SUBJECT_MAX_BYTES)
+    check_key(predicate, "predicate", what, PREDICATE_MAX_BYTES)
     object_type = (optional_str(data, "object_type", what, "") or "").casefold()
     explicit_name = optional_str(data, "object_name", what)
     explicit_value = data.get("object_value")
@@ -225,6 +246,8 @@ def parse_assertion(
         raise InvalidInput(f"{what}: missing required field 'object' (or object_name / object_value)", field="object")
     if len(given) > 1:
         raise InvalidInput(f"{what}: give exactly one of object, object_name, object_value", field="object")
+    explicit_name = None if explicit_name is None else nfc(explicit_name)
+    plain_object = None if plain_object is None else nfc(plain_object)
     if explicit_name:
         object_name, object_value = explicit_name, None
     elif explicit_value not in (None, ""):
@@ -236,6 +259,7 @@ def parse_assertion(
     path = optional_str(data, "source_path", what) or source_path
     if not path:
         raise InvalidInput(f"{what}: missing required field 'source_path'", field="source_path")
+    check_key(path, "source_path", what)
     valid_from = instant_or_none(data.get("valid_from"), "valid_from")
     valid_until = instant_or_none(data.get("valid_until", data.get("due")), "valid_until")
     if valid_from and valid_until and valid_until < valid_from:
@@ -246,8 +270,9 @@ def parse_assertion(
     status = optional_str(data, "status", what, "current") or "current"
     metadata = optional_mapping(data, "metadata", what)
     obj = object_name if object_name is not None else object_value or ""
+    explicit_id = check_key(optional_str(data, "id", what), "id", what, KEY_MAX_BYTES)
     return Assertion(
-        id=optional_str(data, "id", what) or assertion_id(subject, predicate, obj, path, valid_from),
+        id=explicit_id or assertion_id(subject, predicate, obj, path, valid_from),
         subject=subject,
         subject_type=optional_str(data, "subject_type", what, "entity") or "entity",
         predicate=predicate,
@@ -263,7 +288,7 @@ def parse_assertion(
         valid_from=valid_from,
         valid_until=valid_until,
         subject_node_id=optional_str(data, "subject_node_id", what),
-        source_edge_id=optional_str(data, "source_edge_id", what),
+        source_edge_id=check_key(optional_str(data, "source_edge_id", what), "source_edge_id", what, None),
         metadata=metadata,
         created_at=now,
         updated_at=now,
@@ -367,56 +392,104 @@ def _merge_identical(existing: Assertion, new: Assertion) -> Assertion | None:
     return replace(existing, confidence=confidence, valid_until=valid_until, updated_at=new.created_at)
 
 
+def chain_key(row: Assertion) -> tuple[datetime, datetime, str]:
+    """A (subject, predicate) chain's order: when each value took effect, then when it was written."""
+    return (row.starts_at, row.created_at, row.id)
+
+
+def relink(chain: Sequence[Assertion]) -> list[Assertion]:
+    """One chain, oldest start first, re-pointed: the last row is current and every other one is superseded by its
+    successor from the instant the successor took effect (so an `as_of` before that still reads it as current)."""
+    out: list[Assertion] = []
+    for index, row in enumerate(chain):
+        before = chain[index - 1] if index else None
+        after = chain[index + 1] if index + 1 < len(chain) else None
+        out.append(replace(
+            row,
+            status="current" if after is None else "superseded",
+            supersedes_id=before.id if before else row.supersedes_id,
+            superseded_by_id=after.id if after else None,
+            superseded_at=after.starts_at if after else None,
+        ))
+    return out
+
+
+def rechain(rows: Sequence[Assertion], policy: PredicatePolicy) -> list[Assertion]:
+    """Statuses and pointers for one (subject, predicate) group, recomputed from scratch: single-valued, one chain
+    over every value; multi-valued, one chain per object. Retracted rows stay as they are and out of every chain —
+    a value that was never true supersedes nothing, so what it had displaced is in force again."""
+    chains: dict[str, list[Assertion]] = {}
+    kept: list[Assertion] = []
+    for row in rows:
+        if row.status == "retracted":
+            kept.append(row)
+        else:
+            chains.setdefault("" if policy.single_valued else row.object_key, []).append(row)
+    for chain in chains.values():
+        kept.extend(relink(sorted(chain, key=chain_key)))
+    return kept
+
+
+def in_force(row: Assertion, at: datetime) -> bool:
+    """Believed at `at` as stored: the head of its chain, or a value whose successor takes over only later."""
+    if row.status == "current":
+        return True
+    return row.status == "superseded" and row.superseded_at is not None and row.superseded_at > at
+
+
 def apply_assertion(
-    existing_current: Sequence[Assertion],
+    existing: Sequence[Assertion],
     new: Assertion,
     policy: PredicatePolicy | None = None,
 ) -> AssertionChange:
-    """Decide which rows a gated, current `new` assertion supersedes.
+    """Decide what a gated, current `new` assertion does to the stored rows of its (subject, predicate).
 
-    * identical current value (same subject, predicate, object) → no new row; at most a merge update;
+    * the value in force now, re-asserted (same object) → no new row; at most a merge update (stronger confidence,
+      a new expiry). A claim that was already over when written is history, never a re-assertion;
     * multi-valued predicate → the new value joins the existing current values;
-    * single-valued predicate → all current values are ordered by when they took effect (`valid_from`, else
-      creation); the latest stays current and every other one is superseded by it. A back-dated assertion older than
-      the current value is therefore stored as history, not allowed to overwrite the present. Corrections
-      (`source_type` user_correction/correction) retract the previous value instead of superseding it.
+    * single-valued predicate → every non-retracted value of the pair (superseded ones too, including those whose
+      successor only takes over in the future) is re-chained by when it took effect (`chain_key`; the new row wins
+      ties): the latest start is current, each other row is superseded by its successor. So a back-dated claim is
+      stored as history, a present claim slots in before an already-known future value, and two values are never
+      current at once. A correction (`source_type` user_correction/correction) retracts the value it displaces —
+      its predecessor, if that was in force when the correction was made — instead of superseding it.
 
-    `existing_current` may contain unrelated rows; only current rows of the same (subject, predicate) are used.
+    `existing` may contain unrelated rows and rows of any status; retracted ones are ignored. An id names one claim:
+    `new` reusing the id of another stored value of the pair raises `Conflict` (the app refuses that earlier).
     """
     if new.status != "current":
         raise InvalidInput(f"apply_assertion needs a current proposal, got status {new.status!r}")
     effective = policy or policy_for(new.predicate, None, new.metadata)
-    same_pair = [row for row in existing_current if row.status == "current" and row.pair_key == new.pair_key]
-    same_pair.sort(key=lambda row: (row.starts_at, row.created_at, row.id))
+    now = new.created_at
+    same_pair = sorted((row for row in existing if row.status != "retracted" and row.pair_key == new.pair_key),
+                       key=chain_key)
+    live = {row.id for row in same_pair if in_force(row, now)}
+    heads = tuple(row.id for row in same_pair if row.status == "current")
     for row in same_pair:
-        if row.object_key == new.object_key:
+        if row.object_key == new.object_key and (row.id == new.id or (row.id in live and not new.ended_before_written)):
             merged = _merge_identical(row, new)
-            current_ids = tuple(r.id for r in same_pair)
-            return AssertionChange(None, () if merged is None else (merged,), current_ids, True)
+            return AssertionChange(None, () if merged is None else (merged,), heads, True)
+    if any(row.id == new.id for row in same_pair):
+        raise Conflict(f"assertion id {new.id!r} already names another value of {new.subject} {new.predicate}")
     if not effective.single_valued or not same_pair:
-        current_ids = tuple(r.id for r in same_pair) + (new.id,)
-        return AssertionChange(new, (), current_ids, False)
+        return AssertionChange(new, (), heads + (new.id,), False)
 
     ordered = sorted([*same_pair, new], key=lambda row: (row.starts_at, row is new, row.created_at, row.id))
-    winner = ordered[-1]
-    retire_status = "retracted" if winner is new and is_correction(new) else "superseded"
-    updates: list[Assertion] = []
+    retired: list[Assertion] = []
+    position = next(index for index, row in enumerate(ordered) if row is new)
+    if is_correction(new) and position and in_force(ordered[position - 1], now):
+        displaced = ordered.pop(position - 1)
+        retired.append(replace(displaced, status="retracted", superseded_by_id=new.id,
+                               superseded_at=new.starts_at, updated_at=now))
+    originals = {row.id: row for row in same_pair}
     inserted = new
-    if winner is new:
-        inserted = replace(new, supersedes_id=ordered[-2].id)
-    for row in ordered[:-1]:
-        retired = replace(
-            row,
-            status=retire_status if row is not new else "superseded",
-            superseded_by_id=winner.id,
-            superseded_at=winner.starts_at,
-            updated_at=new.created_at,
-        )
-        if row is new:
-            inserted = retired
-        else:
-            updates.append(retired)
-    return AssertionChange(inserted, tuple(updates), (winner.id,), False)
+    updates = list(retired)
+    for row in relink(ordered):
+        if row.id == new.id:
+            inserted = row
+        elif row != originals[row.id]:
+            updates.append(replace(row, updated_at=now))
+    return AssertionChange(inserted, tuple(updates), (ordered[-1].id,), False)
 
 
 def retract(assertion: Assertion, now: datetime, reason: str) -> Assertion:

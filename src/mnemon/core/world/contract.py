@@ -1,8 +1,9 @@
 """The graph/world contract check (`contract check`, part of `world tick`): read-only, reports every violation.
 
 Failures: an active edge whose relation needs validation but was never validated; two current values for a
-single-valued (subject, predicate); a current assertion without evidence; an invalid prediction row; a side-effectful
-action without a provider handle; a `verified` action without proof.
+single-valued (subject, predicate) — stored as current, or in force together at `as_of`; a value that supersedes
+itself; a current assertion without evidence; an invalid prediction row; a side-effectful action without a provider
+handle; a `verified` action without proof.
 
 Deliberately *not* a failure: a current assertion whose confidence dropped below the 0.9 write gate after a missed
 prediction. Mneme fails the contract there and so forces a demotion; here it is a warning, because the write gate
@@ -15,10 +16,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from mnemon.core.errors import InvalidInput
-from mnemon.core.world.assertions import GATE_MIN_CONFIDENCE, Assertion
+from mnemon.core.world.assertions import GATE_MIN_CONFIDENCE, Assertion, validity_at
 from mnemon.core.world.ledger import Action
 from mnemon.core.world.policies import PredicatePolicy, group_policy
 from mnemon.core.world.predictions import Prediction
@@ -121,9 +123,16 @@ def _check_assertions(
     policies: Mapping[str, PredicatePolicy] | None,
     out: list[Violation],
     warnings: list[Violation],
+    as_of: datetime | None = None,
 ) -> None:
     groups: dict[tuple[str, str], list[Assertion]] = defaultdict(list)
+    in_force: dict[tuple[str, str], list[Assertion]] = defaultdict(list)
     for row in assertions:
+        if row.id in (row.superseded_by_id, row.supersedes_id):
+            out.append(Violation("supersession_chain", "fail", "assertion", row.id,
+                                 "assertion supersedes itself (its chain is broken; retract or re-assert it)"))
+        if as_of is not None and validity_at(row, as_of) == "current":
+            in_force[row.pair_key].append(row)
         if row.status != "current":
             continue
         groups[row.pair_key].append(row)
@@ -153,8 +162,12 @@ def _check_assertions(
                     "it is not read as current until the edge is active again (re-confirm or retract it)",
                 )
             )
-    for (_, predicate), rows in sorted(groups.items()):
-        policy = group_policy(predicate, [r.metadata for r in rows], policies)
+    for pair in sorted(set(groups) | set(in_force)):
+        predicate = pair[1]
+        stored, now = groups.get(pair, []), in_force.get(pair, [])
+        policy = group_policy(predicate, [r.metadata for r in (*stored, *now)], policies)
+        # two heads of one chain, or two values in force at once (a head and a value superseded only later)
+        rows = stored if len({r.object_key for r in stored}) > 1 else now
         objects = {r.object_key for r in rows}
         if policy.single_valued and len(objects) > 1:
             for row in sorted(rows, key=lambda r: r.id):
@@ -195,9 +208,11 @@ def check_contract(
     policies: Mapping[str, PredicatePolicy] | None = None,
     *,
     edges_total: int | None = None,
+    as_of: datetime | None = None,
 ) -> ContractReport:
     """Rows may be dataclasses or raw stored dicts; a raw row that fails to load is itself a violation.
-    `edges_total`: how many active edges the store holds, when `edges` are only those that can break a rule."""
+    `edges_total`: how many active edges the store holds, when `edges` are only those that can break a rule.
+    `as_of`: also fail two values of a single-valued pair in force together at that instant."""
     violations: list[Violation] = []
     warnings: list[Violation] = []
     edge_count = _check_edges(edges, violations)
@@ -208,7 +223,7 @@ def check_contract(
     action_rows = [a for a in all_actions if isinstance(a, Action)]
     raw_actions = [a for a in all_actions if not isinstance(a, Action)]
     action_rows += _load(raw_actions, "action", Action.from_row, violations)
-    _check_assertions(assertion_rows, policies, violations, warnings)
+    _check_assertions(assertion_rows, policies, violations, warnings, as_of)
     _check_actions(action_rows, violations)
     checked = {
         "edges": edge_count if edges_total is None else edges_total,

@@ -22,6 +22,10 @@ every term present, `_any` at least one. The score is the fraction of all criter
 for a source_id-only spec) — unlike Mneme's `hits / max(3, n)`, a fully matched one-word prediction scores 1.0
 instead of 0.33 (which could never pass its own 0.34 default). Explicit terms are never dropped as stop words: if a
 user asks for "email", "email" is what must match. Scripts without word spacing (CJK) match by substring.
+
+`min_score` up to the default never asks for more than the hard criteria: "any" means any, so one term of an
+`_any` list is enough however long the list (`action record`'s verify block derives up to six). Only a `min_score`
+set above the default asks for that fraction of the tokens (e.g. 0.6: most terms of an `_any` list).
 """
 from __future__ import annotations
 
@@ -225,6 +229,25 @@ def _terms_score(terms: Terms, event: SenseEvent) -> float | None:
             wanted += len(term)
             found += sum(1 for token in term if _term_present((token,), tokens[field], texts[field]))
     return 1.0 if wanted == 0 else found / wanted
+
+
+def score_floor(terms: Terms) -> float:
+    """The lowest score an event meeting every hard criterion can have: each `_all` list whole, and of each `_any`
+    list its shortest term alone (terms sharing tokens only raise a real event's score above this)."""
+    wanted = sum(len(term) for _, _, term_list in terms.lists for term in term_list)
+    if wanted == 0:
+        return 1.0
+    least = sum(sum(len(term) for term in term_list) if mode == "all" else min(len(term) for term in term_list)
+                for _, mode, term_list in terms.lists)
+    return least / wanted
+
+
+def effective_min_score(spec: MatchSpec) -> float:
+    """The score an event needs: `min_score`, but never more than the hard criteria ask while it is at or below the
+    default (one hit of a three-term `_any` list scores 0.33, which the 0.34 default used to turn into a miss)."""
+    if spec.min_score > DEFAULT_MIN_SCORE:
+        return spec.min_score
+    return min(spec.min_score, round(score_floor(spec.terms), 6))
 
 
 def score_event(spec: MatchSpec, event: SenseEvent) -> float:

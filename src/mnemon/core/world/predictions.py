@@ -19,9 +19,11 @@ from typing import Any, Literal
 
 from mnemon.core.errors import InvalidInput
 from mnemon.core.world.assertions import Assertion
-from mnemon.core.world.match import MatchSpec, parse_match, resolve_gate, score_event
+from mnemon.core.world.match import MatchSpec, effective_min_score, parse_match, resolve_gate, score_event
 from mnemon.core.world.senses import SenseEvent
 from mnemon.core.world.values import (
+    KEY_MAX_BYTES,
+    check_key,
     content_hash,
     instant_or_none,
     iso,
@@ -156,15 +158,24 @@ def prediction_id(payload: Any) -> str:
 
 
 def parse_prediction(payload: Any, now: datetime | None) -> Prediction:
-    """Validate a `predict add` payload (or a stored row). `now` stamps created_at for new payloads."""
+    """Validate a `predict add` payload (or a stored row). `now` stamps created_at for new payloads, whose columns
+    the store indexes are also checked (`check_key`) before anything is written; a stored row is read as it is."""
     data = require_mapping(payload, "prediction")
     identity, spec, check_after, expires_at = _identity(data)
     created_at = instant_or_none(data.get("created_at"), "created_at")
     if created_at is None and now is not None:
         created_at = require_aware(now)
     metadata = optional_mapping(data, "metadata_json" if "metadata_json" in data else "metadata", "prediction")
+    row_id = prediction_id(data)
+    if now is not None:
+        source_path = metadata.get("source_path")
+        for name, value, limit in (
+                ("id", row_id, KEY_MAX_BYTES), ("subject_assertion_id", identity["subject_assertion_id"], KEY_MAX_BYTES),
+                ("source_action_id", identity["source_action_id"], None),  # (a column no index holds)
+                ("source_path", source_path if isinstance(source_path, str) else None, KEY_MAX_BYTES)):
+            check_key(value, name, "prediction", limit)
     return Prediction(
-        id=prediction_id(data),
+        id=row_id,
         title=identity["title"],
         prediction_type=identity["prediction_type"],
         match=spec,
@@ -239,6 +250,16 @@ def matching_events(
     prediction: Prediction, events: Sequence[SenseEvent], now: datetime, window: Window | None = None
 ) -> list[tuple[SenseEvent, float]]:
     """Events stored by `now`, inside the window, passing every criterion and `min_score`; oldest first."""
+    return [pair for pair in _scored_events(prediction, events, now, window) if pair[1] >= _needed(prediction)]
+
+
+def _needed(prediction: Prediction) -> float:
+    return effective_min_score(prediction.match)
+
+
+def _scored_events(prediction: Prediction, events: Sequence[SenseEvent], now: datetime,
+                   window: Window | None = None) -> list[tuple[SenseEvent, float]]:
+    """Events stored by `now`, inside the window, passing every hard criterion (any score); oldest first."""
     window = window or prediction_window(prediction, events, now)
     if window.gate_unresolved:
         return []  # evidence cannot be judged "before the gate" while the gate is unknown
@@ -247,9 +268,19 @@ def matching_events(
         if event.observed_at > now or not window.start <= event.observed_at <= window.end:
             continue
         score = score_event(prediction.match, event)
-        if score > 0 and score >= prediction.match.min_score:
+        if score > 0:
             found.append((event, score))
     return sorted(found, key=lambda pair: (pair[0].observed_at, pair[0].id))
+
+
+def _near_misses(prediction: Prediction, events: Sequence[SenseEvent], now: datetime, window: Window) -> str:
+    """A note on the events that met every hard criterion but scored below `min_score`, so a miss does not read
+    as silence; empty when there were none."""
+    below = [score for _, score in _scored_events(prediction, events, now, window)]
+    if not below:
+        return ""
+    return (f" ({len(below)} event(s) met the terms but scored at most {max(below):.2f}, below "
+            f"min_score {prediction.match.min_score:g})")
 
 
 def _sense_alive(prediction: Prediction, events: Iterable[SenseEvent], start: datetime, now: datetime) -> bool:
@@ -301,12 +332,13 @@ def evaluate_prediction(prediction: Prediction, events: Sequence[SenseEvent], no
             weaken=status == "missed",
         )
     if not expired:
-        return outcome("open", "no matching sense event yet")
+        return outcome("open", "no matching sense event yet" + _near_misses(prediction, events, now, window))
     if not _sense_alive(prediction, events, window.start, now):
         return outcome("unverifiable", f"no stored events for sense_type={spec.sense_type} since {iso(window.start)}")
     if prediction.prediction_type == "no_news_expected":
         return outcome("confirmed", "window passed without matching sense event")
-    return outcome("missed", "expired without matching sense event", weaken=True)
+    return outcome("missed", "expired without matching sense event" + _near_misses(prediction, events, now, window),
+                   weaken=True)
 
 
 def apply_transition(prediction: Prediction, transition: Transition, now: datetime) -> Prediction:

@@ -3,7 +3,9 @@
 "Suppression applies to recall, not perception": current state stays authoritative until new evidence passes the
 assertion gate, but disagreeing graph evidence is *reported*. Nothing here changes a row.
 
-* `world_state_collision` (high) — two or more distinct current objects for a single-valued (subject, predicate).
+* `world_state_collision` (high) — two or more distinct current objects for a single-valued (subject, predicate):
+  stored as current, or in force at `as_of` (a value whose successor takes over only later is still in force, so
+  two such values — rows written before writes re-chained the whole pair — contradict each other now).
   Multi-valued predicates are exempt: several current memberships are the point, not a collision.
 * `evidence_conflict` — an active (high) or candidate (review) graph claim names a different object for a predicate
   that is *explicitly* single-valued (table entry or assertion metadata). Claims already represented by superseded or
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from mnemon.core.world.assertions import Assertion
+from mnemon.core.world.assertions import Assertion, validity_at
 from mnemon.core.world.policies import PredicatePolicy, group_policy
 from mnemon.core.world.values import (
     instant_or_none,
@@ -123,11 +125,28 @@ def _is_history(claim: EvidenceClaim, history: Sequence[Assertion], current: Ass
     return False
 
 
+def _colliding(rows: Sequence[Assertion], as_of: datetime | None) -> list[Assertion]:
+    """The rows of one pair that claim to be its value together: the stored heads if they disagree, else the rows
+    in force at `as_of` if those disagree; [] when the pair is consistent."""
+    heads = [r for r in rows if r.status == "current"]
+    if len({r.object_key for r in heads}) > 1:
+        return heads
+    if as_of is not None:
+        now = [r for r in rows if validity_at(r, as_of) == "current"]
+        if len({r.object_key for r in now}) > 1:
+            return now
+    return []
+
+
 def detect_conflicts(
     assertions: Iterable[Assertion],
     policies: Mapping[str, PredicatePolicy] | None = None,
     evidence_claims: Iterable[EvidenceClaim] = (),
+    *,
+    as_of: datetime | None = None,
 ) -> list[Conflict]:
+    """Conflicts of stored state with itself and with graph evidence; `as_of` also checks which values are in force
+    at that instant (without it, only the stored statuses are compared)."""
     groups: dict[tuple[str, str], list[Assertion]] = defaultdict(list)
     for row in assertions:
         groups[row.pair_key].append(row)
@@ -146,17 +165,19 @@ def detect_conflicts(
             continue
         latest = current[-1]
         objects = sorted({r.object_key for r in current})
-        if len(objects) > 1:
+        clash = sorted(_colliding(rows, as_of), key=lambda r: (r.starts_at, r.id))
+        if clash:
+            count = len({r.object_key for r in clash})
             conflicts.append(
                 Conflict(
                     kind="world_state_collision",
                     severity="high",
                     subject=latest.subject,
                     predicate=predicate,
-                    summary=f"{latest.subject} {predicate} has {len(objects)} current values: "
-                    + ", ".join(sorted({r.object for r in current})),
-                    assertion_ids=tuple(r.id for r in current),
-                    current=_current_view(latest),
+                    summary=f"{latest.subject} {predicate} has {count} current values: "
+                    + ", ".join(sorted({r.object for r in clash})),
+                    assertion_ids=tuple(r.id for r in clash),
+                    current=_current_view(clash[-1]),
                 )
             )
         if not policy.explicitly_exclusive:

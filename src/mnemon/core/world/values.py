@@ -9,6 +9,7 @@ import hashlib
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
@@ -21,6 +22,13 @@ _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([mhdw])\s*$", re.IGNORECASE)
 _DURATION_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 _WHITESPACE = re.compile(r"\s+")
 _BARE_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+# Longest text (UTF-8 bytes) a world-model column the store indexes may hold. PostgreSQL refuses a b-tree entry over
+# ~2,700 bytes (SQLite has no such limit), so both backends refuse longer keys up front with the same `InvalidInput`
+# instead of PostgreSQL failing mid-write. Subject and predicate share one index entry (`wsa_pair`), hence their split.
+KEY_MAX_BYTES = 2000
+SUBJECT_MAX_BYTES = 1500
+PREDICATE_MAX_BYTES = 500
 
 
 def require_aware(moment: datetime, name: str = "now") -> datetime:
@@ -91,9 +99,38 @@ def parse_duration(value: Any, field: str) -> timedelta:
         raise InvalidInput(f"{field} is too large: {value!r}", field=field) from None
 
 
+def nfc(text: str) -> str:
+    """Unicode NFC: "José" typed on macOS (often NFD, e + combining accent) and elsewhere (NFC) is one string."""
+    return unicodedata.normalize("NFC", text)
+
+
 def norm_name(name: str) -> str:
-    """Casefold + collapse whitespace: the identity used for subjects, objects and aliases."""
-    return _WHITESPACE.sub(" ", name).strip().casefold()
+    """NFC + casefold + collapse whitespace: the identity used for subjects, objects and aliases. (NFC again after
+    casefolding, which can decompose a character, so the key itself is always NFC.)"""
+    return nfc(_WHITESPACE.sub(" ", nfc(name)).strip().casefold())
+
+
+def norm_keys(name: str) -> tuple[str, ...]:
+    """The stored keys `name` may have: `norm_name`, and for a row written before keys were NFC its decomposed form
+    (what an NFD input casefolded to). Lookups by key ask for both, so such a row is still found until rewritten."""
+    key = norm_name(name)
+    legacy = unicodedata.normalize("NFD", key)
+    return (key,) if legacy == key else (key, legacy)
+
+
+def check_key(value: str | None, field: str, what: str, limit: int | None = KEY_MAX_BYTES) -> str | None:
+    """`value` unchanged when a world-model table can store it in a column of its own on both backends: no NUL
+    (PostgreSQL text cannot hold it) and, for an indexed column, at most `limit` UTF-8 bytes (see `KEY_MAX_BYTES`;
+    None: a column no index holds, any length)."""
+    if value is None:
+        return None
+    if "\x00" in value:
+        raise InvalidInput(f"{what}: {field} must not contain NUL characters", field=field)
+    size = len(value.encode("utf-8", "surrogatepass"))
+    if limit is not None and size > limit:
+        raise InvalidInput(f"{what}: {field} is {size:,} bytes long; the limit is {limit:,}", field=field,
+                           limit=limit)
+    return value
 
 
 def canonical_json(value: Any) -> str:

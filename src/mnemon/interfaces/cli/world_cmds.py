@@ -86,7 +86,7 @@ def state_assert(file: str, dry_run: bool) -> None:
 @click.argument("assertion_id")
 @click.option("--reason", required=True, help="Why this value was never true.")
 def state_retract(assertion_id: str, reason: str) -> None:
-    """Mark one assertion as never true (a correction)."""
+    """Mark one assertion as never true (a correction); a value it had superseded is current again."""
     run(lambda c: c.mem.state_retract(assertion_id, reason=reason))
 
 
@@ -113,7 +113,7 @@ def predict_due(before: str | None, as_of: str | None) -> None:
 
 @predict.command("check")
 @click.option("--id", "prediction_id", help="Check this prediction (default: every due one).")
-@click.option("--as-of", "as_of", help="Check at this instant (default now).")
+@click.option("--as-of", "as_of", help="Check at this instant (default now; a future one only with --dry-run).")
 @click.option("--dry-run", is_flag=True, help="Evaluate without recording outcomes.")
 def predict_check(prediction_id: str | None, as_of: str | None, dry_run: bool) -> None:
     """Evaluate predictions against stored sense events; records outcomes unless --dry-run."""
@@ -148,7 +148,8 @@ def world_watch(lead: str, as_of: str | None) -> None:
 
 
 @world.command("tick")
-@click.option("--before", help="Run the loop at this ISO instant (or now + duration); default now.")
+@click.option("--before", help="Run the loop at this ISO instant (or now + duration); default now. A future instant "
+              "only with --dry-run (outcomes are recorded up to now).")
 @click.option("--dry-run", is_flag=True, help="Report every transition; change nothing.")
 def world_tick(before: str | None, dry_run: bool) -> None:
     """Due checks, watch, lapsed open loops, contradictions, contract, attention list."""

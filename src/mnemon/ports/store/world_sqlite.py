@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...core.model import Edge
+from ...core.world.values import KEY_MAX_BYTES, PREDICATE_MAX_BYTES, SUBJECT_MAX_BYTES, check_key
 from .contained_sqlite import CONTAINED_FACTS
 from .sources import in_scope, scope_args
 
@@ -47,6 +48,28 @@ def _sense_row(found: Sequence[Any]) -> dict[str, Any]:
     row.update(zip(_SENSE_COLUMNS, found[1:]))
     row.setdefault("text", "")
     return row
+
+
+# byte limits of the world columns an index holds (others: KEY_MAX_BYTES); None: a column of its own no index holds
+_LIMITS: dict[str, int | None] = {"subject_norm": SUBJECT_MAX_BYTES, "alias_norm": SUBJECT_MAX_BYTES,
+                                  "canonical_norm": SUBJECT_MAX_BYTES, "predicate": PREDICATE_MAX_BYTES,
+                                  "source_id": None, "source_edge_id": None, "source_action_id": None}
+
+
+def _keys(what: str, **columns: Any) -> None:
+    """Refuse (`InvalidInput`) a row whose indexed text columns one of the backends cannot store: NUL, or longer than
+    a PostgreSQL b-tree entry allows. The one check every world write passes, so SQLite and PostgreSQL answer alike
+    (the payload parsers check most of these first, with the payload's field names)."""
+    for column, value in columns.items():
+        if isinstance(value, str):
+            check_key(value, column, what, _LIMITS.get(column, KEY_MAX_BYTES))
+
+
+def _one_of(column: str, value: str | Sequence[str], clauses: list[str], args: list[Any]) -> None:
+    """`column = ?` for one value, `column IN (…)` for several (a key and its legacy spelling: `norm_keys`)."""
+    values = [value] if isinstance(value, str) else list(value)
+    clauses.append(f"{column} = ?" if len(values) == 1 else f"{column} IN ({','.join('?' * len(values))})")
+    args.extend(values)
 
 
 def _like_literal(text: str) -> str:
@@ -82,6 +105,8 @@ class SQLiteWorld:
 
     # ── assertions ───────────────────────────────────────────────────────────
     def put_assertion(self, row: Mapping[str, Any], subject_norm: str) -> None:
+        _keys("assertion", id=row["id"], subject_norm=subject_norm, predicate=row["predicate"],
+              source_path=row.get("source_path"), source_edge_id=row.get("source_edge_id"))
         self.store._write(
             "INSERT INTO world_state_assertions(id, subject_norm, predicate, status, state_type, source_path,"
             " source_edge_id, valid_until, data, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
@@ -98,20 +123,22 @@ class SQLiteWorld:
         rows = self._rows("SELECT data FROM world_state_assertions WHERE id = ?", (assertion_id,))
         return rows[0] if rows else None
 
-    def assertions(self, *, status: str | None = None, subject_norm: str | None = None,
+    def assertions(self, *, status: str | None = None, subject_norm: str | Sequence[str] | None = None,
                    predicate: str | None = None, state_type: str | None = None,
-                   subject_norm_contains: str | None = None) -> list[dict[str, Any]]:
+                   subject_norm_contains: str | Sequence[str] | None = None) -> list[dict[str, Any]]:
         """`subject_norm_contains`: a substring of the normalised subject (`state list --subject`, as Mneme's
-        `LIKE '%subject%'`); callers normalise it as the column is, so the match ignores case on both backends."""
-        clauses, args = [], []
+        `LIKE '%subject%'`); callers normalise it as the column is, so the match ignores case on both backends.
+        Either subject filter may be several spellings of one key (`norm_keys`): a row matches any of them."""
+        clauses: list[str] = []
+        args: list[Any] = []
         for column, value in (("status", status), ("subject_norm", subject_norm), ("predicate", predicate),
                               ("state_type", state_type)):
             if value is not None:
-                clauses.append(f"{column} = ?")
-                args.append(value)
+                _one_of(column, value, clauses, args)
         if subject_norm_contains:
-            clauses.append("subject_norm LIKE ? ESCAPE '\\'")
-            args.append(f"%{_like_literal(subject_norm_contains)}%")
+            spellings = [subject_norm_contains] if isinstance(subject_norm_contains, str) else subject_norm_contains
+            clauses.append("(" + " OR ".join(["subject_norm LIKE ? ESCAPE '\\'"] * len(spellings)) + ")")
+            args.extend(f"%{_like_literal(text)}%" for text in spellings)
         where = (" WHERE " + " AND ".join(clauses)) if clauses else ""
         return self._rows(f"SELECT data FROM world_state_assertions{where} ORDER BY subject_norm, predicate,"
                           " created_at, id", args)
@@ -119,6 +146,8 @@ class SQLiteWorld:
     # ── predictions ──────────────────────────────────────────────────────────
     def put_prediction(self, row: Mapping[str, Any], source_path: str = "") -> None:
         match = row.get("match_json") or {}
+        _keys("prediction", id=row["id"], subject_assertion_id=row.get("subject_assertion_id"),
+              source_action_id=row.get("source_action_id"), source_path=source_path)
         created = row.get("created_at") or row.get("updated_at") or ""
         self.store._write(
             "INSERT INTO world_predictions(id, status, sense_type, check_after, expires_at, subject_assertion_id,"
@@ -163,6 +192,8 @@ class SQLiteWorld:
         for chunk in _chunks(ids):
             stored.update(r[0] for r in self.conn.execute(
                 f"SELECT id FROM sense_events WHERE id IN ({','.join('?' * len(chunk))})", list(chunk)))
+        for row, source_path in rows:
+            _keys("sense event", id=row["id"], source_id=row.get("source_id"), source_path=source_path)
         fresh: dict[str, tuple[Any, ...]] = {}
         for row, source_path in rows:
             if row["id"] not in stored and row["id"] not in fresh:
@@ -217,6 +248,8 @@ class SQLiteWorld:
 
     # ── actions ──────────────────────────────────────────────────────────────
     def put_action(self, row: Mapping[str, Any], recorded_at: str) -> None:
+        _keys("action", id=row["id"], actor=row.get("actor"), status=row.get("status"),
+              source_path=row.get("source_path"))
         self.store._write(
             "INSERT INTO world_actions(id, actor, status, source_path, data, created_at, recorded_at)"
             " VALUES (?,?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET actor=excluded.actor, status=excluded.status,"
@@ -234,6 +267,7 @@ class SQLiteWorld:
 
     # ── aliases ──────────────────────────────────────────────────────────────
     def put_alias(self, row: Mapping[str, Any], when: str) -> None:
+        _keys("alias", alias_norm=row["alias_norm"], canonical_norm=row["canonical_norm"])
         self.store._write(
             "INSERT INTO entity_aliases(alias_norm, alias_name, canonical_name, canonical_norm, source, confidence,"
             " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(alias_norm) DO UPDATE SET"
@@ -244,15 +278,16 @@ class SQLiteWorld:
              row.get("source") or "manual", float(row.get("confidence", 1.0)), row.get("created_at") or when, when),
         )
 
-    def aliases(self, *, canonical_norm: str | None = None) -> list[dict[str, Any]]:
+    def aliases(self, *, canonical_norm: str | Sequence[str] | None = None) -> list[dict[str, Any]]:
         if not self.ready():
             return []
         sql = ("SELECT alias_norm, alias_name, canonical_name, canonical_norm, source, confidence, created_at"
                " FROM entity_aliases")
         args: list[Any] = []
         if canonical_norm is not None:
-            sql += " WHERE canonical_norm = ?"
-            args.append(canonical_norm)
+            clauses: list[str] = []
+            _one_of("canonical_norm", canonical_norm, clauses, args)
+            sql += " WHERE " + clauses[0]
         cols = ("alias_norm", "alias_name", "canonical_name", "canonical_norm", "source", "confidence", "created_at")
         return [dict(zip(cols, r)) for r in self.conn.execute(sql + " ORDER BY canonical_norm, alias_norm", args)]
 
@@ -262,6 +297,8 @@ class SQLiteWorld:
 
     def log_events(self, entries: Sequence[tuple[str, str, str, Mapping[str, Any]]], when: str) -> None:
         """(event, target, target id, detail) entries, in one statement."""
+        for _event, target, target_id, _detail in entries:
+            _keys("world event", target=target, target_id=target_id)
         self.store._write_many("INSERT INTO world_events(event, target, target_id, detail, created_at) VALUES (?,?,?,?,?)",
                                [(event, target, target_id, _dump(dict(detail)), when)
                                 for event, target, target_id, detail in entries])
