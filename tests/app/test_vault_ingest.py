@@ -581,3 +581,17 @@ def test_the_next_ingest_finishes_the_vectors_a_killed_one_left(mem, example_vau
     assert again["notes_read"] == 0 and again["vectors"]["embedded"] == left
     assert store.nodes_missing_vectors(identity) == [] and not store.vault.get_state(ingest_module.EMBED_PENDING)
     assert mem.ingest(str(example_vault))["vectors"]["embedded"] == 0
+
+
+def test_a_note_deeper_than_the_world_model_can_index_is_still_ingested(mem, tmp_path: Path) -> None:
+    """A path over the world model's key limit (2,000 bytes, for PostgreSQL's indexes) failed the whole ingest."""
+    vault, folder = tmp_path / "vault", tmp_path / "vault"
+    for depth in range(9):
+        folder = folder / f"{depth}{'a' * 229}"
+    folder.mkdir(parents=True)
+    (folder / "deep.md").write_text("# Deep\n\n- Risk: the deep note is late\n", encoding="utf-8")
+    (vault / "top.md").write_text("# Top\n\nSee [[Deep]]\n", encoding="utf-8")
+    out = mem.ingest(str(vault), embed=False)
+    assert out["notes_read"] == 2 and [w["code"] for w in out["warnings"]] == ["path_too_long_for_world_model"]
+    deep = out["warnings"][0]["path"]
+    assert mem.rt.store.find_edge("note:top.md", f"note:{deep}", "links_to") is not None

@@ -362,7 +362,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
                 apply_embedded_payload(rt, payload, plan.path)
         store.log("ingest", None, {"vault": root, "mode": mode, "changed": len(plans), "removed": len(removed),
                                    "unchanged": len(unchanged)}, now)
-        _record_senses(rt, plans)  # in the same transaction: a note is never stored without its event
+        sense_warnings = _record_senses(rt, plans)  # in the same transaction: a note is stored with its event
         if embed and writer.new_memory_ids and rt.vectors_enabled:
             vault_store.set_state(EMBED_PENDING, "1")  # cleared once they all have vectors: a killed run is finished
     if bulk:
@@ -394,7 +394,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         "orphans_removed": gc_count,
         "skipped": skipped[:50],
         "skipped_count": len(skipped),
-        "warnings": [{"path": p.path, **w} for p in plans for w in p.warnings][:50],
+        "warnings": [*({"path": p.path, **w} for p in plans for w in p.warnings), *sense_warnings][:50],
         "vectors": vectors,
         "db": store.path,
         "duration_ms": round((time.perf_counter() - started) * 1000, 1),
@@ -537,15 +537,26 @@ def _keep_sense_texts(rt: Runtime, superseded: Mapping[str, str]) -> int:
     return keep_note_texts(rt, superseded)
 
 
-def _record_senses(rt: Runtime, plans: Sequence[NotePlan]) -> int:
+def _record_senses(rt: Runtime, plans: Sequence[NotePlan]) -> list[dict[str, Any]]:
     """Store the `md` sense event the planner made of each new or changed note (app/vault/plan.py); a plan has
-    none when the world model is not installed."""
-    events = [(plan.sense_event, plan.path) for plan in plans if plan.sense_event is not None]
-    if not events:
-        return 0
-    from ..world import store_sense_events
+    none when the world model is not installed. A note whose path is longer than the world model can index (on
+    PostgreSQL a key has a size limit; both backends keep it) is ingested without its event: the warnings say so."""
+    from ...core.world.values import KEY_MAX_BYTES
 
-    return store_sense_events(rt, events)
+    events, warnings = [], []
+    for plan in plans:
+        if plan.sense_event is None:
+            continue
+        if len(plan.path.encode("utf-8", "surrogateescape")) > KEY_MAX_BYTES:
+            warnings.append({"path": plan.path, "code": "path_too_long_for_world_model",
+                             "message": f"the note's path is over {KEY_MAX_BYTES} bytes: no sense event was kept"})
+        else:
+            events.append((plan.sense_event, plan.path))
+    if events:
+        from ..world import store_sense_events
+
+        store_sense_events(rt, events)
+    return warnings
 
 
 EMBED_PENDING = "embed_pending"
