@@ -563,3 +563,33 @@ def test_database_refusals_are_store_errors_and_bugs_stay_internal() -> None:
         assert from_exception(sqlite3.OperationalError(message))[0]["error"]["code"] == "store_error"
     assert from_exception(sqlite3.OperationalError("no such column: x"))[0]["error"]["code"] == "internal"
     assert from_exception(KeyError("x"))[0]["error"]["code"] == "internal"
+
+
+def test_one_provider_identity_keeps_one_vector_width(store: Store, tmp_path) -> None:
+    """An embedding server that changed its width under the same model name added rows of the new width beside the
+    old; the matrix of mixed rows could not be built and every recall and remember failed."""
+    from mnemon.app.memory import open_store
+    from mnemon.core.errors import ProviderMismatch
+
+    a, b = put(store, "a"), put(store, "b")
+    with store.transaction():
+        store.put_vector("a", "srv:model:native", np.array([1, 0, 0], dtype=np.float32), a.content_hash, at(0))
+    with pytest.raises(ProviderMismatch, match="3-d"):
+        with store.transaction():
+            store.put_vector("b", "srv:model:native", np.array([0, 1, 0, 0], dtype=np.float32), b.content_hash,
+                             at(0))
+    with store.transaction():  # another identity has its own width
+        store.put_vector("b", "other:model:native", np.array([0, 1, 0, 0], dtype=np.float32), b.content_hash, at(0))
+    ids, matrix = store.load_vectors("srv:model:native")
+    assert ids == ["a"] and matrix.shape == (1, 3)
+    if getattr(store, "derives_edges", False):  # SQLite: rows a version before this check could leave behind
+        put(store, "d")
+        store.conn.execute("INSERT INTO vectors(node_seq, provider, dim, content_hash, vec, created_at) SELECT seq,"
+                           " 'srv:model:native', 4, content_hash, ?, '' FROM nodes WHERE id = 'd'",
+                           (np.zeros(4, dtype="<f4").tobytes(),))
+        c = put(store, "c")
+        store.conn.execute("INSERT INTO vectors(node_seq, provider, dim, content_hash, vec, created_at) SELECT seq,"
+                           " 'srv:model:native', 3, content_hash, ?, '' FROM nodes WHERE id = 'c'",
+                           (np.ones(3, dtype="<f4").tobytes(),))
+        ids, matrix = store.load_vectors("srv:model:native")
+        assert ids == ["a", "c"] and matrix.shape == (2, 3) and c.id == "c"

@@ -295,7 +295,7 @@ class VectorIndex:
     def similarities(self, query: np.ndarray, ids: list[str]) -> dict[str, float]:
         self._refresh()
         rows = [(i, self._pos[i]) for i in ids if i in self._pos and self._alive[self._pos[i]]]
-        if not rows:
+        if not rows or np.asarray(query).reshape(-1).shape[0] != self._dim():  # (another width: nothing to compare)
             return {}
         sims = _scan(np.stack([self._row(k) for _, k in rows]), np.asarray(query, dtype=np.float32))
         return {i: float(s) for (i, _), s in zip(rows, sims)}

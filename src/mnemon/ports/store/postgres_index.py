@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 from .base import MemoryFilter
 from .sources import not_vault
+from .vectors_sqlite import dominant_width, refuse_other_width
 
 _NODE_COLS_N = ", ".join("n." + c.strip() for c in _NODE_COLS.split(","))
 _MAX_LEXEME_BYTES = 2046  # PostgreSQL refuses longer lexemes; no real word is that long
@@ -195,6 +196,7 @@ class IndexTables:
         import numpy as np
 
         vec = np.ascontiguousarray(vector, dtype=np.float32)
+        refuse_other_width(self, provider, int(vec.shape[0]), self.vector_width)
         self._write(
             "INSERT INTO vectors(node_seq, provider, dim, content_hash, vec, created_at)"
             " SELECT seq, %s, %s, %s, %s, %s FROM nodes WHERE id = %s ON CONFLICT (node_seq) DO UPDATE SET"
@@ -208,11 +210,19 @@ class IndexTables:
 
         with self.conn.cursor(binary=True) as cur:  # binary: float4 bytes, no text parsing per element
             rows = cur.execute(
-                "SELECT n.id, v.vec FROM vectors v JOIN nodes n ON n.seq = v.node_seq WHERE v.provider = %s"
+                "SELECT n.id, v.vec, v.dim FROM vectors v JOIN nodes n ON n.seq = v.node_seq WHERE v.provider = %s"
                 " AND n.deleted_at IS NULL AND v.content_hash = n.content_hash ORDER BY n.seq", (provider,)).fetchall()
         if not rows:
             return [], np.zeros((0, 0), dtype=np.float32)
+        if any(r[2] != rows[0][2] for r in rows):
+            dim = dominant_width([r[2] for r in rows])
+            rows = [r for r in rows if r[2] == dim]
         return [r[0] for r in rows], np.stack([r[1].to_numpy() for r in rows]).astype(np.float32, copy=False)
+
+    def vector_width(self, provider: str) -> int | None:
+        """The width of this provider's stored vectors (None: it has none)."""
+        value = self._value("SELECT dim FROM vectors WHERE provider = %s LIMIT 1", (provider,))
+        return None if value is None else int(value)
 
     def vector_generation(self) -> int:
         return int(self._value("SELECT value FROM meta WHERE key = 'vector_generation'"))

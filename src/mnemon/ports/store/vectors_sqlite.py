@@ -6,6 +6,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ...core.errors import ProviderMismatch
 from .vault_texts_sqlite import RECOMPUTED_HASH, RECOMPUTED_HASH_AND_TITLE, hash_of, vector_is_current
 
 if TYPE_CHECKING:
@@ -15,6 +16,32 @@ if TYPE_CHECKING:
 # Every change that can change what `load_vectors` returns draws a new random token (not a count: a count comes back
 # to an old value after a rollback or on a restored copy, and a saved matrix must never be taken for another state)
 BUMP_VECTOR_GENERATION = "UPDATE meta SET value = abs(random()) WHERE key = 'vector_generation'"
+
+
+def refuse_other_width(store: Any, provider: str, width: int, stored_width: Callable[[str], int | None]) -> None:
+    """One width per provider identity: an embedding server that changed its vectors' width under the same model
+    name must not add rows of the new width beside the old (the matrix of mixed rows could not be built, and every
+    recall and remember failed). The width stored first is remembered per store object."""
+    widths: dict[str, int] = store.__dict__.setdefault("_vector_widths", {})
+    known = widths.get(provider)
+    if known is None:
+        known = stored_width(provider)
+        if known is None:
+            return
+        widths[provider] = known
+    if width != known:
+        raise ProviderMismatch(f"the store holds {known}-d vectors from {provider}; this one has {width}: the model "
+                               "behind this name changed (re-embed with another model name or provider)",
+                               provider=provider, expected=known, got=width)
+
+
+def dominant_width(dims: list[int]) -> int:
+    """The width most rows have (the first seen on a tie): rows of another, written before widths were checked, are
+    left out of the matrix instead of failing it."""
+    counts: dict[int, int] = {}
+    for dim in dims:
+        counts[dim] = counts.get(dim, 0) + 1
+    return max(counts, key=lambda d: counts[d])
 
 
 class SQLiteVectors:
@@ -30,6 +57,7 @@ class SQLiteVectors:
         if marker in (RECOMPUTED_HASH, RECOMPUTED_HASH_AND_TITLE) and self.conn.execute(
                 f"SELECT {hash_of('n')} FROM nodes n WHERE n.seq = ?", (seq,)).fetchone()[0] != digest:
             return  # made from a text the packed row no longer holds: never stored as its current vector
+        refuse_other_width(self, provider, int(vector.shape[0]), self.vector_width)
         blob = np.ascontiguousarray(vector, dtype="<f4").tobytes()
         self._write("INSERT OR REPLACE INTO vectors(node_seq, provider, dim, content_hash, vec, created_at)"
                     " VALUES (?,?,?,?,?,?)", (seq, provider, int(vector.shape[0]), digest, blob, when))
@@ -44,9 +72,17 @@ class SQLiteVectors:
         if not rows:
             return [], np.zeros((0, 0), dtype=np.float32)
         dim = rows[0][2]
+        if any(r[2] != dim for r in rows):
+            dim = dominant_width([r[2] for r in rows])
+            rows = [r for r in rows if r[2] == dim]
         ids = [r[0] for r in rows]
         mat = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), dim)
         return ids, mat
+
+    def vector_width(self, provider: str) -> int | None:
+        """The width of this provider's stored vectors (None: it has none)."""
+        row = self.conn.execute("SELECT dim FROM vectors WHERE provider = ? LIMIT 1", (provider,)).fetchone()
+        return None if row is None else int(row[0])
 
     def vector_generation(self) -> int:
         return int(self.conn.execute("SELECT value FROM meta WHERE key = 'vector_generation'").fetchone()[0])
