@@ -595,3 +595,29 @@ def test_a_note_deeper_than_the_world_model_can_index_is_still_ingested(mem, tmp
     assert out["notes_read"] == 2 and [w["code"] for w in out["warnings"]] == ["path_too_long_for_world_model"]
     deep = out["warnings"][0]["path"]
     assert mem.rt.store.find_edge("note:top.md", f"note:{deep}", "links_to") is not None
+
+
+def test_an_embedder_that_fails_loses_no_write_and_says_what_is_left(mem, example_vault: Path, monkeypatch) -> None:
+    """A chosen provider that was down failed `remember` (nothing stored) and `recall`, and an ingest answered
+    with an error after committing every note."""
+    from mnemon.core.errors import ProviderUnavailable
+
+    provider = mem.rt.provider
+    working = provider.embed_documents, provider.embed_query
+
+    def down(*_args, **_kwargs):
+        raise ProviderUnavailable("the embedding server answered HTTP 429", provider=provider.name)
+
+    monkeypatch.setattr(provider, "embed_documents", down)
+    monkeypatch.setattr(provider, "embed_query", down)
+    out = mem.ingest(str(example_vault))
+    assert out["notes_read"] == 13 and out["vectors"]["embedded"] == 0 and out["vectors"]["left"] > 0
+    assert "429" in out["vectors"]["stopped"] and "embed --all" in out["vectors"]["hint"]
+    stored = mem.remember("The supplier call moved to Thursday")
+    assert stored["action"] == "added" and stored["embedded"] is False and "embed --all" in stored["warnings"][0]
+    found = mem.recall("supplier call Thursday")
+    assert found["results"] and "keywords" in found["warnings"][0]
+    monkeypatch.setattr(provider, "embed_documents", working[0])
+    monkeypatch.setattr(provider, "embed_query", working[1])
+    again = mem.ingest(str(example_vault))  # nothing changed: the vectors left (and the remembered one) are added
+    assert again["notes_read"] == 0 and again["vectors"]["embedded"] == out["vectors"]["left"] + 1

@@ -97,26 +97,27 @@ class Runtime:
         return np.clip((cosines - base) / (1.0 - base), 0.0, 1.0)
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray | None:
-        """Vectors for `texts`, or None when the provider makes none or (as the default) cannot run here."""
+        """Vectors for `texts`, or None when the provider makes none or cannot answer now: the write goes on without
+        them and says so (an embedder that is down, rate-limited or slow must not lose a memory; `mnemon embed
+        --all` adds the vectors later, and a backfill itself does fail loudly). Whichever way the provider was
+        chosen: a failure used to drop the write when it came from a flag or the environment, not from the file."""
         if not self.vectors_enabled or not texts:
             return None
         try:
             return self.provider.embed_documents(list(texts))
         except ProviderUnavailable as exc:
-            if not self.provider_is_default:
-                raise
-            self.warnings.append(f"embedding skipped: {exc.message}")
+            self.warnings.append(f"embedding skipped: {exc.message}; stored without a vector (`mnemon embed --all`"
+                                 " adds it)")
             return None
 
     def embed_query(self, text: str) -> np.ndarray | None:
+        """The query's vector, or None (recall answers from keywords and the graph, with a warning)."""
         if not self.vectors_enabled:
             return None
         try:
             return self.provider.embed_query(text)
         except ProviderUnavailable as exc:
-            if not self.provider_is_default:
-                raise
-            self.warnings.append(f"query embedding skipped: {exc.message}")
+            self.warnings.append(f"query embedding skipped: {exc.message}; recalled by keywords and the graph")
             return None
 
     def tokens_of(self, node: Memory) -> frozenset[str]:

@@ -582,10 +582,12 @@ def _embed_new(rt: Runtime, ids: Sequence[str], batch: int = 64, progress: Progr
     identity = rt.provider.identity()
     missing = rt.store.vault.memories_missing_vectors(ids, identity) if ids else []  # type: ignore[attr-defined]
     done = 0
+    stopped: str | None = None
     for start in range(0, len(missing), batch):
         chunk = missing[start : start + batch]
         rows = rt.embed_documents([text for _id, text, _h in chunk])
-        if rows is None:
+        if rows is None:  # the embedder failed (a warning says why): what is stored stays, vectors come later
+            stopped = rt.warnings.pop() if rt.warnings else "the embedding provider gave no vectors"
             break
         with rt.store.transaction():
             when = rt.now_iso()
@@ -597,4 +599,8 @@ def _embed_new(rt: Runtime, ids: Sequence[str], batch: int = 64, progress: Progr
     if finishes_ingest and done == len(missing) and rt.store.vault.get_state(EMBED_PENDING):  # type: ignore[attr-defined]
         with rt.store.transaction():
             rt.store.vault.set_state(EMBED_PENDING, "")  # type: ignore[attr-defined]
-    return {"embedded": done, "provider": rt.provider.name, "identity": identity}
+    out: dict[str, Any] = {"embedded": done, "provider": rt.provider.name, "identity": identity}
+    if stopped is not None:
+        out.update(left=len(missing) - done, stopped=stopped,
+                   hint="everything else is stored; the next ingest or `mnemon embed --all` adds these vectors")
+    return out
