@@ -166,6 +166,21 @@ def test_settings_from_env_reads_every_variable() -> None:
     assert parsed == EmbedSettings("http://gpu-box:11434", "bge-m3", "sk-test", 256, 2, 2.5, threads_chosen=True)
 
 
+@pytest.mark.parametrize("value", ["1000000000000", "99999999999999999999999", "16385"])
+def test_a_width_no_model_has_is_invalid_input_not_an_allocation(value: str) -> None:
+    with pytest.raises(InvalidInput, match="at most 16384"):
+        EmbedSettings.from_env({"MNEMON_EMBED_DIMENSIONS": value})
+    assert EmbedSettings.from_env({"MNEMON_EMBED_DIMENSIONS": "16384"}).dimensions == 16384
+
+
+@pytest.mark.parametrize("provider", ["ollama", "openai"])
+def test_an_endpoint_with_a_password_is_refused_without_printing_it(provider: str) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        get_provider(provider, EmbedSettings(endpoint="http://user:hunter2@127.0.0.1:18810/v1"))
+    assert "hunter2" not in refused.value.message and "hunter2" not in str(refused.value.details)
+    assert "MNEMON_EMBED_API_KEY" in refused.value.message
+
+
 def test_a_bulk_job_may_use_every_core_unless_threads_were_chosen(monkeypatch: pytest.MonkeyPatch) -> None:
     """A CLI ingest embeds and does nothing else: the local model may take every core (up to 8) for it — but never
     over MNEMON_EMBED_THREADS, and never once loaded (OpenMP reads its thread count once per process). Nothing here
@@ -201,7 +216,7 @@ def test_settings_reject_non_positive_or_non_numeric_counts(variable: str, raw: 
     assert f"MNEMON_EMBED_{variable}" in caught.value.message
 
 
-@given(st.integers(min_value=1, max_value=10**6))
+@given(st.integers(min_value=1, max_value=1024))
 def test_settings_accept_positive_counts(value: int) -> None:
     parsed = EmbedSettings.from_env({"MNEMON_EMBED_DIMENSIONS": str(value), "MNEMON_EMBED_THREADS": str(value)})
     assert parsed.dimensions == value and parsed.threads == value

@@ -231,7 +231,8 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         }
         if out["embedding"]["mismatch"]:
             out["embedding"]["hint"] = ("vectors from another provider are stored and ignored (never mixed); "
-                                        "run `mnemon embed --all` to embed with the current one")
+                                        "`mnemon embed --all` embeds with the current one, replacing them (a memory "
+                                        "keeps one vector)")
         # the recall graph and vector matrix saved beside the database: caches, rebuilt when missing
         out["cache_bytes"] = {name: cache_bytes(store, name) for name in ("graph", "vectors")}
         matrix = beside(store, "vectors")

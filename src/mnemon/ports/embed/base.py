@@ -33,6 +33,11 @@ else:  # numpy is imported on first use, so a provider that makes no vectors nev
 ENV_PREFIX = "MNEMON_EMBED_"
 
 
+# no embedding model has more dimensions, and no machine this runs on more cores: a larger value is a typo, which
+# used to become a multi-terabyte allocation (an `internal` MemoryError)
+MAX_SETTING = {"DIMENSIONS": 16384, "THREADS": 1024}
+
+
 def _parse_positive_int(environ: Mapping[str, str], key: str) -> int | None:
     raw = environ.get(key, "").strip()
     if not raw:
@@ -43,6 +48,9 @@ def _parse_positive_int(environ: Mapping[str, str], key: str) -> int | None:
         raise InvalidInput(f"{key} must be a whole number, got {raw!r}", setting=key, value=raw) from None
     if value <= 0:
         raise InvalidInput(f"{key} must be at least 1, got {value}", setting=key, value=raw)
+    limit = MAX_SETTING.get(key.removeprefix(ENV_PREFIX))
+    if limit is not None and value > limit:
+        raise InvalidInput(f"{key} must be at most {limit}, got {value}", setting=key, value=raw)
     return value
 
 

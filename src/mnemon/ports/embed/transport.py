@@ -60,6 +60,9 @@ class Unreachable(Exception):
 def normalise_endpoint(endpoint: str, provider: str, strip_suffixes: tuple[str, ...] = ()) -> str:
     """Check the endpoint is an http(s) URL and drop a trailing slash or a route the user pasted in."""
     parsed = urllib.parse.urlsplit(endpoint.strip())
+    if parsed.username is not None or parsed.password is not None:  # it would be printed in every error, and fail
+        raise InvalidInput(f"embedding endpoint for {provider!r} must not carry a user or password: put an API key"
+                           " in MNEMON_EMBED_API_KEY", provider=provider)
     if parsed.scheme not in ("http", "https") or not parsed.hostname:
         raise InvalidInput(
             f"embedding endpoint for {provider!r} must be an http(s) URL like http://127.0.0.1:11434, "
