@@ -580,3 +580,38 @@ def test_real_local_default_prefers_paraphrases_in_english_and_chinese() -> None
     cut, whole = provider.embed_documents(["Alice likes", "Alice likes\x00 hiking in the Alps"])
     assert float(cut @ whole) < 0.99
 
+
+
+def test_the_timeout_bounds_the_whole_call_not_each_read() -> None:
+    """A server that sent its answer slowly held `remember` for 12 s with MNEMON_EMBED_TIMEOUT=2."""
+    import http.server
+    import socketserver
+
+    class Trickle(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "400")
+            self.end_headers()
+            for _ in range(40):  # ten bytes every 0.1 s: 4 s in all, each read well within the socket timeout
+                try:
+                    self.wfile.write(b" " * 10)
+                    self.wfile.flush()
+                except OSError:
+                    return
+                time.sleep(0.1)
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+        daemon_threads = True
+
+    with running(Server(("127.0.0.1", 0), Trickle)) as server:
+        provider = get_provider("ollama", EmbedSettings(endpoint=f"http://127.0.0.1:{server.server_address[1]}",
+                                                        timeout=0.6))
+        started = time.monotonic()
+        with pytest.raises(ProviderUnavailable):
+            provider.embed_documents(["a"])
+        assert time.monotonic() - started < 2.0

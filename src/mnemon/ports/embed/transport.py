@@ -94,9 +94,10 @@ _DIRECT_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 def _open(request: urllib.request.Request, timeout: float) -> tuple[int, bytes]:
     opener = _DIRECT_OPENER if _is_loopback(request.full_url) else urllib.request.build_opener()
+    deadline = time.monotonic() + timeout
     try:
         with opener.open(request, timeout=timeout) as response:
-            return int(response.status), response.read()
+            return int(response.status), _read_by(response, deadline, timeout)
     except urllib.error.HTTPError as error:
         body = error.read().decode("utf-8", "replace") if error.fp is not None else ""
         raise HttpFailure(error.code, body) from None
@@ -104,6 +105,23 @@ def _open(request: urllib.request.Request, timeout: float) -> tuple[int, bytes]:
         raise Unreachable(str(error.reason)) from None
     except (TimeoutError, ConnectionError, http.client.HTTPException, OSError) as error:
         raise Unreachable(str(error) or type(error).__name__) from None
+
+
+def _read_by(response: Any, deadline: float, timeout: float) -> bytes:
+    """The body, read in pieces against the whole call's deadline: the socket timeout bounds each read only, so a
+    server that trickled its answer held a call for as long as it liked."""
+    pieces: list[bytes] = []
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise Unreachable(f"timed out after {timeout:g} s (MNEMON_EMBED_TIMEOUT)")
+        sock = getattr(getattr(getattr(response, "fp", None), "raw", None), "_sock", None)
+        if sock is not None:
+            sock.settimeout(left)
+        piece = response.read1(65536) if hasattr(response, "read1") else response.read()
+        if not piece:
+            return b"".join(pieces)
+        pieces.append(piece)
 
 
 def post_json(url: str, payload: Mapping[str, Any], headers: Mapping[str, str], timeout: float) -> Any:
