@@ -202,3 +202,13 @@ def test_a_word_no_memory_holds_never_stands_for_the_query_when_the_others_are_c
     out = mem_none.recall("battery xyzzy", explain=True, limit=5)
     anchors = next(t for t in out["trace"] if t["stage"] == "anchors")["signals"]
     assert anchors["keyword"] and set(anchors["keyword"]) <= set(battery)
+
+
+def test_a_vault_row_is_not_flagged_outside_a_period_for_when_it_was_ingested(mem, example_vault) -> None:
+    """A vault row's time is its ingest: the April meeting's bullet was flagged and halved as "outside April"."""
+    mem.ingest(str(example_vault), embed=False)
+    timed = mem.remember("Battery supplier call moved", created_at="2025-01-10T09:00:00Z")["id"]
+    out = mem.recall("battery supplier in April 2026", limit=10, explain=True)
+    vault_hits = [r for r in out["results"] if r["insight"]["source"].startswith("vault:")]
+    assert vault_hits and not any(r.get("outside_time_window") for r in vault_hits)
+    assert [r.get("outside_time_window") for r in out["results"] if r["insight"]["id"] == timed] in ([True], [])

@@ -104,6 +104,11 @@ def _in_scope(snap: GraphSnapshot, at: np.ndarray | slice, flt: MemoryFilter) ->
     return inside
 
 
+def _untimed_sources(snap: GraphSnapshot) -> set[int]:
+    """Codes of the sources whose rows carry their ingest time, not a time of their own (`ports/store/sources.py`)."""
+    return {code for code, name in enumerate(snap.sources) if name.startswith(("vault:", "mneme://"))}
+
+
 def _scoped(flt: MemoryFilter) -> bool:
     return bool(flt.category or flt.source or flt.sources)
 
@@ -278,8 +283,12 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     _inherit_from_questions(reply_of, (kw, ent, sim))
     superseded = _superseded_mask(snap)[cand]
     weights = (RERANK if scores is not None else RERANK_NO_EMBEDDING)[decision.intent]
-    # a memory written far from the period the query names is weaker evidence: demoted and flagged, never dropped
-    outside = (np.array([not window.contains(parse_iso(snap.created[p])) for p in cand_l], dtype=bool)
+    # a memory written far from the period the query names is weaker evidence: demoted and flagged, never dropped.
+    # Only a memory with a time of its own: a vault or payload row's time is when it was ingested (as for the time
+    # anchors), so the meeting note of April was flagged "outside April" for being read in December
+    untimed = _untimed_sources(snap) if window is not None else set()
+    outside = (np.array([snap.source[p] not in untimed and not window.contains(parse_iso(snap.created[p]))
+                         for p in cand_l], dtype=bool)
                if window is not None else np.zeros(len(cand_l), dtype=bool))
     score = combine_array(kw, ent, sim, graph, superseded, weights, outside)
     supported = (kw > 0) | (ent > 0) | (sim >= SIMILARITY_SUPPORT)
