@@ -88,27 +88,29 @@ def test_a_query_naming_no_date_leaves_the_date_patterns_uncompiled() -> None:
 
 
 # ── open-ended periods: "as of / before / until / by" open the start, "since / after" the end ────────────────────
-OPEN_START_LEADS = ("as of", "before", "until", "till", "by", "up to", "prior to")
-OPEN_END_LEADS = ("since", "after")
+OPEN_START_LEADS = ("as of", "until", "till", "by", "up to")  # the month itself included
+ENDS_BEFORE_LEADS = ("before", "prior to")                      # up to where the month starts
+OPEN_END_LEADS = ("since",)
+STARTS_AFTER_LEADS = ("after",)                                 # from where the month ends
 CLOSED_LEADS = ("in", "during")
 _EPOCH, _NEVER = datetime(1, 1, 1, tzinfo=timezone.utc), datetime(9999, 1, 1, tzinfo=timezone.utc)
 
 
 @pytest.mark.parametrize("query, start, end", [
     ("billing database as of March", None, "2023-04-01"),
-    ("billing database before June", None, "2023-07-01"),
+    ("billing database before June", None, "2023-06-01"),      # June itself is not before June
     ("who owned billing until October?", None, "2022-11-01"),          # October is still ahead in 2023
     ("the plan up to May", None, "2023-06-01"),
     ("what was decided by late July", None, "2023-08-01"),
     ("billing database since February", "2023-02-01", None),
-    ("what changed after Sept", "2022-09-01", None),
+    ("what changed after Sept", "2022-10-01", None),
     ("what changed since last March", "2023-03-01", None),
     ("billing database in March", "2023-03-01", "2023-04-01"),
     ("billing database during March", "2023-03-01", "2023-04-01"),
     ("the 2nd of March", "2023-03-01", "2023-04-01"),                 # "of" alone is no "as of"
     ("截至3月的预算", None, "2023-04-01"),
-    ("3月之前的预算", None, "2023-04-01"),
-    ("2023年3月之前的预算", None, "2023-04-01"),
+    ("3月之前的预算", None, "2023-03-01"),
+    ("2023年3月之前的预算", None, "2023-03-01"),
     ("5月以来的变化", "2023-05-01", None),
     ("2023年5月以来的变化", "2023-05-01", None),
     ("自从5月", "2023-05-01", None),
@@ -131,7 +133,8 @@ _NOWS = st.datetimes(min_value=datetime(1991, 1, 1), max_value=datetime(2098, 12
 
 
 @given(month=st.sampled_from(sorted(timeframe._MONTH_OF)), case=st.sampled_from([str.lower, str.title, str.upper]),
-       lead=st.sampled_from(OPEN_START_LEADS + OPEN_END_LEADS + CLOSED_LEADS),
+       lead=st.sampled_from(OPEN_START_LEADS + ENDS_BEFORE_LEADS + OPEN_END_LEADS + STARTS_AFTER_LEADS
+                            + CLOSED_LEADS),
        qualifier=st.sampled_from(["", "early ", "late ", "mid "]),
        subject=st.sampled_from(["", "billing database ", "What did Alice decide "]), now=_NOWS)
 def test_a_month_without_a_year_opens_like_the_same_month_with_its_year(
@@ -146,8 +149,9 @@ def test_a_month_without_a_year_opens_like_the_same_month_with_its_year(
     assert (yearless.start, yearless.end) == (dated.start, dated.end)
     first = datetime(year, number, 1, tzinfo=timezone.utc)
     following = datetime(year + (number == 12), number % 12 + 1, 1, tzinfo=timezone.utc)
-    expected = ((_EPOCH, following) if lead in OPEN_START_LEADS else
-                (first, _NEVER) if lead in OPEN_END_LEADS else (first, following))
+    expected = ((_EPOCH, following) if lead in OPEN_START_LEADS else (_EPOCH, first) if lead in ENDS_BEFORE_LEADS
+                else (first, _NEVER) if lead in OPEN_END_LEADS else (following, _NEVER) if lead in STARTS_AFTER_LEADS
+                else (first, following))
     assert (yearless.start, yearless.end) == expected
 
 
@@ -164,3 +168,19 @@ def test_a_cjk_month_without_a_year_opens_like_the_same_month_with_its_year(
     assert yearless is not None and dated is not None
     assert (yearless.start, yearless.end) == (dated.start, dated.end)
     assert (yearless.start == _EPOCH, yearless.end == _NEVER) == (side == "start", side == "end")
+
+
+@pytest.mark.parametrize("query, start, end", [
+    ("what happened before June 2025", None, "2025-06-01"),
+    ("what happened after June 2025", "2025-07-01", None),
+    ("what was decided prior to March 2025", None, "2025-03-01"),
+    ("as of June 2025", None, "2025-07-01"),                  # "as of" keeps the month
+    ("since June 2025", "2025-06-01", None),
+    ("what broke at 2025-04-10T10:00:00Z", "2025-04-10", "2025-04-11"),  # a timestamp names its day, not its month
+])
+def test_before_and_after_leave_the_month_out_and_a_timestamp_is_its_day(query: str, start: str | None,
+                                                                        end: str | None) -> None:
+    window = time_window(query, datetime(2026, 12, 4, tzinfo=timezone.utc))
+    assert window is not None
+    assert (None if window.start == _EPOCH else window.start.date().isoformat(),
+            None if window.end == _NEVER else window.end.date().isoformat()) == (start, end)

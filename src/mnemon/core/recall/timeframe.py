@@ -33,7 +33,7 @@ _MONTH_LEAD = r"in|during|since|after|before|until|till|by|of|last|this|early|la
 # one alternation, tried at each position, so the earliest and then most specific expression wins; compiled on the
 # first query that could hold a date (≈ 3 ms of every one-shot `recall` otherwise)
 _EXPR = LazyRegex(
-    rf"\b(?P<iso>(?P<iy>(?:19|20)\d\d)-(?P<im>[01]?\d)(?:-(?P<id>[0-3]?\d))?)\b"
+    rf"\b(?P<iso>(?P<iy>(?:19|20)\d\d)-(?P<im>[01]?\d)(?:-(?P<id>[0-3]?\d))?)(?:\b|(?=T\d))"  # (…-10T10:00Z: its day)
     rf"|\b(?P<d1>[0-3]?\d){_ORD}(?:\s+of)?\s+(?P<m1>{_M})\.?,?\s+(?P<y1>(?:19|20)\d\d)\b"
     rf"|\b(?P<m2>{_M})\.?\s+(?P<d2>[0-3]?\d){_ORD},?\s+(?P<y2>(?:19|20)\d\d)\b"
     rf"|\b(?P<m3>{_M})\.?,?\s+(?:of\s+)?(?P<y3>(?:19|20)\d\d)\b"
@@ -48,11 +48,15 @@ _EXPR = LazyRegex(
 # "截至3月", "自从2023年5月") and, for Chinese and Japanese, which put them after it, in the text that follows
 # ("3月之前", "5月以来", "3月まで", "4月から"); "in/during March" opens nothing
 _QUALIFIER = r"(?:\s+(?:early|late|mid|last|this))?"
-_OPEN_START = LazyRegex(rf"\b(?:as\s+of|by|before|until|till|up\s+to|prior\s+to){_QUALIFIER}\s*$|(?:截至|截止)\s*$",
-                        re.IGNORECASE)
-_OPEN_END = LazyRegex(rf"\b(?:after|since){_QUALIFIER}\s*$|自从\s*$", re.IGNORECASE)
-_OPEN_START_AFTER = LazyRegex(r"^\s*(?:之前|以前|まで)")
-_OPEN_END_AFTER = LazyRegex(r"^\s*(?:以来|之后|以后|以降|から|至今)")
+# ("as of / by / until / since March" keep March; "before / after March" leave it out)
+_OPEN_START = LazyRegex(rf"\b(?:as\s+of|by|until|till|up\s+to){_QUALIFIER}\s*$|(?:截至|截止)\s*$", re.IGNORECASE)
+_ENDS_BEFORE = LazyRegex(rf"\b(?:before|prior\s+to){_QUALIFIER}\s*$", re.IGNORECASE)
+_OPEN_END = LazyRegex(rf"\bsince{_QUALIFIER}\s*$|自从\s*$", re.IGNORECASE)
+_STARTS_AFTER = LazyRegex(rf"\bafter{_QUALIFIER}\s*$", re.IGNORECASE)
+_OPEN_START_AFTER = LazyRegex(r"^\s*まで")
+_ENDS_BEFORE_AFTER = LazyRegex(r"^\s*(?:之前|以前)")
+_OPEN_END_AFTER = LazyRegex(r"^\s*(?:以来|以降|から|至今)")
+_STARTS_AFTER_AFTER = LazyRegex(r"^\s*(?:之后|以后)")
 
 
 @dataclass(frozen=True)
@@ -158,8 +162,12 @@ def time_window(query: str, now: datetime) -> TimeWindow | None:
         # read what precedes the month itself, as "before June 2023" leaves the preposition in front of the match
         before = query[: m.start("m4")] if m.group("m4") else query[: m.start()]
         after = query[m.end():]
-        if _OPEN_START.search(before) or _OPEN_START_AFTER.search(after):
+        if _ENDS_BEFORE.search(before) or _ENDS_BEFORE_AFTER.search(after):
+            start, end = datetime(1, 1, 1, tzinfo=timezone.utc), start  # before June: up to where June starts
+        elif _OPEN_START.search(before) or _OPEN_START_AFTER.search(after):
             start = datetime(1, 1, 1, tzinfo=timezone.utc)
+        elif _STARTS_AFTER.search(before) or _STARTS_AFTER_AFTER.search(after):
+            start, end = end, datetime(9999, 1, 1, tzinfo=timezone.utc)  # after June: from where June ends
         elif _OPEN_END.search(before) or _OPEN_END_AFTER.search(after):
             end = datetime(9999, 1, 1, tzinfo=timezone.utc)
         return TimeWindow(start, end, m.group(0).strip())
