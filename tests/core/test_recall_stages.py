@@ -157,3 +157,11 @@ def test_kahn_puts_causes_before_effects_and_breaks_ties_by_score():
 def test_kahn_appends_cycle_members_instead_of_losing_them():
     order = topo_order(["a", "b", "c"], [("a", "b"), ("b", "a")], {"a": 0.1, "b": 0.2, "c": 0.3})
     assert sorted(order) == ["a", "b", "c"] and order[0] == "c"
+
+
+def test_kahn_keeps_the_callers_order_among_equal_scores():
+    """With no causal edge the WHY ordering must change nothing: equal scores kept the ids' (random) order."""
+    ids = ["z-important", "a-newer", "m-older"]  # recall's ranking: importance, then recency
+    assert topo_order(ids, [], dict.fromkeys(ids, 0.5)) == ids
+    assert topo_order(ids, [("m-older", "z-important")], dict.fromkeys(ids, 0.5)) == ["a-newer", "m-older",
+                                                                                      "z-important"]

@@ -59,7 +59,9 @@ def bfs(start: str, neighbors: Neighbors, *, max_depth: int = 2, limit: int | No
 
 
 def topo_order(ids: Sequence[str], causal_edges: Iterable[tuple[str, str]], score: dict[str, float]) -> list[str]:
-    """Kahn's algorithm: causes before effects; among ready nodes the higher score first; cycle members appended.
+    """Kahn's algorithm: causes before effects; among ready nodes the higher score first, then the earlier in `ids`
+    (the caller's ranking: recall's tie-break by importance and recency, not the ids' random order); cycle members
+    appended in that order.
 
     >>> topo_order(["effect", "cause"], [("cause", "effect")], {"effect": 0.9, "cause": 0.1})
     ['cause', 'effect']
@@ -71,8 +73,13 @@ def topo_order(ids: Sequence[str], causal_edges: Iterable[tuple[str, str]], scor
         if a in members and b in members and a != b:
             succ[a].append(b)
             indeg[b] += 1
+    position = {i: k for k, i in enumerate(ids)}
+
+    def key(i: str) -> tuple[float, int]:
+        return -score.get(i, 0.0), position[i]
+
     order: list[str] = []
-    ready = sorted((i for i in ids if indeg[i] == 0), key=lambda i: (-score.get(i, 0.0), i))
+    ready = sorted((i for i in ids if indeg[i] == 0), key=key)
     while ready:
         node = ready.pop(0)
         order.append(node)
@@ -80,7 +87,7 @@ def topo_order(ids: Sequence[str], causal_edges: Iterable[tuple[str, str]], scor
             indeg[nb] -= 1
             if indeg[nb] == 0:
                 ready.append(nb)
-        ready.sort(key=lambda i: (-score.get(i, 0.0), i))
-    rest = [i for i in ids if i not in set(order)]
-    rest.sort(key=lambda i: (-score.get(i, 0.0), i))
+        ready.sort(key=key)
+    placed = set(order)
+    rest = sorted((i for i in ids if i not in placed), key=key)
     return order + rest
