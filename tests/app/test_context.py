@@ -165,3 +165,41 @@ def test_a_pack_says_which_items_lie_outside_the_period_the_prompt_names(mem: Mn
     pack = mem.retrieve("what did we deploy in March 2025", max_items=20, budget=10000)
     factors = {i["id"]: i["score_factors"] for i in pack["items"] if i["id"] in (march, july)}
     assert factors[july].get("outside_time_window") is True and "outside_time_window" not in factors[march]
+
+
+def test_as_of_replay_ignores_a_supersedes_made_after_it(mem: Mnemon) -> None:
+    # finding #1: at 2026-03-01 the old code was the current fact; the correction and its link came later
+    old = mem.remember("The warehouse door code is 1234", created_at="2026-01-10T10:00:00Z", no_diff=True)["id"]
+    new = mem.remember("The warehouse door code changed to 9876", created_at="2026-06-10T10:00:00Z",
+                       no_diff=True)["id"]
+    mem.link(new, old, "supersedes")
+    today = {i["id"]: i for i in mem.retrieve("warehouse door code")["items"]}
+    assert today[old].get("superseded") is True  # today the correction holds
+    then = {i["id"]: i for i in mem.retrieve("warehouse door code", as_of="2026-03-01T00:00:00Z")["items"]}
+    assert new not in then and "superseded" not in then[old]
+    assert "superseded" not in then[old]["score_factors"]
+    assert then[old]["score_factors"]["recall"] > 2 * today[old]["score_factors"]["recall"]
+
+
+def test_as_of_replay_reads_a_month_without_a_year_against_as_of(mem: Mnemon) -> None:
+    # finding #3: "in June" at 2025-08-01 is June 2025, not the June before the wall clock
+    june25 = mem.remember("Budget review: rocket budget approved", created_at="2025-06-15T10:00:00Z",
+                          no_diff=True)["id"]
+    mem.remember("Budget review: rocket budget doubled", created_at="2026-06-20T10:00:00Z", no_diff=True)
+    pack = mem.retrieve("rocket budget in June", as_of="2025-08-01T00:00:00Z", explain=True)
+    window = next(t["time_window"] for t in pack["explain"]["recall_trace"] if t["stage"] == "rerank")
+    assert window is not None and "2025-06" in str(window)
+    item = next(i for i in pack["items"] if i["id"] == june25)
+    assert "outside_time_window" not in item["score_factors"]
+
+
+def test_a_bullet_and_its_own_date_edge_are_one_sentence_paid_once(example_vault_mem: Mnemon) -> None:
+    # finding #10: the bullet "The pier inspection is due on 2026-05-20" and its mentions_date edge (evidence: the
+    # same bullet, with its list marker) were both packed: the budget paid for one sentence twice
+    pack = example_vault_mem.retrieve("pier inspection")
+    bullet = next(i for i in pack["items"] if i["item_type"] == "memory" and "pier inspection is due" in i["text"])
+    repeats = [i for i in pack["items"] if i["item_type"] == "edge" and bullet["id"] in (i["src"]["id"], i["dst"]["id"])
+               and bullet["text"] in str(i["text"])]
+    assert repeats == []
+    dupes = [s for s in pack["skipped"] if s["reason"] == "duplicate_of_item" and s.get("duplicate_of") == bullet["id"]]
+    assert dupes and all(s["kind"] == "edge" for s in dupes)

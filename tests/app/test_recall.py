@@ -212,3 +212,12 @@ def test_a_vault_row_is_not_flagged_outside_a_period_for_when_it_was_ingested(me
     vault_hits = [r for r in out["results"] if r["insight"]["source"].startswith("vault:")]
     assert vault_hits and not any(r.get("outside_time_window") for r in vault_hits)
     assert [r.get("outside_time_window") for r in out["results"] if r["insight"]["id"] == timed] in ([True], [])
+
+
+def test_a_known_entity_typed_in_lower_case_is_still_the_entity(mem) -> None:
+    """`who is mira` lost the entity signal (0.84 → 0.44) that `who is Mira` had."""
+    mem.remember("Mira leads the Globex integration", entities="Mira,Globex")
+    mem.remember("The weekly sync is on Tuesdays")
+    upper, lower = (mem.recall(q, limit=3, verbose=True) for q in ("who is Mira", "who is mira"))
+    assert upper["results"][0]["signals"]["entity"] == lower["results"][0]["signals"]["entity"] > 0
+    assert lower["results"][0]["insight"]["content"].startswith("Mira")

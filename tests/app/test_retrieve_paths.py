@@ -82,3 +82,14 @@ def test_a_request_about_a_named_note_returns_that_note(vault_mem: Mnemon, promp
     bare = _memory_paths(vault_mem.retrieve("Projects/lighthouse.md", max_items=8))
     pack = vault_mem.retrieve(prompt, max_items=8)  # "summarize" occurs nowhere in the note
     assert pack["empty_reason"] is None and _memory_paths(pack) == bare == {"Projects/lighthouse.md"}
+
+
+
+def test_a_scoped_pack_holds_only_the_edges_of_the_named_notes(vault_mem: Mnemon) -> None:
+    # finding #5: "Ada Quill —links_to→ Lighthouse" (People/ada-quill.md) filled a `Projects/` pack; the docs say a
+    # path "keeps the pack to those notes", so an edge must be one those notes hold (its `source_path`)
+    scoped = vault_mem.retrieve("open risks in Projects/", max_items=12, budget=5000)
+    assert scoped["retrieval"]["path_filter_active"] is True
+    assert scoped["items"] and all(str(i["source_path"]).startswith("Projects/") for i in scoped["items"])
+    outside = [s for s in scoped["skipped"] if s["reason"] == "outside_path_scope"]
+    assert outside and all(s["kind"] == "edge" for s in outside)

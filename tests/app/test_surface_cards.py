@@ -105,3 +105,20 @@ def test_matched_terms_read_as_typed_but_a_cjk_run_keeps_its_terms() -> None:
 
     prompt = "Battery suppliers? 电池供应商"
     assert _as_typed(tokens(prompt), prompt) == ["battery", "suppliers", *tokens("电池供应商")]
+
+
+def test_surface_has_one_json_shape_with_and_without_a_prompt(example_vault_mem: Mnemon) -> None:
+    # finding #9: proactive cards had `seed` and `memory`, prompt cards did not; `retrieval.stats` had 2 keys without
+    # a prompt and 8 with one, and `items_returned` counted pack items with a prompt but cards without
+    proactive = example_vault_mem.surface(limit=3)
+    prompted = example_vault_mem.surface(prompt="battery supplier overdue", limit=3)
+    assert proactive["thoughts"] and prompted["thoughts"]
+    assert set(proactive) == set(prompted)
+    assert set(proactive["retrieval"]) == set(prompted["retrieval"])
+    assert set(proactive["retrieval"]["stats"]) == set(prompted["retrieval"]["stats"])
+    card_keys = {frozenset(c) for c in proactive["thoughts"] + prompted["thoughts"]}
+    assert len(card_keys) == 1
+    surface_keys = {frozenset(c["surface"]) for c in proactive["thoughts"] + prompted["thoughts"]}
+    assert len(surface_keys) == 1
+    for out in (proactive, prompted):
+        assert out["retrieval"]["stats"]["items_returned"] == out["count"] == len(out["thoughts"])

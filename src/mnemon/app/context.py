@@ -17,8 +17,12 @@ Differences from Mneme (reference §2.5, §8.2), on purpose:
 * an edge to a forgotten memory (or to a bullet its note no longer has, kept for a link to it) is skipped as
   `endpoint_forgotten`;
 * an observation edge whose target observation is already an item is reported as a duplicate instead of
-  spending budget twice on the same sentence; so is a section made only of bullets when one of those bullets is
-  recalled as an observation of its own (`covered_by_observation`).
+  spending budget twice on the same sentence, and so is any edge whose evidence is an item's own sentence; so is a
+  section made only of bullets when one of those bullets is recalled as an observation of its own
+  (`covered_by_observation`);
+* a prompt naming vault paths keeps the pack to those notes: recall is filtered to them, and an edge another note
+  holds is skipped as `outside_path_scope`;
+* under `as_of`, recall reads a yearless month against it and ignores a supersedes made after it.
 """
 from __future__ import annotations
 
@@ -67,6 +71,10 @@ _NOISE_SEGMENTS = {"logs", "log", "cron", "out", "debug", "heartbeat", "runs"}
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 # a note's edges to its own sections and bullets: context only when recall returned that section or bullet
 _SENTENCE_RELATIONS = tuple(s.name for s in DEFAULT_ONTOLOGY.specs() if s.category in ("observation", "structure"))
+# a list marker or task box before a bullet's sentence: an edge's evidence keeps it, the bullet's memory does not
+_LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
+# under a path scope, more edge heads are read than the cap: the edges of notes outside it are then dropped
+SCOPED_EDGE_READ = 4
 
 
 # ── validation ─────────────────────────────────────────────────────────────────────────────────────────────────
@@ -233,10 +241,35 @@ def _gone(node: Memory | None, as_of: datetime | None) -> bool:
     return as_of is None or parse_iso(node.deleted_at) <= as_of
 
 
+def _sentence(text: str) -> str:
+    return " ".join(_LIST_MARKER.sub("", text).split())
+
+
+def _repeats_item(evidence: str, ends: tuple[str, ...], item_texts: Mapping[str, str]) -> str | None:
+    """The item at one end of an edge whose evidence is that item's own sentence: it is paid for once, as the item.
+    The edge is skipped rather than charged only for what it adds: what an extraction edge adds (a date, an
+    address) is a span of that very sentence, so the item says all of it. Only the whole sentence counts: a link
+    whose evidence is a `[[wikilink]]` inside the item still says where it points."""
+    said = _sentence(evidence)
+    if not said:
+        return None
+    return next((end for end in ends if item_texts.get(end) == said), None)
+
+
+def _in_path_scope(edge_path: str, ends: Sequence[Memory | None], ids: Sequence[str], paths: frozenset[str]) -> bool:
+    """Whether an edge belongs to the notes a prompt names: one a named note holds (`source_path`); one without a
+    note of its own (a link made by hand) when both its ends lie in named notes."""
+    if edge_path:
+        return edge_path in paths
+    return all((i[len("note:"):] if i.startswith("note:") else source_path_of(n) if n is not None else "") in paths
+               for i, n in zip(ids, ends))
+
+
 def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: frozenset[str], include_candidates: bool,
                 as_of: datetime | None, skipped: list[dict[str, Any]],
-                edge_cap: int) -> tuple[list[dict[str, Any]], int]:
-    """Edges touching the recalled memories and their notes, each scored from the item it hangs on."""
+                edge_cap: int, scope_paths: frozenset[str] | None = None) -> tuple[list[dict[str, Any]], int]:
+    """Edges touching the recalled memories and their notes, each scored from the item it hangs on; under a path
+    scope (`scope_paths`) only the edges of those notes (the pack keeps to the notes a prompt names)."""
     anchor: dict[str, float] = {}
     for it in memory_items:
         anchor[it["id"]] = max(anchor.get(it["id"], 0.0), it["score"])
@@ -247,6 +280,7 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
         return [], 0
     store = rt.store
     item_ids = {it["id"] for it in memory_items}
+    item_texts = {it["id"]: _sentence(str(it["text"])) for it in memory_items}
     # one read of the edge heads, killed ones included only to be counted; ranked by the cheap part of the score
     # first, so only the best few are read in full and matched lexically
     ranked: list[tuple[float, int]] = []
@@ -270,12 +304,15 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
                      * (CANDIDATE_FACTOR if status == "candidate" else 1.0))
         ranked.append((-pre_score, edge_id))
     ranked.sort()
-    order = [edge_id for _score, edge_id in ranked[:edge_cap]]
+    order = [edge_id for _score, edge_id in ranked[:edge_cap * (SCOPED_EDGE_READ if scope_paths else 1)]]
     by_id = {e.id: e for e in store.get_edges(order)}
     edges = [by_id[i] for i in order if i in by_id]
     ends = store.get_nodes(list({e.src for e in edges} | {e.dst for e in edges}))
     out: list[dict[str, Any]] = []
+    in_scope = 0
     for e in edges:
+        if scope_paths is not None and in_scope >= edge_cap:
+            break  # read beyond the cap only to find the scope's edges: the rest were never candidates
         relation = e.type
         category = category_of(relation) or "unknown"
         policy = truth_policy(relation, e.status)
@@ -302,19 +339,29 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
         if e.rule:
             item["rule"] = e.rule
         reason = None
-        if any(_gone(ends.get(x), as_of) for x in (e.src, e.dst)):
+        if category == "observation":
+            repeated = e.dst if e.dst in item_ids else e.src if e.src in item_ids else None
+        else:
+            repeated = _repeats_item(e.evidence, (e.src, e.dst), item_texts)
+        if scope_paths is not None and not _in_path_scope(e.source_path, (ends.get(e.src), ends.get(e.dst)),
+                                                          (e.src, e.dst), scope_paths):
+            reason = "outside_path_scope"
+        elif any(_gone(ends.get(x), as_of) for x in (e.src, e.dst)):
             reason = "endpoint_forgotten"  # a note's removed bullet kept for a link to it, a forgotten memory
         elif e.status == "candidate" and not include_candidates:
             reason = "candidate_edge_excluded"
         elif as_of is not None and e.created_at and parse_iso(e.created_at) > as_of:
             reason = "written_after_as_of"
-        elif category == "observation" and (e.dst in item_ids or e.src in item_ids):
+        elif repeated is not None:
+            # an observation edge to an item, or any edge whose evidence is an item's own sentence (the bullet's
+            # mentions_date edge): the budget pays for that sentence once, as the item
             reason = "duplicate_of_item"
+        if scope_paths is not None and reason != "outside_path_scope":
+            in_scope += 1
         if reason:
             skipped.append({"id": item["id"], "kind": "edge", "title": title, "score": item["score"],
                             "truth_policy": policy, "reason": reason,
-                            **({"duplicate_of": e.dst if e.dst in item_ids else e.src}
-                               if reason == "duplicate_of_item" else {})})
+                            **({"duplicate_of": repeated} if reason == "duplicate_of_item" else {})})
             continue
         out.append(item)
     return out, killed
@@ -440,7 +487,7 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
 
         sources = [VAULT_SOURCE_PREFIX + p for p in scope.paths]
         outcome = run_recall(rt, query, limit=min(100, max(25, 4 * max_items)), explain=explain, touch=False,
-                             sources=sources)
+                             sources=sources, as_of=when)
         memory_items = _memory_items(rt, outcome, q_tokens, now, when, skipped, verbose, hint_tokens)
         if not memory_items and scope.active and query != prompt:
             # "summarize Projects/p.md": the words around a path need not occur in the note it names — the note is
@@ -448,10 +495,11 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
             query, q_list = prompt, list(dict.fromkeys(tokens(prompt)))
             q_tokens = frozenset(q_list)
             outcome = run_recall(rt, query, limit=min(100, max(25, 4 * max_items)), explain=explain, touch=False,
-                                 sources=sources)
+                                 sources=sources, as_of=when)
             memory_items = _memory_items(rt, outcome, q_tokens, now, when, skipped, verbose, hint_tokens)
         edge_items, killed = _edge_items(rt, memory_items, q_tokens, include_candidates, when, skipped,
-                                         edge_cap=3 * max_items)
+                                         edge_cap=3 * max_items,
+                                         scope_paths=frozenset(scope.paths) if scope.active else None)
     world_items = _world_items(rt, query, when)
     ranked = sorted(world_items + memory_items + edge_items, key=lambda i: (-i["score"], str(i["id"])))
     items, used = _pack(ranked, budget, max_items, skipped)

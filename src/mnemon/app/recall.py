@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -37,6 +38,7 @@ from .recall_graph import (
     PositionSimilarities, VectorRows, beam_arrays, class_weights, combine_array, entity_signal_of, keyword_signal_of,
     minmax_array, neighbour_support_of, relevance_array, reply_sources,
 )
+from .replay import superseded_at
 from .runtime import Runtime
 
 VECTOR_ANCHOR_FLOOR = 0.1
@@ -102,6 +104,13 @@ def _in_scope(snap: GraphSnapshot, at: np.ndarray | slice, flt: MemoryFilter) ->
         wanted = set(flt.sources)
         inside &= np.isin(snap.source[at], [code for code, name in enumerate(snap.sources) if name in wanted])
     return inside
+
+
+def _with_capitals(words: set[str]) -> set[str]:
+    """A query's words also as a name would be written ("mira" → "Mira", "globex corp" → "Globex Corp"): agents
+    often lower-case their questions, and the store keeps an entity as it was first written. Not upper case: "who"
+    must not become the WHO."""
+    return words | {w.capitalize() for w in words} | {w.title() for w in words}
 
 
 def _untimed_sources(snap: GraphSnapshot) -> set[int]:
@@ -183,8 +192,10 @@ def check_excerpt_chars(excerpt_chars: Any) -> None:
 
 def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None = None, category: str | None = None,
                source: str | None = None, explain: bool = False, query_vector: np.ndarray | None = None,
-               kinds: Sequence[str] = ("memory",), touch: bool = True, sources: Sequence[str] = ()) -> RecallOutcome:
-    """`source` keeps memories of that source; `sources` those of any of them (both given: both must hold)."""
+               kinds: Sequence[str] = ("memory",), touch: bool = True, sources: Sequence[str] = (),
+               as_of: datetime | None = None) -> RecallOutcome:
+    """`source` keeps memories of that source; `sources` those of any of them (both given: both must hold).
+    `as_of` (a `retrieve --as-of` replay): "in June" is read against it, and a supersedes made later demotes nothing."""
     if not isinstance(query, str) or not query.strip():
         raise InvalidInput("query must be a non-empty string")
     if len(query) > MAX_QUERY_CHARS:
@@ -197,12 +208,12 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     t0 = time.perf_counter()
 
     decision = detect_intent(query, intent)
-    window = time_window(query, rt.now())
+    window = time_window(query, as_of or rt.now())
     trace.append({"stage": "intent", "intent": decision.intent.value, "source": decision.source,
                   "cues": list(decision.cues)})
 
     q_tokens = list(dict.fromkeys(tokens(query)))
-    q_entities = extract_entities(query, known=store.known_entities)
+    q_entities = extract_entities(query, known=lambda words: store.known_entities(_with_capitals(words)))
     q_ent_norm = frozenset(e.lower() for e in q_entities)
     flt = MemoryFilter(category=category, source=source, sources=tuple(dict.fromkeys(sources)))
     qvec = query_vector if query_vector is not None else rt.embed_query(query)
@@ -282,6 +293,9 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     reply_of = np.where((question >= 0) & (carried >= rel) & (carried > 0.0), question, -1)
     _inherit_from_questions(reply_of, (kw, ent, sim))
     superseded = _superseded_mask(snap)[cand]
+    if as_of is not None and superseded.any():  # the snapshot holds today's supersedes edges, made whenever
+        held = superseded_at(store, [ids[p] for p in cand[superseded].tolist()], as_of)
+        superseded &= np.array([ids[p] in held for p in cand_l], dtype=bool)
     weights = (RERANK if scores is not None else RERANK_NO_EMBEDDING)[decision.intent]
     # a memory written far from the period the query names is weaker evidence: demoted and flagged, never dropped.
     # Only a memory with a time of its own: a vault or payload row's time is when it was ingested (as for the time

@@ -564,6 +564,10 @@ def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int
         **parts, "score": item.get("score"), "path": path,
         "observations": [shown] if item.get("item_type") == "memory" else [],
         "evidence": [text] if text else [], "why_now": "; ".join(reasons), "source_path": item.get("source_path"),
+        # as a proactive card names them (one shape with or without a prompt): where the walk starts, and the
+        # memory the card is about (none for an edge or a world row)
+        "seed": path[0]["id"] if path else None,
+        "memory": item.get("id") if item.get("item_type") == "memory" else None,
         "surface": {"prompt": prompt or None, "kind": item.get("kind"), "source_id": item.get("id"),
                     "source_path": item.get("source_path"), "score": item.get("score"),
                     "matched_terms": item.get("matched_terms", []), "truth_policy": item.get("truth_policy"),
@@ -633,6 +637,16 @@ def _distinct_cards(entries: Iterable[_CardEntry], limit: int) -> list[dict[str,
     return cards
 
 
+# `retrieval.stats` of `surface`, with or without a prompt: a count that does not apply (a proactive surface recalls
+# no memories and weighs no edges) is null, never a missing key; `items_returned` is the number of cards in both
+_SURFACE_STATS = ("candidate_items_considered", "items_returned", "skipped_reported", "skipped_total",
+                  "memories_recalled", "edges_considered", "killed_edges_excluded", "world_items")
+
+
+def _surface_stats(cards: int, counts: dict[str, Any]) -> dict[str, Any]:
+    return {**{key: counts.get(key) for key in _SURFACE_STATS}, "items_returned": cards}
+
+
 def surface(rt: Runtime, *, prompt: str | None = None, limit: int = 5, hops: int = DEFAULT_HOPS, hints: Any = None,
             include_candidates: bool = True, out: str | Path | None = None, theme: str | None = None) -> dict[str, Any]:
     """Thought cards from retrieval (with a prompt) or from the proactive scorer (without) — one JSON shape."""
@@ -649,7 +663,8 @@ def surface(rt: Runtime, *, prompt: str | None = None, limit: int = 5, hops: int
                                                str(item.get("text") or ""),
                                                partial(_thought_from_item, rt, item, str(prompt), hops, hint_tokens,
                                                        vault)) for item in pack["items"]], limit)
-        retrieval = {"clusters": pack["clusters"], "brain_labels": pack["brain_labels"], "stats": pack["stats"],
+        retrieval = {"clusters": pack["clusters"], "brain_labels": pack["brain_labels"],
+                     "stats": _surface_stats(len(thoughts), pack["stats"]),
                      "empty_reason": pack["empty_reason"], "source": "retrieve"}
     else:
         kept, considered = kept_candidates(rt, hint_tokens)
@@ -660,7 +675,7 @@ def surface(rt: Runtime, *, prompt: str | None = None, limit: int = 5, hops: int
                                                                          vault))
                                     for c in kept), limit)
         retrieval = {"clusters": [], "brain_labels": [], "source": "proactive_candidates",
-                     "stats": {"candidate_items_considered": considered, "items_returned": len(thoughts)},
+                     "stats": _surface_stats(len(thoughts), {"candidate_items_considered": considered}),
                      "empty_reason": None if thoughts else "no_candidates"}
     for n, t in enumerate(thoughts, start=1):
         _render(rt, t, out, theme, f"surface_{n:02d}_{excerpt(t['title'], 40)}")
