@@ -615,3 +615,12 @@ def test_the_timeout_bounds_the_whole_call_not_each_read() -> None:
         with pytest.raises(ProviderUnavailable):
             provider.embed_documents(["a"])
         assert time.monotonic() - started < 2.0
+
+
+@pytest.mark.parametrize("provider", ["ollama", "openai"])
+def test_a_server_answering_an_all_zero_vector_gives_no_vector(provider: str) -> None:
+    """A zero row was stored and counted as embedded: no query could find it, and `embed --all` never redid it."""
+    http = get_provider(provider, EmbedSettings(endpoint="http://127.0.0.1:9"))
+    with pytest.raises(ProviderUnavailable, match="all-zero"):
+        http._accept([[0.0, 0.0, 0.0], [0.1, 0.2, 0.3]])  # type: ignore[attr-defined]
+    assert http._accept([[0.1, 0.0, 0.0]]).shape == (1, 3)  # type: ignore[attr-defined]

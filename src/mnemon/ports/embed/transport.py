@@ -241,6 +241,9 @@ class HttpEmbeddingProvider(EmbeddingProvider):
             raise self._malformed("embeddings are not equal-length lists of numbers") from None
         if matrix.ndim != 2 or matrix.shape[1] == 0:
             raise self._malformed("embeddings are not equal-length lists of numbers")
+        if not np.isfinite(matrix).all() or not np.abs(matrix).sum(axis=1).all():
+            # an all-zero row can be found by no query: stored, it would count as embedded and never be redone
+            raise self._malformed("an all-zero or non-finite vector")
         width = int(matrix.shape[1])
         expected = self._requested_dimensions or self._learned_dimensions
         if expected and width != expected:
