@@ -221,3 +221,12 @@ def test_a_known_entity_typed_in_lower_case_is_still_the_entity(mem) -> None:
     upper, lower = (mem.recall(q, limit=3, verbose=True) for q in ("who is Mira", "who is mira"))
     assert upper["results"][0]["signals"]["entity"] == lower["results"][0]["signals"]["entity"] > 0
     assert lower["results"][0]["insight"]["content"].startswith("Mira")
+
+
+def test_recall_says_when_most_memories_have_no_vector_from_its_provider(mem, example_vault) -> None:
+    """After `ingest --no-embed` (or a provider switch) the similarity signal was silently off for most memories."""
+    mem.ingest(str(example_vault), embed=False)
+    warned = mem.recall("battery supplier", limit=3)
+    assert any("embed --all" in w for w in warned.get("warnings", []))
+    mem.embed_all()
+    assert not any("embed --all" in w for w in mem.recall("battery supplier", limit=3).get("warnings", []))

@@ -106,6 +106,16 @@ def _in_scope(snap: GraphSnapshot, at: np.ndarray | slice, flt: MemoryFilter) ->
     return inside
 
 
+def warn_on_low_coverage(rt: Runtime) -> None:
+    """Say so when most memories have no vector from this provider (an ingest with --no-embed, another provider's
+    vectors): the similarity signal is then silent for them, and recall would look merely sparse."""
+    total = rt.store.count_active()
+    embedded = len(rt.index)
+    if total and embedded * 2 < total:
+        rt.warnings.append(f"only {embedded} of {total} memories have a vector from {rt.provider.identity()}: "
+                           "recall by meaning misses the rest; `mnemon embed --all` adds them")
+
+
 def _with_capitals(words: set[str]) -> set[str]:
     """A query's words also as a name would be written ("mira" → "Mira", "globex corp" → "Globex Corp"): agents
     often lower-case their questions, and the store keeps an entity as it was first written. Not upper case: "who"
