@@ -230,3 +230,13 @@ def test_recall_says_when_most_memories_have_no_vector_from_its_provider(mem, ex
     assert any("embed --all" in w for w in warned.get("warnings", []))
     mem.embed_all()
     assert not any("embed --all" in w for w in mem.recall("battery supplier", limit=3).get("warnings", []))
+
+
+def test_a_persons_causal_link_orders_a_why_answer_over_a_cue_words_guess(mem) -> None:
+    """"because" in the older memory made the newer one its cause (an automatic edge); a person linking them the other
+    way made a cycle, and the effect came before its cause."""
+    cause = mem.remember("The outage happened because the database crashed")["id"]
+    effect = mem.remember("Customers complained about the outage")["id"]
+    mem.link(cause, effect, "causal", sub_type="causes", weight=0.9)
+    ids = [r["insight"]["id"] for r in mem.recall("why was there an outage", intent="WHY", limit=5)["results"]]
+    assert ids.index(cause) < ids.index(effect)

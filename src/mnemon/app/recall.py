@@ -186,8 +186,11 @@ def _causal_pairs(snap: GraphSnapshot, nodes: list[int]) -> list[tuple[str, str]
     owner, edges = snap.edge_slices(np.array(nodes, dtype=np.int64))
     members = set(nodes)
     causal = _edges_of_type(snap, "causal")
-    pairs = zip(owner.tolist(), edges.tolist(), snap.dst[edges].tolist())
-    return [(snap.ids[nodes[o]], snap.ids[d]) for o, e, d in pairs if causal[e] and d in members]
+    weight = {(snap.ids[nodes[o]], snap.ids[d]): float(snap.weight[e])
+              for o, e, d in zip(owner.tolist(), edges.tolist(), snap.dst[edges].tolist()) if causal[e] and d in members}
+    # two edges that say opposite things (a cue word's guess against a person's link, weighted higher): the
+    # stronger one orders the pair, else the cycle would leave both in score order, effect before cause
+    return [(a, b) for (a, b), w in weight.items() if w >= weight.get((b, a), 0.0)]
 
 
 def check_limit(limit: Any) -> None:
