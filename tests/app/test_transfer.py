@@ -309,3 +309,19 @@ def test_a_draft_without_an_insights_array_is_refused(mem) -> None:
             with pytest.raises(InvalidInput, match="'insights' array"):
                 mem.import_json(given)
     assert mem.import_json('{"schema_version": "1", "insights": []}')["imported"] == 0
+
+
+def test_an_export_killed_midway_leaves_no_temporary_file_behind_for_good(mem, tmp_path) -> None:
+    """kill -9 during `export --out` left `<path>.<pid>.tmp`, never removed; the next write of that path does."""
+    import subprocess
+    import sys
+
+    mem.remember("one memory worth a backup")
+    target = tmp_path / "backup.json"
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    orphan = tmp_path / f"backup.json.{int(dead.stdout)}.tmp"
+    orphan.write_text('{"kind": "mnemon-export", "insig')  # what a killed writer leaves
+    mine = tmp_path / "backup.json.notapid.tmp"
+    mine.write_text("not ours to judge")
+    out = mem.export_to(str(target))
+    assert out["bytes"] > 0 and not orphan.exists() and mine.exists()

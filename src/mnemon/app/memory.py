@@ -159,7 +159,8 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         from ..ports.array_file import write_atomic
 
         try:
-            write_atomic(path, (piece.encode() for piece in self.export_stream(include_vectors=include_vectors)))
+            write_atomic(path, (piece.encode() for piece in self.export_stream(include_vectors=include_vectors)),
+                         durable=True)
         except OSError as exc:
             raise InvalidInput(f"cannot write {path}: {exc.strerror or exc}") from None
         target = Path(path)

@@ -30,14 +30,20 @@ def save_arrays(path: str, header: dict[str, Any], arrays: dict[str, np.ndarray]
     write_atomic(path, chunks)
 
 
-def write_atomic(path: str, chunks: Iterable[Any]) -> None:
+def write_atomic(path: str, chunks: Iterable[Any], *, durable: bool = False) -> None:
     """Write the byte chunks to a temporary name and rename it into place, so a concurrent reader sees the old file
-    or the new one; the temporary file is removed if writing fails."""
+    or the new one; the temporary file is removed if writing fails. `durable`: synced to disk before the rename (an
+    export: a crash right after must not leave a renamed but empty file). What a killed writer left behind under its
+    temporary name is removed first."""
+    _remove_orphans(path)
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         with open(tmp, "wb") as fh:
             for chunk in chunks:
                 fh.write(chunk)
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -45,6 +51,33 @@ def write_atomic(path: str, chunks: Iterable[Any]) -> None:
         except OSError:
             pass
         raise
+
+
+def _remove_orphans(path: str) -> None:
+    """`<path>.<pid>.tmp` files whose process is gone (killed mid-write): never renamed, never to be."""
+    folder, name = os.path.split(os.path.abspath(path))
+    try:
+        leftovers = [entry for entry in os.listdir(folder) if entry.startswith(name + ".") and entry.endswith(".tmp")]
+    except OSError:
+        return
+    for entry in leftovers:
+        pid = entry[len(name) + 1 : -len(".tmp")]
+        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+            continue
+        try:
+            os.unlink(os.path.join(folder, entry))
+        except OSError:
+            pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # (another user's process: alive)
+        return True
+    return True
 
 
 def load_arrays(path: str, *, writable: bool = False) -> tuple[dict[str, Any], dict[str, np.ndarray]] | None:
