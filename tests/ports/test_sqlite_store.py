@@ -593,3 +593,25 @@ def test_one_provider_identity_keeps_one_vector_width(store: Store, tmp_path) ->
                            (np.ones(3, dtype="<f4").tobytes(),))
         ids, matrix = store.load_vectors("srv:model:native")
         assert ids == ["a", "c"] and matrix.shape == (2, 3) and c.id == "c"
+
+
+def test_readonly_opens_a_store_on_media_it_cannot_write(tmp_path, monkeypatch) -> None:
+    """On a read-only mount SQLite could not make the WAL's -shm file, so even `--readonly` failed to open."""
+    import os as os_module
+
+    from mnemon.app.memory import open_store
+
+    store = open_store(tmp_path / "m.db")
+    put(store, "a", "kept on a backup mount")
+    store.close()
+    real_access = os_module.access
+    monkeypatch.setattr(os_module, "access", lambda p, mode: False if str(p) == str(tmp_path) else
+                        real_access(p, mode))
+    for leftover in ("m.db-wal", "m.db-shm"):
+        assert not (tmp_path / leftover).exists()
+    reader = open_store(tmp_path / "m.db", readonly=True)
+    try:
+        assert reader.get_node("a").content == "kept on a backup mount"
+        assert not (tmp_path / "m.db-shm").exists()  # nothing made beside it: opened as immutable
+    finally:
+        reader.close()

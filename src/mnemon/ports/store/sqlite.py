@@ -105,7 +105,10 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         if readonly:
             if not os.path.exists(path):
                 raise StoreError(f"no database at {path}; create it first by writing to it without --readonly")
-            uri = f"file:{path}?mode=ro"
+            # on read-only media (a backup mount, a snapshot) SQLite cannot make the WAL's shared-memory file even to
+            # read: the file is opened as immutable there, which it is
+            writable = os.access(os.path.dirname(os.path.abspath(path)), os.W_OK)
+            uri = f"file:{path}?mode=ro{'' if writable else '&immutable=1'}"
             self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
                                         timeout=busy_timeout_ms / 1000)
         else:
