@@ -624,3 +624,43 @@ def test_a_server_answering_an_all_zero_vector_gives_no_vector(provider: str) ->
     with pytest.raises(ProviderUnavailable, match="all-zero"):
         http._accept([[0.0, 0.0, 0.0], [0.1, 0.2, 0.3]])  # type: ignore[attr-defined]
     assert http._accept([[0.1, 0.0, 0.0]]).shape == (1, 3)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("status", "body", "says"), [
+    (429, b'{"error": "rate limited"}', "try again later"),
+    (500, b'{"error": "boom"}', "failed on its side"),
+    (200, b"{not json", "not JSON"),
+])
+@pytest.mark.parametrize("provider", ["ollama", "openai"])
+def test_an_embedding_failure_says_what_to_do_about_it(provider: str, status: int, body: bytes, says: str) -> None:
+    """A rate limit or a crash said "check that it is an embedding model"; a non-JSON answer was "HTTP 200" failing."""
+    import http.server
+    import socketserver
+
+    class Answer(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+        daemon_threads = True
+
+    with running(Server(("127.0.0.1", 0), Answer)) as server:
+        settings = EmbedSettings(endpoint=f"http://127.0.0.1:{server.server_address[1]}", model="m")
+        with pytest.raises(ProviderUnavailable) as failed:
+            get_provider(provider, settings).embed_documents(["a"])
+    assert says in failed.value.message and "check that it is an embedding model" not in failed.value.message
+
+
+def test_a_server_that_did_not_answer_in_time_is_not_told_to_start() -> None:
+    from mnemon.ports.embed.transport import Unreachable, unreachable_advice
+
+    assert "MNEMON_EMBED_TIMEOUT" in unreachable_advice(Unreachable("timed out"), 2.0, "start it")
+    assert unreachable_advice(Unreachable("[Errno 111] Connection refused"), 2.0, "start it") == "start it"

@@ -21,7 +21,9 @@ from .transport import (
     get_json,
     normalise_endpoint,
     post_json,
+    status_advice,
     task_prefixes,
+    unreachable_advice,
 )
 
 DEFAULT_ENDPOINT = "http://127.0.0.1:11434"
@@ -90,12 +92,10 @@ class OllamaProvider(HttpEmbeddingProvider):
         try:
             return post_json(f"{self._endpoint}{route}", payload, {}, timeout=self._timeout)
         except Unreachable as error:
-            raise ProviderUnavailable(
-                f"cannot reach Ollama at {self._endpoint} ({error}); start it with `ollama serve`, "
-                f"or set MNEMON_EMBED_ENDPOINT to a running server",
-                provider=self.name,
-                endpoint=self._endpoint,
-            ) from None
+            advice = unreachable_advice(error, self._timeout, "start it with `ollama serve`, or set "
+                                        "MNEMON_EMBED_ENDPOINT to a running server")
+            raise ProviderUnavailable(f"cannot reach Ollama at {self._endpoint} ({error}); {advice}",
+                                      provider=self.name, endpoint=self._endpoint) from None
         except HttpFailure as failure:
             message = failure.server_message()
             if failure.status == 404 and "not found" in message.lower() and "model" in message.lower():
@@ -108,9 +108,9 @@ class OllamaProvider(HttpEmbeddingProvider):
                 ) from None
             if failure.status == 404:
                 raise _RouteMissing() from None
+            advice = status_advice(failure.status) or "check that it is an embedding model"
             raise ProviderUnavailable(
-                f"Ollama rejected the embedding request for {self._model!r} (HTTP {failure.status}: {message}); "
-                f"check that it is an embedding model",
+                f"Ollama did not embed with {self._model!r} (HTTP {failure.status}: {message}); {advice}",
                 provider=self.name,
                 status=failure.status,
             ) from None

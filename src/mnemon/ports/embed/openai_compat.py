@@ -21,7 +21,9 @@ from .transport import (
     get_json,
     normalise_endpoint,
     post_json,
+    status_advice,
     task_prefixes,
+    unreachable_advice,
 )
 
 # Servers without a /models route still embed fine; these statuses mean "up, route not offered".
@@ -85,11 +87,9 @@ class OpenAICompatibleProvider(HttpEmbeddingProvider):
         try:
             answer = post_json(f"{endpoint}/embeddings", payload, self._headers(), timeout=self._timeout)
         except Unreachable as error:
-            raise ProviderUnavailable(
-                f"cannot reach the embedding server at {endpoint} ({error}); start it or fix MNEMON_EMBED_ENDPOINT",
-                provider=self.name,
-                endpoint=endpoint,
-            ) from None
+            advice = unreachable_advice(error, self._timeout, "start it or fix MNEMON_EMBED_ENDPOINT")
+            raise ProviderUnavailable(f"cannot reach the embedding server at {endpoint} ({error}); {advice}",
+                                      provider=self.name, endpoint=endpoint) from None
         except HttpFailure as failure:
             raise self._explain(failure, endpoint, model) from None
         return self._accept(self._rows_in_input_order(answer, len(inputs)))
@@ -110,8 +110,10 @@ class OpenAICompatibleProvider(HttpEmbeddingProvider):
                 provider=self.name,
                 status=404,
             )
+        advice = status_advice(failure.status)
         return ProviderUnavailable(
-            f"the embedding server at {endpoint} failed (HTTP {failure.status}: {message})",
+            f"the embedding server at {endpoint} failed (HTTP {failure.status}: {message})"
+            + (f"; {advice}" if advice else ""),
             provider=self.name,
             status=failure.status,
         )

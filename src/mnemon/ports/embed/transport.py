@@ -124,6 +124,25 @@ def _read_by(response: Any, deadline: float, timeout: float) -> bytes:
         pieces.append(piece)
 
 
+def status_advice(status: int) -> str | None:
+    """What a person can do about an answer that is no model's fault, or None (the provider words the rest): the
+    same "check the model" hint for a rate limit or a crash sent people the wrong way."""
+    if status == 200:
+        return "the server answered with something that is not JSON: is the endpoint an embedding API?"
+    if status == 429:
+        return "the server is rate-limiting: try again later (the memory is kept; `mnemon embed --all` adds vectors)"
+    if status >= 500:
+        return "the server failed on its side: see its log, then try again"
+    return None
+
+
+def unreachable_advice(error: Unreachable, timeout: float, start_hint: str) -> str:
+    """A server that did not answer in time is running: the timeout, not starting it, is what to look at."""
+    if "timed out" in str(error).lower():
+        return f"it did not answer within {timeout:g} s: raise MNEMON_EMBED_TIMEOUT or lighten the server's load"
+    return start_hint
+
+
 def post_json(url: str, payload: Mapping[str, Any], headers: Mapping[str, str], timeout: float) -> Any:
     request = urllib.request.Request(
         url,
