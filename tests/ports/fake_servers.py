@@ -21,7 +21,8 @@ from mnemon.ports.embed import EmbedSettings, get_provider
 def server_vector(text: str, dimensions: int) -> list[float]:
     """What the fakes return for `text`: deliberately NOT unit length, so client normalisation is visible."""
     vector = get_provider("hash", EmbedSettings(dimensions=dimensions)).embed_query(text)
-    return [float(x) * 3.0 for x in vector]
+    # (never all zero, whatever prefix a width keeps: a real model never answers a zero vector, and mnemon refuses one)
+    return [float(x) * 3.0 + (0.25 if k == 0 else 0.0) for k, x in enumerate(vector)]
 
 
 def expected_row(text: str, dimensions: int) -> np.ndarray:
