@@ -203,3 +203,10 @@ def test_a_bullet_and_its_own_date_edge_are_one_sentence_paid_once(example_vault
     assert repeats == []
     dupes = [s for s in pack["skipped"] if s["reason"] == "duplicate_of_item" and s.get("duplicate_of") == bullet["id"]]
     assert dupes and all(s["kind"] == "edge" for s in dupes)
+
+
+def test_a_replay_before_anything_was_written_says_so(example_vault_mem) -> None:
+    """Memories that matched but did not exist yet at --as-of were reported as "no_matching_memories"."""
+    out = example_vault_mem.retrieve(prompt="supplier lighthouse", as_of="2001-01-01T00:00:00Z")
+    assert out["items"] == [] and out["empty_reason"] == "all_matches_written_after_as_of"
+    assert example_vault_mem.retrieve(prompt="zzqx unmatched words")["empty_reason"] == "no_matching_memories"

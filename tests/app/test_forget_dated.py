@@ -84,6 +84,21 @@ def test_each_aged_edge_tells_why_and_a_second_run_finds_nothing_more(bills: Mne
     assert [e["text"] for e in bills.forget_dated(0)["forgotten_edges"]] == ["Gas contract renewal due 2026-02-01"]
 
 
+def test_a_forgotten_bullet_is_no_longer_brought_up(bills: Mnemon) -> None:
+    """The docstring promised it and Mneme did it; thoughts, surface and candidates kept bringing the forgotten
+    bullets up first."""
+    def shown(rows: list[dict[str, Any]]) -> set[str]:
+        return {c["observation"]["text"] for c in rows}
+
+    forgotten = {e["text"] for e in bills.forget_dated(30)["forgotten_edges"]}
+    assert "Paid the plumber invoice on 2026-01-10" in forgotten
+    assert not shown(bills.candidates(limit=10)["candidates"]) & forgotten
+    debug = bills.debug_candidates(include_skipped=True)
+    assert not shown(debug["candidates"]) & forgotten
+    skipped = {c["observation"]["text"]: c["skip_reasons"] for c in debug["skipped"]}
+    assert all("observation edge forgotten (its dates are past)" in skipped[text] for text in forgotten)
+
+
 @pytest.mark.parametrize("bad", ["abc", "-1", "1.5", "", 40_000, None])
 def test_a_bad_threshold_is_refused_and_changes_nothing(bills: Mnemon, bad: Any) -> None:
     before = _bullet_edges(bills)

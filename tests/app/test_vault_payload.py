@@ -224,6 +224,9 @@ def test_resolve_again_replaces_its_earlier_pack_and_backs_it_up(mem, example_va
     assert mem.resolve(str(example_vault), RESOLUTION, dry_run=True)["overwrites"] is False
     first = mem.resolve(str(example_vault), RESOLUTION)
     assert first["overwrites"] is False and first["backup"] is None
+    replay = mem.resolve(str(example_vault), RESOLUTION)  # the same research again: nothing to replace or back up
+    assert replay["overwrites"] is False and replay["backup"] is None and replay["pack_changed"] is False
+    assert not (example_vault / ".mnemon-backups").exists()
     pack = example_vault / PILOT_PACK
     edited = pack.read_bytes() + b"\nA line the user added.\n"
     pack.write_bytes(edited)

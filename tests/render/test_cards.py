@@ -168,3 +168,15 @@ def test_an_out_path_that_is_a_file_is_invalid_input(tmp_path: Path) -> None:
         with pytest.raises(InvalidInput):
             write_card(sample_thought(), out, stamp="x", png=False)
     assert (tmp_path / "afile").read_text(encoding="utf-8") == "x"
+
+
+def test_two_cards_in_the_same_second_do_not_overwrite_each_other(tmp_path) -> None:
+    """A loop or a cron job making two thoughts in one second wrote both to one file; the first answer then named
+    the second card."""
+    from mnemon.render.cards import sample_thought, write_card
+
+    first = write_card({**sample_thought(), "title": "First thought"}, tmp_path, stamp="20261204_170739", png=False)
+    second = write_card({**sample_thought(), "title": "Second thought"}, tmp_path, stamp="20261204_170739", png=False)
+    assert first.svg != second.svg
+    assert "First thought" in first.svg.read_text(encoding="utf-8")
+    assert "Second thought" in second.svg.read_text(encoding="utf-8")

@@ -506,6 +506,8 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
 
     if not q_list:
         empty_reason = "no_prompt_terms" if not items else None
+    elif not ranked and skipped and all(s.get("reason") == "written_after_as_of" for s in skipped):
+        empty_reason = "all_matches_written_after_as_of"  # they matched, but did not exist yet at --as-of
     elif not ranked:
         empty_reason = "no_matching_memories"
     elif not items:

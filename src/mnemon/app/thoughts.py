@@ -302,7 +302,12 @@ class _Scorer:
         wanted = sorted({f"note:{n.metadata['note']}" for n in observations if (n.metadata or {}).get("note")}
                         - self.note_types.keys())
         self.note_types.update({i: _node_type(node) for i, node in store.get_nodes(wanted).items()})
-        killed = {e.dst for e in store.edges_of([n.id for n in observations], statuses=("killed",), direction="in")}
+        inbound = store.edges_of([n.id for n in observations], statuses=("killed", "candidate"), direction="in")
+        killed = {e.dst for e in inbound if e.status == "killed"}
+        # `forget --days-threshold` leaves a past-dated bullet's own edge a candidate of strength 0: the bullet stays
+        # recallable but is no longer something to bring up
+        forgotten = {e.dst for e in inbound
+                     if e.status == "candidate" and e.weight == 0.0 and e.src == _note_of(e.dst)}
         out: list[Candidate] = []
         for n in observations:
             meta = n.metadata or {}
@@ -312,10 +317,19 @@ class _Scorer:
             cand = Candidate(n, score, parts, reasons, seed_id=seed, hints_hit=tuple(hit))
             if n.id in killed:
                 cand.skip_reasons.append("observation edge killed")
+            elif n.id in forgotten:
+                cand.skip_reasons.append("observation edge forgotten (its dates are past)")
             if score <= 0:
                 cand.skip_reasons.append("score below surfacing threshold")
             out.append(cand)
         return out
+
+
+def _note_of(item_id: str) -> str:
+    """The note node of a vault item (`vault:<path>:<kind>:<digest>` → `note:<path>`); '' for other ids."""
+    if not item_id.startswith("vault:"):
+        return ""
+    return "note:" + item_id[len("vault:"):].rsplit(":", 2)[0]
 
 
 PAGE_ROWS = 256  # bullets read per step of the best-first pass

@@ -496,7 +496,8 @@ def write_card(thought: Mapping[str, Any], out_dir: str | Path, *, stamp: str, t
     out.mkdir(parents=True, exist_ok=True)
     safe = _STAMP_UNSAFE.sub("_", stamp).strip("_")[:80] or "card"
     svg_text = render_svg(thought, theme=resolve_theme(theme), generated_at=generated_at)
-    svg_path = out / f"thought_{safe}.svg"
+    base = _claim_name(out, f"thought_{safe}")
+    svg_path = out / f"{base}.svg"
     tmp = svg_path.with_suffix(".svg.tmp")
     tmp.write_text(svg_text, encoding="utf-8")
     os.replace(tmp, svg_path)
@@ -504,10 +505,23 @@ def write_card(thought: Mapping[str, Any], out_dir: str | Path, *, stamp: str, t
     used: str | None = None
     why: str | None = None
     if png:
-        candidate = out / f"thought_{safe}.png"
+        candidate = out / f"{base}.png"
         used, why = rasterise(svg_text, candidate)
         png_path = candidate if used else None
     return CardFiles(svg_path, png_path, used, why)
+
+
+def _claim_name(out: Path, base: str) -> str:
+    """A card name no other card has: two thoughts in the same second (a loop, a cron job) overwrote each other's
+    files, and the first answer then named the second card. The SVG's name is claimed by creating it (O_EXCL)."""
+    for attempt in range(1, 1000):
+        name = base if attempt == 1 else f"{base}_{attempt}"
+        try:
+            os.close(os.open(out / f"{name}.svg", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        except FileExistsError:
+            continue
+        return name
+    raise InvalidInput(f"too many cards named {base} in {out}")
 
 
 def sample_thought() -> dict[str, Any]:

@@ -331,6 +331,8 @@ def write_pack(vault: str | Path, place: PackTarget, text: str, *,
     if path.is_symlink() or not path.is_file() or path.read_bytes() != place.existing:
         raise Conflict(f"{place.target.rel} changed while the pack was being written; run resolve again",
                        path=place.target.rel)
+    if data == place.existing:  # a replayed resolve: the pack is already this one (no write, no backup)
+        return None
     backup = notes.backup_bytes(vault, place.target.rel, place.existing, clock=clock)
     notes.atomic_write_bytes(path, data)
     return backup
@@ -348,7 +350,10 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     proposals = _world_proposals(rt, data, rel)
     text = render_pack(data, active_threshold)
     place = pack_target(vault, rel, data["slug"])  # refused (a symlink, another note) before anything is written
-    out: dict[str, Any] = {"note_path": rel, "dry_run": dry_run, "overwrites": place.existing is not None}
+    # a replay of the same research writes the same pack: nothing is overwritten (the graph side is idempotent too)
+    same = place.existing == text.encode("utf-8")
+    out: dict[str, Any] = {"note_path": rel, "dry_run": dry_run, "overwrites": place.existing is not None and not same,
+                           "pack_changed": not same}
     if dry_run:
         out.update({"claims": [{"subject": c["subject"], "predicate": predicate_name(str(c["predicate"])),
                                 "object": c["object"], "requested_status": claim_status(c, active_threshold)[0]}
