@@ -276,3 +276,17 @@ def test_follow_up_text_keeps_whole_words(text: str) -> None:
     kept = out[:-1].rstrip()
     assert text.startswith(kept) and (len(kept) == len(text) or not text[len(kept)].isalnum())
     assert kept.count("[[") == kept.count("]]")
+
+
+def test_path_labels_read_links_as_their_names(mem, tmp_path) -> None:
+    """A path step showed "… for [[Lighthouse]]" while the card's title on the same card read "… for Lighthouse"."""
+    vault = tmp_path / "v"
+    vault.mkdir()
+    (vault / "bram.md").write_text("# Bram\n\n- Waiting on legal for the vendor contract for [[Lighthouse|the pilot]]\n",
+                                   encoding="utf-8")
+    (vault / "lighthouse.md").write_text("# Lighthouse\n\nThe pilot project.\n", encoding="utf-8")
+    mem.ingest(str(vault), embed=False)
+    rows = mem.candidates(limit=3)["candidates"]
+    names = [step["name"] for c in rows for step in c["path"]]
+    assert names and not any("[[" in name for name in names)
+    assert any("the pilot" in name for name in names)

@@ -176,7 +176,7 @@ def _name(node: Memory | None, node_id: str) -> str:
     if node.kind == "memory":
         if (node.metadata or {}).get("memory_kind") == "section" and node.title:
             return node.title  # its heading path ("Note > Heading"): the text is shown as evidence
-        return excerpt(node.content, 90)
+        return excerpt(display_links(node.content), 90)  # a label reads as the title does: links as their names
     return node.title or node_id.split(":", 1)[-1]
 
 
