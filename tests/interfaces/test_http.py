@@ -166,6 +166,17 @@ def test_the_workbench_is_served_under_its_mount(serve) -> None:
     assert call("/api/status")[0] == 404
 
 
+@pytest.mark.parametrize("mount", ["/my space/ü", "/日本"])
+def test_a_mount_with_spaces_or_other_scripts_redirects_to_a_url_that_works(serve, mount: str) -> None:
+    """The redirect sent the mount raw: "/日本" failed mid-answer, "/my space/ü" landed on a 404."""
+    call = serve(mount=mount)
+    status, _, headers = call(quote(mount))
+    assert status == 308 and headers["Location"] == quote(mount + "/")
+    status, page, _ = call(headers["Location"])
+    assert status == 200 and b"<html" in page.lower()
+    assert call(quote(mount + "/") + "api/status")[0] == 200
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(name=st.sampled_from(sorted(BY_NAME)), query=st.text(max_size=40))
 def test_no_query_string_gets_a_traceback_or_a_500(serve, name: str, query: str) -> None:

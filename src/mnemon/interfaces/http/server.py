@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from ...core.errors import InvalidInput, MnemonError, ReadOnly
 from ..operations import BY_NAME, OPERATIONS, Operation, check_args
@@ -118,8 +118,8 @@ class Api:
                                               "loopback address")
         url = urlsplit(target)
         path = unquote(url.path)
-        if path + "/" == self.mount:
-            return Response(308, b"", "text/plain; charset=utf-8", {"Location": self.mount})
+        if path + "/" == self.mount:  # (a header is ASCII: a mount with a space or "日本" is sent percent-encoded)
+            return Response(308, b"", "text/plain; charset=utf-8", {"Location": quote(self.mount)})
         if not path.startswith(self.mount):
             raise HttpError("not_found", f"nothing at {path}; the workbench is at {self.mount}")
         rest = path[len(self.mount):]
@@ -410,8 +410,9 @@ def serve(mem_factory: Callable[[], Any], *, host: str, port: int, mount: str = 
     bound_host, bound_port = server.server_address[:2]
     named = bound_host.decode() if isinstance(bound_host, bytes) else str(bound_host)
     shown = f"[{named}]" if ":" in named else named
-    announce({"ok": True, "url": f"http://{shown}:{bound_port}{api.mount}", "api": f"http://{shown}:{bound_port}"
-              f"{api.mount}api", "read_only": not allow_writes, "auth": "token" if token else "none",
+    mount = quote(api.mount)  # a URL to paste into a browser: percent-encoded like the redirect
+    announce({"ok": True, "url": f"http://{shown}:{bound_port}{mount}", "api": f"http://{shown}:{bound_port}"
+              f"{mount}api", "read_only": not allow_writes, "auth": "token" if token else "none",
               "operations": [op.name for op in OPERATIONS if allow_writes or op.read_only]})
 
     def stop(*_: Any) -> None:
