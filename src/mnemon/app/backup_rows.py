@@ -15,7 +15,7 @@ import base64
 import binascii
 import json
 import math
-import unicodedata
+import re
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
@@ -43,11 +43,17 @@ def edge_error(k: int, message: str) -> InvalidInput:
     return InvalidInput(f"export edge {k}: {message}", index=k)
 
 
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+# `core.model.iso`'s own form; a valid date too (the calendar check is left to parse_iso for anything else)
+_CANONICAL_TIME = re.compile(r"(?:000[2-9]|00[1-9]\d|0[1-9]\d\d|[1-8]\d{3}|9[0-8]\d\d|99[0-8]\d)-"
+                             r"(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z")
+
+
 def _text(value: Any, what: str, fail: Any, *, blank_ok: bool = True) -> str:
     if not isinstance(value, str):
         raise fail(f"{what} must be a string, got {type(value).__name__}")
-    try:  # lone surrogates ("\ud800" in JSON) cannot be written to the database or hashed
-        value.encode("utf-8")
+    try:  # lone surrogates ("\ud800" in JSON) cannot be written to the database or hashed (ASCII holds none)
+        value.isascii() or value.encode("utf-8")
     except UnicodeEncodeError:
         raise fail(f"{what} is not valid Unicode text (it holds unpaired surrogate code points)") from None
     if not blank_ok and not value.strip():
@@ -59,7 +65,7 @@ def node_id(value: Any, what: str, fail: Any) -> str:
     """An id a command can name: a non-blank string without control characters (argv cannot carry a NUL, and an id
     with a newline or escape in it could never be shown or forgotten). Numbers are not turned into ids."""
     text = _text(value, what, fail, blank_ok=False)
-    if any(unicodedata.category(c) == "Cc" for c in text):
+    if _CONTROL.search(text):  # (Unicode's Cc: a regex, not a category lookup per character of 200k ids)
         raise fail(f"{what} {text!r} holds a control character")
     return text
 
@@ -69,6 +75,8 @@ def _timestamp(value: Any, what: str, fail: Any) -> str | None:
         return None
     if not isinstance(value, str):
         raise fail(f"{what} must be an RFC 3339 string")
+    if _CANONICAL_TIME.fullmatch(value):  # as mnemon writes them (every row of an export): nothing to normalise
+        return value
     try:
         return iso(parse_iso(value))
     except (ValueError, OverflowError):
