@@ -154,6 +154,29 @@ def writable_server(writable_store: Store) -> Iterator[str]:
     _stop(proc)
 
 
+@pytest.fixture(scope="module")
+def empty_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A store that holds nothing at all (created by `status`, which writes its schema)."""
+    root = tmp_path_factory.mktemp("workbench-empty")
+    env = _env(root)
+    db = root / "store.db"
+    assert _cli(db, env, "status")["total_insights"] == 0
+    proc, url = _start(Store(db, env, killed_edge=-1))
+    yield url
+    _stop(proc)
+
+
+TOKEN = "s3cret"
+
+
+@pytest.fixture(scope="module")
+def token_server(store: Store) -> Iterator[str]:
+    """The shared store (only read), behind a server that wants `Authorization: Bearer s3cret` on every API call."""
+    proc, url = _start(replace(store, env={**store.env, "MNEMON_HTTP_TOKEN": TOKEN}))
+    yield url
+    _stop(proc)
+
+
 def _get(url: str) -> Any:
     with urllib.request.urlopen(url, timeout=30) as resp:
         return json.loads(resp.read())
@@ -302,6 +325,28 @@ def test_search_lists_results_and_clicking_one_focuses_the_graph(page: Page, ser
     assert page.console_errors == []
 
 
+def test_search_lists_a_note_by_its_title_and_picking_it_focuses_the_note(page: Page, server: str) -> None:
+    """recall and search look in memory content only; the notes themselves are matched by title (and path)."""
+    page.open(server)
+    page.enter("#q", "lighthouse")
+    page.wait("s.status.text.includes('for “lighthouse”')")
+    first = page.page.locator("#results li button").first
+    assert first.get_attribute("data-id") == LIGHTHOUSE  # the note itself, before the memories that mention it
+    assert "Lighthouse" in first.inner_text() and "Projects/lighthouse.md" in first.inner_text()
+    assert page.page.locator("#results li button").count() > 1  # and the memories after it
+    page.enter("#q", "harbour station")  # every word, in any case
+    page.wait("s.status.text.includes('for “harbour station”')")
+    assert first.get_attribute("data-id") == "note:Projects/harbour-station.md"
+    page.enter("#q", "Lighthouse")
+    page.wait("s.status.text.includes('for “Lighthouse”')")
+    first.click()
+    page.wait(f"s.focus === {json.dumps(LIGHTHOUSE)} && !s.loading && s.settled")
+    page.page.locator("#details h3").wait_for()
+    assert _text(page, "#details h3") == "Lighthouse"
+    assert _text(page, "#focus-label") == "Focus: Lighthouse"
+    assert page.console_errors == []
+
+
 def test_clicking_a_link_explains_it(page: Page, server: str) -> None:
     s = page.open(server, focus=LIGHTHOUSE)
     assert s["focus"] == LIGHTHOUSE
@@ -321,6 +366,26 @@ def test_clicking_a_link_explains_it(page: Page, server: str) -> None:
     assert "null" not in details and "undefined" not in details
     page.page.screenshot(path=str(SCREENSHOT))
     assert SCREENSHOT.stat().st_size > 10_000
+    assert page.console_errors == []
+
+
+def test_links_both_ways_between_two_notes_are_drawn_apart_and_each_can_be_clicked(page: Page, server: str) -> None:
+    s = page.open(server)
+    drawn = _get(server + "api/graph?max_nodes=150&max_links=600&include_candidates=true")  # what the page loaded
+    assert s["links"] == len(drawn["links"])
+    ends = {(x["src"], x["dst"]): x["id"] for x in drawn["links"]}
+    pairs = [(i, ends[(b, a)]) for (a, b), i in ends.items() if a < b and (b, a) in ends]
+    assert pairs, "the example vault has links in both directions between notes"
+    for pair in pairs:  # the first pair whose two midpoints are clear of nodes and other links
+        points = [page.hook(f"linkMidpoint({i})") for i in pair]
+        if all(page.hook(f"hitAt({p['x']}, {p['y']})") == {"link": i} for i, p in zip(pair, points, strict=True)):
+            break
+    else:
+        raise AssertionError(f"no pair of opposite links can both be clicked: {pairs}")
+    assert abs(points[0]["x"] - points[1]["x"]) + abs(points[0]["y"] - points[1]["y"]) > 6  # apart on screen
+    for edge, point in zip(pair, points, strict=True):  # the real mouse picks each one
+        page.page.mouse.click(point["x"], point["y"])
+        page.wait(f"s.selected && s.selected.type === 'link' && s.selected.id === {edge}")
     assert page.console_errors == []
 
 
@@ -415,6 +480,85 @@ def test_a_folder_draws_the_overview_of_its_notes(page: Page, server: str) -> No
     assert ids and all(i.startswith("note:People/") for i in ids)
     assert "People/" in _text(page, "#status")
     assert page.console_errors == []
+
+
+def test_a_folder_without_notes_says_so_and_not_that_the_store_is_empty(page: Page, server: str) -> None:
+    page.open(server)
+    page.enter("#folder", "Peopl")  # a typo
+    page.wait("s.requests.some((u) => u.includes('folder=Peopl&') || u.endsWith('folder=Peopl')) && !s.loading")
+    page.wait("s.nodes === 0")
+    empty = page.page.locator("#empty")
+    assert empty.is_visible()
+    assert empty.inner_text() == "No notes under Peopl/ (folder names are case-sensitive)."
+    assert _text(page, "#status") == "No notes under Peopl/ (folder names are case-sensitive)."
+    assert "ingest" not in empty.inner_text() and "Overview" not in _text(page, "#status")
+    assert page.console_errors == []
+
+
+def test_an_empty_store_keeps_its_hint_after_an_earlier_error(page: Page, empty_server: str) -> None:
+    page.page.goto(empty_server + "#focus=no-such-node")
+    page.wait("s.status.kind === 'error'")
+    empty = page.page.locator("#empty")
+    assert empty.inner_text() == "Nothing to draw."  # nothing loaded yet: it knows nothing about the store
+    page.page.locator("#overview").click()
+    page.wait("s.focus === null && !s.loading && s.status.kind !== 'busy' && s.status.kind !== 'error'")
+    assert empty.is_visible()
+    assert empty.inner_text() == "Nothing to draw: the store has no graph yet (mnemon ingest --vault PATH)."
+    assert all("404" in m for m in page.console_errors)
+
+
+def test_a_plain_note_shows_its_kind_once(page: Page, server: str) -> None:
+    page.open(server)
+    page.page.evaluate(f"window.workbench.show({json.dumps(PROCUREMENT)})")  # a note whose type is just "note"
+    page.page.locator("#details h3").wait_for()
+    badges = page.page.locator("#details h3 + div .badge").all_inner_texts()
+    assert badges == ["note", "context"]
+    page.page.evaluate(f"window.workbench.show({json.dumps(LIGHTHOUSE)})")  # a typed note keeps its type
+    page.wait("document.querySelector('#details h3') && document.querySelector('#details h3').textContent === "
+              "'Lighthouse'")
+    assert page.page.locator("#details h3 + div .badge").all_inner_texts()[:2] == ["note", "project"]
+    assert page.console_errors == []
+
+
+def _answer_prompts(page: Page, answers: list[str]) -> list[str]:
+    """Answer each window.prompt with the next of `answers` (Cancel once they run out); returns the prompts seen."""
+    asked: list[str] = []
+
+    def on_dialog(dialog: Any) -> None:
+        asked.append(dialog.message)
+        if len(asked) <= len(answers):
+            dialog.accept(answers[len(asked) - 1])
+        else:
+            dialog.dismiss()
+
+    page.page.on("dialog", on_dialog)
+    return asked
+
+
+def test_a_token_is_asked_for_once_per_load(page: Page, token_server: str) -> None:
+    asked = _answer_prompts(page, [TOKEN])
+    s = page.open(token_server)  # three requests start at once and each gets a 401 first
+    page.wait("s.writable !== null && s.status.kind !== 'busy'")
+    page.wait("document.getElementById('counts').textContent.includes('store:')")
+    assert len(asked) == 1 and "MNEMON_HTTP_TOKEN" in asked[0]
+    assert s["nodes"] > 0 and page.state()["errors"] == []
+    page.page.reload()  # kept for the tab
+    page.settled()
+    assert len(asked) == 1
+
+
+def test_a_wrong_token_is_forgotten_and_the_next_action_asks_again(page: Page, token_server: str) -> None:
+    asked = _answer_prompts(page, ["wrong", TOKEN])
+    page.page.goto(token_server)
+    page.wait("s.writable !== null && s.errors.length === 3")  # server info, graph and status: all refused
+    assert len(asked) == 1
+    s = page.state()
+    assert {e["code"] for e in s["errors"]} == {"unauthorized"} and s["nodes"] == 0
+    assert page.page.evaluate("sessionStorage.getItem('mnemon-token')") is None
+    page.page.locator("#overview").click()  # the next action asks once more, and the right token works
+    page.settled()
+    assert len(asked) == 2
+    assert page.page.evaluate("sessionStorage.getItem('mnemon-token')") == TOKEN
 
 
 def test_an_api_error_shows_in_the_status_line(page: Page, server: str) -> None:

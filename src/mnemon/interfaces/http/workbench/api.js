@@ -17,6 +17,28 @@ export class ApiError extends Error {
 
 // A server started with a token (MNEMON_HTTP_TOKEN) answers 401 until the page sends it: asked once, kept for the tab.
 const TOKEN_KEY = 'mnemon-token';
+// Bumped each time the page asks for the token or forgets it. A 401 to a request sent before the last bump is already
+// answered (the requests a load starts at once all fail together): it retries with what the tab has now, without
+// asking again. window.prompt blocks, so no two 401s can be asking at the same time.
+let tokenEpoch = 0;
+
+/** After a 401 to a request sent at `sentEpoch`: the token to retry with, or null (cancelled, or none). */
+function tokenAfter401(sentEpoch) {
+  if (sentEpoch === tokenEpoch) {
+    tokenEpoch++;
+    const token = (window.prompt('This mnemon server needs its API token (MNEMON_HTTP_TOKEN):') || '').trim();
+    if (token) sessionStorage.setItem(TOKEN_KEY, token);
+    else sessionStorage.removeItem(TOKEN_KEY);  // the one sent, if any, was refused
+  }
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+/** A retried request got a 401 too: the token it sent is wrong. Forget it (once) so that the next action asks. */
+function forgetToken(sentEpoch) {
+  if (sentEpoch !== tokenEpoch) return;
+  tokenEpoch++;
+  sessionStorage.removeItem(TOKEN_KEY);
+}
 
 function authHeaders() {
   const token = sessionStorage.getItem(TOKEN_KEY);
@@ -47,6 +69,7 @@ async function request(url, init, signal, retried) {
   const posting = init.method === 'POST';
   ui.requests.push(posting ? 'POST ' + url : url);
   if (ui.requests.length > 100) ui.requests.shift();
+  const epoch = tokenEpoch;
   const headers = authHeaders();
   if (posting) headers['Content-Type'] = 'application/json';
   let response;
@@ -57,11 +80,9 @@ async function request(url, init, signal, retried) {
     throw new ApiError('network', `cannot reach the server (${err && err.message})`, 0);
   }
   if (response.status === 401 && !retried) {
-    const token = window.prompt('This mnemon server needs its API token (MNEMON_HTTP_TOKEN):');
-    if (token) {
-      sessionStorage.setItem(TOKEN_KEY, token.trim());
-      return request(url, init, signal, true);
-    }
+    if (tokenAfter401(epoch)) return request(url, init, signal, true);
+  } else if (response.status === 401) {
+    forgetToken(epoch);
   }
   const text = await response.text();
   let body = null;

@@ -42,7 +42,7 @@ export function nodeDetails(m, id, env) {
   const meta = m.metadata || {};
   const isMemory = !m.kind || m.kind === 'memory'; // a stored memory (a bullet, a task, a section, a remembered fact)
   const kind = isMemory ? meta.memory_kind || 'memory' : m.kind;
-  const type = meta.type || meta.observation_kind || null;
+  const type = meta.type || meta.observation_kind || null;  // shown unless it only repeats the kind ("note")
   const graphNode = env.graphNode;
   const sourcePath = meta.path || meta.note || (graphNode && graphNode.source_path) ||
     (typeof m.source === 'string' && m.source.startsWith('vault:') ? m.source.slice(6) : null);
@@ -52,7 +52,7 @@ export function nodeDetails(m, id, env) {
   const me = m.id || id;
   return [
     h('h3', null, title),
-    h('div', null, badge(kind), ' ', type ? badge(type) : null, ' ', m.category ? badge(m.category) : null),
+    h('div', null, badge(kind), ' ', type && type !== kind ? badge(type) : null, ' ', m.category ? badge(m.category) : null),
     h('dl', null,
       field('id', h('code', null, me)),
       field('source path', sourcePath),

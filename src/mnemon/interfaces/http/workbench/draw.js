@@ -3,7 +3,9 @@
  * screen and records what it drew in `ui.drawn` and `ui.labelBoxes` (read by tests through `window.workbench`).
  */
 import { colours, ctx, el, G, NODE_COLOURS, sim, ui, view } from './state.js';
-import { fitTransform, isCrowded, LABEL_FONT, LABEL_GAP, LABEL_HALF, labelOf, labelShown, toScreen } from './view.js';
+import {
+  fitTransform, isCrowded, LABEL_FONT, LABEL_GAP, LABEL_HALF, labelOf, labelShown, linkControl, toScreen,
+} from './view.js';
 
 let drawQueued = false;
 
@@ -101,8 +103,7 @@ export function draw() {
       if (!onScreen(Math.min(s.x, t.x), Math.min(s.y, t.y), Math.max(s.x, t.x), Math.max(s.y, t.y))) continue;
       drawn.links++;
       if (l.id === selectedLink || lit.has(s.id) || lit.has(t.id)) highlighted.push(l);
-      ctx.moveTo(s.x, s.y);
-      ctx.lineTo(t.x, t.y);
+      traceLink(l);
       if (arrows) heads.push(l);
     }
     ctx.setLineDash(dash);
@@ -124,8 +125,7 @@ export function draw() {
       ctx.lineWidth = (l.id === selectedLink ? 3 : 2) / k;
       ctx.setLineDash(l.status === 'active' ? [] : [5 / k, 4 / k]);
       ctx.beginPath();
-      ctx.moveTo(l.s.x, l.s.y);
-      ctx.lineTo(l.t.x, l.t.y);
+      traceLink(l);
       ctx.stroke();
     }
     ctx.setLineDash([]);
@@ -160,11 +160,23 @@ export function draw() {
   drawLabels(visible, drawn, lit);
 }
 
+/** A link's line on the current path: straight, or curved when it shares its two nodes with another (view.js). */
+function traceLink(l) {
+  ctx.moveTo(l.s.x, l.s.y);
+  if (!l.bend) {
+    ctx.lineTo(l.t.x, l.t.y);
+    return;
+  }
+  const c = linkControl(l);
+  ctx.quadraticCurveTo(c.x, c.y, l.t.x, l.t.y);
+}
+
 function arrowHead(l, size) {
-  const dx = l.t.x - l.s.x;
-  const dy = l.t.y - l.s.y;
-  const d = Math.hypot(dx, dy);
-  if (d < l.t.r + l.s.r + size) return;
+  if (Math.hypot(l.t.x - l.s.x, l.t.y - l.s.y) < l.t.r + l.s.r + size) return;
+  const from = l.bend ? linkControl(l) : l.s; // a curve arrives along the line from its control point
+  const dx = l.t.x - from.x;
+  const dy = l.t.y - from.y;
+  const d = Math.hypot(dx, dy) || 1;
   const ux = dx / d;
   const uy = dy / d;
   const tipX = l.t.x - ux * (l.t.r + 1 / view.k);

@@ -16,7 +16,11 @@ export const el = {
 export const ctx = el.canvas.getContext('2d');
 
 // ---------------------------------------------------------------- state
-export const G = { nodes: [], links: [], byId: new Map(), focus: null, truncated: false, stats: null, buckets: {} };
+// `loaded`: a graph answer has arrived (until then an empty canvas says nothing about the store)
+export const G = {
+  nodes: [], links: [], byId: new Map(), focus: null, folder: null, loaded: false, truncated: false, stats: null,
+  buckets: {},
+};
 export const view = { x: 0, y: 0, k: 1 };
 export const sim = new Simulation();
 export const ui = {

@@ -114,6 +114,51 @@ export function fitTransform() {
   return { x: pad + (room.w - e.x0 - e.x1) / 2, y: top + (room.h - e.y0 - e.y1) / 2, k: lo };
 }
 
+// ---------------------------------------------------------------- link geometry
+// Two or more links between the same two nodes (a→b and b→a, say) would lie on one line, where a click could pick
+// either: each gets a `bend` (setGraph), and is drawn as a quadratic curve bowed that far to one side.
+const BEND_STEP = 0.4; // between neighbouring links of one pair, as a fraction of the distance between the nodes
+
+/** Give each link its bend: 0 (straight) when it is the only one between its two nodes, else spread around 0. */
+export function bendParallelLinks(links) {
+  const pairs = new Map();
+  for (const l of links) {
+    const key = l.src < l.dst ? l.src + '\n' + l.dst : l.dst + '\n' + l.src;
+    if (!pairs.has(key)) pairs.set(key, []);
+    pairs.get(key).push(l);
+  }
+  for (const group of pairs.values()) {
+    group.forEach((l, i) => { l.bend = (i - (group.length - 1) / 2) * BEND_STEP; });
+  }
+}
+
+/** A bent link's control point. The side is taken from the pair's own order (lower id first), not the link's
+ * direction, so links in opposite directions bow to opposite sides. */
+export function linkControl(l) {
+  const [a, b] = l.src < l.dst ? [l.s, l.t] : [l.t, l.s];
+  return { x: (a.x + b.x) / 2 - (b.y - a.y) * l.bend, y: (a.y + b.y) / 2 + (b.x - a.x) * l.bend };
+}
+
+/** The point at `t` (0 at the source, 1 at the target) along the link as drawn. */
+export function linkPoint(l, t) {
+  if (!l.bend) return { x: l.s.x + (l.t.x - l.s.x) * t, y: l.s.y + (l.t.y - l.s.y) * t };
+  const c = linkControl(l);
+  const u = 1 - t;
+  return { x: u * u * l.s.x + 2 * u * t * c.x + t * t * l.t.x, y: u * u * l.s.y + 2 * u * t * c.y + t * t * l.t.y };
+}
+
+function linkDistance(px, py, l) {
+  if (!l.bend) return segmentDistance(px, py, l.s.x, l.s.y, l.t.x, l.t.y);
+  let best = Infinity;
+  let a = l.s;
+  for (let i = 1; i <= 12; i++) { // a curve, as the 12 segments that follow it closely enough to click
+    const b = linkPoint(l, i / 12);
+    best = Math.min(best, segmentDistance(px, py, a.x, a.y, b.x, b.y));
+    a = b;
+  }
+  return best;
+}
+
 // ---------------------------------------------------------------- hit testing
 /** The node under a screen point (nodes win), else the nearest link within a few pixels, else null. */
 export function hitTest(sx, sy) {
@@ -132,7 +177,7 @@ export function hitTest(sx, sy) {
   let linkD = reach;
   for (const l of G.links) {
     if (!linkVisible(l)) continue;
-    const d = segmentDistance(p.x, p.y, l.s.x, l.s.y, l.t.x, l.t.y);
+    const d = linkDistance(p.x, p.y, l);
     if (d <= linkD) { link = l; linkD = d; }
   }
   return link ? { link } : null;

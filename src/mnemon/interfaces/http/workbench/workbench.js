@@ -23,7 +23,7 @@ import { placeNew } from './layout.js';
 import {
   el, G, groupOf, linkVisible, NODE_COLOURS, readColours, reportError, setStatus, sim, ui, view,
 } from './state.js';
-import { canvasSize, fitTransform, hitTest, toScreen, toWorld } from './view.js';
+import { bendParallelLinks, canvasSize, fitTransform, hitTest, linkPoint, toScreen, toWorld } from './view.js';
 
 // ---------------------------------------------------------------- graph data
 function radiusOf(node) {
@@ -57,6 +57,7 @@ function setGraph(data) {
       weight: l.weight, confidence: l.confidence, s, t,
     });
   }
+  bendParallelLinks(links);
   for (const l of links) {
     l.strength = 1 / Math.min(l.s.links, l.t.links);
     l.bias = l.s.links / (l.s.links + l.t.links);
@@ -67,6 +68,8 @@ function setGraph(data) {
   G.links = links;
   G.byId = byId;
   G.focus = data.focus || null;
+  G.folder = data.folder || null;
+  G.loaded = true;
   G.truncated = !!data.truncated;
   G.stats = data.stats || null;
   rebucket();
@@ -97,13 +100,19 @@ function renderChrome() {
       h('li', null, h('span', { class: 'line ' + s }), s)),
   );
   el.empty.hidden = G.nodes.length > 0 || ui.loading;
-  el.empty.textContent = G.focus === null && !ui.errors.length
-    ? 'Nothing to draw: the store has no graph yet (mnemon ingest --vault PATH).'
-    : 'Nothing to draw.';
+  el.empty.textContent = emptyText();
   const focus = G.focus && G.byId.get(G.focus);
   el.focusLabel.hidden = !focus;
   el.focusLabel.textContent = focus ? `Focus: ${excerpt(focus.title, 70)}` : '';
   renderCounts();
+}
+
+/** Why the canvas is empty, from what the last successful load asked for (not from earlier errors): only the plain
+ * overview comes back empty from an empty store, since without notes it falls back to the recent memories. */
+function emptyText() {
+  if (!G.loaded || G.focus) return 'Nothing to draw.';
+  if (G.folder) return `No notes under ${G.folder} (folder names are case-sensitive).`;
+  return 'Nothing to draw: the store has no graph yet (mnemon ingest --vault PATH).';
 }
 
 function renderCounts() {
@@ -156,6 +165,7 @@ async function loadGraph(focus) {
     if (location.hash !== hash) history.replaceState(null, '', hash || location.pathname + location.search);
     const shown = data.focus ? G.byId.get(data.focus) : null;
     setStatus(shown ? `Focused on “${excerpt(shown.title, 60)}”.` : data.focus ? `Focused on ${data.focus}.` :
+      data.folder && !G.nodes.length ? emptyText() :
       data.folder ? `Overview of ${data.folder}: its best-connected notes. Double-click a node to focus on it.` :
       'Overview: the best-connected notes. Double-click a node to focus on it.');
   } catch (err) {
@@ -350,9 +360,35 @@ function whyFound(r) {
   return [r.score !== undefined ? `score ${Number(r.score).toFixed(3)}` : null, ...signals].filter(Boolean).join(' · ');
 }
 
+// recall and search look in memory content only, so a note's title is matched here, against the notes' own titles and
+// paths: the overview with no links is the cheapest list of them the API offers (its 2000 best-connected notes).
+let noteIndex = null;
+
+function noteTitles() {
+  if (!noteIndex) {
+    noteIndex = api('graph', { max_nodes: 2000, max_links: 0 }).then(
+      (data) => (data.nodes || []).filter((n) => n.kind === 'note'),
+      (err) => { noteIndex = null; throw err; });  // not kept: the next search asks again
+  }
+  return noteIndex;
+}
+
+/** The notes whose title or path holds every word of the query (any case), exact titles first. */
+async function matchingNotes(query) {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const exact = query.trim().toLowerCase();
+  const found = (await noteTitles()).filter((n) => {
+    const text = `${n.title} ${n.source_path || ''}`.toLowerCase();
+    return words.every((w) => text.includes(w));
+  });
+  found.sort((a, b) => (b.title.toLowerCase() === exact) - (a.title.toLowerCase() === exact));
+  return found.slice(0, 10).map((n) => ({ id: n.id, text: n.title, why: `note · ${n.source_path || n.id}` }));
+}
+
 async function runSearch(query) {
   setStatus(`Searching for “${query}”…`, 'busy');
   try {
+    const notes = await matchingNotes(query);
     let data = await api('recall', { query, limit: 20 });
     let items = (data.results || []).map((r) => ({
       id: (r.insight && r.insight.id) || r.id,
@@ -365,7 +401,7 @@ async function runSearch(query) {
       items = (data.results || []).map((r) => ({ id: r.id, text: r.content || r.title || '' }));
       how = 'keyword search';
     }
-    items = items.filter((it) => it.id);
+    items = [...notes, ...items.filter((it) => it.id && !notes.some((n) => n.id === it.id))];
     el.resultsBox.hidden = false;
     el.resultsTitle.textContent = `Results for “${excerpt(query, 40)}”`;
     el.results.replaceChildren(...(items.length ? items.map((it) => h('li', null,
@@ -373,7 +409,8 @@ async function runSearch(query) {
         excerpt(it.text || it.id, 140), it.why ? h('span', { class: 'why' }, it.why) : null,
         h('span', { class: 'rid' }, it.id)))) :
       [h('li', { class: 'muted' }, 'No matches.')]));
-    setStatus(`${items.length} result${items.length === 1 ? '' : 's'} for “${query}” (${how}).`);
+    setStatus(`${items.length} result${items.length === 1 ? '' : 's'} for “${query}” ` +
+      `(${notes.length ? `${notes.length} by note title, ` : ''}${how}).`);
   } catch (err) {
     reportError('Search', err);
   }
@@ -439,11 +476,12 @@ window.workbench = Object.freeze({
     const hit = hitTest(x - rect.left, y - rect.top);
     return hit ? (hit.node ? { node: hit.node.id } : { link: hit.link.id }) : null;
   },
-  /** A link's midpoint in client coordinates, or null. */
+  /** A link's midpoint (on its curve, if it is bent) in client coordinates, or null. */
   linkMidpoint(id) {
     const l = G.links.find((x) => x.id === id);
     if (!l) return null;
-    const p = toScreen((l.s.x + l.t.x) / 2, (l.s.y + l.t.y) / 2);
+    const m = linkPoint(l, 0.5);
+    const p = toScreen(m.x, m.y);
     return client(p.x, p.y);
   },
   /** A visible link (of this status, if given) whose midpoint a click would pick (no node or other link in the way):
@@ -451,7 +489,8 @@ window.workbench = Object.freeze({
   clickableLink(status) {
     for (const l of G.links) {
       if (!linkVisible(l) || (status && l.status !== status)) continue;
-      const p = toScreen((l.s.x + l.t.x) / 2, (l.s.y + l.t.y) / 2);
+      const m = linkPoint(l, 0.5);
+      const p = toScreen(m.x, m.y);
       const hit = inCanvas(p) && hitTest(p.x, p.y);
       if (hit && hit.link === l) return { id: l.id, status: l.status, ...client(p.x, p.y) };
     }
