@@ -336,6 +336,9 @@ def test_search_lists_a_note_by_its_title_and_picking_it_focuses_the_note(page: 
     assert page.page.locator("#results li button").count() > 1  # and the memories after it
     page.enter("#q", "harbour station")  # every word, in any case
     page.wait("s.status.text.includes('for “harbour station”')")
+    # (the list is drawn after the status line: wait for it rather than read it at once)
+    page.page.wait_for_function("id => document.querySelector('#results li button')?.getAttribute('data-id') === id",
+                                arg="note:Projects/harbour-station.md", timeout=10_000)
     assert first.get_attribute("data-id") == "note:Projects/harbour-station.md"
     page.enter("#q", "Lighthouse")
     page.wait("s.status.text.includes('for “Lighthouse”')")
