@@ -209,3 +209,21 @@ def test_a_note_another_program_changed_after_it_was_read_is_not_overwritten(tmp
     with pytest.raises(Conflict, match="changed while"):
         editor.add_bullet(vault, "n.md", "Log", "two")
     assert "typed in Obsidian" in note.read_text(encoding="utf-8")
+
+
+def test_the_editor_lock_keeps_the_runtime_folder_private(tmp_path: Path, monkeypatch) -> None:
+    """The lock's folder is the resident process's too: made with the umask's mode, it was no longer private and
+    the resident process would refuse it."""
+    import os
+    import stat
+
+    from mnemon.app import notes as editor
+
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    editor.add_bullet(vault, "n.md", "Log", "first")
+    for folder in (runtime / "mnemon", runtime / "mnemon" / "vault-locks"):
+        assert stat.S_IMODE(os.stat(folder).st_mode) & 0o077 == 0, folder

@@ -292,10 +292,14 @@ def serialised(edit: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, A
 
 
 def _lock_path(root: Path) -> Path:
-    base = os.environ.get("XDG_RUNTIME_DIR") or os.path.join(tempfile.gettempdir(), f"mnemon-{os.getuid()}")
-    folder = Path(base) / "mnemon" / "vault-locks" if os.environ.get("XDG_RUNTIME_DIR") else Path(base) / "vault-locks"
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    return folder / f"{hashlib.sha256(str(root).encode('utf-8', 'surrogateescape')).hexdigest()[:32]}.lock"
+    """In the user's private runtime folder, the one the resident process uses: each level is made 0700 (a folder
+    made with the umask's mode would make the resident process refuse it as not private)."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    base = os.path.join(runtime, "mnemon") if runtime else os.path.join(tempfile.gettempdir(), f"mnemon-{os.getuid()}")
+    folder = os.path.join(base, "vault-locks")
+    for level in (base, folder):
+        os.makedirs(level, mode=0o700, exist_ok=True)
+    return Path(folder) / f"{hashlib.sha256(str(root).encode('utf-8', 'surrogateescape')).hexdigest()[:32]}.lock"
 
 
 def _commit(vault: str | Path | None, target: Resolved, before: NoteText | None, after: str, *, dry_run: bool,
