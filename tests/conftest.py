@@ -78,6 +78,8 @@ def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("MNEMON_HOME", str(home))
     monkeypatch.setenv("MNEMON_EMBED_PROVIDER", "hash")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
+    # the note editor's locks: the test's own, beside (not in) the folder a test may compare before and after
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path.parent / f"{tmp_path.name}-run"))
     monkeypatch.setenv("MNEMON_DAEMON", "off")  # no test leaves a resident process behind unless it asks for one
     monkeypatch.setenv("MNEMON_CHECK_KEYWORDS", "1")  # every FTS body a writer hands the store is checked against its row
     return home
