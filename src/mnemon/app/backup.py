@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from ..core.errors import InvalidInput, ProviderUnavailable
+from ..core.errors import InvalidInput
 from ..core.model import Edge, Memory
 from .backup_rows import PAYLOAD_SCOPE, decode_vector, parse_edge, parse_insight, provider_width
 from .runtime import Runtime
@@ -33,7 +33,6 @@ EXPORT_KIND = "mnemon-export"
 SCHEMA_VERSION = "2"
 READABLE_VERSIONS = ("1", "2")
 BATCH = 2_000  # insights or edges written per bulk statement
-EMBED_BATCH = 64
 # what an export leaves out: a retired edge belongs to a forgotten memory or a re-spliced chain; a killed one is
 # a tombstone and stays in, so a payload sent again after a restore cannot bring the claim back
 EXPORTED_EDGE_STATUSES = ("active", "candidate", "killed")
@@ -330,23 +329,8 @@ def _embed_restored(rt: Runtime, ids: list[str]) -> int:
                            f"{rt.provider.name!r}), so recall finds them by their words only; choose a provider "
                            "(MNEMON_EMBED_PROVIDER) and run `mnemon embed --all`")
         return 0
-    identity = rt.provider.identity()
-    missing = rt.store.vault.memories_missing_vectors(ids, identity)  # type: ignore[attr-defined]
-    done = 0
-    try:
-        for start in range(0, len(missing), EMBED_BATCH):
-            chunk = missing[start : start + EMBED_BATCH]
-            vectors = rt.embed_documents([text for _id, text, _digest in chunk])
-            if vectors is None:
-                break
-            with rt.store.transaction():
-                when = rt.now_iso()
-                for (node_id, _text, digest), vec in zip(chunk, vectors):
-                    rt.store.put_vector(node_id, identity, vec, digest, when)
-            done += len(chunk)
-    except ProviderUnavailable as exc:  # the restore itself is committed: say what is left instead of failing
-        rt.warnings.append(f"embedding stopped: {exc.message}")
-    if done < len(missing):
-        rt.warnings.append(f"{len(missing) - done} restored memories have no vector of {identity} yet, so recall by "
-                           "meaning cannot find them; run `mnemon embed --all`")
+    done, missing = rt.embed_stored(ids)  # (a provider that fails leaves its warning and stops)
+    if done < missing:  # the restore itself is committed: say what is left instead of failing
+        rt.warnings.append(f"{missing - done} restored memories have no vector of {rt.provider.identity()} yet, so "
+                           "recall by meaning cannot find them; run `mnemon embed --all`")
     return done

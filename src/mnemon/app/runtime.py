@@ -110,6 +110,30 @@ class Runtime:
                                  " adds it)")
             return None
 
+    def embed_stored(self, ids: Sequence[str], *, batch: int = 64,
+                     progress: Callable[[int, int], None] | None = None) -> tuple[int, int]:
+        """Vectors for those of these stored memories that have none from this provider, a batch at a time, each
+        committed on its own (a stopped run keeps what it did): (embedded, how many had none). Stops at a batch the
+        provider cannot embed; its warning says why."""
+        if not ids or not self.vectors_enabled:
+            return 0, 0
+        identity = self.provider.identity()
+        missing = self.store.vault.memories_missing_vectors(ids, identity)  # type: ignore[attr-defined]
+        done = 0
+        for start in range(0, len(missing), batch):
+            chunk = missing[start : start + batch]
+            rows = self.embed_documents([text for _id, text, _digest in chunk])
+            if rows is None:
+                break
+            with self.store.transaction():
+                when = self.now_iso()
+                for (node_id, _text, digest), vec in zip(chunk, rows):
+                    self.store.put_vector(node_id, identity, vec, digest, when)
+            done += len(chunk)
+            if progress is not None:
+                progress(done, len(missing))
+        return done, len(missing)
+
     def embed_query(self, text: str) -> np.ndarray | None:
         """The query's vector, or None (recall answers from keywords and the graph, with a warning)."""
         if not self.vectors_enabled:

@@ -580,27 +580,16 @@ def _embed_new(rt: Runtime, ids: Sequence[str], batch: int = 64, progress: Progr
     if not rt.vectors_enabled:
         return {"embedded": 0, "provider": None}
     identity = rt.provider.identity()
-    missing = rt.store.vault.memories_missing_vectors(ids, identity) if ids else []  # type: ignore[attr-defined]
-    done = 0
+    warned = len(rt.warnings)
+    done, missing = rt.embed_stored(ids, batch=batch, progress=progress)
     stopped: str | None = None
-    for start in range(0, len(missing), batch):
-        chunk = missing[start : start + batch]
-        rows = rt.embed_documents([text for _id, text, _h in chunk])
-        if rows is None:  # the embedder failed (a warning says why): what is stored stays, vectors come later
-            stopped = rt.warnings.pop() if rt.warnings else "the embedding provider gave no vectors"
-            break
-        with rt.store.transaction():
-            when = rt.now_iso()
-            for (node_id, _text, digest), vec in zip(chunk, rows):
-                rt.store.put_vector(node_id, identity, vec, digest, when)
-        done += len(chunk)
-        if progress is not None:
-            progress(done, len(missing))
-    if finishes_ingest and done == len(missing) and rt.store.vault.get_state(EMBED_PENDING):  # type: ignore[attr-defined]
+    if done < missing:  # the embedder failed (its warning says why): what is stored stays, vectors come later
+        stopped = rt.warnings.pop() if len(rt.warnings) > warned else "the embedding provider gave no vectors"
+    if finishes_ingest and done == missing and rt.store.vault.get_state(EMBED_PENDING):  # type: ignore[attr-defined]
         with rt.store.transaction():
             rt.store.vault.set_state(EMBED_PENDING, "")  # type: ignore[attr-defined]
     out: dict[str, Any] = {"embedded": done, "provider": rt.provider.name, "identity": identity}
     if stopped is not None:
-        out.update(left=len(missing) - done, stopped=stopped,
+        out.update(left=missing - done, stopped=stopped,
                    hint="everything else is stored; the next ingest or `mnemon embed --all` adds these vectors")
     return out
