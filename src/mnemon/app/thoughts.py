@@ -306,8 +306,7 @@ class _Scorer:
         killed = {e.dst for e in inbound if e.status == "killed"}
         # `forget --days-threshold` leaves a past-dated bullet's own edge a candidate of strength 0: the bullet stays
         # recallable but is no longer something to bring up
-        forgotten = {e.dst for e in inbound
-                     if e.status == "candidate" and e.weight == 0.0 and e.src == _note_of(e.dst)}
+        forgotten = {(e.dst, e.src) for e in inbound if e.status == "candidate" and e.weight == 0.0}
         out: list[Candidate] = []
         for n in observations:
             meta = n.metadata or {}
@@ -317,19 +316,12 @@ class _Scorer:
             cand = Candidate(n, score, parts, reasons, seed_id=seed, hints_hit=tuple(hit))
             if n.id in killed:
                 cand.skip_reasons.append("observation edge killed")
-            elif n.id in forgotten:
+            elif (n.id, seed) in forgotten:  # (the note's own edge to it, not another note's link)
                 cand.skip_reasons.append("observation edge forgotten (its dates are past)")
             if score <= 0:
                 cand.skip_reasons.append("score below surfacing threshold")
             out.append(cand)
         return out
-
-
-def _note_of(item_id: str) -> str:
-    """The note node of a vault item (`vault:<path>:<kind>:<digest>` → `note:<path>`); '' for other ids."""
-    if not item_id.startswith("vault:"):
-        return ""
-    return "note:" + item_id[len("vault:"):].rsplit(":", 2)[0]
 
 
 PAGE_ROWS = 256  # bullets read per step of the best-first pass
