@@ -91,9 +91,8 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         except BaseException:
             store.close()
             raise
-        explicit = provider is not None or cfg.environ.get("MNEMON_EMBED_PROVIDER") not in (None, "")
         rt = Runtime(store=store, provider=emb, max_insights=cfg.max_insights, prune_min_age_s=cfg.prune_min_age_s,
-                     audit_content=cfg.audit_content, provider_is_default=not explicit, save_caches=cfg.save_caches,
+                     audit_content=cfg.audit_content, save_caches=cfg.save_caches,
                      ann=AnnPolicy(cfg.ann, cfg.ann_min_rows, cfg.ann_cold_min_rows))
         return cls(rt)
 

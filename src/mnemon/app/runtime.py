@@ -30,7 +30,6 @@ class Runtime:
     prune_min_age_s: float = 86400.0
     audit_content: bool = True
     clock: Callable[[], datetime] = utcnow
-    provider_is_default: bool = True
     save_caches: bool = True  # the recall graph and vector matrix saved beside the database (cache_paths.beside)
     ann: AnnPolicy = field(default_factory=AnnPolicy)  # when a large store's approximate vector index is built and used
     warnings: list[str] = field(default_factory=list)

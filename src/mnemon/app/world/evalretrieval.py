@@ -257,8 +257,7 @@ def _seeded_runtime(rt: Runtime, memories: Sequence[Mapping[str, Any]], home: Pa
     from ..remember import write_memory  # lazily: remember imports this package (its sense-event hook)
 
     store = SQLiteStore(str(home / "eval.db"))
-    seeded = Runtime(store=store, provider=rt.provider, max_insights=0, clock=lambda: now,
-                     provider_is_default=rt.provider_is_default)
+    seeded = Runtime(store=store, provider=rt.provider, max_insights=0, clock=lambda: now)
     inputs = []
     for index, item in enumerate(memories):
         if not isinstance(item, Mapping):
