@@ -529,20 +529,50 @@ def test_a_note_too_large_to_edit_is_still_read_for_its_links(vault: Path, monke
 
 
 # ── a regex search is bounded in time ──────────────────────────────────────────────────────────────────────────
+RUNAWAY = "(a|aa)+$"  # against a line of a's ending in "!": ~1.6^60 ways to fail, on `re` and `regex` alike
+
+
 def test_a_catastrophic_regex_is_stopped_by_the_time_budget(vault: Path) -> None:
     import time
 
-    _write(vault, "Notes/a.md", "a" * 40 + "!\n")
+    _write(vault, "Notes/a.md", "a" * 60 + "!\n")
     started = time.monotonic()
     with pytest.raises(InvalidInput) as refused:
-        note_tools.search_content(vault, "(a+)+b", regex=True, time_budget=0.3)
-    assert time.monotonic() - started < 5  # 2^40 steps otherwise: it never returns
+        note_tools.search_content(vault, RUNAWAY, regex=True, time_budget=0.3)
+    assert time.monotonic() - started < 5  # it never returns otherwise
     assert refused.value.details["time_budget_s"] == 0.3 and "(a+)+" in refused.value.message
-    # the timer is disarmed afterwards: a normal search runs to the end, and no stray alarm fires later
+    # nothing stays armed afterwards: a normal search runs to the end
     assert note_tools.search_content(vault, r"^# (Beta|Gamma)", regex=True)["count"] == 2
     import signal
 
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_a_catastrophic_regex_is_stopped_off_the_main_thread_too(vault: Path) -> None:
+    """The HTTP, MCP and daemon servers search on handler threads, where no signal timer can interrupt a search:
+    the pattern's own timeout must, and other threads keep running meanwhile (the search lets go of the GIL)."""
+    import threading
+    import time
+
+    _write(vault, "Notes/a.md", "a" * 60 + "!\n")
+    outcome: list[BaseException | dict] = []
+
+    def search() -> None:
+        try:
+            outcome.append(note_tools.search_content(vault, RUNAWAY, regex=True, time_budget=0.5))
+        except BaseException as exc:  # noqa: BLE001 — handed to the test thread
+            outcome.append(exc)
+
+    ticks = 0
+    worker = threading.Thread(target=search, daemon=True)  # (without the bound it would never end)
+    worker.start()
+    deadline = time.monotonic() + 10
+    while worker.is_alive() and time.monotonic() < deadline:
+        ticks += 1
+        time.sleep(0.01)
+    assert not worker.is_alive(), "the search was not stopped by its budget"
+    assert isinstance(outcome[0], InvalidInput) and outcome[0].details["time_budget_s"] == 0.5
+    assert ticks >= 10  # this thread ran while the search did
 
 
 def test_off_the_main_thread_the_budget_is_checked_between_lines(vault: Path) -> None:

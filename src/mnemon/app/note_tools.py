@@ -41,7 +41,7 @@ from ..core.vault.model import NoteIdentity
 from ..core.vault.parser import parse_note
 from . import notes
 from .notes import BACKUP_DIR, MAX_NOTE_BYTES, Resolved
-from .time_budget import OutOfTime, time_budget as _time_budget
+from .regex_budget import OutOfTime, PatternError, budgeted, compile_pattern
 
 # as `vault.ingest.SKIP_DIRS` (importing ingest would load the store layer for a file listing; a test pins equality)
 SKIP_DIRS = frozenset({".git", "node_modules", ".obsidian", ".trash"})
@@ -252,12 +252,11 @@ def search_content(vault: str | Path | None, query: str, *, folder: str | None =
     _check_limit("--context", context, minimum=0)
     if regex:
         try:
-            matcher = re.compile(query, 0 if case_sensitive else re.IGNORECASE)
-        except re.error as exc:
+            pattern = compile_pattern(query, case_sensitive=case_sensitive)
+        except PatternError as exc:
             raise InvalidInput(f"--regex: {exc}", query=query) from None
-        hit: Callable[[str], bool] = lambda line: matcher.search(line) is not None  # noqa: E731
     elif case_sensitive:
-        hit = lambda line: query in line  # noqa: E731
+        hit: Callable[[str], bool] = lambda line: query in line  # noqa: E731
     else:
         needle = query.casefold()
         hit = lambda line: needle in line.casefold()  # noqa: E731
@@ -267,8 +266,8 @@ def search_content(vault: str | Path | None, query: str, *, folder: str | None =
         matches, files, truncated = _scan(found, hit, max_results, context, lambda: None, prefilter=True)
     else:
         try:
-            with _time_budget(time_budget) as check:
-                matches, files, truncated = _scan(found, hit, max_results, context, check, prefilter=False)
+            budgeted_hit, check = budgeted(pattern, time_budget)
+            matches, files, truncated = _scan(found, budgeted_hit, max_results, context, check, prefilter=False)
         except OutOfTime:
             raise InvalidInput(f"--regex: the search took longer than {time_budget:g} s; the pattern probably "
                                "backtracks without end (nested repetition such as (a+)+): simplify it, or search "
