@@ -317,6 +317,23 @@ def test_words_match_whole_words_not_substrings() -> None:
     assert score_text("Two deadlines this month", hints=()).kind == "risk"  # plurals still count
 
 
+@pytest.mark.parametrize("text", [
+    "The backup works fine again", "All fine with the landlord", "It's fine to leave the boiler on",
+    "Signal looked fine after the reboot", "Fine-tuned the heating schedule", "Read the fine print twice",
+    "Everything is fine, fine-grained logs on",
+])
+def test_fine_meaning_all_right_or_delicate_is_no_risk(text: str) -> None:
+    assert score_text(text, hints=()).kind == "fact"
+
+
+@pytest.mark.parametrize("text", [
+    "Parking fine must be settled", "Got a fine for the late return", "Library fines are piling up",
+    "The fine is due in May, all fine otherwise", "Fine-tuned the model; overdue invoice too",
+])
+def test_fine_as_a_penalty_is_still_a_risk(text: str) -> None:
+    assert score_text(text, hints=()).kind == "risk"
+
+
 def test_strongest_family_names_the_kind_without_summing() -> None:
     scored = score_text("Invoice paid, waiting on the receipt", hints=())
     assert scored.kind == "blocked"  # Mneme let the last family checked (done) win

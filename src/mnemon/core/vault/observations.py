@@ -6,7 +6,8 @@ rule (score ≥ 3 or kind blocked/risk), tasks as blocked 3.0 / done 1.5, bullet
 cap of 40 evidence items per note with tasks first.
 
 Fixed (reference §8.2 item 3): words match on word boundaries, so "residue" is not `due`, "define" is not
-`fine` and "undone" is not `done`; and when several families match, the *strongest* family names the kind and
+`fine` and "undone" is not `done` — and "works fine" or "fine-tune" is no `risk` either, while "a parking fine"
+is; and when several families match, the *strongest* family names the kind and
 only its weight counts — Mneme let the last family checked win ("paid, waiting on receipt" became `done`) and
 summed every family's weight, so a line could outscore a correction just by being wordy. All matched
 families are still reported for transparency.
@@ -177,9 +178,32 @@ def _hint_index(hints: tuple[str, ...]) -> _TermIndex:
     return _TermIndex.build(("hint", hint) for hint in hints)
 
 
+# "fine" is in Mneme's risk family as a penalty ("parking fine must be settled"), but a note far more often says
+# things are fine ("the backup works fine", "all fine", "it's fine") or fine-tunes something; such a bullet is no
+# risk, yet the risk family would always keep it. So "fine" counts only where it is not read that way; "fines" is a
+# penalty always.
+_BENIGN_FINE = re.compile(
+    r"(?:(?<!\w)(?:is|was|are|were|be|been|being|seems?|seemed|looks?|looked|sounds?|sounded|works?|worked|working"
+    r"|runs?|ran|feels?|felt|went|turned out|all|ok|okay|just|perfectly|totally|quite|pretty|very|so|really|mostly"
+    r"|also|still|fairly|doing)|['\u2019](?:s|re))\s+fine(?!\w)"
+    r"|(?<!\w)fine[-\s]+(?:tun\w*|grain\w*|print|arts?|dining|wine|details?|line|art)(?!\w)")
+_FINE = re.compile(r"(?<!\w)fine(?!\w)")
+
+
+def _only_benign_fine(lowered: str, words: set[str]) -> bool:
+    """Whether the risk family is matched only through "fine", and every "fine" of the text reads as "all right" or
+    "delicate" rather than a penalty."""
+    risk_forms = {form for form in _FAMILY_INDEX.single.keys() & words if _FAMILY_OF_FORM[form] == "risk"}
+    if risk_forms != {"fine"} or any(label == "risk" for label, _term in _FAMILY_INDEX.phrases_in(lowered, words)):
+        return False
+    return len(_FINE.findall(lowered)) == len(_BENIGN_FINE.findall(lowered))
+
+
 def _family_set(lowered: str, words: set[str]) -> tuple[tuple[StatusFamily, ...], ObservationKind, float,
                                                         tuple[str, ...]]:
     names = frozenset(map(_FAMILY_OF_FORM.__getitem__, _FAMILY_INDEX.single.keys() & words))
+    if "fine" in words and _only_benign_fine(lowered, words):
+        names = names - {"risk"}
     phrases = _FAMILY_INDEX.phrases_in(lowered, words)
     if phrases:
         names = names.union(label for label, _term in phrases)
