@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 import tempfile
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from mnemon.app.config import load_config
 from mnemon.app.memory import Mnemon
 from mnemon.core.errors import InvalidInput, MnemonError, ReadOnly
 from mnemon.core.importance import effective_importance
+from mnemon.core.model import iso
 
 from conftest import FakeClock  # tests/ is on sys.path (rootdir of the test packages)
 
@@ -420,6 +422,59 @@ def test_pruned_memorys_edges_are_retired(make_mem: Callable[..., Mnemon], clock
     assert all(e.status == "retired" for e in m.rt.store.edges_of([a], statuses=("active", "candidate", "retired"),
                                                                   direction="both"))
     assert m.rt.store.edges_of([out["id"]], direction="both") == []
+
+
+def test_auto_prune_spares_the_memory_being_read_over_an_unread_one(make_mem: Callable[..., Mnemon],
+                                                                     clock: FakeClock) -> None:
+    """Reads raise a memory's effective importance; the pick used the value stored when it was written."""
+    m = make_mem(max_insights=3, prune_min_age="0", clock=clock)
+    read = m.remember("alpha apples orchard", source="s1")["id"]
+    clock.advance(minutes=1)
+    unread = {m.remember("bravo bicycles garage", source="s2")["id"], m.remember("charlie carrots", source="s3")["id"]}
+    m.show(read)
+    m.show(read)
+    out = m.remember("delta dolphins harbour", source="s4")
+    (pruned,) = out["auto_pruned_ids"]
+    assert pruned in unread  # the pick by the value stored at write time took `read` (no edges then: the lowest)
+    (row,) = m.rt.store.oplog(10, op="prune")
+    gone = m.rt.store.get_node(pruned, include_deleted=True)
+    assert gone is not None and row.detail["effective_importance"] == round(gone.effective_importance, 4)
+    kept = m.rt.store.get_node(read)
+    assert kept is not None and kept.access_count == 2
+
+
+def test_auto_prune_takes_the_decayed_memory_not_yesterdays(make_mem: Callable[..., Mnemon],
+                                                            clock: FakeClock) -> None:
+    """A year of decay (30-day half-life) outweighs a higher importance; the stored value knew no decay."""
+    m = make_mem(max_insights=2, clock=clock)
+    old = m.remember("old note nobody ever reads again", importance=3, source="a")["id"]
+    clock.advance(days=365)
+    yesterday = m.remember("fresh note written yesterday", importance=2, source="b")["id"]
+    clock.advance(days=1)
+    out = m.remember("another fresh note today", importance=2, source="c")
+    assert out["auto_pruned_ids"] == [old]
+    assert m.rt.store.get_node(yesterday) is not None
+    assert m.rt.store.get_node(old, include_deleted=True).effective_importance < 0.001  # type: ignore[union-attr]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(st.tuples(st.integers(1, 3), st.integers(0, 2), st.integers(0, 400), st.integers(0, 7)),
+                     min_size=1, max_size=80),
+       limit=st.integers(1, 12))
+def test_the_pick_is_the_lowest_effective_importance_now(make_mem: Callable[..., Mnemon],
+                                                         rows: list[tuple[int, int, int, int]], limit: int) -> None:
+    """`lowest_importance` counts edges of a few memories only; it must pick what counting every memory's would."""
+    from mnemon.app.remember import lowest_importance
+
+    m = make_mem(max_insights=0, clock=FakeClock())
+    now = m.rt.now()
+    pool = [(f"m{i:03d}", imp, access, iso(now - timedelta(days=days)), iso(now - timedelta(days=days)))
+            for i, (imp, access, days, _edges) in enumerate(rows)]
+    edges = {mid: e for (mid, *_rest), (*_, e) in zip(pool, rows)}
+    m.rt.store.edge_counts = lambda ids: {i: edges[i] for i in ids}  # type: ignore[method-assign]
+    want = sorted((effective_importance(imp, access, touched, edges[mid], now), created, mid)
+                  for mid, imp, access, touched, created in pool)[:limit]
+    assert lowest_importance(m.rt, pool, limit) == [(mid, ei) for ei, _created, mid in want]
 
 
 # ── properties ───────────────────────────────────────────────────────────────

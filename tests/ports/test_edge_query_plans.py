@@ -121,10 +121,10 @@ def test_auto_prune_over_a_store_still_in_its_grace_period_reads_one_index_entry
     seen: list[str] = []
     store.conn.set_trace_callback(seen.append)
     try:
-        assert store.prune_candidates(10, "2000-01-01T00:00:00Z", []) == []
+        assert store.prune_pool("2000-01-01T00:00:00Z", []) == []
     finally:
         store.conn.set_trace_callback(None)
     assert len(seen) == 1, seen  # the question "is any memory old enough?" and nothing else
     plan = " ".join(row[3] for row in store.conn.execute("EXPLAIN QUERY PLAN " + seen[0]))
     assert "nodes_prune_age" in plan and "inserted_at<" in plan.replace(" ", ""), plan
-    assert [m.id for m in store.prune_candidates(3, "2999-01-01T00:00:00Z", [])]  # old enough: candidates as before
+    assert store.prune_pool("2999-01-01T00:00:00Z", [])  # old enough: candidates as before

@@ -314,7 +314,7 @@ def test_time_and_prune_indexes_leave_vault_rows_after_the_upgrade(tmp_path: Pat
     """, monkeypatch)
     assert [m.id for m in store.recent_memories(5, flt=TIMED)] == ["own"]
     assert [m.id for m in store.recent_memories(5)] == ["bullet", "own"]
-    assert [m.id for m in store.prune_candidates(5, "2026-02-01T00:00:00Z", [])] == ["own"]
+    assert [r[0] for r in store.prune_pool("2026-02-01T00:00:00Z", [])] == ["own"]
     assert store.count_prunable(10) == 1 and store.count_active() == 2
     for name in ("nodes_timed_created", "nodes_prune", "nodes_prune_age"):
         sql = store.conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", (name,)).fetchone()[0]

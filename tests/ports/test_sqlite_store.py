@@ -176,18 +176,20 @@ def test_latest_by_source_respects_exclude_and_before(store: Store) -> None:
     assert store.latest_by_source("zzz") is None
 
 
-def test_prune_candidates_skip_immune_young_and_protected(store: Store) -> None:
+def test_the_prune_pool_leaves_out_immune_young_protected_and_vault_rows(store: Store) -> None:
     put(store, "imp4", importance=4, inserted=0)
     put(store, "accessed", access=3, inserted=0)
     put(store, "young", inserted=100)
     put(store, "protected", inserted=0)
-    put(store, "weak", importance=1, inserted=0)
+    put(store, "weak", importance=1, inserted=0, hours=2)
     put(store, "plain", inserted=0)
+    put(store, "bullet", source="vault:n.md", inserted=0)
     with store.transaction():
-        store.set_effective_importance({"weak": 0.01, "plain": 0.2, "protected": 0.001})
-    got = [m.id for m in store.prune_candidates(10, at(50), ["protected"])]
-    assert got == ["weak", "plain"]
-    assert [m.id for m in store.prune_candidates(1, at(50), [])] == ["protected"]
+        store.touch(["plain"], at(3))
+    got = sorted(store.prune_pool(at(50), ["protected"]))
+    assert got == [("plain", 3, 1, at(3), at(0)), ("weak", 1, 0, at(2), at(2))]
+    assert "protected" in {r[0] for r in store.prune_pool(at(50), [])}
+    assert store.prune_pool(at(-1), []) == []
 
 
 def test_touch_counts_access(store: Store) -> None:

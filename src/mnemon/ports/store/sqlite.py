@@ -464,22 +464,18 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         return int(self.conn.execute(f"SELECT COUNT(*) FROM (SELECT 1 FROM nodes WHERE kind = 'memory'"
                                      f" AND deleted_at IS NULL AND {NOT_VAULT_ROW} LIMIT ?)", (at_most,)).fetchone()[0])
 
-    def prune_candidates(self, limit: int, inserted_before: str, exclude: Iterable[str]) -> list[Memory]:
+    def prune_pool(self, inserted_before: str, exclude: Iterable[str]) -> list[tuple[str, int, int, str, str]]:
         # named: without statistics the planner prefers nodes_kind_created and reads every memory
         if self.conn.execute(f"SELECT 1 FROM nodes INDEXED BY nodes_prune_age WHERE deleted_at IS NULL"
                              f" AND kind = 'memory' AND {NOT_VAULT_ROW} AND inserted_at <= ? LIMIT 1",
                              (inserted_before,)).fetchone() is None:
             return []  # every memory is in its grace period (nodes_prune_age answers this at once)
-        excluded = list(exclude)
-        # walked in importance order, stopping at `limit` (the planner's own choice read and sorted every memory)
-        sql = (f"SELECT {_NODE_SELECT} FROM nodes INDEXED BY nodes_prune WHERE deleted_at IS NULL AND kind = 'memory'"
-               f" AND {NOT_VAULT_ROW} AND importance < 4 AND access_count < 3 AND inserted_at <= ?")
-        args: list[Any] = [inserted_before]
-        if excluded:
-            sql += f" AND id NOT IN ({','.join('?' * len(excluded))})"
-            args.extend(excluded)
-        sql += " ORDER BY effective_importance ASC, created_at ASC, id ASC LIMIT ?"
-        return [_node(r) for r in self.conn.execute(sql, [*args, limit])]
+        excluded = set(exclude)
+        # the rows of nodes_prune (which holds exactly the writer's active memories) read in its order, not sorted
+        sql = (f"SELECT id, importance, access_count, COALESCE(NULLIF(last_accessed_at, ''), created_at), created_at"
+               f" FROM nodes INDEXED BY nodes_prune WHERE deleted_at IS NULL AND kind = 'memory' AND {NOT_VAULT_ROW}"
+               f" AND importance < 4 AND access_count < 3 AND inserted_at <= ?")
+        return [r for r in self.conn.execute(sql, (inserted_before,)) if r[0] not in excluded]
 
     def set_effective_importance(self, values: dict[str, float]) -> None:
         if values and not self.readonly:
