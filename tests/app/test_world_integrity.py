@@ -23,19 +23,15 @@ from mnemon.core.world.values import KEY_MAX_BYTES, SUBJECT_MAX_BYTES
 
 from conftest import FakeClock
 
-T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
+from .conftest import WORLD_T0
+
+T0 = WORLD_T0  # where the `world` fixture's clock starts
 
 
 def claim(**over: Any) -> dict[str, Any]:
     base = {"subject": "Mira", "predicate": "lives_in", "object": "Berlin", "confidence": 0.95,
             "certainty": "confirmed", "evidence": "tenancy agreement (fictional)", "source_path": "mneme://r/c1"}
     return {**base, **over}
-
-
-@pytest.fixture
-def world(make_mem: Callable[..., Mnemon]) -> tuple[Mnemon, FakeClock]:
-    clock = FakeClock(T0)
-    return make_mem("hash", clock=clock), clock
 
 
 def rows(mem: Mnemon, **filters: Any) -> list[tuple[str, str, str]]:

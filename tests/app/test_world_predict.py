@@ -18,13 +18,9 @@ from mnemon.core.model import Edge, Memory, iso
 
 from conftest import FakeClock
 
-T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
+from .conftest import WORLD_T0
 
-
-@pytest.fixture
-def world(make_mem: Callable[..., Mnemon]) -> tuple[Mnemon, FakeClock]:
-    clock = FakeClock(T0)
-    return make_mem("hash", clock=clock), clock
+T0 = WORLD_T0  # where the `world` fixture's clock starts
 
 
 def prediction(**over: Any) -> dict[str, Any]:

@@ -17,19 +17,15 @@ from mnemon.core.model import Edge, Memory, iso
 
 from conftest import FakeClock
 
-T0 = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)
+from .conftest import WORLD_T0
+
+T0 = WORLD_T0  # where the `world` fixture's clock starts
 
 
 def claim(**over: Any) -> dict[str, Any]:
     base = {"subject": "Ana", "predicate": "lives_in", "object": "Lisbon", "confidence": 0.95,
             "certainty": "confirmed", "evidence": "lease signed (fictional)", "source_path": "mneme://r/ana"}
     return {**base, **over}
-
-
-@pytest.fixture
-def world(make_mem: Callable[..., Mnemon]) -> tuple[Mnemon, FakeClock]:
-    clock = FakeClock(T0)
-    return make_mem("hash", clock=clock), clock
 
 
 def current_objects(mem: Mnemon, predicate: str) -> list[str]:

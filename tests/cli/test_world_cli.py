@@ -158,3 +158,18 @@ def test_an_id_naming_another_claim_is_a_conflict_and_a_future_tick_only_a_previ
     assert code == 1 and out["error"]["code"] == "invalid_input"
     code, out = cli_run(["predict", "due", "--before", "2030-01-06T00:00:00Z"])
     assert code == 0 and out["count"] == 1  # still open
+
+
+def test_sense_add_of_a_stored_id_with_other_content_is_a_conflict(cli_run: Run) -> None:
+    mail = {"id": "mail-1", "sense_type": "gws", "observed_at": "2030-01-03T00:00:00Z", "text": "parcel delivered"}
+    assert cli_run(["sense", "add", "--file", "-"], input=json.dumps(mail))[0] == 0
+    code, out = cli_run(["sense", "add", "--file", "-"], input=json.dumps(mail))
+    assert code == 0 and out["events"][0]["status"] == "already_present" and out["added"] == 0
+    code, out = cli_run(["sense", "add", "--file", "-"],
+                        input=json.dumps([{**mail, "id": "mail-2"},
+                                          {**mail, "observed_at": "2030-01-05T00:00:00Z", "text": "parcel lost"}]))
+    assert code == 1 and out["ok"] is False and out["error"]["code"] == "conflict"
+    assert out["error"]["details"]["conflicts"] == [
+        {"index": 1, "id": "mail-1", "differs": ["observed_at", "text"], "stored": True}]
+    code, out = cli_run(["sense", "add", "--file", "-"], input=json.dumps({**mail, "id": "mail-2"}))
+    assert code == 0 and out["added"] == 1  # the refused file stored nothing, mail-2 included

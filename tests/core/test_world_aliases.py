@@ -1,6 +1,7 @@
 """Aliases: canonical subjects, chain collapse, and the pure merge plan."""
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any
@@ -9,6 +10,7 @@ import pytest
 
 from mnemon.core.errors import InvalidInput
 from mnemon.core.world import Alias, Assertion, add_alias, canonical_subject, merge_plan, parse_assertion
+from mnemon.core.world.aliases import respell_plan
 
 UTC = timezone.utc
 NOW = datetime(2026, 7, 1, tzinfo=UTC)
@@ -90,3 +92,60 @@ def test_merge_keeps_retractions_and_the_latest_value_wins() -> None:
 def test_merge_into_itself_is_refused() -> None:
     with pytest.raises(InvalidInput):
         merge_plan("St James", "st james", [], NOW)
+
+
+# ── rows keyed before keys were NFC (migration m060) ─────────────────────────────────────────────────────────────
+def nfd(text: str) -> str:
+    return unicodedata.normalize("NFD", text)
+
+
+def legacy_key(name: str) -> str:
+    """`norm_name` as it was before keys were NFC: whitespace and case folded, the spelling kept."""
+    return " ".join(name.split()).casefold()
+
+
+def test_respell_plan_merges_two_spellings_into_one_chain_by_time() -> None:
+    lisbon = replace(row("José", "lives_in", "Lisbon", "2026-01-01"), id="a-nfc")
+    porto = replace(row("José", "lives_in", "Porto", "2026-03-01"), id="a-nfd", subject=nfd("José"))
+    club = replace(row("José", "member_of", "Café Society", "2026-02-01"), id="m-nfd", subject=nfd("José"),
+                   object_name=nfd("Café Society"))
+    club_again = replace(row("José", "member_of", "Café Society", "2026-04-01"), id="m-nfc")
+    bob = replace(row("Bob", "lives_in", "Oslo", "2026-01-01"), id="bob")
+    rows = [lisbon, porto, club, club_again, bob]
+    keys = {r.id: (legacy_key(r.subject), r.predicate) for r in rows}
+
+    plan = respell_plan(rows, keys, [], NOW)
+    out = {r.id: r for r in plan.assertions}
+    assert sorted(out) == ["a-nfc", "a-nfd", "m-nfc", "m-nfd"]  # bob's row is as a write today spells it
+    assert {r.subject for r in out.values()} == {"José"} and out["m-nfd"].object_name == "Café Society"
+    assert plan.merged_pairs == (("josé", "lives_in"), ("josé", "member_of"))
+    # the earlier value is the later one's history: superseded from the instant the later took effect, nothing lost
+    assert (out["a-nfc"].status, out["a-nfc"].superseded_by_id) == ("superseded", "a-nfd")
+    assert out["a-nfc"].superseded_at == porto.starts_at and out["a-nfc"].updated_at == NOW
+    assert (out["a-nfd"].status, out["a-nfd"].supersedes_id) == ("current", "a-nfc")
+    assert (out["m-nfd"].status, out["m-nfd"].superseded_by_id) == ("superseded", "m-nfc")  # one object: one chain
+    assert out["a-nfd"].created_at == porto.created_at
+
+
+def test_respell_plan_rewrites_a_lone_spelling_without_touching_its_chain_and_is_idempotent() -> None:
+    alone = replace(row("Zoë", "lives_in", "Rome", "2026-01-01"), id="z", subject=nfd("Zoë"))
+    plan = respell_plan([alone], {"z": (legacy_key(alone.subject), "lives_in")}, [], NOW)
+    assert plan.merged_pairs == () and [r.subject for r in plan.assertions] == ["Zoë"]
+    assert plan.assertions[0].updated_at == alone.updated_at  # only its spelling changed, not the claim
+    again = respell_plan(list(plan.assertions), {"z": ("zoë", "lives_in")}, [], NOW)
+    assert again.assertions == () and again.aliases == ()
+
+
+def test_respell_plan_rekeys_aliases_and_the_later_of_two_spellings_keeps_the_key() -> None:
+    def alias(name: str, canonical: str, at: str) -> dict[str, Any]:
+        return {"alias_norm": legacy_key(name), "alias_name": name, "canonical_name": canonical,
+                "canonical_norm": legacy_key(canonical), "source": "manual", "confidence": 1.0, "created_at": at,
+                "updated_at": at}
+    old = alias(nfd("Zé"), nfd("José"), "2026-01-01T00:00:00+00:00")
+    new = alias("Zé", "Joseph", "2026-02-01T00:00:00+00:00")
+    mama = alias(nfd("Mamá"), "Ana", "2026-01-01T00:00:00+00:00")
+    plain = alias("boss", "Ana", "2026-01-01T00:00:00+00:00")
+    plan = respell_plan([], {}, [old, new, mama, plain], NOW)
+    assert [(a["alias_norm"], a["canonical_name"]) for a in plan.aliases] == [("mamá", "Ana"), ("zé", "Joseph")]
+    assert sorted(plan.alias_keys_gone) == sorted([legacy_key(nfd("Mamá")), legacy_key(nfd("Zé"))])
+    assert plan.aliases_displaced == (old,)  # kept for the audit

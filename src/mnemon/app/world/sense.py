@@ -11,9 +11,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
-from ...core.errors import InvalidInput
+from ...core.errors import Conflict, InvalidInput
 from ...core.model import Memory
-from ...core.world.senses import SenseEvent, parse_sense_event, parse_sense_events
+from ...core.world.senses import (SenseEvent, has_derived_id, id_conflicts, parse_sense_event,
+                                  parse_sense_events)
 from ..runtime import Runtime
 from .tables import world_of
 
@@ -31,7 +32,10 @@ def _source_path(event: SenseEvent, explicit: str | None) -> str:
 
 
 def _store_events(rt: Runtime, events: Sequence[tuple[SenseEvent, str | None]]) -> list[str]:
-    """Insert each (event, explicit source path) once and audit the new ones; the ids inserted, in order."""
+    """Insert each (event, explicit source path) once and audit the new ones; the ids inserted, in order. An id
+    already stored keeps its row. Only `add_sense_events` lets a producer choose ids, and it refuses one that names
+    another event first; every other producer's id hashes what it perceived (sense type, source, time, title, text),
+    so a stored id is that perception recorded already."""
     world = world_of(rt)
     now = rt.now_iso()
     created = world.put_sense_events([(e.to_row(), _source_path(e, path)) for e, path in events], now)
@@ -130,16 +134,49 @@ def read_json_document(raw: Any, what: str) -> Any:
         raise InvalidInput(f"{what} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
 
 
+def _stored_events(rows: Mapping[str, Mapping[str, Any]]) -> dict[str, SenseEvent | None]:
+    out: dict[str, SenseEvent | None] = {}
+    for event_id, row in rows.items():
+        try:
+            out[event_id] = SenseEvent.from_row(row)
+        except InvalidInput:
+            out[event_id] = None  # a row no reader can parse is no event to be idempotent with
+    return out
+
+
+def _conflict_error(events: Sequence[SenseEvent], conflicts: list[dict[str, Any]]) -> Conflict:
+    first = conflicts[0]
+    event = events[first["index"]]
+    differs = ", ".join(first["differs"])
+    where = ("is already stored with another " + differs if first["stored"]
+             else f"is also events[{first['other_index']}], with another {differs}")
+    derived = " (derived from its sense type, source_id, time, title and text)" if has_derived_id(event) else ""
+    more = f" ({len(conflicts) - 1} more in details.conflicts)" if len(conflicts) > 1 else ""
+    return Conflict(
+        f"events[{first['index']}]: sense event id {event.id!r}{derived} {where}{more}; an id names one event: send "
+        "it unchanged, or give the new event an id of its own. Nothing was stored.",
+        conflicts=conflicts)
+
+
 def add_sense_events(rt: Runtime, document: Any) -> dict[str, Any]:
-    """`sense add --file`: one event, a list, or {"events": [...]}; all or nothing."""
+    """`sense add --file`: one event, a list, or {"events": [...]}; all or nothing. An event whose id is already
+    stored is `already_present` when it is that same event again, and a `conflict` (the whole file refused, every
+    such event listed) when it differs in any field: an event is never silently dropped or overwritten."""
     events = parse_sense_events(read_json_document(document, "sense event file"), origin="external")
     if not events:
         raise InvalidInput("the sense event file holds no events")
-    created: list[str] = []
-    duplicates: list[str] = []
-    with rt.store.transaction():
-        for event in events:
-            (created if _store_event(rt, event, None) else duplicates).append(event.id)
-    return {"ok": True, "added": len(created), "duplicates": len(duplicates), "ids": [e.id for e in events],
-            "events": [{"id": e.id, "sense_type": e.sense_type, "source_id": e.source_id,
-                        "observed_at": e.to_row()["observed_at"], "title": e.title} for e in events]}
+    with rt.store.transaction():  # read and written under one write lock: no other writer slips in between
+        stored = _stored_events(world_of(rt).sense_events_by_id([e.id for e in events]))
+        conflicts = id_conflicts(events, stored)
+        if conflicts:
+            raise _conflict_error(events, conflicts)
+        created = set(_store_events(rt, [(e, None) for e in events]))
+    statuses: list[str] = []
+    for event in events:
+        statuses.append("added" if event.id in created else "already_present")
+        created.discard(event.id)  # the same event twice in one file: added once, then already present
+    added = statuses.count("added")
+    return {"ok": True, "added": added, "duplicates": len(events) - added, "ids": [e.id for e in events],
+            "events": [{"id": e.id, "status": status, "sense_type": e.sense_type, "source_id": e.source_id,
+                        "observed_at": e.to_row()["observed_at"], "title": e.title}
+                       for e, status in zip(events, statuses)]}

@@ -16,6 +16,10 @@ def world_of(rt: Runtime) -> Any:
     world = getattr(rt.store, "world", None)
     if world is None:
         raise StoreError(f"the {type(rt.store).__name__} backend has no world-model tables yet")
+    if not rt.store.readonly and world.nfc_keys_pending():  # (asked of the store once per process)
+        from .keys import upgrade_world_keys
+
+        upgrade_world_keys(rt, world)  # before any service reads a row: they all come through here
     return world
 
 

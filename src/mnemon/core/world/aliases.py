@@ -13,11 +13,12 @@ from datetime import datetime
 from typing import Any
 
 from mnemon.core.errors import InvalidInput
-from mnemon.core.world.assertions import Assertion, rechain
+from mnemon.core.world.assertions import Assertion, normalise_predicate, rechain
 from mnemon.core.world.policies import PredicatePolicy, group_policy
 from mnemon.core.world.values import (
     instant_or_none,
     iso_or_none,
+    nfc,
     norm_name,
     optional_str,
     require_aware,
@@ -183,3 +184,84 @@ def merge_plan(
         predicates_recomputed=tuple(touched_predicates),
         current_ids=tuple(sorted(current_ids)),
     )
+
+
+# ---- rows keyed before keys were NFC --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RespellPlan:
+    """What `respell_plan` rewrites. Nothing is deleted: an alias key listed in `alias_keys_gone` is the same row
+    written again under its NFC key (`aliases`), and an alias another spelling of its name displaced is kept whole in
+    `aliases_displaced` for the audit."""
+
+    assertions: tuple[Assertion, ...]
+    merged_pairs: tuple[tuple[str, str], ...]
+    aliases: tuple[dict[str, Any], ...]
+    alias_keys_gone: tuple[str, ...]
+    aliases_displaced: tuple[dict[str, Any], ...]
+
+
+def respelled(row: Assertion) -> Assertion:
+    """`row` spelled as a write today spells it (`parse_assertion`): subject, predicate and object name NFC."""
+    return replace(row, subject=nfc(row.subject), predicate=normalise_predicate(row.predicate),
+                   object_name=None if row.object_name is None else nfc(row.object_name))
+
+
+def respell_plan(
+    assertions: Sequence[Assertion],
+    stored_keys: Mapping[str, tuple[str, str]],
+    alias_rows: Sequence[Mapping[str, Any]],
+    now: datetime,
+    policies: Mapping[str, PredicatePolicy] | None = None,
+) -> RespellPlan:
+    """Pure plan for rows written before subjects, predicates and alias keys were NFC (migration m060).
+
+    `stored_keys` is each assertion's (subject key, predicate) as stored. A row is rewritten under today's keys; where
+    two stored spellings meet in one (subject, predicate), the pair is re-chained as one (`rechain`, as `alias merge`
+    does): each value is superseded by the next to take effect, so of two values stated under two spellings the later
+    is in force and the earlier is its history — a row is never dropped. Rows whose chain changed get `updated_at`
+    `now`; a row only respelled keeps it (the claim did not change). Alias rows whose names now share a key become
+    one row: the latest written (`updated_at`, else `created_at`) keeps the key."""
+    now = require_aware(now)
+    current = {row.id: respelled(row) for row in assertions}
+    changed: dict[str, Assertion] = {}
+    for row in assertions:
+        new = current[row.id]
+        if new != row or stored_keys.get(row.id, new.pair_key) != new.pair_key:
+            changed[row.id] = new
+    groups: dict[tuple[str, str], list[Assertion]] = {}
+    spellings: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    for row in current.values():
+        groups.setdefault(row.pair_key, []).append(row)
+        spellings.setdefault(row.pair_key, set()).add(stored_keys.get(row.id, row.pair_key))
+    merged = sorted(key for key, seen in spellings.items() if len(seen) > 1)
+    for key in merged:
+        group = groups[key]
+        policy = group_policy(key[1], [row.metadata for row in group], policies)
+        for row in rechain(group, policy):
+            if row != current[row.id]:
+                changed[row.id] = replace(row, updated_at=now)
+    aliases, gone, displaced = _respelled_aliases(alias_rows)
+    return RespellPlan(tuple(changed[row_id] for row_id in sorted(changed)), tuple(merged), aliases, gone,
+                       displaced)
+
+
+def _respelled_aliases(rows: Sequence[Mapping[str, Any]]
+                       ) -> tuple[tuple[dict[str, Any], ...], tuple[str, ...], tuple[dict[str, Any], ...]]:
+    by_key: dict[str, list[Mapping[str, Any]]] = {}
+    for row in rows:
+        by_key.setdefault(norm_name(str(row["alias_name"])), []).append(row)
+    write: list[dict[str, Any]] = []
+    gone: list[str] = []
+    displaced: list[dict[str, Any]] = []
+    for key, group in sorted(by_key.items()):
+        # the alias table keeps one row a key, and a later `alias add` of a name replaces its row: so does the later
+        winner = max(group, key=lambda r: (str(r.get("updated_at") or r.get("created_at") or ""), r["alias_norm"]))
+        canonical_key = norm_name(str(winner["canonical_name"]))
+        if len(group) == 1 and winner["alias_norm"] == key and winner["canonical_norm"] == canonical_key:
+            continue
+        write.append({**winner, "alias_norm": key, "canonical_norm": canonical_key})
+        gone.extend(r["alias_norm"] for r in group if r["alias_norm"] != key)
+        displaced.extend(dict(r) for r in group
+                         if r is not winner and norm_name(str(r["canonical_name"])) != canonical_key)
+    return tuple(write), tuple(gone), tuple(displaced)

@@ -139,6 +139,48 @@ def parse_sense_event(obj: Any, origin: str = "external") -> SenseEvent:
     )
 
 
+# what a sense event is compared by when its id comes again: every field the store keeps
+_COMPARED = ("sense_type", "source_id", "observed_at", "title", "text", "event_type", "source_uri", "metadata",
+             "origin")
+
+
+def event_differences(stored: SenseEvent, new: SenseEvent) -> tuple[str, ...]:
+    """The fields in which `new` differs from `stored`, an event already held under the same id; empty when `new` is
+    the same event sent again. A vault note's event is stored without its text and may be given it later
+    (`note_text.py`), so a text-less note event says nothing about the text."""
+    old_row, new_row = stored.to_row(), new.to_row()
+    skip_text = is_note_event(stored) or is_note_event(new)
+    return tuple(name for name in _COMPARED
+                 if old_row[name] != new_row[name] and not (name == "text" and skip_text))
+
+
+def has_derived_id(event: SenseEvent) -> bool:
+    """The event's id is the hash of its content (`sense_event_id`), not one its producer chose."""
+    return event.id == sense_event_id(event.sense_type, event.source_id, event.observed_at, event.title, event.text)
+
+
+def id_conflicts(events: Sequence[SenseEvent], stored: Mapping[str, SenseEvent | None]) -> list[dict[str, Any]]:
+    """Every event of a batch whose id already names another event: one stored (`stored`, by id; None for a stored
+    row that no longer parses), or an earlier event of the batch. An event sent again unchanged is no conflict.
+    Each entry: its `index`, `id`, the fields that `differ` and what it differs from (`stored`, or `other_index`)."""
+    out: list[dict[str, Any]] = []
+    first: dict[str, int] = {}
+    for index, event in enumerate(events):
+        if event.id in stored:
+            held = stored[event.id]
+            differ = ("unreadable stored row",) if held is None else event_differences(held, event)
+            if differ:
+                out.append({"index": index, "id": event.id, "differs": list(differ), "stored": True})
+        elif event.id in first:
+            differ = event_differences(events[first[event.id]], event)
+            if differ:
+                out.append({"index": index, "id": event.id, "differs": list(differ), "stored": False,
+                            "other_index": first[event.id]})
+        else:
+            first[event.id] = index
+    return out
+
+
 def parse_sense_events(obj: Any, origin: str = "external") -> list[SenseEvent]:
     """A file may hold one event, a list, or `{"events": [...]}`; errors name the failing index."""
     if isinstance(obj, Mapping) and "events" in obj:

@@ -9,6 +9,7 @@ from .reply_steps import SQLITE_REPLY_STEPS_MIGRATION
 from .sources import NOT_VAULT_ROW, OWNED_SOURCE
 from .text_index_sqlite import CONTENTLESS_KEYWORDS_MIGRATION
 from .vault_texts_sqlite import VAULT_TEXTS_MIGRATION
+from .world_sqlite import WORLD_NFC_KEYS_MIGRATION
 
 MIGRATIONS: list[tuple[str, str]] = [
     (
@@ -343,6 +344,7 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX nodes_deleted ON nodes(kind) WHERE deleted_at IS NOT NULL;
         """,
     ),
+    WORLD_NFC_KEYS_MIGRATION,  # world rows keyed before keys were NFC: marked for the world layer (world_sqlite.py)
 ]
 
 # steps that copy a whole table: the store is compacted once after applying them (SQLiteStore._compact)

@@ -26,6 +26,27 @@ _TABLES = ("world_state_assertions", "world_predictions", "sense_events", "world
            "world_events")
 
 
+# Migration m060. Subjects, predicates and alias keys are NFC-normalised when written (`values.norm_name`); a row
+# written before that keeps the spelling it was typed in, so "José" typed composed and decomposed can be two subjects,
+# each with a value of its own in force. Merging them needs the world model's chain rules, which SQL has not got:
+# the step only marks a store that holds world rows, and the world layer rewrites them the first time a writable
+# process uses the world tables (`app/world/keys.py`, through `nfc_keys_pending` / `finish_nfc_keys`). The mark is
+# an audit entry, so the upgrade is recorded where every world write is.
+_NFC_KEYS = "nfc_keys"
+
+
+def _nfc_keys_marked(now_sql: str) -> str:
+    return ("INSERT INTO world_events(event, target, target_id, detail, created_at)"
+            f" SELECT 'upgrade_pending', 'store', '{_NFC_KEYS}', '{{}}', {now_sql}"
+            " WHERE EXISTS (SELECT 1 FROM world_state_assertions) OR EXISTS (SELECT 1 FROM entity_aliases);")
+
+
+WORLD_NFC_KEYS_MIGRATION = ("m060_world_nfc_keys", _nfc_keys_marked("strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now')"))
+WORLD_NFC_KEYS_MIGRATION_POSTGRES = (
+    WORLD_NFC_KEYS_MIGRATION[0],
+    _nfc_keys_marked("""to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"')"""))
+
+
 def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
@@ -83,6 +104,7 @@ class SQLiteWorld:
     def __init__(self, store: SQLiteStore) -> None:
         self.store = store
         self._ready: bool | None = None
+        self._nfc_pending: bool | None = None
 
     @property
     def conn(self) -> Any:
@@ -118,6 +140,13 @@ class SQLiteWorld:
              row.get("source_path") or "", row.get("source_edge_id"), row.get("valid_until"), _dump(row),
              row["created_at"], row.get("updated_at") or row["created_at"]),
         )
+
+    def assertion_keys(self) -> dict[str, tuple[str, str]]:
+        """id → (subject key, predicate) as stored: the columns a row is found by."""
+        if not self.ready():
+            return {}
+        return {r[0]: (r[1], r[2]) for r in self.conn.execute(
+            "SELECT id, subject_norm, predicate FROM world_state_assertions")}
 
     def get_assertion(self, assertion_id: str) -> dict[str, Any] | None:
         rows = self._rows("SELECT data FROM world_state_assertions WHERE id = ?", (assertion_id,))
@@ -205,6 +234,24 @@ class SQLiteWorld:
             " recorded_at) VALUES (?,?,?,?,?,?,?,?)", list(fresh.values()))
         return list(fresh)
 
+    def sense_events_by_id(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The stored event rows among `ids`, by id (an id none has is absent)."""
+        from .text_index_sqlite import _chunks
+
+        if not self.ready():
+            return {}
+        wanted = list(dict.fromkeys(ids))
+        for event_id in wanted:  # PostgreSQL cannot even compare a NUL: refused first, as a write would be
+            _keys("sense event", id=event_id)
+        out: dict[str, dict[str, Any]] = {}
+        for chunk in _chunks(wanted):
+            for found in self.conn.execute(
+                    f"SELECT {_SENSE_SELECT} FROM sense_events WHERE id IN ({','.join('?' * len(chunk))})",
+                    list(chunk)):
+                row = _sense_row(found)
+                out[row["id"]] = row
+        return out
+
     def sense_events(self, *, sense_types: Iterable[str] | None = None,
                      source_paths: Iterable[str] | None = None) -> list[tuple[dict[str, Any], str]]:
         """(event row, recorded_at) pairs, oldest observation first; `source_paths` (exact) reads the events of
@@ -281,15 +328,20 @@ class SQLiteWorld:
     def aliases(self, *, canonical_norm: str | Sequence[str] | None = None) -> list[dict[str, Any]]:
         if not self.ready():
             return []
-        sql = ("SELECT alias_norm, alias_name, canonical_name, canonical_norm, source, confidence, created_at"
-               " FROM entity_aliases")
+        sql = ("SELECT alias_norm, alias_name, canonical_name, canonical_norm, source, confidence, created_at,"
+               " updated_at FROM entity_aliases")
         args: list[Any] = []
         if canonical_norm is not None:
             clauses: list[str] = []
             _one_of("canonical_norm", canonical_norm, clauses, args)
             sql += " WHERE " + clauses[0]
-        cols = ("alias_norm", "alias_name", "canonical_name", "canonical_norm", "source", "confidence", "created_at")
+        cols = ("alias_norm", "alias_name", "canonical_name", "canonical_norm", "source", "confidence", "created_at",
+                "updated_at")
         return [dict(zip(cols, r)) for r in self.conn.execute(sql + " ORDER BY canonical_norm, alias_norm", args)]
+
+    def delete_aliases(self, alias_norms: Sequence[str]) -> None:
+        """Only for rows re-keyed under another spelling (`app/world/keys.py`): nothing else deletes an alias."""
+        self.store._write_many("DELETE FROM entity_aliases WHERE alias_norm = ?", [(key,) for key in alias_norms])
 
     # ── audit ────────────────────────────────────────────────────────────────
     def log_event(self, event: str, target: str, target_id: str, detail: Mapping[str, Any], when: str) -> None:
@@ -309,6 +361,21 @@ class SQLiteWorld:
         return [{"id": r[0], "event": r[1], "detail": json.loads(r[2]), "created_at": r[3]}
                 for r in self.conn.execute("SELECT id, event, detail, created_at FROM world_events"
                                            " WHERE target = ? AND target_id = ? ORDER BY id", (target, target_id))]
+
+    # ── the NFC-keys upgrade (m060, above) ───────────────────────────────────
+    def nfc_keys_pending(self, *, fresh: bool = False) -> bool:
+        """Whether m060 marked this store and its rows were not rewritten yet (the latest audit entry of the upgrade
+        is the marker). Read once per process unless `fresh`: the world layer asks on every use of the tables."""
+        if self._nfc_pending is None or fresh:
+            found = self.conn.execute(
+                "SELECT event FROM world_events WHERE target = 'store' AND target_id = ? ORDER BY id DESC LIMIT 1",
+                (_NFC_KEYS,)).fetchone() if self.ready() else None
+            self._nfc_pending = found is not None and found[0] == "upgrade_pending"
+        return self._nfc_pending
+
+    def finish_nfc_keys(self, detail: Mapping[str, Any], when: str) -> None:
+        self.log_event("upgraded", "store", _NFC_KEYS, detail, when)
+        self._nfc_pending = False
 
     # ── graph evidence the world model reads (radar, contract, backfill) ─────
     def edges_with_relations(self, relations: Iterable[str], statuses: Sequence[str]) -> list[Edge]:
