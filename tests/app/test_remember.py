@@ -264,6 +264,21 @@ def test_a_backdated_memory_links_to_its_contemporaries_not_the_newest_holders(m
     # the five newest holders *as of its own date* are the spring notes; the autumn ones do not become hubs
     assert linked == set(old) and not linked & set(new)
 
+
+def test_a_backdated_memory_with_no_earlier_holder_links_to_the_first_later_ones(mem: Mnemon) -> None:
+    """Importing old history into a store that already knows the entity: the later memories were written before
+    it existed, so only its own write can join them (it joined nothing, and nothing ever did)."""
+    later = [mem.remember(f"Qdrant index rebuilt, run {k}", entities=["Qdrant"], created_at=f"2026-0{k}-01T10:00:00Z")
+             ["id"] for k in range(1, 8)]
+    early = mem.remember("We picked Qdrant for vector search", entities=["Qdrant"], created_at="2025-02-01T10:00:00Z")
+    assert early["edges_created"]["entity"] == 5
+    linked = {r["id"] for r in mem.related(early["id"], depth=1, edge_type="entity")["related"]}
+    assert linked == set(later[:5])  # its nearest contemporaries: the first five after it
+    mid = mem.remember("Qdrant upgrade planned", entities=["Qdrant"], created_at="2026-01-15T10:00:00Z")
+    linked = {r["id"] for r in mem.related(mid["id"], depth=1, edge_type="entity")["related"]}
+    assert linked == {early["id"], later[0], *later[1:4]}  # two before it, then the first three after
+
+
 def test_causal_edge_from_cause_to_explained_effect(mem: Mnemon) -> None:
     cause = mem.remember("The checkout API latency spiked during the sale")
     effect = mem.remember("We added a cache because the checkout API latency spiked")

@@ -95,9 +95,15 @@ def write_memory(rt: Runtime, inp: MemoryInput, vector: np.ndarray | None, *, no
     if temporal:
         edges += _temporal(rt, mem, now)
     # the holders as of this memory's own time: a backdated write or an import of old history links to its
-    # contemporaries, instead of every write piling onto the newest holders and turning them into hubs
-    holders = {e: store.entity_holders(e, graph_rules.ENTITY_LINKS_PER_ENTITY, exclude=[mem.id], until=mem.created_at)
-               for e in entities}
+    # contemporaries, instead of every write piling onto the newest holders and turning them into hubs; short of
+    # those, the first holders after it (their writes could not link to a memory that was not there yet)
+    holders: dict[str, list[str]] = {}
+    for entity in entities:
+        got = holders[entity] = store.entity_holders(entity, graph_rules.ENTITY_LINKS_PER_ENTITY, exclude=[mem.id],
+                                                     until=mem.created_at)
+        if len(got) < graph_rules.ENTITY_LINKS_PER_ENTITY:
+            got += store.entity_holders(entity, graph_rules.ENTITY_LINKS_PER_ENTITY - len(got), exclude=[mem.id],
+                                        after=mem.created_at)
     edges += graph_rules.entity_edges(mem.id, holders, now)
     recent = store.recent_memories(graph_rules.CAUSAL_LOOKBACK, source=mem.source, exclude=[mem.id],
                                    until=mem.created_at)

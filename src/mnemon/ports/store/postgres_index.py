@@ -109,13 +109,17 @@ class IndexTables:
                         ([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]))
 
     def entity_holders(self, entity: str, limit: int, exclude: Iterable[str] = (), *,
-                       until: str | None = None) -> list[str]:
+                       until: str | None = None, after: str | None = None) -> list[str]:
         excluded = set(exclude)
         window = " AND e.created_at <= %s" if until else ""
+        order = "DESC"
+        if after:
+            window, order = window + " AND e.created_at > %s", "ASC"
         rows = self._rows(
             "SELECT n.id FROM node_entities e JOIN nodes n ON n.seq = e.node_seq"
-            f" WHERE e.entity = %s{window} AND n.deleted_at IS NULL ORDER BY e.created_at DESC, e.node_seq DESC"
-            " LIMIT %s", (entity, *([until] if until else []), limit + len(excluded)))
+            f" WHERE e.entity = %s{window} AND n.deleted_at IS NULL"
+            f" ORDER BY e.created_at {order}, e.node_seq {order} LIMIT %s",
+            (entity, *([until] if until else []), *([after] if after else []), limit + len(excluded)))
         return [r[0] for r in rows if r[0] not in excluded][:limit]
 
     def known_entities(self, candidates: set[str]) -> set[str]:
