@@ -122,3 +122,33 @@ def test_the_overview_follows_a_change_to_the_graph(mem) -> None:
     assert all(n["degree"] > degree[n["id"]] for n in after["nodes"] if n["id"] in degree)
     graph_view._RANKED.clear()
     assert mem.graph() == after  # the same as a ranking made afresh
+
+
+def test_find_nodes_finds_a_note_by_its_title_anywhere_in_the_store(example_vault_mem) -> None:
+    found = example_vault_mem.find_nodes("  LIGHTHOUSE ")
+    assert found["query"] == "LIGHTHOUSE" and found["more"] is False
+    assert found["nodes"] == [{"id": "note:Projects/lighthouse.md", "title": "Lighthouse", "kind": "note",
+                               "type": "project", "degree": found["nodes"][0]["degree"],
+                               "source_path": "Projects/lighthouse.md"}]
+    # listed as the graph view lists the same node, so the page can show it before drawing its neighbourhood
+    drawn = next(n for n in example_vault_mem.graph(max_nodes=2000)["nodes"] if n["id"] == found["nodes"][0]["id"])
+    assert drawn == found["nodes"][0]
+    # notes first, then the other named nodes: a heading is found with the note it belongs to
+    budget = example_vault_mem.find_nodes("budget")["nodes"]
+    assert budget[0] == {**budget[0], "id": "heading:Projects/lighthouse.md#budget", "title": "Budget",
+                         "kind": "heading", "source_path": "Projects/lighthouse.md"}
+    dated = example_vault_mem.find_nodes("2026", limit=2)
+    assert [n["kind"] for n in dated["nodes"]] == ["note", "note"] and dated["more"] is True
+    assert example_vault_mem.find_nodes("no such title anywhere") == {"query": "no such title anywhere", "nodes": [],
+                                                                      "more": False}
+    # a found node is one the graph can centre on
+    focus = example_vault_mem.graph(focus=budget[0]["id"])
+    assert focus["nodes"][0]["id"] == budget[0]["id"] and len(focus["nodes"]) > 1
+
+
+def test_find_nodes_refuses_a_blank_query_and_limits_out_of_range(mem) -> None:
+    for bad in ({"query": ""}, {"query": "   "}, {"query": None}, {"query": 3}, {"query": "x" * 501},
+                {"query": "x", "limit": 0}, {"query": "x", "limit": 51}, {"query": "x", "limit": True}):
+        with pytest.raises(InvalidInput):
+            mem.find_nodes(bad.pop("query"), **bad)
+    assert mem.find_nodes("x" * 500, limit=50)["nodes"] == []

@@ -166,6 +166,30 @@ def empty_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     _stop(proc)
 
 
+BULK_NOTES = 2000
+QUIET = "note:Zeta/quiet-harbour-log.md"
+
+
+@pytest.fixture(scope="module")
+def big_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A vault of 2,001 notes where "Quiet Harbour Log" ranks last (no links, and its id sorts after the others):
+    outside the 2,000 best-connected notes that are the most any overview draws."""
+    root = tmp_path_factory.mktemp("workbench-big")
+    vault = root / "vault"
+    (vault / "Bulk").mkdir(parents=True)
+    for i in range(BULK_NOTES):
+        links = f"[[Bulk {(i + 1) % BULK_NOTES:04d}]] and [[Bulk {(i + 7) % BULK_NOTES:04d}]]"
+        (vault / "Bulk" / f"bulk-{i:04d}.md").write_text(f"# Bulk {i:04d}\n\n- Linked to {links}\n", encoding="utf-8")
+    (vault / "Zeta").mkdir()
+    (vault / "Zeta" / "quiet-harbour-log.md").write_text("# Quiet Harbour Log\n", encoding="utf-8")
+    env = _env(root)
+    db = root / "store.db"
+    assert _cli(db, env, "ingest", "--vault", str(vault))["notes_total"] == BULK_NOTES + 1
+    proc, url = _start(Store(db, env, killed_edge=-1))
+    yield url
+    _stop(proc)
+
+
 TOKEN = "s3cret"
 
 
@@ -326,27 +350,51 @@ def test_search_lists_results_and_clicking_one_focuses_the_graph(page: Page, ser
 
 
 def test_search_lists_a_note_by_its_title_and_picking_it_focuses_the_note(page: Page, server: str) -> None:
-    """recall and search look in memory content only; the notes themselves are matched by title (and path)."""
+    """recall and search look in memory content only; the notes themselves are matched by title."""
     page.open(server)
     page.enter("#q", "lighthouse")
-    page.wait("s.status.text.includes('for “lighthouse”')")
+    # (not busy: "Searching for “lighthouse”…" has the same words while the last results still show)
+    page.wait("s.status.kind !== 'busy' && s.status.text.includes('for “lighthouse”')")
     first = page.page.locator("#results li button").first
     assert first.get_attribute("data-id") == LIGHTHOUSE  # the note itself, before the memories that mention it
     assert "Lighthouse" in first.inner_text() and "Projects/lighthouse.md" in first.inner_text()
     assert page.page.locator("#results li button").count() > 1  # and the memories after it
-    page.enter("#q", "harbour station")  # every word, in any case
-    page.wait("s.status.text.includes('for “harbour station”')")
+    page.enter("#q", "harbour station")  # any case
+    page.wait("s.status.kind !== 'busy' && s.status.text.includes('for “harbour station”')")
     # (the list is drawn after the status line: wait for it rather than read it at once)
     page.page.wait_for_function("id => document.querySelector('#results li button')?.getAttribute('data-id') === id",
                                 arg="note:Projects/harbour-station.md", timeout=10_000)
     assert first.get_attribute("data-id") == "note:Projects/harbour-station.md"
     page.enter("#q", "Lighthouse")
-    page.wait("s.status.text.includes('for “Lighthouse”')")
+    page.wait("s.status.kind !== 'busy' && s.status.text.includes('for “Lighthouse”')")
     first.click()
     page.wait(f"s.focus === {json.dumps(LIGHTHOUSE)} && !s.loading && s.settled")
     page.page.locator("#details h3").wait_for()
     assert _text(page, "#details h3") == "Lighthouse"
     assert _text(page, "#focus-label") == "Focus: Lighthouse"
+    assert page.console_errors == []
+
+
+def test_search_finds_a_note_no_overview_holds_and_picking_it_selects_and_focuses_it(page: Page,
+                                                                                     big_server: str) -> None:
+    widest = _get(big_server + "api/graph?max_nodes=2000&max_links=0")  # the most any overview draws
+    assert len(widest["nodes"]) == 2000 and QUIET not in {n["id"] for n in widest["nodes"]}
+    assert QUIET not in page.open(big_server)["nodeIds"]
+    page.enter("#q", "quiet HARBOUR")
+    page.wait("s.status.kind !== 'busy' && s.status.text.includes('for “quiet HARBOUR”')")
+    first = page.page.locator("#results li button").first
+    assert first.get_attribute("data-id") == QUIET
+    assert "Quiet Harbour Log" in first.inner_text() and "Zeta/quiet-harbour-log.md" in first.inner_text()
+    first.click()
+    page.wait(f"s.focus === {json.dumps(QUIET)} && s.selected && s.selected.id === {json.dumps(QUIET)}"
+              " && !s.loading && s.settled")
+    s = page.state()
+    assert s["selected"] == {"type": "node", "id": QUIET} and QUIET in s["nodeIds"] and s["drawn"]["nodes"] >= 1
+    page.page.locator("#details h3").wait_for()
+    assert _text(page, "#details h3") == "Quiet Harbour Log"
+    assert _text(page, "#focus-label") == "Focus: Quiet Harbour Log"
+    assert any("/api/find_nodes?query=quiet+HARBOUR" in u for u in page.requests)
+    assert not any("max_nodes=2000" in u for u in page.requests)  # the server searches: no list of notes is fetched
     assert page.console_errors == []
 
 

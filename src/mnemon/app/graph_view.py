@@ -5,6 +5,9 @@ Two views. Around a `focus` node: breadth-first over its edges in both direction
 a store without a vault, the best-connected recent memories) and the links among them. Either way `truncated` says when the limits cut something
 off, so a drawing never passes for the whole graph. Killed edges appear only when asked for (they are tombstones:
 a person said they are wrong), candidates unless asked not to.
+
+`find_nodes` (the workbench's search by title) finds a node to focus on anywhere in the store, not only among the
+nodes drawn: notes, then headings, tags, people and the other named nodes, each as the graph view lists it.
 """
 from __future__ import annotations
 
@@ -22,6 +25,8 @@ MAX_LINKS = 10_000
 MAX_DEPTH = 4
 OVERVIEW_POOL = 5000  # nodes ranked by degree for an overview: beyond this a vault is sampled by recency
 _LABEL_CHARS = 80
+MAX_FOUND = 50  # a list to pick from, not a dump of the store
+MAX_TITLE_QUERY = 500
 # an overview ranks every note by degree (~80 ms at 2,000 notes): a server answering the workbench keeps the last
 # few rankings, each valid while the graph's generation (nodes and active edges) is unchanged
 RANKINGS_KEPT = 8
@@ -69,6 +74,21 @@ def graph_view(rt: Runtime, *, focus: str | None = None, depth: int = 1, max_nod
         "stats": {"nodes": len(chosen), "links": min(len(edges), max_links), "links_among_nodes": len(edges)},
         "limits": {"max_nodes": max_nodes, "max_links": max_links, "depth": depth, "statuses": list(statuses)},
     }
+
+
+def find_nodes(rt: Runtime, query: Any, *, limit: int = 10) -> dict[str, Any]:
+    """The nodes whose title holds `query` in any case (`Store.nodes_by_title`: notes first, exact titles, then
+    prefixes, then the rest), as the graph view lists nodes; `more` says when the limit left some out."""
+    if not isinstance(query, str) or not query.strip():
+        raise InvalidInput("query must be a non-blank text: part of a title")
+    text = query.strip()
+    if len(text) > MAX_TITLE_QUERY:
+        raise InvalidInput(f"query must be at most {MAX_TITLE_QUERY} characters; got {len(text)}")
+    limit = _bounded("limit", limit, 1, MAX_FOUND)
+    found = rt.store.nodes_by_title(text, limit + 1)
+    shown = found[:limit]
+    degree = rt.store.edge_counts([n.id for n in shown])
+    return {"query": text, "nodes": [_node(n, degree.get(n.id, 0)) for n in shown], "more": len(found) > limit}
 
 
 def _around(rt: Runtime, focus: str, depth: int, max_nodes: int, statuses: tuple[str, ...]) -> tuple[list[str], bool]:

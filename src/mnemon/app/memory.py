@@ -208,6 +208,11 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         return graph_view(self.rt, focus=focus, depth=depth, max_nodes=max_nodes, max_links=max_links,
                           include_candidates=include_candidates, include_killed=include_killed, folder=folder)
 
+    def find_nodes(self, query: Any, *, limit: int = 10) -> dict[str, Any]:
+        from .graph_view import find_nodes
+
+        return find_nodes(self.rt, query, limit=limit)
+
     def log(self, *, limit: int = 20, op: str | None = None) -> dict[str, Any]:
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LOG_LIMIT:
             raise InvalidInput(f"--limit must be from 1 to {MAX_LOG_LIMIT}")

@@ -170,6 +170,11 @@ OPERATIONS: tuple[Operation, ...] = (
                                    max_links=a.get("max_links", 600),
                                    include_candidates=a.get("include_candidates", True),
                                    include_killed=a.get("include_killed", False), folder=a.get("folder"))),
+    Operation("find_nodes", "Graph nodes whose title holds the text, in any case, anywhere in the store: notes first, "
+              "then headings, tags, people and other named nodes; exact titles, then prefixes, then the rest. "
+              "Memories are found by recall and search.",
+              {"query": _s("part of a title"), "limit": _i("1-50, default 10", 1, 50)},
+              ("query",), True, lambda m, a: m.find_nodes(a["query"], limit=a.get("limit", 10))),
     Operation("validate_edge", "Confirm an edge as a person: it becomes active (if the write gate allows), and "
               "rebuilds and replays keep it.",
               {"id": _EDGE_ID, "reason": _s("why (kept in its audit log)")},

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.errors import ReadOnly, StoreError
 from ...core.keywords import keyword_text_of
 from ...core.model import Memory, OplogEntry, iso, utcnow
+from ...core.text import normalize
 from .base import MemoryFilter
 from .graph_postgres import PostgresGraphReads
 from .postgres_edges import EdgeTables
@@ -315,6 +316,26 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         return {r[0]: (r[1], bool(r[2]), r[3], r[4]) for r in self._rows(
             "SELECT id, kind, deleted_at IS NOT NULL, category, source FROM nodes WHERE id = ANY(%s)",
             (list(dict.fromkeys(ids)),))}
+
+    def nodes_by_title(self, text: str, limit: int) -> list[Memory]:
+        needle = normalize(text)
+        if not needle.strip() or "\x00" in needle:  # (no text column holds NUL here: nothing to find)
+            return []
+        # as the SQLite store folds: an ASCII title is NFKC already (normalize() on every title tripled the time), and
+        # from PostgreSQL 17 lower() runs in the built-in C.UTF-8 collation whatever the database's locale (under a
+        # "C" locale it changes ASCII letters only). The kind index's ranges skip the memories, and only the chosen
+        # rows are read whole (joining every match before sorting took 30-60 ms on the 2,000-note vault)
+        collate = ' COLLATE "pg_c_utf8"' if self.conn.info.server_version >= 170000 else ""
+        titled = ("SELECT seq, kind, title, id, lower(CASE WHEN octet_length(title) = length(title) THEN title"
+                  f" ELSE normalize(title, NFKC) END{collate}) AS folded FROM nodes"
+                  " WHERE deleted_at IS NULL AND title IS NOT NULL AND kind {} 'memory'")
+        order = 'other, tier, folded COLLATE "C", title COLLATE "C", id'
+        return [_node(r) for r in self._rows(
+            f"SELECT {_NODE_COLS_N} FROM (SELECT seq, kind <> 'note' AS other, CASE WHEN folded = %s THEN 0"
+            " WHEN strpos(folded, %s) = 1 THEN 1 ELSE 2 END AS tier, folded, title, id FROM"
+            f" ({titled.format('<')} UNION ALL {titled.format('>')}) f WHERE strpos(folded, %s) > 0"
+            f" ORDER BY {order} LIMIT %s) t JOIN nodes n USING (seq) ORDER BY t.{order.replace(', ', ', t.')}",
+            (needle, needle, needle, limit))]
 
     def find_active_by_hash(self, digest: str, kind: str = "memory") -> str | None:
         return self._value(f"SELECT id FROM nodes WHERE content_hash = %s AND deleted_at IS NULL AND {OWNED_SOURCE}"

@@ -360,48 +360,30 @@ function whyFound(r) {
   return [r.score !== undefined ? `score ${Number(r.score).toFixed(3)}` : null, ...signals].filter(Boolean).join(' · ');
 }
 
-// recall and search look in memory content only, so a note's title is matched here, against the notes' own titles and
-// paths: the overview with no links is the cheapest list of them the API offers (its 2000 best-connected notes).
-let noteIndex = null;
-
-function noteTitles() {
-  if (!noteIndex) {
-    noteIndex = api('graph', { max_nodes: 2000, max_links: 0 }).then(
-      (data) => (data.nodes || []).filter((n) => n.kind === 'note'),
-      (err) => { noteIndex = null; throw err; });  // not kept: the next search asks again
-  }
-  return noteIndex;
-}
-
-/** The notes whose title or path holds every word of the query (any case), exact titles first. */
-async function matchingNotes(query) {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  const exact = query.trim().toLowerCase();
-  const found = (await noteTitles()).filter((n) => {
-    const text = `${n.title} ${n.source_path || ''}`.toLowerCase();
-    return words.every((w) => text.includes(w));
-  });
-  found.sort((a, b) => (b.title.toLowerCase() === exact) - (a.title.toLowerCase() === exact));
-  return found.slice(0, 10).map((n) => ({ id: n.id, text: n.title, why: `note · ${n.source_path || n.id}` }));
+/** The nodes whose title holds the query (any case), from the whole store, not only the drawn ones: notes first, then
+ * headings, tags, people and the other named nodes (recall and search look in memory content only). */
+async function matchingTitles(query) {
+  const data = await api('find_nodes', { query, limit: 10 });
+  return (data.nodes || []).map((n) => ({ id: n.id, text: n.title, why: `${n.type} · ${n.source_path || n.id}` }));
 }
 
 async function runSearch(query) {
   setStatus(`Searching for “${query}”…`, 'busy');
   try {
-    const notes = await matchingNotes(query);
-    let data = await api('recall', { query, limit: 20 });
-    let items = (data.results || []).map((r) => ({
+    // independent: neither waits for the other
+    const [titled, recalled] = await Promise.all([matchingTitles(query), api('recall', { query, limit: 20 })]);
+    let items = (recalled.results || []).map((r) => ({
       id: (r.insight && r.insight.id) || r.id,
       text: (r.insight && r.insight.content) || r.content || r.title || '',
       why: whyFound(r),
     }));
     let how = 'recall';
     if (!items.length) { // recall found nothing: plain keyword matches are still worth listing
-      data = await api('search', { query, limit: 20 });
+      const data = await api('search', { query, limit: 20 });
       items = (data.results || []).map((r) => ({ id: r.id, text: r.content || r.title || '' }));
       how = 'keyword search';
     }
-    items = [...notes, ...items.filter((it) => it.id && !notes.some((n) => n.id === it.id))];
+    items = [...titled, ...items.filter((it) => it.id && !titled.some((n) => n.id === it.id))];
     el.resultsBox.hidden = false;
     el.resultsTitle.textContent = `Results for “${excerpt(query, 40)}”`;
     el.results.replaceChildren(...(items.length ? items.map((it) => h('li', null,
@@ -410,7 +392,7 @@ async function runSearch(query) {
         h('span', { class: 'rid' }, it.id)))) :
       [h('li', { class: 'muted' }, 'No matches.')]));
     setStatus(`${items.length} result${items.length === 1 ? '' : 's'} for “${query}” ` +
-      `(${notes.length ? `${notes.length} by note title, ` : ''}${how}).`);
+      `(${titled.length ? `${titled.length} by title, ` : ''}${how}).`);
   } catch (err) {
     reportError('Search', err);
   }
