@@ -52,7 +52,7 @@ def test_a_payload_scope_comes_back_exactly(make_mem: Callable[..., Mnemon], tmp
     src.remember_payload(json.dumps(PAYLOAD))
     src.remember("an ordinary memory about Lisbon trips")
     doc = src.export_json()
-    assert doc["schema_version"] == "2"
+    assert doc["schema_version"] == "3"
     assert {i.get("kind", "memory") for i in doc["insights"]} == {"memory", "entity"}
     dst = make_mem()
     out = dst.import_json(json.dumps(doc))
@@ -117,8 +117,8 @@ def test_an_export_of_schema_1_still_restores(make_mem: Callable[..., Mnemon], t
     node = dst.rt.store.get_node("m1")
     assert node is not None and node.access_count == 2 and node.entities == ("Postgres",)
     assert dst.rt.store.find_edge("m1", "m2", "causal").sub_type == "enables"  # type: ignore[union-attr]
-    with pytest.raises(InvalidInput, match="schema_version '3'"):
-        dst.import_json(json.dumps({**old, "schema_version": "3"}))
+    with pytest.raises(InvalidInput, match="schema_version '4'"):  # a file of a later mnemon
+        dst.import_json(json.dumps({**old, "schema_version": "4"}))
     with pytest.raises(InvalidInput, match="schema_version '2'"):  # a draft is schema 1 only
         dst.import_json(json.dumps({"schema_version": "2", "insights": [{"content": "x"}]}))
 
@@ -308,3 +308,67 @@ def test_the_cli_revives_forgotten_memories_and_documents_no_vectors(
     assert cli_run(["--db", db, "show", made["id"]])[0] == 0
     code, help_text, _ = cli_raw(["export", "--help"])
     assert code == 0 and "import re-embeds" not in help_text and "embed --all" in " ".join(help_text.split())
+
+
+# ── decisions about a vault's edges ──────────────────────────────────────────
+def _decide(m: Mnemon) -> dict[str, int]:
+    """Kill a link and an observation edge (a derived one: negative id) and validate another link, as a person."""
+    edges = {(e.src, e.dst, e.type): int(e.id or 0) for e in m.rt.store.iter_edges(statuses=("candidate", "active"))}
+    ada, bram, cleo = "note:People/ada-quill.md", "note:People/bram-okafor.md", "note:People/cleo-marsh.md"
+    link = edges[(ada, bram, "links_to")]
+    blocked = next(i for (s, d, t), i in edges.items() if s == ada and t == "has_blocked")
+    other = next(i for (s, d, t), i in edges.items() if s == cleo and t == "links_to")
+    m.kill_edge(link, reason="not a real tie")
+    m.kill_edge(blocked, reason="not an open loop any more")
+    assert m.validate_edge(other)["validated"]
+    return {"link": link, "blocked": blocked, "validated": other}
+
+
+def _status(m: Mnemon, decided: Mnemon, edge_id: int) -> tuple[str, bool]:
+    """The status (and validation) in `m` of the edge that has `edge_id` in `decided`, found by its ends."""
+    (e,) = decided.rt.store.get_edges([edge_id])
+    now = m.rt.store.find_edge(e.src, e.dst, e.type)
+    assert now is not None
+    return now.status, bool(now.metadata.get("validated"))
+
+
+def test_a_restore_brings_back_the_kills_and_validations_of_vault_edges(make_mem: Callable[..., Mnemon],
+                                                                       example_vault: Path, tmp_path: Path) -> None:
+    src = make_mem("hash", db=tmp_path / "a.db")
+    src.ingest(str(example_vault))
+    decided = _decide(src)
+    doc = src.export_json()
+    assert doc["schema_version"] == "3" and len(doc["vault_edges"]) == 3
+    dst = make_mem("hash", db=tmp_path / "b.db")
+    out = dst.import_json(json.dumps(doc))
+    assert (out["decisions_restored"], out["decisions_waiting_for_ingest"]) == (0, 3)  # no notes yet
+    assert dst.ingest(str(example_vault))["decisions_restored"] == 3
+    assert _status(dst, src, decided["link"]) == ("killed", False)
+    assert _status(dst, src, decided["blocked"]) == ("killed", False)
+    assert _status(dst, src, decided["validated"]) == ("active", True)
+    texts = [c["observation"]["text"] for c in dst.candidates(limit=20)["candidates"]]
+    assert not any(t.startswith("Waiting on") and "Bram" in t for t in texts)  # the killed open loop stays gone
+    # decisions are applied once: a second ingest has none left
+    (example_vault / "People" / "ada-quill.md").write_text(
+        (example_vault / "People" / "ada-quill.md").read_text(encoding="utf-8") + "\n- one more line\n",
+        encoding="utf-8")
+    assert "decisions_restored" not in dst.ingest(str(example_vault))
+    assert _status(dst, src, decided["link"]) == ("killed", False)
+
+
+def test_restoring_into_a_store_with_the_vault_applies_decisions_at_once_but_keeps_its_own(
+        make_mem: Callable[..., Mnemon], example_vault: Path, tmp_path: Path) -> None:
+    src = make_mem("hash", db=tmp_path / "a.db")
+    src.ingest(str(example_vault))
+    decided = _decide(src)
+    doc = src.export_json()
+    dst = make_mem("hash", db=tmp_path / "b.db")
+    dst.ingest(str(example_vault))
+    (e,) = src.rt.store.get_edges([decided["validated"]])
+    own = dst.rt.store.find_edge(e.src, e.dst, e.type)
+    assert own is not None
+    dst.kill_edge(int(own.id or 0), reason="this store's own decision")
+    out = dst.import_json(json.dumps(doc))
+    assert (out["decisions_restored"], out["decisions_waiting_for_ingest"]) == (2, 0)
+    assert _status(dst, src, decided["link"]) == ("killed", False)
+    assert _status(dst, src, decided["validated"]) == ("killed", False)  # its own kill stays: not validated back

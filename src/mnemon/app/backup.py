@@ -17,10 +17,12 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InvalidInput
 from ..core.model import Edge, Memory
+from ..core.vault.lifecycle import survives_rebuild
 from .backup_rows import PAYLOAD_SCOPE, decode_vector, parse_edge, parse_insight, provider_width
 from .runtime import Runtime
 
@@ -30,8 +32,13 @@ if TYPE_CHECKING:
 EXPORT_KIND = "mnemon-export"
 # "2" adds the entity nodes of payload scopes (rows with "kind": "entity") and the edges' source_path; a reader of
 # "1" would have restored such a row as a plain memory, so it is told the file is newer instead
-SCHEMA_VERSION = "2"
-READABLE_VERSIONS = ("1", "2")
+# "3" adds `vault_edges`: the decisions about a vault's edges (kills, validations, claims), restored when both ends
+# exist and otherwise kept until the ingest that makes them (`apply_pending_decisions`)
+SCHEMA_VERSION = "3"
+READABLE_VERSIONS = ("1", "2", "3")
+# the ids of the nodes an ingest makes from notes (notes, their items and headings, and what they mention)
+VAULT_NODE_PREFIXES = ("note:", "vault:", "heading:", "date:", "email:", "tag:", "placeholder:")
+PENDING_DECISIONS = "restored_decisions"  # vault_state key: decisions waiting for their notes to be ingested
 BATCH = 2_000  # insights or edges written per bulk statement
 # what an export leaves out: a retired edge belongs to a forgotten memory or a re-spliced chain; a killed one is
 # a tombstone and stays in, so a payload sent again after a restore cannot bring the claim back
@@ -64,16 +71,32 @@ def export_chunks(rt: Runtime, *, include_vectors: bool = True) -> Iterator[str]
         sep = ",\n"
     yield '\n],"edges":[\n'
     sep = ""
+    decided: list[Edge] = []
     for e in rt.store.iter_edges(statuses=EXPORTED_EDGE_STATUSES):
         if e.src in ids and e.dst in ids:
-            yield sep + _json({
-                "source_id": e.src, "target_id": e.dst, "edge_type": e.type, "sub_type": e.sub_type,
-                "weight": e.weight, "confidence": e.confidence, "status": e.status, "origin": e.origin,
-                "evidence": e.evidence, "rule": e.rule, "source_path": e.source_path, "metadata": e.metadata,
-                "created_at": e.created_at,
-            })
+            yield sep + _edge_json(e)
             sep = ",\n"
+        elif _is_decision(e, ids):
+            decided.append(e)
+    yield '\n],"vault_edges":[\n'
+    yield ",\n".join(map(_edge_json, decided))
     yield "\n]}\n"
+
+
+def _edge_json(e: Edge) -> str:
+    return _json({"source_id": e.src, "target_id": e.dst, "edge_type": e.type, "sub_type": e.sub_type,
+                  "weight": e.weight, "confidence": e.confidence, "status": e.status, "origin": e.origin,
+                  "evidence": e.evidence, "rule": e.rule, "source_path": e.source_path, "metadata": e.metadata,
+                  "created_at": e.created_at})
+
+
+def _is_decision(e: Edge, exported: set[str]) -> bool:
+    """Whether an edge touching a vault's nodes is one a rebuild keeps — a kill, a validation, a resolve or payload
+    claim, an agent's link: what a person or agent decided, which no ingest of the notes can make again. Its vault
+    ends are not exported (ingest makes them from the notes), so it goes in `vault_edges`."""
+    ends_known = all(end in exported or end.startswith(VAULT_NODE_PREFIXES) for end in (e.src, e.dst))
+    return ends_known and survives_rebuild(SimpleNamespace(status=e.status, origin=e.origin,
+                                                           validated=bool(e.metadata.get("validated"))))
 
 
 def _exported_nodes(rt: Runtime) -> Iterator[Memory]:
@@ -114,6 +137,8 @@ class _Run:
     edges_skipped: int = 0
     edges_dangling: int = 0
     edge_results: list[dict[str, Any]] = field(default_factory=list)
+    decisions_applied: int = 0  # `vault_edges` written over the store's edges now
+    pending: list[Any] = field(default_factory=list)  # `vault_edges` waiting for an ingest to make their ends
 
     def error(self, idx: int, item: Any, exc: InvalidInput) -> None:
         self.errors += 1
@@ -125,7 +150,8 @@ class _Run:
     def reply(self) -> dict[str, Any]:
         self.results.sort(key=lambda r: r["index"])  # (a batch's refused rows were listed first)
         edges = {"edges_skipped": self.edges_skipped, "edges_dangling": self.edges_dangling,
-                 "edge_errors": len(self.edge_results), "edge_results": self.edge_results}
+                 "edge_errors": len(self.edge_results), "edge_results": self.edge_results,
+                 "decisions_restored": self.decisions_applied, "decisions_waiting_for_ingest": len(self.pending)}
         if self.dry_run:
             return {"dry_run": True, "imported": 0, "would_import": len(self.added), "would_revive": len(self.revived),
                     "updated": 0, "skipped": self.skipped, "errors": self.errors, "edges_inserted": 0,
@@ -151,15 +177,17 @@ def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: It
     if dry_run:
         while batch := list(islice(items, BATCH)):
             _plan_insights(rt, batch, run)
-        for edges in _edge_batches(rest):
-            _place_edges(rt, edges, run)
+        for key, edges in _edge_batches(rest):
+            _place_edges(rt, edges, run) if key == "edges" else _place_decisions(rt, edges, run)
         return run.reply()
     with rt.store.transaction():
         while batch := list(islice(items, BATCH)):
             new, forgotten = _plan_insights(rt, batch, run)
             _write_insights(rt, new, forgotten, run)
-        for edges in _edge_batches(rest):
-            _place_edges(rt, edges, run)
+        for key, edges in _edge_batches(rest):
+            _place_edges(rt, edges, run) if key == "edges" else _place_decisions(rt, edges, run)
+        if run.pending and not run.dry_run:
+            _keep_pending(rt, run.pending)
         rt.store.log("import", None, {"restored": len(run.added), "revived": len(run.revived),
                                       "errors": run.errors, "edges": run.edges_inserted + run.edges_revived,
                                       "edges_skipped": run.edges_skipped}, rt.now_iso())
@@ -168,16 +196,16 @@ def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: It
     return out
 
 
-def _edge_batches(rest: Iterator[tuple[str, Any]]) -> Iterator[list[tuple[int, Any]]]:
-    """The file's edges with their indexes, `BATCH` at a time."""
+def _edge_batches(rest: Iterator[tuple[str, Any]]) -> Iterator[tuple[str, list[tuple[int, Any]]]]:
+    """The file's edges and vault edges with their indexes, `BATCH` at a time, each batch under its member's name."""
     for key, value in rest:
-        if key != "edges":
+        if key not in ("edges", "vault_edges"):
             continue
         if not isinstance(value, (list, Iterator)):
-            raise InvalidInput("'edges' must be an array")
+            raise InvalidInput(f"'{key}' must be an array")
         items = enumerate(value)
         while batch := list(islice(items, BATCH)):
-            yield batch
+            yield key, batch
 
 
 def _plan_insights(rt: Runtime, batch: list[Any], run: _Run
@@ -309,6 +337,68 @@ def _place_known_edge(rt: Runtime, e: Edge, run: _Run) -> None:
         run.edges_revived += 1
     else:
         run.edges_skipped += 1
+
+
+def _place_decisions(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> None:
+    """The file's decisions about vault edges: applied now when both ends exist (`_apply_decision`), otherwise kept
+    until an ingest makes them. A row that does not parse is an `edge_results` error, as in `edges`."""
+    now = rt.now_iso()
+    parsed: list[tuple[Any, Edge]] = []
+    for k, raw in batch:
+        try:
+            parsed.append((raw, parse_edge(raw, k, now, nul_ok=run.nul_ok)))
+        except InvalidInput as exc:
+            run.edge_results.append({"index": k, "vault_edge": True, "action": "error", "error": exc.to_dict()})
+    live = _live(rt, {x for _raw, e in parsed for x in (e.src, e.dst)}) | run.added
+    for raw, e in parsed:
+        if e.src in live and e.dst in live:
+            applied = run.dry_run or _apply_decision(rt, e)
+            run.decisions_applied += applied
+            run.edges_skipped += not applied
+        else:
+            run.pending.append(raw)
+
+
+def _live(rt: Runtime, ids: set[str]) -> set[str]:
+    return {i for i, (_, deleted, _, _) in rt.store.node_heads(sorted(ids)).items() if not deleted}
+
+
+def _apply_decision(rt: Runtime, e: Edge) -> bool:
+    """Write a restored decision over the store's edge between the same ends — unless that edge records a decision
+    of its own (a kill, a validation, a claim), which stays as it is; False then. A restored kill is the exception:
+    it wins over any edge not killed, as a tombstone blocks re-creation (a claim replayed from its evidence pack
+    after the restore would otherwise come back)."""
+    existing = rt.store.find_edge(e.src, e.dst, e.type)
+    if existing is not None and existing.status != "killed" and e.status == "killed":
+        rt.store.upsert_edge(e, actor="import", event="restored")
+        return True
+    if existing is not None and _is_decision(existing, {existing.src, existing.dst}):
+        return False
+    rt.store.upsert_edge(e, actor="import", event="restored")
+    return True
+
+
+def _keep_pending(rt: Runtime, rows: list[Any]) -> None:
+    vault = rt.store.vault  # type: ignore[attr-defined]
+    held = json.loads(vault.get_state(PENDING_DECISIONS) or "[]")
+    vault.set_state(PENDING_DECISIONS, json.dumps(held + rows, ensure_ascii=False))
+
+
+def apply_pending_decisions(rt: Runtime) -> int:
+    """After an ingest: the restored decisions whose ends the notes now make, applied; the rest kept waiting (a note
+    not back yet). Inside the ingest's transaction. Returns how many were applied."""
+    vault = rt.store.vault  # type: ignore[attr-defined]
+    raw = vault.get_state(PENDING_DECISIONS)
+    if not raw:
+        return 0
+    now = rt.now_iso()
+    rows = json.loads(raw)
+    edges = [parse_edge(r, k, now) for k, r in enumerate(rows)]  # (each parsed once already, when restored)
+    live = _live(rt, {x for e in edges for x in (e.src, e.dst)})
+    waiting = [r for r, e in zip(rows, edges) if not (e.src in live and e.dst in live)]
+    applied = sum(_apply_decision(rt, e) for e in edges if e.src in live and e.dst in live)
+    vault.set_state(PENDING_DECISIONS, json.dumps(waiting, ensure_ascii=False) if waiting else "")
+    return applied
 
 
 def _retired_by_forget(rt: Runtime, edge: Edge) -> bool:

@@ -73,7 +73,7 @@ def _import_stream(rt: Runtime, stream: TextIO, *, dry_run: bool, no_diff: bool,
     def source(n: int) -> str:
         return pending.pop() if pending else read(n)
 
-    members = ObjectStream(source, frozenset({"insights", "edges"})).members()
+    members = ObjectStream(source, frozenset({"insights", "edges", "vault_edges"})).members()
     doc: dict[str, Any] = {}
     for key, value in members:
         if key == "insights" and doc.get("kind") == EXPORT_KIND:
@@ -91,7 +91,8 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
         return _import_stream(rt, raw, dry_run=dry_run, no_diff=no_diff, revive_forgotten=revive_forgotten)
     doc = _load(raw)
     if doc.get("kind") == EXPORT_KIND:
-        return backup.restore(rt, doc, doc.get("insights", []), iter([("edges", doc.get("edges", []))]),
+        return backup.restore(rt, doc, doc.get("insights", []),
+                              iter([(key, doc.get(key, [])) for key in ("edges", "vault_edges")]),
                               dry_run=dry_run, revive_forgotten=revive_forgotten)
     if revive_forgotten:
         raise InvalidInput("--revive-forgotten applies to a `mnemon export` file: a draft's memories have no ids to "

@@ -357,6 +357,11 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         every_note = all(path in replanned or path in removed for path in known)
         kept_scores = every_note or (same_plan and proactive_before == scored)
         vault_store.set_state(PROACTIVE_STATE, scored if kept_scores else "")
+        from ..backup import apply_pending_decisions
+
+        # a backup's kills and validations, once their notes exist: before the evidence packs' claims are replayed,
+        # so that a restored tombstone blocks the claim it killed
+        decisions_restored = apply_pending_decisions(rt)
         for plan in plans:
             for payload in plan.payloads:
                 apply_embedded_payload(rt, payload, plan.path)
@@ -380,6 +385,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         "notes_removed": len(removed),
         "notes_moved": len(moves),
         "decisions_moved": decisions_moved,
+        **({"decisions_restored": decisions_restored} if decisions_restored else {}),
         "notes_total": counts["notes"],
         "notes_capped": max(0, capped - len(entries)),
         "edges_added": writer.edges_added,
