@@ -138,9 +138,12 @@ def test_nothing_is_saved_from_inside_a_write_transaction_that_may_roll_back(tmp
 def test_a_damaged_or_foreign_saved_file_is_ignored(tmp_path):
     store = _store_with(tmp_path, 3)
     saved = Path(f"{store.path}-vectors")
-    for content in (b"", b"not json\n", b'{"format": "mnemon-vectors/1", "provider": "x", "state": "y"}\n'):
+    for content, damaged in ((b"", True), (b"not json\n", True),
+                             (b'{"format": "mnemon-vectors/1", "provider": "x", "state": "y"}\n', False)):
         saved.write_bytes(content)
-        assert VectorIndex(store, PROVIDER).search(_unit(1), 1)[0][0] == "m1"
+        warnings: list[str] = []
+        assert VectorIndex(store, PROVIDER, warn=warnings.append).search(_unit(1), 1)[0][0] == "m1"
+        assert len(warnings) == damaged, content
 
 
 def test_a_read_only_store_maps_a_current_saved_matrix_and_writes_none(tmp_path, monkeypatch):
@@ -258,6 +261,11 @@ def test_a_memory_added_and_forgotten_in_one_process_is_saved_dead(tmp_path, mon
 
 
 def test_a_reader_whose_header_predates_a_forget_never_takes_the_tombstoned_row_for_a_live_one(tmp_path):
+    """Between an appender's writes (ids tombstoned in place, the header not yet rewritten) the ids fail the old
+    header's checksum: the reader waits for the appender's lock and then finds the copy of a newer state."""
+    import fcntl
+    import threading
+
     store = _store_with(tmp_path, 4)
     _read(store, _unit(0), 1)
     saved = Path(f"{store.path}-vectors")
@@ -265,10 +273,26 @@ def test_a_reader_whose_header_predates_a_forget_never_takes_the_tombstoned_row_
     index = VectorIndex(store, PROVIDER)
     index.search(_unit(0), 1)
     _forget(index, store, ["m2"])
-    with saved.open("r+b") as fh:  # the moment between the ids written in place and the header rewritten
+    new_head = saved.read_bytes()[: vector_file.HEAD_BYTES]
+    with saved.open("r+b") as fh:  # the appender at the moment between the ids written and the header rewritten
+        fcntl.flock(fh, fcntl.LOCK_EX)
         fh.write(old_head)
-    ids, _, _, dead = vector_file.load(str(saved), PROVIDER, old_state)  # type: ignore[misc, arg-type]
-    assert dead == [2] and ids[:2] == ["m0", "m1"] and ids[3] == "m3"
+        fh.flush()
+
+        def finish() -> None:
+            fh.seek(0)
+            fh.write(new_head)
+            fh.flush()
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+        writer = threading.Timer(0.2, finish)
+        writer.start()
+        assert vector_file.load(str(saved), PROVIDER, old_state) is None  # of another state by the time it looked
+        writer.join()
+    with saved.open("r+b") as fh:  # left so (no writer at it): the ids are not what this header counted
+        fh.write(old_head)
+    with pytest.raises(vector_file.Damaged, match="ids fail their checksum"):
+        vector_file.load(str(saved), PROVIDER, old_state)
 
 
 def test_a_changed_vector_is_appended_and_its_old_row_tombstoned(tmp_path, monkeypatch):
@@ -337,24 +361,126 @@ def test_while_another_process_holds_the_file_an_append_gives_way_to_a_whole_sav
     assert VectorIndex(store, PROVIDER).search(_unit(70), 1)[0][0] == "new"
 
 
-@pytest.mark.parametrize("damage", ["header byte", "ids token", "ids cut short", "rows cut short"])
-def test_a_saved_matrix_damaged_anywhere_is_ignored(tmp_path, monkeypatch, damage):
+def _swap_ids(ids: Path, a: int, b: int) -> None:
+    """Two ids of the same length trade places: the file stays well-formed, every count right."""
+    token, rest = ids.read_bytes().split(b"\n", 1)
+    names = rest.split(b"\0")[:-1]
+    names[a], names[b] = names[b], names[a]
+    ids.write_bytes(token + b"\n" + b"".join(n + b"\0" for n in names))
+
+
+DAMAGES = {  # what befell the saved files → what the reader says
+    "header byte": "header fails its checksum",
+    "header gone": "header is unreadable",
+    "ids cut short": "ids are cut short",
+    "ids swapped": "ids fail their checksum",
+    "ids byte flipped": "ids fail their checksum",
+    "rows cut short": "rows are cut short",
+    "row bit flipped": "rows fail their checksum",
+    "row zeroed": "rows fail their checksum",
+}
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGES))
+def test_a_saved_matrix_damaged_anywhere_is_read_from_the_store_with_a_warning_and_saved_anew(tmp_path, damage):
     store = _store_with(tmp_path, 4)
     _read(store, _unit(0), 1)
     saved, ids = Path(f"{store.path}-vectors"), Path(f"{store.path}-vectors.ids")
+    raw = bytearray(saved.read_bytes())
     if damage == "header byte":
-        raw = bytearray(saved.read_bytes())
         at = raw.index(b'\\"dim\\": 8') + 9
         raw[at] = ord("4")  # a torn header: valid JSON, every count plausible, the checksum wrong
-        saved.write_bytes(bytes(raw))
-    elif damage == "ids token":
-        ids.write_bytes(b"0000000000000000" + ids.read_bytes()[16:])
+    elif damage == "header gone":
+        raw[:64] = bytes(64)  # (a crash that left a block of zeros)
     elif damage == "ids cut short":
         ids.write_bytes(ids.read_bytes()[:-4])
+    elif damage == "ids swapped":
+        _swap_ids(ids, 0, 3)  # row 0 would be taken for m3's and row 3 for m0's: a wrong recall, silently
+    elif damage == "ids byte flipped":
+        blob = bytearray(ids.read_bytes())
+        blob[-2] ^= 0x02  # "m3" → "m1": a second row under m1's name
+        ids.write_bytes(bytes(blob))
+    elif damage == "rows cut short":
+        raw = raw[:-8]
+    elif damage == "row bit flipped":
+        raw[vector_file.HEAD_BYTES + 2 * 8 * 4 + 1] ^= 0x08
     else:
-        saved.write_bytes(saved.read_bytes()[:-8])
+        raw[vector_file.HEAD_BYTES + 8 * 4 : vector_file.HEAD_BYTES + 2 * 8 * 4] = bytes(8 * 4)
+    saved.write_bytes(bytes(raw))
+    with pytest.raises(vector_file.Damaged, match=DAMAGES[damage]):
+        vector_file.load(str(saved), PROVIDER, store.vector_state())  # type: ignore[arg-type]
+    warnings: list[str] = []
+    index = VectorIndex(store, PROVIDER, warn=warnings.append)
+    assert [i for i, _ in index.search(_unit(2), 4)][0] == "m2" and len(index) == 4  # read from the store instead
+    assert len(warnings) == 1 and DAMAGES[damage] in warnings[0] and "saved anew" in warnings[0]
+    index.persist()
+    assert vector_file.load(str(saved), PROVIDER, store.vector_state()) is not None  # type: ignore[arg-type]
+    again: list[str] = []
+    assert VectorIndex(store, PROVIDER, warn=again.append).search(_unit(2), 1)[0][0] == "m2" and not again
+
+
+def test_a_saved_matrix_of_another_save_or_an_older_format_is_stale_not_damaged(tmp_path):
+    """Files of two different saves (a reader between the renames of a whole save) and files an older mnemon wrote
+    are copies of another moment: passed over without a warning, and replaced by the next save."""
+    import json
+    import zlib
+
+    store = _store_with(tmp_path, 3)
+    _read(store, _unit(0), 1)
+    saved, ids = Path(f"{store.path}-vectors"), Path(f"{store.path}-vectors.ids")
+    ids.write_bytes(b"0000000000000000" + ids.read_bytes()[16:])  # another save's token
     assert vector_file.load(str(saved), PROVIDER, store.vector_state()) is None  # type: ignore[arg-type]
-    assert VectorIndex(store, PROVIDER).search(_unit(2), 1)[0][0] == "m2"  # read from the store instead
+    head = vector_file._read_header(saved.read_bytes()[: vector_file.HEAD_BYTES])
+    assert head is not None
+    v2 = {k: v for k, v in head.items() if k not in ("ids_crc", "rows_sum")} | {"format": "mnemon-vectors/2"}
+    body = json.dumps(v2, sort_keys=True)
+    second = (json.dumps({"crc": zlib.crc32(body.encode()), "body": body}).encode() + b"\n").ljust(4096, b" ")
+    first = json.dumps({"format": "mnemon-vectors/1", "provider": PROVIDER, "state": head["state"]}).encode() + b"\n"
+    for old in (second, first):
+        saved.write_bytes(old + saved.read_bytes()[vector_file.HEAD_BYTES :])
+        assert vector_file.load(str(saved), PROVIDER, store.vector_state()) is None  # type: ignore[arg-type]
+        warnings: list[str] = []
+        assert _read_warned(store, warnings)[0][0] == "m1" and not warnings
+        state = store.vector_state()
+        assert vector_file.load(str(saved), PROVIDER, state) is not None, "saved anew"  # type: ignore[arg-type]
+
+
+def _read_warned(store: SQLiteStore, warnings: list[str]) -> list[tuple[str, float]]:
+    index = VectorIndex(store, PROVIDER, warn=warnings.append)
+    try:
+        return index.search(_unit(1), 1)
+    finally:
+        index.persist()
+
+
+def test_an_append_never_makes_a_damaged_copy_pass(tmp_path, monkeypatch):
+    """Checksums are carried forward by appends, not recomputed from the files: rows damaged before an append stay
+    detected after it, and ids damaged before a forget make the forget save whole instead of tombstoning them."""
+    store = _store_with(tmp_path, 4)
+    _read(store, _unit(0), 1)
+    saved, ids = Path(f"{store.path}-vectors"), Path(f"{store.path}-vectors.ids")
+    index = VectorIndex(store, PROVIDER)
+    index.search(_unit(0), 1)  # mapped from the saved copy
+    raw = bytearray(saved.read_bytes())
+    raw[vector_file.HEAD_BYTES + 5] ^= 0x01
+    with saved.open("r+b") as fh:  # damaged in place (the same file: an append goes on with it)
+        fh.write(bytes(raw))
+    _write_through(index, store, "new", _unit(40))
+    assert _saved_rows(store)[0] == 5, "appended"
+    with pytest.raises(vector_file.Damaged, match="rows fail their checksum"):
+        vector_file.load(str(saved), PROVIDER, store.vector_state())  # type: ignore[arg-type]
+
+    store2 = _store_with(tmp_path / "two", 4)
+    _read(store2, _unit(0), 1)
+    saved2, ids2 = Path(f"{store2.path}-vectors"), Path(f"{store2.path}-vectors.ids")
+    inode = saved2.stat().st_ino
+    index2 = VectorIndex(store2, PROVIDER)
+    index2.search(_unit(0), 1)
+    _swap_ids(ids2, 0, 3)
+    _forget(index2, store2, ["m1"])
+    assert saved2.stat().st_ino != inode, "saved whole, not tombstoned into ids that fail their checksum"
+    loaded = vector_file.load(str(saved2), PROVIDER, store2.vector_state())  # type: ignore[arg-type]
+    assert loaded is not None and loaded[0] == ["m0", "m2", "m3"]
 
 
 def test_ids_that_cannot_be_saved_leave_no_file(tmp_path):
@@ -387,3 +513,21 @@ def test_without_file_locks_a_process_saves_the_matrix_whole(tmp_path, monkeypat
     _write_through(index, store, "new", _unit(80))
     assert _saved_rows(store)[0] == 4 and Path(f"{store.path}-vectors").stat().st_ino != inode  # written anew
     assert VectorIndex(store, PROVIDER).search(_unit(80), 1)[0][0] == "new"
+
+
+def test_from_verify_rows_up_to_rows_the_rows_sum_is_left_unchecked(tmp_path):
+    """The documented trade-off: where a process answers from the approximate index, summing every row would read
+    the matrix the index avoids; the header, sizes and ids are still checked there."""
+    store = _store_with(tmp_path, 4)
+    _read(store, _unit(0), 1)
+    saved = Path(f"{store.path}-vectors")
+    raw = bytearray(saved.read_bytes())
+    raw[vector_file.HEAD_BYTES + 3] ^= 0x01
+    saved.write_bytes(bytes(raw))
+    state = store.vector_state()
+    assert vector_file.load(str(saved), PROVIDER, state, verify_rows_up_to=4) is not None  # type: ignore[arg-type]
+    with pytest.raises(vector_file.Damaged, match="rows fail their checksum"):
+        vector_file.load(str(saved), PROVIDER, state, verify_rows_up_to=5)  # type: ignore[arg-type]
+    _swap_ids(Path(f"{store.path}-vectors.ids"), 0, 3)
+    with pytest.raises(vector_file.Damaged, match="ids fail their checksum"):
+        vector_file.load(str(saved), PROVIDER, state, verify_rows_up_to=4)  # type: ignore[arg-type]

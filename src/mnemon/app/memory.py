@@ -237,9 +237,9 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
             "mismatch": sorted(p for p in providers if p != ident),
         }
         if out["embedding"]["mismatch"]:
-            out["embedding"]["hint"] = ("vectors from another provider are stored and ignored (never mixed); "
-                                        "`mnemon embed --all` embeds with the current one, replacing them (a memory "
-                                        "keeps one vector)")
+            out["embedding"]["hint"] = ("vectors from other providers are kept beside this one's and never mixed; "
+                                        "`mnemon embed --all` adds this provider's without touching theirs, and "
+                                        "switching back to one of them embeds nothing again")
         # the recall graph and vector matrix saved beside the database: caches, rebuilt when missing
         out["cache_bytes"] = {name: cache_bytes(store, name) for name in ("graph", "vectors")}
         matrix = beside(store, "vectors")

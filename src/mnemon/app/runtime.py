@@ -66,7 +66,8 @@ class Runtime:
         if self._index is None:
             from ..ports.vector_index import VectorIndex  # numpy is loaded only when vectors are used
 
-            self._index = VectorIndex(self.store, self.provider.identity(), persist=self.save_caches, ann=self.ann)
+            self._index = VectorIndex(self.store, self.provider.identity(), persist=self.save_caches, ann=self.ann,
+                                      warn=self.warnings.append)
         return self._index
 
     @property

@@ -64,9 +64,11 @@ def _scan(mat: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 class VectorIndex:
     def __init__(self, store: Store, provider_identity: str, *, persist: bool = True,
-                 ann: vector_ann.AnnPolicy = vector_ann.AnnPolicy()) -> None:
+                 ann: vector_ann.AnnPolicy = vector_ann.AnnPolicy(),
+                 warn: Callable[[str], None] | None = None) -> None:
         self.store = store
         self.ann = ann
+        self.warn = warn  # told when the saved matrix was damaged and the store read instead
         self.provider = provider_identity
         self.path = beside(store, "vectors") if persist else None  # the matrix saved for the next process
         self._ids: list[str] = []
@@ -144,7 +146,16 @@ class VectorIndex:
         if state is not None and self.path is not None:
             from . import vector_file
 
-            saved = vector_file.load(self.path, self.provider, state)
+            try:
+                # rows are summed where the first search scans them all anyway; from the size where a process
+                # answers from the approximate index, the sum would read the whole matrix that index avoids
+                saved = vector_file.load(self.path, self.provider, state, verify_rows_up_to=self.ann.cold_min_rows)
+            except vector_file.Damaged as exc:
+                saved = None
+                if self.warn is not None:
+                    self.warn(f"the vector matrix saved beside the database is damaged ({exc}): read from the store"
+                              " instead" + ("" if getattr(self.store, "readonly", False) else
+                                            ", and saved anew when this process is done"))
             if saved is not None:
                 ids, mat, self._token, dead = saved
                 self._unsaved, self._saved = False, (state, len(ids))

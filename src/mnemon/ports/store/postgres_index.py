@@ -203,9 +203,9 @@ class IndexTables:
         refuse_other_width(self, provider, int(vec.shape[0]), self.vector_width)
         self._write(
             "INSERT INTO vectors(node_seq, provider, dim, content_hash, vec, created_at)"
-            " SELECT seq, %s, %s, %s, %s, %s FROM nodes WHERE id = %s ON CONFLICT (node_seq) DO UPDATE SET"
-            " provider = excluded.provider, dim = excluded.dim, content_hash = excluded.content_hash,"
-            " vec = excluded.vec, created_at = excluded.created_at",
+            " SELECT seq, %s, %s, %s, %s, %s FROM nodes WHERE id = %s ON CONFLICT (node_seq, provider) DO UPDATE SET"
+            " dim = excluded.dim, content_hash = excluded.content_hash, vec = excluded.vec,"
+            " created_at = excluded.created_at",  # this provider's vector of the node: another provider's stays
             (provider, int(vec.shape[0]), digest, vec, when, node_id))
         self._bump_vector_generation()
 

@@ -21,6 +21,7 @@ from .edge_rows import EDGE_ROW_DEFAULTS_MIGRATION, EDGE_VALUE_DDL, POSTGRES_EDG
 from .graph_postgres import GRAPH_GENERATION_MIGRATION
 from .reply_steps import POSTGRES_REPLY_STEPS_MIGRATION
 from .schema_sqlite import MIGRATIONS as SQLITE_MIGRATIONS
+from .vectors_sqlite import POSTGRES_VECTORS_PER_PROVIDER_MIGRATION
 from .world_sqlite import WORLD_NFC_KEYS_MIGRATION_POSTGRES
 
 _GRAPH = (
@@ -160,6 +161,7 @@ def translated(sqlite_script: str) -> str:
 # copy of its DDL
 _OWN_STEPS = dict([*_GRAPH, GRAPH_GENERATION_MIGRATION, POSTGRES_EDGE_ROWS_MIGRATION,
                    POSTGRES_REPLY_STEPS_MIGRATION, EDGE_ROW_DEFAULTS_MIGRATION,  # (the same SQL on both)
-                   EDGE_HEADS_MIGRATION_POSTGRES, WORLD_NFC_KEYS_MIGRATION_POSTGRES])
+                   EDGE_HEADS_MIGRATION_POSTGRES, WORLD_NFC_KEYS_MIGRATION_POSTGRES,
+                   POSTGRES_VECTORS_PER_PROVIDER_MIGRATION])
 MIGRATIONS: list[tuple[str, str]] = [(name, _OWN_STEPS.get(name) or translated(sql))
                                      for name, sql in SQLITE_MIGRATIONS if name not in SQLITE_ONLY]

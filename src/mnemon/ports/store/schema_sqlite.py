@@ -9,6 +9,7 @@ from .reply_steps import SQLITE_REPLY_STEPS_MIGRATION
 from .sources import NOT_VAULT_ROW, OWNED_SOURCE
 from .text_index_sqlite import CONTENTLESS_KEYWORDS_MIGRATION
 from .vault_texts_sqlite import VAULT_TEXTS_MIGRATION
+from .vectors_sqlite import VECTORS_PER_PROVIDER_MIGRATION
 from .world_sqlite import WORLD_NFC_KEYS_MIGRATION
 
 MIGRATIONS: list[tuple[str, str]] = [
@@ -345,7 +346,9 @@ MIGRATIONS: list[tuple[str, str]] = [
         """,
     ),
     WORLD_NFC_KEYS_MIGRATION,  # world rows keyed before keys were NFC: marked for the world layer (world_sqlite.py)
+    VECTORS_PER_PROVIDER_MIGRATION,  # a vector per node and provider identity (vectors_sqlite.py)
 ]
 
 # steps that copy a whole table: the store is compacted once after applying them (SQLiteStore._compact)
-REWRITING_MIGRATIONS = frozenset({SQLITE_EDGE_ROWS_MIGRATION[0], CONTENTLESS_KEYWORDS_MIGRATION[0]})
+REWRITING_MIGRATIONS = frozenset({SQLITE_EDGE_ROWS_MIGRATION[0], CONTENTLESS_KEYWORDS_MIGRATION[0],
+                                  VECTORS_PER_PROVIDER_MIGRATION[0]})

@@ -1,5 +1,6 @@
-"""Float32 vectors on SQLite: one row per node, stamped with the provider identity and the content hash they were
-made from, so a vector of changed text or of another model is never read as current."""
+"""Float32 vectors on SQLite: one row per node and provider identity, stamped with the content hash it was made from,
+so a vector of changed text is never read as current and one of another model never mixed in. A store keeps the
+vectors of every provider it was embedded with: switching providers and back costs no second embedding."""
 from __future__ import annotations
 
 import sqlite3
@@ -16,6 +17,42 @@ if TYPE_CHECKING:
 # Every change that can change what `load_vectors` returns draws a new random token (not a count: a count comes back
 # to an old value after a rollback or on a restored copy, and a saved matrix must never be taken for another state)
 BUMP_VECTOR_GENERATION = "UPDATE meta SET value = abs(random()) WHERE key = 'vector_generation'"
+
+# A vector per (node, provider identity). Keyed by the node alone, a vector of one provider replaced another's: a
+# `mnemon embed --all` after switching providers overwrote every memory's vector of the provider before, so
+# switching back embedded the whole store again (with a remote provider: paid for twice). The table is copied once:
+# 3.7 s for 100k vectors of 384-d, then 2.8 s of compaction (REWRITING_MIGRATIONS). The provider index is
+# (provider, node_seq), what the old one was in effect (its rowid was the node), so a provider's vectors are read in
+# node order without a sort; the key's own index serves lookups by node (a note's refresh, a node's cascade).
+VECTORS_PER_PROVIDER_MIGRATION = (
+    "m061_vectors_per_provider",
+    """
+    CREATE TABLE vectors_per_provider (
+        node_seq INTEGER NOT NULL REFERENCES nodes(seq) ON DELETE CASCADE,
+        provider TEXT NOT NULL,
+        dim INTEGER NOT NULL,
+        content_hash TEXT NOT NULL,
+        vec BLOB NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (node_seq, provider)
+    );
+    INSERT INTO vectors_per_provider(node_seq, provider, dim, content_hash, vec, created_at)
+        SELECT node_seq, provider, dim, content_hash, vec, created_at FROM vectors ORDER BY provider, node_seq;
+    DROP TABLE vectors;
+    ALTER TABLE vectors_per_provider RENAME TO vectors;
+    CREATE INDEX vectors_provider ON vectors(provider, node_seq);
+    """,
+)
+# PostgreSQL changes the key in place (postgres_index.py writes with `ON CONFLICT (node_seq, provider)`)
+POSTGRES_VECTORS_PER_PROVIDER_MIGRATION = (
+    VECTORS_PER_PROVIDER_MIGRATION[0],
+    """
+    ALTER TABLE vectors DROP CONSTRAINT vectors_pkey;
+    ALTER TABLE vectors ADD PRIMARY KEY (node_seq, provider);
+    DROP INDEX vectors_provider;
+    CREATE INDEX vectors_provider ON vectors(provider, node_seq);
+    """,
+)
 
 
 def refuse_other_width(store: Any, provider: str, width: int, stored_width: Callable[[str], int | None]) -> None:
@@ -59,15 +96,18 @@ class SQLiteVectors:
             return  # made from a text the packed row no longer holds: never stored as its current vector
         refuse_other_width(self, provider, int(vector.shape[0]), self.vector_width)
         blob = np.ascontiguousarray(vector, dtype="<f4").tobytes()
+        # replaces this provider's vector of the node only (m061): another provider's stays
         self._write("INSERT OR REPLACE INTO vectors(node_seq, provider, dim, content_hash, vec, created_at)"
                     " VALUES (?,?,?,?,?,?)", (seq, provider, int(vector.shape[0]), digest, blob, when))
         self._write(BUMP_VECTOR_GENERATION)
 
     def load_vectors(self, provider: str) -> tuple[list[str], np.ndarray]:
         import numpy as np
+        # node order asked as `v.node_seq`, the provider index's own order: asked as `n.seq` (the same order) SQLite
+        # sorted every row with its blob again (100k rows of 384-d, best of 4 on a busy machine: 1.14 s → 0.37 s)
         rows = self.conn.execute(
             "SELECT n.id, v.vec, v.dim FROM vectors v JOIN nodes n ON n.seq = v.node_seq"
-            f" WHERE v.provider = ? AND n.deleted_at IS NULL AND {vector_is_current('n', 'v')} ORDER BY n.seq",
+            f" WHERE v.provider = ? AND n.deleted_at IS NULL AND {vector_is_current('n', 'v')} ORDER BY v.node_seq",
             (provider,)).fetchall()
         if not rows:
             return [], np.zeros((0, 0), dtype=np.float32)
