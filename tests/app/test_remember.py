@@ -279,6 +279,24 @@ def test_a_backdated_memory_with_no_earlier_holder_links_to_the_first_later_ones
     assert linked == {early["id"], later[0], *later[1:4]}  # two before it, then the first three after
 
 
+def test_embed_all_gives_memories_written_without_vectors_their_semantic_edges(make_mem: Callable[..., Mnemon],
+                                                                               tmp_path: Path) -> None:
+    """A memory stored while no embedder ran gets the semantic edges a write would have made once `embed --all`
+    adds its vector; vault rows never get them, and a second backfill adds none twice."""
+    db = tmp_path / "later.db"
+    off = make_mem("none", db=db)
+    a = off.remember("postgres replication lag alert fired on the primary database cluster tonight")["id"]
+    b = off.remember("postgres replication lag alert fired on the primary database cluster today", source="o")["id"]
+    off.close()
+    on = make_mem("hash", db=db)
+    assert on.embed_all()["semantic_edges_added"] == 2
+    sem = {(e.src, e.dst) for e in on.rt.store.edges_of([a, b], direction="both") if e.type == "semantic"}
+    assert sem == {(a, b), (b, a)}
+    c = on.remember("postgres replication lag alert fired on the primary database cluster at noon")
+    assert c["edges_created"]["semantic"] >= 1  # the same rule a write runs
+    assert on.embed_all()["status"] == "complete"
+
+
 def test_causal_edge_from_cause_to_explained_effect(mem: Mnemon) -> None:
     cause = mem.remember("The checkout API latency spiked during the sale")
     effect = mem.remember("We added a cache because the checkout API latency spiked")

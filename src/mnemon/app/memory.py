@@ -269,7 +269,10 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         if not missing:
             return {"status": "complete", "message": "every memory already has a vector from this provider",
                     "identity": rt.provider.identity()}
+        from .remember import backfill_semantic_edges
+
         done = 0
+        owned: list[tuple[Any, Any]] = []  # (memory, vector): their semantic edges come once every vector is in
         for start in range(0, len(missing), batch):
             chunk = missing[start : start + batch]
             rows = rt.provider.embed_documents([embedding_text_of(m) for m in chunk])
@@ -277,12 +280,17 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
                 now = rt.now_iso()
                 for m, vec in zip(chunk, rows):
                     rt.store.put_vector(m.id, rt.provider.identity(), vec, m.content_hash, now)
+            owned += zip(chunk, rows)
             done += len(chunk)
             if progress is not None:
                 progress(done, len(missing))
         with rt.store.transaction():
-            rt.store.log("embed:backfill", None, {"succeeded": done, "identity": rt.provider.identity()}, rt.now_iso())
-        out = {"status": "backfill_complete", "succeeded": done, "failed": 0, "identity": rt.provider.identity()}
+            # (once every vector is in: two memories embedded in one run link to each other as a write would)
+            linked = backfill_semantic_edges(rt, owned)
+            rt.store.log("embed:backfill", None, {"succeeded": done, "identity": rt.provider.identity(),
+                                                  "semantic_edges": linked}, rt.now_iso())
+        out = {"status": "backfill_complete", "succeeded": done, "failed": 0, "identity": rt.provider.identity(),
+               "semantic_edges_added": linked}
         if threads is not None:
             out["threads"] = threads
         return out

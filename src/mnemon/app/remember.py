@@ -249,6 +249,30 @@ def auto_prune(rt: Runtime, protect: tuple[str, ...]) -> list[str]:
     return ids
 
 
+def backfill_semantic_edges(rt: Runtime, embedded: Sequence[tuple[Memory, np.ndarray]]) -> int:
+    """The semantic edges `remember` would have given these memories had their vectors existed when they were
+    written (a provider down, `--embed none`): the same rule against every vector stored now. Only the writer's own
+    memories — vault and payload rows never get them — and never over an edge already there. Returns how many edges
+    (each direction counted) were added."""
+    fresh: list[Edge] = []
+    seen: set[tuple[str, str]] = set()
+    now = rt.now_iso()
+    for mem, vector in embedded:
+        if mem.kind != "memory" or mem.source.startswith(_NOT_WRITERS):
+            continue
+        similar = [(i, rt.calibrate(c)) for i, c in rt.index.search(vector, graph_rules.SEMANTIC_TOP + 1)]
+        for e in graph_rules.semantic_edges(mem.id, similar, now):
+            if (e.src, e.dst) not in seen and rt.store.find_edge(e.src, e.dst, "semantic") is None:
+                seen.add((e.src, e.dst))
+                fresh.append(e)
+    if fresh:
+        rt.store.insert_edges(fresh)
+    return len(fresh)
+
+
+_NOT_WRITERS = ("vault:", "mneme://")  # the sources of rows made from notes and payloads (store/sources.py)
+
+
 def semantic_candidates(rt: Runtime, mem: Memory, vector: np.ndarray | None, linked: set[str],
                         keyword_ids: list[str] | None = None,
                         nearest: Sequence[tuple[str, float]] | None = None) -> list[dict[str, Any]]:
