@@ -114,6 +114,20 @@ def test_agent_paths_take_mnemes_flags_and_the_configs_out_and_hints(mneme, tmp_
     assert code != 0 and out["error"]["code"] == "invalid_input"
 
 
+def test_mnemes_card_theme_variable_picks_the_theme(mneme, example_vault: Path, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seed: the theme is "selectable via the MNEME_CARD_THEME env var"; MNEMON_CARD_THEME, when set, wins."""
+    db = tmp_path / "m.sqlite"
+    assert mneme(["ingest", "--vault", example_vault, "--db", db])[0] == 0
+    monkeypatch.setenv("MNEMON_CARD_THEME", "")  # (unset, as far as mnemon is concerned; restored afterwards)
+    monkeypatch.setenv("MNEME_CARD_THEME", "light")
+    code, out = mneme(["thought", "--db", db, "--out", tmp_path / "light"])
+    assert code == 0 and 'fill="#eef2f7"' in Path(out["image"]).with_suffix(".svg").read_text(encoding="utf-8")
+    monkeypatch.setenv("MNEMON_CARD_THEME", "dark")
+    code, out = mneme(["thought", "--db", db, "--out", tmp_path / "dark"])
+    assert code == 0 and 'fill="#0b1020"' in Path(out["image"]).with_suffix(".svg").read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("line", [
     ["remember", "list"], ["remember", "ls", "--file", "x.json"], ["remember"],  # Mneme has `remember add|remove` only
     ["retrieve", "--db", "--prompt", "hello"], ["retrieve", "--prompt", "hello", "--db"],

@@ -31,7 +31,7 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from typing import Any
 
 from .payloads import dumps, error_envelope
@@ -115,6 +115,16 @@ def mneme_config(argv: list[str], environ: Mapping[str, str]) -> list[str]:
     ours = default_config_path(environ)
     theirs = ours.parent.parent / "mneme" / "config.json"
     return ["--config", str(theirs)] if not ours.exists() and theirs.exists() else []
+
+
+# Mneme's environment variables that name a mnemon setting: honoured when the mnemon one is not set
+MNEME_ENV = {"MNEME_CARD_THEME": "MNEMON_CARD_THEME"}
+
+
+def adopt_mneme_environment(environ: MutableMapping[str, str]) -> None:
+    for theirs, ours in MNEME_ENV.items():
+        if environ.get(theirs) and not environ.get(ours):
+            environ[ours] = environ[theirs]
 
 
 def _has_any(args: list[str], flags: tuple[str, ...]) -> bool:
@@ -228,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     if refused is not None:
         print(dumps(refused))
         return 2
+    adopt_mneme_environment(os.environ)
     try:
         translated = [*mneme_config(args, os.environ), *translate(args)]
     except Untranslatable as exc:
