@@ -22,7 +22,11 @@ Differences from Mneme (reference §2.5, §8.2), on purpose:
   (`covered_by_observation`);
 * a prompt naming vault paths keeps the pack to those notes: recall is filtered to them, and an edge another note
   holds is skipped as `outside_path_scope`;
-* under `as_of`, recall reads a yearless month against it and ignores a supersedes made after it.
+* under `as_of` the pack is the one the store gave at that instant: recall reads only rows created by then (see
+  `run_recall`), the edges around its memories are those made by then between rows of then, and a row written
+  later is never named, not even as skipped; an empty replay whose words only later memories hold says so
+  (`all_matches_written_after_as_of`). Recall reads a yearless month against `as_of` and ignores a supersedes made
+  after it.
 """
 from __future__ import annotations
 
@@ -30,18 +34,19 @@ import importlib
 import importlib.util
 import re
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InvalidInput
 from ..core.keywords import SKIP_KEY, VAULT_SOURCE_PREFIX
-from ..core.model import Memory, parse_iso
+from ..core.model import Edge, Memory, iso, parse_iso
 from ..core.ontology import DEFAULT_ONTOLOGY, category_of
 from ..core.text import excerpt, tokens
 from ..core.vault.lifecycle import truth_policy
 from ..core.vault.observations import DEFAULT_HINTS, hint_words
 from ..core.vault.proactive import stemmed_hints
 from ..core.vault.scope import PathScope, path_mentions, resolve_mentions
+from ..ports.store.base import MemoryFilter, Store
 from .runtime import Runtime
 
 if TYPE_CHECKING:  # the engine (numpy and all) loads with the first pack: thoughts and cards import this module
@@ -167,10 +172,8 @@ def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str],
         kind = str(meta.get("memory_kind") or "memory")
         obs_kind = str(meta.get("observation_kind") or "")
         title = node.title or excerpt(node.content, 80)
-        if as_of is not None and node.created_at and parse_iso(node.created_at) > as_of:
-            skipped.append({"id": s.id, "kind": kind, "title": title, "score": round(s.score, 4),
-                            "reason": "written_after_as_of"})
-            continue
+        if _after(node.created_at, as_of):
+            continue  # recall reads no later row; were one to slip through, a replay must not name it
         path = source_path_of(node)
         authority, authority_note = source_authority(path)
         stale, age = staleness(node.content, obs_kind, now)
@@ -241,6 +244,41 @@ def _gone(node: Memory | None, as_of: datetime | None) -> bool:
     return as_of is None or parse_iso(node.deleted_at) <= as_of
 
 
+def _after(stamp: str | None, as_of: datetime | None) -> bool:
+    """Whether a row created at `stamp` did not exist yet at `as_of` (never, without one)."""
+    return as_of is not None and bool(stamp) and parse_iso(str(stamp)) > as_of
+
+
+def _read_edges(store: Store, order: Sequence[int], want: int,
+                as_of: datetime | None) -> tuple[list[Edge], dict[str, Memory]]:
+    """The first `want` edges of `order` (ids, best first) and their ends. Under `as_of` only edges that existed
+    then — made by then, between rows made by then — are counted and kept, so a later edge takes no place of an
+    earlier one and its evidence is never read into the pack."""
+    edges: list[Edge] = []
+    ends: dict[str, Memory] = {}
+    at = 0
+    while len(edges) < want and at < len(order):
+        batch = order[at:at + want]
+        at += len(batch)
+        by_id = {e.id: e for e in store.get_edges(batch)}
+        got = [by_id[i] for i in batch if i in by_id]
+        ends.update(store.get_nodes(list(({e.src for e in got} | {e.dst for e in got}) - ends.keys())))
+        if as_of is not None:
+            got = [e for e in got if not _after(e.created_at, as_of)
+                   and not any(_after(ends[x].created_at, as_of) for x in (e.src, e.dst) if x in ends)]
+        edges += got[:want - len(edges)]
+        if as_of is None:
+            break  # every edge counts: the first `want` are the ones
+    return edges, ends
+
+
+def _later_match(store: Store, terms: Sequence[str], as_of: datetime, sources: Sequence[str]) -> bool:
+    """Whether a memory written after `as_of` holds one of `terms`: an empty replay then says the store did not
+    hold them yet, without naming the row."""
+    after = MemoryFilter(created_from=iso(as_of + timedelta(microseconds=1)), sources=tuple(sources))
+    return bool(store.keyword_search(list(terms), 1, after))
+
+
 def _sentence(text: str) -> str:
     return " ".join(_LIST_MARKER.sub("", text).split())
 
@@ -284,13 +322,13 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
     # one read of the edge heads, killed ones included only to be counted; ranked by the cheap part of the score
     # first, so only the best few are read in full and matched lexically
     ranked: list[tuple[float, int]] = []
-    killed = 0
+    killed_ids: list[int] = []
     categories: dict[str, str] = {}
     heads = store.vault.edge_heads_around(list(anchor), list(item_ids), _SENTENCE_RELATIONS,  # type: ignore[attr-defined]
                                           ("active", "candidate", "killed"))
     for edge_id, src, dst, relation, status in heads:
         if status == "killed":
-            killed += 1
+            killed_ids.append(edge_id)
             continue
         category = categories.get(relation)
         if category is None:
@@ -304,10 +342,10 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
                      * (CANDIDATE_FACTOR if status == "candidate" else 1.0))
         ranked.append((-pre_score, edge_id))
     ranked.sort()
-    order = [edge_id for _score, edge_id in ranked[:edge_cap * (SCOPED_EDGE_READ if scope_paths else 1)]]
-    by_id = {e.id: e for e in store.get_edges(order)}
-    edges = [by_id[i] for i in order if i in by_id]
-    ends = store.get_nodes(list({e.src for e in edges} | {e.dst for e in edges}))
+    edges, ends = _read_edges(store, [edge_id for _score, edge_id in ranked],
+                              edge_cap * (SCOPED_EDGE_READ if scope_paths else 1), as_of)
+    # a replay counts the edges killed since that existed then (their kill is today's decision, kept)
+    killed = len(killed_ids) if as_of is None else len(_read_edges(store, killed_ids, len(killed_ids), as_of)[0])
     out: list[dict[str, Any]] = []
     in_scope = 0
     for e in edges:
@@ -350,8 +388,6 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
             reason = "endpoint_forgotten"  # a note's removed bullet kept for a link to it, a forgotten memory
         elif e.status == "candidate" and not include_candidates:
             reason = "candidate_edge_excluded"
-        elif as_of is not None and e.created_at and parse_iso(e.created_at) > as_of:
-            reason = "written_after_as_of"
         elif repeated is not None:
             # an observation edge to an item, or any edge whose evidence is an item's own sentence (the bullet's
             # mentions_date edge): the budget pays for that sentence once, as the item
@@ -482,10 +518,10 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
     memory_items: list[dict[str, Any]] = []
     edge_items: list[dict[str, Any]] = []
     killed = 0
+    sources = [VAULT_SOURCE_PREFIX + p for p in scope.paths]
     if q_list:
         from .recall import run_recall
 
-        sources = [VAULT_SOURCE_PREFIX + p for p in scope.paths]
         outcome = run_recall(rt, query, limit=min(100, max(25, 4 * max_items)), explain=explain, touch=False,
                              sources=sources, as_of=when)
         memory_items = _memory_items(rt, outcome, q_tokens, now, when, skipped, verbose, hint_tokens)
@@ -506,8 +542,8 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
 
     if not q_list:
         empty_reason = "no_prompt_terms" if not items else None
-    elif not ranked and skipped and all(s.get("reason") == "written_after_as_of" for s in skipped):
-        empty_reason = "all_matches_written_after_as_of"  # they matched, but did not exist yet at --as-of
+    elif not ranked and when is not None and _later_match(rt.store, q_list, when, sources):
+        empty_reason = "all_matches_written_after_as_of"  # they match, but did not exist yet at --as-of
     elif not ranked:
         empty_reason = "no_matching_memories"
     elif not items:
