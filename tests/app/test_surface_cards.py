@@ -122,3 +122,21 @@ def test_surface_has_one_json_shape_with_and_without_a_prompt(example_vault_mem:
     assert len(surface_keys) == 1
     for out in (proactive, prompted):
         assert out["retrieval"]["stats"]["items_returned"] == out["count"] == len(out["thoughts"])
+
+
+def test_a_killed_observation_is_neither_packed_nor_carded(example_vault_mem: Mnemon) -> None:
+    """`candidates` and `thought` skip an observation whose edge a person killed; a prompt must not bring it back
+    through the pack (`retrieve`) or the cards built from it (`surface`, `agent preflight`)."""
+    mem = example_vault_mem
+    ada = "note:People/ada-quill.md"
+    (edge,) = [e for e in mem.rt.store.edges_of([ada], statuses=("active",), types=["has_blocked"])
+               if "Bram" in e.evidence]
+    prompt = "waiting vendor contract Bram"
+    assert any(i["id"] == edge.dst for i in mem.retrieve(prompt)["items"])
+    mem.kill_edge(edge.id, reason="not an open loop any more")
+    pack = mem.retrieve(prompt, verbose=True)
+    assert all(i["id"] != edge.dst for i in pack["items"])
+    (gone,) = [s for s in pack["skipped"] if s["id"] == edge.dst]
+    assert (gone["reason"], gone["truth_policy"]) == ("observation_edge_killed", "excluded")
+    cards = mem.surface(prompt=prompt, limit=3)["thoughts"]
+    assert cards and not any("Waiting on" in c["title"] for c in cards)

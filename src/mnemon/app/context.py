@@ -166,6 +166,7 @@ def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str],
                   as_of: datetime | None, skipped: list[dict[str, Any]], verbose: bool,
                   hints: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     items = []
+    killed = _killed_observations(rt.store, [outcome.nodes[s.id] for s in outcome.results])
     for s in outcome.results:
         node = outcome.nodes[s.id]
         meta = node.metadata or {}
@@ -174,6 +175,10 @@ def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str],
         title = node.title or excerpt(node.content, 80)
         if _after(node.created_at, as_of):
             continue  # recall reads no later row; were one to slip through, a replay must not name it
+        if node.id in killed:  # a person killed the edge that made it an observation: it is not to be brought up
+            skipped.append({"id": node.id, "kind": kind, "title": title, "score": round(s.score, 4),
+                            "truth_policy": "excluded", "reason": "observation_edge_killed"})
+            continue
         path = source_path_of(node)
         authority, authority_note = source_authority(path)
         stale, age = staleness(node.content, obs_kind, now)
@@ -208,6 +213,19 @@ def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str],
             item["via"] = s.via
         items.append(item)
     return without_covered_sections(items, outcome.nodes, skipped)
+
+
+def _killed_observations(store: Store, nodes: Sequence[Memory]) -> set[str]:
+    """The observations among `nodes` whose observation edge (their note's `has_risk`, `has_blocked`, …) was killed:
+    `candidates` and `thought` never bring those up, and neither may a pack or the cards built from it."""
+    from .thought_scores import is_observation
+
+    ids = sorted(n.id for n in nodes if is_observation(n))
+    if not ids:
+        return set()
+    wanted = set(ids)
+    return {h[2] for h in store.edge_heads(ids, ("killed",))
+            if h[2] in wanted and h[4] == "killed" and category_of(h[3]) == "observation"}
 
 
 def _bullets_only(node: Memory) -> bool:
