@@ -17,6 +17,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -30,6 +31,7 @@ from hypothesis import strategies as st
 from mnemon.interfaces.daemon import client
 
 from conftest import EXAMPLE_VAULT, SRC, parse_one_json
+from ports.fake_servers import FakeConfig, FakeOpenAI, running
 
 pytestmark = pytest.mark.skipif(not hasattr(__import__("socket"), "AF_UNIX"), reason="needs Unix sockets")
 
@@ -410,7 +412,7 @@ def test_a_stopped_process_hangs_nothing_and_stop_force_ends_it(daemon_env: dict
         code, found = mnemon(env, "--db", db, "search", "lake")
         assert code == 0 and [r["id"] for r in found["results"]] == [added["id"]]
         code, out = mnemon(env, "daemon", "status")
-        assert code == 0 and (out["running"], out["responding"], out["pid"]) == (True, False, pid)
+        assert code == 0 and (out["running"], out.get("responding"), out["pid"]) == (True, False, pid), out
         assert time.monotonic() - t0 < 30  # each waited ~0.5 s, not forever
         os.kill(pid, signal.SIGCONT)
         # resumed, it finds the calls that gave up on it in its backlog: they were never handed over, so it runs
@@ -422,6 +424,7 @@ def test_a_stopped_process_hangs_nothing_and_stop_force_ends_it(daemon_env: dict
         assert code == 0 and (out["stopped"], out["responding"]) == (False, False)
         code, out = mnemon(env, "daemon", "stop", "--force")
         assert code == 0 and out["stopped"] is True and out["forced"] is True
+        assert out["interrupted"] is None  # it was running nothing
         assert client.holder_pid(env) is None
     finally:
         with contextlib.suppress(ProcessLookupError):
@@ -446,3 +449,149 @@ def test_a_restore_by_copy_under_it_is_what_every_call_reads(daemon_env: dict[st
     assert _contents(db) == ["alpha before the backup", "delta after the restore"]
     with contextlib.closing(sqlite3.connect(db)) as check:
         assert check.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+# ── stopping a busy process: the call in flight is never cut silently ──────────
+class _SlowEmbedder(FakeOpenAI):
+    """An embedding server that holds any text containing SLOW until the test lets it go: a `remember` of such a
+    text stays in flight in the resident process for as long as the test wants, with nothing timed."""
+
+    def __init__(self) -> None:
+        super().__init__(FakeConfig(models={"slow-embed": 16}))
+        self.arrived, self.release = threading.Event(), threading.Event()
+
+    def handle_post(self, handler: Any, body: Any) -> None:
+        if any("SLOW" in text for text in body.get("input", [])):
+            self.arrived.set()
+            self.release.wait(120)
+        super().handle_post(handler, body)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """An interrupted caller is gone when the held answer is finally written: that is the point, not an error."""
+
+
+@pytest.fixture
+def slow_call(daemon_env: dict[str, str], tmp_path: Path) -> Iterator[tuple[dict[str, str], _SlowEmbedder, str]]:
+    embedder = _SlowEmbedder()
+    env = {**daemon_env, "MNEMON_EMBED_PROVIDER": "openai", "MNEMON_EMBED_ENDPOINT": f"{embedder.base_url}/v1",
+           "MNEMON_EMBED_MODEL": "slow-embed", "MNEMON_EMBED_TIMEOUT": "300"}
+    with running(embedder):
+        try:
+            yield env, embedder, str(tmp_path / "m.db")
+        finally:
+            embedder.release.set()  # whatever the test did: nothing stays blocked on it
+
+
+def _in_flight(env: dict[str, str], embedder: _SlowEmbedder, db: str) -> tuple[subprocess.Popen[str], dict[str, Any]]:
+    """A slow `remember` handed to the resident process, and `status` naming it as the call it runs."""
+    proc = subprocess.Popen([sys.executable, "-m", "mnemon", "--db", db, "remember", "SLOW: the lake trip moved"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    assert embedder.arrived.wait(60), "the slow call never reached the embedding server"
+    busy = status(env)  # answered while the call runs: it is the resident process's call, not a process of its own
+    assert busy is not None and busy["busy"]["op"] == "remember" and busy["stopping"] is False, busy
+    return proc, busy
+
+
+def _wait_until(env: dict[str, str], check: Any, timeout: float = 30.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = status(env)
+        if found is not None and check(found):
+            return found
+        time.sleep(0.02)
+    pytest.fail("the resident process never got there")
+
+
+def test_stop_lets_the_call_in_flight_finish_and_takes_no_new_call(slow_call: Any) -> None:
+    env, embedder, db = slow_call
+    pid = int(start(env)["pid"])
+    caller, _ = _in_flight(env, embedder, db)
+    stopper = subprocess.Popen([sys.executable, "-m", "mnemon", "daemon", "stop"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        _wait_until(env, lambda s: s["stopping"])
+        # stopping: a new call is not queued behind the slow one, it runs in its own process at once
+        code, other = mnemon(env, "--db", db, "remember", "Anna books the cabin")
+        assert code == 0 and other["action"] == "added"
+        assert caller.poll() is None and stopper.poll() is None  # neither the slow call nor the stop was cut short
+        embedder.release.set()
+        out, err = caller.communicate(timeout=60)
+        assert caller.returncode == 0 and parse_one_json(out)["action"] == "added", out + err
+        out, err = stopper.communicate(timeout=60)
+        stopped = parse_one_json(out)
+        assert stopper.returncode == 0, out + err
+        assert (stopped["stopped"], stopped["running"], stopped["interrupted"]) == (True, False, None)
+        assert stopped["served"] == 1  # the slow call, and nothing after the stop
+    finally:
+        for proc in (caller, stopper):
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            proc.wait(timeout=30)
+    _wait_gone(pid)
+    assert client.holder_pid(env) is None and not os.path.exists(client.socket_path(env))
+    assert _contents(Path(db)) == ["Anna books the cabin", "SLOW: the lake trip moved"]
+
+
+def test_stop_without_force_never_cuts_the_call_and_says_it_still_runs(slow_call: Any) -> None:
+    env, embedder, db = slow_call
+    pid = int(start(env)["pid"])
+    caller, busy = _in_flight(env, embedder, db)
+    try:
+        code, out = mnemon(env, "daemon", "stop", "--wait", "0.2")
+        assert code == 0 and (out["stopped"], out["stopping"], out["running"]) == (False, True, True)
+        assert out["busy"] == busy["busy"]
+        assert caller.poll() is None
+        embedder.release.set()
+        out_text, _ = caller.communicate(timeout=60)
+        assert caller.returncode == 0 and parse_one_json(out_text)["action"] == "added"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            caller.kill()
+        caller.wait(timeout=30)
+    _wait_gone(pid)  # the stop it was asked for took effect once the call ended
+    assert _contents(Path(db)) == ["SLOW: the lake trip moved"]
+
+
+def test_stop_force_interrupts_a_call_still_running_after_the_wait_and_names_it(slow_call: Any) -> None:
+    env, embedder, db = slow_call
+    pid = int(start(env)["pid"])
+    caller, busy = _in_flight(env, embedder, db)
+    try:
+        code, out = mnemon(env, "daemon", "stop", "--force", "--wait", "0.2")
+        assert code == 0 and (out["stopped"], out["running"], out["forced"]) == (True, False, True), out
+        assert out["interrupted"] == busy["busy"]  # exactly the call that was cut: {op, started_at}
+        assert set(out["interrupted"]) == {"op", "started_at"} and out["interrupted"]["op"] == "remember"
+        # its caller hears what happened, in the envelope, instead of a broken connection (`daemon_failed`)
+        out_text, err_text = caller.communicate(timeout=60)
+        assert "Traceback" not in out_text + err_text
+        refused = parse_one_json(out_text)
+        assert caller.returncode == 1 and refused["error"]["code"] == "daemon_stopped", refused
+        assert refused["error"]["details"]["interrupted"] == busy["busy"]
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            caller.kill()
+        caller.wait(timeout=30)
+    _wait_gone(pid)
+    assert client.holder_pid(env) is None
+    assert _contents(Path(db)) == []  # the interrupted write left nothing behind
+
+
+def test_stop_force_on_a_process_that_cannot_answer_still_names_the_call_it_ended(slow_call: Any) -> None:
+    env, embedder, db = slow_call
+    env = {**env, "MNEMON_DAEMON_WAIT": "0.5"}  # how long a stop waits for a stopped process to answer
+    pid = int(start(env)["pid"])
+    caller, busy = _in_flight(env, embedder, db)
+    os.kill(pid, signal.SIGSTOP)  # it can answer nothing now: what it runs is read from its lock file
+    try:
+        code, out = mnemon(env, "daemon", "stop", "--force")
+        assert code == 0 and (out["stopped"], out["forced"], out["responding"]) == (True, True, False), out
+        assert out["interrupted"] == busy["busy"]
+        out_text, _ = caller.communicate(timeout=60)
+        assert caller.returncode == 1 and parse_one_json(out_text)["error"]["code"] == "daemon_stopped"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            caller.kill()
+        caller.wait(timeout=30)
+    assert _contents(Path(db)) == []

@@ -98,7 +98,7 @@ def test_a_read_only_server_refuses_writes_and_a_writable_one_takes_them(serve, 
     assert mem.recall("lease")["results"] == []
     status, err, headers = read_only("/api/remember?content=x")
     assert status == 405 and err["error"]["code"] == "method_not_allowed"  # a write is never a GET
-    assert headers["Allow"] == "POST"
+    assert headers["Allow"] == "POST, OPTIONS"
 
     writable = serve(allow_writes=True)
     status, done, _ = writable("/api/remember", body={"content": "The office lease ends in May", "tags": ["office"]})
@@ -133,7 +133,7 @@ def test_a_read_only_server_refuses_writes_and_a_writable_one_takes_them(serve, 
     ("/api/explain_edge", {"body": {"id": 3009289333626470791261454336}}, 400, "invalid_input"),
     ("/api/search", {"body": {"query": "x", "limit": 16350719444158534123520}}, 400, "invalid_input"),
     ("/api/recall?query=x", {"method": "TRACE"}, 405, "method_not_allowed"),
-    ("/api/recall?query=x", {"method": "OPTIONS"}, 405, "method_not_allowed"),
+    ("/api/recall?query=x", {"method": "PATCH"}, 405, "method_not_allowed"),
 ])
 def test_bad_requests_get_the_envelope_and_a_matching_status(serve, path: str, kwargs: dict, status: int,
                                                              code: str) -> None:
@@ -307,6 +307,10 @@ def test_the_openapi_document_is_valid_and_follows_the_operation_table(serve) ->
         item = doc["paths"][f"/api/{op.name}"]
         assert item["post"]["requestBody"]["content"]["application/json"]["schema"] == op.schema()
         assert ("get" in item) is op.read_only  # a write is never offered as a GET
+    # two codes share a status: the description names both (a dict keyed by status used to keep only the last)
+    responses = doc["paths"]["/api/status"]["get"]["responses"]
+    assert responses["503"]["description"] == "provider_unavailable or too_many_connections"
+    assert responses["500"]["description"] == "store_error or internal"
 
 
 def test_a_json_null_is_an_argument_not_given(serve, mem) -> None:
@@ -404,8 +408,11 @@ def server(mem) -> Iterator[Callable[..., Any]]:
     stderr is there to check)."""
     started = []
 
-    def start(timeout: float | None = None, host: str = "127.0.0.1", **options: Any) -> Any:
-        extra = {} if timeout is None else {"timeout": timeout}
+    def start(timeout: float | None = None, host: str = "127.0.0.1", max_connections: int | None = None,
+              **options: Any) -> Any:
+        extra: dict[str, Any] = {} if timeout is None else {"timeout": timeout}
+        if max_connections is not None:
+            extra["max_connections"] = max_connections
         srv = make_server(Api(lambda: mem, **options), host, 0, **extra)
         srv.daemon_threads = False  # joined by server_close below
         threading.Thread(target=srv.serve_forever, daemon=True).start()
@@ -427,9 +434,9 @@ def test_head_answers_where_get_does(server) -> None:
         assert head_headers["content-type"] == headers["content-type"]
         assert int(head_headers["content-length"]) == len(body) > 0
     status, _, headers = _raw(port, "HEAD", "/api/remember?content=x")  # a write is never a GET, nor a HEAD
-    assert status == 405 and headers["allow"] == "POST"
+    assert status == 405 and headers["allow"] == "POST, OPTIONS"
     status, _, headers = _raw(port, "DELETE", "/api/status")
-    assert status == 405 and headers["allow"] == "GET, HEAD, POST"
+    assert status == 405 and headers["allow"] == "GET, HEAD, POST, OPTIONS"
 
 
 def test_a_401_names_its_scheme_and_the_scheme_is_read_as_rfc_9110_says(server) -> None:
@@ -509,3 +516,96 @@ def test_mnemon_serve_listens_on_an_ipv6_address(tmp_path: Path, host: str) -> N
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0 and "Traceback" not in err
+
+
+# ── OPTIONS, and the bound on open connections ───────────────────────────────
+@pytest.mark.parametrize("path, allow", [
+    ("/api", "GET, HEAD, OPTIONS"),
+    ("/api/openapi.json", "GET, HEAD, OPTIONS"),
+    ("/api/recall", "GET, HEAD, POST, OPTIONS"),  # a read-only operation
+    ("/api/remember", "POST, OPTIONS"),  # a write: never a GET
+    ("/", "GET, HEAD, OPTIONS"),
+    ("/static/workbench.js", "GET, HEAD, OPTIONS"),
+    ("*", "GET, HEAD, POST, OPTIONS"),  # the server as a whole (RFC 9110 §9.3.7)
+])
+def test_options_answers_204_with_the_methods_the_path_accepts(server, path: str, allow: str) -> None:
+    import http.client
+
+    port = server().server_address[1]
+    preflight = {"Origin": "http://elsewhere.example", "Access-Control-Request-Method": "POST",
+                 "Access-Control-Request-Headers": "content-type, authorization"}
+    for headers in ({}, preflight):
+        status, body, got = _raw(port, "OPTIONS", path, headers)
+        assert (status, body, got["allow"]) == (204, b"", allow)
+        assert "content-length" not in got  # a 204 has no content (RFC 9110 §8.6)
+        # a browser's preflight from another origin is not granted: no CORS header at all
+        assert not [name for name in got if name.startswith("access-control-")], got
+    if path != "*":  # a method the path does not take: the 405 lists the same methods
+        status, _, got = _raw(port, "DELETE", path)
+        assert (status, got["allow"]) == (405, allow)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)  # the 204 leaves the connection in step
+    try:
+        conn.request("OPTIONS", path)
+        first = conn.getresponse()
+        assert (first.status, first.read()) == (204, b"")
+        conn.request("GET", "/api/status")
+        second = conn.getresponse()
+        assert second.status == 200 and json.loads(second.read())["total_insights"] == 0
+    finally:
+        conn.close()
+
+
+def test_options_keeps_every_guard_of_the_path(server) -> None:
+    port = server(token="s3cret").server_address[1]
+    status, _, headers = _raw(port, "OPTIONS", "/api/status")
+    assert status == 401 and "allow" not in headers
+    assert _raw(port, "OPTIONS", "/api/status", {"Authorization": "Bearer s3cret"})[0] == 204
+    assert _raw(port, "OPTIONS", "/api/nope", {"Authorization": "Bearer s3cret"})[0] == 404
+    assert _raw(port, "OPTIONS", "/static/nothing.js")[0] == 404
+    status, body, _ = _raw(port, "OPTIONS", "/api/status", {"Authorization": "Bearer s3cret",
+                                                            "Host": "evil.example"})
+    assert status == 403 and json.loads(body)["error"]["code"] == "forbidden_host"
+
+
+def test_connections_over_the_bound_get_a_prompt_503_and_no_thread(server) -> None:
+    import socket
+    import time
+
+    srv = server(max_connections=2)
+    port = srv.server_address[1]
+    threads = threading.active_count()
+    # two idle connections hold both slots (the server takes connections in the order they came: both are being
+    # served before the third is looked at)
+    held = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(2)]
+    try:
+        t0 = time.monotonic()
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as third:
+            third.sendall(b"GET /api/status HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            answer = b""
+            while chunk := third.recv(1 << 16):  # the server closes it after the answer
+                answer += chunk
+        assert time.monotonic() - t0 < 5  # not after the 30 s an idle connection may last
+        head, _, body = answer.partition(b"\r\n\r\n")
+        lines = head.decode().split("\r\n")
+        fields = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+        assert lines[0] == "HTTP/1.1 503 Service Unavailable"
+        assert fields["retry-after"] == "1" and fields["content-type"].startswith("application/json")
+        envelope = json.loads(body)
+        assert envelope["ok"] is False and envelope["error"]["code"] == "too_many_connections"
+        assert threading.active_count() == threads + 2  # one thread for each held connection, none for the third
+
+        # a held connection that ends gives its slot back: the next caller is served
+        held[0].sendall(b"GET /api/status HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        while held[0].recv(1 << 16):
+            pass
+        assert _raw(port, "GET", "/api/status")[0] == 200
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def test_the_connection_bound_must_be_positive(mem) -> None:
+    from mnemon.core.errors import InvalidInput
+
+    with pytest.raises(InvalidInput, match="max_connections"):
+        make_server(Api(lambda: mem), "127.0.0.1", 0, max_connections=0)

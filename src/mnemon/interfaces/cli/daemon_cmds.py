@@ -25,26 +25,25 @@ def daemon() -> None:
 
 @daemon.command("status")
 def daemon_status() -> None:
-    """Whether it runs, since when, how many calls it served, which stores it holds open (`responding: false`
-    with its pid when it does not answer within MNEMON_DAEMON_WAIT seconds)."""
+    """Whether it runs, since when, how many calls it served, which stores it holds open, the call it runs (`busy`:
+    op, started_at) and whether it is `stopping` (`responding: false` with its pid when it does not answer within
+    MNEMON_DAEMON_WAIT seconds)."""
     run(lambda c: client.ask(os.environ, {"op": "status"}) or _not_running(c))
 
 
 @daemon.command("stop")
-@click.option("--force", is_flag=True, help="End it by signal if it does not answer (stopped or wedged).")
-def daemon_stop(force: bool) -> None:
-    """Stop it (it saves its caches and closes its stores); the next call runs in its own process again."""
-    def stop(c: Any) -> dict[str, Any]:
-        answer = client.ask(os.environ, {"op": "stop"})
-        if answer is not None and answer.get("responding") is not False:
-            return answer
-        # nothing answers: with --force, the process holding the lock (its pid is in the lock file) is ended
-        pid = answer.get("pid") if answer else client.holder_pid(os.environ)
-        if not (force and pid):
-            return {**(answer or _not_running(c)), "stopped": False}
-        gone = client.terminate(os.environ, int(pid))
-        return {**(answer or _not_running(c)), "running": not gone, "pid": pid, "stopped": gone, "forced": True}
-    run(stop)
+@click.option("--force", is_flag=True, help="Interrupt a call still running after --wait seconds (default 5) and "
+              "name it in `interrupted`; end a process that does not answer (stopped or wedged) by signal.")
+@click.option("--wait", "wait_s", type=click.FloatRange(0, 3600), default=None,
+              help="Seconds to let the call in flight finish (default 30; 5 with --force).")
+def daemon_stop(force: bool, wait_s: float | None) -> None:
+    """Stop it: it takes no new call (calls run in their own process again), lets the call in flight finish, saves
+    its caches, closes its stores and exits; `stopped: true` once it has. A call still running after --wait
+    seconds is never cut without --force: the answer says `stopped: false, stopping: true` with that call as `busy`,
+    and the process exits when the call ends. With --force that call is interrupted — its uncommitted writes roll
+    back, its caller gets the error `daemon_stopped` — and the answer names it: `interrupted: {op, started_at}`
+    (null when nothing was cut)."""
+    run(lambda c: client.stop(os.environ, force=force, wait=wait_s) or {**_not_running(c), "stopped": False})
 
 
 @daemon.command("start")

@@ -12,5 +12,7 @@ One resident process per user and installed code (the socket's name is a fingerp
 package's files, so an upgrade never talks to old code); it serves any store, one command at a time, and exits after
 15 idle minutes. `MNEMON_DAEMON=off` (or `"daemon": false` in the config file) keeps every call in its own process.
 A resident process that does not take a call within `MNEMON_DAEMON_WAIT` seconds (stopped, wedged, busy) is passed
-by: the call runs in its own process, and `mnemon daemon stop --force` ends it.
+by: the call runs in its own process. `mnemon daemon stop` lets the call in flight finish (no new one is taken);
+`--force` interrupts one still running after a wait — its transaction rolls back, its caller gets `daemon_stopped` —
+and names it in its answer (`interrupted`); a process that does not answer at all is ended by signal.
 """

@@ -32,6 +32,12 @@ RETRY_AFTER_FAILURE_S = 600.0
 # how long a call waits for the resident process to take it (connect, send, its "ready") before running by itself,
 # and `daemon status`/`stop` for an answer: a stopped or wedged process must not hang every call (MNEMON_DAEMON_WAIT)
 WAIT_S = 3.0
+# `daemon stop`: how long it waits for the call in flight to end (it is never cut; the process exits after it)
+STOP_WAIT_S = 30.0
+# `daemon stop --force`: how long the call in flight may still run before it is interrupted, and how long its way
+# out (a rollback) may take before the process is killed
+FORCE_WAIT_S = 5.0
+UNWIND_S = 5.0
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -179,8 +185,9 @@ def connect(environ: Mapping[str, str], key: str | None = None) -> socket.socket
 
 
 def ask(environ: Mapping[str, str], doc: Mapping[str, Any], key: str | None = None) -> dict[str, Any] | None:
-    """One request and its answer (`status`, `stop`); None if no resident process listens. One that listens but
-    does not answer within `wait_s` (stopped, wedged, or busy with a long call) is reported as such, with its pid."""
+    """One request and its answer (`status`; `stop` answers first that it is stopping); None if no resident process
+    listens. One that listens but does not answer within `wait_s` (stopped or wedged) is reported as such, with its
+    pid."""
     sock = connect(environ, key)
     if sock is None:
         return None
@@ -194,8 +201,8 @@ def ask(environ: Mapping[str, str], doc: Mapping[str, Any], key: str | None = No
             return None
     return {"running": True, "responding": False, "pid": holder_pid(environ, key),
             "socket": socket_path(environ, key),
-            "message": f"the resident process did not answer within {wait_s(environ):g} s (stopped, or busy with "
-                       "a long call); `mnemon daemon stop --force` ends it"}
+            "message": f"the resident process did not answer within {wait_s(environ):g} s (stopped or wedged); "
+                       "`mnemon daemon stop --force` ends it"}
 
 
 def forward(argv: Sequence[str], environ: Mapping[str, str]) -> int | None:
@@ -285,19 +292,79 @@ def lock_path(environ: Mapping[str, str], key: str | None = None) -> str:
 def holder_pid(environ: Mapping[str, str], key: str | None = None) -> int | None:
     """The pid of the resident process holding the lock, or None when none does (so a pid left in the file by a
     process that died is never taken for a live one)."""
+    held = _lock_lines(environ, key)
+    return int(held[0]) if held and held[0].isdigit() else None
+
+
+def in_flight(environ: Mapping[str, str], key: str | None = None) -> dict[str, Any] | None:
+    """The call the resident process holding the lock is running (`{"op", "started_at"}`), as it recorded it in the
+    lock file's second line; None when it runs none, or none holds the lock."""
+    held = _lock_lines(environ, key)
+    try:
+        call = json.loads(held[1]) if held and len(held) > 1 and held[1] else None
+    except ValueError:
+        return None
+    return call if isinstance(call, dict) else None
+
+
+def _lock_lines(environ: Mapping[str, str], key: str | None) -> list[str] | None:
     import fcntl
 
     try:
         with open(lock_path(environ, key)) as lock:
             try:
                 fcntl.flock(lock, fcntl.LOCK_SH | fcntl.LOCK_NB)
-            except BlockingIOError:  # held: its holder wrote its pid
-                text = lock.read().strip()
-                return int(text) if text.isdigit() else None
+            except BlockingIOError:  # held: its holder wrote its pid, then the call it runs
+                return [line.strip() for line in lock.read().split("\n")]
             fcntl.flock(lock, fcntl.LOCK_UN)
             return None
     except OSError:
         return None
+
+
+def stop(environ: Mapping[str, str], *, force: bool = False, wait: float | None = None) -> dict[str, Any] | None:
+    """`mnemon daemon stop`; None when no resident process runs.
+
+    The process takes no new call from the request on (callers run theirs in their own process), lets the call in
+    flight finish, closes its stores and answers `stopped: true`. This waits `wait` seconds for that (STOP_WAIT_S);
+    a call still running then is reported (`stopping`, `busy`) and the process exits when it ends. With `force`
+    (wait FORCE_WAIT_S) a call still running is interrupted instead — its uncommitted writes roll back, its caller
+    gets `daemon_stopped` — and named in `interrupted: {op, started_at}` (null: nothing was cut); a process that
+    does not answer at all, or not within UNWIND_S of the interruption, is ended by signal."""
+    wait = (FORCE_WAIT_S if force else STOP_WAIT_S) if wait is None else max(0.0, wait)
+    sock = connect(environ)
+    ack: dict[str, Any] | None = None
+    if sock is not None:
+        with sock:
+            try:
+                send(sock, {"op": "stop", "force": force, "wait": wait})
+                ack = receive(sock)
+                if ack is not None:
+                    sock.settimeout(wait + (UNWIND_S if force else 0.0) + wait_s(environ))
+                    final = receive(sock)
+                    if final is not None:
+                        return final
+            except (OSError, ValueError):  # a timeout among them
+                pass
+    pid = (ack or {}).get("pid") or holder_pid(environ)
+    if ack is None and pid is None:
+        return None  # nothing listens, nothing holds the lock
+    known = {"running": True, "pid": pid, "socket": socket_path(environ), **(ack or {"responding": False}),
+             "interrupted": None}
+    if pid is not None and holder_pid(environ) != pid:
+        # it answered that it stops, then went before its last answer reached us
+        return {**known, "running": False, "stopped": True, "busy": None, "forced": force}
+    if not force:
+        if ack is None:
+            return {**known, "stopped": False, "message": f"the resident process did not answer within "
+                    f"{wait_s(environ):g} s (stopped or wedged); `mnemon daemon stop --force` ends it"}
+        return {**known, "stopped": False, "message": f"its call in flight still runs after {wait:g} s; it exits "
+                "when that call ends (`--force` interrupts it)"}
+    cut = in_flight(environ) or (ack or {}).get("busy")  # read before the signal: the process's last record
+    gone = terminate(environ, int(pid)) if pid is not None else True
+    if not gone:
+        return {**known, "stopped": False, "forced": True, "message": f"could not end process {pid}"}
+    return {**known, "running": False, "stopped": True, "forced": True, "busy": None, "interrupted": cut}
 
 
 def terminate(environ: Mapping[str, str], pid: int, grace_s: float = 3.0) -> bool:

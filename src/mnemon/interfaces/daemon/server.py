@@ -3,10 +3,15 @@
     python -m mnemon.interfaces.daemon.server --dir DIR --key FINGERPRINT [--idle SECONDS]
 
 Started by `client.spawn` (or `mnemon daemon start`). One at a time per socket, under a lock (DIR/FINGERPRINT.lock,
-which holds its pid); it listens on DIR/FINGERPRINT.sock, runs one command at a time — in the caller's working
-directory and environment, through `interfaces.cli.main.main`, exactly as the caller's own process would — and exits
-after `--idle` seconds without a request, when asked to stop, on SIGTERM, or when a newer process has taken its
-socket.
+which holds its pid and the call it is running); it listens on DIR/FINGERPRINT.sock, runs one command at a time — in
+the caller's working directory and environment, through `interfaces.cli.main.main`, exactly as the caller's own
+process would — and exits after `--idle` seconds without a request, when asked to stop, on SIGTERM, or when a newer
+process has taken its socket.
+
+Commands run on the main thread (where signals land); a second thread accepts connections, so `status` and `stop`
+are answered while a command runs. A stop takes no new call and lets the one in flight finish; a forced stop
+interrupts a call still running after its wait, by raising `Interrupted` in it (SIGTERM does the same), so its
+transaction rolls back, its caller gets `daemon_stopped` and the stop's answer names it (`interrupted`).
 """
 from __future__ import annotations
 
@@ -16,10 +21,12 @@ import fcntl
 import io
 import json
 import os
+import queue
 import resource
 import signal
 import socket
 import sys
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
@@ -34,6 +41,17 @@ if TYPE_CHECKING:
 
 OPEN_FACADES = 4  # stores kept open at once; the least recently used one is closed (and its caches saved) first
 REQUEST_READ_TIMEOUT_S = 30.0  # a caller that connects and sends nothing does not hold the process up for long
+RECORD_BYTES = 256  # the lock file's second line: the call in flight, rewritten in place (`client.in_flight`)
+QUEUED_CALLS = 64  # calls waiting for the one in flight (as the listening backlog held them); more run themselves
+
+
+class Interrupted(BaseException):
+    """Raised in the command in flight by a forced stop or SIGTERM. Not an Exception: no `except Exception` of the
+    command turns it into an ordinary error; a transaction it passes through rolls back."""
+
+
+class _Leave(BaseException):
+    """Raised by SIGTERM where the main thread waits for a call: it leaves through the same clean-up as a stop."""
 
 
 _Identity = tuple[int, int, int, int, int] | None  # see _file_identity
@@ -92,12 +110,18 @@ class FacadePool:
         self.used.clear()
 
     def stores(self) -> list[str]:
-        return [str(key[0]) for key in self._open]
+        return [str(key[0]) for key in list(self._open)]  # a copy first: `status` reads it from another thread
 
-    def close_all(self) -> None:
+    def close_all(self, *, save_caches: bool = True) -> None:
+        """Close every store; after an interrupted command without saving caches, which it may have left
+        half-updated (its transaction rolled back, the in-memory caches did not)."""
         while self._open:
+            mem = self._open.popitem()[1][0]
             with contextlib.suppress(Exception):
-                self._open.popitem()[1][0].close()
+                if save_caches:
+                    mem.close()
+                else:
+                    mem.rt.store.close()
 
 
 def _where(db: Path | str) -> str:
@@ -145,7 +169,7 @@ def _declines(argv: list[str]) -> bool:
         return False  # a broken config file is the command's to report, in the same words as anywhere
 
 
-def run_command(request: Mapping[str, Any], pool: FacadePool) -> dict[str, Any]:
+def run_command(request: Mapping[str, Any], pool: FacadePool, server: Server | None = None) -> dict[str, Any]:
     from ..cli.main import main
 
     argv = [str(a) for a in request["argv"]]
@@ -156,9 +180,32 @@ def run_command(request: Mapping[str, Any], pool: FacadePool) -> dict[str, Any]:
         if _declines(argv) or not client.forwardable(argv):
             return {"declined": True}
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(argv, ends_process=False)  # catches everything: an error is the command's envelope
+            if server is not None:
+                server.phase = "command"
+            code = main(argv, ends_process=False)  # catches every Exception: an error is the command's envelope
+            if server is not None:
+                # right after the command, with no call in between (where a signal's handler could run first): a
+                # stop that comes as the command returns lets its answer out whole, then ends the process
+                server.phase = "answering"
         pool.after_command()
     return {"stdout": out.getvalue(), "stderr": err.getvalue(), "code": code}
+
+
+def call_name(argv: list[str]) -> str:
+    """What a call is, for `status` and a stop's `interrupted`: its command."""
+    return client.split_globals(argv)[1] or "?"
+
+
+def interrupted_reply(call: Mapping[str, Any], argv: list[str]) -> dict[str, Any]:
+    """What the caller of an interrupted command prints: the envelope (`daemon_stopped`, exit code 1)."""
+    from ..payloads import dumps, error_envelope
+
+    message = (f"the resident mnemon process was stopped (`mnemon daemon stop --force` or SIGTERM) while it ran "
+               f"this {call['op']}; what it had not committed was rolled back (check with `recall`/`log` before "
+               "repeating a write)")
+    envelope = error_envelope("daemon_stopped", message, {"interrupted": dict(call)})
+    # indented when asked, as `cli.main` indents an error
+    return {"stdout": dumps(envelope, pretty="--pretty" in argv) + "\n", "stderr": "", "code": 1}
 
 
 def warm_up(request: Mapping[str, Any], pool: FacadePool) -> None:
@@ -183,67 +230,204 @@ def _peak_memory_mb() -> float:
 
 
 class Server:
-    def __init__(self, directory: str, key: str, idle_s: float) -> None:
-        self.path = os.path.join(directory, f"{key}.sock")
+    def __init__(self, directory: str, key: str, idle_s: float, record_fd: int | None = None,
+                 record_at: int = 0) -> None:
+        # absolute: the accepting thread checks the socket while a command has moved into its caller's directory
+        self.path = os.path.abspath(os.path.join(directory, f"{key}.sock"))
         self.key, self.idle_s = key, idle_s
         self.pool = FacadePool()
         self.started = time.time()
         self.served = 0
         self.inode = 0  # the socket file's, once bound
+        self.record_fd, self.record_at = record_fd, record_at
+        # calls taken by the accepting thread, run by the main thread in turn; None wakes it (a stop, a status)
+        self.calls: queue.Queue[tuple[socket.socket, dict[str, Any]] | None] = queue.Queue()
+        self.guard = threading.Lock()  # `current` and `stopping` change together
+        self.current: dict[str, Any] | None = None  # the call in flight: {"op", "started_at"}
+        self.stopping = False  # no new call is taken
+        self.signalled = False  # SIGTERM (or a forced stop) came: leave as soon as the call in flight allows
+        self.interrupted: dict[str, Any] | None = None
+        # where the main thread is, for the SIGTERM handler (which runs on it, between two of its steps):
+        # "waiting" for a call, running its "command", "answering" it, or "leaving"
+        self.phase = "waiting"
+        self.main_thread = threading.get_ident()
+        self.stop_requests: list[tuple[socket.socket, bool]] = []  # answered once the stores are closed
 
     def status(self) -> dict[str, Any]:
         return {"running": True, "pid": os.getpid(), "socket": self.path, "key": self.key,
-                "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.started)),
-                "served": self.served, "idle_timeout_s": self.idle_s, "open_stores": self.pool.stores(),
-                "peak_memory_mb": _peak_memory_mb()}
+                "started_at": _iso(self.started), "served": self.served, "idle_timeout_s": self.idle_s,
+                "open_stores": self.pool.stores(), "peak_memory_mb": _peak_memory_mb(), "busy": self.current,
+                "stopping": self.stopping}
 
+    def on_sigterm(self, signum: int, frame: Any) -> None:
+        self.signalled = True
+        if self.phase == "command":
+            self.interrupted = self.current
+            raise Interrupted
+        if self.phase == "waiting":
+            raise _Leave
+        # answering or leaving: that finishes first, then the process ends
+
+    # ── the main thread: one call at a time ──
     def serve(self, listener: socket.socket) -> None:
         from ..cli import main as cli_main
 
         cli_main.FACADES = self.pool
-        listener.settimeout(self.idle_s)
+        self.main_thread = threading.get_ident()
+        threading.Thread(target=self._accept, args=(listener,), name="mnemon-daemon-accept", daemon=True).start()
+        try:
+            while not (self.stopping or self.signalled):
+                try:
+                    job = self.calls.get(timeout=self.idle_s)
+                except queue.Empty:
+                    return
+                if job is not None:
+                    self._run(*job)
+        except (_Leave, Interrupted):  # (a second SIGTERM while the first one's answer was being made)
+            return
+
+    def _run(self, conn: socket.socket, request: dict[str, Any]) -> None:
+        argv = [str(a) for a in request.get("argv") or []]
+        with conn:
+            with self.guard:
+                if self.stopping or self.signalled:
+                    return  # closed before its "ready": the caller runs the call itself
+                call = self.current = {"op": call_name(argv), "started_at": _iso(time.time())}
+            try:
+                # the hand-over (client.forward): "ready", then the caller's "go"; a caller that gave up waiting
+                # (it runs the call itself) has closed the connection, and nothing runs here
+                try:
+                    client.send(conn, {"ready": True})
+                    if not (client.receive(conn) or {}).get("go"):
+                        return
+                except (OSError, ValueError):
+                    return
+                conn.settimeout(None)
+                self._record(call)
+                try:
+                    reply = run_command(request, self.pool, self)
+                except Interrupted:
+                    self.phase = "answering"
+                    self.interrupted = call
+                    reply = interrupted_reply(call, argv)
+                self.served += 0 if reply.get("declined") else 1
+                with contextlib.suppress(OSError):  # the caller may have gone (interrupted): the command ran anyway
+                    client.send(conn, reply)
+            finally:
+                with self.guard:
+                    self.current = None
+                self._record(None)
+                self.phase = "waiting"
+
+    def _record(self, call: Mapping[str, Any] | None) -> None:
+        """The call in flight, in the lock file after the pid: a stop that gets no answer still says what it ended."""
+        if self.record_fd is None:
+            return
+        line = json.dumps(call, ensure_ascii=True).encode()[:RECORD_BYTES - 1] if call else b""
+        with contextlib.suppress(OSError):
+            os.pwrite(self.record_fd, line.ljust(RECORD_BYTES - 1) + b"\n", self.record_at)
+
+    def leave(self, listener: socket.socket) -> None:
+        """Stop listening, close the stores, then tell whoever asked for the stop."""
+        self.phase = "leaving"
+        with self.guard:
+            self.stopping = True
+        with contextlib.suppress(OSError):
+            listener.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread's accept()
+        listener.close()
+        with contextlib.suppress(OSError):
+            if os.stat(self.path).st_ino == self.inode:  # still ours, not a newer process's
+                os.unlink(self.path)
+        self.pool.close_all(save_caches=self.interrupted is None)
+        with self.guard:
+            asked, self.stop_requests = self.stop_requests, []
+        final = {**self.status(), "running": False, "stopped": True, "busy": None, "interrupted": self.interrupted}
+        for conn, force in asked:
+            with conn, contextlib.suppress(OSError):
+                client.send(conn, {**final, "forced": force})
+
+    # ── the accepting thread: status and stop at once, calls handed to the main thread ──
+    def _accept(self, listener: socket.socket) -> None:
+        # SIGTERM is the main thread's (where the handler can interrupt a command): blocked here and in the timers
+        # started from here, so a SIGTERM to the process is never taken by a thread that cannot act on it
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
         while True:
             try:
                 conn, _ = listener.accept()
-            except TimeoutError:
-                return
-            with conn:
-                if self._answer(conn) == "stop":
-                    return
+            except OSError:
+                return  # the listener is closed: the process is leaving
+            try:
+                self._take(conn)
+            except Exception:  # noqa: BLE001 — one bad connection never stops the process from answering
+                conn.close()
             try:
                 if os.stat(self.path).st_ino != self.inode:
-                    return  # a newer process took the socket: it serves from now on
+                    self._ask_to_stop()  # a newer process took the socket: it serves from now on
             except OSError:
-                return
+                self._ask_to_stop()
 
-    def _answer(self, conn: socket.socket) -> str:
+    def _take(self, conn: socket.socket) -> None:
         conn.settimeout(REQUEST_READ_TIMEOUT_S)
         try:
-            request = client.receive(conn)
-            op = request.get("op") if request is not None else None
-            if op == "run":
-                # the hand-over (client.forward): "ready", then the caller's "go"; a caller that gave up waiting
-                # (it runs the call itself) has closed the connection, and nothing runs here
-                client.send(conn, {"ready": True})
-                if not (client.receive(conn) or {}).get("go"):
-                    return "dropped"
+            request = client.receive(conn) or {}
         except (OSError, ValueError):
-            return "dropped"
-        if request is None:
-            return "dropped"
-        conn.settimeout(None)
+            request = {}
+        op = request.get("op")
         if op == "run":
-            reply = run_command(request, self.pool)
-            self.served += 0 if reply.get("declined") else 1
-        elif op == "status":
-            reply = self.status()
+            with self.guard:
+                taken = not self.stopping and self.calls.qsize() < QUEUED_CALLS
+            if taken:
+                self.calls.put((conn, request))  # the main thread answers it and closes it
+                return
         elif op == "stop":
-            reply = {**self.status(), "running": False, "stopped": True}
-        else:
-            reply = {"ok": False, "error": {"code": "usage", "message": f"unknown request {op!r}"}}
-        with contextlib.suppress(OSError):  # the caller may have gone (interrupted): the command ran all the same
-            client.send(conn, reply)
-        return str(op)
+            self._stop_asked(conn, bool(request.get("force")), _seconds(request.get("wait")))
+            return
+        with conn:  # a call not taken is closed unanswered: its caller runs it itself
+            if op is not None and op != "run":
+                reply = self.status() if op == "status" else {
+                    "ok": False, "error": {"code": "usage", "message": f"unknown request {op!r}"}}
+                with contextlib.suppress(OSError):
+                    client.send(conn, reply)
+        self.calls.put(None)  # a request is activity: the idle time starts again
+
+    def _stop_asked(self, conn: socket.socket, force: bool, wait_s: float) -> None:
+        """Acknowledged at once, with the call in flight; `leave` sends the answer that it stopped. Sent under the
+        guard, so that acknowledgement always comes first."""
+        with self.guard:
+            self.stopping = True
+            call = self.current
+            try:
+                client.send(conn, {**self.status(), "stopping": True})
+                self.stop_requests.append((conn, force))
+            except OSError:
+                conn.close()
+        self.calls.put(None)
+        if force and call is not None:
+            timer = threading.Timer(wait_s, self._interrupt, args=(call,))
+            timer.daemon = True
+            timer.start()
+
+    def _ask_to_stop(self) -> None:
+        with self.guard:
+            self.stopping = True
+        self.calls.put(None)
+
+    def _interrupt(self, call: dict[str, Any]) -> None:
+        """A forced stop's wait is over: the call, if still the one in flight, gets SIGTERM on the main thread."""
+        with self.guard:
+            if self.current is call:
+                signal.pthread_kill(self.main_thread, signal.SIGTERM)
+
+
+def _iso(t: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+def _seconds(value: Any) -> float:
+    try:
+        return min(max(float(value), 0.0), 3600.0)
+    except (TypeError, ValueError):
+        return client.FORCE_WAIT_S
 
 
 def _listen(server: Server) -> socket.socket:
@@ -267,42 +451,38 @@ def main(args: list[str] | None = None) -> int:
     os.makedirs(opts.dir, mode=0o700, exist_ok=True)
     if not client.private_dir_ok(opts.dir):
         return 1
-    with open(os.path.join(opts.dir, f"{opts.key}.lock"), "a") as lock:
+    # read-write without O_APPEND: the call in flight is rewritten in place after the pid (`Server._record`)
+    fd = os.open(os.path.join(opts.dir, f"{opts.key}.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    with os.fdopen(fd, "r+b"):  # closes the lock (and so frees it) on the way out
         try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             return 0  # another one is starting or running
-        lock.seek(0)
-        lock.truncate()
-        lock.write(f"{os.getpid()}\n")  # for `mnemon daemon stop --force`, should this process stop answering
-        lock.flush()
-        # SIGTERM (`daemon stop --force`) ends it through the `finally` a stop request takes: caches saved, socket gone
-        signal.signal(signal.SIGTERM, _exit_on_signal)
+        pid_line = f"{os.getpid()}\n".encode()  # for `mnemon daemon stop --force`, should this process not answer
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, pid_line, 0)
+        server = Server(opts.dir, opts.key, opts.idle, fd, len(pid_line))
+        signal.signal(signal.SIGTERM, server.on_sigterm)
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as a CLI call: one command at a time, one BLAS thread
-        server = Server(opts.dir, opts.key, opts.idle)
-        warm = os.environ.pop("MNEMON_DAEMON_WARM", None)
-        if warm:
-            with contextlib.suppress(ValueError, KeyError, TypeError):
-                warm_up({**json.loads(warm), "env": dict(os.environ)}, server.pool)  # started in the caller's env
         try:
-            listener = _listen(server)
-        except OSError as exc:
-            with open(client.failure_note(opts.dir, opts.key), "w") as note:
-                note.write(f"{exc}\n")
-            return 1
+            warm = os.environ.pop("MNEMON_DAEMON_WARM", None)
+            if warm:
+                with contextlib.suppress(ValueError, KeyError, TypeError):
+                    warm_up({**json.loads(warm), "env": dict(os.environ)}, server.pool)  # started in the caller's env
+            try:
+                listener = _listen(server)
+            except OSError as exc:
+                with open(client.failure_note(opts.dir, opts.key), "w") as note:
+                    note.write(f"{exc}\n")
+                return 1
+        except _Leave:
+            server.pool.close_all()
+            return 0
         try:
             server.serve(listener)
         finally:
-            listener.close()
-            with contextlib.suppress(OSError):
-                if os.stat(server.path).st_ino == server.inode:  # still ours, not a newer process's
-                    os.unlink(server.path)
-            server.pool.close_all()
+            server.leave(listener)
     return 0
-
-
-def _exit_on_signal(signum: int, frame: Any) -> None:
-    raise SystemExit(0)
 
 
 if __name__ == "__main__":

@@ -6,16 +6,21 @@
     GET  <mount>api/openapi.json the same as an OpenAPI 3.1 document
     GET  <mount>api/<name>?a=1   a read-only operation; query arguments are typed by the schema
     POST <mount>api/<name>       any operation; arguments as a JSON object body (Content-Type: application/json)
+    OPTIONS <any of these>       204 with `Allow`: the methods that path accepts (and no CORS grant)
 
 Every answer is the JSON the CLI prints for the same call, or the error envelope with an HTTP status that matches
 its code. Thin like the CLI: parse, call one facade method, serialise. Safe by default, because a memory holds what
 its owner told their agents: read-only unless started with `--allow-writes`; with a token set, every API call needs
 `Authorization: Bearer <token>`; bound to a loopback address it answers only requests addressed to a loopback name
 (a web page elsewhere cannot reach it by rebinding a domain name to 127.0.0.1); a POST must say it carries JSON,
-which a cross-site form cannot, and no CORS header is ever sent.
+which a cross-site form cannot, and no CORS header is ever sent (an OPTIONS preflight from another origin gets its
+`Allow` and nothing that grants it). It holds at most `max_connections` connections at once: one more is answered
+503 `too_many_connections` with `Retry-After` by the accepting thread itself, so idle connections cannot exhaust the
+process's threads.
 """
 from __future__ import annotations
 
+import contextlib
 import hmac
 import ipaddress
 import json
@@ -39,7 +44,8 @@ DRAIN_LIMIT = 16 * MAX_BODY  # a refused body up to this size is read and droppe
 STATUS_OF_CODE: Mapping[str, int] = {
     "invalid_input": 400, "path_refused": 400, "unauthorized": 401, "readonly": 403, "forbidden_host": 403,
     "not_found": 404, "method_not_allowed": 405, "conflict": 409, "contract_failed": 409, "length_required": 411,
-    "too_large": 413, "unsupported_media_type": 415, "provider_unavailable": 503, "store_error": 500, "internal": 500,
+    "too_large": 413, "unsupported_media_type": 415, "provider_unavailable": 503, "too_many_connections": 503,
+    "store_error": 500, "internal": 500,
 }
 CONTENT_TYPES: Mapping[str, str] = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                                     ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
@@ -48,6 +54,10 @@ LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
 # a connection that sends nothing (or a body shorter than its Content-Length) for this long is dropped: without it
 # each one holds a thread for good, and off loopback anyone could hold hundreds before any token is checked
 REQUEST_TIMEOUT_S = 30.0
+# each connection holds a thread for as long as it stays open (an idle keep-alive one up to REQUEST_TIMEOUT_S): a
+# bound, so a client opening thousands cannot exhaust the process; a browser opens ~6 per origin
+MAX_CONNECTIONS = 64
+RETRY_AFTER_S = 1
 CHALLENGE = 'Bearer realm="mnemon"'  # RFC 9110 §15.5.2: a 401 says which scheme it wants
 _TRUE, _FALSE = frozenset({"true", "1", "yes", "on"}), frozenset({"false", "0", "no", "off"})
 
@@ -118,6 +128,8 @@ class Api:
                                               "loopback address")
         url = urlsplit(target)
         path = unquote(url.path)
+        if target == "*" and method == "OPTIONS":  # RFC 9110 §9.3.7: the server's own capabilities
+            return _options(("GET", "HEAD", "POST"))
         if path + "/" == self.mount:  # (a header is ASCII: a mount with a space or "日本" is sent percent-encoded)
             return Response(308, b"", "text/plain; charset=utf-8", {"Location": quote(self.mount)})
         if not path.startswith(self.mount):
@@ -126,17 +138,19 @@ class Api:
         if rest == "api" or rest.startswith("api/"):
             self._authorise(headers)
             name = rest[4:]
-            if name == "openapi.json":
-                _allow(method, ("GET", "HEAD"))
-                return _json(200, openapi(self.mount, secured=self.token is not None))
-            if not name:
-                _allow(method, ("GET", "HEAD"))
+            if name in ("openapi.json", ""):
+                if (options := _allow(method, ("GET", "HEAD"))) is not None:
+                    return options
+                if name:
+                    return _json(200, openapi(self.mount, secured=self.token is not None))
                 return _json(200, {"ok": True, "read_only": not self.allow_writes, "operations": [
                     {"name": op.name, "description": op.description, "read_only": op.read_only,
                      "parameters": op.schema()} for op in OPERATIONS]})
             return self._call(method, name, url.query, headers, body)
-        _allow(method, ("GET", "HEAD"))
-        return _static("index.html" if rest == "" else rest[len("static/"):] if rest.startswith("static/") else None)
+        page = "index.html" if rest == "" else rest[len("static/"):] if rest.startswith("static/") else None
+        if method == "OPTIONS":
+            _static(page)  # no Allow for a page that does not exist: its 404
+        return _allow(method, ("GET", "HEAD")) or _static(page)
 
     def _authorise(self, headers: Mapping[str, str]) -> None:
         if self.token is None:
@@ -152,17 +166,21 @@ class Api:
         op = BY_NAME.get(name)
         if op is None:
             raise HttpError("not_found", f"no operation {name!r}; GET {self.mount}api lists them")
+        accepted = ("GET", "HEAD", "POST") if op.read_only else ("POST",)
+        if method == "OPTIONS":
+            return _options(accepted)
         if method in ("GET", "HEAD"):  # HEAD: the GET's status and headers (RFC 9110 §9.3.2); `_serve` drops the body
             if not op.read_only:
-                raise HttpError("method_not_allowed", f"{name} writes: POST its arguments as JSON", ("POST",))
+                raise HttpError("method_not_allowed", f"{name} writes: POST its arguments as JSON",
+                                (*accepted, "OPTIONS"))
             args = query_args(op, query)
         elif method == "POST":
             if headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
                 raise HttpError("unsupported_media_type", "POST a JSON object with Content-Type: application/json")
             args = body_args(body)
         else:
-            raise HttpError("method_not_allowed", f"{method} is not supported; use GET or POST",
-                            ("GET", "HEAD", "POST") if op.read_only else ("POST",))
+            raise HttpError("method_not_allowed", f"{method} is not supported; use {' or '.join(accepted)}",
+                            (*accepted, "OPTIONS"))
         if not op.read_only and not self.allow_writes:
             raise ReadOnly(f"{name} writes, and this server is read-only; start it with --allow-writes")
         args = check_args(op, args)
@@ -176,8 +194,11 @@ def openapi(mount: str, *, secured: bool = False) -> dict[str, Any]:
     from ... import __version__
 
     error = {"$ref": "#/components/schemas/Error"}
-    failures = {str(status): {"description": code, "content": {"application/json": {"schema": error}}}
-                for code, status in sorted(STATUS_OF_CODE.items(), key=lambda kv: kv[1])}
+    codes: dict[int, list[str]] = {}
+    for code, status in sorted(STATUS_OF_CODE.items(), key=lambda kv: kv[1]):
+        codes.setdefault(status, []).append(code)  # two codes share 500 and 503: each is named
+    failures = {str(status): {"description": " or ".join(names), "content": {"application/json": {"schema": error}}}
+                for status, names in codes.items()}
     paths: dict[str, Any] = {}
     for op in OPERATIONS:
         answer = {"200": {"description": "the JSON the CLI prints for the same call",
@@ -281,9 +302,19 @@ def _json(status: int, payload: Any) -> Response:
     return Response(status, dumps(payload).encode())
 
 
-def _allow(method: str, allowed: tuple[str, ...]) -> None:
+def _allow(method: str, allowed: tuple[str, ...]) -> Response | None:
+    """None when `method` is one the route takes; OPTIONS's answer (its `Allow`, nothing that grants another origin
+    anything); else the 405, whose `Allow` is the same list."""
+    if method == "OPTIONS":
+        return _options(allowed)
     if method not in allowed:
-        raise HttpError("method_not_allowed", f"{method} is not supported here; use {' or '.join(allowed)}", allowed)
+        raise HttpError("method_not_allowed", f"{method} is not supported here; use {' or '.join(allowed)}",
+                        (*allowed, "OPTIONS"))
+    return None
+
+
+def _options(allowed: tuple[str, ...]) -> Response:
+    return Response(204, b"", headers={"Allow": ", ".join((*allowed, "OPTIONS"))})
 
 
 def _host_name(host: str) -> str:
@@ -333,8 +364,9 @@ def _handler(api: Api, request_timeout: float) -> type[BaseHTTPRequestHandler]:
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 reply = api.handle(self.command, self.path, headers, body)
             self.send_response(reply.status)
-            self.send_header("Content-Type", reply.content_type)
-            self.send_header("Content-Length", str(len(reply.body)))
+            if reply.status != 204:  # RFC 9110 §8.6: a 204 has no content and says no length
+                self.send_header("Content-Type", reply.content_type)
+                self.send_header("Content-Length", str(len(reply.body)))
             for key, value in reply.headers.items():
                 self.send_header(key, value)
             self.end_headers()
@@ -368,6 +400,32 @@ def _handler(api: Api, request_timeout: float) -> type[BaseHTTPRequestHandler]:
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
 
+    def __init__(self, address: Any, handler: type[BaseHTTPRequestHandler], max_connections: int) -> None:
+        self.max_connections = max_connections
+        self._slots = threading.BoundedSemaphore(max_connections)
+        super().__init__(address, handler)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """A thread for the connection while fewer than `max_connections` are open; else the 503, written here by
+        the accepting thread without waiting (so no thread is spent on a connection that could only wait)."""
+        if not self._slots.acquire(blocking=False):
+            _refuse(request, self.max_connections)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()  # no thread started: nothing else would give the slot back
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            self.finish_request(request, client_address)
+        except Exception:
+            self.handle_error(request, client_address)
+        finally:
+            self._slots.release()  # before the close: a client that saw its connection end finds the slot free
+            self.shutdown_request(request)
+
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that went away (closed, reset, timed out) is no error of ours: no traceback on stderr for it;
         anything else is one line for the operator's log, never a traceback."""
@@ -381,19 +439,45 @@ class _Server6(_Server):
     address_family = socket.AF_INET6
 
 
-def make_server(api: Api, host: str, port: int, *, timeout: float = REQUEST_TIMEOUT_S) -> ThreadingHTTPServer:
+def _refuse(request: socket.socket, limit: int) -> None:
+    """503 with the envelope on a connection over the bound, then closed. Never blocks the accepting thread: the
+    answer fits an empty send buffer, and what the client already sent is read and dropped first (closing on unread
+    bytes would reset the connection, and the client might lose the answer)."""
+    body = dumps(error_envelope("too_many_connections", f"this server holds at most {limit} connections at once; "
+                                                        f"try again in {RETRY_AFTER_S} s")).encode()
+    head = (f"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\n"
+            f"Content-Length: {len(body)}\r\nRetry-After: {RETRY_AFTER_S}\r\nConnection: close\r\n\r\n")
+    try:
+        request.setblocking(False)
+        request.send(head.encode() + body)
+        for _ in range(16):
+            if not request.recv(1 << 16):
+                break
+    except OSError:  # BlockingIOError: nothing (more) to read; anything else: the client is gone
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            request.shutdown(socket.SHUT_WR)
+        request.close()
+
+
+def make_server(api: Api, host: str, port: int, *, timeout: float = REQUEST_TIMEOUT_S,
+                max_connections: int = MAX_CONNECTIONS) -> ThreadingHTTPServer:
     # an IPv6 literal ("::1", "[::1]") needs an IPv6 socket; a name stays on IPv4, as before ("localhost" may resolve
     # to ::1 first, and a client that tries 127.0.0.1 would then find nothing)
     name = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if max_connections < 1:
+        raise InvalidInput(f"max_connections must be at least 1; got {max_connections}")
     cls = _Server6 if ":" in name else _Server
     try:
-        return cls((name, port), _handler(api, timeout))
+        return cls((name, port), _handler(api, timeout), max_connections)
     except OSError as exc:
         raise InvalidInput(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
 def serve(mem_factory: Callable[[], Any], *, host: str, port: int, mount: str = "/", allow_writes: bool = False,
-          token: str | None = None, no_auth: bool = False, announce: Callable[[dict[str, Any]], None]) -> None:
+          token: str | None = None, no_auth: bool = False, announce: Callable[[dict[str, Any]], None],
+          max_connections: int = MAX_CONNECTIONS) -> None:
     """Listen, `announce` where (one JSON document), then answer until SIGINT or SIGTERM.
 
     Off the loopback interface the memory is reachable by the network: that needs a token, or `no_auth` from a
@@ -406,7 +490,7 @@ def serve(mem_factory: Callable[[], Any], *, host: str, port: int, mount: str = 
                            "--token), or pass --no-auth when a proxy in front of it authenticates")
     api = Api(mem_factory, allow_writes=allow_writes, mount=mount, token=token, loopback_only=loopback)
     mem_factory()  # open the store now: a missing or foreign database is the command's error, not the first call's
-    server = make_server(api, host, port)
+    server = make_server(api, host, port, max_connections=max_connections)
     bound_host, bound_port = server.server_address[:2]
     named = bound_host.decode() if isinstance(bound_host, bytes) else str(bound_host)
     shown = f"[{named}]" if ":" in named else named
