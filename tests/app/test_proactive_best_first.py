@@ -80,6 +80,13 @@ def test_best_first_equals_scoring_every_bullet(mem, vault: Path, clock, monkeyp
     with store.transaction():
         store.set_edge_status(edge.id, "killed", actor="test", reason="not useful")
     assert best.memory.id not in [c.memory.id for c in _same(mem, hints)]
+    # a dismissal demotes: the stored static score overstates the weakened bullet, so the bound still holds
+    second = _same(mem, hints)[0]
+    edge = next(e for e in store.edges_of([second.memory.id], statuses=("active", "candidate"), direction="in")
+                if e.type.startswith("has_"))
+    mem.weaken_edge(edge.id, reason="dismissed", factor=0.2)
+    demoted = next(c for c in _same(mem, hints) if c.memory.id == second.memory.id)
+    assert demoted.score < second.score and "weakened" in demoted.breakdown
 
 
 def test_payload_observations_and_changed_notes_keep_it_exact(mem, vault: Path, clock,

@@ -109,7 +109,7 @@ def _write(vault: Path, files: dict[str, str]) -> None:
         (vault / rel).write_text(text, encoding="utf-8")
 
 
-@pytest.mark.parametrize("decision", ["kill", "validate"])
+@pytest.mark.parametrize("decision", ["kill", "validate", "promote"])
 def test_a_decided_link_survives_its_target_leaving_and_coming_back(mem, tmp_path: Path, decision: str) -> None:
     vault = tmp_path / "vault"
     _write(vault, {"A/meeting.md": "# Meeting\nfirst\n", "B/meeting.md": "# Meeting\nsecond\n",
@@ -119,8 +119,10 @@ def test_a_decided_link_survives_its_target_leaving_and_coming_back(mem, tmp_pat
     assert decided is not None and decided.id is not None
     if decision == "kill":
         mem.kill_edge(decided.id, reason="wrong meeting")
-    else:
+    elif decision == "validate":
         mem.validate_edge(decided.id, reason="right meeting")
+    else:
+        mem.promote_candidates(mode="all")
     moved = vault.parent / "meeting-away.md"
     (vault / "A" / "meeting.md").rename(moved)
     mem.ingest(str(vault), embed=False)  # [[Meeting]] now names B/meeting, which the hub already links to

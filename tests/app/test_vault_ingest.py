@@ -114,10 +114,12 @@ def test_a_re_parsed_note_keeps_its_edges_ids_and_moves_their_lines(mem, example
     assert {e.id for k, e in after.items() if k in before} == {e.id for k, e in before.items() if k in after}
 
 
-def test_a_promoted_parsed_edge_is_reset_by_a_re_parse_and_says_so(mem, example_vault: Path) -> None:
+def test_a_parsed_edge_made_active_without_a_recorded_decision_is_reset_by_a_re_parse(mem, example_vault: Path) -> None:
+    """`promote-candidates` records its decision (`promoted`), which a re-parse keeps (test_vault_lifecycle); an edge
+    some other write made active goes back to what the parse makes, and says so."""
     mem.ingest(str(example_vault))
     edge = next(e for e in _edges(mem, "links_to", "note:Projects/lighthouse.md") if e.status == "candidate")
-    mem.rt.store.set_edge_status(int(edge.id), "active", actor="test", reason="promoted without validation")
+    mem.rt.store.set_edge_status(int(edge.id), "active", actor="test", reason="activated, no decision recorded")
     note = example_vault / "Projects" / "lighthouse.md"
     note.write_text(note.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
     mem.ingest(str(example_vault))

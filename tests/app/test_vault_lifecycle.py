@@ -155,3 +155,59 @@ def test_a_validation_keeps_its_reason_in_the_audit_trail(example_vault_mem) -> 
     reasons = {e["event"]: e["thinking"].get("reason") for e in log}
     assert reasons["validated"] == "checked against the meeting notes"
     assert reasons["killed"] == "the meeting notes were wrong"
+
+
+def _promoted(mem) -> dict[int, tuple[str, str, str]]:
+    """Every edge made active by `promote-candidates --mode all`, by id."""
+    mem.promote_candidates(mode="all")
+    return {int(e.id): (e.src, e.dst, e.type) for e in mem.rt.store.iter_edges() if e.metadata.get("promoted")}
+
+
+def test_a_promotion_is_recorded_apart_from_a_validation(example_vault_mem) -> None:
+    promoted = _promoted(example_vault_mem)
+    assert promoted
+    info = example_vault_mem.explain_edge(next(iter(promoted)))["edge"]
+    assert info["status"] == "active" and info["promoted"] == "all" and info["validated"] is False
+    assert example_vault_mem.explain_edge(_first(example_vault_mem, "has_risk").id)["edge"]["promoted"] is None
+
+
+def test_a_promotion_survives_editing_and_moving_notes(example_vault_mem, example_vault: Path) -> None:
+    """Editing a note and ingesting again set its promoted edges back to candidate (a `reparsed` event), and moving
+    a note did the same to the links of other notes into it: a promotion was undone by any rebuild."""
+    mem = example_vault_mem
+    promoted = _promoted(mem)
+    link = mem.rt.store.find_edge("note:People/ada-quill.md", "note:People/bram-okafor.md", "links_to")
+    assert link is not None and int(link.id or 0) in promoted
+    ada = example_vault / "People" / "ada-quill.md"
+    ada.write_text(ada.read_text(encoding="utf-8") + "- one more line\n", encoding="utf-8")
+    assert mem.ingest(str(example_vault))["notes_read"] == 1
+    again = mem.rt.store.get_edge(int(link.id or 0))
+    assert again is not None and again.status == "active" and again.metadata["promoted"] == "all"
+    assert "reparsed" not in [e["event"] for e in mem.rt.store.edge_events(int(link.id or 0))]
+    inbound = [e for e in mem.rt.store.iter_edges() if e.dst == "note:People/cleo-marsh.md" and e.type == "links_to"]
+    assert inbound and all(e.status == "active" for e in inbound)
+    (example_vault / "Team").mkdir()
+    (example_vault / "People" / "cleo-marsh.md").rename(example_vault / "Team" / "cleo-marsh.md")
+    assert mem.ingest(str(example_vault))["notes_moved"] == 1
+    moved = {int(e.id or 0): e for e in mem.rt.store.iter_edges() if e.dst == "note:Team/cleo-marsh.md"}
+    assert {e.id for e in inbound} <= set(moved) and all(e.status == "active" for e in moved.values())
+    # only what the edit made anew (the edited section) is a candidate: nothing promoted went back to one, and the
+    # moved note's bullets and headings kept theirs (a bullet's date link moved with the bullet)
+    candidates = [e for e in mem.rt.store.iter_edges(statuses=("candidate",))]
+    assert not {int(e.id or 0) for e in candidates} & set(promoted)
+    assert [e.src for e in candidates] == ["note:People/ada-quill.md"]
+    assert not [e for e in mem.rt.store.iter_edges() if "People/cleo-marsh.md" in e.src + e.dst]
+
+
+def test_a_promoted_edge_goes_with_the_section_an_edit_replaced(example_vault_mem, example_vault: Path) -> None:
+    """A promotion applies to what the parse made: an edit that rewrites a section leaves no active edge pointing at
+    the old section kept as a deleted row."""
+    mem = example_vault_mem
+    _promoted(mem)
+    ada = example_vault / "People" / "ada-quill.md"
+    ada.write_text(ada.read_text(encoding="utf-8") + "- one more line\n", encoding="utf-8")
+    mem.ingest(str(example_vault))
+    ends = {end for e in mem.rt.store.iter_edges(statuses=("active", "candidate")) for end in (e.src, e.dst)
+            if end.startswith(("vault:People/ada-quill.md:", "heading:People/ada-quill.md#"))}
+    rows = mem.rt.store.get_nodes(sorted(ends))  # (deleted rows too)
+    assert ends and not [end for end in ends if end not in rows or rows[end].deleted_at]

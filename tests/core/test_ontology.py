@@ -28,6 +28,7 @@ from mnemon.core.vault import (
     weaken,
     weaken_edge,
 )
+from mnemon.core.vault.lifecycle import kept_active
 
 MNEME_SEEDED = {
     "links_to": ("reference", "linked_from", False),
@@ -323,7 +324,22 @@ def test_survives_rebuild() -> None:
     assert not survives_rebuild(by_id["e5"])  # parsed observation: recreated from the note
     assert survives_rebuild(by_id["e1"])  # research writeback
     assert survives_rebuild(EdgeFacts("v", "links_to", "active", 1.0, "x", True, "ingest"))  # validated active
-    assert not survives_rebuild(EdgeFacts("p", "links_to", "active", 1.0, "x", False, "ingest"))  # bulk-promoted
+    # made active with no decision recorded: the parse owns it
+    assert not survives_rebuild(EdgeFacts("a", "links_to", "active", 1.0, "x", False, "ingest"))
+    assert survives_rebuild(EdgeFacts("p", "links_to", "active", 1.0, "x", False, "ingest", promoted=True))
+    # a promotion of an edge weakened back to candidate since: the parse owns it again
+    assert not survives_rebuild(EdgeFacts("w", "links_to", "candidate", 1.0, "x", False, "ingest", promoted=True))
+
+
+@pytest.mark.parametrize(("status", "metadata", "kept"), [
+    ("active", {"validated": True}, True), ("active", {"promoted": "all"}, True),
+    ("active", '{"line":3,"promoted":"all"}', True), ("active", '{"validated": true}', True),
+    ("active", '{"line":3}', False), ("active", '{"validated":false}', False), ("active", "", False),
+    ("active", None, False), ("active", '"promoted"', False),  # (a JSON text that is no object)
+    ("candidate", {"promoted": "all"}, False), ("killed", {"validated": True}, False),
+])
+def test_kept_active_reads_a_decision_from_metadata_or_its_json(status: str, metadata: object, kept: bool) -> None:
+    assert kept_active(status, metadata) is kept  # type: ignore[arg-type]
 
 
 def test_weaken_multiplies_floors_and_never_strengthens() -> None:

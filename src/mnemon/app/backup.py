@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InvalidInput
 from ..core.model import Edge, Memory
-from ..core.vault.lifecycle import survives_rebuild
+from ..core.vault.lifecycle import PROMOTED, survives_rebuild
 from .backup_rows import PAYLOAD_SCOPE, decode_vector, parse_edge, parse_insight, provider_width
 from .runtime import Runtime
 
@@ -96,7 +96,8 @@ def _is_decision(e: Edge, exported: set[str]) -> bool:
     ends are not exported (ingest makes them from the notes), so it goes in `vault_edges`."""
     ends_known = all(end in exported or end.startswith(VAULT_NODE_PREFIXES) for end in (e.src, e.dst))
     return ends_known and survives_rebuild(SimpleNamespace(status=e.status, origin=e.origin,
-                                                           validated=bool(e.metadata.get("validated"))))
+                                                           validated=bool(e.metadata.get("validated")),
+                                                           promoted=bool(e.metadata.get(PROMOTED))))
 
 
 def _exported_nodes(rt: Runtime) -> Iterator[Memory]:

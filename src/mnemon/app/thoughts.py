@@ -6,8 +6,8 @@ the runtime clock, never a hard-coded year; the walk is deterministic (greedy on
 id) instead of unseeded `random`, so the same graph gives the same thought; `surface` returns one JSON shape with
 or without a prompt and never mutates anything (Mneme's prompt-less surface bumped counters on a read).
 
-Thought history lives in the oplog (`op = "thought"`), which no vault rebuild touches; the last
-`RECENT_WINDOW` thoughts give the recently-surfaced penalty.
+Thought history lives in the oplog (`op = "thought"`); a rebuilding `ingest` drops it, `update` keeps it
+(`clear_thought_history`). The last `RECENT_WINDOW` thoughts give the recently-surfaced penalty (`cooldown`).
 """
 from __future__ import annotations
 
@@ -17,31 +17,29 @@ import importlib.util
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date
 from functools import partial
 from itertools import islice
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..core.errors import InvalidInput, ProviderUnavailable
-from ..core.model import Edge, Memory, parse_iso
+from ..core.model import Edge, Memory
 from ..core.ontology import category_of, inverse_of
 from ..core.text import excerpt, tokens
-from ..core.vault.dates import date_spans
 from ..core.vault.lifecycle import truth_policy
 from ..core.vault.links import display_links
 from ..core.vault.observations import hint_words
 from ..core.keywords import VAULT_SOURCE_PREFIX
-from ..core.vault.proactive import (DEADLINE_WORDS, FRESHNESS_MAX, HINT_REASON, OPEN_WORDS, PROACTIVE_STATE,
-                                    chunk_terms, hints_of_key, static_parts, words_of)
+from ..core.vault.proactive import DEADLINE_WORDS, FRESHNESS_MAX, OPEN_WORDS, PROACTIVE_STATE, hints_of_key
 from ..render.cards import check_out_dir, write_card
 from . import notes as notes_mod
 from .context import DEFAULT_BUDGET, DEFAULT_MAX_ITEMS, build_context_pack, parse_hints, source_path_of
 from .runtime import Runtime
 from .suggested_actions import suggested_actions, vault_root
+from .thought_scores import (RECENT_PENALTY, RECENT_WINDOW, cooldown, is_observation, recent_ranks, score_draft,
+                             score_observation, text_dates, worded)
 
-RECENT_WINDOW = 20
-RECENT_PENALTY = 3.0
 DEFAULT_HOPS = 5
 MAX_HOPS = 12
 SURFACE_BUDGET = 5000
@@ -63,7 +61,7 @@ class Candidate:
 
     @property
     def reasons(self) -> list[str]:
-        return _worded(self.draft_reasons, self.memory.content, self.hints_hit)
+        return worded(self.draft_reasons, self.memory.content, self.hints_hit)
 
 
 def _check_hops(hops: Any) -> int:
@@ -76,84 +74,6 @@ def _check_limit(limit: Any, high: int = 100) -> int:
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= high:
         raise InvalidInput(f"--limit must be an integer from 1 to {high}", limit=limit)
     return limit
-
-
-# ── scoring ────────────────────────────────────────────────────────────────────────────────────────────────────
-def _is_observation(node: Memory) -> bool:
-    kind = (node.metadata or {}).get("memory_kind")
-    return kind in ("observation", "task") or (node.source.startswith("mneme://") and kind != "section")
-
-
-def _dates(text: str) -> list[datetime]:
-    """The dated phrases of a text (2026-04-10, 10 Apr 2026, Apr 10, 2026); a date without a year has no place in
-    time and is left out."""
-    return [datetime(year, month, day) for _, _, year, month, day in date_spans(text) if year is not None]
-
-
-def _hint_reason(text: str, hit: Sequence[str]) -> str:
-    """The text's words that matched a hint, as written (the stemmed hints when none reads back)."""
-    shown = [w for w in re.findall(r"[\w-]+", text.lower()) if any(t in hit for t in chunk_terms(w)[:1])]
-    return "matched hint: " + ", ".join(dict.fromkeys(shown or hit))
-
-
-def _worded(reasons: list[str], text: str, hit: Sequence[str]) -> list[str]:
-    return [_hint_reason(text, hit) if r == HINT_REASON else r for r in reasons]
-
-
-def _stored_dates(meta: dict[str, Any]) -> list[datetime] | None:
-    """The dated days ingestion found in a bullet's text (`dates` in its metadata), or None for a row written
-    before ingestion stored them (a payload observation, an older store): the caller reads its text."""
-    days = meta.get("dates")
-    if not isinstance(days, list):
-        return None
-    try:
-        return [datetime(int(d[:4]), int(d[5:7]), int(d[8:10])) for d in days]
-    except (TypeError, ValueError):
-        return None
-
-
-def score_observation(node: Memory, *, hints: tuple[str, ...], now: datetime, recent_seeds: set[str],
-                      note_type: str = "") -> tuple[float, dict[str, float], list[str]]:
-    score, parts, reasons, hit = _score(node, hints=hints, now=now, recent_seeds=recent_seeds, note_type=note_type)
-    return score, parts, _worded(reasons, node.content, hit)
-
-
-def _score(node: Memory, *, hints: tuple[str, ...], now: datetime, recent_seeds: set[str],
-           note_type: str = "") -> tuple[float, dict[str, float], list[str], list[str]]:
-    """`score_observation` with the hint reason left as a slot: the proactive pass scores every bullet of a vault
-    and shows a handful, and wording the reason cost a third of its scoring."""
-    meta = node.metadata or {}
-    parts, reasons, hit, tail = static_parts(str(meta.get("observation_kind") or "fact"),
-                                             float(meta.get("score") or node.importance), words_of(node.content),
-                                             hints, note_type, node.source)
-    naive_now = now.replace(tzinfo=None)
-    dates = _stored_dates(meta)
-    if dates is None:
-        dates = _dates(node.content)
-    if dates:
-        upcoming = [d for d in dates if d >= naive_now]
-        if upcoming and (min(upcoming) - naive_now).days <= 30:
-            parts["freshness"] = 0.8
-            reasons.append(f"dated {min(upcoming).date().isoformat()}, within 30 days")
-        else:
-            age = min(abs((naive_now - d).days) for d in dates)
-            parts["freshness"] = 0.6 if age <= 30 else 0.2 if age <= 120 else -0.2
-    elif node.created_at:
-        age = (now - parse_iso(node.created_at)).days
-        parts["freshness"] = 0.3 if age <= 30 else 0.0 if age <= 120 else -0.15
-    parts.update(tail)
-    seed = f"note:{meta['note']}" if meta.get("note") else node.id
-    if node.id in recent_seeds or seed in recent_seeds:
-        parts["recently_surfaced"] = -RECENT_PENALTY
-        reasons.append("recently surfaced (cooldown)")
-    return round(sum(parts.values()), 4), parts, reasons, hit
-
-
-def _recent_seeds(rt: Runtime) -> set[str]:
-    seeds: set[str] = set()
-    for entry in rt.store.oplog(RECENT_WINDOW, op="thought"):
-        seeds.update(str(s) for s in (entry.detail.get("seed"), entry.detail.get("memory")) if s)
-    return seeds
 
 
 # ── the walk ───────────────────────────────────────────────────────────────────────────────────────────────────
@@ -288,40 +208,65 @@ def _best_first(c: Candidate) -> tuple[float, str]:
 
 class _Scorer:
     """Candidates of observation rows, each scored exactly as `score_observation` does, with what the scoring needs
-    besides the row (note types, killed observation edges, the recently surfaced) read once per batch of rows."""
+    besides the row (note types, killed and weakened observation edges, the recently surfaced) read once per batch
+    of rows."""
 
     def __init__(self, rt: Runtime, hints: tuple[str, ...]) -> None:
         self.rt, self.hints = rt, hints
-        self.recent = _recent_seeds(rt)
+        self.recent = recent_ranks(rt)
         self.now = rt.now()
         self.note_types: dict[str, str] = {}
 
     def score(self, rows: Sequence[Memory]) -> list[Candidate]:
         store = self.rt.store
-        observations = [n for n in rows if _is_observation(n)]
+        observations = [n for n in rows if is_observation(n)]
         wanted = sorted({f"note:{n.metadata['note']}" for n in observations if (n.metadata or {}).get("note")}
                         - self.note_types.keys())
         self.note_types.update({i: _node_type(node) for i, node in store.get_nodes(wanted).items()})
-        inbound = store.edges_of([n.id for n in observations], statuses=("killed", "candidate"), direction="in")
-        killed = {e.dst for e in inbound if e.status == "killed"}
-        # `forget --days-threshold` leaves a past-dated bullet's own edge a candidate of strength 0: the bullet stays
-        # recallable but is no longer something to bring up
-        forgotten = {(e.dst, e.src) for e in inbound if e.status == "candidate" and e.weight == 0.0}
+        killed, strength, dropped = self._observation_edges({n.id for n in observations})
         out: list[Candidate] = []
         for n in observations:
             meta = n.metadata or {}
             seed = f"note:{meta['note']}" if meta.get("note") else n.id
-            score, parts, reasons, hit = _score(n, hints=self.hints, now=self.now, recent_seeds=self.recent,
-                                                note_type=self.note_types.get(seed, ""))
+            score, parts, reasons, hit = score_draft(n, hints=self.hints, now=self.now, recent_seeds=self.recent,
+                                                     note_type=self.note_types.get(seed, ""),
+                                                     strength=strength.get(n.id, 1.0))
             cand = Candidate(n, score, parts, reasons, seed_id=seed, hints_hit=tuple(hit))
             if n.id in killed:
                 cand.skip_reasons.append("observation edge killed")
-            elif (n.id, seed) in forgotten:  # (the note's own edge to it, not another note's link)
-                cand.skip_reasons.append("observation edge forgotten (its dates are past)")
+            elif n.id in dropped:
+                cand.skip_reasons.append(dropped[n.id])
             if score <= 0:
                 cand.skip_reasons.append("score below surfacing threshold")
             out.append(cand)
         return out
+
+    def _observation_edges(self, ids: set[str]) -> tuple[set[str], dict[str, float], dict[str, str]]:
+        """(the observations whose observation edge was killed, each weakened one's strength as a share of its
+        edge's confidence — the weakest when it has several —, why each one at strength 0 is no longer brought up).
+
+        Read from the edges' heads: an observation's own edge (its note's `has_*`, a payload's entity's) is one
+        head per row read, with no evidence decoded."""
+        store = self.rt.store
+        heads = [h for h in store.edge_heads(sorted(ids), ("active", "candidate", "killed"))
+                 if h[2] in ids and category_of(h[3]) == "observation"]
+        killed = {h[2] for h in heads if h[4] == "killed"}
+        strength: dict[str, float] = {}
+        for _id, _src, dst, _type, status, weighted, confidence in heads:
+            if status != "killed" and confidence > 0:
+                # (weight × confidence) / confidence²: the weight as a share of the confidence ingest gave both
+                share = round(min(1.0, max(0.0, weighted / (confidence * confidence))), 6)
+                strength[dst] = min(share, strength.get(dst, 1.0))
+        dropped: dict[str, str] = {}
+        for edge_id, _src, dst, _type, status, weighted, confidence in heads:
+            if status != "killed" and confidence > 0 and weighted == 0.0 and dst not in killed and dst not in dropped:
+                # both leave strength 0 (rare: read their history): `forget --days-threshold` on a past-dated bullet,
+                # or a person dismissing it outright
+                events = [e["event"] for e in store.edge_events(int(edge_id))
+                          if e["event"] in ("forgotten", "weakened")]
+                dropped[dst] = ("observation edge forgotten (its dates are past)" if events[-1:] == ["forgotten"]
+                                else "observation edge weakened to strength 0")
+        return killed, strength, dropped
 
 
 PAGE_ROWS = 256  # bullets read per step of the best-first pass
@@ -344,7 +289,7 @@ def kept_candidates(rt: Runtime, hints: tuple[str, ...]) -> tuple[Iterator[Candi
         kept, suppressed = scored_candidates(rt, hints=hints)
         return iter(kept), len(kept) + len(suppressed)
     scorer = _Scorer(rt, hints)
-    payload = [n for n in vault.derived_memories(observations_only=True, payload_only=True) if _is_observation(n)]
+    payload = [n for n in vault.derived_memories(observations_only=True, payload_only=True) if is_observation(n)]
     holders = {node_id for h in hints if h not in scored_with
                for node_id, _score in rt.store.keyword_search([h], _ALL_HOLDERS)}
     up_front = payload + [n for n in rt.store.get_nodes(sorted(holders)).values()
@@ -376,7 +321,8 @@ def kept_candidates(rt: Runtime, hints: tuple[str, ...]) -> tuple[Iterator[Candi
 def _with_path(rt: Runtime, cand: Candidate, hops: int, hints: tuple[str, ...]) -> Candidate:
     start: list[tuple[str, Edge | None]] = []
     if cand.seed_id != cand.memory.id and rt.store.get_node(cand.seed_id) is not None:
-        link = next((e for e in rt.store.edges_of([cand.seed_id], statuses=("active",), direction="out")
+        # the card's own edge, however weak (a weakened one is a candidate and says so); the walk on is active only
+        link = next((e for e in rt.store.edges_of([cand.seed_id], statuses=("active", "candidate"), direction="out")
                      if e.dst == cand.memory.id), None)
         start = [(cand.seed_id, None), (cand.memory.id, link)]
     else:
@@ -449,9 +395,12 @@ def compose(path: list[dict[str, Any]], text: str, kind: str, note_title: str,
     text = display_links(text)
     words = frozenset(tokens(text))
     short = excerpt(text, 60)
-    days = sorted({d.date() for d in _dates(text)})
+    days = sorted({d.date() for d in text_dates(text)})
     dates = [d.isoformat() + (f" ({_days_from(d, today)})" if today else "") for d in days]
-    if kind == "blocked" or words & OPEN_WORDS:
+    if kind == "done":  # finished: never a loop to follow up or a date to chase, whatever words it uses
+        title = f"Done: {short}"
+        action = f"Nothing to chase: it is recorded as done. Keep it as a record, or archive it: {excerpt(text, 100)}"
+    elif kind == "blocked" or words & OPEN_WORDS:
         title, action = f"Open loop: {short}", f"Follow up on “{excerpt(text, 120)}” and record the outcome."
     elif (kind == "risk" or words & DEADLINE_WORDS) and today and days and days[-1] < today:
         title = f"Past due: {short}"
@@ -588,7 +537,8 @@ def _surface_candidate(rt: Runtime, c: Candidate, hops: int, hints: tuple[str, .
     card = _thought_from_candidate(_with_path(rt, c, hops, hints), rt.now().date())
     meta = c.memory.metadata or {}
     item = {"id": c.memory.id, "item_type": "memory", "note": meta.get("note"), "text": c.memory.content,
-            "source_path": source_path_of(c.memory), "truth_policy": "source_contained_observation"}
+            "source_path": source_path_of(c.memory), "truth_policy": "source_contained_observation",
+            "observation_kind": meta.get("observation_kind")}
     card["surface"] = {"prompt": None, "kind": meta.get("memory_kind") or "observation", "source_id": c.memory.id,
                        "source_path": item["source_path"], "score": c.score, "matched_terms": [],
                        "truth_policy": item["truth_policy"], "cluster": None, "brain_label": None}
@@ -756,5 +706,5 @@ class ContextMixin:
         return notes_mod.add_bullet(vault, path, heading, bullet, dry_run=dry_run, clock=self.rt.clock)
 
 
-__all__ = ["ContextMixin", "candidates", "debug_candidates", "surface", "thought", "walk", "score_observation",
-           "suggested_actions", "parse_hints"]
+__all__ = ["RECENT_PENALTY", "RECENT_WINDOW", "ContextMixin", "candidates", "cooldown", "debug_candidates", "surface",
+           "thought", "walk", "score_observation", "suggested_actions", "parse_hints"]

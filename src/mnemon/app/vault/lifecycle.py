@@ -15,7 +15,8 @@ from ...core.errors import InvalidInput, NotFound
 from ...core.model import Edge
 from ...core.ontology import DEFAULT_ONTOLOGY
 from ...core.vault import ACTIVE_THRESHOLD, gate_edge, promotion_plan, truth_policy, weaken_edge
-from ...core.vault.lifecycle import DEFAULT_WEAKEN_FACTOR, DEMOTE_BELOW, PROMOTION_MODES, evidence_blind_relations
+from ...core.vault.lifecycle import (DEFAULT_WEAKEN_FACTOR, DEMOTE_BELOW, PROMOTED, PROMOTION_MODES,
+                                    evidence_blind_relations)
 from ..runtime import Runtime
 from .ingest import _EdgeView
 from .plan import ingest_gate
@@ -87,6 +88,8 @@ def explain_edge(rt: Runtime, raw_id: Any) -> dict[str, Any]:
             "origin": edge.origin,
             "rule": edge.rule,
             "validated": bool(edge.metadata.get("validated")),
+            # the mode of the `promote-candidates` run that made it active (None: never promoted); not a validation
+            "promoted": edge.metadata.get(PROMOTED) or None,
             "metadata": edge.metadata,
             "created_at": edge.created_at,
             "updated_at": edge.updated_at,
@@ -128,6 +131,8 @@ def promote_candidates(rt: Runtime, *, mode: str = "validated-only", dry_run: bo
             for p in would:
                 rt.store.set_edge_status(int(p.edge_id), "active", actor="promote",
                                          reason=",".join(p.reasons) or f"promote:{mode}")
+            # recorded on the edge, where a rebuild reads it: a re-parse of the note must not undo the decision
+            vault.mark_edges([int(p.edge_id) for p in would], PROMOTED, mode)
             rt.store.log("promote-candidates", None, {"mode": mode, "activated": len(would)}, rt.now_iso())
     return {
         "mode": mode,

@@ -1,7 +1,7 @@
 """The write phases of one vault ingest (`ingest.py`): clear what a note's last parse wrote, write its new rows and
 edges, resolve its links, and relink the notes whose link names another note claimed or gave up.
 
-Every write keeps what a person decided: killed tombstones and validated active edges survive a rebuild
+Every write keeps what a person decided: killed tombstones and validated or promoted active edges survive a rebuild
 (`core.vault.survives_rebuild`); a cleared edge the new parse plans again keeps its id, history and creation time.
 """
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 
 from ...core.model import Memory
 from ...core.vault import LinkIndex, survives_rebuild
+from ...core.vault.lifecycle import PROMOTED, kept_active
 from ...ports.store.edge_rows import NOTE_PATH
 from ..runtime import Runtime
 from .contained import Containment
@@ -29,6 +30,7 @@ class _IngestEdge:
 
     status: str
     validated: bool
+    promoted: bool = False
     origin: str = "ingest"
     id: str = ""
     relation: str = ""
@@ -77,6 +79,8 @@ class VaultWriter:
         # the write transaction (`ingest_vault`); until then assume rows exist.
         self.had_vault_rows = True
         self.reusable: dict[tuple[str, str, str], int] = {}  # (src, dst, type) → id of an edge a rebuild may keep
+        # (src, dst, type) → id of a kept edge whose only claim to stay is a promotion (`_release`)
+        self.promoted_only: dict[tuple[str, str, str], int] = {}
         # every edge from the nodes `clear_notes` cleared, as `edge_values_by_keys` gives it: `write_edges` finds
         # the edges it would duplicate here instead of reading the same rows again
         self.cleared_srcs: set[str] = set()
@@ -98,7 +102,7 @@ class VaultWriter:
                 self.placeholders.add(hit[0])
         return hit
 
-    def clear_notes(self, notes: Sequence[tuple[str, set[str]]]) -> None:
+    def clear_notes(self, notes: Sequence[tuple[str, set[str]]], *, removing: bool = False) -> None:
         """Drop what the last parse of each (path, keep ids) wrote, except surviving edges and the rows kept.
 
         One pass for a batch of notes: a note's derived rows and edge sources carry its own path, so the notes'
@@ -125,6 +129,16 @@ class VaultWriter:
         stale = [i for path, keep in notes for i in old_ids[path] if i not in keep]
         if not stale:
             return
+        if not removing:
+            # a promotion applied to the edge a parse made: once the note no longer holds its section or bullet (an
+            # edit changed it), nothing is left to promote, so the edge goes with the row instead of keeping it.
+            # A removed note keeps them for `carry_decisions`, as it keeps validations
+            gone = set(stale)
+            for key in [k for k in self.promoted_only if k[0] in gone or k[1] in gone]:
+                edge_id = self.promoted_only.pop(key)
+                self.reusable[key] = edge_id  # (never planned again: `drop_unreused` deletes it)
+                doomed.add(edge_id)
+                self.preserved_active -= 1
         protected = {x for e in self.vault.edges_touching(stale) if int(e.id or 0) not in doomed for x in (e.src, e.dst)}
         hard = [i for i in stale if i not in protected]
         soft = [i for i in stale if i in protected]
@@ -157,8 +171,11 @@ class VaultWriter:
             elif status == "active":
                 self.preserved_active += 1
             return False
-        validated = status == "active" and '"validated"' in meta and bool(json.loads(meta).get("validated"))
-        if not survives_rebuild(_IngestEdge(status, validated)):
+        decided = json.loads(meta) if kept_active(status, meta) else {}
+        validated, promoted = bool(decided.get("validated")), bool(decided.get(PROMOTED))
+        if promoted and not validated:
+            self.promoted_only[key] = values[0]
+        if not survives_rebuild(_IngestEdge(status, validated, promoted)):
             self.reusable[key] = values[0]
             if key[1].split(":", 1)[0] in SHARED_KINDS:
                 self.released.add(key[1])
@@ -306,13 +323,18 @@ class VaultWriter:
         exactly those edges. Returns how many edges moved."""
         moved: set[int] = set()  # (a bullet's edge moves twice: to the new bullet, then from the new note)
         for old, new in moves:
-            old_note, prefix, new_prefix = note_id(old), f"vault:{old}:", f"vault:{new}:"
-            items = sorted({end for e in self.vault.edges_touching([old_note]) for end in (e.src, e.dst)
-                            if end.startswith(prefix)})
-            alive = {i for i, (deleted, _h) in self.vault.existing_nodes(
-                [new_prefix + i[len(prefix):] for i in items]).items() if deleted is None}
-            for item in items:
-                if (target := new_prefix + item[len(prefix):]) in alive:
+            old_note = note_id(old)
+            prefixes = ((f"vault:{old}:", f"vault:{new}:"), (f"heading:{old}#", f"heading:{new}#"))
+            # the items an edge of the note reaches, and those kept for an edge of their own (a promoted bullet's
+            # date, a validated heading's link): a note's item no edge of the note reaches still holds a decision
+            ends = {end for e in self.vault.edges_touching([old_note]) for end in (e.src, e.dst)}
+            ends.update(self.vault.derived_node_ids(old))
+            targets = {item: new_prefix + item[len(prefix):] for item in sorted(ends)
+                       for prefix, new_prefix in prefixes if item.startswith(prefix)}
+            alive = {i for i, (deleted, _h) in self.vault.existing_nodes(list(targets.values())).items()
+                     if deleted is None}
+            for item, target in targets.items():
+                if target in alive:
                     moved.update(self.vault.repoint_edges(item, target, self.now))
             moved.update(self.vault.repoint_edges(old_note, note_id(new), self.now))
         return len(moved)
@@ -328,7 +350,7 @@ class VaultWriter:
         Returns the paths of those kept notes."""
         if not paths:
             return set()
-        self.clear_notes([(path, set()) for path in paths])
+        self.clear_notes([(path, set()) for path in paths], removing=True)
         self.drop_unreused()
         nids = [note_id(path) for path in paths]
         touched = {end for e in self.vault.edges_touching(nids) for end in (e.src, e.dst)}

@@ -17,12 +17,18 @@ Statuses are ``candidate`` (stored for audit, tentative), ``active`` (may be wal
   (origin ``user``) is the validation, so the threshold does not apply to them. Vault text and automatic rules
   cannot validate a claim — Mneme's ingest could not either.
 * ``supersedes`` is never created by automatic rules (as in mnemon); only an explicit caller makes it active.
+* **decisions survive rebuilds**: a kill, a validation and a promotion are decisions about an edge, and no re-parse
+  of its note undoes them. A promotion is recorded apart from a validation (``promoted`` in the edge's metadata,
+  the mode that made it active): `promote-candidates --mode all` activates what the gate lets through, it never
+  vouches for a claim, so it must not read as a person's confirmation.
 
 Every decision carries stable reason codes; the app writes them to the edge event log (`explain-edge`).
 """
 from __future__ import annotations
 
+import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Iterable, Literal, Protocol, get_args
 
@@ -40,6 +46,7 @@ ACTIVE_THRESHOLD = 0.90
 # An active edge weakened below this strength is demoted to candidate (Mneme's weaken-edge/feedback rule).
 DEMOTE_BELOW = 0.10
 DEFAULT_WEAKEN_FACTOR = 0.5
+PROMOTED = "promoted"  # edge metadata key: the `promote-candidates` mode that made the edge active
 _CANNOT_VALIDATE: frozenset[str] = frozenset({"ingest", "auto"})
 
 
@@ -90,6 +97,7 @@ class EdgeFacts:
     evidence: str | None
     validated: bool
     origin: EdgeOrigin
+    promoted: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,15 +262,31 @@ def promotion_plan(
     return plan
 
 
+def kept_active(status: str, metadata: Mapping[str, Any] | str | None) -> bool:
+    """Whether an edge is active by a decision a re-parse must keep: validated, or promoted by `promote-candidates`.
+    `metadata` may be the stored JSON text: a rebuild asks this of every edge of a changed note, and most hold
+    neither key, so the text is parsed only when one of them is in it."""
+    if status != "active" or not metadata:
+        return False
+    if isinstance(metadata, str):
+        if '"validated"' not in metadata and f'"{PROMOTED}"' not in metadata:
+            return False
+        metadata = json.loads(metadata)
+        if not isinstance(metadata, dict):
+            return False
+    return bool(metadata.get("validated") or metadata.get(PROMOTED))
+
+
 def survives_rebuild(edge: EdgeLike) -> bool:
     """Whether a vault rebuild must keep this edge: killed tombstones (so a re-parse cannot resurrect what a
-    person killed), validated active edges, and anything not derived from vault text (agent links, resolve
-    writebacks, scoped memory, mnemon's own association edges) — a rebuild owns only what ingest wrote."""
+    person killed), validated or promoted active edges (a decision, not a parse), and anything not derived from
+    vault text (agent links, resolve writebacks, scoped memory, mnemon's own association edges) — a rebuild owns
+    only what ingest wrote. An edge without a `promoted` attribute was never promoted."""
     if edge.status == "killed":
         return True
     if edge.origin != "ingest":
         return True
-    return edge.status == "active" and bool(edge.validated)
+    return edge.status == "active" and (bool(edge.validated) or bool(getattr(edge, PROMOTED, False)))
 
 
 def weaken(confidence: float, factor: float = DEFAULT_WEAKEN_FACTOR, floor: float = 0.0) -> float:

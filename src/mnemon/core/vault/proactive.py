@@ -62,10 +62,12 @@ def static_parts(kind: str, base: float, words: frozenset[str], hints: Sequence[
     elif kind == "risk":
         parts["risk_kind"] = 4.0
         reasons.append("risk or deadline")
-    if words & DEADLINE_WORDS:
+    # a done item's deadline or waiting words say what was finished ("paid before the deadline"), not what is
+    # still open: it gets neither bonus, and ranks below the open items of the same hints and note
+    if words & DEADLINE_WORDS and kind != "done":
         parts["deadline_words"] = 4.0
         reasons.append("deadline wording")
-    if words & OPEN_WORDS:
+    if words & OPEN_WORDS and kind != "done":
         parts["open_loop_words"] = 3.0
     hit = [h for h in hints if h in words]
     if hit:

@@ -117,8 +117,3 @@ class PostgresVault(SQLiteVault):
 
     def release_wal(self, wait_ms: int = 250) -> bool:
         return False  # no SQLite write-ahead log to truncate: the server manages its own
-
-    def clear_thought_history(self) -> int:
-        if not _tables_exist(self.store, ["thoughts"]):
-            return 0
-        return int(self._write("DELETE FROM thoughts").rowcount)

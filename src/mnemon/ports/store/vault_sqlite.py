@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.keywords import embedding_text, skipped_lines
 from ...core.model import Edge, Memory
+from ...core.vault.lifecycle import kept_active
 from .contained_sqlite import DERIVED_ORIGIN, ContainedKinds, derived_heads_from, forget_derived, materialise
 from .edge_rows import SEQ_OF, packed_evidence, packed_insert_rows
 from .sources import NOT_VAULT_ROW, OWNED_SOURCE, in_scope, scope_args, source_is
@@ -58,6 +59,9 @@ def _edge_values(r: Sequence[Any]) -> tuple[Any, ...]:
     return (int(r[3]), r[4], r[5], r[6], r[7], r[8], r[9], r[10] if isinstance(r[10], str) else _COMPACT(r[10]))
 
 
+THOUGHTS_CLEARED = "thoughts_cleared_through"  # vault state: no oplog row up to this id is a thought
+
+
 def _dump(value: Any) -> str:
     return _COMPACT(value) if value else "{}"
 
@@ -76,10 +80,8 @@ def node_row(n: Memory) -> tuple[Any, ...]:
 
 
 def _decided(status: str, metadata: str | None) -> bool:
-    """Whether an edge records a person's decision: killed, or validated while active."""
-    if status == "killed":
-        return True
-    return status == "active" and '"validated"' in (metadata or "") and bool(json.loads(metadata or "{}").get("validated"))
+    """Whether an edge records a decision: killed, or validated or promoted while active."""
+    return status == "killed" or kept_active(status, metadata)
 
 
 class SQLiteVault(VaultFilesSQLite):
@@ -592,8 +594,8 @@ class SQLiteVault(VaultFilesSQLite):
         """Move every edge touching `old_dst` to `new_dst` (a placeholder joining its note) — at either end: a
         `resolve` claim's subject is a placeholder at the edge's source until its note appears.
 
-        Where the note already has the same edge, the one that records a person's decision wins: a killed or
-        validated edge moves and the undecided duplicate goes (the tombstone keeps blocking what it blocked); two
+        Where the note already has the same edge, the one that records a decision wins: a killed, validated or
+        promoted edge moves and the undecided duplicate goes (the tombstone keeps blocking what it blocked); two
         decided edges both stay, the moving one on the placeholder; an undecided moving edge is dropped, the note's
         own edge carrying the same claim. A decided edge is never deleted here."""
         moved: list[int] = []
@@ -635,6 +637,19 @@ class SQLiteVault(VaultFilesSQLite):
             materialise(self.store, [edge_id])
         self._write("UPDATE edge_rows SET weight = ?, status = ?, updated_at = ? WHERE id = ?",
                     (weight, status, when, edge_id))
+
+    def mark_edges(self, edge_ids: Sequence[int], key: str, value: Any) -> None:
+        """Set `key` to `value` in these edges' metadata: a decision recorded on the edge itself, where a rebuild
+        reads it (`promote-candidates`; a derived edge becomes a row first)."""
+        if self.derives_edges:
+            materialise(self.store, edge_ids)
+        rows: list[tuple[str, int]] = []
+        for chunk in _chunks(list(edge_ids)):
+            for edge_id, meta in self.conn.execute(
+                    f"SELECT id, metadata FROM edge_rows WHERE id IN ({','.join('?' * len(chunk))})", chunk):
+                data = meta if isinstance(meta, dict) else json.loads(meta) if meta else {}
+                rows.append((_COMPACT({**data, key: value}), edge_id))
+        self._write_many("UPDATE edge_rows SET metadata = ? WHERE id = ?", rows)
 
     def edge_status_counts(self) -> dict[str, int]:
         if self.derives_edges:  # (derived edges are no rows; `edge_counts` counts both)
@@ -761,11 +776,24 @@ class SQLiteVault(VaultFilesSQLite):
         return out
 
     def clear_thought_history(self) -> int:
-        """A rebuild drops generated thoughts (they quote note text that may be gone); `update` keeps them."""
-        row = self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'thoughts'").fetchone()
-        if row is None:
-            return 0
-        return int(self._write("DELETE FROM thoughts").rowcount)
+        """A rebuild drops generated thoughts (they quote note text that may be gone, and their cooldown names rows
+        a rebuild may replace); `update` keeps them. Returns how many were dropped.
+
+        Thought history is the oplog's `thought` rows (`app.thoughts` logs one per card); every other oplog row is
+        audit and stays. The oplog has no index by op, and it grows with every `remember` and `recall`: rows up to
+        the last clear (`THOUGHTS_CLEARED` in vault state, the highest id left then) hold no thought, and a new row
+        always gets a higher id than every row left, so only the rows written since are read."""
+        top = int(self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM oplog").fetchone()[0])
+        try:
+            after = int(self.get_state(THOUGHTS_CLEARED) or 0)
+        except ValueError:
+            after = 0
+        if after > top:  # (not this oplog's mark: read it all)
+            after = 0
+        cleared = int(self._write("DELETE FROM oplog WHERE id > ? AND op = 'thought'", (after,)).rowcount)
+        left = int(self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM oplog").fetchone()[0]) if cleared else top
+        self.set_state(THOUGHTS_CLEARED, str(left))
+        return cleared
 
     def counts(self) -> dict[str, int]:
         q = self.conn.execute
