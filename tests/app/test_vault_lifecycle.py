@@ -12,7 +12,7 @@ from mnemon.app.vault.lifecycle import _edge_id
 from mnemon.core.model import Edge
 from mnemon.core.vault import promotion_plan
 from mnemon.core.vault.lifecycle import evidence_blind_relations
-from mnemon.core.errors import InvalidInput, NotFound
+from mnemon.core.errors import Conflict, InvalidInput, NotFound
 
 
 def _first(mem, relation: str):
@@ -107,8 +107,10 @@ def test_killed_edges_cannot_be_weakened_and_are_excluded(example_vault_mem) -> 
     assert example_vault_mem.explain_edge(edge.id)["edge"]["truth_policy"] == "excluded"
     with pytest.raises(InvalidInput):
         example_vault_mem.weaken_edge(edge.id)
-    # validation cannot revive a tombstone either
-    assert example_vault_mem.validate_edge(edge.id)["status"] == "killed"
+    # validation cannot revive a tombstone either, and says so as an error (an agent reads exit codes)
+    with pytest.raises(Conflict, match="killed_tombstone_blocks_recreation"):
+        example_vault_mem.validate_edge(edge.id)
+    assert example_vault_mem.explain_edge(edge.id)["edge"]["status"] == "killed"
 
 
 def test_relationship_types_are_seeded(example_vault_mem) -> None:

@@ -88,7 +88,9 @@ class AppendBatch:
         return self._newest(rows, limit, since=since, until=until, exclude=exclude)
 
     def entity_holders(self, entity: str, limit: int, exclude: Iterable[str] = (), *,
-                       until: str | None = None) -> list[str]:
+                       until: str | None = None, after: str | None = None) -> list[str]:
+        if after is not None:
+            return []  # a batch appends history in time order: no holder comes after the memory being written
         skip = set(exclude)
         return [i for i in reversed(self._holders_of(entity)) if i not in skip][:limit]
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
-from ...core.errors import InvalidInput, NotFound
+from ...core.errors import Conflict, InvalidInput, NotFound
 from ...core.model import Edge
 from ...core.ontology import DEFAULT_ONTOLOGY
 from ...core.vault import ACTIVE_THRESHOLD, gate_edge, promotion_plan, truth_policy, weaken_edge
@@ -181,15 +181,20 @@ def validate(rt: Runtime, raw_id: Any, *, reason: str = "") -> dict[str, Any]:
     decision = gate_edge(edge.type, min(1.0, max(0.0, edge.confidence)), edge.evidence or reason or None, True, "user",
                          requested="active", existing=edge.status if edge.status in ("active", "candidate", "killed")
                          else None)  # type: ignore[arg-type]
-    meta = {**edge.metadata, "validated": decision.status == "active", "validated_reason": reason}
+    if not decision.is_active:  # a refusal is an error an agent cannot mistake for success; the edge stays as it is
+        reasons = list(decision.reasons)
+        error = Conflict if edge.status == "killed" else InvalidInput
+        raise error(f"edge {edge.id} was not validated: {', '.join(reasons) or decision.status}"
+                    + (" (a killed edge is a tombstone: nothing revives it)" if edge.status == "killed" else ""),
+                    id=edge.id, status=edge.status, reasons=reasons)
+    meta = {**edge.metadata, "validated": True, "validated_reason": reason}
     updated = Edge(src=edge.src, dst=edge.dst, type=edge.type, sub_type=edge.sub_type, weight=edge.weight,
                    confidence=edge.confidence, status=decision.status, evidence=edge.evidence, origin=edge.origin,
                    rule=edge.rule, source_path=edge.source_path, metadata=meta, created_at=edge.created_at,
                    updated_at=rt.now_iso())
     with rt.store.transaction():
-        rt.store.upsert_edge(updated, actor="user", event="validated" if decision.is_active else "validation_refused",
-                             reason=reason)
-    return {"id": edge.id, "status": decision.status, "validated": decision.is_active, "reasons": list(decision.reasons)}
+        rt.store.upsert_edge(updated, actor="user", event="validated", reason=reason)
+    return {"id": edge.id, "status": decision.status, "validated": True, "reasons": list(decision.reasons)}
 
 
 MAX_FORGET_DAYS = 36_500
