@@ -210,3 +210,19 @@ def test_a_replay_before_anything_was_written_says_so(example_vault_mem) -> None
     out = example_vault_mem.retrieve(prompt="supplier lighthouse", as_of="2001-01-01T00:00:00Z")
     assert out["items"] == [] and out["empty_reason"] == "all_matches_written_after_as_of"
     assert example_vault_mem.retrieve(prompt="zzqx unmatched words")["empty_reason"] == "no_matching_memories"
+
+
+def test_a_claim_packed_as_a_world_assertion_is_not_packed_again_as_its_edge(example_vault_mem, example_vault) -> None:
+    """A confirmed resolve claim is both an active edge and the world model's current assertion: the pack states it
+    once, as the assertion (which carries its validity), and says why the edge was left out."""
+    claim = {"slug": "ada-site", "title": "Ada site", "date": "2026-11-20", "sources_checked": ["email"],
+             "claims": [{"subject": "Ada Quill", "subject_type": "person", "predicate": "located_in",
+                         "object": "Harbour Station", "object_type": "place", "confidence": 0.95, "strength": 0.95,
+                         "certainty": "confirmed", "source_type": "email", "evidence": "Badge record confirms."}]}
+    [edge] = example_vault_mem.resolve(str(example_vault), claim)["edges"]
+    pack = example_vault_mem.retrieve("where is Ada Quill located Harbour Station", verbose=True)
+    [stated] = [i for i in pack["items"] if i["item_type"] == "world_state"]
+    assert stated["title"] == "Ada Quill located_in Harbour Station"
+    assert all(i.get("edge_id") != edge["id"] for i in pack["items"])
+    [left] = [s for s in pack["skipped"] if s["id"] == f"edge:{edge['id']}"]
+    assert (left["reason"], left["duplicate_of"]) == ("deduped_by_world_state_assertion", stated["id"])

@@ -421,6 +421,25 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
     return out, killed
 
 
+def _not_stated_again(edge_items: list[dict[str, Any]], world_items: list[dict[str, Any]],
+                      skipped: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The edges no world assertion in the pack was made from: the assertion states the same claim (with its
+    validity), so the budget pays for it once (Mneme's `deduped_by_world_state_assertion`)."""
+    stated = {str(w["source_edge_id"]): str(w["id"]) for w in world_items if w.get("source_edge_id")}
+    if not stated:
+        return edge_items
+    kept = []
+    for item in edge_items:
+        assertion = stated.get(str(item["edge_id"]))
+        if assertion is None:
+            kept.append(item)
+            continue
+        skipped.append({"id": item["id"], "kind": "edge", "title": item["title"], "score": item["score"],
+                        "truth_policy": item["truth_policy"], "reason": "deduped_by_world_state_assertion",
+                        "duplicate_of": assertion})
+    return kept
+
+
 def _world_items(rt: Runtime, prompt: str, as_of: datetime | None) -> list[dict[str, Any]]:
     """The world model's rows (state assertions, predictions) when that package is installed."""
     if importlib.util.find_spec("mnemon.app.world") is None:
@@ -555,6 +574,7 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
                                          edge_cap=3 * max_items,
                                          scope_paths=frozenset(scope.paths) if scope.active else None)
     world_items = _world_items(rt, query, when)
+    edge_items = _not_stated_again(edge_items, world_items, skipped)
     ranked = sorted(world_items + memory_items + edge_items, key=lambda i: (-i["score"], str(i["id"])))
     items, used = _pack(ranked, budget, max_items, skipped)
 

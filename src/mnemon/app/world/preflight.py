@@ -55,6 +55,7 @@ def _assertion_item(row: Assertion, now: datetime, prompt_tokens: frozenset[str]
         return None
     view = assertion_view(row, now)
     return {
+        **({"source_edge_id": row.source_edge_id} if row.source_edge_id else {}),
         "id": row.id, "kind": "state_assertion", "item_type": "world_state",
         "title": f"{row.subject} {row.predicate} {row.object}", "text": row.evidence,
         "source_path": row.source_path, "truth_policy": view["truth_policy"],
