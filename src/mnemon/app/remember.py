@@ -189,7 +189,7 @@ def lowest_importance(rt: Runtime, pool: Sequence[tuple[str, int, int, str, str]
     which needs a timestamp parse and an addition a memory (the whole formula on 100k memories took 0.5 s)."""
     now = rt.now()
     horizon = now.timestamp()
-    # ln(bound) = ln(base × access factor) + ln 2 × (touched − now) / half-life, the age clamped at 0 as the formula does
+    # ln(bound) = ln(base × access factor) + ln 2 × (touched − now) / half-life, the age clamped at 0 as in the formula
     per_second = math.log(2) / (HALF_LIFE_DAYS * 86400.0)
     logs: dict[tuple[int, int], float] = {}
     order: list[tuple[float, str, str]] = []
