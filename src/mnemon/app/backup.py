@@ -309,7 +309,7 @@ def _place_edges(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> None:
             run.edge_results.append({"index": k, "action": "error", "error": exc.to_dict()})
     ends = {x for e in edges for x in (e.src, e.dst)} - run.added
     # a dry run revived nothing yet: the memories it would revive count as live
-    live = {i for i, (_, deleted, _, _) in rt.store.node_heads(list(ends)).items() if not deleted} | run.revived
+    live = _live(rt, ends) | run.revived
     fresh: list[Edge] = []
     for e in edges:
         src_new, dst_new = e.src in run.added, e.dst in run.added
@@ -353,7 +353,7 @@ def _place_decisions(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> No
     live = _live(rt, {x for _raw, e in parsed for x in (e.src, e.dst)}) | run.added
     for raw, e in parsed:
         if e.src in live and e.dst in live:
-            applied = run.dry_run or _apply_decision(rt, e)
+            applied = _apply_decision(rt, e, dry_run=run.dry_run)
             run.decisions_applied += applied
             run.edges_skipped += not applied
         else:
@@ -364,19 +364,17 @@ def _live(rt: Runtime, ids: set[str]) -> set[str]:
     return {i for i, (_, deleted, _, _) in rt.store.node_heads(sorted(ids)).items() if not deleted}
 
 
-def _apply_decision(rt: Runtime, e: Edge) -> bool:
+def _apply_decision(rt: Runtime, e: Edge, *, dry_run: bool = False) -> bool:
     """Write a restored decision over the store's edge between the same ends — unless that edge records a decision
     of its own (a kill, a validation, a claim), which stays as it is; False then. A restored kill is the exception:
     it wins over any edge not killed, as a tombstone blocks re-creation (a claim replayed from its evidence pack
-    after the restore would otherwise come back)."""
+    after the restore would otherwise come back). A dry run only says which it would be."""
     existing = rt.store.find_edge(e.src, e.dst, e.type)
-    if existing is not None and existing.status != "killed" and e.status == "killed":
+    kept = (existing is not None and not (existing.status != "killed" and e.status == "killed")
+            and _is_decision(existing, {existing.src, existing.dst}))
+    if not kept and not dry_run:
         rt.store.upsert_edge(e, actor="import", event="restored")
-        return True
-    if existing is not None and _is_decision(existing, {existing.src, existing.dst}):
-        return False
-    rt.store.upsert_edge(e, actor="import", event="restored")
-    return True
+    return not kept
 
 
 def _keep_pending(rt: Runtime, rows: list[Any]) -> None:

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InvalidInput
 from ..core.keywords import SKIP_KEY, VAULT_SOURCE_PREFIX
-from ..core.model import Edge, Memory, iso, parse_iso
+from ..core.model import SOURCED_PREFIXES, Edge, Memory, iso, parse_iso
 from ..core.ontology import DEFAULT_ONTOLOGY, category_of
 from ..core.text import excerpt, tokens
 from ..core.vault.lifecycle import truth_policy
@@ -141,7 +141,7 @@ def staleness(text: str, kind: str, now: datetime) -> tuple[float, int | None]:
 def memory_truth_policy(node: Memory) -> str:
     """Text that sits in a source (vault note, scoped payload) is a source-contained observation; an insight an
     agent stored with `remember` is active evidence — useful, but nobody checked it against a source."""
-    if node.source.startswith(("vault:", "mneme://")):
+    if node.source.startswith(SOURCED_PREFIXES):
         return "source_contained_observation"
     return "active_evidence"
 

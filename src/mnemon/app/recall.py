@@ -21,7 +21,7 @@ from ..core.entities import extract_entities
 from ..core.errors import InvalidInput
 from ..core.graph import topo_order
 from ..core.intent import Intent, IntentDecision, detect_intent
-from ..core.model import CATEGORIES, TRAVERSAL_GRAPHS, Memory, iso, parse_iso
+from ..core.model import CATEGORIES, SOURCED_PREFIXES, TRAVERSAL_GRAPHS, Memory, iso, parse_iso
 from ..core.recall.fusion import rrf, via_of
 from ..core.recall.timeframe import time_window
 from ..core.recall.params import (
@@ -126,7 +126,7 @@ def _with_capitals(words: set[str]) -> set[str]:
 
 def _untimed_sources(snap: GraphSnapshot) -> set[int]:
     """Codes of the sources whose rows carry their ingest time, not a time of their own (`ports/store/sources.py`)."""
-    return {code for code, name in enumerate(snap.sources) if name.startswith(("vault:", "mneme://"))}
+    return {code for code, name in enumerate(snap.sources) if name.startswith(SOURCED_PREFIXES)}
 
 
 def _scoped(flt: MemoryFilter) -> bool:

@@ -23,7 +23,7 @@ from ..core.entities import extract_entities, merge_entities
 from ..core.graph import bfs
 from ..core.importance import HALF_LIFE_DAYS, effective_importance
 from ..core.keywords import keyword_text_of
-from ..core.model import Edge, Memory, content_hash, iso, parse_iso
+from ..core.model import SOURCED_PREFIXES, Edge, Memory, content_hash, iso, parse_iso
 from ..core.text import overlap_max, token_set, tokens
 from ..core.validation import MemoryInput
 from ..ports.store.base import TIMED
@@ -258,7 +258,7 @@ def backfill_semantic_edges(rt: Runtime, embedded: Sequence[tuple[Memory, np.nda
     seen: set[tuple[str, str]] = set()
     now = rt.now_iso()
     for mem, vector in embedded:
-        if mem.kind != "memory" or mem.source.startswith(_NOT_WRITERS):
+        if mem.kind != "memory" or mem.source.startswith(SOURCED_PREFIXES):
             continue
         similar = [(i, rt.calibrate(c)) for i, c in rt.index.search(vector, graph_rules.SEMANTIC_TOP + 1)]
         for e in graph_rules.semantic_edges(mem.id, similar, now):
@@ -268,9 +268,6 @@ def backfill_semantic_edges(rt: Runtime, embedded: Sequence[tuple[Memory, np.nda
     if fresh:
         rt.store.insert_edges(fresh)
     return len(fresh)
-
-
-_NOT_WRITERS = ("vault:", "mneme://")  # the sources of rows made from notes and payloads (store/sources.py)
 
 
 def semantic_candidates(rt: Runtime, mem: Memory, vector: np.ndarray | None, linked: set[str],

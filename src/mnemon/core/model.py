@@ -9,6 +9,9 @@ from typing import Any, NamedTuple
 CATEGORIES = ("preference", "decision", "fact", "insight", "context", "general")
 MNEMON_EDGE_TYPES = ("temporal", "entity", "causal", "semantic", "supersedes")
 TRAVERSAL_GRAPHS = ("temporal", "entity", "causal", "semantic")
+# the sources of rows made from a vault's notes and from payload scopes — not a writer's own memories: their time is
+# their ingest's, they are observations of a source, and the write rules (semantic edges, prune) leave them alone
+SOURCED_PREFIXES = ("vault:", "mneme://")
 EDGE_STATUSES = ("active", "candidate", "killed", "retired")
 
 # Node kinds. A memory is text the agent can get back; every other kind is something memories hang from.
