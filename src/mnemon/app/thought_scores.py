@@ -81,7 +81,7 @@ def score_observation(node: Memory, *, hints: tuple[str, ...], now: datetime, re
 
 
 def score_draft(node: Memory, *, hints: tuple[str, ...], now: datetime, recent_seeds: Recent,
-           note_type: str = "", strength: float = 1.0) -> tuple[float, dict[str, float], list[str], list[str]]:
+                note_type: str = "", strength: float = 1.0) -> tuple[float, dict[str, float], list[str], list[str]]:
     """`score_observation` with the hint reason left as a slot: the proactive pass scores every bullet of a vault
     and shows a handful, and wording the reason cost a third of its scoring."""
     meta = node.metadata or {}
