@@ -3,7 +3,8 @@
 
 Decisions come from `core.vault.lifecycle` (the write gate, promotion plan, weakening); this module loads edges,
 applies decisions and writes one audit event per change, so `explain-edge` can answer "why does this line exist, and
-what happened to it since".
+what happened to it since". Each decision about one edge is an oplog row too (`DECISION_OPS`, `mnemon log`), written
+in the transaction that makes the change: the edge's events answer for one edge, the oplog for the whole memory.
 """
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ from .plan import ingest_gate
 
 
 MAX_EDGE_ID = 2**63 - 1
+# oplog ops of the decisions about one edge, one row per edge (`promote-candidates` adds its run's summary row)
+DECISION_OPS = ("kill-edge", "validate-edge", "weaken-edge", "promote-edge")
+LogEntry = tuple[str, str | None, dict[str, Any], str]
 
 
 def _edge_id(raw: Any) -> int:
@@ -57,6 +61,15 @@ def _node_brief(rt: Runtime, node_id: str) -> dict[str, Any]:
     if node.deleted_at:
         out["deleted_at"] = node.deleted_at
     return out
+
+
+def _decision(op: str, edge: Edge, *, status: str, strength: float, reason: str, when: str,
+              **extra: Any) -> LogEntry:
+    """The oplog row of one decision about `edge` (as it was before it): the same shape for every op, so one reader
+    follows them all. Keyed by the edge's source node, as `link` is; the edge id leads to `explain-edge`."""
+    return (op, edge.src, {"edge_id": edge.id, "src": edge.src, "dst": edge.dst, "relation": edge.type,
+                           "previous_status": edge.status, "status": status, "previous_strength": edge.weight,
+                           "strength": strength, "reason": reason, **extra}, when)
 
 
 def relationship_type(rt: Runtime, relation: str) -> dict[str, Any]:
@@ -127,13 +140,20 @@ def promote_candidates(rt: Runtime, *, mode: str = "validated-only", dry_run: bo
             if p.activates and candidates[p.edge_id].weight < DEMOTE_BELOW else p for p in plan]
     would = [p for p in plan if p.activates]
     if not dry_run and would:
+        when = rt.now_iso()
+        entries: list[LogEntry] = []
         with rt.store.transaction():
             for p in would:
-                rt.store.set_edge_status(int(p.edge_id), "active", actor="promote",
-                                         reason=",".join(p.reasons) or f"promote:{mode}")
+                reason = ",".join(p.reasons) or f"promote:{mode}"
+                rt.store.set_edge_status(int(p.edge_id), "active", actor="promote", reason=reason)
+                was = candidates[p.edge_id]
+                # (the gate's codes are the reason: a run of `--mode all` can log tens of thousands of these)
+                entries.append(_decision("promote-edge", was, status="active", strength=was.weight, reason=reason,
+                                         when=when, mode=mode))
             # recorded on the edge, where a rebuild reads it: a re-parse of the note must not undo the decision
             vault.mark_edges([int(p.edge_id) for p in would], PROMOTED, mode)
-            rt.store.log("promote-candidates", None, {"mode": mode, "activated": len(would)}, rt.now_iso())
+            # the run's summary last, so `log` shows it above the edges it promoted
+            rt.store.log_many([*entries, ("promote-candidates", None, {"mode": mode, "activated": len(would)}, when)])
     return {
         "mode": mode,
         "dry_run": dry_run,
@@ -161,6 +181,8 @@ def weaken(rt: Runtime, raw_id: Any, *, reason: str = "", factor: float = DEFAUL
                                           {"reason": reason, "factor": factor, "floor": floor,
                                            "previous_strength": edge.weight, "strength": strength,
                                            "status": status}, now)])
+        rt.store.log(*_decision("weaken-edge", edge, status=status, strength=strength, reason=reason, when=now,
+                                factor=factor, floor=floor))
     return {"weakened": True, "id": edge.id, "previous_strength": edge.weight, "strength": strength,
             "previous_status": edge.status, "status": status}
 
@@ -168,10 +190,13 @@ def weaken(rt: Runtime, raw_id: Any, *, reason: str = "", factor: float = DEFAUL
 def kill(rt: Runtime, raw_id: Any, *, reason: str = "") -> dict[str, Any]:
     """A tombstone: never walked, never surfaced, and no rebuild or re-parse can bring it back."""
     edge = _load(rt, raw_id)
+    now = rt.now_iso()
     with rt.store.transaction():
         rt.store.set_edge_status(int(edge.id or 0), "killed", actor="kill-edge", reason=reason or "explicit_kill",
                                  confidence=None)
-        rt.store.vault.update_edge_strength(int(edge.id or 0), 0.0, "killed", rt.now_iso())  # type: ignore[attr-defined]
+        rt.store.vault.update_edge_strength(int(edge.id or 0), 0.0, "killed", now)  # type: ignore[attr-defined]
+        rt.store.log(*_decision("kill-edge", edge, status="killed", strength=0.0, reason=reason or "explicit_kill",
+                                when=now))
     return {"killed": True, "id": edge.id, "previous_status": edge.status, "status": "killed"}
 
 
@@ -194,6 +219,8 @@ def validate(rt: Runtime, raw_id: Any, *, reason: str = "") -> dict[str, Any]:
                    updated_at=rt.now_iso())
     with rt.store.transaction():
         rt.store.upsert_edge(updated, actor="user", event="validated", reason=reason)
+        rt.store.log(*_decision("validate-edge", edge, status=decision.status, strength=edge.weight, reason=reason,
+                                when=updated.updated_at, reasons=list(decision.reasons)))
     return {"id": edge.id, "status": decision.status, "validated": True, "reasons": list(decision.reasons)}
 
 

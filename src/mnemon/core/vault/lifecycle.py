@@ -22,7 +22,8 @@ Statuses are ``candidate`` (stored for audit, tentative), ``active`` (may be wal
   the mode that made it active): `promote-candidates --mode all` activates what the gate lets through, it never
   vouches for a claim, so it must not read as a person's confirmation.
 
-Every decision carries stable reason codes; the app writes them to the edge event log (`explain-edge`).
+Every decision carries stable reason codes; the app writes them to the edge event log (`explain-edge`) and, for a
+decision about one edge, to the oplog (`mnemon log`).
 """
 from __future__ import annotations
 
