@@ -52,7 +52,7 @@ def test_a_payload_scope_comes_back_exactly(make_mem: Callable[..., Mnemon], tmp
     src.remember_payload(json.dumps(PAYLOAD))
     src.remember("an ordinary memory about Lisbon trips")
     doc = src.export_json()
-    assert doc["schema_version"] == "3"
+    assert doc["schema_version"] == "4"
     assert {i.get("kind", "memory") for i in doc["insights"]} == {"memory", "entity"}
     dst = make_mem()
     out = dst.import_json(json.dumps(doc))
@@ -117,8 +117,8 @@ def test_an_export_of_schema_1_still_restores(make_mem: Callable[..., Mnemon], t
     node = dst.rt.store.get_node("m1")
     assert node is not None and node.access_count == 2 and node.entities == ("Postgres",)
     assert dst.rt.store.find_edge("m1", "m2", "causal").sub_type == "enables"  # type: ignore[union-attr]
-    with pytest.raises(InvalidInput, match="schema_version '4'"):  # a file of a later mnemon
-        dst.import_json(json.dumps({**old, "schema_version": "4"}))
+    with pytest.raises(InvalidInput, match="schema_version '5'"):  # a file of a later mnemon
+        dst.import_json(json.dumps({**old, "schema_version": "5"}))
     with pytest.raises(InvalidInput, match="schema_version '2'"):  # a draft is schema 1 only
         dst.import_json(json.dumps({"schema_version": "2", "insights": [{"content": "x"}]}))
 
@@ -338,7 +338,7 @@ def test_a_restore_brings_back_the_kills_and_validations_of_vault_edges(make_mem
     src.ingest(str(example_vault))
     decided = _decide(src)
     doc = src.export_json()
-    assert doc["schema_version"] == "3" and len(doc["vault_edges"]) == 3
+    assert doc["schema_version"] == "4" and len(doc["vault_edges"]) == 3
     dst = make_mem("hash", db=tmp_path / "b.db")
     out = dst.import_json(json.dumps(doc))
     assert (out["decisions_restored"], out["decisions_waiting_for_ingest"]) == (0, 3)  # no notes yet

@@ -1,14 +1,20 @@
 """`mnemon export` and its exact restore, at any store size.
 
-The export is written as it is read — one insight or edge per line — so its memory does not grow with the store (a
-10k store's 180 MB document used to be built whole: 1.5 GB of RSS, ≈ 15 GB at 100k). The restore reads the same
-way (`ports/json_stream.py`) and writes in bulk statements inside one transaction. Each row is checked on its own
-(`backup_rows.py`): a bad one is reported with its index and the rest restored, so one hand-edited line does not
-make a whole backup unusable; a file that is not an export at all writes nothing.
+The export is written as it is read — one insight, edge or world row per line — so its memory does not grow with
+the store (a 10k store's 180 MB document used to be built whole: 1.5 GB of RSS, ≈ 15 GB at 100k). The restore
+reads the same way (`ports/json_stream.py`) and writes in bulk statements inside one transaction. Each row is
+checked on its own (`backup_rows.py`, `backup_world.py`): a bad one is reported with its index and the rest
+restored, so one hand-edited line does not make a whole backup unusable; a file that is not an export at all
+writes nothing.
+
+The document: `insights` (memories and the entity nodes of payload scopes), `edges` between them, `vault_edges`
+(decisions about a vault's edges), then the world model, one member per table (`backup_world.WORLD_MEMBERS`:
+aliases, state assertions, sense events, actions, predictions and the audit of world writes).
 
 Restoring into a live store never replaces what is there: a memory it holds is skipped (a forgotten one too, unless
-`revive_forgotten` asks to bring it back), and so is an edge it holds — a later correction or a killed tombstone
-stays as it is.
+`revive_forgotten` asks to bring it back), and so is an edge or a world row it holds — a later correction or a
+killed tombstone stays as it is. A (subject, predicate) chain of assertions the store and the file both add to is
+re-chained by the world model's own rule (`backup_world.py`).
 """
 from __future__ import annotations
 
@@ -24,6 +30,7 @@ from ..core.errors import InvalidInput
 from ..core.model import Edge, Memory
 from ..core.vault.lifecycle import PROMOTED, survives_rebuild
 from .backup_rows import PAYLOAD_SCOPE, decode_vector, parse_edge, parse_insight, provider_width
+from .backup_world import WORLD_MEMBERS, WorldRestore, export_world_chunks, member_batches
 from .runtime import Runtime
 
 if TYPE_CHECKING:
@@ -34,8 +41,12 @@ EXPORT_KIND = "mnemon-export"
 # "1" would have restored such a row as a plain memory, so it is told the file is newer instead
 # "3" adds `vault_edges`: the decisions about a vault's edges (kills, validations, claims), restored when both ends
 # exist and otherwise kept until the ingest that makes them (`apply_pending_decisions`)
-SCHEMA_VERSION = "3"
-READABLE_VERSIONS = ("1", "2", "3")
+# "4" adds the world model (`world_aliases` … `world_events`: `backup_world.py`); a reader of "3" would have
+# restored the memories and dropped every assertion, prediction and action without a word
+SCHEMA_VERSION = "4"
+READABLE_VERSIONS = ("1", "2", "3", "4")
+# the members a reader can take item by item (`ports/json_stream.ObjectStream`); any other is read whole
+STREAMED_MEMBERS = frozenset({"insights", "edges", "vault_edges", *WORLD_MEMBERS})
 # the ids of the nodes an ingest makes from notes (notes, their items and headings, and what they mention)
 VAULT_NODE_PREFIXES = ("note:", "vault:", "heading:", "date:", "email:", "tag:", "placeholder:")
 PENDING_DECISIONS = "restored_decisions"  # vault_state key: decisions waiting for their notes to be ingested
@@ -49,7 +60,8 @@ _VAULT_SOURCE = "vault:"
 # ── export ───────────────────────────────────────────────────────────────────
 def export_chunks(rt: Runtime, *, include_vectors: bool = True) -> Iterator[str]:
     """The export document as text, piece by piece: every active memory (with its vector when asked and made by the
-    current provider), the entity nodes of payload scopes, and every edge between them that is not retired."""
+    current provider), the entity nodes of payload scopes, every edge between them that is not retired, the
+    decisions about a vault's edges, and the world model's rows."""
     identity = rt.provider.identity()
     rows: dict[str, int] = {}
     mat: np.ndarray | None = None
@@ -80,6 +92,7 @@ def export_chunks(rt: Runtime, *, include_vectors: bool = True) -> Iterator[str]
             decided.append(e)
     yield '\n],"vault_edges":[\n'
     yield ",\n".join(map(_edge_json, decided))
+    yield from export_world_chunks(rt)
     yield "\n]}\n"
 
 
@@ -165,9 +178,11 @@ class _Run:
 
 def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: Iterator[tuple[str, Any]], *,
             dry_run: bool, revive_forgotten: bool = False) -> dict[str, Any]:
-    """Restore an export exactly: same ids, timestamps and edges; no automatic edges are grown. `insights` may be a
-    list or a stream; `rest` yields the document's members after them (the edges among them). Memories that arrive
-    without a vector of this store's provider are embedded afterwards (`embedded`), or a warning says how."""
+    """Restore an export exactly: same ids, timestamps, edges and world rows; no automatic edges are grown.
+    `insights` may be a list or a stream; `rest` yields the document's members after them (edges, vault edges,
+    world members). A world member `rest` does not bring is read from `head` (a document parsed whole, or one that
+    puts it before its insights). Memories that arrive without a vector of this store's provider are embedded
+    afterwards (`embedded`), or a warning says how. The world tables' part of the reply is under `world`."""
     if not isinstance(insights, (list, Iterator)):
         raise InvalidInput("an export file must be a JSON object with an 'insights' array")
     identity = rt.provider.identity()
@@ -176,37 +191,42 @@ def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: It
                width=provider_width(identity) if decode else None, nul_ok=getattr(rt.store, "holds_nul_text", True))
     items = iter(insights)
     if dry_run:
+        world = WorldRestore.start(rt, dry_run=True)
         while batch := list(islice(items, BATCH)):
             _plan_insights(rt, batch, run)
-        for key, edges in _edge_batches(rest):
-            _place_edges(rt, edges, run) if key == "edges" else _place_decisions(rt, edges, run)
-        return run.reply()
+        _place_members(rt, rest, run, world)
+        world.finish(head)
+        return {**run.reply(), "world": world.reply()}
     with rt.store.transaction():
+        world = WorldRestore.start(rt, dry_run=False)
         while batch := list(islice(items, BATCH)):
             new, forgotten = _plan_insights(rt, batch, run)
             _write_insights(rt, new, forgotten, run)
-        for key, edges in _edge_batches(rest):
-            _place_edges(rt, edges, run) if key == "edges" else _place_decisions(rt, edges, run)
+        _place_members(rt, rest, run, world)
+        world.finish(head)
         if run.pending and not run.dry_run:
             _keep_pending(rt, run.pending)
         rt.store.log("import", None, {"restored": len(run.added), "revived": len(run.revived),
                                       "errors": run.errors, "edges": run.edges_inserted + run.edges_revived,
-                                      "edges_skipped": run.edges_skipped}, rt.now_iso())
-    out = run.reply()
+                                      "edges_skipped": run.edges_skipped, "world_rows": world.restored(),
+                                      "world_errors": world.errors()}, rt.now_iso())
+    out = {**run.reply(), "world": world.reply()}
     out["embedded"] = _embed_restored(rt, run.to_embed)
     return out
 
 
-def _edge_batches(rest: Iterator[tuple[str, Any]]) -> Iterator[tuple[str, list[tuple[int, Any]]]]:
-    """The file's edges and vault edges with their indexes, `BATCH` at a time, each batch under its member's name."""
+def _place_members(rt: Runtime, rest: Iterator[tuple[str, Any]], run: _Run, world: WorldRestore) -> None:
+    """The file's members after its insights, `BATCH` rows at a time, each by its own rules."""
     for key, value in rest:
-        if key not in ("edges", "vault_edges"):
-            continue
-        if not isinstance(value, (list, Iterator)):
-            raise InvalidInput(f"'{key}' must be an array")
-        items = enumerate(value)
-        while batch := list(islice(items, BATCH)):
-            yield key, batch
+        if key in ("edges", "vault_edges"):
+            if not isinstance(value, (list, Iterator)):
+                raise InvalidInput(f"'{key}' must be an array")
+            items = enumerate(value)
+            while batch := list(islice(items, BATCH)):
+                _place_edges(rt, batch, run) if key == "edges" else _place_decisions(rt, batch, run)
+        elif key in WORLD_MEMBERS:
+            for rows in member_batches(key, value):
+                world.place(key, rows)
 
 
 def _plan_insights(rt: Runtime, batch: list[Any], run: _Run

@@ -7,7 +7,8 @@ What is checked is what keeps the store usable afterwards: the types, text the d
 line can name, timestamps that parse, edge types the graph knows, and vectors recall can score.
 
 An export file may also have been edited by hand: every field is checked, so a bad one is a per-row error naming
-the row's index (`InvalidInput`), never a crash or a row stored half-right.
+the row's index (`InvalidInput`), never a crash or a row stored half-right. (World rows are checked by the world
+model's own rules: `backup_world.py`.)
 """
 from __future__ import annotations
 
@@ -70,7 +71,7 @@ def node_id(value: Any, what: str, fail: Any) -> str:
     return text
 
 
-def _timestamp(value: Any, what: str, fail: Any) -> str | None:
+def timestamp(value: Any, what: str, fail: Any) -> str | None:
     if value in (None, ""):
         return None
     if not isinstance(value, str):
@@ -141,7 +142,7 @@ def parse_insight(item: Any, idx: int, now: str, *, nul_ok: bool = True) -> tupl
     title = item.get("title")
     if title is not None:
         title = _text(title, "title", fail)
-    created = _timestamp(item.get("created_at"), "created_at", fail)
+    created = timestamp(item.get("created_at"), "created_at", fail)
     if created is not None and not _EARLIEST <= parse_iso(created) < _LATEST:
         raise fail(f"created_at {created!r} is out of range: give a time from year {_EARLIEST.year:04d} "
                    f"to {_LATEST.year - 1}")
@@ -149,12 +150,12 @@ def parse_insight(item: Any, idx: int, now: str, *, nul_ok: bool = True) -> tupl
     mem = Memory(id=mid, kind=kind, content=content, category=category, importance=importance, tags=tuple(tags),
                  entities=tuple(entities), source=source, title=title or None,
                  metadata=_metadata(item.get("metadata"), "metadata", fail), created_at=created,
-                 updated_at=_timestamp(item.get("updated_at"), "updated_at", fail) or created,
-                 last_accessed_at=_timestamp(item.get("last_accessed_at"), "last_accessed_at", fail),
+                 updated_at=timestamp(item.get("updated_at"), "updated_at", fail) or created,
+                 last_accessed_at=timestamp(item.get("last_accessed_at"), "last_accessed_at", fail),
                  access_count=_number(item.get("access_count", 0), int, "access_count", fail),
                  effective_importance=_number(item.get("effective_importance", 0.5), float, "effective_importance",
                                               fail),
-                 inserted_at=_timestamp(item.get("inserted_at"), "inserted_at", fail) or now)
+                 inserted_at=timestamp(item.get("inserted_at"), "inserted_at", fail) or now)
     if not nul_ok:  # (metadata is stored as JSON text, where a NUL is escaped)
         _refuse_nul([mem.content, mem.title, mem.source, *mem.tags, *mem.entities], fail)
     return mem, item.get("vector")
@@ -221,7 +222,7 @@ def parse_edge(e: Any, k: int, now: str, *, nul_ok: bool = True) -> Edge:
         weight, confidence = validate_weight(e.get("weight", 1.0)), validate_weight(e.get("confidence", 1.0))
     except InvalidInput as exc:
         raise fail(exc.message) from None
-    created = _timestamp(e.get("created_at"), "created_at", fail) or now
+    created = timestamp(e.get("created_at"), "created_at", fail) or now
     return Edge(src, dst, etype, texts["sub_type"], weight, confidence, status, texts["evidence"], texts["origin"],
                 texts["rule"], texts["source_path"], _metadata(e.get("metadata"), "metadata", fail),
                 created_at=created, updated_at=created)

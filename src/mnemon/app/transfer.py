@@ -73,7 +73,7 @@ def _import_stream(rt: Runtime, stream: TextIO, *, dry_run: bool, no_diff: bool,
     def source(n: int) -> str:
         return pending.pop() if pending else read(n)
 
-    members = ObjectStream(source, frozenset({"insights", "edges", "vault_edges"})).members()
+    members = ObjectStream(source, backup.STREAMED_MEMBERS).members()
     doc: dict[str, Any] = {}
     for key, value in members:
         if key == "insights" and doc.get("kind") == EXPORT_KIND:

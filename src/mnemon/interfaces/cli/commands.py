@@ -219,7 +219,8 @@ def import_(file: str, dry_run: bool, no_diff: bool, revive_forgotten: bool) -> 
 @click.option("--out", "out", default=None, metavar="FILE",
               help="Write to FILE, renamed into place only once complete, and print a summary.")
 def export(no_vectors: bool, out: str | None) -> None:
-    """Print every active memory, payload scope and edge as JSON that `mnemon import` restores exactly."""
+    """Print every active memory, payload scope, edge and world-model row as JSON that `mnemon import` restores
+    exactly."""
     if out:
         run(lambda c: c.mem.export_to(out, include_vectors=not no_vectors))
     else:

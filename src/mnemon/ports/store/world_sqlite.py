@@ -6,7 +6,8 @@ adds only the columns it filters on. Nothing here decides anything: gates, trans
 scoped forget) deletes from them.
 
 Writes go through the owning `SQLiteStore` (`_write`, `transaction()`), so they share its lock, its read-only guard
-and its nestable transactions.
+and its nestable transactions. `mnemon export` reads every table a page at a time (`export_page`), and its restore
+writes rows once, through the same column builders as the services' writes (`restore_values`, `insert_restored`).
 """
 from __future__ import annotations
 
@@ -86,6 +87,99 @@ def _keys(what: str, **columns: Any) -> None:
             check_key(value, column, what, _LIMITS.get(column, KEY_MAX_BYTES))
 
 
+# Each table's row as the columns it is written to: one place for a service's upsert (`put_*`) and a restore's
+# insert-once (`restore_values` / `insert_restored`), so a restored row is stored exactly as the service stores it.
+# Each builder refuses (`_keys`) what one of the backends cannot store.
+_INSERTS = {
+    "assertions": "world_state_assertions(id, subject_norm, predicate, status, state_type, source_path,"
+                  " source_edge_id, valid_until, data, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+    "predictions": "world_predictions(id, status, sense_type, check_after, expires_at, subject_assertion_id,"
+                   " source_action_id, source_path, data, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+    "sense_events": "sense_events(id, sense_type, source_id, origin, observed_at, source_path, data, recorded_at)"
+                    " VALUES (?,?,?,?,?,?,?,?)",
+    "actions": "world_actions(id, actor, status, source_path, data, created_at, recorded_at) VALUES (?,?,?,?,?,?,?)",
+    "aliases": "entity_aliases(alias_norm, alias_name, canonical_name, canonical_norm, source, confidence,"
+               " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)",
+    "events": "world_events(event, target, target_id, detail, created_at) VALUES (?,?,?,?,?)",
+}
+
+
+def _assertion_values(row: Mapping[str, Any], subject_norm: str) -> tuple[Any, ...]:
+    _keys("assertion", id=row["id"], subject_norm=subject_norm, predicate=row["predicate"],
+          source_path=row.get("source_path"), source_edge_id=row.get("source_edge_id"))
+    return (row["id"], subject_norm, row["predicate"], row["status"], row.get("state_type") or "belief",
+            row.get("source_path") or "", row.get("source_edge_id"), row.get("valid_until"), _dump(row),
+            row["created_at"], row.get("updated_at") or row["created_at"])
+
+
+def _prediction_values(row: Mapping[str, Any], source_path: str) -> tuple[Any, ...]:
+    match = row.get("match_json") or {}
+    _keys("prediction", id=row["id"], subject_assertion_id=row.get("subject_assertion_id"),
+          source_action_id=row.get("source_action_id"), source_path=source_path)
+    created = row.get("created_at") or row.get("updated_at") or ""
+    return (row["id"], row["status"], match.get("sense_type", ""), row["check_after"], row["expires_at"],
+            row.get("subject_assertion_id"), row.get("source_action_id"), source_path, _dump(row), created,
+            row.get("updated_at") or created)
+
+
+def _sense_values(row: Mapping[str, Any], source_path: str, recorded_at: str) -> tuple[Any, ...]:
+    _keys("sense event", id=row["id"], source_id=row.get("source_id"), source_path=source_path)
+    return (row["id"], row["sense_type"], row.get("source_id") or "", row.get("origin") or "external",
+            row["observed_at"], source_path, _sense_data(row), recorded_at)
+
+
+def _action_values(row: Mapping[str, Any], recorded_at: str) -> tuple[Any, ...]:
+    _keys("action", id=row["id"], actor=row.get("actor"), status=row.get("status"),
+          source_path=row.get("source_path"))
+    return (row["id"], row.get("actor") or "agent", row.get("status") or "recorded", row.get("source_path") or "",
+            _dump(row), row["created_at"], recorded_at)
+
+
+def _alias_values(row: Mapping[str, Any], when: str) -> tuple[Any, ...]:
+    _keys("alias", alias_norm=row["alias_norm"], canonical_norm=row["canonical_norm"])
+    return (row["alias_norm"], row["alias_name"], row["canonical_name"], row["canonical_norm"],
+            row.get("source") or "manual", float(row.get("confidence", 1.0)), row.get("created_at") or when, when)
+
+
+def _event_values(entry: tuple[str, str, str, Mapping[str, Any], str]) -> tuple[Any, ...]:
+    """(event, target, target id, detail, created_at) as the audit row stores it."""
+    event, target, target_id, detail, when = entry
+    _keys("world event", event=event, target=target, target_id=target_id)
+    return (event, target, target_id, _dump(dict(detail)), when)
+
+
+_VALUES: dict[str, Any] = {"assertions": _assertion_values, "predictions": _prediction_values,
+                           "sense_events": _sense_values, "actions": _action_values, "aliases": _alias_values,
+                           "events": _event_values}
+# what `mnemon export` reads of each table, a page at a time in key order: its key column and the rest of the row
+# (a restore needs the columns a row leaves out: a sense event's source path and when it was recorded, an action's
+# `recorded_at`); the audit leaves out the store's own bookkeeping (the NFC-keys marker: `_NFC_KEYS`)
+_EXPORTS = {
+    "aliases": ("alias_norm", "alias_name, canonical_name, canonical_norm, source, confidence, created_at,"
+                " updated_at", "entity_aliases", ""),
+    "assertions": ("id", "data", "world_state_assertions", ""),
+    "sense_events": ("id", f"{_SENSE_SELECT}, source_path, recorded_at", "sense_events", ""),
+    "actions": ("id", "data, recorded_at", "world_actions", ""),
+    "predictions": ("id", "data", "world_predictions", ""),
+    "events": ("id", "event, target, target_id, detail, created_at", "world_events", "target <> 'store'"),
+}
+_ALIAS_COLUMNS = ("alias_name", "canonical_name", "canonical_norm", "source", "confidence", "created_at",
+                  "updated_at")
+
+
+def _exported(kind: str, key: Any, found: Sequence[Any]) -> dict[str, Any]:
+    if kind == "aliases":
+        return {"alias_norm": key, **dict(zip(_ALIAS_COLUMNS, found))}
+    if kind == "sense_events":
+        return {**_sense_row(found[:-2]), "source_path": found[-2], "recorded_at": found[-1]}
+    if kind == "actions":
+        return {**json.loads(found[0]), "recorded_at": found[1]}
+    if kind == "events":
+        return {"event": found[0], "target": found[1], "target_id": found[2], "detail": json.loads(found[3]),
+                "created_at": found[4]}
+    return dict(json.loads(found[0]))
+
+
 def _one_of(column: str, value: str | Sequence[str], clauses: list[str], args: list[Any]) -> None:
     """`column = ?` for one value, `column IN (…)` for several (a key and its legacy spelling: `norm_keys`)."""
     values = [value] if isinstance(value, str) else list(value)
@@ -127,19 +221,12 @@ class SQLiteWorld:
 
     # ── assertions ───────────────────────────────────────────────────────────
     def put_assertion(self, row: Mapping[str, Any], subject_norm: str) -> None:
-        _keys("assertion", id=row["id"], subject_norm=subject_norm, predicate=row["predicate"],
-              source_path=row.get("source_path"), source_edge_id=row.get("source_edge_id"))
-        self.store._write(
-            "INSERT INTO world_state_assertions(id, subject_norm, predicate, status, state_type, source_path,"
-            " source_edge_id, valid_until, data, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
-            " ON CONFLICT(id) DO UPDATE SET subject_norm=excluded.subject_norm, predicate=excluded.predicate,"
-            " status=excluded.status, state_type=excluded.state_type, source_path=excluded.source_path,"
-            " source_edge_id=excluded.source_edge_id, valid_until=excluded.valid_until, data=excluded.data,"
-            " updated_at=excluded.updated_at",
-            (row["id"], subject_norm, row["predicate"], row["status"], row.get("state_type") or "belief",
-             row.get("source_path") or "", row.get("source_edge_id"), row.get("valid_until"), _dump(row),
-             row["created_at"], row.get("updated_at") or row["created_at"]),
-        )
+        self.store._write(f"INSERT INTO {_INSERTS['assertions']} ON CONFLICT(id) DO UPDATE SET"
+                          " subject_norm=excluded.subject_norm, predicate=excluded.predicate, status=excluded.status,"
+                          " state_type=excluded.state_type, source_path=excluded.source_path,"
+                          " source_edge_id=excluded.source_edge_id, valid_until=excluded.valid_until,"
+                          " data=excluded.data, updated_at=excluded.updated_at",
+                          _assertion_values(row, subject_norm))
 
     def assertion_keys(self) -> dict[str, tuple[str, str]]:
         """id → (subject key, predicate) as stored: the columns a row is found by."""
@@ -174,21 +261,12 @@ class SQLiteWorld:
 
     # ── predictions ──────────────────────────────────────────────────────────
     def put_prediction(self, row: Mapping[str, Any], source_path: str = "") -> None:
-        match = row.get("match_json") or {}
-        _keys("prediction", id=row["id"], subject_assertion_id=row.get("subject_assertion_id"),
-              source_action_id=row.get("source_action_id"), source_path=source_path)
-        created = row.get("created_at") or row.get("updated_at") or ""
-        self.store._write(
-            "INSERT INTO world_predictions(id, status, sense_type, check_after, expires_at, subject_assertion_id,"
-            " source_action_id, source_path, data, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
-            " ON CONFLICT(id) DO UPDATE SET status=excluded.status, sense_type=excluded.sense_type,"
-            " check_after=excluded.check_after, expires_at=excluded.expires_at,"
-            " subject_assertion_id=excluded.subject_assertion_id, source_action_id=excluded.source_action_id,"
-            " source_path=excluded.source_path, data=excluded.data, updated_at=excluded.updated_at",
-            (row["id"], row["status"], match.get("sense_type", ""), row["check_after"], row["expires_at"],
-             row.get("subject_assertion_id"), row.get("source_action_id"), source_path, _dump(row), created,
-             row.get("updated_at") or created),
-        )
+        self.store._write(f"INSERT INTO {_INSERTS['predictions']} ON CONFLICT(id) DO UPDATE SET"
+                          " status=excluded.status, sense_type=excluded.sense_type, check_after=excluded.check_after,"
+                          " expires_at=excluded.expires_at, subject_assertion_id=excluded.subject_assertion_id,"
+                          " source_action_id=excluded.source_action_id, source_path=excluded.source_path,"
+                          " data=excluded.data, updated_at=excluded.updated_at",
+                          _prediction_values(row, source_path))
 
     def get_prediction(self, prediction_id: str) -> dict[str, Any] | None:
         rows = self._rows("SELECT data FROM world_predictions WHERE id = ?", (prediction_id,))
@@ -221,17 +299,12 @@ class SQLiteWorld:
         for chunk in _chunks(ids):
             stored.update(r[0] for r in self.conn.execute(
                 f"SELECT id FROM sense_events WHERE id IN ({','.join('?' * len(chunk))})", list(chunk)))
-        for row, source_path in rows:
-            _keys("sense event", id=row["id"], source_id=row.get("source_id"), source_path=source_path)
+        values = [_sense_values(row, source_path, recorded_at) for row, source_path in rows]
         fresh: dict[str, tuple[Any, ...]] = {}
-        for row, source_path in rows:
-            if row["id"] not in stored and row["id"] not in fresh:
-                fresh[row["id"]] = (row["id"], row["sense_type"], row.get("source_id") or "",
-                                    row.get("origin") or "external", row["observed_at"], source_path,
-                                    _sense_data(row), recorded_at)
-        self.store._write_many(
-            "INSERT OR IGNORE INTO sense_events(id, sense_type, source_id, origin, observed_at, source_path, data,"
-            " recorded_at) VALUES (?,?,?,?,?,?,?,?)", list(fresh.values()))
+        for row_values in values:
+            if row_values[0] not in stored and row_values[0] not in fresh:
+                fresh[row_values[0]] = row_values
+        self.store._write_many(f"INSERT OR IGNORE INTO {_INSERTS['sense_events']}", list(fresh.values()))
         return list(fresh)
 
     def sense_events_by_id(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -295,15 +368,9 @@ class SQLiteWorld:
 
     # ── actions ──────────────────────────────────────────────────────────────
     def put_action(self, row: Mapping[str, Any], recorded_at: str) -> None:
-        _keys("action", id=row["id"], actor=row.get("actor"), status=row.get("status"),
-              source_path=row.get("source_path"))
-        self.store._write(
-            "INSERT INTO world_actions(id, actor, status, source_path, data, created_at, recorded_at)"
-            " VALUES (?,?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET actor=excluded.actor, status=excluded.status,"
-            " source_path=excluded.source_path, data=excluded.data",
-            (row["id"], row.get("actor") or "agent", row.get("status") or "recorded", row.get("source_path") or "",
-             _dump(row), row["created_at"], recorded_at),
-        )
+        self.store._write(f"INSERT INTO {_INSERTS['actions']} ON CONFLICT(id) DO UPDATE SET actor=excluded.actor,"
+                          " status=excluded.status, source_path=excluded.source_path, data=excluded.data",
+                          _action_values(row, recorded_at))
 
     def get_action(self, action_id: str) -> dict[str, Any] | None:
         rows = self._rows("SELECT data FROM world_actions WHERE id = ?", (action_id,))
@@ -314,16 +381,11 @@ class SQLiteWorld:
 
     # ── aliases ──────────────────────────────────────────────────────────────
     def put_alias(self, row: Mapping[str, Any], when: str) -> None:
-        _keys("alias", alias_norm=row["alias_norm"], canonical_norm=row["canonical_norm"])
-        self.store._write(
-            "INSERT INTO entity_aliases(alias_norm, alias_name, canonical_name, canonical_norm, source, confidence,"
-            " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(alias_norm) DO UPDATE SET"
-            " alias_name=excluded.alias_name, canonical_name=excluded.canonical_name,"
-            " canonical_norm=excluded.canonical_norm, source=excluded.source, confidence=excluded.confidence,"
-            " updated_at=excluded.updated_at",
-            (row["alias_norm"], row["alias_name"], row["canonical_name"], row["canonical_norm"],
-             row.get("source") or "manual", float(row.get("confidence", 1.0)), row.get("created_at") or when, when),
-        )
+        self.store._write(f"INSERT INTO {_INSERTS['aliases']} ON CONFLICT(alias_norm) DO UPDATE SET"
+                          " alias_name=excluded.alias_name, canonical_name=excluded.canonical_name,"
+                          " canonical_norm=excluded.canonical_norm, source=excluded.source,"
+                          " confidence=excluded.confidence, updated_at=excluded.updated_at",
+                          _alias_values(row, when))
 
     def aliases(self, *, canonical_norm: str | Sequence[str] | None = None) -> list[dict[str, Any]]:
         if not self.ready():
@@ -349,11 +411,8 @@ class SQLiteWorld:
 
     def log_events(self, entries: Sequence[tuple[str, str, str, Mapping[str, Any]]], when: str) -> None:
         """(event, target, target id, detail) entries, in one statement."""
-        for _event, target, target_id, _detail in entries:
-            _keys("world event", target=target, target_id=target_id)
-        self.store._write_many("INSERT INTO world_events(event, target, target_id, detail, created_at) VALUES (?,?,?,?,?)",
-                               [(event, target, target_id, _dump(dict(detail)), when)
-                                for event, target, target_id, detail in entries])
+        self.store._write_many(f"INSERT INTO {_INSERTS['events']}",
+                               [_event_values((*entry, when)) for entry in entries])
 
     def events(self, target: str, target_id: str) -> list[dict[str, Any]]:
         if not self.ready():
@@ -409,6 +468,68 @@ class SQLiteWorld:
         """How many active edges each relation has (the store keeps these counts: no edge row is read)."""
         return {r[0]: int(r[1]) for r in self.conn.execute(
             "SELECT type, n FROM edge_counts WHERE status = 'active' AND n > 0")}
+
+    # ── backup: `mnemon export` and its restore (`app/backup_world.py`) ──────
+    def export_page(self, kind: str, after: Any, limit: int) -> list[tuple[Any, dict[str, Any]]]:
+        """Up to `limit` (key, row) pairs of one table (`_EXPORTS`), in key order after `after` (None: from the
+        start): keyset pages, so an export of any size reads one page at a time and no cursor stays open."""
+        if not self.ready():
+            return []
+        key, columns, table, condition = _EXPORTS[kind]
+        clauses = [c for c in (condition, f"{key} > ?" if after is not None else "") if c]
+        where = (" WHERE " + " AND ".join(clauses)) if clauses else ""
+        args = ([after] if after is not None else []) + [limit]
+        return [(r[0], _exported(kind, r[0], r[1:])) for r in self.conn.execute(
+            f"SELECT {key}, {columns} FROM {table}{where} ORDER BY {key} LIMIT ?", args)]
+
+    def held_keys(self, kind: str, keys: Sequence[str]) -> set[str]:
+        """The keys among `keys` a row of the table has (an id; an alias's key)."""
+        from .text_index_sqlite import _chunks
+
+        key, _columns, table, _condition = _EXPORTS[kind]
+        held: set[str] = set()
+        for chunk in _chunks(list(dict.fromkeys(keys))):
+            held.update(r[0] for r in self.conn.execute(
+                f"SELECT {key} FROM {table} WHERE {key} IN ({','.join('?' * len(chunk))})", list(chunk)))
+        return held
+
+    @staticmethod
+    def restore_values(kind: str, row: Any, *extra: Any) -> tuple[Any, ...]:
+        """A restored row as the columns `put_<kind>` would write (the same arguments), or `InvalidInput` for one
+        a backend cannot store; `insert_restored` takes a list of them."""
+        return tuple(_VALUES[kind](row, *extra))
+
+    def insert_restored(self, kind: str, values: Sequence[tuple[Any, ...]]) -> None:
+        """Rows from `restore_values`, inserted once: a key the table already has keeps its row (a restore never
+        replaces what the store holds). The audit has no key: every entry given is appended."""
+        verb = "INSERT INTO" if kind == "events" else "INSERT OR IGNORE INTO"
+        self.store._write_many(f"{verb} {_INSERTS[kind]}", list(values))
+
+    def last_event_id(self) -> int:
+        """The newest audit entry's id (0: none)."""
+        if not self.ready():
+            return 0
+        return int(self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM world_events").fetchone()[0])
+
+    def held_events(self, values: Sequence[tuple[Any, ...]], up_to: int) -> dict[tuple[Any, ...], int]:
+        """How many times the audit holds each of `values` (`restore_values("events", …)`) among its entries with
+        an id up to `up_to` (those before a restore began)."""
+        from .text_index_sqlite import _chunks
+
+        wanted = set(values)
+        by_target: dict[str, set[str]] = {}
+        for v in wanted:
+            by_target.setdefault(v[1], set()).add(v[2])
+        found: dict[tuple[Any, ...], int] = {}
+        for target, ids in sorted(by_target.items()):
+            for chunk in _chunks(sorted(ids)):  # (by target first: the audit's index is (target, target_id))
+                for r in self.conn.execute(
+                        "SELECT event, target, target_id, detail, created_at FROM world_events WHERE target = ?"
+                        f" AND target_id IN ({','.join('?' * len(chunk))}) AND id <= ?", [target, *chunk, up_to]):
+                    entry = tuple(r)
+                    if entry in wanted:
+                        found[entry] = found.get(entry, 0) + 1
+        return found
 
     # ── the one deleting path: explicit scoped forget ────────────────────────
     def forget_scope(self, scope: str, when: str, *, dry_run: bool = False) -> dict[str, int]:
