@@ -32,7 +32,7 @@ from ..core.vault.links import display_links
 from ..core.vault.observations import hint_words
 from ..core.keywords import VAULT_SOURCE_PREFIX
 from ..core.vault.proactive import DEADLINE_WORDS, FRESHNESS_MAX, OPEN_WORDS, PROACTIVE_STATE, hints_of_key
-from ..render.cards import check_out_dir, write_card
+from ..render.cards import check_out_dir, clip, write_card
 from . import notes as notes_mod
 from .context import DEFAULT_BUDGET, DEFAULT_MAX_ITEMS, build_context_pack, parse_hints, source_path_of
 from .runtime import Runtime
@@ -57,6 +57,8 @@ class Candidate:
     skip_reasons: list[str] = field(default_factory=list)
     seed_id: str = ""
     path: list[dict[str, Any]] = field(default_factory=list)
+    # the seed note's step, kept apart from the path: with --hops 0 the path is the memory alone, not its note
+    seed_step: dict[str, Any] | None = None
     hints_hit: tuple[str, ...] = ()
 
     @property
@@ -65,8 +67,10 @@ class Candidate:
 
 
 def _check_hops(hops: Any) -> int:
+    """A path of at most `hops` edges; 0 is the thought's memory alone (a card with one node and no connector)."""
     if isinstance(hops, bool) or not isinstance(hops, int) or not 0 <= hops <= MAX_HOPS:
-        raise InvalidInput(f"--hops must be an integer from 0 to {MAX_HOPS}", hops=hops)
+        raise InvalidInput(f"--hops must be an integer from 0 to {MAX_HOPS} (0: the memory alone, no path)",
+                           hops=hops)
     return hops
 
 
@@ -96,7 +100,7 @@ def _name(node: Memory | None, node_id: str) -> str:
     if node.kind == "memory":
         if (node.metadata or {}).get("memory_kind") == "section" and node.title:
             return node.title  # its heading path ("Note > Heading"): the text is shown as evidence
-        return excerpt(display_links(node.content), 90)  # a label reads as the title does: links as their names
+        return clip(display_links(node.content), 90)  # a label reads as the title does: links as their names
     return node.title or node_id.split(":", 1)[-1]
 
 
@@ -319,21 +323,24 @@ def kept_candidates(rt: Runtime, hints: tuple[str, ...]) -> tuple[Iterator[Candi
 
 
 def _with_path(rt: Runtime, cand: Candidate, hops: int, hints: tuple[str, ...]) -> Candidate:
-    start: list[tuple[str, Edge | None]] = []
-    if cand.seed_id != cand.memory.id and rt.store.get_node(cand.seed_id) is not None:
-        # the card's own edge, however weak (a weakened one is a candidate and says so); the walk on is active only
-        link = next((e for e in rt.store.edges_of([cand.seed_id], statuses=("active", "candidate"), direction="out")
-                     if e.dst == cand.memory.id), None)
-        start = [(cand.seed_id, None), (cand.memory.id, link)]
-    else:
-        start = [(cand.memory.id, None)]
-    cand.path = walk(rt, start, max(0, hops - (len(start) - 1)), hints)
+    """The candidate's path of at most `hops` edges: from its note over the card's own edge, then the walk on; with
+    0 hops the memory alone (its note opened the path regardless, so `--hops 0` gave one hop)."""
+    seed = rt.store.get_node(cand.seed_id) if cand.seed_id != cand.memory.id else None
+    start: list[tuple[str, Edge | None]] = [(cand.memory.id, None)]
+    if seed is not None:
+        cand.seed_step = _step(cand.seed_id, seed, None)
+        if hops > 0:
+            # the card's own edge, however weak (a weakened one is a candidate and says so); the walk on is active
+            link = next((e for e in rt.store.edges_of([cand.seed_id], statuses=("active", "candidate"),
+                                                      direction="out") if e.dst == cand.memory.id), None)
+            start = [(cand.seed_id, None), (cand.memory.id, link)]
+    cand.path = walk(rt, start, hops - (len(start) - 1), hints)
     return cand
 
 
 def candidate_dict(c: Candidate) -> dict[str, Any]:
     meta = c.memory.metadata or {}
-    seed = c.path[0] if c.path else {"id": c.seed_id, "name": c.seed_id, "type": "note"}
+    seed = c.seed_step or (c.path[0] if c.path else {"id": c.seed_id, "name": c.seed_id, "type": "note"})
     return {
         "score": c.score,
         "seed": {"id": seed["id"], "name": seed["name"], "type": seed["type"], "source_path": meta.get("note")
@@ -394,27 +401,28 @@ def compose(path: list[dict[str, Any]], text: str, kind: str, note_title: str,
     every date has passed asks whether it was met instead of what is due before it."""
     text = display_links(text)
     words = frozenset(tokens(text))
-    short = excerpt(text, 60)
+    short = clip(text, 60)
     days = sorted({d.date() for d in text_dates(text)})
     dates = [d.isoformat() + (f" ({_days_from(d, today)})" if today else "") for d in days]
     if kind == "done":  # finished: never a loop to follow up or a date to chase, whatever words it uses
         title = f"Done: {short}"
-        action = f"Nothing to chase: it is recorded as done. Keep it as a record, or archive it: {excerpt(text, 100)}"
+        action = f"Nothing to chase: it is recorded as done. Keep it as a record, or archive it: {clip(text, 100)}"
     elif kind == "blocked" or words & OPEN_WORDS:
-        title, action = f"Open loop: {short}", f"Follow up on “{excerpt(text, 120)}” and record the outcome."
+        title, action = f"Open loop: {short}", f"Follow up on “{clip(text, 120)}” and record the outcome."
     elif (kind == "risk" or words & DEADLINE_WORDS) and today and days and days[-1] < today:
         title = f"Past due: {short}"
         action = (f"Check whether this was done by {days[-1].isoformat()} ({_days_from(days[-1], today)}); close it "
-                  f"or set a new date: {excerpt(text, 100)}")
+                  f"or set a new date: {clip(text, 100)}")
     elif kind == "risk" or words & DEADLINE_WORDS:
         upcoming = [d for d in days if today is None or d >= today]
         when = f" before {dates[days.index(upcoming[0])]}" if upcoming else ""
-        title, action = f"Deadline: {short}", f"Check what is due{when} and plan the next step: {excerpt(text, 110)}"
+        title, action = f"Deadline: {short}", f"Check what is due{when} and plan the next step: {clip(text, 110)}"
     elif kind == "correction":
         title, action = f"Correction to check: {short}", "Make sure nothing still relies on the superseded statement."
     else:
-        title, action = f"Reasoned walk: {note_title or short}", f"Review “{excerpt(text, 120)}” and decide if it still matters."
-    insight = f"{note_title or 'A memory'} holds “{excerpt(text, 160)}”"
+        title = f"Reasoned walk: {note_title or short}"
+        action = f"Review “{clip(text, 120)}” and decide if it still matters."
+    insight = f"{note_title or 'A memory'} holds “{clip(text, 160)}”"
     if dates:
         insight += f", dated {', '.join(dates[:2])}"
     return {"title": title, "insight": insight + _connections(path), "action": action}
@@ -431,14 +439,15 @@ def _connections(path: list[dict[str, Any]]) -> str:
             relation = inverse_of(relation) or relation
         said.setdefault(str(s.get("from") or path[0].get("id")), []).append(
             f"{display_links(s['name'])} ({relation.replace('_', ' ')})")
-    clauses = [("it" if origin == path[0].get("id") else excerpt(display_links(names.get(origin, origin)), 40))
+    clauses = [("it" if origin == path[0].get("id") else clip(display_links(names.get(origin, origin)), 40))
                + " connects to " + ", ".join(hops) for origin, hops in said.items()]
     return "." if not clauses else "; " + "; ".join(clauses) + "."
 
 
 def _thought_from_candidate(c: Candidate, today: date) -> dict[str, Any]:
     meta = c.memory.metadata or {}
-    note_title = c.path[0]["name"] if c.path and c.path[0]["id"] != c.memory.id else ""
+    first = c.seed_step or (c.path[0] if c.path else None)
+    note_title = first["name"] if first and first["id"] != c.memory.id else ""
     parts = compose(c.path, c.memory.content, str(meta.get("observation_kind") or ""), note_title, today)
     return {**parts, "score": c.score, "path": c.path, "observations": [c.memory.content],
             "evidence": [c.memory.content], "why_now": "; ".join(c.reasons[:3]) or "highest-scoring observation",
@@ -490,21 +499,26 @@ def _as_typed(stems: Sequence[str], prompt: str) -> list[str]:
 
 def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int, hints: tuple[str, ...],
                        vault: str | None = None) -> dict[str, Any]:
+    note_title, seed = "", None
     if item.get("item_type") == "edge":
+        # the edge is one hop: with --hops 0 its card keeps the node it starts from
         edge = rt.store.get_edge(int(item["edge_id"]))
         path = [_step(item["src"]["id"], rt.store.get_node(item["src"]["id"]), None),
-                _step(item["dst"]["id"], rt.store.get_node(item["dst"]["id"]), edge)]
+                _step(item["dst"]["id"], rt.store.get_node(item["dst"]["id"]), edge)][:hops + 1]
     elif item.get("item_type") == "memory":
         note_id = f"note:{item['note']}" if item.get("note") else None
-        if note_id and rt.store.get_node(note_id) is not None:
+        note = rt.store.get_node(note_id) if note_id else None
+        if note_id and note is not None and hops > 0:
             link = next((e for e in rt.store.edges_of([note_id], statuses=("active", "candidate"))
                          if e.dst == item["id"]), None)
-            path = walk(rt, [(note_id, None), (item["id"], link)], max(0, hops - 1), hints)
-        else:
+            path = walk(rt, [(note_id, None), (item["id"], link)], hops - 1, hints)
+        else:  # no note, or --hops 0: the memory alone (its note is still named in the insight)
             path = walk(rt, [(item["id"], None)], hops, hints)
+            if note_id and note is not None:
+                note_title, seed = _name(note, note_id), note_id
     else:
-        path = [{"id": item["id"], "name": excerpt(str(item.get("title")), 90), "type": str(item.get("kind"))}]
-    note_title = path[0]["name"] if len(path) > 1 else ""
+        path = [{"id": item["id"], "name": clip(str(item.get("title")), 90), "type": str(item.get("kind"))}]
+    note_title = note_title or (path[0]["name"] if len(path) > 1 else "")
     text = str(item.get("text") or item.get("title") or "")
     shown = _readable(text) if item.get("kind") == "section" else text
     parts = compose(path, shown, str(item.get("observation_kind") or ""), note_title, rt.now().date())
@@ -519,9 +533,9 @@ def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int
         **parts, "score": item.get("score"), "path": path,
         "observations": [shown] if item.get("item_type") == "memory" else [],
         "evidence": [text] if text else [], "why_now": "; ".join(reasons), "source_path": item.get("source_path"),
-        # as a proactive card names them (one shape with or without a prompt): where the walk starts, and the
-        # memory the card is about (none for an edge or a world row)
-        "seed": path[0]["id"] if path else None,
+        # as a proactive card names them (one shape with or without a prompt): where the walk starts (the note, also
+        # when --hops 0 leaves it off the path), and the memory the card is about (none for an edge or a world row)
+        "seed": seed or (path[0]["id"] if path else None),
         "memory": item.get("id") if item.get("item_type") == "memory" else None,
         "surface": {"prompt": prompt or None, "kind": item.get("kind"), "source_id": item.get("id"),
                     "source_path": item.get("source_path"), "score": item.get("score"),

@@ -5,9 +5,13 @@ relation chips, evidence / reasoning / next-step bands and a footer — with its
 
 * every piece of text is XML-escaped (Mneme interpolated note text into markup, so a `<` or `&` in a note broke
   the file), and the characters XML 1.0 forbids outright (C0 controls but tab and newlines, lone surrogates) are
-  dropped: no escape exists for them, and one pasted control character made the whole card unreadable;
+  dropped: no escape exists for them, and one pasted control character made the whole card unreadable. So are the
+  other controls (DEL, C1) and the bidi overrides, embeddings, isolates and marks: a U+202E in a title drew the rest
+  of the line backwards, so a card could read other than its note says (letters of any script stay as they are);
 * wrapping uses an estimate of rendered width per character class instead of a fixed character count, so wide
-  capitals do not overflow the panel and narrow text does not leave half the band empty;
+  capitals do not overflow the panel and narrow text does not leave half the band empty; text that does not fit
+  is cut between words (else after a separator such as `/` or `-`), never inside a date or a time of day —
+  "Meeting 2026-1…" read as another date — with "…" marking the cut;
 * the card grows to fit its bands instead of clipping them, and the output is byte-for-byte deterministic for a
   given thought, theme and timestamp (golden-file tests rely on it);
 * PNG goes through `resvg-py` when installed (`pip install mnemon[cards]`), else ImageMagick, else none — the
@@ -38,7 +42,21 @@ FONT = "DejaVu Sans, Inter, Arial, sans-serif"
 MAX_PATH_NODES = 7
 MAX_EVIDENCE = 5
 _WORDS = re.compile(r"\w+")  # what two renderings of one statement share
-_XML_FORBIDDEN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# Characters no card shows (see the module doc): the ones XML 1.0 forbids, DEL and the C1 controls, the Arabic letter
+# mark, LRM/RLM, the bidi embeddings and overrides (U+202A–E), the isolates and the deprecated format controls
+# (U+2066–F) and the interlinear annotation marks (they hide text between them). ZWJ/ZWNJ stay: emoji sequences and
+# Persian or Indic words need them.
+_UNSHOWN_RANGES = ((0x00, 0x08), (0x0B, 0x0C), (0x0E, 0x1F), (0x7F, 0x9F), (0x061C, 0x061C), (0x200E, 0x200F),
+                   (0x202A, 0x202E), (0x2066, 0x206F), (0xD800, 0xDFFF), (0xFFF9, 0xFFFB), (0xFFFE, 0xFFFF))
+_UNSHOWN = frozenset(chr(c) for lo, hi in _UNSHOWN_RANGES for c in range(lo, hi + 1))
+_DROP_UNSHOWN = dict.fromkeys(map(ord, _UNSHOWN))
+# dates (an ISO one with its time of day) and times of day, which a cut must not split ("Meeting 2026-1…" reads as
+# another date); one pattern each, searched apart, since their matches may overlap ("10-14/2026-10-14")
+_DATES_AND_TIMES = tuple(re.compile(p) for p in (
+    r"(?<!\d)\d{4}-\d{1,2}-\d{1,2}(?:T\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?(?!\d)",
+    r"(?<!\d)(?:\d{4}([/.])\d{1,2}\1\d{1,2}|\d{1,2}([/.])\d{1,2}\2\d{2,4})(?!\d)",  # 2026/10/14, 14.10.2026
+    r"(?<!\d)\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?!\d)(?:\s?[AaPp]\.?[Mm]\b\.?)?"))
+_SEPARATORS = frozenset("-/_.,;:|\\+&")
 NO_RASTERISER = "no rasteriser installed (pip install 'mnemon[cards]' for resvg-py, or ImageMagick)"
 
 THEMES: dict[str, dict[str, str]] = {
@@ -113,7 +131,8 @@ _WIDE = set("mwMW@%")
 
 
 def text_width(text: str, size: float, bold: bool = False) -> float:
-    """Estimated rendered width of `text` in DejaVu Sans at `size` px (within ~10 % for Latin text)."""
+    """Estimated rendered width of `text` in DejaVu Sans at `size` px (within ~10 % for Latin text); the characters
+    `xml_text` drops take no room."""
     total = 0.0
     for ch in text:
         if ch in _NARROW:
@@ -122,11 +141,76 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
             total += 0.92
         elif ch.isupper() or ch.isdigit():
             total += 0.68
+        elif ch in _UNSHOWN:
+            continue
         elif ord(ch) > 0x2E80:  # CJK and other full-width scripts
             total += 1.0
         else:
             total += 0.61
     return total * size * (1.12 if bold else 1.0)
+
+
+def _cut_ranks(text: str) -> list[int]:
+    """How good a place each index k is to cut `text` (keeping `text[:k]`): 0 between words, 1 after a separator
+    inside a word (a path's `/`, a hyphen), 2 elsewhere inside a word, 3 inside a date or a time of day."""
+    ranks = [2] * (len(text) + 1)
+    ranks[0] = ranks[-1] = 0
+    for k in range(1, len(text)):
+        if text[k].isspace() or text[k - 1].isspace():
+            ranks[k] = 0
+        elif text[k - 1] in _SEPARATORS:
+            ranks[k] = 1
+    for pattern in _DATES_AND_TIMES:
+        for m in pattern.finditer(text):
+            ranks[m.start() + 1:m.end()] = [3] * (m.end() - m.start() - 1)
+    return ranks
+
+
+def _cut_before(ranks: Sequence[int], most: int) -> int:
+    """Where to end a kept head of at most `most` characters: the last word boundary in the latter half of that
+    room, else the last separator there (a long path keeps its folders), else the last word boundary or separator
+    anywhere, else the last place outside a date or a time; `most` when there is none (one date wider than the
+    room: cutting it is all there is)."""
+    if most <= 0:
+        return 0
+    half = max(1, most // 2)
+    for worst, low in ((0, half), (1, half), (1, 1), (2, 1)):
+        for k in range(most, low - 1, -1):
+            if ranks[k] <= worst:
+                return k
+    return most
+
+
+def _cut_after(ranks: Sequence[int], least: int) -> int:
+    """Where to start a kept tail that begins at `least` or later: `_cut_before`'s choice, mirrored."""
+    end = len(ranks) - 1
+    if least >= end:
+        return end
+    half = least + (end - least) // 2
+    for worst, high in ((0, half), (1, half), (1, end - 1), (2, end - 1)):
+        for k in range(least, high + 1):
+            if ranks[k] <= worst:
+                return k
+    return least
+
+
+def _trim_end(head: str) -> str:
+    """A kept head before its "…": no trailing space or clause punctuation ("due:…" reads as if something followed)."""
+    return head.rstrip().rstrip(",;:").rstrip()
+
+
+def _fit(text: str, max_width: float, size: float, bold: bool, suffix: str = "") -> int:
+    """How much of `text` to keep so that it and `suffix` fit `max_width`, cut where `_cut_before` says."""
+    if text_width(text + suffix, size, bold) <= max_width:
+        return len(text)
+    low, high = 0, len(text)  # the longest prefix that fits, by bisection: width only grows with length
+    while low < high:
+        mid = (low + high + 1) // 2
+        if text_width(text[:mid] + suffix, size, bold) <= max_width:
+            low = mid
+        else:
+            high = mid - 1
+    return _cut_before(_cut_ranks(text), low)
 
 
 def wrap(text: str, max_width: float, size: float, max_lines: int, bold: bool = False) -> list[str]:
@@ -135,6 +219,8 @@ def wrap(text: str, max_width: float, size: float, max_lines: int, bold: bool = 
     lines: list[str] = []
     current = ""
     for word in words:
+        if len(lines) > max_lines:  # past what is kept: the rest only costs time (a note can be megabytes)
+            break
         if not word:
             continue
         candidate = f"{current} {word}" if current else word
@@ -145,9 +231,7 @@ def wrap(text: str, max_width: float, size: float, max_lines: int, bold: bool = 
             lines.append(current)
         current = word
         while text_width(current, size, bold) > max_width:  # one word wider than the line: hard-break it
-            cut = len(current)
-            while cut > 1 and text_width(current[:cut], size, bold) > max_width:
-                cut -= 1
+            cut = max(1, _fit(current, max_width, size, bold))  # after a `/` or `-` when it can, not in a date
             lines.append(current[:cut])
             current = current[cut:]
     if current:
@@ -155,23 +239,36 @@ def wrap(text: str, max_width: float, size: float, max_lines: int, bold: bool = 
     if len(lines) > max_lines:
         kept = lines[:max_lines]
         last = kept[-1]
-        while last and text_width(last + "…", size, bold) > max_width:
-            last = last[:-1]
-        kept[-1] = last.rstrip() + "…"
+        kept[-1] = _trim_end(last[:_fit(last, max_width, size, bold, "…")]) + "…"
         return kept
     return lines
 
 
+def clip(text: str, limit: int) -> str:
+    """`text` on one line in at most `limit` characters, cut as `wrap` cuts (between words, never inside a date or
+    a time) with "…" marking the cut: `core.text.excerpt` cut anywhere, and titles read "Meeting 2026-1…"."""
+    flat = " ".join(str(text).split())
+    if len(flat) <= limit:
+        return flat
+    if limit <= 1:
+        return "…"[:limit]
+    return _trim_end(flat[:_cut_before(_cut_ranks(flat), limit - 1)]) + "…"
+
+
 def xml_text(text: str) -> str:
-    """`text` as XML character data: escaped, and without the characters XML 1.0 does not allow at all."""
-    return escape(_XML_FORBIDDEN.sub("", text))
+    """`text` as XML character data: escaped, and without the characters no card shows (`_UNSHOWN`)."""
+    return escape(text.translate(_DROP_UNSHOWN))
 
 
 def _middle_truncate(text: str, limit: int) -> str:
+    """`text` in at most `limit` characters, its middle left out (a path keeps its top folder and its file name), both
+    cuts made as `clip` makes them."""
     if len(text) <= limit:
         return text
-    half = (limit - 1) // 2
-    return text[:half] + "…" + text[-(limit - 1 - half):]
+    ranks = _cut_ranks(text)
+    head = _cut_before(ranks, (limit - 1) // 2)
+    tail = _cut_after(ranks, len(text) - (limit - 1 - head))  # the tail gets what the head did not use
+    return _trim_end(text[:head]) + "…" + text[tail:].lstrip()
 
 
 def _t(x: float, y: float, text: str, *, size: float, fill: str, weight: str = "normal", anchor: str = "start",
@@ -306,7 +403,7 @@ def render_svg(thought: Mapping[str, Any], *, theme: str = "dark", generated_at:
         xs = [INNER_X + 60 + (span * i / (n - 1) if n > 1 else span / 2) for i in range(n)]
         for link in links:
             a, b = link.parent, link.child
-            via = link.via.replace("_", " ")
+            via = link.via.translate(_DROP_UNSHOWN).replace("_", " ").strip()  # " " had no line to wrap: IndexError
             if b - a == 1:
                 x0, x1 = xs[a] + 40, xs[b] - 40
                 mid, chip_y = (x0 + x1) / 2, cy - 30
@@ -550,4 +647,4 @@ def sample_thought() -> dict[str, Any]:
 
 __all__: Sequence[str] = ("CardFiles", "PathLink", "THEMES", "badge_for", "check_out_dir", "path_links", "rasterise",
                           "render_svg", "resolve_theme", "svg_to_png", "write_card", "sample_thought", "text_width",
-                          "wrap", "xml_text")
+                          "wrap", "clip", "xml_text")

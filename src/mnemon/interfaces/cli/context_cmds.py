@@ -91,7 +91,8 @@ def debug_candidates(hints: str | None, hops: int, limit: int, include_skipped: 
 
 @cli.command()
 @click.option("--hints")
-@click.option("--hops", default=5, show_default=True, type=int)
+@click.option("--hops", default=5, show_default=True, type=int,
+              help="Most edges in the thought's path, 0-12 (0: the memory alone, no path).")
 @click.option("--out", help="Directory for the card (default: config `out`, else <home>/cards).")
 def thought(hints: str | None, hops: int, out: str | None) -> None:
     """Generate the top thought (biased walk over active edges) and render its card."""
