@@ -80,7 +80,10 @@ class AppendBatch:
         return None  # nothing stored or batched is newer than the memory being written: that is `applies`
 
     def recent_memories(self, limit: int, *, since: str | None = None, until: str | None = None,
-                        source: str | None = None, exclude: Iterable[str] = (), flt: Any = None) -> list[Memory]:
+                        source: str | None = None, exclude: Iterable[str] = (), flt: Any = None,
+                        after: str | None = None) -> list[Memory]:
+        if after is not None:
+            return []  # nothing stored or batched is newer than the memory being written: that is `applies`
         if (source is None and (limit > _TAIL or flt != TIMED)) or (
                 source is not None and (flt is not None or limit > graph_rules.CAUSAL_LOOKBACK + 1)):
             raise NotImplementedError("AppendBatch answers only the questions write_memory asks")

@@ -107,7 +107,12 @@ def write_memory(rt: Runtime, inp: MemoryInput, vector: np.ndarray | None, *, no
     edges += graph_rules.entity_edges(mem.id, holders, now)
     recent = store.recent_memories(graph_rules.CAUSAL_LOOKBACK, source=mem.source, exclude=[mem.id],
                                    until=mem.created_at)
-    edges += graph_rules.causal_edges(mem, recent, now, tokens_of=rt.tokens_of)
+    # and the ones after it: their writes looked back for causes before this memory existed, so the pairs a write
+    # in time order would have linked are linked here (the graph is a function of the memories' times, not of
+    # the order they arrived in); empty, and a cheap indexed probe, for the usual write dated now
+    later = store.recent_memories(graph_rules.CAUSAL_LOOKBACK, source=mem.source, exclude=[mem.id],
+                                  after=mem.created_at)
+    edges += graph_rules.causal_edges(mem, recent, now, tokens_of=rt.tokens_of, later_same_source=later)
     if vector is not None:
         found = nearest if nearest is not None else rt.index.search(vector, graph_rules.SEMANTIC_TOP)
         similar = [(i, rt.calibrate(c)) for i, c in found[:graph_rules.SEMANTIC_TOP]]

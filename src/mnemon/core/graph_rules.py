@@ -98,8 +98,13 @@ def entity_edges(new_id: str, holders: dict[str, list[str]], now: str) -> list[E
 
 
 def causal_edges(new: Memory, recent_same_source: Sequence[Memory], now: str,
-                 tokens_of: Callable[[Memory], frozenset[str]] | None = None) -> list[Edge]:
-    """Keyword + token overlap ≥ 0.15 against the 10 most recent memories of the same source; cause → effect."""
+                 tokens_of: Callable[[Memory], frozenset[str]] | None = None,
+                 later_same_source: Sequence[Memory] = ()) -> list[Edge]:
+    """Keyword + token overlap ≥ 0.15 against the 10 most recent memories of the same source; cause → effect.
+
+    `later_same_source` (oldest first): the memories of the source dated after a backdated `new`. Each of the first
+    10 would have had `new` in its own lookback had the two been written in time order, so the pair gets the edge
+    that write would have made, with the later memory in the role of the new one."""
     def toks(m: Memory) -> frozenset[str]:
         return tokens_of(m) if tokens_of is not None else token_set(m.title or "", m.content, m.tags, m.entities)
 
@@ -107,21 +112,29 @@ def causal_edges(new: Memory, recent_same_source: Sequence[Memory], now: str,
     new_cue = causal_cue(new.content)
     edges: list[Edge] = []
     for prev in recent_same_source[:CAUSAL_LOOKBACK]:
-        if prev.id == new.id:
-            continue
-        prev_cue = causal_cue(prev.content)
-        if not (new_cue or prev_cue):
-            continue
-        overlap = overlap_max(new_tokens, toks(prev))
-        if overlap < CAUSAL_MIN_OVERLAP:
-            continue
-        # the side that carries the causal keyword explains the other: it is the effect
-        src, dst = (prev.id, new.id) if new_cue else (new.id, prev.id)
-        sub = suggest_sub_type(new.content if new_cue else prev.content)
-        edges.append(Edge(src, dst, "causal", sub, round(overlap, 6),
-                          metadata={"overlap": round(overlap, 4), "cue": new_cue or prev_cue or ""},
-                          created_at=now, rule=f"causal:{sub}"))
+        if prev.id != new.id:
+            edges += _causal_pair(prev, causal_cue(prev.content), toks(prev), new, new_cue, new_tokens, now)
+    for later in later_same_source[:CAUSAL_LOOKBACK]:
+        if later.id != new.id:
+            edges += _causal_pair(new, new_cue, new_tokens, later, causal_cue(later.content), toks(later), now)
     return edges
+
+
+def _causal_pair(earlier: Memory, earlier_cue: str | None, earlier_tokens: frozenset[str], later: Memory,
+                 later_cue: str | None, later_tokens: frozenset[str], now: str) -> list[Edge]:
+    """The causal edge between two memories of a source, as the write of the later one makes it: nothing unless
+    either carries a cue and they overlap enough."""
+    if not (later_cue or earlier_cue):
+        return []
+    overlap = overlap_max(later_tokens, earlier_tokens)
+    if overlap < CAUSAL_MIN_OVERLAP:
+        return []
+    # the side that carries the causal keyword explains the other: it is the effect (the later one, if both do)
+    src, dst = (earlier.id, later.id) if later_cue else (later.id, earlier.id)
+    sub = suggest_sub_type(later.content if later_cue else earlier.content)
+    return [Edge(src, dst, "causal", sub, round(overlap, 6),
+                 metadata={"overlap": round(overlap, 4), "cue": later_cue or earlier_cue or ""},
+                 created_at=now, rule=f"causal:{sub}")]
 
 
 def semantic_edges(new_id: str, similar: Sequence[tuple[str, float]], now: str) -> list[Edge]:

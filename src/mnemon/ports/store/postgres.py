@@ -383,10 +383,10 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
 
     def recent_memories(self, limit: int, *, since: str | None = None, until: str | None = None,
                         source: str | None = None, exclude: Iterable[str] = (),
-                        flt: MemoryFilter | None = None) -> list[Memory]:
+                        flt: MemoryFilter | None = None, after: str | None = None) -> list[Memory]:
         where, args = memory_where(flt)
         for condition, value in (("n.created_at >= %s", since), ("n.created_at <= %s", until),
-                                 ("n.source = %s", source)):
+                                 ("n.source = %s", source), ("n.created_at > %s", after)):
             if value:
                 where += f" AND {condition}"
                 args.append(value)
@@ -394,8 +394,9 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         if excluded:
             where += " AND n.id <> ALL(%s)"
             args.append(excluded)
+        order = "ASC" if after else "DESC"
         return [_node(r) for r in self._rows(
-            f"SELECT {_NODE_COLS_N} FROM nodes n WHERE {where} ORDER BY n.created_at DESC, n.seq DESC LIMIT %s",
+            f"SELECT {_NODE_COLS_N} FROM nodes n WHERE {where} ORDER BY n.created_at {order}, n.seq {order} LIMIT %s",
             [*args, limit])]
 
     def recent_memory_ids(self, limit: int, flt: MemoryFilter | None = None) -> list[str]:

@@ -391,9 +391,14 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
 
     def recent_memories(self, limit: int, *, since: str | None = None, until: str | None = None,
                         source: str | None = None, exclude: Iterable[str] = (),
-                        flt: MemoryFilter | None = None) -> list[Memory]:
+                        flt: MemoryFilter | None = None, after: str | None = None) -> list[Memory]:
         where, args = _recent_where(flt, since, until, source, exclude)
-        sql = f"SELECT {_NODE_SELECT_N} FROM nodes n WHERE {where} ORDER BY n.created_at DESC, n.seq DESC LIMIT ?"
+        order = "DESC"
+        if after:
+            where, order = where + " AND n.created_at > ?", "ASC"
+            args.append(after)
+        sql = (f"SELECT {_NODE_SELECT_N} FROM nodes n WHERE {where}"
+               f" ORDER BY n.created_at {order}, n.seq {order} LIMIT ?")
         return [_node(r) for r in self.conn.execute(sql, [*args, limit])]
 
     def recent_memory_ids(self, limit: int, flt: MemoryFilter | None = None) -> list[str]:
