@@ -1,8 +1,10 @@
-"""`retrieve --as-of T` sees the store as it stood at T: rows written after T change nothing in the pack.
+"""`retrieve --as-of T` sees the store as it stood at T: rows written after T change nothing in the pack, and
+decisions and forgets made after T are undone (kills, validations, weakenings, promotions; forgotten memories are
+back with their edges).
 
-The invariant: a pack replayed at T after later writes equals the pack taken at T, before those writes, of the same
-store (same items, order, scores, signals, skipped entries, stats). Taking both packs from one store keeps ids and
-edge ids equal without faking them, and runs on every backend.
+The invariant: a pack replayed at T after later writes and decisions equals the pack taken at T, before them, of
+the same store (same items, order, scores, signals, skipped entries, stats). Taking both packs from one store keeps
+ids and edge ids equal without faking them, and runs on every backend.
 
 What may differ: `empty_reason` says `all_matches_written_after_as_of` where nothing existed yet but later rows match
 (it names no row), and `retrieval.query_seed_nodes`, the first keyword anchors in BM25 order — the keyword index
@@ -21,7 +23,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from conftest import FakeClock
 from mnemon.app.config import load_config
 from mnemon.app.memory import Mnemon
-from mnemon.core.model import iso
+from mnemon.core.model import Edge, iso
 
 START = datetime(2025, 1, 6, 9, 0, tzinfo=timezone.utc)
 PROMPTS = ("Ada billing migration status", "why is the Stripe webhook blocked?")
@@ -150,12 +152,19 @@ _memory = st.tuples(st.just("remember"), st.sampled_from(NAMES), st.sampled_from
                     st.sampled_from(("user", "agent")))
 _link = st.tuples(st.just("link"), st.integers(0, 20), st.integers(0, 20),
                   st.sampled_from(("causal", "semantic", "supersedes", "entity")), st.just(""))
-_step = st.tuples(st.one_of(_memory, _memory, _link), st.integers(1, 72 * 60), st.booleans())
+# a claim between two memories, as an ingest leaves one: a candidate (links_to: promote-candidates --mode all
+# activates it; belongs_to: only a person's validation does)
+_claim = st.tuples(st.just("claim"), st.integers(0, 20), st.integers(0, 20),
+                   st.sampled_from(("links_to", "belongs_to")), st.just(""))
+# a decision about the k-th edge (or memory, for forget), made at the step's minute
+_decide = st.tuples(st.just("decide"), st.integers(0, 40), st.integers(0, 1),
+                    st.sampled_from(("kill", "weaken", "validate", "promote", "forget")), st.just(""))
+_step = st.tuples(st.one_of(_memory, _memory, _link, _claim, _decide, _decide), st.integers(1, 72 * 60), st.booleans())
 
 
 def _new_edge(mem: Mnemon, src: str, dst: str, type_: str) -> bool:
-    """Whether linking would write new rows only: a link over an existing edge rewrites its weight, a change of an
-    old row that a replay does not undo (edge history is not what this invariant is about)."""
+    """Whether linking would write new rows only: a link over an existing edge rewrites its weight and keeps no
+    record of the old one, which a replay can only flag (test_context_as_of_decisions.py), not undo."""
     store = mem.rt.store
     return src != dst and store.find_edge(src, dst, type_) is None and store.find_edge(dst, src, type_) is None
 
@@ -167,24 +176,60 @@ def _open(db: Path, clock: FakeClock) -> Mnemon:
     return m
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(steps=st.lists(_step, min_size=2, max_size=9))
+def _decide_on(mem: Mnemon, live: list[str], k: int, strong: int, what: str) -> None:
+    """Kill, weaken or validate the k-th edge between live memories that may take it, promote every candidate, or
+    forget the k-th live memory (its edges are retired)."""
+    store = mem.rt.store
+    if what == "forget":
+        if live:
+            mem.forget(live.pop(k % len(live)))
+        return
+    if what == "promote":
+        mem.promote_candidates(mode="all")
+        return
+    statuses = ("candidate",) if what == "validate" else ("active", "candidate")
+    edges = sorted((e for e in store.edges_of(live, statuses=statuses, direction="out") if e.dst in live),
+                   key=lambda e: int(e.id or 0))
+    if not edges:
+        return
+    edge_id = edges[k % len(edges)].id
+    if what == "kill":
+        mem.kill_edge(edge_id, reason="generated")
+    elif what == "weaken":
+        mem.weaken_edge(edge_id, reason="generated", factor=0.5 if strong else 0.05)  # 0.05: demoted to candidate
+    else:
+        mem.validate_edge(edge_id, reason="generated")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(_step, min_size=2, max_size=12))
 def test_a_replay_equals_the_pack_taken_at_that_instant(tmp_path: Path, steps: list[Any]) -> None:
-    """Each step is a remember or a link at a later minute, and maybe a checkpoint: packs at that instant. After the
-    whole history, every checkpoint replayed gives the pack it gave then."""
+    """Each step, at a later minute, is a remember, a link, a claim or a decision — a kill, a weakening, a
+    validation, a promotion, a forget — and maybe a checkpoint: packs at that instant. After the whole history, every
+    checkpoint replayed gives the pack it gave then: the decisions made since are undone, the memories forgotten
+    since are back with their edges."""
     clock = FakeClock(START)
     db = tmp_path / f"h{len(list(tmp_path.iterdir()))}.db"
     mem = _open(db, clock)
     try:
-        ids: list[str] = []
+        live: list[str] = []
         taken: list[tuple[str, str, dict[str, Any]]] = []
         for (op, a, b, c, d), minutes, checkpoint in steps:
             clock.advance(minutes=minutes)
             if op == "remember":
                 text = f"{a} {c} the {b}".replace("  ", " ") if c else f"{a} noted the {b}"
-                ids.append(mem.remember(text, created_at=iso(clock.now), source=d, no_diff=True)["id"])
-            elif len(ids) >= 2 and _new_edge(mem, ids[a % len(ids)], ids[b % len(ids)], c):
-                mem.link(ids[a % len(ids)], ids[b % len(ids)], c, weight=0.9)
+                live.append(mem.remember(text, created_at=iso(clock.now), source=d, no_diff=True)["id"])
+            elif op == "decide":
+                _decide_on(mem, live, a, b, c)
+            elif len(live) >= 2 and _new_edge(mem, live[a % len(live)], live[b % len(live)], c):
+                if op == "link":
+                    mem.link(live[a % len(live)], live[b % len(live)], c, weight=0.9)
+                else:
+                    store = mem.rt.store
+                    with store.transaction():
+                        store.upsert_edge(Edge(live[a % len(live)], live[b % len(live)], c, weight=0.8,
+                                               confidence=0.95, status="candidate", origin="ingest",
+                                               evidence=f"{c} the billing migration", created_at=iso(clock.now)))
             if checkpoint:
                 taken += [(iso(clock.now), p, _pack(mem, p, iso(clock.now))) for p in PROMPTS]
         clock.advance(minutes=1)

@@ -34,12 +34,13 @@ import importlib
 import importlib.util
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InvalidInput
 from ..core.keywords import SKIP_KEY, VAULT_SOURCE_PREFIX
-from ..core.model import SOURCED_PREFIXES, Edge, Memory, iso, parse_iso
+from ..core.model import EDGE_STATUSES, SOURCED_PREFIXES, Edge, Memory, iso, parse_iso
 from ..core.ontology import DEFAULT_ONTOLOGY, category_of
 from ..core.text import excerpt, tokens
 from ..core.vault.lifecycle import truth_policy
@@ -47,6 +48,7 @@ from ..core.vault.observations import DEFAULT_HINTS, hint_words
 from ..core.vault.proactive import stemmed_hints
 from ..core.vault.scope import PathScope, path_mentions, resolve_mentions
 from ..ports.store.base import MemoryFilter, Store
+from .edge_history import EdgeAt, EdgeHistory, states_of_heads
 from .runtime import Runtime
 
 if TYPE_CHECKING:  # the engine (numpy and all) loads with the first pack: thoughts and cards import this module
@@ -166,7 +168,7 @@ def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str],
                   as_of: datetime | None, skipped: list[dict[str, Any]], verbose: bool,
                   hints: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     items = []
-    killed = _killed_observations(rt.store, [outcome.nodes[s.id] for s in outcome.results])
+    killed = _killed_observations(rt.store, [outcome.nodes[s.id] for s in outcome.results], as_of)
     for s in outcome.results:
         node = outcome.nodes[s.id]
         meta = node.metadata or {}
@@ -208,6 +210,8 @@ def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str],
                                                                  if age is not None else {})}
         if s.superseded:
             item["superseded"] = True
+        if _rewritten_since(node, as_of):
+            item["changed_since_as_of"] = True  # its text and metadata are today's: the store keeps no older ones
         if verbose:
             item["signals"] = s.signals.as_dict()
             item["via"] = s.via
@@ -215,17 +219,31 @@ def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str],
     return without_covered_sections(items, outcome.nodes, skipped)
 
 
-def _killed_observations(store: Store, nodes: Sequence[Memory]) -> set[str]:
-    """The observations among `nodes` whose observation edge (their note's `has_risk`, `has_blocked`, …) was killed:
-    `candidates` and `thought` never bring those up, and neither may a pack or the cards built from it."""
+def _killed_observations(store: Store, nodes: Sequence[Memory], as_of: datetime | None = None) -> set[str]:
+    """The observations among `nodes` whose observation edge (their note's `has_risk`, `has_blocked`, …) was killed
+    (by `as_of`, under a replay: a kill since is undone): `candidates` and `thought` never bring those up, and
+    neither may a pack or the cards built from it."""
     from .thought_scores import is_observation
 
     ids = sorted(n.id for n in nodes if is_observation(n))
     if not ids:
         return set()
     wanted = set(ids)
-    return {h[2] for h in store.edge_heads(ids, ("killed",))
-            if h[2] in wanted and h[4] == "killed" and category_of(h[3]) == "observation"}
+    heads = [h for h in store.edge_heads(ids, ("killed",) if as_of is None else EDGE_STATUSES)
+             if h[2] in wanted and category_of(h[3]) == "observation"]
+    if as_of is None:
+        return {h[2] for h in heads if h[4] == "killed"}
+    _, states, rows = states_of_heads(store, [(h[0], h[1]) for h in heads], as_of, iso(as_of))
+    return {h[2] for h in heads if (states[h[0]].status if h[0] in states else h[4]) == "killed"
+            and not (h[0] in rows and _after(rows[h[0]].created_at, as_of))}
+
+
+def _rewritten_since(node: Memory, as_of: datetime | None) -> bool:
+    """Whether a replay shows a row rewritten after `as_of`: a vault or payload row is rewritten in place when its
+    line changes but not its words (case, spacing, place in the note), and the store keeps no older version. A
+    memory `remember` wrote is never rewritten: a later `updated_at` is its forgetting, which left it as it was."""
+    return (as_of is not None and node.source.startswith(SOURCED_PREFIXES) and _after(node.updated_at, as_of)
+            and node.updated_at != node.deleted_at)
 
 
 def _bullets_only(node: Memory) -> bool:
@@ -342,12 +360,18 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
     ranked: list[tuple[float, int]] = []
     killed_ids: list[int] = []
     categories: dict[str, str] = {}
+    # a replay also reads the edges retired since (a forget after `as_of` retired its memory's edges)
     heads = store.vault.edge_heads_around(list(anchor), list(item_ids), _SENTENCE_RELATIONS,  # type: ignore[attr-defined]
-                                          ("active", "candidate", "killed"))
+                                          ("active", "candidate", "killed", *(("retired",) if as_of else ())))
+    history, states = _head_states(store, heads, as_of)
     for edge_id, src, dst, relation, status in heads:
+        if edge_id in states:
+            status = states[edge_id].status  # what it was at `as_of`: the decisions since are undone
         if status == "killed":
             killed_ids.append(edge_id)
             continue
+        if status not in ("active", "candidate"):
+            continue  # retired by then
         category = categories.get(relation)
         if category is None:
             category = categories[relation] = category_of(relation) or "unknown"
@@ -369,6 +393,12 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
     for e in edges:
         if scope_paths is not None and in_scope >= edge_cap:
             break  # read beyond the cap only to find the scope's edges: the rest were never candidates
+        then = states.get(int(e.id or 0))
+        if then is not None:
+            e = replace(e, status=then.status, weight=then.weight, confidence=then.confidence)
+        # a change since `as_of` that did not record what it replaced: the values shown are today's, and say so
+        unknown = (not then.known if then is not None
+                   else as_of is not None and history is not None and history.silent(e, iso(as_of)))
         relation = e.type
         category = category_of(relation) or "unknown"
         policy = truth_policy(relation, e.status)
@@ -394,6 +424,8 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
         }
         if e.rule:
             item["rule"] = e.rule
+        if unknown:
+            item["changed_since_as_of"] = True
         reason = None
         if category == "observation":
             repeated = e.dst if e.dst in item_ids else e.src if e.src in item_ids else None
@@ -419,6 +451,15 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
             continue
         out.append(item)
     return out, killed
+
+
+def _head_states(store: Store, heads: Sequence[tuple[int, str, str, str, str]],
+                 as_of: datetime | None) -> tuple[EdgeHistory | None, dict[int, EdgeAt]]:
+    """Under a replay, the history of the edges `heads` names and the values at `as_of` of those changed since."""
+    if as_of is None or not heads:
+        return None, {}
+    history, states, _ = states_of_heads(store, [(h[0], h[1]) for h in heads], as_of, iso(as_of))
+    return history, states
 
 
 def _not_stated_again(edge_items: list[dict[str, Any]], world_items: list[dict[str, Any]],

@@ -8,7 +8,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -21,7 +20,7 @@ from ..core.entities import extract_entities
 from ..core.errors import InvalidInput
 from ..core.graph import topo_order
 from ..core.intent import Intent, IntentDecision, detect_intent
-from ..core.model import CATEGORIES, SOURCED_PREFIXES, TRAVERSAL_GRAPHS, Memory, iso, parse_iso
+from ..core.model import CATEGORIES, SOURCED_PREFIXES, TRAVERSAL_GRAPHS, Memory, parse_iso
 from ..core.recall.fusion import rrf, via_of
 from ..core.recall.timeframe import time_window
 from ..core.recall.params import (
@@ -32,14 +31,14 @@ from ..core.recall.rerank import (
     SIMILARITY_SUPPORT, Scored, Signals, idf, relevance,
 )
 from ..core.text import excerpt, tokens
-from ..ports.store.base import MemoryFilter, Store
+from ..ports.store.base import MemoryFilter
 from ..ports.graph_index import GraphSnapshot
 from .array_sets import contains
 from .recall_graph import (
     ArrayBeam, PositionSimilarities, VectorRows, beam_arrays, class_weights, combine_array, entity_signal_of,
     keyword_signal_of, minmax_array, neighbour_support_of, relevance_array, reply_sources,
 )
-from .replay import superseded_at
+from .replay import Replay
 from .runtime import Runtime
 
 VECTOR_ANCHOR_FLOOR = 0.1
@@ -194,87 +193,6 @@ def _causal_pairs(snap: GraphSnapshot, nodes: list[int]) -> list[tuple[str, str]
     return [(a, b) for (a, b), w in weight.items() if w >= weight.get((b, a), 0.0)]
 
 
-# ── a replay (`as_of`): the store as it stood then ─────────────────────────────────────────────────────────────────
-# snapshot memo entries that do not depend on the edges: a replay's view of the graph keeps them
-_EDGE_FREE_MEMO = ("graphs", "type_rank", "carry", "sigma", "entity_code")
-
-
-def _later(snap: GraphSnapshot, bound: str) -> np.ndarray | None:
-    """Which nodes were created after `bound` (an ISO instant, compared as the store's queries compare it); None
-    when none was. Kept with the snapshot: its nodes never change."""
-    key = ("later", bound)
-    if key not in snap.memo:
-        for old in [k for k in snap.memo if isinstance(k, tuple) and k[0] == "later"]:
-            del snap.memo[old]
-        later = np.array(snap.created, dtype=str) > bound if len(snap) else np.zeros(0, dtype=bool)
-        snap.memo[key] = later if later.any() else None
-    found: np.ndarray | None = snap.memo[key]
-    return found
-
-
-def _without(snap: GraphSnapshot, gone: np.ndarray, cut: set[tuple[int, int, int]]) -> GraphSnapshot:
-    """A view of `snap` without the nodes `gone` (as if deleted) and their edges, nor the edges `cut` ((src, dst,
-    class) positions): the graph a replay walks. The arrays of a node's kept out-edges stay in edge-id order."""
-    n = len(snap)
-    owner = np.repeat(np.arange(n, dtype=np.int64), np.diff(snap.indptr))
-    keep = ~(gone[owner] | gone[snap.dst])
-    for src, dst, cls in cut:
-        lo, hi = int(snap.indptr[src]), int(snap.indptr[src + 1])
-        keep[lo:hi] &= ~((snap.dst[lo:hi] == dst) & (snap.cls[lo:hi] == cls))
-    indptr = np.zeros(n + 1, dtype=snap.indptr.dtype)
-    np.cumsum(np.bincount(owner[keep], minlength=n), out=indptr[1:])
-    return replace(snap, deleted=snap.deleted | gone, indptr=indptr, dst=snap.dst[keep], cls=snap.cls[keep],
-                   weight=snap.weight[keep], memo={k: snap.memo[k] for k in _EDGE_FREE_MEMO if k in snap.memo})
-
-
-def _made_after(store: Store, snap: GraphSnapshot, nodes: list[int], as_of: datetime) -> set[tuple[int, int, int]]:
-    """The active out-edges of `nodes` made after `as_of` (a link by hand between two older memories), as (src, dst,
-    class) positions. The snapshot keeps no edge times: the store is asked, for these nodes only."""
-    if not nodes:
-        return set()
-    pos, classes = snap.pos, {c: k for k, c in enumerate(snap.classes)}
-    out = set()
-    for e in store.edges_of([snap.ids[p] for p in nodes], statuses=("active",), direction="out"):
-        cls, dst = classes.get((e.type, e.sub_type)), pos.get(e.dst)
-        if e.created_at and parse_iso(e.created_at) > as_of and cls is not None and dst is not None:
-            out.add((pos[e.src], dst, cls))
-    return out
-
-
-def _beam_at(store: Store, snap: GraphSnapshot, gone: np.ndarray, as_of: datetime,
-             walk: Callable[[GraphSnapshot], ArrayBeam]) -> tuple[GraphSnapshot, ArrayBeam]:
-    """The beam over the graph as it stood at `as_of`, and that graph. Rows created later are left out up front;
-    an edge made later between older rows is found among the out-edges of the nodes the beam read (every later
-    stage reads only those: candidates, their support, replies and causal order), cut, and the beam walked again
-    until it reads no such edge — usually once, as such edges are few."""
-    cut: set[tuple[int, int, int]] = set()
-    checked: set[int] = set()
-    view = _without(snap, gone, cut) if gone.any() else snap
-    while True:
-        beam = walk(view)
-        fresh = [p for p in beam.scores if p not in checked]
-        checked.update(fresh)
-        late = _made_after(store, snap, fresh, as_of)
-        if not late:
-            return view, beam
-        cut |= late
-        view = _without(snap, gone, cut)
-
-
-def _known_at(store: Store, candidates: set[str], bound: str) -> set[str]:
-    """The entities among `candidates` that a live row created by `bound` holds: a name only a later memory
-    introduced is no entity of a replayed query."""
-    return {e for e in store.known_entities(candidates) if store.entity_holders(e, 1, until=bound)}
-
-
-def _doc_freq_at(store: Store, terms: list[str], bound: str) -> dict[str, int]:
-    """Document counts of `terms` among the memories created by `bound`: the keyword index counts every row it
-    holds, so each word's memories of then are counted by a search (a replay only, and only words some memory
-    holds)."""
-    at = MemoryFilter(created_to=bound)
-    return {t: len(store.keyword_search([t], n, at)) if n else 0 for t, n in store.token_doc_freq(terms).items()}
-
-
 def check_limit(limit: Any) -> None:
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
         raise InvalidInput(f"--limit must be from 1 to {MAX_LIMIT}")
@@ -290,9 +208,9 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
                kinds: Sequence[str] = ("memory",), touch: bool = True, sources: Sequence[str] = (),
                as_of: datetime | None = None) -> RecallOutcome:
     """`source` keeps memories of that source; `sources` those of any of them (both given: both must hold).
-    `as_of` (a `retrieve --as-of` replay) reads the store as it stood then: rows created later — memories, nodes,
-    edges — are no anchor, step, candidate, neighbour or count; "in June" is read against it, and a supersedes made
-    later demotes nothing."""
+    `as_of` (a `retrieve --as-of` replay) reads the store as it stood then (app/replay.py): rows created later —
+    memories, nodes, edges — are no anchor, step, candidate, neighbour or count, rows forgotten later are back, and
+    edges have the status and strength they had; "in June" is read against it."""
     if not isinstance(query, str) or not query.strip():
         raise InvalidInput("query must be a non-empty string")
     if len(query) > MAX_QUERY_CHARS:
@@ -310,10 +228,12 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
                   "cues": list(decision.cues)})
 
     q_tokens = list(dict.fromkeys(tokens(query)))
-    bound = iso(as_of) if as_of is not None else None
-    known: Callable[[set[str]], set[str]] = store.known_entities
-    if bound is not None:
-        known = partial(_known_at, store, bound=bound)
+    # over the in-memory graph: arrays of node heads and active out-edges, rebuilt only when the graph changes
+    full = rt.graph.snapshot()
+    # a replay corrects what the snapshot and the indexes say of the store at `as_of` (app/replay.py)
+    replay = Replay.of(store, full, as_of, rt.index.provider) if as_of is not None else None
+    bound = replay.bound if replay is not None else None
+    known: Callable[[set[str]], set[str]] = store.known_entities if replay is None else replay.known
     q_entities = extract_entities(query, known=lambda words: known(_with_capitals(words)))
     q_ent_norm = frozenset(e.lower() for e in q_entities)
     flt = MemoryFilter(category=category, source=source, sources=tuple(dict.fromkeys(sources)))
@@ -321,34 +241,37 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     at = flt if bound is None else replace(flt, created_to=bound)
     qvec = query_vector if query_vector is not None else rt.embed_query(query)
     scores = rt.index.scores(qvec) if qvec is not None else None
-    # over the in-memory graph: arrays of node heads and active out-edges, rebuilt only when the graph changes
-    full = rt.graph.snapshot()
-    later = _later(full, bound) if bound is not None else None
-    memory_code = full.code_of("kinds", "memory")
-    later_memories = (0 if later is None
-                      else int(np.count_nonzero(later & ~full.deleted & (full.kind == memory_code))))
+    later = None if replay is None or not replay.gone.any() else replay.gone
+    active_now = store.count_active()
+    total = max(1, active_now if replay is None else replay.active(active_now))
 
     # ── anchors ──────────────────────────────────────────────────────────────
     rankings: dict[str, list[str]] = {}
     # document counts serve the keyword anchor (which words to search by) and the keyword signal (their IDF)
     if not q_tokens:
         df: dict[str, int] = {}
-    elif later_memories and bound is not None:
-        df = _doc_freq_at(store, q_tokens, bound)
+    elif replay is not None:
+        df = replay.doc_freq(q_tokens)
     else:
         df = store.token_doc_freq(q_tokens)
     # (under a replay BM25 still weighs with every row the index holds: it may order these anchors otherwise)
-    rankings["keyword"] = [i for i, _ in store.keyword_search(q_tokens, ANCHOR_TOP_K, at, doc_freq=df,
-                                                              max_postings=ANCHOR_POSTING_BUDGET)]
+    hits = store.keyword_search(q_tokens, ANCHOR_TOP_K, at, doc_freq=df, max_postings=ANCHOR_POSTING_BUDGET)
+    rankings["keyword"] = ([i for i, _ in hits] if replay is None
+                           else replay.keyword(hits, q_tokens, df, at, ANCHOR_TOP_K, active_now, total))
     if scores is not None:
         allowed = set(store.memory_ids(at)) if _scoped(flt) else None
         unborn = ({full.ids[p] for p in np.flatnonzero(later).tolist()}
                   if later is not None and allowed is None else None)
-        rankings["vector"] = [i for i, c in scores.top(ANCHOR_TOP_K, allowed=allowed, exclude=unborn)
-                              if rt.calibrate(c) > VECTOR_ANCHOR_FLOOR]
+        top = scores.top(ANCHOR_TOP_K, allowed=allowed, exclude=unborn)
+        if replay is not None:
+            top = replay.vector(top, scores, at, ANCHOR_TOP_K)
+        rankings["vector"] = [i for i, c in top if rt.calibrate(c) > VECTOR_ANCHOR_FLOOR]
     # time anchors read only memories with a time of their own: a vault row's created_at is when it was ingested
     if window is None:
-        rankings["recency"] = store.recent_memory_ids(ANCHOR_TOP_K, replace(at, timed_only=True))
+        timed = replace(at, timed_only=True)
+        rankings["recency"] = store.recent_memory_ids(ANCHOR_TOP_K, timed)
+        if replay is not None:
+            rankings["recency"] = replay.recent(rankings["recency"], timed, ANCHOR_TOP_K)
     else:
         # recency, relative to the period the query names: that period's memories closest in meaning (its newest
         # without vectors)
@@ -357,11 +280,17 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
             hi = bound if hi is None else min(hi, bound)
         period = replace(at, created_from=lo, created_to=hi, timed_only=True)
         if scores is not None:
-            rankings["period"] = [i for i, _ in scores.top(ANCHOR_TOP_K, allowed=set(store.memory_ids(period)))]
+            top = scores.top(ANCHOR_TOP_K, allowed=set(store.memory_ids(period)))
+            rankings["period"] = [i for i, _ in (top if replay is None
+                                                 else replay.vector(top, scores, period, ANCHOR_TOP_K))]
         else:
             rankings["period"] = store.recent_memory_ids(ANCHOR_TOP_K, period)
+            if replay is not None:
+                rankings["period"] = replay.recent(rankings["period"], period, ANCHOR_TOP_K)
     if q_entities:
-        rankings["entity"] = [i for i, _ in store.memories_with_entities(q_entities, ANCHOR_TOP_K, at)]
+        holders = store.memories_with_entities(q_entities, ANCHOR_TOP_K, at)
+        rankings["entity"] = ([i for i, _ in holders] if replay is None
+                              else replay.entity(holders, q_entities, at, ANCHOR_TOP_K))
     anchor_scores = rrf(rankings)
     trace.append({"stage": "anchors", "rrf_k": 60, "signals": {k: v for k, v in rankings.items()},
                   "fused": len(anchor_scores)})
@@ -372,8 +301,9 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     edge_weights = EDGE_WEIGHTS[decision.intent]
     phi = class_weights(full, edge_weights, _graph_names(full))
     sims = _position_similarities(rt, full, scores)
+    if replay is not None:
+        sims = replay.similarities(sims, scores)
 
-    total = max(1, store.count_active() - later_memories)
     q_weights = {t: idf(df.get(t, 0), total) for t in q_tokens}
 
     anchor_nodes = [pos[i] for i in anchor_scores if i in pos]
@@ -384,14 +314,17 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     anchor_rel = relevance(anchor_kw, anchor_sim, anchor_nodes, scores is not None)
     params = BEAM[decision.intent]
     # the beam starts from what each anchor says about the query; RRF decided which memories are anchors
-    if as_of is None:
+    if replay is None:
         snap = full
         beam = beam_arrays(snap, anchor_rel, params, phi, sims, _admit_mask(snap, flt))
     else:  # the graph of then: the stages below read its edges and its nodes' liveness
-        gone = later if later is not None else np.zeros(len(full), dtype=bool)
-        admit = _admit_mask(full, flt) & ~gone
-        snap, beam = _beam_at(store, full, gone, as_of,
-                              lambda view: beam_arrays(view, anchor_rel, params, phi, sims, admit))
+        admit = _admit_mask(replay.view(), flt)
+
+        def phi_of(view: GraphSnapshot) -> np.ndarray:  # an edge of then may be of a class no edge has now
+            return phi if view.classes == full.classes else class_weights(view, edge_weights, _graph_names(view))
+
+        snap, beam = replay.beam(lambda view: beam_arrays(view, anchor_rel, params, phi_of(view), sims, admit))
+        phi = phi_of(snap)
     trace.append({"stage": "beam", "width": params.width, "depth": params.depth,
                   "max_visited": params.max_visited, "visited": beam.visited, "dropped_by_budget": beam.dropped_by_budget})
 
@@ -416,10 +349,11 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     carried, question = reply_sources(snap, cand, rel)
     reply_of = np.where((question >= 0) & (carried >= rel) & (carried > 0.0), question, -1)
     _inherit_from_questions(reply_of, (kw, ent, sim))
-    superseded = _superseded_mask(snap)[cand]
-    if as_of is not None and superseded.any():  # the snapshot holds today's supersedes edges, made whenever
-        held = superseded_at(store, [ids[p] for p in cand[superseded].tolist()], as_of)
-        superseded &= np.array([ids[p] in held for p in cand_l], dtype=bool)
+    if replay is None:
+        superseded = _superseded_mask(snap)[cand]
+    else:  # the snapshot holds today's supersedes edges, made, killed or retired whenever
+        held = replay.superseded([ids[p] for p in cand_l])
+        superseded = np.array([ids[p] in held for p in cand_l], dtype=bool)
     weights = (RERANK if scores is not None else RERANK_NO_EMBEDDING)[decision.intent]
     # a memory written far from the period the query names is weaker evidence: demoted and flagged, never dropped.
     # Only a memory with a time of its own: a vault or payload row's time is when it was ingested (as for the time
