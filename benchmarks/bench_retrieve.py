@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench_retrieve.py                      # 2,000 notes, provider none, 40 prompts
     .venv/bin/python benchmarks/bench_retrieve.py --notes 500 --provider hash --queries 20
+    .venv/bin/python benchmarks/bench_retrieve.py --as-of    # also replays after kills and forgets made since
 
 The vault (fictional notes with wikilinks, headings, tasks, dates and status bullets) is generated once with a fixed
 seed and ingested with part A's `ingest_vault` (no embeddings during ingest); when ingestion is not installed the
@@ -64,11 +65,41 @@ def generate_vault(root: Path, notes: int, seed: int = 7) -> int:
     return total
 
 
+def _time_replays(mem: Mnemon, prompts: list[str]) -> dict[str, Any]:
+    """Packs replayed at an instant before decisions that change them: the edges the packs hold killed and some of
+    their memories forgotten, then each prompt timed with `as_of` (the replay reads those decisions' history)."""
+    time.sleep(0.01)  # the decisions below must come strictly after the instant
+    as_of = mem.rt.now_iso()
+    time.sleep(0.01)
+    packed = sorted({str(item["id"]) for prompt in prompts for item in build_context_pack(mem.rt, prompt)["items"]
+                     if item.get("item_type") == "memory"})
+    # the edges around the packed memories are the ones a pack weighs (and a replay must read the history of)
+    edges = sorted({int(e.id or 0) for e in mem.rt.store.edges_of(packed, statuses=("active", "candidate"),
+                                                                 direction="both") if e.id})[:200]
+    memories = packed[::3][:50]
+    for edge_id in edges:
+        mem.kill_edge(edge_id, reason="bench")
+    for node_id in memories:
+        mem.forget(node_id)
+    timings = []
+    for prompt in prompts:
+        t = time.perf_counter()
+        build_context_pack(mem.rt, prompt, as_of=as_of)
+        timings.append((time.perf_counter() - t) * 1000)
+    timings.sort()
+    return {"edges_killed_since": len(edges), "memories_forgotten_since": len(memories),
+            "retrieve_ms": {"p50": round(statistics.median(timings), 2),
+                            "p95": round(timings[int(0.95 * (len(timings) - 1))], 2)}}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--notes", type=int, default=2000)
     ap.add_argument("--queries", type=int, default=40)
     ap.add_argument("--provider", default="none", help="embedding provider for retrieval (none, hash, local)")
+    ap.add_argument("--as-of", action="store_true",
+                    help="also time replays (`retrieve --as-of T`, T = just after the ingest) after 200 edges around the "
+                         "packed memories were killed and up to 50 of those memories forgotten")
     args = ap.parse_args()
     if importlib.util.find_spec("mnemon.app.vault.ingest") is None:
         print(json.dumps({"ok": False, "error": "vault ingestion (mnemon.app.vault.ingest) is not installed"}))
@@ -95,6 +126,7 @@ def main() -> int:
             pack = build_context_pack(mem.rt, prompt)
             timings.append((time.perf_counter() - t) * 1000)
             items.append(len(pack["items"]))
+        replay = _time_replays(mem, prompts) if args.as_of else None
         db = Path(mem.rt.store.path)
         db_bytes = sum(p.stat().st_size for p in db.parent.glob(db.name + "*"))
         mem.close()
@@ -109,6 +141,8 @@ def main() -> int:
         # the first pack after the ingest builds the recall graph (saved beside the database for later processes)
         "first_retrieve_after_ingest_ms": round(first_ms, 1),
     }
+    if replay is not None:
+        out["as_of"] = replay
     print(json.dumps(out))
     return 0
 
