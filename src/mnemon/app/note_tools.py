@@ -135,11 +135,11 @@ def _stem(rel: str) -> str:
 def _light_identity(rel: str, text: str) -> NoteIdentity:
     """Title and aliases as `parse_note` gives them (front matter title > first H1 > stem), without parsing the rest:
     a listing or a name search reads every note, and the full parse costs ten times as much."""
-    lines = text.lstrip("\ufeff").replace("\r\n", "\n").split("\n")
+    lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     front, body_start, _ = split_front_matter(lines) if lines[0].startswith("---") else (None, 0, [])
     title = front.title if front is not None and front.title else None
     if not title:
-        h1 = next((h for _, level, h in notes._headings(lines[body_start:]) if level == 1), None)
+        h1 = next((h for _, level, h in notes._headings(lines, body_start) if level == 1), None)
         title = " ".join(display_links(h1).split()) if h1 else None
     return NoteIdentity(rel, title or _stem(rel), front.aliases if front is not None else ())
 
@@ -729,7 +729,7 @@ def _append_under(text: str, heading: str, body: str, nl: str = "\n") -> str:
     if found is None:
         base = notes._ensure_newline(text, nl)
         return base + notes.heading_gap(base, nl) + f"## {heading}{nl}{nl}{body}"
-    start, end, _ = found
+    start, end = found.start, found.end
     at = end
     while at > start + 1 and not lines[at - 1].strip():
         at -= 1

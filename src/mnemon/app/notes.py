@@ -5,7 +5,12 @@ Safety rules, each enforced before any byte is read or written:
   bytes are refused with `PathRefused`;
 * no component of the path (existing directories or the note itself) may be a symlink — a link inside the vault
   can point anywhere, and following it is how an editor ends up writing outside its sandbox;
-* the final resolved path must still lie inside the resolved vault (a belt to the braces above).
+* the final resolved path must still lie inside the resolved vault (a belt to the braces above);
+* a path is taken as written, as ingest names notes: whitespace around it, or a note path ending in '/', is refused
+  rather than trimmed; only a name on disk in another Unicode form (NFC against NFD) is taken for the one given.
+
+Sections are found by the parser's rules (no heading in front matter or fenced code, CommonMark's closing '#'s and
+indents), so the editor edits the headings ingest sees; diffs are ones `git apply` and `patch` take.
 
 Writes are atomic (temp file in the same directory, fsync, `os.replace`), an existing note that changes is first
 copied to `<vault>/.mnemon-backups/<path>.<UTC stamp>.bak` (not `.md`, so ingestion never reads backups back in),
@@ -25,12 +30,13 @@ import re
 import secrets
 import tempfile
 import threading
+import unicodedata
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..core.errors import Conflict, InvalidInput, NotFound, PathRefused
 
@@ -38,17 +44,18 @@ try:
     import fcntl
 except ImportError:  # (Windows: no lock, the check at the write still refuses a lost update)
     fcntl = None  # type: ignore[assignment]
+from ..core.vault.frontmatter import split_front_matter
 from ..core.vault.links import LinkIndex, placeholder_key, split_link_target
 from ..core.vault.model import ATTACHMENT_EXTENSIONS
-# The parser's own definitions of what is code and what is a link: the editor must agree with the graph on both
-# (a link the graph never saw must not be rewritten, and one it resolves must be found).
-from ..core.vault.parser import MD_LINK, URL_SCHEME, WIKILINK, code_blanked_lines, resolve_markdown_target
+# The parser's own definitions of front matter, code, headings and links: the editor must agree with the graph on
+# each (a heading the graph never saw must not be edited, a link it never saw not rewritten, and one it resolves
+# must be found).
+from ..core.vault.parser import (ATX_HEADING, MD_LINK, URL_SCHEME, WIKILINK, code_blanked_lines, heading_text_of,
+                                 resolve_markdown_target)
 
 BACKUP_DIR = ".mnemon-backups"
 MAX_NOTE_BYTES = 5 * 1024 * 1024
 WRITE_MODES = ("create", "append", "overwrite")
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
 
@@ -98,17 +105,59 @@ def _inside(root: Path, parts: list[str], raw: str) -> Path:
     return final
 
 
+def _as_written(raw: str, what: str) -> str:
+    """`raw` itself: a path with spaces around it is refused, not trimmed, for ingest names a note by its file name
+    as it is, and ' a.md' trimmed would have been another note than the one on disk under that name."""
+    if raw != raw.strip():
+        raise InvalidInput(f"{what} {raw!r} starts or ends with whitespace; pass the name exactly as it is", path=raw)
+    return raw
+
+
+def _disk_spelling(root: Path, parts: list[str], raw: str) -> list[str]:
+    """`parts` as the vault spells them: a name that is not on disk as given but is under another Unicode form (NFC
+    against NFD: é as one code point or as e plus an accent, which macOS and sync tools write) is the one on disk.
+    Two notes a reader cannot tell apart must not be created side by side, nor an edit miss the note it names.
+    Nothing is looked up past a symlink (`_inside` refuses it)."""
+    spelled: list[str] = []
+    current = root
+    for index, part in enumerate(parts):
+        here = current / part
+        if not os.path.lexists(here):
+            key = unicodedata.normalize("NFC", part)
+            try:
+                same = sorted(entry.name for entry in os.scandir(current)
+                              if unicodedata.normalize("NFC", entry.name) == key)
+            except OSError:  # the folder does not exist (yet): the rest is new, spelled as given
+                return spelled + parts[index:]
+            if len(same) > 1:
+                raise InvalidInput(f"{'/'.join(spelled + [part])} matches {len(same)} names that differ only in "
+                                   "their Unicode form; give the path exactly as one of them is written",
+                                   path=raw, candidates=["/".join(spelled + [name]) for name in same])
+            if not same:
+                return spelled + parts[index:]
+            part = same[0]
+            here = current / part
+        spelled.append(part)
+        if here.is_symlink():
+            return spelled + parts[index + 1:]
+        current = here
+    return spelled
+
+
 def safe_resolve(vault: str | Path | None, rel_path: str) -> Resolved:
     """The absolute path of a vault note, or `PathRefused` when `rel_path` could reach outside the vault."""
     root = _vault_root(vault)
     if not isinstance(rel_path, str) or not rel_path.strip():
         raise InvalidInput("note path must be a non-empty vault-relative path")
-    raw = rel_path.strip()
+    raw = _as_written(rel_path, "note path")
+    if raw.endswith("/"):
+        raise InvalidInput("a note path may not end in '/' (that names a folder)", path=raw)
     parts = _clean_parts(raw)
     if not parts:
         raise InvalidInput("note path must name a file", path=raw)
     if not parts[-1].lower().endswith(".md") or parts[-1].lower() == ".md":
         raise PathRefused("only Markdown notes (*.md) can be edited", path=raw)
+    parts = _disk_spelling(root, parts, raw)
     final = _inside(root, parts, raw)
     if final.exists() and not final.is_file():
         raise InvalidInput("note path names a directory, not a file", path=raw)
@@ -120,8 +169,9 @@ def safe_folder(vault: str | Path | None, rel_folder: str | None) -> Resolved:
     root = _vault_root(vault)
     if rel_folder is not None and not isinstance(rel_folder, str):
         raise InvalidInput("folder must be a vault-relative path")
-    raw = (rel_folder or "").strip().rstrip("/") or "."
-    parts = _clean_parts(raw)
+    given = rel_folder or ""
+    raw = (_as_written(given, "folder") if given.strip() else "").rstrip("/") or "."
+    parts = _disk_spelling(root, _clean_parts(raw), raw)
     final = _inside(root, parts, raw)
     if not final.is_dir():
         raise NotFound(f"folder {raw} does not exist in the vault", folder=raw)
@@ -188,10 +238,18 @@ def _read(target: Resolved) -> NoteText | None:
     return decode_note(target.path.read_bytes(), target.rel)
 
 
+_PATCH_LINE = re.compile(r"[^\n]*\n|[^\n]+")
+_NO_NEWLINE = "\n\\ No newline at end of file\n"
+
+
 def _diff(rel: str, before: str | None, after: str, *, old_rel: str | None = None) -> str:
-    return "".join(difflib.unified_diff(_lines(before or ""), _lines(after),
-                                        fromfile=f"a/{old_rel or rel}" if before is not None else "/dev/null",
-                                        tofile=f"b/{rel}"))
+    """A unified diff `patch` and `git apply` take: lines end at LF only, as they read a file (a CR is part of a
+    line to them, so a CR-only note is one long line), and a last line without an LF gets the "\\ No newline at
+    end of file" marker (without it the next diff line ran on from it)."""
+    hunks = difflib.unified_diff(_PATCH_LINE.findall(before or ""), _PATCH_LINE.findall(after),
+                                 fromfile=f"a/{old_rel or rel}" if before is not None else "/dev/null",
+                                 tofile=f"b/{rel}")
+    return "".join(line if line.endswith("\n") else line + _NO_NEWLINE for line in hunks)
 
 
 def _stamp(clock: Callable[[], datetime] | None) -> str:
@@ -312,8 +370,9 @@ def _commit(vault: str | Path | None, target: Resolved, before: NoteText | None,
     changed = before is None or data != before.raw
     out: dict[str, Any] = {"ok": True, "path": target.rel, "changed": changed, "dry_run": dry_run,
                            "created": before is None, "bytes": len(data), "backup": None, **extra}
-    if changed:
-        out["diff"] = _diff(target.rel, before.text if before is not None else None, after)
+    if changed:  # of the whole text, BOM included: the diff applies to the file as it is on disk
+        out["diff"] = _diff(target.rel, before.bom + before.text if before is not None else None,
+                            (before.bom if before is not None else "") + after)
     if dry_run or not changed:
         return out
     now_there = target.path.read_bytes() if target.path.exists() else None
@@ -335,34 +394,47 @@ def heading_gap(text: str, newline: str = "\n") -> str:
 
 
 # ── section structure ──────────────────────────────────────────────────────────────────────────────────────────
-def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
-    """(line index, level, text) of ATX headings outside code fences."""
+def _prose(lines: Sequence[str], body_start: int | None = None) -> list[str]:
+    """`lines` (line endings kept or not) as the parser reads them: front matter and fenced code emptied, inline
+    code blanked, endings dropped. `body_start`: where the front matter ends, when the caller knows it already."""
+    plain = [line.rstrip("\r\n") for line in lines]
+    if body_start is None:
+        body_start = split_front_matter(plain)[1] if plain and plain[0].startswith("---") else 0
+    return code_blanked_lines(plain, body_start)[0]
+
+
+def _headings(lines: Sequence[str], body_start: int | None = None) -> list[tuple[int, int, str]]:
+    """(line index, level, text) of the headings `parse_note` sees, found by its rules: 0-3 spaces of indent, a
+    closing run of '#' only after a space ('## Learn C#' is about C#), none in front matter or fenced code."""
     out = []
-    fenced = False
-    for i, line in enumerate(lines):
-        if _FENCE.match(line):
-            fenced = not fenced
+    for index, prose in enumerate(_prose(lines, body_start)):
+        found = ATX_HEADING.match(prose) if "#" in prose else None
+        if found is None:
             continue
-        if fenced:
-            continue
-        m = _HEADING.match(line.rstrip("\n"))
-        if m:
-            out.append((i, len(m.group(1)), m.group(2).strip()))
+        # the text as written, inline code included (the prose line has it blanked), as the parser takes it
+        written = ATX_HEADING.match(lines[index].rstrip("\r\n"))
+        text = heading_text_of((written or found).group(2))
+        if text:
+            out.append((index, len(found.group(1)), text))
     return out
 
 
-def _find_section(lines: list[str], heading: str) -> tuple[int, int, int] | None:
-    """(heading line, body end exclusive, level) of the first heading whose text matches, case-insensitively."""
+class _Section(NamedTuple):
+    start: int  # the heading's line
+    end: int  # exclusive: the next heading of the same or a higher level, or the end of the note
+    level: int
+    own_end: int  # exclusive: the heading's own content, up to its first sub-heading
+
+
+def _find_section(lines: Sequence[str], heading: str) -> _Section | None:
+    """The first heading whose text matches, case-insensitively, and how far its section and own content reach."""
     wanted = " ".join(heading.strip().lstrip("#").split()).casefold()
     heads = _headings(lines)
     for n, (idx, level, text) in enumerate(heads):
         if " ".join(text.split()).casefold() == wanted:
-            end = len(lines)
-            for idx2, level2, _ in heads[n + 1:]:
-                if level2 <= level:
-                    end = idx2
-                    break
-            return idx, end, level
+            own_end = heads[n + 1][0] if n + 1 < len(heads) else len(lines)
+            end = next((idx2 for idx2, level2, _ in heads[n + 1:] if level2 <= level), len(lines))
+            return _Section(idx, end, level, own_end)
     return None
 
 
@@ -391,7 +463,7 @@ def read_note(vault: str | Path | None, rel_path: str, *, heading: str | None = 
         found = _find_section(lines, _check_heading(heading))
         if found is None:
             raise NotFound(f"heading {heading!r} not found in {target.rel}", path=target.rel, heading=heading)
-        start, end, level = found
+        start, end, level, _ = found
         out.update({"heading": _check_heading(heading), "level": level, "content": "".join(lines[start + 1:end])})
     else:
         out["content"] = text
@@ -466,7 +538,7 @@ def upsert_section(vault: str | Path | None, rel_path: str, heading: str, conten
         after = base + heading_gap(base, nl) + f"{'#' * level} {title}{nl}{nl}" + body
         action = "appended"
     else:
-        start, end, _ = found
+        start, end = found.start, found.end
         tail = lines[end:]
         block = [nl, body] if body else []
         if tail and body:
@@ -485,7 +557,8 @@ def _bullet_key(text: str) -> str:
 @serialised
 def add_bullet(vault: str | Path | None, rel_path: str, heading: str, bullet: str, *, dry_run: bool = False,
                clock: Callable[[], datetime] | None = None) -> dict[str, Any]:
-    """Add `- bullet` at the end of the list under `heading` (creating the section), unless it is already there."""
+    """Add `- bullet` at the end of `heading`'s own content, before any sub-heading (creating the section), unless
+    its own list has it already."""
     title = _check_heading(heading)
     if not isinstance(bullet, str) or not bullet.strip() or "\n" in bullet.strip():
         raise InvalidInput("--bullet must be one non-empty line")
@@ -501,14 +574,16 @@ def add_bullet(vault: str | Path | None, rel_path: str, heading: str, bullet: st
         after = base + heading_gap(base, nl) + f"## {title}{nl}{nl}{line}{nl}"
         return _commit(vault, target, before, after, dry_run=dry_run, clock=clock,
                        extra={"heading": title, "bullet": line, "duplicate": False})
-    start, end, _ = found
+    # the heading's own list: a sub-heading's bullets are not its own, nor is a line in a code block
+    start, own_end = found.start, found.own_end
     key = _bullet_key(line)
-    if any(re.match(r"^\s*[-*+]\s", existing) and _bullet_key(existing) == key for existing in lines[start + 1:end]):
+    own = [existing for existing, prose in zip(lines[start + 1:own_end], _prose(lines)[start + 1:own_end]) if prose]
+    if any(re.match(r"^\s*[-*+]\s", existing) and _bullet_key(existing) == key for existing in own):
         return _commit(vault, target, before, "".join(lines), dry_run=dry_run, clock=clock,
                        extra={"heading": title, "bullet": line, "duplicate": True})
-    insert_at = end
+    insert_at = own_end
     while insert_at > start + 1 and not lines[insert_at - 1].strip():
-        insert_at -= 1  # keep the blank lines that separate this section from the next one after the bullet
+        insert_at -= 1  # keep the blank lines that separate this content from the next heading after the bullet
     new_lines = list(lines)
     if insert_at > 0 and not _ends_line(new_lines[insert_at - 1]):
         new_lines[insert_at - 1] += nl

@@ -62,7 +62,7 @@ _QUOTE_PREFIX = re.compile(r"^[ \t]*(?:>[ \t]?)+")
 # a match at every offset, which dominated ingest time. Line patterns run over "\n" + text.
 # Every pattern is written so no two quantifiers compete for the same characters: a hostile or broken note
 # (20,000 spaces on one line) must cost linear time, not minutes.
-_LINE_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+([^\n]*)")
+ATX_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+([^\n]*)")
 _HEADING = re.compile(r"\n {0,3}(#{1,6})[ \t]+([^\n]*)")
 _LIST_ITEM = re.compile(
     r"\n([ \t]*(?:>[ \t]*)*)(?:([-*+])|(\d{1,9})[.)])[ \t]+(?:\[([ xX])\](?=[ \t\n]|$)[ \t]*)?([^\n]*)"
@@ -130,7 +130,7 @@ def blank_code_spans(line: str) -> str:
     return "".join(chars) if chars is not None else line
 
 
-def _heading_text(raw: str) -> str:
+def heading_text_of(raw: str) -> str:
     """Heading text without an optional closing run of '#' (which must follow a space to count as one)."""
     text = raw.rstrip(" \t")
     without_hashes = text.rstrip("#")
@@ -420,8 +420,8 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
     if "#" in prose:
         for match in _HEADING.finditer(padded):
             line_no = where.line_of(match.start())  # padded offset of the "\n" == prose offset of the line
-            original = _LINE_HEADING.match(lines[line_no - 1])  # heading text keeps its inline code
-            heading_text = _heading_text(original.group(2) if original else match.group(2))
+            original = ATX_HEADING.match(lines[line_no - 1])  # heading text keeps its inline code
+            heading_text = heading_text_of(original.group(2) if original else match.group(2))
             if heading_text:
                 headings.append(Heading(len(match.group(1)), heading_text, line_no, where.evidence(line_no)))
 
