@@ -34,7 +34,7 @@ def contract_report(rt: Runtime, view: WorldView) -> dict[str, Any]:
     facts, active_edges = edge_facts(rt)
     report = check_contract(facts, list(view.assertions.values()),
                             [*view.predictions.values(), *view.invalid_predictions], view.actions,
-                            edges_total=active_edges, as_of=view.now)
+                            edges_total=active_edges, as_of=view.now, whole_store=not view.replay)
     found = report.to_dict()
     # Mneme's report names: `name`, `version` and `failures` (= the violations) beside mnemon's own keys
     return {"name": CONTRACT_NAME, "version": CONTRACT_VERSION, **found, "failures": found["violations"],

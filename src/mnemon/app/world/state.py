@@ -348,7 +348,13 @@ def state_conflicts(rt: Runtime, *, as_of: Any = None) -> dict[str, Any]:
 # ── scoped forget ──────────────────────────────────────────────────────────────────────────────────────────────
 def forget_world_scope(rt: Runtime, scope: str, *, dry_run: bool = False) -> dict[str, int]:
     """The only path that deletes world rows: an explicit `forget --source mneme://…` of one payload scope (a dry
-    run counts what it would delete).
+    run counts what it would delete, and what it would restore).
+
+    The (subject, predicate) chains the scope's assertions were part of are re-chained without them, as
+    `retract_assertion` does: a value one of them had superseded — a vault note's belief, say — is current again
+    (`assertions_restored`), and no surviving row keeps a pointer to a deleted one (`assertions_relinked` counts
+    every row re-written). A value a forgotten *correction* had retracted rejoins its chain too: the scope is gone
+    as if never written, and only a person's own `state retract` (it leaves a `retraction` note) stays.
 
     Rebuilds and plain forgets never call this. Non-`mneme://` scopes are refused, so a vault path or an agent
     name can never wipe durable state by accident.
@@ -356,8 +362,57 @@ def forget_world_scope(rt: Runtime, scope: str, *, dry_run: bool = False) -> dic
     if not isinstance(scope, str) or not scope.startswith("mneme://") or len(scope.rstrip("/")) <= len("mneme://"):
         raise InvalidInput("only an explicit mneme://… scope can be forgotten from the world model", scope=scope)
     check_key(scope, "scope", "forget")  # the audit row indexes it: the same answer on both backends
-    with rt.store.transaction():
-        return world_of(rt).forget_scope(scope.rstrip("/"), rt.now_iso(), dry_run=dry_run)
+    scope = scope.rstrip("/")
+    with rt.store.transaction():  # the chains are read and re-written under the write lock the delete takes
+        world = world_of(rt)
+        doomed = [Assertion.from_row(row) for row in world.assertions_in_scope(scope)]
+        relinked, restored = _chains_without(rt, doomed, now_of(rt))
+        counts = world.forget_scope(scope, rt.now_iso(), dry_run=dry_run)
+        if not dry_run:
+            for row in relinked:
+                put_assertion(rt, row)
+                audit(rt, "restored" if row.id in restored else "relinked", "assertion", row.id,
+                      {"reason": f"forgot {scope}", "superseded_by_id": row.superseded_by_id,
+                       "supersedes_id": row.supersedes_id})
+    return {**counts, "assertions_restored": len(restored), "assertions_relinked": len(relinked)}
+
+
+def _chains_without(rt: Runtime, doomed: Sequence[Assertion], now: datetime) -> tuple[list[Assertion], set[str]]:
+    """The surviving rows of the chains `doomed` belong to, re-chained as if the doomed rows had never been written:
+    (rows that change, ids of those that become current). Only the chains that held a doomed row are re-chained —
+    a single-valued pair is one chain, a multi-valued one a chain per object — so nothing else of a pair moves."""
+    gone = {row.id for row in doomed}
+    changed: list[Assertion] = []
+    restored: set[str] = set()
+    pairs: dict[tuple[str, str], list[Assertion]] = {}
+    for row in doomed:
+        pairs.setdefault(row.pair_key, []).append(row)
+    for pair_key, forgotten in sorted(pairs.items()):
+        first = forgotten[0]
+        stored = {r.id: r for r in load_assertions(rt, subject_norm=norm_keys(first.subject),
+                                                   predicate=first.predicate)
+                  if r.pair_key == pair_key and r.id not in gone}
+        if not stored:
+            continue
+        # retracted by a forgotten correction (`apply_assertion` points the displaced value at it): back in its chain
+        survivors = [replace(r, status="superseded") if r.status == "retracted" and r.superseded_by_id in gone
+                     and "retraction" not in r.metadata else r for r in stored.values()]
+        live = [r for r in survivors if r.status != "retracted"]
+        policy = group_policy(first.predicate, [r.metadata for r in live])
+        touched = {"" if policy.single_valued else r.object_key for r in forgotten}
+        for row in rechain(survivors, policy):
+            before = stored[row.id]
+            if row.status != "retracted" and ("" if policy.single_valued else row.object_key) not in touched:
+                row = before  # a chain the forgotten rows were not part of
+            if row.supersedes_id in gone:
+                row = replace(row, supersedes_id=None)
+            if row.superseded_by_id in gone:  # (a retracted row keeps its pointers: only a dangling one goes)
+                row = replace(row, superseded_by_id=None, superseded_at=None)
+            if row != before:
+                changed.append(replace(row, updated_at=now))
+                if row.status == "current" and before.status != "current":
+                    restored.add(row.id)
+    return changed, restored
 
 
 def retract_assertion(rt: Runtime, assertion_id: str, reason: str) -> dict[str, Any]:

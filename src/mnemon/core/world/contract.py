@@ -2,8 +2,8 @@
 
 Failures: an active edge whose relation needs validation but was never validated; two current values for a
 single-valued (subject, predicate) — stored as current, or in force together at `as_of`; a value that supersedes
-itself; a current assertion without evidence; an invalid prediction row; a side-effectful action without a provider
-handle; a `verified` action without proof.
+itself, or whose chain points at an assertion that does not exist; a current assertion without evidence; an invalid
+prediction row; a side-effectful action without a provider handle; a `verified` action without proof.
 
 Deliberately *not* a failure: a current assertion whose confidence dropped below the 0.9 write gate after a missed
 prediction. Mneme fails the contract there and so forces a demotion; here it is a warning, because the write gate
@@ -124,13 +124,23 @@ def _check_assertions(
     out: list[Violation],
     warnings: list[Violation],
     as_of: datetime | None = None,
+    whole_store: bool = False,
 ) -> None:
     groups: dict[tuple[str, str], list[Assertion]] = defaultdict(list)
     in_force: dict[tuple[str, str], list[Assertion]] = defaultdict(list)
+    known = {row.id for row in assertions}
     for row in assertions:
         if row.id in (row.superseded_by_id, row.supersedes_id):
             out.append(Violation("supersession_chain", "fail", "assertion", row.id,
                                  "assertion supersedes itself (its chain is broken; retract or re-assert it)"))
+        if row.superseded_by_id is not None and row.superseded_by_id not in known:
+            out.append(Violation("supersession_chain", "fail", "assertion", row.id,
+                                 f"assertion is superseded by {row.superseded_by_id}, which does not exist (its "
+                                 "chain is broken: re-assert the value in force, or retract this one)"))
+        if whole_store and row.supersedes_id is not None and row.supersedes_id not in known:
+            out.append(Violation("supersession_chain", "fail", "assertion", row.id,
+                                 f"assertion supersedes {row.supersedes_id}, which does not exist (its chain is "
+                                 "broken: re-assert the value in force, or retract this one)"))
         if as_of is not None and validity_at(row, as_of) == "current":
             in_force[row.pair_key].append(row)
         if row.status != "current":
@@ -209,10 +219,16 @@ def check_contract(
     *,
     edges_total: int | None = None,
     as_of: datetime | None = None,
+    whole_store: bool = False,
 ) -> ContractReport:
     """Rows may be dataclasses or raw stored dicts; a raw row that fails to load is itself a violation.
     `edges_total`: how many active edges the store holds, when `edges` are only those that can break a rule.
-    `as_of`: also fail two values of a single-valued pair in force together at that instant."""
+    `as_of`: also fail two values of a single-valued pair in force together at that instant.
+
+    A row superseded by an assertion none of `assertions` is fails (`supersession_chain`): a replay's view drops a
+    later successor and reads its predecessor as current again, so only a deleted row leaves that pointer. A
+    `supersedes_id` naming a missing row fails only with `whole_store` (the rows are every stored row): in a
+    replay's view a value written later and dated earlier (research back-filling history) is missing too."""
     violations: list[Violation] = []
     warnings: list[Violation] = []
     edge_count = _check_edges(edges, violations)
@@ -223,7 +239,7 @@ def check_contract(
     action_rows = [a for a in all_actions if isinstance(a, Action)]
     raw_actions = [a for a in all_actions if not isinstance(a, Action)]
     action_rows += _load(raw_actions, "action", Action.from_row, violations)
-    _check_assertions(assertion_rows, policies, violations, warnings, as_of)
+    _check_assertions(assertion_rows, policies, violations, warnings, as_of, whole_store)
     _check_actions(action_rows, violations)
     checked = {
         "edges": edge_count if edges_total is None else edges_total,

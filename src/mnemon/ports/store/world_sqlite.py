@@ -532,6 +532,11 @@ class SQLiteWorld:
         return found
 
     # ── the one deleting path: explicit scoped forget ────────────────────────
+    def assertions_in_scope(self, scope: str) -> list[dict[str, Any]]:
+        """The assertion rows `forget_scope(scope)` deletes: the world layer re-chains what they superseded first."""
+        clause, args = in_scope("source_path"), scope_args(scope)
+        return self._rows(f"SELECT data FROM world_state_assertions WHERE {clause} ORDER BY id", args)
+
     def forget_scope(self, scope: str, when: str, *, dry_run: bool = False) -> dict[str, int]:
         """Delete every world row under `scope` (and predictions about deleted assertions); audit each count. A dry
         run counts the same rows and changes nothing."""
