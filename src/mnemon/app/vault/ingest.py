@@ -8,8 +8,10 @@ SHA-256. Phases, all in one transaction so a crash leaves the previous graph int
    non-surviving ingest edges and stale derived rows, write the new rows and the edges whose target is known;
 2. once every note's name is known: resolve and write the links (they may point at any note);
 3. when the set of note names changed, re-resolve every parsed link (placeholders join their note, links to a
-   removed note fall back to a placeholder) — Mneme never joined `[[Target]]` to `target.md`;
-4. remove deleted notes; drop shared date/email/tag/placeholder nodes nothing points at any more.
+   removed note fall back to a placeholder) — Mneme never joined `[[Target]]` to `target.md`; any placeholder a
+   name of a new or changed note settles joins it, whoever made it (a `resolve` claim too);
+4. remove deleted notes (a `resolve` claim on one is retired, and restored if the note comes back); drop shared
+   date/email/tag/placeholder nodes nothing points at any more.
 
 Killed tombstones and validated active edges survive (`core.vault.survives_rebuild`); an endpoint they need is
 soft-deleted instead of removed, and revived with the same id if the text comes back. World tables are never touched.
@@ -298,7 +300,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
     writer = VaultWriter(rt, None, now)
     gc_count = 0
     relinked: list[str] = []  # the unchanged notes whose links were resolved again
-    joined = 0
+    revived: list[str] = []  # notes removed by an earlier run, back at their path (soft-deleted rows revived)
     from .resolve import apply_embedded_payload
 
     batches = _plan_batches(to_plan, hint_terms, workers)
@@ -314,6 +316,7 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
             for batch in batches:
                 notes = [note_node(p, now) for p in batch]
                 existing = vault_store.existing_nodes([n.id for n in notes]) if writer.had_vault_rows else {}
+                revived += [i for i, (deleted, _hash) in existing.items() if deleted is not None]
                 vault_store.insert_nodes([n for n in notes if n.id not in existing])
                 vault_store.refresh_nodes([n for n in notes if n.id in existing])
                 writer.write_nodes(batch, lambda plan: plan.path in known or plan.note_id in existing)
@@ -333,11 +336,15 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
             writer.write_edges([(plan.path, e) for plan in plans for e in plan.edges if not e.dst])
             relinked = _relink(writer, known, plans, removed, {e.rel: e for e in entries})
             writer.drop_unreused()
-        if relinked or writer.placeholders:
-            joined = writer.join_placeholders()
+        # every placeholder a name of a note planned or removed now settles, whoever made it (a `resolve` claim
+        # naming a note not ingested yet too)
+        joined = writer.join_placeholders([*(NoteIdentity(p.path, p.title, p.aliases) for p in plans),
+                                           *(NoteIdentity(r, known[r].title, known[r].aliases) for r in removed)])
         kept = writer.remove_notes(removed)  # the removed notes still holding a decision
         moves = _moved_notes(known, plans, removed)
         decisions_moved = writer.carry_decisions([(old, new) for old, new in moves if old in kept])
+        claims_retired = writer.retire_claims(sorted(kept))  # (a moved note's went with it just above)
+        claims_restored = writer.restore_claims(revived)
         if removed:
             vault_store.delete_files(removed)
         # a small run with no relinking or removal can only orphan the shared nodes its cleared edges pointed at
@@ -386,6 +393,8 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         "notes_moved": len(moves),
         "decisions_moved": decisions_moved,
         **({"decisions_restored": decisions_restored} if decisions_restored else {}),
+        **({"claims_retired": claims_retired} if claims_retired else {}),
+        **({"claims_restored": claims_restored} if claims_restored else {}),
         "notes_total": counts["notes"],
         "notes_capped": max(0, capped - len(entries)),
         "edges_added": writer.edges_added,

@@ -10,7 +10,9 @@ The pack is written with the note editor's care: its path goes through `notes.sa
 
 Only sourced, confirmed claims with confidence ≥ `active_threshold` (0.90) may become active, and even then the
 ontology's write gate has the last word; everything else is a candidate. Subjects and objects resolve to the note that
-names them, or to a placeholder that joins the note when it appears.
+names them, or to a placeholder that joins the note when it appears (the next ingest that writes that note). A claim
+whose relation a note's parse writes (`links_to`, `has_tag` …) is refused on its own (`ingest_owned`): it would take
+over the ingest's edge.
 
 A replay (the same pack resolved again, or re-read by ingest) follows the payload and the threshold: a claim may go
 from active to candidate and back, and a claim a re-resolved pack no longer makes stops being active. An edge a
@@ -154,8 +156,25 @@ def person_decision(store: Store, edge: Edge) -> str | None:
     return decided
 
 
+def ingest_owned(relation: str, index: int) -> InvalidInput | None:
+    """The refusal of a claim whose relation a note's parse writes (`writer.INGEST_RELATIONS`: `links_to`, `has_tag`
+    …), else None. An edge is one row per (source, target, relation): written as a claim it would be the ingest's
+    own edge for that link, overwritten in place — the next ingest re-parses it back and the claim's provenance is
+    gone, or the claim takes the link's place. Refusing the claim loses neither: the link stays the ingest's, and
+    the claim stays in the evidence pack, where it can be restated with a relation of its own."""
+    from .writer import INGEST_RELATIONS
+
+    if relation not in INGEST_RELATIONS:
+        return None
+    return InvalidInput(f"claims[{index}].predicate {relation!r} is a relation the vault ingest writes from the notes'"
+                        " text; state the claim with a relation of its own (e.g. relates_to)", field="predicate",
+                        claim=index)
+
+
 def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshold: float) -> list[dict[str, Any]]:
-    """Write one edge per claim (inside the caller's transaction); returns what was stored."""
+    """Write one edge per claim (inside the caller's transaction); returns what was stored, one entry per claim in
+    order. A claim with a relation the ingest owns (`ingest_owned`) writes nothing: its entry has status `refused`
+    and the `invalid_input` error, and the other claims are written."""
     from .writer import shared_node
 
     index = _index(rt)
@@ -166,6 +185,11 @@ def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshol
         src = _node_for(_text(claim, "subject", i), index)
         dst = _node_for(_text(claim, "object", i), index)
         relation = predicate_name(_text(claim, "predicate", i))
+        refusal = ingest_owned(relation, i)
+        if refusal is not None:
+            out.append({"id": None, "src": src, "predicate": relation, "dst": dst, "status": "refused",
+                        "reasons": ["ingest_owned_relation"], "error": refusal.to_dict()})
+            continue
         confidence = _unit(claim, "confidence", i, 0.5)
         strength = _unit(claim, "strength", i, confidence)
         evidence = _text(claim, "evidence", i, required=False)[:500]
@@ -262,7 +286,7 @@ def drop_unclaimed(rt: Runtime, previous: list[Mapping[str, Any]], written: list
     index = _index(rt)
     store = rt.store
     now = rt.now_iso()
-    claimed = {(e["src"], e["dst"], e["predicate"]) for e in written}
+    claimed = {(e["src"], e["dst"], e["predicate"]) for e in written if e["status"] != "refused"}
     dropped: list[int] = []
     for claim in previous:
         key = (_node_for(str(claim["subject"]).strip(), index), _node_for(str(claim["object"]).strip(), index),
@@ -355,22 +379,29 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     out: dict[str, Any] = {"note_path": rel, "dry_run": dry_run, "overwrites": place.existing is not None and not same,
                            "pack_changed": not same}
     if dry_run:
-        out.update({"claims": [{"subject": c["subject"], "predicate": predicate_name(str(c["predicate"])),
-                                "object": c["object"], "requested_status": claim_status(c, active_threshold)[0]}
-                               for c in data.get("claims", [])], "written": False, "markdown": text})
+        claims = [{"subject": c["subject"], "predicate": predicate_name(str(c["predicate"])), "object": c["object"],
+                   "requested_status": claim_status(c, active_threshold)[0]} for c in data.get("claims", [])]
+        for i, claim in enumerate(claims):
+            if (refusal := ingest_owned(claim["predicate"], i)) is not None:
+                claim.update(requested_status="refused", error=refusal.to_dict())
+        out.update({"claims": claims, "written": False, "markdown": text})
         return out
     previous = place.previous
     out["backup"] = write_pack(vault, place, text, clock=rt.clock)
     with rt.store.transaction():
         edges = claim_edges(rt, data, rel, active_threshold)
         dropped = drop_unclaimed(rt, previous, edges, rel)
-        rt.store.log("resolve", None, {"note_path": rel, "claims": len(edges), "slug": data["slug"]}, rt.now_iso())
+        refused = sum(1 for e in edges if e["status"] == "refused")
+        rt.store.log("resolve", None, {"note_path": rel, "claims": len(edges) - refused, "slug": data["slug"]},
+                     rt.now_iso())
     world_notes: list[str] = []
     assertions = _propose_assertions(rt, data, edges, proposals, rel, world_notes)
     predictions = _add_predictions(rt, data, rel, world_notes)
     if dropped:
         out["dropped_edges"] = dropped
-    out.update({"claims_written": len(edges), "edges": edges, "assertions": assertions,
+    if refused:
+        out["claims_refused"] = refused
+    out.update({"claims_written": len(edges) - refused, "edges": edges, "assertions": assertions,
                 "predictions_written": len(predictions), "predictions": predictions, "written": True})
     if world_notes:
         out["notes"] = world_notes

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.model import Memory
-from ...core.vault import LinkIndex, survives_rebuild
+from ...core.ontology import DEFAULT_ONTOLOGY
+from ...core.vault import LinkIndex, NoteIdentity, note_keys, survives_rebuild
 from ...core.vault.lifecycle import PROMOTED, kept_active
 from ...ports.store.edge_rows import NOTE_PATH
 from ..runtime import Runtime
@@ -22,6 +23,12 @@ from .plan import NotePlan, PlannedEdge, PlannedNode, note_id
 SHARED_KINDS = ("date", "email", "tag", "placeholder")
 VAULT_SOURCE = "vault"
 LINK_RELATIONS = frozenset({"links_to", "embeds"})  # the edges of a note's links (`plan.plan_links`)
+# every relation a note's parse writes (`plan.py`): the ingest owns those edges and re-derives them from the text
+INGEST_RELATIONS = LINK_RELATIONS | {"has_section", "has_heading", "mentions_date", "mentions_email", "has_tag"} | {
+    spec.name for spec in DEFAULT_ONTOLOGY.specs() if spec.category == "observation" and spec.name.startswith("has_")}
+CLAIM_ORIGINS = frozenset({"resolve"})  # edges that make a claim about a note, written by no parse of it
+JOIN_BY_NAME_MAX = 50  # notes in a run up to which `join_placeholders` looks placeholders up by the notes' names
+NOTE_REMOVED = "note_removed"  # the reason `retire_claims` records, and `restore_claims` looks for
 
 
 @dataclass(frozen=True)
@@ -303,17 +310,71 @@ class VaultWriter:
                                          self.now) for b in self.blocked])
             self.blocked = []
 
-    def join_placeholders(self) -> int:
+    def join_placeholders(self, notes: Sequence[NoteIdentity]) -> int:
         """Point what still waits on a placeholder (agent and resolve edges, decided links) at the note that now
-        claims its name; the vault's own links were planned again with the names (`_relink`)."""
+        claims its name; the vault's own links were planned again with the names (`_relink`).
+
+        Whoever made the placeholder — a link of this run, an earlier one, or a `resolve` claim naming a note not
+        ingested yet — only a name of `notes` (those this run planned or removed: no other note's names changed) can
+        have found its note: a small run looks those names up by id; a large one lists the placeholders (their kind's
+        index), cheaper than normalising every name of its notes (~25 ms for 2,000)."""
         assert self.index is not None
+        if len(notes) > JOIN_BY_NAME_MAX:
+            waiting = [pid for pid, _title, _meta in self.vault.nodes_of_kind("placeholder")]
+        else:
+            wanted = sorted({f"placeholder:{key}" for note in notes for keys in note_keys(note).values()
+                             for key in keys})
+            found = self.vault.existing_nodes(wanted) if wanted else {}
+            waiting = [pid for pid, (deleted, _hash) in found.items() if deleted is None]
         joined = 0
-        for pid, _title, _meta in self.vault.nodes_of_kind("placeholder"):
+        for pid in sorted(waiting):
             path = self.index.resolve_key(pid.split(":", 1)[1])
             if path is not None:
                 self.vault.repoint_edges(pid, note_id(path), self.now)
                 joined += 1
         return joined
+
+    def retire_claims(self, paths: Sequence[str]) -> int:
+        """Retire the claims (`CLAIM_ORIGINS`) still on removed notes kept soft-deleted (`remove_notes`), after
+        `carry_decisions` took those of moved notes along: an active claim on a deleted note went on backing its
+        belief and counting as live. Retired as `forget` retires a forgotten node's edges, not deleted — the ingest
+        does not own a claim — and `restore_claims` undoes it if the note comes back. How many were retired."""
+        notes = {note_id(path): path for path in paths}
+        events = []
+        for edge in self.vault.edges_touching(sorted(notes)) if notes else []:  # (each edge once)
+            if edge.origin not in CLAIM_ORIGINS or edge.status not in ("active", "candidate"):
+                continue
+            edge_id, path = int(edge.id or 0), notes.get(edge.src) or notes[edge.dst]
+            self.vault.update_edge_strength(edge_id, edge.weight, "retired", self.now)
+            events.append((edge_id, "retired", "ingest", {"reason": NOTE_REMOVED, "path": path, "from": edge.status},
+                           self.now))
+        self.vault.log_edge_events(events)
+        return len(events)
+
+    def restore_claims(self, revived: Sequence[str]) -> int:
+        """Put back the claims `retire_claims` retired with these notes (ids of notes this run brought back at the
+        same path), once both their ends are live again. How many were restored."""
+        if not revived:
+            return 0
+        candidates = [e for e in self.vault.edges_touching(revived)
+                      if e.origin in CLAIM_ORIGINS and e.status == "retired"]
+        ends = {end for e in candidates for end in (e.src, e.dst)}
+        dead = {i for i, (deleted, _hash) in self.vault.existing_nodes(sorted(ends)).items() if deleted is not None}
+        restored = []
+        for edge in candidates:
+            edge_id = int(edge.id or 0)
+            history = self.rt.store.edge_events(edge_id)
+            last = history[-1] if history else {}
+            detail = last.get("detail") or {}
+            if (last.get("event"), last.get("actor"), detail.get("reason")) != ("retired", "ingest", NOTE_REMOVED):
+                continue  # retired by something else: not ours to undo
+            if edge.src in dead or edge.dst in dead:
+                continue
+            status = str(detail.get("from") or "active")
+            self.vault.update_edge_strength(edge_id, edge.weight, status, self.now)
+            restored.append((edge_id, "restored", "ingest", {"reason": "note_restored", "to": status}, self.now))
+        self.vault.log_edge_events(restored)
+        return len(restored)
 
     def carry_decisions(self, moves: Sequence[tuple[str, str]]) -> int:
         """Move what a person or agent decided about a moved note (`old path`, `new path`) onto the note at its new
