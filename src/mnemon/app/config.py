@@ -72,15 +72,54 @@ def parse_duration(value: str | int | float) -> float:
     return float(m.group(1)) * mult
 
 
-def _coerce(name: str, raw: Any) -> Any:
+_TRUE = ("1", "true", "yes", "on")
+_DURATIONS = ("prune_min_age", "daemon_idle")  # text like 24h, or a number of seconds
+# read as paths: a relative one in a config file means beside that file, as wherever the command runs it would
+# land somewhere else each time
+_PATHS = ("home", "db", "vault")
+
+
+def _coerce(name: str, raw: Any, origin: str = "", file: Path | None = None) -> Any:
+    """`raw` as the setting's type, or `InvalidInput` naming the setting and where its value came from (`origin`:
+    " in config file …", " in MNEMON_…"): a config file with a list where a number belongs used to surface as an
+    `internal` TypeError from whichever command first used the value."""
     default = SETTINGS_BY_NAME[name].default
+
+    def refused(wanted: str) -> InvalidInput:
+        shown = json.dumps(raw, ensure_ascii=False, default=str)  # as the file spells it: true, not True
+        return InvalidInput(f"setting {name}{origin} must be {wanted}, got {shown}", setting=name,
+                            **({"config": str(file)} if file is not None else {}))
     if isinstance(default, bool):
-        return raw if isinstance(raw, bool) else str(raw).strip().lower() in ("1", "true", "yes", "on")
+        if isinstance(raw, bool):
+            return raw
+        if isinstance(raw, int) and raw in (0, 1):
+            return bool(raw)
+        if isinstance(raw, str):
+            # (an unknown word stays false, as it always has been for the environment)
+            return raw.strip().lower() in _TRUE
+        raise refused("true or false")
     if isinstance(default, int):
+        if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+            raise refused("an integer")
         try:
-            return int(raw)
-        except (TypeError, ValueError, OverflowError):
-            raise InvalidInput(f"setting {name} must be an integer, got {raw!r}") from None
+            number = int(raw.strip()) if isinstance(raw, str) else int(raw)
+        except (ValueError, OverflowError):
+            raise refused("an integer") from None
+        if isinstance(raw, float) and number != raw:
+            raise refused("an integer")
+        return number
+    if name in _DURATIONS:
+        if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+            raise refused("a duration like 24h, 7d, 30m or a number of seconds")
+        try:
+            parse_duration(raw)
+        except InvalidInput:
+            raise refused("a duration like 24h, 7d, 30m or a number of seconds") from None
+        return raw
+    if name in _PATHS and isinstance(raw, os.PathLike):
+        return os.fspath(raw)
+    if not isinstance(raw, str):
+        raise refused("text")
     return raw
 
 
@@ -141,6 +180,7 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
             raise InvalidInput(f"config file {path} must hold a JSON object")
     elif config_path:
         raise NotFound(f"config file {path} does not exist; create it with `mnemon init`")
+    beside_file = Path(os.path.abspath(path)).parent
 
     def level(name: str) -> int:
         """Where a setting comes from: 3 a flag, 2 the environment, 1 the config file, 0 its default."""
@@ -153,10 +193,15 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
     def pick(name: str) -> Any:
         given = level(name)
         if given == 3:
-            return _coerce(name, flags[name])
+            return _coerce(name, flags[name], f" (--{name.replace('_', '-')})")
         if given == 2:
-            return _coerce(name, env[SETTINGS_BY_NAME[name].env])
-        return _coerce(name, file_values[name]) if given == 1 else SETTINGS_BY_NAME[name].default
+            return _coerce(name, env[SETTINGS_BY_NAME[name].env], f" in {SETTINGS_BY_NAME[name].env}")
+        if given == 0:
+            return SETTINGS_BY_NAME[name].default
+        value = _coerce(name, file_values[name], f" in config file {path}", path)
+        if name in _PATHS and not str(value).startswith(DB_URL_SCHEMES):
+            value = os.path.abspath(beside_file / Path(value).expanduser())  # (an absolute one stays as it is)
+        return value
 
     home = Path(str(pick("home"))).expanduser()
     store = pick("store")
