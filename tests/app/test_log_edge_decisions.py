@@ -1,6 +1,6 @@
-"""Decisions about edges (`kill-edge`, `validate-edge`, `weaken-edge`, `promote-candidates`) show in `mnemon log`, one
-row per edge, written with the change or not at all; refused decisions, dry runs and rebuilds' thought clearing leave
-them alone. Runs on SQLite and PostgreSQL (tests/app facade suite)."""
+"""Decisions about edges (`kill-edge`, `validate-edge`, `weaken-edge`) show in `mnemon log`, one row per edge, and a
+`promote-candidates` run as one row; written with the change or not at all; refused decisions, dry runs and rebuilds'
+thought clearing leave them alone. Runs on SQLite and PostgreSQL (tests/app facade suite)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -85,7 +85,9 @@ def test_a_refused_decision_writes_no_log_row(example_vault_mem: Mnemon) -> None
     assert [e["detail"]["edge_id"] for e in _decisions(mem)] == [done.id]
 
 
-def test_promotion_logs_each_edge_it_activates_and_a_dry_run_none(example_vault_mem: Mnemon) -> None:
+def test_a_promotion_run_is_one_log_row_and_each_edge_event_records_it(example_vault_mem: Mnemon) -> None:
+    """A run of `--mode all` can activate tens of thousands of edges: one oplog row for the run, and each edge's own
+    event (what `explain-edge` and a replay read) records the status it replaced, stamped by the runtime's clock."""
     mem = example_vault_mem
     before = mem.log(limit=1000)["entries"]
     dry = mem.promote_candidates(mode="all", dry_run=True)
@@ -93,32 +95,29 @@ def test_promotion_logs_each_edge_it_activates_and_a_dry_run_none(example_vault_
     candidates = {e.id: e for e in mem.rt.store.iter_edges(statuses=("candidate",))}
     done = mem.promote_candidates(mode="all")
     entries = mem.log(limit=1000)["entries"]
-    assert entries[0]["op"] == "promote-candidates" and entries[0]["detail"]["activated"] == done["activated"]
-    promoted = mem.log(op="promote-edge", limit=1000)["entries"]
-    assert len(promoted) == done["activated"] == dry["would_activate"]
+    assert len(entries) == len(before) + 1 and done["activated"] == dry["would_activate"]
+    run = entries[0]
+    assert run["op"] == "promote-candidates" and run["detail"] == {"mode": "all", "activated": done["activated"]}
     now_active = {e.id for e in mem.rt.store.iter_edges(statuses=("active",))} & set(candidates)
-    assert {e["detail"]["edge_id"] for e in promoted} == now_active
-    for entry in promoted:
-        row = _row(entry, candidates[entry["detail"]["edge_id"]], "promote-edge")
-        assert (row["previous_status"], row["status"], row["mode"]) == ("candidate", "active", "all")
-        assert row["reason"] and row["strength"] == row["previous_strength"]
-        assert row["reason"] == next(e["thinking"]["reason"] for e in reversed(
-            mem.explain_edge(row["edge_id"])["debug_log"]) if e["event"] == "active")  # the edge event's reason
+    assert len(now_active) == done["activated"]
+    for edge_id in now_active:
+        event = [e for e in mem.rt.store.edge_events(int(edge_id or 0)) if e["event"] == "active"][-1]
+        assert (event["actor"], event["detail"]["previous_status"]) == ("promote", "candidate")
+        assert event["created_at"] == run["created_at"]  # the runtime's clock, as the run's row
+        assert event["detail"]["reason"]
     again = mem.promote_candidates(mode="all")  # nothing left to promote: nothing logged
     assert again["activated"] == 0 and mem.log(limit=1000)["entries"] == entries
 
 
 def _decide(mem: Mnemon, op: str) -> Edge:
-    edge = _first(mem, "links_to" if op in ("validate-edge", "promote-edge") else "has_risk",
-                  "candidate" if op in ("validate-edge", "promote-edge") else "active")
+    edge = _first(mem, "links_to" if op == "validate-edge" else "has_risk",
+                  "candidate" if op == "validate-edge" else "active")
     if op == "kill-edge":
         mem.kill_edge(edge.id, reason="x")
     elif op == "weaken-edge":
         mem.weaken_edge(edge.id, reason="x", factor=0.01)
-    elif op == "validate-edge":
-        mem.validate_edge(edge.id, reason="x")
     else:
-        mem.promote_candidates(mode="all")
+        mem.validate_edge(edge.id, reason="x")
     return edge
 
 

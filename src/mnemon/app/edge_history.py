@@ -3,11 +3,13 @@ the changes recorded since.
 
 The store keeps an edge's current row and two records of what changed it: `edge_events` (every status write, each
 weakening, a forget-dated ageing, an upsert over the row, a retirement) and the oplog's decision rows (`kill-edge`,
-`validate-edge`, `weaken-edge`, `promote-edge`, written by `app/vault/lifecycle.py`), which name the status and
-strength before and after. A value at T is read from the first change after T that touched it — what it replaced —
-or, when that change did not record it, from the last change by T that did, or for the status from how the edge was
-made. A decision's event and its oplog row are one change: the oplog's is used, stamped with the store's clock (the
-clock `--created-at` and every row use; a status write stamps its event with the wall clock).
+`validate-edge`, `weaken-edge`, written by `app/vault/lifecycle.py`), which name the status and strength before and
+after. A promotion is read from its event alone, which records the status it replaced (`previous_status`) and is
+stamped with the runtime's clock. A value at T is read from the first change after T that touched it — what it
+replaced — or, when that change did not record it, from the last change by T that did, or for the status from how
+the edge was made. A decision's event and its oplog row are one change: the oplog's is used, stamped with the
+store's clock (the clock `--created-at` and every row use; a status write given no time stamps its event with the
+wall clock).
 
 What cannot be told is said (`EdgeAt.known` False, shown as `changed_since_as_of`), never guessed: an upsert over an
 existing edge (`link` again, a re-parse) records the values it wrote, not the ones it replaced, and a re-parse that
@@ -27,7 +29,7 @@ from ..ports.store.history_reads import StoredEvent, deleted_at_of, edge_decisio
 KEYS = ("status", "weight", "confidence")
 # oplog decision op → the (event, actor) of the edge event the same decision writes (app/vault/lifecycle.py)
 DECISIONS = {"kill-edge": ("killed", "kill-edge"), "validate-edge": ("validated", "user"),
-             "weaken-edge": ("weakened", "weaken-edge"), "promote-edge": ("active", "promote")}
+             "weaken-edge": ("weakened", "weaken-edge")}
 _NO_CHANGE = frozenset({"created", "blocked_recreation", "decision_kept"})
 # mnemon's own edge writers (remember's rules: "auto", `link`: "agent") write every edge active
 _ACTIVE_AT_BIRTH = frozenset({"auto", "agent"})
@@ -206,7 +208,7 @@ def _of_event(row: StoredEvent, edge: Edge, deleted_at: Mapping[str, str]) -> Ch
             ends = [deleted_at[x] for x in (edge.src, edge.dst) if x in deleted_at]
             if ends:
                 at = _when(min(ends))  # the forget that retired it, by the store's clock
-        return Change(at, frozenset(touches), {},
+        return Change(at, frozenset(touches), {"status": d["previous_status"]} if "previous_status" in d else {},
                       {"status": kind, **({"confidence": d["confidence"]} if "confidence" in d else {})})
     # an upsert over the row (`link` again, an import, a validation without its oplog row, a writeback): what it
     # wrote is recorded, what it replaced is not

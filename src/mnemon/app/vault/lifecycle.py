@@ -3,8 +3,11 @@
 
 Decisions come from `core.vault.lifecycle` (the write gate, promotion plan, weakening); this module loads edges,
 applies decisions and writes one audit event per change, so `explain-edge` can answer "why does this line exist, and
-what happened to it since". Each decision about one edge is an oplog row too (`DECISION_OPS`, `mnemon log`), written
-in the transaction that makes the change: the edge's events answer for one edge, the oplog for the whole memory.
+what happened to it since". A person's or agent's decision about one edge is an oplog row too (`DECISION_OPS`,
+`mnemon log`), written in the transaction that makes the change: the edge's events answer for one edge, the oplog
+for the whole memory. A `promote-candidates` run is one oplog row: it can activate tens of thousands of edges, and
+a row each (≈ 370 bytes) more than doubled a store's size; each edge's event records its promotion, stamped with
+the runtime's clock and the status it replaced, so `explain-edge` and a replay read it there.
 """
 from __future__ import annotations
 
@@ -24,8 +27,8 @@ from .plan import ingest_gate
 
 
 MAX_EDGE_ID = 2**63 - 1
-# oplog ops of the decisions about one edge, one row per edge (`promote-candidates` adds its run's summary row)
-DECISION_OPS = ("kill-edge", "validate-edge", "weaken-edge", "promote-edge")
+# oplog ops of the decisions about one edge, one row per edge
+DECISION_OPS = ("kill-edge", "validate-edge", "weaken-edge")
 LogEntry = tuple[str, str | None, dict[str, Any], str]
 
 
@@ -141,19 +144,14 @@ def promote_candidates(rt: Runtime, *, mode: str = "validated-only", dry_run: bo
     would = [p for p in plan if p.activates]
     if not dry_run and would:
         when = rt.now_iso()
-        entries: list[LogEntry] = []
         with rt.store.transaction():
             for p in would:
-                reason = ",".join(p.reasons) or f"promote:{mode}"
-                rt.store.set_edge_status(int(p.edge_id), "active", actor="promote", reason=reason)
-                was = candidates[p.edge_id]
-                # (the gate's codes are the reason: a run of `--mode all` can log tens of thousands of these)
-                entries.append(_decision("promote-edge", was, status="active", strength=was.weight, reason=reason,
-                                         when=when, mode=mode))
+                rt.store.set_edge_status(int(p.edge_id), "active", actor="promote",
+                                         reason=",".join(p.reasons) or f"promote:{mode}", when=when,
+                                         previous=candidates[p.edge_id].status)
             # recorded on the edge, where a rebuild reads it: a re-parse of the note must not undo the decision
             vault.mark_edges([int(p.edge_id) for p in would], PROMOTED, mode)
-            # the run's summary last, so `log` shows it above the edges it promoted
-            rt.store.log_many([*entries, ("promote-candidates", None, {"mode": mode, "activated": len(would)}, when)])
+            rt.store.log("promote-candidates", None, {"mode": mode, "activated": len(would)}, when)
     return {
         "mode": mode,
         "dry_run": dry_run,
@@ -193,7 +191,7 @@ def kill(rt: Runtime, raw_id: Any, *, reason: str = "") -> dict[str, Any]:
     now = rt.now_iso()
     with rt.store.transaction():
         rt.store.set_edge_status(int(edge.id or 0), "killed", actor="kill-edge", reason=reason or "explicit_kill",
-                                 confidence=None)
+                                 confidence=None, when=now, previous=edge.status)
         rt.store.vault.update_edge_strength(int(edge.id or 0), 0.0, "killed", now)  # type: ignore[attr-defined]
         rt.store.log(*_decision("kill-edge", edge, status="killed", strength=0.0, reason=reason or "explicit_kill",
                                 when=now))

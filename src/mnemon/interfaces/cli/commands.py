@@ -177,7 +177,7 @@ def status() -> None:
 @cli.command()
 @click.option("--limit", default=20, show_default=True, type=int)
 @click.option("--op", help="Only this operation (remember, forget, prune, link, kill-edge, validate-edge, "
-                           "weaken-edge, promote-edge, …).")
+                           "weaken-edge, promote-candidates, …).")
 def log(limit: int, op: str | None) -> None:
     """The operation log, newest first."""
     run(lambda c: c.mem.log(limit=limit, op=op))

@@ -263,8 +263,9 @@ class SQLiteEdges:
         return counts
 
     def set_edge_status(self, edge_id: int, status: str, *, actor: str, reason: str,
-                        confidence: float | None = None) -> None:
-        now = iso(utcnow())
+                        confidence: float | None = None, when: str | None = None,
+                        previous: str | None = None) -> None:
+        now = when or iso(utcnow())
         if edge_id < 0 and self.derives_edges:  # a decision on a derived edge: it becomes a row first
             materialise(self, [edge_id])
         if confidence is None:
@@ -275,6 +276,8 @@ class SQLiteEdges:
         detail: dict[str, Any] = {"status": status, "reason": reason}
         if confidence is not None:
             detail["confidence"] = confidence
+        if previous is not None:
+            detail["previous_status"] = previous
         self._write("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
                     (edge_id, status, actor, json.dumps(detail), now))
 

@@ -146,13 +146,16 @@ class EdgeTables:
         return counts
 
     def set_edge_status(self, edge_id: int, status: str, *, actor: str, reason: str,
-                        confidence: float | None = None) -> None:
-        now = iso(utcnow())
+                        confidence: float | None = None, when: str | None = None,
+                        previous: str | None = None) -> None:
+        now = when or iso(utcnow())
         self._write("UPDATE edge_rows SET status = %s, confidence = COALESCE(%s, confidence), updated_at = %s"
                     " WHERE id = %s", (status, confidence, now, edge_id))
         detail: dict[str, Any] = {"status": status, "reason": reason}
         if confidence is not None:
             detail["confidence"] = confidence
+        if previous is not None:
+            detail["previous_status"] = previous
         self._write(_EVENT_INSERT, (edge_id, status, actor, json.dumps(detail), now))
 
     def retire_edges_of(self, node_id: str, *, reason: str) -> int:
