@@ -17,7 +17,7 @@ from typing import Any
 
 from ..core import graph_rules
 from ..core.causal import causal_cue, suggest_sub_type
-from ..core.diff import DiffMatch, diff_suggestion
+from ..core.diff import DiffMatch, correction_terms, diff_suggestion
 from ..core.errors import ReadOnly
 from ..core.entities import extract_entities, merge_entities
 from ..core.graph import bfs
@@ -56,8 +56,13 @@ def _empty_counts() -> dict[str, int]:
 
 def _advisory(rt: Runtime, content: str, vector: np.ndarray | None, keyword_ids: list[str],
               nearest: Sequence[tuple[str, float]]) -> tuple[str, list[DiffMatch]]:
-    """ADD/UPDATE/CONFLICT/DUPLICATE against the closest active memories (keyword top 5 + vector top 5)."""
+    """ADD/UPDATE/CONFLICT/DUPLICATE against the closest active memories (keyword top 5 + vector top 5), and, for a
+    correction ("moved from Lisbon to Porto"), the top 5 by its subject and retired value."""
     ids = list(keyword_ids[:DIFF_LIMIT])
+    probe = correction_terms(content)
+    if probe:
+        # the old fact shares only the subject and the value; a long correction's rarest words may miss both
+        ids += [i for i, _ in rt.store.keyword_search(probe, DIFF_LIMIT) if i not in ids]
     cosines: dict[str, float] = {}
     if vector is not None:
         for i, cos in nearest[:DIFF_LIMIT]:
@@ -380,7 +385,10 @@ def remember(rt: Runtime, inp: MemoryInput, *, no_diff: bool = False,
 
 
 def _match(m: DiffMatch) -> dict[str, Any]:
-    return {"id": m.id, "similarity": m.similarity, "suggestion": m.suggestion}
+    out: dict[str, Any] = {"id": m.id, "similarity": m.similarity, "suggestion": m.suggestion}
+    if m.reason:
+        out["reason"] = m.reason
+    return out
 
 
 def _skipped(rt: Runtime, existing_id: str, inp: MemoryInput, given: frozenset[str],

@@ -2,13 +2,19 @@
 
 Only byte-identical active content is ever skipped (the store answers that by hash lookup); everything here is a
 suggestion for the agent, never a reason to change or delete an existing memory.
+
+Word overlap alone misses the usual way a fact is corrected: "Mira moved from Lisbon to Porto" shares two of five
+words with "Mira lives in Lisbon". So a new memory is also read for a correction cue ("moved from X", "instead of
+X", "no longer X", …): a candidate about the same subject that states the replaced value X is a CONFLICT (the seed's
+verdict for a memory the new one contradicts, as "switched from"/"instead of" already are in its cue list), whatever
+its overlap. English cues, plus the Chinese ones the seed's cue list implies (从…搬到, 不再).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-from .text import jaccard, token_set
+from .text import jaccard, token_set, tokens
 
 _NEGATION = re.compile(
     r"(?i)\b(?:no longer|don't|doesn't|do not|does not|never|switched from|instead of|rather than|replaced|deprecated)\b"
@@ -22,6 +28,7 @@ class DiffMatch:
     id: str
     similarity: float
     suggestion: str
+    reason: str = ""  # set when a correction cue, not the overlap, made the verdict
 
 
 def classify(similarity: float, new_text: str, old_text: str) -> str:
@@ -34,20 +41,181 @@ def classify(similarity: float, new_text: str, old_text: str) -> str:
     return "UPDATE"
 
 
+# ── corrections ───────────────────────────────────────────────────────────────
+_W = r"\w+(?:[.'’&/+-]\w+)*"  # a word, with the inner punctuation of "Node.js", "O'Neil", "e-mail"
+# a replaced value ends where the new one or a circumstance begins ("from Lisbon to Porto", "from Slack for chat")
+_VALUE_END = (r"(?:to|into|towards|for|with|by|because|since|after|before|and|but|or|in|on|at|as|when|while|so|"
+              r"then|last|this|next|yesterday|today|now)")
+_VALUE = rf"(?P<old>{_W}(?:\s+(?!{_VALUE_END}\b){_W}){{0,4}})"
+# a replaced predicate ("no longer lives in Lisbon") runs to the end of its clause
+_PREDICATE = rf"(?P<old>{_W}(?:\s+(?!(?:and|but|because|since|so|anymore|any)\b){_W}){{0,5}})"
+_FROM_VERBS = (r"moved|relocated|switched|changed|migrated|transferred|shifted|converted|ported|swapped|upgraded|"
+               r"downgraded")
+_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("from", re.compile(  # "moved from X", "switched our chat from X": the object, when given, is what changed
+        rf"(?i)\b(?:{_FROM_VERBS})(?:\s+(?P<obj>(?!from\b){_W}(?:\s+(?!from\b){_W}){{0,2}}))?\s+from\s+{_VALUE}")),
+    ("instead of", re.compile(rf"(?i)\binstead\s+of\s+{_VALUE}")),
+    # "rather than" alone is often a plain preference; with "now" it retires a value
+    ("now … rather than", re.compile(rf"(?i)\bnow\b[^.;:!?]{{0,80}}?\brather\s+than\s+{_VALUE}")),
+    ("replaced … with", re.compile(rf"(?i)\breplaced\s+{_VALUE}\s+(?:with|by)\b")),
+    ("no longer", re.compile(rf"(?i)\bno\s+longer\s+{_PREDICATE}")),
+    ("not … anymore", re.compile(rf"(?i)(?:\bnot|n['’]t|\bnever)\s+{_PREDICATE}\s+any\s*(?:more|longer)\b")),
+    # "is used to cache sessions" and "got used to" are no past habit
+    ("used to", re.compile(r"(?i)(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bbe\s)(?<!\bbeen\s)"
+                           rf"(?<!\bget\s)(?<!\bgot\s)\bused\s+to\s+{_PREDICATE}")),
+    ("从…到", re.compile(r"从(?P<old>[^\s，。；、！？,.;!?]{1,12}?)"
+                        r"(?:搬到|搬去|迁到|迁往|迁至|换到|换成|改为|改成|改到|转到|切换到|切换为|变为|变成|调到)")),
+    ("不再", re.compile(r"不再(?P<old>[^，。；、！？,.;!?]{1,16}?)[了的啦]?(?=$|[，。；、！？,.;!?])")),
+)
+_NOT_AN_OBJECT = frozenset({"to", "into", "over", "back", "away"})
+_CLAUSE_START = re.compile(r"(?:^|[.!?;:]\s+|[。！？；：\n])")
+_SEGMENT = re.compile(r"[,，]")
+# words before a cue that are no subject ("Update: since March, Mira now …")
+_FILLERS = frozenset(tokens(
+    "now currently recently finally eventually actually officially today yesterday since last year month week "
+    "update note correction fyi meanwhile however anyway already back away everything everyone"))
+_INTRO = frozenset("after before since when while as in on at during following because once last this by until "
+                   "from with".split())
+_FIRST_PERSON = {"i": "i", "me": "i", "my": "i", "we": "we", "us": "we", "our": "we"}
+_CJK_TEXT = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*")
+SUBJECT_WINDOW = 4  # a common-noun subject is one of a candidate's first content words ("Team chat runs on …")
+
+
+@dataclass(frozen=True)
+class Correction:
+    """One cue in a new memory: what it retires (`old`) and whose value that was (`subjects` / `pronoun`)."""
+    cue: str
+    span: str
+    old: str
+    old_tokens: frozenset[str]
+    subjects: tuple[str, ...]  # the first content word of each comma segment before the cue, in its clause
+    subject_text: str
+    pronoun: str  # "i" / "we" when the clause's subject is only that; else ""
+    object_tokens: frozenset[str]  # "switched our chat from X": the thing that changed
+
+
+def _content(text: str) -> list[str]:
+    return [t for t in tokens(text) if t not in _FILLERS]
+
+
+def _leading_phrase(segment: str, subject: str) -> str:
+    """The words of `segment` up to its subject word: "The team", "Sven" (of "Sven now works at Wayne")."""
+    if _CJK_TEXT.search(segment):
+        return segment.strip()
+    words: list[str] = []
+    for word in segment.split():
+        words.append(word)
+        if subject in tokens(word):
+            break
+    return " ".join(words)
+
+
+def _subject_of(prefix: str) -> tuple[tuple[str, ...], str, str]:
+    """Who or what a cue is about, from its clause's words before it: the first content word of each comma
+    segment ("Mira, our designer," → mira, design) with their words as written, or else a first-person pronoun."""
+    subjects: list[str] = []
+    named: list[str] = []
+    segments = _SEGMENT.split(prefix)
+    for i, segment in enumerate(segments):
+        first = segment.split()[:1]
+        if i < len(segments) - 1 and first and first[0].lower() in _INTRO:
+            continue  # "After months of planning, Mira …": an adverbial, not who moved
+        words = _content(segment)
+        if words:
+            subjects.append(words[0])
+            named.append(_leading_phrase(segment, words[0]))
+        elif not subjects and first and first[0].lower() in _FIRST_PERSON:
+            return (), first[0], _FIRST_PERSON[first[0].lower()]
+    return tuple(dict.fromkeys(subjects)), ", ".join(named), ""
+
+
+def corrections(text: str) -> list[Correction]:
+    """The correction cues of `text` with the values they retire, in order. Deterministic; regexes only."""
+    found: list[Correction] = []
+    for cue, pattern in _CUES:
+        for m in pattern.finditer(text):
+            old = m.group("old").strip()
+            old_tokens = frozenset(_content(old))
+            if not old_tokens:
+                continue
+            clause_start = max((s.end() for s in _CLAUSE_START.finditer(text, 0, m.start())), default=0)
+            prefix = text[clause_start:m.start()]
+            subjects, subject_text, pronoun = _subject_of(prefix)
+            obj = m.groupdict().get("obj") or ""
+            if obj.split()[:1] and obj.split()[0].lower() in _NOT_AN_OBJECT:
+                obj = ""  # "switched to Zulip from Slack" names the new value there, not what changed
+            found.append(Correction(cue, m.group(0).strip(), old, old_tokens, subjects,
+                                    (subject_text if subjects else obj.strip()) or subject_text or prefix.strip(" ,，"),
+                                    pronoun,
+                                    frozenset(_content(obj))))
+    return found
+
+
+def correction_terms(text: str) -> list[str]:
+    """The words to look the corrected memories up by (subjects, objects, replaced values): a long correction's
+    rarest words may leave out the very value it retires."""
+    terms: dict[str, None] = {}
+    for c in corrections(text):
+        terms.update(dict.fromkeys([*c.subjects, *sorted(c.object_tokens), *sorted(c.old_tokens)]))
+    return list(terms)
+
+
+def _states_retired_value(c: Correction, content: str, content_tokens: frozenset[str]) -> bool:
+    if not c.old_tokens <= content_tokens:
+        return False
+    if c.object_tokens and not c.object_tokens <= content_tokens:
+        return False
+    if c.subjects:
+        lead = set(tokens(content)[:SUBJECT_WINDOW])
+        names = {t for word in _CAPITALISED.findall(content) for t in tokens(word)}
+        return any(s in lead or s in names for s in c.subjects)
+    if c.object_tokens:  # "We switched our chat from Slack": the object is the subject that matters
+        return True
+    return bool(c.pronoun) and any(_FIRST_PERSON.get(w.strip(".,;:!?").lower()) == c.pronoun
+                                   for w in content.split()[:SUBJECT_WINDOW])
+
+
+def correction_reason(found: list[Correction], content: str) -> str:
+    """Why `content` is what a correction in the new memory retires, or "" when it is not."""
+    content_tokens = token_set(content)
+    # a memory that itself retires the value (the same correction, told again) is no conflict
+    own = [c.old_tokens for c in corrections(content)] if found else []
+    for c in found:
+        if any(c.old_tokens <= o for o in own):
+            continue
+        if _states_retired_value(c, content, content_tokens):
+            return (f'correction "{c.span}" (cue "{c.cue}") retires "{c.old}", which this memory states about '
+                    f'"{c.subject_text}"')
+    return ""
+
+
 def diff_suggestion(
     new_text: str, candidates: list[tuple[str, str, float | None]]
 ) -> tuple[str, list[DiffMatch]]:
-    """`candidates` = (id, content, calibrated cosine or None). Returns the overall verdict and the matches."""
+    """`candidates` = (id, content, calibrated cosine or None). Returns the overall verdict and the matches.
+
+    Any DUPLICATE wins the verdict, then any CONFLICT (a correction names its old fact even when a closer memory
+    is only an UPDATE), else the closest match's suggestion."""
     new_tokens = token_set(new_text)
+    new_words = tokens(new_text, keep_stopwords=True)
+    found = corrections(new_text)
     matches: list[DiffMatch] = []
     for cid, content, cosine in candidates:
         sim = jaccard(new_tokens, token_set(content))
         if cosine is not None and cosine >= COSINE_OVERRIDE and cosine > sim:
             sim = cosine
-        matches.append(DiffMatch(cid, round(sim, 4), classify(sim, new_text, content)))
+        if new_words and tokens(content, keep_stopwords=True) == new_words:
+            # the same words in the same order state the same thing, cue or not: never a conflict with itself
+            matches.append(DiffMatch(cid, round(sim, 4), "DUPLICATE"))
+            continue
+        suggestion = classify(sim, new_text, content)
+        reason = correction_reason(found, content) if suggestion != "DUPLICATE" else ""
+        matches.append(DiffMatch(cid, round(sim, 4), "CONFLICT" if reason else suggestion, reason))
     matches.sort(key=lambda m: (-m.similarity, m.id))
     if not matches:
         return "ADD", []
-    if any(m.suggestion == "DUPLICATE" for m in matches):
-        return "DUPLICATE", matches
+    for verdict in ("DUPLICATE", "CONFLICT"):
+        if any(m.suggestion == verdict for m in matches):
+            return verdict, matches
     return matches[0].suggestion, matches
