@@ -132,10 +132,10 @@ def test_only_valid_jsonrpc_requests_are_answered_as_requests(tmp_path: Path) ->
              if isinstance(item, list) else (item["id"], item["error"]["code"] if "error" in item else "ok")
              for item in out]
     assert codes == [(None, -32600)] * 3 + [[(9, "ok"), (None, -32600)]] + [(None, -32600)] * 6 + [
-        (3, -32600), (4, -32600), (5, -32600), (6, "ok"), (7, "ok"), ("after", "ok")]
-    assert out[-3]["result"]["isError"] is True  # `arguments: []` is not "no arguments"
-    assert out[-3]["result"]["structuredContent"]["error"]["code"] == "invalid_input"
-    assert out[-2]["result"]["isError"] is False
+        (3, -32600), (4, -32600), (5, -32600), (6, "ok"), (7, "ok"), (None, -32600), ("after", "ok")]
+    assert out[-4]["result"]["isError"] is True  # `arguments: []` is not "no arguments"
+    assert out[-4]["result"]["structuredContent"]["error"]["code"] == "invalid_input"
+    assert out[-3]["result"]["isError"] is False
 
 
 @pytest.mark.parametrize("encoding", ["ascii", "latin-1", "cp1252"])

@@ -63,11 +63,12 @@ def handle(mem_factory: Callable[[], Any], message: Any) -> dict[str, Any] | Non
     if raw_id is not _NO_ID and not _valid_id(raw_id):
         return _error(None, INVALID_REQUEST, "invalid request: id must be a string or a number")
     msg_id = None if raw_id is _NO_ID else raw_id
+    # only a valid Request without an id is a notification: anything else is answered -32600 (id null when absent)
     if message.get("jsonrpc") != "2.0":
-        return None if raw_id is _NO_ID else _error(msg_id, INVALID_REQUEST, 'invalid request: "jsonrpc" must be "2.0"')
+        return _error(msg_id, INVALID_REQUEST, 'invalid request: "jsonrpc" must be "2.0"')
     method = message.get("method")
     if not isinstance(method, str):
-        return None if raw_id is _NO_ID else _error(msg_id, INVALID_REQUEST, "invalid request: method must be a string")
+        return _error(msg_id, INVALID_REQUEST, "invalid request: method must be a string")
     if raw_id is _NO_ID:
         return None  # notifications (initialized, cancelled) need no answer, and an erring one gets none either
     params = message.get("params")

@@ -255,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if _command_words(translated) == ["note", "delete"]:
         return _note_delete(translated, ends_process=argv is None)
-    return mnemon_main(translated, ends_process=argv is None)
+    return mnemon_main(translated, ends_process=argv is None, prog_name="mneme")
 
 
 def _note_delete(translated: list[str], *, ends_process: bool) -> int:
@@ -266,7 +266,7 @@ def _note_delete(translated: list[str], *, ends_process: bool) -> int:
 
     captured = io.StringIO()
     with contextlib.redirect_stdout(captured):
-        code = mnemon_main(translated, ends_process=ends_process)
+        code = mnemon_main(translated, ends_process=ends_process, prog_name="mneme")
     text = captured.getvalue()
     try:
         doc = json.loads(text)

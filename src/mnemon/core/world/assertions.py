@@ -38,6 +38,7 @@ from mnemon.core.world.values import (
     optional_mapping,
     optional_str,
     parse_instant,
+    refuse_unknown_keys,
     require_aware,
     require_mapping,
     required_str,
@@ -57,6 +58,12 @@ UNVALIDATED_SOURCE_TYPES: frozenset[str] = frozenset({"vault", "ingest", "inferr
 CORRECTION_SOURCE_TYPES: frozenset[str] = frozenset({"user_correction", "correction"})
 CORRECTION_TYPES: frozenset[str] = frozenset({"contradiction", "contradicted", "correction", "false_previous"})
 GATE_MIN_CONFIDENCE = 0.9
+# every key an assertion payload may carry: `due` is Mneme's spelling of `valid_until`, and `claim_status` rides in
+# Mneme's `remember add` assertions (the write gate decides here, so it is accepted and not read)
+ASSERTION_FIELDS = frozenset((
+    "id", "subject", "subject_type", "predicate", "object", "object_type", "object_name", "object_value",
+    "confidence", "certainty", "evidence", "source_path", "source_type", "subject_node_id", "source_edge_id",
+    "valid_from", "valid_until", "due", "state_type", "status", "metadata", "claim_status"))
 
 Validity = Literal["current", "lapsed", "future", "superseded", "retracted", "unbacked"]
 # `source_edge_status` values that say nothing against the belief: no source edge or not known at the instant read
@@ -221,11 +228,14 @@ def parse_assertion(
 
     Structural problems raise `InvalidInput`; whether the claim deserves to become a belief is `assertion_gate`'s
     call, so a low-confidence claim parses fine and is then refused with reasons.
-    `aliases` maps normalised alias → canonical name (see `aliases.alias_map`).
+    `aliases` maps normalised alias → canonical name (see `aliases.alias_map`). A key outside `ASSERTION_FIELDS`
+    is refused: a misspelt `valid_until` or `source_type` would otherwise be a belief without an end, or a correction
+    taken for research.
     """
     now = require_aware(now)
     what = "assertion"
     data = require_mapping(payload, what)
+    refuse_unknown_keys(data, ASSERTION_FIELDS, what)
     subject = nfc(required_str(data, "subject", what))
     if aliases:
         subject = aliases.get(norm_name(subject), subject)

@@ -29,6 +29,7 @@ from mnemon.core.world.values import (
     optional_str,
     parse_duration,
     parse_instant,
+    refuse_unknown_keys,
     require_aware,
     require_mapping,
     required_str,
@@ -43,6 +44,13 @@ _DERIVED_TERM_STOP = frozenset(
     "send sent was were are has have had will can should would our your their about after before verify".split()
 )
 MAX_DERIVED_TERMS = 6
+# every key an action payload may carry (the keys of `Action.to_row()`, so a stored row is a valid payload too) and
+# of its `verify` block (`expires_at` is Mneme's spelling of `expires`)
+ACTION_FIELDS = frozenset((
+    "id", "actor", "action_type", "title", "tool_name", "tool_call_id", "external_ref", "side_effect_level",
+    "reversibility", "status", "verified_by_prediction", "user_confirmed", "assertion_ids", "prediction_id",
+    "source_path", "verify", "metadata", "created_at"))
+VERIFY_FIELDS = frozenset(("sense_type", "source_id", "terms", "check_after", "expires", "expires_at", "confidence"))
 
 
 @dataclass(frozen=True)
@@ -120,7 +128,8 @@ class Action:
         data = require_mapping(row, "action row")
         if data.get("created_at") is None:
             raise InvalidInput("action row: missing required field 'created_at'")
-        return validate_action(data, parse_instant(data["created_at"], "created_at"))
+        # a stored row is read as it is: a column a later version added to it must not make it unreadable
+        return validate_action(data, parse_instant(data["created_at"], "created_at"), refuse_unknown=False)
 
 
 def action_id(actor: str, action_type: str, title: str, tool_name: str | None, tool_call_id: str | None,
@@ -133,6 +142,7 @@ def action_id(actor: str, action_type: str, title: str, tool_name: str | None, t
 
 def _parse_verify(value: Any) -> VerifySpec:
     data = require_mapping(value, "action.verify")
+    refuse_unknown_keys(data, VERIFY_FIELDS, "action.verify")
     if data.get("sense_type") is None:
         raise InvalidInput("action.verify: missing required field 'sense_type'", field="verify.sense_type")
     sense_type = require_sense_type(data["sense_type"], "action.verify.sense_type")
@@ -160,12 +170,16 @@ def _parse_verify(value: Any) -> VerifySpec:
     )
 
 
-def validate_action(payload: Any, now: datetime, existing: Action | None = None) -> Action:
+def validate_action(payload: Any, now: datetime, existing: Action | None = None, *,
+                    refuse_unknown: bool = True) -> Action:
     """Validate an `action record` payload. Pass the stored row as `existing` when re-recording, so the original
-    `created_at` (and with it the verification window and prediction id) is kept."""
+    `created_at` (and with it the verification window and prediction id) is kept. A key outside `ACTION_FIELDS`
+    is refused (a misspelt `side_effect_level` would otherwise record no side effect and skip its rule)."""
     now = require_aware(now)
     what = "action"
     data = require_mapping(payload, what)
+    if refuse_unknown:
+        refuse_unknown_keys(data, ACTION_FIELDS, what)
     actor = optional_str(data, "actor", what, "agent") or "agent"
     action_type = required_str(data, "action_type", what)
     title = required_str(data, "title", what)

@@ -31,6 +31,7 @@ from mnemon.core.world.values import (
     optional_mapping,
     optional_str,
     parse_instant,
+    refuse_unknown_keys,
     require_aware,
     require_mapping,
     required_str,
@@ -41,6 +42,11 @@ PREDICTION_TYPES: tuple[str, ...] = ("confirmation_expected", "no_news_expected"
 PREDICTION_STATUSES: tuple[str, ...] = ("open", "confirmed", "missed", "unverifiable")
 MISS_FACTOR = 0.8
 CONFIDENCE_FLOOR = 0.1
+# every key a `predict add` payload may carry; `match` and `metadata_json` are Mneme's spellings of `match_json` and
+# `metadata` (a top-level `source_path` is moved into metadata by the app before this is reached)
+PREDICTION_FIELDS = frozenset(("id", "title", "prediction_type", "match_json", "match", "check_after", "expires_at",
+                               "confidence", "subject_assertion_id", "source_action_id", "metadata", "metadata_json",
+                               "created_at"))
 
 Status = Literal["open", "confirmed", "missed", "unverifiable"]
 
@@ -159,8 +165,11 @@ def prediction_id(payload: Any) -> str:
 
 def parse_prediction(payload: Any, now: datetime | None) -> Prediction:
     """Validate a `predict add` payload (or a stored row). `now` stamps created_at for new payloads, whose columns
-    the store indexes are also checked (`check_key`) before anything is written; a stored row is read as it is."""
+    the store indexes are also checked (`check_key`) before anything is written, and a key outside
+    `PREDICTION_FIELDS` is refused; a stored row (`now` None) is read as it is."""
     data = require_mapping(payload, "prediction")
+    if now is not None:
+        refuse_unknown_keys(data, PREDICTION_FIELDS, "prediction")
     identity, spec, check_after, expires_at = _identity(data)
     created_at = instant_or_none(data.get("created_at"), "created_at")
     if created_at is None and now is not None:

@@ -18,6 +18,7 @@ from mnemon.core.world.values import (
     optional_mapping,
     optional_str,
     parse_instant,
+    refuse_unknown_keys,
     require_mapping,
     required_str,
 )
@@ -31,6 +32,9 @@ SENSE_ORIGINS: tuple[str, ...] = ("vault", "payload", "remember", "external")
 NOTE_TEXT_CHARS = 2000
 # Set (in memory, never stored) on a note event whose text could not be read back: its note changed or went away.
 TEXT_UNAVAILABLE = "text_unavailable"
+# every key a sense event payload may carry (its origin is the producer's to say, never the payload's)
+SENSE_EVENT_FIELDS = frozenset(("id", "sense_type", "source_id", "observed_at", "title", "text", "event_type",
+                                "source_uri", "metadata"))
 
 
 def require_sense_type(value: Any, field_name: str) -> str:
@@ -77,7 +81,8 @@ class SenseEvent:
     def from_row(cls, row: Mapping[str, Any]) -> SenseEvent:
         data = require_mapping(row, "sense event row")
         origin = data.get("origin") or "external"
-        return parse_sense_event(data, origin=origin if isinstance(origin, str) else repr(origin))
+        return parse_sense_event(data, origin=origin if isinstance(origin, str) else repr(origin),
+                                 refuse_unknown=False)
 
 
 def note_sense_text(title: str, observations: Sequence[str]) -> str:
@@ -100,10 +105,14 @@ def sense_event_id(sense_type: str, source_id: str, observed_at: datetime, title
     return content_hash("se:", [sense_type, source_id, iso(observed_at), title, text], 24)
 
 
-def parse_sense_event(obj: Any, origin: str = "external") -> SenseEvent:
-    """Validate one external sense-event JSON object (the `sense add --file` shape)."""
+def parse_sense_event(obj: Any, origin: str = "external", *, refuse_unknown: bool = True) -> SenseEvent:
+    """Validate one external sense-event JSON object (the `sense add --file` shape): a key outside
+    `SENSE_EVENT_FIELDS` is refused (a misspelt `text` would store an event no prediction can match), except in a
+    stored row (`from_row`), which is read as it is."""
     what = "sense event"
     data = require_mapping(obj, what)
+    if refuse_unknown:
+        refuse_unknown_keys(data, SENSE_EVENT_FIELDS, what)
     if origin not in SENSE_ORIGINS:
         raise InvalidInput(f"{what}: origin must be one of {', '.join(SENSE_ORIGINS)}, got {origin!r}")
     if data.get("sense_type") is None:

@@ -10,7 +10,7 @@ import json
 import math
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
@@ -151,6 +151,22 @@ def require_mapping(value: Any, what: str) -> Mapping[str, Any]:
         if not isinstance(key, str):
             raise InvalidInput(f"{what} has a non-string key {key!r}")
     return value
+
+
+def refuse_unknown_keys(obj: Mapping[str, Any], known: Collection[str], what: str) -> None:
+    """A payload key no rule reads is refused, never ignored: a misspelt `side_effect_lvl` would otherwise be stored
+    as its default and skip the very rule it was meant for. Each unknown key is named with the closest known one."""
+    unknown = sorted(key for key in obj if key not in known)
+    if not unknown:
+        return
+    import difflib  # only on a refusal: `remember` loads this module and never needs it (tests/cli/test_startup.py)
+
+    choices = sorted(known)
+    closest = {key: difflib.get_close_matches(key, choices, n=1) for key in unknown}
+    named = ", ".join(f"{key!r} (did you mean {closest[key][0]!r}?)" if closest[key] else repr(key) for key in unknown)
+    raise InvalidInput(f"{what}: unknown field{'s' if len(unknown) > 1 else ''} {named}; known: {', '.join(choices)}",
+                       field=unknown[0], unknown=unknown,
+                       did_you_mean={key: match[0] for key, match in closest.items() if match})
 
 
 def required_str(obj: Mapping[str, Any], key: str, what: str) -> str:

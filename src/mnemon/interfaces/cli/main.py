@@ -192,16 +192,17 @@ def _offer_resident_process(obj: Ctx) -> Callable[[], None]:
     return offer
 
 
-def main(argv: list[str] | None = None, *, ends_process: bool | None = None) -> int:
+def main(argv: list[str] | None = None, *, ends_process: bool | None = None, prog_name: str = "mnemon") -> int:
     """Run one command. `argv` None means the process's own arguments, i.e. `mnemon` run as a program, which ends
-    when this returns (`sys.exit(main())`); a wrapper that passes arguments says so with `ends_process` (`mneme`)."""
+    when this returns (`sys.exit(main())`); a wrapper that passes arguments says so with `ends_process`, and the name
+    its help and usage lines should show with `prog_name` (`mneme`)."""
     global _call_argv
     if ends_process is None:
         ends_process = argv is None
     _call_argv = sys.argv[1:] if argv is None else list(argv)
     if ends_process:
         _utf8_output()
-    code = _run_command(_call_argv, ends_process)
+    code = _run_command(_call_argv, ends_process, prog_name)
     if ends_process:
         _skip_collection_at_exit()
     return code
@@ -224,11 +225,11 @@ def _skip_collection_at_exit() -> None:
     gc.freeze()
 
 
-def _run_command(argv: list[str] | None, ends_process: bool) -> int:
+def _run_command(argv: list[str] | None, ends_process: bool, prog_name: str = "mnemon") -> int:
     pretty = "--pretty" in (argv or ())  # errors are indented too when asked
     try:
         _check_utf8(argv or ())
-        cli.main(args=argv, prog_name="mnemon", standalone_mode=False, obj=_ENDS_PROCESS if ends_process else None)
+        cli.main(args=argv, prog_name=prog_name, standalone_mode=False, obj=_ENDS_PROCESS if ends_process else None)
         return 0
     except click.exceptions.Exit as exc:
         return int(exc.exit_code or 0)
