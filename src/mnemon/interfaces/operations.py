@@ -7,15 +7,50 @@ take the same arguments, are checked the same way (`check_args`) and return the 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ..core.errors import InvalidInput
+from ..core.intent import VALID_INTENTS
+from ..core.model import CATEGORIES, MNEMON_EDGE_TYPES
+from ..core.validation import (MAX_CONTENT_CHARS, MAX_ENTITIES, MAX_ENTITY_CHARS, MAX_SOURCE_CHARS, MAX_TAG_CHARS,
+                               MAX_TAGS)
 
-MAX_BUDGET = 200_000  # app.context's (a test pins them equal): importing it here would load recall for `mcp serve`
+# app.context's, app.recall's and app.curation's (a test pins them equal): importing them here would load recall and
+# numpy for `mcp serve`
+MAX_BUDGET = 200_000
+MAX_QUERY_CHARS = 2000
+MAX_PROMPT_CHARS = 2000
+CAUSAL_SUB_TYPES = ("causes", "enables", "prevents")
 MAX_INTEGER = 2**63 - 1
-NOT_BLANK = r"\S"  # what a store can hold; past it the database driver fails instead of the argument check
+
+
+def _char_class(chars: str) -> str:
+    """`chars` as a regex class body of `\\uXXXX` escapes, which ECMA-262 (a JavaScript client) and Python's `re`
+    (jsonschema, `check_args`) read alike; a bare `\\s` means different characters in the two."""
+    codes = sorted(map(ord, chars))
+    runs: list[list[int]] = []
+    for code in codes:
+        if runs and code == runs[-1][1] + 1:
+            runs[-1][1] = code
+        else:
+            runs.append([code, code])
+    return "".join(f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}" for a, b in runs)
+
+
+# blank is what `str.strip` removes (the facade's test) plus U+FEFF, which JavaScript's `\s` counts as space: a
+# text blank by either reading is refused, so no client's own check disagrees with the server's. (Every character
+# `str.isspace` accepts is below U+3001; a test checks the whole range.)
+_BLANK = _char_class("".join(chr(c) for c in range(0x3001) if chr(c).isspace()) + "\ufeff")
+NOT_BLANK = r"\S"  # the readable hint; `BLANK_ONLY` under `not` is the exact rule
+BLANK_ONLY = f"^[{_BLANK}]*$"
+NUL = "\\u0000"  # what no text of a memory holds (content, tags, entities, source): PostgreSQL text cannot
+BLANK_OR_NUL = f"{BLANK_ONLY}|{NUL}"
+_NOT_MEANING = {BLANK_ONLY: "must not be blank", BLANK_OR_NUL: "must not be blank or contain a NUL character",
+                NUL: "must not contain a NUL character"}
 _JSON_TYPES: Mapping[str, tuple[type, ...]] = {"string": (str,), "integer": (int,), "number": (int, float),
                                                "boolean": (bool,), "array": (list,), "object": (dict,)}
 
@@ -30,17 +65,26 @@ class Operation:
     call: Callable[[Any, dict[str, Any]], Any]
     destructive: bool = False
 
+    @cached_property
+    def parameters(self) -> dict[str, Any]:
+        """`properties` as the schema states them: a required text cannot be blank (the facade refuses it)."""
+        return {name: _text_not_blank(spec) if name in self.required and spec.get("type") == "string" else spec
+                for name, spec in self.properties.items()}
+
     def schema(self) -> dict[str, Any]:
-        # a required text cannot be blank: the facade refuses it, so the schema says so
-        properties = {name: {**spec, "pattern": NOT_BLANK} if name in self.required and spec.get("type") == "string"
-                      else spec for name, spec in self.properties.items()}
-        return {"type": "object", "properties": properties, "required": list(self.required),
+        return {"type": "object", "properties": self.parameters, "required": list(self.required),
                 "additionalProperties": False}
 
 
+def _text_not_blank(spec: dict[str, Any], *, no_nul: bool = False) -> dict[str, Any]:
+    return spec if "not" in spec else {**spec, "pattern": NOT_BLANK,
+                                       "not": {"pattern": BLANK_OR_NUL if no_nul else BLANK_ONLY}}
+
+
 def check_args(op: Operation, args: Any) -> dict[str, Any]:
-    """`args` if they fit the operation's schema; else `InvalidInput` naming the first problem (a caller learns
-    about a typo'd argument instead of having it ignored)."""
+    """`args` if they fit the operation's schema (every keyword it uses is enforced here, so a client that checks
+    the schema first is never refused); else `InvalidInput` naming the first problem (a caller learns about a
+    typo'd argument instead of having it ignored). An integral float for an integer (JSON's 5.0) arrives as 5."""
     if not isinstance(args, dict):
         raise InvalidInput(f"{op.name}: arguments must be a JSON object")
     # JSON null means "not given": the operation's default applies (a None reaching the facade was a crash)
@@ -51,29 +95,64 @@ def check_args(op: Operation, args: Any) -> dict[str, Any]:
     missing = [name for name in op.required if args.get(name) is None]
     if missing:
         raise InvalidInput(f"{op.name}: missing argument {missing[0]!r}")
-    for name, value in args.items():
-        expected = op.properties[name].get("type")
-        kinds = _JSON_TYPES.get(expected or "", ())
-        # JSON has no separate bool: true is not an integer here, even though Python says so
-        wrong = not isinstance(value, kinds) or (isinstance(value, bool) and expected != "boolean")
-        if value is not None and kinds and wrong:
-            raise InvalidInput(f"{op.name}: argument {name!r} must be {'an' if expected == 'integer' else 'a'} "
-                               f"{expected}; got {type(value).__name__}")
-        spec = op.properties[name]
-        low, high = spec.get("minimum", -MAX_INTEGER), spec.get("maximum", MAX_INTEGER)
-        if expected == "integer" and not low <= value <= high:
-            raise InvalidInput(f"{op.name}: argument {name!r} must be from {low} to {high}; got {value}")
-        if expected == "number" and not math.isfinite(value):  # Python's JSON reads NaN and Infinity
-            raise InvalidInput(f"{op.name}: argument {name!r} must be a finite number")
-        if expected == "string" and name in op.required and not value.strip():
-            raise InvalidInput(f"{op.name}: argument {name!r} must not be blank")
-        if expected == "array" and isinstance(value, list) and not all(isinstance(v, str) for v in value):
-            raise InvalidInput(f"{op.name}: argument {name!r} must be a list of strings")
-    return args
+    return {name: _checked(f"{op.name}: argument {name!r}", op.parameters[name], value)
+            for name, value in args.items()}
 
 
-def _s(desc: str) -> dict[str, Any]:
-    return {"type": "string", "description": desc}
+def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
+    expected = spec.get("type")
+    if expected == "integer" and isinstance(value, float) and value.is_integer():
+        value = int(value)  # JSON Schema counts 5.0 as an integer; the facade wants an int
+    kinds = _JSON_TYPES.get(expected or "", ())
+    # JSON has no separate bool: true is not an integer here, even though Python says so
+    if kinds and (not isinstance(value, kinds) or (isinstance(value, bool) and expected != "boolean")):
+        raise InvalidInput(f"{what} must be {'an' if expected == 'integer' else 'a'} {expected}; "
+                           f"got {type(value).__name__}")
+    if expected == "number" and not math.isfinite(value):  # Python's JSON reads NaN and Infinity
+        raise InvalidInput(f"{what} must be a finite number")
+    if expected in ("integer", "number"):
+        unbounded = MAX_INTEGER if expected == "integer" else math.inf
+        low, high = spec.get("minimum", -unbounded), spec.get("maximum", unbounded)
+        if not low <= value <= high:
+            raise InvalidInput(f"{what} must be from {low} to {high}; got {value}")
+    if "enum" in spec and value not in spec["enum"]:
+        raise InvalidInput(f"{what} must be one of {', '.join(map(str, spec['enum']))}; got {value!r}")
+    if isinstance(value, str):
+        if len(value) > spec.get("maxLength", len(value)):
+            raise InvalidInput(f"{what} is {len(value)} characters; the limit is {spec['maxLength']}")
+        if "pattern" in spec.get("not", {}) and re.search(spec["not"]["pattern"], value):
+            raise InvalidInput(f"{what} {_NOT_MEANING.get(spec['not']['pattern'], 'is not allowed')}")
+        if "pattern" in spec and not re.search(spec["pattern"], value):
+            raise InvalidInput(f"{what} must match {spec['pattern']}")
+    if "const" in spec.get("not", {}) and value == spec["not"]["const"]:
+        raise InvalidInput(f"{what} must not be {spec['not']['const']}")
+    if isinstance(value, list):
+        if len(value) > spec.get("maxItems", len(value)):
+            raise InvalidInput(f"{what} has {len(value)} items; the limit is {spec['maxItems']}")
+        value = [_checked(f"{what}, item {i}", spec.get("items", {}), item) for i, item in enumerate(value)]
+    return value
+
+
+def _s(desc: str, max_length: int | None = None, *, not_blank: bool = False, no_nul: bool = False) -> dict[str, Any]:
+    """A text argument; `not_blank` for an optional one the facade refuses blank when given (a required one always
+    is: `Operation.parameters`)."""
+    spec: dict[str, Any] = {"type": "string", "description": desc}
+    if max_length is not None:
+        spec["maxLength"] = max_length
+    return _text_not_blank(spec, no_nul=no_nul) if not_blank or no_nul else spec
+
+
+def _choice(desc: str, values: tuple[str, ...]) -> dict[str, Any]:
+    return {"type": "string", "description": desc, "enum": list(values)}
+
+
+def _unit(desc: str) -> dict[str, Any]:
+    return {"type": "number", "description": desc, "minimum": 0, "maximum": 1}
+
+
+def _texts(desc: str, max_items: int, max_length: int) -> dict[str, Any]:
+    return {"type": "array", "description": desc, "maxItems": max_items,
+            "items": {"type": "string", "maxLength": max_length, "not": {"pattern": NUL}}}
 
 
 def _i(desc: str, low: int | None = None, high: int | None = None) -> dict[str, Any]:
@@ -87,7 +166,8 @@ def _i(desc: str, low: int | None = None, high: int | None = None) -> dict[str, 
 
 
 # a negative edge id is a note's edge to one of its own items, read from the item (ports/store/contained_sqlite.py)
-_EDGE_ID = _i("edge id (non-zero; a negative one is a note's edge to an item of its own)", -MAX_INTEGER, MAX_INTEGER)
+_EDGE_ID = {**_i("edge id (non-zero; a negative one is a note's edge to an item of its own)", -MAX_INTEGER,
+                 MAX_INTEGER), "not": {"const": 0}}
 
 
 def _b(desc: str) -> dict[str, Any]:
@@ -97,17 +177,19 @@ def _b(desc: str) -> dict[str, Any]:
 OPERATIONS: tuple[Operation, ...] = (
     Operation("remember", "Store one memory (exact repeats are skipped; the diff is advice). Returns the seed's "
               "remember JSON.",
-              {"content": _s("the memory"), "category": _s("preference|decision|fact|insight|context|general"),
-               "importance": _i("1-5", 1, 5), "tags": {"type": "array", "items": {"type": "string"}},
-               "entities": {"type": "array", "items": {"type": "string"}},
-               "source": _s("who wrote it (default agent)")},
+              {"content": _s("the memory", MAX_CONTENT_CHARS, no_nul=True),
+               "category": _choice("default general", CATEGORIES), "importance": _i("1-5, default 3", 1, 5),
+               "tags": _texts("labels", MAX_TAGS, MAX_TAG_CHARS),
+               "entities": _texts("names it is about (added to those found in it)", MAX_ENTITIES, MAX_ENTITY_CHARS),
+               "source": _s("who wrote it (default agent)", MAX_SOURCE_CHARS, no_nul=True)},
               ("content",), False,
               lambda m, a: m.remember(a["content"], category=a.get("category"), importance=a.get("importance"),
                                       tags=a.get("tags"), entities=a.get("entities"), source=a.get("source"),
                                       default_source="agent")),
     Operation("recall", "Smart recall: intent-aware graph retrieval with signals per result.",
-              {"query": _s("what to recall"), "limit": _i("1-100, default 10", 1, 100),
-               "intent": _s("WHY|WHEN|ENTITY|GENERAL"), "brief": _b("ids and excerpts only"),
+              {"query": _s("what to recall", MAX_QUERY_CHARS), "limit": _i("1-100, default 10", 1, 100),
+               "intent": _choice("the question's kind (default: detected from the query)", VALID_INTENTS),
+               "brief": _b("ids and excerpts only"),
                "verbose": _b("each result's signals and intent details"),
                "explain": _b("the stage trace: anchors, fusion, beam, re-rank")},
               ("query",), True,
@@ -115,17 +197,18 @@ OPERATIONS: tuple[Operation, ...] = (
                                     brief=bool(a.get("brief", False)), verbose=bool(a.get("verbose", False)),
                                     explain=bool(a.get("explain", False)))),
     Operation("search", "Keyword-only search (FTS5 BM25).",
-              {"query": _s("keywords"), "limit": _i("1-100, default 10", 1, 100)},
+              {"query": _s("keywords", MAX_QUERY_CHARS), "limit": _i("1-100, default 10", 1, 100)},
               ("query",), True, lambda m, a: m.search(a["query"], limit=a.get("limit", 10))),
     Operation("show", "One memory or graph node in full, with its edges.", {"id": _s("node id")}, ("id",), True,
               lambda m, a: m.show(a["id"])),
     Operation("related", "Breadth-first neighbourhood of a memory.",
-              {"id": _s("memory id"), "depth": _i("1-10, default 2", 1, 10), "edge_type": _s("only this edge type")},
+              {"id": _s("memory id"), "depth": _i("1-10, default 2", 1, 10),
+               "edge_type": _choice("only this edge type", MNEMON_EDGE_TYPES)},
               ("id",), True, lambda m, a: m.related(a["id"], depth=a.get("depth", 2), edge_type=a.get("edge_type"))),
     Operation("link", "Create or replace an edge (supersedes demotes the target in recall).",
               {"source_id": _s("from"), "target_id": _s("to"),
-               "edge_type": _s("temporal|entity|causal|semantic|supersedes"), "weight": {"type": "number"},
-               "sub_type": _s("causes|enables|prevents for causal")},
+               "edge_type": _choice("default semantic", MNEMON_EDGE_TYPES), "weight": _unit("0-1, default 0.5"),
+               "sub_type": _choice("for a causal edge (default causes)", CAUSAL_SUB_TYPES)},
               ("source_id", "target_id"), False,
               lambda m, a: m.link(a["source_id"], a["target_id"], a.get("edge_type", "semantic"),
                                   sub_type=a.get("sub_type", ""), weight=a.get("weight", 0.5))),
@@ -134,20 +217,21 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("status", "Counts, top entities, size and embedding coverage.", {}, (), True, lambda m, a: m.status()),
     Operation("retrieve", "A context pack for a prompt: items with truth policies within a character budget; a "
               "vault path in the prompt (Projects/, lighthouse.md) keeps it to those notes.",
-              {"prompt": _s("the prompt"), "budget": _i("characters, default 2500", 1, MAX_BUDGET),
+              {"prompt": _s("the prompt", MAX_PROMPT_CHARS), "budget": _i("characters, default 2500", 1, MAX_BUDGET),
                "max_items": _i("1-100, default 8", 1, 100)},
               ("prompt",), True,
               lambda m, a: m.retrieve(a["prompt"], budget=a.get("budget", 2500), max_items=a.get("max_items", 8))),
     Operation("surface", "Thought cards: from retrieval for a prompt, or (without one) the strongest proactive "
               "candidates; each with its path, evidence and suggested actions (no card images).",
-              {"prompt": _s("the prompt (leave out for proactive cards)"), "limit": _i("1-50, default 5", 1, 50),
+              {"prompt": _s("the prompt (leave out for proactive cards)", MAX_PROMPT_CHARS, not_blank=True),
+               "limit": _i("1-50, default 5", 1, 50),
                "hints": _s("comma-separated words that raise the items holding them")},
               (), True,
               lambda m, a: m.surface(prompt=a.get("prompt"), limit=a.get("limit", 5), hints=a.get("hints"))),
     Operation("agent_preflight", "What an agent reads before answering: the context pack, world state (current, "
               "lapsed and unbacked beliefs, due predictions, contradictions), the contract check and the rules; "
               "the error `contract_failed` when the database breaks its contract.",
-              {"prompt": _s("the user's prompt"), "as_of": _s("ISO instant to replay the world at"),
+              {"prompt": _s("the user's prompt", MAX_PROMPT_CHARS), "as_of": _s("ISO instant to replay the world at"),
                "budget": _i("characters, default 2500", 1, MAX_BUDGET), "max_items": _i("1-100, default 8", 1, 100),
                "surface_limit": _i("thought cards to add, 0-50, default 0", 0, 50)},
               ("prompt",), True,
@@ -184,7 +268,7 @@ OPERATIONS: tuple[Operation, ...] = (
               ("id",), False, lambda m, a: m.kill_edge(a["id"], reason=a.get("reason", "")), destructive=True),
     Operation("weaken_edge", "Lower an edge's strength (×factor, not below floor); below 0.1 it drops to candidate.",
               {"id": _EDGE_ID, "reason": _s("why (kept in its audit log)"),
-               "factor": {"type": "number"}, "floor": {"type": "number"}},
+               "factor": _unit("0-1, default 0.5"), "floor": _unit("0-1, default 0")},
               ("id",), False,
               lambda m, a: m.weaken_edge(a["id"], reason=a.get("reason", ""), factor=a.get("factor", 0.5),
                                          floor=a.get("floor", 0.0))),

@@ -16,7 +16,9 @@ its owner told their agents: read-only unless started with `--allow-writes`; wit
 which a cross-site form cannot, and no CORS header is ever sent (an OPTIONS preflight from another origin gets its
 `Allow` and nothing that grants it). It holds at most `max_connections` connections at once: one more is answered
 503 `too_many_connections` with `Retry-After` by the accepting thread itself, so idle connections cannot exhaust the
-process's threads.
+process's threads. A body is executed only when all of it arrived, as one Content-Length announced it; the request
+target is UTF-8 (raw or percent-encoded), never guessed at. SIGTERM or Ctrl-C stops it gracefully: no new connection,
+idle ones ended, each request in flight finished (for up to SHUTDOWN_GRACE_S) before the store closes.
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from ...core.errors import InvalidInput, MnemonError, ReadOnly
@@ -57,9 +59,14 @@ REQUEST_TIMEOUT_S = 30.0
 # each connection holds a thread for as long as it stays open (an idle keep-alive one up to REQUEST_TIMEOUT_S): a
 # bound, so a client opening thousands cannot exhaust the process; a browser opens ~6 per origin
 MAX_CONNECTIONS = 64
+LISTEN_BACKLOG = 128
+# on SIGTERM (or Ctrl-C) the requests in flight get this long to finish before the process exits and the store closes
+SHUTDOWN_GRACE_S = 10.0
 RETRY_AFTER_S = 1
 CHALLENGE = 'Bearer realm="mnemon"'  # RFC 9110 §15.5.2: a 401 says which scheme it wants
 _TRUE, _FALSE = frozenset({"true", "1", "yes", "on"}), frozenset({"false", "0", "no", "off"})
+_OWS = " \t"  # RFC 9110 §5.6.3: the optional whitespace around a header's parts
+_T = TypeVar("_T")
 
 
 class HttpError(MnemonError):
@@ -127,7 +134,7 @@ class Api:
             raise HttpError("forbidden_host", "this server answers only requests addressed to localhost or a "
                                               "loopback address")
         url = urlsplit(target)
-        path = unquote(url.path)
+        path = _percent_decoded(unquote, url.path)
         if target == "*" and method == "OPTIONS":  # RFC 9110 §9.3.7: the server's own capabilities
             return _options(("GET", "HEAD", "POST"))
         if path + "/" == self.mount:  # (a header is ASCII: a mount with a space or "日本" is sent percent-encoded)
@@ -155,10 +162,15 @@ class Api:
     def _authorise(self, headers: Mapping[str, str]) -> None:
         if self.token is None:
             return
-        # the scheme is case-insensitive (RFC 9110 §11.1) and the space after it may be more than one
-        scheme, _, credentials = headers.get("authorization", "").strip().partition(" ")
-        given = credentials.strip().encode()
-        if not (hmac.compare_digest(given, self.token.encode()) and scheme.lower() == "bearer"):
+        # the scheme is case-insensitive (RFC 9110 §11.1) and the space after it may be more than one; only SP and
+        # HTAB are stripped: `str.strip` would also take U+0085 and U+00A0, which are the last bytes of many UTF-8
+        # characters in a header read as ISO-8859-1
+        scheme, _, credentials = headers.get("authorization", "").strip(_OWS).partition(" ")
+        given = _header_bytes(credentials.strip(_OWS))
+        # the token as bytes too (an environment variable that is not UTF-8 keeps its own bytes), so a non-ASCII
+        # token matches the bytes a client sends for it
+        if not (hmac.compare_digest(given, self.token.encode("utf-8", "surrogateescape"))
+                and scheme.lower() == "bearer"):
             raise HttpError("unauthorized", "this server needs `Authorization: Bearer <token>` (the token it was "
                                             "started with, MNEMON_HTTP_TOKEN)", headers={"WWW-Authenticate": CHALLENGE})
 
@@ -212,7 +224,7 @@ def openapi(mount: str, *, secured: bool = False) -> dict[str, Any]:
                            "parameters": [{"name": name, "in": "query", "required": name in op.required,
                                            "schema": spec, **({"style": "form", "explode": False}
                                                               if spec.get("type") == "array" else {})}
-                                          for name, spec in op.properties.items()]}
+                                          for name, spec in op.parameters.items()]}
         else:
             item["post"]["description"] = "Writes: refused with 403 `readonly` unless the server allows writes."
         paths[f"/api/{op.name}"] = item
@@ -239,7 +251,7 @@ def query_args(op: Operation, query: str) -> dict[str, Any]:
     """Query-string arguments typed by the operation's schema: `limit=5` is the integer 5, `brief=true` a boolean,
     `tags=a,b` (or `tags=a&tags=b`) a list. A repeated single-valued argument is refused, not silently resolved."""
     out: dict[str, Any] = {}
-    for name, values in parse_qs(query, keep_blank_values=True).items():
+    for name, values in _percent_decoded(parse_qs, query, keep_blank_values=True).items():
         spec = op.properties.get(name)
         if spec is None:
             out[name] = values[-1]  # check_args names it as unknown
@@ -252,6 +264,16 @@ def query_args(op: Operation, query: str) -> dict[str, Any]:
             raise InvalidInput(f"{op.name}: argument {name!r} given {len(values)} times")
         out[name] = _typed(op.name, name, kind, values[0])
     return out
+
+
+def _percent_decoded(decode: Callable[..., _T], text: str, **options: Any) -> _T:
+    """`unquote` or `parse_qs` refusing what is not UTF-8 once decoded ("%ff"), where they would put U+FFFD in its
+    place and go on with a text the client never sent."""
+    try:
+        return decode(text, errors="strict", **options)
+    except UnicodeDecodeError:
+        raise InvalidInput("the request target is not UTF-8 once percent-decoded; percent-encode the UTF-8 bytes of "
+                           "the text") from None
 
 
 def _typed(op: str, name: str, kind: str | None, raw: str) -> Any:
@@ -317,6 +339,15 @@ def _options(allowed: tuple[str, ...]) -> Response:
     return Response(204, b"", headers={"Allow": ", ".join((*allowed, "OPTIONS"))})
 
 
+def _header_bytes(value: str) -> bytes:
+    """A header value as the bytes sent: http.server hands it over decoded as ISO-8859-1, which maps each byte to
+    the code point of its value (a value from another caller of `Api` with wider characters is taken as UTF-8)."""
+    try:
+        return value.encode("latin-1")
+    except UnicodeEncodeError:
+        return value.encode("utf-8", "surrogateescape")
+
+
 def _host_name(host: str) -> str:
     """The name in a Host header, without its port ("[::1]:8765" → "[::1]")."""
     if host.startswith("["):
@@ -332,6 +363,35 @@ def _drain(stream: Any, size: int) -> None:
         size -= len(chunk)
 
 
+def _refusal(status: int, code: str, message: str) -> Response:
+    return Response(status, dumps(error_envelope(code, message)).encode())
+
+
+def content_length(values: list[str]) -> int | None:
+    """The body's length from a request's Content-Length headers (0 without one); None when they are malformed or
+    disagree, since then nobody knows where the body ends (RFC 9112 §6.3: refuse and close). Identical repeats, as
+    two headers or as "5, 5", are one value (RFC 9110 §8.6 allows that)."""
+    if not values:
+        return 0
+    found = {part.strip(_OWS) for value in values for part in value.split(",")}
+    if len(found) != 1:
+        return None
+    digits = found.pop()
+    if not (digits.isascii() and digits.isdigit()):  # int() would also take "+5", " 5" and "5_0"
+        return None
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 18 else DRAIN_LIMIT + 1  # (past int()'s digit limit: too large all the same)
+
+
+def request_target(raw: str) -> str:
+    """The request target as text: http.server decodes the request line as ISO-8859-1, so a client's raw UTF-8
+    ("?query=Zürich") must be decoded again, strictly: bytes that are not UTF-8 are refused, not guessed at."""
+    try:
+        return raw.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        raise InvalidInput("the request target is not UTF-8; percent-encode the UTF-8 bytes of the text") from None
+
+
 def _handler(api: Api, request_timeout: float) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "mnemon"
@@ -340,38 +400,67 @@ def _handler(api: Api, request_timeout: float) -> type[BaseHTTPRequestHandler]:
         # dropped (quietly: `_Server.handle_error`) and its thread freed
         timeout = request_timeout
 
-        def _serve(self) -> None:
-            length = self.headers.get("Content-Length")
+        def handle_one_request(self) -> None:
             try:
-                size = int(length) if length else 0
-            except ValueError:
-                size = -1
-            if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-                # not read here: left in the stream it would be parsed as the next request
-                refusal = error_envelope("length_required", "send the body with a Content-Length (chunked bodies "
-                                                            "are not read)")
-                reply = Response(411, dumps(refusal).encode())
+                super().handle_one_request()
+            finally:
+                _connections(self).set_busy(self.connection, False)  # idle again: a stop may end it now
+
+        def parse_request(self) -> bool:
+            # called once a request line has arrived: from here until its answer is written, a stop waits for it
+            _connections(self).set_busy(self.connection, True)
+            return super().parse_request()
+
+        def _serve(self) -> None:
+            reply = self._reply()
+            if _connections(self).stopping:  # the server is stopping: this answer is the connection's last
                 self.close_connection = True
-            elif size < 0 or size > MAX_BODY:  # refused; the connection closes after the answer
-                refusal = (error_envelope("too_large", f"the body must be at most {MAX_BODY} bytes") if size > MAX_BODY
-                           else error_envelope("invalid_input", "bad Content-Length"))
-                reply = Response(413 if size > MAX_BODY else 400, dumps(refusal).encode())
-                self.close_connection = True
-                if MAX_BODY < size <= DRAIN_LIMIT:
-                    _drain(self.rfile, size)  # a client still sending would see a reset instead of the answer
-            else:
-                body = self.rfile.read(size) if size else b""
-                headers = {k.lower(): v for k, v in self.headers.items()}
-                reply = api.handle(self.command, self.path, headers, body)
             self.send_response(reply.status)
             if reply.status != 204:  # RFC 9110 §8.6: a 204 has no content and says no length
                 self.send_header("Content-Type", reply.content_type)
                 self.send_header("Content-Length", str(len(reply.body)))
             for key, value in reply.headers.items():
                 self.send_header(key, value)
+            if self.close_connection:
+                self.send_header("Connection", "close")
             self.end_headers()
             if self.command != "HEAD":
                 self.wfile.write(reply.body)
+
+        def _reply(self) -> Response:
+            """The answer, or the transport's refusal of a request whose body cannot be read as what it claims
+            (after which the connection closes: where the next request would start is unknown)."""
+            size = content_length(self.headers.get_all("Content-Length") or [])
+            if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+                # not read here: left in the stream it would be parsed as the next request
+                self.close_connection = True
+                return _refusal(411, "length_required", "send the body with a Content-Length (chunked bodies are "
+                                                        "not read)")
+            if size is None:
+                self.close_connection = True
+                return _refusal(400, "invalid_input", "bad Content-Length: one decimal length, stated once (or "
+                                                      "repeated unchanged)")
+            if size > MAX_BODY:
+                self.close_connection = True
+                if size <= DRAIN_LIMIT:
+                    _drain(self.rfile, size)  # a client still sending would see a reset instead of the answer
+                return _refusal(413, "too_large", f"the body must be at most {MAX_BODY} bytes")
+            try:
+                body = self.rfile.read(size) if size else b""
+            except TimeoutError:
+                self.close_connection = True
+                return _refusal(400, "invalid_input", f"the body did not arrive within {request_timeout:g} s; "
+                                                      "nothing was done")
+            if len(body) < size:  # the client closed its side early: a truncated body is never executed
+                self.close_connection = True
+                return _refusal(400, "invalid_input", f"the body ended after {len(body)} of the {size} bytes its "
+                                                      "Content-Length announced; nothing was done")
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            try:
+                target = request_target(self.path)
+            except InvalidInput as exc:
+                return _refusal(400, "invalid_input", str(exc))
+            return api.handle(self.command, target, headers, body)
 
         def __getattr__(self, name: str) -> Any:
             if name.startswith("do_"):  # every method, known or not (QUERY, TRACE…): the API answers 405 itself
@@ -397,12 +486,22 @@ def _handler(api: Api, request_timeout: float) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+def _connections(handler: BaseHTTPRequestHandler) -> "_Server":
+    return handler.server  # type: ignore[return-value]  # `make_server` pairs the handler with a `_Server` only
+
+
 class _Server(ThreadingHTTPServer):
-    daemon_threads = True
+    daemon_threads = True  # a handler still running when a stop's grace ends must not keep the process alive
+    # the kernel's queue of connections not yet accepted: the default 5 overflows on a burst of clients while the
+    # accepting thread is busy (on Linux a client waits a 1-3 s SYN retry; elsewhere it gets a reset)
+    request_queue_size = LISTEN_BACKLOG
 
     def __init__(self, address: Any, handler: type[BaseHTTPRequestHandler], max_connections: int) -> None:
         self.max_connections = max_connections
         self._slots = threading.BoundedSemaphore(max_connections)
+        self._open: dict[Any, bool] = {}  # each connection being served → is a request of it in flight
+        self._changed = threading.Condition()
+        self.stopping = False
         super().__init__(address, handler)
 
     def process_request(self, request: Any, client_address: Any) -> None:
@@ -411,10 +510,12 @@ class _Server(ThreadingHTTPServer):
         if not self._slots.acquire(blocking=False):
             _refuse(request, self.max_connections)
             return
+        with self._changed:  # registered here, not in its thread: once `shutdown` returns, a stop sees them all
+            self._open[request] = False
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self._slots.release()  # no thread started: nothing else would give the slot back
+            self._forget(request)  # no thread started: nothing else would give the slot back
             raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
@@ -423,8 +524,36 @@ class _Server(ThreadingHTTPServer):
         except Exception:
             self.handle_error(request, client_address)
         finally:
-            self._slots.release()  # before the close: a client that saw its connection end finds the slot free
+            self._forget(request)  # before the close: a client that saw its connection end finds the slot free
             self.shutdown_request(request)
+
+    def _forget(self, request: Any) -> None:
+        self._slots.release()
+        with self._changed:
+            self._open.pop(request, None)
+            self._changed.notify_all()
+
+    def set_busy(self, request: Any, busy: bool) -> None:
+        with self._changed:
+            if request in self._open:
+                self._open[request] = busy
+                if not busy and self.stopping:
+                    _end_reading(request)  # answered: no further request is read from it
+
+    def finish_requests(self, grace: float) -> bool:
+        """After `shutdown`: end the idle connections at once, let those with a request in flight finish it (each
+        answer says `Connection: close`) for up to `grace` seconds, then cut what is left. True when nothing was
+        cut. A request whose line arrived is in flight even while its body is still coming."""
+        with self._changed:
+            self.stopping = True
+            for request, busy in self._open.items():
+                if not busy:
+                    _end_reading(request)  # its handler, waiting for a next request line, reads the end and stops
+            finished = self._changed.wait_for(lambda: not self._open, timeout=grace)
+            for request in self._open:
+                with contextlib.suppress(OSError):
+                    request.shutdown(socket.SHUT_RDWR)
+        return finished
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that went away (closed, reset, timed out) is no error of ours: no traceback on stderr for it;
@@ -433,6 +562,11 @@ class _Server(ThreadingHTTPServer):
         if isinstance(exc, (ConnectionError, TimeoutError)):
             return
         sys.stderr.write(f"mnemon serve: request from {client_address} failed: {exc!r}\n")
+
+
+def _end_reading(request: socket.socket) -> None:
+    with contextlib.suppress(OSError):  # (the client may have closed it already)
+        request.shutdown(socket.SHUT_RD)  # wakes a thread blocked reading it, which then sees the end
 
 
 class _Server6(_Server):
@@ -462,7 +596,7 @@ def _refuse(request: socket.socket, limit: int) -> None:
 
 
 def make_server(api: Api, host: str, port: int, *, timeout: float = REQUEST_TIMEOUT_S,
-                max_connections: int = MAX_CONNECTIONS) -> ThreadingHTTPServer:
+                max_connections: int = MAX_CONNECTIONS) -> _Server:
     # an IPv6 literal ("::1", "[::1]") needs an IPv6 socket; a name stays on IPv4, as before ("localhost" may resolve
     # to ::1 first, and a client that tries 127.0.0.1 would then find nothing)
     name = host[1:-1] if host.startswith("[") and host.endswith("]") else host
@@ -508,7 +642,11 @@ def serve(mem_factory: Callable[[], Any], *, host: str, port: int, mount: str = 
     except KeyboardInterrupt:
         pass
     finally:
-        server.server_close()
+        server.server_close()  # no new connection: a client trying one is refused at once, not left waiting
+        # the caller closes the store when this returns: not while a handler still uses it
+        if not server.finish_requests(SHUTDOWN_GRACE_S):
+            sys.stderr.write(f"mnemon serve: stopped with requests still running after {SHUTDOWN_GRACE_S:g} s; "
+                             "their connections were cut (an unfinished write is rolled back)\n")
 
 
 __all__ = ["Api", "HttpError", "Response", "WORKBENCH", "body_args", "is_loopback", "make_server", "normal_mount",

@@ -1,0 +1,227 @@
+"""The operation schemas (what MCP and HTTP clients read) against what the server and the library accept: a client
+that checks its arguments with the published schema — by any standard JSON Schema validator — is never refused, and
+anything the schema rules out is refused with `invalid_input`, never half-done."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import unicodedata
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from mnemon.core.errors import InvalidInput, NotFound
+from mnemon.core.intent import VALID_INTENTS
+from mnemon.core.model import CATEGORIES, MNEMON_EDGE_TYPES
+from mnemon.core import validation
+from mnemon.interfaces import operations
+from mnemon.interfaces.operations import BY_NAME, OPERATIONS, check_args
+
+# the characters each regex dialect counts as space: Python's `str.isspace` (the facade's `strip`) and
+# ECMA-262's WhiteSpace and LineTerminator (a JavaScript client's `\s`)
+PYTHON_SPACE = {chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()}
+ECMA_SPACE = {"\t", "\v", "\f", "\ufeff", "\n", "\r", "\u2028", "\u2029"} | {
+    chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Zs"}
+
+
+def test_every_schema_is_one_a_standard_validator_takes() -> None:
+    for op in OPERATIONS:
+        Draft202012Validator.check_schema(op.schema())
+
+
+def test_the_bounds_are_the_librarys_own() -> None:
+    from mnemon.app import context, recall
+    from mnemon.app.world import preflight
+
+    spec = {op.name: op.schema()["properties"] for op in OPERATIONS}
+    remember = spec["remember"]
+    assert remember["category"]["enum"] == list(CATEGORIES)
+    assert spec["link"]["edge_type"]["enum"] == spec["related"]["edge_type"]["enum"] == list(MNEMON_EDGE_TYPES)
+    assert spec["recall"]["intent"]["enum"] == list(VALID_INTENTS)
+    assert remember["content"]["maxLength"] == validation.MAX_CONTENT_CHARS
+    assert remember["source"]["maxLength"] == validation.MAX_SOURCE_CHARS
+    assert (remember["tags"]["maxItems"], remember["tags"]["items"]["maxLength"]) == (validation.MAX_TAGS,
+                                                                                      validation.MAX_TAG_CHARS)
+    assert (remember["entities"]["maxItems"], remember["entities"]["items"]["maxLength"]) == (
+        validation.MAX_ENTITIES, validation.MAX_ENTITY_CHARS)
+    # mirrored, not imported (they would load recall and numpy into `mcp serve`)
+    assert spec["recall"]["query"]["maxLength"] == spec["search"]["query"]["maxLength"] == recall.MAX_QUERY_CHARS
+    for name in ("retrieve", "surface", "agent_preflight"):
+        assert spec[name]["prompt"]["maxLength"] == context.MAX_PROMPT_CHARS == preflight.MAX_PROMPT_CHARS
+    assert (spec["link"]["weight"]["minimum"], spec["link"]["weight"]["maximum"]) == (0, 1)
+    for name in ("factor", "floor"):
+        assert (spec["weaken_edge"][name]["minimum"], spec["weaken_edge"][name]["maximum"]) == (0, 1)
+
+
+def test_the_causal_sub_types_are_the_ones_the_library_takes(mem) -> None:
+    """The library has no constant for them (app/curation.py spells them out): its behaviour is the reference."""
+    a = mem.remember("Chose Qdrant as the vector database", category="decision")["id"]
+    b = mem.remember("Qdrant runs on the staging cluster", category="fact")["id"]
+    for sub_type in operations.CAUSAL_SUB_TYPES:
+        assert mem.link(a, b, "causal", sub_type=sub_type)["sub_type"] == sub_type
+    with pytest.raises(InvalidInput):
+        mem.link(a, b, "causal", sub_type="correlates")
+
+
+# ── blank, in every regex dialect ────────────────────────────────────────────
+def test_blank_is_one_set_of_characters_whatever_the_regex_dialect() -> None:
+    """The schema's blank class holds what either dialect calls space, spelt in escapes both read alike."""
+    space = re.compile(operations.BLANK_ONLY)
+    assert {chr(c) for c in range(sys.maxunicode + 1) if space.search(chr(c))} == PYTHON_SPACE | ECMA_SPACE
+    assert "\\s" not in operations.BLANK_ONLY and "\\S" not in operations.BLANK_ONLY
+
+
+@pytest.mark.parametrize("text", ["\ufeff", "\x1c", " \ufeff\x1f\u3000\n"])
+def test_a_text_blank_in_either_dialect_is_refused_by_the_schema_and_the_server(text: str) -> None:
+    """"\\ufeff" (a space to JavaScript, not to Python) was taken as a query, "\\x1c" (the reverse) refused."""
+    validator = Draft202012Validator(BY_NAME["recall"].schema())
+    assert not validator.is_valid({"query": text})
+    with pytest.raises(InvalidInput, match="blank"):
+        check_args(BY_NAME["recall"], {"query": text})
+    assert check_args(BY_NAME["recall"], {"query": text + "x"}) == {"query": text + "x"}
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no JavaScript engine here")
+def test_a_javascript_client_reads_the_patterns_as_the_server_does() -> None:
+    """The patterns run in a real ECMA-262 engine (as JSON Schema defines them, with the `u` flag)."""
+    samples = sorted(PYTHON_SPACE | ECMA_SPACE | {"", "x", "\x00", "a\x00b", "\u200b", "\u180e", " a ", "\x1c\x1d"})
+    patterns = sorted({spec["not"]["pattern"] for op in OPERATIONS for spec in op.schema()["properties"].values()
+                       if "pattern" in spec.get("not", {})})
+    assert patterns
+    script = ("const [patterns, samples] = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+              "console.log(JSON.stringify(patterns.map(p => samples.map(s => new RegExp(p, 'u').test(s)))));")
+    done = subprocess.run(["node", "-e", script], input=json.dumps([patterns, samples]), capture_output=True,
+                          text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) == [[bool(re.search(p, s)) for s in samples] for p in patterns]
+
+
+# ── integers as JSON Schema counts them ──────────────────────────────────────
+def test_an_integral_number_is_an_integer_as_json_schema_says() -> None:
+    recall = BY_NAME["recall"]
+    assert Draft202012Validator(recall.schema()).is_valid({"query": "x", "limit": 5.0})
+    checked = check_args(recall, {"query": "x", "limit": 5.0})
+    assert checked["limit"] == 5 and type(checked["limit"]) is int  # the facade takes ints only
+    for refused in (5.5, True, "5", 1e300):
+        with pytest.raises(InvalidInput):
+            check_args(recall, {"query": "x", "limit": refused})
+
+
+def test_an_edge_id_is_never_zero() -> None:
+    """A negative id is real (a note's edge to an item of its own); 0 is none, and the schema says so."""
+    for name in ("explain_edge", "validate_edge", "kill_edge", "weaken_edge"):
+        op = BY_NAME[name]
+        assert not Draft202012Validator(op.schema()).is_valid({"id": 0})
+        with pytest.raises(InvalidInput, match="must not be 0"):
+            check_args(op, {"id": 0})
+        assert check_args(op, {"id": -3.0}) == {"id": -3}
+
+
+# ── schema-valid ⇔ accepted, generated ───────────────────────────────────────
+SPECIAL = "\x00\x1c\x1f\t \u00a0\u3000\ufeff\u200bxé日"
+TEXT = st.text(st.one_of(st.sampled_from(SPECIAL), st.characters(codec="utf-8")), max_size=12)
+OTHER_TYPES = st.one_of(st.booleans(), st.integers(-3, 3), st.floats(-2, 2), TEXT, st.lists(TEXT, max_size=2))
+
+
+def _values(spec: dict[str, Any]) -> tuple[st.SearchStrategy[Any], st.SearchStrategy[Any]]:
+    """JSON values for one property: (mostly) ones the schema takes, and ones just past one of its bounds or of
+    another type. (No NaN or infinity: JSON has neither, and the schema cannot speak of them.)"""
+    kind = spec.get("type")
+    if kind == "integer":
+        low, high = spec["minimum"], spec["maximum"]
+        whole = st.one_of(st.integers(low, min(high, low + 3)), st.integers(max(low, high - 3), high),
+                          st.integers(low, high))
+        good = st.one_of(whole, whole.map(float))
+        bad = st.one_of(st.integers(low - 3, low - 1), st.integers(high + 1, high + 3),
+                        st.floats(low - 1, high + 1, allow_nan=False, allow_infinity=False))
+    elif kind == "number":
+        low, high = spec["minimum"], spec["maximum"]
+        good = st.one_of(st.floats(low, high), st.sampled_from([low, high]), st.integers(low, high))
+        bad = st.one_of(st.floats(high, high + 1, exclude_min=True), st.floats(low - 1, low, exclude_max=True),
+                        st.integers(high + 1, high + 3))
+    elif kind == "string" and "enum" in spec:
+        good = st.sampled_from(spec["enum"])
+        bad = st.one_of(good.map(str.swapcase), good.map(lambda v: f" {v}"), TEXT)
+    elif kind == "string":
+        limit = spec.get("maxLength", 30)
+        good = st.one_of(TEXT, st.text(st.sampled_from(SPECIAL[:8]), max_size=3),
+                         st.builds(lambda n, c: (c * n)[:n], st.integers(limit - 2, limit), st.sampled_from("yé ")))
+        bad = st.builds(lambda n, c: (c * n)[:n], st.integers(limit + 1, limit + 2), st.sampled_from("yé\x00"))
+        if "maxLength" not in spec:
+            bad = st.nothing()
+    elif kind == "array":
+        item_good, item_bad = _values(spec["items"])
+        good = st.lists(item_good, max_size=spec["maxItems"])
+        bad = st.one_of(st.lists(st.one_of(item_good, item_bad), min_size=1, max_size=3),
+                        st.lists(st.text("abc", min_size=1, max_size=4), min_size=spec["maxItems"] + 1,
+                                 max_size=spec["maxItems"] + 2))
+    elif kind == "boolean":
+        good, bad = st.booleans(), st.nothing()
+    else:
+        raise AssertionError(f"no values for {spec}")
+    return good, st.one_of(bad, OTHER_TYPES)
+
+
+@st.composite
+def _arguments(draw: Any, op_name: str, given: dict[str, st.SearchStrategy[Any]]) -> dict[str, Any]:
+    """The operation's arguments with at most one of them off the schema (every bound gets its turn)."""
+    op = BY_NAME[op_name]
+    props = op.schema()["properties"]
+    off = draw(st.sampled_from([None, *props]))
+    chosen = {}
+    for name, spec in props.items():
+        good, bad = _values(spec)
+        chosen[name] = bad if name == off else given.get(name, good)
+    return draw(st.fixed_dictionaries({name: chosen[name] for name in op.required},
+                                      optional={name: v for name, v in chosen.items() if name not in op.required}))
+
+
+def _edge_id(ids: dict[str, Any]) -> st.SearchStrategy[Any]:
+    return st.one_of(st.just(ids["edge"]), _values(BY_NAME["explain_edge"].schema()["properties"]["id"])[0])
+
+
+@pytest.fixture
+def store_with_an_edge(mem) -> tuple[Any, dict[str, Any]]:
+    a = mem.remember("Chose Qdrant as the vector database", category="decision")["id"]
+    b = mem.remember("Qdrant runs on the staging cluster", category="fact")["id"]
+    mem.link(a, b, "semantic")
+    return mem, {"a": a, "b": b, "edge": mem.rt.store.find_edge(a, b, "semantic").id}
+
+
+# each operation, with what its arguments that name things in the store are drawn from: memory ids are the store's
+# own (two equal ones would be a refusal no schema can state: an edge from a memory to itself)
+CASES = {
+    "remember": lambda ids: {}, "recall": lambda ids: {}, "search": lambda ids: {}, "surface": lambda ids: {},
+    "related": lambda ids: {"id": st.just(ids["a"])},
+    "link": lambda ids: {"source_id": st.just(ids["a"]), "target_id": st.just(ids["b"])},
+    "weaken_edge": lambda ids: {"id": _edge_id(ids)}, "explain_edge": lambda ids: {"id": _edge_id(ids)},
+}
+
+
+@pytest.mark.parametrize("op_name", sorted(CASES))
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                 HealthCheck.too_slow])
+@given(data=st.data())
+def test_schema_valid_is_exactly_what_the_server_and_the_library_accept(store_with_an_edge, op_name: str,
+                                                                         data: st.DataObject) -> None:
+    """By a standard validator: valid ⇒ the call runs (a missing id is `not_found`, not a refusal); invalid ⇒
+    `invalid_input`, from `check_args` (HTTP and MCP) before the facade is reached."""
+    mem, ids = store_with_an_edge
+    op = BY_NAME[op_name]
+    args = data.draw(_arguments(op_name, CASES[op_name](ids)))
+    # one rule between two arguments that the schemas do not state: the facade's own `invalid_input` says it
+    assume(not (args.get("brief") is True and args.get("verbose") is True))
+    valid = Draft202012Validator(op.schema()).is_valid(args)
+    try:
+        op.call(mem, check_args(op, args))
+        refusal = None
+    except NotFound:
+        refusal = None
+    except InvalidInput as exc:
+        refusal = str(exc)
+    assert (refusal is None) == valid, (args, refusal)
