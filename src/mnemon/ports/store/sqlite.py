@@ -84,6 +84,32 @@ def _recent_where(flt: MemoryFilter | None, since: str | None, until: str | None
     return where, args
 
 
+def _parent_failure(parent: str, exc: OSError) -> str:
+    """Why the directory meant to hold the database cannot be made, in words that point at the path to fix."""
+    existing = parent
+    while not os.path.lexists(existing) and os.path.dirname(existing) != existing:
+        existing = os.path.dirname(existing)
+    if os.path.exists(existing) and not os.path.isdir(existing):
+        return f"{existing} is not a directory"
+    if isinstance(exc, PermissionError):
+        return f"no permission to create the directory {parent}"
+    return f"the directory {parent} cannot be created ({exc.strerror or exc})"
+
+
+def _open_failure(path: str, readonly: bool, exc: sqlite3.DatabaseError) -> str:
+    """SQLite's "unable to open database file" says nothing of why: a permission problem is named when it is one."""
+    if str(exc) != "unable to open database file":
+        return str(exc)
+    if os.path.exists(path):
+        if not os.access(path, os.R_OK if readonly else os.R_OK | os.W_OK):
+            return f"{exc} (no permission to {'read' if readonly else 'read and write'} it)"
+    else:
+        parent = os.path.dirname(os.path.abspath(path))
+        if not os.access(parent, os.W_OK | os.X_OK):
+            return f"{exc} (no permission to create a file in {parent})"
+    return str(exc)
+
+
 class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
     """One SQLite file. Safe for many processes (WAL + BEGIN IMMEDIATE + busy timeout) and for threads (one lock)."""
 
@@ -104,7 +130,8 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         except sqlite3.DatabaseError as exc:  # not a database, or a file SQLite cannot open: the user's mistake
             if hasattr(self, "conn"):
                 self.conn.close()
-            raise StoreError(f"cannot use {path} as a mnemon store: {exc}", path=path) from None
+            raise StoreError(f"cannot use {path} as a mnemon store: {_open_failure(path, readonly, exc)}",
+                             path=path) from None
 
     def _open(self, path: str, readonly: bool, busy_timeout_ms: int) -> None:
         if readonly:
@@ -118,7 +145,11 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
                                         timeout=busy_timeout_ms / 1000)
         else:
             parent = os.path.dirname(os.path.abspath(path))
-            os.makedirs(parent, exist_ok=True)
+            try:
+                os.makedirs(parent, exist_ok=True)
+            except OSError as exc:  # a path that cannot hold a database is the user's mistake, never a crash
+                raise StoreError(f"cannot use {path} as a mnemon store: {_parent_failure(parent, exc)}",
+                                 path=path) from None
             self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
                                         timeout=busy_timeout_ms / 1000)
             self._refuse_foreign()
