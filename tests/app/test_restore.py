@@ -86,22 +86,6 @@ def test_a_backup_holding_rows_remember_would_refuse_restores(make_mem: Callable
                                                           if i in {r["id"] for r in doc["insights"]}}
 
 
-def test_a_nul_in_a_payload_text_survives_the_round_trip(make_mem: Callable[..., Mnemon], tmp_path: Path,
-                                                         facade_backend: str) -> None:
-    src = make_mem(db=tmp_path / "src.db")  # SQLite holds it; PostgreSQL text cannot
-    src.remember_payload(json.dumps({"source_path": "mneme://agent", "nodes": [{"ref": "n"}],
-                                     "observations": [{"node": "n", "text": "before\u0000after"}]}))
-    doc = src.export_json()
-    dst = make_mem(db=tmp_path / "dst.db")
-    assert dst.import_json(json.dumps(doc))["errors"] == 0
-    assert _all_nodes(dst) == _all_nodes(src)
-    if facade_backend == "postgres":  # the row and its edge are refused by index, not a database error
-        out = make_mem().import_json(json.dumps(doc))
-        bad = [r for r in out["results"] if r["action"] == "error"]
-        assert len(bad) == 1 and "NUL" in bad[0]["error"]["message"] and out["imported"] == 1
-        assert out["edge_errors"] == 1 and "NUL" in out["edge_results"][0]["error"]["message"]  # its evidence
-
-
 def test_an_export_of_schema_1_still_restores(make_mem: Callable[..., Mnemon], tmp_path: Path) -> None:
     old = {"kind": "mnemon-export", "schema_version": "1", "provider": None, "insights": [
         {"id": "m1", "content": "Billing runs on Postgres", "category": "fact", "importance": 4, "tags": ["db"],

@@ -64,6 +64,14 @@ def _encodable(value: str, what: str) -> None:
         raise InvalidInput(f"{what} is not valid Unicode text (it contains unpaired surrogate code points)") from None
 
 
+def _storable(value: str, what: str, field: str) -> None:
+    """Text both backends store alike: valid Unicode without NUL (PostgreSQL text cannot hold one, SQLite can, so
+    a NUL is refused on both — as in content)."""
+    _encodable(value, what)
+    if "\x00" in value:
+        raise InvalidInput(f"{what} must not contain NUL characters", field=field)
+
+
 def validate_memory(content: Any, *, category: Any = "general", importance: Any = 3, tags: Any = None,
                     entities: Any = None, source: Any = "user", entity_mode: Any = "merge",
                     created_at: Any = None) -> MemoryInput:
@@ -89,19 +97,19 @@ def validate_memory(content: Any, *, category: Any = "general", importance: Any 
     if len(tag_list) > MAX_TAGS:
         raise InvalidInput(f"{len(tag_list)} tags given; the limit is {MAX_TAGS}")
     for t in tag_list:
-        _encodable(t, "a tag")
+        _storable(t, "a tag", "tags")
         if len(t) > MAX_TAG_CHARS:
             raise InvalidInput(f"tag {t[:30]!r}… is longer than {MAX_TAG_CHARS} characters")
     ent_list = split_list(entities)
     if len(ent_list) > MAX_ENTITIES:
         raise InvalidInput(f"{len(ent_list)} entities given; the limit is {MAX_ENTITIES}")
     for e in ent_list:
-        _encodable(e, "an entity")
+        _storable(e, "an entity", "entities")
         if len(e) > MAX_ENTITY_CHARS:
             raise InvalidInput(f"entity {e[:30]!r}… is longer than {MAX_ENTITY_CHARS} characters")
     if not isinstance(source, str) or not source.strip() or len(source) > MAX_SOURCE_CHARS:
         raise InvalidInput(f"source must be a non-empty string of at most {MAX_SOURCE_CHARS} characters")
-    _encodable(source, "source")
+    _storable(source, "source", "source")
     if entity_mode not in ENTITY_MODES:
         raise InvalidInput(f"entity mode must be one of {', '.join(ENTITY_MODES)}; got {entity_mode!r}")
     created: str | None = None

@@ -41,6 +41,8 @@ def check_scope(source: Any) -> str:
     if len(scope) <= len("mneme://") or any(c.isspace() for c in scope):
         raise InvalidInput("a mneme:// source needs a scope without spaces, e.g. mneme://agent/session-1",
                            source=source)
+    if "\x00" in scope:
+        raise InvalidInput("a mneme:// source must not contain NUL characters", field="source_path")
     return scope
 
 
@@ -70,6 +72,8 @@ def _str(item: Mapping[str, Any], key: str, what: str, *, required: bool = True,
         return default
     if not isinstance(value, str):
         raise InvalidInput(f"{what}.{key} must be a string", field=key)
+    if "\x00" in value:  # PostgreSQL text cannot hold one and SQLite can: refused on both, as `remember` does
+        raise InvalidInput(f"{what}.{key} must not contain NUL characters", field=key)
     return value.strip()
 
 

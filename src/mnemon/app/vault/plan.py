@@ -31,7 +31,10 @@ from ...ports.store.contained_sqlite import LEVEL_LINE, LINE  # the metadata sha
 from ..bulk_gc import paused_gc
 
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
-PLAN_VERSION = "7"  # 7: vault texts packed per note, no "note" in row metadata
+PLAN_VERSION = "8"  # 8: a NUL in a note is stored as U+FFFD (7: vault texts packed per note)
+# PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
+# one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
+NUL_STAND_IN = "\ufffd"
 _SLUG = re.compile(r"[^\w]+", re.UNICODE)
 
 # Confidence of parsed edges (Mneme's values): a link names its target exactly, a heading or date is looser.
@@ -212,11 +215,13 @@ def readback_shape(edge: PlannedEdge, kind: str, memory_kind: str, metadata: str
 
 def _decoded(data: bytes) -> tuple[str, bool]:
     """(text, read as Windows-1252): an older editor's file is Windows-1252 (a superset of Latin-1's printable
-    range), which reads "Café" as written, where replacement characters made its words unfindable."""
+    range), which reads "Café" as written, where replacement characters made its words unfindable. A NUL reads as
+    U+FFFD (`NUL_STAND_IN`)."""
     try:
-        return data.decode("utf-8"), False
+        text, legacy = data.decode("utf-8"), False
     except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace"), True
+        text, legacy = data.decode("cp1252", errors="replace"), True
+    return text.replace("\x00", NUL_STAND_IN) if "\x00" in text else text, legacy
 
 
 def _link_edges(nid: str, wikilinks: Sequence[WikiLink], markdown_links: Sequence[MarkdownLink]
@@ -250,9 +255,14 @@ def plan_links(path: str, data: bytes) -> tuple[PlannedEdge, ...]:
 def plan_note(path: str, data: bytes, mtime: float, hints: tuple[str, ...]) -> NotePlan:
     """Parse one note's bytes and derive every row it contributes. Pure: the caller did the reading."""
     digest = hashlib.sha256(data).hexdigest()
-    text, legacy = _decoded(data)  # a Windows-1252 guess is said in a warning
+    text, legacy = _decoded(data)  # a Windows-1252 guess is said in a warning, and so is a NUL's stand-in
     parsed = parse_note(path, text, hints=hints)
     plan = _plan(parsed, digest, len(data), mtime, hints)
+    if nuls := data.count(b"\x00"):
+        plan = replace(plan, warnings=({
+            "code": "nul_replaced", "line": data[:data.index(b"\x00")].count(b"\n") + 1,
+            "message": f"{nuls} NUL character(s) stored as U+FFFD (a database text cannot hold NUL)",
+        }, *plan.warnings))
     if legacy:
         plan = replace(plan, warnings=({"code": "not_utf8", "message": "not valid UTF-8; read as Windows-1252",
                                         "line": None}, *plan.warnings))
@@ -379,12 +389,23 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
         path=path, content_hash=digest, size=size, mtime=mtime, title=parsed.title, aliases=parsed.aliases,
         note_type=parsed.note_type, tags=parsed.tag_names, nodes=tuple(nodes.values()),
         edges=tuple(e for k, e in edges.items() if k not in inside) if inside else tuple(edges.values()),
-        payloads=tuple(dict(p.payload) for p in parsed.payloads),
+        payloads=tuple(_nul_replaced(dict(p.payload)) for p in parsed.payloads),
         sense_event=_sense_event(path, mtime, parsed.title, digest, parsed.note_type,
                                  note_sense_text(parsed.title, [o.text for o in parsed.observations])),
         warnings=tuple({"code": w.code, "message": w.message, "line": w.line} for w in parsed.warnings),
         link_keys=tuple(sorted(k for k in link_keys if k)),
     )
+
+
+def _nul_replaced(value: Any) -> Any:
+    """An embedded payload's JSON with U+FFFD for each NUL: its base64 hid an escaped NUL from `_decoded`."""
+    if isinstance(value, str):
+        return value.replace("\x00", NUL_STAND_IN)
+    if isinstance(value, dict):
+        return {_nul_replaced(k): _nul_replaced(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_nul_replaced(v) for v in value]
+    return value
 
 
 @lru_cache(maxsize=1)

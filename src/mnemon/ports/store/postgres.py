@@ -6,7 +6,7 @@ and vectors are in `postgres_index.py`, edges in `postgres_edges.py`. Lists trav
 nests savepoints inside it (psycopg's own nesting).
 
 A URL may choose the schema with libpq's `options`, e.g. `postgresql://host/db?options=-csearch_path%3Dteam,public`
-(keep the schema holding the `vector` extension, usually `public`, on the path).
+(keep `public`, which holds the `vector` extension, on the path).
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from ...core.text import normalize
 from .base import MemoryFilter
 from .graph_postgres import PostgresGraphReads
 from .postgres_edges import EdgeTables
-from .postgres_index import IndexTables, memory_where, tsvector_literal
+from .postgres_index import IndexTables, folded, memory_where, tsvector_literal
 from .schema_postgres import MIGRATIONS
 from .sources import NOT_VAULT_ROW, OWNED_SOURCE
 from .sqlite import _NODE_COLS, PAGE_ROWS, _node
@@ -92,6 +92,7 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
             raise StoreError(f"cannot connect to PostgreSQL at {self.path}: {str(exc).strip()}") from exc
         try:
             self._check_search_path()
+            self._check_vector_schema()
             if readonly:
                 self.conn.execute("SET default_transaction_read_only = on")
                 self._check_schema()
@@ -122,6 +123,23 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
             raise StoreError(f"schema {wanted!r}, first on the search_path of {self.path}, does not exist: create it"
                              f' (CREATE SCHEMA "{wanted}") or fix the URL; mnemon would otherwise write to'
                              f" {current or 'no schema'}")
+
+    def _check_vector_schema(self) -> None:
+        """pgvector's types live in one schema, shared by every mnemon schema of the database: `public` (m001_graph
+        creates the extension there). An older mnemon created it in the first schema it opened, hidden from the
+        others: a store that cannot see it says how to move it rather than failing on `type "vector"`."""
+        row = self.conn.execute("SELECT n.nspname, n.nspname = ANY(current_schemas(false)) FROM pg_extension e"
+                                " JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'").fetchone()
+        home, visible = row if row is not None else ("public", "public" in self.conn.execute(
+            "SELECT current_schemas(false)").fetchone()[0])  # type: ignore[index]
+        if visible:
+            return
+        if home == "public":
+            raise StoreError(f"the pgvector extension lives in schema public, which is not on the search_path of"
+                             f" {self.path}: add it after the store's schema (options=-csearch_path%3Dteam,public)")
+        raise StoreError(f"the pgvector extension is installed in schema {home!r}, which the store at {self.path}"
+                         " cannot see (an older mnemon created it in the first schema it opened): run"
+                         " ALTER EXTENSION vector SET SCHEMA public once, as its owner or a superuser")
 
     # ── lifecycle ────────────────────────────────────────────────────────────
     def close(self) -> None:
@@ -321,21 +339,23 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         needle = normalize(text)
         if not needle.strip() or "\x00" in needle:  # (no text column holds NUL here: nothing to find)
             return []
-        # as the SQLite store folds: an ASCII title is NFKC already (normalize() on every title tripled the time), and
-        # from PostgreSQL 17 lower() runs in the built-in C.UTF-8 collation whatever the database's locale (under a
-        # "C" locale it changes ASCII letters only). The kind index's ranges skip the memories, and only the chosen
-        # rows are read whole (joining every match before sorting took 30-60 ms on the 2,000-note vault)
-        collate = ' COLLATE "pg_c_utf8"' if self.conn.info.server_version >= 170000 else ""
-        titled = ("SELECT seq, kind, title, id, lower(CASE WHEN octet_length(title) = length(title) THEN title"
-                  f" ELSE normalize(title, NFKC) END{collate}) AS folded FROM nodes"
+        # as the SQLite store folds (sqlite.fold_case after NFKC), the title and the text by one SQL expression: an
+        # ASCII title is NFKC already (normalize() on every title tripled the time); under a "C" locale before
+        # PostgreSQL 17 lower() changes ASCII letters only. The kind index's ranges skip the memories, and only the
+        # chosen rows are read whole (joining every match before sorting took 30-60 ms on the 2,000-note vault)
+        version = self.conn.info.server_version
+        title = folded("CASE WHEN octet_length(title) = length(title) THEN title ELSE normalize(title, NFKC) END",
+                       version)
+        titled = (f"SELECT seq, kind, title, id, {title} AS folded FROM nodes"
                   " WHERE deleted_at IS NULL AND title IS NOT NULL AND kind {} 'memory'")
         order = 'other, tier, folded COLLATE "C", title COLLATE "C", id'
         return [_node(r) for r in self._rows(
-            f"SELECT {_NODE_COLS_N} FROM (SELECT seq, kind <> 'note' AS other, CASE WHEN folded = %s THEN 0"
-            " WHEN strpos(folded, %s) = 1 THEN 1 ELSE 2 END AS tier, folded, title, id FROM"
-            f" ({titled.format('<')} UNION ALL {titled.format('>')}) f WHERE strpos(folded, %s) > 0"
+            f"SELECT {_NODE_COLS_N} FROM (SELECT seq, kind <> 'note' AS other, CASE WHEN folded = q.needle THEN 0"
+            " WHEN strpos(folded, q.needle) = 1 THEN 1 ELSE 2 END AS tier, folded, title, id FROM"
+            f" ({titled.format('<')} UNION ALL {titled.format('>')}) f,"
+            f" (SELECT {folded('normalize(%s::text, NFKC)', version)} AS needle) q WHERE strpos(folded, q.needle) > 0"
             f" ORDER BY {order} LIMIT %s) t JOIN nodes n USING (seq) ORDER BY t.{order.replace(', ', ', t.')}",
-            (needle, needle, needle, limit))]
+            (text, limit))]
 
     def find_active_by_hash(self, digest: str, kind: str = "memory") -> str | None:
         return self._value(f"SELECT id FROM nodes WHERE content_hash = %s AND deleted_at IS NULL AND {OWNED_SOURCE}"

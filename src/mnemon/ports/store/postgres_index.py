@@ -8,6 +8,7 @@ it does with FTS5's bm25. Ties fall to the newer memory, as on SQLite.
 """
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -25,7 +26,7 @@ from .sources import not_vault
 from .vectors_sqlite import dominant_width, refuse_other_width
 
 _NODE_COLS_N = ", ".join("n." + c.strip() for c in _NODE_COLS.split(","))
-_MAX_LEXEME_BYTES = 2046  # PostgreSQL refuses longer lexemes; no real word is that long
+_MAX_LEXEME_BYTES = 2046  # PostgreSQL refuses longer lexemes; a longer token is indexed and searched by its prefix
 _MAX_POSITION = 16383  # larger positions are stored as 16383 by PostgreSQL anyway
 _MAX_POSITIONS_PER_LEXEME = 256
 _RANK_WEIGHTS = "{0.1, 0.2, 0.6, 1.0}"  # ts_rank weights for D, C, B, A
@@ -36,8 +37,29 @@ def _lexeme(term: str) -> str:
     return "'" + term.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
+def folded(expr: str, server_version: int) -> str:
+    """SQL folding the text `expr` as `sqlite.fold_case` does: lower() under "pg_c_utf8" (Unicode's simple mapping,
+    whatever the database's locale; the same as Python's for every character Python's Unicode tables know) from
+    PostgreSQL 17 — before it, the database's own lower() — then ς read as σ."""
+    collate = ' COLLATE "pg_c_utf8"' if server_version >= 170000 else ""
+    return f"replace(lower({expr}{collate}), 'ς', 'σ')"
+
+
 def _usable(term: str) -> bool:
-    return bool(term) and not term.isspace() and len(term.encode("utf-8")) <= _MAX_LEXEME_BYTES
+    return bool(term) and not term.isspace()
+
+
+def _indexed(term: str) -> str:
+    """The lexeme that stands for `term`: the term, or — over PostgreSQL's lexeme limit — its start and a digest of
+    it, in the index and in a query alike, so a search finds every token SQLite's index holds (such a token was once
+    left out of the index here) and two long tokens that differ only at their ends stay two words."""
+    if len(term) * 4 <= _MAX_LEXEME_BYTES:  # (no character takes more than 4 bytes)
+        return term
+    encoded = term.encode("utf-8")
+    if len(encoded) <= _MAX_LEXEME_BYTES:
+        return term
+    digest = hashlib.blake2b(encoded, digest_size=8).hexdigest()
+    return encoded[:_MAX_LEXEME_BYTES - len(digest) - 1].decode("utf-8", "ignore") + "#" + digest
 
 
 def tsvector_literal(body: str, tags: Sequence[str], entities: Sequence[str]) -> str:
@@ -51,7 +73,7 @@ def tsvector_literal(body: str, tags: Sequence[str], entities: Sequence[str]) ->
             pos += 1
             if not _usable(word):
                 continue
-            slots = positions.setdefault(word, [])
+            slots = positions.setdefault(_indexed(word), [])
             if len(slots) < _MAX_POSITIONS_PER_LEXEME:
                 slots.append(f"{min(pos, _MAX_POSITION)}{weight}")
     return " ".join(f"{_lexeme(word)}:{','.join(slots)}" for word, slots in positions.items())
@@ -165,13 +187,13 @@ class IndexTables:
         score = " + ".join(["%s * ts_rank(%s::float4[], f.doc, %s::tsquery, 1)"] * len(terms))
         score_args: list[Any] = []
         for t in terms:
-            score_args += [math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)), _RANK_WEIGHTS, _lexeme(t)]
+            score_args += [math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)), _RANK_WEIGHTS, _lexeme(_indexed(t))]
         where, args = memory_where(flt)
         try:
             return [(r[0], float(r[1])) for r in self._rows(
                 f"SELECT n.id, {score} AS s FROM memory_fts f JOIN nodes n ON n.seq = f.node_seq"
                 f" WHERE f.doc @@ %s::tsquery AND {where} ORDER BY s DESC, n.seq DESC LIMIT %s",
-                [*score_args, " | ".join(_lexeme(t) for t in terms), *args, limit])]
+                [*score_args, " | ".join(_lexeme(_indexed(t)) for t in terms), *args, limit])]
         except Exception as exc:  # a term PostgreSQL still refuses must not surface as a traceback
             raise StoreError(f"keyword search failed: {exc}") from exc
 
@@ -182,18 +204,19 @@ class IndexTables:
         if usable:
             rows = self._rows(
                 "SELECT u.i, (SELECT COUNT(*) FROM memory_fts WHERE doc @@ u.q) FROM unnest(%s::text[]::tsquery[])"
-                " WITH ORDINALITY AS u(q, i)", ([_lexeme(t) for t in usable],))
+                " WITH ORDINALITY AS u(q, i)", ([_lexeme(_indexed(t)) for t in usable],))
             for i, count in rows:
                 out[usable[int(i) - 1]] = int(count)
         return out
 
     def like_search(self, text: str, limit: int) -> list[Memory]:
-        # ILIKE: SQLite's LIKE ignores case too
+        # both sides folded as SQLite folds them (not ILIKE, whose folding follows the database's locale)
         pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        version = self.conn.info.server_version
         return [_node(r) for r in self._rows(
             f"SELECT {_NODE_COLS} FROM nodes WHERE deleted_at IS NULL AND kind = 'memory'"
-            " AND content ILIKE %s ESCAPE '\\' ORDER BY importance DESC, created_at DESC, id LIMIT %s",
-            (pattern, limit))]
+            f" AND {folded('content', version)} LIKE {folded('%s::text', version)} ESCAPE '\\'"
+            " ORDER BY importance DESC, created_at DESC, id LIMIT %s", (pattern, limit))]
 
     # ── vectors ──────────────────────────────────────────────────────────────
     def put_vector(self, node_id: str, provider: str, vector: np.ndarray, digest: str, when: str) -> None:

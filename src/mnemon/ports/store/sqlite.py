@@ -12,6 +12,7 @@ import os
 import sqlite3
 import threading
 import time
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -20,7 +21,6 @@ from typing import Any
 
 from ...core.errors import ReadOnly, StoreError
 from ...core.model import Memory, OplogEntry, iso, utcnow
-from ...core.text import normalize
 from .base import MemoryFilter
 from .edges_sqlite import PAGE_ROWS, _EDGE_COLS, SQLiteEdges, _edge, _paged  # noqa: F401  (re-exported)
 from .graph_sqlite import SQLiteGraphReads
@@ -65,8 +65,20 @@ def _node(row: sqlite3.Row | tuple[Any, ...]) -> Memory:
     )
 
 
+def fold_case(text: str) -> str:
+    """The case folding of title search and `like_search` on both backends: each letter lowercased by Unicode's
+    simple mapping (PostgreSQL's lower() under "pg_c_utf8"; str.lower() alone maps İ to "i̇" and a word-final Σ to
+    ς), then ς read as σ, so "ΟΔΟΣ", "οδος" and "οδοσ" are one word and "istanbul" finds "İstanbul"."""
+    return text.replace("İ", "i").replace("Σ", "σ").lower().replace("ς", "σ")
+
+
 def _fold(text: str | None) -> str:
-    return normalize(text) if text else ""
+    """A title as nodes_by_title compares it: NFKC (full-width letters read as their plain forms), then fold_case."""
+    return fold_case(unicodedata.normalize("NFKC", text)) if text else ""
+
+
+def _fold_case_sql(text: str | None) -> str | None:
+    return text if text is None or text.isascii() else fold_case(text)  # LIKE folds ASCII itself
 
 
 def _recent_where(flt: MemoryFilter | None, since: str | None, until: str | None, source: str | None,
@@ -158,6 +170,7 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         register_keyword_functions(self.conn)
         register_vault_text_function(self.conn)
         self.conn.create_function("mnemon_fold", 1, _fold, deterministic=True)  # nodes_by_title
+        self.conn.create_function("mnemon_fold_case", 1, _fold_case_sql, deterministic=True)  # like_search
         if not readonly:
             # switching a fresh file to WAL and creating the schema can meet SQLITE_BUSY without the busy handler
             # being consulted (several processes opening a new store at once); retry those with backoff
@@ -536,13 +549,15 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         self.conn.executemany(sql, rows)
 
     def like_search(self, text: str, limit: int) -> list[Memory]:
-        pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        # case folds for every letter as on PostgreSQL (fold_case on both sides; SQLite's LIKE alone folds ASCII)
+        pattern = "%" + fold_case(text).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         return [_node(r) for r in self.conn.execute(
             f"SELECT {_NODE_SELECT} FROM nodes WHERE deleted_at IS NULL AND kind = 'memory'"
-            f" AND {text_of('nodes')} LIKE ? ESCAPE '\\' ORDER BY importance DESC, created_at DESC, id LIMIT ?", (pattern, limit))]
+            f" AND mnemon_fold_case({text_of('nodes')}) LIKE ? ESCAPE '\\'"
+            " ORDER BY importance DESC, created_at DESC, id LIMIT ?", (pattern, limit))]
 
     def nodes_by_title(self, text: str, limit: int) -> list[Memory]:
-        needle = normalize(text)
+        needle = _fold(text)
         if not needle.strip():
             return []
         # an ASCII title folds to its SQL lower() (NFKC keeps ASCII as it is): Python folds only the others. The two
