@@ -30,7 +30,7 @@ from ..core.errors import InvalidInput
 from ..core.model import Edge, Memory
 from ..core.vault.lifecycle import PROMOTED, survives_rebuild
 from .backup_rows import PAYLOAD_SCOPE, decode_vector, parse_edge, parse_insight, provider_width
-from .backup_world import WORLD_MEMBERS, WorldRestore, export_world_chunks, member_batches
+from .backup_world import WORLD_MEMBERS, WorldRestore, export_world_chunks, member_batches, relink_source_edges
 from .runtime import Runtime
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ def export_chunks(rt: Runtime, *, include_vectors: bool = True) -> Iterator[str]
         elif _is_decision(e, ids):
             decided.append(e)
     yield '\n],"vault_edges":[\n'
-    yield ",\n".join(map(_edge_json, decided))
+    yield ",\n".join([*map(_edge_json, decided), *map(_json, _still_pending(rt, decided))])
     yield from export_world_chunks(rt)
     yield "\n]}\n"
 
@@ -105,12 +105,33 @@ def _edge_json(e: Edge) -> str:
 
 def _is_decision(e: Edge, exported: set[str]) -> bool:
     """Whether an edge touching a vault's nodes is one a rebuild keeps — a kill, a validation, a resolve or payload
-    claim, an agent's link: what a person or agent decided, which no ingest of the notes can make again. Its vault
-    ends are not exported (ingest makes them from the notes), so it goes in `vault_edges`."""
+    claim, an agent's link (`survives_rebuild`), or a parsed edge `weaken-edge` weakened, whose strength a re-parse
+    of its line keeps: what a person or agent decided, which no ingest of the notes can make again. Its vault ends
+    are not exported (ingest makes them from the notes), so it goes in `vault_edges`."""
     ends_known = all(end in exported or end.startswith(VAULT_NODE_PREFIXES) for end in (e.src, e.dst))
-    return ends_known and survives_rebuild(SimpleNamespace(status=e.status, origin=e.origin,
-                                                           validated=bool(e.metadata.get("validated")),
-                                                           promoted=bool(e.metadata.get(PROMOTED))))
+    return ends_known and (survives_rebuild(SimpleNamespace(status=e.status, origin=e.origin,
+                                                            validated=bool(e.metadata.get("validated")),
+                                                            promoted=bool(e.metadata.get(PROMOTED))))
+                           or _weakened(e))
+
+
+def _weakened(e: Edge) -> bool:
+    # a parsed edge is written at strength = confidence; only `weaken-edge` lowers its strength (as `vault/writer.py`
+    # reads it when the line is parsed again)
+    return e.origin == "ingest" and e.status != "killed" and e.weight < e.confidence
+
+
+def _still_pending(rt: Runtime, decided: list[Edge]) -> list[Any]:
+    """The decisions a restore into this store keeps waiting for their notes (`PENDING_DECISIONS`): a backup made
+    before that ingest carries them on. One the store applied is no longer among them; one whose edge the store
+    holds as a decision of its own (written above) is left out, as its restore would keep the store's."""
+    vault = getattr(rt.store, "vault", None)
+    raw = vault.get_state(PENDING_DECISIONS) if vault is not None else None
+    if not raw:
+        return []
+    held = {(e.src, e.dst, e.type) for e in decided}
+    return [row for row in json.loads(raw)
+            if (row.get("source_id"), row.get("target_id"), row.get("edge_type")) not in held]
 
 
 def _exported_nodes(rt: Runtime) -> Iterator[Memory]:
@@ -400,7 +421,10 @@ def _apply_decision(rt: Runtime, e: Edge, *, dry_run: bool = False) -> bool:
 def _keep_pending(rt: Runtime, rows: list[Any]) -> None:
     vault = rt.store.vault  # type: ignore[attr-defined]
     held = json.loads(vault.get_state(PENDING_DECISIONS) or "[]")
-    vault.set_state(PENDING_DECISIONS, json.dumps(held + rows, ensure_ascii=False))
+    # the same backup restored twice before the ingest: each decision waits once
+    known = {_json(row) for row in held}
+    vault.set_state(PENDING_DECISIONS, json.dumps(held + [r for r in rows if _json(r) not in known],
+                                                  ensure_ascii=False))
 
 
 def apply_pending_decisions(rt: Runtime) -> int:
@@ -417,6 +441,8 @@ def apply_pending_decisions(rt: Runtime) -> int:
     waiting = [r for r, e in zip(rows, edges) if not (e.src in live and e.dst in live)]
     applied = sum(_apply_decision(rt, e) for e in edges if e.src in live and e.dst in live)
     vault.set_state(PENDING_DECISIONS, json.dumps(waiting, ensure_ascii=False) if waiting else "")
+    if len(waiting) < len(rows):
+        relink_source_edges(rt)  # the restored assertions resolved from the edges these decisions are about
     return applied
 
 

@@ -4,7 +4,8 @@ An export ends with one array per world table, each written a page at a time as 
 (`WORLD_MEMBERS`, in this order): aliases, state assertions, sense events, actions, predictions, and the audit of
 world writes (`world_events`, without the store's own bookkeeping). Rows are as the services stored them (their
 `to_row()`), with the columns a row leaves out: a sense event's `source_path` and `recorded_at`, an action's
-`recorded_at`, an alias's `updated_at`. Audit entries carry no id: a restore appends them in file order after the
+`recorded_at`, an alias's `updated_at`, an assertion's source edge by its ends and relation (`SOURCE_EDGE`: a restore
+numbers edges anew, so the row's `source_edge_id` is pointed at that edge in the target store). Audit entries carry no id: a restore appends them in file order after the
 store's own.
 
 A restore stores each row as the service that wrote it would (the core's `from_row` checks it, the store's own
@@ -51,6 +52,12 @@ _TARGETS = {"assertion": "assertions", "prediction": "predictions", "sense_event
             "action": "actions", "alias": "aliases"}
 _STORE_BOOKKEEPING = "store"  # the target of the store's own entries (the NFC-keys upgrade): never copied
 PAGE = 2_000  # rows read per page on export, and written per bulk statement on restore
+# an exported assertion's source edge, by what survives a restore (edge ids do not: a restore numbers edges anew)
+SOURCE_EDGE = "source_edge"
+SOURCE_EDGE_KEYS = ("source_id", "target_id", "edge_type")
+# vault_state key: assertion id → the source edge (`SOURCE_EDGE`) of a restored assertion whose edge the store does
+# not hold yet (a decision waiting for its notes' ingest); `relink_source_edges` points the row at it once it exists
+PENDING_SOURCE_EDGES = "restored_source_edges"
 
 
 def _json(value: Any) -> str:
@@ -63,6 +70,7 @@ def export_world_chunks(rt: Runtime) -> Iterator[str]:
     first. Read from the store's tables as they are (no upgrade runs on an export: a store not yet through the
     NFC-keys upgrade is exported as it is, and its restore re-keys it)."""
     world = getattr(rt.store, "world", None)
+    waiting = _pending_source_edges(rt)
     for member in WORLD_MEMBERS:
         yield f'\n],"{member}":[\n'
         if world is None:
@@ -70,10 +78,70 @@ def export_world_chunks(rt: Runtime) -> Iterator[str]:
         after: Any = None
         sep = ""
         while page := world.export_page(_KIND[member], after, PAGE):
-            for _key, row in page:
+            rows = [row for _key, row in page]
+            if member == "world_assertions":
+                rows = _with_source_edges(rt, rows, waiting)
+            for row in rows:
                 yield sep + _json(row)
                 sep = ",\n"
             after = page[-1][0]
+
+
+def _with_source_edges(rt: Runtime, rows: list[dict[str, Any]], waiting: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Assertion rows, each naming its source edge by its ends and relation (`SOURCE_EDGE`): null when the edge is
+    not one the export carries (gone, retired), or the edge a restored row still waits for."""
+    from .backup import EXPORTED_EDGE_STATUSES
+
+    ids = sorted({int(i) for r in rows if isinstance(i := r.get("source_edge_id"), str) and i.isdigit()})
+    edges = {str(e.id): e for e in rt.store.get_edges(ids)} if ids else {}
+    out = []
+    for row in rows:
+        edge = edges.get(str(row.get("source_edge_id")))
+        if edge is not None and edge.status in EXPORTED_EDGE_STATUSES:
+            row = {**row, SOURCE_EDGE: dict(zip(SOURCE_EDGE_KEYS, (edge.src, edge.dst, edge.type)))}
+        elif row.get("source_edge_id") is None and row.get("id") in waiting:
+            row = {**row, SOURCE_EDGE: waiting[row["id"]]}
+        elif row.get("source_edge_id") is not None:
+            row = {**row, SOURCE_EDGE: None}
+        out.append(row)
+    return out
+
+
+def _pending_source_edges(rt: Runtime) -> dict[str, Any]:
+    vault = getattr(rt.store, "vault", None)
+    raw = vault.get_state(PENDING_SOURCE_EDGES) if vault is not None else None
+    return dict(json.loads(raw)) if raw else {}
+
+
+def relink_source_edges(rt: Runtime) -> int:
+    """Point each restored assertion still waiting for its source edge (`PENDING_SOURCE_EDGES`) at that edge, now
+    that the store holds it (an ingest applied the decision that makes it); the rest keep waiting. Returns how many
+    rows were pointed."""
+    waiting = _pending_source_edges(rt)
+    world = getattr(rt.store, "world", None)
+    if not waiting or world is None or not world.ready():
+        return 0
+    done = 0
+    for assertion_id, ref in list(waiting.items()):
+        edge = _edge_of(rt, ref)
+        if edge is None:
+            continue
+        del waiting[assertion_id]
+        row = world.get_assertion(assertion_id)
+        if row is not None and row.get("source_edge_id") is None:  # (not written over since)
+            world.put_assertion({**row, "source_edge_id": edge}, norm_name(str(row.get("subject_name") or "")))
+            done += 1
+    rt.store.vault.set_state(PENDING_SOURCE_EDGES,  # type: ignore[attr-defined]
+                             json.dumps(waiting, ensure_ascii=False) if waiting else "")
+    return done
+
+
+def _edge_of(rt: Runtime, ref: Any) -> str | None:
+    """The id, in this store, of the edge an exported `SOURCE_EDGE` names (None: the store holds no such edge)."""
+    if not (isinstance(ref, dict) and all(isinstance(ref.get(k), str) for k in SOURCE_EDGE_KEYS)):
+        return None
+    edge = rt.store.find_edge(*(ref[k] for k in SOURCE_EDGE_KEYS))
+    return None if edge is None or edge.id is None else str(edge.id)
 
 
 # ── restore ──────────────────────────────────────────────────────────────────
@@ -87,6 +155,7 @@ class _Parsed:
     values: tuple[Any, ...]
     assertion: Assertion | None = None
     respelled: bool = False
+    source_edge: dict[str, str] | None = None  # an assertion's source edge, to find in this store (`SOURCE_EDGE`)
 
 
 def _row_of(member: str, item: Any, idx: int) -> dict[str, Any]:
@@ -127,10 +196,13 @@ def parse_world_row(world: Any, member: str, item: Any, idx: int, now: str) -> _
     row = _row_of(member, item, idx)
     try:
         if kind == "assertions":
+            source_edge = _source_edge(row.pop(SOURCE_EDGE, None), member, idx)
+            # the file's edge id numbers an edge of the store it came from: here it would name another edge, or none
+            row["source_edge_id"] = None
             given = Assertion.from_row(row)
             stored = respelled(given)  # keys are NFC (m060): a row of a store not yet upgraded is re-keyed here
             return _Parsed(stored.id, world.restore_values(kind, stored.to_row(), norm_name(stored.subject)),
-                           stored, stored != given)
+                           stored, stored != given, source_edge)
         if kind == "predictions":
             prediction = Prediction.from_row(row)
             return _Parsed(prediction.id, world.restore_values(kind, prediction.to_row(),
@@ -166,6 +238,15 @@ def parse_world_row(world: Any, member: str, item: Any, idx: int, now: str) -> _
         raise world_error(member, idx, exc.message) from None
 
 
+def _source_edge(value: Any, member: str, idx: int) -> dict[str, str] | None:
+    if value is None:
+        return None
+    if not (isinstance(value, dict) and all(isinstance(value.get(k), str) and value[k] for k in SOURCE_EDGE_KEYS)):
+        raise world_error(member, idx, f"{SOURCE_EDGE} must be null or an object with the strings "
+                          + ", ".join(SOURCE_EDGE_KEYS))
+    return {k: value[k] for k in SOURCE_EDGE_KEYS}
+
+
 def _refused_key(member: str, item: Any) -> str | None:
     """The key a refused row would have had, when it names one: its history is left out with it."""
     if not isinstance(item, dict):
@@ -197,6 +278,7 @@ class WorldRestore:
     links: dict[str, tuple[tuple[str, str], str | None, str | None]] = field(default_factory=dict)
     planned: dict[tuple[str, str], list[Assertion]] = field(default_factory=dict)  # a dry run's restored rows
     relinked: list[str] = field(default_factory=list)
+    waiting_edges: dict[str, dict[str, str]] = field(default_factory=dict)  # `PENDING_SOURCE_EDGES` to add
 
     @classmethod
     def start(cls, rt: Runtime, *, dry_run: bool) -> WorldRestore:
@@ -246,11 +328,25 @@ class WorldRestore:
             self.counts[kind]["skipped"] += 1
             self.results.append({"member": member, "index": idx, "id": p.key, "action": "skipped", "reason": reason})
         if kind == "assertions":
+            fresh = [self._find_source_edge(p) for p in fresh]
             self._chain_rows([p.assertion for p in fresh if p.assertion is not None],
                              {p.assertion.pair_key for p in fresh if p.assertion is not None and p.respelled})
         if not self.dry_run:
             self.world.insert_restored(kind, [p.values for p in fresh])
         self.counts[kind]["restored"] += len(fresh)
+
+    def _find_source_edge(self, p: _Parsed) -> _Parsed:
+        """A new assertion pointed at its source edge in this store (restored before the world rows); one the store
+        does not hold yet (a decision waiting for its notes) is noted, to point it once an ingest makes it."""
+        if p.source_edge is None or p.assertion is None:
+            return p
+        edge_id = _edge_of(self.rt, p.source_edge)
+        if edge_id is None:
+            self.waiting_edges[p.key] = p.source_edge
+            return p
+        row = replace(p.assertion, source_edge_id=edge_id)
+        return replace(p, assertion=row, values=self.world.restore_values("assertions", row.to_row(),
+                                                                          norm_name(row.subject)))
 
     def _unavailable(self, member: str, batch: list[tuple[int, Any]]) -> None:
         if batch and not any(c["skipped"] for c in self.counts.values()):  # (one warning, not one per member)
@@ -332,6 +428,9 @@ class WorldRestore:
                 self.place(member, batch)
         if self.world is not None:
             self._relink()
+        if self.waiting_edges and not self.dry_run:
+            waiting = {**_pending_source_edges(self.rt), **self.waiting_edges}
+            self.rt.store.vault.set_state(PENDING_SOURCE_EDGES, _json(waiting))  # type: ignore[attr-defined]
 
     def _relink(self) -> None:
         for row_id, (pair, *pointers) in self.links.items():
