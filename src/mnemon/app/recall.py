@@ -22,16 +22,16 @@ from ..core.graph import topo_order
 from ..core.intent import Intent, IntentDecision, detect_intent
 from ..core.model import CATEGORIES, SOURCED_PREFIXES, TRAVERSAL_GRAPHS, Memory, parse_iso
 from ..core.recall.fusion import rrf, via_of
-from ..core.recall.timeframe import time_window
+from ..core.recall.timeframe import TimeWindow, time_window
 from ..core.recall.params import (
     ANCHOR_POSTING_BUDGET, ANCHOR_TOP_K, BEAM, EDGE_WEIGHTS, FORMULA_VERSION, REPLY_INHERIT, RERANK,
-    RERANK_NO_EMBEDDING, confidence_label,
+    RERANK_NO_EMBEDDING, WINDOW_ANCHOR_TOP_K, WINDOW_SOURCE_SPAN, confidence_label,
 )
 from ..core.recall.rerank import (
     SIMILARITY_SUPPORT, Scored, Signals, idf, relevance,
 )
 from ..core.text import excerpt, tokens
-from ..ports.store.base import MemoryFilter
+from ..ports.store.base import MemoryFilter, Store
 from ..ports.graph_index import GraphSnapshot
 from .array_sets import contains
 from .recall_graph import (
@@ -126,6 +126,55 @@ def _with_capitals(words: set[str]) -> set[str]:
 def _untimed_sources(snap: GraphSnapshot) -> set[int]:
     """Codes of the sources whose rows carry their ingest time, not a time of their own (`ports/store/sources.py`)."""
     return {code for code, name in enumerate(snap.sources) if name.startswith(SOURCED_PREFIXES)}
+
+
+def _own_period(window: TimeWindow | None) -> TimeWindow | None:
+    """The period the query names when it is short enough to be a source of its own (a named day), else None."""
+    return window if window is not None and window.span() <= WINDOW_SOURCE_SPAN else None
+
+
+def _window_anchors(store: Store, own: TimeWindow, at: MemoryFilter, scores: QueryScores | None,
+                    replay: Replay | None) -> list[str]:
+    """The memories written in the named period itself (not its slack), closest in meaning first, then the newest
+    ones without a vector: asked "what happened on 20 November", that day's memories are candidates whatever their
+    words. Under a replay `at` ends at its instant."""
+    lo, hi = own.own_bounds()
+    if at.created_to is not None:
+        hi = min(hi, at.created_to)
+    period = replace(at, created_from=lo, created_to=hi, timed_only=True)
+    newest = store.recent_memory_ids(WINDOW_ANCHOR_TOP_K, period)
+    if replay is not None:
+        newest = replay.recent(newest, period, WINDOW_ANCHOR_TOP_K)
+    if scores is None:
+        return newest
+    top = scores.top(WINDOW_ANCHOR_TOP_K, allowed=set(store.memory_ids(period)))
+    if replay is not None:
+        top = replay.vector(top, scores, period, WINDOW_ANCHOR_TOP_K)
+    ranked = [i for i, _ in top]
+    taken = set(ranked)
+    return (ranked + [i for i in newest if i not in taken])[:WINDOW_ANCHOR_TOP_K]
+
+
+def _in_period(snap: GraphSnapshot, nodes: np.ndarray, own: TimeWindow | None) -> np.ndarray:
+    """Which of `nodes` were written in the named period itself, by a time of their own (not a vault row's)."""
+    if own is None or not len(nodes):
+        return np.zeros(len(nodes), dtype=bool)
+    untimed = _untimed_sources(snap)
+    return np.array([snap.source[p] not in untimed and own.holds(parse_iso(snap.created[p])) for p in nodes.tolist()],
+                    dtype=bool)
+
+
+def _with_period_words(kw: np.ndarray, snap: GraphSnapshot, nodes: np.ndarray, in_period: np.ndarray,
+                       period_words: Sequence[str], q_weights: dict[str, float]) -> np.ndarray:
+    """The keyword signal of `nodes` with the query's date words ("20", "november", "2026") matched by every memory
+    written on that day: its date says them as its text would. Words its text also holds count once."""
+    total = sum(q_weights.values())
+    if not period_words or total <= 0 or not in_period.any():
+        return kw
+    dated = {t: q_weights[t] for t in period_words}
+    share = sum(dated.values()) / total
+    said = keyword_signal_of(snap, dated, nodes) * share
+    return np.where(in_period, np.minimum(1.0, kw - said + share), kw)
 
 
 def _scoped(flt: MemoryFilter) -> bool:
@@ -287,6 +336,9 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
             rankings["period"] = store.recent_memory_ids(ANCHOR_TOP_K, period)
             if replay is not None:
                 rankings["period"] = replay.recent(rankings["period"], period, ANCHOR_TOP_K)
+    own = _own_period(window)
+    if own is not None:
+        rankings["window"] = _window_anchors(store, own, at, scores, replay)
     if q_entities:
         holders = store.memories_with_entities(q_entities, ANCHOR_TOP_K, at)
         rankings["entity"] = ([i for i, _ in holders] if replay is None
@@ -305,10 +357,13 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         sims = replay.similarities(sims, scores)
 
     q_weights = {t: idf(df.get(t, 0), total) for t in q_tokens}
+    period_words = list(dict.fromkeys(t for t in tokens(own.text) if t in q_weights)) if own is not None else []
 
     anchor_nodes = [pos[i] for i in anchor_scores if i in pos]
-    anchor_kw = dict(zip(anchor_nodes, keyword_signal_of(full, q_weights, np.array(anchor_nodes, dtype=np.int64))
-                         .tolist()))
+    anchor_at = np.array(anchor_nodes, dtype=np.int64)
+    anchor_kw = dict(zip(anchor_nodes, _with_period_words(
+        keyword_signal_of(full, q_weights, anchor_at), full, anchor_at, _in_period(full, anchor_at, own), period_words,
+        q_weights).tolist()))
     anchor_sim = (dict(zip(anchor_nodes, sims[np.array(anchor_nodes, dtype=np.int64)].tolist()))
                   if scores is not None else {})
     anchor_rel = relevance(anchor_kw, anchor_sim, anchor_nodes, scores is not None)
@@ -335,7 +390,8 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         ok &= _in_scope(snap, reached, flt)
     cand = reached[ok]
     cand_l = cand.tolist()
-    kw = keyword_signal_of(snap, q_weights, cand)
+    in_period = _in_period(snap, cand, own)
+    kw = _with_period_words(keyword_signal_of(snap, q_weights, cand), snap, cand, in_period, period_words, q_weights)
     ent = entity_signal_of(snap, q_ent_norm, cand)
     sim = np.maximum(0.0, sims[cand]) if scores is not None else np.zeros(len(cand_l))
     rel = relevance_array(kw, sim, scores is not None)
@@ -363,7 +419,7 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
                          for p in cand_l], dtype=bool)
                if window is not None else np.zeros(len(cand_l), dtype=bool))
     score = combine_array(kw, ent, sim, graph, superseded, weights, outside)
-    supported = (kw > 0) | (ent > 0) | (sim >= SIMILARITY_SUPPORT)
+    supported = (kw > 0) | (ent > 0) | (sim >= SIMILARITY_SUPPORT) | in_period
     # reached through the graph from a supported memory still counts: the link is the evidence; so does the reply
     # to a supported question
     unsupported = np.flatnonzero(~supported)
@@ -391,7 +447,8 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     trace.append({"stage": "rerank", "weights": weights.__dict__, "candidates": len(cand_l),
                   "dropped_unsupported": dropped, "superseded": sorted(ids[p] for p in cand[superseded].tolist()),
                   "time_window": window.as_dict() if window is not None else None,
-                  "outside_time_window": int(outside.sum()), "replies": int((reply_of >= 0).sum()),
+                  "outside_time_window": int(outside.sum()), "in_time_window": int(in_period.sum()),
+                  "period_words": period_words, "replies": int((reply_of >= 0).sum()),
                   "formula": FORMULA_VERSION})
 
     if decision.intent is Intent.WHY and len(results) > 1:

@@ -2,17 +2,25 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from ..intent import Intent
 
-FORMULA_VERSION = ("mnemon-recall/3 (rrf60 anchors, relevance-seeded decaying beam, neighbour support with reply carry,"
-                   " replies read with their questions, per-intent rerank)")
+FORMULA_VERSION = ("mnemon-recall/4 (rrf60 anchors, a named day's memories as anchors matching its date words,"
+                   " relevance-seeded decaying beam, neighbour support with reply carry, replies read with their"
+                   " questions, per-intent rerank)")
 RRF_K = 60
 ANCHOR_TOP_K = 20
 # BM25 scores every posting of every query word: the keyword anchor searches by the query's rarest words until their
 # document counts reach this many (a small store never reaches it; at 100k memories it halves recall's time, and the
 # rare words find the memory asked about more often, not less: benchmarks/bench_recall.py target_in_top10)
 ANCHOR_POSTING_BUDGET = 3_000
+# a period the query names that is at most this long (a day: "on 20 November 2026") is a source of its own: the
+# memories written in it are anchors (`window`, closest in meaning first) and match the query's date words
+# (app/recall.py `_with_period_words`). Not a month: on LoCoMo (turn R@5 0.7617 → 0.7643 with days) months too lost
+# temporal questions (R@5 0.7882 → 0.7850): a month's hundreds of memories all matching "June" outweigh the question
+WINDOW_SOURCE_SPAN = timedelta(days=1)
+WINDOW_ANCHOR_TOP_K = 50
 LAMBDA_STRUCTURAL = 1.0
 LAMBDA_SEMANTIC = 0.4
 SUPERSEDED_FACTOR = 0.25

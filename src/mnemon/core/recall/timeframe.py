@@ -77,6 +77,17 @@ class TimeWindow:
         hi = None if self.end.year == 9999 else iso(self.end + AFTER)
         return lo, hi
 
+    def holds(self, when: datetime) -> bool:
+        """True when `when` lies in the period itself, without the slack: written on the day the query names."""
+        return self.start <= when < self.end
+
+    def own_bounds(self) -> tuple[str, str]:
+        """`holds` as inclusive ISO creation times, for a closed period (the store's filters are inclusive)."""
+        return iso(self.start), iso(self.end - timedelta(microseconds=1))
+
+    def span(self) -> timedelta:
+        return self.end - self.start
+
     def as_dict(self) -> dict[str, str]:
         return {"from": self.start.isoformat(), "to": self.end.isoformat(), "expression": self.text}
 
