@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import unicodedata
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -193,10 +194,15 @@ def store_with_an_edge(mem) -> tuple[Any, dict[str, Any]]:
     return mem, {"a": a, "b": b, "edge": mem.rt.store.find_edge(a, b, "semantic").id}
 
 
+# a time the schema's pattern admits is one the library reads (a month 13 would be a refusal no pattern states)
+_times = st.one_of(st.just(""), st.datetimes(min_value=datetime(1971, 1, 1), max_value=datetime(2999, 1, 1)).map(
+    lambda d: d.isoformat(sep=" " if d.second % 2 else "T") + ("Z" if d.minute % 2 else "")))
+
+
 # each operation, with what its arguments that name things in the store are drawn from: memory ids are the store's
 # own (two equal ones would be a refusal no schema can state: an edge from a memory to itself)
 CASES = {
-    "remember": lambda ids: {}, "recall": lambda ids: {}, "search": lambda ids: {}, "surface": lambda ids: {},
+    "remember": lambda ids: {"created_at": _times}, "recall": lambda ids: {}, "search": lambda ids: {}, "surface": lambda ids: {},
     "related": lambda ids: {"id": st.just(ids["a"])},
     "link": lambda ids: {"source_id": st.just(ids["a"]), "target_id": st.just(ids["b"])},
     "weaken_edge": lambda ids: {"id": _edge_id(ids)}, "explain_edge": lambda ids: {"id": _edge_id(ids)},
@@ -225,3 +231,19 @@ def test_schema_valid_is_exactly_what_the_server_and_the_library_accept(store_wi
     except InvalidInput as exc:
         refusal = str(exc)
     assert (refusal is None) == valid, (args, refusal)
+
+
+def test_remember_backdates_and_recall_filters_as_the_cli_does(mem) -> None:
+    """An agent on MCP or HTTP can write history (`created_at`) and keep recall to a category or a source."""
+    remember, recall = BY_NAME["remember"], BY_NAME["recall"]
+    old = remember.call(mem, check_args(remember, {"content": "Mira lives in Lisbon", "category": "fact",
+                                                   "created_at": "2024-03-01T09:00:00Z"}))
+    remember.call(mem, check_args(remember, {"content": "Mira prefers tea over coffee", "category": "preference",
+                                             "source": "diary"}))
+    assert mem.show(old["id"])["created_at"].startswith("2024-03-01T09:00:00")
+    with pytest.raises(InvalidInput, match="created_at"):
+        check_args(remember, {"content": "x", "created_at": "yesterday"})
+    facts = recall.call(mem, check_args(recall, {"query": "Mira", "category": "fact"}))["results"]
+    assert [r["insight"]["content"] for r in facts] == ["Mira lives in Lisbon"]
+    diary = recall.call(mem, check_args(recall, {"query": "Mira", "source": "diary"}))["results"]
+    assert [r["insight"]["content"] for r in diary] == ["Mira prefers tea over coffee"]

@@ -26,6 +26,10 @@ MAX_QUERY_CHARS = 2000
 MAX_PROMPT_CHARS = 2000
 CAUSAL_SUB_TYPES = ("causes", "enables", "prevents")
 MAX_INTEGER = 2**63 - 1
+# an RFC 3339 / ISO-8601 date or time as `core.model.parse_iso` reads it (empty: not given); anchored, so a standard
+# validator and `check_args` refuse the same texts
+ISO_TIME = (r"^(|\d{4}-\d{2}-\d{2}([Tt ]\d{2}(:\d{2}(:\d{2}([.,]\d{1,6})?)?)?"
+            r"([Zz]|[+-]\d{2}(:?\d{2})?)?)?)$")
 
 
 def _char_class(chars: str) -> str:
@@ -181,19 +185,25 @@ OPERATIONS: tuple[Operation, ...] = (
                "category": _choice("default general", CATEGORIES), "importance": _i("1-5, default 3", 1, 5),
                "tags": _texts("labels", MAX_TAGS, MAX_TAG_CHARS),
                "entities": _texts("names it is about (added to those found in it)", MAX_ENTITIES, MAX_ENTITY_CHARS),
-               "source": _s("who wrote it (default agent)", MAX_SOURCE_CHARS, no_nul=True)},
+               "source": _s("who wrote it (default agent)", MAX_SOURCE_CHARS, no_nul=True),
+               "created_at": {"type": "string", "maxLength": 64, "pattern": ISO_TIME,
+                              "description": "when it happened, RFC 3339 / ISO-8601 (default now): a fact from "
+                                             "history, or one written down later than it happened"}},
               ("content",), False,
               lambda m, a: m.remember(a["content"], category=a.get("category"), importance=a.get("importance"),
                                       tags=a.get("tags"), entities=a.get("entities"), source=a.get("source"),
-                                      default_source="agent")),
+                                      created_at=a.get("created_at"), default_source="agent")),
     Operation("recall", "Smart recall: intent-aware graph retrieval with signals per result.",
               {"query": _s("what to recall", MAX_QUERY_CHARS), "limit": _i("1-100, default 10", 1, 100),
                "intent": _choice("the question's kind (default: detected from the query)", VALID_INTENTS),
                "brief": _b("ids and excerpts only"),
                "verbose": _b("each result's signals and intent details"),
-               "explain": _b("the stage trace: anchors, fusion, beam, re-rank")},
+               "explain": _b("the stage trace: anchors, fusion, beam, re-rank"),
+               "category": _choice("only memories of this category", CATEGORIES),
+               "source": _s("only memories from this source", MAX_SOURCE_CHARS, no_nul=True)},
               ("query",), True,
               lambda m, a: m.recall(a["query"], limit=a.get("limit", 10), intent=a.get("intent"),
+                                    category=a.get("category"), source=a.get("source"),
                                     brief=bool(a.get("brief", False)), verbose=bool(a.get("verbose", False)),
                                     explain=bool(a.get("explain", False)))),
     Operation("search", "Keyword-only search (FTS5 BM25).",
