@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
@@ -220,8 +220,6 @@ def test_schema_valid_is_exactly_what_the_server_and_the_library_accept(store_wi
     mem, ids = store_with_an_edge
     op = BY_NAME[op_name]
     args = data.draw(_arguments(op_name, CASES[op_name](ids)))
-    # one rule between two arguments that the schemas do not state: the facade's own `invalid_input` says it
-    assume(not (args.get("brief") is True and args.get("verbose") is True))
     valid = Draft202012Validator(op.schema()).is_valid(args)
     try:
         op.call(mem, check_args(op, args))
@@ -247,3 +245,12 @@ def test_remember_backdates_and_recall_filters_as_the_cli_does(mem) -> None:
     assert [r["insight"]["content"] for r in facts] == ["Mira lives in Lisbon"]
     diary = recall.call(mem, check_args(recall, {"query": "Mira", "source": "diary"}))["results"]
     assert [r["insight"]["content"] for r in diary] == ["Mira prefers tea over coffee"]
+
+
+def test_brief_and_verbose_together_are_refused_by_the_schema_and_the_server() -> None:
+    recall = BY_NAME["recall"]
+    both = {"query": "x", "brief": True, "verbose": True}
+    assert not Draft202012Validator(recall.schema()).is_valid(both)
+    with pytest.raises(InvalidInput, match="'brief' and 'verbose' cannot both be true"):
+        check_args(recall, both)
+    assert Draft202012Validator(recall.schema()).is_valid({**both, "verbose": False})

@@ -68,6 +68,9 @@ class Operation:
     read_only: bool
     call: Callable[[Any, dict[str, Any]], Any]
     destructive: bool = False
+    # pairs of flags that cannot both be true (recall's brief and verbose): stated in the schema, so a client that
+    # checks it first is never refused
+    exclusive: tuple[tuple[str, str], ...] = ()
 
     @cached_property
     def parameters(self) -> dict[str, Any]:
@@ -76,8 +79,12 @@ class Operation:
                 for name, spec in self.properties.items()}
 
     def schema(self) -> dict[str, Any]:
-        return {"type": "object", "properties": self.parameters, "required": list(self.required),
-                "additionalProperties": False}
+        out = {"type": "object", "properties": self.parameters, "required": list(self.required),
+               "additionalProperties": False}
+        if self.exclusive:
+            out["allOf"] = [{"not": {"required": list(pair), "properties": {f: {"const": True} for f in pair}}}
+                            for pair in self.exclusive]
+        return out
 
 
 def _text_not_blank(spec: dict[str, Any], *, no_nul: bool = False) -> dict[str, Any]:
@@ -99,6 +106,9 @@ def check_args(op: Operation, args: Any) -> dict[str, Any]:
     missing = [name for name in op.required if args.get(name) is None]
     if missing:
         raise InvalidInput(f"{op.name}: missing argument {missing[0]!r}")
+    for first, second in op.exclusive:
+        if args.get(first) is True and args.get(second) is True:
+            raise InvalidInput(f"{op.name}: arguments {first!r} and {second!r} cannot both be true")
     return {name: _checked(f"{op.name}: argument {name!r}", op.parameters[name], value)
             for name, value in args.items()}
 
@@ -205,7 +215,8 @@ OPERATIONS: tuple[Operation, ...] = (
               lambda m, a: m.recall(a["query"], limit=a.get("limit", 10), intent=a.get("intent"),
                                     category=a.get("category"), source=a.get("source"),
                                     brief=bool(a.get("brief", False)), verbose=bool(a.get("verbose", False)),
-                                    explain=bool(a.get("explain", False)))),
+                                    explain=bool(a.get("explain", False))),
+              exclusive=(("brief", "verbose"),)),
     Operation("search", "Keyword-only search (FTS5 BM25).",
               {"query": _s("keywords", MAX_QUERY_CHARS), "limit": _i("1-100, default 10", 1, 100)},
               ("query",), True, lambda m, a: m.search(a["query"], limit=a.get("limit", 10))),
