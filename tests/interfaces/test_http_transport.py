@@ -216,3 +216,20 @@ def test_sigterm_lets_a_request_in_flight_finish_before_the_process_exits(tmp_pa
             proc.communicate()
     assert proc.returncode == 0 and out == "" and "Traceback" not in err and err == ""
     assert make_mem(db=db).show(done["id"])["content"] == "The office lease ends in May"
+
+
+def test_a_sigterm_sent_as_the_ready_line_is_printed_stops_the_server_cleanly(tmp_path: Path) -> None:
+    """A supervisor may stop the server the moment it reads the ready line: the handler is in place before it, so
+    the process exits 0 through the graceful stop instead of being killed by the signal's default action."""
+    script = (
+        "import os, signal, sys\n"
+        "from mnemon.app.config import load_config\n"
+        "from mnemon.app.memory import Mnemon\n"
+        "from mnemon.interfaces.http.server import serve\n"
+        "mem = Mnemon.open(load_config(dict(os.environ)))\n"
+        "serve(lambda: mem, host='127.0.0.1', port=0, announce=lambda doc: os.kill(os.getpid(), signal.SIGTERM))\n"
+        "mem.close()\n"
+        "print('stopped')\n")
+    done = subprocess.run([sys.executable, "-c", script], env=_env(tmp_path), capture_output=True, text=True,
+                          timeout=60)
+    assert (done.returncode, done.stdout.strip()) == (0, "stopped"), done.stderr

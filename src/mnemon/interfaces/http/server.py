@@ -625,6 +625,13 @@ def serve(mem_factory: Callable[[], Any], *, host: str, port: int, mount: str = 
     api = Api(mem_factory, allow_writes=allow_writes, mount=mount, token=token, loopback_only=loopback)
     mem_factory()  # open the store now: a missing or foreign database is the command's error, not the first call's
     server = make_server(api, host, port, max_connections=max_connections)
+
+    def stop(*_: Any) -> None:
+        threading.Thread(target=server.shutdown, daemon=True).start()  # shutdown() waits for serve_forever
+
+    # before the ready line: a SIGTERM sent as soon as a supervisor reads it stops the server, never kills it (a
+    # stop asked before serve_forever runs makes it return at once)
+    signal.signal(signal.SIGTERM, stop)
     bound_host, bound_port = server.server_address[:2]
     named = bound_host.decode() if isinstance(bound_host, bytes) else str(bound_host)
     shown = f"[{named}]" if ":" in named else named
@@ -633,10 +640,6 @@ def serve(mem_factory: Callable[[], Any], *, host: str, port: int, mount: str = 
               f"{mount}api", "read_only": not allow_writes, "auth": "token" if token else "none",
               "operations": [op.name for op in OPERATIONS if allow_writes or op.read_only]})
 
-    def stop(*_: Any) -> None:
-        threading.Thread(target=server.shutdown, daemon=True).start()  # shutdown() waits for serve_forever
-
-    signal.signal(signal.SIGTERM, stop)
     try:
         server.serve_forever(poll_interval=0.2)
     except KeyboardInterrupt:
