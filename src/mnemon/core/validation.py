@@ -1,7 +1,8 @@
 """Input validation for memory writes. Every violation is an InvalidInput with a precise message."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -141,3 +142,22 @@ def validate_weight(weight: Any) -> float:
     if not 0.0 <= w <= 1.0 or w != w:
         raise InvalidInput(f"weight must be a number from 0 to 1; got {weight!r}")
     return w
+
+
+def nul_path(value: Any, path: str = "") -> str | None:
+    """Where in `value` the first NUL sits — in a string or an object's key, at any depth — as a field path
+    (`evidence`, `metadata.note`, `match_json.observation_terms_all[2]`), else None."""
+    if isinstance(value, str):
+        return path if "\x00" in value else None
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            name = f"{path}.{key}" if path else str(key)
+            if "\x00" in name:  # the key itself: named in JSON's spelling, so the path holds no NUL
+                return f"{path}.{json.dumps(str(key))}" if path else json.dumps(str(key))
+            if (found := nul_path(item, name)) is not None:
+                return found
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            if (found := nul_path(item, f"{path}[{index}]")) is not None:
+                return found
+    return None

@@ -36,6 +36,7 @@ from typing import Any
 
 from ...core.errors import Conflict, InvalidInput
 from ...core.model import Edge
+from ...core.validation import nul_path
 from ...core.vault import ACTIVE_THRESHOLD, LinkIndex, NoteIdentity, gate_edge, placeholder_key
 from ...ports.store.base import Store
 from .. import notes
@@ -81,6 +82,10 @@ def _unit(claim: Mapping[str, Any], key: str, index: int, default: float) -> flo
 def validate_payload(payload: Any) -> dict[str, Any]:
     if not isinstance(payload, Mapping):
         raise InvalidInput("the resolution payload must be a JSON object")
+    # every string goes into the pack, an edge or a world row: PostgreSQL text cannot hold a NUL and SQLite can, so
+    # one is refused on both before the pack or any edge is written (as `remember` and scoped payloads do)
+    if (where := nul_path(payload)) is not None:
+        raise InvalidInput(f"the resolution payload's {where} must not contain NUL characters", field=where)
     data = dict(payload)
     title = data.get("title")
     if not isinstance(title, str) or not title.strip():

@@ -38,6 +38,7 @@ from mnemon.core.world.values import (
     optional_mapping,
     optional_str,
     parse_instant,
+    refuse_nul,
     refuse_unknown_keys,
     require_aware,
     require_mapping,
@@ -236,6 +237,7 @@ def parse_assertion(
     what = "assertion"
     data = require_mapping(payload, what)
     refuse_unknown_keys(data, ASSERTION_FIELDS, what)
+    refuse_nul(data, what)
     subject = nfc(required_str(data, "subject", what))
     if aliases:
         subject = aliases.get(norm_name(subject), subject)

@@ -29,6 +29,7 @@ from mnemon.core.world.values import (
     optional_str,
     parse_duration,
     parse_instant,
+    refuse_nul,
     refuse_unknown_keys,
     require_aware,
     require_mapping,
@@ -180,6 +181,7 @@ def validate_action(payload: Any, now: datetime, existing: Action | None = None,
     data = require_mapping(payload, what)
     if refuse_unknown:
         refuse_unknown_keys(data, ACTION_FIELDS, what)
+        refuse_nul(data, what)
     actor = optional_str(data, "actor", what, "agent") or "agent"
     action_type = required_str(data, "action_type", what)
     title = required_str(data, "title", what)

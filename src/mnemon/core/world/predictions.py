@@ -31,6 +31,7 @@ from mnemon.core.world.values import (
     optional_mapping,
     optional_str,
     parse_instant,
+    refuse_nul,
     refuse_unknown_keys,
     require_aware,
     require_mapping,
@@ -170,6 +171,7 @@ def parse_prediction(payload: Any, now: datetime | None) -> Prediction:
     data = require_mapping(payload, "prediction")
     if now is not None:
         refuse_unknown_keys(data, PREDICTION_FIELDS, "prediction")
+        refuse_nul(data, "prediction")
     identity, spec, check_after, expires_at = _identity(data)
     created_at = instant_or_none(data.get("created_at"), "created_at")
     if created_at is None and now is not None:

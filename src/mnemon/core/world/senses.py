@@ -18,6 +18,7 @@ from mnemon.core.world.values import (
     optional_mapping,
     optional_str,
     parse_instant,
+    refuse_nul,
     refuse_unknown_keys,
     require_mapping,
     required_str,
@@ -113,6 +114,7 @@ def parse_sense_event(obj: Any, origin: str = "external", *, refuse_unknown: boo
     data = require_mapping(obj, what)
     if refuse_unknown:
         refuse_unknown_keys(data, SENSE_EVENT_FIELDS, what)
+        refuse_nul(data, what)
     if origin not in SENSE_ORIGINS:
         raise InvalidInput(f"{what}: origin must be one of {', '.join(SENSE_ORIGINS)}, got {origin!r}")
     if data.get("sense_type") is None:

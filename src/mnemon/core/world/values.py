@@ -133,6 +133,16 @@ def check_key(value: str | None, field: str, what: str, limit: int | None = KEY_
     return value
 
 
+def refuse_nul(data: Mapping[str, Any], what: str) -> None:
+    """A payload holding a NUL anywhere is refused, naming the field, before anything is written: PostgreSQL text
+    cannot hold one and SQLite can, and both backends must answer alike (as `remember` and scoped payloads do)."""
+    from mnemon.core.validation import nul_path  # (for writes only: recall loads this module, not validation)
+
+    where = nul_path(data)
+    if where is not None:
+        raise InvalidInput(f"{what}: {where} must not contain NUL characters", field=where)
+
+
 def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
