@@ -25,10 +25,10 @@ from ..core.recall.fusion import rrf, via_of
 from ..core.recall.timeframe import TimeWindow, time_window
 from ..core.recall.params import (
     ANCHOR_POSTING_BUDGET, ANCHOR_TOP_K, BEAM, EDGE_WEIGHTS, FORMULA_VERSION, REPLY_INHERIT, RERANK,
-    RERANK_NO_EMBEDDING, WINDOW_ANCHOR_TOP_K, WINDOW_SOURCE_SPAN, confidence_label,
+    RERANK_NO_EMBEDDING, SUPERSEDED_FACTOR, WINDOW_ANCHOR_TOP_K, WINDOW_SOURCE_SPAN, confidence_label,
 )
 from ..core.recall.rerank import (
-    SIMILARITY_SUPPORT, Scored, Signals, idf, relevance,
+    SIMILARITY_SUPPORT, Scored, Signals, asks_for_history, corrected_by, idf, relevance,
 )
 from ..core.text import excerpt, tokens
 from ..ports.store.base import MemoryFilter, Store
@@ -204,6 +204,17 @@ def _superseded_mask(snap: GraphSnapshot) -> np.ndarray:
         mask[snap.dst[_edges_of_type(snap, "supersedes")]] = True
         snap.memo["superseded"] = mask
     return mask
+
+
+def _corrected(store: Store, snap: GraphSnapshot, cand_l: list[int], pool: np.ndarray,
+               superseded: np.ndarray) -> tuple[dict[int, str], dict[str, Memory]]:
+    """Which of the `pool` candidates (indexes into `cand_l`) a newer one among them corrects, and not already
+    superseded by a link: {index: id of the correction}; and the pool's rows, read for it."""
+    pool_ids = [snap.ids[cand_l[k]] for k in pool.tolist()]
+    rows = store.get_nodes(pool_ids)
+    at = dict(zip(pool_ids, pool.tolist()))
+    found = corrected_by([(i, rows[i].content, rows[i].created_at) for i in pool_ids if i in rows])
+    return {at[old]: new for old, new in found.items() if not superseded[at[old]]}, rows
 
 
 def _from_evidence(parent: dict[int, int], nodes: np.ndarray, evidence: list[int]) -> np.ndarray:
@@ -430,6 +441,17 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         supported[unsupported] = ((asked >= 0) & supported[np.maximum(asked, 0)]) | _from_evidence(
             beam.parent, cand[unsupported], evidence)
     keep = np.flatnonzero(supported)
+    # a newer result that corrects an older one ("moved from Lisbon to Porto") demotes it as a `supersedes` link
+    # would, when no agent linked them; read among the best 2×limit only (it costs a row read each). Not when the
+    # query asks when or what was before: the retired value is then the answer
+    corrected: dict[int, str] = {}
+    pool_rows: dict[str, Memory] = {}
+    if decision.intent is not Intent.WHEN and not asks_for_history(query) and len(keep) > 1:
+        pool = keep[np.argsort(-score[keep], kind="stable")[:2 * limit]]
+        corrected, pool_rows = _corrected(store, snap, cand_l, pool, superseded)
+        for k in corrected:
+            score[k] *= SUPERSEDED_FACTOR
+            superseded[k] = True
     if len(keep) > limit:  # only what can reach the top `limit` is ordered in full (ties at the cut included)
         cut = np.partition(score[keep], len(keep) - limit)[len(keep) - limit]
         keep = keep[score[keep] >= cut]
@@ -442,10 +464,11 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         sig = Signals(keyword=float(kw[k]), entity=float(ent[k]), similarity=float(sim[k]), graph=float(graph[k]))
         via = via_of(i, rankings) if i in anchor_scores else beam.via.get(p, "graph")
         results.append(Scored(i, float(score[k]), sig, via, bool(superseded[k]), True, bool(outside[k]),
-                              ids[cand_l[reply_of[k]]] if reply_of[k] >= 0 else None))
+                              ids[cand_l[reply_of[k]]] if reply_of[k] >= 0 else None, corrected.get(k)))
     dropped = int((~supported).sum())
     trace.append({"stage": "rerank", "weights": weights.__dict__, "candidates": len(cand_l),
                   "dropped_unsupported": dropped, "superseded": sorted(ids[p] for p in cand[superseded].tolist()),
+                  "corrected": {ids[cand_l[k]]: new for k, new in corrected.items()},
                   "time_window": window.as_dict() if window is not None else None,
                   "outside_time_window": int(outside.sum()), "in_time_window": int(in_period.sum()),
                   "period_words": period_words, "replies": int((reply_of >= 0).sum()),
@@ -458,7 +481,8 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         by_id = {s.id: s for s in results}
         results = [by_id[i] for i in order]
         trace.append({"stage": "causal_order", "edges": len(causal), "order": order})
-    rows = store.get_nodes([s.id for s in results])
+    rows = {**{s.id: pool_rows[s.id] for s in results if s.id in pool_rows},
+            **store.get_nodes([s.id for s in results if s.id not in pool_rows])}
 
     if touch and results and not store.readonly:
         with store.transaction():
@@ -491,8 +515,10 @@ def insight_dict(n: Memory, *, full: bool) -> dict[str, Any]:
 
 
 def _flags(s: Scored) -> dict[str, Any]:
-    """What a result says only when it holds: superseded, outside the query's period, the reply to a question."""
+    """What a result says only when it holds: superseded (and by which newer result's correction, when no link
+    says so), outside the query's period, the reply to a question."""
     return {**({"superseded": True} if s.superseded else {}),
+            **({"corrected_by": s.corrected_by} if s.corrected_by else {}),
             **({"outside_time_window": True} if s.outside_window else {}),
             **({"reply_to": s.reply_to} if s.reply_to else {})}
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -39,6 +40,7 @@ class Scored:
     supported: bool
     outside_window: bool = False  # written outside the period the query names
     reply_to: str | None = None  # the question whose relevance this memory carries as its reply
+    corrected_by: str | None = None  # a newer result whose correction retires a value this one states
 
 
 def idf(doc_freq: int, total: int) -> float:
@@ -123,6 +125,46 @@ def combine(signals: Signals, weights: RerankWeights, superseded: bool, outside_
     if outside_window:
         score *= OUTSIDE_FACTOR
     return score * SUPERSEDED_FACTOR if superseded else score
+
+
+# a query about what held before asks for the retired value itself: an inferred correction demotes nothing then
+_ASKS_FOR_HISTORY = re.compile(
+    r"(?i)\b(?:used\s+to|use\s+to|before|previous(?:ly)?|formerly|former|originally|earlier|at\s+first|"
+    r"in\s+the\s+past|history|prior|past)\b|以前|之前|原来|曾经|过去")
+
+
+# every cue of `diff.corrections` holds one of these words: a text without them corrects nothing
+_MAY_CORRECT = re.compile(r"(?i)\b(?:from|instead|rather|replaced|longer|more|anymore|used)\b|从|不再")
+
+
+def asks_for_history(query: str) -> bool:
+    return _ASKS_FOR_HISTORY.search(query) is not None
+
+
+def corrected_by(candidates: Sequence[tuple[str, str, str]]) -> dict[str, str]:
+    """(id, content, created_at) of the final candidates → {older id: id of the newest later candidate that
+    corrects it}, by diff's correction detection: "Mira moved from Lisbon to Porto" retires "Mira lives in Lisbon"
+    as an agent's `supersedes` link would, when the agent did not link them.
+
+    >>> corrected_by([("a", "Mira lives in Lisbon", "2026-11-01"), ("b", "Mira moved from Lisbon to Porto",
+    ...               "2026-11-02"), ("c", "Ana lives in Lisbon", "2026-11-01")])
+    {'a': 'b'}
+    """
+    wording = [c for c in candidates if _MAY_CORRECT.search(c[1])]
+    if not wording:
+        return {}  # no candidate uses a correction's words: the diff module is not even loaded (recall's start-up)
+    from ..diff import correction_reason, corrections
+
+    found = {i: corrections(content) for i, content, _ in wording}
+    newest_first = sorted(candidates, key=lambda c: c[2], reverse=True)
+    out: dict[str, str] = {}
+    for new_id, _, new_at in newest_first:
+        if not found.get(new_id):
+            continue
+        for old_id, content, old_at in candidates:
+            if old_at < new_at and old_id not in out and correction_reason(found[new_id], content):
+                out[old_id] = new_id
+    return out
 
 
 def is_supported(signals: Signals) -> bool:
