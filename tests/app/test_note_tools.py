@@ -450,6 +450,18 @@ def test_daily_creates_today_then_appends_under_a_heading(vault: Path) -> None:
     assert read["action"] == "read" and read["exists"] and "- review" in read["content"]
 
 
+def test_daily_append_under_a_heading_stays_out_of_its_sub_sections(vault: Path) -> None:
+    # appended after "### Evening"'s text, the entry would read as part of the evening, not of the log
+    day = vault / "Daily/2026-03-01.md"
+    day.parent.mkdir(parents=True, exist_ok=True)
+    day.write_text("## Log\n\n- standup\n\n### Evening\n\n- dinner\n\n## Later\n\ntext\n", encoding="utf-8")
+    note_tools.daily_note(vault, "append", content="- review", heading="Log", clock=CLOCK)
+    assert day.read_text(encoding="utf-8") == \
+        "## Log\n\n- standup\n- review\n\n### Evening\n\n- dinner\n\n## Later\n\ntext\n"
+    note_tools.daily_note(vault, "append", content="- dessert", heading="Evening", clock=CLOCK)
+    assert "- dinner\n- dessert\n\n## Later" in day.read_text(encoding="utf-8")
+
+
 def test_daily_read_create_dates_and_patterns(vault: Path) -> None:
     missing = note_tools.daily_note(vault, "read", day="2026-02-28", clock=CLOCK)
     assert missing == {**missing, "exists": False, "content": "", "path": "Daily/2026-02-28.md"}

@@ -722,15 +722,15 @@ def _day(value: str | None, clock: Callable[[], datetime] | None) -> date:
 
 
 def _append_under(text: str, heading: str, body: str, nl: str = "\n") -> str:
-    """`body` at the end of the section under `heading` (before the blank lines that end it), creating the section;
-    new lines end with `nl`, the note's own line ending."""
+    """`body` at the end of `heading`'s own content (before its first sub-heading and the blank lines that end it,
+    as `add_bullet` places a bullet), creating the section; new lines end with `nl`, the note's own line ending."""
     lines = notes._lines(text)
     found = notes._find_section(lines, heading)
     if found is None:
         base = notes._ensure_newline(text, nl)
         return base + notes.heading_gap(base, nl) + f"## {heading}{nl}{nl}{body}"
-    start, end = found.start, found.end
-    at = end
+    start = found.start
+    at = found.own_end
     while at > start + 1 and not lines[at - 1].strip():
         at -= 1
     if at > 0 and not notes._ends_line(lines[at - 1]):
