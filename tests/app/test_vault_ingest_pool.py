@@ -71,3 +71,20 @@ def test_batches_cover_the_notes_in_order_and_end_small(total: int, batch: int, 
     # the notes planned last come in small batches: the writer's share after the workers' last plan is one of them
     assert all(size <= min(batch, tail) for start, size in bounds if start >= total - 2 * batch)
 
+
+
+def test_a_packed_plan_comes_back_equal_and_typed(example_vault: Path) -> None:
+    import pickle
+
+    from mnemon.app.vault.plan import PlannedEdge, PlannedNode, packed_batch, plan_batch, unpacked_plan
+
+    items = [(str(p.relative_to(example_vault)), p.read_bytes(), p.stat().st_mtime)
+             for p in sorted(example_vault.rglob("*.md"))]
+    plans = plan_batch(items, ())
+    back = [unpacked_plan(p) for p in pickle.loads(pickle.dumps(packed_batch(items, ())))]
+    assert back == plans and any(n.contained for p in back for n in p.nodes)
+    assert all(type(n) is PlannedNode and (n.contained is None or type(n.contained) is PlannedEdge)
+               for p in back for n in p.nodes)
+    assert all(type(e) is PlannedEdge for p in back for e in p.edges)
+    assert back[0].note_id == plans[0].note_id and [p.observation_count for p in back] == \
+        [p.observation_count for p in plans]

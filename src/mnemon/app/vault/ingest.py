@@ -37,7 +37,7 @@ from ...core.vault.proactive import PROACTIVE_STATE, proactive_key, stemmed_hint
 from ...ports.store.vault_files_sqlite import VaultFile
 from ..runtime import Runtime
 from ..bulk_gc import paused_gc
-from .plan import PLAN_VERSION, NotePlan, note_id, plan_batch, plan_links, world_senses
+from .plan import PLAN_VERSION, NotePlan, note_id, packed_batch, plan_batch, plan_links, unpacked_plan, world_senses
 from .writer import VaultWriter, note_node
 
 MODES = ("rebuild", "update", "append")
@@ -203,12 +203,12 @@ def _plan_batches(items: list[tuple[str, bytes, float]], hints: tuple[str, ...],
             context = None
         if context is not None:
             pool = ProcessPoolExecutor(max_workers=n_workers, mp_context=context)
-            futures = [pool.submit(plan_batch, batch, hints) for batch in batches]
+            futures = [pool.submit(packed_batch, batch, hints) for batch in batches]
 
             def collect() -> Iterator[list[NotePlan]]:
                 try:
                     for future in futures:
-                        yield future.result()
+                        yield [unpacked_plan(plan) for plan in future.result()]
                 finally:
                     pool.shutdown(cancel_futures=True)
             return collect()
