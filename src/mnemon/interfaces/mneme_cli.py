@@ -5,7 +5,9 @@ Translation only:
 * without `--config` (and `$MNEMON_CONFIG`), Mneme's config is read where Mneme keeps it: `$MNEME_CONFIG`, else
   `<user config dir>/mneme/config.json` when mnemon has no config of its own (the keys are the same);
 * `remember add --file F [--dry-run]` → `remember --payload F [--dry-run]` (stdin when `--file` is omitted);
-* `remember remove --source-path S [--dry-run]` → `forget --source S [--dry-run]`;
+* `remember remove --source-path S [--dry-run]` → `forget --source S [--dry-run]`; these two take Mneme's options
+  and no others (`remember remove ID` would otherwise be mnemon's `forget ID` of a memory, outside the mneme://
+  scope Mneme confines it to), and their `--help` states Mneme's options, not mnemon's `--payload`/`--source`;
 * `forget --days-threshold N [--dry-run]` is mnemon's own `forget` with that flag;
 * `forget` with neither a memory id nor `--source` is Mneme's date-based forget: `--days-threshold 30` (its default);
 * `agent preflight` surfaces 5 thought cards unless `--surface-limit` says otherwise (Mneme's default; mnemon's is 0);
@@ -17,6 +19,7 @@ Translation only:
   `Daily/YYYY-MM-DD.md`); `note move` rewrites links with or without Mneme's `--update-links`
   (`--no-update-links` to keep them);
 * `--json` is dropped where the mnemon command has no such flag (every mnemon command prints JSON);
+* `--help` of a command whose line `mneme` changes ends with what it changes (`HELP_NOTES`);
 * Mneme commands mnemon does not have (`tick`, `feedback`, `path`, `meditate`, `brain`, …) answer with the error
   code `unsupported` and the nearest mnemon command where there is one, instead of a bare usage error;
 * everything else (`ingest`, `update`, `retrieve`, `surface`, `thought`, `candidates`, `debug-candidates`, `run-once`,
@@ -26,11 +29,13 @@ Translation only:
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import os
 import shlex
 import sys
+import textwrap
 from collections.abc import Mapping, MutableMapping
 from typing import Any
 
@@ -174,7 +179,7 @@ def unsupported(argv: list[str]) -> dict[str, Any] | None:
 
 def _note(args: list[str]) -> list[str]:
     sub = args[1] if len(args) > 1 else None
-    if sub == "delete" and "--force" not in args and "--help" not in args:
+    if sub == "delete" and "--force" not in args and not _wants_help(args):
         raise Untranslatable("Mneme's `note delete` needs --force to confirm; mnemon then deletes the note (backed "
                              "up) unless other notes link to it")
     out = [a for a in args if a != "--force"]
@@ -183,28 +188,75 @@ def _note(args: list[str]) -> list[str]:
     return out
 
 
+# Mneme's `remember add|remove`, as click commands that only parse (and render `--help`): their options are the
+# whole of what Mneme takes, so anything else is refused here instead of reaching mnemon's `remember`/`forget`,
+# where `remember remove ID` would soft-delete a memory and `--days-threshold` would age vault edges. Built on
+# first use: importing click costs ~40 ms that a call the resident process answers never needs.
+_DB_HELP = "SQLite database (default: from the config)."
+_HELP_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 110}  # as mnemon's own commands
+
+
+@functools.lru_cache(maxsize=1)
+def remember_group() -> Any:
+    import click
+
+    group = click.Group("remember", context_settings=_HELP_SETTINGS,
+                        help="Scoped agent memory under a mneme:// source_path: add a payload of nodes, edges and "
+                             "observations, or remove one scope as a unit.")
+
+    @group.command("add", context_settings=_HELP_SETTINGS)
+    @click.option("--db", help=_DB_HELP)
+    @click.option("--file", "file", help="Payload JSON file ('-' or omitted: stdin).")
+    @click.option("--dry-run", is_flag=True, help="Validate and show what would be written; write nothing.")
+    def remember_add(db: str | None, file: str | None, dry_run: bool) -> None:
+        """Add scoped memory: a JSON payload {source_path: "mneme://…", nodes, edges, observations}; edges and
+        observations name nodes of the same payload by their ref."""
+
+    @group.command("remove", context_settings=_HELP_SETTINGS)
+    @click.option("--db", help=_DB_HELP)
+    @click.option("--source-path", required=True, help="The mneme:// scope to remove (any other source is refused).")
+    @click.option("--dry-run", is_flag=True, help="Report what would be removed; change nothing.")
+    def remember_remove(db: str | None, source_path: str, dry_run: bool) -> None:
+        """Remove every node, edge and observation a `remember add` wrote under one mneme:// source_path."""
+
+    return group
+
+
+def _wants_help(args: list[str]) -> bool:
+    return any(a in ("--help", "-h") for a in args)
+
+
+def remember_help(argv: list[str]) -> str | None:
+    """The help of Mneme's `remember [add|remove]` when the line asks for it, else None."""
+    words = _command_words(argv)
+    if words[:1] != ["remember"] or not _wants_help(argv):
+        return None
+    group = remember_group()
+    command, name = group, "mneme remember"
+    if len(words) > 1 and words[1] in group.commands:
+        command, name = group.commands[words[1]], f"{name} {words[1]}"
+    return command.get_help(command.context_class(command, info_name=name, **command.context_settings))
+
+
 def _remember(action: str, args: list[str]) -> list[str]:
-    out: list[str] = []
-    found = False
-    k = 0
-    while k < len(args):
-        token = args[k]
-        key = token.split("=", 1)[0]
-        if action == "add" and key == "--file":
-            value, k = _take_value(args, k, "--file")
-            out += ["--payload", value]
-            found = True
-            continue
-        if action == "remove" and key == "--source-path":
-            value, k = _take_value(args, k, "--source-path")
-            out += ["--source", value]
-            found = True
-            continue
-        out.append(token)
-        k += 1
+    if _wants_help(args):  # `main` prints Mneme's help (`remember_help`) before it translates anything
+        return ["remember" if action == "add" else "forget", "--help"]
+    import click
+
+    command = remember_group().commands[action]
+    args = [a for a in args if a != "--json"]  # every answer is JSON already
+    try:
+        params = command.make_context(f"mneme remember {action}", args).params
+    except click.UsageError as exc:
+        raise Untranslatable(f"mneme remember {action}: {exc.format_message()}") from None
+    dry_run = ["--dry-run"] if params["dry_run"] else []
     if action == "add":
-        return ["remember", *([] if found else ["--payload", "-"]), *out]
-    return ["forget", *out]
+        if params["file"] == "":
+            raise Untranslatable("--file needs a value")
+        return ["remember", "--payload", params["file"] or "-", *dry_run]
+    if not params["source_path"]:
+        raise Untranslatable("--source-path needs a value")
+    return ["forget", "--source", params["source_path"], *dry_run]
 
 
 def _drop_json(args: list[str]) -> list[str]:
@@ -238,6 +290,11 @@ def main(argv: list[str] | None = None) -> int:
     if refused is not None:
         print(dumps(refused))
         return 2
+    help_text = remember_help(args)
+    if help_text is not None:
+        print(help_text)
+        return 0
+    note = help_note(args)
     adopt_mneme_environment(os.environ)
     try:
         translated = [*mneme_config(args, os.environ), *translate(args)]
@@ -253,9 +310,44 @@ def main(argv: list[str] | None = None) -> int:
                 return code
     from .cli.main import main as mnemon_main
 
+    if note is not None:
+        captured = io.StringIO()
+        with contextlib.redirect_stdout(captured):
+            code = mnemon_main(translated, ends_process=argv is None, prog_name="mneme")
+        sys.stdout.write(captured.getvalue().rstrip("\n") + "\n\n" + note + "\n")
+        return code
     if _command_words(translated) == ["note", "delete"]:
         return _note_delete(translated, ends_process=argv is None)
     return mnemon_main(translated, ends_process=argv is None, prog_name="mneme")
+
+
+# What `mneme` changes about a mnemon command, said under that command's `--help` (the rest of the help is
+# mnemon's, and would otherwise state mnemon's defaults for a line that runs with Mneme's)
+HELP_NOTES: dict[tuple[str, ...], str] = {
+    ("agent", "preflight"): "--surface-limit defaults to 5 here, as in Mneme's preflight (not 0).",
+    ("forget",): "With neither NODE_ID nor --source this is Mneme's date-based forget: --days-threshold 30 unless "
+                 "given.",
+    ("note", "daily"): "--pattern defaults to memory/YYYY-MM-DD.md here, where Mneme keeps daily notes.",
+    ("note", "delete"): "--force is Mneme's required confirmation here: without it nothing is deleted, and with it a "
+                        "note other notes link to is still kept (`mnemon note delete PATH --force` deletes it).",
+    ("note", "move"): "--update-links is accepted (links are rewritten unless --no-update-links); --force is "
+                      "ignored.",
+    ("note",): "--force is accepted and ignored: the vault's path safety has no bypass.",
+}
+
+
+def help_note(argv: list[str]) -> str | None:
+    """The `mneme` note for the command whose `--help` the line asks for, else None."""
+    if not _wants_help(argv):
+        return None
+    words = _command_words(argv)
+    for size in (2, 1):
+        key = tuple(words[:size])
+        if len(key) == size and key in HELP_NOTES:
+            text = HELP_NOTES[key]
+            return "Through `mneme`:\n" + textwrap.fill(text, 78, initial_indent="  ", subsequent_indent="  ",
+                                                          break_on_hyphens=False, break_long_words=False)
+    return None
 
 
 def _note_delete(translated: list[str], *, ends_process: bool) -> int:

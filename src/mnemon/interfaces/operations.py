@@ -120,7 +120,7 @@ def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
     kinds = _JSON_TYPES.get(expected or "", ())
     # JSON has no separate bool: true is not an integer here, even though Python says so
     if kinds and (not isinstance(value, kinds) or (isinstance(value, bool) and expected != "boolean")):
-        raise InvalidInput(f"{what} must be {'an' if expected == 'integer' else 'a'} {expected}; "
+        raise InvalidInput(f"{what} must be {'an' if str(expected)[:1] in 'aeiou' else 'a'} {expected}; "
                            f"got {type(value).__name__}")
     if expected == "number" and not math.isfinite(value):  # Python's JSON reads NaN and Infinity
         raise InvalidInput(f"{what} must be a finite number")
@@ -188,6 +188,12 @@ def _b(desc: str) -> dict[str, Any]:
     return {"type": "boolean", "description": desc}
 
 
+# Mneme's `retrieve`/`surface`/`agent preflight` options (`--as-of`, `--hints`, `--no-candidates`), as the CLI has
+_AS_OF = _s("ISO-8601 instant to replay at (validity and world state as they were then)")
+_HINTS = _s("comma-separated words that raise the items holding them")
+_CANDIDATES = _b("include candidate (unvalidated) edges, marked candidate_only (default true)")
+
+
 OPERATIONS: tuple[Operation, ...] = (
     Operation("remember", "Store one memory (exact repeats are skipped; the diff is advice). Returns the seed's "
               "remember JSON.",
@@ -198,7 +204,8 @@ OPERATIONS: tuple[Operation, ...] = (
                "source": _s("who wrote it (default agent)", MAX_SOURCE_CHARS, no_nul=True),
                "created_at": {"type": "string", "maxLength": 64, "pattern": ISO_TIME,
                               "description": "when it happened, RFC 3339 / ISO-8601 (default now): a fact from "
-                                             "history, or one written down later than it happened"}},
+                                             "history, or one written down later than it happened; at most a "
+                                             "day past the store's clock"}},
               ("content",), False,
               lambda m, a: m.remember(a["content"], category=a.get("category"), importance=a.get("importance"),
                                       tags=a.get("tags"), entities=a.get("entities"), source=a.get("source"),
@@ -239,26 +246,52 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("retrieve", "A context pack for a prompt: items with truth policies within a character budget; a "
               "vault path in the prompt (Projects/, lighthouse.md) keeps it to those notes.",
               {"prompt": _s("the prompt", MAX_PROMPT_CHARS), "budget": _i("characters, default 2500", 1, MAX_BUDGET),
-               "max_items": _i("1-100, default 8", 1, 100)},
+               "max_items": _i("1-100, default 8", 1, 100), "as_of": _AS_OF, "hints": _HINTS,
+               "include_candidates": _CANDIDATES, "verbose": _b("each item's recall signals and route"),
+               "explain": _b("a ranking table and the recall trace")},
               ("prompt",), True,
-              lambda m, a: m.retrieve(a["prompt"], budget=a.get("budget", 2500), max_items=a.get("max_items", 8))),
+              lambda m, a: m.retrieve(a["prompt"], budget=a.get("budget", 2500), max_items=a.get("max_items", 8),
+                                      as_of=a.get("as_of"), hints=a.get("hints"),
+                                      include_candidates=a.get("include_candidates", True),
+                                      verbose=a.get("verbose", False), explain=a.get("explain", False))),
     Operation("surface", "Thought cards: from retrieval for a prompt, or (without one) the strongest proactive "
               "candidates; each with its path, evidence and suggested actions (no card images).",
               {"prompt": _s("the prompt (leave out for proactive cards)", MAX_PROMPT_CHARS, not_blank=True),
-               "limit": _i("1-50, default 5", 1, 50),
-               "hints": _s("comma-separated words that raise the items holding them")},
+               "limit": _i("1-50, default 5", 1, 50), "hints": _HINTS,
+               "hops": _i("most edges in each card's path, 0-12, default 5 (0: the memory alone)", 0, 12),
+               "include_candidates": _CANDIDATES},
               (), True,
-              lambda m, a: m.surface(prompt=a.get("prompt"), limit=a.get("limit", 5), hints=a.get("hints"))),
+              lambda m, a: m.surface(prompt=a.get("prompt"), limit=a.get("limit", 5), hints=a.get("hints"),
+                                     hops=a.get("hops", 5), include_candidates=a.get("include_candidates", True))),
     Operation("agent_preflight", "What an agent reads before answering: the context pack, world state (current, "
               "lapsed and unbacked beliefs, due predictions, contradictions), the contract check and the rules; "
               "the error `contract_failed` when the database breaks its contract.",
-              {"prompt": _s("the user's prompt", MAX_PROMPT_CHARS), "as_of": _s("ISO instant to replay the world at"),
+              {"prompt": _s("the user's prompt", MAX_PROMPT_CHARS), "as_of": _AS_OF,
                "budget": _i("characters, default 2500", 1, MAX_BUDGET), "max_items": _i("1-100, default 8", 1, 100),
-               "surface_limit": _i("thought cards to add, 0-50, default 0", 0, 50)},
+               "surface_limit": _i("thought cards to add, 0-50, default 0", 0, 50), "hints": _HINTS,
+               "include_candidates": _CANDIDATES},
               ("prompt",), True,
               lambda m, a: m.agent_preflight(a["prompt"], as_of=a.get("as_of"), budget=a.get("budget", 2500),
                                              max_items=a.get("max_items", 8),
-                                             surface_limit=a.get("surface_limit", 0))),
+                                             surface_limit=a.get("surface_limit", 0), hints=a.get("hints"),
+                                             include_candidates=a.get("include_candidates", True))),
+    Operation("remember_payload", "Scoped agent memory (Mneme's `remember add`): nodes, edges and observations "
+              "under one mneme:// source_path, removable as a unit with forget_source. Edges and observations name "
+              "nodes of the same payload by ref; an edge that needs validation is stored as a candidate (each edge "
+              "says which status it got and why). Writing the same scope again replaces what it wrote before.",
+              {"payload": {"type": "object", "description": '{"source_path": "mneme://agent/session-1", "nodes": '
+                           '[{"ref", "name", "type"}], "edges": [{"src", "dst", "relation", "status"}], '
+                           '"observations": [{"node", "kind", "text", "score"}]}'},
+               "dry_run": _b("validate and show what would be written; write nothing")},
+              ("payload",), False,
+              lambda m, a: m.remember_payload(a["payload"], dry_run=a.get("dry_run", False))),
+    Operation("forget_source", "Remove everything a remember_payload wrote under one mneme:// source_path (Mneme's "
+              "`remember remove`): its nodes, edges, observations and world rows. Vault notes and memories are "
+              "outside this path: any other source is refused.",
+              {"source_path": {**_s("the mneme:// scope, e.g. mneme://agent/session-1"), "pattern": "^mneme://"},
+               "dry_run": _b("report what would be removed; change nothing")},
+              ("source_path",), False,
+              lambda m, a: m.forget_source(a["source_path"], dry_run=a.get("dry_run", False)), destructive=True),
     Operation("explain_edge", "Why an edge exists: relation, status, truth policy, evidence, source path, "
               "confidence and its audit events.", {"id": _EDGE_ID}, ("id",), True,
               lambda m, a: m.explain_edge(a["id"])),
@@ -293,6 +326,22 @@ OPERATIONS: tuple[Operation, ...] = (
               ("id",), False,
               lambda m, a: m.weaken_edge(a["id"], reason=a.get("reason", ""), factor=a.get("factor", 0.5),
                                          floor=a.get("floor", 0.0))),
+    Operation("action_record", "Record a side effect the agent caused in the action ledger (Mneme's `action "
+              "record`). A side-effectful action (side_effect_level other than none) needs a provider handle: "
+              "tool_call_id or external_ref. A verify block {sense_type, terms, check_after: 1d, expires: 3d} "
+              "spawns the prediction that checks it happened.",
+              {"action": {"type": "object", "description": '{"action_type", "title", "side_effect_level": "none" '
+                          '(default) or e.g. "external", "tool_call_id" or "external_ref", "tool_name", '
+                          '"reversibility", "assertion_ids", "verify", "metadata"}'}},
+              ("action",), False, lambda m, a: m.action_record(a["action"])),
+    Operation("predict_add", "Add a deterministic expectation about future sense evidence (Mneme's `predict add`); "
+              "it is checked without an LLM by the world tick. Without an id, the id is a hash of the content, so "
+              "adding the same prediction again changes nothing.",
+              {"prediction": {"type": "object", "description": '{"title", "prediction_type": '
+                              '"confirmation_expected|no_news_expected", "match_json": {"sense_type", '
+                              '"observation_terms_all"}, "check_after", "expires_at", "confidence", '
+                              '"subject_assertion_id"}'}},
+              ("prediction",), False, lambda m, a: m.predict_add(a["prediction"])),
     Operation("log", "The newest entries of the audit log (writes, forgets, prunes).",
               {"limit": _i("1-10000, default 20", 1, 10_000), "op": _s("only this operation")}, (), True,
               lambda m, a: m.log(limit=a.get("limit", 20), op=a.get("op"))),
