@@ -21,6 +21,7 @@ _NEGATION = re.compile(
     r"|不再|放弃|替换|取消"
 )
 COSINE_OVERRIDE = 0.85
+CONFLICT_SIMILARITY = 0.7
 
 
 @dataclass(frozen=True)
@@ -31,10 +32,19 @@ class DiffMatch:
     reason: str = ""  # set when a correction cue, not the overlap, made the verdict
 
 
+_SAME_NEGATION = {"do not": "don't", "does not": "doesn't"}
+
+
+def negation_cues(text: str) -> frozenset[str]:
+    return frozenset(_SAME_NEGATION.get(c, c) for c in (m.group(0).lower() for m in _NEGATION.finditer(text)))
+
+
 def classify(similarity: float, new_text: str, old_text: str) -> str:
     if similarity < 0.5:
         return "ADD"
-    if similarity >= 0.7 and (_NEGATION.search(new_text) or _NEGATION.search(old_text)):
+    # a negation only one side says flips the fact; the same one on both ("Never commit secrets to git" said again
+    # with a word more) is a restatement, as it would be without the negation
+    if similarity >= CONFLICT_SIMILARITY and negation_cues(new_text) != negation_cues(old_text):
         return "CONFLICT"
     if similarity > 0.9:
         return "DUPLICATE"
@@ -80,6 +90,26 @@ _FIRST_PERSON = {"i": "i", "me": "i", "my": "i", "we": "we", "us": "we", "our": 
 _CJK_TEXT = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*")
 SUBJECT_WINDOW = 4  # a common-noun subject is one of a candidate's first content words ("Team chat runs on …")
+
+# A memory can name the retired value without stating it as the subject's current one: "Mira was born in Lisbon",
+# "We built a Slack bot", "Mira loves the food in Lisbon" all stay true after "Mira moved from Lisbon to Porto"
+# (and "switched from Slack"), so they are no conflict, and recall must not demote them as superseded.
+_RAW_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+_EVENT_PAST = frozenset(
+    "born died built wrote written made met saw seen went gone gave given took taken found lost broke broken ran "
+    "began begun bought brought taught told sold won spent sent paid said came drove flew grew knew fell".split())
+_ATTITUDE = frozenset(
+    "love loves like likes enjoy enjoys hate hates miss misses visit visits visiting recommend recommends dislike "
+    "dislikes admire admires".split())
+# past forms that put their subject in the state they name ("moved to Porto", "chose Slack", "is based in Lisbon")
+_INTO_STATE = frozenset(_FROM_VERBS.split("|")) | frozenset(
+    "based located named called scheduled hosted deployed stored pinned settled standardized standardised selected "
+    "picked chose chosen adopted decided joined hired employed installed configured".split())
+_STATE_AUX = frozenset("is are am be been being has have 's ’s".split())
+_PAST_AUX = frozenset(("was", "were", "had", "did"))
+# what follows a past-tense verb (not an "-ed" adjective as in "our shared drive")
+_VERB_FOLLOWER = frozenset("a an the this that these those our my his her their its some in at on to from with for by "
+                           "up out over into".split())
 
 
 @dataclass(frozen=True)
@@ -161,8 +191,56 @@ def correction_terms(text: str) -> list[str]:
     return list(terms)
 
 
+def _is_event_word(words: list[str], k: int, value_words: set[str]) -> bool:
+    """Whether `words[k]` makes what follows an event of the past or an attitude, not a current state."""
+    w = words[k]
+    prev = words[k - 1] if k else ""
+    nxt = words[k + 1] if k + 1 < len(words) else ""
+    if w in _ATTITUDE:
+        return True
+    if w in _PAST_AUX:  # "was born", "had lived"; but "was moved to Monday" puts it there
+        return nxt not in _INTO_STATE and nxt not in _STATE_AUX
+    if prev in _STATE_AUX or w in _INTO_STATE:  # "is hosted on", "has lived in", "moved to", "chose"
+        return False
+    if w in _EVENT_PAST:
+        return True
+    return (len(w) > 3 and w.endswith("ed") and not w.endswith("eed")
+            and (nxt in _VERB_FOLLOWER or nxt in value_words))
+
+
+def _as_current_value(c: Correction, content: str) -> bool:
+    """Whether some mention in `content` of the value `c` retires states it as current: the words of its clause
+    before it (since the end of any earlier mention) hold no past event or attitude the correction does not say too.
+    A mention is a run of the value's words with no other content word between them ("used Jenkins")."""
+    if _CJK_TEXT.search(content):
+        return True  # no tense to read: the subject and the value decide, as before
+    said = {w.lower() for w in _RAW_WORD.findall(c.span)}
+    matches = list(_RAW_WORD.finditer(content))
+    words = [m.group().lower() for m in matches]
+    value_words = {w for w in words if set(tokens(w)) & c.old_tokens}
+    lead_start = 0
+    mentioned = False
+    k = 0
+    while k < len(words):
+        if words[k] not in value_words:
+            k += 1
+            continue
+        mentioned = True
+        clause_start = max((s.end() for s in _CLAUSE_START.finditer(content, 0, matches[k].start())), default=0)
+        first = max(lead_start, next(j for j, x in enumerate(matches) if x.start() >= clause_start))
+        if not any(words[j] not in said and _is_event_word(words, j, value_words) for j in range(first, k + 1)):
+            return True
+        end = k + 1  # past this mention: its value words and the stopwords between them
+        while end < len(words) and (words[end] in value_words or not tokens(words[end])):
+            end += 1
+        lead_start = k = end
+    return not mentioned
+
+
 def _states_retired_value(c: Correction, content: str, content_tokens: frozenset[str]) -> bool:
     if not c.old_tokens <= content_tokens:
+        return False
+    if not _as_current_value(c, content):
         return False
     if c.object_tokens and not c.object_tokens <= content_tokens:
         return False
@@ -190,6 +268,17 @@ def correction_reason(found: list[Correction], content: str) -> str:
     return ""
 
 
+def _similarity_beside_negation(new_tokens: frozenset[str], new_text: str, old_text: str) -> float:
+    """The overlap of two texts whose negations differ, leaving out the negation words: "We never deploy on Fridays"
+    says of "We deploy on Fridays" everything but the "never", which alone pulled their overlap under the conflict
+    threshold (2/3). 0 when the negations agree."""
+    new_cues, old_cues = negation_cues(new_text), negation_cues(old_text)
+    if new_cues == old_cues:
+        return 0.0
+    said = {t for cue in new_cues | old_cues for t in tokens(cue)}
+    return jaccard(new_tokens - said, token_set(old_text) - said)
+
+
 def diff_suggestion(
     new_text: str, candidates: list[tuple[str, str, float | None]]
 ) -> tuple[str, list[DiffMatch]]:
@@ -209,8 +298,12 @@ def diff_suggestion(
             # the same words in the same order state the same thing, cue or not: never a conflict with itself
             matches.append(DiffMatch(cid, round(sim, 4), "DUPLICATE"))
             continue
+        beside = _similarity_beside_negation(new_tokens, new_text, content)
+        if beside >= CONFLICT_SIMILARITY:  # (only the conflict threshold: the rest of the words decide the others)
+            sim = max(sim, beside)
         suggestion = classify(sim, new_text, content)
-        reason = correction_reason(found, content) if suggestion != "DUPLICATE" else ""
+        # even when near-identical: "We replaced Memcached with Redis" reverses "We replaced Redis with Memcached"
+        reason = correction_reason(found, content)
         matches.append(DiffMatch(cid, round(sim, 4), "CONFLICT" if reason else suggestion, reason))
     matches.sort(key=lambda m: (-m.similarity, m.id))
     if not matches:

@@ -27,6 +27,10 @@ _ACRONYM_STOP = frozenset(
     USE ETC TODO FYI BTW IMO PS RE VS AM PM TBD WIP NB OH HI LOL OMG""".split()
 )
 
+# "e.g.", "i.e.", "a.m.", "U.S." look like a file "e" with the extension "g": as entities they would link every memory
+# that uses them. A real file has a longer name or extension ("a.out", "x.py", "main.c")
+_ABBREVIATION = re.compile(r"[A-Za-z]\.[A-Za-z]")
+
 TECH_TERMS = frozenset(
     """Go Rust Python Java JavaScript TypeScript Kotlin Swift Ruby PHP Scala Haskell Elixir Erlang Clojure Lua Perl Zig
     Julia Dart C++ C# React Vue Angular Svelte Next.js Nuxt Django Flask FastAPI Rails Spring Express NestJS Laravel
@@ -92,6 +96,8 @@ def extract_entities(text: str, known: KnownLookup | None = None) -> list[str]:
             if value is None:
                 continue
             if pat is _PATTERNS[1] and value in _ACRONYM_STOP:
+                continue
+            if pat is _PATTERNS[2] and _ABBREVIATION.fullmatch(value):
                 continue
             spans.append((m.start(), value))
     spans.extend(tech_terms(text))
