@@ -69,6 +69,7 @@ KIND_FACTORS = {"blocked": 1.15, "risk": 1.15, "correction": 1.1, "done": 0.9}
 EDGE_CATEGORY_FACTORS = {"semantic": 1.0, "semantic_pending": 0.8, "observation": 0.5, "association": 0.6,
                          "reference": 0.4, "structure": 0.35, "extraction": 0.4, "lineage": 0.3}
 CANDIDATE_FACTOR = 0.3
+NOT_IN_FORCE_FACTOR = 0.25  # an edge whose belief was superseded or has lapsed: history, ranked as recall ranks one
 HINT_STEP, HINT_FACTOR_MAX = 0.1, 1.3  # per `--hints` word an item holds, and the most hints can add
 WORLD_BASE = {"current_state_assertion": 2.0, "missed_prediction": 1.5, "unverifiable_prediction": 1.2,
               "open_prediction": 1.2, "lapsed_state_assertion": 0.4}
@@ -80,6 +81,10 @@ _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _SENTENCE_RELATIONS = tuple(s.name for s in DEFAULT_ONTOLOGY.specs() if s.category in ("observation", "structure"))
 # a list marker or task box before a bullet's sentence: an edge's evidence keeps it, the bullet's memory does not
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
+# `resolve`'s machine-readable copy of a resolution, at the end of its evidence pack (`app/vault/resolve.py`)
+_PAYLOAD_MARK = "mneme-research-resolution"
+_RESOLUTION_PAYLOAD = re.compile(r"<!--[ \t]*mneme-research-resolution(?:-b64)?:.*?-->", re.S)
+_BLANK_RUN = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 # under a path scope, more edge heads are read than the cap: the edges of notes outside it are then dropped
 SCOPED_EDGE_READ = 4
 
@@ -196,8 +201,13 @@ def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str],
             factors["superseded"] = True
         if s.outside_window:
             factors["outside_time_window"] = True
+        text = without_resolution_payload(node.content)
+        if not text:  # nothing but `resolve`'s machine-readable comment: no context for anyone
+            skipped.append({"id": node.id, "kind": kind, "title": title, "score": round(s.score, 4),
+                            "truth_policy": memory_truth_policy(node), "reason": "resolution_payload_only"})
+            continue
         item: dict[str, Any] = {
-            "id": s.id, "kind": kind, "item_type": "memory", "title": title, "text": node.content,
+            "id": s.id, "kind": kind, "item_type": "memory", "title": title, "text": text,
             "source_path": path, "truth_policy": memory_truth_policy(node), "score": round(score, 4),
             "score_factors": factors, "matched_terms": sorted(q_tokens & rt.tokens_of(node)),
             **({"matched_hints": hinted} if hinted else {}),
@@ -217,6 +227,16 @@ def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str],
             item["via"] = s.via
         items.append(item)
     return without_covered_sections(items, outcome.nodes, skipped)
+
+
+def without_resolution_payload(text: str) -> str:
+    """`text` without the base64 payload comment `resolve` ends its evidence pack with
+    (`<!-- mneme-research-resolution-b64: … -->`): the section holding it (the pack's last, "Sources checked") is
+    ingested whole, and the comment — kilobytes of base64 for a large resolution — would otherwise fill the pack's
+    character budget and a thought card's evidence with noise."""
+    if _PAYLOAD_MARK not in text:
+        return text
+    return _BLANK_RUN.sub("\n\n", _RESOLUTION_PAYLOAD.sub("", text)).strip()
 
 
 def _killed_observations(store: Store, nodes: Sequence[Memory], as_of: datetime | None = None) -> set[str]:
@@ -462,6 +482,11 @@ def _head_states(store: Store, heads: Sequence[tuple[int, str, str, str, str]],
     return history, states
 
 
+def _skipped_edge(item: Mapping[str, Any], policy: str, reason: str, **extra: Any) -> dict[str, Any]:
+    return {"id": item["id"], "kind": "edge", "title": item["title"], "score": item["score"], "truth_policy": policy,
+            "reason": reason, **extra}
+
+
 def _not_stated_again(edge_items: list[dict[str, Any]], world_items: list[dict[str, Any]],
                       skipped: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The edges no world assertion in the pack was made from: the assertion states the same claim (with its
@@ -475,20 +500,27 @@ def _not_stated_again(edge_items: list[dict[str, Any]], world_items: list[dict[s
         if assertion is None:
             kept.append(item)
             continue
-        skipped.append({"id": item["id"], "kind": "edge", "title": item["title"], "score": item["score"],
-                        "truth_policy": item["truth_policy"], "reason": "deduped_by_world_state_assertion",
-                        "duplicate_of": assertion})
+        skipped.append(_skipped_edge(item, item["truth_policy"], "deduped_by_world_state_assertion",
+                                     duplicate_of=assertion))
     return kept
 
 
-def _world_items(rt: Runtime, prompt: str, as_of: datetime | None) -> list[dict[str, Any]]:
-    """The world model's rows (state assertions, predictions) when that package is installed."""
+def _world_items(rt: Runtime, prompt: str,
+                 as_of: datetime | None) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    """The world model's rows (state assertions, predictions) when that package is installed, and the claim edges
+    whose beliefs are no longer in force at `as_of` (edge id → the belief's validity and truth policy)."""
     if importlib.util.find_spec("mnemon.app.world") is None:
-        return []
-    fn = getattr(importlib.import_module("mnemon.app.world"), "world_context_items", None)
-    if fn is None:
-        return []
-    rows = fn(rt, prompt, as_of.isoformat() if as_of else None)
+        return [], {}
+    world = importlib.import_module("mnemon.app.world")
+    both = getattr(world, "world_context", None)
+    if both is not None:
+        found = both(rt, prompt, as_of.isoformat() if as_of else None)
+        rows, claim_edges = found["items"], found["claim_edges"]
+    else:
+        fn = getattr(world, "world_context_items", None)
+        if fn is None:
+            return [], {}
+        rows, claim_edges = fn(rt, prompt, as_of.isoformat() if as_of else None), {}
     out = []
     for row in rows:
         item = dict(row)
@@ -501,7 +533,36 @@ def _world_items(rt: Runtime, prompt: str, as_of: datetime | None) -> list[dict[
         item.setdefault("text", "")
         item.setdefault("title", str(item.get("id")))
         out.append(item)
-    return out
+    return out, claim_edges
+
+
+def _claims_in_force(edge_items: list[dict[str, Any]], claim_edges: Mapping[str, Mapping[str, Any]],
+                     skipped: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The edges with each one resolved into a belief no longer in force labelled as that belief is: an edge whose
+    belief was superseded by a later value, has lapsed or is not valid yet keeps its place as history, under the
+    belief's truth policy (`superseded_state_assertion`, …) and demoted ×0.25; one whose belief was retracted as never
+    true is left out (`retracted_state_assertion`). Read alone, such an edge said "active_validated_claim": a fact
+    the world model no longer holds, presented as current."""
+    if not claim_edges:
+        return edge_items
+    kept = []
+    for item in edge_items:
+        claim = claim_edges.get(str(item["edge_id"]))
+        if claim is None:
+            kept.append(item)
+            continue
+        policy = str(claim["truth_policy"])
+        if claim["validity"] == "retracted":
+            skipped.append(_skipped_edge(item, policy, "retracted_state_assertion",
+                                         assertion_id=claim["assertion_id"]))
+            continue
+        item = {**item, "truth_policy": policy, "assertion_id": claim["assertion_id"],
+                "assertion_validity": claim["validity"],
+                **({"superseded_by_id": claim["superseded_by_id"]} if claim.get("superseded_by_id") else {}),
+                "score": round(item["score"] * NOT_IN_FORCE_FACTOR, 4),
+                "score_factors": {**item["score_factors"], "not_in_force": NOT_IN_FORCE_FACTOR}}
+        kept.append(item)
+    return kept
 
 
 # ── packing ────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -614,8 +675,8 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
         edge_items, killed = _edge_items(rt, memory_items, q_tokens, include_candidates, when, skipped,
                                          edge_cap=3 * max_items,
                                          scope_paths=frozenset(scope.paths) if scope.active else None)
-    world_items = _world_items(rt, query, when)
-    edge_items = _not_stated_again(edge_items, world_items, skipped)
+    world_items, claim_edges = _world_items(rt, query, when)
+    edge_items = _claims_in_force(_not_stated_again(edge_items, world_items, skipped), claim_edges, skipped)
     ranked = sorted(world_items + memory_items + edge_items, key=lambda i: (-i["score"], str(i["id"])))
     items, used = _pack(ranked, budget, max_items, skipped)
 

@@ -77,6 +77,10 @@ def suggested_actions(item: dict[str, Any], *, db: str | None = None, vault: str
         out.append(action)
     if item.get("item_type") == "edge":
         inspect = [*store, "explain-edge", str(item.get("edge_id"))]
+    elif item.get("item_type") == "world_state":  # an assertion id is no memory: `show` answered not_found
+        inspect = [*store, "state", "explain", str(item.get("id"))]
+    elif item.get("item_type") == "world_prediction":  # its outcome as a check would find it now, recording nothing
+        inspect = [*store, "predict", "check", "--id", str(item.get("id")), "--dry-run"]
     else:
         inspect = [*store, "show", str(item.get("id"))]
     out.append({"type": "inspect", "id": item.get("id"), "command": inspect})

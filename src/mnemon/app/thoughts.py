@@ -46,6 +46,9 @@ SURFACE_BUDGET = 5000
 # a list item's marker (and task box) at the start of a line: a section's bullets read as a list of clauses
 _LIST_MARKER = re.compile(r"^(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
 _NAV_TYPES = {"note", "project", "person", "finance", "event", "place", "placeholder"}
+# edge categories no belief is ever resolved from (a note's bullets, links, headings, dates): a walk over them needs
+# no look at the world model
+_NEVER_CLAIMS = {"observation", "structure", "reference", "extraction", "lineage"}
 
 
 @dataclass
@@ -151,6 +154,15 @@ def _step_weight(edge: Edge, node: Memory | None, hints: tuple[str, ...]) -> flo
     return weight * max(0.05, edge.confidence)
 
 
+def _claim_edges_not_in_force(rt: Runtime) -> dict[str, dict[str, Any]]:
+    """Edge id → the belief it was resolved into, for the edges none of whose beliefs the world model still holds
+    (superseded, retracted, lapsed); empty without the world package."""
+    if importlib.util.find_spec("mnemon.app.world") is None:
+        return {}
+    fn = getattr(importlib.import_module("mnemon.app.world"), "claim_edges_not_in_force_now", None)
+    return fn(rt) if fn is not None else {}
+
+
 def walk(rt: Runtime, start: Sequence[tuple[str, Edge | None]], hops: int, hints: tuple[str, ...]) -> list[dict[str, Any]]:
     """A deterministic biased walk over ACTIVE edges (both directions) from the given opening steps.
 
@@ -164,6 +176,7 @@ def walk(rt: Runtime, start: Sequence[tuple[str, Edge | None]], hops: int, hints
     # Walk on from the newest node; at a dead end (an observation only links back to its note) step back to
     # the most recent node that still has unvisited active neighbours, so the path keeps exploring.
     trail = list(ids)
+    retired: dict[str, dict[str, Any]] | None = None  # claim edges whose beliefs are no longer held: read on need
     for _ in range(hops):
         chosen: tuple[float, str, Edge, Memory | None] | None = None
         while trail and chosen is None:
@@ -176,8 +189,14 @@ def walk(rt: Runtime, start: Sequence[tuple[str, Edge | None]], hops: int, hints
             options = []
             for e in edges:
                 other = e.dst if e.src == current else e.src
-                if other in visited or category_of(e.type) == "lineage":
+                category = category_of(e.type)
+                if other in visited or category == "lineage":
                     continue
+                if category not in _NEVER_CLAIMS and e.id is not None and int(e.id) > 0:
+                    if retired is None:
+                        retired = _claim_edges_not_in_force(rt)
+                    if str(e.id) in retired:
+                        continue  # a superseded or retracted belief's edge: a walk does not offer it as a fact
                 options.append((_step_weight(e, others.get(other), hints), other, e, others.get(other)))
             if options:
                 options.sort(key=lambda o: (-o[0], o[1]))
@@ -487,6 +506,48 @@ def thought(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS, out: st
 
 
 # ── surface ────────────────────────────────────────────────────────────────────────────────────────────────────
+def _day(stamp: Any) -> str:
+    return str(stamp)[:10] if stamp else ""
+
+
+def _world_parts(item: dict[str, Any]) -> dict[str, str]:
+    """Title, insight and action for a world-model row: said as what it is — a belief with its validity, an
+    expectation with its status — never as "a memory holds …" (a prediction's card read "Reasoned walk: expected by
+    <timestamp>", its own title nowhere)."""
+    title, text = clip(str(item.get("title") or item.get("id")), 90), clip(str(item.get("text") or ""), 160)
+    source = f" ({item['source_path']})" if item.get("source_path") else ""
+    if item.get("item_type") == "world_state":
+        stated = title.replace("_", " ")
+        since = f" since {_day(item.get('valid_from'))}" if item.get("valid_from") else ""
+        until = _day(item.get("valid_until"))
+        if item.get("validity") == "lapsed":
+            return {"title": f"Lapsed state: {stated}",
+                    "insight": f"The world model held “{stated}”{since} until {until}; that window has passed, so it"
+                               f" is history, not current fact. Evidence{source}: “{text}”.",
+                    "action": "Check whether it still holds; assert it again with fresh evidence or let it lapse."}
+        return {"title": f"Current state: {stated}",
+                "insight": f"The world model holds “{stated}” as current{since}"
+                           f"{f', valid until {until}' if until else ''}. Evidence{source}: “{text}”.",
+                "action": "Treat it as current fact and cite its source; `state explain` shows what it replaced."}
+    status = str(item.get("status") or "open")
+    window = f"between {_day(item.get('check_after'))} and {_day(item.get('expires_at'))}"
+    if status == "missed":
+        return {"title": f"Missed expectation: {title}",
+                "insight": f"The evidence expected {window} never came: {text}.",
+                "action": "Find out what happened instead; a belief this expectation was about may need review."}
+    if status == "unverifiable":
+        return {"title": f"Unverifiable expectation: {title}",
+                "insight": f"Whether it happened {window} cannot be told from the stored evidence: {text}.",
+                "action": "Record the evidence it needs (`sense add`) or decide it by hand."}
+    if status == "confirmed":
+        return {"title": f"Confirmed expectation: {title}", "insight": f"It happened as expected: {text}.",
+                "action": "Nothing to chase; rely on the evidence that confirmed it."}
+    return {"title": f"Expected: {title}",
+            "insight": f"An open prediction expects this {window} (confidence {item.get('confidence')}); it is an"
+                       " expectation, not a fact.",
+            "action": "See whether the evidence has come: `predict check --id … --dry-run` records nothing."}
+
+
 def _as_typed(stems: Sequence[str], prompt: str) -> list[str]:
     """Matched stems as the prompt spelled them ("batteri" → "battery"), for a reader."""
     typed: dict[str, str] = {}
@@ -521,7 +582,8 @@ def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int
     note_title = note_title or (path[0]["name"] if len(path) > 1 else "")
     text = str(item.get("text") or item.get("title") or "")
     shown = _readable(text) if item.get("kind") == "section" else text
-    parts = compose(path, shown, str(item.get("observation_kind") or ""), note_title, rt.now().date())
+    parts = (_world_parts(item) if item.get("item_type") in ("world_state", "world_prediction")
+             else compose(path, shown, str(item.get("observation_kind") or ""), note_title, rt.now().date()))
     if item.get("truth_policy") == "candidate_only":
         parts["title"] = "Unconfirmed: " + parts["title"].split(": ", 1)[-1]
         parts["insight"] += " This link is a candidate, not an established fact."

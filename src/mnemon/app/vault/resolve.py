@@ -225,7 +225,7 @@ def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshol
         meta = {"validated": validated and decision.status == "active", "research_resolution": data["slug"],
                 "certainty": str(claim.get("certainty") or ""), "source_type": str(claim.get("source_type") or ""),
                 "subject": _text(claim, "subject", i), "object": _text(claim, "object", i),
-                "gate": list(decision.reasons)}
+                "gate": list(decision.reasons), **_claim_validity(data, claim)}
         edge = Edge(src=src, dst=dst, type=relation, weight=strength, confidence=confidence, status=decision.status,
                     evidence=evidence, origin="resolve", rule="research_resolution", source_path=source_path,
                     metadata=meta, created_at=now, updated_at=now)
@@ -384,12 +384,8 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     out: dict[str, Any] = {"note_path": rel, "dry_run": dry_run, "overwrites": place.existing is not None and not same,
                            "pack_changed": not same}
     if dry_run:
-        claims = [{"subject": c["subject"], "predicate": predicate_name(str(c["predicate"])), "object": c["object"],
-                   "requested_status": claim_status(c, active_threshold)[0]} for c in data.get("claims", [])]
-        for i, claim in enumerate(claims):
-            if (refusal := ingest_owned(claim["predicate"], i)) is not None:
-                claim.update(requested_status="refused", error=refusal.to_dict())
-        out.update({"claims": claims, "written": False, "markdown": text})
+        out.update({"claims": _previewed_claims(rt, data, rel, active_threshold, proposals), "written": False,
+                    "markdown": text})
         return out
     previous = place.previous
     out["backup"] = write_pack(vault, place, text, clock=rt.clock)
@@ -410,6 +406,72 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
                 "predictions_written": len(predictions), "predictions": predictions, "written": True})
     if world_notes:
         out["notes"] = world_notes
+    return out
+
+
+def _previewed_claims(rt: Runtime, data: Mapping[str, Any], rel: str, threshold: float,
+                      proposals: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """What a real run would do with each claim, written nowhere: the edge's status after the write gate (`status`,
+    with the gate's `reasons` — a killed edge stays killed, a person's decision on it is kept) and, for a claim that
+    would be active, what the world model's gate would make of its belief (`assertion`: written or not, status,
+    the values it would supersede). A dry run used to echo only `requested_status`, the claim's own wish: a claim
+    the ontology keeps a candidate, or one whose belief would replace the current value, looked the same as any.
+    Each claim is previewed against the store as it is (claims of one payload do not see each other)."""
+    index = _index(rt)
+    store = rt.store
+    out: list[dict[str, Any]] = []
+    for i, claim in enumerate(data.get("claims", [])):
+        relation = predicate_name(str(claim["predicate"]))
+        requested, validated = claim_status(claim, threshold)
+        entry: dict[str, Any] = {"subject": claim["subject"], "predicate": relation, "object": claim["object"],
+                                 "requested_status": requested}
+        out.append(entry)
+        if (refusal := ingest_owned(relation, i)) is not None:
+            entry.update(requested_status="refused", status="refused", reasons=["ingest_owned_relation"],
+                         error=refusal.to_dict())
+            continue
+        src, dst = _node_for(str(claim["subject"]), index), _node_for(str(claim["object"]), index)
+        existing = store.find_edge(src, dst, relation)
+        confidence = float(claim.get("confidence", 0.5))
+        evidence = str(claim.get("evidence") or "").strip()[:500]
+        decision = gate_edge(relation, confidence, evidence or None, validated, "resolve",
+                             requested=requested,  # type: ignore[arg-type]
+                             existing=existing.status if existing and existing.status in ("active", "candidate", "killed") else None,  # type: ignore[arg-type]
+                             active_threshold=threshold)
+        status: str = decision.status
+        reasons = list(decision.reasons)
+        decided = person_decision(store, existing) if existing is not None else None
+        if existing is not None and existing.status == "killed":
+            status = "killed"  # a tombstone blocks the claim (`blocked_recreation` on the edge)
+        elif existing is not None and decided is not None:
+            status, reasons = existing.status, [f"person_decision_kept:{decided}"]
+        entry.update({"status": status, "reasons": reasons, "edge_id": existing.id if existing else None})
+        if status != "active" or proposals is None or i >= len(proposals):
+            continue
+        from ..world import propose_assertion
+
+        report = propose_assertion(rt, proposals[i], source_path=rel,
+                                   source_edge_id=str(existing.id) if existing else None, dry_run=True,
+                                   reason="resolve")
+        entry["assertion"] = {k: report[k] for k in ("id", "written", "status", "validity", "gate", "stored_id",
+                                                     "idempotent", "superseded_ids", "retracted_ids", "current_ids",
+                                                     "message", "dry_run") if k in report}
+    return out
+
+
+def _claim_validity(data: Mapping[str, Any], claim: Mapping[str, Any]) -> dict[str, Any]:
+    """What the edge keeps of the belief its claim asks for, beyond its names: the types and the validity window
+    (`_claim_proposal`'s start, the claim's end). `state backfill` re-derives the belief from the edge alone (a
+    restored database, an evidence pack ingested again): without them it stated every value as starting the moment
+    it ran, so which value of a single-valued predicate ended up current was the edges' order, not the research."""
+    out = {k: claim[k] for k in ("subject_type", "object_type") if isinstance(claim.get(k), str) and claim[k].strip()}
+    try:
+        start = _claim_proposal(data, claim).get("valid_from")
+    except InvalidInput:  # an embedded payload replayed by an ingest is never refused here: the edge just lacks it
+        start = None
+    for key, value in (("valid_from", start), ("valid_until", claim.get("valid_until"))):
+        if value is not None and not isinstance(value, bool):
+            out[key] = str(value)
     return out
 
 

@@ -8,7 +8,8 @@ Entry points other packages call:
 * `keep_note_texts(rt, {path: old content hash})` — vault ingestion, before it changes or removes notes: their
   events, stored without text, keep the text they observed (`note_text.py`); `keep_texts_before_forget(rt, id,
   source)` — a plain `forget`, before it soft-deletes a memory such an event's text is read from;
-* `world_context_items(rt, prompt, as_of)` — world rows for context packs, with `truth_policy`;
+* `world_context_items(rt, prompt, as_of)` — world rows for context packs, with `truth_policy`; `world_context` adds
+  the claim edges whose beliefs are no longer in force (`claim_edges_not_in_force_now`: the same at now, for walks);
 * `forget_world_scope(rt, "mneme://…")` — the only deleting path, for an explicit scoped forget.
 """
 from __future__ import annotations
@@ -19,12 +20,13 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .facade import WorldMixin
     from .note_text import keep_note_texts, keep_texts_before_forget
-    from .preflight import agent_preflight, world_context_items
+    from .preflight import agent_preflight, claim_edges_not_in_force_now, world_context, world_context_items
     from .sense import SenseInput, parsed_sense_event, record_memory_sense, record_sense_event, store_sense_events
     from .state import forget_world_scope, propose_assertion
 
 # loaded on first use: `remember` imports `world.sense` on every write and must not pull in the whole world model
 _LAZY = {"WorldMixin": "facade", "agent_preflight": "preflight", "world_context_items": "preflight",
+         "world_context": "preflight", "claim_edges_not_in_force_now": "preflight",
          "record_memory_sense": "sense", "record_sense_event": "sense",
          "SenseInput": "sense", "parsed_sense_event": "sense", "store_sense_events": "sense",
          "keep_note_texts": "note_text", "keep_texts_before_forget": "note_text",
@@ -43,6 +45,7 @@ __all__ = [
     "SenseInput",
     "WorldMixin",
     "agent_preflight",
+    "claim_edges_not_in_force_now",
     "forget_world_scope",
     "keep_note_texts",
     "keep_texts_before_forget",
@@ -51,5 +54,6 @@ __all__ = [
     "record_memory_sense",
     "record_sense_event",
     "store_sense_events",
+    "world_context",
     "world_context_items",
 ]

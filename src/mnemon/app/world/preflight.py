@@ -13,16 +13,16 @@ import importlib.util
 from datetime import datetime
 from typing import Any
 
-from ...core.errors import ContractViolation, InvalidInput
+from ...core.errors import ContractViolation, InvalidInput, StoreError
 from ...core.model import parse_iso
 from ...core.text import token_set
 from ...core.world import Assertion, Prediction, due_predictions, truth_policy_for_prediction, validity_at
 from ...core.world.predictions import due_at
 from ...core.world.route import route
-from ...core.world.truth import AUTHORITATIVE_TRUTH_POLICIES, prediction_status_at
+from ...core.world.truth import AUTHORITATIVE_TRUTH_POLICIES, claim_edges_not_in_force, prediction_status_at
 from ...core.world.values import iso
 from ..runtime import Runtime
-from .common import WorldView, instant, load_view
+from .common import WorldView, instant, load_assertions, load_view, now_of
 from .contract import contract_report
 from .predict import prediction_view
 from .state import assertion_view, radar
@@ -93,9 +93,29 @@ def context_items_in_view(view: WorldView, prompt: str) -> list[dict[str, Any]]:
 
 def world_context_items(rt: Runtime, prompt: str, as_of: Any = None) -> list[dict[str, Any]]:
     """World rows relevant to `prompt` at `as_of` (default now), each with its `truth_policy`."""
+    return world_context(rt, prompt, as_of)["items"]
+
+
+def world_context(rt: Runtime, prompt: str, as_of: Any = None) -> dict[str, Any]:
+    """What a context pack takes from the world model, from one read of it: `items` (`world_context_items`) and
+    `claim_edges` — the graph edges resolved into beliefs of which none is in force at `as_of` (superseded, retracted,
+    lapsed, not yet valid), keyed by edge id (`claim_edges_not_in_force`), so the pack never serves such an edge as
+    an active validated claim."""
     if not isinstance(prompt, str) or not prompt.strip():
         raise InvalidInput("prompt must be a non-empty string")
-    return context_items_in_view(load_view(rt, _as_of(rt, as_of), with_events=False), prompt)
+    view = load_view(rt, _as_of(rt, as_of), with_events=False)
+    return {"items": context_items_in_view(view, prompt),
+            "claim_edges": claim_edges_not_in_force(view.assertions.values(), view.now)}
+
+
+def claim_edges_not_in_force_now(rt: Runtime) -> dict[str, dict[str, Any]]:
+    """`claim_edges_not_in_force` at now, from the assertion rows alone (a thought walk's read: no predictions,
+    actions or events). Empty on a store without world tables."""
+    try:
+        rows = load_assertions(rt)
+    except StoreError:
+        return {}
+    return claim_edges_not_in_force(rows, now_of(rt)) if rows else {}
 
 
 # ── the context pack ───────────────────────────────────────────────────────────────────────────────────────────

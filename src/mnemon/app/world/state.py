@@ -6,6 +6,7 @@ resolved graph edges, the contradiction radar and the scoped forget.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -246,6 +247,27 @@ def _node_name(node: Any) -> str:
     return ((node.title or node.content or "") if node is not None else "").strip()
 
 
+def _meta_name(meta: Mapping[str, Any], key: str) -> str:
+    """The subject or object as the research wrote it (`resolve` keeps it on the edge): the node may be a placeholder
+    whose name is folded ("porto"), or a note titled otherwise."""
+    value = meta.get(key)
+    return value.strip() if isinstance(value, str) else ""
+
+
+_PACK_NAME = re.compile(r"(?:^|/)Sources/(\d{4}-\d{2}-\d{2})-(.+)\.md$")
+
+
+def _pack_date(edge: Edge) -> str | None:
+    """The research date of an edge `resolve` wrote before its edges kept `valid_from`: its evidence pack is named
+    `Sources/<date>-<slug>.md` after it (checked against the slug the edge keeps, so another note's name never
+    counts)."""
+    found = _PACK_NAME.search(edge.source_path or "")
+    slug = (edge.metadata or {}).get("research_resolution")
+    if found is None or not isinstance(slug, str) or found.group(2) != slug:
+        return None
+    return found.group(1)
+
+
 def _is_resolution(edge: Edge) -> bool:
     meta = edge.metadata or {}
     return edge.origin == "resolve" or bool(meta.get("research_resolution")) or meta.get("source") == "resolve"
@@ -268,9 +290,28 @@ def backfill_state(rt: Runtime, *, dry_run: bool = False) -> dict[str, Any]:
     unchanged: list[dict[str, Any]] = []
     changes: list[AssertionChange] = []
     now = now_of(rt)
+    by_edge: dict[str, list[Assertion]] = {}
+    for row in rows.values():
+        if row.source_edge_id:
+            by_edge.setdefault(str(row.source_edge_id), []).append(row)
     for edge in edges:
         meta = edge.metadata or {}
-        subject, obj = _node_name(nodes.get(edge.src)), _node_name(nodes.get(edge.dst))
+        held = by_edge.get(str(edge.id), [])
+        if held:
+            # the world model already holds this edge's belief, in whatever state it is now: a value superseded since
+            # is history, and one retracted as never true must not come back from the edge it was resolved from
+            # (backfill re-derived it under another id — no start date — and it superseded the value in force)
+            if all(row.status == "retracted" for row in held):
+                refused.append({"edge_id": edge.id, "id": held[0].id, "status": "blocked_recreation",
+                                "written": False, "message": "this edge's belief was retracted; re-assert it with "
+                                                             "certainty user_confirmed"})
+            else:
+                kept = next((r for r in held if r.status == "current"), held[0])
+                unchanged.append({"edge_id": edge.id, "id": kept.id, "status": kept.status, "written": False,
+                                  "stored_id": kept.id, "idempotent": True, "represented": True})
+            continue
+        subject = _meta_name(meta, "subject") or _node_name(nodes.get(edge.src))
+        obj = _meta_name(meta, "object") or _node_name(nodes.get(edge.dst))
         if not subject or not obj:
             refused.append({"edge_id": edge.id, "reason": "edge endpoint has no name"})
             continue
@@ -281,9 +322,13 @@ def backfill_state(rt: Runtime, *, dry_run: bool = False) -> dict[str, Any]:
             "certainty": meta.get("certainty", "confirmed"), "evidence": edge.evidence,
             "source_path": edge.source_path or f"mnemon://edge/{edge.id}", "source_type": "research",
             "source_edge_id": str(edge.id), "subject_node_id": edge.src,
-            "valid_from": meta.get("valid_from") or meta.get("date"),
+            "valid_from": meta.get("valid_from") or meta.get("date") or _pack_date(edge),
             "metadata": {k: v for k, v in meta.items() if k in ("cardinality", "conflict_policy", "validated")},
         }
+        if isinstance(meta.get("subject_type"), str):
+            payload["subject_type"] = meta["subject_type"]
+        if meta.get("valid_until"):
+            payload["valid_until"] = meta["valid_until"]
         try:
             proposal = parse_assertion(payload, now, aliases)
         except InvalidInput as exc:

@@ -7,8 +7,9 @@ read nothing else, so `preflight --as-of T` is reproducible: a prediction checke
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime
+from typing import Any
 
 from mnemon.core.world.assertions import Assertion, validity_at
 from mnemon.core.world.predictions import Prediction
@@ -45,3 +46,36 @@ def prediction_status_at(prediction: Prediction, as_of: datetime) -> str:
 
 def truth_policy_for_prediction(prediction: Prediction, as_of: datetime) -> str:
     return PREDICTION_TRUTH_POLICIES[prediction_status_at(prediction, as_of)]
+
+
+# What an edge resolved into a belief says once that belief is no longer in force, most telling first: a value that
+# was true and ended (lapsed, superseded) or is not yet true (future) before one that was never true (retracted).
+# `unbacked` is left out: it means the edge itself is no longer active, which the edge's own status already says.
+_NOT_IN_FORCE_ORDER: tuple[str, ...] = ("lapsed", "future", "superseded", "retracted")
+
+
+def claim_edges_not_in_force(assertions: Iterable[Assertion], as_of: datetime) -> dict[str, dict[str, Any]]:
+    """source_edge_id → what the beliefs resolved from that graph edge say at `as_of`, for the edges none of whose
+    beliefs is in force: `{"assertion_id", "validity", "truth_policy", "superseded_by_id"}`.
+
+    A claim edge (`resolve`'s "Mira lives_in Lisbon") stays active in the graph after its belief is superseded by a
+    later value or retracted as never true; read alone it would say "active, validated" — a superseded or retracted
+    fact presented as current. Context packs and thought walks read this to label (or leave out) such an edge. An edge
+    one current belief still rests on is not listed."""
+    by_edge: dict[str, list[tuple[str, Assertion]]] = {}
+    for row in assertions:
+        if row.source_edge_id:
+            by_edge.setdefault(str(row.source_edge_id), []).append((validity_at(row, as_of), row))
+    out: dict[str, dict[str, Any]] = {}
+    for edge_id, rows in by_edge.items():
+        validities = {v for v, _ in rows}
+        if "current" in validities or "unbacked" in validities:
+            continue
+        validity = next((v for v in _NOT_IN_FORCE_ORDER if v in validities), None)
+        if validity is None:
+            continue
+        row = sorted((r for v, r in rows if v == validity), key=lambda r: (r.created_at, r.id))[-1]
+        out[edge_id] = {"assertion_id": row.id, "validity": validity,
+                        "truth_policy": ASSERTION_TRUTH_POLICIES[validity],
+                        "superseded_by_id": row.superseded_by_id if validity == "superseded" else None}
+    return out
