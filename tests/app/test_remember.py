@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 import tempfile
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -86,8 +86,10 @@ def test_a_time_at_the_calendars_edge_is_invalid_input(mem: Mnemon, created_at: 
     assert mem.rt.store.count_active() == 0
 
 
-def test_the_earliest_and_latest_accepted_times_can_be_written_and_recalled(mem: Mnemon) -> None:
+def test_the_earliest_and_latest_accepted_times_can_be_written_and_recalled(make_mem: Any, clock: Any) -> None:
+    mem = make_mem("hash", clock=clock)
     early = mem.remember("billing ledger opened", created_at="0002-01-01T00:00:00Z")
+    clock.now = datetime(9998, 12, 31, tzinfo=timezone.utc)  # a later date than the clock is refused
     late = mem.remember("billing ledger closed", created_at="9998-12-31T23:59:59Z")
     assert early["action"] == late["action"] == "added"
     for query in ("billing ledger", "billing ledger before June", "billing ledger since March",

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 from ..core.errors import InvalidInput, MnemonError
 from ..core.model import Edge, content_hash
-from ..core.validation import MemoryInput, validate_edge_type, validate_memory, validate_weight
+from ..core.validation import MemoryInput, refuse_future, validate_edge_type, validate_memory, validate_weight
 from ..ports.json_stream import CHUNK, ObjectStream
 from . import backup, import_pipeline
 from .append_batch import FLUSH_EVERY, AppendBatch
@@ -102,6 +102,7 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
     valid: list[tuple[int, Any]] = []
     errors = 0
     checked: list[tuple[int, Any, str]] = []
+    clock_now = rt.now()
     for idx, item in enumerate(doc.get("insights", [])):
         try:
             if not isinstance(item, dict):
@@ -110,6 +111,7 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
                                   importance=item.get("importance", 3), tags=item.get("tags"),
                                   entities=item.get("entities"), source=item.get("source") or default_source,
                                   entity_mode=item.get("entity_mode", "merge"), created_at=item.get("created_at"))
+            refuse_future(inp, clock_now)
         except MnemonError as exc:
             errors += 1
             results.append({"index": idx, "action": "error", "error": exc.to_dict()})

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from .errors import InvalidInput
@@ -21,6 +21,9 @@ ENTITY_MODES = ("merge", "provided", "auto")
 # slack); a year of margin inside datetime's 0001–9999 keeps every such window computable
 EARLIEST = datetime(2, 1, 1, tzinfo=timezone.utc)
 LATEST = datetime(9999, 1, 1, tzinfo=timezone.utc)  # exclusive
+# how far past the clock a memory's date may lie: another machine's clock or time zone slip, not a future date (a
+# memory dated 2099 would rank first on recency and never decay or be pruned for as long as anyone uses the store)
+FUTURE_SLACK = timedelta(days=1)
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,15 @@ def validate_memory(content: Any, *, category: Any = "general", importance: Any 
                                f"{EARLIEST.year:04d} to {LATEST.year - 1}")
         created = iso(when)
     return MemoryInput(content, category, imp, tuple(tag_list), tuple(ent_list), source.strip(), entity_mode, created)
+
+
+def refuse_future(inp: MemoryInput, now: datetime) -> MemoryInput:
+    """`inp`, unless its `created_at` lies more than `FUTURE_SLACK` after `now` (what happened is dated when it
+    happened; a plan for next year is content: "Launch on 2027-03-01")."""
+    if inp.created_at and parse_iso(inp.created_at) > now + FUTURE_SLACK:
+        raise InvalidInput(f"created_at {inp.created_at} is in the future (now is {iso(now)}): a memory is dated "
+                           "when it happened; say a planned date in its content", field="created_at")
+    return inp
 
 
 def validate_edge_type(edge_type: Any) -> str:

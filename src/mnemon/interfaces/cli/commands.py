@@ -54,7 +54,7 @@ def read_input(file: str | None, what: str) -> str:
 @click.option("--entities", help="Comma-separated entities (≤50).")
 @click.option("--entity-mode", default="merge", show_default=True, help="merge|provided|auto")
 @click.option("--source", help="Who wrote it.  [default: user]")
-@click.option("--created-at", help="Historical timestamp (RFC 3339).")
+@click.option("--created-at", help="When it happened (RFC 3339); at most a day past the clock.")
 @click.option("--no-diff", is_flag=True, help="Skip the duplicate check and the advisory diff.")
 @click.option("--payload", help="Scoped memory payload (JSON file, '-' for stdin) under a mneme:// source_path.")
 @click.option("--dry-run", is_flag=True, help="With --payload: validate and show, write nothing.")
