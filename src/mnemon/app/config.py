@@ -77,6 +77,7 @@ _DURATIONS = ("prune_min_age", "daemon_idle")  # text like 24h, or a number of s
 # read as paths: a relative one in a config file means beside that file, as wherever the command runs it would
 # land somewhere else each time
 _PATHS = ("home", "db", "vault")
+_ZERO_MEANS = {"max_insights": " (0 turns auto-prune off)"}  # said where 0 is the way to switch a setting off
 
 
 def _coerce(name: str, raw: Any, origin: str = "", file: Path | None = None) -> Any:
@@ -107,14 +108,20 @@ def _coerce(name: str, raw: Any, origin: str = "", file: Path | None = None) -> 
             raise refused("an integer") from None
         if isinstance(raw, float) and number != raw:
             raise refused("an integer")
+        if number < 0:
+            # every integer setting is a count (a cap, a number of rows): a negative one means nothing, and a
+            # negative cap used to switch auto-prune off without a word
+            raise refused(f"an integer ≥ 0{_ZERO_MEANS.get(name, '')}")
         return number
     if name in _DURATIONS:
         if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
             raise refused("a duration like 24h, 7d, 30m or a number of seconds")
         try:
-            parse_duration(raw)
+            seconds = parse_duration(raw)
         except InvalidInput:
             raise refused("a duration like 24h, 7d, 30m or a number of seconds") from None
+        if not seconds >= 0:  # a number in the config file skips the text form's check; NaN fails too
+            raise refused("a duration ≥ 0, like 24h, 7d, 30m or a number of seconds")
         return raw
     if name in _PATHS and isinstance(raw, os.PathLike):
         return os.fspath(raw)

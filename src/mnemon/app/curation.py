@@ -3,14 +3,15 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from ..core.errors import InvalidInput, NotFound
-from ..core.graph import bfs
+from ..core.graph import Neighbors, bfs
 from ..core.importance import is_immune
 from ..core.keywords import VAULT_SOURCE_PREFIX
-from ..core.model import Edge, Memory, parse_iso
+from ..core.model import Edge, Link, Memory, parse_iso
 from ..core.validation import validate_edge_type, validate_weight
 from ..ports.store.base import TIMED
 from .remember import recompute_importance, refresh_importance
@@ -117,18 +118,48 @@ def link(rt: Runtime, src: str, dst: str, edge_type: str, *, sub_type: str = "",
             "weight": w, "metadata": metadata}
 
 
+# `both` by default: the directed graphs (supersedes, causal) point from the newer or the cause, so "what replaced
+# this?" and "what caused this?" are answered by the edges coming in, which a walk of outgoing edges never saw
+RELATED_DIRECTIONS = ("both", "out", "in")
+
+
+def _related_neighbors(rt: Runtime, types: list[str] | None, direction: str) -> Neighbors:
+    """`rt.neighbors` over the edges leaving a node, the edges entering it, or both. Of a symmetric pair (the
+    entity, temporal and semantic graphs store an edge each way) only the outgoing one is kept, so a neighbour reached
+    through one reads `out` as it always did."""
+    outgoing = rt.neighbors(types=types)
+
+    def fn(ids: Sequence[str]) -> dict[str, list[tuple[str, Edge | Link]]]:
+        adj: dict[str, list[tuple[str, Edge | Link]]] = {i: [] for i in ids}
+        if direction != "in":
+            for node, links in outgoing(ids).items():
+                adj.setdefault(node, []).extend(links)
+        if direction != "out":
+            mirrors = {(node, nb, link.type) for node, links in adj.items() for nb, link in links}
+            for e in rt.store.edges_of(ids, types=types, direction="in"):
+                if (e.dst, e.src, e.type) not in mirrors:
+                    adj.setdefault(e.dst, []).append(
+                        (e.src, Link(e.src, e.dst, e.type, e.sub_type, e.weight, e.id or 0)))
+        return adj
+    return fn
+
+
 def related(rt: Runtime, node_id: str, *, depth: int = 2, edge_type: str | None = None,
-            limit: int = 50) -> dict[str, Any]:
+            limit: int = 50, direction: str = "both") -> dict[str, Any]:
     require_memory(rt, node_id)
     if not 1 <= depth <= MAX_RELATED_DEPTH:
         raise InvalidInput(f"depth must be from 1 to {MAX_RELATED_DEPTH}")
+    if direction not in RELATED_DIRECTIONS:
+        raise InvalidInput(f"direction must be one of {', '.join(RELATED_DIRECTIONS)}, got {direction!r}")
     types = [validate_edge_type(edge_type)] if edge_type else None
-    reached = bfs(node_id, rt.neighbors(types=types), max_depth=depth, limit=limit)
+    reached = bfs(node_id, _related_neighbors(rt, types, direction), max_depth=depth, limit=limit)
     nodes = rt.store.get_nodes([r.id for r in reached])
-    return {"id": node_id, "related": [
+    return {"id": node_id, "direction": direction, "related": [
         {"id": r.id, "content": nodes[r.id].content, "category": nodes[r.id].category,
          "importance": nodes[r.id].importance, "depth": r.depth, "via_edge_type": r.via.type,
-         "via_sub_type": r.via.sub_type, "weight": round(r.via.weight, 4)}
+         "via_sub_type": r.via.sub_type, "weight": round(r.via.weight, 4),
+         # (no edge joins a memory to itself: the one reached is the target of an edge followed out, else its source)
+         "direction": "out" if r.via.dst == r.id else "in"}
         for r in reached if r.id in nodes and nodes[r.id].deleted_at is None]}
 
 

@@ -198,8 +198,9 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
     def show(self, node_id: str) -> dict[str, Any]:
         return _curation().show(self.rt, node_id)
 
-    def related(self, node_id: str, *, depth: int = 2, edge_type: str | None = None) -> dict[str, Any]:
-        return _curation().related(self.rt, node_id, depth=depth, edge_type=edge_type)
+    def related(self, node_id: str, *, depth: int = 2, edge_type: str | None = None,
+                direction: str = "both") -> dict[str, Any]:
+        return _curation().related(self.rt, node_id, depth=depth, edge_type=edge_type, direction=direction)
 
     def graph(self, *, focus: str | None = None, depth: int = 1, max_nodes: int = 150, max_links: int = 600,
               include_candidates: bool = True, include_killed: bool = False,

@@ -24,8 +24,23 @@ _PATTERNS = [
 _ACRONYM_STOP = frozenset(
     """A I IN ON THE AND OR OF TO IS IT AS AT BE BY DO GO IF ME MY NO SO UP US WE AN AM ARE WAS HE SHE HIS HER OK
     YES NOT BUT FOR YOU ALL ANY CAN HAD HAS HOW ITS NEW NOW OLD OUR OUT SEE TWO WAY WHO BOY DID GET LET PUT SAY TOO
-    USE ETC TODO FYI BTW IMO PS RE VS AM PM TBD WIP NB OH HI LOL OMG""".split()
+    USE ETC TODO FYI BTW IMO PS RE VS AM PM TBD WIP NB OH HI LOL OMG
+    ASAP LGTM IMHO AFAIK IIRC FWIW TBH TLDR TL DR IDK NVM AFK BRB THX PLS PLZ TY NP EOD EOW ETA OOO WFH PTAL ACK
+    NACK WTF LMAO ROFL FIXME XXX HACK NOTE MUST NEVER ALWAYS ONLY THIS THAT THESE THOSE THEY THEM THEN THAN THERE
+    HERE WHAT WHEN WHERE WHY WITH FROM INTO HAVE BEEN WERE WILL JUST VERY REALLY STILL ALSO SOME MORE MOST NEED
+    STOP WAIT PLEASE SHOULD WOULD COULD DONT DON WON CANT ISN AGAIN DONE FIX BUG BROKEN URGENT READ
+    KEEP MAKE SURE OKAY GOOD BAD BIG HUGE""".split()
 )
+# A run of this many ALL-CAPS words (only spaces and punctuation between them) is shouting, not a list of acronyms:
+# "NOTE THAT THE BUILD IS BROKEN" would otherwise make BUILD and BROKEN entities that link unrelated memories. Words
+# are joined by whitespace (with any punctuation around it), so "API/CLI/SDK" stays three names; a word with a digit
+# ("EC2", "S3") is a name, not emphasis, and ends the run
+SHOUTING_RUN = 3
+# (possessive, and a word starts only where no caps word joins it by ' or -: the run ends only at a word character or
+# a non-caps letter, so giving back part of a gap or word never helps, and backtracking would make a page of spaces or
+# of "AB-AB-…" take seconds)
+_CAPS_WORD = r"(?<![A-Z]['’-])\b[A-Z]++(?:['’-][A-Z]++)*+\b"
+_SHOUTING = re.compile(rf"{_CAPS_WORD}(?:[^\w\s]*+\s\W*+{_CAPS_WORD}){{{SHOUTING_RUN - 1},}}")
 
 # "e.g.", "i.e.", "a.m.", "U.S." look like a file "e" with the extension "g": as entities they would link every memory
 # that uses them. A real file has a longer name or extension ("a.out", "x.py", "main.c")
@@ -90,12 +105,14 @@ def extract_entities(text: str, known: KnownLookup | None = None) -> list[str]:
     out: list[str] = []
     seen: set[str] = set()
     spans: list[tuple[int, str]] = []
+    shouted = [m.span() for m in _SHOUTING.finditer(text)]
     for pat in _PATTERNS:
         for m in pat.finditer(text):
             value = next((g for g in m.groups() if g), None) if m.groups() else m.group()
             if value is None:
                 continue
-            if pat is _PATTERNS[1] and value in _ACRONYM_STOP:
+            if pat is _PATTERNS[1] and (value in _ACRONYM_STOP
+                                        or any(a <= m.start() < b for a, b in shouted)):
                 continue
             if pat is _PATTERNS[2] and _ABBREVIATION.fullmatch(value):
                 continue

@@ -25,6 +25,7 @@ MAX_BUDGET = 200_000
 MAX_QUERY_CHARS = 2000
 MAX_PROMPT_CHARS = 2000
 CAUSAL_SUB_TYPES = ("causes", "enables", "prevents")
+RELATED_DIRECTIONS = ("both", "out", "in")  # app.curation's (tests/app/test_related_both_directions.py)
 MAX_INTEGER = 2**63 - 1
 # an RFC 3339 / ISO-8601 date or time as `core.model.parse_iso` reads it (empty: not given); anchored, so a standard
 # validator and `check_args` refuse the same texts
@@ -229,10 +230,14 @@ OPERATIONS: tuple[Operation, ...] = (
               ("query",), True, lambda m, a: m.search(a["query"], limit=a.get("limit", 10))),
     Operation("show", "One memory or graph node in full, with its edges.", {"id": _s("node id")}, ("id",), True,
               lambda m, a: m.show(a["id"])),
-    Operation("related", "Breadth-first neighbourhood of a memory.",
+    Operation("related", "Breadth-first neighbourhood of a memory, along edges in both directions by default (each "
+              "result says which: out, or in as from the memory that supersedes or causes it).",
               {"id": _s("memory id"), "depth": _i("1-10, default 2", 1, 10),
-               "edge_type": _choice("only this edge type", MNEMON_EDGE_TYPES)},
-              ("id",), True, lambda m, a: m.related(a["id"], depth=a.get("depth", 2), edge_type=a.get("edge_type"))),
+               "edge_type": _choice("only this edge type", MNEMON_EDGE_TYPES),
+               "direction": _choice("edges to follow: both (default), out (leaving it) or in (entering it)",
+                                    RELATED_DIRECTIONS)},
+              ("id",), True, lambda m, a: m.related(a["id"], depth=a.get("depth", 2), edge_type=a.get("edge_type"),
+                                                    direction=a.get("direction", "both"))),
     Operation("link", "Create or replace an edge (supersedes demotes the target in recall).",
               {"source_id": _s("from"), "target_id": _s("to"),
                "edge_type": _choice("default semantic", MNEMON_EDGE_TYPES), "weight": _unit("0-1, default 0.5"),

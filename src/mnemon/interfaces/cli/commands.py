@@ -61,8 +61,15 @@ def read_input(file: str | None, what: str) -> str:
 def remember(content: tuple[str, ...], payload: str | None, dry_run: bool, **kw: Any) -> None:
     """Store one memory (use '-' to read the content from stdin), or a scoped payload with --payload."""
     if payload is not None:
-        if content:
-            raise click.UsageError("give either CONTENT or --payload, not both")
+        # a payload carries its own fields: an option beside it would be dropped without a word, so it is refused
+        # before anything is read or written (by source, not value: `--entity-mode merge` is as stray as any)
+        ctx = click.get_current_context()
+        stray = ["CONTENT"] if content else []
+        stray += [p.opts[0] for p in ctx.command.params if p.name in kw
+                  and ctx.get_parameter_source(p.name) not in (None, click.core.ParameterSource.DEFAULT)]
+        if stray:
+            raise click.UsageError(f"{', '.join(stray)} {'does' if len(stray) == 1 else 'do'} not apply to --payload"
+                                   " (a payload carries its own fields); give them in the payload, or drop --payload")
         raw = read_input(payload, "payload")
         run(lambda c: c.mem.remember_payload(raw, dry_run=dry_run))
         return
@@ -148,9 +155,12 @@ def link(source_id: str, target_id: str, edge_type: str, sub_type: str, weight: 
 @click.argument("node_id")
 @click.option("--depth", default=2, show_default=True, type=int)
 @click.option("--type", "--edge", "edge_type", help="Only follow this edge type.")
-def related(node_id: str, depth: int, edge_type: str | None) -> None:
-    """Breadth-first neighbourhood of a memory."""
-    run(lambda c: c.mem.related(node_id, depth=depth, edge_type=edge_type))
+@click.option("--direction", default="both", show_default=True,
+              help="both|out|in: edges leaving the memory (out), entering it (in: e.g. the memory that supersedes "
+                   "it), or both; each result says which.")
+def related(node_id: str, depth: int, edge_type: str | None, direction: str) -> None:
+    """Breadth-first neighbourhood of a memory, along edges in both directions by default."""
+    run(lambda c: c.mem.related(node_id, depth=depth, edge_type=edge_type, direction=direction))
 
 
 @cli.command()
