@@ -3,7 +3,7 @@
 The pack is a view, not a second ranker: `run_recall` finds and ranks the memories (FTS5/BM25 + vector + recency
 + entity anchors, RRF, beam search over active edges, re-rank); this module multiplies each recall score by
 transparent pack factors, adds the edges around the recalled memories and the world model's rows, labels
-everything with a `truth_policy`, and packs greedily under a budget.
+everything with a `truth_policy`, and packs greedily under a budget, listing what it took best first.
 
 Differences from Mneme (reference §2.5, §8.2), on purpose:
 * the budget is counted in **characters** of `title` + `text`, as Mneme does, but it is never exceeded — Mneme
@@ -572,7 +572,9 @@ def _size(item: dict[str, Any]) -> int:
 
 def _pack(ranked: list[dict[str, Any]], budget: int, max_items: int,
           skipped: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
-    """Greedy by score: first ≤2 items per source path (so one long note cannot fill the pack), then fill."""
+    """Greedy by score: first ≤2 items per source path (so one long note cannot fill the pack), then fill. The
+    items come back in `ranked`'s order (score, then id), not in the order the passes took them: read top to bottom,
+    a second-pass item above a better-scored one misstated the ranking."""
     chosen: list[dict[str, Any]] = []
     chosen_ids: set[str] = set()
     used = 0
@@ -603,6 +605,10 @@ def _pack(ranked: list[dict[str, Any]], budget: int, max_items: int,
             refused.pop(item["id"], None)
             used += size
             per_source[src] = per_source.get(src, 0) + 1
+    position: dict[str, int] = {}
+    for n, item in enumerate(ranked):
+        position.setdefault(item["id"], n)
+    chosen.sort(key=lambda item: position[item["id"]])  # (a truncated item is a copy: found by its id)
     for item in ranked:
         if item["id"] not in chosen_ids:
             skipped.append({"id": item["id"], "kind": item.get("kind"), "title": excerpt(str(item.get("title")), 80),

@@ -255,12 +255,12 @@ def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[st
                             if e.source_path == scope and int(e.id or 0) not in kept and e.status != "killed"])
         store.log("remember:payload", None, {"source_path": scope, "nodes": len(nodes), "observations": len(memories),
                                              "edges": len(planned)}, now)
+        _sense(rt, data, memories, now)  # in the same transaction: a scope is stored with its event, as a note is
     out["edges"] = stored_edges
     out["assertions"] = _assertions(rt, data, out)
     from .ingest import _embed_new
 
     out["vectors"] = _embed_new(rt, [m.id for m in memories])
-    _sense(rt, scope, memories, now)
     return out
 
 
@@ -275,15 +275,43 @@ def _assertions(rt: Runtime, data: Mapping[str, Any], out: dict[str, Any]) -> li
     return [propose_assertion(rt, a, source_path=data["source_path"], reason="payload") for a in data["assertions"]]
 
 
-def _sense(rt: Runtime, scope: str, memories: list[Memory], now: str) -> None:
+def _payload_hash(data: Mapping[str, Any]) -> str:
+    """What a payload says, parsed (so spacing and defaults do not count): its sense event's `content_hash`."""
+    canonical = json.dumps({k: data[k] for k in ("source_path", "nodes", "edges", "observations", "assertions")},
+                           sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _latest_payload_hash(rt: Runtime, scope: str) -> str | None:
+    """The `content_hash` of the scope's latest payload event (None: none, or one stored before events had it)."""
+    from ..world.tables import world_of
+
+    events = [row for row, _recorded in world_of(rt).sense_events(source_paths=[scope])
+              if row.get("origin") == "payload"]
+    if not events:
+        return None
+    value = (events[-1].get("metadata") or {}).get("content_hash")
+    return value if isinstance(value, str) else None
+
+
+def _sense(rt: Runtime, data: Mapping[str, Any], memories: list[Memory], now: str) -> None:
+    """One event per version of the scope, as a vault note has one per version: the event's id hashes the time it
+    was written, so the same payload sent again would be another event every time. It is recorded only when the
+    payload differs from the one the scope's latest event saw; the events of earlier versions stay, as a changed
+    note's do (what was perceived then; a checked prediction may name one), and only `forget --source` deletes them."""
+    if not memories:
+        return
     try:
         from ..world import record_sense_event
     except ImportError:
         return
-    if memories:
-        record_sense_event(rt, "payload", "agent", scope, now, scope, "\n".join(m.content for m in memories),
-                           {"source_path": scope, "observations": len(memories)}, event_type="payload",
-                           source_uri=scope, source_path=scope)
+    scope = data["source_path"]
+    digest = _payload_hash(data)
+    if _latest_payload_hash(rt, scope) == digest:
+        return
+    record_sense_event(rt, "payload", "agent", scope, now, scope, "\n".join(m.content for m in memories),
+                       {"source_path": scope, "observations": len(memories), "content_hash": digest},
+                       event_type="payload", source_uri=scope, source_path=scope)
 
 
 def forget_source(rt: Runtime, source: Any, *, dry_run: bool = False) -> dict[str, Any]:

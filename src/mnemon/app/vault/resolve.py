@@ -20,7 +20,9 @@ person decided is the exception — killed (a tombstone), validated by `validate
 the edge event log records who decided it, and a replay leaves such an edge as the person left it.
 
 Everything a payload asks of the world model (assertion fields, `assertions[]`, `predictions[]`, dates) is checked
-before the pack or any edge is written, so a bad payload is refused whole instead of half-applied.
+before the pack or any edge is written, so a bad payload is refused whole instead of half-applied. What is written
+then — edges, beliefs, predictions — goes in one store transaction, and the pack is written at its end: a failure
+anywhere leaves the store and the vault as they were (`unwrite_pack` covers a failed commit).
 """
 from __future__ import annotations
 
@@ -367,6 +369,29 @@ def write_pack(vault: str | Path, place: PackTarget, text: str, *,
     return backup
 
 
+def unwrite_pack(vault: str | Path, place: PackTarget, text: str, backup: str | None, error: BaseException) -> None:
+    """Undo `write_pack` after the store refused the rows it went with: a new pack goes, a replaced one gets its
+    bytes back (atomically, as it was written) and the backup made of them goes. A file edited since it was
+    written is left as it is: the edit is someone's, and the backup still holds the earlier pack. Undoing never
+    hides the error that called for it; if it cannot be done, a note on that error says what is left."""
+    path = place.target.path
+    data = text.encode("utf-8")
+    if data == place.existing:
+        return  # write_pack wrote nothing
+    try:
+        if path.is_symlink() or not path.is_file() or path.read_bytes() != data:
+            return
+        if place.existing is None:
+            path.unlink()
+            return
+        notes.atomic_write_bytes(path, place.existing)
+        if backup is not None:
+            (Path(vault).expanduser().resolve() / backup).unlink(missing_ok=True)
+    except OSError as exc:
+        error.add_note(f"the evidence pack {place.target.rel} could not be put back as it was ({exc}); the store"
+                       " is unchanged")
+
+
 def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_threshold: float = ACTIVE_THRESHOLD,
             dry_run: bool = False) -> dict[str, Any]:
     if vault is None:
@@ -388,16 +413,27 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
                     "markdown": text})
         return out
     previous = place.previous
-    out["backup"] = write_pack(vault, place, text, clock=rt.clock)
-    with rt.store.transaction():
-        edges = claim_edges(rt, data, rel, active_threshold)
-        dropped = drop_unclaimed(rt, previous, edges, rel)
-        refused = sum(1 for e in edges if e["status"] == "refused")
-        rt.store.log("resolve", None, {"note_path": rel, "claims": len(edges) - refused, "slug": data["slug"]},
-                     rt.now_iso())
     world_notes: list[str] = []
-    assertions = _propose_assertions(rt, data, edges, proposals, rel, world_notes)
-    predictions = _add_predictions(rt, data, rel, world_notes)
+    written = False
+    try:
+        # the edges, the beliefs and the predictions of one resolution are stored together or not at all: written
+        # one after the other, a refusal or error part-way left the pack and some of them behind
+        with rt.store.transaction():
+            edges = claim_edges(rt, data, rel, active_threshold)
+            dropped = drop_unclaimed(rt, previous, edges, rel)
+            refused = sum(1 for e in edges if e["status"] == "refused")
+            rt.store.log("resolve", None, {"note_path": rel, "claims": len(edges) - refused, "slug": data["slug"]},
+                         rt.now_iso())
+            assertions = _propose_assertions(rt, data, edges, proposals, rel, world_notes)
+            predictions = _add_predictions(rt, data, rel, world_notes)
+            # the pack last, before the commit: a pack that cannot be written rolls the rows back, and a commit that
+            # fails takes the pack back out (`unwrite_pack`)
+            out["backup"] = write_pack(vault, place, text, clock=rt.clock)
+            written = True
+    except BaseException as exc:
+        if written:
+            unwrite_pack(vault, place, text, out.get("backup"), exc)
+        raise
     if dropped:
         out["dropped_edges"] = dropped
     if refused:
