@@ -147,11 +147,14 @@ def test_minmax_and_confidence_labels():
 
 
 # ── WHY ordering ─────────────────────────────────────────────────────────────
-def test_kahn_puts_causes_before_effects_and_breaks_ties_by_score():
+def test_kahn_puts_causes_before_effects_and_the_way_to_the_best_result_first():
     ids = ["effect", "cause", "other"]
     order = topo_order(ids, [("cause", "effect")], {"effect": 0.9, "cause": 0.2, "other": 0.5})
     assert order.index("cause") < order.index("effect")
-    assert order[0] == "other"  # ready nodes by score: other (0.5) before cause (0.2)
+    # ready nodes by the best result each leads to: cause (→ effect 0.9) before other (0.5), though 0.2 < 0.5
+    assert order == ["cause", "effect", "other"]
+    # without the effect to lead to, by score
+    assert topo_order(["cause", "other"], [], {"cause": 0.2, "other": 0.5}) == ["other", "cause"]
 
 
 def test_kahn_appends_cycle_members_instead_of_losing_them():

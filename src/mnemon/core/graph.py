@@ -59,12 +59,17 @@ def bfs(start: str, neighbors: Neighbors, *, max_depth: int = 2, limit: int | No
 
 
 def topo_order(ids: Sequence[str], causal_edges: Iterable[tuple[str, str]], score: dict[str, float]) -> list[str]:
-    """Kahn's algorithm: causes before effects; among ready nodes the higher score first, then the earlier in `ids`
-    (the caller's ranking: recall's tie-break by importance and recency, not the ids' random order); cycle members
-    appended in that order.
+    """Kahn's algorithm: causes before effects; among ready nodes first the one leading to the best result (its own
+    score or the best of the effects it leads to), then the higher score, then the earlier in `ids` (the caller's
+    ranking: recall's tie-break by importance and recency, not the ids' random order); cycle members appended in that
+    order. Ready nodes taken by their own score alone put a chain of weak causes ahead of the cause of the best
+    result, and that result near the bottom.
 
     >>> topo_order(["effect", "cause"], [("cause", "effect")], {"effect": 0.9, "cause": 0.1})
     ['cause', 'effect']
+    >>> topo_order(["best", "weak", "weak_effect", "why"], [("why", "best"), ("weak", "weak_effect")],
+    ...            {"best": 0.8, "weak": 0.6, "weak_effect": 0.5, "why": 0.3})
+    ['why', 'best', 'weak', 'weak_effect']
     """
     members = set(ids)
     indeg = dict.fromkeys(ids, 0)
@@ -74,9 +79,16 @@ def topo_order(ids: Sequence[str], causal_edges: Iterable[tuple[str, str]], scor
             succ[a].append(b)
             indeg[b] += 1
     position = {i: k for k, i in enumerate(ids)}
+    leads_to: dict[str, float] = {}
 
-    def key(i: str) -> tuple[float, int]:
-        return -score.get(i, 0.0), position[i]
+    def best_reached(i: str, path: frozenset[str] = frozenset()) -> float:
+        if i not in leads_to:
+            below = [best_reached(nb, path | {i}) for nb in succ[i] if nb not in path]  # (a cycle ends the path)
+            leads_to[i] = max([score.get(i, 0.0), *below])
+        return leads_to[i]
+
+    def key(i: str) -> tuple[float, float, int]:
+        return -best_reached(i), -score.get(i, 0.0), position[i]
 
     order: list[str] = []
     ready = sorted((i for i in ids if indeg[i] == 0), key=key)
