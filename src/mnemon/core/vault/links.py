@@ -16,6 +16,10 @@ Precedence (first tier with a match wins; the rule is fixed so a rebuild always 
 4. front-matter alias;
 5. filename stem.
 
+A file name outranks a title or alias, though, as in Obsidian: when some note's stem is the key, tiers 3 and 4 only
+offer notes whose stem it is too, so ``[[Beta]]`` goes to ``Projects/Beta.md`` and not to a meeting note whose H1
+happens to read ``# Beta`` (it used to go there).
+
 Several notes in one tier: the shallowest path wins, then the lexicographically smallest path.
 
 Unresolved targets get a placeholder node keyed by `placeholder_key(target)`. That key is exactly what the
@@ -34,6 +38,7 @@ from mnemon.core.vault.model import NoteIdentity
 _SPACES = re.compile(r"\s+")
 _SEPARATORS = str.maketrans({"-": " ", "_": " ", "\\": "/"})
 TIERS: tuple[str, ...] = ("path", "path_suffix", "title", "alias", "stem")
+_NAMED_ONLY_BY_STEM = frozenset({"title", "alias"})  # tiers a note must also hold by stem when any note does
 
 
 def normalise_link_key(value: str) -> str:
@@ -131,8 +136,11 @@ class LinkIndex:
         """(note path, tier that matched) — the tier is edge evidence: *why* a link landed where it did."""
         if not key:
             return None, None
+        named = self.tiers.get("stem", {}).get(key)  # notes whose file is named so
         for tier in TIERS:
             paths = self.tiers.get(tier, {}).get(key)
+            if paths and named and tier in _NAMED_ONLY_BY_STEM:
+                paths = tuple(path for path in paths if path in named)
             if paths:
                 return paths[0], tier
         return None, None

@@ -65,8 +65,12 @@ _QUOTE_PREFIX = re.compile(r"^[ \t]*(?:>[ \t]?)+")
 ATX_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+([^\n]*)")
 _HEADING = re.compile(r"\n {0,3}(#{1,6})[ \t]+([^\n]*)")
 _LIST_ITEM = re.compile(
-    r"\n([ \t]*(?:>[ \t]*)*)(?:([-*+])|(\d{1,9})[.)])[ \t]+(?:\[([ xX])\](?=[ \t\n]|$)[ \t]*)?([^\n]*)"
+    r"\n([ \t]*(?:>[ \t]*)*)(?:([-*+])|(\d{1,9})[.)])[ \t]+(?:\[([ xX-])\](?=[ \t\n]|$)[ \t]*)?([^\n]*)"
 )
+# ``- [-]`` is a cancelled task (Obsidian renders it as one; the Tasks plugin's "cancelled"): closed like ``[x]``,
+# where as a bullet it kept "[-]" in its text and its date and words made it an open loop. Other marks (``[/]``,
+# ``[>]``, ``- [1] Smith 2020``) stay bullets.
+_CLOSED_TASK = frozenset("xX-")
 _THEMATIC_BREAK = re.compile(r"^[ \t>]*([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 WIKILINK = re.compile(r"\[\[([^\[\]\n]+?)\]\]")
 MD_LINK = re.compile(
@@ -477,7 +481,7 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
         evidence = where.evidence(line_no)
         line_dates = tuple(dates_by_line.get(line_no, ()))  # a list marker ("3.") is never a date
         if match.group(4) is not None:
-            done = match.group(4) in "xX"
+            done = match.group(4) in _CLOSED_TASK
             tasks.append(TaskItem(done, text_, line_no, evidence))
             kind, score = score_task(done)
             task_observations.append(Observation(kind, text_, score, "task", line_no, evidence, dates=line_dates))
