@@ -88,3 +88,29 @@ def test_an_acronym_among_lower_case_words_survives_a_shouted_sentence_elsewhere
         before: list[str], acronym: str, after: list[str], shouted: list[str]) -> None:
     text = f"{' '.join(before)} {acronym} {' '.join(after)} and then {' '.join(shouted).upper()}"
     assert extract_entities(text) == [acronym], text
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Deploy to GKE. DO NOT TOUCH PROD", ["GKE"]),  # the acronym ends its own sentence of ordinary words
+    ("Deploy to AWS RDS! NEVER EVER DROP TABLES", ["AWS", "RDS"]),
+    ("DO NOT TOUCH PROD. GKE is fine though", ["GKE"]),  # ...or starts one
+    ("We use EC2 GKE. DO NOT TOUCH PROD", ["GKE"]),  # a name before it in the sentence is enough
+])
+def test_an_acronym_in_a_sentence_of_its_own_next_to_a_shouted_one_survives(text: str, expected: list[str]) -> None:
+    assert sorted(extract_entities(text)) == sorted(expected), text
+
+
+@pytest.mark.parametrize("text", ["WARNING! DO NOT TOUCH PROD", "DO NOT TOUCH PROD. SERIOUSLY.",
+                                  "HEY. LISTEN. DO NOT MERGE", "PROD IS DOWN. OPS KNOWS."])
+def test_a_whole_caps_sentence_next_to_a_shouted_one_is_shouting_too(text: str) -> None:
+    assert extract_entities(text) == [], text
+
+
+@given(before=st.lists(st.sampled_from(COMMON_WORDS), min_size=1, max_size=6),
+       acronym=st.sampled_from(["API", "NASA", "ESA", "GKE", "SDK", "RDS", "HTTP"]),
+       end=st.sampled_from([".", "!", "?", "..."]),
+       shouted=st.lists(st.sampled_from(COMMON_WORDS), min_size=SHOUTING_RUN, max_size=10))
+def test_an_acronym_ending_a_lower_case_sentence_survives_the_shouted_sentence_after_it(
+        before: list[str], acronym: str, end: str, shouted: list[str]) -> None:
+    text = f"{' '.join(before)} {acronym}{end} {' '.join(shouted).upper()}"
+    assert extract_entities(text) == [acronym], text

@@ -6,6 +6,7 @@ names ("Athena") become entities once any memory has named them explicitly.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 
 from .lazy_regex import LazyRegex
@@ -41,6 +42,40 @@ SHOUTING_RUN = 3
 # of "AB-AB-…" take seconds)
 _CAPS_WORD = r"(?<![A-Z]['’-])\b[A-Z]++(?:['’-][A-Z]++)*+\b"
 _SHOUTING = re.compile(rf"{_CAPS_WORD}(?:[^\w\s]*+\s\W*+{_CAPS_WORD}){{{SHOUTING_RUN - 1},}}")
+# A run may cross sentence ends ("STOP. DEPLOYING. FRIDAYS."), but an acronym ending or starting a sentence of
+# ordinary words is a name beside the shouting, not part of it: "Deploy to GKE. DO NOT TOUCH PROD" keeps GKE
+_SENTENCE_END = re.compile(r"[.!?]+\s")
+_CAPS_WORDS = re.compile(_CAPS_WORD)
+_WORD_CHAR = re.compile(r"\w")
+
+
+def _shouted_spans(text: str) -> list[tuple[int, int]]:
+    """The spans of shouting: each run of ALL-CAPS words, less a short first or last sentence of the run whose
+    sentence goes on in ordinary words outside it."""
+    runs = [m.span() for m in _SHOUTING.finditer(text)]
+    if not runs:
+        return []
+    sentence_ends = [m.span() for m in _SENTENCE_END.finditer(text)]
+    spans = []
+    for start, end in runs:
+        before = bisect_left(sentence_ends, (start, 0))
+        after = bisect_left(sentence_ends, (end, 0))  # the sentence ends inside the run: before..after-1
+        if after > before:
+            first_end, last_end = sentence_ends[before][1], sentence_ends[after - 1][1]
+            sentence_start = sentence_ends[before - 1][1] if before else 0
+            if _WORD_CHAR.search(text, sentence_start, start) and _caps_words(text, start, first_end) < SHOUTING_RUN:
+                start = first_end
+            sentence_end = sentence_ends[after][0] if after < len(sentence_ends) else len(text)
+            if _WORD_CHAR.search(text, end, sentence_end) and _caps_words(text, last_end, end) < SHOUTING_RUN:
+                end = last_end
+        if _caps_words(text, start, end) >= SHOUTING_RUN:
+            spans.append((start, end))
+    return spans
+
+
+def _caps_words(text: str, start: int, end: int) -> int:
+    return len(_CAPS_WORDS.findall(text, start, end))
+
 
 # "e.g.", "i.e.", "a.m.", "U.S." look like a file "e" with the extension "g": as entities they would link every memory
 # that uses them. A real file has a longer name or extension ("a.out", "x.py", "main.c")
@@ -105,7 +140,7 @@ def extract_entities(text: str, known: KnownLookup | None = None) -> list[str]:
     out: list[str] = []
     seen: set[str] = set()
     spans: list[tuple[int, str]] = []
-    shouted = [m.span() for m in _SHOUTING.finditer(text)]
+    shouted = _shouted_spans(text)
     for pat in _PATTERNS:
         for m in pat.finditer(text):
             value = next((g for g in m.groups() if g), None) if m.groups() else m.group()
