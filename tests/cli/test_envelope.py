@@ -217,3 +217,18 @@ def test_output_is_utf8_whatever_the_locale(tmp_path: Path) -> None:
                               timeout=60)
         assert proc.returncode == 0, proc.stdout
     assert "東京" in json.loads(proc.stdout.decode("utf-8"))["results"][0]["content"]
+
+
+@pytest.mark.parametrize(("args", "hint"), [
+    (["recall", "x", "--pretty"], "give it before the command (mnemon --pretty recall …)"),
+    (["retrieve", "--prompt", "x", "--db", "other.db"], "give it before the command (mnemon --db … retrieve …)"),
+    (["note", "read", "a.md", "--store", "work"], "give it before the command (mnemon --store … note read …)"),
+])
+def test_a_global_option_after_the_command_says_where_it_belongs(
+        cli_run: Callable[..., tuple[int, Any]], args: list[str], hint: str) -> None:
+    code, out = cli_run(args)
+    _assert_error(code, out)
+    assert out["error"]["code"] == "usage" and hint in out["error"]["message"]
+    # an option that exists nowhere gets no such hint
+    code, out = cli_run(["recall", "x", "--bogus"])
+    assert out["error"]["code"] == "usage" and "before the command" not in out["error"]["message"]

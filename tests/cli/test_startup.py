@@ -102,8 +102,9 @@ def test_the_program_starts_without_the_collector_and_a_long_running_command_get
     report = ("import atexit, gc, json, sys\n"
               "atexit.register(lambda: sys.stderr.write(json.dumps(gc.isenabled())))\n"
               "from mnemon.__main__ import run\nsys.exit(run())")
-    one_shot = subprocess.run([sys.executable, "-c", report, "--db", str(tmp_path / "m.db"), "status"],
-                              capture_output=True, text=True, env=env, timeout=120)
+    # the home's store: a read on a --db path that does not exist yet is refused (tests/cli/test_missing_db.py)
+    one_shot = subprocess.run([sys.executable, "-c", report, "status"], capture_output=True, text=True, env=env,
+                              timeout=120)
     assert one_shot.returncode == 0 and json.loads(one_shot.stderr) is False
     bulk = tmp_path / "bulk.json"
     bulk.write_text(json.dumps({"schema_version": "1", "insights": [{"content": "Dana paged the on-call"}]}))
@@ -159,9 +160,8 @@ def test_a_one_shot_command_runs_without_the_cyclic_collector_and_restores_it(
 
 def test_a_command_missing_from_the_table_is_still_found(tmp_path: Path) -> None:
     script = ("import sys\nfrom mnemon.interfaces.cli import main as cli_main\n"
-              "del cli_main.COMMAND_MODULES['state']\nsys.exit(cli_main.main(['--db', sys.argv[1], 'state', 'list']))")
+              "del cli_main.COMMAND_MODULES['state']\nsys.exit(cli_main.main(['state', 'list']))")  # the home's store
     env = dict(os.environ, MNEMON_HOME=str(tmp_path / "home"), MNEMON_EMBED_PROVIDER="none", PYTHONPATH=str(SRC))
-    proc = subprocess.run([sys.executable, "-c", script, str(tmp_path / "m.db")], capture_output=True, text=True,
-                          env=env, timeout=120)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "error" not in json.loads(proc.stdout)

@@ -149,6 +149,10 @@ class Config:
     daemon_idle_s: float = 900.0
     config_path: Path | None = None
     environ: Mapping[str, str] = field(default_factory=dict, repr=False)
+    # who named the database, when the user did ("--db", "MNEMON_DB", "--store", "MNEMON_STORE", "config file PATH");
+    # None for the default or active store (`app.memory.refuse_missing_db`: a read never creates a database someone
+    # named)
+    db_named_by: str | None = None
 
     def with_overrides(self, **kw: Any) -> "Config":
         return replace(self, **kw)
@@ -224,10 +228,18 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
     # MNEMON_HOME (often set once in a profile) does not move a db the file names
     chosen_by_store = max(level("store"), 3 if level("home") == 3 else 0)
     db = pick("db") if level("db") >= chosen_by_store else None
+    own_place = home / "data" / str(store) / "mnemon.db"
     if db and str(db).startswith(DB_URL_SCHEMES):
         db_path: Path | str = str(db)  # a server URL stays a string: Path would fold its '//'
     else:
-        db_path = Path(str(db)).expanduser() if db else home / "data" / str(store) / "mnemon.db"
+        db_path = Path(str(db)).expanduser() if db else own_place
+    named_by: str | None = None
+    # `init` writes the store's own path into the config file: naming it is the same as naming none
+    if db and not (isinstance(db_path, Path) and os.path.abspath(db_path) == os.path.abspath(own_place)):
+        named_by = {3: "--db", 2: SETTINGS_BY_NAME["db"].env}.get(level("db"), f"config file {path}")
+    elif not db and store != "default" and level("store") > 0:
+        # a store other than `default` exists once `store create` (or a write) made it, as `store set` has it
+        named_by = {3: "--store", 2: SETTINGS_BY_NAME["store"].env}.get(level("store"), f"config file {path}")
     return Config(
         home=home, store=str(store), db_path=db_path, embed_provider=str(pick("embed_provider")),
         max_insights=int(pick("max_insights")), prune_min_age_s=parse_duration(pick("prune_min_age")),
@@ -235,7 +247,7 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
         save_caches=bool(pick("save_caches")), ann=bool(pick("ann")), ann_min_rows=int(pick("ann_min_rows")),
         ann_cold_min_rows=int(pick("ann_cold_min_rows")), daemon=bool(pick("daemon")),
         daemon_idle_s=parse_duration(pick("daemon_idle")),
-        config_path=path if path.exists() else None, environ=env,
+        config_path=path if path.exists() else None, environ=env, db_named_by=named_by,
     )
 
 

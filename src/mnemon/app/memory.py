@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..core.keywords import embedding_text_of
-from ..core.errors import InvalidInput, ProviderUnavailable
+from ..core.errors import InvalidInput, NotFound, ProviderUnavailable
 from ..ports.cache_paths import beside, cache_bytes
 from ..ports.embed.base import EmbedSettings
 from ..ports.embed.registry import get_provider
@@ -65,6 +66,46 @@ def open_store(target: str | Path, *, readonly: bool = False) -> Store:
     from ..ports.store.sqlite import SQLiteStore
 
     return SQLiteStore(target, readonly=readonly)
+
+
+# Facade methods that only read the store. One of them asked of a database the user named (`Config.db_named_by`)
+# that does not exist fails instead of creating it: a mistyped --db used to leave an empty store behind and answer
+# "nothing" with exit 0. Every other method (a write) creates the database, as the store's own place under the home
+# is created by its first use, read or write.
+READS_ONLY = frozenset({
+    "recall", "search", "show", "related", "graph", "find_nodes", "log", "status", "embed_status", "export_stream",
+    "export_to", "retrieve", "candidates", "debug_candidates", "thought", "surface", "explain_edge", "state_list",
+    "state_explain", "state_conflicts", "predict_due", "world_watch", "alias_ls", "contract_check",
+    "agent_preflight",
+})
+
+
+def refuse_missing_db(cfg: Config, method: str) -> None:
+    """`NotFound` naming the path when facade method `method` only reads (`READS_ONLY`) and the database the user
+    named is a file that does not exist; nothing is created. A path that could not hold a database at all (a file
+    where a folder should be, a folder without write permission) is left to the store, whose `store_error` says why,
+    as it does for a write."""
+    if method not in READS_ONLY or cfg.db_named_by is None or not isinstance(cfg.db_path, Path):
+        return
+    path = cfg.db_path
+    try:
+        os.stat(path)
+        return
+    except FileNotFoundError:
+        pass
+    except OSError:  # not a directory on the way, a name too long, …
+        return
+    folder = path.absolute().parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not (folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)):
+        return
+    if path == cfg.home / "data" / cfg.store / "mnemon.db":
+        raise NotFound(f"no store {cfg.store!r} (named by {cfg.db_named_by}): `mnemon store list` shows the stores;"
+                       f" `mnemon store create {cfg.store}` (or a write, `mnemon remember`) makes it",
+                       path=str(path), store=cfg.store, named_by=cfg.db_named_by)
+    raise NotFound(f"no database at {path} (named by {cfg.db_named_by}): check the path; a write (`mnemon "
+                   "remember`, `mnemon ingest`) creates it there", path=str(path), named_by=cfg.db_named_by)
 
 
 class Mnemon(WorldMixin, ContextMixin, VaultMixin):

@@ -325,7 +325,7 @@ def mcp_serve() -> None:
     from ..mcp import serve
 
     ctx = click.get_current_context().find_root().obj
-    serve(lambda: ctx.mem)
+    serve(ctx.facade)  # a server that takes writes: it opens (and may create) the database as a write would
 
 
 @cli.command("serve")
@@ -351,5 +351,5 @@ def serve(host: str, port: int, mount: str, allow_writes: bool, token: str | Non
         emit(doc)
         sys.stdout.flush()  # a caller reads the url from this line while the server runs
 
-    serve_http(lambda: ctx.mem, host=host, port=port, mount=mount, allow_writes=allow_writes, token=token,
+    serve_http(ctx.facade, host=host, port=port, mount=mount, allow_writes=allow_writes, token=token,
                no_auth=no_auth, announce=announce)

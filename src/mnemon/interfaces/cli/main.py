@@ -6,7 +6,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -41,9 +41,19 @@ class Ctx:
 
     @property
     def mem(self) -> Mnemon:
+        """The facade; before it is open, a stand-in that opens it for the first method asked of it (`facade`)."""
         if self._mem is None:
-            from ...app.memory import Mnemon  # here, not at the top: `--help` and store commands never need it
+            return cast("Mnemon", _OpenOnFirstUse(self))
+        return self._mem
 
+    def facade(self, method: str | None = None) -> Mnemon:
+        """The facade, opened for a call of `method` (None: any): a method that only reads refuses a database the
+        user named that does not exist, instead of creating it (`app.memory.refuse_missing_db`)."""
+        if self._mem is None:
+            from ...app.memory import Mnemon, refuse_missing_db  # here: `--help` and store commands never need it
+
+            if method is not None:
+                refuse_missing_db(self.cfg, method)
             readonly, provider = bool(self.flags.get("readonly")), self.flags.get("embed")
             if FACADES is not None:
                 self._mem = FACADES.get(self.cfg, readonly=readonly, provider=provider)
@@ -59,6 +69,17 @@ class Ctx:
     def close(self) -> None:
         if self._mem is not None and not self._shared:
             self._mem.close()
+
+
+class _OpenOnFirstUse:
+    """`Ctx.mem` before the store is open. Commands call `c.mem.<method>(…)`: the name asked for is the facade method
+    the command runs, which is what decides whether a missing database may be created."""
+
+    def __init__(self, ctx: Ctx) -> None:
+        self._ctx = ctx
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ctx.facade(name), name)
 
 
 def emit(payload: Any) -> None:
@@ -234,7 +255,7 @@ def _run_command(argv: list[str] | None, ends_process: bool, prog_name: str = "m
     except click.exceptions.Exit as exc:
         return int(exc.exit_code or 0)
     except click.UsageError as exc:
-        click.echo(dumps(error_envelope("usage", exc.format_message()), pretty=pretty))
+        click.echo(dumps(error_envelope("usage", _usage_message(exc, prog_name)), pretty=pretty))
         return 2
     except click.Abort:
         click.echo(dumps(error_envelope("aborted", "aborted"), pretty=pretty))
@@ -243,6 +264,20 @@ def _run_command(argv: list[str] | None, ends_process: bool, prog_name: str = "m
         payload, code = from_exception(exc)
         click.echo(dumps(payload, pretty=pretty))
         return code
+
+
+def _usage_message(exc: click.UsageError, prog_name: str) -> str:
+    """Click's message, and where a global option given after the command belongs: `mnemon recall x --pretty`
+    said only "No such option", leaving the user to guess that the option exists, before the command."""
+    message = exc.format_message()
+    if isinstance(exc, click.NoSuchOption) and exc.ctx is not None and exc.ctx.parent is not None:
+        option = next((p for p in cli.params if exc.option_name in p.opts), None)
+        if isinstance(option, click.Option):
+            value = "" if option.is_flag else " …"
+            command = exc.ctx.command_path.split(" ", 1)[-1]  # `note read`, not `read`
+            message += (f" {exc.option_name} is an option of {prog_name} itself: give it before the command"
+                        f" ({prog_name} {exc.option_name}{value} {command} …).")
+    return message
 
 
 def _check_utf8(argv: Sequence[str]) -> None:
