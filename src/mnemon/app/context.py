@@ -45,6 +45,7 @@ from ..core.ontology import DEFAULT_ONTOLOGY, category_of
 from ..core.text import excerpt, tokens
 from ..core.vault.lifecycle import truth_policy
 from ..core.vault.observations import DEFAULT_HINTS, hint_words
+from ..core.vault.parser import TASK_MARKS
 from ..core.vault.proactive import stemmed_hints
 from ..core.vault.scope import PathScope, path_mentions, resolve_mentions
 from ..ports.store.base import MemoryFilter, Store
@@ -80,7 +81,8 @@ _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 # a note's edges to its own sections and bullets: context only when recall returned that section or bullet
 _SENTENCE_RELATIONS = tuple(s.name for s in DEFAULT_ONTOLOGY.specs() if s.category in ("observation", "structure"))
 # a list marker or task box before a bullet's sentence: an edge's evidence keeps it, the bullet's memory does not
-_LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
+# (every box the parser reads as a task: a cancelled task's "[-]" kept its date edge from reading as the task)
+_LIST_MARKER = re.compile(rf"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[{re.escape(TASK_MARKS)}]\]\s+)?")
 # `resolve`'s machine-readable copy of a resolution, at the end of its evidence pack (`app/vault/resolve.py`)
 _PAYLOAD_MARK = "mneme-research-resolution"
 _RESOLUTION_PAYLOAD = re.compile(r"<!--[ \t]*mneme-research-resolution(?:-b64)?:.*?-->", re.S)

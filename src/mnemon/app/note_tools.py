@@ -90,15 +90,17 @@ def _walk(root: Path, start: Path | None = None) -> tuple[list[NoteFile], list[d
         for entry in listing:
             rel = entry.path[prefix:].replace(os.sep, "/")
             name = entry.name
+            if name.startswith("."):
+                continue  # hidden, as `vault.ingest.walk_vault` has it: a file as a folder
             if entry.is_symlink():
                 if name.lower().endswith(".md") or entry.is_dir():
                     skipped.append({"path": rel, "reason": "symlink"})
                 continue
             if entry.is_dir(follow_symlinks=False):
-                if name not in SKIP_DIRS and not name.startswith("."):
+                if name not in SKIP_DIRS:
                     pending.append(Path(entry.path))
                 continue
-            if not name.lower().endswith(".md") or name.lower() == ".md":
+            if not name.lower().endswith(".md"):
                 continue
             try:
                 st = entry.stat(follow_symlinks=False)
@@ -501,7 +503,8 @@ def _check_destination_parents(root: Path, dst: Resolved) -> None:
 
 
 def _skipped_by_ingest(rel: str) -> bool:
-    return any(p in SKIP_DIRS or p.startswith(".") for p in rel.split("/")[:-1])
+    parts = rel.split("/")
+    return parts[-1].startswith(".") or any(p in SKIP_DIRS or p.startswith(".") for p in parts[:-1])
 
 
 @notes.serialised
@@ -535,7 +538,8 @@ def move_note(vault: str | Path | None, src_path: str, dst_path: str, *, update_
         plans, kept = _plan_links(v, src.rel, dst.rel, old_index, new_index, warnings)
     if _skipped_by_ingest(dst.rel):
         warnings.append({"code": "destination_not_ingested", "path": dst.rel,
-                         "reason": "ingest skips this folder: links to the note will not resolve in the graph"})
+                         "reason": "ingest skips a hidden name or this folder: links to the note will not resolve"
+                                   " in the graph"})
 
     src_bytes = src.path.read_bytes()
     moved_plan = plans.get(dst.rel)

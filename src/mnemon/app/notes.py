@@ -608,6 +608,10 @@ class LinkSite:
     angle: bool = False
 
 
+# where a wikilink's target ends: at its heading or at its block reference (`core.vault.links.split_link_target`)
+_SECTION_OR_BLOCK = re.compile(r"[#^]")
+
+
 def link_sites(text: str) -> list[LinkSite]:
     """Every wikilink and Markdown link outside code fences and inline code, front matter included (a link in a
     property is a link to the reader, even if the graph does not draw it)."""
@@ -636,7 +640,7 @@ def link_sites(text: str) -> list[LinkSite]:
             if dot and stem and ext.lower() in ATTACHMENT_EXTENSIONS:
                 continue
             head = inner.split("|", 1)[0].rstrip("\\")
-            head = head.split("#", 1)[0]
+            head = _SECTION_OR_BLOCK.split(head, maxsplit=1)[0]  # a rename keeps `#Heading` and `^blockid`
             lead = len(head) - len(head.lstrip())
             begin = m.start() + 2 + lead
             sites.append(LinkSite("wikilink", m.span(), (begin, begin + len(head.strip())),

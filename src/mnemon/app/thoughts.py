@@ -30,10 +30,12 @@ from ..core.text import excerpt, tokens
 from ..core.vault.lifecycle import truth_policy
 from ..core.vault.links import display_links
 from ..core.vault.observations import hint_words
+from ..core.vault.parser import TASK_MARKS
 from ..core.keywords import VAULT_SOURCE_PREFIX
 from ..core.vault.proactive import DEADLINE_WORDS, FRESHNESS_MAX, OPEN_WORDS, PROACTIVE_STATE, hints_of_key
 from ..render.cards import check_out_dir, clip, write_card
 from . import notes as notes_mod
+from .closed_loops import ClosedLater
 from .context import DEFAULT_BUDGET, DEFAULT_MAX_ITEMS, build_context_pack, parse_hints, source_path_of
 from .runtime import Runtime
 from .suggested_actions import suggested_actions, vault_root
@@ -44,7 +46,7 @@ DEFAULT_HOPS = 5
 MAX_HOPS = 12
 SURFACE_BUDGET = 5000
 # a list item's marker (and task box) at the start of a line: a section's bullets read as a list of clauses
-_LIST_MARKER = re.compile(r"^(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
+_LIST_MARKER = re.compile(rf"^(?:[-*+]|\d{{1,9}}[.)])[ \t]+(?:\[[{re.escape(TASK_MARKS)}]\][ \t]+)?")
 _NAV_TYPES = {"note", "project", "person", "finance", "event", "place", "placeholder"}
 # edge categories no belief is ever resolved from (a note's bullets, links, headings, dates): a walk over them needs
 # no look at the world model
@@ -218,7 +220,9 @@ def scored_candidates(rt: Runtime, *, hints: tuple[str, ...]) -> tuple[list[Cand
     observations = rt.store.vault.derived_memories(observations_only=True)  # type: ignore[attr-defined]
     kept: list[Candidate] = []
     suppressed: list[Candidate] = []
-    for cand in _Scorer(rt, hints).score(observations):
+    scored = _Scorer(rt, hints).score(observations)
+    ClosedLater(rt, observations).mark(scored)
+    for cand in scored:
         (suppressed if cand.skip_reasons else kept).append(cand)
     kept.sort(key=_best_first)
     suppressed.sort(key=_best_first)
@@ -305,7 +309,8 @@ def kept_candidates(rt: Runtime, hints: tuple[str, ...]) -> tuple[Iterator[Candi
     beat it: their static scores are at most the last one read, and reading adds at most `FRESHNESS_MAX`. Scored up
     front instead: payload observations (no stored score) and the bullets holding a hint the ingest did not score
     with (found by keyword search; a hint the ingest scored with and this call drops only lowers a score). A store
-    whose bullets were not all scored under one set of hints is scored whole."""
+    whose bullets were not all scored under one set of hints is scored whole. An item a later note closed is
+    never given out (`app.closed_loops`)."""
     vault = rt.store.vault  # type: ignore[attr-defined]
     scored_with = hints_of_key(vault.get_state(PROACTIVE_STATE))
     if scored_with is None:
@@ -338,7 +343,7 @@ def kept_candidates(rt: Runtime, hints: tuple[str, ...]) -> tuple[Iterator[Candi
             while heap and heap[0][1].score > bound:
                 yield heapq.heappop(heap)[1]
 
-    return best_first(), len(payload) + vault.proactive_count()
+    return ClosedLater(rt).open_only(best_first()), len(payload) + vault.proactive_count()
 
 
 def _with_path(rt: Runtime, cand: Candidate, hops: int, hints: tuple[str, ...]) -> Candidate:

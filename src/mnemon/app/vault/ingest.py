@@ -108,6 +108,9 @@ def _inside(root: str, path: str) -> bool:
 def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str, list[VaultEntry], list[dict[str, str]]]:
     """Every Markdown file under `vault`, sorted by vault-relative path, plus what was skipped and why.
 
+    A name starting with "." is hidden (``.obsidian/``, ``.trash/``, ``.draft.md``) and passed over without a word,
+    a file as a folder, at the top as deeper down: only hidden folders were, so a hidden note was ingested.
+
     Symlinks (files or folders) are skipped unless `follow_symlinks`, and even then only when their target resolves
     inside the vault: a link must never make ingestion read a file outside it. A followed link whose target the
     vault already holds under its real path is skipped as `symlink_duplicate`: the real path always wins (a link
@@ -138,11 +141,11 @@ def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str
             continue
         # one scandir per folder: the entry knows whether it is a link or a folder without a syscall per file
         for entry in listing:
+            if entry.name.startswith(".") or entry.name in SKIP_DIRS:
+                continue
             rel = entry.path[prefix_len:].replace(os.sep, "/")
             link = entry.is_symlink()
             if entry.is_dir():
-                if entry.name in SKIP_DIRS or entry.name.startswith("."):
-                    continue
                 if link and not follow_symlinks:
                     skipped.append({"path": rel, "reason": "symlink"})
                 elif link and not _inside(root, os.path.realpath(entry.path)):

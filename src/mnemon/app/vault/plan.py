@@ -32,8 +32,9 @@ from ...ports.store.contained_sqlite import LEVEL_LINE, LINE  # the metadata sha
 from ..bulk_gc import paused_gc
 
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
+# 10: a front-matter date is a mentions_date edge; `[[Note^block]]` links to Note, not to a placeholder
 # 9: a file stem outranks a title in link resolution (every link resolved again); `- [-]` is a closed task
-PLAN_VERSION = "9"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+PLAN_VERSION = "10"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"
@@ -370,10 +371,12 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
         else:
             add_edge(edge)
 
+    # a day the front matter and the body both name is one edge: the front matter's, its line coming first
+    front_end = parsed.front_matter.line_end if parsed.front_matter else 0
     for date in parsed.dates:
         if date.year is not None and date.line not in observation_lines:
-            add_edge(_edge(nid, f"date:{date.iso}", "mentions_date", DATE_CONFIDENCE, date.evidence, "date",
-                           date.line, text=date.text))
+            add_edge(_edge(nid, f"date:{date.iso}", "mentions_date", DATE_CONFIDENCE, date.evidence,
+                           "front_matter_date" if date.line < front_end else "date", date.line, text=date.text))
     for email in parsed.emails:
         add_edge(_edge(nid, f"email:{email.address}", "mentions_email", EMAIL_CONFIDENCE, email.evidence, "email",
                        email.line))

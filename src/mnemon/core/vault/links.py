@@ -51,13 +51,14 @@ def normalise_link_key(value: str) -> str:
 
 
 def split_link_target(raw: str) -> tuple[str, str | None, str | None]:
-    """``Target#Section|Alias`` → (target, section, alias); block refs (``#^id``) count as no section."""
+    """``Target#Section|Alias`` → (target, section, alias). A block reference (``^id``, after the target or its
+    section: ``Target^id``, ``Target#^id``, ``Target#Section^id``) points into the same note, so it is dropped:
+    kept in the target, it named a note nobody has and parked the link on a placeholder."""
     target, bar, alias = raw.partition("|")
     target = target.rstrip("\\")  # ``[[A\\|B]]`` inside a Markdown table escapes the bar
     target, hash_mark, section = target.partition("#")
-    section_text = section.strip() if hash_mark else ""
-    if section_text.startswith("^"):
-        section_text = ""
+    target = target.partition("^")[0]  # (Obsidian's links cannot reach a file with "^" in its name either)
+    section_text = section.partition("^")[0].strip() if hash_mark else ""
     return target.strip(), (section_text or None), (alias.strip() or None) if bar else None
 
 

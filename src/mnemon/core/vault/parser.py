@@ -64,13 +64,16 @@ _QUOTE_PREFIX = re.compile(r"^[ \t]*(?:>[ \t]?)+")
 # (20,000 spaces on one line) must cost linear time, not minutes.
 ATX_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+([^\n]*)")
 _HEADING = re.compile(r"\n {0,3}(#{1,6})[ \t]+([^\n]*)")
+# The marks in a task's box. ``- [-]`` is a cancelled task (Obsidian renders it as one; the Tasks plugin's
+# "cancelled"): closed like ``[x]``, where as a bullet it kept "[-]" in its text and its date and words made it an
+# open loop. Other marks (``[/]``, ``[>]``, ``- [1] Smith 2020``) stay bullets. Whoever reads a task's evidence line
+# back to its text strips the same boxes (app/context.py).
+TASK_MARKS = " xX-"
+_CLOSED_TASK = frozenset(TASK_MARKS) - {" "}
 _LIST_ITEM = re.compile(
-    r"\n([ \t]*(?:>[ \t]*)*)(?:([-*+])|(\d{1,9})[.)])[ \t]+(?:\[([ xX-])\](?=[ \t\n]|$)[ \t]*)?([^\n]*)"
+    r"\n([ \t]*(?:>[ \t]*)*)(?:([-*+])|(\d{1,9})[.)])[ \t]+"
+    rf"(?:\[([{re.escape(TASK_MARKS)}])\](?=[ \t\n]|$)[ \t]*)?([^\n]*)"
 )
-# ``- [-]`` is a cancelled task (Obsidian renders it as one; the Tasks plugin's "cancelled"): closed like ``[x]``,
-# where as a bullet it kept "[-]" in its text and its date and words made it an open loop. Other marks (``[/]``,
-# ``[>]``, ``- [1] Smith 2020``) stay bullets.
-_CLOSED_TASK = frozenset("xX-")
 _THEMATIC_BREAK = re.compile(r"^[ \t>]*([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 WIKILINK = re.compile(r"\[\[([^\[\]\n]+?)\]\]")
 MD_LINK = re.compile(
@@ -84,6 +87,9 @@ _TAG = re.compile(r"#([\w][\w/-]*)")
 _NOT_BEFORE_TAG = frozenset("#&/\\:])'\"`")  # plus any word character: "page#frag", "&#39;", "C#"
 _EMAIL_LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-")
 _EMAIL_DOMAIN = re.compile(r"@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w-])")
+# a top-level front-matter key (at the start of its line); the keys whose values name or file a note, not dates
+_FRONT_KEY = re.compile(r"([^\s#:\-][^:]*):(?=[ \t]|$)")  # (up to the first ":", so linear on any line)
+_UNDATED_KEYS = frozenset({"title", "aliases", "alias", "tags", "tag", "type"})
 _PAYLOAD = re.compile(r"<!--[ \t]*mneme-research-resolution-b64:[ \t]*([A-Za-z0-9_\-+/=]+)[ \t]*-->")
 
 # Folder names Mneme maps to node types; the nearest matching folder wins, front matter `type` beats both.
@@ -234,6 +240,41 @@ def _emails(text: str) -> list[tuple[int, str]]:
             at = text.find("@", domain.end())
         else:
             at = text.find("@", at + 1)
+    return found
+
+
+def _blanked_links(text: str) -> str:
+    """`text` with URLs, Markdown link destinations and wikilinks blanked (same length), so their '#', '@' and digits
+    are not tags, emails or dates."""
+    if "://" in text:
+        text = _blank_urls(text)
+    if "[[" in text:
+        text = WIKILINK.sub(_blank, text)
+    if "](" in text:
+        text = _MD_DESTINATION.sub(lambda m: "]" + " " * (len(m.group(0)) - 1), text)
+    return text
+
+
+def _front_matter_dates(lines: Sequence[str], front: FrontMatter) -> list[DateMention]:
+    """The date phrases of the front matter's values (``due: 2026-03-14``), found as in the body, on their own
+    lines: a property's date is one the note mentions, and was left without its date edge. A line indented under a
+    key (a block list, a nested mapping, folded text) is that key's. A key that names or files the note
+    (`_UNDATED_KEYS`) holds none: a daily note titled "2026-03-04" names itself, it does not mention the day."""
+    found: list[DateMention] = []
+    undated = False
+    for index in range(front.line_start, front.line_end - 1):  # between the fences
+        line = lines[index]
+        if line.lstrip().startswith("#"):
+            continue  # a YAML comment
+        value = line
+        key = _FRONT_KEY.match(line)
+        if key is not None:
+            undated = key.group(1).strip().strip("'\"").casefold() in _UNDATED_KEYS
+            value = line[key.end():]
+        if undated:
+            continue
+        for _offset, matched, year, month, day in date_spans(_blanked_links(value)):
+            found.append(DateMention(matched, year, month, day, index + 1, _evidence(line)))
     return found
 
 
@@ -431,14 +472,7 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
 
     wikilinks, markdown_links = _links(rel_path, prose, where, warnings)
 
-    # URLs, link targets and wikilinks are blanked so their '#', '@' and digits are not tags, emails or dates.
-    clean = prose
-    if "://" in clean:
-        clean = _blank_urls(clean)
-    if "[[" in clean:
-        clean = WIKILINK.sub(_blank, clean)
-    if "](" in clean:
-        clean = _MD_DESTINATION.sub(lambda m: "]" + " " * (len(m.group(0)) - 1), clean)
+    clean = _blanked_links(prose)
 
     tags = [Tag(name, None, f"tags: {name}") for name in front.tags] if front else []
     if "#" in clean:
@@ -457,8 +491,8 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
             line_no = where.line_of(start)
             emails.append(EmailMention(address, line_no, where.evidence(line_no)))
 
-    dates: list[DateMention] = []
-    dates_by_line: dict[int, list[DateMention]] = {}
+    dates: list[DateMention] = _front_matter_dates(lines, front) if front else []
+    dates_by_line: dict[int, list[DateMention]] = {}  # (the body's: a list item's dates)
     for offset, matched, year, month, day in date_spans(clean):
         line_no = where.line_of(offset)
         mention = DateMention(matched, year, month, day, line_no, where.evidence(line_no))
