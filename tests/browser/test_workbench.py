@@ -156,10 +156,12 @@ def writable_server(writable_store: Store) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def empty_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A store that holds nothing at all (created by `status`, which writes its schema)."""
+    """A store that holds nothing at all (created by `state backfill`, a write with nothing to write: a read-only
+    server, like a read, does not create a database it is pointed at)."""
     root = tmp_path_factory.mktemp("workbench-empty")
     env = _env(root)
     db = root / "store.db"
+    _cli(db, env, "state", "backfill")
     assert _cli(db, env, "status")["total_insights"] == 0
     proc, url = _start(Store(db, env, killed_edge=-1))
     yield url

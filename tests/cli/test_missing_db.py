@@ -157,3 +157,12 @@ def test_mneme_retrieve_on_a_missing_db_fails_the_same(tmp_path: Path, capsys: p
     assert code != 0 and out["error"]["code"] == "not_found", out
     assert "missing.db" in out["error"]["message"]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_read_only_server_on_a_missing_named_db_fails_at_start(tmp_path: Path, cli_run: CliRun) -> None:
+    """`serve` without --allow-writes takes no write: pointed at a mistyped path it says so before listening,
+    instead of serving an empty store it made there."""
+    db = tmp_path / "typo" / "mnemon.db"
+    code, out = cli_run(["--db", str(db), "serve", "--port", "0"])
+    _assert_not_found(code, out, db)
+    assert not (tmp_path / "typo").exists()

@@ -80,12 +80,14 @@ READS_ONLY = frozenset({
 })
 
 
-def refuse_missing_db(cfg: Config, method: str) -> None:
-    """`NotFound` naming the path when facade method `method` only reads (`READS_ONLY`) and the database the user
-    named is a file that does not exist; nothing is created. A path that could not hold a database at all (a file
+def refuse_missing_db(cfg: Config, method: str | None) -> None:
+    """`NotFound` naming the path when facade method `method` only reads (`READS_ONLY`) — or, for None, the store
+    is opened read-only (`--readonly`, `serve` without `--allow-writes`) — and the database the user named is a
+    file that does not exist; nothing is created. A path that could not hold a database at all (a file
     where a folder should be, a folder without write permission) is left to the store, whose `store_error` says why,
     as it does for a write."""
-    if method not in READS_ONLY or cfg.db_named_by is None or not isinstance(cfg.db_path, Path):
+    if (method is not None and method not in READS_ONLY) or cfg.db_named_by is None \
+            or not isinstance(cfg.db_path, Path):
         return
     path = cfg.db_path
     try:

@@ -47,14 +47,15 @@ class Ctx:
         return self._mem
 
     def facade(self, method: str | None = None) -> Mnemon:
-        """The facade, opened for a call of `method` (None: any): a method that only reads refuses a database the
-        user named that does not exist, instead of creating it (`app.memory.refuse_missing_db`)."""
+        """The facade, opened for a call of `method` (None: any): a method that only reads, or any on a read-only
+        opening, refuses a database the user named that does not exist instead of creating it
+        (`app.memory.refuse_missing_db`)."""
         if self._mem is None:
             from ...app.memory import Mnemon, refuse_missing_db  # here: `--help` and store commands never need it
 
-            if method is not None:
-                refuse_missing_db(self.cfg, method)
             readonly, provider = bool(self.flags.get("readonly")), self.flags.get("embed")
+            if readonly or method is not None:
+                refuse_missing_db(self.cfg, None if readonly else method)
             if FACADES is not None:
                 self._mem = FACADES.get(self.cfg, readonly=readonly, provider=provider)
                 self._shared = True
