@@ -128,3 +128,46 @@ def test_an_open_task_is_offered_exactly_when_no_later_note_closed_it(tmp_path_f
     assert offered == expected
     assert {p for p, reasons in skipped.items() if any(r.startswith("closed later in ") for r in reasons)} == \
         {f"n{i}.md" for i, (done, _day) in enumerate(times) if not done} - expected
+
+
+def test_a_context_pack_marks_an_item_closed_later_and_ranks_it_down(mem: Mnemon, tmp_path: Path) -> None:
+    """Asked about the vendor, the pack still holds note A's item (it is what the note says) but says a later note
+    closed it and ranks it ×0.25; `surface --prompt` does not title it an open loop nor suggest following it up."""
+    mem.ingest(str(_vault(tmp_path)), embed=False)
+    closed = _a_task(mem)
+    pack = mem.retrieve("vendor invoice")
+    item = next(i for i in pack["items"] if i["id"] == closed)
+    assert item["closed_later_in"] == "Inbox/update.md"
+    assert item["score_factors"]["closed_later"] == 0.25
+    closing = next(i for i in pack["items"] if i.get("note") == "Inbox/update.md" and i["kind"] == "task")
+    assert "closed_later_in" not in closing and closing["score"] > item["score"]
+    card = next(t for t in mem.surface(prompt="vendor invoice", limit=10)["thoughts"] if t["memory"] == closed)
+    assert card["title"].startswith("Closed later: ") and "Inbox/update.md" in card["insight"]
+    assert "closed later in Inbox/update.md" in card["why_now"]
+    assert [a["type"] for a in card["suggested_actions"]] == ["inspect"]
+
+
+def test_a_replay_before_the_closing_day_sees_the_loop_open(mem: Mnemon, tmp_path: Path) -> None:
+    """`retrieve --as-of T` counts only closings dated by T (a note planned for a day after T closes nothing yet)."""
+    vault = tmp_path / "vault"
+    _note(vault, "Daily/2026-01-02.md", f"# Jan 2\n- [ ] {TASK}\n", BASE)
+    _note(vault, "Daily/2099-01-09.md", f"# Plan\n- [x] {TASK}\n", BASE)
+    mem.ingest(str(vault), embed=False)
+    open_id = _a_task(mem, "Daily/2026-01-02.md")
+    now = next(i for i in mem.retrieve("vendor invoice")["items"] if i["id"] == open_id)
+    assert now["closed_later_in"] == "Daily/2099-01-09.md"
+    then = next(i for i in mem.retrieve("vendor invoice", as_of=mem.rt.now().isoformat())["items"]
+                if i["id"] == open_id)
+    assert "closed_later_in" not in then and "closed_later" not in then["score_factors"]
+
+
+def test_holders_of_all_finds_memories_holding_every_word_of_a_group(mem: Mnemon) -> None:
+    """The store's lookup behind it, on both backends: a memory holding every word of one group, and no other."""
+    ids = {text: mem.remember(text, category="fact", no_diff=True)["id"] for text in
+           ["the vendor sent the invoice", "the vendor called", "an invoice from the landlord"]}
+    store = mem.rt.store
+    assert set(store.holders_of_all([["vendor", "invoic"]], 100)) == {ids["the vendor sent the invoice"]}
+    assert set(store.holders_of_all([["vendor", "invoic"], ["landlord"]], 100)) == \
+        {ids["the vendor sent the invoice"], ids["an invoice from the landlord"]}
+    assert store.holders_of_all([[], [""]], 100) == [] and store.holders_of_all([], 100) == []
+    assert len(store.holders_of_all([["vendor"]], 1)) == 1

@@ -11,11 +11,13 @@ done last month and open again in today's note is a new loop, and stays.
 
 Mneme has no such rule (its staleness multipliers only fade old open loops); its feedback `already_done` marks one
 item resolved by hand. Nothing is written: the item is skipped where it would have been offered, with the reason
-`closed later in <path>` (`debug-candidates --include-skipped`).
+`closed later in <path>` (`debug-candidates --include-skipped`). A context pack (`retrieve`, `surface --prompt`,
+`agent preflight`) still holds such an item when the prompt asks for it — it is what the note says — but marked
+`closed_later_in` and ranked ×0.25, as a superseded memory is.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
@@ -29,7 +31,7 @@ from .thought_scores import text_dates
 if TYPE_CHECKING:
     from .thoughts import Candidate
 
-_ALL_HOLDERS = 10_000_000  # a keyword search's limit that keeps every memory holding the word
+_ALL_HOLDERS = 10_000_000  # a lookup's limit that keeps every memory holding the words
 
 
 def digest_of(node_id: str) -> str | None:
@@ -53,11 +55,13 @@ def _name_day(path: str) -> datetime | None:
 
 class ClosedLater:
     """Answers `closer(item)` for one pass. Built on every observation (`rows`) it looks nothing up; otherwise it
-    finds an item's closed twins by a keyword search for its rarest word, once per text, which costs a query for
-    each item about to be offered only."""
+    finds items' closed twins among the memories holding all the words of one of them (`Store.holders_of_all`),
+    once per text, which costs a query for the items about to be offered only (one for a batch: `closers`)."""
 
-    def __init__(self, rt: Runtime, rows: Iterable[Memory] | None = None) -> None:
+    def __init__(self, rt: Runtime, rows: Iterable[Memory] | None = None, *, as_of: datetime | None = None) -> None:
         self.rt = rt
+        # a replay (`retrieve --as-of`) counts only closings dated by then: the store keeps no older file times
+        self._until = as_of.timestamp() if as_of is not None else None
         self._twins: dict[str, set[str]] = {}  # digest → notes holding it as a closed task
         self._complete = rows is not None
         for node in rows or ():
@@ -69,11 +73,23 @@ class ClosedLater:
     def closer(self, node: Memory) -> str | None:
         """The latest note that closed this open item later, or None when none did."""
         meta = node.metadata or {}
-        note, digest = meta.get("note"), digest_of(node.id)
-        if meta.get("observation_kind") == "done" or not note or digest is None:
-            return None
-        later = [n for n in self._closed_in(node, digest) if n != note and self._later(n, str(note))]
-        return max(later, key=lambda n: (self._when(n), n)) if later else None
+        return self.closers([(node.id, meta.get("note"), meta.get("observation_kind"))],
+                            {node.id: node.content}).get(node.id)
+
+    def closers(self, items: Sequence[tuple[str, object, object]],
+                texts: Mapping[str, str] | None = None) -> dict[str, str]:
+        """`closer` of each (memory id, note, observation kind) — as a context pack's item has them — that a later
+        note closed; texts not given are read from the store."""
+        open_items = [(node_id, str(note), digest) for node_id, note, kind in items
+                      if kind != "done" and note and (digest := digest_of(node_id)) is not None]
+        self._look_up([(node_id, digest) for node_id, _note, digest in open_items], texts or {})
+        found: dict[str, str] = {}
+        for node_id, note, digest in open_items:
+            later = [n for n in self._twins.get(digest, ())
+                     if n != note and self._later(n, note) and self._known_by_then(n)]
+            if later:
+                found[node_id] = max(later, key=lambda n: (self._when(n), n))
+        return found
 
     def open_only(self, candidates: Iterator[Candidate]) -> Iterator[Candidate]:
         """The candidates, less those closed later (looked up as each comes: the pass stops after a few)."""
@@ -85,22 +101,32 @@ class ClosedLater:
             if not cand.skip_reasons and (by := self.closer(cand.memory)) is not None:
                 cand.skip_reasons.append(f"closed later in {by}")
 
-    def _closed_in(self, node: Memory, digest: str) -> set[str]:
-        if self._complete or digest in self._twins:
-            return self._twins.get(digest, set())
+    def _look_up(self, wanted: Sequence[tuple[str, str]], texts: Mapping[str, str]) -> None:
+        """Fill `_twins` for the (memory id, digest) pairs whose digest was not looked up yet, in one query."""
+        if self._complete:
+            return
+        pending = {digest: node_id for node_id, digest in wanted if digest not in self._twins}
+        if not pending:
+            return
         store = self.rt.store
-        words = list(dict.fromkeys(tokens(node.content)))
-        found: set[str] = set()
-        if words:
-            df = store.token_doc_freq(words)
-            rarest = min(words, key=lambda w: (df.get(w, 0) or _ALL_HOLDERS, w))
-            suffix = f":task:{digest}"
-            ids = [i for i, _score in store.keyword_search([rarest], _ALL_HOLDERS)
-                   if i.endswith(suffix) and i != node.id]
-            found = {str((n.metadata or {}).get("note")) for n in store.get_nodes(ids).values()
-                     if is_closed_task(n) and (n.metadata or {}).get("note")}
-        self._twins[digest] = found
-        return found
+        missing = [node_id for node_id in pending.values() if node_id not in texts]
+        read = {i: n.content for i, n in store.get_nodes(missing).items()} if missing else {}
+        groups = [words for node_id in pending.values()
+                  if (words := list(dict.fromkeys(tokens(texts.get(node_id, read.get(node_id, ""))))))]
+        # a word a quarter of all memories hold narrows the intersection little and costs the most to merge: left
+        # out unless nothing else is left (the twins are checked by their ids' digests after)
+        df = store.token_doc_freq([w for group in groups for w in group])
+        common = max(50, store.count_active() // 4)
+        groups = [[w for w in group if df.get(w, 0) <= common] or group for group in groups]
+        suffixes = {f":task:{digest}": digest for digest in pending}
+        ids = [i for i in (store.holders_of_all(groups, _ALL_HOLDERS) if groups else [])
+               if i[i.rfind(":task:"):] in suffixes and i not in pending.values()]
+        for digest in pending:
+            self._twins[digest] = set()
+        for node in store.get_nodes(ids).values():
+            note = (node.metadata or {}).get("note")
+            if note and is_closed_task(node):
+                self._twins[suffixes[node.id[node.id.rfind(":task:"):]]].add(str(note))
 
     def _later(self, closing: str, item: str) -> bool:
         a, b = _name_day(closing), _name_day(item)
@@ -108,6 +134,13 @@ class ClosedLater:
             return a > b
         mtimes = self._file_mtimes()
         return closing in mtimes and item in mtimes and mtimes[closing] > mtimes[item]
+
+    def _known_by_then(self, note: str) -> bool:
+        if self._until is None:
+            return True
+        day = _name_day(note)
+        when = day.timestamp() if day is not None else self._file_mtimes().get(note)
+        return when is not None and when <= self._until
 
     def _when(self, note: str) -> tuple[float, float]:
         day = _name_day(note)

@@ -50,6 +50,7 @@ from ..core.vault.proactive import stemmed_hints
 from ..core.vault.scope import PathScope, path_mentions, resolve_mentions
 from ..ports.store.base import MemoryFilter, Store
 from .edge_history import EdgeAt, EdgeHistory, states_of_heads
+from .closed_loops import ClosedLater
 from .runtime import Runtime
 
 if TYPE_CHECKING:  # the engine (numpy and all) loads with the first pack: thoughts and cards import this module
@@ -619,6 +620,35 @@ def _pack(ranked: list[dict[str, Any]], budget: int, max_items: int,
     return chosen, used
 
 
+def _pack_open_loops_checked(rt: Runtime, ranked: list[dict[str, Any]], budget: int, max_items: int,
+                             skipped: list[dict[str, Any]],
+                             as_of: datetime | None) -> tuple[list[dict[str, Any]], int]:
+    """`_pack`, with each open loop a later note closed (`app.closed_loops`) marked `closed_later_in` and ranked
+    ×0.25: what its note says, but not a loop for an agent to take up again. Asking costs a lookup an item, so only
+    the items a pack would take are asked about, again until it takes none that was not: an item ranked down makes
+    room for the ones below it."""
+    closed_later = ClosedLater(rt, as_of=as_of)
+    asked: set[str] = set()
+    while True:
+        passed_over: list[dict[str, Any]] = []
+        items, used = _pack(ranked, budget, max_items, passed_over)
+        fresh = [i for i in items if i.get("item_type") == "memory" and i["id"] not in asked]
+        if not fresh:
+            skipped.extend(passed_over)
+            return items, used
+        asked.update(i["id"] for i in fresh)
+        closers = closed_later.closers([(i["id"], i.get("note"), i.get("observation_kind")) for i in fresh],
+                                       {i["id"]: str(i["text"]) for i in fresh if not i.get("truncated")})
+        if closers:
+            ranked = sorted((_closed_later(i, closers[i["id"]]) if i["id"] in closers else i for i in ranked),
+                            key=lambda i: (-i["score"], str(i["id"])))
+
+
+def _closed_later(item: dict[str, Any], closer: str) -> dict[str, Any]:
+    return {**item, "score": round(item["score"] * NOT_IN_FORCE_FACTOR, 4), "closed_later_in": closer,
+            "score_factors": {**item["score_factors"], "closed_later": NOT_IN_FORCE_FACTOR}}
+
+
 def _explain_rows(items: Sequence[dict[str, Any]]) -> list[str]:
     rows = []
     for rank, it in enumerate(items, start=1):
@@ -686,7 +716,7 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
     world_items, claim_edges = _world_items(rt, query, when)
     edge_items = _claims_in_force(_not_stated_again(edge_items, world_items, skipped), claim_edges, skipped)
     ranked = sorted(world_items + memory_items + edge_items, key=lambda i: (-i["score"], str(i["id"])))
-    items, used = _pack(ranked, budget, max_items, skipped)
+    items, used = _pack_open_loops_checked(rt, ranked, budget, max_items, skipped, when)
 
     if not q_list:
         empty_reason = "no_prompt_terms" if not items else None

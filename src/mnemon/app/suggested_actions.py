@@ -66,8 +66,9 @@ def suggested_actions(item: dict[str, Any], *, db: str | None = None, vault: str
     elif src.startswith("mneme://"):
         out.append({"type": "graph_memory_review", "action": "keep_or_forget", "source_path": src,
                     "command": [*store, "forget", "--source", src]})
-    elif item.get("item_type") == "memory" and item.get("note") and item.get("observation_kind") != "done":
-        # (a done item has nothing to follow up: suggesting it asked to chase what was finished)
+    elif (item.get("item_type") == "memory" and item.get("note") and item.get("observation_kind") != "done"
+          and not item.get("closed_later_in")):
+        # (a done item, or one a later note marks done, has nothing to follow up: it asked to chase what was finished)
         bullet = f"Follow up: {follow_up_text(text if text is not None else str(item.get('text') or ''))}"
         action: dict[str, Any] = {"type": "vault_append_bullet", "note": item["note"], "heading": NEXT_ACTIONS_HEADING,
                                   "bullet": bullet, "vault": vault}

@@ -592,10 +592,15 @@ def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int
     if item.get("truth_policy") == "candidate_only":
         parts["title"] = "Unconfirmed: " + parts["title"].split(": ", 1)[-1]
         parts["insight"] += " This link is a candidate, not an established fact."
+    if item.get("closed_later_in"):  # (`app.closed_loops`): not an open loop to take up again
+        parts["title"] = "Closed later: " + parts["title"].split(": ", 1)[-1]
+        parts["insight"] += f" A later note, {item['closed_later_in']}, marks it done."
     reasons = []
     if item.get("matched_terms"):
         reasons.append("matched " + ", ".join(_as_typed(item["matched_terms"][:5], prompt)))
     reasons.append(f"truth policy {item.get('truth_policy')}")
+    if item.get("closed_later_in"):
+        reasons.append(f"closed later in {item['closed_later_in']}")
     return {
         **parts, "score": item.get("score"), "path": path,
         "observations": [shown] if item.get("item_type") == "memory" else [],

@@ -197,6 +197,19 @@ class IndexTables:
         except Exception as exc:  # a term PostgreSQL still refuses must not surface as a traceback
             raise StoreError(f"keyword search failed: {exc}") from exc
 
+    def holders_of_all(self, groups: Sequence[Sequence[str]], limit: int) -> list[str]:
+        ands = [" & ".join(_lexeme(_indexed(t)) for t in terms) for group in groups
+                if (terms := [t for t in dict.fromkeys(group) if _usable(t)])]
+        if not ands:
+            return []
+        where, args = memory_where(None)
+        try:
+            return [r[0] for r in self._rows(
+                f"SELECT n.id FROM memory_fts f JOIN nodes n ON n.seq = f.node_seq WHERE f.doc @@ %s::tsquery"
+                f" AND {where} LIMIT %s", [" | ".join(f"({a})" for a in ands), *args, limit])]
+        except Exception as exc:  # a term PostgreSQL still refuses must not surface as a traceback
+            raise StoreError(f"keyword search failed: {exc}") from exc
+
     def token_doc_freq(self, tokens: Sequence[str]) -> dict[str, int]:
         terms = list(dict.fromkeys(tokens))
         out = dict.fromkeys(terms, 0)

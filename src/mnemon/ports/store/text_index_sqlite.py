@@ -332,6 +332,19 @@ class SQLiteTextIndex:
         except sqlite3.OperationalError as exc:  # a malformed MATCH must not surface as a traceback
             raise StoreError(f"keyword search failed: {exc}") from exc
 
+    def holders_of_all(self, groups: Sequence[Sequence[str]], limit: int) -> list[str]:
+        ands = [" AND ".join(f'"{t}"' for t in terms) for group in groups
+                if (terms := [t.replace('"', '""') for t in dict.fromkeys(group) if t])]
+        if not ands:
+            return []
+        match = " OR ".join(f"({a})" for a in ands)
+        try:  # (the FTS table holds exactly the active memories)
+            return [r[0] for r in self.conn.execute(
+                "SELECT n.id FROM (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?) h"
+                " JOIN nodes n ON n.seq = h.rowid", (match, limit))]
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"keyword search failed: {exc}") from exc
+
     def _rough_doc_freq(self, terms: Sequence[str], active: int) -> dict[str, int]:
         """Document counts that may lag a little behind the store, for choosing which words of a long text to
         search by. Counting reads a term's whole posting list (~9 ms for a handful of common words at 100k
