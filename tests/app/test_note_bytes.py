@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from mnemon.app import note_tools, notes
+from mnemon.core.errors import InvalidInput
 
 CLOCK = lambda: datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)  # noqa: E731
 CRLF = b"# Crlf Note\r\n\r\n## Status\r\n- one\r\n\r\n## Other\r\ntext\r\n"
@@ -124,12 +125,16 @@ def test_an_edit_only_inserts_and_inserts_in_the_notes_style(tmp_path_factory: p
                                                              op: str) -> None:
     root = tmp_path_factory.mktemp("v")
     (root / "n.md").write_bytes(old)
-    if op == "bullet":
-        out = notes.add_bullet(root, "n.md", "Status", "added item", clock=CLOCK)
-    elif op == "append":
-        out = notes.write_note(root, "n.md", "added\nlines\n", mode="append", clock=CLOCK)
-    else:
-        out = notes.upsert_section(root, "n.md", "Fresh", "added\nbody", clock=CLOCK)
+    try:
+        if op == "bullet":
+            out = notes.add_bullet(root, "n.md", "Status", "added item", clock=CLOCK)
+        elif op == "append":
+            out = notes.write_note(root, "n.md", "added\nlines\n", mode="append", clock=CLOCK)
+        else:
+            out = notes.upsert_section(root, "n.md", "Fresh", "added\nbody", clock=CLOCK)
+    except InvalidInput as refused:  # a heading or bullet that would land in an unclosed code fence
+        assert op != "append" and refused.details["fence_line"] and (root / "n.md").read_bytes() == old
+        return
     new = (root / "n.md").read_bytes()
     # one insertion: the longest common prefix, then the rest of the old bytes at the very end
     p = 0
@@ -145,3 +150,47 @@ def test_an_edit_only_inserts_and_inserts_in_the_notes_style(tmp_path_factory: p
         assert crlf_new == crlf_old and (lf_new > lf_old or not out["changed"])
     if out["changed"]:
         assert _backup(root, out) == old
+
+
+LF = b"# Lf Note\n\n## Status\n- one\n\n## Other\ntext\n"
+
+
+@pytest.mark.parametrize("edit, expected", [
+    (lambda v: notes.write_note(v, "lf.md", "more\r\nlines\r\n", mode="append", clock=CLOCK),
+     LF + b"more\nlines\n"),
+    (lambda v: notes.write_note(v, "lf.md", "# New\r\n\r\nbody\r\n", mode="overwrite", clock=CLOCK),
+     b"# New\n\nbody\n"),
+    (lambda v: notes.upsert_section(v, "lf.md", "Status", "- fresh\r\n- list\r\n", clock=CLOCK),
+     LF.replace(b"## Status\n- one\n", b"## Status\n\n- fresh\n- list\n")),
+    (lambda v: notes.upsert_section(v, "lf.md", "Risks", "a\r\nb", clock=CLOCK), LF + b"\n## Risks\n\na\nb\n"),
+    (lambda v: notes.replace_in_note(v, "lf.md", "text", "text\r\nmore", clock=CLOCK), LF + b"more\n"),
+    (lambda v: note_tools.daily_note(v, "append", content="- a\r\n- b\r\n", heading="Other", pattern="lf-YYYY-MM-DD",
+                                     day="2026-03-01", clock=CLOCK), None),
+], ids=["append", "overwrite", "upsert", "new-section", "replace", "daily"])
+def test_crlf_text_going_into_an_lf_note_takes_the_notes_lf(vault: Path, edit, expected: bytes | None) -> None:
+    # CRLF text reaches the editor through --content, MCP and HTTP untranslated: inserted as given, it left an LF
+    # note with mixed line endings
+    (vault / "lf.md").write_bytes(LF)
+    if expected is None:
+        (vault / "lf-2026-03-01.md").write_bytes(LF)
+        edit(vault)
+        assert (vault / "lf-2026-03-01.md").read_bytes() == LF + b"- a\n- b\n"
+    else:
+        edit(vault)
+        assert (vault / "lf.md").read_bytes() == expected
+
+
+def test_a_replace_of_line_endings_themselves_still_converts_them(vault: Path) -> None:
+    notes.replace_in_note(vault, "crlf.md", "\r\n", "\n", all_matches=True, clock=CLOCK)
+    assert (vault / "crlf.md").read_bytes() == CRLF.replace(b"\r\n", b"\n")
+
+
+@pytest.mark.parametrize("edit", [
+    lambda v: notes.add_bullet(v, "crlf.md", "Status", "two\rthree"),
+    lambda v: notes.upsert_section(v, "crlf.md", "New\rHeading", "x"),
+], ids=["bullet", "heading"])
+def test_a_bullet_or_heading_holding_a_carriage_return_is_refused(vault: Path, edit) -> None:
+    # a lone CR ends a line for the parser: "two\rthree" wrote a bullet and a stray line of text
+    with pytest.raises(InvalidInput):
+        edit(vault)
+    assert (vault / "crlf.md").read_bytes() == CRLF

@@ -147,10 +147,15 @@ def test_an_edit_leaves_every_byte_outside_its_section_as_it_was(tmp_path_factor
     root = tmp_path_factory.mktemp("v")
     (root / "n.md").write_bytes(text.encode("utf-8"))
     found = _section_lines(text, wanted)
-    if bullet:
-        notes.add_bullet(root, "n.md", wanted, "added item", clock=CLOCK)
-    else:
-        notes.upsert_section(root, "n.md", wanted, "new body", clock=CLOCK)
+    try:
+        if bullet:
+            notes.add_bullet(root, "n.md", wanted, "added item", clock=CLOCK)
+        else:
+            notes.upsert_section(root, "n.md", wanted, "new body", clock=CLOCK)
+    except InvalidInput:  # it would have landed in a code fence that is never closed: refused, nothing written
+        assert any(w.code == "unclosed_code_fence" for w in parse_note("n.md", text).warnings)
+        assert (root / "n.md").read_bytes().decode("utf-8") == text
+        return
     new = (root / "n.md").read_bytes().decode("utf-8")
     lines = notes._lines(text)
     if found is None:  # a new section at the end, the note before it untouched
@@ -183,11 +188,66 @@ def test_a_bullet_goes_in_the_headings_own_list_not_under_its_last_sub_heading(v
     assert _text(vault, "q.md") == "## Tasks\n\n- first\n### Sub\n- a\n"
 
 
+def test_a_bullet_takes_the_marker_its_list_ends_with(vault: Path) -> None:
+    # `- b` after `* a` starts a second list (CommonMark: a changed bullet character does), rendered apart
+    (vault / "s.md").write_text("## Tasks\n* a\n  - nested\n\n## Next\n", encoding="utf-8")
+    notes.add_bullet(vault, "s.md", "Tasks", "b", clock=CLOCK)
+    notes.add_bullet(vault, "s.md", "Tasks", "+ c", clock=CLOCK)  # a marker given is kept
+    assert _text(vault, "s.md") == "## Tasks\n* a\n  - nested\n* b\n+ c\n\n## Next\n"
+
+
 def test_a_bullet_inside_a_code_block_is_not_the_same_bullet(vault: Path) -> None:
     text = "## Tasks\n```\n- call\n```\n"
     (vault / "c.md").write_text(text, encoding="utf-8")
     out = notes.add_bullet(vault, "c.md", "Tasks", "call", clock=CLOCK)
     assert not out["duplicate"] and _text(vault, "c.md") == text + "- call\n"
+
+
+@pytest.mark.parametrize("edit", [
+    lambda v: notes.add_bullet(v, "u.md", "Tasks", "call"),  # its own content runs into the fence
+    lambda v: notes.add_bullet(v, "u.md", "Later", "call"),  # a new section after it
+    lambda v: notes.upsert_section(v, "u.md", "Later", "call"),
+    lambda v: note_tools.daily_note(v, "append", content="- call", heading="Later", pattern="u-YYYY-MM-DD",
+                                    day="2026-03-01"),
+], ids=["own-bullet", "new-bullet", "new-section", "daily"])
+def test_nothing_is_added_inside_a_code_fence_that_is_never_closed(vault: Path, edit) -> None:
+    # after an unclosed fence the rest of the note is code: a section or bullet written there was reported added,
+    # never reached the graph, and the next upsert appended the same section again
+    text = "## Tasks\n- pack\n```sh\nmake all\n"
+    for name in ("u.md", "u-2026-03-01.md"):
+        (vault / name).write_text(text, encoding="utf-8")
+    with pytest.raises(InvalidInput) as refused:
+        edit(vault)
+    assert refused.value.details["fence_line"] == 3
+    assert _text(vault, "u.md") == text and _text(vault, "u-2026-03-01.md") == text
+    (vault / "u.md").write_text("## Tasks\n- pack\n\n## Code\n```sh\nmake all\n", encoding="utf-8")
+    notes.add_bullet(vault, "u.md", "Tasks", "call")  # before the fence: a bullet like any other
+    assert _text(vault, "u.md") == "## Tasks\n- pack\n- call\n\n## Code\n```sh\nmake all\n"
+
+
+def test_a_section_body_that_never_closes_its_fence_does_not_swallow_the_sections_after_it(vault: Path) -> None:
+    text = "## Tasks\n- a\n\n## Notes\n- keep\n"
+    (vault / "f.md").write_text(text, encoding="utf-8")
+    with pytest.raises(InvalidInput) as refused:
+        notes.upsert_section(vault, "f.md", "Tasks", "```sh\nmake all", clock=CLOCK)
+    assert refused.value.details["fence_line"] == 1 and _text(vault, "f.md") == text
+    notes.upsert_section(vault, "f.md", "Notes", "```sh\nmake all", clock=CLOCK)  # the last section: nothing after
+    notes.upsert_section(vault, "f.md", "Tasks", "```sh\nmake all\n```", clock=CLOCK)
+    assert _text(vault, "f.md") == "## Tasks\n\n```sh\nmake all\n```\n\n## Notes\n\n```sh\nmake all\n"
+
+
+@pytest.mark.parametrize("given", ["Status ##", "## Status ##", "  Status  #  "])
+def test_a_heading_given_with_its_closing_hashes_is_the_heading(vault: Path, given: str) -> None:
+    # `## Status ##` is the heading "Status" to the parser; the editor looked for "Status ##", never found it, and
+    # every upsert or bullet appended one more "## Status ##" section
+    notes.upsert_section(vault, "traps.md", given, "- new", clock=CLOCK)
+    notes.upsert_section(vault, "traps.md", given, "- new", clock=CLOCK)
+    notes.add_bullet(vault, "traps.md", given, "more", clock=CLOCK)
+    assert _text(vault).endswith("\n## Status\n\n- new\n- more\n")
+    assert _text(vault).count("Status") == 2  # the front matter's and the heading's
+    assert notes.read_note(vault, "traps.md", heading=given)["content"] == "\n- new\n- more\n"
+    notes.upsert_section(vault, "traps.md", "Learn C#", "x", clock=CLOCK)  # no space: the '#' is text
+    assert _text(vault).endswith("## Learn C#\n\nx\n")
 
 
 # ── 4. diffs that apply ────────────────────────────────────────────────────────────────────────────────────────
@@ -238,7 +298,13 @@ def test_every_dry_run_diff_applies_and_gives_what_the_edit_writes(tmp_path_fact
     root = tmp_path_factory.mktemp("v")
     old = ((BOM if bom else "") + text).encode("utf-8")
     (root / "n.md").write_bytes(old)
-    dry = _OPS[op](root, dry_run=True)
+    try:
+        dry = _OPS[op](root, dry_run=True)
+    except InvalidInput:  # a heading or bullet that would be code (an unclosed fence): the edit refuses it too
+        with pytest.raises(InvalidInput):
+            _OPS[op](root, clock=CLOCK)
+        assert (root / "n.md").read_bytes() == old
+        return
     _OPS[op](root, clock=CLOCK)
     new = (root / "n.md").read_bytes()
     if dry["changed"]:
@@ -284,6 +350,24 @@ def test_a_name_two_notes_share_in_another_form_is_refused(vault: Path) -> None:
         notes.write_note(vault, "\u00ea\u0323.md", "x", mode="append")  # ê plus the dot below: neither spelling
     assert sorted(refused.value.details["candidates"]) == sorted([composed, decomposed])
     assert notes.read_note(vault, decomposed)["content"] == "two\n"  # an exact spelling is that note
+
+
+def test_a_name_on_disk_only_in_another_case_is_refused_not_made_a_second_note(vault: Path) -> None:
+    # on Linux `Traps.md` was a new note beside traps.md (the bullet meant for traps.md went there), one that
+    # wikilinks cannot tell from it and that collides with it on a macOS or Windows disk
+    (vault / "Projects").mkdir()
+    for call in (lambda: notes.add_bullet(vault, "Traps.md", "Status", "x", clock=CLOCK),
+                 lambda: notes.write_note(vault, "projects/new.md", "# New\n", mode="create"),
+                 lambda: notes.read_note(vault, "TRAPS.md")):
+        with pytest.raises(InvalidInput) as refused:
+            call()
+        assert refused.value.details["candidates"] in (["traps.md"], ["Projects"])
+    assert sorted(p.name for p in vault.iterdir()) == ["Projects", "traps.md"] and _text(vault) == TRAPS
+    with pytest.raises(InvalidInput):  # a move onto another note's case twin
+        note_tools.move_note(vault, "traps.md", "projects/traps.md", clock=CLOCK)
+    out = note_tools.move_note(vault, "traps.md", "Traps.md", clock=CLOCK)  # a case-only rename is a rename
+    assert out["moved"] and sorted(p.name for p in vault.iterdir() if p.name != notes.BACKUP_DIR) == [
+        "Projects", "Traps.md"]
 
 
 def test_a_temp_file_left_by_a_crash_mid_write_is_never_a_note(vault: Path) -> None:

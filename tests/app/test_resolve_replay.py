@@ -249,3 +249,18 @@ def test_a_claims_subject_placeholder_joins_the_note_that_appears_later(mem: Mne
     fresh.ingest(str(vault))
     again = fresh.rt.store.find_edge(joined.src, joined.dst, joined.type)
     assert again is not None and again.status == "active"
+
+
+def test_a_vault_with_a_lowercase_sources_folder_gets_its_packs_there(mem: Mnemon, vault: Path) -> None:
+    """`sources/` on disk: the pack goes into it (a `Sources/` beside it is one folder on macOS and Windows, and the
+    note editor refuses a name that differs only in case), and a replay finds its earlier pack there."""
+    (vault / "sources").mkdir()
+    first = mem.resolve(str(vault), PAYLOAD)
+    assert first["note_path"] == "sources/2026-04-26-school-clubs.md"
+    assert [p.name for p in vault.iterdir()] == ["sources"]
+    again = mem.resolve(str(vault), PAYLOAD)
+    assert again["note_path"] == first["note_path"] and not again["pack_changed"]
+    assert [e["id"] for e in again["edges"]] == [e["id"] for e in first["edges"]]
+    mem.ingest(str(vault))
+    [edge] = again["edges"]
+    assert status_of(mem, edge["id"])[0] == "active"

@@ -513,7 +513,7 @@ def move_note(vault: str | Path | None, src_path: str, dst_path: str, *, update_
     """Move or rename a note, rewriting the links in other notes (and its own relative ones) so each still
     reaches the note it reached; refuses (`conflict`) to overwrite an existing note."""
     src = notes.safe_resolve(vault, src_path)
-    dst = notes.safe_resolve(vault, dst_path)
+    dst = notes.safe_resolve(vault, dst_path, renaming=src.rel)
     root = notes.safe_folder(vault, None).path
     if not src.path.is_file():
         raise NotFound(f"note {src.rel} does not exist", path=src.rel)
@@ -725,18 +725,20 @@ def _day(value: str | None, clock: Callable[[], datetime] | None) -> date:
         raise InvalidInput(f"--date {value} is not a calendar day", date=value) from None
 
 
-def _append_under(text: str, heading: str, body: str, nl: str = "\n") -> str:
+def _append_under(text: str, heading: str, body: str, nl: str = "\n", rel: str = "") -> str:
     """`body` at the end of `heading`'s own content (before its first sub-heading and the blank lines that end it,
     as `add_bullet` places a bullet), creating the section; new lines end with `nl`, the note's own line ending."""
     lines = notes._lines(text)
     found = notes._find_section(lines, heading)
     if found is None:
+        notes._check_not_in_code(lines, len(lines), rel)
         base = notes._ensure_newline(text, nl)
         return base + notes.heading_gap(base, nl) + f"## {heading}{nl}{nl}{body}"
     start = found.start
     at = found.own_end
     while at > start + 1 and not lines[at - 1].strip():
         at -= 1
+    notes._check_not_in_code(lines, at, rel)
     if at > 0 and not notes._ends_line(lines[at - 1]):
         lines[at - 1] += nl
     lines[at:at] = ([nl] if at == start + 1 else []) + [body]
@@ -778,7 +780,7 @@ def _daily_note(vault: str | Path | None, action: str | None = None, *, content:
     if action == "create" and before is not None:
         raise Conflict(f"daily note {target.rel} already exists; use `daily append`", path=target.rel)
     if title:
-        after = _append_under(text, title, body, nl)
+        after = _append_under(text, title, body, nl, target.rel)
     else:
         after = text + (nl if text and not notes._ends_line(text) else "") + body
     if title:

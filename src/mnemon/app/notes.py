@@ -113,11 +113,14 @@ def _as_written(raw: str, what: str) -> str:
     return raw
 
 
-def _disk_spelling(root: Path, parts: list[str], raw: str) -> list[str]:
+def _disk_spelling(root: Path, parts: list[str], raw: str, *, case_twins: bool = False) -> list[str]:
     """`parts` as the vault spells them: a name that is not on disk as given but is under another Unicode form (NFC
     against NFD: é as one code point or as e plus an accent, which macOS and sync tools write) is the one on disk.
     Two notes a reader cannot tell apart must not be created side by side, nor an edit miss the note it names.
-    Nothing is looked up past a symlink (`_inside` refuses it)."""
+    A name that is on disk only in another case (`Projects/Lighthouse.md` for `Projects/lighthouse.md`) is refused
+    unless `case_twins`: macOS and Windows open the note there, Linux made a second one beside it (an add-bullet
+    went to a new note, not the one meant) that wikilinks cannot tell from the first and that a sync to a
+    case-insensitive disk collides with. Nothing is looked up past a symlink (`_inside` refuses it)."""
     spelled: list[str] = []
     current = root
     for index, part in enumerate(parts):
@@ -125,15 +128,23 @@ def _disk_spelling(root: Path, parts: list[str], raw: str) -> list[str]:
         if not os.path.lexists(here):
             key = unicodedata.normalize("NFC", part)
             try:
-                same = sorted(entry.name for entry in os.scandir(current)
-                              if unicodedata.normalize("NFC", entry.name) == key)
+                names = [entry.name for entry in os.scandir(current)]
             except OSError:  # the folder does not exist (yet): the rest is new, spelled as given
                 return spelled + parts[index:]
+            same = sorted(name for name in names if unicodedata.normalize("NFC", name) == key)
             if len(same) > 1:
                 raise InvalidInput(f"{'/'.join(spelled + [part])} matches {len(same)} names that differ only in "
                                    "their Unicode form; give the path exactly as one of them is written",
                                    path=raw, candidates=["/".join(spelled + [name]) for name in same])
             if not same:
+                folded = key.casefold()
+                twins = sorted(name for name in names if unicodedata.normalize("NFC", name).casefold() == folded)
+                if twins and not case_twins:
+                    found = ["/".join(spelled + [name]) for name in twins]
+                    raise InvalidInput(f"{'/'.join(spelled + [part])} is not in the vault but {' and '.join(found)} "
+                                       "is: names that differ only in case are one file on macOS and Windows and one "
+                                       "note to wikilinks; give the name as it is written on disk", path=raw,
+                                       candidates=found)
                 return spelled + parts[index:]
             part = same[0]
             here = current / part
@@ -144,8 +155,10 @@ def _disk_spelling(root: Path, parts: list[str], raw: str) -> list[str]:
     return spelled
 
 
-def safe_resolve(vault: str | Path | None, rel_path: str) -> Resolved:
-    """The absolute path of a vault note, or `PathRefused` when `rel_path` could reach outside the vault."""
+def safe_resolve(vault: str | Path | None, rel_path: str, *, renaming: str | None = None) -> Resolved:
+    """The absolute path of a vault note, or `PathRefused` when `rel_path` could reach outside the vault.
+
+    `renaming`: the note a move takes from, whose name `rel_path` may give in another case (a case-only rename)."""
     root = _vault_root(vault)
     if not isinstance(rel_path, str) or not rel_path.strip():
         raise InvalidInput("note path must be a non-empty vault-relative path")
@@ -157,7 +170,8 @@ def safe_resolve(vault: str | Path | None, rel_path: str) -> Resolved:
         raise InvalidInput("note path must name a file", path=raw)
     if not parts[-1].lower().endswith(".md") or parts[-1].lower() == ".md":
         raise PathRefused("only Markdown notes (*.md) can be edited", path=raw)
-    parts = _disk_spelling(root, parts, raw)
+    fold = lambda path: unicodedata.normalize("NFC", path).casefold()  # noqa: E731
+    parts = _disk_spelling(root, parts, raw, case_twins=renaming is not None and fold(renaming) == fold(raw))
     final = _inside(root, parts, raw)
     if final.exists() and not final.is_file():
         raise InvalidInput("note path names a directory, not a file", path=raw)
@@ -216,8 +230,9 @@ def _newline_of(text: str) -> str:
 
 
 def _styled(text: str, newline: str) -> str:
-    """Text going into a note, with its line breaks in the note's style (an LF note gets the text as given)."""
-    return text if newline == "\n" else re.sub(r"\r\n|\r|\n", lambda _m: newline, text)
+    """Text going into a note, with its line breaks in the note's style: an LF note too (CRLF text from an argument,
+    an MCP or HTTP payload kept its CRs, and an LF note came out with mixed endings; stdin was translated already)."""
+    return re.sub(r"\r\n|\r|\n", lambda _m: newline, text)
 
 
 def decode_note(data: bytes, rel: str) -> NoteText:
@@ -428,7 +443,7 @@ class _Section(NamedTuple):
 
 def _find_section(lines: Sequence[str], heading: str) -> _Section | None:
     """The first heading whose text matches, case-insensitively, and how far its section and own content reach."""
-    wanted = " ".join(heading.strip().lstrip("#").split()).casefold()
+    wanted = _heading_key(heading).casefold()
     heads = _headings(lines)
     for n, (idx, level, text) in enumerate(heads):
         if " ".join(text.split()).casefold() == wanted:
@@ -438,10 +453,29 @@ def _find_section(lines: Sequence[str], heading: str) -> _Section | None:
     return None
 
 
+def _heading_key(heading: str) -> str:
+    """A heading as given (`Status`, `## Status`, `## Status ##`) as the parser reads its text: without the opening
+    and closing runs of '#' (a closing run kept never matched the heading, so each upsert appended another)."""
+    return " ".join(heading_text_of(heading.strip().lstrip("#")).split())
+
+
+def _check_not_in_code(lines: Sequence[str], at: int, rel: str) -> None:
+    """Refuse to put a heading or a bullet at line index `at` when an unclosed code fence above it makes the rest of
+    the note code: written there it is code to the parser and to every renderer, so the edit reported success while
+    the graph never saw it (and an upsert appended the same section again each time)."""
+    plain = [line.rstrip("\r\n") for line in lines]
+    body_start = split_front_matter(plain)[1] if plain and plain[0].startswith("---") else 0
+    warning = code_blanked_lines(plain, body_start)[1]
+    if warning is not None and warning.line is not None and at >= warning.line:
+        raise InvalidInput(f"{rel}: the code fence opened at line {warning.line} is never closed, so anything "
+                           "added after it would be code; close the fence first", path=rel, fence_line=warning.line)
+
+
 def _check_heading(heading: str) -> str:
-    if not isinstance(heading, str) or not heading.strip() or "\n" in heading:
+    # a CR is a line ending to the parser as much as an LF: "A\rB" would write a heading and a line of text
+    if not isinstance(heading, str) or "\n" in heading or "\r" in heading or not _heading_key(heading):
         raise InvalidInput("--heading must be one non-empty line")
-    return " ".join(heading.strip().lstrip("#").split())
+    return _heading_key(heading)
 
 
 def _ensure_newline(text: str, newline: str = "\n") -> str:
@@ -505,9 +539,10 @@ def replace_in_note(vault: str | Path | None, rel_path: str, find: str, replace:
         raise NotFound(f"note {target.rel} does not exist", path=target.rel)
     text = before.text
     # a multi-line --find names lines, whatever their endings: in the note's style first, then as typed (a note
-    # whose endings are mixed)
+    # whose endings are mixed, or a --find of line endings to change them). A --find within one line names no
+    # ending, so the lines a --replace adds are the note's own: as typed they mixed endings into the note.
     styled = _styled(find, before.newline)
-    if styled != find and text.count(styled):
+    if (styled != find and text.count(styled)) or not re.search(r"[\r\n]", find):
         find, replace = styled, _styled(replace, before.newline)
     count = text.count(find)
     if count == 0:
@@ -534,12 +569,19 @@ def upsert_section(vault: str | Path | None, rel_path: str, heading: str, conten
     body = _ensure_newline(_styled(content.strip("\r\n"), nl), nl) if content.strip() else ""
     found = _find_section(lines, title)
     if found is None:
+        _check_not_in_code(lines, len(lines), target.rel)
         base = _ensure_newline("".join(lines), nl)
         after = base + heading_gap(base, nl) + f"{'#' * level} {title}{nl}{nl}" + body
         action = "appended"
     else:
         start, end = found.start, found.end
         tail = lines[end:]
+        opened = code_blanked_lines([x.rstrip("\r\n") for x in _lines(body)], 0)[1] if body else None
+        if tail and opened is not None:
+            # the sections after this one would become code, gone from the graph, and the edit said it succeeded
+            raise InvalidInput(f"the content opens a code fence (its line {opened.line}) it never closes, which "
+                               f"would turn the rest of {target.rel} into code; close the fence", path=target.rel,
+                               fence_line=opened.line)
         block = [nl, body] if body else []
         if tail and body:
             block.append(nl)
@@ -560,16 +602,18 @@ def add_bullet(vault: str | Path | None, rel_path: str, heading: str, bullet: st
     """Add `- bullet` at the end of `heading`'s own content, before any sub-heading (creating the section), unless
     its own list has it already."""
     title = _check_heading(heading)
-    if not isinstance(bullet, str) or not bullet.strip() or "\n" in bullet.strip():
+    if not isinstance(bullet, str) or not bullet.strip() or "\n" in bullet.strip() or "\r" in bullet.strip():
         raise InvalidInput("--bullet must be one non-empty line")
     item = bullet.strip()
-    line = item if re.match(r"^[-*+]\s", item) else f"- {item}"
+    marked = re.match(r"^[-*+]\s", item) is not None
+    line = item if marked else f"- {item}"
     target = safe_resolve(vault, rel_path)
     before = _read(target)
     nl = before.newline if before is not None else "\n"
     lines = _lines(before.text if before is not None else "")
     found = _find_section(lines, title)
     if found is None:
+        _check_not_in_code(lines, len(lines), target.rel)
         base = _ensure_newline("".join(lines), nl)
         after = base + heading_gap(base, nl) + f"## {title}{nl}{nl}{line}{nl}"
         return _commit(vault, target, before, after, dry_run=dry_run, clock=clock,
@@ -581,9 +625,15 @@ def add_bullet(vault: str | Path | None, rel_path: str, heading: str, bullet: st
     if any(re.match(r"^\s*[-*+]\s", existing) and _bullet_key(existing) == key for existing in own):
         return _commit(vault, target, before, "".join(lines), dry_run=dry_run, clock=clock,
                        extra={"heading": title, "bullet": line, "duplicate": True})
+    # a bullet given without a marker takes the one the list ends with: `- x` after `* a` is another list to
+    # CommonMark (a changed bullet character starts a new one), rendered apart from the list it was meant for
+    markers = [m.group(1) for m in map(re.compile(r"([-*+])[ \t]").match, own) if m]
+    if markers and not marked:
+        line = f"{markers[-1]} {item}"
     insert_at = own_end
     while insert_at > start + 1 and not lines[insert_at - 1].strip():
         insert_at -= 1  # keep the blank lines that separate this content from the next heading after the bullet
+    _check_not_in_code(lines, insert_at, target.rel)
     new_lines = list(lines)
     if insert_at > 0 and not _ends_line(new_lines[insert_at - 1]):
         new_lines[insert_at - 1] += nl

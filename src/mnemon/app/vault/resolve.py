@@ -29,6 +29,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -117,9 +118,23 @@ def validate_payload(payload: Any) -> dict[str, Any]:
     return data
 
 
-def pack_path(data: Mapping[str, Any]) -> str:
+def pack_path(data: Mapping[str, Any], vault: str | Path | None = None) -> str:
+    """`Sources/<date>-<slug>.md`; given the vault, under its own spelling of the folder when it has one only in
+    another case (`sources/`): a second folder beside it is one folder on macOS and Windows, and the note editor
+    refuses a name that differs from the one on disk only in case."""
     stem = f"{data['date']}-{data['slug']}" if data.get("date") else str(data["slug"])
-    return f"{SOURCES_DIR}/{stem}.md"
+    return f"{_sources_dir(vault) if vault is not None else SOURCES_DIR}/{stem}.md"
+
+
+def _sources_dir(vault: str | Path) -> str:
+    root = notes.safe_folder(vault, None).path
+    if (root / SOURCES_DIR).exists():
+        return SOURCES_DIR
+    try:
+        twins = [e.name for e in os.scandir(root) if e.name.casefold() == SOURCES_DIR.casefold()]
+    except OSError:
+        return SOURCES_DIR
+    return twins[0] if len(twins) == 1 else SOURCES_DIR  # (several: the editor names them all in its refusal)
 
 
 def predicate_name(text: str) -> str:
@@ -276,7 +291,7 @@ def pack_target(vault: str | Path, rel: str, slug: str) -> PackTarget:
         return PackTarget(target, None, [])
     data = target.path.read_bytes()
     payloads = pack_payloads(data.decode("utf-8", errors="replace"))
-    if not any(p["slug"] == slug and pack_path(p) == target.rel for p in payloads):
+    if not any(p["slug"] == slug and pack_path(p, vault) == target.rel for p in payloads):
         raise Conflict(f"{target.rel} already exists and is not an earlier evidence pack of this research; give the "
                        "payload another 'slug', or move that note away", path=target.rel)
     return PackTarget(target, data, [claim for p in payloads for claim in p.get("claims", [])])
@@ -400,7 +415,7 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
         raise InvalidInput("--active-threshold must be between 0 and 1")
     data = validate_payload(payload)
     data["active_threshold"] = float(active_threshold)
-    rel = pack_path(data)
+    rel = pack_path(data, vault)
     proposals = _world_proposals(rt, data, rel)
     text = render_pack(data, active_threshold)
     place = pack_target(vault, rel, data["slug"])  # refused (a symlink, another note) before anything is written

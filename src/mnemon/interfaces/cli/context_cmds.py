@@ -146,6 +146,7 @@ def note() -> None:
 @click.option("--vault")
 @click.option("--heading", help="Only the section under this heading.")
 def note_read(path: str, vault: str | None, heading: str | None) -> None:
+    """Print a note (or one section of it), with the file's size and sha256."""
     run(lambda c: notes.read_note(_vault(c, vault), path, heading=heading))
 
 
@@ -156,6 +157,7 @@ def note_read(path: str, vault: str | None, heading: str | None) -> None:
 @click.option("--content", help="Text to write (stdin when omitted).")
 @click.option("--dry-run", is_flag=True)
 def note_write(path: str, vault: str | None, mode: str, content: str | None, dry_run: bool) -> None:
+    """Create, append to or overwrite a note (backed up first when it changes)."""
     run(lambda c: notes.write_note(_vault(c, vault), path, _content(content), mode=mode, dry_run=dry_run))
 
 
@@ -167,6 +169,7 @@ def note_write(path: str, vault: str | None, mode: str, content: str | None, dry
 @click.option("--all", "all_matches", is_flag=True, help="Replace every occurrence (else exactly one must exist).")
 @click.option("--dry-run", is_flag=True)
 def note_replace(path: str, vault: str | None, find: str, replacement: str, all_matches: bool, dry_run: bool) -> None:
+    """Replace exact text: it must occur once, or pass --all."""
     run(lambda c: notes.replace_in_note(_vault(c, vault), path, find, replacement, all_matches=all_matches,
                                         dry_run=dry_run))
 
@@ -180,6 +183,7 @@ def note_replace(path: str, vault: str | None, find: str, replacement: str, all_
 @click.option("--dry-run", is_flag=True)
 def note_upsert_section(path: str, vault: str | None, heading: str, content: str | None, level: int,
                         dry_run: bool) -> None:
+    """Replace the section under --heading (its sub-sections too), or append it as a new --level heading."""
     run(lambda c: notes.upsert_section(_vault(c, vault), path, heading, _content(content), level=level,
                                        dry_run=dry_run))
 
@@ -191,6 +195,7 @@ def note_upsert_section(path: str, vault: str | None, heading: str, content: str
 @click.option("--bullet", required=True)
 @click.option("--dry-run", is_flag=True)
 def note_add_bullet(path: str, vault: str | None, heading: str, bullet: str, dry_run: bool) -> None:
+    """Add a bullet to the end of a heading's own list (the section is created when missing), unless it is there."""
     run(lambda c: notes.add_bullet(_vault(c, vault), path, heading, bullet, dry_run=dry_run))
 
 
