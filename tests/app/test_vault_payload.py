@@ -341,3 +341,16 @@ def test_forgetting_a_scope_leaves_a_scope_that_differs_only_in_case(mem) -> Non
     mem.forget_source("mneme://agent")  # takes mneme://agent/… and nothing of mneme://Agent/…
     assert _sources(mem) == {"mneme://Agent/session-1": 3}
     assert mem.rt.store.find_edge("mneme://Agent/session-1#a", "mneme://Agent/session-1#t", "works_on") is not None
+
+
+@pytest.mark.parametrize("source, message", [(None, "missing required field 'source_path'"),
+                                             (5, "source_path must be a string")])
+def test_a_payload_without_a_text_source_path_is_told_so(mem, source, message: str) -> None:
+    # it was told "only mneme://<scope> sources can be written" with the detail source "None": an agent that left
+    # the field out (or sent a number) could not see what to fix
+    payload = {k: v for k, v in PAYLOAD.items() if k != "source_path"}
+    if source is not None:
+        payload["source_path"] = source
+    with pytest.raises(InvalidInput, match=message) as caught:
+        mem.remember_payload(payload)
+    assert caught.value.details == {"field": "source_path"}

@@ -224,8 +224,19 @@ def test_mnemon_serve_refuses_unsafe_or_bad_settings(tmp_path: Path, args: list[
 def test_a_read_only_server_needs_an_existing_store(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "mnemon", "--db", str(tmp_path / "none.db"), "serve", "--port", "0"],
                           capture_output=True, text=True, env=_env(tmp_path), timeout=60)
-    assert proc.returncode != 0 and json.loads(proc.stdout)["error"]["code"] == "store_error"
+    # not_found, as every read of a database the user named that does not exist (README: Where data lives)
+    assert proc.returncode != 0 and json.loads(proc.stdout)["error"]["code"] == "not_found"
     assert not (tmp_path / "none.db").exists()
+
+
+def test_a_first_read_only_serve_says_how_to_make_the_store(tmp_path: Path) -> None:
+    # it said "writing to it without --readonly" to a person who never typed --readonly
+    proc = subprocess.run([sys.executable, "-m", "mnemon", "serve", "--port", "0"], capture_output=True, text=True,
+                          env=_env(tmp_path), timeout=60)
+    error = json.loads(proc.stdout)["error"]
+    assert proc.returncode != 0 and error["code"] == "store_error"
+    assert "--allow-writes" in error["message"] and "mnemon remember" in error["message"]
+    assert not (tmp_path / "home").exists()
 
 
 def test_the_cli_graph_command_prints_the_same_view(cli_run, mem) -> None:

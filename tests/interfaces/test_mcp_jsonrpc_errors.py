@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mnemon.app.memory import Mnemon
-from mnemon.interfaces.mcp import answer, serve
+from mnemon.interfaces.mcp import answer, handle, serve
 
 PING = {"jsonrpc": "2.0", "id": "after", "method": "ping"}
 
@@ -90,3 +90,11 @@ def test_any_id_less_object_that_is_not_a_request_gets_invalid_request(message: 
         assert reply is None
     else:
         assert reply is not None and _invalid_request(json.loads(reply)), reply
+
+
+def test_initialize_names_the_installed_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    import mnemon
+
+    monkeypatch.setattr(mnemon, "__version__", "9.8.7")  # a release bumps it in one place; the server follows
+    reply = handle(lambda: None, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}})
+    assert reply is not None and reply["result"]["serverInfo"] == {"name": "mnemon", "version": "9.8.7"}

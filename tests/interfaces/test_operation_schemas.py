@@ -206,6 +206,8 @@ CASES = {
     "related": lambda ids: {"id": st.just(ids["a"])},
     "link": lambda ids: {"source_id": st.just(ids["a"]), "target_id": st.just(ids["b"])},
     "weaken_edge": lambda ids: {"id": _edge_id(ids)}, "explain_edge": lambda ids: {"id": _edge_id(ids)},
+    # as_of was any text to the schema and an ISO instant to both tools (agent_preflight also took "1d")
+    "retrieve": lambda ids: {"as_of": _times}, "agent_preflight": lambda ids: {"as_of": _times},
 }
 
 
@@ -254,3 +256,17 @@ def test_brief_and_verbose_together_are_refused_by_the_schema_and_the_server() -
     with pytest.raises(InvalidInput, match="'brief' and 'verbose' cannot both be true"):
         check_args(recall, both)
     assert Draft202012Validator(recall.schema()).is_valid({**both, "verbose": False})
+
+
+@pytest.mark.parametrize("op_name, name, value, words", [
+    ("retrieve", "as_of", "yesterday", "must be an RFC 3339 / ISO-8601 date or time"),
+    ("agent_preflight", "as_of", "1d", "must be an RFC 3339 / ISO-8601 date or time"),
+    ("remember", "created_at", "last week", "must be an RFC 3339 / ISO-8601 date or time"),
+    ("forget_source", "source_path", "agent/session-1", "must be a mneme:// scope")])
+def test_a_text_off_its_pattern_is_told_in_words(op_name: str, name: str, value: str, words: str) -> None:
+    op = BY_NAME[op_name]
+    required = {n: "x" for n in op.required if n != name}
+    assert not Draft202012Validator(op.schema()).is_valid({**required, name: value})
+    with pytest.raises(InvalidInput, match=words) as refused:
+        check_args(op, {**required, name: value})
+    assert "^" not in str(refused.value)  # the rule in words, not the regex

@@ -95,8 +95,10 @@ def _result(mem_factory: Callable[[], Any], method: str, params: dict[str, Any])
     if method == "initialize":
         asked = params.get("protocolVersion")
         version = asked if asked in SUPPORTED_VERSIONS else PROTOCOL_VERSION
+        from .. import __version__  # the package's, as the OpenAPI document says it: a literal here would drift
+
         return {"protocolVersion": version, "capabilities": {"tools": {"listChanged": False}},
-                "serverInfo": {"name": "mnemon", "version": "0.1.0"}}
+                "serverInfo": {"name": "mnemon", "version": __version__}}
     if method == "ping":
         return {}
     if method == "tools/list":

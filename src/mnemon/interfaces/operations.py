@@ -56,6 +56,9 @@ NUL = "\\u0000"  # what no text of a memory holds (content, tags, entities, sour
 BLANK_OR_NUL = f"{BLANK_ONLY}|{NUL}"
 _NOT_MEANING = {BLANK_ONLY: "must not be blank", BLANK_OR_NUL: "must not be blank or contain a NUL character",
                 NUL: "must not contain a NUL character"}
+# a refusal by pattern in words, where the regex itself would be all a caller is told
+_PATTERN_MEANING = {ISO_TIME: "must be an RFC 3339 / ISO-8601 date or time, e.g. 2026-05-01 or 2026-05-01T09:30:00Z",
+                    "^mneme://": "must be a mneme:// scope, e.g. mneme://agent/session-1"}
 _JSON_TYPES: Mapping[str, tuple[type, ...]] = {"string": (str,), "integer": (int,), "number": (int, float),
                                                "boolean": (bool,), "array": (list,), "object": (dict,)}
 
@@ -89,7 +92,9 @@ class Operation:
 
 
 def _text_not_blank(spec: dict[str, Any], *, no_nul: bool = False) -> dict[str, Any]:
-    return spec if "not" in spec else {**spec, "pattern": NOT_BLANK,
+    # a pattern of its own (forget_source's "^mneme://") is kept: replaced by the hint, it was a rule the schema
+    # stopped stating while the facade still refused what broke it
+    return spec if "not" in spec else {**spec, "pattern": spec.get("pattern", NOT_BLANK),
                                        "not": {"pattern": BLANK_OR_NUL if no_nul else BLANK_ONLY}}
 
 
@@ -138,7 +143,7 @@ def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
         if "pattern" in spec.get("not", {}) and re.search(spec["not"]["pattern"], value):
             raise InvalidInput(f"{what} {_NOT_MEANING.get(spec['not']['pattern'], 'is not allowed')}")
         if "pattern" in spec and not re.search(spec["pattern"], value):
-            raise InvalidInput(f"{what} must match {spec['pattern']}")
+            raise InvalidInput(f"{what} {_PATTERN_MEANING.get(spec['pattern'], 'must match ' + spec['pattern'])}")
     if "const" in spec.get("not", {}) and value == spec["not"]["const"]:
         raise InvalidInput(f"{what} must not be {spec['not']['const']}")
     if isinstance(value, list):
@@ -190,7 +195,10 @@ def _b(desc: str) -> dict[str, Any]:
 
 
 # Mneme's `retrieve`/`surface`/`agent preflight` options (`--as-of`, `--hints`, `--no-candidates`), as the CLI has
-_AS_OF = _s("ISO-8601 instant to replay at (validity and world state as they were then)")
+# the pattern is the schema's word for what both parsers take (retrieve's and the world's): without it a client that
+# checked the schema was refused, and agent_preflight alone read "1d" as a day from now
+_AS_OF = {**_s("ISO-8601 instant to replay at (validity and world state as they were then)", 64),
+          "pattern": ISO_TIME}
 _HINTS = _s("comma-separated words that raise the items holding them")
 _CANDIDATES = _b("include candidate (unvalidated) edges, marked candidate_only (default true)")
 

@@ -93,7 +93,14 @@ def parse_payload(raw: Any) -> dict[str, Any]:
             raise InvalidInput(f"payload is not valid JSON: {exc.msg} (line {exc.lineno})") from None
     if not isinstance(raw, Mapping):
         raise InvalidInput("payload must be a JSON object with source_path, nodes, edges, observations")
-    scope = check_scope(raw.get("source_path"))
+    # said as the other fields' problems are: `check_scope` alone would answer "only mneme:// sources…" with None
+    source = raw.get("source_path")
+    if source is None:
+        raise InvalidInput("payload: missing required field 'source_path' (its mneme:// scope, e.g. "
+                           "mneme://agent/session-1)", field="source_path")
+    if not isinstance(source, str):
+        raise InvalidInput("payload.source_path must be a string like mneme://agent/session-1", field="source_path")
+    scope = check_scope(source)
     if "#" in scope:
         # node ids are `scope#ref`: `mneme://x#a` + ref `t` and `mneme://x` + ref `a#t` would be the same node, and
         # writing or forgetting one scope would take the other's row

@@ -47,7 +47,8 @@ STATUS_OF_CODE: Mapping[str, int] = {
     "invalid_input": 400, "path_refused": 400, "unauthorized": 401, "readonly": 403, "forbidden_host": 403,
     "not_found": 404, "method_not_allowed": 405, "conflict": 409, "contract_failed": 409, "length_required": 411,
     "too_large": 413, "unsupported_media_type": 415, "provider_unavailable": 503, "too_many_connections": 503,
-    "store_error": 500, "internal": 500,
+    # the embedding model answered vectors of another width than the store holds: nothing the caller sent
+    "provider_mismatch": 502, "store_error": 500, "internal": 500,
 }
 CONTENT_TYPES: Mapping[str, str] = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                                     ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
@@ -89,10 +90,11 @@ class Response:
 
 
 def is_loopback(host: str) -> bool:
-    if host.strip("[]") in LOOPBACK_NAMES:
+    name = host.strip("[]").lower()  # a host name is case-insensitive (RFC 4343): "LOCALHOST" is localhost
+    if name in LOOPBACK_NAMES:
         return True
     try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
+        return ipaddress.ip_address(name).is_loopback
     except ValueError:
         return False
 
@@ -130,11 +132,13 @@ class Api:
             return Response(status, dumps(payload).encode(), headers=headers)
 
     def _route(self, method: str, target: str, headers: Mapping[str, str], body: bytes) -> Response:
-        if self.loopback_only and not is_loopback(_host_name(headers.get("host", ""))):
+        authority, raw_path, query = split_target(target)
+        # RFC 9112 §3.2.2: an absolute-form target ("http://host/path") names the host itself, over the Host header
+        host = headers.get("host", "") if authority is None else authority
+        if self.loopback_only and not is_loopback(_host_name(host)):
             raise HttpError("forbidden_host", "this server answers only requests addressed to localhost or a "
                                               "loopback address")
-        url = urlsplit(target)
-        path = _percent_decoded(unquote, url.path)
+        path = _percent_decoded(unquote, raw_path)
         if target == "*" and method == "OPTIONS":  # RFC 9110 §9.3.7: the server's own capabilities
             return _options(("GET", "HEAD", "POST"))
         if path + "/" == self.mount:  # (a header is ASCII: a mount with a space or "日本" is sent percent-encoded)
@@ -153,7 +157,7 @@ class Api:
                 return _json(200, {"ok": True, "read_only": not self.allow_writes, "operations": [
                     {"name": op.name, "description": op.description, "read_only": op.read_only,
                      "parameters": op.schema()} for op in OPERATIONS]})
-            return self._call(method, name, url.query, headers, body)
+            return self._call(method, name, query, headers, body)
         page = "index.html" if rest == "" else rest[len("static/"):] if rest.startswith("static/") else None
         if method == "OPTIONS":
             _static(page)  # no Allow for a page that does not exist: its 404
@@ -348,6 +352,19 @@ def _header_bytes(value: str) -> bytes:
         return value.encode("utf-8", "surrogateescape")
 
 
+def split_target(target: str) -> tuple[str | None, str, str]:
+    """(authority, path, query) of a request target: the authority only for an absolute-form one. The origin-form
+    ("/api/x?q") is split at its "?" alone (`urlsplit` reads "//api" as the host "api"). A fragment is no part of a
+    target (RFC 9112 §3.2); one a client sends anyway is dropped."""
+    target = target.partition("#")[0]
+    if not target.startswith("/"):
+        url = urlsplit(target)
+        if url.scheme.lower() in ("http", "https") and url.netloc:
+            return url.netloc.rpartition("@")[2], url.path or "/", url.query  # (without a "user@" part)
+    path, _, query = target.partition("?")
+    return None, path, query
+
+
 def _host_name(host: str) -> str:
     """The name in a Host header, without its port ("[::1]:8765" → "[::1]")."""
     if host.startswith("["):
@@ -455,6 +472,10 @@ def _handler(api: Api, request_timeout: float) -> type[BaseHTTPRequestHandler]:
                 self.close_connection = True
                 return _refusal(400, "invalid_input", f"the body ended after {len(body)} of the {size} bytes its "
                                                       "Content-Length announced; nothing was done")
+            if len(self.headers.get_all("Host") or []) > 1:
+                # RFC 9112 §3.2 says 400: the dict below keeps only the last one, which the loopback check would
+                # read while a proxy in front may have read the first
+                return _refusal(400, "invalid_input", "more than one Host header")
             headers = {k.lower(): v for k, v in self.headers.items()}
             try:
                 target = request_target(self.path)
@@ -653,4 +674,4 @@ def serve(mem_factory: Callable[[], Any], *, host: str, port: int, mount: str = 
 
 
 __all__ = ["Api", "HttpError", "Response", "WORKBENCH", "body_args", "is_loopback", "make_server", "normal_mount",
-           "openapi", "query_args", "serve"]
+           "openapi", "query_args", "serve", "split_target"]

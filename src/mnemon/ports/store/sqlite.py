@@ -148,7 +148,10 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
     def _open(self, path: str, readonly: bool, busy_timeout_ms: int) -> None:
         if readonly:
             if not os.path.exists(path):
-                raise StoreError(f"no database at {path}; create it first by writing to it without --readonly")
+                # said for `serve` too, which opens read-only without --readonly: a first run of it lands here
+                raise StoreError(f"no database at {path} yet, and a read-only open (--readonly, or `mnemon serve` "
+                                 "without --allow-writes) creates none: a write (`mnemon remember`, `mnemon ingest`) "
+                                 "creates it", path=path)
             # on read-only media (a backup mount, a snapshot) SQLite cannot make the WAL's shared-memory file even to
             # read: the file is opened as immutable there, which it is
             writable = os.access(os.path.dirname(os.path.abspath(path)), os.W_OK)
