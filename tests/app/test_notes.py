@@ -227,3 +227,14 @@ def test_the_editor_lock_keeps_the_runtime_folder_private(tmp_path: Path, monkey
     editor.add_bullet(vault, "n.md", "Log", "first")
     for folder in (runtime / "mnemon", runtime / "mnemon" / "vault-locks"):
         assert stat.S_IMODE(os.stat(folder).st_mode) & 0o077 == 0, folder
+
+
+@pytest.mark.parametrize("rel", [".obsidian/scratch.md", ".trash/old.md", "Projects/.draft.md", ".hidden.md",
+                                 "node_modules/readme.md"])
+def test_a_note_ingest_will_never_read_is_written_with_a_warning(vault: Path, rel: str) -> None:
+    """Written as asked, but the reply says no ingest reads it (it said "recall finds it after the next ingest")."""
+    out = notes.write_note(vault, rel, "# Scratch\n- an idea\n", mode="create")
+    assert (vault / rel).is_file() and "hint" not in out
+    assert out["warnings"] == [{"code": "not_ingested", "path": rel, "reason": out["warnings"][0]["reason"]}]
+    plain = notes.write_note(vault, "Projects/plain.md", "# Plain\n", mode="create")
+    assert "warnings" not in plain and "mnemon ingest" in plain["hint"]

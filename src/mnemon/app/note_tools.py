@@ -43,8 +43,7 @@ from . import notes
 from .notes import BACKUP_DIR, MAX_NOTE_BYTES, Resolved
 from .regex_budget import OutOfTime, PatternError, budgeted, compile_pattern
 
-# as `vault.ingest.SKIP_DIRS` (importing ingest would load the store layer for a file listing; a test pins equality)
-SKIP_DIRS = frozenset({".git", "node_modules", ".obsidian", ".trash"})
+SKIP_DIRS = notes.SKIP_DIRS
 LIST_SORTS = ("path", "modified", "size")
 DAILY_ACTIONS = ("read", "append", "create")
 DEFAULT_DAILY_PATTERN = "Daily/YYYY-MM-DD.md"
@@ -502,11 +501,6 @@ def _check_destination_parents(root: Path, dst: Resolved) -> None:
                                file=str(current.relative_to(root)))
 
 
-def _skipped_by_ingest(rel: str) -> bool:
-    parts = rel.split("/")
-    return parts[-1].startswith(".") or any(p in SKIP_DIRS or p.startswith(".") for p in parts[:-1])
-
-
 @notes.serialised
 def move_note(vault: str | Path | None, src_path: str, dst_path: str, *, update_links: bool = True,
               dry_run: bool = False, clock: Callable[[], datetime] | None = None) -> dict[str, Any]:
@@ -536,7 +530,7 @@ def move_note(vault: str | Path | None, src_path: str, dst_path: str, *, update_
         old_index = v.index()
         new_index = v.index({src.rel: None, dst.rel: moved_identity})
         plans, kept = _plan_links(v, src.rel, dst.rel, old_index, new_index, warnings)
-    if _skipped_by_ingest(dst.rel):
+    if notes.skipped_by_ingest(dst.rel):
         warnings.append({"code": "destination_not_ingested", "path": dst.rel,
                          "reason": "ingest skips a hidden name or this folder: links to the note will not resolve"
                                    " in the graph"})

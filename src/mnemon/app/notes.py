@@ -56,6 +56,8 @@ from ..core.vault.parser import (ATX_HEADING, MD_LINK, URL_SCHEME, WIKILINK, cod
 BACKUP_DIR = ".mnemon-backups"
 MAX_NOTE_BYTES = 5 * 1024 * 1024
 WRITE_MODES = ("create", "append", "overwrite")
+# as `vault.ingest.SKIP_DIRS` (importing ingest would load the store layer for a file listing; a test pins equality)
+SKIP_DIRS = frozenset({".git", "node_modules", ".obsidian", ".trash"})
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
 
@@ -398,8 +400,20 @@ def _commit(vault: str | Path | None, target: Resolved, before: NoteText | None,
         out["backup"] = backup_bytes(vault, target.rel, before.raw, clock=clock)
     atomic_write_bytes(target.path, data)
     out["sha256"] = hashlib.sha256(data).hexdigest()
-    out["hint"] = "recall and retrieve find the change after the next `mnemon ingest`, which reads only changed notes"
+    if skipped_by_ingest(target.rel):  # written as asked, but no ingest will read it: said, not left to be found out
+        out["warnings"] = [{"code": "not_ingested", "path": target.rel, "reason": "ingest skips a hidden name or "
+                            "this folder: recall, retrieve and the graph will not see this note"}]
+    else:
+        out["hint"] = ("recall and retrieve find the change after the next `mnemon ingest`, which reads only changed"
+                       " notes")
     return out
+
+
+def skipped_by_ingest(rel: str) -> bool:
+    """Whether `mnemon ingest` passes over this vault path: a hidden name (a file as a folder) or a folder of
+    `SKIP_DIRS`, as `vault.ingest.walk_vault` has it."""
+    parts = rel.split("/")
+    return parts[-1].startswith(".") or any(p in SKIP_DIRS or p.startswith(".") for p in parts[:-1])
 
 
 def heading_gap(text: str, newline: str = "\n") -> str:
