@@ -164,6 +164,7 @@ class _Run:
     revived: set[str] = field(default_factory=set)  # forgotten memories brought back
     named: set[str] = field(default_factory=set)  # every id the file has named so far
     to_embed: list[str] = field(default_factory=list)  # memories restored without a usable vector
+    edge_ends: set[str] = field(default_factory=set)  # the ends of the edges written in bulk by earlier batches
     seen: int = 0
     skipped: int = 0
     errors: int = 0
@@ -351,17 +352,26 @@ def _place_edges(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> None:
     ends = {x for e in edges for x in (e.src, e.dst)} - run.added
     # a dry run revived nothing yet: the memories it would revive count as live
     live = _live(rt, ends) | run.revived
-    fresh: list[Edge] = []
+    fresh: dict[tuple[str, str, str], Edge] = {}
     for e in edges:
         src_new, dst_new = e.src in run.added, e.dst in run.added
         if not ((src_new or e.src in live) and (dst_new or e.dst in live)):
             run.edges_dangling += 1  # an end the store lacks or has forgotten, or a row refused above
         elif src_new or dst_new:
-            fresh.append(e)
+            key = (e.src, e.dst, e.type)
+            # the same edge twice in the file (a hand-edited or concatenated backup): the first copy stands, as for a
+            # repeated insight. A bulk insert of the second failed the whole restore on SQLite (a unique key) once
+            # it came a batch later; only an edge both of whose ends earlier batches wrote can be such a repeat
+            if key in fresh or (e.src in run.edge_ends and e.dst in run.edge_ends
+                                and rt.store.find_edge(*key) is not None):
+                run.edges_skipped += 1
+            else:
+                fresh[key] = e
         else:
             _place_known_edge(rt, e, run)
     if not run.dry_run:
-        rt.store.insert_edges(fresh)
+        rt.store.insert_edges(list(fresh.values()))
+        run.edge_ends.update(x for key in fresh for x in key[:2])
     run.edges_inserted += len(fresh)
 
 

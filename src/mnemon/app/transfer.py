@@ -119,11 +119,16 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
         checked.append((idx, inp, content_hash(inp.content)))
     stored = {} if no_diff else rt.store.find_active_by_hashes(d for _, _, d in checked)  # one query per 500
     seen_hashes: dict[str, int] = {}
+    stored_ids: dict[int, str] = {}  # item index → the stored memory that already holds its text
+    repeats: dict[int, int] = {}  # item index → the earlier item of the same text
     for idx, inp, digest in checked:
         if not no_diff:
             existing = stored.get(digest)
-            if existing is None and digest in seen_hashes:
+            if existing is not None:
+                stored_ids[idx] = existing
+            elif digest in seen_hashes:
                 existing = f"#{seen_hashes[digest]}"
+                repeats[idx] = seen_hashes[digest]
             if existing is not None:
                 results.append({"index": idx, "id": existing, "content": inp.content, "action": "skipped"})
                 continue
@@ -150,6 +155,7 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
                      key=lambda p: (p[1].created_at or "", p[0]))
     id_of: dict[int, str] = {}
     edges_inserted = 0
+    edge_results: list[dict[str, Any]] = []
     pruned: list[str] = []
     stored_meanwhile: dict[int, str] = {}
     with paused_gc(), rt.store.bulk_transaction():
@@ -164,18 +170,28 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
             id_of[idx] = memory_id
         results.extend({"index": idx, "id": id_of[idx], "content": inp.content, "action": "added"}
                        for idx, inp in ordered)
-        for s_idx, t_idx, etype, weight, reason in edge_specs:
-            if s_idx not in id_of or t_idx not in id_of:
+        # an item skipped as an exact repeat is the memory that holds its text: the draft's edges to it link there
+        # (a "new supersedes old" whose old fact was already stored used to vanish without a word)
+        ends = {**stored_ids, **stored_meanwhile, **id_of}
+        ends.update({idx: ends[first] for idx, first in repeats.items() if first in ends})
+        fresh = set(id_of.values())
+        for k, (s_idx, t_idx, etype, weight, reason) in enumerate(edge_specs):
+            src, dst = ends.get(s_idx), ends.get(t_idx)
+            why = _edge_not_written(rt, src, dst, etype, fresh)
+            if why or src is None or dst is None:
+                edge_results.append({"index": k, "source_index": s_idx, "target_index": t_idx, "edge_type": etype,
+                                     "action": "skipped", "reason": why})
                 continue
             meta = {"created_by": "import", **({"reason": reason} if reason else {})}
-            pairs = [(id_of[s_idx], id_of[t_idx])]
+            pairs = [(src, dst)]
             if etype not in ("supersedes", "causal"):
-                pairs.append((id_of[t_idx], id_of[s_idx]))
+                pairs.append((dst, src))
             for a, b in pairs:
                 rt.store.upsert_edge(Edge(a, b, etype, "causes" if etype == "causal" else "", weight, origin="import",
                                           metadata=meta, created_at=now, rule="import"), actor="import")
                 edges_inserted += 1
-        pruned = auto_prune(rt, protect=tuple(id_of.values()))
+        # the stored memories the draft repeats are named by it too: not the ones to prune for its sake
+        pruned = auto_prune(rt, protect=tuple(sorted(set(ends.values()))))
         rt.store.log("import", None, {"imported": len(id_of), "errors": errors}, now)
     for r in results:
         if r["action"] == "skipped" and str(r.get("id", "")).startswith("#"):
@@ -183,8 +199,24 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
             r["id"] = id_of.get(first) or stored_meanwhile.get(first, r["id"])
     results.sort(key=lambda r: r["index"])
     return {"imported": len(id_of), "updated": 0, "skipped": sum(1 for r in results if r["action"] == "skipped"),
-            "errors": errors, "edges_inserted": edges_inserted, "auto_pruned": len(pruned),
+            "errors": errors, "edges_inserted": edges_inserted, "edges_skipped": len(edge_results),
+            "edge_results": edge_results, "auto_pruned": len(pruned),
             "auto_pruned_ids": pruned, "embedded": sum(1 for idx in vectors if idx in id_of), "results": results}
+
+
+def _edge_not_written(rt: Runtime, src: str | None, dst: str | None, etype: str, fresh: set[str]) -> str:
+    """Why a draft's edge is not written ('' when it is): an end that was not imported, or both ends the same memory
+    (two items of one text). Between two memories the store held before, an edge of the type it already has stays
+    the store's — a draft sent again must not overwrite a weight or status decided since (a kill included)."""
+    if src is None or dst is None:
+        return "an end was not imported (see its result)"
+    if src == dst:
+        return "both ends are the same memory (items of one text)"
+    if src not in fresh and dst not in fresh:
+        held = rt.store.find_edge(src, dst, etype)
+        if held is not None and held.status != "retired":
+            return "exists"
+    return ""
 
 
 def _stored_meanwhile(rt: Runtime, ordered: list[tuple[int, MemoryInput]]) -> dict[int, str]:
