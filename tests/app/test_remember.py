@@ -629,3 +629,15 @@ def test_a_plain_repeat_ignores_nothing_it_was_not_given(mem) -> None:
     assert again["action"] == "skipped" and again["existing_id"] == first["id"]
     assert again["ignored"] == {} and "hint" not in again
     assert mem.remember("Billing moved to Postgres", importance=2)["ignored"] == {"importance": 2}
+
+
+def test_saying_a_superseded_fact_again_says_it_stays_superseded(mem: Mnemon) -> None:
+    """An agent re-asserting a fact a correction retired heard only "skipped"; recall kept demoting it."""
+    old = mem.remember("The billing service runs on Postgres")
+    new = mem.remember("The billing service moved from Postgres to MySQL")
+    mem.link(new["id"], old["id"], "supersedes")
+    again = mem.remember("The billing service runs on Postgres")
+    assert again["action"] == "skipped" and again["superseded_by"] == [new["id"]]
+    assert f"mnemon forget {new['id']}" in again["hint"]
+    plain = mem.remember("The billing service moved from Postgres to MySQL")
+    assert plain["action"] == "skipped" and "superseded_by" not in plain and "hint" not in plain

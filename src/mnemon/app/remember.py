@@ -425,6 +425,14 @@ def _skipped(rt: Runtime, existing_id: str, inp: MemoryInput, given: frozenset[s
             f"an exact repeat changes nothing, so these values were not applied to {existing_id}. No mnemon command "
             f"edits a stored memory: to apply them, `mnemon forget {existing_id}`, then remember the same content "
             f"again with them (its edges are retired; `--created-at {node.created_at}` keeps its date)")
+    # a fact said again after a correction retired it stays retired (recall demotes it): the agent re-asserting it
+    # must hear that, not only "skipped"
+    newer = sorted(e.src for e in rt.store.edges_of([existing_id], types=("supersedes",), direction="in"))
+    if newer:
+        out["superseded_by"] = newer
+        out["hint"] = ((out["hint"] + ". ") if "hint" in out else "") + (
+            f"{existing_id} is superseded by {', '.join(newer)}, and recall ranks it below them: if it is true again, "
+            f"`mnemon forget {newer[0]}` (the correction) or remember what changed since as a new memory")
     return out
 
 
