@@ -356,3 +356,25 @@ def test_restoring_into_a_store_with_the_vault_applies_decisions_at_once_but_kee
     assert (out["decisions_restored"], out["decisions_waiting_for_ingest"]) == (2, 0)
     assert _status(dst, src, decided["link"]) == ("killed", False)
     assert _status(dst, src, decided["validated"]) == ("killed", False)  # its own kill stays: not validated back
+
+
+def test_a_revived_memory_gets_the_prune_grace_period_again(make_mem: Callable[..., Mnemon]) -> None:
+    """Brought back on purpose, it was the first to go at the next write over the cap: its grace period counted
+    from when it was first stored."""
+    from datetime import timedelta
+
+    from conftest import FakeClock
+
+    clock = FakeClock()
+    mem = make_mem(max_insights=2, prune_min_age="1h", clock=clock)
+    kept = mem.remember("The on-call rotation starts on Mondays", importance=2)["id"]
+    backup = mem.export_json()
+    mem.forget(kept)
+    clock.now += timedelta(hours=2)
+    older = mem.remember("The cat is called Tom", importance=2)["id"]
+    clock.now += timedelta(hours=2)
+    assert mem.import_json(json.dumps(backup), revive_forgotten=True)["revived"] == 1
+    clock.now += timedelta(minutes=10)
+    out = mem.remember("Lunch is at noon", importance=2)
+    assert kept not in out["auto_pruned_ids"] and mem.rt.store.get_node(kept) is not None
+    assert out["auto_pruned_ids"] == [older]

@@ -444,9 +444,9 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         """As `SQLiteStore.undelete`: `soft_delete` undone for these memories (not vault rows); the ids brought back."""
         with self._lock, self.conn.transaction():
             rows = self._write(
-                f"UPDATE nodes SET deleted_at = NULL, updated_at = %s WHERE id = ANY(%s) AND deleted_at IS NOT NULL"
-                f" AND kind = 'memory' AND {NOT_VAULT_ROW} RETURNING {_NODE_COLS}, seq",
-                (when, list(dict.fromkeys(ids)))).fetchall()
+                f"UPDATE nodes SET deleted_at = NULL, updated_at = %s, inserted_at = %s WHERE id = ANY(%s)"
+                f" AND deleted_at IS NOT NULL AND kind = 'memory' AND {NOT_VAULT_ROW} RETURNING {_NODE_COLS}, seq",
+                (when, when, list(dict.fromkeys(ids)))).fetchall()
             nodes = [(int(r[18]), _node(r)) for r in rows]
             if nodes:
                 self._write_many("INSERT INTO memory_fts(node_seq, doc) VALUES (%s, %s::tsvector)",

@@ -475,8 +475,8 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         return n
 
     def undelete(self, ids: Sequence[str], when: str) -> list[str]:
-        """`soft_delete` undone for these memories: the row as it was, back in the keyword and entity indexes (its
-        vectors were kept and count again). A vault row is left deleted: its note decides whether it exists.
+        """`soft_delete` undone for these memories: the row as it was (inserted again now, for the prune grace
+        period), back in the keyword and entity indexes (its vectors were kept and count again). A vault row is left deleted: its note decides whether it exists.
         Returns the ids brought back."""
         revived: list[str] = []
         for chunk in _chunks(list(dict.fromkeys(ids))):
@@ -489,7 +489,10 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
             nodes = [(int(r[18]), _node(r)) for r in rows]
             seqs = [seq for seq, _ in nodes]
             smarks = ",".join("?" * len(seqs))
-            self._write(f"UPDATE nodes SET deleted_at = NULL, updated_at = ? WHERE seq IN ({smarks})", [when, *seqs])
+            # revived on purpose: its prune grace period runs from now (`inserted_at`), or the next write over the
+            # cap took it first
+            self._write(f"UPDATE nodes SET deleted_at = NULL, updated_at = ?, inserted_at = ? WHERE seq IN ({smarks})",
+                        [when, when, *seqs])
             self._index_keywords([(seq, n.title, n.content, n.source, n.metadata, n.tags, n.entities, None)
                                   for seq, n in nodes])
             self.index_entities_of_new([(n.id, n.entities, n.created_at) for _, n in nodes if n.entities])
