@@ -16,6 +16,11 @@ from mnemon.core.world.route import BOTH, CORRECTION, RETRIEVAL, route
     ("Actually she moved to Porto — where does she work now?", BOTH),
     ("其实她已经搬到波尔图了", CORRECTION),
     ("她住在哪里？", RETRIEVAL),
+    ("不对，Mira 现在住在波尔图", CORRECTION),  # "wrong, Mira lives in Porto now": was no cue at all
+    ("你记错了，会议是周三", CORRECTION),
+    ("That’s wrong, the kickoff was on 4 March", CORRECTION),  # a typographic apostrophe
+    ("that's not right, she left in May", CORRECTION),
+    ("Mira 住在柏林，对不对？", RETRIEVAL),  # 对不对 is a tag question ("right?"), not a correction
 ])
 def test_wording_decides_the_route(prompt: str, path: str) -> None:
     found = route(prompt)

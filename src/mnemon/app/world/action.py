@@ -38,7 +38,14 @@ def record_action(rt: Runtime, document: Any) -> dict[str, Any]:
         # re-recording keeps the original created_at, hence the same verification window and prediction id
         action = validate_action(data, now, existing=Action.from_row(raw_existing))
     _check_proof(rt, action)
+    # the ids tie the action to beliefs and a prediction, as `predict add` ties its own: a mistyped one was stored
+    # and the action read as recorded against a belief that does not exist
+    for assertion_id in action.assertion_ids:
+        if world.get_assertion(assertion_id) is None:
+            raise NotFound(f"assertion_ids: {assertion_id!r} names no stored assertion", field="assertion_ids")
     spawned = verification_prediction(action)
+    if spawned is None and action.prediction_id and world.get_prediction(action.prediction_id) is None:
+        raise NotFound(f"prediction_id {action.prediction_id!r} names no stored prediction", field="prediction_id")
     prediction: Prediction | None = None
     if spawned is not None and world.get_prediction(spawned["id"]) is None:
         if action.source_path:

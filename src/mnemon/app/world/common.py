@@ -15,6 +15,8 @@ from typing import Any
 from ...core.errors import InvalidInput
 from ...core.model import parse_iso
 from ...core.world import Alias, Assertion, Prediction, SenseEvent, parse_duration, parse_instant
+from ...core.world.assertions import rechain
+from ...core.world.policies import group_policy
 from ...core.world.values import iso, norm_name, require_aware
 from ..runtime import Runtime
 from .tables import audit, world_of
@@ -120,15 +122,26 @@ def prediction_source_path(prediction: Prediction) -> str:
 def assertions_as_of(rows: Iterable[Assertion], as_of: datetime) -> list[Assertion]:
     """The assertion rows as the store held them at `as_of`.
 
-    Rows written later are dropped; a supersession or retraction by a row written later is undone; a confidence
-    weakened by a miss recorded later is restored. (Alias merges and confidence merges of identical re-assertions
-    are not versioned, so a replay across them shows today's subject names / confidence.)
+    Rows written later are dropped; a supersession or retraction made later (a later row's, or a `state retract`
+    dated after `as_of`) is undone; a confidence weakened by a miss recorded later is restored. A (subject, predicate)
+    a later write or retraction touched is re-chained over the rows known then, as the writes up to `as_of` had
+    chained it: clearing only the dangling pointers would leave two values in force — a correction re-points the
+    value before the one it retracts, and a back-dated value splices into the middle of a chain. (Alias merges and
+    confidence merges of identical re-assertions are not versioned, so a replay across them shows today's subject
+    names / confidence.)
     """
+    rows = list(rows)
     known = {row.id: row for row in rows if row.created_at <= as_of}
-    out = []
+    touched = {row.pair_key for row in rows if row.id not in known}
+    out: dict[str, Assertion] = {}
     for row in known.values():
+        if row.status == "retracted" and _retracted_after(row, known, as_of):
+            metadata = {k: v for k, v in row.metadata.items() if k != "retraction"}  # the note came later too
+            row = replace(row, status="superseded", metadata=metadata)  # back in its chain, re-chained below
+            touched.add(row.pair_key)
         if row.superseded_by_id is not None and row.superseded_by_id not in known:
-            row = replace(row, status="current", superseded_by_id=None, superseded_at=None)
+            row = replace(row, status="current" if row.status != "retracted" else row.status,
+                          superseded_by_id=None, superseded_at=None)
         later = [miss for miss in row.prediction_misses if _miss_time(miss) > as_of]
         if later:
             first = min(later, key=_miss_time)
@@ -137,8 +150,30 @@ def assertions_as_of(rows: Iterable[Assertion], as_of: datetime) -> list[Asserti
                           prediction_misses=kept)
         if row.updated_at > as_of:  # the last change we can date at or before the replayed instant
             row = replace(row, updated_at=max([row.created_at, *(_miss_time(m) for m in row.prediction_misses)]))
-        out.append(row)
-    return sorted(out, key=lambda r: (r.subject_key, r.predicate, r.created_at, r.id))
+        out[row.id] = row
+    groups: dict[tuple[str, str], list[Assertion]] = {}
+    for row in out.values():
+        if row.pair_key in touched:
+            groups.setdefault(row.pair_key, []).append(row)
+    for (_, predicate), group in groups.items():
+        policy = group_policy(predicate, [r.metadata for r in group if r.status != "retracted"])
+        for row in rechain(group, policy):
+            if row.supersedes_id is not None and row.supersedes_id not in known:
+                row = replace(row, supersedes_id=None)
+            out[row.id] = row
+    return sorted(out.values(), key=lambda r: (r.subject_key, r.predicate, r.created_at, r.id))
+
+
+def _retracted_after(row: Assertion, known: Mapping[str, Assertion], as_of: datetime) -> bool:
+    """Whether a retracted row was still in its chain at `as_of`: `state retract` notes when it was made; a correction
+    points the value it retracted at itself (`apply_assertion`), so one written after `as_of` had not retracted it."""
+    note = row.metadata.get("retraction")
+    if isinstance(note, Mapping):
+        try:
+            return parse_instant(note.get("at"), "retraction.at") > as_of
+        except InvalidInput:
+            return False  # an unreadable stamp: treat the retraction as long known
+    return row.superseded_by_id is not None and row.superseded_by_id not in known
 
 
 def _miss_time(miss: Mapping[str, Any]) -> datetime:

@@ -224,6 +224,14 @@ def explain_state(rt: Runtime, assertion_id: str, *, as_of: Any = None) -> dict[
     moment = instant(rt, as_of, "as_of")
     row = with_source_edges(rt, [Assertion.from_row(raw)], moment if as_of is not None else None)[0]
     pair = {r.id: r for r in load_assertions(rt, subject_norm=norm_keys(row.subject), predicate=row.predicate)}
+    known = True
+    if as_of is not None:
+        # a replay reads the pair as the store held it then, as `state list --as-of` and preflight do: a retraction
+        # or supersession made later is undone. A row written later is shown as stored, flagged `known_at_as_of`.
+        replayed = {r.id: r for r in assertions_as_of(with_source_edges(rt, list(pair.values()), moment), moment)}
+        known = row.id in replayed
+        if known:
+            row, pair = replayed[row.id], replayed
     # alive = the edge still backs the belief: a candidate or killed edge no longer does (see `Assertion.unbacked`);
     # None when there is no source edge, or a replay cannot know the edge's status at that instant
     edge_alive = None if row.source_edge_status is None else row.source_edge_status == "active"
@@ -238,7 +246,7 @@ def explain_state(rt: Runtime, assertion_id: str, *, as_of: Any = None) -> dict[
                          "outcome_summary": p.get("outcome_summary")} for p in linked],
         "events": world.events("assertion", row.id),
         "hints": {"source_edge_alive": edge_alive, "source_edge_status": row.source_edge_status,
-                  "subject_node_alive": node_alive},
+                  "subject_node_alive": node_alive, "known_at_as_of": known},
     }
 
 

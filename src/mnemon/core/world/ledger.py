@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from mnemon.core.errors import InvalidInput
+from mnemon.core.validation import FUTURE_SLACK
 from mnemon.core.world.match import tokenize
 from mnemon.core.world.predictions import prediction_id
 from mnemon.core.world.senses import require_sense_type
@@ -211,6 +212,11 @@ def validate_action(payload: Any, now: datetime, existing: Action | None = None,
         raise InvalidInput(f"{what}: a verify block needs a side-effectful action (side_effect_level != none)")
     assertion_ids = () if data.get("assertion_ids") is None else string_list(data["assertion_ids"], "assertion_ids")
     created_at = instant_or_none(data.get("created_at"), "created_at") or now
+    if refuse_unknown and created_at > now + FUTURE_SLACK:
+        # an action is dated when it was done: a mistyped year would open its verification window years ahead, so
+        # its prediction never came due and nothing reported it (as `remember` refuses a memory dated ahead)
+        raise InvalidInput(f"{what}: created_at {iso(created_at)} is in the future (now is {iso(now)}); an action is "
+                           "dated when it was done", field="created_at")
     given_id = optional_str(data, "id", what)
     new_id = given_id or action_id(actor, action_type, title, tool_name, tool_call_id, external_ref, created_at)
     if existing is not None and existing.id == new_id:

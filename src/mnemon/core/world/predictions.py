@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from mnemon.core.errors import InvalidInput
+from mnemon.core.validation import FUTURE_SLACK
 from mnemon.core.world.assertions import Assertion
 from mnemon.core.world.match import MatchSpec, effective_min_score, parse_match, resolve_gate, score_event
 from mnemon.core.world.senses import SenseEvent
@@ -176,6 +177,10 @@ def parse_prediction(payload: Any, now: datetime | None) -> Prediction:
     created_at = instant_or_none(data.get("created_at"), "created_at")
     if created_at is None and now is not None:
         created_at = require_aware(now)
+    elif created_at is not None and now is not None and created_at > require_aware(now) + FUTURE_SLACK:
+        # made in the future: every --as-of replay before that date (preflight's included) left it out
+        raise InvalidInput(f"prediction: created_at {iso(created_at)} is in the future (now is {iso(now)})",
+                           field="created_at")
     metadata = optional_mapping(data, "metadata_json" if "metadata_json" in data else "metadata", "prediction")
     row_id = prediction_id(data)
     if now is not None:
