@@ -1,7 +1,7 @@
 """`action record` ties an action to stored rows and dates it when it was done: an `assertion_ids` or `prediction_id`
 naming nothing is `not_found` (as `predict add`'s `subject_assertion_id` is), and a `created_at` more than a day
 past the clock is refused — a mistyped year opened the verification window years ahead, so the spawned prediction
-never came due and nothing said so."""
+never came due and nothing said so. And `alias add` says when beliefs stored under the alias stay apart."""
 from __future__ import annotations
 
 import json
@@ -54,3 +54,15 @@ def test_a_prediction_made_in_the_future_is_refused(world: tuple[Mnemon, FakeClo
         mem.predict_add(json.dumps({**payload, "created_at": "2070-01-01T00:00:00Z"}))
     assert mem.rt.store.world.predictions() == []
     assert mem.predict_add(json.dumps({**payload, "created_at": "2026-05-30T00:00:00Z"}))["created"] is True
+
+
+def test_an_alias_over_beliefs_stored_under_it_says_they_stay_apart(world: tuple[Mnemon, FakeClock]) -> None:
+    """`alias add` names future writes only: "Jim lives_in Leeds" stayed current under Jim while the next write
+    under James Smith put York in force too, with no word; the reply now counts them and names `alias merge`."""
+    mem, _ = world
+    mem.state_assert(json.dumps({**CLAIM, "subject": "Jim", "object": "Leeds"}))
+    out = mem.alias_add("Jim", "James Smith")
+    assert out["stored_under_alias"] == 1 and 'mnemon alias merge Jim "James Smith"' in out["hint"]
+    assert "hint" not in mem.alias_add("Annie", "Ana")  # nothing stored under Annie
+    merged = mem.alias_merge("Jim", "James Smith")
+    assert merged and "hint" not in mem.alias_add("Jim", "James Smith")

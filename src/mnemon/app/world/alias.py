@@ -24,7 +24,20 @@ def alias_add(rt: Runtime, alias: str, canonical: str, *, source: str = "manual"
         for row in rows:
             world_of(rt).put_alias(row.to_row(), rt.now_iso())
         audit(rt, "alias", "alias", rows[0].alias_norm, {"canonical": rows[0].canonical})
-    return {**_alias_dict(rows[0]), "repointed": [_alias_dict(r) for r in rows[1:]]}
+    out: dict[str, Any] = {**_alias_dict(rows[0]), "repointed": [_alias_dict(r) for r in rows[1:]]}
+    # an alias names the subject of future writes only: beliefs already stored under it stay apart, and the next
+    # write under the canonical name would put a second value in force beside them (the radar compares subjects)
+    stored = [a for a in load_assertions(rt, subject_norm=norm_keys(rows[0].alias)) if a.status == "current"]
+    if stored:
+        out["stored_under_alias"] = len(stored)
+        out["hint"] = (f"{len(stored)} current belief(s) are stored under {rows[0].alias!r} and stay apart from "
+                       f"{rows[0].canonical!r}: `mnemon alias merge {_quoted(rows[0].alias)} "
+                       f"{_quoted(rows[0].canonical)}` rewrites them under it, one value in force per predicate")
+    return out
+
+
+def _quoted(name: str) -> str:
+    return f'"{name}"' if any(c.isspace() for c in name) else name
 
 
 def alias_merge(rt: Runtime, from_subject: str, into_subject: str, *, dry_run: bool = False) -> dict[str, Any]:
