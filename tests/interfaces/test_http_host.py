@@ -25,8 +25,8 @@ def port(mem) -> Iterator[int]:
     srv.server_close()
 
 
-def _get(port: int, target: str, *hosts: str) -> tuple[int, Any]:
-    head = f"GET {target} HTTP/1.1\r\n" + "".join(f"Host: {h}\r\n" for h in hosts) + "Connection: close\r\n\r\n"
+def _get(port: int, target: str, *hosts: str, version: str = "HTTP/1.1") -> tuple[int, Any]:
+    head = f"GET {target} {version}\r\n" + "".join(f"Host: {h}\r\n" for h in hosts) + "Connection: close\r\n\r\n"
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
         sock.sendall(head.encode())
         status, _, body = _answer(sock)
@@ -90,3 +90,9 @@ def test_a_provider_mismatch_is_a_server_side_status(mem) -> None:
     reply = Api(broken).handle("GET", "/api/status", {"host": "localhost"}, b"")
     assert reply.status == STATUS_OF_CODE["provider_mismatch"] and b'"provider_mismatch"' in reply.body
 
+
+
+def test_a_request_in_http_2_is_answered_505_with_a_status_line(port: int) -> None:
+    # refused before the version was taken, the reply went out as to HTTP/0.9: no status line, and code "internal"
+    status, body = _get(port, "/api/status", "localhost", version="HTTP/2.0")
+    assert (status, body["error"]["code"]) == (505, "unsupported_http_version")

@@ -48,7 +48,7 @@ STATUS_OF_CODE: Mapping[str, int] = {
     "not_found": 404, "method_not_allowed": 405, "conflict": 409, "contract_failed": 409, "length_required": 411,
     "too_large": 413, "unsupported_media_type": 415, "provider_unavailable": 503, "too_many_connections": 503,
     # the embedding model answered vectors of another width than the store holds: nothing the caller sent
-    "provider_mismatch": 502, "store_error": 500, "internal": 500,
+    "provider_mismatch": 502, "store_error": 500, "internal": 500, "unsupported_http_version": 505,
 }
 CONTENT_TYPES: Mapping[str, str] = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                                     ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
@@ -490,8 +490,12 @@ def _handler(api: Api, request_timeout: float) -> type[BaseHTTPRequestHandler]:
 
         def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
             """The transport's own refusals (a malformed request line, headers too long) as the envelope too."""
-            body = dumps(error_envelope("invalid_input" if code < 500 else "internal",
-                                        message or explain or f"HTTP {code}")).encode()
+            if code == 505:
+                # the request line named HTTP/2 or later: refused before the version was taken, so the reply went
+                # out without a status line (as to HTTP/0.9); answered as the HTTP/1.1 this server speaks
+                self.request_version = "HTTP/1.1"
+            name = "unsupported_http_version" if code == 505 else "invalid_input" if code < 500 else "internal"
+            body = dumps(error_envelope(name, message or explain or f"HTTP {code}")).encode()
             self.send_response(code, message)
             self.send_header("Content-Type", "application/json; charset=utf-8")
             self.send_header("Content-Length", str(len(body)))
