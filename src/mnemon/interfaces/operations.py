@@ -309,13 +309,14 @@ OPERATIONS: tuple[Operation, ...] = (
               "confidence and its audit events.", {"id": _EDGE_ID}, ("id",), True,
               lambda m, a: m.explain_edge(a["id"])),
     Operation("graph", "A bounded part of the graph to draw: around a focus node (breadth-first, strongest edges "
-              "first) or, without one, the best-connected notes; `truncated` says when the limits cut it.",
+              "first) or, without one, the best-connected notes (of one folder, given `folder`; a focus and a "
+              "folder together are refused); `truncated` says when the limits cut it.",
               {"focus": _s("node id to centre on"), "depth": _i("hops from the focus, 1-4, default 1", 1, 4),
                "max_nodes": _i("1-2000, default 150", 1, 2000),
                "max_links": _i("0-10000, default 600", 0, 10_000),
                "include_candidates": _b("draw candidate edges (default true)"),
                "include_killed": _b("draw killed edges (default false)"),
-               "folder": _s("only the notes under this vault folder (overview only)")},
+               "folder": _s("only the notes under this vault folder (overview only: not with focus)")},
               (), True,
               lambda m, a: m.graph(focus=a.get("focus"), depth=a.get("depth", 1), max_nodes=a.get("max_nodes", 150),
                                    max_links=a.get("max_links", 600),
