@@ -122,6 +122,28 @@ def test_migrations_are_recorded_and_reopening_changes_nothing(pg_store: Any, pg
     assert pg_store._rows("SELECT name, applied_at FROM migrations ORDER BY name") == applied
 
 
+def test_keyword_documents_of_an_older_spelling_are_rebuilt_on_open(pg_store: Any, pg_db_url: str) -> None:
+    """Documents written before they were split as SQLite splits words ("o'brien" whole, the entity "Redis" stemmed)
+    stopped matching query tokens; the next writable open rewrites them all, once."""
+    now = iso(utcnow())
+    with pg_store.transaction():
+        pg_store.insert_node(Memory(id="a", content="Met O'Brien at the harbour", entities=("Redis",),
+                                    created_at=now, updated_at=now))
+        pg_store._write("UPDATE memory_fts SET doc = %s::tsvector", ("'o''brien':2A 'harbour':3A 'redi':5B",))
+        pg_store._write("UPDATE meta SET value = 0 WHERE key = 'keyword_fingerprint'")
+    assert pg_store.keyword_search(["brien"], 5) == [] and pg_store.keyword_search(["redi"], 5) != []
+    readonly = open_store(pg_db_url, readonly=True)  # a read-only session reads what is there
+    assert readonly.keyword_search(["brien"], 5) == []
+    readonly.close()
+    open_store(pg_db_url).close()
+    assert [i for i, _ in pg_store.keyword_search(["brien"], 5)] == ["a"]
+    assert [i for i, _ in pg_store.keyword_search(["o'brien"], 5)] == ["a"]
+    assert pg_store.keyword_search(["redi"], 5) == [] and [i for i, _ in pg_store.keyword_search(["redis"], 5)] == ["a"]
+    docs = pg_store._rows("SELECT doc::text FROM memory_fts")
+    open_store(pg_db_url).close()  # up to date: nothing is rewritten
+    assert pg_store._rows("SELECT doc::text FROM memory_fts") == docs
+
+
 def test_a_rare_term_outranks_a_common_one(pg_store: Any) -> None:
     for i in range(6):
         _put(pg_store, f"c{i}", f"common filler {i}")

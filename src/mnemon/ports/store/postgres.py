@@ -98,6 +98,7 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
                 self._check_schema()
             else:
                 self._migrate()
+                self._check_keyword_fingerprint()
             info = TypeInfo.fetch(self.conn, "vector")
             if info is None:
                 raise StoreError(f"the pgvector extension is not installed in {self.path}; run"
@@ -164,6 +165,7 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         self._migrate()
         if reuse is not None:
             self._empty_schema()
+        self._check_keyword_fingerprint()
         sep = "&" if "?" in self._url else "?"
         self.path = f"{redact(self._url)}{sep}options=-csearch_path%3D{self._test_schema},public"
 

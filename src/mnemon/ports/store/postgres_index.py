@@ -1,21 +1,26 @@
 """PostgreSQL backend, part 2: the entity index, keyword search and vectors (mixed into `PostgresStore`).
 
-Keywords: each active memory has one tsvector whose lexemes are exactly our tokenizer's tokens (body at weight A,
-tags and entities at weight B — SQLite's bm25 column weights 1.0 / 0.6 / 0.6), written as a tsvector literal so no
-PostgreSQL parser or dictionary re-splits them. A search ranks each matching memory by Σ idf(term) · ts_rank(term):
-BM25's inverse document frequency over ts_rank's saturating term frequency, so a rare word outweighs a common one as
-it does with FTS5's bm25. Ties fall to the newer memory, as on SQLite.
+Keywords: each active memory has one tsvector whose lexemes are the words SQLite's FTS5 index holds (`fts_words`:
+our tokenizer's tokens for the body, tags and entities as written, each split as FTS5's unicode61 splits it; body at
+weight A, tags and entities at weight B — SQLite's bm25 column weights 1.0 / 0.6 / 0.6), written as a tsvector
+literal so no PostgreSQL parser or dictionary re-splits them. A search ranks each matching memory by
+Σ idf(term) · ts_rank(term): BM25's inverse document frequency over ts_rank's saturating term frequency, so a rare
+word outweighs a common one as it does with FTS5's bm25 (the same memories, not the same scores). Ties fall to the
+newer memory, as on SQLite.
 """
 from __future__ import annotations
 
 import hashlib
 import math
+import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import StoreError
+from ...core.keywords import keyword_fingerprint, keyword_text_of
 from ...core.model import Memory
-from ...core.text import rarest_terms, tokens
+from ...core.text import rarest_terms
 from .sqlite import _NODE_COLS, KEYWORD_POSTING_BUDGET, _node
 
 if TYPE_CHECKING:
@@ -30,6 +35,11 @@ _MAX_LEXEME_BYTES = 2046  # PostgreSQL refuses longer lexemes; a longer token is
 _MAX_POSITION = 16383  # larger positions are stored as 16383 by PostgreSQL anyway
 _MAX_POSITIONS_PER_LEXEME = 256
 _RANK_WEIGHTS = "{0.1, 0.2, 0.6, 1.0}"  # ts_rank weights for D, C, B, A
+_ASCII_WORD = re.compile("[a-z0-9]+")
+# how `tsvector_literal` spells a document: a new spelling (or a new `keyword_fingerprint`: tokenizer, stemmer)
+# makes the next writable open rebuild every document, as SQLite rebuilds its FTS index
+_DOC_RECIPE = "pg-doc/2 unicode61 words"
+_REBUILD_ROWS = 2000
 
 
 def _lexeme(term: str) -> str:
@@ -45,8 +55,60 @@ def folded(expr: str, server_version: int) -> str:
     return f"replace(lower({expr}{collate}), 'ς', 'σ')"
 
 
+def _fingerprint_number() -> int:
+    digest = hashlib.blake2b(f"{keyword_fingerprint()}|{_DOC_RECIPE}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)  # meta.value is a BIGINT
+
+
 def _usable(term: str) -> bool:
-    return bool(term) and not term.isspace()
+    return bool(fts_words(term))
+
+
+_WORD_CATEGORIES = ("L", "N", "M")  # and "Co": the characters unicode61 keeps inside a word (the rest separate words)
+
+
+def _fold(ch: str) -> str:
+    folded_ch = ch.casefold()
+    if len(folded_ch) == 1:
+        return folded_ch
+    lower = ch.lower()
+    return lower if len(lower) == 1 else ch  # unicode61 maps one character to one ("ß" stays, "İ" stays)
+
+
+def _fold_word(word: str) -> str:
+    whole = word.casefold()  # no character folds to nothing: the same length means one for one, as `_fold`
+    return whole if len(whole) == len(word) else "".join(map(_fold, word))
+
+
+def fts_words(text: str) -> list[str]:
+    """The words SQLite's FTS5 tokenizer (`unicode61 remove_diacritics 0`) makes of `text`: runs of letters, digits,
+    marks and private-use characters, each character folded on its own. SQLite splits every column so — our tokens
+    too (an apostrophe inside one separates two words) and tags and entities as written, unstemmed — and a search
+    must find what SQLite's finds. (SQLite's Unicode tables are older: a few rare characters split differently.)"""
+    if text.isascii():  # the common case (vault ingestion indexes megabytes): runs of letters and digits
+        return _ASCII_WORD.findall(text.lower())
+    words: list[str] = []
+    for piece in text.split():
+        if piece.isalnum():  # letters and digits only (a CJK bigram, an accented word): one word
+            words.append(_fold_word(piece))
+            continue
+        word: list[str] = []
+        for ch in piece:
+            category = unicodedata.category(ch)
+            if category[0] in _WORD_CATEGORIES or category == "Co":
+                word.append(_fold(ch))
+            elif word:
+                words.append("".join(word))
+                word = []
+        if word:
+            words.append("".join(word))
+    return words
+
+
+def _query(term: str) -> str:
+    """The tsquery of one query token: its word, or the phrase of its words as FTS5 reads a quoted term."""
+    words = [_lexeme(_indexed(w)) for w in fts_words(term)]
+    return words[0] if len(words) == 1 else "(" + " <-> ".join(words) + ")"
 
 
 def _indexed(term: str) -> str:
@@ -63,19 +125,18 @@ def _indexed(term: str) -> str:
 
 
 def tsvector_literal(body: str, tags: Sequence[str], entities: Sequence[str]) -> str:
-    """The keyword document of a memory: `body` is already tokenizer output (space-separated); tags and entities are
-    run through the same tokenizer so they match query tokens."""
+    """The keyword document of a memory: `body` is already tokenizer output (space-separated); the body, the tags
+    and the entities are split into words as SQLite's FTS5 splits its three columns (`fts_words`). A position is
+    left out between the three, so a phrase never spans two of them (it cannot span FTS5 columns)."""
     positions: dict[str, list[str]] = {}
     pos = 0
-    for weight, words in (("A", body.lower().split()),
-                          ("B", tokens(" ".join([*tags, *entities]), keep_stopwords=True))):
-        for word in words:
+    for weight, text in (("A", body), ("B", " ".join(tags)), ("B", " ".join(entities))):
+        for word in fts_words(text):
             pos += 1
-            if not _usable(word):
-                continue
             slots = positions.setdefault(_indexed(word), [])
             if len(slots) < _MAX_POSITIONS_PER_LEXEME:
                 slots.append(f"{min(pos, _MAX_POSITION)}{weight}")
+        pos += 1
     return " ".join(f"{_lexeme(word)}:{','.join(slots)}" for word, slots in positions.items())
 
 
@@ -111,6 +172,29 @@ class IndexTables:
     _write_many: Any
     _bump_vector_generation: Any
     count_active: Any
+    transaction: Any
+
+    # ── keyword documents ───────────────────────────────────────────────────
+    def _check_keyword_fingerprint(self) -> None:
+        """Rebuild every keyword document when they were written under another recipe: query tokens are made by the
+        running code, so documents of an older tokenizer or spelling would silently stop matching (documents of the
+        first recipe held apostrophe words whole and stemmed tags and entities). `meta` holds numbers: a digest."""
+        wanted = _fingerprint_number()
+        if self._value("SELECT value FROM meta WHERE key = 'keyword_fingerprint'") == wanted:
+            return
+        with self.transaction():  # writers queue (advisory lock): one process rebuilds, the next sees it done
+            if self._value("SELECT value FROM meta WHERE key = 'keyword_fingerprint'") == wanted:
+                return
+            self._write("DELETE FROM memory_fts")
+            after = 0
+            while rows := self._rows(f"SELECT {_NODE_COLS}, seq FROM nodes WHERE seq > %s AND kind = 'memory'"
+                                     f" AND deleted_at IS NULL ORDER BY seq LIMIT %s", (after, _REBUILD_ROWS)):
+                self._write_many("INSERT INTO memory_fts(node_seq, doc) VALUES (%s, %s::tsvector)",
+                                 [(r[-1], tsvector_literal(keyword_text_of(n), n.tags, n.entities))
+                                  for r in rows for n in (_node(r),)])
+                after = rows[-1][-1]
+            self._write("INSERT INTO meta(key, value) VALUES ('keyword_fingerprint', %s)"
+                        " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (wanted,))
 
     # ── entities ─────────────────────────────────────────────────────────────
     def index_entities(self, node_id: str, entities: Sequence[str], created_at: str) -> None:
@@ -187,18 +271,18 @@ class IndexTables:
         score = " + ".join(["%s * ts_rank(%s::float4[], f.doc, %s::tsquery, 1)"] * len(terms))
         score_args: list[Any] = []
         for t in terms:
-            score_args += [math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)), _RANK_WEIGHTS, _lexeme(_indexed(t))]
+            score_args += [math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)), _RANK_WEIGHTS, _query(t)]
         where, args = memory_where(flt)
         try:
             return [(r[0], float(r[1])) for r in self._rows(
                 f"SELECT n.id, {score} AS s FROM memory_fts f JOIN nodes n ON n.seq = f.node_seq"
                 f" WHERE f.doc @@ %s::tsquery AND {where} ORDER BY s DESC, n.seq DESC LIMIT %s",
-                [*score_args, " | ".join(_lexeme(_indexed(t)) for t in terms), *args, limit])]
+                [*score_args, " | ".join(_query(t) for t in terms), *args, limit])]
         except Exception as exc:  # a term PostgreSQL still refuses must not surface as a traceback
             raise StoreError(f"keyword search failed: {exc}") from exc
 
     def holders_of_all(self, groups: Sequence[Sequence[str]], limit: int) -> list[str]:
-        ands = [" & ".join(_lexeme(_indexed(t)) for t in terms) for group in groups
+        ands = [" & ".join(_query(t) for t in terms) for group in groups
                 if (terms := [t for t in dict.fromkeys(group) if _usable(t)])]
         if not ands:
             return []
@@ -217,7 +301,7 @@ class IndexTables:
         if usable:
             rows = self._rows(
                 "SELECT u.i, (SELECT COUNT(*) FROM memory_fts WHERE doc @@ u.q) FROM unnest(%s::text[]::tsquery[])"
-                " WITH ORDINALITY AS u(q, i)", ([_lexeme(_indexed(t)) for t in usable],))
+                " WITH ORDINALITY AS u(q, i)", ([_query(t) for t in usable],))
             for i, count in rows:
                 out[usable[int(i) - 1]] = int(count)
         return out

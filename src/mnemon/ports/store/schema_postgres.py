@@ -3,9 +3,10 @@
 Differences from SQLite, each on purpose:
 - text columns that are compared or ordered use `COLLATE "C"` so ties and orderings match SQLite's binary collation
   whatever locale the cluster was created with;
-- keywords live in `memory_fts.doc`, a tsvector built from our own tokenizer's tokens (no PostgreSQL parser or
-  dictionary touches them), weighted A (body) and B (tags, entities), with a GIN index; document frequencies are
-  counted through that index, so there is no separate vocabulary table (`m002_fts_vocab` has no equivalent);
+- keywords live in `memory_fts.doc`, a tsvector of the words SQLite's FTS5 index holds (`postgres_index.fts_words`:
+  our tokenizer's tokens, tags and entities, split as FTS5 splits them; no PostgreSQL parser or dictionary touches
+  them), weighted A (body) and B (tags, entities), with a GIN index; document frequencies are counted through
+  that index, so there is no separate vocabulary table (`m002_fts_vocab` has no equivalent);
 - vectors are pgvector `vector` values without a fixed width (each row records its `dim`), so providers of any
   width share one table;
 - JSON columns stay TEXT holding the same documents as on SQLite (the world and vault SQL is shared with SQLite,
