@@ -55,6 +55,12 @@ def folded(expr: str, server_version: int) -> str:
     return f"replace(lower({expr}{collate}), 'ς', 'σ')"
 
 
+def _idf(total: int, holders: int) -> float:
+    """FTS5's bm25 idf: a word more than half the memories hold weighs (almost) nothing, as on SQLite — with
+    Lucene's always-positive variant it still ordered the keyword hits of a common word, and recall with them."""
+    return max(1e-6, math.log((total - holders + 0.5) / (holders + 0.5)))
+
+
 def _fingerprint_number() -> int:
     digest = hashlib.blake2b(f"{keyword_fingerprint()}|{_DOC_RECIPE}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)  # meta.value is a BIGINT
@@ -271,7 +277,7 @@ class IndexTables:
         score = " + ".join(["%s * ts_rank(%s::float4[], f.doc, %s::tsquery, 1)"] * len(terms))
         score_args: list[Any] = []
         for t in terms:
-            score_args += [math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)), _RANK_WEIGHTS, _query(t)]
+            score_args += [_idf(n, df[t]), _RANK_WEIGHTS, _query(t)]
         where, args = memory_where(flt)
         try:
             return [(r[0], float(r[1])) for r in self._rows(
