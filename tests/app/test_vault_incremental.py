@@ -282,3 +282,34 @@ def test_decisions_follow_a_moved_note(mem, tmp_path: Path, how: str) -> None:
     assert [(e.status, e.dst.startswith("vault:Archive/2025/hub.md:")) for e in risks] == [("killed", True)]
     assert not [e for e in store.iter_edges() if "Projects/hub.md" in e.src or "Projects/hub.md" in e.dst]
     assert mem.ingest(str(vault), embed=False)["notes_read"] == 0  # and nothing is left to redo
+
+
+@pytest.mark.parametrize("how", ["note moved", "placeholder joined"])
+def test_a_weakened_edge_keeps_its_weakening_when_its_ends_change(mem, tmp_path: Path, how: str) -> None:
+    """`weaken-edge` is a decision, but it lives in the edge's strength: a weakened link parked on a placeholder came
+    back at full strength when its note appeared, and the weakened links and bullet edges of a moved note did too."""
+    vault = tmp_path / "vault"
+    _write(vault, {"Projects/hub.md": "# Hub\nSee [[Plan]] and [[Budget]]\n- Risk: the vendor may slip\n",
+                   "plan.md": "# Plan\nsteps\n"})
+    mem.ingest(str(vault), embed=False)
+    store = mem.rt.store
+    hub = "note:Projects/hub.md"
+    weakened = [store.find_edge(hub, "note:plan.md", "links_to"),
+                store.find_edge(hub, "placeholder:budget", "links_to"),
+                next(e for e in store.iter_edges() if e.src == hub and e.type == "has_risk")]
+    strengths = [mem.weaken_edge(e.id, reason="too loose")["strength"] for e in weakened]
+    if how == "note moved":
+        (vault / "Projects/hub.md").rename(vault / "hub.md")
+        hub = "note:hub.md"
+        ends = [(hub, "note:plan.md", "links_to"), (hub, "placeholder:budget", "links_to")]
+    else:
+        _write(vault, {"budget.md": "# Budget\nnumbers\n"})
+        ends = [(hub, "note:plan.md", "links_to"), (hub, "note:budget.md", "links_to")]
+    mem.ingest(str(vault), embed=False)
+    by_key = {(e.src, e.dst, e.type): e for e in store.iter_edges()}
+    risk = next(e for e in store.iter_edges() if e.src == hub and e.type == "has_risk")
+    assert [by_key[k].weight for k in ends] + [risk.weight] == pytest.approx(strengths)
+    assert mem.ingest(str(vault), embed=False)["notes_read"] == 0
+    _write(vault, {hub[5:]: (vault / hub[5:]).read_text(encoding="utf-8") + "more\n"})  # a re-parse keeps it too
+    mem.ingest(str(vault), embed=False)
+    assert store.find_edge(*ends[1]).weight == pytest.approx(strengths[1])

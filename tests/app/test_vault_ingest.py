@@ -316,6 +316,22 @@ def test_a_followed_link_never_replaces_or_doubles_the_real_note(mem, example_va
     assert sorted((e.src, e.dst) for e in mem.rt.store.iter_edges() if e.type == "links_to") == links_before
 
 
+def test_a_symlink_loop_is_skipped_not_fatal(mem, tmp_path: Path) -> None:
+    # (`is_dir()` of a link to itself raises ELOOP: the whole ingest failed, followed or not, and `note list` too)
+    from mnemon.app import note_tools
+
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "real.md").write_text("# Real\n", encoding="utf-8")
+    os.symlink("b.md", vault / "a.md")
+    os.symlink("a.md", vault / "b.md")
+    os.symlink("self", vault / "self")
+    for follow in (False, True):
+        out = mem.ingest(str(vault), follow_symlinks=follow, embed=False)
+        assert out["notes_total"] == 1 and [s["path"] for s in out["skipped"]] == ["a.md", "b.md"]
+    assert [n["path"] for n in note_tools.list_notes(vault)["notes"]] == ["real.md"]
+
+
 def test_walk_refuses_a_missing_vault(tmp_path: Path) -> None:
     with pytest.raises(NotFound):
         walk_vault(tmp_path / "nope")

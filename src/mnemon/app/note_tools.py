@@ -92,7 +92,11 @@ def _walk(root: Path, start: Path | None = None) -> tuple[list[NoteFile], list[d
             if name.startswith("."):
                 continue  # hidden, as `vault.ingest.walk_vault` has it: a file as a folder
             if entry.is_symlink():
-                if name.lower().endswith(".md") or entry.is_dir():
+                try:
+                    listed = name.lower().endswith(".md") or entry.is_dir()
+                except OSError:  # a symlink loop (ELOOP): it failed the whole listing
+                    listed = True
+                if listed:
                     skipped.append({"path": rel, "reason": "symlink"})
                 continue
             if entry.is_dir(follow_symlinks=False):

@@ -145,7 +145,11 @@ def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str
                 continue
             rel = entry.path[prefix_len:].replace(os.sep, "/")
             link = entry.is_symlink()
-            if entry.is_dir():
+            try:
+                is_dir = entry.is_dir()
+            except OSError:  # a symlink loop (ELOOP) raised here and stopped the whole ingest, even unfollowed
+                is_dir = False  # (skipped below like any link that leads to no file)
+            if is_dir:
                 if link and not follow_symlinks:
                     skipped.append({"path": rel, "reason": "symlink"})
                 elif link and not _inside(root, os.path.realpath(entry.path)):
@@ -336,6 +340,8 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
                           if path not in planned_paths and path not in removed}
             identities.update({p.path: NoteIdentity(p.path, p.title, p.aliases) for p in plans})
             writer.index, index_state = _link_index(vault_store, identities)
+            moves = _moved_notes(known, plans, removed)
+            writer.moves = dict(moves)  # (a moved note's weakened edges pass to their successors: `drop_unreused`)
             writer.write_edges([(plan.path, e) for plan in plans for e in plan.edges if not e.dst])
             relinked = _relink(writer, known, plans, removed, {e.rel: e for e in entries})
             writer.drop_unreused()
@@ -344,7 +350,6 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         joined = writer.join_placeholders([*(NoteIdentity(p.path, p.title, p.aliases) for p in plans),
                                            *(NoteIdentity(r, known[r].title, known[r].aliases) for r in removed)])
         kept = writer.remove_notes(removed)  # the removed notes still holding a decision
-        moves = _moved_notes(known, plans, removed)
         decisions_moved = writer.carry_decisions([(old, new) for old, new in moves if old in kept])
         claims_retired = writer.retire_claims(sorted(kept))  # (a moved note's went with it just above)
         claims_restored = writer.restore_claims(revived)

@@ -96,6 +96,10 @@ class VaultWriter:
         self._resolved_by: LinkIndex | None = None
         # containment edges derived from their items, not stored (SQLite: app/vault/contained.py)
         self.contained = Containment(self.vault.containment_kinds() if self.vault.derives_edges else None)
+        # id → ((src, dst, type), strength, status, link key) of each weakened edge this run cleared and did not
+        # plan again in place: its successor (`_carry_weakened`) takes the weakening over
+        self.weakened: dict[int, tuple[tuple[str, str, str], float, str, str]] = {}
+        self.moves: dict[str, str] = {}  # old path → new path of the notes this run moved (`ingest._moved_notes`)
 
     def resolve(self, key: str) -> tuple[str, str | None]:
         assert self.index is not None, "the link index is set once every note is planned"
@@ -184,6 +188,9 @@ class VaultWriter:
             self.promoted_only[key] = values[0]
         if not survives_rebuild(_IngestEdge(status, validated, promoted)):
             self.reusable[key] = values[0]
+            if status in ("active", "candidate") and values[2] < values[3]:  # weakened (as `write_edges` reads it)
+                link_key = json.loads(meta).get("key", "") if key[2] in LINK_RELATIONS and meta else ""
+                self.weakened[values[0]] = (key, values[2], status, str(link_key or ""))
             if key[1].split(":", 1)[0] in SHARED_KINDS:
                 self.released.add(key[1])
             return True
@@ -290,6 +297,7 @@ class VaultWriter:
                 edge_id, status = found[0], found[1]
                 if self.reusable.get(row[:3]) == edge_id:  # cleared by this run and planned again: kept in place
                     del self.reusable[row[:3]]
+                    self.weakened.pop(edge_id, None)  # (its weakening stays with it, just below)
                     values = (row[3], row[4], row[5], row[6], row[8], path, row[10])
                     if found[2] < found[3]:  # a parsed edge's strength drops below its confidence only by
                         values = (found[2], row[4], status, *values[3:])  # weaken-edge: a decision a re-parse keeps
@@ -401,9 +409,52 @@ class VaultWriter:
         return len(moved)
 
     def drop_unreused(self) -> None:
-        """Delete the cleared edges no new parse planned again (`clear_notes`)."""
+        """Delete the cleared edges no new parse planned again (`clear_notes`), a weakening passed on first."""
+        self._carry_weakened()
         self.vault.delete_edges(sorted(self.reusable.values()))
         self.reusable = {}
+
+    def _carry_weakened(self) -> None:
+        """`weaken-edge` is a decision (glossary: decided edge), but it lives in the edge's strength, not in a mark
+        `survives_rebuild` reads: a weakened edge that the new parse plans under other ends was deleted and its
+        successor came back at full strength — a link parked on a placeholder when its note appears, any edge of a
+        note moved to another path. The successor is the edge of the same type from the same source (its new path
+        when the note moved) to the same target, a link's target being where its key resolves now; it takes the
+        weakened strength and status unless it is already weaker. A weakened edge with no successor goes (its line
+        is gone from the note: a fresh ingest would not have it either)."""
+        if not self.weakened:
+            return
+        gone, self.weakened = self.weakened, {}
+        wanted: dict[tuple[str, str, str], tuple[int, float, str]] = {}
+        for old_id, ((src, dst, type_), strength, status, link_key) in sorted(gone.items()):
+            new_src = self._moved(src)
+            new_dst = self.resolve(link_key)[0] if link_key and self.index is not None else self._moved(dst)
+            if (new_src, new_dst, type_) != (src, dst, type_):
+                wanted.setdefault((new_src, new_dst, type_), (old_id, strength, status))
+        events = []
+        for key, values in self.vault.edge_values_by_keys(list(wanted)).items():
+            old_id, strength, status = wanted[key]
+            edge_id, now_status, weight = values[0], values[1], values[2]
+            if now_status not in ("active", "candidate") or weight <= strength:
+                continue
+            status = "candidate" if "candidate" in (status, now_status) else now_status
+            self.vault.update_edge_strength(edge_id, strength, status, self.now)
+            events.append((edge_id, "weakened", "ingest", {"reason": "weakening_carried", "from_edge": old_id,
+                                                            "previous_strength": weight, "strength": strength,
+                                                            "status": status}, self.now))
+        self.vault.log_edge_events(events)
+
+    def _moved(self, node: str) -> str:
+        """`node` (a note, or one of its items or headings) at its note's new path when this run moved the note."""
+        kind, _, rest = node.partition(":")
+        if kind == "note":
+            return note_id(self.moves[rest]) if rest in self.moves else node
+        if kind in ("vault", "heading"):
+            for old, new in self.moves.items():
+                for sep in (":", "#"):
+                    if rest.startswith(old + sep):
+                        return f"{kind}:{new}{rest[len(old):]}"
+        return node
 
     def remove_notes(self, paths: Sequence[str]) -> set[str]:
         """Drop the notes of deleted files, all in one clear (a renamed folder removes hundreds): their rows and the
