@@ -241,8 +241,9 @@ def forget_dated(rt: Runtime, *, days_threshold: Any = 30, dry_run: bool = False
     bullet names only days before the cutoff (now − N days) becomes a candidate of strength 0 — walks and thoughts
     stop following it, retrieve marks it `candidate_only`. Only that bullet's own edge changes (not every edge of
     its note), a yearless "Mar 5" counts as no date (no year is guessed), the bullet stays recallable, nothing is
-    deleted, and each change is an edge event `explain-edge` shows. A re-parse of the note (it changed) writes the
-    edge anew; run it again to age it again."""
+    deleted, and each change is an edge event `explain-edge` shows. A re-parse of the note keeps the edge aged (a
+    strength below its confidence reads as a decision, as `weaken-edge`'s does, and follows a moved note); a bullet
+    whose text changed — a new date included — is a new bullet with an edge of its own."""
     days = _days(days_threshold)
     now = rt.now()
     cutoff = (now - timedelta(days=days)).date().isoformat()
