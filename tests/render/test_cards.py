@@ -180,3 +180,12 @@ def test_two_cards_in_the_same_second_do_not_overwrite_each_other(tmp_path) -> N
     assert first.svg != second.svg
     assert "First thought" in first.svg.read_text(encoding="utf-8")
     assert "Second thought" in second.svg.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("text", ["東京の学校の確認を待っています" * 6, "x" * 300])
+def test_a_bullet_stays_on_the_line_of_an_unspaced_statement(text: str) -> None:
+    # Chinese or Japanese evidence has no spaces: the whole statement was one word too wide for the line, so the
+    # bullet was left alone on the first of the two lines the band keeps
+    lines = wrap("• " + text, INNER_W, 17, 2)
+    assert len(lines) == 2 and lines[0].startswith("• ") and len(lines[0]) > 10
+    assert all(text_width(line, 17) <= INNER_W for line in lines)

@@ -178,9 +178,12 @@ def active_store(home: Path) -> str:
 
 
 def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | None = None,
-                **flags: Any) -> Config:
+                missing_ok: bool = False, **flags: Any) -> Config:
+    """The settings. A config file named on purpose (`config_path`, else `MNEMON_CONFIG`) that does not exist is
+    `NotFound` — a typo must not quietly mean "defaults" — unless `missing_ok` (`init` is about to write it)."""
     env = dict(os.environ if environ is None else environ)
     path = Path(config_path).expanduser() if config_path else default_config_path(env)
+    file_named_by = "--config" if config_path else "MNEMON_CONFIG" if env.get("MNEMON_CONFIG") else None
     file_values: dict[str, Any] = {}
     if path.exists():
         try:
@@ -189,8 +192,9 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
             raise InvalidInput(f"config file {path} is not valid JSON: {exc}") from None
         if not isinstance(file_values, dict):
             raise InvalidInput(f"config file {path} must hold a JSON object")
-    elif config_path:
-        raise NotFound(f"config file {path} does not exist; create it with `mnemon init`")
+    elif file_named_by and not missing_ok:
+        raise NotFound(f"config file {path} ({file_named_by}) does not exist; create it with `mnemon init`",
+                       config=str(path))
     beside_file = Path(os.path.abspath(path)).parent
 
     def level(name: str) -> int:

@@ -228,6 +228,13 @@ def wrap(text: str, max_width: float, size: float, max_lines: int, bold: bool = 
             current = candidate
             continue
         if current:
+            # a word wider than a whole line is cut anyway: its head fills this line first — a statement written
+            # without spaces (Chinese, Japanese) left the "•" before it alone on the first of a band's lines
+            room = max_width - text_width(current + " ", size, bold)
+            if room > 0 and text_width(word, size, bold) > max_width:
+                head = _fit(word, room, size, bold)
+                if head:
+                    current, word = f"{current} {word[:head]}", word[head:]
             lines.append(current)
         current = word
         while text_width(current, size, bold) > max_width:  # one word wider than the line: hard-break it

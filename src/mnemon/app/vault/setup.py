@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,10 +37,31 @@ def _read(path: Path) -> dict[str, Any]:
         return {}
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InvalidInput(f"config file {path} is not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise InvalidInput(f"config file {path} must hold a JSON object")
+    return _checked(path, data)
+
+
+def _checked(path: Path, data: dict[str, Any]) -> dict[str, Any]:
+    """The vault-only keys as their types, refused as `app.config` refuses the others (naming the key and the file):
+    an `out` that is not text was an `internal` TypeError, and `"follow_symlinks": "no"` read as true. A relative
+    `out` is beside the file, as `vault` and `db` are: against the working directory it moved with every command."""
+    def refused(key: str, wanted: str) -> InvalidInput:
+        shown = json.dumps(data[key], ensure_ascii=False)
+        return InvalidInput(f"setting {key} in config file {path} must be {wanted}, got {shown}", setting=key,
+                            config=str(path))
+    out, hints, follow = data.get("out"), data.get("hints"), data.get("follow_symlinks")
+    if out is not None:
+        if not isinstance(out, str):
+            raise refused("out", "text (a folder path)")
+        data["out"] = os.path.abspath(Path(os.path.abspath(path)).parent / Path(out).expanduser()) if out else out
+    if hints is not None and not (isinstance(hints, str) or (isinstance(hints, list)
+                                                             and all(isinstance(h, str) for h in hints))):
+        raise refused("hints", "comma-separated words or a list of words")
+    if follow is not None and not isinstance(follow, bool):
+        raise refused("follow_symlinks", "true or false")
     return data
 
 
@@ -95,7 +117,11 @@ def _database_check(db: str) -> tuple[dict[str, Any], int | None]:
     number of notes the store holds (None when unknown), which decides the next step."""
     if not db.startswith(DB_URL_SCHEMES):
         path = Path(db)
-        return {"ok": _writable_parent(path), "path": db, "exists": path.exists()}, (None if path.exists() else 0)
+        check: dict[str, Any] = {"ok": _writable_parent(path), "path": db, "exists": path.exists()}
+        not_a_db = _not_a_database(path)
+        if not_a_db:  # every command would fail on it (`store_error`) while doctor said ok
+            check.update(ok=False, error=not_a_db)
+        return check, (None if path.exists() else 0)
     from ..memory import open_store
 
     try:
@@ -126,16 +152,46 @@ def init(cfg: Config, *, vault: str, db: str | None = None, out: str | None = No
         "hints": list(parse_hints(hints) or DEFAULT_HINTS),
         "follow_symlinks": bool(follow_symlinks),
     })
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=str(path.parent), prefix=".config-", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=2, ensure_ascii=False)
-        handle.write("\n")
-    os.replace(tmp, path)
+    _write_json(path, data)
     return {"config": str(path), "vault": data["vault"], "db": _shown(data["db"]), "out": data["out"],
             "hints": data["hints"],
             "follow_symlinks": data["follow_symlinks"], "written": True,
             "vault_exists": Path(data["vault"]).is_dir()}
+
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _not_a_database(path: Path) -> str | None:
+    """Why the file at `path` cannot be opened as a SQLite database, or None (absent, empty — SQLite makes a new
+    database of an empty file — or a database). Read only: opening it with SQLite could write a journal."""
+    if not path.exists():
+        return None
+    if not path.is_file():
+        return f"{path} is not a file"
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(len(_SQLITE_HEADER))
+    except OSError as exc:
+        return f"{path} cannot be read: {exc.strerror or exc}"
+    return None if head in (b"", _SQLITE_HEADER) else f"{path} is not a SQLite database"
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    """Write the config file whole (a temp file renamed into place), or `InvalidInput` saying why it cannot be
+    written (its folder is a file, no permission): those were `internal` errors."""
+    tmp: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=str(path.parent), prefix=".config-", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, indent=2, ensure_ascii=False)
+            handle.write("\n")
+        os.replace(tmp, path)
+    except OSError as exc:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+        raise InvalidInput(f"cannot write config file {path}: {exc.strerror or exc}", config=str(path)) from None
 
 
 def _writable_parent(path: Path) -> bool:
@@ -145,19 +201,29 @@ def _writable_parent(path: Path) -> bool:
     return os.access(parent, os.W_OK)
 
 
-def doctor(cfg: Config) -> dict[str, Any]:
+def doctor(load: Callable[[], Config], config_path: Path) -> dict[str, Any]:
     """Check the config without writing anything: config readable, vault present, notes countable, paths writable.
-    A failing check raises `HealthCheckFailed` carrying the whole report."""
+    A failing check raises `HealthCheckFailed` carrying the whole report. `load` reads the settings: a config file
+    that does not load (not JSON, a value of the wrong type) is doctor's finding, reported as such, where every
+    other command fails with `invalid_input`; `config_path` is the file it was reading."""
+    try:
+        cfg = load()
+    except InvalidInput as exc:
+        problem = exc.message
+        report = {"ok": False, "config": str(config_path),
+                  "checks": {"config": {**exc.details, "ok": False, "path": str(config_path), "error": problem}},
+                  "problems": [problem], "next": f"fix {config_path}, or remove it and run `mnemon init --vault DIR`"}
+        raise HealthCheckFailed(f"doctor: {problem}", **report) from None
     path = config_file(cfg)
     problems: list[str] = []
+    checks: dict[str, Any] = {"config": {"ok": path.exists(), "path": str(path)}}
     try:
-        _read(path)  # a config that does not parse is a problem to report, not a crash
-        config_ok = path.exists()
+        settings = vault_settings(cfg)  # a vault-only key of the wrong type is a problem to report, not a crash
     except InvalidInput as exc:
-        config_ok = False
         problems.append(exc.message)
-    settings = vault_settings(cfg) if config_ok else VaultSettings(cfg.vault, None, DEFAULT_HINTS, False, path)
-    checks: dict[str, Any] = {"config": {"ok": config_ok, "path": str(path)}}
+        checks["config"].update(exc.details, ok=False, path=str(path), error=exc.message)
+        settings = VaultSettings(cfg.vault, None, DEFAULT_HINTS, False, path)
+    config_ok = bool(checks["config"]["ok"])
     vault_ok = bool(settings.vault) and Path(str(settings.vault)).is_dir()
     checks["vault"] = {"ok": vault_ok, "path": settings.vault}
     count = 0
@@ -170,13 +236,16 @@ def doctor(cfg: Config) -> dict[str, Any]:
     else:
         checks["markdown_notes"] = {"ok": False, "count": 0}
     db = str(cfg.db_path)
-    checks["db_parent" if not db.startswith(DB_URL_SCHEMES) else "database"], notes = _database_check(db)
+    db_check, notes = _database_check(db)
+    checks["db_parent" if not db.startswith(DB_URL_SCHEMES) else "database"] = db_check
     out_path = Path(settings.out) if settings.out else None
     checks["out_parent"] = {"ok": out_path is not None and _writable_parent(out_path / "x"), "path": settings.out}
-    if not config_ok:
+    if not path.exists():
         problems.append(f"no config at {path}: run `mnemon init --vault DIR` (or mneme init)")
     if config_ok and not vault_ok:
         problems.append(f"vault {settings.vault!r} is not a directory")
+    if db_check.get("error") and not db.startswith(DB_URL_SCHEMES):
+        problems.append(f"database {db_check['error']}: move it aside, or name another database with `--db`")
     ok = all(c.get("ok") for c in checks.values())
     if not ok:
         next_step = problems[0] if problems else "fix the failing checks"

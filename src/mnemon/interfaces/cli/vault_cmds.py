@@ -6,12 +6,12 @@ gain `--payload FILE [--dry-run]` and `--source mneme://… [--dry-run]` here, s
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
 
 from ...app.config import load_config
-from ...core.errors import NotFound
 from .commands import progress_bar, read_input
 from .main import Ctx, cli, run
 
@@ -125,18 +125,16 @@ def resolve(vault: str | None, file: str | None, active_threshold: float, dry_ru
 
 
 def _config_for_init(c: Ctx) -> Any:
-    """`--config PATH` may name a file init is about to create: load the rest without requiring it."""
-    path = c.flags.get("config")
-    if not path:
-        return c.cfg
+    """The settings for `init` (about to create the file `--config` or `MNEMON_CONFIG` names) and `doctor` (reports
+    it missing): the rest loads without requiring the file. The flag goes in as `MNEMON_CONFIG`, so the settings
+    still name that file when it does not exist yet."""
     import os
 
     env = dict(os.environ)
-    env["MNEMON_CONFIG"] = path
-    try:
-        return load_config(env, db=c.flags.get("db"), store=c.flags.get("store"), home=c.flags.get("home"))
-    except NotFound:
-        return c.cfg
+    if c.flags.get("config"):
+        env["MNEMON_CONFIG"] = c.flags["config"]
+    return load_config(env, db=c.flags.get("db"), store=c.flags.get("store"), home=c.flags.get("home"),
+                       missing_ok=True)
 
 
 @cli.command()
@@ -160,4 +158,12 @@ def doctor() -> None:
     """Validate the config: file, vault, note count, writable db/out locations."""
     from ...app.vault.setup import doctor as do_doctor
 
-    run(lambda c: do_doctor(_config_for_init(c)))
+    run(lambda c: do_doctor(lambda: _config_for_init(c), _config_named(c)))
+
+
+def _config_named(c: Ctx) -> Path:
+    import os
+
+    from ...app.config import default_config_path
+
+    return Path(c.flags["config"]).expanduser() if c.flags.get("config") else default_config_path(os.environ)
