@@ -100,3 +100,14 @@ def test_init_where_the_config_cannot_be_written_is_a_clean_error(cli_run, examp
         locked.mkdir(mode=0o500)
         code, out = cli_run(["--config", locked / "c.json", "init", "--vault", example_vault])
         assert out["error"]["code"] == "invalid_input" and not list(locked.iterdir())
+
+
+def test_doctor_names_a_key_no_command_reads(cli_run, example_vault: Path, tmp_path: Path) -> None:
+    """A misspelled key was ignored without a word by every command: doctor warns, with the key it resembles."""
+    conf = _config(tmp_path, example_vault, vualt="~/notes", colour="blue")
+    code, out = cli_run(["--config", conf, "doctor"])
+    assert code == 0, out
+    assert len(out["warnings"]) == 2
+    assert "'vualt'" in out["warnings"][1] and "did you mean 'vault'" in out["warnings"][1]
+    assert "'colour'" in out["warnings"][0]
+    assert "warnings" not in cli_run(["--config", _config(tmp_path, example_vault), "doctor"])[1]

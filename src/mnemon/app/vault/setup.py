@@ -6,6 +6,7 @@ config.json`). `app.config.load_config` already reads `db` and `vault` from it; 
 """
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import tempfile
@@ -16,7 +17,7 @@ from typing import Any
 
 from ...core.errors import Conflict, HealthCheckFailed, InvalidInput
 from ...core.vault.observations import DEFAULT_HINTS, hint_words
-from ..config import DB_URL_SCHEMES, Config, default_config_path
+from ..config import DB_URL_SCHEMES, SETTINGS_BY_NAME, Config, default_config_path
 
 
 @dataclass(frozen=True)
@@ -194,6 +195,25 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
         raise InvalidInput(f"cannot write config file {path}: {exc.strerror or exc}", config=str(path)) from None
 
 
+# the keys a config file holds beyond `app.config`'s settings: the vault commands' own (`init` writes them)
+_VAULT_KEYS = frozenset({"vault", "out", "hints", "follow_symlinks"})
+
+
+def _unknown_keys(path: Path) -> list[str]:
+    """A key no command reads is ignored by all of them: a misspelled `vualt` quietly meant "no vault"."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return []  # (reported as the config check's own failure)
+    known = sorted(_VAULT_KEYS | set(SETTINGS_BY_NAME))
+    out = []
+    for key in sorted(k for k in data if k not in known) if isinstance(data, dict) else ():
+        close = difflib.get_close_matches(key, known, n=1)
+        out.append(f"unknown key {key!r} in config file {path} is ignored"
+                   + (f" (did you mean {close[0]!r}?)" if close else ""))
+    return out
+
+
 def _writable_parent(path: Path) -> bool:
     parent = path.parent
     while not parent.exists() and parent != parent.parent:
@@ -246,6 +266,7 @@ def doctor(load: Callable[[], Config], config_path: Path) -> dict[str, Any]:
         problems.append(f"vault {settings.vault!r} is not a directory")
     if db_check.get("error") and not db.startswith(DB_URL_SCHEMES):
         problems.append(f"database {db_check['error']}: move it aside, or name another database with `--db`")
+    warnings = _unknown_keys(path)
     ok = all(c.get("ok") for c in checks.values())
     if not ok:
         next_step = problems[0] if problems else "fix the failing checks"
@@ -256,7 +277,7 @@ def doctor(load: Callable[[], Config], config_path: Path) -> dict[str, Any]:
     report = {"ok": ok, "config": str(path),
               "settings": {"vault": settings.vault, "db": _shown(db), "out": settings.out,
                            "hints": list(settings.hints), "follow_symlinks": settings.follow_symlinks},
-              "checks": checks, "problems": problems, "next": next_step}
+              "checks": checks, "problems": problems, "next": next_step, **({"warnings": warnings} if warnings else {})}
     if not ok:  # a health check in a script or cron job must fail loudly, as `contract check` does
         raise HealthCheckFailed(f"doctor: {next_step}", **report)
     return report
