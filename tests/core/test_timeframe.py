@@ -184,3 +184,36 @@ def test_before_and_after_leave_the_month_out_and_a_timestamp_is_its_day(query: 
     assert window is not None
     assert (None if window.start == _EPOCH else window.start.date().isoformat(),
             None if window.end == _NEVER else window.end.date().isoformat()) == (start, end)
+
+
+@pytest.mark.parametrize("query, start, end", [
+    # asked in August 2023, "June last year" is June 2022, not the latest June up to now (June 2023)
+    ("what did we ship in June last year?", "2022-06-01", "2022-07-01"),
+    ("the outage in June of last year", "2022-06-01", "2022-07-01"),
+    ("last year in June", "2022-06-01", "2022-07-01"),
+    ("in October this year", "2023-10-01", "2023-11-01"),
+    ("去年3月的预算", "2022-03-01", "2022-04-01"),
+    ("前年3月的预算", "2021-03-01", "2021-04-01"),
+    ("今年3月的预算", "2023-03-01", "2023-04-01"),
+])
+def test_a_month_with_a_relative_year_is_in_that_year(query: str, start: str, end: str) -> None:
+    w = time_window(query, NOW)
+    assert w is not None and (w.start, w.end) == (day(start), day(end))
+
+
+@pytest.mark.parametrize("query, start, end", [
+    # the second end alone ("May 2023") made March and April memories "outside" the period asked about
+    ("what changed from March to May 2023", "2023-03-01", "2023-06-01"),
+    ("incidents between March and May 2023", "2023-03-01", "2023-06-01"),
+    ("what changed from March 2023 to May 2023", "2023-03-01", "2023-06-01"),
+    ("from March until May 2023", "2023-03-01", "2023-06-01"),               # not "until May": open to the past
+    ("between 1 and 10 March 2023", "2023-03-01", "2023-03-11"),
+    ("from 3 March to 10 March 2023", "2023-03-03", "2023-03-11"),
+    ("from November to February 2023", "2022-11-01", "2023-03-01"),          # the first end in the year before
+    ("moved from Lisbon to Porto, from March to May 2023", "2023-03-01", "2023-06-01"),
+    ("moved from Lisbon to Porto in May 2023", "2023-05-01", "2023-06-01"),   # "from" a place is no range
+    ("from May 2023 to the launch", "2023-05-01", "2023-06-01"),             # no second date: the first alone
+])
+def test_a_range_names_the_whole_period(query: str, start: str, end: str) -> None:
+    w = time_window(query, NOW)
+    assert w is not None and (w.start, w.end) == (day(start), day(end))

@@ -4,7 +4,9 @@ A question that names a time asks about what happened then; a memory written mon
 however well its words match. Recall demotes results outside the named period (like superseded ones, flagged, never
 dropped). Only explicit calendar expressions count — "last week" or "recently" name no period without knowing when
 the question was asked, and a wrong window would hide the right memory. Neither does a bare year: "the 2024
-budget" or "Windows Server 2019" name a topic far more often than when something was written.
+budget" or "Windows Server 2019" name a topic far more often than when something was written. A month with a
+relative year ("in June last year", "去年3月") is in that year, and a range ("from March to May 2025", "between 1 and
+10 March 2025") is the whole of it.
 
 Memories are dated when they were written, and people tell of events afterwards ("yesterday I…", "last week we…"),
 so the window reaches `AFTER` days past the named period and `BEFORE` days ahead of it.
@@ -38,7 +40,7 @@ _EXPR = LazyRegex(
     rf"|\b(?P<m2>{_M})\.?\s+(?P<d2>[0-3]?\d){_ORD},?\s+(?P<y2>(?:19|20)\d\d)\b"
     rf"|\b(?P<m3>{_M})\.?,?\s+(?:of\s+)?(?P<y3>(?:19|20)\d\d)\b"
     rf"|(?P<zy>(?:19|20)\d\d)\s*年(?:\s*(?P<zm>[01]?\d)\s*月(?:\s*(?P<zd>[0-3]?\d)\s*[日号])?)?"
-    rf"|(?<![\d年])(?P<zm2>[01]?\d)\s*月(?:\s*(?P<zd2>[0-3]?\d)\s*[日号])?"
+    rf"|(?:(?<![\d年])|(?<=[去今前]年))(?P<zm2>[01]?\d)\s*月(?:\s*(?P<zd2>[0-3]?\d)\s*[日号])?"
     rf"|\b(?P<y4>(?:19|20)\d\d)\b"
     rf"|\b(?:{_MONTH_LEAD})\s+(?P<m4>{_M})\b"
     rf"(?![\s.,]*(?:[0-3]?\d{_ORD},?\s+)?(?:of\s+)?(?:19|20)\d\d)",  # "of September 2023" is read whole above
@@ -57,6 +59,18 @@ _OPEN_START_AFTER = LazyRegex(r"^\s*まで")
 _ENDS_BEFORE_AFTER = LazyRegex(r"^\s*(?:之前|以前)")
 _OPEN_END_AFTER = LazyRegex(r"^\s*(?:以来|以降|から|至今)")
 _STARTS_AFTER_AFTER = LazyRegex(r"^\s*(?:之后|以后)")
+# a month named without a year but with a relative one ("in June last year", "去年3月"): that year, not the latest
+# June up to now — which, asked in August, is this year's and would demote every memory of the June meant
+_YEAR_AGO_AFTER = LazyRegex(r"^\s*,?\s*(?:of\s+)?(?P<rel>last|this)\s+year\b", re.IGNORECASE)
+_YEAR_AGO_BEFORE = LazyRegex(r"\b(?P<rel>last|this)\s+year\s*,?\s*$|(?P<zh>[去今前])年\s*$", re.IGNORECASE)
+_YEARS_AGO = {"last": 1, "this": 0, "去": 1, "今": 0, "前": 2}
+# a range ("from March to May 2025", "between 1 and 10 March 2025"): its first end names no year (it takes the
+# second's) and was not read on its own, so the second end alone would be the window and March and April "outside"
+# (`.*` first: the last "from" before the second end, not one of "moved from Lisbon … from March to May 2025")
+_RANGE_FIRST = LazyRegex(r"^.*\b(?:from|between)\s+(?P<first>[\w.,' ]{1,40}?)\s*"
+                         r"(?:to|and|through|till|until|-|–|—)\s*$", re.IGNORECASE | re.DOTALL)
+_RANGE_OPEN = LazyRegex(r"\b(?:from|between)\s*$", re.IGNORECASE)
+_RANGE_NEXT = LazyRegex(r"\s*(?:to|and|through|till|until|-|–|—)\s*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -97,7 +111,8 @@ def _month_span(year: int, month: int) -> tuple[datetime, datetime]:
     return start, datetime(year + (month == 12), month % 12 + 1, 1, tzinfo=timezone.utc)
 
 
-def _span(m: re.Match[str], now: datetime) -> tuple[datetime, datetime] | None:
+def _span(m: re.Match[str], now: datetime, year: int | None = None) -> tuple[datetime, datetime] | None:
+    """The period `m` names; `year` is the one a month without a year belongs to when the query says so."""
     g = m.groupdict()
     try:
         if g["iso"]:
@@ -126,7 +141,8 @@ def _span(m: re.Match[str], now: datetime) -> tuple[datetime, datetime] | None:
         if not 1 <= month <= 12:
             return None
         # a month without a year is its latest occurrence up to now
-        year = now.year if month <= now.month else now.year - 1
+        if year is None:
+            year = now.year if month <= now.month else now.year - 1
         if g["zd2"]:
             day = datetime(year, month, int(g["zd2"]), tzinfo=timezone.utc)
             return day, day + timedelta(days=1)
@@ -147,6 +163,51 @@ def _may_name_a_period(query: str) -> bool:
     return any(word in _MONTH_OF for word in _ASCII_WORD.findall(query.lower()))
 
 
+def _relative_year(query: str, m: re.Match[str], now: datetime) -> int | None:
+    """The year a month named without one belongs to when the query says it relatively ("in June last year")."""
+    if not (m.group("m4") or m.group("zm2")):
+        return None
+    rel = _YEAR_AGO_AFTER.match(query[m.end():]) or _YEAR_AGO_BEFORE.search(query[: m.start()])
+    if rel is None:
+        return None
+    return now.year - _YEARS_AGO[(rel.groupdict().get("zh") or rel.group("rel")).lower()]
+
+
+def _first_end(first: str, second: datetime, now: datetime) -> datetime | None:
+    """Where a range opens whose first end, `first`, may leave out what the second end says: its year ("March to May
+    2025"), or its month too ("1 to 10 March 2025"). None when `first` is no date or falls after the second end."""
+    if first.isdigit() and len(first) <= 2:
+        try:
+            day = second.replace(day=int(first))
+        except ValueError:
+            return None
+        return day if day <= second else None
+    for text in (first, f"{first} {second.year}", f"{first} {second.year - 1}"):  # November to February 2025
+        m = _EXPR.fullmatch(text)
+        span = _span(m, now) if m is not None else None
+        if span is not None and span[0] <= second:
+            return span[0]
+    return None
+
+
+def _range(query: str, m: re.Match[str], before: str, start: datetime, end: datetime,
+           now: datetime) -> TimeWindow | None:
+    """The whole of a range the query names ("from March to May 2025", "between March 2025 and May 2025") when `m`
+    is one of its ends, else None."""
+    first = _RANGE_FIRST.search(before)
+    if first is not None:  # `m` is the second end
+        opens = _first_end(first.group("first").strip(), start, now)
+        if opens is not None:
+            return TimeWindow(opens, end, query[first.start("first"):m.end()].strip())
+    if _RANGE_OPEN.search(before):  # `m` is the first end: the second follows if it is a date of its own
+        link = _RANGE_NEXT.match(query, m.end())
+        second = _EXPR.match(query, link.end()) if link is not None else None
+        span = _span(second, now) if second is not None else None
+        if span is not None and span[1] > start:
+            return TimeWindow(start, span[1], query[m.start():second.end()].strip() if second else m.group(0))
+    return None
+
+
 def time_window(query: str, now: datetime) -> TimeWindow | None:
     """The first calendar period `query` names, relative to `now` when it leaves out the year.
 
@@ -165,7 +226,7 @@ def time_window(query: str, now: datetime) -> TimeWindow | None:
     if not _may_name_a_period(query):
         return None
     for m in _EXPR.finditer(query):
-        span = _span(m, now)
+        span = _span(m, now, _relative_year(query, m, now))
         if span is None:
             continue
         start, end = span
@@ -173,6 +234,9 @@ def time_window(query: str, now: datetime) -> TimeWindow | None:
         # read what precedes the month itself, as "before June 2023" leaves the preposition in front of the match
         before = query[: m.start("m4")] if m.group("m4") else query[: m.start()]
         after = query[m.end():]
+        ranged = _range(query, m, before, start, end, now)
+        if ranged is not None:
+            return ranged
         if _ENDS_BEFORE.search(before) or _ENDS_BEFORE_AFTER.search(after):
             start, end = datetime(1, 1, 1, tzinfo=timezone.utc), start  # before June: up to where June starts
         elif _OPEN_START.search(before) or _OPEN_START_AFTER.search(after):
