@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from .thoughts import Candidate
 
 _ALL_HOLDERS = 10_000_000  # a lookup's limit that keeps every memory holding the words
+_RAREST = 3  # words of a text a lookup of its twins intersects
 
 
 def digest_of(node_id: str) -> str | None:
@@ -113,11 +114,12 @@ class ClosedLater:
         read = {i: n.content for i, n in store.get_nodes(missing).items()} if missing else {}
         groups = [words for node_id in pending.values()
                   if (words := list(dict.fromkeys(tokens(texts.get(node_id, read.get(node_id, ""))))))]
-        # a word a quarter of all memories hold narrows the intersection little and costs the most to merge: left
-        # out unless nothing else is left (the twins are checked by their ids' digests after)
+        # the three rarest words narrow the intersection to a handful of rows; every further word, the more so one a
+        # quarter of all memories hold, costs a posting list to merge for little (the twins are checked by their ids'
+        # digests after, so a wider set of holders changes nothing)
         df = store.token_doc_freq([w for group in groups for w in group])
-        common = max(50, store.count_active() // 4)
-        groups = [[w for w in group if df.get(w, 0) <= common] or group for group in groups]
+        groups = [sorted((w for w in group if df.get(w)), key=lambda w: (df[w], w))[:_RAREST] or group
+                  for group in groups]
         suffixes = {f":task:{digest}": digest for digest in pending}
         ids = [i for i in (store.holders_of_all(groups, _ALL_HOLDERS) if groups else [])
                if i[i.rfind(":task:"):] in suffixes and i not in pending.values()]
