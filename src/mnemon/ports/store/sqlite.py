@@ -476,7 +476,8 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
 
     def undelete(self, ids: Sequence[str], when: str) -> list[str]:
         """`soft_delete` undone for these memories: the row as it was (inserted again now, for the prune grace
-        period), back in the keyword and entity indexes (its vectors were kept and count again). A vault row is left deleted: its note decides whether it exists.
+        period), back in the keyword and entity indexes (its vectors were kept and count again). A vault row is left
+        deleted: its note decides whether it exists.
         Returns the ids brought back."""
         revived: list[str] = []
         for chunk in _chunks(list(dict.fromkeys(ids))):
