@@ -121,6 +121,14 @@ def test_a_dropped_claim_a_person_validated_stays(mem: Mnemon, vault: Path) -> N
     assert status_of(mem, first[1]["id"])[0] == "active"
 
 
+def test_a_dry_run_lists_the_claims_the_replay_would_drop(mem: Mnemon, vault: Path) -> None:
+    second = {**CLAIM, "object": "Chess Club", "evidence": "Chess club invoice (fictional)."}
+    first = mem.resolve(str(vault), {**PAYLOAD, "claims": [CLAIM, second]})["edges"]
+    dry = mem.resolve(str(vault), PAYLOAD, dry_run=True)
+    assert status_of(mem, first[1]["id"])[0] == "active"  # (the preview wrote nothing)
+    assert dry["dropped_edges"] == mem.resolve(str(vault), PAYLOAD)["dropped_edges"] == [first[1]["id"]]
+
+
 # ── defect 2: valid_from from the claim's date ────────────────────────────────────────────────────────────────
 def _assertion(mem: Mnemon, assertion_id: str) -> dict[str, Any]:
     return mem.state_explain(assertion_id)["assertion"]

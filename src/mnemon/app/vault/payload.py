@@ -7,9 +7,9 @@ without touching Markdown and removed as a unit. Differences from Mneme, on purp
   unknown observation refs, which made a scope leak into the rest of the graph;
 * the reply echoes the status each edge was *stored* with (after the ontology gate) and why — Mneme echoed the
   requested status, so `relates_to … "status": "active"` looked active while it was stored as a candidate;
-* re-sending a payload for the same scope replaces it (stale rows go, killed tombstones stay killed) — that scope
-  only: `mneme://agent` does not own `mneme://agent/session-1` when it is replaced, though `forget --source
-  mneme://agent` takes both;
+* re-sending a payload for the same scope replaces it (stale rows go, listed in `replaced` and `replaced_edges`)
+  — that scope only: `mneme://agent` does not own `mneme://agent/session-1` when it is replaced, though `forget
+  --source mneme://agent` takes both. An edge a person killed, validated or weakened stays as they left it;
 * a payload is refused whole (`InvalidInput`) before anything is written, its `assertions[]` included.
 
 `forget --source` refuses every source that is not an explicit `mneme://<scope>`: vault notes and user memories are
@@ -20,14 +20,17 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ...core.errors import InvalidInput
 from ...core.model import Edge, Memory
 from ...core.ontology import observation_relation
 from ...core.vault import gate_edge
+from ...ports.store.base import Store
 from ..runtime import Runtime
 from .plan import importance_of
+from .resolve import person_decision
 
 OBSERVATION_KINDS = ("fact", "blocked", "done", "risk", "correction")
 MAX_ITEMS = 5000
@@ -62,6 +65,47 @@ def _stale_rows(rt: Runtime, scope: str, wanted: set[str]) -> list[str]:
     store = rt.store
     heads = store.node_heads(store.vault.nodes_with_source(scope))  # type: ignore[attr-defined]
     return sorted(i for i, head in heads.items() if head[3] == scope and i not in wanted and _payload_owned(i, scope))
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One edge of a payload as it will be stored: `edge` written, unless `decided` — the stored edge a person
+    killed, validated or weakened, which the payload leaves as it is (an `event` on it says so)."""
+
+    edge: Edge
+    requested: str
+    status: str
+    reasons: list[str]
+    decided: Edge | None = None
+    event: str = ""
+
+
+def _kept(store: Store, existing: Edge | None, edge: Edge, requested: str, reasons: list[str]) -> Planned:
+    """Re-sending a scope used to rewrite every edge it names: an edge a person validated went back to candidate,
+    a weakened one got its strength back, a killed one its weight. A person's decision wins over the agent's
+    payload, as it does over a resolve replay."""
+    decided = person_decision(store, existing) if existing is not None else None
+    if existing is None or decided is None:
+        return Planned(edge, requested, edge.status, reasons)
+    if decided == "killed":
+        # (an observation's gate is not told of the tombstone: its reasons would read as if it were written)
+        reasons = reasons if edge.status == "killed" else ["killed_tombstone_blocks_recreation"]
+        return Planned(edge, requested, "killed", reasons, existing, "blocked_recreation")
+    return Planned(edge, requested, existing.status, [f"person_decision_kept:{decided}"], existing, "decision_kept")
+
+
+def _stale_edges(rt: Runtime, scope: str, wanted: set[str], stale: list[str], planned: list[Planned]) -> list[Edge]:
+    """The edges a re-sent payload removes, so the reply lists them as it lists the nodes (`replaced`): every edge
+    of a node that goes, and the scope's edges between kept nodes that the payload no longer has. Tombstones and
+    edges a person validated or weakened stay. A payload's edges join its own nodes, so the kept nodes' edges hold
+    every one left (read by node, not by a scan of every edge's source)."""
+    store = rt.store
+    keys = {(p.edge.src, p.edge.dst, p.edge.type) for p in planned}
+    gone = set(stale)
+    return [e for e in store.vault.edges_touching(sorted(wanted | gone))  # type: ignore[attr-defined]
+            if e.src in gone or e.dst in gone
+            or (e.source_path == scope and (e.src, e.dst, e.type) not in keys and e.status != "killed"
+                and person_decision(store, e) is None)]
 
 
 def _str(item: Mapping[str, Any], key: str, what: str, *, required: bool = True, default: str = "") -> str:
@@ -203,24 +247,27 @@ def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[st
                                created_at=now, updated_at=now, inserted_at=now,
                                metadata={"memory_kind": "observation", "node": obs["node"],
                                          "observation_kind": obs["kind"], "score": obs["score"], "scope": scope}))
-    planned: list[tuple[Edge, str, list[str]]] = []
+    planned: list[Planned] = []
     for e in data["edges"]:
         src, dst = _node_id(scope, e["src"]), _node_id(scope, e["dst"])
         existing = store.find_edge(src, dst, e["relation"])  # a dry run too: it must report a tombstone as killed
         decision = gate_edge(e["relation"], e["confidence"], e["evidence"] or None, e["validated"], "scoped",
                              requested=e["status"],
                              existing=existing.status if existing and existing.status != "retired" else None)  # type: ignore[arg-type]
-        planned.append((Edge(src=src, dst=dst, type=e["relation"], weight=e["confidence"], confidence=e["confidence"],
-                             status=decision.status, evidence=e["evidence"], origin="scoped", rule="payload",
-                             source_path=scope, metadata={"validated": e["validated"] and decision.is_active},
-                             created_at=now, updated_at=now), e["status"] or "", list(decision.reasons)))
+        planned.append(_kept(store, existing, Edge(
+            src=src, dst=dst, type=e["relation"], weight=e["confidence"], confidence=e["confidence"],
+            status=decision.status, evidence=e["evidence"], origin="scoped", rule="payload", source_path=scope,
+            metadata={"validated": e["validated"] and decision.is_active}, created_at=now, updated_at=now),
+            e["status"] or "", list(decision.reasons)))
     for obs, mem in zip(data["observations"], memories):
         relation = observation_relation(obs["kind"])
         decision = gate_edge(relation, min(1.0, obs["score"] / 6.0), obs["text"], False, "scoped")
-        planned.append((Edge(src=_node_id(scope, obs["node"]), dst=mem.id, type=relation,
-                             weight=min(1.0, obs["score"] / 6.0), confidence=min(1.0, obs["score"] / 6.0),
-                             status=decision.status, evidence=obs["text"][:500], origin="scoped", rule="payload",
-                             source_path=scope, created_at=now, updated_at=now), "", list(decision.reasons)))
+        src = _node_id(scope, obs["node"])
+        planned.append(_kept(store, store.find_edge(src, mem.id, relation), Edge(
+            src=src, dst=mem.id, type=relation, weight=min(1.0, obs["score"] / 6.0),
+            confidence=min(1.0, obs["score"] / 6.0), status=decision.status, evidence=obs["text"][:500],
+            origin="scoped", rule="payload", source_path=scope, created_at=now, updated_at=now), "",
+            list(decision.reasons)))
     out: dict[str, Any] = {
         "ok": True, "dry_run": dry_run, "source_path": scope,
         "nodes": [{"ref": n.metadata["ref"], "id": n.id, "type": n.metadata["type"], "name": n.title,
@@ -230,15 +277,19 @@ def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[st
     }
     wanted = {n.id for n in nodes} | {m.id for m in memories}
     if dry_run:
-        out["edges"] = [{"id": None, "src": e.src, "dst": e.dst, "relation": e.type, "requested_status": req or None,
-                         "status": e.status, "reasons": reasons} for e, req, reasons in planned]
+        out["edges"] = [{"id": p.decided.id if p.decided else None, "src": p.edge.src, "dst": p.edge.dst,
+                         "relation": p.edge.type, "requested_status": p.requested or None, "status": p.status,
+                         "reasons": p.reasons} for p in planned]
         out["assertions"] = [{"proposed": a} for a in data["assertions"]]
         out["replaced"] = _stale_rows(rt, scope, wanted)
+        out["replaced_edges"] = [int(e.id or 0) for e in _stale_edges(rt, scope, wanted, out["replaced"], planned)]
         return out
     vault = store.vault  # type: ignore[attr-defined]
     with store.transaction():
         stale = _stale_rows(rt, scope, wanted)
         out["replaced"] = stale
+        gone = _stale_edges(rt, scope, wanted, stale, planned)
+        out["replaced_edges"] = [int(e.id or 0) for e in gone]
         if stale:
             store.hard_delete(stale)  # type: ignore[attr-defined]
         existing = vault.existing_nodes([*wanted])
@@ -249,17 +300,16 @@ def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[st
         again = [m for m in memories if m.id in existing]
         vault.refresh_nodes(again)
         stored_edges: list[dict[str, Any]] = []
-        kept: set[int] = set()
-        for edge, requested, reasons in planned:
-            edge_id = store.upsert_edge(edge, actor="payload")
-            kept.add(edge_id)
-            stored_edges.append({"id": edge_id, "src": edge.src, "dst": edge.dst, "relation": edge.type,
-                                 "requested_status": requested or None, "status": edge.status, "reasons": reasons})
-        # an edge the new payload no longer has is stale like a node it no longer has; a tombstone stays, so the
-        # claim cannot come back with a later payload. A payload's edges join its own nodes, so the kept nodes'
-        # edges hold every one left (read by node, not by a scan of every edge's source)
-        vault.delete_edges([int(e.id or 0) for e in vault.edges_touching(sorted(wanted))
-                            if e.source_path == scope and int(e.id or 0) not in kept and e.status != "killed"])
+        for p in planned:
+            if p.decided is not None:  # a person's decision: the edge stays as they left it, and its log says why
+                edge_id = int(p.decided.id or 0)
+                vault.log_edge_events([(edge_id, p.event, "payload", {"reasons": p.reasons}, now)])
+            else:
+                edge_id = store.upsert_edge(p.edge, actor="payload")
+            stored_edges.append({"id": edge_id, "src": p.edge.src, "dst": p.edge.dst, "relation": p.edge.type,
+                                 "requested_status": p.requested or None, "status": p.status,
+                                 "reasons": p.reasons})
+        vault.delete_edges([int(e.id or 0) for e in gone if e.src not in stale and e.dst not in stale])
         store.log("remember:payload", None, {"source_path": scope, "nodes": len(nodes), "observations": len(memories),
                                              "edges": len(planned)}, now)
         _sense(rt, data, memories, now)  # in the same transaction: a scope is stored with its event, as a note is

@@ -303,21 +303,11 @@ def drop_unclaimed(rt: Runtime, previous: list[Mapping[str, Any]], written: list
     candidate (kept for audit) — corrected research must not leave the withdrawn claim standing as truth, and a fresh
     ingest of the vault would not create it either. No longer `validated`, or `promote-candidates` would bring it
     straight back. An edge a person decided is left as it is. Returns the demoted edge ids."""
-    if not previous:
-        return []
-    index = _index(rt)
     store = rt.store
     now = rt.now_iso()
     claimed = {(e["src"], e["dst"], e["predicate"]) for e in written if e["status"] != "refused"}
     dropped: list[int] = []
-    for claim in previous:
-        key = (_node_for(str(claim["subject"]).strip(), index), _node_for(str(claim["object"]).strip(), index),
-               predicate_name(str(claim["predicate"])))
-        edge = store.find_edge(*key) if key not in claimed else None
-        if (edge is None or edge.status != "active" or edge.source_path != source_path or edge.origin != "resolve"
-                or person_decision(store, edge) is not None):
-            continue
-        claimed.add(key)
+    for edge in unclaimed(rt, previous, claimed, source_path):
         dropped.append(store.upsert_edge(
             Edge(src=edge.src, dst=edge.dst, type=edge.type, sub_type=edge.sub_type, weight=edge.weight,
                  confidence=edge.confidence, status="candidate", evidence=edge.evidence, origin=edge.origin,
@@ -326,6 +316,27 @@ def drop_unclaimed(rt: Runtime, previous: list[Mapping[str, Any]], written: list
                  created_at=edge.created_at, updated_at=now),
             actor="resolve", event="dropped_from_payload"))
     return dropped
+
+
+def unclaimed(rt: Runtime, previous: list[Mapping[str, Any]], claimed: set[tuple[str, str, str]],
+              source_path: str) -> list[Edge]:
+    """The active claim edges of the earlier pack that `drop_unclaimed` demotes (read only: a dry run lists them)."""
+    if not previous:
+        return []
+    index = _index(rt)
+    store = rt.store
+    seen = set(claimed)
+    out: list[Edge] = []
+    for claim in previous:
+        key = (_node_for(str(claim["subject"]).strip(), index), _node_for(str(claim["object"]).strip(), index),
+               predicate_name(str(claim["predicate"])))
+        edge = store.find_edge(*key) if key not in seen else None
+        if (edge is None or edge.status != "active" or edge.source_path != source_path or edge.origin != "resolve"
+                or person_decision(store, edge) is not None):
+            continue
+        seen.add(key)
+        out.append(edge)
+    return out
 
 
 def apply_embedded_payload(rt: Runtime, payload: Mapping[str, Any], note_path: str) -> list[dict[str, Any]]:
@@ -424,8 +435,14 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     out: dict[str, Any] = {"note_path": rel, "dry_run": dry_run, "overwrites": place.existing is not None and not same,
                            "pack_changed": not same}
     if dry_run:
-        out.update({"claims": _previewed_claims(rt, data, rel, active_threshold, proposals), "written": False,
-                    "markdown": text})
+        claims = _previewed_claims(rt, data, rel, active_threshold, proposals)
+        # what a real run would demote, listed as it lists it: the preview used to leave withdrawn claims unsaid
+        index = _index(rt)
+        keys = {(_node_for(str(c["subject"]), index), _node_for(str(c["object"]), index), c["predicate"])
+                for c in claims if c["status"] != "refused"}
+        if dropped_ids := [int(e.id or 0) for e in unclaimed(rt, place.previous, keys, rel)]:
+            out["dropped_edges"] = dropped_ids
+        out.update({"claims": claims, "written": False, "markdown": text})
         return out
     previous = place.previous
     world_notes: list[str] = []

@@ -1,0 +1,58 @@
+"""A re-sent payload scope and a person's decisions about its edges; what a smaller payload removes is reported."""
+from __future__ import annotations
+
+from typing import Any
+
+SCOPE = "mneme://agent/decided"
+PAYLOAD: dict[str, Any] = {
+    "source_path": SCOPE,
+    "nodes": [{"ref": "a", "name": "Alpha"}, {"ref": "b", "name": "Beta"}, {"ref": "c", "name": "Gamma"}],
+    "edges": [{"src": "a", "dst": "b", "relation": "relates_to", "confidence": 0.5, "evidence": "seen together"},
+              {"src": "b", "dst": "a", "relation": "temporal", "confidence": 0.9},
+              {"src": "a", "dst": "a", "relation": "weird_relation", "confidence": 0.99, "evidence": "x"},
+              {"src": "b", "dst": "c", "relation": "temporal", "confidence": 0.9}],
+    "observations": [{"node": "a", "text": "Alpha is a fact"}],
+}
+
+
+def _by_relation(out: dict[str, Any]) -> dict[tuple[str, str, str], dict[str, Any]]:
+    return {(e["src"].rsplit("#", 1)[-1], e["dst"].rsplit("#", 1)[-1][:3], e["relation"]): e for e in out["edges"]}
+
+
+def test_resending_a_payload_keeps_what_a_person_decided_about_its_edges(mem) -> None:
+    first = _by_relation(mem.remember_payload(PAYLOAD))
+    validated, weakened = first[("a", "b", "relates_to")], first[("b", "a", "temporal")]
+    killed = first[("a", "obs", "has_fact")]
+    assert validated["status"] == "candidate"
+    mem.validate_edge(validated["id"], reason="I checked")
+    mem.weaken_edge(weakened["id"])
+    mem.kill_edge(killed["id"])
+    dry = _by_relation(mem.remember_payload(PAYLOAD, dry_run=True))
+    again = _by_relation(mem.remember_payload(PAYLOAD))
+    store = mem.rt.store
+    for out in (dry, again):
+        assert out[("a", "b", "relates_to")]["status"] == "active"
+        assert out[("a", "b", "relates_to")]["reasons"] == ["person_decision_kept:validated"]
+        assert out[("b", "a", "temporal")]["reasons"] == ["person_decision_kept:weakened"]
+        assert out[("a", "obs", "has_fact")]["status"] == "killed"
+        assert out[("a", "obs", "has_fact")]["reasons"] == ["killed_tombstone_blocks_recreation"]
+    edge = store.get_edge(validated["id"])
+    assert (edge.status, edge.metadata.get("validated")) == ("active", True)
+    assert store.get_edge(weakened["id"]).weight == 0.45
+    assert (store.get_edge(killed["id"]).status, store.get_edge(killed["id"]).weight) == ("killed", 0.0)
+    events = [e["event"] for e in store.edge_events(validated["id"])]
+    assert events[-2:] == ["validated", "decision_kept"]
+
+
+def test_a_smaller_payload_reports_every_edge_it_removes(mem) -> None:
+    first = _by_relation(mem.remember_payload(PAYLOAD))
+    smaller = dict(PAYLOAD, nodes=PAYLOAD["nodes"][:2], edges=PAYLOAD["edges"][:1])
+    dry = mem.remember_payload(smaller, dry_run=True)
+    out = mem.remember_payload(smaller)
+    # the self-loop and b→a go with no node of theirs removed; b→c goes with Gamma
+    gone = sorted(first[k]["id"] for k in (("b", "a", "temporal"), ("a", "a", "weird_relation"),
+                                           ("b", "c", "temporal")))
+    assert out["replaced"] == dry["replaced"] == [f"{SCOPE}#c"]
+    assert out["replaced_edges"] == dry["replaced_edges"] == gone
+    assert all(mem.rt.store.get_edge(i) is None for i in gone)
+    assert mem.rt.store.get_edge(first[("a", "b", "relates_to")]["id"]) is not None
