@@ -1,7 +1,9 @@
 """A day the query names is a source of recall of its own: what was written that day is a candidate (the `window`
 anchors) and matches the query's date words, so "what happened on 20 November 2026" returns that day's memories
 whatever their words. A longer period (a month, "since January") only demotes what lies far from it: its hundreds of
-memories would otherwise crowd out what the question asks about (measured on LoCoMo, core/recall/params.py).
+memories would otherwise crowd out what the question asks about (measured on LoCoMo, core/recall/params.py) — unless
+the query asks about nothing but a closed period ("what happened in March 2025"): there is then nothing to crowd out,
+and the period is a source as a day is (core/recall/period_source.py).
 
 Every test runs once per backend (`make_mem`)."""
 from __future__ import annotations
@@ -81,7 +83,7 @@ def test_a_month_or_an_open_period_does_not_flood_the_results(make_mem: Callable
         out = mem.recall(query, limit=10, explain=True)
         # the month's forty lunch menus say nothing about billing: at most its neighbours in time come along
         assert _ids(out)[0] == billing and len(out["results"]) <= 3, query
-        assert "window" not in _stage(out, "anchors")["signals"]
+        assert "window" not in _stage(out, "anchors")["signals"] and _stage(out, "anchors")["period_source"] is None
         assert all(r["via"] != "window" and r["signals"]["keyword"] == 0 for r in out["results"][1:])
         assert _stage(out, "rerank")["in_time_window"] == 0
 
@@ -128,3 +130,44 @@ def test_a_replay_sees_only_what_was_written_that_day_by_then(make_mem: Callable
     assert [i["id"] for i in replayed["items"]] == [i["id"] for i in then["items"]]
     assert replayed["items"] == then["items"]
     assert evening in _ids(mem.recall(prompt))  # today it is one of that day's
+
+
+def _a_year(mem: Mnemon) -> list[str]:
+    """Four memories written in March 2025 (no date or shared word in their words) and a routine note every other
+    month of 2025; the March ones."""
+    march = [mem.remember(text, created_at=f"2025-03-{day}T10:00:00Z")["id"] for text, day in (
+        ("Shipped the new onboarding flow to beta users", 10), ("Hired two backend engineers for the platform", 14),
+        ("Postgres upgrade finished without downtime", 20), ("Quarterly planning offsite held in Porto", 27))]
+    for month in (1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12):
+        mem.remember(f"Routine note about vendor invoices and the budget review, month {month}",
+                     created_at=f"2025-{month:02d}-15T10:00:00Z")
+    return march
+
+
+def test_a_query_that_names_only_a_month_returns_that_months_memories(make_mem: Callable[..., Mnemon]) -> None:
+    mem = make_mem("hash")
+    march = _a_year(mem)
+    for query in ("what happened in March 2025", "what did we do in March 2025", "2025年3月发生了什么"):
+        out = mem.recall(query, limit=10, explain=True)
+        # first, every one of them: supported by the period, not dropped for sharing no word with the query
+        assert set(_ids(out)[:4]) == set(march), query
+        anchors, rerank = _stage(out, "anchors"), _stage(out, "rerank")
+        assert set(march) <= set(anchors["signals"]["window"])
+        assert anchors["period_source"] == rerank["period_source"] == "period_only"
+        assert rerank["in_time_window"] == 4
+        assert all("outside_time_window" not in r for r in out["results"][:4])
+
+
+def test_a_month_with_content_words_is_no_source(make_mem: Callable[..., Mnemon]) -> None:
+    mem = make_mem("hash")
+    march = _a_year(mem)
+    out = mem.recall("vendor invoices in March 2025", limit=10, explain=True)
+    # as before: the month only demotes what lies far from it; March's memories, which say nothing of invoices, are
+    # no anchors of their own, match no date word, and those no link vouches for are dropped
+    assert "window" not in _stage(out, "anchors")["signals"]
+    rerank = _stage(out, "rerank")
+    assert rerank["period_source"] is None and rerank["in_time_window"] == 0 and rerank["dropped_unsupported"] > 0
+    assert not set(march) <= set(_ids(out))
+    assert all(r["via"] != "window" and r["signals"]["keyword"] == 0 for r in out["results"]
+               if r["insight"]["id"] in march)
+    assert sum(r["signals"]["keyword"] > 0 for r in out["results"]) >= 8  # the invoice notes

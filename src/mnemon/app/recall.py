@@ -22,10 +22,11 @@ from ..core.graph import topo_order
 from ..core.intent import Intent, IntentDecision, detect_intent
 from ..core.model import CATEGORIES, SOURCED_PREFIXES, TRAVERSAL_GRAPHS, Memory, parse_iso
 from ..core.recall.fusion import rrf, via_of
+from ..core.recall.period_source import period_source
 from ..core.recall.timeframe import TimeWindow, time_window
 from ..core.recall.params import (
     ANCHOR_POSTING_BUDGET, ANCHOR_TOP_K, BEAM, EDGE_WEIGHTS, FORMULA_VERSION, REPLY_INHERIT, RERANK,
-    RERANK_NO_EMBEDDING, SUPERSEDED_FACTOR, WINDOW_ANCHOR_TOP_K, WINDOW_SOURCE_SPAN, confidence_label,
+    RERANK_NO_EMBEDDING, SUPERSEDED_FACTOR, WINDOW_ANCHOR_TOP_K, confidence_label,
 )
 from ..core.recall.rerank import (
     SIMILARITY_SUPPORT, Scored, Signals, asks_for_history, corrected_by, idf, relevance,
@@ -126,11 +127,6 @@ def _with_capitals(words: set[str]) -> set[str]:
 def _untimed_sources(snap: GraphSnapshot) -> set[int]:
     """Codes of the sources whose rows carry their ingest time, not a time of their own (`ports/store/sources.py`)."""
     return {code for code, name in enumerate(snap.sources) if name.startswith(SOURCED_PREFIXES)}
-
-
-def _own_period(window: TimeWindow | None) -> TimeWindow | None:
-    """The period the query names when it is short enough to be a source of its own (a named day), else None."""
-    return window if window is not None and window.span() <= WINDOW_SOURCE_SPAN else None
 
 
 def _window_anchors(store: Store, own: TimeWindow, at: MemoryFilter, scores: QueryScores | None,
@@ -347,7 +343,8 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
             rankings["period"] = store.recent_memory_ids(ANCHOR_TOP_K, period)
             if replay is not None:
                 rankings["period"] = replay.recent(rankings["period"], period, ANCHOR_TOP_K)
-    own = _own_period(window)
+    # the period is a source of its own when it is a day, or when the query asks about nothing else (period_source)
+    own, own_rule = period_source(query, window)
     if own is not None:
         rankings["window"] = _window_anchors(store, own, at, scores, replay)
     if q_entities:
@@ -356,7 +353,7 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
                               else replay.entity(holders, q_entities, at, ANCHOR_TOP_K))
     anchor_scores = rrf(rankings)
     trace.append({"stage": "anchors", "rrf_k": 60, "signals": {k: v for k, v in rankings.items()},
-                  "fused": len(anchor_scores)})
+                  "fused": len(anchor_scores), "period_source": own_rule})
 
     # ── beam search ─────────────────────────────────────────────────────────
     pos = full.pos
@@ -471,7 +468,7 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
                   "corrected": {ids[cand_l[k]]: new for k, new in corrected.items()},
                   "time_window": window.as_dict() if window is not None else None,
                   "outside_time_window": int(outside.sum()), "in_time_window": int(in_period.sum()),
-                  "period_words": period_words, "replies": int((reply_of >= 0).sum()),
+                  "period_source": own_rule, "period_words": period_words, "replies": int((reply_of >= 0).sum()),
                   "formula": FORMULA_VERSION})
 
     if decision.intent is Intent.WHY and len(results) > 1:

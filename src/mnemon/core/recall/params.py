@@ -6,7 +6,8 @@ from datetime import timedelta
 
 from ..intent import Intent
 
-FORMULA_VERSION = ("mnemon-recall/4 (rrf60 anchors, a named day's memories as anchors matching its date words,"
+FORMULA_VERSION = ("mnemon-recall/4 (rrf60 anchors, a named day's memories, or a period's asked about alone, as"
+                   " anchors matching its date words,"
                    " relevance-seeded decaying beam, neighbour support with reply carry, replies read with their"
                    " questions, per-intent rerank)")
 RRF_K = 60
@@ -18,7 +19,9 @@ ANCHOR_POSTING_BUDGET = 3_000
 # a period the query names that is at most this long (a day: "on 20 November 2026") is a source of its own: the
 # memories written in it are anchors (`window`, closest in meaning first) and match the query's date words
 # (app/recall.py `_with_period_words`). Not a month: on LoCoMo (turn R@5 0.7617 → 0.7643 with days) months too lost
-# temporal questions (R@5 0.7882 → 0.7850): a month's hundreds of memories all matching "June" outweigh the question
+# temporal questions (R@5 0.7882 → 0.7850): a month's hundreds of memories all matching "June" outweigh the question.
+# (A query that asks about nothing but the period, "what happened in March 2025", has no question for them to
+# outweigh: any closed period is then a source, period_source.py `PERIOD_ONLY`; no LoCoMo question is one)
 WINDOW_SOURCE_SPAN = timedelta(days=1)
 WINDOW_ANCHOR_TOP_K = 50
 LAMBDA_STRUCTURAL = 1.0
