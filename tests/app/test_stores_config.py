@@ -171,3 +171,17 @@ def test_unreadable_settings_are_invalid_input_not_internal(cli_run: Callable[..
     assert code != 0 and out["error"]["code"] == "invalid_input" and "store set" in out["error"]["message"]
     assert cli_run(["--store", "default", "store", "set", "default"])[0] == 0  # the way out the message names
     assert cli_run(["status"])[0] == 0
+
+
+def test_config_says_where_each_value_came_from(cli_run, tmp_path, monkeypatch) -> None:
+    """A setting that "does not take" is one given somewhere else too: `config` names the flag, variable or file."""
+    conf = tmp_path / "c.json"
+    conf.write_text(json.dumps({"max_insights": 50, "card_theme": "light"}), encoding="utf-8")
+    monkeypatch.setenv("MNEMON_CARD_THEME", "dark")
+    code, out = cli_run(["--config", str(conf), "--db", str(tmp_path / "x.db"), "config"])
+    assert code == 0, out
+    sources = out["sources"]
+    assert sources["max_insights"] == f"config file {conf}" and out["max_insights"] == 50
+    assert sources["card_theme"] == "MNEMON_CARD_THEME" and out["card_theme"] == "dark"  # the variable wins
+    assert sources["db"] == "--db" and sources["audit_content"] == "default"
+    assert cli_run(["config"])[1]["sources"]["db"] == "home and store"

@@ -153,6 +153,8 @@ class Config:
     # None for the default or active store (`app.memory.refuse_missing_db`: a read never creates a database someone
     # named)
     db_named_by: str | None = None
+    # where each setting `show_settings` prints came from: "--db", "MNEMON_VAULT", "config file PATH", "default", …
+    sources: Mapping[str, str] = field(default_factory=dict, repr=False)
 
     def with_overrides(self, **kw: Any) -> "Config":
         return replace(self, **kw)
@@ -244,6 +246,16 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
     elif not db and store != "default" and level("store") > 0:
         # a store other than `default` exists once `store create` (or a write) made it, as `store set` has it
         named_by = {3: "--store", 2: SETTINGS_BY_NAME["store"].env}.get(level("store"), f"config file {path}")
+    def origin(name: str) -> str:
+        return {3: f"--{name.replace('_', '-')}", 2: SETTINGS_BY_NAME[name].env,
+                1: f"config file {path}"}.get(level(name), "default")
+
+    sources = {name: origin(name) for name in ("home", "embed_provider", "max_insights", "audit_content", "vault",
+                                                "card_theme", "daemon")}
+    sources.update(prune_min_age_s=origin("prune_min_age"), daemon_idle_s=origin("daemon_idle"),
+                   store=origin("store") if not from_pointer else
+                   str(home / "active") if store != "default" else "default",
+                   db=origin("db") if db else "home and store")
     return Config(
         home=home, store=str(store), db_path=db_path, embed_provider=str(pick("embed_provider")),
         max_insights=int(pick("max_insights")), prune_min_age_s=parse_duration(pick("prune_min_age")),
@@ -251,7 +263,7 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
         save_caches=bool(pick("save_caches")), ann=bool(pick("ann")), ann_min_rows=int(pick("ann_min_rows")),
         ann_cold_min_rows=int(pick("ann_cold_min_rows")), daemon=bool(pick("daemon")),
         daemon_idle_s=parse_duration(pick("daemon_idle")),
-        config_path=path if path.exists() else None, environ=env, db_named_by=named_by,
+        config_path=path if path.exists() else None, environ=env, db_named_by=named_by, sources=sources,
     )
 
 
@@ -269,4 +281,6 @@ def show_settings(cfg: Config) -> dict[str, Any]:
         "max_insights": cfg.max_insights, "prune_min_age_s": cfg.prune_min_age_s, "audit_content": cfg.audit_content,
         "vault": cfg.vault, "card_theme": cfg.card_theme, "daemon": cfg.daemon, "daemon_idle_s": cfg.daemon_idle_s,
         "config_path": str(cfg.config_path) if cfg.config_path else None,
+        # which flag, variable or file gave each value: a setting that "does not take" is one given elsewhere too
+        "sources": dict(cfg.sources),
     }
