@@ -110,7 +110,8 @@ class ClosedLater:
         if not pending:
             return
         store = self.rt.store
-        missing = [node_id for node_id in pending.values() if node_id not in texts]
+        asked = set(pending.values())
+        missing = [node_id for node_id in asked if node_id not in texts]
         read = {i: n.content for i, n in store.get_nodes(missing).items()} if missing else {}
         groups = [words for node_id in pending.values()
                   if (words := list(dict.fromkeys(tokens(texts.get(node_id, read.get(node_id, ""))))))]
@@ -122,7 +123,7 @@ class ClosedLater:
                   for group in groups]
         suffixes = {f":task:{digest}": digest for digest in pending}
         ids = [i for i in (store.holders_of_all(groups, _ALL_HOLDERS) if groups else [])
-               if i[i.rfind(":task:"):] in suffixes and i not in pending.values()]
+               if i[i.rfind(":task:"):] in suffixes and i not in asked]
         for digest in pending:
             self._twins[digest] = set()
         for node in store.get_nodes(ids).values():

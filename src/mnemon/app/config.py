@@ -239,17 +239,17 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
         db_path: Path | str = str(db)  # a server URL stays a string: Path would fold its '//'
     else:
         db_path = Path(str(db)).expanduser() if db else own_place
-    named_by: str | None = None
-    # `init` writes the store's own path into the config file: naming it is the same as naming none
-    if db and not (isinstance(db_path, Path) and os.path.abspath(db_path) == os.path.abspath(own_place)):
-        named_by = {3: "--db", 2: SETTINGS_BY_NAME["db"].env}.get(level("db"), f"config file {path}")
-    elif not db and store != "default" and level("store") > 0:
-        # a store other than `default` exists once `store create` (or a write) made it, as `store set` has it
-        named_by = {3: "--store", 2: SETTINGS_BY_NAME["store"].env}.get(level("store"), f"config file {path}")
     def origin(name: str) -> str:
         return {3: f"--{name.replace('_', '-')}", 2: SETTINGS_BY_NAME[name].env,
                 1: f"config file {path}"}.get(level(name), "default")
 
+    named_by: str | None = None
+    # `init` writes the store's own path into the config file: naming it is the same as naming none
+    if db and not (isinstance(db_path, Path) and os.path.abspath(db_path) == os.path.abspath(own_place)):
+        named_by = origin("db")
+    elif not db and store != "default" and level("store") > 0:
+        # a store other than `default` exists once `store create` (or a write) made it, as `store set` has it
+        named_by = origin("store")
     sources = {name: origin(name) for name in ("home", "embed_provider", "max_insights", "audit_content", "vault",
                                                 "card_theme", "daemon")}
     sources.update(prune_min_age_s=origin("prune_min_age"), daemon_idle_s=origin("daemon_idle"),
