@@ -27,7 +27,7 @@ from .conftest import WORLD_T0
 EMAIL = {"action_type": "email_sent", "title": "Emailed admissions", "status": "succeeded"}
 PREDICTION = {"title": "Parcel should arrive", "match_json": {"sense_type": "gws", "observation_terms_all": ["parcel"]},
               "check_after": "2026-06-02T00:00:00Z", "expires_at": "2026-06-05T00:00:00Z"}
-SENSE = {"sense_type": "gws", "observed_at": "2026-06-03T00:00:00Z", "title": "Parcel delivered"}
+SENSE = {"sense_type": "gws", "observed_at": "2026-05-31T00:00:00Z", "title": "Parcel delivered"}
 CLAIM = {"subject": "Ana", "predicate": "lives_in", "object": "Lisbon", "confidence": 0.95, "certainty": "confirmed",
          "evidence": "lease signed (fictional)", "source_path": "mneme://r/ana"}
 

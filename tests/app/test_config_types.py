@@ -31,7 +31,7 @@ def _write(path: Path, values: dict[str, Any]) -> Path:
     ("max_insights", "abc"), ("max_insights", [3]), ("max_insights", True), ("max_insights", 2.5),
     ("ann_min_rows", {"n": 1}), ("vault", 5), ("vault", ["notes"]), ("db", ["x.db"]), ("store", 7),
     ("embed_provider", ["hash"]), ("audit_content", [1]), ("daemon", {"on": True}),
-    ("prune_min_age", [24]), ("daemon_idle", "soon"), ("card_theme", 3),
+    ("prune_min_age", [24]), ("daemon_idle", "soon"),  # (card_theme: tests/app/test_config_card_theme.py)
 ])
 def test_a_wrong_type_in_the_config_file_is_invalid_input_naming_the_key_and_the_file(
         tmp_path: Path, key: str, value: Any) -> None:

@@ -82,6 +82,7 @@ def test_w6_a_missed_prediction_enters_only_packs_that_ask_about_it(make_mem: Ca
     mem.predict_add({"title": "Parcel should arrive", "check_after": "2026-06-02T00:00:00Z",
                      "expires_at": "2026-06-05T00:00:00Z",
                      "match_json": {"sense_type": "gws", "observation_terms_all": ["parcel"]}})
+    clock.now = datetime(2026, 6, 3, 1, tzinfo=timezone.utc)  # (an event is added once it was perceived)
     mem.sense_add(json.dumps({"sense_type": "gws", "observed_at": "2026-06-03T00:00:00Z", "text": "newsletter"}))
     clock.now = datetime(2026, 6, 6, tzinfo=timezone.utc)
     mem.world_tick()

@@ -95,6 +95,7 @@ def test_miss_weakens_linked_assertion_once_and_keeps_it_current(world: tuple[Mn
                                       "confidence": 0.95, "certainty": "confirmed", "evidence": "contract",
                                       "source_path": "mneme://r/ana"})
     mem.predict_add(prediction(subject_assertion_id=fact["id"]))
+    clock.now = datetime(2026, 6, 3, 1, tzinfo=timezone.utc)  # (evidence is added once it was perceived)
     mem.sense_add(json.dumps(gws("weekly newsletter", "2026-06-03T00:00:00Z")))  # the sense is alive
     clock.now = datetime(2026, 6, 6, tzinfo=timezone.utc)
     first = mem.world_tick()
@@ -114,6 +115,7 @@ def test_silent_sense_is_unverifiable_and_gate_caps_the_window(world: tuple[Mnem
         match_json={"sense_type": "notion", "observation_terms_all": ["receipt"],
                     "gate": {"sense_type": "notion", "title_terms_all": ["flight"]}},
         expires_at="2026-06-30T00:00:00Z"))["prediction"]["id"]
+    clock.now = datetime(2026, 6, 4, 1, tzinfo=timezone.utc)  # (evidence is added once it was perceived)
     mem.sense_add(json.dumps([{"sense_type": "notion", "observed_at": "2026-06-03T00:00:00Z", "title": "Flight"},
                               {"sense_type": "notion", "observed_at": "2026-06-04T00:00:00Z",
                                "text": "receipt attached"}]))
@@ -171,6 +173,7 @@ def test_contract_fails_on_unvalidated_active_claim_edge(world: tuple[Mnemon, Fa
 def test_context_items_follow_the_prompt_not_every_pack(world: tuple[Mnemon, FakeClock]) -> None:
     mem, clock = world
     mem.predict_add(prediction())
+    clock.now = datetime(2026, 6, 3, 1, tzinfo=timezone.utc)  # (evidence is added once it was perceived)
     mem.sense_add(json.dumps(gws("newsletter", "2026-06-03T00:00:00Z")))
     clock.now = datetime(2026, 6, 6, tzinfo=timezone.utc)
     mem.world_tick()

@@ -50,7 +50,7 @@ def test_another_event_under_a_stored_id_is_a_conflict_and_the_stored_one_stays(
     before = stored(mem)
     clock.advance(hours=1)
     with pytest.raises(Conflict) as info:
-        mem.sense_add(json.dumps(event(observed_at="2026-06-03T08:00:00Z", text="your parcel was lost")))
+        mem.sense_add(json.dumps(event(observed_at="2026-05-29T08:00:00Z", text="your parcel was lost")))
     assert "'mail-1'" in info.value.message and "observed_at, text" in info.value.message
     assert info.value.details["conflicts"] == [
         {"index": 0, "id": "mail-1", "differs": ["observed_at", "text"], "stored": True}]

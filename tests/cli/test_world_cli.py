@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -24,25 +25,31 @@ def write(tmp_path: Path, name: str, payload: Any) -> str:
 
 
 def test_world_commands_print_one_json_document(cli_run: Run, tmp_path: Path) -> None:
+    # the CLI runs on the wall clock, and evidence is added once it was perceived (`sense add` refuses an event
+    # dated ahead): the prediction's window is open now and the event came yesterday
+    now = datetime.now(timezone.utc).replace(microsecond=0)
+    soon = (now + timedelta(hours=1)).isoformat()  # (a replay at `soon` sees every row this test writes)
     code, out = cli_run(["state", "assert", "--file", write(tmp_path, "a.json", CLAIM)])
     assert code == 0 and out["status"] == "current"
-    code, out = cli_run(["predict", "add", "--file", write(tmp_path, "p.json", PREDICTION)])
+    code, out = cli_run(["predict", "add", "--file", write(tmp_path, "p.json", {
+        **PREDICTION, "check_after": (now - timedelta(days=2)).isoformat(),
+        "expires_at": (now + timedelta(days=3)).isoformat()})])
     assert code == 0 and out["created"] is True
     pid = out["prediction"]["id"]
     code, out = cli_run(["sense", "add", "--file", "-"],
-                        input=json.dumps({"sense_type": "gws", "observed_at": "2030-01-03T00:00:00Z",
+                        input=json.dumps({"sense_type": "gws", "observed_at": (now - timedelta(days=1)).isoformat(),
                                           "text": "your parcel was delivered"}))
     assert code == 0 and out["added"] == 1
-    code, out = cli_run(["predict", "due", "--before", "2030-01-04T00:00:00Z", "--as-of", "2030-01-04T00:00:00Z"])
+    code, out = cli_run(["predict", "due", "--before", soon, "--as-of", soon])
     assert [p["id"] for p in out["predictions"]] == [pid]
-    code, out = cli_run(["predict", "check", "--id", pid, "--as-of", "2030-01-04T00:00:00Z", "--dry-run"])
+    code, out = cli_run(["predict", "check", "--id", pid, "--as-of", soon, "--dry-run"])
     assert out["results"][0]["status"] == "confirmed" and out["dry_run"] is True
-    code, out = cli_run(["world", "tick", "--before", "2030-01-04T00:00:00Z", "--dry-run"])
+    code, out = cli_run(["world", "tick", "--before", soon, "--dry-run"])
     assert code == 0 and out["ok"] is True and out["predictions"]["results"][0]["status"] == "confirmed"
     for args in (["state", "list", "--status", "current"], ["state", "conflicts"], ["world", "watch", "--lead", "1d"],
                  ["alias", "add", "the tenant", "Ana"], ["alias", "ls"], ["alias", "merge", "A", "B", "--dry-run"],
                  ["contract", "check"], ["state", "backfill", "--dry-run"],
-                 ["agent", "preflight", "--prompt", "where does Ana live?", "--as-of", "2030-01-04T00:00:00Z"],
+                 ["agent", "preflight", "--prompt", "where does Ana live?", "--as-of", soon],
                  ["eval", "retrieval", "--demo", "-k", "3"]):
         code, out = cli_run(args)
         assert code == 0, (args, out)
@@ -161,13 +168,13 @@ def test_an_id_naming_another_claim_is_a_conflict_and_a_future_tick_only_a_previ
 
 
 def test_sense_add_of_a_stored_id_with_other_content_is_a_conflict(cli_run: Run) -> None:
-    mail = {"id": "mail-1", "sense_type": "gws", "observed_at": "2030-01-03T00:00:00Z", "text": "parcel delivered"}
+    mail = {"id": "mail-1", "sense_type": "gws", "observed_at": "2025-01-03T00:00:00Z", "text": "parcel delivered"}
     assert cli_run(["sense", "add", "--file", "-"], input=json.dumps(mail))[0] == 0
     code, out = cli_run(["sense", "add", "--file", "-"], input=json.dumps(mail))
     assert code == 0 and out["events"][0]["status"] == "already_present" and out["added"] == 0
     code, out = cli_run(["sense", "add", "--file", "-"],
                         input=json.dumps([{**mail, "id": "mail-2"},
-                                          {**mail, "observed_at": "2030-01-05T00:00:00Z", "text": "parcel lost"}]))
+                                          {**mail, "observed_at": "2025-01-05T00:00:00Z", "text": "parcel lost"}]))
     assert code == 1 and out["ok"] is False and out["error"]["code"] == "conflict"
     assert out["error"]["details"]["conflicts"] == [
         {"index": 1, "id": "mail-1", "differs": ["observed_at", "text"], "stored": True}]

@@ -57,10 +57,10 @@ def test_world_commands_run_on_the_shared_statements(cli_run: Run, pg_db_url: st
     code, out = cli_run([*db, "state", "assert", "--file", str(claim)])
     assert code == 0 and out["status"] == "current", out
     code, out = cli_run([*db, "sense", "add", "--file", "-"],
-                        input=json.dumps({"sense_type": "gws", "observed_at": "2030-01-03T00:00:00Z", "text": "x"}))
+                        input=json.dumps({"sense_type": "gws", "observed_at": "2025-01-03T00:00:00Z", "text": "x"}))
     assert code == 0 and out["added"] == 1
     code, out = cli_run([*db, "sense", "add", "--file", "-"],
-                        input=json.dumps({"sense_type": "gws", "observed_at": "2030-01-03T00:00:00Z", "text": "x"}))
+                        input=json.dumps({"sense_type": "gws", "observed_at": "2025-01-03T00:00:00Z", "text": "x"}))
     assert code == 0 and out["added"] == 0  # insert-once
     code, out = cli_run([*db, "state", "list", "--status", "current"])
     assert code == 0 and out["count"] == 1

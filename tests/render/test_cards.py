@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from mnemon.core.errors import InvalidInput
 from mnemon.render.cards import (INNER_W, badge_for, render_svg, resolve_theme, sample_thought, text_width, wrap,
                                  write_card)
 
@@ -42,7 +43,16 @@ def test_themes_differ_and_env_picks_light(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("MNEMON_CARD_THEME", "light")
     assert resolve_theme(None) == "light"
     assert resolve_theme("LIGHT", {}) == "light"
-    assert resolve_theme("neon", {}) == "dark"
+
+
+@pytest.mark.parametrize(("name", "environ"), [("neon", {}), (None, {"MNEMON_CARD_THEME": "solarized"})])
+def test_an_unknown_theme_is_refused_naming_the_themes(name: str | None, environ: dict[str, str]) -> None:
+    # it used to draw the card dark without a word
+    with pytest.raises(InvalidInput) as caught:
+        resolve_theme(name, environ)
+    assert "dark, light" in caught.value.message and caught.value.details["allowed"] == ["dark", "light"]
+    with pytest.raises(InvalidInput):
+        render_svg(sample_thought(), theme=name or "solarized")
 
 
 def test_badge_classification() -> None:

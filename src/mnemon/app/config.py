@@ -86,10 +86,10 @@ def _coerce(name: str, raw: Any, origin: str = "", file: Path | None = None) -> 
     `internal` TypeError from whichever command first used the value."""
     default = SETTINGS_BY_NAME[name].default
 
-    def refused(wanted: str) -> InvalidInput:
+    def refused(wanted: str, **details: Any) -> InvalidInput:
         shown = json.dumps(raw, ensure_ascii=False, default=str)  # as the file spells it: true, not True
         return InvalidInput(f"setting {name}{origin} must be {wanted}, got {shown}", setting=name,
-                            **({"config": str(file)} if file is not None else {}))
+                            **({"config": str(file)} if file is not None else {}), **details)
     if isinstance(default, bool):
         if isinstance(raw, bool):
             return raw
@@ -125,6 +125,14 @@ def _coerce(name: str, raw: Any, origin: str = "", file: Path | None = None) -> 
         return raw
     if name in _PATHS and isinstance(raw, os.PathLike):
         return os.fspath(raw)
+    if name == "card_theme":
+        from ..render.cards import THEMES  # (only when a theme is given: the renderer is not every command's)
+
+        theme = raw.strip().lower() if isinstance(raw, str) else None
+        if theme not in THEMES:
+            # an unknown theme rendered every card dark without a word
+            raise refused("one of " + ", ".join(THEMES), allowed=list(THEMES))
+        return theme
     if not isinstance(raw, str):
         raise refused("text")
     return raw

@@ -106,10 +106,15 @@ class CardFiles:
 
 
 def resolve_theme(name: str | None = None, environ: Mapping[str, str] | None = None) -> str:
-    """Explicit name > MNEMON_CARD_THEME > dark; an unknown name falls back to dark rather than failing a render."""
+    """Explicit name > MNEMON_CARD_THEME > dark, any case. An unknown name is `InvalidInput` naming the themes: it
+    used to render dark without a word (the CLI's value is checked by `load_config` before any render)."""
     env = os.environ if environ is None else environ
-    chosen = (name or env.get("MNEMON_CARD_THEME") or "dark").strip().lower()
-    return chosen if chosen in THEMES else "dark"
+    given = name or env.get("MNEMON_CARD_THEME") or "dark"
+    chosen = given.strip().lower()
+    if chosen not in THEMES:
+        raise InvalidInput(f"unknown card theme {given!r}; themes: {', '.join(THEMES)}", field="theme",
+                           allowed=list(THEMES))
+    return chosen
 
 
 def badge_for(thought: Mapping[str, Any]) -> tuple[str, str]:

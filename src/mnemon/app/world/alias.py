@@ -19,12 +19,19 @@ def alias_add(rt: Runtime, alias: str, canonical: str, *, source: str = "manual"
               confidence: float = 1.0) -> dict[str, Any]:
     if not isinstance(source, str) or not source.strip():
         raise InvalidInput("--source must be a non-empty string")
-    rows = add_alias(alias, canonical, load_aliases(rt), now_of(rt), source.strip(), confidence)
+    existing = load_aliases(rt)
+    rows = add_alias(alias, canonical, existing, now_of(rt), source.strip(), confidence)
+    # an alias already naming another subject is re-pointed: said in the reply and the audit, where the old
+    # subject was otherwise gone without a word
+    previous = next((a.canonical for a in existing
+                     if a.alias_norm == rows[0].alias_norm and a.canonical_norm != rows[0].canonical_norm), None)
     with rt.store.transaction():
         for row in rows:
             world_of(rt).put_alias(row.to_row(), rt.now_iso())
-        audit(rt, "alias", "alias", rows[0].alias_norm, {"canonical": rows[0].canonical})
-    out: dict[str, Any] = {**_alias_dict(rows[0]), "repointed": [_alias_dict(r) for r in rows[1:]]}
+        audit(rt, "alias", "alias", rows[0].alias_norm,
+              {"canonical": rows[0].canonical, **({"previous_canonical": previous} if previous else {})})
+    out: dict[str, Any] = {**_alias_dict(rows[0]), "repointed": [_alias_dict(r) for r in rows[1:]],
+                           "previous_canonical": previous}
     # an alias names the subject of future writes only: beliefs already stored under it stay apart, and the next
     # write under the canonical name would put a second value in force beside them (the radar compares subjects)
     stored = [a for a in load_assertions(rt, subject_norm=norm_keys(rows[0].alias)) if a.status == "current"]

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 from ...core.errors import Conflict, InvalidInput
 from ...core.model import Memory
+from ...core.world.values import require_aware
 from ...core.world.senses import (SenseEvent, has_derived_id, id_conflicts, parse_sense_event,
                                   parse_sense_events)
 from ..runtime import Runtime
@@ -162,7 +163,8 @@ def add_sense_events(rt: Runtime, document: Any) -> dict[str, Any]:
     """`sense add --file`: one event, a list, or {"events": [...]}; all or nothing. An event whose id is already
     stored is `already_present` when it is that same event again, and a `conflict` (the whole file refused, every
     such event listed) when it differs in any field: an event is never silently dropped or overwritten."""
-    events = parse_sense_events(read_json_document(document, "sense event file"), origin="external")
+    events = parse_sense_events(read_json_document(document, "sense event file"), origin="external",
+                                now=require_aware(rt.now(), "clock"))
     if not events:
         raise InvalidInput("the sense event file holds no events")
     with rt.store.transaction():  # read and written under one write lock: no other writer slips in between

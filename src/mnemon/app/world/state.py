@@ -26,7 +26,7 @@ from ...core.world import (
     truth_policy_for_assertion,
     validity_at,
 )
-from ...core.world.assertions import is_correction, rechain, retract
+from ...core.world.assertions import STATE_TYPES, is_correction, normalise_predicate, rechain, retract
 from ...core.world.policies import group_policy
 from ...core.world.values import check_key, iso, norm_keys, truthy_flag
 from ..runtime import Runtime
@@ -185,9 +185,13 @@ def list_state(rt: Runtime, *, status: str | None = None, subject: str | None = 
         raise InvalidInput(f"--order-by must be one of {', '.join(STATE_ORDERS)}; got {order_by!r}")
     if not 1 <= limit <= 10_000:
         raise InvalidInput("--limit must be from 1 to 10000")
+    if state_type is not None and state_type not in STATE_TYPES:  # (an unknown one listed nothing, as if none held)
+        raise InvalidInput(f"--type must be one of {', '.join(STATE_TYPES)}; got {state_type!r}", field="type")
     moment = instant(rt, as_of, "as_of")
+    # spelt as the write stores it ("Lives In" is lives_in): the raw text found nothing but the exact stored form
+    wanted = normalise_predicate(predicate) if predicate and predicate.strip() else None
     rows = load_assertions(rt, subject_norm_contains=norm_keys(subject) if subject else None,
-                           predicate=predicate.strip() if predicate else None, state_type=state_type)
+                           predicate=wanted, state_type=state_type)
     rows = with_source_edges(rt, rows, moment if as_of is not None else None)
     if as_of is not None:
         rows = assertions_as_of(rows, moment)
@@ -480,9 +484,16 @@ def retract_assertion(rt: Runtime, assertion_id: str, reason: str) -> dict[str, 
         raw = world_of(rt).get_assertion(assertion_id)
         if raw is None:
             raise missing
-        row = retract(Assertion.from_row(raw), now, reason)
+        stored = Assertion.from_row(raw)
+        row = retract(stored, now, reason)  # (refuses an empty reason, retracted already or not)
         pair = {r.id: r for r in load_assertions(rt, subject_norm=norm_keys(row.subject), predicate=row.predicate)
                 if r.pair_key == row.pair_key}
+        if stored.status == "retracted":
+            # a second retraction rewrote when and why: a replay between the two read the value as in force, and
+            # the first reason was lost
+            return {"id": stored.id, "status": stored.status, "already_retracted": True,
+                    "retraction": stored.metadata.get("retraction"), "restored_ids": [], "relinked_ids": [],
+                    "current_ids": sorted(r.id for r in pair.values() if r.status == "current")}
         pair[row.id] = row
         others = [r for r in pair.values() if r.status != "retracted"]
         chain = rechain(list(pair.values()), group_policy(row.predicate, [r.metadata for r in (*others, row)]))
@@ -493,7 +504,7 @@ def retract_assertion(rt: Runtime, assertion_id: str, reason: str) -> dict[str, 
             put_assertion(rt, other)
             audit(rt, "restored" if other.status == "current" else "relinked", "assertion", other.id,
                   {"reason": f"retracted {row.id}", "superseded_by_id": other.superseded_by_id})
-    return {"id": row.id, "status": row.status,
+    return {"id": row.id, "status": row.status, "already_retracted": False,
             "restored_ids": [r.id for r in changed if r.status == "current" and pair[r.id].status != "current"],
             "relinked_ids": [r.id for r in changed],
             "current_ids": sorted(r.id for r in chain if r.status == "current")}

@@ -40,6 +40,7 @@ from mnemon.core.world.senses import SenseEvent, require_sense_type
 from mnemon.core.world.values import (
     instant_or_none,
     iso_or_none,
+    nfc,
     optional_str,
     parse_instant,
     require_mapping,
@@ -60,8 +61,14 @@ _UNSPACED_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\
 _TIME_FIELD = re.compile(r"^(observed_at|metadata(\.[^.\s]+)+)$")
 
 
+def fold(text: str) -> str:
+    """Casefolded NFC: text written decomposed (macOS, many mail clients: e + combining accent) matched no term
+    typed composed, and its tokens lost the accent (the combining mark is no word character)."""
+    return nfc(nfc(text).casefold())
+
+
 def tokenize(text: str) -> tuple[str, ...]:
-    return tuple(token.strip("'-") for token in _TOKEN.findall(text.casefold()) if token.strip("'-"))
+    return tuple(token.strip("'-") for token in _TOKEN.findall(fold(text)) if token.strip("'-"))
 
 
 @dataclass(frozen=True)
@@ -215,7 +222,7 @@ def _term_present(term: tuple[str, ...], tokens: set[str], text: str) -> bool:
 
 def _terms_score(terms: Terms, event: SenseEvent) -> float | None:
     """None when a hard criterion fails; otherwise the fraction of criterion tokens found."""
-    texts = {name: value.casefold() for name, value in _field_texts(event).items()}
+    texts = {name: fold(value) for name, value in _field_texts(event).items()}
     tokens = {name: set(tokenize(value)) for name, value in texts.items()}
     wanted = 0
     found = 0

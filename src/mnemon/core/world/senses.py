@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from mnemon.core.errors import InvalidInput
+from mnemon.core.validation import FUTURE_SLACK
 from mnemon.core.world.values import (
     content_hash,
     iso,
@@ -106,10 +107,12 @@ def sense_event_id(sense_type: str, source_id: str, observed_at: datetime, title
     return content_hash("se:", [sense_type, source_id, iso(observed_at), title, text], 24)
 
 
-def parse_sense_event(obj: Any, origin: str = "external", *, refuse_unknown: bool = True) -> SenseEvent:
+def parse_sense_event(obj: Any, origin: str = "external", *, refuse_unknown: bool = True,
+                      now: datetime | None = None) -> SenseEvent:
     """Validate one external sense-event JSON object (the `sense add --file` shape): a key outside
     `SENSE_EVENT_FIELDS` is refused (a misspelt `text` would store an event no prediction can match), except in a
-    stored row (`from_row`), which is read as it is."""
+    stored row (`from_row`), which is read as it is. With `now`, an `observed_at` more than `FUTURE_SLACK` after it
+    is refused."""
     what = "sense event"
     data = require_mapping(obj, what)
     if refuse_unknown:
@@ -123,6 +126,11 @@ def parse_sense_event(obj: Any, origin: str = "external", *, refuse_unknown: boo
     if data.get("observed_at") is None:
         raise InvalidInput(f"{what}: missing required field 'observed_at'", field="observed_at")
     observed_at = parse_instant(data["observed_at"], "observed_at")
+    if now is not None and observed_at > now + FUTURE_SLACK:
+        # evidence is dated when it was perceived: a mistyped year was stored, matched no check until that date and
+        # then decided a prediction it was never evidence for (as `action record`/`predict add` refuse their dates)
+        raise InvalidInput(f"{what}: observed_at {iso(observed_at)} is in the future (now is {iso(now)}); a sense "
+                           "event is dated when it was perceived", field="observed_at")
     source_id = optional_str(data, "source_id", what, "") or ""
     title = optional_str(data, "title", what, "") or ""
     text = optional_str(data, "text", what, "") or ""
@@ -192,18 +200,19 @@ def id_conflicts(events: Sequence[SenseEvent], stored: Mapping[str, SenseEvent |
     return out
 
 
-def parse_sense_events(obj: Any, origin: str = "external") -> list[SenseEvent]:
-    """A file may hold one event, a list, or `{"events": [...]}`; errors name the failing index."""
+def parse_sense_events(obj: Any, origin: str = "external", *, now: datetime | None = None) -> list[SenseEvent]:
+    """A file may hold one event, a list, or `{"events": [...]}`; errors name the failing index. `now` as in
+    `parse_sense_event`."""
     if isinstance(obj, Mapping) and "events" in obj:
         obj = obj["events"]
     if isinstance(obj, Mapping):
-        return [parse_sense_event(obj, origin)]
+        return [parse_sense_event(obj, origin, now=now)]
     if isinstance(obj, (str, bytes)) or not isinstance(obj, Sequence):
         raise InvalidInput(f"sense events must be an object or a list of objects, got {type(obj).__name__}")
     events: list[SenseEvent] = []
     for index, item in enumerate(obj):
         try:
-            events.append(parse_sense_event(item, origin))
+            events.append(parse_sense_event(item, origin, now=now))
         except InvalidInput as error:
             raise InvalidInput(f"events[{index}]: {error.message}", index=index, **error.details) from None
     return events
