@@ -153,3 +153,57 @@ def test_a_restore_into_a_store_holding_the_edge_points_at_it_at_once(
     dst.ingest(str(vault))
     dst.import_json(json.dumps(doc))
     _points_at_its_edge(dst)
+
+
+PAYLOAD = {"source_path": "mneme://agent/decided", "nodes": [{"ref": "a"}, {"ref": "b"}],
+           "edges": [{"src": "a", "dst": "b", "relation": "relates_to", "confidence": 0.8, "evidence": "seen"},
+                     {"src": "b", "dst": "a", "relation": "relates_to", "confidence": 0.8, "evidence": "seen"}]}
+
+
+def _decided_edges(m: Mnemon) -> list[tuple[str, str, str, float]]:
+    return sorted((e.type, e.src, e.status, round(e.weight, 6))
+                  for e in m.rt.store.iter_edges(statuses=("active", "candidate"))
+                  if e.origin in ("resolve", "scoped"))
+
+
+def test_weakenings_and_validations_of_claims_and_payload_edges_survive_a_restore(
+        make_mem: Callable[..., Mnemon], vault: Path, tmp_path: Path) -> None:
+    """They live in the edges' event logs, which an export did not carry: restored, the edge read as undecided, and
+    the next re-send of the payload or ingest of the evidence pack put its own values back."""
+    src = make_mem("hash", db=tmp_path / "a.db")
+    src.ingest(str(vault))
+    [claim] = src.resolve(str(vault), RESOLUTION)["edges"]
+    weakened, validated = src.remember_payload(PAYLOAD)["edges"]
+    src.weaken_edge(claim["id"], factor=0.5)
+    src.weaken_edge(weakened["id"], factor=0.5)
+    src.validate_edge(validated["id"], reason="I checked")
+    decided = _decided_edges(src)
+    doc = src.export_json()
+    assert sorted(e.get("decision") for e in [*doc["edges"], *doc["vault_edges"]] if e.get("decision")) == [
+        "validated", "weakened", "weakened"]
+    dst = make_mem()
+    dst.import_json(json.dumps(doc))
+    dst.ingest(str(vault))  # replays the evidence pack's claim
+    again = dst.remember_payload(PAYLOAD)
+    assert sorted(e["reasons"][0] for e in again["edges"]) == ["person_decision_kept:validated",
+                                                               "person_decision_kept:weakened"]
+    assert _decided_edges(dst) == decided
+    # a second hop carries them on
+    third = make_mem("hash", db=tmp_path / "c.db")
+    _hop(dst, third)
+    third.ingest(str(vault))
+    third.remember_payload(PAYLOAD)
+    assert _decided_edges(third) == decided
+
+
+def test_a_bad_decision_on_an_exported_edge_is_that_row_s_error(make_mem: Callable[..., Mnemon],
+                                                                tmp_path: Path) -> None:
+    src = make_mem("hash", db=tmp_path / "a.db")
+    [edge, _other] = src.remember_payload(PAYLOAD)["edges"]
+    src.weaken_edge(edge["id"])
+    doc = src.export_json()
+    [row] = [e for e in doc["edges"] if e.get("decision")]
+    row["decision"] = ["weakened"]
+    out = make_mem().import_json(json.dumps(doc))
+    assert [r["index"] for r in out["edge_results"] if r["action"] == "error"] == [doc["edges"].index(row)]
+    assert out["edges_inserted"] == 1

@@ -56,3 +56,28 @@ def test_a_smaller_payload_reports_every_edge_it_removes(mem) -> None:
     assert out["replaced_edges"] == dry["replaced_edges"] == gone
     assert all(mem.rt.store.get_edge(i) is None for i in gone)
     assert mem.rt.store.get_edge(first[("a", "b", "relates_to")]["id"]) is not None
+
+
+def test_a_resent_payload_reads_its_edges_and_their_decisions_once(mem, monkeypatch) -> None:
+    """A re-send asked the store for each edge's row and event log in turn: 7k edges, 14k reads. The decisions
+    must still be found, from one read of the events for all of them."""
+    big = dict(PAYLOAD, edges=[*PAYLOAD["edges"], *({"src": s, "dst": d, "relation": "relates_to", "confidence": 0.5}
+                                                    for s in "abc" for d in "abc" if s != d and (s, d) != ("a", "b"))])
+    first = _by_relation(mem.remember_payload(big))
+    mem.weaken_edge(first[("b", "a", "temporal")]["id"])
+    mem.validate_edge(first[("c", "a", "relates_to")]["id"], reason="seen it")
+    store = mem.rt.store
+    calls: dict[str, int] = {}
+    for name in ("edge_events", "find_edge", "latest_edge_events"):
+        def counted(*args: Any, _name: str = name, _real: Any = getattr(store, name), **kw: Any) -> Any:
+            calls[_name] = calls.get(_name, 0) + 1
+            return _real(*args, **kw)
+        monkeypatch.setattr(store, name, counted)
+    for dry_run in (True, False):
+        calls.clear()
+        again = _by_relation(mem.remember_payload(big, dry_run=dry_run))
+        assert again[("b", "a", "temporal")]["reasons"] == ["person_decision_kept:weakened"]
+        assert again[("c", "a", "relates_to")]["reasons"] == ["person_decision_kept:validated"]
+        assert again[("a", "c", "relates_to")]["reasons"] != ["person_decision_kept:validated"]
+        assert calls.get("edge_events", 0) == calls.get("find_edge", 0) == 0
+        assert calls["latest_edge_events"] <= 2  # the payload's edges, then the scope's edges it no longer names

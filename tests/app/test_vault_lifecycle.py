@@ -79,6 +79,8 @@ def test_promotion_decides_what_the_plan_over_every_candidate_read_whole_decides
     assert read == [replace(e, evidence=None) if e.type in blind else e for e in every]
     out = example_vault_mem.promote_candidates(mode=mode, dry_run=True)
     expected = promotion_plan([_EdgeView(e) for e in every], mode)  # type: ignore[arg-type]
+    ends = {str(e.id): (e.src, e.dst) for e in every}
+    expected.sort(key=lambda p: (p.relation, *ends[p.edge_id]))  # listed by what they join (the same on both backends)
     assert [(e["id"], e["to"], e["reasons"]) for e in out["edges"]] == \
         [(int(p.edge_id), p.to_status, list(p.reasons)) for p in expected][:200]
     assert out["considered"] == len(expected) and out["would_activate"] == sum(p.activates for p in expected)

@@ -29,9 +29,11 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import InvalidInput
 from ..core.model import Edge, Memory
 from ..core.vault.lifecycle import PROMOTED, survives_rebuild
-from .backup_rows import PAYLOAD_SCOPE, decode_vector, parse_edge, parse_insight, provider_width
+from .backup_rows import (EDGE_DECISIONS, PAYLOAD_SCOPE, decode_vector, edge_decision, parse_edge, parse_insight,
+                          provider_width)
 from .backup_world import WORLD_MEMBERS, WorldRestore, export_world_chunks, member_batches, relink_source_edges
 from .runtime import Runtime
+from .vault.resolve import person_decisions
 
 if TYPE_CHECKING:
     import numpy as np
@@ -83,24 +85,37 @@ def export_chunks(rt: Runtime, *, include_vectors: bool = True) -> Iterator[str]
         sep = ",\n"
     yield '\n],"edges":[\n'
     sep = ""
-    decided: list[Edge] = []
-    for e in rt.store.iter_edges(statuses=EXPORTED_EDGE_STATUSES):
-        if e.src in ids and e.dst in ids:
-            yield sep + _edge_json(e)
-            sep = ",\n"
-        elif _is_decision(e, ids):
-            decided.append(e)
+    decided: list[tuple[Edge, str | None]] = []
+    edges = rt.store.iter_edges(statuses=EXPORTED_EDGE_STATUSES)
+    while page := list(islice(edges, BATCH)):
+        # a weakening or validation lives in the edge's event log, which an export does not carry: named on the
+        # edge, it is recorded again by the restore (a re-sent payload or a replayed evidence pack reads it there)
+        by_person = person_decisions(rt.store, [e for e in page if e.status != "killed"])
+        for e in page:
+            decision = by_person.get(int(e.id or 0))
+            if e.src in ids and e.dst in ids:
+                yield sep + _edge_json(e, decision)
+                sep = ",\n"
+            elif _is_decision(e, ids) or (decision is not None and _ends_known(e, ids)):
+                decided.append((e, decision))
     yield '\n],"vault_edges":[\n'
-    yield ",\n".join([*map(_edge_json, decided), *map(_json, _still_pending(rt, decided))])
+    yield ",\n".join([*(_edge_json(e, d) for e, d in decided),
+                       *map(_json, _still_pending(rt, [e for e, _d in decided]))])
     yield from export_world_chunks(rt)
     yield "\n]}\n"
 
 
-def _edge_json(e: Edge) -> str:
-    return _json({"source_id": e.src, "target_id": e.dst, "edge_type": e.type, "sub_type": e.sub_type,
-                  "weight": e.weight, "confidence": e.confidence, "status": e.status, "origin": e.origin,
-                  "evidence": e.evidence, "rule": e.rule, "source_path": e.source_path, "metadata": e.metadata,
-                  "created_at": e.created_at})
+def _edge_json(e: Edge, decision: str | None = None) -> str:
+    row = {"source_id": e.src, "target_id": e.dst, "edge_type": e.type, "sub_type": e.sub_type, "weight": e.weight,
+           "confidence": e.confidence, "status": e.status, "origin": e.origin, "evidence": e.evidence, "rule": e.rule,
+           "source_path": e.source_path, "metadata": e.metadata, "created_at": e.created_at}
+    if decision in EDGE_DECISIONS:
+        row["decision"] = decision
+    return _json(row)
+
+
+def _ends_known(e: Edge, exported: set[str]) -> bool:
+    return all(end in exported or end.startswith(VAULT_NODE_PREFIXES) for end in (e.src, e.dst))
 
 
 def _is_decision(e: Edge, exported: set[str]) -> bool:
@@ -108,8 +123,7 @@ def _is_decision(e: Edge, exported: set[str]) -> bool:
     claim, an agent's link (`survives_rebuild`), or a parsed edge `weaken-edge` weakened, whose strength a re-parse
     of its line keeps: what a person or agent decided, which no ingest of the notes can make again. Its vault ends
     are not exported (ingest makes them from the notes), so it goes in `vault_edges`."""
-    ends_known = all(end in exported or end.startswith(VAULT_NODE_PREFIXES) for end in (e.src, e.dst))
-    return ends_known and (survives_rebuild(SimpleNamespace(status=e.status, origin=e.origin,
+    return _ends_known(e, exported) and (survives_rebuild(SimpleNamespace(status=e.status, origin=e.origin,
                                                             validated=bool(e.metadata.get("validated")),
                                                             promoted=bool(e.metadata.get(PROMOTED))))
                            or _weakened(e))
@@ -344,11 +358,15 @@ def _place_edges(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> None:
     that memory."""
     now = rt.now_iso()
     edges: list[Edge] = []
+    decided: dict[tuple[str, str, str], tuple[str, str]] = {}  # the file's person decisions, by edge key
     for k, raw in batch:
         try:
             edges.append(parse_edge(raw, k, now, nul_ok=run.nul_ok))
         except InvalidInput as exc:
             run.edge_results.append({"index": k, "action": "error", "error": exc.to_dict()})
+            continue
+        if (decision := edge_decision(raw)) is not None:
+            decided.setdefault((edges[-1].src, edges[-1].dst, edges[-1].type), decision)
     ends = {x for e in edges for x in (e.src, e.dst)} - run.added
     # a dry run revived nothing yet: the memories it would revive count as live
     live = _live(rt, ends) | run.revived
@@ -367,20 +385,33 @@ def _place_edges(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> None:
                 run.edges_skipped += 1
             else:
                 fresh[key] = e
-        else:
-            _place_known_edge(rt, e, run)
+        elif (placed := _place_known_edge(rt, e, run)) is not None and (e.src, e.dst, e.type) in decided:
+            _record_decisions(rt, [(placed, e, decided[(e.src, e.dst, e.type)])])
     if not run.dry_run:
         rt.store.insert_edges(list(fresh.values()))
         run.edge_ends.update(x for key in fresh for x in key[:2])
+        if wanted := [key for key in fresh if key in decided]:
+            ids = rt.store.vault.edges_by_keys(wanted)  # type: ignore[attr-defined]
+            _record_decisions(rt, [(int(ids[key].id or 0), fresh[key], decided[key]) for key in wanted if key in ids])
     run.edges_inserted += len(fresh)
 
 
-def _place_known_edge(rt: Runtime, e: Edge, run: _Run) -> None:
+def _record_decisions(rt: Runtime, rows: list[tuple[int, Edge, tuple[str, str]]]) -> None:
+    """Log the person decisions restored edges carried (edge id, edge as restored, (event, actor)) as the events
+    `person_decision` reads: without them a restored weakening or validation read as the payload's or the pack's
+    own values, and the next re-send or ingest of the evidence pack undid it."""
+    when = rt.now_iso()
+    rt.store.vault.log_edge_events([  # type: ignore[attr-defined]
+        (edge_id, event, actor, {"reason": "restored_from_backup", "strength": e.weight, "status": e.status}, when)
+        for edge_id, e, (event, actor) in rows])
+
+
+def _place_known_edge(rt: Runtime, e: Edge, run: _Run) -> int | None:
+    """The id of the edge written, when it was written as the file has it."""
     existing = rt.store.find_edge(e.src, e.dst, e.type)
     if existing is None:
-        if not run.dry_run:
-            rt.store.upsert_edge(e, actor="import", event="restored")
         run.edges_inserted += 1
+        return None if run.dry_run else rt.store.upsert_edge(e, actor="import", event="restored")
     elif (existing.status == "retired" and e.status in ("active", "candidate")
           and (e.src in run.revived or e.dst in run.revived) and _retired_by_forget(rt, existing)):
         if not run.dry_run:
@@ -389,6 +420,7 @@ def _place_known_edge(rt: Runtime, e: Edge, run: _Run) -> None:
         run.edges_revived += 1
     else:
         run.edges_skipped += 1
+    return None
 
 
 def _place_decisions(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> None:
@@ -404,7 +436,7 @@ def _place_decisions(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> No
     live = _live(rt, {x for _raw, e in parsed for x in (e.src, e.dst)}) | run.added
     for raw, e in parsed:
         if e.src in live and e.dst in live:
-            applied = _apply_decision(rt, e, dry_run=run.dry_run)
+            applied = _apply_decision(rt, e, edge_decision(raw), dry_run=run.dry_run)
             run.decisions_applied += applied
             run.edges_skipped += not applied
         else:
@@ -415,7 +447,7 @@ def _live(rt: Runtime, ids: set[str]) -> set[str]:
     return {i for i, (_, deleted, _, _) in rt.store.node_heads(sorted(ids)).items() if not deleted}
 
 
-def _apply_decision(rt: Runtime, e: Edge, *, dry_run: bool = False) -> bool:
+def _apply_decision(rt: Runtime, e: Edge, decision: tuple[str, str] | None, *, dry_run: bool = False) -> bool:
     """Write a restored decision over the store's edge between the same ends — unless that edge records a decision
     of its own (a kill, a validation, a claim), which stays as it is; False then. A restored kill is the exception:
     it wins over any edge not killed, as a tombstone blocks re-creation (a claim replayed from its evidence pack
@@ -424,7 +456,9 @@ def _apply_decision(rt: Runtime, e: Edge, *, dry_run: bool = False) -> bool:
     kept = (existing is not None and not (existing.status != "killed" and e.status == "killed")
             and _is_decision(existing, {existing.src, existing.dst}))
     if not kept and not dry_run:
-        rt.store.upsert_edge(e, actor="import", event="restored")
+        edge_id = rt.store.upsert_edge(e, actor="import", event="restored")
+        if decision is not None:
+            _record_decisions(rt, [(edge_id, e, decision)])
     return not kept
 
 
@@ -449,7 +483,8 @@ def apply_pending_decisions(rt: Runtime) -> int:
     edges = [parse_edge(r, k, now) for k, r in enumerate(rows)]  # (each parsed once already, when restored)
     live = _live(rt, {x for e in edges for x in (e.src, e.dst)})
     waiting = [r for r, e in zip(rows, edges) if not (e.src in live and e.dst in live)]
-    applied = sum(_apply_decision(rt, e) for e in edges if e.src in live and e.dst in live)
+    applied = sum(_apply_decision(rt, e, edge_decision(r)) for r, e in zip(rows, edges)
+                  if e.src in live and e.dst in live)
     vault.set_state(PENDING_DECISIONS, json.dumps(waiting, ensure_ascii=False) if waiting else "")
     if len(waiting) < len(rows):
         relink_source_edges(rt)  # the restored assertions resolved from the edges these decisions are about

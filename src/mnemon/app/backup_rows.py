@@ -44,6 +44,17 @@ def edge_error(k: int, message: str) -> InvalidInput:
     return InvalidInput(f"export edge {k}: {message}", index=k)
 
 
+# a person's decision that lives in an edge's event log (`vault.resolve.person_decision`), not in its row — a kill
+# is its status — as an exported edge names it (`"decision"`) and as a restore records it again: (event, actor)
+EDGE_DECISIONS = {"validated": ("validated", "user"), "weakened": ("weakened", "weaken-edge")}
+
+
+def edge_decision(e: Any) -> tuple[str, str] | None:
+    """The (event, actor) of the decision an exported edge names (checked by `parse_edge`), else None."""
+    value = e.get("decision") if isinstance(e, dict) else None
+    return EDGE_DECISIONS.get(value) if isinstance(value, str) else None
+
+
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 # `core.model.iso`'s own form; a valid date too (the calendar check is left to parse_iso for anything else)
 _CANONICAL_TIME = re.compile(r"(?:000[2-9]|00[1-9]\d|0[1-9]\d\d|[1-8]\d{3}|9[0-8]\d\d|99[0-8]\d)-"
@@ -222,6 +233,8 @@ def parse_edge(e: Any, k: int, now: str, *, nul_ok: bool = True) -> Edge:
         weight, confidence = validate_weight(e.get("weight", 1.0)), validate_weight(e.get("confidence", 1.0))
     except InvalidInput as exc:
         raise fail(exc.message) from None
+    if e.get("decision") is not None and (not isinstance(e["decision"], str) or e["decision"] not in EDGE_DECISIONS):
+        raise fail(f"decision must be one of {', '.join(EDGE_DECISIONS)}")
     created = timestamp(e.get("created_at"), "created_at", fail) or now
     return Edge(src, dst, etype, texts["sub_type"], weight, confidence, status, texts["evidence"], texts["origin"],
                 texts["rule"], texts["source_path"], _metadata(e.get("metadata"), "metadata", fail),

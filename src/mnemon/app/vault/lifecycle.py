@@ -141,6 +141,10 @@ def promote_candidates(rt: Runtime, *, mode: str = "validated-only", dry_run: bo
     # undo that decision
     plan = [replace(p, to_status="candidate", reasons=(*p.reasons, f"strength_below_{DEMOTE_BELOW}"))
             if p.activates and candidates[p.edge_id].weight < DEMOTE_BELOW else p for p in plan]
+    # listed by what the edges join, not by id: SQLite numbers a note's edges to its own items below zero
+    # (derived, ports/store/contained_sqlite.py) and PostgreSQL does not, so by id the 200 listed were other edges
+    # on each backend
+    plan.sort(key=lambda p: (p.relation, candidates[p.edge_id].src, candidates[p.edge_id].dst))
     would = [p for p in plan if p.activates]
     if not dry_run and would:
         when = rt.now_iso()

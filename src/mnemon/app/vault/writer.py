@@ -419,21 +419,31 @@ class VaultWriter:
         `survives_rebuild` reads: a weakened edge that the new parse plans under other ends was deleted and its
         successor came back at full strength — a link parked on a placeholder when its note appears, any edge of a
         note moved to another path. The successor is the edge of the same type from the same source (its new path
-        when the note moved) to the same target, a link's target being where its key resolves now; it takes the
-        weakened strength and status unless it is already weaker. A weakened edge with no successor goes (its line
-        is gone from the note: a fresh ingest would not have it either)."""
+        when the note moved) to the same target, a link's target being where its key resolves now — or, when no
+        edge goes there, the note it reached at that note's new path: a link `note move` rewrote to the moved
+        note's new name (`[[B]]` → `[[C]]`, `[x](B.md)` → `[x](Sub/C.md)`) has another key. It takes the weakened
+        strength and status unless it is already weaker. A weakened edge with no successor goes (its line is gone
+        from the note: a fresh ingest would not have it either)."""
         if not self.weakened:
             return
         gone, self.weakened = self.weakened, {}
-        wanted: dict[tuple[str, str, str], tuple[int, float, str]] = {}
+        options: dict[int, tuple[list[tuple[str, str, str]], float, str]] = {}
         for old_id, ((src, dst, type_), strength, status, link_key) in sorted(gone.items()):
             new_src = self._moved(src)
-            new_dst = self.resolve(link_key)[0] if link_key and self.index is not None else self._moved(dst)
-            if (new_src, new_dst, type_) != (src, dst, type_):
-                wanted.setdefault((new_src, new_dst, type_), (old_id, strength, status))
+            targets = [self.resolve(link_key)[0]] if link_key and self.index is not None else []
+            targets.append(self._moved(dst))
+            keys = [key for target in dict.fromkeys(targets) if (key := (new_src, target, type_)) != (src, dst, type_)]
+            if keys:
+                options[old_id] = (keys, strength, status)
+        found = self.vault.edge_values_by_keys(list({k for keys, _s, _st in options.values() for k in keys}))
+        taken: set[tuple[str, str, str]] = set()
         events = []
-        for key, values in self.vault.edge_values_by_keys(list(wanted)).items():
-            old_id, strength, status = wanted[key]
+        for old_id, (keys, strength, status) in options.items():  # (by old id: the first weakening stands)
+            successor = next((k for k in keys if k in found), None)
+            if successor is None or successor in taken:
+                continue
+            taken.add(successor)
+            values = found[successor]
             edge_id, now_status, weight = values[0], values[1], values[2]
             if now_status not in ("active", "candidate") or weight <= strength:
                 continue

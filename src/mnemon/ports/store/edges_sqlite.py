@@ -308,6 +308,23 @@ class SQLiteEdges:
                    "created_at": row[2]}
         return [created, *stored]
 
+    def latest_edge_events(self, edge_ids: Sequence[int],
+                           kinds: Sequence[tuple[str, str]]) -> dict[int, tuple[str, str]]:
+        wanted = set(kinds)
+        out: dict[int, tuple[str, str]] = {}
+        if not wanted:
+            return out
+        names = sorted({event for event, _actor in wanted})
+        emarks = ",".join("?" * len(names))
+        for chunk in _chunks(sorted(set(edge_ids))):
+            # (every event of one edge is in one chunk, so the last one by id stands)
+            for edge_id, event, actor in self.conn.execute(
+                    f"SELECT edge_id, event, actor FROM edge_events WHERE edge_id IN ({','.join('?' * len(chunk))})"
+                    f" AND event IN ({emarks}) ORDER BY id", [*chunk, *names]):
+                if (event, actor) in wanted:
+                    out[int(edge_id)] = (event, actor)
+        return out
+
     def iter_edges(self, *, statuses: Sequence[str] | None = None) -> Iterator[Edge]:
         sql = f"SELECT {_EDGE_COLS} FROM edges"
         args: list[Any] = []

@@ -180,6 +180,21 @@ class EdgeTables:
                    "created_at": created_at}
         return [created, *stored]
 
+    def latest_edge_events(self, edge_ids: Sequence[int],
+                           kinds: Sequence[tuple[str, str]]) -> dict[int, tuple[str, str]]:
+        wanted = set(kinds)
+        out: dict[int, tuple[str, str]] = {}
+        if not wanted:
+            return out
+        names = sorted({event for event, _actor in wanted})
+        for chunk in _chunks(sorted(set(edge_ids))):
+            for edge_id, event, actor in self._rows(
+                    "SELECT edge_id, event, actor FROM edge_events WHERE edge_id = ANY(%s::bigint[])"
+                    " AND event = ANY(%s) ORDER BY id", (list(chunk), names)):
+                if (event, actor) in wanted:
+                    out[int(edge_id)] = (event, actor)
+        return out
+
     def iter_edges(self, *, statuses: Sequence[str] | None = None) -> Iterator[Edge]:
         # a page at a time, by id: an export of any size holds one page
         sql = f"SELECT {_EDGE_COLS} FROM edges WHERE id > %s" + (" AND status = ANY(%s)" if statuses else "")
