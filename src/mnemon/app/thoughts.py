@@ -2,9 +2,10 @@
 
 The proactive scorer follows Mneme (reference §2.5) with its bugs fixed: status words match whole (stemmed)
 tokens, not substrings ("residue" is not "due"); dates count only when they name a year and age is measured from
-the runtime clock, never a hard-coded year; the walk is deterministic (greedy on the biased step weight, ties by
-id) instead of unseeded `random`, so the same graph gives the same thought; `surface` returns one JSON shape with
-or without a prompt and never mutates anything (Mneme's prompt-less surface bumped counters on a read).
+the runtime clock, never a hard-coded year; the walk (`app.thought_walk`) is deterministic (greedy on the biased
+step weight, ties by node id, then the edge's direction and type) instead of unseeded `random`, so the same graph
+gives the same thought on either backend; `surface` returns one JSON shape with or without a prompt and never
+mutates anything (Mneme's prompt-less surface bumped counters on a read).
 
 Thought history lives in the oplog (`op = "thought"`); a rebuilding `ingest` drops it, `update` keeps it
 (`clear_thought_history`). The last `RECENT_WINDOW` thoughts give the recently-surfaced penalty (`cooldown`).
@@ -27,7 +28,6 @@ from ..core.errors import InvalidInput, ProviderUnavailable
 from ..core.model import Edge, Memory
 from ..core.ontology import category_of, inverse_of
 from ..core.text import excerpt, tokens
-from ..core.vault.lifecycle import truth_policy
 from ..core.vault.links import display_links
 from ..core.vault.observations import hint_words
 from ..core.vault.parser import TASK_MARKS
@@ -41,16 +41,13 @@ from .runtime import Runtime
 from .suggested_actions import suggested_actions, vault_root
 from .thought_scores import (RECENT_PENALTY, RECENT_WINDOW, cooldown, is_observation, recent_ranks, score_draft,
                              score_observation, text_dates, worded)
+from .thought_walk import card_edge, node_name, node_type, path_step, walk
 
 DEFAULT_HOPS = 5
 MAX_HOPS = 12
 SURFACE_BUDGET = 5000
 # a list item's marker (and task box) at the start of a line: a section's bullets read as a list of clauses
 _LIST_MARKER = re.compile(rf"^(?:[-*+]|\d{{1,9}}[.)])[ \t]+(?:\[[{re.escape(TASK_MARKS)}]\][ \t]+)?")
-_NAV_TYPES = {"note", "project", "person", "finance", "event", "place", "placeholder"}
-# edge categories no belief is ever resolved from (a note's bullets, links, headings, dates): a walk over them needs
-# no look at the world model
-_NEVER_CLAIMS = {"observation", "structure", "reference", "extraction", "lineage"}
 
 
 @dataclass
@@ -85,30 +82,6 @@ def _check_limit(limit: Any, high: int = 100) -> int:
     return limit
 
 
-# ── the walk ───────────────────────────────────────────────────────────────────────────────────────────────────
-def _node_type(node: Memory | None) -> str:
-    if node is None:
-        return "unknown"
-    if node.kind == "memory":
-        kind = (node.metadata or {}).get("memory_kind")
-        if kind is None:
-            return "observation" if node.source.startswith("mneme://") else "memory"
-        return str(kind)
-    if node.kind == "note":
-        return str((node.metadata or {}).get("type") or (node.metadata or {}).get("note_type") or "note")
-    return node.kind
-
-
-def _name(node: Memory | None, node_id: str) -> str:
-    if node is None:
-        return node_id
-    if node.kind == "memory":
-        if (node.metadata or {}).get("memory_kind") == "section" and node.title:
-            return node.title  # its heading path ("Note > Heading"): the text is shown as evidence
-        return clip(display_links(node.content), 90)  # a label reads as the title does: links as their names
-    return node.title or node_id.split(":", 1)[-1]
-
-
 def _readable(text: str) -> str:
     """A section's text on one line for a card's title and insight: list markers dropped, items joined by "; "."""
     out = ""
@@ -123,95 +96,6 @@ def _readable(text: str) -> str:
             out += "; " if bare != line and not out.endswith((".", "!", "?", ":", ";")) else " "
         out += bare
     return out
-
-
-def _step(node_id: str, node: Memory | None, edge: Edge | None) -> dict[str, Any]:
-    """A path step; one reached over an edge names the node at the edge's other end (`from`), because a walk
-    branches and the previous step is not always where it came from, and says when the edge points back at it."""
-    step: dict[str, Any] = {"id": node_id, "name": _name(node, node_id), "type": _node_type(node)}
-    if edge is not None:
-        step.update({"from": edge.src if edge.dst == node_id else edge.dst, "via": edge.type, "edge_id": edge.id,
-                     "truth_policy": truth_policy(edge.type, edge.status)})
-        if edge.src == node_id and edge.dst != node_id:
-            step["reverse"] = True
-    return step
-
-
-def _step_weight(edge: Edge, node: Memory | None, hints: tuple[str, ...]) -> float:
-    weight = 1.0
-    kind = _node_type(node)
-    if node is not None and node.kind == "memory":
-        weight += 4.0
-    if kind in _NAV_TYPES:
-        weight += 2.0
-    if kind == "heading":
-        weight *= 0.25
-    words = frozenset(tokens(_name(node, edge.dst)))
-    if words & frozenset(hints):
-        weight += 3.0
-    if words & (OPEN_WORDS | DEADLINE_WORDS):
-        weight += 2.0
-    if edge.type in ("has_blocked", "has_risk"):
-        weight += 5.0
-    return weight * max(0.05, edge.confidence)
-
-
-def _claim_edges_not_in_force(rt: Runtime) -> dict[str, dict[str, Any]]:
-    """Edge id → the belief it was resolved into, for the edges none of whose beliefs the world model still holds
-    (superseded, retracted, lapsed); empty without the world package."""
-    if importlib.util.find_spec("mnemon.app.world") is None:
-        return {}
-    fn = getattr(importlib.import_module("mnemon.app.world"), "claim_edges_not_in_force_now", None)
-    return fn(rt) if fn is not None else {}
-
-
-def walk(rt: Runtime, start: Sequence[tuple[str, Edge | None]], hops: int, hints: tuple[str, ...]) -> list[dict[str, Any]]:
-    """A deterministic biased walk over ACTIVE edges (both directions) from the given opening steps.
-
-    The result is the walk's tree in the order it was found, not a chain: each step's `from` is the node its edge
-    joins it to (see `_step`)."""
-    store = rt.store
-    ids = [i for i, _ in start]
-    nodes = store.get_nodes(ids)
-    path = [_step(i, nodes.get(i), e) for i, e in start]
-    visited = set(ids)
-    # Walk on from the newest node; at a dead end (an observation only links back to its note) step back to
-    # the most recent node that still has unvisited active neighbours, so the path keeps exploring.
-    trail = list(ids)
-    retired: dict[str, dict[str, Any]] | None = None  # claim edges whose beliefs are no longer held: read on need
-    for _ in range(hops):
-        chosen: tuple[float, str, Edge, Memory | None] | None = None
-        while trail and chosen is None:
-            current = trail[-1]
-            # the edges' heads, not whole edges (a walk reads no evidence), in `edges_of(direction="both")`'s order:
-            # its own edges, then those pointing at it, each by id
-            heads = sorted(store.edge_heads([current], ("active",)), key=lambda h: (h[1] != current, h[0]))
-            edges = [Edge(h[1], h[2], h[3], status=h[4], confidence=h[6], id=h[0]) for h in heads]
-            others = store.get_nodes([e.dst if e.src == current else e.src for e in edges])
-            options = []
-            for e in edges:
-                other = e.dst if e.src == current else e.src
-                category = category_of(e.type)
-                if other in visited or category == "lineage":
-                    continue
-                if category not in _NEVER_CLAIMS and e.id is not None and int(e.id) > 0:
-                    if retired is None:
-                        retired = _claim_edges_not_in_force(rt)
-                    if str(e.id) in retired:
-                        continue  # a superseded or retracted belief's edge: a walk does not offer it as a fact
-                options.append((_step_weight(e, others.get(other), hints), other, e, others.get(other)))
-            if options:
-                options.sort(key=lambda o: (-o[0], o[1]))
-                chosen = options[0]
-            else:
-                trail.pop()
-        if chosen is None:
-            break
-        _, nxt, edge, node = chosen
-        visited.add(nxt)
-        path.append(_step(nxt, node, edge))
-        trail.append(nxt)
-    return path
 
 
 # ── candidates ─────────────────────────────────────────────────────────────────────────────────────────────────
@@ -249,7 +133,7 @@ class _Scorer:
         observations = [n for n in rows if is_observation(n)]
         wanted = sorted({f"note:{n.metadata['note']}" for n in observations if (n.metadata or {}).get("note")}
                         - self.note_types.keys())
-        self.note_types.update({i: _node_type(node) for i, node in store.get_nodes(wanted).items()})
+        self.note_types.update({i: node_type(node) for i, node in store.get_nodes(wanted).items()})
         killed, strength, dropped = self._observation_edges({n.id for n in observations})
         out: list[Candidate] = []
         for n in observations:
@@ -285,7 +169,8 @@ class _Scorer:
                 share = round(min(1.0, max(0.0, weighted / (confidence * confidence))), 6)
                 strength[dst] = min(share, strength.get(dst, 1.0))
         dropped: dict[str, str] = {}
-        for edge_id, _src, dst, _type, status, weighted, confidence in heads:
+        # by what each edge joins, not its id (numbered differently by each backend), should an item have two
+        for edge_id, _src, dst, _type, status, weighted, confidence in sorted(heads, key=lambda h: (h[2], h[3], h[1])):
             if status != "killed" and confidence > 0 and weighted == 0.0 and dst not in killed and dst not in dropped:
                 # both leave strength 0 (rare: read their history): `forget --days-threshold` on a past-dated bullet,
                 # or a person dismissing it outright
@@ -352,11 +237,9 @@ def _with_path(rt: Runtime, cand: Candidate, hops: int, hints: tuple[str, ...]) 
     seed = rt.store.get_node(cand.seed_id) if cand.seed_id != cand.memory.id else None
     start: list[tuple[str, Edge | None]] = [(cand.memory.id, None)]
     if seed is not None:
-        cand.seed_step = _step(cand.seed_id, seed, None)
-        if hops > 0:
-            # the card's own edge, however weak (a weakened one is a candidate and says so); the walk on is active
-            link = next((e for e in rt.store.edges_of([cand.seed_id], statuses=("active", "candidate"),
-                                                      direction="out") if e.dst == cand.memory.id), None)
+        cand.seed_step = path_step(cand.seed_id, seed, None)
+        if hops > 0:  # the card's own edge, however weak; the walk on is active
+            link = card_edge(rt, cand.seed_id, cand.memory.id, (cand.memory.metadata or {}).get("observation_kind"))
             start = [(cand.seed_id, None), (cand.memory.id, link)]
     cand.path = walk(rt, start, hops - (len(start) - 1), hints)
     return cand
@@ -569,19 +452,18 @@ def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int
     if item.get("item_type") == "edge":
         # the edge is one hop: with --hops 0 its card keeps the node it starts from
         edge = rt.store.get_edge(int(item["edge_id"]))
-        path = [_step(item["src"]["id"], rt.store.get_node(item["src"]["id"]), None),
-                _step(item["dst"]["id"], rt.store.get_node(item["dst"]["id"]), edge)][:hops + 1]
+        path = [path_step(item["src"]["id"], rt.store.get_node(item["src"]["id"]), None),
+                path_step(item["dst"]["id"], rt.store.get_node(item["dst"]["id"]), edge)][:hops + 1]
     elif item.get("item_type") == "memory":
         note_id = f"note:{item['note']}" if item.get("note") else None
         note = rt.store.get_node(note_id) if note_id else None
         if note_id and note is not None and hops > 0:
-            link = next((e for e in rt.store.edges_of([note_id], statuses=("active", "candidate"))
-                         if e.dst == item["id"]), None)
+            link = card_edge(rt, note_id, item["id"], item.get("observation_kind"))
             path = walk(rt, [(note_id, None), (item["id"], link)], hops - 1, hints)
         else:  # no note, or --hops 0: the memory alone (its note is still named in the insight)
             path = walk(rt, [(item["id"], None)], hops, hints)
             if note_id and note is not None:
-                note_title, seed = _name(note, note_id), note_id
+                note_title, seed = node_name(note, note_id), note_id
     else:
         path = [{"id": item["id"], "name": clip(str(item.get("title")), 90), "type": str(item.get("kind"))}]
     note_title = note_title or (path[0]["name"] if len(path) > 1 else "")

@@ -1,27 +1,15 @@
 """`VaultMixin`: the vault commands of the `Mnemon` facade, one method each, returning JSON-ready dicts."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import InvalidInput, NotFound
+from ...core.errors import InvalidInput
 from ...core.vault import ACTIVE_THRESHOLD
 from . import lifecycle, payload, resolve as resolve_mod
 from .ingest import Progress, ingest_vault
 
 if TYPE_CHECKING:
     from ..runtime import Runtime
-
-
-def read_payload_file(path: str | Path, what: str = "payload") -> str:
-    """Text of a JSON file given on the command line; '-' is handled by the interface (stdin)."""
-    p = Path(path).expanduser()
-    if not p.is_file():
-        raise NotFound(f"no {what} file {path}", path=str(path))
-    try:
-        return p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInput(f"cannot read {what} file {path}: {exc}") from None
 
 
 class VaultMixin:

@@ -240,6 +240,24 @@ def _days(raw: Any) -> int:
     return value
 
 
+def _first_listed(rt: Runtime, stale: list[tuple[int, str, float, str]]
+                  ) -> tuple[list[tuple[int, str, float, str]], dict[Any, Edge]]:
+    """The `FORGOTTEN_LISTED` aged edges a reply shows, oldest date first, then by relation and the ends they join,
+    with their edges. By id they were other edges on each backend: SQLite numbers a note's edges to its own items
+    below zero, newest item first, and PostgreSQL counts up. Only the edges as old as the last shown are read
+    whole (an edge's evidence is decoded from its note)."""
+    stale = sorted(stale, key=lambda s: s[3])
+    if len(stale) > FORGOTTEN_LISTED:
+        last = stale[FORGOTTEN_LISTED - 1][3]
+        stale = [s for s in stale if s[3] <= last]
+    edges = {e.id: e for e in rt.store.get_edges([edge_id for edge_id, *_ in stale])}
+
+    def key(row: tuple[int, str, float, str]) -> tuple[str, str, str, str]:
+        e = edges.get(row[0])
+        return (row[3], e.type, e.src, e.dst) if e is not None else (row[3], "", "", "")
+    return sorted(stale, key=key)[:FORGOTTEN_LISTED], edges
+
+
 def forget_dated(rt: Runtime, *, days_threshold: Any = 30, dry_run: bool = False) -> dict[str, Any]:
     """Mneme's `forget --days-threshold N`, without its bugs (reference §8.2 #13): an active observation edge whose
     bullet names only days before the cutoff (now − N days) becomes a candidate of strength 0 — walks and thoughts
@@ -266,8 +284,7 @@ def forget_dated(rt: Runtime, *, days_threshold: Any = 30, dry_run: bool = False
                                     when) for edge_id, status, weight, latest in stale])
             rt.store.log("forget-dated", None, {"threshold_days": days, "cutoff_date": cutoff,
                                                 "forgotten": len(stale)}, when)
-    listed = stale[:FORGOTTEN_LISTED]
-    edges = {e.id: e for e in rt.store.get_edges([edge_id for edge_id, *_ in listed])}
+    listed, edges = _first_listed(rt, stale)
     texts = rt.store.get_nodes([e.dst for e in edges.values()])
     return {
         "ok": True, "dry_run": dry_run, "threshold_days": days, "cutoff_date": cutoff,

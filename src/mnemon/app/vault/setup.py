@@ -10,7 +10,7 @@ import difflib
 import json
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -215,24 +215,68 @@ def _unknown_keys(path: Path) -> list[str]:
 
 
 def _writable_parent(path: Path) -> bool:
+    """Whether `path` can be created: its nearest existing ancestor is a folder this user may write in. A file in
+    the way passed (os.access says yes to a writable file), and every later command failed with `store_error`."""
     parent = path.parent
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent
-    return os.access(parent, os.W_OK)
+    return parent.is_dir() and os.access(parent, os.W_OK)
 
 
-def doctor(load: Callable[[], Config], config_path: Path) -> dict[str, Any]:
+def _refused_origin(exc: InvalidInput, config_path: Path, environ: Mapping[str, str],
+                    flags: Mapping[str, Any]) -> str:
+    """Where the value `load` refused came from, by `app.config`'s precedence (flag > variable > file): "--db",
+    "MNEMON_CARD_THEME", "config file PATH" — or "" when no setting is at fault (an unreadable active-store
+    pointer). Doctor's advice said "fix the config file" for a bad MNEMON_CARD_THEME too."""
+    if exc.details.get("config"):
+        return f"config file {exc.details['config']}"
+    setting = exc.details.get("setting")
+    if setting is None and exc.message.startswith("invalid store name"):
+        setting = "store"  # (`app.config` refuses a store name without naming the setting)
+    if setting not in SETTINGS_BY_NAME:
+        return f"config file {config_path}" if exc.message.startswith("config file") else ""
+    if flags.get(setting) is not None:
+        return f"--{setting.replace('_', '-')}"
+    if environ.get(SETTINGS_BY_NAME[setting].env) not in (None, ""):
+        return SETTINGS_BY_NAME[setting].env
+    try:
+        in_file = setting in json.loads(config_path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, TypeError):
+        in_file = False
+    # a store name given nowhere was read from the active-store pointer, whose message gives its own advice
+    return f"config file {config_path}" if in_file else ""
+
+
+def _refusal_advice(origin: str, exc: InvalidInput, config_path: Path) -> str:
+    if not origin:
+        return exc.message  # (the active-store pointer's refusal says how to fix it)
+    allowed = exc.details.get("allowed")
+    wanted = f" (one of {', '.join(map(str, allowed))})" if allowed else ""
+    if origin.startswith("--"):
+        return f"give {origin} a valid value{wanted}, or leave it out"
+    if origin.startswith("MNEMON_"):
+        return f"set {origin} to a valid value{wanted}, or unset it"
+    setting = exc.details.get("setting")
+    where = f"setting {setting} in {config_path}{wanted}" if setting else str(config_path)
+    return f"fix {where}, or remove the file and run `mnemon init --vault DIR`"
+
+
+def doctor(load: Callable[[], Config], config_path: Path, *, environ: Mapping[str, str] | None = None,
+           flags: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Check the config without writing anything: config readable, vault present, notes countable, paths writable.
     A failing check raises `HealthCheckFailed` carrying the whole report. `load` reads the settings: a config file
     that does not load (not JSON, a value of the wrong type) is doctor's finding, reported as such, where every
-    other command fails with `invalid_input`; `config_path` is the file it was reading."""
+    other command fails with `invalid_input`; `config_path` is the file it was reading; `environ` and `flags` are
+    what `load` read too, so the advice names the variable or flag a refused value came from."""
     try:
         cfg = load()
     except InvalidInput as exc:
         problem = exc.message
-        report = {"ok": False, "config": str(config_path),
-                  "checks": {"config": {**exc.details, "ok": False, "path": str(config_path), "error": problem}},
-                  "problems": [problem], "next": f"fix {config_path}, or remove it and run `mnemon init --vault DIR`"}
+        origin = _refused_origin(exc, config_path, os.environ if environ is None else environ, flags or {})
+        check = {**exc.details, "ok": False, "path": str(config_path), "error": problem,
+                 **({"origin": origin} if origin else {})}
+        report = {"ok": False, "config": str(config_path), "checks": {"config": check},
+                  "problems": [problem], "next": _refusal_advice(origin, exc, config_path)}
         raise HealthCheckFailed(f"doctor: {problem}", **report) from None
     path = config_file(cfg)
     problems: list[str] = []
@@ -258,14 +302,29 @@ def doctor(load: Callable[[], Config], config_path: Path) -> dict[str, Any]:
     db = str(cfg.db_path)
     db_check, notes = _database_check(db)
     checks["db_parent" if not db.startswith(DB_URL_SCHEMES) else "database"] = db_check
-    out_path = Path(settings.out) if settings.out else None
-    checks["out_parent"] = {"ok": out_path is not None and _writable_parent(out_path / "x"), "path": settings.out}
+    # without `out` cards go to `<home>/cards`, as `chosen_out` has it: a config naming only the vault failed this
+    # check with no problem to show
+    out = settings.out or str(Path(cfg.home).expanduser() / "cards")
+    checks["out_parent"] = {"ok": _writable_parent(Path(out) / "x"), "path": out,
+                            **({} if settings.out else {"default": True})}
     if not path.exists():
         problems.append(f"no config at {path}: run `mnemon init --vault DIR` (or mneme init)")
     if config_ok and not vault_ok:
-        problems.append(f"vault {settings.vault!r} is not a directory")
+        problems.append(f"vault {settings.vault!r} is not a directory: create it, or name your vault with "
+                        "`mnemon init --vault DIR --force`" if settings.vault else
+                        f"no vault is set: run `mnemon init --vault DIR --force`, or add `vault` to {path}")
+    elif vault_ok and count == 0:
+        problems.append(f"vault {settings.vault!r} holds no Markdown notes (*.md): is it the right folder?")
     if db_check.get("error") and not db.startswith(DB_URL_SCHEMES):
         problems.append(f"database {db_check['error']}: move it aside, or name another database with `--db`")
+    elif not db_check["ok"] and not db.startswith(DB_URL_SCHEMES):
+        problems.append(f"database {db} cannot be created (a file in its path, or a folder you may not write): "
+                        "name another with `--db`")
+    elif not db_check["ok"]:
+        problems.append(f"database server: {db_check.get('error')}")
+    if not checks["out_parent"]["ok"]:
+        problems.append(f"output folder {out} cannot be created (a file in its path, or a folder you may not "
+                        f"write): set `out` in {path}")
     warnings = _unknown_keys(path)
     ok = all(c.get("ok") for c in checks.values())
     if not ok:

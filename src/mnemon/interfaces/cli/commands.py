@@ -3,14 +3,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import click
 
 from ...app.config import show_settings
-from ...core.errors import InvalidInput, NotFound
+from ...core.errors import InvalidInput
 from .main import Ctx, cli, emit, run, stream
 
 
@@ -37,13 +36,11 @@ def progress_bar(label: str) -> Callable[[int, int], None] | None:
 
 def read_input(file: str | None, what: str) -> str:
     """A JSON payload from a file, or from stdin with '-' (or when piped)."""
-    if file in (None, "-"):
-        if sys.stdin is None or (file is None and sys.stdin.isatty()):
-            raise InvalidInput(f"give the {what} with --file PATH (or '-' for stdin)")
-        return sys.stdin.read()
-    from ...app.vault.facade import read_payload_file
+    if file is None and (sys.stdin is None or sys.stdin.isatty()):
+        raise InvalidInput(f"give the {what} with --file PATH (or '-' for stdin)")
+    from .files import read_document
 
-    return read_payload_file(file, what)
+    return read_document(file or "-", what)
 
 
 @cli.command()
@@ -203,7 +200,7 @@ def gc(threshold: float, limit: int, keep: str | None) -> None:
 
 
 @cli.command("import")
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file")
 @click.option("--dry-run", is_flag=True)
 @click.option("--no-diff", is_flag=True)
 @click.option("--revive-forgotten", is_flag=True,
@@ -212,12 +209,9 @@ def gc(threshold: float, limit: int, keep: str | None) -> None:
 def import_(file: str, dry_run: bool, no_diff: bool, revive_forgotten: bool) -> None:
     """Bulk import a JSON draft (schema_version "1") or a `mnemon export` file."""
     def go(c: Ctx) -> Any:
-        if file == "-":
-            return c.mem.import_json(sys.stdin, dry_run=dry_run, no_diff=no_diff, revive_forgotten=revive_forgotten)
-        p = Path(file)
-        if not p.is_file():
-            raise NotFound(f"no file {file}")
-        with p.open(encoding="utf-8") as fh:  # read as it is imported: an export of any size fits in memory
+        from .files import open_document
+
+        with open_document(file, "import") as fh:  # read as it is imported: an export of any size fits in memory
             return c.mem.import_json(fh, dry_run=dry_run, no_diff=no_diff, revive_forgotten=revive_forgotten)
     run(go)
 

@@ -124,17 +124,25 @@ def resolve(vault: str | None, file: str | None, active_threshold: float, dry_ru
     run(go)
 
 
-def _config_for_init(c: Ctx) -> Any:
-    """The settings for `init` (about to create the file `--config` or `MNEMON_CONFIG` names) and `doctor` (reports
-    it missing): the rest loads without requiring the file. The flag goes in as `MNEMON_CONFIG`, so the settings
+def _init_environ(c: Ctx) -> dict[str, str]:
+    """The environment `init` and `doctor` read: the `--config` flag goes in as `MNEMON_CONFIG`, so the settings
     still name that file when it does not exist yet."""
     import os
 
     env = dict(os.environ)
     if c.flags.get("config"):
         env["MNEMON_CONFIG"] = c.flags["config"]
-    return load_config(env, db=c.flags.get("db"), store=c.flags.get("store"), home=c.flags.get("home"),
-                       missing_ok=True)
+    return env
+
+
+def _init_flags(c: Ctx) -> dict[str, Any]:
+    return {name: c.flags.get(name) for name in ("db", "store", "home")}
+
+
+def _config_for_init(c: Ctx) -> Any:
+    """The settings for `init` (about to create the file `--config` or `MNEMON_CONFIG` names) and `doctor` (reports
+    it missing): the rest loads without requiring the file."""
+    return load_config(_init_environ(c), missing_ok=True, **_init_flags(c))
 
 
 @cli.command()
@@ -158,7 +166,8 @@ def doctor() -> None:
     """Validate the config: file, vault, note count, writable db/out locations."""
     from ...app.vault.setup import doctor as do_doctor
 
-    run(lambda c: do_doctor(lambda: _config_for_init(c), _config_named(c)))
+    run(lambda c: do_doctor(lambda: _config_for_init(c), _config_named(c), environ=_init_environ(c),
+                            flags=_init_flags(c)))
 
 
 def _config_named(c: Ctx) -> Path:

@@ -6,29 +6,20 @@ envelope carries the full report in `error.details` and exits non-zero.
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 import click
 
-from ...core.errors import InvalidInput, NotFound
 from .main import Ctx, cli, run
 
 AS_OF_HELP = "Evaluate at this ISO-8601 instant (deterministic replay) instead of now."
 
 
-def read_file(path: str) -> str:
+def read_file(path: str, what: str) -> str:
     """A JSON payload file, or stdin for '-'; a missing path is a JSON error, not a traceback."""
-    if path == "-":
-        return sys.stdin.read()
-    file = Path(path)
-    if not file.is_file():
-        raise NotFound(f"no file {path}")
-    try:
-        return file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInput(f"cannot read {path}: {exc}") from None
+    from .files import read_document
+
+    return read_document(path, what)
 
 
 # ── state ──────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -79,7 +70,7 @@ def state_conflicts(as_of: str | None) -> None:
 @click.option("--dry-run", is_flag=True)
 def state_assert(file: str, dry_run: bool) -> None:
     """Propose one assertion through the gate (confirmed, evidenced, confidence ≥ 0.9, validated)."""
-    run(lambda c: c.mem.state_assert(read_file(file), dry_run=dry_run))
+    run(lambda c: c.mem.state_assert(read_file(file, "assertion"), dry_run=dry_run))
 
 
 @state.command("retract")
@@ -100,7 +91,7 @@ def predict() -> None:
 @click.option("--file", "file", required=True, help="Prediction JSON (or '-' for stdin).")
 def predict_add(file: str) -> None:
     """Store a prediction (id = content hash when the payload has none; replays are idempotent)."""
-    run(lambda c: c.mem.predict_add(read_file(file)))
+    run(lambda c: c.mem.predict_add(read_file(file, "prediction")))
 
 
 @predict.command("due")
@@ -130,7 +121,7 @@ def sense() -> None:
 @click.option("--file", "file", required=True, help="One event, a list, or {\"events\": [...]} (or '-').")
 def sense_add(file: str) -> None:
     """Record external evidence (an email, a calendar event) as sense events."""
-    run(lambda c: c.mem.sense_add(read_file(file)))
+    run(lambda c: c.mem.sense_add(read_file(file, "sense event")))
 
 
 # ── world loop ─────────────────────────────────────────────────────────────────────────────────────────────────
@@ -166,7 +157,7 @@ def action() -> None:
 @click.option("--file", "file", default="-", show_default=True, help="Action JSON ('-': stdin).")
 def action_record(file: str) -> None:
     """Record an action; side effects need external_ref or tool_call_id; `verify` spawns a prediction."""
-    run(lambda c: c.mem.action_record(read_file(file)))
+    run(lambda c: c.mem.action_record(read_file(file, "action")))
 
 
 # ── aliases ────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -252,6 +243,6 @@ def eval_retrieval(demo: bool, cases: str | None, k: int, min_score: float | Non
     """hit@k, MRR and forbidden-top-1 rate of the recall engine (scored), min-items and node-name rates
     (reported); deterministic."""
     def go(c: Ctx) -> Any:
-        return c.mem.eval_retrieval(demo=demo, cases=None if cases is None else read_file(cases), k=k,
+        return c.mem.eval_retrieval(demo=demo, cases=None if cases is None else read_file(cases, "eval cases"), k=k,
                                     min_score=min_score)
     run(go)
