@@ -230,9 +230,31 @@ def _epoch(stamp: str) -> float:
     return (ts if ts.tzinfo is not None else ts.replace(tzinfo=timezone.utc)).timestamp()
 
 
+def _lowest_but_corrections(rt: Runtime, pool: list[tuple[str, int, int, str, str]], limit: int
+                            ) -> list[tuple[str, float]]:
+    """`lowest_importance`, passing over corrections: a memory that supersedes a live one. Pruning it retired the
+    `supersedes` edge with it, and recall then gave the fact it corrected as current, undemoted — the store
+    forgot that the fact is stale, not only the correction."""
+    want = limit
+    while True:
+        ranked = lowest_importance(rt, pool, want)
+        corrections = _corrections_among(rt, [mid for mid, _ei in ranked])
+        chosen = [pair for pair in ranked if pair[0] not in corrections][:limit]
+        if len(chosen) >= limit or len(ranked) < want:
+            return chosen
+        want *= 2
+
+
+def _corrections_among(rt: Runtime, ids: list[str]) -> set[str]:
+    edges = rt.store.edges_of(ids, types=("supersedes",), direction="out") if ids else []
+    live = rt.store.get_nodes(sorted({e.dst for e in edges}))
+    return {e.src for e in edges if e.dst in live and live[e.dst].deleted_at is None}
+
+
 def auto_prune(rt: Runtime, protect: tuple[str, ...]) -> list[str]:
     """Soft-delete the lowest-EI memories over the cap: never immune, never inside the grace period, never `protect`,
-    never a vault row (the cap counts the writer's memories; a vault row goes when its line leaves the note)."""
+    never a vault row (the cap counts the writer's memories; a vault row goes when its line leaves the note), never
+    a correction of a live memory."""
     if rt.max_insights <= 0 or rt.store.count_active() <= rt.max_insights:  # (the O(1) count first)
         return []
     # a vault's rows are not the writer's to prune; only up to a batch over the cap matters
@@ -240,7 +262,7 @@ def auto_prune(rt: Runtime, protect: tuple[str, ...]) -> list[str]:
     if excess <= 0:
         return []
     cutoff = iso(rt.now() - timedelta(seconds=rt.prune_min_age_s))
-    lowest = lowest_importance(rt, rt.store.prune_pool(cutoff, protect), min(excess, PRUNE_BATCH))
+    lowest = _lowest_but_corrections(rt, rt.store.prune_pool(cutoff, protect), min(excess, PRUNE_BATCH))
     if not lowest:
         return []
     values = dict(lowest)

@@ -107,10 +107,10 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
         try:
             if not isinstance(item, dict):
                 raise InvalidInput("each insight must be a JSON object")
-            inp = validate_memory(item.get("content"), category=item.get("category", "general"),
-                                  importance=item.get("importance", 3), tags=item.get("tags"),
+            inp = validate_memory(item.get("content"), category=_given(item, "category", "general"),
+                                  importance=_given(item, "importance", 3), tags=item.get("tags"),
                                   entities=item.get("entities"), source=item.get("source") or default_source,
-                                  entity_mode=item.get("entity_mode", "merge"), created_at=item.get("created_at"))
+                                  entity_mode=_given(item, "entity_mode", "merge"), created_at=item.get("created_at"))
             refuse_future(inp, clock_now)
         except MnemonError as exc:
             errors += 1
@@ -134,14 +134,20 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
                 continue
         seen_hashes[digest] = idx
         valid.append((idx, inp))
-    edge_specs = _edge_specs(doc.get("edges", []), len(doc.get("insights", [])))
+    edge_specs = _edge_specs(doc.get("edges") or [], len(doc.get("insights", [])))
     if dry_run:
         for idx, inp in valid:
             results.append({"index": idx, "content": inp.content, "action": "would_add"})
         results.sort(key=lambda r: r["index"])
+        # the edges the import would skip, for the same reasons (an item that would be added stands in as "#index")
+        planned = {**stored_ids, **{idx: f"#{idx}" for idx, _ in valid}}
+        planned.update({idx: planned[first] for idx, first in repeats.items() if first in planned})
+        would_skip = _edge_skips(rt, edge_specs, planned, {f"#{idx}" for idx, _ in valid})
         return {"dry_run": True, "imported": 0, "would_import": len(valid), "updated": 0,
                 "skipped": sum(1 for r in results if r["action"] == "skipped"), "errors": errors,
-                "edges_inserted": 0, "edges_planned": len(edge_specs), "auto_pruned": 0, "results": results}
+                "edges_inserted": 0, "edges_planned": len(edge_specs) - len(would_skip),
+                "edges_skipped": len(would_skip), "edge_results": would_skip, "auto_pruned": 0,
+                "auto_pruned_ids": [], "results": results}
 
     vectors: dict[int, np.ndarray] = {}
     for start in range(0, len(valid), EMBED_BATCH):
@@ -204,6 +210,33 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
             "auto_pruned_ids": pruned, "embedded": sum(1 for idx in vectors if idx in id_of), "results": results}
 
 
+def _given(item: dict[str, Any], key: str, default: Any) -> Any:
+    """An item's value for `key`, its default when absent or null: a tool that writes every field, unset ones as
+    null (as `export` does), made each such item an error while a null tag list or source was read as absent."""
+    value = item.get(key)
+    return default if value is None else value
+
+
+def _edge_skips(rt: Runtime, specs: list[tuple[int, int, str, float, str]], ends: dict[int, str],
+                fresh: set[str]) -> list[dict[str, Any]]:
+    """What a dry run says of the draft's edges the import would not write, and why (`ends`: item index → the
+    memory it is, or will be)."""
+    out: list[dict[str, Any]] = []
+    written: set[tuple[str, str, str]] = set()  # what the import writes before it reaches a later edge
+    for k, (s_idx, t_idx, etype, _weight, _reason) in enumerate(specs):
+        src, dst = ends.get(s_idx), ends.get(t_idx)
+        why = _edge_not_written(rt, src, dst, etype, fresh)
+        if not why and src is not None and dst is not None:
+            if (src, dst, etype) in written and src not in fresh and dst not in fresh:
+                why = "exists"
+            written.update({(src, dst, etype)} | ({(dst, src, etype)} if etype not in ("supersedes", "causal")
+                                                  else set()))
+        if why:
+            out.append({"index": k, "source_index": s_idx, "target_index": t_idx, "edge_type": etype,
+                        "action": "skipped", "reason": why})
+    return out
+
+
 def _edge_not_written(rt: Runtime, src: str | None, dst: str | None, etype: str, fresh: set[str]) -> str:
     """Why a draft's edge is not written ('' when it is): an end that was not imported, or both ends the same memory
     (two items of one text). Between two memories the store held before, an edge of the type it already has stays
@@ -261,6 +294,9 @@ def _edge_specs(edges: Any, n: int) -> list[tuple[int, int, str, float, str]]:
         if (not isinstance(s, int) or not isinstance(t, int) or isinstance(s, bool) or isinstance(t, bool)
                 or not (0 <= s < n and 0 <= t < n) or s == t):
             raise InvalidInput(f"edge {k}: source_index/target_index must name two different insights (0..{n - 1})")
-        out.append((s, t, validate_edge_type(e.get("edge_type")), validate_weight(e.get("weight", 0.5)),
-                    str(e.get("reason") or "")))
+        try:
+            etype, weight = validate_edge_type(e.get("edge_type")), validate_weight(_given(e, "weight", 0.5))
+        except InvalidInput as exc:  # the draft is refused whole: say which of its edges made it so
+            raise InvalidInput(f"edge {k}: {exc.message}", index=k) from None
+        out.append((s, t, etype, weight, str(e.get("reason") or "")))
     return out

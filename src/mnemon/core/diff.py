@@ -14,11 +14,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .text import jaccard, token_set, tokens
+from .text import jaccard, normalize, token_set, tokens
 
 _NEGATION = re.compile(
-    r"(?i)\b(?:no longer|don't|doesn't|do not|does not|never|switched from|instead of|rather than|replaced|deprecated)\b"
-    r"|不再|放弃|替换|取消"
+    r"(?i)\b(?:no longer|switched from|instead of|rather than|replaced|deprecated|never|do not|does not|cannot|not|no"
+    r"|\w+n['’]t)\b|不再|放弃|替换|取消"
 )
 COSINE_OVERRIDE = 0.85
 CONFLICT_SIMILARITY = 0.7
@@ -29,14 +29,21 @@ class DiffMatch:
     id: str
     similarity: float
     suggestion: str
-    reason: str = ""  # set when a correction cue, not the overlap, made the verdict
+    reason: str = ""  # set when a correction cue, or a changed small word, not the overlap, made the verdict
 
 
-_SAME_NEGATION = {"do not": "don't", "does not": "doesn't"}
+_PLAIN_NEGATIONS = frozenset(("do not", "does not", "cannot", "not", "no", "never"))
+
+
+def _negation(cue: str) -> str:
+    # "isn't", "do not", "can't", "no", "never" all say not: a text differs in polarity from another by
+    # saying it, not by the way it spells it
+    cue = cue.lower().replace("’", "'")
+    return "not" if cue in _PLAIN_NEGATIONS or cue.endswith("n't") else cue
 
 
 def negation_cues(text: str) -> frozenset[str]:
-    return frozenset(_SAME_NEGATION.get(c, c) for c in (m.group(0).lower() for m in _NEGATION.finditer(text)))
+    return frozenset(_negation(m.group(0)) for m in _NEGATION.finditer(text))
 
 
 def classify(similarity: float, new_text: str, old_text: str) -> str:
@@ -218,6 +225,17 @@ def _as_current_value(c: Correction, content: str) -> bool:
     matches = list(_RAW_WORD.finditer(content))
     words = [m.group().lower() for m in matches]
     value_words = {w for w in words if set(tokens(w)) & c.old_tokens}
+    # each word's clause, found once: per mention, a scan from the text's start made a long memory that names the
+    # value often cost seconds of every `remember` it was a candidate of
+    clause_of: list[int] = []  # index of the first word of each word's clause
+    ends = iter(s.end() for s in _CLAUSE_START.finditer(content) if s.end() > 0)
+    boundary = next(ends, None)
+    clause_first = 0
+    for j, x in enumerate(matches):
+        while boundary is not None and boundary <= x.start():
+            clause_first = j
+            boundary = next(ends, None)
+        clause_of.append(clause_first)
     lead_start = 0
     mentioned = False
     k = 0
@@ -226,8 +244,7 @@ def _as_current_value(c: Correction, content: str) -> bool:
             k += 1
             continue
         mentioned = True
-        clause_start = max((s.end() for s in _CLAUSE_START.finditer(content, 0, matches[k].start())), default=0)
-        first = max(lead_start, next(j for j, x in enumerate(matches) if x.start() >= clause_start))
+        first = max(lead_start, clause_of[k])
         if not any(words[j] not in said and _is_event_word(words, j, value_words) for j in range(first, k + 1)):
             return True
         end = k + 1  # past this mention: its value words and the stopwords between them
@@ -275,8 +292,45 @@ def _similarity_beside_negation(new_tokens: frozenset[str], new_text: str, old_t
     new_cues, old_cues = negation_cues(new_text), negation_cues(old_text)
     if new_cues == old_cues:
         return 0.0
-    said = {t for cue in new_cues | old_cues for t in tokens(cue)}
+    # the words as written: "never" is read as not, which keyword tokens drop, but "never" is a token
+    said = {t for text in (new_text, old_text) for m in _NEGATION.finditer(text) for t in tokens(m.group(0))}
     return jaccard(new_tokens - said, token_set(old_text) - said)
+
+
+# Stopwords that carry the fact when they are all two texts differ in: "Server is up" / "Server is down", "He lives
+# in Lisbon" / "She lives in Lisbon", "All tests pass" / "Some tests pass", "Mira was the lead" / "Mira is the lead".
+# Keyword tokens drop them, so such pairs looked like the same text said twice.
+_POLAR = frozenset("""
+    up down on off in out into onto above below over under before after from to against
+    all any some few more most less least only each both same other
+    i me my mine myself we us our ours ourselves you your yours yourself yourselves he him his himself she her hers
+    herself they them their theirs themselves
+    was were had did
+""".split())
+SHARED_WORDS = 0.5  # the overlap from which two texts are one text with words changed, not two phrasings
+
+
+def polar_words(text: str) -> frozenset[str]:
+    """The `_POLAR` words of `text`, a contraction read as its first word ("wasn't" → was, "we're" → we)."""
+    out: set[str] = set()
+    for word in _RAW_WORD.findall(normalize(text).replace("’", "'")):
+        base, apostrophe, rest = word.partition("'")
+        if apostrophe and rest == "t" and base.endswith("n"):
+            base = base[:-1]
+        if base in _POLAR:
+            out.add(base)
+    return frozenset(out)
+
+
+def _polar_difference(new_text: str, old_text: str) -> str:
+    """Why two texts with (nearly) the same words are not the same fact, or "" when their polar words agree."""
+    new_p, old_p = polar_words(new_text), polar_words(old_text)
+    if new_p == old_p:
+        return ""
+    said, unsaid = sorted(new_p - old_p), sorted(old_p - new_p)
+    parts = ([f'the new memory says "{" ".join(said)}"'] if said else []) + (
+        [f'this one says "{" ".join(unsaid)}"'] if unsaid else [])
+    return "nearly the same words, but " + " and ".join(parts) + ": not the same fact said again"
 
 
 def diff_suggestion(
@@ -304,7 +358,15 @@ def diff_suggestion(
         suggestion = classify(sim, new_text, content)
         # even when near-identical: "We replaced Memcached with Redis" reverses "We replaced Redis with Memcached"
         reason = correction_reason(found, content)
-        matches.append(DiffMatch(cid, round(sim, 4), "CONFLICT" if reason else suggestion, reason))
+        if reason:
+            suggestion = "CONFLICT"
+        elif suggestion == "DUPLICATE" and jaccard(new_tokens, token_set(content)) >= SHARED_WORDS:
+            # (two phrasings a high cosine calls the same differ in their small words anyway: only the same words
+            # with a small word changed are read for it)
+            reason = _polar_difference(new_text, content)
+            if reason:
+                suggestion = "UPDATE"
+        matches.append(DiffMatch(cid, round(sim, 4), suggestion, reason))
     matches.sort(key=lambda m: (-m.similarity, m.id))
     if not matches:
         return "ADD", []
