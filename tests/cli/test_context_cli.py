@@ -35,6 +35,15 @@ def test_retrieve_errors_are_json(cli_run: Run) -> None:
     assert code != 0 and out["error"]["code"] == "invalid_input"
 
 
+@pytest.mark.parametrize("instant", ["0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"])
+def test_an_as_of_its_offset_pushes_past_the_calendar_is_invalid_input(cli_run: Run, instant: str) -> None:
+    """Year 1 at +01:00 is year 0 in UTC: it was an OverflowError, answered as `internal`."""
+    assert cli_run(["remember", "Mira lives in Lisbon"])[0] == 0
+    for command in (["retrieve", "--prompt", "mira"], ["agent", "preflight", "--prompt", "mira"], ["state", "list"]):
+        code, out = cli_run([*command, "--as-of", instant])
+        assert code != 0 and out["error"]["code"] == "invalid_input", (command, out)
+
+
 def test_candidates_surface_and_thought(cli_run: Run, tmp_path: Path) -> None:
     assert cli_run(["candidates"]) == (0, {"count": 0, "candidates": []})
     code, out = cli_run(["debug-candidates", "--include-skipped"])

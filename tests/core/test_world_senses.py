@@ -4,7 +4,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from mnemon.core.world.senses import event_differences, has_derived_id, id_conflicts, parse_sense_event
+import pytest
+
+from mnemon.core.errors import InvalidInput
+from mnemon.core.world.senses import (event_differences, has_derived_id, id_conflicts, parse_sense_event,
+                                      parse_sense_events)
 
 
 def event(origin: str = "external", **over: Any) -> Any:
@@ -44,3 +48,10 @@ def test_conflicts_name_the_stored_event_or_the_earlier_one_in_the_batch() -> No
 def test_an_id_left_out_is_derived_from_the_content() -> None:
     plain = parse_sense_event({"sense_type": "gws", "observed_at": "2026-06-01", "text": "x"})
     assert has_derived_id(plain) and not has_derived_id(event())
+
+
+@pytest.mark.parametrize("events", [{}, {"sense_type": "note"}, "x", 3, None])
+def test_an_events_member_that_is_not_a_list_says_so(events: object) -> None:
+    """`{"events": {}}` was read as one event and refused as "missing required field 'sense_type'"."""
+    with pytest.raises(InvalidInput, match="'events' must be a list"):
+        parse_sense_events({"events": events})

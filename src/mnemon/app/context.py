@@ -107,7 +107,8 @@ def parse_as_of(as_of: Any) -> datetime | None:
     try:
         return parse_iso(str(as_of))
     except ValueError:
-        raise InvalidInput(f"--as-of {as_of!r} is not an ISO-8601 timestamp", as_of=str(as_of)) from None
+        raise InvalidInput(f"--as-of {as_of!r} is not an ISO-8601 timestamp within the years 1-9999 (UTC)",
+                           as_of=str(as_of)) from None
 
 
 # ── factors ────────────────────────────────────────────────────────────────────────────────────────────────────

@@ -31,14 +31,19 @@ def iso(ts: datetime) -> str:
 
 @lru_cache(maxsize=8192)  # the write rules compare one memory's timestamp with its neighbours' again and again
 def parse_iso(value: str) -> datetime:
-    """Parse RFC 3339 / ISO-8601; naive values are taken as UTC."""
+    """Parse RFC 3339 / ISO-8601; naive values are taken as UTC. A time its offset pushes outside years 1–9999 in
+    UTC ("0001-01-01T00:00:00+01:00") is a ValueError like any unreadable one, which every caller turns into a clean
+    error (an OverflowError reached `retrieve --as-of` as `internal`)."""
     text = value.strip()
     if text.endswith("Z") or text.endswith("z"):
         text = text[:-1] + "+00:00"
     ts = datetime.fromisoformat(text)
     if ts.tzinfo is None:
         ts = ts.replace(tzinfo=timezone.utc)
-    return ts.astimezone(timezone.utc)
+    try:
+        return ts.astimezone(timezone.utc)
+    except OverflowError:
+        raise ValueError(f"{value!r} is outside the years 1-9999 in UTC") from None
 
 
 def content_hash(content: str) -> str:

@@ -205,6 +205,9 @@ def parse_sense_events(obj: Any, origin: str = "external", *, now: datetime | No
     `parse_sense_event`."""
     if isinstance(obj, Mapping) and "events" in obj:
         obj = obj["events"]
+        if isinstance(obj, (str, bytes, Mapping)) or not isinstance(obj, Sequence):
+            # (an object here was read as one event: "missing required field 'sense_type'" for `{"events": {}}`)
+            raise InvalidInput(f"'events' must be a list of sense events, got {type(obj).__name__}", field="events")
     if isinstance(obj, Mapping):
         return [parse_sense_event(obj, origin, now=now)]
     if isinstance(obj, (str, bytes)) or not isinstance(obj, Sequence):
