@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from ..ports.vector_index import QueryScores
 
 
-from ..core.entities import extract_entities
+from ..core.entities import NamesInQuery, extract_entities, name_parts, names_in_query
 from ..core.errors import InvalidInput
 from ..core.graph import topo_order
 from ..core.intent import Intent, IntentDecision, detect_intent
@@ -122,6 +122,42 @@ def _with_capitals(words: set[str]) -> set[str]:
     often lower-case their questions, and the store keeps an entity as it was first written. Not upper case: "who"
     must not become the WHO."""
     return words | {w.capitalize() for w in words} | {w.title() for w in words}
+
+
+def _names_asked(snap: GraphSnapshot, query: str) -> NamesInQuery:
+    """The multi-word entities of the graph ("Mira Chen") that `query` names in full or by one of their words ("who
+    is Mira"): the store knows an entity only by its whole name, so a first name alone found none of its memories."""
+    parts = snap.memo.get("name_parts")
+    if parts is None:
+        parts = snap.memo["name_parts"] = name_parts(snap.entity_vocab)
+    return names_in_query(query, parts)
+
+
+def _entity_groups(exact: frozenset[str], names: NamesInQuery) -> list[frozenset[str]] | None:
+    """The query's entities as groups of lower-cased names, one group per entity asked about: a memory matches a
+    group by holding any of its names ("Mira" asks about "Mira Chen" or "Mira Patel", not both). None without
+    names found in part or in full: each entity is then its own group, the signal as it always was."""
+    if not names.whole and not names.partial:
+        return None
+    singles: dict[str, frozenset[str]] = {e: frozenset((e,)) for e in sorted(exact)}
+    for name in names.whole:  # its words that are entities themselves ("Chen") ask about the same one
+        words = [w for w in name.split() if w in singles]
+        for word in words:
+            del singles[word]
+        singles[name] = frozenset((name, *words))
+    partial = []
+    for word, full_names in names.partial:  # "Mira", an entity too, asks about itself or "Mira Chen"
+        own = singles.pop(word, None)
+        partial.append(frozenset((word, *full_names)) if own is not None else frozenset(full_names))
+    return [*singles.values(), *partial]
+
+
+def _grouped_entity_signal(snap: GraphSnapshot, groups: list[frozenset[str]], nodes: np.ndarray) -> np.ndarray:
+    """The share of `groups` each node holds a name of."""
+    held = np.zeros(len(nodes), dtype=np.float64)
+    for group in groups:
+        held += entity_signal_of(snap, group, nodes) > 0
+    return held / float(max(1, len(groups)))
 
 
 def _untimed_sources(snap: GraphSnapshot) -> set[int]:
@@ -292,6 +328,11 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     known: Callable[[set[str]], set[str]] = store.known_entities if replay is None else replay.known
     q_entities = extract_entities(query, known=lambda words: known(_with_capitals(words)))
     q_ent_norm = frozenset(e.lower() for e in q_entities)
+    names = _names_asked(full, query)
+    ent_groups = _entity_groups(q_ent_norm, names)
+    if ent_groups is not None:  # the names as the store spells them: it knows entities as first written
+        named = {n for group in ent_groups for n in group} - q_ent_norm
+        q_entities = list(dict.fromkeys([*q_entities, *sorted(known({s for n in named for s in (n, n.title())}))]))
     flt = MemoryFilter(category=category, source=source, sources=tuple(dict.fromkeys(sources)))
     # what the anchors may be: under a replay, only memories created by then
     at = flt if bound is None else replace(flt, created_to=bound)
@@ -353,7 +394,9 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
                               else replay.entity(holders, q_entities, at, ANCHOR_TOP_K))
     anchor_scores = rrf(rankings)
     trace.append({"stage": "anchors", "rrf_k": 60, "signals": {k: v for k, v in rankings.items()},
-                  "fused": len(anchor_scores), "period_source": own_rule})
+                  "fused": len(anchor_scores), "period_source": own_rule,
+                  **({"entity_names": {"whole": list(names.whole), "partial": {w: list(n) for w, n in names.partial}}}
+                     if ent_groups is not None else {})})
 
     # ── beam search ─────────────────────────────────────────────────────────
     pos = full.pos
@@ -400,7 +443,8 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     cand_l = cand.tolist()
     in_period = _in_period(snap, cand, own)
     kw = _with_period_words(keyword_signal_of(snap, q_weights, cand), snap, cand, in_period, period_words, q_weights)
-    ent = entity_signal_of(snap, q_ent_norm, cand)
+    ent = (entity_signal_of(snap, q_ent_norm, cand) if ent_groups is None
+           else _grouped_entity_signal(snap, ent_groups, cand))
     sim = np.maximum(0.0, sims[cand]) if scores is not None else np.zeros(len(cand_l))
     rel = relevance_array(kw, sim, scores is not None)
     # what the neighbourhood says of each candidate: its best neighbour's vouching or the beam's best path to it

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from .lazy_regex import LazyRegex
+from .text import STOPWORDS
 
 MAX_ENTITY_CHARS = 200
 
@@ -182,3 +184,77 @@ def merge_entities(provided: Iterable[str], extracted: Iterable[str], mode: str 
         for e in src:
             _add(out, seen, e)
     return out
+
+
+# ── a person or team named in part ("who is Mira" → the entity "Mira Chen") ──────────────────────────────────────
+# A name is words of letters (a hyphen or apostrophe inside: Jean-Luc, O'Brien) separated by spaces; "Node.js",
+# "src/app.py" or "GPT-4o" are not, so "node" or "app" never stands for them
+_NAME_PART = r"[^\W\d_]+(?:['’-][^\W\d_]+)*"
+_MULTIWORD_NAME = re.compile(rf"{_NAME_PART}(?:\s+{_NAME_PART})+")
+_NAME_WORD = re.compile(_NAME_PART)
+_POSSESSIVE = re.compile(r"['’]s$")
+# a word that is part of more names than this is a common word ("Team", "New", "Group"), not someone's name
+PARTIAL_NAME_MAX = 5
+
+
+def name_parts(entities: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """Each word of the multi-word names among `entities` (lower-cased, as recall compares entities) → those names.
+
+    >>> name_parts(["Mira Chen", "Miranda Lopez", "Node.js", "Kafka"])["mira"]
+    ('mira chen',)
+    >>> "js" in name_parts(["Node.js"])
+    False
+    """
+    index: dict[str, list[str]] = {}
+    for entity in entities:
+        if " " not in entity or not _MULTIWORD_NAME.fullmatch(entity):
+            continue
+        name = " ".join(entity.lower().split())
+        for part in dict.fromkeys(name.split()):
+            index.setdefault(part, []).append(name)
+    return {part: tuple(dict.fromkeys(names)) for part, names in index.items()}
+
+
+@dataclass(frozen=True)
+class NamesInQuery:
+    whole: tuple[str, ...]  # names the query spells out in full ("Mira Chen")
+    partial: tuple[tuple[str, tuple[str, ...]], ...]  # (query word, the names it is a whole word of): "mira"
+
+
+def names_in_query(query: str, parts: Mapping[str, Sequence[str]]) -> NamesInQuery:
+    """The multi-word names (keys and values of `name_parts`) that `query` names in full or by one of their words.
+
+    A word counts whole: "Mira" names "Mira Chen", never "Miranda Lopez". Stopwords never do ("The Beatles" is not
+    asked about by "the"), nor a lower-case word in a query that capitalises a word past its first: a query written
+    with capitals capitalises its names, while one in lower case ("Who is mira") may still name someone.
+
+    >>> parts = name_parts(["Mira Chen", "Mira Patel", "Miranda Lopez"])
+    >>> names_in_query("who is Mira?", parts).partial
+    (('mira', ('mira chen', 'mira patel')),)
+    >>> names_in_query("what did mira chen's team ship", parts)
+    NamesInQuery(whole=('mira chen',), partial=())
+    """
+    if not parts:
+        return NamesInQuery((), ())
+    words: list[tuple[str, bool]] = []  # (lower-cased word without a possessive 's, written with a capital)
+    for match in _NAME_WORD.finditer(query):
+        word = _POSSESSIVE.sub("", match.group())
+        words.append((word.lower(), word[:1].isupper()))
+    capitalised = any(upper for _, upper in words[1:])
+    lowered = [w for w, _ in words]
+    whole: dict[str, None] = {}
+    covered: set[int] = set()
+    for k, (word, _) in enumerate(words):
+        for name in parts.get(word, ()):
+            span = name.split()
+            if lowered[k:k + len(span)] == span:
+                whole[name] = None
+                covered.update(range(k, k + len(span)))
+    partial: dict[tuple[str, ...], str] = {}
+    for k, (word, upper) in enumerate(words):
+        if k in covered or word in STOPWORDS or (capitalised and not upper):
+            continue
+        names = tuple(parts.get(word, ()))
+        if names and len(names) <= PARTIAL_NAME_MAX:
+            partial.setdefault(names, word)  # "Mira … Chen" apart still asks about "Mira Chen" once
+    return NamesInQuery(tuple(whole), tuple((word, names) for names, word in partial.items()))
