@@ -260,14 +260,34 @@ def pg_url() -> Iterator[str]:
         server.stop()
 
 
-def pytest_terminal_summary(terminalreporter: Any) -> None:
+def _pg_summary() -> tuple[str, bool] | None:
+    """What this process's PostgreSQL tests ran on (or why they skipped: True), for the end of the run."""
     if "skip" in _pg_session:
-        terminalreporter.write_line(f"PostgreSQL tests SKIPPED: {_pg_session['skip']}", yellow=True)
-    elif "started_in" in _pg_session:
-        terminalreporter.write_line(f"PostgreSQL tests ran on an embedded server started in "
-                                    f"{_pg_session['started_in']:.1f} s")
-    elif PG_URL:
-        terminalreporter.write_line("PostgreSQL tests ran on MNEMON_TEST_PG_URL")
+        return f"PostgreSQL tests SKIPPED: {_pg_session['skip']}", True
+    if "started_in" in _pg_session:
+        return f"PostgreSQL tests ran on an embedded server started in {_pg_session['started_in']:.1f} s", False
+    return ("PostgreSQL tests ran on MNEMON_TEST_PG_URL", False) if PG_URL else None
+
+
+_worker_summaries: list[tuple[str, bool]] = []
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if hasattr(session.config, "workeroutput"):  # a pytest-xdist worker: its summary goes to the controller
+        session.config.workeroutput["mnemon_pg"] = _pg_summary()  # type: ignore[attr-defined]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    if summary := getattr(node, "workeroutput", {}).get("mnemon_pg"):
+        _worker_summaries.append(tuple(summary))  # type: ignore[arg-type]
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    # under pytest-xdist each worker starts its own server: a skip on any of them is said, as without workers
+    own = _pg_summary()
+    for line, skipped in dict.fromkeys([*_worker_summaries, *([own] if own else [])]):
+        terminalreporter.write_line(line, yellow=skipped)
 
 
 @pytest.fixture
