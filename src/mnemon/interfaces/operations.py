@@ -6,6 +6,7 @@ take the same arguments, are checked the same way (`check_args`) and return the 
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Mapping
@@ -26,6 +27,10 @@ MAX_QUERY_CHARS = 2000
 MAX_PROMPT_CHARS = 2000
 CAUSAL_SUB_TYPES = ("causes", "enables", "prevents")
 RELATED_DIRECTIONS = ("both", "out", "in")  # app.curation's (tests/app/test_related_both_directions.py)
+# app.world.state's and core.world.assertions' (a test pins them equal): importing them costs `mcp serve` ~0.1 s
+STATE_VALIDITIES = ("current", "lapsed", "future", "superseded", "retracted", "unbacked")
+STATE_ORDERS = ("subject", "updated_at_desc", "created_at_desc")
+STATE_TYPES = ("belief", "open_loop")
 MAX_INTEGER = 2**63 - 1
 # an RFC 3339 / ISO-8601 date or time as `core.model.parse_iso` reads it (empty: not given); anchored, so a standard
 # validator and `check_args` refuse the same texts
@@ -49,7 +54,8 @@ def _char_class(chars: str) -> str:
 # blank is what `str.strip` removes (the facade's test) plus U+FEFF, which JavaScript's `\s` counts as space: a
 # text blank by either reading is refused, so no client's own check disagrees with the server's. (Every character
 # `str.isspace` accepts is below U+3001; a test checks the whole range.)
-_BLANK = _char_class("".join(chr(c) for c in range(0x3001) if chr(c).isspace()) + "\ufeff")
+_PY_SPACE = "".join(chr(c) for c in range(0x3001) if chr(c).isspace())
+_BLANK = _char_class(_PY_SPACE + "\ufeff")
 NOT_BLANK = r"\S"  # the readable hint; `BLANK_ONLY` under `not` is the exact rule
 BLANK_ONLY = f"^[{_BLANK}]*$"
 NUL = "\\u0000"  # what no text of a memory holds (content, tags, entities, source): PostgreSQL text cannot
@@ -57,8 +63,13 @@ BLANK_OR_NUL = f"{BLANK_ONLY}|{NUL}"
 _NOT_MEANING = {BLANK_ONLY: "must not be blank", BLANK_OR_NUL: "must not be blank or contain a NUL character",
                 NUL: "must not contain a NUL character"}
 # a refusal by pattern in words, where the regex itself would be all a caller is told
+# a scope as app/vault/payload.py's `check_scope` takes it: after "mneme://" a name with no space (as Python's
+# `isspace` reads it: the facade's test) and no NUL, not only slashes; trailing slashes and spaces are dropped. The
+# bare "^mneme://" let "mneme://" and "mneme://a b" past a client's check into the facade's refusal.
+MNEME_SCOPE = (f"^mneme://[^{_char_class(_PY_SPACE)}\\u0000]*[^{_char_class(_PY_SPACE)}\\u0000/]/*"
+               f"[{_char_class(_PY_SPACE)}]*$")
 _PATTERN_MEANING = {ISO_TIME: "must be an RFC 3339 / ISO-8601 date or time, e.g. 2026-05-01 or 2026-05-01T09:30:00Z",
-                    "^mneme://": "must be a mneme:// scope, e.g. mneme://agent/session-1"}
+                    MNEME_SCOPE: "must be a mneme:// scope without spaces, e.g. mneme://agent/session-1"}
 _JSON_TYPES: Mapping[str, tuple[type, ...]] = {"string": (str,), "integer": (int,), "number": (int, float),
                                                "boolean": (bool,), "array": (list,), "object": (dict,)}
 
@@ -72,8 +83,8 @@ class Operation:
     read_only: bool
     call: Callable[[Any, dict[str, Any]], Any]
     destructive: bool = False
-    # pairs of flags that cannot both be true (recall's brief and verbose): stated in the schema, so a client that
-    # checks it first is never refused
+    # pairs of arguments that cannot both be given (recall's brief and verbose, both true; graph's focus and folder,
+    # both non-empty): stated in the schema, so a client that checks it first is never refused
     exclusive: tuple[tuple[str, str], ...] = ()
 
     @cached_property
@@ -86,13 +97,18 @@ class Operation:
         out = {"type": "object", "properties": self.parameters, "required": list(self.required),
                "additionalProperties": False}
         if self.exclusive:
-            out["allOf"] = [{"not": {"required": list(pair), "properties": {f: {"const": True} for f in pair}}}
+            out["allOf"] = [{"not": {"required": list(pair), "properties": {f: _GIVEN[self.properties[f]["type"]]
+                                                                             for f in pair}}}
                             for pair in self.exclusive]
         return out
 
 
+# what "given" means to an exclusive pair, as the facade reads it (Python's truth): a flag set, a text not empty
+_GIVEN: Mapping[str, dict[str, Any]] = {"boolean": {"const": True}, "string": {"minLength": 1}}
+
+
 def _text_not_blank(spec: dict[str, Any], *, no_nul: bool = False) -> dict[str, Any]:
-    # a pattern of its own (forget_source's "^mneme://") is kept: replaced by the hint, it was a rule the schema
+    # a pattern of its own (forget_source's MNEME_SCOPE) is kept: replaced by the hint, it was a rule the schema
     # stopped stating while the facade still refused what broke it
     return spec if "not" in spec else {**spec, "pattern": spec.get("pattern", NOT_BLANK),
                                        "not": {"pattern": BLANK_OR_NUL if no_nul else BLANK_ONLY}}
@@ -112,11 +128,13 @@ def check_args(op: Operation, args: Any) -> dict[str, Any]:
     missing = [name for name in op.required if args.get(name) is None]
     if missing:
         raise InvalidInput(f"{op.name}: missing argument {missing[0]!r}")
+    checked = {name: _checked(f"{op.name}: argument {name!r}", op.parameters[name], value)
+               for name, value in args.items()}
     for first, second in op.exclusive:
-        if args.get(first) is True and args.get(second) is True:
-            raise InvalidInput(f"{op.name}: arguments {first!r} and {second!r} cannot both be true")
-    return {name: _checked(f"{op.name}: argument {name!r}", op.parameters[name], value)
-            for name, value in args.items()}
+        if checked.get(first) and checked.get(second):
+            given = "true" if op.properties[first]["type"] == "boolean" else "given"
+            raise InvalidInput(f"{op.name}: arguments {first!r} and {second!r} cannot both be {given}")
+    return checked
 
 
 def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
@@ -140,17 +158,27 @@ def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
     if isinstance(value, str):
         if len(value) > spec.get("maxLength", len(value)):
             raise InvalidInput(f"{what} is {len(value)} characters; the limit is {spec['maxLength']}")
-        if "pattern" in spec.get("not", {}) and re.search(spec["not"]["pattern"], value):
+        if "pattern" in spec.get("not", {}) and _ecma(spec["not"]["pattern"]).search(value):
             raise InvalidInput(f"{what} {_NOT_MEANING.get(spec['not']['pattern'], 'is not allowed')}")
-        if "pattern" in spec and not re.search(spec["pattern"], value):
+        if "pattern" in spec and not _ecma(spec["pattern"]).search(value):
             raise InvalidInput(f"{what} {_PATTERN_MEANING.get(spec['pattern'], 'must match ' + spec['pattern'])}")
     if "const" in spec.get("not", {}) and value == spec["not"]["const"]:
         raise InvalidInput(f"{what} must not be {spec['not']['const']}")
     if isinstance(value, list):
         if len(value) > spec.get("maxItems", len(value)):
             raise InvalidInput(f"{what} has {len(value)} items; the limit is {spec['maxItems']}")
+        if len(value) < spec.get("minItems", 0):
+            raise InvalidInput(f"{what} must hold at least {spec['minItems']} item(s)")
         value = [_checked(f"{what}, item {i}", spec.get("items", {}), item) for i, item in enumerate(value)]
     return value
+
+
+@functools.lru_cache(maxsize=None)
+def _ecma(pattern: str) -> re.Pattern[str]:
+    """`pattern` as ECMA-262 (JSON Schema's dialect) reads it: its `$` is the end of the text, where Python's also
+    matches before a final newline ("2026-05-01\\n" passed as_of's pattern here and failed a JavaScript client's).
+    (No pattern of the table holds a literal `$`.)"""
+    return re.compile(re.sub(r"(?<!\\)\$", r"\\Z", pattern))
 
 
 def _s(desc: str, max_length: int | None = None, *, not_blank: bool = False, no_nul: bool = False) -> dict[str, Any]:
@@ -301,7 +329,7 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("forget_source", "Remove everything a remember_payload wrote under one mneme:// source_path (Mneme's "
               "`remember remove`): its nodes, edges, observations and world rows. Vault notes and memories are "
               "outside this path: any other source is refused.",
-              {"source_path": {**_s("the mneme:// scope, e.g. mneme://agent/session-1"), "pattern": "^mneme://"},
+              {"source_path": {**_s("the mneme:// scope, e.g. mneme://agent/session-1"), "pattern": MNEME_SCOPE},
                "dry_run": _b("report what would be removed; change nothing")},
               ("source_path",), False,
               lambda m, a: m.forget_source(a["source_path"], dry_run=a.get("dry_run", False)), destructive=True),
@@ -321,7 +349,8 @@ OPERATIONS: tuple[Operation, ...] = (
               lambda m, a: m.graph(focus=a.get("focus"), depth=a.get("depth", 1), max_nodes=a.get("max_nodes", 150),
                                    max_links=a.get("max_links", 600),
                                    include_candidates=a.get("include_candidates", True),
-                                   include_killed=a.get("include_killed", False), folder=a.get("folder"))),
+                                   include_killed=a.get("include_killed", False), folder=a.get("folder")),
+              exclusive=(("focus", "folder"),)),
     Operation("find_nodes", "Graph nodes whose title holds the text, in any case, anywhere in the store: notes first, "
               "then headings, tags, people and other named nodes; exact titles, then prefixes, then the rest. "
               "Memories are found by recall and search.",
@@ -356,6 +385,40 @@ OPERATIONS: tuple[Operation, ...] = (
                               '"observation_terms_all"}, "check_after", "expires_at", "confidence", '
                               '"subject_assertion_id"}'}},
               ("prediction",), False, lambda m, a: m.predict_add(a["prediction"])),
+    Operation("sense_add", "Record external evidence (an email, a calendar event) as sense events, what predictions "
+              "are checked against (Mneme's `sense add`); all or nothing. An event dated more than a day after the "
+              "clock is refused: evidence is dated when it was perceived.",
+              {"events": {"type": "array", "minItems": 1, "items": {"type": "object"},
+                          "description": '[{"sense_type" (e.g. gws, manual, agent), "title", "text", "observed_at" '
+                                         '(RFC 3339, default now), "source_id", "source_uri", "event_type", '
+                                         '"metadata", "id"}]'}},
+              ("events",), False, lambda m, a: m.sense_add(a["events"])),
+    Operation("state_list", "World-state assertions (beliefs, open loops) with their validity at as_of and truth "
+              "policy (Mneme's `state list`).",
+              {"status": _choice("only this validity at as_of (default all)", ("all", *STATE_VALIDITIES)),
+               "subject": _s("only subjects holding this text, in any case"),
+               "predicate": _s("only this predicate, read as a write stores it (Lives In is lives_in)"),
+               "type": _choice("only this kind of state", STATE_TYPES), "as_of": _AS_OF,
+               "limit": _i("1-10000, default 200", 1, 10_000),
+               "order_by": _choice("default subject", STATE_ORDERS)},
+              (), True,
+              lambda m, a: m.state_list(status=a.get("status"), subject=a.get("subject"),
+                                        predicate=a.get("predicate"), state_type=a.get("type"),
+                                        as_of=a.get("as_of"), limit=a.get("limit", 200),
+                                        order_by=a.get("order_by", "subject"))),
+    Operation("state_retract", "Mark one assertion as never true (a correction; Mneme's `state retract`): a value "
+              "it had superseded is current again. Retracting it again changes nothing (already_retracted, with "
+              "the first retraction).",
+              {"id": _s("assertion id"), "reason": _s("why this value was never true")},
+              ("id", "reason"), False, lambda m, a: m.state_retract(a["id"], reason=a["reason"]), destructive=True),
+    Operation("alias_add", "Name a canonical subject for future world-state writes (Mneme's `alias add`); an alias "
+              "naming another subject is re-pointed, and previous_canonical says which.",
+              {"alias": _s("the other name", no_nul=True), "canonical": _s("the subject it stands for", no_nul=True),
+               "source": _s("who says so (default manual)", no_nul=True),
+               "confidence": _unit("0-1, default 1")},
+              ("alias", "canonical"), False,
+              lambda m, a: m.alias_add(a["alias"], a["canonical"], source=a.get("source", "manual"),
+                                       confidence=a.get("confidence", 1.0))),
     Operation("log", "The newest entries of the audit log (writes, forgets, prunes).",
               {"limit": _i("1-10000, default 20", 1, 10_000), "op": _s("only this operation")}, (), True,
               lambda m, a: m.log(limit=a.get("limit", 20), op=a.get("op"))),

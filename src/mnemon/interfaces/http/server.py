@@ -26,6 +26,7 @@ import contextlib
 import hmac
 import ipaddress
 import json
+import re
 import socket
 import sys
 import threading
@@ -67,6 +68,7 @@ RETRY_AFTER_S = 1
 CHALLENGE = 'Bearer realm="mnemon"'  # RFC 9110 §15.5.2: a 401 says which scheme it wants
 _TRUE, _FALSE = frozenset({"true", "1", "yes", "on"}), frozenset({"false", "0", "no", "off"})
 _OWS = " \t"  # RFC 9110 §5.6.3: the optional whitespace around a header's parts
+_JSON_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?", re.ASCII)
 _T = TypeVar("_T")
 
 
@@ -281,14 +283,16 @@ def _percent_decoded(decode: Callable[..., _T], text: str, **options: Any) -> _T
 
 
 def _typed(op: str, name: str, kind: str | None, raw: str) -> Any:
-    try:
-        if kind == "integer":
-            return int(raw)
-        if kind == "number":
-            return float(raw)
-    except ValueError:
+    # a number as JSON writes it: `int` and `float` alone also read "1_0" as 10, " 5", "+5", "٥" (Arabic five) as 5
+    # and "nan" — a typo'd id named another edge instead of being refused
+    if kind in ("integer", "number"):
+        try:
+            if _JSON_NUMBER.fullmatch(raw):
+                return json.loads(raw)  # check_args types it: 5.0 is the integer 5, 5.5 no integer
+        except ValueError:
+            pass  # more digits than Python converts: far past any bound
         raise InvalidInput(f"{op}: argument {name!r} must be {'an integer' if kind == 'integer' else 'a number'}; "
-                           f"got {raw!r}") from None
+                           f"got {raw[:40]!r}")
     if kind == "boolean":
         if raw.lower() in _TRUE:
             return True
@@ -448,11 +452,19 @@ def _handler(api: Api, request_timeout: float) -> type[BaseHTTPRequestHandler]:
             """The answer, or the transport's refusal of a request whose body cannot be read as what it claims
             (after which the connection closes: where the next request would start is unknown)."""
             size = content_length(self.headers.get_all("Content-Length") or [])
-            if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            # every Transfer-Encoding header, not the first: "gzip" then "chunked" as two headers left the chunked
+            # body in the stream, read as the next request (a proxy that honoured it saw one request, this two)
+            codings = ",".join(self.headers.get_all("Transfer-Encoding") or []).lower()
+            if "chunked" in codings:
                 # not read here: left in the stream it would be parsed as the next request
                 self.close_connection = True
                 return _refusal(411, "length_required", "send the body with a Content-Length (chunked bodies are "
                                                         "not read)")
+            if codings.strip(_OWS + ","):
+                # RFC 9112 §6.3: a coding without chunked last leaves the body's length unknown, so 400 and close
+                self.close_connection = True
+                return _refusal(400, "invalid_input", "a Transfer-Encoding is not read: send the body as it is, "
+                                                      "with a Content-Length")
             if size is None:
                 self.close_connection = True
                 return _refusal(400, "invalid_input", "bad Content-Length: one decimal length, stated once (or "
