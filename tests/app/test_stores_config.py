@@ -117,6 +117,19 @@ def test_readonly_refuses_every_write_with_a_json_error(cli_run: Callable[..., t
     assert cli_run(["status"])[1]["total_insights"] == 2
 
 
+def test_a_dry_run_forget_of_a_scope_reads_a_readonly_store(cli_run: Callable[..., tuple[int, Any]],
+                                                              tmp_path: Path) -> None:
+    """The world model's part of `forget --source … --dry-run` took the write lock: `readonly`, as no dry run is."""
+    payload = tmp_path / "p.json"
+    payload.write_text(json.dumps({"source_path": "mneme://agent/run-1", "nodes": [{"ref": "a", "name": "Ana"}],
+                                   "edges": [], "observations": []}), encoding="utf-8")
+    assert cli_run(["remember", "--payload", str(payload)])[0] == 0
+    code, out = cli_run(["--readonly", "forget", "--source", "mneme://agent/run-1", "--dry-run"])
+    assert code == 0 and out["dry_run"] is True and out["removed"]["nodes"] == 1, out
+    code, out = cli_run(["--readonly", "forget", "--source", "mneme://agent/run-1"])
+    assert code != 0 and out["error"]["code"] == "readonly"
+
+
 def test_readonly_on_a_missing_store_is_a_clear_error(cli_run: Callable[..., tuple[int, Any]]) -> None:
     code, out = cli_run(["--readonly", "status"])
     assert code != 0 and out["error"]["code"] == "store_error" and "no database" in out["error"]["message"]

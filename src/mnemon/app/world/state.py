@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -420,7 +421,9 @@ def forget_world_scope(rt: Runtime, scope: str, *, dry_run: bool = False) -> dic
         raise InvalidInput("only an explicit mneme://… scope can be forgotten from the world model", scope=scope)
     check_key(scope, "scope", "forget")  # the audit row indexes it: the same answer on both backends
     scope = scope.rstrip("/")
-    with rt.store.transaction():  # the chains are read and re-written under the write lock the delete takes
+    # the chains are read and re-written under the write lock the delete takes; a dry run only reads (a read-only
+    # store answered it `readonly`, as no other dry run does)
+    with rt.store.transaction() if not dry_run else nullcontext():
         world = world_of(rt)
         doomed = [Assertion.from_row(row) for row in world.assertions_in_scope(scope)]
         relinked, restored = _chains_without(rt, doomed, now_of(rt))
