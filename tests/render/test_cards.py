@@ -69,6 +69,15 @@ def test_path_longer_than_the_card_shows_more_chip() -> None:
     assert "+3 more" in render_svg(thought)
 
 
+def test_the_footer_names_matched_words_once_as_the_prompt_typed_them() -> None:
+    """A prompt card's "why now" says "matched battery"; the footer then said "matched: batteri" (the stem) again."""
+    thought = {**sample_thought(), "why_now": "matched battery, risk", "surface": {"matched_terms": ["batteri", "risk"]}}
+    svg = render_svg(thought, generated_at=STAMP)
+    assert "matched battery, risk" in svg and "batteri," not in svg
+    no_reason = render_svg({**thought, "why_now": ""}, generated_at=STAMP)  # nothing else says what matched
+    assert "matched: batteri, risk" in no_reason
+
+
 def test_empty_thought_still_renders() -> None:
     ET.fromstring(render_svg({}))
 

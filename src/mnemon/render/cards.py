@@ -492,7 +492,7 @@ def render_svg(thought: Mapping[str, Any], *, theme: str = "dark", generated_at:
     if src:
         bits.append("src: " + _middle_truncate(str(src), 80))
     matched = (surface or {}).get("matched_terms") or []
-    if matched:
+    if matched and not thought.get("why_now"):  # (a card's "why now" names them as typed: "batteri" was said again)
         bits.append("matched: " + ", ".join(str(m) for m in list(matched)[:5]))
     y += 6
     for line in wrap(" · ".join(bits), INNER_W, 14, 2) if bits else []:
