@@ -56,6 +56,15 @@ def test_candidates_surface_and_thought(cli_run: Run, tmp_path: Path) -> None:
     assert code == 0 and out["empty_reason"] == "no_candidates"
 
 
+def test_surface_with_an_out_directory_writes_the_cards_there(cli_run: Run, vault: Path, tmp_path: Path) -> None:
+    """`surface --out DIR` without `--render` wrote nothing, without a word."""
+    assert cli_run(["ingest", "--vault", str(vault)])[0] == 0
+    code, out = cli_run(["surface", "--prompt", "book the van", "--out", str(tmp_path / "cards")])
+    assert code == 0 and out["count"] >= 1
+    assert {Path(t["card"]["svg"]).parent for t in out["thoughts"]} == {tmp_path / "cards"}
+    assert all(Path(t["card"]["svg"]).is_file() for t in out["thoughts"])
+
+
 @pytest.mark.parametrize("path", ["../escape.md", "/etc/passwd.md", "notes.txt"])
 def test_note_escape_is_refused_with_json_error(cli_run: Run, vault: Path, path: str) -> None:
     code, out = cli_run(["note", "write", path, "--vault", str(vault), "--mode", "overwrite", "--content", "x"])

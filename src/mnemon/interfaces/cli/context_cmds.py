@@ -107,7 +107,7 @@ def thought(hints: str | None, hops: int, out: str | None) -> None:
 @click.option("--hints")
 @click.option("--no-candidates", is_flag=True)
 @click.option("--render", is_flag=True, help="Also write a card per thought.")
-@click.option("--out", help="Directory for cards (with --render; default: config `out`, else <home>/cards).")
+@click.option("--out", help="Directory for cards (implies --render; default: config `out`, else <home>/cards).")
 def surface(words: tuple[str, ...], prompt: str | None, limit: int, hops: int, hints: str | None,
             no_candidates: bool, render: bool, out: str | None) -> None:
     """Thought cards from retrieval, with suggested_actions (one JSON shape with or without a prompt)."""
@@ -115,7 +115,7 @@ def surface(words: tuple[str, ...], prompt: str | None, limit: int, hops: int, h
         raise InvalidInput("give the prompt either with --prompt or as arguments, not both")
     text = prompt if prompt is not None else (" ".join(words) or None)
     run(lambda c: c.mem.surface(prompt=text, limit=limit, hops=hops, hints=_hints(c, hints),
-                                include_candidates=not no_candidates, out=_out(c, out) if render else None,
+                                include_candidates=not no_candidates, out=_out(c, out) if render or out else None,
                                 theme=c.cfg.card_theme))
 
 
