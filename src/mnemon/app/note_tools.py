@@ -144,7 +144,7 @@ def _light_identity(rel: str, text: str) -> NoteIdentity:
     front, body_start, _ = split_front_matter(lines) if lines[0].startswith("---") else (None, 0, [])
     title = front.title if front is not None and front.title else None
     if not title:
-        h1 = next((h for _, level, h in notes._headings(lines, body_start) if level == 1), None)
+        h1 = next((h.text for h in notes._headings(lines, body_start) if h.level == 1), None)
         title = " ".join(display_links(h1).split()) if h1 else None
     return NoteIdentity(rel, title or _stem(rel), front.aliases if front is not None else ())
 
@@ -739,7 +739,7 @@ def _append_under(text: str, heading: str, body: str, nl: str = "\n", rel: str =
     notes._check_not_in_code(lines, at, rel)
     if at > 0 and not notes._ends_line(lines[at - 1]):
         lines[at - 1] += nl
-    lines[at:at] = ([nl] if at == start + 1 else []) + [body]
+    lines[at:at] = ([nl] if at == start + 1 else []) + [body] + notes.setext_gap(lines, at, found.own_end, nl)
     return "".join(lines)
 
 

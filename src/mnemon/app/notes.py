@@ -50,8 +50,9 @@ from ..core.vault.model import ATTACHMENT_EXTENSIONS
 # The parser's own definitions of front matter, code, headings and links: the editor must agree with the graph on
 # each (a heading the graph never saw must not be edited, a link it never saw not rewritten, and one it resolves
 # must be found).
-from ..core.vault.parser import (ATX_HEADING, MD_LINK, URL_SCHEME, WIKILINK, code_blanked_lines, heading_text_of,
-                                 resolve_markdown_target)
+from ..core.vault.parser import (ATX_HEADING, MD_LINK, SETEXT_LINE, URL_SCHEME, WIKILINK, blank_comments,
+                                 code_blanked_lines, heading_text_of, resolve_markdown_target, setext_headings,
+                                 visible_text)
 
 BACKUP_DIR = ".mnemon-backups"
 MAX_NOTE_BYTES = 5 * 1024 * 1024
@@ -423,33 +424,64 @@ def heading_gap(text: str, newline: str = "\n") -> str:
 
 
 # ── section structure ──────────────────────────────────────────────────────────────────────────────────────────
-def _prose(lines: Sequence[str], body_start: int | None = None) -> list[str]:
-    """`lines` (line endings kept or not) as the parser reads them: front matter and fenced code emptied, inline
-    code blanked, endings dropped. `body_start`: where the front matter ends, when the caller knows it already."""
+def _code_prose(lines: Sequence[str], body_start: int | None = None) -> tuple[list[str], list[str], list[str]]:
+    """(lines without endings, those lines with front matter and fenced code emptied and inline code blanked, and
+    the same with comments blanked too) — the stages of the parser's reading of a note."""
     plain = [line.rstrip("\r\n") for line in lines]
     if body_start is None:
         body_start = split_front_matter(plain)[1] if plain and plain[0].startswith("---") else 0
-    return code_blanked_lines(plain, body_start)[0]
+    coded = code_blanked_lines(plain, body_start)[0]
+    joined = "\n".join(coded)
+    shown = blank_comments(joined)
+    return plain, coded, (coded if shown is joined else shown.split("\n"))
 
 
-def _headings(lines: Sequence[str], body_start: int | None = None) -> list[tuple[int, int, str]]:
-    """(line index, level, text) of the headings `parse_note` sees, found by its rules: 0-3 spaces of indent, a
-    closing run of '#' only after a space ('## Learn C#' is about C#), none in front matter or fenced code."""
-    out = []
-    for index, prose in enumerate(_prose(lines, body_start)):
+def _prose(lines: Sequence[str], body_start: int | None = None) -> list[str]:
+    """`lines` (line endings kept or not) as the parser reads them: front matter and fenced code emptied, inline
+    code and comments blanked, endings dropped. `body_start`: where the front matter ends, when the caller knows it
+    already."""
+    return _code_prose(lines, body_start)[2]
+
+
+class _Head(NamedTuple):
+    first: int  # the heading's first line (a setext heading's text can take several)
+    last: int  # its last line: an ATX heading's only one, a setext heading's underline
+    level: int
+    text: str
+
+
+def _headings(lines: Sequence[str], body_start: int | None = None) -> list[_Head]:
+    """The headings `parse_note` sees, found by its rules: ATX ones with 0-3 spaces of indent and a closing run of
+    '#' only after a space ('## Learn C#' is about C#), setext ones (text over '===' or '---'), none in front
+    matter, fenced code or a comment."""
+    plain, coded, shown = _code_prose(lines, body_start)
+
+    def written(index: int) -> str:  # the line as the parser takes a heading's text: inline code kept, comments not
+        return plain[index] if coded[index] == shown[index] else visible_text(plain[index], coded[index], shown[index])
+
+    out: list[_Head] = []
+    underlines: list[int] = []
+    for index, prose in enumerate(shown):
         found = ATX_HEADING.match(prose) if "#" in prose else None
         if found is None:
+            if prose[:4].lstrip(" ")[:1] in ("=", "-") and SETEXT_LINE.fullmatch(prose):
+                underlines.append(index)
             continue
         # the text as written, inline code included (the prose line has it blanked), as the parser takes it
-        written = ATX_HEADING.match(lines[index].rstrip("\r\n"))
-        text = heading_text_of((written or found).group(2))
+        line = written(index)
+        text = heading_text_of((ATX_HEADING.match(line) or found).group(2))
+        if line is not plain[index]:
+            text = " ".join(text.split())
         if text:
-            out.append((index, len(found.group(1)), text))
-    return out
+            out.append(_Head(index, index, len(found.group(1)), text))
+    for first, underline, level in setext_headings(shown, underlines) if underlines else ():
+        text = " ".join(" ".join(written(index).split()) for index in range(first, underline))
+        out.append(_Head(first, underline, level, text))
+    return sorted(out) if underlines else out
 
 
 class _Section(NamedTuple):
-    start: int  # the heading's line
+    start: int  # the heading's (last) line: the section's own text starts after it
     end: int  # exclusive: the next heading of the same or a higher level, or the end of the note
     level: int
     own_end: int  # exclusive: the heading's own content, up to its first sub-heading
@@ -459,11 +491,11 @@ def _find_section(lines: Sequence[str], heading: str) -> _Section | None:
     """The first heading whose text matches, case-insensitively, and how far its section and own content reach."""
     wanted = _heading_key(heading).casefold()
     heads = _headings(lines)
-    for n, (idx, level, text) in enumerate(heads):
-        if " ".join(text.split()).casefold() == wanted:
-            own_end = heads[n + 1][0] if n + 1 < len(heads) else len(lines)
-            end = next((idx2 for idx2, level2, _ in heads[n + 1:] if level2 <= level), len(lines))
-            return _Section(idx, end, level, own_end)
+    for n, head in enumerate(heads):
+        if " ".join(head.text.split()).casefold() == wanted:
+            own_end = heads[n + 1].first if n + 1 < len(heads) else len(lines)
+            end = next((later.first for later in heads[n + 1:] if later.level <= head.level), len(lines))
+            return _Section(head.last, end, head.level, own_end)
     return None
 
 
@@ -490,6 +522,12 @@ def _check_heading(heading: str) -> str:
     if not isinstance(heading, str) or "\n" in heading or "\r" in heading or not _heading_key(heading):
         raise InvalidInput("--heading must be one non-empty line")
     return _heading_key(heading)
+
+
+def setext_gap(lines: Sequence[str], at: int, own_end: int, nl: str) -> list[str]:
+    """The blank line a bullet inserted at `at` needs after it: when the next heading (at `own_end`) follows at once
+    and is a setext one, its text would be the bullet's lazy continuation and its underline a thematic break."""
+    return [nl] if at == own_end < len(lines) and not ATX_HEADING.match(lines[at]) else []
 
 
 def _ensure_newline(text: str, newline: str = "\n") -> str:
@@ -635,7 +673,8 @@ def add_bullet(vault: str | Path | None, rel_path: str, heading: str, bullet: st
     # the heading's own list: a sub-heading's bullets are not its own, nor is a line in a code block
     start, own_end = found.start, found.own_end
     key = _bullet_key(line)
-    own = [existing for existing, prose in zip(lines[start + 1:own_end], _prose(lines)[start + 1:own_end]) if prose]
+    own = [existing for existing, prose in zip(lines[start + 1:own_end], _prose(lines)[start + 1:own_end])
+           if prose.strip()]  # (a commented-out line is blanks)
     if any(re.match(r"^\s*[-*+]\s", existing) and _bullet_key(existing) == key for existing in own):
         return _commit(vault, target, before, "".join(lines), dry_run=dry_run, clock=clock,
                        extra={"heading": title, "bullet": line, "duplicate": True})
@@ -653,7 +692,7 @@ def add_bullet(vault: str | Path | None, rel_path: str, heading: str, bullet: st
         new_lines[insert_at - 1] += nl
     # a heading directly followed by the first bullet reads better with a blank line between them
     prefix = [nl] if insert_at == start + 1 else []
-    new_lines[insert_at:insert_at] = prefix + [line + nl]
+    new_lines[insert_at:insert_at] = prefix + [line + nl] + setext_gap(lines, insert_at, own_end, nl)
     return _commit(vault, target, before, "".join(new_lines), dry_run=dry_run, clock=clock,
                    extra={"heading": title, "bullet": line, "duplicate": False})
 

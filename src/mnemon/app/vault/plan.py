@@ -32,9 +32,11 @@ from ...ports.store.contained_sqlite import LEVEL_LINE, LINE  # the metadata sha
 from ..bulk_gc import paused_gc
 
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
+# 11: nothing in an HTML or %% comment is parsed; setext headings; a property's [[link]] links; an item keeps
+# a leading inline code span and drops a trailing ^block-id
 # 10: a front-matter date is a mentions_date edge; `[[Note^block]]` links to Note, not to a placeholder
 # 9: a file stem outranks a title in link resolution (every link resolved again); `- [-]` is a closed task
-PLAN_VERSION = "10"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+PLAN_VERSION = "11"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"

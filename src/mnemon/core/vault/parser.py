@@ -6,8 +6,13 @@ opaque: nothing inside them is a heading, link, tag, task, date or email — Mne
 fences (reference §8.2 item 2). Inline code spans are blanked (same length, so offsets stay valid) before
 anything is extracted from a line. Lines are counted on ``\\n`` after folding ``\\r\\n``/``\\r``, 1-based.
 
-Not handled, on purpose: setext headings (``Title`` over ``===``), indented (4-space) code blocks — nested list
-content is indented the same way and matters more — HTML/``%%`` comments, tables and block references.
+Comments — ``<!-- … -->`` and Obsidian's ``%% … %%``, on one line or across lines — are hidden from the reader, so
+nothing inside them is extracted either (a commented-out task was an open loop, a commented link an edge); a
+research-resolution payload, which lives in an HTML comment, is still read. An opener that is never closed is text.
+Setext headings (``Title`` over ``===`` or ``---``) are headings, as every renderer shows them.
+
+Not handled, on purpose: indented (4-space) code blocks — nested list content is indented the same way and matters
+more — tables and block references.
 """
 from __future__ import annotations
 
@@ -20,7 +25,7 @@ from bisect import bisect_right
 from dataclasses import replace
 from itertools import accumulate
 from operator import add
-from typing import NamedTuple, Sequence
+from typing import Mapping, NamedTuple, Sequence
 from urllib.parse import unquote
 
 from mnemon.core.errors import InvalidInput
@@ -74,7 +79,15 @@ _LIST_ITEM = re.compile(
     r"\n([ \t]*(?:>[ \t]*)*)(?:([-*+])|(\d{1,9})[.)])[ \t]+"
     rf"(?:\[([{re.escape(TASK_MARKS)}])\](?=[ \t\n]|$)[ \t]*)?([^\n]*)"
 )
+# An Obsidian block identifier ending an item (``- pay the invoice ^inv``): a link target, hidden when rendered.
+_BLOCK_ID = re.compile(r" \^[A-Za-z0-9-]+$")
 _THEMATIC_BREAK = re.compile(r"^[ \t>]*([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+# A setext underline: what makes the paragraph lines right above it a heading (level 1 for "=", 2 for "-").
+_SETEXT_UNDERLINE = re.compile(r"\n {0,3}(?:(=)=*|-+)[ \t]*(?=\n|$)")
+SETEXT_LINE = re.compile(r" {0,3}(?:(=)=*|-+)[ \t]*")
+# A line that starts a block a setext heading cannot be made of: a paragraph continuing it is the block's own text
+# (a list item's, a quote's, a table row's) and the underline under it a thematic break, as CommonMark reads it.
+_NOT_SETEXT_TEXT = re.compile(r" {0,3}(?:[>|<]|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))")
 WIKILINK = re.compile(r"\[\[([^\[\]\n]+?)\]\]")
 MD_LINK = re.compile(
     r"\[([^\]\n]*)\]\([ \t]*(<[^<>\n]*>|[^\s()]+(?:\([^\s()]*\)[^\s()]*)*)(?:[ \t]+\"[^\"\n]*\")?[ \t]*\)"
@@ -192,6 +205,73 @@ def _decode_payload(encoded: str) -> object:
     padded = encoded + "=" * (-len(encoded) % 4)
     raw = base64.urlsafe_b64decode(padded.replace("+", "-").replace("/", "_"))
     return json.loads(raw.decode("utf-8"))
+
+
+def blank_comments(prose: str) -> str:
+    """`prose` with its HTML (``<!-- … -->``) and Obsidian (``%% … %%``) comments blanked: same length, newlines kept.
+
+    The earlier opener wins (``%%`` inside an HTML comment is its text, and the other way round); an opener with no
+    closer after it is text, and so is every later opener of its kind, so a note full of them costs linear time.
+    """
+    if "<" not in prose and "%" not in prose:  # (one-character tests are memchr scans: a tenth of the cost)
+        return prose
+    pieces: list[str] = []
+    done = at = 0
+    html_open = obsidian_open = True  # whether an opener of that kind can still find a closer
+    while True:
+        html = prose.find("<!--", at) if html_open else -1
+        obsidian = prose.find("%%", at) if obsidian_open else -1
+        if html == -1 and obsidian == -1:
+            break
+        if html != -1 and (obsidian == -1 or html < obsidian):
+            close = prose.find("-->", html + 2)  # ("<!-->" is an empty comment, as in CommonMark)
+            if close == -1:
+                html_open = False
+                continue
+            start, end = html, close + 3
+        else:
+            close = prose.find("%%", obsidian + 2)
+            if close == -1:
+                obsidian_open = False
+                continue
+            start, end = obsidian, close + 2
+        pieces.append(prose[done:start])
+        pieces.append("\n".join(" " * len(part) for part in prose[start:end].split("\n")))
+        done = at = end
+    if not pieces:
+        return prose
+    pieces.append(prose[done:])
+    return "".join(pieces)
+
+
+def visible_text(raw: str, coded: str, shown: str) -> str:
+    """`raw` (a line as written) without what `shown` (its prose with comments blanked) blanked beyond `coded` (its
+    prose before): inline code stays, comments go."""
+    return "".join(r if c == v else " " for r, c, v in zip(raw, coded, shown)) + raw[len(coded):]
+
+
+def setext_headings(prose_lines: Sequence[str], underlines: Sequence[int]) -> list[tuple[int, int, int]]:
+    """(first text line index, underline index, level) of each setext heading, given the indexes of the prose lines
+    that look like underlines (`SETEXT_LINE`), in order. The heading's text is the paragraph right above: the lines
+    back to a blank line, an ATX heading or a thematic break. A paragraph that continues a list item, quote, table
+    or HTML block is that block's text, and a line just used as an underline ends the paragraph above the next."""
+    found: list[tuple[int, int, int]] = []
+    last_underline = -2
+    for underline in underlines:
+        first = underline
+        while first > 0 and first - 1 != last_underline:
+            above = prose_lines[first - 1]
+            if not above.strip() or ATX_HEADING.match(above) or _THEMATIC_BREAK.match(above):
+                break
+            if _NOT_SETEXT_TEXT.match(above):
+                first = underline  # a lazy continuation: no heading
+                break
+            first -= 1
+        if first < underline:
+            level = 1 if prose_lines[underline].lstrip(" ").startswith("=") else 2
+            found.append((first, underline, level))
+            last_underline = underline
+    return found
 
 
 def _split_lines(text: str) -> list[str]:
@@ -331,8 +411,10 @@ class _Lines:
         return cached
 
 
-def _sections(lines: Sequence[str], body_start: int, headings: Sequence[Heading]) -> list[Section]:
-    """Preamble plus one section per heading, each running to the next heading of any level."""
+def _sections(lines: Sequence[str], body_start: int, headings: Sequence[Heading],
+              setext_bodies: Mapping[int, int]) -> list[Section]:
+    """Preamble plus one section per heading, each running to the next heading of any level. `setext_bodies`: the
+    line index where a setext heading's text starts → where its body does (after the underline)."""
     sections: list[Section] = []
     stack: list[tuple[int, str]] = []
     bounds: list[tuple[tuple[str, ...], int, int | None, int, int]] = []
@@ -344,7 +426,8 @@ def _sections(lines: Sequence[str], body_start: int, headings: Sequence[Heading]
             stack.pop()
         stack.append((heading.level, heading.text))
         previous_path = tuple(text for _, text in stack)
-        previous_level, previous_line, previous_start = heading.level, heading.line, heading.line
+        previous_level, previous_line = heading.level, heading.line
+        previous_start = setext_bodies.get(heading.line - 1, heading.line)
     bounds.append((previous_path, previous_level, previous_line, previous_start, len(lines)))
     for path, level, heading_line, start, end in bounds:
         body = list(lines[start:end])
@@ -406,11 +489,26 @@ def _checked_path(rel_path: str, text: str) -> str:
     return rel_path.replace("\\", "/").lstrip("/")
 
 
-def _links(rel_path: str, prose: str, where: _Lines, warnings: list[ParseWarning]
+def _property_links(lines: Sequence[str], front: FrontMatter) -> list[WikiLink]:
+    """The wikilinks of the front matter's values (``up: "[[Projects]]"``): Obsidian draws a property's link like any
+    other, and a note filed by an `up` or `related` property had no edge to where it was filed. A YAML comment line
+    holds none."""
+    found: list[WikiLink] = []
+    for index in range(front.line_start, front.line_end - 1):  # between the fences
+        line = lines[index]
+        if "[[" in line and not line.lstrip().startswith("#"):
+            for match in WIKILINK.finditer(line):
+                target, section, alias = split_link_target(match.group(1))
+                if target:
+                    found.append(WikiLink(target, section, alias, False, index + 1, _evidence(line)))
+    return found
+
+
+def _links(rel_path: str, prose: str, where: _Lines, warnings: list[ParseWarning], front: FrontMatter | None
            ) -> tuple[list[WikiLink], list[MarkdownLink]]:
-    """The wikilinks and Markdown links of a note's prose (code blanked), in order; a malformed link's warning is
-    added to `warnings`."""
-    wikilinks: list[WikiLink] = []
+    """The wikilinks (the front matter's first) and Markdown links of a note's prose (code and comments blanked), in
+    order; a malformed link's warning is added to `warnings`."""
+    wikilinks: list[WikiLink] = _property_links(where.lines, front) if front is not None else []
     if "[[" in prose:
         for match in WIKILINK.finditer(prose):
             target, section, alias = split_link_target(match.group(1))
@@ -442,9 +540,10 @@ def parse_links(rel_path: str, text: str) -> NoteLinks:
     unchanged note's links again needs when another note took or gave up a name."""
     rel_path = _checked_path(rel_path, text)
     lines = _split_lines(text)
-    _front, body_start, _warnings = split_front_matter(lines)
+    front, body_start, _warnings = split_front_matter(lines)
     prose_lines, _fence_warning = code_blanked_lines(lines, body_start)
-    wikilinks, markdown_links = _links(rel_path, "\n".join(prose_lines), _Lines(lines, prose_lines), [])
+    prose = blank_comments("\n".join(prose_lines))
+    wikilinks, markdown_links = _links(rel_path, prose, _Lines(lines, prose_lines), [], front)
     return NoteLinks(rel_path, tuple(wikilinks), tuple(markdown_links))
 
 
@@ -457,20 +556,38 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
     prose_lines, fence_warning = code_blanked_lines(lines, body_start)
     if fence_warning:
         warnings.append(fence_warning)
-    prose = "\n".join(prose_lines)
-    padded = "\n" + prose
+    coded = "\n".join(prose_lines)
+    prose = blank_comments(coded)
     where = _Lines(lines, prose_lines)
+    written = lines  # each line as written, but for its comments
+    if prose is not coded:
+        coded_lines, prose_lines = prose_lines, prose.split("\n")
+        written = [visible_text(line, before, after) if before != after else line
+                   for line, before, after in zip(lines[:len(prose_lines)], coded_lines, prose_lines)]
+    padded = "\n" + prose
 
     headings: list[Heading] = []
     if "#" in prose:
         for match in _HEADING.finditer(padded):
             line_no = where.line_of(match.start())  # padded offset of the "\n" == prose offset of the line
-            original = ATX_HEADING.match(lines[line_no - 1])  # heading text keeps its inline code
+            original = ATX_HEADING.match(written[line_no - 1])  # heading text keeps its inline code
             heading_text = heading_text_of(original.group(2) if original else match.group(2))
+            if written[line_no - 1] is not lines[line_no - 1]:
+                heading_text = _collapse(heading_text)  # (a comment left its width in spaces)
             if heading_text:
                 headings.append(Heading(len(match.group(1)), heading_text, line_no, where.evidence(line_no)))
+    setext_bodies: dict[int, int] = {}
+    underlines = [where.line_of(match.start()) - 1 for match in _SETEXT_UNDERLINE.finditer(padded)]
+    if underlines:
+        setext = setext_headings(prose_lines, underlines)
+        for first, underline, level in setext:
+            setext_bodies[first] = underline + 1
+            heading_text = " ".join(" ".join(written[index].split()) for index in range(first, underline))
+            headings.append(Heading(level, heading_text, first + 1, where.evidence(first + 1)))
+        if setext:
+            headings.sort(key=lambda heading: heading.line)
 
-    wikilinks, markdown_links = _links(rel_path, prose, where, warnings)
+    wikilinks, markdown_links = _links(rel_path, prose, where, warnings, front)
 
     clean = _blanked_links(prose)
 
@@ -508,8 +625,14 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
         raw = lines[line_no - 1]
         if _THEMATIC_BREAK.match(raw):
             continue
-        column = where.column(match.start(5) - 1, line_no)
-        text_ = _collapse(raw[column:])
+        # the text starts after the marker (and box) as written: in the prose an inline code span right after it is
+        # blanked into the whitespace the pattern skips, and "- `npm ci` fails" lost its command
+        after_marker = match.end(4) + 1 if match.group(4) is not None else match.end(2) if match.group(2) \
+            else match.end(3) + 1
+        column = where.column(after_marker - 1, line_no)  # (a padded offset is its prose offset + 1)
+        text_ = _collapse(written[line_no - 1][column:])
+        if "^" in text_:
+            text_ = _BLOCK_ID.sub("", text_)
         if not text_:
             continue
         evidence = where.evidence(line_no)
@@ -526,7 +649,7 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
         if len(item_observations) > MAX_OBSERVATIONS_PER_NOTE:
             continue  # the cap would drop it anyway; scoring is the costly part of a bullet-heavy note
         # what is scored is the item's text with inline code blanked: the raw text, when there is no backtick
-        scoring_text = text_ if "`" not in raw else _collapse(match.group(5))
+        scoring_text = text_ if "`" not in raw else _BLOCK_ID.sub("", _collapse(match.group(5)))
         observation = _observation_for_item(marker, text_, scoring_text, line_no, evidence, line_dates, hint_terms)
         if observation is not None:
             item_observations.append(observation)
@@ -543,8 +666,8 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
         observations = observations[:MAX_OBSERVATIONS_PER_NOTE]
 
     payloads: list[EmbeddedPayload] = []
-    if "mneme-research-resolution" in prose:
-        for match in _PAYLOAD.finditer(prose):
+    if "mneme-research-resolution" in coded:
+        for match in _PAYLOAD.finditer(coded):  # (in an HTML comment: `coded` has comments as written)
             line_no = where.line_of(match.start())
             try:
                 decoded = _decode_payload(match.group(1))
@@ -563,7 +686,7 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
         line_count=len(lines),
         front_matter=front,
         headings=tuple(headings),
-        sections=tuple(_sections(lines, body_start, headings)),
+        sections=tuple(_sections(lines, body_start, headings, setext_bodies)),
         wikilinks=tuple(wikilinks),
         markdown_links=tuple(markdown_links),
         tags=tuple(tags),
