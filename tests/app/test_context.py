@@ -226,3 +226,20 @@ def test_a_claim_packed_as_a_world_assertion_is_not_packed_again_as_its_edge(exa
     assert all(i.get("edge_id") != edge["id"] for i in pack["items"])
     [left] = [s for s in pack["skipped"] if s["id"] == f"edge:{edge['id']}"]
     assert (left["reason"], left["duplicate_of"]) == ("deduped_by_world_state_assertion", stated["id"])
+
+
+def test_an_item_line_with_a_comment_or_block_id_is_one_item_not_an_item_and_its_edge(mem: Mnemon,
+                                                                                        tmp_path) -> None:
+    """The date edge of `- [ ] pay the invoice by 2026-05-05 ^inv` has the whole line as evidence; the item reads
+    without the block id (or a comment), so the pack took the edge as a second item saying the same."""
+    vault = tmp_path / "bills"
+    vault.mkdir()
+    (vault / "bills.md").write_text("# Bills\n\n- [ ] pay the electricity invoice by 2026-05-05 ^inv1\n"
+                                    "- [ ] pay the water invoice by 2026-05-07 <!-- ask Ana -->\n"
+                                    "- [ ] pay the gas invoice by 2026-05-09\n", encoding="utf-8")
+    mem.ingest(str(vault))
+    pack = mem.retrieve("pay the invoice", max_items=12, budget=10000)
+    assert sorted(i["text"] for i in pack["items"]) == ["pay the electricity invoice by 2026-05-05",
+                                                        "pay the gas invoice by 2026-05-09",
+                                                        "pay the water invoice by 2026-05-07"]
+    assert sum(s["reason"] == "duplicate_of_item" for s in pack["skipped"]) >= 3

@@ -45,7 +45,7 @@ from ..core.ontology import DEFAULT_ONTOLOGY, category_of
 from ..core.text import excerpt, tokens
 from ..core.vault.lifecycle import truth_policy
 from ..core.vault.observations import DEFAULT_HINTS, hint_words
-from ..core.vault.parser import TASK_MARKS
+from ..core.vault.parser import BLOCK_ID, TASK_MARKS, blank_comments
 from ..core.vault.proactive import stemmed_hints
 from ..core.vault.scope import PathScope, path_mentions, resolve_mentions
 from ..ports.store.base import MemoryFilter, Store
@@ -340,7 +340,10 @@ def _later_match(store: Store, terms: Sequence[str], as_of: datetime, sources: S
 
 
 def _sentence(text: str) -> str:
-    return " ".join(_LIST_MARKER.sub("", text).split())
+    """An evidence line as its item reads: without its list marker, comments and trailing block id (the line
+    `- [ ] pay the invoice ^inv` is the item "pay the invoice", so its date edge is no second item)."""
+    said = " ".join(_LIST_MARKER.sub("", blank_comments(text)).split())
+    return BLOCK_ID.sub("", said) if "^" in said else said
 
 
 def _repeats_item(evidence: str, ends: tuple[str, ...], item_texts: Mapping[str, str]) -> str | None:

@@ -80,7 +80,7 @@ _LIST_ITEM = re.compile(
     rf"(?:\[([{re.escape(TASK_MARKS)}])\](?=[ \t\n]|$)[ \t]*)?([^\n]*)"
 )
 # An Obsidian block identifier ending an item (``- pay the invoice ^inv``): a link target, hidden when rendered.
-_BLOCK_ID = re.compile(r" \^[A-Za-z0-9-]+$")
+BLOCK_ID = re.compile(r" \^[A-Za-z0-9-]+$")
 _THEMATIC_BREAK = re.compile(r"^[ \t>]*([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 # A setext underline: what makes the paragraph lines right above it a heading (level 1 for "=", 2 for "-").
 _SETEXT_UNDERLINE = re.compile(r"\n {0,3}(?:(=)=*|-+)[ \t]*(?=\n|$)")
@@ -632,7 +632,7 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
         column = where.column(after_marker - 1, line_no)  # (a padded offset is its prose offset + 1)
         text_ = _collapse(written[line_no - 1][column:])
         if "^" in text_:
-            text_ = _BLOCK_ID.sub("", text_)
+            text_ = BLOCK_ID.sub("", text_)
         if not text_:
             continue
         evidence = where.evidence(line_no)
@@ -649,7 +649,7 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
         if len(item_observations) > MAX_OBSERVATIONS_PER_NOTE:
             continue  # the cap would drop it anyway; scoring is the costly part of a bullet-heavy note
         # what is scored is the item's text with inline code blanked: the raw text, when there is no backtick
-        scoring_text = text_ if "`" not in raw else _BLOCK_ID.sub("", _collapse(match.group(5)))
+        scoring_text = text_ if "`" not in raw else BLOCK_ID.sub("", _collapse(match.group(5)))
         observation = _observation_for_item(marker, text_, scoring_text, line_no, evidence, line_dates, hint_terms)
         if observation is not None:
             item_observations.append(observation)
