@@ -265,11 +265,12 @@ def _pg_summary() -> tuple[str, bool] | None:
     if "skip" in _pg_session:
         return f"PostgreSQL tests SKIPPED: {_pg_session['skip']}", True
     if "started_in" in _pg_session:
-        return f"PostgreSQL tests ran on an embedded server started in {_pg_session['started_in']:.1f} s", False
+        return f"{_STARTED}{_pg_session['started_in']:.1f} s", False
     return ("PostgreSQL tests ran on MNEMON_TEST_PG_URL", False) if PG_URL else None
 
 
 _worker_summaries: list[tuple[str, bool]] = []
+_STARTED = "PostgreSQL tests ran on an embedded server started in "
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -286,7 +287,13 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     # under pytest-xdist each worker starts its own server: a skip on any of them is said, as without workers
     own = _pg_summary()
-    for line, skipped in dict.fromkeys([*_worker_summaries, *([own] if own else [])]):
+    said = list(dict.fromkeys([*_worker_summaries, *([own] if own else [])]))
+    started = [line.rsplit(" in ", 1)[1] for line, _ in said if line.startswith(_STARTED)]
+    if len(started) > 1:  # one server per worker: said once
+        said = [s for s in said if not s[0].startswith(_STARTED)]
+        said.append((f"PostgreSQL tests ran on {len(started)} embedded servers (one per worker) started in "
+                     + ", ".join(started), False))
+    for line, skipped in said:
         terminalreporter.write_line(line, yellow=skipped)
 
 
