@@ -30,6 +30,25 @@ def test_explain_edge_says_why_the_edge_exists(example_vault_mem) -> None:
     assert out["debug_log"][0]["event"] == "created" and out["debug_log"][0]["actor"] == "ingest"
 
 
+def test_explain_edge_names_the_other_notes_an_ambiguous_link_could_mean(make_mem, tmp_path: Path) -> None:
+    """`[[Meeting]]` with a Meeting.md in two folders went to one of them without a word."""
+    vault = tmp_path / "amb"
+    for folder, title in (("Work/Meetings", "Work meeting"), ("Home/Meetings", "Home meeting")):
+        (vault / folder).mkdir(parents=True)
+        (vault / folder / "Meeting.md").write_text(f"# {title}\n", encoding="utf-8")
+    (vault / "Work/Meetings/plan.md").write_text("# Plan\n\nSee [[Meeting]] and [[Work meeting]].\n",
+                                                 encoding="utf-8")
+    mem = make_mem()
+    mem.ingest(str(vault))
+    links = {e.metadata["target"]: e for e in mem.rt.store.iter_edges() if e.type == "links_to"}
+    ambiguous = mem.explain_edge(links["Meeting"].id)["edge"]["link_resolution"]
+    assert ambiguous["tier"] == "stem" and ambiguous["resolves_to"] == "Home/Meetings/Meeting.md"
+    assert ambiguous["also_matching"] == ["Work/Meetings/Meeting.md"] and "shallowest" in ambiguous["rule"]
+    plain = mem.explain_edge(links["Work meeting"].id)["edge"]["link_resolution"]
+    assert plain == {"key": "work meeting", "tier": "title", "resolves_to": "Work/Meetings/Meeting.md",
+                     "also_matching": []}
+
+
 def test_explain_edge_unknown_or_malformed_id_is_a_clean_error(example_vault_mem) -> None:
     with pytest.raises(NotFound):
         example_vault_mem.explain_edge(999999)

@@ -111,10 +111,28 @@ def explain_edge(rt: Runtime, raw_id: Any) -> dict[str, Any]:
             "updated_at": edge.updated_at,
             "src": _node_brief(rt, edge.src),
             "dst": _node_brief(rt, edge.dst),
+            **({"link_resolution": resolution} if (resolution := _link_resolution(rt, edge)) else {}),
         },
         "debug_log": [{"event": e["event"], "actor": e["actor"], "thinking": _thinking(edge, e), "created_at": e["created_at"]}
                       for e in rt.store.edge_events(int(edge.id or 0))],
     }
+
+
+def _link_resolution(rt: Runtime, edge: Edge) -> dict[str, Any] | None:
+    """How a wikilink's name chose its note among the vault's notes now: `[[Meeting]]` with a `Meeting.md` in two
+    folders went to one of them without a word (`also_matching` lists the others; the rule is fixed, so a rebuild
+    links the same way)."""
+    key = edge.metadata.get("key") if edge.origin == "ingest" and edge.rule.startswith("wikilink:") else None
+    if not isinstance(key, str) or not key:
+        return None
+    from .resolve import link_index  # (reads the notes' names: only an explained link pays for it)
+
+    tier, paths = link_index(rt).offered(key)
+    out: dict[str, Any] = {"key": key, "tier": tier, "resolves_to": paths[0] if paths else None,
+                           "also_matching": list(paths[1:])}
+    if len(paths) > 1:
+        out["rule"] = "several notes hold the name: the shallowest path wins, then the first by path"
+    return out
 
 
 def _thinking(edge: Edge, event: dict[str, Any]) -> dict[str, Any]:

@@ -155,7 +155,8 @@ def claim_status(claim: Mapping[str, Any], threshold: float) -> tuple[str | None
     return "candidate", False
 
 
-def _index(rt: Runtime) -> LinkIndex:
+def link_index(rt: Runtime) -> LinkIndex:
+    """The vault's notes by every name a link can give them, as the store knows them."""
     files = rt.store.vault.files()  # type: ignore[attr-defined]
     return LinkIndex.build(NoteIdentity(p, f.title, f.aliases) for p, f in files.items())
 
@@ -210,7 +211,7 @@ def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshol
     and the `invalid_input` error, and the other claims are written."""
     from .writer import shared_node
 
-    index = _index(rt)
+    index = link_index(rt)
     store = rt.store
     now = rt.now_iso()
     out: list[dict[str, Any]] = []
@@ -345,7 +346,7 @@ def unclaimed(rt: Runtime, previous: list[Mapping[str, Any]], claimed: set[tuple
     """The active claim edges of the earlier pack that `drop_unclaimed` demotes (read only: a dry run lists them)."""
     if not previous:
         return []
-    index = _index(rt)
+    index = link_index(rt)
     keys = [key for claim in previous
             if (key := (_node_for(str(claim["subject"]).strip(), index), _node_for(str(claim["object"]).strip(), index),
                         predicate_name(str(claim["predicate"])))) not in claimed]
@@ -453,7 +454,7 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     if dry_run:
         claims = _previewed_claims(rt, data, rel, active_threshold, proposals)
         # what a real run would demote, listed as it lists it: the preview used to leave withdrawn claims unsaid
-        index = _index(rt)
+        index = link_index(rt)
         keys = {(_node_for(str(c["subject"]), index), _node_for(str(c["object"]), index), c["predicate"])
                 for c in claims if c["status"] != "refused"}
         if dropped_ids := [int(e.id or 0) for e in unclaimed(rt, place.previous, keys, rel)]:
@@ -501,7 +502,7 @@ def _previewed_claims(rt: Runtime, data: Mapping[str, Any], rel: str, threshold:
     the values it would supersede). A dry run used to echo only `requested_status`, the claim's own wish: a claim
     the ontology keeps a candidate, or one whose belief would replace the current value, looked the same as any.
     Each claim is previewed against the store as it is (claims of one payload do not see each other)."""
-    index = _index(rt)
+    index = link_index(rt)
     claims = data.get("claims", [])
     known, decisions = _stored_claims(rt.store, [
         (_node_for(str(c["subject"]), index), _node_for(str(c["object"]), index), predicate_name(str(c["predicate"])))

@@ -135,16 +135,22 @@ class LinkIndex:
 
     def explain_key(self, key: str) -> tuple[str | None, str | None]:
         """(note path, tier that matched) — the tier is edge evidence: *why* a link landed where it did."""
+        tier, paths = self.offered(key)
+        return (paths[0], tier) if paths else (None, None)
+
+    def offered(self, key: str) -> tuple[str | None, tuple[str, ...]]:
+        """The first tier with a note for `key` and its notes, best first: more than one is an ambiguous link (the
+        first wins, by the fixed rule above)."""
         if not key:
-            return None, None
+            return None, ()
         named = self.tiers.get("stem", {}).get(key)  # notes whose file is named so
         for tier in TIERS:
             paths = self.tiers.get(tier, {}).get(key)
             if paths and named and tier in _NAMED_ONLY_BY_STEM:
                 paths = tuple(path for path in paths if path in named)
             if paths:
-                return paths[0], tier
-        return None, None
+                return tier, paths
+        return None, ()
 
     def candidates(self, target: str) -> dict[str, tuple[str, ...]]:
         """Every note each tier would offer for `target`, to show ambiguity instead of hiding it."""
