@@ -26,6 +26,9 @@ SRC = Path(__file__).resolve().parents[2] / "src"
     (["note", "delete", "-h"], "required confirmation"),
     (["forget", "-h"], "--days-threshold 30"),
     (["note", "read", "--help"], "--force is accepted and ignored"),
+    (["--help"], "else $MNEME_CONFIG, else"),  # mnemon's help said "default under the user config dir" only
+    (["-h"], "MNEME_CARD_THEME picks the card theme"),
+    (["init", "--help"], "not Mneme's ~/.local/share/mneme/mneme.sqlite"),
 ])
 def test_help_names_mnemes_behaviour(capsys: pytest.CaptureFixture[str], line: list[str], says: str) -> None:
     capsys.readouterr()

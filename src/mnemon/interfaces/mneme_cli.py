@@ -3,7 +3,9 @@
 Translation only:
 * `--db PATH` may appear anywhere after the command (Mneme's style); it becomes mnemon's global `--db PATH`;
 * without `--config` (and `$MNEMON_CONFIG`), Mneme's config is read where Mneme keeps it: `$MNEME_CONFIG`, else
-  `<user config dir>/mneme/config.json` when mnemon has no config of its own (the keys are the same);
+  `<user config dir>/mneme/config.json` when mnemon has no config of its own (the keys are the same); a missing
+  `$MNEME_CONFIG` file is refused naming that variable, not the `--config` flag it is passed on as;
+* `MNEME_CARD_THEME` is `MNEMON_CARD_THEME` when that is unset (a theme mnemon lacks is refused by Mneme's name);
 * `remember add --file F [--dry-run]` → `remember --payload F [--dry-run]` (stdin when `--file` is omitted);
 * `remember remove --source-path S [--dry-run]` → `forget --source S [--dry-run]`; these two take Mneme's options
   and no others (`remember remove ID` would otherwise be mnemon's `forget ID` of a memory, outside the mneme://
@@ -126,10 +128,30 @@ def mneme_config(argv: list[str], environ: Mapping[str, str]) -> list[str]:
 MNEME_ENV = {"MNEME_CARD_THEME": "MNEMON_CARD_THEME"}
 
 
-def adopt_mneme_environment(environ: MutableMapping[str, str]) -> None:
+def adopt_mneme_environment(environ: MutableMapping[str, str]) -> dict[str, Any] | None:
+    """Copy each Mneme variable to its mnemon one; the error envelope, naming Mneme's variable, for a value mnemon
+    would refuse (its own message would name the mnemon variable, which the user never set)."""
     for theirs, ours in MNEME_ENV.items():
         if environ.get(theirs) and not environ.get(ours):
+            refused = _refused_mneme_value(theirs, environ[theirs])
+            if refused is not None:
+                return refused
             environ[ours] = environ[theirs]
+    return None
+
+
+def _refused_mneme_value(name: str, value: str) -> dict[str, Any] | None:
+    if name != "MNEME_CARD_THEME":
+        return None
+    from ..render.cards import THEMES
+
+    if value.strip().lower() in THEMES:
+        return None
+    allowed = list(THEMES)
+    # Mneme drew a card of an unknown theme dark without a word; mnemon refuses such a theme in its own variable too
+    return error_envelope("invalid_input", f"MNEME_CARD_THEME must be one of {', '.join(allowed)}, got {value!r}: "
+                          "fix or unset MNEME_CARD_THEME", {"setting": "card_theme", "variable": name,
+                                                             "allowed": allowed})
 
 
 def _has_any(args: list[str], flags: tuple[str, ...]) -> bool:
@@ -295,12 +317,21 @@ def main(argv: list[str] | None = None) -> int:
         print(help_text)
         return 0
     note = help_note(args)
-    adopt_mneme_environment(os.environ)
+    refused = adopt_mneme_environment(os.environ)
+    if refused is not None and not _wants_help(args):  # help loads no settings, as `mnemon CMD --help`
+        print(dumps(refused))
+        return 1
     try:
-        translated = [*mneme_config(args, os.environ), *translate(args)]
+        config = mneme_config(args, os.environ)
+        translated = [*config, *translate(args)]
     except Untranslatable as exc:
         print(dumps(error_envelope("usage", str(exc))))
         return 2
+    missing = _missing_mneme_config(config, os.environ)
+    if missing is not None:
+        # mnemon can only say the file came from `--config` (how it was handed over): the user set MNEME_CONFIG.
+        # Run here, not in the resident process, so the refusal can be reworded before it is printed.
+        return _naming_mneme_config(translated, missing, ends_process=argv is None)
     if argv is None:
         from .daemon import client
 
@@ -324,6 +355,13 @@ def main(argv: list[str] | None = None) -> int:
 # What `mneme` changes about a mnemon command, said under that command's `--help` (the rest of the help is
 # mnemon's, and would otherwise state mnemon's defaults for a line that runs with Mneme's)
 HELP_NOTES: dict[tuple[str, ...], str] = {
+    (): "--config defaults to $MNEMON_CONFIG, else $MNEME_CONFIG, else <user config dir>/mnemon/config.json, or "
+        "Mneme's <user config dir>/mneme/config.json when only that one exists. --db may come anywhere on the line. "
+        "MNEME_CARD_THEME picks the card theme when MNEMON_CARD_THEME is unset. Mneme commands mnemon lacks (tick, "
+        "feedback, path, brain, …) answer with the error code `unsupported`.",
+    ("init",): "The config is written where --config says, else as `mneme --help` reads it. --db defaults to the "
+               "current mnemon store, not Mneme's ~/.local/share/mneme/mneme.sqlite (mnemon refuses a Mneme "
+               "database: ingest the vault again).",
     ("agent", "preflight"): "--surface-limit defaults to 5 here, as in Mneme's preflight (not 0).",
     ("forget",): "With neither NODE_ID nor --source this is Mneme's date-based forget: --days-threshold 30 unless "
                  "given.",
@@ -341,19 +379,28 @@ def help_note(argv: list[str]) -> str | None:
     if not _wants_help(argv):
         return None
     words = _command_words(argv)
-    for size in (2, 1):
+    for size in (2, 1, 0):
         key = tuple(words[:size])
-        if len(key) == size and key in HELP_NOTES:
+        if len(key) == size and key in HELP_NOTES and (size or not words):
             text = HELP_NOTES[key]
             return "Through `mneme`:\n" + textwrap.fill(text, 78, initial_indent="  ", subsequent_indent="  ",
                                                           break_on_hyphens=False, break_long_words=False)
     return None
 
 
-def _note_delete(translated: list[str], *, ends_process: bool) -> int:
-    """`note delete`, with its refusal of a linked note reworded: mnemon says "pass --force", but through `mneme`
-    the --force given is Mneme's confirmation and is dropped, so the advice could not be followed. The refusal names
-    the mnemon command that does delete the note instead (`details.instead`)."""
+def _missing_mneme_config(config: list[str], environ: Mapping[str, str]) -> str | None:
+    """The path `$MNEME_CONFIG` names when that is the config handed to mnemon and no such file exists, else None."""
+    named = environ.get("MNEME_CONFIG")
+    if not named or config != ["--config", named]:
+        return None
+    from pathlib import Path
+
+    return None if Path(named).expanduser().exists() else named
+
+
+def _run_captured(translated: list[str], *, ends_process: bool) -> tuple[int, str, Any, Any]:
+    """Run the translated line with its output held back: (exit code, output, its JSON, its error envelope or None),
+    for a caller that rewords a refusal before printing it."""
     from .cli.main import main as mnemon_main
 
     captured = io.StringIO()
@@ -365,6 +412,30 @@ def _note_delete(translated: list[str], *, ends_process: bool) -> int:
     except ValueError:
         doc = None
     error = doc.get("error") if isinstance(doc, dict) and doc.get("ok") is False else None
+    return code, text, doc, error
+
+
+def _naming_mneme_config(translated: list[str], named: str, *, ends_process: bool) -> int:
+    """Run the line; a refusal of the missing config file names MNEME_CONFIG, the variable the user set, instead of
+    the `--config` flag it was passed to mnemon as (`init` writes the file; `doctor` reports it without a flag)."""
+    code, text, doc, error = _run_captured(translated, ends_process=ends_process)
+    if isinstance(error, dict) and error.get("code") == "not_found" and "(--config)" in str(error.get("message")):
+        given = error.get("details")
+        details: dict[str, Any] = given if isinstance(given, dict) else {}
+        path = details.get("config", named)
+        error["message"] = (f"config file {path} (MNEME_CONFIG) does not exist; create it with "
+                            "`mneme init --vault DIR`, or unset MNEME_CONFIG")
+        error["details"] = {**details, "named_by": "MNEME_CONFIG"}
+        text = dumps(doc, pretty="--pretty" in translated) + "\n"
+    sys.stdout.write(text)
+    return code
+
+
+def _note_delete(translated: list[str], *, ends_process: bool) -> int:
+    """`note delete`, with its refusal of a linked note reworded: mnemon says "pass --force", but through `mneme`
+    the --force given is Mneme's confirmation and is dropped, so the advice could not be followed. The refusal names
+    the mnemon command that does delete the note instead (`details.instead`)."""
+    code, text, doc, error = _run_captured(translated, ends_process=ends_process)
     details = error.get("details") if isinstance(error, dict) else None
     if isinstance(error, dict) and error.get("code") == "conflict" and isinstance(details, dict) \
             and isinstance(details.get("linked_from"), dict):

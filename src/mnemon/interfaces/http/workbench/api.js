@@ -26,7 +26,9 @@ let tokenEpoch = 0;
 function tokenAfter401(sentEpoch) {
   if (sentEpoch === tokenEpoch) {
     tokenEpoch++;
-    const token = (window.prompt('This mnemon server needs its API token (MNEMON_HTTP_TOKEN):') || '').trim();
+    // control characters cannot be in a header: fetch would refuse every request, as if the server were down
+    const token = (window.prompt('This mnemon server needs its API token (MNEMON_HTTP_TOKEN):') || '')
+      .replace(/[\u0000-\u001f\u007f]/g, '').trim();
     if (token) sessionStorage.setItem(TOKEN_KEY, token);
     else sessionStorage.removeItem(TOKEN_KEY);  // the one sent, if any, was refused
   }
@@ -40,9 +42,16 @@ function forgetToken(sentEpoch) {
   sessionStorage.removeItem(TOKEN_KEY);
 }
 
+/** The token as its UTF-8 bytes, one character per byte: what the server compares (a header value is bytes, and
+ * fetch refuses any character above U+00FF, and would send é as the one byte E9, not UTF-8's C3 A9). */
+function headerBytes(text) {
+  return Array.from(new TextEncoder().encode(text), (b) => String.fromCharCode(b)).join('');
+}
+
 function authHeaders() {
   const token = sessionStorage.getItem(TOKEN_KEY);
-  return token ? { Accept: 'application/json', Authorization: 'Bearer ' + token } : { Accept: 'application/json' };
+  return token ? { Accept: 'application/json', Authorization: 'Bearer ' + headerBytes(token) }
+    : { Accept: 'application/json' };
 }
 
 /** GET api/<name>?params → the payload; the error envelope (or any non-JSON answer) becomes an ApiError. */

@@ -21,20 +21,30 @@ export function h(tag, attrs, ...children) {
 
 export function excerpt(text, n) {
   const s = String(text || '').replace(/\s+/g, ' ').trim();
-  return s.length > n ? s.slice(0, n - 1) + '…' : s;
+  if (s.length <= n) return s;
+  let cut = n - 1;
+  const last = s.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut--; // half an emoji (a surrogate pair) draws as a replacement box
+  return s.slice(0, cut).replace(/[\s\u200d\ufe0f]+$/, '') + '…'; // nor may a space or a joiner hang on it
 }
+
+// The first strong letter decides a text's direction (as dir="auto" does): Hebrew, Arabic, Syriac, Thaana, N'Ko …
+const RTL_FIRST = /^[^\p{L}]*[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/u;
+
+/** Whether a text reads right to left: its first letter is from a right-to-left script. */
+export function isRtl(text) { return RTL_FIRST.test(String(text || '')); }
 
 function field(label, value) {
   if (value === null || value === undefined || value === '' || (Array.isArray(value) && !value.length)) return null;
   const shown = value instanceof Node ? value : Array.isArray(value) ? value.join(', ') : String(value);
-  return [h('dt', null, label), h('dd', null, shown)];
+  return [h('dt', null, label), h('dd', { dir: 'auto' }, shown)]; // a Hebrew path reads right to left
 }
 
 function badge(text, cls) { return h('span', { class: 'badge ' + (cls || '') }, text); }
 
 function nodeButton(id, label, env) {
   return h('button', { type: 'button', class: 'link', title: id, onclick: () => env.showNode(id) },
-    label || env.titleOf(id));
+    h('bdi', null, label || env.titleOf(id)));
 }
 
 /** The `show` payload of one node: what it is, where it came from, its content and its edges (each a button). */
@@ -51,7 +61,7 @@ export function nodeDetails(m, id, env) {
   const shownEdges = edges.slice(0, 200);
   const me = m.id || id;
   return [
-    h('h3', null, title),
+    h('h3', { dir: 'auto' }, title),
     h('div', null, badge(kind), ' ', type && type !== kind ? badge(type) : null, ' ', m.category ? badge(m.category) : null),
     h('dl', null,
       field('id', h('code', null, me)),
@@ -65,7 +75,7 @@ export function nodeDetails(m, id, env) {
       field('importance', m.importance),
       field('created', m.created_at),
     ),
-    m.content && m.content.trim() !== title ? h('div', { class: 'content' }, m.content) : null,
+    m.content && m.content.trim() !== title ? h('div', { class: 'content', dir: 'auto' }, m.content) : null,
     h('div', { class: 'row-actions' },
       env.focus !== me ? h('button', { type: 'button', onclick: () => env.focusOn(me) }, 'Focus graph here') : null),
     h('h4', null, `Edges (${edges.length})`),
@@ -75,7 +85,7 @@ export function nodeDetails(m, id, env) {
       return h('li', null, h('button', { type: 'button', onclick: () => env.showLink(e.id), title: `edge ${e.id}` },
         badge(e.status || '?', e.status), ' ', out ? '→ ' : '← ',
         h('strong', null, e.edge_type || e.type || '?'), ' ',
-        excerpt(env.titleOf(other), 70)));
+        h('bdi', null, excerpt(env.titleOf(other), 70))));
     })) : h('p', { class: 'muted' }, 'No edges.'),
     edges.length > shownEdges.length
       ? h('p', { class: 'muted' }, `and ${edges.length - shownEdges.length} more`) : null,
@@ -98,7 +108,7 @@ export function linkDetails(x, id, env) {
   const relation = e.relation || e.edge_type || (drawnLink && drawnLink.type) || '?';
   const evidence = e.evidence_text ?? e.evidence;
   return [
-    h('h3', null, relation),
+    h('h3', { dir: 'auto' }, relation),
     h('div', null, badge(e.status || '?', e.status), ' ',
       badge(rt.category || (drawnLink && drawnLink.category) || 'uncategorised')),
     rt.description ? h('p', { class: 'muted' }, rt.description) : null,
@@ -107,7 +117,7 @@ export function linkDetails(x, id, env) {
       field('to', dstId ? nodeButton(dstId, name(dst, dstId), env) : null),
     ),
     h('h4', null, 'Evidence'),
-    evidence ? h('blockquote', null, evidence) : h('p', { class: 'muted' }, 'No evidence text.'),
+    evidence ? h('blockquote', { dir: 'auto' }, evidence) : h('p', { class: 'muted' }, 'No evidence text.'),
     reviewControls(e, env),
     h('dl', { class: 'fields' },
       field('relation', relation),

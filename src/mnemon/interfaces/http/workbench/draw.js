@@ -2,6 +2,7 @@
  * drawing of links, arrow heads, nodes, rings and labels, resizing, and framing the view. Drawing culls what is off
  * screen and records what it drew in `ui.drawn` and `ui.labelBoxes` (read by tests through `window.workbench`).
  */
+import { isRtl } from './details.js';
 import { colours, ctx, el, G, NODE_COLOURS, sim, ui, view } from './state.js';
 import {
   fitTransform, isCrowded, LABEL_FONT, LABEL_GAP, LABEL_HALF, labelOf, labelShown, linkControl, toScreen,
@@ -198,6 +199,7 @@ function drawLabels(visible, drawn, lit) {
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.font = LABEL_FONT;
   ctx.textBaseline = 'middle';
+  ctx.textAlign = 'left'; // the box's left edge, whichever way its text reads
   ctx.lineJoin = 'round';
   const shown = new Set(visible.map((n) => n.id));
   const first = [G.focus, ...lit].filter((id) => id && shown.has(id)).map((id) => G.byId.get(id));
@@ -226,6 +228,8 @@ function drawLabels(visible, drawn, lit) {
     const box = places.find((b) => inside(b) && clear(b)) || places.find((b) => inside(b) && free(b)) ||
       (important ? places.find(inside) || places[0] : null);
     if (!box) continue;
+    box.dir = isRtl(box.text) ? 'rtl' : 'ltr'; // else "שלום!" draws its "!" on the right, and "…" after the start
+    ctx.direction = box.dir;
     boxes.push(box);
     ctx.lineWidth = 3;
     ctx.strokeStyle = colours.halo;

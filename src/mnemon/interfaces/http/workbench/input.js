@@ -152,6 +152,8 @@ export function listen(pageActions) {
   }, { passive: false });
 
   el.canvas.addEventListener('keydown', (e) => {
+    // Ctrl/Cmd/Alt with these keys are the browser's (find, page zoom, history): the canvas must not take them
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
     const { w, h: height } = canvasSize();
     const pan = (dx, dy) => { view.x += dx; view.y += dy; ui.autoFrame = false; requestDraw(); };
     switch (e.key) {

@@ -103,7 +103,7 @@ function renderChrome() {
   el.empty.textContent = emptyText();
   const focus = G.focus && G.byId.get(G.focus);
   el.focusLabel.hidden = !focus;
-  el.focusLabel.textContent = focus ? `Focus: ${excerpt(focus.title, 70)}` : '';
+  el.focusLabel.replaceChildren(...(focus ? ['Focus: ', h('bdi', null, excerpt(focus.title, 70))] : []));
   renderCounts();
 }
 
@@ -217,8 +217,25 @@ function detailsLoading(text) {
   el.details.replaceChildren(h('p', { class: 'muted' }, text));
 }
 
+/** Whether the keyboard is in the details panel: a node or edge opened from there replaces the button it pressed. */
+function focusInDetails() {
+  return el.details.contains(document.activeElement);
+}
+
+/** Put the keyboard back in the panel (its new heading) after its content was replaced under it, which leaves the
+ * focus on <body>, where the next Tab starts again from the top of the page. Not if it has gone elsewhere since. */
+function refocusDetails() {
+  const active = document.activeElement;
+  if (active && active !== document.body && !el.details.contains(active)) return;
+  const heading = el.details.querySelector('h3') || el.details.querySelector('p');
+  if (!heading) return;
+  heading.tabIndex = -1;
+  heading.focus();
+}
+
 async function showNode(id) {
   const seq = ++detailsSeq;
+  const keyboard = focusInDetails();
   select({ type: 'node', id });
   detailsLoading(`Loading ${id}…`);
   try {
@@ -230,6 +247,7 @@ async function showNode(id) {
     detailsLoading(`Could not load ${id}.`);
     reportError('Details', err);
   }
+  if (keyboard) refocusDetails();
 }
 
 function renderNode(m, id) {
@@ -240,6 +258,7 @@ function renderNode(m, id) {
 
 async function showLink(id) {
   const seq = ++detailsSeq;
+  const keyboard = focusInDetails();
   select({ type: 'link', id });
   detailsLoading(`Loading edge ${id}…`);
   try {
@@ -251,6 +270,7 @@ async function showLink(id) {
     detailsLoading(`Could not load edge ${id}.`);
     reportError('Edge', err);
   }
+  if (keyboard) refocusDetails();
 }
 
 function renderLink(x, id) {
@@ -367,11 +387,17 @@ async function matchingTitles(query) {
   return (data.nodes || []).map((n) => ({ id: n.id, text: n.title, why: `${n.type} · ${n.source_path || n.id}` }));
 }
 
+let searchSeq = 0;
+
 async function runSearch(query) {
-  setStatus(`Searching for “${query}”…`, 'busy');
+  // a search answered after a newer one was asked must not replace its results (nor its status)
+  const seq = ++searchSeq;
+  const quoted = `“${excerpt(query, 80)}”`; // a pasted page of text would fill the status line and squash the canvas
+  setStatus(`Searching for ${quoted}…`, 'busy');
   try {
     // independent: neither waits for the other
     const [titled, recalled] = await Promise.all([matchingTitles(query), api('recall', { query, limit: 20 })]);
+    if (seq !== searchSeq) return;
     let items = (recalled.results || []).map((r) => ({
       id: (r.insight && r.insight.id) || r.id,
       text: (r.insight && r.insight.content) || r.content || r.title || '',
@@ -380,6 +406,7 @@ async function runSearch(query) {
     let how = 'recall';
     if (!items.length) { // recall found nothing: plain keyword matches are still worth listing
       const data = await api('search', { query, limit: 20 });
+      if (seq !== searchSeq) return;
       items = (data.results || []).map((r) => ({ id: r.id, text: r.content || r.title || '' }));
       how = 'keyword search';
     }
@@ -388,13 +415,13 @@ async function runSearch(query) {
     el.resultsTitle.textContent = `Results for “${excerpt(query, 40)}”`;
     el.results.replaceChildren(...(items.length ? items.map((it) => h('li', null,
       h('button', { type: 'button', 'data-id': it.id, onclick: () => { loadGraph(it.id); showNode(it.id); } },
-        excerpt(it.text || it.id, 140), it.why ? h('span', { class: 'why' }, it.why) : null,
+        h('bdi', null, excerpt(it.text || it.id, 140)), it.why ? h('span', { class: 'why' }, it.why) : null,
         h('span', { class: 'rid' }, it.id)))) :
       [h('li', { class: 'muted' }, 'No matches.')]));
-    setStatus(`${items.length} result${items.length === 1 ? '' : 's'} for “${query}” ` +
+    setStatus(`${items.length} result${items.length === 1 ? '' : 's'} for ${quoted} ` +
       `(${titled.length ? `${titled.length} by title, ` : ''}${how}).`);
   } catch (err) {
-    reportError('Search', err);
+    if (seq === searchSeq) reportError('Search', err);
   }
 }
 
@@ -493,7 +520,7 @@ window.workbench = Object.freeze({
     }
     return null;
   },
-  /** The labels the last frame drew, as boxes in canvas pixels: [{id, text, x0, y0, x1, y1}]. */
+  /** The labels the last frame drew, as boxes in canvas pixels: [{id, text, dir, x0, y0, x1, y1}]. */
   labelBoxes: () => ui.labelBoxes.map((b) => ({ ...b })),
   fitTransform,
   focus: (id) => loadGraph(id),
