@@ -147,8 +147,8 @@ def test_find_nodes_finds_a_note_by_its_title_anywhere_in_the_store(example_vaul
 
 
 def test_find_nodes_refuses_a_blank_query_and_limits_out_of_range(mem) -> None:
-    for bad in ({"query": ""}, {"query": "   "}, {"query": None}, {"query": 3}, {"query": "x" * 501},
+    for bad in ({"query": ""}, {"query": "   "}, {"query": None}, {"query": 3}, {"query": "x" * 2001},
                 {"query": "x", "limit": 0}, {"query": "x", "limit": 51}, {"query": "x", "limit": True}):
         with pytest.raises(InvalidInput):
             mem.find_nodes(bad.pop("query"), **bad)
-    assert mem.find_nodes("x" * 500, limit=50)["nodes"] == []
+    assert mem.find_nodes("x" * 2000, limit=50)["nodes"] == []

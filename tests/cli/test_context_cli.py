@@ -35,6 +35,14 @@ def test_retrieve_errors_are_json(cli_run: Run) -> None:
     assert code != 0 and out["error"]["code"] == "invalid_input"
 
 
+def test_a_prompt_piped_in_loses_its_line_end(cli_run: Run) -> None:
+    """`echo supplier | mnemon retrieve` answered for the prompt "supplier\\n"."""
+    assert cli_run(["remember", "The supplier is late"])[0] == 0
+    for args in (["retrieve"], ["retrieve", "--prompt", "-"]):
+        code, out = cli_run(args, input="supplier\n")
+        assert code == 0 and out["prompt"] == "supplier" and out["items"], out
+
+
 @pytest.mark.parametrize("instant", ["0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"])
 def test_an_as_of_its_offset_pushes_past_the_calendar_is_invalid_input(cli_run: Run, instant: str) -> None:
     """Year 1 at +01:00 is year 0 in UTC: it was an OverflowError, answered as `internal`."""

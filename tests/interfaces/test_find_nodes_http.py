@@ -55,7 +55,7 @@ def test_a_title_is_found_over_http_as_the_facade_finds_it(call: Call, mem) -> N
 @pytest.mark.parametrize("path", ["/api/find_nodes", "/api/find_nodes?query=", "/api/find_nodes?query=%20%20",
                                   "/api/find_nodes?query=x&limit=0", "/api/find_nodes?query=x&limit=51",
                                   "/api/find_nodes?query=x&limit=ten", "/api/find_nodes?query=x&max=3",
-                                  "/api/find_nodes?query=" + "x" * 501])
+                                  "/api/find_nodes?query=" + "x" * 2001])
 def test_a_bad_query_is_an_invalid_input_envelope(call: Call, path: str) -> None:
     status, out = call(path)
     assert status == 400 and out["ok"] is False and out["error"]["code"] == "invalid_input"

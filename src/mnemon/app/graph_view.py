@@ -26,7 +26,9 @@ MAX_DEPTH = 4
 OVERVIEW_POOL = 5000  # nodes ranked by degree for an overview: beyond this a vault is sampled by recency
 _LABEL_CHARS = 80
 MAX_FOUND = 50  # a list to pick from, not a dump of the store
-MAX_TITLE_QUERY = 500
+# as long as a recall query: the workbench asks both with what was typed, and a search between the two limits
+# failed whole while recall had answers
+MAX_TITLE_QUERY = 2000
 # an overview ranks every note by degree (~80 ms at 2,000 notes): a server answering the workbench keeps the last
 # few rankings, each valid while the graph's generation (nodes and active edges) is unchanged
 RANKINGS_KEPT = 8

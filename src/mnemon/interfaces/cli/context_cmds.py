@@ -19,7 +19,7 @@ def _prompt(option: str | None, words: tuple[str, ...]) -> str:
         raise InvalidInput("give the prompt either with --prompt or as arguments, not both")
     text = option if option is not None else " ".join(words)
     if text == "-" or (not text and not sys.stdin.isatty()):
-        text = sys.stdin.read()
+        text = sys.stdin.read().rstrip("\r\n")  # `echo supplier |` sends the prompt with echo's line end
     return text
 
 
