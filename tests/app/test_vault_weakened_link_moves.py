@@ -1,6 +1,6 @@
-"""A weakened link stays weakened when `note move` rewrites it: the note it reaches renamed (the link now names the
-new file), or the linking note moved under another name (its relative Markdown links rebased, so neither its bytes
-nor its file name match the note it was). The successor edge takes the weakening (`weakening_carried`)."""
+"""A weakened link stays weakened when `note move` rewrites it because the note it reaches was renamed (the link now
+names the new file): the successor edge takes the weakening (`weakening_carried`). A note deleted while another is
+made is never taken for a move by its title: the new note gets no decision of the old one."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -47,10 +47,21 @@ def test_the_linked_note_renamed(mem: Mnemon, tmp_path: Path, kind: str) -> None
     _carried(mem)
 
 
-def test_the_linking_note_moved_under_another_name(mem: Mnemon, tmp_path: Path) -> None:
-    vault = _weakened_vault(mem, tmp_path, LINKS["markdown"])
-    assert move_note(str(vault), "A.md", "Sub/Z.md")["links_rewritten"] == 1
-    assert "(../B.md)" in (vault / "Sub" / "Z.md").read_text(encoding="utf-8")
+def test_a_note_made_from_the_same_template_gets_no_decision_of_the_deleted_one(mem: Mnemon,
+                                                                               tmp_path: Path) -> None:
+    """Yesterday's `# Standup` deleted and today's made: pairing them by title as a move gave today's note the kill
+    of a link it never had (a tombstone that would block it)."""
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    for name in ("Vendor", "Payroll"):
+        (vault / f"{name}.md").write_text(f"# {name}\n", encoding="utf-8")
+    (vault / "2026-12-05.md").write_text("# Standup\nSee [[Vendor]]\n", encoding="utf-8")
     mem.ingest(str(vault))
-    assert [link[:2] for link in _links(mem)] == [("note:Sub/Z.md", "note:B.md")]
-    _carried(mem)
+    [edge] = [e for e in mem.rt.store.iter_edges() if e.type == "links_to"]
+    mem.kill_edge(int(edge.id or 0), reason="not about the vendor")
+    (vault / "2026-12-05.md").unlink()
+    (vault / "2026-12-06.md").write_text("# Standup\nSee [[Payroll]]\n", encoding="utf-8")
+    mem.ingest(str(vault))
+    links = {(e.src, e.dst): e.status for e in mem.rt.store.iter_edges() if e.type == "links_to"}
+    assert ("note:2026-12-06.md", "note:Vendor.md") not in links
+    assert links[("note:2026-12-06.md", "note:Payroll.md")] != "killed"

@@ -22,7 +22,7 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -432,27 +432,21 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
 def _moved_notes(known: Mapping[str, VaultFile], plans: Sequence[NotePlan],
                  removed: Sequence[str]) -> list[tuple[str, str]]:
     """(old path, new path) of the notes this run moved or renamed: a removed note and a new one with the same bytes,
-    else the same file name (a move that rebased the note's relative links), else the same title, aliases and
-    number of observations (a move under another name that rebased them: `note move A.md Sub/Z.md` rewrites
-    `[x](B.md)` to `[x](../B.md)`, so neither bytes nor name match), each side matching only one."""
+    else the same file name (a move that rebased the note's relative links), each side matching only one. Not the
+    same title: a note deleted as another is made from the same template (yesterday's `# Standup`, today's) took its
+    kills and weakenings — so a note moved under another name whose relative links were rebased is a new note."""
     new = [p for p in plans if p.path not in known]
     if not removed or not new:
         return []
     pairs: list[tuple[str, str]] = []
     gone = list(removed)
-    keys: tuple[Callable[[str, str, str, tuple[str, ...], int], Hashable], ...] = (
-        lambda path, digest, title, aliases, observations: digest,
-        lambda path, digest, title, aliases, observations: path.rsplit("/", 1)[-1].casefold(),
-        lambda path, digest, title, aliases, observations: (title.casefold(), tuple(sorted(aliases)), observations))
-    for key in keys:
-        old_by: dict[Hashable, list[str]] = {}
+    for key in (lambda path, digest: digest, lambda path, digest: path.rsplit("/", 1)[-1].casefold()):
+        old_by: dict[str, list[str]] = {}
         for path in gone:
-            f = known[path]
-            old_by.setdefault(key(path, f.content_hash, f.title, f.aliases, f.observations), []).append(path)
-        new_by: dict[Hashable, list[str]] = {}
+            old_by.setdefault(key(path, known[path].content_hash), []).append(path)
+        new_by: dict[str, list[str]] = {}
         for plan in new:
-            new_by.setdefault(key(plan.path, plan.content_hash, plan.title, plan.aliases, plan.observation_count),
-                              []).append(plan.path)
+            new_by.setdefault(key(plan.path, plan.content_hash), []).append(plan.path)
         found = [(olds[0], new_by[k][0]) for k, olds in old_by.items() if len(olds) == 1 and len(new_by.get(k, ())) == 1]
         pairs += found
         taken_old, taken_new = {o for o, _ in found}, {n for _, n in found}
