@@ -250,6 +250,17 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
     if max_notes is not None and max_notes < 1:
         raise InvalidInput("--max-notes must be at least 1", max_notes=max_notes)
     started = time.perf_counter()
+    # from before the store's notes are read until their vectors are written: an ingest started meanwhile (another
+    # process, a shared PostgreSQL) waits, then finds this one's notes unchanged instead of writing them all again
+    with rt.store.vault.ingest_lock():  # type: ignore[attr-defined]
+        return _ingest(rt, vault, mode=mode, max_notes=max_notes, follow_symlinks=follow_symlinks, hints=hints,
+                       progress=progress, workers=workers, embed=embed, embed_progress=embed_progress,
+                       allow_empty=allow_empty, started=started)
+
+
+def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None, follow_symlinks: bool,
+            hints: Sequence[str] | None, progress: Progress | None, workers: int | None, embed: bool,
+            embed_progress: Progress | None, allow_empty: bool, started: float) -> dict[str, Any]:
     store = rt.store
     vault_store = store.vault  # type: ignore[attr-defined]
     hint_terms = tuple(h.strip().lower() for h in (hints if hints is not None else DEFAULT_HINTS) if h.strip())

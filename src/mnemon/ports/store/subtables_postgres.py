@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
 from ...core.keywords import keyword_text
@@ -110,6 +110,28 @@ class PostgresVault(SQLiteVault):
 
     def _unindex_rows(self, ids: Sequence[str]) -> None:
         pass  # `_index_rows` replaces a row's document by its seq: nothing has to be handed back first
+
+    @contextmanager
+    def ingest_lock(self) -> Iterator[None]:
+        """As on SQLite (`SQLiteVault.ingest_lock`): a session advisory lock per schema, apart from the write
+        transactions' one, so remembers and readers go on while a second ingest waits. The server releases it if
+        the session ends."""
+        store = self.store._store  # type: ignore[attr-defined]
+        if store.readonly:
+            yield
+            return
+        key = "SELECT hashtext('mnemon-ingest:' || current_schema())"
+        with store._lock:
+            store.conn.execute(f"SELECT pg_advisory_lock(({key}))")
+        try:
+            yield
+        finally:
+            import psycopg
+
+            # a lost connection took the lock with its session: its error must not hide the one that ended the ingest
+            with store._lock, suppress(psycopg.OperationalError):
+                if not store.conn.closed:
+                    store.conn.execute(f"SELECT pg_advisory_unlock(({key}))")
 
     @contextmanager
     def bulk_load(self) -> Iterator[None]:

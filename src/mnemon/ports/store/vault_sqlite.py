@@ -9,6 +9,7 @@ reads.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.keywords import skipped_lines
 from ...core.model import Edge, Memory
 from ...core.vault.lifecycle import kept_active
+from ..cache_paths import beside
 from .contained_sqlite import ContainedKinds, derived_heads_from, forget_derived, materialise
 from .edge_rows import SEQ_OF, packed_evidence, packed_insert_rows
 from .sources import source_is
@@ -25,6 +27,11 @@ from .vault_files_sqlite import _chunks
 from .vault_reads_sqlite import VaultReads
 from .vectors_sqlite import BUMP_VECTOR_GENERATION
 from .vault_texts_sqlite import PACKED_METADATA, VaultTexts, is_packable, packed_columns, packs_metadata
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory file locks; two ingests at once both plan the vault, as before
+    fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:  # imported lazily by SQLiteStore.vault; a runtime import back would be a cycle
     from .sqlite import SQLiteStore
@@ -152,6 +159,28 @@ class SQLiteVault(VaultReads):
     def _write_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
         if rows:
             self.store._write_many(sql, rows)
+
+    @contextmanager
+    def ingest_lock(self) -> Iterator[None]:
+        """Held by an ingest from before it reads which notes the store holds until their vectors are written: a
+        second ingest of the store waits here, then finds every note the first one wrote unchanged. Without it the
+        second read the store before the first committed and planned, wrote and embedded the whole vault again.
+        Readers and other writers never take it. Here an exclusive lock on a file beside the database (released by
+        the kernel if the process dies); an in-memory store has no other process to wait for."""
+        path = beside(self.store, "ingest.lock")
+        fd = -1
+        if path is not None and fcntl is not None and not path.startswith("file:") and not self.store.readonly:
+            try:
+                fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError:
+                pass  # a folder we cannot create files in: the ingest's own write transaction still serialises
+        try:
+            if fd >= 0:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            if fd >= 0:
+                os.close(fd)  # (closing releases the lock)
 
     @contextmanager
     def bulk_load(self) -> Iterator[None]:
