@@ -14,6 +14,7 @@ from ..core.keywords import VAULT_SOURCE_PREFIX
 from ..core.model import Edge, Link, Memory, parse_iso
 from ..core.validation import validate_edge_type, validate_weight
 from ..ports.store.base import TIMED
+from .access import record_access
 from .remember import recompute_importance, refresh_importance
 from .runtime import Runtime
 
@@ -32,9 +33,7 @@ def show(rt: Runtime, node_id: str) -> dict[str, Any]:
     node = require_memory(rt, node_id)
     edges = rt.store.edges_of([node_id], statuses=("active", "candidate"), direction="both")
     if not rt.store.readonly:
-        with rt.store.transaction():
-            rt.store.touch([node_id], rt.now_iso())
-            rt.store.log("show", node_id, {}, rt.now_iso())
+        record_access(rt, [node_id], "show", {}, node_id=node_id)  # (never waits behind another writer)
         node = rt.store.get_node(node_id) or node
     return {**node.to_dict(), "edges": [e.to_dict() for e in edges]}
 

@@ -34,6 +34,7 @@ from ..core.recall.rerank import (
 from ..core.text import excerpt, tokens
 from ..ports.store.base import MemoryFilter, Store
 from ..ports.graph_index import GraphSnapshot
+from .access import record_access
 from .array_sets import contains
 from .recall_graph import (
     ArrayBeam, PositionSimilarities, VectorRows, beam_arrays, class_weights, combine_array, entity_signal_of,
@@ -525,11 +526,9 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     rows = {**{s.id: pool_rows[s.id] for s in results if s.id in pool_rows},
             **store.get_nodes([s.id for s in results if s.id not in pool_rows])}
 
-    if touch and results and not store.readonly:
-        with store.transaction():
-            store.touch([s.id for s in results], rt.now_iso())
-            store.log("recall", None, {"query": query[:200], "hits": len(results), "intent": decision.intent.value},
-                      rt.now_iso())
+    if touch and results:
+        record_access(rt, [s.id for s in results], "recall",
+                      {"query": query[:200], "hits": len(results), "intent": decision.intent.value})
     trace.append({"stage": "done", "took_ms": round((time.perf_counter() - t0) * 1000, 2)})
     return RecallOutcome(query, decision, results, rows, rankings, beam.visited, limit,
                          trace if explain else [], qvec is not None)
@@ -599,10 +598,8 @@ def basic_recall(rt: Runtime, query: str, *, limit: int = 10) -> list[dict[str, 
         raise InvalidInput(f"query is {len(query)} characters; the limit is {MAX_QUERY_CHARS}")
     check_limit(limit)
     hits = rt.store.like_search(query.strip(), limit)
-    if hits and not rt.store.readonly:
-        with rt.store.transaction():
-            rt.store.touch([h.id for h in hits], rt.now_iso())
-            rt.store.log("recall:basic", None, {"query": query[:200], "hits": len(hits)}, rt.now_iso())
+    if hits:
+        record_access(rt, [h.id for h in hits], "recall:basic", {"query": query[:200], "hits": len(hits)})
     return [h.to_dict() for h in hits]
 
 
@@ -616,10 +613,8 @@ def keyword_only(rt: Runtime, query: str, *, limit: int = 10, brief: bool = Fals
     check_limit(limit)
     hits = rt.store.keyword_search(tokens(query), limit)
     nodes = rt.store.get_nodes([i for i, _ in hits])
-    if hits and not rt.store.readonly:
-        with rt.store.transaction():
-            rt.store.touch([i for i, _ in hits], rt.now_iso())
-            rt.store.log("search", None, {"query": query[:200], "hits": len(hits)}, rt.now_iso())
+    if hits:
+        record_access(rt, [i for i, _ in hits], "search", {"query": query[:200], "hits": len(hits)})
     top = max((s for _, s in hits), default=1.0) or 1.0
     rows = []
     for i, s in hits:

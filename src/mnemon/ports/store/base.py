@@ -17,6 +17,10 @@ if TYPE_CHECKING:
 from ...core.model import Edge, Link, Memory, OplogEntry
 
 
+class WriterBusy(Exception):
+    """Another writer holds the store's write transaction (raised only by `transaction(wait=False)`)."""
+
+
 @dataclass(frozen=True)
 class MemoryFilter:
     category: str | None = None
@@ -42,7 +46,10 @@ class Store(Protocol):
     readonly: bool
 
     def close(self) -> None: ...
-    def transaction(self) -> AbstractContextManager[None]: ...
+    def transaction(self, *, wait: bool = True) -> AbstractContextManager[None]:
+        """The one write transaction (writers queue for it). `wait=False`: `WriterBusy` at once when another writer
+        holds it — for bookkeeping a read may skip rather than wait behind an ingest (a recall's access counts)."""
+        ...
     def bulk_transaction(self) -> AbstractContextManager[None]: ...
     def snapshot_path(self) -> str | None: ...
 

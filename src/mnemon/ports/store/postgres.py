@@ -23,7 +23,7 @@ from ...core.errors import ReadOnly, StoreError
 from ...core.keywords import keyword_text_of
 from ...core.model import Memory, OplogEntry, iso, utcnow
 from ...core.text import normalize
-from .base import MemoryFilter
+from .base import MemoryFilter, WriterBusy
 from .graph_postgres import PostgresGraphReads
 from .postgres_edges import EdgeTables
 from .postgres_index import IndexTables, folded, memory_where, tsvector_literal
@@ -245,7 +245,7 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         return None  # no file a second process could read this transaction's starting state from
 
     @contextmanager
-    def transaction(self) -> Iterator[None]:
+    def transaction(self, *, wait: bool = True) -> Iterator[None]:
         if self.readonly:
             raise ReadOnly(_READONLY_MESSAGE)
         with self._lock, self.conn.transaction():
@@ -254,7 +254,10 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
                 if self._depth == 1:
                     # writers of one schema queue here, as SQLite's BEGIN IMMEDIATE makes them: a write transaction
                     # sees every earlier write (remember's in-transaction duplicate check relies on that)
-                    self.conn.execute("SELECT pg_advisory_xact_lock(hashtext('mnemon:' || current_schema()))")
+                    if wait:
+                        self.conn.execute("SELECT pg_advisory_xact_lock(hashtext('mnemon:' || current_schema()))")
+                    elif not self._value("SELECT pg_try_advisory_xact_lock(hashtext('mnemon:' || current_schema()))"):
+                        raise WriterBusy("another writer holds this schema's write transaction")
                 yield
             finally:
                 self._depth -= 1

@@ -21,7 +21,7 @@ from typing import Any
 
 from ...core.errors import ReadOnly, StoreError
 from ...core.model import Memory, OplogEntry, iso, utcnow
-from .base import MemoryFilter
+from .base import MemoryFilter, WriterBusy
 from .edges_sqlite import PAGE_ROWS, _EDGE_COLS, SQLiteEdges, _edge, _paged  # noqa: F401  (re-exported)
 from .graph_sqlite import SQLiteGraphReads
 from .vectors_sqlite import BUMP_VECTOR_GENERATION, SQLiteVectors
@@ -242,12 +242,12 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         return [r[0] for r in self.conn.execute("SELECT name FROM migrations ORDER BY name")]
 
     @contextmanager
-    def transaction(self) -> Iterator[None]:
+    def transaction(self, *, wait: bool = True) -> Iterator[None]:
         if self.readonly:
             raise ReadOnly("the store is open read-only (--readonly); run the command without --readonly to write")
         with self._lock:
             if self._depth == 0:
-                self.conn.execute("BEGIN IMMEDIATE")
+                self._begin() if wait else self._begin_now()
                 self._changes_at_begin = self.conn.total_changes
             else:
                 self.conn.execute(f"SAVEPOINT sp{self._depth}")
@@ -306,6 +306,22 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         if str(self.conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
             return None
         return os.path.abspath(self.path)
+
+    def _begin(self) -> None:
+        self.conn.execute("BEGIN IMMEDIATE")
+
+    def _begin_now(self) -> None:
+        """BEGIN IMMEDIATE without the busy wait: `WriterBusy` when another connection writes."""
+        waited = int(self.conn.execute("PRAGMA busy_timeout").fetchone()[0])
+        self.conn.execute("PRAGMA busy_timeout = 0")
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise WriterBusy(str(exc)) from None
+            raise
+        finally:
+            self.conn.execute(f"PRAGMA busy_timeout = {waited}")
 
     def _write(self, sql: str, args: Sequence[Any] = ()) -> sqlite3.Cursor:
         if self.readonly:
