@@ -89,3 +89,22 @@ def test_an_extension_an_older_mnemon_put_in_a_team_schema_is_named_with_its_fix
 def test_a_search_path_without_public_is_told_to_add_it(fresh_db: str) -> None:
     with pytest.raises(StoreError, match="not on the search_path"):
         open_store(_in(fresh_db, "team_a"))
+
+
+def test_a_read_on_a_schema_without_a_store_is_not_found_and_creates_nothing(fresh_db: str, cli_run) -> None:
+    """`mnemon --db postgresql://…/db status` on a database with no mnemon store created its tables (in `public`)
+    and answered "empty", where a missing SQLite file is `not_found`."""
+    import psycopg
+
+    url = _in(fresh_db, "team_a,public")
+    for command in (["status"], ["recall", "plan"], ["--readonly", "status"]):
+        db_first = command[:1] if command[0] == "--readonly" else []
+        code, out = cli_run([*db_first, "--db", url, *command[len(db_first):]])
+        assert code != 0 and out["error"]["code"] == "not_found", (command, out)
+        assert "no mnemon store" in out["error"]["message"] and "team_a" in out["error"]["message"]
+    with psycopg.connect(fresh_db, autocommit=True) as conn:
+        tables = conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname IN ('team_a', 'public')").fetchone()
+    assert tables == (0,)
+    wrote = cli_run(["--db", url, "remember", "a plan"])
+    assert wrote[0] == 0, wrote  # a write creates it
+    assert cli_run(["--db", url, "status"])[1]["total_insights"] == 1

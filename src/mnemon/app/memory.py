@@ -86,8 +86,10 @@ def refuse_missing_db(cfg: Config, method: str | None) -> None:
     file that does not exist; nothing is created. A path that could not hold a database at all (a file
     where a folder should be, a folder without write permission) is left to the store, whose `store_error` says why,
     as it does for a write."""
-    if (method is not None and method not in READS_ONLY) or cfg.db_named_by is None \
-            or not isinstance(cfg.db_path, Path):
+    if (method is not None and method not in READS_ONLY) or cfg.db_named_by is None:
+        return
+    if not isinstance(cfg.db_path, Path):
+        _refuse_missing_schema(str(cfg.db_path), cfg.db_named_by)
         return
     path = cfg.db_path
     try:
@@ -108,6 +110,19 @@ def refuse_missing_db(cfg: Config, method: str | None) -> None:
                        path=str(path), store=cfg.store, named_by=cfg.db_named_by)
     raise NotFound(f"no database at {path} (named by {cfg.db_named_by}): check the path; a write (`mnemon "
                    "remember`, `mnemon ingest`) creates it there", path=str(path), named_by=cfg.db_named_by)
+
+
+def _refuse_missing_schema(url: str, named_by: str) -> None:
+    """A read on a server database whose schema holds no mnemon store created one there (its tables in someone's
+    `public`) and answered "empty", where a missing SQLite file is `not_found`: the same refusal."""
+    if not url.startswith(DB_URL_SCHEMES):
+        return
+    from ..ports.store.postgres import PostgresStore, redact
+
+    if PostgresStore.holds_schema(url) is False:
+        raise NotFound(f"no mnemon store in {redact(url)} (named by {named_by}): check the URL and its schema; a "
+                       "write (`mnemon remember`, `mnemon ingest`) creates the store there", path=redact(url),
+                       named_by=named_by)
 
 
 class Mnemon(WorldMixin, ContextMixin, VaultMixin):

@@ -111,6 +111,22 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
             self.conn.close()
             raise
 
+    @staticmethod
+    def holds_schema(url: str) -> bool | None:
+        """Whether the schema `url` opens in holds a mnemon store (its migrations table), asked over a connection of
+        its own that changes nothing; None when that cannot be told (no driver, no server): the store's own opening
+        then says why."""
+        try:
+            import psycopg
+        except ImportError:
+            return None
+        try:
+            with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
+                return conn.execute("SELECT 1 FROM pg_tables WHERE schemaname = current_schema()"
+                                    " AND tablename = 'migrations'").fetchone() is not None
+        except psycopg.Error:
+            return None
+
     def _check_search_path(self) -> None:
         """The schema a URL names first must exist: PostgreSQL skips a missing one silently, and the store would
         land in the next (usually `public`), shared with every team whose schema is missing too."""
