@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import given, settings, strategies as st
+
+from mnemon.core.entities import name_parts
+
 
 def _signals(out: dict[str, Any]) -> dict[str, dict[str, float]]:
     return {r["insight"]["id"]: r["signals"] for r in out["results"]}
@@ -67,3 +71,23 @@ def test_a_query_naming_no_one_is_unchanged(mem: Any) -> None:
     out = mem.recall("what does the platform team own", explain=True)
     assert "entity_names" not in _anchors(out)
     assert all(r["signals"]["entity"] == 0.0 for r in out["results"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(vocab=st.lists(st.sampled_from(["Mira Chen", "Mira Patel", "Chen Wu", "Kafka", "Ana Lopez", "ana lopez",
+                                       "Node.js", "Bo Li", "Li Na", "Mira"]), max_size=12),
+       cuts=st.lists(st.integers(0, 12), max_size=4), other=st.booleans())
+def test_the_name_index_grown_with_the_vocabulary_is_the_one_built_whole(vocab: list[str], cuts: list[int],
+                                                                         other: bool) -> None:
+    """A store's entity vocabulary only grows between snapshots; the index is extended, never rebuilt — and a
+    vocabulary that is not the one read before (a rebuilt graph) starts over."""
+    from mnemon.app import recall
+
+    path = f"store-{id(vocab)}"
+    recall._NAME_PARTS.pop(path, None)
+    for cut in [*sorted(cuts), len(vocab)]:
+        assert recall._name_parts_of(path, vocab[:cut]) == name_parts(vocab[:cut])
+    if other:
+        rebuilt = ["Zed Quinn", *vocab[:3]]
+        assert recall._name_parts_of(path, rebuilt) == name_parts(rebuilt)
+    recall._NAME_PARTS.pop(path, None)
