@@ -21,6 +21,8 @@ WHY, WHEN, ENTITY, GENERAL = Intent.WHY, Intent.WHEN, Intent.ENTITY, Intent.GENE
         ("Who chose Kafka for the event bus?", ENTITY, ("en:who chose",)),
         ("Whose idea was it to drop Redis?", ENTITY, ("en:whose decision",)),
         ("Redis is gone — who decided?", ENTITY, ("en:who decided",)),  # a dash ends the sentence before it
+        ("Redis is gone - who decided?", ENTITY, ("en:who decided",)),  # a hyphen typed as a dash too
+        ("- who decided to drop Redis?", ENTITY, ("en:who decided",)),  # a list item's hyphen
         ('"Who signed off on the rollback?"', ENTITY, ("en:who approved",)),
         ("Who made the call to roll back?", ENTITY, ("en:who made the call",)),
         ("what caused the outage?", WHY, ("en:what caused",)),
@@ -49,6 +51,7 @@ def test_causes_and_people_are_asked_for(query: str, expected: Intent, cues: tup
         # a "who" inside a sentence is a relative pronoun: it must not tie WHY or WHEN with ENTITY
         ("why did the engineer who owns the cache drop Redis", WHY),
         ("why did the engineer who decided it leave", WHY),
+        ("why did the co-owner who decided it leave", WHY),  # a hyphen inside a word ends nothing
         ("when did the person who wrote the runbook leave", WHEN),
         ("Mira, who leads the platform team, approved it", GENERAL),
         ("What causes does John support?", GENERAL),  # the noun: charitable causes

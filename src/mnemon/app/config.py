@@ -80,6 +80,12 @@ _PATHS = ("home", "db", "vault")
 _ZERO_MEANS = {"max_insights": " (0 turns auto-prune off)"}  # said where 0 is the way to switch a setting off
 
 
+def check_setting(name: str, raw: Any) -> Any:
+    """The value setting `name` takes from `raw` as a variable or the config file gives it, or `InvalidInput` saying
+    why not (for a front end that names the value its own way: `mneme`'s MNEME_CARD_THEME)."""
+    return _coerce(name, raw)
+
+
 def _coerce(name: str, raw: Any, origin: str = "", file: Path | None = None) -> Any:
     """`raw` as the setting's type, or `InvalidInput` naming the setting and where its value came from (`origin`:
     " in config file …", " in MNEMON_…"): a config file with a list where a number belongs used to surface as an
@@ -236,7 +242,7 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
     if not _STORE_NAME.fullmatch(str(store)):
         where = f" in {home / 'active'} (fix it with `mnemon --store default store set <name>`)" if from_pointer else ""
         raise InvalidInput(f"invalid store name {store!r}{where}: use letters, digits, '-' and '_' (start with a letter"
-                           " or digit)")
+                           " or digit)", setting="store")
     # the database is one choice made two ways, a path or a store under a home: a store named by flag or
     # environment, or a --home flag, is not overruled by the db path `init` wrote into the config file; a
     # MNEMON_HOME (often set once in a profile) does not move a db the file names

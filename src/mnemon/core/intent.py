@@ -357,6 +357,8 @@ def _opens_a_sentence(text: str, start: int) -> bool:
     and dashes skipped)."""
     at = start - 1
     while at >= 0 and (text[at].isspace() or text[at] in _OPENERS):
+        if text[at] == "-" and 0 < at < len(text) - 1 and text[at - 1].isspace() and text[at + 1].isspace():
+            return True  # a hyphen typed as a dash ("Redis is gone - who decided?") ends what comes before it
         at -= 1
     return at < 0 or text[at] in _SENTENCE_ENDS
 

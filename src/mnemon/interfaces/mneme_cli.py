@@ -141,17 +141,18 @@ def adopt_mneme_environment(environ: MutableMapping[str, str]) -> dict[str, Any]
 
 
 def _refused_mneme_value(name: str, value: str) -> dict[str, Any] | None:
-    if name != "MNEME_CARD_THEME":
-        return None
-    from ..render.cards import THEMES
+    """The refusal of a Mneme variable's value, named as the user set it (mnemon's own would name its variable)."""
+    from ..app.config import SETTINGS, check_setting
+    from ..core.errors import InvalidInput
 
-    if value.strip().lower() in THEMES:
-        return None
-    allowed = list(THEMES)
-    # Mneme drew a card of an unknown theme dark without a word; mnemon refuses such a theme in its own variable too
-    return error_envelope("invalid_input", f"MNEME_CARD_THEME must be one of {', '.join(allowed)}, got {value!r}: "
-                          "fix or unset MNEME_CARD_THEME", {"setting": "card_theme", "variable": name,
-                                                             "allowed": allowed})
+    setting = next(s.name for s in SETTINGS if s.env == MNEME_ENV[name])
+
+    try:
+        check_setting(setting, value)
+    except InvalidInput as exc:
+        return error_envelope("invalid_input", f"{name} must be {exc.message.split(' must be ', 1)[-1]}: fix or "
+                              f"unset {name}", {**exc.details, "variable": name})
+    return None
 
 
 def _has_any(args: list[str], flags: tuple[str, ...]) -> bool:

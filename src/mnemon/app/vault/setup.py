@@ -231,8 +231,6 @@ def _refused_origin(exc: InvalidInput, config_path: Path, environ: Mapping[str, 
     if exc.details.get("config"):
         return f"config file {exc.details['config']}"
     setting = exc.details.get("setting")
-    if setting is None and exc.message.startswith("invalid store name"):
-        setting = "store"  # (`app.config` refuses a store name without naming the setting)
     if setting not in SETTINGS_BY_NAME:
         return f"config file {config_path}" if exc.message.startswith("config file") else ""
     if flags.get(setting) is not None:
