@@ -35,8 +35,6 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright cannot 
                                exc_type=ImportError)
 
 REPO = Path(__file__).resolve().parents[2]
-SCREENSHOT = Path("/tmp/workbench.png")
-REVIEW_SCREENSHOT = Path("/tmp/wb-review.png")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 LIGHTHOUSE = "note:Projects/lighthouse.md"
@@ -412,7 +410,7 @@ def test_search_finds_a_note_no_overview_holds_and_picking_it_selects_and_focuse
     assert page.console_errors == []
 
 
-def test_clicking_a_link_explains_it(page: Page, server: str) -> None:
+def test_clicking_a_link_explains_it(page: Page, server: str, tmp_path: Path) -> None:
     s = page.open(server, focus=LIGHTHOUSE)
     assert s["focus"] == LIGHTHOUSE
     link = page.hook("clickableLink()")
@@ -429,8 +427,9 @@ def test_clicking_a_link_explains_it(page: Page, server: str) -> None:
     assert expected["relationship_type"]["category"] in details
     assert "audit events" in details.lower() and "created" in details
     assert "null" not in details and "undefined" not in details
-    page.page.screenshot(path=str(SCREENSHOT))
-    assert SCREENSHOT.stat().st_size > 10_000
+    shot = tmp_path / "workbench.png"  # (a test's own: two runs, or two users, never share a file)
+    page.page.screenshot(path=str(shot))
+    assert shot.stat().st_size > 10_000
     assert page.console_errors == []
 
 
@@ -811,7 +810,7 @@ def test_a_read_only_server_shows_no_review_controls(page: Page, server: str) ->
 
 
 def test_validating_a_candidate_link_with_the_keyboard(page: Page, writable_server: str,
-                                                       writable_store: Store) -> None:
+                                                       writable_store: Store, tmp_path: Path) -> None:
     link = _open_link(page, writable_server, "candidate")
     edge = link["id"]
     assert page.state()["writable"] is True
@@ -823,8 +822,8 @@ def test_validating_a_candidate_link_with_the_keyboard(page: Page, writable_serv
     page.page.locator("#review-reason").focus()
     page.page.keyboard.type(reason)
     review.scroll_into_view_if_needed()
-    page.page.locator("aside.side").screenshot(path=str(REVIEW_SCREENSHOT))
-    assert REVIEW_SCREENSHOT.stat().st_size > 5_000
+    page.page.locator("aside.side").screenshot(path=str(tmp_path / "wb-review.png"))
+    assert (tmp_path / "wb-review.png").stat().st_size > 5_000
     page.page.keyboard.press("Tab")  # a real button, next in the tab order
     assert page.page.evaluate("document.activeElement.dataset.action") == "validate"
     page.page.keyboard.press("Enter")
@@ -865,7 +864,6 @@ def test_killing_a_link_asks_first_then_it_goes(page: Page, writable_server: str
     page.page.locator("#review-reason").fill("not a real relation")
     kill.click()
     page.page.locator("#details .review").get_by_role("button", name="Cancel").wait_for()
-    page.page.screenshot(path="/tmp/wb-review-kill.png")
     kill.click()
     page.wait(f"s.status.text.startsWith('Killed edge {edge}') && s.linksByStatus.killed.includes({edge})")
     explained = _explain(writable_store, edge)
