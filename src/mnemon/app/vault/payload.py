@@ -27,6 +27,7 @@ from ...core.errors import InvalidInput
 from ...core.model import Edge, Memory
 from ...core.ontology import observation_relation
 from ...core.vault import gate_edge
+from ...ports.store.base import Store
 from ..runtime import Runtime
 from .plan import importance_of
 from .resolve import person_decisions
@@ -230,24 +231,9 @@ def _check_assertions(rt: Runtime, data: Mapping[str, Any]) -> None:
             raise InvalidInput(f"assertions[{i}]: {exc.message}", **exc.details) from None
 
 
-def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[str, Any]:
-    data = parse_payload(raw)
-    _check_assertions(rt, data)
+def _plan_edges(store: Store, data: Mapping[str, Any], memories: list[Memory], now: str) -> list[Planned]:
+    """The payload's edges and its observations' edges through the write gate, against what the store holds."""
     scope = data["source_path"]
-    store = rt.store
-    now = rt.now_iso()
-    nodes = [Memory(id=_node_id(scope, n["ref"]), kind="entity", title=n["name"], content=n["summary"],
-                    source=scope, created_at=now, updated_at=now, inserted_at=now,
-                    metadata={"ref": n["ref"], "type": n["type"], "scope": scope}) for n in data["nodes"]]
-    memories = []
-    names = {n["ref"]: n["name"] for n in data["nodes"]}  # (a scan of the nodes per observation was quadratic)
-    for obs in data["observations"]:
-        name = names[obs["node"]]
-        memories.append(Memory(id=_observation_id(scope, obs["node"], obs["text"]), content=obs["text"],
-                               category="fact", importance=importance_of(obs["score"]), source=scope, title=name,
-                               created_at=now, updated_at=now, inserted_at=now,
-                               metadata={"memory_kind": "observation", "node": obs["node"],
-                                         "observation_kind": obs["kind"], "score": obs["score"], "scope": scope}))
     edge_keys = [(_node_id(scope, e["src"]), _node_id(scope, e["dst"]), e["relation"]) for e in data["edges"]]
     edge_keys += [(_node_id(scope, obs["node"]), mem.id, observation_relation(obs["kind"]))
                   for obs, mem in zip(data["observations"], memories)]
@@ -281,6 +267,27 @@ def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[st
             confidence=min(1.0, obs["score"] / 6.0), status=decision.status, evidence=obs["text"][:500],
             origin="scoped", rule="payload", source_path=scope, created_at=now, updated_at=now), "",
             list(decision.reasons)))
+    return planned
+
+
+def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[str, Any]:
+    data = parse_payload(raw)
+    _check_assertions(rt, data)
+    scope = data["source_path"]
+    store = rt.store
+    now = rt.now_iso()
+    nodes = [Memory(id=_node_id(scope, n["ref"]), kind="entity", title=n["name"], content=n["summary"],
+                    source=scope, created_at=now, updated_at=now, inserted_at=now,
+                    metadata={"ref": n["ref"], "type": n["type"], "scope": scope}) for n in data["nodes"]]
+    memories = []
+    names = {n["ref"]: n["name"] for n in data["nodes"]}  # (a scan of the nodes per observation was quadratic)
+    for obs in data["observations"]:
+        name = names[obs["node"]]
+        memories.append(Memory(id=_observation_id(scope, obs["node"], obs["text"]), content=obs["text"],
+                               category="fact", importance=importance_of(obs["score"]), source=scope, title=name,
+                               created_at=now, updated_at=now, inserted_at=now,
+                               metadata={"memory_kind": "observation", "node": obs["node"],
+                                         "observation_kind": obs["kind"], "score": obs["score"], "scope": scope}))
     out: dict[str, Any] = {
         "ok": True, "dry_run": dry_run, "source_path": scope,
         "nodes": [{"ref": n.metadata["ref"], "id": n.id, "type": n.metadata["type"], "name": n.title,
@@ -290,6 +297,7 @@ def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[st
     }
     wanted = {n.id for n in nodes} | {m.id for m in memories}
     if dry_run:
+        planned = _plan_edges(store, data, memories, now)
         out["edges"] = [{"id": p.decided.id if p.decided else None, "src": p.edge.src, "dst": p.edge.dst,
                          "relation": p.edge.type, "requested_status": p.requested or None, "status": p.status,
                          "reasons": p.reasons} for p in planned]
@@ -299,6 +307,9 @@ def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[st
         return out
     vault = store.vault  # type: ignore[attr-defined]
     with store.transaction():
+        # read under the write lock it writes under: a `forget --source` or another re-send between the read and
+        # the write left rows behind, or reported an edge as kept that was gone
+        planned = _plan_edges(store, data, memories, now)
         stale = _stale_rows(rt, scope, wanted)
         out["replaced"] = stale
         gone = _stale_edges(rt, scope, wanted, stale, planned)
@@ -384,8 +395,8 @@ def _sense(rt: Runtime, data: Mapping[str, Any], memories: list[Memory], now: st
                        event_type="payload", source_uri=scope, source_path=scope)
 
 
-def forget_source(rt: Runtime, source: Any, *, dry_run: bool = False) -> dict[str, Any]:
-    scope = check_scope(source)
+def _scope_rows(rt: Runtime, scope: str) -> tuple[list[str], set[int], list[str], dict[str, int]]:
+    """What `forget --source` removes: node ids, edge ids, the remembered memories among the nodes, and counts."""
     store = rt.store
     vault = store.vault  # type: ignore[attr-defined]
     ids = vault.nodes_with_source(scope)
@@ -398,20 +409,30 @@ def forget_source(rt: Runtime, source: Any, *, dry_run: bool = False) -> dict[st
     removed = {"observations": sum(1 for n in nodes.values() if n.kind == "memory") - len(remembered),
                "memories": len(remembered), "nodes": sum(1 for n in nodes.values() if n.kind != "memory"),
                "edges": len(edges_scoped)}
-    out: dict[str, Any] = {"ok": True, "dry_run": dry_run, "source_path": scope, "removed": removed}
+    return ids, edges_scoped, remembered, removed
+
+
+def forget_source(rt: Runtime, source: Any, *, dry_run: bool = False) -> dict[str, Any]:
+    scope = check_scope(source)
+    store = rt.store
     from ..world import forget_world_scope
 
     if dry_run:
+        removed = _scope_rows(rt, scope)[3]
         world = forget_world_scope(rt, scope, dry_run=True)
-        return {**out, "world_removed": world, "world_model_removed": world}
+        return {"ok": True, "dry_run": True, "source_path": scope, "removed": removed, "world_removed": world,
+                "world_model_removed": world}
     if rt.vectors_enabled:
         rt.index.follow_saved()
     with store.transaction():  # the graph rows and the world rows of the scope go together, or neither does
-        vault.delete_edges(sorted(edges_scoped))
+        # read under the write lock: a payload re-sent between the read and the delete left its new rows behind
+        ids, edges_scoped, remembered, removed = _scope_rows(rt, scope)
+        store.vault.delete_edges(sorted(edges_scoped))  # type: ignore[attr-defined]
         gen = store.vector_generation()
         store.hard_delete(ids)  # type: ignore[attr-defined]
         rt.index.note_delete(ids, gen)
         store.log("forget:source", None, {"source_path": scope, **removed, "memory_ids": remembered}, rt.now_iso())
         world = forget_world_scope(rt, scope)
     # Mneme reported the world rows under both names
-    return {**out, "world_removed": world, "world_model_removed": world}
+    return {"ok": True, "dry_run": False, "source_path": scope, "removed": removed, "world_removed": world,
+            "world_model_removed": world}
