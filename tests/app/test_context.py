@@ -243,3 +243,14 @@ def test_an_item_line_with_a_comment_or_block_id_is_one_item_not_an_item_and_its
                                                         "pay the gas invoice by 2026-05-09",
                                                         "pay the water invoice by 2026-05-07"]
     assert sum(s["reason"] == "duplicate_of_item" for s in pack["skipped"]) >= 3
+
+
+@pytest.mark.parametrize("prompt", ["open risks in Projects/", "battery supplier risk", "lighthouse tasks"])
+def test_tied_edges_are_taken_and_listed_by_what_they_join_on_every_backend(example_vault_mem: Mnemon,
+                                                                             prompt: str) -> None:
+    """Edges of one score were taken and listed by id, and SQLite numbers a note's edges to its own items below zero
+    while PostgreSQL does not: "open risks in Projects/" packed has_tag edges on one and links_to on the other."""
+    pack = example_vault_mem.retrieve(prompt, max_items=12, budget=10000)
+    edges = [i for i in pack["items"] if i["item_type"] == "edge"]
+    keys = [(-i["score"], i["relation"], i["src"]["id"], i["dst"]["id"]) for i in edges]
+    assert keys == sorted(keys)

@@ -339,6 +339,14 @@ def _later_match(store: Store, terms: Sequence[str], as_of: datetime, sources: S
     return bool(store.keyword_search(list(terms), 1, after))
 
 
+def _best_first(item: Mapping[str, Any]) -> tuple[float, str]:
+    """Score, then a key the same on every backend: an edge by what it joins (SQLite numbers a note's edges to its
+    own items below zero and PostgreSQL does not, so by id a tie went to other edges on each), the rest by id."""
+    if item.get("item_type") == "edge":
+        return -item["score"], f"edge:{item['relation']}\x00{item['src']['id']}\x00{item['dst']['id']}"
+    return -item["score"], str(item["id"])
+
+
 def _sentence(text: str) -> str:
     """An evidence line as its item reads: without its list marker, comments and trailing block id (the line
     `- [ ] pay the invoice ^inv` is the item "pay the invoice", so its date edge is no second item)."""
@@ -384,7 +392,7 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
     item_texts = {it["id"]: _sentence(str(it["text"])) for it in memory_items}
     # one read of the edge heads, killed ones included only to be counted; ranked by the cheap part of the score
     # first, so only the best few are read in full and matched lexically
-    ranked: list[tuple[float, int]] = []
+    ranked: list[tuple[float, str, str, str, int]] = []
     killed_ids: list[int] = []
     categories: dict[str, str] = {}
     # a replay also reads the edges retired since (a forget after `as_of` retired its memory's edges)
@@ -409,9 +417,9 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
                 continue
         pre_score = (max(anchor.get(src, 0.0), anchor.get(dst, 0.0)) * EDGE_CATEGORY_FACTORS.get(category, 0.8)
                      * (CANDIDATE_FACTOR if status == "candidate" else 1.0))
-        ranked.append((-pre_score, edge_id))
+        ranked.append((-pre_score, relation, src, dst, edge_id))  # ties by what it joins: ids differ by backend
     ranked.sort()
-    edges, ends = _read_edges(store, [edge_id for _score, edge_id in ranked],
+    edges, ends = _read_edges(store, [row[-1] for row in ranked],
                               edge_cap * (SCOPED_EDGE_READ if scope_paths else 1), as_of)
     # a replay counts the edges killed since that existed then (their kill is today's decision, kept)
     killed = len(killed_ids) if as_of is None else len(_read_edges(store, killed_ids, len(killed_ids), as_of)[0])
@@ -645,7 +653,7 @@ def _pack_open_loops_checked(rt: Runtime, ranked: list[dict[str, Any]], budget: 
                                        {i["id"]: str(i["text"]) for i in fresh if not i.get("truncated")})
         if closers:
             ranked = sorted((_closed_later(i, closers[i["id"]]) if i["id"] in closers else i for i in ranked),
-                            key=lambda i: (-i["score"], str(i["id"])))
+                            key=_best_first)
 
 
 def _closed_later(item: dict[str, Any], closer: str) -> dict[str, Any]:
@@ -719,7 +727,7 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
                                          scope_paths=frozenset(scope.paths) if scope.active else None)
     world_items, claim_edges = _world_items(rt, query, when)
     edge_items = _claims_in_force(_not_stated_again(edge_items, world_items, skipped), claim_edges, skipped)
-    ranked = sorted(world_items + memory_items + edge_items, key=lambda i: (-i["score"], str(i["id"])))
+    ranked = sorted(world_items + memory_items + edge_items, key=_best_first)
     items, used = _pack_open_loops_checked(rt, ranked, budget, max_items, skipped, when)
 
     if not q_list:
