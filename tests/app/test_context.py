@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from mnemon.app.context import build_context_pack
+from mnemon.app.context import _best_first, build_context_pack
 from mnemon.app.memory import Mnemon
 from mnemon.core.errors import InvalidInput
 
@@ -40,7 +40,7 @@ def test_pack_shape_and_truth_policy_everywhere(graph: tuple[Mnemon, dict[str, s
         assert item["truth_policy"] in POLICIES
     for item in pack["items"]:
         assert item["score_factors"] and item["score"] >= 0
-    order = [(-i["score"], str(i["id"])) for i in pack["items"]]
+    order = [_best_first(i) for i in pack["items"]]
     assert order == sorted(order)  # best first, whichever packing pass took an item
 
 

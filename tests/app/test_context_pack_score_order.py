@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import given, strategies as st
 
-from mnemon.app.context import MIN_TRUNCATED_TEXT, PER_SOURCE_FIRST_PASS, _pack
+from mnemon.app.context import MIN_TRUNCATED_TEXT, PER_SOURCE_FIRST_PASS, _best_first, _pack
 from mnemon.app.memory import Mnemon
 
 
@@ -21,7 +21,7 @@ def item(item_id: str, score: float, source: str, text: str = "x" * 20, item_typ
 
 
 def ranked(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return sorted(items, key=lambda i: (-i["score"], str(i["id"])))  # as build_context_pack sorts them
+    return sorted(items, key=_best_first)  # as build_context_pack sorts them
 
 
 def test_a_fill_pass_item_takes_its_place_by_score() -> None:
@@ -64,7 +64,7 @@ def test_the_items_are_the_ranked_candidates_in_their_order(rows: list[tuple[int
 @pytest.mark.parametrize("prompt", ["school confirmation apartment", "battery supplier overdue"])
 def test_retrieve_lists_items_best_first(example_vault_mem: Mnemon, prompt: str) -> None:
     pack = example_vault_mem.retrieve(prompt, max_items=12, budget=6_000, explain=True)
-    keys = [(-i["score"], str(i["id"])) for i in pack["items"]]
+    keys = [_best_first(i) for i in pack["items"]]  # best first; a tie by a key the same on every backend
     assert keys == sorted(keys)
     assert [row.split(".")[0].strip() for row in pack["explain"]["ranking"]] == [
         str(n) for n in range(1, len(pack["items"]) + 1)]
