@@ -287,9 +287,10 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     # under pytest-xdist each worker starts its own server: a skip on any of them is said, as without workers
     own = _pg_summary()
-    said = list(dict.fromkeys([*_worker_summaries, *([own] if own else [])]))
-    started = [line.rsplit(" in ", 1)[1] for line, _ in said if line.startswith(_STARTED)]
-    if len(started) > 1:  # one server per worker: said once
+    every = [*_worker_summaries, *([own] if own else [])]
+    started = [line.rsplit(" in ", 1)[1] for line, _ in every if line.startswith(_STARTED)]
+    said = list(dict.fromkeys(every))
+    if len(started) > 1:  # one server per worker: said once (two started in the same time are still two)
         said = [s for s in said if not s[0].startswith(_STARTED)]
         said.append((f"PostgreSQL tests ran on {len(started)} embedded servers (one per worker) started in "
                      + ", ".join(started), False))
