@@ -96,3 +96,30 @@ def test_a_request_in_http_2_is_answered_505_with_a_status_line(port: int) -> No
     # refused before the version was taken, the reply went out as to HTTP/0.9: no status line, and code "internal"
     status, body = _get(port, "/api/status", "localhost", version="HTTP/2.0")
     assert (status, body["error"]["code"]) == (505, "unsupported_http_version")
+
+
+def _post(port: int, head_lines: list[str], body: bytes) -> tuple[int, Any]:
+    head = ("POST /api/recall HTTP/1.1\r\nHost: localhost\r\n" + "".join(f"{h}\r\n" for h in head_lines)
+            + f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n")
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(head.encode() + body)
+        status, _, answer = _answer(sock)
+    return status, answer
+
+
+def test_two_authorization_or_content_type_headers_are_refused(port: int) -> None:
+    """The last one won: a proxy that checked the first let another through (the token check read the last)."""
+    body = b'{"query": "x"}'
+    assert _post(port, ["Content-Type: application/json"], body)[0] == 200
+    for lines in (["Content-Type: application/json", "Authorization: Bearer a", "Authorization: Bearer b"],
+                  ["Content-Type: text/plain", "Content-Type: application/json"]):
+        status, answer = _post(port, lines, body)
+        assert (status, answer["error"]["code"]) == (400, "invalid_input"), lines
+        assert "more than one" in answer["error"]["message"]
+
+
+def test_a_body_that_is_not_utf8_is_refused(port: int) -> None:
+    """JSON between systems is UTF-8 (RFC 8259 §8.1); `json.loads` of bytes also ran UTF-16 and UTF-32 bodies."""
+    for encoding in ("utf-16", "utf-32"):
+        status, answer = _post(port, ["Content-Type: application/json"], '{"query": "x"}'.encode(encoding))
+        assert (status, answer["error"]["code"]) == (400, "invalid_input"), encoding

@@ -306,7 +306,9 @@ def body_args(body: bytes) -> dict[str, Any]:
     if not body.strip():
         return {}
     try:
-        args = json.loads(body)
+        # UTF-8 only (RFC 8259 §8.1): `json.loads` of bytes also took UTF-16 and UTF-32, which a proxy or a logger
+        # in front reads as other text than this server runs
+        args = json.loads(body.decode("utf-8"))
     # ValueError: not UTF-8, not JSON, or an integer past Python's digit limit; RecursionError: nested too deep
     except (ValueError, RecursionError) as exc:
         raise InvalidInput(f"the body is not JSON: {str(exc)[:200]}") from None
@@ -484,10 +486,11 @@ def _handler(api: Api, request_timeout: float) -> type[BaseHTTPRequestHandler]:
                 self.close_connection = True
                 return _refusal(400, "invalid_input", f"the body ended after {len(body)} of the {size} bytes its "
                                                       "Content-Length announced; nothing was done")
-            if len(self.headers.get_all("Host") or []) > 1:
-                # RFC 9112 §3.2 says 400: the dict below keeps only the last one, which the loopback check would
-                # read while a proxy in front may have read the first
-                return _refusal(400, "invalid_input", "more than one Host header")
+            for name in ("Host", "Authorization", "Content-Type"):
+                if len(self.headers.get_all(name) or []) > 1:
+                    # RFC 9112 §3.2 says 400 for Host: the dict below keeps only the last one, which the loopback
+                    # or token check would read while a proxy in front may have read the first
+                    return _refusal(400, "invalid_input", f"more than one {name} header")
             headers = {k.lower(): v for k, v in self.headers.items()}
             try:
                 target = request_target(self.path)
