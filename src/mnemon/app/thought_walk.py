@@ -5,9 +5,10 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
-from ..core.model import Edge, Memory
+from ..core.model import Edge, Memory, parse_iso
 from ..core.ontology import category_of
 from ..core.text import tokens
 from ..core.vault.lifecycle import truth_policy
@@ -85,12 +86,23 @@ def _claim_edges_not_in_force(rt: Runtime) -> dict[str, dict[str, Any]]:
     return fn(rt) if fn is not None else {}
 
 
+def _written_after(node: Memory | None, before: datetime | None) -> bool:
+    """Whether `node` was written after the replayed instant `before` (never, without a replay)."""
+    if before is None or node is None or not node.created_at:
+        return False
+    try:
+        return parse_iso(node.created_at) > before
+    except ValueError:
+        return False  # an unreadable stamp: keep the node, as a walk without a replay would
+
+
 def walk(rt: Runtime, start: Sequence[tuple[str, Edge | None]], hops: int,
-         hints: tuple[str, ...]) -> list[dict[str, Any]]:
+         hints: tuple[str, ...], *, before: datetime | None = None) -> list[dict[str, Any]]:
     """A deterministic biased walk over ACTIVE edges (both directions) from the given opening steps.
 
     The result is the walk's tree in the order it was found, not a chain: each step's `from` is the node its edge
-    joins it to (see `path_step`)."""
+    joins it to (see `path_step`). `before` (a replay, `agent preflight --as-of`) keeps the walk off nodes written
+    after it: a card replayed at that instant must not name what was not there yet."""
     store = rt.store
     ids = [i for i, _ in start]
     nodes = store.get_nodes(ids)
@@ -112,7 +124,7 @@ def walk(rt: Runtime, start: Sequence[tuple[str, Edge | None]], hops: int,
             for e in edges:
                 other = e.dst if e.src == current else e.src
                 category = category_of(e.type)
-                if other in visited or category == "lineage":
+                if other in visited or category == "lineage" or _written_after(others.get(other), before):
                     continue
                 if category not in _NEVER_CLAIMS and e.id is not None and int(e.id) > 0:
                     if retired is None:

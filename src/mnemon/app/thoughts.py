@@ -18,7 +18,7 @@ import importlib.util
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from functools import partial
 from itertools import islice
 from pathlib import Path
@@ -36,7 +36,7 @@ from ..core.vault.proactive import DEADLINE_WORDS, FRESHNESS_MAX, OPEN_WORDS, PR
 from ..render.cards import check_out_dir, clip, write_card
 from . import notes as notes_mod
 from .closed_loops import ClosedLater
-from .context import DEFAULT_BUDGET, DEFAULT_MAX_ITEMS, build_context_pack, parse_hints, source_path_of
+from .context import DEFAULT_BUDGET, DEFAULT_MAX_ITEMS, build_context_pack, parse_as_of, parse_hints, source_path_of
 from .runtime import Runtime
 from .suggested_actions import suggested_actions, vault_root
 from .thought_scores import (RECENT_PENALTY, RECENT_WINDOW, cooldown, is_observation, recent_ranks, score_draft,
@@ -447,7 +447,7 @@ def _as_typed(stems: Sequence[str], prompt: str) -> list[str]:
 
 
 def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int, hints: tuple[str, ...],
-                       vault: str | None = None) -> dict[str, Any]:
+                       vault: str | None = None, as_of: datetime | None = None) -> dict[str, Any]:
     note_title, seed = "", None
     if item.get("item_type") == "edge":
         # the edge is one hop: with --hops 0 its card keeps the node it starts from
@@ -459,9 +459,9 @@ def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int
         note = rt.store.get_node(note_id) if note_id else None
         if note_id and note is not None and hops > 0:
             link = card_edge(rt, note_id, item["id"], item.get("observation_kind"))
-            path = walk(rt, [(note_id, None), (item["id"], link)], hops - 1, hints)
+            path = walk(rt, [(note_id, None), (item["id"], link)], hops - 1, hints, before=as_of)
         else:  # no note, or --hops 0: the memory alone (its note is still named in the insight)
-            path = walk(rt, [(item["id"], None)], hops, hints)
+            path = walk(rt, [(item["id"], None)], hops, hints, before=as_of)
             if note_id and note is not None:
                 note_title, seed = node_name(note, note_id), note_id
     else:
@@ -470,7 +470,7 @@ def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int
     text = str(item.get("text") or item.get("title") or "")
     shown = _readable(text) if item.get("kind") == "section" else text
     parts = (_world_parts(item) if item.get("item_type") in ("world_state", "world_prediction")
-             else compose(path, shown, str(item.get("observation_kind") or ""), note_title, rt.now().date()))
+             else compose(path, shown, str(item.get("observation_kind") or ""), note_title, (as_of or rt.now()).date()))
     if item.get("truth_policy") == "candidate_only":
         parts["title"] = "Unconfirmed: " + parts["title"].split(": ", 1)[-1]
         parts["insight"] += " This link is a candidate, not an established fact."
@@ -572,21 +572,29 @@ def _surface_stats(cards: int, counts: dict[str, Any]) -> dict[str, Any]:
 
 
 def surface(rt: Runtime, *, prompt: str | None = None, limit: int = 5, hops: int = DEFAULT_HOPS, hints: Any = None,
-            include_candidates: bool = True, out: str | Path | None = None, theme: str | None = None) -> dict[str, Any]:
-    """Thought cards from retrieval (with a prompt) or from the proactive scorer (without) — one JSON shape."""
+            include_candidates: bool = True, out: str | Path | None = None, theme: str | None = None,
+            as_of: Any = None) -> dict[str, Any]:
+    """Thought cards from retrieval (with a prompt) or from the proactive scorer (without) — one JSON shape.
+
+    `as_of` (with a prompt: `agent preflight --as-of`) replays the cards at that instant, as the pack beside them is:
+    only items that existed then, walks that keep off later nodes, and dates read relative to it ("Past due" only
+    for a date already gone then). The proactive scorer has no replay, so it is refused there."""
     limit, hops, hint_tokens = _check_limit(limit, 50), _check_hops(hops), parse_hints(hints)
+    when = parse_as_of(as_of)
+    if when is not None and prompt is None:
+        raise InvalidInput("as_of needs a prompt: proactive cards are scored at now only")
     if out is not None:
         check_out_dir(out)
     if prompt is not None and not str(prompt).strip():  # as `retrieve`: a blank prompt is a mistake, not "no prompt"
         raise InvalidInput("--prompt must be a non-empty string (leave it out for proactive cards)")
     if prompt is not None:
         pack = build_context_pack(rt, str(prompt), budget=SURFACE_BUDGET, max_items=min(100, 2 * limit),
-                                  include_candidates=include_candidates, hints=hints)
+                                  include_candidates=include_candidates, hints=hints, as_of=when)
         vault = vault_root(rt)
         thoughts = _distinct_cards([_CardEntry(str(item["id"]), str(item.get("note") or ""), str(item.get("kind") or ""),
                                                str(item.get("text") or ""),
                                                partial(_thought_from_item, rt, item, str(prompt), hops, hint_tokens,
-                                                       vault)) for item in pack["items"]], limit)
+                                                       vault, when)) for item in pack["items"]], limit)
         retrieval = {"clusters": pack["clusters"], "brain_labels": pack["brain_labels"],
                      "stats": _surface_stats(len(thoughts), pack["stats"]),
                      "empty_reason": pack["empty_reason"], "source": "retrieve"}
@@ -640,13 +648,16 @@ class ContextMixin:
     def run_once(self, *, vault: str, out: str | None = None, hints: Any = None, hops: int = DEFAULT_HOPS,
                  theme: str | None = None, max_notes: int | None = None, append: bool | None = None,
                  follow_symlinks: bool | None = None) -> dict[str, Any]:
-        """Ingest the vault (part A's `ingest_vault`), then generate and render the top thought."""
+        """Ingest the vault (part A's `ingest_vault`), then generate and render the top thought.
+
+        The ingest is an `update`, never a rebuild: a rebuild drops the thought history whenever a note changed, so
+        a vault edited between two daily runs showed the same card each day (the cooldown rotates only with it)."""
         if importlib.util.find_spec("mnemon.app.vault.ingest") is None:
             raise ProviderUnavailable("run-once needs vault ingestion, which is not installed in this build")
         ingest_vault = importlib.import_module("mnemon.app.vault.ingest").ingest_vault
         if out is not None:
             check_out_dir(out)  # before the ingest: a bad --out must not leave a half-done run behind
-        stats = ingest_vault(self.rt, vault, mode="append" if append else "rebuild", max_notes=max_notes,
+        stats = ingest_vault(self.rt, vault, mode="append" if append else "update", max_notes=max_notes,
                              follow_symlinks=bool(follow_symlinks), hints=None if hints is None else hint_words(hints))
         result = thought(self.rt, hints=hints, hops=hops, out=out, theme=theme)
         return {**result, "stats": stats}

@@ -203,12 +203,15 @@ def _warnings(world: dict[str, Any], contract: dict[str, Any]) -> list[str]:
     return out
 
 
-def _surface(rt: Runtime, prompt: str, limit: int, include_candidates: bool, hints: Any) -> dict[str, Any] | None:
-    """`surface --prompt` for the preflight's `--surface-limit` (None without the thoughts module)."""
+def _surface(rt: Runtime, prompt: str, limit: int, include_candidates: bool, hints: Any,
+             view: WorldView) -> dict[str, Any] | None:
+    """`surface --prompt` for the preflight's `--surface-limit` (None without the thoughts module); a replay's cards
+    are replayed too, or they named memories written after `--as-of` and called its future deadlines past due."""
     if importlib.util.find_spec("mnemon.app.thoughts") is None:
         return None
     surface = importlib.import_module("mnemon.app.thoughts").surface
-    return dict(surface(rt, prompt=prompt, limit=limit, hints=hints, include_candidates=include_candidates))
+    return dict(surface(rt, prompt=prompt, limit=limit, hints=hints, include_candidates=include_candidates,
+                        as_of=view.now if view.replay else None))
 
 
 def agent_preflight(rt: Runtime, prompt: str, *, as_of: Any = None, budget: int = DEFAULT_BUDGET,
@@ -249,7 +252,7 @@ def agent_preflight(rt: Runtime, prompt: str, *, as_of: Any = None, budget: int 
         "agent_rules": list(AGENT_RULES),
     }
     if surface_limit:
-        payload["surface"] = _surface(rt, prompt, surface_limit, include_candidates, hints)
+        payload["surface"] = _surface(rt, prompt, surface_limit, include_candidates, hints, view)
     if not payload["ok"]:
         raise ContractViolation("preflight: the database contract check failed; see details.contract", **payload)
     return payload
