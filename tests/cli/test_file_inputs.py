@@ -89,3 +89,12 @@ def test_an_endless_device_is_refused_not_read_forever(cli_run: Run, monkeypatch
     monkeypatch.setattr(files, "DEVICE_LIMIT", 1024)
     code, out = cli_run(["sense", "add", "--file", "/dev/zero"])
     assert code == 1 and out["error"]["code"] == "invalid_input" and "does not end" in out["error"]["message"]
+
+
+def test_a_file_with_a_utf8_byte_order_mark_is_read(cli_run, tmp_path) -> None:
+    """A JSON file saved by Windows Notepad starts with U+FEFF: every --file reader refused it as not JSON."""
+    draft = tmp_path / "bom.json"
+    draft.write_bytes(b"\xef\xbb\xbf" + b'{"schema_version": "1", "insights": [{"content": "Notepad saved this"}]}')
+    code, out = cli_run(["import", str(draft)])
+    assert code == 0, out
+    assert cli_run(["search", "Notepad"])[1]["results"]

@@ -40,7 +40,7 @@ def _opened(path: str, what: str) -> tuple[IO[str], bool]:
         raise InvalidInput(f"{what} file {path} is not a file or a pipe (a socket or block device); give a JSON "
                            "file (or '-' for stdin)", path=path)
     try:
-        fh = p.open(encoding="utf-8")
+        fh = p.open(encoding="utf-8-sig")  # a byte-order mark (Windows Notepad writes one) is no JSON: passed over
     except OSError as exc:
         raise InvalidInput(f"cannot read {what} file {path}: {exc.strerror or exc}", path=path) from None
     return fh, stat.S_ISCHR(mode) and not fh.isatty()
