@@ -20,6 +20,9 @@ from mnemon.core.world.route import BOTH, CORRECTION, RETRIEVAL, route
     ("你记错了，会议是周三", CORRECTION),
     ("That’s wrong, the kickoff was on 4 March", CORRECTION),  # a typographic apostrophe
     ("that's not right, she left in May", CORRECTION),
+    ("Mira moved from Lisbon to Porto", CORRECTION),  # only "moved to" counted
+    ("We replaced Redis with Memcached", CORRECTION),
+    ("The team switched from Jira to Linear", CORRECTION),
     ("Mira 住在柏林，对不对？", RETRIEVAL),  # 对不对 is a tag question ("right?"), not a correction
 ])
 def test_wording_decides_the_route(prompt: str, path: str) -> None:
