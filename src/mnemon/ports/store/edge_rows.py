@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from json.encoder import encode_basestring as _json_key  # how json spells a string (ensure_ascii=False)
 from typing import Any
 
@@ -273,3 +273,13 @@ def packed_insert_rows(rows: Sequence[tuple[Any, ...]], ends: dict[str, tuple[in
     return [(src[0], ends[r[1]][0], r[2], r[3], r[4], r[5], key(r[6]) if own and r[6] else r[6], r[7], r[8],
              packed if own and r[6] else r[9], r[10], "" if (own or r[9] == packed) and r[11] == src[1] else r[11], "")
             for r in rows for src, own in ((ends[r[0]], r[9] == note),)]
+
+
+def latest_of_kinds(rows: Iterable[tuple[Any, str, str]], wanted: set[tuple[str, str]]) -> dict[int, tuple[str, str]]:
+    """Edge id → the last (event, actor) of `wanted` among `rows` (edge id, event, actor) read in event order: what
+    `Store.latest_edge_events` answers on either backend."""
+    out: dict[int, tuple[str, str]] = {}
+    for edge_id, event, actor in rows:
+        if (event, actor) in wanted:
+            out[int(edge_id)] = (event, actor)
+    return out

@@ -15,7 +15,7 @@ from ...core.model import EDGE_STATUSES, Edge, Link, iso, utcnow
 from .base import EdgeHead
 from .contained_sqlite import (CONTAINED_ROWS, CONTAINED_ROWS_OF_NOTES, derived_touching, edges_by_id, materialise,
                                positive_id_insert)
-from .edge_rows import EDGE_VALUE_COLS, SEQ_OF, edge_value_rows, upsert_event_detail
+from .edge_rows import EDGE_VALUE_COLS, SEQ_OF, edge_value_rows, latest_of_kinds, upsert_event_detail
 from .text_index_sqlite import _chunks
 
 PAGE_ROWS = 5_000  # rows a whole-table walk holds at once (SQLite and PostgreSQL)
@@ -318,11 +318,9 @@ class SQLiteEdges:
         emarks = ",".join("?" * len(names))
         for chunk in _chunks(sorted(set(edge_ids))):
             # (every event of one edge is in one chunk, so the last one by id stands)
-            for edge_id, event, actor in self.conn.execute(
-                    f"SELECT edge_id, event, actor FROM edge_events WHERE edge_id IN ({','.join('?' * len(chunk))})"
-                    f" AND event IN ({emarks}) ORDER BY id", [*chunk, *names]):
-                if (event, actor) in wanted:
-                    out[int(edge_id)] = (event, actor)
+            out.update(latest_of_kinds(self.conn.execute(
+                f"SELECT edge_id, event, actor FROM edge_events WHERE edge_id IN ({','.join('?' * len(chunk))})"
+                f" AND event IN ({emarks}) ORDER BY id", [*chunk, *names]), wanted))
         return out
 
     def iter_edges(self, *, statuses: Sequence[str] | None = None) -> Iterator[Edge]:

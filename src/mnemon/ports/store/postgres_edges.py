@@ -11,7 +11,7 @@ from typing import Any
 
 from ...core.model import Edge, Link, iso, utcnow
 from .base import EdgeHead
-from .edge_rows import EDGE_VALUE_COLS, edge_value_rows, upsert_event_detail
+from .edge_rows import EDGE_VALUE_COLS, edge_value_rows, latest_of_kinds, upsert_event_detail
 from .sqlite import _EDGE_COLS, PAGE_ROWS, _chunks, _edge
 
 _SEQ_OF = "(SELECT seq FROM nodes WHERE id = %s)"
@@ -188,11 +188,9 @@ class EdgeTables:
             return out
         names = sorted({event for event, _actor in wanted})
         for chunk in _chunks(sorted(set(edge_ids))):
-            for edge_id, event, actor in self._rows(
-                    "SELECT edge_id, event, actor FROM edge_events WHERE edge_id = ANY(%s::bigint[])"
-                    " AND event = ANY(%s) ORDER BY id", (list(chunk), names)):
-                if (event, actor) in wanted:
-                    out[int(edge_id)] = (event, actor)
+            out.update(latest_of_kinds(self._rows(
+                "SELECT edge_id, event, actor FROM edge_events WHERE edge_id = ANY(%s::bigint[])"
+                " AND event = ANY(%s) ORDER BY id", (list(chunk), names)), wanted))
         return out
 
     def iter_edges(self, *, statuses: Sequence[str] | None = None) -> Iterator[Edge]:
