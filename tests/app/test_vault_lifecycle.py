@@ -31,19 +31,23 @@ def test_explain_edge_says_why_the_edge_exists(example_vault_mem) -> None:
 
 
 def test_explain_edge_names_the_other_notes_an_ambiguous_link_could_mean(make_mem, tmp_path: Path) -> None:
-    """`[[Meeting]]` with a Meeting.md in two folders went to one of them without a word."""
+    """`[[Meeting]]` with a Meeting.md in two folders went to one of them without a word. The one in the linking
+    note's folder wins, as in Obsidian; from elsewhere, the fixed rule (shallowest, then first by path)."""
     vault = tmp_path / "amb"
     for folder, title in (("Work/Meetings", "Work meeting"), ("Home/Meetings", "Home meeting")):
         (vault / folder).mkdir(parents=True)
         (vault / folder / "Meeting.md").write_text(f"# {title}\n", encoding="utf-8")
-    (vault / "Work/Meetings/plan.md").write_text("# Plan\n\nSee [[Meeting]] and [[Work meeting]].\n",
-                                                 encoding="utf-8")
+    (vault / "Work/Meetings/plan.md").write_text("# Plan\n\nSee [[Meeting]].\n", encoding="utf-8")
+    (vault / "index.md").write_text("# Index\n\n[[meeting]], [[Work meeting]]\n", encoding="utf-8")
     mem = make_mem()
     mem.ingest(str(vault))
     links = {e.metadata["target"]: e for e in mem.rt.store.iter_edges() if e.type == "links_to"}
     ambiguous = mem.explain_edge(links["Meeting"].id)["edge"]["link_resolution"]
-    assert ambiguous["tier"] == "stem" and ambiguous["resolves_to"] == "Home/Meetings/Meeting.md"
-    assert ambiguous["also_matching"] == ["Work/Meetings/Meeting.md"] and "shallowest" in ambiguous["rule"]
+    assert ambiguous["tier"] == "stem" and ambiguous["resolves_to"] == "Work/Meetings/Meeting.md"
+    assert ambiguous["also_matching"] == ["Home/Meetings/Meeting.md"] and "folder" in ambiguous["rule"]
+    from_top = mem.explain_edge(links["meeting"].id)["edge"]["link_resolution"]
+    assert from_top["resolves_to"] == "Home/Meetings/Meeting.md"
+    assert from_top["also_matching"] == ["Work/Meetings/Meeting.md"]
     plain = mem.explain_edge(links["Work meeting"].id)["edge"]["link_resolution"]
     assert plain == {"key": "work meeting", "tier": "title", "resolves_to": "Work/Meetings/Meeting.md",
                      "also_matching": []}

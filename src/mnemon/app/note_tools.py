@@ -370,9 +370,10 @@ def _inbound(v: _Vault, index: LinkIndex, target: str, after: LinkIndex | None =
 
 
 # ── move ───────────────────────────────────────────────────────────────────────────────────────────────────────
-def _wikilink_form(original: str, expected: str, tier: str | None, index: LinkIndex) -> str | None:
-    """The spelling of a wikilink to `expected` closest to how `original` was written that resolves to it: a
-    full path stays a full path, a trailing path keeps its depth, a name becomes the new name."""
+def _wikilink_form(original: str, expected: str, tier: str | None, index: LinkIndex, linker: str) -> str | None:
+    """The spelling of a wikilink to `expected`, written in note `linker`, closest to how `original` was written
+    that resolves to it: a full path stays a full path, a trailing path keeps its depth, a name becomes the new
+    name."""
     with_md = original.lower().endswith(".md")
     lead = "/" if original.startswith("/") else ""
     parts = expected[:-3].split("/") if expected.lower().endswith(".md") else expected.split("/")
@@ -387,7 +388,7 @@ def _wikilink_form(original: str, expected: str, tier: str | None, index: LinkIn
         form = "/".join(parts[-n:]) + (".md" if with_md else "")
         if n == len(parts):
             form = lead + form
-        if _WIKILINK_FORBIDDEN.isdisjoint(form) and index.resolve_key(placeholder_key(form)) == expected:
+        if _WIKILINK_FORBIDDEN.isdisjoint(form) and index.resolve_key(placeholder_key(form), linker) == expected:
             return form
     return None
 
@@ -464,7 +465,7 @@ def _plan_links(v: _Vault, src: str, dst: str, old: LinkIndex, new: LinkIndex,
                     kept += was == src and rel != src
                     continue
                 if site.kind == "wikilink":
-                    replacement = _wikilink_form(site.target.strip(), expected, tier, new)
+                    replacement = _wikilink_form(site.target.strip(), expected, tier, new, after_rel)
                 else:
                     replacement = _markdown_form(after_rel, site, expected)
                 if replacement is None:

@@ -767,6 +767,6 @@ def link_sites(text: str) -> list[LinkSite]:
 def resolve_site(index: LinkIndex, linker: str, site: LinkSite) -> tuple[str | None, str | None]:
     """(note path, tier) a link resolves to from note `linker`, as ingest resolves it."""
     if site.kind == "wikilink":
-        return index.explain_key(placeholder_key(site.target))
+        return index.explain_key(placeholder_key(site.target), linker)
     target = resolve_markdown_target(linker, site.target)
-    return index.explain_key(placeholder_key(target)) if target else (None, None)
+    return index.explain_key(placeholder_key(target), linker) if target else (None, None)

@@ -120,18 +120,20 @@ def explain_edge(rt: Runtime, raw_id: Any) -> dict[str, Any]:
 
 def _link_resolution(rt: Runtime, edge: Edge) -> dict[str, Any] | None:
     """How a wikilink's name chose its note among the vault's notes now: `[[Meeting]]` with a `Meeting.md` in two
-    folders went to one of them without a word (`also_matching` lists the others; the rule is fixed, so a rebuild
-    links the same way)."""
+    folders went to one of them without a word (`also_matching` lists the others; the rule — the linking note's
+    folder first — is fixed, so a rebuild links the same way)."""
     key = edge.metadata.get("key") if edge.origin == "ingest" and edge.rule.startswith("wikilink:") else None
     if not isinstance(key, str) or not key:
         return None
     from .resolve import link_index  # (reads the notes' names: only an explained link pays for it)
 
-    tier, paths = link_index(rt).offered(key)
+    linker = edge.src.partition(":")[2] if edge.src.startswith("note:") else None
+    tier, paths = link_index(rt).offered(key, linker)
     out: dict[str, Any] = {"key": key, "tier": tier, "resolves_to": paths[0] if paths else None,
                            "also_matching": list(paths[1:])}
     if len(paths) > 1:
-        out["rule"] = "several notes hold the name: the shallowest path wins, then the first by path"
+        out["rule"] = ("several notes hold the name: one in the linking note's folder wins, else the shallowest "
+                       "path, then the first by path")
     return out
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from ...core.model import Memory
 from ...core.ontology import DEFAULT_ONTOLOGY
 from ...core.vault import LinkIndex, NoteIdentity, note_keys, survives_rebuild
+from ...core.vault.links import nearest_first
 from ...core.vault.lifecycle import PROMOTED, kept_active
 from ...ports.store.edge_rows import NOTE_PATH
 from ..runtime import Runtime
@@ -92,7 +93,7 @@ class VaultWriter:
         # the edges it would duplicate here instead of reading the same rows again
         self.cleared_srcs: set[str] = set()
         self.known_edges: dict[tuple[str, str, str], tuple[Any, ...]] = {}
-        self._resolved: dict[str, tuple[str, str | None]] = {}  # link key → what `resolve` gave under `_resolved_by`
+        self._resolved: dict[str, tuple[str | None, tuple[str, ...]]] = {}  # link key → `offered` under `_resolved_by`
         self._resolved_by: LinkIndex | None = None
         # containment edges derived from their items, not stored (SQLite: app/vault/contained.py)
         self.contained = Containment(self.vault.containment_kinds() if self.vault.derives_edges else None)
@@ -101,17 +102,19 @@ class VaultWriter:
         self.weakened: dict[int, tuple[tuple[str, str, str], float, str, str]] = {}
         self.moves: dict[str, str] = {}  # old path → new path of the notes this run moved (`ingest._moved_notes`)
 
-    def resolve(self, key: str) -> tuple[str, str | None]:
+    def resolve(self, key: str, linker: str) -> tuple[str, str | None]:
+        """(node id, tier) a link with `key` written in note `linker` (a path) goes to: a note, else a placeholder."""
         assert self.index is not None, "the link index is set once every note is planned"
         if self._resolved_by is not self.index:  # (a vault links the same few names from many notes)
             self._resolved, self._resolved_by = {}, self.index
-        hit = self._resolved.get(key)
-        if hit is None:
-            path, tier = self.index.explain_key(key)
-            hit = self._resolved[key] = (note_id(path), tier) if path is not None else (f"placeholder:{key}", None)
-            if path is None:
-                self.placeholders.add(hit[0])
-        return hit
+        offered = self._resolved.get(key)
+        if offered is None:
+            offered = self._resolved[key] = self.index.offered(key)
+        tier, paths = offered
+        if not paths:
+            self.placeholders.add(f"placeholder:{key}")
+            return f"placeholder:{key}", None
+        return note_id(nearest_first(paths, linker)[0]), tier
 
     def clear_notes(self, notes: Sequence[tuple[str, set[str]]], *, removing: bool = False) -> None:
         """Drop what the last parse of each (path, keep ids) wrote, except surviving edges and the rows kept.
@@ -262,7 +265,7 @@ class VaultWriter:
         seen: set[tuple[str, str, str]] = set()
         now = self.now
         for path, p in planned:
-            dst, tier = (p.dst, None) if p.dst else self.resolve(p.link_key)
+            dst, tier = (p.dst, None) if p.dst else self.resolve(p.link_key, path)
             key = (p.src, dst, p.relation)
             if key in seen:
                 continue  # two spellings of one link ([[Ada]], [[Ada Quill]]) are one edge; the first line is evidence
@@ -430,7 +433,8 @@ class VaultWriter:
         options: dict[int, tuple[list[tuple[str, str, str]], float, str]] = {}
         for old_id, ((src, dst, type_), strength, status, link_key) in sorted(gone.items()):
             new_src = self._moved(src)
-            targets = [self.resolve(link_key)[0]] if link_key and self.index is not None else []
+            linker = new_src.partition(":")[2]  # (a link leaves its note's node)
+            targets = [self.resolve(link_key, linker)[0]] if link_key and self.index is not None else []
             targets.append(self._moved(dst))
             keys = [key for target in dict.fromkeys(targets) if (key := (new_src, target, type_)) != (src, dst, type_)]
             if keys:

@@ -20,7 +20,10 @@ A file name outranks a title or alias, though, as in Obsidian: when some note's 
 offer notes whose stem it is too, so ``[[Beta]]`` goes to ``Projects/Beta.md`` and not to a meeting note whose H1
 happens to read ``# Beta`` (it used to go there).
 
-Several notes in one tier: the shallowest path wins, then the lexicographically smallest path.
+Several notes in one tier: a note in the linking note's own folder wins, as in Obsidian (``[[Meeting]]`` written in
+``Projects/Alpha/Log.md`` goes to ``Projects/Alpha/Meeting.md``, not to ``Projects/Beta/Meeting.md``); else the
+shallowest path, then the lexicographically smallest path. A link's note so depends on its key, the notes claiming
+the key and the folder it is written in — never on another link or another note's names.
 
 Unresolved targets get a placeholder node keyed by `placeholder_key(target)`. That key is exactly what the
 resolver looks up, so when a note appears the app can find placeholders whose key is in `note_keys(note)` and
@@ -110,6 +113,19 @@ def _rank(path: str) -> tuple[int, str]:
     return (path.count("/"), path)
 
 
+def _folder(path: str) -> str:
+    return path.rpartition("/")[0]
+
+
+def nearest_first(paths: tuple[str, ...], linker: str | None) -> tuple[str, ...]:
+    """`paths` (best first by the fixed rule) with those in `linker`'s folder moved ahead, order kept otherwise."""
+    if linker is None or len(paths) < 2:
+        return paths
+    home = _folder(linker)
+    near = tuple(path for path in paths if _folder(path) == home)
+    return paths if not near or near[0] == paths[0] else near + tuple(p for p in paths if p not in near)
+
+
 @dataclass(frozen=True)
 class LinkIndex:
     """Normalised key → candidate note paths, one mapping per precedence tier."""
@@ -130,17 +146,22 @@ class LinkIndex:
             }
         )
 
-    def resolve_key(self, key: str) -> str | None:
-        return self.explain_key(key)[0]
+    def resolve_key(self, key: str, linker: str | None = None) -> str | None:
+        return self.explain_key(key, linker)[0]
 
-    def explain_key(self, key: str) -> tuple[str | None, str | None]:
-        """(note path, tier that matched) — the tier is edge evidence: *why* a link landed where it did."""
-        tier, paths = self.offered(key)
+    def explain_key(self, key: str, linker: str | None = None) -> tuple[str | None, str | None]:
+        """(note path, tier that matched) for a link written in note `linker` (None: a name with no note behind it,
+        as a claim's) — the tier is edge evidence: *why* a link landed where it did."""
+        tier, paths = self.offered(key, linker)
         return (paths[0], tier) if paths else (None, None)
 
-    def offered(self, key: str) -> tuple[str | None, tuple[str, ...]]:
-        """The first tier with a note for `key` and its notes, best first: more than one is an ambiguous link (the
-        first wins, by the fixed rule above)."""
+    def offered(self, key: str, linker: str | None = None) -> tuple[str | None, tuple[str, ...]]:
+        """The first tier with a note for `key` and its notes, best first for a link written in `linker`: more than
+        one is an ambiguous link (the first wins, by the rule above)."""
+        tier, paths = self._offered(key)
+        return tier, nearest_first(paths, linker)
+
+    def _offered(self, key: str) -> tuple[str | None, tuple[str, ...]]:
         if not key:
             return None, ()
         named = self.tiers.get("stem", {}).get(key)  # notes whose file is named so
@@ -161,6 +182,7 @@ class LinkIndex:
         return len({path for paths in self.tiers.get("path", {}).values() for path in paths})
 
 
-def resolve_link(target: str, index: LinkIndex) -> str | None:
-    """The vault-relative path of the note `target` points at, or None when no note claims it yet."""
-    return index.resolve_key(placeholder_key(target))
+def resolve_link(target: str, index: LinkIndex, linker: str | None = None) -> str | None:
+    """The vault-relative path of the note `target`, written in note `linker`, points at, or None when no note
+    claims it yet."""
+    return index.resolve_key(placeholder_key(target), linker)
