@@ -471,8 +471,9 @@ def _relink(writer: VaultWriter, known: dict[str, VaultFile], plans: Sequence[No
     """Resolve again, against the new names, the links of every unchanged note with a link whose name another
     note claimed or gave up in this run (added, removed, renamed or re-aliased), so each link lands where a fresh
     ingest would land it: merged spellings, links to the note itself and links parked on a placeholder included —
-    moving stored edges instead lost every link no edge held. A key resolves by the notes claiming it alone
-    (`LinkIndex`), so no other note's links can change. The paths of the notes relinked."""
+    moving stored edges instead lost every link no edge held. A key resolves by the notes claiming it and the
+    folder of the note it is written in (`LinkIndex`), so no other note's links can change. The paths of the notes
+    relinked."""
     planned = {p.path for p in plans}
     if all(path in planned or path in removed for path in known):
         return []  # no note is left to plan again (a first ingest): working out the changed names buys nothing
