@@ -31,6 +31,15 @@ def instant(rt: Runtime, value: Any, field_name: str) -> datetime:
     return instant_from(now_of(rt), value, field_name)
 
 
+def replay_instant(rt: Runtime, value: Any) -> datetime:
+    """An `--as-of`: None → now, else an ISO instant. Not a duration, as `retrieve --as-of` and the MCP/HTTP schemas
+    have it (`agent preflight --as-of 1d` replayed tomorrow where they refused): a replay names when, and "1d" reads
+    as a day ago as readily as a day ahead."""
+    if value is None or value == "" or isinstance(value, datetime):
+        return instant(rt, value, "as_of")
+    return parse_instant(value, "as_of")
+
+
 def instant_from(base: datetime, value: Any, field_name: str) -> datetime:
     """None → `base`; a duration → `base` + duration (so `--before 1d` under `--as-of T` means T + 1 day)."""
     if value is None or value == "":
@@ -208,6 +217,8 @@ class WorldView:
     stored_events: list[SenseEvent]
     actions: list[dict[str, Any]]
     replay: bool = False
+    # a check at a past instant (`load_check_view`): the rows recorded after it are left out
+    known_at: datetime | None = None
     changed_assertions: dict[str, Assertion] = field(default_factory=dict)
     changed_predictions: dict[str, Prediction] = field(default_factory=dict)
     # the stored events → the events a check reads (a vault note's text put back: `note_text.py`)
@@ -246,15 +257,22 @@ class WorldView:
         self.changed_predictions.clear()
 
 
-def load_view(rt: Runtime, as_of: datetime | None = None, *, with_events: bool = True) -> WorldView:
+def load_view(rt: Runtime, as_of: datetime | None = None, *, with_events: bool = True,
+              known_at: datetime | None = None) -> WorldView:
     """The whole world model at `as_of` (default: now, as stored). Sense events are only read when a prediction
-    could use them (and the caller wants them): they are the largest world table."""
+    could use them (and the caller wants them): they are the largest world table. `known_at` (not a replay) leaves
+    out the predictions, sense events and actions recorded after it and keeps every other row as stored."""
     replay = as_of is not None
     now = as_of if as_of is not None else now_of(rt)
     assertions = load_assertions(rt)
     predictions, invalid = load_predictions(rt)
-    events = load_events(rt, known_at=now if replay else None) if with_events and predictions else []
+    if known_at is not None:
+        predictions = [p for p in predictions if p.created_at is None or p.created_at <= known_at]
+    events_known = now if replay else known_at
+    events = load_events(rt, known_at=events_known) if with_events and predictions else []
     actions = load_actions(rt)
+    if known_at is not None:
+        actions = [a for a in actions if parse_instant(a.get("created_at"), "created_at") <= known_at]
     assertions = with_source_edges(rt, assertions, now if replay else None)
     if replay:
         assertions = assertions_as_of(assertions, now)
@@ -268,6 +286,29 @@ def load_view(rt: Runtime, as_of: datetime | None = None, *, with_events: bool =
         read_texts = partial(with_note_texts, rt, wanted=wanted)
     return WorldView(now, {a.id: a for a in assertions}, {p.id: p for p in predictions}, invalid, events, actions,
                      replay, read_texts=read_texts)
+
+
+def load_check_view(rt: Runtime, moment: datetime, now: datetime) -> WorldView:
+    """The rows a prediction check at `moment` judges and may update (`world tick --before`, `predict check
+    --as-of`); `now` is the clock read once by the caller (a default `before` is `now` itself, not a past instant a
+    clock read microseconds later makes of it). At a past instant it sees only the predictions made and the sense
+    events recorded by then: a prediction written later was otherwise checked — and missed — before it existed, and
+    evidence synced later confirmed an outcome dated before it arrived. The rows keep their stored values (outcomes
+    recorded since are not reopened), since the check persists onto them; `as_reported` gives the assertions as
+    they stood then."""
+    known_at = moment if moment < now else None
+    view = load_view(rt, known_at=known_at)
+    view.now, view.known_at = moment, known_at
+    return view
+
+
+def as_reported(view: WorldView) -> WorldView:
+    """A check view's report at a past `view.now`: its assertions replayed to then (a row asserted later is not a
+    lapsed open loop or a conflict at that instant). A read-only copy; the check's own changes are in it."""
+    if view.known_at is None:
+        return view
+    replayed = {row.id: row for row in assertions_as_of(view.assertions.values(), view.known_at)}
+    return replace(view, assertions=replayed, replay=True, changed_assertions={}, changed_predictions={})
 
 
 def refuse_future_outcomes(rt: Runtime, moment: datetime, dry_run: bool, flag: str) -> None:

@@ -12,7 +12,7 @@ from ...core.ontology import requires_validation
 from ...core.world import check_contract
 from ...core.world.values import iso
 from ..runtime import Runtime
-from .common import WorldView, instant, load_view, world_of
+from .common import WorldView, load_view, replay_instant, world_of
 
 CONTRACT_NAME, CONTRACT_VERSION = "mnemon-agent-brain", "mnemon-agent-brain-v1"
 
@@ -43,7 +43,7 @@ def contract_report(rt: Runtime, view: WorldView) -> dict[str, Any]:
 
 def contract_check(rt: Runtime, *, as_of: Any = None, raise_on_fail: bool = True) -> dict[str, Any]:
     """The report; a failing contract raises `ContractViolation` carrying the whole report (non-zero exit)."""
-    view = load_view(rt, instant(rt, as_of, "as_of") if as_of is not None else None)
+    view = load_view(rt, replay_instant(rt, as_of) if as_of is not None else None)
     report = contract_report(rt, view)
     if raise_on_fail and not report["ok"]:
         raise ContractViolation(

@@ -19,8 +19,8 @@ from ...core.world import (
 from ...core.world.predictions import due_at
 from ...core.world.values import iso, iso_or_none
 from ..runtime import Runtime
-from .common import (WorldView, audit, instant, instant_from, load_view, now_of, put_prediction,
-                     refuse_future_outcomes, world_of)
+from .common import (WorldView, audit, instant_from, load_check_view, load_view, now_of, put_prediction,
+                     refuse_future_outcomes, replay_instant, world_of)
 from .sense import read_json_document
 
 
@@ -74,7 +74,7 @@ def add_prediction(rt: Runtime, document: Any) -> dict[str, Any]:
 
 def predict_due(rt: Runtime, *, before: Any = None, as_of: Any = None) -> dict[str, Any]:
     """Open predictions due by `before` (default: now). Read-only."""
-    view = load_view(rt, instant(rt, as_of, "as_of") if as_of is not None else None)
+    view = load_view(rt, replay_instant(rt, as_of) if as_of is not None else None)
     cutoff = instant_from(view.now, before, "before")
     due = due_predictions(view.predictions.values(), view.now, cutoff, view.events)
     return {"as_of": iso(view.now), "before": iso(cutoff), "count": len(due),
@@ -116,12 +116,15 @@ def check_predictions(rt: Runtime, *, prediction_id: str | None = None, as_of: A
                       dry_run: bool = False) -> dict[str, Any]:
     """Check one prediction (`--id`) or every due open one at `as_of` (default now); persist unless dry-run (a
     future `as_of` only with dry-run)."""
-    moment = instant(rt, as_of, "as_of")
+    now = now_of(rt)
+    moment = now if as_of in (None, "") else replay_instant(rt, as_of)
     refuse_future_outcomes(rt, moment, dry_run, "--as-of")
-    view = load_view(rt)
-    view.now = moment
+    view = load_check_view(rt, moment, now)
     if prediction_id is not None:
         if prediction_id not in view.predictions:
+            if world_of(rt).get_prediction(prediction_id) is not None:
+                raise InvalidInput(f"prediction {prediction_id!r} was made after --as-of {iso(moment)}: it cannot "
+                                   "be checked at that instant", field="as_of")
             raise NotFound(f"no prediction {prediction_id!r}; `mnemon predict due` lists open ones")
         targets = [view.predictions[prediction_id]]
     else:

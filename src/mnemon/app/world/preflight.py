@@ -22,7 +22,7 @@ from ...core.world.route import route
 from ...core.world.truth import AUTHORITATIVE_TRUTH_POLICIES, claim_edges_not_in_force, prediction_status_at
 from ...core.world.values import iso
 from ..runtime import Runtime
-from .common import WorldView, instant, load_assertions, load_view, now_of
+from .common import WorldView, load_assertions, load_view, now_of, replay_instant
 from .contract import contract_report
 from .predict import prediction_view
 from .state import assertion_view, radar
@@ -42,7 +42,7 @@ AGENT_RULES: tuple[str, ...] = (
 
 
 def _as_of(rt: Runtime, as_of: Any) -> datetime | None:
-    return None if as_of in (None, "") else instant(rt, as_of, "as_of")
+    return None if as_of in (None, "") else replay_instant(rt, as_of)
 
 
 def _assertion_item(row: Assertion, now: datetime, prompt_tokens: frozenset[str]) -> dict[str, Any] | None:

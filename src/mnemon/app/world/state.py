@@ -34,11 +34,11 @@ from ..runtime import Runtime
 from .common import (
     assertions_as_of,
     audit,
-    instant,
     load_aliases,
     load_assertions,
     now_of,
     put_assertion,
+    replay_instant,
     with_source_edges,
     world_of,
 )
@@ -188,7 +188,7 @@ def list_state(rt: Runtime, *, status: str | None = None, subject: str | None = 
         raise InvalidInput("--limit must be from 1 to 10000")
     if state_type is not None and state_type not in STATE_TYPES:  # (an unknown one listed nothing, as if none held)
         raise InvalidInput(f"--type must be one of {', '.join(STATE_TYPES)}; got {state_type!r}", field="type")
-    moment = instant(rt, as_of, "as_of")
+    moment = replay_instant(rt, as_of)
     # spelt as the write stores it ("Lives In" is lives_in): the raw text found nothing but the exact stored form
     wanted = normalise_predicate(predicate) if predicate and predicate.strip() else None
     rows = load_assertions(rt, subject_norm_contains=norm_keys(subject) if subject else None,
@@ -226,7 +226,7 @@ def explain_state(rt: Runtime, assertion_id: str, *, as_of: Any = None) -> dict[
     raw = world.get_assertion(assertion_id)
     if raw is None:
         raise NotFound(f"no assertion {assertion_id!r}; `mnemon state list` shows ids")
-    moment = instant(rt, as_of, "as_of")
+    moment = replay_instant(rt, as_of)
     row = with_source_edges(rt, [Assertion.from_row(raw)], moment if as_of is not None else None)[0]
     pair = {r.id: r for r in load_assertions(rt, subject_norm=norm_keys(row.subject), predicate=row.predicate)}
     known = True
@@ -395,7 +395,7 @@ def radar(rt: Runtime, assertions: Sequence[Assertion], as_of: datetime | None =
 
 
 def state_conflicts(rt: Runtime, *, as_of: Any = None) -> dict[str, Any]:
-    moment = instant(rt, as_of, "as_of")
+    moment = replay_instant(rt, as_of)
     rows = load_assertions(rt)
     if as_of is not None:
         rows = assertions_as_of(rows, moment)

@@ -13,7 +13,8 @@ from typing import Any
 from ...core.world import due_predictions, lapsed_assertions, parse_duration, watch_radar
 from ...core.world.values import iso, iso_or_none
 from ..runtime import Runtime
-from .common import WorldView, instant, load_view, refuse_future_outcomes
+from .common import (WorldView, as_reported, instant_from, load_check_view, load_view, now_of,
+                     refuse_future_outcomes, replay_instant)
 from .contract import contract_report
 from .predict import check_in_view
 from .state import radar
@@ -30,7 +31,7 @@ def watch_items(view: WorldView, lead: timedelta) -> list[dict[str, Any]]:
 
 
 def world_watch(rt: Runtime, *, lead: Any = None, as_of: Any = None) -> dict[str, Any]:
-    view = load_view(rt, instant(rt, as_of, "as_of") if as_of is not None else None)
+    view = load_view(rt, replay_instant(rt, as_of) if as_of is not None else None)
     delta = _lead(lead)
     items = watch_items(view, delta)
     return {"as_of": iso(view.now), "lead_seconds": int(delta.total_seconds()), "count": len(items), "watch": items}
@@ -65,20 +66,22 @@ def attention(checked: list[dict[str, Any]], watch: list[dict[str, Any]], loops:
 
 def world_tick(rt: Runtime, *, before: Any = None, dry_run: bool = False, lead: Any = None) -> dict[str, Any]:
     """One pass of the loop at `before` (default now). Mutates prediction outcomes and miss-weakening unless
-    `dry_run` (a future `before` is only a preview: `--dry-run`); everything else it reports is read-only."""
-    moment = instant(rt, before, "before")
+    `dry_run` (a future `before` is only a preview: `--dry-run`); everything else it reports is read-only. A past
+    `before` judges what the store knew then (`load_check_view`, `as_reported`)."""
+    now = now_of(rt)
+    moment = instant_from(now, before, "before")
     refuse_future_outcomes(rt, moment, dry_run, "--before")
-    view = load_view(rt)
-    view.now = moment
+    view = load_check_view(rt, moment, now)
     due = due_predictions(view.predictions.values(), moment, moment, view.events)
     checked = check_in_view(view, due)
     transitions = {"predictions": len(view.changed_predictions), "assertions": len(view.changed_assertions)}
     if not dry_run and (view.changed_predictions or view.changed_assertions):
         view.persist(rt, "world tick")
     watch = watch_items(view, _lead(lead))
-    loops = lapsed_open_loops(view)
-    conflicts = radar(rt, list(view.assertions.values()))
-    contract = contract_report(rt, view)
+    then = as_reported(view)
+    loops = lapsed_open_loops(then)
+    conflicts = radar(rt, list(then.assertions.values()), moment if then.replay else None)
+    contract = contract_report(rt, then)
     pending = [{"id": p.id, "title": p.title, "check_after": iso(p.check_after), "expires_at": iso(p.expires_at)}
                for p in sorted(view.predictions.values(), key=lambda p: (p.check_after, p.id)) if p.status == "open"]
     return {

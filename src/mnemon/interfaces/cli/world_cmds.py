@@ -104,7 +104,8 @@ def predict_due(before: str | None, as_of: str | None) -> None:
 
 @predict.command("check")
 @click.option("--id", "prediction_id", help="Check this prediction (default: every due one).")
-@click.option("--as-of", "as_of", help="Check at this instant (default now; a future one only with --dry-run).")
+@click.option("--as-of", "as_of", help="Check at this ISO instant (default now; a future one only with "
+              "--dry-run; a past one judges only the predictions and evidence recorded by then).")
 @click.option("--dry-run", is_flag=True, help="Evaluate without recording outcomes.")
 def predict_check(prediction_id: str | None, as_of: str | None, dry_run: bool) -> None:
     """Evaluate predictions against stored sense events; records outcomes unless --dry-run."""
@@ -139,8 +140,9 @@ def world_watch(lead: str, as_of: str | None) -> None:
 
 
 @world.command("tick")
-@click.option("--before", help="Run the loop at this ISO instant (or now + duration); default now. A future instant "
-              "only with --dry-run (outcomes are recorded up to now).")
+@click.option("--before", help="Run the loop at this ISO instant (or now + duration); default now. A past instant "
+              "judges only the predictions and evidence recorded by then; a future one only with --dry-run "
+              "(outcomes are recorded up to now).")
 @click.option("--dry-run", is_flag=True, help="Report every transition; change nothing.")
 def world_tick(before: str | None, dry_run: bool) -> None:
     """Due checks, watch, lapsed open loops, contradictions, contract, attention list."""
