@@ -173,3 +173,30 @@ def nul_path(value: Any, path: str = "") -> str | None:
             if (found := nul_path(item, f"{path}[{index}]")) is not None:
                 return found
     return None
+
+
+def surrogate_path(value: Any, path: str = "") -> str | None:
+    """Where in `value` the first text that cannot be UTF-8 encoded sits (a lone surrogate, from a JSON "\\ud800"
+    escape), as `nul_path` names it; a key that holds one names its object. No store can write such text and a
+    search for it matches nothing, so every door refuses it alike."""
+    if isinstance(value, str):
+        return None if _encodes(value) else path
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if not _encodes(str(key)):
+                return path
+            if (found := surrogate_path(item, f"{path}.{key}" if path else str(key))) is not None:
+                return found
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            if (found := surrogate_path(item, f"{path}[{index}]")) is not None:
+                return found
+    return None
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

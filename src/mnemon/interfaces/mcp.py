@@ -16,10 +16,10 @@ import contextlib
 import json
 import math
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Any
 
-from .operations import BY_NAME, OPERATIONS, Operation, check_args
+from .operations import BY_NAME, OPERATIONS, Operation, check_args, with_defaults
 from .payloads import dumps, from_exception
 
 # newest first: a client asking for one of these gets it back (the tool surface used here is the same in all three;
@@ -53,8 +53,10 @@ def _valid_id(msg_id: Any) -> bool:
     return isinstance(msg_id, (str, int)) or (isinstance(msg_id, float) and math.isfinite(msg_id))
 
 
-def handle(mem_factory: Callable[[], Any], message: Any) -> dict[str, Any] | None:
-    """One JSON-RPC message in, its response out (None for notifications and for responses sent to the server)."""
+def handle(mem_factory: Callable[[], Any], message: Any,
+           defaults: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+    """One JSON-RPC message in, its response out (None for notifications and for responses sent to the server).
+    `defaults`: configured values of arguments a call leaves out (`operations.with_defaults`)."""
     if not isinstance(message, dict):
         return _error(None, INVALID_REQUEST, "invalid request: a message must be a JSON object")
     raw_id = message.get("id", _NO_ID)
@@ -77,7 +79,7 @@ def handle(mem_factory: Callable[[], Any], message: Any) -> dict[str, Any] | Non
     elif not isinstance(params, dict):
         return _error(msg_id, INVALID_PARAMS, "invalid params: params must be a JSON object")
     try:
-        result = _result(mem_factory, method, params)
+        result = _result(mem_factory, method, params, defaults)
     except _Refused as refusal:
         return _error(msg_id, refusal.code, refusal.message)
     except Exception as exc:  # noqa: BLE001 — one message must never end the server
@@ -91,7 +93,8 @@ class _Refused(Exception):
         self.code, self.message = code, message
 
 
-def _result(mem_factory: Callable[[], Any], method: str, params: dict[str, Any]) -> Any:
+def _result(mem_factory: Callable[[], Any], method: str, params: dict[str, Any],
+            defaults: Mapping[str, Any] | None = None) -> Any:
     if method == "initialize":
         asked = params.get("protocolVersion")
         version = asked if asked in SUPPORTED_VERSIONS else PROTOCOL_VERSION
@@ -114,7 +117,8 @@ def _result(mem_factory: Callable[[], Any], method: str, params: dict[str, Any])
     args = params.get("arguments")
     try:
         # only a missing or null `arguments` means none: `[]`, `0` or `false` are refused by check_args
-        payload = tool.call(mem_factory(), check_args(tool, {} if args is None else args))
+        checked = check_args(tool, {} if args is None else args)
+        payload = tool.call(mem_factory(), with_defaults(tool, checked, defaults))
         is_error = False
     except Exception as exc:  # the envelope, never a traceback
         payload, _ = from_exception(exc)
@@ -124,7 +128,7 @@ def _result(mem_factory: Callable[[], Any], method: str, params: dict[str, Any])
             "isError": is_error}
 
 
-def answer(mem_factory: Callable[[], Any], line: bytes) -> str | None:
+def answer(mem_factory: Callable[[], Any], line: bytes, defaults: Mapping[str, Any] | None = None) -> str | None:
     """One line from the client in, the line to send back out (None: nothing to send)."""
     try:
         message = json.loads(line.decode("utf-8"))
@@ -140,9 +144,9 @@ def answer(mem_factory: Callable[[], Any], line: bytes) -> str | None:
             # were notifications; an empty batch is itself an invalid request
             if not message:
                 return dumps(_error(None, INVALID_REQUEST, "invalid request: an empty batch"))
-            replies = [r for r in (handle(mem_factory, m) for m in message) if r is not None]
+            replies = [r for r in (handle(mem_factory, m, defaults) for m in message) if r is not None]
             return dumps(replies) if replies else None
-        reply = handle(mem_factory, message)
+        reply = handle(mem_factory, message, defaults)
         return None if reply is None else dumps(reply)
     except Exception as exc:  # noqa: BLE001 — e.g. a result too deep to serialise; the server goes on
         msg_id = message.get("id") if isinstance(message, dict) and _valid_id(message.get("id")) else None
@@ -156,9 +160,10 @@ def _encode(text: str) -> bytes:
         return json.dumps(json.loads(text), ensure_ascii=True, separators=(",", ":")).encode("ascii") + b"\n"
 
 
-def serve(mem_factory: Callable[[], Any], stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> None:
+def serve(mem_factory: Callable[[], Any], stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None, *,
+          defaults: Mapping[str, Any] | None = None) -> None:
     """Answer messages from `stdin` (bytes; default the process's standard input) on `stdout` until the input
-    ends or the client goes away."""
+    ends or the client goes away; `defaults` as for `handle`."""
     source: Iterable[bytes] = stdin if stdin is not None else sys.stdin.buffer
     sink = stdout if stdout is not None else sys.stdout.buffer
     # anything a library prints while a tool runs would corrupt the protocol stream: it goes to stderr instead
@@ -167,7 +172,7 @@ def serve(mem_factory: Callable[[], Any], stdin: IO[bytes] | None = None, stdout
             for line in source:
                 if not line.strip():
                     continue
-                reply = answer(mem_factory, line)
+                reply = answer(mem_factory, line, defaults)
                 if reply is not None:
                     sink.write(_encode(reply))
                     sink.flush()

@@ -18,7 +18,7 @@ from ..core.errors import InvalidInput
 from ..core.intent import VALID_INTENTS
 from ..core.model import CATEGORIES, MNEMON_EDGE_TYPES
 from ..core.validation import (MAX_CONTENT_CHARS, MAX_ENTITIES, MAX_ENTITY_CHARS, MAX_SOURCE_CHARS, MAX_TAG_CHARS,
-                               MAX_TAGS)
+                               MAX_TAGS, surrogate_path)
 
 # app.context's, app.recall's and app.curation's (a test pins them equal): importing them here would load recall and
 # numpy for `mcp serve`
@@ -128,6 +128,13 @@ def check_args(op: Operation, args: Any) -> dict[str, Any]:
     missing = [name for name in op.required if args.get(name) is None]
     if missing:
         raise InvalidInput(f"{op.name}: missing argument {missing[0]!r}")
+    for name, value in args.items():
+        where = surrogate_path(value, name)
+        if where is not None:
+            # one refusal for every tool: `search` answered nothing and `show` refused, each in its own words
+            shown = f"argument {name!r}" + ("" if where == name else f" ({where})")
+            raise InvalidInput(f"{op.name}: {shown} is not valid UTF-8 text: it holds a lone surrogate (a "
+                               "\\ud800-style escape without its pair)", field=where)
     checked = {name: _checked(f"{op.name}: argument {name!r}", op.parameters[name], value)
                for name, value in args.items()}
     for first, second in op.exclusive:
@@ -171,6 +178,16 @@ def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
             raise InvalidInput(f"{what} must hold at least {spec['minItems']} item(s)")
         value = [_checked(f"{what}, item {i}", spec.get("items", {}), item) for i, item in enumerate(value)]
     return value
+
+
+def with_defaults(op: Operation, args: dict[str, Any], defaults: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Checked `args`, plus the configured value of each argument left out that the CLI reads from the config file
+    too (`hints`: retrieve, surface, agent_preflight). The servers answered without them, so the same prompt ranked
+    differently over MCP or HTTP than on the command line."""
+    if not defaults:
+        return args
+    return {**{name: value for name, value in defaults.items() if name in op.properties and value is not None},
+            **args}
 
 
 @functools.lru_cache(maxsize=None)
@@ -425,4 +442,4 @@ OPERATIONS: tuple[Operation, ...] = (
 )
 BY_NAME: Mapping[str, Operation] = {op.name: op for op in OPERATIONS}
 
-__all__ = ["BY_NAME", "OPERATIONS", "Operation", "check_args"]
+__all__ = ["BY_NAME", "OPERATIONS", "Operation", "check_args", "with_defaults"]

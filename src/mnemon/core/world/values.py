@@ -136,11 +136,16 @@ def check_key(value: str | None, field: str, what: str, limit: int | None = KEY_
 def refuse_nul(data: Mapping[str, Any], what: str) -> None:
     """A payload holding a NUL anywhere is refused, naming the field, before anything is written: PostgreSQL text
     cannot hold one and SQLite can, and both backends must answer alike (as `remember` and scoped payloads do)."""
-    from mnemon.core.validation import nul_path  # (for writes only: recall loads this module, not validation)
+    # (for writes only: recall loads this module, not validation)
+    from mnemon.core.validation import nul_path, surrogate_path
 
     where = nul_path(data)
     if where is not None:
         raise InvalidInput(f"{what}: {where} must not contain NUL characters", field=where)
+    where = surrogate_path(data)
+    if where is not None:  # a JSON "\ud800" escape: no store can write it (the write failed naming no field)
+        raise InvalidInput(f"{what}: {where or 'a key'} is not valid UTF-8 text (it holds a lone surrogate)",
+                           field=where)
 
 
 def canonical_json(value: Any) -> str:

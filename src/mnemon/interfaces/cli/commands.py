@@ -319,7 +319,8 @@ def mcp_serve() -> None:
     from ..mcp import serve
 
     ctx = click.get_current_context().find_root().obj
-    serve(ctx.facade)  # a server that takes writes: it opens (and may create) the database as a write would
+    # a server that takes writes: it opens (and may create) the database as a write would
+    serve(ctx.facade, defaults=_configured_defaults(ctx.cfg))
 
 
 @cli.command("serve")
@@ -346,4 +347,13 @@ def serve(host: str, port: int, mount: str, allow_writes: bool, token: str | Non
         sys.stdout.flush()  # a caller reads the url from this line while the server runs
 
     serve_http(ctx.facade, host=host, port=port, mount=mount, allow_writes=allow_writes, token=token,
-               no_auth=no_auth, announce=announce)
+               no_auth=no_auth, announce=announce, defaults=_configured_defaults(ctx.cfg))
+
+
+def _configured_defaults(cfg: Any) -> dict[str, Any]:
+    """What the CLI's own commands read from the config file when an option is left out, for the servers' calls
+    (so a tool's payload is the CLI's): the config's `hints`."""
+    from ...app.vault.setup import chosen_hints
+
+    hints = chosen_hints(cfg, None)
+    return {"hints": hints} if hints else {}

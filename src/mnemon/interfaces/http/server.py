@@ -38,7 +38,7 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from ...core.errors import InvalidInput, MnemonError, ReadOnly
-from ..operations import BY_NAME, OPERATIONS, Operation, check_args
+from ..operations import BY_NAME, OPERATIONS, Operation, check_args, with_defaults
 from ..payloads import dumps, error_envelope, from_exception
 
 WORKBENCH = Path(__file__).with_name("workbench")
@@ -113,8 +113,10 @@ class Api:
     """Requests in, `Response`s out, no sockets: the request handler below is only the transport."""
 
     def __init__(self, mem_factory: Callable[[], Any], *, allow_writes: bool = False, mount: str = "/",
-                 token: str | None = None, loopback_only: bool = True) -> None:
+                 token: str | None = None, loopback_only: bool = True,
+                 defaults: Mapping[str, Any] | None = None) -> None:
         self.mem_factory = mem_factory
+        self.defaults = dict(defaults or {})  # configured values of arguments a call leaves out (`with_defaults`)
         self.allow_writes = allow_writes
         self.mount = normal_mount(mount)
         self.token = token or None
@@ -201,7 +203,7 @@ class Api:
                             (*accepted, "OPTIONS"))
         if not op.read_only and not self.allow_writes:
             raise ReadOnly(f"{name} writes, and this server is read-only; start it with --allow-writes")
-        args = check_args(op, args)
+        args = with_defaults(op, check_args(op, args), self.defaults)
         with self._lock:
             return _json(200, op.call(self.mem_factory(), args))
 
@@ -651,7 +653,7 @@ def make_server(api: Api, host: str, port: int, *, timeout: float = REQUEST_TIME
 
 def serve(mem_factory: Callable[[], Any], *, host: str, port: int, mount: str = "/", allow_writes: bool = False,
           token: str | None = None, no_auth: bool = False, announce: Callable[[dict[str, Any]], None],
-          max_connections: int = MAX_CONNECTIONS) -> None:
+          max_connections: int = MAX_CONNECTIONS, defaults: Mapping[str, Any] | None = None) -> None:
     """Listen, `announce` where (one JSON document), then answer until SIGINT or SIGTERM.
 
     Off the loopback interface the memory is reachable by the network: that needs a token, or `no_auth` from a
@@ -662,7 +664,8 @@ def serve(mem_factory: Callable[[], Any], *, host: str, port: int, mount: str = 
     if not loopback and not token and not no_auth:
         raise InvalidInput(f"listening on {host} exposes this memory to the network: set MNEMON_HTTP_TOKEN (or "
                            "--token), or pass --no-auth when a proxy in front of it authenticates")
-    api = Api(mem_factory, allow_writes=allow_writes, mount=mount, token=token, loopback_only=loopback)
+    api = Api(mem_factory, allow_writes=allow_writes, mount=mount, token=token, loopback_only=loopback,
+              defaults=defaults)
     mem_factory()  # open the store now: a missing or foreign database is the command's error, not the first call's
     server = make_server(api, host, port, max_connections=max_connections)
 
