@@ -77,6 +77,7 @@ _DURATIONS = ("prune_min_age", "daemon_idle")  # text like 24h, or a number of s
 # read as paths: a relative one in a config file means beside that file, as wherever the command runs it would
 # land somewhere else each time
 _PATHS = ("home", "db", "vault")
+_WHERE_STORES_LIVE = ("home", "db")  # (a blank `vault` is doctor's "no vault is set", not a path)
 _ZERO_MEANS = {"max_insights": " (0 turns auto-prune off)"}  # said where 0 is the way to switch a setting off
 
 
@@ -131,6 +132,10 @@ def _coerce(name: str, raw: Any, origin: str = "", file: Path | None = None) -> 
         return raw
     if name in _PATHS and isinstance(raw, os.PathLike):
         return os.fspath(raw)
+    if name in _WHERE_STORES_LIVE and isinstance(raw, str) and not raw.strip():
+        # a script's unset "$DB": `--db ""` fell back to the default store, `--db "  "` made a database named by
+        # two spaces in the working directory, `--home ""` a store under it (an empty variable stays "not set")
+        raise refused("a path" + (" or a postgresql:// URL" if name == "db" else "") + ", not blank")
     if name == "card_theme":
         from ..render.cards import THEMES  # (only when a theme is given: the renderer is not every command's)
 
