@@ -433,8 +433,14 @@ class WorldRestore:
             self.rt.store.vault.set_state(PENDING_SOURCE_EDGES, _json(waiting))  # type: ignore[attr-defined]
 
     def _relink(self) -> None:
+        named = self.named["assertions"]
+        outside = {p for _pair, *pointers in self.links.values() for p in pointers if p and p not in named}
+        # a pointer to a row neither this file restored nor the store holds (a refused row, or one the file never
+        # had: a hand-edited or cut export) is re-chained away: restored as written it failed the contract
+        missing = outside - self.world.held_keys("assertions", sorted(outside)) if outside else set()
+        missing |= self.refused["assertions"] - named
         for row_id, (pair, *pointers) in self.links.items():
-            if any(p in self.refused["assertions"] and p not in self.named["assertions"] for p in pointers if p):
+            if any(p in missing for p in pointers if p):
                 self.rechain.add(pair)
         if not self.rechain:
             return
