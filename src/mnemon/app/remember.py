@@ -17,7 +17,7 @@ from typing import Any
 
 from ..core import graph_rules
 from ..core.causal import causal_cue, suggest_sub_type
-from ..core.diff import DiffMatch, correction_terms, diff_suggestion
+from ..core.diff import DiffMatch, correction_reason, correction_terms, corrections, diff_suggestion
 from ..core.errors import ReadOnly
 from ..core.entities import extract_entities, merge_entities
 from ..core.graph import bfs
@@ -38,6 +38,7 @@ OVERLAP_CANDIDATE_MIN = 0.10
 CAUSAL_CANDIDATE_LIMIT = 10
 PRUNE_BATCH = 10
 PRUNE_COUNT_CHUNK = 32  # memories whose edges auto-prune counts at a time (`lowest_importance`)
+CORRECTED_LOOKUP = 20  # memories a correction's words are looked up in, to find the one it retires
 KEYWORD_TERMS = 8  # the rarest words of a new memory are enough to find its near-duplicates and neighbours
 
 
@@ -232,23 +233,47 @@ def _epoch(stamp: str) -> float:
 
 def _lowest_but_corrections(rt: Runtime, pool: list[tuple[str, int, int, str, str]], limit: int
                             ) -> list[tuple[str, float]]:
-    """`lowest_importance`, passing over corrections: a memory that supersedes a live one. Pruning it retired the
-    `supersedes` edge with it, and recall then gave the fact it corrected as current, undemoted — the store
-    forgot that the fact is stale, not only the correction."""
+    """`lowest_importance`, passing over corrections: a memory that supersedes a live one, by a link or by the
+    wording recall reads as one. Pruning it retired the `supersedes` edge with it (or the wording), and recall then
+    gave the fact it corrected as current, undemoted — the store forgot that the fact is stale, not only the
+    correction."""
     want = limit
+    checked: set[str] = set()
+    keep: set[str] = set()
     while True:
         ranked = lowest_importance(rt, pool, want)
-        corrections = _corrections_among(rt, [mid for mid, _ei in ranked])
-        chosen = [pair for pair in ranked if pair[0] not in corrections][:limit]
+        fresh = [mid for mid, _ei in ranked if mid not in checked]  # (each looked up once: a wording costs a search)
+        keep |= _corrections_among(rt, fresh)
+        checked.update(fresh)
+        chosen = [pair for pair in ranked if pair[0] not in keep][:limit]
         if len(chosen) >= limit or len(ranked) < want:
             return chosen
         want *= 2
 
 
 def _corrections_among(rt: Runtime, ids: list[str]) -> set[str]:
+    """Those of `ids` that keep a live memory demoted: by a `supersedes` link, or by wording recall reads as one
+    ("Mira moved from Lisbon to Porto" retires an older "Mira lives in Lisbon", `rerank.corrected_by`)."""
     edges = rt.store.edges_of(ids, types=("supersedes",), direction="out") if ids else []
     live = rt.store.get_nodes(sorted({e.dst for e in edges}))
-    return {e.src for e in edges if e.dst in live and live[e.dst].deleted_at is None}
+    linked = {e.src for e in edges if e.dst in live and live[e.dst].deleted_at is None}
+    return linked | _worded_corrections(rt, [i for i in ids if i not in linked])
+
+
+def _worded_corrections(rt: Runtime, ids: list[str]) -> set[str]:
+    """Those of `ids` whose correction wording retires a live memory written before them."""
+    out: set[str] = set()
+    for mem in rt.store.get_nodes(ids).values():
+        found = corrections(mem.content)
+        if not found:
+            continue
+        # the old fact shares the subject and the retired value: looked up by them, as the diff does
+        olds = rt.store.get_nodes([i for i, _ in rt.store.keyword_search(correction_terms(mem.content),
+                                                                          CORRECTED_LOOKUP) if i != mem.id])
+        if any(old.deleted_at is None and old.created_at < mem.created_at and correction_reason(found, old.content)
+               for old in olds.values()):
+            out.add(mem.id)
+    return out
 
 
 def auto_prune(rt: Runtime, protect: tuple[str, ...]) -> list[str]:

@@ -16,9 +16,13 @@ from dataclasses import dataclass
 
 from .text import jaccard, normalize, token_set, tokens
 
+# Chinese "not": 不, 没 (its 有 is the verb it negates: 没有备份 says 有备份 is false), 并不, 未 …; not the words that
+# merely hold the character (不错 good, 不断 on and on, 不同 different, 差不多, 未来 future, 淹没 submerged)
+_ZH_NOT = ("并不|并没|并非|绝非|从未|未曾|尚未|无法|(?<![差对了])(?<!不得)不(?!再|过|错|断|同|少|久|仅|管|论|然|但|如|止|只|光|得不)"
+           "|(?<![淹埋出沉])没(?!收)|未(?!来|知)")
 _NEGATION = re.compile(
     r"(?i)\b(?:no longer|switched from|instead of|rather than|replaced|deprecated|never|do not|does not|cannot|not|no"
-    r"|\w+n['’]t)\b|不再|放弃|替换|取消"
+    rf"|\w+n['’]t)\b|不再|放弃|替换|取消|{_ZH_NOT}"
 )
 COSINE_OVERRIDE = 0.85
 CONFLICT_SIMILARITY = 0.7
@@ -32,7 +36,8 @@ class DiffMatch:
     reason: str = ""  # set when a correction cue, or a changed small word, not the overlap, made the verdict
 
 
-_PLAIN_NEGATIONS = frozenset(("do not", "does not", "cannot", "not", "no", "never"))
+_PLAIN_NEGATIONS = frozenset(("do not", "does not", "cannot", "not", "no", "never",
+                              "不", "没", "并不", "并没", "并非", "绝非", "从未", "未曾", "尚未", "无法", "未"))
 
 
 def _negation(cue: str) -> str:
@@ -292,6 +297,9 @@ def _similarity_beside_negation(new_tokens: frozenset[str], new_text: str, old_t
     new_cues, old_cues = negation_cues(new_text), negation_cues(old_text)
     if new_cues == old_cues:
         return 0.0
+    if _CJK_TEXT.search(new_text) or _CJK_TEXT.search(old_text):
+        # CJK text is tokenised as character pairs: 不 sits inside 伟不 and 不是, so only the text without it compares
+        return jaccard(token_set(_NEGATION.sub("", new_text)), token_set(_NEGATION.sub("", old_text)))
     # the words as written: "never" is read as not, which keyword tokens drop, but "never" is a token
     said = {t for text in (new_text, old_text) for m in _NEGATION.finditer(text) for t in tokens(m.group(0))}
     return jaccard(new_tokens - said, token_set(old_text) - said)
@@ -333,6 +341,23 @@ def _polar_difference(new_text: str, old_text: str) -> str:
     return "nearly the same words, but " + " and ".join(parts) + ": not the same fact said again"
 
 
+def numbers(text: str) -> frozenset[str]:
+    """The numbers `text` states, as its tokens holding a digit ("100", "16gb", "3pm"), leading zeros dropped."""
+    return frozenset((t.lstrip("0") or "0") if t.isdigit() else t
+                     for t in tokens(text, keep_stopwords=True) if any(c.isdigit() for c in t))
+
+
+def _number_difference(new_text: str, old_text: str) -> str:
+    """Why two texts a high overlap or cosine calls one are not the same fact: each states a number the other does
+    not ("limit is 100" / "limit is 500"), or "" when they state the same ones or one states none."""
+    new_n, old_n = numbers(new_text), numbers(old_text)
+    if not new_n or not old_n or new_n == old_n:
+        return ""
+    said, unsaid = " ".join(sorted(new_n - old_n)), " ".join(sorted(old_n - new_n))
+    parts = ([f'the new memory says "{said}"'] if said else []) + ([f'this one says "{unsaid}"'] if unsaid else [])
+    return "another number: " + " and ".join(parts) + ", so not the same fact said again"
+
+
 def diff_suggestion(
     new_text: str, candidates: list[tuple[str, str, float | None]]
 ) -> tuple[str, list[DiffMatch]]:
@@ -360,10 +385,13 @@ def diff_suggestion(
         reason = correction_reason(found, content)
         if reason:
             suggestion = "CONFLICT"
-        elif suggestion == "DUPLICATE" and jaccard(new_tokens, token_set(content)) >= SHARED_WORDS:
-            # (two phrasings a high cosine calls the same differ in their small words anyway: only the same words
-            # with a small word changed are read for it)
-            reason = _polar_difference(new_text, content)
+        elif suggestion == "DUPLICATE":
+            # a changed value ("100" → "500") is nearly the same vector and nearly the same words: a new fact
+            reason = _number_difference(new_text, content)
+            if not reason and jaccard(new_tokens, token_set(content)) >= SHARED_WORDS:
+                # (two phrasings a high cosine calls the same differ in their small words anyway: only the same
+                # words with a small word changed are read for it)
+                reason = _polar_difference(new_text, content)
             if reason:
                 suggestion = "UPDATE"
         matches.append(DiffMatch(cid, round(sim, 4), suggestion, reason))
