@@ -297,13 +297,38 @@ def edges_by_id(conn: sqlite3.Connection, cols: str, edge_ids: Sequence[int]) ->
     return [found[i] for i in edge_ids if i in found]
 
 
+# m062 (SQLite only: PostgreSQL's identity column never hands an id out twice). SQLite gives a new row the largest id
+# + 1, so deleting the edge that held the largest id (a payload re-sent without an observation, a note's removed
+# line) gave its id to the next edge, and with it the old edge's `edge_events` and oplog decisions, which are keyed by
+# id: `explain-edge` of a new link showed someone's `weaken-edge` of another edge. `meta.edge_id_high` keeps the
+# largest id a deleted row held (from the upgrade on; before it, the largest id an event or decision names), and
+# `positive_id_insert` starts new rows above it
+EDGE_ID_HIGH = "edge_id_high"
+EDGE_IDS_MIGRATION = ("m062_edge_ids_never_reused", f"""
+    INSERT OR REPLACE INTO meta(key, value) SELECT '{EDGE_ID_HIGH}', MAX(
+        COALESCE((SELECT MAX(edge_id) FROM edge_events), 0),
+        COALESCE((SELECT MAX(CAST(json_extract(detail, '$.edge_id') AS INTEGER)) FROM oplog
+                  WHERE json_valid(detail) AND json_type(detail, '$.edge_id') IN ('integer', 'text')), 0));
+    CREATE TRIGGER edge_rows_id_high AFTER DELETE ON edge_rows
+        WHEN OLD.id > (SELECT CAST(value AS INTEGER) FROM meta WHERE key = '{EDGE_ID_HIGH}')
+        BEGIN UPDATE meta SET value = OLD.id WHERE key = '{EDGE_ID_HIGH}'; END;
+""")
+
+
 def positive_id_insert(conn: sqlite3.Connection, insert: str) -> str:
-    """`insert` (of one edge row, its id left to SQLite), or the same giving the row id 1 when it must: SQLite gives a
-    new row the largest id + 1, and when every row is a materialised derived edge (a negative id) that would be
-    another derived edge's id. Once one row is positive, all new ones are."""
-    if (conn.execute("SELECT MAX(id) FROM edge_rows").fetchone()[0] or 0) >= 0:
+    """`insert` (of one edge row, its id left to SQLite), or the same giving the row the next unused id when it must:
+    SQLite gives a new row the largest id + 1, and that may be an id already used — a deleted edge's, whose events
+    and oplog decisions still name it (`EDGE_IDS_MIGRATION`: the largest such id is kept in `meta`), or,
+    when every row is a materialised derived edge (a negative id), another derived edge's. Once the first row of an
+    insert has it, the rest follow it."""
+    # two reads: MAX(id) alone is one step down the rowid tree, with another column it scans the table
+    top = conn.execute("SELECT MAX(id) FROM edge_rows").fetchone()[0] or 0
+    used = conn.execute(f"SELECT CAST(value AS INTEGER) FROM meta WHERE key = '{EDGE_ID_HIGH}'").fetchone()
+    high = max(int(used[0]) if used else 0, 0)
+    if top >= high:
         return insert
-    return insert.replace("INSERT INTO edge_rows (", "INSERT INTO edge_rows (id, ", 1).replace("VALUES (", "VALUES (1, ", 1)
+    return insert.replace("INSERT INTO edge_rows (", "INSERT INTO edge_rows (id, ", 1).replace(
+        "VALUES (", f"VALUES ({high + 1}, ", 1)
 
 
 def derived_heads_from(conn: sqlite3.Connection, src_ids: Sequence[str], keep: Sequence[str],

@@ -129,7 +129,7 @@ class SQLiteEdges:
         self._count_new_edges(counts)
 
     def _positive_ids(self, insert: str) -> str:
-        return positive_id_insert(self.conn, insert) if self.derives_edges else insert
+        return positive_id_insert(self.conn, insert)
 
     def _count_new_edges(self, keys: Iterable[tuple[str, str]]) -> None:
         """Count edge rows just inserted into `edge_counts` by (type, status). Updates and deletes are counted by

@@ -63,6 +63,22 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def finds_nothing(sql: str, args: Sequence[Any] | None) -> bool:
+    """Whether a read is handed a text holding NUL, which no PostgreSQL text can hold, so no row can equal it: the
+    server refuses such a parameter outright (SQLite compares it and finds no row). The reads take what a user typed
+    only as values a row must match — an id, a subject, a source, an op — so the read answers no rows, as SQLite's
+    does: `show` of such an id is `not_found`, `state list --subject` empty, not an internal error."""
+    if not args or sql.lstrip()[:4].upper() not in ("SELE", "WITH"):
+        return False
+    for arg in args:
+        if isinstance(arg, str):
+            if "\x00" in arg:
+                return True
+        elif isinstance(arg, (list, tuple)) and any(isinstance(a, str) and "\x00" in a for a in arg):
+            return True
+    return False
+
+
 class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
     """One PostgreSQL database (or schema). Many processes may share it; threads share one connection and a lock."""
 
@@ -291,9 +307,13 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
                 cur.executemany(sql, rows)  # type: ignore[arg-type]
 
     def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        if finds_nothing(sql, args):
+            return []
         return self.conn.execute(sql, args or None).fetchall()  # type: ignore[arg-type]
 
     def _value(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        if finds_nothing(sql, args):
+            return None
         row = self.conn.execute(sql, args or None).fetchone()  # type: ignore[arg-type]
         return row[0] if row else None
 

@@ -1,8 +1,8 @@
 """SQLite schema as named, ordered migration steps. Each step runs in one transaction with its record."""
 from __future__ import annotations
 
-from .contained_sqlite import (EDGE_HEADS_MIGRATION_SQLITE, PACKED_METADATA_MIGRATION, SOURCE_INDEX_MIGRATION,
-                               contained_edges_migration)
+from .contained_sqlite import (EDGE_HEADS_MIGRATION_SQLITE, EDGE_IDS_MIGRATION, PACKED_METADATA_MIGRATION,
+                               SOURCE_INDEX_MIGRATION, contained_edges_migration)
 from .edge_rows import EDGE_BIRTH_MIGRATION, EDGE_EVIDENCE_MIGRATION, EDGE_ROW_DEFAULTS_MIGRATION, EDGE_VALUE_DDL, EDGES_ARM, SQLITE_EDGE_ROWS_MIGRATION
 from .graph_sqlite import GRAPH_GENERATION_MIGRATION, GRAPH_TEXT_HASH_MIGRATION
 from .reply_steps import SQLITE_REPLY_STEPS_MIGRATION
@@ -347,6 +347,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ),
     WORLD_NFC_KEYS_MIGRATION,  # world rows keyed before keys were NFC: marked for the world layer (world_sqlite.py)
     VECTORS_PER_PROVIDER_MIGRATION,  # a vector per node and provider identity (vectors_sqlite.py)
+    EDGE_IDS_MIGRATION,  # an edge id is never handed out twice (contained_sqlite.py)
 ]
 
 # steps that copy a whole table: the store is compacted once after applying them (SQLiteStore._compact)

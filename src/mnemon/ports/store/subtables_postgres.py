@@ -15,6 +15,7 @@ from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
 from ...core.keywords import keyword_text
+from .postgres import finds_nothing
 from .postgres_index import tsvector_literal
 from .schema_postgres import quote_reserved
 from .vault_sqlite import SQLiteVault
@@ -35,11 +36,31 @@ def _pyformat(sql: str) -> str:
     return sql
 
 
+class _NoRows:
+    """The answer of a read no row can match (`postgres.finds_nothing`), as a cursor reads it."""
+
+    rowcount = 0
+
+    def fetchone(self) -> None:
+        return None
+
+    def fetchall(self) -> list[Any]:
+        return []
+
+    def fetchmany(self, size: int = 0) -> list[Any]:
+        return []
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(())
+
+
 class _QmarkConnection:
     def __init__(self, store: PostgresStore) -> None:
         self._store = store
 
     def execute(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        if finds_nothing(sql, list(args)):
+            return _NoRows()
         return self._store.conn.execute(_pyformat(sql), list(args) or None)  # type: ignore[arg-type]
 
 
