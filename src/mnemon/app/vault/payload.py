@@ -9,7 +9,8 @@ without touching Markdown and removed as a unit. Differences from Mneme, on purp
   requested status, so `relates_to … "status": "active"` looked active while it was stored as a candidate;
 * re-sending a payload for the same scope replaces it (stale rows go, listed in `replaced` and `replaced_edges`)
   — that scope only: `mneme://agent` does not own `mneme://agent/session-1` when it is replaced, though `forget
-  --source mneme://agent` takes both. An edge a person killed, validated or weakened stays as they left it;
+  --source mneme://agent` takes both. An edge a person killed, validated or weakened stays as they left it, also
+  when the payload drops one of its nodes (that row stays, deleted: `kept_for_decisions`);
 * a payload is refused whole (`InvalidInput`) before anything is written, its `assertions[]` included.
 
 `forget --source` refuses every source that is not an explicit `mneme://<scope>`: vault notes and user memories are
@@ -64,7 +65,9 @@ def _stale_rows(rt: Runtime, scope: str, wanted: set[str]) -> list[str]:
     this one; they are not this payload's to replace."""
     store = rt.store
     heads = store.node_heads(store.vault.nodes_with_source(scope))  # type: ignore[attr-defined]
-    return sorted(i for i, head in heads.items() if head[3] == scope and i not in wanted and _payload_owned(i, scope))
+    # (a row already deleted was kept for a person's decision about one of its edges by an earlier re-send)
+    return sorted(i for i, head in heads.items() if head[3] == scope and i not in wanted and not head[1]
+                  and _payload_owned(i, scope))
 
 
 @dataclass(frozen=True)
@@ -93,20 +96,25 @@ def _kept(existing: Edge | None, decided: str | None, edge: Edge, requested: str
     return Planned(edge, requested, existing.status, [f"person_decision_kept:{decided}"], existing, "decision_kept")
 
 
-def _stale_edges(rt: Runtime, scope: str, wanted: set[str], stale: list[str], planned: list[Planned]) -> list[Edge]:
-    """The edges a re-sent payload removes, so the reply lists them as it lists the nodes (`replaced`): every edge
-    of a node that goes, and the scope's edges between kept nodes that the payload no longer has. Tombstones and
-    edges a person validated or weakened stay. A payload's edges join its own nodes, so the kept nodes' edges hold
-    every one left (read by node, not by a scan of every edge's source)."""
+def _stale_edges(rt: Runtime, scope: str, wanted: set[str], stale: list[str],
+                 planned: list[Planned]) -> tuple[list[Edge], list[str]]:
+    """The edges a re-sent payload removes, so the reply lists them as it lists the nodes (`replaced`): the edges of
+    the nodes that go, and the scope's edges between kept nodes that the payload no longer has; and the nodes that go
+    but stay as deleted rows (`kept_for_decisions`). Tombstones and edges a person validated or weakened stay, a
+    node's that goes too: its row is then only marked deleted, as a vault bullet gone from its note is when a person
+    decided about one of its edges — deleting it took the kill with it, and the next payload naming that node again
+    brought the killed edge back active. A payload's edges join its own nodes, so the kept nodes' edges hold every
+    one left (read by node, not by a scan of every edge's source)."""
     store = rt.store
     keys = {(p.edge.src, p.edge.dst, p.edge.type) for p in planned}
     gone = set(stale)
     touching = store.vault.edges_touching(sorted(wanted | gone))  # type: ignore[attr-defined]
-    unplanned = [e for e in touching if e.src not in gone and e.dst not in gone and e.source_path == scope
-                 and (e.src, e.dst, e.type) not in keys and e.status != "killed"]
-    decided = person_decisions(store, unplanned)
-    dropped = {int(e.id or 0) for e in unplanned} - set(decided)
-    return [e for e in touching if e.src in gone or e.dst in gone or int(e.id or 0) in dropped]
+    unplanned = [e for e in touching if (e.src in gone or e.dst in gone) or (
+        e.source_path == scope and (e.src, e.dst, e.type) not in keys and e.status != "killed")]
+    decided = set(person_decisions(store, unplanned))
+    dropped = {int(e.id or 0) for e in unplanned} - decided
+    held = sorted({end for e in touching if int(e.id or 0) in decided for end in (e.src, e.dst) if end in gone})
+    return [e for e in touching if int(e.id or 0) in dropped], held
 
 
 def _str(item: Mapping[str, Any], key: str, what: str, *, required: bool = True, default: str = "") -> str:
@@ -303,7 +311,9 @@ def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[st
                          "reasons": p.reasons} for p in planned]
         out["assertions"] = [{"proposed": a} for a in data["assertions"]]
         out["replaced"] = _stale_rows(rt, scope, wanted)
-        out["replaced_edges"] = [int(e.id or 0) for e in _stale_edges(rt, scope, wanted, out["replaced"], planned)]
+        gone, held = _stale_edges(rt, scope, wanted, out["replaced"], planned)
+        out["replaced_edges"] = [int(e.id or 0) for e in gone]
+        out["kept_for_decisions"] = held
         return out
     vault = store.vault  # type: ignore[attr-defined]
     with store.transaction():
@@ -312,10 +322,14 @@ def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[st
         planned = _plan_edges(store, data, memories, now)
         stale = _stale_rows(rt, scope, wanted)
         out["replaced"] = stale
-        gone = _stale_edges(rt, scope, wanted, stale, planned)
+        gone, held = _stale_edges(rt, scope, wanted, stale, planned)
         out["replaced_edges"] = [int(e.id or 0) for e in gone]
+        out["kept_for_decisions"] = held
         if stale:
-            store.hard_delete(stale)  # type: ignore[attr-defined]
+            # a deleted row keeps the decided edge that needs it: a tombstone still blocks the edge's return
+            vault.delete_edges([int(e.id or 0) for e in gone if e.src in held or e.dst in held])
+            store.soft_delete(held, now)
+            store.hard_delete(sorted(set(stale) - set(held)))  # type: ignore[attr-defined]
         existing = vault.existing_nodes([*wanted])
         vault.insert_nodes([n for n in nodes if n.id not in existing])
         vault.refresh_nodes([n for n in nodes if n.id in existing])

@@ -367,12 +367,25 @@ def apply_embedded_payload(rt: Runtime, payload: Mapping[str, Any], note_path: s
     return claim_edges(rt, data, note_path, threshold)
 
 
+_OBSIDIAN_COMMENT = re.compile(r"%(?=%)")
+
+
+def pack_line(text: Any) -> str:
+    """A payload string as text of one line of the evidence pack: its whitespace folded (a newline in an evidence
+    started a heading or a list item of its own), and a comment opener escaped as Markdown escapes punctuation, so it
+    reads the same but opens nothing. The parser takes `<!--` or `%%` to the next closer as a comment, and the pack's
+    own payload comment closes one: an evidence "said <!-- in the call" hid every line after it — the other claims,
+    the sources checked and the unresolved questions never reached the graph."""
+    flat = " ".join(str(text).split())
+    return _OBSIDIAN_COMMENT.sub(lambda _m: "%\\", flat.replace("<!--", "<!\\--"))
+
+
 def render_pack(data: Mapping[str, Any], threshold: float) -> str:
     lines = ["---", f"title: {json.dumps(data['title'], ensure_ascii=False)}", "type: source",
              "tags: [research]"]
     if data.get("date"):
         lines.append(f"date: {data['date']}")
-    lines += ["---", "", f"# {data['title']}", ""]
+    lines += ["---", "", f"# {pack_line(data['title'])}", ""]
     if data.get("date"):
         lines += [f"Resolved on {data['date']}.", ""]
     lines.append("## Claims")
@@ -382,11 +395,11 @@ def render_pack(data: Mapping[str, Any], threshold: float) -> str:
             f"- [[{claim['subject']}]] {predicate_name(str(claim['predicate'])).replace('_', ' ')} [[{claim['object']}]]"
             f" (confidence {float(claim.get('confidence', 0.5)):.2f}, {claim.get('certainty') or 'uncertain'},"
             f" source {claim.get('source_type') or 'none'}, {requested})"
-            + (f": {str(claim.get('evidence')).strip()}" if claim.get("evidence") else ""))
+            + (f": {pack_line(claim.get('evidence'))}" if claim.get("evidence") else ""))
     if data.get("sources_checked"):
-        lines += ["", "## Sources checked", *[f"- {s}" for s in data["sources_checked"]]]
+        lines += ["", "## Sources checked", *[f"- {pack_line(s)}" for s in data["sources_checked"]]]
     if data.get("unresolved"):
-        lines += ["", "## Unresolved", *[f"- {u}" for u in data["unresolved"]]]
+        lines += ["", "## Unresolved", *[f"- {pack_line(u)}" for u in data["unresolved"]]]
     encoded = base64.urlsafe_b64encode(json.dumps(dict(data), ensure_ascii=False, sort_keys=True).encode("utf-8"))
     lines += ["", f"<!-- mneme-research-resolution-b64: {encoded.decode('ascii')} -->", ""]
     return "\n".join(lines)
