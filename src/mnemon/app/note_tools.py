@@ -42,6 +42,7 @@ from ..core.vault.parser import parse_note
 from . import notes
 from .notes import BACKUP_DIR, MAX_NOTE_BYTES, Resolved
 from .regex_budget import OutOfTime, PatternError, budgeted, compile_pattern
+from .vault.moves import record_move
 
 SKIP_DIRS = notes.SKIP_DIRS
 LIST_SORTS = ("path", "modified", "size")
@@ -584,10 +585,13 @@ def move_note(vault: str | Path | None, src_path: str, dst_path: str, *, update_
         if entry["path"] != dst.rel:
             rel = entry["path"]
             notes.atomic_write_text(v.files[rel].path, _apply(v.texts[rel], plans[rel].edits))
+    out["sha256"] = hashlib.sha256(dst.path.read_bytes()).hexdigest()
+    # written down before the old note goes (a crash between leaves both notes, which pairs nothing): the next ingest
+    # keeps the note's decisions under its new name even when its bytes and file name both changed
+    record_move(vault, src.rel, dst.rel, hashlib.sha256(src_bytes).hexdigest(), out["sha256"], clock=clock)
     if not same_file and src.path.exists():
         src.path.unlink()
     out["moved"] = True
-    out["sha256"] = hashlib.sha256(dst.path.read_bytes()).hexdigest()
     return out
 
 

@@ -38,6 +38,7 @@ from ...ports.store.vault_files_sqlite import VaultFile
 from ..runtime import Runtime
 from ..bulk_gc import paused_gc
 from .plan import PLAN_VERSION, NotePlan, note_id, packed_batch, plan_batch, plan_links, unpacked_plan, world_senses
+from .moves import editor_moves
 from .writer import VaultWriter, note_node
 
 MODES = ("rebuild", "update", "append")
@@ -351,7 +352,7 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
                           if path not in planned_paths and path not in removed}
             identities.update({p.path: NoteIdentity(p.path, p.title, p.aliases) for p in plans})
             writer.index, index_state = _link_index(vault_store, identities)
-            moves = _moved_notes(known, plans, removed)
+            moves = _moved_notes(root, known, plans, removed)
             writer.moves = dict(moves)  # (a moved note's weakened edges pass to their successors: `drop_unreused`)
             writer.write_edges([(plan.path, e) for plan in plans for e in plan.edges if not e.dst])
             relinked = _relink(writer, known, plans, removed, {e.rel: e for e in entries})
@@ -440,17 +441,19 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
     return out
 
 
-def _moved_notes(known: Mapping[str, VaultFile], plans: Sequence[NotePlan],
+def _moved_notes(root: str, known: Mapping[str, VaultFile], plans: Sequence[NotePlan],
                  removed: Sequence[str]) -> list[tuple[str, str]]:
-    """(old path, new path) of the notes this run moved or renamed: a removed note and a new one with the same bytes,
-    else the same file name (a move that rebased the note's relative links), each side matching only one. Not the
-    same title: a note deleted as another is made from the same template (yesterday's `# Standup`, today's) took its
-    kills and weakenings — so a note moved under another name whose relative links were rebased is a new note."""
+    """(old path, new path) of the notes this run moved or renamed: the moves `note move` wrote down (`moves.py`),
+    then a removed note and a new one with the same bytes, else the same file name (a move that rebased the note's
+    relative links), each side matching only one. Not the same title: a note deleted as another is made from the
+    same template (yesterday's `# Standup`, today's) took its kills and weakenings — so a note moved by hand under
+    another name whose relative links were rebased is a new note."""
     new = [p for p in plans if p.path not in known]
     if not removed or not new:
         return []
-    pairs: list[tuple[str, str]] = []
-    gone = list(removed)
+    pairs = editor_moves(root, {path: known[path].content_hash for path in removed}, removed, {p.path for p in new})
+    gone = [p for p in removed if p not in {old for old, _ in pairs}]
+    new = [p for p in new if p.path not in {to for _, to in pairs}]
     for key in (lambda path, digest: digest, lambda path, digest: path.rsplit("/", 1)[-1].casefold()):
         old_by: dict[str, list[str]] = {}
         for path in gone:
