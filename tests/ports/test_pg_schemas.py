@@ -108,3 +108,27 @@ def test_a_read_on_a_schema_without_a_store_is_not_found_and_creates_nothing(fre
     wrote = cli_run(["--db", url, "remember", "a plan"])
     assert wrote[0] == 0, wrote  # a write creates it
     assert cli_run(["--db", url, "status"])[1]["total_insights"] == 1
+
+
+def test_a_read_of_a_server_store_opens_one_connection(fresh_db: str, cli_run,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Telling a missing store from an empty one took a connection of its own before the store's: two connects
+    for every read command on PostgreSQL."""
+    import psycopg
+
+    url = _in(fresh_db, "team_a,public")
+    assert cli_run(["--db", url, "remember", "a plan"])[0] == 0
+    connects: list[str] = []
+    real = psycopg.connect
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        connects.append(str(args[0]) if args else "")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(psycopg, "connect", counted)
+    for command in (["status"], ["recall", "plan"], ["--readonly", "status"]):
+        db_first = command[:1] if command[0] == "--readonly" else []
+        connects.clear()
+        code, out = cli_run([*db_first, "--db", url, *command[len(db_first):]])
+        assert code == 0, out
+        assert len(connects) == 1, (command, connects)

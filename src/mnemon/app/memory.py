@@ -56,13 +56,15 @@ def _curation() -> ModuleType:
     return curation
 
 
-def open_store(target: str | Path, *, readonly: bool = False) -> Store:
-    """A store by path or URL: postgresql://… selects the PostgreSQL backend, anything else is a SQLite file."""
+def open_store(target: str | Path, *, readonly: bool = False, create: bool = True) -> Store:
+    """A store by path or URL: postgresql://… selects the PostgreSQL backend, anything else is a SQLite file.
+    `create=False`: a server schema holding no store is `NotFound`, told over the store's own connection (a SQLite
+    file is checked before, by `refuse_missing_db`)."""
     target = str(target)
     if target.startswith(DB_URL_SCHEMES):
         from ..ports.store.postgres import PostgresStore
 
-        return PostgresStore(target, readonly=readonly)
+        return PostgresStore(target, readonly=readonly, create=create)
     from ..ports.store.sqlite import SQLiteStore
 
     return SQLiteStore(target, readonly=readonly)
@@ -80,49 +82,36 @@ READS_ONLY = frozenset({
 })
 
 
-def refuse_missing_db(cfg: Config, method: str | None) -> None:
+def refuse_missing_db(cfg: Config, method: str | None) -> bool:
     """`NotFound` naming the path when facade method `method` only reads (`READS_ONLY`) — or, for None, the store
     is opened read-only (`--readonly`, `serve` without `--allow-writes`) — and the database the user named is a
     file that does not exist; nothing is created. A path that could not hold a database at all (a file
     where a folder should be, a folder without write permission) is left to the store, whose `store_error` says why,
-    as it does for a write."""
+    as it does for a write. True when the store must then be opened with `create=False`: a server database is
+    asked by the opening itself, over its one connection (a second one only to ask cost every read a connect)."""
     if (method is not None and method not in READS_ONLY) or cfg.db_named_by is None:
-        return
+        return False
     if not isinstance(cfg.db_path, Path):
-        _refuse_missing_schema(str(cfg.db_path), cfg.db_named_by)
-        return
+        return True
     path = cfg.db_path
     try:
         os.stat(path)
-        return
+        return False
     except FileNotFoundError:
         pass
     except OSError:  # not a directory on the way, a name too long, …
-        return
+        return False
     folder = path.absolute().parent
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
     if not (folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)):
-        return
+        return False
     if path == cfg.home / "data" / cfg.store / "mnemon.db":
         raise NotFound(f"no store {cfg.store!r} (named by {cfg.db_named_by}): `mnemon store list` shows the stores;"
                        f" `mnemon store create {cfg.store}` (or a write, `mnemon remember`) makes it",
                        path=str(path), store=cfg.store, named_by=cfg.db_named_by)
     raise NotFound(f"no database at {path} (named by {cfg.db_named_by}): check the path; a write (`mnemon "
                    "remember`, `mnemon ingest`) creates it there", path=str(path), named_by=cfg.db_named_by)
-
-
-def _refuse_missing_schema(url: str, named_by: str) -> None:
-    """A read on a server database whose schema holds no mnemon store created one there (its tables in someone's
-    `public`) and answered "empty", where a missing SQLite file is `not_found`: the same refusal."""
-    if not url.startswith(DB_URL_SCHEMES):
-        return
-    from ..ports.store.postgres import PostgresStore, redact
-
-    if PostgresStore.holds_schema(url) is False:
-        raise NotFound(f"no mnemon store in {redact(url)} (named by {named_by}): check the URL and its schema; a "
-                       "write (`mnemon remember`, `mnemon ingest`) creates the store there", path=redact(url),
-                       named_by=named_by)
 
 
 class Mnemon(WorldMixin, ContextMixin, VaultMixin):
@@ -141,9 +130,17 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @classmethod
-    def open(cls, cfg: Config, *, readonly: bool = False, provider: str | None = None) -> "Mnemon":
+    def open(cls, cfg: Config, *, readonly: bool = False, provider: str | None = None,
+             create: bool = True) -> "Mnemon":
+        """The facade over `cfg`'s store; `create=False` (`refuse_missing_db`) opens only a store that exists."""
         name = provider or cfg.embed_provider
-        store = open_store(cfg.db_path, readonly=readonly)
+        try:
+            store = open_store(cfg.db_path, readonly=readonly, create=create)
+        except NotFound as missing:  # a server schema holding no store: what a missing SQLite file is
+            where = missing.details.get("path", str(cfg.db_path))
+            raise NotFound(f"no mnemon store in {where} (named by {cfg.db_named_by}): check the URL and its schema; "
+                           "a write (`mnemon remember`, `mnemon ingest`) creates the store there", path=where,
+                           named_by=cfg.db_named_by) from None
         try:
             emb = get_provider(name, EmbedSettings.from_env(cfg.environ))
         except BaseException:

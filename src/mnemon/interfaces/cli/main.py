@@ -54,13 +54,12 @@ class Ctx:
             from ...app.memory import Mnemon, refuse_missing_db  # here: `--help` and store commands never need it
 
             readonly, provider = bool(self.flags.get("readonly")), self.flags.get("embed")
-            if readonly or method is not None:
-                refuse_missing_db(self.cfg, None if readonly else method)
+            must_exist = (readonly or method is not None) and refuse_missing_db(self.cfg, None if readonly else method)
             if FACADES is not None:
-                self._mem = FACADES.get(self.cfg, readonly=readonly, provider=provider)
+                self._mem = FACADES.get(self.cfg, readonly=readonly, provider=provider, create=not must_exist)
                 self._shared = True
             else:
-                self._mem = Mnemon.open(self.cfg, readonly=readonly, provider=provider)
+                self._mem = Mnemon.open(self.cfg, readonly=readonly, provider=provider, create=not must_exist)
         return self._mem
 
     @property

@@ -74,7 +74,7 @@ class FacadePool:
         self._open: OrderedDict[tuple[Any, ...], tuple[Mnemon, Path | str, _Identity]] = OrderedDict()
         self.used: list[tuple[Any, ...]] = []
 
-    def get(self, cfg: Config, *, readonly: bool, provider: str | None) -> Mnemon:
+    def get(self, cfg: Config, *, readonly: bool, provider: str | None, create: bool = True) -> Mnemon:
         from ...app.memory import Mnemon
 
         key = (_where(cfg.db_path), repr(cfg), readonly, provider,
@@ -85,7 +85,7 @@ class FacadePool:
                 held[0].close()
             held = None
         if held is None:
-            mem = Mnemon.open(cfg, readonly=readonly, provider=provider)
+            mem = Mnemon.open(cfg, readonly=readonly, provider=provider, create=create)
             held = (mem, cfg.db_path, _file_identity(cfg.db_path))
         self._open[key] = held
         while len(self._open) > self.size:

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import ReadOnly, StoreError
+from ...core.errors import NotFound, ReadOnly, StoreError
 from ...core.keywords import keyword_text_of
 from ...core.model import Memory, OplogEntry, iso, utcnow
 from ...core.text import normalize
@@ -85,7 +85,9 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
     derives_edges = False  # every edge is a row here (SQLite derives containment edges: contained_sqlite.py)
     holds_nul_text = False  # a text column cannot hold "\x00" (SQLite's can): a restore refuses such a row up front
 
-    def __init__(self, url: str, *, readonly: bool = False) -> None:
+    def __init__(self, url: str, *, readonly: bool = False, create: bool = True) -> None:
+        """Open (and unless `readonly` migrate) the store; `create=False` refuses a schema that holds none
+        (`NotFound`) instead of creating it there."""
         try:
             import psycopg
             from pgvector.psycopg.vector import register_vector_info
@@ -108,6 +110,9 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
             raise StoreError(f"cannot connect to PostgreSQL at {self.path}: {str(exc).strip()}") from exc
         try:
             self._check_search_path()
+            if not create and not self._has_migrations_table():
+                # (asked on this connection: a second one only to ask cost every read of a server store a connect)
+                raise NotFound(f"no mnemon store in {self.path}", path=self.path)
             self._check_vector_schema()
             if readonly:
                 self.conn.execute("SET default_transaction_read_only = on")
@@ -126,22 +131,6 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         except BaseException:
             self.conn.close()
             raise
-
-    @staticmethod
-    def holds_schema(url: str) -> bool | None:
-        """Whether the schema `url` opens in holds a mnemon store (its migrations table), asked over a connection of
-        its own that changes nothing; None when that cannot be told (no driver, no server): the store's own opening
-        then says why."""
-        try:
-            import psycopg
-        except ImportError:
-            return None
-        try:
-            with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
-                return conn.execute("SELECT 1 FROM pg_tables WHERE schemaname = current_schema()"
-                                    " AND tablename = 'migrations'").fetchone() is not None
-        except psycopg.Error:
-            return None
 
     def _check_search_path(self) -> None:
         """The schema a URL names first must exist: PostgreSQL skips a missing one silently, and the store would
