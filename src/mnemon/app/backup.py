@@ -7,8 +7,9 @@ checked on its own (`backup_rows.py`, `backup_world.py`): a bad one is reported 
 restored, so one hand-edited line does not make a whole backup unusable; a file that is not an export at all
 writes nothing.
 
-The document: `insights` (memories and the entity nodes of payload scopes), `edges` between them, `vault_edges`
-(decisions about a vault's edges), then the world model, one member per table (`backup_world.WORLD_MEMBERS`:
+The document: `insights` (memories and the entity nodes of payload scopes, and a payload's rows kept deleted for a
+person's decision about one of their edges), `edges` between them, `vault_edges` (decisions about a vault's edges,
+by ends and relation), then the world model, one member per table (`backup_world.WORLD_MEMBERS`:
 aliases, state assertions, sense events, actions, predictions and the audit of world writes).
 
 Restoring into a live store never replaces what is there: a memory it holds is skipped (a forgotten one too, unless
@@ -45,6 +46,8 @@ EXPORT_KIND = "mnemon-export"
 # exist and otherwise kept until the ingest that makes them (`apply_pending_decisions`)
 # "4" adds the world model (`world_aliases` … `world_events`: `backup_world.py`); a reader of "3" would have
 # restored the memories and dropped every assertion, prediction and action without a word
+# (a "4" file may also hold payload rows with `deleted_at`, kept for a person's decision: an older reader of "4"
+# restores them live, which keeps their decided edges too, so no new version refuses it)
 SCHEMA_VERSION = "4"
 READABLE_VERSIONS = ("1", "2", "3", "4")
 # the members a reader can take item by item (`ports/json_stream.ObjectStream`); any other is read whole
@@ -99,8 +102,11 @@ def export_chunks(rt: Runtime, *, include_vectors: bool = True) -> Iterator[str]
             elif _is_decision(e, ids) or (decision is not None and _ends_known(e, ids)):
                 decided.append((e, decision))
     yield '\n],"vault_edges":[\n'
-    yield ",\n".join([*(_edge_json(e, d) for e, d in decided),
-                       *map(_json, _still_pending(rt, [e for e, _d in decided]))])
+    # by their ends and relation: by id they came out in another order on each backend (SQLite's decided
+    # containment edges keep the negative ids they were derived under), so one store's content made two files
+    decisions = [((e.src, e.dst, e.type), _edge_json(e, d)) for e, d in decided]
+    decisions += [(_decision_key(r), _json(r)) for r in _still_pending(rt, [e for e, _d in decided])]
+    yield ",\n".join(text for _key, text in sorted(decisions))
     yield from export_world_chunks(rt)
     yield "\n]}\n"
 
@@ -135,6 +141,10 @@ def _weakened(e: Edge) -> bool:
     return e.origin == "ingest" and e.status != "killed" and e.weight < e.confidence
 
 
+def _decision_key(row: Any) -> tuple[str, str, str]:
+    return (str(row.get("source_id")), str(row.get("target_id")), str(row.get("edge_type")))
+
+
 def _still_pending(rt: Runtime, decided: list[Edge]) -> list[Any]:
     """The decisions a restore into this store keeps waiting for their notes (`PENDING_DECISIONS`): a backup made
     before that ingest carries them on. One the store applied is no longer among them; one whose edge the store
@@ -150,9 +160,35 @@ def _still_pending(rt: Runtime, decided: list[Edge]) -> list[Any]:
 
 def _exported_nodes(rt: Runtime) -> Iterator[Memory]:
     """Every active memory, then the entity nodes of `remember --payload` scopes: the nodes a payload's edges join
-    (a vault's notes, headings and tags are not: ingest makes them again from the notes)."""
-    yield from rt.store.iter_nodes()
-    yield from (n for n in rt.store.iter_nodes(kind="entity") if n.source.startswith(PAYLOAD_SCOPE))
+    (a vault's notes, headings and tags are not: ingest makes them again from the notes); last the payload rows
+    kept deleted for a person's decision about one of their edges (`_kept_for_decisions`)."""
+    deleted: list[Memory] = []
+    for kind in ("memory", "entity"):
+        for n in rt.store.iter_nodes(kind=kind, include_deleted=True):
+            if n.deleted_at is None:
+                if kind == "memory" or n.source.startswith(PAYLOAD_SCOPE):
+                    yield n
+            elif _payload_owned(n):
+                deleted.append(n)
+    yield from _kept_for_decisions(rt, deleted)
+
+
+def _payload_owned(n: Memory) -> bool:
+    return n.source.startswith(PAYLOAD_SCOPE) and n.id.startswith(n.source + "#")
+
+
+def _kept_for_decisions(rt: Runtime, deleted: list[Memory]) -> list[Memory]:
+    """The deleted payload rows an edge a person killed, validated or weakened still joins (`kept_for_decisions` of
+    a re-sent payload), exported deleted: left out, their decided edges went with them, and after a restore the
+    next payload naming the node brought a killed claim back active."""
+    if not deleted:
+        return []
+    ids = {n.id for n in deleted}
+    touching = [e for e in rt.store.vault.edges_touching(sorted(ids))  # type: ignore[attr-defined]
+                if e.status in EXPORTED_EDGE_STATUSES]
+    decided = set(person_decisions(rt.store, touching))
+    kept = {end for e in touching if int(e.id or 0) in decided for end in (e.src, e.dst)} & ids
+    return [n for n in deleted if n.id in kept]
 
 
 _json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode  # as the CLI prints JSON
@@ -286,7 +322,7 @@ def _plan_insights(rt: Runtime, batch: list[Any], run: _Run
         if mem.id in run.named:
             run.skipped += 1
             run.results.append({**entry, "action": "skipped", "reason": "repeated"})
-        elif head is not None and head[1]:
+        elif head is not None and head[1] and mem.deleted_at is None:
             # forgotten in this store after the backup was made: a plain "skipped" read as "already there"
             if run.revive_forgotten and head[0] == "memory" and not head[3].startswith(_VAULT_SOURCE):
                 forgotten.append(mem)
@@ -305,11 +341,13 @@ def _plan_insights(rt: Runtime, batch: list[Any], run: _Run
             except InvalidInput as exc:
                 run.error(idx, {"id": mem.id}, exc)
                 continue
-            if vec is None and mem.kind == "memory":
+            if vec is None and mem.kind == "memory" and mem.deleted_at is None:
                 run.to_embed.append(mem.id)
             new.append((mem, vec))
             run.added.add(mem.id)
-            run.results.append({**entry, "action": "would_add" if run.dry_run else "added"})
+            # (a payload row kept deleted for a decision about one of its edges is restored deleted, as it was)
+            run.results.append({**entry, "action": "would_add" if run.dry_run else "added",
+                                **({"deleted": True} if mem.deleted_at else {})})
         run.named.add(mem.id)
     return new, forgotten
 
@@ -322,7 +360,7 @@ def _forgotten_hint(source: str) -> str:
 
 def _vector_of(mem: Memory, raw: Any, idx: int, run: _Run) -> np.ndarray | None:
     """The row's vector from the file, when it was made by this store's provider and is one recall can use."""
-    if not run.decode_vectors or mem.kind != "memory":
+    if not run.decode_vectors or mem.kind != "memory" or mem.deleted_at:
         return None
     vec = decode_vector(raw, idx, run.width)
     if vec is not None and run.width is None:
@@ -334,7 +372,8 @@ def _write_insights(rt: Runtime, new: list[tuple[Memory, np.ndarray | None]], fo
                     run: _Run) -> None:
     store = rt.store
     store.insert_nodes([(m, None) for m, _ in new])
-    store.index_entities_of_new([(m.id, m.entities, m.created_at) for m, _ in new if m.entities])
+    store.index_entities_of_new([(m.id, m.entities, m.created_at) for m, _ in new
+                                 if m.entities and m.deleted_at is None])
     identity = rt.provider.identity()
     for m, vec in new:
         if vec is not None:

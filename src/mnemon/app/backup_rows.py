@@ -166,10 +166,18 @@ def parse_insight(item: Any, idx: int, now: str, *, nul_ok: bool = True) -> tupl
                  access_count=_number(item.get("access_count", 0), int, "access_count", fail),
                  effective_importance=_number(item.get("effective_importance", 0.5), float, "effective_importance",
                                               fail),
-                 inserted_at=timestamp(item.get("inserted_at"), "inserted_at", fail) or now)
+                 inserted_at=timestamp(item.get("inserted_at"), "inserted_at", fail) or now,
+                 deleted_at=_kept_deleted(item, source, mid, fail))
     if not nul_ok:  # (metadata is stored as JSON text, where a NUL is escaped)
         _refuse_nul([mem.content, mem.title, mem.source, *mem.tags, *mem.entities], fail)
     return mem, item.get("vector")
+
+
+def _kept_deleted(item: dict[str, Any], source: str, mid: str, fail: Any) -> str | None:
+    """An export holds a deleted row only as a payload's own row kept for a person's decision about one of its
+    edges (`backup._kept_for_decisions`), restored deleted; any other row is restored live, as it always was."""
+    deleted = timestamp(item.get("deleted_at"), "deleted_at", fail)
+    return deleted if source.startswith(PAYLOAD_SCOPE) and mid.startswith(source + "#") else None
 
 
 def provider_width(identity: str) -> int | None:
