@@ -4,6 +4,10 @@ A suggestion is only useful if it can be pasted: every `command` is an argv list
 stays one argument) that names the store the card came from (`--db`, the path the runtime opened) and, for a note
 edit, the vault that store was ingested from (`--vault`, the root ingestion recorded). Without them a pasted command
 hit the default store or failed with "no vault given".
+
+A PostgreSQL URL that holds a password is the exception: the store's path is that URL masked (`u:***@`), and a
+`--db` with it could never connect. The commands then leave `--db` out and say in `store` that they reach the store
+through the config or `MNEMON_DB` that opened it.
 """
 from __future__ import annotations
 
@@ -17,6 +21,10 @@ BULLET_CHARS = 120  # a follow-up bullet's text, not counting its "Follow up: " 
 # a word, with a wikilink (spaces and all) kept whole: a bullet cut inside "[[Bram Okafor]]" breaks the link
 _PIECE = re.compile(r"\[\[[^\]\n]*\]\]\S*|\S+")
 _CLAUSE_END = (";", ".", "!", "?")
+# the mark `ports.store.postgres.redact` leaves where a URL's password was (`u:***@`, `password=***`)
+_MASKED_PASSWORD = re.compile(r"://[^:/@]*:\*\*\*@|password=\*\*\*")
+_CONFIGURED_STORE = ("{db}: run the command where this store is configured (the same config file, MNEMON_DB or "
+                     "--store), or add --db with the full URL: it holds a password, which is never printed")
 
 
 def vault_root(rt: Runtime) -> str | None:
@@ -55,7 +63,12 @@ def suggested_actions(item: dict[str, Any], *, db: str | None = None, vault: str
                       text: str | None = None) -> list[dict[str, Any]]:
     """Suggestions for a retrieval item (or a proactive candidate in the same shape). `db` and `vault` go into the
     commands; `text` is the item's text as the card reads it (a section's list markers dropped), for the bullet."""
-    store = ["mnemon", *(["--db", db] if db else [])]
+    # A masked URL cannot connect and the real one must never be printed. An env-var reference (`--db
+    # "$MNEMON_DB"`) was the other choice, but an argv list is run without a shell, and a store named in the config
+    # file or by --store sets no such variable. Without --db, the same config or environment reaches the store; one
+    # opened by a bare --db needs it again, which `store` says.
+    masked = bool(db and _MASKED_PASSWORD.search(db))
+    store = ["mnemon", *(["--db", db] if db and not masked else [])]
     src = str(item.get("source_path") or "")
     out: list[dict[str, Any]] = []
     if item.get("item_type") == "edge" and item.get("candidate_only"):
@@ -85,6 +98,9 @@ def suggested_actions(item: dict[str, Any], *, db: str | None = None, vault: str
     else:
         inspect = [*store, "show", str(item.get("id"))]
     out.append({"type": "inspect", "id": item.get("id"), "command": inspect})
+    if masked:
+        for action in out:
+            action["store"] = _CONFIGURED_STORE.format(db=db)
     return out
 
 
