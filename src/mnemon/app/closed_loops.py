@@ -9,6 +9,11 @@ notes keep the day they are for in their name, and copying or syncing a vault re
 the files' modification times as last ingested; strictly, so notes of the same day or time close nothing. A task
 done last month and open again in today's note is a new loop, and stays.
 
+A closed task that rewords the item closes it too ("- [x] Sent the Q3 report to Dana" closes "- [ ] Send Q3 report
+to Dana"): their words — `core.text.tokens` (stemmed, small words dropped), a common irregular past read as its verb
+("sent" as "send") — share at least two, and at least 4/5 of the longer text's words. Four words of five is a
+rewording with a word added or dropped; three of four ("Sent the Q3 report to Marco") is another loop.
+
 Mneme has no such rule (its staleness multipliers only fade old open loops); its feedback `already_done` marks one
 item resolved by hand. Nothing is written: the item is skipped where it would have been offered, with the reason
 `closed later in <path>` (`debug-candidates --include-skipped`). A context pack (`retrieve`, `surface --prompt`,
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
+from itertools import combinations, product
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -33,6 +39,25 @@ if TYPE_CHECKING:
 
 _ALL_HOLDERS = 10_000_000  # a lookup's limit that keeps every memory holding the words
 _RAREST = 3  # words of a text a lookup of its twins intersects
+# a rewording closes a loop when the texts share ≥ _SHARED_MIN words and ≥ _SHARE_NUM/_SHARE_DEN of the longer one's
+_SHARED_MIN, _SHARE_NUM, _SHARE_DEN = 2, 4, 5
+_REWORD_MAX_WORDS = 20  # a longer item (a paragraph, not a task) is closed by its exact twin only
+# A done task is often written in the past tense, which the stemmer leaves apart from the verb for irregular verbs.
+# Words that are also common names or nouns ("left", "drew", "won", "fed") are left out: each one folded wrongly
+# could close a loop.
+_IRREGULAR = {
+    "send": "sent", "pay": "paid", "make": "made", "meet": "met", "tell": "told", "give": "gave given",
+    "take": "took taken", "write": "wrote written", "speak": "spoke spoken", "sell": "sold", "buy": "bought",
+    "bring": "brought", "build": "built", "keep": "kept", "hold": "held", "lose": "lost", "find": "found",
+    "choose": "chose chosen", "drive": "drove driven", "fly": "flew flown", "catch": "caught", "teach": "taught",
+    "seek": "sought", "hear": "heard", "begin": "began begun", "forget": "forgot forgotten", "lend": "lent",
+    "spend": "spent", "show": "shown", "understand": "understood", "ring": "rang rung", "draw": "drawn",
+    "run": "ran",
+}
+_VERB_OF = {tokens(past)[0]: tokens(verb)[0] for verb, pasts in _IRREGULAR.items() for past in pasts.split()}
+_FORMS_OF: dict[str, set[str]] = {}  # a word as `loop_words` reads it → the tokens a text holding it may hold
+for _past, _verb in _VERB_OF.items():
+    _FORMS_OF.setdefault(_verb, {_verb}).add(_past)
 
 
 def digest_of(node_id: str) -> str | None:
@@ -48,6 +73,22 @@ def is_closed_task(node: Memory) -> bool:
     return meta.get("memory_kind") == "task" and meta.get("observation_kind") == "done"
 
 
+def loop_words(text: str) -> frozenset[str]:
+    """The words a rewording of `text` is matched by: its tokens, an irregular past read as its verb."""
+    return frozenset(_VERB_OF.get(t, t) for t in tokens(text))
+
+
+def rewords(item: frozenset[str], closing: frozenset[str]) -> bool:
+    """Whether a closed task of words `closing` rewords an item of words `item` (the rule: module docstring)."""
+    shared = len(item & closing)
+    return shared >= _SHARED_MIN and shared * _SHARE_DEN >= _SHARE_NUM * max(len(item), len(closing))
+
+
+def _may_lack(n: int) -> int:
+    """How many of an item's `n` words a rewording of it may lack."""
+    return n - -(-_SHARE_NUM * n // _SHARE_DEN)
+
+
 def _name_day(path: str) -> datetime | None:
     """The day a note's file name names (`Daily/2026-03-05.md`), if it names one with its year."""
     days = text_dates(PurePosixPath(path).stem)
@@ -56,19 +97,23 @@ def _name_day(path: str) -> datetime | None:
 
 class ClosedLater:
     """Answers `closer(item)` for one pass. Built on every observation (`rows`) it looks nothing up; otherwise it
-    finds items' closed twins among the memories holding all the words of one of them (`Store.holders_of_all`),
-    once per text, which costs a query for the items about to be offered only (one for a batch: `closers`)."""
+    finds items' closed twins among the memories holding all the words of one of them (`Store.holders_of_all`), and
+    their rewordings among those holding a pair of their rarest words, once per item, which costs a query for the
+    items about to be offered only (one for a batch: `closers`)."""
 
     def __init__(self, rt: Runtime, rows: Iterable[Memory] | None = None, *, as_of: datetime | None = None) -> None:
         self.rt = rt
         # a replay (`retrieve --as-of`) counts only closings dated by then: the store keeps no older file times
         self._until = as_of.timestamp() if as_of is not None else None
-        self._twins: dict[str, set[str]] = {}  # digest → notes holding it as a closed task
+        self._twins: dict[str, set[str]] = {}  # digest → notes holding it as a closed task (of those known)
+        self._twins_asked: set[str] = set()  # digests whose twins were all looked up
+        self._closed: dict[str, tuple[frozenset[str], str]] = {}  # closed task id → (its words, its note)
+        self._by_word: dict[str, set[str]] = {}  # word → the closed tasks (of `_closed`) holding it
+        self._words: dict[str, frozenset[str]] = {}  # open item id → its words, once its closers were looked up
         self._complete = rows is not None
         for node in rows or ():
-            digest, note = digest_of(node.id), (node.metadata or {}).get("note")
-            if digest is not None and note and is_closed_task(node):
-                self._twins.setdefault(digest, set()).add(str(note))
+            if digest_of(node.id) is not None and is_closed_task(node):
+                self._add_closed(node)
         self._mtimes: dict[str, float] | None = None
 
     def closer(self, node: Memory) -> str | None:
@@ -86,7 +131,7 @@ class ClosedLater:
         self._look_up([(node_id, digest) for node_id, _note, digest in open_items], texts or {})
         found: dict[str, str] = {}
         for node_id, note, digest in open_items:
-            later = [n for n in self._twins.get(digest, ())
+            later = [n for n in self._twins.get(digest, set()) | self._rewordings(node_id)
                      if n != note and self._later(n, note) and self._known_by_then(n)]
             if later:
                 found[node_id] = max(later, key=lambda n: (self._when(n), n))
@@ -103,33 +148,56 @@ class ClosedLater:
                 cand.skip_reasons.append(f"closed later in {by}")
 
     def _look_up(self, wanted: Sequence[tuple[str, str]], texts: Mapping[str, str]) -> None:
-        """Fill `_twins` for the (memory id, digest) pairs whose digest was not looked up yet, in one query."""
-        if self._complete:
-            return
-        pending = {digest: node_id for node_id, digest in wanted if digest not in self._twins}
-        if not pending:
+        """Read the words of the (memory id, digest) items not seen yet; unless every closed task is known, fetch
+        in one query the closed tasks that may close them: twins of their digests, and rewordings."""
+        new = {node_id: digest for node_id, digest in wanted if node_id not in self._words}
+        if not new:
             return
         store = self.rt.store
-        asked = set(pending.values())
-        missing = [node_id for node_id in asked if node_id not in texts]
+        missing = [node_id for node_id in new if node_id not in texts]
         read = {i: n.content for i, n in store.get_nodes(missing).items()} if missing else {}
-        groups = [words for node_id in pending.values()
-                  if (words := list(dict.fromkeys(tokens(texts.get(node_id, read.get(node_id, ""))))))]
+        said = {node_id: list(dict.fromkeys(tokens(texts.get(node_id, read.get(node_id, ""))))) for node_id in new}
+        for node_id, toks in said.items():
+            self._words[node_id] = frozenset(_VERB_OF.get(t, t) for t in toks)
+        if self._complete:
+            return
+        pending = {digest: node_id for node_id, digest in new.items() if digest not in self._twins_asked}
+        twin_groups = [toks for node_id in pending.values() if (toks := said[node_id])]
+        reworded = [words for node_id in new if _SHARED_MIN <= len(words := self._words[node_id]) <= _REWORD_MAX_WORDS]
+        df = store.token_doc_freq([t for toks in twin_groups for t in toks]
+                                  + [f for words in reworded for w in words for f in _FORMS_OF.get(w, (w,))])
         # the three rarest words narrow the intersection to a handful of rows; every further word, the more so one a
         # quarter of all memories hold, costs a posting list to merge for little (the twins are checked by their ids'
         # digests after, so a wider set of holders changes nothing)
-        df = store.token_doc_freq([w for group in groups for w in group])
-        groups = [sorted((w for w in group if df.get(w)), key=lambda w: (df[w], w))[:_RAREST] or group
-                  for group in groups]
-        suffixes = {f":task:{digest}": digest for digest in pending}
+        groups = [sorted((w for w in toks if df.get(w)), key=lambda w: (df[w], w))[:_RAREST] or toks
+                  for toks in twin_groups]
+        groups += [group for words in reworded for group in _reworded_groups(words, df)]
         ids = [i for i in (store.holders_of_all(groups, _ALL_HOLDERS) if groups else [])
-               if i[i.rfind(":task:"):] in suffixes and i not in asked]
-        for digest in pending:
-            self._twins[digest] = set()
+               if ":task:" in i and i not in new and i not in self._closed]
+        self._twins_asked.update(pending)
         for node in store.get_nodes(ids).values():
-            note = (node.metadata or {}).get("note")
-            if note and is_closed_task(node):
-                self._twins[suffixes[node.id[node.id.rfind(":task:"):]]].add(str(note))
+            if is_closed_task(node):
+                self._add_closed(node)
+
+    def _add_closed(self, node: Memory) -> None:
+        note, digest = (node.metadata or {}).get("note"), digest_of(node.id)
+        if not note or digest is None:
+            return
+        self._twins.setdefault(digest, set()).add(str(note))
+        words = loop_words(node.content)
+        self._closed[node.id] = (words, str(note))
+        for word in words:
+            self._by_word.setdefault(word, set()).add(node.id)
+
+    def _rewordings(self, node_id: str) -> set[str]:
+        """The notes of the known closed tasks that reword the item."""
+        words = self._words.get(node_id, frozenset())
+        if not _SHARED_MIN <= len(words) <= _REWORD_MAX_WORDS:
+            return set()
+        # a rewording lacks at most `_may_lack` of the item's words, so it holds one of any one more than that
+        rarest = sorted(words, key=lambda w: (len(self._by_word.get(w, ())), w))[:_may_lack(len(words)) + 1]
+        holders = {i for w in rarest for i in self._by_word.get(w, ())}
+        return {self._closed[i][1] for i in holders if rewords(words, self._closed[i][0])}
 
     def _later(self, closing: str, item: str) -> bool:
         a, b = _name_day(closing), _name_day(item)
@@ -156,4 +224,15 @@ class ClosedLater:
         return self._mtimes
 
 
-__all__ = ["ClosedLater", "digest_of", "is_closed_task"]
+def _reworded_groups(words: frozenset[str], df: Mapping[str, int]) -> list[list[str]]:
+    """Word pairs of which every rewording of an item of `words` holds one, in every form a text may hold them: a
+    rewording lacks at most `_may_lack` of the words, so it holds two of any two more than that (the rarest)."""
+    def rarity(w: str) -> tuple[int, str]:
+        return sum(df.get(f, 0) for f in _FORMS_OF.get(w, (w,))), w
+
+    rarest = sorted(words, key=rarity)[:_may_lack(len(words)) + _SHARED_MIN]
+    return [list(forms) for a, b in combinations(rarest, 2)
+            for forms in product(sorted(_FORMS_OF.get(a, (a,))), sorted(_FORMS_OF.get(b, (b,))))]
+
+
+__all__ = ["ClosedLater", "digest_of", "is_closed_task", "loop_words", "rewords"]
