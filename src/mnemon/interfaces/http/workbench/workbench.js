@@ -389,9 +389,20 @@ async function matchingTitles(query) {
 
 let searchSeq = 0;
 
-async function runSearch(query) {
+/** The query as find_nodes and recall take it: they refuse one above 2,000 characters, the box's `maxlength`. A
+ * paste cuts there; a value a script set is cut here, by code point as the server counts (never half an emoji).
+ * `cut` when the box is full or was cut: the status then says only the first 2,000 were searched. */
+function withinLimit(query) {
+  const limit = el.q.maxLength > 0 ? el.q.maxLength : 2000;
+  const chars = Array.from(query);
+  if (chars.length > limit) return { query: chars.slice(0, limit).join('').trim(), cut: true, limit };
+  return { query, cut: el.q.value.length >= limit, limit };
+}
+
+async function runSearch(asked) {
   // a search answered after a newer one was asked must not replace its results (nor its status)
   const seq = ++searchSeq;
+  const { query, cut, limit } = withinLimit(asked);
   const quoted = `“${excerpt(query, 80)}”`; // a pasted page of text would fill the status line and squash the canvas
   setStatus(`Searching for ${quoted}…`, 'busy');
   try {
@@ -419,7 +430,8 @@ async function runSearch(query) {
         h('span', { class: 'rid' }, it.id)))) :
       [h('li', { class: 'muted' }, 'No matches.')]));
     setStatus(`${items.length} result${items.length === 1 ? '' : 's'} for ${quoted} ` +
-      `(${titled.length ? `${titled.length} by title, ` : ''}${how}).`);
+      `(${titled.length ? `${titled.length} by title, ` : ''}${how}).` +
+      (cut ? ` Only the first ${limit.toLocaleString('en')} characters were searched.` : ''));
   } catch (err) {
     if (seq === searchSeq) reportError('Search', err);
   }
