@@ -45,7 +45,7 @@ from ..core.ontology import DEFAULT_ONTOLOGY, category_of
 from ..core.text import excerpt, tokens
 from ..core.vault.lifecycle import truth_policy
 from ..core.vault.observations import DEFAULT_HINTS, hint_words
-from ..core.vault.parser import BLOCK_ID, TASK_MARKS, blank_comments
+from ..core.vault.parser import BLOCK_ID, TASK_MARKS, blank_code_spans, blank_comments, visible_text
 from ..core.vault.proactive import stemmed_hints
 from ..core.vault.scope import PathScope, path_mentions, resolve_mentions
 from ..ports.store.base import MemoryFilter, Store
@@ -84,6 +84,7 @@ _SENTENCE_RELATIONS = tuple(s.name for s in DEFAULT_ONTOLOGY.specs() if s.catego
 # a list marker or task box before a bullet's sentence: an edge's evidence keeps it, the bullet's memory does not
 # (every box the parser reads as a task: a cancelled task's "[-]" kept its date edge from reading as the task)
 _LIST_MARKER = re.compile(rf"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[{re.escape(TASK_MARKS)}]\]\s+)?")
+_COMMENT_OPENER = re.compile(r"<!--|%%")  # (an HTML or Obsidian comment, `core.vault.parser.blank_comments`)
 # `resolve`'s machine-readable copy of a resolution, at the end of its evidence pack (`app/vault/resolve.py`)
 _PAYLOAD_MARK = "mneme-research-resolution"
 _RESOLUTION_PAYLOAD = re.compile(r"<!--[ \t]*mneme-research-resolution(?:-b64)?:.*?-->", re.S)
@@ -359,10 +360,24 @@ def _repeats_item(evidence: str, ends: tuple[str, ...], item_texts: Mapping[str,
     The edge is skipped rather than charged only for what it adds: what an extraction edge adds (a date, an
     address) is a span of that very sentence, so the item says all of it. Only the whole sentence counts: a link
     whose evidence is a `[[wikilink]]` inside the item still says where it points."""
-    said = _sentence(evidence)
-    if not said:
-        return None
-    return next((end for end in ends if item_texts.get(end) == said), None)
+    said = _readings(evidence)
+    return next((end for end in ends if item_texts.get(end) in said), None)
+
+
+def _readings(evidence: str) -> frozenset[str]:
+    """What an evidence line can read as its item: its sentence, and that sentence cut at each comment opener left
+    in it. The line is cut from its note: an opener whose comment closes on a later line is text in the line alone
+    but hides the rest of the line in the note, so `- Ship it on 2026-03-02 <!-- moved` is the item "Ship it on
+    2026-03-02". Comments are found as the parser finds them, outside inline code (which the item keeps); each
+    opener, not only the first, since one with no closer in the whole note stays text there too."""
+    said = {_sentence(evidence)}
+    coded = blank_code_spans(evidence)
+    shown = blank_comments(coded)
+    if "<!--" in shown or "%%" in shown:
+        written = visible_text(evidence, coded, shown)  # (same length: an opener's offset is the line's)
+        said.update(_sentence(written[:opener.start()]) for opener in _COMMENT_OPENER.finditer(shown))
+    said.discard("")
+    return frozenset(said)
 
 
 def _in_path_scope(edge_path: str, ends: Sequence[Memory | None], ids: Sequence[str], paths: frozenset[str]) -> bool:
