@@ -59,20 +59,27 @@ _DATES_AND_TIMES = tuple(re.compile(p) for p in (
 _SEPARATORS = frozenset("-/_.,;:|\\+&")
 NO_RASTERISER = "no rasteriser installed (pip install 'mnemon[cards]' for resvg-py, or ImageMagick)"
 
+# Every text meets WCAG 2 AA on what it is drawn over (4.5:1; 3:1 for the large node numbers), in both themes
+# (tests/render/test_qa_s33_card_contrast.py): the light theme drew the dark theme's badge colours on light grey
+# (amber at 1.5:1) and white numbers on pastel nodes. Badge colours are the theme's (`badge_*`) for that reason.
 THEMES: dict[str, dict[str, str]] = {
     "dark": {
         "bg": "#0b1020", "panel": "#111827", "panel_border": "#1f2937", "ink": "#f9fafb", "muted": "#9ca3af",
-        "faint": "#6b7280", "chip_bg": "#1f2937", "chip_ink": "#e5e7eb", "node_ink": "#0b1020",
+        "faint": "#808896", "chip_bg": "#1f2937", "chip_ink": "#e5e7eb", "node_ink": "#0b1020",
         "connector": "#4b5563", "evidence_bg": "#0c1a33", "evidence_border": "#1d4ed8", "evidence_accent": "#60a5fa",
         "reasoning_bg": "#1a1033", "reasoning_border": "#6d28d9", "reasoning_accent": "#a78bfa",
         "next_bg": "#2a1d05", "next_border": "#b45309", "next_accent": "#fbbf24", "shadow": "#000000",
+        "badge_open_loop": "#fbbf24", "badge_deadline": "#f87171", "badge_surface": "#a78bfa",
+        "badge_walk": "#60a5fa",
     },
     "light": {
         "bg": "#eef2f7", "panel": "#ffffff", "panel_border": "#d1d5db", "ink": "#111827", "muted": "#4b5563",
-        "faint": "#6b7280", "chip_bg": "#f3f4f6", "chip_ink": "#1f2937", "node_ink": "#ffffff",
+        "faint": "#6b7280", "chip_bg": "#f3f4f6", "chip_ink": "#1f2937", "node_ink": "#111827",
         "connector": "#9ca3af", "evidence_bg": "#eff6ff", "evidence_border": "#93c5fd", "evidence_accent": "#1d4ed8",
         "reasoning_bg": "#f5f3ff", "reasoning_border": "#c4b5fd", "reasoning_accent": "#6d28d9",
         "next_bg": "#fffbeb", "next_border": "#fcd34d", "next_accent": "#b45309", "shadow": "#64748b",
+        "badge_open_loop": "#92400e", "badge_deadline": "#b91c1c", "badge_surface": "#6d28d9",
+        "badge_walk": "#1d4ed8",
     },
 }
 
@@ -84,8 +91,9 @@ NODE_COLOURS: dict[str, str] = {
 }
 DEFAULT_NODE_COLOUR = "#94a3b8"
 
-BADGES: tuple[tuple[str, str], ...] = (
-    ("Open loop", "#fbbf24"), ("Deadline", "#ef4444"), ("Surface match", "#a78bfa"), ("Reasoned walk", "#60a5fa"),
+BADGES: tuple[tuple[str, str], ...] = (  # (label, the theme's key of its colour)
+    ("Open loop", "badge_open_loop"), ("Deadline", "badge_deadline"), ("Surface match", "badge_surface"),
+    ("Reasoned walk", "badge_walk"),
 )
 
 
@@ -117,7 +125,13 @@ def resolve_theme(name: str | None = None, environ: Mapping[str, str] | None = N
     return chosen
 
 
-def badge_for(thought: Mapping[str, Any]) -> tuple[str, str]:
+def badge_for(thought: Mapping[str, Any], theme: str = "dark") -> tuple[str, str]:
+    """The header badge's label and its colour in `theme`."""
+    label, key = _badge(thought)
+    return label, THEMES[resolve_theme(theme, {})][key]
+
+
+def _badge(thought: Mapping[str, Any]) -> tuple[str, str]:
     title = str(thought.get("title") or "").lower()
     if "open loop" in title:
         return BADGES[0]
@@ -384,7 +398,7 @@ def render_svg(thought: Mapping[str, Any], *, theme: str = "dark", generated_at:
     y = 0.0
 
     # header
-    badge, badge_colour = badge_for(thought)
+    badge, badge_colour = badge_for(thought, theme)
     parts.append(_t(INNER_X, 118, "MNEMON", size=22, fill=pal["muted"], weight="bold"))
     chip, _ = _chip(230, 111, badge, size=18, bg=pal["chip_bg"], ink=badge_colour, border=badge_colour)
     parts.append(chip)
