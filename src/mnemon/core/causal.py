@@ -22,6 +22,11 @@ _SUBTYPE_RULES: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 
+# the cues by which a text says it has a cause ("X because Y"), as against what it leads to or what follows from it
+# ("leads to", "therefore", "so that"): only such a text is the effect of a memory written after it
+_NAMES_CAUSE = re.compile(r"(?i)\b(?:because|caused by|due to|as a result of)\b|因为|因為|由于|由於")
+
+
 @lru_cache(maxsize=8192)
 def causal_cue(text: str) -> str | None:
     """The first causal keyword in `text`, or None."""
@@ -35,3 +40,8 @@ def suggest_sub_type(*texts: str) -> str:
         if pat.search(joined):
             return name
     return "causes"
+
+
+def names_its_cause(text: str) -> bool:
+    """Whether `text` says it has a cause ("because", "due to", 因为): a later memory may then be that cause."""
+    return _NAMES_CAUSE.search(text) is not None

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .causal import causal_cue, suggest_sub_type
+from .causal import causal_cue, names_its_cause, suggest_sub_type
 from .model import Edge, Memory, parse_iso
 from .text import overlap_max, token_set
 
@@ -129,8 +129,11 @@ def _causal_pair(earlier: Memory, earlier_cue: str | None, earlier_tokens: froze
     overlap = overlap_max(later_tokens, earlier_tokens)
     if overlap < CAUSAL_MIN_OVERLAP:
         return []
-    # the side that carries the causal keyword explains the other: it is the effect (the later one, if both do)
-    src, dst = (earlier.id, later.id) if later_cue else (later.id, earlier.id)
+    # cause → effect in time order: a later memory with the keyword explains the earlier one ("…because of that",
+    # "therefore …"). Against time only when the earlier one alone has a keyword and it names a cause it has ("X
+    # because Y" written before Y); an earlier "X leads to Y" or "X, therefore Z" is no effect of a later memory
+    backwards = not later_cue and names_its_cause(earlier.content)
+    src, dst = (later.id, earlier.id) if backwards else (earlier.id, later.id)
     sub = suggest_sub_type(later.content if later_cue else earlier.content)
     return [Edge(src, dst, "causal", sub, round(overlap, 6),
                  metadata={"overlap": round(overlap, 4), "cue": later_cue or earlier_cue or ""},
