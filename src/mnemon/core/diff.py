@@ -5,9 +5,11 @@ suggestion for the agent, never a reason to change or delete an existing memory.
 
 Word overlap alone misses the usual way a fact is corrected: "Mira moved from Lisbon to Porto" shares two of five
 words with "Mira lives in Lisbon". So a new memory is also read for a correction cue ("moved from X", "instead of
-X", "no longer X", …): a candidate about the same subject that states the replaced value X is a CONFLICT (the seed's
-verdict for a memory the new one contradicts, as "switched from"/"instead of" already are in its cue list), whatever
-its overlap. English cues, plus the Chinese ones the seed's cue list implies (从…搬到, 不再).
+X", "no longer X", "…, not X", …): a candidate about the same subject that states the replaced value X is a CONFLICT
+(the seed's verdict for a memory the new one contradicts, as "switched from"/"instead of" already are in its cue
+list), whatever its overlap. English cues, plus the Chinese ones the seed's cue list implies (从…搬到, 不再).
+"Mira lives in Porto, not Lisbon" retires only a memory that also says the rest of its clause ("Mira lives in
+Lisbon", not "Mira works in Lisbon"), and only when the "not" after the comma ends the clause with a value.
 """
 from __future__ import annotations
 
@@ -73,6 +75,8 @@ _VALUE = rf"(?P<old>{_W}(?:\s+(?!{_VALUE_END}\b){_W}){{0,4}})"
 _PREDICATE = rf"(?P<old>{_W}(?:\s+(?!(?:and|but|because|since|so|anymore|any)\b){_W}){{0,5}})"
 _FROM_VERBS = (r"moved|relocated|switched|changed|migrated|transferred|shifted|converted|ported|swapped|upgraded|"
                r"downgraded")
+_NOT_A_VALUE = (r"(?:only|just|even|yet|ever|sure|far|near|because|since|that|to|always|all|much|least|quite|"
+                r"really|so|too|very|necessarily|exactly|once|now|anymore|any|enough)")
 _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("from", re.compile(  # "moved from X", "switched our chat from X": the object, when given, is what changed
         rf"(?i)\b(?:{_FROM_VERBS})(?:\s+(?P<obj>(?!from\b){_W}(?:\s+(?!from\b){_W}){{0,2}}))?\s+from\s+{_VALUE}")),
@@ -85,6 +89,10 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     # "is used to cache sessions" and "got used to" are no past habit
     ("used to", re.compile(r"(?i)(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bbe\s)(?<!\bbeen\s)"
                            rf"(?<!\bget\s)(?<!\bgot\s)\bused\s+to\s+{_PREDICATE}")),
+    # "Mira lives in Porto, not Lisbon": a "not" after a comma or dash whose value ends the clause; words that make
+    # it no value ("Porto, not far from Lisbon", "tea, not only for the taste", "not because …") never do
+    ("…, not", re.compile(rf"(?i)[,;—–]\s*(?:but\s+)?not\s+(?!{_NOT_A_VALUE}\b)(?P<old>{_W}(?:\s+{_W}){{0,3}})"
+                        r"\s*(?=$|[,.;:!?)\]—–])")),
     ("从…到", re.compile(r"从(?P<old>[^\s，。；、！？,.;!?]{1,12}?)"
                         r"(?:搬到|搬去|迁到|迁往|迁至|换到|换成|改为|改成|改到|转到|切换到|切换为|变为|变成|调到)")),
     ("不再", re.compile(r"不再(?P<old>[^，。；、！？,.;!?]{1,16}?)[了的啦]?(?=$|[，。；、！？,.;!?])")),
@@ -135,6 +143,9 @@ class Correction:
     subject_text: str
     pronoun: str  # "i" / "we" when the clause's subject is only that; else ""
     object_tokens: frozenset[str]  # "switched our chat from X": the thing that changed
+    # "…, not X": what the clause says besides its new value ("Mira lives in Porto" → mira, live), which a memory must
+    # say too to be the one retired: "Mira works in Lisbon" is not what "Mira lives in Porto, not Lisbon" corrects
+    context_tokens: frozenset[str] = frozenset()
 
 
 def _content(text: str) -> list[str]:
@@ -172,6 +183,22 @@ def _subject_of(prefix: str) -> tuple[tuple[str, ...], str, str]:
     return tuple(dict.fromkeys(subjects)), ", ".join(named), ""
 
 
+def _besides_new_value(clause: str) -> frozenset[str] | None:
+    """The content words of `clause` ("Mira lives in Porto now") other than its last value ("Porto", a name of
+    several capitalised words whole), or None when the clause negates (no value of its own to put in place)."""
+    if negation_cues(clause):
+        return None
+    words = clause.split()
+    while words and not _content(words[-1]):
+        words.pop()  # "now", "then", "in", "the": no value
+    if not words:
+        return None
+    value = [words.pop()]
+    while value[0][:1].isupper() and words and words[-1][:1].isupper() and len(words) > 1:
+        value.insert(0, words.pop())  # "Globex Corp" (not the clause's first word: "Mira", its subject)
+    return frozenset(_content(" ".join(words))) - frozenset(_content(" ".join(value)))
+
+
 def corrections(text: str) -> list[Correction]:
     """The correction cues of `text` with the values they retire, in order. Deterministic; regexes only."""
     found: list[Correction] = []
@@ -183,6 +210,12 @@ def corrections(text: str) -> list[Correction]:
                 continue
             clause_start = max((s.end() for s in _CLAUSE_START.finditer(text, 0, m.start())), default=0)
             prefix = text[clause_start:m.start()]
+            context: frozenset[str] = frozenset()
+            if cue == "…, not":
+                besides = _besides_new_value(prefix)
+                if besides is None or old_tokens & besides:
+                    continue  # "Mira is not in Porto, not Lisbon"; "Mira met Ana, not Ana's sister": no new value
+                context = besides
             subjects, subject_text, pronoun = _subject_of(prefix)
             obj = m.groupdict().get("obj") or ""
             if obj.split()[:1] and obj.split()[0].lower() in _NOT_AN_OBJECT:
@@ -190,7 +223,7 @@ def corrections(text: str) -> list[Correction]:
             found.append(Correction(cue, m.group(0).strip(), old, old_tokens, subjects,
                                     (subject_text if subjects else obj.strip()) or subject_text or prefix.strip(" ,，"),
                                     pronoun,
-                                    frozenset(_content(obj))))
+                                    frozenset(_content(obj)), context))
     return found
 
 
@@ -265,6 +298,8 @@ def _states_retired_value(c: Correction, content: str, content_tokens: frozenset
     if not _as_current_value(c, content):
         return False
     if c.object_tokens and not c.object_tokens <= content_tokens:
+        return False
+    if not c.context_tokens <= content_tokens:
         return False
     if c.subjects:
         lead = set(tokens(content)[:SUBJECT_WINDOW])

@@ -134,7 +134,7 @@ _ASKS_FOR_HISTORY = re.compile(
 
 
 # every cue of `diff.corrections` holds one of these words: a text without them corrects nothing
-_MAY_CORRECT = re.compile(r"(?i)\b(?:from|instead|rather|replaced|longer|more|anymore|used)\b|从|不再")
+_MAY_CORRECT = re.compile(r"(?i)\b(?:from|instead|rather|replaced|longer|more|anymore|used|not)\b|从|不再")
 
 
 def asks_for_history(query: str) -> bool:
