@@ -121,10 +121,17 @@ def tech_terms(text: str) -> list[tuple[int, str]]:
     return found
 
 
-# Candidates for the known-entity path: capitalised words, any ASCII word, and CJK n-grams (2..6 chars).
+# Candidates for the known-entity path: capitalised words (also without a possessive 's: "O'Brien's"), any ASCII
+# word, and CJK n-grams (2..6 chars).
 _CAPITALISED = re.compile(r"\b[A-Z][\w'-]*\b")
 _ASCII_WORD = re.compile(r"\b[A-Za-z][A-Za-z0-9_-]{2,}\b")
 _CJK_RUN = LazyRegex(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]{2,}")  # only for non-ASCII text
+# Other text gets the same two kinds of candidate by Unicode letter classes: "Müller's" yields "Müller" as
+# "Miller's" yields "Miller" ([A-Z] and [A-Za-z] saw no word in "Müller" at all), and a curly apostrophe joins a
+# word as a straight one does ("O’Brien’s"). A word holding CJK is left to the n-grams.
+_LETTER_WORD = LazyRegex(r"(?<!\w)[^\W\d_]\w*(?:['’-]\w+)*")
+_APOSTROPHE = re.compile(r"['’]")
+_POSSESSIVE_END = re.compile(r"['’]s$")
 
 KnownLookup = Callable[[set[str]], Iterable[str]]
 
@@ -156,10 +163,20 @@ def extract_entities(text: str, known: KnownLookup | None = None) -> list[str]:
             spans.append((m.start(), value))
     spans.extend(tech_terms(text))
     if known is not None:
-        cands: set[str] = set(_CAPITALISED.findall(text)) | set(_ASCII_WORD.findall(text))
-        for run in () if text.isascii() else _CJK_RUN.findall(text):
-            for n in range(2, min(6, len(run)) + 1):
-                cands.update(run[i : i + n] for i in range(len(run) - n + 1))
+        capitalised = set(_CAPITALISED.findall(text))
+        cands: set[str] = set(_ASCII_WORD.findall(text))
+        if not text.isascii():
+            for word in _LETTER_WORD.findall(text):
+                if _CJK_RUN.search(word):
+                    continue
+                if word[0].isupper():
+                    capitalised.add(word)
+                cands.update(part for part in _APOSTROPHE.split(word) if len(part) >= 3)
+            for run in _CJK_RUN.findall(text):
+                for n in range(2, min(6, len(run)) + 1):
+                    cands.update(run[i : i + n] for i in range(len(run) - n + 1))
+        cands |= capitalised
+        cands.update(_POSSESSIVE_END.sub("", word) for word in capitalised if _POSSESSIVE_END.search(word))
         cands -= {v for _, v in spans}
         if cands:
             admitted = set(known(cands))
