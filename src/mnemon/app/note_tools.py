@@ -498,23 +498,13 @@ def _apply(text: str, edits: Iterable[tuple[int, int, str]]) -> str:
     return text
 
 
-def _check_destination_parents(root: Path, dst: Resolved) -> None:
-    current = root
-    for part in dst.rel.split("/")[:-1]:
-        current = current / part
-        if current.exists() and not current.is_dir():
-            raise InvalidInput("a folder of the destination is a file", path=dst.rel,
-                               file=str(current.relative_to(root)))
-
-
 @notes.serialised
 def move_note(vault: str | Path | None, src_path: str, dst_path: str, *, update_links: bool = True,
               dry_run: bool = False, clock: Callable[[], datetime] | None = None) -> dict[str, Any]:
     """Move or rename a note, rewriting the links in other notes (and its own relative ones) so each still
     reaches the note it reached; refuses (`conflict`) to overwrite an existing note."""
     src = notes.safe_resolve(vault, src_path)
-    dst = notes.safe_resolve(vault, dst_path, renaming=src.rel)
-    root = notes.safe_folder(vault, None).path
+    dst = notes.safe_resolve(vault, dst_path, renaming=src.rel)  # (a folder of it that is a file is refused there)
     if not src.path.is_file():
         raise NotFound(f"note {src.rel} does not exist", path=src.rel)
     if src.rel == dst.rel:
@@ -525,7 +515,6 @@ def move_note(vault: str | Path | None, src_path: str, dst_path: str, *, update_
     if update_links and not _WIKILINK_FORBIDDEN.isdisjoint(dst.rel.rsplit("/", 1)[-1]):
         raise InvalidInput("no wikilink can reach a note whose name holds [ ] | # ^; pick another name or pass "
                            "--no-update-links", path=dst.rel)
-    _check_destination_parents(root, dst)
 
     v = _Vault.read(vault, src)
     warnings: list[dict[str, Any]] = []

@@ -47,6 +47,7 @@ except ImportError:  # (Windows: no lock, the check at the write still refuses a
 from ..core.vault.frontmatter import split_front_matter
 from ..core.vault.links import LinkIndex, placeholder_key, split_link_target
 from ..core.vault.model import ATTACHMENT_EXTENSIONS
+from .note_names import backup_name, check_folders, check_lengths, temp_name
 # The parser's own definitions of front matter, code, headings and links: the editor must agree with the graph on
 # each (a heading the graph never saw must not be edited, a link it never saw not rewritten, and one it resolves
 # must be found).
@@ -89,6 +90,7 @@ def _clean_parts(raw: str) -> list[str]:
     parts = [p for p in pure.parts if p != "."]
     if parts and parts[0] == BACKUP_DIR:
         raise PathRefused("the backup folder is not editable through the note editor", path=raw)
+    check_lengths(parts, raw)
     return parts
 
 
@@ -176,6 +178,7 @@ def safe_resolve(vault: str | Path | None, rel_path: str, *, renaming: str | Non
     fold = lambda path: unicodedata.normalize("NFC", path).casefold()  # noqa: E731
     parts = _disk_spelling(root, parts, raw, case_twins=renaming is not None and fold(renaming) == fold(raw))
     final = _inside(root, parts, raw)
+    check_folders(root, parts, raw)
     if final.exists() and not final.is_file():
         raise InvalidInput("note path names a directory, not a file", path=raw)
     return Resolved("/".join(parts), final)
@@ -287,7 +290,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None, repl
     path.parent.mkdir(parents=True, exist_ok=True)
     if mode is None and path.exists():
         mode = path.stat().st_mode & 0o777
-    tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    tmp = path.parent / temp_name(path.name, secrets.token_hex(6))
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the kernel applies the umask
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -324,7 +327,8 @@ def link_no_clobber(src: Path, path: Path, *, keep_source: bool = False) -> None
 
 def backup_bytes(vault: str | Path | None, rel: str, data: bytes, *,
                  clock: Callable[[], datetime] | None = None) -> str:
-    """Copy a note's old bytes to `<vault>/.mnemon-backups/<rel>.<stamp>.bak`; the vault-relative backup path.
+    """Copy a note's old bytes to `<vault>/.mnemon-backups/<rel>.<stamp>.bak` (a name too long for that cut short,
+    `note_names.backup_name`); the vault-relative backup path.
 
     The backup folder gets the same symlink check as a note: a vault whose `.mnemon-backups` links elsewhere must not
     make the editor write there."""
@@ -332,9 +336,10 @@ def backup_bytes(vault: str | Path | None, rel: str, data: bytes, *,
     rel_parts = list(PurePosixPath(BACKUP_DIR, *PurePosixPath(rel).parts[:-1]).parts)
     _inside(root, rel_parts, f"{BACKUP_DIR}/{rel}")
     stamp = _stamp(clock)
+    folder, _, name = f"{BACKUP_DIR}/{rel}".rpartition("/")
     for attempt in range(1, 1000):
         # two backups of one note within one clock tick (a fixed clock, a fast script) must both survive
-        target = root / BACKUP_DIR / f"{rel}.{stamp}{'' if attempt == 1 else f'-{attempt}'}.bak"
+        target = root / folder / backup_name(name, f".{stamp}{'' if attempt == 1 else f'-{attempt}'}.bak")
         try:
             atomic_write_bytes(target, data, replace=False)
         except Conflict:
@@ -618,8 +623,9 @@ def upsert_section(vault: str | Path | None, rel_path: str, heading: str, conten
     before = _read(target)
     nl = before.newline if before is not None else "\n"
     lines = _lines(before.text if before is not None else "")
-    body = _ensure_newline(_styled(content.strip("\r\n"), nl), nl) if content.strip() else ""
     found = _find_section(lines, title)
+    content = _section_content(content, title, found.level if found else level, target.rel)
+    body = _ensure_newline(_styled(content.strip("\r\n"), nl), nl) if content.strip() else ""
     if found is None:
         _check_not_in_code(lines, len(lines), target.rel)
         base = _ensure_newline("".join(lines), nl)
@@ -641,6 +647,23 @@ def upsert_section(vault: str | Path | None, rel_path: str, heading: str, conten
         action = "replaced"
     return _commit(vault, target, before, after, dry_run=dry_run, clock=clock,
                    extra={"heading": title, "section": action})
+
+
+def _section_content(content: str, title: str, level: int, rel: str) -> str:
+    """`content` without a first heading that repeats the section's own (`--content "## Status…"`: the note had it
+    twice, and each upsert found the first and added a copy); any other heading at `level` or above is refused, as
+    it would end the section and the next upsert would write it and everything after it again."""
+    lines = _lines(content)
+    heads = [h for h in _headings(lines, 0) if h.level <= level]
+    if heads and " ".join(heads[0].text.split()).casefold() == title.casefold() and not "".join(
+            lines[:heads[0].first]).strip():
+        content, heads = "".join(lines[heads[0].last + 1:]), heads[1:]
+    if heads:
+        raise InvalidInput(f"line {heads[0].first + 1} of the content is the heading {heads[0].text!r} (level "
+                           f"{heads[0].level}), which would end the section {title!r} (level {level}) in {rel}: "
+                           "use a lower heading, or upsert that section on its own", path=rel,
+                           heading=heads[0].text, line=heads[0].first + 1)
+    return content
 
 
 def _bullet_key(text: str) -> str:

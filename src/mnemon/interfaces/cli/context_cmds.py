@@ -43,7 +43,14 @@ def _vault(c: Ctx, vault: str | None) -> str:
 
 
 def _content(content: str | None) -> str:
-    return sys.stdin.read() if content is None or content == "-" else content
+    """--content, else stdin: piped, or a terminal only when asked for with '-' (omitted, the command waited there
+    without a word, forever in an agent's pseudo-terminal); a closed stdin is refused too, not an AttributeError."""
+    if content is not None and content != "-":
+        return content
+    if sys.stdin is None or (content is None and sys.stdin.isatty()):
+        raise InvalidInput("give the text with --content TEXT, or pipe it in (--content - reads "
+                           + ("the terminal)" if sys.stdin is not None else "stdin, and there is none)"))
+    return sys.stdin.read()
 
 
 @cli.command()
@@ -250,8 +257,8 @@ def note_daily(action: str | None, vault: str | None, day: str | None, content: 
     """Today's daily note: read it, create it, or append to it (under --heading), creating it when missing.
 
     Without an action: append when --content is given, else read."""
-    if action in ("append", "create") and (content is None or content == "-"):
-        content = sys.stdin.read()
+    if content == "-" or (action in ("append", "create") and content is None):
+        content = _content(content)
     run(lambda c: note_tools.daily_note(_vault(c, vault), action, content=content, heading=heading, day=day,
                                         pattern=pattern or os.environ.get("MNEMON_DAILY_PATTERN"),
                                         dry_run=dry_run))

@@ -1,0 +1,64 @@
+"""File names the note editor makes: the checks on a note path's names, the temporary file beside a note, a backup.
+
+A file name is at most `NAME_MAX` bytes (255 on ext4, btrfs, XFS and APFS). The editor's own names add to the note's:
+`.<name>.<token>.tmp` (18 bytes more) and `<name>.<stamp>.bak` (27 more), so a note whose name was 229-255 bytes —
+80 characters of CJK or accented text — could be read but never edited (every write failed with `internal`). The
+names the editor makes are cut to fit, a backup's with a hash of the whole name so two long names never share one.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from ..core.errors import InvalidInput
+
+NAME_MAX = 255
+
+
+def _size(name: str) -> int:
+    return len(os.fsencode(name))
+
+
+def _cut(name: str, limit: int) -> str:
+    """The longest prefix of `name` (whole characters) of at most `limit` bytes."""
+    size = 0
+    for index, char in enumerate(name):
+        size += _size(char)
+        if size > limit:
+            return name[:index]
+    return name
+
+
+def check_lengths(parts: list[str], raw: str) -> None:
+    """Refuse a path with a name no file system takes: the write failed with `internal` naming an OSError."""
+    for part in parts:
+        if _size(part) > NAME_MAX:
+            raise InvalidInput(f"{part[:40]}… is {_size(part)} bytes long; a file or folder name may have at most "
+                               f"{NAME_MAX} bytes (UTF-8): shorten it", path=raw, name_bytes=_size(part))
+
+
+def check_folders(root: Path, parts: list[str], raw: str) -> None:
+    """Refuse a path one of whose folders is a file (`a.md/b.md`): a dry run reported the note as created and the
+    write failed with `internal` (FileExistsError)."""
+    if len(parts) < 2 or root.joinpath(*parts[:-1]).is_dir():
+        return
+    for depth in range(1, len(parts)):
+        folder = root.joinpath(*parts[:depth])
+        if folder.exists() and not folder.is_dir():
+            file = "/".join(parts[:depth])
+            raise InvalidInput(f"{file} is a file, not a folder: no note can be inside it", path=raw, file=file)
+
+
+def temp_name(name: str, token: str) -> str:
+    """The hidden temporary file a note is written to before its rename (never `.md`: ingest passes over it)."""
+    tail = f".{token}.tmp"
+    return "." + _cut(name, NAME_MAX - 1 - _size(tail)) + tail
+
+
+def backup_name(name: str, suffix: str) -> str:
+    """`<name><suffix>` (suffix: `.<stamp>.bak`), or when that is too long, the name cut short and a hash of it."""
+    if _size(name) + _size(suffix) <= NAME_MAX:
+        return name + suffix
+    digest = "~" + hashlib.sha256(os.fsencode(name)).hexdigest()[:12]
+    return _cut(name, NAME_MAX - _size(digest) - _size(suffix)) + digest + suffix
