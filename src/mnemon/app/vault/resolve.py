@@ -305,11 +305,13 @@ def pack_target(vault: str | Path, rel: str, slug: str) -> PackTarget:
     the next run of the same research finds (and corrects) its earlier pack, so a name of our choosing would move
     with every run and leave stale packs behind; a refusal keeps the user's note as it is and leaves the choice —
     another `slug` in the payload, or moving the note — to the user."""
-    target = notes.safe_resolve(vault, rel)
-    folder = target.path.parent
-    if folder.exists() and not folder.is_dir():
+    # (before the editor's own check, which names a folder that is a file as bad input: here it is the user's note
+    # in the way of the pack, a conflict)
+    folder = notes.safe_folder(vault, None).path / SOURCES_DIR
+    if not folder.is_symlink() and folder.exists() and not folder.is_dir():
         raise Conflict(f"{SOURCES_DIR} is a file in the vault, not a folder; move it to write evidence packs",
                        path=SOURCES_DIR)
+    target = notes.safe_resolve(vault, rel)
     if not target.path.exists():
         return PackTarget(target, None, [])
     data = target.path.read_bytes()
