@@ -52,6 +52,19 @@ class Containment:
             evidence[f"vault:{plan.path}"] = mine
         return codes, evidence, keys
 
+    def as_rows(self, plans: Sequence[NotePlan], item_ids: Iterable[str], evidence: dict[str, dict[str, str]],
+                keys: set[tuple[str, str, str]]) -> None:
+        """Write the edges of these items (planned derived, their codes since taken: `ContainedKinds.take_used_ids`)
+        as rows after all, out of `plan`'s `evidence` and `keys`."""
+        wanted = set(item_ids)
+        for plan in plans:
+            nid, mine = note_id(plan.path), evidence.get(f"vault:{plan.path}", {})
+            for node in plan.nodes:
+                if node.id in wanted and node.contained is not None:
+                    self._rows.setdefault(plan.path, []).append(node.contained)
+                    mine.pop(node.id, None)
+                    keys.discard((nid, node.id, node.contained.relation))
+
     def row_evidence(self, plan: NotePlan) -> list[str]:
         """The evidence texts of a plan's edges that are rows (what its blob keeps by key)."""
         return [e.evidence for e in (*plan.edges, *self._rows.get(plan.path, ()))]

@@ -101,6 +101,9 @@ class VaultWriter:
         # plan again in place: its successor (`_carry_weakened`) takes the weakening over
         self.weakened: dict[int, tuple[tuple[str, str, str], float, str, str]] = {}
         self.moves: dict[str, str] = {}  # old path → new path of the notes this run moved (`ingest._moved_notes`)
+        # (note, item, relation) of the containment edges of the last `write_nodes` batch that are rows and whose
+        # item had a row before it: one `write_edges` inserts anew takes the item's creation time
+        self.older_items: set[tuple[str, str, str]] = set()
 
     def resolve(self, key: str, linker: str) -> tuple[str, str | None]:
         """(node id, tier) a link with `key` written in note `linker` (a path) goes to: a note, else a placeholder."""
@@ -228,10 +231,11 @@ class VaultWriter:
             # a note new to the files may still have edge rows (a kept tombstone): those stay rows
             self.contained.rows |= self.vault.row_keys_from([note_id(p.path) for p in plans if not known(p)])
         codes, item_evidence, keys = self.contained.plan(plans)  # (none where every edge is a row)
-        self.edges_added += len(keys - self.contained.before)
         stored = self.vault.stored_rows([n.id for _source, n in planned]) if self.had_vault_rows else {}
         fresh = [(_derived_row(n, source, self.now), n) for source, n in planned if n.id not in stored]
         again = [(_derived_row(n, source, self.now), n) for source, n in planned if n.id in stored]
+        kinds = self.contained.kinds if codes and self.had_vault_rows else None  # (a first ingest reuses no id)
+        above = self.vault.max_seq() if kinds is not None else 0  # (after `clear_notes`: the seqs it freed count)
         if fresh:
             fresh_codes = [codes.get(n.id) for _row, n in fresh]
             self.vault.insert_node_rows([row for row, _n in fresh], [n.fts for _row, n in fresh], pack=True,
@@ -244,6 +248,15 @@ class VaultWriter:
                                          contained=[codes.get(n.id) for _row, n in again])
             # a revived row (deleted_at was set) lost its vector with its text: it needs one again
             self.new_memory_ids.extend(n.id for n in revived)
+        if kinds is not None:  # an item given the id of an edge gone before has its edge as a row, an id of its own
+            back = [n.id for _row, n in again if stored[n.id][10] is not None and n.id in codes]
+            if used := kinds.take_used_ids(above, back):
+                self.contained.as_rows(plans, used, item_evidence, keys)
+        self.edges_added += len(keys - self.contained.before)
+        # an item older than this run whose containment edge is written as a row now (every one on PostgreSQL) dates
+        # it as the item: derived, the edge reads the item's time (`write_edges`)
+        self.older_items = {(note_id(plan.path), n.id, n.contained.relation) for plan in plans for n in plan.nodes
+                            if n.contained is not None and n.id in stored} - keys if stored else set()
         self.observations_added += sum(1 for n in [*(n for _row, n in fresh), *revived]
                                        if n.memory_kind in ("observation", "task"))
         # last: refreshing a row above unindexed it by its old text, which the store may keep in the note's blob
@@ -314,12 +327,26 @@ class VaultWriter:
             self.vault.reparse_edge_rows(reparsed, pack=True)  # (`write_nodes` put their evidence in the blobs)
             if reset:
                 self.vault.log_edge_events(reset)
+        if self.older_items:
+            rows = self._dated_as_items(rows)
         self.vault.insert_edge_rows(rows, pack=True)
         self.edges_added += len(rows)
         if self.blocked:
             self.vault.log_edge_events([(b, "blocked_recreation", "ingest", {"reason": "killed_tombstone_blocks_recreation"},
                                          self.now) for b in self.blocked])
             self.blocked = []
+
+    def _dated_as_items(self, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+        """`rows` to insert, a containment edge of an item older than this run (`older_items`) created when its
+        item was, as SQLite reads a derived one (its item's time): else a restored store's next ingest (an export
+        keeps the vault memories with their times) or a bullet back in its note dated the edge today on one backend
+        and the day the item first appeared on the other. Only these items are read (none in most runs)."""
+        older = self.older_items
+        items = [row[1] for row in rows if row[:3] in older]
+        if not items:
+            return rows
+        born = {node_id: node.created_at for node_id, node in self.rt.store.get_nodes(items).items()}
+        return [(*row[:11], born.get(row[1]) or row[11]) if row[:3] in older else row for row in rows]
 
     def join_placeholders(self, notes: Sequence[NoteIdentity]) -> int:
         """Point what still waits on a placeholder (agent and resolve edges, decided links) at the note that now

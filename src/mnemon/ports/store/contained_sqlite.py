@@ -228,6 +228,42 @@ class ContainedKinds:
             keys.append(known[code])
         self.store._count_new_edges(keys)
 
+    def take_used_ids(self, above: int, revived: Sequence[str]) -> list[str]:
+        """The items just given a code — any row inserted above seq `above`, and the `revived` ones — whose derived
+        id (−seq) an edge had before: their codes go (the triggers uncount them) and their ids are returned, for the
+        caller to write their edges as rows with ids of their own.
+
+        A derived edge's id is its item's seq negated, and SQLite gives a new row the largest seq + 1: once the item
+        holding the top seq is deleted for good (its bullet edited, its materialised edge going with it), the next
+        item inserted gets its seq, and its derived edge the old edge's id — with that edge's `edge_events` and the
+        oplog decisions written with them, which are keyed by id (`explain-edge` of the new bullet showed the old
+        one's `weaken-edge`). A revived item's id is its own, but the edge it had went while it was gone (a
+        decided edge is a row, and stays): the one it gets now is another, as on PostgreSQL. An id only ever
+        gets history as a row (every decision materialises the edge first), so the events are what to look in."""
+        conn = self.store.conn
+        low = conn.execute("SELECT MIN(edge_id) FROM edge_events").fetchone()[0]
+        if low is None or low >= 0:  # (no negative id has any history: most stores)
+            return []
+        # seqs above `above` were no row's when this run began: any event naming one is a gone edge's (one range)
+        seqs = {-r[0] for r in conn.execute("SELECT DISTINCT edge_id FROM edge_events WHERE edge_id < ?",
+                                            (-above,))} if low < -above else set()
+        for at in range(0, len(revived), 500):
+            chunk = list(revived[at:at + 500])
+            seqs.update(-r[0] for r in conn.execute(
+                "SELECT DISTINCT e.edge_id FROM nodes i JOIN edge_events e ON e.edge_id = -i.seq"
+                f" WHERE i.id IN ({','.join('?' * len(chunk))}) AND i.contained IS NOT NULL"
+                " AND NOT EXISTS (SELECT 1 FROM edge_rows r WHERE r.id = -i.seq)", chunk))
+        if not seqs:
+            return []
+        ordered = sorted(seqs)
+        ids: list[str] = []
+        for at in range(0, len(ordered), 500):
+            chunk = ordered[at:at + 500]
+            ids += [r[0] for r in conn.execute(f"SELECT id FROM nodes WHERE seq IN ({','.join('?' * len(chunk))})"
+                                               " AND contained IS NOT NULL AND deleted_at IS NULL", chunk)]
+        forget_derived(self.store, ordered)
+        return ids
+
 
 def derived_seqs(conn: sqlite3.Connection, edge_ids: Iterable[int]) -> list[int]:
     """The item seqs of those `edge_ids` that are derived edges now (negative ids whose item carries a code)."""
