@@ -1,19 +1,25 @@
-"""File names the note editor makes: the checks on a note path's names, the temporary file beside a note, a backup.
+"""File names the note editor makes: the checks on a note path's names and on whether it may be written, the
+temporary file beside a note, a backup.
 
 A file name is at most `NAME_MAX` bytes (255 on ext4, btrfs, XFS and APFS). The editor's own names add to the note's:
 `.<name>.<token>.tmp` (18 bytes more) and `<name>.<stamp>.bak` (27 more), so a note whose name was 229-255 bytes —
 80 characters of CJK or accented text — could be read but never edited (every write failed with `internal`). The
 names the editor makes are cut to fit, a backup's with a hash of the whole name so two long names never share one.
+
+A name may hold no control character (C0, DEL, C1): a newline in a name made one note read as two lines in every
+listing, diff and log, and an escape sequence in one is run by the terminal that shows it.
 """
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 from pathlib import Path
 
-from ..core.errors import InvalidInput
+from ..core.errors import InvalidInput, ReadOnly
 
 NAME_MAX = 255
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def _size(name: str) -> int:
@@ -30,9 +36,15 @@ def _cut(name: str, limit: int) -> str:
     return name
 
 
-def check_lengths(parts: list[str], raw: str) -> None:
-    """Refuse a path with a name no file system takes: the write failed with `internal` naming an OSError."""
+def check_names(parts: list[str], raw: str) -> None:
+    """Refuse a path with a name no file system takes (the write failed with `internal` naming an OSError), or one
+    with a control character in it."""
     for part in parts:
+        control = _CONTROL.search(part)
+        if control:
+            raise InvalidInput(f"{part[:40]!r} holds the control character U+{ord(control.group()):04X}; a file or "
+                               "folder name may not hold control characters: rename it", path=raw,
+                               character=f"U+{ord(control.group()):04X}")
         if _size(part) > NAME_MAX:
             raise InvalidInput(f"{part[:40]}… is {_size(part)} bytes long; a file or folder name may have at most "
                                f"{NAME_MAX} bytes (UTF-8): shorten it", path=raw, name_bytes=_size(part))
@@ -48,6 +60,21 @@ def check_folders(root: Path, parts: list[str], raw: str) -> None:
         if folder.exists() and not folder.is_dir():
             file = "/".join(parts[:depth])
             raise InvalidInput(f"{file} is a file, not a folder: no note can be inside it", path=raw, file=file)
+
+
+def check_writable(path: Path, rel: str) -> None:
+    """Refuse (`readonly`) to write a note the user may not write, or into a folder they may not write in: the
+    rename that makes a write atomic replaced a read-only note without a word (and a folder refused only after the
+    backup was made, with `internal`)."""
+    if path.exists() and not os.access(path, os.W_OK):
+        raise ReadOnly(f"{rel} is read-only (no permission to write it); nothing was written: make it writable "
+                       "(chmod u+w) to edit it", path=rel)
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ReadOnly(f"no permission to write in the folder of {rel} ({folder}); nothing was written", path=rel,
+                       folder=str(folder))
 
 
 def temp_name(name: str, token: str) -> str:

@@ -10,7 +10,8 @@ Safety rules, each enforced before any byte is read or written:
   rather than trimmed; only a name on disk in another Unicode form (NFC against NFD) is taken for the one given.
 
 Sections are found by the parser's rules (no heading in front matter or fenced code, CommonMark's closing '#'s and
-indents), so the editor edits the headings ingest sees; diffs are ones `git apply` and `patch` take.
+indents), so the editor edits the headings ingest sees, named by their text as written or as displayed (the first of
+twins, said: `note_headings`); diffs are ones `git apply` and `patch` take. A note the user may not write is refused.
 
 Writes are atomic (temp file in the same directory, fsync, `os.replace`), an existing note that changes is first
 copied to `<vault>/.mnemon-backups/<path>.<UTC stamp>.bak` (not `.md`, so ingestion never reads backups back in),
@@ -47,7 +48,9 @@ except ImportError:  # (Windows: no lock, the check at the write still refuses a
 from ..core.vault.frontmatter import split_front_matter
 from ..core.vault.links import LinkIndex, placeholder_key, split_link_target
 from ..core.vault.model import ATTACHMENT_EXTENSIONS
-from .note_names import backup_name, check_folders, check_lengths, temp_name
+from .note_headings import matching, twins
+from .note_lists import is_item, item_key, next_marker
+from .note_names import backup_name, check_folders, check_names, check_writable, temp_name
 # The parser's own definitions of front matter, code, headings and links: the editor must agree with the graph on
 # each (a heading the graph never saw must not be edited, a link it never saw not rewritten, and one it resolves
 # must be found).
@@ -90,7 +93,7 @@ def _clean_parts(raw: str) -> list[str]:
     parts = [p for p in pure.parts if p != "."]
     if parts and parts[0] == BACKUP_DIR:
         raise PathRefused("the backup folder is not editable through the note editor", path=raw)
-    check_lengths(parts, raw)
+    check_names(parts, raw)
     return parts
 
 
@@ -394,6 +397,7 @@ def _commit(vault: str | Path | None, target: Resolved, before: NoteText | None,
     out: dict[str, Any] = {"ok": True, "path": target.rel, "changed": changed, "dry_run": dry_run,
                            "created": before is None, "bytes": len(data), "backup": None, **extra}
     if changed:  # of the whole text, BOM included: the diff applies to the file as it is on disk
+        check_writable(target.path, target.rel)  # (a dry run too: it says what the write would do)
         out["diff"] = _diff(target.rel, before.bom + before.text if before is not None else None,
                             (before.bom if before is not None else "") + after)
     if dry_run or not changed:
@@ -407,8 +411,9 @@ def _commit(vault: str | Path | None, target: Resolved, before: NoteText | None,
     atomic_write_bytes(target.path, data)
     out["sha256"] = hashlib.sha256(data).hexdigest()
     if skipped_by_ingest(target.rel):  # written as asked, but no ingest will read it: said, not left to be found out
-        out["warnings"] = [{"code": "not_ingested", "path": target.rel, "reason": "ingest skips a hidden name or "
-                            "this folder: recall, retrieve and the graph will not see this note"}]
+        out.setdefault("warnings", []).append({"code": "not_ingested", "path": target.rel, "reason": "ingest skips a "
+                                               "hidden name or this folder: recall, retrieve and the graph will not see"
+                                               " this note"})
     else:
         out["hint"] = ("recall and retrieve find the change after the next `mnemon ingest`, which reads only changed"
                        " notes")
@@ -490,18 +495,19 @@ class _Section(NamedTuple):
     end: int  # exclusive: the next heading of the same or a higher level, or the end of the note
     level: int
     own_end: int  # exclusive: the heading's own content, up to its first sub-heading
+    lines: tuple[int, ...]  # the first line (1-based) of each heading that matched: more than one is said
 
 
 def _find_section(lines: Sequence[str], heading: str) -> _Section | None:
-    """The first heading whose text matches, case-insensitively, and how far its section and own content reach."""
-    wanted = _heading_key(heading).casefold()
+    """The first heading `heading` names (`note_headings.matching`); how far its section and own content reach."""
     heads = _headings(lines)
-    for n, head in enumerate(heads):
-        if " ".join(head.text.split()).casefold() == wanted:
-            own_end = heads[n + 1].first if n + 1 < len(heads) else len(lines)
-            end = next((later.first for later in heads[n + 1:] if later.level <= head.level), len(lines))
-            return _Section(head.last, end, head.level, own_end)
-    return None
+    found = matching([head.text for head in heads], _heading_key(heading))
+    if not found:
+        return None
+    n, head = found[0], heads[found[0]]
+    own_end = heads[n + 1].first if n + 1 < len(heads) else len(lines)
+    end = next((later.first for later in heads[n + 1:] if later.level <= head.level), len(lines))
+    return _Section(head.last, end, head.level, own_end, tuple(heads[i].first + 1 for i in found))
 
 
 def _heading_key(heading: str) -> str:
@@ -554,8 +560,9 @@ def read_note(vault: str | Path | None, rel_path: str, *, heading: str | None = 
         found = _find_section(lines, _check_heading(heading))
         if found is None:
             raise NotFound(f"heading {heading!r} not found in {target.rel}", path=target.rel, heading=heading)
-        start, end, level, _ = found
-        out.update({"heading": _check_heading(heading), "level": level, "content": "".join(lines[start + 1:end])})
+        title = _check_heading(heading)
+        out.update({"heading": title, "level": found.level, "content": "".join(lines[found.start + 1:found.end]),
+                    **twins(target.rel, title, found.lines)})
     else:
         out["content"] = text
     return out
@@ -624,6 +631,7 @@ def upsert_section(vault: str | Path | None, rel_path: str, heading: str, conten
     nl = before.newline if before is not None else "\n"
     lines = _lines(before.text if before is not None else "")
     found = _find_section(lines, title)
+    said = twins(target.rel, title, found.lines) if found else {}
     content = _section_content(content, title, found.level if found else level, target.rel)
     body = _ensure_newline(_styled(content.strip("\r\n"), nl), nl) if content.strip() else ""
     if found is None:
@@ -646,7 +654,7 @@ def upsert_section(vault: str | Path | None, rel_path: str, heading: str, conten
         after = "".join(lines[:start + 1] + block + tail)
         action = "replaced"
     return _commit(vault, target, before, after, dry_run=dry_run, clock=clock,
-                   extra={"heading": title, "section": action})
+                   extra={"heading": title, "section": action, **said})
 
 
 def _section_content(content: str, title: str, level: int, rel: str) -> str:
@@ -655,8 +663,7 @@ def _section_content(content: str, title: str, level: int, rel: str) -> str:
     it would end the section and the next upsert would write it and everything after it again."""
     lines = _lines(content)
     heads = [h for h in _headings(lines, 0) if h.level <= level]
-    if heads and " ".join(heads[0].text.split()).casefold() == title.casefold() and not "".join(
-            lines[:heads[0].first]).strip():
+    if heads and matching([heads[0].text], title) and not "".join(lines[:heads[0].first]).strip():
         content, heads = "".join(lines[heads[0].last + 1:]), heads[1:]
     if heads:
         raise InvalidInput(f"line {heads[0].first + 1} of the content is the heading {heads[0].text!r} (level "
@@ -664,11 +671,6 @@ def _section_content(content: str, title: str, level: int, rel: str) -> str:
                            "use a lower heading, or upsert that section on its own", path=rel,
                            heading=heads[0].text, line=heads[0].first + 1)
     return content
-
-
-def _bullet_key(text: str) -> str:
-    stripped = re.sub(r"^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?)?", "", text)
-    return " ".join(stripped.split()).casefold()
 
 
 @serialised
@@ -680,7 +682,7 @@ def add_bullet(vault: str | Path | None, rel_path: str, heading: str, bullet: st
     if not isinstance(bullet, str) or not bullet.strip() or "\n" in bullet.strip() or "\r" in bullet.strip():
         raise InvalidInput("--bullet must be one non-empty line")
     item = bullet.strip()
-    marked = re.match(r"^[-*+]\s", item) is not None
+    marked = is_item(item)
     line = item if marked else f"- {item}"
     target = safe_resolve(vault, rel_path)
     before = _read(target)
@@ -695,17 +697,17 @@ def add_bullet(vault: str | Path | None, rel_path: str, heading: str, bullet: st
                        extra={"heading": title, "bullet": line, "duplicate": False})
     # the heading's own list: a sub-heading's bullets are not its own, nor is a line in a code block
     start, own_end = found.start, found.own_end
-    key = _bullet_key(line)
+    key, said = item_key(line), twins(target.rel, title, found.lines)
     own = [existing for existing, prose in zip(lines[start + 1:own_end], _prose(lines)[start + 1:own_end])
            if prose.strip()]  # (a commented-out line is blanks)
-    if any(re.match(r"^\s*[-*+]\s", existing) and _bullet_key(existing) == key for existing in own):
+    if any(is_item(existing) and item_key(existing) == key for existing in own):
         return _commit(vault, target, before, "".join(lines), dry_run=dry_run, clock=clock,
-                       extra={"heading": title, "bullet": line, "duplicate": True})
-    # a bullet given without a marker takes the one the list ends with: `- x` after `* a` is another list to
-    # CommonMark (a changed bullet character starts a new one), rendered apart from the list it was meant for
-    markers = [m.group(1) for m in map(re.compile(r"([-*+])[ \t]").match, own) if m]
-    if markers and not marked:
-        line = f"{markers[-1]} {item}"
+                       extra={"heading": title, "bullet": line, "duplicate": True, **said})
+    # a bullet given without a marker takes the one the list ends with: `- x` after `* a` or `2. b` is another list
+    # to CommonMark (a changed bullet character starts a new one), rendered apart from the list it was meant for
+    marker = next_marker(own)
+    if marker and not marked:
+        line = f"{marker} {item}"
     insert_at = own_end
     while insert_at > start + 1 and not lines[insert_at - 1].strip():
         insert_at -= 1  # keep the blank lines that separate this content from the next heading after the bullet
@@ -717,7 +719,7 @@ def add_bullet(vault: str | Path | None, rel_path: str, heading: str, bullet: st
     prefix = [nl] if insert_at == start + 1 else []
     new_lines[insert_at:insert_at] = prefix + [line + nl] + setext_gap(lines, insert_at, own_end, nl)
     return _commit(vault, target, before, "".join(new_lines), dry_run=dry_run, clock=clock,
-                   extra={"heading": title, "bullet": line, "duplicate": False})
+                   extra={"heading": title, "bullet": line, "duplicate": False, **said})
 
 
 # ── links: where they are in a note's text, and what they resolve to ────────────────────────────────────────
