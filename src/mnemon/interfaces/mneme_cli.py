@@ -22,6 +22,7 @@ Translation only:
   (`--no-update-links` to keep them);
 * `--json` is dropped where the mnemon command has no such flag (every mnemon command prints JSON);
 * `--help` of a command whose line `mneme` changes ends with what it changes (`HELP_NOTES`);
+* `doctor`'s advice names the commands to run as typed here (`mneme update`, not `mnemon update`);
 * Mneme commands mnemon does not have (`tick`, `feedback`, `path`, `meditate`, `brain`, …) answer with the error
   code `unsupported` and the nearest mnemon command where there is one, instead of a bare usage error;
 * everything else (`ingest`, `update`, `retrieve`, `surface`, `thought`, `candidates`, `debug-candidates`, `run-once`,
@@ -350,6 +351,8 @@ def main(argv: list[str] | None = None) -> int:
         return code
     if _command_words(translated) == ["note", "delete"]:
         return _note_delete(translated, ends_process=argv is None)
+    if _command_words(translated)[:1] == ["doctor"]:
+        return _doctor(translated, ends_process=argv is None)
     return mnemon_main(translated, ends_process=argv is None, prog_name="mneme")
 
 
@@ -428,8 +431,36 @@ def _naming_mneme_config(translated: list[str], named: str, *, ends_process: boo
                             "`mneme init --vault DIR`, or unset MNEME_CONFIG")
         error["details"] = {**details, "named_by": "MNEME_CONFIG"}
         text = dumps(doc, pretty="--pretty" in translated) + "\n"
+    if _command_words(translated)[:1] == ["doctor"]:
+        text = _doctor_as_mneme(text, doc, translated)
     sys.stdout.write(text)
     return code
+
+
+def _doctor(translated: list[str], *, ends_process: bool) -> int:
+    """`doctor`, its advice naming commands as the user runs them here (`doctor_as_mneme`)."""
+    code, text, doc, _error = _run_captured(translated, ends_process=ends_process)
+    sys.stdout.write(_doctor_as_mneme(text, doc, translated))
+    return code
+
+
+# a report's keys whose text is a path (or a setting as written), never advice: kept as it is
+_DOCTOR_PATH_KEYS = frozenset({"config", "path", "vault", "db", "out", "url", "hints", "origin"})
+
+
+def _doctor_as_mneme(text: str, doc: Any, translated: list[str]) -> str:
+    """Doctor's output with each command it advises (`mnemon init …`, `mnemon update`) as typed under `mneme`, the
+    script the user ran: the same commands, and "run `mnemon update`" sent them to another program's name."""
+    def reword(value: Any, key: str | None = None) -> Any:
+        if isinstance(value, dict):
+            return {k: reword(v, k) for k, v in value.items()}
+        if isinstance(value, list):
+            return [reword(v, key) for v in value]
+        if isinstance(value, str) and key not in _DOCTOR_PATH_KEYS:
+            return value.replace("`mnemon ", "`mneme ")
+        return value
+    reworded = reword(doc)
+    return text if reworded == doc else dumps(reworded, pretty="--pretty" in translated) + "\n"
 
 
 def _note_delete(translated: list[str], *, ends_process: bool) -> int:

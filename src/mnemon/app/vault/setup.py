@@ -306,7 +306,7 @@ def doctor(load: Callable[[], Config], config_path: Path, *, environ: Mapping[st
     checks["out_parent"] = {"ok": _writable_parent(Path(out) / "x"), "path": out,
                             **({} if settings.out else {"default": True})}
     if not path.exists():
-        problems.append(f"no config at {path}: run `mnemon init --vault DIR` (or mneme init)")
+        problems.append(f"no config at {path}: run `mnemon init --vault DIR`")
     if config_ok and not vault_ok:
         problems.append(f"vault {settings.vault!r} is not a directory: create it, or name your vault with "
                         "`mnemon init --vault DIR --force`" if settings.vault else

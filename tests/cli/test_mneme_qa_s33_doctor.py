@@ -1,0 +1,57 @@
+"""QA round 33: `mneme doctor` names the commands to run as `mneme …`.
+
+Its advice said "run `mnemon update`" to a user who runs `mneme`: the command as typed under the script they ran
+is `mneme update`. Paths in the report are left as they are; `mnemon doctor` still says `mnemon …`."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mnemon.interfaces.mneme_cli import main
+
+
+@pytest.fixture
+def mneme(capsys: pytest.CaptureFixture[str]):
+    def run(args: list[Any]) -> tuple[int, Any]:
+        capsys.readouterr()
+        code = main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        assert "Traceback" not in out + err
+        return code, json.loads(out)
+    return run
+
+
+def test_each_next_step_names_mneme(mneme, cli_run, tmp_path: Path, example_vault: Path) -> None:
+    config = tmp_path / "mnemon" / "config.json"  # a path holding "mnemon" is a path, never reworded
+    assert mneme(["--config", config, "init", "--vault", example_vault, "--db", tmp_path / "m.sqlite",
+                  "--out", tmp_path / "out"])[0] == 0
+    code, out = mneme(["--config", config, "doctor"])
+    assert code == 0 and out["next"] == "run `mneme ingest` to build the graph"
+    assert out["config"] == str(config)
+    assert mneme(["--config", config, "ingest"])[0] == 0
+    code, out = mneme(["--config", config, "doctor"])
+    assert out["next"] == "run `mneme update` after editing notes; `mneme retrieve --prompt …` to use it"
+    assert cli_run(["--config", config, "doctor"])[1]["next"].startswith("run `mnemon update`")
+    code, out = mneme(["--config", config, "--pretty", "doctor"])
+    assert code == 0 and "`mneme update`" in out["next"]
+
+
+def test_a_failing_doctor_names_mneme_in_its_problems(mneme, tmp_path: Path) -> None:
+    config = tmp_path / "mnemon" / "missing.json"
+    code, out = mneme(["--config", config, "doctor"])
+    error = out["error"]
+    assert code == 1 and error["code"] == "doctor_failed"
+    assert "`mneme init --vault DIR`" in error["message"] and "mnemon init" not in error["message"]
+    assert error["details"]["problems"][0] == error["details"]["next"]
+    assert "`mneme init --vault DIR`" in error["details"]["next"]
+    assert error["details"]["config"] == str(config)
+    config.parent.mkdir()
+    config.write_text(json.dumps({"vault": str(tmp_path / "nowhere")}))
+    code, out = mneme(["--config", config, "doctor"])
+    assert "`mneme init --vault DIR --force`" in out["error"]["details"]["next"]
+    config.write_text("{not json")
+    code, out = mneme(["--config", config, "doctor"])
+    assert "mnemon init" not in json.dumps(out) and code == 1
