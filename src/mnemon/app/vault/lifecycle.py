@@ -11,6 +11,7 @@ the runtime's clock and the status it replaced, so `explain-edge` and a replay r
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any
@@ -29,13 +30,19 @@ from .plan import ingest_gate
 MAX_EDGE_ID = 2**63 - 1
 # oplog ops of the decisions about one edge, one row per edge
 DECISION_OPS = ("kill-edge", "validate-edge", "weaken-edge")
+# ASCII digits only: `int()` also reads "5_0" as 50 and other scripts' digits, and a kill of the edge it lands on is a
+# tombstone nothing revives
+_EDGE_ID = re.compile(r"[+-]?[0-9]+")
 LogEntry = tuple[str, str | None, dict[str, Any], str]
 
 
 def _edge_id(raw: Any) -> int:
+    text = str(raw).strip()
     try:
-        value = int(str(raw).strip())
-    except (TypeError, ValueError):
+        if isinstance(raw, bool) or not _EDGE_ID.fullmatch(text):
+            raise ValueError(text)
+        value = int(text)  # (ValueError too past Python's 4,300 digits)
+    except ValueError:
         raise InvalidInput(f"edge id must be an integer, got {raw!r}", edge_id=str(raw)) from None
     # beyond SQLite's integers no edge can exist, and the driver would fail; a negative id is an edge derived from
     # its item (ports/store/contained_sqlite.py), 0 is none

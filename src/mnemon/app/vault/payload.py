@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,7 @@ from typing import Any
 from ...core.errors import InvalidInput
 from ...core.model import Edge, Memory
 from ...core.ontology import observation_relation
+from ...core.validation import MAX_CONTENT_CHARS
 from ...core.vault import gate_edge
 from ...ports.store.base import Store
 from ..runtime import Runtime
@@ -35,6 +37,8 @@ from .resolve import person_decisions
 
 OBSERVATION_KINDS = ("fact", "blocked", "done", "risk", "correction")
 MAX_ITEMS = 5000
+MAX_PAYLOAD_NAME_CHARS = 1000  # a node's ref and name (the name is the title its observations are indexed under)
+_OBSERVATION_REF = re.compile(r"obs/.*/[0-9a-f]{16}", re.S)  # what follows `<scope>#` in an observation's id
 
 
 def check_scope(source: Any) -> str:
@@ -117,7 +121,8 @@ def _stale_edges(rt: Runtime, scope: str, wanted: set[str], stale: list[str],
     return [e for e in touching if int(e.id or 0) in dropped], held
 
 
-def _str(item: Mapping[str, Any], key: str, what: str, *, required: bool = True, default: str = "") -> str:
+def _str(item: Mapping[str, Any], key: str, what: str, *, required: bool = True, default: str = "",
+         limit: int = MAX_PAYLOAD_NAME_CHARS) -> str:
     value = item.get(key)
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
@@ -127,7 +132,13 @@ def _str(item: Mapping[str, Any], key: str, what: str, *, required: bool = True,
         raise InvalidInput(f"{what}.{key} must be a string", field=key)
     if "\x00" in value:  # PostgreSQL text cannot hold one and SQLite can: refused on both, as `remember` does
         raise InvalidInput(f"{what}.{key} must not contain NUL characters", field=key)
-    return value.strip()
+    value = value.strip()
+    if len(value) > limit:
+        # bounded as `remember`'s content is: unbounded, a 2 MB observation (one long word: stemming is quadratic in
+        # a word's length) kept the write busy for minutes
+        raise InvalidInput(f"{what}.{key} is {len(value)} characters; the limit is {limit}", field=key,
+                           length=len(value), limit=limit)
+    return value
 
 
 def _unit(item: Mapping[str, Any], key: str, what: str, default: float) -> float:
@@ -172,10 +183,14 @@ def parse_payload(raw: Any) -> dict[str, Any]:
         ref = _str(node, "ref", what)
         if ref in refs:
             raise InvalidInput(f"{what}: duplicate ref {ref!r}", field="ref")
+        if _OBSERVATION_REF.fullmatch(ref):  # its node id would be an observation's (`_observation_id`): one row twice
+            raise InvalidInput(f"{what}.ref {ref!r} has the shape of an observation's id (obs/<node>/<16 hex>); give"
+                               " the node another ref", field="ref")
         refs[ref] = {"ref": ref, "type": _str(node, "type", what, required=False, default="entity"),
                      "name": _str(node, "name", what, required=False, default=ref),
-                     "summary": _str(node, "summary", what, required=False)}
+                     "summary": _str(node, "summary", what, required=False, limit=MAX_CONTENT_CHARS)}
     edges = []
+    edge_seen: dict[tuple[str, str, str], int] = {}
     for i, edge in enumerate(lists["edges"]):
         what = f"edges[{i}]"
         src, dst = _str(edge, "src", what), _str(edge, "dst", what)
@@ -187,12 +202,17 @@ def parse_payload(raw: Any) -> dict[str, Any]:
         if status not in (None, "active", "candidate", "killed"):
             raise InvalidInput(f"{what}.status must be active, candidate or killed", field="status")
         relation = _str(edge, "relation", what).lower()
+        first = edge_seen.setdefault((src, dst, relation), i)
+        if first != i:  # one stored row per (src, dst, relation): the later one silently replaced the earlier
+            raise InvalidInput(f"{what} repeats edges[{first}] ({src} —{relation}→ {dst}: one edge); send it once",
+                               field="edges")
         validated = edge.get("validated", False)
         if not isinstance(validated, bool):  # "false" would otherwise read as true and activate the claim
             raise InvalidInput(f"{what}.validated must be true or false", field="validated")
         edges.append({"src": src, "dst": dst, "relation": relation, "status": status,
                       "confidence": _unit(edge, "confidence", what, 1.0),
-                      "evidence": _str(edge, "evidence", what, required=False), "validated": validated})
+                      "evidence": _str(edge, "evidence", what, required=False, limit=MAX_CONTENT_CHARS),
+                      "validated": validated})
     observations = []
     seen: dict[str, int] = {}
     for i, obs in enumerate(lists["observations"]):
@@ -206,7 +226,7 @@ def parse_payload(raw: Any) -> dict[str, Any]:
         score = obs.get("score", 3)
         if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0 <= float(score) <= 100:
             raise InvalidInput(f"{what}.score must be a number between 0 and 100", field="score")
-        text = _str(obs, "text", what)
+        text = _str(obs, "text", what, limit=MAX_CONTENT_CHARS)
         first = seen.setdefault(_observation_id(scope, ref, text), i)
         if first != i:  # one row id: stored twice it failed the whole write with a database error
             raise InvalidInput(f"{what} repeats observations[{first}] (the same text on the same node, ignoring case"

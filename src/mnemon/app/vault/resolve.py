@@ -190,6 +190,23 @@ def person_decisions(store: Store, edges: Iterable[Edge]) -> dict[int, str]:
     return out
 
 
+def refuse_repeated_claims(rt: Runtime, data: Mapping[str, Any]) -> None:
+    """`InvalidInput` when two claims are one edge: the same relation between the notes (or placeholders) their
+    names resolve to, however spelt. The edge is one row, so the later claim silently replaced the earlier one — a
+    sourced claim restated weakly left its belief current on a candidate edge, its evidence gone. Checked by the
+    command only: a pack already in the vault is replayed as it was written."""
+    index = link_index(rt)
+    seen: dict[tuple[str, str, str], int] = {}
+    for i, claim in enumerate(data.get("claims", [])):
+        subject, obj = _text(claim, "subject", i), _text(claim, "object", i)
+        relation = predicate_name(_text(claim, "predicate", i))
+        first = seen.setdefault((_node_for(subject, index), _node_for(obj, index), relation), i)
+        if first != i:
+            said = f"{subject} —{relation}→ {obj}"
+            raise InvalidInput(f"claims[{i}] states the same claim as claims[{first}] ({said}: one edge); merge them"
+                               " into one claim", field="claims", claim=i, same_as=first)
+
+
 def ingest_owned(relation: str, index: int) -> InvalidInput | None:
     """The refusal of a claim whose relation a note's parse writes (`writer.INGEST_RELATIONS`: `links_to`, `has_tag`
     …), else None. An edge is one row per (source, target, relation): written as a claim it would be the ingest's
@@ -457,6 +474,7 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     if isinstance(active_threshold, bool) or not 0.0 <= float(active_threshold) <= 1.0:
         raise InvalidInput("--active-threshold must be between 0 and 1")
     data = validate_payload(payload)
+    refuse_repeated_claims(rt, data)
     data["active_threshold"] = float(active_threshold)
     rel = pack_path(data, vault)
     proposals = _world_proposals(rt, data, rel)
