@@ -46,15 +46,16 @@ class Ctx:
             return cast("Mnemon", _OpenOnFirstUse(self))
         return self._mem
 
-    def facade(self, method: str | None = None) -> Mnemon:
-        """The facade, opened for a call of `method` (None: any): a method that only reads, or any on a read-only
-        opening, refuses a database the user named that does not exist instead of creating it
+    def facade(self, method: str | None = None, *, dry_run: bool = False) -> Mnemon:
+        """The facade, opened for a call of `method` (None: any): a method that only reads, a dry run, or any on a
+        read-only opening, refuses a database the user named that does not exist instead of creating it
         (`app.memory.refuse_missing_db`)."""
         if self._mem is None:
             from ...app.memory import Mnemon, refuse_missing_db  # here: `--help` and store commands never need it
 
             readonly, provider = bool(self.flags.get("readonly")), self.flags.get("embed")
-            must_exist = (readonly or method is not None) and refuse_missing_db(self.cfg, None if readonly else method)
+            reads = None if readonly or dry_run else method
+            must_exist = (readonly or method is not None) and refuse_missing_db(self.cfg, reads)
             if FACADES is not None:
                 self._mem = FACADES.get(self.cfg, readonly=readonly, provider=provider, create=not must_exist)
                 self._shared = True
@@ -79,7 +80,15 @@ class _OpenOnFirstUse:
         self._ctx = ctx
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._ctx.facade(name), name)
+        if name == "rt":  # the runtime itself (`bench recall`), not a method: opened as a write would
+            return self._ctx.facade(name).rt
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            # a dry run changes nothing, so like a read it refuses a database the user named that does not exist:
+            # `promote-candidates --dry-run` on a mistyped --db left an empty store there
+            mem = self._ctx.facade(name, dry_run=kwargs.get("dry_run") is True)
+            return getattr(mem, name)(*args, **kwargs)
+        return call
 
 
 def emit(payload: Any) -> None:
