@@ -310,6 +310,14 @@ def test_a_dry_run_reports_what_the_write_would_store(mem) -> None:
     assert dry["edges"][0]["status"] == real["edges"][0]["status"] == "killed"
 
 
+def test_a_dry_run_names_the_stored_edges_it_would_update(mem) -> None:
+    first = mem.remember_payload(SCOPED, dry_run=True)
+    assert {e["id"] for e in first["edges"]} == {None}  # nothing stored yet: no id to name
+    out = mem.remember_payload(SCOPED)
+    again = mem.remember_payload(SCOPED, dry_run=True)
+    assert [e["id"] for e in again["edges"]] == [e["id"] for e in out["edges"]] and None not in out["edges"]
+
+
 def test_validated_must_be_a_boolean(mem) -> None:
     with pytest.raises(InvalidInput, match="validated"):
         mem.remember_payload(dict(SCOPED, edges=[dict(SCOPED["edges"][0], validated="false")]))

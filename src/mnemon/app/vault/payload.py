@@ -85,6 +85,7 @@ class Planned:
     reasons: list[str]
     decided: Edge | None = None
     event: str = ""
+    stored_id: int | None = None  # the id of the edge the store holds under this key, if any (a dry run shows it)
 
 
 def _kept(existing: Edge | None, decided: str | None, edge: Edge, requested: str, reasons: list[str]) -> Planned:
@@ -92,7 +93,7 @@ def _kept(existing: Edge | None, decided: str | None, edge: Edge, requested: str
     a weakened one got its strength back, a killed one its weight. A person's decision (`decided`, about
     `existing`) wins over the agent's payload, as it does over a resolve replay."""
     if existing is None or decided is None:
-        return Planned(edge, requested, edge.status, reasons)
+        return Planned(edge, requested, edge.status, reasons, stored_id=existing.id if existing else None)
     if decided == "killed":
         # (an observation's gate is not told of the tombstone: its reasons would read as if it were written)
         reasons = reasons if edge.status == "killed" else ["killed_tombstone_blocks_recreation"]
@@ -326,7 +327,8 @@ def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[st
     wanted = {n.id for n in nodes} | {m.id for m in memories}
     if dry_run:
         planned = _plan_edges(store, data, memories, now)
-        out["edges"] = [{"id": p.decided.id if p.decided else None, "src": p.edge.src, "dst": p.edge.dst,
+        # (the stored edge each would update: a new one has no id until written)
+        out["edges"] = [{"id": p.decided.id if p.decided else p.stored_id, "src": p.edge.src, "dst": p.edge.dst,
                          "relation": p.edge.type, "requested_status": p.requested or None, "status": p.status,
                          "reasons": p.reasons} for p in planned]
         out["assertions"] = [{"proposed": a} for a in data["assertions"]]
