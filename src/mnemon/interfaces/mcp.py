@@ -33,6 +33,7 @@ RECORDS_ACCESS = frozenset({"recall", "search", "show"})
 
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32601, -32602, -32603
 _NO_ID = object()  # a message without an "id" member: a notification, never answered
+_BOM = "\ufeff".encode()
 
 
 def tool_spec(op: Operation) -> dict[str, Any]:
@@ -130,6 +131,9 @@ def _result(mem_factory: Callable[[], Any], method: str, params: dict[str, Any],
 
 def answer(mem_factory: Callable[[], Any], line: bytes, defaults: Mapping[str, Any] | None = None) -> str | None:
     """One line from the client in, the line to send back out (None: nothing to send)."""
+    # RFC 8259 §8.1 lets a parser ignore a byte order mark, and .NET's UTF-8 writers put one before the first line:
+    # refused, the client's `initialize` got a -32700 without its id and the client waited for its timeout
+    line = line.removeprefix(_BOM)
     try:
         message = json.loads(line.decode("utf-8"))
     except UnicodeDecodeError:

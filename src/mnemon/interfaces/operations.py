@@ -169,6 +169,12 @@ def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
             raise InvalidInput(f"{what} {_NOT_MEANING.get(spec['not']['pattern'], 'is not allowed')}")
         if "pattern" in spec and not _ecma(spec["pattern"]).search(value):
             raise InvalidInput(f"{what} {_PATTERN_MEANING.get(spec['pattern'], 'must match ' + spec['pattern'])}")
+    if isinstance(value, dict):
+        # a field the library refuses to go without, stated so a client that checks the schema is told first (a
+        # sense event's description said observed_at defaulted to now; the library refused the event without it)
+        missing = [key for key in spec.get("required", ()) if key not in value]
+        if missing:
+            raise InvalidInput(f"{what} is missing {missing[0]!r}")
     if "const" in spec.get("not", {}) and value == spec["not"]["const"]:
         raise InvalidInput(f"{what} must not be {spec['not']['const']}")
     if isinstance(value, list):
@@ -337,7 +343,8 @@ OPERATIONS: tuple[Operation, ...] = (
               "under one mneme:// source_path, removable as a unit with forget_source. Edges and observations name "
               "nodes of the same payload by ref; an edge that needs validation is stored as a candidate (each edge "
               "says which status it got and why). Writing the same scope again replaces what it wrote before.",
-              {"payload": {"type": "object", "description": '{"source_path": "mneme://agent/session-1", "nodes": '
+              {"payload": {"type": "object", "required": ["source_path"],
+                           "description": '{"source_path": "mneme://agent/session-1", "nodes": '
                            '[{"ref", "name", "type"}], "edges": [{"src", "dst", "relation", "status"}], '
                            '"observations": [{"node", "kind", "text", "score"}]}'},
                "dry_run": _b("validate and show what would be written; write nothing")},
@@ -390,25 +397,29 @@ OPERATIONS: tuple[Operation, ...] = (
               "record`). A side-effectful action (side_effect_level other than none) needs a provider handle: "
               "tool_call_id or external_ref. A verify block {sense_type, terms, check_after: 1d, expires: 3d} "
               "spawns the prediction that checks it happened.",
-              {"action": {"type": "object", "description": '{"action_type", "title", "side_effect_level": "none" '
+              {"action": {"type": "object", "required": ["action_type", "title"],
+                          "description": '{"action_type", "title", "side_effect_level": "none" '
                           '(default) or e.g. "external", "tool_call_id" or "external_ref", "tool_name", '
                           '"reversibility", "assertion_ids", "verify", "metadata"}'}},
               ("action",), False, lambda m, a: m.action_record(a["action"])),
     Operation("predict_add", "Add a deterministic expectation about future sense evidence (Mneme's `predict add`); "
               "it is checked without an LLM by the world tick. Without an id, the id is a hash of the content, so "
               "adding the same prediction again changes nothing.",
-              {"prediction": {"type": "object", "description": '{"title", "prediction_type": '
+              {"prediction": {"type": "object", "required": ["title", "check_after", "expires_at"],
+                              "description": '{"title", "prediction_type": '
                               '"confirmation_expected|no_news_expected", "match_json": {"sense_type", '
-                              '"observation_terms_all"}, "check_after", "expires_at", "confidence", '
+                              '"observation_terms_all"}, "check_after" and "expires_at" (RFC 3339), "confidence", '
                               '"subject_assertion_id"}'}},
               ("prediction",), False, lambda m, a: m.predict_add(a["prediction"])),
     Operation("sense_add", "Record external evidence (an email, a calendar event) as sense events, what predictions "
               "are checked against (Mneme's `sense add`); all or nothing. An event dated more than a day after the "
               "clock is refused: evidence is dated when it was perceived.",
-              {"events": {"type": "array", "minItems": 1, "items": {"type": "object"},
+              {"events": {"type": "array", "minItems": 1,
+                          "items": {"type": "object", "required": ["sense_type", "observed_at"]},
                           "description": '[{"sense_type" (e.g. gws, manual, agent), "title", "text", "observed_at" '
-                                         '(RFC 3339, default now), "source_id", "source_uri", "event_type", '
-                                         '"metadata", "id"}]'}},
+                                         '(RFC 3339: when it was perceived), "source_id", "source_uri", '
+                                         '"event_type", "metadata", "id"}]: at least one of title, text or '
+                                         'source_id'}},
               ("events",), False, lambda m, a: m.sense_add(a["events"])),
     Operation("state_list", "World-state assertions (beliefs, open loops) with their validity at as_of and truth "
               "policy (Mneme's `state list`).",

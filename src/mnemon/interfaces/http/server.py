@@ -6,6 +6,7 @@
     GET  <mount>api/openapi.json the same as an OpenAPI 3.1 document
     GET  <mount>api/<name>?a=1   a read-only operation; query arguments are typed by the schema
     POST <mount>api/<name>       any operation; arguments as a JSON object body (Content-Type: application/json)
+                                 (arguments come from one place: a GET's body or a POST's query string is refused)
     OPTIONS <any of these>       204 with `Allow`: the methods that path accepts (and no CORS grant)
 
 Every answer is the JSON the CLI prints for the same call, or the error envelope with an HTTP status that matches
@@ -119,7 +120,7 @@ class Api:
         self.defaults = dict(defaults or {})  # configured values of arguments a call leaves out (`with_defaults`)
         self.allow_writes = allow_writes
         self.mount = normal_mount(mount)
-        self.token = token or None
+        self.token = _sendable_token(token or None)
         self.loopback_only = loopback_only
         self._lock = threading.Lock()  # one facade, one store connection: calls take turns
 
@@ -193,10 +194,14 @@ class Api:
             if not op.read_only:
                 raise HttpError("method_not_allowed", f"{name} writes: POST its arguments as JSON",
                                 (*accepted, "OPTIONS"))
+            if body.strip():  # read off the connection and dropped, as a POST's query string was
+                raise InvalidInput(f"a {method} takes its arguments in the query string, and its body would be "
+                                   f"ignored: put them there, or POST them as a JSON body")
             args = query_args(op, query)
         elif method == "POST":
             if headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
                 raise HttpError("unsupported_media_type", "POST a JSON object with Content-Type: application/json")
+            _refuse_query(query)
             args = body_args(body)
         else:
             raise HttpError("method_not_allowed", f"{method} is not supported; use {' or '.join(accepted)}",
@@ -274,6 +279,15 @@ def query_args(op: Operation, query: str) -> dict[str, Any]:
     return out
 
 
+def _refuse_query(query: str) -> None:
+    """A POST reads its arguments from the body alone: a query string beside it was dropped without a word, so
+    `forget_source?dry_run=true` removed the scope it was asked only to report on."""
+    given = _percent_decoded(parse_qs, query, keep_blank_values=True)
+    if given:
+        raise InvalidInput(f"a POST takes its arguments in the JSON body, and the query string would be ignored: move "
+                           f"{', '.join(map(repr, given))} into the body")
+
+
 def _percent_decoded(decode: Callable[..., _T], text: str, **options: Any) -> _T:
     """`unquote` or `parse_qs` refusing what is not UTF-8 once decoded ("%ff"), where they would put U+FFFD in its
     place and go on with a text the client never sent."""
@@ -349,6 +363,17 @@ def _allow(method: str, allowed: tuple[str, ...]) -> Response | None:
 
 def _options(allowed: tuple[str, ...]) -> Response:
     return Response(204, b"", headers={"Allow": ", ".join((*allowed, "OPTIONS"))})
+
+
+def _sendable_token(token: str | None) -> str | None:
+    """`token` if a client can send it: a header's value loses the spaces around it and cannot hold a control
+    character (RFC 9110 §5.5), so a token from an environment file with a trailing space started a server that
+    answered every request 401 while it announced `"auth": "token"`."""
+    if token is not None and (token != token.strip(_OWS) or any(c < " " and c != "\t" or c == "\x7f"
+                                                                 for c in token)):
+        raise InvalidInput("the token (--token, MNEMON_HTTP_TOKEN) starts or ends with a space or holds a control "
+                           "character, which no Authorization header can carry: remove them")
+    return token
 
 
 def _header_bytes(value: str) -> bytes:
