@@ -21,7 +21,9 @@ Differences from Mneme (reference §2.5, §8.2), on purpose:
   section made only of bullets when one of those bullets is recalled as an observation of its own
   (`covered_by_observation`);
 * a prompt naming vault paths keeps the pack to those notes: recall is filtered to them, and an edge another note
-  holds is skipped as `outside_path_scope`;
+  holds, or a world row another note is the source of, is skipped as `outside_path_scope`;
+* the skipped list is capped (`MAX_SKIPPED_REPORTED`) after ordering it by use to a reader: what the budget and
+  `max_items` cost first, repeats of an item last; `stats.skipped_omitted` counts by reason what the cap left out;
 * under `as_of` the pack is the one the store gave at that instant: recall reads only rows created by then (see
   `run_recall`), the edges around its memories are those made by then between rows of then, and a row written
   later is never named, not even as skipped; an empty replay whose words only later memories hold says so
@@ -30,9 +32,8 @@ Differences from Mneme (reference §2.5, §8.2), on purpose:
 """
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -52,6 +53,7 @@ from ..ports.store.base import MemoryFilter, Store
 from .edge_history import EdgeAt, EdgeHistory, states_of_heads
 from .closed_loops import ClosedLater
 from .runtime import Runtime
+from .world_items import NOT_IN_FORCE_FACTOR, claims_in_force, not_stated_again, world_in_scope, world_items
 
 if TYPE_CHECKING:  # the engine (numpy and all) loads with the first pack: thoughts and cards import this module
     from .recall import RecallOutcome
@@ -61,6 +63,11 @@ DEFAULT_MAX_ITEMS = 8
 MAX_BUDGET = 200_000
 MAX_PROMPT_CHARS = 2000
 MAX_SKIPPED_REPORTED = 50
+# the order of a capped skipped list: what the pack's limits cost (items ranked in but not taken) first, then what was
+# left out for a reason of its own, and last what only repeats an item; on a large store the repeats came first (edges
+# are weighed before the pack is packed) and every `budget_limit` was cut from a `--budget 1` pack's list
+_SKIP_TIERS = {"budget_limit": 0, "max_items": 0, "duplicate_of_item": 2, "covered_by_observation": 2,
+               "deduped_by_world_state_assertion": 2}
 PER_SOURCE_FIRST_PASS = 2
 MIN_TRUNCATED_TEXT = 80
 BUDGET_UNIT = "chars"
@@ -71,10 +78,7 @@ KIND_FACTORS = {"blocked": 1.15, "risk": 1.15, "correction": 1.1, "done": 0.9}
 EDGE_CATEGORY_FACTORS = {"semantic": 1.0, "semantic_pending": 0.8, "observation": 0.5, "association": 0.6,
                          "reference": 0.4, "structure": 0.35, "extraction": 0.4, "lineage": 0.3}
 CANDIDATE_FACTOR = 0.3
-NOT_IN_FORCE_FACTOR = 0.25  # an edge whose belief was superseded or has lapsed: history, ranked as recall ranks one
 HINT_STEP, HINT_FACTOR_MAX = 0.1, 1.3  # per `--hints` word an item holds, and the most hints can add
-WORLD_BASE = {"current_state_assertion": 2.0, "missed_prediction": 1.5, "unverifiable_prediction": 1.2,
-              "open_prediction": 1.2, "lapsed_state_assertion": 0.4}
 _STRONG_SEGMENTS = {"projects", "project", "people", "person", "events", "vendors", "sources"}
 _WEAK_SEGMENTS = {"archive", "archives", "daily", "journal"}
 _NOISE_SEGMENTS = {"logs", "log", "cron", "out", "debug", "heartbeat", "runs"}
@@ -512,89 +516,6 @@ def _head_states(store: Store, heads: Sequence[tuple[int, str, str, str, str]],
     return history, states
 
 
-def _skipped_edge(item: Mapping[str, Any], policy: str, reason: str, **extra: Any) -> dict[str, Any]:
-    return {"id": item["id"], "kind": "edge", "title": item["title"], "score": item["score"], "truth_policy": policy,
-            "reason": reason, **extra}
-
-
-def _not_stated_again(edge_items: list[dict[str, Any]], world_items: list[dict[str, Any]],
-                      skipped: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The edges no world assertion in the pack was made from: the assertion states the same claim (with its
-    validity), so the budget pays for it once (Mneme's `deduped_by_world_state_assertion`)."""
-    stated = {str(w["source_edge_id"]): str(w["id"]) for w in world_items if w.get("source_edge_id")}
-    if not stated:
-        return edge_items
-    kept = []
-    for item in edge_items:
-        assertion = stated.get(str(item["edge_id"]))
-        if assertion is None:
-            kept.append(item)
-            continue
-        skipped.append(_skipped_edge(item, item["truth_policy"], "deduped_by_world_state_assertion",
-                                     duplicate_of=assertion))
-    return kept
-
-
-def _world_items(rt: Runtime, prompt: str,
-                 as_of: datetime | None) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
-    """The world model's rows (state assertions, predictions) when that package is installed, and the claim edges
-    whose beliefs are no longer in force at `as_of` (edge id → the belief's validity and truth policy)."""
-    if importlib.util.find_spec("mnemon.app.world") is None:
-        return [], {}
-    world = importlib.import_module("mnemon.app.world")
-    both = getattr(world, "world_context", None)
-    if both is not None:
-        found = both(rt, prompt, as_of.isoformat() if as_of else None)
-        rows, claim_edges = found["items"], found["claim_edges"]
-    else:
-        fn = getattr(world, "world_context_items", None)
-        if fn is None:
-            return [], {}
-        rows, claim_edges = fn(rt, prompt, as_of.isoformat() if as_of else None), {}
-    out = []
-    for row in rows:
-        item = dict(row)
-        policy = str(item.get("truth_policy") or "active_evidence")
-        item["truth_policy"] = policy
-        world_score = float(item.get("score") or 0.0)
-        base = WORLD_BASE.get(policy, 0.8)
-        item["score"] = round(base + world_score, 4)
-        item["score_factors"] = {"world_base": base, "world_match": round(world_score, 4)}
-        item.setdefault("text", "")
-        item.setdefault("title", str(item.get("id")))
-        out.append(item)
-    return out, claim_edges
-
-
-def _claims_in_force(edge_items: list[dict[str, Any]], claim_edges: Mapping[str, Mapping[str, Any]],
-                     skipped: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The edges with each one resolved into a belief no longer in force labelled as that belief is: an edge whose
-    belief was superseded by a later value, has lapsed or is not valid yet keeps its place as history, under the
-    belief's truth policy (`superseded_state_assertion`, …) and demoted ×0.25; one whose belief was retracted as never
-    true is left out (`retracted_state_assertion`). Read alone, such an edge said "active_validated_claim": a fact
-    the world model no longer holds, presented as current."""
-    if not claim_edges:
-        return edge_items
-    kept = []
-    for item in edge_items:
-        claim = claim_edges.get(str(item["edge_id"]))
-        if claim is None:
-            kept.append(item)
-            continue
-        policy = str(claim["truth_policy"])
-        if claim["validity"] == "retracted":
-            skipped.append(_skipped_edge(item, policy, "retracted_state_assertion",
-                                         assertion_id=claim["assertion_id"]))
-            continue
-        item = {**item, "truth_policy": policy, "assertion_id": claim["assertion_id"],
-                "assertion_validity": claim["validity"],
-                **({"superseded_by_id": claim["superseded_by_id"]} if claim.get("superseded_by_id") else {}),
-                "score": round(item["score"] * NOT_IN_FORCE_FACTOR, 4),
-                "score_factors": {**item["score_factors"], "not_in_force": NOT_IN_FORCE_FACTOR}}
-        kept.append(item)
-    return kept
-
-
 # ── packing ────────────────────────────────────────────────────────────────────────────────────────────────────
 def _size(item: dict[str, Any]) -> int:
     return len(str(item.get("title") or "")) + len(str(item.get("text") or ""))
@@ -676,6 +597,15 @@ def _closed_later(item: dict[str, Any], closer: str) -> dict[str, Any]:
             "score_factors": {**item["score_factors"], "closed_later": NOT_IN_FORCE_FACTOR}}
 
 
+def reported_skips(skipped: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """The skipped entries a pack lists (at most `MAX_SKIPPED_REPORTED`), most useful first (`_SKIP_TIERS`), best
+    score first within a tier, and how many of each reason were left out. Ties keep the order the pack met them in,
+    which is the same on every backend (edge ids are not)."""
+    ordered = sorted(skipped, key=lambda s: (_SKIP_TIERS.get(str(s.get("reason")), 1), -float(s.get("score") or 0)))
+    omitted = Counter(str(s.get("reason")) for s in ordered[MAX_SKIPPED_REPORTED:])
+    return ordered[:MAX_SKIPPED_REPORTED], dict(sorted(omitted.items()))
+
+
 def _explain_rows(items: Sequence[dict[str, Any]]) -> list[str]:
     rows = []
     for rank, it in enumerate(items, start=1):
@@ -740,9 +670,10 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
         edge_items, killed = _edge_items(rt, memory_items, q_tokens, include_candidates, when, skipped,
                                          edge_cap=3 * max_items,
                                          scope_paths=frozenset(scope.paths) if scope.active else None)
-    world_items, claim_edges = _world_items(rt, query, when)
-    edge_items = _claims_in_force(_not_stated_again(edge_items, world_items, skipped), claim_edges, skipped)
-    ranked = sorted(world_items + memory_items + edge_items, key=_best_first)
+    world_rows, claim_edges = world_items(rt, query, when)
+    world_rows = world_in_scope(world_rows, frozenset(scope.paths) if scope.active else None, skipped)
+    edge_items = claims_in_force(not_stated_again(edge_items, world_rows, skipped), claim_edges, skipped)
+    ranked = sorted(world_rows + memory_items + edge_items, key=_best_first)
     items, used = _pack_open_loops_checked(rt, ranked, budget, max_items, skipped, when)
 
     if not q_list:
@@ -756,13 +687,14 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
     else:
         empty_reason = None
     anchors = outcome.anchors if outcome else {}
+    reported, omitted = reported_skips(skipped)
     payload: dict[str, Any] = {
         "prompt": prompt, "budget": budget, "budget_unit": BUDGET_UNIT, "used_budget": used, "max_items": max_items,
         "as_of": now.isoformat() if when else None, "include_candidates": include_candidates,
         "tokens": q_list, "hints": sorted(hint_tokens), "clusters": [], "brain_labels": [],
         "retrieval": {
             "method": METHOD, "engine": "run_recall",
-            "signals": sorted(anchors) + ["graph", "edges", *(["world"] if world_items else [])],
+            "signals": sorted(anchors) + ["graph", "edges", *(["world"] if world_rows else [])],
             "intent": outcome.intent.intent.value if outcome else None,
             "query_seed_nodes": list(dict.fromkeys(i for r in anchors.values() for i in r[:5]))[:20],
             "embedded_query": bool(outcome and outcome.embedded_query),
@@ -772,11 +704,12 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
             "path_node_count": len(scope.paths),
         },
         "items": items,
-        "skipped": skipped[:MAX_SKIPPED_REPORTED],
+        "skipped": reported,
         "stats": {"candidate_items_considered": len(ranked), "items_returned": len(items),
-                  "skipped_reported": min(len(skipped), MAX_SKIPPED_REPORTED), "skipped_total": len(skipped),
+                  "skipped_reported": len(reported), "skipped_total": len(skipped),
+                  "skipped_omitted": omitted,
                   "memories_recalled": len(outcome.results) if outcome else 0, "edges_considered": len(edge_items),
-                  "killed_edges_excluded": killed, "world_items": len(world_items)},
+                  "killed_edges_excluded": killed, "world_items": len(world_rows)},
         "empty_reason": empty_reason,
     }
     if explain:

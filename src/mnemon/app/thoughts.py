@@ -287,8 +287,22 @@ def debug_candidates(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS
                            "empty_reason": None if rows else ("no_observations" if not considered
                                                               else "all_candidates_suppressed")}
     if include_skipped:
-        out["skipped"] = [candidate_dict(c) for c in suppressed[:limit]]
+        shown = suppressed[:limit]
+        seeds = rt.store.get_nodes(sorted({c.seed_id for c in shown if c.seed_id != c.memory.id}))
+        out["skipped"] = [_skipped_dict(c, seeds.get(c.seed_id)) for c in shown]
     return out
+
+
+def _skipped_dict(c: Candidate, seed: Memory | None) -> dict[str, Any]:
+    """A suppressed candidate's row, named by the candidate itself (`id`, `name`, `type`, the first of its skip
+    reasons as `reason`) with its seed note named as a kept row's is. It is not walked, so it had no path and no
+    seed step: the row showed its seed's id as the name, typed `note`, and nothing said which item was skipped."""
+    if seed is not None:
+        c.seed_step = path_step(c.seed_id, seed, None)
+    step = path_step(c.memory.id, c.memory, None)
+    c.path = [step]  # the candidate alone, as `--hops 0` shows it (a payload observation is its own seed)
+    return {"id": step["id"], "name": step["name"], "type": step["type"], "reason": c.skip_reasons[0],
+            **candidate_dict(c)}
 
 
 # ── thoughts ───────────────────────────────────────────────────────────────────────────────────────────────────
