@@ -28,7 +28,6 @@ from typing import Any
 from ...core.errors import InvalidInput
 from ...core.model import Edge, Memory
 from ...core.ontology import observation_relation
-from ...core.validation import MAX_CONTENT_CHARS
 from ...core.vault import gate_edge
 from ...ports.store.base import Store
 from ..runtime import Runtime
@@ -37,6 +36,9 @@ from .resolve import person_decisions
 
 OBSERVATION_KINDS = ("fact", "blocked", "done", "risk", "correction")
 MAX_ITEMS = 5000
+# a payload's texts: far above `remember`'s 8,000 (an agent's observation may carry a long summary, and backups hold
+# such rows), far below what stalls a write (a 2 MB observation kept it busy for minutes)
+MAX_PAYLOAD_TEXT_CHARS = 100_000
 MAX_PAYLOAD_NAME_CHARS = 1000  # a node's ref and name (the name is the title its observations are indexed under)
 _OBSERVATION_REF = re.compile(r"obs/.*/[0-9a-f]{16}", re.S)  # what follows `<scope>#` in an observation's id
 
@@ -135,8 +137,7 @@ def _str(item: Mapping[str, Any], key: str, what: str, *, required: bool = True,
         raise InvalidInput(f"{what}.{key} must not contain NUL characters", field=key)
     value = value.strip()
     if len(value) > limit:
-        # bounded as `remember`'s content is: unbounded, a 2 MB observation (one long word: stemming is quadratic in
-        # a word's length) kept the write busy for minutes
+        # bounded: a 2 MB observation kept the write busy for minutes
         raise InvalidInput(f"{what}.{key} is {len(value)} characters; the limit is {limit}", field=key,
                            length=len(value), limit=limit)
     return value
@@ -189,7 +190,7 @@ def parse_payload(raw: Any) -> dict[str, Any]:
                                " the node another ref", field="ref")
         refs[ref] = {"ref": ref, "type": _str(node, "type", what, required=False, default="entity"),
                      "name": _str(node, "name", what, required=False, default=ref),
-                     "summary": _str(node, "summary", what, required=False, limit=MAX_CONTENT_CHARS)}
+                     "summary": _str(node, "summary", what, required=False, limit=MAX_PAYLOAD_TEXT_CHARS)}
     edges = []
     edge_seen: dict[tuple[str, str, str], int] = {}
     for i, edge in enumerate(lists["edges"]):
@@ -212,7 +213,7 @@ def parse_payload(raw: Any) -> dict[str, Any]:
             raise InvalidInput(f"{what}.validated must be true or false", field="validated")
         edges.append({"src": src, "dst": dst, "relation": relation, "status": status,
                       "confidence": _unit(edge, "confidence", what, 1.0),
-                      "evidence": _str(edge, "evidence", what, required=False, limit=MAX_CONTENT_CHARS),
+                      "evidence": _str(edge, "evidence", what, required=False, limit=MAX_PAYLOAD_TEXT_CHARS),
                       "validated": validated})
     observations = []
     seen: dict[str, int] = {}
@@ -227,7 +228,7 @@ def parse_payload(raw: Any) -> dict[str, Any]:
         score = obs.get("score", 3)
         if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0 <= float(score) <= 100:
             raise InvalidInput(f"{what}.score must be a number between 0 and 100", field="score")
-        text = _str(obs, "text", what, limit=MAX_CONTENT_CHARS)
+        text = _str(obs, "text", what, limit=MAX_PAYLOAD_TEXT_CHARS)
         first = seen.setdefault(_observation_id(scope, ref, text), i)
         if first != i:  # one row id: stored twice it failed the whole write with a database error
             raise InvalidInput(f"{what} repeats observations[{first}] (the same text on the same node, ignoring case"
