@@ -15,7 +15,7 @@ from ..core.model import Edge, Link, Memory, parse_iso
 from ..core.validation import validate_edge_type, validate_weight
 from ..ports.store.base import TIMED
 from .access import record_access
-from .remember import recompute_importance, refresh_importance
+from .remember import recompute_importance, refresh_importance, rejoin_backbone
 from .runtime import Runtime
 
 MAX_RELATED_DEPTH = 10
@@ -38,22 +38,40 @@ def show(rt: Runtime, node_id: str) -> dict[str, Any]:
     return {**node.to_dict(), "edges": [e.to_dict() for e in edges]}
 
 
+# what `forget` takes: memories, and the rows of one note (its node, its headings), which its next change brings back
+# as it does a forgotten bullet. A tag, date, email or placeholder is shared by every note naming it (a payload's
+# entity by its scope): forgetting one retired all their links to it, and an ingest writes a link again only when
+# that link's own note changes — a lasting hole in the graph from a command that says it forgets a memory
+_FORGETTABLE = ("memory", "note", "heading")
+
+
 def forget(rt: Runtime, node_id: str) -> dict[str, Any]:
     node = require_memory(rt, node_id)
+    if node.kind not in _FORGETTABLE:
+        instead = ("it goes with its payload scope: `mnemon forget --source <mneme://…>`" if node.kind == "entity"
+                   else "every note naming it links to it; `mnemon kill-edge EDGE_ID` removes one link")
+        raise InvalidInput(f"{node_id!r} is a {node.kind} node, not a memory: forget takes memories; {instead}",
+                           kind=node.kind, id=node_id)
     now = rt.now_iso()
     if rt.vectors_enabled:
         rt.index.follow_saved()
     with rt.store.transaction():
         require_memory(rt, node_id)  # again under the write lock: of two forgets at once, one forgets, one says so
         gen = rt.store.vector_generation()
+        # its source's chain closes over the gap first, while its steps say where its neighbours are
+        joined = rejoin_backbone(rt, node, actor="forget")
         # (retired first: an edge derived from a live vault item is read from it, ports/store/contained_sqlite.py)
         retired = rt.store.retire_edges_of(node_id, reason="forget")
         _keep_observed_text(rt, node)  # before the row goes: a note's sense events read their text from it
         rt.store.soft_delete([node_id], now)
         rt.index.note_delete([node_id], gen)
-        rt.store.log("forget", node_id, {**rt.audit(node.content), "edges_retired": retired}, now)
-    out = {"id": node_id, "status": "deleted", "edges_retired": retired,
-           "message": "soft-deleted; the row and its retired edges stay in the database and the oplog records it"}
+        rt.store.log("forget", node_id, {**rt.audit(node.content), "edges_retired": retired,
+                                         **({"backbone_rejoined": joined} if joined else {})}, now)
+    out: dict[str, Any] = {
+        "id": node_id, "status": "deleted", "edges_retired": retired,
+        "message": "soft-deleted; the row and its retired edges stay in the database and the oplog records it"}
+    if joined:  # its source's memories before and after it are consecutive now: linked as a write would link them
+        out["backbone_rejoined"] = joined
     if node.source.startswith(VAULT_SOURCE_PREFIX):  # the note is the source of truth: say what forgetting means
         path = node.source[len(VAULT_SOURCE_PREFIX):]
         out["vault_note"] = (f"a vault memory lives as long as its line in {path}: it comes back when that note"

@@ -168,6 +168,52 @@ def _temporal(rt: Runtime, mem: Memory, now: str) -> list[Edge]:
     return edges
 
 
+def rejoin_backbone(rt: Runtime, leaving: Memory, actor: str) -> int:
+    """The memories on either side of `leaving` in its source's chain, which a forget or auto-prune is about to take
+    out of it, get the backbone steps a write in time order gives two consecutive memories: `_temporal`'s splice
+    undone (the prev ↔ next steps it retired come back, with an event), a proximity edge between them turned into
+    the step, or new steps. Without it they stayed cut apart for good. Call before `leaving`'s edges are retired;
+    a step a person killed stays killed. Returns the edges made active."""
+    steps = [e for e in rt.store.edges_of([leaving.id], types=("temporal",), direction="out")
+             if e.sub_type in graph_rules.BACKBONE_STEPS]
+    if len(steps) < 2:
+        return 0
+    nodes = rt.store.get_nodes([e.dst for e in steps])
+    before: list[Memory] = []
+    after: list[Memory] = []
+    for e in steps:
+        n = nodes.get(e.dst)
+        if n is None or n.deleted_at is not None or n.source != leaving.source:
+            continue
+        # the step's own direction says which side it is on (two memories of one instant are ordered by it)
+        side = e.metadata.get("direction") or ("succeeds" if n.created_at <= leaving.created_at else "precedes")
+        (before if side == "succeeds" else after).append(n)
+    if not before or not after:
+        return 0
+    earlier = max(before, key=lambda n: n.created_at)
+    later = min(after, key=lambda n: n.created_at)
+    now = rt.now_iso()
+    reason = f"backbone re-joined around {leaving.id}"
+    fresh: list[Edge] = []
+    made = 0
+    for step in graph_rules.backbone_pair(earlier, later, now):
+        held = rt.store.find_edge(step.src, step.dst, "temporal")
+        if held is None:
+            fresh.append(step)
+        elif held.status == "killed" or (held.status == "active" and held.sub_type in graph_rules.BACKBONE_STEPS):
+            continue
+        elif held.sub_type in graph_rules.BACKBONE_STEPS:
+            rt.store.set_edge_status(held.id or 0, "active", actor=actor, reason=reason, when=now,
+                                     previous=held.status)
+            made += 1
+        else:  # (one temporal edge a pair: consecutive memories hold the step, never proximity, as a write makes it)
+            rt.store.upsert_edge(replace(step, created_at=held.created_at, updated_at=now), actor=actor,
+                                 event="rejoined", reason=reason)
+            made += 1
+    rt.store.insert_edges(fresh)
+    return made + len(fresh)
+
+
 def refresh_importance(rt: Runtime, ids: list[str]) -> dict[str, float]:
     return recompute_importance(rt, ids)[0]
 
@@ -276,6 +322,16 @@ def _worded_corrections(rt: Runtime, ids: list[str]) -> set[str]:
     return out
 
 
+def grace_cutoff(now: datetime, grace_s: float) -> str | None:
+    """The latest insertion time a memory may have for auto-prune to take it; None when the grace period reaches
+    back past any date — a config's "never by age" (`prune_min_age: 999999999d`, or 1e300 seconds) overflowed the
+    date range, and every write over the cap failed with nothing stored."""
+    try:
+        return iso(now - timedelta(seconds=grace_s))
+    except OverflowError:
+        return None
+
+
 def auto_prune(rt: Runtime, protect: tuple[str, ...]) -> list[str]:
     """Soft-delete the lowest-EI memories over the cap: never immune, never inside the grace period, never `protect`,
     never a vault row (the cap counts the writer's memories; a vault row goes when its line leaves the note), never
@@ -286,7 +342,9 @@ def auto_prune(rt: Runtime, protect: tuple[str, ...]) -> list[str]:
     excess = rt.store.count_prunable(rt.max_insights + PRUNE_BATCH) - rt.max_insights
     if excess <= 0:
         return []
-    cutoff = iso(rt.now() - timedelta(seconds=rt.prune_min_age_s))
+    cutoff = grace_cutoff(rt.now(), rt.prune_min_age_s)
+    if cutoff is None:
+        return []
     lowest = _lowest_but_corrections(rt, rt.store.prune_pool(cutoff, protect), min(excess, PRUNE_BATCH))
     if not lowest:
         return []
@@ -296,13 +354,15 @@ def auto_prune(rt: Runtime, protect: tuple[str, ...]) -> list[str]:
     victims = [nodes[i] for i, _ei in lowest if i in nodes]
     now = rt.now_iso()
     ids = [v.id for v in victims]
+    for v in victims:
+        # one at a time, each still live: of two neighbours pruned at once, the second re-joins over the first's step
+        joined = rejoin_backbone(rt, v, actor="auto-prune")
+        rt.store.retire_edges_of(v.id, reason="auto-prune")
+        rt.store.log("prune", v.id, {"effective_importance": round(values[v.id], 4), "cap": rt.max_insights,
+                                     **({"backbone_rejoined": joined} if joined else {}), **rt.audit(v.content)}, now)
     gen_before = rt.store.vector_generation()
     rt.store.soft_delete(ids, now)
     rt.index.note_delete(ids, gen_before)
-    for v in victims:
-        rt.store.retire_edges_of(v.id, reason="auto-prune")
-        rt.store.log("prune", v.id, {"effective_importance": round(values[v.id], 4),
-                                     "cap": rt.max_insights, **rt.audit(v.content)}, now)
     return ids
 
 
