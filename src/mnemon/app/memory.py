@@ -166,7 +166,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
                  created_at: Any = None, default_source: str = "user") -> dict[str, Any]:
         """None is "not given": the default applies (category general, importance 3, `default_source`), and a
         skipped exact repeat does not report it among the values it ignored."""
-        from ..core.validation import refuse_future, validate_memory  # for writes only, as the write pipeline
+        from ..core.validation import refuse_future, refuse_vault_source, validate_memory  # (for writes only)
 
         given = frozenset(k for k, v in (("category", category), ("importance", importance), ("source", source))
                           if v is not None)
@@ -174,7 +174,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
                               importance=3 if importance is None else importance, tags=tags, entities=entities,
                               source=default_source if source is None else source, entity_mode=entity_mode,
                               created_at=created_at)
-        refuse_future(inp, self.rt.now())
+        refuse_vault_source(refuse_future(inp, self.rt.now()))
         from . import remember as remember_mod  # the write pipeline loads for writes only, not for `recall`
 
         return self._with_warnings(remember_mod.remember(self.rt, inp, no_diff=no_diff, given=given))

@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 
 from ..core.errors import InvalidInput, MnemonError
 from ..core.model import Edge, content_hash
-from ..core.validation import MemoryInput, refuse_future, validate_edge_type, validate_memory, validate_weight
+from ..core.validation import (MemoryInput, refuse_future, refuse_vault_source, validate_edge_type, validate_memory,
+                               validate_weight)
 from ..ports.json_stream import CHUNK, ObjectStream
 from . import backup, import_pipeline
 from .append_batch import FLUSH_EVERY, AppendBatch
@@ -111,7 +112,7 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
                                   importance=_given(item, "importance", 3), tags=item.get("tags"),
                                   entities=item.get("entities"), source=item.get("source") or default_source,
                                   entity_mode=_given(item, "entity_mode", "merge"), created_at=item.get("created_at"))
-            refuse_future(inp, clock_now)
+            refuse_vault_source(refuse_future(inp, clock_now))
         except MnemonError as exc:
             errors += 1
             results.append({"index": idx, "action": "error", "error": exc.to_dict()})

@@ -140,6 +140,20 @@ def refuse_future(inp: MemoryInput, now: datetime) -> MemoryInput:
     return inp
 
 
+VAULT_SOURCE = "vault:"  # the source of every row a vault ingest writes (`vault:<note path>`)
+
+
+def refuse_vault_source(inp: MemoryInput) -> MemoryInput:
+    """`inp`, unless its source claims a vault note: every rule reads a `vault:` row as a line of that note — no time
+    of its own (recency, proximity), never pruned, never an exact repeat — so a memory written by hand under one was
+    stored twice when said twice and outlived the cap. (A scoped `mneme://` source is a user's to give.)"""
+    if inp.source.startswith(VAULT_SOURCE):
+        raise InvalidInput(f"source {inp.source[:60]!r} is reserved: '{VAULT_SOURCE}…' names the rows a vault ingest "
+                           "writes from a note; give another source (the note's path without the prefix will do)",
+                           field="source")
+    return inp
+
+
 def validate_edge_type(edge_type: Any) -> str:
     if edge_type not in MNEMON_EDGE_TYPES:
         raise InvalidInput(f"edge type must be one of {', '.join(MNEMON_EDGE_TYPES)}; got {edge_type!r}")
