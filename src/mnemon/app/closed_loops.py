@@ -13,8 +13,8 @@ A closed task that rewords the item closes it too ("- [x] Sent the Q3 report to 
 to Dana"): their words — `core.text.tokens` (stemmed, small words dropped), a common irregular past read as its verb
 ("sent" as "send") — share at least two, and at least 4/5 of the longer text's words. Four words of five is a
 rewording with a word added or dropped; three of four ("Sent the Q3 report to Marco") is another loop. A context
-pack reads the rewordings of an item only when at most 16 tasks hold its rarest words (each is read from its note's
-compressed text); past that, as in a vault of templated tasks, only its exact twin closes it there.
+pack looks an item's rewordings up only when at most 32 memories hold its rarest words (a rewording holds one of
+them); past that, as in a vault of templated tasks, only its exact twin closes it there.
 
 Mneme has no such rule (its staleness multipliers only fade old open loops); its feedback `already_done` marks one
 item resolved by hand. Nothing is written: the item is skipped where it would have been offered, with the reason
@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
-from itertools import combinations, product
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -43,8 +42,7 @@ _ALL_HOLDERS = 10_000_000  # a lookup's limit that keeps every memory holding th
 _RAREST = 3  # words of a text a lookup of its twins intersects
 # a rewording closes a loop when the texts share ≥ _SHARED_MIN words and ≥ _SHARE_NUM/_SHARE_DEN of the longer one's
 _SHARED_MIN, _SHARE_NUM, _SHARE_DEN = 2, 4, 5
-_REWORD_FETCH_MAX = 16  # tasks a lookup of one item's rewordings reads at most (`_rewording_candidates`)
-_GROUP_WORDS = 3  # words of an item a lookup of its rewordings intersects (`_reworded_groups`)
+_REWORD_DF_MAX = 32  # memories an item's rarest words may be in for its rewordings to be looked up
 _REWORD_MAX_WORDS = 20  # a longer item (a paragraph, not a task) is closed by its exact twin only
 # A done task is often written in the past tense, which the stemmer leaves apart from the verb for irregular verbs.
 # Words that are also common names or nouns ("left", "drew", "won", "fed") are left out: each one folded wrongly
@@ -179,22 +177,27 @@ class ClosedLater:
         ids = [i for i in (store.holders_of_all(groups, _ALL_HOLDERS) if groups else [])
                if i[i.rfind(":task:"):] in suffixes and i not in new and i not in self._closed]
         self._twins_asked.update(pending)
-        for words in reworded:
-            ids += self._rewording_candidates(words, df, new, set(ids))
+        if reworded:
+            ids += self._rewording_candidates(reworded, df, new, set(ids))
         for node in store.get_nodes(ids).values():
             if is_closed_task(node):
                 self._add_closed(node)
 
-    def _rewording_candidates(self, words: frozenset[str], df: Mapping[str, int], new: Mapping[str, str],
+    def _rewording_candidates(self, items: Sequence[frozenset[str]], df: Mapping[str, int], new: Mapping[str, str],
                               taken: set[str]) -> list[str]:
-        """The tasks that may reword an item of `words`, to be read; none when more than `_REWORD_FETCH_MAX` do: each
-        is read from its note's compressed text, and in the benchmark vault's templated tasks reading every match
-        (≈ 240 tasks a pack) took `retrieve`'s p50 from 14 to ≈ 100 ms. Such an item is closed by its exact twin
-        only here; the proactive pass, which holds every task, still finds its rewordings."""
-        limit = _REWORD_FETCH_MAX * 8  # (any memory holding the words counts here, a task or not)
-        holders = self.rt.store.holders_of_all(_reworded_groups(words, df), limit)
-        found = [i for i in holders if ":task:" in i and i not in new and i not in self._closed and i not in taken]
-        return found if len(holders) < limit and len(found) <= _REWORD_FETCH_MAX else []
+        """The tasks that may reword the items of `items` (their words), to be read, in one lookup: the memories
+        holding one of an item's `_may_lack + 1` rarest words (a rewording lacks at most `_may_lack` of them, so it
+        holds one), for the items whose those words at most `_REWORD_DF_MAX` memories hold. An item made only of
+        common words is closed by its exact twin alone here (the proactive pass, which holds every task, still finds
+        its rewordings): in the benchmark vault's templated tasks reading every match took `retrieve`'s p50 from 14
+        to ≈ 100 ms, and intersecting triples of the rarest words still ≈ 8 ms a pack."""
+        groups: list[list[str]] = []
+        for words in items:
+            cover = [f for w in _rarest(words, df, _may_lack(len(words)) + 1) for f in _FORMS_OF.get(w, (w,))]
+            if sum(df.get(f, 0) for f in cover) <= _REWORD_DF_MAX:
+                groups += [[f] for f in cover if df.get(f)]
+        holders = self.rt.store.holders_of_all(groups, _ALL_HOLDERS) if groups else []
+        return [i for i in holders if ":task:" in i and i not in new and i not in self._closed and i not in taken]
 
     def _add_closed(self, node: Memory) -> None:
         note, digest = (node.metadata or {}).get("note"), digest_of(node.id)
@@ -241,17 +244,9 @@ class ClosedLater:
         return self._mtimes
 
 
-def _reworded_groups(words: frozenset[str], df: Mapping[str, int]) -> list[list[str]]:
-    """Word groups of which every rewording of an item of `words` holds one, in every form a text may hold them. A
-    rewording lacks at most `_may_lack` of the words, so of the rarest `_may_lack + k` it holds `k`: each `k` of them
-    is a group. Three words where the item has them: far fewer memories hold three of its rarest words than two."""
-    def rarity(w: str) -> tuple[int, str]:
-        return sum(df.get(f, 0) for f in _FORMS_OF.get(w, (w,))), w
-
-    size = min(_GROUP_WORDS, len(words) - _may_lack(len(words)))
-    rarest = sorted(words, key=rarity)[:_may_lack(len(words)) + size]
-    return [list(forms) for group in combinations(rarest, size)
-            for forms in product(*(sorted(_FORMS_OF.get(w, (w,))) for w in group))]
+def _rarest(words: frozenset[str], df: Mapping[str, int], count: int) -> list[str]:
+    """The `count` rarest of `words`, a word's rarity counting every form a text may hold it in."""
+    return sorted(words, key=lambda w: (sum(df.get(f, 0) for f in _FORMS_OF.get(w, (w,))), w))[:count]
 
 
 __all__ = ["ClosedLater", "digest_of", "is_closed_task", "loop_words", "rewords"]
