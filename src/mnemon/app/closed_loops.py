@@ -12,9 +12,10 @@ done last month and open again in today's note is a new loop, and stays.
 A closed task that rewords the item closes it too ("- [x] Sent the Q3 report to Dana" closes "- [ ] Send Q3 report
 to Dana"): their words — `core.text.tokens` (stemmed, small words dropped), a common irregular past read as its verb
 ("sent" as "send") — share at least two, and at least 4/5 of the longer text's words. Four words of five is a
-rewording with a word added or dropped; three of four ("Sent the Q3 report to Marco") is another loop. A context
-pack looks an item's rewordings up only when at most 32 memories hold its rarest words (a rewording holds one of
-them); past that, as in a vault of templated tasks, only its exact twin closes it there.
+rewording with a word added or dropped; three of four ("Sent the Q3 report to Marco") is another loop. An item's
+rewordings count only when at most 32 memories hold its rarest words (a rewording holds one of them: `_cover`), in a
+pass that holds every task as in one that looks them up; past that, as in a vault of templated tasks, only its exact
+twin closes it.
 
 Mneme has no such rule (its staleness multipliers only fade old open loops); its feedback `already_done` marks one
 item resolved by hand. Nothing is written: the item is skipped where it would have been offered, with the reason
@@ -112,6 +113,7 @@ class ClosedLater:
         self._closed: dict[str, tuple[frozenset[str], str]] = {}  # closed task id → (its words, its note)
         self._by_word: dict[str, set[str]] = {}  # word → the closed tasks (of `_closed`) holding it
         self._words: dict[str, frozenset[str]] = {}  # open item id → its words, once its closers were looked up
+        self._reworded: dict[str, list[str]] = {}  # open item id → its cover words, when its rewordings count
         self._complete = rows is not None
         for node in rows or ():
             if digest_of(node.id) is not None and is_closed_task(node):
@@ -161,13 +163,15 @@ class ClosedLater:
         said = {node_id: list(dict.fromkeys(tokens(texts.get(node_id, read.get(node_id, ""))))) for node_id in new}
         for node_id, toks in said.items():
             self._words[node_id] = frozenset(_VERB_OF.get(t, t) for t in toks)
+        pending = {} if self._complete else {d: node_id for node_id, d in new.items() if d not in self._twins_asked}
+        twin_groups = [toks for node_id in pending.values() if (toks := said[node_id])]
+        reworded = [node_id for node_id in new if _SHARED_MIN <= len(self._words[node_id]) <= _REWORD_MAX_WORDS]
+        df = store.token_doc_freq([t for toks in twin_groups for t in toks]
+                                  + [f for i in reworded for w in self._words[i] for f in _FORMS_OF.get(w, (w,))])
+        covers = {node_id: cover for node_id in reworded if (cover := _cover(self._words[node_id], df)) is not None}
+        self._reworded.update(covers)
         if self._complete:
             return
-        pending = {digest: node_id for node_id, digest in new.items() if digest not in self._twins_asked}
-        twin_groups = [toks for node_id in pending.values() if (toks := said[node_id])]
-        reworded = [words for node_id in new if _SHARED_MIN <= len(words := self._words[node_id]) <= _REWORD_MAX_WORDS]
-        df = store.token_doc_freq([t for toks in twin_groups for t in toks]
-                                  + [f for words in reworded for w in words for f in _FORMS_OF.get(w, (w,))])
         # the three rarest words narrow the intersection to a handful of rows; every further word, the more so one a
         # quarter of all memories hold, costs a posting list to merge for little (the twins are checked by their ids'
         # digests after, so a wider set of holders changes nothing)
@@ -177,27 +181,14 @@ class ClosedLater:
         ids = [i for i in (store.holders_of_all(groups, _ALL_HOLDERS) if groups else [])
                if i[i.rfind(":task:"):] in suffixes and i not in new and i not in self._closed]
         self._twins_asked.update(pending)
-        if reworded:
-            ids += self._rewording_candidates(reworded, df, new, set(ids))
+        # the rewordings: every memory holding one of an item's cover words (`_cover`), in one lookup
+        words = [[f] for cover in covers.values() for f in cover if df.get(f)]
+        taken = set(ids)
+        ids += [i for i in (store.holders_of_all(words, _ALL_HOLDERS) if words else [])
+                if ":task:" in i and i not in new and i not in self._closed and i not in taken]
         for node in store.get_nodes(ids).values():
             if is_closed_task(node):
                 self._add_closed(node)
-
-    def _rewording_candidates(self, items: Sequence[frozenset[str]], df: Mapping[str, int], new: Mapping[str, str],
-                              taken: set[str]) -> list[str]:
-        """The tasks that may reword the items of `items` (their words), to be read, in one lookup: the memories
-        holding one of an item's `_may_lack + 1` rarest words (a rewording lacks at most `_may_lack` of them, so it
-        holds one), for the items whose those words at most `_REWORD_DF_MAX` memories hold. An item made only of
-        common words is closed by its exact twin alone here (the proactive pass, which holds every task, still finds
-        its rewordings): in the benchmark vault's templated tasks reading every match took `retrieve`'s p50 from 14
-        to ≈ 100 ms, and intersecting triples of the rarest words still ≈ 8 ms a pack."""
-        groups: list[list[str]] = []
-        for words in items:
-            cover = [f for w in _rarest(words, df, _may_lack(len(words)) + 1) for f in _FORMS_OF.get(w, (w,))]
-            if sum(df.get(f, 0) for f in cover) <= _REWORD_DF_MAX:
-                groups += [[f] for f in cover if df.get(f)]
-        holders = self.rt.store.holders_of_all(groups, _ALL_HOLDERS) if groups else []
-        return [i for i in holders if ":task:" in i and i not in new and i not in self._closed and i not in taken]
 
     def _add_closed(self, node: Memory) -> None:
         note, digest = (node.metadata or {}).get("note"), digest_of(node.id)
@@ -210,9 +201,10 @@ class ClosedLater:
             self._by_word.setdefault(word, set()).add(node.id)
 
     def _rewordings(self, node_id: str) -> set[str]:
-        """The notes of the known closed tasks that reword the item."""
+        """The notes of the known closed tasks that reword the item (one `_cover` admits: the same in a pass that
+        holds every task and in one that looks them up, as the proactive pass's two ways must agree)."""
         words = self._words.get(node_id, frozenset())
-        if not _SHARED_MIN <= len(words) <= _REWORD_MAX_WORDS:
+        if node_id not in self._reworded:
             return set()
         # a rewording lacks at most `_may_lack` of the item's words, so it holds one of any one more than that
         rarest = sorted(words, key=lambda w: (len(self._by_word.get(w, ())), w))[:_may_lack(len(words)) + 1]
@@ -244,9 +236,17 @@ class ClosedLater:
         return self._mtimes
 
 
-def _rarest(words: frozenset[str], df: Mapping[str, int], count: int) -> list[str]:
-    """The `count` rarest of `words`, a word's rarity counting every form a text may hold it in."""
-    return sorted(words, key=lambda w: (sum(df.get(f, 0) for f in _FORMS_OF.get(w, (w,))), w))[:count]
+def _cover(words: frozenset[str], df: Mapping[str, int]) -> list[str] | None:
+    """The words (in every form a text may hold them) one of which every rewording of an item of `words` holds: its
+    `_may_lack + 1` rarest, as it lacks at most `_may_lack`. None when more than `_REWORD_DF_MAX` memories hold them:
+    such an item, made of common words, is closed by its exact twin alone. Reading every task the words of an item
+    of the benchmark vault's templated tasks matched took `retrieve`'s p50 from 14 to ≈ 100 ms (intersecting triples
+    of the rarest words: ≈ 23 ms); an item whose rarest words are this rare costs a handful of rows."""
+    rarity = {w: sum(df.get(f, 0) for f in _FORMS_OF.get(w, (w,))) for w in words}
+    rarest = sorted(words, key=lambda w: (rarity[w], w))[:_may_lack(len(words)) + 1]
+    if sum(rarity[w] for w in rarest) > _REWORD_DF_MAX:
+        return None
+    return [f for w in rarest for f in _FORMS_OF.get(w, (w,))]
 
 
 __all__ = ["ClosedLater", "digest_of", "is_closed_task", "loop_words", "rewords"]
