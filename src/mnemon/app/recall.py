@@ -23,6 +23,7 @@ from ..core.intent import Intent, IntentDecision, detect_intent
 from ..core.model import CATEGORIES, SOURCED_PREFIXES, TRAVERSAL_GRAPHS, Memory, parse_iso
 from ..core.recall.fusion import rrf, via_of
 from ..core.recall.period_source import period_source
+from ..core.recall.precedence import correctors_first
 from ..core.recall.timeframe import TimeWindow, time_window
 from ..core.recall.params import (
     ANCHOR_POSTING_BUDGET, ANCHOR_TOP_K, BEAM, EDGE_WEIGHTS, FORMULA_VERSION, REPLY_INHERIT, RERANK,
@@ -268,6 +269,21 @@ def _corrected(store: Store, snap: GraphSnapshot, cand_l: list[int], pool: np.nd
     return {at[old]: new for old, new in found.items() if not superseded[at[old]]}, rows
 
 
+def _correction_pairs(snap: GraphSnapshot, results: list[Scored]) -> list[tuple[str, str]]:
+    """(corrector, corrected) among `results`: the newer result whose wording retired another (`corrected_by`), or
+    the source of an active `supersedes` link into a result it demoted."""
+    at = {s.id: k for k, s in enumerate(results)}
+    pairs = [(s.corrected_by, s.id) for s in results if s.corrected_by is not None and s.corrected_by in at]
+    linked = {snap.pos[s.id] for s in results if s.superseded and s.corrected_by is None}
+    if linked:
+        owner, edges = snap.edge_slices(np.array([snap.pos[s.id] for s in results], dtype=np.int64))
+        supersedes = _edges_of_type(snap, "supersedes")
+        pairs += [(results[o].id, snap.ids[d]) for o, e, d in zip(owner.tolist(), edges.tolist(),
+                                                                  snap.dst[edges].tolist())
+                  if supersedes[e] and d in linked]
+    return pairs
+
+
 def _from_evidence(parent: dict[int, int], nodes: np.ndarray, evidence: list[int]) -> np.ndarray:
     """Whether each node was reached from an anchor that a keyword, vector or entity ranking found: the root
     of its chain of best parents (itself when it has none) is such an anchor and not the node itself."""
@@ -506,7 +522,8 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     # query asks when or what was before: the retired value is then the answer
     corrected: dict[int, str] = {}
     pool_rows: dict[str, Memory] = {}
-    if decision.intent is not Intent.WHEN and not asks_for_history(query) and len(keep) > 1:
+    history = decision.intent is Intent.WHEN or asks_for_history(query)
+    if not history and len(keep) > 1:
         pool = keep[np.argsort(-score[keep], kind="stable")[:2 * limit]]
         corrected, pool_rows = _corrected(store, snap, cand_l, pool, superseded)
         for k in corrected:
@@ -525,10 +542,23 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         via = via_of(i, rankings) if i in anchor_scores else beam.via.get(p, "graph")
         results.append(Scored(i, float(score[k]), sig, via, bool(superseded[k]), True, bool(outside[k]),
                               ids[cand_l[reply_of[k]]] if reply_of[k] >= 0 else None, corrected.get(k)))
+    # a demoted result's corrector, when it is a result too, is read first and says what it corrects: the
+    # demotion alone left "lives in Lisbon" (the query's words) above "moved from Lisbon to Porto". Not for a
+    # question about what held before or when: the retired value may be its answer
+    lifts = _correction_pairs(snap, results) if not history and any(s.superseded for s in results) else []
+    if lifts:
+        corrects: dict[str, list[str]] = {}
+        for new, old in lifts:
+            corrects.setdefault(new, []).append(old)
+        results = [replace(s, corrects=tuple(corrects[s.id])) if s.id in corrects else s for s in results]
+        if decision.intent is not Intent.WHY:  # WHY's causal order (below) takes the pairs as cause → effect
+            by_id = {s.id: s for s in results}
+            results = [by_id[i] for i in correctors_first([s.id for s in results], lifts)]
     dropped = int((~supported).sum())
     trace.append({"stage": "rerank", "weights": weights.__dict__, "candidates": len(cand_l),
                   "dropped_unsupported": dropped, "superseded": sorted(ids[p] for p in cand[superseded].tolist()),
                   "corrected": {ids[cand_l[k]]: new for k, new in corrected.items()},
+                  "correctors_first": [list(pair) for pair in lifts],
                   "time_window": window.as_dict() if window is not None else None,
                   "outside_time_window": int(outside.sum()), "in_time_window": int(in_period.sum()),
                   "period_source": own_rule, "period_words": period_words, "replies": int((reply_of >= 0).sum()),
@@ -537,7 +567,8 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     if decision.intent is Intent.WHY and len(results) > 1:
         ranked_ids = [s.id for s in results]
         causal = _causal_pairs(snap, [pos[i] for i in ranked_ids])
-        order = topo_order(ranked_ids, causal, {s.id: s.score for s in results})
+        # a corrector before what it corrects, as a cause before its effect
+        order = topo_order(ranked_ids, [*causal, *lifts], {s.id: s.score for s in results})
         by_id = {s.id: s for s in results}
         results = [by_id[i] for i in order]
         trace.append({"stage": "causal_order", "edges": len(causal), "order": order})
@@ -574,9 +605,10 @@ def insight_dict(n: Memory, *, full: bool) -> dict[str, Any]:
 
 def _flags(s: Scored) -> dict[str, Any]:
     """What a result says only when it holds: superseded (and by which newer result's correction, when no link
-    says so), outside the query's period, the reply to a question."""
+    says so), the results it corrects (ranked below it), outside the query's period, the reply to a question."""
     return {**({"superseded": True} if s.superseded else {}),
             **({"corrected_by": s.corrected_by} if s.corrected_by else {}),
+            **({"corrects": list(s.corrects)} if s.corrects else {}),
             **({"outside_time_window": True} if s.outside_window else {}),
             **({"reply_to": s.reply_to} if s.reply_to else {})}
 

@@ -41,6 +41,7 @@ class Scored:
     outside_window: bool = False  # written outside the period the query names
     reply_to: str | None = None  # the question whose relevance this memory carries as its reply
     corrected_by: str | None = None  # a newer result whose correction retires a value this one states
+    corrects: tuple[str, ...] = ()  # results this one supersedes or corrects, ranked below it (`precedence`)
 
 
 def idf(doc_freq: int, total: int) -> float:
