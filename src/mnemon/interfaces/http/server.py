@@ -17,7 +17,9 @@ its owner told their agents: read-only unless started with `--allow-writes`; wit
 which a cross-site form cannot, and no CORS header is ever sent (an OPTIONS preflight from another origin gets its
 `Allow` and nothing that grants it). It holds at most `max_connections` connections at once: one more is answered
 503 `too_many_connections` with `Retry-After` by the accepting thread itself, so idle connections cannot exhaust the
-process's threads. A body is executed only when all of it arrived, as one Content-Length announced it; the request
+process's threads; a request whose head and body have not all arrived REQUEST_DEADLINE_S after its first byte gets
+408 `request_timeout` and its connection ends, so slow clients cannot hold those slots either. A body is executed
+only when all of it arrived, as one Content-Length announced it; the request
 target is UTF-8 (raw or percent-encoded), never guessed at. SIGTERM or Ctrl-C stops it gracefully: no new connection,
 idle ones ended, each request in flight finished (for up to SHUTDOWN_GRACE_S) before the store closes.
 """
@@ -25,12 +27,14 @@ from __future__ import annotations
 
 import contextlib
 import hmac
+import io
 import ipaddress
 import json
 import re
 import socket
 import sys
 import threading
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -47,8 +51,9 @@ MAX_BODY = 1 << 20  # a memory or a prompt, with room to spare; an import goes t
 DRAIN_LIMIT = 16 * MAX_BODY  # a refused body up to this size is read and dropped, so the client gets its 413
 STATUS_OF_CODE: Mapping[str, int] = {
     "invalid_input": 400, "path_refused": 400, "unauthorized": 401, "readonly": 403, "forbidden_host": 403,
-    "not_found": 404, "method_not_allowed": 405, "conflict": 409, "contract_failed": 409, "length_required": 411,
-    "too_large": 413, "unsupported_media_type": 415, "provider_unavailable": 503, "too_many_connections": 503,
+    "not_found": 404, "method_not_allowed": 405, "request_timeout": 408, "conflict": 409, "contract_failed": 409,
+    "length_required": 411, "too_large": 413, "unsupported_media_type": 415, "provider_unavailable": 503,
+    "too_many_connections": 503,
     # the embedding model answered vectors of another width than the store holds: nothing the caller sent
     "provider_mismatch": 502, "store_error": 500, "internal": 500, "unsupported_http_version": 505,
 }
@@ -59,6 +64,9 @@ LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
 # a connection that sends nothing (or a body shorter than its Content-Length) for this long is dropped: without it
 # each one holds a thread for good, and off loopback anyone could hold hundreds before any token is checked
 REQUEST_TIMEOUT_S = 30.0
+# ...and that bounds each read only: a client sending one byte every 29 s held its connection for good, and 64 such
+# clients every slot. A request's head and body must all arrive within this long of its first byte, or it gets 408
+REQUEST_DEADLINE_S = 30.0
 # each connection holds a thread for as long as it stays open (an idle keep-alive one up to REQUEST_TIMEOUT_S): a
 # bound, so a client opening thousands cannot exhaust the process; a browser opens ~6 per origin
 MAX_CONNECTIONS = 64
@@ -442,7 +450,44 @@ def request_target(raw: str) -> str:
         raise InvalidInput("the request target is not UTF-8; percent-encode the UTF-8 bytes of the text") from None
 
 
-def _handler(api: Api, request_timeout: float) -> type[BaseHTTPRequestHandler]:
+class _RequestDeadline(Exception):
+    """The request being read did not arrive whole in time. Not a `TimeoutError`: the stdlib's handler would end the
+    connection on one without a word, and the client is owed its 408."""
+
+
+class _ClockedReader(io.RawIOBase):
+    """A connection's bytes under two clocks: each read waits at most `idle` seconds (a kept-alive connection's wait
+    for its next request), and a request must be read whole within `deadline` seconds of its first byte. The
+    socket's own timeout bounds one read only, so a client trickling a byte just inside it never ran out of time."""
+
+    def __init__(self, sock: socket.socket, idle: float, deadline: float) -> None:
+        super().__init__()
+        self._sock, self.idle, self.deadline = sock, idle, deadline
+        self.ends: float | None = None  # when the request being read must be in; None until its first byte
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        left = None if self.ends is None else self.ends - time.monotonic()
+        if left is not None and left <= 0:
+            raise _RequestDeadline
+        bounded = left is not None and left <= self.idle
+        self._sock.settimeout(left if bounded else self.idle)
+        try:
+            n = self._sock.recv_into(buffer)
+        except TimeoutError:
+            if bounded:
+                raise _RequestDeadline from None
+            raise
+        finally:
+            self._sock.settimeout(self.idle)  # the answer is written under the idle timeout, not what was left
+        if n and self.ends is None:
+            self.ends = time.monotonic() + self.deadline
+        return n
+
+
+def _handler(api: Api, request_timeout: float, request_deadline: float) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "mnemon"
         protocol_version = "HTTP/1.1"
@@ -450,9 +495,27 @@ def _handler(api: Api, request_timeout: float) -> type[BaseHTTPRequestHandler]:
         # dropped (quietly: `_Server.handle_error`) and its thread freed
         timeout = request_timeout
 
+        def setup(self) -> None:
+            super().setup()
+            self.rfile.close()  # the stdlib's reader, replaced by one that also keeps each request's deadline
+            self.clock = _ClockedReader(self.connection, request_timeout, request_deadline)
+            self.rfile = io.BufferedReader(self.clock)
+
         def handle_one_request(self) -> None:
+            # each request's clock starts at its own first byte (one already buffered with the last request's starts
+            # it at the next socket read: bounded all the same, by one idle wait more)
+            self.clock.ends = None
             try:
                 super().handle_one_request()
+            except _RequestDeadline:
+                # its head or body still coming: 408 and close (where this request ends is unknown), which gives
+                # its slot back; a client gone already gets nothing
+                self.close_connection = True
+                message = (f"the request did not arrive whole within {request_deadline:g} s of its first byte; "
+                           "nothing was done")
+                with contextlib.suppress(OSError):
+                    self.wfile.write(_closing_answer(408, "Request Timeout", "request_timeout", message))
+                    _drop_unread(self.connection)
             finally:
                 _connections(self).set_busy(self.connection, False)  # idle again: a stop may end it now
 
@@ -640,21 +703,37 @@ class _Server6(_Server):
     address_family = socket.AF_INET6
 
 
-def _refuse(request: socket.socket, limit: int) -> None:
-    """503 with the envelope on a connection over the bound, then closed. Never blocks the accepting thread: the
-    answer fits an empty send buffer, and what the client already sent is read and dropped first (closing on unread
-    bytes would reset the connection, and the client might lose the answer)."""
-    body = dumps(error_envelope("too_many_connections", f"this server holds at most {limit} connections at once; "
-                                                        f"try again in {RETRY_AFTER_S} s")).encode()
-    head = (f"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\n"
-            f"Content-Length: {len(body)}\r\nRetry-After: {RETRY_AFTER_S}\r\nConnection: close\r\n\r\n")
+def _closing_answer(status: int, phrase: str, code: str, message: str, extra: str = "") -> bytes:
+    """A whole answer with the error envelope, written on a connection about to close (`extra`: header lines)."""
+    body = dumps(error_envelope(code, message)).encode()
+    head = (f"HTTP/1.1 {status} {phrase}\r\nContent-Type: application/json; charset=utf-8\r\n"
+            f"Content-Length: {len(body)}\r\n{extra}Connection: close\r\n\r\n")
+    return head.encode() + body
+
+
+def _drop_unread(request: socket.socket) -> None:
+    """Read and drop, without waiting, what the client already sent: closing on unread bytes would reset the
+    connection, and the client might lose the answer written just before."""
     try:
         request.setblocking(False)
-        request.send(head.encode() + body)
         for _ in range(16):
             if not request.recv(1 << 16):
                 break
     except OSError:  # BlockingIOError: nothing (more) to read; anything else: the client is gone
+        pass
+
+
+def _refuse(request: socket.socket, limit: int) -> None:
+    """503 with the envelope on a connection over the bound, then closed. Never blocks the accepting thread: the
+    answer fits an empty send buffer, and what the client already sent is dropped first (`_drop_unread`)."""
+    answer = _closing_answer(503, "Service Unavailable", "too_many_connections",
+                             f"this server holds at most {limit} connections at once; try again in {RETRY_AFTER_S} s",
+                             f"Retry-After: {RETRY_AFTER_S}\r\n")
+    try:
+        request.setblocking(False)
+        request.send(answer)
+        _drop_unread(request)
+    except OSError:  # the client is gone
         pass
     finally:
         with contextlib.suppress(OSError):
@@ -663,7 +742,7 @@ def _refuse(request: socket.socket, limit: int) -> None:
 
 
 def make_server(api: Api, host: str, port: int, *, timeout: float = REQUEST_TIMEOUT_S,
-                max_connections: int = MAX_CONNECTIONS) -> _Server:
+                deadline: float = REQUEST_DEADLINE_S, max_connections: int = MAX_CONNECTIONS) -> _Server:
     # an IPv6 literal ("::1", "[::1]") needs an IPv6 socket; a name stays on IPv4, as before ("localhost" may resolve
     # to ::1 first, and a client that tries 127.0.0.1 would then find nothing)
     name = host[1:-1] if host.startswith("[") and host.endswith("]") else host
@@ -671,7 +750,7 @@ def make_server(api: Api, host: str, port: int, *, timeout: float = REQUEST_TIME
         raise InvalidInput(f"max_connections must be at least 1; got {max_connections}")
     cls = _Server6 if ":" in name else _Server
     try:
-        return cls((name, port), _handler(api, timeout), max_connections)
+        return cls((name, port), _handler(api, timeout, deadline), max_connections)
     except OSError as exc:
         raise InvalidInput(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
