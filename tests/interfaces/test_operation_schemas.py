@@ -44,7 +44,9 @@ def test_the_bounds_are_the_librarys_own() -> None:
     remember = spec["remember"]
     assert remember["category"]["enum"] == list(CATEGORIES)
     assert spec["link"]["edge_type"]["enum"] == spec["related"]["edge_type"]["enum"] == list(MNEMON_EDGE_TYPES)
-    assert spec["recall"]["intent"]["enum"] == list(VALID_INTENTS)
+    # any case, as `parse_intent` reads it (test_qa_s33_intent_case.py); the canonical spellings are its examples
+    assert spec["recall"]["intent"]["examples"] == list(VALID_INTENTS)
+    assert spec["recall"]["intent"]["pattern"] == operations.INTENT
     assert remember["content"]["maxLength"] == validation.MAX_CONTENT_CHARS
     assert remember["source"]["maxLength"] == validation.MAX_SOURCE_CHARS
     assert (remember["tags"]["maxItems"], remember["tags"]["items"]["maxLength"]) == (validation.MAX_TAGS,
@@ -103,7 +105,8 @@ def test_a_javascript_client_reads_the_patterns_as_the_server_does() -> None:
                        for p in (spec.get("not", {}).get("pattern"), spec.get("pattern"))
                        if p and p != operations.NOT_BLANK})
     samples += ["mneme://", "mneme://a", "mneme://a/ \u3000", "mneme://a b", "mneme:///", "mneme://a\x00",
-                "mneme://a\u2028b", "2026-05-01T09:30:00Z", "2026-05-01 9:30", "2026-05-01\n", "\n"]
+                "mneme://a\u2028b", "2026-05-01T09:30:00Z", "2026-05-01 9:30", "2026-05-01\n", "\n",
+                "why", " WHY\u3000", "wHeN", "whyy", "WHY\n", "entity\ufeff"]
     assert patterns
     script = ("const [patterns, samples] = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
               "console.log(JSON.stringify(patterns.map(p => samples.map(s => new RegExp(p, 'u').test(s)))));")

@@ -68,8 +68,15 @@ _NOT_MEANING = {BLANK_ONLY: "must not be blank", BLANK_OR_NUL: "must not be blan
 # bare "^mneme://" let "mneme://" and "mneme://a b" past a client's check into the facade's refusal.
 MNEME_SCOPE = (f"^mneme://[^{_char_class(_PY_SPACE)}\\u0000]*[^{_char_class(_PY_SPACE)}\\u0000/]/*"
                f"[{_char_class(_PY_SPACE)}]*$")
+# an intent as `core.intent.parse_intent` takes it (the CLI's --intent): in any case — no other character casefolds
+# to a letter of these names — with the spaces `str.strip` drops around it. An `enum` of the upper-case names refused
+# "why" over MCP and HTTP while the CLI took it; they stay the canonical spellings (`examples`, the description)
+INTENT = (f"^[{_char_class(_PY_SPACE)}]*("
+          + "|".join("".join(f"[{c}{c.lower()}]" for c in name) for name in VALID_INTENTS)
+          + f")[{_char_class(_PY_SPACE)}]*$")
 _PATTERN_MEANING = {ISO_TIME: "must be an RFC 3339 / ISO-8601 date or time, e.g. 2026-05-01 or 2026-05-01T09:30:00Z",
-                    MNEME_SCOPE: "must be a mneme:// scope without spaces, e.g. mneme://agent/session-1"}
+                    MNEME_SCOPE: "must be a mneme:// scope without spaces, e.g. mneme://agent/session-1",
+                    INTENT: f"must be one of {', '.join(VALID_INTENTS)} (in any case)"}
 _JSON_TYPES: Mapping[str, tuple[type, ...]] = {"string": (str,), "integer": (int,), "number": (int, float),
                                                "boolean": (bool,), "array": (list,), "object": (dict,)}
 
@@ -272,7 +279,9 @@ OPERATIONS: tuple[Operation, ...] = (
                                       created_at=a.get("created_at"), default_source="agent")),
     Operation("recall", "Smart recall: intent-aware graph retrieval with signals per result.",
               {"query": _s("what to recall", MAX_QUERY_CHARS), "limit": _i("1-100, default 10", 1, 100),
-               "intent": _choice("the question's kind (default: detected from the query)", VALID_INTENTS),
+               "intent": {"type": "string", "pattern": INTENT, "examples": list(VALID_INTENTS),
+                          "description": f"the question's kind: {', '.join(VALID_INTENTS)}, in any case (default: "
+                                         "detected from the query)"},
                "brief": _b("ids and excerpts only"),
                "verbose": _b("each result's signals and intent details"),
                "explain": _b("the stage trace: anchors, fusion, beam, re-rank"),
