@@ -212,6 +212,7 @@ class _Run:
     results: list[dict[str, Any]] = field(default_factory=list)
     added: set[str] = field(default_factory=set)  # ids inserted by this restore
     revived: set[str] = field(default_factory=set)  # forgotten memories brought back
+    left_at: dict[str, str] = field(default_factory=dict)  # when each of them had been forgotten
     named: set[str] = field(default_factory=set)  # every id the file has named so far
     to_embed: list[str] = field(default_factory=list)  # memories restored without a usable vector
     edge_ends: set[str] = field(default_factory=set)  # the ends of the edges written in bulk by earlier batches
@@ -220,6 +221,7 @@ class _Run:
     errors: int = 0
     edges_inserted: int = 0
     edges_revived: int = 0
+    resplit: int = 0  # the steps a forget's re-join made around a revived memory, undone
     edges_skipped: int = 0
     edges_dangling: int = 0
     edge_results: list[dict[str, Any]] = field(default_factory=list)
@@ -245,6 +247,7 @@ class _Run:
                     "results": self.results}
         return {"imported": len(self.added), "revived": len(self.revived), "updated": 0, "skipped": self.skipped,
                 "errors": self.errors, "edges_inserted": self.edges_inserted, "edges_revived": self.edges_revived,
+                **({"backbone_resplit": self.resplit} if self.resplit else {}),
                 **edges, "auto_pruned": 0, "auto_pruned_ids": [], "results": self.results}
 
 
@@ -275,13 +278,15 @@ def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: It
             new, forgotten = _plan_insights(rt, batch, run)
             _write_insights(rt, new, forgotten, run)
         _place_members(rt, rest, run, world)
+        _resplit_revived(rt, run)
         world.finish(head)
         if run.pending and not run.dry_run:
             _keep_pending(rt, run.pending)
         rt.store.log("import", None, {"restored": len(run.added), "revived": len(run.revived),
                                       "errors": run.errors, "edges": run.edges_inserted + run.edges_revived,
                                       "edges_skipped": run.edges_skipped, "world_rows": world.restored(),
-                                      "world_errors": world.errors()}, rt.now_iso())
+                                      "world_errors": world.errors(),
+                                      **({"backbone_resplit": run.resplit} if run.resplit else {})}, rt.now_iso())
     out = {**run.reply(), "world": world.reply()}
     out["embedded"] = _embed_restored(rt, run.to_embed)
     return out
@@ -380,6 +385,8 @@ def _write_insights(rt: Runtime, new: list[tuple[Memory, np.ndarray | None]], fo
             store.put_vector(m.id, identity, vec, m.content_hash, rt.now_iso())
     if forgotten:
         now = rt.now_iso()
+        run.left_at.update((i, n.deleted_at) for i, n in store.get_nodes([m.id for m in forgotten]).items()
+                           if n.deleted_at)
         # the stored row comes back as it was (its id, vector and edges); `soft_delete` undone
         revived = set(store.undelete([m.id for m in forgotten], now))
         # (the plan read these rows in this transaction, so all come back; were one not to, its edges must not
@@ -528,6 +535,21 @@ def apply_pending_decisions(rt: Runtime) -> int:
     if len(waiting) < len(rows):
         relink_source_edges(rt)  # the restored assertions resolved from the edges these decisions are about
     return applied
+
+
+def _resplit_revived(rt: Runtime, run: _Run) -> None:
+    """After the edges: each revived memory whose steps came back sits between the two memories of its source its
+    forgetting re-joined (`remember.rejoin_backbone`), and those steps are undone (`split_rejoined`), or the earlier
+    one would step forward to both."""
+    if not run.left_at:
+        return
+    from .remember import split_rejoined  # (here: an export or a restore that revives nothing never loads it)
+
+    revived = rt.store.get_nodes(sorted(run.revived & set(run.left_at)))
+    for node_id, node in sorted(revived.items()):
+        if node.deleted_at is None:
+            run.resplit += split_rejoined(rt, node, run.left_at[node_id], actor="import",
+                                          why="it was revived from a backup, with its own steps")
 
 
 def _retired_by_forget(rt: Runtime, edge: Edge) -> bool:

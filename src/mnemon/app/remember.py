@@ -214,6 +214,57 @@ def rejoin_backbone(rt: Runtime, leaving: Memory, actor: str) -> int:
     return made + len(fresh)
 
 
+REJOINED_REASON = "backbone re-joined around "  # how each step `rejoin_backbone` makes active says why
+
+
+def split_rejoined(rt: Runtime, back: Memory, left_at: str, actor: str, why: str) -> int:
+    """`rejoin_backbone` undone around `back`, a memory in its source's chain again (revived, its own steps active
+    once more): the neighbours joined while it was out stayed joined, so the earlier one stepped forward to both it
+    and the later one. Each step between them a re-join made is retired — or, where the re-join turned their
+    proximity edge into the step, turned back into that edge — with an event naming `back` and `why`. A step a re-join
+    made active says so in its last event; one it inserted has no event, so one created since `back` left
+    (`left_at`) that nobody has touched counts as its. Any other step (validated since, say) stays. Returns the edges
+    changed."""
+    steps = [e for e in rt.store.edges_of([back.id], types=("temporal",), direction="out")
+             if e.sub_type in graph_rules.BACKBONE_STEPS]
+    nodes = rt.store.get_nodes([e.dst for e in steps])
+    sides: dict[str, list[Memory]] = {"succeeds": [], "precedes": []}
+    for e in steps:  # (its neighbours found as `rejoin_backbone` finds them)
+        n = nodes.get(e.dst)
+        if n is not None and n.deleted_at is None and n.source == back.source:
+            side = e.metadata.get("direction") or ("succeeds" if n.created_at <= back.created_at else "precedes")
+            sides["succeeds" if side == "succeeds" else "precedes"].append(n)
+    if not sides["succeeds"] or not sides["precedes"]:
+        return 0
+    earlier = max(sides["succeeds"], key=lambda n: n.created_at)
+    later = min(sides["precedes"], key=lambda n: n.created_at)
+    now = rt.now_iso()
+    reason = f"backbone re-split around {back.id}: {why}"
+    # the proximity edges a write gives the pair (none past PROXIMITY_HOURS), as the re-join found them
+    proximity = {(e.src, e.dst): e for e in graph_rules.temporal_edges(later, None, [earlier], now)}
+    changed = 0
+    for src, dst in ((earlier.id, later.id), (later.id, earlier.id)):
+        held = rt.store.find_edge(src, dst, "temporal")
+        if held is None or held.status != "active" or held.sub_type not in graph_rules.BACKBONE_STEPS:
+            continue
+        events = rt.store.edge_events(int(held.id or 0))
+        last = events[-1] if events else None
+        rejoined = last is not None and str(last["detail"].get("reason", "")).startswith(REJOINED_REASON)
+        inserted = ((last is None or last["id"] is None) and bool(held.created_at)
+                    and parse_iso(held.created_at) >= parse_iso(left_at))
+        if not (rejoined or inserted):
+            continue
+        was = proximity.get((src, dst))
+        if rejoined and last is not None and last["event"] == "rejoined" and was is not None:
+            rt.store.upsert_edge(replace(was, created_at=held.created_at, updated_at=now), actor=actor,
+                                 event="resplit", reason=reason)
+        else:
+            rt.store.set_edge_status(int(held.id or 0), "retired", actor=actor, reason=reason, when=now,
+                                     previous=held.status)
+        changed += 1
+    return changed
+
+
 def refresh_importance(rt: Runtime, ids: list[str]) -> dict[str, float]:
     return recompute_importance(rt, ids)[0]
 
