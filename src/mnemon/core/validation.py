@@ -104,7 +104,12 @@ def validate_memory(content: Any, *, category: Any = "general", importance: Any 
         _storable(t, "a tag", "tags")
         if len(t) > MAX_TAG_CHARS:
             raise InvalidInput(f"tag {t[:30]!r}… is longer than {MAX_TAG_CHARS} characters")
-    ent_list = split_list(entities)
+    # one entity however it is cased ("Ana,ana,ANA"): the first spelling given is kept. Stored three times it linked
+    # the memory to itself under three names and counted three entity matches for one name in recall
+    firsts: dict[str, str] = {}
+    for e in split_list(entities):
+        firsts.setdefault(e.casefold(), e)
+    ent_list = list(firsts.values())
     if len(ent_list) > MAX_ENTITIES:
         raise InvalidInput(f"{len(ent_list)} entities given; the limit is {MAX_ENTITIES}")
     for e in ent_list:
