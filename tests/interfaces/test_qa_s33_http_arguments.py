@@ -12,6 +12,7 @@ import pytest
 
 from mnemon.core.errors import InvalidInput
 from mnemon.interfaces.http.server import Api
+from mnemon.interfaces.operations import BY_NAME, check_args
 
 from interfaces.test_http import _env, serve  # noqa: F401  (a fixture)
 
@@ -77,3 +78,11 @@ def test_mnemon_serve_refuses_a_token_with_a_trailing_space(tmp_path: Path) -> N
     assert proc.returncode != 0 and "Traceback" not in proc.stderr
     error = json.loads(proc.stdout)["error"]
     assert error["code"] == "invalid_input" and "MNEMON_HTTP_TOKEN" in error["message"]
+
+
+@pytest.mark.parametrize(("value", "named"), [({"a": 1}, "object"), ([1], "array"), (True, "boolean"),
+                                              ("5", "string"), (1.5, "number")])
+def test_a_wrong_type_is_named_as_json_names_it(value: object, named: str) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        check_args(BY_NAME["recall"], {"query": "x", "limit": value})
+    assert refused.value.message.endswith(f"got {named}"), refused.value.message

@@ -151,6 +151,17 @@ def check_args(op: Operation, args: Any) -> dict[str, Any]:
     return checked
 
 
+def _json_type(value: Any) -> str:
+    """`value`'s type as a JSON client names it ("object", "null"), not as Python does ("dict", "NoneType")."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    return {float: "number", str: "string", dict: "object", list: "array"}.get(type(value), type(value).__name__)
+
+
 def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
     expected = spec.get("type")
     if expected == "integer" and isinstance(value, float) and value.is_integer():
@@ -159,7 +170,7 @@ def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
     # JSON has no separate bool: true is not an integer here, even though Python says so
     if kinds and (not isinstance(value, kinds) or (isinstance(value, bool) and expected != "boolean")):
         raise InvalidInput(f"{what} must be {'an' if str(expected)[:1] in 'aeiou' else 'a'} {expected}; "
-                           f"got {type(value).__name__}")
+                           f"got {_json_type(value)}")
     if expected == "number" and not math.isfinite(value):  # Python's JSON reads NaN and Infinity
         raise InvalidInput(f"{what} must be a finite number")
     if expected in ("integer", "number"):
