@@ -85,3 +85,19 @@ def test_the_cli_answers_with_the_readonly_envelope(vault: Path, cli_run) -> Non
     # an edit that changes nothing writes nothing, and answers as before
     code, out = cli_run(["note", "add-bullet", "r.md", "--vault", str(vault), "--heading", "S", "--bullet", "a"])
     assert code == 0 and out["duplicate"] and not out["changed"]
+
+
+def test_a_move_that_would_rewrite_a_read_only_linking_note_is_refused_before_anything_moves(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("# A\n", encoding="utf-8")
+    linking = tmp_path / "l.md"
+    linking.write_text("# L\nsee [[a]]\n", encoding="utf-8")
+    linking.chmod(0o444)
+    for dry_run in (True, False):
+        with pytest.raises(ReadOnly) as refused:
+            note_tools.move_note(tmp_path, "a.md", "Archive/b.md", dry_run=dry_run, clock=CLOCK)
+        assert refused.value.details["path"] == "l.md"
+    assert (tmp_path / "a.md").exists() and not (tmp_path / "Archive").exists()
+    assert linking.read_text(encoding="utf-8") == "# L\nsee [[a]]\n"
+    assert not (tmp_path / ".mnemon-backups").exists()
+    moved = note_tools.move_note(tmp_path, "a.md", "Archive/b.md", update_links=False, clock=CLOCK)
+    assert moved["moved"] and linking.read_text(encoding="utf-8") == "# L\nsee [[a]]\n"  # asked to leave links

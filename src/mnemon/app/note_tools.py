@@ -40,6 +40,7 @@ from ..core.vault.links import LinkIndex, display_links, normalise_link_key, pla
 from ..core.vault.model import NoteIdentity
 from ..core.vault.parser import parse_note
 from . import notes
+from .note_names import check_writable
 from .notes import BACKUP_DIR, MAX_NOTE_BYTES, Resolved
 from .regex_budget import OutOfTime, PatternError, budgeted, compile_pattern
 from .vault.moves import record_move
@@ -540,6 +541,12 @@ def move_note(vault: str | Path | None, src_path: str, dst_path: str, *, update_
         files.append({"path": rel, "links": plan.links, "backup": None,
                       "diff": notes._diff(rel, before, after, old_rel=src.rel if rel == dst.rel else None)})
 
+    # every note the move would write, checked before anything is written: the rename that makes each write atomic
+    # replaced a read-only linking note without a word
+    for entry in files:
+        if entry["path"] != dst.rel:
+            check_writable(v.files[entry["path"]].path, entry["path"])
+    check_writable(dst.path, dst.rel)
     out: dict[str, Any] = {"ok": True, "from": src.rel, "to": dst.rel, "dry_run": dry_run, "moved": False,
                            "update_links": update_links, "content_changed": moved_plan is not None,
                            "backup": None, "links_rewritten": sum(len(p.links) for p in plans.values()),
