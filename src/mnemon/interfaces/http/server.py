@@ -34,7 +34,6 @@ import re
 import socket
 import sys
 import threading
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -45,6 +44,7 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit
 from ...core.errors import InvalidInput, MnemonError, ReadOnly
 from ..operations import BY_NAME, OPERATIONS, Operation, check_args, with_defaults
 from ..payloads import dumps, error_envelope, from_exception
+from .deadline import ClockedReader, RequestDeadline
 
 WORKBENCH = Path(__file__).with_name("workbench")
 MAX_BODY = 1 << 20  # a memory or a prompt, with room to spare; an import goes through the CLI
@@ -450,43 +450,6 @@ def request_target(raw: str) -> str:
         raise InvalidInput("the request target is not UTF-8; percent-encode the UTF-8 bytes of the text") from None
 
 
-class _RequestDeadline(Exception):
-    """The request being read did not arrive whole in time. Not a `TimeoutError`: the stdlib's handler would end the
-    connection on one without a word, and the client is owed its 408."""
-
-
-class _ClockedReader(io.RawIOBase):
-    """A connection's bytes under two clocks: each read waits at most `idle` seconds (a kept-alive connection's wait
-    for its next request), and a request must be read whole within `deadline` seconds of its first byte. The
-    socket's own timeout bounds one read only, so a client trickling a byte just inside it never ran out of time."""
-
-    def __init__(self, sock: socket.socket, idle: float, deadline: float) -> None:
-        super().__init__()
-        self._sock, self.idle, self.deadline = sock, idle, deadline
-        self.ends: float | None = None  # when the request being read must be in; None until its first byte
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        left = None if self.ends is None else self.ends - time.monotonic()
-        if left is not None and left <= 0:
-            raise _RequestDeadline
-        bounded = left is not None and left <= self.idle
-        self._sock.settimeout(left if bounded else self.idle)
-        try:
-            n = self._sock.recv_into(buffer)
-        except TimeoutError:
-            if bounded:
-                raise _RequestDeadline from None
-            raise
-        finally:
-            self._sock.settimeout(self.idle)  # the answer is written under the idle timeout, not what was left
-        if n and self.ends is None:
-            self.ends = time.monotonic() + self.deadline
-        return n
-
-
 def _handler(api: Api, request_timeout: float, request_deadline: float) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "mnemon"
@@ -498,7 +461,7 @@ def _handler(api: Api, request_timeout: float, request_deadline: float) -> type[
         def setup(self) -> None:
             super().setup()
             self.rfile.close()  # the stdlib's reader, replaced by one that also keeps each request's deadline
-            self.clock = _ClockedReader(self.connection, request_timeout, request_deadline)
+            self.clock = ClockedReader(self.connection, request_timeout, request_deadline)
             self.rfile = io.BufferedReader(self.clock)
 
         def handle_one_request(self) -> None:
@@ -507,7 +470,7 @@ def _handler(api: Api, request_timeout: float, request_deadline: float) -> type[
             self.clock.ends = None
             try:
                 super().handle_one_request()
-            except _RequestDeadline:
+            except RequestDeadline:
                 # its head or body still coming: 408 and close (where this request ends is unknown), which gives
                 # its slot back; a client gone already gets nothing
                 self.close_connection = True
