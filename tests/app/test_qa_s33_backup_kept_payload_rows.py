@@ -15,19 +15,9 @@ import pytest
 
 from mnemon.app.memory import Mnemon
 
-SCOPE = "mneme://agent/s33"
+from app.test_qa_s32_pack_payload_decisions import FULL, SCOPE, WITHOUT_ZOE, _edge
+
 ZOE = f"{SCOPE}#zoe"
-FULL: dict[str, Any] = {
-    "source_path": SCOPE,
-    "nodes": [{"ref": "agent", "name": "Test agent"}, {"ref": "zoe", "name": "Zoë Marsh"}],
-    "edges": [{"src": "agent", "dst": "zoe", "relation": "links_to", "status": "active"}],
-    "observations": [{"node": "zoe", "kind": "blocked", "text": "Waiting on Zoë for the battery invoice", "score": 6}],
-}
-WITHOUT_ZOE: dict[str, Any] = dict(FULL, nodes=FULL["nodes"][:1], edges=[], observations=[])
-
-
-def _edge(out: dict[str, Any], relation: str) -> dict[str, Any]:
-    return next(e for e in out["edges"] if e["relation"] == relation)
 
 
 def _hop(src: Mnemon, dst: Mnemon) -> dict[str, Any]:

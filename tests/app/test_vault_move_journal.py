@@ -9,14 +9,9 @@ import pytest
 from mnemon.app import note_tools
 from mnemon.app.vault import moves
 
+from app.test_vault_incremental import _write
+
 HUB = "# Hub\nSee [[Plan]] and [x](../ext.md)\n- Risk: the vendor may slip\n"
-
-
-def _write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
 
 
 @pytest.fixture

@@ -6,22 +6,8 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
-import pytest
-
-from mnemon.interfaces.mneme_cli import main
-
-
-@pytest.fixture
-def mneme(capsys: pytest.CaptureFixture[str]):
-    def run(args: list[Any]) -> tuple[int, Any]:
-        capsys.readouterr()
-        code = main([str(a) for a in args])
-        out, err = capsys.readouterr()
-        assert "Traceback" not in out + err
-        return code, json.loads(out)
-    return run
+from cli.test_mneme_qa_s31 import mneme  # noqa: F401  (a fixture)
 
 
 def test_each_next_step_names_mneme(mneme, cli_run, tmp_path: Path, example_vault: Path) -> None:
