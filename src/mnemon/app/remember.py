@@ -168,30 +168,38 @@ def _temporal(rt: Runtime, mem: Memory, now: str) -> list[Edge]:
     return edges
 
 
+def _chain_neighbours(rt: Runtime, mem: Memory) -> tuple[Memory, Memory] | None:
+    """The live memories of `mem`'s source just before and just after it, as its backbone steps name them; None
+    unless it has both."""
+    steps = [e for e in rt.store.edges_of([mem.id], types=("temporal",), direction="out")
+             if e.sub_type in graph_rules.BACKBONE_STEPS]
+    if len(steps) < 2:
+        return None
+    nodes = rt.store.get_nodes([e.dst for e in steps])
+    before: list[Memory] = []
+    after: list[Memory] = []
+    for e in steps:
+        n = nodes.get(e.dst)
+        if n is None or n.deleted_at is not None or n.source != mem.source:
+            continue
+        # the step's own direction says which side it is on (two memories of one instant are ordered by it)
+        side = e.metadata.get("direction") or ("succeeds" if n.created_at <= mem.created_at else "precedes")
+        (before if side == "succeeds" else after).append(n)
+    if not before or not after:
+        return None
+    return max(before, key=lambda n: n.created_at), min(after, key=lambda n: n.created_at)
+
+
 def rejoin_backbone(rt: Runtime, leaving: Memory, actor: str) -> int:
     """The memories on either side of `leaving` in its source's chain, which a forget or auto-prune is about to take
     out of it, get the backbone steps a write in time order gives two consecutive memories: `_temporal`'s splice
     undone (the prev ↔ next steps it retired come back, with an event), a proximity edge between them turned into
     the step, or new steps. Without it they stayed cut apart for good. Call before `leaving`'s edges are retired;
     a step a person killed stays killed. Returns the edges made active."""
-    steps = [e for e in rt.store.edges_of([leaving.id], types=("temporal",), direction="out")
-             if e.sub_type in graph_rules.BACKBONE_STEPS]
-    if len(steps) < 2:
+    pair = _chain_neighbours(rt, leaving)
+    if pair is None:
         return 0
-    nodes = rt.store.get_nodes([e.dst for e in steps])
-    before: list[Memory] = []
-    after: list[Memory] = []
-    for e in steps:
-        n = nodes.get(e.dst)
-        if n is None or n.deleted_at is not None or n.source != leaving.source:
-            continue
-        # the step's own direction says which side it is on (two memories of one instant are ordered by it)
-        side = e.metadata.get("direction") or ("succeeds" if n.created_at <= leaving.created_at else "precedes")
-        (before if side == "succeeds" else after).append(n)
-    if not before or not after:
-        return 0
-    earlier = max(before, key=lambda n: n.created_at)
-    later = min(after, key=lambda n: n.created_at)
+    earlier, later = pair
     now = rt.now_iso()
     reason = f"backbone re-joined around {leaving.id}"
     fresh: list[Edge] = []
@@ -225,19 +233,10 @@ def split_rejoined(rt: Runtime, back: Memory, left_at: str, actor: str, why: str
     made active says so in its last event; one it inserted has no event, so one created since `back` left
     (`left_at`) that nobody has touched counts as its. Any other step (validated since, say) stays. Returns the edges
     changed."""
-    steps = [e for e in rt.store.edges_of([back.id], types=("temporal",), direction="out")
-             if e.sub_type in graph_rules.BACKBONE_STEPS]
-    nodes = rt.store.get_nodes([e.dst for e in steps])
-    sides: dict[str, list[Memory]] = {"succeeds": [], "precedes": []}
-    for e in steps:  # (its neighbours found as `rejoin_backbone` finds them)
-        n = nodes.get(e.dst)
-        if n is not None and n.deleted_at is None and n.source == back.source:
-            side = e.metadata.get("direction") or ("succeeds" if n.created_at <= back.created_at else "precedes")
-            sides["succeeds" if side == "succeeds" else "precedes"].append(n)
-    if not sides["succeeds"] or not sides["precedes"]:
+    pair = _chain_neighbours(rt, back)
+    if pair is None:
         return 0
-    earlier = max(sides["succeeds"], key=lambda n: n.created_at)
-    later = min(sides["precedes"], key=lambda n: n.created_at)
+    earlier, later = pair
     now = rt.now_iso()
     reason = f"backbone re-split around {back.id}: {why}"
     # the proximity edges a write gives the pair (none past PROXIMITY_HOURS), as the re-join found them
