@@ -83,7 +83,8 @@ def test_store_commands_create_set_list_remove(cli_run: Callable[..., tuple[int,
     assert code != 0 and out["error"]["code"] == "conflict"  # the active store is protected
     cli_run(["store", "create", "other"])
     cli_run(["store", "set", "other"])
-    assert cli_run(["store", "remove", "work"])[0] == 0 and not (home / "data" / "work").exists()
+    assert cli_run(["store", "remove", "work"])[1]["error"]["code"] == "conflict"  # it holds a memory
+    assert cli_run(["store", "remove", "work", "--force"])[0] == 0 and not (home / "data" / "work").exists()
     code, out = cli_run(["store", "set", "ghost"])
     assert code != 0 and out["error"]["code"] == "not_found"
     code, out = cli_run(["store", "create", "bad/name"])
@@ -155,7 +156,7 @@ def test_the_store_in_use_cannot_be_removed_however_it_was_picked(cli_run: Calla
     assert code != 0 and out["error"]["code"] == "conflict"
     assert cli_run(["status"])[1]["total_insights"] == 1
     monkeypatch.delenv("MNEMON_STORE")
-    assert cli_run(["store", "remove", "work"])[0] == 0  # picked by nothing now: removable
+    assert cli_run(["store", "remove", "work", "--force"])[0] == 0  # picked by nothing now: removable
 
 
 @pytest.mark.parametrize("name", ["foo\n", "foo\n\n", "\nfoo"])

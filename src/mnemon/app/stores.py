@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import Conflict, InvalidInput, NotFound
+from ..core.errors import Conflict, InvalidInput, NotFound, StoreError
 from .config import active_store
 
 _NAME = re.compile(r"[a-zA-Z0-9][a-zA-Z0-9_-]*")
@@ -48,9 +48,21 @@ def set_store(home: Path, name: str) -> dict[str, Any]:
     return {"status": "active", "name": name}
 
 
-def remove_store(home: Path, name: str, *, in_use: Path | str | None = None) -> dict[str, Any]:
+def _held(db: Path) -> tuple[int, int]:
+    """(live memories, live nodes of any kind: notes, entities, …) of a store file, read without writing to it."""
+    from ..ports.store.sqlite import SQLiteStore
+
+    store = SQLiteStore(str(db), readonly=True)
+    try:
+        return store.count_active(), sum(1 for _ in store.iter_nodes(kind=None))
+    finally:
+        store.close()
+
+
+def remove_store(home: Path, name: str, *, in_use: Path | str | None = None, force: bool = False) -> dict[str, Any]:
     """`in_use` is the database this very call runs on: a store picked by --store or MNEMON_STORE is in use as much
-    as the one <home>/active names."""
+    as the one <home>/active names. A store holding anything (or one that cannot be read to tell) is removed only
+    with `force`: removing deletes its files for good, so it is never done to a user's memories by a slip."""
     _check(name)
     d = home / "data" / name
     if name == active_store(home) or (isinstance(in_use, Path) and in_use == d / "mnemon.db"):
@@ -58,5 +70,17 @@ def remove_store(home: Path, name: str, *, in_use: Path | str | None = None) -> 
                        " MNEMON_STORE naming it) first")
     if not d.exists():
         raise NotFound(f"store {name!r} does not exist")
+    memories = nodes = 0
+    if (d / "mnemon.db").exists():
+        try:
+            memories, nodes = _held(d / "mnemon.db")
+        except StoreError as exc:
+            if not force:
+                raise Conflict(f"store {name!r} cannot be read to check what it holds ({exc}); `mnemon store"
+                               f" remove {name} --force` deletes it anyway") from exc
+    if nodes and not force:
+        raise Conflict(f"store {name!r} holds {memories} memories ({nodes} nodes in all) and removing it deletes"
+                       f" them for good; keep a copy first (`mnemon --store {name} export --out {name}.json`), then"
+                       f" `mnemon store remove {name} --force`", memories=memories, nodes=nodes)
     shutil.rmtree(d)
-    return {"status": "removed", "name": name}
+    return {"status": "removed", "name": name, "memories": memories, "nodes": nodes}

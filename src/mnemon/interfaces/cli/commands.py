@@ -273,8 +273,9 @@ def store_set(name: str) -> None:
 
 @store.command("remove")
 @click.argument("name")
-def store_remove(name: str) -> None:
-    run(lambda c: _stores().remove_store(c.cfg.home, name, in_use=c.cfg.db_path))
+@click.option("--force", is_flag=True, help="Remove a store that holds memories or cannot be read (for good).")
+def store_remove(name: str, force: bool) -> None:
+    run(lambda c: _stores().remove_store(c.cfg.home, name, in_use=c.cfg.db_path, force=force))
 
 
 @cli.command("config")
