@@ -1,6 +1,6 @@
 """A causal edge points cause → effect, and its cause is not younger than its effect unless the effect says it has
 a cause ("because", "due to"): an older memory saying what it leads to, or what follows from it, is no effect of a
-newer one."""
+newer one, nor one whose cause a newer memory does not state (the fix made after a failure follows from it)."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
@@ -22,6 +22,18 @@ PAIRS = [
     ("The launch moved to June because the enclosure supplier was late",
      "The enclosure supplier was late by two weeks", True),
     ("上线推迟到六月，因为外壳供应商延迟", "外壳供应商延迟了两周", True),
+    ("Because the enclosure supplier was late, the launch moved to June",
+     "The enclosure supplier was late by two weeks", True),
+    ("Checkout is slow due to the N+1 query in the orders API",
+     "Found the N+1 query in the orders API: the ORM loads each line item", True),
+    # ... but a newer one that does not state that cause follows from the older one
+    ("The deploy failed because the Redis cache ran out of memory",
+     "We increased the Redis maxmemory to 4GB after the outage", False),
+    ("Login broke for every user because the signing token expired",
+     "Login works again for every user after the hotfix", False),
+    ("Because the enclosure supplier was late, the launch moved to June",
+     "Sent the revised June launch plan to the retailers", False),
+    ("上线推迟到六月，因为外壳供应商延迟", "我们把推迟到六月的上线计划发给了零售商", False),
 ]
 
 

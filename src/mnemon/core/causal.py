@@ -42,6 +42,15 @@ def suggest_sub_type(*texts: str) -> str:
     return "causes"
 
 
-def names_its_cause(text: str) -> bool:
-    """Whether `text` says it has a cause ("because", "due to", 因为): a later memory may then be that cause."""
-    return _NAMES_CAUSE.search(text) is not None
+# where the clause after a cue that names a cause ends ("Because Y, X": Y ends at the comma)
+_CLAUSE_END = re.compile(r"[,;.!?，；。！？、]")
+
+
+def named_cause(text: str) -> str | None:
+    """The cause `text` says it has — the clause after "because", "due to", 因为 … — or None when it names none."""
+    m = _NAMES_CAUSE.search(text)
+    if m is None:
+        return None
+    rest = text[m.end():]
+    end = _CLAUSE_END.search(rest)
+    return rest[:end.start()] if end else rest

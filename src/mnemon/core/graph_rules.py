@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .causal import causal_cue, names_its_cause, suggest_sub_type
+from .causal import causal_cue, named_cause, suggest_sub_type
 from .model import Edge, Memory, parse_iso
 from .text import overlap_max, token_set
 
@@ -130,14 +130,23 @@ def _causal_pair(earlier: Memory, earlier_cue: str | None, earlier_tokens: froze
     if overlap < CAUSAL_MIN_OVERLAP:
         return []
     # cause → effect in time order: a later memory with the keyword explains the earlier one ("…because of that",
-    # "therefore …"). Against time only when the earlier one alone has a keyword and it names a cause it has ("X
-    # because Y" written before Y); an earlier "X leads to Y" or "X, therefore Z" is no effect of a later memory
-    backwards = not later_cue and names_its_cause(earlier.content)
+    # "therefore …"). Against time only when the earlier one alone has a keyword, names a cause it has ("X because
+    # Y") and the later one states that cause (most of Y's words): an earlier "X leads to Y" or "X, therefore Z" is
+    # no effect of a later memory, nor is "the deploy failed because Redis ran out of memory" of a later "we raised
+    # Redis's memory limit after the outage", which follows from it
+    backwards = not later_cue and _states_cause(later_tokens, earlier.content)
     src, dst = (later.id, earlier.id) if backwards else (earlier.id, later.id)
     sub = suggest_sub_type(later.content if later_cue else earlier.content)
     return [Edge(src, dst, "causal", sub, round(overlap, 6),
                  metadata={"overlap": round(overlap, 4), "cue": later_cue or earlier_cue or ""},
                  created_at=now, rule=f"causal:{sub}")]
+
+
+def _states_cause(tokens: frozenset[str], text: str) -> bool:
+    """Whether a memory of these tokens states the cause `text` names: more than half of that clause's words."""
+    cause = named_cause(text)
+    words = token_set(cause) if cause is not None else frozenset()
+    return bool(words) and len(words & tokens) * 2 > len(words)
 
 
 def semantic_edges(new_id: str, similar: Sequence[tuple[str, float]], now: str) -> list[Edge]:
