@@ -583,14 +583,27 @@ def _skipped(rt: Runtime, existing_id: str, inp: MemoryInput, given: frozenset[s
             f"edits a stored memory: to apply them, `mnemon forget {existing_id}`, then remember the same content "
             f"again with them (its edges are retired; `--created-at {node.created_at}` keeps its date)")
     # a fact said again after a correction retired it stays retired (recall demotes it): the agent re-asserting it
-    # must hear that, not only "skipped"
+    # must hear that, not only "skipped" — a `supersedes` link's or a newer memory's wording alike
     newer = sorted(e.src for e in rt.store.edges_of([existing_id], types=("supersedes",), direction="in"))
+    newer += [i for i in _worded_correctors(rt, node) if i not in newer] if node is not None else []
     if newer:
         out["superseded_by"] = newer
         out["hint"] = ((out["hint"] + ". ") if "hint" in out else "") + (
             f"{existing_id} is superseded by {', '.join(newer)}, and recall ranks it below them: if it is true again, "
             f"`mnemon forget {newer[0]}` (the correction) or remember what changed since as a new memory")
     return out
+
+
+def _worded_correctors(rt: Runtime, node: Memory) -> list[str]:
+    """The newer live memory whose correction wording retires `node` (recall's `corrected_by` for it), if any."""
+    from ..core.recall.rerank import corrected_by  # (here: the recall package loads intent, which remember never needs)
+
+    hits = rt.store.keyword_search(tokens(node.content), CORRECTED_LOOKUP)
+    rows = rt.store.get_nodes([i for i, _ in hits if i != node.id])
+    newer = [(m.id, m.content, m.created_at) for m in rows.values()
+             if m.kind == "memory" and m.deleted_at is None and m.created_at > node.created_at]
+    found = corrected_by([(node.id, node.content, node.created_at), *newer]) if newer else {}
+    return [found[node.id]] if node.id in found else []
 
 
 def _ignored(inp: MemoryInput, node: Memory, given: frozenset[str]) -> dict[str, Any]:
