@@ -102,7 +102,9 @@ class AppendBatch:
         if ask:
             found = self.store.known_entities(ask)
             self._known |= found
-            self._unknown |= ask - found
+            # a miss of several words (a run of words that might name a known entity) is rarely asked again: kept,
+            # they would grow with every memory of the batch
+            self._unknown |= {c for c in ask - found if " " not in c}
         return candidates & self._known
 
     # ── writes, buffered ─────────────────────────────────────────────────────

@@ -132,6 +132,10 @@ _CJK_RUN = LazyRegex(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]{2,
 _LETTER_WORD = LazyRegex(r"(?<!\w)[^\W\d_]\w*(?:['’-]\w+)*")
 _APOSTROPHE = re.compile(r"['’]")
 _POSSESSIVE_END = re.compile(r"['’]s$")
+# and runs of 2..4 words inside one clause, for the names of several words a store knows ("Ana Lima", "staging
+# cluster", given once with --entities): a run never crosses punctuation ("Call Ana. Lima is a city")
+_CLAUSE_BREAK = re.compile(r"[.,;:!?()\[\]{}\"“”«»/\n\t]+|\s[-–—]+\s")
+NAME_WORDS_MAX = 4
 
 KnownLookup = Callable[[set[str]], Iterable[str]]
 
@@ -177,6 +181,7 @@ def extract_entities(text: str, known: KnownLookup | None = None) -> list[str]:
                     cands.update(run[i : i + n] for i in range(len(run) - n + 1))
         cands |= capitalised
         cands.update(_POSSESSIVE_END.sub("", word) for word in capitalised if _POSSESSIVE_END.search(word))
+        cands |= word_runs(text)
         cands -= {v for _, v in spans}
         if cands:
             admitted = set(known(cands))
@@ -186,6 +191,21 @@ def extract_entities(text: str, known: KnownLookup | None = None) -> list[str]:
     for _, value in sorted(spans, key=lambda s: s[0]):
         _add(out, seen, value)
     return out
+
+
+def word_runs(text: str) -> set[str]:
+    """Every run of 2..`NAME_WORDS_MAX` words inside one clause of `text`, as written (single spaces), also without
+    a possessive 's on its last word: the candidates for a known name of several words."""
+    runs: set[str] = set()
+    for clause in _CLAUSE_BREAK.split(text):
+        words = clause.split()
+        for n in range(2, min(NAME_WORDS_MAX, len(words)) + 1):
+            for k in range(len(words) - n + 1):
+                run = " ".join(words[k:k + n])
+                runs.add(run)
+                if _POSSESSIVE_END.search(run):
+                    runs.add(_POSSESSIVE_END.sub("", run))
+    return runs
 
 
 def merge_entities(provided: Iterable[str], extracted: Iterable[str], mode: str = "merge") -> list[str]:
