@@ -28,7 +28,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InvalidInput
-from ..core.model import Edge, Memory
+from ..core.model import SOURCED_PREFIXES, Edge, Memory
 from ..core.vault.lifecycle import PROMOTED, survives_rebuild
 from .backup_rows import (EDGE_DECISIONS, PAYLOAD_SCOPE, decode_vector, edge_decision, parse_edge, parse_insight,
                           provider_width)
@@ -214,6 +214,7 @@ class _Run:
     revived: set[str] = field(default_factory=set)  # forgotten memories brought back
     left_at: dict[str, str] = field(default_factory=dict)  # when each of them had been forgotten
     named: set[str] = field(default_factory=set)  # every id the file has named so far
+    same_as: dict[str, str] = field(default_factory=dict)  # a skipped row → the live memory holding its text
     to_embed: list[str] = field(default_factory=list)  # memories restored without a usable vector
     edge_ends: set[str] = field(default_factory=set)  # the ends of the edges written in bulk by earlier batches
     seen: int = 0
@@ -319,14 +320,24 @@ def _plan_insights(rt: Runtime, batch: list[Any], run: _Run
             run.error(run.seen + k, item, exc)
     run.seen += len(batch)
     held = rt.store.node_heads([m.id for _, m, _ in parsed])
+    twins = _live_twins(rt, [m for _, m, _ in parsed])
     new: list[tuple[Memory, np.ndarray | None]] = []
     forgotten: list[Memory] = []
     for idx, mem, raw_vector in parsed:
         entry: dict[str, Any] = {"index": idx, "id": mem.id, "content": mem.content}
         head = held.get(mem.id)
+        twin = twins.get(mem.content_hash)
         if mem.id in run.named:
             run.skipped += 1
             run.results.append({**entry, "action": "skipped", "reason": "repeated"})
+        elif (twin is not None and twin != mem.id and twin not in run.added
+              and (head is None or (head[1] and run.revive_forgotten))):
+            # added or revived, it would stand beside a live memory of the same text (remembered again since, or
+            # held under another id): the file's edges of it go to that one. Not one this restore wrote: a store
+            # that held a text twice (`remember --no-diff`) is restored as it was
+            run.skipped += 1
+            run.same_as[mem.id] = twin
+            run.results.append({**entry, "action": "skipped", "reason": "same_content", "existing_id": twin})
         elif head is not None and head[1] and mem.deleted_at is None:
             # forgotten in this store after the backup was made: a plain "skipped" read as "already there"
             if run.revive_forgotten and head[0] == "memory" and not head[3].startswith(_VAULT_SOURCE):
@@ -355,6 +366,14 @@ def _plan_insights(rt: Runtime, batch: list[Any], run: _Run
                                 **({"deleted": True} if mem.deleted_at else {})})
         run.named.add(mem.id)
     return new, forgotten
+
+
+def _live_twins(rt: Runtime, rows: list[Memory]) -> dict[str, str]:
+    """Content hash → the live memory of that text, for the rows that are live memories of the writer's own (a
+    vault's or a payload's rows may share a text: they are found by their source, not by it)."""
+    digests = [m.content_hash for m in rows
+               if m.kind == "memory" and m.deleted_at is None and not m.source.startswith(SOURCED_PREFIXES)]
+    return rt.store.find_active_by_hashes(digests) if digests else {}
 
 
 def _forgotten_hint(source: str) -> str:
@@ -411,6 +430,13 @@ def _place_edges(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> None:
         except InvalidInput as exc:
             run.edge_results.append({"index": k, "action": "error", "error": exc.to_dict()})
             continue
+        if edges[-1].src in run.same_as or edges[-1].dst in run.same_as:  # a row skipped for its live twin
+            e = edges[-1]
+            e.src, e.dst = run.same_as.get(e.src, e.src), run.same_as.get(e.dst, e.dst)
+            if e.src == e.dst:
+                edges.pop()
+                run.edges_skipped += 1
+                continue
         if (decision := edge_decision(raw)) is not None:
             decided.setdefault((edges[-1].src, edges[-1].dst, edges[-1].type), decision)
     ends = {x for e in edges for x in (e.src, e.dst)} - run.added
