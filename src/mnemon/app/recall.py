@@ -259,14 +259,27 @@ def _superseded_mask(snap: GraphSnapshot) -> np.ndarray:
 
 
 def _corrected(store: Store, snap: GraphSnapshot, cand_l: list[int], pool: np.ndarray,
-               superseded: np.ndarray) -> tuple[dict[int, str], dict[str, Memory]]:
-    """Which of the `pool` candidates (indexes into `cand_l`) a newer one among them corrects, and not already
-    superseded by a link: {index: id of the correction}; and the pool's rows, read for it."""
+               superseded: np.ndarray, outside: Sequence[Memory] = ()) -> tuple[dict[int, str], dict[str, Memory]]:
+    """Which of the `pool` candidates (indexes into `cand_l`) a newer one among them — or among `outside`, the
+    memories a filter kept out of the candidates — corrects, and not already superseded by a link: {index: id of
+    the correction}; and the pool's rows, read for it."""
     pool_ids = [snap.ids[cand_l[k]] for k in pool.tolist()]
     rows = store.get_nodes(pool_ids)
     at = dict(zip(pool_ids, pool.tolist()))
-    found = corrected_by([(i, rows[i].content, rows[i].created_at) for i in pool_ids if i in rows])
-    return {at[old]: new for old, new in found.items() if not superseded[at[old]]}, rows
+    found = corrected_by([(i, rows[i].content, rows[i].created_at) for i in pool_ids if i in rows]
+                         + [(m.id, m.content, m.created_at) for m in outside if m.id not in at])
+    return {at[old]: new for old, new in found.items() if old in at and not superseded[at[old]]}, rows
+
+
+def _filtered_out(store: Store, snap: GraphSnapshot, q_tokens: list[str], df: dict[str, int],
+                  flt: MemoryFilter) -> list[Memory]:
+    """The live memories outside the filter that the query's words find best: a correction of a fact the filter
+    keeps is often of another source or category ("Mira moved to Porto", said by another agent)."""
+    hits = [i for i, _ in store.keyword_search(q_tokens, ANCHOR_TOP_K, doc_freq=df,
+                                               max_postings=ANCHOR_POSTING_BUDGET) if i in snap.pos]
+    inside = _in_scope(snap, np.array([snap.pos[i] for i in hits], dtype=np.int64), flt)
+    rows = store.get_nodes([i for i, kept in zip(hits, inside.tolist()) if not kept])
+    return [m for m in rows.values() if m.kind == "memory" and m.deleted_at is None]
 
 
 def _correction_pairs(snap: GraphSnapshot, results: list[Scored]) -> list[tuple[str, str]]:
@@ -523,9 +536,11 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     corrected: dict[int, str] = {}
     pool_rows: dict[str, Memory] = {}
     history = decision.intent is Intent.WHEN or asks_for_history(query)
-    if not history and len(keep) > 1:
+    # under a filter the correction may be outside it: the memories the query finds beyond the filter are read too
+    beyond = _filtered_out(store, snap, q_tokens, df, flt) if _scoped(flt) and replay is None and len(keep) else []
+    if not history and len(keep) + len(beyond) > 1:
         pool = keep[np.argsort(-score[keep], kind="stable")[:2 * limit]]
-        corrected, pool_rows = _corrected(store, snap, cand_l, pool, superseded)
+        corrected, pool_rows = _corrected(store, snap, cand_l, pool, superseded, beyond)
         for k in corrected:
             score[k] *= SUPERSEDED_FACTOR
             superseded[k] = True
