@@ -53,7 +53,12 @@ def _stemmer() -> Callable[[str], str]:
     def fn(word: str) -> str:
         out = cache.get(word)
         if out is None:
-            out = stem.stemWord(word) if _LATIN_WORD.match(word) and len(word) > 3 else word
+            if _LATIN_WORD.match(word) and len(word) > 3:
+                out = stem.stemWord(word)
+            elif word.endswith("'s") and len(word) > 3:
+                out = word[:-2]  # a possessive the stemmer does not see ("zoë's"), left as its "mira's" is
+            else:
+                out = word
             if len(cache) < 200_000:
                 cache[word] = out
         return out
