@@ -93,7 +93,8 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     # it no value ("Porto, not far from Lisbon", "tea, not only for the taste", "not because …") never do
     ("…, not", re.compile(rf"(?i)[,;—–]\s*(?:but\s+)?not\s+(?!{_NOT_A_VALUE}\b)(?P<old>{_W}(?:\s+{_W}){{0,3}})"
                         r"\s*(?=$|[,.;:!?)\]—–])")),
-    ("从…到", re.compile(r"从(?P<old>[^\s，。；、！？,.;!?]{1,12}?)"
+    # (a Latin-script value stands between spaces in mixed text: "团队从 Slack 换成了 Zulip", "从 Google Cloud 迁到")
+    ("从…到", re.compile(r"从\s*(?P<old>[^\s，。；、！？,.;!?](?:[^\n，。；、！？,.;!?]{0,22}?[^\s，。；、！？,.;!?])?)\s*"
                         r"(?:搬到|搬去|迁到|迁往|迁至|换到|换成|改为|改成|改到|转到|切换到|切换为|变为|变成|调到)")),
     ("不再", re.compile(r"不再(?P<old>[^，。；、！？,.;!?]{1,16}?)[了的啦]?(?=$|[，。；、！？,.;!?])")),
 )
