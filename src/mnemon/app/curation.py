@@ -15,7 +15,7 @@ from ..core.model import Edge, Link, Memory, parse_iso
 from ..core.validation import validate_edge_type, validate_weight
 from ..ports.store.base import TIMED
 from .access import record_access
-from .remember import recompute_importance, refresh_importance, rejoin_backbone
+from .remember import corrections_among, recompute_importance, refresh_importance, rejoin_backbone
 from .runtime import Runtime
 
 MAX_RELATED_DEPTH = 10
@@ -197,15 +197,26 @@ def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any
     weak = sorted((i for i, v in values.items()
                    if v < threshold and not is_immune(nodes[i].importance, nodes[i].access_count)),
                   key=lambda i: (values[i], i))
+    # a correction that keeps a live memory demoted is no prune candidate: auto-prune never takes one, and forgetting
+    # it gives the stale fact as current again (looked up for the shown ones first, as auto-prune does)
+    kept: set[str] = set()
+    shown: list[str] = []
+    at = 0
+    while len(shown) < limit and at < len(weak):
+        batch = weak[at:at + limit]
+        at += len(batch)
+        kept |= corrections_among(rt, batch)
+        shown += [i for i in batch if i not in kept]
     cands = []
-    for i in weak[:limit]:
+    for i in shown[:limit]:
         n = replace(nodes[i], effective_importance=values[i])  # read before the refresh stored the new value
         last = parse_iso(n.last_accessed_at or n.created_at)
         cands.append({"insight": n.to_dict(), "effective_importance": round(values[i], 4),
                       "days_since_access": round((now - last).total_seconds() / 86400, 2),
                       "edge_count": counts.get(i, 0), "immune": False})
     return {"total_insights": rt.store.count_active(), "recomputed": len(ids), "threshold": threshold,
-            "candidates_found": len(weak), "candidates": cands, "max_insights": rt.max_insights,
+            "candidates_found": len(weak) - len(kept), "candidates": cands, "corrections_kept": len(kept),
+            "max_insights": rt.max_insights,
             "actions": {"purge": "mnemon forget <id>", "keep": "mnemon gc --keep <id>"}}
 
 

@@ -339,7 +339,7 @@ def _lowest_but_corrections(rt: Runtime, pool: list[tuple[str, int, int, str, st
     while True:
         ranked = lowest_importance(rt, pool, want)
         fresh = [mid for mid, _ei in ranked if mid not in checked]  # (each looked up once: a wording costs a search)
-        keep |= _corrections_among(rt, fresh)
+        keep |= corrections_among(rt, fresh)
         checked.update(fresh)
         chosen = [pair for pair in ranked if pair[0] not in keep][:limit]
         if len(chosen) >= limit or len(ranked) < want:
@@ -347,7 +347,7 @@ def _lowest_but_corrections(rt: Runtime, pool: list[tuple[str, int, int, str, st
         want *= 2
 
 
-def _corrections_among(rt: Runtime, ids: list[str]) -> set[str]:
+def corrections_among(rt: Runtime, ids: list[str]) -> set[str]:
     """Those of `ids` that keep a live memory demoted: by a `supersedes` link, or by wording recall reads as one
     ("Mira moved from Lisbon to Porto" retires an older "Mira lives in Lisbon", `rerank.corrected_by`)."""
     edges = rt.store.edges_of(ids, types=("supersedes",), direction="out") if ids else []
