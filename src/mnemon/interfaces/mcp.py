@@ -36,8 +36,9 @@ _NO_ID = object()  # a message without an "id" member: a notification, never ans
 _BOM = "\ufeff".encode()
 
 
-def tool_spec(op: Operation) -> dict[str, Any]:
-    read_only = op.read_only and op.name not in RECORDS_ACCESS
+def tool_spec(op: Operation, *, store_read_only: bool = False) -> dict[str, Any]:
+    # a read-only store counts no access: there recall, search and show change nothing
+    read_only = op.read_only and (store_read_only or op.name not in RECORDS_ACCESS)
     return {"name": op.name, "description": op.description, "inputSchema": op.schema(),
             "annotations": {"readOnlyHint": read_only, "destructiveHint": op.destructive,
                             "idempotentHint": read_only}}
@@ -55,9 +56,10 @@ def _valid_id(msg_id: Any) -> bool:
 
 
 def handle(mem_factory: Callable[[], Any], message: Any,
-           defaults: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+           defaults: Mapping[str, Any] | None = None, *, read_only: bool = False) -> dict[str, Any] | None:
     """One JSON-RPC message in, its response out (None for notifications and for responses sent to the server).
-    `defaults`: configured values of arguments a call leaves out (`operations.with_defaults`)."""
+    `defaults`: configured values of arguments a call leaves out (`operations.with_defaults`); `read_only`: the
+    store was opened read-only (`--readonly`), so only the tools that read are offered."""
     if not isinstance(message, dict):
         return _error(None, INVALID_REQUEST, "invalid request: a message must be a JSON object")
     raw_id = message.get("id", _NO_ID)
@@ -80,7 +82,7 @@ def handle(mem_factory: Callable[[], Any], message: Any,
     elif not isinstance(params, dict):
         return _error(msg_id, INVALID_PARAMS, "invalid params: params must be a JSON object")
     try:
-        result = _result(mem_factory, method, params, defaults)
+        result = _result(mem_factory, method, params, defaults, read_only)
     except _Refused as refusal:
         return _error(msg_id, refusal.code, refusal.message)
     except Exception as exc:  # noqa: BLE001 — one message must never end the server
@@ -95,7 +97,7 @@ class _Refused(Exception):
 
 
 def _result(mem_factory: Callable[[], Any], method: str, params: dict[str, Any],
-            defaults: Mapping[str, Any] | None = None) -> Any:
+            defaults: Mapping[str, Any] | None = None, read_only: bool = False) -> Any:
     if method == "initialize":
         asked = params.get("protocolVersion")
         version = asked if asked in SUPPORTED_VERSIONS else PROTOCOL_VERSION
@@ -106,7 +108,9 @@ def _result(mem_factory: Callable[[], Any], method: str, params: dict[str, Any],
     if method == "ping":
         return {}
     if method == "tools/list":
-        return {"tools": [tool_spec(op) for op in OPERATIONS]}
+        # a write tool on a read-only store could only fail (`readonly`): not offered, though still answered so
+        return {"tools": [tool_spec(op, store_read_only=read_only) for op in OPERATIONS
+                          if op.read_only or not read_only]}
     if method != "tools/call":
         raise _Refused(METHOD_NOT_FOUND, f"method {method!r} not found")
     name = params.get("name")
@@ -129,8 +133,10 @@ def _result(mem_factory: Callable[[], Any], method: str, params: dict[str, Any],
             "isError": is_error}
 
 
-def answer(mem_factory: Callable[[], Any], line: bytes, defaults: Mapping[str, Any] | None = None) -> str | None:
-    """One line from the client in, the line to send back out (None: nothing to send)."""
+def answer(mem_factory: Callable[[], Any], line: bytes, defaults: Mapping[str, Any] | None = None, *,
+           read_only: bool = False) -> str | None:
+    """One line from the client in, the line to send back out (None: nothing to send); `read_only` as for
+    `handle`."""
     # RFC 8259 §8.1 lets a parser ignore a byte order mark, and .NET's UTF-8 writers put one before the first line:
     # refused, the client's `initialize` got a -32700 without its id and the client waited for its timeout
     line = line.removeprefix(_BOM)
@@ -148,9 +154,10 @@ def answer(mem_factory: Callable[[], Any], line: bytes, defaults: Mapping[str, A
             # were notifications; an empty batch is itself an invalid request
             if not message:
                 return dumps(_error(None, INVALID_REQUEST, "invalid request: an empty batch"))
-            replies = [r for r in (handle(mem_factory, m, defaults) for m in message) if r is not None]
+            replies = [r for r in (handle(mem_factory, m, defaults, read_only=read_only) for m in message)
+                       if r is not None]
             return dumps(replies) if replies else None
-        reply = handle(mem_factory, message, defaults)
+        reply = handle(mem_factory, message, defaults, read_only=read_only)
         return None if reply is None else dumps(reply)
     except Exception as exc:  # noqa: BLE001 — e.g. a result too deep to serialise; the server goes on
         msg_id = message.get("id") if isinstance(message, dict) and _valid_id(message.get("id")) else None
@@ -165,9 +172,9 @@ def _encode(text: str) -> bytes:
 
 
 def serve(mem_factory: Callable[[], Any], stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None, *,
-          defaults: Mapping[str, Any] | None = None) -> None:
+          defaults: Mapping[str, Any] | None = None, read_only: bool = False) -> None:
     """Answer messages from `stdin` (bytes; default the process's standard input) on `stdout` until the input
-    ends or the client goes away; `defaults` as for `handle`."""
+    ends or the client goes away; `defaults` and `read_only` as for `handle`."""
     source: Iterable[bytes] = stdin if stdin is not None else sys.stdin.buffer
     sink = stdout if stdout is not None else sys.stdout.buffer
     # anything a library prints while a tool runs would corrupt the protocol stream: it goes to stderr instead
@@ -176,7 +183,7 @@ def serve(mem_factory: Callable[[], Any], stdin: IO[bytes] | None = None, stdout
             for line in source:
                 if not line.strip():
                     continue
-                reply = answer(mem_factory, line, defaults)
+                reply = answer(mem_factory, line, defaults, read_only=read_only)
                 if reply is not None:
                     sink.write(_encode(reply))
                     sink.flush()

@@ -321,7 +321,7 @@ def mcp_serve() -> None:
 
     ctx = click.get_current_context().find_root().obj
     # a server that takes writes: it opens (and may create) the database as a write would
-    serve(ctx.facade, defaults=_configured_defaults(ctx.cfg))
+    serve(ctx.facade, defaults=_configured_defaults(ctx.cfg), read_only=bool(ctx.flags.get("readonly")))
 
 
 @cli.command("serve")
