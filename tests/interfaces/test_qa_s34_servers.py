@@ -1,14 +1,21 @@
 """Session 34's QA of the servers as agents use them: `mnemon --readonly mcp serve`, the way to hand an agent a
-memory it may read and not change."""
+memory it may read and not change; a server on PostgreSQL whose database session ended."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+import pytest
 from interfaces.test_mcp import _env, call
 
+from mnemon.app.config import load_config
+from mnemon.app.memory import Mnemon
+from mnemon.interfaces.http.server import Api
+from mnemon.interfaces.mcp import handle
 from mnemon.interfaces.operations import OPERATIONS
 
 
@@ -41,3 +48,56 @@ def test_a_read_only_mcp_server_offers_only_the_tools_that_can_work(tmp_path: Pa
     refused = replies[2]["result"]
     assert refused["isError"] is True and refused["structuredContent"]["error"]["code"] == "readonly"
     assert replies[3]["result"]["structuredContent"]["results"][0]["insight"]["content"] == "The pilot starts in June"
+
+
+@pytest.mark.postgres
+def test_a_server_on_postgresql_outlives_a_lost_database_session(pg_db_url: str, pg_url: str,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A PostgreSQL restart (or an idle timeout, a network cut) ended the server's one session, and `mnemon serve`
+    and `mcp serve` answered every later call with an error until someone restarted them: the first as `internal`
+    (AdminShutdown, and so in the HTTP server's log), the rest as `store_error: the connection is closed`. The call
+    that meets the lost session is the database's refusal; the next one runs on a new session."""
+    import psycopg
+
+    mem = Mnemon.open(load_config(dict(os.environ), db=pg_db_url))
+
+    def end_session() -> None:
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (mem.rt.store.conn.info.backend_pid,))
+
+    try:
+        def ask(i: int, name: str, args: dict) -> dict:
+            return handle(lambda: mem, call(i, name, args))["result"]  # type: ignore[index]
+
+        assert ask(1, "remember", {"content": "The pilot starts in June"})["isError"] is False
+        end_session()
+        met = ask(2, "search", {"query": "pilot"})
+        assert met["isError"] is True and met["structuredContent"]["error"]["code"] == "store_error", met
+        found = ask(3, "search", {"query": "pilot"})
+        assert found["isError"] is False, found
+        assert [r["content"] for r in found["structuredContent"]["results"]] == ["The pilot starts in June"]
+        assert ask(4, "remember", {"content": "The pilot moved to July"})["structuredContent"]["action"] == "added"
+        assert mem.status()["total_insights"] == 2
+        end_session()
+        api = Api(lambda: mem)
+        answers = [api.handle("GET", "/api/search?query=pilot", {"host": "localhost"}, b"") for _ in range(2)]
+        assert [a.status for a in answers] == [500, 200]
+        assert json.loads(answers[0].body)["error"]["code"] == "store_error"
+        assert "store_error on GET /api/search" in capsys.readouterr().err
+    finally:
+        mem.close()
+
+
+@pytest.mark.postgres
+def test_a_lost_session_holding_the_ingest_lock_is_not_replaced(pg_store: Any, pg_url: str) -> None:
+    """The ingest lock is the session's own: with it gone, an ingest going on in a new session would run beside a
+    second one. Inside the lock a lost session stays an error; after it, the next statement gets a new session."""
+    import psycopg
+
+    with pg_store.vault.ingest_lock():
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pg_store.conn.info.backend_pid,))
+        for _ in range(2):
+            with pytest.raises(psycopg.OperationalError):
+                pg_store.count_active()
+    assert pg_store.count_active() == 0

@@ -56,5 +56,7 @@ def _refused_by_database(exc: BaseException) -> bool:
         message = str(exc).lower()
         return any(cause in message for cause in ("locked", "busy", "disk", "full", "readonly", "read-only",
                                                   "i/o", "unable to open", "out of memory"))
-    return type(exc).__module__.startswith("psycopg") and type(exc).__name__ in {"OperationalError", "DiskFull",
-                                                                                 "ConnectionTimeout"}
+    # by class and base class: a session the server ended (AdminShutdown, a restart) is an OperationalError too
+    return any(cls.__module__.startswith("psycopg") and cls.__name__ in {"OperationalError", "DiskFull",
+                                                                         "ConnectionTimeout"}
+               for cls in type(exc).__mro__)

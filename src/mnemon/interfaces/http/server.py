@@ -137,8 +137,8 @@ class Api:
             return self._route(method, target, headers, body)
         except Exception as exc:  # the envelope, never a traceback
             payload, _ = from_exception(exc)
-            if not isinstance(exc, MnemonError):  # a bug: the operator's log gets it, the caller the envelope
-                sys.stderr.write(f"mnemon serve: internal error on {method} {target}: {exc!r}\n")
+            if not isinstance(exc, MnemonError):  # a bug, or the database's refusal: the operator's log gets it too
+                sys.stderr.write(f"mnemon serve: {payload['error']['code']} on {method} {target}: {exc!r}\n")
             status = STATUS_OF_CODE.get(payload["error"]["code"], 400 if isinstance(exc, MnemonError) else 500)
             allow = getattr(exc, "allow", ())
             headers = {**({"Allow": ", ".join(allow)} if allow else {}), **getattr(exc, "headers", {})}

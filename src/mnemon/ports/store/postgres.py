@@ -103,11 +103,9 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         self._test_schema: str | None = None
         self._world: PostgresWorld | None = None
         self._vault: PostgresVault | None = None
-        try:
-            # prepared statements survive schema switches badly (reset_for_tests); the statements are cheap to plan
-            self.conn = psycopg.connect(url, autocommit=True, prepare_threshold=None)
-        except psycopg.Error as exc:
-            raise StoreError(f"cannot connect to PostgreSQL at {self.path}: {str(exc).strip()}") from exc
+        self._vector_info: Any = None
+        self.session_locks = 0  # session-level locks held (`PostgresVault.ingest_lock`): no new session meanwhile
+        self._conn = self._connect()
         try:
             self._check_search_path()
             if not create and not self._has_migrations_table():
@@ -120,17 +118,54 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
             else:
                 self._migrate()
                 self._check_keyword_fingerprint()
-            info = TypeInfo.fetch(self.conn, "vector")
-            if info is None:
+            self._vector_info = TypeInfo.fetch(self.conn, "vector")
+            if self._vector_info is None:
                 raise StoreError(f"the pgvector extension is not installed in {self.path}; run"
                                  " CREATE EXTENSION vector as a superuser once")
-            register_vector_info(self.conn, info)
+            register_vector_info(self.conn, self._vector_info)
         except psycopg.Error as exc:  # no schema to create in, no right to create the extension, …
             self.conn.close()
             raise StoreError(f"cannot open the mnemon schema in {self.path}: {str(exc).strip()}") from exc
         except BaseException:
             self.conn.close()
             raise
+
+    def _connect(self) -> Any:
+        import psycopg
+
+        try:
+            # prepared statements survive schema switches badly (reset_for_tests); the statements are cheap to plan
+            return psycopg.connect(self._url, autocommit=True, prepare_threshold=None)
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot connect to PostgreSQL at {self.path}: {str(exc).strip()}") from exc
+
+    @property
+    def conn(self) -> Any:
+        """The session every statement runs in. One the server ended (a restart, an idle-session timeout, a network
+        cut: psycopg calls it broken) is replaced by a new one set up as this one was, outside a transaction only: a
+        long-running `serve` or `mcp serve` failed every call after a restart until someone restarted it too. (The
+        statement that met the lost session still fails: whether a write in it ran is unknown.)"""
+        if self._conn.broken and self._depth == 0 and not self.session_locks:
+            with self._lock:
+                if self._conn.broken and self._depth == 0 and not self.session_locks:
+                    self._conn = self._reconnected()
+        return self._conn
+
+    def _reconnected(self) -> Any:
+        from pgvector.psycopg.vector import register_vector_info
+
+        conn = self._connect()
+        try:
+            if self._test_schema:
+                conn.execute(f'SET search_path TO "{self._test_schema}", public')
+            if self.readonly:
+                conn.execute("SET default_transaction_read_only = on")
+            if self._vector_info is not None:
+                register_vector_info(conn, self._vector_info)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
 
     def _check_search_path(self) -> None:
         """The schema a URL names first must exist: PostgreSQL skips a missing one silently, and the store would

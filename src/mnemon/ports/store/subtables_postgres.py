@@ -144,6 +144,7 @@ class PostgresVault(SQLiteVault):
         key = "SELECT hashtext('mnemon-ingest:' || current_schema())"
         with store._lock:
             store.conn.execute(f"SELECT pg_advisory_lock(({key}))")
+            store.session_locks += 1  # the lock is this session's: one lost must end the ingest, never be replaced
         try:
             yield
         finally:
@@ -151,8 +152,9 @@ class PostgresVault(SQLiteVault):
 
             # a lost connection took the lock with its session: its error must not hide the one that ended the ingest
             with store._lock, suppress(psycopg.OperationalError):
-                if not store.conn.closed:
-                    store.conn.execute(f"SELECT pg_advisory_unlock(({key}))")
+                store.session_locks -= 1
+                if not store._conn.closed:
+                    store._conn.execute(f"SELECT pg_advisory_unlock(({key}))")
 
     @contextmanager
     def bulk_load(self) -> Iterator[None]:
