@@ -1,5 +1,5 @@
 """Session 34's QA of the servers as agents use them: `mnemon --readonly mcp serve`, the way to hand an agent a
-memory it may read and not change; a server on PostgreSQL whose database session ended."""
+memory it may read and not change; a server on PostgreSQL whose database session ended; predict_add's schema."""
 from __future__ import annotations
 
 import json
@@ -11,12 +11,14 @@ from typing import Any
 
 import pytest
 from interfaces.test_mcp import _env, call
+from jsonschema import Draft202012Validator
 
 from mnemon.app.config import load_config
 from mnemon.app.memory import Mnemon
+from mnemon.core.errors import InvalidInput
 from mnemon.interfaces.http.server import Api
 from mnemon.interfaces.mcp import handle
-from mnemon.interfaces.operations import OPERATIONS
+from mnemon.interfaces.operations import BY_NAME, OPERATIONS, check_args
 
 
 def _readonly_session(tmp_path: Path, messages: list[dict]) -> dict:
@@ -101,3 +103,23 @@ def test_a_lost_session_holding_the_ingest_lock_is_not_replaced(pg_store: Any, p
             with pytest.raises(psycopg.OperationalError):
                 pg_store.count_active()
     assert pg_store.count_active() == 0
+
+
+# ── predict_add states that a prediction needs its match ─────────────────────
+PREDICTION = {"title": "Invoice paid", "check_after": "2025-01-10", "expires_at": "2025-02-01"}
+MATCH = {"sense_type": "gws", "observation_terms_all": ["paid"]}
+
+
+def test_predict_add_states_that_a_prediction_needs_match_json(mem: Mnemon) -> None:
+    """Its schema required title, check_after and expires_at: a client that checked a prediction against it sent one
+    without `match_json` and was refused by the library. Now the schema refuses it first, and `check_args` in the
+    same words; `match`, the library's other name for it, is accepted by both."""
+    op = BY_NAME["predict_add"]
+    validator = Draft202012Validator(op.schema())
+    assert not validator.is_valid({"prediction": PREDICTION})
+    with pytest.raises(InvalidInput, match="missing 'match_json'"):
+        check_args(op, {"prediction": PREDICTION})
+    for name in ("match_json", "match"):
+        args = {"prediction": {**PREDICTION, name: MATCH, "title": f"Invoice paid ({name})"}}
+        assert validator.is_valid(args)
+        assert op.call(mem, check_args(op, args))["created"] is True

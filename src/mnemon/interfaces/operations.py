@@ -191,6 +191,10 @@ def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
         # a field the library refuses to go without, stated so a client that checks the schema is told first (a
         # sense event's description said observed_at defaulted to now; the library refused the event without it)
         missing = [key for key in spec.get("required", ()) if key not in value]
+        # a field that has other names: the first spelling is the one named
+        alternatives = [alt["required"] for alt in spec.get("anyOf", ())]
+        if alternatives and not any(all(key in value for key in keys) for keys in alternatives):
+            missing.append(alternatives[0][0])
         if missing:
             raise InvalidInput(f"{what} is missing {missing[0]!r}")
     if "const" in spec.get("not", {}) and value == spec["not"]["const"]:
@@ -426,6 +430,8 @@ OPERATIONS: tuple[Operation, ...] = (
               "it is checked without an LLM by the world tick. Without an id, the id is a hash of the content, so "
               "adding the same prediction again changes nothing.",
               {"prediction": {"type": "object", "required": ["title", "check_after", "expires_at"],
+                              # its match, under either name the library reads (match_json, or match)
+                              "anyOf": [{"required": ["match_json"]}, {"required": ["match"]}],
                               "description": '{"title", "prediction_type": '
                               '"confirmation_expected|no_news_expected", "match_json": {"sense_type", '
                               '"observation_terms_all"}, "check_after" and "expires_at" (RFC 3339), "confidence", '
