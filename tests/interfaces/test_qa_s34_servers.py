@@ -105,7 +105,7 @@ def test_a_lost_session_holding_the_ingest_lock_is_not_replaced(pg_store: Any, p
     assert pg_store.count_active() == 0
 
 
-# ── predict_add states that a prediction needs its match ─────────────────────
+# ── predict_add states that a prediction needs its match ──────────────────
 PREDICTION = {"title": "Invoice paid", "check_after": "2025-01-10", "expires_at": "2025-02-01"}
 MATCH = {"sense_type": "gws", "observation_terms_all": ["paid"]}
 
