@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from interfaces.test_mcp import _env, call
+from interfaces.test_mcp import _env, _raw_session, call
 from jsonschema import Draft202012Validator
 
 from mnemon.app.config import load_config
@@ -123,3 +123,32 @@ def test_predict_add_states_that_a_prediction_needs_match_json(mem: Mnemon) -> N
         args = {"prediction": {**PREDICTION, name: MATCH, "title": f"Invoice paid ({name})"}}
         assert validator.is_valid(args)
         assert op.call(mem, check_args(op, args))["created"] is True
+
+
+# ── tool schemas an agent host accepts ──────────────────────────────────
+ROOT_COMBINATORS = {"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "enum", "const"}
+
+
+def test_every_tool_schema_is_a_plain_object_at_its_root(tmp_path: Path) -> None:
+    """recall's and graph's input schemas held a root `allOf` (their exclusive pairs). Anthropic's API refuses a
+    tool whose input schema has `allOf`/`anyOf`/`oneOf` at the top level (Claude Code then drops the tool, or older
+    versions fail every request of the session), and OpenAI's function tools refuse it too (Codex): an agent lost
+    recall, the tool it needs most. The pairs are now said in the arguments' descriptions and still refused by the
+    server, as a tool error the model can correct."""
+    out = _raw_session(tmp_path, b"".join(json.dumps(m).encode() + b"\n" for m in [
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        call(2, "recall", {"query": "pilot", "brief": True, "verbose": True}),
+        call(3, "graph", {"focus": "x", "folder": "Projects"}),
+    ]))
+    by_id = {reply["id"]: reply for reply in out}
+    tools = {tool["name"]: tool for tool in by_id[1]["result"]["tools"]}
+    for name, tool in tools.items():
+        schema = tool["inputSchema"]
+        assert schema["type"] == "object" and not ROOT_COMBINATORS & set(schema), (name, sorted(schema))
+        Draft202012Validator.check_schema(schema)
+    assert "not with verbose" in tools["recall"]["inputSchema"]["properties"]["brief"]["description"]
+    assert "not with brief" in tools["recall"]["inputSchema"]["properties"]["verbose"]["description"]
+    assert "not with folder" in tools["graph"]["inputSchema"]["properties"]["focus"]["description"]
+    for i, message in ((2, "'brief' and 'verbose' cannot both be true"), (3, "'focus' and 'folder' cannot both")):
+        refused = by_id[i]["result"]
+        assert refused["isError"] is True and message in refused["structuredContent"]["error"]["message"]

@@ -39,7 +39,7 @@ _BOM = "\ufeff".encode()
 def tool_spec(op: Operation, *, store_read_only: bool = False) -> dict[str, Any]:
     # a read-only store counts no access: there recall, search and show change nothing
     read_only = op.read_only and (store_read_only or op.name not in RECORDS_ACCESS)
-    return {"name": op.name, "description": op.description, "inputSchema": op.schema(),
+    return {"name": op.name, "description": op.description, "inputSchema": op.tool_schema(),
             "annotations": {"readOnlyHint": read_only, "destructiveHint": op.destructive,
                             "idempotentHint": read_only}}
 

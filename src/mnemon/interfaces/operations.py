@@ -109,6 +109,13 @@ class Operation:
                             for pair in self.exclusive]
         return out
 
+    def tool_schema(self) -> dict[str, Any]:
+        """`schema()` as an agent host takes a tool's: a plain object at its root. Anthropic's and OpenAI's tool APIs
+        refuse `allOf`/`anyOf`/`oneOf` there, so Claude Code dropped recall and graph (or failed every request of
+        the session) and Codex refused them; their exclusive pairs are said in the arguments' descriptions, and
+        `check_args` refuses both as before."""
+        return {key: value for key, value in self.schema().items() if key != "allOf"}
+
 
 # what "given" means to an exclusive pair, as the facade reads it (Python's truth): a flag set, a text not empty
 _GIVEN: Mapping[str, dict[str, Any]] = {"boolean": {"const": True}, "string": {"minLength": 1}}
@@ -297,8 +304,8 @@ OPERATIONS: tuple[Operation, ...] = (
                "intent": {"type": "string", "pattern": INTENT, "examples": list(VALID_INTENTS),
                           "description": f"the question's kind: {', '.join(VALID_INTENTS)}, in any case (default: "
                                          "detected from the query)"},
-               "brief": _b("ids and excerpts only"),
-               "verbose": _b("each result's signals and intent details"),
+               "brief": _b("ids and excerpts only (not with verbose)"),
+               "verbose": _b("each result's signals and intent details (not with brief)"),
                "explain": _b("the stage trace: anchors, fusion, beam, re-rank"),
                "category": _choice("only memories of this category", CATEGORIES),
                "source": _s("only memories from this source", MAX_SOURCE_CHARS, no_nul=True)},
@@ -387,7 +394,8 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("graph", "A bounded part of the graph to draw: around a focus node (breadth-first, strongest edges "
               "first) or, without one, the best-connected notes (of one folder, given `folder`; a focus and a "
               "folder together are refused); `truncated` says when the limits cut it.",
-              {"focus": _s("node id to centre on"), "depth": _i("hops from the focus, 1-4, default 1", 1, 4),
+              {"focus": _s("node id to centre on (not with folder)"),
+               "depth": _i("hops from the focus, 1-4, default 1", 1, 4),
                "max_nodes": _i("1-2000, default 150", 1, 2000),
                "max_links": _i("0-10000, default 600", 0, 10_000),
                "include_candidates": _b("draw candidate edges (default true)"),
