@@ -152,3 +152,24 @@ def test_every_tool_schema_is_a_plain_object_at_its_root(tmp_path: Path) -> None
     for i, message in ((2, "'brief' and 'verbose' cannot both be true"), (3, "'focus' and 'folder' cannot both")):
         refused = by_id[i]["result"]
         assert refused["isError"] is True and message in refused["structuredContent"]["error"]["message"]
+
+
+# ── a JSON body after a byte order mark ─────────────────────────────────────
+def test_a_json_body_after_a_byte_order_mark_is_read_as_over_mcp(mem: Mnemon) -> None:
+    """A body saved by Windows tools (PowerShell 5's `Set-Content -Encoding UTF8`, older Notepad) starts with a
+    UTF-8 byte order mark, which RFC 8259 lets a parser ignore and the MCP server does: `mnemon serve` answered
+    "the body is not JSON: Unexpected UTF-8 BOM (decode using utf-8-sig)". One leading mark is skipped; the text's
+    own marks are kept; two are no JSON."""
+    api = Api(lambda: mem, allow_writes=True)
+
+    def post(name: str, body: bytes) -> tuple[int, dict]:
+        answer = api.handle("POST", f"/api/{name}", {"host": "localhost", "content-type": "application/json"}, body)
+        return answer.status, json.loads(answer.body)
+
+    bom = "\ufeff".encode()
+    status, added = post("remember", bom + json.dumps({"content": "\ufeffThe pilot starts in June"}).encode())
+    assert (status, added["action"]) == (200, "added"), added
+    status, found = post("search", bom + b'{"query": "pilot"}')
+    assert status == 200 and [r["content"] for r in found["results"]] == ["\ufeffThe pilot starts in June"]
+    status, refused = post("search", bom + bom + b'{"query": "pilot"}')
+    assert (status, refused["error"]["code"]) == (400, "invalid_input")

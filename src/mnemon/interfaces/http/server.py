@@ -77,6 +77,7 @@ RETRY_AFTER_S = 1
 CHALLENGE = 'Bearer realm="mnemon"'  # RFC 9110 §15.5.2: a 401 says which scheme it wants
 _TRUE, _FALSE = frozenset({"true", "1", "yes", "on"}), frozenset({"false", "0", "no", "off"})
 _OWS = " \t"  # RFC 9110 §5.6.3: the optional whitespace around a header's parts
+_BOM = "\ufeff".encode()
 _JSON_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?", re.ASCII)
 _T = TypeVar("_T")
 
@@ -327,6 +328,9 @@ def _typed(op: str, name: str, kind: str | None, raw: str) -> Any:
 
 
 def body_args(body: bytes) -> dict[str, Any]:
+    # one leading byte order mark, which RFC 8259 §8.1 lets a parser ignore (as the MCP server does): Windows tools
+    # save JSON files with one, and such a body was "not JSON"
+    body = body.removeprefix(_BOM)
     if not body.strip():
         return {}
     try:
