@@ -173,3 +173,12 @@ def test_a_json_body_after_a_byte_order_mark_is_read_as_over_mcp(mem: Mnemon) ->
     assert status == 200 and [r["content"] for r in found["results"]] == ["\ufeffThe pilot starts in June"]
     status, refused = post("search", bom + bom + b'{"query": "pilot"}')
     assert (status, refused["error"]["code"]) == (400, "invalid_input")
+
+
+def test_serve_refuses_allow_writes_on_a_store_opened_readonly(cli_run: Any, tmp_path: Path) -> None:
+    """`mnemon --readonly serve --allow-writes` announced `"read_only": false` and listed every write operation,
+    and the workbench offered them, each refused `readonly` by the store: the two flags contradict, and the
+    server now says so before it listens."""
+    code, out = cli_run(["--db", str(tmp_path / "m.db"), "--readonly", "serve", "--port", "0", "--allow-writes"])
+    assert code != 0 and out["error"]["code"] == "invalid_input", out
+    assert "--allow-writes" in out["error"]["message"] and "--readonly" in out["error"]["message"]

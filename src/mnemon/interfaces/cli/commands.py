@@ -340,6 +340,9 @@ def serve(host: str, port: int, mount: str, allow_writes: bool, token: str | Non
     from ..http.server import serve as serve_http
 
     ctx = click.get_current_context().find_root().obj
+    if allow_writes and ctx.flags.get("readonly"):
+        # it announced `"read_only": false` and offered every write, each refused by the read-only store
+        raise InvalidInput("--allow-writes asks for writes on a store opened --readonly: leave out one of them")
     if not allow_writes:
         ctx.flags["readonly"] = True  # a read-only server cannot write even by a bug of its own
 
