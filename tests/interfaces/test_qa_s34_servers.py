@@ -182,3 +182,18 @@ def test_serve_refuses_allow_writes_on_a_store_opened_readonly(cli_run: Any, tmp
     code, out = cli_run(["--db", str(tmp_path / "m.db"), "--readonly", "serve", "--port", "0", "--allow-writes"])
     assert code != 0 and out["error"]["code"] == "invalid_input", out
     assert "--allow-writes" in out["error"]["message"] and "--readonly" in out["error"]["message"]
+
+
+def test_an_mcp_server_that_cannot_start_says_why_on_stderr(tmp_path: Path) -> None:
+    """With a config file that is not JSON, `mnemon mcp serve` printed its error envelope on stdout, where an MCP
+    client expects JSON-RPC (it logged a parse failure at most), and nothing on stderr, the stream clients keep in
+    their server logs: the user saw "failed to connect" and no reason. The reason is now on stderr too."""
+    config = tmp_path / "config.json"
+    config.write_text("{not json", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "mnemon", "--config", str(config), "mcp", "serve"],
+                          input=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize"}).encode() + b"\n",
+                          capture_output=True, env=_env(tmp_path), timeout=60)
+    assert proc.returncode == 1
+    assert json.loads(proc.stdout)["error"]["code"] == "invalid_input"  # the CLI's one JSON document, as ever
+    err = proc.stderr.decode()
+    assert "mnemon mcp serve: invalid_input" in err and "is not valid JSON" in err and "Traceback" not in err
