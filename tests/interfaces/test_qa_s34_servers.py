@@ -197,3 +197,27 @@ def test_an_mcp_server_that_cannot_start_says_why_on_stderr(tmp_path: Path) -> N
     assert json.loads(proc.stdout)["error"]["code"] == "invalid_input"  # the CLI's one JSON document, as ever
     err = proc.stderr.decode()
     assert "mnemon mcp serve: invalid_input" in err and "is not valid JSON" in err and "Traceback" not in err
+
+
+# ── a store removed under a running server ──────────────────────────────────
+def test_a_server_refuses_writes_to_a_store_removed_under_it(make_mem: Any, tmp_path: Path, cli_run: Any) -> None:
+    """`mnemon store remove work` from another shell, while an agent's `mcp serve --store work` ran: every later
+    remember was answered `added` and went into the unlinked file, lost for good when the server stopped. A write
+    now finds the file gone (or another in its place) and is refused, so the agent and its user hear of it."""
+    db = tmp_path / "work" / "mnemon.db"
+    mem = make_mem(db=db)
+
+    def remember(i: int, content: str) -> dict:
+        return handle(lambda: mem, call(i, "remember", {"content": content}))["result"]  # type: ignore[index]
+
+    assert remember(1, "The kiln fires at 1200 degrees")["structuredContent"]["action"] == "added"
+    for leftover in db.parent.iterdir():  # what `store remove` does: the store's folder goes
+        leftover.unlink()
+    refused = remember(2, "Glaze batch 7 cracked")
+    assert refused["isError"] is True and refused["structuredContent"]["error"]["code"] == "store_error", refused
+    assert "removed or replaced" in refused["structuredContent"]["error"]["message"]
+    # a new store made at the same place is not the one this server opened: still refused, and nothing lands there
+    assert cli_run(["--db", str(db), "remember", "A new store's first memory"])[0] == 0
+    assert remember(3, "Glaze batch 8 is fine")["structuredContent"]["error"]["code"] == "store_error"
+    code, found = cli_run(["--db", str(db), "search", "glaze"])
+    assert code == 0 and found["results"] == []

@@ -108,6 +108,17 @@ def _parent_failure(parent: str, exc: OSError) -> str:
     return f"the directory {parent} cannot be created ({exc.strerror or exc})"
 
 
+def _file_id(path: str) -> tuple[int, int] | None:
+    """The file at `path` as the OS knows it (device, inode); None for a database that is no file of its own."""
+    if path == ":memory:" or path.startswith("file:"):
+        return None
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (-1, -1)  # gone: no file matches it
+    return st.st_dev, st.st_ino
+
+
 def _open_failure(path: str, readonly: bool, exc: sqlite3.DatabaseError) -> str:
     """SQLite's "unable to open database file" says nothing of why: a permission problem is named when it is one."""
     if str(exc) != "unable to open database file":
@@ -144,6 +155,7 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
                 self.conn.close()
             raise StoreError(f"cannot use {path} as a mnemon store: {_open_failure(path, readonly, exc)}",
                              path=path) from None
+        self._file_id = _file_id(path)
 
     def _open(self, path: str, readonly: bool, busy_timeout_ms: int) -> None:
         if readonly:
@@ -218,6 +230,13 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
     def _migrate(self) -> None:
         migrate(self.conn)
 
+    def _refuse_a_lost_file(self) -> None:
+        """A write goes to the file this store opened: one removed since (`mnemon store remove` from another shell
+        while a server ran) or replaced by another would take it along, acknowledged and lost for good."""
+        if self._file_id is not None and _file_id(self.path) != self._file_id:
+            raise StoreError(f"{self.path} was removed or replaced after this process opened it, so nothing was "
+                             "written; restart the server (or command) to use the database there now", path=self.path)
+
     @property
     def world(self) -> "SQLiteWorld":  # noqa: F821  (the world-model tables; imported lazily to avoid a cycle)
         from .world_sqlite import SQLiteWorld
@@ -247,6 +266,7 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
             raise ReadOnly("the store is open read-only (--readonly); run the command without --readonly to write")
         with self._lock:
             if self._depth == 0:
+                self._refuse_a_lost_file()
                 self._begin() if wait else self._begin_now()
                 self._changes_at_begin = self.conn.total_changes
             else:
