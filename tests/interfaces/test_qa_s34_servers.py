@@ -221,3 +221,11 @@ def test_a_server_refuses_writes_to_a_store_removed_under_it(make_mem: Any, tmp_
     assert remember(3, "Glaze batch 8 is fine")["structuredContent"]["error"]["code"] == "store_error"
     code, found = cli_run(["--db", str(db), "search", "glaze"])
     assert code == 0 and found["results"] == []
+
+
+def test_tool_descriptions_speak_to_the_agent_not_of_the_codebase() -> None:
+    """remember's description ended "Returns the seed's remember JSON": the seed is the design document this
+    project grew from, which no agent reading its tools has seen. It now says what comes back."""
+    for op in OPERATIONS:
+        assert "seed" not in op.description.lower(), op.name
+    assert "id" in BY_NAME["remember"].description and "added or skipped" in BY_NAME["remember"].description

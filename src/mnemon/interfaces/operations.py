@@ -284,8 +284,8 @@ _CANDIDATES = _b("include candidate (unvalidated) edges, marked candidate_only (
 
 
 OPERATIONS: tuple[Operation, ...] = (
-    Operation("remember", "Store one memory (exact repeats are skipped; the diff is advice). Returns the seed's "
-              "remember JSON.",
+    Operation("remember", "Store one memory (exact repeats are skipped; the diff is advice). Returns its id, the "
+              "action taken (added or skipped), the diff against similar memories and the edges it made.",
               {"content": _s("the memory", MAX_CONTENT_CHARS, no_nul=True),
                "category": _choice("default general", CATEGORIES), "importance": _i("1-5, default 3", 1, 5),
                "tags": _texts("labels", MAX_TAGS, MAX_TAG_CHARS),
