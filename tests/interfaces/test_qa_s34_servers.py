@@ -229,3 +229,20 @@ def test_tool_descriptions_speak_to_the_agent_not_of_the_codebase() -> None:
     for op in OPERATIONS:
         assert "seed" not in op.description.lower(), op.name
     assert "id" in BY_NAME["remember"].description and "added or skipped" in BY_NAME["remember"].description
+
+
+def test_a_json_body_naming_a_key_twice_is_refused_as_a_repeated_query_argument_is(mem: Mnemon) -> None:
+    """`?limit=1&limit=50` is refused (a repeated argument is never silently resolved), but a body giving a key twice
+    was read with the last one winning, which a proxy or a logger in front may read as the first:
+    `{"source_path": …, "dry_run": true, "dry_run": false}` removed the scope. Refused, at any depth, naming it."""
+    mem.remember_payload({"source_path": "mneme://agent/s1", "nodes": [{"ref": "n", "name": "Nora", "type": "person"}]})
+    api = Api(lambda: mem, allow_writes=True)
+    headers = {"host": "localhost", "content-type": "application/json"}
+    for name, body in (("forget_source", b'{"source_path": "mneme://agent/s1", "dry_run": true, "dry_run": false}'),
+                       ("remember_payload", b'{"payload": {"source_path": "mneme://agent/s1", "nodes": [], '
+                                            b'"source_path": "mneme://agent/s2"}}')):
+        answer = api.handle("POST", f"/api/{name}", headers, body)
+        error = json.loads(answer.body)["error"]
+        assert (answer.status, error["code"]) == (400, "invalid_input"), error
+        assert "'dry_run'" in error["message"] or "'source_path'" in error["message"]
+    assert mem.forget_source("mneme://agent/s1", dry_run=True)["removed"]["nodes"] == 1  # nothing was removed

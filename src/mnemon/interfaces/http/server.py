@@ -336,13 +336,33 @@ def body_args(body: bytes) -> dict[str, Any]:
     try:
         # UTF-8 only (RFC 8259 §8.1): `json.loads` of bytes also took UTF-16 and UTF-32, which a proxy or a logger
         # in front reads as other text than this server runs
-        args = json.loads(body.decode("utf-8"))
+        args = json.loads(body.decode("utf-8"), object_pairs_hook=_once_each)
+    except _KeyTwice as exc:
+        raise InvalidInput(f"the body gives {exc.key!r} twice in one object: give each key once") from None
     # ValueError: not UTF-8, not JSON, or an integer past Python's digit limit; RecursionError: nested too deep
     except (ValueError, RecursionError) as exc:
         raise InvalidInput(f"the body is not JSON: {str(exc)[:200]}") from None
     if not isinstance(args, dict):
         raise InvalidInput("the body must be a JSON object of arguments")
     return args
+
+
+class _KeyTwice(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are all different: with one given twice, `json` keeps the last and a proxy or a
+    logger in front may read the first (`"dry_run": true, "dry_run": false` ran the removal), as a repeated query
+    argument is refused (`query_args`)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _KeyTwice(key)
+        out[key] = value
+    return out
 
 
 def _static(name: str | None) -> Response:
