@@ -246,3 +246,13 @@ def test_a_json_body_naming_a_key_twice_is_refused_as_a_repeated_query_argument_
         assert (answer.status, error["code"]) == (400, "invalid_input"), error
         assert "'dry_run'" in error["message"] or "'source_path'" in error["message"]
     assert mem.forget_source("mneme://agent/s1", dry_run=True)["removed"]["nodes"] == 1  # nothing was removed
+
+
+def test_a_store_opened_by_a_relative_path_still_writes_after_a_change_of_directory(
+        make_mem: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check that the file is still the one opened must not take a new working directory for a removed file."""
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path)
+    mem = make_mem(db="m.db")
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert mem.remember("The pilot starts in June")["action"] == "added"

@@ -155,6 +155,7 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
                 self.conn.close()
             raise StoreError(f"cannot use {path} as a mnemon store: {_open_failure(path, readonly, exc)}",
                              path=path) from None
+        self._file = os.path.abspath(path)  # the working directory may change (the resident process takes a caller's)
         self._file_id = _file_id(path)
 
     def _open(self, path: str, readonly: bool, busy_timeout_ms: int) -> None:
@@ -233,7 +234,7 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
     def _refuse_a_lost_file(self) -> None:
         """A write goes to the file this store opened: one removed since (`mnemon store remove` from another shell
         while a server ran) or replaced by another would take it along, acknowledged and lost for good."""
-        if self._file_id is not None and _file_id(self.path) != self._file_id:
+        if self._file_id is not None and _file_id(self._file) != self._file_id:
             raise StoreError(f"{self.path} was removed or replaced after this process opened it, so nothing was "
                              "written; restart the server (or command) to use the database there now", path=self.path)
 
