@@ -256,3 +256,13 @@ def test_a_store_opened_by_a_relative_path_still_writes_after_a_change_of_direct
     mem = make_mem(db="m.db")
     monkeypatch.chdir(tmp_path / "elsewhere")
     assert mem.remember("The pilot starts in June")["action"] == "added"
+
+
+def test_the_openapi_server_url_is_a_url_for_a_mount_with_a_space() -> None:
+    """`--mount "/my mem"`: the redirect and the ready line say /my%20mem/, but the OpenAPI document's server URL
+    was "/my mem", which is no URL: a client generated from it built request URLs with a raw space."""
+    api = Api(lambda: None, mount="/my mem")
+    answer = api.handle("GET", "/my%20mem/api/openapi.json", {"host": "localhost"}, b"")
+    assert answer.status == 200 and json.loads(answer.body)["servers"] == [{"url": "/my%20mem"}]
+    assert json.loads(Api(lambda: None).handle("GET", "/api/openapi.json", {"host": "localhost"}, b"").body)[
+        "servers"] == [{"url": "/"}]

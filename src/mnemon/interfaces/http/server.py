@@ -254,7 +254,7 @@ def openapi(mount: str, *, secured: bool = False) -> dict[str, Any]:
         "openapi": "3.1.0",
         "info": {"title": "mnemon", "version": __version__,
                  "description": "Local-first graph memory for agents: the operations of `mnemon serve`."},
-        "servers": [{"url": mount.rstrip("/") or "/"}],
+        "servers": [{"url": quote(mount.rstrip("/")) or "/"}],  # a URL, as the redirect and the ready line give it
         "paths": paths,
         "components": {"schemas": {"Error": {
             "type": "object", "required": ["ok", "error"],
