@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from interfaces.test_mcp import _env, _raw_session, call
 from jsonschema import Draft202012Validator
 
 from mnemon.app.config import load_config
 from mnemon.app.memory import Mnemon
 from mnemon.core.errors import InvalidInput
-from mnemon.interfaces.http.server import Api
+from mnemon.interfaces.http.server import Api, body_args
 from mnemon.interfaces.mcp import handle
 from mnemon.interfaces.operations import BY_NAME, OPERATIONS, check_args
 
@@ -266,3 +269,25 @@ def test_the_openapi_server_url_is_a_url_for_a_mount_with_a_space() -> None:
     assert answer.status == 200 and json.loads(answer.body)["servers"] == [{"url": "/my%20mem"}]
     assert json.loads(Api(lambda: None).handle("GET", "/api/openapi.json", {"host": "localhost"}, b"").body)[
         "servers"] == [{"url": "/"}]
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                     max_leaves=10)
+
+
+@given(args=st.dictionaries(st.text(max_size=3), _JSON, max_size=4), bom=st.booleans())
+def test_body_args_reads_every_object_without_repeated_keys_as_json_does(args: dict, bom: bool) -> None:
+    body = ("\ufeff" if bom else "").encode() + json.dumps(args).encode()
+    assert body_args(body) == args
+
+
+@given(args=st.dictionaries(st.text(max_size=3), _JSON, min_size=1, max_size=4), data=st.data())
+def test_body_args_refuses_a_key_repeated_at_any_depth(args: dict, data: st.DataObject) -> None:
+    key = data.draw(st.sampled_from(sorted(args)))
+    text = json.dumps(args)
+    repeated = text[:-1] + ", " + json.dumps(key) + ": null}"  # the top level
+    nested = json.dumps({"payload": args}).replace(text, repeated, 1)  # the same repeat one level down
+    for body in (repeated, nested):
+        with pytest.raises(InvalidInput, match=re.escape(f"gives {key!r} twice")):
+            body_args(body.encode())
