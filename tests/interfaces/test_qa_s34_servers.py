@@ -272,7 +272,8 @@ def test_the_openapi_server_url_is_a_url_for_a_mount_with_a_space() -> None:
 
 
 _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
-                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                     lambda inner: (st.lists(inner, max_size=3)
+                                    | st.dictionaries(st.text(max_size=3), inner, max_size=3)),
                      max_leaves=10)
 
 
