@@ -292,3 +292,16 @@ def test_body_args_refuses_a_key_repeated_at_any_depth(args: dict, data: st.Data
     for body in (repeated, nested):
         with pytest.raises(InvalidInput, match=re.escape(f"gives {key!r} twice")):
             body_args(body.encode())
+
+
+@pytest.mark.postgres
+def test_closing_a_store_whose_session_was_lost_opens_no_new_one(pg_store: Any, pg_url: str) -> None:
+    import psycopg
+
+    lost = pg_store.conn
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", (lost.info.backend_pid,))
+        with pytest.raises(psycopg.OperationalError):
+            pg_store.count_active()
+        pg_store.close()
+        assert pg_store._conn is lost  # closed as it was, not replaced by a session opened only to be closed

@@ -124,10 +124,10 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
                                  " CREATE EXTENSION vector as a superuser once")
             register_vector_info(self.conn, self._vector_info)
         except psycopg.Error as exc:  # no schema to create in, no right to create the extension, …
-            self.conn.close()
+            self._conn.close()
             raise StoreError(f"cannot open the mnemon schema in {self.path}: {str(exc).strip()}") from exc
         except BaseException:
-            self.conn.close()
+            self._conn.close()
             raise
 
     def _connect(self) -> Any:
@@ -176,7 +176,7 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         wanted = first[1:-1].replace('""', '"') if first.startswith('"') else first.lower()
         current = self.conn.execute("SELECT current_schema()").fetchone()[0]
         if current != wanted:
-            self.conn.close()
+            self._conn.close()
             raise StoreError(f"schema {wanted!r}, first on the search_path of {self.path}, does not exist: create it"
                              f' (CREATE SCHEMA "{wanted}") or fix the URL; mnemon would otherwise write to'
                              f" {current or 'no schema'}")
@@ -201,9 +201,9 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
     # ── lifecycle ────────────────────────────────────────────────────────────
     def close(self) -> None:
         with self._lock:
-            if self._test_schema and not self.conn.closed:
+            if self._test_schema and not self._conn.closed:
                 _spare_test_schemas.setdefault(self._url, []).append(self._test_schema)
-            self.conn.close()
+            self._conn.close()
 
     def reset_for_tests(self) -> None:
         """Switch to an empty, migrated schema of its own: one a closed test store released (emptied, ids restarted)
