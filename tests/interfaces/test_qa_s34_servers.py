@@ -305,3 +305,30 @@ def test_closing_a_store_whose_session_was_lost_opens_no_new_one(pg_store: Any, 
             pg_store.count_active()
         pg_store.close()
         assert pg_store._conn is lost  # closed as it was, not replaced by a session opened only to be closed
+
+
+def test_an_mcp_server_started_in_a_terminal_says_what_it_waits_for(tmp_path: Path) -> None:
+    """Run by hand to try it, `mnemon mcp serve` printed nothing and seemed to hang. With a terminal on its stdin it
+    now says on stderr what it waits for; stdout, the protocol stream, stays empty. (A client's pipe gets no line.)
+    With its stdin closed it is a clear error, not `internal`."""
+    import pty
+
+    main, terminal = pty.openpty()
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "mnemon", "--db", str(tmp_path / "m.db"), "mcp", "serve"],
+                                stdin=terminal, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(tmp_path))
+        os.write(main, b"\x04")  # Ctrl-D: the end of its input
+        out, err = proc.communicate(timeout=60)
+    finally:
+        os.close(main)
+        os.close(terminal)
+    assert proc.returncode == 0 and out == b""
+    assert "JSON-RPC" in err.decode() and "MCP client" in err.decode()
+    piped = subprocess.run([sys.executable, "-m", "mnemon", "--db", str(tmp_path / "m.db"), "mcp", "serve"],
+                           input=b"", capture_output=True, env=_env(tmp_path), timeout=60)
+    assert (piped.returncode, piped.stdout, piped.stderr) == (0, b"", b"")
+    # with its standard input closed it said `internal: AttributeError: 'NoneType' object has no attribute 'buffer'`
+    closed = subprocess.run(["sh", "-c", 'exec "$0" -m mnemon --db "$1" mcp serve <&-', sys.executable,
+                             str(tmp_path / "m.db")], capture_output=True, env=_env(tmp_path), timeout=60)
+    assert closed.returncode == 1 and json.loads(closed.stdout)["error"]["code"] == "invalid_input"
+    assert b"mnemon mcp serve: invalid_input: standard input is closed" in closed.stderr

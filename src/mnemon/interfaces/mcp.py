@@ -19,6 +19,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Any
 
+from ..core.errors import InvalidInput
 from .operations import BY_NAME, OPERATIONS, Operation, check_args, with_defaults
 from .payloads import dumps, from_exception
 
@@ -175,8 +176,14 @@ def serve(mem_factory: Callable[[], Any], stdin: IO[bytes] | None = None, stdout
           defaults: Mapping[str, Any] | None = None, read_only: bool = False) -> None:
     """Answer messages from `stdin` (bytes; default the process's standard input) on `stdout` until the input
     ends or the client goes away; `defaults` and `read_only` as for `handle`."""
+    if stdin is None and sys.stdin is None:  # started with its standard input closed: no client can reach it
+        raise InvalidInput("standard input is closed, so no MCP message can arrive: an MCP client starts this "
+                           "command and speaks on its standard input")
     source: Iterable[bytes] = stdin if stdin is not None else sys.stdin.buffer
     sink = stdout if stdout is not None else sys.stdout.buffer
+    if stdin is None and sys.stdin.isatty():  # run by hand to try it: it looked hung
+        sys.stderr.write("mnemon mcp serve: waiting for MCP messages (JSON-RPC, one a line) on stdin; an MCP client "
+                         "starts this command and speaks it (Ctrl-D ends it)\n")
     # anything a library prints while a tool runs would corrupt the protocol stream: it goes to stderr instead
     with contextlib.redirect_stdout(sys.stderr):
         try:

@@ -321,14 +321,13 @@ def mcp_serve() -> None:
 
     ctx = click.get_current_context().find_root().obj
     try:
-        defaults = _configured_defaults(ctx.cfg)
-    except MnemonError as exc:
+        # a server that takes writes: it opens (and may create) the database as a write would
+        serve(ctx.facade, defaults=_configured_defaults(ctx.cfg), read_only=bool(ctx.flags.get("readonly")))
+    except MnemonError as exc:  # it never started (each message's errors are answered, never raised)
         # the envelope goes to stdout as ever, where a client expects JSON-RPC and logs nothing it can read: the
         # reason the server never started goes to its stderr too, which MCP clients keep in their logs
         sys.stderr.write(f"mnemon mcp serve: {exc.code}: {exc.message}\n")
         raise
-    # a server that takes writes: it opens (and may create) the database as a write would
-    serve(ctx.facade, defaults=defaults, read_only=bool(ctx.flags.get("readonly")))
 
 
 @cli.command("serve")
