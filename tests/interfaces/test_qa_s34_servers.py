@@ -332,3 +332,26 @@ def test_an_mcp_server_started_in_a_terminal_says_what_it_waits_for(tmp_path: Pa
                              str(tmp_path / "m.db")], capture_output=True, env=_env(tmp_path), timeout=60)
     assert closed.returncode == 1 and json.loads(closed.stdout)["error"]["code"] == "invalid_input"
     assert b"mnemon mcp serve: invalid_input: standard input is closed" in closed.stderr
+
+
+def test_an_mcp_message_that_gives_a_key_twice_is_refused_as_the_http_api_refuses_it(tmp_path: Path) -> None:
+    """The HTTP API refuses a body that gives a key twice; the MCP server read the last one. Now a tool's arguments
+    that do (at any depth) get the tool error, and a message or its params the JSON-RPC one, each with the id."""
+    lines = [b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"forget_source","arguments":'
+             b'{"source_path":"mneme://agent/s1","dry_run":true,"dry_run":false}}}',
+             b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"remember_payload","arguments":'
+             b'{"payload":{"source_path":"mneme://agent/s1","source_path":"mneme://agent/s2"}}}}',
+             b'{"jsonrpc":"2.0","id":3,"method":"ping","method":"tools/list"}',
+             b'{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"status","name":"log"}}',
+             b'{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"search","arguments":'
+             b'{"query":"x","limit":' + b"[" * 600 + b"]" * 600 + b"}}}",
+             b'{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"search","arguments":{"query":"x"}}}']
+    by_id = {reply["id"]: reply for reply in _raw_session(tmp_path, b"\n".join(lines) + b"\n")}
+    for i, key in ((1, "dry_run"), (2, "source_path")):
+        result = by_id[i]["result"]
+        assert result["isError"] is True and result["structuredContent"]["error"]["code"] == "invalid_input"
+        assert f"give {key!r} twice" in result["structuredContent"]["error"]["message"]
+    assert by_id[3]["error"]["code"] == -32600 and "'method' is given twice" in by_id[3]["error"]["message"]
+    assert by_id[4]["error"]["code"] == -32602 and "'name' is given twice" in by_id[4]["error"]["message"]
+    assert by_id[5]["result"]["structuredContent"]["error"]["code"] == "invalid_input"  # deep, but no key twice
+    assert by_id[6]["result"]["isError"] is False

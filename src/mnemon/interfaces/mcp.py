@@ -77,11 +77,15 @@ def handle(mem_factory: Callable[[], Any], message: Any,
         return _error(msg_id, INVALID_REQUEST, "invalid request: method must be a string")
     if raw_id is _NO_ID:
         return None  # notifications (initialized, cancelled) need no answer, and an erring one gets none either
+    if isinstance(message, _Repeated):
+        return _error(msg_id, INVALID_REQUEST, f"invalid request: {message.repeated!r} is given twice")
     params = message.get("params")
     if params is None:
         params = {}
     elif not isinstance(params, dict):
         return _error(msg_id, INVALID_PARAMS, "invalid params: params must be a JSON object")
+    elif isinstance(params, _Repeated):
+        return _error(msg_id, INVALID_PARAMS, f"invalid params: {params.repeated!r} is given twice")
     try:
         result = _result(mem_factory, method, params, defaults, read_only)
     except _Refused as refusal:
@@ -122,6 +126,9 @@ def _result(mem_factory: Callable[[], Any], method: str, params: dict[str, Any],
         raise _Refused(INVALID_PARAMS, f"unknown tool {name!r}")
     args = params.get("arguments")
     try:
+        repeated = _repeated_key(args)
+        if repeated is not None:  # as the HTTP API refuses such a body (`http.server.body_args`)
+            raise InvalidInput(f"{name}: the arguments give {repeated!r} twice in one object: give each key once")
         # only a missing or null `arguments` means none: `[]`, `0` or `false` are refused by check_args
         checked = check_args(tool, {} if args is None else args)
         payload = tool.call(mem_factory(), with_defaults(tool, checked, defaults))
@@ -134,6 +141,40 @@ def _result(mem_factory: Callable[[], Any], method: str, params: dict[str, Any],
             "isError": is_error}
 
 
+class _Repeated(dict):  # type: ignore[type-arg]
+    """A JSON object that gave a key twice (the last value kept, as `json` does): refused where it is read, with
+    the request's id, never silently resolved (a proxy or a logger may have read the first)."""
+    repeated: str
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    repeated = None
+    for key, value in pairs:
+        if key in out and repeated is None:
+            repeated = key
+        out[key] = value
+    if repeated is None:
+        return out
+    marked = _Repeated(out)
+    marked.repeated = repeated
+    return marked
+
+
+def _repeated_key(value: Any) -> str | None:
+    """A key given twice in an object within `value`, else None (a loop: JSON nests deeper than Python recurses)."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, _Repeated):
+            return item.repeated
+        if isinstance(item, dict):
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return None
+
+
 def answer(mem_factory: Callable[[], Any], line: bytes, defaults: Mapping[str, Any] | None = None, *,
            read_only: bool = False) -> str | None:
     """One line from the client in, the line to send back out (None: nothing to send); `read_only` as for
@@ -142,7 +183,7 @@ def answer(mem_factory: Callable[[], Any], line: bytes, defaults: Mapping[str, A
     # refused, the client's `initialize` got a -32700 without its id and the client waited for its timeout
     line = line.removeprefix(_BOM)
     try:
-        message = json.loads(line.decode("utf-8"))
+        message = json.loads(line.decode("utf-8"), object_pairs_hook=_object)
     except UnicodeDecodeError:
         return dumps(_error(None, PARSE_ERROR, "parse error: the message is not UTF-8"))
     # ValueError also covers an integer literal past Python's digit limit; RecursionError deep nesting
