@@ -42,11 +42,21 @@ def from_exception(exc: BaseException) -> tuple[dict[str, Any], int]:
         return error_envelope(exc.code, exc.message, exc.details or None), exc.exit_code
     if _refused_by_database(exc):  # locked past the wait, disk full, read-only file, I/O: not a bug of ours
         return error_envelope("store_error", f"the database refused the operation: {exc}"), 1
+    if _damaged_file(exc):  # a page the open did not read is broken: the file's fault, and the user's to repair
+        return error_envelope("store_error", f"the store file is damaged ({exc}): restore it from a copy or an "
+                                             "export (`mnemon import`) into a new store"), 1
     if isinstance(exc, UnicodeEncodeError) and exc.encoding.replace("-", "").lower() == "utf8":
         # text that cannot be UTF-8: a lone surrogate (an undecodable argument, a JSON "\ud800")
         return error_envelope("invalid_input", f"input is not valid UTF-8 text ({exc.reason} at"
                                                f" {exc.start})"), 1
     return error_envelope("internal", f"{type(exc).__name__}: {exc}"), 1
+
+
+def _damaged_file(exc: BaseException) -> bool:
+    """SQLite's SQLITE_CORRUPT and SQLITE_NOTADB arrive as the base DatabaseError (its subclasses are our statements'
+    faults: a constraint, a binding), told apart by the message only."""
+    message = str(exc)
+    return type(exc) is sqlite3.DatabaseError and ("malformed" in message or "not a database" in message)
 
 
 def _refused_by_database(exc: BaseException) -> bool:
