@@ -617,3 +617,62 @@ def test_readonly_opens_a_store_on_media_it_cannot_write(tmp_path, monkeypatch) 
         assert not (tmp_path / "m.db-shm").exists()  # nothing made beside it: opened as immutable
     finally:
         reader.close()
+
+
+def _copy_while_open(tmp_path: Path, names: tuple[str, ...]) -> Path:
+    """A store's files copied while its writer still holds them (as a crash or a live backup leaves them): the last
+    write is committed in the write-ahead log, not yet in the database file."""
+    import shutil
+
+    from mnemon.app.memory import open_store
+
+    writer = open_store(tmp_path / "m.db")
+    try:
+        put(writer, "a", "in the database file")
+        writer.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        put(writer, "b", "committed, still in the log")
+        assert (tmp_path / "m.db-wal").stat().st_size > 0
+        media = tmp_path / "media"
+        media.mkdir()
+        for name in names:
+            shutil.copy(tmp_path / name, media / name)
+    finally:
+        writer.close()
+    return media
+
+
+def _unwritable(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
+    import os as os_module
+
+    real_access = os_module.access
+    monkeypatch.setattr(os_module, "access", lambda p, mode: False if str(p) == str(folder) else real_access(p, mode))
+
+
+def test_readonly_on_media_it_cannot_write_reads_what_the_log_holds(tmp_path, monkeypatch) -> None:
+    """Opened as immutable, SQLite ignored the -wal file: the last writes were silently missing from a read-only
+    mount (or `mnemon serve`'s read-only open of it)."""
+    from mnemon.app.memory import open_store
+
+    media = _copy_while_open(tmp_path, ("m.db", "m.db-wal", "m.db-shm"))
+    _unwritable(monkeypatch, media)
+    reader = open_store(media / "m.db", readonly=True)
+    try:
+        assert reader.get_node("a") is not None
+        node = reader.get_node("b")
+        assert node is not None and node.content == "committed, still in the log"
+    finally:
+        reader.close()
+
+
+def test_readonly_on_media_it_cannot_write_refuses_a_log_it_cannot_read(tmp_path, monkeypatch) -> None:
+    """Without its -shm file SQLite cannot read a log on media it cannot write: a clear refusal naming the log, never
+    the store as it was before the log's writes."""
+    from mnemon.app.memory import open_store
+    from mnemon.core.errors import StoreError
+
+    media = _copy_while_open(tmp_path, ("m.db", "m.db-wal"))
+    _unwritable(monkeypatch, media)
+    with pytest.raises(StoreError) as caught:
+        open_store(media / "m.db", readonly=True)
+    assert "m.db-wal" in caught.value.message and "cannot be written" in caught.value.message
+    assert sorted(p.name for p in media.iterdir()) == ["m.db", "m.db-wal"]  # nothing made, nothing folded in

@@ -119,6 +119,19 @@ def _file_id(path: str) -> tuple[int, int] | None:
     return st.st_dev, st.st_ino
 
 
+def _log_holds_writes(path: str) -> bool:
+    """Whether `path`'s write-ahead log holds writes not yet in the file (a writer that crashed or is running, files
+    copied meanwhile); on media that cannot be written they are read through the -shm file, or the open is refused."""
+    log = f"{path}-wal"
+    if not os.path.exists(log) or os.path.getsize(log) == 0:
+        return False
+    if not os.path.exists(f"{path}-shm"):
+        raise StoreError(f"{log} holds writes not yet in {path}, and its folder cannot be written, so SQLite cannot "
+                         f"read them (it needs {os.path.basename(path)}-shm beside it): open the store once where it "
+                         "can be written (or a copy of its files), which folds the log into it", path=path)
+    return True
+
+
 def _open_failure(path: str, readonly: bool, exc: sqlite3.DatabaseError) -> str:
     """SQLite's "unable to open database file" says nothing of why: a permission problem is named when it is one."""
     if str(exc) != "unable to open database file":
@@ -166,9 +179,11 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
                                  "without --allow-writes) creates none: a write (`mnemon remember`, `mnemon ingest`) "
                                  "creates it", path=path)
             # on read-only media (a backup mount, a snapshot) SQLite cannot make the WAL's shared-memory file even to
-            # read: the file is opened as immutable there, which it is
+            # read: the file is opened as immutable there, which it is — unless its log holds writes (immutable
+            # would skip them without a word), which SQLite reads through the -shm file the writer left
             writable = os.access(os.path.dirname(os.path.abspath(path)), os.W_OK)
-            uri = f"file:{path}?mode=ro{'' if writable else '&immutable=1'}"
+            immutable = not writable and not _log_holds_writes(path)
+            uri = f"file:{path}?mode=ro{'&immutable=1' if immutable else ''}"
             self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
                                         timeout=busy_timeout_ms / 1000)
         else:
