@@ -216,6 +216,7 @@ class _Run:
     named: set[str] = field(default_factory=set)  # every id the file has named so far
     same_as: dict[str, str] = field(default_factory=dict)  # a skipped row → the live memory holding its text
     to_embed: list[str] = field(default_factory=list)  # memories restored without a usable vector
+    held: list[str] = field(default_factory=list)  # live memories skipped as held: a stopped restore's may lack one
     edge_ends: set[str] = field(default_factory=set)  # the ends of the edges written in bulk by earlier batches
     seen: int = 0
     skipped: int = 0
@@ -289,7 +290,7 @@ def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: It
                                       "world_errors": world.errors(),
                                       **({"backbone_resplit": run.resplit} if run.resplit else {})}, rt.now_iso())
     out = {**run.reply(), "world": world.reply()}
-    out["embedded"] = _embed_restored(rt, run.to_embed)
+    out["embedded"] = _embed_restored(rt, run.to_embed, run.held)
     return out
 
 
@@ -351,6 +352,8 @@ def _plan_insights(rt: Runtime, batch: list[Any], run: _Run
         elif head is not None:
             run.skipped += 1
             run.results.append({**entry, "action": "skipped", "reason": "exists"})
+            if head[0] == "memory" and mem.kind == "memory" and mem.deleted_at is None:
+                run.held.append(mem.id)
         else:
             try:
                 vec = _vector_of(mem, raw_vector, idx, run)
@@ -585,18 +588,21 @@ def _retired_by_forget(rt: Runtime, edge: Edge) -> bool:
     return bool(events) and events[-1]["event"] == "retired" and events[-1]["actor"] == "forget"
 
 
-def _embed_restored(rt: Runtime, ids: list[str]) -> int:
+def _embed_restored(rt: Runtime, ids: list[str], held: list[str]) -> int:
     """Vectors for the restored memories that came without one of this store's provider (an export made with
     `--no-vectors`, or with another provider), as a draft import embeds what it adds; each batch commits on its
-    own. When that cannot happen, a warning says how to finish it: recall by meaning finds no row without one."""
-    if not ids:
+    own. When that cannot happen, a warning says how to finish it: recall by meaning finds no row without one.
+    The file's memories the store already `held` get theirs too when they lack one: a restore stopped after its
+    commit, while embedding, is finished by importing the same file again."""
+    if not ids and not held:
         return 0
     if not rt.vectors_enabled:
-        rt.warnings.append(f"{len(ids)} restored memories have no vectors: embedding is off (provider "
-                           f"{rt.provider.name!r}), so recall finds them by their words only; choose a provider "
-                           "(MNEMON_EMBED_PROVIDER) and run `mnemon embed --all`")
+        if ids:
+            rt.warnings.append(f"{len(ids)} restored memories have no vectors: embedding is off (provider "
+                               f"{rt.provider.name!r}), so recall finds them by their words only; choose a provider "
+                               "(MNEMON_EMBED_PROVIDER) and run `mnemon embed --all`")
         return 0
-    done, missing = rt.embed_stored(ids)  # (a provider that fails leaves its warning and stops)
+    done, missing = rt.embed_stored([*ids, *held])  # (a provider that fails leaves its warning and stops)
     if done < missing:  # the restore itself is committed: say what is left instead of failing
         rt.warnings.append(f"{missing - done} restored memories have no vector of {rt.provider.identity()} yet, so "
                            "recall by meaning cannot find them; run `mnemon embed --all`")

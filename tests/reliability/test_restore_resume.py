@@ -1,0 +1,49 @@
+"""A restore stopped after its commit (killed while embedding the memories that came without vectors) is finished
+by running the same import again: the memories it skips as already there get the vectors they still lack."""
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+Run = Callable[..., tuple[int, Any]]
+
+
+def _restored_without_some_vectors(cli_run: Run, tmp_path: Path) -> tuple[Path, Path]:
+    src, dst, backup = tmp_path / "src.db", tmp_path / "dst.db", tmp_path / "backup.json"
+    for n in range(6):
+        assert cli_run(["--db", src, "remember", f"Alice visited Lisbon on trip {n}"])[0] == 0
+    assert cli_run(["--db", src, "export", "--no-vectors", "--out", backup])[0] == 0
+    code, out = cli_run(["--db", dst, "import", backup])
+    assert code == 0 and out["imported"] == 6 and out["embedded"] == 6
+    # the process killed half way through embedding: the restore is committed, four vectors never written
+    con = sqlite3.connect(dst)
+    with con:
+        con.execute("DELETE FROM vectors WHERE node_seq IN (SELECT node_seq FROM vectors ORDER BY node_seq LIMIT 4)")
+    con.close()
+    return dst, backup
+
+
+def test_importing_the_backup_again_embeds_what_the_stopped_restore_left(cli_run: Run, tmp_path: Path) -> None:
+    dst, backup = _restored_without_some_vectors(cli_run, tmp_path)
+    assert cli_run(["--db", dst, "status"])[1]["embedding"]["embedded"] == 2
+    code, out = cli_run(["--db", dst, "import", backup])
+    assert code == 0 and out["imported"] == 0 and out["skipped"] == 6
+    assert out["embedded"] == 4
+    status = cli_run(["--db", dst, "status"])[1]["embedding"]
+    assert status["embedded"] == status["total"] == 6
+
+
+def test_importing_a_complete_restore_again_embeds_nothing_and_warns_of_nothing(cli_run: Run, tmp_path: Path) -> None:
+    dst, backup = _restored_without_some_vectors(cli_run, tmp_path)
+    assert cli_run(["--db", dst, "import", backup])[1]["embedded"] == 4
+    code, out = cli_run(["--db", dst, "import", backup])
+    assert code == 0 and out["embedded"] == 0 and not out.get("warnings")
+
+
+def test_with_embedding_off_a_repeated_import_claims_no_restored_memories(cli_run: Run, tmp_path: Path) -> None:
+    dst, backup = _restored_without_some_vectors(cli_run, tmp_path)
+    code, out = cli_run(["--db", dst, "--embed", "none", "import", backup])
+    assert code == 0 and out["imported"] == 0 and out["embedded"] == 0
+    assert not any("restored memories" in w for w in out.get("warnings", []))  # it restored none
