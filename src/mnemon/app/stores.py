@@ -70,6 +70,11 @@ def remove_store(home: Path, name: str, *, in_use: Path | str | None = None, for
                        " MNEMON_STORE naming it) first")
     if not d.exists():
         raise NotFound(f"store {name!r} does not exist")
+    from ..ports.store.sqlite import opened_elsewhere
+
+    if opened_elsewhere(str(d / "mnemon.db")):  # removed under it, it would go on acknowledging writes into nothing
+        raise Conflict(f"store {name!r} is open in another process (a `mnemon serve`, `mnemon mcp`, the daemon or a "
+                       "script): stop it first (`mnemon daemon stop` for the daemon), then remove the store")
     memories = nodes = 0
     if (d / "mnemon.db").exists():
         try:

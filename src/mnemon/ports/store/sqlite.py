@@ -132,6 +132,30 @@ def _log_holds_writes(path: str) -> bool:
     return True
 
 
+def opened_elsewhere(path: str) -> bool:
+    """Whether another process has the SQLite store at `path` open (writable, WAL): every such connection holds a
+    shared lock on the "DMS" byte (offset 128) of its -shm file for as long as it is open (sqlite.org/walformat.html,
+    2.3). Tested with a non-blocking write lock taken and given back at once; this process's own connections never
+    conflict with it. False where POSIX locks are unavailable or no -shm file exists (nothing holds it)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        return False
+    try:
+        fd = os.open(f"{path}-shm", os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 128, os.SEEK_SET)
+    except OSError:
+        return True
+    else:
+        fcntl.lockf(fd, fcntl.LOCK_UN, 1, 128, os.SEEK_SET)
+        return False
+    finally:
+        os.close(fd)
+
+
 def _open_failure(path: str, readonly: bool, exc: sqlite3.DatabaseError) -> str:
     """SQLite's "unable to open database file" says nothing of why: a permission problem is named when it is one."""
     if str(exc) != "unable to open database file":
