@@ -56,3 +56,42 @@ def test_sqlite_damage_reports_are_store_errors_everywhere(exc: Exception) -> No
 def test_our_own_statement_errors_stay_internal(exc: Exception) -> None:
     payload, _ = from_exception(exc)
     assert payload["error"]["code"] == "internal"
+
+
+@pytest.fixture
+def emptied_beside_its_log(tmp_path: Path) -> Path:
+    """A store whose writes are all still in its -wal log (its writer crashed before any checkpoint) and whose
+    database file was then emptied (a failed copy, a sync tool's placeholder)."""
+    import shutil
+
+    from mnemon.app.memory import open_store
+    from mnemon.core.model import Memory, iso, utcnow
+
+    writer = open_store(tmp_path / "live.db")
+    try:
+        with writer.transaction():
+            now = iso(utcnow())
+            writer.insert_node(Memory(id="m1", content="the only copy of this memory", created_at=now,
+                                      updated_at=now, inserted_at=now))
+        copy = tmp_path / "copy"
+        copy.mkdir()
+        for suffix in ("", "-wal", "-shm"):
+            shutil.copy(tmp_path / f"live.db{suffix}", copy / f"m.db{suffix}")
+    finally:
+        writer.close()
+    (copy / "m.db").write_bytes(b"")
+    assert (copy / "m.db-wal").stat().st_size > 0
+    return copy / "m.db"
+
+
+@pytest.mark.parametrize("args", [["status"], ["--readonly", "status"], ["remember", "Bob lives in Porto"]])
+def test_an_empty_store_file_beside_a_log_of_writes_is_refused_and_the_log_kept(
+        cli_run: Run, emptied_beside_its_log: Path, args: list[str]) -> None:
+    """SQLite took the empty file for a new database and deleted the log: every memory gone, `status` said 0."""
+    db = emptied_beside_its_log
+    log = Path(f"{db}-wal")
+    size = log.stat().st_size
+    code, out = cli_run(["--db", str(db), *args])
+    assert code == 1 and out["error"]["code"] == "store_error", out
+    assert "m.db-wal" in out["error"]["message"]
+    assert log.exists() and log.stat().st_size == size and db.stat().st_size == 0

@@ -119,6 +119,20 @@ def _file_id(path: str) -> tuple[int, int] | None:
     return st.st_dev, st.st_ino
 
 
+def _refuse_emptied(path: str) -> None:
+    """An empty database file beside a log of writes lost the file the log belongs to (its writer crashed before any
+    checkpoint, then the file was emptied: a failed copy, a sync tool's placeholder). SQLite takes the empty file for
+    a new database and deletes the log, and every write in it with it: nothing is opened or touched."""
+    try:
+        if os.path.getsize(path) > 0 or os.path.getsize(f"{path}-wal") == 0:
+            return
+    except OSError:  # either file missing: a new store, or a store without a log
+        return
+    raise StoreError(f"{path} is empty but its log {path}-wal holds writes, so this is a store that lost its database "
+                     "file, not a new one: nothing was opened or changed; put the file back from a copy taken with "
+                     "the log, or move both aside to start a new store there", path=path)
+
+
 def _log_holds_writes(path: str) -> bool:
     """Whether `path`'s write-ahead log holds writes not yet in the file (a writer that crashed or is running, files
     copied meanwhile); on media that cannot be written they are read through the -shm file, or the open is refused."""
@@ -185,6 +199,7 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         self._exact_df_token: tuple[int, int] | None = None
         if os.path.isdir(path):
             raise StoreError(f"{path} is a directory; --db names the database file (e.g. {path}/mnemon.db)")
+        _refuse_emptied(path)
         try:
             self._open(path, readonly, busy_timeout_ms)
         except sqlite3.DatabaseError as exc:  # not a database, or a file SQLite cannot open: the user's mistake
