@@ -47,3 +47,33 @@ def test_with_embedding_off_a_repeated_import_claims_no_restored_memories(cli_ru
     code, out = cli_run(["--db", dst, "--embed", "none", "import", backup])
     assert code == 0 and out["imported"] == 0 and out["embedded"] == 0
     assert not any("restored memories" in w for w in out.get("warnings", []))  # it restored none
+
+
+def _with(backup: Path, out: Path, first: dict[str, Any], last: dict[str, Any]) -> Path:
+    import json
+
+    doc = json.loads(backup.read_text(encoding="utf-8"))
+    out.write_text(json.dumps({**first, **doc, **last}), encoding="utf-8")
+    return out
+
+
+def test_a_member_this_mnemon_does_not_restore_is_named_not_dropped_in_silence(cli_run: Run, tmp_path: Path) -> None:
+    """An export made by a newer mnemon (or edited) with a member this one does not know: its rows were left out
+    without a word, and the reply read as a complete restore."""
+    src, backup = tmp_path / "src.db", tmp_path / "backup.json"
+    assert cli_run(["--db", src, "remember", "Alice visited Lisbon"])[0] == 0
+    assert cli_run(["--db", src, "export", "--out", backup])[0] == 0
+    rows = [{"id": "r1", "value": "kept only in this member"}]
+    for name, first, last in (("after.json", {}, {"world_budgets": rows}),
+                              ("before.json", {"kind": "mnemon-export", "world_budgets": rows}, {})):
+        code, out = cli_run(["--db", tmp_path / f"{name}.db", "import", _with(backup, tmp_path / name, first, last)])
+        assert code == 0 and out["imported"] == 1
+        assert any("world_budgets" in w for w in out.get("warnings", [])), out.get("warnings")
+
+
+def test_a_complete_export_restores_without_warnings(cli_run: Run, tmp_path: Path) -> None:
+    src, backup = tmp_path / "src.db", tmp_path / "backup.json"
+    assert cli_run(["--db", src, "remember", "Alice visited Lisbon"])[0] == 0
+    assert cli_run(["--db", src, "export", "--out", backup])[0] == 0
+    code, out = cli_run(["--db", tmp_path / "dst.db", "import", backup])
+    assert code == 0 and out["imported"] == 1 and not out.get("warnings")

@@ -60,6 +60,9 @@ BATCH = 2_000  # insights or edges written per bulk statement
 # a tombstone and stays in, so a payload sent again after a restore cannot bring the claim back
 EXPORTED_EDGE_STATUSES = ("active", "candidate", "killed")
 _VAULT_SOURCE = "vault:"
+# what an export of any readable version holds: another member is named in a warning, never dropped in silence
+_DOCUMENT_MEMBERS = frozenset({"kind", "schema_version", "exported_at", "provider", "insights", "edges",
+                               "vault_edges", *WORLD_MEMBERS})
 
 
 # ── export ───────────────────────────────────────────────────────────────────
@@ -229,6 +232,7 @@ class _Run:
     edge_results: list[dict[str, Any]] = field(default_factory=list)
     decisions_applied: int = 0  # `vault_edges` written over the store's edges now
     pending: list[Any] = field(default_factory=list)  # `vault_edges` waiting for an ingest to make their ends
+    unknown: list[str] = field(default_factory=list)  # members no export of a readable version has: not restored
 
     def error(self, idx: int, item: Any, exc: InvalidInput) -> None:
         self.errors += 1
@@ -267,12 +271,14 @@ def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: It
     run = _Run(dry_run=dry_run, revive_forgotten=revive_forgotten, decode_vectors=decode,
                width=provider_width(identity) if decode else None, nul_ok=getattr(rt.store, "holds_nul_text", True))
     items = iter(insights)
+    run.unknown = [key for key in head if key not in _DOCUMENT_MEMBERS]
     if dry_run:
         world = WorldRestore.start(rt, dry_run=True)
         while batch := list(islice(items, BATCH)):
             _plan_insights(rt, batch, run)
         _place_members(rt, rest, run, world)
         world.finish(head)
+        _warn_unknown(rt, run)
         return {**run.reply(), "world": world.reply()}
     with rt.store.transaction():
         world = WorldRestore.start(rt, dry_run=False)
@@ -289,9 +295,20 @@ def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: It
                                       "edges_skipped": run.edges_skipped, "world_rows": world.restored(),
                                       "world_errors": world.errors(),
                                       **({"backbone_resplit": run.resplit} if run.resplit else {})}, rt.now_iso())
+    _warn_unknown(rt, run)
     out = {**run.reply(), "world": world.reply()}
     out["embedded"] = _embed_restored(rt, run.to_embed, run.held)
     return out
+
+
+def _warn_unknown(rt: Runtime, run: _Run) -> None:
+    """A member no export this mnemon reads has (a newer mnemon's that kept the schema version, an edited file) is
+    left out: said, so the reply does not read as a whole restore."""
+    if run.unknown:
+        names = ", ".join(repr(k) for k in dict.fromkeys(run.unknown))
+        rt.warnings.append(f"the file's {names} {'is' if len(set(run.unknown)) == 1 else 'are'} not part of an export "
+                           "this mnemon restores, so nothing of it was restored (written by a newer mnemon, or "
+                           "edited?)")
 
 
 def _place_members(rt: Runtime, rest: Iterator[tuple[str, Any]], run: _Run, world: WorldRestore) -> None:
@@ -306,6 +323,8 @@ def _place_members(rt: Runtime, rest: Iterator[tuple[str, Any]], run: _Run, worl
         elif key in WORLD_MEMBERS:
             for rows in member_batches(key, value):
                 world.place(key, rows)
+        elif key not in _DOCUMENT_MEMBERS:  # (parsed whole: only known arrays are streamed)
+            run.unknown.append(key)
 
 
 def _plan_insights(rt: Runtime, batch: list[Any], run: _Run
