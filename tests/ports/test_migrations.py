@@ -320,3 +320,26 @@ def test_time_and_prune_indexes_leave_vault_rows_after_the_upgrade(tmp_path: Pat
         sql = store.conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", (name,)).fetchone()[0]
         assert "'vault:'" in sql, name
     store.close()
+
+
+def test_a_store_a_newer_mnemon_upgraded_is_not_written_by_this_one(tmp_path: Path) -> None:
+    """Opened by an older copy of mnemon (another venv, an MCP server pinned to an old release), a store carrying
+    steps this one does not know was written as if it had the old layout: rows the newer one then misreads."""
+    from mnemon.app.memory import open_store
+    from mnemon.core.errors import StoreError
+
+    db = tmp_path / "newer.db"
+    SQLiteStore(str(db)).close()
+    con = sqlite3.connect(db)
+    with con:
+        con.execute("INSERT INTO migrations(name, applied_at) VALUES ('m999_from_the_future', '2030-01-01T00:00:00Z')")
+    before = con.execute("SELECT COUNT(*) FROM nodes").fetchone()[0]
+    con.close()
+    with pytest.raises(StoreError) as caught:
+        open_store(db)
+    assert "m999_from_the_future" in caught.value.message and "newer mnemon" in caught.value.message
+    reader = open_store(db, readonly=True)  # reading it harms nothing
+    try:
+        assert reader.count_active() == before
+    finally:
+        reader.close()

@@ -267,3 +267,14 @@ def test_reply_steps_are_marked_in_an_older_schema_as_on_sqlite(pg_store: Any) -
         rows = conn.execute("SELECT id, sub_type, rule FROM edge_rows ORDER BY id").fetchall()
         assert rows == [(1, "reply", "temporal:reply"), (2, "backbone", ""), (3, "backbone", ""),
                         (4, "backbone", ""), (5, "proximity", ""), (6, "backbone", "")]
+
+
+def test_a_schema_a_newer_mnemon_upgraded_is_not_written_by_this_one(pg_store: Any, pg_db_url: str) -> None:
+    """As on SQLite (tests/ports/test_migrations.py): a step this mnemon does not know refuses a writable open."""
+    pg_store.conn.execute("INSERT INTO migrations(name, applied_at) VALUES ('m999_from_the_future', 'x')")
+    try:
+        with pytest.raises(StoreError, match="m999_from_the_future"):
+            open_store(pg_db_url)
+        open_store(pg_db_url, readonly=True).close()
+    finally:  # the schema is handed to a later test emptied, its migrations kept
+        pg_store.conn.execute("DELETE FROM migrations WHERE name = 'm999_from_the_future'")

@@ -14,11 +14,23 @@ if TYPE_CHECKING:
     import numpy as np
 
 
+from ...core.errors import StoreError
 from ...core.model import Edge, Link, Memory, OplogEntry
 
 
 class WriterBusy(Exception):
     """Another writer holds the store's write transaction (raised only by `transaction(wait=False)`)."""
+
+
+def refuse_newer_schema(path: str, applied: Iterable[str], known: Iterable[str]) -> None:
+    """A store carrying migration steps this mnemon does not know was upgraded by a newer one: written as if it had
+    the old layout, its rows would be misread by that newer mnemon, so a writable open is refused (read-only is
+    not: reading harms nothing)."""
+    newer = sorted(set(applied) - set(known))
+    if newer:
+        raise StoreError(f"{path} was upgraded by a newer mnemon (steps this one does not know: {', '.join(newer)}); "
+                         "writing to it with this older one could damage it: upgrade mnemon (or open it --readonly)",
+                         path=path, unknown_steps=newer)
 
 
 @dataclass(frozen=True)

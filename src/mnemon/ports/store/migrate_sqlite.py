@@ -5,12 +5,14 @@ from __future__ import annotations
 import sqlite3
 
 from ...core.model import iso, utcnow
+from .base import refuse_newer_schema
 from .schema_sqlite import MIGRATIONS, REWRITING_MIGRATIONS
 
 
-def migrate(conn: sqlite3.Connection) -> None:
+def migrate(conn: sqlite3.Connection, path: str = "") -> None:
     conn.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
     done = {r[0] for r in conn.execute("SELECT name FROM migrations")}
+    refuse_newer_schema(path, done, (name for name, _ in MIGRATIONS))
     if all(name in done for name, _ in MIGRATIONS):
         return
     rewrote = False

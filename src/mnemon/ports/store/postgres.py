@@ -23,7 +23,7 @@ from ...core.errors import NotFound, ReadOnly, StoreError
 from ...core.keywords import keyword_text_of
 from ...core.model import Memory, OplogEntry, iso, utcnow
 from ...core.text import normalize
-from .base import MemoryFilter, WriterBusy
+from .base import MemoryFilter, WriterBusy, refuse_newer_schema
 from .graph_postgres import PostgresGraphReads
 from .postgres_edges import EdgeTables
 from .postgres_index import IndexTables, folded, memory_where, tsvector_literal
@@ -254,6 +254,7 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         applied = set()
         if self._has_migrations_table():
             applied = {r[0] for r in self.conn.execute("SELECT name FROM migrations")}
+        refuse_newer_schema(self.path, applied, (name for name, _ in MIGRATIONS))
         if all(name in applied for name, _ in MIGRATIONS):
             return
         with self.conn.transaction():

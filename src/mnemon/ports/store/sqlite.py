@@ -207,6 +207,10 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
                 self.conn.close()
             raise StoreError(f"cannot use {path} as a mnemon store: {_open_failure(path, readonly, exc)}",
                              path=path) from None
+        except BaseException:  # refused after connecting (a store of a newer mnemon): nothing left open
+            if hasattr(self, "conn"):
+                self.conn.close()
+            raise
         self._file = os.path.abspath(path)  # the working directory may change (the resident process takes a caller's)
         self._file_id = _file_id(path)
 
@@ -283,7 +287,7 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
             self.conn.execute(VAULT_METADATA_TABLE.replace("CREATE TABLE", "CREATE TEMP TABLE"))
 
     def _migrate(self) -> None:
-        migrate(self.conn)
+        migrate(self.conn, self.path)
 
     def _refuse_a_lost_file(self) -> None:
         """A write goes to the file this store opened: one removed since (`mnemon store remove` from another shell
