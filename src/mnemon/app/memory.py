@@ -213,6 +213,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         leaves no partial file and an earlier one untouched."""
         from ..ports.array_file import write_atomic
 
+        self._refuse_database_target(path)
         try:
             write_atomic(path, (piece.encode() for piece in self.export_stream(include_vectors=include_vectors)),
                          durable=True)
@@ -220,6 +221,27 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
             raise InvalidInput(f"cannot write {path}: {exc.strerror or exc}") from None
         target = Path(path)
         return {"ok": True, "path": str(target.resolve()), "bytes": target.stat().st_size}
+
+    def _refuse_database_target(self, path: str) -> None:
+        """`--out` naming the store's own database or a file beside it (its log, its caches), or any SQLite
+        database, would replace it with the export: refused before anything is written."""
+        target = Path(path).absolute()
+        own = self.rt.store.path
+        if isinstance(own, str) and not own.startswith(DB_URL_SCHEMES):
+            db = Path(own).absolute()
+            if os.path.realpath(target) == os.path.realpath(db) or (
+                    os.path.realpath(target.parent) == os.path.realpath(db.parent)
+                    and target.name.startswith(db.name + "-")):
+                raise InvalidInput(f"--out {path} is this store's database or a file beside it: the export would "
+                                   "replace it; choose another file", path=str(path))
+        try:
+            with open(target, "rb") as fh:
+                head = fh.read(16)
+        except OSError:
+            return
+        if head == b"SQLite format 3\x00":
+            raise InvalidInput(f"--out {path} is a database, not an earlier export: the export would replace it; "
+                               "choose another file", path=str(path))
 
     # ── reads ────────────────────────────────────────────────────────────────
     def recall(self, query: str, *, limit: int = 10, intent: str | None = None, category: str | None = None,
