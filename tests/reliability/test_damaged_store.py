@@ -95,3 +95,24 @@ def test_an_empty_store_file_beside_a_log_of_writes_is_refused_and_the_log_kept(
     assert code == 1 and out["error"]["code"] == "store_error", out
     assert "m.db-wal" in out["error"]["message"]
     assert log.exists() and log.stat().st_size == size and db.stat().st_size == 0
+
+
+@pytest.mark.parametrize("args", [["status"], ["recall", "Alice"], ["export"], ["--readonly", "search", "Alice"]])
+def test_a_read_of_an_empty_file_named_as_the_store_is_not_found_and_leaves_it_empty(
+        cli_run: Run, tmp_path: Path, args: list[str]) -> None:
+    """An emptied store file (a failed copy, a truncation) answered `status` with 0 memories, as a store it had just
+    made there: the loss looked like an empty memory, and the file was a new store from then on."""
+    db = tmp_path / "m.db"
+    db.write_bytes(b"")
+    code, out = cli_run(["--db", str(db), *args])
+    assert code == 1 and out["error"]["code"] == "not_found", out
+    assert "empty" in out["error"]["message"]
+    assert db.stat().st_size == 0 and sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("m.db")) == [
+        "m.db"]
+
+
+def test_a_write_to_an_empty_file_makes_the_store_there(cli_run: Run, tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    db.write_bytes(b"")  # `touch m.db`, or a store being made by another process this instant
+    assert cli_run(["--db", str(db), "remember", "Alice moved to Lisbon"])[0] == 0
+    assert cli_run(["--db", str(db), "status"])[1]["total_insights"] == 1

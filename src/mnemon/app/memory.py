@@ -95,8 +95,13 @@ def refuse_missing_db(cfg: Config, method: str | None) -> bool:
         return True
     path = cfg.db_path
     try:
-        os.stat(path)
-        return False
+        log = f"{path}-wal"
+        if os.stat(path).st_size > 0 or (os.path.exists(log) and os.path.getsize(log) > 0):
+            return False  # (an empty file beside a log of writes: the store refuses it and says why)
+        # an empty file holds no store (SQLite would make one in it): an emptied store, not an empty memory
+        raise NotFound(f"{path} (named by {cfg.db_named_by}) is an empty file, not a mnemon store: if it was one, it "
+                       "was emptied (restore it from a copy or an export); a write (`mnemon remember`) makes a new "
+                       "store in it", path=str(path), named_by=cfg.db_named_by)
     except FileNotFoundError:
         pass
     except OSError:  # not a directory on the way, a name too long, …
