@@ -106,3 +106,18 @@ def test_a_journal_behind_a_symlink_is_not_read(tmp_path: Path, vault: Path) -> 
         {"from": "Projects/hub.md", "to": "x.md", "from_sha256": "0", "to_sha256": "1"}) + "\n", encoding="utf-8")
     (vault / ".mnemon-backups").symlink_to(elsewhere, target_is_directory=True)
     assert moves.read_moves(vault) == []
+
+
+def test_a_move_after_a_torn_journal_line_is_still_read(mem, vault: Path) -> None:
+    """A process killed while appending leaves a last line without its newline: the next move was written onto it,
+    both were one unreadable line, and the renamed note lost its kills."""
+    journal = vault / ".mnemon-backups" / moves.MOVES_FILE
+    journal.parent.mkdir(parents=True, exist_ok=True)
+    journal.write_text('{"from": "plan.md", "to": "Pla', encoding="utf-8")  # cut short mid-line
+    mem.ingest(str(vault), embed=False)
+    _kill_hub_decisions(mem, "note:Projects/hub.md")
+    note_tools.move_note(vault, "Projects/hub.md", "Archive/2025/summary.md")  # new bytes too: the journal pairs it
+    assert [m["to"] for m in moves.read_moves(vault)] == ["Archive/2025/summary.md"]
+    out = mem.ingest(str(vault), embed=False)
+    assert out["notes_moved"] == 1 and out["decisions_moved"] == 2
+    assert _hub_decisions(mem, "note:Archive/2025/summary.md") == ("killed", ["killed"])

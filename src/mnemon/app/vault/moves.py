@@ -34,11 +34,15 @@ def record_move(vault: str | Path | None, src_rel: str, dst_rel: str, from_sha25
     path.parent.mkdir(parents=True, exist_ok=True)
     size = path.stat().st_size if path.exists() else 0
     if size + len(line) > MAX_JOURNAL_BYTES:
-        kept = path.read_text("utf-8", errors="replace").splitlines(keepends=True)
+        kept = [f"{row}\n" for row in path.read_text("utf-8", errors="replace").splitlines()]
         notes.atomic_write_bytes(path, "".join([*kept[len(kept) // 2:], line]).encode("utf-8"))
         return
-    with open(path, "a", encoding="utf-8") as journal:  # (editor writes are serialised per vault: one writer)
-        journal.write(line)
+    with open(path, "a+b") as journal:  # (editor writes are serialised per vault: one writer)
+        if size:  # a last line cut short (a process killed while appending) must not swallow this one
+            journal.seek(size - 1)
+            if journal.read(1) != b"\n":
+                line = "\n" + line
+        journal.write(line.encode("utf-8"))
 
 
 def read_moves(root: str | Path) -> list[dict[str, str]]:
