@@ -266,9 +266,11 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
     # `init` writes the store's own path into the config file: naming it is the same as naming none
     if db and not (isinstance(db_path, Path) and os.path.abspath(db_path) == os.path.abspath(own_place)):
         named_by = origin("db")
-    elif not db and store != "default" and level("store") > 0:
-        # a store other than `default` exists once `store create` (or a write) made it, as `store set` has it
-        named_by = origin("store")
+    elif not db and store != "default" and (level("store") > 0 or from_pointer):
+        # a store other than `default` exists once `store create` (or a write) made it, as `store set` has it; the
+        # pointer names only a store that existed (`store set` refuses others): one not there was removed or moved
+        # by hand, or the pointer was cut short
+        named_by = str(home / "active") if from_pointer else origin("store")
     sources = {name: origin(name) for name in ("home", "embed_provider", "max_insights", "audit_content", "vault",
                                                 "card_theme", "daemon")}
     sources.update(prune_min_age_s=origin("prune_min_age"), daemon_idle_s=origin("daemon_idle"),
