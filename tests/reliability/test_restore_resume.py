@@ -1,11 +1,14 @@
-"""A restore stopped after its commit (killed while embedding the memories that came without vectors) is finished
-by running the same import again: the memories it skips as already there get the vectors they still lack."""
+"""Restores a user can finish and trust: one stopped after its commit (killed while embedding the memories that came
+without vectors) is finished by running the same import again; what it cannot restore, or what later writes will
+take from it (a store left over its cap), is said in its reply."""
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 Run = Callable[..., tuple[int, Any]]
 
@@ -77,3 +80,25 @@ def test_a_complete_export_restores_without_warnings(cli_run: Run, tmp_path: Pat
     assert cli_run(["--db", src, "export", "--out", backup])[0] == 0
     code, out = cli_run(["--db", tmp_path / "dst.db", "import", backup])
     assert code == 0 and out["imported"] == 1 and not out.get("warnings")
+
+
+def _backup_of(cli_run: Run, tmp_path: Path, n: int) -> Path:
+    src, backup = tmp_path / "src.db", tmp_path / "backup.json"
+    for k in range(n):
+        assert cli_run(["--db", src, "remember", f"Alice visited city number {k} on her trip"])[0] == 0
+    assert cli_run(["--db", src, "export", "--out", backup])[0] == 0
+    return backup
+
+
+def test_a_restore_that_leaves_the_store_over_its_cap_says_later_writes_will_prune(
+        cli_run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Restored on a machine with a smaller cap (the default 1,000, where the backup's store had more), every write
+    after the grace period soft-deleted some restored memories, and nothing at the restore said so."""
+    backup = _backup_of(cli_run, tmp_path, 5)
+    monkeypatch.setenv("MNEMON_MAX_INSIGHTS", "3")
+    code, out = cli_run(["--db", tmp_path / "dst.db", "import", backup])
+    assert code == 0 and out["imported"] == 5
+    assert any("MNEMON_MAX_INSIGHTS" in w and "5" in w and "3" in w for w in out.get("warnings", [])), out
+    monkeypatch.setenv("MNEMON_MAX_INSIGHTS", "5")
+    code, out = cli_run(["--db", tmp_path / "dst2.db", "import", backup])
+    assert code == 0 and out["imported"] == 5 and not out.get("warnings")

@@ -296,9 +296,23 @@ def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: It
                                       "world_errors": world.errors(),
                                       **({"backbone_resplit": run.resplit} if run.resplit else {})}, rt.now_iso())
     _warn_unknown(rt, run)
+    _warn_over_cap(rt)
     out = {**run.reply(), "world": world.reply()}
     out["embedded"] = _embed_restored(rt, run.to_embed, run.held)
     return out
+
+
+def _warn_over_cap(rt: Runtime) -> None:
+    """A restore never prunes, but a store it leaves over its cap (a backup of a store with a larger one) loses the
+    lowest-importance memories to every later write once their grace period is over: said now, while raising the
+    cap still keeps them all."""
+    cap = rt.max_insights
+    held = rt.store.count_prunable(cap + 1) if cap > 0 else 0
+    if held > cap:
+        count = rt.store.count_prunable(10 ** 9)
+        rt.warnings.append(f"this store now holds {count} memories, over its cap of {cap} (MNEMON_MAX_INSIGHTS, "
+                           "max_insights in the config file): once past their grace period, every write soft-deletes "
+                           f"the lowest-importance ones until {cap} are left; raise the cap to keep them all")
 
 
 def _warn_unknown(rt: Runtime, run: _Run) -> None:
