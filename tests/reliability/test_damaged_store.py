@@ -43,6 +43,18 @@ def test_a_table_damaged_past_the_open_is_a_store_error(cli_run: Run, damaged_db
     assert "damaged" in out["error"]["message"] and "malformed" in out["error"]["message"]
 
 
+@pytest.mark.parametrize("args", [["search", "Alice"], ["remember", "Bob lives in Porto"]])
+def test_a_damaged_keyword_index_is_a_store_error(cli_run: Run, tmp_path: Path, args: list[str]) -> None:
+    """FTS5 reports its own damaged pages as a failed table constructor: that was `internal` too."""
+    db = tmp_path / "m.db"
+    for n in range(3):
+        assert cli_run(["--db", str(db), "remember", f"Alice moved to Lisbon, note {n}"])[0] == 0
+    _damage_table(db, "memory_fts_data")
+    code, out = cli_run(["--db", str(db), *args])
+    assert code == 1 and out["error"]["code"] == "store_error", out
+    assert "damaged" in out["error"]["message"]
+
+
 @pytest.mark.parametrize("exc", [sqlite3.DatabaseError("database disk image is malformed"),
                                  sqlite3.DatabaseError("file is not a database")])
 def test_sqlite_damage_reports_are_store_errors_everywhere(exc: Exception) -> None:

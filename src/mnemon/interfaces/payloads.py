@@ -54,9 +54,11 @@ def from_exception(exc: BaseException) -> tuple[dict[str, Any], int]:
 
 def _damaged_file(exc: BaseException) -> bool:
     """SQLite's SQLITE_CORRUPT and SQLITE_NOTADB arrive as the base DatabaseError (its subclasses are our statements'
-    faults: a constraint, a binding), told apart by the message only."""
+    faults: a constraint, a binding), told apart by the message only; FTS5 reports its own damaged pages as a
+    table constructor that failed."""
     message = str(exc)
-    return type(exc) is sqlite3.DatabaseError and ("malformed" in message or "not a database" in message)
+    return type(exc) is sqlite3.DatabaseError and any(
+        sign in message for sign in ("malformed", "not a database", "vtable constructor failed"))
 
 
 def _refused_by_database(exc: BaseException) -> bool:
