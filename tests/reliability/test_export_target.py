@@ -19,7 +19,7 @@ def db(cli_run: Run, tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("target", ["m.db", "./m.db", "m.db-wal", "other.db"])
+@pytest.mark.parametrize("target", ["m.db", "./m.db", "m.db-wal", "m.db-vectors.ids", "other.db"])
 def test_export_out_refuses_a_database_file(cli_run: Run, db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                             target: str) -> None:
     sqlite3.connect(tmp_path / "other.db").execute("CREATE TABLE t (x)").connection.close()  # another program's
@@ -32,8 +32,9 @@ def test_export_out_refuses_a_database_file(cli_run: Run, db: Path, tmp_path: Pa
     assert code == 0 and len(out["results"]) == 1
 
 
-def test_export_out_still_replaces_an_earlier_export(cli_run: Run, db: Path, tmp_path: Path) -> None:
-    backup = tmp_path / "backup.json"
+@pytest.mark.parametrize("name", ["backup.json", "m.db-backup.json"])
+def test_export_out_still_replaces_an_earlier_export(cli_run: Run, db: Path, tmp_path: Path, name: str) -> None:
+    backup = tmp_path / name
     backup.write_text('{"kind": "mnemon-export"}', encoding="utf-8")
     assert cli_run(["--db", db, "export", "--out", backup])[0] == 0
     assert "the only copy of this memory" in backup.read_text(encoding="utf-8")

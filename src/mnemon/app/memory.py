@@ -119,6 +119,10 @@ def refuse_missing_db(cfg: Config, method: str | None) -> bool:
                    "remember`, `mnemon ingest`) creates it there", path=str(path), named_by=cfg.db_named_by)
 
 
+# what lives beside a SQLite database as `<db>-<name>`: SQLite's log, index and journal, and mnemon's caches and lock
+_FILES_BESIDE = frozenset({"wal", "shm", "journal", "vectors", "graph", "ingest"})
+
+
 class Mnemon(WorldMixin, ContextMixin, VaultMixin):
     """Memory for one store. Build it with `Mnemon.open(config)` or from parts for tests and embedding."""
 
@@ -234,9 +238,10 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         own = self.rt.store.path
         if isinstance(own, str) and not own.startswith(DB_URL_SCHEMES):
             db = Path(own).absolute()
+            side = target.name[len(db.name) + 1:] if target.name.startswith(db.name + "-") else ""
             if os.path.realpath(target) == os.path.realpath(db) or (
                     os.path.realpath(target.parent) == os.path.realpath(db.parent)
-                    and target.name.startswith(db.name + "-")):
+                    and side.split(".")[0].split("-")[0] in _FILES_BESIDE):
                 raise InvalidInput(f"--out {path} is this store's database or a file beside it: the export would "
                                    "replace it; choose another file", path=str(path))
         try:
