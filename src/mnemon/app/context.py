@@ -8,7 +8,8 @@ everything with a `truth_policy`, and packs greedily under a budget, listing wha
 Differences from Mneme (reference §2.5, §8.2), on purpose:
 * the budget is counted in **characters** of `title` + `text`, as Mneme does, but it is never exceeded — Mneme
   always admitted the first item whatever its size; here an item that does not fit is shortened when enough room
-  is left (`truncated: true`) or skipped with the reason `budget_limit`;
+  is left (`truncated: true`: its head, or from the line holding most of its matched terms when the head lacks
+  some, each cut marked "…") or skipped with the reason `budget_limit`;
 * prompt terms come from the shared stemmed tokenizer with a real stop list, so "the"/"here" match nothing;
 * staleness reads only dates that name a year and measures age from `as_of` (or the runtime clock), so a pack
   is replayable and does not drift with the wall clock; years are never guessed;
@@ -43,7 +44,7 @@ from ..core.errors import InvalidInput
 from ..core.keywords import SKIP_KEY, VAULT_SOURCE_PREFIX
 from ..core.model import EDGE_STATUSES, SOURCED_PREFIXES, Edge, Memory, iso, parse_iso
 from ..core.ontology import DEFAULT_ONTOLOGY, category_of
-from ..core.text import excerpt, tokens
+from ..core.text import excerpt, tokens, window_with
 from ..core.vault.lifecycle import truth_policy
 from ..core.vault.observations import DEFAULT_HINTS, hint_words
 from ..core.vault.parser import BLOCK_ID, TASK_MARKS, blank_code_spans, blank_comments, visible_text
@@ -546,7 +547,7 @@ def _pack(ranked: list[dict[str, Any]], budget: int, max_items: int,
             if size > room:
                 text_room = room - len(str(item.get("title") or "")) - 1
                 if item.get("item_type") == "memory" and text_room >= MIN_TRUNCATED_TEXT:
-                    item = {**item, "text": str(item["text"])[:text_room] + "…", "truncated": True}
+                    item = {**item, "text": _shortened(str(item["text"]), text_room, item), "truncated": True}
                     size = _size(item)
                 else:
                     refused[item["id"]] = "budget_limit"
@@ -566,6 +567,14 @@ def _pack(ranked: list[dict[str, Any]], budget: int, max_items: int,
                             "score": item["score"], "truth_policy": item.get("truth_policy"),
                             "reason": refused.get(item["id"], "budget_limit")})
     return chosen, used
+
+
+def _shortened(text: str, room: int, item: Mapping[str, Any]) -> str:
+    """`text` in `room` + 1 characters, each cut marked "…": the part holding the item's matched terms."""
+    shown, start = window_with(text, room - 1, frozenset(item.get("matched_terms") or ()))
+    if start == 0:
+        return text[:room] + "…"
+    return "…" + shown + ("…" if start + len(shown) < len(text) else "")
 
 
 def _pack_open_loops_checked(rt: Runtime, ranked: list[dict[str, Any]], budget: int, max_items: int,

@@ -175,6 +175,27 @@ def excerpt(text: str, limit: int) -> str:
     return flat if len(flat) <= limit else flat[: max(0, limit - 1)].rstrip() + "…"
 
 
+def window_with(text: str, limit: int, terms: frozenset[str]) -> tuple[str, int]:
+    """The `limit` characters of `text` to show when it must be shortened, and where they start: its head when that
+    holds every one of `terms` (stemmed tokens) or no line holds more of them, else from the start of the first line
+    holding the most (a long section is found by words its opening lines may not have)."""
+    head = text[:limit]
+    if not terms or len(text) <= limit:
+        return head, 0
+    in_head = terms & frozenset(tokens(head))
+    if in_head == terms:
+        return head, 0
+    best, best_start, start = len(in_head), 0, 0
+    for line in text.split("\n"):
+        found = len(terms & frozenset(tokens(line))) if start >= limit or start + len(line) > limit else 0
+        if found > best:
+            best, best_start = found, start
+            if found == len(terms):
+                break
+        start += len(line) + 1
+    return text[best_start:best_start + limit], best_start
+
+
 def token_text(text: str) -> str:
     """`" ".join(tokens(text))`, the FTS body, without a Python-level step per word (vault ingestion tokenises
     megabytes): the same stem table as `tokens`, filtered in C."""
