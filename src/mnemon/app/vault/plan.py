@@ -8,6 +8,7 @@ Ids follow the shared vault contract: `note:<path>`, `heading:<path>#<slug>`, `d
 """
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import hashlib
 import json
@@ -218,15 +219,39 @@ def readback_shape(edge: PlannedEdge, kind: str, memory_kind: str, metadata: str
     return LINE if _json_int(line) and metadata.startswith(prefix + line + ",") else None
 
 
-def _decoded(data: bytes) -> tuple[str, bool]:
-    """(text, read as Windows-1252): an older editor's file is Windows-1252 (a superset of Latin-1's printable
-    range), which reads "Café" as written, where replacement characters made its words unfindable. A NUL reads as
-    U+FFFD (`NUL_STAND_IN`)."""
+def _legacy_bytes(error: UnicodeError) -> tuple[str, int]:
+    """A decoding error handler: the bytes that are not UTF-8 read as Windows-1252, the text around them as UTF-8."""
+    assert isinstance(error, UnicodeDecodeError)
+    return error.object[error.start:error.end].decode("cp1252", errors="replace"), error.end
+
+
+codecs.register_error("mnemon-cp1252", _legacy_bytes)
+
+
+def _decoded(data: bytes) -> tuple[str, tuple[dict[str, Any], ...]]:
+    """(text, warnings on how it was read): UTF-8; UTF-16 after its byte order mark (what Windows PowerShell's `>`
+    writes); else each byte that is not UTF-8 read as Windows-1252 (an older editor's encoding, a superset of
+    Latin-1's printable range, which reads "Café" as written where replacement characters made its words
+    unfindable) and the rest as UTF-8 (a line pasted from an old file garbled every accent of a UTF-8 note when the
+    whole note was read as Windows-1252). A NUL reads as U+FFFD (`NUL_STAND_IN`)."""
+    warnings: list[dict[str, Any]] = []
     try:
-        text, legacy = data.decode("utf-8"), False
-    except UnicodeDecodeError:
-        text, legacy = data.decode("cp1252", errors="replace"), True
-    return text.replace("\x00", NUL_STAND_IN) if "\x00" in text else text, legacy
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")) and len(data) % 2 == 0:
+            text = data.decode("utf-16", errors="replace")
+            warnings.append({"code": "utf16", "line": None, "message": "read as UTF-16 (its byte order mark); the"
+                             " note editor edits UTF-8 notes only"})
+        else:
+            text = data.decode("utf-8", errors="mnemon-cp1252")
+            warnings.append({"code": "not_utf8", "line": data[:error.start].count(b"\n") + 1, "message":
+                             "not valid UTF-8: its bytes that are not read as Windows-1252, the rest as UTF-8"})
+    if "\x00" in text:
+        warnings.append({"code": "nul_replaced", "line": text[:text.index("\x00")].count("\n") + 1,
+                         "message": f"{text.count(chr(0))} NUL character(s) stored as U+FFFD (a database text"
+                         " cannot hold NUL)"})
+        text = text.replace("\x00", NUL_STAND_IN)
+    return text, tuple(warnings)
 
 
 def _link_edges(nid: str, wikilinks: Sequence[WikiLink], markdown_links: Sequence[MarkdownLink]
@@ -260,18 +285,10 @@ def plan_links(path: str, data: bytes) -> tuple[PlannedEdge, ...]:
 def plan_note(path: str, data: bytes, mtime: float, hints: tuple[str, ...]) -> NotePlan:
     """Parse one note's bytes and derive every row it contributes. Pure: the caller did the reading."""
     digest = hashlib.sha256(data).hexdigest()
-    text, legacy = _decoded(data)  # a Windows-1252 guess is said in a warning, and so is a NUL's stand-in
+    text, read_as = _decoded(data)  # a UTF-16 or Windows-1252 reading is said in a warning, and so is a NUL's
     parsed = parse_note(path, text, hints=hints)
     plan = _plan(parsed, digest, len(data), mtime, hints)
-    if nuls := data.count(b"\x00"):
-        plan = replace(plan, warnings=({
-            "code": "nul_replaced", "line": data[:data.index(b"\x00")].count(b"\n") + 1,
-            "message": f"{nuls} NUL character(s) stored as U+FFFD (a database text cannot hold NUL)",
-        }, *plan.warnings))
-    if legacy:
-        plan = replace(plan, warnings=({"code": "not_utf8", "message": "not valid UTF-8; read as Windows-1252",
-                                        "line": None}, *plan.warnings))
-    return plan
+    return replace(plan, warnings=(*read_as, *plan.warnings)) if read_as else plan
 
 
 def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple[str, ...]) -> NotePlan:
