@@ -31,6 +31,7 @@ import binascii
 import json
 import os
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import date as calendar_date, datetime
@@ -50,6 +51,7 @@ CONFIRMED = frozenset({"confirmed", "certain", "user_confirmed", "absolutely_cer
 UNSOURCED = frozenset({"", "vault", "ingest", "unknown", "none"})
 SOURCES_DIR = "Sources"
 _SLUG = re.compile(r"[^a-z0-9]+")
+_LETTERS = re.compile(r"[\W_]+")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _PREDICATE = re.compile(r"[^a-z0-9_]+")
 _PACK_PAYLOAD = re.compile(r"<!--[ \t]*mneme-research-resolution-b64:[ \t]*([A-Za-z0-9_\-+/=]+)[ \t]*-->")
@@ -61,7 +63,14 @@ _ASSERTION_KEYS = ("subject", "subject_type", "object", "object_type", "confiden
 
 
 def _slug(text: str) -> str:
-    return _SLUG.sub("-", text.casefold()).strip("-")[:80]
+    """ASCII letters and digits between hyphens, as Mneme spells it; a title with none ("東京オフィス移転") keeps its
+    own letters (NFC, at most 200 bytes: the pack's file name stays under 255), where it was refused for having
+    no letters. A slug that has an ASCII spelling keeps it, so a replayed payload finds its pack again."""
+    slug = _SLUG.sub("-", text.casefold()).strip("-")[:80]
+    if slug:
+        return slug
+    words = _LETTERS.sub("-", unicodedata.normalize("NFC", text).casefold()).strip("-")
+    return words.encode()[:200].decode(errors="ignore").strip("-")
 
 
 def _text(claim: Mapping[str, Any], key: str, index: int, *, required: bool = True) -> str:
