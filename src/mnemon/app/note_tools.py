@@ -27,6 +27,7 @@ import json
 import os
 import posixpath
 import re
+import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
@@ -111,6 +112,9 @@ def _walk(root: Path, start: Path | None = None) -> tuple[list[NoteFile], list[d
                 st = entry.stat(follow_symlinks=False)
             except OSError:
                 skipped.append({"path": rel, "reason": "unreadable"})
+                continue
+            if not stat.S_ISREG(st.st_mode):  # a named pipe's read waits for a writer: the command hung for good
+                skipped.append({"path": rel, "reason": "not_a_file"})
                 continue
             found.append(NoteFile(rel, Path(entry.path), st.st_size, st.st_mtime))
     found.sort(key=lambda n: n.rel)

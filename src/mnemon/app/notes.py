@@ -183,7 +183,8 @@ def safe_resolve(vault: str | Path | None, rel_path: str, *, renaming: str | Non
     final = _inside(root, parts, raw)
     check_folders(root, parts, raw)
     if final.exists() and not final.is_file():
-        raise InvalidInput("note path names a directory, not a file", path=raw)
+        raise InvalidInput("note path names a directory, not a file" if final.is_dir() else
+                           "note path names something that is not a regular file (a pipe, a device)", path=raw)
     return Resolved("/".join(parts), final)
 
 

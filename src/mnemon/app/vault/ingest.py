@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
@@ -174,8 +175,8 @@ def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str
             except OSError:
                 skipped.append({"path": rel, "reason": "unreadable"})
                 continue
-            if st.st_size == 0:
-                skipped.append({"path": rel, "reason": "empty"})
+            if st.st_size == 0 or not stat.S_ISREG(st.st_mode):
+                skipped.append({"path": rel, "reason": "empty" if stat.S_ISREG(st.st_mode) else "not_a_file"})
                 continue
             found.append((link or via_link, VaultEntry(rel, entry.path, st.st_size, st.st_mtime), real))
     entries: list[VaultEntry] = []
