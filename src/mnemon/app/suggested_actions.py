@@ -86,8 +86,9 @@ def suggested_actions(item: dict[str, Any], *, db: str | None = None, vault: str
         action: dict[str, Any] = {"type": "vault_append_bullet", "note": item["note"], "heading": NEXT_ACTIONS_HEADING,
                                   "bullet": bullet, "vault": vault}
         # without a known vault the command falls back on the configured one (`vault` / MNEMON_VAULT)
-        action["command"] = [*store, "note", "add-bullet", str(item["note"]), *(["--vault", vault] if vault else []),
-                             "--heading", NEXT_ACTIONS_HEADING, "--bullet", bullet]
+        # the note last, after `--`: a note named "-draft.md" read as an option and the pasted command failed
+        action["command"] = [*store, "note", "add-bullet", *(["--vault", vault] if vault else []),
+                             "--heading", NEXT_ACTIONS_HEADING, "--bullet", bullet, "--", str(item["note"])]
         out.append(action)
     if item.get("item_type") == "edge":
         inspect = [*store, "explain-edge", str(item.get("edge_id"))]
