@@ -692,8 +692,9 @@ def format_daily(pattern: str, day: date) -> str:
     return _DATE_TOKENS.sub(token, pattern)
 
 
-def _obsidian_pattern(root: Path) -> str | None:
-    """Obsidian's own daily-note folder and format (`.obsidian/daily-notes.json`) when it uses only our tokens."""
+def _obsidian_pattern(root: Path) -> str | dict[str, str] | None:
+    """Obsidian's own daily-note folder and format (`.obsidian/daily-notes.json`) when it uses only our tokens; a
+    warning when it uses others (the default is taken: a second daily note the user never sees, said in the reply)."""
     config = root / ".obsidian" / "daily-notes.json"
     if config.is_symlink() or (root / ".obsidian").is_symlink() or not config.is_file():
         return None
@@ -705,12 +706,15 @@ def _obsidian_pattern(root: Path) -> str | None:
         return None
     folder = str(raw.get("folder") or "").strip().strip("/")
     fmt = str(raw.get("format") or "YYYY-MM-DD").strip()
+    unsupported = {"code": "obsidian_daily_format_unsupported", "folder": folder, "format": fmt, "message":
+                   f"Obsidian's daily notes ({folder or '.'}/{fmt}) use a token the editor does not write; pass"
+                   " --pattern to name that note"}
     if "]" in folder or "[" in folder or re.search(r"[A-Za-z]", _DATE_TOKENS.sub("", fmt)):
-        return None  # a token we do not write (week numbers, ordinals, …): our default beats a wrong file name
+        return unsupported  # a token we do not write (week numbers, ordinals, …): our default beats a wrong name
     try:
         return _check_pattern((f"[{folder}]/" if folder else "") + fmt)
     except InvalidInput:
-        return None
+        return unsupported
 
 
 def _day(value: str | None, clock: Callable[[], datetime] | None) -> date:
@@ -764,12 +768,13 @@ def _daily_note(vault: str | Path | None, action: str | None = None, *, content:
         raise InvalidInput(f"the daily action must be one of {', '.join(DAILY_ACTIONS)}", action=action)
     root = notes.safe_folder(vault, None).path
     source = "argument" if pattern else "default"
-    if not pattern and (obsidian := _obsidian_pattern(root)):
+    if isinstance(obsidian := None if pattern else _obsidian_pattern(root), str):
         pattern, source = obsidian, "obsidian"
     chosen = _check_pattern(pattern or DEFAULT_DAILY_PATTERN)
     when = _day(day, clock)
     target = notes.safe_resolve(vault, format_daily(chosen, when))
-    extra = {"date": when.isoformat(), "action": action, "pattern": chosen, "pattern_source": source}
+    extra = {"date": when.isoformat(), "action": action, "pattern": chosen, "pattern_source": source,
+             **({"warnings": [obsidian]} if isinstance(obsidian, dict) else {})}
     before = notes._read(target)
     text = before.text if before is not None else ""
     if action == "read":
