@@ -298,7 +298,7 @@ def _scan(found: list[NoteFile], hit: Callable[[str], bool], max_results: int, c
         text, _editable = _load(n)
         if not text or (prefilter and not hit(text)):
             continue
-        lines = text.split("\n")
+        lines = [line.removesuffix("\r") for line in text.removeprefix("\ufeff").split("\n")]  # as they read
         for i, line in enumerate(lines):
             check()
             if not hit(line):
