@@ -17,8 +17,9 @@ Differences from Mneme (reference §2.5, §8.2), on purpose:
   and are dropped with a reason under `include_candidates=False`;
 * an edge to a forgotten memory (or to a bullet its note no longer has, kept for a link to it) is skipped as
   `endpoint_forgotten`;
-* an observation edge whose target observation is already an item is reported as a duplicate instead of
-  spending budget twice on the same sentence, and so is any edge whose evidence is an item's own sentence; so is a
+* an observation edge whose target observation is already an item (or a note's `has_section` edge to a section
+  that is) is reported as a duplicate instead of spending budget twice on the same sentence, and so is any edge
+  whose evidence is an item's own sentence; so is a
   section made only of bullets when one of those bullets is recalled as an observation of its own
   (`covered_by_observation`);
 * a prompt naming vault paths keeps the pack to those notes: recall is filtered to them, and an edge another note
@@ -482,7 +483,7 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
         if unknown:
             item["changed_since_as_of"] = True
         reason = None
-        if category == "observation":
+        if category == "observation" or relation == "has_section":  # (a section's edge read as its first line)
             repeated = e.dst if e.dst in item_ids else e.src if e.src in item_ids else None
         else:
             repeated = _repeats_item(e.evidence, (e.src, e.dst), item_texts)
