@@ -480,11 +480,17 @@ def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int
                 note_title, seed = node_name(note, note_id), note_id
     else:
         path = [{"id": item["id"], "name": clip(str(item.get("title")), 90), "type": str(item.get("kind"))}]
-    note_title = note_title or (path[0]["name"] if len(path) > 1 else "")
+    itself = bool(path) and path[0]["id"] == item["id"]  # a memory with no note: the walk starts at it
+    note_title = note_title or (path[0]["name"] if len(path) > 1 and not itself else "")
     text = str(item.get("text") or item.get("title") or "")
     shown = _readable(text) if item.get("kind") == "section" else text
+    # compose says the hops past [holder, memory]: an edge's one hop, or a holderless memory's first, are said too
+    said = [path[0], *path] if item.get("item_type") == "edge" or itself else path
     parts = (_world_parts(item) if item.get("item_type") in ("world_state", "world_prediction")
-             else compose(path, shown, str(item.get("observation_kind") or ""), note_title, (as_of or rt.now()).date()))
+             else compose(said, shown, str(item.get("observation_kind") or ""), note_title, (as_of or rt.now()).date()))
+    if item.get("item_type") == "edge" and len(path) > 1 and parts["title"].startswith("Reasoned walk: "):
+        joined = f"{path[0]['name']} {str(path[1].get('via') or '').replace('_', ' ')} {path[1]['name']}"
+        parts["title"] = f"Reasoned walk: {clip(display_links(joined), 80)}"  # (three links of a note: three titles)
     if item.get("truth_policy") == "candidate_only":
         parts["title"] = "Unconfirmed: " + parts["title"].split(": ", 1)[-1]
         parts["insight"] += " This link is a candidate, not an established fact."
