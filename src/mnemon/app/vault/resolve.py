@@ -41,7 +41,7 @@ from typing import Any
 from ...core.errors import Conflict, InvalidInput
 from ...core.model import Edge
 from ...core.validation import nul_path
-from ...core.vault import ACTIVE_THRESHOLD, LinkIndex, NoteIdentity, gate_edge, placeholder_key
+from ...core.vault import ACTIVE_THRESHOLD, LinkIndex, NoteIdentity, gate_edge, placeholder_key, split_link_target
 from ...ports.store.base import Store
 from .. import notes
 from ..runtime import Runtime
@@ -71,6 +71,16 @@ def _slug(text: str) -> str:
         return slug
     words = _LETTERS.sub("-", unicodedata.normalize("NFC", text).casefold()).strip("-")
     return words.encode()[:200].decode(errors="ignore").strip("-")
+
+
+_ONE_WIKILINK = re.compile(r"\[\[([^\[\]\n]+)\]\]")
+
+
+def _unlinked(name: Any) -> Any:
+    """A claim's name given as one Obsidian link ("[[Supplier#Contacts|Acme]]") as the note it links to ("Supplier"):
+    kept as written, it went to a placeholder "[[supplier]]" and the pack read "[[[[Supplier]]]]"."""
+    found = _ONE_WIKILINK.fullmatch(name.strip()) if isinstance(name, str) else None
+    return (split_link_target(found.group(1))[0] or name) if found else name
 
 
 def _text(claim: Mapping[str, Any], key: str, index: int, *, required: bool = True) -> str:
@@ -112,6 +122,7 @@ def validate_payload(payload: Any) -> dict[str, Any]:
     claims = data.get("claims", [])
     if not isinstance(claims, list) or not all(isinstance(c, Mapping) for c in claims):
         raise InvalidInput("'claims' must be a list of objects", field="claims")
+    data["claims"] = claims = [{**c, **{k: _unlinked(c[k]) for k in ("subject", "object") if k in c}} for c in claims]
     for i, claim in enumerate(claims):
         _text(claim, "subject", i)
         if not predicate_name(_text(claim, "predicate", i)):
