@@ -107,6 +107,26 @@ def _inside(root: str, path: str) -> bool:
         return False
 
 
+# where Obsidian's Templates core plugin and the Templater plugin keep their templates: (settings file, key)
+_TEMPLATE_SETTINGS = ((".obsidian/templates.json", "folder"),
+                      (".obsidian/plugins/templater-obsidian/data.json", "templates_folder"))
+
+
+def templates_folders(root: str) -> frozenset[str]:
+    """The vault-relative folders the vault's Obsidian settings name as holding templates: scaffolding whose
+    placeholder tasks ("Follow up with {{client}}") read as the vault's most urgent open loops."""
+    found: set[str] = set()
+    for settings, key in _TEMPLATE_SETTINGS:
+        try:
+            with open(os.path.join(root, settings), encoding="utf-8") as handle:
+                folder = json.load(handle).get(key)
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(folder, str) and (folder := folder.strip().strip("/")) and ".." not in folder.split("/"):
+            found.add(folder)
+    return frozenset(found)
+
+
 def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str, list[VaultEntry], list[dict[str, str]]]:
     """Every Markdown file under `vault`, sorted by vault-relative path, plus what was skipped and why.
 
@@ -123,6 +143,7 @@ def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str
         raise NotFound(f"vault directory {vault} does not exist or is not a directory", vault=str(vault))
     root = os.path.realpath(root_path)
     skipped: list[dict[str, str]] = []
+    templates = templates_folders(root)
     seen_dirs: set[str] = set()
     prefix_len = len(root.rstrip(os.sep)) + 1
     # (path, reached through a link, is itself a link): every real folder is walked before any reached by a link
@@ -152,7 +173,9 @@ def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str
             except OSError:  # a symlink loop (ELOOP) raised here and stopped the whole ingest, even unfollowed
                 is_dir = False  # (skipped below like any link that leads to no file)
             if is_dir:
-                if link and not follow_symlinks:
+                if rel in templates:
+                    skipped.append({"path": rel, "reason": "templates_folder"})
+                elif link and not follow_symlinks:
                     skipped.append({"path": rel, "reason": "symlink"})
                 elif link and not _inside(root, os.path.realpath(entry.path)):
                     skipped.append({"path": rel, "reason": "symlink_outside_vault"})
