@@ -444,6 +444,30 @@ def render_pack(data: Mapping[str, Any], threshold: float) -> str:
     return "\n".join(lines)
 
 
+_GENERATED_SECTIONS = frozenset({"Claims", "Sources checked", "Unresolved"})  # the `## ` sections render_pack writes
+
+
+def with_user_sections(text: str, existing: bytes | None) -> tuple[str, list[str]]:
+    """`render_pack`'s text with the `## ` sections of the earlier pack it does not write itself (a user's "## My
+    notes"), above its payload comment, and their headings: a pack is a note in the user's vault, and resolving
+    the same research again dropped what the user had written in it."""
+    if not existing:
+        return text, []
+    kept: list[list[str]] = []
+    current: list[str] | None = None
+    for line in existing.decode("utf-8", errors="replace").removeprefix("\ufeff").replace("\r\n", "\n").split("\n"):
+        if line.startswith("## ") or "mneme-research-resolution-b64" in line:
+            current = [line] if line.startswith("## ") and line[3:].strip() not in _GENERATED_SECTIONS else None
+            kept += [current] if current else []
+        elif current is not None:
+            current.append(line)
+    if not kept:
+        return text, []
+    at = text.index("\n<!-- mneme-research-resolution-b64:")
+    sections = "\n\n".join("\n".join(lines).strip("\n") for lines in kept)
+    return f"{text[:at]}\n{sections}\n{text[at:]}", [lines[0][3:].strip() for lines in kept]
+
+
 def write_pack(vault: str | Path, place: PackTarget, text: str, *,
                clock: Callable[[], datetime] | None = None) -> str | None:
     """Write the pack where `pack_target` checked; returns the backup of the earlier pack it replaced (None: there
@@ -498,12 +522,12 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     data["active_threshold"] = float(active_threshold)
     rel = pack_path(data, vault)
     proposals = _world_proposals(rt, data, rel)
-    text = render_pack(data, active_threshold)
     place = pack_target(vault, rel, data["slug"])  # refused (a symlink, another note) before anything is written
+    text, kept = with_user_sections(render_pack(data, active_threshold), place.existing)
     # a replay of the same research writes the same pack: nothing is overwritten (the graph side is idempotent too)
     same = place.existing == text.encode("utf-8")
     out: dict[str, Any] = {"note_path": rel, "dry_run": dry_run, "overwrites": place.existing is not None and not same,
-                           "pack_changed": not same}
+                           "pack_changed": not same, **({"kept_sections": kept} if kept else {})}
     if dry_run:
         claims = _previewed_claims(rt, data, rel, active_threshold, proposals)
         # what a real run would demote, listed as it lists it: the preview used to leave withdrawn claims unsaid
