@@ -29,6 +29,7 @@ from ...core.errors import InvalidInput
 from ...core.model import Edge, Memory
 from ...core.ontology import observation_relation
 from ...core.vault import gate_edge
+from ...core.world.values import refuse_unknown_keys
 from ...ports.store.base import Store
 from ..runtime import Runtime
 from .plan import importance_of
@@ -159,6 +160,8 @@ def parse_payload(raw: Any) -> dict[str, Any]:
             raise InvalidInput(f"payload is not valid JSON: {exc.msg} (line {exc.lineno})") from None
     if not isinstance(raw, Mapping):
         raise InvalidInput("payload must be a JSON object with source_path, nodes, edges, observations")
+    # a misspelt list ("observation") read as an empty one, and the payload replaced its scope with nothing
+    refuse_unknown_keys(raw, ("source_path", "nodes", "edges", "observations", "assertions"), "payload")
     # said as the other fields' problems are: `check_scope` alone would answer "only mneme:// sources…" with None
     source = raw.get("source_path")
     if source is None:
