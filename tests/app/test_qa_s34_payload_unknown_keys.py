@@ -24,3 +24,15 @@ def test_a_misspelt_key_is_refused_and_the_scope_kept(mem: Mnemon) -> None:
         assert "'observation' (did you mean 'observations'?)" in str(refused.value)
     assert [r["content"] for r in mem.search("Acme pricing spring")["results"]] == ["Acme pricing may rise in spring."]
     assert mem.remember_payload(PAYLOAD, dry_run=True)["replaced"] == []  # every row still there
+
+
+def test_a_resolve_payload_with_a_misspelt_claims_key_drops_nothing(mem: Mnemon, tmp_path) -> None:
+    claim = {"subject": "Acme", "predicate": "located_in", "object": "Porto", "confidence": 0.95,
+             "certainty": "confirmed", "source_type": "document", "evidence": "The lease names Porto."}
+    research = {"slug": "warehouse", "title": "Warehouse", "date": "2026-05-02", "claims": [claim]}
+    [edge] = mem.resolve(str(tmp_path), research)["edges"]
+    typo = {"slug": "warehouse", "title": "Warehouse", "date": "2026-05-02", "claim": [claim], "summary": "kept"}
+    with pytest.raises(InvalidInput, match="'claim' \\(did you mean 'claims'\\?\\)"):
+        mem.resolve(str(tmp_path), typo, dry_run=True)
+    assert mem.rt.store.get_edge(edge["id"]).status == "active"
+    assert mem.resolve(str(tmp_path), {**research, "summary": "a key far from any known"})["written"]

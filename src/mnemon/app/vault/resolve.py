@@ -42,6 +42,7 @@ from ...core.errors import Conflict, InvalidInput
 from ...core.model import Edge
 from ...core.validation import nul_path
 from ...core.vault import ACTIVE_THRESHOLD, LinkIndex, NoteIdentity, gate_edge, placeholder_key, split_link_target
+from ...core.world.values import refuse_misspelt_keys
 from ...ports.store.base import Store
 from .. import notes
 from ..runtime import Runtime
@@ -444,6 +445,10 @@ def render_pack(data: Mapping[str, Any], threshold: float) -> str:
     return "\n".join(lines)
 
 
+_PAYLOAD_KEYS = ("slug", "title", "date", "claims", "sources_checked", "unresolved", "predictions", "assertions",
+                 "active_threshold")
+
+
 _GENERATED_SECTIONS = frozenset({"Claims", "Sources checked", "Unresolved"})  # the `## ` sections render_pack writes
 
 
@@ -517,6 +522,8 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
         raise InvalidInput("resolve needs a vault (--vault, or `init --vault` in the config)")
     if isinstance(active_threshold, bool) or not 0.0 <= float(active_threshold) <= 1.0:
         raise InvalidInput("--active-threshold must be between 0 and 1")
+    if isinstance(payload, Mapping):  # (a pack's own payload, replayed by ingest, is read as it is)
+        refuse_misspelt_keys(payload, _PAYLOAD_KEYS, "the resolution payload")
     data = validate_payload(payload)
     refuse_repeated_claims(rt, data)
     data["active_threshold"] = float(active_threshold)

@@ -184,6 +184,16 @@ def refuse_unknown_keys(obj: Mapping[str, Any], known: Collection[str], what: st
                        did_you_mean={key: match[0] for key, match in closest.items() if match})
 
 
+def refuse_misspelt_keys(obj: Mapping[str, Any], known: Collection[str], what: str) -> None:
+    """`refuse_unknown_keys` for a payload whose other keys are let through: only a key that looks misspelt
+    ("claim" for "claims") is refused — read as missing, its list was empty and replaced what the last one wrote."""
+    import difflib
+
+    misspelt = {key for key in obj if key not in known and difflib.get_close_matches(key, list(known), n=1)}
+    if misspelt:
+        refuse_unknown_keys({key: None for key in misspelt}, known, what)
+
+
 def required_str(obj: Mapping[str, Any], key: str, what: str) -> str:
     if key not in obj or obj[key] is None:
         raise InvalidInput(f"{what}: missing required field {key!r}", field=key)
