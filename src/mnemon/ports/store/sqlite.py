@@ -200,6 +200,7 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         if os.path.isdir(path):
             raise StoreError(f"{path} is a directory; --db names the database file (e.g. {path}/mnemon.db)")
         _refuse_emptied(path)
+        self._file_id: tuple[int, int] | None = None  # (no check while opening: the file may be made by it)
         try:
             self._open(path, readonly, busy_timeout_ms)
         except sqlite3.DatabaseError as exc:  # not a database, or a file SQLite cannot open: the user's mistake
