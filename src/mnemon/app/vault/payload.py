@@ -461,7 +461,7 @@ def forget_source(rt: Runtime, source: Any, *, dry_run: bool = False) -> dict[st
         removed = _scope_rows(rt, scope)[3]
         world = forget_world_scope(rt, scope, dry_run=True)
         return {"ok": True, "dry_run": True, "source_path": scope, "removed": removed, "world_removed": world,
-                "world_model_removed": world}
+                "world_model_removed": world, **_nothing_stored(scope, removed, world)}
     if rt.vectors_enabled:
         rt.index.follow_saved()
     with store.transaction():  # the graph rows and the world rows of the scope go together, or neither does
@@ -475,4 +475,14 @@ def forget_source(rt: Runtime, source: Any, *, dry_run: bool = False) -> dict[st
         world = forget_world_scope(rt, scope)
     # Mneme reported the world rows under both names
     return {"ok": True, "dry_run": False, "source_path": scope, "removed": removed, "world_removed": world,
-            "world_model_removed": world}
+            "world_model_removed": world, **_nothing_stored(scope, removed, world)}
+
+
+def _nothing_stored(scope: str, removed: dict[str, int], world: dict[str, int]) -> dict[str, Any]:
+    """A warning for a removal that found nothing: removing twice is no error, but a misspelt scope read as done
+    left the scope's memories in place while the caller believed them gone."""
+    if any(removed.values()) or any(world.values()):
+        return {}
+    return {"warnings": [{"code": "nothing_stored", "source_path": scope,
+                          "message": f"nothing is stored under {scope}: check its spelling (a scope is compared "
+                                     "exactly, letter case and accents included); nothing was removed"}]}
