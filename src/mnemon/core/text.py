@@ -42,6 +42,31 @@ STOPWORDS = frozenset(
 _LATIN_WORD = re.compile(r"^[a-z][a-z0-9'-]*$")
 
 
+# Accents of Latin and Greek letters are folded away ("Zoë" is found by "Zoe", "résumé" by "resume", "Σύμβαση" by
+# "Συμβαση"), as people type names without them; marks on other scripts' letters are letters of their own (kana's
+# dakuten, Cyrillic й), so they stay. Letters with no decomposition are spelled as people type them.
+_FOLDED_LETTERS = str.maketrans({"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d",
+                                 "þ": "th", "ı": "i"})
+
+
+def _fold_marks(word: str) -> str:
+    """`word` without the accents of its Latin and Greek letters (lowercase input, as `normalize` gives)."""
+    word = word.translate(_FOLDED_LETTERS)
+    decomposed = unicodedata.normalize("NFD", word)
+    if decomposed == word:
+        return word
+    out: list[str] = []
+    base = ""
+    for ch in decomposed:
+        if unicodedata.combining(ch):
+            if not ("a" <= base <= "z" or "\u03b1" <= base <= "\u03c9"):
+                out.append(ch)
+            continue
+        base = ch
+        out.append(ch)
+    return unicodedata.normalize("NFC", "".join(out))
+
+
 def _stemmer() -> Callable[[str], str]:
     try:
         import snowballstemmer
@@ -53,6 +78,13 @@ def _stemmer() -> Callable[[str], str]:
     def fn(word: str) -> str:
         out = cache.get(word)
         if out is None:
+            if not word.isascii():
+                folded = _fold_marks(word)
+                if folded != word:
+                    out = fn(folded)
+                    if len(cache) < 200_000:
+                        cache[word] = out
+                    return out
             if _LATIN_WORD.match(word) and len(word) > 3:
                 out = stem.stemWord(word)
             elif word.endswith("'s") and len(word) > 3:

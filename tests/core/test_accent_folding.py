@@ -1,0 +1,33 @@
+"""People type names and words without their accents: "Zoe" finds "Zoë", "resume" finds "résumé", "Sigma" in Greek
+without its tonos finds it with. Only Latin and Greek letters lose their marks; in other scripts a mark makes a letter
+of its own (kana's dakuten, Cyrillic й), and those stay."""
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mnemon.core.text import tokens
+
+
+@pytest.mark.parametrize(("written", "typed"), [
+    ("Zoë", "Zoe"), ("résumé", "resume"), ("José", "Jose"), ("Müller", "Muller"), ("naïve", "naive"),
+    ("straße", "strasse"), ("Øresund", "Oresund"), ("Łódź", "Lodz"), ("Hà Nội", "Ha Noi"), ("Σύμβαση", "Συμβαση"),
+    ("façade", "facade"), ("Ação", "Acao")])
+def test_a_word_typed_without_its_accents_has_the_same_tokens(written: str, typed: str) -> None:
+    assert tokens(written) == tokens(typed)
+
+
+@pytest.mark.parametrize(("word", "other"), [("が", "か"), ("й", "и"), ("ё", "е")])
+def test_marks_that_make_letters_of_other_scripts_stay(word: str, other: str) -> None:
+    assert tokens(f"{word}x") != tokens(f"{other}x")
+
+
+@given(st.text(alphabet=st.characters(categories=["L", "M", "N", "Zs"]), max_size=30))
+def test_folding_changes_nothing_written_without_marks_and_is_stable(text: str) -> None:
+    once = tokens(text)
+    assert tokens(" ".join(once)) == tokens(" ".join(tokens(" ".join(once))))
+    if unicodedata.normalize("NFD", text) == text and text.isascii():
+        assert once == tokens(text.lower())
