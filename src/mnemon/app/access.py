@@ -14,8 +14,8 @@ def record_access(rt: Runtime, ids: list[str], op: str, detail: dict[str, Any], 
     """Count `ids` as accessed and log the read — unless another writer holds the store (an ingest of a large vault,
     a team mate's import): the read then answers without its bookkeeping instead of waiting behind the writer (on
     PostgreSQL for as long as it wrote; on SQLite until the busy timeout failed the read). A read-only store keeps
-    nothing."""
-    if rt.store.readonly:
+    nothing, nor does a read made under `Mnemon.unrecorded`."""
+    if rt.store.readonly or not rt.record_reads:
         return
     with suppress(WriterBusy), rt.store.transaction(wait=False):
         rt.store.touch(ids, rt.now_iso())

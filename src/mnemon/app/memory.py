@@ -5,6 +5,7 @@ import importlib
 import json
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -168,6 +169,16 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @contextmanager
+    def unrecorded(self) -> Iterator["Mnemon"]:
+        """The reads made inside leave the store as it is: `recall`, `search` and `show` count no access and log
+        nothing (for a request that gets no answer to read, such as an HTTP HEAD)."""
+        before, self.rt.record_reads = self.rt.record_reads, False
+        try:
+            yield self
+        finally:
+            self.rt.record_reads = before
 
     # ── writes ───────────────────────────────────────────────────────────────
     def remember(self, content: Any, *, category: Any = None, importance: Any = None, tags: Any = None,

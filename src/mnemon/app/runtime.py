@@ -33,6 +33,8 @@ class Runtime:
     save_caches: bool = True  # the recall graph and vector matrix saved beside the database (cache_paths.beside)
     ann: AnnPolicy = field(default_factory=AnnPolicy)  # when a large store's approximate vector index is built and used
     warnings: list[str] = field(default_factory=list)
+    # False while a read must leave the store as it is (an HTTP HEAD): its hits are not counted nor the read logged
+    record_reads: bool = True
     _index: VectorIndex | None = None
     _token_cache: dict[str, tuple[str, frozenset[str], tuple[str, ...]]] = field(default_factory=dict)
     _graph: GraphIndex | None = None

@@ -1,0 +1,82 @@
+"""Session 34's second QA pass of the servers: a HEAD that wrote, a request without Host, arguments named as CLI
+flags, a `+` a query string turned into a space, a refused body invited with 100 Continue, 414/431 without words,
+and `mcp serve` with its standard output closed."""
+from __future__ import annotations
+
+import json
+import socket
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from interfaces.test_http import _raw, server  # noqa: F401 - the fixture, started for real
+from interfaces.test_mcp import _env, call
+
+from mnemon.app.memory import Mnemon
+from mnemon.interfaces.http.server import MAX_BODY, Api
+from mnemon.interfaces.mcp import handle
+from mnemon.interfaces.operations import OPERATIONS
+
+LOCAL = {"host": "localhost"}
+# the least each read-only operation needs (ids filled in by the test)
+READ_ARGS: dict[str, str] = {"recall": "query=pilot", "search": "query=pilot", "show": "id={id}",
+                             "related": "id={id}", "status": "", "retrieve": "prompt=pilot", "surface": "prompt=pilot",
+                             "agent_preflight": "prompt=pilot", "explain_edge": "id=1", "graph": "",
+                             "find_nodes": "query=pilot", "state_list": "", "log": ""}
+
+
+def _data_version(db: sqlite3.Connection) -> int:
+    """Changes whenever another connection commits to the database: any write at all."""
+    return int(db.execute("PRAGMA data_version").fetchone()[0])
+
+
+def test_every_read_only_operation_is_listed_here() -> None:
+    assert set(READ_ARGS) == {op.name for op in OPERATIONS if op.read_only}
+
+
+@pytest.mark.parametrize("name", sorted(READ_ARGS))
+def test_a_head_writes_nothing(mem: Mnemon, name: str) -> None:
+    """`HEAD /api/recall?query=x` ran the whole call: it counted the hits as accessed and logged a recall, for a
+    request that gets no body. A HEAD answers with the GET's status and headers, and the store is left as it was."""
+    memory_id = mem.remember("The pilot starts in June")["id"]
+    api = Api(lambda: mem)
+    target = f"/api/{name}?" + READ_ARGS[name].format(id=memory_id)
+    watcher = sqlite3.connect(mem.rt.store.path)
+    try:
+        before = _data_version(watcher)
+        head = api.handle("HEAD", target, LOCAL, b"")
+        assert _data_version(watcher) == before, f"HEAD {target} wrote to the store"
+        got = api.handle("GET", target, LOCAL, b"")
+        assert head.status == got.status and head.content_type == got.content_type
+        if name in ("recall", "search", "show"):  # what a GET does: so the check above can fail
+            assert _data_version(watcher) != before
+    finally:
+        watcher.close()
+
+
+def test_a_head_answers_as_the_get_would(mem: Mnemon) -> None:
+    mem.remember("The pilot starts in June")
+    api = Api(lambda: mem)
+    head = api.handle("HEAD", "/api/recall?query=pilot", LOCAL, b"")
+    assert head.status == 200 and head.body == api.handle("GET", "/api/recall?query=pilot", LOCAL, b"").body
+    assert mem.log()["entries"][0]["op"] == "recall"  # the GET's own entry, and the HEAD left none
+    assert [e["op"] for e in mem.log()["entries"]].count("recall") == 1
+
+
+def _send(port: int, data: bytes, *, wait_for_close: bool = True) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+        conn.sendall(data)
+        out = b""
+        while chunk := conn.recv(1 << 16):
+            out += chunk
+            if not wait_for_close and b"\r\n\r\n" in out:
+                break
+        return out
+
+
+def _status_and_envelope(answer: bytes) -> tuple[int, dict[str, Any]]:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return int(head.split()[1]), json.loads(body)
