@@ -80,3 +80,19 @@ def _send(port: int, data: bytes, *, wait_for_close: bool = True) -> bytes:
 def _status_and_envelope(answer: bytes) -> tuple[int, dict[str, Any]]:
     head, _, body = answer.partition(b"\r\n\r\n")
     return int(head.split()[1]), json.loads(body)
+
+
+def test_a_request_without_host_is_a_bad_request(server) -> None:  # noqa: F811
+    """RFC 9112 §3.2: a request without a Host header is a 400; it was 403 `forbidden_host`, as if it had named
+    another site. A wrong Host is still refused (DNS rebinding)."""
+    port = server().server_address[1]
+    status, envelope = _status_and_envelope(_send(port, b"GET /api/status HTTP/1.1\r\nConnection: close\r\n\r\n"))
+    assert status == 400 and envelope["error"]["code"] == "invalid_input"
+    assert "Host" in envelope["error"]["message"]
+    status, envelope = _status_and_envelope(_send(port, b"GET /api/status HTTP/1.1\r\nHost: evil.example\r\n"
+                                                        b"Connection: close\r\n\r\n"))
+    assert status == 403 and envelope["error"]["code"] == "forbidden_host"
+    # an absolute-form target names the host itself: no Host header needed
+    status, envelope = _status_and_envelope(_send(port, f"GET http://127.0.0.1:{port}/api/status HTTP/1.1\r\n"
+                                                        "Connection: close\r\n\r\n".encode()))
+    assert status == 200 and "error" not in envelope
