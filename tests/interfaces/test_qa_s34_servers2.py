@@ -96,3 +96,18 @@ def test_a_request_without_host_is_a_bad_request(server) -> None:  # noqa: F811
     status, envelope = _status_and_envelope(_send(port, f"GET http://127.0.0.1:{port}/api/status HTTP/1.1\r\n"
                                                         "Connection: close\r\n\r\n".encode()))
     assert status == 200 and "error" not in envelope
+
+
+def test_an_invalid_as_of_is_named_as_the_caller_gave_it(mem: Mnemon) -> None:
+    """MCP `retrieve {"as_of": "2026-02-30"}` said "--as-of '2026-02-30' is not…", a flag an agent never gave,
+    while state_list said `as_of`. Both name the argument."""
+    for i, (tool, args) in enumerate([("retrieve", {"prompt": "x", "as_of": "2026-02-30"}),
+                                      ("agent_preflight", {"prompt": "x", "as_of": "2026-02-30"}),
+                                      ("state_list", {"as_of": "2026-02-30"})], 1):
+        result = handle(lambda: mem, call(i, tool, args))["result"]  # type: ignore[index]
+        error = result["structuredContent"]["error"]
+        assert error["code"] == "invalid_input" and "--" not in error["message"], (tool, error)
+        assert error["message"].startswith("as_of") and error["details"]["field"] == "as_of", (tool, error)
+    api = Api(lambda: mem)
+    answer = json.loads(api.handle("GET", "/api/retrieve?prompt=x&as_of=2026-02-30", LOCAL, b"").body)
+    assert "--" not in answer["error"]["message"] and "as_of" in answer["error"]["message"]

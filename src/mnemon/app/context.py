@@ -114,8 +114,10 @@ def parse_as_of(as_of: Any) -> datetime | None:
     try:
         return parse_iso(str(as_of))
     except ValueError:
-        raise InvalidInput(f"--as-of {as_of!r} is not an ISO-8601 timestamp within the years 1-9999 (UTC)",
-                           as_of=str(as_of)) from None
+        # named as the argument is (as `parse_instant` names it), not as one interface's flag: an MCP or HTTP
+        # caller gave `as_of`, never `--as-of`
+        raise InvalidInput(f"as_of {as_of!r} is not an ISO-8601 timestamp within the years 1-9999 (UTC)",
+                           field="as_of", as_of=str(as_of)) from None
 
 
 # ── factors ────────────────────────────────────────────────────────────────────────────────────────────────────
