@@ -111,3 +111,19 @@ def test_an_invalid_as_of_is_named_as_the_caller_gave_it(mem: Mnemon) -> None:
     api = Api(lambda: mem)
     answer = json.loads(api.handle("GET", "/api/retrieve?prompt=x&as_of=2026-02-30", LOCAL, b"").body)
     assert "--" not in answer["error"]["message"] and "as_of" in answer["error"]["message"]
+
+
+@pytest.mark.parametrize("name", ["retrieve", "agent_preflight", "state_list"])
+def test_a_plus_decoded_to_a_space_is_pointed_out(mem: Mnemon, name: str) -> None:
+    """`as_of=2026-05-01T09:30:00+02:00` in a URL: the `+` is a space in a query string, and the refusal said only
+    "must be an RFC 3339 / ISO-8601 date or time", with what the caller wrote looking right. It says to write %2B;
+    written so, the instant is taken."""
+    api = Api(lambda: mem)
+    prompt = "" if name == "state_list" else "prompt=pilot&"
+    refused = api.handle("GET", f"/api/{name}?{prompt}as_of=2026-05-01T09:30:00+02:00", LOCAL, b"")
+    message = json.loads(refused.body)["error"]["message"]
+    assert refused.status == 400 and "%2B" in message and "as_of" in message, message
+    taken = api.handle("GET", f"/api/{name}?{prompt}as_of=2026-05-01T09:30:00%2B02:00", LOCAL, b"")
+    assert taken.status == 200, taken.body
+    other = api.handle("GET", f"/api/{name}?{prompt}as_of=2026-05-01T09:30:00x", LOCAL, b"")
+    assert other.status == 400 and "%2B" not in json.loads(other.body)["error"]["message"]

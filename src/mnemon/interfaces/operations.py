@@ -149,8 +149,12 @@ def check_args(op: Operation, args: Any) -> dict[str, Any]:
             shown = f"argument {name!r}" + ("" if where == name else f" ({where})")
             raise InvalidInput(f"{op.name}: {shown} is not valid UTF-8 text: it holds a lone surrogate (a "
                                "\\ud800-style escape without its pair)", field=where)
-    checked = {name: _checked(f"{op.name}: argument {name!r}", op.parameters[name], value)
-               for name, value in args.items()}
+    checked = {}
+    for name, value in args.items():
+        try:
+            checked[name] = _checked(f"{op.name}: argument {name!r}", op.parameters[name], value)
+        except InvalidInput as exc:  # which argument, for a machine (as the facade's refusals say it)
+            raise InvalidInput(exc.message, field=name) from None
     for first, second in op.exclusive:
         if checked.get(first) and checked.get(second):
             given = "true" if op.properties[first]["type"] == "boolean" else "given"

@@ -45,6 +45,7 @@ from ...core.errors import InvalidInput, MnemonError, ReadOnly
 from ..operations import BY_NAME, OPERATIONS, Operation, check_args, with_defaults
 from ..payloads import dumps, error_envelope, from_exception
 from .deadline import ClockedReader, RequestDeadline
+from .messages import plus_hint
 
 WORKBENCH = Path(__file__).with_name("workbench")
 MAX_BODY = 1 << 20  # a memory or a prompt, with room to spare; an import goes through the CLI
@@ -219,13 +220,16 @@ class Api:
                             (*accepted, "OPTIONS"))
         if not op.read_only and not self.allow_writes:
             raise ReadOnly(f"{name} writes, and this server is read-only; start it with --allow-writes")
-        args = with_defaults(op, check_args(op, args), self.defaults)
-        with self._lock:
-            mem = self.mem_factory()
-            # a HEAD gets the GET's status and headers and no body: the read's bookkeeping (accesses, a log entry)
-            # would be a side effect of a request nobody reads the answer of
-            with mem.unrecorded() if method == "HEAD" else contextlib.nullcontext():
-                return _json(200, op.call(mem, args))
+        try:
+            args = with_defaults(op, check_args(op, args), self.defaults)
+            with self._lock:
+                mem = self.mem_factory()
+                # a HEAD gets the GET's status and headers and no body: the read's bookkeeping (accesses, a log
+                # entry) would be a side effect of a request nobody reads the answer of
+                with mem.unrecorded() if method == "HEAD" else contextlib.nullcontext():
+                    return _json(200, op.call(mem, args))
+        except InvalidInput as exc:
+            raise plus_hint(exc, query if method in ("GET", "HEAD") else "") from None
 
 
 def openapi(mount: str, *, secured: bool = False) -> dict[str, Any]:
