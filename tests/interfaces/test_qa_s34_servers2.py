@@ -127,3 +127,23 @@ def test_a_plus_decoded_to_a_space_is_pointed_out(mem: Mnemon, name: str) -> Non
     assert taken.status == 200, taken.body
     other = api.handle("GET", f"/api/{name}?{prompt}as_of=2026-05-01T09:30:00x", LOCAL, b"")
     assert other.status == 400 and "%2B" not in json.loads(other.body)["error"]["message"]
+
+
+def test_a_body_too_large_is_refused_before_it_is_invited(server) -> None:  # noqa: F811
+    """With `Expect: 100-continue` a 5 MB body got `100 Continue` and was read before the 413. Now the 413 comes at
+    once, and the client never sends the body."""
+    port = server().server_address[1]
+    head = (f"POST /api/recall HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {5 * MAX_BODY}\r\nExpect: 100-continue\r\n\r\n").encode()
+    answer = _send(port, head)  # the body is never sent: a server that invited it waits for it (and times out)
+    assert not answer.startswith(b"HTTP/1.1 100"), answer[:80]
+    status, envelope = _status_and_envelope(answer)
+    assert status == 413 and envelope["error"]["code"] == "too_large"
+    # a body within the limit is still invited
+    small = (b"POST /api/status HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+             b"Content-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+        conn.sendall(small)
+        assert conn.recv(1 << 16).startswith(b"HTTP/1.1 100 Continue")
+        conn.sendall(b"{}")
+        assert b"200 OK" in conn.recv(1 << 16)

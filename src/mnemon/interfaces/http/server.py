@@ -459,6 +459,9 @@ def _refusal(status: int, code: str, message: str) -> Response:
     return Response(status, dumps(error_envelope(code, message)).encode())
 
 
+_TOO_LARGE = _refusal(413, "too_large", f"the body must be at most {MAX_BODY} bytes")
+
+
 def content_length(values: list[str]) -> int | None:
     """The body's length from a request's Content-Length headers (0 without one); None when they are malformed or
     disagree, since then nobody knows where the body ends (RFC 9112 §6.3: refuse and close). Identical repeats, as
@@ -522,7 +525,18 @@ def _handler(api: Api, request_timeout: float, request_deadline: float) -> type[
             return super().parse_request()
 
         def _serve(self) -> None:
-            reply = self._reply()
+            self._send(self._reply())
+
+        def handle_expect_100(self) -> bool:
+            """`Expect: 100-continue`: a body over the limit is refused before it is invited (a client waits for the
+            100 to send it; it was invited, read and dropped, up to DRAIN_LIMIT bytes, before the 413)."""
+            if (content_length(self.headers.get_all("Content-Length") or []) or 0) > MAX_BODY:
+                self.close_connection = True
+                self._send(_TOO_LARGE)
+                return False
+            return super().handle_expect_100()
+
+        def _send(self, reply: Response) -> None:
             if _connections(self).stopping:  # the server is stopping: this answer is the connection's last
                 self.close_connection = True
             self.send_response(reply.status)
@@ -562,7 +576,7 @@ def _handler(api: Api, request_timeout: float, request_deadline: float) -> type[
                 self.close_connection = True
                 if size <= DRAIN_LIMIT:
                     _drain(self.rfile, size)  # a client still sending would see a reset instead of the answer
-                return _refusal(413, "too_large", f"the body must be at most {MAX_BODY} bytes")
+                return _TOO_LARGE
             try:
                 body = self.rfile.read(size) if size else b""
             except TimeoutError:
