@@ -147,3 +147,21 @@ def test_a_body_too_large_is_refused_before_it_is_invited(server) -> None:  # no
         assert conn.recv(1 << 16).startswith(b"HTTP/1.1 100 Continue")
         conn.sendall(b"{}")
         assert b"200 OK" in conn.recv(1 << 16)
+
+
+@pytest.mark.parametrize("request_bytes, words", [
+    (b"GET /api/status?q=" + b"a" * 70_000 + b" HTTP/1.1\r\nHost: localhost\r\n\r\n", "request line"),
+    (b"GET /api/status HTTP/1.1\r\nHost: localhost\r\nX-Long: " + b"a" * 70_000 + b"\r\n\r\n", "header line"),
+    (b"GET /api/status HTTP/1.1\r\nHost: localhost\r\n" + b"".join(b"X-%d: 1\r\n" % i for i in range(120))
+     + b"\r\n", "headers"),
+])
+def test_a_request_too_long_says_what_and_the_limit(server, request_bytes: bytes, words: str) -> None:  # noqa: F811
+    """414 and 431 answered `{"message": "HTTP 414"}` (or "Line too long", also as the status's reason phrase)."""
+    port = server().server_address[1]
+    answer = _send(port, request_bytes)
+    status, envelope = _status_and_envelope(answer)
+    assert status in (414, 431) and envelope["error"]["code"] == "invalid_input"
+    message = envelope["error"]["message"]
+    assert words in message and any(limit in message for limit in ("65536", "100")), message
+    assert answer.split(b"\r\n")[0] in (b"HTTP/1.1 414 Request-URI Too Long",
+                                        b"HTTP/1.1 431 Request Header Fields Too Large")

@@ -45,7 +45,7 @@ from ...core.errors import InvalidInput, MnemonError, ReadOnly
 from ..operations import BY_NAME, OPERATIONS, Operation, check_args, with_defaults
 from ..payloads import dumps, error_envelope, from_exception
 from .deadline import ClockedReader, RequestDeadline
-from .messages import plus_hint
+from .messages import plus_hint, transport_refusal
 
 WORKBENCH = Path(__file__).with_name("workbench")
 MAX_BODY = 1 << 20  # a memory or a prompt, with room to spare; an import goes through the CLI
@@ -611,8 +611,8 @@ def _handler(api: Api, request_timeout: float, request_deadline: float) -> type[
                 # out without a status line (as to HTTP/0.9); answered as the HTTP/1.1 this server speaks
                 self.request_version = "HTTP/1.1"
             name = "unsupported_http_version" if code == 505 else "invalid_input" if code < 500 else "internal"
-            body = dumps(error_envelope(name, message or explain or f"HTTP {code}")).encode()
-            self.send_response(code, message)
+            body = dumps(error_envelope(name, transport_refusal(code, message, explain))).encode()
+            self.send_response(code)  # the status's own phrase: http.server gave 431 "Line too long"
             self.send_header("Content-Type", "application/json; charset=utf-8")
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Connection", "close")
