@@ -165,3 +165,12 @@ def test_a_request_too_long_says_what_and_the_limit(server, request_bytes: bytes
     assert words in message and any(limit in message for limit in ("65536", "100")), message
     assert answer.split(b"\r\n")[0] in (b"HTTP/1.1 414 Request-URI Too Long",
                                         b"HTTP/1.1 431 Request Header Fields Too Large")
+
+
+def test_mcp_serve_with_stdout_closed_says_why(tmp_path: Path) -> None:
+    """`mnemon mcp serve >&-` exited 1 without a word: no answer could ever reach a client, and nobody was told."""
+    proc = subprocess.run(["sh", "-c", '"$0" -m mnemon --db "$1" mcp serve >&-', sys.executable,
+                           str(tmp_path / "m.db")], stdin=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          env=_env(tmp_path), timeout=60)
+    assert proc.returncode == 1
+    assert b"Traceback" not in proc.stderr and b"standard output is closed" in proc.stderr, proc.stderr

@@ -220,6 +220,9 @@ def serve(mem_factory: Callable[[], Any], stdin: IO[bytes] | None = None, stdout
     if stdin is None and sys.stdin is None:  # started with its standard input closed: no client can reach it
         raise InvalidInput("standard input is closed, so no MCP message can arrive: an MCP client starts this "
                            "command and speaks on its standard input")
+    if stdout is None and sys.stdout is None:  # started with `>&-`: it exited 1 without a word
+        raise InvalidInput("standard output is closed, so no answer can reach the client: an MCP client reads this "
+                           "command's standard output")
     source: Iterable[bytes] = stdin if stdin is not None else sys.stdin.buffer
     sink = stdout if stdout is not None else sys.stdout.buffer
     if stdin is None and sys.stdin.isatty():  # run by hand to try it: it looked hung
