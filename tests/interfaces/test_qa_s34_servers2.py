@@ -149,6 +149,19 @@ def test_a_body_too_large_is_refused_before_it_is_invited(server) -> None:  # no
         assert b"200 OK" in conn.recv(1 << 16)
 
 
+@pytest.mark.parametrize("framing, status", [(b"Transfer-Encoding: chunked\r\n", 411),
+                                            (b"Transfer-Encoding: gzip\r\n", 400),
+                                            (b"Content-Length: 5\r\nContent-Length: 6\r\n", 400)])
+def test_a_body_that_would_not_be_read_is_not_invited(server, framing: bytes, status: int) -> None:  # noqa: F811
+    """`curl -T -` sends a chunked body after `Expect: 100-continue`: it was invited, then refused unread and the
+    connection closed under a client still sending. The refusal comes instead of the 100."""
+    port = server().server_address[1]
+    answer = _send(port, b"POST /api/recall HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                         + framing + b"Expect: 100-continue\r\n\r\n")
+    assert not answer.startswith(b"HTTP/1.1 100"), answer[:80]
+    assert _status_and_envelope(answer)[0] == status
+
+
 @pytest.mark.parametrize("request_bytes, words", [
     (b"GET /api/status?q=" + b"a" * 70_000 + b" HTTP/1.1\r\nHost: localhost\r\n\r\n", "request line"),
     (b"GET /api/status HTTP/1.1\r\nHost: localhost\r\nX-Long: " + b"a" * 70_000 + b"\r\n\r\n", "header line"),

@@ -482,13 +482,34 @@ def _handler(api: Api, request_timeout: float, request_deadline: float) -> type[
             self._send(self._reply())
 
         def handle_expect_100(self) -> bool:
-            """`Expect: 100-continue`: a body over the limit is refused before it is invited (a client waits for the
-            100 to send it; it was invited, read and dropped, up to DRAIN_LIMIT bytes, before the 413)."""
-            if (content_length(self.headers.get_all("Content-Length") or []) or 0) > MAX_BODY:
+            """`Expect: 100-continue`: a body that would be refused unread (too large, chunked, of unknown length) is
+            refused before it is invited (a client waits for the 100 to send it; one over the limit was invited,
+            read and dropped, up to DRAIN_LIMIT bytes, before the 413; a chunked one met a closed connection)."""
+            refusal, _ = self._unread_refusal()
+            if refusal is not None:
                 self.close_connection = True
-                self._send(_TOO_LARGE)
+                self._send(refusal)
                 return False
             return super().handle_expect_100()
+
+        def _unread_refusal(self) -> tuple[Response | None, int]:
+            """The refusal of a body this server will not read, known from the request's head alone; and the body's
+            length (0 when unknown)."""
+            # every Transfer-Encoding header, not the first: "gzip" then "chunked" as two headers left the chunked
+            # body in the stream, read as the next request (a proxy that honoured it saw one request, this two)
+            codings = ",".join(self.headers.get_all("Transfer-Encoding") or []).lower()
+            if "chunked" in codings:  # not read: left in the stream it would be parsed as the next request
+                return _refusal(411, "length_required", "send the body with a Content-Length (chunked bodies are "
+                                                        "not read)"), 0
+            if codings.strip(_OWS + ","):
+                # RFC 9112 §6.3: a coding without chunked last leaves the body's length unknown, so 400 and close
+                return _refusal(400, "invalid_input", "a Transfer-Encoding is not read: send the body as it is, "
+                                                      "with a Content-Length"), 0
+            size = content_length(self.headers.get_all("Content-Length") or [])
+            if size is None:
+                return _refusal(400, "invalid_input", "bad Content-Length: one decimal length, stated once (or "
+                                                      "repeated unchanged)"), 0
+            return _TOO_LARGE if size > MAX_BODY else None, size
 
         def _send(self, reply: Response) -> None:
             if _connections(self).stopping:  # the server is stopping: this answer is the connection's last
@@ -508,29 +529,12 @@ def _handler(api: Api, request_timeout: float, request_deadline: float) -> type[
         def _reply(self) -> Response:
             """The answer, or the transport's refusal of a request whose body cannot be read as what it claims
             (after which the connection closes: where the next request would start is unknown)."""
-            size = content_length(self.headers.get_all("Content-Length") or [])
-            # every Transfer-Encoding header, not the first: "gzip" then "chunked" as two headers left the chunked
-            # body in the stream, read as the next request (a proxy that honoured it saw one request, this two)
-            codings = ",".join(self.headers.get_all("Transfer-Encoding") or []).lower()
-            if "chunked" in codings:
-                # not read here: left in the stream it would be parsed as the next request
+            refusal, size = self._unread_refusal()
+            if refusal is not None:
                 self.close_connection = True
-                return _refusal(411, "length_required", "send the body with a Content-Length (chunked bodies are "
-                                                        "not read)")
-            if codings.strip(_OWS + ","):
-                # RFC 9112 §6.3: a coding without chunked last leaves the body's length unknown, so 400 and close
-                self.close_connection = True
-                return _refusal(400, "invalid_input", "a Transfer-Encoding is not read: send the body as it is, "
-                                                      "with a Content-Length")
-            if size is None:
-                self.close_connection = True
-                return _refusal(400, "invalid_input", "bad Content-Length: one decimal length, stated once (or "
-                                                      "repeated unchanged)")
-            if size > MAX_BODY:
-                self.close_connection = True
-                if size <= DRAIN_LIMIT:
+                if refusal is _TOO_LARGE and size <= DRAIN_LIMIT:
                     _drain(self.rfile, size)  # a client still sending would see a reset instead of the answer
-                return _TOO_LARGE
+                return refusal
             try:
                 body = self.rfile.read(size) if size else b""
             except TimeoutError:
