@@ -89,6 +89,9 @@ def test_a_request_without_host_is_a_bad_request(server) -> None:  # noqa: F811
     status, envelope = _status_and_envelope(_send(port, b"GET /api/status HTTP/1.1\r\nConnection: close\r\n\r\n"))
     assert status == 400 and envelope["error"]["code"] == "invalid_input"
     assert "Host" in envelope["error"]["message"]
+    empty = b"GET /api/status HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n"  # (an http URI's host is never empty)
+    status, envelope = _status_and_envelope(_send(port, empty))
+    assert status == 400 and envelope["error"]["code"] == "invalid_input"
     status, envelope = _status_and_envelope(_send(port, b"GET /api/status HTTP/1.1\r\nHost: evil.example\r\n"
                                                         b"Connection: close\r\n\r\n"))
     assert status == 403 and envelope["error"]["code"] == "forbidden_host"

@@ -150,8 +150,10 @@ class Api:
     def _route(self, method: str, target: str, headers: Mapping[str, str], body: bytes) -> Response:
         authority, raw_path, query = split_target(target)
         # RFC 9112 §3.2.2: an absolute-form target ("http://host/path") names the host itself, over the Host header
-        if authority is None and "host" not in headers:  # RFC 9112 §3.2: 400, not a host this server refuses
-            raise InvalidInput("the request has no Host header: HTTP/1.1 requires one (Host: localhost:PORT)")
+        # RFC 9112 §3.2: 400, not a host this server refuses (an http URI's host is never empty: RFC 9110 §4.2.1)
+        if authority is None and not headers.get("host", "").strip(_OWS):
+            raise InvalidInput("the request has no Host header, or an empty one: HTTP/1.1 requires one (Host: "
+                               "localhost:PORT)")
         host = headers.get("host", "") if authority is None else authority
         if self.loopback_only and not is_loopback(_host_name(host)):
             raise HttpError("forbidden_host", "this server answers only requests addressed to localhost or a "
