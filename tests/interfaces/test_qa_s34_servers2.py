@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from interfaces.test_http import _raw, server  # noqa: F401 - the fixture, started for real
+from interfaces.test_http import server  # noqa: F401 - the fixture, started for real
 from interfaces.test_mcp import _env, call
 
 from mnemon.app.memory import Mnemon
