@@ -1,5 +1,5 @@
-"""Keyword search and recall find an accented name typed without its accents (tokens: tests/core/test_accent_folding.py);
-"Zoe" found nothing for "Zoë", and "cafe lease" found the café note only by "lease"."""
+"""Keyword search and recall find an accented name typed without its accents (tokens: tests/core/test_accent_folding.py)
+— "Zoe" found nothing for "Zoë", and "cafe lease" found the café note only by "lease"."""
 from __future__ import annotations
 
 from mnemon.app.memory import Mnemon
