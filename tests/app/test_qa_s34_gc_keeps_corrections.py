@@ -3,11 +3,11 @@
 forgetting it made recall give the stale fact as current again. Auto-prune never takes one."""
 from __future__ import annotations
 
+from conftest import FakeClock
 from mnemon.app.memory import Mnemon
 
 
-def test_gc_does_not_offer_a_correction_of_a_live_memory_for_purging(
-        mem: Mnemon, clock) -> None:  # type: ignore[no-untyped-def]
+def test_gc_does_not_offer_a_correction_of_a_live_memory_for_purging(mem: Mnemon, clock: FakeClock) -> None:
     mem.rt.clock = clock
     mem.remember("Mira lives in Lisbon", importance=5)
     clock.advance(minutes=1)
