@@ -25,6 +25,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -157,6 +158,20 @@ def mem_none(make_mem: Callable[..., Mnemon]) -> Mnemon:
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
+
+
+@pytest.fixture
+def local_tz(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]]:
+    """Sets the process's local time zone (a POSIX TZ string: "UTC", "CST-8" for UTC+8), UTC to begin with, and
+    restores the machine's after the test: "yesterday" in a recall query is the user's local day."""
+    def set_tz(tz: str) -> None:
+        monkeypatch.setenv("TZ", tz)
+        time.tzset()
+
+    set_tz("UTC")
+    yield set_tz
+    monkeypatch.undo()
+    time.tzset()
 
 
 def _assert_no_traceback(text: str, where: str) -> None:

@@ -207,6 +207,17 @@ def _window_anchors(store: Store, own: TimeWindow, at: MemoryFilter, scores: Que
     return (ranked + [i for i in newest if i not in taken])[:WINDOW_ANCHOR_TOP_K]
 
 
+def _period_holds(store: Store, window: TimeWindow, at: MemoryFilter, replay: Replay | None) -> bool:
+    """Whether a memory with a time of its own was written in `window` itself, within the filter (and, under a
+    replay, by its instant)."""
+    lo, hi = window.own_bounds()
+    if at.created_to is not None:
+        hi = min(hi, at.created_to)
+    period = replace(at, created_from=lo, created_to=hi, timed_only=True)
+    found = store.recent_memory_ids(1, period)
+    return bool(found if replay is None else replay.recent(found, period, 1))
+
+
 def _in_period(snap: GraphSnapshot, nodes: np.ndarray, own: TimeWindow | None) -> np.ndarray:
     """Which of `nodes` were written in the named period itself, by a time of their own (not a vault row's)."""
     if own is None or not len(nodes):
@@ -384,6 +395,12 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     flt = MemoryFilter(category=category, source=source, sources=tuple(dict.fromkeys(sources)))
     # what the anchors may be: under a replay, only memories created by then
     at = flt if bound is None else replace(flt, created_to=bound)
+    # a period read against the clock ("yesterday", "on December 3") is applied only when memories were written in
+    # it: asked long after the store was written, it is an empty day that would demote every memory (timeframe.py)
+    if window is not None and window.relative and not _period_holds(store, window, at, replay):
+        trace.append({"stage": "time_window", "expression": window.text, "applied": False,
+                      "reason": "no memory was written in it"})
+        window = None
     qvec = query_vector if query_vector is not None else rt.embed_query(query)
     scores = rt.index.scores(qvec) if qvec is not None else None
     later = None if replay is None or not replay.gone.any() else replay.gone

@@ -2,11 +2,13 @@
 
 A question that names a time asks about what happened then; a memory written months away from it is weaker evidence
 however well its words match. Recall demotes results outside the named period (like superseded ones, flagged, never
-dropped). Only explicit calendar expressions count — "last week" or "recently" name no period without knowing when
-the question was asked, and a wrong window would hide the right memory. Neither does a bare year: "the 2024
-budget" or "Windows Server 2019" name a topic far more often than when something was written. A month with a
+dropped). Calendar expressions count, and the relative ones of relative_time.py ("yesterday", "last week", "3 days
+ago", "last Monday") read against the store's clock; "recently" names no period. A bare year does not either: "the
+2024 budget" or "Windows Server 2019" name a topic far more often than when something was written. A month with a
 relative year ("in June last year", "去年3月") is in that year, and a range ("from March to May 2025", "between 1 and
-10 March 2025") is the whole of it.
+10 March 2025") is the whole of it. A day named without a year ("on December 3", "3 December", "12月3日") is its
+latest occurrence up to today. A period read against the clock that way, or relatively, is `relative`: recall applies
+it only when memories were written in it — asked years after a conversation, "yesterday" is an empty day.
 
 Memories are dated when they were written, and people tell of events afterwards ("yesterday I…", "last week we…"),
 so the window reaches `AFTER` days past the named period and `BEFORE` days ahead of it.
@@ -19,6 +21,7 @@ from datetime import datetime, timedelta, timezone
 
 from ..lazy_regex import LazyRegex
 from ..model import iso
+from .relative_time import ENGLISH_WORDS, relative_periods
 
 BEFORE = timedelta(days=3)
 AFTER = timedelta(days=14)
@@ -39,11 +42,14 @@ _EXPR = LazyRegex(
     rf"|\b(?P<d1>[0-3]?\d){_ORD}(?:\s+of)?\s+(?P<m1>{_M})\.?,?\s+(?P<y1>(?:19|20)\d\d)\b"
     rf"|\b(?P<m2>{_M})\.?\s+(?P<d2>[0-3]?\d){_ORD},?\s+(?P<y2>(?:19|20)\d\d)\b"
     rf"|\b(?P<m3>{_M})\.?,?\s+(?:of\s+)?(?P<y3>(?:19|20)\d\d)\b"
+    # a day without a year ("3 December", "December 3rd"); not when a year follows that the forms above did not read
+    rf"|\b(?P<d5>[0-3]?\d){_ORD}(?:\s+of)?\s+(?P<m5>{_M})\b\.?(?![\s.,]*(?:19|20)\d\d)"
+    rf"|\b(?P<m6>{_M})\.?\s+(?P<d6>[0-3]?\d){_ORD}\b(?![\s.,]*(?:19|20)\d\d)"
     rf"|(?P<zy>(?:19|20)\d\d)\s*年(?:\s*(?P<zm>[01]?\d)\s*月(?:\s*(?P<zd>[0-3]?\d)\s*[日号])?)?"
     rf"|(?:(?<![\d年])|(?<=[去今前]年))(?P<zm2>[01]?\d)\s*月(?:\s*(?P<zd2>[0-3]?\d)\s*[日号])?"
     rf"|\b(?P<y4>(?:19|20)\d\d)\b"
     rf"|\b(?:{_MONTH_LEAD})\s+(?P<m4>{_M})\b"
-    rf"(?![\s.,]*(?:[0-3]?\d{_ORD},?\s+)?(?:of\s+)?(?:19|20)\d\d)",  # "of September 2023" is read whole above
+    rf"(?![\s.,]*(?:[0-3]?\d{_ORD},?\s+)?(?:of\s+)?(?:19|20)\d\d|\s+[0-3]?\d{_ORD}\b)",  # read whole above
     re.IGNORECASE,
 )
 # the words that open a period to one side: read in the text before the month ("as of March", "until late June",
@@ -80,6 +86,7 @@ class TimeWindow:
     start: datetime
     end: datetime
     text: str
+    relative: bool = False  # read against the clock: applied only when memories were written in it (module doc)
 
     def contains(self, when: datetime) -> bool:
         """True when a memory written at `when` can tell of this period (with the slack of the module doc)."""
@@ -102,8 +109,19 @@ class TimeWindow:
     def span(self) -> timedelta:
         return self.end - self.start
 
-    def as_dict(self) -> dict[str, str]:
-        return {"from": self.start.isoformat(), "to": self.end.isoformat(), "expression": self.text}
+    def as_dict(self) -> dict[str, str | bool]:
+        return {"from": self.start.isoformat(), "to": self.end.isoformat(), "expression": self.text,
+                **({"relative": True} if self.relative else {})}
+
+
+def _latest_year(now: datetime, month: int, day: int) -> int:
+    """The year of the latest `month`/`day` up to `now`'s day."""
+    return now.year if (month, day) <= (now.month, now.day) else now.year - 1
+
+
+def _yearless_day(m: re.Match[str]) -> bool:
+    """Whether `m` is a day named without a year ("December 3", "3 December", "12月3日")."""
+    return bool(m.group("m5") or m.group("m6") or m.group("zd2"))
 
 
 def _month_span(year: int, month: int) -> tuple[datetime, datetime]:
@@ -121,9 +139,11 @@ def _span(m: re.Match[str], now: datetime, year: int | None = None) -> tuple[dat
                 day = datetime(year, month, int(g["id"]), tzinfo=timezone.utc)
                 return day, day + timedelta(days=1)
             return _month_span(year, month)
-        for d, mo, y in (("d1", "m1", "y1"), ("d2", "m2", "y2")):
+        for d, mo, y in (("d1", "m1", "y1"), ("d2", "m2", "y2"), ("d5", "m5", ""), ("d6", "m6", "")):
             if g[d]:
-                day = datetime(int(g[y]), _MONTH_OF[g[mo].lower()], int(g[d]), tzinfo=timezone.utc)
+                month = _MONTH_OF[g[mo].lower()]
+                day = datetime(int(g[y]) if y else year or _latest_year(now, month, int(g[d])), month, int(g[d]),
+                               tzinfo=timezone.utc)
                 return day, day + timedelta(days=1)
         if g["m3"]:
             return _month_span(int(g["y3"]), _MONTH_OF[g["m3"].lower()])
@@ -140,11 +160,13 @@ def _span(m: re.Match[str], now: datetime, year: int | None = None) -> tuple[dat
         month = _MONTH_OF[g["m4"].lower()] if g["m4"] else int(g["zm2"]) if g["zm2"] else 0
         if not 1 <= month <= 12:
             return None
-        # a month without a year is its latest occurrence up to now
+        # a month without a year is its latest occurrence up to now (a day: the latest such day)
+        yearless = year is None
         if year is None:
             year = now.year if month <= now.month else now.year - 1
         if g["zd2"]:
-            day = datetime(year, month, int(g["zd2"]), tzinfo=timezone.utc)
+            day = datetime(year if not yearless else _latest_year(now, month, int(g["zd2"])), month,
+                           int(g["zd2"]), tzinfo=timezone.utc)
             return day, day + timedelta(days=1)
         return _month_span(year, month)
     except ValueError:  # "31 February", month 13: not a date, so no window
@@ -160,12 +182,12 @@ def _may_name_a_period(query: str) -> bool:
     as "ſ" that match ASCII ones when case is ignored."""
     if not query.isascii() or any(c.isdigit() for c in query):
         return True
-    return any(word in _MONTH_OF for word in _ASCII_WORD.findall(query.lower()))
+    return any(word in _MONTH_OF or word in ENGLISH_WORDS for word in _ASCII_WORD.findall(query.lower()))
 
 
 def _relative_year(query: str, m: re.Match[str], now: datetime) -> int | None:
     """The year a month named without one belongs to when the query says it relatively ("in June last year")."""
-    if not (m.group("m4") or m.group("zm2")):
+    if not (m.group("m4") or m.group("zm2") or m.group("m5") or m.group("m6")):
         return None
     rel = _YEAR_AGO_AFTER.match(query[m.end():]) or _YEAR_AGO_BEFORE.search(query[: m.start()])
     if rel is None:
@@ -184,7 +206,8 @@ def _first_end(first: str, second: datetime, now: datetime) -> datetime | None:
         return day if day <= second else None
     for text in (first, f"{first} {second.year}", f"{first} {second.year - 1}"):  # November to February 2025
         m = _EXPR.fullmatch(text)
-        span = _span(m, now) if m is not None else None
+        # ("August 11 and August 15 2023": August 11 of 2023, not the latest one)
+        span = _span(m, now) if m is not None and not _yearless_day(m) else None
         if span is not None and span[0] <= second:
             return span[0]
     return None
@@ -203,13 +226,16 @@ def _range(query: str, m: re.Match[str], before: str, start: datetime, end: date
         link = _RANGE_NEXT.match(query, m.end())
         second = _EXPR.match(query, link.end()) if link is not None else None
         span = _span(second, now) if second is not None else None
+        if span is not None and _yearless_day(m):  # "from August 11 to August 15 2023": the second end's year
+            start = _first_end(m.group(0).strip(), span[0], now) or span[1]
         if span is not None and span[1] > start:
             return TimeWindow(start, span[1], query[m.start():second.end()].strip() if second else m.group(0))
     return None
 
 
 def time_window(query: str, now: datetime) -> TimeWindow | None:
-    """The first calendar period `query` names, relative to `now` when it leaves out the year.
+    """The first calendar period `query` names, relative to `now` when it leaves out the year; else the first
+    relative one ("yesterday", relative_time.py).
 
     >>> from datetime import datetime, timezone
     >>> now = datetime(2023, 8, 1, tzinfo=timezone.utc)
@@ -220,30 +246,51 @@ def time_window(query: str, now: datetime) -> TimeWindow | None:
     '2023-06-01'
     >>> time_window("How many pets did Andrew have, as of September 2023?", now).start.year
     1
-    >>> time_window("what did we decide last week", now) is None
-    True
+    >>> w = time_window("what did we decide last week", now)
+    >>> (w.span().days, w.relative)
+    (7, True)
     """
     if not _may_name_a_period(query):
         return None
     for m in _EXPR.finditer(query):
-        span = _span(m, now, _relative_year(query, m, now))
-        if span is None:
+        rel_year = _relative_year(query, m, now)
+        span = _span(m, now, rel_year)
+        if span is None or _a_verb(query, m):
             continue
         start, end = span
         # "before June" is matched whole by the month-without-year form, so its preposition is inside the match:
         # read what precedes the month itself, as "before June 2023" leaves the preposition in front of the match
         before = query[: m.start("m4")] if m.group("m4") else query[: m.start()]
-        after = query[m.end():]
         ranged = _range(query, m, before, start, end, now)
         if ranged is not None:
             return ranged
-        if _ENDS_BEFORE.search(before) or _ENDS_BEFORE_AFTER.search(after):
-            start, end = datetime(1, 1, 1, tzinfo=timezone.utc), start  # before June: up to where June starts
-        elif _OPEN_START.search(before) or _OPEN_START_AFTER.search(after):
-            start = datetime(1, 1, 1, tzinfo=timezone.utc)
-        elif _STARTS_AFTER.search(before) or _STARTS_AFTER_AFTER.search(after):
-            start, end = end, datetime(9999, 1, 1, tzinfo=timezone.utc)  # after June: from where June ends
-        elif _OPEN_END.search(before) or _OPEN_END_AFTER.search(after):
-            end = datetime(9999, 1, 1, tzinfo=timezone.utc)
-        return TimeWindow(start, end, m.group(0).strip())
+        start, end = _opened(before, query[m.end():], start, end)
+        return TimeWindow(start, end, m.group(0).strip(), _yearless_day(m) and rel_year is None)
+    for m, start, end in relative_periods(query, now):
+        start, end = _opened(query[: m.start()], query[m.end():], start, end)
+        return TimeWindow(start, end, m.group(0).strip(), True)
     return None
+
+
+def _opened(before: str, after: str, start: datetime, end: datetime) -> tuple[datetime, datetime]:
+    """The period as the words around it open or shift it ("as of June", "before June", "since yesterday")."""
+    if _ENDS_BEFORE.search(before) or _ENDS_BEFORE_AFTER.search(after):
+        return datetime(1, 1, 1, tzinfo=timezone.utc), start  # before June: up to where June starts
+    if _OPEN_START.search(before) or _OPEN_START_AFTER.search(after):
+        return datetime(1, 1, 1, tzinfo=timezone.utc), end
+    if _STARTS_AFTER.search(before) or _STARTS_AFTER_AFTER.search(after):
+        return end, datetime(9999, 1, 1, tzinfo=timezone.utc)  # after June: from where June ends
+    if _OPEN_END.search(before) or _OPEN_END_AFTER.search(after):
+        return start, datetime(9999, 1, 1, tzinfo=timezone.utc)
+    return start, end
+
+
+_VERB_MONTHS = ("may", "march")
+_DAY_LEAD = LazyRegex(rf"\b(?:on|{_MONTH_LEAD})\s+(?:the\s+)?$", re.IGNORECASE)
+
+
+def _a_verb(query: str, m: re.Match[str]) -> bool:
+    """Whether a day without a year is a verb's words instead ("we may 2x the budget", "3 march past"): its month
+    is "may" or "march" in lower case with no word of time before it ("on may 3" is a day)."""
+    month = m.group("m5") or m.group("m6")
+    return bool(month and month in _VERB_MONTHS and not _DAY_LEAD.search(query[: m.start()]))

@@ -1,0 +1,113 @@
+"""Relative periods in a recall query ("yesterday", "last week", "3 days ago", "last Monday", "昨天", "上周") and days
+named without a year ("on December 3"), read against the clock in the user's own calendar."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from hypothesis import given, strategies as st
+
+from mnemon.core.recall.timeframe import time_window
+
+NOW = datetime(2026, 12, 6, 15, 0, tzinfo=timezone.utc)  # a Sunday afternoon
+
+
+@pytest.fixture(autouse=True)
+def _utc(local_tz: Callable[[str], None]) -> None:
+    """The process's local time zone is UTC unless a test sets another (`local_tz`)."""
+
+
+def day(text: str) -> datetime:
+    """Midnight UTC starting the day `text` (YYYY-MM-DD)."""
+    return datetime.fromisoformat(f"{text}T00:00:00+00:00")
+
+
+@pytest.mark.parametrize("query, start, end", [
+    ("what did I do yesterday", "2026-12-05", "2026-12-06"),
+    ("what happened yesterday afternoon", "2026-12-05", "2026-12-06"),
+    ("what did I do this morning", "2026-12-06", "2026-12-07"),
+    ("anything new today?", "2026-12-06", "2026-12-07"),
+    ("what did we do the day before yesterday", "2026-12-04", "2026-12-05"),
+    ("what did I do 3 days ago", "2026-12-03", "2026-12-04"),
+    ("what did I fix three days ago", "2026-12-03", "2026-12-04"),
+    ("what happened last week", "2026-11-23", "2026-11-30"),       # the calendar week before this one
+    ("what happened this week", "2026-11-30", "2026-12-07"),
+    ("what did we do two weeks ago", "2026-11-16", "2026-11-23"),
+    ("what did we do last Monday", "2026-11-30", "2026-12-01"),    # the latest Monday before today
+    ("the review on Friday", "2026-12-04", "2026-12-05"),
+    ("what did we do last month", "2026-11-01", "2026-12-01"),
+    ("what happened in the past 10 days", "2026-11-26", "2026-12-07"),
+    ("on December 3", "2026-12-03", "2026-12-04"),                 # a day without a year: its latest occurrence
+    ("what happened on 3 December", "2026-12-03", "2026-12-04"),
+    ("the outage on December 10", "2025-12-10", "2025-12-11"),     # December 10 is still ahead this year
+    ("the 2nd of March", "2026-03-02", "2026-03-03"),
+    ("昨天做了什么", "2026-12-05", "2026-12-06"),
+    ("前天的会议", "2026-12-04", "2026-12-05"),
+    ("今天发生了什么", "2026-12-06", "2026-12-07"),
+    ("上周发生了什么", "2026-11-23", "2026-11-30"),
+    ("3天前的部署", "2026-12-03", "2026-12-04"),
+    ("上周一的会议", "2026-11-23", "2026-11-24"),
+    ("12月10日的会议", "2025-12-10", "2025-12-11"),                 # not a day still ahead this year
+])
+def test_relative_periods_are_read_against_the_clock(query: str, start: str, end: str) -> None:
+    w = time_window(query, NOW)
+    assert w is not None, query
+    assert (w.start, w.end) == (day(start), day(end)) and w.relative
+    assert w.as_dict()["relative"] is True
+
+
+@pytest.mark.parametrize("query, start, end", [
+    ("what changed since yesterday", "2026-12-05", None),
+    ("the plan as of last week", None, "2026-11-30"),
+    ("what was decided by December 3", None, "2026-12-04"),
+])
+def test_relative_periods_open_as_absolute_ones_do(query: str, start: str | None, end: str | None) -> None:
+    w = time_window(query, NOW)
+    assert w is not None and w.relative
+    assert w.start == (day(start) if start else datetime(1, 1, 1, tzinfo=timezone.utc))
+    assert w.end == (day(end) if end else datetime(9999, 1, 1, tzinfo=timezone.utc))
+
+
+@pytest.mark.parametrize("query", [
+    "what did we decide recently", "the camping trip last year", "we may 2x the budget", "an hour ago",
+    "Monday standup notes", "what is the weekly plan",
+])
+def test_no_relative_period(query: str) -> None:
+    assert time_window(query, NOW) is None
+
+
+def test_absolute_periods_are_not_relative() -> None:
+    for query in ("what happened on 20 November 2026", "When did Melanie go camping in June?",
+                  "Where was John between August 11 and August 15 2023?"):
+        w = time_window(query, NOW)
+        assert w is not None and not w.relative and "relative" not in w.as_dict(), query
+    ranged = time_window("Where was John between August 11 and August 15 2023?", NOW)
+    assert ranged is not None and (ranged.start, ranged.end) == (day("2023-08-11"), day("2023-08-16"))
+
+
+def test_yesterday_is_the_users_calendar_day(local_tz: Callable[[str], None]) -> None:
+    """At 20:00 UTC it is already 04:00 the next day in UTC+8: "yesterday" there is the UTC+8 day before."""
+    local_tz("CST-8")
+    w = time_window("what did I do yesterday", datetime(2026, 12, 6, 20, 0, tzinfo=timezone.utc))
+    assert w is not None
+    assert (w.start, w.end) == (datetime(2026, 12, 5, 16, tzinfo=timezone.utc),
+                                datetime(2026, 12, 6, 16, tzinfo=timezone.utc))
+
+
+@given(st.datetimes(min_value=datetime(2001, 1, 1), max_value=datetime(2090, 1, 1)), st.integers(1, 40))
+def test_n_days_ago_is_that_one_day(now: datetime, n: int) -> None:
+    now = now.replace(tzinfo=timezone.utc)
+    w = time_window(f"what did I do {n} days ago", now)
+    assert w is not None and w.end - w.start == timedelta(days=1)
+    assert w.start.date() == now.date() - timedelta(days=n) and w.start.hour == 0
+
+
+@given(st.datetimes(min_value=datetime(2001, 1, 1), max_value=datetime(2090, 1, 1)),
+       st.sampled_from(["last week", "last month", "yesterday", "last Tuesday", "December 3", "上周", "昨天"]))
+def test_a_relative_period_ends_by_today(now: datetime, expression: str) -> None:
+    """What a relative expression names lies before the end of today, never ahead."""
+    now = now.replace(tzinfo=timezone.utc)
+    w = time_window(f"what happened on {expression}", now)
+    assert w is not None and w.relative and w.start < w.end
+    assert w.end <= datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), timezone.utc)
