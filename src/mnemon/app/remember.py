@@ -26,7 +26,7 @@ from ..core.keywords import keyword_text_of
 from ..core.model import SOURCED_PREFIXES, Edge, Memory, content_hash, iso, parse_iso
 from ..core.text import overlap_max, token_set, tokens
 from ..core.validation import MemoryInput
-from ..ports.store.base import TIMED
+from ..ports.store.base import TIMED, Store
 from .runtime import Runtime
 
 DIFF_LIMIT = 5
@@ -491,6 +491,16 @@ def causal_candidates(rt: Runtime, mem: Memory) -> list[dict[str, Any]]:
     return out
 
 
+def _repeat_of(store: Store, digest: str, source: str) -> str | None:
+    """The live memory this text would repeat: one the writer owns (any source), or one `remember` wrote into the
+    same `mneme://` scope — it goes with that scope's `forget --source` as the repeat would. Not a payload's own row
+    there (a re-sent payload may replace it) nor a row of another scope."""
+    existing = store.find_active_by_hash(digest)
+    if existing is None and source.startswith("mneme://"):
+        existing = store.find_scope_repeat(digest, source)
+    return existing
+
+
 def remember(rt: Runtime, inp: MemoryInput, *, no_diff: bool = False,
              given: frozenset[str] = frozenset({"category", "importance", "source"})) -> dict[str, Any]:
     """`given`: which of category, importance and source the caller chose (the others hold their defaults)."""
@@ -500,7 +510,7 @@ def remember(rt: Runtime, inp: MemoryInput, *, no_diff: bool = False,
         raise ReadOnly("the store is open read-only (--readonly); run the command without --readonly to write")
     digest = content_hash(inp.content)
     if not no_diff:
-        existing = store.find_active_by_hash(digest)
+        existing = _repeat_of(store, digest, inp.source)
         if existing is not None:
             return _skipped(rt, existing, inp, given)
     vector_rows = rt.embed_documents([inp.content])
@@ -515,7 +525,7 @@ def remember(rt: Runtime, inp: MemoryInput, *, no_diff: bool = False,
         suggestion, matches = _advisory(rt, inp.content, vector, keyword_ids, nearest)
     with store.transaction():
         if not no_diff:
-            existing = store.find_active_by_hash(digest)  # another writer may have stored it meanwhile
+            existing = _repeat_of(store, digest, inp.source)  # another writer may have stored it meanwhile
             if existing is not None:
                 return _skipped(rt, existing, inp, given, in_tx=True)
         outcome = write_memory(rt, inp, vector, nearest=nearest)

@@ -427,6 +427,11 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         return self._value(f"SELECT id FROM nodes WHERE content_hash = %s AND deleted_at IS NULL AND {OWNED_SOURCE}"
                            " AND kind = %s ORDER BY seq LIMIT 1", (digest, kind))
 
+    def find_scope_repeat(self, digest: str, source: str) -> str | None:
+        return self._value("SELECT id FROM nodes WHERE source = %s AND content_hash = %s AND deleted_at IS NULL"
+                           " AND kind = 'memory' AND substr(id, 1, %s) <> %s ORDER BY seq LIMIT 1",
+                           (source, digest, len(source) + 1, source + "#"))
+
     def find_active_by_hashes(self, digests: Iterable[str], kind: str = "memory") -> dict[str, str]:
         out: dict[str, str] = {}
         for digest, node_id in self._rows("SELECT content_hash, id FROM nodes WHERE content_hash = ANY(%s)"

@@ -480,6 +480,14 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         ).fetchone()
         return row[0] if row else None
 
+    def find_scope_repeat(self, digest: str, source: str) -> str | None:
+        row = self.conn.execute(
+            f"SELECT id FROM nodes WHERE {source_is(source)} AND content_hash = ? AND deleted_at IS NULL"
+            " AND kind = 'memory' AND substr(id, 1, ?) <> ? ORDER BY seq LIMIT 1",
+            (source, digest, len(source) + 1, source + "#"),
+        ).fetchone()
+        return row[0] if row else None
+
     def find_active_by_hashes(self, digests: Iterable[str], kind: str = "memory") -> dict[str, str]:
         """`find_active_by_hash` for many digests at once (an import's duplicate check): digest → first such id."""
         out: dict[str, str] = {}
