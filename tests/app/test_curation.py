@@ -143,7 +143,7 @@ def test_status_reports_the_caches_saved_beside_the_database(make_mem, tmp_path)
     m = make_mem("hash", db=db)
     assert m.status()["cache_bytes"] == {"graph": 0, "vectors": 0, "vector_ann": 0}
     assert m.status()["embedding"]["approximate_index"] == {"rows": 0, "matrix_token": None, "building": False,
-                                                            "min_rows": 30000, "builds": True}
+                                                            "min_rows": 30000, "builds": True, "unavailable": None}
     assert not (tmp_path / "caches.db-vectors-ann.lock").exists(), "asking about the index creates no file"
     m.remember("Kubernetes runs the API")
     m.recall("what runs the API")  # builds the recall graph and reads the vectors
@@ -185,7 +185,7 @@ def test_with_save_caches_off_nothing_is_written_beside_the_database(tmp_path) -
     with Mnemon.open(load_config(env, db=str(db))) as m:
         m.remember("Kubernetes runs the API")
         assert m.recall("what runs the API")["results"]
-        assert m.status()["cache_bytes"] == {"graph": 0, "vectors": 0}
+        assert m.status()["cache_bytes"] == {"graph": 0, "vectors": 0, "vector_ann": 0}
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("nocache.db-")) in (
         [], ["nocache.db-shm", "nocache.db-wal"])
 

@@ -343,13 +343,20 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         # the recall graph and vector matrix saved beside the database: caches, rebuilt when missing
         out["cache_bytes"] = {name: cache_bytes(store, name) for name in ("graph", "vectors")}
         matrix = beside(store, "vectors")
-        if matrix is not None and self.rt.save_caches:
-            from ..ports import vector_ann
+        from ..ports import vector_ann
 
-            # the approximate nearest-neighbour index of a large store (built in the background from 30k vectors)
+        # the approximate nearest-neighbour index of a large store (built in the background from 30k vectors); the
+        # same keys where there can be none: every search is then an exact scan
+        if matrix is None:
+            ann = vector_ann.describe_none(self.rt.ann, "the index is a file beside a SQLite database; this store has"
+                                                        " none, so every vector search is an exact scan")
+        elif not self.rt.save_caches:
+            ann = vector_ann.describe_none(self.rt.ann, "save_caches is off: no vector matrix is saved to build it"
+                                                        " over, so every vector search is an exact scan")
+        else:
             ann = vector_ann.describe(matrix, self.rt.ann)
-            out["cache_bytes"]["vector_ann"] = ann.pop("bytes")
-            out["embedding"]["approximate_index"] = ann
+        out["cache_bytes"]["vector_ann"] = ann.pop("bytes")
+        out["embedding"]["approximate_index"] = ann
         return out
 
     def embed_status(self) -> dict[str, Any]:

@@ -216,7 +216,14 @@ def describe(vector_path: str, policy: AnnPolicy = AnnPolicy()) -> dict[str, Any
     meta = read_meta(vector_path) or {}
     size = sum(os.path.getsize(p) for p in (index_path(vector_path), meta_path(vector_path)) if os.path.exists(p))
     return {"bytes": size, "rows": int(meta.get("rows", 0)), "matrix_token": meta.get("token"),
-            "building": build_running(vector_path), "min_rows": policy.min_rows, "builds": policy.builds}
+            "building": build_running(vector_path), "min_rows": policy.min_rows, "builds": policy.builds,
+            "unavailable": None}
+
+
+def describe_none(policy: AnnPolicy, why: str) -> dict[str, Any]:
+    """`describe` for a store that can have no index (no vector matrix saved beside it), `why` saying so."""
+    return {"bytes": 0, "rows": 0, "matrix_token": None, "building": False, "min_rows": policy.min_rows,
+            "builds": False, "unavailable": why}
 
 
 def build_running(vector_path: str) -> bool:
