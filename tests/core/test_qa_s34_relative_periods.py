@@ -111,3 +111,12 @@ def test_a_relative_period_ends_by_today(now: datetime, expression: str) -> None
     w = time_window(f"what happened on {expression}", now)
     assert w is not None and w.relative and w.start < w.end
     assert w.end <= datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), timezone.utc)
+
+
+def test_a_weekday_that_may_be_ahead_names_no_period() -> None:
+    """"this Friday" and "这周五" (asked on a Wednesday) are as often the one ahead: no window is guessed."""
+    wednesday = datetime(2026, 12, 2, 12, tzinfo=timezone.utc)
+    assert time_window("the release this Friday", wednesday) is None
+    assert time_window("这周五的发布", wednesday) is None
+    w = time_window("这周一的会议", wednesday)
+    assert w is not None and (w.start, w.end) == (day("2026-11-30"), day("2026-12-01"))

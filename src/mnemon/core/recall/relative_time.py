@@ -3,8 +3,8 @@
 
 They are read against the store's clock (the one `remember` stamps with), in the user's own calendar: "yesterday"
 is the local day before today, its bounds turned to UTC as memories are stamped. A weekday is its latest occurrence
-before today ("last Monday", "on Monday"); "last week" and "last month" are the calendar ones before the current;
-"the past N days" ends now. Years are left out, as they are for absolute dates: "the camping trip last year" is told
+before today ("last Monday", "on Monday"; not "this Friday", often the one ahead); "last week" and "last month" are
+the calendar ones before the current; "the past N days" ends now. Years are left out, as they are for absolute dates: "the camping trip last year" is told
 long after it, and a year's window would demote every memory telling of it.
 
 Such a period is only a hint: recall applies it when memories were written in it (app/recall.py), so a question asked
@@ -40,7 +40,7 @@ _EXPR = LazyRegex(
     + rf"|(?P<few>\b(?:a\s+)?(?:few|couple\s+of)\s+days\s+ago\b)"
     + rf"|\b(?P<n_ago>{_N})\s+" + _UNIT.format("u_ago") + r"\s+ago\b"
     + rf"|(?P<zn_ago>{_ZN})\s*(?:个)?\s*(?P<zu_ago>天|周|星期|礼拜|月)(?:以)?前"
-    + rf"|\b(?:last|on|this\s+past|this)\s+(?P<wd>{'|'.join(_WEEKDAYS)})\b"
+    + rf"|\b(?:last|on|this\s+past)\s+(?P<wd>{'|'.join(_WEEKDAYS)})\b"
     + r"|(?P<zh_wd_week>上|这|本)(?:个)?(?:周|星期|礼拜)(?P<zh_wd>[一二三四五六日天])"
     + r"|\b(?P<week_rel>last|this|previous)\s+(?P<week_unit>week|month|weekend)\b"
     + r"|(?P<zh_rel>上|这|本)(?:个)?(?P<zh_unit>周|星期|礼拜|月)",
@@ -106,7 +106,7 @@ def _span(g: dict[str, str | None], now: datetime, today: datetime) -> tuple[dat
         return today - back * day, today - (back - 1) * day
     if g["zh_wd"]:  # 上周一: Monday of last week; 这周一: of this one
         start = monday - (7 * day if g["zh_wd_week"] == "上" else timedelta()) + _ZH_WEEKDAY[g["zh_wd"]] * day
-        return start, start + day
+        return (start, start + day) if start <= today else None  # (这周五, asked on a Wednesday, is ahead)
     rel, unit = g["week_rel"] or g["zh_rel"], _unit_of(g["week_unit"] or g["zh_unit"] or "")
     back = 0 if rel and rel.lower() in ("this", "这", "本") else 1
     if unit == "week":
