@@ -49,6 +49,10 @@ def day(text: str) -> datetime:
     ("3天前的部署", "2026-12-03", "2026-12-04"),
     ("上周一的会议", "2026-11-23", "2026-11-24"),
     ("12月10日的会议", "2025-12-10", "2025-12-11"),                 # not a day still ahead this year
+    ("十五天前的事故", "2026-11-21", "2026-11-22"),                   # fifteen days, not five
+    ("二十天前", "2026-11-16", "2026-11-17"),
+    ("what did I do a couple days ago", "2026-12-03", "2026-12-05"),
+    ("what did I do over the weekend", "2026-12-05", "2026-12-07"),  # the one under way on a Sunday
 ])
 def test_relative_periods_are_read_against_the_clock(query: str, start: str, end: str) -> None:
     w = time_window(query, NOW)
@@ -120,3 +124,15 @@ def test_a_weekday_that_may_be_ahead_names_no_period() -> None:
     assert time_window("这周五的发布", wednesday) is None
     w = time_window("这周一的会议", wednesday)
     assert w is not None and (w.start, w.end) == (day("2026-11-30"), day("2026-12-01"))
+
+
+def _chinese(n: int) -> str:
+    digits = "零一二三四五六七八九"
+    tens, ones = divmod(n, 10)
+    return (("" if tens < 2 else digits[tens]) + "十" if tens else "") + (digits[ones] if ones else "")
+
+
+@given(st.integers(1, 99))
+def test_n_days_ago_in_chinese_numerals(n: int) -> None:
+    w = time_window(f"{_chinese(n)}天前做了什么", NOW)
+    assert w is not None and w.start == day("2026-12-06") - timedelta(days=n), _chinese(n)

@@ -4,8 +4,9 @@
 They are read against the store's clock (the one `remember` stamps with), in the user's own calendar: "yesterday"
 is the local day before today, its bounds turned to UTC as memories are stamped. A weekday is its latest occurrence
 before today ("last Monday", "on Monday"; not "this Friday", often the one ahead); "last week" and "last month" are
-the calendar ones before the current; "the past N days" ends now. Years are left out, as they are for absolute dates: "the camping trip last year" is told
-long after it, and a year's window would demote every memory telling of it.
+the calendar ones before the current; "the past N days" ends now. Years are left out, as they are for absolute
+dates: "the camping trip last year" is told long after it, and a year's window would demote every memory telling
+of it.
 
 Such a period is only a hint: recall applies it when memories were written in it (app/recall.py), so a question asked
 long after the store was written ("what did she do last week", asked of a conversation from 2023) reads as before.
@@ -24,7 +25,8 @@ _ZH_NUMBER = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六":
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _ZH_WEEKDAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 _N = r"\d{1,3}|" + "|".join(sorted(_NUMBER, key=len, reverse=True))
-_ZN = r"\d{1,3}|[一两二三四五六七八九十]"
+# a number in digits or Chinese numerals up to 99 ("十五天前": 15 days, not 5), never begun inside another
+_ZN = r"(?<![\d一两二三四五六七八九十])(?:\d{1,3}|[一两二三四五六七八九]?十[一二三四五六七八九]?|[一两二三四五六七八九])"
 _UNIT = r"(?P<{}>day|week|month|hour)s?"
 _DAYPART = r"(?:morning|afternoon|evening|night)"
 # one alternation, tried at each position: the earliest expression wins, then the most specific
@@ -37,12 +39,12 @@ _EXPR = LazyRegex(
     + _UNIT.format("u_past") + r"\b"
     + r"|\b(?:(?:in|during|over|within)\s+)?the\s+past\s+" + _UNIT.format("u_past1") + r"\b"
     + rf"|(?:最近|过去|近)\s*(?P<zn_past>{_ZN})\s*(?:个)?\s*(?P<zu_past>天|周|星期|个?月)"
-    + rf"|(?P<few>\b(?:a\s+)?(?:few|couple\s+of)\s+days\s+ago\b)"
+    + rf"|(?P<few>\b(?:a\s+)?(?:few|couple(?:\s+of)?)\s+days\s+ago\b)"
     + rf"|\b(?P<n_ago>{_N})\s+" + _UNIT.format("u_ago") + r"\s+ago\b"
     + rf"|(?P<zn_ago>{_ZN})\s*(?:个)?\s*(?P<zu_ago>天|周|星期|礼拜|月)(?:以)?前"
     + rf"|\b(?:last|on|this\s+past)\s+(?P<wd>{'|'.join(_WEEKDAYS)})\b"
     + r"|(?P<zh_wd_week>上|这|本)(?:个)?(?:周|星期|礼拜)(?P<zh_wd>[一二三四五六日天])"
-    + r"|\b(?P<week_rel>last|this|previous)\s+(?P<week_unit>week|month|weekend)\b"
+    + r"|\b(?P<week_rel>last|this|previous|over\s+the)\s+(?P<week_unit>week|month|weekend)\b"
     + r"|(?P<zh_rel>上|这|本)(?:个)?(?P<zh_unit>周|星期|礼拜|月)",
     re.IGNORECASE,
 )
@@ -54,7 +56,12 @@ def _amount(text: str | None) -> int:
     if not text:
         return 1
     text = text.lower()
-    return int(text) if text.isdigit() else _NUMBER.get(text) or _ZH_NUMBER.get(text, 1)
+    if text.isdigit():
+        return int(text)
+    if "十" in text:  # 十 10, 十五 15, 二十 20, 二十五 25
+        tens, _, ones = text.partition("十")
+        return _ZH_NUMBER.get(tens, 1) * 10 + _ZH_NUMBER.get(ones, 0)
+    return _NUMBER.get(text) or _ZH_NUMBER.get(text, 1)
 
 
 def _month_start(day: datetime, back: int) -> datetime:
@@ -108,10 +115,10 @@ def _span(g: dict[str, str | None], now: datetime, today: datetime) -> tuple[dat
         start = monday - (7 * day if g["zh_wd_week"] == "上" else timedelta()) + _ZH_WEEKDAY[g["zh_wd"]] * day
         return (start, start + day) if start <= today else None  # (这周五, asked on a Wednesday, is ahead)
     rel, unit = g["week_rel"] or g["zh_rel"], _unit_of(g["week_unit"] or g["zh_unit"] or "")
-    back = 0 if rel and rel.lower() in ("this", "这", "本") else 1
+    back = 0 if rel and rel.lower().split()[0] in ("this", "over", "这", "本") else 1
     if unit == "week":
         return monday - 7 * back * day, monday + 7 * (1 - back) * day
-    if unit == "weekend":  # the latest weekend begun before today ("this weekend": the one under way, if any)
+    if unit == "weekend":  # the latest one begun before today ("this/over the weekend": the one under way, if any)
         saturday = monday - 2 * day if back or today.weekday() < 5 else monday + 5 * day
         return saturday, saturday + 2 * day
     start = _month_start(today, back)
