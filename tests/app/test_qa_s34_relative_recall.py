@@ -68,12 +68,27 @@ def test_a_relative_period_asked_alone_returns_its_memories(make_mem: Callable[.
     assert set(_ids(mem.recall(query, limit=10))) == set(diary[key])
 
 
-def test_a_relative_period_demotes_what_lies_far_from_it(make_mem: Callable[..., Mnemon]) -> None:
+def test_a_past_relative_period_demotes_what_lies_far_from_it(make_mem: Callable[..., Mnemon]) -> None:
     mem = make_mem("hash", clock=FakeClock(NOW))
     diary = _diary(mem)
-    out = mem.recall("which billing version did we deploy this week", limit=10)
+    out = mem.recall("which billing version did we deploy 5 days ago", limit=10)
     assert _ids(out)[:2] == [*diary["this_week"], *diary["long_ago"]]
     assert out["results"][1].get("outside_time_window") is True and "outside_time_window" not in out["results"][0]
+
+
+def test_a_period_reaching_now_demotes_nothing(make_mem: Callable[..., Mnemon]) -> None:
+    """"Today we need to fix the login bug" is about the work at hand: what was learnt of the bug last month is
+    its best memory still, neither halved nor flagged, while today's notes remain at hand below it."""
+    mem = make_mem("hash", clock=FakeClock(NOW))
+    cause = mem.remember("The login bug comes from the expired token cache in the auth service",
+                         created_at="2026-11-10T10:00:00Z")["id"]
+    today = [mem.remember(text, created_at=f"2026-12-06T{9 + k:02d}:00:00Z")["id"]
+             for k, text in enumerate(("Answered support tickets", "Updated the staging config"))]
+    for query in ("Today we need to fix the login bug", "this week we need to fix the login bug"):
+        out = mem.recall(query, limit=5, explain=True)
+        assert _ids(out)[0] == cause and all("outside_time_window" not in r for r in out["results"]), query
+        assert _stage(out, "rerank")["demotes_outside"] is False  # type: ignore[index]
+    assert set(_ids(mem.recall("what did I do today", limit=5))) == set(today)
 
 
 def test_an_empty_relative_period_changes_nothing(make_mem: Callable[..., Mnemon]) -> None:

@@ -374,7 +374,8 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     t0 = time.perf_counter()
 
     decision = detect_intent(query, intent)
-    window = time_window(query, as_of or rt.now())
+    asked_at = as_of or rt.now()
+    window = time_window(query, asked_at)
     trace.append({"stage": "intent", "intent": decision.intent.value, "source": decision.source,
                   "cues": list(decision.cues)})
 
@@ -531,10 +532,14 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     # a memory written far from the period the query names is weaker evidence: demoted and flagged, never dropped.
     # Only a memory with a time of its own: a vault or payload row's time is when it was ingested (as for the time
     # anchors), so the meeting note of April was flagged "outside April" for being read in December
-    untimed = _untimed_sources(snap) if window is not None else set()
-    outside = (np.array([snap.source[p] not in untimed and not window.contains(parse_iso(snap.created[p]))
-                         for p in cand_l], dtype=bool)
-               if window is not None else np.zeros(len(cand_l), dtype=bool))
+    # Not for a relative period reaching now ("today we need to fix the login bug", "this week"): a prompt about
+    # the work at hand says so, and what was learnt before it is no weaker for that
+    demotes = window is not None and not (window.relative and window.end > asked_at)
+    outside = np.zeros(len(cand_l), dtype=bool)
+    if window is not None and demotes:
+        untimed = _untimed_sources(snap)
+        outside = np.array([snap.source[p] not in untimed and not window.contains(parse_iso(snap.created[p]))
+                            for p in cand_l], dtype=bool)
     score = combine_array(kw, ent, sim, graph, superseded, weights, outside)
     supported = (kw > 0) | (ent > 0) | (sim >= SIMILARITY_SUPPORT) | in_period
     # reached through the graph from a supported memory still counts: the link is the evidence; so does the reply
@@ -593,6 +598,7 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
                   "correctors_first": [list(pair) for pair in lifts],
                   "time_window": window.as_dict() if window is not None else None,
                   "outside_time_window": int(outside.sum()), "in_time_window": int(in_period.sum()),
+                  "demotes_outside": demotes,
                   "period_source": own_rule, "period_words": period_words, "replies": int((reply_of >= 0).sum()),
                   "formula": FORMULA_VERSION})
 
