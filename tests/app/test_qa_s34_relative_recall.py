@@ -113,3 +113,21 @@ def test_a_relative_period_holds_only_the_filters_memories(make_mem: Callable[..
     mem.remember("Reviewed the search design doc", source="hr", created_at="2026-12-05T10:00:00Z")
     out = mem.recall("search service deploy yesterday", source="ops", limit=10)
     assert len(out["results"]) == 1 and "outside_time_window" not in out["results"][0]
+
+
+def test_a_past_period_whose_memories_the_query_does_not_find_demotes_nothing(
+        make_mem: Callable[..., Mnemon]) -> None:
+    """"Yesterday was busy; what do we know about the token cache?": nothing written yesterday is about the cache,
+    so yesterday is not the period asked about, and what was learnt of the cache before is not halved."""
+    mem = make_mem("hash", clock=FakeClock(NOW))
+    cache = mem.remember("The token cache expires after ten minutes in the auth service",
+                         created_at="2026-11-10T10:00:00Z")["id"]
+    for k, text in enumerate(("Answered support tickets", "Coffee with the design team")):
+        mem.remember(text, created_at=f"2026-12-05T{9 + k:02d}:00:00Z")
+    out = mem.recall("Yesterday was busy; what do we know about the token cache?", limit=5, explain=True)
+    assert _ids(out)[0] == cache and "outside_time_window" not in out["results"][0]
+    assert _stage(out, "rerank")["demotes_outside"] is False  # type: ignore[index]
+    mem.remember("Shortened the token cache lifetime to five minutes", created_at="2026-12-05T15:00:00Z")
+    out = mem.recall("what did we change in the token cache yesterday", limit=5)  # now yesterday is asked about
+    assert out["results"][0]["insight"]["content"].startswith("Shortened")
+    assert next(r for r in out["results"] if r["insight"]["id"] == cache)["outside_time_window"] is True

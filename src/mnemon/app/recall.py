@@ -218,6 +218,20 @@ def _period_holds(store: Store, window: TimeWindow, at: MemoryFilter, replay: Re
     return bool(found if replay is None else replay.recent(found, period, 1))
 
 
+def _asked_of(snap: GraphSnapshot, cand: np.ndarray, window: TimeWindow, q_weights: dict[str, float],
+              sim: np.ndarray) -> bool:
+    """Whether a relative period is the one the query asks about: a candidate written in it is found by the query's
+    other words or meaning. Else the words tell of another time than the clock's — "what did John do last weekend",
+    asked of a conversation long after he said "last weekend" — and demoting what lies outside would hide it."""
+    held = _in_period(snap, cand, window)
+    if not held.any():
+        return False
+    said = set(tokens(window.text))
+    words = {t: w for t, w in q_weights.items() if t not in said}
+    found = (keyword_signal_of(snap, words, cand) > 0) if words else np.zeros(len(cand), dtype=bool)
+    return bool((held & (found | (sim >= SIMILARITY_SUPPORT))).any())
+
+
 def _in_period(snap: GraphSnapshot, nodes: np.ndarray, own: TimeWindow | None) -> np.ndarray:
     """Which of `nodes` were written in the named period itself, by a time of their own (not a vault row's)."""
     if own is None or not len(nodes):
@@ -535,6 +549,8 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     # Not for a relative period reaching now ("today we need to fix the login bug", "this week"): a prompt about
     # the work at hand says so, and what was learnt before it is no weaker for that
     demotes = window is not None and not (window.relative and window.end > asked_at)
+    if window is not None and window.relative and demotes:
+        demotes = _asked_of(snap, cand, window, q_weights, sim)
     outside = np.zeros(len(cand_l), dtype=bool)
     if window is not None and demotes:
         untimed = _untimed_sources(snap)
