@@ -100,8 +100,9 @@ def test_an_empty_relative_period_changes_nothing(make_mem: Callable[..., Mnemon
         out = mem.recall(query, limit=10, explain=True)
         assert set(_ids(out)) == {*diary["this_week"], *diary["long_ago"]}, query
         assert all("outside_time_window" not in r for r in out["results"])
-        skipped = _stage(out, "time_window")
-        assert skipped is not None and skipped["applied"] is False
+        anchors = _stage(out, "anchors")
+        assert anchors is not None and anchors["time_window_unapplied"]["reason"] == "no memory was written in it"
+        assert [s["stage"] for s in out["trace"][:2]] == ["intent", "anchors"]
         rerank = _stage(out, "rerank")
         assert rerank is not None and rerank["time_window"] is None and rerank["outside_time_window"] == 0
 

@@ -412,10 +412,9 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     at = flt if bound is None else replace(flt, created_to=bound)
     # a period read against the clock ("yesterday", "on December 3") is applied only when memories were written in
     # it: asked long after the store was written, it is an empty day that would demote every memory (timeframe.py)
+    unapplied = None  # (the anchors stage says which, so the trace keeps its stages)
     if window is not None and window.relative and not _period_holds(store, window, at, replay):
-        trace.append({"stage": "time_window", "expression": window.text, "applied": False,
-                      "reason": "no memory was written in it"})
-        window = None
+        unapplied, window = {"expression": window.text, "reason": "no memory was written in it"}, None
     qvec = query_vector if query_vector is not None else rt.embed_query(query)
     scores = rt.index.scores(qvec) if qvec is not None else None
     later = None if replay is None or not replay.gone.any() else replay.gone
@@ -475,6 +474,7 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     anchor_scores = rrf(rankings)
     trace.append({"stage": "anchors", "rrf_k": 60, "signals": {k: v for k, v in rankings.items()},
                   "fused": len(anchor_scores), "period_source": own_rule,
+                  **({"time_window_unapplied": unapplied} if unapplied else {}),
                   **({"entity_names": {"whole": list(names.whole), "partial": {w: list(n) for w, n in names.partial}}}
                      if ent_groups is not None else {})})
 
