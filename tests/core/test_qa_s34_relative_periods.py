@@ -136,3 +136,9 @@ def _chinese(n: int) -> str:
 def test_n_days_ago_in_chinese_numerals(n: int) -> None:
     w = time_window(f"{_chinese(n)}天前做了什么", NOW)
     assert w is not None and w.start == day("2026-12-06") - timedelta(days=n), _chinese(n)
+
+
+@pytest.mark.parametrize("query", ["the forest picture shared on December 1,2023", "what happened on 1 December,2023"])
+def test_a_date_whose_year_follows_a_comma_without_a_space(query: str) -> None:
+    w = time_window(query, NOW)
+    assert w is not None and (w.start, w.end) == (day("2023-12-01"), day("2023-12-02")) and not w.relative

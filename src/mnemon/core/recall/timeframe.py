@@ -39,8 +39,8 @@ _MONTH_LEAD = r"in|during|since|after|before|until|till|by|of|last|this|early|la
 # first query that could hold a date (≈ 3 ms of every one-shot `recall` otherwise)
 _EXPR = LazyRegex(
     rf"\b(?P<iso>(?P<iy>(?:19|20)\d\d)-(?P<im>[01]?\d)(?:-(?P<id>[0-3]?\d))?)(?:\b|(?=T\d))"  # (…-10T10:00Z: its day)
-    rf"|\b(?P<d1>[0-3]?\d){_ORD}(?:\s+of)?\s+(?P<m1>{_M})\.?,?\s+(?P<y1>(?:19|20)\d\d)\b"
-    rf"|\b(?P<m2>{_M})\.?\s+(?P<d2>[0-3]?\d){_ORD},?\s+(?P<y2>(?:19|20)\d\d)\b"
+    rf"|\b(?P<d1>[0-3]?\d){_ORD}(?:\s+of)?\s+(?P<m1>{_M})\.?(?:,\s*|\s+)(?P<y1>(?:19|20)\d\d)\b"
+    rf"|\b(?P<m2>{_M})\.?\s+(?P<d2>[0-3]?\d){_ORD}(?:,\s*|\s+)(?P<y2>(?:19|20)\d\d)\b"
     rf"|\b(?P<m3>{_M})\.?,?\s+(?:of\s+)?(?P<y3>(?:19|20)\d\d)\b"
     # a day without a year ("3 December", "December 3rd"); not when a year follows that the forms above did not read
     rf"|\b(?P<d5>[0-3]?\d){_ORD}(?:\s+of)?\s+(?P<m5>{_M})\b\.?(?![\s.,]*(?:19|20)\d\d)"
