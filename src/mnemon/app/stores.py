@@ -44,7 +44,15 @@ def set_store(home: Path, name: str) -> dict[str, Any]:
     if name != "default" and not (home / "data" / name).exists():  # `default` is made by its first use
         raise NotFound(f"store {name!r} does not exist; create it with `mnemon store create {name}`")
     home.mkdir(parents=True, exist_ok=True)
-    (home / "active").write_text(name + "\n", encoding="utf-8")
+    from ..ports.array_file import write_atomic
+
+    # renamed into place once whole: a pointer cut short by a crash would name a store nobody made, and the next
+    # write would make it there
+    try:
+        write_atomic(str(home / "active"), [(name + "\n").encode("utf-8")], durable=True)
+    except OSError as exc:
+        raise StoreError(f"cannot write the active-store pointer {home / 'active'} ({exc.strerror or exc}); it still"
+                         f" names {active_store(home)!r}", path=str(home / "active")) from None
     return {"status": "active", "name": name}
 
 
