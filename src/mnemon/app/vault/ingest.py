@@ -198,8 +198,8 @@ def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str
             except OSError:
                 skipped.append({"path": rel, "reason": "unreadable"})
                 continue
-            if st.st_size == 0 or not stat.S_ISREG(st.st_mode):
-                skipped.append({"path": rel, "reason": "empty" if stat.S_ISREG(st.st_mode) else "not_a_file"})
+            if not stat.S_ISREG(st.st_mode):  # (an empty file is a note: Obsidian makes one for a clicked link)
+                skipped.append({"path": rel, "reason": "not_a_file"})
                 continue
             found.append((link or via_link, VaultEntry(rel, entry.path, st.st_size, st.st_mtime), real))
     entries: list[VaultEntry] = []
