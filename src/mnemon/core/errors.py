@@ -74,3 +74,9 @@ class HealthCheckFailed(MnemonError):
 
 class StoreError(MnemonError):
     code = "store_error"
+
+
+class Aborted(MnemonError):
+    """The command stopped before it finished (a worker process it needed was killed); what it had not committed is
+    rolled back."""
+    code = "aborted"

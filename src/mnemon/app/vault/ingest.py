@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import Conflict, InvalidInput, NotFound
+from ...core.errors import Aborted, Conflict, InvalidInput, NotFound
 from ...core.model import Edge
 from ...core.ontology import DEFAULT_ONTOLOGY
 from ...core.vault import LinkIndex, NoteIdentity, note_keys
@@ -238,9 +238,17 @@ def _plan_batches(items: list[tuple[str, bytes, float]], hints: tuple[str, ...],
             futures = [pool.submit(packed_batch, batch, hints) for batch in batches]
 
             def collect() -> Iterator[list[NotePlan]]:
+                from concurrent.futures.process import BrokenProcessPool
+
                 try:
                     for future in futures:
                         yield [unpacked_plan(plan) for plan in future.result()]
+                except BrokenProcessPool:
+                    # killed from outside (the out-of-memory killer, a kill -9): no bug of ours, and nothing of this
+                    # run is stored — the write transaction rolls back as the error leaves it
+                    raise Aborted("a note-parsing worker process of this ingest was killed (out of memory, or by a"
+                                  " signal); nothing of this run was stored: run ingest again (`--workers 1` parses"
+                                  " in one process, with less memory)") from None
                 finally:
                     pool.shutdown(cancel_futures=True)
             return collect()
