@@ -93,3 +93,9 @@ def test_a_scoped_pack_holds_only_the_edges_of_the_named_notes(vault_mem: Mnemon
     assert scoped["items"] and all(str(i["source_path"]).startswith("Projects/") for i in scoped["items"])
     outside = [s for s in scoped["skipped"] if s["reason"] == "outside_path_scope"]
     assert outside and all(s["kind"] == "edge" for s in outside)
+
+
+def test_a_wikilink_in_the_prompt_keeps_the_pack_to_its_note(vault_mem: Mnemon) -> None:
+    pack = vault_mem.retrieve("what is the battery risk in [[lighthouse|the Lighthouse project]]?", max_items=8)
+    assert _memory_paths(pack) == {"Projects/lighthouse.md"}
+    assert pack["retrieval"]["matched_paths"] == {"lighthouse": 1}

@@ -68,3 +68,17 @@ def test_mentions_that_named_notes_leave_the_search_text() -> None:
     prompt = "risks in `Meetings/2026-04-01 Review.md` and Projects/ but not and/or"
     scope = resolve_mentions(path_mentions(prompt), NOTES)
     assert scope.without_mentions(prompt).split() == ["risks", "in", "and", "but", "not", "and/or"]
+
+
+def test_a_wikilink_names_its_target_as_a_path_mention() -> None:
+    # agents write notes' names as the vault does: "[[Meeting Notes 2026]]" names that note, as a path would
+    assert path_mentions("what is open in [[2026-04-01 Review]] and [[lighthouse#Risks|the risks]]?") == [
+        "2026-04-01 Review", "lighthouse"]
+    assert path_mentions("see [[Projects/lighthouse]] and [[README^block-1]]") == ["Projects/lighthouse", "README"]
+    scope = resolve_mentions(path_mentions("what is open in [[2026-04-01 Review]]?"), NOTES)
+    assert scope.matched == {"2026-04-01 Review": ("Meetings/2026-04-01 Review.md",)}
+
+
+def test_a_wikilink_to_no_note_scopes_nothing() -> None:
+    scope = resolve_mentions(path_mentions("compare [[Nowhere Plan]] with the budget"), NOTES)
+    assert not scope.matched and scope.unmatched == ("Nowhere Plan",)

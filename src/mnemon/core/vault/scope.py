@@ -7,7 +7,9 @@ and matches the rest as substrings ("tax" finds "syntax"), so a plain question c
 same inside backticks or double quotes when the path has spaces (`` `Meetings/2026-04-01 Review.md` ``). A mention
 scopes to the notes it names — a folder's notes, a note by path (with or without ``.md``, by a trailing part of
 its path) or by file name — compared as link targets are (`links.normalise_link_key`: case, ``-``/``_``/spaces).
-A mention that names no note (``and/or``, ``TCP/IP``) scopes nothing and is reported as unmatched.
+A wikilink names its target as such a mention (``[[Meeting Notes 2026]]``, ``[[lighthouse#Risks|the risks]]``:
+agents write notes' names as the vault does). A mention that names no note (``and/or``, ``TCP/IP``) scopes
+nothing and is reported as unmatched.
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from .links import normalise_link_key
 
 _QUOTED = re.compile(r"`([^`\n]{1,300})`|\"([^\"\n]{1,300})\"")
 _WORD = re.compile(r"\S{1,300}")
+_WIKILINK = re.compile(r"\[\[([^\[\]|#^\n]{1,300})(?:[#^][^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\]")
 _TRIM = "()[]{}<>,;:!?'\"`*"  # punctuation around a word in prose, never part of the path
 MAX_MENTIONS = 8
 # a vault's paths are keyed again at every scoped prompt; a resident process keeps the keys
@@ -60,6 +63,10 @@ def _looks_like_path(text: str) -> bool:
 def path_mentions(prompt: str) -> list[str]:
     """The path-like mentions of a prompt, in order, each once (at most `MAX_MENTIONS`)."""
     found: list[str] = []
+    for match in _WIKILINK.finditer(prompt):
+        if (target := match.group(1).strip()) and any(c.isalnum() for c in target):
+            found.append(target)
+    prompt = _WIKILINK.sub(" ", prompt)
     for match in _QUOTED.finditer(prompt):
         text = (match.group(1) or match.group(2) or "").strip()
         if _looks_like_path(text):
