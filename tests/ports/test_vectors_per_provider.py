@@ -129,3 +129,22 @@ def test_switching_providers_and_embedding_all_keeps_the_first_providers_vectors
     top = out["results"][0]
     assert top["insight"]["content"] == texts[0] and top["signals"]["similarity"] > 0 and "warnings" not in out
     assert posts >= 1
+
+
+def test_recall_says_the_model_now_answers_another_width_than_the_stores_vectors(
+        tmp_path: Path, cli_run: Callable[..., tuple[int, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model pulled again under the same name (768-d, then 1024-d): `remember` was refused with provider_mismatch,
+    but `recall` in a new process answered with similarity 0 everywhere and no word of why."""
+    db = str(tmp_path / "width.db")
+    config = FakeConfig()
+    with running(FakeOllama(config)) as server:
+        monkeypatch.setenv("MNEMON_EMBED_ENDPOINT", server.base_url)
+        for text in ("the harbour crane broke on monday", "ana fixed the crane hydraulics"):
+            assert cli_run(["--db", db, "--embed", "ollama", "remember", text])[0] == 0
+        code, before = cli_run(["--db", db, "--embed", "ollama", "recall", "crane"])
+        assert code == 0 and before["results"][0]["signals"]["similarity"] != 0 and "warnings" not in before
+        config.models["nomic-embed-text:latest"] = 1024
+        code, out = cli_run(["--db", db, "--embed", "ollama", "recall", "crane"])
+    assert code == 0 and len(out["results"]) == 2  # still answered, by keywords and the graph
+    assert all(r["signals"]["similarity"] == 0 for r in out["results"])
+    assert any("1024" in w and "768" in w and "ollama:nomic-embed-text:native" in w for w in out["warnings"])

@@ -141,10 +141,17 @@ class Runtime:
         if not self.vectors_enabled:
             return None
         try:
-            return self.provider.embed_query(text)
+            vector = self.provider.embed_query(text)
         except ProviderUnavailable as exc:
             self.warnings.append(f"query embedding skipped: {exc.message}; recalled by keywords and the graph")
             return None
+        stored, width = self.index.width(), int(vector.shape[-1])
+        if stored and width != stored:  # the model behind the name changed: no stored vector can be compared
+            self.warnings.append(f"query embedding skipped: the store holds {stored}-d vectors from "
+                                 f"{self.provider.identity()}, the model now answers {width}-d ones; recalled by "
+                                 "keywords and the graph (re-embed under another model name or provider)")
+            return None
+        return vector
 
     def tokens_of(self, node: Memory) -> frozenset[str]:
         """Token set of a memory (title, content, tags, entities)."""

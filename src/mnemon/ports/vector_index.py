@@ -298,6 +298,11 @@ class VectorIndex:
         rows[at[live]] = np.flatnonzero(live)
         return rows
 
+    def width(self) -> int:
+        """The width of this provider's stored vectors (0 while it has none)."""
+        self._refresh()
+        return self._dim() if self._n else 0
+
     def version(self) -> tuple[int, int]:
         """Changes whenever a row is added, replaced or dropped."""
         self._refresh()
