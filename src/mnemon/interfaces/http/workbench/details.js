@@ -69,7 +69,9 @@ export function nodeDetails(m, id, env) {
       field('line', meta.line),
       field('heading', Array.isArray(meta.heading_path) ? meta.heading_path.join(' › ') : null),
       field('note', isMemory && m.title ? m.title : null),
+      field('source', isMemory && !sourcePath ? m.source : null), // who wrote it: agent, user, a mneme:// scope
       field('tags', m.tags),
+      field('entities', m.entities), // what its entity links are made of
       field('aliases', meta.aliases),
       field('dates', meta.dates),
       field('importance', m.importance),
