@@ -185,7 +185,9 @@ function focusFromHash() {
 async function loadStoreTotals() {
   try {
     const s = await api('status');
-    const edges = Object.values(s.edges_by_status || {}).reduce((a, b) => a + (Number(b) || 0), 0);
+    // the edges the page can draw: a forgotten memory's (retired) are in no graph view
+    const counted = s.edges_by_status || {};
+    const edges = ['active', 'candidate', 'killed'].reduce((a, k) => a + (Number(counted[k]) || 0), 0);
     ui.storeTotals = `${s.total_insights ?? '?'} memories, ${edges} edges`;
     renderCounts();
   } catch (err) {

@@ -1,0 +1,49 @@
+"""The store's totals in the workbench's status line: "store: N memories, M edges" summed every status `status`
+counts, so the edges of a forgotten memory (retired: no graph view draws them, no toggle shows them) were counted
+as the store's edges. The line counts the edges the page can draw: active, candidate and killed.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .test_workbench import Page, Store, _cli, _get, _ingested_store, _new_page, _start, _stop, _text, browser
+
+__all__ = ["browser"]  # the fixture, shared with test_workbench.py
+
+
+@pytest.fixture(scope="module")
+def forgotten(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server over the example vault plus two memories linked to each other, one of them forgotten since."""
+    store: Store = _ingested_store(tmp_path_factory, "workbench-store-totals")
+    _cli(store.db, store.env, "remember", "Ana Lima moved the Lighthouse build to the staging cluster",
+         "--entities", "Ana Lima")
+    gone = _cli(store.db, store.env, "remember", "Ana Lima reviewed the Lighthouse budget on Friday",
+                "--entities", "Ana Lima")
+    assert _cli(store.db, store.env, "forget", gone["id"])["edges_retired"] > 0
+    proc, url = _start(store)
+    yield url
+    _stop(proc)
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Page]:
+    with _new_page(browser, 1280, 800) as fresh:
+        yield fresh
+
+
+def test_the_store_totals_leave_out_the_edges_of_forgotten_memories(page: Page, forgotten: str) -> None:
+    status = _get(forgotten + "api/status")
+    by_status = status["edges_by_status"]
+    assert by_status.get("retired", 0) > 0
+    drawable = sum(by_status.get(s, 0) for s in ("active", "candidate", "killed"))
+    page.open(forgotten)
+    page.wait("document.getElementById('counts').textContent.includes('store:')")
+    counts = _text(page, "#counts")
+    found = re.search(r"store: (\d+) memories, (\d+) edges", counts)
+    assert found, counts
+    assert (int(found.group(1)), int(found.group(2))) == (status["total_insights"], drawable)
+    assert page.console_errors == []
