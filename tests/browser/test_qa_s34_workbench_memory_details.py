@@ -8,13 +8,12 @@ from __future__ import annotations
 import json
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
-from .test_workbench import Page, Store, _cli, _ingested_store, _new_page, _start, _stop, _text, browser
+from .test_workbench import Page, Store, _cli, _ingested_store, _start, _stop, _text, browser, page
 
-__all__ = ["browser"]  # the fixture, shared with test_workbench.py
+__all__ = ["browser", "page"]  # the fixtures, shared with test_workbench.py
 
 CONTENT = "Ana Lima moved the Lighthouse build to the staging cluster on Friday"
 
@@ -28,12 +27,6 @@ def remembered(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, 
     proc, url = _start(store)
     yield url, str(added["id"])
     _stop(proc)
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Page]:
-    with _new_page(browser, 1280, 800) as fresh:
-        yield fresh
 
 
 def _details_of(page: Page, url: str, node: str) -> None:

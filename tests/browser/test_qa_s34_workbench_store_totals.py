@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
-from .test_workbench import Page, Store, _cli, _get, _ingested_store, _new_page, _start, _stop, _text, browser
+from .test_workbench import Page, Store, _cli, _get, _ingested_store, _start, _stop, _text, browser, page
 
-__all__ = ["browser"]  # the fixture, shared with test_workbench.py
+__all__ = ["browser", "page"]  # the fixtures, shared with test_workbench.py
 
 
 @pytest.fixture(scope="module")
@@ -27,12 +26,6 @@ def forgotten(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     proc, url = _start(store)
     yield url
     _stop(proc)
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Page]:
-    with _new_page(browser, 1280, 800) as fresh:
-        yield fresh
 
 
 def test_the_store_totals_leave_out_the_edges_of_forgotten_memories(page: Page, forgotten: str) -> None:
