@@ -416,6 +416,8 @@ async function runSearch(asked) {
       text: (r.insight && r.insight.content) || r.content || r.title || '',
       why: whyFound(r),
     }));
+    // what recall said it could not do (no query vector: the model is down, the store has another's vectors)
+    const warned = Array.isArray(recalled.warnings) ? recalled.warnings.map(String) : [];
     let how = 'recall';
     if (!items.length) { // recall found nothing: plain keyword matches are still worth listing
       const data = await api('search', { query, limit: 20 });
@@ -426,13 +428,15 @@ async function runSearch(asked) {
     items = [...titled, ...items.filter((it) => it.id && !titled.some((n) => n.id === it.id))];
     el.resultsBox.hidden = false;
     el.resultsTitle.textContent = `Results for “${excerpt(query, 40)}”`;
-    el.results.replaceChildren(...(items.length ? items.map((it) => h('li', null,
+    el.results.replaceChildren(...warned.map((w) => h('li', { class: 'warning', dir: 'auto' }, w)),
+      ...(items.length ? items.map((it) => h('li', null,
       h('button', { type: 'button', 'data-id': it.id, onclick: () => { loadGraph(it.id); showNode(it.id); } },
         h('bdi', null, excerpt(it.text || it.id, 140)), it.why ? h('span', { class: 'why' }, it.why) : null,
         h('span', { class: 'rid' }, it.id)))) :
       [h('li', { class: 'muted' }, 'No matches.')]));
     setStatus(`${items.length} result${items.length === 1 ? '' : 's'} for ${quoted} ` +
       `(${titled.length ? `${titled.length} by title, ` : ''}${how}).` +
+      (warned.length ? ` Recall gave ${warned.length} warning${warned.length === 1 ? '' : 's'}: see the list.` : '') +
       (cut ? ` Only the first ${limit.toLocaleString('en')} characters were searched.` : ''));
   } catch (err) {
     if (seq === searchSeq) reportError('Search', err);
