@@ -148,3 +148,20 @@ def test_recall_says_the_model_now_answers_another_width_than_the_stores_vectors
     assert code == 0 and len(out["results"]) == 2  # still answered, by keywords and the graph
     assert all(r["signals"]["similarity"] == 0 for r in out["results"])
     assert any("1024" in w and "768" in w and "ollama:nomic-embed-text:native" in w for w in out["warnings"])
+
+
+def test_a_long_lived_process_recalls_with_a_warning_when_the_model_changes_width(
+        make_mem: Callable[..., Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same change seen by one process that keeps its provider (`serve`, `mcp serve`): recall failed whole with
+    provider_mismatch (HTTP 502), where a new process answered by keywords and the graph and said why."""
+    config = FakeConfig()
+    with running(FakeOllama(config)) as server:
+        monkeypatch.setenv("MNEMON_EMBED_ENDPOINT", server.base_url)
+        mem = make_mem("ollama")
+        mem.remember("the harbour crane broke on monday")
+        assert "warnings" not in mem.recall("crane")
+        config.models["nomic-embed-text:latest"] = 1024
+        out = mem.recall("crane")
+    assert [r["insight"]["content"] for r in out["results"]] == ["the harbour crane broke on monday"]
+    assert out["results"][0]["signals"]["similarity"] == 0
+    assert any("1024" in w and "768" in w and "recalled by keywords and the graph" in w for w in out["warnings"])

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 
-from ..core.errors import ProviderUnavailable
+from ..core.errors import ProviderMismatch, ProviderUnavailable
 from ..core.model import Link, Memory, iso, utcnow
 from ..core.text import memory_tokens
 from ..ports.embed.base import EmbeddingProvider
@@ -142,7 +142,7 @@ class Runtime:
             return None
         try:
             vector = self.provider.embed_query(text)
-        except ProviderUnavailable as exc:
+        except (ProviderUnavailable, ProviderMismatch) as exc:  # (a mismatch: the width changed since its first answer)
             self.warnings.append(f"query embedding skipped: {exc.message}; recalled by keywords and the graph")
             return None
         stored, width = self.index.width(), int(vector.shape[-1])
