@@ -5,8 +5,8 @@
 Started by `client.spawn` (or `mnemon daemon start`). One at a time per socket, under a lock (DIR/FINGERPRINT.lock,
 which holds its pid and the call it is running); it listens on DIR/FINGERPRINT.sock, runs one command at a time — in
 the caller's working directory and environment, through `interfaces.cli.main.main`, exactly as the caller's own
-process would — and exits after `--idle` seconds without a request, when asked to stop, on SIGTERM, or when a newer
-process has taken its socket.
+process would — and exits after `--idle` seconds without a request, when asked to stop, on SIGTERM, when a newer
+process has taken its socket, or, while idle, once the code on disk is no longer the code it was started from.
 
 Commands run on the main thread (where signals land); a second thread accepts connections, so `status` and `stop`
 are answered while a command runs. A stop takes no new call and lets the one in flight finish; a forced stop
@@ -43,6 +43,9 @@ OPEN_FACADES = 4  # stores kept open at once; the least recently used one is clo
 REQUEST_READ_TIMEOUT_S = 30.0  # a caller that connects and sends nothing does not hold the process up for long
 RECORD_BYTES = 256  # the lock file's second line: the call in flight, rewritten in place (`client.in_flight`)
 QUEUED_CALLS = 64  # calls waiting for the one in flight (as the listening backlog held them); more run themselves
+# while idle, how often the process checks that the code on disk is still the code it runs (≈ 1 ms a check): changed
+# code gets a new process under another fingerprint, and no call can reach this one again
+CODE_CHECK_S = 2.0
 
 
 class Interrupted(BaseException):
@@ -235,6 +238,7 @@ class Server:
         # absolute: the accepting thread checks the socket while a command has moved into its caller's directory
         self.path = os.path.abspath(os.path.join(directory, f"{key}.sock"))
         self.key, self.idle_s = key, idle_s
+        self.code = client.fingerprint()  # the code this process runs, as it was on disk when it started
         self.pool = FacadePool()
         self.started = time.time()
         self.served = 0
@@ -276,13 +280,20 @@ class Server:
         self.main_thread = threading.get_ident()
         threading.Thread(target=self._accept, args=(listener,), name="mnemon-daemon-accept", daemon=True).start()
         try:
+            idle_until = time.monotonic() + self.idle_s
             while not (self.stopping or self.signalled):
-                try:
-                    job = self.calls.get(timeout=self.idle_s)
-                except queue.Empty:
+                left = idle_until - time.monotonic()
+                if left <= 0:
                     return
+                try:
+                    job = self.calls.get(timeout=min(left, CODE_CHECK_S))
+                except queue.Empty:
+                    if client.fingerprint() != self.code:
+                        return  # upgraded or edited: calls now go to a process of the new code
+                    continue
                 if job is not None:
                     self._run(*job)
+                idle_until = time.monotonic() + self.idle_s
         except (_Leave, Interrupted):  # (a second SIGTERM while the first one's answer was being made)
             return
 
