@@ -167,7 +167,8 @@ async function loadGraph(focus) {
     setStatus(shown ? `Focused on “${excerpt(shown.title, 60)}”.` : data.focus ? `Focused on ${data.focus}.` :
       data.folder && !G.nodes.length ? emptyText() :
       data.folder ? `Overview of ${data.folder}: its best-connected notes. Double-click a node to focus on it.` :
-      'Overview: the best-connected notes. Double-click a node to focus on it.');
+      `Overview: the best-connected ${G.nodes.some((n) => n.kind === 'note') || !G.nodes.length ? 'notes' :
+        'recent memories (the store has no notes)'}. Double-click a node to focus on it.`);
   } catch (err) {
     if (seq !== graphSeq) return;
     ui.loading = false;
