@@ -222,7 +222,7 @@ def forward(argv: Sequence[str], environ: Mapping[str, str]) -> int | None:
         return None
     with sock:
         try:
-            send(sock, {"op": "run", "argv": list(argv), "cwd": cwd, "env": dict(environ)})
+            send(sock, {"op": "run", "argv": list(argv), "cwd": cwd, "env": dict(environ), "umask": current_umask()})
             ready = receive(sock)
             if ready is None or not ready.get("ready"):
                 return None  # it closed the connection without taking the call: nothing ran
@@ -247,6 +247,14 @@ def forward(argv: Sequence[str], environ: Mapping[str, str]) -> int | None:
     if reply.get("declined"):
         return None
     return _print(str(reply.get("stdout", "")), str(reply.get("stderr", "")), int(reply.get("code", 1)))
+
+
+def current_umask() -> int:
+    """This process's file mode mask, which the resident process makes the caller's files with (a store created
+    there otherwise got the mask of whoever started it). Read by setting it: nothing only reads it."""
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
 
 
 def _aborted() -> int:

@@ -147,9 +147,12 @@ def _file_identity(db: Path | str) -> _Identity:
 
 
 @contextlib.contextmanager
-def _callers_process(cwd: str, env: Mapping[str, str]) -> Iterator[None]:
-    """The caller's working directory and environment for the length of one command."""
+def _callers_process(cwd: str, env: Mapping[str, str], umask: Any = None) -> Iterator[None]:
+    """The caller's working directory, environment and file mode mask (when it sent one) for the length of one
+    command."""
     saved_cwd, saved_env = os.getcwd(), dict(os.environ)
+    given = isinstance(umask, int) and not isinstance(umask, bool) and 0 <= umask <= 0o777
+    saved_umask = os.umask(umask) if given else None
     try:
         os.chdir(cwd)
         os.environ.clear()
@@ -159,6 +162,8 @@ def _callers_process(cwd: str, env: Mapping[str, str]) -> Iterator[None]:
         os.environ.clear()
         os.environ.update(saved_env)
         os.chdir(saved_cwd)
+        if saved_umask is not None:
+            os.umask(saved_umask)
 
 
 def _declines(argv: list[str]) -> bool:
@@ -179,7 +184,7 @@ def run_command(request: Mapping[str, Any], pool: FacadePool, server: Server | N
     out, err = io.StringIO(), io.StringIO()
     if not os.path.isdir(str(request["cwd"])):
         return {"declined": True}  # the caller's directory is gone: its own process says so in its own words
-    with _callers_process(str(request["cwd"]), request.get("env") or {}):
+    with _callers_process(str(request["cwd"]), request.get("env") or {}, request.get("umask")):
         if _declines(argv) or not client.forwardable(argv):
             return {"declined": True}
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
