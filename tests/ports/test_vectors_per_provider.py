@@ -165,3 +165,23 @@ def test_a_long_lived_process_recalls_with_a_warning_when_the_model_changes_widt
     assert [r["insight"]["content"] for r in out["results"]] == ["the harbour crane broke on monday"]
     assert out["results"][0]["signals"]["similarity"] == 0
     assert any("1024" in w and "768" in w and "recalled by keywords and the graph" in w for w in out["warnings"])
+
+
+@pytest.mark.parametrize("long_lived", [False, True], ids=["new process", "long-lived process"])
+def test_a_memory_remembered_after_the_model_changed_width_is_kept_without_a_vector(
+        long_lived: bool, make_mem: Callable[..., Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`remember` under a model that now answers another width than the store's vectors was refused whole
+    (provider_mismatch): the memory was lost, though a model that cannot be reached keeps it without a vector."""
+    config = FakeConfig()
+    with running(FakeOllama(config)) as server:
+        monkeypatch.setenv("MNEMON_EMBED_ENDPOINT", server.base_url)
+        first = make_mem("ollama")
+        first.remember("the harbour crane broke on monday")
+        config.models["nomic-embed-text:latest"] = 1024
+        mem = first if long_lived else make_mem("ollama", db=first.rt.store.path)
+        out = mem.remember("the valve on the crane was replaced on friday")
+        recalled = mem.recall("valve")
+    assert out["action"] == "added"
+    assert any("1024" in w and "768" in w and "without a vector" in w for w in out["warnings"])
+    assert [r["insight"]["id"] for r in recalled["results"]] == [out["id"]]
+    assert mem.status()["embedding"]["embedded"] == 1  # the first memory's vector only: nothing of the new width

@@ -106,10 +106,20 @@ class Runtime:
         if not self.vectors_enabled or not texts:
             return None
         try:
-            return self.provider.embed_documents(list(texts))
+            rows = self.provider.embed_documents(list(texts))
+            stored = self.store.vector_width(self.provider.identity())
+            if stored is not None and int(rows.shape[-1]) != stored:
+                raise ProviderMismatch(f"the store holds {stored}-d vectors from {self.provider.identity()}, the "
+                                       f"model now answers {int(rows.shape[-1])}-d ones")
+            return rows
         except ProviderUnavailable as exc:
             self.warnings.append(f"embedding skipped: {exc.message}; stored without a vector (`mnemon embed --all`"
                                  " adds it)")
+            return None
+        except ProviderMismatch as exc:  # the model behind the name changed: a memory is kept, never mixed in
+            self.warnings.append(f"embedding skipped: {exc.message}; stored without a vector (to embed the store "
+                                 "anew, give the model another identity: another model name or MNEMON_EMBED_DIMENSIONS"
+                                 ", then `mnemon embed --all`)")
             return None
 
     def embed_stored(self, ids: Sequence[str], *, batch: int = 64,
