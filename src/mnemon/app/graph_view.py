@@ -66,6 +66,8 @@ def graph_view(rt: Runtime, *, focus: str | None = None, depth: int = 1, max_nod
     among = sorted({h[0] for h in store.edge_heads(chosen, statuses) if h[1] in inside and h[2] in inside})
     edges = store.get_edges(among)
     edges.sort(key=lambda e: (-(e.weight * e.confidence), e.id))
+    if focus:
+        edges = _from_the_focus_out(edges, chosen)
     degree = store.edge_counts(chosen)
     return {
         "focus": focus or None,
@@ -113,6 +115,23 @@ def _around(rt: Runtime, focus: str, depth: int, max_nodes: int, statuses: tuple
         if not frontier:
             break
     return order, False
+
+
+def _from_the_focus_out(edges: list[Edge], chosen: list[str]) -> list[Edge]:
+    """The links of a focus view (strongest first) in the order a cut keeps them: first, for each node in the order
+    the walk reached it, the link by which it was reached (to the first node reached of those it links to, the
+    strongest such; the focus's own links come first, and any prefix holds together from the focus out); then the
+    others, nearest the focus first."""
+    at = {node: k for k, node in enumerate(chosen)}
+    reached_by: dict[int, tuple[int, int]] = {}  # node's position → (the earlier end's position, the link's index)
+    for i, e in enumerate(edges):  # strongest first: of two links to the same earlier node, the first is kept
+        near, far = sorted((at[e.src], at[e.dst]))
+        if near < far and near < reached_by.get(far, (far, 0))[0]:
+            reached_by[far] = (near, i)
+    tree = {i for _, i in reached_by.values()}
+    first = sorted(((far, i) for far, (_, i) in reached_by.items()))
+    rest = sorted((max(at[e.src], at[e.dst]), i) for i, e in enumerate(edges) if i not in tree)
+    return [edges[i] for _, i in first + rest]
 
 
 def _folder_prefix(folder: str) -> str:
