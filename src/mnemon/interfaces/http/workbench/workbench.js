@@ -458,7 +458,7 @@ for (const input of [el.maxNodes, el.maxLinks, el.depth, el.showCandidates, el.s
   input.addEventListener('change', () => loadGraph(G.focus));
 }
 el.folder.addEventListener('change', () => loadGraph(null));  // a folder is an overview: it drops the focus
-el.overview.addEventListener('click', () => loadGraph(null));
+el.overview.addEventListener('click', () => { loadGraph(null); loadStoreTotals(); }); // (written to since?)
 el.frame.addEventListener('click', frame);
 window.addEventListener('hashchange', () => {
   const focus = focusFromHash();
