@@ -185,3 +185,22 @@ def test_a_memory_remembered_after_the_model_changed_width_is_kept_without_a_vec
     assert any("1024" in w and "768" in w and "without a vector" in w for w in out["warnings"])
     assert [r["insight"]["id"] for r in recalled["results"]] == [out["id"]]
     assert mem.status()["embedding"]["embedded"] == 1  # the first memory's vector only: nothing of the new width
+
+
+def test_embed_all_after_the_model_changed_width_says_how_to_embed_the_store_anew(
+        tmp_path: Path, cli_run: Callable[..., tuple[int, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`embed --all` refused with "re-embed with another model name or provider", which no command does; the way
+    out that works is a new identity for the model (another model name, or MNEMON_EMBED_DIMENSIONS)."""
+    db = str(tmp_path / "anew.db")
+    config = FakeConfig()
+    with running(FakeOllama(config)) as server:
+        monkeypatch.setenv("MNEMON_EMBED_ENDPOINT", server.base_url)
+        assert cli_run(["--db", db, "--embed", "ollama", "remember", "the harbour crane broke on monday"])[0] == 0
+        config.models["nomic-embed-text:latest"] = 1024
+        assert cli_run(["--db", db, "--embed", "ollama", "remember", "the valve was replaced on friday"])[0] == 0
+        code, out = cli_run(["--db", db, "--embed", "ollama", "embed", "--all"])
+        assert code != 0 and out["error"]["code"] == "provider_mismatch"
+        assert "MNEMON_EMBED_DIMENSIONS" in out["error"]["message"] and "embed --all" in out["error"]["message"]
+        monkeypatch.setenv("MNEMON_EMBED_DIMENSIONS", "1024")  # as it says: the model under a new identity
+        code, out = cli_run(["--db", db, "--embed", "ollama", "embed", "--all"])
+    assert code == 0 and out["succeeded"] == 2 and out["identity"] == "ollama:nomic-embed-text:1024"

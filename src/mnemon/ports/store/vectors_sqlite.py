@@ -68,7 +68,8 @@ def refuse_other_width(store: Any, provider: str, width: int, stored_width: Call
         widths[provider] = known
     if width != known:
         raise ProviderMismatch(f"the store holds {known}-d vectors from {provider}; this one has {width}: the model "
-                               "behind this name changed (re-embed with another model name or provider)",
+                               "behind this name changed; to embed the store anew, give it another identity "
+                               "(another model name, or MNEMON_EMBED_DIMENSIONS), then run `mnemon embed --all`",
                                provider=provider, expected=known, got=width)
 
 
