@@ -20,6 +20,7 @@ from mnemon.core.world import (
     truth_policy_for_assertion,
     validity_at,
 )
+from mnemon.core.world.assertions import corroborations
 
 T0 = datetime(2026, 7, 1, 9, 0, tzinfo=timezone.utc)
 
@@ -175,10 +176,20 @@ def test_unknown_predicates_default_to_single_valued_but_not_explicitly_exclusiv
 
 def test_identical_reassertion_is_idempotent() -> None:
     paris = assertion()
-    again = assertion(T0 + timedelta(days=3), source_path="Sources/other.md")
+    again = assertion(T0 + timedelta(days=3))
     change = apply_assertion([paris], again, policy_for("lives_in"))
     assert change.idempotent and change.insert is None and change.updates == ()
     assert change.current_ids == (paris.id,)
+
+
+def test_the_same_value_from_another_source_is_named_on_the_row_in_force() -> None:
+    paris = assertion()
+    other = assertion(T0 + timedelta(days=3), source_path="Sources/other.md")
+    change = apply_assertion([paris], other, policy_for("lives_in"))
+    [named] = change.updates
+    assert change.idempotent and change.insert is None and change.current_ids == (paris.id,)
+    assert [(c["id"], c["source_path"]) for c in corroborations(named)] == [(other.id, "Sources/other.md")]
+    assert apply_assertion([named], other, policy_for("lives_in")).updates == ()  # named once
 
 
 def test_reassertion_with_stronger_confidence_merges_into_the_existing_row() -> None:

@@ -27,7 +27,16 @@ from ...core.world import (
     truth_policy_for_assertion,
     validity_at,
 )
-from ...core.world.assertions import STATE_TYPES, is_correction, normalise_predicate, rechain, retract
+from ...core.world.assertions import (
+    STATE_TYPES,
+    corroborations,
+    from_corroboration,
+    is_correction,
+    normalise_predicate,
+    rechain,
+    retract,
+    with_corroborations,
+)
 from ...core.world.policies import group_policy
 from ...core.world.values import check_key, iso, norm_keys, truthy_flag
 from ..runtime import Runtime
@@ -426,21 +435,57 @@ def forget_world_scope(rt: Runtime, scope: str, *, dry_run: bool = False) -> dic
     with rt.store.transaction() if not dry_run else nullcontext():
         world = world_of(rt)
         doomed = [Assertion.from_row(row) for row in world.assertions_in_scope(scope)]
-        relinked, restored = _chains_without(rt, doomed, now_of(rt))
+        heirs = _heirs(rt, doomed, scope, now_of(rt))
+        relinked, restored = _chains_without(rt, doomed, now_of(rt), heirs)
         counts = world.forget_scope(scope, rt.now_iso(), dry_run=dry_run)
         if not dry_run:
-            for row in relinked:
+            rewritten = {row.id for row in relinked}
+            for row in load_assertions(rt):  # a claim of the scope that re-asserted a value of another source
+                clean = _uncorroborated(row, scope)
+                if clean is not row and row.id not in rewritten and not _in_scope(row.source_path, scope):
+                    put_assertion(rt, clean)
+                    audit(rt, "uncorroborated", "assertion", row.id, {"reason": f"forgot {scope}"})
+            for row in [_uncorroborated(row, scope) for row in relinked]:
                 put_assertion(rt, row)
-                audit(rt, "restored" if row.id in restored else "relinked", "assertion", row.id,
+                event = "asserted" if row.id in heirs else "restored" if row.id in restored else "relinked"
+                audit(rt, event, "assertion", row.id,
                       {"reason": f"forgot {scope}", "superseded_by_id": row.superseded_by_id,
                        "supersedes_id": row.supersedes_id})
     return {**counts, "assertions_restored": len(restored), "assertions_relinked": len(relinked)}
 
 
-def _chains_without(rt: Runtime, doomed: Sequence[Assertion], now: datetime) -> tuple[list[Assertion], set[str]]:
-    """The surviving rows of the chains `doomed` belong to, re-chained as if the doomed rows had never been written:
-    (rows that change, ids of those that become current). Only the chains that held a doomed row are re-chained —
-    a single-valued pair is one chain, a multi-valued one a chain per object — so nothing else of a pair moves."""
+def _in_scope(path: Any, scope: str) -> bool:
+    return isinstance(path, str) and (path == scope or path.startswith(scope + "/"))
+
+
+def _heirs(rt: Runtime, doomed: Sequence[Assertion], scope: str, now: datetime) -> dict[str, Assertion]:
+    """A forgotten row's value another source stated too (`corroborations`): that source's claim, as its own row, so
+    the value outlives the scope that first stated it."""
+    world = world_of(rt)
+    heirs: dict[str, Assertion] = {}
+    for row in doomed:
+        left = sorted((entry for entry in corroborations(row) if not _in_scope(entry.get("source_path"), scope)
+                       and world.get_assertion(str(entry.get("id"))) is None),
+                      key=lambda entry: str(entry.get("created_at")))
+        if left:
+            heir = with_corroborations(from_corroboration(row, left[0], now), left[1:])
+            heirs[heir.id] = heir
+    return heirs
+
+
+def _uncorroborated(row: Assertion, scope: str) -> Assertion:
+    """`row` without the claims of a forgotten scope among its corroborations."""
+    listed = corroborations(row)
+    kept = [entry for entry in listed if not _in_scope(entry.get("source_path"), scope)]
+    return row if len(kept) == len(listed) else with_corroborations(row, kept)
+
+
+def _chains_without(rt: Runtime, doomed: Sequence[Assertion], now: datetime,
+                    heirs: Mapping[str, Assertion]) -> tuple[list[Assertion], set[str]]:
+    """The surviving rows of the chains `doomed` belong to, re-chained as if the doomed rows had never been written
+    (`heirs`, another source's claim of a doomed value, join them): (rows that change, ids of those that become
+    current). Only the chains that held a doomed row are re-chained — a single-valued pair is one chain, a
+    multi-valued one a chain per object — so nothing else of a pair moves."""
     gone = {row.id for row in doomed}
     changed: list[Assertion] = []
     restored: set[str] = set()
@@ -452,11 +497,13 @@ def _chains_without(rt: Runtime, doomed: Sequence[Assertion], now: datetime) -> 
         stored = {r.id: r for r in load_assertions(rt, subject_norm=norm_keys(first.subject),
                                                    predicate=first.predicate)
                   if r.pair_key == pair_key and r.id not in gone}
-        if not stored:
+        kept = [heir for heir in heirs.values() if heir.pair_key == pair_key]
+        if not stored and not kept:
             continue
         # retracted by a forgotten correction (`apply_assertion` points the displaced value at it): back in its chain
         survivors = [replace(r, status="superseded") if r.status == "retracted" and r.superseded_by_id in gone
-                     and "retraction" not in r.metadata else r for r in stored.values()]
+                     and "retraction" not in r.metadata else r for r in stored.values()] + kept
+        stored.update((heir.id, heir) for heir in kept)
         live = [r for r in survivors if r.status != "retracted"]
         policy = group_policy(first.predicate, [r.metadata for r in live])
         touched = {"" if policy.single_valued else r.object_key for r in forgotten}
@@ -468,9 +515,9 @@ def _chains_without(rt: Runtime, doomed: Sequence[Assertion], now: datetime) -> 
                 row = replace(row, supersedes_id=None)
             if row.superseded_by_id in gone:  # (a retracted row keeps its pointers: only a dangling one goes)
                 row = replace(row, superseded_by_id=None, superseded_at=None)
-            if row != before:
+            if row != before or row.id in heirs:
                 changed.append(replace(row, updated_at=now))
-                if row.status == "current" and before.status != "current":
+                if row.status == "current" and (before.status != "current" or row.id in heirs):
                     restored.add(row.id)
     return changed, restored
 

@@ -59,6 +59,7 @@ UNVALIDATED_SOURCE_TYPES: frozenset[str] = frozenset({"vault", "ingest", "inferr
 CORRECTION_SOURCE_TYPES: frozenset[str] = frozenset({"user_correction", "correction"})
 CORRECTION_TYPES: frozenset[str] = frozenset({"contradiction", "contradicted", "correction", "false_previous"})
 GATE_MIN_CONFIDENCE = 0.9
+CORROBORATED_BY = "corroborated_by"  # metadata key: the other sources that stated a row's value (`corroborations`)
 # every key an assertion payload may carry: `due` is Mneme's spelling of `valid_until`, and `claim_status` rides in
 # Mneme's `remember add` assertions (the write gate decides here, so it is accepted and not read)
 ASSERTION_FIELDS = frozenset((
@@ -395,13 +396,51 @@ def is_correction(assertion: Assertion) -> bool:
     return assertion.source_type in CORRECTION_SOURCE_TYPES or correction_type in CORRECTION_TYPES
 
 
+# the fields of a re-assertion from another source kept on the row it re-asserts (`corroborations`)
+_CORROBORATION_FIELDS = ("id", "object_name", "object_value", "source_path", "source_type", "evidence_text",
+                         "confidence", "certainty", "valid_from", "valid_until", "source_edge_id", "subject_node_id",
+                         "metadata", "created_at")
+
+
+def corroborations(row: Assertion) -> list[Mapping[str, Any]]:
+    """The other sources that stated this row's value while it was in force (`metadata.corroborated_by`)."""
+    listed = row.metadata.get(CORROBORATED_BY)
+    return [item for item in listed if isinstance(item, Mapping)] if isinstance(listed, list) else []
+
+
+def with_corroborations(row: Assertion, kept: Sequence[Mapping[str, Any]]) -> Assertion:
+    metadata = {key: value for key, value in row.metadata.items() if key != CORROBORATED_BY}
+    return replace(row, metadata={**metadata, CORROBORATED_BY: list(kept)} if kept else metadata)
+
+
+def from_corroboration(row: Assertion, entry: Mapping[str, Any], now: datetime) -> Assertion:
+    """The claim another source made of `row`'s value, as its own row (what is left when `row`'s source is
+    forgotten), carrying the remaining corroborations."""
+    data = {**row.to_row(), **{key: entry.get(key) for key in _CORROBORATION_FIELDS}, "status": "current",
+            "supersedes_id": None, "superseded_by_id": None, "superseded_at": None, "prediction_misses": [],
+            "updated_at": iso(now)}
+    return Assertion.from_row(data)
+
+
+def _corroborated(existing: Assertion, new: Assertion) -> Assertion:
+    """The same value stated by another source is kept on the row it re-asserts: without it the second source left
+    no trace, and forgetting the first took the value away though the second still stated it."""
+    listed = corroborations(existing)
+    if new.source_path == existing.source_path or any(item.get("source_path") == new.source_path for item in listed):
+        return existing
+    row = new.to_row()
+    return with_corroborations(existing, [*listed, {key: row[key] for key in _CORROBORATION_FIELDS}])
+
+
 def _merge_identical(existing: Assertion, new: Assertion) -> Assertion | None:
-    """A re-assertion of the current value: keep the row, take the stronger confidence and any new expiry."""
+    """A re-assertion of the current value: keep the row, take the stronger confidence and any new expiry, and name
+    a source it had not (`corroborations`)."""
     confidence = max(existing.confidence, new.confidence)
     valid_until = new.valid_until if new.valid_until is not None else existing.valid_until
-    if confidence == existing.confidence and valid_until == existing.valid_until:
+    named = _corroborated(existing, new)
+    if confidence == existing.confidence and valid_until == existing.valid_until and named is existing:
         return None
-    return replace(existing, confidence=confidence, valid_until=valid_until, updated_at=new.created_at)
+    return replace(named, confidence=confidence, valid_until=valid_until, updated_at=new.created_at)
 
 
 def chain_key(row: Assertion) -> tuple[datetime, datetime, str]:
