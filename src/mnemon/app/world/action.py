@@ -7,6 +7,7 @@ from typing import Any
 
 from ...core.errors import InvalidInput, NotFound
 from ...core.world import Action, Prediction, parse_prediction, validate_action, verification_prediction
+from ...core.world.ledger import rerecorded
 from ..runtime import Runtime
 from .common import audit, now_of, put_prediction, world_of
 from .sense import read_json_document
@@ -35,8 +36,10 @@ def record_action(rt: Runtime, document: Any) -> dict[str, Any]:
     action = validate_action(data, now)
     raw_existing = world.get_action(action.id)
     if raw_existing is not None:
-        # re-recording keeps the original created_at, hence the same verification window and prediction id
-        action = validate_action(data, now, existing=Action.from_row(raw_existing))
+        # re-recording keeps the original created_at, hence the same verification window and prediction id, and what
+        # the payload leaves out
+        stored = Action.from_row(raw_existing)
+        action = validate_action(rerecorded(stored, data), now, existing=stored)
     _check_proof(rt, action)
     # the ids tie the action to beliefs and a prediction, as `predict add` ties its own: a mistyped one was stored
     # and the action read as recorded against a belief that does not exist

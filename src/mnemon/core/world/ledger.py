@@ -172,6 +172,13 @@ def _parse_verify(value: Any) -> VerifySpec:
     )
 
 
+def rerecorded(existing: Action, payload: Mapping[str, Any]) -> dict[str, Any]:
+    """The payload of a re-record of `existing` (the same side effect again): a key it leaves out keeps what the
+    ledger holds. A bare replay rewrote the row from the payload alone — a `succeeded` action read `recorded`, its
+    beliefs, verification prediction and payload scope were gone."""
+    return {**{key: value for key, value in existing.to_row().items() if value is not None}, **payload}
+
+
 def validate_action(payload: Any, now: datetime, existing: Action | None = None, *,
                     refuse_unknown: bool = True) -> Action:
     """Validate an `action record` payload. Pass the stored row as `existing` when re-recording, so the original
