@@ -46,6 +46,7 @@ class FakeConfig:
     required_key: str | None = None
     reverse_order: bool = False  # the spec orders by `index`, not by position
     models_route: bool = True
+    embeddings_route: bool = True  # False: a server that is no embedding server (POST answers 405)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -150,6 +151,9 @@ class FakeOpenAI(_FakeServer):
             handler._reply(404, {"error": {"message": "not found"}})
 
     def handle_post(self, handler: _Handler, body: Any) -> None:
+        if not self.config.embeddings_route:
+            handler._reply(405, "Method Not Allowed", "text/plain")
+            return
         if handler.path != "/v1/embeddings":
             handler._reply(404, {"error": {"message": f"no route {handler.path}"}})
             return

@@ -525,6 +525,14 @@ def test_openai_without_models_route_still_counts_as_up() -> None:
         assert _openai(server).available()
 
 
+def test_openai_server_that_embeds_nothing_is_not_available() -> None:
+    # A web server on the endpoint that is no embedding server: 404 on /models, 405 on every POST.
+    with running(FakeOpenAI(_openai_config(models_route=False, embeddings_route=False))) as server:
+        assert not _openai(server).available()
+    with running(FakeOpenAI(_openai_config(models_route=False))) as server:
+        assert not _openai(server, model="no-such-model").available()
+
+
 def test_openai_unknown_model_and_unreachable_server_explain_themselves() -> None:
     with running(FakeOpenAI(_openai_config())) as server:
         with pytest.raises(ProviderUnavailable, match="does not exist"):

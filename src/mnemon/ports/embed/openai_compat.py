@@ -26,8 +26,9 @@ from .transport import (
     unreachable_advice,
 )
 
-# Servers without a /models route still embed fine; these statuses mean "up, route not offered".
-_PROBE_SERVER_UP = frozenset({404, 405, 501})
+# Servers without a /models route may still embed fine; these statuses mean "route not offered", so the
+# embeddings route itself is asked (any web server answers 404 there, and would otherwise count as up).
+_PROBE_ROUTE_ABSENT = frozenset({404, 405, 501})
 
 
 class OpenAICompatibleProvider(HttpEmbeddingProvider):
@@ -68,10 +69,19 @@ class OpenAICompatibleProvider(HttpEmbeddingProvider):
         try:
             get_json(f"{self._endpoint}/models", self._headers(), timeout=self._probe_timeout)
         except HttpFailure as failure:
-            return AVAILABILITY.put(key, failure.status in _PROBE_SERVER_UP)
+            return AVAILABILITY.put(key, failure.status in _PROBE_ROUTE_ABSENT and self._embeds_a_probe())
         except Unreachable:
             return AVAILABILITY.put(key, False)
         return AVAILABILITY.put(key, True)
+
+    def _embeds_a_probe(self) -> bool:
+        """Whether the embeddings route answers one short input with a vector (for servers without /models)."""
+        try:
+            answer = post_json(f"{self._endpoint}/embeddings", self._payload(self._model or "", ["probe"]), self._headers(), timeout=self._probe_timeout)
+            self._rows_in_input_order(answer, 1)
+        except (HttpFailure, Unreachable, ProviderUnavailable):
+            return False
+        return True
 
     def _embed_documents_batch(self, texts: list[str]) -> npt.ArrayLike:
         return self._embed([self._document_prefix + text for text in texts])
@@ -79,13 +89,17 @@ class OpenAICompatibleProvider(HttpEmbeddingProvider):
     def _embed_query(self, text: str) -> npt.ArrayLike:
         return self._embed([self._query_prefix + text]).reshape(-1)
 
-    def _embed(self, inputs: list[str]) -> npt.NDArray[np.float32]:
-        endpoint, model = self._require_configuration()
+    def _payload(self, model: str, inputs: list[str]) -> dict[str, Any]:
         payload: dict[str, Any] = {"model": model, "input": inputs}
         if self._requested_dimensions:
             payload["dimensions"] = self._requested_dimensions
+        return payload
+
+    def _embed(self, inputs: list[str]) -> npt.NDArray[np.float32]:
+        endpoint, model = self._require_configuration()
         try:
-            answer = post_json(f"{endpoint}/embeddings", payload, self._headers(), timeout=self._timeout)
+            answer = post_json(f"{endpoint}/embeddings", self._payload(model, inputs), self._headers(),
+                               timeout=self._timeout)
         except Unreachable as error:
             advice = unreachable_advice(error, self._timeout, "start it or fix MNEMON_EMBED_ENDPOINT")
             raise ProviderUnavailable(f"cannot reach the embedding server at {endpoint} ({error}); {advice}",
