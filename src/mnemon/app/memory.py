@@ -284,6 +284,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
             recall_mod.warn_on_low_coverage(self.rt)
         out = recall_mod.run_recall(self.rt, query, limit=limit, intent=intent, category=category, source=source,
                                     explain=explain)
+        recall_mod.warn_on_vector_gaps(self.rt, out.embedded_query)
         return self._with_warnings(recall_mod.to_payload(out, verbose=verbose, brief=brief,
                                                          excerpt_chars=excerpt_chars, explain=explain))
 

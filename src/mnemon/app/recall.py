@@ -119,6 +119,27 @@ def warn_on_low_coverage(rt: Runtime) -> None:
                            "recall by meaning misses the rest; `mnemon embed --all` adds them")
 
 
+def warn_on_vector_gaps(rt: Runtime, embedded_query: bool) -> None:
+    """After a recall, say when the similarity signal was silent for memories that have (or could have) a vector:
+    no provider over another provider's vectors, or a few memories without this provider's (similarity 0 for them;
+    most of them missing is `warn_on_low_coverage`'s). A store without any vector is simply all-keyword: no word."""
+    if not rt.vectors_enabled:
+        providers = rt.store.vector_providers()
+        if providers:
+            named = ", ".join(f"{count} memories from {name}" for name, count in sorted(providers.items()))
+            rt.warnings.append(f"recalled by keywords and the graph only: the embedding provider is "
+                               f"'{rt.provider.name}' while the store holds vectors ({named}); recall by meaning "
+                               "needs their provider (--embed or MNEMON_EMBED_PROVIDER)")
+        return
+    if not embedded_query:
+        return  # the query has no vector: a warning already says why
+    total = rt.store.count_active()
+    embedded = len(rt.index)
+    if embedded * 2 >= total > embedded:
+        rt.warnings.append(f"{total - embedded} of {total} memories have no vector from {rt.provider.identity()}: "
+                           "their similarity is 0, so recall by meaning misses them; `mnemon embed --all` adds them")
+
+
 def _with_capitals(words: set[str]) -> set[str]:
     """A query's words also as a name would be written ("mira" → "Mira", "globex corp" → "Globex Corp"): agents
     often lower-case their questions, and the store keeps an entity as it was first written. Not upper case: "who"
