@@ -69,7 +69,13 @@ _DOCUMENT_MEMBERS = frozenset({"kind", "schema_version", "exported_at", "provide
 def export_chunks(rt: Runtime, *, include_vectors: bool = True) -> Iterator[str]:
     """The export document as text, piece by piece: every active memory (with its vector when asked and made by the
     current provider), the entity nodes of payload scopes, every edge between them that is not retired, the
-    decisions about a vault's edges, and the world model's rows."""
+    decisions about a vault's edges, and the world model's rows: all as of one moment (`read_snapshot`), so a
+    memory forgotten meanwhile is not written without its edges."""
+    with rt.store.read_snapshot():
+        yield from _export_chunks(rt, include_vectors)
+
+
+def _export_chunks(rt: Runtime, include_vectors: bool) -> Iterator[str]:
     identity = rt.provider.identity()
     rows: dict[str, int] = {}
     mat: np.ndarray | None = None

@@ -298,6 +298,16 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
     def bulk_transaction(self) -> AbstractContextManager[None]:
         return self.transaction()  # the server's checks are set-based and cheap: nothing to switch off
 
+    @contextmanager
+    def read_snapshot(self) -> Iterator[None]:
+        """As `SQLiteStore.read_snapshot`: one REPEATABLE READ transaction (no lock a writer waits for)."""
+        with self._lock:
+            inside = self._depth > 0
+            with self.conn.transaction():
+                if not inside:
+                    self.conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                yield
+
     def snapshot_path(self) -> str | None:
         return None  # no file a second process could read this transaction's starting state from
 

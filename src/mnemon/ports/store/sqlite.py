@@ -375,6 +375,21 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
                 if toggled:
                     self.conn.execute("PRAGMA foreign_keys = ON")
 
+    @contextmanager
+    def read_snapshot(self) -> Iterator[None]:
+        """Every read inside sees one state of the store (a deferred read transaction: in WAL mode no writer waits
+        for it); inside a writer's transaction that transaction's own state. Nothing may be written inside."""
+        with self._lock:
+            if self.conn.in_transaction:
+                yield
+                return
+            self.conn.execute("BEGIN")
+            try:
+                yield
+            finally:
+                if self.conn.in_transaction:
+                    self.conn.execute("COMMIT")
+
     def snapshot_path(self) -> str | None:
         """A file another process can open read-only to see exactly what this connection sees — while it holds
         the write lock (inside `transaction`, so nobody else can commit) and has not written yet. None otherwise:
