@@ -45,7 +45,7 @@ from ..core.errors import InvalidInput
 from ..core.keywords import SKIP_KEY, VAULT_SOURCE_PREFIX
 from ..core.model import EDGE_STATUSES, SOURCED_PREFIXES, Edge, Memory, iso, parse_iso
 from ..core.ontology import DEFAULT_ONTOLOGY, category_of
-from ..core.text import excerpt, tokens, window_with
+from ..core.text import excerpt, marked_window, tokens
 from ..core.vault.lifecycle import truth_policy
 from ..core.vault.observations import DEFAULT_HINTS, hint_words
 from ..core.vault.parser import BLOCK_ID, TASK_MARKS, blank_code_spans, blank_comments, visible_text
@@ -574,10 +574,7 @@ def _pack(ranked: list[dict[str, Any]], budget: int, max_items: int,
 
 def _shortened(text: str, room: int, item: Mapping[str, Any]) -> str:
     """`text` in `room` + 1 characters, each cut marked "…": the part holding the item's matched terms."""
-    shown, start = window_with(text, room - 1, frozenset(item.get("matched_terms") or ()))
-    if start == 0:
-        return text[:room] + "…"
-    return "…" + shown + ("…" if start + len(shown) < len(text) else "")
+    return marked_window(text, room, frozenset(item.get("matched_terms") or ()))
 
 
 def _pack_open_loops_checked(rt: Runtime, ranked: list[dict[str, Any]], budget: int, max_items: int,

@@ -32,7 +32,8 @@ from ..core.recall.params import (
 from ..core.recall.rerank import (
     SIMILARITY_SUPPORT, Scored, Signals, asks_for_history, corrected_by, idf, relevance,
 )
-from ..core.text import excerpt, tokens
+from ..core.text import excerpt, marked_window, tokens
+from ..core.validation import MAX_CONTENT_CHARS
 from ..ports.store.base import MemoryFilter, Store
 from ..ports.graph_index import GraphSnapshot
 from .access import record_access
@@ -47,6 +48,8 @@ from .runtime import Runtime
 VECTOR_ANCHOR_FLOOR = 0.1
 MAX_LIMIT = 100
 MAX_QUERY_CHARS = 2000
+# the longest result text a recall or search list shows whole: what `remember` keeps (`show` reads any whole)
+RESULT_TEXT_CHARS = MAX_CONTENT_CHARS
 
 
 @dataclass
@@ -669,11 +672,26 @@ def _neg(ts: str) -> str:
 
 
 # ── payload shapes ──────────────────────────────────────────────────────────
-def insight_dict(n: Memory, *, full: bool) -> dict[str, Any]:
+def result_text(content: str, terms: frozenset[str]) -> dict[str, Any]:
+    """A result's `content` in a recall or search list: whole up to what `remember` keeps (so any memory written
+    so reads as before); a longer one (a vault section can be megabytes) the part holding the query's `terms`,
+    marked `truncated`, with its whole length in `chars` (`show` reads it whole)."""
+    if len(content) <= RESULT_TEXT_CHARS:
+        return {"content": content}
+    return {"content": marked_window(content, RESULT_TEXT_CHARS, terms), "truncated": True, "chars": len(content)}
+
+
+def _with_detail_command(payload: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
+    if any(row.get("truncated") for row in rows):
+        payload["detail_command"] = "mnemon show <id>"
+    return payload
+
+
+def insight_dict(n: Memory, *, full: bool, terms: frozenset[str] = frozenset()) -> dict[str, Any]:
     if not full:
-        return {"id": n.id, "content": n.content, "category": n.category, "importance": n.importance,
+        return {"id": n.id, **result_text(n.content, terms), "category": n.category, "importance": n.importance,
                 "source": n.source, "created_at": n.created_at}
-    return {"id": n.id, "content": n.content, "category": n.category, "importance": n.importance,
+    return {"id": n.id, **result_text(n.content, terms), "category": n.category, "importance": n.importance,
             "tags": list(n.tags), "entities": list(n.entities), "source": n.source, "access_count": n.access_count,
             "created_at": n.created_at, "updated_at": n.updated_at}
 
@@ -698,10 +716,11 @@ def to_payload(out: RecallOutcome, *, verbose: bool = False, brief: bool = False
              **_flags(s)} for s in out.results],
             "detail_command": "mnemon show <id>"}
     else:
-        payload = {"results": [
-            {"insight": insight_dict(out.nodes[s.id], full=verbose), "score": round(s.score, 4), "intent": intent,
-             "via": s.via, "signals": s.signals.as_dict(), "confidence": confidence_label(s.score),
-             **_flags(s)} for s in out.results]}
+        terms = frozenset(tokens(out.query))
+        rows = [{"insight": insight_dict(out.nodes[s.id], full=verbose, terms=terms), "score": round(s.score, 4),
+                 "intent": intent, "via": s.via, "signals": s.signals.as_dict(),
+                 "confidence": confidence_label(s.score), **_flags(s)} for s in out.results]
+        payload = _with_detail_command({"results": rows}, [row["insight"] for row in rows])
     if out.hint:
         payload["hint"] = out.hint
     if verbose or explain:
@@ -741,11 +760,12 @@ def keyword_only(rt: Runtime, query: str, *, limit: int = 10, brief: bool = Fals
     if hits:
         record_access(rt, [i for i, _ in hits], "search", {"query": query[:200], "hits": len(hits)})
     top = max((s for _, s in hits), default=1.0) or 1.0
+    terms = frozenset(tokens(query))
     rows = []
     for i, s in hits:
         n = nodes[i]
         row: dict[str, Any] = {"id": i, "category": n.category, "importance": n.importance, "tags": list(n.tags),
                                "score": round(s / top, 4)}
-        row["excerpt" if brief else "content"] = excerpt(n.content, excerpt_chars) if brief else n.content
+        row.update({"excerpt": excerpt(n.content, excerpt_chars)} if brief else result_text(n.content, terms))
         rows.append(row)
-    return {"results": rows}
+    return _with_detail_command({"results": rows}, rows)

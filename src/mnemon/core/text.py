@@ -228,6 +228,15 @@ def window_with(text: str, limit: int, terms: frozenset[str]) -> tuple[str, int]
     return text[best_start:best_start + limit], best_start
 
 
+def marked_window(text: str, room: int, terms: frozenset[str]) -> str:
+    """`text` in `room` + 1 characters (`room` + 2 when cut at both ends), each cut marked "…": the part holding
+    `terms` (stemmed tokens), as `window_with` chooses it."""
+    shown, start = window_with(text, room - 1, terms)
+    if start == 0:
+        return text[:room] + "…"
+    return "…" + shown + ("…" if start + len(shown) < len(text) else "")
+
+
 def token_text(text: str) -> str:
     """`" ".join(tokens(text))`, the FTS body, without a Python-level step per word (vault ingestion tokenises
     megabytes): the same stem table as `tokens`, filtered in C."""
