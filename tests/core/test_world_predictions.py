@@ -300,6 +300,16 @@ def test_unresolved_gate_waits_then_becomes_unverifiable() -> None:
     assert result.outcome_summary == "configured event gate could not be resolved from stored sense evidence"
 
 
+def test_a_past_check_says_its_missing_evidence_was_missing_from_what_was_recorded_by_then() -> None:
+    at = datetime(2026, 7, 21, tzinfo=UTC)
+    gate = evaluate_prediction(gated(), [], at, recorded_by=at)
+    assert gate.outcome_summary == ("configured event gate could not be resolved from sense evidence recorded by "
+                                    "2026-07-21T00:00:00+00:00")
+    silent = evaluate_prediction(prediction(), [], EXPIRES + timedelta(days=1), recorded_by=at)
+    assert silent.new_status == "unverifiable" and "no stored events" not in silent.outcome_summary
+    assert silent.outcome_summary.endswith("recorded by 2026-07-21T00:00:00+00:00")
+
+
 def test_gate_event_stored_after_now_is_invisible() -> None:
     late_calendar = parse_sense_event({"sense_type": "gws", "event_type": "calendar_event", "title": "Paris flight",
                                        "observed_at": "2026-07-08T00:00:00Z",

@@ -102,12 +102,21 @@ def load_predictions(rt: Runtime, status: str | None = None) -> tuple[list[Predi
 def load_events(rt: Runtime, known_at: datetime | None = None,
                 sense_types: Iterable[str] | None = None) -> list[SenseEvent]:
     """Stored sense events; with `known_at`, only those the store had recorded by then (for exact replay)."""
-    events = []
+    return events_by_record(rt, known_at, sense_types, keep_later=False)[0]
+
+
+def events_by_record(rt: Runtime, known_at: datetime | None, sense_types: Iterable[str] | None = None, *,
+                     keep_later: bool = True) -> tuple[list[SenseEvent], list[SenseEvent]]:
+    """(the stored sense events recorded by `known_at`, those recorded after it unless not `keep_later`), each oldest
+    observation first."""
+    known: list[SenseEvent] = []
+    later: list[SenseEvent] = []
     for row, recorded_at in world_of(rt).sense_events(sense_types=sense_types):
-        if known_at is not None and parse_instant(recorded_at, "recorded_at") > known_at:
-            continue
-        events.append(SenseEvent.from_row(row))
-    return events
+        if known_at is None or parse_instant(recorded_at, "recorded_at") <= known_at:
+            known.append(SenseEvent.from_row(row))
+        elif keep_later:
+            later.append(SenseEvent.from_row(row))
+    return known, later
 
 
 def load_actions(rt: Runtime) -> list[dict[str, Any]]:
@@ -223,7 +232,10 @@ class WorldView:
     changed_predictions: dict[str, Prediction] = field(default_factory=dict)
     # the stored events → the events a check reads (a vault note's text put back: `note_text.py`)
     read_texts: Callable[[list[SenseEvent]], list[SenseEvent]] | None = None
+    # a past check's view: the sense events recorded after `known_at`, which it does not judge by
+    later_events: list[SenseEvent] = field(default_factory=list)
     _events: list[SenseEvent] | None = field(default=None, repr=False)
+    _events_now: list[SenseEvent] | None = field(default=None, repr=False)
 
     @property
     def events(self) -> list[SenseEvent]:
@@ -232,6 +244,16 @@ class WorldView:
         if self._events is None:
             self._events = self.read_texts(self.stored_events) if self.read_texts else self.stored_events
         return self._events
+
+    @property
+    def events_now(self) -> list[SenseEvent]:
+        """`events` with the later ones (`later_events`) read the same way: every event the store holds now."""
+        if not self.later_events:
+            return self.events
+        if self._events_now is None:
+            later = self.read_texts(self.later_events) if self.read_texts else self.later_events
+            self._events_now = sorted([*self.events, *later], key=lambda e: (e.observed_at, e.id))
+        return self._events_now
 
     def set_assertion(self, row: Assertion) -> None:
         self.assertions[row.id] = row
@@ -269,7 +291,9 @@ def load_view(rt: Runtime, as_of: datetime | None = None, *, with_events: bool =
     if known_at is not None:
         predictions = [p for p in predictions if p.created_at is None or p.created_at <= known_at]
     events_known = now if replay else known_at
-    events = load_events(rt, known_at=events_known) if with_events and predictions else []
+    # (a replay reads the world as it was: what was recorded later is no part of it)
+    events, later = (events_by_record(rt, events_known, keep_later=not replay) if with_events and predictions
+                     else ([], []))
     actions = load_actions(rt)
     if known_at is not None:
         actions = [a for a in actions if parse_instant(a.get("created_at"), "created_at") <= known_at]
@@ -279,13 +303,13 @@ def load_view(rt: Runtime, as_of: datetime | None = None, *, with_events: bool =
         predictions = predictions_as_of(predictions, now)
         actions = [a for a in actions if parse_instant(a.get("created_at"), "created_at") <= now]
     read_texts = None
-    if events:  # a vault note's event keeps no text: read back the ones an open prediction's terms look at
+    if events or later:  # a vault note's event keeps no text: read back the ones an open prediction's terms look at
         from .note_text import text_needed, with_note_texts
 
         wanted = text_needed(predictions)
         read_texts = partial(with_note_texts, rt, wanted=wanted)
     return WorldView(now, {a.id: a for a in assertions}, {p.id: p for p in predictions}, invalid, events, actions,
-                     replay, read_texts=read_texts)
+                     replay, read_texts=read_texts, later_events=later)
 
 
 def load_check_view(rt: Runtime, moment: datetime, now: datetime) -> WorldView:
@@ -293,9 +317,10 @@ def load_check_view(rt: Runtime, moment: datetime, now: datetime) -> WorldView:
     --as-of`); `now` is the clock read once by the caller (a default `before` is `now` itself, not a past instant a
     clock read microseconds later makes of it). At a past instant it sees only the predictions made and the sense
     events recorded by then: a prediction written later was otherwise checked — and missed — before it existed, and
-    evidence synced later confirmed an outcome dated before it arrived. The rows keep their stored values (outcomes
-    recorded since are not reopened), since the check persists onto them; `as_reported` gives the assertions as
-    they stood then."""
+    evidence synced later confirmed an outcome dated before it arrived. The events recorded since are kept aside
+    (`later_events`): an outcome they overturn is not stored (`predict.check_in_view`). The rows keep their stored
+    values (outcomes recorded since are not reopened), since the check persists onto them; `as_reported` gives the
+    assertions as they stood then."""
     known_at = moment if moment < now else None
     view = load_view(rt, known_at=known_at)
     view.now, view.known_at = moment, known_at

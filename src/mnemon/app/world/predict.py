@@ -9,6 +9,7 @@ from typing import Any
 from ...core.errors import InvalidInput, NotFound
 from ...core.world import (
     Prediction,
+    Transition,
     apply_transition,
     due_predictions,
     evaluate_prediction,
@@ -16,7 +17,7 @@ from ...core.world import (
     truth_policy_for_prediction,
     weaken_on_miss,
 )
-from ...core.world.predictions import due_at
+from ...core.world.predictions import due_at, prediction_window
 from ...core.world.values import iso, iso_or_none
 from ..runtime import Runtime
 from .common import (WorldView, audit, instant_from, load_check_view, load_view, now_of, put_prediction,
@@ -81,21 +82,49 @@ def predict_due(rt: Runtime, *, before: Any = None, as_of: Any = None) -> dict[s
             "predictions": [prediction_view(p, view.now, due_at(p, view.events, view.now)) for p in due]}
 
 
+def overturned(view: WorldView, prediction: Prediction, transition: Transition) -> dict[str, Any] | None:
+    """At a past `view.now` (`load_check_view`): what the sense events recorded since make of the outcome there, when
+    they decide it otherwise — that outcome is then not stored, so that a check now records the right one. None when
+    they agree, or when none came."""
+    if view.known_at is None or not view.later_events:
+        return None
+    now = evaluate_prediction(prediction, view.events_now, view.now)
+    if now.new_status == transition.new_status:
+        return None
+    later = {event.id for event in view.later_events}
+    named = [event_id for event_id in (*now.matched_event_ids, now.gate_event_id) if event_id in later]
+    if not named:  # no match: the later events prove the sense alive (a miss) or the gate resolved
+        start = prediction_window(prediction, view.events_now, view.now).start
+        named = [e.id for e in view.later_events
+                 if e.sense_type == prediction.match.sense_type and start <= e.observed_at <= view.now]
+    return {"reason": f"sense events recorded after {iso(view.known_at)} make it {now.new_status}: the outcome known "
+                      f"then is not stored and the prediction stays {prediction.status}; a check now records it",
+            "kept_status": prediction.status, "later_event_ids": list(dict.fromkeys(named)),
+            "status_with_later_evidence": now.new_status, "summary_with_later_evidence": now.outcome_summary}
+
+
 def check_in_view(view: WorldView, predictions: Iterable[Prediction]) -> list[dict[str, Any]]:
-    """Evaluate `predictions` at `view.now`, apply outcomes and miss-weakening to the view (not the store)."""
+    """Evaluate `predictions` at `view.now`, apply outcomes and miss-weakening to the view (not the store); at a past
+    instant, not an outcome that the events recorded since overturn (`not_recorded` says why)."""
     results = []
     for prediction in predictions:
-        transition = evaluate_prediction(prediction, view.events, view.now)
+        transition = evaluate_prediction(prediction, view.events, view.now, view.known_at)
         updated = apply_transition(prediction, transition, view.now)
         result = {**transition.to_dict(), "title": prediction.title, "checked_at": iso_or_none(updated.checked_at),
                   # Mneme's key: the sense event that decided the outcome (the first match), kept once terminal
                   "outcome_sense_event_id": updated.outcome_event_ids[0] if updated.outcome_event_ids else None,
                   "confidence_coupled": None}
-        if updated is not prediction:
+        held = overturned(view, prediction, transition) if updated is not prediction else None
+        if held is not None:
+            result["not_recorded"] = held
+        elif updated is not prediction:
             view.set_prediction(updated)
         if transition.weaken_assertion_id and updated.status == "missed":
             target = view.assertions.get(transition.weaken_assertion_id)
-            if target is None:
+            if held is not None:
+                result["confidence_coupled"] = {"assertion_id": transition.weaken_assertion_id,
+                                                "skipped": "the miss is not recorded (not_recorded)"}
+            elif target is None:
                 result["confidence_coupled"] = {"assertion_id": transition.weaken_assertion_id,
                                                 "skipped": "assertion no longer stored"}
             else:

@@ -305,7 +305,10 @@ def _sense_alive(prediction: Prediction, events: Iterable[SenseEvent], start: da
     )
 
 
-def evaluate_prediction(prediction: Prediction, events: Sequence[SenseEvent], now: datetime) -> Transition:
+def evaluate_prediction(prediction: Prediction, events: Sequence[SenseEvent], now: datetime,
+                        recorded_by: datetime | None = None) -> Transition:
+    """The prediction's transition at `now`. `recorded_by`: `events` are those the store had recorded by then (a
+    check at a past instant), which a summary about missing evidence says instead of "stored"."""
     now = require_aware(now)
     spec = prediction.match
     window = prediction_window(prediction, events, now)
@@ -331,7 +334,9 @@ def evaluate_prediction(prediction: Prediction, events: Sequence[SenseEvent], no
     expired = now > window.expires_at
     if window.gate_unresolved:
         if expired:
-            return outcome("unverifiable", "configured event gate could not be resolved from stored sense evidence")
+            evidence = ("stored sense evidence" if recorded_by is None
+                        else f"sense evidence recorded by {iso(recorded_by)}")
+            return outcome("unverifiable", f"configured event gate could not be resolved from {evidence}")
         return outcome("open", "waiting for the event gate to resolve")
 
     matches = matching_events(prediction, events, now, window)
@@ -350,7 +355,11 @@ def evaluate_prediction(prediction: Prediction, events: Sequence[SenseEvent], no
     if not expired:
         return outcome("open", "no matching sense event yet" + _near_misses(prediction, events, now, window))
     if not _sense_alive(prediction, events, window.start, now):
-        return outcome("unverifiable", f"no stored events for sense_type={spec.sense_type} since {iso(window.start)}")
+        if recorded_by is None:
+            return outcome("unverifiable",
+                           f"no stored events for sense_type={spec.sense_type} since {iso(window.start)}")
+        return outcome("unverifiable", f"no events for sense_type={spec.sense_type} since {iso(window.start)} "
+                                       f"recorded by {iso(recorded_by)}")
     if prediction.prediction_type == "no_news_expected":
         return outcome("confirmed", "window passed without matching sense event")
     return outcome("missed", "expired without matching sense event" + _near_misses(prediction, events, now, window),
