@@ -58,6 +58,8 @@ STATUS_OF_CODE: Mapping[str, int] = {
     "too_many_connections": 503,
     # the embedding model answered vectors of another width than the store holds: nothing the caller sent
     "provider_mismatch": 502, "store_error": 500, "internal": 500, "unsupported_http_version": 505,
+    # a worker process the call needed was killed (out of memory): nothing stored, the same call may be retried
+    "aborted": 503,
 }
 CONTENT_TYPES: Mapping[str, str] = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                                     ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
