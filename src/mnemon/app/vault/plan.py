@@ -26,6 +26,7 @@ from ...core.keywords import SKIP_KEY, keyword_text, vault_keyword_text
 from ...core.text import token_text
 from ...core.vault import gate_edge, parse_links, parse_note, placeholder_key
 from ...core.vault.dates import dated_days_each
+from ...core.vault.frontmatter import property_text
 from ...core.vault.model import MarkdownLink, ParsedNote, Section, WikiLink
 from ...core.vault.proactive import static_score, stemmed_hints
 from ...core.world.senses import note_sense_text
@@ -33,11 +34,12 @@ from ...ports.store.contained_sqlite import LEVEL_LINE, LINE  # the metadata sha
 from ..bulk_gc import paused_gc
 
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
+# 12: a note's front-matter properties (but its title, aliases and tags) are a section memory of their own
 # 11: nothing in an HTML or %% comment is parsed; setext headings; a property's [[link]] links; an item keeps
 # a leading inline code span and drops a trailing ^block-id
 # 10: a front-matter date is a mentions_date edge; `[[Note^block]]` links to Note, not to a placeholder
 # 9: a file stem outranks a title in link resolution (every link resolved again); `- [-]` is a closed task
-PLAN_VERSION = "11"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+PLAN_VERSION = "12"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"
@@ -324,9 +326,13 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
         inside.add((edge.src, edge.dst, edge.relation))
         return edge
 
-    # sections → context memories (title carries the note title and heading path, so FTS finds them by it)
+    # sections → context memories (title carries the note title and heading path, so FTS finds them by it); the
+    # front matter's properties first, as a section of `key: value` lines (its title, aliases and tags excluded)
     observed = {obs.line for obs in parsed.observations}
-    for section in parsed.sections:
+    front = parsed.front_matter
+    properties = (Section((), 0, property_text(front.raw), front.line_start, front.line_end)
+                  if front is not None and front.raw else None)
+    for section in (properties, *parsed.sections) if properties is not None else parsed.sections:
         body = section.body.strip()
         if not body:
             continue

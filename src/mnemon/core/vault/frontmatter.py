@@ -148,6 +148,34 @@ def _tags(value: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
+# Properties a note's other rows already carry (its name and tags) or that only style it in Obsidian
+_NAMING_KEYS = frozenset({"title", "aliases", "alias", "tags", "tag", "cssclasses", "cssclass"})
+_ISO_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9:.+\-Z]*)?")
+
+
+def _property_value(value: Any) -> str | None:
+    """A property's value as one line: a scalar, or a list's scalars joined by ", "; None for a mapping, a
+    boolean, a null, or a day or time (already a `mentions_date` edge of the note)."""
+    items = value if isinstance(value, list) else [value]
+    texts = [" ".join(text.split()) for item in items if (text := _scalar_text(item)) is not None]
+    texts = [text for text in texts if text and not _ISO_TIME.fullmatch(text)]
+    return ", ".join(texts) or None
+
+
+def property_text(raw: Mapping[str, Any]) -> str:
+    """What a note's properties say, for search: `key: value` a line, in the front matter's order, for each
+    property with a scalar or list value other than the note's title, aliases, tags and CSS classes; "" when none
+    has one."""
+    lines = []
+    for key, value in raw.items():
+        if key.casefold() in _NAMING_KEYS:
+            continue
+        text = _property_value(value)
+        if text is not None:
+            lines.append(f"{' '.join(key.split())}: {text}")
+    return "\n".join(lines)
+
+
 def split_front_matter(lines: Sequence[str]) -> tuple[FrontMatter | None, int, list[ParseWarning]]:
     """Return (front matter, index of the first body line, warnings) for the note's lines."""
     if not lines or lines[0].rstrip() not in _OPENERS:
