@@ -151,6 +151,12 @@ def _unit(item: Mapping[str, Any], key: str, what: str, default: float) -> float
     return float(value)
 
 
+# what each item of a payload's lists may say: any other key is refused, naming the closest of these
+_NODE_KEYS = ("ref", "type", "name", "summary")
+_EDGE_KEYS = ("src", "dst", "relation", "status", "confidence", "evidence", "validated")
+_OBSERVATION_KEYS = ("node", "kind", "text", "score")
+
+
 def parse_payload(raw: Any) -> dict[str, Any]:
     """Shape-check a payload; every reference must name a node of the same payload."""
     if isinstance(raw, (str, bytes)):
@@ -185,6 +191,7 @@ def parse_payload(raw: Any) -> dict[str, Any]:
     refs: dict[str, dict[str, Any]] = {}
     for i, node in enumerate(lists["nodes"]):
         what = f"nodes[{i}]"
+        refuse_unknown_keys(node, _NODE_KEYS, what)  # a misspelt "typ" was stored as the default type, entity
         ref = _str(node, "ref", what)
         if ref in refs:
             raise InvalidInput(f"{what}: duplicate ref {ref!r}", field="ref")
@@ -198,6 +205,7 @@ def parse_payload(raw: Any) -> dict[str, Any]:
     edge_seen: dict[tuple[str, str, str], int] = {}
     for i, edge in enumerate(lists["edges"]):
         what = f"edges[{i}]"
+        refuse_unknown_keys(edge, _EDGE_KEYS, what)
         src, dst = _str(edge, "src", what), _str(edge, "dst", what)
         for end in (src, dst):
             if end not in refs:
@@ -222,6 +230,7 @@ def parse_payload(raw: Any) -> dict[str, Any]:
     seen: dict[str, int] = {}
     for i, obs in enumerate(lists["observations"]):
         what = f"observations[{i}]"
+        refuse_unknown_keys(obs, _OBSERVATION_KEYS, what)  # a misspelt "kidn" was stored as the default kind, fact
         ref = _str(obs, "node", what)
         if ref not in refs:
             raise InvalidInput(f"{what}: node {ref!r} is not a node of this payload", field="node")
