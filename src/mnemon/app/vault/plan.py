@@ -26,6 +26,7 @@ from ...core.keywords import SKIP_KEY, keyword_text, vault_keyword_text
 from ...core.text import token_text
 from ...core.vault import gate_edge, parse_links, parse_note, placeholder_key
 from ...core.vault.dates import dated_days_each
+from ...core.vault.links import display_links
 from ...core.vault.frontmatter import property_text
 from ...core.vault.model import MarkdownLink, ParsedNote, Section, WikiLink
 from ...core.vault.proactive import static_score, stemmed_hints
@@ -34,7 +35,8 @@ from ...ports.store.contained_sqlite import LEVEL_LINE, LINE  # the metadata sha
 from ..bulk_gc import paused_gc
 
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
-# 12: a note's front-matter properties (but its title, aliases and tags) are a section memory of their own
+# 12: a note's front-matter properties (but its title, aliases and tags) are a section memory of their own; a
+# heading's wikilinks show as their names in titles, heading paths and heading nodes
 # 11: nothing in an HTML or %% comment is parsed; setext headings; a property's [[link]] links; an item keeps
 # a leading inline code span and drops a trailing ^block-id
 # 10: a front-matter date is a mentions_date edge; `[[Note^block]]` links to Note, not to a placeholder
@@ -339,10 +341,11 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
         mid = memory_id(path, "section", body)
         if mid in nodes:
             continue
-        title = " > ".join([parsed.title, *[h for h in section.heading_path if h != parsed.title]])
+        shown_path = _shown_path(section.heading_path)
+        title = " > ".join([parsed.title, *[h for h in shown_path if h != parsed.title]])
         skip = _observed_lines(section, body, observed)
         metadata = (f'{{"memory_kind":"section","line":{section.line_start},'
-                    f'"heading_path":{heading_path_json(tuple(section.heading_path))}'
+                    f'"heading_path":{heading_path_json(shown_path)}'
                     + (f',"{SKIP_KEY}":[{",".join(map(str, skip))}]}}' if skip else "}"))
         evidence = body.split("\n", 1)[0].strip()[:500]
         edge = _edge(nid, mid, "has_section", SECTION_CONFIDENCE, evidence, "section", section.line_start)
@@ -369,7 +372,7 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
                                      parsed.note_type, source, frozenset(text_tokens.split()))
             metadata = (f'{{"memory_kind":"{kind}","line":{obs.line},'
                         f'"observation_kind":{encode_basestring(obs.kind)},"score":{float(obs.score)!r},'
-                        f'"heading_path":{heading_path_json(_heading_path_at(parsed, obs.line))},'
+                        f'"heading_path":{heading_path_json(_shown_path(_heading_path_at(parsed, obs.line)))},'
                         f'"dates":[{",".join(map(_quoted, days))}]}}')
             nodes[mid] = _new_row(PlannedNode, (
                 mid, "memory", parsed.title, obs.text, "fact", importance, metadata,
@@ -391,8 +394,8 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
                      level=heading.level)
         if hid not in nodes:
             metadata = f'{{"line":{heading.line},"level":{heading.level}}}'
-            nodes[hid] = _new_row(PlannedNode, (hid, "heading", heading.text, "", "general", 1, metadata, "", "", "",
-                                                None, contained(edge, "heading", "", metadata)))
+            nodes[hid] = _new_row(PlannedNode, (hid, "heading", _shown(heading.text), "", "general", 1, metadata, "",
+                                                "", "", None, contained(edge, "heading", "", metadata)))
         else:
             add_edge(edge)
 
@@ -476,6 +479,16 @@ def _observed_lines(section: Section, body: str, observed: set[int]) -> list[int
         return []
     first = section.line_end - body.count("\n")  # line_start is the heading's line; the body ends at line_end
     return [i for i in range(body.count("\n") + 1) if first + i in observed]
+
+
+@lru_cache(maxsize=4096)
+def _shown(heading: str) -> str:
+    """A heading as a reader sees it: each wikilink as its name (the note's title is shown so, by the parser)."""
+    return " ".join(display_links(heading).split()) if "[[" in heading else heading
+
+
+def _shown_path(heading_path: Sequence[str]) -> tuple[str, ...]:
+    return tuple(map(_shown, heading_path))
 
 
 def _heading_path_at(parsed: ParsedNote, line: int) -> tuple[str, ...]:
