@@ -45,7 +45,7 @@ from ..core.errors import InvalidInput
 from ..core.keywords import SKIP_KEY, VAULT_SOURCE_PREFIX
 from ..core.model import EDGE_STATUSES, SOURCED_PREFIXES, Edge, Memory, iso, parse_iso
 from ..core.ontology import DEFAULT_ONTOLOGY, category_of
-from ..core.text import excerpt, marked_window, tokens
+from ..core.text import excerpt, marked_window_at, tokens
 from ..core.vault.lifecycle import truth_policy
 from ..core.vault.observations import DEFAULT_HINTS, hint_words
 from ..core.vault.parser import BLOCK_ID, TASK_MARKS, blank_code_spans, blank_comments, visible_text
@@ -229,6 +229,8 @@ def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str],
         for key in ("note", "line", "observation_kind", "heading_path"):
             if meta.get(key) not in (None, "", []):
                 item[key] = meta[key]
+        if isinstance(meta.get("body_line"), int) and node.content.startswith(text):  # where its text starts
+            item["text_line"] = meta["body_line"]
         item["source_notes"] = {"authority": authority_note, **({"newest_past_date_age_days": age}
                                                                  if age is not None else {})}
         if s.superseded:
@@ -550,7 +552,7 @@ def _pack(ranked: list[dict[str, Any]], budget: int, max_items: int,
             if size > room:
                 text_room = room - len(str(item.get("title") or "")) - 1
                 if item.get("item_type") == "memory" and text_room >= MIN_TRUNCATED_TEXT:
-                    item = {**item, "text": _shortened(str(item["text"]), text_room, item), "truncated": True}
+                    item = {**item, **_shortened(str(item["text"]), text_room, item), "truncated": True}
                     size = _size(item)
                 else:
                     refused[item["id"]] = "budget_limit"
@@ -572,9 +574,13 @@ def _pack(ranked: list[dict[str, Any]], budget: int, max_items: int,
     return chosen, used
 
 
-def _shortened(text: str, room: int, item: Mapping[str, Any]) -> str:
-    """`text` in `room` + 1 characters, each cut marked "…": the part holding the item's matched terms."""
-    return marked_window(text, room, frozenset(item.get("matched_terms") or ()))
+def _shortened(text: str, room: int, item: Mapping[str, Any]) -> dict[str, Any]:
+    """The item's `text` in `room` + 1 characters, each cut marked "…": the part holding its matched terms, and
+    its `text_line` moved to the line that part starts at."""
+    shown, start = marked_window_at(text, room, frozenset(item.get("matched_terms") or ()))
+    line = item.get("text_line")
+    moved = {"text_line": line + text.count("\n", 0, start)} if start and isinstance(line, int) else {}
+    return {"text": shown, **moved}
 
 
 def _pack_open_loops_checked(rt: Runtime, ranked: list[dict[str, Any]], budget: int, max_items: int,

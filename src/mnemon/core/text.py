@@ -231,10 +231,15 @@ def window_with(text: str, limit: int, terms: frozenset[str]) -> tuple[str, int]
 def marked_window(text: str, room: int, terms: frozenset[str]) -> str:
     """`text` in `room` + 1 characters (`room` + 2 when cut at both ends), each cut marked "…": the part holding
     `terms` (stemmed tokens), as `window_with` chooses it."""
+    return marked_window_at(text, room, terms)[0]
+
+
+def marked_window_at(text: str, room: int, terms: frozenset[str]) -> tuple[str, int]:
+    """`marked_window` and where in `text` the part it shows starts."""
     shown, start = window_with(text, room - 1, terms)
     if start == 0:
-        return text[:room] + "…"
-    return "…" + shown + ("…" if start + len(shown) < len(text) else "")
+        return text[:room] + "…", 0
+    return "…" + shown + ("…" if start + len(shown) < len(text) else ""), start
 
 
 def token_text(text: str) -> str:

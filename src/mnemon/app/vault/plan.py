@@ -36,7 +36,8 @@ from ..bulk_gc import paused_gc
 
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
 # 12: a note's front-matter properties (but its title, aliases and tags) are a section memory of their own; a
-# heading's wikilinks show as their names in titles, heading paths and heading nodes
+# heading's wikilinks show as their names in titles, heading paths and heading nodes; a section says its
+# `body_line`
 # 11: nothing in an HTML or %% comment is parsed; setext headings; a property's [[link]] links; an item keeps
 # a leading inline code span and drops a trailing ^block-id
 # 10: a front-matter date is a mentions_date edge; `[[Note^block]]` links to Note, not to a placeholder
@@ -344,8 +345,10 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
         shown_path = _shown_path(section.heading_path)
         title = " > ".join([parsed.title, *[h for h in shown_path if h != parsed.title]])
         skip = _observed_lines(section, body, observed)
+        # the line its text starts at (below its heading), where a shortened pack item counts its shown lines from
+        starts = "" if section is properties else f',"body_line":{section.line_end - body.count(chr(10))}'
         metadata = (f'{{"memory_kind":"section","line":{section.line_start},'
-                    f'"heading_path":{heading_path_json(shown_path)}'
+                    f'"heading_path":{heading_path_json(shown_path)}{starts}'
                     + (f',"{SKIP_KEY}":[{",".join(map(str, skip))}]}}' if skip else "}"))
         evidence = body.split("\n", 1)[0].strip()[:500]
         edge = _edge(nid, mid, "has_section", SECTION_CONFIDENCE, evidence, "section", section.line_start)
