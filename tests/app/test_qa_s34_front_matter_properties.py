@@ -73,3 +73,10 @@ def test_property_text_holds_each_other_scalar_value_once(raw: dict) -> None:
         if key in ("client", "owner", "n") and isinstance(value, (str, int)) and not isinstance(value, bool) \
                 and " ".join(str(value).split()) and not re.match(r"\d{4}-\d\d-\d\d", str(value).strip()):
             assert f"{key}: {' '.join(str(value).split())}" in lines
+
+
+def test_a_key_the_note_does_not_read_as_its_name_is_a_property(mem: Mnemon, tmp_path: Path) -> None:
+    # the title is `title:` as written; a `Title:` key names nothing, so its value is only findable as a property
+    _ingest(mem, tmp_path, {"Q.md": "---\nTitle: Quarterly Zanzibar Review\n---\nBody words.\n"})
+    found = mem.search("Zanzibar")["results"]
+    assert [r["content"] for r in found] == ["Title: Quarterly Zanzibar Review"]

@@ -168,7 +168,7 @@ def property_text(raw: Mapping[str, Any]) -> str:
     has one."""
     lines = []
     for key, value in raw.items():
-        if key.casefold() in _NAMING_KEYS:
+        if key in _NAMING_KEYS:  # (as the note reads them: a "Title" key names nothing)
             continue
         text = _property_value(value)
         if text is not None:
