@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mnemon.app.memory import Mnemon
 
-PAYLOAD = {"source_path": "mneme://agent/notes", "nodes": [{"ref": "acme", "type": "entity", "title": "Acme"}],
+PAYLOAD = {"source_path": "mneme://agent/notes", "nodes": [{"ref": "acme", "type": "entity", "name": "Acme"}],
            "observations": [{"node": "acme", "kind": "fact", "text": "Acme pays its invoices net 30"}]}
 
 

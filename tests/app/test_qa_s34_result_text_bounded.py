@@ -45,3 +45,9 @@ def test_memories_up_to_the_remember_limit_are_shown_whole(mem: Mnemon) -> None:
         assert "truncated" not in row and "chars" not in row
         assert row["content"] in (longest, "The zeppelin hangar opens at dawn")
     assert "detail_command" not in mem.recall("zeppelin")
+
+
+def test_the_result_limit_is_what_remember_keeps() -> None:
+    from mnemon.app.recall import RESULT_TEXT_CHARS
+
+    assert RESULT_TEXT_CHARS == MAX_CONTENT_CHARS  # (spelt out in recall, which does not load core.validation)

@@ -33,7 +33,6 @@ from ..core.recall.rerank import (
     SIMILARITY_SUPPORT, Scored, Signals, asks_for_history, corrected_by, idf, relevance,
 )
 from ..core.text import excerpt, marked_window, tokens
-from ..core.validation import MAX_CONTENT_CHARS
 from ..ports.store.base import MemoryFilter, Store
 from ..ports.graph_index import GraphSnapshot
 from .access import record_access
@@ -49,7 +48,7 @@ VECTOR_ANCHOR_FLOOR = 0.1
 MAX_LIMIT = 100
 MAX_QUERY_CHARS = 2000
 # the longest result text a recall or search list shows whole: what `remember` keeps (`show` reads any whole)
-RESULT_TEXT_CHARS = MAX_CONTENT_CHARS
+RESULT_TEXT_CHARS = 8_000  # remember's MAX_CONTENT_CHARS (core.validation, which recall does not load)
 
 
 @dataclass
