@@ -280,8 +280,6 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
             if ignored:  # the legacy mode has none of them: refusing beats answering as if it had
                 raise InvalidInput(f"--basic takes only --limit; drop {', '.join(ignored)}")
             return recall_mod.basic_recall(self.rt, query, limit=limit)
-        if self.rt.vectors_enabled:
-            recall_mod.warn_on_low_coverage(self.rt)
         out = recall_mod.run_recall(self.rt, query, limit=limit, intent=intent, category=category, source=source,
                                     explain=explain)
         recall_mod.warn_on_vector_gaps(self.rt, out.embedded_query)

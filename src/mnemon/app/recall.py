@@ -111,20 +111,11 @@ def _in_scope(snap: GraphSnapshot, at: np.ndarray | slice, flt: MemoryFilter) ->
     return inside
 
 
-def warn_on_low_coverage(rt: Runtime) -> None:
-    """Say so when most memories have no vector from this provider (an ingest with --no-embed, another provider's
-    vectors): the similarity signal is then silent for them, and recall would look merely sparse."""
-    total = rt.store.count_active()
-    embedded = len(rt.index)
-    if total and embedded * 2 < total:
-        rt.warnings.append(f"only {embedded} of {total} memories have a vector from {rt.provider.identity()}: "
-                           "recall by meaning misses the rest; `mnemon embed --all` adds them")
-
-
 def warn_on_vector_gaps(rt: Runtime, embedded_query: bool) -> None:
     """After a recall, say when the similarity signal was silent for memories that have (or could have) a vector:
-    no provider over another provider's vectors, or a few memories without this provider's (similarity 0 for them;
-    most of them missing is `warn_on_low_coverage`'s). A store without any vector is simply all-keyword: no word."""
+    no provider over another provider's vectors (`--embed none`), most memories without this provider's (an ingest
+    with --no-embed, another provider's vectors), or a few of them without it while the query had one. A store
+    without any vector is simply all-keyword: no word."""
     if not rt.vectors_enabled:
         providers = rt.store.vector_providers()
         if providers:
@@ -133,11 +124,12 @@ def warn_on_vector_gaps(rt: Runtime, embedded_query: bool) -> None:
                                f"'{rt.provider.name}' while the store holds vectors ({named}); recall by meaning "
                                "needs their provider (--embed or MNEMON_EMBED_PROVIDER)")
         return
-    if not embedded_query:
-        return  # the query has no vector: a warning already says why
     total = rt.store.count_active()
     embedded = len(rt.index)
-    if embedded * 2 >= total > embedded:
+    if total and embedded * 2 < total:
+        rt.warnings.append(f"only {embedded} of {total} memories have a vector from {rt.provider.identity()}: "
+                           "recall by meaning misses the rest; `mnemon embed --all` adds them")
+    elif embedded_query and total > embedded:  # (the query had no vector: a warning already says why)
         rt.warnings.append(f"{total - embedded} of {total} memories have no vector from {rt.provider.identity()}: "
                            "their similarity is 0, so recall by meaning misses them; `mnemon embed --all` adds them")
 

@@ -201,7 +201,7 @@ def rejoin_backbone(rt: Runtime, leaving: Memory, actor: str) -> int:
         return 0
     earlier, later = pair
     now = rt.now_iso()
-    reason = f"backbone re-joined around {leaving.id}"
+    reason = REJOINED_REASON + leaving.id
     fresh: list[Edge] = []
     made = 0
     for step in graph_rules.backbone_pair(earlier, later, now):
