@@ -51,3 +51,13 @@ def test_fully_embedded_store_recalls_without_warnings(mem: Mnemon) -> None:
     for fact in FACTS:
         mem.remember(fact)
     assert not mem.recall("token cache").get("warnings")
+
+
+def test_most_memories_without_this_providers_vector_is_said_once(make_mem: Callable[..., Mnemon]) -> None:
+    keyword_only = make_mem("none")
+    for fact in FACTS[1:]:
+        keyword_only.remember(fact)
+    hashed = make_mem("hash")
+    hashed.remember(FACTS[0])
+    [warning] = _vector_warnings(hashed.recall("token cache"))
+    assert warning.startswith("only 1 of 4 memories have a vector") and "embed --all" in warning
