@@ -32,3 +32,28 @@ def test_known_multiword_names_are_matched_whole_within_a_clause() -> None:
     assert extract_entities("Call Ana. Lima is a city", known=lookup) == []
     assert extract_entities("the staging, cluster", known=lookup) == []
     assert extract_entities("the prestaging cluster", known=lookup) == []
+
+
+def test_an_import_finds_names_of_several_words_the_store_or_the_batch_knows(mem: Mnemon) -> None:
+    # a bulk import narrows the runs it asks about to those starting with a known name's first word: a name
+    # stored before the import, and one given earlier in the same batch, are both still found
+    mem.remember("Ana owns the budget", entities=["Ana Lima"])
+    out = mem.import_json({"schema_version": "1", "insights": [
+        {"content": "The staging cluster was resized", "entities": ["staging cluster"]},
+        {"content": "Ana Lima approved the staging cluster upgrade"},
+        {"content": "Nobody named here"}]})
+    assert out["imported"] == 3
+    entities = {m["content"]: m["entities"] for m in mem.export_json()["insights"]}
+    assert entities["Ana Lima approved the staging cluster upgrade"] == ["Ana Lima", "staging cluster"]
+
+
+def test_name_heads_narrow_the_runs_asked_about() -> None:
+    known = {"Ana Lima", "staging cluster"}
+
+    def lookup(cands: set[str]) -> set[str]:
+        assert all(" " not in c or c.split(" ")[0] in {"Ana", "staging"} for c in cands)
+        return cands & known
+
+    assert extract_entities("Ana Lima saw the staging cluster", known=lookup,
+                            name_heads={"Ana", "staging"}) == ["Ana Lima", "staging cluster"]
+    assert extract_entities("Ana Lima saw the staging cluster", known=lambda c: c & known, name_heads=set()) == []

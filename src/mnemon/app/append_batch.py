@@ -37,6 +37,10 @@ class AppendBatch:
         self._holders: dict[str, list[str]] = {}
         self._known: set[str] = set()
         self._unknown: set[str] = set()
+        # first words of the known entities of several words: only a run of words starting with one can name one
+        # (asking the store about every run of every memory cost an import a tenth of its time)
+        self._heads: set[str] | None = None
+        self._batch_heads: set[str] = set()
         self._nodes: list[tuple[Memory, str | None]] = []
         self._entities: list[tuple[str, Sequence[str], str]] = []
         self._edges: list[tuple[Sequence[Edge], str | None]] = []
@@ -97,6 +101,11 @@ class AppendBatch:
         skip = set(exclude)
         return [i for i in reversed(self._holders_of(entity)) if i not in skip][:limit]
 
+    def name_heads(self) -> set[str]:
+        if self._heads is None:
+            self._heads = self.store.entity_name_heads()
+        return self._heads | self._batch_heads if self._batch_heads else self._heads
+
     def known_entities(self, candidates: set[str]) -> set[str]:
         ask = candidates - self._known - self._unknown
         if ask:
@@ -124,6 +133,7 @@ class AppendBatch:
         self._entities.append((node_id, entities, created_at))
         self._known.update(entities)
         self._unknown.difference_update(entities)
+        self._batch_heads.update(e.split(" ", 1)[0] for e in entities if " " in e)
         for e in dict.fromkeys(entities):
             holders = self._holders_of(e)
             holders.append(node_id)

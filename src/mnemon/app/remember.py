@@ -91,7 +91,8 @@ def write_memory(rt: Runtime, inp: MemoryInput, vector: np.ndarray | None, *, no
     store = rt.store
     now = rt.now_iso()
     created = inp.created_at or now
-    extracted = extract_entities(inp.content, known=store.known_entities) if inp.entity_mode != "provided" else []
+    extracted = (extract_entities(inp.content, known=store.known_entities, name_heads=store.name_heads())
+                 if inp.entity_mode != "provided" else [])
     entities = merge_entities(inp.entities, extracted, inp.entity_mode)[:50]
     mem = Memory(id=node_id or str(uuid.uuid4()), content=inp.content, category=inp.category,
                  importance=inp.importance, tags=inp.tags, entities=tuple(entities), source=inp.source,

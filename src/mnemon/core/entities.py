@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .lazy_regex import LazyRegex
@@ -148,8 +148,10 @@ def _add(out: list[str], seen: set[str], value: str) -> None:
     out.append(value)
 
 
-def extract_entities(text: str, known: KnownLookup | None = None) -> list[str]:
-    """Entities in order of first appearance; `known` admits otherwise-unmatched words that the store already knows."""
+def extract_entities(text: str, known: KnownLookup | None = None,
+                     name_heads: Container[str] | None = None) -> list[str]:
+    """Entities in order of first appearance; `known` admits otherwise-unmatched words that the store already knows,
+    and runs of words (names of several words) starting with one of `name_heads` when given (else any run)."""
     out: list[str] = []
     seen: set[str] = set()
     spans: list[tuple[int, str]] = []
@@ -181,7 +183,7 @@ def extract_entities(text: str, known: KnownLookup | None = None) -> list[str]:
                     cands.update(run[i : i + n] for i in range(len(run) - n + 1))
         cands |= capitalised
         cands.update(_POSSESSIVE_END.sub("", word) for word in capitalised if _POSSESSIVE_END.search(word))
-        cands |= word_runs(text)
+        cands |= word_runs(text, name_heads)
         cands -= {v for _, v in spans}
         if cands:
             admitted = set(known(cands))
@@ -193,18 +195,25 @@ def extract_entities(text: str, known: KnownLookup | None = None) -> list[str]:
     return out
 
 
-def word_runs(text: str) -> set[str]:
+def word_runs(text: str, heads: Container[str] | None = None) -> set[str]:
     """Every run of 2..`NAME_WORDS_MAX` words inside one clause of `text`, as written (single spaces), also without
-    a possessive 's on its last word: the candidates for a known name of several words."""
+    a possessive 's on its last word: the candidates for a known name of several words; with `heads`, only the runs
+    starting with one of them (a bulk import knows the first words of every such name)."""
     runs: set[str] = set()
+    if heads is not None and not heads:
+        return runs
     for clause in _CLAUSE_BREAK.split(text):
         words = clause.split()
+        # (a bulk import runs this for every memory: the possessive is looked for once a word, not once a run)
+        bare = [w[:-2] if w.endswith(("'s", "’s")) else None for w in words]
         for n in range(2, min(NAME_WORDS_MAX, len(words)) + 1):
             for k in range(len(words) - n + 1):
-                run = " ".join(words[k:k + n])
-                runs.add(run)
-                if _POSSESSIVE_END.search(run):
-                    runs.add(_POSSESSIVE_END.sub("", run))
+                if heads is not None and words[k] not in heads:
+                    continue
+                last = k + n - 1
+                runs.add(" ".join(words[k:last + 1]))
+                if bare[last] is not None:
+                    runs.add(" ".join([*words[k:last], bare[last]]))  # type: ignore[list-item]
     return runs
 
 

@@ -238,6 +238,13 @@ class IndexTables:
         return {r[0] for r in self._rows("SELECT DISTINCT entity FROM node_entities WHERE entity = ANY(%s)",
                                          (sorted(candidates),))}
 
+    def name_heads(self) -> None:
+        return None  # (reading them is a scan: a single write asks every run)
+
+    def entity_name_heads(self) -> set[str]:
+        return {r[0] for r in self._rows("SELECT DISTINCT split_part(entity, ' ', 1) FROM node_entities"
+                                         " WHERE position(' ' in entity) > 0")}
+
     def memories_with_entities(self, entities: Sequence[str], limit: int,
                                flt: MemoryFilter | None = None) -> list[tuple[str, int]]:
         if not entities:

@@ -221,6 +221,14 @@ class SQLiteTextIndex:
                 f"SELECT DISTINCT entity FROM node_entities WHERE entity IN ({marks})", list(chunk)))
         return found
 
+    def name_heads(self) -> None:
+        return None  # (reading them is a scan: a single write asks every run)
+
+    def entity_name_heads(self) -> set[str]:
+        """The first word of every entity of several words (what a run of words naming one starts with)."""
+        return {r[0] for r in self.conn.execute(
+            "SELECT DISTINCT substr(entity, 1, instr(entity, ' ') - 1) FROM node_entities WHERE instr(entity, ' ') > 0")}
+
     def memories_with_entities(self, entities: Sequence[str], limit: int,
                                flt: MemoryFilter | None = None) -> list[tuple[str, int]]:
         """Memories holding the most of `entities`, newest first among equals. Only rows that can reach the top
