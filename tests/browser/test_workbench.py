@@ -902,3 +902,61 @@ def test_weakening_and_a_failed_review_action(page: Page, writable_server: str, 
     assert "Weaken failed (invalid_input)" in _text(page, "#status")
     assert page.page.locator("#details button[data-action='weaken']").is_enabled()  # ready to try again
     assert page.console_errors and all("400" in m for m in page.console_errors)  # the browser logs the 400
+
+
+def _inside(page: Page, node_id: str) -> bool:
+    point = page.hook(f"nodePoint({json.dumps(node_id)})")
+    box = page.page.locator("#graph").bounding_box()
+    return bool(point) and box["x"] < point["x"] < box["x"] + box["width"] and \
+        box["y"] < point["y"] < box["y"] + box["height"]
+
+
+def test_the_keyboard_alone_selects_nodes_and_focuses_the_graph(page: Page, server: str) -> None:
+    s = page.open(server)
+    canvas = page.page.locator("#graph")
+    canvas.focus()
+    page.page.keyboard.press("n")  # the first node: the best-connected note
+    page.wait("s.selected && s.selected.type === 'node'")
+    first = page.state()["selected"]["id"]
+    assert first == s["nodeIds"][0] or _get(f"{server}api/show?id={quote(first, safe='')}")["kind"] == "note"
+    page.page.locator("#details ul.edges").wait_for()  # its details, as a click shows them
+    title = _get(f"{server}api/show?id={quote(first, safe='')}")["title"]
+    assert title in _text(page, "#announce")  # said to a screen reader, which cannot see the ring
+    page.page.keyboard.press("n")
+    page.wait(f"s.selected && s.selected.id !== {json.dumps(first)}")
+    page.page.keyboard.press("p")
+    page.wait(f"s.selected && s.selected.id === {json.dumps(first)}")
+    # Shift+arrow: the nearest node that way
+    x0 = page.hook(f"nodePoint({json.dumps(first)})")["x"]
+    page.page.keyboard.press("Shift+ArrowRight")
+    page.wait(f"s.selected && s.selected.id !== {json.dumps(first)}")
+    right = page.state()["selected"]["id"]
+    assert page.hook(f"nodePoint({json.dumps(right)})")["x"] > x0
+    page.page.keyboard.press("Shift+ArrowLeft")
+    page.wait(f"s.selected && s.selected.id !== {json.dumps(right)}")
+    assert page.hook(f"nodePoint({json.dumps(page.state()['selected']['id'])})")["x"] < \
+        page.hook(f"nodePoint({json.dumps(right)})")["x"]
+    # Enter focuses the graph on the selected node, and the keyboard stays on the canvas
+    chosen = page.state()["selected"]["id"]
+    page.page.keyboard.press("Enter")
+    page.wait(f"s.focus === {json.dumps(chosen)} && !s.loading")
+    assert page.page.evaluate("document.activeElement && document.activeElement.id") == "graph"
+    assert page.console_errors == []
+
+
+def test_a_node_picked_with_the_keyboard_is_brought_into_view(page: Page, server: str) -> None:
+    s = page.open(server)
+    page.page.locator("#graph").focus()
+    for _ in range(8):
+        page.page.keyboard.press("+")  # zoomed in as far as it goes: most nodes are off screen
+    page.wait(f"s.view.k > {s['view']['k']} * 2.5")
+    assert sum(not _inside(page, n) for n in s["nodeIds"]) > len(s["nodeIds"]) / 2
+    seen = set()
+    for _ in range(min(6, s["nodes"])):
+        page.page.keyboard.press("n")
+        page.wait("s.selected && s.selected.type === 'node'" + "".join(
+            f" && s.selected.id !== {json.dumps(i)}" for i in seen))
+        picked = page.state()["selected"]["id"]
+        seen.add(picked)
+        assert _inside(page, picked), picked
+    assert page.console_errors == []

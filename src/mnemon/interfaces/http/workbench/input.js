@@ -1,11 +1,12 @@
 /* The workbench's input on the canvas: mouse, touch and pen through pointer events (click or tap selects, drag pans
  * or moves a node, pinch zooms, double-click or double-tap focuses on a node or frames the graph from empty space),
- * the wheel (zoom at the pointer), and keys (arrows pan, + and - zoom, 0 or f frames, Escape clears the selection,
- * / anywhere jumps to the search box). What a click does to the page comes in as `actions` from workbench.js.
+ * the wheel (zoom at the pointer), and keys (n and p step through the nodes, Shift+arrow picks the nearest node that
+ * way, Enter focuses on the picked node, arrows pan, + and - zoom, 0 or f frames, Escape clears the selection, / anywhere
+ * jumps to the search box). What a click does to the page comes in as `actions` from workbench.js.
  */
 import { frame, requestDraw, startSimulation } from './draw.js';
-import { el, ui, view } from './state.js';
-import { canvasSize, clampScale, hitTest, toWorld } from './view.js';
+import { el, G, ui, view } from './state.js';
+import { canvasSize, clampScale, hitTest, toScreen, toWorld } from './view.js';
 
 /** What input asks of the page: {showNode(id), showLink(id), focusOn(id), clearSelection()}. */
 let actions = null;
@@ -79,6 +80,67 @@ function hover(p) {
   el.canvas.classList.toggle('over-item', !!hit);
   el.canvas.title = hit ? (hit.node ? hit.node.title : `${hit.link.type} (${hit.link.status})`) : '';
   if (node !== ui.hover) { ui.hover = node; requestDraw(); }
+}
+
+// ---------------------------------------------------------------- picking nodes with the keyboard
+// Without these a keyboard or screen-reader user could reach a node only through search: the canvas has no elements
+// to tab to. `n` / `p` step through the nodes in the order their labels rank them (the focus, then notes by
+// degree), Shift+arrow picks the nearest node that way, and each pick is shown like a click, kept in view and said
+// in a live region.
+
+function pickedNode() {
+  return ui.selected && ui.selected.type === 'node' ? G.byId.get(ui.selected.id) || null : null;
+}
+
+function keyboardOrder() {
+  const focus = G.focus && G.byId.get(G.focus);
+  return focus ? [focus, ...G.labelOrder.filter((n) => n !== focus)] : G.labelOrder;
+}
+
+function pick(node, position) {
+  const { w, h } = canvasSize();
+  const p = toScreen(node.x, node.y);
+  const margin = Math.min(60, w / 4, h / 4);
+  if (p.x < margin || p.y < margin || p.x > w - margin || p.y > h - margin) { // off screen or at its edge: centre it
+    view.x = w / 2 - node.x * view.k;
+    view.y = h / 2 - node.y * view.k;
+    ui.autoFrame = false;
+    requestDraw();
+  }
+  actions.showNode(node.id);
+  const links = node.links === 1 ? '1 link shown' : `${node.links} links shown`;
+  el.announce.textContent = `${node.title}: ${node.type || node.kind}, ${links}${position ? `, ${position}` : ''}.` +
+    (node.id === G.focus ? '' : ' Enter focuses the graph on it.');
+}
+
+function stepPick(delta) {
+  const order = keyboardOrder();
+  if (!order.length) return;
+  const at = order.indexOf(pickedNode());
+  const i = at < 0 ? (delta > 0 ? 0 : order.length - 1) : (at + delta + order.length) % order.length;
+  pick(order[i], `${i + 1} of ${order.length}`);
+}
+
+/** The nearest node from the picked one (or the view's centre) in the direction (dx, dy): within 60 degrees of it,
+ * a node straight ahead counting nearer than one as far off to the side. */
+function pickToward(dx, dy) {
+  const from = pickedNode();
+  const { w, h } = canvasSize();
+  const origin = from || toWorld(w / 2, h / 2);
+  let best = null;
+  let bestScore = Infinity;
+  for (const n of G.nodes) {
+    if (n === from) continue;
+    const vx = n.x - origin.x;
+    const vy = n.y - origin.y;
+    const along = vx * dx + vy * dy;
+    const across = Math.abs(vx * dy - vy * dx);
+    if (along <= 0 || across > along * 1.75) continue;
+    const score = along + 2 * across;
+    if (score < bestScore) { best = n; bestScore = score; }
+  }
+  if (best) pick(best);
+  else el.announce.textContent = 'No node that way.';
 }
 
 /** Start listening on the canvas (and for the / key on the page), with the page's `actions`. Once. */
@@ -156,7 +218,17 @@ export function listen(pageActions) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const { w, h: height } = canvasSize();
     const pan = (dx, dy) => { view.x += dx; view.y += dy; ui.autoFrame = false; requestDraw(); };
+    if (e.shiftKey && e.key.startsWith('Arrow')) {
+      const [dx, dy] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+      pickToward(dx, dy);
+      e.preventDefault();
+      return;
+    }
+    const picked = pickedNode();
     switch (e.key) {
+      case 'n': case ']': stepPick(1); break;
+      case 'p': case '[': stepPick(-1); break;
+      case 'Enter': if (!picked) return; actions.focusOn(picked.id); break;
       case 'ArrowLeft': pan(40, 0); break;
       case 'ArrowRight': pan(-40, 0); break;
       case 'ArrowUp': pan(0, 40); break;
@@ -164,7 +236,7 @@ export function listen(pageActions) {
       case '+': case '=': zoomAt(w / 2, height / 2, 1.25); break;
       case '-': case '_': zoomAt(w / 2, height / 2, 0.8); break;
       case '0': case 'f': frame(); break;
-      case 'Escape': actions.clearSelection(); break;
+      case 'Escape': actions.clearSelection(); el.announce.textContent = ''; break;
       default: return;
     }
     e.preventDefault();

@@ -12,6 +12,7 @@ export const el = {
   resultsBox: $('results-box'), resultsTitle: $('results-title'), resultsClose: $('results-close'),
   limits: $('limits'), folder: $('folder'), maxNodes: $('max-nodes'), maxLinks: $('max-links'), depth: $('depth'),
   showCandidates: $('show-candidates'), showKilled: $('show-killed'), overview: $('overview'), frame: $('frame'),
+  announce: $('announce'),
 };
 export const ctx = el.canvas.getContext('2d');
 
