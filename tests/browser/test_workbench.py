@@ -960,3 +960,12 @@ def test_a_node_picked_with_the_keyboard_is_brought_into_view(page: Page, server
         seen.add(picked)
         assert _inside(page, picked), picked
     assert page.console_errors == []
+
+
+def test_labels_in_a_dense_focus_do_not_cover_other_nodes(page: Page, server: str) -> None:
+    s = page.open(server, focus=LIGHTHOUSE)
+    assert s["nodes"] > 20  # the note, its sections, headings, bullets, tags, dates and the notes it links
+    over = [o for o in s["drawn"]["overNodes"] if o["label"] != LIGHTHOUSE]  # (the focus's label is always drawn)
+    assert over == [], f"labels drawn over other nodes: {over}"
+    assert s["drawn"]["labels"] >= s["nodes"] * 0.8  # shortened where needed, not dropped
+    assert page.console_errors == []

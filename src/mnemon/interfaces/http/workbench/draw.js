@@ -69,7 +69,7 @@ export function draw() {
   const { w, h, dpr } = ui.size;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, w, h);
-  const drawn = { nodes: 0, links: 0, labels: 0, outside: 0 };
+  const drawn = { nodes: 0, links: 0, labels: 0, outside: 0, overNodes: [] };
   ui.drawn = drawn;
   ui.labelBoxes = [];
   if (!G.nodes.length) return;
@@ -189,9 +189,10 @@ function arrowHead(l, size) {
 }
 
 /** Labels in screen pixels, most important first (focus, selection, hover, then notes by degree), each on the right
- * of its node, else on the left: where it covers no other node if it can, never over another label nor past the
- * canvas's edge (else it is skipped). The important ones are always drawn: at full length (60 characters) where that
- * fits, else short (30, the length framing counts on), covering others only if nothing else fits. Framing leaves room
+ * of its node, else on the left: where it covers no other node if it can (cut to 14 characters if that is what it
+ * takes), never over another label nor past the canvas's edge (else it is skipped). The important ones are always
+ * drawn: at full length (60 characters) where that fits, else short (30, the length framing counts on), covering
+ * others only if nothing else fits. Framing leaves room
  * for every label on the right, so `drawn.outside` (labels pushed off their first place by an edge) stays 0 until
  * the view is zoomed or panned. */
 function drawLabels(visible, drawn, lit) {
@@ -208,7 +209,7 @@ function drawLabels(visible, drawn, lit) {
   const cap = 260;
   const discs = nodeGrid(visible);
   const free = (box) => !boxes.some((b) => b.x0 < box.x1 && box.x0 < b.x1 && b.y0 < box.y1 && box.y0 < b.y1);
-  const clear = (box) => free(box) && !discs.covers(box);
+  const clear = (box) => free(box) && discs.covers(box) === null;
   const inside = (box) => box.x0 >= 0 && box.y0 >= 0 && box.x1 <= w && box.y1 <= h;
   for (const n of first.concat(G.labelOrder)) {
     if (drawn.labels >= cap) break;
@@ -225,9 +226,12 @@ function drawLabels(visible, drawn, lit) {
     ];
     const places = important ? [...sides(labelOf(n, true)), ...sides(labelOf(n, false))] : sides(labelOf(n, false));
     if (!inside(places[0]) && (important || free(places[0]))) drawn.outside++;
-    const box = places.find((b) => inside(b) && clear(b)) || places.find((b) => inside(b) && free(b)) ||
-      (important ? places.find(inside) || places[0] : null);
+    const box = places.find((b) => inside(b) && clear(b)) ||
+      (important ? null : sides(labelOf(n, 'tight')).find((b) => inside(b) && clear(b))) ||
+      places.find((b) => inside(b) && free(b)) || (important ? places.find(inside) || places[0] : null);
     if (!box) continue;
+    const covered = discs.covers(box);
+    if (covered !== null) drawn.overNodes.push({ label: n.id, node: covered });
     box.dir = isRtl(box.text) ? 'rtl' : 'ltr'; // else "שלום!" draws its "!" on the right, and "…" after the start
     ctx.direction = box.dir;
     boxes.push(box);
@@ -244,7 +248,8 @@ function drawLabels(visible, drawn, lit) {
 const CELL = 32; // pixels
 
 /** The visible nodes big enough to be hidden by a label (4 pixels in radius or more), in a grid of screen cells, so
- * `covers(box)` — whether a label box would lie over any of them but its own node — looks at a few cells only. */
+ * `covers(box)` — which of them but its own node a label box would lie over (an id, or null) — looks at a few cells
+ * only. */
 function nodeGrid(visible) {
   const cells = new Map();
   const key = (cx, cy) => cx * 65536 + cy;
@@ -252,7 +257,7 @@ function nodeGrid(visible) {
     const r = n.r * view.k;
     if (r < 4) continue;
     const p = toScreen(n.x, n.y);
-    const disc = { id: n.id, x: p.x, y: p.y, r };
+    const disc = { id: n.id, x: p.x, y: p.y, r, core: r - Math.max(2, r / 3) };
     for (let cx = Math.floor((p.x - r) / CELL); cx <= Math.floor((p.x + r) / CELL); cx++) {
       for (let cy = Math.floor((p.y - r) / CELL); cy <= Math.floor((p.y + r) / CELL); cy++) {
         const cell = cells.get(key(cx, cy));
@@ -269,11 +274,11 @@ function nodeGrid(visible) {
             if (d.id === box.id) continue;
             const dx = d.x - Math.max(box.x0, Math.min(d.x, box.x1));
             const dy = d.y - Math.max(box.y0, Math.min(d.y, box.y1));
-            if (dx * dx + dy * dy < (d.r - 2) * (d.r - 2)) return true; // grazing the rim is fine
+            if (dx * dx + dy * dy < d.core * d.core) return d.id; // over its rim, the outer third, is fine
           }
         }
       }
-      return false;
+      return null;
     },
   };
 }

@@ -1,8 +1,8 @@
 /* The workbench's input on the canvas: mouse, touch and pen through pointer events (click or tap selects, drag pans
  * or moves a node, pinch zooms, double-click or double-tap focuses on a node or frames the graph from empty space),
  * the wheel (zoom at the pointer), and keys (n and p step through the nodes, Shift+arrow picks the nearest node that
- * way, Enter focuses on the picked node, arrows pan, + and - zoom, 0 or f frames, Escape clears the selection, / anywhere
- * jumps to the search box). What a click does to the page comes in as `actions` from workbench.js.
+ * way, Enter focuses on the picked node, arrows pan, + and - zoom, 0 or f frames, Escape clears the selection, /
+ * anywhere jumps to the search box). What a click does to the page comes in as `actions` from workbench.js.
  */
 import { frame, requestDraw, startSimulation } from './draw.js';
 import { el, G, ui, view } from './state.js';

@@ -26,7 +26,8 @@ export const view = { x: 0, y: 0, k: 1 };
 export const sim = new Simulation();
 export const ui = {
   autoFrame: true, selected: null, hover: null, status: { text: '', kind: 'busy' }, errors: [], requests: [],
-  loading: false, drawn: { nodes: 0, links: 0, labels: 0, outside: 0 }, labelBoxes: [], size: { w: 0, h: 0, dpr: 1 },
+  loading: false, drawn: { nodes: 0, links: 0, labels: 0, outside: 0, overNodes: [] }, labelBoxes: [],
+  size: { w: 0, h: 0, dpr: 1 },
   storeTotals: null, writable: null, perf: { tickMs: 0, drawMs: 0, sliceMs: 0, frames: 0, lastFrame: 0 },
 };
 

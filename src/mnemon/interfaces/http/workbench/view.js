@@ -23,12 +23,16 @@ export const LABEL_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sa
 export const LABEL_GAP = 4; // pixels between a node's rim and its label
 export const LABEL_HALF = 8; // half a label box's height, in pixels
 
-/** A node's label, {text, width in pixels}: long (60 characters) for the focus, selection and hover, else 30.
- * Measured once per node with the canvas context and kept on the node (a reload makes new nodes). */
-export function labelOf(n, long) {
-  const key = long ? 'labelLong' : 'labelShort';
+const LABEL_CHARS = { long: 60, short: 30, tight: 14 };
+
+/** A node's label, {text, width in pixels}: long (60 characters) for the focus, selection and hover, else short (30),
+ * or tight (14) where a short one would cover another node. Measured once per node with the canvas context and kept on
+ * the node (a reload makes new nodes). `form` is one of those three, or true (long) or false (short). */
+export function labelOf(n, form) {
+  const size = form === true ? 'long' : form === false ? 'short' : form;
+  const key = `label_${size}`;
   if (!n[key]) {
-    const text = excerpt(n.title, long ? 60 : 30);
+    const text = excerpt(n.title, LABEL_CHARS[size]);
     if (ctx.font !== LABEL_FONT) ctx.font = LABEL_FONT; // setting it costs as much as measuring
     n[key] = { text, width: ctx.measureText(text).width };
   }

@@ -484,7 +484,8 @@ window.workbench = Object.freeze({
     return {
       nodes: G.nodes.length, links: G.links.length, visibleLinks: G.links.filter(linkVisible).length,
       focus: G.focus, truncated: G.truncated, stats: G.stats, view: { ...view }, autoFrame: ui.autoFrame,
-      settled: !sim.running, ticks: sim.ticks, alpha: sim.alpha, drawn: { ...ui.drawn }, perf: { ...ui.perf },
+      settled: !sim.running, ticks: sim.ticks, alpha: sim.alpha, perf: { ...ui.perf },
+      drawn: { ...ui.drawn, overNodes: ui.drawn.overNodes.map((o) => ({ ...o })) },
       loading: ui.loading, writable: ui.writable,
       selected: ui.selected && { ...ui.selected }, status: { ...ui.status }, errors: ui.errors.slice(),
       requests: ui.requests.slice(), canvas: { ...ui.size }, nodeIds: G.nodes.map((n) => n.id),
