@@ -207,3 +207,18 @@ def test_a_bad_decision_on_an_exported_edge_is_that_row_s_error(make_mem: Callab
     out = make_mem().import_json(json.dumps(doc))
     assert [r["index"] for r in out["edge_results"] if r["action"] == "error"] == [doc["edges"].index(row)]
     assert out["edges_inserted"] == 1
+
+
+def test_a_restored_decision_keeps_its_edge_s_creation_and_decision_times(make_mem: Callable[..., Mnemon],
+                                                                          vault: Path, tmp_path: Path) -> None:
+    """The kill, validation or weakening of a vault edge happened when it happened, after the edge was made: a
+    restore applied to the edge a later ingest re-creates must not date the decision before the edge's creation."""
+    src = make_mem("hash", db=tmp_path / "a.db")
+    src.ingest(str(vault))
+    _decide(src)
+    times = {rel: (e.created_at, e.updated_at) for rel in ("links_to", "has_tag", "has_risk") for e in [_edge(src, A, rel)]}
+    assert all(created < updated for created, updated in times.values())
+    dst = make_mem()
+    dst.import_json(json.dumps(src.export_json()))
+    assert dst.ingest(str(vault))["decisions_restored"] == 3
+    assert {rel: (e.created_at, e.updated_at) for rel in times for e in [_edge(dst, A, rel)]} == times

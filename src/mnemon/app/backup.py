@@ -124,6 +124,8 @@ def _edge_json(e: Edge, decision: str | None = None) -> str:
     row = {"source_id": e.src, "target_id": e.dst, "edge_type": e.type, "sub_type": e.sub_type, "weight": e.weight,
            "confidence": e.confidence, "status": e.status, "origin": e.origin, "evidence": e.evidence, "rule": e.rule,
            "source_path": e.source_path, "metadata": e.metadata, "created_at": e.created_at}
+    if e.updated_at and e.updated_at != e.created_at:  # when it was last decided or changed: a restore keeps it
+        row["updated_at"] = e.updated_at
     if decision in EDGE_DECISIONS:
         row["decision"] = decision
     return _json(row)

@@ -244,6 +244,7 @@ def parse_edge(e: Any, k: int, now: str, *, nul_ok: bool = True) -> Edge:
     if e.get("decision") is not None and (not isinstance(e["decision"], str) or e["decision"] not in EDGE_DECISIONS):
         raise fail(f"decision must be one of {', '.join(EDGE_DECISIONS)}")
     created = timestamp(e.get("created_at"), "created_at", fail) or now
+    updated = timestamp(e.get("updated_at"), "updated_at", fail) or created
     return Edge(src, dst, etype, texts["sub_type"], weight, confidence, status, texts["evidence"], texts["origin"],
                 texts["rule"], texts["source_path"], _metadata(e.get("metadata"), "metadata", fail),
-                created_at=created, updated_at=created)
+                created_at=created, updated_at=max(created, updated))

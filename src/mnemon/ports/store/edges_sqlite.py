@@ -19,6 +19,10 @@ from .edge_rows import EDGE_VALUE_COLS, SEQ_OF, edge_value_rows, latest_of_kinds
 from .text_index_sqlite import _chunks
 
 PAGE_ROWS = 5_000  # rows a whole-table walk holds at once (SQLite and PostgreSQL)
+# an edge re-written with an earlier creation time (a restored decision, over the edge an ingest made again since)
+# existed since then: its decision must not read as older than the edge ('' stands for its source node's time)
+_EARLIER_CREATION = ("created_at = min(CASE WHEN created_at = '' THEN (SELECT n.created_at FROM nodes n"
+                     " WHERE n.seq = edge_rows.src) ELSE created_at END, ?)")
 _EDGE_COLS = (
     "id, src, dst, type, sub_type, weight, confidence, status, evidence, origin, rule, source_path, metadata, "
     "created_at, updated_at"
@@ -75,9 +79,9 @@ class SQLiteEdges:
             edge_id = int(row[0])
             self._write(
                 "UPDATE edge_rows SET sub_type=?, weight=?, confidence=?, status=?, evidence=?, origin=?, rule=?,"
-                " source_path=?, metadata=?, updated_at=? WHERE id=?",
+                f" source_path=?, metadata=?, updated_at=?, {_EARLIER_CREATION} WHERE id=?",
                 (edge.sub_type, edge.weight, edge.confidence, edge.status, edge.evidence, edge.origin, edge.rule,
-                 edge.source_path, meta, now, edge_id))
+                 edge.source_path, meta, now, edge.created_at or now, edge_id))
             kind = event or "updated"
         self._write("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
                     (edge_id, kind, actor or edge.origin, upsert_event_detail(edge, reason), now))

@@ -50,9 +50,9 @@ class EdgeTables:
         else:
             self._write(
                 "UPDATE edge_rows SET sub_type=%s, weight=%s, confidence=%s, status=%s, evidence=%s, origin=%s, rule=%s,"
-                " source_path=%s, metadata=%s, updated_at=%s WHERE id=%s",
+                " source_path=%s, metadata=%s, updated_at=%s, created_at = LEAST(created_at, %s) WHERE id=%s",
                 (edge.sub_type, edge.weight, edge.confidence, edge.status, edge.evidence, edge.origin, edge.rule,
-                 edge.source_path, _meta(edge.metadata), now, edge_id))
+                 edge.source_path, _meta(edge.metadata), now, edge.created_at or now, edge_id))
             kind = event or "updated"
         self._write(_EVENT_INSERT, (edge_id, kind, actor or edge.origin, upsert_event_detail(edge, reason), now))
         return int(edge_id)
