@@ -216,7 +216,8 @@ def test_a_restored_decision_keeps_its_edge_s_creation_and_decision_times(make_m
     src = make_mem("hash", db=tmp_path / "a.db")
     src.ingest(str(vault))
     _decide(src)
-    times = {rel: (e.created_at, e.updated_at) for rel in ("links_to", "has_tag", "has_risk") for e in [_edge(src, A, rel)]}
+    times = {rel: (e.created_at, e.updated_at)
+             for rel in ("links_to", "has_tag", "has_risk") for e in [_edge(src, A, rel)]}
     assert all(created < updated for created, updated in times.values())
     dst = make_mem()
     dst.import_json(json.dumps(src.export_json()))
