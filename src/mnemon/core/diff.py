@@ -77,6 +77,10 @@ _FROM_VERBS = (r"moved|relocated|switched|changed|migrated|transferred|shifted|c
                r"downgraded")
 _NOT_A_VALUE = (r"(?:only|just|even|yet|ever|sure|far|near|because|since|that|to|always|all|much|least|quite|"
                 r"really|so|too|very|necessarily|exactly|once|now|anymore|any|enough)")
+# a Chinese value: no clause punctuation inside, no space at either end (a Latin value stands between spaces)
+_ZH_VALUE = r"(?P<old>[^\s，。；、！？,.;!?](?:[^\n，。；、！？,.;!?]{0,22}?[^\s，。；、！？,.;!?])?)"
+_ZH_INTO = "换成|改为|改成|改到|转到|切换到|切换为|变为|变成|调到"  # "… changed into" what follows
+_ZH_REPLACE = "取代|代替|替代|替换"
 _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("from", re.compile(  # "moved from X", "switched our chat from X": the object, when given, is what changed
         rf"(?i)\b(?:{_FROM_VERBS})(?:\s+(?P<obj>(?!from\b){_W}(?:\s+(?!from\b){_W}){{0,2}}))?\s+from\s+{_VALUE}")),
@@ -94,9 +98,16 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("…, not", re.compile(rf"(?i)[,;—–]\s*(?:but\s+)?not\s+(?!{_NOT_A_VALUE}\b)(?P<old>{_W}(?:\s+{_W}){{0,3}})"
                         r"\s*(?=$|[,.;:!?)\]—–])")),
     # (a Latin-script value stands between spaces in mixed text: "团队从 Slack 换成了 Zulip", "从 Google Cloud 迁到")
-    ("从…到", re.compile(r"从\s*(?P<old>[^\s，。；、！？,.;!?](?:[^\n，。；、！？,.;!?]{0,22}?[^\s，。；、！？,.;!?])?)\s*"
-                        r"(?:搬到|搬去|迁到|迁往|迁至|换到|换成|改为|改成|改到|转到|切换到|切换为|变为|变成|调到)")),
+    ("从…到", re.compile(rf"从\s*{_ZH_VALUE}\s*(?:搬到|搬去|迁到|迁往|迁至|换到|{_ZH_INTO})")),
     ("不再", re.compile(r"不再(?P<old>[^，。；、！？,.;!?]{1,16}?)[了的啦]?(?=$|[，。；、！？,.;!?])")),
+    ("把…换成", re.compile(rf"把\s*{_ZH_VALUE}\s*(?:换为|替换成|替换为|更换为|更换成|调成|调整为|{_ZH_INTO})")),
+    # "Zulip 取代了 Slack", "用 Zulip 代替 Slack" (not "Slack 被 Zulip 取代了": there the value comes first)
+    ("取代", re.compile(rf"(?<!被)(?:{_ZH_REPLACE})了?\s*(?!了){_ZH_VALUE}\s*(?=$|[，。；、！？,.;!?])")),
+    ("被…取代", re.compile(r"(?:^|(?<=[\s，。；、！？,.;!?的]))(?P<old>[^\s，。；、！？,.;!?的]{1,16}?)\s*(?:已经|已|也|都)?被"
+                         rf"\s*[^，。；、！？,.;!?]{{0,20}}?(?:{_ZH_REPLACE})")),
+    # "米拉住在波尔图，不是里斯本" (not "，不是因为…", which gives a reason)
+    ("，不是", re.compile(r"[，,；;]\s*(?:而|但|可|并)?不是\s*(?!因为|为了|由于|只|很|太|所有|每|一直|说|要|在于)"
+                        rf"{_ZH_VALUE}\s*(?=$|[，。；、！？,.;!?])")),
 )
 _NOT_AN_OBJECT = frozenset({"to", "into", "over", "back", "away"})
 _CLAUSE_START = re.compile(r"(?:^|[.!?;:]\s+|[。！？；：\n])")
