@@ -42,7 +42,7 @@ from ...core.errors import Conflict, InvalidInput
 from ...core.model import Edge
 from ...core.validation import nul_path
 from ...core.vault import ACTIVE_THRESHOLD, LinkIndex, NoteIdentity, gate_edge, placeholder_key, split_link_target
-from ...core.world.values import refuse_misspelt_keys
+from ...core.world.values import refuse_misspelt_keys, refuse_unknown_keys
 from ...ports.store.base import Store
 from .. import notes
 from ..runtime import Runtime
@@ -447,6 +447,9 @@ def render_pack(data: Mapping[str, Any], threshold: float) -> str:
 
 _PAYLOAD_KEYS = ("slug", "title", "date", "claims", "sources_checked", "unresolved", "predictions", "assertions",
                  "active_threshold")
+# every key a claim's edge, its gate or its belief reads (`claim_edges`, `claim_status`, `_claim_proposal`)
+_CLAIM_KEYS = ("subject", "subject_type", "predicate", "object", "object_type", "confidence", "strength", "certainty",
+               "source_type", "evidence", "status", "date", "valid_from", "valid_until", "metadata")
 
 
 _GENERATED_SECTIONS = frozenset({"Claims", "Sources checked", "Unresolved"})  # the `## ` sections render_pack writes
@@ -525,6 +528,10 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     if isinstance(payload, Mapping):  # (a pack's own payload, replayed by ingest, is read as it is)
         refuse_misspelt_keys(payload, _PAYLOAD_KEYS, "the resolution payload")
     data = validate_payload(payload)
+    for i, claim in enumerate(data["claims"]):
+        # as a scoped payload's items: a misspelt "confidnce" was read as 0.5 and "sorce" as unsourced, so the claim
+        # became a candidate with no word why (a pack's own payload, replayed by ingest, is still read as it is)
+        refuse_unknown_keys(claim, _CLAIM_KEYS, f"claims[{i}]")
     refuse_repeated_claims(rt, data)
     data["active_threshold"] = float(active_threshold)
     rel = pack_path(data, vault)
