@@ -47,7 +47,10 @@ def attention(checked: list[dict[str, Any]], watch: list[dict[str, Any]], loops:
               conflicts: list[dict[str, Any]], contract: dict[str, Any]) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
     for result in checked:
-        if result["status"] in ("missed", "unverifiable") and result["previous_status"] == "open":
+        # only an outcome the tick records: one that events synced after a past instant overturn stays open
+        # (`not_recorded`), and listed here it sent the agent after a miss the store knows did not happen
+        if (result["status"] in ("missed", "unverifiable") and result["previous_status"] == "open"
+                and "not_recorded" not in result):
             items.append({"kind": "prediction", "id": result["id"], "status": result["status"],
                           "summary": result["outcome_summary"]})
     for item in watch:
