@@ -452,6 +452,23 @@ _CLAIM_KEYS = ("subject", "subject_type", "predicate", "object", "object_type", 
                "source_type", "evidence", "status", "date", "valid_from", "valid_until", "metadata")
 
 
+def _refuse_long_texts(data: Mapping[str, Any]) -> None:
+    """A resolution's texts have a scoped payload's limits: a claim's 3 MB evidence was written whole into the pack (7
+    MB of text and base64 in the vault, read at every ingest) and into its belief (`state explain` printed 3 MB)."""
+    from .payload import MAX_PAYLOAD_NAME_CHARS as NAME, MAX_PAYLOAD_TEXT_CHARS as TEXT
+
+    fields = [("title", data["title"], NAME)]
+    for i, claim in enumerate(data["claims"]):
+        fields += [(f"claims[{i}].{key}", claim.get(key), NAME) for key in ("subject", "predicate", "object")]
+        fields.append((f"claims[{i}].evidence", claim.get("evidence"), TEXT))
+    for key in ("unresolved", "sources_checked"):
+        fields += [(f"{key}[{i}]", text, TEXT) for i, text in enumerate(data.get(key) or [])]
+    for where, value, limit in fields:
+        if isinstance(value, str) and len(value) > limit:
+            raise InvalidInput(f"the resolution payload's {where} is {len(value):,} characters; the limit is {limit:,}",
+                               field=where, length=len(value), limit=limit)
+
+
 _GENERATED_SECTIONS = frozenset({"Claims", "Sources checked", "Unresolved"})  # the `## ` sections render_pack writes
 
 
@@ -532,6 +549,7 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
         # as a scoped payload's items: a misspelt "confidnce" was read as 0.5 and "sorce" as unsourced, so the claim
         # became a candidate with no word why (a pack's own payload, replayed by ingest, is still read as it is)
         refuse_unknown_keys(claim, _CLAIM_KEYS, f"claims[{i}]")
+    _refuse_long_texts(data)
     refuse_repeated_claims(rt, data)
     data["active_threshold"] = float(active_threshold)
     rel = pack_path(data, vault)
