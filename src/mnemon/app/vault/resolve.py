@@ -247,6 +247,7 @@ def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshol
     """Write one edge per claim (inside the caller's transaction); returns what was stored, one entry per claim in
     order. A claim with a relation the ingest owns (`ingest_owned`) writes nothing: its entry has status `refused`
     and the `invalid_input` error, and the other claims are written."""
+    from .shared_claims import claimants
     from .writer import shared_node
 
     index = link_index(rt)
@@ -294,7 +295,8 @@ def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshol
         meta = {"validated": validated and decision.status == "active", "research_resolution": data["slug"],
                 "certainty": str(claim.get("certainty") or ""), "source_type": str(claim.get("source_type") or ""),
                 "subject": _text(claim, "subject", i), "object": _text(claim, "object", i),
-                "gate": list(decision.reasons), **_claim_validity(data, claim)}
+                "gate": list(decision.reasons), **_claim_validity(data, claim),
+                "claimed_by": claimants(existing, source_path)}
         edge = Edge(src=src, dst=dst, type=relation, weight=strength, confidence=confidence, status=decision.status,
                     evidence=evidence, origin="resolve", rule="research_resolution", source_path=source_path,
                     metadata=meta, created_at=now, updated_at=now)
@@ -361,16 +363,20 @@ def pack_target(vault: str | Path, rel: str, slug: str) -> PackTarget:
 
 
 def drop_unclaimed(rt: Runtime, previous: list[Mapping[str, Any]], written: list[dict[str, Any]],
-                   source_path: str) -> list[int]:
+                   source_path: str, vault: str | Path) -> tuple[list[int], list[dict[str, Any]]]:
     """A claim the pack made before and the new payload no longer makes: its edge, if still active, becomes a
     candidate (kept for audit) — corrected research must not leave the withdrawn claim standing as truth, and a fresh
     ingest of the vault would not create it either. No longer `validated`, or `promote-candidates` would bring it
-    straight back. An edge a person decided is left as it is. Returns the demoted edge ids."""
+    straight back. An edge a person decided is left as it is, and one another pack still states is written again
+    from that pack (`shared_claims`). Returns the demoted edge ids and the edges left to other packs."""
     store = rt.store
     now = rt.now_iso()
     claimed = {(e["src"], e["dst"], e["predicate"]) for e in written if e["status"] != "refused"}
     dropped: list[int] = []
-    for edge in unclaimed(rt, previous, claimed, source_path):
+    demoted, elsewhere = unclaimed(rt, previous, claimed, source_path, vault)
+    for edge, (rel, payload) in elsewhere:
+        apply_embedded_payload(rt, payload, rel)
+    for edge in demoted:
         dropped.append(store.upsert_edge(
             Edge(src=edge.src, dst=edge.dst, type=edge.type, sub_type=edge.sub_type, weight=edge.weight,
                  confidence=edge.confidence, status="candidate", evidence=edge.evidence, origin=edge.origin,
@@ -378,22 +384,29 @@ def drop_unclaimed(rt: Runtime, previous: list[Mapping[str, Any]], written: list
                  metadata={**edge.metadata, "validated": False, "dropped_from_payload": True},
                  created_at=edge.created_at, updated_at=now),
             actor="resolve", event="dropped_from_payload"))
-    return dropped
+    return dropped, [{"edge_id": int(edge.id or 0), "note_path": rel} for edge, (rel, _p) in elsewhere]
 
 
-def unclaimed(rt: Runtime, previous: list[Mapping[str, Any]], claimed: set[tuple[str, str, str]],
-              source_path: str) -> list[Edge]:
-    """The active claim edges of the earlier pack that `drop_unclaimed` demotes (read only: a dry run lists them)."""
+def unclaimed(rt: Runtime, previous: list[Mapping[str, Any]], claimed: set[tuple[str, str, str]], source_path: str,
+              vault: str | Path) -> tuple[list[Edge], list[tuple[Edge, tuple[str, Mapping[str, Any]]]]]:
+    """The active claim edges of the earlier pack that `drop_unclaimed` demotes, and those another pack still states,
+    with that pack and its claim (read only: a dry run lists them)."""
+    from .shared_claims import claimed_elsewhere
+
     if not previous:
-        return []
+        return [], []
     index = link_index(rt)
     keys = [key for claim in previous
             if (key := (_node_for(str(claim["subject"]).strip(), index), _node_for(str(claim["object"]).strip(), index),
                         predicate_name(str(claim["predicate"])))) not in claimed]
     known, decisions = _stored_claims(rt.store, keys)
     edges = [edge for key in dict.fromkeys(keys) if (edge := known.get(key)) is not None
-             and edge.status == "active" and edge.source_path == source_path and edge.origin == "resolve"]
-    return [edge for edge in edges if int(edge.id or 0) not in decisions]
+             and edge.status == "active" and edge.source_path == source_path and edge.origin == "resolve"
+             and int(edge.id or 0) not in decisions]
+    others = {int(edge.id or 0): other for edge in edges
+              if (other := claimed_elsewhere(vault, edge, source_path, index)) is not None}
+    return [e for e in edges if int(e.id or 0) not in others], [(e, others[int(e.id or 0)]) for e in edges
+                                                                 if int(e.id or 0) in others]
 
 
 def apply_embedded_payload(rt: Runtime, payload: Mapping[str, Any], note_path: str) -> list[dict[str, Any]]:
@@ -566,8 +579,11 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
         index = link_index(rt)
         keys = {(_node_for(str(c["subject"]), index), _node_for(str(c["object"]), index), c["predicate"])
                 for c in claims if c["status"] != "refused"}
-        if dropped_ids := [int(e.id or 0) for e in unclaimed(rt, place.previous, keys, rel)]:
+        demoted, elsewhere = unclaimed(rt, place.previous, keys, rel, vault)
+        if dropped_ids := [int(e.id or 0) for e in demoted]:
             out["dropped_edges"] = dropped_ids
+        if elsewhere:
+            out["claimed_elsewhere"] = [{"edge_id": int(e.id or 0), "note_path": other[0]} for e, other in elsewhere]
         out.update({"claims": claims, "written": False, "markdown": text})
         return out
     previous = place.previous
@@ -578,7 +594,7 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
         # one after the other, a refusal or error part-way left the pack and some of them behind
         with rt.store.transaction():
             edges = claim_edges(rt, data, rel, active_threshold)
-            dropped = drop_unclaimed(rt, previous, edges, rel)
+            dropped, handed = drop_unclaimed(rt, previous, edges, rel, vault)
             refused = sum(1 for e in edges if e["status"] == "refused")
             rt.store.log("resolve", None, {"note_path": rel, "claims": len(edges) - refused, "slug": data["slug"]},
                          rt.now_iso())
@@ -594,6 +610,8 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
         raise
     if dropped:
         out["dropped_edges"] = dropped
+    if handed:
+        out["claimed_elsewhere"] = handed  # withdrawn here, still stated by another pack: its claim again
     if refused:
         out["claims_refused"] = refused
     out.update({"claims_written": len(edges) - refused, "edges": edges, "assertions": assertions,
