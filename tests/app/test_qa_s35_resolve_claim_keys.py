@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from mnemon.app.memory import Mnemon
-from mnemon.app.vault.resolve import _CLAIM_KEYS, render_pack
+from mnemon.app.vault.resolve import render_pack
+from mnemon.app.vault.resolve_input import CLAIM_KEYS
 from mnemon.core.errors import InvalidInput
 
 CLAIM = {"subject": "Acme", "predicate": "located_in", "object": "Porto", "confidence": 0.95, "certainty": "confirmed",
@@ -40,14 +41,14 @@ def test_a_misspelt_claim_key_is_refused_naming_the_claim(mem: Mnemon, tmp_path:
 def test_every_key_a_claim_reads_is_accepted(mem: Mnemon, tmp_path: Path) -> None:
     claim = {**CLAIM, "subject_type": "organization", "object_type": "place", "strength": 0.9, "status": "active",
              "date": "2026-05-01", "valid_from": "2026-05-01", "valid_until": "2027-05-01", "metadata": {"via": "x"}}
-    assert set(claim) == set(_CLAIM_KEYS)
+    assert set(claim) == set(CLAIM_KEYS)
     out = mem.resolve(str(tmp_path), {"slug": "w", "title": "W", "date": "2026-05-02", "claims": [claim]})
     assert [e["status"] for e in out["edges"]] == ["active"]
     assert out["edges"][0]["assertion_id"]
 
 
 @settings(max_examples=30, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.text(min_size=1, max_size=12).filter(lambda k: k not in _CLAIM_KEYS and "\x00" not in k))
+@given(st.text(min_size=1, max_size=12).filter(lambda k: k not in CLAIM_KEYS and "\x00" not in k))
 def test_any_unknown_claim_key_is_refused(mem: Mnemon, tmp_path: Path, extra: str) -> None:
     with pytest.raises(InvalidInput) as refused:
         mem.resolve(str(tmp_path), _research(**{**CLAIM, extra: "x"}), dry_run=True)

@@ -42,11 +42,12 @@ from ...core.errors import Conflict, InvalidInput
 from ...core.model import Edge
 from ...core.validation import nul_path
 from ...core.vault import ACTIVE_THRESHOLD, LinkIndex, NoteIdentity, gate_edge, placeholder_key, split_link_target
-from ...core.world.values import refuse_misspelt_keys, refuse_unknown_keys
+from ...core.world.values import refuse_misspelt_keys
 from ...ports.store.base import Store
 from .. import notes
 from ..runtime import Runtime
 from .plan import note_id
+from .resolve_input import refuse_unfit
 
 CONFIRMED = frozenset({"confirmed", "certain", "user_confirmed", "absolutely_certain"})
 UNSOURCED = frozenset({"", "vault", "ingest", "unknown", "none"})
@@ -433,6 +434,19 @@ def pack_line(text: Any) -> str:
     return _OBSIDIAN_COMMENT.sub(lambda _m: "%\\", flat.replace("<!--", "<!\\--"))
 
 
+_LINK_UNSAFE = re.compile(r"[\[\]|#^]")
+
+
+def pack_name(name: Any) -> str:
+    """A claim's subject or object on its pack line: a wikilink when it can be one, else plain text with its brackets
+    escaped (a name holding a line break and "## Notes" made a heading the next run kept as the user's; "A]] and
+    [[B" a link to B)."""
+    line = pack_line(name)
+    if _LINK_UNSAFE.search(line) or line != " ".join(str(name).split()):  # (`pack_line` escaped a comment opener)
+        return line.replace("[", "\\[").replace("]", "\\]")
+    return f"[[{line}]]"
+
+
 def render_pack(data: Mapping[str, Any], threshold: float) -> str:
     lines = ["---", f"title: {json.dumps(data['title'], ensure_ascii=False)}", "type: source",
              "tags: [research]"]
@@ -445,9 +459,10 @@ def render_pack(data: Mapping[str, Any], threshold: float) -> str:
     for claim in data.get("claims", []):
         requested, _ = claim_status(claim, threshold)
         lines.append(
-            f"- [[{claim['subject']}]] {predicate_name(str(claim['predicate'])).replace('_', ' ')} [[{claim['object']}]]"
-            f" (confidence {float(claim.get('confidence', 0.5)):.2f}, {claim.get('certainty') or 'uncertain'},"
-            f" source {claim.get('source_type') or 'none'}, {requested})"
+            f"- {pack_name(claim['subject'])} {predicate_name(str(claim['predicate'])).replace('_', ' ')}"
+            f" {pack_name(claim['object'])} (confidence {float(claim.get('confidence', 0.5)):.2f},"
+            f" {pack_line(claim.get('certainty') or 'uncertain')},"
+            f" source {pack_line(claim.get('source_type') or 'none')}, {requested})"
             + (f": {pack_line(claim.get('evidence'))}" if claim.get("evidence") else ""))
     if data.get("sources_checked"):
         lines += ["", "## Sources checked", *[f"- {pack_line(s)}" for s in data["sources_checked"]]]
@@ -460,26 +475,6 @@ def render_pack(data: Mapping[str, Any], threshold: float) -> str:
 
 _PAYLOAD_KEYS = ("slug", "title", "date", "claims", "sources_checked", "unresolved", "predictions", "assertions",
                  "active_threshold")
-# every key a claim's edge, its gate or its belief reads (`claim_edges`, `claim_status`, `_claim_proposal`)
-_CLAIM_KEYS = ("subject", "subject_type", "predicate", "object", "object_type", "confidence", "strength", "certainty",
-               "source_type", "evidence", "status", "date", "valid_from", "valid_until", "metadata")
-
-
-def _refuse_long_texts(data: Mapping[str, Any]) -> None:
-    """A resolution's texts have a scoped payload's limits: a claim's 3 MB evidence was written whole into the pack (7
-    MB of text and base64 in the vault, read at every ingest) and into its belief (`state explain` printed 3 MB)."""
-    from .payload import MAX_PAYLOAD_NAME_CHARS as NAME, MAX_PAYLOAD_TEXT_CHARS as TEXT
-
-    fields = [("title", data["title"], NAME)]
-    for i, claim in enumerate(data["claims"]):
-        fields += [(f"claims[{i}].{key}", claim.get(key), NAME) for key in ("subject", "predicate", "object")]
-        fields.append((f"claims[{i}].evidence", claim.get("evidence"), TEXT))
-    for key in ("unresolved", "sources_checked"):
-        fields += [(f"{key}[{i}]", text, TEXT) for i, text in enumerate(data.get(key) or [])]
-    for where, value, limit in fields:
-        if isinstance(value, str) and len(value) > limit:
-            raise InvalidInput(f"the resolution payload's {where} is {len(value):,} characters; the limit is {limit:,}",
-                               field=where, length=len(value), limit=limit)
 
 
 _GENERATED_SECTIONS = frozenset({"Claims", "Sources checked", "Unresolved"})  # the `## ` sections render_pack writes
@@ -558,11 +553,7 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     if isinstance(payload, Mapping):  # (a pack's own payload, replayed by ingest, is read as it is)
         refuse_misspelt_keys(payload, _PAYLOAD_KEYS, "the resolution payload")
     data = validate_payload(payload)
-    for i, claim in enumerate(data["claims"]):
-        # as a scoped payload's items: a misspelt "confidnce" was read as 0.5 and "sorce" as unsourced, so the claim
-        # became a candidate with no word why (a pack's own payload, replayed by ingest, is still read as it is)
-        refuse_unknown_keys(claim, _CLAIM_KEYS, f"claims[{i}]")
-    _refuse_long_texts(data)
+    refuse_unfit(data)  # (a pack's own payload, replayed by ingest, is read as it is)
     refuse_repeated_claims(rt, data)
     data["active_threshold"] = float(active_threshold)
     rel = pack_path(data, vault)
