@@ -41,7 +41,8 @@ from typing import Any
 from ...core.errors import Conflict, InvalidInput
 from ...core.model import Edge
 from ...core.validation import nul_path
-from ...core.vault import ACTIVE_THRESHOLD, LinkIndex, NoteIdentity, gate_edge, placeholder_key, split_link_target
+from ...core.vault import (ACTIVE_THRESHOLD, LinkIndex, NoteIdentity, gate_edge, normalise_link_key,
+                           split_link_target)
 from ...core.world.values import refuse_misspelt_keys
 from ...ports.store.base import Store
 from .. import notes
@@ -184,8 +185,10 @@ def link_index(rt: Runtime) -> LinkIndex:
 
 
 def _node_for(name: str, index: LinkIndex) -> str:
-    path = index.resolve_key(placeholder_key(name))
-    return note_id(path) if path else f"placeholder:{placeholder_key(name)}"
+    # the name whole ("C# Guild" is no link to a section of note C): a wikilink was read as its note (`_unlinked`)
+    key = normalise_link_key(name)
+    path = index.resolve_key(key)
+    return note_id(path) if path else f"placeholder:{key}"
 
 
 def person_decision(store: Store, edge: Edge) -> str | None:
