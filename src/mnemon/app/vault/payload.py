@@ -33,7 +33,7 @@ from ...core.world.values import refuse_unknown_keys
 from ...ports.store.base import Store
 from ..runtime import Runtime
 from .plan import importance_of
-from .resolve import person_decisions
+from .resolve import person_decisions, predicate_name
 
 OBSERVATION_KINDS = ("fact", "blocked", "done", "risk", "correction")
 MAX_ITEMS = 5000
@@ -214,7 +214,10 @@ def parse_payload(raw: Any) -> dict[str, Any]:
         status = _str(edge, "status", what, required=False) or None
         if status not in (None, "active", "candidate", "killed"):
             raise InvalidInput(f"{what}.status must be active, candidate or killed", field="status")
-        relation = _str(edge, "relation", what).lower()
+        # spelt as a resolve claim's predicate: "Located In" was a relation of its own the ontology did not know
+        relation = predicate_name(_str(edge, "relation", what))
+        if not relation:
+            raise InvalidInput(f"{what}.relation has no letters or digits", field="relation")
         first = edge_seen.setdefault((src, dst, relation), i)
         if first != i:  # one stored row per (src, dst, relation): the later one silently replaced the earlier
             raise InvalidInput(f"{what} repeats edges[{first}] ({src} —{relation}→ {dst}: one edge); send it once",
