@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
-from ...core.errors import InvalidInput, NotFound
+from ...core.errors import Conflict, InvalidInput, NotFound
 from ...core.world import (
     Prediction,
     Transition,
@@ -17,7 +17,7 @@ from ...core.world import (
     truth_policy_for_prediction,
     weaken_on_miss,
 )
-from ...core.world.predictions import due_at, prediction_window
+from ...core.world.predictions import due_at, prediction_differences, prediction_window
 from ...core.world.values import iso, iso_or_none
 from ..runtime import Runtime
 from .common import (WorldView, audit, instant_from, load_check_view, load_view, now_of, put_prediction,
@@ -65,6 +65,11 @@ def add_prediction(rt: Runtime, document: Any) -> dict[str, Any]:
     existing = world.get_prediction(prediction.id)
     if existing is not None:
         stored = Prediction.from_row(existing)
+        if differs := prediction_differences(stored, prediction):
+            # an id names one prediction: this one was silently not stored (`created: false`, the other shown)
+            raise Conflict(f"prediction id {prediction.id!r} already names another prediction, with another "
+                           f"{', '.join(differs)}; give this one its own id (or none: a content hash is made)",
+                           id=prediction.id, differs=list(differs))
         return {"created": False, "prediction": prediction_view(stored, now_of(rt))}
     with rt.store.transaction():
         put_prediction(rt, prediction)

@@ -153,6 +153,18 @@ def _identity(data: Mapping[str, Any]) -> tuple[dict[str, Any], MatchSpec, datet
     return identity, spec, check_after, expires_at
 
 
+# what makes a prediction the one it is (the fields its content-hash id is made of): under a stored id, another
+# value of one of them is another prediction; a new confidence or metadata is the same one sent again
+IDENTITY_FIELDS = ("title", "prediction_type", "match_json", "check_after", "expires_at", "subject_assertion_id",
+                   "source_action_id")
+
+
+def prediction_differences(stored: Prediction, new: Prediction) -> tuple[str, ...]:
+    """The identity fields in which `new` differs from `stored`, the prediction already held under its id."""
+    old_row, new_row = stored.to_row(), new.to_row()
+    return tuple(name for name in IDENTITY_FIELDS if old_row[name] != new_row[name])
+
+
 def prediction_id(payload: Any) -> str:
     """The payload's own `id`, else a content hash of its normalised identity (replay-idempotent).
 
