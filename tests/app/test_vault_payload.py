@@ -235,7 +235,9 @@ def test_resolve_again_replaces_its_earlier_pack_and_backs_it_up(mem, example_va
     again = mem.resolve(str(example_vault), {**RESOLUTION, "claims": RESOLUTION["claims"][:1]})
     assert again["overwrites"] is True and again["backup"].startswith(".mnemon-backups/Sources/")
     assert (example_vault / again["backup"]).read_bytes() == edited
-    assert b"A line the user added." not in pack.read_bytes()
+    # the user's line is carried into the new pack, above the payload comment (test_qa_s35_resolve_keeps_user_lines)
+    assert again["kept_lines"] == ["A line the user added."]
+    assert pack.read_bytes().rstrip(b"\n").endswith(b"-->") and b"A line the user added." in pack.read_bytes()
     # the replaced pack still replays on ingest, and its backup is never read as a note
     mem.ingest(str(example_vault))
     assert mem.rt.store.find_edge("note:People/bram-okafor.md", "note:Projects/lighthouse.md",

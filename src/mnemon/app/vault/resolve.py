@@ -492,8 +492,10 @@ def with_user_sections(text: str, existing: bytes | None) -> tuple[str, list[str
     kept: list[list[str]] = []
     current: list[str] | None = None
     for line in existing.decode("utf-8", errors="replace").removeprefix("\ufeff").replace("\r\n", "\n").split("\n"):
-        if line.startswith("## ") or "mneme-research-resolution-b64" in line:
-            current = [line] if line.startswith("## ") and line[3:].strip() not in _GENERATED_SECTIONS else None
+        if "mneme-research-resolution-b64" in line:
+            continue  # (a line after it is of the section it ends: `note add-bullet` puts one there)
+        if line.startswith("## "):
+            current = [line] if line[3:].strip() not in _GENERATED_SECTIONS else None
             kept += [current] if current else []
         elif current is not None:
             current.append(line)
@@ -562,11 +564,15 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     rel = pack_path(data, vault)
     proposals = _world_proposals(rt, data, rel)
     place = pack_target(vault, rel, data["slug"])  # refused (a symlink, another note) before anything is written
-    text, kept = with_user_sections(render_pack(data, active_threshold), place.existing)
+    from .pack_edits import with_user_lines
+
+    text, lines_kept = with_user_lines(render_pack(data, active_threshold), place.existing, data["slug"])
+    text, kept = with_user_sections(text, place.existing)
     # a replay of the same research writes the same pack: nothing is overwritten (the graph side is idempotent too)
     same = place.existing == text.encode("utf-8")
     out: dict[str, Any] = {"note_path": rel, "dry_run": dry_run, "overwrites": place.existing is not None and not same,
-                           "pack_changed": not same, **({"kept_sections": kept} if kept else {})}
+                           "pack_changed": not same, **({"kept_sections": kept} if kept else {}),
+                           **({"kept_lines": lines_kept} if lines_kept else {})}
     if dry_run:
         claims = _previewed_claims(rt, data, rel, active_threshold, proposals)
         # what a real run would demote, listed as it lists it: the preview used to leave withdrawn claims unsaid
