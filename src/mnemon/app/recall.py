@@ -4,6 +4,7 @@
 """
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -663,10 +664,18 @@ def _neg(ts: str) -> str:
 
 
 # ── payload shapes ──────────────────────────────────────────────────────────
+# the payload comment `resolve` ends an evidence pack with, ingested with the pack's last section (as in
+# `context.without_resolution_payload`, which recall does not load)
+_PACK_PAYLOAD = re.compile(r"\n*<!--[ \t]*mneme-research-resolution(?:-b64)?:.*?-->", re.S)
+
+
 def result_text(content: str, terms: frozenset[str]) -> dict[str, Any]:
     """A result's `content` in a recall or search list: whole up to what `remember` keeps (so any memory written
     so reads as before); a longer one (a vault section can be megabytes) the part holding the query's `terms`,
-    marked `truncated`, with its whole length in `chars` (`show` reads it whole)."""
+    marked `truncated`, with its whole length in `chars` (`show` reads it whole). An evidence pack's payload
+    comment is left out: kilobytes of base64 in the text an agent reads."""
+    if "mneme-research-resolution" in content:
+        content = _PACK_PAYLOAD.sub("", content)
     if len(content) <= RESULT_TEXT_CHARS:
         return {"content": content}
     return {"content": marked_window(content, RESULT_TEXT_CHARS, terms), "truncated": True, "chars": len(content)}
