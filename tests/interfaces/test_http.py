@@ -320,7 +320,7 @@ def test_the_openapi_document_is_valid_and_follows_the_operation_table(serve) ->
         assert ("get" in item) is op.read_only  # a write is never offered as a GET
     # two codes share a status: the description names both (a dict keyed by status used to keep only the last)
     responses = doc["paths"]["/api/status"]["get"]["responses"]
-    assert responses["503"]["description"] == "provider_unavailable or too_many_connections or aborted"
+    assert responses["503"]["description"] == "provider_unavailable or too_many_connections or aborted or store_busy"
     assert responses["500"]["description"] == "store_error or internal"
 
 

@@ -55,6 +55,9 @@ SETTINGS: tuple[Setting, ...] = (
             "load them; false: every call runs alone)."),
     Setting("daemon_idle", "MNEMON_DAEMON_IDLE", "15m",
             "How long the resident process waits for a call before it exits."),
+    Setting("busy_wait", "MNEMON_BUSY_WAIT", "60s",
+            "How long a call waits for another process's write to the same SQLite store to finish before it gives "
+            "up with store_busy (an agent that would rather retry than block: a few seconds)."),
 )
 SETTINGS_BY_NAME = {s.name: s for s in SETTINGS}
 DB_URL_SCHEMES = ("postgresql://", "postgres://")
@@ -73,7 +76,7 @@ def parse_duration(value: str | int | float) -> float:
 
 
 _TRUE = ("1", "true", "yes", "on")
-_DURATIONS = ("prune_min_age", "daemon_idle")  # text like 24h, or a number of seconds
+_DURATIONS = ("prune_min_age", "daemon_idle", "busy_wait")  # text like 24h, or a number of seconds
 # read as paths: a relative one in a config file means beside that file, as wherever the command runs it would
 # land somewhere else each time
 _PATHS = ("home", "db", "vault")
@@ -166,6 +169,7 @@ class Config:
     ann_cold_min_rows: int = 250000
     daemon: bool = True
     daemon_idle_s: float = 900.0
+    busy_wait_s: float = 60.0
     config_path: Path | None = None
     environ: Mapping[str, str] = field(default_factory=dict, repr=False)
     # who named the database, when the user did ("--db", "MNEMON_DB", "--store", "MNEMON_STORE", "config file PATH");
@@ -274,6 +278,7 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
     sources = {name: origin(name) for name in ("home", "embed_provider", "max_insights", "audit_content", "vault",
                                                 "card_theme", "daemon")}
     sources.update(prune_min_age_s=origin("prune_min_age"), daemon_idle_s=origin("daemon_idle"),
+                   busy_wait_s=origin("busy_wait"),
                    store=origin("store") if not from_pointer else
                    str(home / "active") if store != "default" else "default",
                    db=origin("db") if db else "home and store")
@@ -283,7 +288,7 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
         audit_content=bool(pick("audit_content")), vault=pick("vault"), card_theme=str(pick("card_theme")),
         save_caches=bool(pick("save_caches")), ann=bool(pick("ann")), ann_min_rows=int(pick("ann_min_rows")),
         ann_cold_min_rows=int(pick("ann_cold_min_rows")), daemon=bool(pick("daemon")),
-        daemon_idle_s=parse_duration(pick("daemon_idle")),
+        daemon_idle_s=parse_duration(pick("daemon_idle")), busy_wait_s=parse_duration(pick("busy_wait")),
         config_path=path if path.exists() else None, environ=env, db_named_by=named_by, sources=sources,
     )
 
@@ -301,7 +306,7 @@ def show_settings(cfg: Config) -> dict[str, Any]:
         "home": str(cfg.home), "store": cfg.store, "db": _shown_db(cfg.db_path), "embed_provider": cfg.embed_provider,
         "max_insights": cfg.max_insights, "prune_min_age_s": cfg.prune_min_age_s, "audit_content": cfg.audit_content,
         "vault": cfg.vault, "card_theme": cfg.card_theme, "daemon": cfg.daemon, "daemon_idle_s": cfg.daemon_idle_s,
-        "config_path": str(cfg.config_path) if cfg.config_path else None,
+        "busy_wait_s": cfg.busy_wait_s, "config_path": str(cfg.config_path) if cfg.config_path else None,
         # which flag, variable or file gave each value: a setting that "does not take" is one given elsewhere too
         "sources": dict(cfg.sources),
     }

@@ -57,10 +57,11 @@ def _curation() -> ModuleType:
     return curation
 
 
-def open_store(target: str | Path, *, readonly: bool = False, create: bool = True) -> Store:
+def open_store(target: str | Path, *, readonly: bool = False, create: bool = True, busy_wait_s: float = 60.0) -> Store:
     """A store by path or URL: postgresql://… selects the PostgreSQL backend, anything else is a SQLite file.
     `create=False`: a server schema holding no store is `NotFound`, told over the store's own connection (a SQLite
-    file is checked before, by `refuse_missing_db`)."""
+    file is checked before, by `refuse_missing_db`). `busy_wait_s`: how long a SQLite call waits for another
+    process's write (then `store_busy`)."""
     target = str(target)
     if target.startswith(DB_URL_SCHEMES):
         from ..ports.store.postgres import PostgresStore
@@ -68,7 +69,7 @@ def open_store(target: str | Path, *, readonly: bool = False, create: bool = Tru
         return PostgresStore(target, readonly=readonly, create=create)
     from ..ports.store.sqlite import SQLiteStore
 
-    return SQLiteStore(target, readonly=readonly)
+    return SQLiteStore(target, readonly=readonly, busy_timeout_ms=int(busy_wait_s * 1000))
 
 
 # Facade methods that only read the store. One of them asked of a database the user named (`Config.db_named_by`)
@@ -145,7 +146,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         """The facade over `cfg`'s store; `create=False` (`refuse_missing_db`) opens only a store that exists."""
         name = provider or cfg.embed_provider
         try:
-            store = open_store(cfg.db_path, readonly=readonly, create=create)
+            store = open_store(cfg.db_path, readonly=readonly, create=create, busy_wait_s=cfg.busy_wait_s)
         except NotFound as missing:  # a server schema holding no store: what a missing SQLite file is
             where = missing.details.get("path", str(cfg.db_path))
             raise NotFound(f"no mnemon store in {where} (named by {cfg.db_named_by}): check the URL and its schema; "

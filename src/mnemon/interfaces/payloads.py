@@ -40,7 +40,11 @@ def error_envelope(code: str, message: str, details: dict[str, Any] | None = Non
 def from_exception(exc: BaseException) -> tuple[dict[str, Any], int]:
     if isinstance(exc, MnemonError):
         return error_envelope(exc.code, exc.message, exc.details or None), exc.exit_code
-    if _refused_by_database(exc):  # locked past the wait, disk full, read-only file, I/O: not a bug of ours
+    if _busy(exc):  # another process's write held the store past this call's wait: the same call may be retried
+        return error_envelope("store_busy", "the store is busy: another process held its write lock longer than this "
+                                            "call waits (setting busy_wait, MNEMON_BUSY_WAIT: 60 s unless set); try "
+                                            f"again ({exc})", {"retryable": True}), 1
+    if _refused_by_database(exc):  # disk full, read-only file, I/O: not a bug of ours
         return error_envelope("store_error", f"the database refused the operation: {exc}"), 1
     if _damaged_file(exc):  # a page the open did not read is broken: the file's fault, and the user's to repair
         return error_envelope("store_error", f"the store file is damaged ({exc}): restore it from a copy or an "
@@ -59,6 +63,14 @@ def _damaged_file(exc: BaseException) -> bool:
     message = str(exc)
     return type(exc) is sqlite3.DatabaseError and any(
         sign in message for sign in ("malformed", "not a database", "vtable constructor failed"))
+
+
+def _busy(exc: BaseException) -> bool:
+    """SQLite's SQLITE_BUSY / SQLITE_LOCKED after the busy wait, or PostgreSQL's lock_not_available (by name)."""
+    if isinstance(exc, sqlite3.OperationalError):
+        message = str(exc).lower()
+        return "database is locked" in message or "database table is locked" in message or "busy" in message
+    return any(cls.__module__.startswith("psycopg") and cls.__name__ == "LockNotAvailable" for cls in type(exc).__mro__)
 
 
 def _refused_by_database(exc: BaseException) -> bool:

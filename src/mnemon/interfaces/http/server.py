@@ -60,6 +60,8 @@ STATUS_OF_CODE: Mapping[str, int] = {
     "provider_mismatch": 502, "store_error": 500, "internal": 500, "unsupported_http_version": 505,
     # a worker process the call needed was killed (out of memory): nothing stored, the same call may be retried
     "aborted": 503,
+    # another process's write held the store past the wait: the same call may be retried (`Retry-After`)
+    "store_busy": 503,
 }
 CONTENT_TYPES: Mapping[str, str] = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                                     ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
@@ -78,6 +80,7 @@ LISTEN_BACKLOG = 128
 # on SIGTERM (or Ctrl-C) the requests in flight get this long to finish before the process exits and the store closes
 SHUTDOWN_GRACE_S = 10.0
 RETRY_AFTER_S = 1
+BUSY_RETRY_AFTER_S = 5  # a store another process writes to: an ingest's batch, a bulk import
 CHALLENGE = 'Bearer realm="mnemon"'  # RFC 9110 §15.5.2: a 401 says which scheme it wants
 _TRUE, _FALSE = frozenset({"true", "1", "yes", "on"}), frozenset({"false", "0", "no", "off"})
 _OWS = " \t"  # RFC 9110 §5.6.3: the optional whitespace around a header's parts
@@ -146,7 +149,8 @@ class Api:
                 sys.stderr.write(f"mnemon serve: {payload['error']['code']} on {method} {target}: {exc!r}\n")
             status = STATUS_OF_CODE.get(payload["error"]["code"], 400 if isinstance(exc, MnemonError) else 500)
             allow = getattr(exc, "allow", ())
-            headers = {**({"Allow": ", ".join(allow)} if allow else {}), **getattr(exc, "headers", {})}
+            headers = {**({"Allow": ", ".join(allow)} if allow else {}), **getattr(exc, "headers", {}),
+                       **({"Retry-After": str(BUSY_RETRY_AFTER_S)} if payload["error"]["code"] == "store_busy" else {})}
             return Response(status, dumps(payload).encode(), headers=headers)
 
     def _route(self, method: str, target: str, headers: Mapping[str, str], body: bytes) -> Response:
