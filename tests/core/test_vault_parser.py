@@ -216,11 +216,11 @@ def test_markdown_links_to_local_notes_only() -> None:
         [angle](<My Note.md>) [escape](../../../outside.md)
     """))
     got = [(l.target, l.section, l.text, l.line) for l in note.markdown_links]
-    assert got == [
-        ("projects/alpha/spec.md", None, "spec", 1),
+    assert got == [  # a destination neither relative (./, ../) nor rooted (/) is looked up as a wikilink is
+        ("spec.md", None, "spec", 1),
         ("projects/shared/Team Notes.md", "roles", "up", 1),
         ("index.md", None, "root", 1),
-        ("projects/alpha/My Note.md", None, "angle", 3),
+        ("My Note.md", None, "angle", 3),
     ]
     assert [w.code for w in note.warnings] == ["link_outside_vault"]
 

@@ -405,11 +405,23 @@ def _encode_path(path: str, written: str) -> str:
     return "".join(_NEEDS_ESCAPE.get(ch, ch) for ch in path)
 
 
-def _markdown_form(linker: str, site: notes.LinkSite, expected: str) -> str:
-    """The path part of a Markdown link from `linker` to vault path `expected`, in the link's own style."""
-    if site.path.startswith("/"):
-        new = "/" + expected
-    else:
+def _name_key(site: notes.LinkSite) -> str | None:
+    """The key a link names its note by: a wikilink's, a Markdown link's looked up as one (None: one by path)."""
+    bare = site.kind == "wikilink" or not site.path.startswith(("/", "./", "../"))
+    return placeholder_key(site.target if site.kind == "wikilink" else unquote(site.path)) if bare else None
+
+
+def _markdown_form(linker: str, site: notes.LinkSite, expected: str, reached: tuple[str, str, str | None],
+                   index: LinkIndex) -> str:
+    """The path part of a Markdown link from `linker` to vault path `expected`, in the link's own style; `reached`:
+    (note, linking note, tier) it went to before. A link looked up as a wikilink (`_name_key`) keeps its name or vault
+    path form, unless it reached the note at its path relative to the linking note (``sub/note.md``)."""
+    was, old_linker, tier = reached
+    new = "/" + expected if site.path.startswith("/") else None
+    if _name_key(site) is not None and normalise_link_key(
+            posixpath.join(posixpath.dirname(old_linker), unquote(site.path))) != normalise_link_key(was):
+        new = _wikilink_form(unquote(site.path), expected, tier, index, linker)
+    if new is None:
         new = posixpath.relpath(expected, posixpath.dirname(linker) or ".")
         if site.path.startswith("./") and not new.startswith("../"):
             new = "./" + new
@@ -466,14 +478,14 @@ def _plan_links(v: _Vault, src: str, dst: str, old: LinkIndex, new: LinkIndex,
                 expected = dst if was == src else was
                 # `[[move]]` to move.md whose H1 is "Move" still resolves here by title, but it names the file, and
                 # every other editor resolves it by file name only: it follows the new name
-                names_file = was == src and site.kind == "wikilink" and placeholder_key(site.target) == old_name
+                names_file = was == src and _name_key(site) == old_name
                 if not rebase and not names_file and notes.resolve_site(new, after_rel, site)[0] == expected:
                     kept += was == src and rel != src
                     continue
                 if site.kind == "wikilink":
                     replacement = _wikilink_form(site.target.strip(), expected, tier, new, after_rel)
                 else:
-                    replacement = _markdown_form(after_rel, site, expected)
+                    replacement = _markdown_form(after_rel, site, expected, (was, rel, tier), new)
                 if replacement is None:
                     warnings.append({"code": "link_not_rewritten", "path": after_rel, "line": site.line,
                                      "link": text[site.whole[0]:site.whole[1]], "target": expected,

@@ -117,7 +117,7 @@ class VaultWriter:
         if not paths:
             self.placeholders.add(f"placeholder:{key}")
             return f"placeholder:{key}", None
-        return note_id(nearest_first(paths, linker)[0]), tier
+        return note_id(nearest_first(paths, linker, key)[0]), tier
 
     def clear_notes(self, notes: Sequence[tuple[str, set[str]]], *, removing: bool = False) -> None:
         """Drop what the last parse of each (path, keep ids) wrote, except surviving edges and the rows kept.

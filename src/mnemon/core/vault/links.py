@@ -117,12 +117,18 @@ def _folder(path: str) -> str:
     return path.rpartition("/")[0]
 
 
-def nearest_first(paths: tuple[str, ...], linker: str | None) -> tuple[str, ...]:
-    """`paths` (best first by the fixed rule) with those in `linker`'s folder moved ahead, order kept otherwise."""
+def nearest_first(paths: tuple[str, ...], linker: str | None, key: str = "") -> tuple[str, ...]:
+    """`paths` (best first by the fixed rule) with those in `linker`'s folder moved ahead, order kept otherwise; for
+    a `key` with folders (``sub/note``), those in that folder under `linker`'s (a relative Markdown link's note)."""
     if linker is None or len(paths) < 2:
         return paths
     home = _folder(linker)
-    near = tuple(path for path in paths if _folder(path) == home)
+    below = _folder(key)
+    if below:
+        where = normalise_link_key(f"{home}/{below}")
+        near = tuple(path for path in paths if normalise_link_key(_folder(path)) == where)
+    else:
+        near = tuple(path for path in paths if _folder(path) == home)
     return paths if not near or near[0] == paths[0] else near + tuple(p for p in paths if p not in near)
 
 
@@ -159,7 +165,7 @@ class LinkIndex:
         """The first tier with a note for `key` and its notes, best first for a link written in `linker`: more than
         one is an ambiguous link (the first wins, by the rule above)."""
         tier, paths = self._offered(key)
-        return tier, nearest_first(paths, linker)
+        return tier, nearest_first(paths, linker, key)
 
     def _offered(self, key: str) -> tuple[str | None, tuple[str, ...]]:
         if not key:

@@ -186,15 +186,21 @@ def _note_type(rel_path: str, front: FrontMatter | None) -> str:
 
 
 def resolve_markdown_target(rel_path: str, destination: str) -> str | None:
-    """Vault-relative path of a local .md destination, or None when it is not one / leaves the vault."""
+    """The note a local .md destination names, or None when it is not one / leaves the vault: a vault path for
+    ``/…`` and for ``./…`` or ``../…`` (relative to the linking note's folder); any other destination as written,
+    looked up as a wikilink is — the forms Obsidian writes as "shortest path" (``Beta%20Spec.md``, a note in any
+    folder) and "absolute path in vault" (``People/Ada%20Quill.md``), where the linking note's folder comes first
+    (`links.nearest_first`), so a relative one to a note beside or below it still reaches that note."""
     path = destination.split("#", 1)[0].split("?", 1)[0]
     path = unquote(path).replace("\\", "/")
     if not path.lower().endswith(".md"):
         return None
     if path.startswith("/"):
         joined = path.lstrip("/")
-    else:
+    elif path.startswith(("./", "../")):
         joined = posixpath.join(posixpath.dirname(rel_path), path)
+    else:
+        joined = path
     normal = posixpath.normpath(joined)
     if normal == ".." or normal.startswith("../") or normal.startswith("/"):
         return None
