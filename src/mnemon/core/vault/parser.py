@@ -4,7 +4,8 @@ Fence detection walks the lines once; everything else is a handful of whole-note
 map back to lines by bisection. Fenced code blocks (``` and ~~~, any indentation, inside block quotes too) are
 opaque: nothing inside them is a heading, link, tag, task, date or email — Mneme matched bullets inside
 fences (reference §8.2 item 2). Inline code spans are blanked (same length, so offsets stay valid) before
-anything is extracted from a line. Lines are counted on ``\\n`` after folding ``\\r\\n``/``\\r``, 1-based.
+anything is extracted from a line; so is math (``$…$``, ``$$…$$``, and a ``$$`` block is opaque as a fence is, when
+something closes it). Lines are counted on ``\\n`` after folding ``\\r\\n``/``\\r``, 1-based.
 
 Comments — ``<!-- … -->`` and Obsidian's ``%% … %%``, on one line or across lines — are hidden from the reader, so
 nothing inside them is extracted either (a commented-out task was an open loop, a commented link an edge); a
@@ -151,6 +152,45 @@ def blank_code_spans(line: str) -> str:
         chars[start:closing_end] = " " * (closing_end - start)
         position = closing_end
     return "".join(chars) if chars is not None else line
+
+
+def _opens_math_block(line: str) -> bool:
+    """Whether `line` opens a display math block: ``$$`` first on it (after any quote markers), not closed on it."""
+    quote = _QUOTE_PREFIX.match(line) if ">" in line else None
+    text = line[quote.end() if quote else 0:].lstrip(" \t")
+    return text.startswith("$$") and "$$" not in text[2:]
+
+
+def blank_math_spans(line: str) -> str:
+    """`line` with its inline math blanked like code (same length): ``$$…$$``, and ``$…$`` whose opening ``$`` is
+    followed by a non-space and whose closing one follows a non-space and is not followed by a digit (Pandoc's
+    rule, so "$5 and $10" is text); ``\\$`` is a dollar sign. Linear: when a ``$`` finds no closing one, no later
+    one can."""
+    at = line.find("$")
+    if at == -1:
+        return line
+    chars = list(line)
+    length = len(line)
+    while at != -1:
+        if at and line[at - 1] == "\\" or at + 1 == length or line[at + 1] in " \t":
+            at = line.find("$", at + 1)
+            continue
+        if line[at + 1] == "$":
+            close = line.find("$$", at + 2)
+            end = close + 2 if close != -1 else -1
+        else:
+            close = line.find("$", at + 1)
+            while close != -1 and (line[close - 1] in " \t\\" or line[close + 1:close + 2].isdigit()):
+                close = line.find("$", close + 1)
+            if close == -1:
+                break
+            end = close + 1
+        if end == -1:
+            at = line.find("$", at + 2)
+            continue
+        chars[at:end] = " " * (end - at)
+        at = line.find("$", end)
+    return "".join(chars)
 
 
 def heading_text_of(raw: str) -> str:
@@ -365,16 +405,28 @@ def _front_matter_dates(lines: Sequence[str], front: FrontMatter) -> list[DateMe
 
 
 def code_blanked_lines(lines: Sequence[str], body_start: int) -> tuple[list[str], ParseWarning | None]:
-    """Lines with front matter and fenced code emptied and inline code blanked: the same count; a line not emptied
-    keeps its length (inline code becomes spaces)."""
+    """Lines with front matter, fenced code and display math blocks emptied and inline code and math blanked: the
+    same count; a line not emptied keeps its length (inline code and math become spaces)."""
     body = lines[body_start:]
-    probe = "\n".join(body)  # most notes have neither: one C-level test instead of a test per line
-    if "`" not in probe and "~" not in probe:
+    probe = "\n".join(body)  # most notes have none: one C-level test instead of a test per line
+    if "`" not in probe and "~" not in probe and "$" not in probe:
         return [""] * body_start + list(body), None
+    last_math = max((index for index in range(body_start, len(lines)) if "$$" in lines[index]), default=-1)
     prose = [""] * len(lines)
     fence_char, fence_len, fence_line = "", 0, 0
+    in_math = False
     for index in range(body_start, len(lines)):
         line = lines[index]
+        if in_math:
+            in_math = "$$" not in line
+            continue
+        if "$" in line and not fence_char:
+            if index < last_math and _opens_math_block(line):
+                in_math = True
+                continue
+            if "`" not in line and "~" not in line:
+                prose[index] = blank_math_spans(line)
+                continue
         if "`" in line or "~" in line:
             quote = _QUOTE_PREFIX.match(line) if ">" in line else None
             fence = _FENCE.match(line[quote.end():] if quote else line)
@@ -386,7 +438,7 @@ def code_blanked_lines(lines: Sequence[str], body_start: int) -> tuple[list[str]
             if fence and not (fence.group(1)[0] == "`" and "`" in fence.group(2)):
                 fence_char, fence_len, fence_line = fence.group(1)[0], len(fence.group(1)), index + 1
                 continue
-            prose[index] = blank_code_spans(line)
+            prose[index] = blank_math_spans(blank_code_spans(line))
         elif not fence_char:
             prose[index] = line
     warning = None
