@@ -85,3 +85,18 @@ def test_note_move_keeps_a_markdown_link_in_its_own_form(tmp_path: Path) -> None
     note_tools.move_note(vault, "People/Ada Quill.md", "Team/Ada Quill.md", clock=when)
     assert (vault / "Projects/Alpha/Plan.md").read_text(encoding="utf-8") == (
         "[s](Beta%20Specification.md) [v](Team/Ada%20Quill.md) [r](../../Archive/Beta%20Specification.md)\n")
+
+
+def test_a_vault_planned_before_reads_its_markdown_links_again(mem: Mnemon, tmp_path: Path, monkeypatch) -> None:
+    from mnemon.app.vault import ingest
+    from mnemon.core.vault import parser
+
+    vault = _vault(tmp_path, {"Projects/Beta/Beta Spec.md": "# Beta Spec\n",
+                              "Projects/Alpha/Plan.md": "# Plan\n\n[Beta Spec](Beta%20Spec.md)\n"})
+    with monkeypatch.context() as before:  # the planner as it was: relative to the linking note, plan version 12
+        before.setattr(parser, "resolve_markdown_target", lambda rel, dest: "Projects/Alpha/Beta Spec.md")
+        before.setattr(ingest, "PLAN_VERSION", "12")
+        mem.ingest(str(vault))
+    assert _links_of(mem, "Projects/Alpha/Plan.md") == ["placeholder:projects/alpha/beta spec"]
+    mem.ingest(str(vault))  # the same bytes, planned again because the plan version moved on
+    assert _links_of(mem, "Projects/Alpha/Plan.md") == ["note:Projects/Beta/Beta Spec.md"]
