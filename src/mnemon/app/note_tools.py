@@ -37,7 +37,7 @@ from urllib.parse import quote, unquote
 
 from ..core.errors import Conflict, InvalidInput, NotFound
 from ..core.vault.frontmatter import split_front_matter
-from ..core.vault.links import LinkIndex, display_links, normalise_link_key, placeholder_key
+from ..core.vault.links import LinkIndex, display_links, normalise_link_key, placeholder_key, relative_target
 from ..core.vault.model import NoteIdentity
 from ..core.vault.parser import parse_note
 from . import notes
@@ -379,10 +379,16 @@ def _inbound(v: _Vault, index: LinkIndex, target: str, after: LinkIndex | None =
 def _wikilink_form(original: str, expected: str, tier: str | None, index: LinkIndex, linker: str) -> str | None:
     """The spelling of a wikilink to `expected`, written in note `linker`, closest to how `original` was written
     that resolves to it: a full path stays a full path, a trailing path keeps its depth, a name becomes the new
-    name."""
+    name, one relative to its note's folder (``../Beta/Spec``) stays relative."""
     with_md = original.lower().endswith(".md")
     lead = "/" if original.startswith("/") else ""
     parts = expected[:-3].split("/") if expected.lower().endswith(".md") else expected.split("/")
+    if original.startswith(("./", "../")):
+        form = posixpath.relpath("/".join(parts), posixpath.dirname(linker) or ".") + (".md" if with_md else "")
+        form = "./" + form if original.startswith("./") and not form.startswith("../") else form
+        if _WIKILINK_FORBIDDEN.isdisjoint(form) and \
+                index.resolve_key(placeholder_key(relative_target(form, linker)), linker) == expected:
+            return form
     depth = len([p for p in original.strip("/").split("/") if p])
     if depth > 1 and tier == "path":
         sizes = [len(parts), *range(1, len(parts))]
@@ -407,15 +413,15 @@ def _encode_path(path: str, written: str) -> str:
 
 def _name_key(site: notes.LinkSite) -> str | None:
     """The key a link names its note by: a wikilink's, a Markdown link's looked up as one (None: one by path)."""
-    bare = site.kind == "wikilink" or not site.path.startswith(("/", "./", "../"))
-    return placeholder_key(site.target if site.kind == "wikilink" else unquote(site.path)) if bare else None
+    written = site.target if site.kind == "wikilink" else unquote(site.path)
+    by_path = written.startswith(("./", "../")) or site.kind == "markdown" and written.startswith("/")
+    return None if by_path else placeholder_key(written)
 
 
 def _markdown_form(linker: str, site: notes.LinkSite, expected: str, reached: tuple[str, str, str | None],
                    index: LinkIndex) -> str:
-    """The path part of a Markdown link from `linker` to vault path `expected`, in the link's own style; `reached`:
-    (note, linking note, tier) it went to before. A link looked up as a wikilink (`_name_key`) keeps its name or vault
-    path form, unless it reached the note at its path relative to the linking note (``sub/note.md``)."""
+    """The path part of a Markdown link from `linker` to vault path `expected`, in the link's own style (`reached`:
+    its note, linking note and tier before): one looked up as a wikilink keeps that form unless it was relative."""
     was, old_linker, tier = reached
     new = "/" + expected if site.path.startswith("/") else None
     if _name_key(site) is not None and normalise_link_key(

@@ -46,7 +46,7 @@ try:
 except ImportError:  # (Windows: no lock, the check at the write still refuses a lost update)
     fcntl = None  # type: ignore[assignment]
 from ..core.vault.frontmatter import split_front_matter
-from ..core.vault.links import LinkIndex, placeholder_key, split_link_target
+from ..core.vault.links import LinkIndex, placeholder_key, relative_target, split_link_target
 from ..core.vault.model import ATTACHMENT_EXTENSIONS
 from .note_headings import matching, twins
 from .note_lists import is_item, item_key, next_marker
@@ -793,6 +793,6 @@ def link_sites(text: str) -> list[LinkSite]:
 def resolve_site(index: LinkIndex, linker: str, site: LinkSite) -> tuple[str | None, str | None]:
     """(note path, tier) a link resolves to from note `linker`, as ingest resolves it."""
     if site.kind == "wikilink":
-        return index.explain_key(placeholder_key(site.target), linker)
+        return index.explain_key(placeholder_key(relative_target(site.target, linker)), linker)
     target = resolve_markdown_target(linker, site.target)
     return index.explain_key(placeholder_key(target), linker) if target else (None, None)

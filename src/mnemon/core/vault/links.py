@@ -31,6 +31,7 @@ re-resolve them with `LinkIndex.resolve_key` (a better-ranked note may already c
 """
 from __future__ import annotations
 
+import posixpath
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -63,6 +64,15 @@ def split_link_target(raw: str) -> tuple[str, str | None, str | None]:
     target = target.partition("^")[0]  # (Obsidian's links cannot reach a file with "^" in its name either)
     section_text = section.partition("^")[0].strip() if hash_mark else ""
     return target.strip(), (section_text or None), (alias.strip() or None) if bar else None
+
+
+def relative_target(target: str, linker: str) -> str:
+    """A wikilink target written from its note's folder (``./Sib``, ``../Beta/Beta Spec``: Obsidian's "relative path
+    to file" form) as the vault path it names; any other target, and one leaving the vault, as written."""
+    if not target.startswith(("./", "../")):
+        return target
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(linker), target))
+    return target if joined == ".." or joined.startswith("../") else joined
 
 
 _DISPLAY_WIKILINK = re.compile(r"!?\[\[([^\[\]\n]+?)\]\]")

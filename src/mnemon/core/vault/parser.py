@@ -32,7 +32,7 @@ from urllib.parse import unquote
 from mnemon.core.errors import InvalidInput
 from mnemon.core.vault.dates import date_spans
 from mnemon.core.vault.frontmatter import normalise_tag, split_front_matter
-from mnemon.core.vault.links import display_links, split_link_target
+from mnemon.core.vault.links import display_links, relative_target, split_link_target
 from mnemon.core.vault.model import (
     EVIDENCE_MAX_CHARS,
     DateMention,
@@ -547,7 +547,7 @@ def _checked_path(rel_path: str, text: str) -> str:
     return rel_path.replace("\\", "/").lstrip("/")
 
 
-def _property_links(lines: Sequence[str], front: FrontMatter) -> list[WikiLink]:
+def _property_links(rel_path: str, lines: Sequence[str], front: FrontMatter) -> list[WikiLink]:
     """The wikilinks of the front matter's values (``up: "[[Projects]]"``): Obsidian draws a property's link like any
     other, and a note filed by an `up` or `related` property had no edge to where it was filed. A YAML comment line
     holds none."""
@@ -558,6 +558,7 @@ def _property_links(lines: Sequence[str], front: FrontMatter) -> list[WikiLink]:
             for match in WIKILINK.finditer(line):
                 target, section, alias = split_link_target(match.group(1))
                 if target:
+                    target = relative_target(target, rel_path)
                     found.append(WikiLink(target, section, alias, False, index + 1, _evidence(line)))
     return found
 
@@ -566,11 +567,12 @@ def _links(rel_path: str, prose: str, where: _Lines, warnings: list[ParseWarning
            ) -> tuple[list[WikiLink], list[MarkdownLink]]:
     """The wikilinks (the front matter's first) and Markdown links of a note's prose (code and comments blanked), in
     order; a malformed link's warning is added to `warnings`."""
-    wikilinks: list[WikiLink] = _property_links(where.lines, front) if front is not None else []
+    wikilinks: list[WikiLink] = _property_links(rel_path, where.lines, front) if front is not None else []
     if "[[" in prose:
         for match in WIKILINK.finditer(prose):
             target, section, alias = split_link_target(match.group(1))
             if target:  # ``[[#Heading]]`` points inside this note: no edge to make
+                target = relative_target(target, rel_path)
                 line_no = where.line_of(match.start())
                 embed = match.start() > 0 and prose[match.start() - 1] == "!"
                 wikilinks.append(WikiLink(target, section, alias, embed, line_no, where.evidence(line_no)))
