@@ -100,3 +100,14 @@ def test_a_vault_planned_before_reads_its_markdown_links_again(mem: Mnemon, tmp_
     assert _links_of(mem, "Projects/Alpha/Plan.md") == ["placeholder:projects/alpha/beta spec"]
     mem.ingest(str(vault))  # the same bytes, planned again because the plan version moved on
     assert _links_of(mem, "Projects/Alpha/Plan.md") == ["note:Projects/Beta/Beta Spec.md"]
+
+
+def test_explain_edge_says_how_a_markdown_link_chose_among_notes_of_its_name(mem: Mnemon, tmp_path: Path) -> None:
+    vault = _vault(tmp_path, {"A/Meeting.md": "# Meeting A\n", "B/Meeting.md": "# Meeting B\n",
+                              "Log.md": "# Log\n\n[the meeting](Meeting.md)\n"})
+    mem.ingest(str(vault))
+    edge = next(e for e in mem.rt.store.iter_edges() if e.type == "links_to" and e.src == "note:Log.md")
+    assert mem.explain_edge(edge.id)["edge"]["link_resolution"] == {
+        "key": "meeting", "tier": "stem", "resolves_to": "A/Meeting.md", "also_matching": ["B/Meeting.md"],
+        "rule": "several notes hold the name: one in the linking note's folder wins, else the shallowest path, then "
+                "the first by path"}

@@ -129,7 +129,8 @@ def _link_resolution(rt: Runtime, edge: Edge) -> dict[str, Any] | None:
     """How a wikilink's name chose its note among the vault's notes now: `[[Meeting]]` with a `Meeting.md` in two
     folders went to one of them without a word (`also_matching` lists the others; the rule — the linking note's
     folder first — is fixed, so a rebuild links the same way)."""
-    key = edge.metadata.get("key") if edge.origin == "ingest" and edge.rule.startswith("wikilink:") else None
+    by_name = edge.rule.startswith(("wikilink:", "markdown_link:"))  # (a Markdown link is looked up as one is)
+    key = edge.metadata.get("key") if edge.origin == "ingest" and by_name else None
     if not isinstance(key, str) or not key:
         return None
     from .resolve import link_index  # (reads the notes' names: only an explained link pays for it)
