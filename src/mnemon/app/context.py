@@ -484,6 +484,8 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
         }
         if e.rule:
             item["rule"] = e.rule
+        if isinstance(line := e.metadata.get("line"), int) and not isinstance(line, bool):
+            item["line"] = line  # (where its evidence is, in its note)
         if unknown:
             item["changed_since_as_of"] = True
         reason = None
