@@ -18,7 +18,8 @@ EVIDENCE_MAX_CHARS = 500
 ATTACHMENT_EXTENSIONS = frozenset(
     {
         "png", "jpg", "jpeg", "gif", "svg", "webp", "bmp", "avif", "pdf", "mp3", "mp4", "m4a", "wav", "ogg",
-        "webm", "mov", "mkv", "flac", "canvas", "excalidraw", "base", "csv", "zip",
+        "webm", "mov", "mkv", "flac", "canvas", "excalidraw", "base", "csv", "zip", "3gp", "ogv", "heic", "tif",
+        "tiff", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "odt", "ods", "odp", "rtf", "epub", "7z", "rar",
     }
 )
 
