@@ -111,3 +111,20 @@ def test_explain_edge_says_how_a_markdown_link_chose_among_notes_of_its_name(mem
         "key": "meeting", "tier": "stem", "resolves_to": "A/Meeting.md", "also_matching": ["B/Meeting.md"],
         "rule": "several notes hold the name: one in the linking note's folder wins, else the shallowest path, then "
                 "the first by path"}
+
+
+def test_a_markdown_link_without_its_extension_is_a_link_to_the_note(mem: Mnemon, tmp_path: Path) -> None:
+    """Obsidian reads ``[Overview](../Overview)`` and ``[Beta](Beta%20Spec)`` as it reads them with ``.md``; a name
+    with another extension is an attachment, a folder is no note."""
+    vault = _vault(tmp_path, {"Overview.md": "# Overview\n", "Projects/Beta/Beta Spec.md": "# Beta Spec\n",
+                              "Projects/Alpha/Plan.md": "# Plan\n[o](../../Overview) [b](Beta%20Spec) "
+                                                        "[img](diagram.png) [dir](../Beta/) [web](www.example.com)\n"})
+    mem.ingest(str(vault))
+    assert _links_of(mem, "Projects/Alpha/Plan.md") == ["note:Overview.md", "note:Projects/Beta/Beta Spec.md"]
+
+
+def test_note_move_keeps_a_markdown_link_without_its_extension_so(tmp_path: Path) -> None:
+    vault = _vault(tmp_path, {"Overview.md": "# Overview\n", "Projects/Alpha/Plan.md": "[o](../../Overview)\n"})
+    note_tools.move_note(vault, "Overview.md", "Archive/Overview Old.md",
+                         clock=lambda: datetime(2026, 3, 1, tzinfo=timezone.utc))
+    assert (vault / "Projects/Alpha/Plan.md").read_text(encoding="utf-8") == "[o](../../Archive/Overview%20Old)\n"

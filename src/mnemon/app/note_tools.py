@@ -427,8 +427,9 @@ def _markdown_form(linker: str, site: notes.LinkSite, expected: str, reached: tu
     if _name_key(site) is not None and normalise_link_key(
             posixpath.join(posixpath.dirname(old_linker), unquote(site.path))) != normalise_link_key(was):
         new = _wikilink_form(unquote(site.path), expected, tier, index, linker)
-    if new is None:
-        new = posixpath.relpath(expected, posixpath.dirname(linker) or ".")
+    if new is None:  # (a link written without ".md" stays without it)
+        new = posixpath.relpath(expected if site.path.lower().endswith(".md") else expected[:-3],
+                                posixpath.dirname(linker) or ".")
         if site.path.startswith("./") and not new.startswith("../"):
             new = "./" + new
     return new if site.angle else _encode_path(new, site.path)
@@ -483,8 +484,8 @@ def _plan_links(v: _Vault, src: str, dst: str, old: LinkIndex, new: LinkIndex,
             else:
                 expected = dst if was == src else was
                 # `[[move]]` to move.md whose H1 is "Move" still resolves here by title, but it names the file, and
-                # every other editor resolves it by file name only: it follows the new name
-                names_file = was == src and _name_key(site) == old_name
+                # every other editor resolves it by file name only: it follows the new name (a link by path, its path)
+                names_file = was == src and _name_key(site) in (old_name, None)
                 if not rebase and not names_file and notes.resolve_site(new, after_rel, site)[0] == expected:
                     kept += was == src and rel != src
                     continue

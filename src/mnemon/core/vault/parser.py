@@ -226,15 +226,17 @@ def _note_type(rel_path: str, front: FrontMatter | None) -> str:
 
 
 def resolve_markdown_target(rel_path: str, destination: str) -> str | None:
-    """The note a local .md destination names, or None when it is not one / leaves the vault: a vault path for
-    ``/…`` and for ``./…`` or ``../…`` (relative to the linking note's folder); any other destination as written,
-    looked up as a wikilink is — the forms Obsidian writes as "shortest path" (``Beta%20Spec.md``, a note in any
-    folder) and "absolute path in vault" (``People/Ada%20Quill.md``), where the linking note's folder comes first
-    (`links.nearest_first`), so a relative one to a note beside or below it still reaches that note."""
+    """The note a local destination names (``….md``, or a name without an extension), or None when it is not one /
+    leaves the vault: a vault path for ``/…`` and for ``./…`` or ``../…`` (relative to the linking note's folder);
+    any other destination as written, looked up as a wikilink is — the forms Obsidian writes as "shortest path"
+    (``Beta%20Spec.md``, a note in any folder) and "absolute path in vault" (``People/Ada%20Quill.md``), where the
+    linking note's folder comes first (`links.nearest_first`), so a relative one to a note beside or below it still
+    reaches that note."""
     path = destination.split("#", 1)[0].split("?", 1)[0]
     path = unquote(path).replace("\\", "/")
-    if not path.lower().endswith(".md"):
-        return None
+    name = path.rpartition("/")[2]
+    if not path.lower().endswith(".md") and (not name or "." in name):
+        return None  # another file (an image, a PDF), a folder; ``[Overview](../Overview)`` names a note as with .md
     if path.startswith("/"):
         joined = path.lstrip("/")
     elif path.startswith(("./", "../")):
