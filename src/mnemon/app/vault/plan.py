@@ -35,8 +35,8 @@ from ...ports.store.contained_sqlite import LEVEL_LINE, LINE  # the metadata sha
 from ..bulk_gc import paused_gc
 
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
-# 13: a Markdown link neither ./, ../ nor / is looked up as a wikilink is; a [[../relative]] wikilink is read from
-# its note's folder; nothing in math is parsed
+# 13: a Markdown link neither ./, ../ nor / is looked up as a wikilink is, one without ".md" links too; a
+# [[../relative]] wikilink is read from its note's folder; nothing in math is parsed; Office files are attachments
 # 12: a note's front-matter properties (but its title, aliases and tags) are a section memory of their own; a
 # heading's wikilinks show as their names in titles, heading paths and heading nodes; a section says its
 # `body_line`
