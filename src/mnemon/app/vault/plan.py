@@ -36,7 +36,8 @@ from ..bulk_gc import paused_gc
 
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
 # 13: a Markdown link neither ./, ../ nor / is looked up as a wikilink is, one without ".md" links too; a
-# [[../relative]] wikilink is read from its note's folder; nothing in math is parsed; Office files are attachments
+# [[../relative]] wikilink is read from its note's folder; nothing in math is parsed; Office files are attachments;
+# a section repeating another's text under another heading is a memory of its own
 # 12: a note's front-matter properties (but its title, aliases and tags) are a section memory of their own; a
 # heading's wikilinks show as their names in titles, heading paths and heading nodes; a section says its
 # `body_line`
@@ -342,8 +343,10 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
         if not body:
             continue
         mid = memory_id(path, "section", body)
-        if mid in nodes:
-            continue
+        if mid in nodes:  # the text again, under another heading (a log's "### Notes" of each day): its own memory
+            mid = memory_id(path, "section", "\n".join((*section.heading_path, body)))
+            if mid in nodes:
+                continue
         shown_path = _shown_path(section.heading_path)
         title = " > ".join([parsed.title, *[h for h in shown_path if h != parsed.title]])
         skip = _observed_lines(section, body, observed)
