@@ -103,7 +103,7 @@ class AppendBatch:
 
     def name_heads(self) -> set[str]:
         if self._heads is None:
-            self._heads = self.store.entity_name_heads()
+            self._heads = {head.lower() for head in self.store.entity_name_heads()}
         return self._heads | self._batch_heads if self._batch_heads else self._heads
 
     def known_entities(self, candidates: set[str]) -> set[str]:
@@ -133,7 +133,7 @@ class AppendBatch:
         self._entities.append((node_id, entities, created_at))
         self._known.update(entities)
         self._unknown.difference_update(entities)
-        self._batch_heads.update(e.split(" ", 1)[0] for e in entities if " " in e)
+        self._batch_heads.update(e.split(" ", 1)[0].lower() for e in entities if " " in e)
         for e in dict.fromkeys(entities):
             holders = self._holders_of(e)
             holders.append(node_id)

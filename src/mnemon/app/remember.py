@@ -19,7 +19,7 @@ from ..core import graph_rules
 from ..core.causal import causal_cue, suggest_sub_type
 from ..core.diff import DiffMatch, correction_reason, correction_terms, corrections, diff_suggestion
 from ..core.errors import ReadOnly
-from ..core.entities import extract_entities, merge_entities
+from ..core.entities import extract_entities, merge_entities, spelt_as_known
 from ..core.graph import bfs
 from ..core.importance import HALF_LIFE_DAYS, effective_importance
 from ..core.keywords import keyword_text_of
@@ -93,7 +93,9 @@ def write_memory(rt: Runtime, inp: MemoryInput, vector: np.ndarray | None, *, no
     created = inp.created_at or now
     extracted = (extract_entities(inp.content, known=store.known_entities, name_heads=store.name_heads())
                  if inp.entity_mode != "provided" else [])
-    entities = merge_entities(inp.entities, extracted, inp.entity_mode)[:50]
+    # a name given in another case than the store's is the stored one ("alice chen" for "Alice Chen")
+    provided = spelt_as_known(inp.entities, store.known_entities) if inp.entities and inp.entity_mode != "auto" else ()
+    entities = merge_entities(provided, extracted, inp.entity_mode)[:50]
     mem = Memory(id=node_id or str(uuid.uuid4()), content=inp.content, category=inp.category,
                  importance=inp.importance, tags=inp.tags, entities=tuple(entities), source=inp.source,
                  created_at=created, updated_at=now, inserted_at=now)
@@ -629,7 +631,8 @@ def _ignored(inp: MemoryInput, node: Memory, given: frozenset[str]) -> dict[str,
         out["tags"] = tags
     # entities are stored normalised; mode `auto` never stores the given ones, so it cannot have dropped them
     named = merge_entities(inp.entities, (), "provided") if inp.entity_mode != "auto" else []
-    entities = [e for e in named if e not in node.entities]
+    held = {e.casefold() for e in node.entities}
+    entities = [e for e in named if e.casefold() not in held]
     if entities:
         out["entities"] = entities
     if inp.created_at and (not node.created_at or parse_iso(inp.created_at) != parse_iso(node.created_at)):

@@ -185,11 +185,27 @@ def extract_entities(text: str, known: KnownLookup | None = None,
         cands.update(_POSSESSIVE_END.sub("", word) for word in capitalised if _POSSESSIVE_END.search(word))
         cands |= word_runs(text, name_heads)
         cands -= {v for _, v in spans}
-        if cands:
-            admitted = set(known(cands))
-            for c in admitted:
+        # an acronym the pattern found may be a known name written in capitals ("KAFKA" for "Kafka")
+        acronyms = {v for _, v in spans if v.isupper() and v.isalpha()}
+        spelt = {c: _other_spellings(c) for c in cands | acronyms}
+        ask = cands | acronyms | {s for others in spelt.values() for s in others}
+        if ask:
+            admitted = set(known(ask))
+            stored: dict[str, str] = {}  # as written → the spelling the store knows
+            for c, others in spelt.items():
+                name = c if c in admitted else next((s for s in others if s in admitted), None)
+                if name is not None:
+                    stored[c] = name
+            spans = [(pos, stored.get(v, v)) for pos, v in spans]
+            names: list[tuple[int, int]] = []  # where known names of several words are written
+            for c in cands & stored.keys():
                 pos = text.find(c)
-                spans.append((pos if pos >= 0 else len(text), c))
+                spans.append((pos if pos >= 0 else len(text), stored[c]))
+                if " " in c and pos >= 0:
+                    names.append((pos, pos + len(c)))
+            # "ask ALICE CHEN" names Alice Chen, not the acronyms ALICE and CHEN
+            spans = [(pos, v) for pos, v in spans
+                     if not (v in acronyms and any(a <= pos < b for a, b in names))]
     for _, value in sorted(spans, key=lambda s: s[0]):
         _add(out, seen, value)
     return out
@@ -197,8 +213,8 @@ def extract_entities(text: str, known: KnownLookup | None = None,
 
 def word_runs(text: str, heads: Container[str] | None = None) -> set[str]:
     """Every run of 2..`NAME_WORDS_MAX` words inside one clause of `text`, as written (single spaces), also without
-    a possessive 's on its last word: the candidates for a known name of several words; with `heads`, only the runs
-    starting with one of them (a bulk import knows the first words of every such name)."""
+    a possessive 's on its last word: the candidates for a known name of several words; with `heads` (lower-cased),
+    only the runs starting with one of them in any case (a bulk import knows the first words of every such name)."""
     runs: set[str] = set()
     if heads is not None and not heads:
         return runs
@@ -208,7 +224,7 @@ def word_runs(text: str, heads: Container[str] | None = None) -> set[str]:
         bare = [w[:-2] if w.endswith(("'s", "’s")) else None for w in words]
         for n in range(2, min(NAME_WORDS_MAX, len(words)) + 1):
             for k in range(len(words) - n + 1):
-                if heads is not None and words[k] not in heads:
+                if heads is not None and words[k].lower() not in heads:
                     continue
                 last = k + n - 1
                 runs.add(" ".join(words[k:last + 1]))
@@ -217,8 +233,44 @@ def word_runs(text: str, heads: Container[str] | None = None) -> set[str]:
     return runs
 
 
+# Dictionary terms that are also everyday words: written in lower case ("react to", "the rest", "cut some slack")
+# they are the word, not the product, and never taken for the known name
+_TERMS_ALSO_WORDS = frozenset(
+    """go rust swift ruby dart elixir express rails spring flask spark slack notion cursor copilot poetry cargo helm
+    chroma bun react angular pandas polars llama stripe sentry gemini claude codex hermes mistral apache airflow
+    snowflake pinecone windows tailwind obsidian julia""".split())
+_TERM_BY_FOLD = {t.lower(): t for t in TECH_TERMS if not t.isupper() and t.lower() not in _TERMS_ALSO_WORDS}
+
+
+def _other_spellings(written: str) -> list[str]:
+    """The spellings, other than as written, under which the store may know `written`, most likely first: a name of
+    several words capitalised or in lower case ("alice chen" → "Alice Chen"), a word in capitals or capitalised in
+    another case ("KUBERNETES" → "Kubernetes", "Athena" → "athena"), and a dictionary term by its own spelling
+    ("github" → "GitHub"). A plain lower-case word is otherwise itself: "mark", "will", "rest" are words before they
+    are the names "Mark", "Will" or "REST"; and nothing becomes ALL CAPS, which is spelt as an acronym is."""
+    lower = written.lower()
+    if " " in written:
+        out = [" ".join(w[:1].upper() + w[1:].lower() for w in written.split(" ")), lower]
+    elif written.isupper():
+        out = [written.capitalize(), lower, _TERM_BY_FOLD.get(lower, lower)]
+    elif written[:1].isupper():
+        out = [lower, _TERM_BY_FOLD.get(lower, lower)]
+    else:
+        out = [_TERM_BY_FOLD.get(lower, lower)]
+    return [s for s in dict.fromkeys(out) if s != written]
+
+
+def spelt_as_known(names: Sequence[str], known: KnownLookup) -> list[str]:
+    """`names` given by the caller, each as the store already spells it in any case ("alice chen", "REACT" →
+    "Alice Chen", "React"), else as given: a name given on purpose is that name, even a word in lower case."""
+    spelt = {n: [n, *_other_spellings(n), n.capitalize(), n.upper()] for n in names}
+    admitted = set(known({s for options in spelt.values() for s in options}))
+    return [next((s for s in spelt[n] if s in admitted), n) for n in names]
+
+
 def merge_entities(provided: Iterable[str], extracted: Iterable[str], mode: str = "merge") -> list[str]:
-    """Provided entities first, then extracted ones (mode merge); or only one side (provided|auto)."""
+    """Provided entities first, then extracted ones (mode merge); or only one side (provided|auto). One entity
+    however it is cased, in its first spelling."""
     out: list[str] = []
     seen: set[str] = set()
     sources: list[Iterable[str]] = []
@@ -226,9 +278,13 @@ def merge_entities(provided: Iterable[str], extracted: Iterable[str], mode: str 
         sources.append(provided)
     if mode in ("merge", "auto"):
         sources.append(extracted)
+    folded: set[str] = set()
     for src in sources:
         for e in src:
+            if e.strip().strip(".,;:!?").casefold() in folded:
+                continue
             _add(out, seen, e)
+            folded.update(v.casefold() for v in out[len(folded):])
     return out
 
 
