@@ -72,3 +72,11 @@ def test_a_given_entity_in_another_case_is_the_stored_one_and_not_held_twice(mem
     out = mem.remember("alice chen wrote the runbook", entities=["alice chen", "ALICE CHEN"])
     assert mem.show(out["id"])["entities"] == ["Alice Chen"]
     assert [r["id"] for r in mem.related(out["id"], depth=1, edge_type="entity")["related"]] == [first["id"]]
+
+
+def test_a_lower_case_query_word_still_asks_about_the_known_name(mem: Mnemon) -> None:
+    # a query is read more freely than a memory: "stripe" in a question asks about Stripe (an everyday word a
+    # memory written in lower case is not linked by)
+    moved = mem.remember("We are migrating the payment service from Stripe to Adyen")
+    rows = {r["insight"]["id"]: r for r in mem.recall("are we moving off stripe")["results"]}
+    assert rows[moved["id"]]["signals"]["entity"] == 1.0

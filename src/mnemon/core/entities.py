@@ -203,6 +203,9 @@ def extract_entities(text: str, known: KnownLookup | None = None,
                 spans.append((pos if pos >= 0 else len(text), stored[c]))
                 if " " in c and pos >= 0:
                     names.append((pos, pos + len(c)))
+            for name in admitted - ask:  # a lookup that spells the words its own way (recall's questions)
+                pos = text.find(name)
+                spans.append((pos if pos >= 0 else len(text), name))
             # "ask ALICE CHEN" names Alice Chen, not the acronyms ALICE and CHEN
             spans = [(pos, v) for pos, v in spans
                      if not (v in acronyms and any(a <= pos < b for a, b in names))]
