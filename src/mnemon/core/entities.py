@@ -34,6 +34,14 @@ _ACRONYM_STOP = frozenset(
     STOP WAIT PLEASE SHOULD WOULD COULD DONT DON WON CANT ISN AGAIN DONE FIX BUG BROKEN URGENT READ
     KEEP MAKE SURE OKAY GOOD BAD BIG HUGE""".split()
 )
+# Units, time zones and currencies measure or date a thing, they name none: "16 GB", "09:30 UTC", "12 USD" in two
+# memories about a laptop and a backup, or a budget and a renewal, are no link between them. Not admitted as known
+# either (stores written before this hold them as entities)
+_UNITS = frozenset(
+    """KB MB GB TB PB EB KM KG MM CM ML KW KWH MWH MPH KPH RPM GHZ MHZ FPS QPS RPS TPS
+    UTC GMT PT MT CT ET PST PDT EST EDT CST CDT MST MDT AKST AKDT HST CET CEST EET EEST WET BST IST JST KST HKT SGT AEST AEDT
+    ACST AWST NZST NZDT USD EUR GBP JPY CNY RMB INR CAD AUD CHF SEK NOK DKK HKD SGD NZD KRW BRL MXN ZAR PLN""".split()
+)
 # A run of this many ALL-CAPS words (only spaces and punctuation between them) is shouting, not a list of acronyms:
 # "NOTE THAT THE BUILD IS BROKEN" would otherwise make BUILD and BROKEN entities that link unrelated memories. Words
 # are joined by whitespace (with any punctuation around it), so "API/CLI/SDK" stays three names; a word with a digit
@@ -161,7 +169,7 @@ def extract_entities(text: str, known: KnownLookup | None = None,
             value = next((g for g in m.groups() if g), None) if m.groups() else m.group()
             if value is None:
                 continue
-            if pat is _PATTERNS[1] and (value in _ACRONYM_STOP
+            if pat is _PATTERNS[1] and (value in _ACRONYM_STOP or value in _UNITS
                                         or any(a <= m.start() < b for a, b in shouted)):
                 continue
             if pat is _PATTERNS[2] and _ABBREVIATION.fullmatch(value):
@@ -185,6 +193,7 @@ def extract_entities(text: str, known: KnownLookup | None = None,
         cands.update(_POSSESSIVE_END.sub("", word) for word in capitalised if _POSSESSIVE_END.search(word))
         cands |= word_runs(text, name_heads)
         cands -= {v for _, v in spans}
+        cands -= _UNITS
         # an acronym the pattern found may be a known name written in capitals ("KAFKA" for "Kafka")
         acronyms = {v for _, v in spans if v.isupper() and v.isalpha()}
         spelt = {c: _other_spellings(c) for c in cands | acronyms}
