@@ -4,6 +4,8 @@ holders (it was left out of the entity graph, or became a second entity). A sing
 A lower-case word that is also an ordinary word ("rest", "will", "react") is not taken for a name spelt otherwise."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mnemon.app.memory import Mnemon
 from mnemon.core.entities import extract_entities
 
@@ -29,7 +31,8 @@ def test_a_known_entity_written_in_another_case_is_held_under_its_stored_spellin
     assert len(linked["related"]) == len(LATER)
 
 
-def test_a_bulk_import_folds_the_case_as_a_single_remember_does(mem: Mnemon, make_mem) -> None:  # type: ignore[no-untyped-def]
+def test_a_bulk_import_folds_the_case_as_a_single_remember_does(mem: Mnemon,
+                                                               make_mem: Callable[..., Mnemon]) -> None:
     items = [{"content": "Alice Chen runs the Kubernetes cluster", "entities": ["Alice Chen"],
               "created_at": "2026-01-01T09:00:00Z"}]
     items += [{"content": text, "created_at": f"2026-01-0{k + 2}T09:00:00Z"} for k, text in enumerate(LATER)]

@@ -26,7 +26,8 @@ def test_memories_sharing_only_a_unit_are_not_linked(mem: Mnemon, first: str, se
     assert mem.show(out["id"])["entities"] == []
 
 
-@pytest.mark.parametrize("text", ["40 GB and 2 TB", "at 14:00 UTC, 9:00 PST, 6 PM ET or 18:00 CET", "12 EUR, 30 GBP, 5 JPY"])
+@pytest.mark.parametrize("text", ["40 GB and 2 TB", "at 14:00 UTC, 9:00 PST, 6 PM ET or 18:00 CET",
+                                  "12 EUR, 30 GBP, 5 JPY"])
 def test_units_zones_and_currencies_are_no_entities(text: str) -> None:
     assert extract_entities(text, known=lambda words: set()) == []
 

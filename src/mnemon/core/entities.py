@@ -39,8 +39,9 @@ _ACRONYM_STOP = frozenset(
 # either (stores written before this hold them as entities)
 _UNITS = frozenset(
     """KB MB GB TB PB EB KM KG MM CM ML KW KWH MWH MPH KPH RPM GHZ MHZ FPS QPS RPS TPS
-    UTC GMT PT MT CT ET PST PDT EST EDT CST CDT MST MDT AKST AKDT HST CET CEST EET EEST WET BST IST JST KST HKT SGT AEST AEDT
-    ACST AWST NZST NZDT USD EUR GBP JPY CNY RMB INR CAD AUD CHF SEK NOK DKK HKD SGD NZD KRW BRL MXN ZAR PLN""".split()
+    UTC GMT PT MT CT ET PST PDT EST EDT CST CDT MST MDT AKST AKDT HST CET CEST EET EEST WET BST IST JST KST HKT SGT
+    AEST AEDT ACST AWST NZST NZDT
+    USD EUR GBP JPY CNY RMB INR CAD AUD CHF SEK NOK DKK HKD SGD NZD KRW BRL MXN ZAR PLN""".split()
 )
 # A run of this many ALL-CAPS words (only spaces and punctuation between them) is shouting, not a list of acronyms:
 # "NOTE THAT THE BUILD IS BROKEN" would otherwise make BUILD and BROKEN entities that link unrelated memories. Words
