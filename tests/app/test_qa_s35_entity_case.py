@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from mnemon.app.memory import Mnemon
 from mnemon.core.entities import extract_entities
 
@@ -65,6 +68,9 @@ def test_extraction_asks_for_the_stored_spelling_and_keeps_it() -> None:
 
     assert extract_entities("alice chen pushed to github", known=lookup) == ["Alice Chen", "GitHub"]
     assert extract_entities("KUBERNETES is down, ask ALICE CHEN", known=lookup) == ["Kubernetes", "Alice Chen"]
+    assert extract_entities("O'BRIEN and jean-luc picard", known=lambda c: c & {"O'Brien", "Jean-Luc Picard"}) == [
+        "O'Brien", "Jean-Luc Picard"]
+    assert extract_entities("AWS Lambda timed out", known=lambda c: c & {"AWS Lambda"}) == ["AWS", "AWS Lambda"]
     # an ALL-CAPS spelling is matched only as written, a plain lower-case word only to a dictionary term
     assert extract_entities("mark the rest as done", known=lookup) == []
     assert extract_entities("Mark the REST calls", known=lookup) == ["Mark", "REST"]
@@ -83,3 +89,14 @@ def test_a_lower_case_query_word_still_asks_about_the_known_name(mem: Mnemon) ->
     moved = mem.remember("We are migrating the payment service from Stripe to Adyen")
     rows = {r["insight"]["id"]: r for r in mem.recall("are we moving off stripe")["results"]}
     assert rows[moved["id"]]["signals"]["entity"] == 1.0
+
+
+@given(first=st.sampled_from(["Ana", "Priya", "Jean-Luc", "Ünal", "Kofi", "O'Brien"]),
+       last=st.sampled_from(["Lima", "Raman", "Okafor", "Müller", "Zhao"]),
+       case=st.sampled_from([str.lower, str.upper, str.title, lambda s: s]),
+       sentence=st.sampled_from(["{} approved it", "we asked {} twice", "ask {}, then ship", "{}'s team won"]))
+def test_a_known_name_of_several_words_is_found_in_any_case(first: str, last: str, case: Callable[[str], str],
+                                                          sentence: str) -> None:
+    name = f"{first} {last}"
+    text = sentence.format(case(name))
+    assert extract_entities(text, known=lambda cands: cands & {name}) == [name]

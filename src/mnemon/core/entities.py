@@ -207,16 +207,16 @@ def extract_entities(text: str, known: KnownLookup | None = None,
                 if name is not None:
                     stored[c] = name
             spans = [(pos, stored.get(v, v)) for pos, v in spans]
-            names: list[tuple[int, int]] = []  # where known names of several words are written
+            names: list[tuple[int, int]] = []  # where known names written in capitals are
             for c in cands & stored.keys():
                 pos = text.find(c)
                 spans.append((pos if pos >= 0 else len(text), stored[c]))
-                if " " in c and pos >= 0:
+                if stored[c] != c and pos >= 0:
                     names.append((pos, pos + len(c)))
             for name in admitted - ask:  # a lookup that spells the words its own way (recall's questions)
                 pos = text.find(name)
                 spans.append((pos if pos >= 0 else len(text), name))
-            # "ask ALICE CHEN" names Alice Chen, not the acronyms ALICE and CHEN
+            # "ask ALICE CHEN" names Alice Chen, not the acronyms ALICE and CHEN ("AWS Lambda" keeps AWS)
             spans = [(pos, v) for pos, v in spans
                      if not (v in acronyms and any(a <= pos < b for a, b in names))]
     for _, value in sorted(spans, key=lambda s: s[0]):
@@ -263,9 +263,10 @@ def _other_spellings(written: str) -> list[str]:
     are the names "Mark", "Will" or "REST"; and nothing becomes ALL CAPS, which is spelt as an acronym is."""
     lower = written.lower()
     if " " in written:
-        out = [" ".join(w[:1].upper() + w[1:].lower() for w in written.split(" ")), lower]
+        # (title() capitalises inside a word too: "jean-luc o'brien" → "Jean-Luc O'Brien")
+        out = [written.title(), " ".join(w[:1].upper() + w[1:].lower() for w in written.split(" ")), lower]
     elif written.isupper():
-        out = [written.capitalize(), lower, _TERM_BY_FOLD.get(lower, lower)]
+        out = [written.capitalize(), written.title(), lower, _TERM_BY_FOLD.get(lower, lower)]
     elif written[:1].isupper():
         out = [lower, _TERM_BY_FOLD.get(lower, lower)]
     else:
