@@ -22,9 +22,21 @@ from .text import jaccard, normalize, token_set, tokens
 # merely hold the character (不错 good, 不断 on and on, 不同 different, 差不多, 未来 future, 淹没 submerged)
 _ZH_NOT = ("并不|并没|并非|绝非|从未|未曾|尚未|无法|(?<![差对了])(?<!不得)不(?!再|过|错|断|同|少|久|仅|管|论|然|但|如|止|只|光|得不)"
            "|(?<![淹埋出沉])没(?!收)|未(?!来|知)")
+# "not" in the other languages recall reads questions in, and a few more: whole words (German "nicht", "kein…",
+# French "ne … pas" and "n'", Spanish and Portuguese "nunca", "não", Russian "не", Indonesian "tidak", Hindi "नहीं",
+# Bengali "না", Arabic "لا", Dutch "niet", Italian "non", Korean "안"), and Japanese and Korean negative endings.
+# Not the words that only look like one: "Mai" (May), Polish "tak" (yes), 少ない (few), 안전 (safety)
+_OTHER_NOT_WORDS = (
+    "nicht|kein|keine|keinen|keinem|keiner|keines|nie|niemals|pas|jamais|aucun|aucune|nunca|jamás|ningún|ninguna"
+    "|não|nenhum|nenhuma|non|не|нет|никогда|niet|geen|nooit|tidak|bukan|belum|jangan|नहीं|मत|না|নয়|নেই"
+    "|لا|لم|لن|ليس|ليست|안")
+# (French "ne" only before its "pas", "plus", "jamais" …: "the NE region" says no "not")
+_NE = r"ne(?=\s+\w+(?:\s+\w+)?\s+(?:pas|plus|jamais|rien|personne|guère|point)(?!\w))"
+_OTHER_NOT = (rf"(?<!\w)(?:{_OTHER_NOT_WORDS}|{_NE})(?![\w\u0900-\u09ff])|(?<!\w)n['’](?=\w)"
+              r"|ません|しない|できない|ではない|じゃない|않|못하|없")
 _NEGATION = re.compile(
     r"(?i)\b(?:no longer|switched from|instead of|rather than|replaced|deprecated|never|do not|does not|cannot|not|no"
-    rf"|\w+n['’]t)\b|不再|放弃|替换|取消|{_ZH_NOT}"
+    rf"|\w+n['’]t)\b|不再|放弃|替换|取消|{_ZH_NOT}|{_OTHER_NOT}"
 )
 COSINE_OVERRIDE = 0.85
 CONFLICT_SIMILARITY = 0.7
@@ -42,11 +54,15 @@ _PLAIN_NEGATIONS = frozenset(("do not", "does not", "cannot", "not", "no", "neve
                               "不", "没", "并不", "并没", "并非", "绝非", "从未", "未曾", "尚未", "无法", "未"))
 
 
+_OTHER_NOT_SET = frozenset(_OTHER_NOT_WORDS.split("|")) | {"ne", "n'", "ません", "しない", "できない", "ではない",
+                                                            "じゃない", "않", "못하", "없"}
+
+
 def _negation(cue: str) -> str:
-    # "isn't", "do not", "can't", "no", "never" all say not: a text differs in polarity from another by
-    # saying it, not by the way it spells it
+    # "isn't", "do not", "can't", "no", "never", "nicht", "ne … pas" all say not: a text differs in polarity from
+    # another by saying it, not by the way it spells it
     cue = cue.lower().replace("’", "'")
-    return "not" if cue in _PLAIN_NEGATIONS or cue.endswith("n't") else cue
+    return "not" if cue in _PLAIN_NEGATIONS or cue in _OTHER_NOT_SET or cue.endswith("n't") else cue
 
 
 def negation_cues(text: str) -> frozenset[str]:
