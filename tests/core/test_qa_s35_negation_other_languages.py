@@ -46,3 +46,13 @@ def test_the_same_negation_said_again_is_no_conflict(old: str, new: str) -> None
                                   "Deploy to the NE region first", "少ない", "안전한 배포"])
 def test_words_that_only_look_negative_are_not_negations(text: str) -> None:
     assert not negation_cues(text) or text == "Le plan est non-stop"
+
+
+@pytest.mark.parametrize(("old", "new", "word"), [("We deploy on Fridays", "We never deploy on Fridays", "never"),
+                                                  ("Wir deployen nicht am Freitag", "Wir deployen am Freitag",
+                                                   "nicht"),
+                                                  ("我们周五部署", "我们周五不部署", "不")])
+def test_a_conflict_by_negation_names_the_negating_word(old: str, new: str, word: str) -> None:
+    # a CONFLICT said why only when a correction cue made it: the negation that made it went unnamed
+    verdict, matches = diff_suggestion(new, [("m1", old, None)])
+    assert verdict == "CONFLICT" and f'"{word}"' in matches[0].reason

@@ -407,6 +407,21 @@ def _polar_difference(new_text: str, old_text: str) -> str:
     return "nearly the same words, but " + " and ".join(parts) + ": not the same fact said again"
 
 
+def _negation_difference(new_text: str, old_text: str) -> str:
+    """Why two texts with (nearly) the same words contradict: the negation only one of them says, as written."""
+    new_cues, old_cues = negation_cues(new_text), negation_cues(old_text)
+    said = " ".join(dict.fromkeys(m.group(0) for m in _NEGATION.finditer(new_text)
+                                  if _negation(m.group(0)) not in old_cues))
+    unsaid = " ".join(dict.fromkeys(m.group(0) for m in _NEGATION.finditer(old_text)
+                                    if _negation(m.group(0)) not in new_cues))
+    if said and unsaid:
+        return f'the new memory says "{said}" and this one "{unsaid}": they negate differently'
+    if said or unsaid:
+        return (f'the new memory says "{said}" and this one does not' if said else
+                f'this one says "{unsaid}" and the new memory does not') + ": one negates the other"
+    return ""
+
+
 def numbers(text: str) -> frozenset[str]:
     """The numbers `text` states, as its tokens holding a digit ("100", "16gb", "3pm"), leading zeros dropped."""
     return frozenset((t.lstrip("0") or "0") if t.isdigit() else t
@@ -451,6 +466,8 @@ def diff_suggestion(
         reason = correction_reason(found, content)
         if reason:
             suggestion = "CONFLICT"
+        elif suggestion == "CONFLICT":  # (only a negation one side says makes one here)
+            reason = _negation_difference(new_text, content)
         elif suggestion == "DUPLICATE":
             # a changed value ("100" → "500") is nearly the same vector and nearly the same words: a new fact
             reason = _number_difference(new_text, content)
