@@ -100,3 +100,14 @@ def test_a_known_name_of_several_words_is_found_in_any_case(first: str, last: st
     name = f"{first} {last}"
     text = sentence.format(case(name))
     assert extract_entities(text, known=lambda cands: cands & {name}) == [name]
+
+
+def test_a_given_name_in_another_case_than_the_text_is_held_as_the_text_or_dictionary_spells_it(mem: Mnemon) -> None:
+    # given "kubernetes" for a text saying "Kubernetes", on a store that knew neither: the memory held "kubernetes"
+    # alone, and every later memory naming Kubernetes (the dictionary's spelling) missed it
+    first = mem.remember("Kubernetes is down in staging", entities=["kubernetes", "alice chen"])
+    assert mem.show(first["id"])["entities"] == ["Kubernetes", "alice chen"]
+    later = mem.remember("The Kubernetes upgrade is done")
+    assert later["edges_created"]["entity"] == 1
+    only = mem.remember("Helm charts moved to the new repo", entities=["helm"], entity_mode="provided")
+    assert mem.show(only["id"])["entities"] == ["Helm"]

@@ -274,24 +274,30 @@ def _other_spellings(written: str) -> list[str]:
     return [s for s in dict.fromkeys(out) if s != written]
 
 
+_ANY_TERM_BY_FOLD = {t.lower(): t for t in TECH_TERMS}
+
+
 def spelt_as_known(names: Sequence[str], known: KnownLookup) -> list[str]:
     """`names` given by the caller, each as the store already spells it in any case ("alice chen", "REACT" →
-    "Alice Chen", "React"), else as given: a name given on purpose is that name, even a word in lower case."""
+    "Alice Chen", "React"), else as the dictionary does ("kubernetes" → "Kubernetes"), else as given: a name given on
+    purpose is that name, even a word in lower case."""
     spelt = {n: [n, *_other_spellings(n), n.capitalize(), n.upper()] for n in names}
     admitted = set(known({s for options in spelt.values() for s in options}))
-    return [next((s for s in spelt[n] if s in admitted), n) for n in names]
+    return [next((s for s in spelt[n] if s in admitted), _ANY_TERM_BY_FOLD.get(n.lower(), n)) for n in names]
 
 
 def merge_entities(provided: Iterable[str], extracted: Iterable[str], mode: str = "merge") -> list[str]:
     """Provided entities first, then extracted ones (mode merge); or only one side (provided|auto). One entity
-    however it is cased, in its first spelling."""
+    however it is cased: a provided one as extraction spells it (the store's, the dictionary's or the text's
+    spelling: "kubernetes" given for a text saying "Kubernetes"), else in its first spelling."""
     out: list[str] = []
     seen: set[str] = set()
     sources: list[Iterable[str]] = []
+    extracted = list(extracted) if mode in ("merge", "auto") else []
     if mode in ("merge", "provided"):
-        sources.append(provided)
-    if mode in ("merge", "auto"):
-        sources.append(extracted)
+        spelling = {e.casefold(): e for e in reversed(extracted)}
+        sources.append([spelling.get(e.strip().strip(".,;:!?").casefold(), e) for e in provided])
+    sources.append(extracted)
     folded: set[str] = set()
     for src in sources:
         for e in src:
