@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from mnemon.app import note_tools, notes
+from mnemon.app import daily_notes, note_tools, notes
 from mnemon.core.errors import InvalidInput
 
 CLOCK = lambda: datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)  # noqa: E731
@@ -62,7 +62,7 @@ def test_read_reports_the_files_own_size_and_hash(vault: Path) -> None:
      CRLF + b"\r\n## Risks\r\n\r\nnone\r\n"),
     (lambda v: notes.add_bullet(v, "crlf.md", "Next", "call", clock=CLOCK),
      CRLF + b"\r\n## Next\r\n\r\n- call\r\n"),
-    (lambda v: note_tools.daily_note(v, "append", content="- log\n", heading="Other", pattern="crlf-YYYY-MM-DD",
+    (lambda v: daily_notes.daily_note(v, "append", content="- log\n", heading="Other", pattern="crlf-YYYY-MM-DD",
                                      day="2026-03-01", clock=CLOCK),
      None),
 ])
@@ -164,7 +164,7 @@ LF = b"# Lf Note\n\n## Status\n- one\n\n## Other\ntext\n"
      LF.replace(b"## Status\n- one\n", b"## Status\n\n- fresh\n- list\n")),
     (lambda v: notes.upsert_section(v, "lf.md", "Risks", "a\r\nb", clock=CLOCK), LF + b"\n## Risks\n\na\nb\n"),
     (lambda v: notes.replace_in_note(v, "lf.md", "text", "text\r\nmore", clock=CLOCK), LF + b"more\n"),
-    (lambda v: note_tools.daily_note(v, "append", content="- a\r\n- b\r\n", heading="Other", pattern="lf-YYYY-MM-DD",
+    (lambda v: daily_notes.daily_note(v, "append", content="- a\r\n- b\r\n", heading="Other", pattern="lf-YYYY-MM-DD",
                                      day="2026-03-01", clock=CLOCK), None),
 ], ids=["append", "overwrite", "upsert", "new-section", "replace", "daily"])
 def test_crlf_text_going_into_an_lf_note_takes_the_notes_lf(vault: Path, edit, expected: bytes | None) -> None:

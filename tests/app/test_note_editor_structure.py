@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
-from mnemon.app import note_tools, notes
+from mnemon.app import daily_notes, note_tools, notes
 from mnemon.app.vault.ingest import walk_vault
 from mnemon.core.errors import Conflict, InvalidInput, NotFound
 from mnemon.core.vault.parser import parse_note
@@ -207,7 +207,7 @@ def test_a_bullet_inside_a_code_block_is_not_the_same_bullet(vault: Path) -> Non
     lambda v: notes.add_bullet(v, "u.md", "Tasks", "call"),  # its own content runs into the fence
     lambda v: notes.add_bullet(v, "u.md", "Later", "call"),  # a new section after it
     lambda v: notes.upsert_section(v, "u.md", "Later", "call"),
-    lambda v: note_tools.daily_note(v, "append", content="- call", heading="Later", pattern="u-YYYY-MM-DD",
+    lambda v: daily_notes.daily_note(v, "append", content="- call", heading="Later", pattern="u-YYYY-MM-DD",
                                     day="2026-03-01"),
 ], ids=["own-bullet", "new-bullet", "new-section", "daily"])
 def test_nothing_is_added_inside_a_code_fence_that_is_never_closed(vault: Path, edit) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from mnemon.app import note_tools, notes
+from mnemon.app import daily_notes, note_tools, notes
 from mnemon.core.errors import Conflict, InvalidInput, NotFound, PathRefused
 
 CLOCK = lambda: datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)  # noqa: E731
@@ -436,17 +436,17 @@ def test_skip_dirs_match_ingest() -> None:
 
 # ── daily ──────────────────────────────────────────────────────────────────────────────────────────────────────
 def test_daily_creates_today_then_appends_under_a_heading(vault: Path) -> None:
-    out = note_tools.daily_note(vault, "append", content="- standup", heading="Log", clock=CLOCK)
+    out = daily_notes.daily_note(vault, "append", content="- standup", heading="Log", clock=CLOCK)
     assert out["path"] == "Daily/2026-03-01.md" and out["created"] and out["pattern_source"] == "default"
     assert (vault / "Daily/2026-03-01.md").read_text(encoding="utf-8") == "## Log\n\n- standup\n"
     notes.write_note(vault, "Daily/2026-03-01.md", "\n## Later\n\ntext\n", clock=CLOCK)
-    again = note_tools.daily_note(vault, "append", content="- review", heading="log", clock=CLOCK)
+    again = daily_notes.daily_note(vault, "append", content="- review", heading="log", clock=CLOCK)
     assert again["backup"] and not again["created"]
     assert (vault / "Daily/2026-03-01.md").read_text(encoding="utf-8") == \
         "## Log\n\n- standup\n- review\n\n## Later\n\ntext\n"
-    plain = note_tools.daily_note(vault, content="tail line", clock=CLOCK)  # no action, content: append
+    plain = daily_notes.daily_note(vault, content="tail line", clock=CLOCK)  # no action, content: append
     assert plain["action"] == "append" and (vault / plain["path"]).read_text(encoding="utf-8").endswith("text\ntail line\n")
-    read = note_tools.daily_note(vault, clock=CLOCK)
+    read = daily_notes.daily_note(vault, clock=CLOCK)
     assert read["action"] == "read" and read["exists"] and "- review" in read["content"]
 
 
@@ -455,65 +455,65 @@ def test_daily_append_under_a_heading_stays_out_of_its_sub_sections(vault: Path)
     day = vault / "Daily/2026-03-01.md"
     day.parent.mkdir(parents=True, exist_ok=True)
     day.write_text("## Log\n\n- standup\n\n### Evening\n\n- dinner\n\n## Later\n\ntext\n", encoding="utf-8")
-    note_tools.daily_note(vault, "append", content="- review", heading="Log", clock=CLOCK)
+    daily_notes.daily_note(vault, "append", content="- review", heading="Log", clock=CLOCK)
     assert day.read_text(encoding="utf-8") == \
         "## Log\n\n- standup\n- review\n\n### Evening\n\n- dinner\n\n## Later\n\ntext\n"
-    note_tools.daily_note(vault, "append", content="- dessert", heading="Evening", clock=CLOCK)
+    daily_notes.daily_note(vault, "append", content="- dessert", heading="Evening", clock=CLOCK)
     assert "- dinner\n- dessert\n\n## Later" in day.read_text(encoding="utf-8")
 
 
 def test_daily_read_create_dates_and_patterns(vault: Path) -> None:
-    missing = note_tools.daily_note(vault, "read", day="2026-02-28", clock=CLOCK)
+    missing = daily_notes.daily_note(vault, "read", day="2026-02-28", clock=CLOCK)
     assert missing == {**missing, "exists": False, "content": "", "path": "Daily/2026-02-28.md"}
-    assert note_tools.daily_note(vault, "read", day="yesterday", clock=CLOCK)["date"] == "2026-02-28"
-    out = note_tools.daily_note(vault, "create", content="# Sunday", pattern="Journal/YYYY/MM/YYYY-MM-DD dddd",
+    assert daily_notes.daily_note(vault, "read", day="yesterday", clock=CLOCK)["date"] == "2026-02-28"
+    out = daily_notes.daily_note(vault, "create", content="# Sunday", pattern="Journal/YYYY/MM/YYYY-MM-DD dddd",
                                 clock=CLOCK)
     assert out["path"] == "Journal/2026/03/2026-03-01 Sunday.md" and out["pattern_source"] == "argument"
     with pytest.raises(Conflict):
-        note_tools.daily_note(vault, "create", content="again", pattern="Journal/YYYY/MM/YYYY-MM-DD dddd", clock=CLOCK)
-    assert note_tools.format_daily("[Daily Notes]/DD MMM YYYY.md", datetime(2026, 3, 1).date()) == \
+        daily_notes.daily_note(vault, "create", content="again", pattern="Journal/YYYY/MM/YYYY-MM-DD dddd", clock=CLOCK)
+    assert daily_notes.format_daily("[Daily Notes]/DD MMM YYYY.md", datetime(2026, 3, 1).date()) == \
         "Daily Notes/01 Mar 2026.md"
     for bad in ("2026-3-1", "2026-02-30", "next week"):
         with pytest.raises(InvalidInput):
-            note_tools.daily_note(vault, "read", day=bad, clock=CLOCK)
+            daily_notes.daily_note(vault, "read", day=bad, clock=CLOCK)
     for bad_pattern in ("Daily/notes.md", "Daily/YYYY-MM.md"):
         with pytest.raises(InvalidInput):
-            note_tools.daily_note(vault, "read", pattern=bad_pattern, clock=CLOCK)
+            daily_notes.daily_note(vault, "read", pattern=bad_pattern, clock=CLOCK)
     with pytest.raises(InvalidInput):
-        note_tools.daily_note(vault, "append", content="  ", clock=CLOCK)
+        daily_notes.daily_note(vault, "append", content="  ", clock=CLOCK)
 
 
 def test_daily_uses_the_local_calendar_day() -> None:
     late = lambda: datetime(2026, 3, 1, 23, 30)  # noqa: E731  (naive: already local)
-    assert note_tools._day(None, late).isoformat() == "2026-03-01"
+    assert daily_notes._day(None, late).isoformat() == "2026-03-01"
 
 
 def test_daily_follows_obsidians_setting(vault: Path) -> None:
     (vault / ".obsidian").mkdir()
     (vault / ".obsidian/daily-notes.json").write_text(json.dumps({"folder": "Journal/Days", "format": "DD-MM-YYYY"}))
-    out = note_tools.daily_note(vault, "append", content="x", clock=CLOCK)
+    out = daily_notes.daily_note(vault, "append", content="x", clock=CLOCK)
     assert out["path"] == "Journal/Days/01-03-2026.md" and out["pattern_source"] == "obsidian"
     (vault / ".obsidian/daily-notes.json").write_text(json.dumps({"format": "gggg-[W]ww"}))  # week tokens: not ours
-    assert note_tools.daily_note(vault, "read", clock=CLOCK)["path"] == "Daily/2026-03-01.md"
+    assert daily_notes.daily_note(vault, "read", clock=CLOCK)["path"] == "Daily/2026-03-01.md"
 
 
 def test_daily_paths_stay_in_the_vault(vault: Path, tmp_path: Path) -> None:
     outside = _outside(tmp_path)
     for bad in ("../YYYY-MM-DD", "/tmp/YYYY-MM-DD", "Daily/../../YYYY-MM-DD", ".mnemon-backups/YYYY-MM-DD"):
         with pytest.raises(PathRefused):
-            note_tools.daily_note(vault, "append", content="x", pattern=bad, clock=CLOCK)
+            daily_notes.daily_note(vault, "append", content="x", pattern=bad, clock=CLOCK)
     (vault / "Daily").symlink_to(outside, target_is_directory=True)
     with pytest.raises(PathRefused):
-        note_tools.daily_note(vault, "append", content="x", clock=CLOCK)
+        daily_notes.daily_note(vault, "append", content="x", clock=CLOCK)
     assert sorted(p.name for p in outside.iterdir()) == ["secret.md"]
 
 
 def test_daily_dry_run_writes_nothing(vault: Path) -> None:
     _write(vault, "Daily/2026-03-01.md", "## Log\n\n- one\n")
     before = _snapshot(vault)
-    out = note_tools.daily_note(vault, "append", content="- two", heading="Log", dry_run=True, clock=CLOCK)
+    out = daily_notes.daily_note(vault, "append", content="- two", heading="Log", dry_run=True, clock=CLOCK)
     assert out["dry_run"] and out["changed"] and "+- two" in out["diff"]
-    created = note_tools.daily_note(vault, "append", content="- x", day="2026-03-02", dry_run=True, clock=CLOCK)
+    created = daily_notes.daily_note(vault, "append", content="- x", day="2026-03-02", dry_run=True, clock=CLOCK)
     assert created["created"] and created["diff"].startswith("--- /dev/null")
     assert _snapshot(vault) == before and not (vault / notes.BACKUP_DIR).exists()
 

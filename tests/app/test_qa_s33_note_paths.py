@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mnemon.app import note_tools, notes
+from mnemon.app import daily_notes, note_tools, notes
 from mnemon.core.errors import InvalidInput
 
 CLOCK = lambda: datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)  # noqa: E731
@@ -41,7 +41,7 @@ def test_a_path_through_a_file_is_refused_by_a_dry_run_and_a_write(vault: Path, 
 
 def test_a_daily_pattern_through_a_file_is_refused(vault: Path) -> None:
     with pytest.raises(InvalidInput):
-        note_tools.daily_note(vault, "append", content="x", pattern="Projects/lighthouse.md/YYYY-MM-DD",
+        daily_notes.daily_note(vault, "append", content="x", pattern="Projects/lighthouse.md/YYYY-MM-DD",
                               clock=CLOCK)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from mnemon.app import note_tools, notes
+from mnemon.app import daily_notes, note_tools, notes
 from mnemon.core.errors import ReadOnly
 
 CLOCK = lambda: datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)  # noqa: E731
@@ -74,7 +74,7 @@ def test_a_daily_append_to_a_read_only_note_is_refused(tmp_path: Path) -> None:
     day.write_text("x\n", encoding="utf-8")
     day.chmod(0o444)
     with pytest.raises(ReadOnly):
-        note_tools.daily_note(tmp_path, "append", content="y", clock=clock)
+        daily_notes.daily_note(tmp_path, "append", content="y", clock=clock)
     assert day.read_text(encoding="utf-8") == "x\n" and not (tmp_path / notes.BACKUP_DIR).exists()
 
 

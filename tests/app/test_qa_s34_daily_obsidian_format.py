@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mnemon.app import note_tools
+from mnemon.app import daily_notes
 
 CLOCK = lambda: datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)  # noqa: E731
 
@@ -30,7 +30,7 @@ def _setting(vault: Path, **setting: str) -> None:
 def test_an_obsidian_format_passed_over_is_warned_of(vault: Path, fmt: str) -> None:
     _setting(vault, folder="Journal", format=fmt)
     for action, content in (("read", None), ("append", "- standup")):
-        out = note_tools.daily_note(vault, action, content=content, clock=CLOCK)
+        out = daily_notes.daily_note(vault, action, content=content, clock=CLOCK)
         assert out["path"] == "Daily/2026-03-01.md" and out["pattern_source"] == "default"
         [warning] = out["warnings"]
         assert warning["code"] == "obsidian_daily_format_unsupported"
@@ -38,9 +38,9 @@ def test_an_obsidian_format_passed_over_is_warned_of(vault: Path, fmt: str) -> N
 
 
 def test_a_readable_obsidian_setting_or_none_warns_of_nothing(vault: Path) -> None:
-    assert "warnings" not in note_tools.daily_note(vault, "read", clock=CLOCK)
+    assert "warnings" not in daily_notes.daily_note(vault, "read", clock=CLOCK)
     _setting(vault, folder="Journal", format="DD-MM-YYYY")
-    out = note_tools.daily_note(vault, "read", clock=CLOCK)
+    out = daily_notes.daily_note(vault, "read", clock=CLOCK)
     assert out["path"] == "Journal/01-03-2026.md" and "warnings" not in out
     _setting(vault, folder="Journal", format="dddd, MMMM Do YYYY")  # a pattern given decides: nothing to warn of
-    assert "warnings" not in note_tools.daily_note(vault, "read", pattern="Log/YYYY-MM-DD", clock=CLOCK)
+    assert "warnings" not in daily_notes.daily_note(vault, "read", pattern="Log/YYYY-MM-DD", clock=CLOCK)

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from ...app import note_tools, notes
+from ...app import daily_notes, note_tools, notes
 from ...core.errors import InvalidInput
 from .main import Ctx, cli, run
 
@@ -243,7 +243,7 @@ def note_search_content(query: str, vault: str | None, folder: str | None, max_r
 
 
 @note.command("daily")
-@click.argument("action", required=False, type=click.Choice(note_tools.DAILY_ACTIONS))
+@click.argument("action", required=False, type=click.Choice(daily_notes.DAILY_ACTIONS))
 @click.option("--vault")
 @click.option("--date", "day", help="YYYY-MM-DD, today, yesterday or tomorrow (default: today, local time).")
 @click.option("--content", help="Text to add ('-' or omitted with append/create: stdin).")
@@ -259,7 +259,7 @@ def note_daily(action: str | None, vault: str | None, day: str | None, content: 
     Without an action: append when --content is given, else read."""
     if content == "-" or (action in ("append", "create") and content is None):
         content = _content(content)
-    run(lambda c: note_tools.daily_note(_vault(c, vault), action, content=content, heading=heading, day=day,
+    run(lambda c: daily_notes.daily_note(_vault(c, vault), action, content=content, heading=heading, day=day,
                                         pattern=pattern or os.environ.get("MNEMON_DAILY_PATTERN"),
                                         dry_run=dry_run))
 
