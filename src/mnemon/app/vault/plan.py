@@ -37,7 +37,7 @@ from ..bulk_gc import paused_gc
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
 # 13: a Markdown link neither ./, ../ nor / is looked up as a wikilink is, one without ".md" links too; a
 # [[../relative]] wikilink is read from its note's folder; nothing in math is parsed; Office files are attachments;
-# a section repeating another's text under another heading is a memory of its own
+# a section, task or observation repeating another's text under another heading is an item of its own
 # 12: a note's front-matter properties (but its title, aliases and tags) are a section memory of their own; a
 # heading's wikilinks show as their names in titles, heading paths and heading nodes; a section says its
 # `body_line`
@@ -366,10 +366,17 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
     observation_lines: set[int] = set()
     title_tokens = token_text(parsed.title)  # heads every bullet's keyword text (`vault_keyword_text`)
     relations: dict[str, str] = {}  # observation kind → has_<kind>
+    first_heading: dict[str, tuple[str, ...]] = {}  # an item's id → the heading path its text was first under
     days_each = dated_days_each([obs.text for obs in parsed.observations])
     for obs, days in zip(parsed.observations, days_each):
         kind = "task" if obs.source == "task" else "observation"
         mid = memory_id(path, kind, obs.text)
+        heading_path = _heading_path_at(parsed, obs.line)
+        if mid in nodes and first_heading.get(mid, heading_path) != heading_path:
+            # the text again under another heading (a log's task of each day, open one day, done the next): an item
+            # of its own, or the first took every line's edge — open and done at once — and its line alone to cite
+            mid = memory_id(path, kind, "\n".join((*heading_path, obs.text)))
+        first_heading.setdefault(mid, heading_path)
         observation_lines.add(obs.line)
         relation = relations.get(obs.kind) or relations.setdefault(obs.kind, observation_relation(obs.kind))
         edge = _edge(nid, mid, relation, obs.confidence, obs.evidence, f"observation:{obs.source}", obs.line)
@@ -380,7 +387,7 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
                                      parsed.note_type, source, frozenset(text_tokens.split()))
             metadata = (f'{{"memory_kind":"{kind}","line":{obs.line},'
                         f'"observation_kind":{encode_basestring(obs.kind)},"score":{float(obs.score)!r},'
-                        f'"heading_path":{heading_path_json(_shown_path(_heading_path_at(parsed, obs.line)))},'
+                        f'"heading_path":{heading_path_json(_shown_path(heading_path))},'
                         f'"dates":[{",".join(map(_quoted, days))}]}}')
             nodes[mid] = _new_row(PlannedNode, (
                 mid, "memory", parsed.title, obs.text, "fact", importance, metadata,
