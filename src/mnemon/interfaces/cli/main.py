@@ -104,12 +104,22 @@ def run(fn: Callable[[Ctx], Any]) -> None:
 
 
 def stream(fn: Callable[[Ctx], Iterable[str]]) -> None:
-    """Print a document the facade writes piece by piece (`export`), as the pieces come."""
+    """Print a document the facade writes piece by piece (`export`), once it is whole: the pieces are kept in a
+    spool (in memory up to `SPOOL_IN_MEMORY` characters, then a temporary file), so a failure midway prints the
+    error envelope alone instead of a document cut short followed by it (two documents, neither valid JSON)."""
+    import shutil
+    import tempfile  # here: a `remember` or `recall` never loads them (tests/cli/test_startup.py)
+
     ctx = click.get_current_context()
-    out = sys.stdout
-    for piece in fn(ctx.find_root().obj):
-        out.write(piece)
-    out.flush()
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY, mode="w+", encoding="utf-8") as spool:
+        for piece in fn(ctx.find_root().obj):
+            spool.write(piece)
+        spool.seek(0)
+        shutil.copyfileobj(spool, sys.stdout)
+    sys.stdout.flush()
+
+
+SPOOL_IN_MEMORY = 32 * 1024 * 1024  # what `stream` holds in memory before it spills to a temporary file
 
 
 # Which module declares each top-level command: `mnemon remember` imports `commands` alone, not the world-model,

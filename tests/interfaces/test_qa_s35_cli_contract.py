@@ -1,0 +1,44 @@
+"""QA session 35: the CLI's JSON contract under hostile input. Every command prints exactly one JSON document on
+stdout; a failure is the error envelope with a non-zero exit, never a traceback, never a document cut short
+followed by a second one."""
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from mnemon.app import backup
+
+from conftest import parse_one_json
+
+CliRaw = Callable[..., tuple[int, str, str]]
+
+
+def test_export_to_stdout_failing_midway_prints_only_the_error(cli_raw: CliRaw,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A damaged page met after the memories were written printed the partial export and then the envelope:
+    `mnemon export > backup.json` left a file no JSON reader (nor `mnemon import`) accepts."""
+    for text in ("We run the API on Kubernetes", "Postgres backups run nightly"):
+        assert cli_raw(["remember", text])[0] == 0
+
+    def damaged(rt: Any) -> Iterator[str]:
+        yield '\n],"world":{'
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(backup, "export_world_chunks", damaged)
+    code, out, err = cli_raw(["export"])
+    assert code != 0
+    doc = parse_one_json(out)
+    assert doc["ok"] is False and doc["error"]["code"] == "store_error"
+    assert "Traceback" not in err
+
+
+def test_export_to_stdout_whole_is_one_document(cli_raw: CliRaw) -> None:
+    assert cli_raw(["remember", "We run the API on Kubernetes"])[0] == 0
+    code, out, _err = cli_raw(["export"])
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["kind"] == "mnemon-export" and len(doc["insights"]) == 1
