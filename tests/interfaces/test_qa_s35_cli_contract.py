@@ -42,3 +42,26 @@ def test_export_to_stdout_whole_is_one_document(cli_raw: CliRaw) -> None:
     assert code == 0
     doc = json.loads(out)
     assert doc["kind"] == "mnemon-export" and len(doc["insights"]) == 1
+
+
+LONG = "x" * 300  # one name of 300 bytes: past the 255 a file system allows
+
+
+@pytest.mark.parametrize("argv", [
+    ["store", "create", LONG],
+    ["ingest", "--vault", LONG],
+    ["thought", "--out", "{tmp}/" + LONG],
+    ["export", "--out", "{tmp}/a\x00b"],
+    ["import", "a\x00b"],
+    ["sense", "add", "--file", "a\x00b"],
+    ["init", "--vault", "a\x00b"],
+], ids=["store-create", "ingest-vault", "thought-out", "export-out-nul", "import-nul", "sense-nul",
+        "init-nul"])
+def test_a_path_the_system_refuses_is_the_users_input_not_an_internal_error(
+        argv: list[str], cli_run: Callable[..., tuple[int, Any]], tmp_path: Any) -> None:
+    """A 300-byte name or a NUL byte in a path answered code 'internal' ("OSError: [Errno 36] File name too long",
+    "ValueError: embedded null byte"), which says mnemon has a bug, for input the user can correct."""
+    code, out = cli_run([a.replace("{tmp}", str(tmp_path)) for a in argv])
+    assert code != 0 and out["ok"] is False
+    assert out["error"]["code"] in ("invalid_input", "not_found"), out
+    assert "Errno" not in out["error"]["message"] and "ValueError" not in out["error"]["message"]

@@ -1,6 +1,7 @@
 """The one serialiser: JSON-ready dicts out, the error envelope for failures. CLI, MCP and HTTP all use it."""
 from __future__ import annotations
 
+import errno
 import json
 import math
 import sqlite3
@@ -49,11 +50,32 @@ def from_exception(exc: BaseException) -> tuple[dict[str, Any], int]:
     if _damaged_file(exc):  # a page the open did not read is broken: the file's fault, and the user's to repair
         return error_envelope("store_error", f"the store file is damaged ({exc}): restore it from a copy or an "
                                              "export (`mnemon import`) into a new store"), 1
+    refused = _refused_path(exc)
+    if refused is not None:
+        return refused, 1
     if isinstance(exc, UnicodeEncodeError) and exc.encoding.replace("-", "").lower() == "utf8":
         # text that cannot be UTF-8: a lone surrogate (an undecodable argument, a JSON "\ud800")
         return error_envelope("invalid_input", f"input is not valid UTF-8 text ({exc.reason} at"
                                                f" {exc.start})"), 1
     return error_envelope("internal", f"{type(exc).__name__}: {exc}"), 1
+
+
+# what the system answers about a path the user gave (a name over 255 bytes, a folder where a file goes, no right
+# to it): not a bug of ours, and the user's to correct
+_PATH_ERRNOS = {errno.ENAMETOOLONG: "invalid_input", errno.ENOTDIR: "invalid_input", errno.EISDIR: "invalid_input",
+                errno.ELOOP: "invalid_input", errno.EACCES: "invalid_input", errno.EPERM: "invalid_input",
+                errno.EROFS: "invalid_input", errno.ENOENT: "not_found"}
+
+
+def _refused_path(exc: BaseException) -> dict[str, Any] | None:
+    """The envelope for a path the system refused (`OSError` naming its file) or could not be given (a NUL byte,
+    which no file name holds: `ValueError: embedded null byte`); None for any other exception."""
+    if isinstance(exc, OSError) and exc.filename is not None and exc.errno in _PATH_ERRNOS:
+        return error_envelope(_PATH_ERRNOS[exc.errno], f"cannot use {exc.filename}: {exc.strerror}",
+                              {"path": str(exc.filename)})
+    if type(exc) is ValueError and str(exc) == "embedded null byte":
+        return error_envelope("invalid_input", "a path holds a NUL byte, which no file or folder name can")
+    return None
 
 
 def _damaged_file(exc: BaseException) -> bool:
