@@ -65,3 +65,46 @@ def test_a_path_the_system_refuses_is_the_users_input_not_an_internal_error(
     assert code != 0 and out["ok"] is False
     assert out["error"]["code"] in ("invalid_input", "not_found"), out
     assert "Errno" not in out["error"]["message"] and "ValueError" not in out["error"]["message"]
+
+
+def _vault(root: Any, notes: int) -> Any:
+    root.mkdir()
+    for k in range(notes):
+        (root / f"note-{k}.md").write_text(f"# Note {k}\n\n- links to [[note-{(k + 1) % notes}]]\n", "utf-8")
+    return root
+
+
+@pytest.mark.parametrize("workers", ["0", "-1"])
+def test_ingest_refuses_a_number_of_workers_below_one(workers: str, cli_run: Callable[..., tuple[int, Any]],
+                                                      tmp_path: Any) -> None:
+    """`--workers 0` and `--workers -1` were taken for one process without a word (0 reads as 'as many as there
+    are cores' in many tools)."""
+    vault = _vault(tmp_path / "vault", 3)
+    code, out = cli_run(["ingest", "--vault", str(vault), "--workers", workers])
+    assert code != 0 and out["error"]["code"] == "invalid_input" and "--workers" in out["error"]["message"]
+    assert cli_run(["status"])[1]["total_insights"] == 0
+
+
+def test_ingest_starts_no_more_parsing_processes_than_it_has_batches(cli_run: Callable[..., tuple[int, Any]],
+                                                                     tmp_path: Any,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pool forks every worker it is given at once: `ingest --workers 100000` over a 400-note vault forked
+    processes until the machine ran out, for 12 batches of notes."""
+    import concurrent.futures
+
+    from mnemon.app.vault import ingest as ingest_module
+
+    asked: list[int] = []
+    real_pool = concurrent.futures.ProcessPoolExecutor
+
+    def pool(max_workers: int, mp_context: Any) -> Any:
+        asked.append(max_workers)
+        return real_pool(max_workers=2, mp_context=mp_context)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", pool)
+    monkeypatch.setattr(ingest_module, "POOL_MIN_FILES", 2)
+    vault = _vault(tmp_path / "vault", 60)
+    code, out = cli_run(["ingest", "--vault", str(vault), "--workers", "100000", "--no-embed"])
+    assert code == 0 and out["notes_read"] == 60
+    batches = len(ingest_module._batch_bounds(60))
+    assert asked and asked[0] <= batches, (asked, batches)

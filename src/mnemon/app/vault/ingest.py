@@ -224,6 +224,8 @@ def _plan_batches(items: list[tuple[str, bytes, float]], hints: tuple[str, ...],
     total = len(items)
     n_workers = workers if workers is not None else (os.cpu_count() or 1)
     batches = [items[i : i + size] for i, size in _batch_bounds(total)]
+    # the pool forks every worker it is given at once, whether a batch is left for it or not
+    n_workers = min(n_workers, len(batches))
     if n_workers > 1 and total >= POOL_MIN_FILES:
         world_senses()  # imported once here rather than in each worker after the fork
         import multiprocessing
@@ -282,6 +284,9 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         raise InvalidInput(f"mode must be one of {', '.join(MODES)}", mode=mode)
     if max_notes is not None and max_notes < 1:
         raise InvalidInput("--max-notes must be at least 1", max_notes=max_notes)
+    if workers is not None and workers < 1:
+        raise InvalidInput("--workers must be at least 1 (1: parse in this process; leave it out for one per core)",
+                           workers=workers)
     started = time.perf_counter()
     # from before the store's notes are read until their vectors are written: an ingest started meanwhile (another
     # process, a shared PostgreSQL) waits, then finds this one's notes unchanged instead of writing them all again
