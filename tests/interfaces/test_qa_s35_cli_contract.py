@@ -108,3 +108,28 @@ def test_ingest_starts_no_more_parsing_processes_than_it_has_batches(cli_run: Ca
     assert code == 0 and out["notes_read"] == 60
     batches = len(ingest_module._batch_bounds(60))
     assert asked and asked[0] <= batches, (asked, batches)
+
+
+@pytest.mark.parametrize("blank", ["", " "])
+def test_export_out_blank_is_refused(blank: str, cli_run: Callable[..., tuple[int, Any]], tmp_path: Any,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A script's unset "$OUT": `export --out ""` printed the whole export where a summary was expected and
+    `--out " "` wrote it to a file named by a space in the working directory."""
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    assert cli_run(["remember", "We run the API on Kubernetes"])[0] == 0
+    code, out = cli_run(["export", "--out", blank])
+    assert code != 0 and out["error"]["code"] == "invalid_input" and "--out" in out["error"]["message"]
+    assert list(cwd.iterdir()) == []
+
+
+def test_export_out_dash_is_stdout(cli_raw: CliRaw, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`import -` reads stdin; `export --out -` wrote a file named '-' and printed a summary."""
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    assert cli_raw(["remember", "We run the API on Kubernetes"])[0] == 0
+    code, out, _err = cli_raw(["export", "--out", "-"])
+    assert code == 0 and json.loads(out)["kind"] == "mnemon-export"
+    assert list(cwd.iterdir()) == []

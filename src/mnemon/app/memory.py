@@ -234,6 +234,9 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         leaves no partial file and an earlier one untouched."""
         from ..ports.array_file import write_atomic
 
+        if not path.strip():  # a script's unset "$OUT": a file named by spaces in the working directory
+            raise InvalidInput("--out must name a file, not be blank (leave it out, or give '-', to print the export)",
+                               out=path)
         self._refuse_database_target(path)
         try:
             write_atomic(path, (piece.encode() for piece in self.export_stream(include_vectors=include_vectors)),

@@ -221,11 +221,12 @@ def import_(file: str, dry_run: bool, no_diff: bool, revive_forgotten: bool) -> 
               help="Leave vectors out (smaller file). `import` embeds the restored memories with the store's "
                    "provider afterwards (or, with embedding off, warns to run `mnemon embed --all`).")
 @click.option("--out", "out", default=None, metavar="FILE",
-              help="Write to FILE, renamed into place only once complete, and print a summary.")
+              help="Write to FILE, renamed into place only once complete, and print a summary ('-': print the "
+                   "export, as without --out).")
 def export(no_vectors: bool, out: str | None) -> None:
     """Print every active memory, payload scope, edge and world-model row as JSON that `mnemon import` restores
     exactly."""
-    if out:
+    if out is not None and out != "-":
         run(lambda c: c.mem.export_to(out, include_vectors=not no_vectors))
     else:
         stream(lambda c: c.mem.export_stream(include_vectors=not no_vectors))
