@@ -133,3 +133,18 @@ def test_export_out_dash_is_stdout(cli_raw: CliRaw, tmp_path: Any, monkeypatch: 
     code, out, _err = cli_raw(["export", "--out", "-"])
     assert code == 0 and json.loads(out)["kind"] == "mnemon-export"
     assert list(cwd.iterdir()) == []
+
+
+@pytest.mark.parametrize("blank", ["", "  "])
+def test_a_blank_config_flag_is_refused(blank: str, cli_run: Callable[..., tuple[int, Any]], tmp_path: Any,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A script's unset "$CONFIG": `--config ""` quietly read the user's own config file (its db, its store), as
+    `--db ""` once did; `--config "  "` read a file named by two spaces if the working directory held one."""
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    if blank:
+        (cwd / blank).write_text('{"store": "elsewhere"}', "utf-8")
+    monkeypatch.chdir(cwd)
+    code, out = cli_run(["--config", blank, "remember", "a fact to keep"])
+    assert code != 0 and out["error"]["code"] == "invalid_input" and "--config" in out["error"]["message"]
+    assert cli_run(["status"])[1]["total_insights"] == 0

@@ -207,6 +207,10 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
     """The settings. A config file named on purpose (`config_path`, else `MNEMON_CONFIG`) that does not exist is
     `NotFound` — a typo must not quietly mean "defaults" — unless `missing_ok` (`init` is about to write it)."""
     env = dict(os.environ if environ is None else environ)
+    if config_path is not None and not config_path.strip():
+        # a script's unset "$CONFIG": `--config ""` read the user's own config file (another db, another store)
+        raise InvalidInput(f"setting config (--config) must be a path, not blank, got {json.dumps(config_path)}",
+                           setting="config")
     path = Path(config_path).expanduser() if config_path else default_config_path(env)
     file_named_by = "--config" if config_path else "MNEMON_CONFIG" if env.get("MNEMON_CONFIG") else None
     file_values: dict[str, Any] = {}
