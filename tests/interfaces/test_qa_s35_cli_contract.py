@@ -148,3 +148,25 @@ def test_a_blank_config_flag_is_refused(blank: str, cli_run: Callable[..., tuple
     code, out = cli_run(["--config", blank, "remember", "a fact to keep"])
     assert code != 0 and out["error"]["code"] == "invalid_input" and "--config" in out["error"]["message"]
     assert cli_run(["status"])[1]["total_insights"] == 0
+
+
+DEEP = "[" * 100_000 + "]" * 100_000  # valid JSON, nested past what Python's parser recurses into
+
+
+@pytest.mark.parametrize("argv", [
+    ["remember", "--payload", "{file}"],
+    ["import", "{file}"],
+    ["sense", "add", "--file", "{file}"],
+    ["predict", "add", "--file", "{file}"],
+    ["action", "record", "--file", "-"],
+], ids=["payload", "import", "sense", "predict", "action-stdin"])
+def test_a_json_document_nested_too_deeply_is_invalid_input(argv: list[str], cli_run: Callable[..., tuple[int, Any]],
+                                                            tmp_path: Any) -> None:
+    """'[[[[…]]]]' 100,000 deep answered code internal ("RecursionError: maximum recursion depth exceeded while
+    decoding a JSON array"), for every command that reads a JSON document."""
+    doc = tmp_path / "deep.json"
+    doc.write_text(DEEP, "utf-8")
+    code, out = cli_run([a.replace("{file}", str(doc)) for a in argv], input=DEEP)
+    assert code != 0 and out["error"]["code"] == "invalid_input", out
+    assert "nested" in out["error"]["message"]
+    assert cli_run(["status"])[1]["total_insights"] == 0

@@ -50,6 +50,11 @@ def from_exception(exc: BaseException) -> tuple[dict[str, Any], int]:
     if _damaged_file(exc):  # a page the open did not read is broken: the file's fault, and the user's to repair
         return error_envelope("store_error", f"the store file is damaged ({exc}): restore it from a copy or an "
                                              "export (`mnemon import`) into a new store"), 1
+    if isinstance(exc, RecursionError) and "JSON" in str(exc):
+        # '[[[[…]]]]' thousands deep: valid JSON that Python's parser will not recurse into, in a --file, a payload,
+        # an import, a request body
+        return error_envelope("invalid_input", "the JSON document is nested too deeply (arrays or objects inside "
+                                               "each other past about 1,000 levels)"), 1
     refused = _refused_path(exc)
     if refused is not None:
         return refused, 1
