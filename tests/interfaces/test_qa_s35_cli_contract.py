@@ -170,3 +170,14 @@ def test_a_json_document_nested_too_deeply_is_invalid_input(argv: list[str], cli
     assert code != 0 and out["error"]["code"] == "invalid_input", out
     assert "nested" in out["error"]["message"]
     assert cli_run(["status"])[1]["total_insights"] == 0
+
+
+@pytest.mark.parametrize("argv", [["retrieve"], ["retrieve", "--prompt", "-"]])
+def test_retrieve_without_a_prompt_and_no_stdin_says_so(argv: list[str], cli_raw: CliRaw,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`mnemon retrieve <&-` (stdin closed, as under some process supervisors) answered code internal
+    ("AttributeError: 'NoneType' object has no attribute 'read'")."""
+    monkeypatch.setattr("sys.stdin", None)
+    code, out, _err = cli_raw(argv)
+    doc = parse_one_json(out)
+    assert code != 0 and doc["error"]["code"] == "invalid_input" and "--prompt" in doc["error"]["message"]

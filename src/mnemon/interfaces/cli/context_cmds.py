@@ -18,6 +18,8 @@ def _prompt(option: str | None, words: tuple[str, ...]) -> str:
     if option is not None and words:
         raise InvalidInput("give the prompt either with --prompt or as arguments, not both")
     text = option if option is not None else " ".join(words)
+    if sys.stdin is None and (text == "-" or not text):  # closed (`<&-`): nothing to read the prompt from
+        raise InvalidInput("give the prompt with --prompt TEXT or as arguments: there is no stdin to read")
     if text == "-" or (not text and not sys.stdin.isatty()):
         text = sys.stdin.read().rstrip("\r\n")  # `echo supplier |` sends the prompt with echo's line end
     return text
