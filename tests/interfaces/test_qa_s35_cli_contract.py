@@ -12,6 +12,8 @@ import pytest
 
 from mnemon.app import backup
 
+from interfaces.test_daemon import daemon_env, start, status  # noqa: F401  (the resident process's fixture)
+
 from conftest import parse_one_json
 
 CliRaw = Callable[..., tuple[int, str, str]]
@@ -181,3 +183,25 @@ def test_retrieve_without_a_prompt_and_no_stdin_says_so(argv: list[str], cli_raw
     code, out, _err = cli_raw(argv)
     doc = parse_one_json(out)
     assert code != 0 and doc["error"]["code"] == "invalid_input" and "--prompt" in doc["error"]["message"]
+
+
+def test_a_call_the_resident_process_answers_with_stdout_closed_ends_as_one_of_its_own(
+        daemon_env: dict[str, str], tmp_path: Any) -> None:
+    """`mnemon search x >&-` with a resident process running printed a traceback ("AttributeError: 'NoneType'
+    object has no attribute 'write'") and exited 1; run alone it prints nothing and exits 0."""
+    import os
+    import subprocess
+    import sys
+
+    db = str(tmp_path / "m.db")
+    alone = {**daemon_env, "MNEMON_DAEMON": "off"}
+    assert subprocess.run([sys.executable, "-m", "mnemon", "--db", db, "remember", "Café Zürich"], env=alone,
+                          capture_output=True, timeout=60).returncode == 0
+    start(daemon_env)
+    ends = []
+    for env in (daemon_env, alone):
+        proc = subprocess.run([sys.executable, "-m", "mnemon", "--db", db, "search", "Zürich"], env=env,
+                              stderr=subprocess.PIPE, timeout=60, preexec_fn=lambda: os.close(1))
+        ends.append((proc.returncode, proc.stderr))
+    assert ends[0] == ends[1] == (0, b"")
+    assert (status(daemon_env) or {}).get("served") == 1

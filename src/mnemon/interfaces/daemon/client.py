@@ -265,7 +265,7 @@ def _print(out: str, err: str, code: int) -> int:
     """Print what the command printed as a call of its own would have: UTF-8 whatever the locale (JSON's encoding;
     `cli.main._utf8_output`); a reader that went away ends the call quietly with 1, as it ends a call of its own."""
     for stream, text in ((sys.stdout, out), (sys.stderr, err)):
-        if not text:
+        if not text or stream is None:  # closed before the call (`>&-`): nothing to print to, as for a call alone
             continue
         try:
             buffer = getattr(stream, "buffer", None)
