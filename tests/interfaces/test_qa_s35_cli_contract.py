@@ -205,3 +205,24 @@ def test_a_call_the_resident_process_answers_with_stdout_closed_ends_as_one_of_i
         ends.append((proc.returncode, proc.stderr))
     assert ends[0] == ends[1] == (0, b"")
     assert (status(daemon_env) or {}).get("served") == 1
+
+
+@pytest.mark.parametrize("argv", [["ingest", "--vault", "{vault}"], ["embed", "--all"]], ids=["ingest", "embed"])
+def test_a_bulk_command_with_stderr_closed_runs(argv: list[str], cli_raw: CliRaw, tmp_path: Any,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """`mnemon ingest --vault V 2>&-` (a cron line that throws away stderr) answered code internal
+    ("AttributeError: 'NoneType' object has no attribute 'isatty'", from the progress bar) and ingested nothing."""
+    vault = _vault(tmp_path / "vault", 3)
+    monkeypatch.setattr("sys.stderr", None)
+    code, out, _err = cli_raw([a.replace("{vault}", str(vault)) for a in argv])
+    assert code == 0, out
+    assert parse_one_json(out).get("ok") is not False
+
+
+def test_remember_dash_with_stdin_closed_says_so(cli_raw: CliRaw, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`mnemon remember - <&-` answered code internal ("AttributeError: 'NoneType' object has no attribute
+    'read'")."""
+    monkeypatch.setattr("sys.stdin", None)
+    code, out, _err = cli_raw(["remember", "-"])
+    doc = parse_one_json(out)
+    assert code != 0 and doc["error"]["code"] == "invalid_input" and "stdin" in doc["error"]["message"]

@@ -15,13 +15,15 @@ from .main import Ctx, cli, emit, run, stream
 
 def _read_text_arg(parts: tuple[str, ...], what: str) -> str:
     if parts == ("-",):  # as `$(…)` would: `echo fact | remember -` is the same memory as `remember fact`
+        if sys.stdin is None:  # closed (`<&-`)
+            raise InvalidInput(f"give the {what} as arguments, or pipe it in ('-' reads stdin, and there is none)")
         return sys.stdin.read().rstrip("\r\n")
     return " ".join(parts)
 
 
 def progress_bar(label: str) -> Callable[[int, int], None] | None:
-    """A one-line progress bar on stderr, only when a person is watching a terminal."""
-    if not sys.stderr.isatty():
+    """A one-line progress bar on stderr, only when a person is watching a terminal (and stderr is open: `2>&-`)."""
+    if sys.stderr is None or not sys.stderr.isatty():
         return None
 
     def show(done: int, total: int) -> None:
@@ -306,7 +308,7 @@ def bench_recall(data_dir: str, out_path: str | None, samples: str | None, limit
             sys.stderr.write(f"done {sample}\n")
 
         return run_bench(data_dir, out_path, c.mem.rt.provider, samples=sample_list, limit=limit,
-                         cache_dir=cache_dir, progress=progress if sys.stderr.isatty() else None)
+                         cache_dir=cache_dir, progress=progress if sys.stderr and sys.stderr.isatty() else None)
     run(go)
 
 
