@@ -226,3 +226,37 @@ def test_remember_dash_with_stdin_closed_says_so(cli_raw: CliRaw, monkeypatch: p
     code, out, _err = cli_raw(["remember", "-"])
     doc = parse_one_json(out)
     assert code != 0 and doc["error"]["code"] == "invalid_input" and "stdin" in doc["error"]["message"]
+
+
+def test_export_out_naming_a_pipe_is_refused_and_left_a_pipe(cli_run: Callable[..., tuple[int, Any]],
+                                                             tmp_path: Any) -> None:
+    """`export --out` renamed its temporary file over whatever the path named: a named pipe (or, run as root,
+    `--out /dev/null` or `/dev/full`: the device itself) was replaced by a regular file holding the export."""
+    import os
+    import stat
+
+    assert cli_run(["remember", "We run the API on Kubernetes"])[0] == 0
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    keep = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)  # a reader and writer of its own: nothing blocks on it
+    try:
+        os.write(keep, b"0123456789abcdef")
+        code, out = cli_run(["export", "--out", str(fifo)])
+    finally:
+        os.close(keep)
+    assert code != 0 and out["error"]["code"] == "invalid_input", out
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_export_out_through_a_symlink_writes_its_target(cli_run: Callable[..., tuple[int, Any]],
+                                                        tmp_path: Any) -> None:
+    """`export --out latest.json`, a link to the dated file, replaced the link by a file: the link was gone and
+    the file it named kept the old export."""
+    assert cli_run(["remember", "We run the API on Kubernetes"])[0] == 0
+    target = tmp_path / "backup-1.json"
+    target.write_text("{}", "utf-8")
+    link = tmp_path / "latest.json"
+    link.symlink_to(target.name)
+    code, out = cli_run(["export", "--out", str(link)])
+    assert code == 0 and out["path"] == str(target.resolve())
+    assert link.is_symlink() and json.loads(target.read_text("utf-8"))["kind"] == "mnemon-export"

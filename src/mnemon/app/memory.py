@@ -237,14 +237,19 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         if not path.strip():  # a script's unset "$OUT": a file named by spaces in the working directory
             raise InvalidInput("--out must name a file, not be blank (leave it out, or give '-', to print the export)",
                                out=path)
+        # a link is followed (its file is written, the link kept); what is there but not a file (a directory, a
+        # device, a pipe) would be replaced by the rename: /dev/null itself, when run as root
+        real = os.path.realpath(path)
+        if os.path.exists(real) and not os.path.isfile(real):
+            raise InvalidInput(f"--out {path} is not a regular file (a folder, a device or a pipe) and the export "
+                               "would replace it: name a file, or leave --out out to print the export", out=path)
         self._refuse_database_target(path)
         try:
-            write_atomic(path, (piece.encode() for piece in self.export_stream(include_vectors=include_vectors)),
+            write_atomic(real, (piece.encode() for piece in self.export_stream(include_vectors=include_vectors)),
                          durable=True)
         except OSError as exc:
             raise InvalidInput(f"cannot write {path}: {exc.strerror or exc}") from None
-        target = Path(path)
-        return {"ok": True, "path": str(target.resolve()), "bytes": target.stat().st_size}
+        return {"ok": True, "path": real, "bytes": os.path.getsize(real)}
 
     def _refuse_database_target(self, path: str) -> None:
         """`--out` naming the store's own database or a file beside it (its log, its caches), or any SQLite
