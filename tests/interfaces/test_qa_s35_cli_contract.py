@@ -260,3 +260,44 @@ def test_export_out_through_a_symlink_writes_its_target(cli_run: Callable[..., t
     code, out = cli_run(["export", "--out", str(link)])
     assert code == 0 and out["path"] == str(target.resolve())
     assert link.is_symlink() and json.loads(target.read_text("utf-8"))["kind"] == "mnemon-export"
+
+
+class _InterruptedStdout:
+    """A terminal where Ctrl-C lands while the export is being written out: part of the first write gets through."""
+
+    def __init__(self) -> None:
+        self.text, self._interrupted = "", False
+        self.encoding = "utf-8"
+
+    def write(self, text: str) -> int:
+        if not self._interrupted and len(text) > 200:
+            self._interrupted = True
+            self.text += text[:100]
+            raise KeyboardInterrupt
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+
+def test_an_interrupt_while_the_export_is_printed_adds_no_second_document(monkeypatch: pytest.MonkeyPatch,
+                                                                          cli_raw: CliRaw) -> None:
+    """Ctrl-C while a large export was being written to stdout printed the 'aborted' envelope after the part already
+    out: a reader got a cut export with a second document glued to it. Once a document has begun on stdout, the
+    envelope goes to stderr."""
+    import io
+
+    from mnemon.interfaces.cli.main import main
+
+    assert cli_raw(["remember", "We run the API on Kubernetes"])[0] == 0
+    out, err = _InterruptedStdout(), io.StringIO()
+    monkeypatch.setattr("sys.stdout", out)
+    monkeypatch.setattr("sys.stderr", err)
+    code = main(["export"])
+    assert code != 0
+    assert out.text.startswith('{"kind":"mnemon-export"') and '"ok":false' not in out.text
+    assert json.loads(err.getvalue().strip().splitlines()[-1])["error"]["code"] == "aborted"

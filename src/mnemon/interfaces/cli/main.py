@@ -92,9 +92,12 @@ class _OpenOnFirstUse:
 
 
 def emit(payload: Any) -> None:
+    global _printing
     ctx = click.get_current_context()
     pretty = bool(ctx.find_root().params.get("pretty"))
-    click.echo(dumps(payload, pretty=pretty))
+    text = dumps(payload, pretty=pretty)
+    _printing = True
+    click.echo(text)
 
 
 def run(fn: Callable[[Ctx], Any]) -> None:
@@ -115,6 +118,8 @@ def stream(fn: Callable[[Ctx], Iterable[str]]) -> None:
         for piece in fn(ctx.find_root().obj):
             spool.write(piece)
         spool.seek(0)
+        global _printing
+        _printing = True
         shutil.copyfileobj(spool, sys.stdout)
     sys.stdout.flush()
 
@@ -193,6 +198,7 @@ def _one_shot_process(ctx: click.Context, ends_process: bool) -> None:
 # what `main` gives the group as its `obj` when the process ends with the command
 _ENDS_PROCESS = object()
 _call_argv: list[str] = []  # the arguments of the command `main` runs
+_printing = False  # the command's document has begun on stdout: an error after that is not a second document there
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
@@ -266,7 +272,9 @@ def _skip_collection_at_exit() -> None:
 
 
 def _run_command(argv: list[str] | None, ends_process: bool, prog_name: str = "mnemon") -> int:
+    global _printing
     pretty = "--pretty" in (argv or ())  # errors are indented too when asked
+    _printing = False
     try:
         _check_utf8(argv or ())
         cli.main(args=argv, prog_name=prog_name, standalone_mode=False, obj=_ENDS_PROCESS if ends_process else None)
@@ -274,15 +282,21 @@ def _run_command(argv: list[str] | None, ends_process: bool, prog_name: str = "m
     except click.exceptions.Exit as exc:
         return int(exc.exit_code or 0)
     except click.UsageError as exc:
-        click.echo(dumps(error_envelope("usage", _usage_message(exc, prog_name)), pretty=pretty))
+        _fail(error_envelope("usage", _usage_message(exc, prog_name)), pretty)
         return 2
     except click.Abort:
-        click.echo(dumps(error_envelope("aborted", "aborted"), pretty=pretty))
+        _fail(error_envelope("aborted", "aborted"), pretty)
         return 1
     except Exception as exc:  # the contract: never a traceback on stdout or stderr
         payload, code = from_exception(exc)
-        click.echo(dumps(payload, pretty=pretty))
+        _fail(payload, pretty)
         return code
+
+
+def _fail(payload: dict[str, Any], pretty: bool) -> None:
+    """The error envelope on stdout; on stderr when the command's document has begun there (Ctrl-C while a large
+    export is written out): glued to a part already printed, it made a second document no reader could parse."""
+    click.echo(dumps(payload, pretty=pretty), err=_printing)
 
 
 def _usage_message(exc: click.UsageError, prog_name: str) -> str:
