@@ -301,3 +301,20 @@ def test_an_interrupt_while_the_export_is_printed_adds_no_second_document(monkey
     assert code != 0
     assert out.text.startswith('{"kind":"mnemon-export"') and '"ok":false' not in out.text
     assert json.loads(err.getvalue().strip().splitlines()[-1])["error"]["code"] == "aborted"
+
+
+@pytest.mark.parametrize("argv", [
+    ["note", "write", "Projects/tidewatch.md", "--mode", "overwrite"],
+    ["write", "--path", "Projects/tidewatch.md", "--mode", "overwrite"],
+    ["note", "upsert-section", "Projects/tidewatch.md", "--heading", "Notes"],
+], ids=["note-write", "write", "upsert-section"])
+def test_a_note_is_not_emptied_when_content_is_left_out_and_stdin_is_empty(
+        argv: list[str], cli_run: Callable[..., tuple[int, Any]], example_vault: Any) -> None:
+    """Run by an agent or cron (stdin /dev/null, not a terminal), `note write PATH --mode overwrite` without
+    --content read the empty stdin and wrote it: the note was emptied (a backup kept the text)."""
+    note = example_vault / "Projects" / "tidewatch.md"
+    before = note.read_bytes()
+    code, out = cli_run([*argv, "--vault", str(example_vault)], input="")
+    assert code != 0 and out["error"]["code"] == "invalid_input" and "--content" in out["error"]["message"]
+    assert note.read_bytes() == before
+    assert not (example_vault / ".mnemon-backups").exists()

@@ -52,7 +52,12 @@ def _content(content: str | None) -> str:
     if sys.stdin is None or (content is None and sys.stdin.isatty()):
         raise InvalidInput("give the text with --content TEXT, or pipe it in (--content - reads "
                            + ("the terminal)" if sys.stdin is not None else "stdin, and there is none)"))
-    return sys.stdin.read()
+    text = sys.stdin.read()
+    if content is None and not text:
+        # run by an agent or cron (stdin /dev/null): `--mode overwrite` without --content emptied the note
+        raise InvalidInput("give the text with --content TEXT, or pipe it in: --content was left out and stdin was "
+                           "empty (nothing written; --content '' writes nothing on purpose)")
+    return text
 
 
 @cli.command()
