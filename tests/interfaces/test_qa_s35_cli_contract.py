@@ -318,3 +318,22 @@ def test_a_note_is_not_emptied_when_content_is_left_out_and_stdin_is_empty(
     assert code != 0 and out["error"]["code"] == "invalid_input" and "--content" in out["error"]["message"]
     assert note.read_bytes() == before
     assert not (example_vault / ".mnemon-backups").exists()
+
+
+HUGE = "9" * 5000  # an integer literal longer than Python converts from text (4,300 digits)
+
+
+@pytest.mark.parametrize(("argv", "doc"), [
+    (["import", "-"], '{"insights":[{"content":"x","importance":%s}]}'),
+    (["remember", "--payload", "-"], '{"source_path":"mneme://h","nodes":[{"ref":"n","name":"N","x":%s}]}'),
+    (["sense", "add", "--file", "-"], '{"sense_type":"manual","source_id":%s}'),
+    (["predict", "add", "--file", "-"], '{"title":"t","confidence":%s}'),
+], ids=["import", "payload", "sense", "predict"])
+def test_a_number_too_long_to_read_is_invalid_input(argv: list[str], doc: str,
+                                                    cli_run: Callable[..., tuple[int, Any]]) -> None:
+    """A 5,000-digit number in a JSON document answered code internal ("ValueError: Exceeds the limit (4300
+    digits) for integer string conversion …")."""
+    code, out = cli_run(argv, input=doc % HUGE)
+    assert code != 0 and out["error"]["code"] == "invalid_input", out
+    assert "digits" in out["error"]["message"] and "set_int_max_str_digits" not in out["error"]["message"]
+    assert cli_run(["status"])[1]["total_insights"] == 0

@@ -5,6 +5,7 @@ import errno
 import json
 import math
 import sqlite3
+import sys
 from typing import Any
 
 from ..core.errors import MnemonError
@@ -55,6 +56,10 @@ def from_exception(exc: BaseException) -> tuple[dict[str, Any], int]:
         # an import, a request body
         return error_envelope("invalid_input", "the JSON document is nested too deeply (arrays or objects inside "
                                                "each other past about 1,000 levels)"), 1
+    if type(exc) is ValueError and "integer string conversion" in str(exc):
+        # a number of thousands of digits in a JSON document, which Python will not read
+        return error_envelope("invalid_input", "a number in the input has more digits than can be read (over "
+                                               f"{sys.get_int_max_str_digits():,})"), 1
     refused = _refused_path(exc)
     if refused is not None:
         return refused, 1
