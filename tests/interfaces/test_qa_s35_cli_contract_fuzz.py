@@ -55,10 +55,10 @@ def _command(vault: str) -> st.SearchStrategy[list[str]]:
     )
 
 
-def _run(argv: list[str]) -> tuple[int, Any, str]:
+def _run(argv: list[str], stdin_text: str = "") -> tuple[int, Any, str]:
     out, err = io.StringIO(), io.StringIO()
     stdin = sys.stdin
-    sys.stdin = io.StringIO("")
+    sys.stdin = io.StringIO(stdin_text)
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = main(argv)
@@ -95,3 +95,34 @@ def test_every_command_keeps_the_json_contract_under_hostile_values(data: st.Dat
             assert _memories() == before, f"{argv!r} was refused but stored something"
     else:
         assert code == 0, f"{argv!r}: exit {code} without an error envelope: {str(doc)[:300]}"
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | texts,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(texts, inner, max_size=4), max_leaves=12)
+ODD_DOCUMENTS = ["", " ", "{", "[" * 5000 + "]" * 5000, '{"a":' + "9" * 5000 + "}", '"\\ud800"', '{"a": NaN}',
+                 "\ufeff{}", '{"a":1}{"b":2}', "null", "[]", "{}", '{"insights": 5}', '{"insights": [null]}',
+                 '{"source_path": "mneme://x", "nodes": [{"ref": "n"}]}', '{"sense_type": "manual"}']
+documents = st.one_of(st.sampled_from(ODD_DOCUMENTS), json_values.map(lambda v: json.dumps(v, allow_nan=True)),
+                      st.fixed_dictionaries({}, optional={"source_path": texts, "nodes": json_values,
+                                                          "insights": json_values, "sense_type": texts,
+                                                          "title": texts, "edges": json_values}).map(json.dumps))
+READERS = [["remember", "--payload", "-"], ["import", "-"], ["sense", "add", "--file", "-"],
+           ["predict", "add", "--file", "-"], ["state", "assert", "--file", "-"], ["action", "record"],
+           ["remember", "--payload", "-", "--dry-run"]]
+
+
+@settings(max_examples=80, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(reader=st.sampled_from(READERS), doc=documents)
+def test_every_json_reader_keeps_the_contract_under_hostile_documents(reader: list[str], doc: str) -> None:
+    """What a --file, --payload or import reads on stdin: any JSON value, or none, nested past the parser's depth,
+    numbers too long to read, NaN, a lone surrogate escape. One document out, never `internal`; a refused
+    document stores no memory."""
+    before = _memories()
+    code, out, err = _run(reader, doc)
+    assert err == "", f"{reader!r} wrote to stderr: {err[:500]}"
+    if isinstance(out, dict) and out.get("ok") is False:
+        assert code != 0 and out["error"]["code"] != "internal", f"{reader!r} {doc[:200]!r}: {out}"
+        assert _memories() == before, f"{reader!r} refused {doc[:200]!r} but stored a memory"
+    else:
+        assert code == 0, f"{reader!r}: exit {code} without an error envelope: {str(out)[:300]}"
