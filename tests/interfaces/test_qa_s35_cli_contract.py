@@ -337,3 +337,20 @@ def test_a_number_too_long_to_read_is_invalid_input(argv: list[str], doc: str,
     assert code != 0 and out["error"]["code"] == "invalid_input", out
     assert "digits" in out["error"]["message"] and "set_int_max_str_digits" not in out["error"]["message"]
     assert cli_run(["status"])[1]["total_insights"] == 0
+
+
+def test_export_to_stdout_without_room_to_hold_it_says_what_to_do(cli_run: Callable[..., tuple[int, Any]],
+                                                                  tmp_path: Any,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The export printed to stdout is held until whole (in memory, then a temporary file): with no room there
+    (a full or missing temporary folder) the answer names the way out instead of an internal OSError."""
+    import tempfile
+
+    from mnemon.interfaces.cli import main as cli_main
+
+    assert cli_run(["remember", "We run the API on Kubernetes"])[0] == 0
+    monkeypatch.setattr(cli_main, "SPOOL_IN_MEMORY", 16)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "no-such-folder"))
+    code, out = cli_run(["export"])
+    assert code != 0 and out["error"]["code"] == "invalid_input", out
+    assert "--out" in out["error"]["message"] and "TMPDIR" in out["error"]["message"]

@@ -116,7 +116,12 @@ def stream(fn: Callable[[Ctx], Iterable[str]]) -> None:
     ctx = click.get_current_context()
     with tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY, mode="w+", encoding="utf-8") as spool:
         for piece in fn(ctx.find_root().obj):
-            spool.write(piece)
+            try:
+                spool.write(piece)
+            except OSError as exc:  # the temporary folder is full, missing or not writable
+                raise InvalidInput(f"the document is held until whole before it is printed, and the temporary folder"
+                                   f" {tempfile.gettempdir()} refused it ({exc.strerror or exc}): set TMPDIR to a "
+                                   "folder with room, or write it with --out FILE") from None
         spool.seek(0)
         global _printing
         _printing = True
