@@ -227,7 +227,8 @@ def import_(file: str, dry_run: bool, no_diff: bool, revive_forgotten: bool) -> 
                    "export, as without --out).")
 def export(no_vectors: bool, out: str | None) -> None:
     """Print every active memory, payload scope, edge and world-model row as JSON that `mnemon import` restores
-    exactly."""
+    exactly. Printed once whole (held in memory, past 32 MB in a file under TMPDIR), so a failure prints the error
+    alone."""
     if out is not None and out != "-":
         run(lambda c: c.mem.export_to(out, include_vectors=not no_vectors))
     else:
