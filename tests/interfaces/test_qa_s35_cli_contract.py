@@ -354,3 +354,23 @@ def test_export_to_stdout_without_room_to_hold_it_says_what_to_do(cli_run: Calla
     code, out = cli_run(["export"])
     assert code != 0 and out["error"]["code"] == "invalid_input", out
     assert "--out" in out["error"]["message"] and "TMPDIR" in out["error"]["message"]
+
+
+@pytest.mark.parametrize("argv", [
+    ["remember", "We run the API on Kubernetes", "--tags", "infra", "--tags", "k8s"],
+    ["--store", "default", "--store", "other", "remember", "We run the API on Kubernetes"],
+    ["remember", "We run the API on Kubernetes", "--imp", "5", "--imp=2"],
+], ids=["tags", "global-store", "imp-equals"])
+def test_an_option_given_twice_is_refused_and_stores_nothing(argv: list[str],
+                                                             cli_run: Callable[..., tuple[int, Any]]) -> None:
+    """Click kept the last of an option given twice without a word: `--tags infra --tags k8s` stored the tag k8s
+    alone, `--store a --store b` wrote into b."""
+    code, out = cli_run(argv)
+    assert code == 2 and out["error"]["code"] == "usage" and "twice" in out["error"]["message"], out
+    assert cli_run(["status"])[1]["total_insights"] == 0
+
+
+def test_a_flag_given_twice_is_still_a_flag(cli_run: Callable[..., tuple[int, Any]]) -> None:
+    assert cli_run(["remember", "We run the API on Kubernetes"])[0] == 0
+    code, out = cli_run(["--pretty", "--pretty", "recall", "Kubernetes", "--verbose", "--verbose"])
+    assert code == 0 and out["results"]

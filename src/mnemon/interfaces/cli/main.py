@@ -154,11 +154,39 @@ def register_all() -> None:
         import_module(f"{__package__}.{module}")
 
 
-class LazyGroup(click.Group):
+class _OnceOnly(click.Command):
+    """An option that takes a value, given twice, is a usage error: click kept the last without a word
+    (`--tags infra --tags k8s` stored the tag k8s alone, `--store a --store b` wrote into b). A flag may repeat."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not ctx.resilient_parsing:
+            _opts, _rest, order = self.make_parser(ctx).parse_args(args=list(args))
+            seen: set[str | None] = set()
+            for param in order:
+                if isinstance(param, click.Option) and not (param.is_flag or param.multiple or param.count):
+                    if param.name in seen:
+                        raise click.UsageError(f"{max(param.opts, key=len)} is given twice: give it once", ctx)
+                    seen.add(param.name)
+        return super().parse_args(ctx, args)
+
+
+class OnceOnlyCommand(_OnceOnly):
+    pass
+
+
+class OnceOnlyGroup(_OnceOnly, click.Group):
+    command_class = OnceOnlyCommand
+    group_class = type  # its groups are of its own class
+
+
+class LazyGroup(_OnceOnly, click.Group):
     """A group whose commands are registered by importing their module the first time one of them is named.
 
     A name missing from `COMMAND_MODULES` (a typo, or a command added without its line) imports every module before
     it is given up on, and listing imports them all: a command is never lost, only slower to find."""
+
+    command_class = OnceOnlyCommand
+    group_class = OnceOnlyGroup
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         register_all()
