@@ -3,6 +3,7 @@ stdout; a failure is the error envelope with a non-zero exit, never a traceback,
 followed by a second one."""
 from __future__ import annotations
 
+import io
 import json
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -289,7 +290,6 @@ def test_an_interrupt_while_the_export_is_printed_adds_no_second_document(monkey
     """Ctrl-C while a large export was being written to stdout printed the 'aborted' envelope after the part already
     out: a reader got a cut export with a second document glued to it. Once a document has begun on stdout, the
     envelope goes to stderr."""
-    import io
 
     from mnemon.interfaces.cli.main import main
 
@@ -374,3 +374,35 @@ def test_a_flag_given_twice_is_still_a_flag(cli_run: Callable[..., tuple[int, An
     assert cli_run(["remember", "We run the API on Kubernetes"])[0] == 0
     code, out = cli_run(["--pretty", "--pretty", "recall", "Kubernetes", "--verbose", "--verbose"])
     assert code == 0 and out["results"]
+
+
+class _GoneReader(io.StringIO):
+    """stdout whose reader went away (`mneme … | head -c1` after head exited)."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+@pytest.mark.parametrize("argv", [["tick"], ["remember"], ["note", "--help"], ["remember", "add", "--help"]],
+                         ids=["unsupported", "usage", "help-note", "mneme-help"])
+def test_mneme_answers_its_own_lines_quietly_to_a_reader_that_went_away(argv: list[str],
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What `mneme` prints itself (an unsupported command, its own usage errors and help) raised BrokenPipeError
+    with a traceback on stderr when the reader had gone; mnemon's commands end quietly with exit 1."""
+    from mnemon.interfaces.mneme_cli import main as mneme_main
+
+    err = io.StringIO()
+    monkeypatch.setattr("sys.stdout", _GoneReader())
+    monkeypatch.setattr("sys.stderr", err)
+    assert mneme_main(argv) == 1
+    assert err.getvalue() == ""
+
+
+@pytest.mark.parametrize("argv", [["tick"], ["note", "--help"]], ids=["unsupported", "help-note"])
+def test_mneme_with_stdout_closed_prints_nothing_and_does_not_fail(argv: list[str],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """`mneme note --help >&-` failed with AttributeError ('NoneType' object has no attribute 'write')."""
+    from mnemon.interfaces.mneme_cli import main as mneme_main
+
+    monkeypatch.setattr("sys.stdout", None)
+    assert mneme_main(argv) in (0, 2)

@@ -308,7 +308,23 @@ def _register() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run one Mneme command line; as a program, a call the resident process takes goes there (as `mnemon`'s do)."""
+    """Run one Mneme command line; as a program, a call the resident process takes goes there (as `mnemon`'s do).
+
+    What it prints itself ends as mnemon's own output does: to a reader that went away (`| head -c1`), quietly with
+    exit 1 (it raised BrokenPipeError with a traceback); with stdout closed (`>&-`), nowhere (AttributeError)."""
+    if sys.stdout is None:
+        with open(os.devnull, "w", encoding="utf-8") as nowhere, contextlib.redirect_stdout(nowhere):
+            return _main(argv)
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        from .daemon.client import _silence  # what is left in the buffer would fail again, loudly, at exit
+
+        _silence(sys.stdout)
+        return 1
+
+
+def _main(argv: list[str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     refused = unsupported(args)
     if refused is not None:
