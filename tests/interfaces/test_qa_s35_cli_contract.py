@@ -406,3 +406,17 @@ def test_mneme_with_stdout_closed_prints_nothing_and_does_not_fail(argv: list[st
 
     monkeypatch.setattr("sys.stdout", None)
     assert mneme_main(argv) in (0, 2)
+
+
+@pytest.mark.parametrize("argv", [["show", "no-such-id"], ["no-such-command"], ["recall", "x", "--limit", "0"]],
+                         ids=["error", "usage", "invalid"])
+def test_an_error_to_a_reader_that_went_away_ends_quietly(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`mnemon show x | head -c0`-like: the error envelope written to a reader that had gone raised BrokenPipeError
+    with a traceback on stderr, where a successful answer ends quietly with exit 1."""
+    from mnemon.interfaces.cli.main import main
+
+    err = io.StringIO()
+    monkeypatch.setattr("sys.stdout", _GoneReader())
+    monkeypatch.setattr("sys.stderr", err)
+    assert main(argv) == 1
+    assert err.getvalue() == ""

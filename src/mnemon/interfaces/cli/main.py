@@ -315,21 +315,26 @@ def _run_command(argv: list[str] | None, ends_process: bool, prog_name: str = "m
     except click.exceptions.Exit as exc:
         return int(exc.exit_code or 0)
     except click.UsageError as exc:
-        _fail(error_envelope("usage", _usage_message(exc, prog_name)), pretty)
-        return 2
+        return _fail(error_envelope("usage", _usage_message(exc, prog_name)), pretty, 2)
     except click.Abort:
-        _fail(error_envelope("aborted", "aborted"), pretty)
-        return 1
+        return _fail(error_envelope("aborted", "aborted"), pretty, 1)
     except Exception as exc:  # the contract: never a traceback on stdout or stderr
         payload, code = from_exception(exc)
-        _fail(payload, pretty)
-        return code
+        return _fail(payload, pretty, code)
 
 
-def _fail(payload: dict[str, Any], pretty: bool) -> None:
+def _fail(payload: dict[str, Any], pretty: bool, code: int) -> int:
     """The error envelope on stdout; on stderr when the command's document has begun there (Ctrl-C while a large
-    export is written out): glued to a part already printed, it made a second document no reader could parse."""
-    click.echo(dumps(payload, pretty=pretty), err=_printing)
+    export is written out): glued to a part already printed, it made a second document no reader could parse.
+    To a reader that went away it ends quietly with 1, as an answer does (it raised BrokenPipeError, traceback)."""
+    try:
+        click.echo(dumps(payload, pretty=pretty), err=_printing)
+    except BrokenPipeError:
+        from ..daemon.client import _silence  # what is left in the buffer would fail again, loudly, at exit
+
+        _silence(sys.stderr if _printing else sys.stdout)
+        return 1
+    return code
 
 
 def _usage_message(exc: click.UsageError, prog_name: str) -> str:
