@@ -113,6 +113,11 @@ def _result(mem_factory: Callable[[], Any], method: str, params: dict[str, Any],
     if method == "ping":
         return {}
     if method == "tools/list":
+        # one page, so no cursor was ever given out: a client paging with one of its own (stale, made up) read the
+        # first page again as if it were the next, and could loop for ever (MCP: an invalid cursor is -32602)
+        if params.get("cursor") is not None:
+            raise _Refused(INVALID_PARAMS, f"invalid params: unknown cursor {params['cursor']!r}: tools/list answers "
+                                           "every tool on one page, with no nextCursor; call it without a cursor")
         # a write tool on a read-only store could only fail (`readonly`): not offered, though still answered so
         return {"tools": [tool_spec(op, store_read_only=read_only) for op in OPERATIONS
                           if op.read_only or not read_only]}
