@@ -160,8 +160,8 @@ class Api:
         if authority is None and not headers.get("host", "").strip(_OWS):
             raise InvalidInput("the request has no Host header, or an empty one: HTTP/1.1 requires one (Host: "
                                "localhost:PORT)")
-        host = headers.get("host", "") if authority is None else authority
-        if self.loopback_only and not is_loopback(_host_name(host)):
+        host = _host_name(headers.get("host", "") if authority is None else authority)
+        if self.loopback_only and not is_loopback(host):
             raise HttpError("forbidden_host", "this server answers only requests addressed to localhost or a "
                                               "loopback address")
         path = _percent_decoded(unquote, raw_path)
@@ -403,10 +403,20 @@ def split_target(target: str) -> tuple[str | None, str, str]:
 
 
 def _host_name(host: str) -> str:
-    """The name in a Host header, without its port ("[::1]:8765" → "[::1]")."""
+    """The name in a Host header, without its port ("[::1]:8765" → "[::1]"). What follows the name must be a port:
+    "127.0.0.1:abc" was read as 127.0.0.1 and answered, where RFC 9112 §3.2 says 400 for an invalid Host."""
     if host.startswith("["):
-        return host[: host.find("]") + 1] if "]" in host else host
-    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+        name = host[: host.find("]") + 1] if "]" in host else host
+    else:
+        name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    port = host[len(name):]
+    # RFC 3986 §3.2.3: ":" then digits, none (the default port) included; a TCP port is at most 65535
+    digits = port[1:].lstrip("0")
+    if port and not (port[0] == ":" and port[1:].isascii() and (port[1:] == "" or port[1:].isdigit())
+                     and len(digits) <= 5 and int(digits or "0") <= 65535):
+        raise InvalidInput(f"the host {host[:100]!r} has no valid port: after the name comes ':' and a port number "
+                           "from 0 to 65535, or nothing")
+    return name
 
 
 def _drain(stream: Any, size: int) -> None:
