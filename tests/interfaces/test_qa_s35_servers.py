@@ -1,6 +1,8 @@
-"""Session 35's QA of the servers as an agent's tool surface: a tools/list cursor, a Host header's port."""
+"""Session 35's QA of the servers as an agent's tool surface: a tools/list cursor, a Host header's port, and a
+request refused from its head alone under `Expect: 100-continue`."""
 from __future__ import annotations
 
+import socket
 from typing import Any
 
 import pytest
@@ -9,6 +11,8 @@ from hypothesis import strategies as st
 
 from mnemon.interfaces.http.server import Api
 from mnemon.interfaces.mcp import INVALID_PARAMS, handle
+
+from interfaces.test_http_transport import _answer, server  # noqa: F401  (tests/ is on sys.path; a fixture)
 
 
 def _list(params: Any) -> dict[str, Any]:
@@ -55,3 +59,62 @@ def test_every_port_number_is_a_port(port: int) -> None:
 def test_an_empty_port_is_no_port(mem) -> None:
     # RFC 3986 §3.2.3: "localhost:" is the default port (a sender should leave the colon out, a reader takes it)
     assert Api(lambda: mem).handle("GET", "/api/status", {"host": "localhost:"}, b"").status == 200
+
+
+def _first_answer(port: int, head: bytes) -> tuple[int, dict[str, str], Any]:
+    """What the server says to a request head that waits for `100 Continue` before sending its body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(head)
+        return _answer(sock)
+
+
+def _head(method: str, path: str, *extra: str, length: int = 1 << 19) -> bytes:
+    lines = [f"{method} {path} HTTP/1.1", "Host: localhost", "Content-Type: application/json",
+             f"Content-Length: {length}", "Expect: 100-continue", *extra]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
+@pytest.mark.parametrize(("options", "head", "status", "code"), [
+    ({"token": "s3cret"}, _head("POST", "/api/recall"), 401, "unauthorized"),
+    ({"token": "s3cret"}, _head("POST", "/api/recall", "Authorization: Bearer wrong"), 401, "unauthorized"),
+    ({}, _head("POST", "/api/remember"), 403, "readonly"),
+    ({"allow_writes": True}, _head("POST", "/api/nope"), 404, "not_found"),
+    ({"allow_writes": True, "mount": "/mnemon"}, _head("POST", "/elsewhere"), 404, "not_found"),
+    ({"allow_writes": True}, _head("PUT", "/api/remember"), 405, "method_not_allowed"),
+    ({"allow_writes": True}, _head("POST", "/"), 405, "method_not_allowed"),
+    ({"allow_writes": True}, _head("POST", "/api/remember?dry_run=true"), 400, "invalid_input"),
+    ({"allow_writes": True}, _head("POST", "/api/remember").replace(b"application/json", b"text/plain"), 415,
+     "unsupported_media_type"),
+])
+def test_a_request_refused_whatever_its_body_is_refused_before_100_continue(
+        server, options: dict[str, Any], head: bytes, status: int, code: str) -> None:  # noqa: F811
+    """A client that asks `Expect: 100-continue` sends its body only once invited: a request with no token, a write
+    to a read-only server, an unknown path or a method the path does not take was invited (100 Continue) and the
+    body sent for nothing, to be refused once read. The refusal is now the first answer, and the connection
+    closes (the body may still follow)."""
+    srv = server(**options)
+    got, headers, body = _first_answer(srv.server_address[1], head)
+    assert (got, body["error"]["code"]) == (status, code), body
+    assert headers.get("connection") == "close"
+    if status == 401:
+        assert headers["www-authenticate"].startswith("Bearer")
+
+
+def test_a_request_that_may_succeed_is_still_invited(server) -> None:  # noqa: F811
+    srv = server(token="s3cret", allow_writes=True)
+    body = b'{"content": "The office lease ends in May"}'
+    with socket.create_connection(("127.0.0.1", srv.server_address[1]), timeout=10) as sock:
+        sock.sendall(_head("POST", "/api/remember", "Authorization: Bearer s3cret", length=len(body)))
+        assert sock.recv(100).startswith(b"HTTP/1.1 100 Continue")
+        sock.sendall(body)
+        status, _, answer = _answer(sock)
+    assert status == 200 and answer["action"] == "added"
+
+
+def test_a_write_to_a_read_only_server_is_refused_as_readonly_whatever_its_body(mem) -> None:
+    """The answer must not depend on whether the client asked for 100 Continue: a bad body to a read-only server
+    was 400 invalid_input without it and would be 403 readonly with it. Read-only comes first either way."""
+    api = Api(lambda: mem)
+    for body in (b"{not json", b'{"content": ""}', b'{"content": "ok"}'):
+        reply = api.handle("POST", "/api/remember", {"host": "localhost", "content-type": "application/json"}, body)
+        assert reply.status == 403 and b'"readonly"' in reply.body, body

@@ -28,7 +28,6 @@ from __future__ import annotations
 import contextlib
 import hmac
 import io
-import ipaddress
 import json
 import re
 import socket
@@ -39,11 +38,12 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import parse_qs, quote, unquote, urlsplit
+from urllib.parse import parse_qs, quote, unquote
 
 from ...core.errors import InvalidInput, MnemonError, ReadOnly
 from ..operations import BY_NAME, OPERATIONS, Operation, check_args, with_defaults
 from ..payloads import dumps, error_envelope, from_exception
+from .address import host_name, is_loopback, request_target, split_target
 from .deadline import ClockedReader, RequestDeadline
 from .messages import plus_hint, transport_refusal
 from .openapi import openapi
@@ -66,7 +66,6 @@ STATUS_OF_CODE: Mapping[str, int] = {
 CONTENT_TYPES: Mapping[str, str] = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                                     ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
                                     ".ico": "image/x-icon", ".json": "application/json"}
-LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
 # a connection that sends nothing (or a body shorter than its Content-Length) for this long is dropped: without it
 # each one holds a thread for good, and off loopback anyone could hold hundreds before any token is checked
 REQUEST_TIMEOUT_S = 30.0
@@ -108,16 +107,6 @@ class Response:
     headers: Mapping[str, str] = field(default_factory=dict)
 
 
-def is_loopback(host: str) -> bool:
-    name = host.strip("[]").lower()  # a host name is case-insensitive (RFC 4343): "LOCALHOST" is localhost
-    if name in LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(name).is_loopback
-    except ValueError:
-        return False
-
-
 def normal_mount(mount: str) -> str:
     """"/mnemon" → "/mnemon/": the workbench's relative URLs resolve under it only with the slash."""
     parts = [p for p in (mount or "/").split("/") if p]
@@ -141,6 +130,18 @@ class Api:
         self._lock = threading.Lock()  # one facade, one store connection: calls take turns
 
     def handle(self, method: str, target: str, headers: Mapping[str, str], body: bytes) -> Response:
+        return self._answer(method, target, headers, body)
+
+    def refusal(self, method: str, target: str, headers: Mapping[str, str]) -> Response | None:
+        """The answer to a request refused from its head alone, whatever body would follow (no token, a write to a
+        read-only server, an unknown path, a method its path does not take), else None. Asked before a client that
+        sent `Expect: 100-continue` is invited to send its body: it was invited, sent the body for nothing, and was
+        refused once it had arrived."""
+        reply = self._answer(method, target, headers, None)
+        return reply if reply.status >= 400 else None
+
+    def _answer(self, method: str, target: str, headers: Mapping[str, str], body: bytes | None) -> Response:
+        """`body` None: the head alone, checked and never executed (`refusal`)."""
         try:
             return self._route(method, target, headers, body)
         except Exception as exc:  # the envelope, never a traceback
@@ -153,14 +154,14 @@ class Api:
                        **({"Retry-After": str(BUSY_RETRY_AFTER_S)} if payload["error"]["code"] == "store_busy" else {})}
             return Response(status, dumps(payload).encode(), headers=headers)
 
-    def _route(self, method: str, target: str, headers: Mapping[str, str], body: bytes) -> Response:
+    def _route(self, method: str, target: str, headers: Mapping[str, str], body: bytes | None) -> Response:
         authority, raw_path, query = split_target(target)
         # RFC 9112 §3.2.2: an absolute-form target ("http://host/path") names the host itself, over the Host header
         # RFC 9112 §3.2: 400, not a host this server refuses (an http URI's host is never empty: RFC 9110 §4.2.1)
         if authority is None and not headers.get("host", "").strip(_OWS):
             raise InvalidInput("the request has no Host header, or an empty one: HTTP/1.1 requires one (Host: "
                                "localhost:PORT)")
-        host = _host_name(headers.get("host", "") if authority is None else authority)
+        host = host_name(headers.get("host", "") if authority is None else authority)
         if self.loopback_only and not is_loopback(host):
             raise HttpError("forbidden_host", "this server answers only requests addressed to localhost or a "
                                               "loopback address")
@@ -204,7 +205,8 @@ class Api:
             raise HttpError("unauthorized", "this server needs `Authorization: Bearer <token>` (the token it was "
                                             "started with, MNEMON_HTTP_TOKEN)", headers={"WWW-Authenticate": CHALLENGE})
 
-    def _call(self, method: str, name: str, query: str, headers: Mapping[str, str], body: bytes) -> Response:
+    def _call(self, method: str, name: str, query: str, headers: Mapping[str, str], body: bytes | None
+              ) -> Response:
         op = BY_NAME.get(name)
         if op is None:
             raise HttpError("not_found", f"no operation {name!r}; GET {self.mount}api lists them")
@@ -215,20 +217,26 @@ class Api:
             if not op.read_only:
                 raise HttpError("method_not_allowed", f"{name} writes: POST its arguments as JSON",
                                 (*accepted, "OPTIONS"))
-            if body.strip():  # read off the connection and dropped, as a POST's query string was
-                raise InvalidInput(f"a {method} takes its arguments in the query string, and its body would be "
-                                   f"ignored: put them there, or POST them as a JSON body")
-            args = query_args(op, query)
         elif method == "POST":
             if headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
                 raise HttpError("unsupported_media_type", "POST a JSON object with Content-Type: application/json")
             _refuse_query(query)
-            args = body_args(body)
         else:
             raise HttpError("method_not_allowed", f"{method} is not supported; use {' or '.join(accepted)}",
                             (*accepted, "OPTIONS"))
+        # before the body is read: a write is refused here whatever it carries (a bad body was invalid_input, and
+        # readonly only once it parsed), as it is before a `100 Continue`
         if not op.read_only and not self.allow_writes:
             raise ReadOnly(f"{name} writes, and this server is read-only; start it with --allow-writes")
+        if body is None:
+            return _HEAD_ACCEPTED
+        if method == "POST":
+            args = body_args(body)
+        elif body.strip():  # read off the connection and dropped, as a POST's query string was
+            raise InvalidInput(f"a {method} takes its arguments in the query string, and its body would be "
+                               f"ignored: put them there, or POST them as a JSON body")
+        else:
+            args = query_args(op, query)
         try:
             args = with_defaults(op, check_args(op, args), self.defaults)
             with self._lock:
@@ -389,36 +397,6 @@ def _header_bytes(value: str) -> bytes:
         return value.encode("utf-8", "surrogateescape")
 
 
-def split_target(target: str) -> tuple[str | None, str, str]:
-    """(authority, path, query) of a request target: the authority only for an absolute-form one. The origin-form
-    ("/api/x?q") is split at its "?" alone (`urlsplit` reads "//api" as the host "api"). A fragment is no part of a
-    target (RFC 9112 §3.2); one a client sends anyway is dropped."""
-    target = target.partition("#")[0]
-    if not target.startswith("/"):
-        url = urlsplit(target)
-        if url.scheme.lower() in ("http", "https") and url.netloc:
-            return url.netloc.rpartition("@")[2], url.path or "/", url.query  # (without a "user@" part)
-    path, _, query = target.partition("?")
-    return None, path, query
-
-
-def _host_name(host: str) -> str:
-    """The name in a Host header, without its port ("[::1]:8765" → "[::1]"). What follows the name must be a port:
-    "127.0.0.1:abc" was read as 127.0.0.1 and answered, where RFC 9112 §3.2 says 400 for an invalid Host."""
-    if host.startswith("["):
-        name = host[: host.find("]") + 1] if "]" in host else host
-    else:
-        name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
-    port = host[len(name):]
-    # RFC 3986 §3.2.3: ":" then digits, none (the default port) included; a TCP port is at most 65535
-    digits = port[1:].lstrip("0")
-    if port and not (port[0] == ":" and port[1:].isascii() and (port[1:] == "" or port[1:].isdigit())
-                     and len(digits) <= 5 and int(digits or "0") <= 65535):
-        raise InvalidInput(f"the host {host[:100]!r} has no valid port: after the name comes ':' and a port number "
-                           "from 0 to 65535, or nothing")
-    return name
-
-
 def _drain(stream: Any, size: int) -> None:
     while size > 0:
         chunk = stream.read(min(size, 1 << 16))
@@ -432,6 +410,7 @@ def _refusal(status: int, code: str, message: str) -> Response:
 
 
 _TOO_LARGE = _refusal(413, "too_large", f"the body must be at most {MAX_BODY} bytes")
+_HEAD_ACCEPTED = Response(100, b"")  # `Api.refusal`: nothing in the head refuses the request
 
 
 def content_length(values: list[str]) -> int | None:
@@ -448,15 +427,6 @@ def content_length(values: list[str]) -> int | None:
         return None
     digits = digits.lstrip("0") or "0"
     return int(digits) if len(digits) <= 18 else DRAIN_LIMIT + 1  # (past int()'s digit limit: too large all the same)
-
-
-def request_target(raw: str) -> str:
-    """The request target as text: http.server decodes the request line as ISO-8859-1, so a client's raw UTF-8
-    ("?query=Zürich") must be decoded again, strictly: bytes that are not UTF-8 are refused, not guessed at."""
-    try:
-        return raw.encode("latin-1").decode("utf-8")
-    except UnicodeError:
-        raise InvalidInput("the request target is not UTF-8; percent-encode the UTF-8 bytes of the text") from None
 
 
 def _handler(api: Api, request_timeout: float, request_deadline: float) -> type[BaseHTTPRequestHandler]:
@@ -504,6 +474,9 @@ def _handler(api: Api, request_timeout: float, request_deadline: float) -> type[
             refused before it is invited (a client waits for the 100 to send it; one over the limit was invited,
             read and dropped, up to DRAIN_LIMIT bytes, before the 413; a chunked one met a closed connection)."""
             refusal, _ = self._unread_refusal()
+            if refusal is None:  # ...and one refused whatever it is (no token, a write to a read-only server)
+                head = self._head()
+                refusal = head if isinstance(head, Response) else api.refusal(self.command, *head)
             if refusal is not None:
                 self.close_connection = True
                 self._send(refusal)
@@ -563,17 +536,21 @@ def _handler(api: Api, request_timeout: float, request_deadline: float) -> type[
                 self.close_connection = True
                 return _refusal(400, "invalid_input", f"the body ended after {len(body)} of the {size} bytes its "
                                                       "Content-Length announced; nothing was done")
+            head = self._head()
+            return head if isinstance(head, Response) else api.handle(self.command, *head, body)
+
+        def _head(self) -> Response | tuple[str, dict[str, str]]:
+            """The request's target and headers (lower-case names) as `Api` takes them, or their refusal."""
             for name in ("Host", "Authorization", "Content-Type"):
                 if len(self.headers.get_all(name) or []) > 1:
                     # RFC 9112 §3.2 says 400 for Host: the dict below keeps only the last one, which the loopback
                     # or token check would read while a proxy in front may have read the first
                     return _refusal(400, "invalid_input", f"more than one {name} header")
-            headers = {k.lower(): v for k, v in self.headers.items()}
             try:
                 target = request_target(self.path)
             except InvalidInput as exc:
                 return _refusal(400, "invalid_input", str(exc))
-            return api.handle(self.command, target, headers, body)
+            return target, {k.lower(): v for k, v in self.headers.items()}
 
         def __getattr__(self, name: str) -> Any:
             if name.startswith("do_"):  # every method, known or not (QUERY, TRACE…): the API answers 405 itself
