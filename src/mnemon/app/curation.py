@@ -12,6 +12,7 @@ from ..core.graph import Neighbors, bfs
 from ..core.importance import is_immune
 from ..core.keywords import VAULT_SOURCE_PREFIX
 from ..core.model import Edge, Link, Memory, parse_iso
+from ..core.surface import step
 from ..core.validation import validate_edge_type, validate_weight
 from ..ports.store.base import TIMED
 from .access import record_access
@@ -25,7 +26,8 @@ MAX_META_KEYS = 20
 def require_memory(rt: Runtime, node_id: str) -> Memory:
     node = rt.store.get_node(node_id)
     if node is None:
-        raise NotFound(f"no active memory with id {node_id!r}; `mnemon recall` or `mnemon log` lists ids")
+        raise NotFound(f"no active memory with id {node_id!r}; "
+                       + step("`mnemon recall` or `mnemon log` lists ids", "`recall` or `log` lists ids"))
     return node
 
 
@@ -48,8 +50,11 @@ _FORGETTABLE = ("memory", "note", "heading")
 def forget(rt: Runtime, node_id: str) -> dict[str, Any]:
     node = require_memory(rt, node_id)
     if node.kind not in _FORGETTABLE:
-        instead = ("it goes with its payload scope: `mnemon forget --source <mneme://…>`" if node.kind == "entity"
-                   else "every note naming it links to it; `mnemon kill-edge EDGE_ID` removes one link")
+        instead = (step("it goes with its payload scope: `mnemon forget --source <mneme://…>`",
+                        "it goes with its payload scope: `forget_source` with that mneme:// source_path")
+                   if node.kind == "entity" else
+                   step("every note naming it links to it; `mnemon kill-edge EDGE_ID` removes one link",
+                        "every note naming it links to it; `kill_edge` with a link's edge id removes that link"))
         raise InvalidInput(f"{node_id!r} is a {node.kind} node, not a memory: forget takes memories; {instead}",
                            kind=node.kind, id=node_id)
     now = rt.now_iso()

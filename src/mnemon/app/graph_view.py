@@ -17,6 +17,7 @@ from typing import Any
 from ..core.errors import InvalidInput, NotFound
 from ..core.model import Edge, Memory
 from ..core.ontology import category_of
+from ..core.surface import step
 from ..core.text import excerpt
 from .runtime import Runtime
 
@@ -55,7 +56,8 @@ def graph_view(rt: Runtime, *, focus: str | None = None, depth: int = 1, max_nod
         raise InvalidInput("give a focus or a folder, not both")
     if focus:
         if store.get_node(focus) is None:
-            raise NotFound(f"no node {focus!r}; `mnemon recall` or the overview (no focus) lists ids")
+            raise NotFound(f"no node {focus!r}; " + step("`mnemon recall` or the overview (no focus) lists ids",
+                                                         "`recall`, or `graph` without a focus, lists ids"))
         chosen, cut = _around(rt, focus, depth, max_nodes, statuses)
     else:
         chosen, cut = _overview(rt, max_nodes, _folder_prefix(folder) if folder else None)

@@ -24,6 +24,7 @@ from ..core.graph import bfs
 from ..core.importance import HALF_LIFE_DAYS, effective_importance
 from ..core.keywords import keyword_text_of
 from ..core.model import SOURCED_PREFIXES, Edge, Memory, content_hash, iso, parse_iso
+from ..core.surface import store_read_only
 from ..core.text import overlap_max, token_set, tokens
 from ..core.validation import MemoryInput
 from ..ports.store.base import TIMED, Store
@@ -510,7 +511,7 @@ def remember(rt: Runtime, inp: MemoryInput, *, no_diff: bool = False,
     store = rt.store
     if store.readonly:
         # refuse up front: even an exact repeat must not look like a successful write on a read-only snapshot
-        raise ReadOnly("the store is open read-only (--readonly); run the command without --readonly to write")
+        raise ReadOnly(store_read_only())
     digest = content_hash(inp.content)
     if not no_diff:
         existing = _repeat_of(store, digest, inp.source)

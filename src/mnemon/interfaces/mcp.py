@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Any
 
 from ..core.errors import InvalidInput
+from ..core.surface import tools
 from .operations import BY_NAME, OPERATIONS, Operation, check_args, with_defaults
 from .payloads import dumps, from_exception
 
@@ -136,7 +137,8 @@ def _result(mem_factory: Callable[[], Any], method: str, params: dict[str, Any],
             raise InvalidInput(f"{name}: the arguments give {repeated!r} twice in one object: give each key once")
         # only a missing or null `arguments` means none: `[]`, `0` or `false` are refused by check_args
         checked = check_args(tool, {} if args is None else args)
-        payload = tool.call(mem_factory(), with_defaults(tool, checked, defaults))
+        with tools():  # its hints name tools, not commands the agent cannot type
+            payload = tool.call(mem_factory(), with_defaults(tool, checked, defaults))
         is_error = False
     except Exception as exc:  # the envelope, never a traceback
         payload, _ = from_exception(exc)

@@ -41,6 +41,7 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qs, quote, unquote
 
 from ...core.errors import InvalidInput, MnemonError, ReadOnly
+from ...core.surface import tools
 from ..operations import BY_NAME, OPERATIONS, Operation, check_args, with_defaults
 from ..payloads import dumps, error_envelope, from_exception
 from .address import host_name, is_loopback, request_target, split_target
@@ -227,7 +228,7 @@ class Api:
         # before the body is read: a write is refused here whatever it carries (a bad body was invalid_input, and
         # readonly only once it parsed), as it is before a `100 Continue`
         if not op.read_only and not self.allow_writes:
-            raise ReadOnly(f"{name} writes, and this server is read-only; start it with --allow-writes")
+            raise ReadOnly(f"{name} writes, and this server was started read-only: it takes no writes")
         if body is None:
             return _HEAD_ACCEPTED
         if method == "POST":
@@ -239,7 +240,7 @@ class Api:
             args = query_args(op, query)
         try:
             args = with_defaults(op, check_args(op, args), self.defaults)
-            with self._lock:
+            with self._lock, tools():  # its hints name operations, not commands the caller cannot type
                 mem = self.mem_factory()
                 # a HEAD gets the GET's status and headers and no body: the read's bookkeeping (accesses, a log
                 # entry) would be a side effect of a request nobody reads the answer of

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.errors import NotFound, ReadOnly, StoreError
 from ...core.keywords import keyword_text_of
 from ...core.model import Memory, OplogEntry, iso, utcnow
+from ...core.surface import store_read_only
 from ...core.text import normalize
 from .base import MemoryFilter, WriterBusy, refuse_newer_schema
 from .graph_postgres import PostgresGraphReads
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
     from .subtables_postgres import PostgresVault, PostgresWorld
 
 _NODE_COLS_N = ", ".join("n." + c.strip() for c in _NODE_COLS.split(","))
-_READONLY_MESSAGE = "the store is open read-only (--readonly); run the command without --readonly to write"
 _MIGRATION_LOCK = 7_216_001  # pg_advisory_xact_lock key: one process migrates a database at a time
 _spare_test_schemas: dict[str, list[str]] = {}  # server URL → test schemas released by closed stores
 
@@ -314,7 +314,7 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
     @contextmanager
     def transaction(self, *, wait: bool = True) -> Iterator[None]:
         if self.readonly:
-            raise ReadOnly(_READONLY_MESSAGE)
+            raise ReadOnly(store_read_only())
         with self._lock, self.conn.transaction():
             self._depth += 1
             try:
@@ -331,12 +331,12 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
 
     def _write(self, sql: str, args: Sequence[Any] = ()) -> Any:
         if self.readonly:
-            raise ReadOnly(_READONLY_MESSAGE)
+            raise ReadOnly(store_read_only())
         return self.conn.execute(sql, args or None)  # type: ignore[arg-type]
 
     def _write_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         if self.readonly:
-            raise ReadOnly(_READONLY_MESSAGE)
+            raise ReadOnly(store_read_only())
         if rows:
             with self.conn.cursor() as cur:
                 cur.executemany(sql, rows)  # type: ignore[arg-type]

@@ -21,6 +21,7 @@ from typing import Any
 
 from ...core.errors import ReadOnly, StoreError
 from ...core.model import Memory, OplogEntry, iso, utcnow
+from ...core.surface import store_read_only
 from .base import MemoryFilter, WriterBusy
 from .edges_sqlite import PAGE_ROWS, _EDGE_COLS, SQLiteEdges, _edge, _paged  # noqa: F401  (re-exported)
 from .graph_sqlite import SQLiteGraphReads
@@ -323,7 +324,7 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
     @contextmanager
     def transaction(self, *, wait: bool = True) -> Iterator[None]:
         if self.readonly:
-            raise ReadOnly("the store is open read-only (--readonly); run the command without --readonly to write")
+            raise ReadOnly(store_read_only())
         with self._lock:
             if self._depth == 0:
                 self._refuse_a_lost_file()
@@ -420,7 +421,7 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
 
     def _write(self, sql: str, args: Sequence[Any] = ()) -> sqlite3.Cursor:
         if self.readonly:
-            raise ReadOnly("the store is open read-only (--readonly); run the command without --readonly to write")
+            raise ReadOnly(store_read_only())
         return self.conn.execute(sql, args)
 
     # ── nodes ────────────────────────────────────────────────────────────────

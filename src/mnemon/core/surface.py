@@ -1,0 +1,33 @@
+"""How the caller reaches mnemon, for the words that name its next step: a person at a shell types commands
+(`mnemon forget ID`, `--readonly`); an agent over MCP or a script over HTTP calls operations (`forget` with its
+`id`) and can type no command, so a hint naming one left it with nothing to do. The servers run each call under
+`tools()` (`interfaces/operations.run`); everything else reads as the command line."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+_TOOLS: ContextVar[bool] = ContextVar("mnemon_tools", default=False)
+
+
+@contextmanager
+def tools() -> Iterator[None]:
+    """Within: the caller calls operations (MCP tools, HTTP routes), not commands."""
+    token = _TOOLS.set(True)
+    try:
+        yield
+    finally:
+        _TOOLS.reset(token)
+
+
+def step(command: str, tool: str) -> str:
+    """`command`, as typed at a shell, for the command line; `tool`, naming operations and their arguments (or, for
+    what no operation does, saying it without a command), for a caller of the servers."""
+    return tool if _TOOLS.get() else command
+
+
+def store_read_only() -> str:
+    """Why a write to a store opened read-only is refused, as the caller can act on it."""
+    return step("the store is open read-only (--readonly); run the command without --readonly to write",
+                "the store is open read-only: this server takes no writes (it was started read-only)")
