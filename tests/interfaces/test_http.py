@@ -258,7 +258,10 @@ def test_agent_preflight_over_http(serve, mem) -> None:
     mem.remember("Mira moved to Lisbon in March", category="fact")
     status, pack, _ = serve()("/api/agent_preflight", body={"prompt": "where does Mira live now?"})
     assert status == 200 and pack["ok"] is True and pack["contract"]["ok"] is True
-    direct = mem.agent_preflight("where does Mira live now?")
+    from mnemon.core.surface import tools
+
+    with tools():  # as the server runs it: its rules name tools, not commands (core.surface)
+        direct = mem.agent_preflight("where does Mira live now?")
     assert pack["context"] == direct["context"] and pack["agent_rules"] == direct["agent_rules"]
     assert any("Lisbon" in str(item.get("text")) for item in pack["context"]["items"])
     status, err, _ = serve()("/api/agent_preflight?prompt=%20")

@@ -105,3 +105,39 @@ def test_a_write_to_a_read_only_server_names_no_flag(make_mem: Any, tmp_path: Pa
         assert not CLI_WORDS.search(error["message"]), error
     if name == "remember":  # the command line is told its flag
         assert "--readonly" in _cli(reader, name, args)["message"]
+
+
+def _mcp_payload(mem: Mnemon, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    reply = handle(lambda: mem, {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                 "params": {"name": name, "arguments": args}})
+    assert reply is not None and reply["result"]["isError"] is False, reply
+    return reply["result"]["structuredContent"]  # type: ignore[no-any-return]
+
+
+def test_what_a_payload_tells_an_agent_to_do_names_tools(mem: Mnemon) -> None:
+    """An agent over MCP read "`mnemon forget ID`, then remember … `--created-at …`" from a repeated remember,
+    "Record side effects with `mnemon action record`" among preflight's agent_rules, "`mnemon link NEW_ID OLD_ID
+    --type supersedes`" as a correction's next_step, "mnemon show <id>" as recall's detail_command and "`mnemon
+    alias merge`" from alias_add: commands it cannot type, where tools (forget, action_record, link, show) do it."""
+    old = mem.remember("The pilot starts in June")["id"]
+    new = mem.remember("Correction: the pilot starts in July")["id"]
+    mem.link(new, old, "supersedes")
+    mem.state_assert(json.dumps({"subject": "Jim", "predicate": "lives_in", "object": "Leeds", "confidence": 0.95,
+                                 "certainty": "confirmed", "evidence": "lease signed", "source_path": "mneme://r/jim"}))
+    said = {
+        "repeat": _mcp_payload(mem, "remember", {"content": "The pilot starts in June", "importance": 5})["hint"],
+        "rules": " ".join(_mcp_payload(mem, "agent_preflight", {"prompt": "pilot"})["agent_rules"]),
+        "next_step": _mcp_payload(mem, "agent_preflight", {
+            "prompt": "Correction: the pilot starts in August, not July"})["route"]["next_step"],
+        "detail": _mcp_payload(mem, "recall", {"query": "pilot", "brief": True})["detail_command"],
+        "alias": _mcp_payload(mem, "alias_add", {"alias": "Jim", "canonical": "James Smith"})["hint"],
+    }
+    for what, text in said.items():
+        assert not CLI_WORDS.search(text), (what, text)
+    assert f"`forget` {new}" in said["repeat"] and "`remember`" in said["repeat"]
+    assert "`action_record`" in said["rules"] and "`link`" in said["next_step"] and "supersedes" in said["next_step"]
+    assert said["detail"].startswith("show")
+    # the command line keeps its commands
+    assert f"`mnemon forget {new}`" in mem.remember("The pilot starts in June", importance=5)["hint"]
+    assert "`mnemon action record`" in " ".join(mem.agent_preflight("pilot")["agent_rules"])
+    assert mem.recall("pilot", brief=True)["detail_command"] == "mnemon show <id>"

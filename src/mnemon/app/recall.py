@@ -33,6 +33,7 @@ from ..core.recall.params import (
 from ..core.recall.rerank import (
     SIMILARITY_SUPPORT, Scored, Signals, asks_for_history, corrected_by, idf, relevance,
 )
+from ..core.surface import step
 from ..core.text import excerpt, marked_window, tokens
 from ..ports.store.base import MemoryFilter, Store
 from ..ports.graph_index import GraphSnapshot
@@ -681,9 +682,14 @@ def result_text(content: str, terms: frozenset[str]) -> dict[str, Any]:
     return {"content": marked_window(content, RESULT_TEXT_CHARS, terms), "truncated": True, "chars": len(content)}
 
 
+def _detail_command() -> str:
+    """How to read a result whole: the command, or for a caller of the servers the `show` tool."""
+    return step("mnemon show <id>", 'show {"id": <id>}')
+
+
 def _with_detail_command(payload: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
     if any(row.get("truncated") for row in rows):
-        payload["detail_command"] = "mnemon show <id>"
+        payload["detail_command"] = _detail_command()
     return payload
 
 
@@ -714,7 +720,7 @@ def to_payload(out: RecallOutcome, *, verbose: bool = False, brief: bool = False
             {"id": s.id, "excerpt": excerpt(out.nodes[s.id].content, excerpt_chars),
              "category": out.nodes[s.id].category, "score": round(s.score, 3), "confidence": confidence_label(s.score),
              **_flags(s)} for s in out.results],
-            "detail_command": "mnemon show <id>"}
+            "detail_command": _detail_command()}
     else:
         terms = frozenset(tokens(out.query))
         rows = [{"insight": insight_dict(out.nodes[s.id], full=verbose, terms=terms), "score": round(s.score, 4),

@@ -24,7 +24,7 @@ from ..core.graph import bfs
 from ..core.importance import HALF_LIFE_DAYS, effective_importance
 from ..core.keywords import keyword_text_of
 from ..core.model import SOURCED_PREFIXES, Edge, Memory, content_hash, iso, parse_iso
-from ..core.surface import store_read_only
+from ..core.surface import step, store_read_only
 from ..core.text import overlap_max, token_set, tokens
 from ..core.validation import MemoryInput
 from ..ports.store.base import TIMED, Store
@@ -592,10 +592,13 @@ def _skipped(rt: Runtime, existing_id: str, inp: MemoryInput, given: frozenset[s
         "auto_pruned_ids": [],
     }
     if ignored and node is not None:
-        out["hint"] = (
+        out["hint"] = step(
             f"an exact repeat changes nothing, so these values were not applied to {existing_id}. No mnemon command "
             f"edits a stored memory: to apply them, `mnemon forget {existing_id}`, then remember the same content "
-            f"again with them (its edges are retired; `--created-at {node.created_at}` keeps its date)")
+            f"again with them (its edges are retired; `--created-at {node.created_at}` keeps its date)",
+            f"an exact repeat changes nothing, so these values were not applied to {existing_id}. No tool edits a "
+            f"stored memory: to apply them, `forget` it (id {existing_id}), then `remember` the same content again "
+            f"with them (its edges are retired; created_at {node.created_at} keeps its date)")
     # a fact said again after a correction retired it stays retired (recall demotes it): the agent re-asserting it
     # must hear that, not only "skipped" — a `supersedes` link's or a newer memory's wording alike
     newer = sorted(e.src for e in rt.store.edges_of([existing_id], types=("supersedes",), direction="in"))
@@ -604,7 +607,8 @@ def _skipped(rt: Runtime, existing_id: str, inp: MemoryInput, given: frozenset[s
         out["superseded_by"] = newer
         out["hint"] = ((out["hint"] + ". ") if "hint" in out else "") + (
             f"{existing_id} is superseded by {', '.join(newer)}, and recall ranks it below them: if it is true again, "
-            f"`mnemon forget {newer[0]}` (the correction) or remember what changed since as a new memory")
+            + step(f"`mnemon forget {newer[0]}`", f"`forget` {newer[0]}")
+            + " (the correction) or remember what changed since as a new memory")
     return out
 
 

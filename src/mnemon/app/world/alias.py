@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.errors import InvalidInput
+from ...core.surface import step
 from ...core.world import add_alias, merge_plan
 from ...core.world.values import norm_keys
 from ..runtime import Runtime
@@ -38,8 +39,10 @@ def alias_add(rt: Runtime, alias: str, canonical: str, *, source: str = "manual"
     if stored:
         out["stored_under_alias"] = len(stored)
         out["hint"] = (f"{len(stored)} current belief(s) are stored under {rows[0].alias!r} and stay apart from "
-                       f"{rows[0].canonical!r}: `mnemon alias merge {_quoted(rows[0].alias)} "
-                       f"{_quoted(rows[0].canonical)}` rewrites them under it, one value in force per predicate")
+                       f"{rows[0].canonical!r}: " + step(f"`mnemon alias merge {_quoted(rows[0].alias)} "
+                                                         f"{_quoted(rows[0].canonical)}` rewrites them under it",
+                                                         "merging the alias (no tool does) rewrites them under it")
+                       + ", one value in force per predicate")
     return out
 
 

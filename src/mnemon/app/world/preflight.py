@@ -15,6 +15,7 @@ from typing import Any
 
 from ...core.errors import ContractViolation, InvalidInput, StoreError
 from ...core.model import parse_iso
+from ...core.surface import step
 from ...core.text import token_set
 from ...core.world import Assertion, Prediction, due_predictions, truth_policy_for_prediction, validity_at
 from ...core.world.predictions import due_at
@@ -39,6 +40,7 @@ AGENT_RULES: tuple[str, ...] = (
     "Candidate edges and unvalidated claims are leads to verify, never truth.",
     "Record side effects with `mnemon action record` (external_ref or tool_call_id required).",
 )
+RECORD_RULE_TOOLS = "Record side effects with `action_record` (external_ref or tool_call_id required)."
 
 
 def _as_of(rt: Runtime, as_of: Any) -> datetime | None:
@@ -249,7 +251,7 @@ def agent_preflight(rt: Runtime, prompt: str, *, as_of: Any = None, budget: int 
                      "violations": contract["violations"], "warnings": contract["warnings"], "db": rt.store.path},
         "warnings": _warnings(world, contract),
         "failures": contract["failures"],
-        "agent_rules": list(AGENT_RULES),
+        "agent_rules": [*AGENT_RULES[:-1], step(AGENT_RULES[-1], RECORD_RULE_TOOLS)],
     }
     if surface_limit:
         payload["surface"] = _surface(rt, prompt, surface_limit, include_candidates, hints, view)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..surface import step
+
 RETRIEVAL, CORRECTION, BOTH = "retrieval", "correction", "both"
 
 # wording that says a stored fact is wrong or out of date (EN, ZH). The apostrophe may be typographic (’), as
@@ -34,6 +36,15 @@ NEXT_STEPS = {
     BOTH: "Answer from the context pack with the correction applied, then store the corrected fact with "
           "`mnemon remember` (and `mnemon link NEW_ID OLD_ID --type supersedes` when it replaces a memory).",
 }
+# the same steps for an agent calling tools (MCP, HTTP), which can type no command
+TOOL_NEXT_STEPS = {
+    RETRIEVAL: NEXT_STEPS[RETRIEVAL],
+    CORRECTION: "Store the corrected fact with `remember`; when its diff_suggestion is UPDATE or CONFLICT, link it to "
+                "the memory it replaces with `link` (source_id: the new id, target_id: the old, edge_type: "
+                "supersedes).",
+    BOTH: "Answer from the context pack with the correction applied, then store the corrected fact with `remember` "
+          "(and `link` it, edge_type supersedes, to the memory it replaces).",
+}
 
 
 @dataclass(frozen=True)
@@ -45,7 +56,7 @@ class Route:
 
     def to_dict(self) -> dict[str, object]:
         return {"path": self.path, "confidence": self.confidence, "reason": self.reason, "source": "rules",
-                "cues": list(self.cues), "next_step": NEXT_STEPS[self.path]}
+                "cues": list(self.cues), "next_step": step(NEXT_STEPS[self.path], TOOL_NEXT_STEPS[self.path])}
 
 
 def _found(pattern: re.Pattern[str], text: str) -> tuple[str, ...]:
