@@ -69,7 +69,7 @@ def test_the_bounds_are_the_librarys_own() -> None:
 
 
 def test_the_causal_sub_types_are_the_ones_the_library_takes(mem) -> None:
-    """The library has no constant for them (app/curation.py spells them out): its behaviour is the reference."""
+    """app/curation.py's CAUSAL_SUB_TYPES, read by behaviour: what the library takes is the reference."""
     a = mem.remember("Chose Qdrant as the vector database", category="decision")["id"]
     b = mem.remember("Qdrant runs on the staging cluster", category="fact")["id"]
     for sub_type in operations.CAUSAL_SUB_TYPES:

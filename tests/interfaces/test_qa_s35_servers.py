@@ -118,3 +118,30 @@ def test_a_write_to_a_read_only_server_is_refused_as_readonly_whatever_its_body(
     for body in (b"{not json", b'{"content": ""}', b'{"content": "ok"}'):
         reply = api.handle("POST", "/api/remember", {"host": "localhost", "content-type": "application/json"}, body)
         assert reply.status == 403 and b'"readonly"' in reply.body, body
+
+
+@pytest.mark.parametrize("edge_type", [None, "semantic", "temporal", "entity", "supersedes"])
+def test_a_causal_sub_type_on_another_edge_is_refused_and_nothing_linked(mem, edge_type: str | None) -> None:
+    """`link` with sub_type "enables" and no edge_type stored a semantic edge named "enables" and answered "linked":
+    the agent believed it recorded a cause, which no causal walk ever reads. The schema says so (a client that checks
+    it is told first), check_args refuses it over MCP and HTTP, and the library refuses it on the command line."""
+    from jsonschema import Draft202012Validator
+
+    from mnemon.app import curation
+    from mnemon.core.errors import InvalidInput
+    from mnemon.interfaces.operations import BY_NAME, check_args
+
+    a = mem.remember("The cache was cold after the deploy")["id"]
+    b = mem.remember("Login latency doubled on Monday")["id"]
+    args = {"source_id": a, "target_id": b, "sub_type": "enables", **({"edge_type": edge_type} if edge_type else {})}
+    op = BY_NAME["link"]
+    assert not Draft202012Validator(op.schema()).is_valid(args)
+    with pytest.raises(InvalidInput, match="sub_type"):
+        check_args(op, args)
+    with pytest.raises(InvalidInput, match="causal"):
+        mem.link(a, b, edge_type or "semantic", sub_type="enables")
+    assert all(e.sub_type != "enables" for e in mem.rt.store.edges_of([a], direction="both"))
+    causal = {**args, "edge_type": "causal"}
+    assert Draft202012Validator(op.schema()).is_valid(causal)
+    assert op.call(mem, check_args(op, causal))["sub_type"] == "enables"
+    assert curation.CAUSAL_SUB_TYPES == tuple(op.properties["sub_type"]["enum"])

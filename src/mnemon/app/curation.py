@@ -20,6 +20,7 @@ from .remember import corrections_among, recompute_importance, refresh_importanc
 from .runtime import Runtime
 
 MAX_RELATED_DEPTH = 10
+CAUSAL_SUB_TYPES = ("causes", "enables", "prevents")
 MAX_META_KEYS = 20
 
 
@@ -123,8 +124,13 @@ def link(rt: Runtime, src: str, dst: str, edge_type: str, *, sub_type: str = "",
         raise InvalidInput("an edge needs two different memories")
     require_memory(rt, src)
     require_memory(rt, dst)
-    if edge_type == "causal" and sub_type and sub_type not in ("causes", "enables", "prevents"):
+    if edge_type == "causal" and sub_type and sub_type not in CAUSAL_SUB_TYPES:
         raise InvalidInput("causal sub-type must be causes, enables or prevents")
+    if edge_type != "causal" and sub_type in CAUSAL_SUB_TYPES:
+        # an agent that gave sub_type "enables" and no edge_type stored a semantic edge named "enables", which no
+        # causal walk or causal ordering ever reads, and was told "linked"
+        raise InvalidInput(f"sub-type {sub_type!r} is a causal one, and this edge is {edge_type}: make it a causal "
+                           "edge, or leave the sub-type out", field="sub_type")
     sub = sub_type or ("causes" if edge_type == "causal" else "")
     now = rt.now_iso()
     edges = [Edge(src, dst, edge_type, sub, w, origin="agent", metadata=metadata, created_at=now, rule="link")]

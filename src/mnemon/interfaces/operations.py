@@ -93,6 +93,9 @@ class Operation:
     # pairs of arguments that cannot both be given (recall's brief and verbose, both true; graph's focus and folder,
     # both non-empty): stated in the schema, so a client that checks it first is never refused
     exclusive: tuple[tuple[str, str], ...] = ()
+    # (argument, other, value): the argument given needs the other given as that value (link's sub_type, a causal
+    # sub-type, needs edge_type causal); stated in the schema and refused by `check_args` as an exclusive pair is
+    needs: tuple[tuple[str, str, str], ...] = ()
 
     @cached_property
     def parameters(self) -> dict[str, Any]:
@@ -103,10 +106,12 @@ class Operation:
     def schema(self) -> dict[str, Any]:
         out = {"type": "object", "properties": self.parameters, "required": list(self.required),
                "additionalProperties": False}
-        if self.exclusive:
-            out["allOf"] = [{"not": {"required": list(pair), "properties": {f: _GIVEN[self.properties[f]["type"]]
-                                                                             for f in pair}}}
-                            for pair in self.exclusive]
+        rules = [{"not": {"required": list(pair), "properties": {f: _GIVEN[self.properties[f]["type"]]
+                                                                   for f in pair}}} for pair in self.exclusive]
+        rules += [{"if": {"required": [name]}, "then": {"required": [other], "properties": {other: {"const": value}}}}
+                  for name, other, value in self.needs]
+        if rules:
+            out["allOf"] = rules
         return out
 
     def tool_schema(self) -> dict[str, Any]:
@@ -159,6 +164,10 @@ def check_args(op: Operation, args: Any) -> dict[str, Any]:
         if checked.get(first) and checked.get(second):
             given = "true" if op.properties[first]["type"] == "boolean" else "given"
             raise InvalidInput(f"{op.name}: arguments {first!r} and {second!r} cannot both be {given}")
+    for name, other, value in op.needs:
+        if name in checked and checked.get(other) != value:
+            raise InvalidInput(f"{op.name}: argument {name!r} needs {other!r} {value}; got "
+                               f"{checked.get(other, 'none')}", field=name)
     return checked
 
 
@@ -335,10 +344,11 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("link", "Create or replace an edge (supersedes demotes the target in recall).",
               {"source_id": _s("from"), "target_id": _s("to"),
                "edge_type": _choice("default semantic", MNEMON_EDGE_TYPES), "weight": _unit("0-1, default 0.5"),
-               "sub_type": _choice("for a causal edge (default causes)", CAUSAL_SUB_TYPES)},
+               "sub_type": _choice("for a causal edge: needs edge_type causal (default causes)", CAUSAL_SUB_TYPES)},
               ("source_id", "target_id"), False,
               lambda m, a: m.link(a["source_id"], a["target_id"], a.get("edge_type", "semantic"),
-                                  sub_type=a.get("sub_type", ""), weight=a.get("weight", 0.5))),
+                                  sub_type=a.get("sub_type", ""), weight=a.get("weight", 0.5)),
+              needs=(("sub_type", "edge_type", "causal"),)),
     Operation("forget", "Soft-delete a memory (kept in the database, edges retired, logged).", {"id": _s("memory id")},
               ("id",), False, lambda m, a: m.forget(a["id"]), destructive=True),
     Operation("status", "Counts, top entities, size and embedding coverage.", {}, (), True, lambda m, a: m.status()),
