@@ -141,3 +141,19 @@ def test_what_a_payload_tells_an_agent_to_do_names_tools(mem: Mnemon) -> None:
     assert f"`mnemon forget {new}`" in mem.remember("The pilot starts in June", importance=5)["hint"]
     assert "`mnemon action record`" in " ".join(mem.agent_preflight("pilot")["agent_rules"])
     assert mem.recall("pilot", brief=True)["detail_command"] == "mnemon show <id>"
+
+
+def test_a_warning_about_missing_vectors_names_no_command_over_the_servers(make_mem: Any, tmp_path: Path) -> None:
+    """A recall over MCP on a store whose memories lack this provider's vectors warned "`mnemon embed --all` adds
+    them", and one without a provider "recall by meaning needs their provider (--embed or …)": nothing an agent can
+    run. Over the servers the warning says who can (whoever runs the server); the command line keeps its command."""
+    db = tmp_path / "gaps.db"
+    plain = make_mem("none", db=db)
+    for text in ("The pilot starts in June", "The budget review is on Friday", "Qdrant runs on staging"):
+        plain.remember(text)
+    make_mem("hash", db=db).remember("The pilot team meets on Mondays")
+    for provider, needle in (("hash", "embed of the whole store"), ("none", "MNEMON_EMBED_PROVIDER")):
+        reader = make_mem(provider, db=db)
+        warnings = " ".join(_mcp_payload(reader, "recall", {"query": "pilot"}).get("warnings", []))
+        assert needle in warnings and not CLI_WORDS.search(warnings), (provider, warnings)
+    assert "`mnemon embed --all`" in " ".join(make_mem("hash", db=db).recall("pilot")["warnings"])

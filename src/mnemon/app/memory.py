@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.keywords import embedding_text_of
 from ..core.errors import InvalidInput, NotFound, ProviderUnavailable
+from ..core.surface import embed_all
 from ..ports.cache_paths import beside, cache_bytes
 from ..ports.embed.base import EmbedSettings
 from ..ports.embed.registry import get_provider
@@ -346,7 +347,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         }
         if out["embedding"]["mismatch"]:
             out["embedding"]["hint"] = ("vectors from other providers are kept beside this one's and never mixed; "
-                                        "`mnemon embed --all` adds this provider's without touching theirs, and "
+                                        f"{embed_all()} adds this provider's without touching theirs, and "
                                         "switching back to one of them embeds nothing again")
         # the recall graph and vector matrix saved beside the database: caches, rebuilt when missing
         out["cache_bytes"] = {name: cache_bytes(store, name) for name in ("graph", "vectors")}

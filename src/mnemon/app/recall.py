@@ -33,7 +33,7 @@ from ..core.recall.params import (
 from ..core.recall.rerank import (
     SIMILARITY_SUPPORT, Scored, Signals, asks_for_history, corrected_by, idf, relevance,
 )
-from ..core.surface import step
+from ..core.surface import embed_all, step
 from ..core.text import excerpt, marked_window, tokens
 from ..ports.store.base import MemoryFilter, Store
 from ..ports.graph_index import GraphSnapshot
@@ -124,16 +124,17 @@ def warn_on_vector_gaps(rt: Runtime, embedded_query: bool) -> None:
             named = ", ".join(f"{count} memories from {name}" for name, count in sorted(providers.items()))
             rt.warnings.append(f"recalled by keywords and the graph only: the embedding provider is "
                                f"'{rt.provider.name}' while the store holds vectors ({named}); recall by meaning "
-                               "needs their provider (--embed or MNEMON_EMBED_PROVIDER)")
+                               + step("needs their provider (--embed or MNEMON_EMBED_PROVIDER)",
+                                      "needs their provider (MNEMON_EMBED_PROVIDER where this server runs)"))
         return
     total = rt.store.count_active()
     embedded = len(rt.index)
     if total and embedded * 2 < total:
         rt.warnings.append(f"only {embedded} of {total} memories have a vector from {rt.provider.identity()}: "
-                           "recall by meaning misses the rest; `mnemon embed --all` adds them")
+                           f"recall by meaning misses the rest; {embed_all()} adds them")
     elif embedded_query and total > embedded:  # (the query had no vector: a warning already says why)
         rt.warnings.append(f"{total - embedded} of {total} memories have no vector from {rt.provider.identity()}: "
-                           "their similarity is 0, so recall by meaning misses them; `mnemon embed --all` adds them")
+                           f"their similarity is 0, so recall by meaning misses them; {embed_all()} adds them")
 
 
 def _with_capitals(words: set[str]) -> set[str]:

@@ -16,6 +16,7 @@ from datetime import datetime
 
 from ..core.errors import ProviderMismatch, ProviderUnavailable
 from ..core.model import Link, Memory, iso, utcnow
+from ..core.surface import embed_all
 from ..core.text import memory_tokens
 from ..ports.embed.base import EmbeddingProvider
 from ..ports.store.base import Store
@@ -113,13 +114,13 @@ class Runtime:
                                        f"model now answers {int(rows.shape[-1])}-d ones")
             return rows
         except ProviderUnavailable as exc:
-            self.warnings.append(f"embedding skipped: {exc.message}; stored without a vector (`mnemon embed --all`"
-                                 " adds it)")
+            self.warnings.append(f"embedding skipped: {exc.message}; stored without a vector ({embed_all()} adds"
+                                 " it)")
             return None
         except ProviderMismatch as exc:  # the model behind the name changed: a memory is kept, never mixed in
             self.warnings.append(f"embedding skipped: {exc.message}; stored without a vector (to embed the store "
                                  "anew, give the model another identity: another model name or MNEMON_EMBED_DIMENSIONS"
-                                 ", then `mnemon embed --all`)")
+                                 f", then {embed_all().rstrip(',')})")
             return None
 
     def embed_stored(self, ids: Sequence[str], *, batch: int = 64,

@@ -31,3 +31,9 @@ def store_read_only() -> str:
     """Why a write to a store opened read-only is refused, as the caller can act on it."""
     return step("the store is open read-only (--readonly); run the command without --readonly to write",
                 "the store is open read-only: this server takes no writes (it was started read-only)")
+
+
+def embed_all() -> str:
+    """What adds the vectors a store lacks: a command at a shell; over the servers no tool does it, whoever runs the
+    server does."""
+    return step("`mnemon embed --all`", "an embed of the whole store, by whoever runs this server,")

@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from mnemon.core.errors import InvalidInput, ProviderMismatch, ProviderUnavailable
+from mnemon.core.surface import embed_all
 
 from .base import EmbeddingProvider
 
@@ -130,7 +131,7 @@ def status_advice(status: int) -> str | None:
     if status == 200:
         return "the server answered with something that is not JSON: is the endpoint an embedding API?"
     if status == 429:
-        return "the server is rate-limiting: try again later (the memory is kept; `mnemon embed --all` adds vectors)"
+        return f"the server is rate-limiting: try again later (the memory is kept; {embed_all()} adds vectors)"
     if status >= 500:
         return "the server failed on its side: see its log, then try again"
     return None
