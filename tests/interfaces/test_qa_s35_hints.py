@@ -157,3 +157,24 @@ def test_a_warning_about_missing_vectors_names_no_command_over_the_servers(make_
         warnings = " ".join(_mcp_payload(reader, "recall", {"query": "pilot"}).get("warnings", []))
         assert needle in warnings and not CLI_WORDS.search(warnings), (provider, warnings)
     assert "`mnemon embed --all`" in " ".join(make_mem("hash", db=db).recall("pilot")["warnings"])
+
+
+def test_a_damaged_store_over_the_servers_names_no_command() -> None:
+    """A store file damaged while a server ran answered every call "restore it … (`mnemon import`) into a new
+    store", built outside the call itself (the envelope of any exception): over the servers it names no command."""
+    import sqlite3
+
+    def damaged() -> Any:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    reply = handle(damaged, {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                             "params": {"name": "status", "arguments": {}}})
+    assert reply is not None
+    over_mcp = reply["result"]["structuredContent"]["error"]
+    answer = Api(damaged).handle("GET", "/api/status", {"host": "localhost"}, b"")
+    over_http = json.loads(answer.body)["error"]
+    for error in (over_mcp, over_http):
+        assert error["code"] == "store_error" and "damaged" in error["message"], error
+        assert not CLI_WORDS.search(error["message"]), error
+    assert "`mnemon import`" in from_exception(sqlite3.DatabaseError("database disk image is malformed"))[0][
+        "error"]["message"]

@@ -131,14 +131,20 @@ def _result(mem_factory: Callable[[], Any], method: str, params: dict[str, Any],
     if tool is None:
         raise _Refused(INVALID_PARAMS, f"unknown tool {name!r}")
     args = params.get("arguments")
+    with tools():  # its hints and refusals name tools, not commands the agent cannot type
+        return _called(mem_factory, tool, args, defaults)
+
+
+def _called(mem_factory: Callable[[], Any], tool: Operation, args: Any, defaults: Mapping[str, Any] | None) -> Any:
+    """One tools/call's result: the tool's payload, or its refusal as the envelope with `isError`."""
+    name = tool.name
     try:
         repeated = _repeated_key(args)
         if repeated is not None:  # as the HTTP API refuses such a body (`http.server.body_args`)
             raise InvalidInput(f"{name}: the arguments give {repeated!r} twice in one object: give each key once")
         # only a missing or null `arguments` means none: `[]`, `0` or `false` are refused by check_args
         checked = check_args(tool, {} if args is None else args)
-        with tools():  # its hints name tools, not commands the agent cannot type
-            payload = tool.call(mem_factory(), with_defaults(tool, checked, defaults))
+        payload = tool.call(mem_factory(), with_defaults(tool, checked, defaults))
         is_error = False
     except Exception as exc:  # the envelope, never a traceback
         payload, _ = from_exception(exc)

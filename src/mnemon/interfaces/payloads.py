@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from ..core.errors import MnemonError
+from ..core.surface import step
 
 
 def dumps(payload: Any, *, pretty: bool = False) -> str:
@@ -50,7 +51,8 @@ def from_exception(exc: BaseException) -> tuple[dict[str, Any], int]:
         return error_envelope("store_error", f"the database refused the operation: {exc}"), 1
     if _damaged_file(exc):  # a page the open did not read is broken: the file's fault, and the user's to repair
         return error_envelope("store_error", f"the store file is damaged ({exc}): restore it from a copy or an "
-                                             "export (`mnemon import`) into a new store"), 1
+                                             + step("export (`mnemon import`) into a new store",
+                                                    "export into a new store (whoever runs this server can)")), 1
     if isinstance(exc, RecursionError) and "JSON" in str(exc):
         # '[[[[…]]]]' thousands deep: valid JSON that Python's parser will not recurse into, in a --file, a payload,
         # an import, a request body

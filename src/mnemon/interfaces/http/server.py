@@ -142,7 +142,12 @@ class Api:
         return reply if reply.status >= 400 else None
 
     def _answer(self, method: str, target: str, headers: Mapping[str, str], body: bytes | None) -> Response:
-        """`body` None: the head alone, checked and never executed (`refusal`)."""
+        """`body` None: the head alone, checked and never executed (`refusal`). Its hints and refusals name
+        operations, not commands the caller cannot type (`core.surface.tools`)."""
+        with tools():
+            return self._answer_as_tools(method, target, headers, body)
+
+    def _answer_as_tools(self, method: str, target: str, headers: Mapping[str, str], body: bytes | None) -> Response:
         try:
             return self._route(method, target, headers, body)
         except Exception as exc:  # the envelope, never a traceback
@@ -240,7 +245,7 @@ class Api:
             args = query_args(op, query)
         try:
             args = with_defaults(op, check_args(op, args), self.defaults)
-            with self._lock, tools():  # its hints name operations, not commands the caller cannot type
+            with self._lock:
                 mem = self.mem_factory()
                 # a HEAD gets the GET's status and headers and no body: the read's bookkeeping (accesses, a log
                 # entry) would be a side effect of a request nobody reads the answer of
