@@ -312,8 +312,8 @@ def test_a_read_only_server_on_postgresql_sees_other_writers(pg_db_url: str, mak
 def test_the_openapi_document_is_valid_and_follows_the_operation_table(serve) -> None:
     from openapi_spec_validator import validate
 
-    status, doc, _ = serve(mount="/mnemon", token="t")("/mnemon/api/openapi.json",
-                                                       headers={"Authorization": "Bearer t"})
+    status, doc, _ = serve(mount="/mnemon", token="t", allow_writes=True)("/mnemon/api/openapi.json",
+                                                                          headers={"Authorization": "Bearer t"})
     assert status == 200
     validate(doc)
     assert doc["servers"] == [{"url": "/mnemon"}] and doc["security"] == [{"token": []}]

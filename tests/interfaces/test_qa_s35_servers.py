@@ -1,7 +1,8 @@
-"""Session 35's QA of the servers as an agent's tool surface: a tools/list cursor, a Host header's port, and a
-request refused from its head alone under `Expect: 100-continue`."""
+"""Session 35's QA of the servers as an agent's tool surface: a tools/list cursor, a Host header's port, a request
+refused from its head alone under `Expect: 100-continue`, link's sub-type, a read-only server's OpenAPI document."""
 from __future__ import annotations
 
+import json
 import socket
 from typing import Any
 
@@ -145,3 +146,19 @@ def test_a_causal_sub_type_on_another_edge_is_refused_and_nothing_linked(mem, ed
     assert Draft202012Validator(op.schema()).is_valid(causal)
     assert op.call(mem, check_args(op, causal))["sub_type"] == "enables"
     assert curation.CAUSAL_SUB_TYPES == tuple(op.properties["sub_type"]["enum"])
+
+
+def test_a_read_only_servers_openapi_document_offers_only_what_it_serves(mem) -> None:
+    """The OpenAPI document of a read-only `mnemon serve` described remember, forget, kill_edge … as POST operations,
+    so an agent framework that makes a tool of each (an OpenAPI toolkit, a GPT action) offered writes that could only
+    fail 403 readonly; `mnemon --readonly mcp serve` lists only the reading tools. A server that allows writes
+    describes them all."""
+    from mnemon.interfaces.operations import OPERATIONS
+
+    def paths(**options: Any) -> set[str]:
+        answer = Api(lambda: mem, **options).handle("GET", "/api/openapi.json", {"host": "localhost"}, b"")
+        assert answer.status == 200
+        return set(json.loads(answer.body)["paths"])
+
+    assert paths() == {f"/api/{op.name}" for op in OPERATIONS if op.read_only}
+    assert paths(allow_writes=True) == {f"/api/{op.name}" for op in OPERATIONS}

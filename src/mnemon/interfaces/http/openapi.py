@@ -7,9 +7,11 @@ from urllib.parse import quote
 from ..operations import OPERATIONS
 
 
-def openapi(mount: str, *, secured: bool = False) -> dict[str, Any]:
+def openapi(mount: str, *, secured: bool = False, writes: bool = True) -> dict[str, Any]:
     """An OpenAPI 3.1 description of the API, made from the operation table (so it cannot drift from it): a client
-    generator or a fuzzer reads the same schemas `check_args` enforces."""
+    generator or a fuzzer reads the same schemas `check_args` enforces. Without `writes` (a read-only server) only
+    the operations that read: an agent framework makes a tool of every operation, and each write could only fail
+    403 `readonly` (as `mnemon --readonly mcp serve` lists only the reading tools)."""
     from ... import __version__
     from .server import STATUS_OF_CODE  # (the server's table; it imports this module)
 
@@ -20,7 +22,7 @@ def openapi(mount: str, *, secured: bool = False) -> dict[str, Any]:
     failures = {str(status): {"description": " or ".join(names), "content": {"application/json": {"schema": error}}}
                 for status, names in codes.items()}
     paths: dict[str, Any] = {}
-    for op in OPERATIONS:
+    for op in (op for op in OPERATIONS if writes or op.read_only):
         answer = {"200": {"description": "the JSON the CLI prints for the same call",
                           "content": {"application/json": {"schema": {"type": "object"}}}}, **failures}
         item: dict[str, Any] = {"post": {
@@ -34,7 +36,7 @@ def openapi(mount: str, *, secured: bool = False) -> dict[str, Any]:
                                                               if spec.get("type") == "array" else {})}
                                           for name, spec in op.parameters.items()]}
         else:
-            item["post"]["description"] = "Writes: refused with 403 `readonly` unless the server allows writes."
+            item["post"]["description"] = "Writes: offered only by a server that allows writes."
         paths[f"/api/{op.name}"] = item
     doc: dict[str, Any] = {
         "openapi": "3.1.0",

@@ -186,7 +186,7 @@ class Api:
                 if (options := _allow(method, ("GET", "HEAD"))) is not None:
                     return options
                 if name:
-                    return _json(200, openapi(self.mount, secured=self.token is not None))
+                    return _json(200, openapi(self.mount, secured=self.token is not None, writes=self.allow_writes))
                 return _json(200, {"ok": True, "read_only": not self.allow_writes, "operations": [
                     {"name": op.name, "description": op.description, "read_only": op.read_only,
                      "parameters": op.schema()} for op in OPERATIONS]})
