@@ -39,7 +39,7 @@ def test_tools_list_without_a_cursor_lists_every_tool() -> None:
 
 @pytest.mark.parametrize("host", ["127.0.0.1:abc", "localhost:8a", "localhost:-1", "localhost:+80", "[::1]:x",
                                   "localhost:65536", "127.0.0.1:99999999999999999999", "[::1]junk", "localhost: 80",
-                                  "localhost:٨٠"])
+                                  "localhost:٨٠", ":8765"])
 def test_a_host_whose_port_is_no_port_is_refused(mem, host: str) -> None:
     """`Host: 127.0.0.1:abc` was answered as if addressed to 127.0.0.1; RFC 9112 §3.2 says 400 for an invalid Host,
     as a missing or empty one already was. The absolute form's authority is read the same way."""

@@ -47,6 +47,8 @@ def host_name(host: str) -> str:
                      and len(digits) <= 5 and int(digits or "0") <= 65535):
         raise InvalidInput(f"the host {host[:100]!r} has no valid port: after the name comes ':' and a port number "
                            "from 0 to 65535, or nothing")
+    if not name.strip(" \t"):  # ":8765": a port without a host is no host (RFC 9110 §4.2.1: never empty)
+        raise InvalidInput(f"the host {host[:100]!r} names no host before its port: Host: localhost:PORT")
     return name
 
 
