@@ -60,8 +60,9 @@ def test_a_server_on_postgresql_outlives_a_lost_database_session(pg_db_url: str,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     """A PostgreSQL restart (or an idle timeout, a network cut) ended the server's one session, and `mnemon serve`
     and `mcp serve` answered every later call with an error until someone restarted them: the first as `internal`
-    (AdminShutdown, and so in the HTTP server's log), the rest as `store_error: the connection is closed`. The call
-    that meets the lost session is the database's refusal; the next one runs on a new session."""
+    (AdminShutdown, and so in the HTTP server's log), the rest as `store_error: the connection is closed`. A call
+    that meets the lost session is the database's refusal (since session 35 only when the server's goodbye had not
+    reached the socket before the call: test_qa_s35_pg_sessions); the next one runs on a new session."""
     import psycopg
 
     mem = Mnemon.open(load_config(dict(os.environ), db=pg_db_url))
@@ -77,7 +78,7 @@ def test_a_server_on_postgresql_outlives_a_lost_database_session(pg_db_url: str,
         assert ask(1, "remember", {"content": "The pilot starts in June"})["isError"] is False
         end_session()
         met = ask(2, "search", {"query": "pilot"})
-        assert met["isError"] is True and met["structuredContent"]["error"]["code"] == "store_error", met
+        assert not met["isError"] or met["structuredContent"]["error"]["code"] == "store_error", met
         found = ask(3, "search", {"query": "pilot"})
         assert found["isError"] is False, found
         assert [r["content"] for r in found["structuredContent"]["results"]] == ["The pilot starts in June"]
@@ -86,9 +87,10 @@ def test_a_server_on_postgresql_outlives_a_lost_database_session(pg_db_url: str,
         end_session()
         api = Api(lambda: mem)
         answers = [api.handle("GET", "/api/search?query=pilot", {"host": "localhost"}, b"") for _ in range(2)]
-        assert [a.status for a in answers] == [500, 200]
-        assert json.loads(answers[0].body)["error"]["code"] == "store_error"
-        assert "store_error on GET /api/search" in capsys.readouterr().err
+        assert answers[0].status in (200, 500) and answers[1].status == 200
+        if answers[0].status == 500:
+            assert json.loads(answers[0].body)["error"]["code"] == "store_error"
+            assert "store_error on GET /api/search" in capsys.readouterr().err
     finally:
         mem.close()
 
@@ -301,8 +303,8 @@ def test_closing_a_store_whose_session_was_lost_opens_no_new_one(pg_store: Any, 
     lost = pg_store.conn
     with psycopg.connect(pg_url, autocommit=True) as admin:
         admin.execute("SELECT pg_terminate_backend(%s)", (lost.info.backend_pid,))
-        with pytest.raises(psycopg.OperationalError):
-            pg_store.count_active()
+        while admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", (lost.info.backend_pid,)).fetchone():
+            admin.execute("SELECT pg_sleep(0.01)")  # until the server's goodbye is on the session's socket
         pg_store.close()
         assert pg_store._conn is lost  # closed as it was, not replaced by a session opened only to be closed
 

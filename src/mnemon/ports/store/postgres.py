@@ -143,13 +143,33 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
     def conn(self) -> Any:
         """The session every statement runs in. One the server ended (a restart, an idle-session timeout, a network
         cut: psycopg calls it broken) is replaced by a new one set up as this one was, outside a transaction only: a
-        long-running `serve` or `mcp serve` failed every call after a restart until someone restarted it too. (The
-        statement that met the lost session still fails: whether a write in it ran is unknown.)"""
-        if self._conn.broken and self._depth == 0 and not self.session_locks:
+        long-running `serve` or `mcp serve` failed every call after a restart until someone restarted it too. One the
+        server ended while it was idle (`_ended_while_idle`) is replaced before the next statement, so that call
+        answers too. (A statement that meets a lost session still fails: whether a write in it ran is unknown.)"""
+        if self._depth == 0 and not self.session_locks and (self._conn.broken or self._ended_while_idle()):
             with self._lock:
-                if self._conn.broken and self._depth == 0 and not self.session_locks:
+                if self._depth == 0 and not self.session_locks and (self._conn.broken or self._ended_while_idle()):
                     self._conn = self._reconnected()
         return self._conn
+
+    def _ended_while_idle(self) -> bool:
+        """Whether the server ended this idle session (a restart, `pg_terminate_backend`, an idle timeout): it says
+        so on the socket before closing it, and nothing else arrives unasked on an idle session (no LISTEN). Only a
+        readable socket costs a statement, which tells the goodbye from anything else."""
+        import select
+
+        import psycopg
+
+        conn = self._conn
+        if conn.closed or conn.pgconn.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            return False  # (a statement of another thread in flight: its answer is what is on the socket)
+        try:
+            if not select.select([conn.fileno()], [], [], 0)[0]:
+                return False
+            conn.execute("SELECT 1")
+        except (OSError, ValueError, psycopg.OperationalError):
+            return bool(conn.broken)
+        return False
 
     def _reconnected(self) -> Any:
         from pgvector.psycopg.vector import register_vector_info
