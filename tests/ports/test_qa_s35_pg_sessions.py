@@ -1,10 +1,11 @@
-"""Session 35's QA of PostgreSQL against SQLite: a long-running process whose database session the server ended."""
+"""Session 35's QA of PostgreSQL against SQLite: a process whose database session the server ended; status orders."""
 from __future__ import annotations
 
 import json
 import os
 from typing import Any
 
+import numpy as np
 import pytest
 
 from mnemon.app.config import load_config
@@ -13,8 +14,6 @@ from mnemon.interfaces.http.server import Api
 from mnemon.interfaces.mcp import handle
 
 from interfaces.test_mcp import call
-
-pytestmark = pytest.mark.postgres
 
 
 def _end_session(pg_url: str, pid: int) -> None:
@@ -28,6 +27,7 @@ def _end_session(pg_url: str, pid: int) -> None:
             admin.execute("SELECT pg_sleep(0.01)")
 
 
+@pytest.mark.postgres
 def test_a_session_ended_between_calls_is_replaced_before_the_next_call(pg_db_url: str, pg_url: str) -> None:
     """`mnemon serve` and `mcp serve` on PostgreSQL answered the first call after every database restart with
     store_error (HTTP 500), a search as well as a remember, though none of the call had reached the server: the
@@ -53,3 +53,36 @@ def test_a_session_ended_between_calls_is_replaced_before_the_next_call(pg_db_ur
                                                                                "The pilot moved to July"}
     finally:
         mem.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_status_lists_kinds_statuses_and_providers_in_one_order_on_both(backend: str, tmp_path: Any,
+                                                                      request: pytest.FixtureRequest) -> None:
+    """`status` on PostgreSQL listed nodes_by_kind, edges_by_status and embedding.stored_by_provider in the server's
+    hash order ({"note": …, "placeholder": …, "date": …, …}, "candidate" before "active") where SQLite lists them by
+    name: the same store printed differently on each backend. Both now list them by name."""
+    from mnemon.app.memory import open_store
+    from mnemon.core.model import Edge, Memory
+
+    store = open_store(tmp_path / "m.db") if backend == "sqlite" else request.getfixturevalue("pg_store")
+    at = "2026-06-01T09:00:00Z"
+    kinds = ["note", "placeholder", "date", "heading", "tag", "memory", "email", "entity"]
+    for i, kind in enumerate(kinds):
+        store.insert_node(Memory(id=f"{kind}-{i}", kind=kind, title=kind, content=f"{kind} {i}", created_at=at))
+    store.insert_node(Memory(id="placeholder-x", kind="placeholder", title="x", content="x", created_at=at))
+    with store.transaction():
+        for status, (src, dst) in zip(["killed", "candidate", "active"], [("note-0", "tag-4"), ("date-2", "tag-4"),
+                                                                          ("memory-5", "entity-7")]):
+            store.upsert_edge(Edge(src=src, dst=dst, type="relates_to", status=status, created_at=at))
+    providers = ["ollama:nomic:768", "hash:signed-bow-v1:256", "openai:small:1536", "e5:small:384"]
+    for i, provider in enumerate(providers):
+        for j, kind in enumerate(kinds[:4]):
+            store.put_vector(f"{kind}-{j}", provider, np.ones(4, dtype=np.float32), f"h{i}", at)
+    if backend == "postgres":
+        store.conn.execute("ANALYZE")  # as autovacuum soon does: the planner then counts by hash, in no order
+    stats = store.stats()
+    assert list(stats["edges_by_status"]) == ["active", "candidate", "killed"]
+    assert list(stats["nodes_by_kind"]) == sorted(kinds)
+    assert list(store.vector_providers()) == sorted(providers)  # (status: embedding.stored_by_provider)
+    if backend == "sqlite":
+        store.close()

@@ -629,9 +629,10 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
             "deleted_insights": int(self._value(
                 "SELECT COUNT(*) FROM nodes WHERE kind = 'memory' AND deleted_at IS NOT NULL")),
             "by_category": by_cat,
-            "nodes_by_kind": counts("SELECT kind, COUNT(*) FROM nodes WHERE deleted_at IS NULL GROUP BY kind"),
+            "nodes_by_kind": counts("SELECT kind, COUNT(*) FROM nodes WHERE deleted_at IS NULL GROUP BY kind"
+                                    " ORDER BY kind"),  # (by name, as on SQLite: the server's hash order is none)
             "edges_by_type": by_edge,
-            "edges_by_status": counts("SELECT status, COUNT(*) FROM edge_rows GROUP BY status"),
+            "edges_by_status": counts("SELECT status, COUNT(*) FROM edge_rows GROUP BY status ORDER BY status"),
             "edge_count": sum(by_edge.values()),
             "oplog_count": int(self._value("SELECT COUNT(*) FROM oplog")),
             "db_path": self.path,

@@ -377,7 +377,7 @@ class IndexTables:
     def vector_providers(self) -> dict[str, int]:
         return {r[0]: int(r[1]) for r in self._rows(
             "SELECT v.provider, COUNT(*) FROM vectors v JOIN nodes n ON n.seq = v.node_seq"
-            " WHERE n.deleted_at IS NULL GROUP BY v.provider")}
+            " WHERE n.deleted_at IS NULL GROUP BY v.provider ORDER BY v.provider")}
 
     def nodes_missing_vectors(self, provider: str) -> list[Memory]:
         return [_node(r) for r in self._rows(
