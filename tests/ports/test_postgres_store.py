@@ -112,10 +112,11 @@ def test_a_missing_team_schema_does_not_fall_back_to_public(pg_url: str, pg_stor
 
 
 def test_migrations_are_recorded_and_reopening_changes_nothing(pg_store: Any, pg_db_url: str) -> None:
-    from mnemon.ports.store.schema_postgres import MIGRATIONS, SQLITE_ONLY
+    from mnemon.ports.store.schema_postgres import MIGRATIONS, POSTGRES_ONLY, SQLITE_ONLY
     from mnemon.ports.store.schema_sqlite import MIGRATIONS as SQLITE_MIGRATIONS
 
-    assert [n for n, _ in MIGRATIONS] == [n for n, _ in SQLITE_MIGRATIONS if n not in SQLITE_ONLY]
+    assert [n for n, _ in MIGRATIONS] == [*(n for n, _ in SQLITE_MIGRATIONS if n not in SQLITE_ONLY),
+                                          *(n for n, _ in POSTGRES_ONLY)]
     assert pg_store.migrations() == sorted(n for n, _ in MIGRATIONS)
     applied = pg_store._rows("SELECT name, applied_at FROM migrations ORDER BY name")
     open_store(pg_db_url).close()

@@ -86,3 +86,27 @@ def test_status_lists_kinds_statuses_and_providers_in_one_order_on_both(backend:
     assert list(store.vector_providers()) == sorted(providers)  # (status: embedding.stored_by_provider)
     if backend == "sqlite":
         store.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_an_export_with_a_large_access_count_restores_on_both(backend: str, tmp_path: Any,
+                                                              request: pytest.FixtureRequest) -> None:
+    """A restore of an export whose memory was read more than 2,147,483,647 times (the import accepts counts up to
+    2^62, what a 64-bit column holds) failed on PostgreSQL as `internal: NumericValueOutOfRange`, nothing of the
+    export stored, where SQLite restored it: PostgreSQL's access_count column was 32-bit. It is 64-bit now."""
+    env = dict(os.environ, MNEMON_EMBED_PROVIDER="hash")
+    source = Mnemon.open(load_config(env, db=str(tmp_path / "source.db")))
+    try:
+        kept = source.remember("The staging database is refreshed every Sunday")["id"]
+        doc = json.loads("".join(source.export_stream()))
+    finally:
+        source.close()
+    doc["insights"][0]["access_count"] = 3_000_000_000
+    db = str(tmp_path / "target.db") if backend == "sqlite" else request.getfixturevalue("pg_db_url")
+    target = Mnemon.open(load_config(env, db=db))
+    try:
+        out = target.import_json(json.dumps(doc))
+        assert (out["imported"], out["errors"]) == (1, 0), out
+        assert target.rt.store.get_node(kept).access_count == 3_000_000_000
+    finally:
+        target.close()
