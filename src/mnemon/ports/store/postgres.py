@@ -82,6 +82,7 @@ def finds_nothing(sql: str, args: Sequence[Any] | None) -> bool:
 class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
     """One PostgreSQL database (or schema). Many processes may share it; threads share one connection and a lock."""
 
+    WRITE_WAIT_MS = 60_000  # how long a write waits for another writer of the schema, as SQLite's busy_timeout
     derives_edges = False  # every edge is a row here (SQLite derives containment edges: contained_sqlite.py)
     holds_nul_text = False  # a text column cannot hold "\x00" (SQLite's can): a restore refuses such a row up front
 
@@ -342,12 +343,24 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
                     # writers of one schema queue here, as SQLite's BEGIN IMMEDIATE makes them: a write transaction
                     # sees every earlier write (remember's in-transaction duplicate check relies on that)
                     if wait:
-                        self.conn.execute("SELECT pg_advisory_xact_lock(hashtext('mnemon:' || current_schema()))")
+                        self._queue_for_writes()
                     elif not self._value("SELECT pg_try_advisory_xact_lock(hashtext('mnemon:' || current_schema()))"):
                         raise WriterBusy("another writer holds this schema's write transaction")
                 yield
             finally:
                 self._depth -= 1
+
+    def _queue_for_writes(self) -> None:
+        """This schema's write lock, waited for at most `WRITE_WAIT_MS` (SQLite's busy wait; without a bound a stuck
+        writer — a paused process, a client cut off the network — held every other writer up for good)."""
+        import psycopg
+
+        try:
+            self.conn.execute(f"SET LOCAL lock_timeout = {int(self.WRITE_WAIT_MS)};"
+                              " SELECT pg_advisory_xact_lock(hashtext('mnemon:' || current_schema()))")
+        except psycopg.errors.LockNotAvailable:
+            raise StoreError(f"another writer has held {self.path} for {self.WRITE_WAIT_MS / 1000:g} s; nothing was"
+                             " written: try again when it is done") from None
 
     def _write(self, sql: str, args: Sequence[Any] = ()) -> Any:
         if self.readonly:
