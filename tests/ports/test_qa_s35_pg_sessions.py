@@ -134,3 +134,47 @@ def test_a_writer_held_up_past_the_wait_is_a_store_error_as_on_sqlite(pg_store: 
         assert mem.status()["total_insights"] == 1
     finally:
         mem.close()
+
+
+@pytest.mark.parametrize("url", ["mysql://team@db.example/memory", "postgresq://team@db.example/memory",
+                                 "pg://team@db.example/memory", "file:///srv/memory.db"])
+def test_a_database_url_mnemon_cannot_open_is_refused_not_made_a_file(url: str, cli_run: Any, tmp_path: Any,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--db postgresq://…` (a typo), `mysql://…` or `file:///…` was taken for a SQLite file path: `remember` answered
+    "added" and wrote the memory into a new file under ./postgresq:/team@db.example/memory, far from the shared
+    server the agent meant to write to. Now a URL of any scheme but postgresql:// or postgres:// is invalid_input,
+    nothing written; the same from MNEMON_DB."""
+    monkeypatch.chdir(tmp_path)
+    code, out = cli_run(["--db", url, "remember", "The pilot starts in June"])
+    assert code == 1 and out["error"]["code"] == "invalid_input", out
+    assert "postgresql://" in out["error"]["message"]
+    monkeypatch.setenv("MNEMON_DB", url)
+    code, out = cli_run(["remember", "The pilot starts in June"])
+    assert code == 1 and out["error"]["code"] == "invalid_input", out
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.postgres
+def test_a_postgresql_url_with_its_scheme_in_capitals_opens_the_server(pg_db_url: str, cli_run: Any, tmp_path: Any,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--db POSTGRESQL://…` (URL schemes are case-insensitive) wrote to a SQLite file under ./POSTGRESQL:/…
+    instead of the server. It opens the server now."""
+    monkeypatch.chdir(tmp_path)
+    shouted = "POSTGRESQL" + pg_db_url[len("postgresql"):]
+    code, out = cli_run(["--db", shouted, "remember", "The pilot starts in June"])
+    assert code == 0 and out["action"] == "added", out
+    code, out = cli_run(["--db", pg_db_url, "search", "pilot"])
+    assert [r["content"] for r in out["results"]] == ["The pilot starts in June"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_init_keeps_a_server_url_and_refuses_another_scheme(cli_run: Any, tmp_path: Any,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """`init --db POSTGRESQL://…` wrote <cwd>/POSTGRESQL:/… into the config file, a file path from then on, and
+    `init --db postgresq://…` a path too. The first is kept as the server URL, the second refused."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "vault").mkdir()
+    code, out = cli_run(["init", "--vault", "vault", "--db", "POSTGRESQL://team@db.example/memory", "--force"])
+    assert code == 0 and out["db"] == "postgresql://team@db.example/memory", out
+    code, out = cli_run(["init", "--vault", "vault", "--db", "postgresq://team@db.example/memory", "--force"])
+    assert code == 1 and out["error"]["code"] == "invalid_input", out

@@ -61,6 +61,24 @@ SETTINGS: tuple[Setting, ...] = (
 )
 SETTINGS_BY_NAME = {s.name: s for s in SETTINGS}
 DB_URL_SCHEMES = ("postgresql://", "postgres://")
+_URL_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def server_url(db: Any, where: str) -> str | None:
+    """`db` as a database server URL, its scheme spelt as libpq reads it (`POSTGRESQL://` is `postgresql://`), or None
+    for a file path. Any other URL is `InvalidInput`: `postgresq://…` or `mysql://…` was a SQLite file path, and a
+    write made it, under ./postgresq:/…, far from the server meant."""
+    text = str(db)
+    found = _URL_SCHEME.match(text)
+    if found is None:
+        return None
+    scheme = found.group(1).lower()
+    if f"{scheme}://" in DB_URL_SCHEMES:
+        return scheme + text[found.end(1):]
+    from ..ports.store.postgres import redact
+
+    raise InvalidInput(f"{redact(text)!r}{where} is a {found.group(1)}:// URL: a database is a SQLite file (a path) or"
+                       " a PostgreSQL server (postgresql://…)", setting="db")
 
 
 def parse_duration(value: str | int | float) -> float:
@@ -243,7 +261,7 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
         if given == 0:
             return SETTINGS_BY_NAME[name].default
         value = _coerce(name, file_values[name], f" in config file {path}", path)
-        if name in _PATHS and not str(value).startswith(DB_URL_SCHEMES):
+        if name in _PATHS and not (name == "db" and server_url(value, f" in config file {path}")):
             value = os.path.abspath(beside_file / Path(value).expanduser())  # (an absolute one stays as it is)
         return value
 
@@ -262,13 +280,13 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
     chosen_by_store = max(level("store"), 3 if level("home") == 3 else 0)
     db = pick("db") if level("db") >= chosen_by_store else None
     own_place = home / "data" / str(store) / "mnemon.db"
-    if db and str(db).startswith(DB_URL_SCHEMES):
-        db_path: Path | str = str(db)  # a server URL stays a string: Path would fold its '//'
-    else:
-        db_path = Path(str(db)).expanduser() if db else own_place
     def origin(name: str) -> str:
         return {3: f"--{name.replace('_', '-')}", 2: SETTINGS_BY_NAME[name].env,
                 1: f"config file {path}"}.get(level(name), "default")
+
+    url = server_url(db, f" ({origin('db')})") if db else None
+    # a server URL stays a string: Path would fold its '//'
+    db_path: Path | str = url or (Path(str(db)).expanduser() if db else own_place)
 
     named_by: str | None = None
     # `init` writes the store's own path into the config file: naming it is the same as naming none

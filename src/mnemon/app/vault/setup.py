@@ -17,7 +17,7 @@ from typing import Any
 
 from ...core.errors import Conflict, HealthCheckFailed, InvalidInput
 from ...core.vault.observations import DEFAULT_HINTS, hint_words
-from ..config import DB_URL_SCHEMES, SETTINGS_BY_NAME, Config, default_config_path
+from ..config import DB_URL_SCHEMES, SETTINGS_BY_NAME, Config, default_config_path, server_url
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def _absolute(value: str) -> str:
 def _db_value(value: str) -> str:
     """A server URL is kept as given (as a path it would become a SQLite file named after the URL, password and
     all); a file path is made absolute."""
-    return value if value.startswith(DB_URL_SCHEMES) else _absolute(value)
+    return server_url(value, " (--db)") or _absolute(value)
 
 
 def _shown(db: str) -> str:
