@@ -113,23 +113,22 @@ def test_an_export_with_a_large_access_count_restores_on_both(backend: str, tmp_
 
 
 @pytest.mark.postgres
-def test_a_writer_held_up_past_the_wait_is_a_store_error_as_on_sqlite(pg_store: Any, pg_db_url: str,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_writer_held_up_past_the_wait_is_store_busy_as_on_sqlite(pg_store: Any, pg_db_url: str) -> None:
     """Writers of one PostgreSQL store queue for its write lock, as SQLite's BEGIN IMMEDIATE makes them; SQLite gives
-    up after its 60 s busy wait (store_error: database is locked), but PostgreSQL waited for good: with one writer
-    stuck (a paused process, a client cut off the network keeps its session for hours), every remember, link and
-    forget of every agent hung without a word. The wait is bounded the same here (shortened for the test)."""
-    from mnemon.core.errors import StoreError
-    from mnemon.ports.store.postgres import PostgresStore
+    up after its busy wait (store_busy), but PostgreSQL waited for good: with one writer stuck (a paused process, a
+    client cut off the network keeps its session for hours), every remember, link and forget of every agent hung
+    without a word. The wait is bounded the same here, by the same setting (shortened for the test)."""
+    from mnemon.core.errors import StoreBusy
 
-    monkeypatch.setattr(PostgresStore, "WRITE_WAIT_MS", 200)
-    mem = Mnemon.open(load_config(dict(os.environ, MNEMON_EMBED_PROVIDER="hash"), db=pg_db_url))
+    env = dict(os.environ, MNEMON_EMBED_PROVIDER="hash", MNEMON_BUSY_WAIT="0.2")
+    mem = Mnemon.open(load_config(env, db=pg_db_url))
     try:
         with pg_store.transaction():  # the stuck writer
-            with pytest.raises(StoreError, match="another writer"):
+            with pytest.raises(StoreBusy, match="another writer"):
                 mem.remember("The pilot starts in June")
             refused = handle(lambda: mem, call(1, "remember", {"content": "The pilot starts in June"}))["result"]
-            assert refused["structuredContent"]["error"]["code"] == "store_error", refused
+            assert refused["structuredContent"]["error"]["code"] == "store_busy", refused
+            assert refused["structuredContent"]["error"]["details"] == {"retryable": True}
         assert mem.remember("The pilot starts in June")["action"] == "added"  # and nothing was half-written
         assert mem.status()["total_insights"] == 1
     finally:

@@ -56,8 +56,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("daemon_idle", "MNEMON_DAEMON_IDLE", "15m",
             "How long the resident process waits for a call before it exits."),
     Setting("busy_wait", "MNEMON_BUSY_WAIT", "60s",
-            "How long a call waits for another process's write to the same SQLite store to finish before it gives "
-            "up with store_busy (an agent that would rather retry than block: a few seconds)."),
+            "How long a call waits for another process's write to the same store to finish before it gives up "
+            "with store_busy (an agent that would rather retry than block: a few seconds)."),
 )
 SETTINGS_BY_NAME = {s.name: s for s in SETTINGS}
 DB_URL_SCHEMES = ("postgresql://", "postgres://")

@@ -61,13 +61,13 @@ def _curation() -> ModuleType:
 def open_store(target: str | Path, *, readonly: bool = False, create: bool = True, busy_wait_s: float = 60.0) -> Store:
     """A store by path or URL: postgresql://… selects the PostgreSQL backend, anything else is a SQLite file.
     `create=False`: a server schema holding no store is `NotFound`, told over the store's own connection (a SQLite
-    file is checked before, by `refuse_missing_db`). `busy_wait_s`: how long a SQLite call waits for another
-    process's write (then `store_busy`)."""
+    file is checked before, by `refuse_missing_db`). `busy_wait_s`: how long a call waits for another process's
+    write (then `store_busy`)."""
     target = str(target)
     if target.startswith(DB_URL_SCHEMES):
         from ..ports.store.postgres import PostgresStore
 
-        return PostgresStore(target, readonly=readonly, create=create)
+        return PostgresStore(target, readonly=readonly, create=create, busy_timeout_ms=int(busy_wait_s * 1000))
     from ..ports.store.sqlite import SQLiteStore
 
     return SQLiteStore(target, readonly=readonly, busy_timeout_ms=int(busy_wait_s * 1000))

@@ -10,6 +10,7 @@
     ├── PathRefused              path_refused    1
     ├── ContractViolation        contract_failed 1
     └── StoreError               store_error     1
+        └── StoreBusy            store_busy      1
 
 Messages say what to do next; `details` carries machine-readable context.
 """
@@ -74,6 +75,15 @@ class HealthCheckFailed(MnemonError):
 
 class StoreError(MnemonError):
     code = "store_error"
+
+
+class StoreBusy(StoreError):
+    """Another process held the store's write lock longer than this call waits (the setting `busy_wait`): nothing of
+    the call was written, and the same call may be made again."""
+    code = "store_busy"
+
+    def __init__(self, message: str, **details: object) -> None:
+        super().__init__(message, retryable=True, **details)
 
 
 class Aborted(MnemonError):

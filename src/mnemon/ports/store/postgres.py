@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import NotFound, ReadOnly, StoreError
+from ...core.errors import NotFound, ReadOnly, StoreBusy, StoreError
 from ...core.keywords import keyword_text_of
 from ...core.model import Memory, OplogEntry, iso, utcnow
 from ...core.surface import store_read_only
@@ -82,13 +82,14 @@ def finds_nothing(sql: str, args: Sequence[Any] | None) -> bool:
 class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
     """One PostgreSQL database (or schema). Many processes may share it; threads share one connection and a lock."""
 
-    WRITE_WAIT_MS = 60_000  # how long a write waits for another writer of the schema, as SQLite's busy_timeout
     derives_edges = False  # every edge is a row here (SQLite derives containment edges: contained_sqlite.py)
     holds_nul_text = False  # a text column cannot hold "\x00" (SQLite's can): a restore refuses such a row up front
 
-    def __init__(self, url: str, *, readonly: bool = False, create: bool = True) -> None:
+    def __init__(self, url: str, *, readonly: bool = False, create: bool = True, busy_timeout_ms: int = 60_000) -> None:
         """Open (and unless `readonly` migrate) the store; `create=False` refuses a schema that holds none
-        (`NotFound`) instead of creating it there."""
+        (`NotFound`) instead of creating it there. `busy_timeout_ms`: how long a write waits for another writer of
+        the schema (SQLite's busy_timeout), then `StoreBusy`."""
+        self.write_wait_ms = int(busy_timeout_ms)
         try:
             import psycopg
             from pgvector.psycopg.vector import register_vector_info
@@ -351,16 +352,17 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
                 self._depth -= 1
 
     def _queue_for_writes(self) -> None:
-        """This schema's write lock, waited for at most `WRITE_WAIT_MS` (SQLite's busy wait; without a bound a stuck
+        """This schema's write lock, waited for at most `write_wait_ms` (SQLite's busy wait; without a bound a stuck
         writer — a paused process, a client cut off the network — held every other writer up for good)."""
         import psycopg
 
         try:
-            self.conn.execute(f"SET LOCAL lock_timeout = {int(self.WRITE_WAIT_MS)};"
+            self.conn.execute(f"SET LOCAL lock_timeout = {max(1, self.write_wait_ms)};"
                               " SELECT pg_advisory_xact_lock(hashtext('mnemon:' || current_schema()))")
         except psycopg.errors.LockNotAvailable:
-            raise StoreError(f"another writer has held {self.path} for {self.WRITE_WAIT_MS / 1000:g} s; nothing was"
-                             " written: try again when it is done") from None
+            raise StoreBusy(f"the store is busy: another writer has held {self.path} for {self.write_wait_ms / 1000:g}"
+                            " s (setting busy_wait, MNEMON_BUSY_WAIT); nothing was written: try again when it is"
+                            " done") from None
 
     def _write(self, sql: str, args: Sequence[Any] = ()) -> Any:
         if self.readonly:
