@@ -1,4 +1,6 @@
-"""What a surfaced thought card suggests doing next (`suggested_actions`), each with a command that runs as given.
+"""What a surfaced thought card suggests doing next (`suggested_actions`), each with a command that runs as given
+and, where an operation of the MCP and HTTP servers does the same, that call (`call`: operation and arguments) for a
+caller who can type no command.
 
 A suggestion is only useful if it can be pasted: every `command` is an argv list (a note path or id with a space
 stays one argument) that names the store the card came from (`--db`, the path the runtime opened) and, for a note
@@ -75,10 +77,12 @@ def suggested_actions(item: dict[str, Any], *, db: str | None = None, vault: str
         edge = str(item.get("edge_id"))
         out.append({"type": "synapse_review", "action": "validate_or_kill", "edge_id": item.get("edge_id"),
                     "why": "a candidate edge is a lead, not a fact; validate it or kill it before relying on it",
-                    "commands": {"validate": [*store, "validate-edge", edge], "kill": [*store, "kill-edge", edge]}})
+                    "commands": {"validate": [*store, "validate-edge", edge], "kill": [*store, "kill-edge", edge]},
+                    "calls": {"validate": _call("validate_edge", id=item.get("edge_id")),
+                              "kill": _call("kill_edge", id=item.get("edge_id"))}})
     elif src.startswith("mneme://"):
         out.append({"type": "graph_memory_review", "action": "keep_or_forget", "source_path": src,
-                    "command": [*store, "forget", "--source", src]})
+                    "command": [*store, "forget", "--source", src], "call": _call("forget_source", source_path=src)})
     elif (item.get("item_type") == "memory" and item.get("note") and item.get("observation_kind") != "done"
           and not item.get("closed_later_in")):
         # (a done item, or one a later note marks done, has nothing to follow up: it asked to chase what was finished)
@@ -90,19 +94,26 @@ def suggested_actions(item: dict[str, Any], *, db: str | None = None, vault: str
         action["command"] = [*store, "note", "add-bullet", *(["--vault", vault] if vault else []),
                              "--heading", NEXT_ACTIONS_HEADING, "--bullet", bullet, "--", str(item["note"])]
         out.append(action)
+    call: dict[str, Any] | None = None  # (no operation explains an assertion or checks a prediction over the servers)
     if item.get("item_type") == "edge":
         inspect = [*store, "explain-edge", str(item.get("edge_id"))]
+        call = _call("explain_edge", id=item.get("edge_id"))
     elif item.get("item_type") == "world_state":  # an assertion id is no memory: `show` answered not_found
         inspect = [*store, "state", "explain", str(item.get("id"))]
     elif item.get("item_type") == "world_prediction":  # its outcome as a check would find it now, recording nothing
         inspect = [*store, "predict", "check", "--id", str(item.get("id")), "--dry-run"]
     else:
-        inspect = [*store, "show", str(item.get("id"))]
-    out.append({"type": "inspect", "id": item.get("id"), "command": inspect})
+        inspect, call = [*store, "show", str(item.get("id"))], _call("show", id=str(item.get("id")))
+    out.append({"type": "inspect", "id": item.get("id"), "command": inspect, **({"call": call} if call else {})})
     if masked:
         for action in out:
             action["store"] = _CONFIGURED_STORE.format(db=db)
     return out
+
+
+def _call(operation: str, **arguments: Any) -> dict[str, Any]:
+    """An MCP tool call or HTTP route (`interfaces/operations.py` names them) and its arguments."""
+    return {"operation": operation, "arguments": arguments}
 
 
 __all__ = ["NEXT_ACTIONS_HEADING", "follow_up_text", "suggested_actions", "vault_root"]
