@@ -242,7 +242,9 @@ _printing = False  # the command's document has begun on stdout: an error after 
 @click.option("--embed", help="Embedding provider: local, e5, use, ollama, openai, hash, none.")
 @click.option("--readonly", is_flag=True, help="Open a snapshot that refuses writes.")
 @click.option("--pretty", is_flag=True, help="Indent the JSON output.")
-@click.version_option(package_name="mnemon")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=lambda ctx, _p, asked: _version(ctx, asked),
+              help="Print the name and version as JSON and exit.")
 @click.pass_context
 def cli(ctx: click.Context, **flags: Any) -> None:
     """Local-first graph memory for LLM agents. Every command prints one JSON document."""
@@ -252,6 +254,16 @@ def cli(ctx: click.Context, **flags: Any) -> None:
         ctx.call_on_close(_offer_resident_process(ctx.obj))  # runs after the close below: the caches are saved
     ctx.call_on_close(ctx.obj.close)
     _one_shot_process(ctx, ends_process)
+
+
+def _version(ctx: click.Context, asked: bool) -> None:
+    """`--version` as one JSON document, as every answer is (click's printed "mnemon, version 0.1.0")."""
+    if asked and not ctx.resilient_parsing:
+        from ... import __version__
+
+        click.echo(dumps({"name": ctx.info_name or "mnemon", "version": __version__},
+                         pretty="--pretty" in _call_argv))
+        ctx.exit()
 
 
 def _offer_resident_process(obj: Ctx) -> Callable[[], None]:
