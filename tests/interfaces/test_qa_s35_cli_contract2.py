@@ -3,7 +3,6 @@ contradict or would be ignored, a config folder, an import whose every row fails
 prompt and query."""
 from __future__ import annotations
 
-import io
 import json
 import sys
 from collections.abc import Callable
@@ -37,3 +36,36 @@ def test_mneme_version_is_one_json_document(capsys: pytest.CaptureFixture[str]) 
     out, _err = capsys.readouterr()
     assert code == 0
     assert parse_one_json(out) == {"name": "mneme", "version": __version__}
+
+
+# ── 2. log --op ────────────────────────────────────────────────────────────────────────────────────────────────
+def test_log_with_a_misspelt_op_names_the_known_ones_closest_first(cli_run: CliRun) -> None:
+    """`log --op remeber` answered `{"entries": []}`: the log looked empty when the word was wrong."""
+    assert cli_run(["remember", "We deploy on Fridays"])[0] == 0
+    code, doc = cli_run(["log", "--op", "remeber"])
+    assert code == 1 and doc["error"]["code"] == "invalid_input"
+    assert "remeber" in doc["error"]["message"]
+    assert doc["error"]["details"]["valid"][0] == "remember"
+    assert "kill-edge" in doc["error"]["details"]["valid"]
+
+
+def test_log_with_a_known_op_not_yet_written_is_an_empty_log(cli_run: CliRun) -> None:
+    assert cli_run(["log", "--op", "kill-edge"]) == (0, {"entries": []})
+    assert cli_run(["remember", "We deploy on Fridays"])[0] == 0
+    code, doc = cli_run(["log", "--op", "remember"])
+    assert code == 0 and [e["op"] for e in doc["entries"]] == ["remember"]
+
+
+def test_every_op_the_code_logs_is_a_known_op() -> None:
+    """The list `log --op` checks against holds every literal operation name the package writes to the oplog."""
+    import re
+
+    from mnemon.app.memory import LOG_OPS
+
+    src = Path(__file__).resolve().parents[2] / "src" / "mnemon"
+    written: set[str] = set()
+    pattern = re.compile(r"""(?:\.log\(|\.log\(\*_decision\(|record_access\(rt, \[[^\]]*\], |log_many\(\[\()"""
+                         r"""["']([a-z][a-z_:-]*)["']""")
+    for path in src.rglob("*.py"):
+        written.update(pattern.findall(path.read_text(encoding="utf-8")))
+    assert written and written <= set(LOG_OPS), sorted(written - set(LOG_OPS))

@@ -39,6 +39,12 @@ else:
         pass
 
 MAX_LOG_LIMIT = 10_000
+# every operation the oplog records (`log --op`): a name outside these, and absent from the store's own log (a row an
+# earlier version wrote), is a typo, refused naming them instead of answering an empty log
+LOG_OPS = ("remember", "remember:payload", "import", "revive", "forget", "forget:source", "forget-dated", "prune",
+           "diff-skip", "link", "gc", "gc_keep", "show", "recall", "recall:basic", "search", "embed:backfill",
+           "ingest", "resolve", "promote-candidates", "weaken-edge", "kill-edge", "validate-edge", "thought", "eval",
+           "bench", "migrate-drop-edge")
 # looked up in this order, each module imported only when the ones before it lack the method: `ingest` must not
 # import the context packs (and with them recall and numpy)
 _MIXINS = (("vault.facade", "VaultMixin"), ("world.facade", "WorldMixin"), ("thoughts", "ContextMixin"))
@@ -325,8 +331,15 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
     def log(self, *, limit: int = 20, op: str | None = None) -> dict[str, Any]:
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LOG_LIMIT:
             raise InvalidInput(f"--limit must be from 1 to {MAX_LOG_LIMIT}")
+        entries = self.rt.store.oplog(limit, op=op)
+        if op and not entries and op not in LOG_OPS:
+            import difflib
+
+            known = sorted(LOG_OPS, key=lambda name: -difflib.SequenceMatcher(None, op, name).ratio())
+            raise InvalidInput(f"unknown operation {op!r} for --op: the log records {', '.join(known)}", op=op,
+                               valid=known)
         return {"entries": [{"id": e.id, "op": e.op, "insight_id": e.node_id, "detail": e.detail,
-                             "created_at": e.created_at} for e in self.rt.store.oplog(limit, op=op)]}
+                             "created_at": e.created_at} for e in entries]}
 
     def status(self) -> dict[str, Any]:
         store = self.rt.store
