@@ -69,3 +69,51 @@ def test_every_op_the_code_logs_is_a_known_op() -> None:
     for path in src.rglob("*.py"):
         written.update(pattern.findall(path.read_text(encoding="utf-8")))
     assert written and written <= set(LOG_OPS), sorted(written - set(LOG_OPS))
+
+
+# ── 3. options that contradict, or would be dropped ────────────────────────────────────────────────────────────
+def test_embed_status_with_all_is_refused_and_runs_nothing(cli_run: CliRun) -> None:
+    """`embed --status --all` ran the backfill and dropped --status without a word."""
+    assert cli_run(["--embed", "none", "remember", "We deploy on Fridays"])[0] == 0
+    code, doc = cli_run(["embed", "--status", "--all"])
+    assert code == 2 and doc["error"]["code"] == "usage"
+    assert "--status" in doc["error"]["message"] and "--all" in doc["error"]["message"]
+    code, status = cli_run(["embed", "--status"])
+    assert code == 0 and status["embedded"] == 0  # nothing was embedded
+    assert cli_run(["log", "--op", "embed:backfill"]) == (0, {"entries": []})
+
+
+@pytest.mark.parametrize("extra", [["--content", "bought milk"], ["--heading", "Log"], ["--content", "-"]])
+def test_daily_read_with_text_to_write_is_refused(cli_run: CliRun, tmp_path: Path, extra: list[str]) -> None:
+    """`note daily read --content x` printed the note and dropped the text."""
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    code, doc = cli_run(["note", "daily", "read", "--vault", vault, "--date", "2026-03-02", *extra], input="stdin\n")
+    assert code == 1 and doc["error"]["code"] == "invalid_input"
+    assert extra[0] in doc["error"]["message"]
+    assert list(vault.rglob("*.md")) == []
+    code, doc = cli_run(["note", "daily", "read", "--vault", vault, "--date", "2026-03-02"])
+    assert code == 0 and doc["exists"] is False
+
+
+def test_serve_with_a_token_and_no_auth_is_refused_before_listening(cli_run: CliRun,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """`serve --token x --no-auth` started with the token required and said nothing."""
+    from mnemon.interfaces.http import server
+
+    def never(*_a: Any, **_k: Any) -> Any:
+        raise RuntimeError("the server was started")
+
+    monkeypatch.setattr(server, "make_server", never)
+    code, doc = cli_run(["serve", "--port", "0", "--token", "s3cret", "--no-auth"])
+    assert code == 1 and doc["error"]["code"] == "invalid_input"
+    assert "--no-auth" in doc["error"]["message"]
+    monkeypatch.setenv("MNEMON_HTTP_TOKEN", "s3cret")
+    code, doc = cli_run(["serve", "--port", "0", "--no-auth"])
+    assert code == 1 and "MNEMON_HTTP_TOKEN" in doc["error"]["message"]
+
+
+@pytest.mark.parametrize("wait", ["nan", "NaN", "-nan"])
+def test_daemon_stop_wait_nan_is_refused(cli_run: CliRun, wait: str) -> None:
+    code, doc = cli_run(["daemon", "stop", "--wait", wait])
+    assert code == 2 and doc["error"]["code"] == "usage" and "--wait" in doc["error"]["message"]

@@ -240,6 +240,8 @@ def export(no_vectors: bool, out: str | None) -> None:
 @click.option("--all", "backfill", is_flag=True, help="Embed every memory that lacks a vector.")
 def embed(show_status: bool, backfill: bool) -> None:
     """Embedding status and backfill."""
+    if show_status and backfill:  # the backfill ran and --status was dropped without a word
+        raise click.UsageError("give --status (coverage) or --all (backfill), not both")
     def go(c: Ctx) -> Any:
         if backfill:
             return c.mem.embed_all(progress=progress_bar("embedding"), bulk_threads=True)

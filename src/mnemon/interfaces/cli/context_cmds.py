@@ -264,7 +264,7 @@ def note_daily(action: str | None, vault: str | None, day: str | None, content: 
     """Today's daily note: read it, create it, or append to it (under --heading), creating it when missing.
 
     Without an action: append when --content is given, else read."""
-    if content == "-" or (action in ("append", "create") and content is None):
+    if (content == "-" and action != "read") or (action in ("append", "create") and content is None):
         content = _content(content)
     run(lambda c: daily_notes.daily_note(_vault(c, vault), action, content=content, heading=heading, day=day,
                                         pattern=pattern or os.environ.get("MNEMON_DAILY_PATTERN"),

@@ -13,6 +13,16 @@ from .main import cli, run
 START_WAIT_S = 30.0  # loading numpy and the model on a busy machine
 
 
+class _Seconds(click.FloatRange):
+    """A number of seconds in range; 'nan' passed FloatRange's bounds (no comparison with it is true)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if seconds != seconds:
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return seconds
+
+
 def _not_running(c: Any) -> dict[str, Any]:
     return {"running": False, "socket": client.socket_path(os.environ),
             "enabled": bool(client.enabled(os.environ) and c.cfg.daemon)}
@@ -34,7 +44,7 @@ def daemon_status() -> None:
 @daemon.command("stop")
 @click.option("--force", is_flag=True, help="Interrupt a call still running after --wait seconds (default 5) and "
               "name it in `interrupted`; end a process that does not answer (stopped or wedged) by signal.")
-@click.option("--wait", "wait_s", type=click.FloatRange(0, 3600), default=None,
+@click.option("--wait", "wait_s", type=_Seconds(0, 3600), default=None,
               help="Seconds to let the call in flight finish (default 30; 5 with --force).")
 def daemon_stop(force: bool, wait_s: float | None) -> None:
     """Stop it: it takes no new call (calls run in their own process again), lets the call in flight finish, saves

@@ -735,6 +735,9 @@ def serve(mem_factory: Callable[[], Any], *, host: str, port: int, mount: str = 
     import signal
 
     loopback = is_loopback(host)
+    if token and no_auth:  # it started with the token required, and the proxy's requests were answered 401
+        raise InvalidInput("--no-auth asks for no token, and one is given (--token or MNEMON_HTTP_TOKEN): leave out "
+                           "one of them")
     if not loopback and not token and not no_auth:
         raise InvalidInput(f"listening on {host} exposes this memory to the network: set MNEMON_HTTP_TOKEN (or "
                            "--token), or pass --no-auth when a proxy in front of it authenticates")
