@@ -117,3 +117,17 @@ def test_serve_with_a_token_and_no_auth_is_refused_before_listening(cli_run: Cli
 def test_daemon_stop_wait_nan_is_refused(cli_run: CliRun, wait: str) -> None:
     code, doc = cli_run(["daemon", "stop", "--wait", wait])
     assert code == 2 and doc["error"]["code"] == "usage" and "--wait" in doc["error"]["message"]
+
+
+@pytest.mark.parametrize("command", ["recall", "search"])
+def test_excerpt_chars_without_brief_is_refused(cli_run: CliRun, command: str) -> None:
+    """`search x --excerpt-chars 5` printed every text whole: the length applies to --brief's excerpts only."""
+    text = "We deploy the billing service on Fridays after the QA sign-off"
+    assert cli_run(["remember", text])[0] == 0
+    code, doc = cli_run([command, "billing", "--excerpt-chars", "12"])
+    assert code == 1 and doc["error"]["code"] == "invalid_input"
+    assert "--brief" in doc["error"]["message"]
+    code, doc = cli_run([command, "billing", "--brief", "--excerpt-chars", "12"])
+    assert code == 0 and doc["results"] and all(len(r["excerpt"]) <= 12 for r in doc["results"])
+    code, doc = cli_run([command, "billing", "--brief"])
+    assert code == 0 and doc["results"][0]["excerpt"] == text  # 240 by default

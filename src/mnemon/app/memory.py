@@ -282,13 +282,14 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
 
     # ── reads ────────────────────────────────────────────────────────────────
     def recall(self, query: str, *, limit: int = 10, intent: str | None = None, category: str | None = None,
-               source: str | None = None, verbose: bool = False, brief: bool = False, excerpt_chars: int = 240,
+               source: str | None = None, verbose: bool = False, brief: bool = False,
+               excerpt_chars: int | None = None,
                explain: bool = False, basic: bool = False) -> Any:
         from . import recall as recall_mod  # the recall engine loads only when asked for
 
         if verbose and brief:
             raise InvalidInput("--brief and --verbose cannot be combined")
-        recall_mod.check_excerpt_chars(excerpt_chars)
+        excerpt_chars = recall_mod.check_excerpt_chars(excerpt_chars, brief)
         if basic:
             ignored = [flag for flag, given in (("--intent", intent), ("--cat", category), ("--source", source),
                                                 ("--verbose", verbose), ("--brief", brief), ("--explain", explain))
@@ -302,11 +303,12 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         return self._with_warnings(recall_mod.to_payload(out, verbose=verbose, brief=brief,
                                                          excerpt_chars=excerpt_chars, explain=explain))
 
-    def search(self, query: str, *, limit: int = 10, brief: bool = False, excerpt_chars: int = 240) -> dict[str, Any]:
+    def search(self, query: str, *, limit: int = 10, brief: bool = False,
+               excerpt_chars: int | None = None) -> dict[str, Any]:
         from . import recall as recall_mod  # the recall engine loads only when asked for
 
-        recall_mod.check_excerpt_chars(excerpt_chars)
-        return recall_mod.keyword_only(self.rt, query, limit=limit, brief=brief, excerpt_chars=excerpt_chars)
+        chars = recall_mod.check_excerpt_chars(excerpt_chars, brief)
+        return recall_mod.keyword_only(self.rt, query, limit=limit, brief=brief, excerpt_chars=chars)
 
     def show(self, node_id: str) -> dict[str, Any]:
         return _curation().show(self.rt, node_id)

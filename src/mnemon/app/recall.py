@@ -381,9 +381,19 @@ def check_limit(limit: Any) -> None:
         raise InvalidInput(f"--limit must be from 1 to {MAX_LIMIT}")
 
 
-def check_excerpt_chars(excerpt_chars: Any) -> None:
+def check_excerpt_chars(excerpt_chars: Any, brief: bool) -> int:
+    """The excerpt length `--brief` cuts to (240 when not given); given without --brief, where it would change
+    nothing (the whole text is printed), it is refused."""
+    if excerpt_chars is None:
+        return EXCERPT_CHARS
     if isinstance(excerpt_chars, bool) or not isinstance(excerpt_chars, int) or excerpt_chars < 1:
         raise InvalidInput("--excerpt-chars must be a positive number of characters")
+    if not brief:
+        raise InvalidInput("--excerpt-chars sets the length of --brief's excerpts: add --brief, or drop it")
+    return excerpt_chars
+
+
+EXCERPT_CHARS = 240
 
 
 def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None = None, category: str | None = None,

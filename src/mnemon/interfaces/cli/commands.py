@@ -88,7 +88,7 @@ def remember(content: tuple[str, ...], payload: str | None, dry_run: bool, **kw:
 @click.option("--source", help="Only this source.")
 @click.option("--verbose", is_flag=True, help="Full insight objects and meta (intent, intent_source, …).")
 @click.option("--brief", is_flag=True, help="Excerpts only; `mnemon show <id>` gives the rest.")
-@click.option("--excerpt-chars", default=240, show_default=True, type=int)
+@click.option("--excerpt-chars", type=int, help="Length of --brief's excerpts.  [default: 240]")
 @click.option("--explain", is_flag=True, help="Add the stage-by-stage trace.")
 @click.option("--basic", is_flag=True, help="Legacy substring (LIKE) mode.")
 def recall(query: tuple[str, ...], **kw: Any) -> None:
@@ -99,9 +99,9 @@ def recall(query: tuple[str, ...], **kw: Any) -> None:
 @cli.command()
 @click.argument("query", nargs=-1, required=True)
 @click.option("--limit", default=10, show_default=True, type=int)
-@click.option("--brief", is_flag=True)
-@click.option("--excerpt-chars", default=240, show_default=True, type=int)
-def search(query: tuple[str, ...], limit: int, brief: bool, excerpt_chars: int) -> None:
+@click.option("--brief", is_flag=True, help="Excerpts only; `mnemon show <id>` gives the rest.")
+@click.option("--excerpt-chars", type=int, help="Length of --brief's excerpts.  [default: 240]")
+def search(query: tuple[str, ...], limit: int, brief: bool, excerpt_chars: int | None) -> None:
     """Keyword-only search (FTS5 BM25)."""
     run(lambda c: c.mem.search(" ".join(query), limit=limit, brief=brief, excerpt_chars=excerpt_chars))
 
