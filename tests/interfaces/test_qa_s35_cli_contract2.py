@@ -131,3 +131,14 @@ def test_excerpt_chars_without_brief_is_refused(cli_run: CliRun, command: str) -
     assert code == 0 and doc["results"] and all(len(r["excerpt"]) <= 12 for r in doc["results"])
     code, doc = cli_run([command, "billing", "--brief"])
     assert code == 0 and doc["results"][0]["excerpt"] == text  # 240 by default
+
+
+# ── 4. --config naming a folder ────────────────────────────────────────────────────────────────────────────────
+def test_config_naming_a_folder_says_so(cli_run: CliRun, tmp_path: Path) -> None:
+    """It said "config file … is not valid JSON: [Errno 21] Is a directory"."""
+    folder = tmp_path / "conf"
+    folder.mkdir()
+    code, doc = cli_run(["--config", folder, "status"])
+    assert code == 1 and doc["error"]["code"] == "invalid_input"
+    message = doc["error"]["message"]
+    assert "is a folder, not a file" in message and "JSON" not in message.split(":")[0] and "Errno" not in message

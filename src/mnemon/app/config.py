@@ -232,10 +232,15 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
     path = Path(config_path).expanduser() if config_path else default_config_path(env)
     file_named_by = "--config" if config_path else "MNEMON_CONFIG" if env.get("MNEMON_CONFIG") else None
     file_values: dict[str, Any] = {}
+    if path.is_dir():  # it said "is not valid JSON: [Errno 21] Is a directory"
+        raise InvalidInput(f"config file {path} is a folder, not a file: name the JSON file itself (e.g. "
+                           f"{path / 'config.json'})", config=str(path))
     if path.exists():
         try:
             file_values = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except OSError as exc:  # no right to read it, or a disk error: not a matter of JSON
+            raise InvalidInput(f"cannot read config file {path}: {exc.strerror or exc}", config=str(path)) from None
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise InvalidInput(f"config file {path} is not valid JSON: {exc}") from None
         if not isinstance(file_values, dict):
             raise InvalidInput(f"config file {path} must hold a JSON object")
