@@ -142,3 +142,38 @@ def test_config_naming_a_folder_says_so(cli_run: CliRun, tmp_path: Path) -> None
     assert code == 1 and doc["error"]["code"] == "invalid_input"
     message = doc["error"]["message"]
     assert "is a folder, not a file" in message and "JSON" not in message.split(":")[0] and "Errno" not in message
+
+
+# ── 5. import where every row fails ────────────────────────────────────────────────────────────────────────────
+@pytest.mark.parametrize("dry_run", [[], ["--dry-run"]])
+def test_import_with_every_row_refused_fails(cli_run: CliRun, tmp_path: Path, dry_run: list[str]) -> None:
+    """`[1, 2]` answered exit 0 with `errors: 2`: `mnemon import f && rm f` deleted a file nothing was taken from."""
+    draft = tmp_path / "draft.json"
+    draft.write_text("[1, 2]", encoding="utf-8")
+    code, doc = cli_run(["import", *dry_run, draft])
+    assert code == 1 and doc["ok"] is False and doc["error"]["code"] == "invalid_input"
+    details = doc["error"]["details"]
+    assert details["errors"] == 2 and [r["action"] for r in details["results"]] == ["error", "error"]
+    assert cli_run(["status"])[1]["total_insights"] == 0
+
+
+def test_restoring_an_export_whose_every_memory_is_malformed_fails(cli_run: CliRun, tmp_path: Path) -> None:
+    assert cli_run(["remember", "We deploy on Fridays"])[0] == 0
+    code, export = cli_run(["export"])
+    assert code == 0
+    for row in export["insights"]:
+        row["content"] = 5
+    for member in [key for key in export if key.startswith("world_")]:
+        export[member] = []  # (a remember's own sense event would be restored: a partial import)
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(export), encoding="utf-8")
+    code, doc = cli_run(["--store", "other", "import", broken])
+    assert code == 1 and doc["error"]["code"] == "invalid_input"
+    assert doc["error"]["details"]["results"][0]["action"] == "error"
+
+
+def test_a_partial_import_still_answers_with_its_errors(cli_run: CliRun, tmp_path: Path) -> None:
+    draft = tmp_path / "draft.json"
+    draft.write_text(json.dumps({"insights": [{"content": "We deploy on Fridays"}, 5]}), encoding="utf-8")
+    code, doc = cli_run(["import", draft])
+    assert code == 0 and doc["imported"] == 1 and doc["errors"] == 1

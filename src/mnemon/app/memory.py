@@ -223,8 +223,10 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
                     revive_forgotten: bool = False) -> dict[str, Any]:
         from . import transfer  # bulk import/export: only for those commands
 
-        return self._with_warnings(transfer.import_document(self.rt, raw, dry_run=dry_run, no_diff=no_diff,
-                                                            revive_forgotten=revive_forgotten))
+        reply = transfer.import_document(self.rt, raw, dry_run=dry_run, no_diff=no_diff,
+                                         revive_forgotten=revive_forgotten)
+        transfer.refuse_if_nothing_landed(reply)
+        return self._with_warnings(reply)
 
     def export_json(self, *, include_vectors: bool = True) -> dict[str, Any]:
         """The whole export as one parsed document (for callers that want it in memory; the CLI streams)."""

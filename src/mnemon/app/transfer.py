@@ -211,6 +211,26 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
             "auto_pruned_ids": pruned, "embedded": sum(1 for idx in vectors if idx in id_of), "results": results}
 
 
+# what an import reply counts as having landed in the store (or, in a dry run, would): a row stored, revived, already
+# there (skipped), an edge or a decision restored
+_LANDED = ("imported", "would_import", "revived", "would_revive", "updated", "skipped", "edges_inserted",
+           "edges_planned", "edges_revived", "decisions_restored")
+
+
+def refuse_if_nothing_landed(reply: dict[str, Any]) -> None:
+    """An import whose every row failed is an error, the reply in its details: it exited 0 with `errors: 2`, and
+    `mnemon import backup.json && rm backup.json` deleted a backup nothing of which was imported. A partial import
+    (some rows in, some refused) is still a reply, its `errors` counting the refused."""
+    world = reply.get("world") or {}
+    landed = sum(int(reply.get(key) or 0) for key in _LANDED) + sum(
+        int(part.get("restored") or 0) + int(part.get("skipped") or 0) for part in world.values()
+        if isinstance(part, dict))
+    if reply.get("errors") and not landed:
+        would = "would be" if reply.get("dry_run") else "was"
+        raise InvalidInput(f"nothing {would} imported: all {reply['errors']} rows were refused (details.results says "
+                           "why for each)", **reply)
+
+
 def _given(item: dict[str, Any], key: str, default: Any) -> Any:
     """An item's value for `key`, its default when absent or null: a tool that writes every field, unset ones as
     null (as `export` does), made each such item an error while a null tag list or source was read as absent."""
