@@ -177,3 +177,31 @@ def test_a_partial_import_still_answers_with_its_errors(cli_run: CliRun, tmp_pat
     draft.write_text(json.dumps({"insights": [{"content": "We deploy on Fridays"}, 5]}), encoding="utf-8")
     code, doc = cli_run(["import", draft])
     assert code == 0 and doc["imported"] == 1 and doc["errors"] == 1
+
+
+# ── 6. '-' reads stdin for every prompt and query ──────────────────────────────────────────────────────────────
+@pytest.mark.parametrize("argv", [["surface", "--prompt", "-"], ["surface", "-"],
+                                  ["agent", "preflight", "--prompt", "-"]])
+def test_prompt_dash_reads_stdin(cli_run: CliRun, argv: list[str]) -> None:
+    """`surface --prompt -` and `agent preflight --prompt -` searched for the text "-" (`retrieve` read stdin)."""
+    assert cli_run(["remember", "The billing service is deployed on Fridays"])[0] == 0
+    code, doc = cli_run(argv, input="billing deploy\n")
+    assert code == 0 and doc["prompt"] == "billing deploy"
+    code, retrieved = cli_run(["retrieve", "--prompt", "-"], input="billing deploy\n")
+    assert code == 0 and retrieved["prompt"] == "billing deploy"
+
+
+@pytest.mark.parametrize("command", ["recall", "search"])
+def test_query_dash_reads_stdin(cli_run: CliRun, command: str) -> None:
+    assert cli_run(["remember", "The billing service is deployed on Fridays"])[0] == 0
+    code, doc = cli_run([command, "-"], input="billing\n")
+    assert code == 0 and len(doc["results"]) == 1
+
+
+@pytest.mark.parametrize("argv", [["surface", "--prompt", "-"], ["agent", "preflight", "--prompt", "-"],
+                                  ["recall", "-"]])
+def test_prompt_dash_with_stdin_closed_is_invalid_input(cli_run: CliRun, monkeypatch: pytest.MonkeyPatch,
+                                                        argv: list[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", None)
+    code, doc = cli_run(argv)
+    assert code == 1 and doc["error"]["code"] == "invalid_input" and "stdin" in doc["error"]["message"]

@@ -15,9 +15,9 @@ from .main import Ctx, cli, emit, run, stream
 
 def _read_text_arg(parts: tuple[str, ...], what: str) -> str:
     if parts == ("-",):  # as `$(…)` would: `echo fact | remember -` is the same memory as `remember fact`
-        if sys.stdin is None:  # closed (`<&-`)
-            raise InvalidInput(f"give the {what} as arguments, or pipe it in ('-' reads stdin, and there is none)")
-        return sys.stdin.read().rstrip("\r\n")
+        from .files import text_or_stdin
+
+        return text_or_stdin("-", f"the {what} as arguments, or pipe it in")
     return " ".join(parts)
 
 
@@ -92,8 +92,10 @@ def remember(content: tuple[str, ...], payload: str | None, dry_run: bool, **kw:
 @click.option("--explain", is_flag=True, help="Add the stage-by-stage trace.")
 @click.option("--basic", is_flag=True, help="Legacy substring (LIKE) mode.")
 def recall(query: tuple[str, ...], **kw: Any) -> None:
-    """Smart recall: intent, anchors (RRF), beam search over the graph, re-rank with signals."""
-    run(lambda c: c.mem.recall(" ".join(query), **kw))
+    """Smart recall: intent, anchors (RRF), beam search over the graph, re-rank with signals ('-' reads the query
+    from stdin)."""
+    text = _read_text_arg(query, "query")  # '-' reads stdin, as `remember -` and `retrieve --prompt -` do
+    run(lambda c: c.mem.recall(text, **kw))
 
 
 @cli.command()
@@ -102,8 +104,9 @@ def recall(query: tuple[str, ...], **kw: Any) -> None:
 @click.option("--brief", is_flag=True, help="Excerpts only; `mnemon show <id>` gives the rest.")
 @click.option("--excerpt-chars", type=int, help="Length of --brief's excerpts.  [default: 240]")
 def search(query: tuple[str, ...], limit: int, brief: bool, excerpt_chars: int | None) -> None:
-    """Keyword-only search (FTS5 BM25)."""
-    run(lambda c: c.mem.search(" ".join(query), limit=limit, brief=brief, excerpt_chars=excerpt_chars))
+    """Keyword-only search (FTS5 BM25; '-' reads the query from stdin)."""
+    text = _read_text_arg(query, "query")
+    run(lambda c: c.mem.search(text, limit=limit, brief=brief, excerpt_chars=excerpt_chars))
 
 
 @cli.command()

@@ -115,7 +115,8 @@ def thought(hints: str | None, hops: int, out: str | None) -> None:
 
 @cli.command()
 @click.argument("words", nargs=-1)
-@click.option("--prompt", help="Surface thoughts for this prompt; without one, the proactive candidates.")
+@click.option("--prompt", help="Surface thoughts for this prompt ('-' reads stdin); without one, the proactive "
+                              "candidates.")
 @click.option("--limit", default=5, show_default=True, type=int)
 @click.option("--hops", default=5, show_default=True, type=int)
 @click.option("--hints")
@@ -128,6 +129,10 @@ def surface(words: tuple[str, ...], prompt: str | None, limit: int, hops: int, h
     if prompt is not None and words:
         raise InvalidInput("give the prompt either with --prompt or as arguments, not both")
     text = prompt if prompt is not None else (" ".join(words) or None)
+    if text == "-":  # as `retrieve --prompt -`: it searched for the text "-"
+        from .files import text_or_stdin
+
+        text = text_or_stdin(text, "the prompt with --prompt TEXT or as arguments")
     run(lambda c: c.mem.surface(prompt=text, limit=limit, hops=hops, hints=_hints(c, hints),
                                 include_candidates=not no_candidates, out=_out(c, out) if render or out else None,
                                 theme=c.cfg.card_theme))

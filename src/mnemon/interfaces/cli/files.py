@@ -65,6 +65,16 @@ def _read_all(fh: IO[str], what: str, path: str, device: bool) -> str:
     return text
 
 
+def text_or_stdin(text: str, give: str) -> str:
+    """`text`, or for '-' the text on stdin without its last line end, as `$(…)` gives it (`echo supplier |`):
+    `remember -`, `recall -`, `retrieve --prompt -`, `surface --prompt -`, `agent preflight --prompt -` alike."""
+    if text != "-":
+        return text
+    if sys.stdin is None:  # closed (`<&-`)
+        raise InvalidInput(f"give {give} ('-' reads stdin, and there is none)")
+    return sys.stdin.read().rstrip("\r\n")
+
+
 def read_document(path: str, what: str) -> str:
     """The whole text of the document at `path` ('-': stdin); `invalid_input` when it holds nothing but space."""
     if path == "-":

@@ -212,7 +212,7 @@ def agent() -> None:
 
 
 @agent.command("preflight")
-@click.option("--prompt", required=True, help="The prompt the agent is about to answer.")
+@click.option("--prompt", required=True, help="The prompt the agent is about to answer ('-' reads stdin).")
 @click.option("--as-of", "as_of", help=AS_OF_HELP)
 @click.option("--budget", default=2500, show_default=True, type=int, help="Context budget in characters.")
 @click.option("--max-items", default=8, show_default=True, type=int)
@@ -226,6 +226,9 @@ def agent_preflight(prompt: str, as_of: str | None, budget: int, max_items: int,
     """Context pack, thoughts, state, predictions, contradictions, contract, rules (non-zero exit on contract fail)."""
     from ...app.vault.setup import chosen_hints  # retrieve's own fallback: the same prompt must rank the same
 
+    from .files import text_or_stdin
+
+    prompt = text_or_stdin(prompt, "the prompt with --prompt TEXT")  # '-' as `retrieve --prompt -` reads it
     run(lambda c: c.mem.agent_preflight(prompt, as_of=as_of, budget=budget, max_items=max_items,
                                         include_candidates=not no_candidates, hints=chosen_hints(c.cfg, hints),
                                         surface_limit=surface_limit))
