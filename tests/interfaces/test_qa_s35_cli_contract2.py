@@ -205,3 +205,21 @@ def test_prompt_dash_with_stdin_closed_is_invalid_input(cli_run: CliRun, monkeyp
     monkeypatch.setattr(sys, "stdin", None)
     code, doc = cli_run(argv)
     assert code == 1 and doc["error"]["code"] == "invalid_input" and "stdin" in doc["error"]["message"]
+
+
+# ── sweep: import --no-diff of an export ───────────────────────────────────────────────────────────────────────
+@pytest.mark.parametrize("kind_last", [False, True])
+def test_import_no_diff_of_an_export_is_refused(cli_run: CliRun, tmp_path: Path, kind_last: bool) -> None:
+    """A restore keeps the file's ids and never runs the duplicate check: `--no-diff` changed nothing, silently."""
+    assert cli_run(["remember", "We deploy on Fridays"])[0] == 0
+    code, export = cli_run(["export"])
+    assert code == 0
+    if kind_last:  # read whole, then restored
+        export = {**{k: v for k, v in export.items() if k != "kind"}, "kind": export["kind"]}
+    backup = tmp_path / "backup.json"
+    backup.write_text(json.dumps(export), encoding="utf-8")
+    code, doc = cli_run(["--store", "other", "import", "--no-diff", backup])
+    assert code == 1 and doc["error"]["code"] == "invalid_input" and "--no-diff" in doc["error"]["message"]
+    assert cli_run(["--store", "other", "status"])[1]["total_insights"] == 0
+    code, doc = cli_run(["--store", "other", "import", backup])
+    assert code == 0 and doc["imported"] == 1

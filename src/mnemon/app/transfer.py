@@ -79,9 +79,18 @@ def _import_stream(rt: Runtime, stream: TextIO, *, dry_run: bool, no_diff: bool,
     for key, value in members:
         if key == "insights" and doc.get("kind") == EXPORT_KIND:
             _check_version(doc)
+            _refuse_no_diff(no_diff)
             return backup.restore(rt, doc, value, members, dry_run=dry_run, revive_forgotten=revive_forgotten)
         doc[key] = list(value) if isinstance(value, Iterator) else value
     return import_document(rt, doc, dry_run=dry_run, no_diff=no_diff, revive_forgotten=revive_forgotten)
+
+
+def _refuse_no_diff(no_diff: bool) -> None:
+    """--no-diff on an export: a restore keeps the file's ids and never runs the duplicate check, so the flag changed
+    nothing (a memory whose text the store holds under another id is still skipped), without a word."""
+    if no_diff:
+        raise InvalidInput("--no-diff applies to a draft: a `mnemon export` file is restored by id, without the "
+                           "duplicate check; drop --no-diff")
 
 
 def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bool = False,
@@ -92,6 +101,7 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
         return _import_stream(rt, raw, dry_run=dry_run, no_diff=no_diff, revive_forgotten=revive_forgotten)
     doc = _load(raw)
     if doc.get("kind") == EXPORT_KIND:
+        _refuse_no_diff(no_diff)
         return backup.restore(rt, doc, doc.get("insights", []),
                               iter([(key, doc.get(key, [])) for key in ("edges", "vault_edges")]),
                               dry_run=dry_run, revive_forgotten=revive_forgotten)
