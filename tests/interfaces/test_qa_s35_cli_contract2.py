@@ -223,3 +223,15 @@ def test_import_no_diff_of_an_export_is_refused(cli_run: CliRun, tmp_path: Path,
     assert cli_run(["--store", "other", "status"])[1]["total_insights"] == 0
     code, doc = cli_run(["--store", "other", "import", backup])
     assert code == 0 and doc["imported"] == 1
+
+
+# ── sweep: graph --depth without --focus ───────────────────────────────────────────────────────────────────────
+def test_graph_depth_without_focus_is_refused(cli_run: CliRun) -> None:
+    """The overview has no hops to count: `graph --depth 3` drew the same graph and reported depth 3 as applied."""
+    assert cli_run(["remember", "We deploy on Fridays"])[0] == 0
+    code, doc = cli_run(["graph", "--depth", "3"])
+    assert code == 2 and doc["error"]["code"] == "usage" and "--focus" in doc["error"]["message"]
+    code, overview = cli_run(["graph"])
+    assert code == 0 and overview["nodes"]
+    code, around = cli_run(["graph", "--focus", overview["nodes"][0]["id"], "--depth", "3"])
+    assert code == 0 and around["limits"]["depth"] == 3

@@ -176,6 +176,10 @@ def related(node_id: str, depth: int, edge_type: str | None, direction: str) -> 
 def graph(focus: str | None, depth: int, max_nodes: int, max_links: int, no_candidates: bool, killed: bool,
           folder: str | None) -> None:
     """A bounded part of the graph (nodes and the links among them), as the workbench draws it."""
+    given = click.get_current_context().get_parameter_source("depth") != click.core.ParameterSource.DEFAULT
+    if focus is None and given:
+        # the overview (no focus) has no hops to count: it drew the same graph and reported the depth as applied
+        raise click.UsageError("--depth counts hops from --focus: give --focus NODE, or drop --depth")
     run(lambda c: c.mem.graph(focus=focus, depth=depth, max_nodes=max_nodes, max_links=max_links,
                               include_candidates=not no_candidates, include_killed=killed, folder=folder))
 
