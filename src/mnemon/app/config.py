@@ -320,7 +320,8 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
     )
 
 
-def _shown_db(db: Path | str) -> str:
+def shown_db(db: Path | str) -> str:
+    """A database as it may be printed: a path, or a server URL with its password masked."""
     if isinstance(db, str):  # a server URL: never print its password
         from ..ports.store.postgres import redact
 
@@ -330,7 +331,7 @@ def _shown_db(db: Path | str) -> str:
 
 def show_settings(cfg: Config) -> dict[str, Any]:
     return {
-        "home": str(cfg.home), "store": cfg.store, "db": _shown_db(cfg.db_path), "embed_provider": cfg.embed_provider,
+        "home": str(cfg.home), "store": cfg.store, "db": shown_db(cfg.db_path), "embed_provider": cfg.embed_provider,
         "max_insights": cfg.max_insights, "prune_min_age_s": cfg.prune_min_age_s, "audit_content": cfg.audit_content,
         "vault": cfg.vault, "card_theme": cfg.card_theme, "daemon": cfg.daemon, "daemon_idle_s": cfg.daemon_idle_s,
         "busy_wait_s": cfg.busy_wait_s, "config_path": str(cfg.config_path) if cfg.config_path else None,

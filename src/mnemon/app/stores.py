@@ -1,13 +1,14 @@
 """Named stores under <home>/data/<name>/mnemon.db, and the active-store pointer <home>/active."""
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import Conflict, InvalidInput, NotFound, StoreError
-from .config import active_store
+from .config import Config, active_store, shown_db
 
 _NAME = re.compile(r"[a-zA-Z0-9][a-zA-Z0-9_-]*")
 
@@ -18,13 +19,21 @@ def _check(name: str) -> str:
     return name
 
 
-def list_stores(home: Path) -> dict[str, Any]:
-    data = home / "data"
+def list_stores(cfg: Config) -> dict[str, Any]:
+    """The stores under the home, the one its pointer makes active, and the database the commands use (`in_use`, and
+    what named it): a --db, MNEMON_DB or a config file's `db` (what `init --db` writes) is none of these stores."""
+    data = cfg.home / "data"
     names = sorted(p.name for p in data.iterdir() if p.is_dir()) if data.exists() else []
-    active = active_store(home)
-    return {"active": active, "stores": [
+    active = active_store(cfg.home)
+    used = shown_db(cfg.db_path)
+    return {"active": active, "in_use": {"path": used, "named_by": cfg.sources.get("db", "home and store")}, "stores": [
         {"name": n, "active": n == active, "path": str(data / n / "mnemon.db"),
-         "exists": (data / n / "mnemon.db").exists()} for n in sorted(set(names) | {active})]}
+         "exists": (data / n / "mnemon.db").exists(), "in_use": _same_file(str(data / n / "mnemon.db"), used)}
+        for n in sorted(set(names) | {active})]}
+
+
+def _same_file(a: str, b: str) -> bool:
+    return os.path.abspath(a) == os.path.abspath(b)
 
 
 def create_store(home: Path, name: str) -> dict[str, Any]:

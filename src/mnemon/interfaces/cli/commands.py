@@ -269,7 +269,7 @@ def _stores() -> ModuleType:
 
 @store.command("list")
 def store_list() -> None:
-    run(lambda c: _stores().list_stores(c.cfg.home))
+    run(lambda c: _stores().list_stores(c.cfg))
 
 
 @store.command("create")
