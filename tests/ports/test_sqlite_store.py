@@ -561,8 +561,10 @@ def test_database_refusals_are_store_errors_and_bugs_stay_internal() -> None:
 
     from mnemon.interfaces.payloads import from_exception
 
-    for message in ("database is locked", "database or disk is full", "attempt to write a readonly database"):
+    for message in ("database or disk is full", "attempt to write a readonly database"):
         assert from_exception(sqlite3.OperationalError(message))[0]["error"]["code"] == "store_error"
+    # another writer past the wait: its own, retryable code (tests/interfaces/test_qa_s35_store_busy.py)
+    assert from_exception(sqlite3.OperationalError("database is locked"))[0]["error"]["code"] == "store_busy"
     assert from_exception(sqlite3.OperationalError("no such column: x"))[0]["error"]["code"] == "internal"
     assert from_exception(KeyError("x"))[0]["error"]["code"] == "internal"
 
