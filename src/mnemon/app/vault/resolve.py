@@ -615,7 +615,7 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     if refused:
         out["claims_refused"] = refused
     out.update({"claims_written": len(edges) - refused, "edges": edges, "assertions": assertions,
-                "predictions_written": len(predictions), "predictions": predictions, "written": True})
+                "predictions_written": len({p["prediction"]["id"] for p in predictions}), "predictions": predictions, "written": True})
     if world_notes:
         out["notes"] = world_notes
     return out
