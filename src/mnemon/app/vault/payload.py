@@ -10,7 +10,8 @@ without touching Markdown and removed as a unit. Differences from Mneme, on purp
 * re-sending a payload for the same scope replaces it (stale rows go, listed in `replaced` and `replaced_edges`)
   — that scope only: `mneme://agent` does not own `mneme://agent/session-1` when it is replaced, though `forget
   --source mneme://agent` takes both. An edge a person killed, validated or weakened stays as they left it, also
-  when the payload drops one of its nodes (that row stays, deleted: `kept_for_decisions`);
+  when the payload drops one of its nodes (that row stays, deleted: `kept_for_decisions`); a belief of its
+  earlier `assertions[]` it no longer states is retracted as withdrawn (`withdrawn_assertions`, `withdrawals`);
 * a payload is refused whole (`InvalidInput`) before anything is written, its `assertions[]` included.
 
 `forget --source` refuses every source that is not an explicit `mneme://<scope>`: vault notes and user memories are
@@ -34,6 +35,7 @@ from ...ports.store.base import Store
 from ..runtime import Runtime
 from .plan import importance_of
 from .resolve import person_decisions, predicate_name
+from .withdrawals import withdrawn_by_rerun
 
 OBSERVATION_KINDS = ("fact", "blocked", "done", "risk", "correction")
 MAX_ITEMS = 5000
@@ -352,6 +354,7 @@ def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[st
         gone, held = _stale_edges(rt, scope, wanted, out["replaced"], planned)
         out["replaced_edges"] = [int(e.id or 0) for e in gone]
         out["kept_for_decisions"] = held
+        out.update(withdrawn_by_rerun(rt, scope, data, dry_run=True, predictions_too=False))
         return out
     vault = store.vault  # type: ignore[attr-defined]
     with store.transaction():
@@ -391,6 +394,8 @@ def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[st
         _sense(rt, data, memories, now)  # in the same transaction: a scope is stored with its event, as a note is
     out["edges"] = stored_edges
     out["assertions"] = _assertions(rt, data, out)
+    # a belief the scope's earlier payload stated and this one does not: withdrawn, as a re-run research's is
+    out.update(withdrawn_by_rerun(rt, scope, data, dry_run=False, predictions_too=False))
     from .ingest import _embed_new
 
     out["vectors"] = _embed_new(rt, [m.id for m in memories])

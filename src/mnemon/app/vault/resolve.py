@@ -15,7 +15,8 @@ whose relation a note's parse writes (`links_to`, `has_tag` …) is refused on i
 over the ingest's edge.
 
 A replay (the same pack resolved again, or re-read by ingest) follows the payload and the threshold: a claim may go
-from active to candidate and back, and a claim a re-resolved pack no longer makes stops being active. An edge a
+from active to candidate and back, and a claim a re-resolved pack no longer makes stops being active; so does a
+belief of its `assertions[]` (retracted as withdrawn) and an open prediction (closed): `withdrawals`. An edge a
 person decided is the exception — killed (a tombstone), validated by `validate-edge` or weakened by `weaken-edge`:
 the edge event log records who decided it, and a replay leaves such an edge as the person left it.
 
@@ -565,6 +566,7 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     proposals = _world_proposals(rt, data, rel)
     place = pack_target(vault, rel, data["slug"])  # refused (a symlink, another note) before anything is written
     from .pack_edits import with_user_lines
+    from .withdrawals import add_predictions, withdrawn_by_rerun
 
     text, lines_kept = with_user_lines(render_pack(data, active_threshold), place.existing, data["slug"])
     text, kept = with_user_sections(text, place.existing)
@@ -584,7 +586,8 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
             out["dropped_edges"] = dropped_ids
         if elsewhere:
             out["claimed_elsewhere"] = [{"edge_id": int(e.id or 0), "note_path": other[0]} for e, other in elsewhere]
-        out.update({"claims": claims, "written": False, "markdown": text})
+        out.update({"claims": claims, "written": False, "markdown": text,
+                    **withdrawn_by_rerun(rt, rel, data, dry_run=True)})
         return out
     previous = place.previous
     world_notes: list[str] = []
@@ -599,7 +602,8 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
             rt.store.log("resolve", None, {"note_path": rel, "claims": len(edges) - refused, "slug": data["slug"]},
                          rt.now_iso())
             assertions = _propose_assertions(rt, data, edges, proposals, rel, world_notes)
-            predictions = _add_predictions(rt, data, rel, world_notes)
+            predictions = add_predictions(rt, data, rel, world_notes)
+            out.update(withdrawn_by_rerun(rt, rel, data, dry_run=False))  # what this run no longer states
             # the pack last, before the commit: a pack that cannot be written rolls the rows back, and a commit that
             # fails takes the pack back out (`unwrite_pack`)
             out["backup"] = write_pack(vault, place, text, clock=rt.clock)
@@ -780,21 +784,4 @@ def _propose_assertions(rt: Runtime, data: Mapping[str, Any], edges: list[dict[s
         out.append(report)
     for extra in data.get("assertions", []) or []:
         out.append(propose_assertion(rt, extra, source_path=rel, reason="resolve"))
-    return out
-
-
-def _add_predictions(rt: Runtime, data: Mapping[str, Any], rel: str, notes: list[str]) -> list[dict[str, Any]]:
-    wanted = data.get("predictions") or []
-    if not wanted:
-        return []
-    try:
-        from ..world.predict import add_prediction
-    except ImportError:
-        notes.append("world model not installed: predictions skipped")
-        return []
-    out = []
-    for prediction in wanted:
-        doc = dict(prediction)
-        doc.setdefault("source_path", rel)
-        out.append(add_prediction(rt, doc))
     return out

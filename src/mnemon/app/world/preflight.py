@@ -177,8 +177,9 @@ def world_block(rt: Runtime, view: WorldView) -> dict[str, Any]:
     due = [prediction_view(p, view.now, due_at(p, view.events, view.now))
            for p in due_predictions(predictions, view.now, view.now, view.events)]
     missed = [prediction_view(p, view.now) for p in predictions if prediction_status_at(p, view.now) == "missed"]
+    # (a prediction its research withdrew is closed unverifiable: nothing to chase — `vault.withdrawals`)
     unverifiable = [prediction_view(p, view.now) for p in predictions
-                    if prediction_status_at(p, view.now) == "unverifiable"]
+                    if prediction_status_at(p, view.now) == "unverifiable" and not p.metadata.get("withdrawn_by")]
     return {
         "current_assertions": current, "lapsed_assertions": lapsed, "unbacked_assertions": unbacked,
         "due_predictions": due,

@@ -70,6 +70,12 @@ def _explicit_reassertion(proposal: Assertion) -> bool:
             or truthy_flag(proposal.metadata, "user_confirmed", "explicit_reassertion"))
 
 
+def _withdrawn_by(row: Assertion) -> Any:
+    """The source whose re-run withdrew this retracted value (`retract_assertion`'s `withdrawn_by`), else None."""
+    note = row.metadata.get("retraction")
+    return note.get("withdrawn_by") if isinstance(note, Mapping) else None
+
+
 def _id_conflict(proposal: Assertion, existing: Assertion) -> bool:
     """An explicit payload `id` names one claim (subject, predicate, object): reused for another claim it would
     overwrite a stored value, or make a value supersede itself."""
@@ -91,7 +97,8 @@ def plan_assertion(proposal: Assertion, existing: Assertion | None, same_pair: S
         return {**report, "written": False, "status": "conflict",
                 "message": f"id {proposal.id!r} already names {existing.subject} {existing.predicate} "
                            f"{existing.object!r}; an id names one claim (leave `id` out to derive it)"}, None
-    if existing is not None and existing.status == "retracted" and not _explicit_reassertion(proposal):
+    if existing is not None and existing.status == "retracted" and not _explicit_reassertion(proposal) and not (
+            _withdrawn_by(existing) == proposal.source_path):  # (the source that withdrew it states it again)
         # a person said this was never true; the same claim coming back from the same source must not undo that
         return {**report, "written": False, "status": "blocked_recreation",
                 "message": "this exact claim was retracted; re-assert it with certainty user_confirmed"}, None
@@ -522,10 +529,12 @@ def _chains_without(rt: Runtime, doomed: Sequence[Assertion], now: datetime,
     return changed, restored
 
 
-def retract_assertion(rt: Runtime, assertion_id: str, reason: str) -> dict[str, Any]:
+def retract_assertion(rt: Runtime, assertion_id: str, reason: str, *,
+                      withdrawn_by: str | None = None) -> dict[str, Any]:
     """Mark one value as never true and re-chain its (subject, predicate) without it: a single-valued value it had
     superseded is in force again (`restored_ids`), as the reference's recompute does, instead of the pair being left
-    with no current value behind a value that never held."""
+    with no current value behind a value that never held. `withdrawn_by`: the source that stated it and no longer
+    does (a re-run of its research), noted on the retraction: that source stating it again is no re-creation."""
     missing = NotFound(f"no assertion {assertion_id!r}")
     if world_of(rt).get_assertion(assertion_id) is None:
         raise missing  # (before the transaction: on a read-only store an unknown id is still not_found)
@@ -536,6 +545,9 @@ def retract_assertion(rt: Runtime, assertion_id: str, reason: str) -> dict[str, 
             raise missing
         stored = Assertion.from_row(raw)
         row = retract(stored, now, reason)  # (refuses an empty reason, retracted already or not)
+        if withdrawn_by is not None:
+            row = replace(row, metadata={**row.metadata, "retraction": {**row.metadata["retraction"],
+                                                                        "withdrawn_by": withdrawn_by}})
         pair = {r.id: r for r in load_assertions(rt, subject_norm=norm_keys(row.subject), predicate=row.predicate)
                 if r.pair_key == row.pair_key}
         if stored.status == "retracted":

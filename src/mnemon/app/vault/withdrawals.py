@@ -1,0 +1,104 @@
+"""What a re-run of the same research (`resolve`, one evidence pack) or a re-sent scoped payload (`remember --payload`,
+one `mneme://` scope) no longer states: its `assertions[]` beliefs still current and its predictions still open.
+
+A run states its world rows whole, as it states its claims: a claim it drops stops being active (`drop_unclaimed`),
+and so a belief it drops is withdrawn — retracted with a reason naming the source, which `state explain` shows (the
+row stays, history kept), and which the same source stating the belief again undoes — and a prediction it drops is
+closed as `unverifiable`, its outcome summary saying it was withdrawn (the row stays; a check never reopens it). Both
+used to stay open and current, and the reply said nothing. Beliefs a claim's edge backs are left to that edge (a
+demoted edge leaves its belief unbacked), and a value the run's own new rows superseded is already history."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from ..runtime import Runtime
+
+
+def withdrawn_assertions(rt: Runtime, source_path: str, stated: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The ids of the current beliefs `source_path` wrote itself (no claim edge behind them) that `stated`, the new
+    run's `assertions[]`, no longer holds. Read only: a dry run lists them."""
+    try:
+        from ...core.world import Assertion, parse_assertion
+        from ..world.common import now_of
+        from ..world.tables import world_of
+    except ImportError:
+        return []
+    now = now_of(rt)
+    kept = {parse_assertion(doc, now, None, source_path).id for doc in stated}
+    rows = [Assertion.from_row(row) for row in world_of(rt).assertions_in_scope(source_path)]
+    return sorted(row.id for row in rows if row.source_path == source_path and row.status == "current"
+                  and not row.source_edge_id and row.id not in kept)
+
+
+def withdrawn_predictions(rt: Runtime, source_path: str, stated: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The ids of the open predictions of `source_path` that `stated`, the new run's `predictions[]`, no longer
+    holds. Read only."""
+    try:
+        from ...core.world import Prediction, parse_prediction
+        from ..world.common import now_of, prediction_source_path
+        from ..world.predict import _with_source_path
+        from ..world.tables import world_of
+    except ImportError:
+        return []
+    now = now_of(rt)
+    kept = {parse_prediction(_with_source_path({"source_path": source_path, **doc}), now).id for doc in stated}
+    rows = [Prediction.from_row(row) for row in world_of(rt).predictions(status="open")]
+    return sorted(p.id for p in rows if prediction_source_path(p) == source_path and p.id not in kept)
+
+
+def withdraw(rt: Runtime, source_path: str, assertion_ids: list[str], prediction_ids: list[str]) -> dict[str, Any]:
+    """Retract the beliefs and close the predictions (inside the caller's transaction); the reply's keys for them."""
+    if not assertion_ids and not prediction_ids:
+        return {}
+    from ...core.world import Prediction
+    from ..world.common import now_of, put_prediction
+    from ..world.state import retract_assertion
+    from ..world.tables import audit, world_of
+
+    reason = f"withdrawn: {source_path} no longer states it"
+    for assertion_id in assertion_ids:
+        retract_assertion(rt, assertion_id, reason, withdrawn_by=source_path)
+    now = now_of(rt)
+    for prediction_id in prediction_ids:
+        row = world_of(rt).get_prediction(prediction_id)
+        if row is None:
+            continue
+        stored = Prediction.from_row(row)
+        put_prediction(rt, replace(stored, status="unverifiable", outcome_summary=reason, checked_at=now,
+                                   metadata={**stored.metadata, "withdrawn_by": source_path}))
+        audit(rt, "withdrawn", "prediction", prediction_id, {"reason": reason})
+    return {**({"withdrawn_assertions": assertion_ids} if assertion_ids else {}),
+            **({"withdrawn_predictions": prediction_ids} if prediction_ids else {})}
+
+
+def withdrawn_by_rerun(rt: Runtime, source_path: str, data: Mapping[str, Any], *, dry_run: bool,
+                       predictions_too: bool = True) -> dict[str, Any]:
+    """Withdraw what the run `data` (its `assertions[]` and `predictions[]`) of `source_path` no longer states, after
+    its own rows are written (a dry run only lists it); the reply's `withdrawn_*` keys. A scoped payload has no
+    `predictions[]` (`predictions_too` False): a prediction `predict add` filed under its scope is not its own."""
+    beliefs = withdrawn_assertions(rt, source_path, data.get("assertions") or [])
+    predictions = withdrawn_predictions(rt, source_path, data.get("predictions") or []) if predictions_too else []
+    if dry_run:
+        return {**({"withdrawn_assertions": beliefs} if beliefs else {}),
+                **({"withdrawn_predictions": predictions} if predictions else {})}
+    return withdraw(rt, source_path, beliefs, predictions)
+
+
+def add_predictions(rt: Runtime, data: Mapping[str, Any], rel: str, notes: list[str]) -> list[dict[str, Any]]:
+    """`resolve`'s `predictions[]`, each stored once (`add_prediction`: the same one again is no other row)."""
+    wanted = data.get("predictions") or []
+    if not wanted:
+        return []
+    try:
+        from ..world.predict import add_prediction
+    except ImportError:
+        notes.append("world model not installed: predictions skipped")
+        return []
+    out = []
+    for prediction in wanted:
+        doc = dict(prediction)
+        doc.setdefault("source_path", rel)
+        out.append(add_prediction(rt, doc))
+    return out
