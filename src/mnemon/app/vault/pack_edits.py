@@ -5,8 +5,8 @@ research again rewrote the pack from its payload, and a bullet added under "## U
 A line is the person's when the earlier pack's own payload, rendered, does not write it and the new pack does not
 either. A line shaped like a claim line is never carried (some other version of `render_pack` wrote it: carried, the
 claim would be listed twice). A line after the payload comment is of the part the comment ends (`note add-bullet`
-puts a bullet there) and goes above it; the front matter is not read; the person's own `##` sections are
-`resolve.with_user_sections`'s."""
+puts a bullet there) and goes above it; the person's own `##` sections are `resolve.with_user_sections`'s, and
+their front matter is `with_user_properties`'s."""
 from __future__ import annotations
 
 import re
@@ -79,3 +79,41 @@ def with_user_lines(text: str, existing: bytes | None, slug: str) -> tuple[str, 
     for part, mine in kept.items():
         out = _insert(out, part, mine)
     return "\n".join(out), [line for mine in kept.values() for line in mine]
+
+
+_PROPERTY = re.compile(r"([^\s:#-][^:]*):(?:\s|$)")
+_PAYLOAD_PROPERTIES = frozenset({"title", "date"})  # the front matter's keys the payload decides, every run
+
+
+def _properties(lines: list[str]) -> dict[str, list[str]]:
+    """The front matter's properties, each with its lines (a YAML list under its key included), in order."""
+    out: dict[str, list[str]] = {}
+    key: str | None = None
+    for line in lines[1:_body_start(lines) - 1]:
+        found = None if line[:1].isspace() or line.startswith("- ") else _PROPERTY.match(line)
+        if found:
+            key = found.group(1).strip()
+            out[key] = [line]
+        elif key is not None:
+            out[key].append(line)
+    return out
+
+
+def with_user_properties(text: str, existing: bytes | None) -> tuple[str, list[str]]:
+    """`render_pack`'s `text` with the front matter a person gave the earlier pack (`existing`): a property it does
+    not write (`owner: Ana`), and a value they changed of one it writes but the payload does not decide (`tags:
+    [research, x]`, `type`), in the earlier pack's order; title and date stay the payload's. Re-resolving the same
+    research dropped them (only the backup had them). Returns the text and the names of the properties kept."""
+    if not existing:
+        return text, []
+    old = existing.decode("utf-8", errors="replace").removeprefix("\ufeff").replace("\r\n", "\n").split("\n")
+    new = text.split("\n")
+    if _body_start(old) == 0 or _body_start(new) == 0:
+        return text, []
+    written = _properties(new)
+    mine = {k: v for k, v in _properties(old).items() if k not in _PAYLOAD_PROPERTIES and written.get(k) != v}
+    if not mine:
+        return text, []
+    merged = [*(mine.get(k, v) for k, v in written.items()), *(v for k, v in mine.items() if k not in written)]
+    body = _body_start(new)
+    return "\n".join(["---", *(line for block in merged for line in block), *new[body - 1:]]), list(mine)

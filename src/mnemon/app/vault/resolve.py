@@ -565,16 +565,18 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     rel = pack_path(data, vault)
     proposals = _world_proposals(rt, data, rel)
     place = pack_target(vault, rel, data["slug"])  # refused (a symlink, another note) before anything is written
-    from .pack_edits import with_user_lines
+    from .pack_edits import with_user_lines, with_user_properties
     from .withdrawals import add_predictions, withdrawn_by_rerun
 
     text, lines_kept = with_user_lines(render_pack(data, active_threshold), place.existing, data["slug"])
     text, kept = with_user_sections(text, place.existing)
+    text, properties = with_user_properties(text, place.existing)
     # a replay of the same research writes the same pack: nothing is overwritten (the graph side is idempotent too)
     same = place.existing == text.encode("utf-8")
     out: dict[str, Any] = {"note_path": rel, "dry_run": dry_run, "overwrites": place.existing is not None and not same,
                            "pack_changed": not same, **({"kept_sections": kept} if kept else {}),
-                           **({"kept_lines": lines_kept} if lines_kept else {})}
+                           **({"kept_lines": lines_kept} if lines_kept else {}),
+                           **({"kept_properties": properties} if properties else {})}
     if dry_run:
         claims = _previewed_claims(rt, data, rel, active_threshold, proposals)
         # what a real run would demote, listed as it lists it: the preview used to leave withdrawn claims unsaid
