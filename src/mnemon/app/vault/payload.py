@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -146,6 +147,13 @@ def _str(item: Mapping[str, Any], key: str, what: str, *, required: bool = True,
     return value
 
 
+def _name(item: Mapping[str, Any], key: str, what: str, *, required: bool = True, default: str = "") -> str:
+    """A node's ref or name, or a reference to a node, in one Unicode form (NFC), as the product compares names: a
+    ref typed precomposed ("José") and an edge's `src` decomposed were refused as not a node of the payload, and two
+    refs differing only in form were two nodes that read the same."""
+    return unicodedata.normalize("NFC", _str(item, key, what, required=required, default=default))
+
+
 def _unit(item: Mapping[str, Any], key: str, what: str, default: float) -> float:
     value = item.get(key, default)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= float(value) <= 1.0:
@@ -194,21 +202,21 @@ def parse_payload(raw: Any) -> dict[str, Any]:
     for i, node in enumerate(lists["nodes"]):
         what = f"nodes[{i}]"
         refuse_unknown_keys(node, _NODE_KEYS, what)  # a misspelt "typ" was stored as the default type, entity
-        ref = _str(node, "ref", what)
+        ref = _name(node, "ref", what)
         if ref in refs:
             raise InvalidInput(f"{what}: duplicate ref {ref!r}", field="ref")
         if _OBSERVATION_REF.fullmatch(ref):  # its node id would be an observation's (`_observation_id`): one row twice
             raise InvalidInput(f"{what}.ref {ref!r} has the shape of an observation's id (obs/<node>/<16 hex>); give"
                                " the node another ref", field="ref")
         refs[ref] = {"ref": ref, "type": _str(node, "type", what, required=False, default="entity"),
-                     "name": _str(node, "name", what, required=False, default=ref),
+                     "name": _name(node, "name", what, required=False, default=ref),
                      "summary": _str(node, "summary", what, required=False, limit=MAX_PAYLOAD_TEXT_CHARS)}
     edges = []
     edge_seen: dict[tuple[str, str, str], int] = {}
     for i, edge in enumerate(lists["edges"]):
         what = f"edges[{i}]"
         refuse_unknown_keys(edge, _EDGE_KEYS, what)
-        src, dst = _str(edge, "src", what), _str(edge, "dst", what)
+        src, dst = _name(edge, "src", what), _name(edge, "dst", what)
         for end in (src, dst):
             if end not in refs:
                 raise InvalidInput(f"{what}: {end!r} is not a node of this payload; edges must reference payload"
@@ -236,7 +244,7 @@ def parse_payload(raw: Any) -> dict[str, Any]:
     for i, obs in enumerate(lists["observations"]):
         what = f"observations[{i}]"
         refuse_unknown_keys(obs, _OBSERVATION_KEYS, what)  # a misspelt "kidn" was stored as the default kind, fact
-        ref = _str(obs, "node", what)
+        ref = _name(obs, "node", what)
         if ref not in refs:
             raise InvalidInput(f"{what}: node {ref!r} is not a node of this payload", field="node")
         kind = _str(obs, "kind", what, required=False, default="fact").lower()
