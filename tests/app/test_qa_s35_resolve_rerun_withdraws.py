@@ -30,7 +30,8 @@ def _open(mem: Mnemon) -> list[str]:
 
 
 def _current(mem: Mnemon) -> list[str]:
-    return [f"{r['subject_name']} {r['predicate']} {r['object']}" for r in mem.state_list(status="current")["assertions"]]
+    rows = mem.state_list(status="current")["assertions"]
+    return [f"{r['subject_name']} {r['predicate']} {r['object']}" for r in rows]
 
 
 def test_a_rerun_withdraws_the_predictions_and_beliefs_it_no_longer_states(world: tuple[Mnemon, FakeClock],

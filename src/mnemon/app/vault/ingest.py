@@ -428,7 +428,7 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
         decisions_restored = apply_pending_decisions(rt)
         for plan in plans:
             for payload in plan.payloads:
-                apply_embedded_payload(rt, payload, plan.path)
+                apply_embedded_payload(rt, payload, plan.path, root)
         store.log("ingest", None, {"vault": root, "mode": mode, "changed": len(plans), "removed": len(removed),
                                    "unchanged": len(unchanged)}, now)
         sense_warnings = _record_senses(rt, plans)  # in the same transaction: a note is stored with its event

@@ -248,11 +248,13 @@ def ingest_owned(relation: str, index: int) -> InvalidInput | None:
                         claim=index)
 
 
-def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshold: float) -> list[dict[str, Any]]:
+def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshold: float,
+                vault: str | Path | None = None) -> list[dict[str, Any]]:
     """Write one edge per claim (inside the caller's transaction); returns what was stored, one entry per claim in
     order. A claim with a relation the ingest owns (`ingest_owned`) writes nothing: its entry has status `refused`
-    and the `invalid_input` error, and the other claims are written."""
-    from .shared_claims import claimants
+    and the `invalid_input` error, and the other claims are written. Given the vault, a claim left a candidate that
+    another pack states active is that pack's claim again (`shared_claims.active_elsewhere`)."""
+    from .shared_claims import active_elsewhere, claimants
     from .writer import shared_node
 
     index = link_index(rt)
@@ -309,6 +311,9 @@ def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshol
         known[(src, dst, relation)] = replace(edge, id=edge_id)
         out.append({"id": edge_id, "src": src, "predicate": relation, "dst": dst, "status": decision.status,
                     "strength": strength, "confidence": confidence, "reasons": list(decision.reasons)})
+        if vault is not None and decision.status != "active" and (
+                stronger := active_elsewhere(rt, vault, known[(src, dst, relation)], source_path, index)):
+            out[-1].update(stronger)
     return out
 
 
@@ -414,7 +419,8 @@ def unclaimed(rt: Runtime, previous: list[Mapping[str, Any]], claimed: set[tuple
                                                                  if int(e.id or 0) in others]
 
 
-def apply_embedded_payload(rt: Runtime, payload: Mapping[str, Any], note_path: str) -> list[dict[str, Any]]:
+def apply_embedded_payload(rt: Runtime, payload: Mapping[str, Any], note_path: str,
+                           vault: str | Path | None = None) -> list[dict[str, Any]]:
     """Ingest hook: a note carrying a resolution payload re-creates its claim edges (idempotent upserts)."""
     try:
         data = validate_payload(payload)
@@ -422,7 +428,7 @@ def apply_embedded_payload(rt: Runtime, payload: Mapping[str, Any], note_path: s
         return []  # a damaged comment in a note must not stop an ingest; the parser already warned
     threshold = float(payload.get("active_threshold", ACTIVE_THRESHOLD)) if isinstance(
         payload.get("active_threshold"), (int, float)) else ACTIVE_THRESHOLD
-    return claim_edges(rt, data, note_path, threshold)
+    return claim_edges(rt, data, note_path, threshold, vault)
 
 
 _OBSIDIAN_COMMENT = re.compile(r"%(?=%)")
@@ -598,7 +604,7 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
         # the edges, the beliefs and the predictions of one resolution are stored together or not at all: written
         # one after the other, a refusal or error part-way left the pack and some of them behind
         with rt.store.transaction():
-            edges = claim_edges(rt, data, rel, active_threshold)
+            edges = claim_edges(rt, data, rel, active_threshold, vault)
             dropped, handed = drop_unclaimed(rt, previous, edges, rel, vault)
             refused = sum(1 for e in edges if e["status"] == "refused")
             rt.store.log("resolve", None, {"note_path": rel, "claims": len(edges) - refused, "slug": data["slug"]},
@@ -621,7 +627,8 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     if refused:
         out["claims_refused"] = refused
     out.update({"claims_written": len(edges) - refused, "edges": edges, "assertions": assertions,
-                "predictions_written": len({p["prediction"]["id"] for p in predictions}), "predictions": predictions, "written": True})
+                "predictions_written": len({p["prediction"]["id"] for p in predictions}), "predictions": predictions,
+                "written": True})
     if world_notes:
         out["notes"] = world_notes
     return out

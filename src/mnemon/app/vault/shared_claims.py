@@ -4,7 +4,7 @@ pack re-resolved without the claim hands it back to another pack that still stat
 as an ingest would — instead of demoting a claim the vault still makes (`resolve.drop_unclaimed`)."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +12,7 @@ from ...core.errors import MnemonError
 from ...core.model import Edge
 from ...core.vault import LinkIndex
 from .. import notes
+from ..runtime import Runtime
 from .resolve import _node_for, pack_payloads, predicate_name
 
 
@@ -29,6 +30,35 @@ def claimed_elsewhere(vault: str | Path, edge: Edge, source_path: str,
                       index: LinkIndex) -> tuple[str, Mapping[str, Any]] | None:
     """Another pack in `edge.metadata.claimed_by` whose file still states the edge's claim: its path and its payload
     narrowed to that claim (None: no other pack does, or its file is gone or changed)."""
+    return next(_stated_elsewhere(vault, edge, source_path, index), None)
+
+
+def active_elsewhere(rt: Runtime, vault: str | Path, edge: Edge, source_path: str,
+                     index: LinkIndex) -> dict[str, Any] | None:
+    """`edge`, which `source_path`'s pack just wrote as a candidate, written again as the claim of another pack that
+    states it active, and what the reply says of it then (None: no other pack does). One edge holds the claim of
+    every pack stating it, so it is active while one of them states it so: a pack re-run with the claim at 0.6 made
+    it a candidate though another still stated it at 0.95, and an ingest replaying the packs in path order left it
+    as the last one said."""
+    from .resolve import ACTIVE_THRESHOLD, apply_embedded_payload, claim_status
+
+    for rel, payload in _stated_elsewhere(vault, edge, source_path, index):
+        threshold = payload.get("active_threshold")
+        if not isinstance(threshold, (int, float)) or isinstance(threshold, bool):
+            threshold = ACTIVE_THRESHOLD
+        if claim_status(payload["claims"][0], float(threshold))[0] != "active":
+            continue
+        [written] = apply_embedded_payload(rt, payload, rel)
+        if written["status"] == "active":
+            return {"status": "active", "strength": written["strength"], "confidence": written["confidence"],
+                    "reasons": [*written["reasons"], f"stated_active_by:{rel}"], "claimed_elsewhere": rel}
+    return None
+
+
+def _stated_elsewhere(vault: str | Path, edge: Edge, source_path: str,
+                      index: LinkIndex) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """Each other pack of `edge.metadata.claimed_by` whose file still states its claim, with its payload narrowed to
+    that claim, in the list's order."""
     for rel in edge.metadata.get("claimed_by") or []:
         if not isinstance(rel, str) or rel == source_path:
             continue
@@ -41,5 +71,5 @@ def claimed_elsewhere(vault: str | Path, edge: Edge, source_path: str,
                 key = (_node_for(str(claim["subject"]), index), _node_for(str(claim["object"]), index),
                        predicate_name(str(claim["predicate"])))
                 if key == (edge.src, edge.dst, edge.type):
-                    return rel, {**payload, "claims": [claim]}
-    return None
+                    yield rel, {**payload, "claims": [claim]}
+                    break
