@@ -89,4 +89,26 @@ def editor_moves(root: str | Path, known_hashes: Mapping[str, str], removed: Seq
     return pairs
 
 
-__all__ = ["MOVES_FILE", "editor_moves", "read_moves", "record_move"]
+def moved_pack(vault: str | Path, rel: str, slug: str) -> notes.Resolved | None:
+    """Where `note move` took the evidence pack of research `slug` that belongs at `rel` (the journal's latest chain
+    from `rel`), when the note there still is that pack; else None. Resolving the research again wrote a second
+    pack at `rel` and left the moved one stale."""
+    from ...core.errors import MnemonError
+    from .resolve import pack_path, pack_payloads
+
+    where: str | None = None
+    for move in read_moves(notes.safe_folder(vault, None).path):
+        if move["from"] == rel or (where is not None and move["from"] == where):
+            where = move["to"]
+    if where is None:
+        return None
+    try:
+        target = notes.safe_resolve(vault, where)
+        text = target.path.read_text(encoding="utf-8", errors="replace") if target.path.is_file() else ""
+    except (OSError, MnemonError):
+        return None
+    held = any(p["slug"] == slug and pack_path(p, vault) == rel for p in pack_payloads(text))
+    return target if held else None
+
+
+__all__ = ["MOVES_FILE", "editor_moves", "moved_pack", "read_moves", "record_move"]

@@ -361,12 +361,14 @@ def pack_target(vault: str | Path, rel: str, slug: str) -> PackTarget:
     if not folder.is_symlink() and folder.exists() and not folder.is_dir():
         raise Conflict(f"{SOURCES_DIR} is a file in the vault, not a folder; move it to write evidence packs",
                        path=SOURCES_DIR)
+    from .moves import moved_pack
+
     target = notes.safe_resolve(vault, rel)
-    if not target.path.exists():
-        return PackTarget(target, None, [])
+    if not target.path.exists() and (target := moved_pack(vault, rel, slug) or target) and not target.path.exists():
+        return PackTarget(target, None, [])  # (a pack `note move` took elsewhere is rewritten there)
     data = target.path.read_bytes()
     payloads = pack_payloads(data.decode("utf-8", errors="replace"))
-    if not any(p["slug"] == slug and pack_path(p, vault) == target.rel for p in payloads):
+    if not any(p["slug"] == slug and pack_path(p, vault) in (rel, target.rel) for p in payloads):
         raise Conflict(f"{target.rel} already exists and is not an earlier evidence pack of this research; give the "
                        "payload another 'slug', or move that note away", path=target.rel)
     return PackTarget(target, data, [claim for p in payloads for claim in p.get("claims", [])])
@@ -571,6 +573,7 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     rel = pack_path(data, vault)
     proposals = _world_proposals(rt, data, rel)
     place = pack_target(vault, rel, data["slug"])  # refused (a symlink, another note) before anything is written
+    rel = place.target.rel  # (where `note move` took the pack, if it did)
     from .pack_edits import with_user_lines, with_user_properties
     from .withdrawals import add_predictions, withdrawn_by_rerun
 
