@@ -34,6 +34,8 @@ def test_a_weaker_rerun_leaves_a_claim_another_pack_states_active(world: tuple[M
     vault = str(tmp_path)
     [edge] = mem.resolve(vault, _research(first, SURE))["edges"]
     mem.resolve(vault, _research(second, SURE))
+    [preview] = mem.resolve(vault, _research(first, UNSURE), dry_run=True)["claims"]
+    assert preview["status"] == "active"  # as the run says
     [again] = mem.resolve(vault, _research(first, UNSURE))["edges"]
     assert again["id"] == edge["id"] and again["status"] == "active"
     assert again["claimed_elsewhere"] == f"Sources/2026-04-26-{second}.md"

@@ -48,6 +48,7 @@ from ...core.world.values import refuse_misspelt_keys
 from ...ports.store.base import Store
 from .. import notes
 from ..runtime import Runtime
+from .moves import moved_pack
 from .plan import note_id
 from .resolve_input import refuse_unfit
 
@@ -361,8 +362,6 @@ def pack_target(vault: str | Path, rel: str, slug: str) -> PackTarget:
     if not folder.is_symlink() and folder.exists() and not folder.is_dir():
         raise Conflict(f"{SOURCES_DIR} is a file in the vault, not a folder; move it to write evidence packs",
                        path=SOURCES_DIR)
-    from .moves import moved_pack
-
     target = notes.safe_resolve(vault, rel)
     if not target.path.exists() and (target := moved_pack(vault, rel, slug) or target) and not target.path.exists():
         return PackTarget(target, None, [])  # (a pack `note move` took elsewhere is rewritten there)
@@ -587,7 +586,7 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
                            **({"kept_lines": lines_kept} if lines_kept else {}),
                            **({"kept_properties": properties} if properties else {})}
     if dry_run:
-        claims = _previewed_claims(rt, data, rel, active_threshold, proposals)
+        claims = _previewed_claims(rt, data, rel, active_threshold, proposals, vault)
         # what a real run would demote, listed as it lists it: the preview used to leave withdrawn claims unsaid
         index = link_index(rt)
         keys = {(_node_for(str(c["subject"]), index), _node_for(str(c["object"]), index), c["predicate"])
@@ -638,13 +637,15 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
 
 
 def _previewed_claims(rt: Runtime, data: Mapping[str, Any], rel: str, threshold: float,
-                      proposals: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+                      proposals: list[dict[str, Any]] | None, vault: str | Path) -> list[dict[str, Any]]:
     """What a real run would do with each claim, written nowhere: the edge's status after the write gate (`status`,
     with the gate's `reasons` — a killed edge stays killed, a person's decision on it is kept) and, for a claim that
     would be active, what the world model's gate would make of its belief (`assertion`: written or not, status,
     the values it would supersede). A dry run used to echo only `requested_status`, the claim's own wish: a claim
     the ontology keeps a candidate, or one whose belief would replace the current value, looked the same as any.
     Each claim is previewed against the store as it is (claims of one payload do not see each other)."""
+    from .shared_claims import previewed_elsewhere
+
     index = link_index(rt)
     claims = data.get("claims", [])
     known, decisions = _stored_claims(rt.store, [
@@ -676,6 +677,7 @@ def _previewed_claims(rt: Runtime, data: Mapping[str, Any], rel: str, threshold:
             status = "killed"  # a tombstone blocks the claim (`blocked_recreation` on the edge)
         elif existing is not None and decided is not None:
             status, reasons = existing.status, [f"person_decision_kept:{decided}"]
+        status, reasons = previewed_elsewhere(vault, existing, rel, index, status, reasons)  # (`active_elsewhere`)
         entry.update({"status": status, "reasons": reasons, "edge_id": existing.id if existing else None})
         if status != "active" or proposals is None or i >= len(proposals):
             continue

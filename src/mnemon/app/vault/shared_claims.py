@@ -40,19 +40,38 @@ def active_elsewhere(rt: Runtime, vault: str | Path, edge: Edge, source_path: st
     every pack stating it, so it is active while one of them states it so: a pack re-run with the claim at 0.6 made
     it a candidate though another still stated it at 0.95, and an ingest replaying the packs in path order left it
     as the last one said."""
-    from .resolve import ACTIVE_THRESHOLD, apply_embedded_payload, claim_status
+    from .resolve import apply_embedded_payload
 
     for rel, payload in _stated_elsewhere(vault, edge, source_path, index):
-        threshold = payload.get("active_threshold")
-        if not isinstance(threshold, (int, float)) or isinstance(threshold, bool):
-            threshold = ACTIVE_THRESHOLD
-        if claim_status(payload["claims"][0], float(threshold))[0] != "active":
+        if not _states_active(payload):
             continue
         [written] = apply_embedded_payload(rt, payload, rel)
         if written["status"] == "active":
             return {"status": "active", "strength": written["strength"], "confidence": written["confidence"],
                     "reasons": [*written["reasons"], f"stated_active_by:{rel}"], "claimed_elsewhere": rel}
     return None
+
+
+def previewed_elsewhere(vault: str | Path | None, edge: Edge | None, source_path: str, index: LinkIndex,
+                        status: str, reasons: list[str]) -> tuple[str, list[str]]:
+    """A dry run's (status, reasons) of a claim it previews as a candidate on `edge`: active when another pack
+    states it active (`active_elsewhere` writes it so), as a real run would answer."""
+    if vault is None or edge is None or status != "candidate" or edge.origin != "resolve":
+        return status, reasons
+    for rel, payload in _stated_elsewhere(vault, edge, source_path, index):
+        if _states_active(payload):
+            return "active", [*reasons, f"stated_active_by:{rel}"]
+    return status, reasons
+
+
+def _states_active(payload: Mapping[str, Any]) -> bool:
+    """Whether a pack's payload narrowed to one claim asks for it active (under its own threshold)."""
+    from .resolve import ACTIVE_THRESHOLD, claim_status
+
+    threshold = payload.get("active_threshold")
+    if not isinstance(threshold, (int, float)) or isinstance(threshold, bool):
+        threshold = ACTIVE_THRESHOLD
+    return claim_status(payload["claims"][0], float(threshold))[0] == "active"
 
 
 def _stated_elsewhere(vault: str | Path, edge: Edge, source_path: str,
