@@ -85,3 +85,13 @@ def test_a_resent_scoped_payload_withdraws_the_beliefs_it_no_longer_states(world
     assert _current(mem) == []
     assert again["withdrawn_assertions"] == [first["assertions"][0]["id"]]
     assert mem.state_explain(first["assertions"][0]["id"])["assertion"]["status"] == "retracted"
+
+
+def test_a_dry_run_does_not_call_a_value_the_run_replaces_withdrawn(world: tuple[Mnemon, FakeClock],
+                                                                    tmp_path: Path) -> None:
+    mem, _ = world
+    mem.resolve(str(tmp_path), _research())
+    moved = _research(assertions=[{**_BELIEF, "object": "Porto", "evidence": "the new HQ address"}])
+    assert "withdrawn_assertions" not in mem.resolve(str(tmp_path), moved, dry_run=True)
+    out = mem.resolve(str(tmp_path), moved)
+    assert "withdrawn_assertions" not in out and _current(mem) == ["Acme based_in Porto"]

@@ -80,6 +80,12 @@ def withdrawn_by_rerun(rt: Runtime, source_path: str, data: Mapping[str, Any], *
     `predictions[]` (`predictions_too` False): a prediction `predict add` filed under its scope is not its own."""
     beliefs = withdrawn_assertions(rt, source_path, data.get("assertions") or [])
     predictions = withdrawn_predictions(rt, source_path, data.get("predictions") or []) if predictions_too else []
+    if dry_run and beliefs:  # (a value the run's own new rows supersede is no withdrawal: it is replaced)
+        from ..world import propose_assertion
+
+        replaced = {i for doc in data.get("assertions") or [] for key in ("superseded_ids", "retracted_ids")
+                    for i in propose_assertion(rt, doc, source_path=source_path, dry_run=True).get(key) or []}
+        beliefs = [i for i in beliefs if i not in replaced]
     if dry_run:
         return {**({"withdrawn_assertions": beliefs} if beliefs else {}),
                 **({"withdrawn_predictions": predictions} if predictions else {})}
