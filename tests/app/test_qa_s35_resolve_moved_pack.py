@@ -41,3 +41,18 @@ def test_a_moved_note_that_is_no_longer_the_pack_leaves_the_original_path_free(w
     (tmp_path / "Research" / "staffing.md").write_text("# My own note now\n", encoding="utf-8")
     assert mem.resolve(vault, _research())["note_path"] == "Sources/2026-04-26-staffing.md"
     assert (tmp_path / "Research" / "staffing.md").read_text(encoding="utf-8") == "# My own note now\n"
+
+
+def test_a_moved_pack_resolved_without_its_belief_and_prediction_withdraws_them(world: tuple[Mnemon, FakeClock],
+                                                                               tmp_path: Path) -> None:
+    mem, _ = world
+    vault = str(tmp_path)
+    belief = {"subject": "Lighthouse", "predicate": "based_in", "object": "Lisbon", "confidence": 0.95,
+              "certainty": "confirmed", "source_type": "email", "evidence": "The office lease."}
+    prediction = {"title": "Kickoff happens", "match_json": {"sense_type": "gws", "observation_terms_all": ["kickoff"]},
+                  "check_after": "2026-06-02T00:00:00Z", "expires_at": "2026-06-05T00:00:00Z"}
+    first = mem.resolve(vault, _research(assertions=[belief], predictions=[prediction]))
+    note_tools.move_note(vault, "Sources/2026-04-26-staffing.md", "Research/staffing.md")
+    out = mem.resolve(vault, _research())
+    assert out["withdrawn_assertions"] == [first["assertions"][-1]["id"]]
+    assert out["withdrawn_predictions"] == [first["predictions"][0]["prediction"]["id"]]

@@ -597,7 +597,7 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
         if elsewhere:
             out["claimed_elsewhere"] = [{"edge_id": int(e.id or 0), "note_path": other[0]} for e, other in elsewhere]
         out.update({"claims": claims, "written": False, "markdown": text,
-                    **withdrawn_by_rerun(rt, rel, data, dry_run=True)})
+                    **withdrawn_by_rerun(rt, rel, data, dry_run=True, earlier=pack_path(data, vault))})
         return out
     previous = place.previous
     world_notes: list[str] = []
@@ -613,7 +613,7 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
                          rt.now_iso())
             assertions = _propose_assertions(rt, data, edges, proposals, rel, world_notes)
             predictions = add_predictions(rt, data, rel, world_notes)
-            out.update(withdrawn_by_rerun(rt, rel, data, dry_run=False))  # what this run no longer states
+            out.update(withdrawn_by_rerun(rt, rel, data, dry_run=False, earlier=pack_path(data, vault)))
             # the pack last, before the commit: a pack that cannot be written rolls the rows back, and a commit that
             # fails takes the pack back out (`unwrite_pack`)
             out["backup"] = write_pack(vault, place, text, clock=rt.clock)

@@ -16,9 +16,11 @@ from typing import Any
 from ..runtime import Runtime
 
 
-def withdrawn_assertions(rt: Runtime, source_path: str, stated: Iterable[Mapping[str, Any]]) -> list[str]:
-    """The ids of the current beliefs `source_path` wrote itself (no claim edge behind them) that `stated`, the new
-    run's `assertions[]`, no longer holds. Read only: a dry run lists them."""
+def withdrawn_assertions(rt: Runtime, source_path: str, stated: Iterable[Mapping[str, Any]],
+                         earlier: str | None = None) -> list[str]:
+    """The ids of the current beliefs `source_path` (or `earlier`, where the pack was before `note move` took it)
+    wrote itself (no claim edge behind them) whose value `stated`, the new run's `assertions[]`, no longer holds.
+    Read only: a dry run lists them."""
     try:
         from ...core.world import Assertion, parse_assertion
         from ..world.common import now_of
@@ -26,15 +28,17 @@ def withdrawn_assertions(rt: Runtime, source_path: str, stated: Iterable[Mapping
     except ImportError:
         return []
     now = now_of(rt)
-    kept = {parse_assertion(doc, now, None, source_path).id for doc in stated}
-    rows = [Assertion.from_row(row) for row in world_of(rt).assertions_in_scope(source_path)]
-    return sorted(row.id for row in rows if row.source_path == source_path and row.status == "current"
-                  and not row.source_edge_id and row.id not in kept)
+    kept = {(a.pair_key, a.object_key) for a in (parse_assertion(doc, now, None, source_path) for doc in stated)}
+    paths = dict.fromkeys(p for p in (source_path, earlier) if p)
+    rows = [Assertion.from_row(row) for path in paths for row in world_of(rt).assertions_in_scope(path)]
+    return sorted(row.id for row in rows if row.source_path in paths and row.status == "current"
+                  and not row.source_edge_id and (row.pair_key, row.object_key) not in kept)
 
 
-def withdrawn_predictions(rt: Runtime, source_path: str, stated: Iterable[Mapping[str, Any]]) -> list[str]:
-    """The ids of the open predictions of `source_path` that `stated`, the new run's `predictions[]`, no longer
-    holds. Read only."""
+def withdrawn_predictions(rt: Runtime, source_path: str, stated: Iterable[Mapping[str, Any]],
+                          earlier: str | None = None) -> list[str]:
+    """The ids of the open predictions of `source_path` (or `earlier`) that `stated`, the new run's `predictions[]`,
+    no longer holds. Read only."""
     try:
         from ...core.world import Prediction, parse_prediction
         from ..world.common import now_of, prediction_source_path
@@ -45,7 +49,7 @@ def withdrawn_predictions(rt: Runtime, source_path: str, stated: Iterable[Mappin
     now = now_of(rt)
     kept = {parse_prediction(_with_source_path({"source_path": source_path, **doc}), now).id for doc in stated}
     rows = [Prediction.from_row(row) for row in world_of(rt).predictions(status="open")]
-    return sorted(p.id for p in rows if prediction_source_path(p) == source_path and p.id not in kept)
+    return sorted(p.id for p in rows if prediction_source_path(p) in (source_path, earlier) and p.id not in kept)
 
 
 def withdraw(rt: Runtime, source_path: str, assertion_ids: list[str], prediction_ids: list[str]) -> dict[str, Any]:
@@ -74,12 +78,14 @@ def withdraw(rt: Runtime, source_path: str, assertion_ids: list[str], prediction
 
 
 def withdrawn_by_rerun(rt: Runtime, source_path: str, data: Mapping[str, Any], *, dry_run: bool,
-                       predictions_too: bool = True) -> dict[str, Any]:
+                       predictions_too: bool = True, earlier: str | None = None) -> dict[str, Any]:
     """Withdraw what the run `data` (its `assertions[]` and `predictions[]`) of `source_path` no longer states, after
     its own rows are written (a dry run only lists it); the reply's `withdrawn_*` keys. A scoped payload has no
-    `predictions[]` (`predictions_too` False): a prediction `predict add` filed under its scope is not its own."""
-    beliefs = withdrawn_assertions(rt, source_path, data.get("assertions") or [])
-    predictions = withdrawn_predictions(rt, source_path, data.get("predictions") or []) if predictions_too else []
+    `predictions[]` (`predictions_too` False): a prediction `predict add` filed under its scope is not its own.
+    `earlier`: the pack's path before `note move` took it to `source_path` (its world rows still name it)."""
+    beliefs = withdrawn_assertions(rt, source_path, data.get("assertions") or [], earlier)
+    predictions = (withdrawn_predictions(rt, source_path, data.get("predictions") or [], earlier)
+                   if predictions_too else [])
     if dry_run and beliefs:  # (a value the run's own new rows supersede is no withdrawal: it is replaced)
         from ..world import propose_assertion
 
