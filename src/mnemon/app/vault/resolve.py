@@ -312,7 +312,7 @@ def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshol
         known[(src, dst, relation)] = replace(edge, id=edge_id)
         out.append({"id": edge_id, "src": src, "predicate": relation, "dst": dst, "status": decision.status,
                     "strength": strength, "confidence": confidence, "reasons": list(decision.reasons)})
-        if vault is not None and decision.status != "active" and (
+        if vault is not None and decision.status == "candidate" and (
                 stronger := active_elsewhere(rt, vault, known[(src, dst, relation)], source_path, index)):
             out[-1].update(stronger)
     return out
