@@ -95,3 +95,14 @@ def test_a_dry_run_does_not_call_a_value_the_run_replaces_withdrawn(world: tuple
     assert "withdrawn_assertions" not in mem.resolve(str(tmp_path), moved, dry_run=True)
     out = mem.resolve(str(tmp_path), moved)
     assert "withdrawn_assertions" not in out and _current(mem) == ["Acme based_in Porto"]
+
+
+def test_a_person_retracting_a_withdrawn_belief_keeps_it_retracted(world: tuple[Mnemon, FakeClock],
+                                                                   tmp_path: Path) -> None:
+    mem, _ = world
+    [belief] = mem.resolve(str(tmp_path), _research())["assertions"]
+    mem.resolve(str(tmp_path), _research(assertions=[]))
+    retracted = mem.state_retract(belief["id"], reason="Acme never had an office in Lisbon")
+    assert retracted["already_retracted"] is False  # the person's retraction is recorded over the withdrawal
+    [again] = mem.resolve(str(tmp_path), _research())["assertions"]
+    assert again["status"] == "blocked_recreation" and _current(mem) == []

@@ -550,9 +550,10 @@ def retract_assertion(rt: Runtime, assertion_id: str, reason: str, *,
                                                                         "withdrawn_by": withdrawn_by}})
         pair = {r.id: r for r in load_assertions(rt, subject_norm=norm_keys(row.subject), predicate=row.predicate)
                 if r.pair_key == row.pair_key}
-        if stored.status == "retracted":
+        if stored.status == "retracted" and (withdrawn_by is not None or not _withdrawn_by(stored)):
             # a second retraction rewrote when and why: a replay between the two read the value as in force, and
-            # the first reason was lost
+            # the first reason was lost (a person's retraction of a withdrawn value is recorded: its source stating
+            # it again would otherwise bring it back)
             return {"id": stored.id, "status": stored.status, "already_retracted": True,
                     "retraction": stored.metadata.get("retraction"), "restored_ids": [], "relinked_ids": [],
                     "current_ids": sorted(r.id for r in pair.values() if r.status == "current")}
