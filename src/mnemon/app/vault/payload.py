@@ -221,6 +221,8 @@ def parse_payload(raw: Any) -> dict[str, Any]:
             if end not in refs:
                 raise InvalidInput(f"{what}: {end!r} is not a node of this payload; edges must reference payload"
                                    " nodes so the scope stays removable as a unit", field="src/dst")
+        if src == dst:  # as `link` refuses one: a node related to itself says nothing a walk or a pack can use
+            raise InvalidInput(f"{what}: src and dst are both {src!r}; an edge joins two nodes", field="src/dst")
         status = _str(edge, "status", what, required=False) or None
         if status not in (None, "active", "candidate", "killed"):
             raise InvalidInput(f"{what}.status must be active, candidate or killed", field="status")
