@@ -19,11 +19,10 @@ NEGATED = [
     ("Mira was at the meeting", "Mira wasn't at the meeting"),
 ]
 CHANGED_SMALL_WORD = [
-    ("Server is up", "Server is down"),
+    ("The spare key is in the drawer", "The spare key is under the drawer"),
     ("He lives in Lisbon", "She lives in Lisbon"),
     ("All tests pass", "Some tests pass"),
     ("Mira is the team lead", "Mira was the team lead"),
-    ("The flag is on in staging", "The flag is off in staging"),
     ("Backups run before the deploy", "Backups run after the deploy"),
 ]
 SAME_FACT = [

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .opposites import opposite_reason, opposite_tokens, opposites
 from .text import jaccard, normalize, token_set, tokens
 
 # Chinese "not": 不, 没 (its 有 is the verb it negates: 没有备份 says 有备份 is false), 并不, 未 …; not the words that
@@ -69,12 +70,22 @@ def negation_cues(text: str) -> frozenset[str]:
     return frozenset(_negation(m.group(0)) for m in _NEGATION.finditer(text))
 
 
+def flips(new_text: str, old_text: str) -> bool:
+    """Whether one text denies the other: a negation only one side says, or opposite words ("enable" / "disable"),
+    but not both at once ("Guests are not allowed" says what "Guests are forbidden" says)."""
+    new_cues, old_cues = negation_cues(new_text), negation_cues(old_text)
+    opposite = bool(opposites(new_text, old_text))
+    if opposite and new_cues ^ old_cues == {"not"}:
+        return False
+    return opposite or new_cues != old_cues
+
+
 def classify(similarity: float, new_text: str, old_text: str) -> str:
     if similarity < 0.5:
         return "ADD"
     # a negation only one side says flips the fact; the same one on both ("Never commit secrets to git" said again
     # with a word more) is a restatement, as it would be without the negation
-    if similarity >= CONFLICT_SIMILARITY and negation_cues(new_text) != negation_cues(old_text):
+    if similarity >= CONFLICT_SIMILARITY and flips(new_text, old_text):
         return "CONFLICT"
     if similarity > 0.9:
         return "DUPLICATE"
@@ -359,10 +370,13 @@ def correction_reason(found: list[Correction], content: str) -> str:
 def _similarity_beside_negation(new_tokens: frozenset[str], new_text: str, old_text: str) -> float:
     """The overlap of two texts whose negations differ, leaving out the negation words: "We never deploy on Fridays"
     says of "We deploy on Fridays" everything but the "never", which alone pulled their overlap under the conflict
-    threshold (2/3). 0 when the negations agree."""
+    threshold (2/3); the same for opposite words ("allowed" / "forbidden"). 0 when neither flips the other."""
     new_cues, old_cues = negation_cues(new_text), negation_cues(old_text)
-    if new_cues == old_cues:
+    if not flips(new_text, old_text):
         return 0.0
+    if new_cues == old_cues:  # opposite words, not a negation: "Guests are allowed" / "Guests are forbidden"
+        opposed = opposite_tokens(opposites(new_text, old_text))
+        return jaccard(new_tokens - opposed, token_set(old_text) - opposed)
     if _CJK_TEXT.search(new_text) or _CJK_TEXT.search(old_text):
         # CJK text is tokenised as character pairs: 不 sits inside 伟不 and 不是, so only the text without it compares
         return jaccard(token_set(_NEGATION.sub("", new_text)), token_set(_NEGATION.sub("", old_text)))
@@ -466,8 +480,9 @@ def diff_suggestion(
         reason = correction_reason(found, content)
         if reason:
             suggestion = "CONFLICT"
-        elif suggestion == "CONFLICT":  # (only a negation one side says makes one here)
-            reason = _negation_difference(new_text, content)
+        elif suggestion == "CONFLICT":  # (only a negation one side says, or an opposite word, makes one here)
+            opposed = opposites(new_text, content)
+            reason = opposite_reason(opposed) if opposed else _negation_difference(new_text, content)
         elif suggestion == "DUPLICATE":
             # a changed value ("100" → "500") is nearly the same vector and nearly the same words: a new fact
             reason = _number_difference(new_text, content)

@@ -1,0 +1,115 @@
+"""Opposite words, which flip a fact as a negation does: "Enable the feature flag for EU users" and "Disable the
+feature flag for EU users", "Guests are allowed in the lab" and "Guests are forbidden in the lab" say the same words
+but for one, and that one says the other is false. The advisory diff reads them as it reads "not".
+
+A small, explicit table of pairs in their usual English forms, nothing inferred. "on"/"off" and "up"/"down" are
+mostly prepositions and particles ("deploy on Fridays", "set up", "day off"), so they count only after a verb of
+state or switching ("is on", "turned off", "went down"), and "up to 5" is a limit. A text that says both sides of a
+pair ("turn on the lights and off the fan", "allow reads, forbid writes") is about two things: that pair flips none.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .text import normalize, tokens
+
+
+def _forms(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+# (name, one side, the other side)
+_PAIRS: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = (
+    ("enable/disable", _forms("enable enabled enables enabling"), _forms("disable disabled disables disabling")),
+    ("allow/forbid", _forms("allow allowed allows allowing permit permitted permits permitting"),
+     _forms("forbid forbids forbidden forbidding forbade prohibit prohibited prohibits prohibiting deny denied denies "
+            "denying disallow disallowed disallows ban banned bans")),
+    ("accept/reject", _forms("accept accepted accepts accepting approve approved approves approving"),
+     _forms("reject rejected rejects rejecting denied")),
+    ("include/exclude", _forms("include included includes including"),
+     _forms("exclude excluded excludes excluding")),
+    ("open/closed", _forms("open opened opens"), _forms("closed close closes")),
+    ("pass/fail", _forms("pass passed passes passing succeed succeeded succeeds succeeding success successful"),
+     _forms("fail failed fails failing failure unsuccessful")),
+    ("online/offline", _forms("online"), _forms("offline")),
+    ("true/false", _forms("true"), _forms("false")),
+    ("public/private", _forms("public"), _forms("private")),
+    ("required/optional", _forms("required mandatory compulsory"), _forms("optional")),
+    ("increase/decrease", _forms("increase increased increases increasing"),
+     _forms("decrease decreased decreases decreasing")),
+    ("faster/slower", _forms("faster"), _forms("slower")),
+    ("higher/lower", _forms("higher"), _forms("lower")),
+    ("better/worse", _forms("better"), _forms("worse")),
+    ("locked/unlocked", _forms("locked"), _forms("unlocked")),
+    ("on/off", _forms("on"), _forms("off")),
+    ("up/down", _forms("up"), _forms("down")),
+)
+# the verbs after which "on"/"off", "up"/"down" say a state: "the flag is on", "turned it off", "the site went
+# down" (one word may stand between); not "set up", "go on", "keep up"
+_COPULAS = "is are was were be been being am stay stays stayed remain remains remained "
+_STATE_VERBS = {
+    "on/off": frozenset((_COPULAS + "turn turns turned turning switch switches switched switching toggle toggles "
+                         "toggled flip flips flipped").split()),
+    "up/down": frozenset((_COPULAS + "go goes went gone going come comes came coming").split()),
+}
+_CONJUNCTIONS = frozenset(("and", "but", "or", "while", "whereas"))
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+# "close to the station", "a close call", "up to 5 replicas": no state of the pair
+_NOT_THE_PAIR_AFTER = {"close": frozenset(("to", "by", "call", "friend", "friends", "enough", "look")),
+                       "up": frozenset(("to",)), "open": frozenset(("question", "questions", "source"))}
+
+
+@dataclass(frozen=True)
+class Opposite:
+    pair: str
+    new_word: str
+    old_word: str
+
+
+def _sides(text: str) -> dict[str, tuple[int, str]]:
+    """The pairs `text` says one side of: pair name → (side 0 or 1, the word as said)."""
+    words = [w.replace("’", "'") for w in _WORD.findall(normalize(text))]
+    said: dict[str, dict[int, str]] = {}
+    loose: dict[str, set[int]] = {}
+    for k, w in enumerate(words):
+        nxt = words[k + 1] if k + 1 < len(words) else ""
+        if nxt in _NOT_THE_PAIR_AFTER.get(w, ()):
+            continue
+        for name, one, other in _PAIRS:
+            side = 0 if w in one else 1 if w in other else -1
+            if side < 0:
+                continue
+            if name not in _STATE_VERBS:
+                said.setdefault(name, {}).setdefault(side, w)
+                continue
+            before = words[max(0, k - 2):k]
+            if any(b in _STATE_VERBS[name] or b.endswith("'s") for b in before):  # "it's on"
+                said.setdefault(name, {}).setdefault(side, w)
+            elif k and words[k - 1] in _CONJUNCTIONS:  # "turn on the lights and off the fan": the same verb's
+                loose.setdefault(name, set()).add(side)
+    out: dict[str, tuple[int, str]] = {}
+    for name, sides in said.items():
+        if len(sides) == 1 and not (loose.get(name, set()) - set(sides)):
+            (side, word), = sides.items()
+            out[name] = (side, word)
+    return out
+
+
+def opposites(new_text: str, old_text: str) -> list[Opposite]:
+    """The pairs of which `new_text` says one side and `old_text` the other (each says only that side)."""
+    new, old = _sides(new_text), _sides(old_text)
+    return [Opposite(name, new[name][1], old[name][1])
+            for name in new if name in old and new[name][0] != old[name][0]]
+
+
+def opposite_tokens(found: list[Opposite]) -> frozenset[str]:
+    """The keyword tokens of the opposite words: what two texts differ in besides the rest of their words."""
+    return frozenset(t for o in found for w in (o.new_word, o.old_word) for t in tokens(w))
+
+
+def opposite_reason(found: list[Opposite]) -> str:
+    said = " ".join(o.new_word for o in found)
+    unsaid = " ".join(o.old_word for o in found)
+    pairs = ", ".join(o.pair for o in found)
+    return f'the new memory says "{said}" and this one "{unsaid}": opposite words ({pairs}), one denies the other'
