@@ -136,6 +136,9 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("，不是", re.compile(r"[，,；;]\s*(?:而|但|可|并)?不是\s*(?!因为|为了|由于|只|很|太|所有|每|一直|说|要|在于)"
                         rf"{_ZH_VALUE}\s*(?=$|[，。；、！？,.;!?])")),
 )
+# the cues a clause's subject stands right before (with its adverbs): "Team chat no longer …", "Mira finally moved
+# from …"; before "instead of", "rather than" and ", not" stand a verb and the new value too
+_SUBJECT_FIRST = frozenset(("from", "no longer", "not … anymore", "used to", "replaced … with"))
 _NOT_AN_OBJECT = frozenset({"to", "into", "over", "back", "away"})
 _CLAUSE_START = re.compile(r"(?:^|[.!?;:]\s+|[。！？；：\n])")
 _SEGMENT = re.compile(r"[,，]")
@@ -191,19 +194,31 @@ def _content(text: str) -> list[str]:
     return [t for t in tokens(text) if t not in _FILLERS]
 
 
-def _leading_phrase(segment: str, subject: str) -> str:
-    """The words of `segment` up to its subject word: "The team", "Sven" (of "Sven now works at Wayne")."""
+def _leading_phrase(segment: str, subject: str, whole: bool) -> str:
+    """The words of `segment` up to its subject word and the rest of its name: "The team", "Sven" (of "Sven now
+    works at Wayne"), "Zhang Wei", "The Payments Platform Team". `whole`: the segment is all subject but for
+    adverbs and auxiliaries ("Team chat" of "Team chat no longer runs on Slack", "Mira" of "Mira finally")."""
     if _CJK_TEXT.search(segment):
         return segment.strip()
+    split = segment.split()
+    if whole:
+        content = [k for k, word in enumerate(split) if _content(word)]
+        if content:
+            return " ".join(split[:content[-1] + 1])
     words: list[str] = []
-    for word in segment.split():
+    for k, word in enumerate(split):
         words.append(word)
         if subject in tokens(word):
+            # the rest of a name of several capitalised words ("Zhang Wei", not "Sven Now")
+            while word[:1].isupper() and k + 1 < len(split) and split[k + 1][:1].isupper() and _content(split[k + 1]):
+                k += 1
+                word = split[k]
+                words.append(word)
             break
     return " ".join(words)
 
 
-def _subject_of(prefix: str) -> tuple[tuple[str, ...], str, str]:
+def _subject_of(prefix: str, whole: bool = False) -> tuple[tuple[str, ...], str, str]:
     """Who or what a cue is about, from its clause's words before it: the first content word of each comma
     segment ("Mira, our designer," → mira, design) with their words as written, or else a first-person pronoun."""
     subjects: list[str] = []
@@ -216,7 +231,7 @@ def _subject_of(prefix: str) -> tuple[tuple[str, ...], str, str]:
         words = _content(segment)
         if words:
             subjects.append(words[0])
-            named.append(_leading_phrase(segment, words[0]))
+            named.append(_leading_phrase(segment, words[0], whole and i == len(segments) - 1))
         elif not subjects and first and first[0].lower() in _FIRST_PERSON:
             return (), first[0], _FIRST_PERSON[first[0].lower()]
     return tuple(dict.fromkeys(subjects)), ", ".join(named), ""
@@ -255,7 +270,7 @@ def corrections(text: str) -> list[Correction]:
                 if besides is None or old_tokens & besides:
                     continue  # "Mira is not in Porto, not Lisbon"; "Mira met Ana, not Ana's sister": no new value
                 context = besides
-            subjects, subject_text, pronoun = _subject_of(prefix)
+            subjects, subject_text, pronoun = _subject_of(prefix, cue in _SUBJECT_FIRST)
             obj = m.groupdict().get("obj") or ""
             if obj.split()[:1] and obj.split()[0].lower() in _NOT_AN_OBJECT:
                 obj = ""  # "switched to Zulip from Slack" names the new value there, not what changed
