@@ -76,7 +76,7 @@ def _advisory(rt: Runtime, content: str, vector: np.ndarray | None, keyword_ids:
         cosines.update({i: rt.calibrate(c) for i, c in rt.index.similarities(vector, ids).items()})
     nodes = rt.store.get_nodes(ids)
     cands = [(i, nodes[i].content, cosines.get(i)) for i in ids if i in nodes]
-    return diff_suggestion(content, cands)
+    return diff_suggestion(content, cands, {i: nodes[i].created_at for i in ids if i in nodes})
 
 
 def write_memory(rt: Runtime, inp: MemoryInput, vector: np.ndarray | None, *, node_id: str | None = None,

@@ -14,7 +14,8 @@ Lisbon", not "Mira works in Lisbon"), and only when the "not" after the comma en
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
 from .opposites import opposite_reason, opposite_tokens, opposites
 from .text import jaccard, normalize, token_set, tokens
@@ -469,11 +470,13 @@ def _number_difference(new_text: str, old_text: str) -> str:
 
 
 def diff_suggestion(
-    new_text: str, candidates: list[tuple[str, str, float | None]]
+    new_text: str, candidates: list[tuple[str, str, float | None]], created: Mapping[str, str] | None = None
 ) -> tuple[str, list[DiffMatch]]:
-    """`candidates` = (id, content, calibrated cosine or None). Returns the overall verdict and the matches.
+    """`candidates` = (id, content, calibrated cosine or None); `created`: their creation times, when known.
+    Returns the overall verdict and the matches.
 
-    Any DUPLICATE wins the verdict, then any CONFLICT (a correction names its old fact even when a closer memory
+    Any DUPLICATE wins the verdict — unless a CONFLICT is newer than every duplicate (the fact said again after a
+    newer memory contradicted it) — then any CONFLICT (a correction names its old fact even when a closer memory
     is only an UPDATE), else the closest match's suggestion."""
     new_tokens = token_set(new_text)
     new_words = tokens(new_text, keep_stopwords=True)
@@ -511,7 +514,23 @@ def diff_suggestion(
     matches.sort(key=lambda m: (-m.similarity, m.id))
     if not matches:
         return "ADD", []
+    contradicted = _newer_contradiction(matches, created or {})
+    if contradicted:
+        return "CONFLICT", contradicted
     for verdict in ("DUPLICATE", "CONFLICT"):
         if any(m.suggestion == verdict for m in matches):
             return verdict, matches
     return matches[0].suggestion, matches
+
+
+def _newer_contradiction(matches: list[DiffMatch], created: Mapping[str, str]) -> list[DiffMatch]:
+    """`matches` with their duplicates' reasons naming the CONFLICT matches newer than every duplicate, or [] when
+    there is no such conflict: "Zhang Wei owns the payment service." after "Zhang Wei no longer owns …" retired it."""
+    duplicates = [created.get(m.id, "") for m in matches if m.suggestion == "DUPLICATE"]
+    if not duplicates or not all(duplicates):
+        return []
+    newer = [m.id for m in matches if m.suggestion == "CONFLICT" and created.get(m.id, "") > max(duplicates)]
+    if not newer:
+        return []
+    why = f"the same fact, but the newer {', '.join(newer)} contradicts it"
+    return [replace(m, reason=why) if m.suggestion == "DUPLICATE" else m for m in matches]
