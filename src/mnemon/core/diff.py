@@ -469,6 +469,48 @@ def _number_difference(new_text: str, old_text: str) -> str:
     return "another number: " + " and ".join(parts) + ", so not the same fact said again"
 
 
+# A measured quantity: the words naming it right before its number ("Checkout latency p99 is 420 ms"). A word
+# starting with a letter holds its digits and hyphens ("p99", "db-1"); a number its inner point, comma or colon.
+_MEASURE_WORD = re.compile(r"[^\W\d_]\w*(?:[-'’]\w+)*|\d[\d.,:]*\d|\d|\w+")
+_MEASURE_CLAUSE = re.compile(r"[;!?\n]|[.,:](?!\d)")
+MEASURE_WORDS = 3  # the last content words before a number that name its measure (at least 2 of them shared)
+
+
+def _measures(text: str) -> list[tuple[tuple[str, ...], str, str]]:
+    """(the keyword tokens of the words naming a measure, the words as written, its number) for each number `text`
+    states after at least two content words: the words since the clause's start or the number before (and its
+    unit: "420 ms and error rate is 2 %" names "error rate" alone)."""
+    out: list[tuple[tuple[str, ...], str, str]] = []
+    for clause in _MEASURE_CLAUSE.split(text):
+        lead: list[tuple[str, str]] = []
+        after_number = False
+        for word in _MEASURE_WORD.findall(clause):
+            if word[0].isdigit():
+                if len(lead) >= 2:
+                    named = lead[-MEASURE_WORDS:]
+                    out.append((tuple(t for t, _ in named), " ".join(w for _, w in named), word))
+                lead, after_number = [], True
+                continue
+            key = " ".join(tokens(word))
+            if key and not after_number:
+                lead.append((key, word))
+            after_number = False
+    return out
+
+
+def _measure_difference(new_text: str, old_text: str) -> str:
+    """Why a memory with few words in common is the same measure with a new value ("Checkout latency p99 is 420 ms"
+    / "… is 180 ms after raising Redis maxmemory"), or "" when no measure of one is measured by the other."""
+    old = _measures(old_text)
+    for key, named, value in _measures(new_text):
+        for old_key, _, old_value in old:
+            k = min(len(key), len(old_key), MEASURE_WORDS)
+            if k >= 2 and key[-k:] == old_key[-k:] and value != old_value:
+                return (f'another number for the same measure ("{named}"): the new memory says "{value}" and this '
+                        f'one "{old_value}"')
+    return ""
+
+
 def diff_suggestion(
     new_text: str, candidates: list[tuple[str, str, float | None]], created: Mapping[str, str] | None = None
 ) -> tuple[str, list[DiffMatch]]:
@@ -477,7 +519,7 @@ def diff_suggestion(
 
     Any DUPLICATE wins the verdict — unless a CONFLICT is newer than every duplicate (the fact said again after a
     newer memory contradicted it) — then any CONFLICT (a correction names its old fact even when a closer memory
-    is only an UPDATE), else the closest match's suggestion."""
+    is only an UPDATE), then any UPDATE (a measure's new value may share few words), else ADD."""
     new_tokens = token_set(new_text)
     new_words = tokens(new_text, keep_stopwords=True)
     found = corrections(new_text)
@@ -510,6 +552,10 @@ def diff_suggestion(
                 reason = _polar_difference(new_text, content)
             if reason:
                 suggestion = "UPDATE"
+        else:  # (an ADD or UPDATE: a new value of one measure is an UPDATE, however few words it shares)
+            reason = _measure_difference(new_text, content)
+            if reason:
+                suggestion = "UPDATE"
         matches.append(DiffMatch(cid, round(sim, 4), suggestion, reason))
     matches.sort(key=lambda m: (-m.similarity, m.id))
     if not matches:
@@ -517,7 +563,7 @@ def diff_suggestion(
     contradicted = _newer_contradiction(matches, created or {})
     if contradicted:
         return "CONFLICT", contradicted
-    for verdict in ("DUPLICATE", "CONFLICT"):
+    for verdict in ("DUPLICATE", "CONFLICT", "UPDATE"):  # (an UPDATE below 0.5 is a measure's new value)
         if any(m.suggestion == verdict for m in matches):
             return verdict, matches
     return matches[0].suggestion, matches
