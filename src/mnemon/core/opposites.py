@@ -2,7 +2,8 @@
 feature flag for EU users", "Guests are allowed in the lab" and "Guests are forbidden in the lab" say the same words
 but for one, and that one says the other is false. The advisory diff reads them as it reads "not".
 
-A small, explicit table of pairs in their usual English forms, nothing inferred. "on"/"off" and "up"/"down" are
+A small, explicit table of pairs in their usual English forms, and a word against its negative-prefixed form
+("available" / "unavailable", "complete" / "incomplete", "likes" / "dislikes"). "on"/"off" and "up"/"down" are
 mostly prepositions and particles ("deploy on Fridays", "set up", "day off"), so they count only after a verb of
 state or switching ("is on", "turned off", "went down"), and "up to 5" is a limit. A text that says both sides of a
 pair ("turn on the lights and off the fan", "allow reads, forbid writes") is about two things: that pair flips none.
@@ -96,11 +97,50 @@ def _sides(text: str) -> dict[str, tuple[int, str]]:
     return out
 
 
+# A negative prefix makes a word's opposite ("unavailable", "incomplete", "dislikes"): un- before any word of three
+# letters or more but those that only start so; dis- before a few verbs ("discover" is no "not cover"); in-, im-,
+# il-, ir- before an adjective's ending ("install", "inform", "income" are no "not stall", "not form", "not come")
+_UN_WORDS = frozenset("under understand understands understood until unless unit units union unique universe "
+                      "universal unity unite united".split())
+_DIS_BASES = frozenset("like likes liked agree agrees agreed approve approves approved connect connects connected "
+                       "continue continues continued trust trusts trusted honest loyal satisfied similar "
+                       "qualified qualifies".split())
+_IN_PREFIX = re.compile(r"^(?:in|im|il|ir)(?P<base>\w{3,}(?:ble|ete|id|ive|ect|ent|ant|al|ure|ular|ate|ite|ient))$")
+
+
+def _unprefixed(word: str) -> str:
+    """The word `word` negates by its prefix, or ""."""
+    if word.startswith("un") and len(word) > 4 and word not in _UN_WORDS:
+        return word[2:]
+    if word.startswith("dis") and word[3:] in _DIS_BASES:
+        return word[3:]
+    m = _IN_PREFIX.match(word)
+    return m.group("base") if m else ""
+
+
+def _prefixed(new_words: set[str], old_words: set[str]) -> list[Opposite]:
+    """The words of `new_words` whose negative prefix denies a word of `old_words`, neither text saying both."""
+    found: list[Opposite] = []
+    for w in sorted(new_words - old_words):
+        base = _unprefixed(w)
+        if base and base in old_words and base not in new_words:
+            found.append(Opposite(f"{base}/{w}", w, base))
+    return found
+
+
 def opposites(new_text: str, old_text: str) -> list[Opposite]:
     """The pairs of which `new_text` says one side and `old_text` the other (each says only that side)."""
     new, old = _sides(new_text), _sides(old_text)
-    return [Opposite(name, new[name][1], old[name][1])
-            for name in new if name in old and new[name][0] != old[name][0]]
+    found = [Opposite(name, new[name][1], old[name][1])
+             for name in new if name in old and new[name][0] != old[name][0]]
+    new_words, old_words = _words(new_text), _words(old_text)
+    found += _prefixed(new_words, old_words)
+    found += [Opposite(o.pair, o.old_word, o.new_word) for o in _prefixed(old_words, new_words)]
+    return found
+
+
+def _words(text: str) -> set[str]:
+    return {w.replace("’", "'") for w in _WORD.findall(normalize(text))}
 
 
 def opposite_tokens(found: list[Opposite]) -> frozenset[str]:
