@@ -118,6 +118,9 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("replaced … with", re.compile(rf"(?i)\breplaced\s+{_VALUE}\s+(?:with|by)\b")),
     ("no longer", re.compile(rf"(?i)\bno\s+longer\s+{_PREDICATE}")),
     ("not … anymore", re.compile(rf"(?i)(?:\bnot|n['’]t|\bnever)\s+{_PREDICATE}\s+any\s*(?:more|longer)\b")),
+    # "stopped using Slack", "quit publishing …": a habit ended (not "never stopped using", "stopped by the office")
+    ("stopped", re.compile(r"(?i)(?<!\bnever\s)(?<!\bnot\s)(?<!n't\s)(?<!n’t\s)\b(?:stopped|quit|ceased)\s+"
+                           rf"(?=\w+ing\b){_PREDICATE}")),
     # "is used to cache sessions" and "got used to" are no past habit
     ("used to", re.compile(r"(?i)(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bbe\s)(?<!\bbeen\s)"
                            rf"(?<!\bget\s)(?<!\bgot\s)\bused\s+to\s+{_PREDICATE}")),
@@ -139,7 +142,7 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 # the cues a clause's subject stands right before (with its adverbs): "Team chat no longer …", "Mira finally moved
 # from …"; before "instead of", "rather than" and ", not" stand a verb and the new value too
-_SUBJECT_FIRST = frozenset(("from", "no longer", "not … anymore", "used to", "replaced … with"))
+_SUBJECT_FIRST = frozenset(("from", "no longer", "not … anymore", "used to", "replaced … with", "stopped"))
 _NOT_AN_OBJECT = frozenset({"to", "into", "over", "back", "away"})
 _CLAUSE_START = re.compile(r"(?:^|[.!?;:]\s+|[。！？；：\n])")
 _SEGMENT = re.compile(r"[,，]")

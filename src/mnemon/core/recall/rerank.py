@@ -135,7 +135,7 @@ _ASKS_FOR_HISTORY = re.compile(
 
 
 # every cue of `diff.corrections` holds one of these words: a text without them corrects nothing
-_MAY_CORRECT = re.compile(r"(?i)\b(?:from|instead|rather|replaced|longer|more|anymore|used|not)\b"
+_MAY_CORRECT = re.compile(r"(?i)\b(?:from|instead|rather|replaced|longer|more|anymore|used|not|stopped|quit|ceased)\b"
                           r"|从|不再|把|取代|代替|替代|替换|不是")  # (every cue of diff._CUES has one)
 
 
