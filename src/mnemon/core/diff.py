@@ -455,6 +455,31 @@ def _negation_difference(new_text: str, old_text: str) -> str:
     return ""
 
 
+_SWAP_WORD = re.compile(r"\w+(?:['’]\w+)*")
+_JOINING = frozenset(("and", "or", "nor", "vs", "versus", "plus", "&"))
+SWAP_SPAN = 24  # the most words from the first swapped word to the last
+
+
+def _swap_difference(new_text: str, old_text: str) -> str:
+    """Why two texts of the same words are not the same fact: two runs of words in each other's place ("Bob
+    reports to Alice" / "Alice reports to Bob"), unless only "and"/"or" stands between them ("Alice and Bob")."""
+    new_said, old_said = _SWAP_WORD.findall(new_text), _SWAP_WORD.findall(old_text)
+    new_w, old_w = [w.lower() for w in new_said], [w.lower() for w in old_said]
+    if len(new_w) != len(old_w) or new_w == old_w:
+        return ""
+    differ = [k for k in range(len(new_w)) if new_w[k] != old_w[k]]
+    p, q = differ[0], differ[-1] + 1
+    if q - p > SWAP_SPAN:
+        return ""  # (two long passages moved: no roles swapped, and a quadratic search of long memories)
+    for x in range(1, q - p):
+        for y in range(1, q - p - x + 1):
+            first, middle, last = new_w[p:p + x], new_w[p + x:q - y], new_w[q - y:q]
+            if old_w[p:q] == last + middle + first and first != last and not set(middle) <= _JOINING:
+                return (f'the same words with "{" ".join(new_said[p:p + x])}" and "{" ".join(new_said[q - y:q])}" '
+                        "in each other's place: not the same fact said again")
+    return ""
+
+
 def numbers(text: str) -> frozenset[str]:
     """The numbers `text` states, as its tokens holding a digit ("100", "16gb", "3pm"), leading zeros dropped."""
     return frozenset((t.lstrip("0") or "0") if t.isdigit() else t
@@ -548,7 +573,7 @@ def diff_suggestion(
             reason = opposite_reason(opposed) if opposed else _negation_difference(new_text, content)
         elif suggestion == "DUPLICATE":
             # a changed value ("100" → "500") is nearly the same vector and nearly the same words: a new fact
-            reason = _number_difference(new_text, content)
+            reason = _number_difference(new_text, content) or _swap_difference(new_text, content)
             if not reason and jaccard(new_tokens, token_set(content)) >= SHARED_WORDS:
                 # (two phrasings a high cosine calls the same differ in their small words anyway: only the same
                 # words with a small word changed are read for it)
