@@ -429,6 +429,22 @@ def polar_words(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def _word_difference(new_text: str, old_text: str) -> str:
+    """Why two texts with most words in common may not be the same fact: each says a content word the other does
+    not ("Deploy freeze ends on Friday" / "… starts on Friday"), or "" when one only adds words to the other."""
+    new_t, old_t = token_set(new_text), token_set(old_text)
+    said, unsaid = new_t - old_t, old_t - new_t
+    if not said or not unsaid:
+        return ""
+
+    def written(text: str, which: frozenset[str]) -> str:
+        return " ".join(dict.fromkeys(w for w in _SWAP_WORD.findall(text) if set(tokens(w)) & which))
+
+    # (a vector may call a changed word and a synonym alike: "ends" for "starts" and "resides" for "lives")
+    return (f'nearly the same words, but the new memory says "{written(new_text, said)}" where this one says '
+            f'"{written(old_text, unsaid)}": the same fact only if those mean the same')
+
+
 def _polar_difference(new_text: str, old_text: str) -> str:
     """Why two texts with (nearly) the same words are not the same fact, or "" when their polar words agree."""
     new_p, old_p = polar_words(new_text), polar_words(old_text)
@@ -577,7 +593,7 @@ def diff_suggestion(
             if not reason and jaccard(new_tokens, token_set(content)) >= SHARED_WORDS:
                 # (two phrasings a high cosine calls the same differ in their small words anyway: only the same
                 # words with a small word changed are read for it)
-                reason = _polar_difference(new_text, content)
+                reason = _polar_difference(new_text, content) or _word_difference(new_text, content)
             if reason:
                 suggestion = "UPDATE"
         else:  # (an ADD or UPDATE: a new value of one measure is an UPDATE, however few words it shares)
