@@ -21,6 +21,8 @@ OPPOSED = [
      "pass/fail"),
     ("The maintenance flag is on in staging", "The maintenance flag is off in staging", "on/off"),
     ("The billing API is up", "The billing API is down", "up/down"),
+    ("Switch the VPN on before deploying", "Switch the VPN off before deploying", "on/off"),
+    ("The maintenance page is still on", "The maintenance page is still off", "on/off"),
     ("The design repository is public", "The design repository is private", "public/private"),
     ("Code review is required for hotfixes", "Code review is optional for hotfixes", "required/optional"),
 ]
@@ -50,6 +52,7 @@ NOT_OPPOSED = [
     ("We set up the staging cluster", "We shut down the staging cluster"),
     ("Deploys happen on Fridays", "Deploys happen off Fridays"),
     ("Scale the workers up to 5 replicas", "Scale the workers down to 5 replicas"),
+    ("Mira is working on the migration plan", "Mira is working off the migration plan"),
     # a negation and the opposite word say the same
     ("Guests are not allowed in the lab", "Guests are forbidden in the lab"),
     ("The feature flag is not enabled", "The feature flag is disabled"),

@@ -46,14 +46,17 @@ _PAIRS: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = (
     ("on/off", _forms("on"), _forms("off")),
     ("up/down", _forms("up"), _forms("down")),
 )
-# the verbs after which "on"/"off", "up"/"down" say a state: "the flag is on", "turned it off", "the site went
-# down" (one word may stand between); not "set up", "go on", "keep up"
-_COPULAS = "is are was were be been being am stay stays stayed remain remains remained "
-_STATE_VERBS = {
-    "on/off": frozenset((_COPULAS + "turn turns turned turning switch switches switched switching toggle toggles "
-                         "toggled flip flips flipped").split()),
-    "up/down": frozenset((_COPULAS + "go goes went gone going come comes came coming").split()),
+# "on"/"off", "up"/"down" say a state right after a copula ("the flag is on", "it's still off", "is back up") or a
+# few words after a verb of switching ("turned it off", "switch the VPN on", "the site went down"); not "set up",
+# "go on", "keep up", "is deployed on Fridays"
+_COPULAS = frozenset("is are was were be been being am stay stays stayed remain remains remained".split())
+_ADVERBS = frozenset("now still back already currently always fully".split())
+_SWITCHES = {
+    "on/off": frozenset("turn turns turned turning switch switches switched switching toggle toggles toggled flip "
+                        "flips flipped".split()),
+    "up/down": frozenset("go goes went gone going come comes came coming".split()),
 }
+SWITCH_REACH = 3  # words from a verb of switching to its "on"/"off"
 _CONJUNCTIONS = frozenset(("and", "but", "or", "while", "whereas"))
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 # "close to the station", "a close call", "up to 5 replicas": no state of the pair
@@ -66,6 +69,17 @@ class Opposite:
     pair: str
     new_word: str
     old_word: str
+
+
+def _copula(word: str) -> bool:
+    return word in _COPULAS or word.endswith("'s")  # "it's on"
+
+
+def _says_state(words: list[str], k: int, switches: frozenset[str]) -> bool:
+    prev, prev2 = (words[k - 1] if k else ""), (words[k - 2] if k > 1 else "")
+    if _copula(prev) or (prev in _ADVERBS and _copula(prev2)):
+        return True
+    return any(w in switches for w in words[max(0, k - SWITCH_REACH):k])
 
 
 def _sides(text: str) -> dict[str, tuple[int, str]]:
@@ -81,11 +95,10 @@ def _sides(text: str) -> dict[str, tuple[int, str]]:
             side = 0 if w in one else 1 if w in other else -1
             if side < 0:
                 continue
-            if name not in _STATE_VERBS:
+            if name not in _SWITCHES:
                 said.setdefault(name, {}).setdefault(side, w)
                 continue
-            before = words[max(0, k - 2):k]
-            if any(b in _STATE_VERBS[name] or b.endswith("'s") for b in before):  # "it's on"
+            if _says_state(words, k, _SWITCHES[name]):
                 said.setdefault(name, {}).setdefault(side, w)
             elif k and words[k - 1] in _CONJUNCTIONS:  # "turn on the lights and off the fan": the same verb's
                 loose.setdefault(name, set()).add(side)
