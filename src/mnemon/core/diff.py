@@ -16,8 +16,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
-from .opposites import opposite_reason, opposite_tokens, opposites
+from .opposites import opposite_reason, opposites, without_opposites
 from .text import jaccard, normalize, token_set, tokens
 
 # Chinese "not": 不, 没 (its 有 is the verb it negates: 没有备份 says 有备份 is false), 并不, 未 …; not the words that
@@ -67,6 +68,7 @@ def _negation(cue: str) -> str:
     return "not" if cue in _PLAIN_NEGATIONS or cue in _OTHER_NOT_SET or cue.endswith("n't") else cue
 
 
+@lru_cache(maxsize=64)  # (read again for each candidate of a new memory, and for each rule that weighs polarity)
 def negation_cues(text: str) -> frozenset[str]:
     return frozenset(_negation(m.group(0)) for m in _NEGATION.finditer(text))
 
@@ -394,8 +396,8 @@ def _similarity_beside_negation(new_tokens: frozenset[str], new_text: str, old_t
     if not flips(new_text, old_text):
         return 0.0
     if new_cues == old_cues:  # opposite words, not a negation: "Guests are allowed" / "Guests are forbidden"
-        opposed = opposite_tokens(opposites(new_text, old_text))
-        return jaccard(new_tokens - opposed, token_set(old_text) - opposed)
+        opposed = opposites(new_text, old_text)
+        return jaccard(token_set(without_opposites(new_text, opposed)), token_set(without_opposites(old_text, opposed)))
     if _CJK_TEXT.search(new_text) or _CJK_TEXT.search(old_text):
         # CJK text is tokenised as character pairs: 不 sits inside 伟不 and 不是, so only the text without it compares
         return jaccard(token_set(_NEGATION.sub("", new_text)), token_set(_NEGATION.sub("", old_text)))
@@ -438,7 +440,7 @@ def _word_difference(new_text: str, old_text: str) -> str:
         return ""
 
     def written(text: str, which: frozenset[str]) -> str:
-        return " ".join(dict.fromkeys(w for w in _SWAP_WORD.findall(text) if set(tokens(w)) & which))
+        return " ".join(w for w in dict.fromkeys(_SWAP_WORD.findall(text)) if set(tokens(w)) & which)
 
     # (a vector may call a changed word and a synonym alike: "ends" for "starts" and "resides" for "lives")
     return (f'nearly the same words, but the new memory says "{written(new_text, said)}" where this one says '

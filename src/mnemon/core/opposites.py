@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
-from .text import normalize, tokens
+from .text import normalize
 
 
 def _forms(words: str) -> frozenset[str]:
@@ -64,6 +65,35 @@ _NOT_THE_PAIR_AFTER = {"close": frozenset(("to", "by", "call", "friend", "friend
                        "up": frozenset(("to",)), "open": frozenset(("question", "questions", "source"))}
 
 
+# Chinese pairs, found as written inside a run of characters (no spaces to find words by)
+_ZH_PAIRS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("启用/禁用", ("启用",), ("禁用", "停用")),
+    ("开启/关闭", ("开启", "打开"), ("关闭",)),
+    ("允许/禁止", ("允许", "准许"), ("禁止",)),
+    ("成功/失败", ("成功",), ("失败",)),
+    ("批准/拒绝", ("批准", "接受", "通过了"), ("拒绝", "驳回")),
+    ("通过/失败", ("通过了", "测试通过"), ("失败",)),
+    ("包含/排除", ("包含", "包括"), ("排除",)),
+    ("公开/私有", ("公开",), ("私有",)),
+    ("在线/离线", ("在线", "上线"), ("离线", "下线")),
+    ("增加/减少", ("增加", "提高", "上升"), ("减少", "降低", "下降")),
+    ("必需/可选", ("必需", "必选"), ("可选",)),
+)
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+@lru_cache(maxsize=64)
+def _zh_sides(text: str) -> dict[str, tuple[int, str]]:
+    out: dict[str, tuple[int, str]] = {}
+    if not _CJK.search(text):
+        return out
+    for name, one, other in _ZH_PAIRS:
+        said = [(side, w) for side, forms in ((0, one), (1, other)) for w in forms if w in text]
+        if said and len({side for side, _ in said}) == 1:
+            out[name] = said[0]
+    return out
+
+
 @dataclass(frozen=True)
 class Opposite:
     pair: str
@@ -82,6 +112,14 @@ def _says_state(words: list[str], k: int, switches: frozenset[str]) -> bool:
     return any(w in switches for w in words[max(0, k - SWITCH_REACH):k])
 
 
+_PAIR_OF: dict[str, list[tuple[str, int]]] = {}  # a word → the pairs and sides it says
+for _name, _one, _other in _PAIRS:
+    for _side, _said in ((0, _one), (1, _other)):
+        for _form in _said:
+            _PAIR_OF.setdefault(_form, []).append((_name, _side))
+
+
+@lru_cache(maxsize=64)  # (a new memory is read against each of its candidates, a candidate several times)
 def _sides(text: str) -> dict[str, tuple[int, str]]:
     """The pairs `text` says one side of: pair name → (side 0 or 1, the word as said)."""
     words = [w.replace("’", "'") for w in _WORD.findall(normalize(text))]
@@ -91,10 +129,7 @@ def _sides(text: str) -> dict[str, tuple[int, str]]:
         nxt = words[k + 1] if k + 1 < len(words) else ""
         if nxt in _NOT_THE_PAIR_AFTER.get(w, ()):
             continue
-        for name, one, other in _PAIRS:
-            side = 0 if w in one else 1 if w in other else -1
-            if side < 0:
-                continue
+        for name, side in _PAIR_OF.get(w, ()):
             if name not in _SWITCHES:
                 said.setdefault(name, {}).setdefault(side, w)
                 continue
@@ -131,7 +166,7 @@ def _unprefixed(word: str) -> str:
     return m.group("base") if m else ""
 
 
-def _prefixed(new_words: set[str], old_words: set[str]) -> list[Opposite]:
+def _prefixed(new_words: frozenset[str], old_words: frozenset[str]) -> list[Opposite]:
     """The words of `new_words` whose negative prefix denies a word of `old_words`, neither text saying both."""
     found: list[Opposite] = []
     for w in sorted(new_words - old_words):
@@ -143,7 +178,7 @@ def _prefixed(new_words: set[str], old_words: set[str]) -> list[Opposite]:
 
 def opposites(new_text: str, old_text: str) -> list[Opposite]:
     """The pairs of which `new_text` says one side and `old_text` the other (each says only that side)."""
-    new, old = _sides(new_text), _sides(old_text)
+    new, old = _sides(new_text) | _zh_sides(new_text), _sides(old_text) | _zh_sides(old_text)
     found = [Opposite(name, new[name][1], old[name][1])
              for name in new if name in old and new[name][0] != old[name][0]]
     new_words, old_words = _words(new_text), _words(old_text)
@@ -152,13 +187,20 @@ def opposites(new_text: str, old_text: str) -> list[Opposite]:
     return found
 
 
-def _words(text: str) -> set[str]:
-    return {w.replace("’", "'") for w in _WORD.findall(normalize(text))}
+@lru_cache(maxsize=64)
+def _words(text: str) -> frozenset[str]:
+    return frozenset(w.replace("’", "'") for w in _WORD.findall(normalize(text)))
 
 
-def opposite_tokens(found: list[Opposite]) -> frozenset[str]:
-    """The keyword tokens of the opposite words: what two texts differ in besides the rest of their words."""
-    return frozenset(t for o in found for w in (o.new_word, o.old_word) for t in tokens(w))
+def without_opposites(text: str, found: list[Opposite]) -> str:
+    """`text` without the opposite words of `found`: what it says besides them ("实验室访客进入" of "实验室允许访客进入":
+    the character pairs across 允许 and 禁止 differ as well)."""
+    for word in {w for o in found for w in (o.new_word, o.old_word)}:
+        if _CJK.search(word):
+            text = re.sub(rf"{re.escape(word)}了?", "", text)  # (and its 了: "测试通过了" / "测试失败了")
+        else:
+            text = re.sub(rf"(?i)(?<!\w){re.escape(word)}(?!\w)", " ", text)
+    return text
 
 
 def opposite_reason(found: list[Opposite]) -> str:
