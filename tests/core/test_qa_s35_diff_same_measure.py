@@ -18,6 +18,8 @@ SAME_MEASURE = [
      "The nightly backup window is 90 minutes with incremental snapshots enabled", "90", "4"),
     ("Search index size is 12 GB on the old cluster", "Search index size is 7.5 GB after pruning stale documents",
      "7 5", "12"),
+    ("Checkout latency p99 dropped to 420 ms", "Checkout latency p99 dropped to 180 ms after raising Redis maxmemory",
+     "180", "420"),
 ]
 
 
@@ -48,6 +50,9 @@ NOT_ONE_MEASURE = [
     ("Mira's laptop has 16 GB of memory", "Ana's laptop has 32 GB of memory for the ML work"),
     ("Checkout latency p99 is 420 ms after the cache change", "Checkout error rate is 2 percent after the deploy"),
     ("Checkout latency p99 is 420 ms after the cache change", "Checkout latency p99 is 420 ms in the EU region"),
+    # a number right after a name is part of it: another invoice, another build agent
+    ("Invoice INV 2041 was paid by Acme Corp", "Invoice INV 2042 was paid by Globex in March"),
+    ("Build agent 7 is offline for maintenance", "Build agent 9 is offline after the kernel update"),
 ]
 
 

@@ -525,22 +525,23 @@ MEASURE_WORDS = 3  # the last content words before a number that name its measur
 def _measures(text: str) -> list[tuple[tuple[str, ...], str, str]]:
     """(the keyword tokens of the words naming a measure, the words as written, its number) for each number `text`
     states after at least two content words: the words since the clause's start or the number before (and its
-    unit: "420 ms and error rate is 2 %" names "error rate" alone)."""
+    unit: "420 ms and error rate is 2 %" names "error rate" alone). A number right after a content word is part of
+    a name, no value ("Invoice INV 2041", "Build agent 7"): a value follows "is", "to", "at", "of" …"""
     out: list[tuple[tuple[str, ...], str, str]] = []
     for clause in _MEASURE_CLAUSE.split(text):
         lead: list[tuple[str, str]] = []
-        after_number = False
+        after_number = after_content = False
         for word in _MEASURE_WORD.findall(clause):
             if word[0].isdigit():
-                if len(lead) >= 2:
+                if len(lead) >= 2 and not after_content:
                     named = lead[-MEASURE_WORDS:]
                     out.append((tuple(t for t, _ in named), " ".join(w for _, w in named), word))
-                lead, after_number = [], True
+                lead, after_number, after_content = [], True, False
                 continue
             key = " ".join(tokens(word))
             if key and not after_number:
                 lead.append((key, word))
-            after_number = False
+            after_number, after_content = False, bool(key)
     return out
 
 
