@@ -14,10 +14,12 @@ Lisbon", not "Mira works in Lisbon"), and only when the "not" after the comma en
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from .cue_words import MAY_CORRECT
 from .opposites import opposite_reason, opposites, without_opposites
 from .text import jaccard, normalize, token_set, tokens
 
@@ -262,13 +264,17 @@ def _besides_new_value(clause: str) -> frozenset[str] | None:
 def corrections(text: str) -> list[Correction]:
     """The correction cues of `text` with the values they retire, in order. Deterministic; regexes only."""
     found: list[Correction] = []
+    clause_ends: list[int] | None = None  # where each clause of `text` starts, found once (not once per cue)
     for cue, pattern in _CUES:
         for m in pattern.finditer(text):
+            if clause_ends is None:
+                clause_ends = [s.end() for s in _CLAUSE_START.finditer(text)]
             old = m.group("old").strip()
             old_tokens = frozenset(_content(old))
             if not old_tokens:
                 continue
-            clause_start = max((s.end() for s in _CLAUSE_START.finditer(text, 0, m.start())), default=0)
+            before = bisect_right(clause_ends, m.start())
+            clause_start = clause_ends[before - 1] if before else 0
             prefix = text[clause_start:m.start()]
             context: frozenset[str] = frozenset()
             if cue == "…, not":
@@ -374,8 +380,8 @@ def _states_retired_value(c: Correction, content: str, content_tokens: frozenset
                                    for w in content.split()[:SUBJECT_WINDOW])
 
 
-def correction_reason(found: list[Correction], content: str) -> str:
-    """Why `content` is what a correction in the new memory retires, or "" when it is not."""
+def _retiring(found: list[Correction], content: str) -> Correction | None:
+    """The correction of `found` that retires what `content` states, if any."""
     content_tokens = token_set(content)
     # a memory that itself retires the value (the same correction, told again) is no conflict
     own = [c.old_tokens for c in corrections(content)] if found else []
@@ -383,9 +389,23 @@ def correction_reason(found: list[Correction], content: str) -> str:
         if any(c.old_tokens <= o for o in own):
             continue
         if _states_retired_value(c, content, content_tokens):
-            return (f'correction "{c.span}" (cue "{c.cue}") retires "{c.old}", which this memory states about '
-                    f'"{c.subject_text}"')
-    return ""
+            return c
+    return None
+
+
+def correction_reason(found: list[Correction], content: str) -> str:
+    """Why `content` is what a correction in the new memory retires, or "" when it is not."""
+    c = _retiring(found, content)
+    return "" if c is None else (f'correction "{c.span}" (cue "{c.cue}") retires "{c.old}", which this memory states '
+                                 f'about "{c.subject_text}"')
+
+
+def _retired_by_stored(new_text: str, content: str) -> str:
+    """Why the new memory states what a correction in the stored `content` retires ("Mira lives in Lisbon" said
+    after "Mira moved from Lisbon to Porto"), or ""."""
+    c = _retiring(corrections(content), new_text) if MAY_CORRECT.search(content) else None
+    return "" if c is None else (f'this memory\'s correction "{c.span}" (cue "{c.cue}") retires "{c.old}", which '
+                                 f'the new memory states about "{c.subject_text}"')
 
 
 def _similarity_beside_negation(new_tokens: frozenset[str], new_text: str, old_text: str) -> float:
@@ -564,8 +584,8 @@ def diff_suggestion(
     """`candidates` = (id, content, calibrated cosine or None); `created`: their creation times, when known.
     Returns the overall verdict and the matches.
 
-    Any DUPLICATE wins the verdict — unless a CONFLICT is newer than every duplicate (the fact said again after a
-    newer memory contradicted it) — then any CONFLICT (a correction names its old fact even when a closer memory
+    Any DUPLICATE wins the verdict — unless a CONFLICT, or an UPDATE stating a difference, is newer than every
+    duplicate (the fact said again after a newer memory contradicted or changed it) — then any CONFLICT (a correction names its old fact even when a closer memory
     is only an UPDATE), then any UPDATE (a measure's new value may share few words), else ADD."""
     new_tokens = token_set(new_text)
     new_words = tokens(new_text, keep_stopwords=True)
@@ -584,7 +604,7 @@ def diff_suggestion(
             sim = max(sim, beside)
         suggestion = classify(sim, new_text, content)
         # even when near-identical: "We replaced Memcached with Redis" reverses "We replaced Redis with Memcached"
-        reason = correction_reason(found, content)
+        reason = correction_reason(found, content) or _retired_by_stored(new_text, content)
         if reason:
             suggestion = "CONFLICT"
         elif suggestion == "CONFLICT":  # (only a negation one side says, or an opposite word, makes one here)
@@ -607,23 +627,27 @@ def diff_suggestion(
     matches.sort(key=lambda m: (-m.similarity, m.id))
     if not matches:
         return "ADD", []
-    contradicted = _newer_contradiction(matches, created or {})
-    if contradicted:
-        return "CONFLICT", contradicted
+    verdict, restated = _newer_difference(matches, created or {})
+    if verdict:
+        return verdict, restated
     for verdict in ("DUPLICATE", "CONFLICT", "UPDATE"):  # (an UPDATE below 0.5 is a measure's new value)
         if any(m.suggestion == verdict for m in matches):
             return verdict, matches
     return matches[0].suggestion, matches
 
 
-def _newer_contradiction(matches: list[DiffMatch], created: Mapping[str, str]) -> list[DiffMatch]:
-    """`matches` with their duplicates' reasons naming the CONFLICT matches newer than every duplicate, or [] when
-    there is no such conflict: "Zhang Wei owns the payment service." after "Zhang Wei no longer owns …" retired it."""
+def _newer_difference(matches: list[DiffMatch], created: Mapping[str, str]) -> tuple[str, list[DiffMatch]]:
+    """The verdict of a fact said again after a newer memory contradicted or changed it, with its duplicates'
+    reasons naming that memory, or ("", []) when no such memory is newer than every duplicate: "Zhang Wei owns the
+    payment service." after "Zhang Wei no longer owns …" is a CONFLICT; "… p99 is 420 ms." after "… is 180 ms" an
+    UPDATE (a newer memory differing by overlap alone, with no stated difference, leaves the duplicate)."""
     duplicates = [created.get(m.id, "") for m in matches if m.suggestion == "DUPLICATE"]
     if not duplicates or not all(duplicates):
-        return []
-    newer = [m.id for m in matches if m.suggestion == "CONFLICT" and created.get(m.id, "") > max(duplicates)]
-    if not newer:
-        return []
-    why = f"the same fact, but the newer {', '.join(newer)} contradicts it"
-    return [replace(m, reason=why) if m.suggestion == "DUPLICATE" else m for m in matches]
+        return "", []
+    for verdict, says in (("CONFLICT", "contradicts it"), ("UPDATE", "states another value")):
+        newer = [m.id for m in matches if m.suggestion == verdict and m.reason
+                 and created.get(m.id, "") > max(duplicates)]
+        if newer:
+            why = f"the same fact, but the newer {', '.join(newer)} {says}"
+            return verdict, [replace(m, reason=why) if m.suggestion == "DUPLICATE" else m for m in matches]
+    return "", []

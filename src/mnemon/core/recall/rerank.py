@@ -7,6 +7,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from ..cue_words import MAY_CORRECT as _MAY_CORRECT
 from ..model import Link
 from .params import (
     LAMBDA_SEMANTIC, LAMBDA_STRUCTURAL, PROXIMITY_FACTOR, REPLY_CARRY, SUPERSEDED_FACTOR, RerankWeights,
@@ -132,11 +133,6 @@ def combine(signals: Signals, weights: RerankWeights, superseded: bool, outside_
 _ASKS_FOR_HISTORY = re.compile(
     r"(?i)\b(?:used\s+to|use\s+to|before|previous(?:ly)?|formerly|former|originally|earlier|at\s+first|"
     r"in\s+the\s+past|history|prior|past)\b|以前|之前|原来|曾经|过去")
-
-
-# every cue of `diff.corrections` holds one of these words: a text without them corrects nothing
-_MAY_CORRECT = re.compile(r"(?i)\b(?:from|instead|rather|replaced|longer|more|anymore|used|not|stopped|quit|ceased)\b"
-                          r"|从|不再|把|取代|代替|替代|替换|不是")  # (every cue of diff._CUES has one)
 
 
 def asks_for_history(query: str) -> bool:

@@ -1,0 +1,8 @@
+"""A word that every correction cue of `diff.corrections` holds: a text without one corrects nothing, so recall and
+remember's diff skip reading it for cues (recall without even loading the diff module)."""
+from __future__ import annotations
+
+import re
+
+MAY_CORRECT = re.compile(r"(?i)\b(?:from|instead|rather|replaced|longer|more|anymore|used|not|stopped|quit|ceased)\b"
+                         r"|从|不再|把|取代|代替|替代|替换|不是")  # (every cue of diff._CUES has one)
