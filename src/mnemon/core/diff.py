@@ -75,14 +75,27 @@ def negation_cues(text: str) -> frozenset[str]:
     return frozenset(_negation(m.group(0)) for m in _NEGATION.finditer(text))
 
 
+_NEGATION_CLAUSE = re.compile(r"[,;:!?()\n，；：！？]|[.。](?!\d)|\s[—–-]\s|\bbut\b|但是?|而")
+
+
+def _negates_the_other(text: str, other: str) -> bool:
+    """Whether a negation `text` says and `other` does not is about what `other` says: not when the clauses of
+    `text` free of it say all `other` says ("Mira leads the payments team, not the billing team")."""
+    extra = negation_cues(text) - negation_cues(other)
+    if not extra:
+        return False
+    free = " ".join(c for c in _NEGATION_CLAUSE.split(text) if c and not negation_cues(c) & extra)
+    return not token_set(other) <= token_set(free)
+
+
 def flips(new_text: str, old_text: str) -> bool:
-    """Whether one text denies the other: a negation only one side says, or opposite words ("enable" / "disable"),
-    but not both at once ("Guests are not allowed" says what "Guests are forbidden" says)."""
+    """Whether one text denies the other: a negation only one side says (about what the other says), or opposite
+    words ("enable" / "disable"), but not both at once ("Guests are not allowed" says what "… forbidden" says)."""
     new_cues, old_cues = negation_cues(new_text), negation_cues(old_text)
     opposite = bool(opposites(new_text, old_text))
     if opposite and new_cues ^ old_cues == {"not"}:
         return False
-    return opposite or new_cues != old_cues
+    return opposite or _negates_the_other(new_text, old_text) or _negates_the_other(old_text, new_text)
 
 
 def classify(similarity: float, new_text: str, old_text: str) -> str:
