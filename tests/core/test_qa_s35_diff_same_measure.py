@@ -1,7 +1,8 @@
 """A new value of the same measured quantity is an UPDATE even when the rest of the sentence changed: "Checkout
 latency p99 is 180 ms after raising Redis maxmemory" after "Checkout latency p99 is 420 ms after the cache change"
 shared too few words (0.36) and was an ADD, so an agent kept 420 ms as current beside 180 ms. The number rule for
-closer pairs (s32) already calls another number an UPDATE; its reason names the measure and both values. Two
+closer pairs (s32) already calls another number an UPDATE; its reason names the measure and both values. A date,
+a time or a day of the week is a value too ("The launch moved to March 10" after "The launch is on March 3"). Two
 quantities that only share a word or a unit ("Server A has 16 GB", "Server B has 32 GB") are not one measure."""
 from __future__ import annotations
 
@@ -20,6 +21,12 @@ SAME_MEASURE = [
      "7 5", "12"),
     ("Checkout latency p99 dropped to 420 ms", "Checkout latency p99 dropped to 180 ms after raising Redis maxmemory",
      "180", "420"),
+    # a date, a time, a day of the week, named by one word or more, the verb of the change left out
+    ("The launch is on March 3", "The launch moved to March 10 after the security review", "March 10", "March 3"),
+    ("The launch is on 2026-03-03", "The launch is now on 2026-03-10 because QA found a regression", "2026-03-10",
+     "2026-03-03"),
+    ("Mira's flight lands at 14:05", "Mira's flight now lands at 16:40 after the delay", "16:40", "14:05"),
+    ("The quarterly planning is on Monday", "The quarterly planning moved to Wednesday", "Wednesday", "Monday"),
 ]
 
 
@@ -27,7 +34,7 @@ SAME_MEASURE = [
 def test_a_new_value_of_the_same_measure_is_an_update(old: str, new: str, value: str, old_value: str) -> None:
     verdict, matches = diff_suggestion(new, [("old", old, None)])
     assert verdict == "UPDATE" and matches[0].suggestion == "UPDATE"
-    assert value.split()[0] in matches[0].reason and old_value in matches[0].reason
+    assert value.split()[0] in matches[0].reason and old_value in matches[0].reason and "measure" in matches[0].reason
 
 
 def test_remember_calls_the_new_latency_an_update_of_the_old(mem: Mnemon) -> None:
@@ -53,6 +60,11 @@ NOT_ONE_MEASURE = [
     # a number right after a name is part of it: another invoice, another build agent
     ("Invoice INV 2041 was paid by Acme Corp", "Invoice INV 2042 was paid by Globex in March"),
     ("Build agent 7 is offline for maintenance", "Build agent 9 is offline after the kernel update"),
+    # one word naming two values of other units, or two measures of other things on other days
+    ("Mira has 3 cats", "Mira has 2 kids"),
+    ("Alice joined on March 3", "Alice left on March 10"),
+    ("Mira is on call on Monday", "Mira is on vacation on Friday"),
+    ("Mira works from home on Mondays", "Ana works from home on Fridays"),
 ]
 
 

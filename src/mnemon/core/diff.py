@@ -548,33 +548,63 @@ def _number_difference(new_text: str, old_text: str) -> str:
     return "another number: " + " and ".join(parts) + ", so not the same fact said again"
 
 
-# A measured quantity: the words naming it right before its number ("Checkout latency p99 is 420 ms"). A word
-# starting with a letter holds its digits and hyphens ("p99", "db-1"); a number its inner point, comma or colon.
+# A measured quantity: the words naming it right before its value ("Checkout latency p99 is 420 ms", "The launch is
+# on March 3", "The planning moved to Wednesday"). A word starting with a letter holds its digits and hyphens ("p99",
+# "db-1"); a number its inner point, comma or colon; a value is a number (with the month before it, the am/pm and
+# the numbers after it: "2026-03-03", "3 pm") or a day of the week.
 _MEASURE_WORD = re.compile(r"[^\W\d_]\w*(?:[-'’]\w+)*|\d[\d.,:]*\d|\d|\w+")
 _MEASURE_CLAUSE = re.compile(r"[;!?\n]|[.,:](?!\d)")
-MEASURE_WORDS = 3  # the last content words before a number that name its measure (at least 2 of them shared)
+MEASURE_WORDS = 3  # the last content words before a value that name its measure (2 shared, or 1 and the same unit)
+_MONTHS = frozenset("january february march april may june july august september october november december jan feb "
+                    "mar apr jun jul aug sep sept oct nov dec".split())
+_WEEKDAYS = frozenset(d + s for d in "monday tuesday wednesday thursday friday saturday sunday".split()
+                      for s in ("", "s"))
+_AFTER_NUMBER = frozenset(("am", "pm", "a.m", "p.m"))
+# words saying a value changed, not what it measures ("The launch moved to March 10", "p99 dropped to 180 ms")
+_CHANGED = frozenset(_FROM_VERBS.split("|")) | frozenset(
+    "rescheduled postponed delayed pushed bumped raised lowered dropped increased decreased reduced fell rose grew "
+    "went became jumped climbed".split())
 
 
-def _measures(text: str) -> list[tuple[tuple[str, ...], str, str]]:
-    """(the keyword tokens of the words naming a measure, the words as written, its number) for each number `text`
-    states after at least two content words: the words since the clause's start or the number before (and its
-    unit: "420 ms and error rate is 2 %" names "error rate" alone). A number right after a content word is part of
-    a name, no value ("Invoice INV 2041", "Build agent 7"): a value follows "is", "to", "at", "of" …"""
-    out: list[tuple[tuple[str, ...], str, str]] = []
+@dataclass(frozen=True)
+class _Measure:
+    key: tuple[str, ...]  # the keyword tokens of the words naming it
+    named: str  # those words as written
+    value: str
+    unit: str  # the keyword token of the word after the value, or ""
+
+
+def _measures(text: str) -> list[_Measure]:
+    """The values `text` states after content words naming them: the words since the clause's start or the value
+    before (and its unit: "420 ms and error rate is 2 %" names "error rate" alone). A value right after a content
+    word is part of a name ("Invoice INV 2041", "Build agent 7", "Release Friday"): a value follows "is", "to",
+    "at", "on", "of" …"""
+    out: list[_Measure] = []
     for clause in _MEASURE_CLAUSE.split(text):
+        found = list(_MEASURE_WORD.finditer(clause))
+        words = [m.group().lower() for m in found]
         lead: list[tuple[str, str]] = []
-        after_number = after_content = False
-        for word in _MEASURE_WORD.findall(clause):
-            if word[0].isdigit():
-                if len(lead) >= 2 and not after_content:
-                    named = lead[-MEASURE_WORDS:]
-                    out.append((tuple(t for t, _ in named), " ".join(w for _, w in named), word))
-                lead, after_number, after_content = [], True, False
+        after_content = False
+        k = 0
+        while k < len(words):
+            w = words[k]
+            end = k + 2 if w in _MONTHS and k + 1 < len(words) and words[k + 1][0].isdigit() else k + 1
+            if end == k + 1 and not w[0].isdigit() and w not in _WEEKDAYS:
+                key = " ".join(_content(w))
+                if key and w not in _CHANGED:
+                    lead.append((key, found[k].group()))
+                after_content = bool(key) and w not in _CHANGED
+                k += 1
                 continue
-            key = " ".join(tokens(word))
-            if key and not after_number:
-                lead.append((key, word))
-            after_number, after_content = False, bool(key)
+            while end < len(words) and (words[end][0].isdigit() or words[end] in _AFTER_NUMBER):
+                end += 1
+            unit = " ".join(_content(words[end])) if end < len(words) and not words[end][0].isdigit() else ""
+            if lead and not after_content:
+                named = lead[-MEASURE_WORDS:]
+                out.append(_Measure(tuple(t for t, _ in named), " ".join(w for _, w in named),
+                                    clause[found[k].start():found[end - 1].end()], unit))
+            lead, after_content = [], False
+            k = end + (1 if unit else 0)  # (the unit names no next measure)
     return out
 
 
@@ -582,12 +612,13 @@ def _measure_difference(new_text: str, old_text: str) -> str:
     """Why a memory with few words in common is the same measure with a new value ("Checkout latency p99 is 420 ms"
     / "… is 180 ms after raising Redis maxmemory"), or "" when no measure of one is measured by the other."""
     old = _measures(old_text)
-    for key, named, value in _measures(new_text):
-        for old_key, _, old_value in old:
-            k = min(len(key), len(old_key), MEASURE_WORDS)
-            if k >= 2 and key[-k:] == old_key[-k:] and value != old_value:
-                return (f'another number for the same measure ("{named}"): the new memory says "{value}" and this '
-                        f'one "{old_value}"')
+    for new in _measures(new_text):
+        for was in old:
+            k = min(len(new.key), len(was.key), MEASURE_WORDS)
+            named_alike = k >= 2 or (k == 1 and new.unit == was.unit)
+            if named_alike and new.key[-k:] == was.key[-k:] and new.value.lower() != was.value.lower():
+                return (f'another value of the same measure ("{new.named}"): the new memory says "{new.value}" and '
+                        f'this one "{was.value}"')
     return ""
 
 
@@ -598,8 +629,9 @@ def diff_suggestion(
     Returns the overall verdict and the matches.
 
     Any DUPLICATE wins the verdict — unless a CONFLICT, or an UPDATE stating a difference, is newer than every
-    duplicate (the fact said again after a newer memory contradicted or changed it) — then any CONFLICT (a correction names its old fact even when a closer memory
-    is only an UPDATE), then any UPDATE (a measure's new value may share few words), else ADD."""
+    duplicate (the fact said again after a newer memory contradicted or changed it) — then any CONFLICT (a
+    correction names its old fact even when a closer memory is only an UPDATE), then any UPDATE (a measure's new
+    value may share few words), else ADD."""
     new_tokens = token_set(new_text)
     new_words = tokens(new_text, keep_stopwords=True)
     found = corrections(new_text)
