@@ -9,7 +9,7 @@ PAYLOAD: dict[str, Any] = {
     "nodes": [{"ref": "a", "name": "Alpha"}, {"ref": "b", "name": "Beta"}, {"ref": "c", "name": "Gamma"}],
     "edges": [{"src": "a", "dst": "b", "relation": "relates_to", "confidence": 0.5, "evidence": "seen together"},
               {"src": "b", "dst": "a", "relation": "temporal", "confidence": 0.9},
-              {"src": "a", "dst": "a", "relation": "weird_relation", "confidence": 0.99, "evidence": "x"},
+              {"src": "a", "dst": "c", "relation": "weird_relation", "confidence": 0.99, "evidence": "x"},
               {"src": "b", "dst": "c", "relation": "temporal", "confidence": 0.9}],
     "observations": [{"node": "a", "text": "Alpha is a fact"}],
 }
@@ -50,7 +50,7 @@ def test_a_smaller_payload_reports_every_edge_it_removes(mem) -> None:
     dry = mem.remember_payload(smaller, dry_run=True)
     out = mem.remember_payload(smaller)
     # the self-loop and b→a go with no node of theirs removed; b→c goes with Gamma
-    gone = sorted(first[k]["id"] for k in (("b", "a", "temporal"), ("a", "a", "weird_relation"),
+    gone = sorted(first[k]["id"] for k in (("b", "a", "temporal"), ("a", "c", "weird_relation"),
                                            ("b", "c", "temporal")))
     assert out["replaced"] == dry["replaced"] == [f"{SCOPE}#c"]
     assert out["replaced_edges"] == dry["replaced_edges"] == gone

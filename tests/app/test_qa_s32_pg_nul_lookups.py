@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from mnemon.app.memory import Mnemon
-from mnemon.core.errors import NotFound
+from mnemon.core.errors import InvalidInput, NotFound
 
 NUL_ID = "a\x00b"
 
@@ -30,7 +30,6 @@ EMPTY: dict[str, tuple[Callable[[Mnemon], Any], str]] = {
     "state list subject": (lambda m: m.state_list(subject=NUL_ID), "assertions"),
     "state list predicate": (lambda m: m.state_list(predicate=NUL_ID), "assertions"),
     "alias ls canonical": (lambda m: m.alias_ls(canonical=NUL_ID), "aliases"),
-    "log op": (lambda m: m.log(op=NUL_ID), "entries"),
     "recall source": (lambda m: m.recall("apples", source=NUL_ID), "results"),
 }
 
@@ -54,6 +53,12 @@ def test_a_filter_holding_a_nul_matches_nothing(mem_with_a_memory: tuple[Mnemon,
     mem, _ = mem_with_a_memory
     call, member = EMPTY[command]
     assert call(mem)[member] == []
+
+
+def test_a_log_op_holding_a_nul_is_an_unknown_op_on_both(mem_with_a_memory: tuple[Mnemon, str]) -> None:
+    mem, _ = mem_with_a_memory
+    with pytest.raises(InvalidInput, match="unknown operation"):  # (no op is spelt so: not the backend's refusal)
+        mem.log(op=NUL_ID)
 
 
 def test_the_cli_says_not_found(mem_with_a_memory: tuple[Mnemon, str],

@@ -36,8 +36,9 @@ def test_a_draft_item_with_a_vault_source_is_an_error_and_the_rest_is_imported(m
     out = mem.import_json(json.dumps(draft))
     assert out["imported"] == 1 and out["errors"] == 1
     assert out["results"][1]["error"]["details"]["field"] == "source"
-    whole = mem.import_json(json.dumps({"source": "vault:ferns.md", "insights": [{"content": "another one"}]}))
-    assert whole["imported"] == 0 and whole["errors"] == 1
+    with pytest.raises(InvalidInput) as refused:  # every row refused: the import fails, saying why for each
+        mem.import_json(json.dumps({"source": "vault:ferns.md", "insights": [{"content": "another one"}]}))
+    assert refused.value.details["imported"] == 0 and refused.value.details["errors"] == 1
     assert mem.status()["total_insights"] == 1
 
 

@@ -60,7 +60,7 @@ def test_every_op_the_code_logs_is_a_known_op() -> None:
     """The list `log --op` checks against holds every literal operation name the package writes to the oplog."""
     import re
 
-    from mnemon.app.memory import LOG_OPS
+    from mnemon.core.model import LOG_OPS
 
     src = Path(__file__).resolve().parents[2] / "src" / "mnemon"
     written: set[str] = set()

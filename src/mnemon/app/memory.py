@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.keywords import embedding_text_of
 from ..core.errors import InvalidInput, NotFound, ProviderUnavailable
+from ..core.model import LOG_OPS
 from ..core.surface import embed_all
 from ..ports.cache_paths import beside, cache_bytes
 from ..ports.embed.base import EmbedSettings
@@ -39,12 +40,6 @@ else:
         pass
 
 MAX_LOG_LIMIT = 10_000
-# every operation the oplog records (`log --op`): a name outside these, and absent from the store's own log (a row an
-# earlier version wrote), is a typo, refused naming them instead of answering an empty log
-LOG_OPS = ("remember", "remember:payload", "import", "revive", "forget", "forget:source", "forget-dated", "prune",
-           "diff-skip", "link", "gc", "gc_keep", "show", "recall", "recall:basic", "search", "embed:backfill",
-           "ingest", "resolve", "promote-candidates", "weaken-edge", "kill-edge", "validate-edge", "thought", "eval",
-           "bench", "migrate-drop-edge")
 # looked up in this order, each module imported only when the ones before it lack the method: `ingest` must not
 # import the context packs (and with them recall and numpy)
 _MIXINS = (("vault.facade", "VaultMixin"), ("world.facade", "WorldMixin"), ("thoughts", "ContextMixin"))

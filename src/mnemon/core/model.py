@@ -164,3 +164,12 @@ class OplogEntry:
     node_id: str | None
     detail: dict[str, Any]
     created_at: str
+
+
+# every operation the oplog records (`log --op`): a name outside these, and absent from the store's own log (a row an
+# earlier version wrote), is a typo, refused naming them instead of answering an empty log (the servers' `log` tool
+# offers exactly these)
+LOG_OPS = ("remember", "remember:payload", "import", "revive", "forget", "forget:source", "forget-dated", "prune",
+           "diff-skip", "link", "gc", "gc_keep", "show", "recall", "recall:basic", "search", "embed:backfill",
+           "ingest", "resolve", "promote-candidates", "weaken-edge", "kill-edge", "validate-edge", "thought", "eval",
+           "bench", "migrate-drop-edge")

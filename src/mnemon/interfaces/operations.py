@@ -16,7 +16,7 @@ from typing import Any
 
 from ..core.errors import InvalidInput
 from ..core.intent import VALID_INTENTS
-from ..core.model import CATEGORIES, MNEMON_EDGE_TYPES
+from ..core.model import CATEGORIES, LOG_OPS, MNEMON_EDGE_TYPES
 from ..core.validation import (MAX_CONTENT_CHARS, MAX_ENTITIES, MAX_ENTITY_CHARS, MAX_SOURCE_CHARS, MAX_TAG_CHARS,
                                MAX_TAGS, surrogate_path)
 
@@ -496,7 +496,8 @@ OPERATIONS: tuple[Operation, ...] = (
               lambda m, a: m.alias_add(a["alias"], a["canonical"], source=a.get("source", "manual"),
                                        confidence=a.get("confidence", 1.0))),
     Operation("log", "The newest entries of the audit log (writes, forgets, prunes).",
-              {"limit": _i("1-10000, default 20", 1, 10_000), "op": _s("only this operation")}, (), True,
+              {"limit": _i("1-10000, default 20", 1, 10_000),
+               "op": {"type": "string", "enum": list(LOG_OPS), "description": "only this operation"}}, (), True,
               lambda m, a: m.log(limit=a.get("limit", 20), op=a.get("op"))),
 )
 BY_NAME: Mapping[str, Operation] = {op.name: op for op in OPERATIONS}
