@@ -197,13 +197,18 @@ def extract_entities(text: str, known: KnownLookup | None = None,
         cands -= _UNITS
         # an acronym the pattern found may be a known name written in capitals ("KAFKA" for "Kafka")
         acronyms = {v for _, v in spans if v.isupper() and v.isalpha()}
-        spelt = {c: _other_spellings(c) for c in cands | acronyms}
-        ask = cands | acronyms | {s for others in spelt.values() for s in others}
+        pool = cands | acronyms
+        # (most candidates are plain lower-case words, which are only themselves: a bulk import asks for every one)
+        spelt = {c: others for c in pool
+                 if not (c.islower() and " " not in c and c not in _TERM_BY_FOLD) and (others := _other_spellings(c))}
+        ask = pool.union(*spelt.values())
         if ask:
             admitted = set(known(ask))
             stored: dict[str, str] = {}  # as written → the spelling the store knows
+            for c in pool & admitted:
+                stored[c] = c
             for c, others in spelt.items():
-                name = c if c in admitted else next((s for s in others if s in admitted), None)
+                name = None if c in stored else next((s for s in others if s in admitted), None)
                 if name is not None:
                     stored[c] = name
             spans = [(pos, stored.get(v, v)) for pos, v in spans]
@@ -233,13 +238,15 @@ def word_runs(text: str, heads: Container[str] | None = None) -> set[str]:
         return runs
     for clause in _CLAUSE_BREAK.split(text):
         words = clause.split()
-        # (a bulk import runs this for every memory: the possessive is looked for once a word, not once a run)
+        # (a bulk import runs this for every memory: each word is folded and its possessive looked for once, and
+        # only the runs from a head are built)
+        starts = range(len(words) - 1) if heads is None else [k for k in range(len(words) - 1)
+                                                              if words[k].lower() in heads]
+        if not starts:
+            continue
         bare = [w[:-2] if w.endswith(("'s", "’s")) else None for w in words]
-        for n in range(2, min(NAME_WORDS_MAX, len(words)) + 1):
-            for k in range(len(words) - n + 1):
-                if heads is not None and words[k].lower() not in heads:
-                    continue
-                last = k + n - 1
+        for k in starts:
+            for last in range(k + 1, min(k + NAME_WORDS_MAX, len(words))):
                 runs.add(" ".join(words[k:last + 1]))
                 if bare[last] is not None:
                     runs.add(" ".join([*words[k:last], bare[last]]))  # type: ignore[list-item]
