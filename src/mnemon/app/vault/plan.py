@@ -37,7 +37,8 @@ from ..bulk_gc import paused_gc
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
 # 13: a Markdown link neither ./, ../ nor / is looked up as a wikilink is, one without ".md" links too; a
 # [[../relative]] wikilink is read from its note's folder; nothing in math is parsed; Office files are attachments;
-# a section, task or observation repeating another's text under another heading is an item of its own
+# a section, task or observation repeating another's text under another heading is an item of its own; the
+# properties section cites its first property's line
 # 12: a note's front-matter properties (but its title, aliases and tags) are a section memory of their own; a
 # heading's wikilinks show as their names in titles, heading paths and heading nodes; a section says its
 # `body_line`
@@ -336,7 +337,7 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
     # front matter's properties first, as a section of `key: value` lines (its title, aliases and tags excluded)
     observed = {obs.line for obs in parsed.observations}
     front = parsed.front_matter
-    properties = (Section((), 0, property_text(front.raw), front.line_start, front.line_end)
+    properties = (Section((), 0, property_text(front.raw), front.properties_line or front.line_start, front.line_end)
                   if front is not None and front.raw else None)
     for section in (properties, *parsed.sections) if properties is not None else parsed.sections:
         body = section.body.strip()

@@ -176,6 +176,17 @@ def property_text(raw: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _first_property_line(lines: Sequence[str], closing: int) -> int:
+    """The 1-based line of the first top-level key other than a naming one (title, aliases, tags, CSS classes)
+    inside the front matter, else the opening `---` line's (1)."""
+    for index in range(1, closing):
+        line = lines[index]
+        key, colon, _ = line.partition(":")
+        if colon and line[:1] not in (" ", "\t", "#", "-") and key.strip().strip("'\"") not in _NAMING_KEYS:
+            return index + 1
+    return 1
+
+
 def split_front_matter(lines: Sequence[str]) -> tuple[FrontMatter | None, int, list[ParseWarning]]:
     """Return (front matter, index of the first body line, warnings) for the note's lines."""
     if not lines or lines[0].rstrip() not in _OPENERS:
@@ -212,6 +223,6 @@ def split_front_matter(lines: Sequence[str]) -> tuple[FrontMatter | None, int, l
     note_type = _scalar_text(raw.get("type"))
     front = FrontMatter(
         raw=raw, title=title, aliases=aliases, tags=tags, note_type=note_type.lower() if note_type else None,
-        line_start=1, line_end=closing + 1,
+        line_start=1, line_end=closing + 1, properties_line=_first_property_line(lines, closing),
     )
     return front, closing + 1, warnings

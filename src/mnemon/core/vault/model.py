@@ -42,6 +42,8 @@ class FrontMatter:
     note_type: str | None
     line_start: int
     line_end: int
+    # the line of the first property the properties section says (not the title, aliases, tags or CSS classes)
+    properties_line: int = 0
 
 
 @dataclass(frozen=True, slots=True)
