@@ -45,7 +45,7 @@ def test_a_property_value_is_found_by_retrieve_and_search(mem: Mnemon, tmp_path:
     assert pack.get("empty_reason") is None
     [item] = [i for i in pack["items"] if i["item_type"] == "memory" and "Northwind" in i["text"]]
     assert item["text"] == "client: Northwind Traders\ncontacts: Priya Raman, Olu Bello\nbudget: 40000"
-    assert item["title"] == "Acme deal" and item["source_path"] == "Acme.md" and item["line"] == 5  # its first property, "client:"
+    assert item["title"] == "Acme deal" and item["source_path"] == "Acme.md" and item["line"] == 5  # "client:"
     found = mem.search("Olu Bello")["results"]
     assert [r["id"] for r in found] == [item["id"]]
 
