@@ -73,6 +73,8 @@ def _prediction_item(p: Prediction, now: datetime, prompt_tokens: frozenset[str]
     if not matched:
         return None
     status = prediction_status_at(p, now)
+    if status == "unverifiable" and p.metadata.get("withdrawn_by"):
+        return None  # its research withdrew it: nothing expects it any more (`vault.withdrawals`, as `world_block`)
     return {
         "id": p.id, "kind": "prediction", "item_type": "world_prediction", "title": p.title,
         "text": p.outcome_summary if status != "open" and p.outcome_summary else f"expected by {iso(p.expires_at)}",
