@@ -35,7 +35,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from datetime import date as calendar_date, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,7 @@ from .. import notes
 from ..runtime import Runtime
 from .moves import moved_pack
 from .plan import note_id
+from .claim_beliefs import claim_validity, predicate_name, propose_assertions, world_proposals
 from .resolve_input import refuse_unfit
 
 CONFIRMED = frozenset({"confirmed", "certain", "user_confirmed", "absolutely_certain"})
@@ -58,13 +59,10 @@ SOURCES_DIR = "Sources"
 _SLUG = re.compile(r"[^a-z0-9]+")
 _LETTERS = re.compile(r"[\W_]+")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_PREDICATE = re.compile(r"[^a-z0-9_]+")
 _PACK_PAYLOAD = re.compile(r"<!--[ \t]*mneme-research-resolution-b64:[ \t]*([A-Za-z0-9_\-+/=]+)[ \t]*-->")
 # (event, actor) of the edge events that record a person's decision; the latest one stands
 _DECISIONS = {("validated", "user"): "validated", ("weakened", "weaken-edge"): "weakened",
               ("killed", "kill-edge"): "killed"}
-_ASSERTION_KEYS = ("subject", "subject_type", "object", "object_type", "confidence", "certainty", "evidence",
-                   "source_type", "valid_until", "metadata")
 
 
 def _slug(text: str) -> str:
@@ -160,10 +158,6 @@ def _sources_dir(vault: str | Path) -> str:
     except OSError:
         return SOURCES_DIR
     return twins[0] if len(twins) == 1 else SOURCES_DIR  # (several: the editor names them all in its refusal)
-
-
-def predicate_name(text: str) -> str:
-    return _PREDICATE.sub("_", text.strip().casefold()).strip("_")
 
 
 def claim_status(claim: Mapping[str, Any], threshold: float) -> tuple[str | None, bool]:
@@ -303,7 +297,7 @@ def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshol
         meta = {"validated": validated and decision.status == "active", "research_resolution": data["slug"],
                 "certainty": str(claim.get("certainty") or ""), "source_type": str(claim.get("source_type") or ""),
                 "subject": _text(claim, "subject", i), "object": _text(claim, "object", i),
-                "gate": list(decision.reasons), **_claim_validity(data, claim),
+                "gate": list(decision.reasons), **claim_validity(data, claim),
                 "claimed_by": claimants(existing, source_path)}
         edge = Edge(src=src, dst=dst, type=relation, weight=strength, confidence=confidence, status=decision.status,
                     evidence=evidence, origin="resolve", rule="research_resolution", source_path=source_path,
@@ -570,7 +564,7 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     refuse_repeated_claims(rt, data)
     data["active_threshold"] = float(active_threshold)
     rel = pack_path(data, vault)
-    proposals = _world_proposals(rt, data, rel)
+    proposals = world_proposals(rt, data, rel)
     place = pack_target(vault, rel, data["slug"])  # refused (a symlink, another note) before anything is written
     rel = place.target.rel  # (where `note move` took the pack, if it did)
     from .pack_edits import with_user_lines, with_user_properties
@@ -611,7 +605,7 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
             refused = sum(1 for e in edges if e["status"] == "refused")
             rt.store.log("resolve", None, {"note_path": rel, "claims": len(edges) - refused, "slug": data["slug"]},
                          rt.now_iso())
-            assertions = _propose_assertions(rt, data, edges, proposals, rel, world_notes)
+            assertions = propose_assertions(rt, data, edges, proposals, rel, world_notes)
             predictions = add_predictions(rt, data, rel, world_notes)
             out.update(withdrawn_by_rerun(rt, rel, data, dry_run=False, earlier=pack_path(data, vault)))
             # the pack last, before the commit: a pack that cannot be written rolls the rows back, and a commit that
@@ -689,113 +683,4 @@ def _previewed_claims(rt: Runtime, data: Mapping[str, Any], rel: str, threshold:
         entry["assertion"] = {k: report[k] for k in ("id", "written", "status", "validity", "gate", "stored_id",
                                                      "idempotent", "superseded_ids", "retracted_ids", "current_ids",
                                                      "message", "dry_run") if k in report}
-    return out
-
-
-def _claim_validity(data: Mapping[str, Any], claim: Mapping[str, Any]) -> dict[str, Any]:
-    """What the edge keeps of the belief its claim asks for, beyond its names: the types and the validity window
-    (`_claim_proposal`'s start, the claim's end). `state backfill` re-derives the belief from the edge alone (a
-    restored database, an evidence pack ingested again): without them it stated every value as starting the moment
-    it ran, so which value of a single-valued predicate ended up current was the edges' order, not the research."""
-    out = {k: claim[k] for k in ("subject_type", "object_type") if isinstance(claim.get(k), str) and claim[k].strip()}
-    try:
-        start = _claim_proposal(data, claim).get("valid_from")
-    except InvalidInput:  # an embedded payload replayed by an ingest is never refused here: the edge just lacks it
-        start = None
-    for key, value in (("valid_from", start), ("valid_until", claim.get("valid_until"))):
-        if value is not None and not isinstance(value, bool):
-            out[key] = str(value)
-    return out
-
-
-def _claim_proposal(data: Mapping[str, Any], claim: Mapping[str, Any]) -> dict[str, Any]:
-    """The state assertion a claim asks for. It starts when the claim says (`valid_from`, else its `date`), else on
-    the payload's date — the day the research established it — unless the claim ended before that day: research
-    can find a state that is already over, and its start is then unknown, not the research date."""
-    from ...core.world.values import parse_instant
-
-    proposal = {k: claim[k] for k in _ASSERTION_KEYS if k in claim}
-    # the edge takes a number as a name; so does the belief
-    proposal.update({k: str(claim[k]).strip() for k in ("subject", "object")})
-    proposal["predicate"] = predicate_name(str(claim["predicate"]))
-    start = claim.get("valid_from") if claim.get("valid_from") is not None else claim.get("date")
-    if start is None and data.get("date") is not None:
-        until = claim.get("valid_until")
-        if until is None or parse_instant(until, "valid_until") >= parse_instant(data["date"], "date"):
-            start = data["date"]
-    if start is not None:
-        proposal["valid_from"] = start
-    return proposal
-
-
-def _world_proposals(rt: Runtime, data: Mapping[str, Any], rel: str) -> list[dict[str, Any]] | None:
-    """Shape-check everything the payload asks of the world model, before anything is written: these checks used to
-    run after the pack and the edges were stored, so a bad date or prediction failed the command half-applied.
-    Returns each claim's assertion proposal (None when the world model is not installed)."""
-    if data.get("date") is not None:
-        try:
-            calendar_date.fromisoformat(str(data["date"]))
-        except ValueError:
-            raise InvalidInput(f"'date' is not a calendar date: {data['date']!r}", field="date") from None
-    try:
-        from ...core.world import parse_assertion, parse_prediction
-        from ...core.world.values import parse_instant
-        from ..world.common import now_of
-        from ..world.predict import _with_source_path
-    except ImportError:
-        return None
-    now = now_of(rt)
-    proposals: list[dict[str, Any]] = []
-    for i, claim in enumerate(data.get("claims", [])):
-        for key in ("valid_from", "date", "valid_until"):
-            if claim.get(key) is not None:
-                parse_instant(claim[key], f"claims[{i}].{key}")
-        proposals.append(_claim_proposal(data, claim))
-        _checked(f"claims[{i}]", parse_assertion, proposals[-1], now, None, rel)
-    for key in ("assertions", "predictions"):
-        items = data.get(key) or []
-        if not isinstance(items, list) or not all(isinstance(item, Mapping) for item in items):
-            raise InvalidInput(f"'{key}' must be a list of objects", field=key)
-    for i, extra in enumerate(data.get("assertions") or []):
-        _checked(f"assertions[{i}]", parse_assertion, extra, now, None, rel)
-    for i, prediction in enumerate(data.get("predictions") or []):
-        _checked(f"predictions[{i}]", lambda doc: parse_prediction(_with_source_path(doc), now),
-                 {"source_path": rel, **prediction})
-    return proposals
-
-
-def _checked(where: str, parse: Callable[..., Any], *args: Any) -> None:
-    try:
-        parse(*args)
-    except InvalidInput as exc:
-        raise InvalidInput(f"{where}: {exc.message}", **exc.details) from None
-
-
-def _assertion_id(report: Mapping[str, Any]) -> str | None:
-    """The assertion a claim's belief lives in: the row written, or the one that already held it (a replay, or the
-    same claim from another source) — None only when the gate refused the claim."""
-    if report.get("written") or report.get("idempotent"):
-        return str(report.get("stored_id") or report["id"])
-    if report.get("status") in ("superseded", "blocked_recreation"):
-        return str(report["id"])
-    return None
-
-
-def _propose_assertions(rt: Runtime, data: Mapping[str, Any], edges: list[dict[str, Any]],
-                        proposals: list[dict[str, Any]] | None, rel: str, notes: list[str]) -> list[dict[str, Any]]:
-    try:
-        from ..world import propose_assertion
-    except ImportError:
-        notes.append("world model not installed: assertions skipped")
-        return []
-    out: list[dict[str, Any]] = []
-    for proposal, edge in zip(proposals or [], edges):
-        if edge["status"] != "active":
-            edge["assertion_id"] = None
-            continue
-        report = propose_assertion(rt, proposal, source_path=rel, source_edge_id=str(edge["id"]), reason="resolve")
-        edge["assertion_id"] = _assertion_id(report)
-        out.append(report)
-    for extra in data.get("assertions", []) or []:
-        out.append(propose_assertion(rt, extra, source_path=rel, reason="resolve"))
     return out

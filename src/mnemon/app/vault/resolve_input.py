@@ -9,7 +9,7 @@ from typing import Any
 from ...core.errors import InvalidInput
 from ...core.world.values import refuse_unknown_keys
 
-# every key a claim's edge, its gate or its belief reads (`claim_edges`, `claim_status`, `_claim_proposal`)
+# every key a claim's edge, its gate or its belief reads (`claim_edges`, `claim_status`, `claim_beliefs.claim_proposal`)
 CLAIM_KEYS = ("subject", "subject_type", "predicate", "object", "object_type", "confidence", "strength", "certainty",
               "source_type", "evidence", "status", "date", "valid_from", "valid_until", "metadata")
 
