@@ -186,10 +186,12 @@ def running(server: ServerT) -> Iterator[ServerT]:
         thread.join(timeout=5)
 
 
-def free_unused_port() -> int:
-    """A port nothing listens on: bind, read the number, close (a refused connection answers instantly)."""
+@contextmanager
+def refusing_port() -> Iterator[int]:
+    """A port that refuses connections for as long as the block runs: bound but never listening, so no other
+    server started meanwhile (another test worker's, a PostgreSQL) can take it and answer instead."""
     import socket
 
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+        yield int(sock.getsockname()[1])

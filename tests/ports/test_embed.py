@@ -30,7 +30,7 @@ from mnemon.ports.embed.local import E5Provider
 from mnemon.ports.embed.offline import hash_tokens
 from mnemon.ports.embed.transport import AvailabilityCache
 
-from .fake_servers import FakeConfig, FakeOllama, FakeOpenAI, expected_row, free_unused_port, running
+from .fake_servers import FakeConfig, FakeOllama, FakeOpenAI, expected_row, refusing_port, running
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -428,14 +428,15 @@ def test_ollama_missing_model_says_which_model_to_pull() -> None:
 
 
 def test_ollama_unreachable_is_unavailable_quickly_and_cached() -> None:
-    endpoint = f"http://127.0.0.1:{free_unused_port()}"
-    provider = get_provider("ollama", EmbedSettings(endpoint=endpoint))
-    started = time.monotonic()
-    assert provider.available() is False
-    assert get_provider("ollama", EmbedSettings(endpoint=endpoint)).available() is False
-    assert time.monotonic() - started < 2.0
-    with pytest.raises(ProviderUnavailable, match="ollama serve"):
-        provider.embed_query("hello")
+    with refusing_port() as port:
+        endpoint = f"http://127.0.0.1:{port}"
+        provider = get_provider("ollama", EmbedSettings(endpoint=endpoint))
+        started = time.monotonic()
+        assert provider.available() is False
+        assert get_provider("ollama", EmbedSettings(endpoint=endpoint)).available() is False
+        assert time.monotonic() - started < 2.0
+        with pytest.raises(ProviderUnavailable, match="ollama serve"):
+            provider.embed_query("hello")
 
 
 def test_ollama_availability_probe_runs_once_per_process() -> None:
@@ -456,12 +457,11 @@ def test_ollama_model_swapped_under_the_same_name_is_detected() -> None:
 
 
 def test_loopback_servers_bypass_the_environment_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    dead_proxy = f"http://127.0.0.1:{free_unused_port()}"
-    for variable in ("http_proxy", "HTTP_PROXY"):
-        monkeypatch.setenv(variable, dead_proxy)
-    monkeypatch.delenv("no_proxy", raising=False)
-    monkeypatch.delenv("NO_PROXY", raising=False)
-    with running(FakeOllama(FakeConfig())) as server:
+    with refusing_port() as port, running(FakeOllama(FakeConfig())) as server:
+        for variable in ("http_proxy", "HTTP_PROXY"):
+            monkeypatch.setenv(variable, f"http://127.0.0.1:{port}")
+        monkeypatch.delenv("no_proxy", raising=False)
+        monkeypatch.delenv("NO_PROXY", raising=False)
         assert get_provider("ollama", EmbedSettings(endpoint=server.base_url)).embed_query("hi").shape == (768,)
 
 
@@ -537,11 +537,11 @@ def test_openai_unknown_model_and_unreachable_server_explain_themselves() -> Non
     with running(FakeOpenAI(_openai_config())) as server:
         with pytest.raises(ProviderUnavailable, match="does not exist"):
             _openai(server, model="no-such-model").embed_query("x")
-    unreachable = get_provider("openai", EmbedSettings(endpoint=f"http://127.0.0.1:{free_unused_port()}/v1",
-                                                        model="m"))
-    assert unreachable.available() is False
-    with pytest.raises(ProviderUnavailable, match="cannot reach"):
-        unreachable.embed_documents(["x"])
+    with refusing_port() as port:
+        unreachable = get_provider("openai", EmbedSettings(endpoint=f"http://127.0.0.1:{port}/v1", model="m"))
+        assert unreachable.available() is False
+        with pytest.raises(ProviderUnavailable, match="cannot reach"):
+            unreachable.embed_documents(["x"])
 
 
 def test_openai_needs_an_endpoint_and_a_model() -> None:
