@@ -4,7 +4,7 @@ shape-checked before anything is written (`world_proposals`), and the beliefs pr
 (`propose_assertions`: an active claim's belief points at its edge)."""
 from __future__ import annotations
 
-import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from datetime import date as calendar_date
 from typing import Any
@@ -12,15 +12,17 @@ from typing import Any
 from ...core.errors import InvalidInput
 from ..runtime import Runtime
 
-_PREDICATE = re.compile(r"[^a-z0-9_]+")
 # what of a claim its belief takes as it is (the names and predicate are spelt first: `claim_proposal`)
 _ASSERTION_KEYS = ("subject", "subject_type", "object", "object_type", "confidence", "certainty", "evidence",
                    "source_type", "valid_until", "metadata")
 
 
 def predicate_name(text: str) -> str:
-    """A claim's predicate or a payload edge's relation as one relation name ("Located In" → located_in)."""
-    return _PREDICATE.sub("_", text.strip().casefold()).strip("_")
+    """A claim's predicate or a payload edge's relation as one relation name ("Located In" → located_in, "Situé à" →
+    situé_à): its letters, marks and digits in any script, NFC and case-folded, each run of anything else one `_`
+    between them. Letters outside ASCII used to be dropped ("situé à" was `situ`, "所在地" had no name at all)."""
+    folded = unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).casefold())
+    return "_".join("".join(c if unicodedata.category(c)[0] in "LMN" else " " for c in folded).split())
 
 
 def claim_validity(data: Mapping[str, Any], claim: Mapping[str, Any]) -> dict[str, Any]:
