@@ -364,7 +364,7 @@ def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[st
         gone, held = _stale_edges(rt, scope, wanted, out["replaced"], planned)
         out["replaced_edges"] = [int(e.id or 0) for e in gone]
         out["kept_for_decisions"] = held
-        out.update(withdrawn_by_rerun(rt, scope, data, dry_run=True, predictions_too=False))
+        out.update(withdrawn_by_rerun(rt, scope, data, dry_run=True, scoped=True))
         return out
     vault = store.vault  # type: ignore[attr-defined]
     with store.transaction():
@@ -405,7 +405,7 @@ def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[st
     out["edges"] = stored_edges
     out["assertions"] = _assertions(rt, data, out)
     # a belief the scope's earlier payload stated and this one does not: withdrawn, as a re-run research's is
-    out.update(withdrawn_by_rerun(rt, scope, data, dry_run=False, predictions_too=False))
+    out.update(withdrawn_by_rerun(rt, scope, data, dry_run=False, scoped=True))
     from .ingest import _embed_new
 
     out["vectors"] = _embed_new(rt, [m.id for m in memories])

@@ -17,10 +17,12 @@ from ..runtime import Runtime
 
 
 def withdrawn_assertions(rt: Runtime, source_path: str, stated: Iterable[Mapping[str, Any]],
-                         earlier: str | None = None) -> list[str]:
+                         earlier: str | None = None, stated_as: str = "resolve") -> list[str]:
     """The ids of the current beliefs `source_path` (or `earlier`, where the pack was before `note move` took it)
     wrote itself (no claim edge behind them) whose value `stated`, the new run's `assertions[]`, no longer holds.
-    Read only: a dry run lists them."""
+    Written itself: the belief's audit names the producer (`stated_as`, the reason `resolve` or a scoped payload
+    writes under) asserting it — a `state assert` filed under the same scope or pack path is no run's to withdraw
+    (the first payload sent under a scope retracted one). Read only: a dry run lists them."""
     try:
         from ...core.world import Assertion, parse_assertion
         from ..world.common import now_of
@@ -31,14 +33,24 @@ def withdrawn_assertions(rt: Runtime, source_path: str, stated: Iterable[Mapping
     kept = {(a.pair_key, a.object_key) for a in (parse_assertion(doc, now, None, source_path) for doc in stated)}
     paths = dict.fromkeys(p for p in (source_path, earlier) if p)
     rows = [Assertion.from_row(row) for path in paths for row in world_of(rt).assertions_in_scope(path)]
-    return sorted(row.id for row in rows if row.source_path in paths and row.status == "current"
-                  and not row.source_edge_id and (row.pair_key, row.object_key) not in kept)
+    dropped = sorted(row.id for row in rows if row.source_path in paths and row.status == "current"
+                     and not row.source_edge_id and (row.pair_key, row.object_key) not in kept)
+    return [i for i in dropped if _stated_by(rt, i, stated_as)]
+
+
+def _stated_by(rt: Runtime, assertion_id: str, reason: str) -> bool:
+    """Whether the producer writing under `reason` asserted (or restated) the belief: its audit says so."""
+    from ..world.tables import world_of
+
+    return any(e["event"] in ("asserted", "merged") and e["detail"].get("reason") == reason
+               for e in world_of(rt).events("assertion", assertion_id))
 
 
 def withdrawn_predictions(rt: Runtime, source_path: str, stated: Iterable[Mapping[str, Any]],
                           earlier: str | None = None) -> list[str]:
-    """The ids of the open predictions of `source_path` (or `earlier`) that `stated`, the new run's `predictions[]`,
-    no longer holds. Read only."""
+    """The ids of the open predictions `resolve` added under `source_path` (or `earlier`) that `stated`, the new
+    run's `predictions[]`, no longer holds: one `predict add` filed under the pack's path is not the run's (its audit
+    names it; a prediction added before audits named who added it counts as the run's). Read only."""
     try:
         from ...core.world import Prediction, parse_prediction
         from ..world.common import now_of, prediction_source_path
@@ -49,7 +61,10 @@ def withdrawn_predictions(rt: Runtime, source_path: str, stated: Iterable[Mappin
     now = now_of(rt)
     kept = {parse_prediction(_with_source_path({"source_path": source_path, **doc}), now).id for doc in stated}
     rows = [Prediction.from_row(row) for row in world_of(rt).predictions(status="open")]
-    return sorted(p.id for p in rows if prediction_source_path(p) in (source_path, earlier) and p.id not in kept)
+    dropped = sorted(p.id for p in rows if prediction_source_path(p) in (source_path, earlier) and p.id not in kept)
+    world = world_of(rt)
+    return [i for i in dropped if all(e["detail"].get("reason", "resolve") == "resolve"
+                                      for e in world.events("prediction", i) if e["event"] == "predicted")]
 
 
 def withdraw(rt: Runtime, source_path: str, assertion_ids: list[str], prediction_ids: list[str]) -> dict[str, Any]:
@@ -78,14 +93,15 @@ def withdraw(rt: Runtime, source_path: str, assertion_ids: list[str], prediction
 
 
 def withdrawn_by_rerun(rt: Runtime, source_path: str, data: Mapping[str, Any], *, dry_run: bool,
-                       predictions_too: bool = True, earlier: str | None = None) -> dict[str, Any]:
+                       scoped: bool = False, earlier: str | None = None) -> dict[str, Any]:
     """Withdraw what the run `data` (its `assertions[]` and `predictions[]`) of `source_path` no longer states, after
-    its own rows are written (a dry run only lists it); the reply's `withdrawn_*` keys. A scoped payload has no
-    `predictions[]` (`predictions_too` False): a prediction `predict add` filed under its scope is not its own.
+    its own rows are written (a dry run only lists it); the reply's `withdrawn_*` keys. A scoped payload (`scoped`)
+    has no `predictions[]`: a prediction `predict add` filed under its scope is not its own.
     `earlier`: the pack's path before `note move` took it to `source_path` (its world rows still name it)."""
-    beliefs = withdrawn_assertions(rt, source_path, data.get("assertions") or [], earlier)
+    beliefs = withdrawn_assertions(rt, source_path, data.get("assertions") or [], earlier,
+                                   "payload" if scoped else "resolve")
     predictions = (withdrawn_predictions(rt, source_path, data.get("predictions") or [], earlier)
-                   if predictions_too else [])
+                   if not scoped else [])
     if dry_run and beliefs:  # (a value the run's own new rows supersede is no withdrawal: it is replaced)
         from ..world import propose_assertion
 
@@ -112,5 +128,5 @@ def add_predictions(rt: Runtime, data: Mapping[str, Any], rel: str, notes: list[
     for prediction in wanted:
         doc = dict(prediction)
         doc.setdefault("source_path", rel)
-        out.append(add_prediction(rt, doc))
+        out.append(add_prediction(rt, doc, reason="resolve"))
     return out

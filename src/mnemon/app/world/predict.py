@@ -48,9 +48,10 @@ def _with_source_path(data: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def add_prediction(rt: Runtime, document: Any) -> dict[str, Any]:
+def add_prediction(rt: Runtime, document: Any, *, reason: str = "predict add") -> dict[str, Any]:
     """Store one prediction. The same payload twice is one row: an id is the payload's own or a content hash, and a
-    replay never reopens a prediction that already has an outcome."""
+    replay never reopens a prediction that already has an outcome. `reason`, who adds it, goes into its audit (a
+    re-run of research withdraws only the predictions `resolve` added)."""
     data = read_json_document(document, "prediction file")
     if not isinstance(data, Mapping):
         raise InvalidInput(f"prediction must be a JSON object, got {type(data).__name__}")
@@ -74,7 +75,7 @@ def add_prediction(rt: Runtime, document: Any) -> dict[str, Any]:
     with rt.store.transaction():
         put_prediction(rt, prediction)
         audit(rt, "predicted", "prediction", prediction.id,
-              {"title": prediction.title, "type": prediction.prediction_type})
+              {"title": prediction.title, "type": prediction.prediction_type, "reason": reason})
     return {"created": True, "prediction": prediction_view(prediction, now_of(rt))}
 
 
