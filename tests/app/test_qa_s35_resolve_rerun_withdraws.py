@@ -51,7 +51,7 @@ def test_a_rerun_withdraws_the_predictions_and_beliefs_it_no_longer_states(world
     assert "withdrawn" in str(explained["assertion"]["metadata"]["retraction"]["reason"])
     # the prediction is closed, kept, and no attention item of the preflight
     checked = mem.predict_check(prediction_id=prediction["prediction"]["id"])["results"]
-    assert [(r["status"], r["outcome_summary"].startswith("withdrawn")) for r in checked] == [("unverifiable", True)]
+    assert [(r["status"], r["outcome_summary"].startswith("withdrawn")) for r in checked] == [("withdrawn", True)]
     assert mem.agent_preflight("parcel")["world"]["unverifiable_predictions"] == []
     # the same run again withdraws nothing more
     assert "withdrawn_predictions" not in mem.resolve(str(tmp_path), _research(

@@ -4,7 +4,7 @@ one `mneme://` scope) no longer states: its `assertions[]` beliefs still current
 A run states its world rows whole, as it states its claims: a claim it drops stops being active (`drop_unclaimed`),
 and so a belief it drops is withdrawn — retracted with a reason naming the source, which `state explain` shows (the
 row stays, history kept), and which the same source stating the belief again undoes — and a prediction it drops is
-closed as `unverifiable`, its outcome summary saying it was withdrawn (the row stays; a check never reopens it). Both
+closed as `withdrawn`, its outcome summary saying why (the row stays; a check never reopens it). Both
 used to stay open and current, and the reply said nothing. Beliefs a claim's edge backs are left to that edge (a
 demoted edge leaves its belief unbacked), and a value the run's own new rows superseded is already history."""
 from __future__ import annotations
@@ -85,7 +85,7 @@ def withdraw(rt: Runtime, source_path: str, assertion_ids: list[str], prediction
         if row is None:
             continue
         stored = Prediction.from_row(row)
-        put_prediction(rt, replace(stored, status="unverifiable", outcome_summary=reason, checked_at=now,
+        put_prediction(rt, replace(stored, status="withdrawn", outcome_summary=reason, checked_at=now,
                                    metadata={**stored.metadata, "withdrawn_by": source_path}))
         audit(rt, "withdrawn", "prediction", prediction_id, {"reason": reason})
     return {**({"withdrawn_assertions": assertion_ids} if assertion_ids else {}),

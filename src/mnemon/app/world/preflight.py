@@ -73,8 +73,8 @@ def _prediction_item(p: Prediction, now: datetime, prompt_tokens: frozenset[str]
     if not matched:
         return None
     status = prediction_status_at(p, now)
-    if status == "unverifiable" and p.metadata.get("withdrawn_by"):
-        return None  # its research withdrew it: nothing expects it any more (`vault.withdrawals`, as `world_block`)
+    if status == "withdrawn":
+        return None  # its research withdrew it: nothing expects it any more (`vault.withdrawals`)
     return {
         "id": p.id, "kind": "prediction", "item_type": "world_prediction", "title": p.title,
         "text": p.outcome_summary if status != "open" and p.outcome_summary else f"expected by {iso(p.expires_at)}",
@@ -179,9 +179,9 @@ def world_block(rt: Runtime, view: WorldView) -> dict[str, Any]:
     due = [prediction_view(p, view.now, due_at(p, view.events, view.now))
            for p in due_predictions(predictions, view.now, view.now, view.events)]
     missed = [prediction_view(p, view.now) for p in predictions if prediction_status_at(p, view.now) == "missed"]
-    # (a prediction its research withdrew is closed unverifiable: nothing to chase — `vault.withdrawals`)
+    # (a prediction its research withdrew is `withdrawn`: nothing to chase — `vault.withdrawals`)
     unverifiable = [prediction_view(p, view.now) for p in predictions
-                    if prediction_status_at(p, view.now) == "unverifiable" and not p.metadata.get("withdrawn_by")]
+                    if prediction_status_at(p, view.now) == "unverifiable"]
     return {
         "current_assertions": current, "lapsed_assertions": lapsed, "unbacked_assertions": unbacked,
         "due_predictions": due,

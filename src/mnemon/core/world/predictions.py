@@ -1,7 +1,8 @@
 """Predictions: machine-checkable expectations about future sense evidence, and their deterministic transitions.
 
 Kinds: `confirmation_expected` (some matching evidence should arrive inside the window) and `no_news_expected`
-(none should). Status moves once, from `open` to `confirmed`, `missed` or `unverifiable`; `evaluate_prediction` is a
+(none should). Status moves once, from `open` to `confirmed`, `missed` or `unverifiable` — or `withdrawn`, when the
+research that made it no longer states it (`app/vault/withdrawals.py`: no check decided it); `evaluate_prediction` is a
 pure function of the row, the stored events and `now`. Events observed after `now` are invisible, so replaying with
 the same `now` gives the same answer even if the store has since learned more.
 
@@ -41,7 +42,7 @@ from mnemon.core.world.values import (
 )
 
 PREDICTION_TYPES: tuple[str, ...] = ("confirmation_expected", "no_news_expected")
-PREDICTION_STATUSES: tuple[str, ...] = ("open", "confirmed", "missed", "unverifiable")
+PREDICTION_STATUSES: tuple[str, ...] = ("open", "confirmed", "missed", "unverifiable", "withdrawn")
 MISS_FACTOR = 0.8
 CONFIDENCE_FLOOR = 0.1
 # every key a `predict add` payload may carry; `match` and `metadata_json` are Mneme's spellings of `match_json` and
@@ -50,7 +51,7 @@ PREDICTION_FIELDS = frozenset(("id", "title", "prediction_type", "match_json", "
                                "confidence", "subject_assertion_id", "source_action_id", "metadata", "metadata_json",
                                "created_at"))
 
-Status = Literal["open", "confirmed", "missed", "unverifiable"]
+Status = Literal["open", "confirmed", "missed", "unverifiable", "withdrawn"]
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,9 @@ class Prediction:
         status = optional_str(data, "status", "prediction row", "open") or "open"
         if status not in PREDICTION_STATUSES:
             raise InvalidInput(f"prediction row: status must be one of {', '.join(PREDICTION_STATUSES)}")
+        if status == "unverifiable" and prediction.metadata.get("withdrawn_by"):
+            status = "withdrawn"  # as an earlier version closed a withdrawn prediction (an old export, a store read
+            # before its upgrade: m064)
         events = data.get("outcome_event_ids") or []
         if not isinstance(events, list) or not all(isinstance(item, str) for item in events):
             raise InvalidInput("prediction row: outcome_event_ids must be a list of strings")

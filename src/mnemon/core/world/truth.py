@@ -28,6 +28,7 @@ PREDICTION_TRUTH_POLICIES: Mapping[str, str] = {
     "confirmed": "confirmed_prediction",
     "missed": "missed_prediction",
     "unverifiable": "unverifiable_prediction",
+    "withdrawn": "withdrawn_prediction",
 }
 # Only these may be phrased as "is true now"; everything else is context, history or expectation.
 AUTHORITATIVE_TRUTH_POLICIES: frozenset[str] = frozenset({"current_state_assertion"})

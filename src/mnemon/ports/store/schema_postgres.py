@@ -20,6 +20,7 @@ import re
 from .contained_sqlite import EDGE_HEADS_MIGRATION_POSTGRES
 from .edge_rows import EDGE_ROW_DEFAULTS_MIGRATION, EDGE_VALUE_DDL, POSTGRES_EDGE_ROWS_MIGRATION, postgres_ddl
 from .graph_postgres import GRAPH_GENERATION_MIGRATION
+from .prediction_status import WITHDRAWN_PREDICTIONS_MIGRATION_POSTGRES
 from .reply_steps import POSTGRES_REPLY_STEPS_MIGRATION
 from .schema_sqlite import MIGRATIONS as SQLITE_MIGRATIONS
 from .vectors_sqlite import POSTGRES_VECTORS_PER_PROVIDER_MIGRATION
@@ -165,7 +166,7 @@ def translated(sqlite_script: str) -> str:
 _OWN_STEPS = dict([*_GRAPH, GRAPH_GENERATION_MIGRATION, POSTGRES_EDGE_ROWS_MIGRATION,
                    POSTGRES_REPLY_STEPS_MIGRATION, EDGE_ROW_DEFAULTS_MIGRATION,  # (the same SQL on both)
                    EDGE_HEADS_MIGRATION_POSTGRES, WORLD_NFC_KEYS_MIGRATION_POSTGRES,
-                   POSTGRES_VECTORS_PER_PROVIDER_MIGRATION])
+                   POSTGRES_VECTORS_PER_PROVIDER_MIGRATION, WITHDRAWN_PREDICTIONS_MIGRATION_POSTGRES])
 # PostgreSQL's own steps with no SQLite counterpart, after the shared ones
 POSTGRES_ONLY: list[tuple[str, str]] = [
     # m001_graph made access_count 32-bit: a restore of a count SQLite's 64-bit column holds (over 2^31 - 1) failed

@@ -5,6 +5,7 @@ from .contained_sqlite import (EDGE_HEADS_MIGRATION_SQLITE, EDGE_IDS_MIGRATION, 
                                SOURCE_INDEX_MIGRATION, contained_edges_migration)
 from .edge_rows import EDGE_BIRTH_MIGRATION, EDGE_EVIDENCE_MIGRATION, EDGE_ROW_DEFAULTS_MIGRATION, EDGE_VALUE_DDL, EDGES_ARM, SQLITE_EDGE_ROWS_MIGRATION
 from .graph_sqlite import GRAPH_GENERATION_MIGRATION, GRAPH_TEXT_HASH_MIGRATION
+from .prediction_status import FIRST_PREDICTION_STATUSES, WITHDRAWN_PREDICTIONS_MIGRATION, predictions_table
 from .reply_steps import SQLITE_REPLY_STEPS_MIGRATION
 from .sources import NOT_VAULT_ROW, OWNED_SOURCE
 from .text_index_sqlite import CONTENTLESS_KEYWORDS_MIGRATION
@@ -138,22 +139,7 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX wsa_status ON world_state_assertions(status, state_type);
         CREATE INDEX wsa_source ON world_state_assertions(source_path);
 
-        CREATE TABLE world_predictions (
-            id TEXT PRIMARY KEY,
-            status TEXT NOT NULL CHECK (status IN ('open', 'confirmed', 'missed', 'unverifiable')),
-            sense_type TEXT NOT NULL,
-            check_after TEXT NOT NULL,
-            expires_at TEXT NOT NULL,
-            subject_assertion_id TEXT,
-            source_action_id TEXT,
-            source_path TEXT NOT NULL DEFAULT '',
-            data TEXT NOT NULL,
-            created_at TEXT NOT NULL,
-            updated_at TEXT NOT NULL
-        );
-        CREATE INDEX wp_status ON world_predictions(status, check_after);
-        CREATE INDEX wp_assertion ON world_predictions(subject_assertion_id);
-        CREATE INDEX wp_source ON world_predictions(source_path);
+        """ + predictions_table("world_predictions", FIRST_PREDICTION_STATUSES) + """
 
         CREATE TABLE sense_events (
             id TEXT PRIMARY KEY,
@@ -348,6 +334,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     WORLD_NFC_KEYS_MIGRATION,  # world rows keyed before keys were NFC: marked for the world layer (world_sqlite.py)
     VECTORS_PER_PROVIDER_MIGRATION,  # a vector per node and provider identity (vectors_sqlite.py)
     EDGE_IDS_MIGRATION,  # an edge id is never handed out twice (contained_sqlite.py)
+    WITHDRAWN_PREDICTIONS_MIGRATION,  # a prediction its research withdrew reads withdrawn (prediction_status.py)
 ]
 
 # steps that copy a whole table: the store is compacted once after applying them (SQLiteStore._compact)
