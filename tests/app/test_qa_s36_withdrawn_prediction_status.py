@@ -45,3 +45,18 @@ def test_a_row_an_earlier_version_closed_unverifiable_as_withdrawn_reads_withdra
            "checked_at": "2026-06-01T10:00:00+00:00", "metadata": {"withdrawn_by": "Sources/a.md"}}
     assert Prediction.from_row(doc).status == "withdrawn"
     assert Prediction.from_row({**doc, "metadata": {}}).status == "unverifiable"
+
+
+def test_a_withdrawn_prediction_the_research_states_again_is_open_again(world: tuple[Mnemon, FakeClock],
+                                                                         tmp_path: Path) -> None:
+    """As a withdrawn belief the same source states again is current again: the prediction stayed closed (the reply
+    counted it written, `predict due` never listed it again)."""
+    mem, clock = world
+    [added] = mem.resolve(str(tmp_path), _research())["predictions"]
+    pid = added["prediction"]["id"]
+    mem.resolve(str(tmp_path), _research(predictions=[]))
+    clock.advance(hours=1)
+    [again] = mem.resolve(str(tmp_path), _research())["predictions"]
+    assert again["prediction"]["id"] == pid and again["prediction"]["status"] == "open" and again["reopened"]
+    assert [p["id"] for p in mem.predict_due(before="2027-01-01T00:00:00Z")["predictions"]] == [pid]
+    assert mem.resolve(str(tmp_path), _research(predictions=[]))["withdrawn_predictions"] == [pid]

@@ -3,6 +3,7 @@ turns due predictions into outcomes and weakens linked assertions once."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -20,8 +21,8 @@ from ...core.world import (
 from ...core.world.predictions import due_at, prediction_differences, prediction_window
 from ...core.world.values import iso, iso_or_none
 from ..runtime import Runtime
-from .common import (WorldView, audit, instant_from, load_check_view, load_view, now_of, put_prediction,
-                     refuse_future_outcomes, replay_instant, world_of)
+from .common import (WorldView, audit, instant_from, load_check_view, load_view, now_of, prediction_source_path,
+                     put_prediction, refuse_future_outcomes, replay_instant, world_of)
 from .sense import read_json_document
 
 
@@ -71,12 +72,26 @@ def add_prediction(rt: Runtime, document: Any, *, reason: str = "predict add") -
             raise Conflict(f"prediction id {prediction.id!r} already names another prediction, with another "
                            f"{', '.join(differs)}; give this one its own id (or none: a content hash is made)",
                            id=prediction.id, differs=list(differs))
+        if stored.status == "withdrawn" and stored.metadata.get("withdrawn_by") == prediction_source_path(prediction):
+            return _reopened(rt, stored, reason)
         return {"created": False, "prediction": prediction_view(stored, now_of(rt))}
     with rt.store.transaction():
         put_prediction(rt, prediction)
         audit(rt, "predicted", "prediction", prediction.id,
               {"title": prediction.title, "type": prediction.prediction_type, "reason": reason})
     return {"created": True, "prediction": prediction_view(prediction, now_of(rt))}
+
+
+def _reopened(rt: Runtime, stored: Prediction, reason: str) -> dict[str, Any]:
+    """A withdrawn prediction the research that withdrew it states again is open again, as a withdrawn belief the
+    same source states again is current again (it stayed closed, and the reply counted it written)."""
+    metadata = {k: v for k, v in stored.metadata.items() if k != "withdrawn_by"}
+    reopened = replace(stored, status="open", outcome_summary=None, outcome_event_ids=(), checked_at=None,
+                       metadata=metadata, updated_at=now_of(rt))
+    with rt.store.transaction():
+        put_prediction(rt, reopened)
+        audit(rt, "reopened", "prediction", stored.id, {"reason": reason})
+    return {"created": False, "reopened": True, "prediction": prediction_view(reopened, now_of(rt))}
 
 
 def predict_due(rt: Runtime, *, before: Any = None, as_of: Any = None) -> dict[str, Any]:
