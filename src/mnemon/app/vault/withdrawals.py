@@ -39,11 +39,28 @@ def withdrawn_assertions(rt: Runtime, source_path: str, stated: Iterable[Mapping
 
 
 def _stated_by(rt: Runtime, assertion_id: str, reason: str) -> bool:
-    """Whether the producer writing under `reason` asserted (or restated) the belief: its audit says so."""
+    """Whether the producer writing under `reason` asserted (or restated) the belief: its audit says so. A row that
+    carries on a value its first source withdrew or forgot (`belief_heirs`, `forget --source`) is its source's own
+    claim, whoever wrote it."""
     from ..world.tables import world_of
+    from .belief_heirs import HEIR
 
-    return any(e["event"] in ("asserted", "merged") and e["detail"].get("reason") == reason
-               for e in world_of(rt).events("assertion", assertion_id))
+    return any(e["event"] in ("asserted", "merged") and (
+        e["detail"].get("reason") == reason or HEIR in e["detail"] or str(e["detail"].get("reason")).startswith(
+            "forgot ")) for e in world_of(rt).events("assertion", assertion_id))
+
+
+def _stated_keys(rt: Runtime, source_path: str, data: Mapping[str, Any]) -> set[tuple[str, str]]:
+    """(pair, object) of each belief the run's `assertions[]` and claims state."""
+    from ...core.world import parse_assertion
+    from ..world.common import now_of
+
+    now = now_of(rt)
+    from .claim_beliefs import claim_proposal
+
+    # (the run's claims were shape-checked with these very calls before anything was written: `world_proposals`)
+    docs = [*(data.get("assertions") or []), *(claim_proposal(data, claim) for claim in data.get("claims") or [])]
+    return {(a.pair_key, a.object_key) for a in (parse_assertion(doc, now, None, source_path) for doc in docs)}
 
 
 def withdrawn_predictions(rt: Runtime, source_path: str, stated: Iterable[Mapping[str, Any]],
@@ -76,9 +93,14 @@ def withdraw(rt: Runtime, source_path: str, assertion_ids: list[str], prediction
     from ..world.state import retract_assertion
     from ..world.tables import audit, world_of
 
+    from .belief_heirs import heir_of
+
     reason = f"withdrawn: {source_path} no longer states it"
+    heirs = []
     for assertion_id in assertion_ids:
         retract_assertion(rt, assertion_id, reason, withdrawn_by=source_path)
+        if (heir := heir_of(rt, assertion_id, source_path)) is not None:
+            heirs.append(heir)  # (another source still states the value: in force as that source's row)
     now = now_of(rt)
     for prediction_id in prediction_ids:
         row = world_of(rt).get_prediction(prediction_id)
@@ -89,6 +111,7 @@ def withdraw(rt: Runtime, source_path: str, assertion_ids: list[str], prediction
                                    metadata={**stored.metadata, "withdrawn_by": source_path}))
         audit(rt, "withdrawn", "prediction", prediction_id, {"reason": reason})
     return {**({"withdrawn_assertions": assertion_ids} if assertion_ids else {}),
+            **({"stated_elsewhere": heirs} if heirs else {}),
             **({"withdrawn_predictions": prediction_ids} if prediction_ids else {})}
 
 
@@ -109,8 +132,23 @@ def withdrawn_by_rerun(rt: Runtime, source_path: str, data: Mapping[str, Any], *
                     for i in propose_assertion(rt, doc, source_path=source_path, dry_run=True).get(key) or []}
         beliefs = [i for i in beliefs if i not in replaced]
     if dry_run:
+        from .belief_heirs import heir_of
+
+        # (a source the run no longer states is taken off first: the preview names no heir of a value it dropped)
+        dropping = {p for p in (source_path, earlier) if p}
+        heirs = [h for i in beliefs if (h := heir_of(rt, i, source_path, dry_run=True)) is not None
+                 and h["source_path"] not in dropping]
         return {**({"withdrawn_assertions": beliefs} if beliefs else {}),
+                **({"stated_elsewhere": heirs} if heirs else {}),
                 **({"withdrawn_predictions": predictions} if predictions else {})}
+    try:
+        from ..world import propose_assertion  # noqa: F401  (the world model installed)
+    except ImportError:
+        return {}
+    from .belief_heirs import uncorroborate
+
+    # (what the run no longer states, it no longer corroborates: it is then no heir of it)
+    uncorroborate(rt, [p for p in (source_path, earlier) if p], _stated_keys(rt, source_path, data))
     return withdraw(rt, source_path, beliefs, predictions)
 
 
