@@ -141,6 +141,7 @@ COMMAND_MODULES: dict[str, str] = {
     **dict.fromkeys(("state", "predict", "sense", "world", "action", "alias", "contract", "agent", "eval"),
                     "world_cmds"),
     "daemon": "daemon_cmds",
+    **dict.fromkeys(("setup", "hook"), "setup_cmds"),
     **dict.fromkeys(("retrieve", "candidates", "debug-candidates", "thought", "surface", "run-once", "note", "write"),
                     "context_cmds"),
     **dict.fromkeys(("ingest", "update", "explain-edge", "promote-candidates", "weaken-edge", "kill-edge",

@@ -1,0 +1,190 @@
+"""Planned changes to a host's files, and their application: every change of a `setup` run is computed first (a file
+that cannot be read or parsed fails the run before anything is written), then written whole (temporary file, rename),
+a changed file first copied to `<name>.mnemon-backup`.
+
+Only what mnemon owns is ever touched: its own entries in a settings object, its own marked block in a TOML or
+Markdown file, its own skill file. Whatever else a file holds is kept as it was (a JSON file is re-serialised, so its
+spacing may change; its keys, values and their order do not).
+"""
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ...core.errors import InvalidInput
+from ..notes import atomic_write_text
+
+BACKUP_SUFFIX = ".mnemon-backup"
+MAX_FILE_BYTES = 4 * 1024 * 1024  # a host's settings file is a few KB; anything this large is not one
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One file as it is (`before`, None: absent) and as the run leaves it (`after`, None: removed)."""
+
+    path: Path
+    what: str
+    before: str | None
+    after: str | None
+    owned: bool = False  # a file removed that held only what setup writes: no backup of it is kept
+
+    @property
+    def action(self) -> str:
+        if self.before == self.after:
+            return "unchanged"
+        if self.before is None:
+            return "create"
+        return "remove" if self.after is None else "update"
+
+    def report(self, applied: bool) -> dict[str, Any]:
+        out: dict[str, Any] = {"path": str(self.path), "what": self.what, "action": self.action}
+        if self.keeps_backup:
+            out["backup"] = str(backup_path(self.path)) if applied else None
+        return out
+
+
+    @property
+    def keeps_backup(self) -> bool:
+        return self.before is not None and self.action != "unchanged" and not (self.owned and self.after is None)
+
+
+def backup_path(path: Path) -> Path:
+    return path.with_name(path.name + BACKUP_SUFFIX)
+
+
+def read_text(path: Path) -> str | None:
+    """The file's text, or None when there is none; a file mnemon could not rewrite faithfully is refused."""
+    try:
+        if not path.exists():
+            return None
+        if not path.is_file():
+            raise InvalidInput(f"{path} is not a file", path=str(path))
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise InvalidInput(f"{path} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB: not a settings file "
+                               "mnemon will rewrite", path=str(path))
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InvalidInput(f"{path} is not UTF-8 text: left as it is, nothing was written", path=str(path)) from None
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {path}: {exc.strerror or exc}", path=str(path)) from None
+
+
+def apply(changes: list[FileChange]) -> None:
+    """Write every change; each changed file that existed is first copied beside itself (`backup_path`)."""
+    for change in changes:
+        if change.action == "unchanged":
+            continue
+        try:
+            if change.keeps_backup:
+                atomic_write_text(backup_path(change.path), change.before or "")
+            if change.after is None:
+                change.path.unlink(missing_ok=True)
+                _remove_empty_parents(change.path.parent, stop_at=("skills",))
+            else:
+                atomic_write_text(change.path, change.after)
+        except OSError as exc:
+            raise InvalidInput(f"cannot write {change.path}: {exc.strerror or exc}", path=str(change.path)) from None
+
+
+def _remove_empty_parents(folder: Path, stop_at: tuple[str, ...]) -> None:
+    """A skill's own folder goes with its file (`skills/mnemon/`), never the folder holding the skills."""
+    if folder.name in stop_at:
+        return
+    try:
+        folder.rmdir()
+    except OSError:
+        pass  # not empty: something else lives there
+
+
+# ── JSON settings objects ────────────────────────────────────────────────────
+
+
+def json_object(path: Path, text: str | None) -> dict[str, Any]:
+    if text is None or not text.strip():
+        return {}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"{path} is not valid JSON ({exc.msg}, line {exc.lineno}): fix it or move it aside; "
+                           "nothing was written", path=str(path)) from None
+    if not isinstance(data, dict):
+        raise InvalidInput(f"{path} must hold a JSON object: nothing was written", path=str(path))
+    return data
+
+
+def json_change(path: Path, what: str, edit: Callable[[dict[str, Any]], dict[str, Any]]) -> FileChange:
+    """The change `edit` makes to the JSON object in `path`; the file is not rewritten when the object is equal."""
+    before = read_text(path)
+    current = json_object(path, before)
+    edited = edit(json.loads(json.dumps(current)))
+    if edited == current:
+        return FileChange(path, what, before, before)
+    if not edited:  # what setup put there was all it held
+        return FileChange(path, what, before, None, owned=True)
+    return FileChange(path, what, before, json.dumps(edited, indent=2, ensure_ascii=False) + "\n")
+
+
+# ── Marked blocks in TOML and Markdown files ─────────────────────────────────
+
+BLOCK_NOTE = "written by `mnemon setup`; `mnemon setup --eject` removes it"
+
+
+@dataclass(frozen=True)
+class Markers:
+    begin: str
+    end: str
+
+    def pattern(self) -> re.Pattern[str]:
+        # the block, and the one blank line `with_block` puts before it
+        return re.compile(r"\n?" + re.escape(self.begin) + r"[^\n]*\n.*?" + re.escape(self.end) + r"[^\n]*(\n|$)",
+                          re.DOTALL)
+
+
+TOML_MARKERS = Markers("# >>> mnemon", "# <<< mnemon")
+MARKDOWN_MARKERS = Markers("<!-- mnemon:begin", "<!-- mnemon:end")
+
+
+def without_block(text: str, markers: Markers) -> str:
+    return markers.pattern().sub("", text)
+
+
+def with_block(text: str, markers: Markers, body: str, close: str = "") -> str:
+    """`text` with mnemon's block (replaced where it was, else appended after a blank line)."""
+    block = f"{markers.begin} ({BLOCK_NOTE}){close}\n{body.rstrip()}\n{markers.end}{close}\n"
+    found = markers.pattern().search(text)
+    if found:
+        lead = "\n" if found.group(0).startswith("\n") else ""
+        return text[: found.start()] + lead + block + text[found.end():]
+    if not text.strip():
+        return block
+    return text.rstrip("\n") + "\n\n" + block
+
+
+def block_change(path: Path, what: str, markers: Markers, body: str | None, close: str = "") -> FileChange:
+    """Install (`body`) or remove (None) mnemon's block; a file left with nothing else in it is removed."""
+    before = read_text(path)
+    text = before or ""
+    if body is None:
+        after = without_block(text, markers)
+        if not after.strip():  # the block was all it held
+            return FileChange(path, what, before, None, owned=True)
+        return FileChange(path, what, before, after)
+    return FileChange(path, what, before, with_block(text, markers, body, close))
+
+
+def toml_table(path: Path, text: str | None) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text or "")
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidInput(f"{path} is not valid TOML ({exc}): fix it or move it aside; nothing was written",
+                           path=str(path)) from None
+
+
+def toml_string(value: str) -> str:
+    """A TOML basic string: JSON's escapes are TOML's (checked by parsing the result, `toml_table`)."""
+    return json.dumps(value, ensure_ascii=False)

@@ -1,0 +1,65 @@
+"""What an agent is told about its memory: the skill file a host loads (`SKILL.md`) and the block `setup` puts into
+a host's instructions file (`AGENTS.md`). One text, so the hosts cannot drift; the commands it names are checked
+against the CLI by tests/app/test_integrations_guide.py."""
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+
+SKILL_NAME = "mnemon"
+DESCRIPTION = ("Long-term memory across sessions: recall what was decided, learned or preferred before answering, "
+               "and remember durable facts and decisions after. Local graph memory, no network.")
+
+_BODY = """\
+# mnemon: long-term memory
+
+Your memory lives in a local mnemon store. Every `mnemon` command prints one JSON document; a failure is
+`{"ok": false, "error": {"code": ..., "message": ...}}` with a non-zero exit. Over MCP the same calls are the
+`mnemon` server's tools (`recall`, `remember`, `show`, `link`, `forget`, `retrieve`, ...), with the same arguments.
+
+## Before answering: recall
+- `mnemon recall "<focused keywords or the question>" --brief --limit 8`: ranked memories with excerpts and a
+  `confidence`; `mnemon show <id>` prints one whole, with its links.
+- Ask with the words the memory would use, not the whole conversation. Why/when/who questions are detected;
+  `--intent WHY|WHEN|ENTITY|GENERAL` overrides the guess.
+- A result flagged `superseded` was corrected by a newer memory: trust the newer one.
+- Hooks may already have put memories into your context ("Memories that may bear on this"): use them, and recall
+  more when the task needs it.
+
+## After answering: remember what lasts
+- `mnemon remember "<one durable fact, decision or preference>" --cat decision --imp 4 --source agent`
+  (categories: preference, decision, fact, insight, context, general; importance 1 to 5: 4-5 for directives,
+  decisions and hard-won conclusions, 2-3 for useful facts, 1 for minor context).
+- Read the reply's `diff_suggestion` and `diff_matches`: DUPLICATE means it was known already; UPDATE or CONFLICT
+  names the older memory. When the new fact replaces it, say so: `mnemon link <new id> <old id> --type supersedes`.
+  mnemon never replaces or deletes anything on its own.
+- Link what belongs together: `mnemon link <a> <b> --type causal --sub-type causes` (or `enables`, `prevents`).
+- One fact per memory, written so it reads on its own later (names, not "it" or "this").
+
+## Never store
+Secrets, credentials, tokens or personal data nobody asked you to keep; what the repository or its history already
+records; transient state (a command's output, a failing test's traceback).
+
+## Mistakes
+`mnemon forget <id>` retires a wrong memory (kept in the log, out of recall).
+"""
+
+
+def command_prefix(options: Sequence[str]) -> str:
+    """How the agent runs mnemon on the store it was set up with: `mnemon`, with the global options naming it."""
+    return shlex.join(["mnemon", *options])
+
+
+def _body(options: Sequence[str]) -> str:
+    return _BODY.replace("`mnemon ", f"`{command_prefix(options)} ")
+
+
+def skill_markdown(options: Sequence[str] = ()) -> str:
+    """The skill file: front matter a host reads to decide when to load it, then the guide."""
+    return f"---\nname: {SKILL_NAME}\ndescription: {DESCRIPTION}\n---\n\n{_body(options)}"
+
+
+def instructions_block(options: Sequence[str] = ()) -> str:
+    """The guide as a section of a host's instructions file (AGENTS.md), one level below its title."""
+    return (_body(options).replace("# mnemon: long-term memory", "## mnemon: long-term memory", 1)
+            .replace("\n## ", "\n### "))

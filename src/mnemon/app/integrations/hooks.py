@@ -1,0 +1,125 @@
+"""What the hooks `setup` installs answer (`mnemon hook HOST EVENT`, the event's JSON on standard input).
+
+Claude Code adds a hook's `hookSpecificOutput.additionalContext` to the conversation: at `SessionStart` the store's
+size and how to use it (after a compaction, a word to recall what the task needs, as the conversation was cut), at
+`UserPromptSubmit` the memories a recall of the prompt finds — only medium and high matches, so a prompt about
+nothing stored adds nothing. The store is opened read-only: a hook's recall neither counts as an access (which would
+raise what it finds above what the agent chose to use) nor waits for a writer.
+
+A hook must never get in the agent's way: whatever happens it answers one JSON document and exits 0 (exit 2 would
+block the user's prompt). A store not created yet is an empty memory, not an error; another failure is shown to the
+user as a `systemMessage` and the prompt goes on.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ...core.errors import MnemonError, StoreBusy
+from ..config import DB_URL_SCHEMES, Config
+from .guide import command_prefix
+
+if TYPE_CHECKING:
+    from ..memory import Mnemon
+
+EVENTS = ("session-start", "prompt")
+MAX_INPUT_CHARS = 1_000_000
+MAX_QUERY_CHARS = 2000  # recall's (app.recall.MAX_QUERY_CHARS): a longer prompt is asked by its start
+SHOWN = 5
+RECALLED = 10
+EXCERPT_CHARS = 300
+MIN_PROMPT_CHARS = 3
+_SHOWN_CONFIDENCE = ("high", "medium")
+_EVENT_NAMES = {"session-start": "SessionStart", "prompt": "UserPromptSubmit"}
+
+
+def hook_input(text: str) -> dict[str, Any]:
+    """The event's JSON object; anything else (nothing, not JSON, too long) reads as an empty event."""
+    if not text or len(text) > MAX_INPUT_CHARS:
+        return {}
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def claude_code(settings: Callable[[], tuple[Config, list[str]]], event: str, text: str,
+                provider: str | None) -> dict[str, Any]:
+    """The answer to one Claude Code hook event (`EVENTS`): its output object, never an error. `settings` gives the
+    configuration and the global options the hook was run with (read here: a broken config file is reported to the
+    user like any other failure, not as an error that would fail the hook)."""
+    payload = hook_input(text)
+    try:
+        cfg, options = settings()
+
+        def open_facade() -> Mnemon:
+            from ..memory import Mnemon
+
+            return Mnemon.open(cfg, readonly=True, provider=provider, create=False)
+
+        if event == "session-start":
+            context = _session_start(cfg, payload, options, open_facade)
+        else:
+            context = _prompt(cfg, payload, options, open_facade)
+    except StoreBusy:
+        return {}
+    except MnemonError as exc:
+        return {"systemMessage": f"mnemon hook ({event}): {exc.message}"}
+    except Exception as exc:  # a bug of ours must not stop the user's prompt either
+        return {"systemMessage": f"mnemon hook ({event}) failed: {type(exc).__name__}: {exc}"}
+    if not context:
+        return {}
+    return {"hookSpecificOutput": {"hookEventName": _EVENT_NAMES[event], "additionalContext": context}}
+
+
+def _store_exists(cfg: Config) -> bool:
+    target = str(cfg.db_path)
+    return target.startswith(DB_URL_SCHEMES) or Path(target).exists()
+
+
+def _session_start(cfg: Config, payload: dict[str, Any], options: list[str],
+                   open_facade: Callable[[], Mnemon]) -> str:
+    mnemon = command_prefix(options)
+    if _store_exists(cfg):
+        mem = open_facade()
+        try:
+            stats = mem.status()
+        finally:
+            mem.close()
+        held = f"{stats['total_insights']} memories, {stats['edge_count']} links"
+    else:
+        held = "nothing stored yet"
+    lines = [f"Long-term memory (mnemon) is on for this session: {held}.",
+             f'Before answering, recall what bears on the task: `{mnemon} recall "<keywords>" --brief` (or the '
+             "mnemon MCP tools). After answering, remember durable facts, decisions and preferences: "
+             f'`{mnemon} remember "<one fact>" --cat decision --imp 4 --source agent`. Never store secrets. '
+             "The mnemon skill has the rest."]
+    if payload.get("source") == "compact":
+        lines.append("The conversation was just compacted: recall what the task in hand needs before going on.")
+    return "\n".join(lines)
+
+
+def _prompt(cfg: Config, payload: dict[str, Any], options: list[str], open_facade: Callable[[], Mnemon]) -> str:
+    prompt = payload.get("prompt")
+    if not isinstance(prompt, str) or len(prompt.strip()) < MIN_PROMPT_CHARS or not _store_exists(cfg):
+        return ""
+    mem = open_facade()
+    try:
+        found = mem.recall(prompt.strip()[:MAX_QUERY_CHARS], limit=RECALLED, brief=True,
+                           excerpt_chars=EXCERPT_CHARS)
+    finally:
+        mem.close()
+    rows = [r for r in found.get("results", []) if r.get("confidence") in _SHOWN_CONFIDENCE][:SHOWN]
+    if not rows:
+        return ""
+    mnemon = command_prefix(options)
+    lines = [f"Memories that may bear on this (mnemon's recall of the prompt; `{mnemon} show <id>` prints one "
+             "whole):"]
+    for row in rows:
+        flags = "; superseded by a newer memory" if row.get("superseded") else ""
+        text = " ".join(str(row.get("excerpt", "")).split())
+        lines.append(f"- {text} [{row.get('category')}, {row.get('confidence')} match; id {row.get('id')}{flags}]")
+    return "\n".join(lines)

@@ -1,0 +1,251 @@
+"""What each agent host needs to use mnemon, as file changes (`edits.FileChange`) for installing or ejecting.
+
+* **Claude Code**: the skill (`.claude/skills/mnemon/SKILL.md`), two hooks in `.claude/settings.json` —
+  `SessionStart` (the store's size and the guide's gist; after a compaction, a word to recall what the task needs)
+  and `UserPromptSubmit` (the memories a recall of the prompt finds, when any is a medium or high match) — and the
+  MCP server in the project's `.mcp.json`. User-wide (`--global`), the same under `~/.claude` (or
+  `$CLAUDE_CONFIG_DIR`); the user-wide MCP entry is `claude mcp add`'s to write (its file holds Claude Code's own
+  state), so it is given as a command to run.
+* **Codex**: the MCP server as a `[mcp_servers.mnemon]` table in `.codex/config.toml` and the guide as a block of
+  `AGENTS.md` (the project's, or `~/.codex/` — `$CODEX_HOME` — user-wide).
+* **Hermes**: the skill in `~/.hermes/skills/mnemon/` (`$HERMES_HOME`); Hermes reads skills user-wide only. Its MCP
+  entry lives in its YAML config, which mnemon does not rewrite: given as a snippet to add.
+
+Hook and server commands run this very interpreter (`python -m mnemon`, absolute paths), with the global options
+`setup` was given (the store), so they reach the same code and store whatever the host's PATH and working directory.
+"""
+from __future__ import annotations
+
+import shlex
+import shutil
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ...core.errors import Conflict
+from . import edits
+from .edits import FileChange
+from .guide import instructions_block, skill_markdown
+
+HOSTS = ("claude-code", "codex", "hermes")
+HOOK_EVENTS = {"SessionStart": "session-start", "UserPromptSubmit": "prompt"}
+HOOK_TIMEOUT_S = {"SessionStart": 15, "UserPromptSubmit": 20}
+SERVER_NAME = "mnemon"
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a run writes: the project folder, or the user's own (`user` True), and the environment it reads."""
+
+    project: Path
+    user: bool
+    home: Path
+    environ: Mapping[str, str]
+
+    def folder(self, variable: str, default: str) -> Path:
+        named = self.environ.get(variable)
+        return Path(named).expanduser() if named else self.home / default
+
+
+@dataclass(frozen=True)
+class Commands:
+    """The argv that runs mnemon with this run's global options (the store), and the shell line of a hook."""
+
+    base: tuple[str, ...]
+    options: tuple[str, ...]  # the global options alone (the store), as the guide shows them
+
+    def hook(self, host: str, event: str) -> str:
+        return shlex.join([*self.base, "hook", host, event])
+
+    def server(self) -> list[str]:
+        return [*self.base, "mcp", "serve"]
+
+
+@dataclass(frozen=True)
+class HostPlan:
+    host: str
+    changes: list[FileChange]
+    manual: list[dict[str, str]]
+
+    def report(self, applied: bool) -> dict[str, Any]:
+        return {"host": self.host, "changes": [c.report(applied) for c in self.changes], "manual": self.manual}
+
+
+def detected(host: str, place: Place, which: Callable[[str], str | None] = shutil.which) -> bool:
+    """Whether the host seems installed: its program on PATH, or its user folder present."""
+    program, variable, folder = {"claude-code": ("claude", "CLAUDE_CONFIG_DIR", ".claude"),
+                                 "codex": ("codex", "CODEX_HOME", ".codex"),
+                                 "hermes": ("hermes", "HERMES_HOME", ".hermes")}[host]
+    return which(program) is not None or place.folder(variable, folder).is_dir()
+
+
+def plan(host: str, place: Place, commands: Commands, *, install: bool, hooks: bool, mcp: bool) -> HostPlan:
+    return {"claude-code": _claude_code, "codex": _codex, "hermes": _hermes}[host](
+        place, commands, install=install, hooks=hooks, mcp=mcp)
+
+
+def _skill(folder: Path, commands: Commands, install: bool) -> FileChange:
+    path = folder / "skills" / "mnemon" / "SKILL.md"
+    before, ours = edits.read_text(path), skill_markdown(commands.options)
+    # removed as written, it needs no backup; edited by someone since, it keeps one
+    return FileChange(path, "skill", before, ours if install else None, owned=before == ours)
+
+
+# ── Claude Code ──────────────────────────────────────────────────────────────
+
+
+def _claude_code(place: Place, commands: Commands, *, install: bool, hooks: bool, mcp: bool) -> HostPlan:
+    folder = place.folder("CLAUDE_CONFIG_DIR", ".claude") if place.user else place.project / ".claude"
+    changes = [_skill(folder, commands, install)]
+    changes.append(edits.json_change(folder / "settings.json", "hooks",
+                                     lambda s: _claude_hooks(s, commands, install and hooks)))
+    manual: list[dict[str, str]] = []
+    if place.user:
+        if install and mcp:
+            manual.append({"what": "mcp server", "run": shlex.join(
+                ["claude", "mcp", "add", "--scope", "user", SERVER_NAME, "--", *commands.server()])})
+        elif not install:
+            manual.append({"what": "mcp server", "run": f"claude mcp remove --scope user {SERVER_NAME}"})
+    else:
+        path = place.project / ".mcp.json"
+        changes.append(edits.json_change(path, "mcp server",
+                                         lambda s: _mcp_servers(s, path, "mcpServers", commands, install and mcp)))
+    return HostPlan("claude-code", changes, manual)
+
+
+def _is_ours(hook: Any) -> bool:
+    command = hook.get("command") if isinstance(hook, dict) else None
+    return isinstance(command, str) and " hook claude-code " in command and "mnemon" in command
+
+
+def _claude_hooks(settings: dict[str, Any], commands: Commands, install: bool) -> dict[str, Any]:
+    """`settings` without mnemon's hooks, then with them again when installing (one group per event, after the
+    user's own). A group, an event or the whole table that removing them left empty goes too; one the user left
+    empty, and mnemon did not add to, stays."""
+    table = settings.get("hooks")
+    if table is not None and not isinstance(table, dict):
+        raise Conflict("the settings' `hooks` is not an object: mnemon leaves it alone (fix it, or run setup with "
+                       "--no-hooks)")
+    table = dict(table or {})
+    removed = False
+    for event, groups in list(table.items()):
+        if not isinstance(groups, list):
+            continue
+        kept = []
+        for group in groups:
+            inner = group.get("hooks") if isinstance(group, dict) else None
+            if isinstance(inner, list) and any(_is_ours(h) for h in inner):
+                removed = True
+                inner = [h for h in inner if not _is_ours(h)]
+                if not inner:
+                    continue
+                group = {**group, "hooks": inner}
+            kept.append(group)
+        if kept or not groups:
+            table[event] = kept
+        else:
+            del table[event]
+    if install:
+        for event, name in HOOK_EVENTS.items():
+            ours = {"hooks": [{"type": "command", "command": commands.hook("claude-code", name),
+                               "timeout": HOOK_TIMEOUT_S[event]}]}
+            table[event] = [*table.get(event, []), ours]
+    elif not removed:
+        return settings
+    return _replaced(settings, "hooks", table or None)
+
+
+def _replaced(settings: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
+    """`settings` with `key` set in its place (appended when new), or removed when `value` is None."""
+    out = {k: (value if k == key else v) for k, v in settings.items() if k != key or value is not None}
+    if key not in settings and value is not None:
+        out[key] = value
+    return out
+
+
+def _server_entry(commands: Commands) -> dict[str, Any]:
+    argv = commands.server()
+    return {"command": argv[0], "args": argv[1:]}
+
+
+def _looks_like_mnemon(entry: Any) -> bool:
+    if not isinstance(entry, dict):
+        return False
+    words = [str(entry.get("command", "")), *map(str, entry.get("args") or [])]
+    return any("mnemon" in w for w in words) and "mcp" in words and "serve" in words
+
+
+def _mcp_servers(settings: dict[str, Any], path: Path, key: str, commands: Commands,
+                 install: bool) -> dict[str, Any]:
+    servers = settings.get(key)
+    if servers is not None and not isinstance(servers, dict):
+        raise Conflict(f"`{key}` in {path} is not an object: mnemon leaves it alone (fix it, or run setup with "
+                       "--no-mcp)", path=str(path))
+    servers = dict(servers or {})
+    current = servers.get(SERVER_NAME)
+    if current is not None and not _looks_like_mnemon(current):
+        if not install:
+            return settings  # someone else's server under the name: not ours to remove
+        raise Conflict(f"{path} already has an MCP server named {SERVER_NAME!r} that does not run mnemon: left "
+                       "as it is (rename it, or run setup with --no-mcp)", path=str(path))
+    if current is None and not install:
+        return settings
+    servers.pop(SERVER_NAME, None)
+    if install:
+        servers[SERVER_NAME] = _server_entry(commands)
+    return _replaced(settings, key, servers or None)
+
+
+# ── Codex ────────────────────────────────────────────────────────────────────
+
+
+def _codex(place: Place, commands: Commands, *, install: bool, hooks: bool, mcp: bool) -> HostPlan:
+    folder = place.folder("CODEX_HOME", ".codex") if place.user else place.project / ".codex"
+    config = folder / "config.toml"
+    before = edits.read_text(config)
+    outside = edits.toml_table(config, edits.without_block(before or "", edits.TOML_MARKERS))
+    edits.toml_table(config, before)  # the whole file parses, or nothing is written
+    manual: list[dict[str, str]] = []
+    servers = outside.get("mcp_servers")
+    theirs = isinstance(servers, dict) and SERVER_NAME in servers
+    if install and mcp and theirs:
+        manual.append({"what": "mcp server", "note": f"{config} already defines [mcp_servers.{SERVER_NAME}] "
+                                                     "outside mnemon's block: left as it is"})
+    if install and mcp and not theirs:
+        argv = commands.server()
+        body = (f"[mcp_servers.{SERVER_NAME}]\ncommand = {edits.toml_string(argv[0])}\n"
+                f"args = [{', '.join(edits.toml_string(a) for a in argv[1:])}]")
+        server = edits.block_change(config, "mcp server", edits.TOML_MARKERS, body)
+        parsed = edits.toml_table(config, server.after).get("mcp_servers", {}).get(SERVER_NAME, {})
+        if parsed != {"command": argv[0], "args": argv[1:]}:  # what Codex will read is what was meant
+            raise RuntimeError(f"the [mcp_servers.{SERVER_NAME}] table written to {config} reads back as {parsed}")
+    else:
+        server = edits.block_change(config, "mcp server", edits.TOML_MARKERS, None)
+    instructions = (place.folder("CODEX_HOME", ".codex") if place.user else place.project) / "AGENTS.md"
+    guide = edits.block_change(instructions, "instructions", edits.MARKDOWN_MARKERS,
+                               instructions_block(commands.options) if install else None, close=" -->")
+    return HostPlan("codex", [guide, server], manual)
+
+
+# ── Hermes ───────────────────────────────────────────────────────────────────
+
+
+def _hermes(place: Place, commands: Commands, *, install: bool, hooks: bool, mcp: bool) -> HostPlan:
+    folder = place.folder("HERMES_HOME", ".hermes")
+    manual: list[dict[str, str]] = []
+    if install and mcp:
+        argv = commands.server()
+        snippet = "\n".join(["mcp_servers:", f"  {SERVER_NAME}:", f"    command: {_yaml_string(argv[0])}",
+                             "    args: [" + ", ".join(_yaml_string(a) for a in argv[1:]) + "]"])
+        manual.append({"what": "mcp server", "file": str(folder / "config.yaml"), "add": snippet})
+    return HostPlan("hermes", [_skill(folder, commands, install)], manual)
+
+
+def _yaml_string(value: str) -> str:
+    # a JSON string is a YAML double-quoted scalar
+    return edits.toml_string(value)
+
+
+def base_command(python: str, global_options: Sequence[str]) -> Commands:
+    return Commands((python, "-m", "mnemon", *global_options), tuple(global_options))

@@ -1,0 +1,101 @@
+"""`mnemon setup`: wire agent hosts to mnemon, or take mnemon out of them again (`eject`).
+
+Every host's changes are planned before any is written, so a settings file that cannot be read fails the run with
+nothing changed; `dry_run` reports the plan alone. A run twice is a run once (nothing changes the second time), and
+ejecting removes only what setup wrote.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from ...core.errors import InvalidInput
+from . import edits, hosts
+from .hosts import HOSTS, Place
+
+
+_LOCATING = (("db", "MNEMON_DB"), ("store", "MNEMON_STORE"), ("home", "MNEMON_HOME"))
+
+
+def global_options(flags: Mapping[str, Any], environ: Mapping[str, str], db_path: str | Path) -> list[str]:
+    """The global options hooks and servers run with: the very store this command uses, by its absolute path, when
+    a flag or the environment chose it (a host may start its hooks with another environment, in another folder),
+    and the config file and embedding provider when given. A database URL holding a password is refused: it would
+    be written into files a project shares."""
+    out: list[str] = []
+    if any(flags.get(name) or environ.get(variable) for name, variable in _LOCATING):
+        target = str(db_path)
+        if "://" in target:
+            if urlsplit(target).password:
+                raise InvalidInput("the database URL holds a password, which setup would write into the host's "
+                                   "settings (often committed with the project): put it in ~/.pgpass or PGPASSWORD "
+                                   "and give the URL without it", path=_without_password(target))
+            out += ["--db", target]
+        else:
+            out += ["--db", str(Path(target).expanduser().resolve())]
+    config = flags.get("config") or environ.get("MNEMON_CONFIG")
+    if config:
+        out += ["--config", str(Path(config).expanduser().resolve())]
+    embed = flags.get("embed") or environ.get("MNEMON_EMBED_PROVIDER")
+    if embed:
+        out += ["--embed", embed]
+    return out
+
+
+def _without_password(url: str) -> str:
+    parts = urlsplit(url)
+    return url.replace(f":{parts.password}@", ":***@", 1) if parts.password else url
+
+
+def setup(*, targets: Sequence[str], user: bool, project: str | None, eject: bool, dry_run: bool, hooks: bool,
+          mcp: bool, options: Sequence[str], environ: Mapping[str, str] | None = None,
+          python: str | None = None) -> dict[str, Any]:
+    env = dict(os.environ if environ is None else environ)
+    home = Path(env.get("HOME") or Path.home()).expanduser()
+    folder = Path(project).expanduser() if project else Path.cwd()
+    if not folder.is_dir():
+        raise InvalidInput(f"--project {folder} is not a folder", path=str(folder))
+    folder = folder.resolve()
+    notes: list[str] = []
+    if not user and folder == home.resolve():
+        # a project's `.claude` in the home folder is the user's own: said so, and written as such
+        user = True
+        notes.append("the project folder is the home folder: wrote the user-wide settings")
+    place = Place(folder, user, home, env)
+    unknown = [t for t in targets if t not in HOSTS]
+    if unknown:
+        raise InvalidInput(f"unknown host {', '.join(map(repr, unknown))}: setup knows {', '.join(HOSTS)}",
+                           valid=list(HOSTS))
+    chosen = list(dict.fromkeys(targets)) or [h for h in HOSTS if hosts.detected(h, place)]
+    if not chosen:
+        raise InvalidInput(f"no agent host found (looked for {', '.join(HOSTS)}: their programs on PATH, their "
+                           "folders in your home): name one with --target", valid=list(HOSTS))
+    commands = hosts.base_command(python or sys.executable, options)
+    plans = [hosts.plan(h, place, commands, install=not eject, hooks=hooks, mcp=mcp) for h in chosen]
+    if not dry_run:
+        edits.apply([c for p in plans for c in p.changes])
+    changed = sum(c.action != "unchanged" for p in plans for c in p.changes)
+    return {
+        "action": "eject" if eject else "install",
+        "dry_run": dry_run,
+        "scope": "user" if user else "project",
+        "project": None if user else str(folder),
+        "hosts": [p.report(applied=not dry_run) for p in plans],
+        "changed_files": changed,
+        "notes": notes,
+        "next": _next(eject, dry_run, changed),
+    }
+
+
+def _next(eject: bool, dry_run: bool, changed: int) -> str:
+    if dry_run:
+        return "nothing was written: run again without --dry-run to apply"
+    if eject:
+        return "mnemon is out of these hosts (your memories stay in the store)" if changed else "nothing to remove"
+    if not changed:
+        return "already set up: nothing changed"
+    return "restart the agent (or start a new session) so it loads the skill, hooks and MCP server"

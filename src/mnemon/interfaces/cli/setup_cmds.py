@@ -1,0 +1,62 @@
+"""`mnemon setup` (wire agent hosts to mnemon, or `--eject` it) and `mnemon hook` (what the installed hooks run).
+
+Thin: parse → one call of `app.integrations` → one JSON document.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from ...core.errors import InvalidInput
+from .main import Ctx, cli, run
+
+_HOSTS = ("claude-code", "codex", "hermes")
+
+
+def _options(c: Ctx) -> list[str]:
+    import os
+
+    from ...app.integrations.setup import global_options
+
+    return global_options(c.flags, os.environ, c.cfg.db_path)
+
+
+@cli.command()
+@click.option("--target", "targets", multiple=True, type=click.Choice(_HOSTS),
+              help="Host to set up (repeatable); default: every host found on this machine.")
+@click.option("--global", "user", is_flag=True, help="User-wide settings instead of the project's.")
+@click.option("--project", help="The project folder (default: the current one).")
+@click.option("--no-hooks", is_flag=True, help="Leave out the hooks (session start, prompt recall).")
+@click.option("--no-mcp", is_flag=True, help="Leave out the MCP server entry.")
+@click.option("--eject", is_flag=True, help="Remove what setup wrote, and only that.")
+@click.option("--dry-run", is_flag=True, help="Report the changes, write nothing.")
+def setup(targets: tuple[str, ...], user: bool, project: str | None, no_hooks: bool, no_mcp: bool, eject: bool,
+          dry_run: bool) -> None:
+    """Wire agent hosts (Claude Code, Codex, Hermes) to this store: skill or guide, hooks, MCP server."""
+    from ...app.integrations.setup import setup as do_setup
+
+    if user and project:
+        raise InvalidInput("--global writes the user-wide settings and --project a project's: give one")
+    if eject and (no_hooks or no_mcp):
+        raise InvalidInput("--eject removes everything setup wrote: drop --no-hooks / --no-mcp")
+    run(lambda c: do_setup(targets=targets, user=user, project=project, eject=eject, dry_run=dry_run,
+                           hooks=not no_hooks, mcp=not no_mcp, options=_options(c)))
+
+
+@cli.command()
+@click.argument("host", type=click.Choice(["claude-code"]))
+@click.argument("event", type=click.Choice(["session-start", "prompt"]))
+def hook(host: str, event: str) -> None:
+    """Answer a host's hook event (its JSON on stdin); installed by `mnemon setup`. Always exits 0."""
+    from ...app.integrations.hooks import MAX_INPUT_CHARS, claude_code
+
+    text = ""
+    stdin: Any = sys.stdin
+    if stdin is not None and not stdin.closed and not stdin.isatty():
+        try:
+            text = stdin.read(MAX_INPUT_CHARS + 1)
+        except (OSError, UnicodeDecodeError):
+            text = ""
+    run(lambda c: claude_code(lambda: (c.cfg, _options(c)), event, text, c.flags.get("embed")))
