@@ -48,13 +48,13 @@ NOT_FOR_RECALL = (*NOT_FOR_EITHER, "mnemon.app.remember", "mnemon.app.curation",
                   "mnemon.core.diff", "mnemon.core.validation", "numpy.ma")
 
 
-def _run(tmp_path: Path, *args: str, **extra_env: str) -> dict[str, Any]:
+def _run(tmp_path: Path, *args: str, stdin: str | None = None, **extra_env: str) -> dict[str, Any]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("MNEMON_") and k != "OPENBLAS_NUM_THREADS"}
     env.update(extra_env)
     env.update(MNEMON_HOME=str(tmp_path / "home"), MNEMON_EMBED_PROVIDER="none", MNEMON_MAX_INSIGHTS="0",
                PYTHONPATH=str(SRC))
     proc = subprocess.run([sys.executable, "-c", _RUNNER, "--db", str(tmp_path / "m.db"), *args],
-                          capture_output=True, text=True, env=env, timeout=120)
+                          capture_output=True, text=True, env=env, timeout=120, input=stdin)
     report = json.loads(proc.stderr)
     assert report["code"] == 0, proc.stdout
     report["printed"] = json.loads(proc.stdout)  # the command's own one JSON document
@@ -79,6 +79,17 @@ def test_remember_and_recall_load_only_what_they_use(tmp_path: Path) -> None:
     assert "mnemon.app.recall" in found["modules"]
     assert [s["visited"] for s in found["printed"]["trace"] if s["stage"] == "beam"][0] > 0
     assert found["blas_threads"] == "1"  # no spin-waiting OpenBLAS pool for one query
+
+
+def test_the_prompt_hook_loads_what_a_recall_does_and_not_what_setup_writes_with(tmp_path: Path) -> None:
+    # it runs on every message a user sends: the note editor's module (~0.3 s) came with setup's file writing
+    _run(tmp_path, "remember", "Alice moved the session cache to Redis because of latency")
+    hooked = _run(tmp_path, "hook", "claude-code", "prompt",
+                  stdin=json.dumps({"prompt": "where is the session cache now?"}))
+    assert "Redis" in hooked["printed"]["hookSpecificOutput"]["additionalContext"]
+    assert _loaded(hooked, NOT_FOR_RECALL) == []
+    assert _loaded(hooked, ("mnemon.app.integrations.setup", "mnemon.app.integrations.edits",
+                            "mnemon.app.integrations.hosts", "tomllib")) == []
 
 
 def test_only_a_process_run_as_the_program_skips_the_collection_at_exit(tmp_path: Path, cli_run: Any) -> None:

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import InvalidInput
-from ..notes import atomic_write_text
 
 BACKUP_SUFFIX = ".mnemon-backup"
 MAX_FILE_BYTES = 4 * 1024 * 1024  # a host's settings file is a few KB; anything this large is not one
@@ -76,6 +75,8 @@ def read_text(path: Path) -> str | None:
 
 def apply(changes: list[FileChange]) -> None:
     """Write every change; each changed file that existed is first copied beside itself (`backup_path`)."""
+    from ..notes import atomic_write_text  # (the note editor's module: loaded only when something is written)
+
     for change in changes:
         if change.action == "unchanged":
             continue

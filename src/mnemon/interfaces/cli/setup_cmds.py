@@ -18,7 +18,7 @@ _HOSTS = ("claude-code", "codex", "hermes")
 def _options(c: Ctx) -> list[str]:
     import os
 
-    from ...app.integrations.setup import global_options
+    from ...app.integrations.options import global_options
 
     return global_options(c.flags, os.environ, c.cfg.db_path)
 
