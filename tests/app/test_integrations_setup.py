@@ -73,7 +73,7 @@ def test_claude_code_hooks_bring_the_stores_memories_into_a_session(cli_run: Cli
                                                                         "source": "startup"}, tmp_path)
     context = started["hookSpecificOutput"]["additionalContext"]
     assert code == 0 and started["hookSpecificOutput"]["hookEventName"] == "SessionStart"
-    assert "1 memories" in context and "recall" in context and "compacted" not in context
+    assert "on for this session: 1 memory." in context and "recall" in context and "compacted" not in context
     code, compacted = _run_hook(_hook_command(settings, "SessionStart"), {"source": "compact"}, tmp_path)
     assert "compacted" in compacted["hookSpecificOutput"]["additionalContext"]
 

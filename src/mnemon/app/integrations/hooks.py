@@ -61,7 +61,7 @@ def claude_code(settings: Callable[[], tuple[Config, list[str]]], event: str, te
             return Mnemon.open(cfg, readonly=True, provider=provider, create=False)
 
         if event == "session-start":
-            context = _session_start(cfg, payload, options, open_facade)
+            context = _session_start(cfg, payload, options)
         else:
             context = _prompt(cfg, payload, options, open_facade)
     except StoreBusy:
@@ -80,18 +80,18 @@ def _store_exists(cfg: Config) -> bool:
     return target.startswith(DB_URL_SCHEMES) or Path(target).exists()
 
 
-def _session_start(cfg: Config, payload: dict[str, Any], options: list[str],
-                   open_facade: Callable[[], Mnemon]) -> str:
+def _session_start(cfg: Config, payload: dict[str, Any], options: list[str]) -> str:
     mnemon = command_prefix(options)
+    held = "nothing stored yet"
     if _store_exists(cfg):
-        mem = open_facade()
+        from ..memory import open_store  # the count alone: no embedding model, no caches (0.3 s of `status`, at 10k)
+
+        store = open_store(cfg.db_path, readonly=True, create=False, busy_wait_s=cfg.busy_wait_s)
         try:
-            stats = mem.status()
+            count = store.count_active()
         finally:
-            mem.close()
-        held = f"{stats['total_insights']} memories, {stats['edge_count']} links"
-    else:
-        held = "nothing stored yet"
+            store.close()
+        held = f"{count} {'memory' if count == 1 else 'memories'}" if count else held
     lines = [f"Long-term memory (mnemon) is on for this session: {held}.",
              f'Before answering, recall what bears on the task: `{mnemon} recall "<keywords>" --brief` (or the '
              "mnemon MCP tools). After answering, remember durable facts, decisions and preferences: "
