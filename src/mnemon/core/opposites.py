@@ -5,8 +5,10 @@ but for one, and that one says the other is false. The advisory diff reads them 
 A small, explicit table of pairs in their usual English forms, and a word against its negative-prefixed form
 ("available" / "unavailable", "complete" / "incomplete", "likes" / "dislikes"). "on"/"off" and "up"/"down" are
 mostly prepositions and particles ("deploy on Fridays", "set up", "day off"), so they count only after a verb of
-state or switching ("is on", "turned off", "went down"), and "up to 5" is a limit. A text that says both sides of a
-pair ("turn on the lights and off the fan", "allow reads, forbid writes") is about two things: that pair flips none.
+state or switching ("is on", "turned off", "went down"), and "up to 5" is a limit. Words of a state ("cold",
+"full", "high", "wrong") count after a verb of being ("is cold", "feels warm", "went bad"), not in a name ("cold
+storage", "a high-level plan"). A text that says both sides of a pair ("turn on the lights and off the fan", "allow
+reads, forbid writes") is about two things: that pair flips none.
 """
 from __future__ import annotations
 
@@ -46,7 +48,33 @@ _PAIRS: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = (
     ("locked/unlocked", _forms("locked"), _forms("unlocked")),
     ("on/off", _forms("on"), _forms("off")),
     ("up/down", _forms("up"), _forms("down")),
+    ("join/leave", _forms("join joins joined joining"), _forms("leave leaves left leaving")),
+    ("win/lose", _forms("win wins won winning"), _forms("lose loses lost losing")),
+    ("like/hate", _forms("like likes liked love loves loved enjoy enjoys enjoyed"),
+     _forms("hate hates hated detest detests detested dislike dislikes disliked")),
+    ("support/oppose", _forms("support supports supported supporting"),
+     _forms("oppose opposes opposed opposing")),
+    ("hire/fire", _forms("hired"), _forms("fired")),
+    # states, said after a verb of being ("is cold", "feels warm", "went bad"): "cold storage", "a high-level plan",
+    # "a good first issue" are names
+    ("hot/cold", _forms("hot warm"), _forms("cold")),
+    ("present/absent", _forms("present"), _forms("absent")),
+    ("alive/dead", _forms("alive"), _forms("dead")),
+    ("full/empty", _forms("full"), _forms("empty")),
+    ("safe/dangerous", _forms("safe"), _forms("dangerous unsafe")),
+    ("correct/wrong", _forms("correct right"), _forms("wrong incorrect")),
+    ("running/stopped", _forms("running"), _forms("stopped")),
+    ("green/red", _forms("green"), _forms("red")),
+    ("high/low", _forms("high"), _forms("low")),
+    ("fast/slow", _forms("fast quick"), _forms("slow")),
+    ("good/bad", _forms("good"), _forms("bad")),
 )
+_STATES = frozenset(("hot/cold", "present/absent", "alive/dead", "full/empty", "safe/dangerous", "correct/wrong",
+                     "running/stopped", "green/red", "high/low", "fast/slow", "good/bad"))
+_LINKING = frozenset("feel feels felt seem seems seemed look looks looked become becomes became get gets got "
+                     "go goes went turn turns turned run runs ran".split())
+_DEGREE = frozenset("very too so quite really pretty rather fairly extremely not never all still now already "
+                    "currently always getting".split())
 # "on"/"off", "up"/"down" say a state right after a copula ("the flag is on", "it's still off", "is back up") or a
 # few words after a verb of switching ("turned it off", "switch the VPN on", "the site went down"); not "set up",
 # "go on", "keep up", "is deployed on Fridays"
@@ -62,7 +90,21 @@ _CONJUNCTIONS = frozenset(("and", "but", "or", "while", "whereas"))
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 # "close to the station", "a close call", "up to 5 replicas": no state of the pair
 _NOT_THE_PAIR_AFTER = {"close": frozenset(("to", "by", "call", "friend", "friends", "enough", "look")),
-                       "up": frozenset(("to",)), "open": frozenset(("question", "questions", "source"))}
+                       "up": frozenset(("to",)), "open": frozenset(("question", "questions", "source")),
+                       # "the left panel", "left of the button", "a leave of absence"
+                       "left": frozenset("side hand of to over panel pane column corner sidebar menu wing click "
+                                         "arrow edge margin half".split()),
+                       "leave": frozenset(("of",))}
+# "the left panel", "turn left", "is left over", "parental leave": no side of the pair
+_NOT_THE_PAIR_BEFORE = {"left": frozenset("the a on to turn turned turns far upper lower top bottom nothing anything "
+                                          "something little much is are was were still only".split()),
+                        "leave": frozenset("on parental sick annual maternity paternity unpaid paid".split())}
+# "2 seats left", "no budget left", "a few days left": what remains, no leaving
+_REMAINING = re.compile(r"(?i)(\b(?:\d[\d,.]*|no|few|any|some|many|much|little|nothing|none)\s+(?:[^\W\d_]+\s+){0,2})"
+                        r"left\b")
+# "like" is a side only after the one who likes: "I like it", "users really like it" (not "looks like", "I'd like")
+_LIKE_AFTER = frozenset("i we you they people users customers really also still do does did don't doesn't didn't "
+                        "genuinely".split())
 
 
 # Chinese pairs, found as written inside a run of characters (no spaces to find words by)
@@ -78,7 +120,18 @@ _ZH_PAIRS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("在线/离线", ("在线", "上线"), ("离线", "下线")),
     ("增加/减少", ("增加", "提高", "上升"), ("减少", "降低", "下降")),
     ("必需/可选", ("必需", "必选"), ("可选",)),
+    ("热/冷", ("热", "温暖", "暖和"), ("冷", "寒冷")),
+    ("加入/离开", ("加入", "入职"), ("离开", "离职", "退出")),
+    ("赢/输", ("赢了", "赢得", "获胜", "胜出"), ("输了", "输掉", "输给", "落败")),
+    ("喜欢/讨厌", ("喜欢", "喜爱"), ("讨厌", "厌恶")),
+    ("支持/反对", ("支持", "赞成"), ("反对",)),
+    ("正确/错误", ("正确",), ("错误",)),
+    ("有效/无效", ("有效",), ("无效", "失效")),
+    ("安全/危险", ("安全",), ("危险",)),
+    ("锁定/解锁", ("锁定",), ("解锁",)),
 )
+# words holding a side's characters that say no side: 热门 (popular), 热情 (eager), 冷静 (calm), 输入 (input) …
+_ZH_NOT_THE_PAIR = re.compile("热门|热情|热点|热线|热身|热搜|热度|热爱|加热|冷静|冷漠|冷门|冷笑|有效期|安全带")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 
 
@@ -87,6 +140,7 @@ def _zh_sides(text: str) -> dict[str, tuple[int, str]]:
     out: dict[str, tuple[int, str]] = {}
     if not _CJK.search(text):
         return out
+    text = _ZH_NOT_THE_PAIR.sub("", text)
     for name, one, other in _ZH_PAIRS:
         said = [(side, w) for side, forms in ((0, one), (1, other)) for w in forms if w in text]
         if said and len({side for side, _ in said}) == 1:
@@ -103,6 +157,14 @@ class Opposite:
 
 def _copula(word: str) -> bool:
     return word in _COPULAS or word.endswith("'s")  # "it's on"
+
+
+def _state_after_being(words: list[str], k: int) -> bool:
+    """Whether the word at `k` is said of something after a verb of being ("is cold", "is still not full")."""
+    j = k - 1
+    while j >= 0 and words[j] in _DEGREE and k - j <= 3:
+        j -= 1
+    return j >= 0 and (_copula(words[j]) or words[j] in _LINKING)
 
 
 def _says_state(words: list[str], k: int, switches: frozenset[str]) -> bool:
@@ -122,16 +184,20 @@ for _name, _one, _other in _PAIRS:
 @lru_cache(maxsize=64)  # (a new memory is read against each of its candidates, a candidate several times)
 def _sides(text: str) -> dict[str, tuple[int, str]]:
     """The pairs `text` says one side of: pair name → (side 0 or 1, the word as said)."""
-    words = [w.replace("’", "'") for w in _WORD.findall(normalize(text))]
+    words = [w.replace("’", "'") for w in _WORD.findall(_REMAINING.sub(r"\1remaining", normalize(text)))]
     said: dict[str, dict[int, str]] = {}
     loose: dict[str, set[int]] = {}
     for k, w in enumerate(words):
         nxt = words[k + 1] if k + 1 < len(words) else ""
-        if nxt in _NOT_THE_PAIR_AFTER.get(w, ()):
+        prev = words[k - 1] if k else ""
+        if nxt in _NOT_THE_PAIR_AFTER.get(w, ()) or prev in _NOT_THE_PAIR_BEFORE.get(w, ()):
+            continue
+        if w == "like" and prev not in _LIKE_AFTER:
             continue
         for name, side in _PAIR_OF.get(w, ()):
             if name not in _SWITCHES:
-                said.setdefault(name, {}).setdefault(side, w)
+                if name not in _STATES or _state_after_being(words, k):
+                    said.setdefault(name, {}).setdefault(side, w)
                 continue
             if _says_state(words, k, _SWITCHES[name]):
                 said.setdefault(name, {}).setdefault(side, w)
@@ -182,9 +248,10 @@ def opposites(new_text: str, old_text: str) -> list[Opposite]:
     found = [Opposite(name, new[name][1], old[name][1])
              for name in new if name in old and new[name][0] != old[name][0]]
     new_words, old_words = _words(new_text), _words(old_text)
-    found += _prefixed(new_words, old_words)
-    found += [Opposite(o.pair, o.old_word, o.new_word) for o in _prefixed(old_words, new_words)]
-    return found
+    prefixed = _prefixed(new_words, old_words)
+    prefixed += [Opposite(o.pair, o.old_word, o.new_word) for o in _prefixed(old_words, new_words)]
+    named = {(o.new_word, o.old_word) for o in found}  # ("locked"/"unlocked" is in the table: named once)
+    return found + [o for o in prefixed if (o.new_word, o.old_word) not in named]
 
 
 @lru_cache(maxsize=64)
