@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .cue_words import MAY_CORRECT
+from .diff_states import state_change
 from .opposites import opposite_reason, opposites, without_opposites
 from .text import jaccard, normalize, token_set, tokens
 
@@ -664,6 +665,8 @@ def diff_suggestion(
                 reason = _polar_difference(new_text, content) or _word_difference(new_text, content)
             if reason:
                 suggestion = "UPDATE"
+        elif flips(new_text, content) and (reason := state_change(new_text, content)):
+            suggestion = "CONFLICT"  # (the opposite state of the same subject, however the rest is worded)
         else:  # (an ADD or UPDATE: a new value of one measure is an UPDATE, however few words it shares)
             reason = _measure_difference(new_text, content)
             if reason:

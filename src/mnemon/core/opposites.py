@@ -159,12 +159,12 @@ def _copula(word: str) -> bool:
     return word in _COPULAS or word.endswith("'s")  # "it's on"
 
 
-def _state_after_being(words: list[str], k: int) -> bool:
-    """Whether the word at `k` is said of something after a verb of being ("is cold", "is still not full")."""
+def being_verb(words: list[str], k: int) -> int:
+    """The index of the verb of being the word at `k` is said after ("is cold", "is still not full"), or -1."""
     j = k - 1
     while j >= 0 and words[j] in _DEGREE and k - j <= 3:
         j -= 1
-    return j >= 0 and (_copula(words[j]) or words[j] in _LINKING)
+    return j if j >= 0 and (_copula(words[j]) or words[j] in _LINKING) else -1
 
 
 def _says_state(words: list[str], k: int, switches: frozenset[str]) -> bool:
@@ -196,7 +196,7 @@ def _sides(text: str) -> dict[str, tuple[int, str]]:
             continue
         for name, side in _PAIR_OF.get(w, ()):
             if name not in _SWITCHES:
-                if name not in _STATES or _state_after_being(words, k):
+                if name not in _STATES or being_verb(words, k) >= 0:
                     said.setdefault(name, {}).setdefault(side, w)
                 continue
             if _says_state(words, k, _SWITCHES[name]):
