@@ -1,0 +1,51 @@
+"""A measure's value as the diff compares it: one date, amount or time however it is written. "March 3", "3 March",
+"March 3rd" and "2026-03-03" are one date (a year said on one side only is not a difference); "$5k", "5,000" and
+"5000 USD" one amount; "30s" and "30 seconds" one duration. Anything else is compared as written, case aside."""
+from __future__ import annotations
+
+import re
+
+MONTHS = {name: k + 1 for k, names in enumerate((
+    "january jan", "february feb", "march mar", "april apr", "may", "june jun", "july jul", "august aug",
+    "september sep sept", "october oct", "november nov", "december dec")) for name in names.split()}
+ORDINALS = frozenset(("st", "nd", "rd", "th"))
+_MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9,
+                "billion": 1e9}
+_ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
+_DAY = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?")
+_AMOUNT = re.compile(r"[$€£¥]?\s*(\d[\d,]*(?:\.\d+)?)\s*%?\s*([a-z]*)")
+CURRENCY = "$€£¥"
+
+Value = tuple[object, ...]
+
+
+def _date(words: list[str]) -> Value | None:
+    if len(words) == 1 and (m := _ISO_DATE.fullmatch(words[0])):
+        return ("date", int(m.group(2)), int(m.group(3)), int(m.group(1)))
+    year = int(words[-1]) if len(words) == 3 and words[-1].isdigit() and len(words[-1]) == 4 else None
+    pair = words[:2] if year is not None else words
+    if len(pair) != 2:
+        return None
+    month, day = (pair[0], pair[1]) if pair[0] in MONTHS else (pair[1], pair[0])
+    d = _DAY.fullmatch(day)
+    return ("date", MONTHS[month], int(d.group(1)), year) if month in MONTHS and d else None
+
+
+def canonical(value: str, unit: str = "") -> Value:
+    """`value` (as the diff quotes it) and the keyword token of the word after it, in one form per meaning."""
+    low = value.lower().replace(",", " ").strip()
+    date = _date(low.split())
+    if date is not None:
+        return date
+    m = _AMOUNT.fullmatch(value.lower().strip())
+    if m:
+        suffix = m.group(2) or unit
+        number = float(m.group(1).replace(",", "")) * _MULTIPLIERS.get(suffix, 1.0)
+        return ("number", number)
+    return ("text", " ".join(low.split()))
+
+
+def same_value(one: Value, other: Value) -> bool:
+    if one[0] == other[0] == "date":
+        return one[1:3] == other[1:3] and (one[3] is None or other[3] is None or one[3] == other[3])
+    return one == other
