@@ -4,5 +4,6 @@ from __future__ import annotations
 
 import re
 
-MAY_CORRECT = re.compile(r"(?i)\b(?:from|instead|rather|replaced|longer|more|anymore|used|not|stopped|quit|ceased)\b"
+MAY_CORRECT = re.compile(r"(?i)\b(?:from|instead|rather|replaced|replaces|superseded|supersedes|longer|more|anymore|"
+                         r"used|not|stopped|quit|ceased)\b"
                          r"|从|不再|把|取代|代替|替代|替换|不是")  # (every cue of diff._CUES has one)

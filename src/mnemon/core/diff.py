@@ -135,6 +135,15 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     # "rather than" alone is often a plain preference; with "now" it retires a value
     ("now … rather than", re.compile(rf"(?i)\bnow\b[^.;:!?]{{0,80}}?\brather\s+than\s+{_VALUE}")),
     ("replaced … with", re.compile(rf"(?i)\breplaced\s+{_VALUE}\s+(?:with|by)\b")),
+    # "Slack was replaced by Zulip", "Confluence has been superseded": the name (or the word) before the verb
+    ("replaced by", re.compile(r"(?P<old>\b[A-Z][\w.+-]*(?:\s+[A-Z][\w.+-]*){0,2}|\b\w+)\s+(?i:(?:was|were|has been|"
+                               r"have been|had been|is being|will be|got|gets|is|are)\s+(?:now\s+)?"
+                               r"(?:replaced|superseded))\b"
+                               rf"(?:\s+(?i:by|with)\s+{_VALUE.replace('<old>', '<new>')})?")),
+    # "Zulip replaced Slack for team chat", "Notion supersedes Confluence" (not "… replaced Slack with …")
+    ("replaces", re.compile(rf"(?i)(?<!\bbe\s)(?<!\bbeen\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bis\s)(?<!\bare\s)"
+                            rf"\b(?:replaced|replaces|superseded|supersedes)\s+(?!by\b|with\b){_VALUE}"
+                            rf"(?=\s*(?:$|[,.;:!?]|\s(?!with\b|by\b){_VALUE_END}\b))")),
     ("no longer", re.compile(rf"(?i)\bno\s+longer\s+{_PREDICATE}")),
     ("not … anymore", re.compile(rf"(?i)(?:\bnot|n['’]t|\bnever)\s+{_PREDICATE}\s+any\s*(?:more|longer)\b")),
     # "stopped using Slack", "quit publishing …": a habit ended (not "never stopped using", "stopped by the office")
@@ -276,6 +285,22 @@ def _besides_new_value(clause: str) -> frozenset[str] | None:
     return frozenset(_content(" ".join(words))) - frozenset(_content(" ".join(value)))
 
 
+_REPLACED = frozenset(("replaced by", "replaces"))
+
+
+def _replaced_context(text: str, m: re.Match[str], prefix: str) -> frozenset[str]:
+    """What the comma segment of a replacement says besides the two values and its verb ("for team chat" of
+    "Zulip replaced Slack for team chat"): the memory stating the replaced value must say it too. `prefix`: the
+    words before the replaced value, when they name it ("The nightly cron job was replaced by …")."""
+    if _CJK_TEXT.search(text):
+        return frozenset()
+    after = _SEGMENT.split(text[m.end():])[0]
+    before = _SEGMENT.split(prefix)[-1]
+    # (not when: "… superseded by Notion in March")
+    return frozenset(t for t in _content(f"{before} {after}")
+                     if t not in MONTHS and t not in _WEEKDAYS and not t[0].isdigit())
+
+
 def corrections(text: str) -> list[Correction]:
     """The correction cues of `text` with the values they retire, in order. Deterministic; regexes only."""
     found: list[Correction] = []
@@ -298,6 +323,10 @@ def corrections(text: str) -> list[Correction]:
                     continue  # "Mira is not in Porto, not Lisbon"; "Mira met Ana, not Ana's sister": no new value
                 context = besides
             subjects, subject_text, pronoun = _subject_of(prefix, cue in _SUBJECT_FIRST)
+            if cue in _REPLACED or (cue == "被…取代" and not subjects and not pronoun):
+                # the replaced thing is the subject: what else its clause says must be said of it too
+                subjects, subject_text, pronoun = (), "", ""
+                context = _replaced_context(text, m, prefix if cue == "replaced by" else "")
             obj = m.groupdict().get("obj") or ""
             if obj.split()[:1] and obj.split()[0].lower() in _NOT_AN_OBJECT:
                 obj = ""  # "switched to Zulip from Slack" names the new value there, not what changed
@@ -389,7 +418,9 @@ def _states_retired_value(c: Correction, content: str, content_tokens: frozenset
         lead = set(tokens(content)[:SUBJECT_WINDOW])
         names = {t for word in _CAPITALISED.findall(content) for t in tokens(word)}
         return any(s in lead or s in names for s in c.subjects)
-    if c.object_tokens:  # "We switched our chat from Slack": the object is the subject that matters
+    if c.object_tokens or c.cue in _REPLACED or c.cue == "被…取代":
+        # "We switched our chat from Slack": the object is the subject that matters; "Slack was replaced by Zulip":
+        # the replaced thing is
         return True
     return bool(c.pronoun) and any(_FIRST_PERSON.get(w.strip(".,;:!?").lower()) == c.pronoun
                                    for w in content.split()[:SUBJECT_WINDOW])
@@ -412,7 +443,11 @@ def correction_reason(found: list[Correction], content: str) -> str:
     """Why `content` is what a correction in the new memory retires, or "" when it is not."""
     c = _retiring(found, content)
     return "" if c is None else (f'correction "{c.span}" (cue "{c.cue}") retires "{c.old}", which this memory states '
-                                 f'about "{c.subject_text}"')
+                                 f'{_about(c)}')
+
+
+def _about(c: Correction) -> str:
+    return f'about "{c.subject_text}"' if c.subject_text else "as current"  # ("Slack was replaced by Zulip")
 
 
 def _retired_by_stored(new_text: str, content: str) -> str:
@@ -420,7 +455,7 @@ def _retired_by_stored(new_text: str, content: str) -> str:
     after "Mira moved from Lisbon to Porto"), or ""."""
     c = _retiring(corrections(content), new_text) if MAY_CORRECT.search(content) else None
     return "" if c is None else (f'this memory\'s correction "{c.span}" (cue "{c.cue}") retires "{c.old}", which '
-                                 f'the new memory states about "{c.subject_text}"')
+                                 f'the new memory states {_about(c)}')
 
 
 def _similarity_beside_negation(new_tokens: frozenset[str], new_text: str, old_text: str) -> float:
