@@ -468,12 +468,24 @@ def _similarity_beside_negation(new_tokens: frozenset[str], new_text: str, old_t
     if new_cues == old_cues:  # opposite words, not a negation: "Guests are allowed" / "Guests are forbidden"
         opposed = opposites(new_text, old_text)
         return jaccard(token_set(without_opposites(new_text, opposed)), token_set(without_opposites(old_text, opposed)))
+    # a clause saying the negation may deny the other text whole: "The API doesn't use JWT tokens, it uses session
+    # cookies" says of "The API uses JWT tokens" what its first clause says
+    extra = (new_cues - old_cues, old_cues - new_cues)
+    pairs = [(new_text, old_text)] + [(c, old_text) for c in _NEGATION_CLAUSE.split(new_text)
+                                      if c and negation_cues(c) & extra[0]] + [
+        (new_text, c) for c in _NEGATION_CLAUSE.split(old_text) if c and negation_cues(c) & extra[1]]
     if _CJK_TEXT.search(new_text) or _CJK_TEXT.search(old_text):
         # CJK text is tokenised as character pairs: 不 sits inside 伟不 and 不是, so only the text without it compares
-        return jaccard(token_set(_NEGATION.sub("", new_text)), token_set(_NEGATION.sub("", old_text)))
+        # (and without the 有 of 没有 and a closing 了: "测试没有通过" / "测试通过了")
+        return max(jaccard(token_set(_NEGATION.sub("", variant(a))), token_set(_NEGATION.sub("", variant(b))))
+                   for a, b in pairs for variant in (str, _without_zh_particles))
     # the words as written: "never" is read as not, which keyword tokens drop, but "never" is a token
     said = {t for text in (new_text, old_text) for m in _NEGATION.finditer(text) for t in tokens(m.group(0))}
-    return jaccard(new_tokens - said, token_set(old_text) - said)
+    return max(jaccard(token_set(a) - said, token_set(b) - said) for a, b in pairs)
+
+
+def _without_zh_particles(text: str) -> str:
+    return re.sub(r"没有|了(?=\s*(?:$|[，。；！？,.;!?]))", "", text)
 
 
 # Stopwords that carry the fact when they are all two texts differ in: "Server is up" / "Server is down", "He lives
