@@ -50,13 +50,15 @@ def test_a_long_correction_finds_its_old_fact_among_many_similar_memories(mem: M
 
 
 def test_no_correction_no_conflict(mem: Mnemon) -> None:
-    mem.remember("Mira lives in Lisbon")
-    mem.remember("Mira lives in Berlin")
+    lisbon = mem.remember("Mira lives in Lisbon")["id"]
+    berlin = mem.remember("Mira lives in Berlin")["id"]
     out = mem.remember("Mira moved the meeting from Monday to Friday")
     assert out["diff_suggestion"] == "ADD" and out["diff_matches"] == []
     out = mem.remember("Jonas moved from Berlin to Hamburg")
     assert out["diff_suggestion"] == "ADD" and out["diff_matches"] == []
-    # an overlap verdict carries no correction reason: the reply keeps its three keys
+    # an overlap verdict carries no correction reason; said again after the newer "Berlin", "Lisbon" is an UPDATE
+    # naming it (its changed part is a stated difference, as a measure's new value is)
     out = mem.remember("Mira lives in Lisbon.")
-    assert out["diff_suggestion"] == "DUPLICATE" and all(set(m) == {"id", "similarity", "suggestion"}
-                                                          for m in out["diff_matches"])
+    assert out["diff_suggestion"] == "UPDATE" and not any("cue" in m.get("reason", "") for m in out["diff_matches"])
+    duplicate, = (m for m in out["diff_matches"] if m["suggestion"] == "DUPLICATE")
+    assert duplicate["id"] == lisbon and berlin in duplicate["reason"]

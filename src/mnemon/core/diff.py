@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .cue_words import MAY_CORRECT
+from .diff_slots import changed_part
 from .diff_states import state_change
 from .measure_values import CURRENCY, MONTHS, ORDINALS, canonical, same_value
 from .opposites import opposite_reason, opposites, without_opposites
@@ -753,7 +754,7 @@ def diff_suggestion(
         elif flips(new_text, content) and (reason := state_change(new_text, content)):
             suggestion = "CONFLICT"  # (the opposite state of the same subject, however the rest is worded)
         else:  # (an ADD or UPDATE: a new value of one measure is an UPDATE, however few words it shares)
-            reason = _measure_difference(new_text, content)
+            reason = _measure_difference(new_text, content) or changed_part(new_text, content)
             if reason:
                 suggestion = "UPDATE"
         matches.append(DiffMatch(cid, round(sim, 4), suggestion, reason))

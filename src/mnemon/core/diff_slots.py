@@ -1,0 +1,79 @@
+"""One part of a memory said again with another value: "Mira now lives in Porto" after "Mira lives in Lisbon", "We
+now use Zulip for team chat" after "We use Slack for team chat", "米拉现在住在波尔图" after "米拉住在里斯本". The
+word saying the change ("now", "actually", 现在) is one more word the other memory does not have, so two short
+memories shared too few words (0.4) for the overlap to call them one fact: the agent kept both places as current.
+Read beside those words, the two are the same words around one changed part of at most four words (two at the
+end; eight characters), after a shared subject and verb: an UPDATE whose reason names both parts. A changed number
+is left to the number and measure rules ("Build agent 9" is another agent, not a new value of "Build agent 7")."""
+from __future__ import annotations
+
+import re
+
+from .text import tokens
+
+# words saying that what follows is the current value, not what it is about
+_MARKERS = re.compile(r"(?i)\b(?:now|actually|currently|nowadays|these\s+days|in\s+fact|correction|update|fyi)\b"
+                      r"|现在|目前|如今|其实|实际上")
+_WORD = re.compile(r"\w+(?:['’]\w+)*")
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+_CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\w]")
+PART_WORDS = 4  # the most words a changed part holds
+PART_CHARS = 8  # … or Chinese characters
+
+
+def _ends(new: list[str], old: list[str]) -> tuple[int, int]:
+    """The lengths of the common start and the common end of two sequences (not overlapping)."""
+    p = 0
+    while p < min(len(new), len(old)) and new[p] == old[p]:
+        p += 1
+    s = 0
+    while s < min(len(new), len(old)) - p and new[-1 - s] == old[-1 - s]:
+        s += 1
+    return p, s
+
+
+_PERSONAL = frozenset("i we you he she they".split())  # (a subject, though no keyword)
+
+
+def _content(words: list[str]) -> int:
+    return sum(1 for w in words if w in _PERSONAL or tokens(w))
+
+
+def _english(new_text: str, old_text: str) -> tuple[str, str]:
+    new_said = _WORD.findall(_MARKERS.sub(" ", new_text))
+    old_said = _WORD.findall(_MARKERS.sub(" ", old_text))
+    new, old = [w.lower() for w in new_said], [w.lower() for w in old_said]
+    p, s = _ends(new, old)
+    new_part, old_part = new[p:len(new) - s], old[p:len(old) - s]
+    most = PART_WORDS if s else PART_WORDS // 2  # (a part ending the text is a value, not a new predicate)
+    if not (0 < len(new_part) <= most and 0 < len(old_part) <= most):
+        return "", ""
+    if not _content(new_part) or not _content(old_part) or any(c.isdigit() for w in new_part + old_part for c in w):
+        return "", ""
+    if _content(new[:p]) < 2:
+        return "", ""  # (a subject and its verb before the part: "Mira lives in", "We use", not "Mira loves the …")
+    return " ".join(new_said[p:len(new) - s]), " ".join(old_said[p:len(old) - s])
+
+
+def _chinese(new_text: str, old_text: str) -> tuple[str, str]:
+    new = _CJK_CHAR.findall(_MARKERS.sub("", new_text))
+    old = _CJK_CHAR.findall(_MARKERS.sub("", old_text))
+    p, s = _ends(new, old)
+    while p and (new[p - 1].isdigit() or new[p - 1].isascii()) and new[p - 1].isalnum():
+        p -= 1  # a number or a Latin word is changed whole ("34" / "35", not "4" / "5")
+    while s and new[len(new) - s].isascii() and new[len(new) - s].isalnum():
+        s -= 1
+    new_part, old_part = "".join(new[p:len(new) - s]), "".join(old[p:len(old) - s])
+    if not (0 < len(new_part) <= PART_CHARS and 0 < len(old_part) <= PART_CHARS) or p < 2:
+        return "", ""
+    return new_part, old_part
+
+
+def changed_part(new_text: str, old_text: str) -> str:
+    """Why `new_text` gives one part of `old_text` another value, or "" when it does not."""
+    cjk = _CJK.search(new_text) and _CJK.search(old_text)
+    said, was = (_chinese if cjk else _english)(new_text, old_text)
+    if not said:
+        return ""
+    return (f'the same words but for one part: the new memory says "{said}" where this one says "{was}": a new '
+            "value of the same fact, unless both hold")
