@@ -9,6 +9,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .lazy_regex import LazyRegex
 from .text import STOPWORDS
@@ -271,7 +272,8 @@ def _other_spellings(written: str) -> list[str]:
     lower = written.lower()
     if " " in written:
         # (title() capitalises inside a word too: "jean-luc o'brien" → "Jean-Luc O'Brien")
-        out = [written.title(), " ".join(w[:1].upper() + w[1:].lower() for w in written.split(" ")), lower]
+        out = [written.title(), " ".join(w[:1].upper() + w[1:].lower() for w in written.split(" ")), lower,
+               *_word_by_word(written)]
     elif written.isupper():
         out = [written.capitalize(), written.title(), lower, _TERM_BY_FOLD.get(lower, lower)]
     elif written[:1].isupper():
@@ -279,6 +281,31 @@ def _other_spellings(written: str) -> list[str]:
     else:
         out = [_TERM_BY_FOLD.get(lower, lower)]
     return [s for s in dict.fromkeys(out) if s != written]
+
+
+ACRONYM_LETTERS = 4  # the longest word asked for in capitals inside a name ("AWS Lambda", "SAP HANA")
+SPELLINGS_MAX = 16  # the most spellings a name of several words is asked for in
+
+
+def _word_by_word(written: str) -> list[str]:
+    """A name of several words whose words are cased each its own way ("AWS Lambda", "GitHub Actions", "SAP HANA"):
+    each word capitalised, in capitals when short and no stopword ("to", "and"), or as the dictionary spells it, at
+    most `SPELLINGS_MAX`."""
+    forms = [_word_forms(word) for word in written.split(" ")]
+    if all(len(f) == 1 for f in forms):
+        return []  # (each word capitalised is asked for already)
+    out = [""]
+    for options in forms:
+        out = [f"{head} {form}".lstrip() for head in out for form in options][:SPELLINGS_MAX]
+    return out
+
+
+@lru_cache(maxsize=4096)  # (a bulk import asks for the same words' runs again and again)
+def _word_forms(word: str) -> tuple[str, ...]:
+    low = word.lower()
+    return tuple(dict.fromkeys([word[:1].upper() + word[1:].lower(), _TERM_BY_FOLD.get(low, low.capitalize()),
+                                *([word.upper()] if word.isalpha() and len(word) <= ACRONYM_LETTERS
+                                  and low not in STOPWORDS else [])]))
 
 
 _ANY_TERM_BY_FOLD = {t.lower(): t for t in TECH_TERMS}
