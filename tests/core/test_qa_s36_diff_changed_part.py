@@ -17,6 +17,7 @@ CHANGED = [
     ("Ana reports to Mira", "These days Ana reports to Bob Stone", "Bob Stone", "Mira"),
     ("米拉住在里斯本", "米拉现在住在波尔图", "波尔图", "里斯本"),
     ("米拉今年34岁", "米拉今年35岁", "35", "34"),
+    ("服务器有 16GB 内存", "服务器现在有 32GB 内存了", "32GB", "16GB"),
 ]
 
 

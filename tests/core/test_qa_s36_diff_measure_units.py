@@ -5,7 +5,8 @@
   is 5000" / "… 8000 USD since the reorg") was an ADD, as was a measure after a verb that measures ("The deploy takes
   10 minutes" / "… takes 25 minutes since …", "Mira weighs 60 kg" / "… 58 kg after …");
 - a day written first ("moved to 10 March" after "is on March 3") was an ADD, while the same date written two ways
-  ("on 2026-03-03" after "on March 3") was an UPDATE naming "another value", as "$5k" after "$5,000" would be.
+  ("on 2026-03-03" after "on March 3", "at 14:00" after "at 2pm", "0.42s" after "420ms") was an UPDATE naming
+  "another value", as "$5k" after "$5,000" would be.
 The reason quotes the values as written ("5k", "95%")."""
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ CHANGED = [
      "15-20", "5-10"),
     ("Mira weighs 60 kg", "Mira weighs 58 kg after the marathon training", "Mira weighs", "58", "60"),
     ("The meeting is on March 3", "The meeting moved to 10 March", "meeting", "10 March", "March 3"),
+    ("The standup is at 2pm", "The standup is at 15:30 every day", "standup", "15:30", "2pm"),
 ]
 
 
@@ -50,6 +52,9 @@ SAME_VALUE = [
     ("The launch is on March 3rd", "The launch is on March 3 after all"),
     ("The team budget is $5k per quarter", "The team budget is $5,000 per quarter, approved by finance"),
     ("The team budget is 5000 USD", "The team budget is $5,000 after the review"),
+    ("The standup is at 10am", "The standup is at 10:00 in room 4"),
+    ("The standup is at 2pm", "The standup is at 14:00 every day"),
+    ("Our p99 latency is 420ms", "Our p99 latency is 0.42s after the fix"),
 ]
 
 

@@ -16,6 +16,7 @@ _MARKERS = re.compile(r"(?i)\b(?:now|actually|currently|nowadays|these\s+days|in
                       r"|现在|目前|如今|其实|实际上")
 _WORD = re.compile(r"\w+(?:['’]\w+)*")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+_ZH_CLOSING = re.compile(r"[了的啦呢]+(?=\s*(?:$|[，。；！？,.;!?]))")  # (a closing particle: "…32GB 内存了")
 _CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\w]")
 PART_WORDS = 4  # the most words a changed part holds
 PART_CHARS = 8  # … or Chinese characters
@@ -56,8 +57,8 @@ def _english(new_text: str, old_text: str) -> tuple[str, str]:
 
 
 def _chinese(new_text: str, old_text: str) -> tuple[str, str]:
-    new = _CJK_CHAR.findall(_MARKERS.sub("", new_text))
-    old = _CJK_CHAR.findall(_MARKERS.sub("", old_text))
+    new = _CJK_CHAR.findall(_ZH_CLOSING.sub("", _MARKERS.sub("", new_text)))
+    old = _CJK_CHAR.findall(_ZH_CLOSING.sub("", _MARKERS.sub("", old_text)))
     p, s = _ends(new, old)
     while p and (new[p - 1].isdigit() or new[p - 1].isascii()) and new[p - 1].isalnum():
         p -= 1  # a number or a Latin word is changed whole ("34" / "35", not "4" / "5")

@@ -1,6 +1,7 @@
 """A measure's value as the diff compares it: one date, amount or time however it is written. "March 3", "3 March",
 "March 3rd" and "2026-03-03" are one date (a year said on one side only is not a difference); "$5k", "5,000" and
-"5000 USD" one amount; "30s" and "30 seconds" one duration. Anything else is compared as written, case aside."""
+"5000 USD" one amount; "30s", "30 seconds" and "30000 ms" one duration; "2pm" and "14:00" one time of day.
+Anything else is compared as written, case aside."""
 from __future__ import annotations
 
 import re
@@ -10,7 +11,12 @@ MONTHS = {name: k + 1 for k, names in enumerate((
     "september sep sept", "october oct", "november nov", "december dec")) for name in names.split()}
 ORDINALS = frozenset(("st", "nd", "rd", "th"))
 _MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9,
-                "billion": 1e9}
+                "billion": 1e9,
+                # durations in seconds and sizes in bytes, as written onto a number or as the keyword token after it
+                "ms": 1e-3, "millisecond": 1e-3, "s": 1.0, "sec": 1.0, "secs": 1.0, "second": 1.0, "min": 60.0,
+                "mins": 60.0, "minut": 60.0, "minute": 60.0, "h": 3600.0, "hr": 3600.0, "hrs": 3600.0,
+                "hour": 3600.0, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12}
+_TIME = re.compile(r"(\d{1,2})(?::(\d{2}))?\s*(a\.?m|p\.?m)?\.?")
 _ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
 _DAY = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?")
 _AMOUNT = re.compile(r"[$€£¥]?\s*(\d[\d,]*(?:\.\d+)?)\s*%?\s*([a-z]*)")
@@ -37,6 +43,11 @@ def canonical(value: str, unit: str = "") -> Value:
     date = _date(low.split())
     if date is not None:
         return date
+    t = _TIME.fullmatch(low)
+    if t and (t.group(2) or t.group(3)):  # "10am", "10 am", "10:00", "2pm" / "14:00": minutes of the day
+        hour = int(t.group(1)) % 12 + (12 if (t.group(3) or "").startswith("p") else 0) if t.group(3) else int(
+            t.group(1))
+        return ("time", hour * 60 + int(t.group(2) or 0))
     m = _AMOUNT.fullmatch(value.lower().strip())
     if m:
         suffix = m.group(2) or unit
