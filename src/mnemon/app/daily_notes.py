@@ -120,12 +120,13 @@ def _daily_note(vault: str | Path | None, action: str | None = None, *, content:
     action = action or ("append" if content else "read")
     if action not in DAILY_ACTIONS:
         raise InvalidInput(f"the daily action must be one of {', '.join(DAILY_ACTIONS)}", action=action)
-    if action == "read" and (content is not None or heading is not None):
-        # a read prints the whole note and writes nothing: the text or heading was dropped without a word
-        given = " and ".join(name for name, value in (("--content", content), ("--heading", heading))
-                             if value is not None)
-        raise InvalidInput(f"`daily read` writes nothing: drop {given}, or use `daily append` to add it",
-                           action=action)
+    if action == "read" and (content is not None or heading is not None or dry_run):
+        # a read prints the whole note and writes nothing: the text or heading was dropped without a word, and a
+        # dry run of it is the read itself
+        given = " and ".join(name for name, value in (("--content", content), ("--heading", heading),
+                                                      ("--dry-run", dry_run or None)) if value is not None)
+        add = ", or use `daily append` to add it" if content is not None or heading is not None else ""
+        raise InvalidInput(f"`daily read` writes nothing: drop {given}{add}", action=action)
     root = notes.safe_folder(vault, None).path
     source = "argument" if pattern else "default"
     if isinstance(obsidian := None if pattern else _obsidian_pattern(root), str):

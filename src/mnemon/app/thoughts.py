@@ -603,6 +603,9 @@ def surface(rt: Runtime, *, prompt: str | None = None, limit: int = 5, hops: int
     when = parse_as_of(as_of)
     if when is not None and prompt is None:
         raise InvalidInput("as_of needs a prompt: proactive cards are scored at now only")
+    if not include_candidates and prompt is None:  # the proactive scorer reads no pack: the flag changed nothing
+        raise InvalidInput("--no-candidates (include_candidates false) needs a prompt: proactive cards come from "
+                           "the scorer, not from a pack of edges to leave candidates out of")
     if out is not None:
         check_out_dir(out)
     if prompt is not None and not str(prompt).strip():  # as `retrieve`: a blank prompt is a mistake, not "no prompt"
