@@ -34,3 +34,42 @@ def test_daily_read_with_dry_run_is_refused(cli_run: CliRun, tmp_path: Path, act
     code, doc = cli_run(["note", "daily", "append", "--vault", vault, "--date", "2026-03-02", "--content", "x",
                          "--dry-run"])
     assert code == 0 and not (vault / "Daily" / "2026-03-02.md").exists()
+
+
+# ── 2. an export whose every memory is refused ─────────────────────────────────────────────────────────────────
+@pytest.mark.parametrize("dry_run", [[], ["--dry-run"]])
+def test_export_with_every_memory_refused_fails_and_writes_nothing(cli_run: CliRun, tmp_path: Path,
+                                                                   dry_run: list[str]) -> None:
+    """A real export holds the sense events of its remembers: with every memory malformed those world rows landed,
+    the import exited 0, and `mnemon import f && rm f` deleted the memories."""
+    for text in ("We deploy on Fridays", "Mira leads the payments team"):
+        assert cli_run(["remember", text])[0] == 0
+    code, export = cli_run(["export"])
+    assert code == 0 and export["world_sense_events"]
+    for row in export["insights"]:
+        row["content"] = 5
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(export), encoding="utf-8")
+    assert cli_run(["--store", "other", "remember", "The office is in Porto"])[0] == 0
+    log_before = cli_run(["--store", "other", "log"])[1]["entries"]
+    code, doc = cli_run(["--store", "other", "import", *dry_run, broken])
+    assert code == 1 and doc["error"]["code"] == "invalid_input"
+    details = doc["error"]["details"]
+    assert details["errors"] == 2 and [r["action"] for r in details["results"]] == ["error", "error"]
+    # no world row, no import row: nothing of the file was written
+    assert cli_run(["--store", "other", "log"])[1]["entries"] == log_before
+    code, status = cli_run(["--store", "other", "status"])
+    assert code == 0 and status["total_insights"] == 1 and status["oplog_count"] == len(log_before)
+    code, export_after = cli_run(["--store", "other", "export"])
+    assert len(export_after["world_sense_events"]) == 1  # the Porto memory's own
+
+
+def test_an_export_with_one_good_memory_is_still_a_partial_import(cli_run: CliRun, tmp_path: Path) -> None:
+    for text in ("We deploy on Fridays", "Mira leads the payments team"):
+        assert cli_run(["remember", text])[0] == 0
+    code, export = cli_run(["export"])
+    export["insights"][0]["content"] = 5
+    partial = tmp_path / "partial.json"
+    partial.write_text(json.dumps(export), encoding="utf-8")
+    code, doc = cli_run(["--store", "other", "import", partial])
+    assert code == 0 and doc["imported"] == 1 and doc["errors"] == 1

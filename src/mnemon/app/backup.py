@@ -284,6 +284,7 @@ def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: It
         world = WorldRestore.start(rt, dry_run=True)
         while batch := list(islice(items, BATCH)):
             _plan_insights(rt, batch, run)
+        _refuse_if_no_memory_landed(run)
         _place_members(rt, rest, run, world)
         world.finish(head)
         _warn_unknown(rt, run)
@@ -293,6 +294,7 @@ def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: It
         while batch := list(islice(items, BATCH)):
             new, forgotten = _plan_insights(rt, batch, run)
             _write_insights(rt, new, forgotten, run)
+        _refuse_if_no_memory_landed(run)  # inside the transaction: nothing of the file is written
         _place_members(rt, rest, run, world)
         _resplit_revived(rt, run)
         world.finish(head)
@@ -308,6 +310,18 @@ def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: It
     out = {**run.reply(), "world": world.reply()}
     out["embedded"] = _embed_restored(rt, run.to_embed, run.held)
     return out
+
+
+def _refuse_if_no_memory_landed(run: _Run) -> None:
+    """An export whose every memory is refused is an error, as a file whose every row is (`transfer`): its world rows
+    (every export holds a remember's sense events) made it a partial import, exit 0, and `mnemon import f && rm f`
+    deleted the memories. Raised before anything else of the file is placed, and inside the restore's transaction,
+    so nothing is written. An export holding no memories at all is no such error."""
+    if run.errors and not (run.added or run.revived or run.skipped):
+        would = "would be" if run.dry_run else "was"
+        raise InvalidInput(f"nothing {would} imported: all {run.errors} memories of the export were refused, so none "
+                           "of its edges or world rows were taken either (details.results says why for each)",
+                           dry_run=run.dry_run, imported=0, errors=run.errors, results=run.reply()["results"])
 
 
 def _warn_over_cap(rt: Runtime) -> None:
