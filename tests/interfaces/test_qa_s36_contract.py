@@ -9,6 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
+
+from mnemon.interfaces import operations
+from mnemon.interfaces.mcp import handle
 
 CliRun = Callable[..., tuple[int, Any]]
 
@@ -73,3 +77,69 @@ def test_an_export_with_one_good_memory_is_still_a_partial_import(cli_run: CliRu
     partial.write_text(json.dumps(export), encoding="utf-8")
     code, doc = cli_run(["--store", "other", "import", partial])
     assert code == 0 and doc["imported"] == 1 and doc["errors"] == 1
+
+
+# ── 3. the schemas state what the library refuses inside an object ─────────────────────────────────────────────
+_SCOPE = "mneme://agent/s36"
+# each: the operation, its arguments (the library refuses every one), and what the refusal names
+_NESTED_REFUSALS = [
+    ("remember_payload", {"payload": {"source_path": _SCOPE, "nodes": [{"name": "Mira"}]}}, "ref"),
+    ("remember_payload", {"payload": {"source_path": _SCOPE, "nodes": [{"ref": "a"}, {"ref": "b"}],
+                                      "edges": [{"src": "a", "dst": "b"}]}}, "relation"),
+    ("remember_payload", {"payload": {"source_path": _SCOPE, "nodes": [{"ref": "a"}],
+                                      "observations": [{"node": "a"}]}}, "text"),
+    ("remember_payload", {"payload": {"source_path": _SCOPE, "nodes": [{"ref": "a", "nmae": "Mira"}]}}, "nmae"),
+    ("remember_payload", {"payload": {"source_path": _SCOPE, "observation": []}}, "observation"),
+    ("remember_payload", {"payload": {"source_path": _SCOPE, "nodes": {"ref": "a"}}}, "nodes"),
+    ("remember_payload", {"payload": {"source_path": _SCOPE, "nodes": [{"ref": "  "}]}}, "ref"),
+    ("remember_payload", {"payload": {"source_path": _SCOPE, "nodes": [{"ref": "a"}, {"ref": "b"}],
+                                      "edges": [{"src": "a", "dst": "b", "relation": "uses",
+                                                 "confidence": 3}]}}, "confidence"),
+    ("remember_payload", {"payload": {"source_path": _SCOPE, "nodes": [{"ref": "a"}],
+                                      "observations": [{"node": "a", "text": "x", "score": 101}]}}, "score"),
+    ("predict_add", {"prediction": {"title": "Invoice paid", "check_after": "2026-01-01",
+                                    "expires_at": "2026-02-01",
+                                    "match_json": {"observation_terms_all": ["invoice"]}}}, "sense_type"),
+    ("action_record", {"action": {"action_type": "email", "title": "Sent the invoice", "tool_call_id": "t1",
+                                  "side_effect_level": "external", "verify": {"terms": ["invoice"]}}},
+     "sense_type"),
+    ("surface", {"include_candidates": False}, "prompt"),
+]
+
+
+@pytest.mark.parametrize(("op_name", "args", "named"), _NESTED_REFUSALS)
+def test_what_the_library_refuses_inside_an_object_the_schema_refuses(mem: Any, op_name: str,
+                                                                      args: dict[str, Any], named: str) -> None:
+    """tools/list stated only an object argument's top-level fields: a payload node without its ref, an edge without
+    its relation, a prediction's match without its sense type passed a client's schema check and were refused by
+    the server. Now the schema a client reads (MCP's tools/list) refuses them, and so does the server, naming the
+    field, before the library is reached."""
+    listed = handle(lambda: mem, {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}})
+    assert listed is not None
+    [tool] = [t for t in listed["result"]["tools"] if t["name"] == op_name]
+    full = operations.BY_NAME[op_name].schema()  # with the rules between arguments a tool host drops (described)
+    assert tool["inputSchema"] == {key: value for key, value in full.items() if key != "allOf"}
+    assert not Draft202012Validator(full).is_valid(args)
+    reply = handle(lambda: mem, {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                                 "params": {"name": op_name, "arguments": args}})
+    assert reply is not None and reply["result"]["isError"]
+    error = json.loads(reply["result"]["content"][0]["text"])["error"]
+    assert error["code"] == "invalid_input" and named in error["message"]
+    assert mem.status()["total_insights"] == 0  # nothing of it written
+
+
+def test_a_payload_the_schema_takes_is_written(mem: Any) -> None:
+    """The other way round: a full payload, every optional field given, passes the schema and is written."""
+    from mnemon.app.vault import payload
+
+    assert operations.MAX_PAYLOAD_ITEMS == payload.MAX_ITEMS
+    full = {"source_path": _SCOPE, "nodes": [{"ref": "a", "name": "Mira", "type": "person", "summary": "lead"},
+                                             {"ref": "b", "name": None}],
+            "edges": [{"src": "a", "dst": "b", "relation": "Works On", "status": "candidate", "confidence": 0.5,
+                       "evidence": "standup", "validated": False}],
+            "observations": [{"node": "a", "kind": "RISK", "text": "Mira is out next week", "score": 50}],
+            "assertions": []}
+    assert Draft202012Validator(operations.BY_NAME["remember_payload"].schema()).is_valid({"payload": full})
+    op = operations.BY_NAME["remember_payload"]
+    reply = op.call(mem, operations.check_args(op, {"payload": full}))
+    assert reply["ok"] and len(reply["nodes"]) == 2 and len(reply["observations"]) == 1, reply

@@ -7,6 +7,7 @@ take the same arguments, are checked the same way (`check_args`) and return the 
 from __future__ import annotations
 
 import functools
+import json
 import math
 import re
 from collections.abc import Callable, Mapping
@@ -19,6 +20,7 @@ from ..core.intent import VALID_INTENTS
 from ..core.model import CATEGORIES, LOG_OPS, MNEMON_EDGE_TYPES
 from ..core.validation import (MAX_CONTENT_CHARS, MAX_ENTITIES, MAX_ENTITY_CHARS, MAX_SOURCE_CHARS, MAX_TAG_CHARS,
                                MAX_TAGS, surrogate_path)
+from ..core.world.values import refuse_unknown_keys
 
 # app.context's, app.recall's and app.curation's (a test pins them equal): importing them here would load recall and
 # numpy for `mcp serve`
@@ -32,6 +34,7 @@ STATE_VALIDITIES = ("current", "lapsed", "future", "superseded", "retracted", "u
 STATE_ORDERS = ("subject", "updated_at_desc", "created_at_desc")
 STATE_TYPES = ("belief", "open_loop")
 MAX_INTEGER = 2**63 - 1
+MAX_PAYLOAD_ITEMS = 5000  # app.vault.payload's MAX_ITEMS (a test pins them equal)
 # an RFC 3339 / ISO-8601 date or time as `core.model.parse_iso` reads it (empty: not given); anchored, so a standard
 # validator and `check_args` refuse the same texts
 ISO_TIME = (r"^(|\d{4}-\d{2}-\d{2}([Tt ]\d{2}(:\d{2}(:\d{2}([.,]\d{1,6})?)?)?"
@@ -96,6 +99,9 @@ class Operation:
     # (argument, other, value): the argument given needs the other given as that value (link's sub_type, a causal
     # sub-type, needs edge_type causal); stated in the schema and refused by `check_args` as an exclusive pair is
     needs: tuple[tuple[str, str, str], ...] = ()
+    # (argument, value, other): the argument at that value needs the other given (surface's include_candidates false
+    # needs a prompt: the proactive cards read no pack to leave candidates out of)
+    needs_given: tuple[tuple[str, Any, str], ...] = ()
 
     @cached_property
     def parameters(self) -> dict[str, Any]:
@@ -110,6 +116,8 @@ class Operation:
                                                                    for f in pair}}} for pair in self.exclusive]
         rules += [{"if": {"required": [name]}, "then": {"required": [other], "properties": {other: {"const": value}}}}
                   for name, other, value in self.needs]
+        rules += [{"if": {"required": [name], "properties": {name: {"const": value}}}, "then": {"required": [other]}}
+                  for name, value, other in self.needs_given]
         if rules:
             out["allOf"] = rules
         return out
@@ -168,6 +176,9 @@ def check_args(op: Operation, args: Any) -> dict[str, Any]:
         if name in checked and checked.get(other) != value:
             raise InvalidInput(f"{op.name}: argument {name!r} needs {other!r} {value}; got "
                                f"{checked.get(other, 'none')}", field=name)
+    for name, value, other in op.needs_given:
+        if name in checked and checked[name] == value and other not in checked:
+            raise InvalidInput(f"{op.name}: argument {name!r} {json.dumps(value)} needs {other!r}", field=name)
     return checked
 
 
@@ -208,6 +219,8 @@ def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
         if "pattern" in spec and not _ecma(spec["pattern"]).search(value):
             raise InvalidInput(f"{what} {_PATTERN_MEANING.get(spec['pattern'], 'must match ' + spec['pattern'])}")
     if isinstance(value, dict):
+        if spec.get("additionalProperties") is False:  # in the library's words, with the closest known field
+            refuse_unknown_keys(value, tuple(spec.get("properties", {})), what)
         # a field the library refuses to go without, stated so a client that checks the schema is told first (a
         # sense event's description said observed_at defaulted to now; the library refused the event without it)
         missing = [key for key in spec.get("required", ()) if key not in value]
@@ -217,6 +230,9 @@ def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
             missing.append(alternatives[0][0])
         if missing:
             raise InvalidInput(f"{what} is missing {missing[0]!r}")
+        for key, inner in spec.get("properties", {}).items():  # what an object inside an argument states of its own
+            if key in value:
+                _checked(f"{what}, field {key!r}", inner, value[key])
     if "const" in spec.get("not", {}) and value == spec["not"]["const"]:
         raise InvalidInput(f"{what} must not be {spec['not']['const']}")
     if isinstance(value, list):
@@ -296,6 +312,35 @@ _HINTS = _s("comma-separated words that raise the items holding them")
 _CANDIDATES = _b("include candidate (unvalidated) edges, marked candidate_only (default true)")
 
 
+
+def _items(required: tuple[str, ...], optional: dict[str, Any]) -> dict[str, Any]:
+    """A list of a payload's objects: each names its required fields (non-blank texts) and takes no other field
+    than these, as `app.vault.payload.parse_payload` refuses them."""
+    fields = {**{name: _text_not_blank({"type": "string"}, no_nul=True) for name in required}, **optional}
+    return {"type": "array", "maxItems": MAX_PAYLOAD_ITEMS,
+            "items": {"type": "object", "required": list(required), "properties": fields,
+                      "additionalProperties": False}}
+
+
+_ANY = {"description": "optional"}
+_PAYLOAD = {"type": "object", "required": ["source_path"], "additionalProperties": False,
+            "description": '{"source_path": "mneme://agent/session-1", "nodes": [{"ref", "name", "type", '
+                           '"summary"}], "edges": [{"src", "dst", "relation", "status", "confidence", "evidence", '
+                           '"validated"}], "observations": [{"node", "kind", "text", "score"}], "assertions": '
+                           '[world-state beliefs]}; edges and observations name nodes by ref',
+            "properties": {
+                "source_path": {"type": "string", "pattern": MNEME_SCOPE},
+                "nodes": _items(("ref",), {"name": _ANY, "type": _ANY, "summary": _ANY}),
+                "edges": _items(("src", "dst", "relation"),
+                                {"status": _ANY, "evidence": _ANY, "confidence": _unit("0-1, default 1"),
+                                 "validated": _b("a person confirmed it (default false)")}),
+                "observations": _items(("node", "text"),
+                                       {"kind": _ANY, "score": {"type": "number", "minimum": 0, "maximum": 100}}),
+                "assertions": {"type": "array", "maxItems": MAX_PAYLOAD_ITEMS, "items": {"type": "object"}}}}
+# a prediction's match as an object names its sense type (it may also come as its JSON text), as its gate does
+_MATCH = {"required": ["sense_type"], "properties": {"gate": {"required": ["sense_type"]}}}
+
+
 OPERATIONS: tuple[Operation, ...] = (
     Operation("remember", "Store one memory (exact repeats are skipped; the diff is advice). Returns its id, the "
               "action taken (added or skipped), the diff against similar memories and the edges it made.",
@@ -368,10 +413,12 @@ OPERATIONS: tuple[Operation, ...] = (
               {"prompt": _s("the prompt (leave out for proactive cards)", MAX_PROMPT_CHARS, not_blank=True),
                "limit": _i("1-50, default 5", 1, 50), "hints": _HINTS,
                "hops": _i("most edges in each card's path, 0-12, default 5 (0: the memory alone)", 0, 12),
-               "include_candidates": _CANDIDATES},
+               "include_candidates": _b("include candidate (unvalidated) edges, marked candidate_only (default "
+                                        "true); false needs a prompt")},
               (), True,
               lambda m, a: m.surface(prompt=a.get("prompt"), limit=a.get("limit", 5), hints=a.get("hints"),
-                                     hops=a.get("hops", 5), include_candidates=a.get("include_candidates", True))),
+                                     hops=a.get("hops", 5), include_candidates=a.get("include_candidates", True)),
+              needs_given=(("include_candidates", False, "prompt"),)),
     Operation("agent_preflight", "What an agent reads before answering: the context pack, world state (current, "
               "lapsed and unbacked beliefs, due predictions, contradictions), the contract check and the rules; "
               "the error `contract_failed` when the database breaks its contract.",
@@ -388,10 +435,7 @@ OPERATIONS: tuple[Operation, ...] = (
               "under one mneme:// source_path, removable as a unit with forget_source. Edges and observations name "
               "nodes of the same payload by ref; an edge that needs validation is stored as a candidate (each edge "
               "says which status it got and why). Writing the same scope again replaces what it wrote before.",
-              {"payload": {"type": "object", "required": ["source_path"],
-                           "description": '{"source_path": "mneme://agent/session-1", "nodes": '
-                           '[{"ref", "name", "type"}], "edges": [{"src", "dst", "relation", "status"}], '
-                           '"observations": [{"node", "kind", "text", "score"}]}'},
+              {"payload": _PAYLOAD,
                "dry_run": _b("validate and show what would be written; write nothing")},
               ("payload",), False,
               lambda m, a: m.remember_payload(a["payload"], dry_run=a.get("dry_run", False))),
@@ -444,6 +488,7 @@ OPERATIONS: tuple[Operation, ...] = (
               "tool_call_id or external_ref. A verify block {sense_type, terms, check_after: 1d, expires: 3d} "
               "spawns the prediction that checks it happened.",
               {"action": {"type": "object", "required": ["action_type", "title"],
+                          "properties": {"verify": {"required": ["sense_type"]}},
                           "description": '{"action_type", "title", "side_effect_level": "none" '
                           '(default) or e.g. "external", "tool_call_id" or "external_ref", "tool_name", '
                           '"reversibility", "assertion_ids", "verify", "metadata"}'}},
@@ -454,6 +499,7 @@ OPERATIONS: tuple[Operation, ...] = (
               {"prediction": {"type": "object", "required": ["title", "check_after", "expires_at"],
                               # its match, under either name the library reads (match_json, or match)
                               "anyOf": [{"required": ["match_json"]}, {"required": ["match"]}],
+                              "properties": {"match_json": _MATCH, "match": _MATCH},
                               "description": '{"title", "prediction_type": '
                               '"confirmation_expected|no_news_expected", "match_json": {"sense_type", '
                               '"observation_terms_all"}, "check_after" and "expires_at" (RFC 3339), "confidence", '
