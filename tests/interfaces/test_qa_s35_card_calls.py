@@ -12,8 +12,10 @@ from mnemon.app.suggested_actions import suggested_actions
 from mnemon.interfaces.mcp import handle
 from mnemon.interfaces.operations import BY_NAME, check_args
 
-# the suggestion types whose every command has an operation beside it (a note edit has none over the servers)
-CALLED = {"synapse_review": ("validate", "kill"), "graph_memory_review": None, "inspect": None}
+# the suggestion types whose every command has an operation beside it (a note edit too: note_add_bullet, in the
+# vault the store was ingested from)
+CALLED = {"synapse_review": ("validate", "kill"), "graph_memory_review": None, "inspect": None,
+          "vault_append_bullet": None}
 
 
 def _calls(action: dict[str, Any]) -> list[dict[str, Any]]:

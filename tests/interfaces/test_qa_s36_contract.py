@@ -143,3 +143,77 @@ def test_a_payload_the_schema_takes_is_written(mem: Any) -> None:
     op = operations.BY_NAME["remember_payload"]
     reply = op.call(mem, operations.check_args(op, {"payload": full}))
     assert reply["ok"] and len(reply["nodes"]) == 2 and len(reply["observations"]) == 1, reply
+
+
+# ── 4. every action a card suggests is a call a tool caller can make ───────────────────────────────────────────
+def _tool(mem: Any, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    reply = handle(lambda: mem, {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                 "params": {"name": name, "arguments": args}})
+    assert reply is not None
+    return dict(reply["result"]["structuredContent"])
+
+
+def _lighthouse(mem: Any, tmp_path: Path) -> tuple[Path, str]:
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "lighthouse.md").write_text("# Lighthouse\n\n- The lighthouse battery supplier is late\n"
+                                         "- Mira owns the lighthouse firmware\n", encoding="utf-8")
+    mem.ingest(str(vault))
+    added = mem.predict_add({"title": "Lighthouse battery delivered", "check_after": "2026-01-01",
+                             "expires_at": "2027-02-01",
+                             "match_json": {"sense_type": "manual",
+                                            "observation_terms_all": ["lighthouse", "battery"]}})
+    return vault, str(added["prediction"]["id"])
+
+
+def test_every_card_action_over_mcp_is_a_tool_call_that_runs(mem: Any, tmp_path: Path) -> None:
+    """Over MCP a card offered `note add-bullet` and `predict check --id … --dry-run` (no tool does either) and told
+    the agent in words to run `predict check`: the follow-up bullet and the prediction's check were actions it could
+    not take. Each now carries its call (note_add_bullet, predict_check), which runs there."""
+    vault, prediction = _lighthouse(mem, tmp_path)
+    listed = handle(lambda: mem, {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}})
+    assert listed is not None
+    names = {tool["name"] for tool in listed["result"]["tools"]}
+    cards = _tool(mem, "surface", {"prompt": "lighthouse battery supplier", "limit": 10})["thoughts"]
+    made = set()
+    for card in cards:
+        assert "`predict check" not in card["action"] and "`state explain" not in card["action"], card["action"]
+        for action in card["suggested_actions"]:
+            calls = list(action["calls"].values()) if "calls" in action else [action["call"]]
+            for call in calls:
+                assert call["operation"] in names, action
+                made.add(call["operation"])
+                reply = _tool(mem, call["operation"], call["arguments"])
+                assert "error" not in reply, (call, reply)
+                if call["operation"] == "note_add_bullet":
+                    assert "mnemon ingest" not in reply["hint"]
+                if call["operation"] == "predict_check":
+                    assert reply["dry_run"] is True and reply["checked"] == 1
+    assert {"note_add_bullet", "predict_check", "show"} <= made
+    text = (vault / "lighthouse.md").read_text(encoding="utf-8")
+    assert "## Next Actions" in text and "- Follow up: The lighthouse battery supplier is late" in text
+    from mnemon.app.world.common import world_of
+
+    assert world_of(mem.rt).get_prediction(prediction)["status"] == "open"  # the dry run recorded nothing
+
+
+def test_a_world_state_item_is_inspected_with_state_explain(mem: Any) -> None:
+    from mnemon.app.suggested_actions import suggested_actions
+
+    aid = mem.state_assert({"subject": "Lighthouse battery", "predicate": "supplier", "object_value": "Acme",
+                            "source_path": "manual:test", "evidence": "the supplier is Acme",
+                            "certainty": "confirmed", "confidence": 0.95})["id"]
+    [inspect] = suggested_actions({"item_type": "world_state", "id": aid})
+    assert inspect["call"] == {"operation": "state_explain", "arguments": {"id": aid}}
+    assert _tool(mem, "state_explain", {"id": aid})["assertion"]["id"] == aid
+
+
+def test_the_new_tools_refuse_in_words_a_tool_caller_can_act_on(mem: Any) -> None:
+    missing = _tool(mem, "state_explain", {"id": "nope"})["error"]
+    assert missing["code"] == "not_found" and "`state_list`" in missing["message"]
+    assert "mnemon" not in missing["message"]
+    missing = _tool(mem, "predict_check", {"id": "nope", "dry_run": True})["error"]
+    assert missing["code"] == "not_found" and "mnemon" not in missing["message"]
+    # the vault is the one the store was ingested from: a store with none has no note to edit
+    refused = _tool(mem, "note_add_bullet", {"path": "a.md", "heading": "Next Actions", "bullet": "x"})["error"]
+    assert refused["code"] == "invalid_input" and "never ingested" in refused["message"]

@@ -40,6 +40,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, NamedTuple
 
 from ..core.errors import Conflict, InvalidInput, NotFound, PathRefused
+from ..core.surface import next_ingest
 
 try:
     import fcntl
@@ -416,8 +417,7 @@ def _commit(vault: str | Path | None, target: Resolved, before: NoteText | None,
                                                "hidden name or this folder: recall, retrieve and the graph will not see"
                                                " this note"})
     else:
-        out["hint"] = ("recall and retrieve find the change after the next `mnemon ingest`, which reads only changed"
-                       " notes")
+        out["hint"] = f"recall and retrieve find the change after {next_ingest()}"
     return out
 
 

@@ -93,18 +93,22 @@ def suggested_actions(item: dict[str, Any], *, db: str | None = None, vault: str
         # the note last, after `--`: a note named "-draft.md" read as an option and the pasted command failed
         action["command"] = [*store, "note", "add-bullet", *(["--vault", vault] if vault else []),
                              "--heading", NEXT_ACTIONS_HEADING, "--bullet", bullet, "--", str(item["note"])]
+        if vault:  # the servers' tool edits the vault the store was ingested from, the one named here
+            action["call"] = _call("note_add_bullet", path=str(item["note"]), heading=NEXT_ACTIONS_HEADING,
+                                   bullet=bullet)
         out.append(action)
-    call: dict[str, Any] | None = None  # (no operation explains an assertion or checks a prediction over the servers)
     if item.get("item_type") == "edge":
         inspect = [*store, "explain-edge", str(item.get("edge_id"))]
         call = _call("explain_edge", id=item.get("edge_id"))
     elif item.get("item_type") == "world_state":  # an assertion id is no memory: `show` answered not_found
         inspect = [*store, "state", "explain", str(item.get("id"))]
+        call = _call("state_explain", id=str(item.get("id")))
     elif item.get("item_type") == "world_prediction":  # its outcome as a check would find it now, recording nothing
         inspect = [*store, "predict", "check", "--id", str(item.get("id")), "--dry-run"]
+        call = _call("predict_check", id=str(item.get("id")), dry_run=True)
     else:
         inspect, call = [*store, "show", str(item.get("id"))], _call("show", id=str(item.get("id")))
-    out.append({"type": "inspect", "id": item.get("id"), "command": inspect, **({"call": call} if call else {})})
+    out.append({"type": "inspect", "id": item.get("id"), "command": inspect, "call": call})
     if masked:
         for action in out:
             action["store"] = _CONFIGURED_STORE.format(db=db)

@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 from ..core.errors import InvalidInput, ProviderUnavailable
 from ..core.model import Edge, Memory
 from ..core.ontology import category_of, inverse_of
+from ..core.surface import step
 from ..core.text import excerpt, tokens
 from ..core.vault.links import display_links
 from ..core.vault.observations import hint_words
@@ -430,7 +431,8 @@ def _world_parts(item: dict[str, Any]) -> dict[str, str]:
         return {"title": f"Current state: {stated}",
                 "insight": f"The world model holds “{stated}” as current{since}"
                            f"{f', valid until {until}' if until else ''}. Evidence{source}: “{text}”.",
-                "action": "Treat it as current fact and cite its source; `state explain` shows what it replaced."}
+                "action": "Treat it as current fact and cite its source; "
+                          + step("`state explain`", "`state_explain`") + " shows what it replaced."}
     status = str(item.get("status") or "open")
     window = f"between {_day(item.get('check_after'))} and {_day(item.get('expires_at'))}"
     if status == "missed":
@@ -440,14 +442,16 @@ def _world_parts(item: dict[str, Any]) -> dict[str, str]:
     if status == "unverifiable":
         return {"title": f"Unverifiable expectation: {title}",
                 "insight": f"Whether it happened {window} cannot be told from the stored evidence: {text}.",
-                "action": "Record the evidence it needs (`sense add`) or decide it by hand."}
+                "action": f"Record the evidence it needs ({step('`sense add`', '`sense_add`')}) or decide it by hand."}
     if status == "confirmed":
         return {"title": f"Confirmed expectation: {title}", "insight": f"It happened as expected: {text}.",
                 "action": "Nothing to chase; rely on the evidence that confirmed it."}
     return {"title": f"Expected: {title}",
             "insight": f"An open prediction expects this {window} (confidence {item.get('confidence')}); it is an"
                        " expectation, not a fact.",
-            "action": "See whether the evidence has come: `predict check --id … --dry-run` records nothing."}
+            "action": "See whether the evidence has come: "
+                      + step("`predict check --id … --dry-run`", "`predict_check` with its id and dry_run")
+                      + " records nothing."}
 
 
 def _as_typed(stems: Sequence[str], prompt: str) -> list[str]:
@@ -703,8 +707,11 @@ class ContextMixin:
         return notes_mod.upsert_section(vault, path, heading, content, level=level, dry_run=dry_run,
                                         clock=self.rt.clock)
 
-    def note_add_bullet(self, vault: str, path: str, heading: str, bullet: str, *,
+    def note_add_bullet(self, vault: str | None, path: str, heading: str, bullet: str, *,
                         dry_run: bool = False) -> dict[str, Any]:
+        """`vault` None: the vault this store was ingested from (the servers' tool, a card's suggestion)."""
+        if vault is None and (vault := vault_root(self.rt)) is None:
+            raise InvalidInput("this store was never ingested from a vault: it has no note to add a bullet to")
         return notes_mod.add_bullet(vault, path, heading, bullet, dry_run=dry_run, clock=self.rt.clock)
 
 

@@ -33,6 +33,13 @@ def store_read_only() -> str:
                 "the store is open read-only: this server takes no writes (it was started read-only)")
 
 
+def next_ingest() -> str:
+    """What makes a note edit visible to recall: at a shell, a command; over the servers (a card's note_add_bullet)
+    no tool ingests, whoever runs the server does."""
+    return step("the next `mnemon ingest`, which reads only changed notes",
+                "the vault's next ingest (by whoever runs this server), which reads only changed notes")
+
+
 def embed_all() -> str:
     """What adds the vectors a store lacks: a command at a shell; over the servers no tool does it, whoever runs the
     server does."""

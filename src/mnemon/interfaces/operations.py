@@ -528,6 +528,19 @@ OPERATIONS: tuple[Operation, ...] = (
                                         predicate=a.get("predicate"), state_type=a.get("type"),
                                         as_of=a.get("as_of"), limit=a.get("limit", 200),
                                         order_by=a.get("order_by", "subject"))),
+    Operation("state_explain", "One world-state assertion with what it superseded and what superseded it, its "
+              "linked predictions and audit events (Mneme's `state explain`).",
+              {"id": _s("assertion id"), "as_of": _AS_OF}, ("id",), True,
+              lambda m, a: m.state_explain(a["id"], as_of=a.get("as_of"))),
+    Operation("predict_check", "Check one prediction (id) or every due open one against the stored sense events "
+              "(Mneme's `predict check`); records the outcomes unless dry_run.",
+              {"id": _s("prediction id (default: every due one)"),
+               "as_of": {**_AS_OF, "description": "check at this ISO instant (default now; a future one only with "
+                                                  "dry_run)"},
+               "dry_run": _b("evaluate without recording outcomes")},
+              (), False,
+              lambda m, a: m.predict_check(prediction_id=a.get("id"), as_of=a.get("as_of"),
+                                           dry_run=a.get("dry_run", False))),
     Operation("state_retract", "Mark one assertion as never true (a correction; Mneme's `state retract`): a value "
               "it had superseded is current again. Retracting it again changes nothing (already_retracted, with "
               "the first retraction).",
@@ -541,6 +554,16 @@ OPERATIONS: tuple[Operation, ...] = (
               ("alias", "canonical"), False,
               lambda m, a: m.alias_add(a["alias"], a["canonical"], source=a.get("source", "manual"),
                                        confidence=a.get("confidence", 1.0))),
+    Operation("note_add_bullet", "Add a bullet to the end of a heading's own list in a note of the vault this "
+              "store was ingested from (the section is created when missing), unless the list has it already; the "
+              "previous text is kept as a backup (Mneme's `note add-bullet`). What a thought card's "
+              "vault_append_bullet suggests.",
+              {"path": _s("the note's path in the vault, e.g. Projects/lighthouse.md"),
+               "heading": _s("the heading (created when missing)"), "bullet": _s("one line"),
+               "dry_run": _b("show the note as it would be; write nothing")},
+              ("path", "heading", "bullet"), False,
+              lambda m, a: m.note_add_bullet(None, a["path"], a["heading"], a["bullet"],
+                                             dry_run=a.get("dry_run", False))),
     Operation("log", "The newest entries of the audit log (writes, forgets, prunes).",
               {"limit": _i("1-10000, default 20", 1, 10_000),
                "op": {"type": "string", "enum": list(LOG_OPS), "description": "only this operation"}}, (), True,

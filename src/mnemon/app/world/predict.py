@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from ...core.errors import Conflict, InvalidInput, NotFound
+from ...core.surface import step
 from ...core.world import (
     Prediction,
     Transition,
@@ -175,7 +176,8 @@ def check_predictions(rt: Runtime, *, prediction_id: str | None = None, as_of: A
             if world_of(rt).get_prediction(prediction_id) is not None:
                 raise InvalidInput(f"prediction {prediction_id!r} was made after --as-of {iso(moment)}: it cannot "
                                    "be checked at that instant", field="as_of")
-            raise NotFound(f"no prediction {prediction_id!r}; `mnemon predict due` lists open ones")
+            raise NotFound(f"no prediction {prediction_id!r}; " + step("`mnemon predict due` lists open ones",
+                                                                       "`agent_preflight` lists the due ones"))
         targets = [view.predictions[prediction_id]]
     else:
         targets = due_predictions(view.predictions.values(), moment, moment, view.events)

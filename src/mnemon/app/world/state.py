@@ -15,6 +15,7 @@ from typing import Any
 
 from ...core.errors import Conflict, InvalidInput, NotFound
 from ...core.model import Edge, parse_iso
+from ...core.surface import step
 from ...core.world import (
     Assertion,
     AssertionChange,
@@ -241,7 +242,7 @@ def explain_state(rt: Runtime, assertion_id: str, *, as_of: Any = None) -> dict[
     world = world_of(rt)
     raw = world.get_assertion(assertion_id)
     if raw is None:
-        raise NotFound(f"no assertion {assertion_id!r}; `mnemon state list` shows ids")
+        raise NotFound(f"no assertion {assertion_id!r}; " + step("`mnemon state list`", "`state_list`") + " shows ids")
     moment = replay_instant(rt, as_of)
     row = with_source_edges(rt, [Assertion.from_row(raw)], moment if as_of is not None else None)[0]
     pair = {r.id: r for r in load_assertions(rt, subject_norm=norm_keys(row.subject), predicate=row.predicate)}
