@@ -217,3 +217,16 @@ def test_the_new_tools_refuse_in_words_a_tool_caller_can_act_on(mem: Any) -> Non
     # the vault is the one the store was ingested from: a store with none has no note to edit
     refused = _tool(mem, "note_add_bullet", {"path": "a.md", "heading": "Next Actions", "bullet": "x"})["error"]
     assert refused["code"] == "invalid_input" and "never ingested" in refused["message"]
+
+
+# ── 5. more flags that change nothing, and an option under the name the servers give it ────────────────────────
+def test_ingest_append_with_allow_empty_is_refused(cli_run: CliRun, tmp_path: Path) -> None:
+    """An append removes no note, so --allow-empty (let an empty folder remove every note) changed nothing."""
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "a.md").write_text("# A\n\n- Mira leads the payments team\n", encoding="utf-8")
+    code, doc = cli_run(["ingest", "--vault", vault, "--append", "--allow-empty"])
+    assert code == 1 and doc["error"]["code"] == "invalid_input" and "--append removes none" in doc["error"]["message"]
+    assert cli_run(["status"])[1]["nodes_by_kind"] == {}  # nothing was ingested
+    code, doc = cli_run(["ingest", "--vault", vault, "--append"])
+    assert code == 0 and doc["mode"] == "append"

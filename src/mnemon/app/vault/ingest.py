@@ -284,6 +284,9 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
         raise InvalidInput(f"mode must be one of {', '.join(MODES)}", mode=mode)
     if max_notes is not None and max_notes < 1:
         raise InvalidInput("--max-notes must be at least 1", max_notes=max_notes)
+    if allow_empty and mode == "append":  # an append removes no note: the flag changed nothing, without a word
+        raise InvalidInput("--allow-empty lets an empty folder remove every note, and --append removes none: drop "
+                           "one of them", mode=mode)
     if workers is not None and workers < 1:
         raise InvalidInput("--workers must be at least 1 (1: parse in this process; leave it out for one per core)",
                            workers=workers)
