@@ -230,3 +230,11 @@ def test_ingest_append_with_allow_empty_is_refused(cli_run: CliRun, tmp_path: Pa
     assert cli_run(["status"])[1]["nodes_by_kind"] == {}  # nothing was ingested
     code, doc = cli_run(["ingest", "--vault", vault, "--append"])
     assert code == 0 and doc["mode"] == "append"
+
+
+def test_remember_takes_importance_under_the_servers_name(cli_run: CliRun) -> None:
+    """`remember x --importance 5` (the argument's name over MCP, HTTP and in an import draft) answered "No such
+    option '--importance'. Did you mean '--source'?"."""
+    code, doc = cli_run(["remember", "The lighthouse launch is in May", "--importance", "5"])
+    assert code == 0
+    assert cli_run(["show", doc["id"]])[1]["importance"] == 5

@@ -48,7 +48,7 @@ def read_input(file: str | None, what: str) -> str:
 @cli.command()
 @click.argument("content", nargs=-1)
 @click.option("--cat", "category", help="preference|decision|fact|insight|context|general  [default: general]")
-@click.option("--imp", "importance", help="Importance 1-5.  [default: 3]")
+@click.option("--imp", "--importance", "importance", help="Importance 1-5.  [default: 3]")
 @click.option("--tags", help="Comma-separated tags (≤20).")
 @click.option("--entities", help="Comma-separated entities (≤50).")
 @click.option("--entity-mode", default="merge", show_default=True, help="merge|provided|auto")
