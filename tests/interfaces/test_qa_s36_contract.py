@@ -238,3 +238,22 @@ def test_remember_takes_importance_under_the_servers_name(cli_run: CliRun) -> No
     code, doc = cli_run(["remember", "The lighthouse launch is in May", "--importance", "5"])
     assert code == 0
     assert cli_run(["show", doc["id"]])[1]["importance"] == 5
+
+
+def test_find_nodes_is_a_command_too(cli_run: CliRun, tmp_path: Path, example_vault: Path) -> None:
+    """MCP and HTTP had find_nodes (a note's node id for `graph --focus`); the command line had no way to it."""
+    assert cli_run(["ingest", "--vault", example_vault])[0] == 0
+    code, doc = cli_run(["find-nodes", "light", "--limit", "5"])
+    assert code == 0 and doc["nodes"] and doc["nodes"][0]["kind"] == "note"
+    from mnemon.app.config import load_config
+    from mnemon.app.memory import Mnemon
+
+    mem = Mnemon.open(load_config())
+    try:
+        assert _tool(mem, "find_nodes", {"query": "light", "limit": 5}) == doc  # the same answer over MCP
+    finally:
+        mem.close()
+    code, focused = cli_run(["graph", "--focus", doc["nodes"][0]["id"]])
+    assert code == 0 and focused["nodes"]
+    code, doc = cli_run(["find-nodes", "light", "--limit", "0"])
+    assert code == 1 and doc["error"]["code"] == "invalid_input"

@@ -184,6 +184,15 @@ def graph(focus: str | None, depth: int, max_nodes: int, max_links: int, no_cand
                               include_candidates=not no_candidates, include_killed=killed, folder=folder))
 
 
+@cli.command("find-nodes")
+@click.argument("words", nargs=-1, required=True)
+@click.option("--limit", default=10, show_default=True, type=int, help="1-50.")
+def find_nodes(words: tuple[str, ...], limit: int) -> None:
+    """Graph nodes whose title holds the words, in any case: notes first, then headings, tags, people and other named
+    nodes; exact titles, then prefixes, then the rest. Their ids are what `graph --focus` and `show` take."""
+    run(lambda c: c.mem.find_nodes(" ".join(words), limit=limit))
+
+
 @cli.command()
 def status() -> None:
     """Counts by category and edge type, top entities, size, embedding coverage."""
