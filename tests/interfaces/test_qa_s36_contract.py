@@ -257,3 +257,27 @@ def test_find_nodes_is_a_command_too(cli_run: CliRun, tmp_path: Path, example_va
     assert code == 0 and focused["nodes"]
     code, doc = cli_run(["find-nodes", "light", "--limit", "0"])
     assert code == 1 and doc["error"]["code"] == "invalid_input"
+
+
+class _Terminal:
+    """A stdin that is a terminal: reading it would wait for someone to type."""
+
+    def isatty(self) -> bool:
+        return True
+
+    def read(self, *_: Any) -> str:
+        raise AssertionError("the command waited on the terminal")
+
+
+def test_action_record_without_a_file_on_a_terminal_is_refused(cli_run: CliRun,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """`action record` with --file left out read its default '-' from the terminal: it waited there without a word,
+    forever in an agent's pseudo-terminal (as `note write` did before its fix). Piped, it reads stdin as before."""
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", _Terminal())
+    code, doc = cli_run(["action", "record"])
+    assert code == 1 and doc["error"]["code"] == "invalid_input" and "--file" in doc["error"]["message"]
+    monkeypatch.undo()
+    code, doc = cli_run(["action", "record"], input='{"action_type": "email", "title": "Sent the invoice"}')
+    assert code == 0 and doc["created"] is True

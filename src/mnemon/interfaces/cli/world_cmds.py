@@ -156,10 +156,12 @@ def action() -> None:
 
 
 @action.command("record")
-@click.option("--file", "file", default="-", show_default=True, help="Action JSON ('-': stdin).")
-def action_record(file: str) -> None:
+@click.option("--file", "file", help="Action JSON ('-': stdin; left out: stdin when piped).")
+def action_record(file: str | None) -> None:
     """Record an action; side effects need external_ref or tool_call_id; `verify` spawns a prediction."""
-    run(lambda c: c.mem.action_record(read_file(file, "action")))
+    from .commands import read_input  # left out on a terminal: refused (it waited there without a word)
+
+    run(lambda c: c.mem.action_record(read_input(file, "action")))
 
 
 # ── aliases ────────────────────────────────────────────────────────────────────────────────────────────────────
