@@ -41,6 +41,18 @@ def test_daily_read_with_dry_run_is_refused(cli_run: CliRun, tmp_path: Path, act
 
 
 # ── 2. an export whose every memory is refused ─────────────────────────────────────────────────────────────────
+def _refused_import(cli_run: CliRun, tmp_path: Path, export: dict[str, Any],
+                    dry_run: list[str]) -> tuple[dict[str, Any], list[Any]]:
+    """`export` imported into a store 'other' holding one memory: the refusal, and that store's log before it."""
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(export), encoding="utf-8")
+    assert cli_run(["--store", "other", "remember", "The office is in Porto"])[0] == 0
+    log_before = cli_run(["--store", "other", "log"])[1]["entries"]
+    code, doc = cli_run(["--store", "other", "import", *dry_run, broken])
+    assert code == 1 and doc["error"]["code"] == "invalid_input"
+    return doc, log_before
+
+
 @pytest.mark.parametrize("dry_run", [[], ["--dry-run"]])
 def test_export_with_every_memory_refused_fails_and_writes_nothing(cli_run: CliRun, tmp_path: Path,
                                                                    dry_run: list[str]) -> None:
@@ -52,12 +64,7 @@ def test_export_with_every_memory_refused_fails_and_writes_nothing(cli_run: CliR
     assert code == 0 and export["world_sense_events"]
     for row in export["insights"]:
         row["content"] = 5
-    broken = tmp_path / "broken.json"
-    broken.write_text(json.dumps(export), encoding="utf-8")
-    assert cli_run(["--store", "other", "remember", "The office is in Porto"])[0] == 0
-    log_before = cli_run(["--store", "other", "log"])[1]["entries"]
-    code, doc = cli_run(["--store", "other", "import", *dry_run, broken])
-    assert code == 1 and doc["error"]["code"] == "invalid_input"
+    doc, log_before = _refused_import(cli_run, tmp_path, export, dry_run)
     details = doc["error"]["details"]
     assert details["errors"] == 2 and [r["action"] for r in details["results"]] == ["error", "error"]
     # no world row, no import row: nothing of the file was written
@@ -66,6 +73,23 @@ def test_export_with_every_memory_refused_fails_and_writes_nothing(cli_run: CliR
     assert code == 0 and status["total_insights"] == 1 and status["oplog_count"] == len(log_before)
     code, export_after = cli_run(["--store", "other", "export"])
     assert len(export_after["world_sense_events"]) == 1  # the Porto memory's own
+
+
+@pytest.mark.parametrize("dry_run", [[], ["--dry-run"]])
+def test_an_export_of_world_rows_only_every_one_refused_fails(cli_run: CliRun, tmp_path: Path,
+                                                              dry_run: list[str]) -> None:
+    """An export with no memories and every world row malformed exited 0 (its errors counted under `world` only),
+    and wrote the import's oplog row: `mnemon import f && rm f` deleted a file nothing was taken from."""
+    assert cli_run(["remember", "We deploy on Fridays"])[0] == 0
+    code, export = cli_run(["export"])
+    export["insights"], export["edges"] = [], []
+    for member in [key for key in export if key.startswith("world_") and key != "world_sense_events"]:
+        export[member] = []  # (the sense event's own world event)
+    for row in export["world_sense_events"]:
+        row["observed_at"] = 5
+    doc, log_before = _refused_import(cli_run, tmp_path, export, dry_run)
+    assert [r["action"] for r in doc["error"]["details"]["world"]["results"]] == ["error"]
+    assert cli_run(["--store", "other", "log"])[1]["entries"] == log_before
 
 
 def test_an_export_with_one_good_memory_is_still_a_partial_import(cli_run: CliRun, tmp_path: Path) -> None:

@@ -287,6 +287,7 @@ def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: It
         _refuse_if_no_memory_landed(run)
         _place_members(rt, rest, run, world)
         world.finish(head)
+        _refuse_if_nothing_landed(run, world)
         _warn_unknown(rt, run)
         return {**run.reply(), "world": world.reply()}
     with rt.store.transaction():
@@ -300,6 +301,7 @@ def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: It
         world.finish(head)
         if run.pending and not run.dry_run:
             _keep_pending(rt, run.pending)
+        _refuse_if_nothing_landed(run, world)  # (before the import's own oplog row: nothing is written)
         rt.store.log("import", None, {"restored": len(run.added), "revived": len(run.revived),
                                       "errors": run.errors, "edges": run.edges_inserted + run.edges_revived,
                                       "edges_skipped": run.edges_skipped, "world_rows": world.restored(),
@@ -322,6 +324,20 @@ def _refuse_if_no_memory_landed(run: _Run) -> None:
         raise InvalidInput(f"nothing {would} imported: all {run.errors} memories of the export were refused, so none "
                            "of its edges or world rows were taken either (details.results says why for each)",
                            dry_run=run.dry_run, imported=0, errors=run.errors, results=run.reply()["results"])
+
+
+def _refuse_if_nothing_landed(run: _Run, world: WorldRestore) -> None:
+    """An export whose every row is refused — memories, edges and world rows alike — is an error, as a draft's is
+    (`transfer.refuse_if_nothing_landed`, which counts only the memories' errors): an export holding world rows only,
+    each malformed, exited 0 with its errors under `world`, and `mnemon import f && rm f` deleted the file."""
+    refused = run.errors + len(run.edge_results) + world.errors()
+    landed = (len(run.added) + len(run.revived) + run.skipped + run.edges_inserted + run.edges_revived
+              + run.decisions_applied + len(run.pending) + world.restored() + world.skipped())
+    if refused and not landed:
+        would = "would be" if run.dry_run else "was"
+        raise InvalidInput(f"nothing {would} imported: all {refused} rows of the export were refused "
+                           "(details.results, details.edge_results and details.world.results say why for each)",
+                           **run.reply(), world=world.reply())
 
 
 def _warn_over_cap(rt: Runtime) -> None:

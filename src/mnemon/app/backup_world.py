@@ -481,6 +481,9 @@ class WorldRestore:
     def restored(self) -> int:
         return sum(c["restored"] for c in self.counts.values())
 
+    def skipped(self) -> int:
+        return sum(c["skipped"] for c in self.counts.values())
+
 
 def member_batches(member: str, value: Any) -> Iterator[list[tuple[int, Any]]]:
     """A world member's rows with their indexes, `PAGE` at a time (a list, or a stream's iterator)."""
