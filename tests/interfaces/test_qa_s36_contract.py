@@ -305,3 +305,22 @@ def test_action_record_without_a_file_on_a_terminal_is_refused(cli_run: CliRun,
     monkeypatch.undo()
     code, doc = cli_run(["action", "record"], input='{"action_type": "email", "title": "Sent the invoice"}')
     assert code == 0 and doc["created"] is True
+
+
+def test_graph_depth_without_a_focus_is_refused_over_mcp_as_on_the_cli(cli_run: CliRun) -> None:
+    """`graph --depth 3` is a usage error on the command line (the overview has no hops to count); over MCP and HTTP
+    the same request drew the overview and reported depth 3 in its limits."""
+    assert cli_run(["remember", "Mira leads the payments team"])[0] == 0
+    assert cli_run(["graph", "--depth", "3"])[0] == 2
+    from mnemon.app.config import load_config
+    from mnemon.app.memory import Mnemon
+
+    mem = Mnemon.open(load_config())
+    try:
+        refused = _tool(mem, "graph", {"depth": 3})["error"]
+        assert refused["code"] == "invalid_input" and "'focus'" in refused["message"]
+        assert not Draft202012Validator(operations.BY_NAME["graph"].schema()).is_valid({"depth": 3})
+        node = mem.search("payments")["results"][0]["id"]
+        assert _tool(mem, "graph", {"depth": 2, "focus": node})["limits"]["depth"] == 2
+    finally:
+        mem.close()

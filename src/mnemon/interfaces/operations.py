@@ -99,8 +99,9 @@ class Operation:
     # (argument, other, value): the argument given needs the other given as that value (link's sub_type, a causal
     # sub-type, needs edge_type causal); stated in the schema and refused by `check_args` as an exclusive pair is
     needs: tuple[tuple[str, str, str], ...] = ()
-    # (argument, value, other): the argument at that value needs the other given (surface's include_candidates false
-    # needs a prompt: the proactive cards read no pack to leave candidates out of)
+    # (argument, value, other): the argument at that value (None: at any) needs the other given, as `_GIVEN` reads
+    # it (surface's include_candidates false needs a prompt: the proactive cards read no pack to leave candidates out
+    # of; graph's depth needs a focus: the overview has no hops to count, as `graph --depth` says on the CLI)
     needs_given: tuple[tuple[str, Any, str], ...] = ()
 
     @cached_property
@@ -116,7 +117,8 @@ class Operation:
                                                                    for f in pair}}} for pair in self.exclusive]
         rules += [{"if": {"required": [name]}, "then": {"required": [other], "properties": {other: {"const": value}}}}
                   for name, other, value in self.needs]
-        rules += [{"if": {"required": [name], "properties": {name: {"const": value}}}, "then": {"required": [other]}}
+        rules += [{"if": {"required": [name], **({} if value is None else {"properties": {name: {"const": value}}})},
+                   "then": {"required": [other], "properties": {other: _GIVEN[self.properties[other]["type"]]}}}
                   for name, value, other in self.needs_given]
         if rules:
             out["allOf"] = rules
@@ -177,8 +179,9 @@ def check_args(op: Operation, args: Any) -> dict[str, Any]:
             raise InvalidInput(f"{op.name}: argument {name!r} needs {other!r} {value}; got "
                                f"{checked.get(other, 'none')}", field=name)
     for name, value, other in op.needs_given:
-        if name in checked and checked[name] == value and other not in checked:
-            raise InvalidInput(f"{op.name}: argument {name!r} {json.dumps(value)} needs {other!r}", field=name)
+        if name in checked and value in (None, checked[name]) and not checked.get(other):
+            at = "" if value is None else f" {json.dumps(value)}"
+            raise InvalidInput(f"{op.name}: argument {name!r}{at} needs {other!r}", field=name)
     return checked
 
 
@@ -453,7 +456,7 @@ OPERATIONS: tuple[Operation, ...] = (
               "first) or, without one, the best-connected notes (of one folder, given `folder`; a focus and a "
               "folder together are refused); `truncated` says when the limits cut it.",
               {"focus": _s("node id to centre on (not with folder)"),
-               "depth": _i("hops from the focus, 1-4, default 1", 1, 4),
+               "depth": _i("hops from the focus, 1-4, default 1 (needs focus)", 1, 4),
                "max_nodes": _i("1-2000, default 150", 1, 2000),
                "max_links": _i("0-10000, default 600", 0, 10_000),
                "include_candidates": _b("draw candidate edges (default true)"),
@@ -464,7 +467,7 @@ OPERATIONS: tuple[Operation, ...] = (
                                    max_links=a.get("max_links", 600),
                                    include_candidates=a.get("include_candidates", True),
                                    include_killed=a.get("include_killed", False), folder=a.get("folder")),
-              exclusive=(("focus", "folder"),)),
+              exclusive=(("focus", "folder"),), needs_given=(("depth", None, "focus"),)),
     Operation("find_nodes", "Graph nodes whose title holds the text, in any case, anywhere in the store: notes first, "
               "then headings, tags, people and other named nodes; exact titles, then prefixes, then the rest. "
               "Memories are found by recall and search.",
