@@ -359,7 +359,7 @@ def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[st
         out["edges"] = [{"id": p.decided.id if p.decided else p.stored_id, "src": p.edge.src, "dst": p.edge.dst,
                          "relation": p.edge.type, "requested_status": p.requested or None, "status": p.status,
                          "reasons": p.reasons} for p in planned]
-        out["assertions"] = [{"proposed": a} for a in data["assertions"]]
+        out["assertions"] = _assertions(rt, data, out, dry_run=True)  # (what the gate makes of each, as written)
         out["replaced"] = _stale_rows(rt, scope, wanted)
         gone, held = _stale_edges(rt, scope, wanted, out["replaced"], planned)
         out["replaced_edges"] = [int(e.id or 0) for e in gone]
@@ -402,17 +402,21 @@ def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[st
         store.log("remember:payload", None, {"source_path": scope, "nodes": len(nodes), "observations": len(memories),
                                              "edges": len(planned)}, now)
         _sense(rt, data, memories, now)  # in the same transaction: a scope is stored with its event, as a note is
+        # the beliefs and the withdrawals too: written after the commit, a failure there left the scope half-sent
+        out["assertions"] = _assertions(rt, data, out)
+        # a belief the scope's earlier payload stated and this one does not: withdrawn, as a re-run research's is
+        out.update(withdrawn_by_rerun(rt, scope, data, dry_run=False, scoped=True))
     out["edges"] = stored_edges
-    out["assertions"] = _assertions(rt, data, out)
-    # a belief the scope's earlier payload stated and this one does not: withdrawn, as a re-run research's is
-    out.update(withdrawn_by_rerun(rt, scope, data, dry_run=False, scoped=True))
     from .ingest import _embed_new
 
     out["vectors"] = _embed_new(rt, [m.id for m in memories])
     return out
 
 
-def _assertions(rt: Runtime, data: Mapping[str, Any], out: dict[str, Any]) -> list[dict[str, Any]]:
+def _assertions(rt: Runtime, data: Mapping[str, Any], out: dict[str, Any], *,
+                dry_run: bool = False) -> list[dict[str, Any]]:
+    """What the world model's gate makes of each of `assertions[]` (written, unless `dry_run`: each previewed
+    against the store as it is)."""
     if not data["assertions"]:
         return []
     try:
@@ -420,7 +424,8 @@ def _assertions(rt: Runtime, data: Mapping[str, Any], out: dict[str, Any]) -> li
     except ImportError:
         out.setdefault("notes", []).append("world model not installed: assertions skipped")
         return []
-    return [propose_assertion(rt, a, source_path=data["source_path"], reason="payload") for a in data["assertions"]]
+    return [propose_assertion(rt, a, source_path=data["source_path"], reason="payload", dry_run=dry_run)
+            for a in data["assertions"]]
 
 
 def _payload_hash(data: Mapping[str, Any]) -> str:
