@@ -129,6 +129,17 @@ def propose_assertions(rt: Runtime, data: Mapping[str, Any], edges: list[dict[st
         report = propose_assertion(rt, proposal, source_path=rel, source_edge_id=str(edge["id"]), reason="resolve")
         edge["assertion_id"] = _assertion_id(report)
         out.append(report)
-    for extra in data.get("assertions", []) or []:
-        out.append(propose_assertion(rt, extra, source_path=rel, reason="resolve"))
-    return out
+    return out + extra_beliefs(rt, data, rel, notes)
+
+
+def extra_beliefs(rt: Runtime, data: Mapping[str, Any], rel: str, notes: list[str], *,
+                  dry_run: bool = False) -> list[dict[str, Any]]:
+    """The payload's `assertions[]` through the world model's gate (a dry run: each against the store as it is)."""
+    try:
+        from ..world import propose_assertion
+    except ImportError:
+        if data.get("assertions") and "world model not installed: assertions skipped" not in notes:
+            notes.append("world model not installed: assertions skipped")
+        return []
+    return [propose_assertion(rt, extra, source_path=rel, reason="resolve", dry_run=dry_run)
+            for extra in data.get("assertions", []) or []]

@@ -50,7 +50,7 @@ from .. import notes
 from ..runtime import Runtime
 from .moves import moved_pack
 from .plan import note_id
-from .claim_beliefs import claim_validity, predicate_name, propose_assertions, world_proposals
+from .claim_beliefs import claim_validity, extra_beliefs, predicate_name, propose_assertions, world_proposals
 from .resolve_input import refuse_unfit
 
 CONFIRMED = frozenset({"confirmed", "certain", "user_confirmed", "absolutely_certain"})
@@ -575,12 +575,14 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     text, properties = with_user_properties(text, place.existing)
     # a replay of the same research writes the same pack: nothing is overwritten (the graph side is idempotent too)
     same = place.existing == text.encode("utf-8")
+    world_notes: list[str] = []
     out: dict[str, Any] = {"note_path": rel, "dry_run": dry_run, "overwrites": place.existing is not None and not same,
                            "pack_changed": not same, **({"kept_sections": kept} if kept else {}),
                            **({"kept_lines": lines_kept} if lines_kept else {}),
                            **({"kept_properties": properties} if properties else {})}
     if dry_run:
-        claims = _previewed_claims(rt, data, rel, active_threshold, proposals, vault)
+        beliefs: list[dict[str, Any]] = []
+        claims = _previewed_claims(rt, data, rel, active_threshold, proposals, vault, beliefs)
         # what a real run would demote, listed as it lists it: the preview used to leave withdrawn claims unsaid
         index = link_index(rt)
         keys = {(_node_for(str(c["subject"]), index), _node_for(str(c["object"]), index), c["predicate"])
@@ -590,11 +592,15 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
             out["dropped_edges"] = dropped_ids
         if elsewhere:
             out["claimed_elsewhere"] = [{"edge_id": int(e.id or 0), "note_path": other[0]} for e, other in elsewhere]
+        # the beliefs and predictions the run would write, as its reply lists them (each against the store as it is)
         out.update({"claims": claims, "written": False, "markdown": text,
+                    "assertions": [*beliefs, *extra_beliefs(rt, data, rel, world_notes, dry_run=True)],
+                    "predictions": add_predictions(rt, data, rel, world_notes, dry_run=True),
                     **withdrawn_by_rerun(rt, rel, data, dry_run=True, earlier=pack_path(data, vault))})
+        if world_notes:
+            out["notes"] = world_notes
         return out
     previous = place.previous
-    world_notes: list[str] = []
     written = False
     try:
         # the edges, the beliefs and the predictions of one resolution are stored together or not at all: written
@@ -631,7 +637,8 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
 
 
 def _previewed_claims(rt: Runtime, data: Mapping[str, Any], rel: str, threshold: float,
-                      proposals: list[dict[str, Any]] | None, vault: str | Path) -> list[dict[str, Any]]:
+                      proposals: list[dict[str, Any]] | None, vault: str | Path,
+                      beliefs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What a real run would do with each claim, written nowhere: the edge's status after the write gate (`status`,
     with the gate's `reasons` — a killed edge stays killed, a person's decision on it is kept) and, for a claim that
     would be active, what the world model's gate would make of its belief (`assertion`: written or not, status,
@@ -680,6 +687,7 @@ def _previewed_claims(rt: Runtime, data: Mapping[str, Any], rel: str, threshold:
         report = propose_assertion(rt, proposals[i], source_path=rel,
                                    source_edge_id=str(existing.id) if existing else None, dry_run=True,
                                    reason="resolve")
+        beliefs.append(report)  # (the run's reply lists it among its `assertions`)
         entry["assertion"] = {k: report[k] for k in ("id", "written", "status", "validity", "gate", "stored_id",
                                                      "idempotent", "superseded_ids", "retracted_ids", "current_ids",
                                                      "message", "dry_run") if k in report}

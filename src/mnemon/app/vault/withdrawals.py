@@ -152,8 +152,10 @@ def withdrawn_by_rerun(rt: Runtime, source_path: str, data: Mapping[str, Any], *
     return withdraw(rt, source_path, beliefs, predictions)
 
 
-def add_predictions(rt: Runtime, data: Mapping[str, Any], rel: str, notes: list[str]) -> list[dict[str, Any]]:
-    """`resolve`'s `predictions[]`, each stored once (`add_prediction`: the same one again is no other row)."""
+def add_predictions(rt: Runtime, data: Mapping[str, Any], rel: str, notes: list[str], *,
+                    dry_run: bool = False) -> list[dict[str, Any]]:
+    """`resolve`'s `predictions[]`, each stored once (`add_prediction`: the same one again is no other row); a dry
+    run says what each would be (added, reopened or already there), and is refused where the run would be."""
     wanted = data.get("predictions") or []
     if not wanted:
         return []
@@ -162,9 +164,12 @@ def add_predictions(rt: Runtime, data: Mapping[str, Any], rel: str, notes: list[
     except ImportError:
         notes.append("world model not installed: predictions skipped")
         return []
-    out = []
+    out: list[dict[str, Any]] = []
     for prediction in wanted:
         doc = dict(prediction)
         doc.setdefault("source_path", rel)
-        out.append(add_prediction(rt, doc, reason="resolve"))
+        report = add_prediction(rt, doc, reason="resolve", dry_run=dry_run)
+        if dry_run and any(p["prediction"]["id"] == report["prediction"]["id"] for p in out):
+            report = {"created": False, "prediction": report["prediction"]}  # (the run's second is the first's row)
+        out.append(report)
     return out

@@ -50,10 +50,11 @@ def _with_source_path(data: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def add_prediction(rt: Runtime, document: Any, *, reason: str = "predict add") -> dict[str, Any]:
+def add_prediction(rt: Runtime, document: Any, *, reason: str = "predict add", dry_run: bool = False) -> dict[str, Any]:
     """Store one prediction. The same payload twice is one row: an id is the payload's own or a content hash, and a
     replay never reopens a prediction that already has an outcome. `reason`, who adds it, goes into its audit (a
-    re-run of research withdraws only the predictions `resolve` added)."""
+    re-run of research withdraws only the predictions `resolve` added). `dry_run`: the same checks and reply,
+    nothing written."""
     data = read_json_document(document, "prediction file")
     if not isinstance(data, Mapping):
         raise InvalidInput(f"prediction must be a JSON object, got {type(data).__name__}")
@@ -74,8 +75,10 @@ def add_prediction(rt: Runtime, document: Any, *, reason: str = "predict add") -
                            f"{', '.join(differs)}; give this one its own id (or none: a content hash is made)",
                            id=prediction.id, differs=list(differs))
         if stored.status == "withdrawn" and stored.metadata.get("withdrawn_by") == prediction_source_path(prediction):
-            return _reopened(rt, stored, reason)
+            return _reopened(rt, stored, reason, dry_run)
         return {"created": False, "prediction": prediction_view(stored, now_of(rt))}
+    if dry_run:
+        return {"created": True, "prediction": prediction_view(prediction, now_of(rt))}
     with rt.store.transaction():
         put_prediction(rt, prediction)
         audit(rt, "predicted", "prediction", prediction.id,
@@ -83,12 +86,14 @@ def add_prediction(rt: Runtime, document: Any, *, reason: str = "predict add") -
     return {"created": True, "prediction": prediction_view(prediction, now_of(rt))}
 
 
-def _reopened(rt: Runtime, stored: Prediction, reason: str) -> dict[str, Any]:
+def _reopened(rt: Runtime, stored: Prediction, reason: str, dry_run: bool = False) -> dict[str, Any]:
     """A withdrawn prediction the research that withdrew it states again is open again, as a withdrawn belief the
     same source states again is current again (it stayed closed, and the reply counted it written)."""
     metadata = {k: v for k, v in stored.metadata.items() if k != "withdrawn_by"}
     reopened = replace(stored, status="open", outcome_summary=None, outcome_event_ids=(), checked_at=None,
                        metadata=metadata, updated_at=now_of(rt))
+    if dry_run:
+        return {"created": False, "reopened": True, "prediction": prediction_view(reopened, now_of(rt))}
     with rt.store.transaction():
         put_prediction(rt, reopened)
         audit(rt, "reopened", "prediction", stored.id, {"reason": reason})
