@@ -4,12 +4,12 @@ shape-checked before anything is written (`world_proposals`), and the beliefs pr
 (`propose_assertions`: an active claim's belief points at its edge)."""
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Mapping
 from datetime import date as calendar_date
 from typing import Any
 
 from ...core.errors import InvalidInput
+from ...core.world.assertions import normalise_predicate
 from ..runtime import Runtime
 
 # what of a claim its belief takes as it is (the names and predicate are spelt first: `claim_proposal`)
@@ -19,10 +19,9 @@ _ASSERTION_KEYS = ("subject", "subject_type", "object", "object_type", "confiden
 
 def predicate_name(text: str) -> str:
     """A claim's predicate or a payload edge's relation as one relation name ("Located In" → located_in, "Situé à" →
-    situé_à): its letters, marks and digits in any script, NFC and case-folded, each run of anything else one `_`
-    between them. Letters outside ASCII used to be dropped ("situé à" was `situ`, "所在地" had no name at all)."""
-    folded = unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).casefold())
-    return "_".join("".join(c if unicodedata.category(c)[0] in "LMN" else " " for c in folded).split())
+    situé_à): the world model's own spelling of a predicate (`normalise_predicate`), so a belief `resolve` writes and
+    one `state assert` writes are one predicate. Letters outside ASCII used to be dropped ("situé à" was `situ`)."""
+    return normalise_predicate(text)
 
 
 def claim_validity(data: Mapping[str, Any], claim: Mapping[str, Any]) -> dict[str, Any]:

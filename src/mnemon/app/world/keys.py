@@ -1,4 +1,6 @@
-"""World rows keyed before keys were NFC, rewritten once: the rest of migration m060 (`ports/store/world_sqlite.py`).
+"""World rows keyed before keys were NFC, rewritten once: the rest of migration m060 (`ports/store/world_sqlite.py`);
+and of m065, which marks the store again for rows whose predicate was written before predicates were spelt as
+relation names ("located-in" is located_in): the same rewrite respells them (`aliases.respelled`).
 
 The step marks a store that held world rows when it was upgraded; the first writable process to use the world tables
 afterwards (`tables.world_of`) rewrites them here, under one write lock, and records that it did in the audit. Rows

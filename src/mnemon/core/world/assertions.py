@@ -17,6 +17,7 @@ while the edge is not active — demoted to candidate by a stricter replay of `r
 """
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -207,7 +208,13 @@ class Assertion:
 
 
 def normalise_predicate(predicate: str) -> str:
-    return nfc("_".join(nfc(predicate).strip().casefold().split()))
+    """A predicate, or a payload edge's relation, as one relation name ("Located In" and "located-in" → located_in,
+    "Situé à" → situé_à): its letters, marks and digits in any script, NFC and case-folded, each run of anything
+    else one `_` between them. One rule for every producer: `state assert` kept "located-in" while `resolve` wrote
+    located_in, and one belief entered both ways was two predicates, each with a value in force (rows written
+    before are respelled once: migration m065, `app/world/keys.py`)."""
+    folded = nfc(nfc(predicate).casefold())
+    return "_".join("".join(c if unicodedata.category(c)[0] in "LMN" else " " for c in folded).split())
 
 
 def assertion_id(subject: str, predicate: str, obj: str, source_path: str, valid_from: datetime | None) -> str:
@@ -243,6 +250,8 @@ def parse_assertion(
     if aliases:
         subject = aliases.get(norm_name(subject), subject)
     predicate = normalise_predicate(required_str(data, "predicate", what))
+    if not predicate:
+        raise InvalidInput(f"{what}: predicate has no letters or digits", field="predicate")
     # the columns the store indexes: refused here, before anything is written, the same way on both backends
     check_key(norm_name(subject), "subject", what, SUBJECT_MAX_BYTES)
     check_key(predicate, "predicate", what, PREDICATE_MAX_BYTES)

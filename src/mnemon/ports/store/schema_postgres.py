@@ -24,7 +24,7 @@ from .prediction_status import WITHDRAWN_PREDICTIONS_MIGRATION_POSTGRES
 from .reply_steps import POSTGRES_REPLY_STEPS_MIGRATION
 from .schema_sqlite import MIGRATIONS as SQLITE_MIGRATIONS
 from .vectors_sqlite import POSTGRES_VECTORS_PER_PROVIDER_MIGRATION
-from .world_sqlite import WORLD_NFC_KEYS_MIGRATION_POSTGRES
+from .world_sqlite import WORLD_NFC_KEYS_MIGRATION_POSTGRES, WORLD_PREDICATE_NAMES_MIGRATION_POSTGRES
 
 _GRAPH = (
     (
@@ -166,7 +166,8 @@ def translated(sqlite_script: str) -> str:
 _OWN_STEPS = dict([*_GRAPH, GRAPH_GENERATION_MIGRATION, POSTGRES_EDGE_ROWS_MIGRATION,
                    POSTGRES_REPLY_STEPS_MIGRATION, EDGE_ROW_DEFAULTS_MIGRATION,  # (the same SQL on both)
                    EDGE_HEADS_MIGRATION_POSTGRES, WORLD_NFC_KEYS_MIGRATION_POSTGRES,
-                   POSTGRES_VECTORS_PER_PROVIDER_MIGRATION, WITHDRAWN_PREDICTIONS_MIGRATION_POSTGRES])
+                   POSTGRES_VECTORS_PER_PROVIDER_MIGRATION, WITHDRAWN_PREDICTIONS_MIGRATION_POSTGRES,
+                   WORLD_PREDICATE_NAMES_MIGRATION_POSTGRES])
 # PostgreSQL's own steps with no SQLite counterpart, after the shared ones
 POSTGRES_ONLY: list[tuple[str, str]] = [
     # m001_graph made access_count 32-bit: a restore of a count SQLite's 64-bit column holds (over 2^31 - 1) failed

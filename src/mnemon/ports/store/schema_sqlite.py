@@ -11,7 +11,7 @@ from .sources import NOT_VAULT_ROW, OWNED_SOURCE
 from .text_index_sqlite import CONTENTLESS_KEYWORDS_MIGRATION
 from .vault_texts_sqlite import VAULT_TEXTS_MIGRATION
 from .vectors_sqlite import VECTORS_PER_PROVIDER_MIGRATION
-from .world_sqlite import WORLD_NFC_KEYS_MIGRATION
+from .world_sqlite import WORLD_NFC_KEYS_MIGRATION, WORLD_PREDICATE_NAMES_MIGRATION
 
 MIGRATIONS: list[tuple[str, str]] = [
     (
@@ -335,6 +335,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     VECTORS_PER_PROVIDER_MIGRATION,  # a vector per node and provider identity (vectors_sqlite.py)
     EDGE_IDS_MIGRATION,  # an edge id is never handed out twice (contained_sqlite.py)
     WITHDRAWN_PREDICTIONS_MIGRATION,  # a prediction its research withdrew reads withdrawn (prediction_status.py)
+    WORLD_PREDICATE_NAMES_MIGRATION,  # predicates spelt as relation names: marked for the world layer (world_sqlite.py)
 ]
 
 # steps that copy a whole table: the store is compacted once after applying them (SQLiteStore._compact)

@@ -46,6 +46,11 @@ WORLD_NFC_KEYS_MIGRATION = ("m060_world_nfc_keys", _nfc_keys_marked("strftime('%
 WORLD_NFC_KEYS_MIGRATION_POSTGRES = (
     WORLD_NFC_KEYS_MIGRATION[0],
     _nfc_keys_marked("""to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"')"""))
+# Migration m065. A predicate is spelt as a relation name (`assertions.normalise_predicate`: "located-in" is
+# located_in, as `resolve` writes it); a row `state assert` wrote before kept its punctuation, a predicate of its own.
+# The store is marked again, and the same upgrade respells its rows and re-chains what the two spellings had split.
+WORLD_PREDICATE_NAMES_MIGRATION = ("m065_world_predicate_names", WORLD_NFC_KEYS_MIGRATION[1])
+WORLD_PREDICATE_NAMES_MIGRATION_POSTGRES = ("m065_world_predicate_names", WORLD_NFC_KEYS_MIGRATION_POSTGRES[1])
 
 
 def _dump(value: Any) -> str:
