@@ -52,6 +52,7 @@ from .moves import moved_pack
 from .plan import note_id
 from .claim_beliefs import claim_validity, extra_beliefs, predicate_name, propose_assertions, world_proposals
 from .resolve_input import refuse_unfit
+from .respelled import retire_respelled
 
 CONFIRMED = frozenset({"confirmed", "certain", "user_confirmed", "absolutely_certain"})
 UNSOURCED = frozenset({"", "vault", "ingest", "unknown", "none"})
@@ -310,6 +311,13 @@ def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshol
                 stronger := active_elsewhere(rt, vault, known[(src, dst, relation)], source_path, index)):
             out[-1].update(stronger)
     return out
+
+
+def _claim_keys(rt: Runtime, data: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
+    """(src, dst, relation, predicate as written) of each claim (`respelled`: the edges an earlier spelling wrote)."""
+    index = link_index(rt)
+    return [(_node_for(str(c["subject"]).strip(), index), _node_for(str(c["object"]).strip(), index),
+             predicate_name(str(c["predicate"])), str(c["predicate"])) for c in data.get("claims", [])]
 
 
 def _stored_claims(store: Store, keys: Iterable[tuple[str, str, str]]
@@ -593,6 +601,7 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
         if elsewhere:
             out["claimed_elsewhere"] = [{"edge_id": int(e.id or 0), "note_path": other[0]} for e, other in elsewhere]
         # the beliefs and predictions the run would write, as its reply lists them (each against the store as it is)
+        out.update(retire_respelled(rt, rel, _claim_keys(rt, data), (rel, pack_path(data, vault)), dry_run=True))
         out.update({"claims": claims, "written": False, "markdown": text,
                     "assertions": [*beliefs, *extra_beliefs(rt, data, rel, world_notes, dry_run=True)],
                     "predictions": add_predictions(rt, data, rel, world_notes, dry_run=True),
@@ -608,6 +617,7 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
         with rt.store.transaction():
             edges = claim_edges(rt, data, rel, active_threshold, vault)
             dropped, handed = drop_unclaimed(rt, previous, edges, rel, vault)
+            out.update(retire_respelled(rt, rel, _claim_keys(rt, data), (rel, pack_path(data, vault)), dry_run=False))
             refused = sum(1 for e in edges if e["status"] == "refused")
             rt.store.log("resolve", None, {"note_path": rel, "claims": len(edges) - refused, "slug": data["slug"]},
                          rt.now_iso())
