@@ -42,8 +42,8 @@ from typing import Any
 from ...core.errors import Conflict, InvalidInput
 from ...core.model import Edge
 from ...core.validation import nul_path
-from ...core.vault import (ACTIVE_THRESHOLD, LinkIndex, NoteIdentity, gate_edge, normalise_link_key,
-                           split_link_target)
+from ...core.vault import ACTIVE_THRESHOLD, LinkIndex, NoteIdentity, gate_edge, normalise_link_key
+from ...core.vault.links import link_name
 from ...core.world.values import refuse_misspelt_keys
 from ...ports.store.base import Store
 from .. import notes
@@ -77,14 +77,10 @@ def _slug(text: str) -> str:
     return words.encode()[:200].decode(errors="ignore").strip("-")
 
 
-_ONE_WIKILINK = re.compile(r"\[\[([^\[\]\n]+)\]\]")
-
-
 def _unlinked(name: Any) -> Any:
     """A claim's name given as one Obsidian link ("[[Supplier#Contacts|Acme]]") as the note it links to ("Supplier"):
     kept as written, it went to a placeholder "[[supplier]]" and the pack read "[[[[Supplier]]]]"."""
-    found = _ONE_WIKILINK.fullmatch(name.strip()) if isinstance(name, str) else None
-    return (split_link_target(found.group(1))[0] or name) if found else name
+    return link_name(name) if isinstance(name, str) else name
 
 
 def _text(claim: Mapping[str, Any], key: str, index: int, *, required: bool = True) -> str:

@@ -33,6 +33,7 @@ from ...core.world.assertions import (
     corroborations,
     from_corroboration,
     is_correction,
+    linked_name,
     normalise_predicate,
     rechain,
     retract,
@@ -208,7 +209,7 @@ def list_state(rt: Runtime, *, status: str | None = None, subject: str | None = 
     moment = replay_instant(rt, as_of)
     # spelt as the write stores it ("Lives In" is lives_in): the raw text found nothing but the exact stored form
     wanted = normalise_predicate(predicate) if predicate and predicate.strip() else None
-    rows = load_assertions(rt, subject_norm_contains=norm_keys(subject) if subject else None,
+    rows = load_assertions(rt, subject_norm_contains=norm_keys(linked_name(subject)) if subject else None,
                            predicate=wanted, state_type=state_type)
     rows = with_source_edges(rt, rows, moment if as_of is not None else None)
     if as_of is not None:

@@ -66,6 +66,16 @@ def split_link_target(raw: str) -> tuple[str, str | None, str | None]:
     return target.strip(), (section_text or None), (alias.strip() or None) if bar else None
 
 
+_ONE_WIKILINK = re.compile(r"\[\[([^\[\]\n]+)\]\]")
+
+
+def link_name(name: str) -> str:
+    """A name given as one Obsidian link ("[[Supplier#Contacts|Acme]]") as the note it links to ("Supplier"), any
+    other name as it is: a resolve claim's subject or object, or a belief's, names the note, not the link to it."""
+    found = _ONE_WIKILINK.fullmatch(name.strip())
+    return (split_link_target(found.group(1))[0] or name) if found else name
+
+
 def relative_target(target: str, linker: str) -> str:
     """A wikilink target written from its note's folder (``./Sib``, ``../Beta/Beta Spec``: Obsidian's "relative path
     to file" form) as the vault path it names; any other target, and one leaving the vault, as written."""

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from mnemon.core.errors import InvalidInput
-from mnemon.core.world.assertions import Assertion, normalise_predicate, rechain
+from mnemon.core.world.assertions import Assertion, linked_name, normalise_predicate, rechain
 from mnemon.core.world.policies import PredicatePolicy, group_policy
 from mnemon.core.world.values import (
     instant_or_none,
@@ -203,8 +203,8 @@ class RespellPlan:
 
 def respelled(row: Assertion) -> Assertion:
     """`row` spelled as a write today spells it (`parse_assertion`): subject, predicate and object name NFC."""
-    return replace(row, subject=nfc(row.subject), predicate=normalise_predicate(row.predicate),
-                   object_name=None if row.object_name is None else nfc(row.object_name))
+    return replace(row, subject=nfc(linked_name(row.subject)), predicate=normalise_predicate(row.predicate),
+                   object_name=None if row.object_name is None else nfc(linked_name(row.object_name)))
 
 
 def respell_plan(

@@ -217,6 +217,17 @@ def normalise_predicate(predicate: str) -> str:
     return "_".join("".join(c if unicodedata.category(c)[0] in "LMN" else " " for c in folded).split())
 
 
+def linked_name(name: str) -> str:
+    """A subject or named object given as one Obsidian link ("[[Acme]]", "[[Acme|the client]]") as the note it names,
+    as a `resolve` claim's is: kept as written, "[[Acme]] ceo Bo" was a subject of its own beside "Acme ceo Ana", two
+    values of one single-valued pair in force."""
+    if "[[" not in name:
+        return name
+    from mnemon.core.vault.links import link_name  # (only for such a name: a plain write never loads the parser)
+
+    return link_name(name)
+
+
 def assertion_id(subject: str, predicate: str, obj: str, source_path: str, valid_from: datetime | None) -> str:
     """Deterministic: the same claim from the same source for the same start is the same row.
 
@@ -246,7 +257,7 @@ def parse_assertion(
     data = require_mapping(payload, what)
     refuse_unknown_keys(data, ASSERTION_FIELDS, what)
     refuse_nul(data, what)
-    subject = nfc(required_str(data, "subject", what))
+    subject = nfc(linked_name(required_str(data, "subject", what)))
     if aliases:
         subject = aliases.get(norm_name(subject), subject)
     predicate = normalise_predicate(required_str(data, "predicate", what))
@@ -268,7 +279,7 @@ def parse_assertion(
         raise InvalidInput(f"{what}: missing required field 'object' (or object_name / object_value)", field="object")
     if len(given) > 1:
         raise InvalidInput(f"{what}: give exactly one of object, object_name, object_value", field="object")
-    explicit_name = None if explicit_name is None else nfc(explicit_name)
+    explicit_name = None if explicit_name is None else nfc(linked_name(explicit_name))
     plain_object = None if plain_object is None else nfc(plain_object)
     if explicit_name:
         object_name, object_value = explicit_name, None
@@ -277,7 +288,7 @@ def parse_assertion(
     elif object_type and object_type not in NAMED_OBJECT_TYPES:
         object_name, object_value = None, plain_object
     else:
-        object_name, object_value = plain_object, None
+        object_name, object_value = None if plain_object is None else linked_name(plain_object), None
     path = optional_str(data, "source_path", what) or source_path
     if not path:
         raise InvalidInput(f"{what}: missing required field 'source_path'", field="source_path")

@@ -48,7 +48,8 @@ WORLD_NFC_KEYS_MIGRATION_POSTGRES = (
     _nfc_keys_marked("""to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"')"""))
 # Migration m065. A predicate is spelt as a relation name (`assertions.normalise_predicate`: "located-in" is
 # located_in, as `resolve` writes it); a row `state assert` wrote before kept its punctuation, a predicate of its own.
-# The store is marked again, and the same upgrade respells its rows and re-chains what the two spellings had split.
+# So is a subject or named object given as one wikilink ("[[Acme]]" is Acme, as a resolve claim's is). The store
+# is marked again, and the same upgrade respells its rows and re-chains what the two spellings had split.
 WORLD_PREDICATE_NAMES_MIGRATION = ("m065_world_predicate_names", WORLD_NFC_KEYS_MIGRATION[1])
 WORLD_PREDICATE_NAMES_MIGRATION_POSTGRES = ("m065_world_predicate_names", WORLD_NFC_KEYS_MIGRATION_POSTGRES[1])
 
