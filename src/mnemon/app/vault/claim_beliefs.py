@@ -88,12 +88,27 @@ def world_proposals(rt: Runtime, data: Mapping[str, Any], rel: str) -> list[dict
         items = data.get(key) or []
         if not isinstance(items, list) or not all(isinstance(item, Mapping) for item in items):
             raise InvalidInput(f"'{key}' must be a list of objects", field=key)
+    refuse_other_source(data, rel, "a research payload", ("assertions", "predictions"))
     for i, extra in enumerate(data.get("assertions") or []):
         _checked(f"assertions[{i}]", parse_assertion, extra, now, None, rel)
     for i, prediction in enumerate(data.get("predictions") or []):
         _checked(f"predictions[{i}]", lambda doc: parse_prediction(_with_source_path(doc), now),
                  {"source_path": rel, **prediction})
     return proposals
+
+
+def refuse_other_source(data: Mapping[str, Any], source: str, what: str, keys: tuple[str, ...]) -> None:
+    """`InvalidInput` for an item of `keys` (`assertions`, `predictions`) that names a `source_path` other than the
+    payload's own (`source`, its scope or pack path): filed under another source, it escaped the re-send or re-run
+    that should withdraw it and the `forget --source` that should remove it."""
+    for key in keys:
+        for i, item in enumerate(data.get(key) or []):
+            given = item.get("source_path") if isinstance(item, Mapping) else None
+            if given is None or (isinstance(given, str) and given.strip().rstrip("/") == source):
+                continue
+            raise InvalidInput(f"{key}[{i}].source_path is {given!r}: {what}'s {key} are filed under its own source"
+                               f" {source!r} (so a re-send withdraws them and forget --source removes them); leave"
+                               " source_path out", field="source_path", index=i, source_path=source)
 
 
 def _checked(where: str, parse: Callable[..., Any], *args: Any) -> None:

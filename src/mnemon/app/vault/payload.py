@@ -36,6 +36,7 @@ from ...ports.store.base import Store
 from ..runtime import Runtime
 from .plan import importance_of
 from .resolve import person_decisions, predicate_name
+from .claim_beliefs import refuse_other_source
 from .withdrawals import withdrawn_by_rerun
 
 OBSERVATION_KINDS = ("fact", "blocked", "done", "risk", "correction")
@@ -275,6 +276,7 @@ def _check_assertions(rt: Runtime, data: Mapping[str, Any]) -> None:
     one failed the command with the scope's nodes and edges already stored."""
     if not data["assertions"]:
         return
+    refuse_other_source(data, data["source_path"], "a scoped payload", ("assertions",))
     try:
         from ...core.world import parse_assertion
         from ..world.common import now_of
