@@ -35,6 +35,7 @@ from ...ports.store.contained_sqlite import LEVEL_LINE, LINE  # the metadata sha
 from ..bulk_gc import paused_gc
 
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
+# 14: a section's text and an edge's evidence leave out the note's comments (%% … %%, <!-- … -->)
 # 13: a Markdown link neither ./, ../ nor / is looked up as a wikilink is, one without ".md" links too; a
 # [[../relative]] wikilink is read from its note's folder; nothing in math is parsed; Office files are attachments;
 # a section, task or observation repeating another's text under another heading is an item of its own; the
@@ -46,7 +47,7 @@ from ..bulk_gc import paused_gc
 # a leading inline code span and drops a trailing ^block-id
 # 10: a front-matter date is a mentions_date edge; `[[Note^block]]` links to Note, not to a placeholder
 # 9: a file stem outranks a title in link resolution (every link resolved again); `- [-]` is a closed task
-PLAN_VERSION = "13"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+PLAN_VERSION = "14"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"

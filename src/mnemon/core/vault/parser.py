@@ -30,6 +30,7 @@ from typing import Mapping, NamedTuple, Sequence
 from urllib.parse import unquote
 
 from mnemon.core.errors import InvalidInput
+from mnemon.core.vault.comments import reader_lines
 from mnemon.core.vault.dates import date_spans
 from mnemon.core.vault.frontmatter import normalise_tag, split_front_matter
 from mnemon.core.vault.links import display_links, relative_target, split_link_target
@@ -604,8 +605,12 @@ def parse_links(rel_path: str, text: str) -> NoteLinks:
     lines = _split_lines(text)
     front, body_start, _warnings = split_front_matter(lines)
     prose_lines, _fence_warning = code_blanked_lines(lines, body_start)
-    prose = blank_comments("\n".join(prose_lines))
-    wikilinks, markdown_links = _links(rel_path, prose, _Lines(lines, prose_lines), [], front)
+    coded = "\n".join(prose_lines)
+    prose = blank_comments(coded)
+    where = _Lines(lines, prose_lines)
+    if prose is not coded:  # (evidence as `parse_note` cites it: without the comments)
+        where.lines = reader_lines(lines, prose_lines, prose.split("\n"), body_start, blank_comments)
+    wikilinks, markdown_links = _links(rel_path, prose, where, [], front)
     return NoteLinks(rel_path, tuple(wikilinks), tuple(markdown_links))
 
 
@@ -621,11 +626,12 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
     coded = "\n".join(prose_lines)
     prose = blank_comments(coded)
     where = _Lines(lines, prose_lines)
-    written = lines  # each line as written, but for its comments
+    written = seen = lines  # each line as written, but for its comments (blanked in place; left out)
     if prose is not coded:
         coded_lines, prose_lines = prose_lines, prose.split("\n")
         written = [visible_text(line, before, after) if before != after else line
                    for line, before, after in zip(lines[:len(prose_lines)], coded_lines, prose_lines)]
+        where.lines = seen = reader_lines(lines, coded_lines, prose_lines, body_start, blank_comments)
     padded = "\n" + prose
 
     headings: list[Heading] = []
@@ -748,7 +754,7 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
         line_count=len(lines),
         front_matter=front,
         headings=tuple(headings),
-        sections=tuple(_sections(lines, body_start, headings, setext_bodies)),
+        sections=tuple(_sections(seen, body_start, headings, setext_bodies)),
         wikilinks=tuple(wikilinks),
         markdown_links=tuple(markdown_links),
         tags=tuple(tags),

@@ -1,0 +1,45 @@
+"""A note's lines as a reader sees them: its ``%% … %%`` and ``<!-- … -->`` comments left out.
+
+The parser extracts nothing from a comment (`parser.blank_comments`), and what a note's sections say — the section
+memories search, recall and packs show — leaves them out too: a word a person hid in a comment was found and shown.
+Each line stays a line (a line wholly inside a comment is empty), so a section's lines are still the note's.
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+_SENTINEL = "\x00"  # stands in for a line the code pass emptied: no comment opener or closer holds it
+
+
+def without_comments(raw: str, coded: str, shown: str) -> str:
+    """`raw` (a line as written) without the characters `shown` (its prose, comments blanked) blanked beyond `coded`
+    (its prose before): inline code stays, a comment goes, with the space on one of its sides."""
+    out: list[str] = []
+    dropped = False
+    for r, c, v in zip(raw, coded, shown):
+        if c != v:
+            dropped = True
+            continue
+        if not (dropped and r in " \t" and (not out or out[-1] in " \t")):
+            out.append(r)
+        dropped = False
+    return ("".join(out) + raw[len(coded):]).rstrip()
+
+
+def reader_lines(lines: Sequence[str], coded: Sequence[str], shown: Sequence[str], body_start: int,
+                 blank: Callable[[str], str]) -> list[str]:
+    """`lines` with their comments left out, given the prose lines before (`coded`) and after (`shown`) `blank`
+    (`blank_comments`) blanked them. A body line the code pass emptied (in a fence or a math block) goes too when a
+    comment holds it: `blank` runs again with such lines standing in as one character each."""
+    seen = [without_comments(line, before, after) if before != after else line
+            for line, before, after in zip(lines, coded, shown)]
+    emptied = [i for i in range(body_start, len(coded)) if not coded[i] and lines[i]]
+    if emptied:
+        probe = list(coded)
+        for i in emptied:
+            probe[i] = _SENTINEL
+        blanked = blank("\n".join(probe)).split("\n")
+        for i in emptied:
+            if blanked[i] != _SENTINEL:
+                seen[i] = ""
+    return seen
