@@ -231,6 +231,8 @@ def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str],
                 item[key] = meta[key]
         if isinstance(meta.get("body_line"), int) and node.content.startswith(text):  # where its text starts
             item["text_line"] = meta["body_line"]
+            if isinstance(meta.get("property_lines"), list):  # (front matter: the line of each property said)
+                item["property_lines"] = meta["property_lines"]
         item["source_notes"] = {"authority": authority_note, **({"newest_past_date_age_days": age}
                                                                  if age is not None else {})}
         if s.superseded:
@@ -580,8 +582,9 @@ def _shortened(text: str, room: int, item: Mapping[str, Any]) -> dict[str, Any]:
     """The item's `text` in `room` + 1 characters, each cut marked "…": the part holding its matched terms, and
     its `text_line` moved to the line that part starts at."""
     shown, start = marked_window_at(text, room, frozenset(item.get("matched_terms") or ()))
-    line = item.get("text_line")
-    moved = {"text_line": line + text.count("\n", 0, start)} if start and isinstance(line, int) else {}
+    line, lines = item.get("text_line"), item.get("property_lines")
+    moved = {"text_line": lines[text.count("\n", 0, start)] if isinstance(lines, list) else
+             line + text.count("\n", 0, start)} if start and isinstance(line, int) else {}
     return {"text": shown, **moved}
 
 

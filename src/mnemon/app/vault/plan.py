@@ -35,7 +35,8 @@ from ...ports.store.contained_sqlite import LEVEL_LINE, LINE  # the metadata sha
 from ..bulk_gc import paused_gc
 
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
-# 14: a section's text and an edge's evidence leave out the note's comments (%% … %%, <!-- … -->)
+# 14: a section's text and an edge's evidence leave out the note's comments (%% … %%, <!-- … -->); the properties
+# section cites its first said property's line, and each one's line when they are apart
 # 13: a Markdown link neither ./, ../ nor / is looked up as a wikilink is, one without ".md" links too; a
 # [[../relative]] wikilink is read from its note's folder; nothing in math is parsed; Office files are attachments;
 # a section, task or observation repeating another's text under another heading is an item of its own; the
@@ -353,7 +354,8 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
         title = " > ".join([parsed.title, *[h for h in shown_path if h != parsed.title]])
         skip = _observed_lines(section, body, observed)
         # the line its text starts at (below its heading), where a shortened pack item counts its shown lines from
-        starts = "" if section is properties else f',"body_line":{section.line_end - body.count(chr(10))}'
+        starts = (f',"body_line":{section.line_end - body.count(chr(10))}' if section is not properties
+                  else _property_starts(front.property_lines) if front is not None else "")
         metadata = (f'{{"memory_kind":"section","line":{section.line_start},'
                     f'"heading_path":{heading_path_json(shown_path)}{starts}'
                     + (f',"{SKIP_KEY}":[{",".join(map(str, skip))}]}}' if skip else "}"))
@@ -483,6 +485,16 @@ def _sense_event(path: str, mtime: float, title: str, digest: str, note_type: st
 
 def iso_from_mtime(mtime: float) -> str:
     return iso(datetime.fromtimestamp(mtime, tz=timezone.utc))
+
+
+def _property_starts(lines: Sequence[int]) -> str:
+    """The properties section's `body_line` (its first property's line) and, when its lines are not the note's
+    lines from there on (a tag, a day or a list's items between them), `property_lines`: each one's line."""
+    if not lines:
+        return ""
+    spread = "" if list(lines) == list(range(lines[0], lines[0] + len(lines))) else \
+        f',"property_lines":[{",".join(map(str, lines))}]'
+    return f',"body_line":{lines[0]}{spread}'
 
 
 def _quoted(day: str) -> str:

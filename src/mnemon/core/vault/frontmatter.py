@@ -162,29 +162,39 @@ def _property_value(value: Any) -> str | None:
     return ", ".join(texts) or None
 
 
-def property_text(raw: Mapping[str, Any]) -> str:
-    """What a note's properties say, for search: `key: value` a line, in the front matter's order, for each
-    property with a scalar or list value other than the note's title, aliases, tags and CSS classes; "" when none
-    has one."""
-    lines = []
+def _said_properties(raw: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(key, `key: value`) of each property the properties section says, in the front matter's order."""
+    said = []
     for key, value in raw.items():
         if key in _NAMING_KEYS:  # (as the note reads them: a "Title" key names nothing)
             continue
         text = _property_value(value)
         if text is not None:
-            lines.append(f"{' '.join(key.split())}: {text}")
-    return "\n".join(lines)
+            said.append((key, f"{' '.join(key.split())}: {text}"))
+    return said
 
 
-def _first_property_line(lines: Sequence[str], closing: int) -> int:
-    """The 1-based line of the first top-level key other than a naming one (title, aliases, tags, CSS classes)
-    inside the front matter, else the opening `---` line's (1)."""
+def property_text(raw: Mapping[str, Any]) -> str:
+    """What a note's properties say, for search: `key: value` a line, in the front matter's order, for each
+    property with a scalar or list value other than the note's title, aliases, tags and CSS classes; "" when none
+    has one."""
+    return "\n".join(line for _key, line in _said_properties(raw))
+
+
+def _property_lines(lines: Sequence[str], closing: int, raw: Mapping[str, Any]) -> tuple[int, ...]:
+    """The 1-based note line of each line `property_text` says: its key's top-level line inside the front matter
+    (a day, a mapping or an empty value says nothing, so its line is no property's); the line above's, or the
+    opening `---` (1), for a key not found as written."""
+    found: dict[str, int] = {}
     for index in range(1, closing):
         line = lines[index]
         key, colon, _ = line.partition(":")
-        if colon and line[:1] not in (" ", "\t", "#", "-") and key.strip().strip("'\"") not in _NAMING_KEYS:
-            return index + 1
-    return 1
+        if colon and line[:1] not in (" ", "\t", "#", "-"):
+            found.setdefault(key.strip().strip("'\""), index + 1)
+    said: list[int] = []
+    for key, _line in _said_properties(raw):
+        said.append(found.get(key, said[-1] if said else 1))
+    return tuple(said)
 
 
 def split_front_matter(lines: Sequence[str]) -> tuple[FrontMatter | None, int, list[ParseWarning]]:
@@ -223,6 +233,7 @@ def split_front_matter(lines: Sequence[str]) -> tuple[FrontMatter | None, int, l
     note_type = _scalar_text(raw.get("type"))
     front = FrontMatter(
         raw=raw, title=title, aliases=aliases, tags=tags, note_type=note_type.lower() if note_type else None,
-        line_start=1, line_end=closing + 1, properties_line=_first_property_line(lines, closing),
+        line_start=1, line_end=closing + 1, property_lines=(said := _property_lines(lines, closing, raw)),
+        properties_line=said[0] if said else 1,
     )
     return front, closing + 1, warnings

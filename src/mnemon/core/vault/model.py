@@ -44,6 +44,7 @@ class FrontMatter:
     line_end: int
     # the line of the first property the properties section says (not the title, aliases, tags or CSS classes)
     properties_line: int = 0
+    property_lines: tuple[int, ...] = ()  # the note line of each line the properties section says
 
 
 @dataclass(frozen=True, slots=True)
