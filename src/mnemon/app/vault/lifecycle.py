@@ -23,6 +23,7 @@ from ...core.vault import ACTIVE_THRESHOLD, gate_edge, promotion_plan, truth_pol
 from ...core.vault.lifecycle import (DEFAULT_WEAKEN_FACTOR, DEMOTE_BELOW, PROMOTED, PROMOTION_MODES,
                                     evidence_blind_relations)
 from ..runtime import Runtime
+from .decided_sources import source_now
 from .ingest import _EdgeView
 from .plan import ingest_gate
 
@@ -96,6 +97,9 @@ def relationship_type(rt: Runtime, relation: str) -> dict[str, Any]:
 def explain_edge(rt: Runtime, raw_id: Any) -> dict[str, Any]:
     edge = _load(rt, raw_id)
     rel_type = relationship_type(rt, edge.type)
+    events = rt.store.edge_events(int(edge.id or 0))
+    # a decided edge keeps the evidence it was decided on: where its note's line is now, when that differs
+    now = source_now(events) if edge.origin == "ingest" else None
     return {
         "edge": {
             "id": edge.id,
@@ -119,9 +123,10 @@ def explain_edge(rt: Runtime, raw_id: Any) -> dict[str, Any]:
             "src": _node_brief(rt, edge.src),
             "dst": _node_brief(rt, edge.dst),
             **({"link_resolution": resolution} if (resolution := _link_resolution(rt, edge)) else {}),
+            **({"source_now": now} if now else {}),
         },
         "debug_log": [{"event": e["event"], "actor": e["actor"], "thinking": _thinking(edge, e), "created_at": e["created_at"]}
-                      for e in rt.store.edge_events(int(edge.id or 0))],
+                      for e in events],
     }
 
 

@@ -19,6 +19,7 @@ from ...core.vault.lifecycle import PROMOTED, kept_active
 from ...ports.store.edge_rows import NOTE_PATH
 from ..runtime import Runtime
 from .contained import Containment
+from .decided_sources import DecidedSources, moved_source
 from .plan import NotePlan, PlannedEdge, PlannedNode, note_id
 
 SHARED_KINDS = ("date", "email", "tag", "placeholder")
@@ -74,7 +75,8 @@ class VaultWriter:
         self.index = index
         self.now = now
         self.edges_added = 0
-        self.blocked: list[int] = []
+        self.blocked: list[tuple[int, dict[str, Any] | None]] = []  # (killed edge, where its line is now if moved)
+        self.decided = DecidedSources()  # the decided edges of the notes this run re-parsed (`decided_sources`)
         self.preserved_killed = 0
         self.preserved_active = 0
         self.new_memory_ids: list[str] = []
@@ -142,6 +144,8 @@ class VaultWriter:
         for key, origin, values in rows:
             if self._release(key, origin, values):
                 doomed.add(values[0])
+            elif removing:
+                self.decided.unseen.pop(key, None)  # (a removed note's decisions stay with it or move with it)
         self.cleared_srcs.update(srcs)
         stale = [i for path, keep in notes for i in old_ids[path] if i not in keep]
         if not stale:
@@ -200,6 +204,7 @@ class VaultWriter:
             if key[1].split(":", 1)[0] in SHARED_KINDS:
                 self.released.add(key[1])
             return True
+        self.decided.cleared(key, values[0])
         if status == "killed":
             self.preserved_killed += 1
         else:
@@ -321,8 +326,11 @@ class VaultWriter:
                         reparsed.append((*values[:5], NOTE_PATH, values[6], now, edge_id))
                         if row[5] != status:
                             reset.append((edge_id, "reparsed", "ingest", {"from": status, "to": row[5]}, now))
-                elif status == "killed":
-                    self.blocked.append(edge_id)
+                else:  # a decision a rebuild keeps: its row stays as decided, where the line is now is said
+                    moved = moved_source(row[6], row[10], found[4], found[7])
+                    self.decided.planned(row[:3], edge_id, moved, killed=status == "killed")
+                    if status == "killed":
+                        self.blocked.append((edge_id, moved))
             rows = [row for row in rows if row[:3] not in existing]
             self.vault.reparse_edge_rows(reparsed, pack=True)  # (`write_nodes` put their evidence in the blobs)
             if reset:
@@ -332,8 +340,9 @@ class VaultWriter:
         self.vault.insert_edge_rows(rows, pack=True)
         self.edges_added += len(rows)
         if self.blocked:
-            self.vault.log_edge_events([(b, "blocked_recreation", "ingest", {"reason": "killed_tombstone_blocks_recreation"},
-                                         self.now) for b in self.blocked])
+            reason = {"reason": "killed_tombstone_blocks_recreation"}
+            self.vault.log_edge_events([(b, "blocked_recreation", "ingest", {**reason, **(moved or {})}, self.now)
+                                        for b, moved in self.blocked])
             self.blocked = []
 
     def _dated_as_items(self, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
@@ -443,6 +452,7 @@ class VaultWriter:
         self._carry_weakened()
         self.vault.delete_edges(sorted(self.reusable.values()))
         self.reusable = {}
+        self.vault.log_edge_events(self.decided.events(self.rt.store, self.now))
 
     def _carry_weakened(self) -> None:
         """`weaken-edge` is a decision (glossary: decided edge), but it lives in the edge's strength, not in a mark

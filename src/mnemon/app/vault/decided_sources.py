@@ -1,0 +1,86 @@
+"""Where the line an edge a person decided on stands in its note now.
+
+A killed, validated or promoted edge survives rebuilds with the evidence it was decided on: its row is never
+rewritten by a re-parse. When its note changes, the line may be edited, moved, or gone, and `explain-edge` went on
+showing the old text as if the note still said it. An ingest that plans such an edge again says where it is parsed
+from now when that differs (a killed edge's `blocked_recreation` event carries `line` and `evidence`; any other
+decided edge gets a `source_changed` event when its state changes, `{"as_decided": true}` once back), and one
+whose note no longer holds it gets a `source_gone` event (once). `source_now` reads them back for `explain-edge`.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping, Sequence
+
+Key = tuple[str, str, str]
+SOURCE_EVENTS = ("blocked_recreation", "source_changed", "source_gone")
+
+
+def _line(metadata: Any) -> Any:
+    if isinstance(metadata, str):
+        try:
+            metadata = json.loads(metadata) if metadata else {}
+        except ValueError:
+            return None
+    return metadata.get("line") if isinstance(metadata, Mapping) else None
+
+
+def moved_source(evidence: str, metadata: Any, decided_evidence: Any, decided_metadata: Any) -> dict[str, Any] | None:
+    """{"line", "evidence"} the re-parse found the edge at, when its text or line is not what it was decided on."""
+    line = _line(metadata)
+    if evidence == decided_evidence and line == _line(decided_metadata):
+        return None
+    return {"line": line, "evidence": evidence}
+
+
+def source_now(events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """What the last ingest that read the edge's note said of its line (`explain-edge`): None when it is the line the
+    edge was decided on (or no ingest read the note since)."""
+    state: dict[str, Any] | None = None
+    for event in events:
+        if event.get("actor") != "ingest" or event.get("event") not in SOURCE_EVENTS:
+            continue
+        detail = event.get("detail") or {}
+        if event["event"] == "source_gone":
+            state = {"in_note": False, "seen_at": event.get("created_at")}
+        elif "evidence" in detail:
+            state = {"in_note": True, "changed": True, "line": detail.get("line"), "evidence_text": detail["evidence"],
+                     "seen_at": event.get("created_at")}
+        else:
+            state = None
+    return state
+
+
+class DecidedSources:
+    """The decided ingest edges one ingest cleared (`VaultWriter._release`), and what its re-parse found of each."""
+
+    def __init__(self) -> None:
+        self.unseen: dict[Key, int] = {}  # cleared, not planned again (yet)
+        self.seen: dict[int, dict[str, Any] | None] = {}  # planned again (not killed): where, when it moved
+
+    def cleared(self, key: Key, edge_id: int) -> None:
+        self.unseen[key] = edge_id
+
+    def planned(self, key: Key, edge_id: int, moved: dict[str, Any] | None, *, killed: bool) -> None:
+        """A decided edge the re-parse planned again (a killed one's `blocked_recreation` says where itself)."""
+        self.unseen.pop(key, None)
+        if not killed:
+            self.seen[edge_id] = moved
+
+    def events(self, store: Any, now: str) -> list[tuple[int, str, str, dict[str, Any], str]]:
+        """The events to log once every edge of the run is written: each a change of what `source_now` says."""
+        out: list[tuple[int, str, str, dict[str, Any], str]] = []
+        for edge_id in sorted({*self.unseen.values(), *self.seen}):
+            was = source_now(store.edge_events(edge_id))
+            if edge_id not in self.seen:
+                if was is None or was.get("in_note"):
+                    out.append((edge_id, "source_gone", "ingest", {"reason": "not_in_note"}, now))
+                continue
+            moved = self.seen[edge_id]
+            if moved is None:
+                if was is not None:
+                    out.append((edge_id, "source_changed", "ingest", {"as_decided": True}, now))
+            elif was is None or (was.get("line"), was.get("evidence_text")) != (moved["line"], moved["evidence"]):
+                out.append((edge_id, "source_changed", "ingest", moved, now))
+        self.unseen, self.seen = {}, {}
+        return out
