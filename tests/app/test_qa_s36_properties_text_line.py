@@ -43,3 +43,11 @@ def test_a_cut_properties_item_cites_the_property_it_shows(mem: Mnemon, tmp_path
     first_shown = item["text"].lstrip("…").splitlines()[0]
     written = LONG.splitlines()[item["text_line"] - 1]
     assert written.split(":")[0] == first_shown.split(":")[0]
+
+
+def test_a_key_holding_a_colon_cites_its_own_line() -> None:
+    from mnemon.core.vault.frontmatter import split_front_matter
+
+    front, _body, _warnings = split_front_matter("---\nx: 1\nrole:: engineer\n---".split("\n"))
+    assert front is not None and front.raw == {"x": 1, "role:": "engineer"}
+    assert front.property_lines == (2, 3)  # "role:" was looked for as "role" and cited the opening '---'

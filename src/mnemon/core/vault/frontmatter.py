@@ -185,15 +185,12 @@ def _property_lines(lines: Sequence[str], closing: int, raw: Mapping[str, Any]) 
     """The 1-based note line of each line `property_text` says: its key's top-level line inside the front matter
     (a day, a mapping or an empty value says nothing, so its line is no property's); the line above's, or the
     opening `---` (1), for a key not found as written."""
-    found: dict[str, int] = {}
-    for index in range(1, closing):
-        line = lines[index]
-        key, colon, _ = line.partition(":")
-        if colon and line[:1] not in (" ", "\t", "#", "-"):
-            found.setdefault(key.strip().strip("'\""), index + 1)
+    top = [(index + 1, line) for index in range(1, closing)
+           if ":" in (line := lines[index]) and line[:1] not in (" ", "\t", "#", "-")]
     said: list[int] = []
-    for key, _line in _said_properties(raw):
-        said.append(found.get(key, said[-1] if said else 1))
+    for key, _line in _said_properties(raw):  # (a key may hold a colon: "role:: x" is the key "role:")
+        heads = (f"{key}:", f'"{key}":', f"'{key}':", f"{key} :")
+        said.append(next((number for number, line in top if line.startswith(heads)), said[-1] if said else 1))
     return tuple(said)
 
 
