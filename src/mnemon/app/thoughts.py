@@ -49,6 +49,8 @@ MAX_HOPS = 12
 SURFACE_BUDGET = 5000
 # a list item's marker (and task box) at the start of a line: a section's bullets read as a list of clauses
 _LIST_MARKER = re.compile(rf"^(?:[-*+]|\d{{1,9}}[.)])[ \t]+(?:\[[{re.escape(TASK_MARKS)}]\][ \t]+)?")
+# a quote's (or callout's) `>` markers, then a callout's `[!type]` (its title stays): how the line reads
+_QUOTE_MARKER = re.compile(r"^(?:>[ \t]?)+(?:\[![\w-]+\][+-]?[ \t]*)?")
 
 
 @dataclass
@@ -84,17 +86,25 @@ def _check_limit(limit: Any, high: int = 100) -> int:
 
 
 def _readable(text: str) -> str:
-    """A section's text on one line for a card's title and insight: list markers dropped, items joined by "; "."""
+    """A section's text (or an edge's evidence line) on one line for a card's title and insight: quote, callout
+    and list markers dropped, items joined by "; "."""
     out = ""
     for raw in text.split("\n"):
         line = raw.strip()
+        titled = False  # a callout's title: a clause of its own, saying what follows
+        if line.startswith(">"):
+            quote = _QUOTE_MARKER.match(line)
+            assert quote is not None  # (it matches any leading ">")
+            titled, line = "[!" in quote.group(0), line[quote.end():].strip()
+            if titled and line and not line.endswith((".", "!", "?", ":", ";")):
+                line += ":"
         if not line:
             continue
         bare = _LIST_MARKER.sub("", line)
         if out:
             # a list item is a clause of its own; prose runs on, and so does an item after a finished sentence
             # ("Owner: Bram. Every order…", not "Owner: Bram.; Every order…")
-            out += "; " if bare != line and not out.endswith((".", "!", "?", ":", ";")) else " "
+            out += "; " if (bare != line or titled) and not out.endswith((".", "!", "?", ":", ";")) else " "
         out += bare
     return out
 
@@ -487,7 +497,7 @@ def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int
     itself = bool(path) and path[0]["id"] == item["id"]  # a memory with no note: the walk starts at it
     note_title = note_title or (path[0]["name"] if len(path) > 1 and not itself else "")
     text = str(item.get("text") or item.get("title") or "")
-    shown = _readable(text) if item.get("kind") == "section" else text
+    shown = _readable(text) if item.get("kind") in ("section", "edge") else text  # (an edge's: its evidence line)
     # compose says the hops past [holder, memory]: an edge's one hop, or a holderless memory's first, are said too
     said = [path[0], *path] if item.get("item_type") == "edge" or itself else path
     parts = (_world_parts(item) if item.get("item_type") in ("world_state", "world_prediction")
