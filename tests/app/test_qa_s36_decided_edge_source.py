@@ -80,3 +80,18 @@ def test_an_edit_elsewhere_in_the_note_says_nothing(mem: Mnemon, tmp_path: Path)
     mem.kill_edge(edge_id)
     _write(mem, vault, PLAN + "\nA closing paragraph.\n")
     assert "source_now" not in mem.explain_edge(edge_id)["edge"]
+
+
+def test_a_decided_link_whose_placeholder_became_a_note_is_still_in_its_note(mem: Mnemon, tmp_path: Path) -> None:
+    vault = _vault(tmp_path)
+    _write(mem, vault, "# Plan\n\nWaiting on [[Legal Review]] sign-off.\n")
+    [edge] = [e for e in mem.rt.store.vault.edges_touching(["note:Plan.md"])  # type: ignore[attr-defined]
+              if e.type == "links_to"]
+    mem.validate_edge(int(edge.id or 0))
+    (vault / "Legal Review.md").write_text("# Legal Review\n\nThe review.\n", encoding="utf-8")
+    mem.ingest(str(vault), embed=False)  # Plan.md is relinked, its validated link moved onto the new note
+    explained = mem.explain_edge(int(edge.id or 0))
+    assert explained["edge"]["dst"]["id"] == "note:Legal Review.md"
+    assert "source_now" not in explained["edge"]  # it said the note no longer held the link
+    _write(mem, vault, "# Plan\n\nIntro.\nWaiting on [[Legal Review]] sign-off, still.\n")
+    assert mem.explain_edge(int(edge.id or 0))["edge"]["source_now"]["line"] == 4

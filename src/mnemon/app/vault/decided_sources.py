@@ -57,9 +57,16 @@ class DecidedSources:
     def __init__(self) -> None:
         self.unseen: dict[Key, int] = {}  # cleared, not planned again (yet)
         self.seen: dict[int, dict[str, Any] | None] = {}  # planned again (not killed): where, when it moved
+        # a decided link, by (source, type, link key): its name may now lead to a note that took it from a
+        # placeholder, where `join_placeholders` moves the edge after this run planned the link anew
+        self.links: dict[tuple[str, str, str], int] = {}
+        self.relinked: dict[int, tuple[str, str, str]] = {}  # edge → (new target, evidence, metadata) planned
 
-    def cleared(self, key: Key, edge_id: int) -> None:
+    def cleared(self, key: Key, edge_id: int, metadata: Any) -> None:
         self.unseen[key] = edge_id
+        link_key = json.loads(metadata).get("key") if isinstance(metadata, str) and '"key"' in metadata else None
+        if isinstance(link_key, str):
+            self.links[(key[0], key[2], link_key)] = edge_id
 
     def planned(self, key: Key, edge_id: int, moved: dict[str, Any] | None, *, killed: bool) -> None:
         """A decided edge the re-parse planned again (a killed one's `blocked_recreation` says where itself)."""
@@ -67,8 +74,23 @@ class DecidedSources:
         if not killed:
             self.seen[edge_id] = moved
 
+    def inserted(self, rows: Sequence[Sequence[Any]]) -> None:
+        """Edge rows written anew: a link among them under a decided link's name may be where that edge goes."""
+        if not self.links:
+            return
+        for row in rows:
+            if '"key"' in (row[10] or ""):
+                edge_id = self.links.get((row[0], row[2], str(json.loads(row[10]).get("key"))))
+                if edge_id is not None:
+                    self.relinked[edge_id] = (row[1], row[6], row[10])
+
     def events(self, store: Any, now: str) -> list[tuple[int, str, str, dict[str, Any], str]]:
-        """The events to log once every edge of the run is written: each a change of what `source_now` says."""
+        """The events to log once the run has moved every edge it moves: each a change of what `source_now`
+        says."""
+        for edge_id, (target, evidence, metadata) in self.relinked.items():
+            edge = store.get_edge(edge_id) if edge_id in self.unseen.values() else None
+            if edge is not None and edge.dst == target:  # it went where its link leads now
+                self.seen[edge_id] = moved_source(evidence, metadata, edge.evidence, edge.metadata)
         out: list[tuple[int, str, str, dict[str, Any], str]] = []
         for edge_id in sorted({*self.unseen.values(), *self.seen}):
             was = source_now(store.edge_events(edge_id))
@@ -82,5 +104,5 @@ class DecidedSources:
                     out.append((edge_id, "source_changed", "ingest", {"as_decided": True}, now))
             elif was is None or (was.get("line"), was.get("evidence_text")) != (moved["line"], moved["evidence"]):
                 out.append((edge_id, "source_changed", "ingest", moved, now))
-        self.unseen, self.seen = {}, {}
+        self.unseen, self.seen, self.links, self.relinked = {}, {}, {}, {}
         return out

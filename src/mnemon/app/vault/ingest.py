@@ -405,6 +405,7 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
         decisions_moved = writer.carry_decisions([(old, new) for old, new in moves if old in kept])
         claims_retired = writer.retire_claims(sorted(kept))  # (a moved note's went with it just above)
         claims_restored = writer.restore_claims(revived)
+        writer.log_decided_sources()
         if removed:
             vault_store.delete_files(removed)
         # a small run with no relinking or removal can only orphan the shared nodes its cleared edges pointed at

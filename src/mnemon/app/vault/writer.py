@@ -204,7 +204,7 @@ class VaultWriter:
             if key[1].split(":", 1)[0] in SHARED_KINDS:
                 self.released.add(key[1])
             return True
-        self.decided.cleared(key, values[0])
+        self.decided.cleared(key, values[0], meta)
         if status == "killed":
             self.preserved_killed += 1
         else:
@@ -337,6 +337,7 @@ class VaultWriter:
                 self.vault.log_edge_events(reset)
         if self.older_items:
             rows = self._dated_as_items(rows)
+        self.decided.inserted(rows)
         self.vault.insert_edge_rows(rows, pack=True)
         self.edges_added += len(rows)
         if self.blocked:
@@ -452,6 +453,10 @@ class VaultWriter:
         self._carry_weakened()
         self.vault.delete_edges(sorted(self.reusable.values()))
         self.reusable = {}
+
+    def log_decided_sources(self) -> None:
+        """Say where the lines of the decided edges of the notes this run read stand now (`decided_sources`), once
+        every edge it moves (placeholders joined, moved notes' decisions carried) is where it goes."""
         self.vault.log_edge_events(self.decided.events(self.rt.store, self.now))
 
     def _carry_weakened(self) -> None:
