@@ -36,7 +36,8 @@ from ..bulk_gc import paused_gc
 
 # Bump when parsing or planning changes what a note produces: every note is then re-planned on the next ingest.
 # 14: a section's text and an edge's evidence leave out the note's comments (%% … %%, <!-- … -->); the properties
-# section cites its first said property's line, and each one's line when they are apart
+# section cites its first said property's line, and each one's line when they are apart; a Markdown link titled
+# '…' or (…) links
 # 13: a Markdown link neither ./, ../ nor / is looked up as a wikilink is, one without ".md" links too; a
 # [[../relative]] wikilink is read from its note's folder; nothing in math is parsed; Office files are attachments;
 # a section, task or observation repeating another's text under another heading is an item of its own; the

@@ -91,8 +91,9 @@ SETEXT_LINE = re.compile(r" {0,3}(?:(=)=*|-+)[ \t]*")
 # (a list item's, a quote's, a table row's) and the underline under it a thematic break, as CommonMark reads it.
 _NOT_SETEXT_TEXT = re.compile(r" {0,3}(?:[>|<]|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))")
 WIKILINK = re.compile(r"\[\[([^\[\]\n]+?)\]\]")
-MD_LINK = re.compile(
-    r"\[([^\]\n]*)\]\([ \t]*(<[^<>\n]*>|[^\s()]+(?:\([^\s()]*\)[^\s()]*)*)(?:[ \t]+\"[^\"\n]*\")?[ \t]*\)"
+MD_LINK = re.compile(  # (a title in "…", '…' or (…), as CommonMark allows)
+    r"\[([^\]\n]*)\]\([ \t]*(<[^<>\n]*>|[^\s()]+(?:\([^\s()]*\)[^\s()]*)*)"
+    r"(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*\)"
 )
 URL_SCHEME = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
 _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
