@@ -95,3 +95,18 @@ def test_a_decided_link_whose_placeholder_became_a_note_is_still_in_its_note(mem
     assert "source_now" not in explained["edge"]  # it said the note no longer held the link
     _write(mem, vault, "# Plan\n\nIntro.\nWaiting on [[Legal Review]] sign-off, still.\n")
     assert mem.explain_edge(int(edge.id or 0))["edge"]["source_now"]["line"] == 4
+
+
+def test_a_pack_cites_a_validated_link_where_its_note_says_it_now(mem: Mnemon, tmp_path: Path) -> None:
+    vault = _vault(tmp_path)
+    _write(mem, vault, "# Plan\n\nThe zircon launch depends on [[Bob]].\n")
+    edge_id = _link_id(mem)
+    mem.validate_edge(edge_id)
+    now = "# Plan\n\nIntro.\n\nMore.\n\nThe zircon launch now depends on [[Bob]] and Carol.\n"
+    _write(mem, vault, now)
+    [item] = [i for i in mem.retrieve("zircon launch Bob")["items"] if i["id"] == f"edge:{edge_id}"]
+    assert (item["text"], item["line"]) == (now.splitlines()[6], 7)  # it quoted a sentence gone from the note
+    assert item["decided_on"] == {"text": "The zircon launch depends on [[Bob]].", "line": 3}
+    _write(mem, vault, "# Plan\n\nThe zircon launch has no dependency any more.\n")
+    [item] = [i for i in mem.retrieve("zircon launch Bob")["items"] if i["id"] == f"edge:{edge_id}"]
+    assert item["in_note"] is False and item["text"] == "The zircon launch depends on [[Bob]]."

@@ -46,7 +46,7 @@ from ..core.keywords import SKIP_KEY, VAULT_SOURCE_PREFIX
 from ..core.model import EDGE_STATUSES, SOURCED_PREFIXES, Edge, Memory, iso, parse_iso
 from ..core.ontology import DEFAULT_ONTOLOGY, category_of
 from ..core.text import excerpt, marked_window_at, tokens
-from ..core.vault.lifecycle import truth_policy
+from ..core.vault.lifecycle import kept_active, truth_policy
 from ..core.vault.observations import DEFAULT_HINTS, hint_words
 from ..core.vault.parser import BLOCK_ID, TASK_MARKS, blank_code_spans, blank_comments, visible_text
 from ..core.vault.proactive import stemmed_hints
@@ -55,6 +55,7 @@ from ..ports.store.base import MemoryFilter, Store
 from .edge_history import EdgeAt, EdgeHistory, states_of_heads
 from .closed_loops import ClosedLater
 from .runtime import Runtime
+from .vault.decided_sources import pack_view
 from .world_items import NOT_IN_FORCE_FACTOR, claims_in_force, not_stated_again, world_in_scope, world_items
 
 if TYPE_CHECKING:  # the engine (numpy and all) loads with the first pack: thoughts and cards import this module
@@ -490,6 +491,8 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
             item["line"] = line  # (where its evidence is, in its note)
         if unknown:
             item["changed_since_as_of"] = True
+        if as_of is None and e.origin == "ingest" and kept_active(e.status, e.metadata):
+            item.update(pack_view(store, e))  # a decided edge's row keeps its evidence: cite the note as it is now
         reason = None
         if category == "observation" or relation == "has_section":  # (a section's edge read as its first line)
             repeated = e.dst if e.dst in item_ids else e.src if e.src in item_ids else None

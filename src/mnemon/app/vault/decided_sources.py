@@ -51,6 +51,18 @@ def source_now(events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
     return state
 
 
+def pack_view(store: Any, edge: Any) -> dict[str, Any]:
+    """What a pack item of a validated or promoted ingested edge says instead of its decided evidence: the line its
+    note holds now (`text`, `line`, and `decided_on` the evidence it was decided on), or `in_note: false`."""
+    now = source_now(store.edge_events(int(edge.id or 0)))
+    if now is None:
+        return {}
+    if not now["in_note"]:
+        return {"in_note": False}
+    return {"text": now["evidence_text"], **({"line": now["line"]} if isinstance(now["line"], int) else {}),
+            "decided_on": {"text": edge.evidence, "line": edge.metadata.get("line")}}
+
+
 class DecidedSources:
     """The decided ingest edges one ingest cleared (`VaultWriter._release`), and what its re-parse found of each."""
 
