@@ -110,3 +110,20 @@ def test_a_pack_cites_a_validated_link_where_its_note_says_it_now(mem: Mnemon, t
     _write(mem, vault, "# Plan\n\nThe zircon launch has no dependency any more.\n")
     [item] = [i for i in mem.retrieve("zircon launch Bob")["items"] if i["id"] == f"edge:{edge_id}"]
     assert item["in_note"] is False and item["text"] == "The zircon launch depends on [[Bob]]."
+
+
+def test_a_killed_link_to_a_note_moved_with_note_move_is_still_in_its_note(mem: Mnemon, tmp_path: Path) -> None:
+    from datetime import datetime, timezone
+
+    from mnemon.app import note_tools
+
+    vault = _vault(tmp_path)
+    _write(mem, vault, "# Plan\n\nDepends on [[Bob]] heavily.\n")
+    edge_id = _link_id(mem)
+    mem.kill_edge(edge_id)
+    note_tools.move_note(vault, "Bob.md", "Archive/Robert.md", clock=lambda: datetime(2026, 6, 1, tzinfo=timezone.utc))
+    mem.ingest(str(vault), embed=False)  # the kill moves with the note; the link was rewritten to [[Robert]]
+    edge = mem.explain_edge(edge_id)["edge"]
+    assert (edge["status"], edge["dst"]["id"]) == ("killed", "note:Archive/Robert.md")
+    assert edge["source_now"]["in_note"] is True  # it said the note no longer held the link
+    assert edge["source_now"]["evidence_text"] == "Depends on [[Robert]] heavily."

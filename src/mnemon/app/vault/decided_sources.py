@@ -69,16 +69,14 @@ class DecidedSources:
     def __init__(self) -> None:
         self.unseen: dict[Key, int] = {}  # cleared, not planned again (yet)
         self.seen: dict[int, dict[str, Any] | None] = {}  # planned again (not killed): where, when it moved
-        # a decided link, by (source, type, link key): its name may now lead to a note that took it from a
-        # placeholder, where `join_placeholders` moves the edge after this run planned the link anew
-        self.links: dict[tuple[str, str, str], int] = {}
-        self.relinked: dict[int, tuple[str, str, str]] = {}  # edge → (new target, evidence, metadata) planned
+        # the rows this run wrote anew from those edges' sources, by key → (evidence, metadata): a decided edge the
+        # run moves onto one of them (a placeholder joined, a moved note's decisions carried) is still in its note
+        self.srcs: set[str] = set()
+        self.written: dict[Key, tuple[str, str]] = {}
 
-    def cleared(self, key: Key, edge_id: int, metadata: Any) -> None:
+    def cleared(self, key: Key, edge_id: int) -> None:
         self.unseen[key] = edge_id
-        link_key = json.loads(metadata).get("key") if isinstance(metadata, str) and '"key"' in metadata else None
-        if isinstance(link_key, str):
-            self.links[(key[0], key[2], link_key)] = edge_id
+        self.srcs.add(key[0])
 
     def planned(self, key: Key, edge_id: int, moved: dict[str, Any] | None, *, killed: bool) -> None:
         """A decided edge the re-parse planned again (a killed one's `blocked_recreation` says where itself)."""
@@ -87,22 +85,17 @@ class DecidedSources:
             self.seen[edge_id] = moved
 
     def inserted(self, rows: Sequence[Sequence[Any]]) -> None:
-        """Edge rows written anew: a link among them under a decided link's name may be where that edge goes."""
-        if not self.links:
-            return
-        for row in rows:
-            if '"key"' in (row[10] or ""):
-                edge_id = self.links.get((row[0], row[2], str(json.loads(row[10]).get("key"))))
-                if edge_id is not None:
-                    self.relinked[edge_id] = (row[1], row[6], row[10])
+        """Edge rows written anew: one from a decided edge's source may be where the run moves that edge."""
+        if self.srcs:
+            self.written.update({tuple(row[:3]): (row[6], row[10]) for row in rows if row[0] in self.srcs})
 
     def events(self, store: Any, now: str) -> list[tuple[int, str, str, dict[str, Any], str]]:
         """The events to log once the run has moved every edge it moves: each a change of what `source_now`
         says."""
-        for edge_id, (target, evidence, metadata) in self.relinked.items():
-            edge = store.get_edge(edge_id) if edge_id in self.unseen.values() else None
-            if edge is not None and edge.dst == target:  # it went where its link leads now
-                self.seen[edge_id] = moved_source(evidence, metadata, edge.evidence, edge.metadata)
+        for edge in store.get_edges(sorted(self.unseen.values())) if self.written else ():
+            planned = self.written.get((edge.src, edge.dst, edge.type))
+            if planned is not None:  # moved where its line leads now
+                self.seen[int(edge.id or 0)] = moved_source(*planned, edge.evidence, edge.metadata)
         out: list[tuple[int, str, str, dict[str, Any], str]] = []
         for edge_id in sorted({*self.unseen.values(), *self.seen}):
             was = source_now(store.edge_events(edge_id))
@@ -116,5 +109,5 @@ class DecidedSources:
                     out.append((edge_id, "source_changed", "ingest", {"as_decided": True}, now))
             elif was is None or (was.get("line"), was.get("evidence_text")) != (moved["line"], moved["evidence"]):
                 out.append((edge_id, "source_changed", "ingest", moved, now))
-        self.unseen, self.seen, self.links, self.relinked = {}, {}, {}, {}
+        self.unseen, self.seen, self.srcs, self.written = {}, {}, set(), {}
         return out

@@ -204,7 +204,7 @@ class VaultWriter:
             if key[1].split(":", 1)[0] in SHARED_KINDS:
                 self.released.add(key[1])
             return True
-        self.decided.cleared(key, values[0], meta)
+        self.decided.cleared(key, values[0])
         if status == "killed":
             self.preserved_killed += 1
         else:
