@@ -26,3 +26,14 @@ def test_cards_show_no_quote_callout_or_list_markup(mem: Mnemon, tmp_path: Path)
         for text in (title, insight):
             assert "[!note]" not in text and "- [ ]" not in text and "“>" not in text and "“-" not in text, text
             assert ": >" not in text and " > " not in text, text
+
+
+def test_a_properties_card_reads_each_property_as_a_clause(mem: Mnemon, tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "Harbour.md").write_text("---\nowner: Ana Lima\nstatus: waiting on legal\nbudget: 40k\n---\n"
+                                      "# Harbour plan\n\nThe plan text.\n", encoding="utf-8")
+    mem.ingest(str(vault), embed=False)
+    cards = mem.surface(prompt="harbour owner Ana status budget", limit=3)["thoughts"]
+    [insight] = [c["insight"] for c in cards if "owner" in c["insight"]]
+    assert "owner: Ana Lima; status: waiting on legal; budget: 40k" in insight  # it ran on: "Lima status: …"

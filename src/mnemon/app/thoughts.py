@@ -51,6 +51,8 @@ SURFACE_BUDGET = 5000
 _LIST_MARKER = re.compile(rf"^(?:[-*+]|\d{{1,9}}[.)])[ \t]+(?:\[[{re.escape(TASK_MARKS)}]\][ \t]+)?")
 # a quote's (or callout's) `>` markers, then a callout's `[!type]` (its title stays): how the line reads
 _QUOTE_MARKER = re.compile(r"^(?:>[ \t]?)+(?:\[![\w-]+\][+-]?[ \t]*)?")
+# a `key: value` line (a note's properties section is made of them): a clause of its own, as a list item is
+_PROPERTY_LINE = re.compile(r"^[^\W\d][\w .-]{0,40}:[ \t]+\S")
 
 
 @dataclass
@@ -104,7 +106,8 @@ def _readable(text: str) -> str:
         if out:
             # a list item is a clause of its own; prose runs on, and so does an item after a finished sentence
             # ("Owner: Bram. Every order…", not "Owner: Bram.; Every order…")
-            out += "; " if (bare != line or titled) and not out.endswith((".", "!", "?", ":", ";")) else " "
+            clause = bare != line or titled or _PROPERTY_LINE.match(line) is not None
+            out += "; " if clause and not out.endswith((".", "!", "?", ":", ";")) else " "
         out += bare
     return out
 
