@@ -4,7 +4,8 @@ a changed file first copied to `<name>.mnemon-backup`.
 
 Only what mnemon owns is ever touched: its own entries in a settings object, its own marked block in a TOML or
 Markdown file, its own skill file. Whatever else a file holds is kept as it was (a JSON file is re-serialised, so its
-spacing may change; its keys, values and their order do not).
+spacing may change; its keys, values and their order do not). A file's byte-order mark and CRLF line ends, which
+the hosts read, are kept (`plain`, `styled_like`), and a backup is the file's bytes as they were.
 """
 from __future__ import annotations
 
@@ -66,11 +67,32 @@ def read_text(path: Path) -> str | None:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise InvalidInput(f"{path} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB: not a settings file "
                                "mnemon will rewrite", path=str(path))
-        return path.read_text(encoding="utf-8")
+        return path.read_bytes().decode("utf-8")  # as it is: no line ends translated (the backup is the file)
     except UnicodeDecodeError:
         raise InvalidInput(f"{path} is not UTF-8 text: left as it is, nothing was written", path=str(path)) from None
     except OSError as exc:
         raise InvalidInput(f"cannot read {path}: {exc.strerror or exc}", path=str(path)) from None
+
+
+BOM = "\ufeff"
+
+
+def _crlf(text: str) -> bool:
+    """Whether every line of `text` ends in CRLF (a file of mixed line ends is edited as it is)."""
+    return "\r\n" in text and text.count("\r\n") == text.count("\n")
+
+
+def plain(text: str | None) -> str:
+    """`text` as it is edited and parsed: no byte-order mark, LF line ends when all of them were CRLF."""
+    text = (text or "").removeprefix(BOM)
+    return text.replace("\r\n", "\n") if _crlf(text) else text
+
+
+def styled_like(before: str | None, text: str) -> str:
+    """`text` (edited from `plain(before)`) written as `before` was: its byte-order mark, its CRLF line ends."""
+    if before and _crlf(before.removeprefix(BOM)):
+        text = text.replace("\n", "\r\n")
+    return BOM + text if before and before.startswith(BOM) else text
 
 
 def apply(changes: list[FileChange]) -> None:
@@ -106,7 +128,8 @@ def _remove_empty_parents(folder: Path, stop_at: tuple[str, ...]) -> None:
 
 
 def json_object(path: Path, text: str | None) -> dict[str, Any]:
-    if text is None or not text.strip():
+    text = plain(text)
+    if not text.strip():
         return {}
     try:
         data = json.loads(text)
@@ -127,7 +150,7 @@ def json_change(path: Path, what: str, edit: Callable[[dict[str, Any]], dict[str
         return FileChange(path, what, before, before)
     if not edited:  # what setup put there was all it held
         return FileChange(path, what, before, None, owned=True)
-    return FileChange(path, what, before, json.dumps(edited, indent=2, ensure_ascii=False) + "\n")
+    return FileChange(path, what, before, styled_like(before, json.dumps(edited, indent=2, ensure_ascii=False) + "\n"))
 
 
 # ── Marked blocks in TOML and Markdown files ─────────────────────────────────
@@ -169,18 +192,18 @@ def with_block(text: str, markers: Markers, body: str, close: str = "") -> str:
 def block_change(path: Path, what: str, markers: Markers, body: str | None, close: str = "") -> FileChange:
     """Install (`body`) or remove (None) mnemon's block; a file left with nothing else in it is removed."""
     before = read_text(path)
-    text = before or ""
+    text = plain(before)
     if body is None:
         after = without_block(text, markers)
         if not after.strip():  # the block was all it held
             return FileChange(path, what, before, None, owned=True)
-        return FileChange(path, what, before, after)
-    return FileChange(path, what, before, with_block(text, markers, body, close))
+        return FileChange(path, what, before, styled_like(before, after))
+    return FileChange(path, what, before, styled_like(before, with_block(text, markers, body, close)))
 
 
 def toml_table(path: Path, text: str | None) -> dict[str, Any]:
     try:
-        return tomllib.loads(text or "")
+        return tomllib.loads(plain(text))
     except tomllib.TOMLDecodeError as exc:
         raise InvalidInput(f"{path} is not valid TOML ({exc}): fix it or move it aside; nothing was written",
                            path=str(path)) from None

@@ -204,7 +204,7 @@ def _codex(place: Place, commands: Commands, *, install: bool, hooks: bool, mcp:
     folder = place.folder("CODEX_HOME", ".codex") if place.user else place.project / ".codex"
     config = folder / "config.toml"
     before = edits.read_text(config)
-    outside = edits.toml_table(config, edits.without_block(before or "", edits.TOML_MARKERS))
+    outside = edits.toml_table(config, edits.without_block(edits.plain(before), edits.TOML_MARKERS))
     edits.toml_table(config, before)  # the whole file parses, or nothing is written
     manual: list[dict[str, str]] = []
     servers = outside.get("mcp_servers")
