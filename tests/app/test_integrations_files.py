@@ -79,3 +79,27 @@ def test_a_file_with_mixed_line_ends_keeps_each_line_as_it_was(cli_run: CliRun, 
     assert _read(project / "AGENTS.md").startswith(agents)
     _setup(cli_run, project, "--eject")
     assert _read(project / "AGENTS.md") == agents
+
+
+def test_a_linked_file_stays_a_link_and_its_target_is_edited(cli_run: CliRun, project: Path, tmp_path: Path) -> None:
+    dotfiles = tmp_path / "dotfiles"
+    settings = _write(dotfiles / "claude-settings.json", json.dumps({"model": "opus"}, indent=2) + "\n")
+    rules = _write(project / "CLAUDE.md", "# Rules\n\nUse tabs.\n")
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").symlink_to(dotfiles / "claude-settings.json")
+    (project / "AGENTS.md").symlink_to("CLAUDE.md")  # one instructions file for both hosts
+    (project / ".mcp.json").symlink_to(dotfiles / "mcp.json")  # a link to a file not written yet
+    code, out = _setup(cli_run, project)
+    assert code == 0
+    for link in (project / ".claude" / "settings.json", project / "AGENTS.md", project / ".mcp.json"):
+        assert link.is_symlink(), link
+    assert "UserPromptSubmit" in json.loads(_read(dotfiles / "claude-settings.json"))["hooks"]
+    assert _read(project / "CLAUDE.md").startswith(rules + "\n<!-- mnemon:begin")
+    assert "mnemon" in json.loads(_read(dotfiles / "mcp.json"))["mcpServers"]
+
+    code, out = _setup(cli_run, project, "--eject")
+    assert code == 0
+    for link in (project / ".claude" / "settings.json", project / "AGENTS.md", project / ".mcp.json"):
+        assert link.is_symlink(), link
+    assert _read(dotfiles / "claude-settings.json") == settings and _read(project / "CLAUDE.md") == rules
+    assert json.loads(_read(dotfiles / "mcp.json")) == {}  # what setup alone wrote: emptied, the link kept

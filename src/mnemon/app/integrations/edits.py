@@ -5,11 +5,13 @@ a changed file first copied to `<name>.mnemon-backup`.
 Only what mnemon owns is ever touched: its own entries in a settings object, its own marked block in a TOML or
 Markdown file, its own skill file. Whatever else a file holds is kept as it was (a JSON file is re-serialised, so its
 spacing may change; its keys, values and their order do not). A file's byte-order mark and CRLF line ends, which
-the hosts read, are kept (`plain`, `styled_like`), and a backup is the file's bytes as they were.
+the hosts read, are kept (`plain`, `styled_like`), and a backup is the file's bytes as they were. A file that is a
+link (a dotfiles repository's) stays one: its target is written.
 """
 from __future__ import annotations
 
 import json
+import os
 import re
 import tomllib
 from collections.abc import Callable
@@ -109,9 +111,21 @@ def apply(changes: list[FileChange]) -> None:
                 change.path.unlink(missing_ok=True)
                 _remove_empty_parents(change.path.parent, stop_at=("skills",))
             else:
-                atomic_write_text(change.path, change.after)
+                atomic_write_text(_written_path(change.path), change.after)
         except OSError as exc:
             raise InvalidInput(f"cannot write {change.path}: {exc.strerror or exc}", path=str(change.path)) from None
+
+
+def _written_path(path: Path) -> Path:
+    """Where `path`'s text goes: a link's target (a file kept in a dotfiles repository stays there, linked)."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def _emptied(path: Path, what: str, before: str | None, empty: str) -> FileChange:
+    """The change of a file that held only what setup wrote: removed, or, linked, its target left `empty`."""
+    if path.is_symlink():
+        return FileChange(path, what, before, styled_like(before, empty))
+    return FileChange(path, what, before, None, owned=True)
 
 
 def _remove_empty_parents(folder: Path, stop_at: tuple[str, ...]) -> None:
@@ -149,7 +163,7 @@ def json_change(path: Path, what: str, edit: Callable[[dict[str, Any]], dict[str
     if edited == current:
         return FileChange(path, what, before, before)
     if not edited:  # what setup put there was all it held
-        return FileChange(path, what, before, None, owned=True)
+        return _emptied(path, what, before, "{}\n")
     return FileChange(path, what, before, styled_like(before, json.dumps(edited, indent=2, ensure_ascii=False) + "\n"))
 
 
@@ -196,7 +210,7 @@ def block_change(path: Path, what: str, markers: Markers, body: str | None, clos
     if body is None:
         after = without_block(text, markers)
         if not after.strip():  # the block was all it held
-            return FileChange(path, what, before, None, owned=True)
+            return _emptied(path, what, before, "")
         return FileChange(path, what, before, styled_like(before, after))
     return FileChange(path, what, before, styled_like(before, with_block(text, markers, body, close)))
 
