@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import tomllib
 from collections.abc import Callable
@@ -296,3 +297,35 @@ def _without_empty_tables_setup_fills(settings: dict[str, Any]) -> dict[str, Any
         return settings
     table = {e: g for e, g in table.items() if g or e not in hosts.HOOK_EVENTS}
     return {**{k: v for k, v in settings.items() if k != "hooks"}, **({"hooks": table} if table else {})}
+
+
+def test_the_user_wide_mcp_step_is_one_claude_mcp_can_run(cli_run: CliRun, project: Path) -> None:
+    # `claude mcp add --scope user` refuses a name its ~/.claude.json already holds ("MCP server mnemon already
+    # exists in user config", exit 1): a second setup, with another store, must say to remove it first
+    home = Path(os.environ["HOME"])
+    home.mkdir()
+    code, out = cli_run(["setup", "--global", "--target", "claude-code"])
+    add = out["hosts"][0]["manual"][0]["run"]
+    argv = shlex.split(add)[shlex.split(add).index("--") + 1:]
+    state = {"numStartups": 3, "mcpServers": {"mnemon": {"type": "stdio", "command": argv[0], "args": argv[1:],
+                                                         "env": {}}}}
+    (home / ".claude.json").write_text(json.dumps(state))
+    code, out = cli_run(["setup", "--global", "--target", "claude-code"])
+    assert code == 0 and out["hosts"][0]["manual"] == []  # added already, as this run would add it
+
+    code, out = cli_run(["--db", str(home / "other.db"), "setup", "--global", "--target", "claude-code"])
+    run = out["hosts"][0]["manual"][0]["run"]
+    assert run.startswith("claude mcp remove --scope user mnemon && claude mcp add --scope user mnemon -- ")
+    assert str(home / "other.db") in run
+
+    state["mcpServers"] = {"mnemon": {"type": "stdio", "command": "node", "args": ["my-memory.js"]}}
+    (home / ".claude.json").write_text(json.dumps(state))
+    code, out = cli_run(["setup", "--global", "--target", "claude-code"])
+    assert "run" not in out["hosts"][0]["manual"][0] and "left as it is" in out["hosts"][0]["manual"][0]["note"]
+    code, out = cli_run(["setup", "--global", "--eject", "--target", "claude-code"])
+    assert code == 0 and out["hosts"][0]["manual"] == []  # someone else's server: not ours to remove
+
+    (home / ".claude.json").write_text(json.dumps({"numStartups": 3}))
+    assert cli_run(["setup", "--global", "--eject", "--target", "claude-code"])[1]["hosts"][0]["manual"] == []
+    (home / ".claude.json").write_text("{ not json")  # unreadable: the step is given as before
+    assert cli_run(["setup", "--global", "--target", "claude-code"])[1]["hosts"][0]["manual"][0]["run"] == add

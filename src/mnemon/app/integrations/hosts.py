@@ -16,6 +16,7 @@ Hook and server commands run this very interpreter (`python -m mnemon`, absolute
 """
 from __future__ import annotations
 
+import json
 import shlex
 import shutil
 from collections.abc import Callable, Mapping, Sequence
@@ -102,16 +103,47 @@ def _claude_code(place: Place, commands: Commands, *, install: bool, hooks: bool
                                      lambda s: _claude_hooks(s, commands, install and hooks)))
     manual: list[dict[str, str]] = []
     if place.user:
-        if install and mcp:
-            manual.append({"what": "mcp server", "run": shlex.join(
-                ["claude", "mcp", "add", "--scope", "user", SERVER_NAME, "--", *commands.server()])})
-        elif not install:
-            manual.append({"what": "mcp server", "run": f"claude mcp remove --scope user {SERVER_NAME}"})
+        manual += _claude_user_server(place, commands, install=install, mcp=mcp)
     else:
         path = place.project / ".mcp.json"
         changes.append(edits.json_change(path, "mcp server",
                                          lambda s: _mcp_servers(s, path, "mcpServers", commands, install and mcp)))
     return HostPlan("claude-code", changes, manual)
+
+
+def _claude_user_server(place: Place, commands: Commands, *, install: bool, mcp: bool) -> list[dict[str, str]]:
+    """The step that adds (or removes) the user-wide MCP server: `claude mcp`'s to run, as Claude Code's own state
+    file (`~/.claude.json`) holds it. That file is only read, to say what the step must be: `claude mcp add` refuses
+    a name already there, so a server of another store is removed first, and one as this run would add it is left."""
+    remove = f"claude mcp remove --scope user {SERVER_NAME}"
+    servers = _claude_user_servers(place)
+    current = None if servers is None else servers.get(SERVER_NAME)
+    ours = current is None or _looks_like_mnemon(current)
+    if not install:
+        return [{"what": "mcp server", "run": remove}] if ours and (servers is None or current is not None) else []
+    wanted = _server_entry(commands)
+    if not mcp or (isinstance(current, dict) and {k: current.get(k) for k in wanted} == wanted):
+        return []
+    if not ours:
+        return [{"what": "mcp server", "note": f"Claude Code's user config already has an MCP server named "
+                                               f"{SERVER_NAME!r} that does not run mnemon: left as it is"}]
+    add = shlex.join(["claude", "mcp", "add", "--scope", "user", SERVER_NAME, "--", *commands.server()])
+    return [{"what": "mcp server", "run": add if current is None else f"{remove} && {add}"}]
+
+
+def _claude_user_servers(place: Place) -> dict[str, Any] | None:
+    """The user-wide MCP servers in Claude Code's state file (none when there is no file), or None when it cannot
+    be read: the step is then given as if nothing were known."""
+    folder = place.environ.get("CLAUDE_CONFIG_DIR")
+    path = Path(folder).expanduser() / ".claude.json" if folder else place.home / ".claude.json"
+    try:
+        data = json.loads(edits.plain(path.read_bytes().decode("utf-8")))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError):
+        return None
+    servers = data.get("mcpServers") if isinstance(data, dict) else None
+    return servers if isinstance(servers, dict) else {}
 
 
 def _is_ours(hook: Any) -> bool:
