@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 EVENTS = ("session-start", "prompt")
 MAX_INPUT_CHARS = 1_000_000
 MAX_QUERY_CHARS = 2000  # recall's (app.recall.MAX_QUERY_CHARS): a longer prompt is asked by its start
+LINE_QUERY_CHARS = 500  # a prompt's first or last line, asked on its own (`_queries`)
 SHOWN = 5
 RECALLED = 10
 EXCERPT_CHARS = 300
@@ -102,17 +103,38 @@ def _session_start(cfg: Config, payload: dict[str, Any], options: list[str]) -> 
     return "\n".join(lines)
 
 
+def _queries(prompt: str) -> list[str]:
+    """What a prompt is asked by: itself (its start, when longer than a query) and, when it runs over several lines,
+    its first and its last line. A question before or after a pasted log or file is lost in the whole: a single
+    line of a log beside it took every match below medium."""
+    text = prompt.strip()
+    lines = [line.strip() for line in text.splitlines() if len(line.strip()) >= MIN_PROMPT_CHARS]
+    asked = [text[:MAX_QUERY_CHARS]]
+    if len(lines) > 1:
+        asked += [lines[0][:LINE_QUERY_CHARS], lines[-1][-LINE_QUERY_CHARS:]]
+    return list(dict.fromkeys(asked))
+
+
+def _score(row: dict[str, Any]) -> float:
+    return float(row.get("score") or 0)
+
+
 def _prompt(cfg: Config, payload: dict[str, Any], options: list[str], open_facade: Callable[[], Mnemon]) -> str:
     prompt = payload.get("prompt")
     if not isinstance(prompt, str) or len(prompt.strip()) < MIN_PROMPT_CHARS or not _store_exists(cfg):
         return ""
     mem = open_facade()
+    best: dict[str, dict[str, Any]] = {}
     try:
-        found = mem.recall(prompt.strip()[:MAX_QUERY_CHARS], limit=RECALLED, brief=True,
-                           excerpt_chars=EXCERPT_CHARS)
+        for query in _queries(prompt):
+            found = mem.recall(query, limit=RECALLED, brief=True, excerpt_chars=EXCERPT_CHARS)
+            for row in found.get("results", []):
+                key = str(row.get("id"))
+                if row.get("confidence") in _SHOWN_CONFIDENCE and (key not in best or _score(row) > _score(best[key])):
+                    best[key] = row  # a memory more than one query finds: its best match
     finally:
         mem.close()
-    rows = [r for r in found.get("results", []) if r.get("confidence") in _SHOWN_CONFIDENCE][:SHOWN]
+    rows = sorted(best.values(), key=_score, reverse=True)[:SHOWN]
     if not rows:
         return ""
     mnemon = command_prefix(options)
