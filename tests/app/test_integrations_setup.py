@@ -329,3 +329,20 @@ def test_the_user_wide_mcp_step_is_one_claude_mcp_can_run(cli_run: CliRun, proje
     assert cli_run(["setup", "--global", "--eject", "--target", "claude-code"])[1]["hosts"][0]["manual"] == []
     (home / ".claude.json").write_text("{ not json")  # unreadable: the step is given as before
     assert cli_run(["setup", "--global", "--target", "claude-code"])[1]["hosts"][0]["manual"][0]["run"] == add
+
+
+def test_codex_is_told_to_trust_the_project_whose_config_setup_wrote(cli_run: CliRun, project: Path) -> None:
+    # codex 0.171 reads a project's .codex/config.toml only when ~/.codex/config.toml trusts the project
+    # (`codex mcp list` said "No MCP servers configured yet" until then)
+    code, out = _setup(cli_run, project, "--target", "codex")
+    trust = [m for m in out["hosts"][0]["manual"] if m["what"] == "project trust"]
+    user_config = Path(os.environ["HOME"]) / ".codex" / "config.toml"
+    assert code == 0 and len(trust) == 1 and trust[0]["file"] == str(user_config)
+    user_config.parent.mkdir(parents=True)
+    user_config.write_text(f'model = "o4"\n\n{trust[0]["add"]}\n')  # as the note says
+    code, out = _setup(cli_run, project, "--target", "codex")
+    assert code == 0 and out["hosts"][0]["manual"] == [] and out["changed_files"] == 0
+    assert _setup(cli_run, project, "--target", "codex", "--no-mcp")[1]["hosts"][0]["manual"] == []
+    user_config.write_text(user_config.read_text().replace('"trusted"', '"untrusted"'))  # codex asked, user said no
+    (note,) = _setup(cli_run, project, "--target", "codex")[1]["hosts"][0]["manual"]
+    assert "add" not in note and 'set trust_level = "trusted"' in note["note"]  # a second table breaks the file

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import shlex
 import shutil
+import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -252,12 +253,35 @@ def _codex(place: Place, commands: Commands, *, install: bool, hooks: bool, mcp:
         parsed = edits.toml_table(config, server.after).get("mcp_servers", {}).get(SERVER_NAME, {})
         if parsed != {"command": argv[0], "args": argv[1:]}:  # what Codex will read is what was meant
             raise RuntimeError(f"the [mcp_servers.{SERVER_NAME}] table written to {config} reads back as {parsed}")
+        trust = None if place.user else _codex_trust(place)
+        if trust != "trusted" and not place.user:
+            user_config = place.folder("CODEX_HOME", ".codex") / "config.toml"
+            table = f"[projects.{edits.toml_string(str(place.project))}]"
+            step = (f'set trust_level = "trusted" in its {table} table' if trust is not None else
+                    f"add {table} with trust_level = \"trusted\"")
+            manual.append({"what": "project trust", "file": str(user_config),
+                           **({} if trust is not None else {"add": f'{table}\ntrust_level = "trusted"'}),
+                           "note": f"Codex reads {config} only in a project it trusts: start `codex` in "
+                                   f"{place.project} and trust it, or {step} in {user_config}"})
     else:
         server = edits.block_change(config, "mcp server", edits.TOML_MARKERS, None)
     instructions = (place.folder("CODEX_HOME", ".codex") if place.user else place.project) / "AGENTS.md"
     guide = edits.block_change(instructions, "instructions", edits.MARKDOWN_MARKERS,
                                instructions_block(commands.options) if install else None, close=" -->")
     return HostPlan("codex", [guide, server], manual)
+
+
+def _codex_trust(place: Place) -> str | None:
+    """The project's trust_level in the user's Codex config ("trusted": it reads the project's `.codex/config.toml`),
+    "" when its table has none, None when the config names no such project or cannot be read."""
+    try:
+        table = tomllib.loads(edits.plain((place.folder("CODEX_HOME", ".codex") / "config.toml").read_bytes()
+                                          .decode("utf-8")))
+    except (OSError, ValueError):
+        return None
+    projects = table.get("projects")
+    project = projects.get(str(place.project)) if isinstance(projects, dict) else None
+    return str(project.get("trust_level", "")) if isinstance(project, dict) else None
 
 
 # ── Hermes ───────────────────────────────────────────────────────────────────
