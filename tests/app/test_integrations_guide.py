@@ -6,7 +6,10 @@ import json
 import os
 import re
 import shlex
+import sys
 from pathlib import Path
+
+import pytest
 
 from mnemon.app.config import load_config
 from mnemon.app.integrations.guide import instructions_block, skill_markdown
@@ -16,7 +19,8 @@ from mnemon.interfaces.cli.main import cli, register_all
 
 
 def _command_lines(text: str) -> list[list[str]]:
-    return [shlex.split(span) for span in re.findall(r"`(mnemon [^`]+)`", text)]
+    """The mnemon command lines of `text`, the program as `mnemon` (`guide.program()` may name its script's path)."""
+    return [["mnemon", *shlex.split(span)[1:]] for span in re.findall(r"`((?:\S*/)?mnemon [^`]+)`", text)]
 
 
 # values the guide shows for options whose type is plain text, checked against what the facade accepts
@@ -69,3 +73,28 @@ def test_the_session_start_context_names_commands_that_exist(tmp_path: Path) -> 
     assert {w[3] for w in lines} == {"recall", "remember"}
     for words in lines:
         _check(words)
+
+
+def test_the_agent_is_told_a_mnemon_its_shell_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # installed in a virtual environment not on PATH, the hooks (this interpreter by its path) worked, and every
+    # `mnemon recall` the agent was told to run answered "mnemon: command not found"
+    venv_bin, other_bin = tmp_path / "venv" / "bin", tmp_path / "other" / "bin"
+    for folder in (venv_bin, other_bin):
+        folder.mkdir(parents=True)
+        (folder / "mnemon").write_text("#!/bin/sh\n")
+        (folder / "mnemon").chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(venv_bin / "python"))
+    options = ["--db", str(tmp_path / "m.db")]
+    cfg = load_config(dict(os.environ), db=options[1])
+
+    def told() -> set[str]:
+        context = claude_code(lambda: (cfg, options), "session-start", "{}", None)["hookSpecificOutput"]
+        return {shlex.split(span)[0] for text in (context["additionalContext"], skill_markdown(options))
+                for span in re.findall(r"`((?:\S*/)?mnemon [^`]+)`", text)}
+
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert told() == {str(venv_bin / "mnemon")}
+    monkeypatch.setenv("PATH", f"{other_bin}:{venv_bin}:/usr/bin")  # another installation first
+    assert told() == {str(venv_bin / "mnemon")}
+    monkeypatch.setenv("PATH", f"{venv_bin}:/usr/bin")
+    assert told() == {"mnemon"}

@@ -3,7 +3,9 @@ a host's instructions file (`AGENTS.md`). One text, so the hosts cannot drift; t
 against the CLI by tests/app/test_integrations_guide.py."""
 from __future__ import annotations
 
+import os
 import shlex
+import sys
 from collections.abc import Sequence
 
 SKILL_NAME = "mnemon"
@@ -45,9 +47,24 @@ records; transient state (a command's output, a failing test's traceback).
 """
 
 
+def program() -> str:
+    """How an agent's shell runs this mnemon: `mnemon` when its PATH finds this very installation's script, else
+    that script by its absolute path (installed in a virtual environment not on PATH, `mnemon` was not found, or
+    was another installation); `mnemon` when this interpreter has no such script."""
+    script = os.path.join(os.path.dirname(sys.executable), "mnemon")
+    if not os.path.isfile(script):
+        return "mnemon"
+    found = next((c for d in os.environ.get("PATH", "").split(os.pathsep) if d  # (shutil: 10 ms of every hook)
+                  if os.path.isfile(c := os.path.join(d, "mnemon")) and os.access(c, os.X_OK)), None)
+    try:
+        return "mnemon" if found and os.path.samefile(found, script) else script
+    except OSError:
+        return script
+
+
 def command_prefix(options: Sequence[str]) -> str:
-    """How the agent runs mnemon on the store it was set up with: `mnemon`, with the global options naming it."""
-    return shlex.join(["mnemon", *options])
+    """How the agent runs mnemon on the store it was set up with: `program()`, with the global options naming it."""
+    return shlex.join([program(), *options])
 
 
 def _body(options: Sequence[str]) -> str:
