@@ -346,3 +346,30 @@ def test_codex_is_told_to_trust_the_project_whose_config_setup_wrote(cli_run: Cl
     user_config.write_text(user_config.read_text().replace('"trusted"', '"untrusted"'))  # codex asked, user said no
     (note,) = _setup(cli_run, project, "--target", "codex")[1]["hosts"][0]["manual"]
     assert "add" not in note and 'set trust_level = "trusted"' in note["note"]  # a second table breaks the file
+
+
+def test_setup_again_keeps_what_the_user_gave_mnemons_own_entries(cli_run: CliRun, project: Path) -> None:
+    _setup(cli_run, project, "--target", "claude-code")
+    mcp_path, settings_path = project / ".mcp.json", project / ".claude" / "settings.json"
+    mcp = json.loads(mcp_path.read_text())
+    mcp["mcpServers"]["mnemon"]["env"] = {"MNEMON_DAEMON": "off"}
+    mcp["mcpServers"]["docs"] = {"command": "docs-server"}
+    mcp_path.write_text(json.dumps(mcp))
+    settings = json.loads(settings_path.read_text())
+    start = settings["hooks"]["SessionStart"][0]
+    start["matcher"], start["hooks"][0]["timeout"] = "startup|compact", 45
+    settings["hooks"]["SessionStart"].append({"hooks": [{"type": "command", "command": "echo mine"}]})
+    settings_path.write_text(json.dumps(settings))
+
+    other = project.parent / "other.db"
+    code, out = cli_run(["--db", str(other), "setup", "--project", str(project), "--target", "claude-code"])
+    assert code == 0
+    server = json.loads(mcp_path.read_text())["mcpServers"]
+    assert list(server) == ["mnemon", "docs"] and server["mnemon"]["env"] == {"MNEMON_DAEMON": "off"}
+    assert str(other) in server["mnemon"]["args"]
+    groups = json.loads(settings_path.read_text())["hooks"]["SessionStart"]
+    assert [g.get("matcher") for g in groups] == ["startup|compact", None]  # in its place, as the user left it
+    assert groups[0]["hooks"][0]["timeout"] == 45 and str(other) in groups[0]["hooks"][0]["command"]
+    cli_run(["--db", str(other), "setup", "--project", str(project), "--target", "claude-code", "--eject"])
+    assert json.loads(mcp_path.read_text()) == {"mcpServers": {"docs": {"command": "docs-server"}}}
+    assert json.loads(settings_path.read_text())["hooks"] == {"SessionStart": [groups[1]]}

@@ -153,15 +153,16 @@ def _is_ours(hook: Any) -> bool:
 
 
 def _claude_hooks(settings: dict[str, Any], commands: Commands, install: bool) -> dict[str, Any]:
-    """`settings` without mnemon's hooks, then with them again when installing (one group per event, after the
-    user's own). A group, an event or the whole table that removing them left empty goes too; one the user left
-    empty, and mnemon did not add to, stays."""
+    """`settings` without mnemon's hooks or, installing, with them: one per event, kept in its place with what the
+    user gave it (a matcher, a timeout) and its command made this run's, else added as a group after the user's own.
+    A group, an event or the whole table that removing them left empty goes too; one the user left empty, and
+    mnemon did not add to, stays."""
     table = settings.get("hooks")
     if table is not None and not isinstance(table, dict):
         raise Conflict("the settings' `hooks` is not an object: mnemon leaves it alone (fix it, or run setup with "
                        "--no-hooks)")
     table = dict(table or {})
-    removed = False
+    changed, placed = False, set[str]()
     for event, groups in list(table.items()):
         if not isinstance(groups, list):
             continue
@@ -169,8 +170,12 @@ def _claude_hooks(settings: dict[str, Any], commands: Commands, install: bool) -
         for group in groups:
             inner = group.get("hooks") if isinstance(group, dict) else None
             if isinstance(inner, list) and any(_is_ours(h) for h in inner):
-                removed = True
-                inner = [h for h in inner if not _is_ours(h)]
+                changed = True
+                if install:
+                    inner = [kept_hook for h in inner if (kept_hook := _ours_again(h, event, commands, placed)
+                                                          if _is_ours(h) else h) is not None]
+                else:
+                    inner = [h for h in inner if not _is_ours(h)]
                 if not inner:
                     continue
                 group = {**group, "hooks": inner}
@@ -181,12 +186,22 @@ def _claude_hooks(settings: dict[str, Any], commands: Commands, install: bool) -
             del table[event]
     if install:
         for event, name in HOOK_EVENTS.items():
-            ours = {"hooks": [{"type": "command", "command": commands.hook("claude-code", name),
-                               "timeout": HOOK_TIMEOUT_S[event]}]}
-            table[event] = [*table.get(event, []), ours]
-    elif not removed:
+            if event not in placed:
+                ours = {"hooks": [{"type": "command", "command": commands.hook("claude-code", name),
+                                   "timeout": HOOK_TIMEOUT_S[event]}]}
+                table[event] = [*table.get(event, []), ours]
+    elif not changed:
         return settings
     return _replaced(settings, "hooks", table or None)
+
+
+def _ours_again(hook: dict[str, Any], event: str, commands: Commands, placed: set[str]) -> dict[str, Any] | None:
+    """mnemon's hook found under `event` when installing: the event's first, with this run's command and the rest as
+    it was; None (dropped) for another, or under an event mnemon does not hook."""
+    if event not in HOOK_EVENTS or event in placed:
+        return None
+    placed.add(event)
+    return {**hook, "type": "command", "command": commands.hook("claude-code", HOOK_EVENTS[event])}
 
 
 def _replaced(settings: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
@@ -224,9 +239,10 @@ def _mcp_servers(settings: dict[str, Any], path: Path, key: str, commands: Comma
                        "as it is (rename it, or run setup with --no-mcp)", path=str(path))
     if current is None and not install:
         return settings
-    servers.pop(SERVER_NAME, None)
-    if install:
-        servers[SERVER_NAME] = _server_entry(commands)
+    if install:  # in its place, with what the user gave it (`env`, ...)
+        servers[SERVER_NAME] = {**(current or {}), **_server_entry(commands)}
+    else:
+        servers.pop(SERVER_NAME, None)
     return _replaced(settings, key, servers or None)
 
 
