@@ -103,3 +103,13 @@ def test_a_linked_file_stays_a_link_and_its_target_is_edited(cli_run: CliRun, pr
         assert link.is_symlink(), link
     assert _read(dotfiles / "claude-settings.json") == settings and _read(project / "CLAUDE.md") == rules
     assert json.loads(_read(dotfiles / "mcp.json")) == {}  # what setup alone wrote: emptied, the link kept
+
+
+def test_a_read_only_settings_file_fails_the_run_before_anything_is_written(cli_run: CliRun, project: Path) -> None:
+    # a rename replaces a file its owner made read-only (chmod 444) without asking, root or not
+    mcp = _write(project / ".mcp.json", json.dumps({"mcpServers": {}}, indent=2) + "\n")
+    (project / ".mcp.json").chmod(0o444)
+    code, out = _setup(cli_run, project)
+    assert code == 1 and out["error"]["code"] == "invalid_input" and "read-only" in out["error"]["message"]
+    assert sorted(p.name for p in project.rglob("*")) == [".mcp.json"] and _read(project / ".mcp.json") == mcp
+    assert _setup(cli_run, project, "--dry-run")[0] == 0  # a dry run writes nothing: it reports the plan

@@ -101,6 +101,11 @@ def apply(changes: list[FileChange]) -> None:
     """Write every change; each changed file that existed is first copied beside itself (`backup_path`)."""
     from ..notes import atomic_write_text  # (the note editor's module: loaded only when something is written)
 
+    for change in changes:  # a file its owner made read-only is not replaced (a rename would, without asking)
+        target = _written_path(change.path)
+        if change.action != "unchanged" and target.exists() and not target.stat().st_mode & 0o222:
+            raise InvalidInput(f"{change.path} is read-only: make it writable to let setup change it; nothing was "
+                               "written", path=str(change.path))
     for change in changes:
         if change.action == "unchanged":
             continue
