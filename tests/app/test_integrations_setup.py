@@ -373,3 +373,19 @@ def test_setup_again_keeps_what_the_user_gave_mnemons_own_entries(cli_run: CliRu
     cli_run(["--db", str(other), "setup", "--project", str(project), "--target", "claude-code", "--eject"])
     assert json.loads(mcp_path.read_text()) == {"mcpServers": {"docs": {"command": "docs-server"}}}
     assert json.loads(settings_path.read_text())["hooks"] == {"SessionStart": [groups[1]]}
+
+
+def test_codex_setup_again_keeps_what_the_user_added_to_mnemons_table(cli_run: CliRun, project: Path) -> None:
+    config = project / ".codex" / "config.toml"
+    _setup(cli_run, project, "--target", "codex")
+    text = config.read_text()
+    config.write_text(text.replace("\n# <<< mnemon", '\nstartup_timeout_sec = 30\n\n[mcp_servers.mnemon.env]\n'
+                                   'MNEMON_DAEMON = "off"\n# <<< mnemon'))
+    other = project.parent / "other.db"
+    code, _ = cli_run(["--db", str(other), "setup", "--project", str(project), "--target", "codex"])
+    table = tomllib.loads(config.read_text())["mcp_servers"]["mnemon"]
+    assert code == 0 and str(other) in table["args"]
+    assert table["startup_timeout_sec"] == 30 and table["env"] == {"MNEMON_DAEMON": "off"}
+    config.write_text(config.read_text().replace('args = [', 'args = [\n  "--x",\n  '))  # args over lines: not kept
+    code, _ = cli_run(["--db", str(other), "setup", "--project", str(project), "--target", "codex"])
+    assert code == 0 and tomllib.loads(config.read_text())["mcp_servers"]["mnemon"]["args"][0] == "-m"

@@ -17,6 +17,7 @@ Hook and server commands run this very interpreter (`python -m mnemon`, absolute
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import shutil
 import tomllib
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import Conflict
+from ...core.errors import Conflict, InvalidInput
 from . import edits
 from .edits import FileChange
 from .guide import instructions_block, skill_markdown
@@ -262,13 +263,7 @@ def _codex(place: Place, commands: Commands, *, install: bool, hooks: bool, mcp:
         manual.append({"what": "mcp server", "note": f"{config} already defines [mcp_servers.{SERVER_NAME}] "
                                                      "outside mnemon's block: left as it is"})
     if install and mcp and not theirs:
-        argv = commands.server()
-        body = (f"[mcp_servers.{SERVER_NAME}]\ncommand = {edits.toml_string(argv[0])}\n"
-                f"args = [{', '.join(edits.toml_string(a) for a in argv[1:])}]")
-        server = edits.block_change(config, "mcp server", edits.TOML_MARKERS, body)
-        parsed = edits.toml_table(config, server.after).get("mcp_servers", {}).get(SERVER_NAME, {})
-        if parsed != {"command": argv[0], "args": argv[1:]}:  # what Codex will read is what was meant
-            raise RuntimeError(f"the [mcp_servers.{SERVER_NAME}] table written to {config} reads back as {parsed}")
+        server = _codex_server(config, before, commands)
         trust = None if place.user else _codex_trust(place)
         if trust != "trusted" and not place.user:
             user_config = place.folder("CODEX_HOME", ".codex") / "config.toml"
@@ -285,6 +280,30 @@ def _codex(place: Place, commands: Commands, *, install: bool, hooks: bool, mcp:
     guide = edits.block_change(instructions, "instructions", edits.MARKDOWN_MARKERS,
                                instructions_block(commands.options) if install else None, close=" -->")
     return HostPlan("codex", [guide, server], manual)
+
+
+_OUR_TOML_LINE = re.compile(rf"\s*(\[mcp_servers\.{SERVER_NAME}\]|(command|args)\s*=)")
+
+
+def _codex_server(config: Path, before: str | None, commands: Commands) -> FileChange:
+    """mnemon's block with this run's `[mcp_servers.mnemon]` command and args, and the lines the user added to the
+    block kept after them (`env`, `startup_timeout_sec`, ...) when the table still reads as meant with them."""
+    argv = commands.server()
+    wanted = {"command": argv[0], "args": argv[1:]}
+    body = (f"[mcp_servers.{SERVER_NAME}]\ncommand = {edits.toml_string(argv[0])}\n"
+            f"args = [{', '.join(edits.toml_string(a) for a in argv[1:])}]")
+    found = edits.TOML_MARKERS.pattern().search(edits.plain(before))
+    added = [line for line in (found.group(0).strip("\n").split("\n")[1:-1] if found else [])
+             if not _OUR_TOML_LINE.match(line)]
+    for lines in ([body, *added] if "".join(added).strip() else [body], [body]):
+        server = edits.block_change(config, "mcp server", edits.TOML_MARKERS, "\n".join(lines))
+        try:
+            parsed = edits.toml_table(config, server.after).get("mcp_servers", {}).get(SERVER_NAME, {})
+        except InvalidInput:
+            continue
+        if {k: parsed.get(k) for k in wanted} == wanted:  # what Codex will read is what was meant
+            return server
+    raise RuntimeError(f"the [mcp_servers.{SERVER_NAME}] table written to {config} does not read back as {wanted}")
 
 
 def _codex_trust(place: Place) -> str | None:
