@@ -346,6 +346,11 @@ def test_codex_is_told_to_trust_the_project_whose_config_setup_wrote(cli_run: Cl
     user_config.write_text(user_config.read_text().replace('"trusted"', '"untrusted"'))  # codex asked, user said no
     (note,) = _setup(cli_run, project, "--target", "codex")[1]["hosts"][0]["manual"]
     assert "add" not in note and 'set trust_level = "trusted"' in note["note"]  # a second table breaks the file
+    (project / ".git").mkdir()  # a folder of a repository codex trusts as a whole
+    sub = project / "service"
+    sub.mkdir()
+    user_config.write_text(f'[projects."{project.resolve()}"]\ntrust_level = "trusted"\n')
+    assert cli_run(["setup", "--project", str(sub), "--target", "codex"])[1]["hosts"][0]["manual"] == []
 
 
 def test_setup_again_keeps_what_the_user_gave_mnemons_own_entries(cli_run: CliRun, project: Path) -> None:

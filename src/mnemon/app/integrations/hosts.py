@@ -315,8 +315,13 @@ def _codex_trust(place: Place) -> str | None:
     except (OSError, ValueError):
         return None
     projects = table.get("projects")
-    project = projects.get(str(place.project)) if isinstance(projects, dict) else None
-    return str(project.get("trust_level", "")) if isinstance(project, dict) else None
+    if not isinstance(projects, dict):
+        return None
+    # codex trusts the folder it starts in when the folder, or the root of the git repository holding it, is trusted
+    root = next((f for f in (place.project, *place.project.parents) if (f / ".git").exists()), None)
+    levels = [str(entry.get("trust_level", "")) for entry in (projects.get(str(f)) for f in (place.project, root) if f)
+              if isinstance(entry, dict)]
+    return "trusted" if "trusted" in levels else (levels[0] if levels else None)
 
 
 # ── Hermes ───────────────────────────────────────────────────────────────────
