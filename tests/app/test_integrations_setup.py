@@ -160,7 +160,7 @@ def test_setup_twice_is_setup_once_and_eject_leaves_the_users_settings_as_they_w
     snapshot = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
 
     code, second = _setup(cli_run, project, "--target", "claude-code", "--target", "codex")
-    assert code == 0 and second["changed_files"] == 0 and second["next"].startswith("already set up")
+    assert code == 0 and second["changed_files"] == 0 and second["next"].startswith("these files are set up already")
     assert {p: p.read_bytes() for p in project.rglob("*") if p.is_file()} == snapshot
 
     code, ejected = _setup(cli_run, project, "--eject", "--target", "claude-code", "--target", "codex")
@@ -394,3 +394,14 @@ def test_codex_setup_again_keeps_what_the_user_added_to_mnemons_table(cli_run: C
     config.write_text(config.read_text().replace('args = [', 'args = [\n  "--x",\n  '))  # args over lines: not kept
     code, _ = cli_run(["--db", str(other), "setup", "--project", str(project), "--target", "codex"])
     assert code == 0 and tomllib.loads(config.read_text())["mcp_servers"]["mnemon"]["args"][0] == "-m"
+
+
+def test_the_next_step_names_what_is_left_to_do_by_hand(cli_run: CliRun, project: Path) -> None:
+    # a project's .mcp.json server waits for Claude Code's approval ("Pending approval" in `claude mcp list`)
+    code, out = _setup(cli_run, project, "--target", "claude-code")
+    manual = out["hosts"][0]["manual"]
+    assert [m["what"] for m in manual] == ["mcp server approval"] and "/mcp" in manual[0]["note"]
+    assert out["next"].endswith("then see the 1 step under hosts[].manual")
+    code, again = _setup(cli_run, project, "--target", "claude-code")
+    assert again["changed_files"] == 0 and "nothing changed; then see the 1 step" in again["next"]
+    assert _setup(cli_run, project, "--target", "claude-code", "--no-mcp")[1]["hosts"][0]["manual"] == []

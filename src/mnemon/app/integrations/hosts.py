@@ -110,6 +110,10 @@ def _claude_code(place: Place, commands: Commands, *, install: bool, hooks: bool
         path = place.project / ".mcp.json"
         changes.append(edits.json_change(path, "mcp server",
                                          lambda s: _mcp_servers(s, path, "mcpServers", commands, install and mcp)))
+        if install and mcp:  # (`claude mcp list` shows it "Pending approval" until then)
+            manual.append({"what": "mcp server approval", "note": "Claude Code starts a project's MCP servers only "
+                           f"once approved: if it has not approved {SERVER_NAME!r} for this project yet, it asks at "
+                           "the next session (or approve it in /mcp)"})
     return HostPlan("claude-code", changes, manual)
 
 

@@ -54,15 +54,17 @@ def setup(*, targets: Sequence[str], user: bool, project: str | None, eject: boo
         "hosts": [p.report(applied=not dry_run) for p in plans],
         "changed_files": changed,
         "notes": notes,
-        "next": _next(eject, dry_run, changed),
+        "next": _next(eject, dry_run, changed, steps=sum(len(p.manual) for p in plans)),
     }
 
 
-def _next(eject: bool, dry_run: bool, changed: int) -> str:
+def _next(eject: bool, dry_run: bool, changed: int, steps: int) -> str:
+    left = f"; then see the {steps} step{'s' if steps > 1 else ''} under hosts[].manual" if steps else ""
     if dry_run:
-        return "nothing was written: run again without --dry-run to apply"
+        return f"nothing was written: run again without --dry-run to apply{left}"
     if eject:
-        return "mnemon is out of these hosts (your memories stay in the store)" if changed else "nothing to remove"
+        done = "mnemon is out of these hosts (your memories stay in the store)" if changed else "nothing to remove"
+        return done + left
     if not changed:
-        return "already set up: nothing changed"
-    return "restart the agent (or start a new session) so it loads the skill, hooks and MCP server"
+        return f"these files are set up already: nothing changed{left}"
+    return f"restart the agent (or start a new session) so it loads the skill, hooks and MCP server{left}"
