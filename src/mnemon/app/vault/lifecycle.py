@@ -225,6 +225,13 @@ def weaken(rt: Runtime, raw_id: Any, *, reason: str = "", factor: float = DEFAUL
 def kill(rt: Runtime, raw_id: Any, *, reason: str = "") -> dict[str, Any]:
     """A tombstone: never walked, never surfaced, and no rebuild or re-parse can bring it back."""
     edge = _load(rt, raw_id)
+    if edge.status == "killed":
+        # a second kill changes nothing: it logged another `killed` event and oplog row and answered as if the edge
+        # had just been killed; it says when and why it was
+        first = next((e for e in rt.store.edge_events(int(edge.id or 0)) if e["event"] == "killed"), None)
+        return {"killed": True, "already_killed": True, "id": edge.id, "previous_status": "killed",
+                "status": "killed", "killed_at": first["created_at"] if first else edge.updated_at,
+                "kill_reason": (first or {}).get("detail", {}).get("reason")}
     now = rt.now_iso()
     with rt.store.transaction():
         rt.store.set_edge_status(int(edge.id or 0), "killed", actor="kill-edge", reason=reason or "explicit_kill",
@@ -232,7 +239,8 @@ def kill(rt: Runtime, raw_id: Any, *, reason: str = "") -> dict[str, Any]:
         rt.store.vault.update_edge_strength(int(edge.id or 0), 0.0, "killed", now)  # type: ignore[attr-defined]
         rt.store.log(*_decision("kill-edge", edge, status="killed", strength=0.0, reason=reason or "explicit_kill",
                                 when=now))
-    return {"killed": True, "id": edge.id, "previous_status": edge.status, "status": "killed"}
+    return {"killed": True, "already_killed": False, "id": edge.id, "previous_status": edge.status,
+            "status": "killed"}
 
 
 def validate(rt: Runtime, raw_id: Any, *, reason: str = "") -> dict[str, Any]:
@@ -247,6 +255,12 @@ def validate(rt: Runtime, raw_id: Any, *, reason: str = "") -> dict[str, Any]:
         raise error(f"edge {edge.id} was not validated: {', '.join(reasons) or decision.status}"
                     + (" (a killed edge is a tombstone: nothing revives it)" if edge.status == "killed" else ""),
                     id=edge.id, status=edge.status, reasons=reasons)
+    if edge.metadata.get("validated") and edge.status == decision.status:
+        # validated before and still so: a second press logged another event and oplog row, as a second kill did
+        first = next((e for e in rt.store.edge_events(int(edge.id or 0)) if e["event"] == "validated"), None)
+        return {"id": edge.id, "status": edge.status, "validated": True, "already_validated": True,
+                "validated_at": first["created_at"] if first else edge.updated_at,
+                "validated_reason": edge.metadata.get("validated_reason", ""), "reasons": list(decision.reasons)}
     meta = {**edge.metadata, "validated": True, "validated_reason": reason}
     updated = Edge(src=edge.src, dst=edge.dst, type=edge.type, sub_type=edge.sub_type, weight=edge.weight,
                    confidence=edge.confidence, status=decision.status, evidence=edge.evidence, origin=edge.origin,
@@ -256,7 +270,8 @@ def validate(rt: Runtime, raw_id: Any, *, reason: str = "") -> dict[str, Any]:
         rt.store.upsert_edge(updated, actor="user", event="validated", reason=reason)
         rt.store.log(*_decision("validate-edge", edge, status=decision.status, strength=edge.weight, reason=reason,
                                 when=updated.updated_at, reasons=list(decision.reasons)))
-    return {"id": edge.id, "status": decision.status, "validated": True, "reasons": list(decision.reasons)}
+    return {"id": edge.id, "status": decision.status, "validated": True, "already_validated": False,
+            "reasons": list(decision.reasons)}
 
 
 MAX_FORGET_DAYS = 36_500
