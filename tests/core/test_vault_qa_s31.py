@@ -38,10 +38,11 @@ def test_nothing_inside_an_html_or_obsidian_comment_is_extracted() -> None:
     assert note.observations == ()
 
 
-def test_an_unclosed_comment_opener_is_text() -> None:
-    note = parse_note("a.md", "unclosed <!-- [[Still]]\n100%% sure [[Also]]\n- [ ] a task left open here\n")
+def test_an_unclosed_html_comment_opener_is_text() -> None:
+    note = parse_note("a.md", "unclosed <!-- [[Still]]\n[[Also]]\n- [ ] a task left open here\n")
     assert [link.target for link in note.wikilinks] == ["Still", "Also"]
     assert [task.text for task in note.tasks] == ["a task left open here"]
+    assert note.warnings == ()
 
 
 def test_a_research_payload_in_its_html_comment_is_still_read() -> None:

@@ -51,6 +51,7 @@ from ..core.vault.links import LinkIndex, placeholder_key, relative_target, spli
 from ..core.vault.model import ATTACHMENT_EXTENSIONS
 from .note_headings import matching, twins
 from .note_lists import is_item, item_key, next_marker
+from .note_hidden import check_content_closes, check_not_hidden
 from .note_names import backup_name, check_folders, check_names, check_writable, temp_name
 # The parser's own definitions of front matter, code, headings and links: the editor must agree with the graph on
 # each (a heading the graph never saw must not be edited, a link it never saw not rewritten, and one it resolves
@@ -517,16 +518,7 @@ def _heading_key(heading: str) -> str:
     return " ".join(heading_text_of(heading.strip().lstrip("#")).split())
 
 
-def _check_not_in_code(lines: Sequence[str], at: int, rel: str) -> None:
-    """Refuse to put a heading or a bullet at line index `at` when an unclosed code fence above it makes the rest of
-    the note code: written there it is code to the parser and to every renderer, so the edit reported success while
-    the graph never saw it (and an upsert appended the same section again each time)."""
-    plain = [line.rstrip("\r\n") for line in lines]
-    body_start = split_front_matter(plain)[1] if plain and plain[0].startswith("---") else 0
-    warning = code_blanked_lines(plain, body_start)[1]
-    if warning is not None and warning.line is not None and at >= warning.line:
-        raise InvalidInput(f"{rel}: the code fence opened at line {warning.line} is never closed, so anything "
-                           "added after it would be code; close the fence first", path=rel, fence_line=warning.line)
+_check_not_in_code = check_not_hidden  # (its name in daily_notes: a fence or a %% comment never closed above)
 
 
 def _check_heading(heading: str) -> str:
@@ -643,12 +635,8 @@ def upsert_section(vault: str | Path | None, rel_path: str, heading: str, conten
     else:
         start, end = found.start, found.end
         tail = lines[end:]
-        opened = code_blanked_lines([x.rstrip("\r\n") for x in _lines(body)], 0)[1] if body else None
-        if tail and opened is not None:
-            # the sections after this one would become code, gone from the graph, and the edit said it succeeded
-            raise InvalidInput(f"the content opens a code fence (its line {opened.line}) it never closes, which "
-                               f"would turn the rest of {target.rel} into code; close the fence", path=target.rel,
-                               fence_line=opened.line)
+        if tail:  # the sections after this one would become code or hidden, and the edit said it succeeded
+            check_content_closes(_lines(body), target.rel)
         block = [nl, body] if body else []
         if tail and body:
             block.append(nl)
@@ -686,6 +674,7 @@ def add_bullet(vault: str | Path | None, rel_path: str, heading: str, bullet: st
     marked = is_item(item)
     line = item if marked else f"- {item}"
     target = safe_resolve(vault, rel_path)
+    check_content_closes([line], target.rel)  # ('- 100%% sure' hid the rest of its line and of the note)
     before = _read(target)
     nl = before.newline if before is not None else "\n"
     lines = _lines(before.text if before is not None else "")

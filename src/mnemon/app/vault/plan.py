@@ -49,7 +49,8 @@ from ..bulk_gc import paused_gc
 # a leading inline code span and drops a trailing ^block-id
 # 10: a front-matter date is a mentions_date edge; `[[Note^block]]` links to Note, not to a placeholder
 # 9: a file stem outranks a title in link resolution (every link resolved again); `- [-]` is a closed task
-PLAN_VERSION = "14"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+# 15: a %% comment never closed hides the rest of the note, as in Obsidian
+PLAN_VERSION = "15"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"

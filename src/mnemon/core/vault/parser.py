@@ -9,7 +9,8 @@ something closes it). Lines are counted on ``\\n`` after folding ``\\r\\n``/``\\
 
 Comments — ``<!-- … -->`` and Obsidian's ``%% … %%``, on one line or across lines — are hidden from the reader, so
 nothing inside them is extracted either (a commented-out task was an open loop, a commented link an edge); a
-research-resolution payload, which lives in an HTML comment, is still read. An opener that is never closed is text.
+research-resolution payload, which lives in an HTML comment, is still read. A ``%%`` never closed hides the rest of
+the note, as in Obsidian; a ``<!--`` never closed is text.
 Setext headings (``Title`` over ``===`` or ``---``) are headings, as every renderer shows them.
 
 Not handled, on purpose: indented (4-space) code blocks — nested list content is indented the same way and matters
@@ -260,38 +261,54 @@ def _decode_payload(encoded: str) -> object:
 def blank_comments(prose: str) -> str:
     """`prose` with its HTML (``<!-- … -->``) and Obsidian (``%% … %%``) comments blanked: same length, newlines kept.
 
-    The earlier opener wins (``%%`` inside an HTML comment is its text, and the other way round); an opener with no
-    closer after it is text, and so is every later opener of its kind, so a note full of them costs linear time.
+    The earlier opener wins (``%%`` inside an HTML comment is its text, and the other way round). A ``%%`` with no
+    closer hides the rest of the note, as Obsidian shows it (it was read as text: a task or link below it was an
+    open loop or an edge, its words found, that the note's reader never sees); a ``<!--`` with none is text, and so
+    is every later one, so a note full of them costs linear time.
     """
     if "<" not in prose and "%" not in prose:  # (one-character tests are memchr scans: a tenth of the cost)
         return prose
+    spans = _comment_spans(prose)[0]
+    if not spans:
+        return prose
     pieces: list[str] = []
-    done = at = 0
-    html_open = obsidian_open = True  # whether an opener of that kind can still find a closer
+    done = 0
+    for start, end in spans:
+        pieces.append(prose[done:start])
+        pieces.append("\n".join(" " * len(part) for part in prose[start:end].split("\n")))
+        done = end
+    pieces.append(prose[done:])
+    return "".join(pieces)
+
+
+def unclosed_comment(prose: str) -> int:
+    """The offset in `prose` of a ``%%`` no later ``%%`` closes (everything from it on is hidden), or -1."""
+    return _comment_spans(prose)[1] if "%%" in prose else -1
+
+
+def _comment_spans(prose: str) -> tuple[list[tuple[int, int]], int]:
+    """`blank_comments`' comments as (start, end) offsets, and where an unclosed ``%%`` opens (-1: none)."""
+    spans: list[tuple[int, int]] = []
+    at = 0
+    html_open = True  # whether an HTML opener can still find a closer
     while True:
         html = prose.find("<!--", at) if html_open else -1
-        obsidian = prose.find("%%", at) if obsidian_open else -1
+        obsidian = prose.find("%%", at)
         if html == -1 and obsidian == -1:
-            break
+            return spans, -1
         if html != -1 and (obsidian == -1 or html < obsidian):
             close = prose.find("-->", html + 2)  # ("<!-->" is an empty comment, as in CommonMark)
             if close == -1:
                 html_open = False
                 continue
-            start, end = html, close + 3
+            spans.append((html, close + 3))
         else:
             close = prose.find("%%", obsidian + 2)
             if close == -1:
-                obsidian_open = False
-                continue
-            start, end = obsidian, close + 2
-        pieces.append(prose[done:start])
-        pieces.append("\n".join(" " * len(part) for part in prose[start:end].split("\n")))
-        done = at = end
-    if not pieces:
-        return prose
-    pieces.append(prose[done:])
-    return "".join(pieces)
+                spans.append((obsidian, len(prose)))
+                return spans, obsidian
+            spans.append((obsidian, close + 2))
+        at = spans[-1][1]
 
 
 def visible_text(raw: str, coded: str, shown: str) -> str:
@@ -626,6 +643,9 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
         warnings.append(fence_warning)
     coded = "\n".join(prose_lines)
     prose = blank_comments(coded)
+    if prose is not coded and (hidden := unclosed_comment(coded)) != -1:
+        warnings.append(ParseWarning("unclosed_comment", "%% comment never closed; the rest is hidden",
+                                     coded.count("\n", 0, hidden) + 1))
     where = _Lines(lines, prose_lines)
     written = seen = lines  # each line as written, but for its comments (blanked in place; left out)
     if prose is not coded:

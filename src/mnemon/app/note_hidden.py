@@ -1,0 +1,52 @@
+"""Where a note edit would land out of every reader's sight: after a code fence or an Obsidian ``%%`` comment that
+is never closed (the parser reads the rest of the note as code, or hides it, as Obsidian does), or in content that
+opens either and so takes the rest of the note with it. Written there, the edit reported success while the graph
+never saw it and Obsidian never showed it (and an upsert appended the same section again each time)."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..core.errors import InvalidInput
+from ..core.vault.frontmatter import split_front_matter
+from ..core.vault.parser import code_blanked_lines, unclosed_comment
+
+
+def hidden_from(lines: Sequence[str], *, note: bool = True) -> tuple[str, int] | None:
+    """("fence" or "comment", its 1-based line) of the unclosed code fence or ``%%`` comment that hides the rest of
+    `lines` (endings kept or not), or None. `note`: the lines are a whole note, which may open with front matter."""
+    plain = [line.rstrip("\r\n") for line in lines]
+    body_start = split_front_matter(plain)[1] if note and plain and plain[0].startswith("---") else 0
+    coded, warning = code_blanked_lines(plain, body_start)
+    if warning is not None and warning.line is not None:
+        return "fence", warning.line
+    joined = "\n".join(coded)
+    opener = unclosed_comment(joined)
+    return ("comment", joined.count("\n", 0, opener) + 1) if opener != -1 else None
+
+
+def check_not_hidden(lines: Sequence[str], at: int, rel: str) -> None:
+    """Refuse to put a heading or a bullet at line index `at` when an unclosed code fence or ``%%`` comment above it
+    hides the rest of the note."""
+    found = hidden_from(lines)
+    if found is None or at < found[1]:
+        return
+    kind, line = found
+    if kind == "fence":
+        raise InvalidInput(f"{rel}: the code fence opened at line {line} is never closed, so anything "
+                           "added after it would be code; close the fence first", path=rel, fence_line=line)
+    raise InvalidInput(f"{rel}: the %% comment opened at line {line} is never closed, so anything added after it "
+                       "would be hidden (Obsidian hides the rest of the note); close the comment first", path=rel,
+                       comment_line=line)
+
+
+def check_content_closes(body_lines: Sequence[str], rel: str) -> None:
+    """Refuse content that opens a code fence or a ``%%`` comment it never closes, when more of the note follows."""
+    found = hidden_from(body_lines, note=False) if body_lines else None
+    if found is None:
+        return
+    kind, line = found
+    if kind == "fence":
+        raise InvalidInput(f"the content opens a code fence (its line {line}) it never closes, which would turn the "
+                           f"rest of {rel} into code; close the fence", path=rel, fence_line=line)
+    raise InvalidInput(f"the content opens a %% comment (its line {line}) it never closes, which would hide the "
+                       f"rest of {rel}; close the comment", path=rel, comment_line=line)
