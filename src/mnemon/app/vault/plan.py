@@ -49,8 +49,9 @@ from ..bulk_gc import paused_gc
 # a leading inline code span and drops a trailing ^block-id
 # 10: a front-matter date is a mentions_date edge; `[[Note^block]]` links to Note, not to a placeholder
 # 9: a file stem outranks a title in link resolution (every link resolved again); `- [-]` is a closed task
+# 16: a link names the block it points at (metadata `block`); a section's text leaves out the ^ids ending its lines
 # 15: a %% comment never closed hides the rest of the note, as in Obsidian
-PLAN_VERSION = "15"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+PLAN_VERSION = "16"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"
@@ -277,10 +278,11 @@ def _link_edges(nid: str, wikilinks: Sequence[WikiLink], markdown_links: Sequenc
             continue
         relation = "embeds" if link.is_embed else "links_to"
         out.append(_edge(nid, "", relation, LINK_CONFIDENCE, link.evidence, "wikilink", link.line,
-                         key=_link_key(link.target), target=link.target, section=link.section, alias=link.alias))
+                         key=_link_key(link.target), target=link.target, section=link.section, alias=link.alias,
+                         block=link.block))
     for mlink in markdown_links:
         out.append(_edge(nid, "", "links_to", LINK_CONFIDENCE, mlink.evidence, "markdown_link", mlink.line,
-                         key=_link_key(mlink.target), target=mlink.target, section=mlink.section))
+                         key=_link_key(mlink.target), target=mlink.target, section=mlink.section, block=mlink.block))
     return out
 
 

@@ -1,4 +1,5 @@
-"""A note's lines as a reader sees them: its ``%% … %%`` and ``<!-- … -->`` comments left out.
+"""A note's lines as a reader sees them: its ``%% … %%`` and ``<!-- … -->`` comments left out, and the block ids
+(``^id``) that end its lines, which Obsidian hides too.
 
 The parser extracts nothing from a comment (`parser.blank_comments`), and what a note's sections say — the section
 memories search, recall and packs show — leaves them out too: a word a person hid in a comment was found and shown.
@@ -6,6 +7,7 @@ Each line stays a line (a line wholly inside a comment is empty), so a section's
 """
 from __future__ import annotations
 
+import re
 from typing import Callable, Sequence
 
 _SENTINEL = "\x00"  # stands in for a line the code pass emptied: no comment opener or closer holds it
@@ -43,3 +45,15 @@ def reader_lines(lines: Sequence[str], coded: Sequence[str], shown: Sequence[str
             if blanked[i] != _SENTINEL:
                 seen[i] = ""
     return seen
+
+
+# A block id ending a line, or alone on its line (after a table or a quote): a link target, hidden when rendered, so
+# no part of what a section says (searching the id found the section, and its text was shown with it)
+_LINE_BLOCK_ID = re.compile(r"(?:^|[ \t])\^[A-Za-z0-9-]+[ \t]*$")
+
+
+def without_block_ids(lines: Sequence[str], prose_lines: Sequence[str]) -> list[str]:
+    """`lines` without the block ids that end them, where their prose (code and comments blanked) ends with one
+    too: an id written in code stays."""
+    return [_LINE_BLOCK_ID.sub("", line) if "^" in line and _LINE_BLOCK_ID.search(prose) else line
+            for line, prose in zip(lines, prose_lines)]

@@ -56,14 +56,24 @@ def normalise_link_key(value: str) -> str:
 
 def split_link_target(raw: str) -> tuple[str, str | None, str | None]:
     """``Target#Section|Alias`` → (target, section, alias). A block reference (``^id``, after the target or its
-    section: ``Target^id``, ``Target#^id``, ``Target#Section^id``) points into the same note, so it is dropped:
-    kept in the target, it named a note nobody has and parked the link on a placeholder."""
+    section: ``Target^id``, ``Target#^id``, ``Target#Section^id``) points at a block of the target note, so it is
+    no part of the target's name (kept in it, it named a note nobody has and parked the link on a placeholder):
+    `link_block` reads it."""
     target, bar, alias = raw.partition("|")
     target = target.rstrip("\\")  # ``[[A\\|B]]`` inside a Markdown table escapes the bar
     target, hash_mark, section = target.partition("#")
     target = target.partition("^")[0]  # (Obsidian's links cannot reach a file with "^" in its name either)
     section_text = section.partition("^")[0].strip() if hash_mark else ""
     return target.strip(), (section_text or None), (alias.strip() or None) if bar else None
+
+
+def link_block(raw: str) -> str | None:
+    """The block a link target points at (``Target#^id``, ``Target^id``, ``Target#Section^id``, before any
+    ``|Alias``): its id, or None."""
+    if "^" not in raw:
+        return None
+    block = raw.partition("|")[0].rstrip("\\").rpartition("^")[2].strip()
+    return block or None
 
 
 _ONE_WIKILINK = re.compile(r"\[\[([^\[\]\n]+)\]\]")

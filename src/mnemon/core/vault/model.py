@@ -76,6 +76,7 @@ class WikiLink:
     is_embed: bool
     line: int
     evidence: str
+    block: str | None = None  # the block it points at: ``[[Spec#^scope]]`` → "scope"
 
     @property
     def is_attachment(self) -> bool:
@@ -93,6 +94,7 @@ class MarkdownLink:
     text: str
     line: int
     evidence: str
+    block: str | None = None  # the block it points at: ``(Spec.md#^scope)`` → "scope"
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,10 +31,10 @@ from typing import Mapping, NamedTuple, Sequence
 from urllib.parse import unquote
 
 from mnemon.core.errors import InvalidInput
-from mnemon.core.vault.comments import reader_lines
+from mnemon.core.vault.comments import reader_lines, without_block_ids
 from mnemon.core.vault.dates import date_spans
 from mnemon.core.vault.frontmatter import normalise_tag, split_front_matter
-from mnemon.core.vault.links import display_links, relative_target, split_link_target
+from mnemon.core.vault.links import display_links, link_block, relative_target, split_link_target
 from mnemon.core.vault.model import (
     EVIDENCE_MAX_CHARS,
     DateMention,
@@ -531,7 +531,10 @@ def _markdown_link(rel_path: str, match: re.Match[str], line_no: int, evidence: 
         return None
     _, hash_mark, fragment = destination.partition("#")
     section = (unquote(fragment).strip() or None) if hash_mark else None
-    return MarkdownLink(target, destination, section, match.group(1).strip(), line_no, evidence)
+    block = link_block(section) if section and "^" in section else None
+    if section and block is not None:  # (`#^id` names a block, not a heading; `#Heading^id` both)
+        section = section.partition("^")[0].strip() or None
+    return MarkdownLink(target, destination, section, match.group(1).strip(), line_no, evidence, block)
 
 
 def _observation_for_item(
@@ -596,7 +599,8 @@ def _links(rel_path: str, prose: str, where: _Lines, warnings: list[ParseWarning
                 target = relative_target(target, rel_path)
                 line_no = where.line_of(match.start())
                 embed = match.start() > 0 and prose[match.start() - 1] == "!"
-                wikilinks.append(WikiLink(target, section, alias, embed, line_no, where.evidence(line_no)))
+                wikilinks.append(WikiLink(target, section, alias, embed, line_no, where.evidence(line_no),
+                                          link_block(match.group(1))))
 
     markdown_links: list[MarkdownLink] = []
     if "](" in prose:
@@ -775,7 +779,8 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
         line_count=len(lines),
         front_matter=front,
         headings=tuple(headings),
-        sections=tuple(_sections(seen, body_start, headings, setext_bodies)),
+        sections=tuple(_sections(without_block_ids(seen, prose_lines) if "^" in prose else seen, body_start,
+                                 headings, setext_bodies)),
         wikilinks=tuple(wikilinks),
         markdown_links=tuple(markdown_links),
         tags=tuple(tags),
