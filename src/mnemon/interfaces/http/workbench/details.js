@@ -120,6 +120,7 @@ export function linkDetails(x, id, env) {
     ),
     h('h4', null, 'Evidence'),
     evidence ? h('blockquote', { dir: 'auto' }, evidence) : h('p', { class: 'muted' }, 'No evidence text.'),
+    sourceNow(e.source_now),
     reviewControls(e, env),
     h('dl', { class: 'fields' },
       field('relation', relation),
@@ -151,6 +152,21 @@ export function linkDetails(x, id, env) {
       srcId ? h('button', { type: 'button', onclick: () => env.focusOn(srcId) }, 'Focus on source') : null,
       dstId ? h('button', { type: 'button', onclick: () => env.focusOn(dstId) }, 'Focus on target') : null),
   ];
+}
+
+/** Where a decided edge's line is now (`explain_edge`'s `source_now`): the evidence above is the line as it was
+ * killed or validated, and the note has changed since — the line moved or reworded, or gone from the note. */
+function sourceNow(now) {
+  if (!now || typeof now !== 'object') return null;
+  const seen = now.seen_at ? ` (seen by the ingest of ${now.seen_at})` : '';
+  if (now.in_note === false) {
+    return h('p', { class: 'source-now gone' }, `No longer in its note${seen}: the evidence above is the line as it`
+      + ' was decided on.');
+  }
+  const line = Number.isInteger(now.line) ? ` at line ${now.line}` : '';
+  return h('div', { class: 'source-now' },
+    h('p', { class: 'muted' }, `Its note has changed since the decision: the line now reads${line}${seen}`),
+    now.evidence_text ? h('blockquote', { dir: 'auto' }, now.evidence_text) : null);
 }
 
 const REVIEW_TITLES = {
