@@ -38,6 +38,7 @@ from ...core.vault.proactive import PROACTIVE_STATE, proactive_key, stemmed_hint
 from ...ports.store.vault_files_sqlite import VaultFile
 from ..runtime import Runtime
 from ..bulk_gc import paused_gc
+from .edited_items import carry_kills_to_edited
 from .plan import PLAN_VERSION, NotePlan, note_id, packed_batch, plan_batch, plan_links, unpacked_plan, world_senses
 from .moves import editor_moves
 from .writer import VaultWriter, note_node
@@ -405,6 +406,7 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
         decisions_moved = writer.carry_decisions([(old, new) for old, new in moves if old in kept])
         claims_retired = writer.retire_claims(sorted(kept))  # (a moved note's went with it just above)
         claims_restored = writer.restore_claims(revived)
+        decisions_carried = carry_kills_to_edited(writer)  # (before the sources: the old line is gone all the same)
         writer.log_decided_sources()
         if removed:
             vault_store.delete_files(removed)
@@ -453,6 +455,7 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
         "notes_removed": len(removed),
         "notes_moved": len(moves),
         "decisions_moved": decisions_moved,
+        "decisions_carried": decisions_carried,
         **({"decisions_restored": decisions_restored} if decisions_restored else {}),
         **({"claims_retired": claims_retired} if claims_retired else {}),
         **({"claims_restored": claims_restored} if claims_restored else {}),
@@ -580,7 +583,7 @@ def _nothing_changed(rt: Runtime, root: str, mode: str, unchanged: list[str], sk
     counts = rt.store.vault.counts()  # type: ignore[attr-defined]
     out: dict[str, Any] = {
         "mode": mode, "vault": root, "notes_read": 0, "notes_unchanged": len(unchanged), "notes_removed": 0,
-        "notes_moved": 0, "decisions_moved": 0,
+        "notes_moved": 0, "decisions_moved": 0, "decisions_carried": [],
         "notes_total": counts["notes"], "notes_capped": max(0, capped - read), "edges_added": 0,
         "observations_added": 0, "nodes": counts["nodes"], "edges": counts["edges"],
         "observations": counts["observations"], "preserved_active_edges": 0, "preserved_killed_edges": 0,

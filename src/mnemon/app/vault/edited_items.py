@@ -1,0 +1,75 @@
+"""A kill that survives an edit of its line.
+
+An item's identity is its text: `- [ ] Blocked on vendr contract` corrected to `vendor` is a new task, its
+`has_blocked` edge a new active one, while the tombstone a person left on the old one stayed behind with a line no
+longer in the note — the decision was lost to a typo fix. An ingest that re-parses a note carries a kill onto the
+edge of the item that replaced its line when the two are nearly the same: the same relation from the same note,
+the new item new in this run, its line alike to the killed one's (`SIMILAR`) with the same numbers (a changed date
+or amount is another fact) and no negation added or taken away ('may not slip' says the opposite of 'may slip'),
+and the only such pair either way. The new edge is killed by the ingest (its
+`killed` event says `decision_carried` and names the edge and line it came from), the old one gets a
+`decision_carried` event naming the new edge, and the reply lists each (`decisions_carried`). Any other edit is a
+new item, as before.
+"""
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+from typing import Any
+
+SIMILAR = 0.9  # SequenceMatcher ratio of the two lines as written: a typo or a word's spelling, not a new sentence
+_NUMBER = re.compile(r"\d+")
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+_NEGATIONS = frozenset(("not", "no", "never", "none", "nothing", "nobody", "without", "cannot", "can't", "won't",
+                        "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "weren't", "unblocked", "nor"))
+CARRIED = "decision_carried"
+
+
+def carry_kills_to_edited(writer: Any) -> list[dict[str, Any]]:
+    """Carry each kill of a containment edge whose item left its note in this run onto its edited successor."""
+    decided = writer.decided
+    gone = {key: edge_id for key, edge_id in decided.unseen.items()
+            if key not in decided.written and key[1].startswith("vault:")}
+    if not gone:
+        return []
+    store, vault = writer.rt.store, writer.vault
+    killed = {int(e.id or 0): e for e in store.get_edges(sorted(gone.values())) if e.status == "killed"}
+    if not killed:
+        return []
+    fresh = set(writer.new_memory_ids)
+    wanted = {(e.src, e.type) for e in killed.values()}
+    successors: dict[tuple[str, str], list[tuple[int, str, str, str]]] = {}
+    for (src, dst, relation), origin, values in vault.edge_values_from(sorted({s for s, _ in wanted}),
+                                                                        types=sorted({r for _, r in wanted})):
+        if origin == "ingest" and dst in fresh and values[1] in ("active", "candidate") and (src, relation) in wanted:
+            successors.setdefault((src, relation), []).append((int(values[0]), dst, values[1], str(values[4] or "")))
+    pairs: dict[int, tuple[int, str, str]] = {}  # old edge → (new edge, its status, its line)
+    claimed: dict[int, int] = {}
+    for old_id, old in killed.items():
+        was = old.evidence or ""
+        alike = [(new_id, status, line) for new_id, _dst, status, line in successors.get((old.src, old.type), ())
+                 if _NUMBER.findall(line) == _NUMBER.findall(was) and _alike(was, line)]
+        if len(alike) == 1:
+            pairs[old_id] = alike[0]
+            claimed[alike[0][0]] = claimed.get(alike[0][0], 0) + 1
+    carried: list[dict[str, Any]] = []
+    now = writer.now
+    for old_id, (new_id, status, line) in sorted(pairs.items()):
+        if claimed[new_id] != 1:
+            continue  # two killed lines alike to one new line: which decision it inherits is not for us to guess
+        old = killed[old_id]
+        store.set_edge_status(new_id, "killed", actor="ingest", reason=CARRIED, when=now, previous=status)
+        vault.update_edge_strength(new_id, 0.0, "killed", now)
+        said = {"was": old.evidence, "now": line}
+        vault.log_edge_events([(new_id, CARRIED, "ingest", {"from_edge": old_id, **said}, now),
+                               (old_id, CARRIED, "ingest", {"to_edge": new_id, **said}, now)])
+        carried.append({"decision": "killed", "from_edge": old_id, "to_edge": new_id, "relation": old.type,
+                        "source_path": old.source_path, **said})
+    return carried
+
+
+def _alike(was: str, now: str) -> bool:
+    if ({w.casefold() for w in _WORD.findall(was)} ^ {w.casefold() for w in _WORD.findall(now)}) & _NEGATIONS:
+        return False
+    matcher = SequenceMatcher(None, was, now, autojunk=False)
+    return matcher.real_quick_ratio() >= SIMILAR and matcher.quick_ratio() >= SIMILAR and matcher.ratio() >= SIMILAR
