@@ -75,3 +75,16 @@ def test_a_line_two_killed_lines_resemble_inherits_neither(make_mem, tmp_path: P
     _vault(tmp_path, "- [ ] Blocked on vendor contract")
     assert mem.ingest(str(vault))["decisions_carried"] == []
     assert _edges(mem, "has_blocked")["- [ ] Blocked on vendor contract"].status == "active"
+
+
+def test_a_killed_section_is_not_carried_by_its_first_line(make_mem, tmp_path: Path) -> None:
+    """A section's edge quotes only its first line: a section that keeps it may say anything else."""
+    vault = _vault(tmp_path, "The vendor plan.", "It ships in May.")
+    mem = make_mem()
+    mem.ingest(str(vault))
+    [section] = _edges(mem, "has_section").values()
+    mem.kill_edge(section.id)
+    _vault(tmp_path, "The vendor plan.", "It was cancelled; we build it ourselves.")
+    assert mem.ingest(str(vault))["decisions_carried"] == []
+    statuses = sorted(e.status for e in mem.rt.store.iter_edges() if e.type == "has_section")
+    assert statuses == ["candidate", "killed"]  # the old tombstone, and the new section's own edge

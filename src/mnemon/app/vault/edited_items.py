@@ -3,7 +3,7 @@
 An item's identity is its text: `- [ ] Blocked on vendr contract` corrected to `vendor` is a new task, its
 `has_blocked` edge a new active one, while the tombstone a person left on the old one stayed behind with a line no
 longer in the note — the decision was lost to a typo fix. An ingest that re-parses a note carries a kill onto the
-edge of the item that replaced its line when the two are nearly the same: the same relation from the same note,
+edge of the task or bullet that replaced its line when the two are nearly the same: the same relation from the same note,
 the new item new in this run, its line alike to the killed one's (`SIMILAR`) with the same numbers (a changed date
 or amount is another fact) and no negation added or taken away ('may not slip' says the opposite of 'may slip'),
 and the only such pair either way. The new edge is killed by the ingest (its
@@ -19,6 +19,7 @@ from typing import Any
 
 SIMILAR = 0.9  # SequenceMatcher ratio of the two lines as written: a typo or a word's spelling, not a new sentence
 _NUMBER = re.compile(r"\d+")
+_ITEM = re.compile(r":(?:task|observation):[0-9a-f]+$")
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 _NEGATIONS = frozenset(("not", "no", "never", "none", "nothing", "nobody", "without", "cannot", "can't", "won't",
                         "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "weren't", "unblocked", "nor"))
@@ -28,8 +29,10 @@ CARRIED = "decision_carried"
 def carry_kills_to_edited(writer: Any) -> list[dict[str, Any]]:
     """Carry each kill of a containment edge whose item left its note in this run onto its edited successor."""
     decided = writer.decided
+    # a task's or bullet's: its edge's evidence is its whole line (a section's is only its first: two sections
+    # alike by that line may say anything else)
     gone = {key: edge_id for key, edge_id in decided.unseen.items()
-            if key not in decided.written and key[1].startswith("vault:")}
+            if key not in decided.written and key[1].startswith("vault:") and _ITEM.search(key[1])}
     if not gone:
         return []
     store, vault = writer.rt.store, writer.vault
