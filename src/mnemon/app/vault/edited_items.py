@@ -2,14 +2,14 @@
 
 An item's identity is its text: `- [ ] Blocked on vendr contract` corrected to `vendor` is a new task, its
 `has_blocked` edge a new active one, while the tombstone a person left on the old one stayed behind with a line no
-longer in the note — the decision was lost to a typo fix. An ingest that re-parses a note carries a kill onto the
-edge of the task or bullet that replaced its line when the two are nearly the same: the same relation from the same note,
-the new item new in this run, its line alike to the killed one's (`SIMILAR`) with the same numbers (a changed date
-or amount is another fact) and no negation added or taken away ('may not slip' says the opposite of 'may slip'),
-and the only such pair either way. The new edge is killed by the ingest (its
-`killed` event says `decision_carried` and names the edge and line it came from), the old one gets a
-`decision_carried` event naming the new edge, and the reply lists each (`decisions_carried`). Any other edit is a
-new item, as before.
+longer in the note — the decision was lost to a typo fix. An ingest that re-parses a note
+carries a kill onto the edge of the task or bullet that replaced its line when the two are nearly the same: the
+same relation from the same note, the new item new in this run, its line alike to the killed one's (`SIMILAR`) with
+the same numbers (a changed date or amount is another fact) and no negation added or taken away ('may not slip'
+says the opposite of 'may slip'), and the only such pair either way. The new edge is killed by the ingest (its
+`killed` event says `decision_carried`; a `decision_carried` event names the edge and line it came from), the old
+one gets a `decision_carried` event naming the new edge, and the reply lists each (`decisions_carried`). Any other
+edit is a new item, as before.
 """
 from __future__ import annotations
 
