@@ -37,11 +37,13 @@ def setup(*, targets: Sequence[str], user: bool, project: str | None, eject: boo
     if unknown:
         raise InvalidInput(f"unknown host {', '.join(map(repr, unknown))}: setup knows {', '.join(HOSTS)}",
                            valid=list(HOSTS))
-    chosen = list(dict.fromkeys(targets)) or [h for h in HOSTS if hosts.detected(h, place)]
+    commands = hosts.base_command(python or sys.executable, options)
+    chosen = list(dict.fromkeys(targets)) or [h for h in HOSTS if hosts.detected(h, place) or (
+        eject and _holds_ours(h, place, commands, hooks=hooks, mcp=mcp))]
     if not chosen:
         raise InvalidInput(f"no agent host found (looked for {', '.join(HOSTS)}: their programs on PATH, their "
-                           "folders in your home): name one with --target", valid=list(HOSTS))
-    commands = hosts.base_command(python or sys.executable, options)
+                           "folders in your home" + (", what setup wrote here" if eject else "") +
+                           "): name one with --target", valid=list(HOSTS))
     plans = [hosts.plan(h, place, commands, install=not eject, hooks=hooks, mcp=mcp) for h in chosen]
     if not dry_run:
         edits.apply([c for p in plans for c in p.changes])
@@ -56,6 +58,13 @@ def setup(*, targets: Sequence[str], user: bool, project: str | None, eject: boo
         "notes": notes,
         "next": _next(eject, dry_run, changed, steps=sum(len(p.manual) for p in plans)),
     }
+
+
+def _holds_ours(host: str, place: Place, commands: hosts.Commands, *, hooks: bool, mcp: bool) -> bool:
+    """Whether an eject has something of setup's to take out of the host's files here: setup may have been run with
+    `--target` on a machine where the host is not found (its program not on PATH), or the host uninstalled since."""
+    plan = hosts.plan(host, place, commands, install=False, hooks=hooks, mcp=mcp)
+    return any(c.action != "unchanged" for c in plan.changes)
 
 
 def _next(eject: bool, dry_run: bool, changed: int, steps: int) -> str:

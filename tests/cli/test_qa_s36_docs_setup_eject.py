@@ -1,0 +1,47 @@
+"""README "Using it": `mnemon setup --eject` "takes out exactly what setup wrote" — with no `--target`, as the README
+shows it, also on a machine where the host's program is not on PATH and its folder not in the home (setup was run
+with `--target`, or the host was uninstalled since)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "project"
+    folder.mkdir()
+    monkeypatch.setenv("HOME", str(tmp_path / "user-home"))  # no ~/.claude, ~/.codex, ~/.hermes
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")  # no claude, codex or hermes program
+    for variable in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "HERMES_HOME"):
+        monkeypatch.delenv(variable, raising=False)
+    return folder
+
+
+def test_eject_without_a_target_takes_out_what_setup_wrote_in_the_project(
+        cli_run: Callable[..., tuple[int, Any]], project: Path) -> None:
+    (project / "AGENTS.md").write_text("# Project rules\n\nUse tabs.\n")
+    code, out = cli_run(["setup", "--project", str(project), "--target", "claude-code", "--target", "codex"])
+    assert code == 0 and out["changed_files"] == 5
+    code, out = cli_run(["setup", "--project", str(project), "--eject"])
+    assert code == 0, out
+    assert [h["host"] for h in out["hosts"]] == ["claude-code", "codex"]
+    assert out["changed_files"] == 5 and out["next"].startswith("mnemon is out of these hosts")
+    left = sorted(str(p.relative_to(project)) for p in project.rglob("*") if p.is_file())
+    assert left == ["AGENTS.md", "AGENTS.md.mnemon-backup"]
+    assert (project / "AGENTS.md").read_text() == "# Project rules\n\nUse tabs.\n"
+    # nothing of setup's left: the same answer as before, a host to name
+    code, out = cli_run(["setup", "--project", str(project), "--eject"])
+    assert code == 1 and out["error"]["code"] == "invalid_input" and "no agent host found" in out["error"]["message"]
+
+
+def test_eject_without_a_target_leaves_a_host_it_never_wrote_to(
+        cli_run: Callable[..., tuple[int, Any]], project: Path) -> None:
+    (project / ".mcp.json").write_text('{"mcpServers": {"other": {"command": "x"}}}\n')
+    cli_run(["setup", "--project", str(project), "--target", "codex"])
+    code, out = cli_run(["setup", "--project", str(project), "--eject", "--dry-run"])
+    assert code == 0 and [h["host"] for h in out["hosts"]] == ["codex"]
+    assert (project / ".mcp.json").read_text() == '{"mcpServers": {"other": {"command": "x"}}}\n'
