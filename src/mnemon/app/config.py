@@ -303,7 +303,8 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
         # by hand, or the pointer was cut short
         named_by = str(home / "active") if from_pointer else origin("store")
     sources = {name: origin(name) for name in ("home", "embed_provider", "max_insights", "audit_content", "vault",
-                                                "card_theme", "daemon")}
+                                                "card_theme", "save_caches", "ann", "ann_min_rows",
+                                                "ann_cold_min_rows", "daemon")}
     sources.update(prune_min_age_s=origin("prune_min_age"), daemon_idle_s=origin("daemon_idle"),
                    busy_wait_s=origin("busy_wait"),
                    store=origin("store") if not from_pointer else
@@ -333,7 +334,9 @@ def show_settings(cfg: Config) -> dict[str, Any]:
     return {
         "home": str(cfg.home), "store": cfg.store, "db": shown_db(cfg.db_path), "embed_provider": cfg.embed_provider,
         "max_insights": cfg.max_insights, "prune_min_age_s": cfg.prune_min_age_s, "audit_content": cfg.audit_content,
-        "vault": cfg.vault, "card_theme": cfg.card_theme, "daemon": cfg.daemon, "daemon_idle_s": cfg.daemon_idle_s,
+        "vault": cfg.vault, "card_theme": cfg.card_theme, "save_caches": cfg.save_caches, "ann": cfg.ann,
+        "ann_min_rows": cfg.ann_min_rows, "ann_cold_min_rows": cfg.ann_cold_min_rows,
+        "daemon": cfg.daemon, "daemon_idle_s": cfg.daemon_idle_s,
         "busy_wait_s": cfg.busy_wait_s, "config_path": str(cfg.config_path) if cfg.config_path else None,
         # which flag, variable or file gave each value: a setting that "does not take" is one given elsewhere too
         "sources": dict(cfg.sources),
