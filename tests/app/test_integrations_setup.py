@@ -405,3 +405,22 @@ def test_the_next_step_names_what_is_left_to_do_by_hand(cli_run: CliRun, project
     code, again = _setup(cli_run, project, "--target", "claude-code")
     assert again["changed_files"] == 0 and "nothing changed; then see the 1 step" in again["next"]
     assert _setup(cli_run, project, "--target", "claude-code", "--no-mcp")[1]["hosts"][0]["manual"] == []
+
+
+def test_eject_takes_a_skill_written_for_another_store_and_the_folders_setup_made(cli_run: CliRun,
+                                                                                  project: Path) -> None:
+    (project / "src").mkdir()
+    assert cli_run(["--store", "work", "setup", "--project", str(project), "--target", "claude-code",
+                    "--target", "codex"])[0] == 0
+    code, out = _setup(cli_run, project, "--eject")  # no --store: the skill names another store than this call's
+    assert code == 0 and not any("backup" in c for h in out["hosts"] for c in h["changes"])
+    assert sorted(p.name for p in project.rglob("*")) == ["src"]  # no skills/, .claude/ or .codex/ left empty
+
+
+def test_eject_keeps_a_backup_of_a_skill_someone_edited(cli_run: CliRun, project: Path) -> None:
+    _setup(cli_run, project, "--target", "claude-code")
+    skill = project / ".claude" / "skills" / "mnemon" / "SKILL.md"
+    skill.write_text(skill.read_text() + "\nAlso: tag memories with the ticket number.\n")
+    code, out = _setup(cli_run, project, "--eject", "--target", "claude-code")
+    kept = skill.with_name("SKILL.md.mnemon-backup")
+    assert code == 0 and not skill.exists() and kept.read_text().endswith("the ticket number.\n")

@@ -97,8 +97,9 @@ def styled_like(before: str | None, text: str) -> str:
     return BOM + text if before and before.startswith(BOM) else text
 
 
-def apply(changes: list[FileChange]) -> None:
-    """Write every change; each changed file that existed is first copied beside itself (`backup_path`)."""
+def apply(changes: list[FileChange], root: Path) -> None:
+    """Write every change; each changed file that existed is first copied beside itself (`backup_path`). A folder
+    left empty by a removed file goes too, up to `root` (the project, or the home folder), never `root` itself."""
     from ..notes import atomic_write_text  # (the note editor's module: loaded only when something is written)
 
     for change in changes:  # a file its owner made read-only is not replaced (a rename would, without asking)
@@ -114,7 +115,7 @@ def apply(changes: list[FileChange]) -> None:
                 atomic_write_text(backup_path(change.path), change.before or "")
             if change.after is None:
                 change.path.unlink(missing_ok=True)
-                _remove_empty_parents(change.path.parent, stop_at=("skills",))
+                _remove_empty_parents(change.path.parent, root)
             else:
                 atomic_write_text(_written_path(change.path), change.after)
         except OSError as exc:
@@ -133,14 +134,19 @@ def _emptied(path: Path, what: str, before: str | None, empty: str) -> FileChang
     return FileChange(path, what, before, None, owned=True)
 
 
-def _remove_empty_parents(folder: Path, stop_at: tuple[str, ...]) -> None:
-    """A skill's own folder goes with its file (`skills/mnemon/`), never the folder holding the skills."""
-    if folder.name in stop_at:
-        return
+def _remove_empty_parents(folder: Path, root: Path) -> None:
+    """The folders setup made for a file it removed (`.claude/skills/mnemon/`, `.codex/`) go when nothing else is in
+    them, from the file's own up to `root`; a folder holding anything else stops the climb."""
     try:
-        folder.rmdir()
-    except OSError:
-        pass  # not empty: something else lives there
+        inside = folder.resolve().relative_to(root.resolve())
+    except (OSError, ValueError):
+        return  # not under the root (a host folder set by an environment variable elsewhere): left alone
+    for _ in inside.parts:
+        try:
+            folder.rmdir()
+        except OSError:
+            return  # not empty: something else lives there
+        folder = folder.parent
 
 
 # ── JSON settings objects ────────────────────────────────────────────────────

@@ -4,6 +4,7 @@ against the CLI by tests/app/test_integrations_guide.py."""
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import sys
 from collections.abc import Sequence
@@ -74,6 +75,15 @@ def _body(options: Sequence[str]) -> str:
 def skill_markdown(options: Sequence[str] = ()) -> str:
     """The skill file: front matter a host reads to decide when to load it, then the guide."""
     return f"---\nname: {SKILL_NAME}\ndescription: {DESCRIPTION}\n---\n\n{_body(options)}"
+
+
+def is_skill_as_written(text: str) -> bool:
+    """Whether `text` is the skill exactly as setup writes it, for whatever store it named (a skill written for
+    `--store work` is still setup's own when eject runs without it: no backup is kept of it)."""
+    marker = "\x00"
+    parts = re.escape(skill_markdown([marker]).replace(command_prefix([marker]), marker)).split(re.escape(marker))
+    pattern = parts[0] + "(?P<prefix>[^`\n]+)" + "(?P=prefix)".join(parts[1:])
+    return re.fullmatch(pattern, text) is not None
 
 
 def instructions_block(options: Sequence[str] = ()) -> str:

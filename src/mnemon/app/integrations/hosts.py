@@ -29,7 +29,7 @@ from typing import Any
 from ...core.errors import Conflict, InvalidInput
 from . import edits
 from .edits import FileChange
-from .guide import instructions_block, skill_markdown
+from .guide import instructions_block, is_skill_as_written, skill_markdown
 
 HOSTS = ("claude-code", "codex", "hermes")
 HOOK_EVENTS = {"SessionStart": "session-start", "UserPromptSubmit": "prompt"}
@@ -90,9 +90,10 @@ def plan(host: str, place: Place, commands: Commands, *, install: bool, hooks: b
 
 def _skill(folder: Path, commands: Commands, install: bool) -> FileChange:
     path = folder / "skills" / "mnemon" / "SKILL.md"
-    before, ours = edits.read_text(path), skill_markdown(commands.options)
-    # removed as written, it needs no backup; edited by someone since, it keeps one
-    return FileChange(path, "skill", before, ours if install else None, owned=before == ours)
+    before = edits.read_text(path)
+    # removed as written (for this store or another), it needs no backup; edited by someone since, it keeps one
+    return FileChange(path, "skill", before, skill_markdown(commands.options) if install else None,
+                      owned=before is not None and is_skill_as_written(before))
 
 
 # ── Claude Code ──────────────────────────────────────────────────────────────

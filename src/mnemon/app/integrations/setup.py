@@ -46,7 +46,7 @@ def setup(*, targets: Sequence[str], user: bool, project: str | None, eject: boo
                            "): name one with --target", valid=list(HOSTS))
     plans = [hosts.plan(h, place, commands, install=not eject, hooks=hooks, mcp=mcp) for h in chosen]
     if not dry_run:
-        edits.apply([c for p in plans for c in p.changes])
+        edits.apply([c for p in plans for c in p.changes], home if user else folder)
     changed = sum(c.action != "unchanged" for p in plans for c in p.changes)
     return {
         "action": "eject" if eject else "install",
