@@ -182,6 +182,9 @@ _FILLERS = frozenset(tokens(
 _INTRO = frozenset("after before since when while as in on at during following because once last this by until "
                    "from with".split())
 _FIRST_PERSON = {"i": "i", "me": "i", "my": "i", "we": "we", "us": "we", "our": "we"}
+# a note written without its subject, opening on what was done ("Chose Qdrant as the vector database", "Went with
+# Postgres", "Migrated the queue to SQS") is its writer's own statement: a first person's correction retires it
+_SUBJECTLESS = re.compile(r"(?i)\s*(?:chose|picked|went|use[sd]?|using|[a-z]{2,}[a-df-z]ed)\b")  # (not "speed", "need")
 _CJK_TEXT = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*")
 SUBJECT_WINDOW = 4  # a common-noun subject is one of a candidate's first content words ("Team chat runs on …")
@@ -423,8 +426,10 @@ def _states_retired_value(c: Correction, content: str, content_tokens: frozenset
         # "We switched our chat from Slack": the object is the subject that matters; "Slack was replaced by Zulip":
         # the replaced thing is
         return True
-    return bool(c.pronoun) and any(_FIRST_PERSON.get(w.strip(".,;:!?").lower()) == c.pronoun
-                                   for w in content.split()[:SUBJECT_WINDOW])
+    if not c.pronoun:
+        return False
+    return _SUBJECTLESS.match(content) is not None or any(_FIRST_PERSON.get(w.strip(".,;:!?").lower()) == c.pronoun
+                                                          for w in content.split()[:SUBJECT_WINDOW])
 
 
 def _retiring(found: list[Correction], content: str) -> Correction | None:
