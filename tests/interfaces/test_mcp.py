@@ -180,7 +180,8 @@ def test_read_only_hints_are_true(tmp_path: Path) -> None:
                    "related": {"id": node}, "retrieve": {"prompt": "Qdrant"}, "surface": {"prompt": "Qdrant"},
                    "agent_preflight": {"prompt": "Qdrant"}, "explain_edge": {"id": 1}, "graph": {}, "log": {},
                    "find_nodes": {"query": "Qdrant"}, "state_list": {"predicate": "Lives In", "type": "belief"},
-                   "state_explain": {"id": "no-such-assertion"}, "status": {}}
+                   "state_explain": {"id": "no-such-assertion"}, "status": {},
+                   "receipt": {"limit": 5}}
         assert {name for name, hints in tools.items() if hints["readOnlyHint"]} | {"recall", "search", "show"} \
             == set(samples)
         watcher = sqlite3.connect(db)

@@ -25,7 +25,8 @@ LOCAL = {"host": "localhost"}
 READ_ARGS: dict[str, str] = {"recall": "query=pilot", "search": "query=pilot", "show": "id={id}",
                              "related": "id={id}", "status": "", "retrieve": "prompt=pilot", "surface": "prompt=pilot",
                              "agent_preflight": "prompt=pilot", "explain_edge": "id=1", "graph": "",
-                             "find_nodes": "query=pilot", "state_list": "", "state_explain": "id=nope", "log": ""}
+                             "find_nodes": "query=pilot", "state_list": "", "state_explain": "id=nope", "log": "",
+                             "receipt": "limit=5"}
 
 
 def _data_version(db: sqlite3.Connection) -> int:

@@ -79,10 +79,10 @@ def open_store(target: str | Path, *, readonly: bool = False, create: bool = Tru
 # "nothing" with exit 0. Every other method (a write) creates the database, as the store's own place under the home
 # is created by its first use, read or write.
 READS_ONLY = frozenset({
-    "recall", "search", "show", "related", "graph", "find_nodes", "log", "status", "embed_status", "export_stream",
-    "export_to", "retrieve", "candidates", "debug_candidates", "thought", "surface", "explain_edge", "state_list",
-    "state_explain", "state_conflicts", "predict_due", "world_watch", "alias_ls", "contract_check",
-    "agent_preflight",
+    "recall", "search", "show", "related", "graph", "graph_export", "find_nodes", "log", "receipt", "status",
+    "embed_status", "export_stream", "export_to", "retrieve", "candidates", "debug_candidates", "thought", "surface",
+    "explain_edge", "state_list", "state_explain", "state_conflicts", "predict_due", "world_watch", "alias_ls",
+    "contract_check", "agent_preflight",
 })
 
 
@@ -161,7 +161,8 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
             raise
         rt = Runtime(store=store, provider=emb, max_insights=cfg.max_insights, prune_min_age_s=cfg.prune_min_age_s,
                      audit_content=cfg.audit_content, save_caches=cfg.save_caches,
-                     ann=AnnPolicy(cfg.ann, cfg.ann_min_rows, cfg.ann_cold_min_rows))
+                     ann=AnnPolicy(cfg.ann, cfg.ann_min_rows, cfg.ann_cold_min_rows),
+                     store_name=cfg.store if cfg.db_path == cfg.home / "data" / cfg.store / "mnemon.db" else None)
         return cls(rt)
 
     def close(self) -> None:
@@ -339,6 +340,13 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
                                valid=known)
         return {"entries": [{"id": e.id, "op": e.op, "insight_id": e.node_id, "detail": e.detail,
                              "created_at": e.created_at} for e in entries]}
+
+    def receipt(self, *, limit: int = 20) -> dict[str, Any]:
+        """The newest `limit` log rows as a privacy-reduced audit export (`app/receipt.py`): operations, times and
+        SHA-256 hashes, no text, detail or id in clear."""
+        from .receipt import receipt
+
+        return receipt(self.rt, limit=limit, store=self.rt.store_name)
 
     def status(self) -> dict[str, Any]:
         store = self.rt.store

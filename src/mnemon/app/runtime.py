@@ -36,6 +36,8 @@ class Runtime:
     warnings: list[str] = field(default_factory=list)
     # False while a read must leave the store as it is (an HTTP HEAD): its hits are not counted nor the read logged
     record_reads: bool = True
+    # the named store the database is (`--store`, MNEMON_STORE), None for one named by path or URL: `receipt` says it
+    store_name: str | None = None
     _index: VectorIndex | None = None
     _token_cache: dict[str, tuple[str, frozenset[str], tuple[str, ...]]] = field(default_factory=dict)
     _graph: GraphIndex | None = None

@@ -571,6 +571,11 @@ OPERATIONS: tuple[Operation, ...] = (
               {"limit": _i("1-10000, default 20", 1, 10_000),
                "op": {"type": "string", "enum": list(LOG_OPS), "description": "only this operation"}}, (), True,
               lambda m, a: m.log(limit=a.get("limit", 20), op=a.get("op"))),
+    Operation("receipt", "The audit log as a privacy-reduced export to share (schema mnemon.memory.receipt.v1): "
+              "each row's operation and time, SHA-256 hashes of its node id and detail; no text, detail or id in "
+              "clear. Writes nothing.",
+              {"limit": _i("1-10000, default 20", 1, 10_000)}, (), True,
+              lambda m, a: m.receipt(limit=a.get("limit", 20))),
 )
 BY_NAME: Mapping[str, Operation] = {op.name: op for op in OPERATIONS}
 

@@ -209,6 +209,14 @@ def log(limit: int, op: str | None) -> None:
 
 
 @cli.command()
+@click.option("--limit", default=20, show_default=True, type=int, help="1-10000 of the newest log rows.")
+def receipt(limit: int) -> None:
+    """The operation log as a privacy-reduced audit export to share (schema mnemon.memory.receipt.v1): each row's
+    operation and time, and SHA-256 hashes of its node id and detail; no memory text, query, path or id in clear."""
+    run(lambda c: c.mem.receipt(limit=limit))
+
+
+@cli.command()
 @click.option("--threshold", default=0.5, show_default=True, type=float)
 @click.option("--limit", default=20, show_default=True, type=int)
 @click.option("--keep", help="Boost this memory's access count by 3.")

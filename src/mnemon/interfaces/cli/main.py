@@ -137,7 +137,8 @@ SPOOL_IN_MEMORY = 32 * 1024 * 1024  # what `stream` holds in memory before it sp
 # tests/cli/test_startup.py checks this table against what the modules register.
 COMMAND_MODULES: dict[str, str] = {
     **dict.fromkeys(("remember", "recall", "search", "show", "forget", "link", "related", "graph", "find-nodes",
-                     "status", "log", "gc", "import", "export", "embed", "store", "config", "bench", "mcp", "serve"),
+                     "status", "log", "receipt", "gc", "import", "export", "embed", "store", "config", "bench", "mcp",
+                     "serve"),
                     "commands"),
     **dict.fromkeys(("state", "predict", "sense", "world", "action", "alias", "contract", "agent", "eval"),
                     "world_cmds"),
