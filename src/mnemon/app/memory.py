@@ -239,16 +239,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         leaves no partial file and an earlier one untouched."""
         from ..ports.array_file import write_atomic
 
-        if not path.strip():  # a script's unset "$OUT": a file named by spaces in the working directory
-            raise InvalidInput("--out must name a file, not be blank (leave it out, or give '-', to print the export)",
-                               out=path)
-        # a link is followed (its file is written, the link kept); what is there but not a file (a directory, a
-        # device, a pipe) would be replaced by the rename: /dev/null itself, when run as root
-        real = os.path.realpath(path)
-        if os.path.exists(real) and not os.path.isfile(real):
-            raise InvalidInput(f"--out {path} is not a regular file (a folder, a device or a pipe) and the export "
-                               "would replace it: name a file, or leave --out out to print the export", out=path)
-        self._refuse_database_target(path)
+        real = self._out_file(path, "the export", "leave it out, or give '-', to print the export")
         try:
             write_atomic(real, (piece.encode() for piece in self.export_stream(include_vectors=include_vectors)),
                          durable=True)
@@ -256,7 +247,32 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
             raise InvalidInput(f"cannot write {path}: {exc.strerror or exc}") from None
         return {"ok": True, "path": real, "bytes": os.path.getsize(real)}
 
-    def _refuse_database_target(self, path: str) -> None:
+    def graph_export(self, fmt: str, out: str, *, focus: str | None = None, depth: int = 1, max_nodes: int = 150,
+                     max_links: int = 600, include_candidates: bool = True, include_killed: bool = False,
+                     folder: str | None = None) -> dict[str, Any]:
+        """`graph`'s view written to the file `out` as DOT (Graphviz) or a self-contained HTML page (`fmt`), renamed
+        into place once whole; the answer says what was written (`app/graph_export.py`)."""
+        from .graph_export import export_graph
+
+        real = self._out_file(out, "the graph", "give --out FILE")
+        return export_graph(self.rt, fmt, real, focus=focus, depth=depth, max_nodes=max_nodes, max_links=max_links,
+                            include_candidates=include_candidates, include_killed=include_killed, folder=folder)
+
+    def _out_file(self, path: str, what: str, instead: str) -> str:
+        """The file `--out` names, to be written as `what` (its link followed), or `InvalidInput` before any work:
+        blank, not a regular file, or the store's database (`_refuse_database_target`)."""
+        if not path.strip():  # a script's unset "$OUT": a file named by spaces in the working directory
+            raise InvalidInput(f"--out must name a file, not be blank ({instead})", out=path)
+        # a link is followed (its file is written, the link kept); what is there but not a file (a directory, a
+        # device, a pipe) would be replaced by the rename: /dev/null itself, when run as root
+        real = os.path.realpath(path)
+        if os.path.exists(real) and not os.path.isfile(real):
+            raise InvalidInput(f"--out {path} is not a regular file (a folder, a device or a pipe) and {what} "
+                               f"would replace it: name a file, or {instead}", out=path)
+        self._refuse_database_target(path, what)
+        return real
+
+    def _refuse_database_target(self, path: str, what: str = "the export") -> None:
         """`--out` naming the store's own database or a file beside it (its log, its caches), or any SQLite
         database, would replace it with the export: refused before anything is written."""
         target = Path(path).absolute()
@@ -267,7 +283,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
             if os.path.realpath(target) == os.path.realpath(db) or (
                     os.path.realpath(target.parent) == os.path.realpath(db.parent)
                     and side.split(".")[0].split("-")[0] in _FILES_BESIDE):
-                raise InvalidInput(f"--out {path} is this store's database or a file beside it: the export would "
+                raise InvalidInput(f"--out {path} is this store's database or a file beside it: {what} would "
                                    "replace it; choose another file", path=str(path))
         try:
             with open(target, "rb") as fh:
@@ -275,7 +291,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         except OSError:
             return
         if head == b"SQLite format 3\x00":
-            raise InvalidInput(f"--out {path} is a database, not an earlier export: the export would replace it; "
+            raise InvalidInput(f"--out {path} is a database, not an earlier export: {what} would replace it; "
                                "choose another file", path=str(path))
 
     # ── reads ────────────────────────────────────────────────────────────────

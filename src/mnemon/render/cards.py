@@ -283,7 +283,12 @@ def clip(text: str, limit: int) -> str:
 
 def xml_text(text: str) -> str:
     """`text` as XML character data: escaped, and without the characters no card shows (`_UNSHOWN`)."""
-    return escape(text.translate(_DROP_UNSHOWN))
+    return escape(unshown_dropped(text))
+
+
+def unshown_dropped(text: str) -> str:
+    """`text` without the characters no card shows (`_UNSHOWN`: controls, lone surrogates, bidi overrides)."""
+    return text.translate(_DROP_UNSHOWN)
 
 
 def _middle_truncate(text: str, limit: int) -> str:

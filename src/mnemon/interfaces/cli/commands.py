@@ -1,6 +1,7 @@
 """Memory commands of the `mnemon` CLI (mnemon's surface)."""
 from __future__ import annotations
 
+import copy
 import sys
 from collections.abc import Callable
 from types import ModuleType
@@ -173,15 +174,37 @@ def related(node_id: str, depth: int, edge_type: str | None, direction: str) -> 
 @click.option("--no-candidates", is_flag=True, help="Leave candidate edges out.")
 @click.option("--killed", is_flag=True, help="Include killed edges (tombstones).")
 @click.option("--folder", help="Only the notes under this vault folder (without --focus).")
+@click.option("--format", "fmt", type=click.Choice(["json", "dot", "html"]), default="json", show_default=True,
+              help="json: print the nodes and links. dot (Graphviz) or html (one self-contained page, no network): "
+                   "write them to --out FILE and print what was written.")
+@click.option("--out", "-o", "out", metavar="FILE",
+              help="The file --format dot|html writes (renamed into place once whole). Not '-': stdout carries "
+                   "the one JSON document every command prints.")
 def graph(focus: str | None, depth: int, max_nodes: int, max_links: int, no_candidates: bool, killed: bool,
-          folder: str | None) -> None:
-    """A bounded part of the graph (nodes and the links among them), as the workbench draws it."""
+          folder: str | None, fmt: str, out: str | None) -> None:
+    """A bounded part of the graph (nodes and the links among them), as the workbench draws it; with --format dot or
+    html, written to a file for Graphviz or a browser."""
     given = click.get_current_context().get_parameter_source("depth") != click.core.ParameterSource.DEFAULT
     if focus is None and given:
         # the overview (no focus) has no hops to count: it drew the same graph and reported the depth as applied
         raise click.UsageError("--depth counts hops from --focus: give --focus NODE, or drop --depth")
-    run(lambda c: c.mem.graph(focus=focus, depth=depth, max_nodes=max_nodes, max_links=max_links,
-                              include_candidates=not no_candidates, include_killed=killed, folder=folder))
+    bounds: dict[str, Any] = dict(focus=focus, depth=depth, max_nodes=max_nodes, max_links=max_links,
+                                  include_candidates=not no_candidates, include_killed=killed, folder=folder)
+    if fmt == "json":
+        if out is not None:
+            raise click.UsageError("--out writes a drawing: give --format dot or html with it (the JSON graph is "
+                                   "what `graph` prints)")
+        run(lambda c: c.mem.graph(**bounds))
+    elif out is None or out == "-":
+        raise click.UsageError(f"--format {fmt} writes a file: give --out FILE (stdout carries one JSON document, "
+                               "what was written; '-' is not a file)")
+    else:
+        run(lambda c: c.mem.graph_export(fmt, out, **bounds))
+
+
+viz = copy.copy(graph)  # the real mnemon's name for the drawing (`viz --format dot -o FILE`): taken, not listed
+viz.name, viz.hidden = "viz", True
+cli.add_command(viz)
 
 
 @cli.command("find-nodes")

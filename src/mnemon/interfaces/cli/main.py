@@ -136,7 +136,7 @@ SPOOL_IN_MEMORY = 32 * 1024 * 1024  # what `stream` holds in memory before it sp
 # context-pack and vault commands (with their app modules, ~20 ms). `--help` and `list_commands` still see them all;
 # tests/cli/test_startup.py checks this table against what the modules register.
 COMMAND_MODULES: dict[str, str] = {
-    **dict.fromkeys(("remember", "recall", "search", "show", "forget", "link", "related", "graph", "find-nodes",
+    **dict.fromkeys(("remember", "recall", "search", "show", "forget", "link", "related", "graph", "viz", "find-nodes",
                      "status", "log", "receipt", "gc", "import", "export", "embed", "store", "config", "bench", "mcp",
                      "serve"),
                     "commands"),
