@@ -10,6 +10,7 @@ fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -e '.[test,cards]'
 bash scripts/browser.sh
+bash scripts/graphviz.sh
 # one worker per core (pytest-xdist): each worker has its own temp dirs, embedded PostgreSQL and browser, and a test
 # never shares a store, a port or a socket with another; MNEMON_TEST_WORKERS=0 runs everything in this process
 exec .venv/bin/python -m pytest tests --doctest-modules src/mnemon/core -p no:cacheprovider \
