@@ -25,9 +25,27 @@ def test_marks_that_make_letters_of_other_scripts_stay(word: str, other: str) ->
     assert tokens(f"{word}x") != tokens(f"{other}x")
 
 
+def _folded_latin_or_greek_mark(token: str) -> bool:
+    base = ""
+    for ch in unicodedata.normalize("NFD", token):
+        if unicodedata.combining(ch):
+            if "a" <= base <= "z" or "\u03b1" <= base <= "\u03c9":
+                return True
+        else:
+            base = ch
+    return False
+
+
 @given(st.text(alphabet=st.characters(categories=["L", "M", "N", "Zs"]), max_size=30))
 def test_folding_changes_nothing_written_without_marks_and_is_stable(text: str) -> None:
+    # stable: no token keeps a Latin or Greek mark to fold. (Tokens of tokens are not asked for: nothing tokenises a
+    # token again, and the English stemmer is not idempotent on every string, which the earlier form of this test
+    # asserted and a CI run's examples once reached: see the next test)
     once = tokens(text)
-    assert tokens(" ".join(once)) == tokens(" ".join(tokens(" ".join(once))))
+    assert not any(map(_folded_latin_or_greek_mark, once))
     if unicodedata.normalize("NFD", text) == text and text.isascii():
         assert once == tokens(text.lower())
+
+
+def test_stemming_a_stem_again_may_shorten_it_which_nothing_does() -> None:
+    assert tokens("O0EDALL") == ["o0edal"] and tokens("o0edal") == ["o0ed"]
