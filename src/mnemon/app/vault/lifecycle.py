@@ -255,12 +255,14 @@ def validate(rt: Runtime, raw_id: Any, *, reason: str = "") -> dict[str, Any]:
         raise error(f"edge {edge.id} was not validated: {', '.join(reasons) or decision.status}"
                     + (" (a killed edge is a tombstone: nothing revives it)" if edge.status == "killed" else ""),
                     id=edge.id, status=edge.status, reasons=reasons)
-    if edge.metadata.get("validated") and edge.status == decision.status:
-        # validated before and still so: a second press logged another event and oplog row, as a second kill did
-        first = next((e for e in rt.store.edge_events(int(edge.id or 0)) if e["event"] == "validated"), None)
+    # validated by a person before and still so: a second press logged another event and oplog row, as a second kill
+    # did. (A person's validation is its `validated` event: an edge `resolve` wrote carries `validated` in its
+    # metadata from the research, and a person validating it is a decision a replay must see)
+    first = next((e for e in rt.store.edge_events(int(edge.id or 0)) if e["event"] == "validated"), None)
+    if first is not None and edge.metadata.get("validated") and edge.status == decision.status:
         return {"id": edge.id, "status": edge.status, "validated": True, "already_validated": True,
-                "validated_at": first["created_at"] if first else edge.updated_at,
-                "validated_reason": edge.metadata.get("validated_reason", ""), "reasons": list(decision.reasons)}
+                "validated_at": first["created_at"], "validated_reason": edge.metadata.get("validated_reason", ""),
+                "reasons": list(decision.reasons)}
     meta = {**edge.metadata, "validated": True, "validated_reason": reason}
     updated = Edge(src=edge.src, dst=edge.dst, type=edge.type, sub_type=edge.sub_type, weight=edge.weight,
                    confidence=edge.confidence, status=decision.status, evidence=edge.evidence, origin=edge.origin,
