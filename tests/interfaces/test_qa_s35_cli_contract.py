@@ -175,15 +175,16 @@ def test_a_json_document_nested_too_deeply_is_invalid_input(argv: list[str], cli
     assert cli_run(["status"])[1]["total_insights"] == 0
 
 
-@pytest.mark.parametrize("argv", [["retrieve"], ["retrieve", "--prompt", "-"]])
-def test_retrieve_without_a_prompt_and_no_stdin_says_so(argv: list[str], cli_raw: CliRaw,
+@pytest.mark.parametrize(("argv", "error"), [(["retrieve"], "usage"), (["retrieve", "--prompt", "-"], "invalid_input")])
+def test_retrieve_without_a_prompt_and_no_stdin_says_so(argv: list[str], error: str, cli_raw: CliRaw,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """`mnemon retrieve <&-` (stdin closed, as under some process supervisors) answered code internal
-    ("AttributeError: 'NoneType' object has no attribute 'read'")."""
+    ("AttributeError: 'NoneType' object has no attribute 'read'"). No prompt at all is a usage error, as `recall`
+    without a query is; '-' with no stdin to read is invalid input."""
     monkeypatch.setattr("sys.stdin", None)
     code, out, _err = cli_raw(argv)
     doc = parse_one_json(out)
-    assert code != 0 and doc["error"]["code"] == "invalid_input" and "--prompt" in doc["error"]["message"]
+    assert code != 0 and doc["error"]["code"] == error and "--prompt" in doc["error"]["message"]
 
 
 def test_a_call_the_resident_process_answers_with_stdout_closed_ends_as_one_of_its_own(

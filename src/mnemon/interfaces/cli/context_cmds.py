@@ -18,11 +18,23 @@ def _prompt(option: str | None, words: tuple[str, ...]) -> str:
     if option is not None and words:
         raise InvalidInput("give the prompt either with --prompt or as arguments, not both")
     text = option if option is not None else " ".join(words)
-    if sys.stdin is None and (text == "-" or not text):  # closed (`<&-`): nothing to read the prompt from
+    if option is None and not words:
+        # no prompt given at all is a usage error, as `recall` and `search` without a query are (it was
+        # invalid_input, exit 1, "--prompt must be a non-empty string"); a piped one is read
+        if sys.stdin is None or sys.stdin.isatty():
+            raise click.UsageError(_NO_PROMPT)
+        text = sys.stdin.read().rstrip("\r\n")
+        if not text:
+            raise click.UsageError(_NO_PROMPT + " (stdin was empty)")
+        return text
+    if sys.stdin is None and text == "-":  # closed (`<&-`): nothing to read the prompt from
         raise InvalidInput("give the prompt with --prompt TEXT or as arguments: there is no stdin to read")
-    if text == "-" or (not text and not sys.stdin.isatty()):
+    if text == "-":
         text = sys.stdin.read().rstrip("\r\n")  # `echo supplier |` sends the prompt with echo's line end
     return text
+
+
+_NO_PROMPT = "missing the prompt: give it as arguments, with --prompt TEXT, or piped on stdin"
 
 
 def _out(c: Ctx, out: str | None) -> str:
