@@ -311,7 +311,9 @@ def _b(desc: str) -> dict[str, Any]:
 # checked the schema was refused, and agent_preflight alone read "1d" as a day from now
 _AS_OF = {**_s("ISO-8601 instant to replay at (validity and world state as they were then)", 64),
           "pattern": ISO_TIME}
-_HINTS = _s("comma-separated words that raise the items holding them")
+# the default as the CLI's --hints says it (core.vault.observations.DEFAULT_HINTS: a test pins them equal)
+_HINTS = _s("comma-separated words that raise the items holding them (default: the config's `hints`, else deadline, "
+            "project, invoice, lease, tax, school, move, certification, payment)")
 _CANDIDATES = _b("include candidate (unvalidated) edges, marked candidate_only (default true)")
 
 

@@ -83,7 +83,7 @@ def remember(content: tuple[str, ...], payload: str | None, dry_run: bool, **kw:
 
 @cli.command()
 @click.argument("query", nargs=-1, required=True)
-@click.option("--limit", default=10, show_default=True, type=int)
+@click.option("--limit", default=10, show_default=True, type=int, help="At most this many memories (1-100).")
 @click.option("--intent", help="WHY|WHEN|ENTITY|GENERAL (overrides detection).")
 @click.option("--cat", "category", help="Only this category.")
 @click.option("--source", help="Only this source.")
@@ -101,7 +101,7 @@ def recall(query: tuple[str, ...], **kw: Any) -> None:
 
 @cli.command()
 @click.argument("query", nargs=-1, required=True)
-@click.option("--limit", default=10, show_default=True, type=int)
+@click.option("--limit", default=10, show_default=True, type=int, help="At most this many memories (1-100).")
 @click.option("--brief", is_flag=True, help="Excerpts only; `mnemon show <id>` gives the rest.")
 @click.option("--excerpt-chars", type=int, help="Length of --brief's excerpts.  [default: 240]")
 def search(query: tuple[str, ...], limit: int, brief: bool, excerpt_chars: int | None) -> None:
@@ -156,7 +156,7 @@ def link(source_id: str, target_id: str, edge_type: str, sub_type: str, weight: 
 
 @cli.command()
 @click.argument("node_id")
-@click.option("--depth", default=2, show_default=True, type=int)
+@click.option("--depth", default=2, show_default=True, type=int, help="Most edges from the memory (1-10).")
 @click.option("--type", "--edge", "edge_type", help="Only follow this edge type.")
 @click.option("--direction", default="both", show_default=True,
               help="both|out|in: edges leaving the memory (out), entering it (in: e.g. the memory that supersedes "
@@ -169,8 +169,8 @@ def related(node_id: str, depth: int, edge_type: str | None, direction: str) -> 
 @cli.command()
 @click.option("--focus", help="Centre on this node (default: the best-connected notes or memories).")
 @click.option("--depth", default=1, show_default=True, type=int, help="Hops from the focus (1-4).")
-@click.option("--max-nodes", default=150, show_default=True, type=int)
-@click.option("--max-links", default=600, show_default=True, type=int)
+@click.option("--max-nodes", default=150, show_default=True, type=int, help="At most this many nodes (1-2000).")
+@click.option("--max-links", default=600, show_default=True, type=int, help="At most this many links (0-10000).")
 @click.option("--no-candidates", is_flag=True, help="Leave candidate edges out.")
 @click.option("--killed", is_flag=True, help="Include killed edges (tombstones).")
 @click.option("--folder", help="Only the notes under this vault folder (without --focus).")
@@ -223,7 +223,7 @@ def status() -> None:
 
 
 @cli.command()
-@click.option("--limit", default=20, show_default=True, type=int)
+@click.option("--limit", default=20, show_default=True, type=int, help="At most this many entries (1-10000).")
 @click.option("--op", help="Only this operation (remember, forget, prune, link, kill-edge, validate-edge, "
                            "weaken-edge, promote-candidates, …).")
 def log(limit: int, op: str | None) -> None:
@@ -240,8 +240,9 @@ def receipt(limit: int) -> None:
 
 
 @cli.command()
-@click.option("--threshold", default=0.5, show_default=True, type=float)
-@click.option("--limit", default=20, show_default=True, type=int)
+@click.option("--threshold", default=0.5, show_default=True, type=float,
+              help="List memories whose effective importance is below this.")
+@click.option("--limit", default=20, show_default=True, type=int, help="At most this many prune candidates.")
 @click.option("--keep", help="Boost this memory's access count by 3.")
 def gc(threshold: float, limit: int, keep: str | None) -> None:
     """Recompute effective importance and list prune candidates."""
@@ -250,8 +251,9 @@ def gc(threshold: float, limit: int, keep: str | None) -> None:
 
 @cli.command("import")
 @click.argument("file")
-@click.option("--dry-run", is_flag=True)
-@click.option("--no-diff", is_flag=True)
+@click.option("--dry-run", is_flag=True, help="Check the file and report what would be imported; write nothing.")
+@click.option("--no-diff", is_flag=True,
+              help="A draft: skip the duplicate check (a memory the store holds already is imported again).")
 @click.option("--revive-forgotten", is_flag=True,
               help="Restoring an export: bring back the memories it holds that this store has forgotten since "
                    "(same id, vector and edges); without it they are skipped with reason \"forgotten\".")
@@ -346,7 +348,7 @@ def bench() -> None:
 @click.option("--data", "data_dir", required=True, help="Directory with memories.jsonl and queries.jsonl.")
 @click.option("--out", "out_path", help="Write the run file (JSONL) here.")
 @click.option("--samples", help="Comma-separated sample ids (default: all).")
-@click.option("--limit", default=20, show_default=True, type=int)
+@click.option("--limit", default=20, show_default=True, type=int, help="Memories recalled per question.")
 @click.option("--cache", "cache_dir", help="Directory to cache document vectors between runs.")
 def bench_recall(data_dir: str, out_path: str | None, samples: str | None, limit: int, cache_dir: str | None) -> None:
     """Retrieval quality on a benchmark in the neutral JSONL format (e.g. LoCoMo)."""

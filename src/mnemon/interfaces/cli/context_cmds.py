@@ -11,7 +11,15 @@ import click
 
 from ...app import daily_notes, note_tools, notes
 from ...core.errors import InvalidInput
-from .main import Ctx, cli, run
+from .main import Ctx, cli, hints_help, run
+
+# the note editor's folder: every `note` command takes it
+_VAULT = click.option("--vault", help="The vault directory (default: config `vault`, MNEMON_VAULT).")
+_SHOW_DIFF = click.option("--dry-run", is_flag=True, help="Show the change as a diff; write nothing.")
+_WRITE_MODE = click.option("--mode", default="append", show_default=True, type=click.Choice(notes.WRITE_MODES),
+                           help="append: to the end; overwrite: replace the whole text; create: a new note only "
+                                "(refused when one is there). A missing note is created.")
+_HOPS = "Most edges in a thought's path, 0-12 (0: the memory alone, no path)."
 
 
 def _prompt(option: str | None, words: tuple[str, ...]) -> str:
@@ -76,13 +84,13 @@ def _content(content: str | None) -> str:
 @click.argument("words", nargs=-1)
 @click.option("--prompt", help="The prompt to build context for ('-' reads stdin).")
 @click.option("--budget", default=2500, show_default=True, type=int, help="Budget in characters of title + text.")
-@click.option("--max-items", default=8, show_default=True, type=int)
+@click.option("--max-items", default=8, show_default=True, type=int, help="At most this many items (1-100).")
 @click.option("--no-candidates", is_flag=True, help="Drop candidate edges (they are listed as skipped).")
 @click.option("--as-of", help="Replay at this ISO-8601 instant.")
 @click.option("--verbose", is_flag=True, help="Recall signals and route per item.")
 @click.option("--explain", is_flag=True, help="Add a ranking table and the recall trace.")
-@click.option("--hints", help="Comma-separated words (default: config `hints`): items holding them rank higher "
-                              "(up to x1.3); a prompt with no usable terms searches for them.")
+@click.option("--hints", help=hints_help("that raise the items holding them (up to x1.3); a prompt with no usable "
+                                         "terms searches for them"))
 def retrieve(words: tuple[str, ...], prompt: str | None, budget: int, max_items: int, no_candidates: bool,
              as_of: str | None, verbose: bool, explain: bool, hints: str | None) -> None:
     """Prompt-time context pack: memories, observations, edges and world rows, each with a truth_policy.
@@ -96,18 +104,18 @@ def retrieve(words: tuple[str, ...], prompt: str | None, budget: int, max_items:
 
 
 @cli.command()
-@click.option("--hints", help="Comma-separated words that bias scoring (default: Mneme's hint list).")
-@click.option("--hops", default=5, show_default=True, type=int)
-@click.option("--limit", default=5, show_default=True, type=int)
+@click.option("--hints", help=hints_help("that raise the score of candidates holding them"))
+@click.option("--hops", default=5, show_default=True, type=int, help=_HOPS)
+@click.option("--limit", default=5, show_default=True, type=int, help="At most this many candidates (1-100).")
 def candidates(hints: str | None, hops: int, limit: int) -> None:
     """Top proactive thought candidates with score breakdowns and paths."""
     run(lambda c: c.mem.candidates(hints=_hints(c, hints), hops=hops, limit=limit))
 
 
 @cli.command("debug-candidates")
-@click.option("--hints")
-@click.option("--hops", default=5, show_default=True, type=int)
-@click.option("--limit", default=20, show_default=True, type=int)
+@click.option("--hints", help=hints_help("that raise the score of candidates holding them"))
+@click.option("--hops", default=5, show_default=True, type=int, help=_HOPS)
+@click.option("--limit", default=20, show_default=True, type=int, help="At most this many candidates (1-100).")
 @click.option("--include-skipped", is_flag=True, help="Also list suppressed candidates and why.")
 def debug_candidates(hints: str | None, hops: int, limit: int, include_skipped: bool) -> None:
     """Scored and suppressed candidates, with reasons."""
@@ -116,9 +124,8 @@ def debug_candidates(hints: str | None, hops: int, limit: int, include_skipped: 
 
 
 @cli.command()
-@click.option("--hints")
-@click.option("--hops", default=5, show_default=True, type=int,
-              help="Most edges in the thought's path, 0-12 (0: the memory alone, no path).")
+@click.option("--hints", help=hints_help("that raise the score of the candidates holding them"))
+@click.option("--hops", default=5, show_default=True, type=int, help=_HOPS)
 @click.option("--out", help="Directory for the card (default: config `out`, else <home>/cards).")
 def thought(hints: str | None, hops: int, out: str | None) -> None:
     """Generate the top thought (biased walk over active edges) and render its card."""
@@ -129,10 +136,10 @@ def thought(hints: str | None, hops: int, out: str | None) -> None:
 @click.argument("words", nargs=-1)
 @click.option("--prompt", help="Surface thoughts for this prompt ('-' reads stdin); without one, the proactive "
                               "candidates.")
-@click.option("--limit", default=5, show_default=True, type=int)
-@click.option("--hops", default=5, show_default=True, type=int)
-@click.option("--hints")
-@click.option("--no-candidates", is_flag=True)
+@click.option("--limit", default=5, show_default=True, type=int, help="At most this many cards (1-50).")
+@click.option("--hops", default=5, show_default=True, type=int, help=_HOPS)
+@click.option("--hints", help=hints_help("that raise the items (with a prompt) or candidates (without) holding them"))
+@click.option("--no-candidates", is_flag=True, help="Leave candidate edges out of the prompt's pack (needs a prompt).")
 @click.option("--render", is_flag=True, help="Also write a card per thought.")
 @click.option("--out", help="Directory for cards (implies --render; default: config `out`, else <home>/cards).")
 def surface(words: tuple[str, ...], prompt: str | None, limit: int, hops: int, hints: str | None,
@@ -153,11 +160,13 @@ def surface(words: tuple[str, ...], prompt: str | None, limit: int, hops: int, h
 @cli.command("run-once")
 @click.option("--vault", help="Markdown vault (default: config `vault`).")
 @click.option("--out", help="Directory for the card (default: config `out`, else <home>/cards).")
-@click.option("--hints")
-@click.option("--hops", default=5, show_default=True, type=int)
-@click.option("--max-notes", type=int)
-@click.option("--append", is_flag=True)
-@click.option("--follow-symlinks", is_flag=True)
+@click.option("--hints", help=hints_help("that raise observation and candidate scores"))
+@click.option("--hops", default=5, show_default=True, type=int, help=_HOPS)
+@click.option("--max-notes", type=int, help="Read at most this many notes (sorted by path).")
+@click.option("--append", is_flag=True,
+              help="Keep rows of notes missing from this run, as `ingest --append` (default: an update).")
+@click.option("--follow-symlinks", is_flag=True,
+              help="Follow symlinked notes/folders whose target resolves inside the vault.")
 def run_once(vault: str | None, out: str | None, hints: str | None, hops: int, max_notes: int | None,
              append: bool, follow_symlinks: bool) -> None:
     """Ingest the vault, then generate and render one thought."""
@@ -174,7 +183,7 @@ def note() -> None:
 
 @note.command("read")
 @click.argument("path")
-@click.option("--vault")
+@_VAULT
 @click.option("--heading", help="Only the section under this heading.")
 def note_read(path: str, vault: str | None, heading: str | None) -> None:
     """Print a note (or one section of it), with the file's size and sha256."""
@@ -183,10 +192,10 @@ def note_read(path: str, vault: str | None, heading: str | None) -> None:
 
 @note.command("write")
 @click.argument("path")
-@click.option("--vault")
-@click.option("--mode", default="append", show_default=True, type=click.Choice(notes.WRITE_MODES))
+@_VAULT
+@_WRITE_MODE
 @click.option("--content", help="Text to write (stdin when omitted).")
-@click.option("--dry-run", is_flag=True)
+@_SHOW_DIFF
 def note_write(path: str, vault: str | None, mode: str, content: str | None, dry_run: bool) -> None:
     """Create, append to or overwrite a note (backed up first when it changes)."""
     run(lambda c: notes.write_note(_vault(c, vault), path, _content(content), mode=mode, dry_run=dry_run))
@@ -194,11 +203,11 @@ def note_write(path: str, vault: str | None, mode: str, content: str | None, dry
 
 @note.command("replace")
 @click.argument("path")
-@click.option("--vault")
-@click.option("--find", "find", required=True)
-@click.option("--replace", "replacement", required=True)
+@_VAULT
+@click.option("--find", "find", required=True, help="The exact text to replace.")
+@click.option("--replace", "replacement", required=True, help="The text to put in its place.")
 @click.option("--all", "all_matches", is_flag=True, help="Replace every occurrence (else exactly one must exist).")
-@click.option("--dry-run", is_flag=True)
+@_SHOW_DIFF
 def note_replace(path: str, vault: str | None, find: str, replacement: str, all_matches: bool, dry_run: bool) -> None:
     """Replace exact text: it must occur once, or pass --all."""
     run(lambda c: notes.replace_in_note(_vault(c, vault), path, find, replacement, all_matches=all_matches,
@@ -207,11 +216,11 @@ def note_replace(path: str, vault: str | None, find: str, replacement: str, all_
 
 @note.command("upsert-section")
 @click.argument("path")
-@click.option("--vault")
-@click.option("--heading", required=True)
+@_VAULT
+@click.option("--heading", required=True, help="The section's heading text (without the #s).")
 @click.option("--content", help="Section body (stdin when omitted).")
-@click.option("--level", default=2, show_default=True, type=int)
-@click.option("--dry-run", is_flag=True)
+@click.option("--level", default=2, show_default=True, type=int, help="The heading's level (1-6) when it is added.")
+@_SHOW_DIFF
 def note_upsert_section(path: str, vault: str | None, heading: str, content: str | None, level: int,
                         dry_run: bool) -> None:
     """Replace the section under --heading (its sub-sections too), or append it as a new --level heading."""
@@ -221,10 +230,10 @@ def note_upsert_section(path: str, vault: str | None, heading: str, content: str
 
 @note.command("add-bullet")
 @click.argument("path")
-@click.option("--vault")
-@click.option("--heading", required=True)
-@click.option("--bullet", required=True)
-@click.option("--dry-run", is_flag=True)
+@_VAULT
+@click.option("--heading", required=True, help="The heading whose list gets the bullet (created when missing).")
+@click.option("--bullet", required=True, help="The bullet's text, one line.")
+@_SHOW_DIFF
 def note_add_bullet(path: str, vault: str | None, heading: str, bullet: str, dry_run: bool) -> None:
     """Add a bullet to the end of a heading's own list (the section is created when missing), unless it is there."""
     run(lambda c: notes.add_bullet(_vault(c, vault), path, heading, bullet, dry_run=dry_run))
@@ -232,9 +241,10 @@ def note_add_bullet(path: str, vault: str | None, heading: str, bullet: str, dry
 
 @note.command("list")
 @click.argument("folder", required=False)
-@click.option("--vault")
+@_VAULT
 @click.option("--pattern", help="Glob on the file name or vault path, e.g. '*review*' or 'Meetings/2026-*'.")
-@click.option("--sort", default="path", show_default=True, type=click.Choice(note_tools.LIST_SORTS))
+@click.option("--sort", default="path", show_default=True, type=click.Choice(note_tools.LIST_SORTS),
+              help="The order of the notes.")
 @click.option("--limit", type=int, help="At most this many notes (the answer says when it is truncated).")
 def note_list(folder: str | None, vault: str | None, pattern: str | None, sort: str, limit: int | None) -> None:
     """Notes under FOLDER (default: the whole vault), with title, aliases, size and modification time."""
@@ -243,9 +253,9 @@ def note_list(folder: str | None, vault: str | None, pattern: str | None, sort: 
 
 @note.command("search")
 @click.argument("words", nargs=-1, required=True)
-@click.option("--vault")
+@_VAULT
 @click.option("--folder", help="Only notes under this vault folder.")
-@click.option("--limit", default=20, show_default=True, type=int)
+@click.option("--limit", default=20, show_default=True, type=int, help="At most this many notes.")
 def note_search(words: tuple[str, ...], vault: str | None, folder: str | None, limit: int) -> None:
     """Notes whose file name, title or alias holds every word (case, '-' and '_' ignored), best match first."""
     run(lambda c: note_tools.search_notes(_vault(c, vault), " ".join(words), folder=folder, limit=limit))
@@ -253,12 +263,12 @@ def note_search(words: tuple[str, ...], vault: str | None, folder: str | None, l
 
 @note.command("search-content")
 @click.argument("query")
-@click.option("--vault")
+@_VAULT
 @click.option("--folder", help="Only notes under this vault folder.")
 @click.option("--max-results", default=10, show_default=True, type=int, help="Matching lines over the whole vault.")
 @click.option("--context", default=3, show_default=True, type=int, help="Lines shown before and after each match.")
 @click.option("--regex", is_flag=True, help="QUERY is a Python regular expression (else literal text).")
-@click.option("--case-sensitive", is_flag=True)
+@click.option("--case-sensitive", is_flag=True, help="Match letters in their case (default: any case).")
 def note_search_content(query: str, vault: str | None, folder: str | None, max_results: int, context: int,
                         regex: bool, case_sensitive: bool) -> None:
     """Lines inside notes that hold QUERY, with surrounding lines."""
@@ -268,14 +278,14 @@ def note_search_content(query: str, vault: str | None, folder: str | None, max_r
 
 @note.command("daily")
 @click.argument("action", required=False, type=click.Choice(daily_notes.DAILY_ACTIONS))
-@click.option("--vault")
+@_VAULT
 @click.option("--date", "day", help="YYYY-MM-DD, today, yesterday or tomorrow (default: today, local time).")
 @click.option("--content", help="Text to add ('-' or omitted with append/create: stdin).")
 @click.option("--heading", help="Append under this heading (created when missing).")
 @click.option("--pattern", help="Where daily notes live (default: $MNEMON_DAILY_PATTERN, else Obsidian's "
                                 "daily-notes setting, else Daily/YYYY-MM-DD.md); tokens YYYY MM MMM MMMM DD ddd "
                                 "dddd, [text] literal.")
-@click.option("--dry-run", is_flag=True)
+@_SHOW_DIFF
 def note_daily(action: str | None, vault: str | None, day: str | None, content: str | None, heading: str | None,
                pattern: str | None, dry_run: bool) -> None:
     """Today's daily note: read it, create it, or append to it (under --heading), creating it when missing.
@@ -291,7 +301,7 @@ def note_daily(action: str | None, vault: str | None, day: str | None, content: 
 @note.command("move")
 @click.argument("path")
 @click.option("--to", "to", required=True, help="New vault-relative path (.md); refused if a note is there.")
-@click.option("--vault")
+@_VAULT
 @click.option("--update-links/--no-update-links", default=True, show_default=True,
               help="Rewrite wikilinks and Markdown links in other notes so they still reach the note.")
 @click.option("--dry-run", is_flag=True, help="Show the move and every rewritten link (per-file diffs); write nothing.")
@@ -302,27 +312,27 @@ def note_move(path: str, to: str, vault: str | None, update_links: bool, dry_run
 
 @note.command("delete")
 @click.argument("path")
-@click.option("--vault")
+@_VAULT
 @click.option("--force", is_flag=True, help="Delete even though other notes link to it (their links are listed).")
-@click.option("--dry-run", is_flag=True)
+@click.option("--dry-run", is_flag=True, help="Report the note and the notes linking to it; delete nothing.")
 def note_delete(path: str, vault: str | None, force: bool, dry_run: bool) -> None:
     """Delete a note after backing it up; refused while other notes link to it, unless --force."""
     run(lambda c: note_tools.delete_note(_vault(c, vault), path, force=force, dry_run=dry_run))
 
 
 @note.command("status")
-@click.option("--vault")
+@_VAULT
 def note_status(vault: str | None) -> None:
     """Vault summary: notes, folders, bytes, newest/oldest note, links and broken links, backups."""
     run(lambda c: note_tools.vault_status(_vault(c, vault)))
 
 
 @cli.command("write")
-@click.option("--vault")
-@click.option("--path", "path", required=True)
-@click.option("--mode", default="append", show_default=True, type=click.Choice(notes.WRITE_MODES))
+@_VAULT
+@click.option("--path", "path", required=True, help="The note's vault-relative path (.md).")
+@_WRITE_MODE
 @click.option("--content", help="Text to write (stdin when omitted).")
-@click.option("--dry-run", is_flag=True)
+@_SHOW_DIFF
 def write_compat(vault: str | None, path: str, mode: str, content: str | None, dry_run: bool) -> None:
     """Compatibility shortcut for `note write` (Mneme's top-level `write`)."""
     def go(c: Ctx) -> Any:

@@ -100,6 +100,14 @@ def emit(payload: Any) -> None:
     click.echo(text)
 
 
+def hints_help(what: str) -> str:
+    """An option `--hints`'s help: what the words do, and the default every command takes (the config file's
+    `hints`, else Mneme's list). `candidates` said "default: Mneme's hint list" while the config's applied first."""
+    from ...core.vault.observations import DEFAULT_HINTS
+
+    return f"Comma-separated words {what} (default: the config's `hints`, else {', '.join(DEFAULT_HINTS)})."
+
+
 def run(fn: Callable[[Ctx], Any]) -> None:
     """Call the facade and print its result; errors become the envelope inside `main`."""
     ctx = click.get_current_context()

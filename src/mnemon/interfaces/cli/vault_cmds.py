@@ -13,7 +13,7 @@ import click
 
 from ...app.config import load_config
 from .commands import progress_bar, read_input
-from .main import Ctx, cli, run
+from .main import Ctx, cli, hints_help, run
 
 # `kill-edge -71`: a negative edge id (a note's edge to one of its own items) is the argument, not an unknown option
 _NEGATIVE_IDS = {"ignore_unknown_options": True}
@@ -35,7 +35,7 @@ def _ingest(mode: str, vault: str | None, hints: str | None, max_notes: int | No
 def _ingest_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     for option in reversed([
         click.option("--vault", help="Markdown vault directory (default: from config)."),
-        click.option("--hints", help="Comma-separated words that raise observation scores."),
+        click.option("--hints", help=hints_help("that raise observation scores")),
         click.option("--max-notes", type=int, help="Read at most this many notes (sorted by path)."),
         click.option("--follow-symlinks", is_flag=True,
                      help="Follow symlinked notes/folders whose target resolves inside the vault (a link to a "
@@ -75,8 +75,10 @@ def explain_edge(edge_id: str) -> None:
 
 
 @cli.command("promote-candidates")
-@click.option("--mode", default="validated-only", show_default=True, type=click.Choice(["validated-only", "all"]))
-@click.option("--dry-run", is_flag=True)
+@click.option("--mode", default="validated-only", show_default=True, type=click.Choice(["validated-only", "all"]),
+              help="validated-only: candidates validated by other than ingest (research, a person); all: every "
+                   "candidate. The write gate re-checks each either way.")
+@click.option("--dry-run", is_flag=True, help="Report which edges would become active; change nothing.")
 def promote_candidates(mode: str, dry_run: bool) -> None:
     """Re-check candidate edges through the write gate and activate those that pass."""
     run(lambda c: c.mem.promote_candidates(mode=mode, dry_run=dry_run))
@@ -85,8 +87,8 @@ def promote_candidates(mode: str, dry_run: bool) -> None:
 @cli.command("weaken-edge", context_settings=_NEGATIVE_IDS)
 @click.argument("edge_id")
 @click.option("--reason", default="", help="Why (kept in the edge's audit log).")
-@click.option("--factor", default=0.5, show_default=True, type=float)
-@click.option("--floor", default=0.0, show_default=True, type=float)
+@click.option("--factor", default=0.5, show_default=True, type=float, help="Multiply the strength by this (0-1).")
+@click.option("--floor", default=0.0, show_default=True, type=float, help="Never below this strength (0-1).")
 def weaken_edge(edge_id: str, reason: str, factor: float, floor: float) -> None:
     """Multiply an edge's strength; an active edge below 0.10 becomes a candidate."""
     run(lambda c: c.mem.weaken_edge(edge_id, reason=reason, factor=factor, floor=floor))
@@ -94,7 +96,7 @@ def weaken_edge(edge_id: str, reason: str, factor: float, floor: float) -> None:
 
 @cli.command("kill-edge", context_settings=_NEGATIVE_IDS)
 @click.argument("edge_id")
-@click.option("--reason", default="")
+@click.option("--reason", default="", help="Why (kept in the edge's audit log).")
 def kill_edge(edge_id: str, reason: str) -> None:
     """Kill an edge: a tombstone that rebuilds and re-parses cannot resurrect."""
     run(lambda c: c.mem.kill_edge(edge_id, reason=reason))
@@ -102,7 +104,7 @@ def kill_edge(edge_id: str, reason: str) -> None:
 
 @cli.command("validate-edge", context_settings=_NEGATIVE_IDS)
 @click.argument("edge_id")
-@click.option("--reason", default="")
+@click.option("--reason", default="", help="Why (kept in the edge's audit log).")
 def validate_edge(edge_id: str, reason: str) -> None:
     """Confirm an edge as a person: it becomes active (if the gate allows) and survives rebuilds."""
     run(lambda c: c.mem.validate_edge(edge_id, reason=reason))
@@ -111,7 +113,8 @@ def validate_edge(edge_id: str, reason: str) -> None:
 @cli.command()
 @click.option("--vault", help="Vault to write the evidence pack into (default: from config).")
 @click.option("--file", "file", help="Resolution payload (JSON); '-' or omitted reads stdin.")
-@click.option("--active-threshold", default=0.90, show_default=True, type=float)
+@click.option("--active-threshold", default=0.90, show_default=True, type=float,
+              help="A confirmed, sourced claim at this confidence or more may become an active edge.")
 @click.option("--dry-run", is_flag=True, help="Show the pack and claim statuses without writing.")
 def resolve(vault: str | None, file: str | None, active_threshold: float, dry_run: bool) -> None:
     """Write research results back: a Markdown evidence pack under Sources/ plus weighted claim edges."""
@@ -149,8 +152,10 @@ def _config_for_init(c: Ctx) -> Any:
 @click.option("--vault", required=True, help="Markdown vault directory.")
 @click.option("--db", "db_path", help="Database path to remember (default: the current store).")
 @click.option("--out", help="Output directory for cards and exports.")
-@click.option("--hints", help="Comma-separated hint words.")
-@click.option("--follow-symlinks", is_flag=True)
+@click.option("--hints", help="Comma-separated words to write as the config's `hints`, the default of every "
+                              "--hints.")
+@click.option("--follow-symlinks", is_flag=True, help="Write `follow_symlinks: true`: ingest follows symlinks "
+                                                   "whose target is inside the vault.")
 @click.option("--force", is_flag=True, help="Overwrite an existing config file.")
 def init(vault: str, db_path: str | None, out: str | None, hints: str | None, follow_symlinks: bool,
          force: bool) -> None:

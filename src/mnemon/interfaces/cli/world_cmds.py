@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from .main import Ctx, cli, run
+from .main import Ctx, cli, hints_help, run
 
 AS_OF_HELP = "Evaluate at this ISO-8601 instant (deterministic replay) instead of now."
 
@@ -35,7 +35,7 @@ def state() -> None:
 @click.option("--predicate", help="Only this predicate.")
 @click.option("--type", "state_type", help="belief|open_loop")
 @click.option("--as-of", "as_of", help=AS_OF_HELP)
-@click.option("--limit", default=200, show_default=True, type=int)
+@click.option("--limit", default=200, show_default=True, type=int, help="At most this many assertions (1-10000).")
 @click.option("--order-by", "order_by", default="subject", show_default=True,
               help="subject | updated_at_desc | created_at_desc")
 def state_list(**kw: Any) -> None:
@@ -67,7 +67,7 @@ def state_conflicts(as_of: str | None) -> None:
 
 @state.command("assert")
 @click.option("--file", "file", required=True, help="Assertion JSON (or '-' for stdin).")
-@click.option("--dry-run", is_flag=True)
+@click.option("--dry-run", is_flag=True, help="Report what the gate would do; write nothing.")
 def state_assert(file: str, dry_run: bool) -> None:
     """Propose one assertion through the gate (confirmed, evidenced, confidence ≥ 0.9, validated)."""
     run(lambda c: c.mem.state_assert(read_file(file, "assertion"), dry_run=dry_run))
@@ -173,8 +173,8 @@ def alias() -> None:
 @alias.command("add")
 @click.argument("alias_name")
 @click.argument("canonical")
-@click.option("--source", default="manual", show_default=True)
-@click.option("--confidence", default=1.0, show_default=True, type=float)
+@click.option("--source", default="manual", show_default=True, help="Who says so.")
+@click.option("--confidence", default=1.0, show_default=True, type=float, help="How sure (0-1).")
 def alias_add(alias_name: str, canonical: str, source: str, confidence: float) -> None:
     """ALIAS names the same subject as CANONICAL (affects future writes)."""
     run(lambda c: c.mem.alias_add(alias_name, canonical, source=source, confidence=confidence))
@@ -183,7 +183,7 @@ def alias_add(alias_name: str, canonical: str, source: str, confidence: float) -
 @alias.command("merge")
 @click.argument("from_subject")
 @click.argument("into_subject")
-@click.option("--dry-run", is_flag=True)
+@click.option("--dry-run", is_flag=True, help="Report the rewrites; change nothing.")
 def alias_merge(from_subject: str, into_subject: str, dry_run: bool) -> None:
     """Register the alias and rewrite FROM's assertions onto INTO, recomputing current values."""
     run(lambda c: c.mem.alias_merge(from_subject, into_subject, dry_run=dry_run))
@@ -217,11 +217,10 @@ def agent() -> None:
 @click.option("--prompt", required=True, help="The prompt the agent is about to answer ('-' reads stdin).")
 @click.option("--as-of", "as_of", help=AS_OF_HELP)
 @click.option("--budget", default=2500, show_default=True, type=int, help="Context budget in characters.")
-@click.option("--max-items", default=8, show_default=True, type=int)
+@click.option("--max-items", default=8, show_default=True, type=int, help="At most this many pack items (1-100).")
 @click.option("--surface-limit", default=0, show_default=True, type=int,
               help="Also surface this many thought cards for the prompt (Mneme's preflight: 5).")
-@click.option("--hints", help="Comma-separated words that raise the items holding them (default: config `hints`, "
-                              "as `retrieve`).")
+@click.option("--hints", help=hints_help("that raise the items holding them, as `retrieve`'s"))
 @click.option("--no-candidates", is_flag=True, help="Drop candidate edges from the pack.")
 def agent_preflight(prompt: str, as_of: str | None, budget: int, max_items: int, surface_limit: int,
                     hints: str | None, no_candidates: bool) -> None:
@@ -244,7 +243,7 @@ def eval_() -> None:
 @eval_.command("retrieval")
 @click.option("--demo", is_flag=True, help="Score the built-in fictional demo on a temporary store.")
 @click.option("--cases", "cases", help="JSON cases file (a list, or {cases, memories, now}).")
-@click.option("-k", "k", default=3, show_default=True, type=int)
+@click.option("-k", "k", default=3, show_default=True, type=int, help="hit@k counts a hit in the top k results.")
 @click.option("--min-score", "min_score", type=float, help="Exit non-zero when the score is below this.")
 def eval_retrieval(demo: bool, cases: str | None, k: int, min_score: float | None) -> None:
     """hit@k, MRR and forbidden-top-1 rate of the recall engine (scored), min-items and node-name rates
