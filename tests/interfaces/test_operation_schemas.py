@@ -176,6 +176,12 @@ def _values(spec: dict[str, Any]) -> tuple[st.SearchStrategy[Any], st.SearchStra
                                  max_size=spec["maxItems"] + 2))
     elif kind == "boolean":
         good, bad = st.booleans(), st.nothing()
+    elif kind == "object" and "properties" not in spec:  # a free object (link's meta): its number of keys bounded
+        high = spec["maxProperties"]
+        entries = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), TEXT, st.lists(TEXT, max_size=2))
+        good = st.dictionaries(TEXT, entries, max_size=high)
+        bad = st.dictionaries(st.text("abcdefgh", min_size=4, max_size=6), entries, min_size=high + 1,
+                              max_size=high + 2)
     else:
         raise AssertionError(f"no values for {spec}")
     return good, st.one_of(bad, OTHER_TYPES)

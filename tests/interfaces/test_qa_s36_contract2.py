@@ -86,3 +86,46 @@ def test_the_servers_hints_name_the_same_default() -> None:
         if "hints" in op.properties:
             text = op.properties["hints"]["description"]
             assert "config's `hints`" in text and ", ".join(DEFAULT_HINTS) in text, op.name
+
+
+# ── the same call takes the same arguments everywhere ─────────────────────────────────────────────────────────
+def _mcp(mem: Any, name: str, args: dict[str, Any], **options: Any) -> dict[str, Any]:
+    from mnemon.interfaces.mcp import handle
+
+    reply = handle(lambda: mem, {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                 "params": {"name": name, "arguments": args}}, **options)
+    assert reply is not None
+    return dict(reply["result"]["structuredContent"])
+
+
+def _http(mem: Any, name: str, args: dict[str, Any], **options: Any) -> tuple[int, dict[str, Any]]:
+    import json
+
+    from mnemon.interfaces.http.server import Api
+
+    reply = Api(lambda: mem, **options).handle("POST", f"/api/{name}", {"host": "localhost",
+                                                                       "content-type": "application/json"},
+                                               json.dumps(args).encode())
+    return reply.status, json.loads(reply.body)
+
+
+def test_link_takes_its_metadata_over_mcp_and_http_as_on_the_command_line(mem: Any, cli_run: CliRun) -> None:
+    """`mnemon link A B --meta '{"why": …}'` kept the metadata on the edge; MCP's and HTTP's link had no such
+    argument, and `meta` was refused as unknown."""
+    from mnemon.app import curation
+    from mnemon.interfaces import operations
+
+    a, b = (mem.remember(text)["id"] for text in ("Alpha deploys with ArgoCD", "Beta reviews ArgoCD changes"))
+    meta = {"why": "same tool", "seen": 2}
+    assert _mcp(mem, "link", {"source_id": a, "target_id": b, "meta": meta})["metadata"] == {**meta,
+                                                                                          "created_by": "agent"}
+    status, doc = _http(mem, "link", {"source_id": b, "target_id": a, "edge_type": "causal", "meta": meta},
+                        allow_writes=True)
+    assert status == 200 and doc["metadata"] == {**meta, "created_by": "agent"}
+    edges = [e for e in mem.show(a)["edges"] if e.get("type", e.get("edge_type")) == "causal"]
+    assert edges and all(e["metadata"].get("why") == "same tool" for e in edges), edges
+    # refused as the CLI refuses it: not an object, or too many keys
+    for bad, said in (("x", "must be an object"), ({f"k{i}": i for i in range(21)}, "21 keys; the limit is 20")):
+        error = _mcp(mem, "link", {"source_id": a, "target_id": b, "meta": bad})["error"]
+        assert error["code"] == "invalid_input" and said in error["message"], error
+    assert operations.MAX_META_KEYS == curation.MAX_META_KEYS

@@ -35,6 +35,7 @@ STATE_ORDERS = ("subject", "updated_at_desc", "created_at_desc")
 STATE_TYPES = ("belief", "open_loop")
 MAX_INTEGER = 2**63 - 1
 MAX_PAYLOAD_ITEMS = 5000  # app.vault.payload's MAX_ITEMS (a test pins them equal)
+MAX_META_KEYS = 20  # app.curation's (a test pins them equal)
 # an RFC 3339 / ISO-8601 date or time as `core.model.parse_iso` reads it (empty: not given); anchored, so a standard
 # validator and `check_args` refuse the same texts
 ISO_TIME = (r"^(|\d{4}-\d{2}-\d{2}([Tt ]\d{2}(:\d{2}(:\d{2}([.,]\d{1,6})?)?)?"
@@ -222,6 +223,8 @@ def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
         if "pattern" in spec and not _ecma(spec["pattern"]).search(value):
             raise InvalidInput(f"{what} {_PATTERN_MEANING.get(spec['pattern'], 'must match ' + spec['pattern'])}")
     if isinstance(value, dict):
+        if len(value) > spec.get("maxProperties", len(value)):
+            raise InvalidInput(f"{what} has {len(value)} keys; the limit is {spec['maxProperties']}")
         if spec.get("additionalProperties") is False:  # in the library's words, with the closest known field
             refuse_unknown_keys(value, tuple(spec.get("properties", {})), what)
         # a field the library refuses to go without, stated so a client that checks the schema is told first (a
@@ -394,10 +397,14 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("link", "Create or replace an edge (supersedes demotes the target in recall).",
               {"source_id": _s("from"), "target_id": _s("to"),
                "edge_type": _choice("default semantic", MNEMON_EDGE_TYPES), "weight": _unit("0-1, default 0.5"),
-               "sub_type": _choice("for a causal edge: needs edge_type causal (default causes)", CAUSAL_SUB_TYPES)},
+               "sub_type": _choice("for a causal edge: needs edge_type causal (default causes)", CAUSAL_SUB_TYPES),
+               # the CLI's `link --meta JSON`: the servers could not set it
+               "meta": {"type": "object", "maxProperties": MAX_META_KEYS,
+                        "description": f"metadata kept on the edge, a JSON object of at most {MAX_META_KEYS} keys "
+                                       "(created_by is always agent)"}},
               ("source_id", "target_id"), False,
               lambda m, a: m.link(a["source_id"], a["target_id"], a.get("edge_type", "semantic"),
-                                  sub_type=a.get("sub_type", ""), weight=a.get("weight", 0.5)),
+                                  sub_type=a.get("sub_type", ""), weight=a.get("weight", 0.5), meta=a.get("meta")),
               needs=(("sub_type", "edge_type", "causal"),)),
     Operation("forget", "Soft-delete a memory (kept in the database, edges retired, logged).", {"id": _s("memory id")},
               ("id",), False, lambda m, a: m.forget(a["id"]), destructive=True),
