@@ -129,3 +129,58 @@ def test_link_takes_its_metadata_over_mcp_and_http_as_on_the_command_line(mem: A
         error = _mcp(mem, "link", {"source_id": a, "target_id": b, "meta": bad})["error"]
         assert error["code"] == "invalid_input" and said in error["message"], error
     assert operations.MAX_META_KEYS == curation.MAX_META_KEYS
+
+
+# ── a read-only server's cards carry only calls it offers ─────────────────────────────────────────────────────
+def _store_with_every_card(mem: Any, tmp_path: Any) -> None:
+    """A vault note (a follow-up bullet), an open prediction (its check), a payload scope (keep or forget) and
+    candidate edges (validate or kill)."""
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "lighthouse.md").write_text("# Lighthouse\n\n- The lighthouse battery supplier is late\n", "utf-8")
+    mem.ingest(str(vault))
+    mem.predict_add({"title": "Lighthouse battery delivered", "check_after": "2026-01-01", "expires_at": "2027-02-01",
+                     "match_json": {"sense_type": "manual", "observation_terms_all": ["lighthouse", "battery"]}})
+    mem.remember_payload({"source_path": "mneme://agent/s36", "nodes": [{"ref": "a", "name": "Lighthouse battery"},
+                                                                          {"ref": "b", "name": "Acme supplier"}],
+                          "observations": [{"node": "a", "text": "The lighthouse battery supplier is Acme"}]})
+    shipped = mem.remember("The lighthouse battery supplier Acme ships on Fridays")["id"]
+    for edge in mem.show(shipped)["edges"]:  # weakened into candidates
+        mem.weaken_edge(edge["id"], factor=0.05)
+
+
+def _calls(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [call for card in cards for action in card["suggested_actions"]
+            for call in ([action["call"]] if "call" in action else list(action.get("calls", {}).values()))]
+
+
+def test_a_read_only_servers_cards_carry_only_calls_it_offers(mem: Any, tmp_path: Any) -> None:
+    """`mnemon --readonly mcp serve` and `mnemon serve` without --allow-writes handed out cards whose calls were
+    `predict_check` (dry_run), `validate_edge`, `kill_edge`, `forget_source`, `note_add_bullet`: tools the MCP
+    server did not list and routes the HTTP server refused (403 readonly). There the calls are left out, `no_call`
+    says what they need, and the card's words say it too."""
+    from mnemon.interfaces.mcp import handle
+    from mnemon.interfaces.operations import OPERATIONS
+
+    _store_with_every_card(mem, tmp_path)
+    prompt = {"prompt": "lighthouse battery supplier", "limit": 20}
+    writing = _calls(_mcp(mem, "surface", prompt)["thoughts"])  # a writable server: every call is there
+    assert {"predict_check", "note_add_bullet", "forget_source", "validate_edge", "kill_edge"} <= {
+        call["operation"] for call in writing}
+    listed = handle(lambda: mem, {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, read_only=True)
+    assert listed is not None
+    offered = {tool["name"] for tool in listed["result"]["tools"]}
+    assert offered == {op.name for op in OPERATIONS if op.read_only}
+    status, http = _http(mem, "surface", prompt)
+    assert status == 200
+    for cards in (_mcp(mem, "surface", prompt, read_only=True)["thoughts"], http["thoughts"]):
+        calls = _calls(cards)
+        assert calls and {call["operation"] for call in calls} <= offered, calls
+        for call in calls:  # each runs there
+            assert "error" not in _mcp(mem, call["operation"], call["arguments"], read_only=True), call
+            assert _http(mem, call["operation"], call["arguments"])[0] == 200, call
+        said = [action["no_call"] for card in cards for action in card["suggested_actions"] if "no_call" in action]
+        assert len(said) >= 4 and all("started read-only" in text for text in said), said
+        for card in cards:
+            if "predict_check" in card["action"]:
+                assert "started read-only" in card["action"], card["action"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..core.surface import needs_writes, writes_offered
 from .runtime import Runtime
 
 NEXT_ACTIONS_HEADING = "Next Actions"
@@ -112,7 +113,29 @@ def suggested_actions(item: dict[str, Any], *, db: str | None = None, vault: str
     if masked:
         for action in out:
             action["store"] = _CONFIGURED_STORE.format(db=db)
+    if not writes_offered():
+        for action in out:
+            _drop_write_calls(action)
     return out
+
+
+# the operations a card suggests that write (`interfaces/operations.py`; predict_check's dry run writes nothing, but
+# a read-only server offers no predict_check)
+_WRITING = frozenset({"validate_edge", "kill_edge", "forget_source", "note_add_bullet", "predict_check"})
+
+
+def _drop_write_calls(action: dict[str, Any]) -> None:
+    """On a read-only server, a suggestion's calls that write are taken out and `no_call` says why: its cards named
+    `predict_check`, `validate_edge` … which the server did not list (MCP) or refused (HTTP)."""
+    calls = action.pop("calls", None) or ({"call": action.pop("call")} if "call" in action else {})
+    kept = {key: call for key, call in calls.items() if call["operation"] not in _WRITING}
+    dropped = sorted({call["operation"] for key, call in calls.items() if key not in kept})
+    if "call" in kept:
+        action["call"] = kept["call"]
+    elif kept:
+        action["calls"] = kept
+    if dropped:
+        action["no_call"] = needs_writes(" and ".join(dropped))
 
 
 def _call(operation: str, **arguments: Any) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 from ..core.errors import InvalidInput, ProviderUnavailable
 from ..core.model import Edge, Memory
 from ..core.ontology import category_of, inverse_of
-from ..core.surface import step
+from ..core.surface import step, write_step
 from ..core.text import excerpt, tokens
 from ..core.vault.links import display_links
 from ..core.vault.observations import hint_words
@@ -455,7 +455,8 @@ def _world_parts(item: dict[str, Any]) -> dict[str, str]:
     if status == "unverifiable":
         return {"title": f"Unverifiable expectation: {title}",
                 "insight": f"Whether it happened {window} cannot be told from the stored evidence: {text}.",
-                "action": f"Record the evidence it needs ({step('`sense add`', '`sense_add`')}) or decide it by hand."}
+                "action": f"Record the evidence it needs ({write_step('`sense add`', '`sense_add`')}) or decide it by "
+                          "hand."}
     if status == "confirmed":
         return {"title": f"Confirmed expectation: {title}", "insight": f"It happened as expected: {text}.",
                 "action": "Nothing to chase; rely on the evidence that confirmed it."}
@@ -463,7 +464,7 @@ def _world_parts(item: dict[str, Any]) -> dict[str, str]:
             "insight": f"An open prediction expects this {window} (confidence {item.get('confidence')}); it is an"
                        " expectation, not a fact.",
             "action": "See whether the evidence has come: "
-                      + step("`predict check --id … --dry-run`", "`predict_check` with its id and dry_run")
+                      + write_step("`predict check --id … --dry-run`", "`predict_check` with its id and dry_run")
                       + " records nothing."}
 
 

@@ -9,22 +9,43 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 _TOOLS: ContextVar[bool] = ContextVar("mnemon_tools", default=False)
+_WRITES: ContextVar[bool] = ContextVar("mnemon_tool_writes", default=True)
 
 
 @contextmanager
-def tools() -> Iterator[None]:
-    """Within: the caller calls operations (MCP tools, HTTP routes), not commands."""
-    token = _TOOLS.set(True)
+def tools(*, writes: bool = True) -> Iterator[None]:
+    """Within: the caller calls operations (MCP tools, HTTP routes), not commands; `writes` False: the server offers
+    only the operations that read (`mcp serve` on a store opened --readonly, `serve` without --allow-writes)."""
+    token, writing = _TOOLS.set(True), _WRITES.set(writes)
     try:
         yield
     finally:
+        _WRITES.reset(writing)
         _TOOLS.reset(token)
+
+
+def writes_offered() -> bool:
+    """Whether the caller can reach the operations that write: a read-only server's caller cannot (a card that
+    named one there handed out a call refused or not even listed)."""
+    return not _TOOLS.get() or _WRITES.get()
+
+
+def needs_writes(tool: str) -> str:
+    """Why a suggestion carries no call on a read-only server, in words its caller can act on."""
+    return (f"{tool}: only a server that takes writes offers it, and this one was started read-only (it offers "
+            "the operations that read)")
 
 
 def step(command: str, tool: str) -> str:
     """`command`, as typed at a shell, for the command line; `tool`, naming operations and their arguments (or, for
     what no operation does, saying it without a command), for a caller of the servers."""
     return tool if _TOOLS.get() else command
+
+
+def write_step(command: str, tool: str) -> str:
+    """`step`, for an operation that writes: on a read-only server the tool is named with what it needs."""
+    return step(command, tool if writes_offered() else f"{tool} (on a server that takes writes: this one was started "
+                                                       "read-only)")
 
 
 def store_read_only() -> str:

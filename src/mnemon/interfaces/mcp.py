@@ -131,7 +131,8 @@ def _result(mem_factory: Callable[[], Any], method: str, params: dict[str, Any],
     if tool is None:
         raise _Refused(INVALID_PARAMS, f"unknown tool {name!r}")
     args = params.get("arguments")
-    with tools():  # its hints and refusals name tools, not commands the agent cannot type
+    # its hints and refusals name tools, not commands the agent cannot type; on a read-only store, only tools it lists
+    with tools(writes=not read_only):
         return _called(mem_factory, tool, args, defaults)
 
 

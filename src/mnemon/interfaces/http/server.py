@@ -144,7 +144,7 @@ class Api:
     def _answer(self, method: str, target: str, headers: Mapping[str, str], body: bytes | None) -> Response:
         """`body` None: the head alone, checked and never executed (`refusal`). Its hints and refusals name
         operations, not commands the caller cannot type (`core.surface.tools`)."""
-        with tools():
+        with tools(writes=self.allow_writes):
             return self._answer_as_tools(method, target, headers, body)
 
     def _answer_as_tools(self, method: str, target: str, headers: Mapping[str, str], body: bytes | None) -> Response:
