@@ -5,6 +5,7 @@ object."""
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -99,8 +100,6 @@ def _mcp(mem: Any, name: str, args: dict[str, Any], **options: Any) -> dict[str,
 
 
 def _http(mem: Any, name: str, args: dict[str, Any], **options: Any) -> tuple[int, dict[str, Any]]:
-    import json
-
     from mnemon.interfaces.http.server import Api
 
     reply = Api(lambda: mem, **options).handle("POST", f"/api/{name}", {"host": "localhost",
@@ -184,3 +183,87 @@ def test_a_read_only_servers_cards_carry_only_calls_it_offers(mem: Any, tmp_path
         for card in cards:
             if "predict_check" in card["action"]:
                 assert "started read-only" in card["action"], card["action"]
+
+
+# ── the schemas refuse what the library refuses inside an object: the optional fields' types too ─────────────────
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_SPACE = " \t\u3000\u00a0"
+_WORDS = ("fact", "blocked", "done", "risk", "correction", "active", "candidate", "killed")
+# what an agent may put in an optional field: null, other JSON types, texts with a NUL or only spaces, and the
+# choices of kind and status in other cases, between spaces (the Kelvin sign lower-cases to k)
+_FIELD = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 3), st.floats(-2, 2), st.lists(st.text(max_size=3), max_size=2),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+    st.text(st.sampled_from(f"ab\x00{_SPACE}é日"), max_size=6),
+    st.builds(lambda w, case, pad: pad + {"lower": w, "upper": w.upper(), "title": w.title(),
+                                         "kelvin": w.replace("k", "\u212a")}[case] + pad,
+              st.sampled_from(_WORDS), st.sampled_from(["lower", "upper", "title", "kelvin"]),
+              st.sampled_from(["", " ", "\u3000"])))
+
+
+def _accepted(call: Callable[[], Any]) -> bool:
+    from mnemon.core.errors import InvalidInput
+
+    try:
+        call()
+    except InvalidInput:
+        return False
+    return True
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(field=st.sampled_from([("nodes", "name"), ("nodes", "type"), ("nodes", "summary"), ("edges", "status"),
+                              ("edges", "evidence"), ("observations", "kind")]), value=_FIELD)
+def test_a_payloads_optional_field_the_schema_takes_is_one_the_library_takes(mem: Any, field: tuple[str, str],
+                                                                             value: Any) -> None:
+    """A payload node's `name: 5`, an observation's `kind: 7` or `kind: "nope"`, an edge's `status: ["x"]` passed
+    the schema a client checks (tools/list) and were refused by the library: optional fields were any value."""
+    from jsonschema import Draft202012Validator
+
+    from mnemon.interfaces.operations import BY_NAME, check_args
+
+    items = {"nodes": [{"ref": "a"}, {"ref": "b"}], "edges": [{"src": "a", "dst": "b", "relation": "uses"}],
+             "observations": [{"node": "a", "text": "Mira is out next week"}]}
+    where, key = field
+    items[where][0][key] = value
+    args = {"payload": {"source_path": "mneme://agent/s36", **items}, "dry_run": True}
+    op = BY_NAME["remember_payload"]
+    valid = Draft202012Validator(op.schema()).is_valid(args)
+    assert _accepted(lambda: mem.remember_payload(args["payload"], dry_run=True)) == valid, (field, value)
+    assert _accepted(lambda: check_args(op, args)) == valid, (field, value)
+
+
+_GWS = {"sense_type": "gws", "observation_terms_all": ["invoice"]}
+
+
+@pytest.mark.parametrize("match", [5, True, ["gws"], _GWS, json.dumps(_GWS)])
+@pytest.mark.parametrize("name", ["match_json", "match"])
+def test_a_predictions_match_is_an_object_or_its_json_text(mem: Any, name: str, match: Any) -> None:
+    """`match_json: 5` passed the schema and was refused by the library."""
+    from jsonschema import Draft202012Validator
+
+    from mnemon.interfaces.operations import BY_NAME, check_args
+
+    args = {"prediction": {"title": "Invoice paid", "check_after": "2026-01-01", "expires_at": "2026-02-01",
+                           name: match}}
+    op = BY_NAME["predict_add"]
+    valid = Draft202012Validator(op.schema()).is_valid(args)
+    assert valid == isinstance(match, (dict, str))
+    assert _accepted(lambda: mem.predict_add(dict(args["prediction"]))) == valid
+    assert _accepted(lambda: check_args(op, args)) == valid
+
+
+def test_the_payload_choices_and_the_lower_case_letters_are_the_librarys() -> None:
+    from mnemon.app.vault import payload
+    from mnemon.interfaces import operations
+
+    assert operations.OBSERVATION_KINDS == payload.OBSERVATION_KINDS
+    letters = {c for word in operations.OBSERVATION_KINDS for c in word}
+    others: dict[str, str] = {}
+    for code in range(0x110000):  # what else `str.lower` makes one of their letters
+        char = chr(code)
+        if char.lower() in letters and char not in (char.lower(), char.lower().upper()):
+            others[char.lower()] = others.get(char.lower(), "") + f"\\u{code:04x}"
+    assert others == operations._LOWERS_TO

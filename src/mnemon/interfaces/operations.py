@@ -186,6 +186,10 @@ def check_args(op: Operation, args: Any) -> dict[str, Any]:
     return checked
 
 
+def _a(kind: str) -> str:
+    return kind if kind == "null" else f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}"
+
+
 def _json_type(value: Any) -> str:
     """`value`'s type as a JSON client names it ("object", "null"), not as Python does ("dict", "NoneType")."""
     if value is None:
@@ -199,13 +203,21 @@ def _json_type(value: Any) -> str:
 
 def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
     expected = spec.get("type")
+    if isinstance(expected, list):  # one of several types: checked as the one the value has
+        if value is None and "null" in expected:
+            return value
+        fits = [kind for kind in expected if kind != "null" and _json_type(value) in (kind, "integer" * (
+            kind == "number"))]
+        if not fits:
+            raise InvalidInput(f"{what} must be {' or '.join(_a(kind) for kind in expected)}; got {_json_type(value)}")
+        spec = {**spec, "type": fits[0]}
+        expected = fits[0]
     if expected == "integer" and isinstance(value, float) and value.is_integer():
         value = int(value)  # JSON Schema counts 5.0 as an integer; the facade wants an int
     kinds = _JSON_TYPES.get(expected or "", ())
     # JSON has no separate bool: true is not an integer here, even though Python says so
     if kinds and (not isinstance(value, kinds) or (isinstance(value, bool) and expected != "boolean")):
-        raise InvalidInput(f"{what} must be {'an' if str(expected)[:1] in 'aeiou' else 'a'} {expected}; "
-                           f"got {_json_type(value)}")
+        raise InvalidInput(f"{what} must be {_a(str(expected))}; got {_json_type(value)}")
     if expected == "number" and not math.isfinite(value):  # Python's JSON reads NaN and Infinity
         raise InvalidInput(f"{what} must be a finite number")
     if expected in ("integer", "number"):
@@ -330,7 +342,31 @@ def _items(required: tuple[str, ...], optional: dict[str, Any]) -> dict[str, Any
                       "additionalProperties": False}}
 
 
-_ANY = {"description": "optional"}
+# an optional text of a payload's item: a string (blank or null: its default) without a NUL, as
+# `app.vault.payload._str` reads it (a name of 5 passed the schema and was refused by the library)
+# (the `not` names its type: a bare pattern holds for null, and `not` of it refused null)
+_OPTIONAL_TEXT = {"type": ["string", "null"], "not": {"type": "string", "pattern": NUL}}
+_SPACES = f"[{_char_class(_PY_SPACE)}]*"
+# characters other than the letter and its capital that `str.lower` makes an ASCII letter (the Kelvin sign; a test
+# checks the whole range)
+_LOWERS_TO = {"k": "\\u212a"}
+
+
+def _words_or_blank(words: tuple[str, ...], *, any_case: bool) -> str:
+    """A pattern of one of `words` (in any case, as `str.lower` reads it) between spaces, or a blank text: an
+    optional choice the library strips, and reads as its default when blank."""
+    def letter(c: str) -> str:
+        return f"[{c}{c.upper()}{_LOWERS_TO.get(c, '')}]" if any_case and c.isalpha() else re.escape(c)
+    return f"^{_SPACES}({'|'.join(''.join(map(letter, word)) for word in words)})?{_SPACES}$"
+
+
+# app.vault.payload's OBSERVATION_KINDS and an edge's statuses (a test pins them equal)
+OBSERVATION_KINDS = ("fact", "blocked", "done", "risk", "correction")
+EDGE_STATUSES = ("active", "candidate", "killed")
+_KIND = _words_or_blank(OBSERVATION_KINDS, any_case=True)
+_STATUS = _words_or_blank(EDGE_STATUSES, any_case=False)
+_PATTERN_MEANING.update({_KIND: f"must be one of {', '.join(OBSERVATION_KINDS)} (in any case)",
+                         _STATUS: f"must be one of {', '.join(EDGE_STATUSES)}"})
 _PAYLOAD = {"type": "object", "required": ["source_path"], "additionalProperties": False,
             "description": '{"source_path": "mneme://agent/session-1", "nodes": [{"ref", "name", "type", '
                            '"summary"}], "edges": [{"src", "dst", "relation", "status", "confidence", "evidence", '
@@ -338,15 +374,19 @@ _PAYLOAD = {"type": "object", "required": ["source_path"], "additionalProperties
                            '[world-state beliefs]}; edges and observations name nodes by ref',
             "properties": {
                 "source_path": {"type": "string", "pattern": MNEME_SCOPE},
-                "nodes": _items(("ref",), {"name": _ANY, "type": _ANY, "summary": _ANY}),
+                "nodes": _items(("ref",), {"name": _OPTIONAL_TEXT, "type": _OPTIONAL_TEXT,
+                                           "summary": _OPTIONAL_TEXT}),
                 "edges": _items(("src", "dst", "relation"),
-                                {"status": _ANY, "evidence": _ANY, "confidence": _unit("0-1, default 1"),
+                                {"status": {**_OPTIONAL_TEXT, "pattern": _STATUS}, "evidence": _OPTIONAL_TEXT,
+                                 "confidence": _unit("0-1, default 1"),
                                  "validated": _b("a person confirmed it (default false)")}),
                 "observations": _items(("node", "text"),
-                                       {"kind": _ANY, "score": {"type": "number", "minimum": 0, "maximum": 100}}),
+                                       {"kind": {**_OPTIONAL_TEXT, "pattern": _KIND},
+                                        "score": {"type": "number", "minimum": 0, "maximum": 100}}),
                 "assertions": {"type": "array", "maxItems": MAX_PAYLOAD_ITEMS, "items": {"type": "object"}}}}
 # a prediction's match as an object names its sense type (it may also come as its JSON text), as its gate does
-_MATCH = {"required": ["sense_type"], "properties": {"gate": {"required": ["sense_type"]}}}
+_MATCH = {"type": ["object", "string"], "required": ["sense_type"],
+          "properties": {"gate": {"required": ["sense_type"]}}}
 
 
 OPERATIONS: tuple[Operation, ...] = (
