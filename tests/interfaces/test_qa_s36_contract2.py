@@ -259,11 +259,81 @@ def test_the_payload_choices_and_the_lower_case_letters_are_the_librarys() -> No
     from mnemon.app.vault import payload
     from mnemon.interfaces import operations
 
+    from mnemon.core.world import ledger, predictions, senses
+
     assert operations.OBSERVATION_KINDS == payload.OBSERVATION_KINDS
-    letters = {c for word in operations.OBSERVATION_KINDS for c in word}
+    assert (operations.SENSE_TYPES, operations.PREDICTION_TYPES, operations.ACTION_STATUSES) == (
+        senses.SENSE_TYPES, predictions.PREDICTION_TYPES, ledger.ACTION_STATUSES)
+    # every field the library reads, and no other (a prediction's source_path the app moves into its metadata)
+    ops = operations.BY_NAME
+    assert set(ops["action_record"].properties["action"]["properties"]) == ledger.ACTION_FIELDS
+    assert set(ops["action_record"].properties["action"]["properties"]["verify"]["properties"]) == \
+        ledger.VERIFY_FIELDS
+    assert set(ops["predict_add"].properties["prediction"]["properties"]) == predictions.PREDICTION_FIELDS | {
+        "source_path"}
+    assert set(ops["sense_add"].properties["events"]["items"]["properties"]) == senses.SENSE_EVENT_FIELDS
+    letters = {c for word in operations.OBSERVATION_KINDS + operations.SENSE_TYPES for c in word if c.isalpha()}
     others: dict[str, str] = {}
-    for code in range(0x110000):  # what else `str.lower` makes one of their letters
+    for code in range(0x110000):  # what else `str.lower` makes one of their letters (the choices read in any case)
         char = chr(code)
         if char.lower() in letters and char not in (char.lower(), char.lower().upper()):
             others[char.lower()] = others.get(char.lower(), "") + f"\\u{code:04x}"
     assert others == operations._LOWERS_TO
+
+
+_WORLD_OBJECTS = {  # each operation's object: a base that is accepted, with a fresh title or source id per call
+    "predict_add": ("prediction", lambda tag: {"title": f"Invoice {tag} paid", "check_after": "2026-01-01",
+                                               "expires_at": "2026-02-01", "match_json": _GWS}),
+    "action_record": ("action", lambda tag: {"action_type": "email", "title": f"Sent invoice {tag}",
+                                             "side_effect_level": "external", "tool_call_id": f"call-{tag}",
+                                             "external_ref": f"ref-{tag}"}),  # (either handle may be drawn)
+    "sense_add": ("events", lambda tag: [{"sense_type": "gws", "observed_at": "2026-01-01T09:00:00Z",
+                                          "title": "Invoice paid", "source_id": f"msg-{tag}"}]),
+}
+# fields whose refusals no schema can state: a stored row they must name (and metadata or a match given as a text
+# that is not the JSON of an object, drawn below only as one that is)
+_NAMES_A_ROW = {"subject_assertion_id", "source_action_id", "assertion_ids", "verified_by_prediction",
+                "prediction_id"}
+_FIELD_OR_TIME = st.one_of(_FIELD, st.sampled_from(["2026-01-01", "2026-01-01T09:30:00Z", "1d", "gws", " Manual "]),
+                           st.lists(st.sampled_from(["a", " ", ""]), max_size=2), st.just(_GWS))
+
+
+@st.composite
+def _world_call(draw: Any) -> tuple[str, str, Any]:
+    from mnemon.interfaces.operations import BY_NAME
+
+    op_name = draw(st.sampled_from(sorted(_WORLD_OBJECTS)))
+    argument, base = _WORLD_OBJECTS[op_name]
+    spec = BY_NAME[op_name].properties[argument]
+    fields = (spec.get("items") or spec)["properties"]
+    key = draw(st.sampled_from(sorted(set(fields) - _NAMES_A_ROW)))
+    value = draw(_FIELD_OR_TIME)
+    if key.startswith(("metadata", "match")) and isinstance(value, str):  # what a text must hold is no type
+        value = json.dumps(_GWS)
+    return op_name, key, value
+
+
+_TAGS = iter(range(10**9))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(call=_world_call())
+def test_a_world_objects_field_the_schema_takes_is_one_the_library_takes(mem: Any, call: tuple[str, str, Any]) -> None:
+    """predict_add's, action_record's and sense_add's objects stated a few required fields and no types: a
+    prediction's `title: 5`, `confidence: "high"`, an action's `user_confirmed: "yes"`, `assertion_ids: "a"`, a
+    sense event's `sense_type: "email"`, `observed_at: 5` or a misspelt field passed the schema and were refused
+    by the library."""
+    from jsonschema import Draft202012Validator
+
+    from mnemon.interfaces.operations import BY_NAME, check_args
+
+    op_name, key, value = call
+    argument, base = _WORLD_OBJECTS[op_name]
+    obj = base(next(_TAGS))
+    if key == "match":  # Mneme's spelling, read when match_json is not given
+        del obj["match_json"]
+    (obj[0] if isinstance(obj, list) else obj)[key] = value
+    op = BY_NAME[op_name]
+    valid = Draft202012Validator(op.schema()).is_valid({argument: obj})
+    assert _accepted(lambda: check_args(op, {argument: obj})) == valid, (key, value)
+    assert _accepted(lambda: op.call(mem, {argument: json.loads(json.dumps(obj))})) == valid, (key, value)

@@ -244,7 +244,7 @@ def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
         missing = [key for key in spec.get("required", ()) if key not in value]
         # a field that has other names: the first spelling is the one named
         alternatives = [alt["required"] for alt in spec.get("anyOf", ())]
-        if alternatives and not any(all(key in value for key in keys) for keys in alternatives):
+        if alternatives and not any(all(value.get(key) is not None for key in keys) for keys in alternatives):
             missing.append(alternatives[0][0])
         if missing:
             raise InvalidInput(f"{what} is missing {missing[0]!r}")
@@ -352,21 +352,36 @@ _SPACES = f"[{_char_class(_PY_SPACE)}]*"
 _LOWERS_TO = {"k": "\\u212a"}
 
 
-def _words_or_blank(words: tuple[str, ...], *, any_case: bool) -> str:
-    """A pattern of one of `words` (in any case, as `str.lower` reads it) between spaces, or a blank text: an
-    optional choice the library strips, and reads as its default when blank."""
+def _choice_of(words: tuple[str, ...], *, any_case: bool, optional: bool) -> dict[str, Any]:
+    """One of `words` (in any case, as `str.lower` reads it) between spaces, as the library strips a choice; an
+    `optional` one may also be null or blank (its default)."""
     def letter(c: str) -> str:
         return f"[{c}{c.upper()}{_LOWERS_TO.get(c, '')}]" if any_case and c.isalpha() else re.escape(c)
-    return f"^{_SPACES}({'|'.join(''.join(map(letter, word)) for word in words)})?{_SPACES}$"
+    pattern = f"^{_SPACES}({'|'.join(''.join(map(letter, word)) for word in words)}){'?' * optional}{_SPACES}$"
+    _PATTERN_MEANING[pattern] = f"must be one of {', '.join(words)}{' (in any case)' * any_case}"
+    return {**(_OPTIONAL_TEXT if optional else {"type": "string"}), "pattern": pattern}
 
 
-# app.vault.payload's OBSERVATION_KINDS and an edge's statuses (a test pins them equal)
+# app.vault.payload's OBSERVATION_KINDS and an edge's statuses; core.world's SENSE_TYPES, PREDICTION_TYPES,
+# ACTION_STATUSES (a test pins them equal: importing them would load the world layer for `mcp serve`)
 OBSERVATION_KINDS = ("fact", "blocked", "done", "risk", "correction")
 EDGE_STATUSES = ("active", "candidate", "killed")
-_KIND = _words_or_blank(OBSERVATION_KINDS, any_case=True)
-_STATUS = _words_or_blank(EDGE_STATUSES, any_case=False)
-_PATTERN_MEANING.update({_KIND: f"must be one of {', '.join(OBSERVATION_KINDS)} (in any case)",
-                         _STATUS: f"must be one of {', '.join(EDGE_STATUSES)}"})
+SENSE_TYPES = ("md", "gws", "notion", "hermes_sessions", "gateway_log", "manual", "agent")
+PREDICTION_TYPES = ("confirmation_expected", "no_news_expected")
+ACTION_STATUSES = ("recorded", "pending", "succeeded", "failed", "verified", "reverted")
+_KIND = _choice_of(OBSERVATION_KINDS, any_case=True, optional=True)
+_STATUS = _choice_of(EDGE_STATUSES, any_case=False, optional=True)
+_SENSE_TYPE = _choice_of(SENSE_TYPES, any_case=True, optional=False)
+# a world-model object's fields as `core.world.values` reads them: a required text, an id (null: a hash of the
+# content; never blank), an instant (ISO text, never blank), a probability, metadata (an object or its JSON text), a
+# list of texts
+_TEXT = _text_not_blank({"type": "string"}, no_nul=True)
+_ID = {"type": ["string", "null"], "pattern": NOT_BLANK, "not": {"type": "string", "pattern": BLANK_OR_NUL}}
+_INSTANT = {"type": "string", "maxLength": 64, "pattern": ISO_TIME, "not": {"type": "string", "pattern": BLANK_ONLY}}
+_INSTANT_OR_NULL = {**_INSTANT, "type": ["string", "null"]}
+_PROBABILITY = {"type": ["number", "null"], "minimum": 0, "maximum": 1}
+_METADATA = {"type": ["object", "string", "null"], "not": {"type": "string", "pattern": NUL}}
+_TEXTS = {"type": ["array", "null"], "items": _TEXT}
 _PAYLOAD = {"type": "object", "required": ["source_path"], "additionalProperties": False,
             "description": '{"source_path": "mneme://agent/session-1", "nodes": [{"ref", "name", "type", '
                            '"summary"}], "edges": [{"src", "dst", "relation", "status", "confidence", "evidence", '
@@ -377,16 +392,38 @@ _PAYLOAD = {"type": "object", "required": ["source_path"], "additionalProperties
                 "nodes": _items(("ref",), {"name": _OPTIONAL_TEXT, "type": _OPTIONAL_TEXT,
                                            "summary": _OPTIONAL_TEXT}),
                 "edges": _items(("src", "dst", "relation"),
-                                {"status": {**_OPTIONAL_TEXT, "pattern": _STATUS}, "evidence": _OPTIONAL_TEXT,
+                                {"status": _STATUS, "evidence": _OPTIONAL_TEXT,
                                  "confidence": _unit("0-1, default 1"),
                                  "validated": _b("a person confirmed it (default false)")}),
                 "observations": _items(("node", "text"),
-                                       {"kind": {**_OPTIONAL_TEXT, "pattern": _KIND},
+                                       {"kind": _KIND,
                                         "score": {"type": "number", "minimum": 0, "maximum": 100}}),
                 "assertions": {"type": "array", "maxItems": MAX_PAYLOAD_ITEMS, "items": {"type": "object"}}}}
 # a prediction's match as an object names its sense type (it may also come as its JSON text), as its gate does
 _MATCH = {"type": ["object", "string"], "required": ["sense_type"],
           "properties": {"gate": {"required": ["sense_type"]}}}
+_VERIFY = {"type": ["object", "null"], "required": ["sense_type"], "additionalProperties": False,
+           "properties": {"sense_type": _SENSE_TYPE, "source_id": _OPTIONAL_TEXT, "terms": _TEXTS,
+                          "check_after": _OPTIONAL_TEXT, "expires": _OPTIONAL_TEXT, "expires_at": _OPTIONAL_TEXT,
+                          "confidence": _PROBABILITY}}
+_ACTION_TEXTS = ("actor", "tool_name", "tool_call_id", "external_ref", "side_effect_level", "reversibility",
+                 "verified_by_prediction", "prediction_id", "source_path")
+_ACTION = {"id": _OPTIONAL_TEXT, "action_type": _TEXT, "title": _TEXT,
+           **{name: _OPTIONAL_TEXT for name in _ACTION_TEXTS},
+           "status": _choice_of(ACTION_STATUSES, any_case=False, optional=True),
+           "user_confirmed": {"type": ["boolean", "null"]}, "assertion_ids": _TEXTS, "verify": _VERIFY,
+           "metadata": _METADATA, "created_at": _INSTANT_OR_NULL}
+_PREDICTION = {"id": _ID, "title": _TEXT, "prediction_type": _choice_of(PREDICTION_TYPES, any_case=False,
+                                                                        optional=True),
+               # match: Mneme's spelling, read only when match_json is not given (null then: none)
+               "match_json": _MATCH, "match": {**_MATCH, "type": ["object", "string", "null"]},
+               "check_after": _INSTANT, "expires_at": _INSTANT,
+               "confidence": _PROBABILITY, "subject_assertion_id": _OPTIONAL_TEXT,
+               "source_action_id": _OPTIONAL_TEXT, "metadata": _METADATA, "metadata_json": _METADATA,
+               "created_at": _INSTANT_OR_NULL, "source_path": _OPTIONAL_TEXT}
+_SENSE_EVENT = {"id": _ID, "sense_type": _SENSE_TYPE, "observed_at": _INSTANT,
+                **{name: _OPTIONAL_TEXT for name in ("source_id", "title", "text", "event_type", "source_uri")},
+                "metadata": _METADATA}
 
 
 OPERATIONS: tuple[Operation, ...] = (
@@ -539,8 +576,8 @@ OPERATIONS: tuple[Operation, ...] = (
               "record`). A side-effectful action (side_effect_level other than none) needs a provider handle: "
               "tool_call_id or external_ref. A verify block {sense_type, terms, check_after: 1d, expires: 3d} "
               "spawns the prediction that checks it happened.",
-              {"action": {"type": "object", "required": ["action_type", "title"],
-                          "properties": {"verify": {"required": ["sense_type"]}},
+              {"action": {"type": "object", "required": ["action_type", "title"], "additionalProperties": False,
+                          "properties": _ACTION,
                           "description": '{"action_type", "title", "side_effect_level": "none" '
                           '(default) or e.g. "external", "tool_call_id" or "external_ref", "tool_name", '
                           '"reversibility", "assertion_ids", "verify", "metadata"}'}},
@@ -550,8 +587,9 @@ OPERATIONS: tuple[Operation, ...] = (
               "adding the same prediction again changes nothing.",
               {"prediction": {"type": "object", "required": ["title", "check_after", "expires_at"],
                               # its match, under either name the library reads (match_json, or match)
-                              "anyOf": [{"required": ["match_json"]}, {"required": ["match"]}],
-                              "properties": {"match_json": _MATCH, "match": _MATCH},
+                              "anyOf": [{"required": ["match_json"]},
+                                        {"required": ["match"], "properties": {"match": {"not": {"type": "null"}}}}],
+                              "additionalProperties": False, "properties": _PREDICTION,
                               "description": '{"title", "prediction_type": '
                               '"confirmation_expected|no_news_expected", "match_json": {"sense_type", '
                               '"observation_terms_all"}, "check_after" and "expires_at" (RFC 3339), "confidence", '
@@ -561,7 +599,8 @@ OPERATIONS: tuple[Operation, ...] = (
               "are checked against (Mneme's `sense add`); all or nothing. An event dated more than a day after the "
               "clock is refused: evidence is dated when it was perceived.",
               {"events": {"type": "array", "minItems": 1,
-                          "items": {"type": "object", "required": ["sense_type", "observed_at"]},
+                          "items": {"type": "object", "required": ["sense_type", "observed_at"],
+                                    "additionalProperties": False, "properties": _SENSE_EVENT},
                           "description": '[{"sense_type" (e.g. gws, manual, agent), "title", "text", "observed_at" '
                                          '(RFC 3339: when it was perceived), "source_id", "source_uri", '
                                          '"event_type", "metadata", "id"}]: at least one of title, text or '
