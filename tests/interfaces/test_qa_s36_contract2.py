@@ -337,3 +337,22 @@ def test_a_world_objects_field_the_schema_takes_is_one_the_library_takes(mem: An
     valid = Draft202012Validator(op.schema()).is_valid({argument: obj})
     assert _accepted(lambda: check_args(op, {argument: obj})) == valid, (key, value)
     assert _accepted(lambda: op.call(mem, {argument: json.loads(json.dumps(obj))})) == valid, (key, value)
+
+
+def test_remember_recall_and_search_take_the_clis_options_over_the_servers(mem: Any, cli_run: CliRun) -> None:
+    """`remember --no-diff --entity-mode provided`, `recall --brief --excerpt-chars N` and `search --brief
+    --excerpt-chars N` had no arguments over MCP and HTTP: an agent could not skip the diff, keep only its own
+    entities, or get search's brief excerpts."""
+    text = "Mira Chen moved the Lisbon office launch to March because the lease was delayed by the landlord"
+    done = _mcp(mem, "remember", {"content": text, "entities": ["Lighthouse"], "entity_mode": "provided",
+                                  "no_diff": True})
+    assert "error" not in done, done
+    assert mem.show(done["id"])["entities"] == ["Lighthouse"]
+    assert _mcp(mem, "remember", {"content": text + "!"})["diff_matches"]  # the diff names the first
+    assert _mcp(mem, "remember", {"content": text + ".", "no_diff": True})["diff_matches"] == []
+    for name in ("recall", "search"):
+        reply = _mcp(mem, name, {"query": "Lisbon office launch", "brief": True, "excerpt_chars": 20})
+        assert reply["results"][0]["excerpt"] == "Mira Chen moved the…", (name, reply)
+        status, doc = _http(mem, name, {"query": "Lisbon office launch", "excerpt_chars": 20})
+        assert status == 400 and doc["error"]["code"] == "invalid_input", doc
+        assert "needs 'brief' true" in doc["error"]["message"], doc

@@ -18,8 +18,8 @@ from typing import Any
 from ..core.errors import InvalidInput
 from ..core.intent import VALID_INTENTS
 from ..core.model import CATEGORIES, LOG_OPS, MNEMON_EDGE_TYPES
-from ..core.validation import (MAX_CONTENT_CHARS, MAX_ENTITIES, MAX_ENTITY_CHARS, MAX_SOURCE_CHARS, MAX_TAG_CHARS,
-                               MAX_TAGS, surrogate_path)
+from ..core.validation import (ENTITY_MODES, MAX_CONTENT_CHARS, MAX_ENTITIES, MAX_ENTITY_CHARS, MAX_SOURCE_CHARS,
+                               MAX_TAG_CHARS, MAX_TAGS, surrogate_path)
 from ..core.world.values import refuse_unknown_keys
 
 # app.context's, app.recall's and app.curation's (a test pins them equal): importing them here would load recall and
@@ -99,7 +99,7 @@ class Operation:
     exclusive: tuple[tuple[str, str], ...] = ()
     # (argument, other, value): the argument given needs the other given as that value (link's sub_type, a causal
     # sub-type, needs edge_type causal); stated in the schema and refused by `check_args` as an exclusive pair is
-    needs: tuple[tuple[str, str, str], ...] = ()
+    needs: tuple[tuple[str, str, Any], ...] = ()
     # (argument, value, other): the argument at that value (None: at any) needs the other given, as `_GIVEN` reads
     # it (surface's include_candidates false needs a prompt: the proactive cards read no pack to leave candidates out
     # of; graph's depth needs a focus: the overview has no hops to count, as `graph --depth` says on the CLI)
@@ -177,8 +177,10 @@ def check_args(op: Operation, args: Any) -> dict[str, Any]:
             raise InvalidInput(f"{op.name}: arguments {first!r} and {second!r} cannot both be {given}")
     for name, other, value in op.needs:
         if name in checked and checked.get(other) != value:
-            raise InvalidInput(f"{op.name}: argument {name!r} needs {other!r} {value}; got "
-                               f"{checked.get(other, 'none')}", field=name)
+            def said(given: Any) -> str:  # as JSON writes it: true, not Python's True
+                return given if isinstance(given, str) else json.dumps(given)
+            raise InvalidInput(f"{op.name}: argument {name!r} needs {other!r} {said(value)}; got "
+                               f"{said(checked[other]) if other in checked else 'none'}", field=name)
     for name, value, other in op.needs_given:
         if name in checked and value in (None, checked[name]) and not checked.get(other):
             at = "" if value is None else f" {json.dumps(value)}"
@@ -327,6 +329,8 @@ def _b(desc: str) -> dict[str, Any]:
 _AS_OF = {**_s("ISO-8601 instant to replay at (validity and world state as they were then)", 64),
           "pattern": ISO_TIME}
 # the default as the CLI's --hints says it (core.vault.observations.DEFAULT_HINTS: a test pins them equal)
+# recall's and search's --excerpt-chars (app.recall.check_excerpt_chars): only with brief, whose excerpts it cuts
+_EXCERPT_CHARS = _i("length of brief's excerpts in characters, default 240 (needs brief)", 1, MAX_INTEGER)
 _HINTS = _s("comma-separated words that raise the items holding them (default: the config's `hints`, else deadline, "
             "project, invoice, lease, tax, school, move, certification, payment)")
 _CANDIDATES = _b("include candidate (unvalidated) edges, marked candidate_only (default true)")
@@ -437,10 +441,15 @@ OPERATIONS: tuple[Operation, ...] = (
                "created_at": {"type": "string", "maxLength": 64, "pattern": ISO_TIME,
                               "description": "when it happened, RFC 3339 / ISO-8601 (default now): a fact from "
                                              "history, or one written down later than it happened; at most a "
-                                             "day past the store's clock"}},
+                                             "day past the store's clock"},
+               # the CLI's --entity-mode and --no-diff
+               "entity_mode": _choice("merge (default): the given entities and those found in it; provided: the "
+                                      "given ones only; auto: those found only", ENTITY_MODES),
+               "no_diff": _b("skip the duplicate check and the advisory diff (default false)")},
               ("content",), False,
               lambda m, a: m.remember(a["content"], category=a.get("category"), importance=a.get("importance"),
                                       tags=a.get("tags"), entities=a.get("entities"), source=a.get("source"),
+                                      entity_mode=a.get("entity_mode", "merge"), no_diff=a.get("no_diff", False),
                                       created_at=a.get("created_at"), default_source="agent")),
     Operation("recall", "Smart recall: intent-aware graph retrieval with signals per result.",
               {"query": _s("what to recall", MAX_QUERY_CHARS), "limit": _i("1-100, default 10", 1, 100),
@@ -451,16 +460,21 @@ OPERATIONS: tuple[Operation, ...] = (
                "verbose": _b("each result's signals and intent details (not with brief)"),
                "explain": _b("the stage trace: anchors, fusion, beam, re-rank"),
                "category": _choice("only memories of this category", CATEGORIES),
-               "source": _s("only memories from this source", MAX_SOURCE_CHARS, no_nul=True)},
+               "source": _s("only memories from this source", MAX_SOURCE_CHARS, no_nul=True),
+               "excerpt_chars": _EXCERPT_CHARS},
               ("query",), True,
               lambda m, a: m.recall(a["query"], limit=a.get("limit", 10), intent=a.get("intent"),
                                     category=a.get("category"), source=a.get("source"),
                                     brief=bool(a.get("brief", False)), verbose=bool(a.get("verbose", False)),
-                                    explain=bool(a.get("explain", False))),
-              exclusive=(("brief", "verbose"),)),
+                                    excerpt_chars=a.get("excerpt_chars"), explain=bool(a.get("explain", False))),
+              exclusive=(("brief", "verbose"),), needs=(("excerpt_chars", "brief", True),)),
     Operation("search", "Keyword-only search (FTS5 BM25).",
-              {"query": _s("keywords", MAX_QUERY_CHARS), "limit": _i("1-100, default 10", 1, 100)},
-              ("query",), True, lambda m, a: m.search(a["query"], limit=a.get("limit", 10))),
+              {"query": _s("keywords", MAX_QUERY_CHARS), "limit": _i("1-100, default 10", 1, 100),
+               "brief": _b("ids and excerpts only"), "excerpt_chars": _EXCERPT_CHARS},
+              ("query",), True,
+              lambda m, a: m.search(a["query"], limit=a.get("limit", 10), brief=bool(a.get("brief", False)),
+                                    excerpt_chars=a.get("excerpt_chars")),
+              needs=(("excerpt_chars", "brief", True),)),
     Operation("show", "One memory or graph node in full, with its edges.", {"id": _s("node id")}, ("id",), True,
               lambda m, a: m.show(a["id"])),
     Operation("related", "Breadth-first neighbourhood of a memory, along edges in both directions by default (each "
