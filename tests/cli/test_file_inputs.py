@@ -58,11 +58,12 @@ def test_dev_null_exists_and_is_an_empty_document_not_a_missing_file(cli_run: Ru
 
 
 @pytest.mark.parametrize("command", [["sense", "add", "--file", "-"], ["remember", "--payload", "-"],
-                                     ["import", "-"], ["resolve"]])
+                                     ["import", "-"], ["resolve", "--file", "-"]])
 def test_an_empty_stdin_is_an_empty_document(cli_run: Run, command: list[str]) -> None:
     code, out = cli_run(command, input="")
     assert code == 1 and out["error"]["code"] == "invalid_input", out
     assert "on stdin is empty; expected a JSON document" in out["error"]["message"]
+    # (with --file left out, nothing piped is a document missing: usage, test_qa_s36_contract2)
 
 
 def test_a_directory_is_refused_and_a_missing_path_is_not_found(cli_run: Run, tmp_path: Path) -> None:

@@ -301,7 +301,8 @@ def test_action_record_without_a_file_on_a_terminal_is_refused(cli_run: CliRun,
 
     monkeypatch.setattr(sys, "stdin", _Terminal())
     code, doc = cli_run(["action", "record"])
-    assert code == 1 and doc["error"]["code"] == "invalid_input" and "--file" in doc["error"]["message"]
+    # a usage error, as `predict add` without --file is (test_qa_s36_contract2)
+    assert code == 2 and doc["error"]["code"] == "usage" and "--file" in doc["error"]["message"]
     # (piped: `input` replaces the terminal; `monkeypatch.undo()` here also undid the test's own home, and the
     # command wrote into the store of whoever ran the suite)
     code, doc = cli_run(["action", "record"], input='{"action_type": "email", "title": "Sent the invoice"}')

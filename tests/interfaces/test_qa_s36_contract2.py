@@ -38,6 +38,22 @@ def test_retrieve_without_a_prompt_is_a_usage_error_as_recall_without_a_query(
     assert code == 0 and doc["prompt"] == "payments"
 
 
+@pytest.mark.parametrize("stdin", ["terminal", "empty pipe"])
+def test_a_document_left_out_is_a_usage_error_on_every_command(cli_run: CliRun, monkeypatch: pytest.MonkeyPatch,
+                                                                stdin: str) -> None:
+    """`action record` and `resolve` with no --file and nothing piped answered invalid_input (exit 1) where
+    `predict add` and `sense add` without --file answer usage (exit 2)."""
+    for argv in (["predict", "add"], ["sense", "add"], ["action", "record"], ["resolve"]):
+        monkeypatch.setattr("sys.stdin", _Terminal() if stdin == "terminal" else io.StringIO(""))
+        code, doc = cli_run(argv)
+        assert (code, doc["error"]["code"]) == (2, "usage") and "--file" in doc["error"]["message"], (argv, doc)
+    # given, and empty: bad input, as before
+    code, doc = cli_run(["action", "record", "--file", "-"], input="")
+    assert (code, doc["error"]["code"]) == (1, "invalid_input"), doc
+    code, doc = cli_run(["action", "record"], input='{"action_type": "email", "title": "Sent the invoice"}')
+    assert code == 0 and doc["created"] is True
+
+
 # ── every option's help says what it does and its real default ────────────────────────────────────────────────
 def _options() -> list[tuple[str, Any]]:
     import click

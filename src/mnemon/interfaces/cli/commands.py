@@ -38,12 +38,20 @@ def progress_bar(label: str) -> Callable[[int, int], None] | None:
 
 
 def read_input(file: str | None, what: str) -> str:
-    """A JSON payload from a file, or from stdin with '-' (or when piped)."""
-    if file is None and (sys.stdin is None or sys.stdin.isatty()):
-        raise InvalidInput(f"give the {what} with --file PATH (or '-' for stdin)")
-    from .files import read_document
+    """A JSON payload from a file, or from stdin with '-' (or when piped). Left out with nothing piped (a terminal, no
+    stdin, an empty pipe) it is missing: a usage error, as `predict add` or `sense add` without --file is (it was
+    invalid_input, exit 1)."""
+    from .files import read_document, read_stdin
 
-    return read_document(file or "-", what)
+    missing = f"missing the {what}: give it with --file PATH, or pipe it in ('-' reads stdin)"
+    if file is None and (sys.stdin is None or sys.stdin.isatty()):
+        raise click.UsageError(missing)
+    if file is None:
+        text = read_stdin(what)
+        if not text.strip():
+            raise click.UsageError(missing + " (stdin was empty)")
+        return text
+    return read_document(file, what)
 
 
 @cli.command()

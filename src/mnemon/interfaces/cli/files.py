@@ -75,6 +75,11 @@ def text_or_stdin(text: str, give: str) -> str:
     return sys.stdin.read().rstrip("\r\n")
 
 
+def read_stdin(what: str) -> str:
+    """Everything on stdin, perhaps nothing, read as `read_document('-')` reads it (UTF-8, failures in words)."""
+    return _read_all(_stdin(what), what, "-", False)
+
+
 def read_document(path: str, what: str) -> str:
     """The whole text of the document at `path` ('-': stdin); `invalid_input` when it holds nothing but space."""
     if path == "-":
