@@ -372,3 +372,18 @@ def test_remember_recall_and_search_take_the_clis_options_over_the_servers(mem: 
         status, doc = _http(mem, name, {"query": "Lisbon office launch", "excerpt_chars": 20})
         assert status == 400 and doc["error"]["code"] == "invalid_input", doc
         assert "needs 'brief' true" in doc["error"]["message"], doc
+
+
+@pytest.mark.parametrize(("argv", "args"), [
+    (["related", "nope", "--direction", "sideways"], ("related", {"id": "nope", "direction": "sideways"})),
+    (["related", "nope", "--depth", "11"], ("related", {"id": "nope", "depth": 11})),
+    (["link", "nope", "gone", "--sub-type", "enables"], ("link", {"source_id": "nope", "target_id": "gone",
+                                                                   "sub_type": "enables"}))])
+def test_a_bad_argument_beside_an_unknown_id_is_the_same_refusal_everywhere(mem: Any, cli_run: CliRun,
+                                                                           argv: list[str],
+                                                                           args: tuple[str, dict[str, Any]]) -> None:
+    """`mnemon related nope --direction sideways` answered not_found (the memory) where MCP and HTTP answered
+    invalid_input (the direction): the library looked the memory up before it read its arguments."""
+    code, doc = cli_run(argv)
+    assert (code, doc["error"]["code"]) == (1, "invalid_input"), doc
+    assert _mcp(mem, *args)["error"]["code"] == "invalid_input"

@@ -122,8 +122,6 @@ def link(rt: Runtime, src: str, dst: str, edge_type: str, *, sub_type: str = "",
     metadata = {**parse_meta(meta), "created_by": "agent"}
     if src == dst:
         raise InvalidInput("an edge needs two different memories")
-    require_memory(rt, src)
-    require_memory(rt, dst)
     if edge_type == "causal" and sub_type and sub_type not in CAUSAL_SUB_TYPES:
         raise InvalidInput("causal sub-type must be causes, enables or prevents")
     if edge_type != "causal" and sub_type in CAUSAL_SUB_TYPES:
@@ -131,6 +129,8 @@ def link(rt: Runtime, src: str, dst: str, edge_type: str, *, sub_type: str = "",
         # causal walk or causal ordering ever reads, and was told "linked"
         raise InvalidInput(f"sub-type {sub_type!r} is a causal one, and this edge is {edge_type}: make it a causal "
                            "edge, or leave the sub-type out", field="sub_type")
+    require_memory(rt, src)  # (after the arguments, as the servers' schemas check them first)
+    require_memory(rt, dst)
     sub = sub_type or ("causes" if edge_type == "causal" else "")
     now = rt.now_iso()
     edges = [Edge(src, dst, edge_type, sub, w, origin="agent", metadata=metadata, created_at=now, rule="link")]
@@ -174,12 +174,14 @@ def _related_neighbors(rt: Runtime, types: list[str] | None, direction: str) -> 
 
 def related(rt: Runtime, node_id: str, *, depth: int = 2, edge_type: str | None = None,
             limit: int = 50, direction: str = "both") -> dict[str, Any]:
-    require_memory(rt, node_id)
+    # the arguments before the memory, as the servers' schemas check them: `related x --direction sideways`
+    # answered not_found on the command line and invalid_input over MCP
     if not 1 <= depth <= MAX_RELATED_DEPTH:
         raise InvalidInput(f"depth must be from 1 to {MAX_RELATED_DEPTH}")
     if direction not in RELATED_DIRECTIONS:
         raise InvalidInput(f"direction must be one of {', '.join(RELATED_DIRECTIONS)}, got {direction!r}")
     types = [validate_edge_type(edge_type)] if edge_type else None
+    require_memory(rt, node_id)
     reached = bfs(node_id, _related_neighbors(rt, types, direction), max_depth=depth, limit=limit)
     nodes = rt.store.get_nodes([r.id for r in reached])
     return {"id": node_id, "direction": direction, "related": [
