@@ -387,3 +387,20 @@ def test_a_bad_argument_beside_an_unknown_id_is_the_same_refusal_everywhere(mem:
     code, doc = cli_run(argv)
     assert (code, doc["error"]["code"]) == (1, "invalid_input"), doc
     assert _mcp(mem, *args)["error"]["code"] == "invalid_input"
+
+
+@pytest.mark.parametrize(("argv", "call"), [
+    (["show", " "], ("show", {"id": " "})),
+    (["related", ""], ("related", {"id": ""})),
+    (["link", "", "x"], ("link", {"source_id": "", "target_id": "x"})),
+    (["state", "explain", ""], ("state_explain", {"id": ""})),
+    (["state", "retract", "", "--reason", "typo"], ("state_retract", {"id": "", "reason": "typo"})),
+    (["predict", "check", "--id", "", "--dry-run"], ("predict_check", {"id": "", "dry_run": True}))])
+def test_a_blank_id_is_invalid_input_everywhere(mem: Any, cli_run: CliRun, argv: list[str],
+                                                call: tuple[str, dict[str, Any]]) -> None:
+    """`mnemon show ''` (state explain, predict check --id '' …) answered not_found, as if a memory could have no id,
+    where MCP and HTTP, whose schemas refuse a blank id, answered invalid_input; predict_check's schema took a blank
+    id, which the library then looked up."""
+    code, doc = cli_run(argv)
+    assert (code, doc["error"]["code"]) == (1, "invalid_input") and "blank" in doc["error"]["message"], doc
+    assert _mcp(mem, *call)["error"]["code"] == "invalid_input"

@@ -13,7 +13,7 @@ from ..core.importance import is_immune
 from ..core.keywords import VAULT_SOURCE_PREFIX
 from ..core.model import Edge, Link, Memory, parse_iso
 from ..core.surface import step
-from ..core.validation import validate_edge_type, validate_weight
+from ..core.validation import refuse_blank_id, validate_edge_type, validate_weight
 from ..ports.store.base import TIMED
 from .access import record_access
 from .remember import corrections_among, recompute_importance, refresh_importance, rejoin_backbone
@@ -25,6 +25,7 @@ MAX_META_KEYS = 20
 
 
 def require_memory(rt: Runtime, node_id: str) -> Memory:
+    refuse_blank_id(node_id, "a memory id")
     node = rt.store.get_node(node_id)
     if node is None:
         raise NotFound(f"no active memory with id {node_id!r}; "

@@ -159,6 +159,13 @@ def refuse_vault_source(inp: MemoryInput) -> MemoryInput:
     return inp
 
 
+def refuse_blank_id(value: Any, what: str) -> None:
+    """A blank id names nothing: invalid_input, never looked up (`mnemon show ''` answered not_found where MCP and
+    HTTP, whose schemas refuse a blank id, answered invalid_input)."""
+    if isinstance(value, str) and not value.strip():
+        raise InvalidInput(f"{what} must not be blank")
+
+
 def validate_edge_type(edge_type: Any) -> str:
     if edge_type not in MNEMON_EDGE_TYPES:
         raise InvalidInput(f"edge type must be one of {', '.join(MNEMON_EDGE_TYPES)}; got {edge_type!r}")

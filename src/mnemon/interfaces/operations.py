@@ -639,7 +639,7 @@ OPERATIONS: tuple[Operation, ...] = (
               lambda m, a: m.state_explain(a["id"], as_of=a.get("as_of"))),
     Operation("predict_check", "Check one prediction (id) or every due open one against the stored sense events "
               "(Mneme's `predict check`); records the outcomes unless dry_run.",
-              {"id": _s("prediction id (default: every due one)"),
+              {"id": _s("prediction id (default: every due one)", not_blank=True),
                "as_of": {**_AS_OF, "description": "check at this ISO instant (default now; a future one only with "
                                                   "dry_run)"},
                "dry_run": _b("evaluate without recording outcomes")},

@@ -9,6 +9,7 @@ from typing import Any
 
 from ...core.errors import Conflict, InvalidInput, NotFound
 from ...core.surface import step
+from ...core.validation import refuse_blank_id
 from ...core.world import (
     Prediction,
     Transition,
@@ -177,6 +178,7 @@ def check_predictions(rt: Runtime, *, prediction_id: str | None = None, as_of: A
     refuse_future_outcomes(rt, moment, dry_run, "--as-of")
     view = load_check_view(rt, moment, now)
     if prediction_id is not None:
+        refuse_blank_id(prediction_id, "a prediction id")  # (it was not_found; over the servers invalid_input)
         if prediction_id not in view.predictions:
             if world_of(rt).get_prediction(prediction_id) is not None:
                 raise InvalidInput(f"prediction {prediction_id!r} was made after --as-of {iso(moment)}: it cannot "

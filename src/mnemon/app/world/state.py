@@ -16,6 +16,7 @@ from typing import Any
 from ...core.errors import Conflict, InvalidInput, NotFound
 from ...core.model import Edge, parse_iso
 from ...core.surface import step
+from ...core.validation import refuse_blank_id
 from ...core.world import (
     Assertion,
     AssertionChange,
@@ -240,6 +241,7 @@ def _chain(rows: Mapping[str, Assertion], start: Assertion, pointer: str) -> lis
 
 
 def explain_state(rt: Runtime, assertion_id: str, *, as_of: Any = None) -> dict[str, Any]:
+    refuse_blank_id(assertion_id, "an assertion id")
     world = world_of(rt)
     raw = world.get_assertion(assertion_id)
     if raw is None:
@@ -537,6 +539,7 @@ def retract_assertion(rt: Runtime, assertion_id: str, reason: str, *,
     superseded is in force again (`restored_ids`), as the reference's recompute does, instead of the pair being left
     with no current value behind a value that never held. `withdrawn_by`: the source that stated it and no longer
     does (a re-run of its research), noted on the retraction: that source stating it again is no re-creation."""
+    refuse_blank_id(assertion_id, "an assertion id")
     missing = NotFound(f"no assertion {assertion_id!r}")
     if world_of(rt).get_assertion(assertion_id) is None:
         raise missing  # (before the transaction: on a read-only store an unknown id is still not_found)
