@@ -1,4 +1,4 @@
-"""A kill that survives an edit of its line.
+"""A kill or a validation that survives an edit of its line.
 
 An item's identity is its text: `- [ ] Blocked on vendr contract` corrected to `vendor` is a new task, its
 `has_blocked` edge a new active one, while the tombstone a person left on the old one stayed behind with a line no
@@ -10,12 +10,21 @@ says the opposite of 'may slip'), and the only such pair either way. The new edg
 `killed` event says `decision_carried`; a `decision_carried` event names the edge and line it came from), the old
 one gets a `decision_carried` event naming the new edge, and the reply lists each (`decisions_carried`). Any other
 edit is a new item, as before.
+
+A validation is carried the same way, said the same way (`"decision": "validated"`): the new edge is validated by
+the ingest with the reason the person gave (its `validated` event says `decision_carried`), and the old one, which
+the rebuild kept active on a line the note no longer holds beside its successor, is retired (not killed: nobody said
+it was wrong; its decision now lives on the new edge).
 """
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from difflib import SequenceMatcher
 from typing import Any
+
+from ...core.model import Edge
+from ...core.vault import gate_edge
 
 SIMILAR = 0.9  # SequenceMatcher ratio of the two lines as written: a typo or a word's spelling, not a new sentence
 _NUMBER = re.compile(r"\d+")
@@ -27,7 +36,8 @@ CARRIED = "decision_carried"
 
 
 def carry_kills_to_edited(writer: Any) -> list[dict[str, Any]]:
-    """Carry each kill of a containment edge whose item left its note in this run onto its edited successor."""
+    """Carry each kill or validation of a containment edge whose item left its note in this run onto its edited
+    successor."""
     decided = writer.decided
     # a task's or bullet's: its edge's evidence is its whole line (a section's is only its first: two sections
     # alike by that line may say anything else)
@@ -36,7 +46,8 @@ def carry_kills_to_edited(writer: Any) -> list[dict[str, Any]]:
     if not gone:
         return []
     store, vault = writer.rt.store, writer.vault
-    killed = {int(e.id or 0): e for e in store.get_edges(sorted(gone.values())) if e.status == "killed"}
+    killed = {int(e.id or 0): e for e in store.get_edges(sorted(gone.values()))
+              if e.status == "killed" or (e.status == "active" and e.metadata.get("validated"))}
     if not killed:
         return []
     fresh = set(writer.new_memory_ids)
@@ -61,14 +72,35 @@ def carry_kills_to_edited(writer: Any) -> list[dict[str, Any]]:
         if claimed[new_id] != 1:
             continue  # two killed lines alike to one new line: which decision it inherits is not for us to guess
         old = killed[old_id]
-        store.set_edge_status(new_id, "killed", actor="ingest", reason=CARRIED, when=now, previous=status)
-        vault.update_edge_strength(new_id, 0.0, "killed", now)
+        if old.status == "killed":
+            store.set_edge_status(new_id, "killed", actor="ingest", reason=CARRIED, when=now, previous=status)
+            vault.update_edge_strength(new_id, 0.0, "killed", now)
+        elif not _validate(store, new_id, old, now):
+            continue
         said = {"was": old.evidence, "now": line}
         vault.log_edge_events([(new_id, CARRIED, "ingest", {"from_edge": old_id, **said}, now),
                                (old_id, CARRIED, "ingest", {"to_edge": new_id, **said}, now)])
-        carried.append({"decision": "killed", "from_edge": old_id, "to_edge": new_id, "relation": old.type,
-                        "source_path": old.source_path, **said})
+        carried.append({"decision": "killed" if old.status == "killed" else "validated", "from_edge": old_id,
+                        "to_edge": new_id, "relation": old.type, "source_path": old.source_path, **said})
     return carried
+
+
+def _validate(store: Any, new_id: int, old: Edge, now: str) -> bool:
+    """Validate edge `new_id` as `old` was (its reason kept) and retire `old`; False, nothing written, when the gate
+    would not let a person validate the new edge."""
+    new = store.get_edge(new_id)
+    if new is None:
+        return False
+    decision = gate_edge(new.type, min(1.0, max(0.0, new.confidence)), new.evidence or None, True, "user",
+                         requested="active", existing=new.status)  # (as `validate-edge` asks it)
+    if not decision.is_active:
+        return False
+    reason = str(old.metadata.get("validated_reason") or "")
+    validated = replace(new, status=decision.status, updated_at=now,
+                        metadata={**new.metadata, "validated": True, "validated_reason": reason})
+    store.upsert_edge(validated, actor="ingest", event="validated", reason=CARRIED)
+    store.set_edge_status(int(old.id or 0), "retired", actor="ingest", reason=CARRIED, when=now, previous=old.status)
+    return True
 
 
 def _alike(was: str, now: str) -> bool:
