@@ -51,7 +51,8 @@ from ..bulk_gc import paused_gc
 # 9: a file stem outranks a title in link resolution (every link resolved again); `- [-]` is a closed task
 # 16: a link names the block it points at (metadata `block`); a section's text leaves out the ^ids ending its lines
 # 15: a %% comment never closed hides the rest of the note, as in Obsidian
-PLAN_VERSION = "16"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+# 17: a link edge says every block and heading the note's links to its target name (`blocks`, `sections`)
+PLAN_VERSION = "17"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"
@@ -195,8 +196,8 @@ def _edge(src: str, dst: str, relation: str, confidence: float, evidence: str, r
     if not meta:  # most edges (sections, bullets, dates' notes, emails, tags) carry their line only
         encoded = "{}" if line is None else f'{{"line":{line}}}'
         return _new_row(PlannedEdge, (src, dst, relation, rounded, evidence, rule, status, reasons, encoded, ""))
-    parts = [f'"{k}":{encode_basestring(v) if isinstance(v, str) else int(v)}' for k, v in meta.items()
-             if v not in (None, "")]
+    parts = [f'"{k}":{encode_basestring(v) if isinstance(v, str) else _COMPACT(v) if isinstance(v, list) else int(v)}'
+             for k, v in meta.items() if v not in (None, "")]
     if line is not None:
         parts.append(f'"line":{line}')
     encoded = "{" + ",".join(parts) + "}"
@@ -272,18 +273,32 @@ def _link_edges(nid: str, wikilinks: Sequence[WikiLink], markdown_links: Sequenc
                 ) -> list[PlannedEdge]:
     """Each link's edge, in the note's order (an attachment has none): its destination waits for every note's
     name, looked up by its `link_key`."""
+    links: list[tuple[str, WikiLink | MarkdownLink, str, str | None]] = [
+        ("embeds" if link.is_embed else "links_to", link, "wikilink", link.alias) for link in wikilinks
+        if not link.is_attachment]
+    links += [("links_to", mlink, "markdown_link", None) for mlink in markdown_links]
+    # the links of one key and relation are one edge (the first's line is its evidence): it says every block and
+    # heading they point at, not the first one's alone
+    parts: dict[tuple[str, str], tuple[dict[str, None], dict[str, None]]] = {}
+    for relation, link, _rule, _alias in links:
+        blocks, sections = parts.setdefault((_link_key(link.target), relation), ({}, {}))
+        if link.block:
+            blocks[link.block] = None
+        if link.section:
+            sections[link.section] = None
     out: list[PlannedEdge] = []
-    for link in wikilinks:
-        if link.is_attachment:
-            continue
-        relation = "embeds" if link.is_embed else "links_to"
-        out.append(_edge(nid, "", relation, LINK_CONFIDENCE, link.evidence, "wikilink", link.line,
-                         key=_link_key(link.target), target=link.target, section=link.section, alias=link.alias,
-                         block=link.block))
-    for mlink in markdown_links:
-        out.append(_edge(nid, "", "links_to", LINK_CONFIDENCE, mlink.evidence, "markdown_link", mlink.line,
-                         key=_link_key(mlink.target), target=mlink.target, section=mlink.section, block=mlink.block))
+    for relation, link, rule, alias in links:
+        key = _link_key(link.target)
+        blocks, sections = parts[(key, relation)]
+        out.append(_edge(nid, "", relation, LINK_CONFIDENCE, link.evidence, rule, link.line, key=key,
+                         target=link.target, section=link.section, alias=alias, block=link.block,
+                         blocks=_more_than(blocks, link.block), sections=_more_than(sections, link.section)))
     return out
+
+
+def _more_than(named: dict[str, None], first: str | None) -> list[str] | None:
+    """Every block (or heading) the links of one edge name, when that says more than the first link's alone."""
+    return list(named) if list(named) != ([first] if first else []) else None
 
 
 def plan_links(path: str, data: bytes) -> tuple[PlannedEdge, ...]:
