@@ -16,6 +16,7 @@ from typing import Any
 
 from ..core.errors import Conflict, InvalidInput
 from . import notes
+from .note_hidden import check_content_closes
 
 DAILY_ACTIONS = ("read", "append", "create")
 DEFAULT_DAILY_PATTERN = "Daily/YYYY-MM-DD.md"
@@ -148,9 +149,13 @@ def _daily_note(vault: str | Path | None, action: str | None = None, *, content:
     body = notes._ensure_newline(notes._styled(content.strip("\r\n"), nl), nl)
     if action == "create" and before is not None:
         raise Conflict(f"daily note {target.rel} already exists; use `daily append`", path=target.rel)
+    # a daily note is appended to all day: content leaving a comment or fence open hides every later entry
+    check_content_closes(notes._lines(body), target.rel)
     if title:
         after = _append_under(text, title, body, nl, target.rel)
     else:
+        lines = notes._lines(text)
+        notes._check_not_in_code(lines, len(lines), target.rel)
         after = text + (nl if text and not notes._ends_line(text) else "") + body
     if title:
         extra["heading"] = title
