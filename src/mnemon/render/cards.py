@@ -601,6 +601,9 @@ def svg_to_png(svg: str, png_path: Path) -> str | None:
     return rasterise(svg, png_path)[0]
 
 
+CARD_SUFFIXES = (".svg", ".png")
+
+
 def check_out_dir(out_dir: str | Path) -> Path:
     """`out_dir` as a card folder, or `InvalidInput` when it (or a folder on its way) is a file: checked before any
     work, so a command does not ingest a vault or walk the graph only to fail at the end (`FileExistsError` was an
@@ -611,6 +614,11 @@ def check_out_dir(out_dir: str | Path) -> Path:
             if not place.is_dir():
                 raise InvalidInput(f"--out must be a directory; {place} is a file", out=str(out_dir))
             break
+    if path.suffix.casefold() in CARD_SUFFIXES and not path.is_dir():
+        # (`thought --out card.svg` made a folder of that name and wrote the card inside it, without a word)
+        raise InvalidInput(f"--out names the folder cards are written to (each card is thought_<time>.svg and .png "
+                           f"in it), not a card file: {out_dir} is not a folder; give a folder, such as "
+                           f"`--out {path.parent}`", out=str(out_dir))
     return path
 
 

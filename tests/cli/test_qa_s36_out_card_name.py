@@ -1,0 +1,29 @@
+"""`--out` names the folder cards are written to: `thought --out card.svg` made a folder named `card.svg` and wrote
+`thought_<time>.svg` and `.png` inside it, saying nothing. A name that reads as a card file (.svg or .png) that is
+not a folder already is refused by `thought`, `surface` and `run-once` alike, before any work."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+Run = Callable[..., tuple[int, Any]]
+
+
+def test_an_out_named_as_a_card_file_is_refused(cli_run: Run, tmp_path: Path, example_vault: Path) -> None:
+    for name, line in (("card.svg", ["thought"]), ("Card.PNG", ["surface", "--render"]),
+                       ("cards/today.svg", ["surface", "--prompt", "battery"]),
+                       ("card.png", ["run-once", "--vault", example_vault])):
+        code, out = cli_run([*line, "--out", tmp_path / name])
+        assert code == 1 and out["error"]["code"] == "invalid_input", line
+        assert "folder" in out["error"]["message"] and name in out["error"]["message"]
+    assert not any((tmp_path / n).exists() for n in ("card.svg", "Card.PNG", "cards", "card.png"))
+    code, status = cli_run(["status"])
+    assert code == 0 and status["nodes_by_kind"] == {}  # run-once refused before it ingested anything
+
+
+def test_a_folder_that_exists_is_a_folder_whatever_its_name(cli_run: Run, tmp_path: Path,
+                                                           example_vault: Path) -> None:
+    folder = tmp_path / "deck.svg"
+    folder.mkdir()
+    code, out = cli_run(["run-once", "--vault", example_vault, "--out", folder])
+    assert code == 0 and Path(out["image"]).parent == folder.resolve()
