@@ -9,14 +9,31 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import re
+
 import click
 
 from ...app.config import load_config
 from .commands import progress_bar, read_input
-from .main import Ctx, cli, hints_help, run
+from .main import Ctx, OnceOnlyCommand, cli, hints_help, run
 
-# `kill-edge -71`: a negative edge id (a note's edge to one of its own items) is the argument, not an unknown option
-_NEGATIVE_IDS = {"ignore_unknown_options": True}
+_NEGATIVE_ID = re.compile(r"-[0-9]+")
+
+
+class _EdgeIdCommand(OnceOnlyCommand):
+    """`kill-edge -71`: a negative edge id (a note's edge to one of its own items) is the argument, not an unknown
+    option, wherever it stands; any other unknown option is named as one (letting every unknown option through made
+    `validate-edge -21 --dry-run` "Got unexpected extra argument (--dry-run)")."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if "--" not in args:
+            takes_value = {name for p in self.params if isinstance(p, click.Option) and not p.is_flag
+                           for name in p.opts}
+            ids = [i for i, arg in enumerate(args) if _NEGATIVE_ID.fullmatch(arg)
+                   and not (i and args[i - 1] in takes_value)]  # (`--reason -2` is the reason)
+            if ids:  # after `--` an argument is never an option
+                args = [a for i, a in enumerate(args) if i not in ids] + ["--"] + [args[i] for i in ids]
+        return super().parse_args(ctx, args)
 
 
 def _ingest(mode: str, vault: str | None, hints: str | None, max_notes: int | None, follow_symlinks: bool,
@@ -67,7 +84,7 @@ def update(vault: str | None, hints: str | None, max_notes: int | None, follow_s
     _ingest("update", vault, hints, max_notes, follow_symlinks, workers, no_embed, allow_empty)
 
 
-@cli.command("explain-edge", context_settings=_NEGATIVE_IDS)
+@cli.command("explain-edge", cls=_EdgeIdCommand)
 @click.argument("edge_id")
 def explain_edge(edge_id: str) -> None:
     """Why an edge exists: evidence, source, relationship type and its audit timeline."""
@@ -84,7 +101,7 @@ def promote_candidates(mode: str, dry_run: bool) -> None:
     run(lambda c: c.mem.promote_candidates(mode=mode, dry_run=dry_run))
 
 
-@cli.command("weaken-edge", context_settings=_NEGATIVE_IDS)
+@cli.command("weaken-edge", cls=_EdgeIdCommand)
 @click.argument("edge_id")
 @click.option("--reason", default="", help="Why (kept in the edge's audit log).")
 @click.option("--factor", default=0.5, show_default=True, type=float, help="Multiply the strength by this (0-1).")
@@ -94,7 +111,7 @@ def weaken_edge(edge_id: str, reason: str, factor: float, floor: float) -> None:
     run(lambda c: c.mem.weaken_edge(edge_id, reason=reason, factor=factor, floor=floor))
 
 
-@cli.command("kill-edge", context_settings=_NEGATIVE_IDS)
+@cli.command("kill-edge", cls=_EdgeIdCommand)
 @click.argument("edge_id")
 @click.option("--reason", default="", help="Why (kept in the edge's audit log).")
 def kill_edge(edge_id: str, reason: str) -> None:
@@ -102,7 +119,7 @@ def kill_edge(edge_id: str, reason: str) -> None:
     run(lambda c: c.mem.kill_edge(edge_id, reason=reason))
 
 
-@cli.command("validate-edge", context_settings=_NEGATIVE_IDS)
+@cli.command("validate-edge", cls=_EdgeIdCommand)
 @click.argument("edge_id")
 @click.option("--reason", default="", help="Why (kept in the edge's audit log).")
 def validate_edge(edge_id: str, reason: str) -> None:
