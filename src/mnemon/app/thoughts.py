@@ -40,6 +40,7 @@ from .closed_loops import ClosedLater
 from .context import DEFAULT_BUDGET, DEFAULT_MAX_ITEMS, build_context_pack, parse_as_of, parse_hints, source_path_of
 from .runtime import Runtime
 from .suggested_actions import suggested_actions, vault_root
+from .thought_hints import hint_report
 from .thought_scores import (RECENT_PENALTY, RECENT_WINDOW, cooldown, is_observation, recent_ranks, score_draft,
                              score_observation, text_dates, worded)
 from .thought_walk import card_edge, node_name, node_type, path_step, walk
@@ -277,10 +278,13 @@ def candidate_dict(c: Candidate) -> dict[str, Any]:
     }
 
 
-def candidates(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS, limit: int = 5) -> list[dict[str, Any]]:
+def candidates(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS, limit: int = 5) -> dict[str, Any]:
     hint_tokens, hops, limit = parse_hints(hints), _check_hops(hops), _check_limit(limit)
     kept, _considered = kept_candidates(rt, hint_tokens)
-    return [candidate_dict(_with_path(rt, c, hops, hint_tokens)) for c in islice(kept, limit)]
+    best = [_with_path(rt, c, hops, hint_tokens) for c in islice(kept, limit)]
+    said = {"hint_report": hint_report(rt, hint_tokens, {h for c in best for h in c.hints_hit})} \
+        if hints is not None and hint_tokens else {}
+    return {"count": len(best), "candidates": [candidate_dict(c) for c in best], **said}
 
 
 def debug_candidates(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS, limit: int = 20,
@@ -404,12 +408,15 @@ def thought(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS, out: st
     if out is not None:
         check_out_dir(out)  # a file named as the card folder: refused before the walk, not after it
     first = next(kept_candidates(rt, hint_tokens)[0], None)
+    given = hints is not None and bool(hint_tokens)  # (what the hints did is said when they were given)
+    said = {"hint_report": hint_report(rt, hint_tokens, first.hints_hit if first else ())} if given else {}
     if first is None:
-        return {"thought": None, "empty_reason": "no_candidates", "db": rt.store.path}
+        return {"thought": None, "empty_reason": "no_candidates", **said, "db": rt.store.path}
     best = _with_path(rt, first, hops, hint_tokens)
     result = _thought_from_candidate(best, rt.now().date())
     stamp = rt.now().strftime("%Y%m%d_%H%M%S")
     _render(rt, result, out, theme, stamp)
+    result.update(said)
     result["id"] = f"thought:{stamp}:{best.memory.id[-8:]}"
     if record and not rt.store.readonly:
         with rt.store.transaction():
@@ -670,8 +677,7 @@ class ContextMixin:
                                   hints=hints)
 
     def candidates(self, *, hints: Any = None, hops: int = DEFAULT_HOPS, limit: int = 5) -> dict[str, Any]:
-        rows = candidates(self.rt, hints=hints, hops=hops, limit=limit)
-        return {"count": len(rows), "candidates": rows}
+        return candidates(self.rt, hints=hints, hops=hops, limit=limit)
 
     def debug_candidates(self, *, hints: Any = None, hops: int = DEFAULT_HOPS, limit: int = 20,
                          include_skipped: bool = False) -> dict[str, Any]:
