@@ -1,4 +1,4 @@
-"""A kill or a validation that survives an edit of its line.
+"""A kill, a validation or a weakening that survives an edit of its line.
 
 An item's identity is its text: `- [ ] Blocked on vendr contract` corrected to `vendor` is a new task, its
 `has_blocked` edge a new active one, while the tombstone a person left on the old one stayed behind with a line no
@@ -14,7 +14,9 @@ edit is a new item, as before.
 A validation is carried the same way, said the same way (`"decision": "validated"`): the new edge is validated by
 the ingest with the reason the person gave (its `validated` event says `decision_carried`), and the old one, which
 the rebuild kept active on a line the note no longer holds beside its successor, is retired (not killed: nobody said
-it was wrong; its decision now lives on the new edge).
+it was wrong; its decision now lives on the new edge). A weakening too (`"weakened"`): the new edge takes the
+weakened strength and status (its `weakened` event says `decision_carried` and the edge it came from); the old edge
+went with its line (`VaultWriter.weakened_items` kept what it said).
 """
 from __future__ import annotations
 
@@ -35,49 +37,67 @@ _NEGATIONS = frozenset(("not", "no", "never", "none", "nothing", "nobody", "with
 CARRIED = "decision_carried"
 
 
+def is_item(node_id: str) -> bool:
+    """A task's or bullet's row: its edge's evidence is its whole line."""
+    return node_id.startswith("vault:") and _ITEM.search(node_id) is not None
+
+
 def carry_kills_to_edited(writer: Any) -> list[dict[str, Any]]:
-    """Carry each kill or validation of a containment edge whose item left its note in this run onto its edited
-    successor."""
+    """Carry each kill, validation or weakening of a containment edge whose item left its note in this run onto its
+    edited successor."""
     decided = writer.decided
     # a task's or bullet's: its edge's evidence is its whole line (a section's is only its first: two sections
     # alike by that line may say anything else)
-    gone = {key: edge_id for key, edge_id in decided.unseen.items()
-            if key not in decided.written and key[1].startswith("vault:") and _ITEM.search(key[1])}
-    if not gone:
-        return []
+    gone = {key: edge_id for key, edge_id in decided.unseen.items() if key not in decided.written and is_item(key[1])}
     store, vault = writer.rt.store, writer.vault
     killed = {int(e.id or 0): e for e in store.get_edges(sorted(gone.values()))
-              if e.status == "killed" or (e.status == "active" and e.metadata.get("validated"))}
+              if e.status == "killed" or (e.status == "active" and e.metadata.get("validated"))} if gone else {}
+    weakened = set(writer.weakened_items)  # (deleted by now: `drop_unreused` found them no other successor)
+    killed.update(writer.weakened_items)
+    writer.weakened_items = {}
     if not killed:
         return []
     fresh = set(writer.new_memory_ids)
     wanted = {(e.src, e.type) for e in killed.values()}
-    successors: dict[tuple[str, str], list[tuple[int, str, str, str]]] = {}
+    successors: dict[tuple[str, str], list[tuple[int, str, str, str, float]]] = {}
     for (src, dst, relation), origin, values in vault.edge_values_from(sorted({s for s, _ in wanted}),
                                                                         types=sorted({r for _, r in wanted})):
         if origin == "ingest" and dst in fresh and values[1] in ("active", "candidate") and (src, relation) in wanted:
-            successors.setdefault((src, relation), []).append((int(values[0]), dst, values[1], str(values[4] or "")))
-    pairs: dict[int, tuple[int, str, str]] = {}  # old edge → (new edge, its status, its line)
+            successors.setdefault((src, relation), []).append((int(values[0]), dst, values[1], str(values[4] or ""),
+                                                               float(values[2])))
+    pairs: dict[int, tuple[int, str, str, float]] = {}  # old edge → (new edge, its status, its line, its strength)
     claimed: dict[int, int] = {}
     for old_id, old in killed.items():
         was = old.evidence or ""
-        alike = [(new_id, status, line) for new_id, _dst, status, line in successors.get((old.src, old.type), ())
+        alike = [(new_id, status, line, weight) for new_id, _dst, status, line, weight
+                 in successors.get((old.src, old.type), ())
                  if _NUMBER.findall(line) == _NUMBER.findall(was) and _alike(was, line)]
         if len(alike) == 1:
             pairs[old_id] = alike[0]
             claimed[alike[0][0]] = claimed.get(alike[0][0], 0) + 1
     carried: list[dict[str, Any]] = []
     now = writer.now
-    for old_id, (new_id, status, line) in sorted(pairs.items()):
+    for old_id, (new_id, status, line, weight) in sorted(pairs.items()):
         if claimed[new_id] != 1:
             continue  # two killed lines alike to one new line: which decision it inherits is not for us to guess
         old = killed[old_id]
+        said = {"was": old.evidence, "now": line}
+        if old_id in weakened:
+            if weight <= old.weight:
+                continue  # (weaker already)
+            to = "candidate" if "candidate" in (old.status, status) else status
+            vault.update_edge_strength(new_id, old.weight, to, now)
+            vault.log_edge_events([(new_id, "weakened", "ingest", {"reason": CARRIED, "from_edge": old_id, **said,
+                                                                   "previous_strength": weight,
+                                                                   "strength": old.weight, "status": to}, now)])
+            carried.append({"decision": "weakened", "from_edge": old_id, "to_edge": new_id, "relation": old.type,
+                            "source_path": old.source_path, **said})
+            continue
         if old.status == "killed":
             store.set_edge_status(new_id, "killed", actor="ingest", reason=CARRIED, when=now, previous=status)
             vault.update_edge_strength(new_id, 0.0, "killed", now)
         elif not _validate(store, new_id, old, now):
             continue
-        said = {"was": old.evidence, "now": line}
         vault.log_edge_events([(new_id, CARRIED, "ingest", {"from_edge": old_id, **said}, now),
                                (old_id, CARRIED, "ingest", {"to_edge": new_id, **said}, now)])
         carried.append({"decision": "killed" if old.status == "killed" else "validated", "from_edge": old_id,

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.model import Memory
+from ...core.model import Edge, Memory
 from ...core.ontology import DEFAULT_ONTOLOGY
 from ...core.vault import LinkIndex, NoteIdentity, note_keys, survives_rebuild
 from ...core.vault.links import nearest_first
@@ -20,6 +20,7 @@ from ...ports.store.edge_rows import NOTE_PATH
 from ..runtime import Runtime
 from .contained import Containment
 from .decided_sources import DecidedSources, moved_source
+from .edited_items import is_item
 from .plan import NotePlan, PlannedEdge, PlannedNode, note_id
 
 SHARED_KINDS = ("date", "email", "tag", "placeholder")
@@ -102,6 +103,9 @@ class VaultWriter:
         # id → ((src, dst, type), strength, status, link key) of each weakened edge this run cleared and did not
         # plan again in place: its successor (`_carry_weakened`) takes the weakening over
         self.weakened: dict[int, tuple[tuple[str, str, str], float, str, str]] = {}
+        # id → the weakened edge (its strength, status and line) of a task or bullet cleared and not planned again in
+        # place (its line edited): `edited_items` passes the weakening to the edited line's edge
+        self.weakened_items: dict[int, Edge] = {}
         self.moves: dict[str, str] = {}  # old path → new path of the notes this run moved (`ingest._moved_notes`)
         # (note, item, relation) of the containment edges of the last `write_nodes` batch that are rows and whose
         # item had a row before it: one `write_edges` inserts anew takes the item's creation time
@@ -201,6 +205,10 @@ class VaultWriter:
             if status in ("active", "candidate") and values[2] < values[3]:  # weakened (as `write_edges` reads it)
                 link_key = json.loads(meta).get("key", "") if key[2] in LINK_RELATIONS and meta else ""
                 self.weakened[values[0]] = (key, values[2], status, str(link_key or ""))
+                if is_item(key[1]):
+                    self.weakened_items[values[0]] = Edge(src=key[0], dst=key[1], type=key[2], weight=values[2],
+                                                          status=status, evidence=str(values[4] or ""),
+                                                          source_path=key[0].partition(":")[2], id=values[0])
             if key[1].split(":", 1)[0] in SHARED_KINDS:
                 self.released.add(key[1])
             return True
@@ -319,6 +327,7 @@ class VaultWriter:
                 if self.reusable.get(row[:3]) == edge_id:  # cleared by this run and planned again: kept in place
                     del self.reusable[row[:3]]
                     self.weakened.pop(edge_id, None)  # (its weakening stays with it, just below)
+                    self.weakened_items.pop(edge_id, None)
                     values = (row[3], row[4], row[5], row[6], row[8], path, row[10])
                     if found[2] < found[3]:  # a parsed edge's strength drops below its confidence only by
                         values = (found[2], row[4], status, *values[3:])  # weaken-edge: a decision a re-parse keeps
@@ -481,6 +490,7 @@ class VaultWriter:
             keys = [key for target in dict.fromkeys(targets) if (key := (new_src, target, type_)) != (src, dst, type_)]
             if keys:
                 options[old_id] = (keys, strength, status)
+                self.weakened_items.pop(old_id, None)  # (a moved note's: the same line at its new path)
         found = self.vault.edge_values_by_keys(list({k for keys, _s, _st in options.values() for k in keys}))
         taken: set[tuple[str, str, str]] = set()
         events = []
