@@ -39,3 +39,8 @@ def test_a_negative_id_is_the_id_wherever_it_stands(cli_run: Run, tmp_path: Path
     code, out = cli_run(["explain-edge", str(risk["id"])])
     assert code == 0 and out["edge"]["status"] == "killed"
     assert out["debug_log"][1]["thinking"]["reason"] == "-2"
+
+
+def test_an_option_left_without_its_value_is_said(cli_run: Run) -> None:
+    code, out = cli_run(["validate-edge", "-3", "--reason"])
+    assert code == 2 and out["error"]["message"] == "Option '--reason' requires an argument."

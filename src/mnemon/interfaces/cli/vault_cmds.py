@@ -32,7 +32,10 @@ class _EdgeIdCommand(OnceOnlyCommand):
             ids = [i for i, arg in enumerate(args) if _NEGATIVE_ID.fullmatch(arg)
                    and not (i and args[i - 1] in takes_value)]  # (`--reason -2` is the reason)
             if ids:  # after `--` an argument is never an option
-                args = [a for i, a in enumerate(args) if i not in ids] + ["--"] + [args[i] for i in ids]
+                rest = [a for i, a in enumerate(args) if i not in ids]
+                if rest and rest[-1] in takes_value:  # (`--` is no option's value: `kill-edge -3 --reason`)
+                    raise click.BadOptionUsage(rest[-1], f"Option '{rest[-1]}' requires an argument.", ctx)
+                args = [*rest, "--", *(args[i] for i in ids)]
         return super().parse_args(ctx, args)
 
 
