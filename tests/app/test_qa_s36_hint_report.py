@@ -36,3 +36,12 @@ def test_a_thought_says_what_its_hints_did(make_mem, tmp_path: Path) -> None:
     held = mem.candidates(hints="supplier", limit=5)["hint_report"]
     assert held == {"given": ["supplier"], "matched": ["supplier"], "unmatched": []}
     assert "hint_report" not in mem.candidates(limit=1)  # the default hints: nothing was asked
+
+
+def test_proactive_cards_and_debug_candidates_say_it_too(make_mem, tmp_path: Path) -> None:
+    mem = _mem(make_mem, tmp_path)
+    cards = mem.surface(hints="supplier,zqxwv", limit=5)
+    assert cards["hint_report"] == {"given": ["supplier", "zqxwv"], "matched": ["supplier"], "unmatched": ["zqxwv"]}
+    debug = mem.debug_candidates(hints="zqxwv", limit=2)
+    assert debug["hints"] == ["zqxwv"] and debug["hint_report"]["unmatched"] == ["zqxwv"]
+    assert "hint_report" not in mem.surface(limit=1) and "hint_report" not in mem.surface(prompt="supplier", limit=1)

@@ -33,3 +33,8 @@ def hint_report(rt: Runtime, hints: Sequence[str], matched: Iterable[str]) -> di
         report["note"] = ("no card shown holds a hint: a hint raises the score of an item that holds it, it"
                           " does not filter, and other items scored higher")
     return report
+
+
+def said_hints(rt: Runtime, asked: Any, hints: Sequence[str], matched: Iterable[str]) -> dict[str, Any]:
+    """`{"hint_report": …}` for a reply when hints were asked for (`asked`, the argument as given), else nothing."""
+    return {"hint_report": hint_report(rt, hints, matched)} if asked is not None and hints else {}

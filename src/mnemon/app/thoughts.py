@@ -40,7 +40,7 @@ from .closed_loops import ClosedLater
 from .context import DEFAULT_BUDGET, DEFAULT_MAX_ITEMS, build_context_pack, parse_as_of, parse_hints, source_path_of
 from .runtime import Runtime
 from .suggested_actions import suggested_actions, vault_root
-from .thought_hints import hint_report
+from .thought_hints import said_hints
 from .thought_scores import (RECENT_PENALTY, RECENT_WINDOW, cooldown, is_observation, recent_ranks, score_draft,
                              score_observation, text_dates, worded)
 from .thought_walk import card_edge, node_name, node_type, path_step, walk
@@ -282,8 +282,7 @@ def candidates(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS, limi
     hint_tokens, hops, limit = parse_hints(hints), _check_hops(hops), _check_limit(limit)
     kept, _considered = kept_candidates(rt, hint_tokens)
     best = [_with_path(rt, c, hops, hint_tokens) for c in islice(kept, limit)]
-    said = {"hint_report": hint_report(rt, hint_tokens, {h for c in best for h in c.hints_hit})} \
-        if hints is not None and hint_tokens else {}
+    said = said_hints(rt, hints, hint_tokens, {h for c in best for h in c.hints_hit})
     return {"count": len(best), "candidates": [candidate_dict(c) for c in best], **said}
 
 
@@ -303,7 +302,8 @@ def debug_candidates(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS
     out: dict[str, Any] = {"db": rt.store.path, "include_skipped": include_skipped, "hints": list(hint_tokens),
                            "count": len(rows), "considered": considered, "candidates": rows,
                            "empty_reason": None if rows else ("no_observations" if not considered
-                                                              else "all_candidates_suppressed")}
+                                                              else "all_candidates_suppressed"),
+                           **said_hints(rt, hints, hint_tokens, {h for c in best for h in c.hints_hit})}
     if include_skipped:
         shown = suppressed[:limit]
         seeds = rt.store.get_nodes(sorted({c.seed_id for c in shown if c.seed_id != c.memory.id}))
@@ -408,8 +408,7 @@ def thought(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS, out: st
     if out is not None:
         check_out_dir(out)  # a file named as the card folder: refused before the walk, not after it
     first = next(kept_candidates(rt, hint_tokens)[0], None)
-    given = hints is not None and bool(hint_tokens)  # (what the hints did is said when they were given)
-    said = {"hint_report": hint_report(rt, hint_tokens, first.hints_hit if first else ())} if given else {}
+    said = said_hints(rt, hints, hint_tokens, first.hints_hit if first else ())  # (what the hints did, asked)
     if first is None:
         return {"thought": None, "empty_reason": "no_candidates", **said, "db": rt.store.path}
     best = _with_path(rt, first, hops, hint_tokens)
@@ -545,8 +544,10 @@ def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int
 
 
 def _surface_candidate(rt: Runtime, c: Candidate, hops: int, hints: tuple[str, ...],
-                       vault: str | None = None) -> dict[str, Any]:
-    """A proactive candidate as a card in the shape of `_thought_from_item`'s."""
+                       vault: str | None = None, hits: set[str] | None = None) -> dict[str, Any]:
+    """A proactive candidate as a card in the shape of `_thought_from_item`'s (the hints it holds added to `hits`)."""
+    if hits is not None:
+        hits.update(c.hints_hit)
     card = _thought_from_candidate(_with_path(rt, c, hops, hints), rt.now().date())
     meta = c.memory.metadata or {}
     item = {"id": c.memory.id, "item_type": "memory", "note": meta.get("note"), "text": c.memory.content,
@@ -635,6 +636,7 @@ def surface(rt: Runtime, *, prompt: str | None = None, limit: int = 5, hops: int
         check_out_dir(out)
     if prompt is not None and not str(prompt).strip():  # as `retrieve`: a blank prompt is a mistake, not "no prompt"
         raise InvalidInput("--prompt must be a non-empty string (leave it out for proactive cards)")
+    said: dict[str, Any] = {}
     if prompt is not None:
         pack = build_context_pack(rt, str(prompt), budget=SURFACE_BUDGET, max_items=min(100, 2 * limit),
                                   include_candidates=include_candidates, hints=hints, as_of=when)
@@ -649,18 +651,20 @@ def surface(rt: Runtime, *, prompt: str | None = None, limit: int = 5, hops: int
     else:
         kept, considered = kept_candidates(rt, hint_tokens)
         vault = vault_root(rt)
+        hits: set[str] = set()
         thoughts = _distinct_cards((_CardEntry(c.memory.id, str((c.memory.metadata or {}).get("note") or ""),
                                                str((c.memory.metadata or {}).get("memory_kind") or "observation"),
                                                c.memory.content, partial(_surface_candidate, rt, c, hops, hint_tokens,
-                                                                         vault))
+                                                                         vault, hits))
                                     for c in kept), limit)
         retrieval = {"clusters": [], "brain_labels": [], "source": "proactive_candidates",
                      "stats": _surface_stats(len(thoughts), {"candidate_items_considered": considered}),
                      "empty_reason": None if thoughts else "no_candidates"}
+        said = said_hints(rt, hints, hint_tokens, hits)  # (a pack's hints bias its recall: no card holds them as such)
     for n, t in enumerate(thoughts, start=1):
         _render(rt, t, out, theme, f"surface_{n:02d}_{excerpt(t['title'], 40)}")
     return {"prompt": prompt, "count": len(thoughts), "thoughts": thoughts,
-            "retrieval": retrieval, "empty_reason": None if thoughts else retrieval["empty_reason"]}
+            "retrieval": retrieval, "empty_reason": None if thoughts else retrieval["empty_reason"], **said}
 
 
 # ── facade ─────────────────────────────────────────────────────────────────────────────────────────────────────
