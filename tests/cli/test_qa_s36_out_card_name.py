@@ -27,3 +27,11 @@ def test_a_folder_that_exists_is_a_folder_whatever_its_name(cli_run: Run, tmp_pa
     folder.mkdir()
     code, out = cli_run(["run-once", "--vault", example_vault, "--out", folder])
     assert code == 0 and Path(out["image"]).parent == folder.resolve()
+
+
+def test_init_refuses_an_out_named_as_a_card_file(cli_run: Run, tmp_path: Path, example_vault: Path) -> None:
+    """`init --out card.svg` wrote it to the config, and every later `thought` failed on an --out never typed."""
+    code, out = cli_run(["init", "--vault", example_vault, "--out", tmp_path / "card.svg"])
+    assert code == 1 and out["error"]["code"] == "invalid_input" and "not a card file" in out["error"]["message"]
+    code, shown = cli_run(["config"])
+    assert code == 0 and shown.get("vault") in (None, "")  # no config file was written

@@ -17,6 +17,7 @@ from typing import Any
 
 from ...core.errors import Conflict, HealthCheckFailed, InvalidInput
 from ...core.vault.observations import DEFAULT_HINTS, hint_words
+from ...render.cards import check_out_dir
 from ..config import DB_URL_SCHEMES, SETTINGS_BY_NAME, Config, default_config_path, server_url
 
 
@@ -153,6 +154,8 @@ def init(cfg: Config, *, vault: str, db: str | None = None, out: str | None = No
         "hints": list(parse_hints(hints) or DEFAULT_HINTS),
         "follow_symlinks": bool(follow_symlinks),
     })
+    if out:  # (what `thought`, `surface` and `run-once` would refuse on every run, refused once here)
+        check_out_dir(data["out"])
     _write_json(path, data)
     return {"config": str(path), "vault": data["vault"], "db": _shown(data["db"]), "out": data["out"],
             "hints": data["hints"],
