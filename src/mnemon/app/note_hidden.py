@@ -50,3 +50,16 @@ def check_content_closes(body_lines: Sequence[str], rel: str) -> None:
                            f"rest of {rel} into code; close the fence", path=rel, fence_line=line)
     raise InvalidInput(f"the content opens a %% comment (its line {line}) it never closes, which would hide the "
                        f"rest of {rel}; close the comment", path=rel, comment_line=line)
+
+
+def check_edit_hides_nothing(before: str, after: str, rel: str) -> None:
+    """Refuse an edit of text in place (`note replace`) that leaves a code fence or ``%%`` comment open in a note
+    that had none: everything after it would be code or hidden, while the edit reported one replacement."""
+    found = hidden_from(after.splitlines(keepends=True))
+    if found is None or hidden_from(before.splitlines(keepends=True)) is not None:
+        return
+    kind, line = found
+    what = "code fence" if kind == "fence" else "%% comment"
+    raise InvalidInput(f"the replacement leaves a {what} open at line {line} of {rel}, which would "
+                       f"{'turn the rest of the note into code' if kind == 'fence' else 'hide the rest of the note'};"
+                       f" close it in the replacement", path=rel, **{f"{kind}_line": line})

@@ -51,7 +51,7 @@ from ..core.vault.links import LinkIndex, placeholder_key, relative_target, spli
 from ..core.vault.model import ATTACHMENT_EXTENSIONS
 from .note_headings import matching, twins
 from .note_lists import is_item, item_key, next_marker
-from .note_hidden import check_content_closes, check_not_hidden
+from .note_hidden import check_content_closes, check_edit_hides_nothing, check_not_hidden
 from .note_names import backup_name, check_folders, check_names, check_writable, temp_name
 # The parser's own definitions of front matter, code, headings and links: the editor must agree with the graph on
 # each (a heading the graph never saw must not be edited, a link it never saw not rewritten, and one it resolves
@@ -608,6 +608,7 @@ def replace_in_note(vault: str | Path | None, rel_path: str, find: str, replace:
         raise Conflict(f"text occurs {count} times in {target.rel}; pass --all to replace every occurrence",
                        path=target.rel, occurrences=count)
     after = text.replace(find, replace) if all_matches else text.replace(find, replace, 1)
+    check_edit_hides_nothing(text, after, target.rel)
     return _commit(vault, target, before, after, dry_run=dry_run, clock=clock,
                    extra={"replacements": count if all_matches else 1})
 
