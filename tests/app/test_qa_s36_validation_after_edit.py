@@ -53,3 +53,14 @@ def test_an_edit_that_changes_what_the_line_says_keeps_the_validation_where_it_w
     assert out["decisions_carried"] == []
     assert mem.rt.store.get_edge(old.id).status == "active"  # kept as before: a decision on a line now gone
     assert not _edges(mem, "has_risk")["- Risk: the vendor may not slip on the contract"].metadata.get("validated")
+
+
+def test_a_typo_put_back_takes_the_validation_back_and_reads_as_in_its_note(make_mem, tmp_path: Path) -> None:
+    mem, old, out = _validated_then_edited(make_mem, tmp_path, "- Risk: the vendr may slip",
+                                           "- Risk: the vendor may slip")
+    [carried] = out["decisions_carried"]
+    back = mem.ingest(str(_vault(tmp_path, "- Risk: the vendr may slip", "- Risk: the budget may overrun")))
+    assert [(d["from_edge"], d["to_edge"]) for d in back["decisions_carried"]] == [(carried["to_edge"], old.id)]
+    shown = mem.explain_edge(old.id)["edge"]
+    assert (shown["status"], shown["validated"]) == ("active", True)
+    assert "source_now" not in shown  # its line is in the note again, as it was validated

@@ -27,6 +27,7 @@ from typing import Any
 
 from ...core.model import Edge
 from ...core.vault import gate_edge
+from .decided_sources import source_now
 
 SIMILAR = 0.9  # SequenceMatcher ratio of the two lines as written: a typo or a word's spelling, not a new sentence
 _NUMBER = re.compile(r"\d+")
@@ -98,8 +99,12 @@ def carry_kills_to_edited(writer: Any) -> list[dict[str, Any]]:
             vault.update_edge_strength(new_id, 0.0, "killed", now)
         elif not _validate(store, new_id, old, now):
             continue
+        # decided on the line it is parsed from now: an edge this run took up again (a retired one whose line came
+        # back) may still read as gone from its note
+        back = [(new_id, "source_changed", "ingest", {"as_decided": True}, now)] \
+            if source_now(store.edge_events(new_id)) is not None else []
         vault.log_edge_events([(new_id, CARRIED, "ingest", {"from_edge": old_id, **said}, now),
-                               (old_id, CARRIED, "ingest", {"to_edge": new_id, **said}, now)])
+                               (old_id, CARRIED, "ingest", {"to_edge": new_id, **said}, now), *back])
         carried.append({"decision": "killed" if old.status == "killed" else "validated", "from_edge": old_id,
                         "to_edge": new_id, "relation": old.type, "source_path": old.source_path, **said})
     return carried
