@@ -14,8 +14,14 @@ if TYPE_CHECKING:
     import numpy as np
 
 
-from ...core.errors import StoreError
+from ...core.errors import StoreBusy, StoreError
 from ...core.model import Edge, Link, Memory, OplogEntry
+
+
+def another_ingest(path: str, waited_ms: int) -> StoreBusy:
+    """The refusal of an ingest that waited `busy_wait` for another ingest of the store to end."""
+    return StoreBusy(f"the store is busy: another ingest of {path} has held it for {waited_ms / 1000:g} s (setting"
+                     " busy_wait, MNEMON_BUSY_WAIT); nothing was written: try again when it is done", path=path)
 
 
 class WriterBusy(Exception):

@@ -15,6 +15,7 @@ from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
 from ...core.keywords import keyword_text
+from .base import another_ingest
 from .postgres import finds_nothing
 from .postgres_index import tsvector_literal
 from .schema_postgres import quote_reserved
@@ -141,15 +142,25 @@ class PostgresVault(SQLiteVault):
         if store.readonly:
             yield
             return
+        import psycopg
+
         key = "SELECT hashtext('mnemon-ingest:' || current_schema())"
         with store._lock:
-            store.conn.execute(f"SELECT pg_advisory_lock(({key}))")
+            # waited for at most busy_wait, as a write is: another ingest stuck in it (a paused process, a client cut
+            # off the network, whose session the server keeps) held every later ingest up without end
+            conn = store.conn
+            try:
+                conn.execute(f"SET lock_timeout = {max(1, store.write_wait_ms)}")
+                conn.execute(f"SELECT pg_advisory_lock(({key}))")
+            except psycopg.errors.LockNotAvailable:
+                raise another_ingest(store.path, store.write_wait_ms) from None
+            finally:
+                if not conn.broken:
+                    conn.execute("RESET lock_timeout")
             store.session_locks += 1  # the lock is this session's: one lost must end the ingest, never be replaced
         try:
             yield
         finally:
-            import psycopg
-
             # a lost connection took the lock with its session: its error must not hide the one that ended the ingest
             with store._lock, suppress(psycopg.OperationalError):
                 store.session_locks -= 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -20,6 +21,7 @@ from ...core.keywords import skipped_lines
 from ...core.model import Edge, Memory
 from ...core.vault.lifecycle import kept_active
 from ..cache_paths import beside
+from .base import another_ingest
 from .contained_sqlite import ContainedKinds, derived_heads_from, forget_derived, materialise
 from .edge_rows import SEQ_OF, packed_evidence, packed_insert_rows
 from .sources import source_is
@@ -176,11 +178,25 @@ class SQLiteVault(VaultReads):
                 pass  # a folder we cannot create files in: the ingest's own write transaction still serialises
         try:
             if fd >= 0:
-                fcntl.flock(fd, fcntl.LOCK_EX)
+                self._wait_for_ingest_lock(fd)
             yield
         finally:
             if fd >= 0:
                 os.close(fd)  # (closing releases the lock)
+
+    def _wait_for_ingest_lock(self, fd: int) -> None:
+        """At most the store's busy wait (`busy_wait`), as a write waits for another: an ingest stuck holding the
+        lock (a paused process) held every later ingest up without end and without a word; then `StoreBusy`."""
+        wait_ms = int(self.store.conn.execute("PRAGMA busy_timeout").fetchone()[0])
+        deadline = time.monotonic() + wait_ms / 1000
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise another_ingest(self.store.path, wait_ms) from None
+                time.sleep(0.05)
 
     @contextmanager
     def bulk_load(self) -> Iterator[None]:
