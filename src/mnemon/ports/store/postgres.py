@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import atexit
 import json
+import os
 import re
 import threading
 import uuid
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from .subtables_postgres import PostgresVault, PostgresWorld
 
 _NODE_COLS_N = ", ".join("n." + c.strip() for c in _NODE_COLS.split(","))
+CONNECT_TIMEOUT_S = 10  # how long a connection waits for the server to answer, unless the URL or PGCONNECT_TIMEOUT says
 _MIGRATION_LOCK = 7_216_001  # pg_advisory_xact_lock key: one process migrates a database at a time
 _spare_test_schemas: dict[str, list[str]] = {}  # server URL → test schemas released by closed stores
 
@@ -134,12 +136,20 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
 
     def _connect(self) -> Any:
         import psycopg
+        from psycopg.conninfo import conninfo_to_dict
 
+        # a server that takes the connection and never answers (hung, overloaded, a proxy with nothing behind it) held
+        # every command for psycopg's 130 s, and a prompt hook until its host killed it: a bound unless one is given
+        given: Any = True
         try:
+            given = "connect_timeout" in conninfo_to_dict(self._url) or os.environ.get("PGCONNECT_TIMEOUT")
+            bound: dict[str, Any] = {} if given else {"connect_timeout": CONNECT_TIMEOUT_S}
             # prepared statements survive schema switches badly (reset_for_tests); the statements are cheap to plan
-            return psycopg.connect(self._url, autocommit=True, prepare_threshold=None)
+            return psycopg.connect(self._url, autocommit=True, prepare_threshold=None, **bound)
         except psycopg.Error as exc:
-            raise StoreError(f"cannot connect to PostgreSQL at {self.path}: {str(exc).strip()}") from exc
+            hint = "" if given or "timeout" not in str(exc) else (
+                f" (no answer within {CONNECT_TIMEOUT_S} s; connect_timeout=N in the URL waits N s)")
+            raise StoreError(f"cannot connect to PostgreSQL at {self.path}: {str(exc).strip()}{hint}") from exc
 
     @property
     def conn(self) -> Any:
