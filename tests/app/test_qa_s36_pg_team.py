@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from mnemon.app.memory import Mnemon
-from mnemon.core.errors import StoreBusy
+from mnemon.core.errors import StoreBusy, StoreError
 
 
 def test_an_ingest_waits_for_another_ingest_at_most_busy_wait_then_is_store_busy(
@@ -39,3 +39,43 @@ def test_an_ingest_waits_for_another_ingest_at_most_busy_wait_then_is_store_busy
     assert "busy_wait" in str(outcome["error"])
     assert teammate.status()["nodes_by_kind"] == {}  # nothing of the refused ingest was written
     assert teammate.ingest(str(example_vault))["notes_read"] == 13  # the lock, once free, is taken
+
+
+def _upgrade_by_a_newer_mnemon(db: str, *, undo: bool = False) -> None:
+    """What a newer mnemon's first writable open does to the store: a migration step this one does not know
+    (`undo`: taken out again, for the PostgreSQL schema a later test is handed with its migrations kept)."""
+    sql = ("DELETE FROM migrations WHERE name = 'm999_from_the_future'" if undo else
+           "INSERT INTO migrations(name, applied_at) VALUES ('m999_from_the_future', 'x')")
+    if db.startswith("postgresql"):
+        import psycopg
+
+        with psycopg.connect(db, autocommit=True) as conn:
+            conn.execute(sql)  # type: ignore[arg-type]
+    else:
+        import sqlite3
+
+        with sqlite3.connect(db) as conn:
+            conn.execute(sql)
+
+
+def test_a_server_running_when_a_newer_mnemon_upgrades_the_store_stops_writing_to_it(
+        make_mem: Callable[..., Mnemon], tmp_path: Path) -> None:
+    """A teammate's `mcp serve` or `serve` of this version, running while another teammate's newer mnemon upgraded
+    the shared store, went on writing rows in the old layout the newer one misreads (only an open checked the
+    steps: the same older mnemon started anew was refused). Now each write checks under the write lock: the write
+    is refused, `store_error` naming the steps it does not know, nothing written; reads go on."""
+    mem = make_mem("hash")
+    kept = mem.remember("the harbour crane is inspected on Mondays", source="agent")["id"]
+    db = str(mem.rt.store.path)
+    _upgrade_by_a_newer_mnemon(db)
+    try:
+        with pytest.raises(StoreError, match="m999_from_the_future") as refused:
+            mem.remember("the lighthouse lamp was replaced", source="agent")
+        assert refused.value.code == "store_error"
+        assert refused.value.details["unknown_steps"] == ["m999_from_the_future"]
+        with pytest.raises(StoreError, match="newer mnemon"):
+            mem.forget(kept)
+        assert [r["insight"]["id"] for r in mem.recall("harbour crane")["results"]] == [kept]
+        assert mem.status()["total_insights"] == 1
+    finally:
+        _upgrade_by_a_newer_mnemon(db, undo=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from ...core.model import iso, utcnow
+from ...core.errors import StoreError
 from .base import refuse_newer_schema
 from .schema_sqlite import MIGRATIONS, REWRITING_MIGRATIONS
 
@@ -33,6 +34,19 @@ def migrate(conn: sqlite3.Connection, path: str = "") -> None:
             raise
     if rewrote:
         compact(conn)
+
+
+def refuse_upgraded_meanwhile(conn: sqlite3.Connection, path: str) -> None:
+    """Inside a write transaction: a newer mnemon upgraded the store since this process opened it (a `serve`, `mcp
+    serve` or daemon runs on), so a write in the old layout, which it would misread, is refused as an open would be,
+    the transaction rolled back."""
+    if conn.execute("SELECT COUNT(*) FROM migrations").fetchone()[0] > len(MIGRATIONS):
+        try:
+            refuse_newer_schema(path, [r[0] for r in conn.execute("SELECT name FROM migrations")],
+                                (name for name, _ in MIGRATIONS))
+        except StoreError:
+            conn.execute("ROLLBACK")
+            raise
 
 
 def compact(conn: sqlite3.Connection) -> None:

@@ -367,12 +367,23 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         import psycopg
 
         try:
-            self.conn.execute(f"SET LOCAL lock_timeout = {max(1, self.write_wait_ms)};"
-                              " SELECT pg_advisory_xact_lock(hashtext('mnemon:' || current_schema()))")
+            cur = self.conn.execute(f"SET LOCAL lock_timeout = {max(1, self.write_wait_ms)};"
+                                    " SELECT pg_advisory_xact_lock(hashtext('mnemon:' || current_schema()));"
+                                    " SELECT COUNT(*) FROM migrations")
         except psycopg.errors.LockNotAvailable:
             raise StoreBusy(f"the store is busy: another writer has held {self.path} for {self.write_wait_ms / 1000:g}"
                             " s (setting busy_wait, MNEMON_BUSY_WAIT); nothing was written: try again when it is"
                             " done") from None
+        cur.nextset()
+        cur.nextset()
+        if int(cur.fetchone()[0]) > len(MIGRATIONS):  # (in the same round trip, after the lock)
+            self._refuse_a_newer_schema()
+
+    def _refuse_a_newer_schema(self) -> None:
+        """A newer mnemon upgraded the schema since this process opened it (a teammate's `serve` or `mcp serve` runs
+        on): a write in the old layout would be misread by it, so it is refused as a writable open would be."""
+        refuse_newer_schema(self.path, (r[0] for r in self.conn.execute("SELECT name FROM migrations")),
+                            (name for name, _ in MIGRATIONS))
 
     def _write(self, sql: str, args: Sequence[Any] = ()) -> Any:
         if self.readonly:

@@ -30,7 +30,7 @@ from .text_index_sqlite import (KEYWORD_POSTING_BUDGET, RoughCounts, SQLiteTextI
                                 register_keyword_functions)  # (KEYWORD_POSTING_BUDGET re-exported)
 from .contained_sqlite import LEGACY_EDGE_HEADS_VIEW, has_contained
 from .edge_rows import LEGACY_EDGE_ROWS_VIEW
-from .migrate_sqlite import migrate
+from .migrate_sqlite import migrate, refuse_upgraded_meanwhile
 from .vault_texts_sqlite import (RECOMPUTED_HASH_AND_TITLE, VAULT_METADATA_TABLE, VAULT_TEXTS_MIGRATION, rebuilt_title,
                                  metadata_of, register_vault_text_function, text_of, vector_is_current)
 from .sources import NOT_VAULT_ROW, OWNED_SOURCE, source_is
@@ -405,6 +405,7 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
 
     def _begin(self) -> None:
         self.conn.execute("BEGIN IMMEDIATE")
+        refuse_upgraded_meanwhile(self.conn, self.path)
 
     def _begin_now(self) -> None:
         """BEGIN IMMEDIATE without the busy wait: `WriterBusy` when another connection writes."""
