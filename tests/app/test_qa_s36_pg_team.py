@@ -79,3 +79,30 @@ def test_a_server_running_when_a_newer_mnemon_upgrades_the_store_stops_writing_t
         assert mem.status()["total_insights"] == 1
     finally:
         _upgrade_by_a_newer_mnemon(db, undo=True)
+
+
+def test_a_tool_adds_a_bullet_to_its_own_teammates_checkout_not_the_last_ingesters(
+        make_mem: Callable[..., Mnemon], example_vault: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two checkouts of one vault on one store: the MCP and HTTP tool `note_add_bullet` (what a thought card
+    suggests) wrote into the folder the store was last ingested from — a teammate's checkout (or, on another
+    machine, a path that is not there) — whatever the calling process's own vault. Now the vault configured for
+    the process (`vault`, MNEMON_VAULT), as `mnemon note add-bullet` uses, comes first; the store's is the fallback."""
+    import shutil
+
+    ana_vault, bob_vault = example_vault, tmp_path / "bob-checkout"
+    shutil.copytree(example_vault, bob_vault)
+    monkeypatch.setenv("MNEMON_VAULT", str(ana_vault))
+    ana = make_mem("hash")
+    monkeypatch.setenv("MNEMON_VAULT", str(bob_vault))
+    bob = make_mem("hash")
+    bob.ingest(str(bob_vault))  # the last ingest: the store's recorded vault is bob's checkout
+    before = (bob_vault / "Projects" / "lighthouse.md").read_bytes()
+    out = ana.note_add_bullet(None, "Projects/lighthouse.md", "Next Actions", "Ana checks the lamp")
+    assert out["changed"] is True
+    assert "- Ana checks the lamp" in (ana_vault / "Projects" / "lighthouse.md").read_text(encoding="utf-8")
+    assert (bob_vault / "Projects" / "lighthouse.md").read_bytes() == before
+    monkeypatch.delenv("MNEMON_VAULT")
+    carol = make_mem("hash")  # no vault of its own: the one the store was ingested from, as before
+    carol.note_add_bullet(None, "Projects/lighthouse.md", "Next Actions", "Carol orders a spare")
+    assert "- Carol orders a spare" in (bob_vault / "Projects" / "lighthouse.md").read_text(encoding="utf-8")

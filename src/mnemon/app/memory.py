@@ -162,7 +162,8 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         rt = Runtime(store=store, provider=emb, max_insights=cfg.max_insights, prune_min_age_s=cfg.prune_min_age_s,
                      audit_content=cfg.audit_content, save_caches=cfg.save_caches,
                      ann=AnnPolicy(cfg.ann, cfg.ann_min_rows, cfg.ann_cold_min_rows),
-                     store_name=cfg.store if cfg.db_path == cfg.home / "data" / cfg.store / "mnemon.db" else None)
+                     store_name=cfg.store if cfg.db_path == cfg.home / "data" / cfg.store / "mnemon.db" else None,
+                     vault=str(cfg.vault) if cfg.vault else None)
         return cls(rt)
 
     def close(self) -> None:

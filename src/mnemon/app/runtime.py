@@ -38,6 +38,8 @@ class Runtime:
     record_reads: bool = True
     # the named store the database is (`--store`, MNEMON_STORE), None for one named by path or URL: `receipt` says it
     store_name: str | None = None
+    # the vault configured for this process (`vault`, MNEMON_VAULT): its own checkout, when several share the store
+    vault: str | None = None
     _index: VectorIndex | None = None
     _token_cache: dict[str, tuple[str, frozenset[str], tuple[str, ...]]] = field(default_factory=dict)
     _graph: GraphIndex | None = None

@@ -31,7 +31,11 @@ _CONFIGURED_STORE = ("{db}: run the command where this store is configured (the 
 
 
 def vault_root(rt: Runtime) -> str | None:
-    """The vault the store was last ingested from (ingestion records its resolved root), or None."""
+    """The vault configured for this process (`mnemon note add-bullet`'s default too), else the one the store was last
+    ingested from (ingestion records its resolved root), or None. Configured first: on a store several checkouts of
+    a vault share (a team on one PostgreSQL), the last ingest's folder is a teammate's, or not on this machine."""
+    if rt.vault:
+        return rt.vault
     vault = getattr(rt.store, "vault", None)
     root = vault.get_state("root") if vault is not None else None
     return str(root) if root else None

@@ -659,8 +659,9 @@ OPERATIONS: tuple[Operation, ...] = (
               ("alias", "canonical"), False,
               lambda m, a: m.alias_add(a["alias"], a["canonical"], source=a.get("source", "manual"),
                                        confidence=a.get("confidence", 1.0))),
-    Operation("note_add_bullet", "Add a bullet to the end of a heading's own list in a note of the vault this "
-              "store was ingested from (the section is created when missing), unless the list has it already; the "
+    Operation("note_add_bullet", "Add a bullet to the end of a heading's own list in a note of the vault configured "
+              "for this server, else the one this store was ingested from (the section is created when missing), "
+              "unless the list has it already; the "
               "previous text is kept as a backup (Mneme's `note add-bullet`). What a thought card's "
               "vault_append_bullet suggests.",
               {"path": _s("the note's path in the vault, e.g. Projects/lighthouse.md"),
