@@ -291,6 +291,9 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
             return
         with self.conn.transaction():
             self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            # and the schema's write lock, as a writer: a write in progress ends first, and every later one sees
+            # the steps (beside one, the upgrade let it go on writing the old layout after it committed)
+            self._queue_for_writes(upgrading=True)
             self.conn.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
             applied = {r[0] for r in self.conn.execute("SELECT name FROM migrations")}
             for name, script in MIGRATIONS:
@@ -361,19 +364,22 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
             finally:
                 self._depth -= 1
 
-    def _queue_for_writes(self) -> None:
+    def _queue_for_writes(self, *, upgrading: bool = False) -> None:
         """This schema's write lock, waited for at most `write_wait_ms` (SQLite's busy wait; without a bound a stuck
-        writer — a paused process, a client cut off the network — held every other writer up for good)."""
+        writer — a paused process, a client cut off the network — held every other writer up for good); then, unless
+        `upgrading` (the migration itself), the steps a newer mnemon may have added meanwhile are refused."""
         import psycopg
 
         try:
             cur = self.conn.execute(f"SET LOCAL lock_timeout = {max(1, self.write_wait_ms)};"
-                                    " SELECT pg_advisory_xact_lock(hashtext('mnemon:' || current_schema()));"
-                                    " SELECT COUNT(*) FROM migrations")
+                                    " SELECT pg_advisory_xact_lock(hashtext('mnemon:' || current_schema()))"
+                                    + ("" if upgrading else "; SELECT COUNT(*) FROM migrations"))
         except psycopg.errors.LockNotAvailable:
             raise StoreBusy(f"the store is busy: another writer has held {self.path} for {self.write_wait_ms / 1000:g}"
                             " s (setting busy_wait, MNEMON_BUSY_WAIT); nothing was written: try again when it is"
                             " done") from None
+        if upgrading:
+            return
         cur.nextset()
         cur.nextset()
         if int(cur.fetchone()[0]) > len(MIGRATIONS):  # (in the same round trip, after the lock)
