@@ -110,6 +110,30 @@ def test_a_read_on_a_schema_without_a_store_is_not_found_and_creates_nothing(fre
     assert cli_run(["--db", url, "status"])[1]["total_insights"] == 1
 
 
+def test_the_hooks_on_a_team_schema_nobody_wrote_to_yet_say_nothing_is_stored(fresh_db: str, cli_run) -> None:
+    """Right after `mnemon setup` for a team's new schema, every session start and every prompt showed the user
+    'mnemon hook (…): no mnemon store in …' (a missing SQLite file says 'nothing stored yet' and adds nothing): a
+    schema without a store is an empty memory to the read-only hooks too, and they still create nothing."""
+    import json
+
+    import psycopg
+
+    url = _in(fresh_db, "team_a,public")
+    code, started = cli_run(["--db", url, "hook", "claude-code", "session-start"],
+                            input=json.dumps({"hook_event_name": "SessionStart", "source": "startup"}))
+    assert code == 0 and "systemMessage" not in started, started
+    assert "nothing stored yet" in started["hookSpecificOutput"]["additionalContext"]
+    code, prompted = cli_run(["--db", url, "hook", "claude-code", "prompt"],
+                             input=json.dumps({"prompt": "Who owns the payment service?"}))
+    assert (code, prompted) == (0, {})
+    with psycopg.connect(fresh_db, autocommit=True) as conn:
+        tables = conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname IN ('team_a', 'public')").fetchone()
+    assert tables == (0,)
+    code, wrong = cli_run(["--db", _in(fresh_db, "team_x,public"), "hook", "claude-code", "prompt"],
+                          input=json.dumps({"prompt": "Who owns the payment service?"}))
+    assert code == 0 and "team_x" in wrong["systemMessage"]  # a schema that is not there is still said
+
+
 def test_a_read_of_a_server_store_opens_one_connection(fresh_db: str, cli_run,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """Telling a missing store from an empty one took a connection of its own before the store's: two connects

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import MnemonError, StoreBusy
+from ...core.errors import MnemonError, NotFound, StoreBusy
 from ..config import DB_URL_SCHEMES, Config
 from .guide import command_prefix
 
@@ -87,12 +87,16 @@ def _session_start(cfg: Config, payload: dict[str, Any], options: list[str]) -> 
     if _store_exists(cfg):
         from ..memory import open_store  # the count alone: no embedding model, no caches (0.3 s of `status`, at 10k)
 
-        store = open_store(cfg.db_path, readonly=True, create=False, busy_wait_s=cfg.busy_wait_s)
         try:
-            count = store.count_active()
-        finally:
-            store.close()
-        held = f"{count} {'memory' if count == 1 else 'memories'}" if count else held
+            store = open_store(cfg.db_path, readonly=True, create=False, busy_wait_s=cfg.busy_wait_s)
+        except NotFound:  # a server schema no one has written to yet: what a SQLite file not created yet is
+            store = None
+        if store is not None:
+            try:
+                count = store.count_active()
+            finally:
+                store.close()
+            held = f"{count} {'memory' if count == 1 else 'memories'}" if count else held
     lines = [f"Long-term memory (mnemon) is on for this session: {held}.",
              f'Before answering, recall what bears on the task: `{mnemon} recall "<keywords>" --brief` (or the '
              "mnemon MCP tools). After answering, remember durable facts, decisions and preferences: "
@@ -123,7 +127,10 @@ def _prompt(cfg: Config, payload: dict[str, Any], options: list[str], open_facad
     prompt = payload.get("prompt")
     if not isinstance(prompt, str) or len(prompt.strip()) < MIN_PROMPT_CHARS or not _store_exists(cfg):
         return ""
-    mem = open_facade()
+    try:
+        mem = open_facade()
+    except NotFound:  # (as at session start: an empty memory, not an error)
+        return ""
     best: dict[str, dict[str, Any]] = {}
     try:
         for query in _queries(prompt):
