@@ -56,7 +56,7 @@ def test_a_bom_and_crlf_line_ends_are_kept_and_eject_gives_the_files_back_byte_f
     }
     for path, text in files.items():
         _write(path, text)
-    code, out = _setup(cli_run, project)
+    code, out = _setup(cli_run, project, "--shared")  # (the shared files: the personal ones are setup's own)
     assert code == 0 and out["changed_files"] == 5
     for path, text in files.items():
         after = _read(path)
@@ -66,7 +66,7 @@ def test_a_bom_and_crlf_line_ends_are_kept_and_eject_gives_the_files_back_byte_f
     assert tomllib.loads(_read(project / ".codex" / "config.toml")[1:])["mcp_servers"]["mnemon"]["args"][-1] == "serve"
     assert json.loads(_read(project / ".claude" / "settings.json")[1:])["model"] == "opus"
 
-    assert _setup(cli_run, project)[1]["changed_files"] == 0
+    assert _setup(cli_run, project, "--shared")[1]["changed_files"] == 0
     code, out = _setup(cli_run, project, "--eject")
     assert code == 0
     for path, text in files.items():
@@ -89,7 +89,7 @@ def test_a_linked_file_stays_a_link_and_its_target_is_edited(cli_run: CliRun, pr
     (project / ".claude" / "settings.json").symlink_to(dotfiles / "claude-settings.json")
     (project / "AGENTS.md").symlink_to("CLAUDE.md")  # one instructions file for both hosts
     (project / ".mcp.json").symlink_to(dotfiles / "mcp.json")  # a link to a file not written yet
-    code, out = _setup(cli_run, project)
+    code, out = _setup(cli_run, project, "--shared")
     assert code == 0
     for link in (project / ".claude" / "settings.json", project / "AGENTS.md", project / ".mcp.json"):
         assert link.is_symlink(), link
@@ -109,7 +109,7 @@ def test_a_read_only_settings_file_fails_the_run_before_anything_is_written(cli_
     # a rename replaces a file its owner made read-only (chmod 444) without asking, root or not
     mcp = _write(project / ".mcp.json", json.dumps({"mcpServers": {}}, indent=2) + "\n")
     (project / ".mcp.json").chmod(0o444)
-    code, out = _setup(cli_run, project)
+    code, out = _setup(cli_run, project, "--shared")
     assert code == 1 and out["error"]["code"] == "invalid_input" and "read-only" in out["error"]["message"]
     assert sorted(p.name for p in project.rglob("*")) == [".mcp.json"] and _read(project / ".mcp.json") == mcp
     assert _setup(cli_run, project, "--dry-run")[0] == 0  # a dry run writes nothing: it reports the plan

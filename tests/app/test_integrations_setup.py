@@ -66,9 +66,9 @@ def test_claude_code_hooks_bring_the_stores_memories_into_a_session(cli_run: Cli
     assert cli_run(["remember", "The staging cluster runs PostgreSQL 16 since the March upgrade", "--cat",
                     "fact"])[0] == 0
     code, out = _setup(cli_run, project, "--target", "claude-code")
-    assert code == 0 and out["scope"] == "project" and out["changed_files"] == 3
+    assert code == 0 and out["scope"] == "project" and out["changed_files"] == 2
     assert (project / ".claude" / "skills" / "mnemon" / "SKILL.md").read_text().startswith("---\nname: mnemon\n")
-    settings = json.loads((project / ".claude" / "settings.json").read_text())
+    settings = json.loads((project / ".claude" / "settings.local.json").read_text())
 
     code, started = _run_hook(_hook_command(settings, "SessionStart"), {"hook_event_name": "SessionStart",
                                                                         "source": "startup"}, tmp_path)
@@ -90,7 +90,7 @@ def test_claude_code_hooks_bring_the_stores_memories_into_a_session(cli_run: Cli
 def test_the_prompt_hook_reads_without_counting_an_access(cli_run: CliRun, project: Path, tmp_path: Path) -> None:
     code, stored = cli_run(["remember", "Invoices are approved by Priya in finance", "--cat", "fact"])
     _setup(cli_run, project, "--target", "claude-code")
-    settings = json.loads((project / ".claude" / "settings.json").read_text())
+    settings = json.loads((project / ".claude" / "settings.local.json").read_text())
     before = cli_run(["show", stored["id"]])[1]["access_count"]  # (`show` counts an access of its own)
     for _ in range(3):
         code, answer = _run_hook(_hook_command(settings, "UserPromptSubmit"), {"prompt": "who approves invoices?"},
@@ -102,7 +102,7 @@ def test_the_prompt_hook_reads_without_counting_an_access(cli_run: CliRun, proje
 
 def test_hooks_never_fail_the_host(cli_run: CliRun, project: Path, tmp_path: Path) -> None:
     _setup(cli_run, project, "--target", "claude-code")
-    settings = json.loads((project / ".claude" / "settings.json").read_text())
+    settings = json.loads((project / ".claude" / "settings.local.json").read_text())
     prompt = _hook_command(settings, "UserPromptSubmit")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -126,8 +126,9 @@ def test_hooks_never_fail_the_host(cli_run: CliRun, project: Path, tmp_path: Pat
 
 
 def test_the_mcp_entry_starts_a_working_server(cli_run: CliRun, project: Path, tmp_path: Path) -> None:
-    _setup(cli_run, project, "--target", "claude-code")
-    entry = json.loads((project / ".mcp.json").read_text())["mcpServers"]["mnemon"]
+    code, out = _setup(cli_run, project, "--target", "claude-code")
+    run = shlex.split(out["hosts"][0]["manual"][0]["run"].split(" && ", 1)[1])  # `claude mcp add --scope local`
+    entry = {"command": run[run.index("--") + 1], "args": run[run.index("--") + 2:]}
     messages = [{"jsonrpc": "2.0", "id": 1, "method": "initialize",
                  "params": {"protocolVersion": "2025-06-18", "capabilities": {},
                             "clientInfo": {"name": "test", "version": "0"}}},
@@ -150,7 +151,7 @@ def test_setup_twice_is_setup_once_and_eject_leaves_the_users_settings_as_they_w
     (claude / "settings.json").write_text(json.dumps(own, indent=4))
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"docs": {"command": "docs-server"}}}))
     (project / "AGENTS.md").write_text("# Project rules\n\nUse tabs.\n")
-    code, first = _setup(cli_run, project, "--target", "claude-code", "--target", "codex")
+    code, first = _setup(cli_run, project, "--target", "claude-code", "--target", "codex", "--shared")
     assert code == 0 and first["changed_files"] == 5
     settings = json.loads((claude / "settings.json").read_text())
     assert settings["permissions"] == own["permissions"] and settings["hooks"]["Stop"] == own["hooks"]["Stop"]
@@ -159,7 +160,7 @@ def test_setup_twice_is_setup_once_and_eject_leaves_the_users_settings_as_they_w
     assert (project / "AGENTS.md").read_text().startswith("# Project rules\n\nUse tabs.\n\n<!-- mnemon:begin")
     snapshot = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
 
-    code, second = _setup(cli_run, project, "--target", "claude-code", "--target", "codex")
+    code, second = _setup(cli_run, project, "--target", "claude-code", "--target", "codex", "--shared")
     assert code == 0 and second["changed_files"] == 0 and second["next"].startswith("these files are set up already")
     assert {p: p.read_bytes() for p in project.rglob("*") if p.is_file()} == snapshot
 
@@ -190,10 +191,10 @@ def test_an_unreadable_settings_file_fails_the_run_before_anything_is_written(cl
 def test_someone_elses_server_named_mnemon_is_left_alone(cli_run: CliRun, project: Path) -> None:
     theirs = {"mcpServers": {"mnemon": {"command": "node", "args": ["my-memory.js"]}}}
     (project / ".mcp.json").write_text(json.dumps(theirs))
-    code, out = _setup(cli_run, project, "--target", "claude-code")
+    code, out = _setup(cli_run, project, "--target", "claude-code", "--shared")
     assert code == 1 and out["error"]["code"] == "conflict"
     assert json.loads((project / ".mcp.json").read_text()) == theirs and not (project / ".claude").exists()
-    code, out = _setup(cli_run, project, "--target", "claude-code", "--no-mcp")
+    code, out = _setup(cli_run, project, "--target", "claude-code", "--no-mcp", "--shared")
     assert code == 0 and json.loads((project / ".mcp.json").read_text()) == theirs
     _setup(cli_run, project, "--eject", "--target", "claude-code")
     assert json.loads((project / ".mcp.json").read_text()) == theirs
@@ -204,16 +205,15 @@ def test_codex_reads_the_server_setup_wrote_and_keeps_its_own(cli_run: CliRun, p
     config.parent.mkdir()
     own = 'model = "o4"\n\n[mcp_servers.docs]\ncommand = "docs-server"\n'
     config.write_text(own)
-    code, _ = _setup(cli_run, project, "--target", "codex")
+    code, _ = _setup(cli_run, project, "--target", "codex", "--shared")
     parsed = tomllib.loads(config.read_text())
     assert code == 0 and parsed["model"] == "o4" and set(parsed["mcp_servers"]) == {"docs", "mnemon"}
-    assert parsed["mcp_servers"]["mnemon"]["args"][:2] == ["-m", "mnemon"]
-    assert parsed["mcp_servers"]["mnemon"]["args"][-2:] == ["mcp", "serve"]
+    assert parsed["mcp_servers"]["mnemon"] == {"command": "mnemon", "args": ["mcp", "serve"]}
     _setup(cli_run, project, "--eject", "--target", "codex")
     assert config.read_text() == own
 
     config.write_text(own + '\n[mcp_servers.mnemon]\ncommand = "mnemon"\nargs = ["mcp", "serve"]\n')
-    code, out = _setup(cli_run, project, "--target", "codex")
+    code, out = _setup(cli_run, project, "--target", "codex", "--shared")
     assert code == 0 and "left as it is" in out["hosts"][0]["manual"][0]["note"]
     assert tomllib.loads(config.read_text())["mcp_servers"]["mnemon"] == {"command": "mnemon",
                                                                           "args": ["mcp", "serve"]}
@@ -334,27 +334,27 @@ def test_the_user_wide_mcp_step_is_one_claude_mcp_can_run(cli_run: CliRun, proje
 def test_codex_is_told_to_trust_the_project_whose_config_setup_wrote(cli_run: CliRun, project: Path) -> None:
     # codex 0.171 reads a project's .codex/config.toml only when ~/.codex/config.toml trusts the project
     # (`codex mcp list` said "No MCP servers configured yet" until then)
-    code, out = _setup(cli_run, project, "--target", "codex")
+    code, out = _setup(cli_run, project, "--target", "codex", "--shared")
     trust = [m for m in out["hosts"][0]["manual"] if m["what"] == "project trust"]
     user_config = Path(os.environ["HOME"]) / ".codex" / "config.toml"
     assert code == 0 and len(trust) == 1 and trust[0]["file"] == str(user_config)
     user_config.parent.mkdir(parents=True)
     user_config.write_text(f'model = "o4"\n\n{trust[0]["add"]}\n')  # as the note says
-    code, out = _setup(cli_run, project, "--target", "codex")
+    code, out = _setup(cli_run, project, "--target", "codex", "--shared")
     assert code == 0 and out["hosts"][0]["manual"] == [] and out["changed_files"] == 0
-    assert _setup(cli_run, project, "--target", "codex", "--no-mcp")[1]["hosts"][0]["manual"] == []
+    assert _setup(cli_run, project, "--target", "codex", "--no-mcp", "--shared")[1]["hosts"][0]["manual"] == []
     user_config.write_text(user_config.read_text().replace('"trusted"', '"untrusted"'))  # codex asked, user said no
-    (note,) = _setup(cli_run, project, "--target", "codex")[1]["hosts"][0]["manual"]
+    (note,) = _setup(cli_run, project, "--target", "codex", "--shared")[1]["hosts"][0]["manual"]
     assert "add" not in note and 'set trust_level = "trusted"' in note["note"]  # a second table breaks the file
     (project / ".git").mkdir()  # a folder of a repository codex trusts as a whole
     sub = project / "service"
     sub.mkdir()
     user_config.write_text(f'[projects."{project.resolve()}"]\ntrust_level = "trusted"\n')
-    assert cli_run(["setup", "--project", str(sub), "--target", "codex"])[1]["hosts"][0]["manual"] == []
+    assert cli_run(["setup", "--project", str(sub), "--target", "codex", "--shared"])[1]["hosts"][0]["manual"] == []
 
 
 def test_setup_again_keeps_what_the_user_gave_mnemons_own_entries(cli_run: CliRun, project: Path) -> None:
-    _setup(cli_run, project, "--target", "claude-code")
+    _setup(cli_run, project, "--target", "claude-code", "--shared")  # (the shared files; the personal ones alike)
     mcp_path, settings_path = project / ".mcp.json", project / ".claude" / "settings.json"
     mcp = json.loads(mcp_path.read_text())
     mcp["mcpServers"]["mnemon"]["env"] = {"MNEMON_DAEMON": "off"}
@@ -366,45 +366,44 @@ def test_setup_again_keeps_what_the_user_gave_mnemons_own_entries(cli_run: CliRu
     settings["hooks"]["SessionStart"].append({"hooks": [{"type": "command", "command": "echo mine"}]})
     settings_path.write_text(json.dumps(settings))
 
-    other = project.parent / "other.db"
-    code, out = cli_run(["--db", str(other), "setup", "--project", str(project), "--target", "claude-code"])
+    code, out = cli_run(["--store", "other", "setup", "--project", str(project), "--target", "claude-code",
+                         "--shared"])
     assert code == 0
     server = json.loads(mcp_path.read_text())["mcpServers"]
     assert list(server) == ["mnemon", "docs"] and server["mnemon"]["env"] == {"MNEMON_DAEMON": "off"}
-    assert str(other) in server["mnemon"]["args"]
+    assert server["mnemon"]["args"][:2] == ["--store", "other"]
     groups = json.loads(settings_path.read_text())["hooks"]["SessionStart"]
     assert [g.get("matcher") for g in groups] == ["startup|compact", None]  # in its place, as the user left it
-    assert groups[0]["hooks"][0]["timeout"] == 45 and str(other) in groups[0]["hooks"][0]["command"]
-    cli_run(["--db", str(other), "setup", "--project", str(project), "--target", "claude-code", "--eject"])
+    assert groups[0]["hooks"][0]["timeout"] == 45 and "--store other" in groups[0]["hooks"][0]["command"]
+    cli_run(["--store", "other", "setup", "--project", str(project), "--target", "claude-code", "--eject"])
     assert json.loads(mcp_path.read_text()) == {"mcpServers": {"docs": {"command": "docs-server"}}}
     assert json.loads(settings_path.read_text())["hooks"] == {"SessionStart": [groups[1]]}
 
 
 def test_codex_setup_again_keeps_what_the_user_added_to_mnemons_table(cli_run: CliRun, project: Path) -> None:
     config = project / ".codex" / "config.toml"
-    _setup(cli_run, project, "--target", "codex")
+    _setup(cli_run, project, "--target", "codex", "--shared")
     text = config.read_text()
     config.write_text(text.replace("\n# <<< mnemon", '\nstartup_timeout_sec = 30\n\n[mcp_servers.mnemon.env]\n'
                                    'MNEMON_DAEMON = "off"\n# <<< mnemon'))
-    other = project.parent / "other.db"
-    code, _ = cli_run(["--db", str(other), "setup", "--project", str(project), "--target", "codex"])
+    code, _ = cli_run(["--store", "other", "setup", "--project", str(project), "--target", "codex", "--shared"])
     table = tomllib.loads(config.read_text())["mcp_servers"]["mnemon"]
-    assert code == 0 and str(other) in table["args"]
+    assert code == 0 and table["args"][:2] == ["--store", "other"]
     assert table["startup_timeout_sec"] == 30 and table["env"] == {"MNEMON_DAEMON": "off"}
     config.write_text(config.read_text().replace('args = [', 'args = [\n  "--x",\n  '))  # args over lines: not kept
-    code, _ = cli_run(["--db", str(other), "setup", "--project", str(project), "--target", "codex"])
-    assert code == 0 and tomllib.loads(config.read_text())["mcp_servers"]["mnemon"]["args"][0] == "-m"
+    code, _ = cli_run(["--store", "other", "setup", "--project", str(project), "--target", "codex", "--shared"])
+    assert code == 0 and tomllib.loads(config.read_text())["mcp_servers"]["mnemon"]["args"][0] == "--store"
 
 
 def test_the_next_step_names_what_is_left_to_do_by_hand(cli_run: CliRun, project: Path) -> None:
     # a project's .mcp.json server waits for Claude Code's approval ("Pending approval" in `claude mcp list`)
-    code, out = _setup(cli_run, project, "--target", "claude-code")
+    code, out = _setup(cli_run, project, "--target", "claude-code", "--shared")
     manual = out["hosts"][0]["manual"]
     assert [m["what"] for m in manual] == ["mcp server approval"] and "/mcp" in manual[0]["note"]
     assert out["next"].endswith("then see the 1 step under hosts[].manual")
-    code, again = _setup(cli_run, project, "--target", "claude-code")
+    code, again = _setup(cli_run, project, "--target", "claude-code", "--shared")
     assert again["changed_files"] == 0 and "nothing changed; then see the 1 step" in again["next"]
-    assert _setup(cli_run, project, "--target", "claude-code", "--no-mcp")[1]["hosts"][0]["manual"] == []
+    assert _setup(cli_run, project, "--target", "claude-code", "--no-mcp", "--shared")[1]["hosts"][0]["manual"] == []
 
 
 def test_eject_takes_a_skill_written_for_another_store_and_the_folders_setup_made(cli_run: CliRun,

@@ -34,6 +34,7 @@ class FileChange:
     before: str | None
     after: str | None
     owned: bool = False  # a file removed that held only what setup writes: no backup of it is kept
+    scope: str | None = None  # in a project: "personal" (this machine's, git-ignored) or "shared" (committed)
 
     @property
     def action(self) -> str:
@@ -45,6 +46,8 @@ class FileChange:
 
     def report(self, applied: bool) -> dict[str, Any]:
         out: dict[str, Any] = {"path": str(self.path), "what": self.what, "action": self.action}
+        if self.scope:
+            out["scope"] = self.scope
         if self.keeps_backup:
             out["backup"] = str(backup_path(self.path)) if applied else None
         return out

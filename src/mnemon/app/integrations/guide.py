@@ -63,18 +63,29 @@ def program() -> str:
         return script
 
 
-def command_prefix(options: Sequence[str]) -> str:
-    """How the agent runs mnemon on the store it was set up with: `program()`, with the global options naming it."""
-    return shlex.join([program(), *options])
+def command_prefix(options: Sequence[str], name: str | None = None) -> str:
+    """How the agent runs mnemon on the store it was set up with: `program()` (or `name`: `mnemon` in a guide every
+    teammate reads), with the global options naming the store."""
+    return shlex.join([name or program(), *options])
 
 
-def _body(options: Sequence[str]) -> str:
-    return _BODY.replace("`mnemon ", f"`{command_prefix(options)} ")
+def _body(options: Sequence[str], name: str | None = None) -> str:
+    return _BODY.replace("`mnemon ", f"`{command_prefix(options, name)} ")
 
 
-def skill_markdown(options: Sequence[str] = ()) -> str:
+def skill_markdown(options: Sequence[str] = (), name: str | None = None) -> str:
     """The skill file: front matter a host reads to decide when to load it, then the guide."""
-    return f"---\nname: {SKILL_NAME}\ndescription: {DESCRIPTION}\n---\n\n{_body(options)}"
+    return f"---\nname: {SKILL_NAME}\ndescription: {DESCRIPTION}\n---\n\n{_body(options, name)}"
+
+
+_PREFIX = re.compile(r"`([^`\n]+?) recall \"<focused keywords")
+
+
+def is_portable(text: str | None) -> bool:
+    """Whether the guide in `text` tells the agent `mnemon …` by name (written with `--shared`, for every teammate),
+    not a program by this machine's path."""
+    found = _PREFIX.search(text or "")
+    return found is not None and found.group(1).split(" ", 1)[0] == "mnemon"
 
 
 def is_skill_as_written(text: str) -> bool:
@@ -86,7 +97,7 @@ def is_skill_as_written(text: str) -> bool:
     return re.fullmatch(pattern, text) is not None
 
 
-def instructions_block(options: Sequence[str] = ()) -> str:
+def instructions_block(options: Sequence[str] = (), name: str | None = None) -> str:
     """The guide as a section of a host's instructions file (AGENTS.md), one level below its title."""
-    return (_body(options).replace("# mnemon: long-term memory", "## mnemon: long-term memory", 1)
+    return (_body(options, name).replace("# mnemon: long-term memory", "## mnemon: long-term memory", 1)
             .replace("\n## ", "\n### "))

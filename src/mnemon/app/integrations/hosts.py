@@ -3,16 +3,19 @@
 * **Claude Code**: the skill (`.claude/skills/mnemon/SKILL.md`), two hooks in `.claude/settings.json` —
   `SessionStart` (the store's size and the guide's gist; after a compaction, a word to recall what the task needs)
   and `UserPromptSubmit` (the memories a recall of the prompt finds, when any is a medium or high match) — and the
-  MCP server in the project's `.mcp.json`. User-wide (`--global`), the same under `~/.claude` (or
-  `$CLAUDE_CONFIG_DIR`); the user-wide MCP entry is `claude mcp add`'s to write (its file holds Claude Code's own
-  state), so it is given as a command to run.
-* **Codex**: the MCP server as a `[mcp_servers.mnemon]` table in `.codex/config.toml` and the guide as a block of
-  `AGENTS.md` (the project's, or `~/.codex/` — `$CODEX_HOME` — user-wide).
+  MCP server in the project's `.mcp.json`, with `--shared`; a project's personal setup (the default) puts this
+  machine's commands in `.claude/settings.local.json` and a `claude mcp add --scope local` step instead (`scopes`).
+  User-wide (`--global`), the same under `~/.claude` (or `$CLAUDE_CONFIG_DIR`); the user-wide MCP entry is
+  `claude mcp add`'s to write (its file holds Claude Code's own state), so it is given as a command to run.
+* **Codex**: the MCP server as a `[mcp_servers.mnemon]` table in `.codex/config.toml` (a project's with `--shared`,
+  else a `codex mcp add` step: user-wide) and the guide as a block of `AGENTS.md` (the project's, or `~/.codex/` —
+  `$CODEX_HOME` — user-wide).
 * **Hermes**: the skill in `~/.hermes/skills/mnemon/` (`$HERMES_HOME`); Hermes reads skills user-wide only. Its MCP
   entry lives in its YAML config, which mnemon does not rewrite: given as a snippet to add.
 
 Hook and server commands run this very interpreter (`python -m mnemon`, absolute paths), with the global options
-`setup` was given (the store), so they reach the same code and store whatever the host's PATH and working directory.
+`setup` was given (the store), so they reach the same code and store whatever the host's PATH and working directory;
+with `--shared`, `mnemon` by name and the store by its name or URL (`shared_command`), what every teammate can run.
 """
 from __future__ import annotations
 
@@ -57,6 +60,12 @@ class Commands:
 
     base: tuple[str, ...]
     options: tuple[str, ...]  # the global options alone (the store), as the guide shows them
+    shared: bool = False  # `mnemon` by name, for the files a team commits (`--shared`), not this machine's path
+
+    @property
+    def name(self) -> str | None:
+        """The program the guide names: `mnemon` when shared, else None (this installation's, `guide.program`)."""
+        return "mnemon" if self.shared else None
 
     def hook(self, host: str, event: str) -> str:
         return shlex.join([*self.base, "hook", host, event])
@@ -92,7 +101,7 @@ def _skill(folder: Path, commands: Commands, install: bool) -> FileChange:
     path = folder / "skills" / "mnemon" / "SKILL.md"
     before = edits.read_text(path)
     # removed as written (for this store or another), it needs no backup; edited by someone since, it keeps one
-    return FileChange(path, "skill", before, skill_markdown(commands.options) if install else None,
+    return FileChange(path, "skill", before, skill_markdown(commands.options, commands.name) if install else None,
                       owned=before is not None and is_skill_as_written(before))
 
 
@@ -120,27 +129,34 @@ def _claude_code(place: Place, commands: Commands, *, install: bool, hooks: bool
 
 def _claude_user_server(place: Place, commands: Commands, *, install: bool, mcp: bool) -> list[dict[str, str]]:
     """The step that adds (or removes) the user-wide MCP server: `claude mcp`'s to run, as Claude Code's own state
-    file (`~/.claude.json`) holds it. That file is only read, to say what the step must be: `claude mcp add` refuses
-    a name already there, so a server of another store is removed first, and one as this run would add it is left."""
-    remove = f"claude mcp remove --scope user {SERVER_NAME}"
-    servers = _claude_user_servers(place)
+    file (`~/.claude.json`) holds it. That file is only read, to say what the step must be (`server_step`)."""
+    return server_step(claude_servers(place), commands, install=install, mcp=mcp, where="Claude Code's user config",
+                       add=["claude", "mcp", "add", "--scope", "user", SERVER_NAME],
+                       remove=f"claude mcp remove --scope user {SERVER_NAME}")
+
+
+def server_step(servers: Mapping[str, Any] | None, commands: Commands, *, install: bool, mcp: bool, where: str,
+                add: list[str], remove: str, cd: str = "") -> list[dict[str, str]]:
+    """The command that adds (or removes) mnemon's MCP server in a host's own config, given the servers it holds
+    (None: unreadable, the step is given as if nothing were known). `add` refuses a name already there, so a server
+    of another store is removed first, and one as this run would add it is left; someone else's is left alone."""
     current = None if servers is None else servers.get(SERVER_NAME)
     ours = current is None or _looks_like_mnemon(current)
     if not install:
-        return [{"what": "mcp server", "run": remove}] if ours and (servers is None or current is not None) else []
+        return [{"what": "mcp server", "run": cd + remove}] if ours and (servers is None or current is not None) else []
     wanted = _server_entry(commands)
     if not mcp or (isinstance(current, dict) and {k: current.get(k) for k in wanted} == wanted):
         return []
     if not ours:
-        return [{"what": "mcp server", "note": f"Claude Code's user config already has an MCP server named "
-                                               f"{SERVER_NAME!r} that does not run mnemon: left as it is"}]
-    add = shlex.join(["claude", "mcp", "add", "--scope", "user", SERVER_NAME, "--", *commands.server()])
-    return [{"what": "mcp server", "run": add if current is None else f"{remove} && {add}"}]
+        return [{"what": "mcp server", "note": f"{where} already has an MCP server named {SERVER_NAME!r} that does "
+                                               "not run mnemon: left as it is"}]
+    line = shlex.join([*add, "--", *commands.server()])
+    return [{"what": "mcp server", "run": cd + (line if current is None else f"{remove} && {line}")}]
 
 
-def _claude_user_servers(place: Place) -> dict[str, Any] | None:
-    """The user-wide MCP servers in Claude Code's state file (none when there is no file), or None when it cannot
-    be read: the step is then given as if nothing were known."""
+def claude_servers(place: Place, project: Path | None = None) -> dict[str, Any] | None:
+    """The MCP servers in Claude Code's state file — user-wide, or of `project` (`claude mcp add --scope local`'s) —
+    none when there is no file, or None when it cannot be read."""
     folder = place.environ.get("CLAUDE_CONFIG_DIR")
     path = Path(folder).expanduser() / ".claude.json" if folder else place.home / ".claude.json"
     try:
@@ -149,6 +165,9 @@ def _claude_user_servers(place: Place) -> dict[str, Any] | None:
         return {}
     except (OSError, ValueError):
         return None
+    if project is not None:
+        projects = data.get("projects") if isinstance(data, dict) else None
+        data = projects.get(str(project)) if isinstance(projects, dict) else None
     servers = data.get("mcpServers") if isinstance(data, dict) else None
     return servers if isinstance(servers, dict) else {}
 
@@ -158,7 +177,8 @@ def _is_ours(hook: Any) -> bool:
     return isinstance(command, str) and " hook claude-code " in command and "mnemon" in command
 
 
-def _claude_hooks(settings: dict[str, Any], commands: Commands, install: bool) -> dict[str, Any]:
+def _claude_hooks(settings: dict[str, Any], commands: Commands, install: bool,
+                  ours: Callable[[Any], bool] = _is_ours) -> dict[str, Any]:
     """`settings` without mnemon's hooks or, installing, with them: one per event, kept in its place with what the
     user gave it (a matcher, a timeout) and its command made this run's, else added as a group after the user's own.
     A group, an event or the whole table that removing them left empty goes too; one the user left empty, and
@@ -175,13 +195,13 @@ def _claude_hooks(settings: dict[str, Any], commands: Commands, install: bool) -
         kept = []
         for group in groups:
             inner = group.get("hooks") if isinstance(group, dict) else None
-            if isinstance(inner, list) and any(_is_ours(h) for h in inner):
+            if isinstance(inner, list) and any(ours(h) for h in inner):
                 changed = True
                 if install:
                     inner = [kept_hook for h in inner if (kept_hook := _ours_again(h, event, commands, placed)
-                                                          if _is_ours(h) else h) is not None]
+                                                          if ours(h) else h) is not None]
                 else:
-                    inner = [h for h in inner if not _is_ours(h)]
+                    inner = [h for h in inner if not ours(h)]
                 if not inner:
                     continue
                 group = {**group, "hooks": inner}
@@ -193,9 +213,9 @@ def _claude_hooks(settings: dict[str, Any], commands: Commands, install: bool) -
     if install:
         for event, name in HOOK_EVENTS.items():
             if event not in placed:
-                ours = {"hooks": [{"type": "command", "command": commands.hook("claude-code", name),
-                                   "timeout": HOOK_TIMEOUT_S[event]}]}
-                table[event] = [*table.get(event, []), ours]
+                group = {"hooks": [{"type": "command", "command": commands.hook("claude-code", name),
+                                    "timeout": HOOK_TIMEOUT_S[event]}]}
+                table[event] = [*table.get(event, []), group]
     elif not changed:
         return settings
     return _replaced(settings, "hooks", table or None)
@@ -283,7 +303,7 @@ def _codex(place: Place, commands: Commands, *, install: bool, hooks: bool, mcp:
         server = edits.block_change(config, "mcp server", edits.TOML_MARKERS, None)
     instructions = (place.folder("CODEX_HOME", ".codex") if place.user else place.project) / "AGENTS.md"
     guide = edits.block_change(instructions, "instructions", edits.MARKDOWN_MARKERS,
-                               instructions_block(commands.options) if install else None, close=" -->")
+                               instructions_block(commands.options, commands.name) if install else None, close=" -->")
     return HostPlan("codex", [guide, server], manual)
 
 
@@ -350,3 +370,8 @@ def _yaml_string(value: str) -> str:
 
 def base_command(python: str, global_options: Sequence[str]) -> Commands:
     return Commands((python, "-m", "mnemon", *global_options), tuple(global_options))
+
+
+def shared_command(options: Sequence[str]) -> Commands:
+    """The commands `--shared` writes: `mnemon` as every teammate's PATH finds it, with the store's name or URL."""
+    return Commands(("mnemon", *options), tuple(options), shared=True)

@@ -37,6 +37,33 @@ def global_options(flags: Mapping[str, Any], environ: Mapping[str, str], db_path
     return out
 
 
+def shared_options(flags: Mapping[str, Any]) -> list[str]:
+    """The global options of the commands `setup --shared` writes into the files a team commits: only what names the
+    same store on every teammate's machine — a store's name, a database URL (without a password), the embedding
+    provider — and only as given on this command line (each teammate's own environment applies on their machine).
+    A path (--db FILE, --home, --config) is this machine's: refused, as a teammate would run a command that fails."""
+    out: list[str] = []
+    db = flags.get("db")
+    if db and "://" not in db:
+        raise InvalidInput("--db names a file of this machine, and --shared writes commands every teammate runs: "
+                           "name a store (--store NAME) or a database URL, or set up without --shared", path=db)
+    if db and urlsplit(db).password:
+        raise InvalidInput("the database URL holds a password, which --shared would write into files the project "
+                           "shares: put it in ~/.pgpass or PGPASSWORD and give the URL without it",
+                           path=_without_password(db))
+    for name in ("home", "config"):
+        if flags.get(name):
+            raise InvalidInput(f"--{name} names a path of this machine, and --shared writes commands every teammate "
+                               "runs: leave it out, or set up without --shared", path=str(flags[name]))
+    if db:
+        out += ["--db", db]
+    elif flags.get("store"):
+        out += ["--store", flags["store"]]
+    if flags.get("embed"):
+        out += ["--embed", flags["embed"]]
+    return out
+
+
 def _without_password(url: str) -> str:
     parts = urlsplit(url)
     return url.replace(f":{parts.password}@", ":***@", 1) if parts.password else url

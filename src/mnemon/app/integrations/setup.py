@@ -13,14 +13,16 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import InvalidInput
-from . import edits, hosts
+from . import edits, hosts, scopes
 from .hosts import HOSTS, Place
 
 
 
 def setup(*, targets: Sequence[str], user: bool, project: str | None, eject: bool, dry_run: bool, hooks: bool,
           mcp: bool, options: Sequence[str], environ: Mapping[str, str] | None = None,
-          python: str | None = None) -> dict[str, Any]:
+          python: str | None = None, shared: Sequence[str] | None = None) -> dict[str, Any]:
+    """`shared`: the options of `--shared` (`options.shared_options`): a project's shared files get commands every
+    teammate can run; None, personal: this machine's commands go to the personal files (`scopes`)."""
     env = dict(os.environ if environ is None else environ)
     home = Path(env.get("HOME") or Path.home()).expanduser()
     folder = Path(project).expanduser() if project else Path.cwd()
@@ -32,19 +34,29 @@ def setup(*, targets: Sequence[str], user: bool, project: str | None, eject: boo
         # a project's `.claude` in the home folder is the user's own: said so, and written as such
         user = True
         notes.append("the project folder is the home folder: wrote the user-wide settings")
+    if shared is not None and user:
+        raise InvalidInput("--shared writes a project's shared files, and the project folder is your home folder, "
+                           "whose settings are your own: set up a project folder, or leave out --shared")
+    if not user and not eject:
+        notes.append("--shared: the project's shared files (.claude/settings.json, .mcp.json, .codex/config.toml, "
+                     "AGENTS.md) run 'mnemon' by name, as every teammate's PATH finds it" if shared is not None else
+                     "this machine's commands (its Python, your store) go to your personal files — "
+                     ".claude/settings.local.json, 'claude mcp add --scope local', 'codex mcp add' — not to the "
+                     "files a team commits; --shared writes those with commands every teammate can run")
     place = Place(folder, user, home, env)
     unknown = [t for t in targets if t not in HOSTS]
     if unknown:
         raise InvalidInput(f"unknown host {', '.join(map(repr, unknown))}: setup knows {', '.join(HOSTS)}",
                            valid=list(HOSTS))
-    commands = hosts.base_command(python or sys.executable, options)
+    commands = (hosts.base_command(python or sys.executable, options) if shared is None else
+                hosts.shared_command(shared))
     chosen = list(dict.fromkeys(targets)) or [h for h in HOSTS if hosts.detected(h, place) or (
         eject and _holds_ours(h, place, commands, hooks=hooks, mcp=mcp))]
     if not chosen:
         raise InvalidInput(f"no agent host found (looked for {', '.join(HOSTS)}: their programs on PATH, their "
                            "folders in your home" + (", what setup wrote here" if eject else "") +
                            "): name one with --target", valid=list(HOSTS))
-    plans = [hosts.plan(h, place, commands, install=not eject, hooks=hooks, mcp=mcp) for h in chosen]
+    plans = [scopes.plan(h, place, commands, install=not eject, hooks=hooks, mcp=mcp) for h in chosen]
     if not dry_run:
         edits.apply([c for p in plans for c in p.changes], home if user else folder)
     changed = sum(c.action != "unchanged" for p in plans for c in p.changes)
@@ -63,7 +75,7 @@ def setup(*, targets: Sequence[str], user: bool, project: str | None, eject: boo
 def _holds_ours(host: str, place: Place, commands: hosts.Commands, *, hooks: bool, mcp: bool) -> bool:
     """Whether an eject has something of setup's to take out of the host's files here: setup may have been run with
     `--target` on a machine where the host is not found (its program not on PATH), or the host uninstalled since."""
-    plan = hosts.plan(host, place, commands, install=False, hooks=hooks, mcp=mcp)
+    plan = scopes.plan(host, place, commands, install=False, hooks=hooks, mcp=mcp)
     return any(c.action != "unchanged" for c in plan.changes)
 
 

@@ -23,6 +23,12 @@ def _options(c: Ctx) -> list[str]:
     return global_options(c.flags, os.environ, c.cfg.db_path)
 
 
+def _shared_options(c: Ctx) -> list[str]:
+    from ...app.integrations.options import shared_options
+
+    return shared_options(c.flags)
+
+
 @cli.command()
 @click.option("--target", "targets", multiple=True, type=click.Choice(_HOSTS),
               help="Host to set up (repeatable); default: every host found on this machine.")
@@ -30,19 +36,27 @@ def _options(c: Ctx) -> list[str]:
 @click.option("--project", help="The project folder (default: the current one).")
 @click.option("--no-hooks", is_flag=True, help="Leave out the hooks (session start, prompt recall).")
 @click.option("--no-mcp", is_flag=True, help="Leave out the MCP server entry.")
+@click.option("--shared", is_flag=True, help="Write the project's shared files (.claude/settings.json, .mcp.json, "
+              ".codex/config.toml) with commands every teammate can run: 'mnemon' by name, the store by --store or "
+              "a database URL. Default: this machine's commands in your personal files.")
 @click.option("--eject", is_flag=True, help="Remove what setup wrote, and only that.")
 @click.option("--dry-run", is_flag=True, help="Report the changes, write nothing.")
-def setup(targets: tuple[str, ...], user: bool, project: str | None, no_hooks: bool, no_mcp: bool, eject: bool,
-          dry_run: bool) -> None:
+def setup(targets: tuple[str, ...], user: bool, project: str | None, no_hooks: bool, no_mcp: bool, shared: bool,
+          eject: bool, dry_run: bool) -> None:
     """Wire agent hosts (Claude Code, Codex, Hermes) to this store: skill or guide, hooks, MCP server."""
     from ...app.integrations.setup import setup as do_setup
 
     if user and project:
         raise InvalidInput("--global writes the user-wide settings and --project a project's: give one")
-    if eject and (no_hooks or no_mcp):
-        raise InvalidInput("--eject removes everything setup wrote: drop --no-hooks / --no-mcp")
-    run(lambda c: do_setup(targets=targets, user=user, project=project, eject=eject, dry_run=dry_run,
-                           hooks=not no_hooks, mcp=not no_mcp, options=_options(c)))
+    if eject and (no_hooks or no_mcp or shared):
+        raise InvalidInput("--eject removes everything setup wrote, wherever it wrote it: drop --no-hooks / --no-mcp "
+                           "/ --shared")
+    if user and shared:
+        raise InvalidInput("--global writes your own settings and --shared a project's shared files: give one")
+    # (the shared options first: a path refused for them is named before a missing one is looked up)
+    run(lambda c: do_setup(shared=_shared_options(c) if shared else None, targets=targets, user=user,
+                           project=project, eject=eject, dry_run=dry_run, hooks=not no_hooks, mcp=not no_mcp,
+                           options=_options(c)))
 
 
 @cli.command()

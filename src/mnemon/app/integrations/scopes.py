@@ -1,0 +1,200 @@
+"""Where a project's setup puts what: a team commits `.claude/settings.json`, `.mcp.json`, `.codex/config.toml` and
+`AGENTS.md`, and a command naming this machine's Python and this user's store fails on every teammate's machine.
+
+* **Personal** (the default): Claude Code's hooks in `.claude/settings.local.json` (Claude Code's file for one
+  person in one project, git-ignored), its MCP server by `claude mcp add --scope local` (its state file is its own:
+  a step to run), Codex's by `codex mcp add` (Codex has no personal file in a project: its user config). What an
+  earlier setup wrote with this machine's commands into the shared files is taken out of them; what `--shared` put
+  there (`mnemon` by name) is the team's and left, and no second pair of hooks is added beside it. The personal files
+  the project's git does not ignore are named in a `git ignore` step.
+* **Shared** (`--shared`): the shared files get commands every teammate can run — `mnemon` as their PATH finds it,
+  with the store's name or URL only (`options.shared_options`) — and the personal hooks file loses mnemon's.
+
+Eject takes mnemon out of all of them, whichever wrote it.
+"""
+from __future__ import annotations
+
+import dataclasses
+import shlex
+import subprocess
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from . import edits, hosts
+from .edits import FileChange
+from .guide import instructions_block, is_portable
+from .hosts import SERVER_NAME, Commands, HostPlan, Place
+
+
+def plan(host: str, place: Place, commands: Commands, *, install: bool, hooks: bool, mcp: bool) -> HostPlan:
+    if place.user or host not in ("claude-code", "codex"):
+        return hosts.plan(host, place, commands, install=install, hooks=hooks, mcp=mcp)
+    planner = _claude_code if host == "claude-code" else _codex
+    return planner(place, commands, install=install, hooks=hooks, mcp=mcp)
+
+
+def _by_name(command: Any) -> bool:
+    """Whether a command runs `mnemon` by name (written by `--shared`), not this machine's Python by its path."""
+    return isinstance(command, str) and command.split(" ", 1)[0] == "mnemon"
+
+
+def _machines_hook(hook: Any) -> bool:
+    return hosts._is_ours(hook) and not _by_name(hook["command"])
+
+
+def _scoped(change: FileChange, scope: str) -> FileChange:
+    return dataclasses.replace(change, scope=scope)
+
+
+def _left(change: FileChange) -> FileChange:
+    return dataclasses.replace(change, after=change.before)
+
+
+# ── Claude Code ──────────────────────────────────────────────────────────────
+
+
+def _claude_code(place: Place, commands: Commands, *, install: bool, hooks: bool, mcp: bool) -> HostPlan:
+    folder = place.project / ".claude"
+    shared, local, servers = folder / "settings.json", folder / "settings.local.json", place.project / ".mcp.json"
+    skill = hosts._skill(folder, commands, install)
+
+    def hooks_change(path: Path, scope: str, add: bool, ours: Any = hosts._is_ours) -> FileChange:
+        return _scoped(edits.json_change(path, "hooks", lambda s: hosts._claude_hooks(s, commands, add, ours)), scope)
+
+    def server_change(keep_the_teams: bool, add: bool) -> FileChange:
+        return _scoped(edits.json_change(servers, "mcp server", lambda s: s if keep_the_teams and _team_server(s)
+                                         else hosts._mcp_servers(s, servers, "mcpServers", commands, add)), "shared")
+
+    manual: list[dict[str, str]] = []
+    if not install or commands.shared:
+        changes = [_scoped(skill, "shared" if commands.shared or is_portable(skill.before) else "personal"),
+                   hooks_change(shared, "shared", install and hooks), hooks_change(local, "personal", False),
+                   server_change(False, install and mcp)]
+        if not install:
+            manual += _local_server(place, commands, install=False, mcp=mcp)
+        elif mcp:  # (`claude mcp list` shows it "Pending approval" until then)
+            manual.append({"what": "mcp server approval", "note": "Claude Code starts a project's MCP servers only "
+                           f"once approved: if it has not approved {SERVER_NAME!r} for this project yet, it asks at "
+                           "the next session (or approve it in /mcp)"})
+            # a personal server of the same name is the one Claude Code starts, and it warns of two endpoints
+            manual += [{**step, "note": "your own server of this project (an earlier setup's, local scope) would "
+                                        "stand before the shared one"}
+                       for step in _local_server(place, commands, install=False, mcp=mcp)]
+        return HostPlan("claude-code", changes, manual)
+    team_hooks = _team_hooks(shared)
+    team_server = _team_server(edits.json_object(servers, edits.read_text(servers)))
+    team_skill = skill.before is not None and is_portable(skill.before)
+    changes = [_left(skill) if team_skill else _scoped(skill, "personal"),
+               hooks_change(shared, "shared", False, _machines_hook),
+               hooks_change(local, "personal", hooks and not team_hooks), server_change(True, False)]
+    if hooks and team_hooks:
+        manual.append({"what": "hooks", "note": f"{shared} (the project's, shared) runs mnemon's hooks for every "
+                       f"teammate: none added to {local.name}, as each prompt would be recalled twice"})
+    if mcp and team_server:  # a local one of the same name would stand before it (Claude Code warns of both)
+        manual.append({"what": "mcp server", "note": f"{servers} (the project's, shared) runs mnemon for every "
+                                                     "teammate: no server of yours added"})
+    else:
+        manual += _local_server(place, commands, install=True, mcp=mcp)
+    manual += _unignored(place.project, [c for c in changes if c.scope == "personal" and c.after is not None])
+    return HostPlan("claude-code", changes, manual)
+
+
+def _team_hooks(path: Path) -> bool:
+    """Whether the shared settings run mnemon's hooks by name (a `--shared` setup's)."""
+    table = edits.json_object(path, edits.read_text(path)).get("hooks")
+    groups = [g for v in table.values() if isinstance(v, list) for g in v] if isinstance(table, dict) else []
+    inner = [g.get("hooks") for g in groups if isinstance(g, dict)]
+    return any(hosts._is_ours(h) and _by_name(h["command"]) for h_list in inner if isinstance(h_list, list)
+               for h in h_list)
+
+
+def _team_server(settings: dict[str, Any]) -> bool:
+    servers = settings.get("mcpServers")
+    entry = servers.get(SERVER_NAME) if isinstance(servers, dict) else None
+    return isinstance(entry, dict) and _by_name(entry.get("command"))
+
+
+def _local_server(place: Place, commands: Commands, *, install: bool, mcp: bool) -> list[dict[str, str]]:
+    """`claude mcp add --scope local` (run in the project: Claude Code keys it by the folder it runs in)."""
+    return hosts.server_step(hosts.claude_servers(place, place.project), commands, install=install, mcp=mcp,
+                             where="Claude Code's local config of this project",
+                             add=["claude", "mcp", "add", "--scope", "local", SERVER_NAME],
+                             remove=f"claude mcp remove --scope local {SERVER_NAME}",
+                             cd=f"cd {shlex.quote(str(place.project))} && ")
+
+
+def _unignored(project: Path, changes: list[FileChange]) -> list[dict[str, str]]:
+    """A step naming the personal files this run leaves in the project that its git repository does not ignore
+    (.gitignore, .git/info/exclude, core.excludesFile: `git check-ignore`); none outside a repository."""
+    wanted = {str(c.path.relative_to(project)): (".claude/skills/mnemon/" if c.what == "skill" else
+                                                 str(c.path.relative_to(project))) for c in changes}
+    if not wanted:
+        return []
+    try:
+        proc = subprocess.run(["git", "-C", str(project), "check-ignore", "--", *wanted], capture_output=True,
+                              text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return []  # no git here
+    if proc.returncode not in (0, 1):
+        return []  # not a repository (or one git refuses to read)
+    left = [line for path, line in wanted.items() if path not in proc.stdout.splitlines()]
+    if not left:
+        return []
+    return [{"what": "git ignore", "file": str(project / ".gitignore"), "add": "\n".join(left),
+             "note": "these files name this machine's mnemon and store, for you alone, and git does not ignore them "
+                     "here: add the lines to .gitignore (or .git/info/exclude) so they are not committed"}]
+
+
+# ── Codex ────────────────────────────────────────────────────────────────────
+
+
+def _codex(place: Place, commands: Commands, *, install: bool, hooks: bool, mcp: bool) -> HostPlan:
+    if not install or commands.shared:
+        done = hosts.plan("codex", place, commands, install=install, hooks=hooks, mcp=mcp)
+        return HostPlan("codex", [_scoped(c, "shared") for c in done.changes], done.manual)
+    config = place.project / ".codex" / "config.toml"
+    before = edits.read_text(config)
+    edits.toml_table(config, before)  # the whole file parses, or nothing is written
+    found = edits.TOML_MARKERS.pattern().search(edits.plain(before))
+    team_server = found is not None and _codex_by_name(found.group(0))
+    server = FileChange(config, "mcp server", before, before) if team_server else edits.block_change(
+        config, "mcp server", edits.TOML_MARKERS, None)
+    path = place.project / "AGENTS.md"
+    text = edits.read_text(path)
+    block = edits.MARKDOWN_MARKERS.pattern().search(edits.plain(text))
+    team_guide = block is not None and is_portable(block.group(0))
+    guide = FileChange(path, "instructions", text, text) if team_guide else edits.block_change(
+        path, "instructions", edits.MARKDOWN_MARKERS, instructions_block(commands.options), close=" -->")
+    manual: list[dict[str, str]] = []
+    if team_server and mcp:
+        manual.append({"what": "mcp server", "note": f"{config} (the project's, shared) runs mnemon for every "
+                                                     "teammate: no server of yours added"})
+    elif mcp:  # Codex has no personal file in a project: the user's own config, for every project
+        manual += hosts.server_step(_codex_user_servers(place), commands, install=True, mcp=mcp,
+                                    where="Codex's user config", add=["codex", "mcp", "add", SERVER_NAME],
+                                    remove=f"codex mcp remove {SERVER_NAME}")
+    if not team_guide:
+        manual.append({"what": "instructions", "note": f"{path} is the project's, shared: its mnemon block names "
+                       "this machine's mnemon and store; `mnemon setup --shared` writes one every teammate can run"})
+    return HostPlan("codex", [_scoped(guide, "shared"), _scoped(server, "shared")], manual)
+
+
+def _codex_by_name(block: str) -> bool:
+    try:
+        table = tomllib.loads(block).get("mcp_servers", {}).get(SERVER_NAME, {})
+    except (tomllib.TOMLDecodeError, AttributeError):
+        return False
+    return isinstance(table, dict) and _by_name(table.get("command"))
+
+
+def _codex_user_servers(place: Place) -> dict[str, Any] | None:
+    try:
+        table = tomllib.loads(edits.plain((place.folder("CODEX_HOME", ".codex") / "config.toml").read_bytes()
+                                          .decode("utf-8")))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError):
+        return None
+    servers = table.get("mcp_servers")
+    return servers if isinstance(servers, dict) else {}
