@@ -5,7 +5,9 @@ rewritten by a re-parse. When its note changes, the line may be edited, moved, o
 showing the old text as if the note still said it. An ingest that plans such an edge again says where it is parsed
 from now when that differs (a killed edge's `blocked_recreation` event carries `line` and `evidence`; any other
 decided edge gets a `source_changed` event when its state changes, `{"as_decided": true}` once back), and one
-whose note no longer holds it gets a `source_gone` event (once). `source_now` reads them back for `explain-edge`.
+whose note no longer holds it gets a `source_gone` event (once). `source_now` reads them back for `explain-edge`;
+a `reparsed` event ends what they said: the re-parse wrote the edge anew from its line as it reads now (a retired
+edge whose line came back, taken up again).
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import json
 from typing import Any, Mapping, Sequence
 
 Key = tuple[str, str, str]
-SOURCE_EVENTS = ("blocked_recreation", "source_changed", "source_gone")
+SOURCE_EVENTS = ("blocked_recreation", "source_changed", "source_gone", "reparsed")
 
 
 def _line(metadata: Any) -> Any:
@@ -41,7 +43,9 @@ def source_now(events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
         if event.get("actor") != "ingest" or event.get("event") not in SOURCE_EVENTS:
             continue
         detail = event.get("detail") or {}
-        if event["event"] == "source_gone":
+        if event["event"] == "reparsed":
+            state = None
+        elif event["event"] == "source_gone":
             state = {"in_note": False, "seen_at": event.get("created_at")}
         elif "evidence" in detail:
             state = {"in_note": True, "changed": True, "line": detail.get("line"), "evidence_text": detail["evidence"],

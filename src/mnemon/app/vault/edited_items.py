@@ -14,12 +14,15 @@ edit is a new item, as before.
 A validation is carried the same way, said the same way (`"decision": "validated"`): the new edge is validated by
 the ingest with the reason the person gave (its `validated` event says `decision_carried`), and the old one, which
 the rebuild kept active on a line the note no longer holds beside its successor, is retired (not killed: nobody said
-it was wrong; its decision now lives on the new edge). A weakening too (`"weakened"`): the new edge takes the
+it was wrong; its decision now lives on the new edge). The retired edge is kept through later rebuilds of its note
+(`retired_decision`), as a killed one is, so `explain-edge` of it still says where its decision went; its line put
+back takes it up again. A weakening too (`"weakened"`): the new edge takes the
 weakened strength and status (its `weakened` event says `decision_carried` and the edge it came from); the old edge
 went with its line (`VaultWriter.weakened_items` kept what it said).
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 from difflib import SequenceMatcher
@@ -41,6 +44,15 @@ CARRIED = "decision_carried"
 def is_item(node_id: str) -> bool:
     """A task's or bullet's row: its edge's evidence is its whole line."""
     return node_id.startswith("vault:") and _ITEM.search(node_id) is not None
+
+
+def retired_decision(status: str, metadata: str | None) -> bool:
+    """Whether an ingested edge (its stored metadata JSON) is a validated edge retired when its validation was carried
+    to its line's edited successor: a rebuild keeps it while its line stays out of the note."""
+    if status != "retired" or not metadata or '"validated"' not in metadata:
+        return False
+    decided = json.loads(metadata)
+    return isinstance(decided, dict) and decided.get("validated") is True
 
 
 def carry_kills_to_edited(writer: Any) -> list[dict[str, Any]]:

@@ -20,7 +20,7 @@ from ...ports.store.edge_rows import NOTE_PATH
 from ..runtime import Runtime
 from .contained import Containment
 from .decided_sources import DecidedSources, moved_source
-from .edited_items import is_item
+from .edited_items import is_item, retired_decision
 from .plan import NotePlan, PlannedEdge, PlannedNode, note_id
 
 SHARED_KINDS = ("date", "email", "tag", "placeholder")
@@ -90,6 +90,7 @@ class VaultWriter:
         # the write transaction (`ingest_vault`); until then assume rows exist.
         self.had_vault_rows = True
         self.reusable: dict[tuple[str, str, str], int] = {}  # (src, dst, type) → id of an edge a rebuild may keep
+        self.retired_kept: set[int] = set()  # of those, retired decisions (`retired_decision`): kept unless reused
         # (src, dst, type) → id of a kept edge whose only claim to stay is a promotion (`_release`)
         self.promoted_only: dict[tuple[str, str, str], int] = {}
         # every edge from the nodes `clear_notes` cleared, as `edge_values_by_keys` gives it: `write_edges` finds
@@ -195,6 +196,10 @@ class VaultWriter:
                 self.preserved_killed += 1
             elif status == "active":
                 self.preserved_active += 1
+            return False
+        if retired_decision(status, meta):  # taken up again if its line is back, else kept (and its item with it)
+            self.reusable[key] = values[0]
+            self.retired_kept.add(values[0])
             return False
         decided = json.loads(meta) if kept_active(status, meta) else {}
         validated, promoted = bool(decided.get("validated")), bool(decided.get(PROMOTED))
@@ -460,8 +465,8 @@ class VaultWriter:
     def drop_unreused(self) -> None:
         """Delete the cleared edges no new parse planned again (`clear_notes`), a weakening passed on first."""
         self._carry_weakened()
-        self.vault.delete_edges(sorted(self.reusable.values()))
-        self.reusable = {}
+        self.vault.delete_edges(sorted(set(self.reusable.values()) - self.retired_kept))
+        self.reusable, self.retired_kept = {}, set()
 
     def log_decided_sources(self) -> None:
         """Say where the lines of the decided edges of the notes this run read stand now (`decided_sources`), once
