@@ -132,8 +132,8 @@ def test_an_edit_only_inserts_and_inserts_in_the_notes_style(tmp_path_factory: p
             out = notes.write_note(root, "n.md", "added\nlines\n", mode="append", clock=CLOCK)
         else:
             out = notes.upsert_section(root, "n.md", "Fresh", "added\nbody", clock=CLOCK)
-    except InvalidInput as refused:  # a heading or bullet that would land in an unclosed code fence
-        assert op != "append" and refused.details["fence_line"] and (root / "n.md").read_bytes() == old
+    except InvalidInput as refused:  # an edit (an append too) that would land in an unclosed code fence
+        assert refused.details["fence_line"] and (root / "n.md").read_bytes() == old
         return
     new = (root / "n.md").read_bytes()
     # one insertion: the longest common prefix, then the rest of the old bytes at the very end

@@ -42,9 +42,23 @@ def check_not_hidden(lines: Sequence[str], at: int, rel: str) -> None:
 def check_content_closes(body_lines: Sequence[str], rel: str) -> None:
     """Refuse content that opens a code fence or a ``%%`` comment it never closes, when more of the note follows."""
     found = hidden_from(body_lines, note=False) if body_lines else None
+    if found is not None:
+        _content_opens(*found, rel)
+
+
+def check_append_seen(after: Sequence[str], start: int, rel: str) -> None:
+    """Refuse a raw append (`note write --mode append`) whose first line, at index `start` of the note as it would
+    be (`after`), lands after a code fence or ``%%`` comment never closed above it, or whose content opens one it
+    never closes. Content closing the one left open above is the writer's own."""
+    found = hidden_from(after)
     if found is None:
         return
-    kind, line = found
+    if found[1] <= start:
+        check_not_hidden(after, start, rel)
+    _content_opens(found[0], found[1] - start, rel)
+
+
+def _content_opens(kind: str, line: int, rel: str) -> None:
     if kind == "fence":
         raise InvalidInput(f"the content opens a code fence (its line {line}) it never closes, which would turn the "
                            f"rest of {rel} into code; close the fence", path=rel, fence_line=line)

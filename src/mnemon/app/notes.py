@@ -51,7 +51,7 @@ from ..core.vault.links import LinkIndex, placeholder_key, relative_target, spli
 from ..core.vault.model import ATTACHMENT_EXTENSIONS
 from .note_headings import matching, twins
 from .note_lists import is_item, item_key, next_marker
-from .note_hidden import check_content_closes, check_edit_hides_nothing, check_not_hidden
+from .note_hidden import check_append_seen, check_content_closes, check_edit_hides_nothing, check_not_hidden
 from .note_names import backup_name, check_folders, check_names, check_writable, temp_name
 # The parser's own definitions of front matter, code, headings and links: the editor must agree with the graph on
 # each (a heading the graph never saw must not be edited, a link it never saw not rewritten, and one it resolves
@@ -582,6 +582,7 @@ def write_note(vault: str | Path | None, rel_path: str, content: str, *, mode: s
     else:
         base = before.text if before is not None else ""
         after = base + (newline if base and not _ends_line(base) else "") + _styled(content, newline)
+        check_append_seen(_lines(after), len(_lines(base)), target.rel)  # (nothing nobody would see)
     return _commit(vault, target, before, after, dry_run=dry_run, clock=clock, extra={"mode": mode})
 
 
