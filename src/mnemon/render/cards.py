@@ -604,21 +604,24 @@ def svg_to_png(svg: str, png_path: Path) -> str | None:
 CARD_SUFFIXES = (".svg", ".png")
 
 
-def check_out_dir(out_dir: str | Path) -> Path:
+def check_out_dir(out_dir: str | Path, *, config: str | Path | None = None) -> Path:
     """`out_dir` as a card folder, or `InvalidInput` when it (or a folder on its way) is a file: checked before any
     work, so a command does not ingest a vault or walk the graph only to fail at the end (`FileExistsError` was an
-    `internal` error)."""
+    `internal` error). `config`: the config file the value came from (its `out`), which the refusal names instead of
+    an `--out` nobody typed."""
     path = Path(out_dir).expanduser()
+    named = "--out" if config is None else f"setting out in config file {config}"
+    where = {"out": str(out_dir)} if config is None else {"out": str(out_dir), "setting": "out", "config": str(config)}
     for place in (path, *path.parents):
         if place.exists():
             if not place.is_dir():
-                raise InvalidInput(f"--out must be a directory; {place} is a file", out=str(out_dir))
+                raise InvalidInput(f"{named} must be a directory; {place} is a file", **where)
             break
     if path.suffix.casefold() in CARD_SUFFIXES and not path.is_dir():
         # (`thought --out card.svg` made a folder of that name and wrote the card inside it, without a word)
-        raise InvalidInput(f"--out names the folder cards are written to (each card is thought_<time>.svg and .png "
-                           f"in it), not a card file: {out_dir} is not a folder; give a folder, such as "
-                           f"`--out {path.parent}`", out=str(out_dir))
+        fix = f"`--out {path.parent}`" if config is None else f"{path.parent}, or give --out"
+        raise InvalidInput(f"{named} names the folder cards are written to (each card is thought_<time>.svg and .png "
+                           f"in it), not a card file: {out_dir} is not a folder; give a folder, such as {fix}", **where)
     return path
 
 

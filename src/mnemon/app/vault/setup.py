@@ -92,8 +92,15 @@ def chosen_hints(cfg: Config, hints: Any = None) -> tuple[str, ...] | None:
 
 
 def chosen_out(cfg: Config, out: str | None = None) -> str:
-    """Where cards go: the flag, else the config file's `out`, else `<home>/cards`."""
-    return out or _read(config_file(cfg)).get("out") or str(Path(cfg.home).expanduser() / "cards")
+    """Where cards go: the flag, else the config file's `out` (refused naming the file when it is no folder), else
+    `<home>/cards`."""
+    if out:
+        return out
+    path = config_file(cfg)
+    configured = _read(path).get("out")
+    if configured:
+        check_out_dir(configured, config=path)
+    return configured or str(Path(cfg.home).expanduser() / "cards")
 
 
 def _absolute(value: str) -> str:
@@ -308,6 +315,11 @@ def doctor(load: Callable[[], Config], config_path: Path, *, environ: Mapping[st
     out = settings.out or str(Path(cfg.home).expanduser() / "cards")
     checks["out_parent"] = {"ok": _writable_parent(Path(out) / "x"), "path": out,
                             **({} if settings.out else {"default": True})}
+    try:  # (a card file named as the folder: every card command refuses it)
+        if checks["out_parent"]["ok"]:
+            check_out_dir(out, config=path if settings.out else None)
+    except InvalidInput as exc:
+        checks["out_parent"].update(ok=False, error=exc.message)
     if not path.exists():
         problems.append(f"no config at {path}: run `mnemon init --vault DIR`")
     if config_ok and not vault_ok:
@@ -323,7 +335,9 @@ def doctor(load: Callable[[], Config], config_path: Path, *, environ: Mapping[st
                         "name another with `--db`")
     elif not db_check["ok"]:
         problems.append(f"database server: {db_check.get('error')}")
-    if not checks["out_parent"]["ok"]:
+    if checks["out_parent"].get("error"):
+        problems.append(checks["out_parent"]["error"])
+    elif not checks["out_parent"]["ok"]:
         problems.append(f"output folder {out} cannot be created (a file in its path, or a folder you may not "
                         f"write): set `out` in {path}")
     warnings = _unknown_keys(path)
