@@ -52,7 +52,8 @@ from ..bulk_gc import paused_gc
 # 16: a link names the block it points at (metadata `block`); a section's text leaves out the ^ids ending its lines
 # 15: a %% comment never closed hides the rest of the note, as in Obsidian
 # 17: a link edge says every block and heading the note's links to its target name (`blocks`, `sections`)
-PLAN_VERSION = "17"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+# 18: and every alias they show it under (`aliases`)
+PLAN_VERSION = "18"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"
@@ -277,27 +278,30 @@ def _link_edges(nid: str, wikilinks: Sequence[WikiLink], markdown_links: Sequenc
         ("embeds" if link.is_embed else "links_to", link, "wikilink", link.alias) for link in wikilinks
         if not link.is_attachment]
     links += [("links_to", mlink, "markdown_link", None) for mlink in markdown_links]
-    # the links of one key and relation are one edge (the first's line is its evidence): it says every block and
-    # heading they point at, not the first one's alone
-    parts: dict[tuple[str, str], tuple[dict[str, None], dict[str, None]]] = {}
-    for relation, link, _rule, _alias in links:
-        blocks, sections = parts.setdefault((_link_key(link.target), relation), ({}, {}))
+    # the links of one key and relation are one edge (the first's line is its evidence): it says every block,
+    # heading and alias they point at or show, not the first one's alone
+    parts: dict[tuple[str, str], tuple[dict[str, None], dict[str, None], dict[str, None]]] = {}
+    for relation, link, _rule, alias in links:
+        blocks, sections, aliases = parts.setdefault((_link_key(link.target), relation), ({}, {}, {}))
         if link.block:
             blocks[link.block] = None
         if link.section:
             sections[link.section] = None
+        if alias:
+            aliases[alias] = None
     out: list[PlannedEdge] = []
     for relation, link, rule, alias in links:
         key = _link_key(link.target)
-        blocks, sections = parts[(key, relation)]
+        blocks, sections, aliases = parts[(key, relation)]
         out.append(_edge(nid, "", relation, LINK_CONFIDENCE, link.evidence, rule, link.line, key=key,
                          target=link.target, section=link.section, alias=alias, block=link.block,
-                         blocks=_more_than(blocks, link.block), sections=_more_than(sections, link.section)))
+                         blocks=_more_than(blocks, link.block), sections=_more_than(sections, link.section),
+                         aliases=_more_than(aliases, alias)))
     return out
 
 
 def _more_than(named: dict[str, None], first: str | None) -> list[str] | None:
-    """Every block (or heading) the links of one edge name, when that says more than the first link's alone."""
+    """Every block (heading, alias) the links of one edge name, when that says more than the first link's alone."""
     return list(named) if list(named) != ([first] if first else []) else None
 
 
