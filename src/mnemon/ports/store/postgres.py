@@ -29,7 +29,7 @@ from .base import MemoryFilter, WriterBusy, refuse_newer_schema
 from .graph_postgres import PostgresGraphReads
 from .postgres_edges import EdgeTables
 from .postgres_index import IndexTables, folded, memory_where, tsvector_literal
-from .schema_postgres import MIGRATIONS
+from .schema_postgres import MIGRATIONS, steps_readers_need
 from .sources import NOT_VAULT_ROW, OWNED_SOURCE
 from .sqlite import _NODE_COLS, PAGE_ROWS, _node
 
@@ -272,10 +272,13 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         if not self._has_migrations_table():
             raise StoreError(f"{self.path} holds no mnemon schema (no migrations table); open it once without"
                              " --readonly to create it")
-        applied = {r[0] for r in self.conn.execute("SELECT name FROM migrations")}
-        if any(name not in applied for name, _ in MIGRATIONS):
-            raise StoreError(f"{self.path} was written by an older mnemon; open it once without --readonly to"
-                             " upgrade its schema")
+        # a schema an older mnemon wrote is read as it is when it lacks only steps reads do without (after a package
+        # upgrade every teammate's read-only hooks and `serve` open it before anyone writes), as SQLite reads one
+        needed = steps_readers_need({r[0] for r in self.conn.execute("SELECT name FROM migrations")})
+        if needed:
+            raise StoreError(f"{self.path} was written by an older mnemon and lacks steps a reader needs"
+                             f" ({', '.join(needed)}); open it once without --readonly to upgrade its schema",
+                             path=self.path, missing_steps=needed)
 
     def _has_migrations_table(self) -> bool:
         # in the schema tables are created in, not anywhere on the search path (a test schema shadows public)

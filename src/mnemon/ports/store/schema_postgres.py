@@ -176,3 +176,23 @@ POSTGRES_ONLY: list[tuple[str, str]] = [
 ]
 MIGRATIONS: list[tuple[str, str]] = [*((name, _OWN_STEPS.get(name) or translated(sql))
                                        for name, sql in SQLITE_MIGRATIONS if name not in SQLITE_ONLY), *POSTGRES_ONLY]
+
+# Steps a read-only open of a schema that lacks them reads without (an older mnemon wrote it and no writable open has
+# upgraded it yet: after a package upgrade, every teammate's read-only hooks and `serve` open it first). Each leaves
+# what the reads ask for as it was: an index, rows a later writer fixes up, a marker for the world layer's key upgrade
+# (which reads already do without), a wider column or constraint. Every other step adds a table, column or view some
+# read names, so a schema lacking it is refused, the steps named. A new step is one readers need unless listed here.
+READERS_DO_WITHOUT = frozenset({
+    "m041_reply_steps",  # re-marks backbone steps as replies: the rows read as the older mnemon wrote them
+    "m042_prune_age", "m045_owned_hash", "m046_timed_created", "m047_prune_skips_vault", "m059_deleted_nodes",
+    "m060_world_nfc_keys", "m065_world_predicate_names",  # markers (`upgrade_pending`) for the first writer
+    "m052_edge_row_defaults",  # the view reads defaults only a writer after the step writes
+    "m061_vectors_per_provider",  # a key over (node, provider) instead of node: the rows are the same
+    "m063_pg_access_count_64bit",  # a wider column
+    "m064_withdrawn_predictions",  # a wider CHECK; a prediction closed before it reads as `unverifiable`, as written
+})
+
+
+def steps_readers_need(applied: set[str]) -> list[str]:
+    """The steps of this mnemon that a schema lacks and a read-only open cannot read without."""
+    return [name for name, _ in MIGRATIONS if name not in applied and name not in READERS_DO_WITHOUT]
