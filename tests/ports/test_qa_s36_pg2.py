@@ -90,3 +90,27 @@ def test_every_step_readers_do_without_is_a_step() -> None:
     from mnemon.ports.store.schema_postgres import MIGRATIONS, READERS_DO_WITHOUT
 
     assert READERS_DO_WITHOUT <= {name for name, _ in MIGRATIONS}
+
+
+@pytest.mark.postgres
+def test_connections_find_a_dropped_session_in_minutes_not_a_quarter_hour(pg_store: Any, pg_db_url: str) -> None:
+    """A long-running `serve` whose idle connection a firewall dropped hung ~15 minutes on its next statement (the
+    kernel's 2 h keepalive idle and retransmission timeout): every connection asks libpq for keepalives and a TCP
+    user timeout, the reconnected ones too, and a value the URL gives is kept."""
+    store = open_store(pg_db_url)
+    try:
+        params = store.conn.info.get_parameters()
+        assert (params.get("keepalives_idle"), params.get("keepalives_interval"), params.get("keepalives_count"),
+                params.get("tcp_user_timeout")) == ("60", "10", "6", "30000"), params
+        store._conn.close()
+        store._conn = store._reconnected()
+        assert store.conn.info.get_parameters().get("tcp_user_timeout") == "30000"
+    finally:
+        store.close()
+    store = open_store(f"{pg_db_url}&keepalives_idle=5&tcp_user_timeout=0")
+    try:
+        params = store.conn.info.get_parameters()
+        assert params.get("keepalives_idle") == "5" and params.get("tcp_user_timeout") in (None, "0"), params
+        assert params.get("keepalives_count") == "6"
+    finally:
+        store.close()

@@ -38,6 +38,11 @@ if TYPE_CHECKING:
 
 _NODE_COLS_N = ", ".join("n." + c.strip() for c in _NODE_COLS.split(","))
 CONNECT_TIMEOUT_S = 10  # how long a connection waits for the server to answer, unless the URL or PGCONNECT_TIMEOUT says
+# a session a firewall or NAT dropped while idle (a long-running serve, mcp serve) is found dead by keepalives within
+# ~2 min, and a statement sent into one fails after 30 s: with the kernel's defaults (2 h idle, ~15 min of
+# retransmissions) the next call hung ~15 min. libpq takes these for TCP only; the URL's own values are kept.
+TCP_BOUNDS = {"keepalives": 1, "keepalives_idle": 60, "keepalives_interval": 10, "keepalives_count": 6,
+              "tcp_user_timeout": 30_000}
 _MIGRATION_LOCK = 7_216_001  # pg_advisory_xact_lock key: one process migrates a database at a time
 _spare_test_schemas: dict[str, list[str]] = {}  # server URL → test schemas released by closed stores
 
@@ -142,8 +147,11 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         # every command for psycopg's 130 s, and a prompt hook until its host killed it: a bound unless one is given
         given: Any = True
         try:
-            given = "connect_timeout" in conninfo_to_dict(self._url) or os.environ.get("PGCONNECT_TIMEOUT")
+            named = conninfo_to_dict(self._url)
+            given = "connect_timeout" in named or os.environ.get("PGCONNECT_TIMEOUT")
             bound: dict[str, Any] = {} if given else {"connect_timeout": CONNECT_TIMEOUT_S}
+            bound.update((key, value) for key, value in TCP_BOUNDS.items() if key not in named
+                         and (key != "tcp_user_timeout" or psycopg.pq.version() >= 120000))  # (libpq 12 has it)
             # prepared statements survive schema switches badly (reset_for_tests); the statements are cheap to plan
             return psycopg.connect(self._url, autocommit=True, prepare_threshold=None, **bound)
         except psycopg.Error as exc:
