@@ -73,7 +73,7 @@ def forget(rt: Runtime, node_id: str) -> dict[str, Any]:
         rt.store.soft_delete([node_id], now)
         rt.index.note_delete([node_id], gen)
         rt.store.log("forget", node_id, {**rt.audit(node.content), "edges_retired": retired,
-                                         **({"backbone_rejoined": joined} if joined else {})}, now)
+                                         **({"backbone_rejoined": joined} if joined else {}), **rt.actor()}, now)
     out: dict[str, Any] = {
         "id": node_id, "status": "deleted", "edges_retired": retired,
         "message": "soft-deleted; the row and its retired edges stay in the database and the oplog records it"}

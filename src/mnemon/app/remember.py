@@ -413,7 +413,8 @@ def auto_prune(rt: Runtime, protect: tuple[str, ...]) -> list[str]:
         joined = rejoin_backbone(rt, v, actor="auto-prune")
         rt.store.retire_edges_of(v.id, reason="auto-prune")
         rt.store.log("prune", v.id, {"effective_importance": round(values[v.id], 4), "cap": rt.max_insights,
-                                     **({"backbone_rejoined": joined} if joined else {}), **rt.audit(v.content)}, now)
+                                     **({"backbone_rejoined": joined} if joined else {}), **rt.audit(v.content),
+                                     **rt.actor()}, now)
     gen_before = rt.store.vector_generation()
     rt.store.soft_delete(ids, now)
     rt.index.note_delete(ids, gen_before)

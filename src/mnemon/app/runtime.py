@@ -1,7 +1,7 @@
 """What every workflow needs: the store, the embedding provider, the vector index, the clock and the policies."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import numpy as np
@@ -9,6 +9,8 @@ if TYPE_CHECKING:
     from ..ports.graph_index import GraphIndex
     from ..ports.vector_index import VectorIndex
 
+import functools
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,6 +23,18 @@ from ..core.text import memory_tokens
 from ..ports.embed.base import EmbeddingProvider
 from ..ports.store.base import Store
 from ..ports.vector_ann import AnnPolicy
+
+
+@functools.lru_cache(maxsize=1)
+def _user_at_host() -> str:
+    import getpass
+    import socket
+
+    try:
+        user = getpass.getuser()
+    except (OSError, KeyError):  # no login name in the environment and no passwd entry (a container's random uid)
+        user = f"uid {os.getuid()}" if hasattr(os, "getuid") else "unknown"
+    return f"{user}@{socket.gethostname()}"
 
 
 @dataclass
@@ -191,6 +205,12 @@ class Runtime:
         if self.audit_content:
             return {"content": content[:200]}
         return {"content_sha256": content_hash(content)}
+
+    def actor(self) -> dict[str, Any]:
+        """Who removes memories, for their log rows (`prune`, `forget`, `forget:source`): on a store a team shares,
+        a teammate's auto-prune or forget said nothing of which process took them. The user and host this process
+        runs as, and its pid (for CLI calls a resident process ran, that process's)."""
+        return {"actor": _user_at_host(), "pid": os.getpid()}
 
     def neighbors(self, statuses: Sequence[str] = ("active",), types: Sequence[str] | None = None,
                   per_node: int | None = None) -> Callable[[Sequence[str]], dict[str, list[tuple[str, Link]]]]:

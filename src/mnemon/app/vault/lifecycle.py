@@ -333,7 +333,7 @@ def forget_dated(rt: Runtime, *, days_threshold: Any = 30, dry_run: bool = False
                                      "previous_strength": weight, "status": "candidate", "strength": 0.0},
                                     when) for edge_id, status, weight, latest in stale])
             rt.store.log("forget-dated", None, {"threshold_days": days, "cutoff_date": cutoff,
-                                                "forgotten": len(stale)}, when)
+                                                "forgotten": len(stale), **rt.actor()}, when)
     listed, edges = _first_listed(rt, stale)
     texts = rt.store.get_nodes([e.dst for e in edges.values()])
     return {

@@ -505,7 +505,8 @@ def forget_source(rt: Runtime, source: Any, *, dry_run: bool = False) -> dict[st
         gen = store.vector_generation()
         store.hard_delete(ids)  # type: ignore[attr-defined]
         rt.index.note_delete(ids, gen)
-        store.log("forget:source", None, {"source_path": scope, **removed, "memory_ids": remembered}, rt.now_iso())
+        store.log("forget:source", None, {"source_path": scope, **removed, "memory_ids": remembered, **rt.actor()},
+                  rt.now_iso())
         world = forget_world_scope(rt, scope)
     # Mneme reported the world rows under both names
     return {"ok": True, "dry_run": False, "source_path": scope, "removed": removed, "world_removed": world,
