@@ -1,8 +1,12 @@
 """Shared fixtures: every test runs against its own temporary home with a deterministic embedding provider.
 
-- autouse: `MNEMON_HOME` is a fresh temp dir, every other `MNEMON_*` variable is removed, `MNEMON_EMBED_PROVIDER=hash`,
-  `MNEMON_DAEMON=off` (tests/interfaces/test_daemon.py turns it on), `MNEMON_CHECK_KEYWORDS=1` (the store checks
-  every FTS body a writer hands it against its row) and the user config dir points into the temp dir,
+- the runner's home: for the whole run HOME is an empty trap folder (the runner's MNEMON_* and XDG_CONFIG_HOME,
+  XDG_DATA_HOME, XDG_CACHE_HOME set aside); a test or fixture that writes there fails — what a `monkeypatch.undo()`
+  falls back to, so patch within `monkeypatch.context()` instead.
+- autouse: HOME and `MNEMON_HOME` are fresh temp dirs, every other `MNEMON_*` variable is removed,
+  `MNEMON_EMBED_PROVIDER=hash`, `MNEMON_DAEMON=off` (tests/interfaces/test_daemon.py turns it on),
+  `MNEMON_CHECK_KEYWORDS=1` (the store checks every FTS body a writer hands it against its row) and the user config
+  dir points into the temp dir,
   so nothing on the developer's machine leaks into a test.
 - `example_vault`: a fresh, writable copy of the shipped example vault (`EXAMPLE_VAULT`, examples/vault) per test;
   tests/app/conftest.py adds `example_vault_mem`, `mem` with that copy ingested.
@@ -25,6 +29,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta, timezone
@@ -70,12 +75,47 @@ class FakeClock:
         self.now = self.now + timedelta(**delta)
 
 
+# The runner's own home is never a test's. For the whole run HOME names a trap, an empty folder, and the variables
+# that could name the runner's store, config or data (MNEMON_*, XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_CACHE_HOME) are
+# put aside: `_isolated_env` gives each test a home of its own, and what a `monkeypatch.undo()` or a fixture running
+# outside it falls back to is the trap, which must stay empty — a test that writes there fails, naming what it left.
+_TRAP = Path(tempfile.mkdtemp(prefix="mnemon-tests-not-your-home-"))
+_SET_ASIDE = ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME")
+_KEPT = ("MNEMON_TEST_", "MNEMON_UPDATE_GOLDEN", "MNEMON_HYPOTHESIS_EXPLORE")  # read by the tests themselves
+_runner_env: dict[str, str] = {}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for key in [*_SET_ASIDE, *(k for k in os.environ if k.startswith("MNEMON_") and not k.startswith(_KEPT))]:
+        if key in os.environ:
+            _runner_env[key] = os.environ.pop(key)
+    os.environ["HOME"] = str(_TRAP)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    os.environ.pop("HOME", None)
+    os.environ.update(_runner_env)
+    shutil.rmtree(_TRAP, ignore_errors=True)
+
+
+def _check_trap(where: str) -> None:
+    left = sorted(str(p.relative_to(_TRAP)) for p in _TRAP.rglob("*"))
+    if left:
+        shutil.rmtree(_TRAP)  # emptied, so the next test is judged on its own
+        _TRAP.mkdir()
+        pytest.fail(f"{where} wrote into the home a test must never touch (with the runner's environment this is "
+                    f"~, ~/.mnemon or ~/.config): {', '.join(left[:10])}; a monkeypatch.undo() also undoes "
+                    "_isolated_env: patch within monkeypatch.context() instead", pytrace=False)
+
+
 @pytest.fixture(autouse=True)
-def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    _check_trap("an earlier fixture or test (outside any test's isolation)")
     for key in list(os.environ):
         if key.startswith("MNEMON_"):
             monkeypatch.delenv(key, raising=False)
     home = tmp_path / "mnemon-home"
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # ~ of setup, hosts and anything else: the test's own
     monkeypatch.setenv("MNEMON_HOME", str(home))
     monkeypatch.setenv("MNEMON_EMBED_PROVIDER", "hash")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
@@ -83,7 +123,8 @@ def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path.parent / f"{tmp_path.name}-run"))
     monkeypatch.setenv("MNEMON_DAEMON", "off")  # no test leaves a resident process behind unless it asks for one
     monkeypatch.setenv("MNEMON_CHECK_KEYWORDS", "1")  # every FTS body a writer hands the store is checked against its row
-    return home
+    yield home
+    _check_trap("this test")
 
 
 @pytest.fixture
@@ -164,13 +205,13 @@ def clock() -> FakeClock:
 def local_tz(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]]:
     """Sets the process's local time zone (a POSIX TZ string: "UTC", "CST-8" for UTC+8), UTC to begin with, and
     restores the machine's after the test: "yesterday" in a recall query is the user's local day."""
-    def set_tz(tz: str) -> None:
-        monkeypatch.setenv("TZ", tz)
-        time.tzset()
+    with monkeypatch.context() as own:  # undone on its own: monkeypatch.undo() would undo _isolated_env too
+        def set_tz(tz: str) -> None:
+            own.setenv("TZ", tz)
+            time.tzset()
 
-    set_tz("UTC")
-    yield set_tz
-    monkeypatch.undo()
+        set_tz("UTC")
+        yield set_tz
     time.tzset()
 
 
@@ -289,6 +330,9 @@ _STARTED = "PostgreSQL tests ran on an embedded server started in "
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
+    if left := sorted(str(p.relative_to(_TRAP)) for p in _TRAP.rglob("*")):  # a session fixture's teardown
+        print(f"\na session fixture wrote into the home no test may touch: {', '.join(left[:10])}", file=sys.stderr)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
     if hasattr(session.config, "workeroutput"):  # a pytest-xdist worker: its summary goes to the controller
         session.config.workeroutput["mnemon_pg"] = _pg_summary()  # type: ignore[attr-defined]
 

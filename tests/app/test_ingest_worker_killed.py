@@ -25,12 +25,12 @@ def test_a_killed_parsing_worker_aborts_the_ingest_and_stores_nothing(mem: Mnemo
     vault.mkdir()
     for i in range(6):
         (vault / f"note {i}.md").write_text(f"# Note {i}\n- [ ] call supplier {i} about the order\n", encoding="utf-8")
-    monkeypatch.setattr(ingest_module, "POOL_MIN_FILES", 2)
-    monkeypatch.setattr(ingest_module, "TAIL_BATCH_FILES", 3)  # two batches: one alone is parsed without a pool
-    monkeypatch.setattr(ingest_module, "packed_batch", _dying_batch)
-    with pytest.raises(Aborted, match="killed"):
-        mem.ingest(str(vault), embed=False, workers=2)
-    assert mem.status()["nodes_by_kind"].get("note", 0) == 0
-    monkeypatch.undo()
+    with monkeypatch.context() as m:  # (monkeypatch.undo() would undo the test's own home too)
+        m.setattr(ingest_module, "POOL_MIN_FILES", 2)
+        m.setattr(ingest_module, "TAIL_BATCH_FILES", 3)  # two batches: one alone is parsed without a pool
+        m.setattr(ingest_module, "packed_batch", _dying_batch)
+        with pytest.raises(Aborted, match="killed"):
+            mem.ingest(str(vault), embed=False, workers=2)
+        assert mem.status()["nodes_by_kind"].get("note", 0) == 0
     out = mem.ingest(str(vault), embed=False, workers=1)
     assert out["notes_read"] == 6

@@ -134,10 +134,10 @@ def test_the_row_and_the_change_commit_together(example_vault_mem: Mnemon, monke
         real(entries)  # the row is written, then the transaction fails: it must go with the change
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(store, "log_many", written_then_failing)
-    with pytest.raises(RuntimeError):
-        _decide(mem, op)
-    monkeypatch.undo()
+    with monkeypatch.context() as m:  # (monkeypatch.undo() would undo the test's own home too)
+        m.setattr(store, "log_many", written_then_failing)
+        with pytest.raises(RuntimeError):
+            _decide(mem, op)
     assert mem.log(limit=1000)["entries"] == before
     assert {e.id: (e.status, e.weight, len(store.edge_events(int(e.id or 0)))) for e in store.iter_edges()} == edges
     edge = _decide(mem, op)  # and with nothing failing, both are there

@@ -32,11 +32,11 @@ def test_a_forget_while_exporting_leaves_the_export_as_before(make_mem: Callable
             forgotten.append(other.forget(ids[1]))
         return read_edges(*args, **kwargs)
 
-    monkeypatch.setattr(mem.rt.store, "iter_edges", forget_then_read)
-    during = mem.export_json()
+    with monkeypatch.context() as m:  # (monkeypatch.undo() would undo the test's own home too)
+        m.setattr(mem.rt.store, "iter_edges", forget_then_read)
+        during = mem.export_json()
     assert forgotten, "the forget ran while the export was reading"
     assert _content(during) == _content(before)
-    monkeypatch.undo()
     after = mem.export_json()
     assert ids[1] not in {i["id"] for i in after["insights"]}
     assert not any(ids[1] in (e["source_id"], e["target_id"]) for e in after["edges"])

@@ -181,10 +181,10 @@ def test_a_few_writes_leave_the_saved_snapshot_alone_and_later_processes_extend_
     assert os.stat(path).st_mtime_ns != saved_at
     mem.close()
     mem = make_mem(db=str(db))  # and the next one loads it as it is
-    monkeypatch.setattr(GraphSnapshot, "extended", lambda *_a: (_ for _ in ()).throw(AssertionError("extended")))
-    assert mem.recall("Qdrant vector store")["results"]
-    mem.close()
-    monkeypatch.undo()
+    with monkeypatch.context() as m:  # (monkeypatch.undo() would undo the test's own home too)
+        m.setattr(GraphSnapshot, "extended", lambda *_a: (_ for _ in ()).throw(AssertionError("extended")))
+        assert mem.recall("Qdrant vector store")["results"]
+        mem.close()
     saved_at = os.stat(path).st_mtime_ns
     monkeypatch.setattr(graph_index, "save_after", lambda nodes: 2)  # enough read on top of it: saved
     mem = make_mem(db=str(db))

@@ -360,10 +360,10 @@ def test_a_failure_in_the_graph_engine_rolls_back_everything(mem: Mnemon, monkey
     def flaky(edges: Any, **kw: Any) -> None:  # the node, FTS row and vector are already written when this fails
         raise sqlite3.OperationalError("disk I/O error (simulated)")
 
-    monkeypatch.setattr(mem.rt.store, "insert_edges", flaky)
-    with pytest.raises(sqlite3.OperationalError):
-        mem.remember("Kubernetes cluster two")
-    monkeypatch.undo()
+    with monkeypatch.context() as m:  # (monkeypatch.undo() would undo the test's own home too)
+        m.setattr(mem.rt.store, "insert_edges", flaky)
+        with pytest.raises(sqlite3.OperationalError):
+            mem.remember("Kubernetes cluster two")
     st = mem.rt.store.stats()
     assert (_node_rows(mem), st["edge_count"], st["oplog_count"]) == before
     assert mem.rt.store.vector_coverage(mem.rt.provider.identity()) == (1, 1)

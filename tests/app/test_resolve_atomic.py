@@ -83,12 +83,12 @@ def state(mem: Mnemon, vault: Path) -> dict[str, Any]:
 def test_a_failing_prediction_leaves_no_pack_edges_or_beliefs(mem: Mnemon, vault: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     before = state(mem, vault)
-    monkeypatch.setattr(predict_mod, "add_prediction", boom)  # the last step: after the edges and the belief
-    with pytest.raises(Boom):
-        mem.resolve(str(vault), copy.deepcopy(PAYLOAD))
+    with monkeypatch.context() as m:  # (monkeypatch.undo() would undo the test's own home too)
+        m.setattr(predict_mod, "add_prediction", boom)  # the last step: after the edges and the belief
+        with pytest.raises(Boom):
+            mem.resolve(str(vault), copy.deepcopy(PAYLOAD))
     assert not (vault / PACK).exists()
     assert state(mem, vault) == before
-    monkeypatch.undo()
     out = mem.resolve(str(vault), copy.deepcopy(PAYLOAD))  # nothing half-written is in the way of a retry
     assert out["written"] and out["predictions_written"] == 1 and out["edges"][0]["status"] == "active"
     assert (vault / PACK).exists()
@@ -149,8 +149,8 @@ def test_a_failure_after_the_pack_is_written_takes_it_back(mem: Mnemon, vault: P
             if depth[0] == 0 and (vault / PACK).exists() and b"Chess" in (vault / PACK).read_bytes():
                 raise Boom("the commit failed")
 
-    monkeypatch.setattr(store, "transaction", commit_fails)
-    with pytest.raises(Boom):
-        mem.resolve(str(vault), changed())
-    monkeypatch.undo()
+    with monkeypatch.context() as m:  # (monkeypatch.undo() would undo the test's own home too)
+        m.setattr(store, "transaction", commit_fails)
+        with pytest.raises(Boom):
+            mem.resolve(str(vault), changed())
     assert state(mem, vault) == before

@@ -42,10 +42,10 @@ def test_a_pointer_write_that_fails_leaves_the_old_pointer(tmp_path: Path, monke
         fh = real_open(file, mode, *args, **kwargs)
         return _FullDisk(fh) if "w" in mode and str(file).startswith(str(tmp_path / "active")) else fh
 
-    monkeypatch.setattr(builtins, "open", full_disk_open)
-    monkeypatch.setattr("io.open", full_disk_open)
-    with pytest.raises(StoreError, match="still names 'work'"):
-        set_store(tmp_path, "other")
-    monkeypatch.undo()
+    with monkeypatch.context() as m:  # (monkeypatch.undo() would undo the test's own home too)
+        m.setattr(builtins, "open", full_disk_open)
+        m.setattr("io.open", full_disk_open)
+        with pytest.raises(StoreError, match="still names 'work'"):
+            set_store(tmp_path, "other")
     assert active_store(tmp_path) == "work"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith("active")] == ["active"]  # no temporary left

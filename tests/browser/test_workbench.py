@@ -210,9 +210,11 @@ def _get(url: str) -> Any:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    # a home of its own: Chromium writes ~/.config/chromium (crash reports) and ~/.cache, here the runner's own
+    env = {**os.environ, "HOME": str(tmp_path_factory.mktemp("chromium-home"))}
     with sync_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, env=env)
         yield chromium
         chromium.close()
 
