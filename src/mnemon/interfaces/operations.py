@@ -36,6 +36,7 @@ STATE_TYPES = ("belief", "open_loop")
 MAX_INTEGER = 2**63 - 1
 MAX_PAYLOAD_ITEMS = 5000  # app.vault.payload's MAX_ITEMS (a test pins them equal)
 MAX_META_KEYS = 20  # app.curation's (a test pins them equal)
+MAX_FORGET_DAYS = 36_500  # app.vault.lifecycle's (a test pins them equal)
 # an RFC 3339 / ISO-8601 date or time as `core.model.parse_iso` reads it (empty: not given); anchored, so a standard
 # validator and `check_args` refuse the same texts
 ISO_TIME = (r"^(|\d{4}-\d{2}-\d{2}([Tt ]\d{2}(:\d{2}(:\d{2}([.,]\d{1,6})?)?)?"
@@ -549,6 +550,13 @@ OPERATIONS: tuple[Operation, ...] = (
                "dry_run": _b("report what would be removed; change nothing")},
               ("source_path",), False,
               lambda m, a: m.forget_source(a["source_path"], dry_run=a.get("dry_run", False)), destructive=True),
+    Operation("forget_dated", "Age the vault's past-dated bullets (Mneme's `forget --days-threshold N`): an active "
+              "bullet edge whose dates are all older than N days becomes a candidate of strength 0; nothing is "
+              "deleted, the bullet stays recallable, validate_edge restores one, and each change is an edge event.",
+              {"days_threshold": _i("days, 0-36500 (the cutoff is now minus this)", 0, MAX_FORGET_DAYS),
+               "dry_run": _b("report what would be aged; change nothing")},
+              ("days_threshold",), False,
+              lambda m, a: m.forget_dated(a["days_threshold"], dry_run=a.get("dry_run", False)), destructive=True),
     Operation("explain_edge", "Why an edge exists: relation, status, truth policy, evidence, source path, "
               "confidence and its audit events.", {"id": _EDGE_ID}, ("id",), True,
               lambda m, a: m.explain_edge(a["id"])),
