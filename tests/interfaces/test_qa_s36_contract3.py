@@ -9,6 +9,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from mnemon.app.memory import Mnemon
@@ -71,3 +74,102 @@ def test_forget_dateds_limit_is_the_librarys() -> None:
     from mnemon.app.vault import lifecycle
 
     assert operations.MAX_FORGET_DAYS == lifecycle.MAX_FORGET_DAYS
+
+
+# ── 2. the rules between fields, stated in the schema ─────────────────────────────────────────────────────────
+def _agree(mem: Any, name: str, args: dict[str, Any]) -> bool:
+    """Whether a client checking tools/list's schema, check_args and the library all say the same of `args`."""
+    from mnemon.core.errors import InvalidInput
+
+    op = operations.BY_NAME[name]
+    valid = Draft202012Validator(op.schema()).is_valid(args)
+    verdicts = []
+    for call in (lambda: operations.check_args(op, args), lambda: op.call(mem, json.loads(json.dumps(args)))):
+        try:
+            call()
+            verdicts.append(True)
+        except InvalidInput:
+            verdicts.append(False)
+    assert verdicts == [valid, valid], (name, args, valid, verdicts)
+    return valid
+
+
+_HANDLES = st.one_of(st.none(), st.sampled_from(["", " ", "\ufeff", "call-1", " ref "]))
+_LEVELS = st.one_of(st.none(), st.sampled_from(["", " ", "none", " NONE ", "None", "nonE\t", "external", "n0ne",
+                                                "read", "nones"]))
+_TAGS = iter(range(10**9))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(level=_LEVELS, call_id=_HANDLES, ref=_HANDLES)
+def test_a_side_effect_needs_a_handle_in_the_schema_too(mem: Any, level: Any, call_id: Any, ref: Any) -> None:
+    """An action with side_effect_level 'external' and neither tool_call_id nor external_ref passed the schema an
+    agent checks (tools/list) and was refused by the library: the rule is the schema's (anyOf inside the action)."""
+    action = {"action_type": "email", "title": f"Sent invoice {next(_TAGS)}"}
+    for key, value in (("side_effect_level", level), ("tool_call_id", call_id), ("external_ref", ref)):
+        if value is not None:
+            action[key] = value
+    handled = any(v is not None and v.strip() for v in (call_id, ref))
+    no_effect = level is None or level.strip().casefold() in ("", "none")
+    assert _agree(mem, "action_record", {"action": action}) == (no_effect or handled)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(source_id=_HANDLES, title=_HANDLES, text=_HANDLES)
+def test_a_sense_event_needs_something_to_match_in_the_schema_too(mem: Any, source_id: Any, title: Any,
+                                                                  text: Any) -> None:
+    """A sense event with none of source_id, title or text passed the schema and was refused by the library."""
+    event = {"sense_type": "gws", "observed_at": "2026-01-01T09:00:00Z"}
+    for key, value in (("source_id", source_id), ("title", title), ("text", text)):
+        if value is not None:
+            event[key] = value
+    if source_id is not None and source_id.strip():
+        event["source_id"] = f"{source_id.strip()}-{next(_TAGS)}"
+    given_one = any(v is not None and v.strip() for v in (source_id, title, text))
+    assert _agree(mem, "sense_add", {"events": [event]}) == given_one
+
+
+@pytest.mark.parametrize("text", ["not json", "[1]", "5", "{bad}", '{"a": 1}', " {} "])
+def test_metadata_as_text_is_the_json_of_an_object_to_check_args_as_to_the_library(mem: Any, text: str) -> None:
+    """metadata given as a text that is not JSON passed check_args and was refused by the library: the schema
+    says what the text must hold (contentMediaType, contentSchema: a standard validator may not assert them, so
+    check_args does) and the description says it in words."""
+    from mnemon.core.errors import InvalidInput
+
+    op = operations.BY_NAME["action_record"]
+    spec = op.properties["action"]["properties"]["metadata"]
+    assert spec["contentMediaType"] == "application/json" and spec["contentSchema"]["type"] == "object"
+    assert "JSON text" in spec["description"]
+    action = {"action_type": "email", "title": f"Sent {next(_TAGS)}", "metadata": text}
+    verdicts = []
+    for call in (lambda: operations.check_args(op, {"action": action}), lambda: mem.action_record(dict(action))):
+        try:
+            call()
+            verdicts.append(True)
+        except InvalidInput:
+            verdicts.append(False)
+    assert verdicts == [text.strip().startswith("{") and text != "{bad}"] * 2
+
+
+_TERMS = '"observation_terms_all": ["invoice"]'
+
+
+@pytest.mark.parametrize("text", ["gws", "{}", "[]", "{" + _TERMS + "}", '{"sense_type": "email", ' + _TERMS + "}",
+                                  '{"sense_type": "gws", ' + _TERMS + "}"])
+def test_a_match_as_text_is_checked_as_its_object_is(mem: Any, text: str) -> None:
+    """A match_json text that is no JSON object, or one without its sense type, passed check_args and was refused
+    by the library; the text is checked as the object it holds (contentSchema)."""
+    from mnemon.core.errors import InvalidInput
+
+    op = operations.BY_NAME["predict_add"]
+    prediction = {"title": f"Paid {next(_TAGS)}", "check_after": "2026-01-01", "expires_at": "2026-02-01",
+                  "match_json": text}
+    verdicts = []
+    for call in (lambda: operations.check_args(op, {"prediction": prediction}),
+                 lambda: mem.predict_add(dict(prediction))):
+        try:
+            call()
+            verdicts.append(True)
+        except InvalidInput:
+            verdicts.append(False)
+    assert verdicts == [text.startswith('{"sense_type": "gws"')] * 2

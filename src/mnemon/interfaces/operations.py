@@ -245,15 +245,25 @@ def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
         # a field the library refuses to go without, stated so a client that checks the schema is told first (a
         # sense event's description said observed_at defaulted to now; the library refused the event without it)
         missing = [key for key in spec.get("required", ()) if key not in value]
-        # a field that has other names: the first spelling is the one named
-        alternatives = [alt["required"] for alt in spec.get("anyOf", ())]
-        if alternatives and not any(all(value.get(key) is not None for key in keys) for keys in alternatives):
-            missing.append(alternatives[0][0])
         if missing:
             raise InvalidInput(f"{what} is missing {missing[0]!r}")
+        # a rule between fields (a field that has other names, a side effect's handle): the rule in words, else the
+        # first spelling of the field is the one named
+        alternatives = spec.get("anyOf", ())
+        if alternatives and not any(_fits(what, alt, value) for alt in alternatives):
+            rule = _ANY_OF_MEANING.get(_key(alternatives))
+            raise InvalidInput(f"{what} {rule or 'is missing ' + repr(alternatives[0]['required'][0])}")
         for key, inner in spec.get("properties", {}).items():  # what an object inside an argument states of its own
             if key in value:
                 _checked(f"{what}, field {key!r}", inner, value[key])
+    if isinstance(value, str) and spec.get("contentMediaType") == "application/json":
+        try:  # metadata or a match as its JSON text: what the text holds is checked as the object would be
+            held = json.loads(value)
+        except ValueError:
+            raise InvalidInput(f"{what} is a text that is not JSON (give an object, or its JSON text)") from None
+        _checked(f"{what} (its JSON text)", spec["contentSchema"], held)
+    if spec.get("not", {}).get("type") == "null" and value is None:
+        raise InvalidInput(f"{what} must not be null")
     if "const" in spec.get("not", {}) and value == spec["not"]["const"]:
         raise InvalidInput(f"{what} must not be {spec['not']['const']}")
     if isinstance(value, list):
@@ -263,6 +273,27 @@ def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
             raise InvalidInput(f"{what} must hold at least {spec['minItems']} item(s)")
         value = [_checked(f"{what}, item {i}", spec.get("items", {}), item) for i, item in enumerate(value)]
     return value
+
+
+def _fits(what: str, alternative: Mapping[str, Any], value: Any) -> bool:
+    try:
+        _checked(what, alternative, value)
+    except InvalidInput:
+        return False
+    return True
+
+
+def _key(alternatives: Any) -> str:
+    return json.dumps(alternatives, sort_keys=True)
+
+
+# an anyOf's rule in words (by the anyOf's JSON), where "is missing" and the first field would say too little
+_ANY_OF_MEANING: dict[str, str] = {}
+
+
+def _any_of(meaning: str, *alternatives: dict[str, Any]) -> list[dict[str, Any]]:
+    _ANY_OF_MEANING[_key(list(alternatives))] = meaning
+    return list(alternatives)
 
 
 def with_defaults(op: Operation, args: dict[str, Any], defaults: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -385,7 +416,13 @@ _ID = {"type": ["string", "null"], "pattern": NOT_BLANK, "not": {"type": "string
 _INSTANT = {"type": "string", "maxLength": 64, "pattern": ISO_TIME, "not": {"type": "string", "pattern": BLANK_ONLY}}
 _INSTANT_OR_NULL = {**_INSTANT, "type": ["string", "null"]}
 _PROBABILITY = {"type": ["number", "null"], "minimum": 0, "maximum": 1}
-_METADATA = {"type": ["object", "string", "null"], "not": {"type": "string", "pattern": NUL}}
+# an object or its JSON text: JSON Schema states what the text holds (contentMediaType, contentSchema), which a
+# standard validator need not assert; `check_args` does, as the library reads it
+_METADATA = {"type": ["object", "string", "null"], "not": {"type": "string", "pattern": NUL},
+             "contentMediaType": "application/json", "contentSchema": {"type": "object"},
+             "description": "an object, or its JSON text (a text that is not the JSON of an object is refused)"}
+# given, as `str.strip` reads a text (an optional text blank is its default: not given)
+_GIVEN_TEXT = {"type": "string", "pattern": f"[^{_char_class(_PY_SPACE)}]"}
 _TEXTS = {"type": ["array", "null"], "items": _TEXT}
 _PAYLOAD = {"type": "object", "required": ["source_path"], "additionalProperties": False,
             "description": '{"source_path": "mneme://agent/session-1", "nodes": [{"ref", "name", "type", '
@@ -405,8 +442,10 @@ _PAYLOAD = {"type": "object", "required": ["source_path"], "additionalProperties
                                         "score": {"type": "number", "minimum": 0, "maximum": 100}}),
                 "assertions": {"type": "array", "maxItems": MAX_PAYLOAD_ITEMS, "items": {"type": "object"}}}}
 # a prediction's match as an object names its sense type (it may also come as its JSON text), as its gate does
-_MATCH = {"type": ["object", "string"], "required": ["sense_type"],
-          "properties": {"gate": {"required": ["sense_type"]}}}
+_MATCH_OBJECT = {"required": ["sense_type"], "properties": {
+    "sense_type": _SENSE_TYPE, "gate": {"required": ["sense_type"], "properties": {"sense_type": _SENSE_TYPE}}}}
+_MATCH = {"type": ["object", "string"], **_MATCH_OBJECT, "contentMediaType": "application/json",
+          "contentSchema": {"type": "object", **_MATCH_OBJECT}}
 _VERIFY = {"type": ["object", "null"], "required": ["sense_type"], "additionalProperties": False,
            "properties": {"sense_type": _SENSE_TYPE, "source_id": _OPTIONAL_TEXT, "terms": _TEXTS,
                           "check_after": _OPTIONAL_TEXT, "expires": _OPTIONAL_TEXT, "expires_at": _OPTIONAL_TEXT,
@@ -426,6 +465,16 @@ _PREDICTION = {"id": _ID, "title": _TEXT, "prediction_type": _choice_of(PREDICTI
                "confidence": _PROBABILITY, "subject_assertion_id": _OPTIONAL_TEXT,
                "source_action_id": _OPTIONAL_TEXT, "metadata": _METADATA, "metadata_json": _METADATA,
                "created_at": _INSTANT_OR_NULL, "source_path": _OPTIONAL_TEXT}
+# (side_effect_level blank, null or none in any case is no side effect: `str.casefold` makes no other character a
+# letter of "none")
+_NO_SIDE_EFFECT = f"^{_SPACES}([Nn][Oo][Nn][Ee])?{_SPACES}$"
+_ACTION_RULES = _any_of("needs tool_call_id or external_ref (a provider handle) when its side_effect_level is not none",
+                        {"properties": {"side_effect_level": {"type": ["string", "null"], "pattern": _NO_SIDE_EFFECT}}},
+                        *({"required": [name], "properties": {name: _GIVEN_TEXT}}
+                          for name in ("tool_call_id", "external_ref")))
+_SENSE_RULES = _any_of("needs at least one of source_id, title or text, so it can ever match",
+                       *({"required": [name], "properties": {name: _GIVEN_TEXT}}
+                         for name in ("source_id", "title", "text")))
 _SENSE_EVENT = {"id": _ID, "sense_type": _SENSE_TYPE, "observed_at": _INSTANT,
                 **{name: _OPTIONAL_TEXT for name in ("source_id", "title", "text", "event_type", "source_uri")},
                 "metadata": _METADATA}
@@ -599,7 +648,7 @@ OPERATIONS: tuple[Operation, ...] = (
               "tool_call_id or external_ref. A verify block {sense_type, terms, check_after: 1d, expires: 3d} "
               "spawns the prediction that checks it happened.",
               {"action": {"type": "object", "required": ["action_type", "title"], "additionalProperties": False,
-                          "properties": _ACTION,
+                          "properties": _ACTION, "anyOf": _ACTION_RULES,
                           "description": '{"action_type", "title", "side_effect_level": "none" '
                           '(default) or e.g. "external", "tool_call_id" or "external_ref", "tool_name", '
                           '"reversibility", "assertion_ids", "verify", "metadata"}'}},
@@ -622,7 +671,8 @@ OPERATIONS: tuple[Operation, ...] = (
               "clock is refused: evidence is dated when it was perceived.",
               {"events": {"type": "array", "minItems": 1,
                           "items": {"type": "object", "required": ["sense_type", "observed_at"],
-                                    "additionalProperties": False, "properties": _SENSE_EVENT},
+                                    "additionalProperties": False, "properties": _SENSE_EVENT,
+                                    "anyOf": _SENSE_RULES},
                           "description": '[{"sense_type" (e.g. gws, manual, agent), "title", "text", "observed_at" '
                                          '(RFC 3339: when it was perceived), "source_id", "source_uri", '
                                          '"event_type", "metadata", "id"}]: at least one of title, text or '
