@@ -173,3 +173,25 @@ def test_a_match_as_text_is_checked_as_its_object_is(mem: Any, text: str) -> Non
         except InvalidInput:
             verdicts.append(False)
     assert verdicts == [text.startswith('{"sense_type": "gws"')] * 2
+
+
+# ── 3. instants: what the schema's pattern takes is what the library reads ───────────────────────────────────
+_INSTANTS = [" 2026-01-01", "2026-01-01 ", "20260101", "20260101T093000Z", "20260101T0930+0100", "2026-01-01T09:30",
+             "2026-01-01T09:30:15.1234567Z", "2026-01-01t09:30:15,5+05:30", "2026-W01-1", "2026W011",
+             "2026-01-01x09:30", "2026-01-01T09:30:15+05:30:15", "2026-01-01T09:3015", "2026-01-01T09:30.5",
+             "2026-01-01T09:30+05:3", "2026-1-1", "1d"]
+
+
+@pytest.mark.parametrize("text", _INSTANTS)
+def test_an_instant_the_schema_takes_is_one_the_library_reads(mem: Any, text: str) -> None:
+    """The schema's pattern refused " 2026-01-01" and basic-format ISO ("20260101T093000Z") that the library reads,
+    and took none of the forms the library reads beyond it: week dates, any character between date and time,
+    an offset with seconds. One grammar for both (core.model.ISO_INSTANT)."""
+    readable = text.strip()[:1].isdigit() and text not in {"2026-W01-1", "2026W011", "2026-01-01x09:30",
+                                                            "2026-01-01T09:30:15+05:30:15", "2026-01-01T09:3015",
+                                                            "2026-01-01T09:30.5", "2026-01-01T09:30+05:3", "2026-1-1",
+                                                            "1d"}
+    assert _agree(mem, "state_list", {"as_of": text}) == readable
+    assert _agree(mem, "remember", {"content": f"Mira joined on {next(_TAGS)}", "created_at": text}) == readable
+    event = {"sense_type": "gws", "observed_at": text, "source_id": f"msg-{next(_TAGS)}"}
+    assert _agree(mem, "sense_add", {"events": [event]}) == readable

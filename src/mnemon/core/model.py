@@ -1,6 +1,7 @@
 """Domain values of the one graph: memories, other nodes, typed edges, oplog entries."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
@@ -29,12 +30,29 @@ def iso(ts: datetime) -> str:
     return ts.astimezone(timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
+# an ISO-8601 date or time as mnemon reads it, once spaces around it are stripped: a date (2026-05-01, 20260501), then
+# optionally a time after T, t or a space (09, 09:30, 0930, 09:30:15, 093015, a fraction after the seconds) and an
+# offset (Z, +02, +02:00, +0200). The servers' schemas state the same pattern (interfaces/operations.py ISO_TIME):
+# Python's fromisoformat also reads week dates, any character between date and time and offsets with seconds,
+# which no schema said (ASCII digits: Python's \d also matches other scripts' and ECMA-262's does not)
+ISO_INSTANT = (r"([0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{8})([Tt ][0-9]{2}(:[0-9]{2}(:[0-9]{2}([.,][0-9]+)?)?"
+               r"|[0-9]{2}([0-9]{2}([.,][0-9]+)?)?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?")
+_INSTANT = re.compile(ISO_INSTANT)
+
+
+def refuse_unread_instant(text: str) -> None:
+    """ValueError unless the stripped `text` is an instant of `ISO_INSTANT`'s grammar."""
+    if not _INSTANT.fullmatch(text):
+        raise ValueError(f"Invalid isoformat string: {text!r}")
+
+
 @lru_cache(maxsize=8192)  # the write rules compare one memory's timestamp with its neighbours' again and again
 def parse_iso(value: str) -> datetime:
     """Parse RFC 3339 / ISO-8601; naive values are taken as UTC. A time its offset pushes outside years 1–9999 in
     UTC ("0001-01-01T00:00:00+01:00") is a ValueError like any unreadable one, which every caller turns into a clean
     error (an OverflowError reached `retrieve --as-of` as `internal`)."""
     text = value.strip()
+    refuse_unread_instant(text)
     if text.endswith("Z") or text.endswith("z"):
         text = text[:-1] + "+00:00"
     ts = datetime.fromisoformat(text)

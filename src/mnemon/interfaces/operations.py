@@ -17,7 +17,7 @@ from typing import Any
 
 from ..core.errors import InvalidInput
 from ..core.intent import VALID_INTENTS
-from ..core.model import CATEGORIES, LOG_OPS, MNEMON_EDGE_TYPES
+from ..core.model import CATEGORIES, ISO_INSTANT, LOG_OPS, MNEMON_EDGE_TYPES
 from ..core.validation import (ENTITY_MODES, MAX_CONTENT_CHARS, MAX_ENTITIES, MAX_ENTITY_CHARS, MAX_SOURCE_CHARS,
                                MAX_TAG_CHARS, MAX_TAGS, surrogate_path)
 from ..core.world.values import refuse_unknown_keys
@@ -37,10 +37,6 @@ MAX_INTEGER = 2**63 - 1
 MAX_PAYLOAD_ITEMS = 5000  # app.vault.payload's MAX_ITEMS (a test pins them equal)
 MAX_META_KEYS = 20  # app.curation's (a test pins them equal)
 MAX_FORGET_DAYS = 36_500  # app.vault.lifecycle's (a test pins them equal)
-# an RFC 3339 / ISO-8601 date or time as `core.model.parse_iso` reads it (empty: not given); anchored, so a standard
-# validator and `check_args` refuse the same texts
-ISO_TIME = (r"^(|\d{4}-\d{2}-\d{2}([Tt ]\d{2}(:\d{2}(:\d{2}([.,]\d{1,6})?)?)?"
-            r"([Zz]|[+-]\d{2}(:?\d{2})?)?)?)$")
 
 
 def _char_class(chars: str) -> str:
@@ -79,6 +75,10 @@ MNEME_SCOPE = (f"^mneme://[^{_char_class(_PY_SPACE)}\\u0000]*[^{_char_class(_PY_
 INTENT = (f"^[{_char_class(_PY_SPACE)}]*("
           + "|".join("".join(f"[{c}{c.lower()}]" for c in name) for name in VALID_INTENTS)
           + f")[{_char_class(_PY_SPACE)}]*$")
+# an RFC 3339 / ISO-8601 date or time as `core.model.parse_iso` and the world's `parse_instant` read it, with the
+# spaces `str.strip` drops around it (empty: not given); anchored, so a standard validator and `check_args` refuse
+# the same texts
+ISO_TIME = f"^(|[{_char_class(_PY_SPACE)}]*({ISO_INSTANT})[{_char_class(_PY_SPACE)}]*)$"
 _PATTERN_MEANING = {ISO_TIME: "must be an RFC 3339 / ISO-8601 date or time, e.g. 2026-05-01 or 2026-05-01T09:30:00Z",
                     MNEME_SCOPE: "must be a mneme:// scope without spaces, e.g. mneme://agent/session-1",
                     INTENT: f"must be one of {', '.join(VALID_INTENTS)} (in any case)"}

@@ -15,6 +15,7 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
 from mnemon.core.errors import InvalidInput
+from mnemon.core.model import refuse_unread_instant
 
 UTC = timezone.utc
 
@@ -57,6 +58,7 @@ def parse_instant(value: Any, field: str) -> datetime:
     if not text:
         raise InvalidInput(f"{field} must be an ISO-8601 string, got an empty string", field=field)
     try:
+        refuse_unread_instant(text)
         if _BARE_DATE.match(text):
             day = date.fromisoformat(text)
             return datetime(day.year, day.month, day.day, tzinfo=UTC)
