@@ -170,9 +170,14 @@ def surface(words: tuple[str, ...], prompt: str | None, limit: int, hops: int, h
 def run_once(vault: str | None, out: str | None, hints: str | None, hops: int, max_notes: int | None,
              append: bool, follow_symlinks: bool) -> None:
     """Ingest the vault, then generate and render one thought."""
+    from ...app.vault.setup import vault_settings
+
+    # the flag, else the config's follow_symlinks, as `ingest` reads it (an update that did not follow the links
+    # `ingest` followed removed the notes it had read through them)
     run(lambda c: c.mem.run_once(vault=_vault(c, vault), out=_out(c, out), hints=_hints(c, hints), hops=hops,
                                  theme=c.cfg.card_theme, max_notes=max_notes, append=append or None,
-                                 follow_symlinks=follow_symlinks or None))
+                                 follow_symlinks=vault_settings(c.cfg, follow_symlinks=follow_symlinks or None
+                                                                ).follow_symlinks))
 
 
 # ── note editor ────────────────────────────────────────────────────────────────────────────────────────────────
