@@ -68,8 +68,8 @@ def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="mnemon-bench-hooks-") as tmp:
         results = [bench(int(s), args.provider, args.runs, Path(tmp)) for s in args.sizes.split(",") if s.strip()]
-    print(json.dumps({"benchmark": "hooks", "cpu_count": os.cpu_count(), "load_average_1m": round(os.getloadavg()[0], 2),
-                      "results": results}, indent=2))
+    print(json.dumps({"benchmark": "hooks", "cpu_count": os.cpu_count(),
+                      "load_average_1m": round(os.getloadavg()[0], 2), "results": results}, indent=2))
 
 
 if __name__ == "__main__":

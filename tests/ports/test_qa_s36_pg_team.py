@@ -68,7 +68,8 @@ def test_an_upgrade_waits_for_the_writer_in_progress_and_the_writers_after_it_se
     from mnemon.ports.store import postgres
 
     with pg_store.transaction():  # a teammate's write in progress, holding the schema's write lock
-        monkeypatch.setattr(postgres, "MIGRATIONS", [*postgres.MIGRATIONS, ("m999_newer", "CREATE TABLE newer (x int)")])
+        newer = ("m999_newer", "CREATE TABLE newer (x int)")
+        monkeypatch.setattr(postgres, "MIGRATIONS", [*postgres.MIGRATIONS, newer])
         opened = _open_in_thread_started(pg_db_url)  # the newer mnemon's first open: it upgrades
         with psycopg.connect(pg_url, autocommit=True) as admin:
             for _ in range(200):
