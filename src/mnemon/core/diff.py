@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -226,8 +226,9 @@ class Correction:
     context_tokens: frozenset[str] = frozenset()
 
 
-def _content(text: str) -> list[str]:
-    return [t for t in tokens(text) if t not in _FILLERS]
+@lru_cache(maxsize=4096)  # (asked of each word of a measure's clause, for the new memory and each candidate)
+def _content(text: str) -> tuple[str, ...]:
+    return tuple(t for t in tokens(text) if t not in _FILLERS)
 
 
 def _leading_phrase(segment: str, subject: str, whole: bool) -> str:
@@ -305,7 +306,8 @@ def _replaced_context(text: str, m: re.Match[str], prefix: str) -> frozenset[str
                      if t not in MONTHS and t not in _WEEKDAYS and not t[0].isdigit())
 
 
-def corrections(text: str) -> list[Correction]:
+@lru_cache(maxsize=64)  # (a candidate's own are read by two rules; the new memory's against each candidate)
+def corrections(text: str) -> tuple[Correction, ...]:
     """The correction cues of `text` with the values they retire, in order. Deterministic; regexes only."""
     found: list[Correction] = []
     clause_ends: list[int] | None = None  # where each clause of `text` starts, found once (not once per cue)
@@ -338,7 +340,7 @@ def corrections(text: str) -> list[Correction]:
                                     (subject_text if subjects else obj.strip()) or subject_text or prefix.strip(" ,，"),
                                     pronoun,
                                     frozenset(_content(obj)), context))
-    return found
+    return tuple(found)
 
 
 def correction_terms(text: str) -> list[str]:
@@ -432,7 +434,7 @@ def _states_retired_value(c: Correction, content: str, content_tokens: frozenset
                                                           for w in content.split()[:SUBJECT_WINDOW])
 
 
-def _retiring(found: list[Correction], content: str) -> Correction | None:
+def _retiring(found: Sequence[Correction], content: str) -> Correction | None:
     """The correction of `found` that retires what `content` states, if any."""
     content_tokens = token_set(content)
     # a memory that itself retires the value (the same correction, told again) is no conflict
@@ -445,7 +447,7 @@ def _retiring(found: list[Correction], content: str) -> Correction | None:
     return None
 
 
-def correction_reason(found: list[Correction], content: str) -> str:
+def correction_reason(found: Sequence[Correction], content: str) -> str:
     """Why `content` is what a correction in the new memory retires, or "" when it is not."""
     c = _retiring(found, content)
     return "" if c is None else (f'correction "{c.span}" (cue "{c.cue}") retires "{c.old}", which this memory states '
@@ -650,7 +652,8 @@ def _value_end(words: list[str], found: list[re.Match[str]], end: int) -> int:
     return end
 
 
-def _measures(text: str) -> list[_Measure]:
+@lru_cache(maxsize=64)  # (the new memory's are read against each of its candidates)
+def _measures(text: str) -> tuple[_Measure, ...]:
     """The values `text` states after content words naming them: the words since the clause's start or the value
     before (and its unit: "420 ms and error rate is 2 %" names "error rate" alone). A value right after a content
     word is part of a name ("Invoice INV 2041", "Build agent 7", "Release Friday"): a value follows "is", "to",
@@ -693,14 +696,15 @@ def _measures(text: str) -> list[_Measure]:
                                     clause[first:last], unit, link))
             lead, after_content, age, link = [], False, False, ""
             k = end + (1 if unit and unit != "age" else 0)  # (the unit names no next measure)
-    return out
+    return tuple(out)
 
 
 def _measure_difference(new_text: str, old_text: str) -> str:
     """Why a memory with few words in common is the same measure with a new value ("Checkout latency p99 is 420 ms"
     / "… is 180 ms after raising Redis maxmemory"), or "" when no measure of one is measured by the other."""
-    old = _measures(old_text)
-    for new in _measures(new_text):
+    news = _measures(new_text)
+    old = _measures(old_text) if news else ()
+    for new in news:
         for was in old:
             k = min(len(new.key), len(was.key), MEASURE_WORDS)
             named_alike = k >= 2 or (k == 1 and (new.unit == was.unit or (

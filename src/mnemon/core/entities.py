@@ -263,7 +263,8 @@ _TERMS_ALSO_WORDS = frozenset(
 _TERM_BY_FOLD = {t.lower(): t for t in TECH_TERMS if not t.isupper() and t.lower() not in _TERMS_ALSO_WORDS}
 
 
-def _other_spellings(written: str) -> list[str]:
+@lru_cache(maxsize=8192)  # (a bulk import asks it of the same names and word runs again and again)
+def _other_spellings(written: str) -> tuple[str, ...]:
     """The spellings, other than as written, under which the store may know `written`, most likely first: a name of
     several words capitalised or in lower case ("alice chen" → "Alice Chen"), a word in capitals or capitalised in
     another case ("KUBERNETES" → "Kubernetes", "Athena" → "athena"), and a dictionary term by its own spelling
@@ -280,7 +281,7 @@ def _other_spellings(written: str) -> list[str]:
         out = [lower, _TERM_BY_FOLD.get(lower, lower)]
     else:
         out = [_TERM_BY_FOLD.get(lower, lower)]
-    return [s for s in dict.fromkeys(out) if s != written]
+    return tuple(s for s in dict.fromkeys(out) if s != written)
 
 
 ACRONYM_LETTERS = 4  # the longest word asked for in capitals inside a name ("AWS Lambda", "SAP HANA")
