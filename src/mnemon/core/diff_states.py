@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .opposites import Opposite, being_verb, opposites
+from .opposites import being_verb, opposites
 from .text import token_set
 
 _CLAUSE = re.compile(r"[,;:!?()\n，；：！？。]|[.](?!\d)|\s[—–-]\s")
@@ -66,7 +66,7 @@ def _scopes_differ(one: frozenset[tuple[str, str]], other: frozenset[tuple[str, 
 
 def state_change(new_text: str, old_text: str) -> str:
     """Why `new_text` says the subject of `old_text` is in the opposite state, or "" when it does not."""
-    found: list[Opposite] = opposites(new_text, old_text)
+    found = opposites(new_text, old_text)
     for o in found:
         new, old = _said(new_text, o.new_word), _said(old_text, o.old_word)
         if new is None or old is None or not new.subject or new.subject != old.subject:

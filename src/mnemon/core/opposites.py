@@ -13,6 +13,7 @@ reads, forbid writes") is about two things: that pair flips none.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -242,7 +243,8 @@ def _prefixed(new_words: frozenset[str], old_words: frozenset[str]) -> list[Oppo
     return found
 
 
-def opposites(new_text: str, old_text: str) -> list[Opposite]:
+@lru_cache(maxsize=128)  # (asked again by each rule that weighs a new memory against the same candidate)
+def opposites(new_text: str, old_text: str) -> tuple[Opposite, ...]:
     """The pairs of which `new_text` says one side and `old_text` the other (each says only that side)."""
     new, old = _sides(new_text) | _zh_sides(new_text), _sides(old_text) | _zh_sides(old_text)
     found = [Opposite(name, new[name][1], old[name][1])
@@ -251,7 +253,7 @@ def opposites(new_text: str, old_text: str) -> list[Opposite]:
     prefixed = _prefixed(new_words, old_words)
     prefixed += [Opposite(o.pair, o.old_word, o.new_word) for o in _prefixed(old_words, new_words)]
     named = {(o.new_word, o.old_word) for o in found}  # ("locked"/"unlocked" is in the table: named once)
-    return found + [o for o in prefixed if (o.new_word, o.old_word) not in named]
+    return (*found, *(o for o in prefixed if (o.new_word, o.old_word) not in named))
 
 
 @lru_cache(maxsize=64)
@@ -259,7 +261,7 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(w.replace("’", "'") for w in _WORD.findall(normalize(text)))
 
 
-def without_opposites(text: str, found: list[Opposite]) -> str:
+def without_opposites(text: str, found: Sequence[Opposite]) -> str:
     """`text` without the opposite words of `found`: what it says besides them ("实验室访客进入" of "实验室允许访客进入":
     the character pairs across 允许 and 禁止 differ as well)."""
     for word in {w for o in found for w in (o.new_word, o.old_word)}:
@@ -270,7 +272,7 @@ def without_opposites(text: str, found: list[Opposite]) -> str:
     return text
 
 
-def opposite_reason(found: list[Opposite]) -> str:
+def opposite_reason(found: Sequence[Opposite]) -> str:
     said = " ".join(o.new_word for o in found)
     unsaid = " ".join(o.old_word for o in found)
     pairs = ", ".join(o.pair for o in found)
