@@ -47,6 +47,14 @@ def hook_input(text: str) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def did_nothing(reason: str) -> dict[str, Any]:
+    """The answer to a hook line mnemon cannot run (`mnemon hook claude-code stop`, an option it lacks): shown to the
+    user, nothing added, and the prompt goes on."""
+    return {"systemMessage": f"mnemon hook did nothing: {reason.rstrip('.')}. mnemon answers `hook claude-code "
+                             f"{'` and `hook claude-code '.join(EVENTS)}`, the lines `mnemon setup` writes: run it "
+                             "again, or take this line out of the host's settings"}
+
+
 def claude_code(settings: Callable[[], tuple[Config, list[str]]], event: str, text: str,
                 provider: str | None) -> dict[str, Any]:
     """The answer to one Claude Code hook event (`EVENTS`): its output object, never an error. `settings` gives the

@@ -338,12 +338,40 @@ def _run_command(argv: list[str] | None, ends_process: bool, prog_name: str = "m
     except click.exceptions.Exit as exc:
         return int(exc.exit_code or 0)
     except click.UsageError as exc:
+        if _run_by_a_host(argv or ()):
+            return _hook_did_nothing(_usage_message(exc, prog_name))
         return _fail(error_envelope("usage", _usage_message(exc, prog_name)), pretty, 2)
     except click.Abort:
         return _fail(error_envelope("aborted", "aborted"), pretty, 1)
     except Exception as exc:  # the contract: never a traceback on stdout or stderr
         payload, code = from_exception(exc)
+        if _run_by_a_host(argv or ()):
+            return _hook_did_nothing(str(payload["error"]["message"]))
         return _fail(payload, pretty, code)
+
+
+def _run_by_a_host(argv: Sequence[str]) -> bool:
+    """Whether this is `mnemon hook …` as an agent host runs it, its event piped on stdin: then a line mnemon cannot
+    answer (an event it does not know, an option it lacks) must not fail — Claude Code reads exit 2 as "block this
+    prompt". At a terminal (stdin a TTY) it is a person trying the command: their mistakes are usage errors."""
+    stdin = sys.stdin
+    if stdin is not None and not stdin.closed and stdin.isatty():
+        return False
+    takes_value = {o for p in cli.params if isinstance(p, click.Option) and not p.is_flag for o in p.opts}
+    args = iter(argv)
+    for arg in args:
+        if arg == "--" or not arg.startswith("-"):
+            return arg == "hook"
+        if arg in takes_value:
+            next(args, None)  # its value (`--db hook.db`)
+    return False
+
+
+def _hook_did_nothing(reason: str) -> int:
+    from ...app.integrations.hooks import did_nothing
+
+    click.echo(dumps(did_nothing(reason)))
+    return 0
 
 
 def _fail(payload: dict[str, Any], pretty: bool, code: int) -> int:
