@@ -26,3 +26,22 @@ def test_a_long_prompt_is_asked_by_its_start_and_its_end(cli_run: CliRun) -> Non
     assert stored["id"] in _context(cli_run, f"{question}\n\n{_LOG}")
     assert stored["id"] in _context(cli_run, f"Here is the log:\n\n{_LOG}\n{question}")  # the question last
     assert _context(cli_run, _LOG) == ""
+
+
+_PASTED = "ERROR 2026-03-01 worker[12] batch 44 flushed 512 rows to disk at 0x7f3a"  # ≈ 75 characters
+
+
+def test_a_question_beside_pasted_text_on_its_line_still_brings_its_memory(cli_run: CliRun) -> None:
+    code, stored = cli_run(["remember", "The payment service is owned by Zhang Wei", "--cat", "fact"])
+    assert code == 0
+    question = "Who owns the payment service?"
+    assert stored["id"] in _context(cli_run, f"{question} {_PASTED}")
+    assert stored["id"] in _context(cli_run, f"{_PASTED}. {question}")
+    assert stored["id"] in _context(cli_run, f"Seen today: {_PASTED}. {question} Thanks!")  # a question mid-line
+    assert _context(cli_run, f"{_PASTED}. Nothing else to add here.") == ""
+
+
+def test_a_question_alone_does_not_bring_what_the_whole_prompt_does_not_find(cli_run: CliRun) -> None:
+    code, _ = cli_run(["remember", "The payment service is owned by Zhang Wei", "--cat", "fact"])
+    assert code == 0
+    assert _context(cli_run, "Can you fix the login bug? It fails with a 500 on submit.") == ""

@@ -13,6 +13,7 @@ user as a `systemMessage` and the prompt goes on.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,6 +29,9 @@ EVENTS = ("session-start", "prompt")
 MAX_INPUT_CHARS = 1_000_000
 MAX_QUERY_CHARS = 2000  # recall's (app.recall.MAX_QUERY_CHARS): a longer prompt is asked by its start
 LINE_QUERY_CHARS = 500  # a prompt's first or last line, asked on its own (`_queries`)
+MAX_QUESTIONS = 3  # a prompt's questions asked on their own, beside the prompt and its first and last line
+MIN_QUESTION_WORDS = 2
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
 SHOWN = 5
 RECALLED = 10
 EXCERPT_CHARS = 300
@@ -127,6 +131,19 @@ def _queries(prompt: str) -> list[str]:
     return list(dict.fromkeys(asked))
 
 
+def _questions(prompt: str, asked: list[str]) -> list[str]:
+    """The questions of a prompt holding more than its question (`MAX_QUESTIONS`, not asked already): 75
+    characters of a pasted log on the question's own line took its match from high to below medium. A match of a
+    question alone counts only for a memory a recall of the whole prompt found too (`_prompt`): a short sentence
+    finds more by chance, and what the whole prompt does not bring up at all is not what it is about."""
+    sentences = [s[:LINE_QUERY_CHARS] for line in prompt.strip().splitlines()
+                 for s in _SENTENCE_END.split(line.strip()) if s]
+    if len(sentences) < 2:
+        return []
+    return [s for s in dict.fromkeys(sentences) if s.endswith("?") and s not in asked
+            and len(s.split()) >= MIN_QUESTION_WORDS][:MAX_QUESTIONS]
+
+
 def _score(row: dict[str, Any]) -> float:
     return float(row.get("score") or 0)
 
@@ -140,11 +157,17 @@ def _prompt(cfg: Config, payload: dict[str, Any], options: list[str], open_facad
     except NotFound:  # (as at session start: an empty memory, not an error)
         return ""
     best: dict[str, dict[str, Any]] = {}
+    queries = _queries(prompt)
+    whole: set[str] = set()  # what a recall of the whole prompt (its start) found, at any confidence
     try:
-        for query in _queries(prompt):
+        for n, query in enumerate([*queries, *_questions(prompt, queries)]):
             found = mem.recall(query, limit=RECALLED, brief=True, excerpt_chars=EXCERPT_CHARS)
             for row in found.get("results", []):
                 key = str(row.get("id"))
+                if n == 0:
+                    whole.add(key)
+                elif n >= len(queries) and key not in whole:
+                    continue  # a question's match of a memory the whole prompt did not find at all
                 if row.get("confidence") in _SHOWN_CONFIDENCE and (key not in best or _score(row) > _score(best[key])):
                     best[key] = row  # a memory more than one query finds: its best match
     finally:
