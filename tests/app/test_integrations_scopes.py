@@ -170,3 +170,68 @@ def test_a_personal_setup_beside_the_teams_shared_hooks_adds_no_second_pair(cli_
     assert ".claude/settings.json" in note["note"]
     for host in ("claude-code", "codex"):  # the project's server is the team's: no second one of the same name
         assert not any("run" in m for m in _steps(_host(out, host), "mcp server"))
+
+
+def _codex_home() -> Path:
+    return Path(os.environ["HOME"]) / ".codex"
+
+
+def test_a_personal_codex_setup_puts_its_guide_in_the_users_own_agents_md(cli_run: CliRun, project: Path) -> None:
+    # Codex reads ~/.codex/AGENTS.md (the user's, every project) before the project's AGENTS.md, which teams commit
+    rules = "# Project rules\n\nUse tabs.\n"
+    (project / "AGENTS.md").write_text(rules)
+    code, out = cli_run(["--db", str(project.parent / "mine.db"), "setup", "--project", str(project),
+                         "--target", "codex"])
+    assert code == 0, out
+    assert (project / "AGENTS.md").read_text() == rules  # the team's file: nothing of this machine's
+    personal = (_codex_home() / "AGENTS.md").read_text()
+    assert "<!-- mnemon:begin" in personal and str(project.parent / "mine.db") in personal
+    changes = {c["path"]: c for c in _host(out, "codex")["changes"]}
+    assert changes[str(_codex_home() / "AGENTS.md")]["scope"] == "personal"
+    assert changes[str(project / "AGENTS.md")]["action"] == "unchanged"
+    (note,) = _steps(_host(out, "codex"), "instructions")
+    assert str(_codex_home() / "AGENTS.md") in note["note"] and "every project" in note["note"]
+    code, again = cli_run(["--db", str(project.parent / "mine.db"), "setup", "--project", str(project),
+                           "--target", "codex"])
+    assert code == 0 and again["changed_files"] == 0
+
+
+def test_a_personal_codex_setup_takes_an_earlier_setups_guide_out_of_the_projects_agents_md(
+        cli_run: CliRun, project: Path) -> None:
+    from mnemon.app.integrations.guide import instructions_block
+
+    rules = "# Project rules\n\nUse tabs.\n"
+    for prefix in (sys.executable, "mnemon"):  # `mnemon --db <path>` by name is this machine's store all the same
+        block = instructions_block(["--db", "/home/ana/.mnemon/data/default/mnemon.db"]).replace(
+            "`mnemon ", f"`{prefix} ")  # (as guide.program() named this installation then)
+        (project / "AGENTS.md").write_text(f"{rules}\n<!-- mnemon:begin (written by `mnemon setup`) -->\n{block}"
+                                           "<!-- mnemon:end -->\n")
+        code, out = _setup(cli_run, project, "--target", "codex")
+        assert code == 0, out
+        assert (project / "AGENTS.md").read_text() == rules, prefix
+        assert "<!-- mnemon:begin" in (_codex_home() / "AGENTS.md").read_text()
+
+
+def test_a_project_eject_says_what_stays_in_the_users_codex_config_and_how_to_remove_it(
+        cli_run: CliRun, project: Path) -> None:
+    code, out = _setup(cli_run, project, "--target", "codex")
+    (step,) = _steps(_host(out, "codex"), "mcp server")
+    argv = shlex.split(step["run"])
+    argv = argv[argv.index("--") + 1:]
+    table = f"[mcp_servers.mnemon]\ncommand = {json.dumps(argv[0])}\nargs = {json.dumps(argv[1:])}\n"
+    _codex_home().mkdir(parents=True, exist_ok=True)
+    (_codex_home() / "config.toml").write_text(table)  # as `codex mcp add` writes it
+    code, ejected = _setup(cli_run, project, "--eject")
+    assert code == 0, ejected
+    codex = _host(ejected, "codex")
+    (server,) = _steps(codex, "mcp server")
+    assert server["run"] == "codex mcp remove mnemon" and "every project" in server["note"]
+    (guide,) = _steps(codex, "instructions")
+    assert guide["run"].endswith("setup --global --target codex --eject")
+    assert str(_codex_home() / "AGENTS.md") in guide["note"]
+    assert (_codex_home() / "config.toml").read_text() == table  # the user's own config: theirs to change
+    # once both are gone, an eject says nothing of them
+    (_codex_home() / "config.toml").write_text("")
+    assert cli_run(["setup", "--global", "--target", "codex", "--eject"])[0] == 0
+    code, ejected = _setup(cli_run, project, "--eject", "--target", "codex")
+    assert code == 0 and _host(ejected, "codex")["manual"] == []

@@ -85,7 +85,16 @@ def is_portable(text: str | None) -> bool:
     """Whether the guide in `text` tells the agent `mnemon …` by name (written with `--shared`, for every teammate),
     not a program by this machine's path."""
     found = _PREFIX.search(text or "")
-    return found is not None and found.group(1).split(" ", 1)[0] == "mnemon"
+    if found is None:
+        return False
+    try:
+        words = shlex.split(found.group(1))
+    except ValueError:
+        return False
+    # `mnemon --db /home/ana/…` by name (an installation on PATH) still names this machine's store by its path
+    paths = [value for option, value in zip(words, words[1:]) if option in ("--db", "--home", "--config")
+             and not (option == "--db" and "://" in value)]
+    return words[:1] == ["mnemon"] and not paths
 
 
 def is_skill_as_written(text: str) -> bool:

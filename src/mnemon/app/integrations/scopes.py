@@ -3,7 +3,8 @@
 
 * **Personal** (the default): Claude Code's hooks in `.claude/settings.local.json` (Claude Code's file for one
   person in one project, git-ignored), its MCP server by `claude mcp add --scope local` (its state file is its own:
-  a step to run), Codex's by `codex mcp add` (Codex has no personal file in a project: its user config). What an
+  a step to run), Codex's by `codex mcp add` and its guide in `~/.codex/AGENTS.md` (Codex has no personal file in a
+  project: the user's own, for every project; a project's eject says so, with the commands that remove them). What an
   earlier setup wrote with this machine's commands into the shared files is taken out of them; what `--shared` put
   there (`mnemon` by name) is the team's and left, and no second pair of hooks is added beside it. The personal files
   the project's git does not ignore are named in a `git ignore` step.
@@ -21,13 +22,17 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from ...core.errors import InvalidInput
 from . import edits, hosts
 from .edits import FileChange
-from .guide import instructions_block, is_portable
+from .guide import instructions_block, is_portable, program
 from .hosts import SERVER_NAME, Commands, HostPlan, Place
 
 
 def plan(host: str, place: Place, commands: Commands, *, install: bool, hooks: bool, mcp: bool) -> HostPlan:
+    if place.user and host == "codex" and not install:  # the server a `codex mcp add` step added is not setup's
+        done = hosts.plan(host, place, commands, install=install, hooks=hooks, mcp=mcp)
+        return HostPlan(host, done.changes, done.manual + _codex_user_wide(place))
     if place.user or host not in ("claude-code", "codex"):
         return hosts.plan(host, place, commands, install=install, hooks=hooks, mcp=mcp)
     planner = _claude_code if host == "claude-code" else _codex
@@ -152,7 +157,8 @@ def _unignored(project: Path, changes: list[FileChange]) -> list[dict[str, str]]
 def _codex(place: Place, commands: Commands, *, install: bool, hooks: bool, mcp: bool) -> HostPlan:
     if not install or commands.shared:
         done = hosts.plan("codex", place, commands, install=install, hooks=hooks, mcp=mcp)
-        return HostPlan("codex", [_scoped(c, "shared") for c in done.changes], done.manual)
+        left = [] if install else _codex_user_wide(place)
+        return HostPlan("codex", [_scoped(c, "shared") for c in done.changes], done.manual + left)
     config = place.project / ".codex" / "config.toml"
     before = edits.read_text(config)
     edits.toml_table(config, before)  # the whole file parses, or nothing is written
@@ -160,12 +166,16 @@ def _codex(place: Place, commands: Commands, *, install: bool, hooks: bool, mcp:
     team_server = found is not None and _codex_by_name(found.group(0))
     server = FileChange(config, "mcp server", before, before) if team_server else edits.block_change(
         config, "mcp server", edits.TOML_MARKERS, None)
-    path = place.project / "AGENTS.md"
+    path, own = place.project / "AGENTS.md", place.folder("CODEX_HOME", ".codex") / "AGENTS.md"
     text = edits.read_text(path)
     block = edits.MARKDOWN_MARKERS.pattern().search(edits.plain(text))
     team_guide = block is not None and is_portable(block.group(0))
+    # the project's AGENTS.md is the team's (committed): this machine's guide goes to the user's own, which Codex
+    # reads first in every project (it has no personal file in a project); an earlier setup's is taken out
     guide = FileChange(path, "instructions", text, text) if team_guide else edits.block_change(
-        path, "instructions", edits.MARKDOWN_MARKERS, instructions_block(commands.options), close=" -->")
+        path, "instructions", edits.MARKDOWN_MARKERS, None)
+    personal = FileChange(own, "instructions", None, None) if team_guide else edits.block_change(
+        own, "instructions", edits.MARKDOWN_MARKERS, instructions_block(commands.options), close=" -->")
     manual: list[dict[str, str]] = []
     if team_server and mcp:
         manual.append({"what": "mcp server", "note": f"{config} (the project's, shared) runs mnemon for every "
@@ -175,9 +185,43 @@ def _codex(place: Place, commands: Commands, *, install: bool, hooks: bool, mcp:
                                     where="Codex's user config", add=["codex", "mcp", "add", SERVER_NAME],
                                     remove=f"codex mcp remove {SERVER_NAME}")
     if not team_guide:
-        manual.append({"what": "instructions", "note": f"{path} is the project's, shared: its mnemon block names "
-                       "this machine's mnemon and store; `mnemon setup --shared` writes one every teammate can run"})
-    return HostPlan("codex", [_scoped(guide, "shared"), _scoped(server, "shared")], manual)
+        manual.append({"what": "instructions", "note": f"the guide naming this machine's mnemon and store is in "
+                       f"{own}, your own, which Codex reads in every project (it has no personal file in a project); "
+                       f"{path} is the project's, shared: `mnemon setup --shared` writes one every teammate can run"})
+        override = edits.read_text(own.with_name("AGENTS.override.md")) if own.parent.is_dir() else None
+        if override and override.strip():
+            manual.append({"what": "instructions", "note": f"Codex reads {own.with_name('AGENTS.override.md')} "
+                           f"instead of {own} while it is there: copy mnemon's block into it"})
+    return HostPlan("codex", [_scoped(guide, "shared"), _scoped(personal, "personal"), _scoped(server, "shared")],
+                    manual)
+
+
+def _codex_user_wide(place: Place) -> list[dict[str, str]]:
+    """What a project's eject leaves in the user's Codex home, for every project, and how to take it out: the MCP
+    server a `codex mcp add` step added (outside mnemon's block), and the guide a personal setup put in its
+    AGENTS.md. A user-wide eject takes out the guide (and the block), and says the server's step."""
+    codex_home = place.folder("CODEX_HOME", ".codex")
+    steps = []
+    servers = _codex_user_servers(place, outside_block=True)
+    if servers is None or hosts._looks_like_mnemon(servers.get(SERVER_NAME)):
+        steps.append({"what": "mcp server", "run": f"codex mcp remove {SERVER_NAME}",
+                      "note": f"{codex_home / 'config.toml'} (Codex's user config) still runs mnemon's MCP server, "
+                              "for every project (a `codex mcp add` step of setup put it there): run this when no "
+                              "project of yours needs it"})
+    own = codex_home / "AGENTS.md"
+    if not place.user and edits.MARKDOWN_MARKERS.pattern().search(edits.plain(_readable(own))):
+        steps.append({"what": "instructions", "run": shlex.join([program(), "setup", "--global", "--target", "codex",
+                                                                 "--eject"]),
+                      "note": f"{own} (your own, read by Codex in every project) still holds mnemon's guide (a "
+                              "personal setup of a project puts it there): run this when no project of yours needs it"})
+    return steps
+
+
+def _readable(path: Path) -> str | None:
+    try:
+        return edits.read_text(path)
+    except InvalidInput:
+        return None
 
 
 def _codex_by_name(block: str) -> bool:
@@ -188,10 +232,12 @@ def _codex_by_name(block: str) -> bool:
     return isinstance(table, dict) and _by_name(table.get("command"))
 
 
-def _codex_user_servers(place: Place) -> dict[str, Any] | None:
+def _codex_user_servers(place: Place, outside_block: bool = False) -> dict[str, Any] | None:
+    """The MCP servers of the user's Codex config (`outside_block`: those `codex mcp add` wrote, not setup's block);
+    none when there is no file, None when it cannot be read."""
     try:
-        table = tomllib.loads(edits.plain((place.folder("CODEX_HOME", ".codex") / "config.toml").read_bytes()
-                                          .decode("utf-8")))
+        text = edits.plain((place.folder("CODEX_HOME", ".codex") / "config.toml").read_bytes().decode("utf-8"))
+        table = tomllib.loads(edits.without_block(text, edits.TOML_MARKERS) if outside_block else text)
     except FileNotFoundError:
         return {}
     except (OSError, ValueError):
