@@ -235,3 +235,28 @@ def test_a_project_eject_says_what_stays_in_the_users_codex_config_and_how_to_re
     assert cli_run(["setup", "--global", "--target", "codex", "--eject"])[0] == 0
     code, ejected = _setup(cli_run, project, "--eject", "--target", "codex")
     assert code == 0 and _host(ejected, "codex")["manual"] == []
+
+
+def test_eject_tidies_the_backups_of_what_setup_wrote_and_keeps_the_users_file_as_it_was(
+        cli_run: CliRun, project: Path) -> None:
+    (project / ".claude").mkdir()
+    own = '{"model": "opus"}\n'  # the user's own file, before mnemon first touched it
+    (project / ".claude" / "settings.json").write_text(own)
+    assert _setup(cli_run, project, "--target", "claude-code")[0] == 0
+    assert cli_run(["--store", "team", "setup", "--project", str(project), "--target", "claude-code",
+                    "--shared"])[0] == 0  # updates the skill setup made, and the user's settings
+    backups = {p.relative_to(project) for p in project.rglob("*.mnemon-backup")}
+    assert backups == {Path(".claude/settings.json.mnemon-backup"),
+                       Path(".claude/skills/mnemon/SKILL.md.mnemon-backup")}
+    assert (project / ".claude" / "settings.json.mnemon-backup").read_text() == own
+    code, out = _setup(cli_run, project, "--eject")
+    assert code == 0, out
+    # the skill's backup was setup's own text: gone with its folder; the settings' is the user's file as it was
+    assert {p.relative_to(project) for p in project.rglob("*") if p.is_file() and ".git" not in p.parts} == {
+        Path(".claude/settings.json"), Path(".claude/settings.json.mnemon-backup")}
+    assert (project / ".claude" / "settings.json.mnemon-backup").read_text() == own
+    changes = {c["path"]: c for c in _host(out, "claude-code")["changes"]}
+    assert changes[str(project / ".claude/skills/mnemon/SKILL.md")]["backup_removed"] == str(
+        project / ".claude/skills/mnemon/SKILL.md.mnemon-backup")
+    assert changes[str(project / ".claude/settings.json")]["backup"] == str(
+        project / ".claude/settings.json.mnemon-backup")

@@ -170,7 +170,11 @@ def test_setup_twice_is_setup_once_and_eject_leaves_the_users_settings_as_they_w
     assert json.loads((project / ".mcp.json").read_text()) == {"mcpServers": {"docs": {"command": "docs-server"}}}
     assert (project / "AGENTS.md").read_text() == "# Project rules\n\nUse tabs.\n"
     assert not (claude / "skills" / "mnemon").exists() and not (project / ".codex" / "config.toml").exists()
-    assert json.loads((claude / "settings.json.mnemon-backup").read_text()) == settings  # the state before eject
+    # the backup is the user's file as it was before setup first touched it, byte for byte (eject keeps no copy of
+    # its own edit: what it took out was mnemon's alone), and the report says it is there
+    assert (claude / "settings.json.mnemon-backup").read_text() == json.dumps(own, indent=4)
+    assert {c["path"]: c.get("backup") for c in ejected["hosts"][0]["changes"]}[str(claude / "settings.json")] == \
+        str(claude / "settings.json.mnemon-backup")
     code, again = _setup(cli_run, project, "--eject", "--target", "claude-code", "--target", "codex")
     assert code == 0 and again["changed_files"] == 0 and again["next"] == "nothing to remove"
 

@@ -35,6 +35,7 @@ class FileChange:
     after: str | None
     owned: bool = False  # a file removed that held only what setup writes: no backup of it is kept
     scope: str | None = None  # in a project: "personal" (this machine's, git-ignored) or "shared" (committed)
+    backup: bool = True  # an eject's edit keeps none: what it takes out is mnemon's alone (`backups`)
 
     @property
     def action(self) -> str:
@@ -55,7 +56,8 @@ class FileChange:
 
     @property
     def keeps_backup(self) -> bool:
-        return self.before is not None and self.action != "unchanged" and not (self.owned and self.after is None)
+        return (self.backup and self.before is not None and self.action != "unchanged"
+                and not (self.owned and self.after is None))
 
 
 def backup_path(path: Path) -> Path:

@@ -6,6 +6,7 @@ ejecting removes only what setup wrote.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import InvalidInput
-from . import edits, hosts, scopes
+from . import backups, edits, hosts, scopes
 from .hosts import HOSTS, Place
 
 
@@ -57,15 +58,24 @@ def setup(*, targets: Sequence[str], user: bool, project: str | None, eject: boo
                            "folders in your home" + (", what setup wrote here" if eject else "") +
                            "): name one with --target", valid=list(HOSTS))
     plans = [scopes.plan(h, place, commands, install=not eject, hooks=hooks, mcp=mcp) for h in chosen]
+    said: dict[str, dict[str, Any]] = {}
+    if eject:
+        for n, p in enumerate(plans):
+            changes, tidied = backups.eject_changes(p.changes)
+            plans[n], said = dataclasses.replace(p, changes=changes), {**said, **tidied}
     if not dry_run:
         edits.apply([c for p in plans for c in p.changes], home if user else folder)
+        backups.tidy(said, home if user else folder)
     changed = sum(c.action != "unchanged" for p in plans for c in p.changes)
+    reports = [p.report(applied=not dry_run) for p in plans]
+    for change in (c for r in reports for c in r["changes"]):
+        change.update(said.get(change["path"], {}))
     return {
         "action": "eject" if eject else "install",
         "dry_run": dry_run,
         "scope": "user" if user else "project",
         "project": None if user else str(folder),
-        "hosts": [p.report(applied=not dry_run) for p in plans],
+        "hosts": reports,
         "changed_files": changed,
         "notes": notes,
         "next": _next(eject, dry_run, changed, steps=sum(len(p.manual) for p in plans)),

@@ -1,0 +1,64 @@
+"""What an eject does with the `.mnemon-backup` copies setup left: a copy of the user's own file as it was before
+mnemon first touched it holds nothing of mnemon's, and stays (their settings as they were, byte for byte); a copy
+holding mnemon's own parts — of a file setup created, or one it had already edited when it edited it again — is
+clutter once mnemon is out, and goes. An eject writes no copy of a file it edits (what it takes out is mnemon's
+alone, the rest stays in the file), only of a file it removes that someone edited (a skill with their lines)."""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+from . import edits, hosts
+from .edits import FileChange
+from .guide import is_skill_as_written
+
+
+def holds_mnemons(change: FileChange, text: str) -> bool:
+    """Whether `text` (a backup of `change.path`) holds anything setup writes there."""
+    if change.what == "skill":
+        return is_skill_as_written(text)
+    plain = edits.plain(text)
+    if change.path.suffix != ".json":
+        return any(m.pattern().search(plain) for m in (edits.MARKDOWN_MARKERS, edits.TOML_MARKERS))
+    try:
+        data = edits.json_object(change.path, text)
+    except edits.InvalidInput:  # not a JSON object: no settings of mnemon's in it
+        return False
+    servers = data.get("mcpServers")
+    if isinstance(servers, dict) and hosts._looks_like_mnemon(servers.get(hosts.SERVER_NAME)):
+        return True
+    table = data.get("hooks")
+    groups = [g for v in table.values() if isinstance(v, list) for g in v] if isinstance(table, dict) else []
+    return any(hosts._is_ours(h) for g in groups if isinstance(g, dict) and isinstance(g.get("hooks"), list)
+               for h in g["hooks"])
+
+
+def eject_changes(changes: list[FileChange]) -> tuple[list[FileChange], dict[str, dict[str, Any]]]:
+    """The eject's changes without a copy of a file it edits, and, by path, what becomes of each backup beside
+    them: `backup` (the user's file as it was, kept) or `backup_removed` (mnemon's, clutter)."""
+    out, said = [], {}
+    for change in changes:
+        if change.after is not None:
+            change = dataclasses.replace(change, backup=False)
+        copy = edits.backup_path(change.path)
+        try:
+            text = edits.read_text(copy) if copy.is_file() and not copy.is_symlink() else None
+        except edits.InvalidInput:
+            text = None  # unreadable: not ours to judge
+        if text is not None and not change.keeps_backup:
+            said[str(change.path)] = ({"backup_removed": str(copy)} if holds_mnemons(change, text) else
+                                      {"backup": str(copy)})
+        out.append(change)
+    return out, said
+
+
+def tidy(said: dict[str, dict[str, Any]], root: Path) -> None:
+    for report in said.values():
+        if "backup_removed" in report:
+            copy = Path(report["backup_removed"])
+            try:
+                copy.unlink(missing_ok=True)
+            except OSError as exc:
+                raise edits.InvalidInput(f"cannot remove {copy}: {exc.strerror or exc}", path=str(copy)) from None
+            edits._remove_empty_parents(copy.parent, root)
