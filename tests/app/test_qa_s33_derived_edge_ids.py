@@ -51,8 +51,12 @@ def test_a_new_edge_never_shows_a_gone_edges_history(make_mem: Callable[..., Mne
     assert len(_history(m, old)) > 1
     _write(vault, EDITED)  # the decided bullet (and the section holding it) leave the note for good
     m.ingest(str(vault), embed=False)
-    assert m.rt.store.get_node(old.dst, include_deleted=True) is None and m.rt.store.get_edge(old.id) is None
-    edges = list(m.rt.store.iter_edges())
+    if decide == "weaken":  # a decision: kept retired with its line, as a kill or validation is kept (s37)
+        kept = m.rt.store.get_edge(old.id)
+        assert kept is not None and kept.status == "retired"
+    else:
+        assert m.rt.store.get_node(old.dst, include_deleted=True) is None and m.rt.store.get_edge(old.id) is None
+    edges = [e for e in m.rt.store.iter_edges() if e.id != old.id]
     assert sorted(e.type for e in edges) == ["has_blocked", "has_risk", "has_section"]
     for edge in edges:  # the new section's and bullet's edges among them
         assert edge.id != old.id and _history(m, edge) == ["created"]
@@ -72,10 +76,13 @@ def test_a_bullet_back_in_its_note_gets_a_new_edge_without_the_old_ones_history(
     m.kill_edge(date.id, reason="not a deadline")
     _write(vault, EDITED)
     m.ingest(str(vault), embed=False)
-    assert m.rt.store.get_node(old.dst, include_deleted=True) is not None and m.rt.store.get_edge(old.id) is None
+    assert m.rt.store.get_node(old.dst, include_deleted=True) is not None
+    assert m.rt.store.get_edge(old.id).status == "retired"  # (s37: kept with its weakening while its line is out)
     _write(vault, NOTE)
     m.ingest(str(vault), embed=False)
     back = _risk(m)
     assert back.dst == old.dst and m.rt.store.get_node(old.dst) is not None  # the same bullet, revived
-    assert (back.weight, back.status) == (pytest.approx(old.weight), "active")  # its weakening went with its edge
-    assert back.id != old.id and _history(m, back) == ["created"]
+    # the same edge taken up again, weakened as the person left it, with its own history
+    assert (back.id, back.weight, back.status) == (old.id, pytest.approx(old.weight * 0.5), "active")
+    assert [e for e in _history(m, back) if not e.startswith(("event:", "decision:"))][:2] == ["created", "weakened"]
+    assert len([e for e in m.rt.store.iter_edges() if e.type == "has_risk"]) == 1

@@ -20,7 +20,7 @@ from ...ports.store.edge_rows import NOTE_PATH
 from ..runtime import Runtime
 from .contained import Containment
 from .decided_sources import DecidedSources, moved_source
-from .edited_items import is_item, retired_decision
+from .edited_items import GONE, carried_from, is_item, retired_decision, taken_up
 from .plan import NotePlan, PlannedEdge, PlannedNode, note_id
 
 SHARED_KINDS = ("date", "email", "tag", "placeholder")
@@ -107,6 +107,10 @@ class VaultWriter:
         # id → the weakened edge (its strength, status and line) of a task or bullet cleared and not planned again in
         # place (its line edited): `edited_items` passes the weakening to the edited line's edge
         self.weakened_items: dict[int, Edge] = {}
+        self.held_weakened: set[int] = set()  # of those, the ones whose item left the note: kept for `edited_items`
+        # id → status of each edge a decision was carried from, taken up again since (`carried_from`): retired, not
+        # deleted, when not planned again
+        self.retake: dict[int, str] = {}
         self.moves: dict[str, str] = {}  # old path → new path of the notes this run moved (`ingest._moved_notes`)
         # (note, item, relation) of the containment edges of the last `write_nodes` batch that are rows and whose
         # item had a row before it: one `write_edges` inserts anew takes the item's creation time
@@ -155,6 +159,12 @@ class VaultWriter:
         stale = [i for path, keep in notes for i in old_ids[path] if i not in keep]
         if not stale:
             return
+        if not removing and self.weakened_items:  # a weakened line edited or gone: the edge stays for `edited_items`
+            left = set(stale)
+            held = {i for i, e in self.weakened_items.items() if e.dst in left and i in doomed}
+            doomed -= held
+            self.retired_kept |= held
+            self.held_weakened |= held
         if not removing:
             # a promotion applied to the edge a parse made: once the note no longer holds its section or bullet (an
             # edit changed it), nothing is left to promote, so the edge goes with the row instead of keeping it.
@@ -200,6 +210,11 @@ class VaultWriter:
         if retired_decision(status, meta):  # taken up again if its line is back, else kept (and its item with it)
             self.reusable[key] = values[0]
             self.retired_kept.add(values[0])
+            return False
+        if carried_from(status, meta):  # a decision went from it to an edited line: kept when its line goes again
+            self.reusable[key] = values[0]
+            self.retired_kept.add(values[0])
+            self.retake[values[0]] = status
             return False
         decided = json.loads(meta) if kept_active(status, meta) else {}
         validated, promoted = bool(decided.get("validated")), bool(decided.get(PROMOTED))
@@ -334,12 +349,17 @@ class VaultWriter:
                     self.weakened.pop(edge_id, None)  # (its weakening stays with it, just below)
                     self.weakened_items.pop(edge_id, None)
                     values = (row[3], row[4], row[5], row[6], row[8], path, row[10])
-                    if found[2] < found[3]:  # a parsed edge's strength drops below its confidence only by
+                    if edge_id in self.retired_kept:  # kept with its history: its line is back (or still there)
+                        self.retired_kept.discard(edge_id)
+                        self.retake.pop(edge_id, None)
+                        weight, to, meta = taken_up(found, row)
+                        values = (weight, row[4], to, *values[3:6], meta)
+                    elif found[2] < found[3]:  # a parsed edge's strength drops below its confidence only by
                         values = (found[2], row[4], status, *values[3:])  # weaken-edge: a decision a re-parse keeps
                     if values != (found[2], found[3], status, *found[4:]):  # (found: the path as the view gives it)
                         reparsed.append((*values[:5], NOTE_PATH, values[6], now, edge_id))
-                        if row[5] != status:
-                            reset.append((edge_id, "reparsed", "ingest", {"from": status, "to": row[5]}, now))
+                        if values[2] != status:
+                            reset.append((edge_id, "reparsed", "ingest", {"from": status, "to": values[2]}, now))
                 else:  # a decision a rebuild keeps: its row stays as decided, where the line is now is said
                     moved = moved_source(row[6], row[10], found[4], found[7])
                     self.decided.planned(row[:3], edge_id, moved, killed=status == "killed")
@@ -465,8 +485,14 @@ class VaultWriter:
     def drop_unreused(self) -> None:
         """Delete the cleared edges no new parse planned again (`clear_notes`), a weakening passed on first."""
         self._carry_weakened()
-        self.vault.delete_edges(sorted(set(self.reusable.values()) - self.retired_kept))
-        self.reusable, self.retired_kept = {}, set()
+        left = set(self.reusable.values())
+        if retake := sorted((i, status) for i, status in self.retake.items() if i in left):
+            for edge_id, status in retake:  # its line gone again: retired again, with its history
+                self.rt.store.set_edge_status(edge_id, "retired", actor="ingest", reason=GONE, when=self.now,
+                                              previous=status)
+            self.vault.log_edge_events([(i, "source_gone", "ingest", {"reason": GONE}, self.now) for i, _s in retake])
+        self.vault.delete_edges(sorted(left - self.retired_kept))
+        self.reusable, self.retired_kept, self.retake = {}, set(), {}
 
     def log_decided_sources(self) -> None:
         """Say where the lines of the decided edges of the notes this run read stand now (`decided_sources`), once
@@ -482,7 +508,8 @@ class VaultWriter:
         edge goes there, the note it reached at that note's new path: a link `note move` rewrote to the moved
         note's new name (`[[B]]` → `[[C]]`, `[x](B.md)` → `[x](Sub/C.md)`) has another key. It takes the weakened
         strength and status unless it is already weaker. A weakened edge with no successor goes (its line is gone
-        from the note: a fresh ingest would not have it either)."""
+        from the note: a fresh ingest would not have it either), but a bullet's or task's: `edited_items` carries it
+        to its line's edited successor or retires it, kept with its history."""
         if not self.weakened:
             return
         gone, self.weakened = self.weakened, {}
