@@ -155,6 +155,9 @@ class VaultWriter:
                 doomed.add(values[0])
             elif removing:
                 self.decided.unseen.pop(key, None)  # (a removed note's decisions stay with it or move with it)
+        if removing and self.weakened:
+            doomed -= self._keep_weakened({x for path, _keep in notes if path not in self.moves
+                                           for x in (note_id(path), *old_ids[path])})
         self.cleared_srcs.update(srcs)
         stale = [i for path, keep in notes for i in old_ids[path] if i not in keep]
         if not stale:
@@ -194,6 +197,18 @@ class VaultWriter:
         # the numpy import (~0.25 s), more than the rest of a one-note re-ingest
         if (hard or soft) and getattr(self.rt, "_index", None) is not None:
             self.rt.index.note_delete([*hard, *soft], gen)
+
+    def _keep_weakened(self, srcs: set[str]) -> set[int]:
+        """The weakened edges from `srcs` (of removed notes no move took anywhere) stay with the soft-deleted note, as
+        its killed and validated edges do, so `explain-edge` answers and the note put back takes them up weakened
+        (`_carry_weakened` passes on those of a moved note). Their ids."""
+        kept = {i: key for i, (key, *_rest) in self.weakened.items() if key[0] in srcs}
+        for edge_id, key in kept.items():
+            del self.weakened[edge_id]
+            self.weakened_items.pop(edge_id, None)
+            if self.reusable.get(key) == edge_id:
+                del self.reusable[key]
+        return set(kept)
 
     def _release(self, key: tuple[str, str, str], origin: str, values: tuple[Any, ...]) -> bool:
         """Take note of a stored edge that a new parse replaces: one a person decided, or one not derived from the
