@@ -27,9 +27,16 @@ def _vault(root: Path, notes: dict[str, str]) -> Path:
 
 
 def _raw(mem: Mnemon, edge_id: int) -> tuple[str, str, str] | None:
-    """The stored row; None for an edge derived from its item (SQLite: a negative id, contained_sqlite.py)."""
-    row = mem.rt.store.conn.execute(  # type: ignore[attr-defined]
-        f"SELECT source_path, created_at, updated_at FROM edge_rows WHERE id = {int(edge_id)}").fetchone()
+    """The stored row; None for an edge derived from its item (SQLite: a negative id, contained_sqlite.py). A coded
+    row (SQLite, coded_edges_sqlite.py) reads as the row it stands for: its path the note's (as a key to its note's
+    blob), its times NULL when they are its source node's."""
+    conn = mem.rt.store.conn  # type: ignore[attr-defined]
+    row = conn.execute(f"SELECT source_path, created_at, updated_at FROM edge_rows WHERE id = {int(edge_id)}"
+                       ).fetchone()
+    if row is None and edge_id > 0 and getattr(mem.rt.store, "codes_edges", False):
+        coded = conn.execute(f"SELECT COALESCE(created_at, ''), COALESCE(updated_at, '') FROM coded_edges"
+                             f" WHERE id = {int(edge_id)}").fetchone()
+        row = (PACKED_NOTE_PATH, *coded) if coded is not None else None
     assert (row is None) == (edge_id < 0)
     return tuple(row) if row is not None else None  # type: ignore[return-value]
 

@@ -17,6 +17,8 @@ from mnemon.ports.store.vault_sqlite import SQLiteVault
 
 from app.test_recall_graph import same_graph
 
+# the stored edges: rows and coded rows (coded_edges_sqlite.py)
+_STORED = "SELECT (SELECT COUNT(*) FROM edge_rows) + (SELECT COUNT(*) FROM coded_edges)"
 CONTAINMENT = ("has_section", "has_heading", "has_blocked", "has_risk", "has_done", "has_correction", "has_fact")
 NOTE = "Projects/tidewatch.md"
 
@@ -59,9 +61,9 @@ def test_derived_edges_read_back_exactly_as_the_rows_the_same_ingest_writes(make
     conn = derived.rt.store.conn
     kinds = {t for (t,) in conn.execute("SELECT DISTINCT type FROM derived_edges")}
     assert {"has_section", "has_heading"} <= kinds and kinds <= set(CONTAINMENT)
-    stored = conn.execute("SELECT COUNT(*) FROM edge_rows").fetchone()[0]
+    stored = conn.execute(_STORED).fetchone()[0]
     assert stored + conn.execute("SELECT COUNT(*) FROM derived_edges").fetchone()[0] == len(_edges(derived))
-    assert stored < rows.rt.store.conn.execute("SELECT COUNT(*) FROM edge_rows").fetchone()[0]
+    assert stored < rows.rt.store.conn.execute(_STORED).fetchone()[0]
     assert derived.ingest(str(example_vault))["edges"] == rows.ingest(str(example_vault))["edges"]
     _counted(derived)
     # edits move lines, drop and add items: still the same edges
@@ -165,7 +167,7 @@ def test_a_store_written_with_rows_keeps_them_and_never_doubles_an_edge(make_mem
         mem = make_mem("none", db=db)
         mem.ingest(str(example_vault))
     before = _edges(mem)
-    stored = mem.rt.store.conn.execute("SELECT COUNT(*) FROM edge_rows").fetchone()[0]
+    stored = mem.rt.store.conn.execute(_STORED).fetchone()[0]
     path = example_vault / NOTE
     path.write_text(path.read_text(encoding="utf-8") + "\n- [ ] one more task\n", encoding="utf-8")
     mem.ingest(str(example_vault))
@@ -173,7 +175,7 @@ def test_a_store_written_with_rows_keeps_them_and_never_doubles_an_edge(make_mem
     assert len(keys) == len(set(keys)) == len(before) + 1  # the task's containment edge (its section's is replaced)
     task = next(e for e in mem.rt.store.iter_edges() if e.type == "has_blocked" and "one more task" in e.evidence)
     assert (task.id or 0) < 0  # new: derived
-    assert mem.rt.store.conn.execute("SELECT COUNT(*) FROM edge_rows").fetchone()[0] >= stored - 2  # old: still rows
+    assert mem.rt.store.conn.execute(_STORED).fetchone()[0] >= stored - 2  # old: still stored
     _counted(mem)
 
 

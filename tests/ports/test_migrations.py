@@ -14,6 +14,7 @@ from mnemon.ports.store.schema_sqlite import MIGRATIONS
 from mnemon.ports.store.sources import OWNED_SOURCE
 from mnemon.ports.store.sqlite import SQLiteStore
 from mnemon.ports.store.vault_texts_sqlite import register_vault_text_function
+from mnemon.ports.store.coded_edges_sqlite import register_edge_metadata_function
 
 # What the foundation steps create. A new step is fine (the per-step test below learns it from the code); changing
 # one of these is a schema break and must update this table on purpose.
@@ -144,6 +145,7 @@ def test_foundation_columns(tmp_path: Path) -> None:
     SQLiteStore(str(db)).close()
     con = sqlite3.connect(db)
     register_vault_text_function(con)  # the `edges` view reads ingested evidence through it (m053)
+    register_edge_metadata_function(con)  # ...and a coded row's metadata (m066)
     cols = {t: {r[1] for r in con.execute(f"PRAGMA table_info({t})")} for t in ("nodes", "edges", "vectors", "oplog")}
     con.close()
     assert {"id", "kind", "content", "content_hash", "category", "importance", "tags", "entities", "source",

@@ -163,7 +163,18 @@ def test_the_sql_function_cuts_each_row_out_of_its_blob() -> None:
 
 
 def _raw_edge(mem, edge_id: int) -> tuple[str, str]:  # type: ignore[no-untyped-def]
-    return mem.rt.store.conn.execute("SELECT evidence, source_path FROM edge_rows WHERE id = ?", (edge_id,)).fetchone()
+    """(evidence, source_path) as an edge is stored: a row's columns, or a coded row's key (its path is always the
+    note's, its evidence a key: coded_edges_sqlite.py)."""
+    conn = mem.rt.store.conn
+    row = conn.execute("SELECT evidence, source_path FROM edge_rows WHERE id = ?", (edge_id,)).fetchone()
+    coded = conn.execute("SELECT evidence FROM coded_edges WHERE id = ?", (edge_id,)).fetchone()
+    return row if coded is None else (coded[0], vt.PACKED_NOTE_PATH)
+
+
+def _raw_created(store, edge_id: int) -> str:  # type: ignore[no-untyped-def]
+    """An edge's stored creation time: '' (or a coded row's NULL) when it is its source node's."""
+    return store.conn.execute("SELECT created_at FROM edge_rows WHERE id = ?1 UNION ALL SELECT COALESCE(created_at, '')"
+                              " FROM coded_edges WHERE id = ?1", (edge_id,)).fetchone()[0]
 
 
 def test_an_ingested_edge_names_its_evidence_in_the_note_blob_and_reads_it_back(mem, example_vault: Path) -> None:
@@ -215,12 +226,12 @@ def test_an_edge_stores_its_creation_time_only_when_it_is_not_its_sources(  # ty
     store = mem.rt.store
     first = next(e for e in store.iter_edges() if e.src == f"note:{NOTE}" and e.type == "links_to")
     assert first.created_at == store.get_nodes([f"note:{NOTE}"])[f"note:{NOTE}"].created_at
-    assert store.conn.execute("SELECT created_at FROM edge_rows WHERE id = ?", (first.id,)).fetchone()[0] == ""
+    assert _raw_created(store, first.id) == ""
     clock.advance(days=2)
     note = example_vault / NOTE
     note.write_text(note.read_text(encoding="utf-8") + "\n- See also [[Tidewatch]]\n", encoding="utf-8")
     mem.ingest(str(example_vault))
     later = next(e for e in store.iter_edges() if e.src == f"note:{NOTE}" and e.dst == "note:Projects/tidewatch.md")
-    raw = store.conn.execute("SELECT created_at FROM edge_rows WHERE id = ?", (later.id,)).fetchone()[0]
+    raw = _raw_created(store, later.id)
     assert raw == later.created_at > first.created_at  # the note is older than its new link: the row says when
     assert store.get_edge(first.id).created_at == first.created_at

@@ -354,17 +354,19 @@ def _run_by_a_host(argv: Sequence[str]) -> bool:
     """Whether this is `mnemon hook …` as an agent host runs it, its event piped on stdin: then a line mnemon cannot
     answer (an event it does not know, an option it lacks) must not fail — Claude Code reads exit 2 as "block this
     prompt". At a terminal (stdin a TTY) it is a person trying the command: their mistakes are usage errors."""
-    stdin = sys.stdin
-    if stdin is not None and not stdin.closed and stdin.isatty():
-        return False
     takes_value = {o for p in cli.params if isinstance(p, click.Option) and not p.is_flag for o in p.opts}
     args = iter(argv)
     for arg in args:
         if arg == "--" or not arg.startswith("-"):
-            return arg == "hook"
+            if arg != "hook":
+                return False
+            break
         if arg in takes_value:
             next(args, None)  # its value (`--db hook.db`)
-    return False
+    else:
+        return False
+    stdin = sys.stdin  # (any other command's stdin is left alone: it may be a stand-in without `closed`)
+    return stdin is None or bool(getattr(stdin, "closed", False)) or not stdin.isatty()
 
 
 def _hook_did_nothing(reason: str) -> int:

@@ -354,13 +354,15 @@ EDGE_IDS_MIGRATION = ("m062_edge_ids_never_reused", f"""
 def positive_id_insert(conn: sqlite3.Connection, insert: str) -> str:
     """`insert` (of one edge row, its id left to SQLite), or the same giving the row the next unused id when it must:
     SQLite gives a new row the largest id + 1, and that may be an id already used — a deleted edge's, whose events
-    and oplog decisions still name it (`EDGE_IDS_MIGRATION`: the largest such id is kept in `meta`), or,
+    and oplog decisions still name it (`EDGE_IDS_MIGRATION`: the largest such id is kept in `meta`), a coded row's
+    (coded_edges_sqlite.py), or,
     when every row is a materialised derived edge (a negative id), another derived edge's. Once the first row of an
     insert has it, the rest follow it."""
     # two reads: MAX(id) alone is one step down the rowid tree, with another column it scans the table
     top = conn.execute("SELECT MAX(id) FROM edge_rows").fetchone()[0] or 0
     used = conn.execute(f"SELECT CAST(value AS INTEGER) FROM meta WHERE key = '{EDGE_ID_HIGH}'").fetchone()
-    high = max(int(used[0]) if used else 0, 0)
+    coded = conn.execute("SELECT MAX(id) FROM coded_edges").fetchone()[0]  # (coded_edges_sqlite.py: one id space)
+    high = max(int(used[0]) if used else 0, coded or 0, 0)
     if top >= high:
         return insert
     return insert.replace("INSERT INTO edge_rows (", "INSERT INTO edge_rows (id, ", 1).replace(

@@ -13,6 +13,7 @@ from typing import Any
 
 from ...core.model import EDGE_STATUSES, Edge, Link, iso, utcnow
 from .base import EdgeHead
+from .coded_edges_sqlite import CODED_ROWS, as_rows
 from .contained_sqlite import (CONTAINED_ROWS, CONTAINED_ROWS_OF_NOTES, derived_touching, edges_by_id, materialise,
                                positive_id_insert)
 from .edge_rows import EDGE_VALUE_COLS, SEQ_OF, edge_value_rows, latest_of_kinds, upsert_event_detail
@@ -62,8 +63,8 @@ class SQLiteEdges:
         meta = json.dumps(edge.metadata, ensure_ascii=False) if edge.metadata else "{}"
         row = self.conn.execute("SELECT id FROM edge_heads WHERE src = ? AND dst = ? AND type = ?",
                                 (edge.src, edge.dst, edge.type)).fetchone()
-        if row is not None and row[0] < 0 and self.derives_edges:
-            materialise(self, [row[0]])
+        if row is not None:  # a derived edge or a coded row becomes an ordinary row first
+            as_rows(self, [row[0]])
         if row is None:
             cur = self._write(
                 self._positive_ids(
@@ -114,8 +115,10 @@ class SQLiteEdges:
         self.insert_new_edge_rows(f"INSERT INTO edge_rows (src, dst, {EDGE_VALUE_COLS})"
                                   " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", keyed, Counter((r[2], r[6]) for r in keyed))
 
-    def insert_new_edge_rows(self, sql: str, rows: list[tuple[Any, ...]], counts: Counter[tuple[str, str]]) -> None:
-        """Run a bulk `INSERT INTO edge_rows` of `rows` (`counts` tallies them by type and status) and count them.
+    def insert_new_edge_rows(self, sql: str, rows: list[tuple[Any, ...]], counts: Counter[tuple[str, str]], *,
+                             ids_given: bool = False) -> None:
+        """Run a bulk `INSERT INTO edge_rows` of `rows` (`counts` tallies them by type and status) and count them;
+        `ids_given`: the statement gives each row its id (else SQLite does, above every id used: `_positive_ids`).
         The status CHECK is done here once per distinct value: SQLite doing it per row cost a third of the inserts.
         The pragma is this connection's and is off again before anything else runs on it."""
         bad = {status for _, status in counts} - set(EDGE_STATUSES)
@@ -123,7 +126,7 @@ class SQLiteEdges:
             raise sqlite3.IntegrityError(f"CHECK constraint failed: edge status {sorted(bad)[0]!r}")
         self.conn.execute("PRAGMA ignore_check_constraints = ON")
         try:
-            first = self._positive_ids(sql)
+            first = sql if ids_given else self._positive_ids(sql)
             if first is not sql and rows:
                 self._write(first, rows[0])
                 rows = rows[1:]
@@ -242,7 +245,7 @@ class SQLiteEdges:
             id_of = dict(self.conn.execute("SELECT seq, id FROM nodes").fetchall())
             # by dst: the (dst, status) index covers it; by src: reading the table in order (2 s at 5 M rows) beats the
             # (src, dst, type) index, which needs a table lookup per row for the status (8 s)
-            sources = [("src", "edge_rows NOT INDEXED"), ("dst", "edge_rows")]
+            sources = [("src", "edge_rows NOT INDEXED"), ("dst", "edge_rows"), ("src", CODED_ROWS), ("dst", CODED_ROWS)]
             if self.derives_edges:
                 sources += [("src", f"({CONTAINED_ROWS})"), ("dst", f"({CONTAINED_ROWS})")]
             for col, source in sources:
@@ -260,7 +263,7 @@ class SQLiteEdges:
             marks = ",".join("?" * len(id_of))
             for col in ("src", "dst"):
                 derived = CONTAINED_ROWS_OF_NOTES if col == "src" else CONTAINED_ROWS
-                for table in ["edge_rows", f"({derived})"] if self.derives_edges else ["edge_rows"]:
+                for table in ["edge_rows", CODED_ROWS, *([f"({derived})"] if self.derives_edges else [])]:
                     for seq, n in self.conn.execute(f"SELECT {col}, COUNT(*) FROM {table} WHERE {col} IN ({marks})"
                                                     f" AND status = 'active' GROUP BY {col}", list(id_of)):
                         counts[id_of[seq]] += n
@@ -270,8 +273,7 @@ class SQLiteEdges:
                         confidence: float | None = None, when: str | None = None,
                         previous: str | None = None) -> None:
         now = when or iso(utcnow())
-        if edge_id < 0 and self.derives_edges:  # a decision on a derived edge: it becomes a row first
-            materialise(self, [edge_id])
+        as_rows(self, [edge_id])  # a decision on a derived edge or a coded row: it becomes a row first
         if confidence is None:
             self._write("UPDATE edge_rows SET status = ?, updated_at = ? WHERE id = ?", (status, now, edge_id))
         else:
@@ -288,6 +290,10 @@ class SQLiteEdges:
     def retire_edges_of(self, node_id: str, *, reason: str) -> int:
         if self.derives_edges:
             materialise(self, derived_touching(self.conn, node_id, ("active", "candidate")))
+        as_rows(self, [r[0] for r in self.conn.execute(
+            f"SELECT id FROM {CODED_ROWS} WHERE (src = {SEQ_OF} OR dst = {SEQ_OF})"
+            " AND status IN ('active', 'candidate')",
+            (node_id, node_id))])
         ids = [r[0] for r in self.conn.execute(
             f"SELECT id FROM edge_rows WHERE (src = {SEQ_OF} OR dst = {SEQ_OF}) AND status IN ('active', 'candidate')",
             (node_id, node_id))]

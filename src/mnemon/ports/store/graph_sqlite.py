@@ -7,12 +7,15 @@ store interface stays one object and a PostgreSQL backend implements the same tw
 """
 from __future__ import annotations
 
+import heapq
+import itertools
 import json
 import sqlite3
 import threading
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
+from .coded_edges_sqlite import CODED_ROWS
 from .contained_sqlite import CONTAINED_ROWS, NOTES_OF_ITEMS_AFTER
 from .vault_texts_sqlite import titles_and_texts
 
@@ -73,7 +76,21 @@ CHANGES_AFTER = "SELECT seq, node FROM graph_changes WHERE seq > ? ORDER BY seq"
 VALUE_AT = {"node": "SELECT id FROM nodes WHERE seq = ?",
             "edge": _EDGE_KEY.replace("e.id, ", "", 1) + "?",
             "change": "SELECT mark FROM graph_changes WHERE seq = ?"}
-
+# ...and on SQLite, where an edge the ingest wrote may be a coded row (coded_edges_sqlite.py): the newest edge's id,
+# and an edge's key read from either table (one indexed lookup each: a UNION of the two in a join is a co-routine)
+_NEWEST_EDGE = ("SELECT MAX(m) FROM (SELECT MAX(id) AS m FROM edge_rows WHERE id > 0"
+                " UNION ALL SELECT MAX(id) FROM coded_edges)")
+_CODED_KEY = ("SELECT s.id || ' ' || d.id || ' ' || k.type FROM coded_edges e JOIN edge_kinds k ON k.code = e.code"
+              " JOIN nodes s ON s.seq = e.src JOIN nodes d ON d.seq = e.dst WHERE e.id = ?")
+# the active edges after an id, their ends named, in id order (CROSS JOIN: from the id range, whatever the statistics)
+_EDGES_AFTER = tuple(f"SELECT e.id, s.id, d.id, {cols} FROM {table} CROSS JOIN nodes s ON s.seq = e.src"
+                     f" CROSS JOIN nodes d ON d.seq = e.dst WHERE {status} = 'active' AND e.id > ? ORDER BY e.id"
+                     for table, cols, status in (
+                         ("edge_rows e", "e.type, e.sub_type, e.weight", "e.status"),
+                         ("coded_edges e CROSS JOIN edge_kinds k ON k.code = e.code", "k.type, k.sub_type, k.weight",
+                          "k.status")))
+_SEQ_KEYS = ("SELECT src, dst, type FROM edge_rows WHERE id = ?",
+             "SELECT c.src, c.dst, k.type FROM coded_edges c JOIN edge_kinds k ON k.code = c.code WHERE c.id = ?")
 
 class SQLiteGraphReads:
     """Mixed into `SQLiteStore`; uses its connection and lock."""
@@ -95,11 +112,10 @@ class SQLiteGraphReads:
                 return token, token
             # the newest node's id and edge's ends too: two histories that only inserted (a restored backup written
             # on again, a database removed and started anew) reach the same counts, not the same rows
-            newest = self.conn.execute(
-                "SELECT n.seq, n.id, e.id, e.src, e.dst, e.type"
-                " FROM (SELECT MAX(seq) AS last_seq FROM nodes) LEFT JOIN nodes n ON n.seq = last_seq,"
-                " (SELECT MAX(id) AS last_id FROM edge_rows WHERE id > 0) LEFT JOIN edge_rows e ON e.id = last_id"
-                ).fetchone()
+            newest = [*self.conn.execute("SELECT n.seq, n.id FROM (SELECT MAX(seq) AS last_seq FROM nodes)"
+                                         " LEFT JOIN nodes n ON n.seq = last_seq").fetchone(),
+                      self.conn.execute(_NEWEST_EDGE).fetchone()[0]]
+            newest += self._first_row(_SEQ_KEYS, newest[2]) or (None, None, None)
             return (f"{rows['graph_generation']}:{newest[0] or 0}:{newest[2] or 0}:{newest[1]}:{newest[3]}>"
                     f"{newest[4]}:{newest[5]}", str(rows["graph_mutation"]))
 
@@ -142,7 +158,9 @@ class SQLiteGraphReads:
     def _marks(self) -> list[Any]:
         """[last node seq, its id, last edge id, its src/dst/type, last change seq, its mark]."""
         node = self.conn.execute(LAST_NODE).fetchone() or (0, "")
-        edge = self.conn.execute(LAST_EDGE).fetchone() or (0, "")
+        last = self.conn.execute(_NEWEST_EDGE).fetchone()[0]
+        key = self._value_at("edge", last) if last is not None else None
+        edge = (last, key) if key is not None else (0, "")
         try:
             change = self.conn.execute(LAST_CHANGE).fetchone()
         except sqlite3.OperationalError:  # a read-only store from before the log: nothing can be followed
@@ -154,8 +172,21 @@ class SQLiteGraphReads:
                              lambda change: self.conn.execute(CHANGES_AFTER, (change,)).fetchall())
 
     def _value_at(self, what: str, key: int) -> Any:
-        row = self.conn.execute(VALUE_AT[what], (key,)).fetchone()
+        if what == "edge":
+            row = self._first_row((_EDGE_KEY.replace("e.id, ", "", 1) + "?", _CODED_KEY), key)
+        else:
+            row = self.conn.execute(VALUE_AT[what], (key,)).fetchone()
         return row[0] if row else None
+
+    def _first_row(self, statements: tuple[str, ...], key: Any) -> tuple[Any, ...] | None:
+        """The row the first of `statements` finds for `key` (an edge id: a row's, else a coded row's)."""
+        if key is None:
+            return None
+        for sql in statements:
+            row = self.conn.execute(sql, (key,)).fetchone()
+            if row is not None:
+                return tuple(row)
+        return None
 
     def _node_rows(self, after_seq: int, changed: list[str]) -> tuple[list[int], list[tuple[Any, ...]]]:
         # packed rows' titles and texts are put back in Python, a note's blobs decoded once (`titles_and_texts`)
@@ -173,12 +204,22 @@ class SQLiteGraphReads:
 
     def _all_edge_rows(self, id_of: dict[int, str]) -> Iterator[list[tuple[Any, ...]]]:
         # derived edges first: their ids (-item seq) are below every row's
-        tables = [f"({CONTAINED_ROWS})", "edge_rows"] if self.derives_edges else ["edge_rows"]
-        for table in tables:
-            cur = self.conn.execute(f"SELECT src, dst, type, sub_type, weight FROM {table} WHERE status = 'active'"
-                                    " ORDER BY id")
-            while rows := cur.fetchmany(self._EXPORT_BATCH):
-                yield [(id_of[r[0]], id_of[r[1]], r[2], r[3], r[4]) for r in rows]
+        if self.derives_edges:
+            yield from self._edge_batches([self._active(f"({CONTAINED_ROWS})")], id_of)
+        # rows and coded rows (coded_edges_sqlite.py) share one id order: each read in it, merged
+        yield from self._edge_batches([self._active("edge_rows"), self._active(CODED_ROWS)], id_of)
+
+    def _active(self, table: str) -> Iterator[tuple[Any, ...]]:
+        cur = self.conn.execute(f"SELECT id, src, dst, type, sub_type, weight FROM {table} WHERE status = 'active'"
+                                " ORDER BY id")
+        while rows := cur.fetchmany(self._EXPORT_BATCH):
+            yield from rows
+
+    def _edge_batches(self, tables: list[Iterator[tuple[Any, ...]]],
+                      id_of: dict[int, str]) -> Iterator[list[tuple[Any, ...]]]:
+        merged = heapq.merge(*tables) if len(tables) > 1 else tables[0]
+        while rows := list(itertools.islice(merged, self._EXPORT_BATCH)):
+            yield [(id_of[r[1]], id_of[r[2]], r[3], r[4], r[5]) for r in rows]
 
     def _edge_rows(self, after_edge_id: int, changed: list[str]) -> Iterator[list[tuple[Any, ...]]]:
         """Active edges in id order: the changed nodes' out-edges up to `after_edge_id` (their ids are all below
@@ -192,12 +233,15 @@ class SQLiteGraphReads:
         if old:
             old.sort(key=lambda r: r[0])
             yield [r[1:] for r in old]
-        # (ids after it are rows: a derived one's is negative)
-        cur = self.conn.execute(f"SELECT src, dst, type, sub_type, weight FROM"
-                                f" {'stored_edges' if self.derives_edges else 'edges'} WHERE status = 'active'"
-                                " AND id > ? ORDER BY id", (after_edge_id,))
-        while rows := cur.fetchmany(self._EXPORT_BATCH):
+        # (ids after it are rows or coded rows, in one id order: a derived one's is negative)
+        merged = heapq.merge(*(self._named(sql, after_edge_id) for sql in _EDGES_AFTER))
+        while rows := [r[1:] for r in itertools.islice(merged, self._EXPORT_BATCH)]:
             yield rows
+
+    def _named(self, sql: str, after_edge_id: int) -> Iterator[tuple[Any, ...]]:
+        cur = self.conn.execute(sql, (after_edge_id,))
+        while rows := cur.fetchmany(self._EXPORT_BATCH):
+            yield from rows
 
     _EXPORT_BATCH = 50_000
 

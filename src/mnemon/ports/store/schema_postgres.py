@@ -140,7 +140,8 @@ SQLITE_ONLY = frozenset({"m002_fts_vocab", "m043_edge_counts",  # PostgreSQL cou
                          # as a row, and vault rows in its source index
                          "m053_edge_evidence_packed", "m054_edge_created_with_source", "m055_contained_edges",
                          "m057_packed_metadata", "m058_source_index_without_vault",
-                         "m062_edge_ids_never_reused"})  # an identity column never hands out an id twice
+                         "m062_edge_ids_never_reused",  # an identity column never hands out an id twice
+                         "m066_coded_edges"})  # every edge a row, as for the texts
 _RESERVED = re.compile(r"\b(symmetric)\b")  # column names SQLite accepts bare and PostgreSQL reserves
 
 

@@ -1,6 +1,7 @@
 """SQLite schema as named, ordered migration steps. Each step runs in one transaction with its record."""
 from __future__ import annotations
 
+from .coded_edges_sqlite import coded_edges_migration
 from .contained_sqlite import (EDGE_HEADS_MIGRATION_SQLITE, EDGE_IDS_MIGRATION, PACKED_METADATA_MIGRATION,
                                SOURCE_INDEX_MIGRATION, contained_edges_migration)
 from .edge_rows import EDGE_BIRTH_MIGRATION, EDGE_EVIDENCE_MIGRATION, EDGE_ROW_DEFAULTS_MIGRATION, EDGE_VALUE_DDL, EDGES_ARM, SQLITE_EDGE_ROWS_MIGRATION
@@ -336,6 +337,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     EDGE_IDS_MIGRATION,  # an edge id is never handed out twice (contained_sqlite.py)
     WITHDRAWN_PREDICTIONS_MIGRATION,  # a prediction its research withdrew reads withdrawn (prediction_status.py)
     WORLD_PREDICATE_NAMES_MIGRATION,  # predicates spelt as relation names: marked for the world layer (world_sqlite.py)
+    coded_edges_migration(EDGES_ARM),  # an ingested edge as a narrow coded row (coded_edges_sqlite.py)
 ]
 
 # steps that copy a whole table: the store is compacted once after applying them (SQLiteStore._compact)

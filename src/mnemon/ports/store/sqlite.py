@@ -28,6 +28,7 @@ from .graph_sqlite import SQLiteGraphReads
 from .vectors_sqlite import BUMP_VECTOR_GENERATION, SQLiteVectors
 from .text_index_sqlite import (KEYWORD_POSTING_BUDGET, RoughCounts, SQLiteTextIndex, _chunks, _where,  # noqa: F401
                                 register_keyword_functions)  # (KEYWORD_POSTING_BUDGET re-exported)
+from .coded_edges_sqlite import LEGACY_CODED_EDGES, register_edge_metadata_function
 from .contained_sqlite import LEGACY_EDGE_HEADS_VIEW, has_contained
 from .edge_rows import LEGACY_EDGE_ROWS_VIEW
 from .migrate_sqlite import migrate, refuse_upgraded_meanwhile
@@ -245,6 +246,7 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         self.conn.execute("PRAGMA foreign_keys = ON")
         register_keyword_functions(self.conn)
         register_vault_text_function(self.conn)
+        register_edge_metadata_function(self.conn)
         self.conn.create_function("mnemon_fold", 1, _fold, deterministic=True)  # nodes_by_title
         self.conn.create_function("mnemon_fold_case", 1, _fold_case_sql, deterministic=True)  # like_search
         if not readonly:
@@ -258,6 +260,7 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
             self._check_schema()
         # containment edges read from their items (contained_sqlite.py); not in a store opened read-only before
         self.derives_edges = has_contained(self.conn)
+        self.codes_edges = True  # ingested edges as coded rows (coded_edges_sqlite.py; empty stand-ins before m066)
 
     # ── lifecycle ────────────────────────────────────────────────────────────
     def close(self) -> None:
@@ -287,6 +290,8 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         if self.conn.execute("SELECT name FROM sqlite_master WHERE name = 'vault_metadata'").fetchone() is None:
             # written before m057 (every metadata still in its row): likewise
             self.conn.execute(VAULT_METADATA_TABLE.replace("CREATE TABLE", "CREATE TEMP TABLE"))
+        if self.conn.execute("SELECT name FROM sqlite_master WHERE name = 'coded_edges'").fetchone() is None:
+            self.conn.executescript(LEGACY_CODED_EDGES)  # written before m066 (every edge a row): likewise
 
     def _migrate(self) -> None:
         migrate(self.conn, self.path)

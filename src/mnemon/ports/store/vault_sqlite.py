@@ -22,7 +22,9 @@ from ...core.model import Edge, Memory
 from ...core.vault.lifecycle import kept_active
 from ..cache_paths import beside
 from .base import another_ingest
-from .contained_sqlite import ContainedKinds, derived_heads_from, forget_derived, materialise
+from .coded_edges_sqlite import (CODED_ROWS, EdgeKinds, as_rows, coded_row, delete_coded, insert_coded,
+                                 next_edge_id, recode)
+from .contained_sqlite import ContainedKinds, derived_heads_from, forget_derived
 from .edge_rows import SEQ_OF, packed_evidence, packed_insert_rows
 from .sources import source_is
 from .vault_files_sqlite import _chunks
@@ -59,6 +61,9 @@ _COUNT_TRIGGER_SQL = (
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 _LIST = json.JSONEncoder(ensure_ascii=False).encode  # the `["a", "b"]` spelling SQLiteStore writes for tags
 # what ingest compares a re-parsed edge with (`edge_values_from`, `edge_values_by_keys`)
+# the columns of an ingested edge row as `insert_edge_rows` writes it
+_INSERTED_COLS = ("src, dst, type, weight, confidence, status, evidence, origin, rule, source_path, metadata,"
+                  " created_at, updated_at")
 _EDGE_VALUES = "src, dst, type, id, status, weight, confidence, evidence, rule, source_path, metadata, origin"
 
 
@@ -210,7 +215,8 @@ class SQLiteVault(VaultReads):
         scans, so the block should do little else. If the block raises, the caller's transaction must roll back (as
         `SQLiteStore.transaction` does), which restores the schema with everything else."""
         suspended = [(kind, name, sql) for kind, name, sql in self.conn.execute(
-            "SELECT type, name, sql FROM sqlite_master WHERE tbl_name IN ('nodes', 'edge_rows') AND sql IS NOT NULL"
+            "SELECT type, name, sql FROM sqlite_master WHERE tbl_name IN ('nodes', 'edge_rows', 'coded_edges')"
+            " AND sql IS NOT NULL"
             " AND (type = 'index' OR (type = 'trigger' AND name = ?)) ORDER BY type, name", (_COUNT_TRIGGER,))
             if kind == "index" or " ".join(sql.split()) == _COUNT_TRIGGER_SQL]
         before = self.max_seq()
@@ -427,7 +433,9 @@ class SQLiteVault(VaultReads):
         marks = ",".join("?" * len(kinds))
         sql = (f"SELECT n.id FROM nodes n WHERE n.kind IN ({marks}) AND {source_is(source, 'n')}"
                " AND NOT EXISTS (SELECT 1 FROM edge_rows e WHERE e.dst = n.seq)"
-               " AND NOT EXISTS (SELECT 1 FROM edge_rows e WHERE e.src = n.seq)")
+               " AND NOT EXISTS (SELECT 1 FROM edge_rows e WHERE e.src = n.seq)"
+               + (" AND NOT EXISTS (SELECT 1 FROM coded_edges e WHERE e.dst = n.seq)"
+                  " AND NOT EXISTS (SELECT 1 FROM coded_edges e WHERE e.src = n.seq)" if self.packs_texts else ""))
         if among is None:
             return [r[0] for r in self.conn.execute(sql, [*kinds, source])]
         out: list[str] = []
@@ -524,12 +532,12 @@ class SQLiteVault(VaultReads):
         derived = self.derives_edges
         for chunk in _chunks(list(dict.fromkeys(node_ids))):
             marks = ",".join("?" * len(chunk))
-            if derived:  # the rows, then the derived edges without reading every item of each note
-                rows = self.conn.execute(
-                    f"SELECT e.id, s.id, d.id, e.type, e.status FROM edge_rows e JOIN nodes s ON s.seq = e.src"
+            if derived:  # the rows (coded ones too), then the derived edges without reading every item of each note
+                rows = [r for table in ("edge_rows", CODED_ROWS) for r in self.conn.execute(
+                    f"SELECT e.id, s.id, d.id, e.type, e.status FROM {table} e JOIN nodes s ON s.seq = e.src"
                     f" JOIN nodes d ON d.seq = e.dst WHERE s.id IN ({marks})"
                     f" AND NOT ({skip('s.id', 'd.id', 'e.type')})"
-                    f" AND e.status IN ({smarks})", [*chunk, *sentence_relations, *keep, *keep, *statuses]).fetchall()
+                    f" AND e.status IN ({smarks})", [*chunk, *sentence_relations, *keep, *keep, *statuses])]
                 rows += derived_heads_from(self.conn, chunk, keep, sentence_relations, statuses)
             else:
                 rows = self.conn.execute(
@@ -544,6 +552,8 @@ class SQLiteVault(VaultReads):
     def delete_edges(self, ids: Sequence[int]) -> int:
         """Delete these edges: rows, and derived edges (their items' codes go)."""
         n = forget_derived(self.store, [-i for i in ids if i < 0]) if self.derives_edges else 0
+        if self.packs_texts:
+            n += delete_coded(self.store, [i for i in ids if i > 0])
         for chunk in _chunks(list(ids)):
             n += self._write(f"DELETE FROM edge_rows WHERE id IN ({','.join('?' * len(chunk))})", list(chunk)).rowcount
         return n
@@ -559,15 +569,29 @@ class SQLiteVault(VaultReads):
         if not rows:
             return
         ends = [x for r in rows for x in r[:2]]
-        if pack and self.packs_texts:
-            stored = packed_insert_rows(rows, self._seqs_and_times(ends))
-        else:
+        counts = Counter((r[2], r[5]) for r in rows)
+        if not (pack and self.packs_texts):
             seq = self.store.node_seqs(ends)
-            stored = [(seq[r[0]], seq[r[1]], *r[2:], "") for r in rows]
+            self.store.insert_new_edge_rows(
+                f"INSERT INTO edge_rows ({_INSERTED_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                [(seq[r[0]], seq[r[1]], *r[2:], "") for r in rows], counts)
+            return
+        # ingested edges whose evidence is in their notes' blobs are coded rows (coded_edges_sqlite.py) when their
+        # values allow; ids in the planned order across both tables, as one insert would give them
+        stored = packed_insert_rows(rows, self._seqs_and_times(ends))
+        first, kinds = next_edge_id(self.conn), EdgeKinds(self.store)
+        coded: list[tuple[Any, ...]] = []
+        full: list[tuple[Any, ...]] = []
+        for k, row in enumerate(stored):
+            as_coded = coded_row(kinds, first + k, row)
+            if as_coded is None:
+                full.append((first + k, *row))
+            else:
+                coded.append(as_coded)
         self.store.insert_new_edge_rows(
-            "INSERT INTO edge_rows (src, dst, type, weight, confidence, status, evidence, origin, rule, source_path,"
-            " metadata, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            stored, Counter((r[2], r[5]) for r in rows))
+            f"INSERT INTO edge_rows (id, {_INSERTED_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", full, counts,
+            ids_given=True)
+        insert_coded(self.store, coded)
 
     def _inserted_rows(self) -> dict[str, tuple[int, str]]:
         """The rows `bulk_load` saw inserted (see `__init__`) since the last node deletion."""
@@ -596,9 +620,11 @@ class SQLiteVault(VaultReads):
     def reparse_edge_rows(self, rows: Sequence[tuple[Any, ...]], *, pack: bool = False) -> None:
         """Give kept edges their re-parsed values: (weight, confidence, status, evidence, rule, source_path,
         metadata JSON, updated_at, id); `pack` as for `insert_edge_rows`."""
+        stored = packed_evidence(rows, 3, 5) if pack and self.packs_texts else list(rows)
+        if self.packs_texts:  # (coded rows take their new values in place, or become rows: coded_edges_sqlite.py)
+            stored = recode(self.store, EdgeKinds(self.store), stored)
         self._write_many("UPDATE edge_rows SET weight = ?, confidence = ?, status = ?, evidence = ?, rule = ?,"
-                         " source_path = ?, metadata = ?, updated_at = ? WHERE id = ?",
-                         packed_evidence(rows, 3, 5) if pack and self.packs_texts else list(rows))
+                         " source_path = ?, metadata = ?, updated_at = ? WHERE id = ?", stored)
 
     def log_edge_events(self, rows: Sequence[tuple[int, str, str, dict[str, Any], str]]) -> None:
         self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
@@ -629,6 +655,7 @@ class SQLiteVault(VaultReads):
                 continue
             if clash is not None:
                 self._drop_edge(int(clash[0]))
+            as_rows(self.store, [int(edge_id)])
             self._write(f"UPDATE edge_rows SET src = {SEQ_OF}, dst = {SEQ_OF}, updated_at = ? WHERE id = ?",
                         (src, dst, when, edge_id))
             moved.append(int(edge_id))
@@ -640,6 +667,8 @@ class SQLiteVault(VaultReads):
             self._write("UPDATE nodes SET contained = NULL WHERE seq = ?", (-edge_id,))
         else:
             self._write("DELETE FROM edge_rows WHERE id = ?", (edge_id,))
+            if self.packs_texts:
+                delete_coded(self.store, [edge_id])
 
     def forget_derived_of(self, node_ids: Sequence[str]) -> None:
         """Remove the derived containment edges of these items (`derives_edges` only)."""
@@ -648,16 +677,14 @@ class SQLiteVault(VaultReads):
                         " AND contained IS NOT NULL", list(chunk))
 
     def update_edge_strength(self, edge_id: int, weight: float, status: str, when: str) -> None:
-        if self.derives_edges:
-            materialise(self.store, [edge_id])
+        as_rows(self.store, [edge_id])
         self._write("UPDATE edge_rows SET weight = ?, status = ?, updated_at = ? WHERE id = ?",
                     (weight, status, when, edge_id))
 
     def mark_edges(self, edge_ids: Sequence[int], key: str, value: Any) -> None:
         """Set `key` to `value` in these edges' metadata: a decision recorded on the edge itself, where a rebuild
         reads it (`promote-candidates`; a derived edge becomes a row first)."""
-        if self.derives_edges:
-            materialise(self.store, edge_ids)
+        as_rows(self.store, edge_ids)
         rows: list[tuple[str, int]] = []
         for chunk in _chunks(list(edge_ids)):
             for edge_id, meta in self.conn.execute(

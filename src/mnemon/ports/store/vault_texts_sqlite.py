@@ -433,9 +433,10 @@ class VaultTexts:
         named: set[str] = set()
         for i in range(0, len(seqs), 500):
             chunk = seqs[i:i + 500]
-            named.update(k for (k,) in conn.execute(
-                f"SELECT DISTINCT evidence FROM edge_rows WHERE src IN ({','.join('?' * len(chunk))})"
-                " AND source_path = ?", [*chunk, PACKED_NOTE_PATH]))
+            marks = ",".join("?" * len(chunk))
+            named.update(k for (k,) in conn.execute(  # (a coded row's evidence is always a key: coded_edges_sqlite.py)
+                f"SELECT DISTINCT evidence FROM edge_rows WHERE src IN ({marks}) AND source_path = ?"
+                f" UNION SELECT evidence FROM coded_edges WHERE src IN ({marks})", [*chunk, PACKED_NOTE_PATH, *chunk]))
         return rows, named
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.model import Edge
 from ...core.world.values import KEY_MAX_BYTES, PREDICATE_MAX_BYTES, SUBJECT_MAX_BYTES, check_key
+from .coded_edges_sqlite import STORED_FACTS, codes_edges
 from .contained_sqlite import CONTAINED_FACTS
 from .sources import in_scope, scope_args
 
@@ -462,7 +463,8 @@ class SQLiteWorld:
                 return []
             where += f" AND type IN ({','.join('?' * len(relations))})"
             args = list(relations)
-        tables = ["edge_rows"]
+        # rows and coded rows (coded_edges_sqlite.py), in one id order
+        tables = [STORED_FACTS if codes_edges(self.store) else "edge_rows"]
         if getattr(self.store, "derives_edges", False):
             tables.insert(0, f"({CONTAINED_FACTS})")  # derived edges (contained_sqlite.py): ids below every row's
         return [(r[0], r[1], r[2], json.loads(r[3]) if r[3] and r[3] != "{}" else {})
