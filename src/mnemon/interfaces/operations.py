@@ -461,11 +461,33 @@ _PAYLOAD = {"type": "object", "required": ["source_path"], "additionalProperties
                                         "score": texted({"type": "number", "minimum": 0, "maximum": 100},
                                                         number_text(0, 100))}),
                 "assertions": {"type": "array", "maxItems": MAX_PAYLOAD_ITEMS, "items": {"type": "object"}}}}
-# a prediction's match as an object names its sense type (it may also come as its JSON text), as its gate does
-_MATCH_OBJECT = {"required": ["sense_type"], "properties": {
-    "sense_type": _SENSE_TYPE, "gate": {"required": ["sense_type"], "properties": {"sense_type": _SENSE_TYPE}}}}
+# a prediction's match as `core.world.match.parse_match` reads it (the object, or its JSON text): its sense type, the
+# keys it knows, a source_id or a term list (else it would match every event), terms not blank; its gate likewise
+_TERM_KEYS = tuple(f"{f}_terms_{m}" for f in ("title", "observation", "source_path") for m in ("any", "all")) + (
+    "title_terms", "text_terms")  # core.world.match's TERM_KEYS and the legacy ones (a test pins them equal)
+_TERM_LIST = {"type": ["array", "null"], "items": {"type": "string", "pattern": NOT_BLANK,
+                                                   "not": {"pattern": BLANK_OR_NUL}}}
+_TERM_GIVEN = [{"required": [key], "properties": {key: {"type": "array", "minItems": 1}}} for key in _TERM_KEYS]
+_TIME_FIELD = (f"^{_SPACES}(observed_at|metadata(\\.[^.{_char_class(_PY_SPACE)}]+)+)?{_SPACES}$")
+_PATTERN_MEANING[_TIME_FIELD] = "must be observed_at or metadata.<path>"
+_GATE = {"type": ["object", "null"], "required": ["sense_type"], "additionalProperties": False,
+         "properties": {"sense_type": _SENSE_TYPE, "source_id": _OPTIONAL_TEXT, "event_type": _OPTIONAL_TEXT,
+                        **dict.fromkeys(_TERM_KEYS, _TERM_LIST), "time_field": {**_OPTIONAL_TEXT,
+                                                                                "pattern": _TIME_FIELD}},
+         "anyOf": _any_of("needs source_id, event_type or a term list", *(
+             {"required": [key], "properties": {key: _GIVEN_TEXT}} for key in ("source_id", "event_type")),
+             *_TERM_GIVEN)}
+_MATCH_OBJECT = {"required": ["sense_type"], "additionalProperties": False, "properties": {
+    "sense_type": _SENSE_TYPE, "source_id": _OPTIONAL_TEXT, **dict.fromkeys(_TERM_KEYS, _TERM_LIST),
+    "observed_after": _INSTANT_OR_NULL, "observed_before": _INSTANT_OR_NULL, "min_score": _PROBABILITY,
+    "gate": _GATE}, "anyOf": _any_of("needs source_id or a term list (e.g. observation_terms_all), so it cannot "
+                                     "match every event", {"required": ["source_id"], "properties": {
+                                         "source_id": _GIVEN_TEXT}}, *_TERM_GIVEN)}
 _MATCH = {"type": ["object", "string"], **_MATCH_OBJECT, "contentMediaType": "application/json",
-          "contentSchema": {"type": "object", **_MATCH_OBJECT}}
+          "contentSchema": {"type": "object", **_MATCH_OBJECT},
+          "description": '{"sense_type", "source_id" or term lists ("title_terms_any", "observation_terms_all", '
+                         '…; each term with a letter or digit), "observed_after", "observed_before" (not before '
+                         'observed_after), "min_score" 0-1, "gate"}, or its JSON text'}
 _VERIFY = {"type": ["object", "null"], "required": ["sense_type"], "additionalProperties": False,
            "properties": {"sense_type": _SENSE_TYPE, "source_id": _OPTIONAL_TEXT, "terms": _TEXTS,
                           "check_after": _OPTIONAL_TEXT, "expires": _OPTIONAL_TEXT, "expires_at": _OPTIONAL_TEXT,
@@ -684,7 +706,8 @@ OPERATIONS: tuple[Operation, ...] = (
                               "additionalProperties": False, "properties": _PREDICTION,
                               "description": '{"title", "prediction_type": '
                               '"confirmation_expected|no_news_expected", "match_json": {"sense_type", '
-                              '"observation_terms_all"}, "check_after" and "expires_at" (RFC 3339), "confidence", '
+                              '"observation_terms_all"}, "check_after" and "expires_at" (RFC 3339; expires_at '
+                              'not before check_after), "confidence", '
                               '"subject_assertion_id"}'}},
               ("prediction",), False, lambda m, a: m.predict_add(a["prediction"])),
     Operation("sense_add", "Record external evidence (an email, a calendar event) as sense events, what predictions "
