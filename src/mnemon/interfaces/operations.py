@@ -21,8 +21,6 @@ from ..core.model import CATEGORIES, ISO_INSTANT, LOG_OPS, MNEMON_EDGE_TYPES
 from ..core.validation import (ENTITY_MODES, MAX_CONTENT_CHARS, MAX_ENTITIES, MAX_ENTITY_CHARS, MAX_SOURCE_CHARS,
                                MAX_TAG_CHARS, MAX_TAGS, surrogate_path)
 from ..core.world.values import refuse_unknown_keys
-from . import scalar_text
-from .scalar_text import BOOLEAN_TEXT, given_as, integer_text, number_text, text_kind, texted
 
 # app.context's, app.recall's and app.curation's (a test pins them equal): importing them here would load recall and
 # numpy for `mcp serve`
@@ -117,15 +115,12 @@ class Operation:
     def schema(self) -> dict[str, Any]:
         out = {"type": "object", "properties": self.parameters, "required": list(self.required),
                "additionalProperties": False}
-        props = self.properties
-        rules = [{"not": {"required": list(pair), "properties": {f: _given(props[f]) for f in pair}}}
-                 for pair in self.exclusive]
-        rules += [{"if": {"required": [name]},
-                   "then": {"required": [other], "properties": {other: given_as(text_kind(props[other]), value)}}}
+        rules = [{"not": {"required": list(pair), "properties": {f: _GIVEN[self.properties[f]["type"]]
+                                                                   for f in pair}}} for pair in self.exclusive]
+        rules += [{"if": {"required": [name]}, "then": {"required": [other], "properties": {other: {"const": value}}}}
                   for name, other, value in self.needs]
-        rules += [{"if": {"required": [name], **({} if value is None else {
-                       "properties": {name: given_as(text_kind(props[name]), value)}})},
-                   "then": {"required": [other], "properties": {other: _given(props[other])}}}
+        rules += [{"if": {"required": [name], **({} if value is None else {"properties": {name: {"const": value}}})},
+                   "then": {"required": [other], "properties": {other: _GIVEN[self.properties[other]["type"]]}}}
                   for name, value, other in self.needs_given]
         if rules:
             out["allOf"] = rules
@@ -141,11 +136,6 @@ class Operation:
 
 # what "given" means to an exclusive pair, as the facade reads it (Python's truth): a flag set, a text not empty
 _GIVEN: Mapping[str, dict[str, Any]] = {"boolean": {"const": True}, "string": {"minLength": 1}}
-
-
-def _given(spec: Mapping[str, Any]) -> dict[str, Any]:
-    kind = text_kind(spec)  # a flag set, also as its text "true"
-    return given_as(kind, True) if kind == "boolean" else _GIVEN[spec["type"]]
 
 
 def _text_not_blank(spec: dict[str, Any], *, no_nul: bool = False) -> dict[str, Any]:
@@ -184,7 +174,7 @@ def check_args(op: Operation, args: Any) -> dict[str, Any]:
             raise InvalidInput(exc.message, field=name) from None
     for first, second in op.exclusive:
         if checked.get(first) and checked.get(second):
-            given = "true" if text_kind(op.properties[first]) == "boolean" else "given"
+            given = "true" if op.properties[first]["type"] == "boolean" else "given"
             raise InvalidInput(f"{op.name}: arguments {first!r} and {second!r} cannot both be {given}")
     for name, other, value in op.needs:
         if name in checked and checked.get(other) != value:
@@ -215,13 +205,6 @@ def _json_type(value: Any) -> str:
 
 
 def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
-    kind = text_kind(spec)
-    if kind is not None:  # a number or a boolean, or its JSON text: checked as the value the text writes
-        if value is None and "null" in spec["type"]:
-            return value
-        if isinstance(value, str):
-            value = scalar_text.read(what, dict(spec), value, lambda pattern, text: _ecma(pattern).search(text))
-        spec = {**{key: v for key, v in spec.items() if key != "pattern"}, "type": kind}
     expected = spec.get("type")
     if isinstance(expected, list):  # one of several types: checked as the one the value has
         if value is None and "null" in expected:
@@ -270,17 +253,15 @@ def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
         if alternatives and not any(_fits(what, alt, value) for alt in alternatives):
             rule = _ANY_OF_MEANING.get(_key(alternatives))
             raise InvalidInput(f"{what} {rule or 'is missing ' + repr(alternatives[0]['required'][0])}")
-        # what an object inside an argument states of its own; a field's text number is the number it writes
-        value = {**value, **{key: _checked(f"{what}, field {key!r}", inner, value[key])
-                             for key, inner in spec.get("properties", {}).items() if key in value}}
+        for key, inner in spec.get("properties", {}).items():  # what an object inside an argument states of its own
+            if key in value:
+                _checked(f"{what}, field {key!r}", inner, value[key])
     if isinstance(value, str) and spec.get("contentMediaType") == "application/json":
         try:  # metadata or a match as its JSON text: what the text holds is checked as the object would be
             held = json.loads(value)
         except ValueError:
             raise InvalidInput(f"{what} is a text that is not JSON (give an object, or its JSON text)") from None
-        read = _checked(f"{what} (its JSON text)", spec["contentSchema"], held)
-        if read != held:  # a number or a boolean inside it as text: the object as it reads; else the text as given
-            value = read
+        _checked(f"{what} (its JSON text)", spec["contentSchema"], held)
     if spec.get("not", {}).get("type") == "null" and value is None:
         raise InvalidInput(f"{what} must not be null")
     if "const" in spec.get("not", {}) and value == spec["not"]["const"]:
@@ -347,7 +328,7 @@ def _choice(desc: str, values: tuple[str, ...]) -> dict[str, Any]:
 
 
 def _unit(desc: str) -> dict[str, Any]:
-    return texted({"type": "number", "description": desc, "minimum": 0, "maximum": 1}, number_text(0, 1))
+    return {"type": "number", "description": desc, "minimum": 0, "maximum": 1}
 
 
 def _texts(desc: str, max_items: int, max_length: int) -> dict[str, Any]:
@@ -362,16 +343,16 @@ def _i(desc: str, low: int | None = None, high: int | None = None) -> dict[str, 
         spec["minimum"] = low
     if high is not None:
         spec["maximum"] = high
-    return texted(spec, integer_text(-MAX_INTEGER if low is None else low, MAX_INTEGER if high is None else high))
+    return spec
 
 
 # a negative edge id is a note's edge to one of its own items, read from the item (ports/store/contained_sqlite.py)
 _EDGE_ID = {**_i("edge id (non-zero; a negative one is a note's edge to an item of its own)", -MAX_INTEGER,
-                 MAX_INTEGER), "not": {"const": 0}, "pattern": integer_text(-MAX_INTEGER, MAX_INTEGER, not_zero=True)}
+                 MAX_INTEGER), "not": {"const": 0}}
 
 
 def _b(desc: str) -> dict[str, Any]:
-    return texted({"type": "boolean", "description": desc}, BOOLEAN_TEXT)
+    return {"type": "boolean", "description": desc}
 
 
 # Mneme's `retrieve`/`surface`/`agent preflight` options (`--as-of`, `--hints`, `--no-candidates`), as the CLI has
@@ -434,7 +415,7 @@ _TEXT = _text_not_blank({"type": "string"}, no_nul=True)
 _ID = {"type": ["string", "null"], "pattern": NOT_BLANK, "not": {"type": "string", "pattern": BLANK_OR_NUL}}
 _INSTANT = {"type": "string", "maxLength": 64, "pattern": ISO_TIME, "not": {"type": "string", "pattern": BLANK_ONLY}}
 _INSTANT_OR_NULL = {**_INSTANT, "type": ["string", "null"]}
-_PROBABILITY = texted({"type": ["number", "null"], "minimum": 0, "maximum": 1}, number_text(0, 1))
+_PROBABILITY = {"type": ["number", "null"], "minimum": 0, "maximum": 1}
 # an object or its JSON text: JSON Schema states what the text holds (contentMediaType, contentSchema), which a
 # standard validator need not assert; `check_args` does, as the library reads it
 _METADATA = {"type": ["object", "string", "null"], "not": {"type": "string", "pattern": NUL},
@@ -458,8 +439,7 @@ _PAYLOAD = {"type": "object", "required": ["source_path"], "additionalProperties
                                  "validated": _b("a person confirmed it (default false)")}),
                 "observations": _items(("node", "text"),
                                        {"kind": _KIND,
-                                        "score": texted({"type": "number", "minimum": 0, "maximum": 100},
-                                                        number_text(0, 100))}),
+                                        "score": {"type": "number", "minimum": 0, "maximum": 100}}),
                 "assertions": {"type": "array", "maxItems": MAX_PAYLOAD_ITEMS, "items": {"type": "object"}}}}
 # a prediction's match as `core.world.match.parse_match` reads it (the object, or its JSON text): its sense type, the
 # keys it knows, a source_id or a term list (else it would match every event), terms not blank; its gate likewise
@@ -497,8 +477,7 @@ _ACTION_TEXTS = ("actor", "tool_name", "tool_call_id", "external_ref", "side_eff
 _ACTION = {"id": _OPTIONAL_TEXT, "action_type": _TEXT, "title": _TEXT,
            **{name: _OPTIONAL_TEXT for name in _ACTION_TEXTS},
            "status": _choice_of(ACTION_STATUSES, any_case=False, optional=True),
-           "user_confirmed": texted({"type": ["boolean", "null"]}, BOOLEAN_TEXT), "assertion_ids": _TEXTS,
-           "verify": _VERIFY,
+           "user_confirmed": {"type": ["boolean", "null"]}, "assertion_ids": _TEXTS, "verify": _VERIFY,
            "metadata": _METADATA, "created_at": _INSTANT_OR_NULL}
 _PREDICTION = {"id": _ID, "title": _TEXT, "prediction_type": _choice_of(PREDICTION_TYPES, any_case=False,
                                                                         optional=True),

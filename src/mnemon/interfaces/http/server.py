@@ -265,7 +265,6 @@ def query_args(op: Operation, query: str) -> dict[str, Any]:
             out[name] = values[-1]  # check_args names it as unknown
             continue
         kind = spec.get("type")
-        kind = kind[0] if isinstance(kind, list) else kind  # a number's or boolean's own, not its JSON text's
         if kind == "array":
             out[name] = [v for value in values for v in value.split(",") if v]
             continue
