@@ -116,7 +116,7 @@ def test_a_read_only_server_refuses_writes_and_a_writable_one_takes_them(serve, 
     ("/api/recall?query=x&query=y", {}, 400, "invalid_input"),
     ("/api/recall?query=x&limt=3", {}, 400, "invalid_input"),  # a typo'd argument is not silently ignored
     ("/api/recall?query=x&brief=maybe", {}, 400, "invalid_input"),
-    ("/api/recall", {"body": {"query": "x", "limit": "3"}}, 400, "invalid_input"),
+    ("/api/recall", {"body": {"query": "x", "limit": "three"}}, 400, "invalid_input"),
     ("/api/recall", {"body": {"query": "x", "limit": True}}, 400, "invalid_input"),
     ("/api/recall", {"body": ["x"]}, 400, "invalid_input"),
     ("/api/recall", {"raw": b"{not json"}, 400, "invalid_input"),

@@ -83,7 +83,7 @@ def test_payloads_match_the_cli(tmp_path: Path, cli_run) -> None:
 def test_arguments_are_checked_against_the_tool_schema(tmp_path: Path) -> None:
     out = _session(tmp_path, [
         call(1, "recall", {"query": "x", "limt": 3}),  # a typo is not silently dropped
-        call(2, "recall", {"query": "x", "limit": "3"}),
+        call(2, "recall", {"query": "x", "limit": "three"}),
         call(3, "recall", {}),
         call(4, "graph", {"max_nodes": 5}),
         call(5, "surface", {"prompt": "anything"}),

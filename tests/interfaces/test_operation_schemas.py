@@ -24,6 +24,8 @@ from mnemon.core import validation
 from mnemon.interfaces import operations
 from mnemon.interfaces.operations import BY_NAME, OPERATIONS, check_args
 
+from interfaces.test_qa_s37_contract5 import as_written  # tests/ is on sys.path
+
 # the characters each regex dialect counts as space: Python's `str.isspace` (the facade's `strip`) and
 # ECMA-262's WhiteSpace and LineTerminator (a JavaScript client's `\s`)
 PYTHON_SPACE = {chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()}
@@ -121,9 +123,11 @@ def test_an_integral_number_is_an_integer_as_json_schema_says() -> None:
     assert Draft202012Validator(recall.schema()).is_valid({"query": "x", "limit": 5.0})
     checked = check_args(recall, {"query": "x", "limit": 5.0})
     assert checked["limit"] == 5 and type(checked["limit"]) is int  # the facade takes ints only
-    for refused in (5.5, True, "5", 1e300):
+    for refused in (5.5, True, "5.5", " 5", "05", 1e300):
         with pytest.raises(InvalidInput):
             check_args(recall, {"query": "x", "limit": refused})
+    # beyond the schema, a number's JSON text is read as the number (tests/interfaces/test_qa_s37_contract5.py)
+    assert check_args(recall, {"query": "x", "limit": "5"})["limit"] == 5
 
 
 def test_an_edge_id_is_never_zero() -> None:
@@ -140,6 +144,8 @@ def test_an_edge_id_is_never_zero() -> None:
 SPECIAL = "\x00\x1c\x1f\t \u00a0\u3000\ufeff\u200bxé日"
 TEXT = st.text(st.one_of(st.sampled_from(SPECIAL), st.characters(codec="utf-8")), max_size=12)
 OTHER_TYPES = st.one_of(st.booleans(), st.integers(-3, 3), st.floats(-2, 2), TEXT, st.lists(TEXT, max_size=2))
+# texts a number or a boolean may be mistaken for: none is JSON's own spelling of one
+NOT_SCALAR_TEXTS = st.sampled_from(["05", " 5", "5 ", "+1", "1e2", ".5", "1.", "-", "٥", "yes", "True", "NaN", ""])
 
 
 def _values(spec: dict[str, Any]) -> tuple[st.SearchStrategy[Any], st.SearchStrategy[Any]]:
@@ -184,6 +190,8 @@ def _values(spec: dict[str, Any]) -> tuple[st.SearchStrategy[Any], st.SearchStra
                               max_size=high + 2)
     else:
         raise AssertionError(f"no values for {spec}")
+    if kind in ("integer", "number", "boolean"):  # their JSON texts, past the schema: read as the value by the server
+        bad = st.one_of(bad, st.one_of(good, bad).map(json.dumps), NOT_SCALAR_TEXTS)
     return good, st.one_of(bad, OTHER_TYPES)
 
 
@@ -256,11 +264,16 @@ CASES = {
 def test_schema_valid_is_exactly_what_the_server_and_the_library_accept(store_with_an_edge, op_name: str,
                                                                          data: st.DataObject) -> None:
     """By a standard validator: valid ⇒ the call runs (a missing id is `not_found`, not a refusal); invalid ⇒
-    `invalid_input`, from `check_args` (HTTP and MCP) before the facade is reached."""
+    `invalid_input`, from `check_args` (HTTP and MCP) before the facade is reached — except a number or a boolean
+    given as its JSON text, which is read as the value it writes (the servers' one leniency beyond the schema)."""
     mem, ids = store_with_an_edge
     op = BY_NAME[op_name]
     args = data.draw(_arguments(op_name, CASES[op_name](ids)))
-    valid = Draft202012Validator(op.schema()).is_valid(args)
+    validator = Draft202012Validator(op.schema())
+    valid = validator.is_valid(args)
+    # what the server reads: each number or boolean given as its JSON text as the value it writes
+    read = {name: as_written(_kinds(op.parameters[name]), value) for name, value in args.items()}
+    assert not valid or read == args
     try:
         op.call(mem, check_args(op, args))
         refusal = None
@@ -268,7 +281,11 @@ def test_schema_valid_is_exactly_what_the_server_and_the_library_accept(store_wi
         refusal = None
     except InvalidInput as exc:
         refusal = str(exc)
-    assert (refusal is None) == valid, (args, refusal)
+    assert (refusal is None) == validator.is_valid(read), (args, refusal)
+
+
+def _kinds(spec: dict[str, Any]) -> set[str]:
+    return set(spec["type"]) if isinstance(spec["type"], list) else {spec["type"]}
 
 
 def test_remember_backdates_and_recall_filters_as_the_cli_does(mem) -> None:

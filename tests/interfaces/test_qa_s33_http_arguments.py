@@ -81,7 +81,7 @@ def test_mnemon_serve_refuses_a_token_with_a_trailing_space(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize(("value", "named"), [({"a": 1}, "object"), ([1], "array"), (True, "boolean"),
-                                              ("5", "string"), (1.5, "number")])
+                                              ("five", "the string 'five'"), (1.5, "number")])
 def test_a_wrong_type_is_named_as_json_names_it(value: object, named: str) -> None:
     with pytest.raises(InvalidInput) as refused:
         check_args(BY_NAME["recall"], {"query": "x", "limit": value})

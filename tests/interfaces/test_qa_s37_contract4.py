@@ -1,40 +1,17 @@
-"""QA session 37, the interfaces' contract, fourth round: a number or a boolean given as its JSON text (what many MCP
-clients send from a model's output) is taken wherever the tool takes the value, stated in the schema; a prediction's
-match states the library's rules."""
+"""QA session 37, the interfaces' contract, fourth round: a prediction's match states the library's rules (numbers and
+booleans as their JSON text: tests/interfaces/test_qa_s37_contract5.py)."""
 from __future__ import annotations
 
 import json
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from mnemon.core.errors import InvalidInput
 from mnemon.interfaces import operations
-from mnemon.interfaces.mcp import handle
-from mnemon.interfaces.operations import BY_NAME, OPERATIONS, check_args
-
-
-def _mcp_call(mem: Any, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    reply = handle(lambda: mem, {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                                 "params": {"name": name, "arguments": arguments}})
-    assert reply is not None
-    return dict(reply["result"])
-
-
-def _http(mem: Any, name: str, args: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    from mnemon.interfaces.http.server import Api
-
-    reply = Api(lambda: mem, allow_writes=True).handle(
-        "POST", f"/api/{name}", {"host": "localhost", "content-type": "application/json"}, json.dumps(args).encode())
-    return reply.status, json.loads(reply.body)
-
-
-def _ids(payload: dict[str, Any]) -> list[Any]:
-    rows = payload.get("results", payload.get("items", []))
-    return [row.get("insight", row).get("id") for row in rows]
+from mnemon.interfaces.operations import BY_NAME, check_args
 
 
 # ── 2. a prediction's match states the library's rules ───────────────────────────────────────────────────────────

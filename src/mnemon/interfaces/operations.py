@@ -21,6 +21,7 @@ from ..core.model import CATEGORIES, ISO_INSTANT, LOG_OPS, MNEMON_EDGE_TYPES
 from ..core.validation import (ENTITY_MODES, MAX_CONTENT_CHARS, MAX_ENTITIES, MAX_ENTITY_CHARS, MAX_SOURCE_CHARS,
                                MAX_TAG_CHARS, MAX_TAGS, surrogate_path)
 from ..core.world.values import refuse_unknown_keys
+from . import scalar_text
 
 # app.context's, app.recall's and app.curation's (a test pins them equal): importing them here would load recall and
 # numpy for `mcp serve`
@@ -206,13 +207,15 @@ def _json_type(value: Any) -> str:
 
 def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
     expected = spec.get("type")
+    value = scalar_text.read(expected, value)  # a number or a boolean as its JSON text ("5"): the value it writes
     if isinstance(expected, list):  # one of several types: checked as the one the value has
         if value is None and "null" in expected:
             return value
         fits = [kind for kind in expected if kind != "null" and _json_type(value) in (kind, "integer" * (
             kind == "number"))]
         if not fits:
-            raise InvalidInput(f"{what} must be {' or '.join(_a(kind) for kind in expected)}; got {_json_type(value)}")
+            raise InvalidInput(f"{what} must be {' or '.join(_a(kind) for kind in expected)}; got "
+                               f"{scalar_text.named(value, _json_type(value))}")
         spec = {**spec, "type": fits[0]}
         expected = fits[0]
     if expected == "integer" and isinstance(value, float) and value.is_integer():
@@ -220,7 +223,7 @@ def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
     kinds = _JSON_TYPES.get(expected or "", ())
     # JSON has no separate bool: true is not an integer here, even though Python says so
     if kinds and (not isinstance(value, kinds) or (isinstance(value, bool) and expected != "boolean")):
-        raise InvalidInput(f"{what} must be {_a(str(expected))}; got {_json_type(value)}")
+        raise InvalidInput(f"{what} must be {_a(str(expected))}; got {scalar_text.named(value, _json_type(value))}")
     if expected == "number" and not math.isfinite(value):  # Python's JSON reads NaN and Infinity
         raise InvalidInput(f"{what} must be a finite number")
     if expected in ("integer", "number"):
@@ -253,15 +256,17 @@ def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
         if alternatives and not any(_fits(what, alt, value) for alt in alternatives):
             rule = _ANY_OF_MEANING.get(_key(alternatives))
             raise InvalidInput(f"{what} {rule or 'is missing ' + repr(alternatives[0]['required'][0])}")
-        for key, inner in spec.get("properties", {}).items():  # what an object inside an argument states of its own
-            if key in value:
-                _checked(f"{what}, field {key!r}", inner, value[key])
+        # what an object inside an argument states of its own, each field as read (a number given as its text)
+        value = {**value, **{key: _checked(f"{what}, field {key!r}", inner, value[key])
+                             for key, inner in spec.get("properties", {}).items() if key in value}}
     if isinstance(value, str) and spec.get("contentMediaType") == "application/json":
         try:  # metadata or a match as its JSON text: what the text holds is checked as the object would be
             held = json.loads(value)
         except ValueError:
             raise InvalidInput(f"{what} is a text that is not JSON (give an object, or its JSON text)") from None
-        _checked(f"{what} (its JSON text)", spec["contentSchema"], held)
+        read = _checked(f"{what} (its JSON text)", spec["contentSchema"], held)
+        if read != held:  # a number or a boolean inside it as its text: the object as read, else the text as given
+            value = read
     if spec.get("not", {}).get("type") == "null" and value is None:
         raise InvalidInput(f"{what} must not be null")
     if "const" in spec.get("not", {}) and value == spec["not"]["const"]:
