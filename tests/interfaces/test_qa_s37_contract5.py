@@ -177,3 +177,38 @@ def test_a_scalar_as_text_is_accepted_exactly_when_its_value_is(op_name: str, na
         return
     assert not isinstance(value, str) and valid({**others, name: value}), text
     assert checked == value and (type(checked) is type(value) or (type(checked), type(value)) == (int, float))
+
+
+# ── predict_add's match, stated once ─────────────────────────────────────────────────────────────────────────────
+def test_a_match_states_its_rules_once_per_argument() -> None:
+    """f2040d0 stated the match's rules on its object and again in its JSON text's contentSchema, for match_json
+    and match: predict_add's schema went from 8.8 to 43 KB and tools/list from 52 to 86 KB, paid by every agent
+    session. The text holds what the object states (its description says so; check_args reads it so)."""
+    tools = _tools_list()
+    predict = next(tool for tool in tools if tool["name"] == "predict_add")["inputSchema"]
+    stated = [spec for spec in _specs(predict)
+              if {"sense_type", "observation_terms_all"} <= set(spec.get("properties", {}))]
+    assert len(stated) == 4  # match_json and match, each the match and its gate
+    for name in ("match_json", "match"):
+        match = predict["properties"]["prediction"]["properties"][name]
+        assert match["contentSchema"] == {"type": "object"} and "its JSON text" in match["description"]
+    assert len(json.dumps({"tools": tools})) < 70_000
+
+
+@pytest.mark.parametrize("match, refused", [
+    ({"sense_type": "gws", "observation_terms_all": ["invoice"]}, None),
+    ({"sense_type": "gws", "observation_terms": ["invoice"]}, "observation_terms"),
+    ({"sense_type": "gws"}, "source_id or a term list"),
+    ({"sense_type": "gws", "source_id": "m1", "min_score": 2}, "min_score"),
+    ({"sense_type": "gws", "source_id": "m1", "gate": {"sense_type": "gws"}}, "source_id, event_type or a term"),
+])
+def test_a_match_as_text_is_checked_by_the_objects_rules(match: dict[str, Any], refused: str | None) -> None:
+    op = BY_NAME["predict_add"]
+    prediction = {"title": "Acme pays", "check_after": "2026-01-02", "expires_at": "2026-02-01"}
+    for name in ("match_json", "match"):
+        args = {"prediction": {**prediction, name: json.dumps(match)}}
+        if refused is None:
+            check_args(op, args)
+            continue
+        with pytest.raises(InvalidInput, match=refused):
+            check_args(op, args)

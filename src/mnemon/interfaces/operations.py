@@ -264,7 +264,9 @@ def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
             held = json.loads(value)
         except ValueError:
             raise InvalidInput(f"{what} is a text that is not JSON (give an object, or its JSON text)") from None
-        read = _checked(f"{what} (its JSON text)", spec["contentSchema"], held)
+        # the object the text holds, as the argument states an object (contentSchema adds to it)
+        held_spec = {**{key: spec[key] for key in _OBJECT_KEYWORDS if key in spec}, **spec["contentSchema"]}
+        read = _checked(f"{what} (its JSON text)", held_spec, held)
         if read != held:  # a number or a boolean inside it as its text: the object as read, else the text as given
             value = read
     if spec.get("not", {}).get("type") == "null" and value is None:
@@ -278,6 +280,9 @@ def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
             raise InvalidInput(f"{what} must hold at least {spec['minItems']} item(s)")
         value = [_checked(f"{what}, item {i}", spec.get("items", {}), item) for i, item in enumerate(value)]
     return value
+
+
+_OBJECT_KEYWORDS = ("required", "properties", "additionalProperties", "anyOf", "maxProperties")
 
 
 def _fits(what: str, alternative: Mapping[str, Any], value: Any) -> bool:
@@ -468,11 +473,13 @@ _MATCH_OBJECT = {"required": ["sense_type"], "additionalProperties": False, "pro
     "gate": _GATE}, "anyOf": _any_of("needs source_id or a term list (e.g. observation_terms_all), so it cannot "
                                      "match every event", {"required": ["source_id"], "properties": {
                                          "source_id": _GIVEN_TEXT}}, *_TERM_GIVEN)}
+# its JSON text holds what the object states, said once (`check_args` reads the object's keywords for the text): a
+# second copy in contentSchema was half of predict_add's schema, paid in every session's tools/list
 _MATCH = {"type": ["object", "string"], **_MATCH_OBJECT, "contentMediaType": "application/json",
-          "contentSchema": {"type": "object", **_MATCH_OBJECT},
+          "contentSchema": {"type": "object"},
           "description": '{"sense_type", "source_id" or term lists ("title_terms_any", "observation_terms_all", '
                          '…; each term with a letter or digit), "observed_after", "observed_before" (not before '
-                         'observed_after), "min_score" 0-1, "gate"}, or its JSON text'}
+                         'observed_after), "min_score" 0-1, "gate"}, or its JSON text (the same object)'}
 _VERIFY = {"type": ["object", "null"], "required": ["sense_type"], "additionalProperties": False,
            "properties": {"sense_type": _SENSE_TYPE, "source_id": _OPTIONAL_TEXT, "terms": _TEXTS,
                           "check_after": _OPTIONAL_TEXT, "expires": _OPTIONAL_TEXT, "expires_at": _OPTIONAL_TEXT,
