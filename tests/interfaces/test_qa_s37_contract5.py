@@ -212,3 +212,29 @@ def test_a_match_as_text_is_checked_by_the_objects_rules(match: dict[str, Any], 
             continue
         with pytest.raises(InvalidInput, match=refused):
             check_args(op, args)
+
+
+# ── an action's verify block: when to check, as the library reads it ──────────────────────────────────────────────
+_OFFSETS = ["1d", " 4h ", "1.5w", "30 m", "2D", "2020-01-05", "2020-01-05T09:00:00Z", " 20200105T0900Z ", "٥d", "１d",
+            "5.٥h", "soon", "", " ", "5", "1e2d", "d", "-1d", "1y", "2020-01-05x09:00"]
+
+
+@pytest.mark.parametrize("key", ["check_after", "expires", "expires_at"])
+@pytest.mark.parametrize("text", _OFFSETS)
+def test_a_verify_time_the_schema_takes_is_one_the_library_takes(mem, key: str, text: str) -> None:
+    """verify.check_after / expires / expires_at were any text to the schema, a duration (1d) or an ISO instant to
+    the library: the schema states it, and check_args and the library agree with it."""
+    op = BY_NAME["action_record"]
+    verify = {"sense_type": "gws", "terms": ["invoice"], key: text,
+              **({"expires": "2999-01-01"} if key == "check_after" else {"check_after": "2019-01-01"})}
+    action = {"action_type": "email", "title": f"Sent invoice {key} {text!r}", "side_effect_level": "external",
+              "tool_call_id": f"call-{key}-{text!r}", "verify": verify}
+    valid = Draft202012Validator(op.schema()).is_valid({"action": action})
+    verdicts = []
+    for call in (lambda: check_args(op, {"action": action}), lambda: mem.action_record(json.loads(json.dumps(action)))):
+        try:
+            call()
+            verdicts.append(True)
+        except InvalidInput:
+            verdicts.append(False)
+    assert verdicts == [valid, valid], (valid, verdicts)

@@ -86,7 +86,7 @@ def parse_duration(value: str | int | float) -> float:
     if isinstance(value, (int, float)):
         return float(value)
     text = str(value).strip().lower()
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([smhdw]?)", text)
+    m = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)\s*([smhdw]?)", text)  # ASCII digits: `\d` also took "٥d"
     if not m:
         raise InvalidInput(f"invalid duration {value!r}; use forms like 24h, 7d, 30m, 0")
     mult = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}[m.group(2)]

@@ -480,10 +480,14 @@ _MATCH = {"type": ["object", "string"], **_MATCH_OBJECT, "contentMediaType": "ap
           "description": '{"sense_type", "source_id" or term lists ("title_terms_any", "observation_terms_all", '
                          '…; each term with a letter or digit), "observed_after", "observed_before" (not before '
                          'observed_after), "min_score" 0-1, "gate"}, or its JSON text (the same object)'}
+# a verify block's times as `core.world.ledger` reads them: a duration after the action (core.world.values'
+# parse_duration: ASCII digits, m/h/d/w in any case) or an instant
+_OFFSET = f"^{_SPACES}([0-9]+(\\.[0-9]+)?{_SPACES}[mhdwMHDW]|{ISO_INSTANT}){_SPACES}$"
+_PATTERN_MEANING[_OFFSET] = "must be a duration after the action (30m, 4h, 1d, 2w) or an ISO-8601 instant"
+_WHEN = {**_OPTIONAL_TEXT, "pattern": _OFFSET}
 _VERIFY = {"type": ["object", "null"], "required": ["sense_type"], "additionalProperties": False,
            "properties": {"sense_type": _SENSE_TYPE, "source_id": _OPTIONAL_TEXT, "terms": _TEXTS,
-                          "check_after": _OPTIONAL_TEXT, "expires": _OPTIONAL_TEXT, "expires_at": _OPTIONAL_TEXT,
-                          "confidence": _PROBABILITY}}
+                          "check_after": _WHEN, "expires": _WHEN, "expires_at": _WHEN, "confidence": _PROBABILITY}}
 _ACTION_TEXTS = ("actor", "tool_name", "tool_call_id", "external_ref", "side_effect_level", "reversibility",
                  "verified_by_prediction", "prediction_id", "source_path")
 _ACTION = {"id": _OPTIONAL_TEXT, "action_type": _TEXT, "title": _TEXT,

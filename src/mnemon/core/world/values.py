@@ -19,7 +19,8 @@ from mnemon.core.model import refuse_unread_instant
 
 UTC = timezone.utc
 
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([mhdw])\s*$", re.IGNORECASE)
+# ASCII digits only: `\d` also reads "٥d" or "１d", which no schema or help states (the servers' OFFSET pattern)
+_DURATION = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([mhdw])\s*$", re.IGNORECASE)
 _DURATION_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 _WHITESPACE = re.compile(r"\s+")
 _BARE_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
