@@ -18,11 +18,13 @@ soft-deleted instead of removed, and revived with the same id if the text comes 
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import os
 import stat
 import time
+import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -564,7 +566,7 @@ def _link_index(vault_store: Any, identities: dict[str, NoteIdentity]) -> tuple[
     stored = vault_store.get_state(LINK_INDEX_STATE)
     if stored:
         try:
-            saved = json.loads(stored)
+            saved = json.loads(zlib.decompress(base64.b64decode(stored[2:])) if stored.startswith("z:") else stored)
             if saved.get("fingerprint") == fingerprint:
                 tiers = {tier: {key: tuple(paths) for key, paths in mapping.items()}
                          for tier, mapping in saved["tiers"].items()}
@@ -574,7 +576,8 @@ def _link_index(vault_store: Any, identities: dict[str, NoteIdentity]) -> tuple[
     index = LinkIndex.build(identities.values())
     state = json.dumps({"fingerprint": fingerprint, "tiers": {t: dict(m) for t, m in index.tiers.items()}},
                        ensure_ascii=False, separators=(",", ":"))
-    return index, state
+    # compressed ("z:" + base64 of zlib): every title, alias and path again, 350 KB of a 2,000-note vault's store
+    return index, "z:" + base64.b64encode(zlib.compress(state.encode("utf-8"), 6)).decode("ascii")
 
 
 def _nothing_changed(rt: Runtime, root: str, mode: str, unchanged: list[str], skipped: list[dict[str, str]],
