@@ -6,6 +6,7 @@ import heapq
 import os
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -137,9 +138,10 @@ def test_snapshot_follows_writes_but_not_touches(mem):
 
 
 def test_a_new_process_loads_the_saved_snapshot_and_ignores_a_broken_one(mem, facade_backend):
-    if facade_backend == "postgres":
-        assert mem.rt.graph.path is None  # a database on a server has no "beside it" for a snapshot file
-        return
+    if facade_backend == "postgres":  # a database on a server has no "beside it": the user's own cache folder
+        home = Path(os.environ["MNEMON_HOME"]) if "MNEMON_HOME" in os.environ else Path.home() / ".mnemon"
+        assert mem.rt.graph.path and Path(mem.rt.graph.path).parent == home / "cache"
+        assert "://" not in mem.rt.graph.path and "postgres" not in mem.rt.graph.path
     mem.remember("Chose Qdrant as the vector database")
     mem.remember("Qdrant needs 2 GB of memory")
     snap = mem.rt.graph.snapshot()
@@ -151,7 +153,7 @@ def test_a_new_process_loads_the_saved_snapshot_and_ignores_a_broken_one(mem, fa
     with open(path, "wb") as fh:
         fh.write(b"not a snapshot")
     assert GraphSnapshot.load(path) is None
-    fresh = GraphIndex(mem.rt.store).snapshot()
+    fresh = GraphIndex(mem.rt.store, cache_dir=mem.rt.cache_dir).snapshot()
     assert same_graph(fresh, snap)  # rebuilt from the store, and saved again
     assert GraphSnapshot.load(path) is not None
 
@@ -339,3 +341,24 @@ def test_similarities_asked_for_by_position_are_those_of_the_full_array():
     same_order = PositionSimilarities(raw, VectorRows.of(np.arange(3)), calibrate)
     assert same_order[np.array([2, 0])].tolist() == calibrate(raw[[2, 0]].astype(np.float64)).tolist()
     assert PositionSimilarities(None, None, calibrate)[np.array([0, 1])].tolist() == [0.0, 0.0]
+
+
+def test_read_only_processes_of_a_server_store_share_one_saved_graph(make_mem, facade_backend, monkeypatch):
+    """A prompt hook opens the store read-only in a fresh process each time: on a server store each read the whole
+    recall graph from the server (1.3 s at 4,000 memories) until one saved it in the user's cache folder."""
+    if facade_backend != "postgres":
+        return
+    writer = make_mem()
+    writer.remember("Chose Qdrant as the vector database")
+    writer.remember("Qdrant needs 2 GB of memory")
+    first = make_mem(db=writer.rt.store.path, readonly=True)
+    first.recall("Qdrant")
+    second = make_mem(db=writer.rt.store.path, readonly=True)
+    second.recall("Qdrant")  # reads the generation again: the snapshot is saved for the next process
+    assert second.rt.graph.path and os.path.exists(second.rt.graph.path)
+    built: list[int] = []
+    real = GraphSnapshot.build.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(GraphSnapshot, "build",
+                        classmethod(lambda cls, *a, **k: (built.append(1), real(cls, *a, **k))[1]))
+    third = make_mem(db=writer.rt.store.path, readonly=True)
+    assert third.recall("Qdrant")["results"] and not built

@@ -163,7 +163,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
                      audit_content=cfg.audit_content, save_caches=cfg.save_caches,
                      ann=AnnPolicy(cfg.ann, cfg.ann_min_rows, cfg.ann_cold_min_rows),
                      store_name=cfg.store if cfg.db_path == cfg.home / "data" / cfg.store / "mnemon.db" else None,
-                     vault=str(cfg.vault) if cfg.vault else None)
+                     vault=str(cfg.vault) if cfg.vault else None, cache_dir=str(cfg.home / "cache"))
         return cls(rt)
 
     def close(self) -> None:

@@ -54,6 +54,8 @@ class Runtime:
     store_name: str | None = None
     # the vault configured for this process (`vault`, MNEMON_VAULT): its own checkout, when several share the store
     vault: str | None = None
+    # this user's cache folder (`<home>/cache`): where a server store's recall graph is saved (cache_paths.in_user_cache)
+    cache_dir: str | None = None
     _index: VectorIndex | None = None
     _token_cache: dict[str, tuple[str, frozenset[str], tuple[str, ...]]] = field(default_factory=dict)
     _graph: GraphIndex | None = None
@@ -97,7 +99,7 @@ class Runtime:
         if self._graph is None:
             from ..ports.graph_index import GraphIndex
 
-            self._graph = GraphIndex(self.store, persist=self.save_caches)
+            self._graph = GraphIndex(self.store, persist=self.save_caches, cache_dir=self.cache_dir)
         return self._graph
 
     def calibrate(self, cosine: float) -> float:

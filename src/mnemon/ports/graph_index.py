@@ -14,6 +14,7 @@ change log keeps, so a later process can always extend it.
 from __future__ import annotations
 
 import bisect
+import os
 from collections.abc import Iterable, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ import numpy as np
 
 from ..core.text import memory_tokens
 from .array_file import load_arrays, save_arrays
-from .cache_paths import beside
+from .cache_paths import beside, in_user_cache
 from .store.base import Store
 
 SNAPSHOT_FORMAT = "mnemon-graph/10"  # bump when the saved arrays change meaning
@@ -483,9 +484,12 @@ def _unpack_strings(name: str, arrays: dict[str, np.ndarray]) -> list[str]:
 class GraphIndex:
     """The current snapshot of one store, refreshed when the store's graph generation moves."""
 
-    def __init__(self, store: Store, *, persist: bool = True) -> None:
+    def __init__(self, store: Store, *, persist: bool = True, cache_dir: str | None = None) -> None:
         self.store = store
-        self.path = beside(store, "graph") if persist else None  # the snapshot saved for the next process
+        # the snapshot saved for the next process: beside the database, or a server store's in the user's cache
+        self.path = (beside(store, "graph") or in_user_cache(store, "graph", cache_dir)) if persist else None
+        # (a read-only process may save a snapshot only where the file is this user's own, not beside a database)
+        self._own_file = persist and beside(store, "graph") is None and self.path is not None
         self._snap: GraphSnapshot | None = None
 
     def snapshot(self) -> GraphSnapshot:
@@ -504,9 +508,12 @@ class GraphIndex:
         fresh = snap.extended(self.store) if snap is not None and not volatile else None
         if fresh is None:
             fresh = GraphSnapshot.build(self.store, reuse=snap)
-        if (durable and self.path and not fresh.provisional and not getattr(self.store, "readonly", False)
+        if (durable and self.path and not fresh.provisional
+                and (self._own_file or not getattr(self.store, "readonly", False))
                 and (fresh.unsaved >= save_after(len(fresh)) or self._read_twice(fresh))):
             try:
+                if self._own_file:
+                    os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)
                 fresh.save(self.path)
                 fresh.unsaved = 0
             except OSError:
