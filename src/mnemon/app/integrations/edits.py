@@ -186,6 +186,8 @@ def json_change(path: Path, what: str, edit: Callable[[dict[str, Any]], dict[str
 # ── Marked blocks in TOML and Markdown files ─────────────────────────────────
 
 BLOCK_NOTE = "written by `mnemon setup`; `mnemon setup --eject` removes it"
+# a block in the user's own Codex home (read in every project): a project's eject leaves it, for the other projects
+USER_CODEX_NOTE = "written by `mnemon setup`; `mnemon setup --global --target codex --eject` removes it"
 
 
 @dataclass(frozen=True)
@@ -207,9 +209,9 @@ def without_block(text: str, markers: Markers) -> str:
     return markers.pattern().sub("", text)
 
 
-def with_block(text: str, markers: Markers, body: str, close: str = "") -> str:
+def with_block(text: str, markers: Markers, body: str, close: str = "", note: str = BLOCK_NOTE) -> str:
     """`text` with mnemon's block (replaced where it was, else appended after a blank line)."""
-    block = f"{markers.begin} ({BLOCK_NOTE}){close}\n{body.rstrip()}\n{markers.end}{close}\n"
+    block = f"{markers.begin} ({note}){close}\n{body.rstrip()}\n{markers.end}{close}\n"
     found = markers.pattern().search(text)
     if found:
         lead = "\n" if found.group(0).startswith("\n") else ""
@@ -219,7 +221,8 @@ def with_block(text: str, markers: Markers, body: str, close: str = "") -> str:
     return text.rstrip("\n") + "\n\n" + block
 
 
-def block_change(path: Path, what: str, markers: Markers, body: str | None, close: str = "") -> FileChange:
+def block_change(path: Path, what: str, markers: Markers, body: str | None, close: str = "",
+                 note: str = BLOCK_NOTE) -> FileChange:
     """Install (`body`) or remove (None) mnemon's block; a file left with nothing else in it is removed."""
     before = read_text(path)
     text = plain(before)
@@ -228,7 +231,7 @@ def block_change(path: Path, what: str, markers: Markers, body: str | None, clos
         if not after.strip():  # the block was all it held
             return _emptied(path, what, before, "")
         return FileChange(path, what, before, styled_like(before, after))
-    return FileChange(path, what, before, styled_like(before, with_block(text, markers, body, close)))
+    return FileChange(path, what, before, styled_like(before, with_block(text, markers, body, close, note)))
 
 
 def toml_table(path: Path, text: str | None) -> dict[str, Any]:

@@ -287,8 +287,9 @@ def _codex(place: Place, commands: Commands, *, install: bool, hooks: bool, mcp:
     if install and mcp and theirs:
         manual.append({"what": "mcp server", "note": f"{config} already defines [mcp_servers.{SERVER_NAME}] "
                                                      "outside mnemon's block: left as it is"})
+    note = edits.USER_CODEX_NOTE if place.user else edits.BLOCK_NOTE
     if install and mcp and not theirs:
-        server = _codex_server(config, before, commands)
+        server = _codex_server(config, before, commands, note)
         trust = None if place.user else _codex_trust(place)
         if trust != "trusted" and not place.user:
             user_config = place.folder("CODEX_HOME", ".codex") / "config.toml"
@@ -303,14 +304,15 @@ def _codex(place: Place, commands: Commands, *, install: bool, hooks: bool, mcp:
         server = edits.block_change(config, "mcp server", edits.TOML_MARKERS, None)
     instructions = (place.folder("CODEX_HOME", ".codex") if place.user else place.project) / "AGENTS.md"
     guide = edits.block_change(instructions, "instructions", edits.MARKDOWN_MARKERS,
-                               instructions_block(commands.options, commands.name) if install else None, close=" -->")
+                               instructions_block(commands.options, commands.name) if install else None, close=" -->",
+                               note=note)
     return HostPlan("codex", [guide, server], manual)
 
 
 _OUR_TOML_LINE = re.compile(rf"\s*(\[mcp_servers\.{SERVER_NAME}\]|(command|args)\s*=)")
 
 
-def _codex_server(config: Path, before: str | None, commands: Commands) -> FileChange:
+def _codex_server(config: Path, before: str | None, commands: Commands, note: str) -> FileChange:
     """mnemon's block with this run's `[mcp_servers.mnemon]` command and args, and the lines the user added to the
     block kept after them (`env`, `startup_timeout_sec`, ...) when the table still reads as meant with them."""
     argv = commands.server()
@@ -321,7 +323,7 @@ def _codex_server(config: Path, before: str | None, commands: Commands) -> FileC
     added = [line for line in (found.group(0).strip("\n").split("\n")[1:-1] if found else [])
              if not _OUR_TOML_LINE.match(line)]
     for lines in ([body, *added] if "".join(added).strip() else [body], [body]):
-        server = edits.block_change(config, "mcp server", edits.TOML_MARKERS, "\n".join(lines))
+        server = edits.block_change(config, "mcp server", edits.TOML_MARKERS, "\n".join(lines), note=note)
         try:
             parsed = edits.toml_table(config, server.after).get("mcp_servers", {}).get(SERVER_NAME, {})
         except InvalidInput:

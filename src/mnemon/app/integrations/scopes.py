@@ -175,7 +175,8 @@ def _codex(place: Place, commands: Commands, *, install: bool, hooks: bool, mcp:
     guide = FileChange(path, "instructions", text, text) if team_guide else edits.block_change(
         path, "instructions", edits.MARKDOWN_MARKERS, None)
     personal = FileChange(own, "instructions", None, None) if team_guide else edits.block_change(
-        own, "instructions", edits.MARKDOWN_MARKERS, instructions_block(commands.options), close=" -->")
+        own, "instructions", edits.MARKDOWN_MARKERS, instructions_block(commands.options), close=" -->",
+        note=edits.USER_CODEX_NOTE)
     manual: list[dict[str, str]] = []
     if team_server and mcp:
         manual.append({"what": "mcp server", "note": f"{config} (the project's, shared) runs mnemon for every "
