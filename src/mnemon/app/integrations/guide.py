@@ -81,15 +81,22 @@ def skill_markdown(options: Sequence[str] = (), name: str | None = None) -> str:
 _PREFIX = re.compile(r"`([^`\n]+?) recall \"<focused keywords")
 
 
+def guide_command(text: str | None) -> list[str] | None:
+    """The command line the guide in `text` runs mnemon by — its program and global options — or None (no guide)."""
+    found = _PREFIX.search(text or "")
+    if found is None:
+        return None
+    try:
+        return shlex.split(found.group(1))
+    except ValueError:
+        return None
+
+
 def is_portable(text: str | None) -> bool:
     """Whether the guide in `text` tells the agent `mnemon …` by name (written with `--shared`, for every teammate),
     not a program by this machine's path."""
-    found = _PREFIX.search(text or "")
-    if found is None:
-        return False
-    try:
-        words = shlex.split(found.group(1))
-    except ValueError:
+    words = guide_command(text)
+    if words is None:
         return False
     # `mnemon --db /home/ana/…` by name (an installation on PATH) still names this machine's store by its path
     paths = [value for option, value in zip(words, words[1:]) if option in ("--db", "--home", "--config")

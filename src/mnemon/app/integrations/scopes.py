@@ -19,13 +19,14 @@ import dataclasses
 import shlex
 import subprocess
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import InvalidInput
+from ...core.errors import Conflict, InvalidInput
 from . import edits, hosts
 from .edits import FileChange
-from .guide import instructions_block, is_portable, program
+from .guide import guide_command, instructions_block, is_portable, program
 from .hosts import SERVER_NAME, Commands, HostPlan, Place
 
 
@@ -172,6 +173,8 @@ def _codex(place: Place, commands: Commands, *, install: bool, hooks: bool, mcp:
     team_guide = block is not None and is_portable(block.group(0))
     # the project's AGENTS.md is the team's (committed): this machine's guide goes to the user's own, which Codex
     # reads first in every project (it has no personal file in a project); an earlier setup's is taken out
+    if not team_guide:
+        _refuse_another_store(place, own, commands, mcp=mcp and not team_server)
     guide = FileChange(path, "instructions", text, text) if team_guide else edits.block_change(
         path, "instructions", edits.MARKDOWN_MARKERS, None)
     personal = FileChange(own, "instructions", None, None) if team_guide else edits.block_change(
@@ -216,6 +219,50 @@ def _codex_user_wide(place: Place) -> list[dict[str, str]]:
                       "note": f"{own} (your own, read by Codex in every project) still holds mnemon's guide (a "
                               "personal setup of a project puts it there): run this when no project of yours needs it"})
     return steps
+
+
+_LOCATING = ("--db", "--store", "--home", "--config")
+
+
+def _store_of(words: Sequence[str]) -> tuple[str, ...]:
+    """The options of a mnemon command line that say which store it uses (not its program, nor --embed)."""
+    return tuple(w for option, value in zip(words, words[1:]) if option in _LOCATING for w in (option, value))
+
+
+def _refuse_another_store(place: Place, own: Path, commands: Commands, *, mcp: bool) -> None:
+    """A personal setup writes the user's own Codex guide and server, which Codex reads in every project: one naming
+    another store is another project's (or a --global setup's), and replacing it would point that project's agent
+    at this store without a word. Refused, nothing written, with the ways on."""
+    wanted = _store_of(commands.options)
+    found = edits.MARKDOWN_MARKERS.pattern().search(edits.plain(_readable(own)))
+    words = guide_command(found.group(0)) if found else None
+    theirs: list[tuple[str, tuple[str, ...], str]] = []
+    if words is not None and _store_of(words[1:]) != wanted:
+        theirs.append((f"{own} holds mnemon's guide", _store_of(words[1:]),
+                       shlex.join([program(), "setup", "--global", "--target", "codex", "--eject"])))
+    entry = (_codex_user_servers(place) or {}).get(SERVER_NAME) if mcp else None
+    server = _store_of([str(entry.get("command")), *map(str, entry.get("args") or [])]) if isinstance(
+        entry, dict) else wanted
+    if hosts._looks_like_mnemon(entry) and server != wanted:
+        outside = SERVER_NAME in (_codex_user_servers(place, outside_block=True) or {})
+        theirs.append((f"{own.with_name('config.toml')} runs mnemon's MCP server", server,
+                       f"codex mcp remove {SERVER_NAME}" if outside else
+                       shlex.join([program(), "setup", "--global", "--target", "codex", "--eject"])))
+    if not theirs:
+        return
+    old = theirs[0][1]
+
+    def store(options: tuple[str, ...]) -> str:
+        return shlex.join(options) if options else "the default store"
+
+    held = "; ".join(f"{what} for {store(options)}" for what, options, _ in theirs)
+    fixes = " and ".join(dict.fromkeys(f"`{fix}`" for _, _, fix in theirs))
+    again = shlex.join([program(), *old, "setup", "--project", str(place.project), "--target", "codex"])
+    raise Conflict(f"{held}, which Codex reads in every project: this setup of {place.project} would point the "
+                   f"agent of every project set up with it at {store(wanted)} instead; nothing was written. Set "
+                   f"this project up with that store (`{again}`), or move every project to {store(wanted)}: run "
+                   f"{fixes}, then this setup again", path=str(own),
+                   store=list(old), wanted=list(wanted))
 
 
 def _readable(path: Path) -> str | None:
