@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 CliRun = Callable[..., tuple[int, Any]]
@@ -45,3 +46,26 @@ def test_a_question_alone_does_not_bring_what_the_whole_prompt_does_not_find(cli
     code, _ = cli_run(["remember", "The payment service is owned by Zhang Wei", "--cat", "fact"])
     assert code == 0
     assert _context(cli_run, "Can you fix the login bug? It fails with a 500 on submit.") == ""
+
+
+def test_a_store_the_hook_names_that_is_not_there_is_said_at_session_start(cli_run: CliRun, tmp_path: Path) -> None:
+    stored = tmp_path / "mem" / "x.db"
+    assert cli_run(["--db", str(stored), "remember", "The payment service is owned by Zhang Wei"])[0] == 0
+    moved = tmp_path / "moved"
+    stored.parent.rename(moved)  # the store moved (or deleted) after setup wrote its path into the hooks
+    code, out = cli_run(["--db", str(stored), "hook", "claude-code", "session-start"], input="{}")
+    assert code == 0
+    message = out.get("systemMessage", "")
+    assert str(stored) in message and "moved or deleted" in message and "setup" in message
+    # said once, at session start: the prompts of the session go on without it, and no hook made a store there
+    code, out = cli_run(["--db", str(stored), "hook", "claude-code", "prompt"],
+                        input=json.dumps({"prompt": "Who owns the payment service?"}))
+    assert code == 0 and out == {}
+    assert not stored.exists() and not stored.parent.exists()
+    # a store that is there, or the home's own not created yet, says nothing of the kind
+    stored.parent.mkdir()
+    (moved / "x.db").rename(stored)
+    code, out = cli_run(["--db", str(stored), "hook", "claude-code", "session-start"], input="{}")
+    assert code == 0 and "systemMessage" not in out and "1 memory" in out["hookSpecificOutput"]["additionalContext"]
+    code, out = cli_run(["hook", "claude-code", "session-start"], input="{}")
+    assert code == 0 and "systemMessage" not in out

@@ -83,9 +83,23 @@ def claude_code(settings: Callable[[], tuple[Config, list[str]]], event: str, te
         return {"systemMessage": f"mnemon hook ({event}): {exc.message}"}
     except Exception as exc:  # a bug of ours must not stop the user's prompt either
         return {"systemMessage": f"mnemon hook ({event}) failed: {type(exc).__name__}: {exc}"}
+    said = _gone(cfg) if event == "session-start" else {}
     if not context:
+        return said
+    return {**said, "hookSpecificOutput": {"hookEventName": _EVENT_NAMES[event], "additionalContext": context}}
+
+
+def _gone(cfg: Config) -> dict[str, Any]:
+    """At session start — once a session, not at each prompt — a word to the user when the store the hook names by
+    its path is not there: moved or deleted since setup wrote its path, the session would otherwise start with
+    "nothing stored yet" and every prompt add nothing, as if nothing had ever been remembered."""
+    if cfg.db_named_by is None or _store_exists(cfg):
         return {}
-    return {"hookSpecificOutput": {"hookEventName": _EVENT_NAMES[event], "additionalContext": context}}
+    path = str(cfg.db_path)
+    return {"systemMessage": f"mnemon hook: no store at {path} (named by {cfg.db_named_by}), so this session starts "
+                             "with no memories. If you moved or deleted it, run `mnemon --db <its new path> setup` "
+                             "in the project again (your memories are in the file you moved); if nothing was "
+                             "remembered yet, the first `remember` creates it there"}
 
 
 def _store_exists(cfg: Config) -> bool:
