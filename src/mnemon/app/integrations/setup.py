@@ -91,6 +91,9 @@ def _holds_ours(host: str, place: Place, commands: hosts.Commands, *, hooks: boo
 
 def _next(eject: bool, dry_run: bool, changed: int, steps: int) -> str:
     left = f"; then see the {steps} step{'s' if steps > 1 else ''} under hosts[].manual" if steps else ""
+    if dry_run and not changed:  # (a run without --dry-run would write nothing either)
+        done = "nothing to remove" if eject else "these files are set up already: nothing would change"
+        return f"nothing was written, and {done}{left}"
     if dry_run:
         return f"nothing was written: run again without --dry-run to apply{left}"
     if eject:
