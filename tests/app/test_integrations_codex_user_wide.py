@@ -89,3 +89,20 @@ def test_a_second_project_with_another_store_does_not_replace_the_users_codex_se
     assert str(a.parent / "a.db") in message and "codex mcp remove mnemon" in message
     code, out = _setup(cli_run, a.parent / "b.db", b, "--no-mcp")  # the server left out: nothing repointed
     assert code == 0, out
+
+
+def test_a_shared_setup_says_the_users_own_guide_names_another_store(cli_run: CliRun,
+                                                                     projects: tuple[Path, Path]) -> None:
+    a, b = projects
+    assert _setup(cli_run, a.parent / "a.db", a)[0] == 0
+    # the team's guide goes to b's AGENTS.md, and Codex reads the user's own before it, in b too
+    code, out = cli_run(["--store", "team", "setup", "--project", str(b), "--target", "codex", "--shared"])
+    assert code == 0, out
+    steps = [m for m in out["hosts"][0]["manual"] if m["what"] == "instructions"]
+    assert len(steps) == 1, out["hosts"][0]["manual"]
+    assert steps[0]["run"].endswith("setup --global --target codex --eject")
+    assert str(_own_guide()) in steps[0]["note"] and str(a.parent / "a.db") in steps[0]["note"]
+    # with no guide of the user's, or one of the same store, nothing to say
+    code, out = cli_run(["setup", "--global", "--target", "codex", "--eject"])
+    code, out = cli_run(["--store", "team", "setup", "--project", str(b), "--target", "codex", "--shared"])
+    assert code == 0 and not [m for m in out["hosts"][0]["manual"] if m["what"] == "instructions"]

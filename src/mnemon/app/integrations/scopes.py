@@ -158,7 +158,7 @@ def _unignored(project: Path, changes: list[FileChange]) -> list[dict[str, str]]
 def _codex(place: Place, commands: Commands, *, install: bool, hooks: bool, mcp: bool) -> HostPlan:
     if not install or commands.shared:
         done = hosts.plan("codex", place, commands, install=install, hooks=hooks, mcp=mcp)
-        left = [] if install else _codex_user_wide(place)
+        left = _user_guide_beside(place, commands) if install else _codex_user_wide(place)
         return HostPlan("codex", [_scoped(c, "shared") for c in done.changes], done.manual + left)
     config = place.project / ".codex" / "config.toml"
     before = edits.read_text(config)
@@ -224,6 +224,27 @@ def _codex_user_wide(place: Place) -> list[dict[str, str]]:
 _LOCATING = ("--db", "--store", "--home", "--config")
 
 
+def _global_eject() -> str:
+    """The command that takes mnemon's guide (and a --global setup's server block) out of the user's Codex home."""
+    return shlex.join([program(), "setup", "--global", "--target", "codex", "--eject"])
+
+
+def _user_guide_beside(place: Place, commands: Commands) -> list[dict[str, str]]:
+    """A `--shared` guide goes to the project's AGENTS.md, and Codex reads the user's own before it, in this project
+    too: one naming another store (a personal setup's) leaves the agent two guides to two stores, said with the
+    command that takes it out."""
+    own = place.folder("CODEX_HOME", ".codex") / "AGENTS.md"
+    found = edits.MARKDOWN_MARKERS.pattern().search(edits.plain(_readable(own)))
+    words = guide_command(found.group(0)) if found else None
+    if words is None or _store_of(words[1:]) == _store_of(commands.options):
+        return []
+    held = shlex.join(_store_of(words[1:])) or "the default store"
+    return [{"what": "instructions", "run": _global_eject(),
+             "note": f"{own} (your own, which Codex reads in every project before the project's AGENTS.md) holds "
+                     f"mnemon's guide for {held}: in this project the agent reads it beside the team's, two guides "
+                     "naming two stores; run this when no project of yours needs it"}]
+
+
 def _store_of(words: Sequence[str]) -> tuple[str, ...]:
     """The options of a mnemon command line that say which store it uses (not its program, nor --embed)."""
     return tuple(w for option, value in zip(words, words[1:]) if option in _LOCATING for w in (option, value))
@@ -238,16 +259,14 @@ def _refuse_another_store(place: Place, own: Path, commands: Commands, *, mcp: b
     words = guide_command(found.group(0)) if found else None
     theirs: list[tuple[str, tuple[str, ...], str]] = []
     if words is not None and _store_of(words[1:]) != wanted:
-        theirs.append((f"{own} holds mnemon's guide", _store_of(words[1:]),
-                       shlex.join([program(), "setup", "--global", "--target", "codex", "--eject"])))
+        theirs.append((f"{own} holds mnemon's guide", _store_of(words[1:]), _global_eject()))
     entry = (_codex_user_servers(place) or {}).get(SERVER_NAME) if mcp else None
     server = _store_of([str(entry.get("command")), *map(str, entry.get("args") or [])]) if isinstance(
         entry, dict) else wanted
     if hosts._looks_like_mnemon(entry) and server != wanted:
         outside = SERVER_NAME in (_codex_user_servers(place, outside_block=True) or {})
         theirs.append((f"{own.with_name('config.toml')} runs mnemon's MCP server", server,
-                       f"codex mcp remove {SERVER_NAME}" if outside else
-                       shlex.join([program(), "setup", "--global", "--target", "codex", "--eject"])))
+                       f"codex mcp remove {SERVER_NAME}" if outside else _global_eject()))
     if not theirs:
         return
     old = theirs[0][1]
