@@ -69,3 +69,13 @@ def test_a_store_the_hook_names_that_is_not_there_is_said_at_session_start(cli_r
     assert code == 0 and "systemMessage" not in out and "1 memory" in out["hookSpecificOutput"]["additionalContext"]
     code, out = cli_run(["hook", "claude-code", "session-start"], input="{}")
     assert code == 0 and "systemMessage" not in out
+
+
+def test_an_event_written_the_windows_way_is_read(cli_run: CliRun) -> None:
+    # a byte-order mark before the JSON (PowerShell's and Notepad's UTF-8), CRLF line ends within and after it
+    code, stored = cli_run(["remember", "The payment service is owned by Zhang Wei", "--cat", "fact"])
+    assert code == 0
+    event = json.dumps({"prompt": "Who owns the payment service?\r\nThanks"}, indent=2).replace("\n", "\r\n")
+    for text in (event + "\r\n", "\ufeff" + event + "\r\n"):
+        code, out = cli_run(["hook", "claude-code", "prompt"], input=text)
+        assert code == 0 and stored["id"] in out.get("hookSpecificOutput", {}).get("additionalContext", ""), text

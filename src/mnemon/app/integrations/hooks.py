@@ -41,11 +41,12 @@ _EVENT_NAMES = {"session-start": "SessionStart", "prompt": "UserPromptSubmit"}
 
 
 def hook_input(text: str) -> dict[str, Any]:
-    """The event's JSON object; anything else (nothing, not JSON, too long) reads as an empty event."""
+    """The event's JSON object; anything else (nothing, not JSON, too long) reads as an empty event. A byte-order
+    mark before it (UTF-8 as PowerShell and Notepad write it) is not part of the event: json refuses it."""
     if not text or len(text) > MAX_INPUT_CHARS:
         return {}
     try:
-        data = json.loads(text)
+        data = json.loads(text.removeprefix("\ufeff"))
     except (json.JSONDecodeError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}
