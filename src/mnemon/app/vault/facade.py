@@ -19,7 +19,7 @@ class VaultMixin:
                follow_symlinks: bool = False, hints: Any = None, progress: Progress | None = None,
                workers: int | None = None, embed: bool = True,
                embed_progress: Progress | None = None, bulk_threads: bool = False,
-               allow_empty: bool = False) -> dict[str, Any]:
+               allow_empty: bool = False, replace: bool = False) -> dict[str, Any]:
         """`bulk_threads`: this process embeds for this ingest and nothing else (a CLI command), so a local model may
         use every core (`EmbeddingProvider.prefer_bulk_threads`)."""
         if not vault:
@@ -29,7 +29,7 @@ class VaultMixin:
         threads = self.rt.provider.prefer_bulk_threads() if bulk_threads and embed else None
         out = ingest_vault(self.rt, vault, mode=mode, max_notes=max_notes, follow_symlinks=follow_symlinks,
                            hints=parse_hints(hints), progress=progress, workers=workers, embed=embed,
-                           embed_progress=embed_progress, allow_empty=allow_empty)
+                           embed_progress=embed_progress, allow_empty=allow_empty, replace=replace)
         if threads is not None:
             out["vectors"]["threads"] = threads
         return out

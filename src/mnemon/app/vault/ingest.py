@@ -279,10 +279,13 @@ def _read(entry: VaultEntry) -> bytes | None:
 def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_notes: int | None = None,
                  follow_symlinks: bool = False, hints: Sequence[str] | None = None, progress: Progress | None = None,
                  workers: int | None = None, embed: bool = True,
-                 embed_progress: Progress | None = None, allow_empty: bool = False) -> dict[str, Any]:
+                 embed_progress: Progress | None = None, allow_empty: bool = False,
+                 replace: bool = False) -> dict[str, Any]:
     """`embed=False` leaves the new sections and bullets without vectors (keyword and graph recall find them at
     once; `mnemon embed --all` adds the vectors later, resumably). A folder without notes removes every note the
-    store has only with `allow_empty`: otherwise it is taken for a wrong or unmounted folder and refused."""
+    store has only with `allow_empty`: otherwise it is taken for a wrong or unmounted folder and refused. Likewise
+    another folder than the one the store was ingested from, holding fewer of its notes than the run would remove
+    (another vault, not the same one moved), replaces them only with `replace`."""
     if mode not in MODES:
         raise InvalidInput(f"mode must be one of {', '.join(MODES)}", mode=mode)
     if max_notes is not None and max_notes < 1:
@@ -299,12 +302,12 @@ def ingest_vault(rt: Runtime, vault: str | Path, *, mode: str = "rebuild", max_n
     with rt.store.vault.ingest_lock():  # type: ignore[attr-defined]
         return _ingest(rt, vault, mode=mode, max_notes=max_notes, follow_symlinks=follow_symlinks, hints=hints,
                        progress=progress, workers=workers, embed=embed, embed_progress=embed_progress,
-                       allow_empty=allow_empty, started=started)
+                       allow_empty=allow_empty, replace=replace, started=started)
 
 
 def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None, follow_symlinks: bool,
             hints: Sequence[str] | None, progress: Progress | None, workers: int | None, embed: bool,
-            embed_progress: Progress | None, allow_empty: bool, started: float) -> dict[str, Any]:
+            embed_progress: Progress | None, allow_empty: bool, replace: bool, started: float) -> dict[str, Any]:
     store = rt.store
     vault_store = store.vault  # type: ignore[attr-defined]
     hint_terms = tuple(h.strip().lower() for h in (hints if hints is not None else DEFAULT_HINTS) if h.strip())
@@ -318,7 +321,8 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
     # a note's rows follow from its vault-relative path and its bytes alone, so a vault moved or copied to another
     # folder keeps every note whose bytes are the same; only the size-and-mtime shortcut needs the same folder
     same_plan = vault_store.get_state("plan_key") == plan_key
-    moved = vault_store.get_state("root") != root
+    recorded_root = vault_store.get_state("root")
+    moved = recorded_root != root
     proactive_before = vault_store.get_state(PROACTIVE_STATE)
     to_plan: list[tuple[str, bytes, float]] = []
     unchanged: list[str] = []
@@ -347,6 +351,14 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
         raise Conflict(f"the vault folder {root} holds no notes: this run would remove all {len(removed)} notes the"
                        " store has (a wrong or unmounted folder?). Nothing was changed; pass --allow-empty to remove"
                        " them", vault=root, notes=len(removed))
+    still_held = len(on_disk & known.keys())
+    if removed and recorded_root and moved and still_held < len(removed) and not replace:
+        # a vault moved or checked out elsewhere (a teammate's clone) holds the same notes; another one does not
+        raise Conflict(f"this store holds {len(known)} notes ingested from {recorded_root}; {root} holds"
+                       f" {still_held} of them, so this run would remove {len(removed)} (another vault, or a wrong"
+                       " folder?). Nothing was changed; use --append to add its notes beside them, another store for"
+                       " it (--store NAME), or pass --replace to let it replace them", vault=root, ingested_from=recorded_root,
+                       notes=len(known), kept=still_held, would_remove=len(removed))
     if not to_plan and not removed:
         # so that the next run can trust sizes and mtimes again (a read-only store just answers)
         if (moved or restamped) and not getattr(store, "readonly", False):

@@ -40,7 +40,7 @@ class _EdgeIdCommand(OnceOnlyCommand):
 
 
 def _ingest(mode: str, vault: str | None, hints: str | None, max_notes: int | None, follow_symlinks: bool,
-            workers: int | None, no_embed: bool, allow_empty: bool) -> None:
+            workers: int | None, no_embed: bool, allow_empty: bool, replace: bool) -> None:
     from ...app.vault.setup import vault_settings
 
     def go(c: Ctx) -> Any:
@@ -48,7 +48,7 @@ def _ingest(mode: str, vault: str | None, hints: str | None, max_notes: int | No
         return c.mem.ingest(settings.vault, mode=mode, max_notes=max_notes, follow_symlinks=settings.follow_symlinks,
                             hints=list(settings.hints), progress=progress_bar("parsing"), workers=workers,
                             embed=not no_embed, embed_progress=progress_bar("embedding"), bulk_threads=True,
-                            allow_empty=allow_empty)
+                            allow_empty=allow_empty, replace=replace)
     run(go)
 
 
@@ -65,6 +65,9 @@ def _ingest_options(fn: Callable[..., Any]) -> Callable[..., Any]:
                                                       "`mnemon embed --all` adds them later)."),
         click.option("--allow-empty", is_flag=True, help="Let a folder without notes remove every note the store "
                                                          "has (refused otherwise: a wrong or unmounted folder)."),
+        click.option("--replace", is_flag=True, help="Let a folder holding fewer of the store's notes than it would "
+                                                     "remove — another vault than the one the store was ingested "
+                                                     "from — replace them (refused otherwise)."),
     ]):
         fn = option(fn)
     return fn
@@ -74,17 +77,18 @@ def _ingest_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 @_ingest_options
 @click.option("--append", is_flag=True, help="Keep rows of notes missing from this run (stale data can remain).")
 def ingest(vault: str | None, hints: str | None, max_notes: int | None, follow_symlinks: bool, workers: int | None,
-           no_embed: bool, allow_empty: bool, append: bool) -> None:
+           no_embed: bool, allow_empty: bool, replace: bool, append: bool) -> None:
     """Ingest a Markdown vault into the graph (incremental by content hash; rebuild semantics)."""
-    _ingest("append" if append else "rebuild", vault, hints, max_notes, follow_symlinks, workers, no_embed, allow_empty)
+    _ingest("append" if append else "rebuild", vault, hints, max_notes, follow_symlinks, workers, no_embed, allow_empty,
+            replace)
 
 
 @cli.command()
 @_ingest_options
 def update(vault: str | None, hints: str | None, max_notes: int | None, follow_symlinks: bool,
-           workers: int | None, no_embed: bool, allow_empty: bool) -> None:
+           workers: int | None, no_embed: bool, allow_empty: bool, replace: bool) -> None:
     """Refresh the graph from the vault, keeping generated thought history."""
-    _ingest("update", vault, hints, max_notes, follow_symlinks, workers, no_embed, allow_empty)
+    _ingest("update", vault, hints, max_notes, follow_symlinks, workers, no_embed, allow_empty, replace)
 
 
 @cli.command("explain-edge", cls=_EdgeIdCommand)
