@@ -1,6 +1,7 @@
 """A weakened link stays weakened when `note move` rewrites it because the note it reaches was renamed (the link now
-names the new file): the successor edge takes the weakening (`weakening_carried`). A note deleted while another is
-made is never taken for a move by its title: the new note gets no decision of the old one."""
+names the new file): the weakened edge takes its successor's place under its id (`repointed`, `weakening_carried`).
+A note deleted while another is made is never taken for a move by its title: the new note gets no decision of the
+old one."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -34,7 +35,7 @@ def _carried(mem: Mnemon) -> None:
     [(src, dst, weight, confidence)] = _links(mem)
     assert weight == pytest.approx(confidence * 0.2), (src, dst)
     [edge] = [e for e in mem.rt.store.iter_edges() if e.type == "links_to"]
-    assert any(ev["event"] == "weakened" and ev["detail"].get("reason") == "weakening_carried"
+    assert any(ev["event"] == "repointed" and ev["detail"].get("reason") == "weakening_carried"
                for ev in mem.rt.store.edge_events(int(edge.id or 0)))
 
 

@@ -30,7 +30,8 @@ KEYS = ("status", "weight", "confidence")
 # oplog decision op → the (event, actor) of the edge event the same decision writes (app/vault/lifecycle.py)
 DECISIONS = {"kill-edge": ("killed", "kill-edge"), "validate-edge": ("validated", "user"),
              "weaken-edge": ("weakened", "weaken-edge")}
-_NO_CHANGE = frozenset({"created", "blocked_recreation", "decision_kept", "source_changed", "source_gone"})
+_NO_CHANGE = frozenset({"created", "blocked_recreation", "decision_kept", "source_changed", "source_gone",
+                        "repointed"})
 # mnemon's own edge writers (remember's rules: "auto", `link`: "agent") write every edge active
 _ACTIVE_AT_BIRTH = frozenset({"auto", "agent"})
 

@@ -155,9 +155,8 @@ class VaultWriter:
                 doomed.add(values[0])
             elif removing:
                 self.decided.unseen.pop(key, None)  # (a removed note's decisions stay with it or move with it)
-        if removing and self.weakened:
-            doomed -= self._keep_weakened({x for path, _keep in notes if path not in self.moves
-                                           for x in (note_id(path), *old_ids[path])})
+        if removing and self.weakened:  # (a moved note's go with it: `carry_decisions`)
+            doomed -= self._keep_weakened({x for path, _keep in notes for x in (note_id(path), *old_ids[path])})
         self.cleared_srcs.update(srcs)
         stale = [i for path, keep in notes for i in old_ids[path] if i not in keep]
         if not stale:
@@ -199,9 +198,9 @@ class VaultWriter:
             self.rt.index.note_delete([*hard, *soft], gen)
 
     def _keep_weakened(self, srcs: set[str]) -> set[int]:
-        """The weakened edges from `srcs` (of removed notes no move took anywhere) stay with the soft-deleted note, as
-        its killed and validated edges do, so `explain-edge` answers and the note put back takes them up weakened
-        (`_carry_weakened` passes on those of a moved note). Their ids."""
+        """The weakened edges from `srcs` (of removed notes) stay with the soft-deleted note, as its killed and
+        validated edges do, so `explain-edge` answers, the note put back takes them up weakened, and a moved note's
+        go to its new path under their ids (`carry_decisions`). Their ids."""
         kept = {i: key for i, (key, *_rest) in self.weakened.items() if key[0] in srcs}
         for edge_id, key in kept.items():
             del self.weakened[edge_id]
@@ -538,7 +537,9 @@ class VaultWriter:
             if keys:
                 options[old_id] = (keys, strength, status)
                 self.weakened_items.pop(old_id, None)  # (a moved note's: the same line at its new path)
-        found = self.vault.edge_values_by_keys(list({k for keys, _s, _st in options.values() for k in keys}))
+        olds = {old_id: gone[old_id][0] for old_id in options}
+        found = self.vault.edge_values_by_keys([*{k for keys, _s, _st in options.values() for k in keys},
+                                                *olds.values()])
         taken: set[tuple[str, str, str]] = set()
         events = []
         for old_id, (keys, strength, status) in options.items():  # (by old id: the first weakening stands)
@@ -548,9 +549,21 @@ class VaultWriter:
             taken.add(successor)
             values = found[successor]
             edge_id, now_status, weight = values[0], values[1], values[2]
-            if now_status not in ("active", "candidate") or weight <= strength:
+            if now_status not in ("active", "candidate"):
                 continue
             status = "candidate" if "candidate" in (status, now_status) else now_status
+            if found.get(olds[old_id], (None,))[0] == old_id and not any(
+                    ev["event"] != "created" for ev in self.rt.store.edge_events(edge_id)):
+                # the weakened edge itself goes where its link resolves now, under its id (explain-edge answers)
+                self.vault.take_place(old_id, edge_id, min(strength, weight), status, self.now)
+                self.reusable.pop(olds[old_id], None)
+                self.known_edges.pop(olds[old_id], None)
+                events.append((old_id, "repointed", "ingest", {
+                    "reason": "weakening_carried", "from": {"src": olds[old_id][0], "dst": olds[old_id][1]},
+                    "to": {"src": successor[0], "dst": successor[1]}, "replaced_edge": edge_id}, self.now))
+                continue
+            if weight <= strength:
+                continue
             self.vault.update_edge_strength(edge_id, strength, status, self.now)
             events.append((edge_id, "weakened", "ingest", {"reason": "weakening_carried", "from_edge": old_id,
                                                             "previous_strength": weight, "strength": strength,

@@ -92,9 +92,12 @@ def node_row(n: Memory) -> tuple[Any, ...]:
             n.effective_importance, _dump(n.metadata), n.inserted_at or n.created_at, None)
 
 
-def _decided(status: str, metadata: str | None) -> bool:
-    """Whether an edge records a decision: killed, or validated or promoted while active."""
-    return status == "killed" or kept_active(status, metadata)
+def _decided(status: str, metadata: str | None, origin: str = "", weight: float = 0.0,
+             confidence: float = 0.0) -> bool:
+    """Whether an edge records a decision: killed, validated or promoted while active, or an ingested edge weakened
+    (`weaken-edge`: its strength below its confidence, as the ingest writer reads it)."""
+    return (status == "killed" or kept_active(status, metadata)
+            or (origin == "ingest" and status in ("active", "candidate") and weight < confidence))
 
 
 class SQLiteVault(VaultReads):
@@ -635,21 +638,21 @@ class SQLiteVault(VaultReads):
         """Move every edge touching `old_dst` to `new_dst` (a placeholder joining its note) — at either end: a
         `resolve` claim's subject is a placeholder at the edge's source until its note appears.
 
-        Where the note already has the same edge, the one that records a decision wins: a killed, validated or
-        promoted edge moves and the undecided duplicate goes (the tombstone keeps blocking what it blocked); two
-        decided edges both stay, the moving one on the placeholder; an undecided moving edge is dropped, the note's
-        own edge carrying the same claim. A decided edge is never deleted here."""
+        Where the note already has the same edge, the one that records a decision wins: a killed, validated,
+        promoted or weakened edge moves and the undecided duplicate goes (the tombstone keeps blocking what it
+        blocked); two decided edges both stay, the moving one on the placeholder; an undecided moving edge is
+        dropped, the note's own edge carrying the same claim. A decided edge is never deleted here."""
         moved: list[int] = []
         # two indexed reads: one OR over the view with its derived arm scanned every item (~0.3 s a call)
-        rows = self.conn.execute("SELECT id, src, dst, type, status, metadata FROM edges WHERE dst = ? UNION"
-                                 " SELECT id, src, dst, type, status, metadata FROM edges WHERE src = ? ORDER BY 1",
-                                 (old_dst, old_dst)).fetchall()
-        for edge_id, src, dst, type_, status, meta in rows:
+        cols = "id, src, dst, type, status, metadata, origin, weight, confidence"
+        rows = self.conn.execute(f"SELECT {cols} FROM edges WHERE dst = ? UNION"
+                                 f" SELECT {cols} FROM edges WHERE src = ? ORDER BY 1", (old_dst, old_dst)).fetchall()
+        for edge_id, src, dst, type_, status, meta, *values in rows:
             src, dst = (new_dst if src == old_dst else src), (new_dst if dst == old_dst else dst)
-            decided = _decided(status, meta)
-            clash = self.conn.execute("SELECT id, status, metadata FROM edges WHERE src = ? AND dst = ? AND type = ?",
-                                      (src, dst, type_)).fetchone()
-            if src == dst or (clash is not None and (not decided or _decided(clash[1], clash[2]))):
+            decided = _decided(status, meta, *values)
+            clash = self.conn.execute("SELECT id, status, metadata, origin, weight, confidence FROM edges"
+                                      " WHERE src = ? AND dst = ? AND type = ?", (src, dst, type_)).fetchone()
+            if src == dst or (clash is not None and (not decided or _decided(*clash[1:]))):
                 if not decided:
                     self._drop_edge(int(edge_id))
                 continue
@@ -660,6 +663,19 @@ class SQLiteVault(VaultReads):
                         (src, dst, when, edge_id))
             moved.append(int(edge_id))
         return moved
+
+    def take_place(self, edge_id: int, successor: int, weight: float, status: str, when: str) -> None:
+        """Edge `edge_id` takes the place of `successor` (the edge a re-parse planned where its link resolves now, or
+        its note's new path): its ends and parsed values, with `weight` and `status`; its id, creation time and
+        history stay, and `successor` goes — so a decision's edge keeps its id when its ends change, as
+        `repoint_edges` keeps a killed or validated one's."""
+        as_rows(self.store, [edge_id, successor])
+        cols = "src, dst, sub_type, confidence, evidence, origin, rule, source_path, metadata"
+        values = self.conn.execute(f"SELECT {cols} FROM edge_rows WHERE id = ?", (successor,)).fetchone()
+        self._drop_edge(successor)  # (first: the two rows would share (src, dst, type))
+        sets = ", ".join(f"{c.strip()} = ?" for c in cols.split(","))
+        self._write(f"UPDATE edge_rows SET {sets}, weight = ?, status = ?, updated_at = ? WHERE id = ?",
+                    (*values, weight, status, when, edge_id))
 
     def _drop_edge(self, edge_id: int) -> None:
         """A stored edge's row goes; an edge derived from an item (a negative id, no row) goes with the item's code."""
