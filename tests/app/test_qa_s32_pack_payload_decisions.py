@@ -41,8 +41,9 @@ def test_a_killed_edge_stays_killed_when_its_node_leaves_the_payload_and_comes_b
     assert any(i["text"] == "Waiting on Zoë for the battery invoice" for i in pack["items"])
     assert not [i for i in pack["items"] if i.get("edge_id") == link["id"]]
 
-    mem.forget_source(SCOPE)  # an explicit forget still takes everything, the kept rows included
-    assert mem.rt.store.get_edge(link["id"]) is None
+    # a forget of the scope keeps the tombstone too, its ends deleted (test_qa_s37_forget_source_decisions.py)
+    assert mem.forget_source(SCOPE)["kept_for_decisions"] == [f"{SCOPE}#agent", f"{SCOPE}#zoe"]
+    assert mem.rt.store.get_edge(link["id"]).status == "killed"
     assert mem.forget_source(SCOPE, dry_run=True)["removed"] == {"observations": 0, "memories": 0, "nodes": 0,
                                                                  "edges": 0}
 

@@ -469,21 +469,30 @@ def _sense(rt: Runtime, data: Mapping[str, Any], memories: list[Memory], now: st
                        event_type="payload", source_uri=scope, source_path=scope)
 
 
-def _scope_rows(rt: Runtime, scope: str) -> tuple[list[str], set[int], list[str], dict[str, int]]:
-    """What `forget --source` removes: node ids, edge ids, the remembered memories among the nodes, and counts."""
+def _scope_rows(rt: Runtime, scope: str) -> tuple[list[str], set[int], list[str], dict[str, int], list[str]]:
+    """What `forget --source` removes: node ids, edge ids, the remembered memories among the nodes, counts, and the
+    nodes kept deleted for a person's decision about one of their edges (`kept_for_decisions`).
+
+    An edge a person killed, validated or weakened stays, and the scope's rows it joins are only marked deleted, as
+    a re-sent payload that drops a node keeps them (`_stale_edges`): deleting them took the decisions with them —
+    `explain-edge` answered not_found, and the same payload sent again brought the killed edge back active."""
     store = rt.store
     vault = store.vault  # type: ignore[attr-defined]
     ids = vault.nodes_with_source(scope)
-    nodes = store.get_nodes(ids)
-    edges = vault.edges_touching(ids)
-    edges_scoped = {int(e.id or 0) for e in edges} | {int(e.id or 0) for e in vault.edges_with_source_prefix(scope)}
+    edges = {int(e.id or 0): e for e in (*vault.edges_touching(ids), *vault.edges_with_source_prefix(scope))}
+    decided = set(person_decisions(store, edges.values()))
+    edges_scoped = set(edges) - decided
+    scoped = set(ids)
+    held = sorted({end for i in decided for end in (edges[i].src, edges[i].dst) if end in scoped})
+    # (a row an earlier forget kept deleted for a decision is not removed again)
+    nodes = {i: n for i, n in store.get_nodes(ids).items() if i not in held or not n.deleted_at}
     # a memory stored with `remember --source <scope>` is in the scope too, but named apart from the payload's
     # observations and listed by id in the oplog: nothing of the user's goes uncounted
     remembered = sorted(i for i, n in nodes.items() if n.kind == "memory" and not _payload_owned(i, n.source))
     removed = {"observations": sum(1 for n in nodes.values() if n.kind == "memory") - len(remembered),
                "memories": len(remembered), "nodes": sum(1 for n in nodes.values() if n.kind != "memory"),
                "edges": len(edges_scoped)}
-    return ids, edges_scoped, remembered, removed
+    return ids, edges_scoped, remembered, removed, held
 
 
 def forget_source(rt: Runtime, source: Any, *, dry_run: bool = False) -> dict[str, Any]:
@@ -492,25 +501,27 @@ def forget_source(rt: Runtime, source: Any, *, dry_run: bool = False) -> dict[st
     from ..world import forget_world_scope
 
     if dry_run:
-        removed = _scope_rows(rt, scope)[3]
+        _ids, _edges, _remembered, removed, held = _scope_rows(rt, scope)
         world = forget_world_scope(rt, scope, dry_run=True)
-        return {"ok": True, "dry_run": True, "source_path": scope, "removed": removed, "world_removed": world,
-                "world_model_removed": world, **_nothing_stored(scope, removed, world)}
+        return {"ok": True, "dry_run": True, "source_path": scope, "removed": removed, "kept_for_decisions": held,
+                "world_removed": world, "world_model_removed": world, **_nothing_stored(scope, removed, world)}
     if rt.vectors_enabled:
         rt.index.follow_saved()
     with store.transaction():  # the graph rows and the world rows of the scope go together, or neither does
         # read under the write lock: a payload re-sent between the read and the delete left its new rows behind
-        ids, edges_scoped, remembered, removed = _scope_rows(rt, scope)
+        ids, edges_scoped, remembered, removed, held = _scope_rows(rt, scope)
         store.vault.delete_edges(sorted(edges_scoped))  # type: ignore[attr-defined]
         gen = store.vector_generation()
-        store.hard_delete(ids)  # type: ignore[attr-defined]
+        kept = set(held)
+        store.soft_delete(held, rt.now_iso())
+        store.hard_delete([i for i in ids if i not in kept])  # type: ignore[attr-defined]
         rt.index.note_delete(ids, gen)
         store.log("forget:source", None, {"source_path": scope, **removed, "memory_ids": remembered, **rt.actor()},
                   rt.now_iso())
         world = forget_world_scope(rt, scope)
     # Mneme reported the world rows under both names
-    return {"ok": True, "dry_run": False, "source_path": scope, "removed": removed, "world_removed": world,
-            "world_model_removed": world, **_nothing_stored(scope, removed, world)}
+    return {"ok": True, "dry_run": False, "source_path": scope, "removed": removed, "kept_for_decisions": held,
+            "world_removed": world, "world_model_removed": world, **_nothing_stored(scope, removed, world)}
 
 
 def _nothing_stored(scope: str, removed: dict[str, int], world: dict[str, int]) -> dict[str, Any]:
