@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from mnemon.core.errors import InvalidInput
-from mnemon.interfaces import operations
+from mnemon.interfaces import operations, schema_keywords
 from mnemon.interfaces.operations import BY_NAME, check_args
 
 
@@ -73,6 +73,10 @@ def test_the_match_keys_are_the_librarys() -> None:
     from mnemon.core.world import match
 
     assert set(operations._TERM_KEYS) == set(match.TERM_KEYS) | set(match.LEGACY_TERM_KEYS)
+    def keys(obj: dict[str, Any]) -> set[str]:  # its fields, and the term lists' one pattern group
+        return set(obj["properties"]) | {key for pattern in obj.get("patternProperties", {})
+                                         for key in schema_keywords.GROUP_NAMES[pattern]}
+
     stated = BY_NAME["predict_add"].schema()["properties"]["prediction"]["properties"]["match_json"]
-    assert set(stated["properties"]) == set(match._MATCH_KEYS)
-    assert set(stated["properties"]["gate"]["properties"]) == set(match._GATE_KEYS)
+    assert keys(stated) == set(match._MATCH_KEYS)
+    assert keys(stated["properties"]["gate"]) == set(match._GATE_KEYS)

@@ -128,6 +128,7 @@ def test_a_number_given_as_text_off_its_range_is_told_in_words() -> None:
         check_args(BY_NAME["recall"], {"query": "a", "brief": "yes"})
     with pytest.raises(InvalidInput, match=r"'confidence' must be from 0 to 1; got 2"):
         check_args(BY_NAME["action_record"], {"action": {"action_type": "email", "title": "t",
+                                                         "side_effect_level": "external", "tool_call_id": "c1",
                                                          "verify": {"sense_type": "gws", "confidence": "2"}}})
 
 
@@ -186,12 +187,11 @@ def test_a_match_states_its_rules_once_per_argument() -> None:
     session. The text holds what the object states (its description says so; check_args reads it so)."""
     tools = _tools_list()
     predict = next(tool for tool in tools if tool["name"] == "predict_add")["inputSchema"]
-    stated = [spec for spec in _specs(predict)
-              if {"sense_type", "observation_terms_all"} <= set(spec.get("properties", {}))]
-    assert len(stated) == 4  # match_json and match, each the match and its gate
-    for name in ("match_json", "match"):
-        match = predict["properties"]["prediction"]["properties"][name]
-        assert match["contentSchema"] == {"type": "object"} and "its JSON text" in match["description"]
+    stated = [spec for spec in _specs(predict) if "sense_type" in spec.get("properties", {})]
+    assert len(stated) == 2  # match_json's object and its gate (match says it is match_json's: contract6)
+    match = predict["properties"]["prediction"]["properties"]["match_json"]
+    assert match["contentSchema"] == {"type": "object"} and "its JSON text" in match["description"]
+    assert "its JSON text" in predict["properties"]["prediction"]["properties"]["match"]["description"]
     assert len(json.dumps({"tools": tools})) < 70_000
 
 

@@ -6,7 +6,6 @@ take the same arguments, are checked the same way (`check_args`) and return the 
 """
 from __future__ import annotations
 
-import functools
 import json
 import math
 import re
@@ -21,7 +20,9 @@ from ..core.model import CATEGORIES, ISO_INSTANT, LOG_OPS, MNEMON_EDGE_TYPES
 from ..core.validation import (ENTITY_MODES, MAX_CONTENT_CHARS, MAX_ENTITIES, MAX_ENTITY_CHARS, MAX_SOURCE_CHARS,
                                MAX_TAG_CHARS, MAX_TAGS, surrogate_path)
 from ..core.world.values import refuse_unknown_keys
-from . import scalar_text
+from . import scalar_text, schema_keywords
+from .schema_keywords import ANY_OF_MEANING as _ANY_OF_MEANING, any_of as _any_of, ecma as _ecma, rule_key as _key
+from .schema_keywords import search as _search
 
 # app.context's, app.recall's and app.curation's (a test pins them equal): importing them here would load recall and
 # numpy for `mcp serve`
@@ -84,7 +85,8 @@ _PATTERN_MEANING = {ISO_TIME: "must be an RFC 3339 / ISO-8601 date or time, e.g.
                     MNEME_SCOPE: "must be a mneme:// scope without spaces, e.g. mneme://agent/session-1",
                     INTENT: f"must be one of {', '.join(VALID_INTENTS)} (in any case)"}
 _JSON_TYPES: Mapping[str, tuple[type, ...]] = {"string": (str,), "integer": (int,), "number": (int, float),
-                                               "boolean": (bool,), "array": (list,), "object": (dict,)}
+                                               "boolean": (bool,), "array": (list,), "object": (dict,),
+                                               "null": (type(None),)}
 
 
 @dataclass(frozen=True)
@@ -113,8 +115,14 @@ class Operation:
         return {name: _text_not_blank(spec) if name in self.required and spec.get("type") == "string" else spec
                 for name, spec in self.properties.items()}
 
-    def schema(self) -> dict[str, Any]:
-        out = {"type": "object", "properties": self.parameters, "required": list(self.required),
+    @cached_property
+    def stated_parameters(self) -> dict[str, Any]:
+        return dict(schema_keywords.stated(self.parameters))
+
+    def schema(self, *, full: bool = False) -> dict[str, Any]:
+        """The arguments' schema as clients are given it; `full`: as `check_args` reads it (an alias written out)."""
+        out = {"type": "object", "properties": self.parameters if full else self.stated_parameters,
+               "required": list(self.required),
                "additionalProperties": False}
         rules = [{"not": {"required": list(pair), "properties": {f: _GIVEN[self.properties[f]["type"]]
                                                                    for f in pair}}} for pair in self.exclusive]
@@ -244,7 +252,7 @@ def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
         if len(value) > spec.get("maxProperties", len(value)):
             raise InvalidInput(f"{what} has {len(value)} keys; the limit is {spec['maxProperties']}")
         if spec.get("additionalProperties") is False:  # in the library's words, with the closest known field
-            refuse_unknown_keys(value, tuple(spec.get("properties", {})), what)
+            refuse_unknown_keys(value, schema_keywords.known_keys(spec, value, _search), what)
         # a field the library refuses to go without, stated so a client that checks the schema is told first (a
         # sense event's description said observed_at defaulted to now; the library refused the event without it)
         missing = [key for key in spec.get("required", ()) if key not in value]
@@ -256,9 +264,11 @@ def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
         if alternatives and not any(_fits(what, alt, value) for alt in alternatives):
             rule = _ANY_OF_MEANING.get(_key(alternatives))
             raise InvalidInput(f"{what} {rule or 'is missing ' + repr(alternatives[0]['required'][0])}")
+        for rules in spec.get("allOf", ()):  # several rules between the fields (an action's), each an anyOf
+            _checked(what, rules, value)
         # what an object inside an argument states of its own, each field as read (a number given as its text)
         value = {**value, **{key: _checked(f"{what}, field {key!r}", inner, value[key])
-                             for key, inner in spec.get("properties", {}).items() if key in value}}
+                             for key, inner in schema_keywords.fields(spec, value, _search)}}
     if isinstance(value, str) and spec.get("contentMediaType") == "application/json":
         try:  # metadata or a match as its JSON text: what the text holds is checked as the object would be
             held = json.loads(value)
@@ -269,6 +279,8 @@ def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
         read = _checked(f"{what} (its JSON text)", held_spec, held)
         if read != held:  # a number or a boolean inside it as its text: the object as read, else the text as given
             value = read
+    if "const" in spec and (value != spec["const"] or type(value) is not type(spec["const"])):
+        raise InvalidInput(f"{what} must be {json.dumps(spec['const'])}")
     if spec.get("not", {}).get("type") == "null" and value is None:
         raise InvalidInput(f"{what} must not be null")
     if "const" in spec.get("not", {}) and value == spec["not"]["const"]:
@@ -282,7 +294,8 @@ def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
     return value
 
 
-_OBJECT_KEYWORDS = ("required", "properties", "additionalProperties", "anyOf", "maxProperties")
+_OBJECT_KEYWORDS = ("required", "properties", "patternProperties", "additionalProperties", "anyOf", "allOf",
+                    "maxProperties")
 
 
 def _fits(what: str, alternative: Mapping[str, Any], value: Any) -> bool:
@@ -293,19 +306,6 @@ def _fits(what: str, alternative: Mapping[str, Any], value: Any) -> bool:
     return True
 
 
-def _key(alternatives: Any) -> str:
-    return json.dumps(alternatives, sort_keys=True)
-
-
-# an anyOf's rule in words (by the anyOf's JSON), where "is missing" and the first field would say too little
-_ANY_OF_MEANING: dict[str, str] = {}
-
-
-def _any_of(meaning: str, *alternatives: dict[str, Any]) -> list[dict[str, Any]]:
-    _ANY_OF_MEANING[_key(list(alternatives))] = meaning
-    return list(alternatives)
-
-
 def with_defaults(op: Operation, args: dict[str, Any], defaults: Mapping[str, Any] | None) -> dict[str, Any]:
     """Checked `args`, plus the configured value of each argument left out that the CLI reads from the config file
     too (`hints`: retrieve, surface, agent_preflight). The servers answered without them, so the same prompt ranked
@@ -314,14 +314,6 @@ def with_defaults(op: Operation, args: dict[str, Any], defaults: Mapping[str, An
         return args
     return {**{name: value for name, value in defaults.items() if name in op.properties and value is not None},
             **args}
-
-
-@functools.lru_cache(maxsize=None)
-def _ecma(pattern: str) -> re.Pattern[str]:
-    """`pattern` as ECMA-262 (JSON Schema's dialect) reads it: its `$` is the end of the text, where Python's also
-    matches before a final newline ("2026-05-01\\n" passed as_of's pattern here and failed a JavaScript client's).
-    (No pattern of the table holds a literal `$`.)"""
-    return re.compile(re.sub(r"(?<!\\)\$", r"\\Z", pattern))
 
 
 def _s(desc: str, max_length: int | None = None, *, not_blank: bool = False, no_nul: bool = False) -> dict[str, Any]:
@@ -390,8 +382,10 @@ def _items(required: tuple[str, ...], optional: dict[str, Any]) -> dict[str, Any
 
 # an optional text of a payload's item: a string (blank or null: its default) without a NUL, as
 # `app.vault.payload._str` reads it (a name of 5 passed the schema and was refused by the library)
-# (the `not` names its type: a bare pattern holds for null, and `not` of it refused null)
-_OPTIONAL_TEXT = {"type": ["string", "null"], "not": {"type": "string", "pattern": NUL}}
+# (a pattern, which holds for null: a `not` of the NUL pattern had to name its type, 22 bytes more a field)
+_NO_NUL = "^[^\\u0000]*$"
+_PATTERN_MEANING[_NO_NUL] = _NOT_MEANING[NUL]
+_OPTIONAL_TEXT = {"type": ["string", "null"], "pattern": _NO_NUL}
 _SPACES = f"[{_char_class(_PY_SPACE)}]*"
 # characters other than the letter and its capital that `str.lower` makes an ASCII letter (the Kelvin sign; a test
 # checks the whole range)
@@ -423,7 +417,10 @@ _SENSE_TYPE = _choice_of(SENSE_TYPES, any_case=True, optional=False)
 # list of texts
 _TEXT = _text_not_blank({"type": "string"}, no_nul=True)
 _ID = {"type": ["string", "null"], "pattern": NOT_BLANK, "not": {"type": "string", "pattern": BLANK_OR_NUL}}
-_INSTANT = {"type": "string", "maxLength": 64, "pattern": ISO_TIME, "not": {"type": "string", "pattern": BLANK_ONLY}}
+# (ISO_TIME's instant alone: never blank; a `not` of BLANK_ONLY beside it said nothing more, 125 bytes a field)
+_ISO_GIVEN = f"^[{_char_class(_PY_SPACE)}]*({ISO_INSTANT})[{_char_class(_PY_SPACE)}]*$"
+_PATTERN_MEANING[_ISO_GIVEN] = _PATTERN_MEANING[ISO_TIME]
+_INSTANT = {"type": "string", "maxLength": 64, "pattern": _ISO_GIVEN}
 _INSTANT_OR_NULL = {**_INSTANT, "type": ["string", "null"]}
 _PROBABILITY = {"type": ["number", "null"], "minimum": 0, "maximum": 1}
 # an object or its JSON text: JSON Schema states what the text holds (contentMediaType, contentSchema), which a
@@ -457,22 +454,23 @@ _TERM_KEYS = tuple(f"{f}_terms_{m}" for f in ("title", "observation", "source_pa
     "title_terms", "text_terms")  # core.world.match's TERM_KEYS and the legacy ones (a test pins them equal)
 _TERM_LIST = {"type": ["array", "null"], "items": {"type": "string", "pattern": NOT_BLANK,
                                                    "not": {"pattern": BLANK_OR_NUL}}}
+# one group, said once (each key written out was 1.5 KB of tools/list an object)
+_TERMS = schema_keywords.group(_TERM_KEYS, _TERM_LIST,
+                               "^((title|observation|source_path)_terms_(any|all)|title_terms|text_terms)$")
 _TERM_GIVEN = [{"required": [key], "properties": {key: {"type": "array", "minItems": 1}}} for key in _TERM_KEYS]
-_TIME_FIELD = (f"^{_SPACES}(observed_at|metadata(\\.[^.{_char_class(_PY_SPACE)}]+)+)?{_SPACES}$")
+_TIME_FIELD = (f"^{_SPACES}(observed_at|metadata(\\.[^.{_char_class(_PY_SPACE)}\\u0000]+)+)?{_SPACES}$")
 _PATTERN_MEANING[_TIME_FIELD] = "must be observed_at or metadata.<path>"
 _GATE = {"type": ["object", "null"], "required": ["sense_type"], "additionalProperties": False,
          "properties": {"sense_type": _SENSE_TYPE, "source_id": _OPTIONAL_TEXT, "event_type": _OPTIONAL_TEXT,
-                        **dict.fromkeys(_TERM_KEYS, _TERM_LIST), "time_field": {**_OPTIONAL_TEXT,
-                                                                                "pattern": _TIME_FIELD}},
+                        "time_field": {**_OPTIONAL_TEXT, "pattern": _TIME_FIELD}}, "patternProperties": _TERMS,
          "anyOf": _any_of("needs source_id, event_type or a term list", *(
              {"required": [key], "properties": {key: _GIVEN_TEXT}} for key in ("source_id", "event_type")),
              *_TERM_GIVEN)}
-_MATCH_OBJECT = {"required": ["sense_type"], "additionalProperties": False, "properties": {
-    "sense_type": _SENSE_TYPE, "source_id": _OPTIONAL_TEXT, **dict.fromkeys(_TERM_KEYS, _TERM_LIST),
-    "observed_after": _INSTANT_OR_NULL, "observed_before": _INSTANT_OR_NULL, "min_score": _PROBABILITY,
-    "gate": _GATE}, "anyOf": _any_of("needs source_id or a term list (e.g. observation_terms_all), so it cannot "
-                                     "match every event", {"required": ["source_id"], "properties": {
-                                         "source_id": _GIVEN_TEXT}}, *_TERM_GIVEN)}
+_MATCH_OBJECT = {"required": ["sense_type"], "additionalProperties": False, "patternProperties": _TERMS, "properties": {
+    "sense_type": _SENSE_TYPE, "source_id": _OPTIONAL_TEXT, "observed_after": _INSTANT_OR_NULL,
+    "observed_before": _INSTANT_OR_NULL, "min_score": _PROBABILITY, "gate": _GATE},
+    "anyOf": _any_of("needs source_id or a term list (e.g. observation_terms_all), so it cannot match every event",
+                     {"required": ["source_id"], "properties": {"source_id": _GIVEN_TEXT}}, *_TERM_GIVEN)}
 # its JSON text holds what the object states, said once (`check_args` reads the object's keywords for the text): a
 # second copy in contentSchema was half of predict_add's schema, paid in every session's tools/list
 _MATCH = {"type": ["object", "string"], **_MATCH_OBJECT, "contentMediaType": "application/json",
@@ -497,8 +495,12 @@ _ACTION = {"id": _OPTIONAL_TEXT, "action_type": _TEXT, "title": _TEXT,
            "metadata": _METADATA, "created_at": _INSTANT_OR_NULL}
 _PREDICTION = {"id": _ID, "title": _TEXT, "prediction_type": _choice_of(PREDICTION_TYPES, any_case=False,
                                                                         optional=True),
-               # match: Mneme's spelling, read only when match_json is not given (null then: none)
-               "match_json": _MATCH, "match": {**_MATCH, "type": ["object", "string", "null"]},
+               # match: Mneme's spelling, read only when match_json is not given (null then: none); checked as
+               # match_json, said in a line (written out again, it was 9.7 KB of every session's tools/list)
+               "match_json": _MATCH, "match": schema_keywords.Alias(
+                   {**_MATCH, "type": ["object", "string", "null"]},
+                   {"type": ["object", "string", "null"], "description": "Mneme's name for match_json, read when "
+                    "match_json is not given: the same object or its JSON text, by the same rules"}),
                "check_after": _INSTANT, "expires_at": _INSTANT,
                "confidence": _PROBABILITY, "subject_assertion_id": _OPTIONAL_TEXT,
                "source_action_id": _OPTIONAL_TEXT, "metadata": _METADATA, "metadata_json": _METADATA,
@@ -506,10 +508,22 @@ _PREDICTION = {"id": _ID, "title": _TEXT, "prediction_type": _choice_of(PREDICTI
 # (side_effect_level blank, null or none in any case is no side effect: `str.casefold` makes no other character a
 # letter of "none")
 _NO_SIDE_EFFECT = f"^{_SPACES}([Nn][Oo][Nn][Ee])?{_SPACES}$"
-_ACTION_RULES = _any_of("needs tool_call_id or external_ref (a provider handle) when its side_effect_level is not none",
-                        {"properties": {"side_effect_level": {"type": ["string", "null"], "pattern": _NO_SIDE_EFFECT}}},
-                        *({"required": [name], "properties": {name: _GIVEN_TEXT}}
-                          for name in ("tool_call_id", "external_ref")))
+_NONE_LEVEL = {"side_effect_level": {"type": ["string", "null"], "pattern": _NO_SIDE_EFFECT}}
+_VERIFIED = "verified"  # (the status's own pattern takes no other text holding it)
+# `core.world.ledger.validate_action`'s rules between the fields, each an anyOf (allOf holds them)
+_ACTION_RULES = [{"anyOf": _any_of(
+    "needs tool_call_id or external_ref (a provider handle) when its side_effect_level is not none",
+    {"properties": _NONE_LEVEL}, *({"required": [name], "properties": {name: _GIVEN_TEXT}}
+                                   for name in ("tool_call_id", "external_ref")))},
+    {"anyOf": _any_of("has a verify block, which needs a side_effect_level other than none (a side effect to verify)",
+                      {"properties": {"verify": {"type": "null"}}},
+                      {"required": ["side_effect_level"], "properties": {"side_effect_level": {
+                          "type": "string", "not": {"pattern": _NO_SIDE_EFFECT}}}})},
+    {"anyOf": _any_of("has status verified, which needs verified_by_prediction or user_confirmed true",
+                      {"properties": {"status": {"not": {"type": "string", "pattern": _VERIFIED}}}},
+                      {"required": ["verified_by_prediction"], "properties": {"verified_by_prediction": _GIVEN_TEXT}},
+                      {"required": ["user_confirmed"], "properties": {"user_confirmed": {"type": "boolean",
+                                                                                         "const": True}}})}]
 _SENSE_RULES = _any_of("needs at least one of source_id, title or text, so it can ever match",
                        *({"required": [name], "properties": {name: _GIVEN_TEXT}}
                          for name in ("source_id", "title", "text")))
@@ -683,10 +697,10 @@ OPERATIONS: tuple[Operation, ...] = (
                                          floor=a.get("floor", 0.0))),
     Operation("action_record", "Record a side effect the agent caused in the action ledger (Mneme's `action "
               "record`). A side-effectful action (side_effect_level other than none) needs a provider handle: "
-              "tool_call_id or external_ref. A verify block {sense_type, terms, check_after: 1d, expires: 3d} "
+              "tool_call_id or external_ref. Its verify block {sense_type, terms, check_after: 1d, expires: 3d} "
               "spawns the prediction that checks it happened.",
               {"action": {"type": "object", "required": ["action_type", "title"], "additionalProperties": False,
-                          "properties": _ACTION, "anyOf": _ACTION_RULES,
+                          "properties": _ACTION, "allOf": _ACTION_RULES,
                           "description": '{"action_type", "title", "side_effect_level": "none" '
                           '(default) or e.g. "external", "tool_call_id" or "external_ref", "tool_name", '
                           '"reversibility", "assertion_ids", "verify", "metadata"}'}},
@@ -699,10 +713,8 @@ OPERATIONS: tuple[Operation, ...] = (
                               "anyOf": [{"required": ["match_json"]},
                                         {"required": ["match"], "properties": {"match": {"not": {"type": "null"}}}}],
                               "additionalProperties": False, "properties": _PREDICTION,
-                              "description": '{"title", "prediction_type": '
-                              '"confirmation_expected|no_news_expected", "match_json": {"sense_type", '
-                              '"observation_terms_all"}, "check_after" and "expires_at" (RFC 3339; expires_at '
-                              'not before check_after), "confidence", '
+                              "description": '{"title", "match_json", "check_after" and "expires_at" (RFC 3339; '
+                              'expires_at not before check_after), "prediction_type", "confidence", '
                               '"subject_assertion_id"}'}},
               ("prediction",), False, lambda m, a: m.predict_add(a["prediction"])),
     Operation("sense_add", "Record external evidence (an email, a calendar event) as sense events, what predictions "

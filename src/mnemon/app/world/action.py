@@ -24,7 +24,8 @@ def _check_proof(rt: Runtime, action: Action) -> None:
     if raw.get("status") != "confirmed":
         raise InvalidInput(
             f"prediction {action.verified_by_prediction} is {raw.get('status')}, not confirmed; it cannot verify "
-            "this action (record status succeeded, or user_confirmed: true)", rule="verified_needs_proof")
+            "this action (record status succeeded, or user_confirmed: true)", rule="verified_needs_proof",
+            field="verified_by_prediction")
 
 
 def record_action(rt: Runtime, document: Any) -> dict[str, Any]:

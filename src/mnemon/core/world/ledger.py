@@ -200,23 +200,25 @@ def validate_action(payload: Any, now: datetime, existing: Action | None = None,
     if level != NO_SIDE_EFFECT and not (tool_call_id or external_ref):
         raise InvalidInput(
             f"{what}: side_effect_level {level!r} needs external_ref or tool_call_id (a provider handle)",
-            rule="side_effects_need_handle",
+            rule="side_effects_need_handle", field="side_effect_level",
         )
     status = optional_str(data, "status", what, "recorded") or "recorded"
     if status not in ACTION_STATUSES:
-        raise InvalidInput(f"{what}: status must be one of {', '.join(ACTION_STATUSES)}, got {status!r}")
+        raise InvalidInput(f"{what}: status must be one of {', '.join(ACTION_STATUSES)}, got {status!r}",
+                           field="status")
     verified_by = optional_str(data, "verified_by_prediction", what)
     user_confirmed = optional_bool(data, "user_confirmed", what)
     if status == "verified" and not (verified_by or user_confirmed):
         raise InvalidInput(
             f"{what}: status verified needs verified_by_prediction or user_confirmed: true",
-            rule="verified_needs_proof",
+            rule="verified_needs_proof", field="status",
         )
     metadata = optional_mapping(data, "metadata", what)
     verify_raw = data.get("verify", metadata.get("verify"))
     verify = None if verify_raw is None else _parse_verify(verify_raw)
     if verify is not None and level == NO_SIDE_EFFECT:
-        raise InvalidInput(f"{what}: a verify block needs a side-effectful action (side_effect_level != none)")
+        raise InvalidInput(f"{what}: a verify block needs a side-effectful action (side_effect_level != none)",
+                           field="verify")
     assertion_ids = () if data.get("assertion_ids") is None else string_list(data["assertion_ids"], "assertion_ids")
     created_at = instant_or_none(data.get("created_at"), "created_at") or now
     if refuse_unknown and created_at > now + FUTURE_SLACK:
