@@ -135,3 +135,24 @@ def test_an_actions_rules_are_said_in_words() -> None:
     with pytest.raises(InvalidInput, match="status verified, which needs verified_by_prediction or user_confirmed"):
         check_args(op, {"action": {"action_type": "email", "title": "t", "status": "verified"}})
     check_args(op, {"action": {"action_type": "email", "title": "t", "status": "verified", "user_confirmed": "true"}})
+
+
+# ── 3. what no schema can say, refused naming the field ──────────────────────────────────────────────────────────
+@pytest.mark.parametrize("verify, title, field", [
+    ({"sense_type": "gws", "terms": ["invoice"], "check_after": "3d", "expires": "1d"}, "Sent invoice", "verify.expires"),
+    ({"sense_type": "gws", "terms": ["invoice"], "check_after": "2d", "expires_at": "1d"}, "Sent invoice",
+     "verify.expires"),
+    ({"sense_type": "gws"}, "the of", "verify.terms"),
+    ({"sense_type": "gws", "terms": []}, "an it", "verify.terms"),
+])
+def test_a_verify_block_the_library_refuses_names_its_field(mem, verify: dict[str, Any], title: str,
+                                                             field: str) -> None:
+    """A verify block whose expires comes before its check_after (two durations: no schema compares them), or with
+    nothing to match (no source_id, no terms, a title without usable words), passed the schema and was refused by
+    the library naming no field (details {}), where every other refusal of the block names one."""
+    action = {"action_type": "email", "title": title, "side_effect_level": "external", "tool_call_id": "c1",
+              "verify": verify}
+    assert Draft202012Validator(BY_NAME["action_record"].schema()).is_valid({"action": action})
+    with pytest.raises(InvalidInput) as refused:
+        mem.action_record(action)
+    assert refused.value.details.get("field") == field, refused.value.details

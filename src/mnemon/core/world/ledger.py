@@ -283,7 +283,7 @@ def verification_prediction(action: Action) -> dict[str, Any] | None:
     check_after = _offset(action.created_at, spec.check_after, "action.verify.check_after")
     expires_at = _offset(action.created_at, spec.expires, "action.verify.expires")
     if expires_at < check_after:
-        raise InvalidInput("action.verify: expires is before check_after")
+        raise InvalidInput("action.verify: expires is before check_after", field="verify.expires")
     match: dict[str, Any] = {"sense_type": spec.sense_type, "observed_after": iso(action.created_at)}
     if spec.source_id is not None:
         match["source_id"] = spec.source_id
@@ -292,8 +292,8 @@ def verification_prediction(action: Action) -> dict[str, Any] | None:
         match["observation_terms_any"] = terms
     if spec.source_id is None and not terms:
         raise InvalidInput(
-            "action.verify: nothing specific to match — give source_id or terms (the title has no usable words)"
-        )
+            "action.verify: nothing specific to match — give source_id or terms (the title has no usable words)",
+            field="verify.terms")
     payload: dict[str, Any] = {
         "title": f"Verify: {action.title}",
         "prediction_type": "confirmation_expected",
