@@ -34,7 +34,7 @@ from ..core.vault.observations import hint_words
 from ..core.vault.parser import TASK_MARKS
 from ..core.keywords import VAULT_SOURCE_PREFIX
 from ..core.vault.proactive import DEADLINE_WORDS, FRESHNESS_MAX, OPEN_WORDS, PROACTIVE_STATE, hints_of_key
-from ..render.cards import check_out_dir, clip, write_card
+from ..render.cards import clip, make_out_dir, write_card
 from . import notes as notes_mod
 from .closed_loops import ClosedLater
 from .context import DEFAULT_BUDGET, DEFAULT_MAX_ITEMS, build_context_pack, parse_as_of, parse_hints, source_path_of
@@ -406,7 +406,7 @@ def thought(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS, out: st
             theme: str | None = None, record: bool = True) -> dict[str, Any]:
     hint_tokens, hops = parse_hints(hints), _check_hops(hops)
     if out is not None:
-        check_out_dir(out)  # a file named as the card folder: refused before the walk, not after it
+        make_out_dir(out)  # a file named as the card folder, or one not to be made: refused before the walk
     first = next(kept_candidates(rt, hint_tokens)[0], None)
     said = said_hints(rt, hints, hint_tokens, first.hints_hit if first else ())  # (what the hints did, asked)
     if first is None:
@@ -633,7 +633,7 @@ def surface(rt: Runtime, *, prompt: str | None = None, limit: int = 5, hops: int
         raise InvalidInput("--no-candidates (include_candidates false) needs a prompt: proactive cards come from "
                            "the scorer, not from a pack of edges to leave candidates out of")
     if out is not None:
-        check_out_dir(out)
+        make_out_dir(out)
     if prompt is not None and not str(prompt).strip():  # as `retrieve`: a blank prompt is a mistake, not "no prompt"
         raise InvalidInput("--prompt must be a non-empty string (leave it out for proactive cards)")
     said: dict[str, Any] = {}
@@ -707,7 +707,7 @@ class ContextMixin:
             raise ProviderUnavailable("run-once needs vault ingestion, which is not installed in this build")
         ingest_vault = importlib.import_module("mnemon.app.vault.ingest").ingest_vault
         if out is not None:
-            check_out_dir(out)  # before the ingest: a bad --out must not leave a half-done run behind
+            make_out_dir(out)  # before the ingest: a bad --out must not leave a half-done run behind
         stats = ingest_vault(self.rt, vault, mode="append" if append else "update", max_notes=max_notes,
                              follow_symlinks=bool(follow_symlinks), hints=None if hints is None else hint_words(hints))
         result = thought(self.rt, hints=hints, hops=hops, out=out, theme=theme)

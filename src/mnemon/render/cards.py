@@ -625,6 +625,15 @@ def check_out_dir(out_dir: str | Path, *, config: str | Path | None = None) -> P
     return path
 
 
+def make_out_dir(out_dir: str | Path) -> Path:
+    """`check_out_dir`, then the folder made: one this user may not create (`--out /srv/cards`) is refused before any
+    work too. It failed only when the card was written, after `run-once` had ingested the whole vault under a reply
+    saying the run failed. The `OSError` is the interfaces' "cannot use PATH: Permission denied"."""
+    path = check_out_dir(out_dir)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 _STAMP_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
 
@@ -687,6 +696,6 @@ def sample_thought() -> dict[str, Any]:
     }
 
 
-__all__: Sequence[str] = ("CardFiles", "PathLink", "THEMES", "badge_for", "check_out_dir", "path_links", "rasterise",
-                          "render_svg", "resolve_theme", "svg_to_png", "write_card", "sample_thought", "text_width",
-                          "wrap", "clip", "xml_text")
+__all__: Sequence[str] = ("CardFiles", "PathLink", "THEMES", "badge_for", "check_out_dir", "make_out_dir", "path_links",
+                          "rasterise", "render_svg", "resolve_theme", "svg_to_png", "write_card", "sample_thought",
+                          "text_width", "wrap", "clip", "xml_text")
