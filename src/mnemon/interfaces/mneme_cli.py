@@ -2,6 +2,7 @@
 
 Translation only:
 * `--db PATH` may appear anywhere after the command (Mneme's style); it becomes mnemon's global `--db PATH`;
+* what follows `--` is arguments, left as they are (no `--db`, `--json`, `--force` or `--help` there is read);
 * without `--config` (and `$MNEMON_CONFIG`), Mneme's config is read where Mneme keeps it: `$MNEME_CONFIG`, else
   `<user config dir>/mneme/config.json` when mnemon has no config of its own (the keys are the same); a missing
   `$MNEME_CONFIG` file is refused naming that variable, not the `--config` flag it is passed on as;
@@ -85,6 +86,10 @@ def translate(argv: list[str]) -> list[str]:
             continue
         break
     body = argv[i:]
+    # after `--` every word is an argument (a note searched for "--json"): kept as it is, and what `mneme` adds
+    # goes before it
+    end = body.index("--") if "--" in body else len(body)
+    body, tail = body[:end], body[end:]
     # `--db` anywhere after the command is mnemon's global flag
     j = 0
     while j < len(body):
@@ -100,16 +105,16 @@ def translate(argv: list[str]) -> list[str]:
             # Mneme's `remember` has two actions; anything else would be stored as a memory by mnemon's `remember`
             raise Untranslatable("`mneme remember` takes `add --file F` or `remove --source-path S`"
                                  " (`mnemon remember TEXT` stores a memory)")
-        rest = _remember(rest[1], rest[2:])
+        rest, tail = _remember(rest[1], rest[2:] + tail), []
     elif rest[:1] == ["forget"] and not _has_any(rest[1:], ("--source", "--days-threshold")) and not any(
-            not a.startswith("-") for a in rest[1:]):
+            not a.startswith("-") for a in rest[1:]) and not tail[1:]:
         rest = [*rest, "--days-threshold", "30"]
     elif rest[:2] == ["agent", "preflight"] and not _has_any(rest[2:], ("--surface-limit",)):
         rest = [*rest, "--surface-limit", "5"]
     elif rest[:1] == ["note"]:
         rest = _note(rest)
     rest = _drop_json(rest)
-    return [*globals_, *rest]
+    return [*globals_, *rest, *tail]
 
 
 def mneme_config(argv: list[str], environ: Mapping[str, str]) -> list[str]:
@@ -247,7 +252,7 @@ def remember_group() -> Any:
 
 
 def _wants_help(args: list[str]) -> bool:
-    return any(a in ("--help", "-h") for a in args)
+    return any(a in ("--help", "-h") for a in args[:args.index("--") if "--" in args else len(args)])
 
 
 def remember_help(argv: list[str]) -> str | None:
