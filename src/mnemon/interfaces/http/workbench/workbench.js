@@ -137,7 +137,10 @@ function limit(input, fallback) {
   return value;
 }
 
-async function loadGraph(focus) {
+/** Load the graph around `focus` (or the overview, when null). A load the person asked for is a step in the tab's
+ * history, so Back returns to the view before it; one the address asked for (the page opening on a #focus=, Back or
+ * Forward, a hash typed in) is where history already is, and only corrects the address. */
+async function loadGraph(focus, fromAddress) {
   const seq = ++graphSeq;
   if (graphAbort) graphAbort.abort();
   graphAbort = new AbortController();
@@ -162,7 +165,11 @@ async function loadGraph(focus) {
     ui.loading = false;
     setGraph(data);
     const hash = data.focus ? '#focus=' + encodeURIComponent(data.focus) : '';
-    if (location.hash !== hash) history.replaceState(null, '', hash || location.pathname + location.search);
+    if (location.hash !== hash) {
+      const url = hash || location.pathname + location.search;
+      if (fromAddress) history.replaceState(null, '', url);
+      else history.pushState(null, '', url);
+    }
     const shown = data.focus ? G.byId.get(data.focus) : null;
     setStatus(shown ? `Focused on “${excerpt(shown.title, 60)}”.` : data.focus ? `Focused on ${data.focus}.` :
       data.folder && !G.nodes.length ? emptyText() :
@@ -462,7 +469,7 @@ el.overview.addEventListener('click', () => { loadGraph(null); loadStoreTotals()
 el.frame.addEventListener('click', frame);
 window.addEventListener('hashchange', () => {
   const focus = focusFromHash();
-  if (focus !== G.focus) loadGraph(focus);
+  if (focus !== G.focus) loadGraph(focus, true);
 });
 window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { readColours(); requestDraw(); });
 new ResizeObserver(resize).observe(el.canvas);
@@ -554,5 +561,5 @@ window.workbench = Object.freeze({
 readColours();
 resize();
 loadServerInfo();
-loadGraph(focusFromHash());
+loadGraph(focusFromHash(), true);
 loadStoreTotals();
