@@ -172,9 +172,9 @@ async function loadGraph(focus, fromAddress) {
     }
     const shown = data.focus ? G.byId.get(data.focus) : null;
     setStatus(shown ? `Focused on “${excerpt(shown.title, 60)}”.` : data.focus ? `Focused on ${data.focus}.` :
-      data.folder && !G.nodes.length ? emptyText() :
+      !G.nodes.length ? emptyText() :
       data.folder ? `Overview of ${data.folder}: its best-connected notes. Double-click a node to focus on it.` :
-      `Overview: the best-connected ${G.nodes.some((n) => n.kind === 'note') || !G.nodes.length ? 'notes' :
+      `Overview: the best-connected ${G.nodes.some((n) => n.kind === 'note') ? 'notes' :
         'recent memories (the store has no notes)'}. Double-click a node to focus on it.`);
   } catch (err) {
     if (seq !== graphSeq) return;
