@@ -115,9 +115,14 @@ function emptyText() {
   return 'Nothing to draw: the store has no graph yet (mnemon ingest --vault PATH).';
 }
 
+/** "1 link", "2 links", "0 links"; "1 memory", "3 memories" with the plural given. */
+function counted(n, noun, plural) {
+  return `${n} ${n === 1 ? noun : plural || noun + 's'}`;
+}
+
 function renderCounts() {
   const visibleLinks = G.links.filter(linkVisible).length;
-  const parts = [`${G.nodes.length} nodes`, `${visibleLinks} links`];
+  const parts = [counted(G.nodes.length, 'node'), counted(visibleLinks, 'link')];
   if (G.truncated) parts.push('cut by the limits');
   if (ui.storeTotals) parts.push(`store: ${ui.storeTotals}`);
   el.counts.textContent = parts.join(' · ');
@@ -194,9 +199,10 @@ async function loadStoreTotals() {
   try {
     const s = await api('status');
     // the edges the page can draw: a forgotten memory's (retired) are in no graph view
-    const counted = s.edges_by_status || {};
-    const edges = ['active', 'candidate', 'killed'].reduce((a, k) => a + (Number(counted[k]) || 0), 0);
-    ui.storeTotals = `${s.total_insights ?? '?'} memories, ${edges} edges`;
+    const byStatus = s.edges_by_status || {};
+    const edges = ['active', 'candidate', 'killed'].reduce((a, k) => a + (Number(byStatus[k]) || 0), 0);
+    const memories = s.total_insights ?? '?';
+    ui.storeTotals = `${counted(memories, 'memory', 'memories')}, ${counted(edges, 'edge')}`;
     renderCounts();
   } catch (err) {
     reportError('Status', err);
