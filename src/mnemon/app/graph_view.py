@@ -11,6 +11,7 @@ nodes drawn: notes, then headings, tags, people and the other named nodes, each 
 """
 from __future__ import annotations
 
+import unicodedata
 from itertools import islice
 from typing import Any
 
@@ -137,11 +138,12 @@ def _from_the_focus_out(edges: list[Edge], chosen: list[str]) -> list[Edge]:
 
 
 def _folder_prefix(folder: str) -> str:
-    """"Projects" or "/Projects/" → "Projects/": a vault folder, as note paths start with it."""
+    """"Projects" or "/Projects/" → "Projects/": a vault folder, as note paths start with it, composed (NFC): a name
+    typed composed and one a file system keeps decomposed ("Ärzte" as A + U+0308) look alike and are one folder."""
     parts = [p for p in str(folder).replace("\\", "/").split("/") if p]
     if not parts or any(p in (".", "..") for p in parts):
         raise InvalidInput(f"folder must be a vault folder like Projects or Areas/Finance; got {folder!r}")
-    return "/".join(parts) + "/"
+    return unicodedata.normalize("NFC", "/".join(parts) + "/")
 
 
 def _overview(rt: Runtime, max_nodes: int, prefix: str | None) -> tuple[list[str], bool]:
@@ -159,11 +161,15 @@ def _overview(rt: Runtime, max_nodes: int, prefix: str | None) -> tuple[list[str
 
 def _ranked(rt: Runtime, prefix: str | None) -> list[str]:
     notes = islice(rt.store.iter_nodes(kind="note"), OVERVIEW_POOL if prefix is None else None)
-    pool = [n.id for n in notes if prefix is None or str((n.metadata or {}).get("path", "")).startswith(prefix)]
+    pool = [n.id for n in notes if prefix is None or _composed_path(n).startswith(prefix)]
     if not pool and prefix is None:  # a folder without notes draws nothing, not the store's memories
         pool = rt.store.recent_memory_ids(OVERVIEW_POOL)
     degree = rt.store.edge_counts(pool)
     return sorted(pool, key=lambda i: (-degree.get(i, 0), i))
+
+
+def _composed_path(note: Memory) -> str:
+    return unicodedata.normalize("NFC", str((note.metadata or {}).get("path", "")))
 
 
 def node_label(node: Memory) -> str:
