@@ -20,6 +20,7 @@ from ..core.model import Edge, Memory
 from ..core.ontology import category_of
 from ..core.surface import step
 from ..core.text import excerpt
+from ..core.vault.links import link_name
 from .runtime import Runtime
 
 MAX_NODES = 2000
@@ -85,17 +86,25 @@ def graph_view(rt: Runtime, *, focus: str | None = None, depth: int = 1, max_nod
 
 def find_nodes(rt: Runtime, query: Any, *, limit: int = 10) -> dict[str, Any]:
     """The nodes whose title holds `query` in any case (`Store.nodes_by_title`: notes first, exact titles, then
-    prefixes, then the rest), as the graph view lists nodes; `more` says when the limit left some out."""
+    prefixes, then the rest), as the graph view lists nodes; `more` says when the limit left some out. A query that is
+    one wikilink looks for the title it links to."""
     if not isinstance(query, str) or not query.strip():
         raise InvalidInput("query must be a non-blank text: part of a title")
     text = query.strip()
     if len(text) > MAX_TITLE_QUERY:
         raise InvalidInput(f"query must be at most {MAX_TITLE_QUERY} characters; got {len(text)}")
     limit = _bounded("limit", limit, 1, MAX_FOUND)
-    found = rt.store.nodes_by_title(text, limit + 1)
+    found = rt.store.nodes_by_title(_linked_title(text), limit + 1)
     shown = found[:limit]
     degree = rt.store.edge_counts([n.id for n in shown])
     return {"query": text, "nodes": [_node(n, degree.get(n.id, 0)) for n in shown], "more": len(found) > limit}
+
+
+def _linked_title(text: str) -> str:
+    """A query written as an Obsidian link or embed ("[[Lighthouse]]", "![[Projects/lighthouse#Budget|LH]]") as the
+    title it names (its target's last path part: "Lighthouse", "lighthouse"); any other query as it is."""
+    target = link_name(text[1:] if text.startswith("![[") else text)
+    return target.rpartition("/")[2].strip() or text if target != text else text
 
 
 def _around(rt: Runtime, focus: str, depth: int, max_nodes: int, statuses: tuple[str, ...]) -> tuple[list[str], bool]:

@@ -220,7 +220,8 @@ cli.add_command(viz)
 @click.option("--limit", default=10, show_default=True, type=int, help="1-50.")
 def find_nodes(words: tuple[str, ...], limit: int) -> None:
     """Graph nodes whose title holds the words, in any case: notes first, then headings, tags, people and other named
-    nodes; exact titles, then prefixes, then the rest. Their ids are what `graph --focus` and `show` take."""
+    nodes; exact titles, then prefixes, then the rest; a [[wikilink]] looks for the note it names. Their ids are what
+    `graph --focus` and `show` take."""
     run(lambda c: c.mem.find_nodes(" ".join(words), limit=limit))
 
 
