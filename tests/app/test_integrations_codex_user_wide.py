@@ -7,7 +7,6 @@ import json
 import os
 import re
 import shlex
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,19 +14,6 @@ from typing import Any
 import pytest
 
 CliRun = Callable[..., tuple[int, Any]]
-
-
-@pytest.fixture
-def projects(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
-    monkeypatch.setenv("HOME", str(tmp_path / "user-home"))
-    for variable in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "HERMES_HOME", "GIT_DIR", "GIT_WORK_TREE"):
-        monkeypatch.delenv(variable, raising=False)
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "no-gitconfig"))
-    folders = (tmp_path / "project a", tmp_path / "projet b é")  # (a space, a letter beyond ASCII)
-    for folder in folders:
-        folder.mkdir()
-        subprocess.run(["git", "init", "-q", str(folder)], check=True)
-    return folders[0].resolve(), folders[1].resolve()
 
 
 def _own_guide() -> Path:

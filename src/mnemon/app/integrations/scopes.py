@@ -19,12 +19,11 @@ import dataclasses
 import shlex
 import subprocess
 import tomllib
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ...core.errors import Conflict, InvalidInput
-from . import edits, hosts
+from . import edits, hosts, stores_named
 from .edits import FileChange
 from .guide import guide_command, instructions_block, is_portable, program
 from .hosts import SERVER_NAME, Commands, HostPlan, Place
@@ -221,9 +220,6 @@ def _codex_user_wide(place: Place) -> list[dict[str, str]]:
     return steps
 
 
-_LOCATING = ("--db", "--store", "--home", "--config")
-
-
 def _global_eject() -> str:
     """The command that takes mnemon's guide (and a --global setup's server block) out of the user's Codex home."""
     return shlex.join([program(), "setup", "--global", "--target", "codex", "--eject"])
@@ -236,34 +232,29 @@ def _user_guide_beside(place: Place, commands: Commands) -> list[dict[str, str]]
     own = place.folder("CODEX_HOME", ".codex") / "AGENTS.md"
     found = edits.MARKDOWN_MARKERS.pattern().search(edits.plain(_readable(own)))
     words = guide_command(found.group(0)) if found else None
-    if words is None or _store_of(words[1:]) == _store_of(commands.options):
+    if words is None or stores_named.same(words[1:], commands.options, place.environ):
         return []
-    held = shlex.join(_store_of(words[1:])) or "the default store"
+    held = stores_named.described(words[1:], place.environ)
     return [{"what": "instructions", "run": _global_eject(),
              "note": f"{own} (your own, which Codex reads in every project before the project's AGENTS.md) holds "
                      f"mnemon's guide for {held}: in this project the agent reads it beside the team's, two guides "
                      "naming two stores; run this when no project of yours needs it"}]
 
 
-def _store_of(words: Sequence[str]) -> tuple[str, ...]:
-    """The options of a mnemon command line that say which store it uses (not its program, nor --embed)."""
-    return tuple(w for option, value in zip(words, words[1:]) if option in _LOCATING for w in (option, value))
-
-
 def _refuse_another_store(place: Place, own: Path, commands: Commands, *, mcp: bool) -> None:
     """A personal setup writes the user's own Codex guide and server, which Codex reads in every project: one naming
     another store is another project's (or a --global setup's), and replacing it would point that project's agent
     at this store without a word. Refused, nothing written, with the ways on."""
-    wanted = _store_of(commands.options)
+    wanted = stores_named.store_of(commands.options)
     found = edits.MARKDOWN_MARKERS.pattern().search(edits.plain(_readable(own)))
     words = guide_command(found.group(0)) if found else None
     theirs: list[tuple[str, tuple[str, ...], str]] = []
-    if words is not None and _store_of(words[1:]) != wanted:
-        theirs.append((f"{own} holds mnemon's guide", _store_of(words[1:]), _global_eject()))
+    if words is not None and not stores_named.same(words[1:], wanted, place.environ):
+        theirs.append((f"{own} holds mnemon's guide", stores_named.store_of(words[1:]), _global_eject()))
     entry = (_codex_user_servers(place) or {}).get(SERVER_NAME) if mcp else None
-    server = _store_of([str(entry.get("command")), *map(str, entry.get("args") or [])]) if isinstance(
+    server = stores_named.store_of([str(entry.get("command")), *map(str, entry.get("args") or [])]) if isinstance(
         entry, dict) else wanted
-    if hosts._looks_like_mnemon(entry) and server != wanted:
+    if hosts._looks_like_mnemon(entry) and not stores_named.same(server, wanted, place.environ):
         outside = SERVER_NAME in (_codex_user_servers(place, outside_block=True) or {})
         theirs.append((f"{own.with_name('config.toml')} runs mnemon's MCP server", server,
                        f"codex mcp remove {SERVER_NAME}" if outside else _global_eject()))
@@ -272,7 +263,7 @@ def _refuse_another_store(place: Place, own: Path, commands: Commands, *, mcp: b
     old = theirs[0][1]
 
     def store(options: tuple[str, ...]) -> str:
-        return shlex.join(options) if options else "the default store"
+        return stores_named.described(options, place.environ)
 
     held = "; ".join(f"{what} for {store(options)}" for what, options, _ in theirs)
     fixes = " and ".join(dict.fromkeys(f"`{fix}`" for _, _, fix in theirs))
