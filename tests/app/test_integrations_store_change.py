@@ -1,8 +1,11 @@
 """A setup that meets the user's own (user-wide) files naming a store: the same store named another way is the same
-store."""
+store, and a user-wide setup that moves them to another store — Codex's guide and server, Claude Code's hooks and
+skill, which every project reads — says which store they named before and which now, dry run too."""
 from __future__ import annotations
 
+import json
 import os
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -44,3 +47,60 @@ def test_a_shared_guide_of_the_same_store_named_another_way_says_nothing(
     assert cli_run(["setup", "--global", "--target", "codex"])[0] == 0
     code, out = cli_run(["--store", "default", "setup", "--project", str(b), "--target", "codex", "--shared"])
     assert code == 0 and not _steps(out, "instructions"), out
+
+
+def test_a_global_codex_setup_with_another_store_says_what_it_moves(cli_run: CliRun,
+                                                                    projects: tuple[Path, Path]) -> None:
+    a, _ = projects
+    code, out = cli_run(["--db", str(a.parent / "a.db"), "setup", "--project", str(a), "--target", "codex"])
+    (step,) = _steps(out, "mcp server")
+    argv = shlex.split(step["run"])[shlex.split(step["run"]).index("--") + 1:]
+    config = _codex_home() / "config.toml"  # what the `codex mcp add` step writes, outside mnemon's block
+    config.write_text(f"[mcp_servers.mnemon]\ncommand = {json.dumps(argv[0])}\nargs = {json.dumps(argv[1:])}\n")
+    for dry in (["--dry-run"], []):
+        code, out = cli_run(["--db", str(a.parent / "b.db"), "setup", "--global", "--target", "codex", *dry])
+        assert code == 0, out
+        (moved,) = _steps(out, "store")
+        assert str(a.parent / "a.db") in moved["note"] and str(a.parent / "b.db") in moved["note"], moved
+        assert str(_codex_home() / "AGENTS.md") in moved["note"]
+        # the server `codex mcp add` put there still runs a.db, and setup leaves it: said, with the way out
+        (server,) = [s for s in _steps(out, "mcp server") if "run" in s]
+        assert server["run"] == "codex mcp remove mnemon" and str(a.parent / "a.db") in server["note"], server
+    # the same store again: nothing moves, nothing said of it
+    code, out = cli_run(["--db", str(a.parent / "b.db"), "setup", "--global", "--target", "codex", "--no-mcp"])
+    assert code == 0 and not _steps(out, "store"), out
+
+
+def test_a_second_global_claude_code_setup_with_another_store_says_what_it_moves(
+        cli_run: CliRun, projects: tuple[Path, Path]) -> None:
+    a, b = projects
+    assert cli_run(["--db", str(a.parent / "a.db"), "setup", "--global", "--target", "claude-code"])[0] == 0
+    for dry in (["--dry-run"], []):
+        code, out = cli_run(["--db", str(a.parent / "b.db"), "setup", "--global", "--target", "claude-code", *dry])
+        assert code == 0, out
+        (moved,) = _steps(out, "store")
+        assert str(a.parent / "a.db") in moved["note"] and str(a.parent / "b.db") in moved["note"], moved
+        assert str(Path(os.environ["HOME"]) / ".claude" / "settings.json") in moved["note"]
+    code, out = cli_run(["--db", str(a.parent / "b.db"), "setup", "--global", "--target", "claude-code"])
+    assert code == 0 and not _steps(out, "store"), out
+    # a project Claude Code knows, set up personally with its own store, runs its hooks beside the user's: named
+    assert cli_run(["--db", str(a.parent / "a.db"), "setup", "--project", str(a), "--target", "claude-code"])[0] == 0
+    state = Path(os.environ["HOME"]) / ".claude.json"  # (Claude Code's own file: the projects it has opened)
+    state.write_text(json.dumps({"projects": {str(a): {}, str(b): {}}}))
+    code, out = cli_run(["--db", str(a.parent / "c.db"), "setup", "--global", "--target", "claude-code"])
+    (moved,) = _steps(out, "store")
+    assert str(a) in moved["note"] and str(b) not in moved["note"], moved
+
+
+def test_a_personal_claude_code_setup_says_the_users_own_hooks_name_another_store(
+        cli_run: CliRun, projects: tuple[Path, Path]) -> None:
+    a, b = projects
+    assert cli_run(["--db", str(a.parent / "a.db"), "setup", "--global", "--target", "claude-code"])[0] == 0
+    code, out = cli_run(["--db", str(a.parent / "b.db"), "setup", "--project", str(b), "--target", "claude-code"])
+    assert code == 0, out
+    (both,) = _steps(out, "hooks")
+    assert str(a.parent / "a.db") in both["note"] and str(a.parent / "b.db") in both["note"], both
+    assert both["run"].endswith("setup --global --target claude-code --eject")
+    # the same store: Claude Code runs the same hooks once, nothing to say
+    code, out = cli_run(["--db", str(a.parent / "a.db"), "setup", "--project", str(a), "--target", "claude-code"])
+    assert code == 0 and not _steps(out, "hooks"), out

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import Conflict, InvalidInput
-from . import edits, hosts, stores_named
+from . import edits, hosts, stores_named, user_wide
 from .edits import FileChange
 from .guide import guide_command, instructions_block, is_portable, program
 from .hosts import SERVER_NAME, Commands, HostPlan, Place
@@ -33,6 +33,12 @@ def plan(host: str, place: Place, commands: Commands, *, install: bool, hooks: b
     if place.user and host == "codex" and not install:  # the server a `codex mcp add` step added is not setup's
         done = hosts.plan(host, place, commands, install=install, hooks=hooks, mcp=mcp)
         return HostPlan(host, done.changes, done.manual + _codex_user_wide(place))
+    if place.user and install and host in ("claude-code", "codex"):  # said when they name another store before
+        done = hosts.plan(host, place, commands, install=install, hooks=hooks, mcp=mcp)
+        steps = user_wide.repointed(host, place, commands, hooks=hooks, mcp=mcp)
+        said = any(s["what"] == "mcp server" for s in steps)  # (the server left, and why it matters)
+        return HostPlan(host, done.changes, [m for m in done.manual if not (
+            said and m["what"] == "mcp server" and "run" not in m)] + steps)
     if place.user or host not in ("claude-code", "codex"):
         return hosts.plan(host, place, commands, install=install, hooks=hooks, mcp=mcp)
     planner = _claude_code if host == "claude-code" else _codex
@@ -93,6 +99,8 @@ def _claude_code(place: Place, commands: Commands, *, install: bool, hooks: bool
     changes = [_left(skill) if team_skill else _scoped(skill, "personal"),
                hooks_change(shared, "shared", False, _machines_hook),
                hooks_change(local, "personal", hooks and not team_hooks), server_change(True, False)]
+    if hooks and not team_hooks:
+        manual += user_wide.beside_users_hooks(place, commands)
     if hooks and team_hooks:
         manual.append({"what": "hooks", "note": f"{shared} (the project's, shared) runs mnemon's hooks for every "
                        f"teammate: none added to {local.name}, as each prompt would be recalled twice"})

@@ -1,0 +1,146 @@
+"""What the user's own host files — read in every project — say about the store before a setup changes them or
+stands beside them: a `--global` setup that moves them to another store says which they named before (every
+project that used them moves too), and a project's personal Claude Code setup says when the user's own hooks,
+which Claude Code runs in the project as well, recall from another store."""
+from __future__ import annotations
+
+import json
+import shlex
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from ...core.errors import InvalidInput
+from . import edits, hosts, stores_named
+from .guide import guide_command, program
+from .hosts import SERVER_NAME, Commands, Place
+
+Named = tuple[str, tuple[str, ...]]  # where (a file, what of it), and the store options it holds
+
+
+def repointed(host: str, place: Place, commands: Commands, *, hooks: bool, mcp: bool) -> list[dict[str, str]]:
+    """The steps of a `--global` install of `host` that moves the user's files from another store: one saying what
+    named which store before, and for Codex the server a `codex mcp add` step put outside mnemon's block, which the
+    setup leaves (so the agent would read one store's guide and call the other's server)."""
+    steps: list[dict[str, str]] = []
+    if host == "claude-code":
+        folder = place.folder("CLAUDE_CONFIG_DIR", ".claude")
+        named = ([] if not hooks else _claude_hooks(folder / "settings.json")) + _guide(
+            folder / "skills" / "mnemon" / "SKILL.md", "the skill")
+        server = (hosts.claude_servers(place) or {}).get(SERVER_NAME) if mcp else None
+        named += [(f"{_claude_state(place)} (the MCP server, which the step replaces)", _server_store(server))
+                  ] if hosts._looks_like_mnemon(server) else []
+        reader = "Claude Code reads them in every project" + _claude_projects(place, commands)
+    elif host == "codex":
+        codex_home = place.folder("CODEX_HOME", ".codex")
+        config = codex_home / "config.toml"
+        named = _guide(codex_home / "AGENTS.md", "the guide")
+        block, outside = _codex_servers(config) if mcp else (None, None)
+        named += [(f"{config} (mnemon's block)", _server_store(block))] if hosts._looks_like_mnemon(block) else []
+        reader = ("Codex reads them in every project: the agent of each project set up with them (a personal "
+                  "setup's, or a --global one's) moves too; mnemon keeps no list of those projects")
+        if hosts._looks_like_mnemon(outside) and not stores_named.same(_server_store(outside), commands.options,
+                                                                      place.environ):
+            old, new = _said(_server_store(outside), place), _said(commands.options, place)
+            steps.append({"what": "mcp server", "run": f"codex mcp remove {SERVER_NAME}",
+                          "note": f"{config} runs mnemon's MCP server for {old} outside mnemon's block (a `codex mcp "
+                                  f"add` step put it there), and this setup leaves it: the agent would read the guide "
+                                  f"for {new} and call the server of {old}; run this, then this setup again"})
+    else:
+        return []
+    moved = [(where, options) for where, options in named
+             if not stores_named.same(options, commands.options, place.environ)]
+    if moved:
+        by_store: dict[str, list[str]] = {}
+        for where, options in moved:
+            by_store.setdefault(_said(options, place), []).append(where)
+        before = "; ".join(f"{' and '.join(wheres)} named {store}" for store, wheres in by_store.items())
+        steps.append({"what": "store", "note": f"{before} before: this setup makes them name "
+                                                  f"{_said(commands.options, place)}. {reader}"})
+    return steps
+
+
+def beside_users_hooks(place: Place, commands: Commands) -> list[dict[str, str]]:
+    """A project's personal Claude Code hooks beside the user's own (`--global`) for another store: Claude Code runs
+    both in the project (a hook identical to one of the user's it runs once), each prompt recalled from two stores."""
+    settings = place.folder("CLAUDE_CONFIG_DIR", ".claude") / "settings.json"
+    theirs = [options for _, options in _claude_hooks(settings)
+              if not stores_named.same(options, commands.options, place.environ)]
+    if not theirs:
+        return []
+    return [{"what": "hooks", "run": shlex.join([program(), "setup", "--global", "--target", "claude-code", "--eject"]),
+             "note": f"{settings} (your own, which Claude Code reads in every project) runs mnemon's hooks for "
+                     f"{_said(theirs[0], place)}: in this project Claude Code runs them beside these for "
+                     f"{_said(commands.options, place)}, each prompt recalled from both stores (and two skills "
+                     "named mnemon); run this when no project of yours needs them"}]
+
+
+def _claude_projects(place: Place, commands: Commands, shown: int = 5) -> str:
+    """The projects Claude Code knows (`~/.claude.json`) whose own mnemon hooks name another store: it runs those
+    beside the user's own there."""
+    try:
+        known = json.loads(edits.plain(_claude_state(place).read_bytes().decode("utf-8"))).get("projects")
+    except (OSError, ValueError, AttributeError):
+        known = None
+    others = [folder for folder in (known if isinstance(known, dict) else {})
+              if any(not stores_named.same(options, commands.options, place.environ)
+                     for name in ("settings.local.json", "settings.json")
+                     for _, options in _claude_hooks(Path(folder) / ".claude" / name))]
+    if not others:
+        return ""
+    more = f" and {len(others) - shown} more" if len(others) > shown else ""
+    return (f"; these projects run mnemon's hooks of their own for another store beside them, each prompt recalled "
+            f"from both: {', '.join(others[:shown])}{more}")
+
+
+def _said(options: Any, place: Place) -> str:
+    return stores_named.described(options, place.environ)
+
+
+def _claude_hooks(settings: Path) -> list[Named]:
+    """The store mnemon's hooks in a Claude Code settings file name (the first of them), if it holds any."""
+    try:
+        table = edits.json_object(settings, edits.read_text(settings)).get("hooks")
+    except InvalidInput:
+        return []
+    groups = [g for v in table.values() if isinstance(v, list) for g in v] if isinstance(table, dict) else []
+    found = [h["command"] for g in groups if isinstance(g, dict) and isinstance(g.get("hooks"), list)
+             for h in g["hooks"] if hosts._is_ours(h)]
+    try:
+        return [(f"{settings} (the hooks)", stores_named.store_of(shlex.split(found[0])))] if found else []
+    except ValueError:
+        return []
+
+
+def _guide(path: Path, what: str) -> list[Named]:
+    try:
+        words = guide_command(edits.read_text(path))
+    except InvalidInput:
+        return []
+    return [(f"{path} ({what})", stores_named.store_of(words[1:]))] if words else []
+
+
+def _server_store(entry: Any) -> tuple[str, ...]:
+    return stores_named.store_of([str(entry.get("command")), *map(str, entry.get("args") or [])])
+
+
+def _claude_state(place: Place) -> Path:
+    """Claude Code's state file (`hosts.claude_servers` reads its servers)."""
+    return Path(place.environ.get("CLAUDE_CONFIG_DIR") or place.home).expanduser() / ".claude.json"
+
+
+def _codex_servers(config: Path) -> tuple[Any, Any]:
+    """mnemon's server in the user's Codex config: in setup's block, and outside it (a `codex mcp add` step's)."""
+    try:
+        text = edits.plain(edits.read_text(config))
+        found = edits.TOML_MARKERS.pattern().search(text)
+        block = tomllib.loads(found.group(0)) if found else {}
+        outside = tomllib.loads(edits.without_block(text, edits.TOML_MARKERS))
+    except (InvalidInput, tomllib.TOMLDecodeError):
+        return None, None
+
+    def entry(table: dict[str, Any]) -> Any:
+        servers = table.get("mcp_servers")
+        return servers.get(SERVER_NAME) if isinstance(servers, dict) else None
+
+    return entry(block), entry(outside)
