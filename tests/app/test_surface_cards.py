@@ -140,3 +140,17 @@ def test_a_killed_observation_is_neither_packed_nor_carded(example_vault_mem: Mn
     assert (gone["reason"], gone["truth_policy"]) == ("observation_edge_killed", "excluded")
     cards = mem.surface(prompt=prompt, limit=3)["thoughts"]
     assert cards and not any("Waiting on" in c["title"] for c in cards)
+
+
+def test_surface_stats_are_counts_with_and_without_a_prompt(example_vault_mem: Mnemon) -> None:
+    # a proactive surface answered null for every count but two, where a prompt's answered integers: a reader
+    # summing or comparing them had to special-case one of the two shapes
+    proactive = example_vault_mem.surface(limit=3)["retrieval"]["stats"]
+    prompted = example_vault_mem.surface(prompt="battery supplier overdue", limit=3)["retrieval"]["stats"]
+    for stats in (proactive, prompted):
+        assert all(type(value) is int and value >= 0 for value in stats.values()), stats
+    # the proactive scorer recalls no memory, weighs no edge item and reads no world row; what it passed over is
+    # every candidate it did not make a card of, none of them listed
+    assert proactive["memories_recalled"] == proactive["edges_considered"] == proactive["world_items"] == 0
+    assert proactive["killed_edges_excluded"] == proactive["skipped_reported"] == 0
+    assert proactive["skipped_total"] == proactive["candidate_items_considered"] - proactive["items_returned"]

@@ -607,14 +607,15 @@ def _distinct_cards(entries: Iterable[_CardEntry], limit: int) -> list[dict[str,
     return cards
 
 
-# `retrieval.stats` of `surface`, with or without a prompt: a count that does not apply (a proactive surface recalls
-# no memories and weighs no edges) is null, never a missing key; `items_returned` is the number of cards in both
+# `retrieval.stats` of `surface`, with or without a prompt: the same keys, each a count; what a proactive surface
+# does not do (recall memories, weigh edges or world rows as items) it did 0 times, and the candidates it made no
+# card of are skipped, none listed. `items_returned` is the number of cards in both
 _SURFACE_STATS = ("candidate_items_considered", "items_returned", "skipped_reported", "skipped_total",
                   "memories_recalled", "edges_considered", "killed_edges_excluded", "world_items")
 
 
 def _surface_stats(cards: int, counts: dict[str, Any]) -> dict[str, Any]:
-    return {**{key: counts.get(key) for key in _SURFACE_STATS}, "items_returned": cards}
+    return {**{key: int(counts.get(key) or 0) for key in _SURFACE_STATS}, "items_returned": cards}
 
 
 def surface(rt: Runtime, *, prompt: str | None = None, limit: int = 5, hops: int = DEFAULT_HOPS, hints: Any = None,
@@ -658,7 +659,8 @@ def surface(rt: Runtime, *, prompt: str | None = None, limit: int = 5, hops: int
                                                                          vault, hits))
                                     for c in kept), limit)
         retrieval = {"clusters": [], "brain_labels": [], "source": "proactive_candidates",
-                     "stats": _surface_stats(len(thoughts), {"candidate_items_considered": considered}),
+                     "stats": _surface_stats(len(thoughts), {"candidate_items_considered": considered,
+                                                              "skipped_total": max(0, considered - len(thoughts))}),
                      "empty_reason": None if thoughts else "no_candidates"}
         said = said_hints(rt, hints, hint_tokens, hits)  # (a pack's hints bias its recall: no card holds them as such)
     for n, t in enumerate(thoughts, start=1):
