@@ -252,7 +252,7 @@ def remember_group() -> Any:
 
 
 def _wants_help(args: list[str]) -> bool:
-    return any(a in ("--help", "-h") for a in args[:args.index("--") if "--" in args else len(args)])
+    return any(a in ("--help", "-h") for a in _before_end(args))
 
 
 def remember_help(argv: list[str]) -> str | None:
@@ -374,6 +374,8 @@ def _main(argv: list[str] | None) -> int:
         return _note_delete(translated, ends_process=argv is None)
     if _command_words(translated)[:1] == ["doctor"]:
         return _doctor(translated, ends_process=argv is None)
+    if _command_words(translated) == ["note", "daily"] and not _has_any(_before_end(args), ("--pattern",)):
+        return _note_daily(translated, ends_process=argv is None)
     return mnemon_main(translated, ends_process=argv is None, prog_name="mneme")
 
 
@@ -482,6 +484,22 @@ def _doctor_as_mneme(text: str, doc: Any, translated: list[str]) -> str:
         return value
     reworded = reword(doc)
     return text if reworded == doc else dumps(reworded, pretty="--pretty" in translated) + "\n"
+
+
+def _before_end(args: list[str]) -> list[str]:
+    """The words before `--` (after it, a "--pattern" is an argument, not the option)."""
+    return args[:args.index("--")] if "--" in args else args
+
+
+def _note_daily(translated: list[str], *, ends_process: bool) -> int:
+    """`note daily` with the pattern `mneme` added (Mneme's default): its `pattern_source` says "default", as for
+    mnemon's own default; "argument" named a --pattern the user never gave."""
+    code, text, doc, _error = _run_captured(translated, ends_process=ends_process)
+    if isinstance(doc, dict) and doc.get("pattern_source") == "argument" and doc.get("pattern") == MNEME_DAILY_PATTERN:
+        doc["pattern_source"] = "default"
+        text = dumps(doc, pretty="--pretty" in translated) + "\n"
+    sys.stdout.write(text)
+    return code
 
 
 def _note_delete(translated: list[str], *, ends_process: bool) -> int:
