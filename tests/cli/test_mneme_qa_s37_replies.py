@@ -25,3 +25,65 @@ def test_daily_pattern_source_says_default_when_mneme_supplied_the_pattern(mneme
     assert code == 0 and out["pattern_source"] == "argument"
     code, out = mneme(["note", "daily", action, "--vault", vault, "--pattern=Journal/YYYY-MM-DD.md", *content])
     assert code == 0 and out["pattern_source"] == "argument" and out["path"].startswith("Journal/")
+
+
+@pytest.fixture
+def ingested(mneme, tmp_path: Path, example_vault: Path) -> Path:  # noqa: F811
+    db = tmp_path / "m.sqlite"
+    code, out = mneme(["ingest", "--vault", example_vault, "--db", db])
+    assert code == 0, out
+    return db
+
+
+@pytest.mark.parametrize("prompt", [["--prompt", "Lighthouse pilot vendor contract"], []], ids=["prompt", "proactive"])
+def test_a_card_suggests_commands_that_run_under_mneme(mneme, ingested: Path, prompt: list[str]) -> None:  # noqa: F811
+    # a Mneme user copying a card's command got `mnemon --db … show …`: another program's name
+    from mnemon.interfaces.mneme_cli import translate
+
+    code, out = mneme(["surface", "--db", ingested, *prompt])
+    assert code == 0 and out["thoughts"]
+    commands = [a["command"] for t in out["thoughts"] for a in t["suggested_actions"] if "command" in a]
+    assert {c[0] for c in commands} == {"mneme"}
+    kinds = {a["type"] for t in out["thoughts"] for a in t["suggested_actions"]}
+    assert {"inspect", "vault_append_bullet"} <= kinds
+    for command in commands:
+        assert translate(command[1:]) == command[1:]  # mneme runs it as mnemon would
+    inspect = next(a["command"] for a in out["thoughts"][0]["suggested_actions"] if a["type"] == "inspect")
+    code, shown = mneme(inspect[1:])
+    assert code == 0 and shown["id"] == inspect[-1]
+    bullet = next(a for t in out["thoughts"] for a in t["suggested_actions"] if a["type"] == "vault_append_bullet")
+    code, added = mneme(bullet["command"][1:])
+    assert code == 0 and added["changed"] is True, added
+
+
+def test_mnemon_still_suggests_mnemon_commands(ingested: Path) -> None:
+    from mnemon.app.config import load_config
+    from mnemon.app.memory import Mnemon
+
+    mem = Mnemon.open(load_config(db=str(ingested)))
+    try:
+        cards = mem.surface(prompt="Lighthouse pilot vendor contract")["thoughts"]
+    finally:
+        mem.close()
+    assert {a["command"][0] for t in cards for a in t["suggested_actions"]} == {"mnemon"}
+
+
+def test_the_note_write_hint_names_mneme_ingest(mneme, tmp_path: Path) -> None:  # noqa: F811
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    for line in (["note", "write", "--vault", vault, "New.md", "--content", "hello"],
+                 ["write", "--vault", vault, "--path", "Other.md", "--content", "hello"]):
+        code, out = mneme(line)
+        assert code == 0, out
+        assert "`mneme ingest`" in out["hint"] and "mnemon" not in out["hint"], out["hint"]
+
+
+@pytest.mark.parametrize("line", [["surface", "--prompt", "x"], ["--readonly", "status"]], ids=["read", "readonly"])
+def test_a_missing_database_names_the_writes_that_create_it_under_mneme(mneme, tmp_path: Path,  # noqa: F811
+                                                                        line: list[str]) -> None:
+    # "a write (`mnemon remember`, `mnemon ingest`) creates it": under mneme, `remember TEXT` is refused
+    code, out = mneme([*line, "--db", tmp_path / "none.db"])
+    assert code != 0 and out["ok"] is False
+    message = out["error"]["message"]
+    assert "`mneme ingest`" in message and "`mneme remember add`" in message, message
+    assert "mnemon" not in message

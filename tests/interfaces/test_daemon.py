@@ -204,6 +204,14 @@ def test_context_packs_and_cards_through_it_are_the_ones_a_call_of_its_own_print
     assert parse_one_json(served.stdout) == mnemon(alone, "--db", db, "retrieve", "--prompt", "battery supplier risk",
                                                    "--max-items", "4")[1]
     assert status(daemon_env)["served"] == 5  # type: ignore[index]
+    # its cards suggest commands typed as `mneme`, the program the caller ran, as a call of its own does
+    mneme = [*mneme[:3], "surface", "--prompt", "battery supplier risk", "--db", db]
+    served, own = (subprocess.run(mneme, capture_output=True, text=True, env=e, timeout=60)
+                   for e in (daemon_env, alone))
+    assert served.returncode == own.returncode == 0 and served.stdout == own.stdout
+    cards = parse_one_json(served.stdout)["thoughts"]
+    assert cards and {a["command"][0] for c in cards for a in c["suggested_actions"]} == {"mneme"}
+    assert status(daemon_env)["served"] == 6  # type: ignore[index]
 
 
 def test_relative_paths_and_the_environment_are_the_callers(daemon_env: dict[str, str], tmp_path: Path) -> None:

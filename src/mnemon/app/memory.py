@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.keywords import embedding_text_of
 from ..core.errors import InvalidInput, NotFound, ProviderUnavailable
 from ..core.model import LOG_OPS
-from ..core.surface import embed_all
+from ..core.surface import creating_write, embed_all, typed
 from ..ports.cache_paths import beside, cache_bytes
 from ..ports.embed.base import EmbedSettings
 from ..ports.embed.registry import get_provider
@@ -104,8 +104,8 @@ def refuse_missing_db(cfg: Config, method: str | None) -> bool:
             return False  # (an empty file beside a log of writes: the store refuses it and says why)
         # an empty file holds no store (SQLite would make one in it): an emptied store, not an empty memory
         raise NotFound(f"{path} (named by {cfg.db_named_by}) is an empty file, not a mnemon store: if it was one, it "
-                       "was emptied (restore it from a copy or an export); a write (`mnemon remember`) makes a new "
-                       "store in it", path=str(path), named_by=cfg.db_named_by)
+                       "was emptied (restore it from a copy or an export); a write (" + creating_write() + ") makes "
+                       "a new store in it", path=str(path), named_by=cfg.db_named_by)
     except FileNotFoundError:
         pass
     except OSError:  # not a directory on the way, a name too long, …
@@ -116,11 +116,11 @@ def refuse_missing_db(cfg: Config, method: str | None) -> bool:
     if not (folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)):
         return False
     if path == cfg.home / "data" / cfg.store / "mnemon.db":
-        raise NotFound(f"no store {cfg.store!r} (named by {cfg.db_named_by}): `mnemon store list` shows the stores;"
-                       f" `mnemon store create {cfg.store}` (or a write, `mnemon remember`) makes it",
+        raise NotFound(typed(f"no store {cfg.store!r} (named by {cfg.db_named_by}): `mnemon store list` shows the "
+                             f"stores; `mnemon store create {cfg.store}` (or a write: {creating_write()}) makes it"),
                        path=str(path), store=cfg.store, named_by=cfg.db_named_by)
-    raise NotFound(f"no database at {path} (named by {cfg.db_named_by}): check the path; a write (`mnemon "
-                   "remember`, `mnemon ingest`) creates it there", path=str(path), named_by=cfg.db_named_by)
+    raise NotFound(f"no database at {path} (named by {cfg.db_named_by}): check the path; a write ({creating_write()}) "
+                   "creates it there", path=str(path), named_by=cfg.db_named_by)
 
 
 # what lives beside a SQLite database as `<db>-<name>`: SQLite's log, index and journal, and mnemon's caches and lock
@@ -152,7 +152,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         except NotFound as missing:  # a server schema holding no store: what a missing SQLite file is
             where = missing.details.get("path", str(cfg.db_path))
             raise NotFound(f"no mnemon store in {where} (named by {cfg.db_named_by}): check the URL and its schema; "
-                           "a write (`mnemon remember`, `mnemon ingest`) creates the store there", path=where,
+                           f"a write ({creating_write()}) creates the store there", path=where,
                            named_by=cfg.db_named_by) from None
         try:
             emb = get_provider(name, EmbedSettings.from_env(cfg.environ))

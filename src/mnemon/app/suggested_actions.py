@@ -5,7 +5,8 @@ caller who can type no command.
 A suggestion is only useful if it can be pasted: every `command` is an argv list (a note path or id with a space
 stays one argument) that names the store the card came from (`--db`, the path the runtime opened) and, for a note
 edit, the vault that store was ingested from (`--vault`, the root ingestion recorded). Without them a pasted command
-hit the default store or failed with "no vault given".
+hit the default store or failed with "no vault given". It starts with the program the user ran: `mnemon`, or
+`mneme`, which reads each of these lines as mnemon does.
 
 A PostgreSQL URL that holds a password is the exception: the store's path is that URL masked (`u:***@`), and a
 `--db` with it could never connect. The commands then leave `--db` out and say in `store` that they reach the store
@@ -16,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..core.surface import needs_writes, writes_offered
+from ..core.surface import needs_writes, program, writes_offered
 from .runtime import Runtime
 
 NEXT_ACTIONS_HEADING = "Next Actions"
@@ -75,7 +76,8 @@ def suggested_actions(item: dict[str, Any], *, db: str | None = None, vault: str
     # file or by --store sets no such variable. Without --db, the same config or environment reaches the store; one
     # opened by a bare --db needs it again, which `store` says.
     masked = bool(db and _MASKED_PASSWORD.search(db))
-    store = ["mnemon", *(["--db", db] if db and not masked else [])]
+    # the program the user ran (`mneme` runs these commands alike): a Mneme user pasted `mnemon …` lines
+    store = [program(), *(["--db", db] if db and not masked else [])]
     src = str(item.get("source_path") or "")
     out: list[dict[str, Any]] = []
     if item.get("item_type") == "edge" and item.get("candidate_only"):

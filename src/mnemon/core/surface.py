@@ -1,7 +1,9 @@
 """How the caller reaches mnemon, for the words that name its next step: a person at a shell types commands
 (`mnemon forget ID`, `--readonly`); an agent over MCP or a script over HTTP calls operations (`forget` with its
 `id`) and can type no command, so a hint naming one left it with nothing to do. The servers run each call under
-`tools()` (`interfaces/operations.run`); everything else reads as the command line."""
+`tools()` (`interfaces/operations.run`); everything else reads as the command line, typed under the program the
+user ran: `mnemon`, or the `mneme` script running the same commands under its own name (`typed_as`), whose user
+copying a suggested `mnemon …` line got another program's name."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -10,6 +12,36 @@ from contextvars import ContextVar
 
 _TOOLS: ContextVar[bool] = ContextVar("mnemon_tools", default=False)
 _WRITES: ContextVar[bool] = ContextVar("mnemon_tool_writes", default=True)
+_PROGRAM: ContextVar[str] = ContextVar("mnemon_program", default="mnemon")
+COMMAND_MARK = "`mnemon "  # how a library text names a command: a backtick, the program, a space
+
+
+@contextmanager
+def typed_as(program: str) -> Iterator[None]:
+    """Within: the commands a text or a suggestion names are typed as `program` (the CLI's `prog_name`)."""
+    token = _PROGRAM.set(program)
+    try:
+        yield
+    finally:
+        _PROGRAM.reset(token)
+
+
+def program() -> str:
+    """The program name a suggested command line starts with."""
+    return _PROGRAM.get()
+
+
+def typed(text: str) -> str:
+    """`text`, each `mnemon …` command in it named by the program the user ran. Only for commands that program
+    reads as mnemon does (`mneme remember TEXT` is refused: a store is made by `creating_write`)."""
+    return text if _PROGRAM.get() == "mnemon" else text.replace(COMMAND_MARK, f"`{_PROGRAM.get()} ")
+
+
+def creating_write() -> str:
+    """The writes that create a store, as commands of the program run: `mneme remember` is Mneme's scoped memory,
+    which takes `add` (a payload) and never a text, so under `mneme` it is named `remember add`."""
+    name = _PROGRAM.get()
+    return "`mnemon remember`, `mnemon ingest`" if name == "mnemon" else f"`{name} ingest`, `{name} remember add`"
 
 
 @contextmanager
@@ -39,7 +71,7 @@ def needs_writes(tool: str) -> str:
 def step(command: str, tool: str) -> str:
     """`command`, as typed at a shell, for the command line; `tool`, naming operations and their arguments (or, for
     what no operation does, saying it without a command), for a caller of the servers."""
-    return tool if _TOOLS.get() else command
+    return tool if _TOOLS.get() else typed(command)
 
 
 def write_step(command: str, tool: str) -> str:

@@ -359,7 +359,7 @@ def _main(argv: list[str] | None) -> int:
         from .daemon import client
 
         if client.forwardable(translated) and client.enabled(os.environ):
-            code = client.forward(translated, os.environ)
+            code = client.forward(translated, os.environ, prog_name="mneme")
             if code is not None:
                 return code
     from .cli.main import main as mnemon_main

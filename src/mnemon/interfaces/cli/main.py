@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from ...app.memory import Mnemon
     from ..daemon.server import FacadePool
 from ...core.errors import InvalidInput
+from ...core.surface import typed_as
 from ..payloads import dumps, error_envelope, from_exception
 
 # Set by the resident process (`interfaces/daemon`): the facades it runs commands on stay open between commands.
@@ -333,7 +334,9 @@ def _run_command(argv: list[str] | None, ends_process: bool, prog_name: str = "m
     _printing = False
     try:
         _check_utf8(argv or ())
-        cli.main(args=argv, prog_name=prog_name, standalone_mode=False, obj=_ENDS_PROCESS if ends_process else None)
+        with typed_as(prog_name):  # the commands its answers suggest are typed as the user runs them
+            cli.main(args=argv, prog_name=prog_name, standalone_mode=False,
+                     obj=_ENDS_PROCESS if ends_process else None)
         return 0
     except click.exceptions.Exit as exc:
         return int(exc.exit_code or 0)

@@ -190,7 +190,9 @@ def run_command(request: Mapping[str, Any], pool: FacadePool, server: Server | N
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             if server is not None:
                 server.phase = "command"
-            code = main(argv, ends_process=False)  # catches every Exception: an error is the command's envelope
+            # catches every Exception: an error is the command's envelope; `prog` is the program the caller ran
+            # (`mneme`), which names the commands its answer suggests
+            code = main(argv, ends_process=False, prog_name=str(request.get("prog") or "mnemon"))
             if server is not None:
                 # right after the command, with no call in between (where a signal's handler could run first): a
                 # stop that comes as the command returns lets its answer out whole, then ends the process

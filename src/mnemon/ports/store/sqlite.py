@@ -21,7 +21,7 @@ from typing import Any
 
 from ...core.errors import ReadOnly, StoreError
 from ...core.model import Memory, OplogEntry, iso, utcnow
-from ...core.surface import store_read_only
+from ...core.surface import creating_write, store_read_only, typed
 from .base import MemoryFilter, WriterBusy
 from .edges_sqlite import PAGE_ROWS, _EDGE_COLS, SQLiteEdges, _edge, _paged  # noqa: F401  (re-exported)
 from .graph_sqlite import SQLiteGraphReads
@@ -221,9 +221,9 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         if readonly:
             if not os.path.exists(path):
                 # said for `serve` too, which opens read-only without --readonly: a first run of it lands here
-                raise StoreError(f"no database at {path} yet, and a read-only open (--readonly, or `mnemon serve` "
-                                 "without --allow-writes) creates none: a write (`mnemon remember`, `mnemon ingest`) "
-                                 "creates it", path=path)
+                raise StoreError(typed(f"no database at {path} yet, and a read-only open (--readonly, or `mnemon "
+                                       f"serve` without --allow-writes) creates none: a write ({creating_write()}) "
+                                       "creates it"), path=path)
             # on read-only media (a backup mount, a snapshot) SQLite cannot make the WAL's shared-memory file even to
             # read: the file is opened as immutable there, which it is — unless its log holds writes (immutable
             # would skip them without a word), which SQLite reads through the -shm file the writer left
