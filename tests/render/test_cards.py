@@ -208,3 +208,19 @@ def test_a_bullet_stays_on_the_line_of_an_unspaced_statement(text: str) -> None:
     lines = wrap("• " + text, INNER_W, 17, 2)
     assert len(lines) == 2 and lines[0].startswith("• ") and len(lines[0]) > 10
     assert all(text_width(line, 17) <= INNER_W for line in lines)
+
+
+def test_the_evidence_band_shows_links_as_their_names_as_the_title_does() -> None:
+    # `mneme surface --prompt "Lighthouse pilot vendor contract" --render` on the example vault: the fifth card's
+    # Evidence band read "Follow-up to [[2026-03-04 Kickoff]]" where its title read "Follow-up to 2026-03-04 Kickoff"
+    from mnemon.render.cards import _evidence_lines
+
+    thought = {**sample_thought(),
+               "observations": ["Follow-up to [[2026-03-04 Kickoff]]. Vendor contract signed"],
+               "evidence": ["Follow-up to [[2026-03-04 Kickoff]].\n\n- Vendor contract signed",
+                            "Waiting on [[People/bram-okafor|Bram]] for the ![[contract.pdf]] draft"]}
+    assert _evidence_lines(thought) == (["Follow-up to 2026-03-04 Kickoff. Vendor contract signed",
+                                         "Waiting on Bram for the contract.pdf draft"], 0)
+    svg = render_svg(thought)
+    assert "[[" not in svg and "]]" not in svg
+    assert "Follow-up to 2026-03-04 Kickoff" in svg and "Waiting on Bram" in svg

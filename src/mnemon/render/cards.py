@@ -32,6 +32,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from ..core.errors import InvalidInput
+from ..core.vault.links import display_links
 
 WIDTH = 1200
 PANEL_X = 40
@@ -385,12 +386,13 @@ def _branch_levels(links: Sequence[PathLink]) -> dict[int, int]:
 
 def _evidence_lines(thought: Mapping[str, Any]) -> tuple[list[str], int]:
     """The observations (as a card reads them), then any evidence saying something else: one line per statement,
-    a section's raw text and its readable form counting as one (same words, other markup)."""
+    a section's raw text and its readable form counting as one (same words, other markup). A wikilink reads as the
+    name it displays, as in the title and the reasoning (the JSON's evidence keeps the source text)."""
     seen: dict[tuple[str, ...], str] = {}
     for key in ("observations", "evidence"):
         for entry in thought.get(key) or []:
             text = entry.get("text") if isinstance(entry, Mapping) else entry
-            text = " ".join(str(text or "").split())
+            text = " ".join(display_links(str(text or "")).split())
             if text:
                 seen.setdefault(tuple(_WORDS.findall(text.casefold())), text)
     items = list(seen.values())
