@@ -224,3 +224,39 @@ def test_the_evidence_band_shows_links_as_their_names_as_the_title_does() -> Non
     svg = render_svg(thought)
     assert "[[" not in svg and "]]" not in svg
     assert "Follow-up to 2026-03-04 Kickoff" in svg and "Waiting on Bram" in svg
+
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+RELATIONS = ["has_blocked", "has_risk", "has_section", "supersedes", "contains_location", "has_correction"]
+
+
+def _chip_boxes(root: ET.Element) -> list[tuple[float, float, float, float]]:
+    """(left, top, right, bottom) of each relation chip: a rounded rect drawn with the connector's colour."""
+    return [(float(r.get("x") or 0), float(r.get("y") or 0), float(r.get("x") or 0) + float(r.get("width") or 0),
+             float(r.get("y") or 0) + float(r.get("height") or 0))
+            for r in root.iter(f"{SVG_NS}rect") if r.get("stroke") == "#4b5563"]
+
+
+@pytest.mark.parametrize("branch", [False, True], ids=["chain", "branch"])
+def test_a_seven_step_path_names_each_relation_readably(branch: bool) -> None:
+    # a card whose path showed 7 steps as a chain read "has…" under every arc (a label had ≈ 60 px): which of
+    # blocked, risk or section linked two steps was lost
+    path = [{"id": "n0", "name": "Lighthouse", "type": "project"}]
+    for i, via in enumerate(RELATIONS, 1):
+        parent = "n0" if branch and i == 4 else f"n{i - 1}"
+        path.append({"id": f"n{i}", "name": f"Step {i}", "type": "observation", "from": parent, "via": via})
+    root = ET.fromstring(render_svg({**sample_thought(), "path": path}))
+    texts = [t.text or "" for t in root.iter(f"{SVG_NS}text")]
+    assert not [t for t in texts if t.startswith("has…")]
+    for word in ("blocked", "risk", "section", "supersedes", "contains", "location", "correction"):
+        assert any(word in t for t in texts), word
+    chips = _chip_boxes(root)
+    assert len(chips) == len(RELATIONS)
+    circles = [(float(c.get("cx") or 0), float(c.get("cy") or 0), float(c.get("r") or 0))
+               for c in root.iter(f"{SVG_NS}circle")]
+    for k, (left, top, right, bottom) in enumerate(chips):
+        for other in chips[k + 1:]:  # no chip covers another
+            assert right <= other[0] or other[2] <= left or bottom <= other[1] or other[3] <= top
+        for cx, cy, r in circles:  # nor a node: the nearest point of the chip is outside the circle
+            nx, ny = min(max(cx, left), right), min(max(cy, top), bottom)
+            assert (nx - cx) ** 2 + (ny - cy) ** 2 >= r * r, (left, top, right, bottom, cx, cy)

@@ -310,16 +310,53 @@ def _t(x: float, y: float, text: str, *, size: float, fill: str, weight: str = "
             f' fill="{fill}" text-anchor="{anchor}"{style}>{xml_text(text)}</text>')
 
 
-def _chip(x: float, y: float, text: str, *, size: float, bg: str, ink: str, border: str | None = None,
-          anchor_centre: bool = False) -> tuple[str, float]:
-    w = text_width(text, size, bold=True) + size * 1.4
-    h = size * 1.9
+def _chip(x: float, y: float, text: str | Sequence[str], *, size: float, bg: str, ink: str,
+          border: str | None = None, anchor_centre: bool = False) -> tuple[str, float]:
+    """A pill centred on `y` holding `text`, or its lines one under another."""
+    lines = [text] if isinstance(text, str) else list(text)
+    w = max(text_width(line, size, bold=True) for line in lines) + size * 1.4
+    step = size * LINE_SPACING
+    h = size * 1.9 + step * (len(lines) - 1)
     left = x - w / 2 if anchor_centre else x
     stroke = f' stroke="{border}" stroke-width="1.5"' if border else ""
-    out = (f'<rect x="{left:.0f}" y="{y - h / 2:.0f}" width="{w:.0f}" height="{h:.0f}" rx="{h / 2:.0f}"'
+    first = y + size * 0.36 - step * (len(lines) - 1) / 2
+    rx = min(h, size * 1.9) / 2  # a pill's round ends, whatever its lines
+    out = (f'<rect x="{left:.0f}" y="{y - h / 2:.0f}" width="{w:.0f}" height="{h:.0f}" rx="{rx:.0f}"'
            f' fill="{bg}"{stroke}/>'
-           + _t(left + w / 2, y + size * 0.36, text, size=size, fill=ink, anchor="middle", weight="bold"))
+           + "".join(_t(left + w / 2, first + step * k, line, size=size, fill=ink, anchor="middle", weight="bold")
+                     for k, line in enumerate(lines)))
     return out, w
+
+
+LINE_SPACING = 1.2  # a chip's lines, in font sizes
+LABEL_SIZES = (13, 11)  # a relation's chip: its size, and the smaller one a label too wide for it takes
+NODE_R = 38
+
+
+def relation_label(via: str, room: float) -> tuple[list[str], float]:
+    """A relation's label on one line in `room` px: at 13 px, else at 11 px, else cut."""
+    for size in LABEL_SIZES:
+        if text_width(via, size, bold=True) <= room:
+            return [via], size
+    return wrap(via, room, LABEL_SIZES[-1], 1, bold=True), LABEL_SIZES[-1]
+
+
+def arc_label(via: str, spacing: float, cy: float) -> tuple[list[str], float, float]:
+    """(lines, size, centre y) of the label of an arc between neighbouring nodes `spacing` px apart: on the arc's top
+    at 13 px when it fits there; else raised clear of the nodes at 11 px, on one line, or on two a little lower
+    (below the lowest elbow line), the nodes leaving the chip the gap between them at its height. On a path of 7
+    steps the arc's top had ≈ 60 px, and "has blocked", "has risk" and "has section" all read "has…"."""
+    room = max(60.0, spacing - 2 * NODE_R - 34)
+    if text_width(via, LABEL_SIZES[0], bold=True) <= room:
+        return [via], LABEL_SIZES[0], cy - 30
+    size = LABEL_SIZES[-1]
+    for lines, clear in ((1, 34), (2, 25)):  # the chip's bottom above the nodes' centres
+        half = math.sqrt(max(0.0, NODE_R ** 2 - clear ** 2))  # a node's half width at that height
+        room = spacing - 2 * half - 4 - size * 1.4
+        if lines == 2 or text_width(via, size, bold=True) <= room:
+            label = wrap(via, room, size, lines, bold=True)
+            return label, size, cy - clear - (size * 1.9 + size * LINE_SPACING * (len(label) - 1)) / 2
+    raise AssertionError("unreachable")
 
 
 # ── the card ───────────────────────────────────────────────────────────────────────────────────────────────────
@@ -439,9 +476,10 @@ def render_svg(thought: Mapping[str, Any], *, theme: str = "dark", generated_at:
             via = link.via.translate(_DROP_UNSHOWN).replace("_", " ").strip()  # " " had no line to wrap: IndexError
             if b - a == 1:
                 x0, x1 = xs[a] + 40, xs[b] - 40
-                mid, chip_y = (x0 + x1) / 2, cy - 30
+                labels, size, chip_y = arc_label(via, xs[b] - xs[a], cy) if via else ([], 13.0, cy - 30)
+                mid, apex = (x0 + x1) / 2, cy - 34 - 2 * (cy - 30 - chip_y)  # a raised label raises the arc's top
                 ends = (x1, x0) if link.reverse else (x0, x1)
-                parts.append(f'<path d="M{ends[0]:.0f},{cy:.0f} Q{mid:.0f},{cy - 34:.0f} {ends[1]:.0f},{cy:.0f}"'
+                parts.append(f'<path d="M{ends[0]:.0f},{cy:.0f} Q{mid:.0f},{apex:.0f} {ends[1]:.0f},{cy:.0f}"'
                              f' fill="none" stroke="{pal["connector"]}" stroke-width="3" marker-end="url(#arrow)"/>')
             else:
                 # an elbow: up from the right of the parent's top, across, down into the left of the child's top, so
@@ -453,9 +491,9 @@ def render_svg(thought: Mapping[str, Any], *, theme: str = "dark", generated_at:
                 parts.append(f'<path d="M{ends[0]:.0f},{cy - 36:.0f} V{chip_y:.0f} H{ends[1]:.0f} V{cy - 42:.0f}"'
                              f' fill="none" stroke="{pal["connector"]}" stroke-width="3" stroke-linejoin="round"'
                              f' marker-end="url(#arrow)"/>')
+                labels, size = relation_label(via, max(60.0, x1 - x0 - 30))
             if via:
-                label = wrap(via, max(60.0, x1 - x0 - 30), 13, 1, bold=True)[0]
-                chip, _ = _chip(mid, chip_y, label, size=13, bg=pal["chip_bg"], ink=pal["chip_ink"],
+                chip, _ = _chip(mid, chip_y, labels, size=size, bg=pal["chip_bg"], ink=pal["chip_ink"],
                                 border=pal["connector"], anchor_centre=True)
                 parts.append(chip)  # drawn in order: no later line runs through an earlier chip (see above)
         for i, (x, node) in enumerate(zip(xs, shown), start=1):
