@@ -87,3 +87,26 @@ def test_a_missing_database_names_the_writes_that_create_it_under_mneme(mneme, t
     message = out["error"]["message"]
     assert "`mneme ingest`" in message and "`mneme remember add`" in message, message
     assert "mnemon" not in message
+
+
+def test_advice_names_mneme_only_for_a_command_mneme_reads_as_mnemon_does(mneme, ingested: Path) -> None:  # noqa: F811
+    # `mneme remember TEXT` is refused (Mneme's remember takes add or remove): advice to store a fact with it must
+    # keep mnemon's name, where `link` reads alike under both
+    code, out = mneme(["agent", "preflight", "--db", ingested, "--prompt",
+                       "Actually, correction: the vendor contract was signed on Monday"])
+    assert code == 0 and out["route"]["path"] == "correction"
+    step = out["route"]["next_step"]
+    assert "`mnemon remember`" in step and "`mneme link NEW_ID OLD_ID --type supersedes`" in step, step
+    assert "`mneme remember`" not in step
+
+
+def test_typed_keeps_the_commands_the_program_reads_otherwise() -> None:
+    from mnemon.core.surface import typed, typed_as
+    from mnemon.interfaces.mneme_cli import reads_alike
+
+    text = ("`mnemon remember`, `mnemon forget abc`, `mnemon note delete A.md --force`, `mnemon alias merge 'Ada L'"
+            " Ada`, `mnemon forget`")
+    assert typed(text) == text
+    with typed_as("mneme", alike=reads_alike):
+        assert typed(text) == ("`mnemon remember`, `mneme forget abc`, `mnemon note delete A.md --force`, "
+                               "`mneme alias merge 'Ada L' Ada`, `mnemon forget`")

@@ -6,23 +6,27 @@ user ran: `mnemon`, or the `mneme` script running the same commands under its ow
 copying a suggested `mnemon …` line got another program's name."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
 _TOOLS: ContextVar[bool] = ContextVar("mnemon_tools", default=False)
 _WRITES: ContextVar[bool] = ContextVar("mnemon_tool_writes", default=True)
 _PROGRAM: ContextVar[str] = ContextVar("mnemon_program", default="mnemon")
-COMMAND_MARK = "`mnemon "  # how a library text names a command: a backtick, the program, a space
+_ALIKE: ContextVar[Callable[[str], bool] | None] = ContextVar("mnemon_program_alike", default=None)
+_COMMAND = re.compile(r"`mnemon ([^`\n]*)`")  # how a library text names a command
 
 
 @contextmanager
-def typed_as(program: str) -> Iterator[None]:
-    """Within: the commands a text or a suggestion names are typed as `program` (the CLI's `prog_name`)."""
-    token = _PROGRAM.set(program)
+def typed_as(program: str, *, alike: Callable[[str], bool] | None = None) -> Iterator[None]:
+    """Within: the commands a text or a suggestion names are typed as `program` (the CLI's `prog_name`); `alike`
+    says whether that program reads a command (its words after the name) as mnemon does."""
+    token, given = _PROGRAM.set(program), _ALIKE.set(alike)
     try:
         yield
     finally:
+        _ALIKE.reset(given)
         _PROGRAM.reset(token)
 
 
@@ -32,9 +36,13 @@ def program() -> str:
 
 
 def typed(text: str) -> str:
-    """`text`, each `mnemon …` command in it named by the program the user ran. Only for commands that program
-    reads as mnemon does (`mneme remember TEXT` is refused: a store is made by `creating_write`)."""
-    return text if _PROGRAM.get() == "mnemon" else text.replace(COMMAND_MARK, f"`{_PROGRAM.get()} ")
+    """`text`, each `mnemon …` command in it named by the program the user ran when that program reads it as
+    mnemon does; another keeps mnemon's name (`mneme remember TEXT` is refused, `mneme forget` alone ages dated
+    bullets)."""
+    name, alike = _PROGRAM.get(), _ALIKE.get()
+    if name == "mnemon":
+        return text
+    return _COMMAND.sub(lambda m: f"`{name} {m.group(1)}`" if alike is None or alike(m.group(1)) else m.group(0), text)
 
 
 def creating_write() -> str:

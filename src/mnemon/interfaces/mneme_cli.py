@@ -117,6 +117,19 @@ def translate(argv: list[str]) -> list[str]:
     return [*globals_, *rest, *tail]
 
 
+def reads_alike(command: str) -> bool:
+    """Whether `mneme COMMAND` runs what `mnemon COMMAND` does (the words after the program's name, as a library
+    text names them): `remember TEXT`, a bare `forget` or `note delete … --force` are read otherwise here."""
+    try:
+        words = shlex.split(command)
+    except ValueError:  # an unbalanced quote: read as words
+        words = command.split()
+    try:
+        return bool(words) and unsupported(words) is None and translate(words) == words
+    except Untranslatable:
+        return False
+
+
 def mneme_config(argv: list[str], environ: Mapping[str, str]) -> list[str]:
     """`--config PATH` for Mneme's own config file when the line names none and mnemon would find none."""
     if _has_any(argv, ("--config",)) or environ.get("MNEMON_CONFIG"):

@@ -334,7 +334,8 @@ def _run_command(argv: list[str] | None, ends_process: bool, prog_name: str = "m
     _printing = False
     try:
         _check_utf8(argv or ())
-        with typed_as(prog_name):  # the commands its answers suggest are typed as the user runs them
+        # the commands its answers suggest are typed as the user runs them
+        with typed_as(prog_name, alike=_reads_alike(prog_name)):
             cli.main(args=argv, prog_name=prog_name, standalone_mode=False,
                      obj=_ENDS_PROCESS if ends_process else None)
         return 0
@@ -351,6 +352,15 @@ def _run_command(argv: list[str] | None, ends_process: bool, prog_name: str = "m
         if _run_by_a_host(argv or ()):
             return _hook_did_nothing(str(payload["error"]["message"]))
         return _fail(payload, pretty, code)
+
+
+def _reads_alike(prog_name: str) -> Callable[[str], bool] | None:
+    """Whether the program run (`mneme`) reads a mnemon command line as mnemon does (None: it is mnemon)."""
+    if prog_name == "mnemon":
+        return None
+    from ..mneme_cli import reads_alike
+
+    return reads_alike
 
 
 def _run_by_a_host(argv: Sequence[str]) -> bool:
