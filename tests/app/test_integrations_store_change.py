@@ -104,3 +104,27 @@ def test_a_personal_claude_code_setup_says_the_users_own_hooks_name_another_stor
     # the same store: Claude Code runs the same hooks once, nothing to say
     code, out = cli_run(["--db", str(a.parent / "a.db"), "setup", "--project", str(a), "--target", "claude-code"])
     assert code == 0 and not _steps(out, "hooks"), out
+
+
+def test_a_shared_claude_code_setup_says_the_users_own_hooks_run_beside_the_teams(
+        cli_run: CliRun, projects: tuple[Path, Path]) -> None:
+    a, b = projects
+    assert cli_run(["--db", str(a.parent / "a.db"), "setup", "--global", "--target", "claude-code"])[0] == 0
+    for dry in (["--dry-run"], []):
+        code, out = cli_run(["--store", "team", "setup", "--project", str(b), "--target", "claude-code", "--shared",
+                             *dry])
+        assert code == 0, out
+        (both,) = _steps(out, "hooks")
+        assert str(a.parent / "a.db") in both["note"] and "--store team" in both["note"], both
+        assert "both stores" in both["note"], both
+        assert both["run"].endswith("setup --global --target claude-code --eject")
+    # the same store: the user's hooks run this machine's mnemon, the team's `mnemon` by name, so Claude Code runs
+    # both (it runs an identical command once) and each prompt is recalled twice from it
+    assert cli_run(["--store", "team", "setup", "--global", "--target", "claude-code"])[0] == 0
+    code, out = cli_run(["--store", "team", "setup", "--project", str(b), "--target", "claude-code", "--shared"])
+    (twice,) = _steps(out, "hooks")
+    assert "twice" in twice["note"] and "--store team" in twice["note"], twice
+    # without hooks of its own, nothing to say
+    code, out = cli_run(["--store", "team", "setup", "--project", str(a), "--target", "claude-code", "--shared",
+                         "--no-hooks"])
+    assert code == 0 and not _steps(out, "hooks"), out

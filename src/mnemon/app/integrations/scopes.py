@@ -77,7 +77,8 @@ def _claude_code(place: Place, commands: Commands, *, install: bool, hooks: bool
         return _scoped(edits.json_change(servers, "mcp server", lambda s: s if keep_the_teams and _team_server(s)
                                          else hosts._mcp_servers(s, servers, "mcpServers", commands, add)), "shared")
 
-    manual: list[dict[str, str]] = []
+    manual: list[dict[str, str]] = user_wide.beside_users_hooks(place, commands) if (
+        install and hooks and commands.shared) else []
     if not install or commands.shared:
         changes = [_scoped(skill, "shared" if commands.shared or is_portable(skill.before) else "personal"),
                    hooks_change(shared, "shared", install and hooks), hooks_change(local, "personal", False),

@@ -1,7 +1,7 @@
 """What the user's own host files — read in every project — say about the store before a setup changes them or
 stands beside them: a `--global` setup that moves them to another store says which they named before (every
-project that used them moves too), and a project's personal Claude Code setup says when the user's own hooks,
-which Claude Code runs in the project as well, recall from another store."""
+project that used them moves too), and a project's Claude Code setup (personal or shared) says when the user's own
+hooks, which Claude Code runs in the project as well, recall from another store, or from the same one again."""
 from __future__ import annotations
 
 import json
@@ -61,17 +61,24 @@ def repointed(host: str, place: Place, commands: Commands, *, hooks: bool, mcp: 
 
 
 def beside_users_hooks(place: Place, commands: Commands) -> list[dict[str, str]]:
-    """A project's personal Claude Code hooks beside the user's own (`--global`) for another store: Claude Code runs
-    both in the project (a hook identical to one of the user's it runs once), each prompt recalled from two stores."""
+    """A project's Claude Code hooks — personal, or the team's (`--shared`, `mnemon` by name) — beside the user's
+    own (`--global`): Claude Code runs a hook identical to one of the user's once, and any other beside it, so each
+    prompt is recalled from two stores, or twice from one store named by two commands."""
     settings = place.folder("CLAUDE_CONFIG_DIR", ".claude") / "settings.json"
-    theirs = [options for _, options in _claude_hooks(settings)
-              if not stores_named.same(options, commands.options, place.environ)]
+    these = {commands.hook("claude-code", event) for event in hosts.HOOK_EVENTS.values()}
+    theirs = [options for command, options in _hook_lines(settings) if command not in these]
     if not theirs:
         return []
+    beside = "the project's, which every teammate runs," if commands.shared else "these"
+    if stores_named.same(theirs[0], commands.options, place.environ):
+        what = (f"runs mnemon's hooks for {_said(theirs[0], place)} by another command: in this project Claude Code "
+                f"runs them beside {beside} for the same store, {_said(commands.options, place)}, each prompt "
+                "recalled twice from it")
+    else:
+        what = (f"runs mnemon's hooks for {_said(theirs[0], place)}: in this project Claude Code runs them beside "
+                f"{beside} for {_said(commands.options, place)}, each prompt recalled from both stores")
     return [{"what": "hooks", "run": shlex.join([program(), "setup", "--global", "--target", "claude-code", "--eject"]),
-             "note": f"{settings} (your own, which Claude Code reads in every project) runs mnemon's hooks for "
-                     f"{_said(theirs[0], place)}: in this project Claude Code runs them beside these for "
-                     f"{_said(commands.options, place)}, each prompt recalled from both stores (and two skills "
+             "note": f"{settings} (your own, which Claude Code reads in every project) {what} (and two skills "
                      "named mnemon); run this when no project of yours needs them"}]
 
 
@@ -99,6 +106,13 @@ def _said(options: Any, place: Place) -> str:
 
 def _claude_hooks(settings: Path) -> list[Named]:
     """The store mnemon's hooks in a Claude Code settings file name (the first of them), if it holds any."""
+    found = _hook_lines(settings)
+    return [(f"{settings} (the hooks)", found[0][1])] if found else []
+
+
+def _hook_lines(settings: Path) -> list[tuple[str, tuple[str, ...]]]:
+    """mnemon's hook commands in a Claude Code settings file, each with the store options it names (a command the
+    shell would not split is left out)."""
     try:
         table = edits.json_object(settings, edits.read_text(settings)).get("hooks")
     except InvalidInput:
@@ -106,10 +120,13 @@ def _claude_hooks(settings: Path) -> list[Named]:
     groups = [g for v in table.values() if isinstance(v, list) for g in v] if isinstance(table, dict) else []
     found = [h["command"] for g in groups if isinstance(g, dict) and isinstance(g.get("hooks"), list)
              for h in g["hooks"] if hosts._is_ours(h)]
-    try:
-        return [(f"{settings} (the hooks)", stores_named.store_of(shlex.split(found[0])))] if found else []
-    except ValueError:
-        return []
+    lines = []
+    for command in found:
+        try:
+            lines.append((command, stores_named.store_of(shlex.split(command))))
+        except ValueError:
+            continue
+    return lines
 
 
 def _guide(path: Path, what: str) -> list[Named]:
