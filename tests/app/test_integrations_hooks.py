@@ -3,6 +3,7 @@ log or file, longer than a recall's query, still brings the memories that bear o
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -79,3 +80,38 @@ def test_an_event_written_the_windows_way_is_read(cli_run: CliRun) -> None:
     for text in (event + "\r\n", "\ufeff" + event + "\r\n"):
         code, out = cli_run(["hook", "claude-code", "prompt"], input=text)
         assert code == 0 and stored["id"] in out.get("hookSpecificOutput", {}).get("additionalContext", ""), text
+
+
+def test_hooks_of_two_stores_in_one_session_each_name_their_store(cli_run: CliRun, projects: tuple[Path, Path],
+                                                                   monkeypatch: Any) -> None:
+    a, b = projects
+    mine, team = a.parent / "a.db", Path(os.environ["MNEMON_HOME"]) / "data" / "team" / "mnemon.db"
+    assert cli_run(["--db", str(mine), "setup", "--global", "--target", "claude-code", "--no-mcp"])[0] == 0
+    assert cli_run(["--store", "team", "setup", "--project", str(b), "--target", "claude-code", "--shared",
+                    "--no-mcp"])[0] == 0
+    for store in (["--db", str(mine)], ["--store", "team"]):
+        assert cli_run([*store, "remember", "The payment service is owned by Zhang Wei", "--cat", "fact"])[0] == 0
+    prompt = json.dumps({"prompt": "Who owns the payment service?"})
+    # the project's session: Claude Code runs both sets (the user's and the team's), so each answer names its store
+    # and the session start names the other set
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(b))
+    for store, own, other in ((["--db", str(mine)], mine, team), (["--store", "team"], team, mine)):
+        code, out = cli_run([*store, "hook", "claude-code", "session-start"], input="{}")
+        start = out["hookSpecificOutput"]["additionalContext"]
+        assert code == 0 and str(own) in start.splitlines()[0], start
+        assert str(other) in start and "each" in start, start
+        code, out = cli_run([*store, "hook", "claude-code", "prompt"], input=prompt)
+        recalled = out["hookSpecificOutput"]["additionalContext"]
+        assert code == 0 and str(own) in recalled.splitlines()[0] and str(other) not in recalled, recalled
+    # another project's session runs the user's set alone: nothing said of another
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(a))
+    code, out = cli_run(["--db", str(mine), "hook", "claude-code", "session-start"], input=json.dumps({"cwd": str(a)}))
+    assert code == 0 and str(team) not in out["hookSpecificOutput"]["additionalContext"], out
+    # the project read from the event when Claude Code's variable is not there
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR")
+    code, out = cli_run(["--db", str(mine), "hook", "claude-code", "session-start"], input=json.dumps({"cwd": str(b)}))
+    assert code == 0 and str(team) in out["hookSpecificOutput"]["additionalContext"], out
+    # one store by two commands (the user's '<python> -m mnemon --db …', the team's 'mnemon --store team'): twice
+    assert cli_run(["--store", "team", "setup", "--global", "--target", "claude-code", "--no-mcp"])[0] == 0
+    code, out = cli_run(["--store", "team", "hook", "claude-code", "session-start"], input=json.dumps({"cwd": str(b)}))
+    assert code == 0 and "twice" in out["hookSpecificOutput"]["additionalContext"], out

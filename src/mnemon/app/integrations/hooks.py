@@ -3,7 +3,9 @@
 Claude Code adds a hook's `hookSpecificOutput.additionalContext` to the conversation: at `SessionStart` the store's
 size and how to use it (after a compaction, a word to recall what the task needs, as the conversation was cut), at
 `UserPromptSubmit` the memories a recall of the prompt finds — only medium and high matches, so a prompt about
-nothing stored adds nothing. The store is opened read-only: a hook's recall neither counts as an access (which would
+nothing stored adds nothing. Each names its store: Claude Code may run more than one set of mnemon's hooks (the
+user's own and a project's, `hooks_beside`), which the session start lists.
+The store is opened read-only: a hook's recall neither counts as an access (which would
 raise what it finds above what the agent chose to use) nor waits for a writer.
 
 A hook must never get in the agent's way: whatever happens it answers one JSON document and exits 0 (exit 2 would
@@ -19,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import MnemonError, NotFound, StoreBusy
-from ..config import DB_URL_SCHEMES, Config
+from ..config import DB_URL_SCHEMES, Config, shown_db
 from .guide import command_prefix
 
 if TYPE_CHECKING:
@@ -124,11 +126,17 @@ def _session_start(cfg: Config, payload: dict[str, Any], options: list[str]) -> 
             finally:
                 store.close()
             held = f"{count} {'memory' if count == 1 else 'memories'}" if count else held
-    lines = [f"Long-term memory (mnemon) is on for this session: {held}.",
+    lines = [f"Long-term memory (mnemon, store {shown_db(cfg.db_path)}) is on for this session: {held}.",
              f'Before answering, recall what bears on the task: `{mnemon} recall "<keywords>" --brief` (or the '
              "mnemon MCP tools). After answering, remember durable facts, decisions and preferences: "
              f'`{mnemon} remember "<one fact>" --cat decision --imp 4 --source agent`. Never store secrets. '
              "The mnemon skill has the rest."]
+    try:  # (the settings files Claude Code read for this session: what they say is a help, never a failure)
+        from .hooks_beside import beside
+
+        lines += [line for line in [beside(cfg.environ, payload)] if line]
+    except Exception:  # noqa: BLE001
+        pass
     if payload.get("source") == "compact":
         lines.append("The conversation was just compacted: recall what the task in hand needs before going on.")
     return "\n".join(lines)
@@ -191,8 +199,8 @@ def _prompt(cfg: Config, payload: dict[str, Any], options: list[str], open_facad
     if not rows:
         return ""
     mnemon = command_prefix(options)
-    lines = [f"Memories that may bear on this (mnemon's recall of the prompt; `{mnemon} show <id>` prints one "
-             "whole):"]
+    lines = [f"Memories that may bear on this (mnemon's recall of the prompt from the store {shown_db(cfg.db_path)}; "
+             f"`{mnemon} show <id>` prints one whole):"]
     for row in rows:
         flags = "; superseded by a newer memory" if row.get("superseded") else ""
         text = " ".join(str(row.get("excerpt", "")).split())

@@ -66,7 +66,7 @@ def beside_users_hooks(place: Place, commands: Commands) -> list[dict[str, str]]
     prompt is recalled from two stores, or twice from one store named by two commands."""
     settings = place.folder("CLAUDE_CONFIG_DIR", ".claude") / "settings.json"
     these = {commands.hook("claude-code", event) for event in hosts.HOOK_EVENTS.values()}
-    theirs = [options for command, options in _hook_lines(settings) if command not in these]
+    theirs = [options for command, options in hook_lines(settings) if command not in these]
     if not theirs:
         return []
     beside = "the project's, which every teammate runs," if commands.shared else "these"
@@ -106,11 +106,11 @@ def _said(options: Any, place: Place) -> str:
 
 def _claude_hooks(settings: Path) -> list[Named]:
     """The store mnemon's hooks in a Claude Code settings file name (the first of them), if it holds any."""
-    found = _hook_lines(settings)
+    found = hook_lines(settings)
     return [(f"{settings} (the hooks)", found[0][1])] if found else []
 
 
-def _hook_lines(settings: Path) -> list[tuple[str, tuple[str, ...]]]:
+def hook_lines(settings: Path) -> list[tuple[str, tuple[str, ...]]]:
     """mnemon's hook commands in a Claude Code settings file, each with the store options it names (a command the
     shell would not split is left out)."""
     try:
