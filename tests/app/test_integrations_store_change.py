@@ -128,3 +128,20 @@ def test_a_shared_claude_code_setup_says_the_users_own_hooks_run_beside_the_team
     code, out = cli_run(["--store", "team", "setup", "--project", str(a), "--target", "claude-code", "--shared",
                          "--no-hooks"])
     assert code == 0 and not _steps(out, "hooks"), out
+
+
+def test_a_second_setup_with_another_store_keeps_the_backup_of_the_users_own_file(
+        cli_run: CliRun, projects: tuple[Path, Path]) -> None:
+    a, _ = projects
+    settings = Path(os.environ["HOME"]) / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    own = '{"model": "opus", "permissions": {"allow": ["Bash(ls)"]}}\n'  # before mnemon first touched it
+    settings.write_text(own)
+    backup = settings.with_name("settings.json.mnemon-backup")
+    for store in ("a.db", "b.db"):  # the second rewrites the hooks the first added
+        code, out = cli_run(["--db", str(a.parent / store), "setup", "--global", "--target", "claude-code"])
+        assert code == 0 and backup.read_text() == own, (store, backup.read_text())
+        (hooks,) = [c for h in out["hosts"] for c in h["changes"] if c["path"] == str(settings)]
+        assert hooks["backup"] == str(backup), hooks
+    code, out = cli_run(["setup", "--global", "--target", "claude-code", "--eject"])
+    assert code == 0 and backup.read_text() == own, out

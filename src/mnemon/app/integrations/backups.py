@@ -2,7 +2,9 @@
 mnemon first touched it holds nothing of mnemon's, and stays (their settings as they were, byte for byte); a copy
 holding mnemon's own parts — of a file setup created, or one it had already edited when it edited it again — is
 clutter once mnemon is out, and goes. An eject writes no copy of a file it edits (what it takes out is mnemon's
-alone, the rest stays in the file), only of a file it removes that someone edited (a skill with their lines)."""
+alone, the rest stays in the file), only of a file it removes that someone edited (a skill with their lines). So
+that copy is the user's file as it was, a setup that edits a file holding mnemon's parts again (another store, a
+newer mnemon) leaves a copy of the user's own beside it as it is, and writes none over it."""
 from __future__ import annotations
 
 import dataclasses
@@ -49,6 +51,24 @@ def eject_changes(changes: list[FileChange]) -> tuple[list[FileChange], dict[str
         if text is not None and not change.keeps_backup:
             said[str(change.path)] = ({"backup_removed": str(copy)} if holds_mnemons(change, text) else
                                       {"backup": str(copy)})
+        out.append(change)
+    return out, said
+
+
+def install_changes(changes: list[FileChange]) -> tuple[list[FileChange], dict[str, dict[str, Any]]]:
+    """An install's changes without a copy over the user's own: a file holding mnemon's parts already (an earlier
+    setup's) whose backup holds nothing of mnemon's keeps that backup, reported as the change's `backup`."""
+    out, said = [], {}
+    for change in changes:
+        copy = edits.backup_path(change.path)
+        if change.keeps_backup and change.before is not None and holds_mnemons(change, change.before):
+            try:
+                text = edits.read_text(copy) if copy.is_file() and not copy.is_symlink() else None
+            except edits.InvalidInput:
+                text = None
+            if text is not None and not holds_mnemons(change, text):
+                change = dataclasses.replace(change, backup=False)
+                said[str(change.path)] = {"backup": str(copy)}
         out.append(change)
     return out, said
 

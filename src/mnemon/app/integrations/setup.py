@@ -59,10 +59,9 @@ def setup(*, targets: Sequence[str], user: bool, project: str | None, eject: boo
                            "): name one with --target", valid=list(HOSTS))
     plans = [scopes.plan(h, place, commands, install=not eject, hooks=hooks, mcp=mcp) for h in chosen]
     said: dict[str, dict[str, Any]] = {}
-    if eject:
-        for n, p in enumerate(plans):
-            changes, tidied = backups.eject_changes(p.changes)
-            plans[n], said = dataclasses.replace(p, changes=changes), {**said, **tidied}
+    for n, p in enumerate(plans):  # (a copy of the user's own file, as it was, is never written over)
+        changes, tidied = (backups.eject_changes if eject else backups.install_changes)(p.changes)
+        plans[n], said = dataclasses.replace(p, changes=changes), {**said, **tidied}
     if not dry_run:
         edits.apply([c for p in plans for c in p.changes], home if user else folder)
         backups.tidy(said, home if user else folder)
