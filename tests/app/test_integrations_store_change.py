@@ -145,3 +145,19 @@ def test_a_second_setup_with_another_store_keeps_the_backup_of_the_users_own_fil
         assert hooks["backup"] == str(backup), hooks
     code, out = cli_run(["setup", "--global", "--target", "claude-code", "--eject"])
     assert code == 0 and backup.read_text() == own, out
+
+
+def test_a_hermes_setup_with_another_store_says_what_it_moves(cli_run: CliRun, projects: tuple[Path, Path]) -> None:
+    # Hermes reads skills user-wide only: a project's setup writes the user's own skill, for every project
+    a, b = projects
+    skill = Path(os.environ["HOME"]) / ".hermes" / "skills" / "mnemon" / "SKILL.md"
+    assert cli_run(["--db", str(a.parent / "a.db"), "setup", "--project", str(a), "--target", "hermes"])[0] == 0
+    for old, new, where in (("a.db", "b.db", ["--project", str(b), "--dry-run"]),
+                            ("a.db", "b.db", ["--project", str(b)]), ("b.db", "c.db", ["--global"])):
+        code, out = cli_run(["--db", str(a.parent / new), "setup", *where, "--target", "hermes"])
+        assert code == 0, out
+        (moved,) = _steps(out, "store")
+        assert str(a.parent / old) in moved["note"] and str(a.parent / new) in moved["note"], moved
+        assert str(skill) in moved["note"] and "every project" in moved["note"], moved
+    code, out = cli_run(["--db", str(a.parent / "c.db"), "setup", "--project", str(a), "--target", "hermes"])
+    assert code == 0 and not _steps(out, "store"), out

@@ -33,7 +33,8 @@ def plan(host: str, place: Place, commands: Commands, *, install: bool, hooks: b
     if place.user and host == "codex" and not install:  # the server a `codex mcp add` step added is not setup's
         done = hosts.plan(host, place, commands, install=install, hooks=hooks, mcp=mcp)
         return HostPlan(host, done.changes, done.manual + _codex_user_wide(place))
-    if place.user and install and host in ("claude-code", "codex"):  # said when they name another store before
+    if install and (host == "hermes" or place.user and host in ("claude-code", "codex")):
+        # said when they name another store before (Hermes reads skills user-wide only: a project's setup too)
         done = hosts.plan(host, place, commands, install=install, hooks=hooks, mcp=mcp)
         steps = user_wide.repointed(host, place, commands, hooks=hooks, mcp=mcp)
         said = any(s["what"] == "mcp server" for s in steps)  # (the server left, and why it matters)

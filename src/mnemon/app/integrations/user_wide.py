@@ -46,6 +46,9 @@ def repointed(host: str, place: Place, commands: Commands, *, hooks: bool, mcp: 
                           "note": f"{config} runs mnemon's MCP server for {old} outside mnemon's block (a `codex mcp "
                                   f"add` step put it there), and this setup leaves it: the agent would read the guide "
                                   f"for {new} and call the server of {old}; run this, then this setup again"})
+    elif host == "hermes":
+        named = _guide(place.folder("HERMES_HOME", ".hermes") / "skills" / "mnemon" / "SKILL.md", "the skill")
+        reader = "Hermes reads skills user-wide only, in every project: each set up with it moves too"
     else:
         return []
     moved = [(where, options) for where, options in named
