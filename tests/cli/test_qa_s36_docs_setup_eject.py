@@ -46,3 +46,17 @@ def test_eject_without_a_target_leaves_a_host_it_never_wrote_to(
     code, out = cli_run(["setup", "--project", str(project), "--eject", "--dry-run"])
     assert code == 0 and [h["host"] for h in out["hosts"]] == ["codex"]
     assert (project / ".mcp.json").read_text() == '{"mcpServers": {"other": {"command": "x"}}}\n'
+
+
+def test_setup_help_names_every_file_shared_writes(cli_raw: Callable[..., tuple[int, str, str]], project: Path,
+                                                   cli_run: Callable[..., tuple[int, Any]]) -> None:
+    code, text, _ = cli_raw(["setup", "--help"])
+    assert code == 0
+    shared = " ".join(text.split("--shared", 1)[1].split("--eject", 1)[0].split())
+    code, out = cli_run(["--store", "team", "setup", "--project", str(project), "--target", "claude-code",
+                         "--target", "codex", "--shared", "--dry-run"])
+    assert code == 0, out
+    written = {str(Path(c["path"]).relative_to(project)) for h in out["hosts"] for c in h["changes"]
+               if c.get("scope") == "shared" and c["action"] != "unchanged"}
+    named = {path.removesuffix("SKILL.md") for path in written}  # (the skill by its folder)
+    assert named and all(path in shared for path in named), (named, shared)

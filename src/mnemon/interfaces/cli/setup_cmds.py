@@ -37,8 +37,9 @@ def _shared_options(c: Ctx) -> list[str]:
 @click.option("--no-hooks", is_flag=True, help="Leave out the hooks (session start, prompt recall).")
 @click.option("--no-mcp", is_flag=True, help="Leave out the MCP server entry.")
 @click.option("--shared", is_flag=True, help="Write the project's shared files (.claude/settings.json, .mcp.json, "
-              ".codex/config.toml) with commands every teammate can run: 'mnemon' by name, the store by --store or "
-              "a database URL. Default: this machine's commands in your personal files.")
+              ".claude/skills/mnemon/, .codex/config.toml, AGENTS.md) with commands every teammate can run: 'mnemon' "
+              "by name, the store by --store or a database URL. Default: this machine's commands in your personal "
+              "files.")
 @click.option("--eject", is_flag=True, help="Remove what setup wrote, and only that.")
 @click.option("--dry-run", is_flag=True, help="Report the changes, write nothing.")
 def setup(targets: tuple[str, ...], user: bool, project: str | None, no_hooks: bool, no_mcp: bool, shared: bool,
