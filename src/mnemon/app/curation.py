@@ -13,7 +13,7 @@ from ..core.importance import is_immune
 from ..core.keywords import VAULT_SOURCE_PREFIX
 from ..core.model import Edge, Link, Memory, parse_iso
 from ..core.surface import step
-from ..core.validation import refuse_blank_id, validate_edge_type, validate_weight
+from ..core.validation import refuse_blank_id, unwritable_path, validate_edge_type, validate_weight
 from ..ports.store.base import TIMED
 from .access import record_access
 from .remember import corrections_among, recompute_importance, refresh_importance, rejoin_backbone
@@ -113,6 +113,10 @@ def parse_meta(meta: str | dict[str, Any] | None) -> dict[str, Any]:
         raise InvalidInput("--meta must be a JSON object")
     if len(meta) > MAX_META_KEYS:
         raise InvalidInput(f"--meta has {len(meta)} keys; the limit is {MAX_META_KEYS}")
+    where = unwritable_path(meta, "meta")  # an object from a server: its NaN was stored as the row's text
+    if where is not None:
+        raise InvalidInput(f"--meta must be standard JSON: {where} is not a value JSON allows (NaN, Infinity)",
+                           field=where)
     return meta
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -197,6 +198,24 @@ def nul_path(value: Any, path: str = "") -> str | None:
     elif isinstance(value, (list, tuple)):
         for index, item in enumerate(value):
             if (found := nul_path(item, f"{path}[{index}]")) is not None:
+                return found
+    return None
+
+
+def unwritable_path(value: Any, path: str = "") -> str | None:
+    """Where in `value` the first value JSON cannot write sits — NaN or ±Infinity (Python's JSON reads them), a key
+    that is not a text — as `nul_path` names it, else None."""
+    if isinstance(value, float):
+        return None if math.isfinite(value) else path
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return path
+            if (found := unwritable_path(item, f"{path}.{key}" if path else key)) is not None:
+                return found
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            if (found := unwritable_path(item, f"{path}[{index}]")) is not None:
                 return found
     return None
 

@@ -250,7 +250,7 @@ def optional_mapping(obj: Mapping[str, Any], key: str, what: str) -> dict[str, A
         except ValueError:
             raise InvalidInput(f"{what}: {key} is not valid JSON", field=key) from None
     mapping = dict(require_mapping(value, f"{what}: {key}"))
-    json_clean(mapping, f"{what}: {key}")
+    json_clean(mapping, f"{what}: {key}", key)
     return mapping
 
 
@@ -267,12 +267,17 @@ def string_list(value: Any, field: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def json_clean(value: Any, what: str) -> Any:
-    """Prove a value is plain JSON (so `to_row()` can never fail later) — NaN and non-string keys are refused."""
+def json_clean(value: Any, what: str, field: str = "") -> Any:
+    """Prove a value is plain JSON (so `to_row()` can never fail later) — NaN, Infinity and non-string keys are
+    refused, naming where the first sits below `field` (`metadata.a[1].b`)."""
     try:
         canonical_json(value)
     except (TypeError, ValueError):
-        raise InvalidInput(f"{what} must contain only JSON values (no NaN, no non-string keys)") from None
+        from mnemon.core.validation import unwritable_path  # (as refuse_nul: recall loads this module)
+
+        where = unwritable_path(value, field) or field
+        raise InvalidInput(f"{what} must contain only JSON values (no NaN or Infinity, no non-string keys): "
+                           f"{where} is not one", **({"field": where} if where else {})) from None
     return value
 
 
