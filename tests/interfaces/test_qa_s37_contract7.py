@@ -65,3 +65,66 @@ def test_link_refuses_what_json_cannot_write_in_meta(mem: Any, meta: dict[str, A
     assert semantic() == []  # nothing stored
     assert not _call(mem, "link", {"source_id": ada, "target_id": bob, "meta": {"a": 1.5}})["isError"]
     assert [item["id"] for item in semantic()] == [bob]
+
+
+# ── 2. keys the store indexes: at most 2,000 UTF-8 bytes ───────────────────────────────────────────────────────────
+_ACTION = {"action_type": "email", "title": "Sent the invoice"}
+_KEYS = [("action_record", "action", _ACTION, "id"), ("action_record", "action", _ACTION, "actor"),
+         ("action_record", "action", _ACTION, "source_path"), ("predict_add", "prediction", _PREDICTION, "id"),
+         ("predict_add", "prediction", _PREDICTION, "subject_assertion_id"),
+         ("predict_add", "prediction", _PREDICTION, "source_path"), ("sense_add", "events", _EVENT, "id"),
+         ("sense_add", "events", _EVENT, "source_uri")]
+
+
+def _arguments(argument: str, base: dict[str, Any], key: str, value: str) -> dict[str, Any]:
+    item = {**base, key: value}
+    return {argument: [item] if argument == "events" else item}
+
+
+def _stated(name: str) -> dict[str, Any]:
+    reply = handle(lambda: None, {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+    assert reply is not None
+    return next(tool["inputSchema"] for tool in reply["result"]["tools"] if tool["name"] == name)
+
+
+@pytest.mark.parametrize("name, argument, base, key", _KEYS)
+def test_a_key_the_schema_takes_fits_the_stores_byte_limit(mem: Any, name: str, argument: str,
+                                                           base: dict[str, Any], key: str) -> None:
+    """An id of 3,000 characters passed tools/list's schema and was refused by the store's limit of 2,000 UTF-8
+    bytes (a PostgreSQL index entry). JSON Schema counts characters: 500 of any script fit, and the schema says so,
+    the byte rule in words; a longer one is refused before the library, naming the field."""
+    from jsonschema import Draft202012Validator
+
+    from mnemon.core.errors import InvalidInput
+    from mnemon.interfaces.operations import BY_NAME, check_args
+
+    schema = _stated(name)
+    validator = Draft202012Validator(schema)
+    widest = "\U0001f600" * 500  # 4 UTF-8 bytes each: 2,000 bytes
+    fits = _arguments(argument, base, key, widest)
+    assert validator.is_valid(fits)
+    answer = _call(mem, name, fits)
+    assert not answer["isError"] or answer["error"]["code"] != "invalid_input", answer
+    for too_long in ("\U0001f600" * 501, "x" * 3000):
+        refused = _arguments(argument, base, key, too_long)
+        assert not validator.is_valid(refused), key
+        with pytest.raises(InvalidInput) as error:
+            check_args(BY_NAME[name], refused)
+        assert key in error.value.message and "the limit is 500" in error.value.message
+    assert "2,000 UTF-8 bytes" in json.dumps(schema)
+
+
+@pytest.mark.parametrize("where, field", [({"source_uri": "https://x.test/" + "a" * 2100}, "source_uri"),
+                                          ({"metadata": {"path": "a" * 2100}}, "metadata.path"),
+                                          ({"metadata": {"source_path": "a" * 2100}}, "metadata.source_path")])
+def test_a_sense_events_path_over_the_limit_names_what_gave_it(mem: Any, where: dict[str, Any], field: str) -> None:
+    """The store keeps a sense event's source path from its metadata's source_path or path, else its source_uri: one
+    over 2,000 bytes was refused as 'sense event: source_path is 2,115 bytes long', naming a field the event does not
+    have, and no index."""
+    from mnemon.core.errors import InvalidInput
+
+    with pytest.raises(InvalidInput) as refused:  # the library, as the CLI's `sense add --file` reaches it
+        mem.sense_add([_EVENT, {**_EVENT, "source_id": "m2", **where}])
+    assert refused.value.details.get("field") == field and refused.value.details.get("index") == 1
+    assert field in refused.value.message
+    assert mem.sense_add([_EVENT])["added"] == 1  # nothing of the refused batch was stored

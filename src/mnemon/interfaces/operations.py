@@ -416,7 +416,9 @@ _SENSE_TYPE = _choice_of(SENSE_TYPES, any_case=True, optional=False)
 # content; never blank), an instant (ISO text, never blank), a probability, metadata (an object or its JSON text), a
 # list of texts
 _TEXT = _text_not_blank({"type": "string"}, no_nul=True)
-_ID = {"type": ["string", "null"], "pattern": NOT_BLANK, "not": {"type": "string", "pattern": BLANK_OR_NUL}}
+_ID = {"type": ["string", "null"], "pattern": NOT_BLANK, "not": {"type": "string", "pattern": BLANK_OR_NUL},
+       "maxLength": schema_keywords.KEY_CHARS}
+_KEY = {**_OPTIONAL_TEXT, "maxLength": schema_keywords.KEY_CHARS}  # a text the world store indexes
 # (ISO_TIME's instant alone: never blank; a `not` of BLANK_ONLY beside it said nothing more, 125 bytes a field)
 _ISO_GIVEN = f"^[{_char_class(_PY_SPACE)}]*({ISO_INSTANT})[{_char_class(_PY_SPACE)}]*$"
 _PATTERN_MEANING[_ISO_GIVEN] = _PATTERN_MEANING[ISO_TIME]
@@ -488,8 +490,8 @@ _VERIFY = {"type": ["object", "null"], "required": ["sense_type"], "additionalPr
                           "check_after": _WHEN, "expires": _WHEN, "expires_at": _WHEN, "confidence": _PROBABILITY}}
 _ACTION_TEXTS = ("actor", "tool_name", "tool_call_id", "external_ref", "side_effect_level", "reversibility",
                  "verified_by_prediction", "prediction_id", "source_path")
-_ACTION = {"id": _OPTIONAL_TEXT, "action_type": _TEXT, "title": _TEXT,
-           **{name: _OPTIONAL_TEXT for name in _ACTION_TEXTS},
+_ACTION = {"id": _KEY, "action_type": _TEXT, "title": _TEXT,
+           **{name: _KEY if name in ("actor", "source_path") else _OPTIONAL_TEXT for name in _ACTION_TEXTS},
            "status": _choice_of(ACTION_STATUSES, any_case=False, optional=True),
            "user_confirmed": {"type": ["boolean", "null"]}, "assertion_ids": _TEXTS, "verify": _VERIFY,
            "metadata": _METADATA, "created_at": _INSTANT_OR_NULL}
@@ -502,9 +504,9 @@ _PREDICTION = {"id": _ID, "title": _TEXT, "prediction_type": _choice_of(PREDICTI
                    {"type": ["object", "string", "null"], "description": "Mneme's name for match_json, read when "
                     "match_json is not given: the same object or its JSON text, by the same rules"}),
                "check_after": _INSTANT, "expires_at": _INSTANT,
-               "confidence": _PROBABILITY, "subject_assertion_id": _OPTIONAL_TEXT,
+               "confidence": _PROBABILITY, "subject_assertion_id": _KEY,
                "source_action_id": _OPTIONAL_TEXT, "metadata": _METADATA, "metadata_json": _METADATA,
-               "created_at": _INSTANT_OR_NULL, "source_path": _OPTIONAL_TEXT}
+               "created_at": _INSTANT_OR_NULL, "source_path": _KEY}
 # (side_effect_level blank, null or none in any case is no side effect: `str.casefold` makes no other character a
 # letter of "none")
 _NO_SIDE_EFFECT = f"^{_SPACES}([Nn][Oo][Nn][Ee])?{_SPACES}$"
@@ -528,7 +530,7 @@ _SENSE_RULES = _any_of("needs at least one of source_id, title or text, so it ca
                        *({"required": [name], "properties": {name: _GIVEN_TEXT}}
                          for name in ("source_id", "title", "text")))
 _SENSE_EVENT = {"id": _ID, "sense_type": _SENSE_TYPE, "observed_at": _INSTANT,
-                **{name: _OPTIONAL_TEXT for name in ("source_id", "title", "text", "event_type", "source_uri")},
+                **{name: _OPTIONAL_TEXT for name in ("source_id", "title", "text", "event_type")}, "source_uri": _KEY,
                 "metadata": _METADATA}
 
 
@@ -704,7 +706,8 @@ OPERATIONS: tuple[Operation, ...] = (
                           "properties": _ACTION, "allOf": _ACTION_RULES,
                           "description": '{"action_type", "title", "side_effect_level": "none" '
                           '(default) or e.g. "external", "tool_call_id" or "external_ref", "tool_name", '
-                          '"reversibility", "assertion_ids", "verify", "metadata"}'}},
+                          '"reversibility", "assertion_ids", "verify", "metadata"}; id, actor, source_path: '
+                          f'{schema_keywords.KEY_RULE}'}},
               ("action",), False, lambda m, a: m.action_record(a["action"])),
     Operation("predict_add", "Add a deterministic expectation about future sense evidence (Mneme's `predict add`); "
               "it is checked without an LLM by the world tick. Without an id, the id is a hash of the content, so "
@@ -716,7 +719,8 @@ OPERATIONS: tuple[Operation, ...] = (
                               "additionalProperties": False, "properties": _PREDICTION,
                               "description": '{"title", "match_json", "check_after" and "expires_at" (RFC 3339; '
                               'expires_at not before check_after), "prediction_type", "confidence", '
-                              '"subject_assertion_id"}'}},
+                              '"subject_assertion_id"}; id, subject_assertion_id, source_path: '
+                              f'{schema_keywords.KEY_RULE}'}},
               ("prediction",), False, lambda m, a: m.predict_add(a["prediction"])),
     Operation("sense_add", "Record external evidence (an email, a calendar event) as sense events, what predictions "
               "are checked against (Mneme's `sense add`); all or nothing. An event dated more than a day after the "
@@ -728,7 +732,7 @@ OPERATIONS: tuple[Operation, ...] = (
                           "description": '[{"sense_type" (e.g. gws, manual, agent), "title", "text", "observed_at" '
                                          '(RFC 3339: when it was perceived), "source_id", "source_uri", '
                                          '"event_type", "metadata", "id"}]: at least one of title, text or '
-                                         'source_id'}},
+                                         f'source_id; id, source_uri: {schema_keywords.KEY_RULE}'}},
               ("events",), False, lambda m, a: m.sense_add(a["events"])),
     Operation("state_list", "World-state assertions (beliefs, open loops) with their validity at as_of and truth "
               "policy (Mneme's `state list`).",

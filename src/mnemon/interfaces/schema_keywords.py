@@ -33,6 +33,13 @@ def stated(spec: Any) -> Any:
     return spec
 
 
+# a key the world store indexes is at most 2,000 UTF-8 bytes (core.world.values.KEY_MAX_BYTES, a PostgreSQL index
+# entry); JSON Schema counts characters, and 500 of any script fit (4 bytes at most each), so a schema-valid key is
+# never refused by the store (a test pins the two)
+KEY_CHARS = 500
+KEY_RULE = "at most 2,000 UTF-8 bytes (500 characters)"
+
+
 # a patternProperties pattern -> the names it stands for (a misspelt key is refused naming the closest of them)
 GROUP_NAMES: dict[str, tuple[str, ...]] = {}
 

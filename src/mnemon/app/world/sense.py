@@ -14,8 +14,8 @@ from typing import Any, NamedTuple
 from ...core.errors import Conflict, InvalidInput
 from ...core.model import Memory
 from ...core.world.values import require_aware
-from ...core.world.senses import (SenseEvent, has_derived_id, id_conflicts, parse_sense_event,
-                                  parse_sense_events)
+from ...core.world.senses import (SenseEvent, has_derived_id, id_conflicts, kept_source_path,
+                                  parse_sense_event, parse_sense_events)
 from ..runtime import Runtime
 from .tables import world_of
 
@@ -23,13 +23,7 @@ MAX_TEXT_CHARS = 20_000
 
 
 def _source_path(event: SenseEvent, explicit: str | None) -> str:
-    if explicit:
-        return explicit
-    for key in ("source_path", "path"):
-        value = event.metadata.get(key)
-        if isinstance(value, str) and value:
-            return value
-    return event.source_uri or ""
+    return explicit or kept_source_path(event.metadata, event.source_uri or "")[1]
 
 
 def _store_events(rt: Runtime, events: Sequence[tuple[SenseEvent, str | None]]) -> list[str]:

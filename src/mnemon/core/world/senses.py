@@ -14,6 +14,7 @@ from typing import Any
 from mnemon.core.errors import InvalidInput
 from mnemon.core.validation import FUTURE_SLACK
 from mnemon.core.world.values import (
+    check_key,
     content_hash,
     iso,
     optional_mapping,
@@ -102,6 +103,16 @@ def is_note_event(event: SenseEvent) -> bool:
             and isinstance(meta.get("path"), str) and isinstance(meta.get("content_hash"), str))
 
 
+def kept_source_path(metadata: Mapping[str, Any], source_uri: str) -> tuple[str, str]:
+    """The field a sense event's source path is kept from, and the path: its metadata's source_path or path, else its
+    source_uri ("" without one)."""
+    for key in ("source_path", "path"):
+        value = metadata.get(key)
+        if isinstance(value, str) and value:
+            return f"metadata.{key}", value
+    return "source_uri", source_uri
+
+
 def sense_event_id(sense_type: str, source_id: str, observed_at: datetime, title: str, text: str) -> str:
     """Content hash, so the same external event fed twice is the same row (replay-idempotent)."""
     return content_hash("se:", [sense_type, source_id, iso(observed_at), title, text], 24)
@@ -139,6 +150,9 @@ def parse_sense_event(obj: Any, origin: str = "external", *, refuse_unknown: boo
     event_type = optional_str(data, "event_type", what, "document") or "document"
     source_uri = optional_str(data, "source_uri", what, "") or ""
     metadata = optional_mapping(data, "metadata", what)
+    if refuse_unknown:  # the store indexes the path: one over its limit is named by the field it came from
+        path_field, path = kept_source_path(metadata, source_uri)
+        check_key(path, path_field, what)
     event_id = (
         required_str(data, "id", what)
         if data.get("id") is not None
