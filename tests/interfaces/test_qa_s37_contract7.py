@@ -1,5 +1,7 @@
 """QA session 37, the interfaces' contract, seventh round: a value JSON cannot write (NaN, Infinity — Python's JSON
-reads them) in free-form metadata is refused naming where it sits, by every tool taking such metadata."""
+reads them) in free-form metadata is refused naming where it sits, by every tool taking such metadata; a key the
+world store indexes is one the schema states it takes (500 characters: 2,000 UTF-8 bytes at most); a verify block is
+refused naming where it was given, `verify` or Mneme's `metadata.verify`."""
 from __future__ import annotations
 
 import json
@@ -128,3 +130,47 @@ def test_a_sense_events_path_over_the_limit_names_what_gave_it(mem: Any, where: 
     assert refused.value.details.get("field") == field and refused.value.details.get("index") == 1
     assert field in refused.value.message
     assert mem.sense_add([_EVENT])["added"] == 1  # nothing of the refused batch was stored
+
+
+# ── 3. Mneme's verify block inside an action's metadata ─────────────────────────────────────────────────────────────
+_SIDE_EFFECT = {"side_effect_level": "external", "tool_call_id": "call-1"}
+
+
+@pytest.mark.parametrize("action, field", [
+    ({"metadata": {"verify": {"sense_type": "email"}}}, "metadata.verify.sense_type"),
+    ({**_SIDE_EFFECT, "metadata": {"verify": {"sense_type": "email"}}}, "metadata.verify.sense_type"),
+    ({**_SIDE_EFFECT, "metadata": {"verify": {"sense_type": "gws", "check_after": "soon"}}},
+     "metadata.verify.check_after"),
+    ({**_SIDE_EFFECT, "metadata": {"verify": {"sense_type": "gws", "check_afterr": "1d"}}},
+     "metadata.verify.check_afterr"),
+    ({**_SIDE_EFFECT, "metadata": {"verify": {"sense_type": "gws", "confidence": 2}}}, "metadata.verify.confidence"),
+    ({"metadata": {"verify": {"sense_type": "gws", "terms": ["invoice"]}}}, "metadata.verify"),
+    ({"verify": None, "metadata": {"verify": {"sense_type": "gws", "terms": ["invoice"]}}}, "metadata.verify"),
+    ({**_SIDE_EFFECT, "metadata": {"verify": {"sense_type": "gws", "check_after": "3d", "expires": "1d"}}},
+     "metadata.verify.expires"),
+    ({**_SIDE_EFFECT, "metadata": {"verify": {"sense_type": "gws"}}, "title": "the of"}, "metadata.verify.terms"),
+    ({"verify": {"sense_type": "email"}, **_SIDE_EFFECT}, "verify.sense_type"),
+    ({"verify": {"sense_type": "gws", "check_after": "soon"}, **_SIDE_EFFECT}, "verify.check_after"),
+    ({"verify": {"sense_type": "gws", "check_afterr": "1d"}, **_SIDE_EFFECT}, "verify.check_afterr"),
+])
+def test_a_verify_block_is_refused_naming_where_it_was_given(mem: Any, action: dict[str, Any], field: str) -> None:
+    """The library reads Mneme's verify block from an action's metadata when verify is not given (Mneme's `action
+    record` does): {"metadata": {"verify": {"sense_type": "email"}}} was refused as action.verify.sense_type — a
+    field the call did not have, and spelt unlike the block's other refusals (verify.expires; a misspelt key was
+    named alone, check_afterr). Each refusal names the field where the block was given."""
+    from mnemon.core.errors import InvalidInput
+
+    action = {"action_type": "email", "title": "Sent the invoice", **action}
+    with pytest.raises(InvalidInput) as refused:
+        mem.action_record(json.loads(json.dumps(action)))
+    assert refused.value.details.get("field") == field, refused.value.details
+
+
+def test_a_verify_block_in_metadata_spawns_its_prediction(mem: Any) -> None:
+    """verify null is not given (as everywhere in a payload): the metadata's block is read, as without it."""
+    block = {"sense_type": "gws", "terms": ["invoice"], "expires_at": "4d"}
+    for n, extra in enumerate(({"metadata": {"verify": block, "origin": "mneme"}},
+                               {"metadata": json.dumps({"verify": block})},
+                               {"verify": None, "metadata": {"verify": block}})):
+        action = {"action_type": "email", "title": f"Sent the invoice {n}", **_SIDE_EFFECT, **extra}
+        assert mem.action_record(action)["spawned_prediction_id"], extra

@@ -172,6 +172,20 @@ def _parse_verify(value: Any) -> VerifySpec:
     )
 
 
+def _given_at(error: InvalidInput, where: str) -> InvalidInput:
+    """A verify block's refusal naming the field where the block was given: `verify`, or Mneme's `metadata.verify`
+    (the readers name it action.verify.x, verify.x or the key alone)."""
+    field = str(error.details.get("field") or "")
+    for prefix in ("action.verify", "verify"):
+        if field == prefix or field.startswith(prefix + "."):
+            field = field[len(prefix):]
+            break
+    else:
+        field = f".{field}" if field else ""
+    message = error.message.replace("action.verify", f"action.{where}") if where != "verify" else error.message
+    return InvalidInput(message, **{**error.details, "field": where + field})
+
+
 def rerecorded(existing: Action, payload: Mapping[str, Any]) -> dict[str, Any]:
     """The payload of a re-record of `existing` (the same side effect again): a key it leaves out keeps what the
     ledger holds. A bare replay rewrote the row from the payload alone — a `succeeded` action read `recorded`, its
@@ -214,11 +228,16 @@ def validate_action(payload: Any, now: datetime, existing: Action | None = None,
             rule="verified_needs_proof", field="status",
         )
     metadata = optional_mapping(data, "metadata", what)
-    verify_raw = data.get("verify", metadata.get("verify"))
-    verify = None if verify_raw is None else _parse_verify(verify_raw)
+    # Mneme's place for the block, read when verify is not given (null is not given, as everywhere in a payload)
+    where = "verify" if data.get("verify") is not None else "metadata.verify"
+    verify_raw = data.get("verify") if where == "verify" else metadata.get("verify")
+    try:
+        verify = None if verify_raw is None else _parse_verify(verify_raw)
+    except InvalidInput as exc:
+        raise _given_at(exc, where) from None
     if verify is not None and level == NO_SIDE_EFFECT:
-        raise InvalidInput(f"{what}: a verify block needs a side-effectful action (side_effect_level != none)",
-                           field="verify")
+        raise InvalidInput(f"{what}: a verify block ({where}) needs a side-effectful action (side_effect_level != "
+                           "none)", field=where)
     assertion_ids = () if data.get("assertion_ids") is None else string_list(data["assertion_ids"], "assertion_ids")
     created_at = instant_or_none(data.get("created_at"), "created_at") or now
     if refuse_unknown and created_at > now + FUTURE_SLACK:
@@ -250,7 +269,10 @@ def validate_action(payload: Any, now: datetime, existing: Action | None = None,
         metadata=metadata,
         created_at=created_at,
     )
-    payload_for_prediction = verification_prediction(action)
+    try:
+        payload_for_prediction = verification_prediction(action)
+    except InvalidInput as exc:
+        raise _given_at(exc, where) from None
     if payload_for_prediction is not None:
         action = replace(action, prediction_id=payload_for_prediction["id"])
     return action
