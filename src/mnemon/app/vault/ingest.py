@@ -41,7 +41,8 @@ from ...ports.store.vault_files_sqlite import VaultFile
 from ..runtime import Runtime
 from ..bulk_gc import paused_gc
 from .edited_items import carry_kills_to_edited
-from .plan import PLAN_VERSION, NotePlan, note_id, packed_batch, plan_batch, plan_links, unpacked_plan, world_senses
+from .plan import (PLAN_VERSION, NotePlan, note_id, packed_batch, path_too_long_for_world, plan_batch, plan_links,
+                   unpacked_plan, world_senses)
 from .moves import editor_moves
 from .writer import VaultWriter, note_node
 
@@ -643,13 +644,12 @@ def _record_senses(rt: Runtime, plans: Sequence[NotePlan]) -> list[dict[str, Any
     from ...core.world.values import KEY_MAX_BYTES
 
     events, warnings = [], []
+    world = world_senses() is not None
     for plan in plans:
-        if plan.sense_event is None:
-            continue
-        if len(plan.path.encode("utf-8", "surrogateescape")) > KEY_MAX_BYTES:
+        if world and path_too_long_for_world(plan.path):  # (planned without its event)
             warnings.append({"path": plan.path, "code": "path_too_long_for_world_model",
                              "message": f"the note's path is over {KEY_MAX_BYTES} bytes: no sense event was kept"})
-        else:
+        elif plan.sense_event is not None:
             events.append((plan.sense_event, plan.path))
     if events:
         from ..world import store_sense_events

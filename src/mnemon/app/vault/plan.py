@@ -499,11 +499,19 @@ def _sense_event(path: str, mtime: float, title: str, digest: str, note_type: st
     none). It names the note by path and content hash and leaves its text out: checks read it from the note's
     memories (app/world/note_text.py)."""
     world = world_senses()
-    if world is None:
+    if world is None or path_too_long_for_world(path):  # (the ingest warns of it: `_record_senses`)
         return None
     return world.parsed_sense_event("vault", world.SenseInput(
         "md", path, iso_from_mtime(mtime), title, text, {"path": path, "content_hash": digest, "type": note_type},
         event_type="note", source_uri=f"vault:{path}", source_path=path, store_text=False))
+
+
+def path_too_long_for_world(path: str) -> bool:
+    """Whether a note's path is longer than the world model can index (on PostgreSQL a key has a size limit; both
+    backends keep it): the note is ingested without its sense event."""
+    from ...core.world.values import KEY_MAX_BYTES
+
+    return len(path.encode("utf-8", "surrogateescape")) > KEY_MAX_BYTES
 
 
 def iso_from_mtime(mtime: float) -> str:
