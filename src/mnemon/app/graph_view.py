@@ -87,7 +87,8 @@ def graph_view(rt: Runtime, *, focus: str | None = None, depth: int = 1, max_nod
 def find_nodes(rt: Runtime, query: Any, *, limit: int = 10) -> dict[str, Any]:
     """The nodes whose title holds `query` in any case (`Store.nodes_by_title`: notes first, exact titles, then
     prefixes, then the rest), as the graph view lists nodes; `more` says when the limit left some out. A query that is
-    one wikilink looks for the title it links to."""
+    one wikilink looks for the title it links to. First of all, the note a link written as the query lands on, by its
+    path, file name or an alias too ("bram-okafor" or "[[bram-okafor]]" for the note titled "Bram Okafor")."""
     if not isinstance(query, str) or not query.strip():
         raise InvalidInput("query must be a non-blank text: part of a title")
     text = query.strip()
@@ -95,6 +96,9 @@ def find_nodes(rt: Runtime, query: Any, *, limit: int = 10) -> dict[str, Any]:
         raise InvalidInput(f"query must be at most {MAX_TITLE_QUERY} characters; got {len(text)}")
     limit = _bounded("limit", limit, 1, MAX_FOUND)
     found = rt.store.nodes_by_title(_linked_title(text), limit + 1)
+    named = _named_note(rt, text)
+    if named is not None:
+        found = [named, *(n for n in found if n.id != named.id)]
     shown = found[:limit]
     degree = rt.store.edge_counts([n.id for n in shown])
     return {"query": text, "nodes": [_node(n, degree.get(n.id, 0)) for n in shown], "more": len(found) > limit}
@@ -105,6 +109,18 @@ def _linked_title(text: str) -> str:
     title it names (its target's last path part: "Lighthouse", "lighthouse"); any other query as it is."""
     target = link_name(text[1:] if text.startswith("![[") else text)
     return target.rpartition("/")[2].strip() or text if target != text else text
+
+
+def _named_note(rt: Runtime, text: str) -> Memory | None:
+    """The note a link written as `text` ("bram-okafor", "[[People/bram-okafor|Bram]]", an alias) lands on, as the
+    vault resolves its links (`vault.resolve.link_index`: path, path suffix, title, alias, file name), or None."""
+    from ..core.vault.links import resolve_link
+    from .vault.plan import note_id
+    from .vault.resolve import link_index
+
+    path = resolve_link(link_name(text[1:] if text.startswith("![[") else text), link_index(rt))
+    node = rt.store.get_node(note_id(path)) if path else None
+    return node if node is not None and node.kind == "note" else None
 
 
 def _around(rt: Runtime, focus: str, depth: int, max_nodes: int, statuses: tuple[str, ...]) -> tuple[list[str], bool]:

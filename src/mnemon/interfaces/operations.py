@@ -682,7 +682,8 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("find_nodes", "Graph nodes whose title holds the text, in any case, anywhere in the store: notes first, "
               "then headings, tags, people and other named nodes; exact titles, then prefixes, then the rest. "
               "Memories are found by recall and search.",
-              {"query": _s("part of a title, or a [[wikilink]] to one", MAX_QUERY_CHARS),
+              {"query": _s("part of a title, or a note's link name ([[wikilink]], file name, path, alias)",
+                           MAX_QUERY_CHARS),
                "limit": _i("1-50, default 10", 1, 50)},
               ("query",), True, lambda m, a: m.find_nodes(a["query"], limit=a.get("limit", 10))),
     Operation("validate_edge", "Confirm an edge as a person: it becomes active (if the write gate allows), and "

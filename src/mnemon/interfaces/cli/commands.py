@@ -220,8 +220,9 @@ cli.add_command(viz)
 @click.option("--limit", default=10, show_default=True, type=int, help="1-50.")
 def find_nodes(words: tuple[str, ...], limit: int) -> None:
     """Graph nodes whose title holds the words, in any case: notes first, then headings, tags, people and other named
-    nodes; exact titles, then prefixes, then the rest; a [[wikilink]] looks for the note it names. Their ids are what
-    `graph --focus` and `show` take."""
+    nodes; exact titles, then prefixes, then the rest; a [[wikilink]] looks for the note it names, and the note a link
+    written as the words lands on (by file name, path or alias too) comes first. Their ids are what `graph --focus`
+    and `show` take."""
     run(lambda c: c.mem.find_nodes(" ".join(words), limit=limit))
 
 
