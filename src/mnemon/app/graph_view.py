@@ -11,6 +11,7 @@ nodes drawn: notes, then headings, tags, people and the other named nodes, each 
 """
 from __future__ import annotations
 
+import shlex
 import unicodedata
 from itertools import islice
 from typing import Any
@@ -73,7 +74,7 @@ def graph_view(rt: Runtime, *, focus: str | None = None, depth: int = 1, max_nod
     if focus:
         edges = _from_the_focus_out(edges, chosen)
     degree = store.edge_counts(chosen)
-    return {
+    out = {
         "focus": focus or None,
         "folder": _folder_prefix(folder) if folder else None,
         "nodes": [_node(nodes[i], degree.get(i, 0)) for i in chosen],
@@ -82,6 +83,21 @@ def graph_view(rt: Runtime, *, focus: str | None = None, depth: int = 1, max_nod
         "stats": {"nodes": len(chosen), "links": min(len(edges), max_links), "links_among_nodes": len(edges)},
         "limits": {"max_nodes": max_nodes, "max_links": max_links, "depth": depth, "statuses": list(statuses)},
     }
+    if folder and not chosen:
+        out.update(_folder_named_note(rt, _folder_prefix(folder)[:-1]))
+    return out
+
+
+def _folder_named_note(rt: Runtime, name: str) -> dict[str, Any]:
+    """For a folder with no notes whose name is a note's (its path, "Projects/lighthouse.md", or any name a link
+    gives it): `note`, that note as the graph view lists it, and a `hint` to focus on it; else nothing."""
+    named = _named_note(rt, name)
+    if named is None:
+        return {}
+    degree = rt.store.edge_counts([named.id]).get(named.id, 0)
+    draws = step(f"`mnemon graph --focus {shlex.quote(named.id)}` draws it",
+                 f"`graph` with focus {named.id!r} draws it")
+    return {"note": _node(named, degree), "hint": f"{name} is a note, not a folder: {draws}"}
 
 
 def find_nodes(rt: Runtime, query: Any, *, limit: int = 10) -> dict[str, Any]:
