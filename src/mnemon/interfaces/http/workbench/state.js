@@ -2,6 +2,7 @@
  * UI state (selection, hover, status, errors, what the last frame drew), the colours the canvas reads from CSS, and
  * the status line. Plain objects that the other modules read and change in place; no drawing, no requests.
  */
+import { h } from './details.js';
 import { Simulation } from './layout.js';
 
 // ---------------------------------------------------------------- DOM
@@ -60,19 +61,52 @@ export function readColours() {
 }
 
 // ---------------------------------------------------------------- status line
+/** What a person typed or a note is called, quoted in a message: isolated (<bdi>), so that a right-to-left override
+ * or a right-to-left title inside it cannot reorder the words around it. */
+export function said(text) {
+  return h('bdi', null, text);
+}
+
+// what to do again when the server can be reached again, by what failed ('Graph', 'Status', …): the last of each
+const retries = new Map();
+
+/** The status line: `text` is a string or a list of strings and elements (`said(…)`, a button). A new status that is
+ * no error forgets what a Retry would have done: the person has moved on. */
 export function setStatus(text, kind) {
-  ui.status = { text, kind: kind || 'info' };
-  el.status.textContent = text;
+  if (kind !== 'error') retries.clear();
+  el.status.replaceChildren(...[].concat(text).filter((c) => c !== null && c !== undefined && c !== false));
+  ui.status = { text: el.status.textContent, kind: kind || 'info' };
   el.status.className = 'status' + (kind && kind !== 'info' ? ' ' + kind : '');
 }
 
-export function reportError(what, err) {
-  if (err && err.name === 'AbortError') return;
+/** Keep an error for `state().errors` (the tests and debugging read them). */
+export function noteError(what, err) {
   const code = (err && err.code) || 'error';
   const message = (err && err.message) || String(err);
   ui.errors.push({ what, code, message, status: err && err.status });
   if (ui.errors.length > 50) ui.errors.shift();
-  setStatus(`${what} failed (${code}): ${message}`, 'error');
+  return { code, message };
+}
+
+/** Say that `what` failed. The server out of reach is said once, however many requests failed with it, with how to
+ * start it again and a Retry that does again each of them that said how (`again`). */
+export function reportError(what, err, again) {
+  if (err && err.name === 'AbortError') return;
+  const { code, message } = noteError(what, err);
+  if (code !== 'network') {
+    setStatus([`${what} failed (${code}): `, said(message)], 'error');
+    return;
+  }
+  if (again) retries.set(what, again);
+  const retry = retries.size ? h('button', { type: 'button', class: 'retry', onclick: retryAll }, 'Retry') : null;
+  setStatus([`Cannot reach the mnemon server at ${location.host}: it may have stopped. Start it again (`,
+    h('code', null, 'mnemon serve'), ', with the options it had), then ', retry || 'try again', '.'], 'error');
+}
+
+function retryAll() {
+  const again = [...retries.values()];
+  setStatus('Trying again…', 'busy');
+  for (const run of again) run();
 }
 
 window.addEventListener('error', (e) => reportError('Script', { code: 'script', message: e.message }));

@@ -21,7 +21,7 @@ import { frame, requestDraw, resize, startSimulation } from './draw.js';
 import { listen } from './input.js';
 import { placeNew } from './layout.js';
 import {
-  el, G, groupOf, linkVisible, NODE_COLOURS, readColours, reportError, setStatus, sim, ui, view,
+  el, G, groupOf, linkVisible, NODE_COLOURS, noteError, readColours, reportError, said, setStatus, sim, ui, view,
 } from './state.js';
 import { bendParallelLinks, canvasSize, fitTransform, hitTest, linkPoint, toScreen, toWorld } from './view.js';
 
@@ -69,6 +69,7 @@ function setGraph(data) {
   G.byId = byId;
   G.focus = data.focus || null;
   G.folder = data.folder || null;
+  G.folderNote = data.note || null;  // the note an empty folder's name is the path of
   G.loaded = true;
   G.truncated = !!data.truncated;
   G.stats = data.stats || null;
@@ -111,8 +112,19 @@ function renderChrome() {
  * overview comes back empty from an empty store, since without notes it falls back to the recent memories. */
 function emptyText() {
   if (!G.loaded || G.focus) return 'Nothing to draw.';
+  if (G.folder && G.folderNote) return `${G.folder.replace(/\/$/, '')} is a note, not a folder.`;
   if (G.folder) return `No notes under ${G.folder} (folder names are case-sensitive).`;
   return 'Nothing to draw: the store has no graph yet (mnemon ingest --vault PATH).';
+}
+
+/** `emptyText` for the status line: a folder that is a note's path offers to focus on the note. */
+function emptyStatus() {
+  const note = G.folder && G.folderNote;
+  if (!note) return [said(emptyText())];
+  const focusOnNote = () => { el.folder.value = ''; loadGraph(note.id); };
+  return [said(G.folder.replace(/\/$/, '')), ' is a note, not a folder: ',
+    h('button', { type: 'button', class: 'inline', onclick: focusOnNote }, 'Focus on ', said(excerpt(note.title, 60))),
+    '.'];
 }
 
 /** "1 link", "2 links", "0 links"; "1 memory", "3 memories" with the plural given. */
@@ -144,8 +156,9 @@ function limit(input, fallback) {
 
 /** Load the graph around `focus` (or the overview, when null). A load the person asked for is a step in the tab's
  * history, so Back returns to the view before it; one the address asked for (the page opening on a #focus=, Back or
- * Forward, a hash typed in) is where history already is, and only corrects the address. */
-async function loadGraph(focus, fromAddress) {
+ * Forward, a hash typed in) is where history already is, and only corrects the address. `notice`: status parts to
+ * say before what was drawn (why this is not what the address asked for). */
+async function loadGraph(focus, fromAddress, notice) {
   const seq = ++graphSeq;
   if (graphAbort) graphAbort.abort();
   graphAbort = new AbortController();
@@ -163,7 +176,7 @@ async function loadGraph(focus, fromAddress) {
     params.folder = folder;  // the overview of one vault folder
   }
   ui.loading = true;
-  setStatus(focus ? `Loading the graph around ${focus}…` : 'Loading the overview…', 'busy');
+  setStatus(focus ? ['Loading the graph around ', said(focus), '…'] : 'Loading the overview…', 'busy');
   try {
     const data = await api('graph', params, graphAbort.signal);
     if (seq !== graphSeq) return;
@@ -176,17 +189,38 @@ async function loadGraph(focus, fromAddress) {
       else history.pushState(null, '', url);
     }
     const shown = data.focus ? G.byId.get(data.focus) : null;
-    setStatus(shown ? `Focused on “${excerpt(shown.title, 60)}”.` : data.focus ? `Focused on ${data.focus}.` :
-      !G.nodes.length ? emptyText() :
-      data.folder ? `Overview of ${data.folder}: its best-connected notes. Double-click a node to focus on it.` :
+    const drawn = shown ? ['Focused on “', said(excerpt(shown.title, 60)), '”.'] :
+      data.focus ? ['Focused on ', said(data.focus), '.'] :
+      !G.nodes.length ? emptyStatus() :
+      data.folder ? ['Overview of ', said(data.folder),
+        ': its best-connected notes. Double-click a node to focus on it.'] :
       `Overview: the best-connected ${G.nodes.some((n) => n.kind === 'note') ? 'notes' :
-        'recent memories (the store has no notes)'}. Double-click a node to focus on it.`);
+        'recent memories (the store has no notes)'}. Double-click a node to focus on it.`;
+    setStatus(notice ? [...notice, ' ', ...[].concat(drawn)] : drawn);
   } catch (err) {
     if (seq !== graphSeq) return;
     ui.loading = false;
-    reportError('Graph', err);
+    if (focus && err && err.code === 'not_found') noFocus(focus, err);
+    else reportError('Graph', err, () => loadGraph(focus, fromAddress, notice));
     renderChrome();
   }
+}
+
+/** A focus the store has no node for (an id typed in the address, a node deleted since it was listed): the address
+ * goes back to what is drawn, and the status line says so in a person's words (the server's speak to a caller of
+ * the API); a page that has drawn nothing yet draws the overview instead. */
+function noFocus(focus, err) {
+  noteError('Graph', err);
+  const missing = ['No node “', said(excerpt(focus, 80)), '” in this store'];
+  if (!G.loaded) {
+    loadGraph(null, true, [...missing, ': the overview is drawn instead.']);
+    return;
+  }
+  const hash = G.focus ? '#focus=' + encodeURIComponent(G.focus) : '';
+  if (location.hash !== hash) history.replaceState(null, '', hash || location.pathname + location.search);
+  const drawn = G.focus && G.byId.get(G.focus);
+  setStatus([...missing, ': still showing ', drawn ? ['“', said(excerpt(drawn.title, 60)), '”'] : 'the overview',
+    '. Search above for a note by its name, or press Overview.'].flat(), 'error');
 }
 
 function focusFromHash() {
@@ -205,7 +239,7 @@ async function loadStoreTotals() {
     ui.storeTotals = `${counted(memories, 'memory', 'memories')}, ${counted(edges, 'edge')}`;
     renderCounts();
   } catch (err) {
-    reportError('Status', err);
+    reportError('Status', err, loadStoreTotals);
   }
 }
 
@@ -261,7 +295,7 @@ async function showNode(id) {
   } catch (err) {
     if (seq !== detailsSeq) return;
     detailsLoading(`Could not load ${id}.`);
-    reportError('Details', err);
+    reportError('Details', err, () => showNode(id));
   }
   if (keyboard) refocusDetails();
 }
@@ -284,7 +318,7 @@ async function showLink(id) {
   } catch (err) {
     if (seq !== detailsSeq) return;
     detailsLoading(`Could not load edge ${id}.`);
-    reportError('Edge', err);
+    reportError('Edge', err, () => showLink(id));
   }
   if (keyboard) refocusDetails();
 }
@@ -318,13 +352,15 @@ async function loadServerInfo() {
     ui.writable = info.read_only === false;
   } catch (err) {
     ui.writable = false;
-    reportError('Server info', err);
+    reportError('Server info', err, loadServerInfo);
   }
   if (ui.writable && shownLink) renderLink(shownLink.x, shownLink.id);
 }
 
+/** "edge 12 (Lighthouse → Bram Okafor, links_to)" as status parts, each title isolated. */
 function describeLink(l, id) {
-  return l ? `edge ${id} (${excerpt(titleOf(l.src), 40)} → ${excerpt(titleOf(l.dst), 40)}, ${l.type})` : `edge ${id}`;
+  return l ? [`edge ${id} (`, said(excerpt(titleOf(l.src), 40)), ' → ', said(excerpt(titleOf(l.dst), 40)),
+    `, ${l.type})`] : [`edge ${id}`];
 }
 
 /** Run one review action on an edge; then say what happened, redraw the link with its new status (a killed link
@@ -333,7 +369,7 @@ async function review(action, id, reason) {
   const how = REVIEW[action];
   const link = G.links.find((l) => l.id === id);
   const name = describeLink(link, id);
-  setStatus(`${how.doing} ${name}…`, 'busy');
+  setStatus([`${how.doing} `, ...name, '…'], 'busy');
   let result;
   try {
     result = await post(how.op, { id, ...how.args, ...(reason ? { reason } : {}) });
@@ -352,13 +388,13 @@ async function review(action, id, reason) {
   let text;
   if (action === 'validate') {
     const why = Array.isArray(result.reasons) && result.reasons.length ? ` (${result.reasons.join(', ')})` : '';
-    if (result.validated) text = `Validated ${name}: it is ${result.status} now.`;
-    else { text = `Not validated: ${name} stays ${result.status}${why}.`; kind = 'error'; }
+    if (result.validated) text = ['Validated ', ...name, `: it is ${result.status} now.`];
+    else { text = ['Not validated: ', ...name, ` stays ${result.status}${why}.`]; kind = 'error'; }
   } else if (action === 'weaken') {
-    text = `Weakened ${name}: strength ${result.previous_strength} → ${result.strength}` +
-      (result.status !== result.previous_status ? `, now ${result.status}.` : '.');
+    text = ['Weakened ', ...name, `: strength ${result.previous_strength} → ${result.strength}` +
+      (result.status !== result.previous_status ? `, now ${result.status}.` : '.')];
   } else {
-    text = `Killed ${name}.` + (el.showKilled.checked ? '' : ' Tick “killed” to see it.');
+    text = ['Killed ', ...name, '.' + (el.showKilled.checked ? '' : ' Tick “killed” to see it.')];
   }
   setStatus(text, kind);
   await refreshLink(id, action);
@@ -419,8 +455,9 @@ async function runSearch(asked) {
   // a search answered after a newer one was asked must not replace its results (nor its status)
   const seq = ++searchSeq;
   const { query, cut, limit } = withinLimit(asked);
-  const quoted = `“${excerpt(query, 80)}”`; // a pasted page of text would fill the status line and squash the canvas
-  setStatus(`Searching for ${quoted}…`, 'busy');
+  // (a pasted page of text would fill the status line and squash the canvas)
+  const quoted = () => ['“', said(excerpt(query, 80)), '”'];
+  setStatus(['Searching for ', ...quoted(), '…'], 'busy');
   try {
     // independent: neither waits for the other
     const [titled, recalled] = await Promise.all([matchingTitles(query), api('recall', { query, limit: 20 })]);
@@ -441,19 +478,19 @@ async function runSearch(asked) {
     }
     items = [...titled, ...items.filter((it) => it.id && !titled.some((n) => n.id === it.id))];
     el.resultsBox.hidden = false;
-    el.resultsTitle.textContent = `Results for “${excerpt(query, 40)}”`;
+    el.resultsTitle.replaceChildren('Results for “', said(excerpt(query, 40)), '”');
     el.results.replaceChildren(...warned.map((w) => h('li', { class: 'warning', dir: 'auto' }, w)),
       ...(items.length ? items.map((it) => h('li', null,
       h('button', { type: 'button', 'data-id': it.id, onclick: () => { loadGraph(it.id); showNode(it.id); } },
         h('bdi', null, excerpt(it.text || it.id, 140)), it.why ? h('span', { class: 'why' }, it.why) : null,
         h('span', { class: 'rid' }, it.id)))) :
       [h('li', { class: 'muted' }, 'No matches.')]));
-    setStatus(`${items.length} result${items.length === 1 ? '' : 's'} for ${quoted} ` +
-      `(${titled.length ? `${titled.length} by title, ` : ''}${how}).` +
+    setStatus([`${items.length} result${items.length === 1 ? '' : 's'} for `, ...quoted(),
+      ` (${titled.length ? `${titled.length} by name, ` : ''}${how}).` +
       (warned.length ? ` Recall gave ${warned.length} warning${warned.length === 1 ? '' : 's'}: see the list.` : '') +
-      (cut ? ` Only the first ${limit.toLocaleString('en')} characters were searched.` : ''));
+      (cut ? ` Only the first ${limit.toLocaleString('en')} characters were searched.` : '')]);
   } catch (err) {
-    if (seq === searchSeq) reportError('Search', err);
+    if (seq === searchSeq) reportError('Search', err, () => runSearch(asked));
   }
 }
 
