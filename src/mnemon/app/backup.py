@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import InvalidInput
 from ..core.model import SOURCED_PREFIXES, Edge, Memory
 from ..core.vault.lifecycle import PROMOTED, survives_rebuild
-from .backup_rows import (EDGE_DECISIONS, PAYLOAD_SCOPE, decode_vector, edge_decision, parse_edge, parse_insight,
-                          provider_width)
+from .backup_rows import (EDGE_DECISIONS, HISTORY_EVENTS, PAYLOAD_SCOPE, HistoryEvent, decode_vector, edge_decision,
+                          edge_history, parse_edge, parse_insight, provider_width)
 from .backup_world import WORLD_MEMBERS, WorldRestore, export_world_chunks, member_batches, relink_source_edges
 from .runtime import Runtime
 from .vault.resolve import person_decisions
@@ -97,30 +97,43 @@ def _export_chunks(rt: Runtime, include_vectors: bool) -> Iterator[str]:
         sep = ",\n"
     yield '\n],"edges":[\n'
     sep = ""
-    decided: list[tuple[Edge, str | None]] = []
+    decided: list[tuple[Edge, str | None, list[dict[str, Any]]]] = []
     edges = rt.store.iter_edges(statuses=EXPORTED_EDGE_STATUSES)
     while page := list(islice(edges, BATCH)):
-        # a weakening or validation lives in the edge's event log, which an export does not carry: named on the
-        # edge, it is recorded again by the restore (a re-sent payload or a replayed evidence pack reads it there)
+        # a weakening or validation lives in the edge's event log, which an export does not carry whole: named on
+        # the edge, it is recorded again by the restore (a re-sent payload or a replayed evidence pack reads it
+        # there); the decisions' own events go with it (`history`: who decided, when, why)
         by_person = person_decisions(rt.store, [e for e in page if e.status != "killed"])
+        told = _decision_events(rt, [int(e.id or 0) for e in page
+                                     if e.status == "killed" or int(e.id or 0) in by_person])
         for e in page:
-            decision = by_person.get(int(e.id or 0))
+            decision, history = by_person.get(int(e.id or 0)), told.get(int(e.id or 0), [])
             if e.src in ids and e.dst in ids:
-                yield sep + _edge_json(e, decision)
+                yield sep + _edge_json(e, decision, history)
                 sep = ",\n"
             elif _is_decision(e, ids) or (decision is not None and _ends_known(e, ids)):
-                decided.append((e, decision))
+                decided.append((e, decision, history))
     yield '\n],"vault_edges":[\n'
     # by their ends and relation: by id they came out in another order on each backend (SQLite's decided
     # containment edges keep the negative ids they were derived under), so one store's content made two files
-    decisions = [((e.src, e.dst, e.type), _edge_json(e, d)) for e, d in decided]
-    decisions += [(_decision_key(r), _json(r)) for r in _still_pending(rt, [e for e, _d in decided])]
+    decisions = [((e.src, e.dst, e.type), _edge_json(e, d, h)) for e, d, h in decided]
+    decisions += [(_decision_key(r), _json(r)) for r in _still_pending(rt, [e for e, _d, _h in decided])]
     yield ",\n".join(text for _key, text in sorted(decisions))
     yield from export_world_chunks(rt)
     yield "\n]}\n"
 
 
-def _edge_json(e: Edge, decision: str | None = None) -> str:
+def _decision_events(rt: Runtime, edge_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """Edge id → the events of its log that are decisions (`HISTORY_EVENTS`), oldest first, as an export writes
+    them."""
+    from ..ports.store.history_reads import edge_events_of
+
+    return {edge_id: [{"event": ev.event, "actor": ev.actor, "detail": ev.detail, "created_at": ev.created_at}
+                      for ev in events if ev.event in HISTORY_EVENTS]
+            for edge_id, events in edge_events_of(rt.store, edge_ids).items()} if edge_ids else {}
+
+
+def _edge_json(e: Edge, decision: str | None = None, history: list[dict[str, Any]] | None = None) -> str:
     row = {"source_id": e.src, "target_id": e.dst, "edge_type": e.type, "sub_type": e.sub_type, "weight": e.weight,
            "confidence": e.confidence, "status": e.status, "origin": e.origin, "evidence": e.evidence, "rule": e.rule,
            "source_path": e.source_path, "metadata": e.metadata, "created_at": e.created_at}
@@ -128,6 +141,8 @@ def _edge_json(e: Edge, decision: str | None = None) -> str:
         row["updated_at"] = e.updated_at
     if decision in EDGE_DECISIONS:
         row["decision"] = decision
+    if history:
+        row["history"] = history
     return _json(row)
 
 
@@ -490,6 +505,9 @@ def _write_insights(rt: Runtime, new: list[tuple[Memory, np.ndarray | None]], fo
         run.to_embed.extend(m.id for m in forgotten)  # only those without a current vector are embedded
 
 
+_Decided = tuple[tuple[str, str] | None, list[HistoryEvent]]  # an exported edge's (event, actor) and its history
+
+
 def _place_edges(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> None:
     """Write the batch's edges whose ends both live: in bulk when one end was restored just now (such an edge
     cannot exist yet); between two nodes the store already held, only when it holds no such edge — an edge it has
@@ -497,10 +515,11 @@ def _place_edges(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> None:
     that memory."""
     now = rt.now_iso()
     edges: list[Edge] = []
-    decided: dict[tuple[str, str, str], tuple[str, str]] = {}  # the file's person decisions, by edge key
+    decided: dict[tuple[str, str, str], _Decided] = {}  # the file's person decisions, by edge key
     for k, raw in batch:
         try:
-            edges.append(parse_edge(raw, k, now, nul_ok=run.nul_ok))
+            edge, history = parse_edge(raw, k, now, nul_ok=run.nul_ok), edge_history(raw, k)
+            edges.append(edge)
         except InvalidInput as exc:
             run.edge_results.append({"index": k, "action": "error", "error": exc.to_dict()})
             continue
@@ -511,8 +530,8 @@ def _place_edges(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> None:
                 edges.pop()
                 run.edges_skipped += 1
                 continue
-        if (decision := edge_decision(raw)) is not None:
-            decided.setdefault((edges[-1].src, edges[-1].dst, edges[-1].type), decision)
+        if (decision := edge_decision(raw)) is not None or history:
+            decided.setdefault((edges[-1].src, edges[-1].dst, edges[-1].type), (decision, history))
     ends = {x for e in edges for x in (e.src, e.dst)} - run.added
     # a dry run revived nothing yet: the memories it would revive count as live
     live = _live(rt, ends) | run.revived
@@ -542,14 +561,22 @@ def _place_edges(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> None:
     run.edges_inserted += len(fresh)
 
 
-def _record_decisions(rt: Runtime, rows: list[tuple[int, Edge, tuple[str, str]]]) -> None:
-    """Log the person decisions restored edges carried (edge id, edge as restored, (event, actor)) as the events
-    `person_decision` reads: without them a restored weakening or validation read as the payload's or the pack's
-    own values, and the next re-send or ingest of the evidence pack undid it."""
+def _record_decisions(rt: Runtime, rows: list[tuple[int, Edge, _Decided]]) -> None:
+    """Log the person decisions restored edges carried (edge id, edge as restored, ((event, actor), history)) as
+    the events `person_decision` reads: without them a restored weakening or validation read as the payload's or
+    the pack's own values, and the next re-send or ingest of the evidence pack undid it. The decisions' own events
+    come back as they were (who, when, why); an export made before it carried them has the decision recorded anew."""
     when = rt.now_iso()
     rt.store.vault.log_edge_events([  # type: ignore[attr-defined]
-        (edge_id, event, actor, {"reason": "restored_from_backup", "strength": e.weight, "status": e.status}, when)
-        for edge_id, e, (event, actor) in rows])
+        *((edge_id, *event) for edge_id, _e, (_d, history) in rows for event in history),
+        *((edge_id, event, actor, {"reason": "restored_from_backup", "strength": e.weight, "status": e.status}, when)
+          for edge_id, e, (decision, history) in rows if decision is not None
+          for event, actor in [decision] if not _told(history, decision))])
+
+
+def _told(history: list[HistoryEvent], decision: tuple[str, str]) -> bool:
+    """Whether the history's last decision is the one the row names (a hand-edited row may say otherwise)."""
+    return bool(history) and history[-1][:2] == decision
 
 
 def _place_known_edge(rt: Runtime, e: Edge, run: _Run) -> int | None:
@@ -573,16 +600,16 @@ def _place_decisions(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> No
     """The file's decisions about vault edges: applied now when both ends exist (`_apply_decision`), otherwise kept
     until an ingest makes them. A row that does not parse is an `edge_results` error, as in `edges`."""
     now = rt.now_iso()
-    parsed: list[tuple[Any, Edge]] = []
+    parsed: list[tuple[Any, Edge, _Decided]] = []
     for k, raw in batch:
         try:
-            parsed.append((raw, parse_edge(raw, k, now, nul_ok=run.nul_ok)))
+            parsed.append((raw, parse_edge(raw, k, now, nul_ok=run.nul_ok), (edge_decision(raw), edge_history(raw, k))))
         except InvalidInput as exc:
             run.edge_results.append({"index": k, "vault_edge": True, "action": "error", "error": exc.to_dict()})
-    live = _live(rt, {x for _raw, e in parsed for x in (e.src, e.dst)}) | run.added
-    for raw, e in parsed:
+    live = _live(rt, {x for _raw, e, _d in parsed for x in (e.src, e.dst)}) | run.added
+    for raw, e, decided in parsed:
         if e.src in live and e.dst in live:
-            applied = _apply_decision(rt, e, edge_decision(raw), dry_run=run.dry_run)
+            applied = _apply_decision(rt, e, decided, dry_run=run.dry_run)
             run.decisions_applied += applied
             run.edges_skipped += not applied
         else:
@@ -593,7 +620,7 @@ def _live(rt: Runtime, ids: set[str]) -> set[str]:
     return {i for i, (_, deleted, _, _) in rt.store.node_heads(sorted(ids)).items() if not deleted}
 
 
-def _apply_decision(rt: Runtime, e: Edge, decision: tuple[str, str] | None, *, dry_run: bool = False) -> bool:
+def _apply_decision(rt: Runtime, e: Edge, decided: _Decided, *, dry_run: bool = False) -> bool:
     """Write a restored decision over the store's edge between the same ends — unless that edge records a decision
     of its own (a kill, a validation, a claim), which stays as it is; False then. A restored kill is the exception:
     it wins over any edge not killed, as a tombstone blocks re-creation (a claim replayed from its evidence pack
@@ -603,8 +630,7 @@ def _apply_decision(rt: Runtime, e: Edge, decision: tuple[str, str] | None, *, d
             and _is_decision(existing, {existing.src, existing.dst}))
     if not kept and not dry_run:
         edge_id = rt.store.upsert_edge(e, actor="import", event="restored")
-        if decision is not None:
-            _record_decisions(rt, [(edge_id, e, decision)])
+        _record_decisions(rt, [(edge_id, e, decided)])
     return not kept
 
 
@@ -629,8 +655,8 @@ def apply_pending_decisions(rt: Runtime) -> int:
     edges = [parse_edge(r, k, now) for k, r in enumerate(rows)]  # (each parsed once already, when restored)
     live = _live(rt, {x for e in edges for x in (e.src, e.dst)})
     waiting = [r for r, e in zip(rows, edges) if not (e.src in live and e.dst in live)]
-    applied = sum(_apply_decision(rt, e, edge_decision(r)) for r, e in zip(rows, edges)
-                  if e.src in live and e.dst in live)
+    applied = sum(_apply_decision(rt, e, (edge_decision(r), edge_history(r, k)))
+                  for k, (r, e) in enumerate(zip(rows, edges)) if e.src in live and e.dst in live)
     vault.set_state(PENDING_DECISIONS, json.dumps(waiting, ensure_ascii=False) if waiting else "")
     if len(waiting) < len(rows):
         relink_source_edges(rt)  # the restored assertions resolved from the edges these decisions are about

@@ -55,6 +55,41 @@ def edge_decision(e: Any) -> tuple[str, str] | None:
     return EDGE_DECISIONS.get(value) if isinstance(value, str) else None
 
 
+# the events of a person's decisions an exported edge carries in its log (`"history"`), oldest first: a restore
+# writes them back as they were, so `explain-edge` still says who killed, validated or weakened it, when and why
+HISTORY_EVENTS = ("killed", "validated", "weakened")
+HistoryEvent = tuple[str, str, dict[str, Any], str]  # (event, actor, detail, created_at), as `log_edge_events` takes
+
+
+def edge_history(e: Any, k: int) -> list[HistoryEvent]:
+    """The checked `history` of an exported edge (none: an export made before it was carried), else `InvalidInput`
+    naming the row and the event."""
+    value = e.get("history") if isinstance(e, dict) else None
+    if value is None:
+        return []
+
+    def fail(message: str) -> InvalidInput:
+        return edge_error(k, message)
+
+    if not isinstance(value, list):
+        raise fail("history must be a list of events")
+    out: list[HistoryEvent] = []
+    for i, event in enumerate(value):
+        what = f"history[{i}]"
+        if not isinstance(event, dict):
+            raise fail(f"{what} must be a JSON object")
+        if event.get("event") not in HISTORY_EVENTS:
+            raise fail(f"{what}.event must be one of {', '.join(HISTORY_EVENTS)}")
+        actor = _text(event.get("actor", ""), f"{what}.actor", fail)
+        if _CONTROL.search(actor):
+            raise fail(f"{what}.actor {actor!r} holds a control character")
+        when = timestamp(event.get("created_at"), f"{what}.created_at", fail)
+        if when is None:
+            raise fail(f"{what}.created_at is missing")
+        out.append((event["event"], actor, _metadata(event.get("detail"), f"{what}.detail", fail), when))
+    return out
+
+
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 # `core.model.iso`'s own form; a valid date too (the calendar check is left to parse_iso for anything else)
 _CANONICAL_TIME = re.compile(r"(?:000[2-9]|00[1-9]\d|0[1-9]\d\d|[1-8]\d{3}|9[0-8]\d\d|99[0-8]\d)-"
