@@ -18,7 +18,7 @@ from ..core.errors import InvalidInput, MnemonError
 from ..core.model import Edge, content_hash
 from ..core.validation import (MemoryInput, refuse_future, refuse_vault_source, validate_edge_type, validate_memory,
                                validate_weight)
-from ..ports.json_stream import CHUNK, ObjectStream
+from ..ports.json_stream import CHUNK, ObjectStream, not_json
 from . import backup, import_pipeline
 from .append_batch import FLUSH_EVERY, AppendBatch
 from .backup import EXPORT_KIND, READABLE_VERSIONS
@@ -35,7 +35,8 @@ def _load(doc: Any) -> dict[str, Any]:
         try:
             doc = json.loads(doc)
         except json.JSONDecodeError as exc:
-            raise InvalidInput(f"import file is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+            cut = exc.msg.startswith("Unterminated string") or exc.pos >= len(exc.doc.rstrip())
+            raise not_json(exc.msg, exc.lineno, cut=cut) from None
     if isinstance(doc, list):
         doc = {"insights": doc}
     # a missing array is refused like a wrong one: `{"memories": [...]}` used to import nothing and exit 0

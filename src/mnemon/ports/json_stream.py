@@ -18,6 +18,17 @@ _WS = " \t\n\r"
 _DELIMITERS = _WS + ",:]}"
 
 
+def not_json(why: str, line: int, *, cut: bool) -> InvalidInput:
+    """The refusal of an import file that is not JSON: the decoder's words (less the dangling 'at' of
+    'Unterminated string starting at', whose place its own message adds) and the line; when the text ended before
+    the document did (`cut`), that the file was cut short — an interrupted export, copy or download."""
+    where = f"{why.removesuffix(' at')} at line {line}"
+    if cut:
+        return InvalidInput(f"import file is not valid JSON: it ends before the document does ({where}): the file was "
+                            "cut short (an interrupted export, copy or download); nothing of it was imported")
+    return InvalidInput(f"import file is not valid JSON: {where}")
+
+
 class ObjectStream:
     """`members()` yields (key, value) of the top-level object in file order; for a key in `streamed` whose value
     is an array, the value is an iterator over its items, which must be used up (or is drained) before the next
@@ -58,7 +69,8 @@ class ObjectStream:
     def _expect(self, chars: str) -> str:
         c = self._peek()
         if not c or c not in chars:
-            self._fail(f"expected {' or '.join(repr(x) for x in chars)}, found {c!r}" if c else "unexpected end")
+            self._fail(f"expected {' or '.join(repr(x) for x in chars)}, found {c!r}" if c else "unexpected end",
+                       cut=not c)
         self._at += 1
         return c
 
@@ -77,15 +89,14 @@ class ObjectStream:
                 if short and len(self._buf) - self._at <= MAX_VALUE and self._more():
                     continue
                 self._at = exc.pos
-                self._fail(exc.msg if short or exc.pos < len(self._buf) else "unexpected end")
+                self._fail(exc.msg if short or exc.pos < len(self._buf) else "unexpected end", cut=short and self._eof)
             # a value is whole once a delimiter follows it: "1." of "1.25" decodes as 1 and stops at the "."
             if (end < len(self._buf) and self._buf[end] in _DELIMITERS) or not self._more():
                 self._at = end
                 return value
 
-    def _fail(self, why: str) -> Any:
-        line = self._lines_before + self._buf.count("\n", 0, self._at)
-        raise InvalidInput(f"import file is not valid JSON: {why} at line {line}")
+    def _fail(self, why: str, *, cut: bool = False) -> Any:
+        raise not_json(why, self._lines_before + self._buf.count("\n", 0, self._at), cut=cut)
 
     # ── grammar ──────────────────────────────────────────────────────────────
     def members(self) -> Iterator[tuple[str, Any]]:
