@@ -291,6 +291,36 @@ def test_gate_accepts_bare_dates_in_metadata() -> None:
     assert result.gate_time == datetime(2026, 7, 5, tzinfo=UTC)
 
 
+@pytest.mark.parametrize(
+    ("start", "expected"),
+    [
+        # Google Calendar: a dateTime without an offset is in the event's timeZone (CET in winter, CEST in summer)
+        ({"dateTime": "2026-07-05T08:00:00", "timeZone": "Europe/Paris"}, datetime(2026, 7, 5, 6, 0, tzinfo=UTC)),
+        ({"dateTime": "2026-07-05T08:00:00", "timeZone": "America/New_York"},
+         datetime(2026, 7, 5, 12, 0, tzinfo=UTC)),
+        # an all-day event starts at midnight where it is held
+        ({"date": "2026-07-05", "timeZone": "Asia/Tokyo"}, datetime(2026, 7, 4, 15, 0, tzinfo=UTC)),
+        # an offset in the text wins over the zone's name
+        ({"dateTime": "2026-07-05T08:00:00+02:00", "timeZone": "America/New_York"},
+         datetime(2026, 7, 5, 6, 0, tzinfo=UTC)),
+        ({"dateTime": "2026-07-05T08:00:00Z", "timeZone": "Asia/Tokyo"}, datetime(2026, 7, 5, 8, 0, tzinfo=UTC)),
+        # no zone named: UTC, as before
+        ({"dateTime": "2026-07-05T08:00:00"}, datetime(2026, 7, 5, 8, 0, tzinfo=UTC)),
+    ],
+)
+def test_a_calendar_time_without_an_offset_is_read_in_its_time_zone(start: Any, expected: datetime) -> None:
+    result = evaluate_prediction(gated(), [flight(start)], datetime(2026, 7, 2, tzinfo=UTC))
+    assert result.gate_time == expected
+
+
+def test_a_calendar_time_in_an_unknown_zone_does_not_resolve_the_gate() -> None:
+    at = datetime(2026, 7, 2, tzinfo=UTC)
+    unknown = flight({"dateTime": "2026-07-05T08:00:00", "timeZone": "Mars/Olympus_Mons"})
+    assert evaluate_prediction(gated(), [unknown], at).gate_time is None
+    known = flight({"dateTime": "2026-07-06T08:00:00", "timeZone": "UTC"})
+    assert evaluate_prediction(gated(), [unknown, known], at).gate_time == datetime(2026, 7, 6, 8, 0, tzinfo=UTC)
+
+
 def test_unresolved_gate_waits_then_becomes_unverifiable() -> None:
     pred = gated()
     evidence = boarding(datetime(2026, 7, 4, tzinfo=UTC))

@@ -34,6 +34,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from mnemon.core.errors import InvalidInput
 from mnemon.core.world.senses import SenseEvent, require_sense_type
@@ -281,22 +282,50 @@ def gate_matches(gate: GateSpec, event: SenseEvent) -> bool:
 
 
 def gate_time(gate: GateSpec, event: SenseEvent) -> datetime | None:
-    """The instant named by `time_field`; calendar-style dicts use dateTime, then date, then start."""
+    """The instant named by `time_field`; calendar-style dicts use dateTime, then date, then start.
+
+    A time without an offset is read in the calendar's `timeZone` beside it, as Google Calendar writes them
+    ({"dateTime": "2026-07-05T08:00:00", "timeZone": "Europe/Paris"} is 06:00 UTC; an all-day {"date": …} starts at
+    that zone's midnight), else as UTC. A zone this machine does not know leaves the event's time unread."""
     if gate.time_field == "observed_at":
         return event.observed_at
     value: Any = event.metadata
-    for part in gate.time_field.split(".")[1:]:
+    holder: Any = None
+    parts = gate.time_field.split(".")[1:]
+    for part in parts:
         if not isinstance(value, Mapping) or part not in value:
             return None
-        value = value[part]
+        holder, value = value, value[part]
     if isinstance(value, Mapping):
+        holder = value
         value = next((value[key] for key in ("dateTime", "date", "start") if value.get(key)), None)
+    elif parts[-1] not in ("dateTime", "date"):
+        holder = None  # a zone beside another field names nothing about this one
     if value is None:
         return None
     try:
-        return parse_instant(value, gate.time_field)
+        moment = parse_instant(value, gate.time_field)
     except InvalidInput:
         return None  # a malformed calendar field on one event must not make the whole prediction uncheckable
+    zone_name = holder.get("timeZone") if isinstance(holder, Mapping) else None
+    if zone_name is None or not isinstance(value, str) or not _WITHOUT_OFFSET.match(value):
+        return moment
+    zone = _zone(zone_name)
+    return None if zone is None else moment.replace(tzinfo=zone).astimezone(moment.tzinfo)
+
+
+# a date, or a date and time, that names no offset (parse_instant reads it as UTC)
+_WITHOUT_OFFSET = re.compile(r"\s*\d{4}-\d{2}-\d{2}(?:[Tt ][0-9:.,]+)?\s*\Z")
+
+
+def _zone(name: Any) -> ZoneInfo | None:
+    """The IANA zone `name` names ("Europe/Paris"), or None when this machine's time zone data has no such zone."""
+    if not isinstance(name, str) or not name.strip():
+        return None
+    try:
+        return ZoneInfo(name.strip())
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # not found, not a key, a file that is no zone
+        return None
 
 
 def resolve_gate(gate: GateSpec, events: Iterable[SenseEvent], now: datetime) -> tuple[datetime, str] | None:
