@@ -362,6 +362,19 @@ def test_a_correction_retracts_the_value_in_force_not_a_known_future_one() -> No
     assert change.insert is not None and change.insert.superseded_by_id == paris.id
 
 
+def test_a_correction_leaves_a_value_that_had_already_lapsed_as_history() -> None:
+    # "Ada owned it until 2 July" had ended when the user said "actually Bo owns it": nothing in force was wrong
+    ada = assertion(object="Ada", valid_until="2026-07-02T00:00:00Z")
+    fixed = assertion(T0 + timedelta(days=2), object="Bo", source_type="user_correction")
+    change = apply_assertion([ada], fixed)
+    [ada_after] = change.updates
+    assert ada_after.status == "superseded" and ada_after.superseded_by_id == fixed.id
+    assert validity_at(ada_after, T0 + timedelta(hours=1)) == "current"  # history keeps Ada until her end
+    assert validity_at(ada_after, T0 + timedelta(days=1, hours=12)) == "lapsed"
+    assert change.insert is not None and change.insert.supersedes_id == ada.id
+    assert change.current_ids == (fixed.id,)
+
+
 def test_an_explicit_id_reused_for_another_value_of_the_pair_is_refused() -> None:
     from mnemon.core.errors import Conflict
 

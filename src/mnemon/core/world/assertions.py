@@ -508,6 +508,11 @@ def in_force(row: Assertion, at: datetime) -> bool:
     return row.status == "superseded" and row.superseded_at is not None and row.superseded_at > at
 
 
+def _ended(row: Assertion, at: datetime) -> bool:
+    """Its own validity window closed before `at`: a correction made then says nothing against it."""
+    return row.valid_until is not None and row.valid_until < at
+
+
 def apply_assertion(
     existing: Sequence[Assertion],
     new: Assertion,
@@ -523,7 +528,8 @@ def apply_assertion(
       ties): the latest start is current, each other row is superseded by its successor. So a back-dated claim is
       stored as history, a present claim slots in before an already-known future value, and two values are never
       current at once. A correction (`source_type` user_correction/correction) retracts the value it displaces —
-      its predecessor, if that was in force when the correction was made — instead of superseding it.
+      its predecessor, if that was in force when the correction was made and had not lapsed (a value whose
+      `valid_until` had passed is history the correction does not contradict) — instead of superseding it.
 
     `existing` may contain unrelated rows and rows of any status; retracted ones are ignored. An id names one claim:
     `new` reusing the id of another stored value of the pair raises `Conflict` (the app refuses that earlier).
@@ -548,7 +554,8 @@ def apply_assertion(
     ordered = sorted([*same_pair, new], key=lambda row: (row.starts_at, row is new, row.created_at, row.id))
     retired: list[Assertion] = []
     position = next(index for index, row in enumerate(ordered) if row is new)
-    if is_correction(new) and position and in_force(ordered[position - 1], now):
+    before = ordered[position - 1] if position else None
+    if is_correction(new) and before is not None and in_force(before, now) and not _ended(before, now):
         displaced = ordered.pop(position - 1)
         retired.append(replace(displaced, status="retracted", superseded_by_id=new.id,
                                superseded_at=new.starts_at, updated_at=now))
