@@ -19,12 +19,12 @@ from ...core.surface import step
 from ...core.text import token_set
 from ...core.world import Assertion, Prediction, due_predictions, truth_policy_for_prediction, validity_at
 from ...core.world.predictions import due_at
-from ...core.world.route import route
 from ...core.world.truth import AUTHORITATIVE_TRUTH_POLICIES, claim_edges_not_in_force, prediction_status_at
 from ...core.world.values import iso
 from ..runtime import Runtime
 from .common import WorldView, load_assertions, load_view, now_of, replay_instant
 from .contract import contract_report
+from .correction import preflight_route
 from .predict import prediction_view
 from .state import assertion_view, radar
 from .tick import attention, lapsed_open_loops, watch_items, _lead
@@ -245,7 +245,7 @@ def agent_preflight(rt: Runtime, prompt: str, *, as_of: Any = None, budget: int 
         "as_of": iso(view.now),
         "replay": view.replay,
         "prompt": prompt,
-        "route": route(prompt).to_dict(),
+        "route": preflight_route(prompt, view),
         "context": _pack(rt, prompt, view, budget, max_items, include_candidates, hints),
         "thoughts": thoughts,
         "world": {"as_of": iso(view.now), **world},
