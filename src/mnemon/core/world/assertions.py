@@ -296,10 +296,12 @@ def parse_assertion(
     valid_from = instant_or_none(data.get("valid_from"), "valid_from")
     valid_until = instant_or_none(data.get("valid_until", data.get("due")), "valid_until")
     if valid_from and valid_until and valid_until < valid_from:
-        raise InvalidInput(f"{what}: valid_until ({iso(valid_until)}) is before valid_from ({iso(valid_from)})")
+        raise InvalidInput(f"{what}: valid_until ({iso(valid_until)}) is before valid_from ({iso(valid_from)})",
+                           field="valid_until")
     state_type = optional_str(data, "state_type", what, "belief") or "belief"
     if state_type not in STATE_TYPES:
-        raise InvalidInput(f"{what}: state_type must be one of {', '.join(STATE_TYPES)}, got {state_type!r}")
+        raise InvalidInput(f"{what}: state_type must be one of {', '.join(STATE_TYPES)}, got {state_type!r}",
+                           field="state_type")
     status = optional_str(data, "status", what, "current") or "current"
     metadata = optional_mapping(data, "metadata", what)
     obj = object_name if object_name is not None else object_value or ""

@@ -168,7 +168,8 @@ def _parse_gate(value: Any) -> GateSpec:
     event_type = optional_str(data, "event_type", "match_json.gate")
     terms = _parse_terms(data, "match_json.gate.")
     if source_id is None and event_type is None and terms.empty:
-        raise InvalidInput("match_json.gate needs source_id, event_type or at least one term list")
+        raise InvalidInput("match_json.gate needs source_id, event_type or at least one term list",
+                           field="match_json.gate.source_id", fields=["source_id", "event_type", *TERM_KEYS])
     time_field = optional_str(data, "time_field", "match_json.gate", "observed_at") or "observed_at"
     if not _TIME_FIELD.match(time_field):
         raise InvalidInput(
@@ -187,11 +188,13 @@ def parse_match(obj: Any) -> MatchSpec:
     source_id = optional_str(data, "source_id", "match_json")
     terms = _parse_terms(data, "match_json.")
     if source_id is None and terms.empty:
-        raise InvalidInput("match_json needs source_id or at least one term list (e.g. observation_terms_all)")
+        raise InvalidInput("match_json needs source_id or at least one term list (e.g. observation_terms_all)",
+                           field="match_json.source_id", fields=["source_id", *TERM_KEYS])
     observed_after = instant_or_none(data.get("observed_after"), "match_json.observed_after")
     observed_before = instant_or_none(data.get("observed_before"), "match_json.observed_before")
     if observed_after and observed_before and observed_before < observed_after:
-        raise InvalidInput("match_json: observed_before is earlier than observed_after")
+        raise InvalidInput("match_json: observed_before is earlier than observed_after",
+                           field="match_json.observed_before")
     min_score = unit_float(data, "min_score", "match_json", DEFAULT_MIN_SCORE)
     gate = None if data.get("gate") is None else _parse_gate(data["gate"])
     return MatchSpec(sense_type, source_id, terms, observed_after, observed_before, min_score, gate)

@@ -144,7 +144,8 @@ def _identity(data: Mapping[str, Any]) -> tuple[dict[str, Any], MatchSpec, datet
     check_after = parse_instant(data["check_after"], "check_after")
     expires_at = parse_instant(data["expires_at"], "expires_at")
     if expires_at < check_after:
-        raise InvalidInput(f"{what}: expires_at ({iso(expires_at)}) is before check_after ({iso(check_after)})")
+        raise InvalidInput(f"{what}: expires_at ({iso(expires_at)}) is before check_after ({iso(check_after)})",
+                           field="expires_at")
     identity = {
         "title": title,
         "prediction_type": prediction_type,

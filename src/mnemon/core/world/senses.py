@@ -146,7 +146,8 @@ def parse_sense_event(obj: Any, origin: str = "external", *, refuse_unknown: boo
     title = optional_str(data, "title", what, "") or ""
     text = optional_str(data, "text", what, "") or ""
     if not (source_id or title or text):
-        raise InvalidInput(f"{what}: needs at least one of source_id, title or text so it can ever match")
+        raise InvalidInput(f"{what}: needs at least one of source_id, title or text so it can ever match",
+                           field="source_id", fields=["source_id", "title", "text"])
     event_type = optional_str(data, "event_type", what, "document") or "document"
     source_uri = optional_str(data, "source_uri", what, "") or ""
     metadata = optional_mapping(data, "metadata", what)
