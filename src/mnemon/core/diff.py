@@ -20,8 +20,10 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .cue_words import MAY_CORRECT
+from .diff_changes import changed_fact
 from .diff_slots import changed_part
 from .diff_states import state_change
+from .diff_when import STATEMENT_TIME, scheduled_alike
 from .measure_values import CURRENCY, MONTHS, ORDINALS, canonical, same_value
 from .opposites import opposite_reason, opposites, without_opposites
 from .text import jaccard, normalize, token_set, tokens
@@ -489,6 +491,7 @@ def _similarity_beside_negation(new_tokens: frozenset[str], new_text: str, old_t
                    for a, b in pairs for variant in (str, _without_zh_particles))
     # the words as written: "never" is read as not, which keyword tokens drop, but "never" is a token
     said = {t for text in (new_text, old_text) for m in _NEGATION.finditer(text) for t in tokens(m.group(0))}
+    said |= STATEMENT_TIME  # ("the cache is warm now" / "the cache is not warm": "now" is when, not what)
     return max(jaccard(token_set(a) - said, token_set(b) - said) for a, b in pairs)
 
 
@@ -706,10 +709,11 @@ def _measure_difference(new_text: str, old_text: str) -> str:
     old = _measures(old_text) if news else ()
     for new in news:
         for was in old:
-            k = min(len(new.key), len(was.key), MEASURE_WORDS)
+            new_key, was_key = scheduled_alike(new.key, was.key)  # ("standup", "start") / ("standup",)
+            k = min(len(new_key), len(was_key), MEASURE_WORDS)
             named_alike = k >= 2 or (k == 1 and (new.unit == was.unit or (
                 "" in (new.unit, was.unit) and new.link == was.link)))
-            if not named_alike or new.key[-k:] != was.key[-k:]:
+            if not named_alike or new_key[-k:] != was_key[-k:]:
                 continue
             if not same_value(canonical(new.value, new.unit), canonical(was.value, was.unit)):
                 named = new.named if "age" not in (new.unit, was.unit) else new.named.removesuffix("'s") + "'s age"
@@ -763,7 +767,8 @@ def diff_suggestion(
         elif flips(new_text, content) and (reason := state_change(new_text, content)):
             suggestion = "CONFLICT"  # (the opposite state of the same subject, however the rest is worded)
         else:  # (an ADD or UPDATE: a new value of one measure is an UPDATE, however few words it shares)
-            reason = _measure_difference(new_text, content) or changed_part(new_text, content)
+            reason = (_measure_difference(new_text, content) or changed_part(new_text, content)
+                      or changed_fact(new_text, content))  # (a count, or a home, of the same subject)
             if reason:
                 suggestion = "UPDATE"
         matches.append(DiffMatch(cid, round(sim, 4), suggestion, reason))
