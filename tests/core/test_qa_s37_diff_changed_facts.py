@@ -26,6 +26,7 @@ NEGATION_DROPPED = [
     ("the cache is warm", "the cache is still not warm"),
     ("The API is not deployed", "The API is currently deployed"),
     ("Backups are not encrypted", "Backups are encrypted now"),
+    ("the cache is not warm", "the cache is finally warm"),
 ]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .text import tokens
 
 # the keyword tokens of the words of a statement's time ("again" and "no longer" are no keywords already)
-STATEMENT_TIME = frozenset(tokens("now currently still anymore nowadays today actually"))
+STATEMENT_TIME = frozenset(tokens("now currently still anymore nowadays today actually finally"))
 # the keyword tokens of the verbs that put a thing at a time as "is at" does: its start, or the whole of it
 _SCHEDULING = frozenset(tokens("start starts started begin begins began happen happens occur occurs held "
                                "scheduled planned kick kicks"))
