@@ -20,6 +20,7 @@ from ..ports.embed.registry import get_provider
 from ..ports.store.base import Store
 from ..ports.vector_ann import AnnPolicy
 from .config import DB_URL_SCHEMES, Config
+from .fresh_store import Fresh, before_opening, is_beside, remove, untouched
 from .runtime import Runtime
 
 # The world-model, context-pack/thought and vault commands live in mixins whose modules cost ~250 ms to import;
@@ -123,8 +124,6 @@ def refuse_missing_db(cfg: Config, method: str | None) -> bool:
                    "creates it there", path=str(path), named_by=cfg.db_named_by)
 
 
-# what lives beside a SQLite database as `<db>-<name>`: SQLite's log, index and journal, and mnemon's caches and lock
-_FILES_BESIDE = frozenset({"wal", "shm", "journal", "vectors", "graph", "ingest"})
 
 
 class Mnemon(WorldMixin, ContextMixin, VaultMixin):
@@ -132,6 +131,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
 
     def __init__(self, runtime: Runtime) -> None:
         self.rt = runtime
+        self.fresh: Fresh | None = None  # the database file its opening created (`discard_if_untouched`)
 
     def __getattr__(self, name: str) -> Any:
         # only reached when normal lookup fails: a mixin method, bound to this facade as inheritance would
@@ -147,6 +147,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
              create: bool = True) -> "Mnemon":
         """The facade over `cfg`'s store; `create=False` (`refuse_missing_db`) opens only a store that exists."""
         name = provider or cfg.embed_provider
+        fresh = before_opening(cfg.db_path, readonly=readonly)
         try:
             store = open_store(cfg.db_path, readonly=readonly, create=create, busy_wait_s=cfg.busy_wait_s)
         except NotFound as missing:  # a server schema holding no store: what a missing SQLite file is
@@ -164,10 +165,26 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
                      ann=AnnPolicy(cfg.ann, cfg.ann_min_rows, cfg.ann_cold_min_rows),
                      store_name=cfg.store if cfg.db_path == cfg.home / "data" / cfg.store / "mnemon.db" else None,
                      vault=str(cfg.vault) if cfg.vault else None, cache_dir=str(cfg.home / "cache"))
-        return cls(rt)
+        mem = cls(rt)
+        if fresh is not None and os.path.exists(fresh.path):
+            fresh.token = store.change_token()  # type: ignore[attr-defined]  # (SQLiteStore's)
+            mem.fresh = fresh
+        return mem
 
     def close(self) -> None:
         self.rt.close()
+
+    def discard_if_untouched(self) -> bool:
+        """After a call refused before it wrote anything: a store its opening created and nothing has written
+        into since is closed and removed (its file, the files beside it, the folders made for it), so a refused
+        command leaves no new store behind. True when it was; otherwise the facade is left as it is."""
+        if not untouched(self.fresh, self.rt.store):
+            return False
+        fresh, self.fresh = self.fresh, None
+        self.close()
+        assert fresh is not None
+        remove(fresh)
+        return True
 
     def __enter__(self) -> "Mnemon":
         return self
@@ -280,10 +297,8 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         own = self.rt.store.path
         if isinstance(own, str) and not own.startswith(DB_URL_SCHEMES):
             db = Path(own).absolute()
-            side = target.name[len(db.name) + 1:] if target.name.startswith(db.name + "-") else ""
             if os.path.realpath(target) == os.path.realpath(db) or (
-                    os.path.realpath(target.parent) == os.path.realpath(db.parent)
-                    and side.split(".")[0].split("-")[0] in _FILES_BESIDE):
+                    os.path.realpath(target.parent) == os.path.realpath(db.parent) and is_beside(db, target.name)):
                 raise InvalidInput(f"--out {path} is this store's database or a file beside it: {what} would "
                                    "replace it; choose another file", path=str(path))
         try:

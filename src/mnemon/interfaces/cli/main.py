@@ -64,6 +64,14 @@ class Ctx:
                 self._mem = Mnemon.open(self.cfg, readonly=readonly, provider=provider, create=not must_exist)
         return self._mem
 
+    def refused(self) -> None:
+        """The first facade call failed: a store its opening created and left untouched is removed again."""
+        mem = self._mem
+        if mem is not None and mem.discard_if_untouched():
+            if self._shared and FACADES is not None:
+                FACADES.forget(mem)
+            self._mem = None
+
     @property
     def opened(self) -> bool:
         return self._mem is not None
@@ -88,7 +96,11 @@ class _OpenOnFirstUse:
             # a dry run changes nothing, so like a read it refuses a database the user named that does not exist:
             # `promote-candidates --dry-run` on a mistyped --db left an empty store there
             mem = self._ctx.facade(name, dry_run=kwargs.get("dry_run") is True)
-            return getattr(mem, name)(*args, **kwargs)
+            try:
+                return getattr(mem, name)(*args, **kwargs)
+            except BaseException:
+                self._ctx.refused()
+                raise
         return call
 
 

@@ -96,6 +96,12 @@ class FacadePool:
         self.used.append(key)
         return held[0]
 
+    def forget(self, mem: Mnemon) -> None:
+        """Let go of a facade closed meanwhile (`Mnemon.discard_if_untouched`)."""
+        for key, held in list(self._open.items()):
+            if held[0] is mem:
+                del self._open[key]
+
     def after_command(self) -> None:
         """What a process of its own would leave behind at its end: the vector matrix it extended saved, the
         write-ahead log copied into the database and emptied; then the file as it is now, to compare next time."""
