@@ -178,12 +178,17 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         """After a call refused before it wrote anything: a store its opening created and nothing has written
         into since is closed and removed (its file, the files beside it, the folders made for it), so a refused
         command leaves no new store behind. True when it was; otherwise the facade is left as it is."""
-        if not untouched(self.fresh, self.rt.store):
+        fresh = self.fresh
+        if fresh is None or not untouched(fresh, self.rt.store):
             return False
-        fresh, self.fresh = self.fresh, None
+        # under the write lock from the check to the removal: another process that opened the new file meanwhile
+        # either wrote first (the check sees it: kept) or finds it removed when it writes (refused, not lost)
+        with self.rt.store.transaction():
+            if not untouched(fresh, self.rt.store):
+                return False
+            remove(fresh)
+        self.fresh = None
         self.close()
-        assert fresh is not None
-        remove(fresh)
         return True
 
     def __enter__(self) -> "Mnemon":
