@@ -117,7 +117,7 @@ def test_verified_status_needs_proof() -> None:
         ({"assertion_ids": "wsa-1"}, "assertion_ids must be a list"),
         ({"user_confirmed": "yes"}, "user_confirmed must be true or false"),
         ({"created_at": "31/12/2026"}, "created_at is not a valid ISO-8601"),
-        ({"verify": {"terms": ["x"]}}, "verify: missing required field 'sense_type'"),
+        ({"verify": {"terms": ["x"]}}, "verify.sense_type: missing"),
         ({"verify": {"sense_type": "owl"}}, "unknown sense type"),
         ({"verify": {"sense_type": "gws", "check_after": "soon"}}, "check_after is not a valid ISO-8601"),
         ({"verify": {"sense_type": "gws", "check_after": "3d", "expires": "1d"}}, "expires is before check_after"),

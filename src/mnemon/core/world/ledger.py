@@ -146,7 +146,8 @@ def _parse_verify(value: Any) -> VerifySpec:
     data = require_mapping(value, "action.verify")
     refuse_unknown_keys(data, VERIFY_FIELDS, "action.verify")
     if data.get("sense_type") is None:
-        raise InvalidInput("action.verify: missing required field 'sense_type'", field="verify.sense_type")
+        raise InvalidInput("action.verify.sense_type: missing (the sense its evidence comes from)",
+                           field="verify.sense_type")
     sense_type = require_sense_type(data["sense_type"], "action.verify.sense_type")
     terms = () if data.get("terms") is None else string_list(data["terms"], "action.verify.terms")
     offsets = {}
@@ -182,7 +183,11 @@ def _given_at(error: InvalidInput, where: str) -> InvalidInput:
             break
     else:
         field = f".{field}" if field else ""
-    message = error.message.replace("action.verify", f"action.{where}") if where != "verify" else error.message
+    # the message says the field details names ('action: verify.sense_type: …', 'action: metadata.verify.expires …')
+    message = error.message.replace("action.verify", f"action: {where}")
+    key = field.rpartition(".")[2]
+    if key and where + field not in message:
+        message = message.replace(f"action: {where}: {key} ", f"action: {where}.{key} ", 1)
     return InvalidInput(message, **{**error.details, "field": where + field})
 
 
@@ -279,6 +284,7 @@ def validate_action(payload: Any, now: datetime, existing: Action | None = None,
 
 
 def _offset(anchor: datetime, value: str, field_name: str) -> datetime:
+    field = field_name.removeprefix("action.")
     try:
         delta = parse_duration(value, field_name)
     except InvalidInput:
@@ -286,7 +292,7 @@ def _offset(anchor: datetime, value: str, field_name: str) -> datetime:
     try:
         return anchor + delta
     except OverflowError:
-        raise InvalidInput(f"{field_name} reaches beyond the calendar: {value!r}") from None
+        raise InvalidInput(f"{field_name} reaches beyond the calendar: {value!r}", field=field) from None
 
 
 def _derived_terms(title: str) -> list[str]:
@@ -305,7 +311,7 @@ def verification_prediction(action: Action) -> dict[str, Any] | None:
     check_after = _offset(action.created_at, spec.check_after, "action.verify.check_after")
     expires_at = _offset(action.created_at, spec.expires, "action.verify.expires")
     if expires_at < check_after:
-        raise InvalidInput("action.verify: expires is before check_after", field="verify.expires")
+        raise InvalidInput("action.verify.expires is before check_after", field="verify.expires")
     match: dict[str, Any] = {"sense_type": spec.sense_type, "observed_after": iso(action.created_at)}
     if spec.source_id is not None:
         match["source_id"] = spec.source_id
@@ -314,7 +320,8 @@ def verification_prediction(action: Action) -> dict[str, Any] | None:
         match["observation_terms_any"] = terms
     if spec.source_id is None and not terms:
         raise InvalidInput(
-            "action.verify: nothing specific to match — give source_id or terms (the title has no usable words)",
+            "action.verify.terms: nothing specific to match — give source_id or terms (the title has no usable "
+            "words)",
             field="verify.terms")
     payload: dict[str, Any] = {
         "title": f"Verify: {action.title}",
