@@ -409,6 +409,7 @@ EDGE_STATUSES = ("active", "candidate", "killed")
 SENSE_TYPES = ("md", "gws", "notion", "hermes_sessions", "gateway_log", "manual", "agent")
 PREDICTION_TYPES = ("confirmation_expected", "no_news_expected")
 ACTION_STATUSES = ("recorded", "pending", "succeeded", "failed", "verified", "reverted")
+SIDE_EFFECT_LEVELS = ("none", "local", "external", "financial")
 _KIND = _choice_of(OBSERVATION_KINDS, any_case=True, optional=True)
 _STATUS = _choice_of(EDGE_STATUSES, any_case=False, optional=True)
 _SENSE_TYPE = _choice_of(SENSE_TYPES, any_case=True, optional=False)
@@ -488,11 +489,12 @@ _WHEN = {**_OPTIONAL_TEXT, "pattern": _OFFSET}
 _VERIFY = {"type": ["object", "null"], "required": ["sense_type"], "additionalProperties": False,
            "properties": {"sense_type": _SENSE_TYPE, "source_id": _OPTIONAL_TEXT, "terms": _TEXTS,
                           "check_after": _WHEN, "expires": _WHEN, "expires_at": _WHEN, "confidence": _PROBABILITY}}
-_ACTION_TEXTS = ("actor", "tool_name", "tool_call_id", "external_ref", "side_effect_level", "reversibility",
+_ACTION_TEXTS = ("actor", "tool_name", "tool_call_id", "external_ref", "reversibility",
                  "verified_by_prediction", "prediction_id", "source_path")
 _ACTION = {"id": _KEY, "action_type": _TEXT, "title": _TEXT,
            **{name: _KEY if name in ("actor", "source_path") else _OPTIONAL_TEXT for name in _ACTION_TEXTS},
            "status": _choice_of(ACTION_STATUSES, any_case=False, optional=True),
+           "side_effect_level": _choice_of(SIDE_EFFECT_LEVELS, any_case=True, optional=True),
            "user_confirmed": {"type": ["boolean", "null"]}, "assertion_ids": _TEXTS, "verify": _VERIFY,
            "metadata": _METADATA, "created_at": _INSTANT_OR_NULL}
 _PREDICTION = {"id": _ID, "title": _TEXT, "prediction_type": _choice_of(PREDICTION_TYPES, any_case=False,
@@ -507,9 +509,9 @@ _PREDICTION = {"id": _ID, "title": _TEXT, "prediction_type": _choice_of(PREDICTI
                "confidence": _PROBABILITY, "subject_assertion_id": _KEY,
                "source_action_id": _OPTIONAL_TEXT, "metadata": _METADATA, "metadata_json": _METADATA,
                "created_at": _INSTANT_OR_NULL, "source_path": _KEY}
-# (side_effect_level blank, null or none in any case is no side effect: `str.casefold` makes no other character a
-# letter of "none")
-_NO_SIDE_EFFECT = f"^{_SPACES}([Nn][Oo][Nn][Ee])?{_SPACES}$"
+# (side_effect_level blank, null or none in any case is no side effect; as its own pattern holds it to one of
+# SIDE_EFFECT_LEVELS, it is none exactly when it has no a, which each other level has: a rule said in 10 bytes)
+_NO_SIDE_EFFECT = "^[^aA]*$"
 _NONE_LEVEL = {"side_effect_level": {"type": ["string", "null"], "pattern": _NO_SIDE_EFFECT}}
 _VERIFIED = "verified"  # (the status's own pattern takes no other text holding it)
 # `core.world.ledger.validate_action`'s rules between the fields, each an anyOf (allOf holds them)
@@ -705,8 +707,8 @@ OPERATIONS: tuple[Operation, ...] = (
               "spawns the prediction that checks it happened.",
               {"action": {"type": "object", "required": ["action_type", "title"], "additionalProperties": False,
                           "properties": _ACTION, "allOf": _ACTION_RULES,
-                          "description": '{"action_type", "title", "side_effect_level": "none" '
-                          '(default) or e.g. "external", "tool_call_id" or "external_ref", "tool_name", '
+                          "description": '{"action_type", "title", "side_effect_level": "none" (default), '
+                          '"local", "external" or "financial", "tool_call_id" or "external_ref", "tool_name", '
                           '"reversibility", "assertion_ids", "verify", "metadata"}; id, actor, source_path: '
                           f'{schema_keywords.KEY_RULE}'}},
               ("action",), False, lambda m, a: m.action_record(a["action"])),

@@ -41,6 +41,8 @@ from mnemon.core.world.values import (
 
 ACTION_STATUSES: tuple[str, ...] = ("recorded", "pending", "succeeded", "failed", "verified", "reverted")
 NO_SIDE_EFFECT = "none"
+# what a side effect reaches: nothing, the agent's own machine, another party (mail, a calendar, a ticket), money
+SIDE_EFFECT_LEVELS: tuple[str, ...] = (NO_SIDE_EFFECT, "local", "external", "financial")
 _DERIVED_TERM_STOP = frozenset(
     "the and for with that this from into still needs need follow update task event email calendar notion open "
     "send sent was were are has have had will can should would our your their about after before verify".split()
@@ -216,6 +218,10 @@ def validate_action(payload: Any, now: datetime, existing: Action | None = None,
     tool_call_id = optional_str(data, "tool_call_id", what)
     external_ref = optional_str(data, "external_ref", what)
     level = (optional_str(data, "side_effect_level", what, NO_SIDE_EFFECT) or NO_SIDE_EFFECT).casefold()
+    if refuse_unknown and level not in SIDE_EFFECT_LEVELS:
+        # (a stored row is read as it is: one a version before this check took keeps its level)
+        raise InvalidInput(f"{what}: side_effect_level must be one of {', '.join(SIDE_EFFECT_LEVELS)}, got "
+                           f"{level!r}", field="side_effect_level")
     if level != NO_SIDE_EFFECT and not (tool_call_id or external_ref):
         raise InvalidInput(
             f"{what}: side_effect_level {level!r} needs external_ref or tool_call_id (a provider handle)",
