@@ -69,3 +69,53 @@ def test_the_schemas_levels_are_the_librarys() -> None:
     assert operations.SIDE_EFFECT_LEVELS == SIDE_EFFECT_LEVELS
     # (the schema's rules tell none from a side effect by the letter a, which each other level has)
     assert [level for level in SIDE_EFFECT_LEVELS if "a" not in level] == ["none"]
+
+
+def _confirmed_verify_prediction(mem: Any, title: str, call: str) -> tuple[str, str]:
+    """An action with a verify block, and its spawned prediction confirmed by a matching sense event."""
+    out = mem.action_record({"action_type": "email", "title": title, "side_effect_level": "external",
+                             "tool_call_id": call, "verify": {"sense_type": "gws", "source_id": f"msg-{call}"},
+                             "created_at": "2026-01-01T09:00:00Z"})
+    prediction = out["spawned_prediction_id"]
+    mem.sense_add([{"sense_type": "gws", "observed_at": "2026-01-01T12:00:00Z", "source_id": f"msg-{call}",
+                    "title": "Re: " + title}])
+    mem.predict_check(prediction_id=prediction)
+    assert mem.rt.store.world.get_prediction(prediction)["status"] == "confirmed"
+    return out["action"]["id"], prediction
+
+
+def test_a_prediction_spawned_by_another_action_cannot_verify_this_one(mem: Any) -> None:
+    """'status: verified, verified_by_prediction: <the verify prediction of a different action>' was accepted: the
+    ledger read an action as confirmed by evidence about something else."""
+    _, others = _confirmed_verify_prediction(mem, "Sent the invoice to Acme", "c-acme")
+    unrelated = {"action_type": "email", "title": "Paid the Globex bill", "side_effect_level": "external",
+                 "tool_call_id": "c-globex", "status": "verified", "verified_by_prediction": others}
+    error = _refusal(mem, unrelated)
+    assert error.details["field"] == "verified_by_prediction", error.details
+    assert others in error.message
+    assert len(_actions(mem)) == 1
+
+
+def test_the_actions_own_prediction_verifies_it(mem: Any) -> None:
+    action_id, own = _confirmed_verify_prediction(mem, "Sent the invoice to Acme", "c-acme")
+    again = {"action_type": "email", "title": "Sent the invoice to Acme", "side_effect_level": "external",
+             "tool_call_id": "c-acme", "status": "verified", "verified_by_prediction": own}
+    assert mem.action_record(again)["action"]["status"] == "verified"
+    assert mem.rt.store.world.get_action(action_id)["verified_by_prediction"] == own
+
+
+def test_a_prediction_naming_this_action_verifies_it_and_a_free_standing_one_does_not(mem: Any) -> None:
+    base = {"id": "wa-acme", "action_type": "email", "title": "Sent the invoice to Acme",
+            "side_effect_level": "external", "tool_call_id": "c-acme", "created_at": "2026-01-01T09:00:00Z"}
+    mem.action_record(base)
+    for name, extra in (("named", {"source_action_id": "wa-acme"}), ("free", {})):
+        mem.predict_add({"id": f"wp-{name}", "title": "Acme answers", "check_after": "2026-01-01T10:00:00Z",
+                         "expires_at": "2026-02-01T00:00:00Z", **extra,
+                         "match_json": {"sense_type": "gws", "source_id": f"m-{name}"}})
+        mem.sense_add([{"sense_type": "gws", "observed_at": "2026-01-02T00:00:00Z", "source_id": f"m-{name}"}])
+        mem.predict_check(prediction_id=f"wp-{name}")
+    error = _refusal(mem, {**base, "status": "verified", "verified_by_prediction": "wp-free"})
+    assert error.details["field"] == "verified_by_prediction"
+    assert mem.rt.store.world.get_action("wa-acme")["status"] == "recorded"
+    verified = mem.action_record({**base, "status": "verified", "verified_by_prediction": "wp-named"})
+    assert verified["action"]["status"] == "verified"

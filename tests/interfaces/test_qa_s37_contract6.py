@@ -104,13 +104,16 @@ def test_an_actions_rules_are_the_schemas(mem: Any, level: Any, verify: Any, sta
     with neither verified_by_prediction nor user_confirmed true passed tools/list's schema and check_args and were
     refused by the library, without a field. A standard validator (the value as JSON writes it), check_args and the
     library agree, and the library's refusal names the field."""
+    action: dict[str, Any] = {"action_type": "email", "title": f"Sent invoice {next(_TAGS)}",
+                              "tool_call_id": f"call-{next(_TAGS)}"}
     if proof == "pred-1":  # a confirmed prediction (one naming no row, or an open one, no schema can refuse)
+        # about this action (another's cannot verify it): the action recorded first, the prediction naming it
+        action["id"] = mem.action_record(dict(action))["action"]["id"]
         proof = mem.predict_add({"title": "Acme pays", "check_after": "2026-01-02", "expires_at": "2026-02-01",
+                                 "source_action_id": action["id"],
                                  "match_json": {"sense_type": "gws", "source_id": "m1"}})["prediction"]["id"]
         mem.sense_add([{"sense_type": "gws", "observed_at": "2026-01-05T00:00:00Z", "source_id": "m1"}])
         mem.predict_check(prediction_id=proof)
-    action: dict[str, Any] = {"action_type": "email", "title": f"Sent invoice {next(_TAGS)}",
-                              "tool_call_id": f"call-{next(_TAGS)}"}
     for key, value in (("side_effect_level", level), ("verify", verify), ("status", status),
                        ("verified_by_prediction", proof), ("user_confirmed", confirmed)):
         if value is not None:

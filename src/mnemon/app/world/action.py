@@ -26,6 +26,15 @@ def _check_proof(rt: Runtime, action: Action) -> None:
             f"prediction {action.verified_by_prediction} is {raw.get('status')}, not confirmed; it cannot verify "
             "this action (record status succeeded, or user_confirmed: true)", rule="verified_needs_proof",
             field="verified_by_prediction")
+    # the evidence must be about this action: the prediction its verify block spawned, one naming it as its
+    # source_action_id, or one naming no action that the action names as its prediction_id (another action's
+    # confirmation verified any action it was named by)
+    owner = raw.get("source_action_id")
+    if owner != action.id and (owner or raw.get("id") != action.prediction_id):
+        whose = f"the action {owner}" if owner else "no action (name it as this action's prediction_id)"
+        raise InvalidInput(
+            f"prediction {action.verified_by_prediction} is about {whose}, not this one ({action.id}); it cannot "
+            "verify this action", rule="verified_needs_proof", field="verified_by_prediction")
 
 
 def record_action(rt: Runtime, document: Any) -> dict[str, Any]:
