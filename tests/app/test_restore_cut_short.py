@@ -89,3 +89,21 @@ def test_a_draft_cut_short_says_so_too(make_mem: Callable[..., Mnemon]) -> None:
         dst.import_json(text.replace(":", ";", 1))
     assert broken.value.message == "import file is not valid JSON: Expecting ':' delimiter at line 1"
     assert _holds_nothing(dst)
+
+
+@pytest.mark.parametrize("text", ["{bad", '{"schema_version": "1", "insights": [}', "[1, 2 3]", "{\"a\": tru e}"])
+def test_a_mistake_in_a_small_file_is_not_called_cut_short(cli_run, tmp_path: Path, text: str) -> None:
+    """A file only a few characters long has every mistake near its end: that is no sign it was cut."""
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    code, out = cli_run(["import", str(path)])
+    assert code != 0 and out["error"]["code"] == "invalid_input" and "cut short" not in out["error"]["message"]
+
+
+@pytest.mark.parametrize("text", ['{"schema_version": "1", "insights": [{"content": "a"', '[{"content": "a", "x": tr',
+                                  '[{"content": "a", "importance": -1.', '{"schema_version": "1", "insights": ['])
+def test_a_small_file_cut_short_is_called_so(cli_run, tmp_path: Path, text: str) -> None:
+    path = tmp_path / "cut.json"
+    path.write_text(text, encoding="utf-8")
+    code, out = cli_run(["import", str(path)])
+    assert code != 0 and "cut short" in out["error"]["message"]

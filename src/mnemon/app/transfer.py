@@ -18,7 +18,7 @@ from ..core.errors import InvalidInput, MnemonError
 from ..core.model import Edge, content_hash
 from ..core.validation import (MemoryInput, refuse_future, refuse_vault_source, validate_edge_type, validate_memory,
                                validate_weight)
-from ..ports.json_stream import CHUNK, ObjectStream, not_json
+from ..ports.json_stream import CHUNK, ObjectStream, ends_cut, not_json
 from . import backup, import_pipeline
 from .append_batch import FLUSH_EVERY, AppendBatch
 from .backup import EXPORT_KIND, READABLE_VERSIONS
@@ -35,8 +35,7 @@ def _load(doc: Any) -> dict[str, Any]:
         try:
             doc = json.loads(doc)
         except json.JSONDecodeError as exc:
-            cut = exc.msg.startswith("Unterminated string") or exc.pos >= len(exc.doc.rstrip())
-            raise not_json(exc.msg, exc.lineno, cut=cut) from None
+            raise not_json(exc.msg, exc.lineno, cut=ends_cut(exc.doc, exc.pos, exc.msg)) from None
     if isinstance(doc, list):
         doc = {"insights": doc}
     # a missing array is refused like a wrong one: `{"memories": [...]}` used to import nothing and exit 0

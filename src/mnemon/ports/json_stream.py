@@ -7,6 +7,7 @@ value (`raw_decode`), this module only walks the object's punctuation between th
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -16,6 +17,20 @@ CHUNK = 1 << 20
 MAX_VALUE = 256 << 20  # one value (an insight, an edge, a member) larger than this is refused, not buffered on
 _WS = " \t\n\r"
 _DELIMITERS = _WS + ",:]}"
+
+
+_TOKEN_START = re.compile(r"-?[0-9]*(\.[0-9]*)?([eE][-+]?[0-9]*)?\Z")
+
+
+def ends_cut(text: str, pos: int, why: str) -> bool:
+    """Whether a decoding error at `pos` of the whole `text` means the text ended before the document did: a
+    string left open, nothing left where a value or delimiter was due, or what is left the start of a literal or a
+    number ("tr", "-1.", "2e"). A mistake in the middle ('{bad') is no cut."""
+    if why.startswith("Unterminated string"):
+        return True
+    rest = text[pos:].rstrip()
+    return not rest or any(word.startswith(rest) for word in ("true", "false", "null")) or bool(
+        _TOKEN_START.match(rest))
 
 
 def not_json(why: str, line: int, *, cut: bool) -> InvalidInput:
@@ -89,7 +104,8 @@ class ObjectStream:
                 if short and len(self._buf) - self._at <= MAX_VALUE and self._more():
                     continue
                 self._at = exc.pos
-                self._fail(exc.msg if short or exc.pos < len(self._buf) else "unexpected end", cut=short and self._eof)
+                self._fail(exc.msg if short or exc.pos < len(self._buf) else "unexpected end",
+                           cut=short and self._eof and ends_cut(self._buf, exc.pos, exc.msg))
             # a value is whole once a delimiter follows it: "1." of "1.25" decodes as 1 and stops at the "."
             if (end < len(self._buf) and self._buf[end] in _DELIMITERS) or not self._more():
                 self._at = end
