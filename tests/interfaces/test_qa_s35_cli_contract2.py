@@ -220,7 +220,8 @@ def test_import_no_diff_of_an_export_is_refused(cli_run: CliRun, tmp_path: Path,
     backup.write_text(json.dumps(export), encoding="utf-8")
     code, doc = cli_run(["--store", "other", "import", "--no-diff", backup])
     assert code == 1 and doc["error"]["code"] == "invalid_input" and "--no-diff" in doc["error"]["message"]
-    assert cli_run(["--store", "other", "status"])[1]["total_insights"] == 0
+    code, doc = cli_run(["--store", "other", "status"])  # the refused import made no store
+    assert code == 1 and doc["error"]["code"] == "not_found"
     code, doc = cli_run(["--store", "other", "import", backup])
     assert code == 0 and doc["imported"] == 1
 
