@@ -129,6 +129,16 @@ def test_shared_setup_writes_commands_every_teammate_can_run(cli_run: CliRun, pr
                           and not p.name.endswith(".mnemon-backup")] == []
 
 
+def test_the_shared_note_names_every_shared_file_the_setup_writes(cli_run: CliRun, project: Path) -> None:
+    code, out = _setup(cli_run, project, "--target", "claude-code", "--target", "codex", "--shared", "--dry-run")
+    assert code == 0, out
+    (note,) = [n for n in out["notes"] if n.startswith("--shared")]
+    written = {str(Path(c["path"]).relative_to(project)) for h in out["hosts"] for c in h["changes"]
+               if c["scope"] == "shared" and c["action"] != "unchanged"}
+    named = {path.removesuffix("SKILL.md") for path in written}  # (the skill by its folder)
+    assert named and all(path in note for path in named), (named, note)
+
+
 def test_a_personal_setup_takes_an_earlier_setups_machine_commands_out_of_the_shared_files(cli_run: CliRun,
                                                                                            project: Path) -> None:
     (project / ".claude").mkdir()

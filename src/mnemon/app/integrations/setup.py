@@ -39,8 +39,9 @@ def setup(*, targets: Sequence[str], user: bool, project: str | None, eject: boo
         raise InvalidInput("--shared writes a project's shared files, and the project folder is your home folder, "
                            "whose settings are your own: set up a project folder, or leave out --shared")
     if not user and not eject:
-        notes.append("--shared: the project's shared files (.claude/settings.json, .mcp.json, .codex/config.toml, "
-                     "AGENTS.md) run 'mnemon' by name, as every teammate's PATH finds it" if shared is not None else
+        notes.append("--shared: the project's shared files (.claude/settings.json, .claude/skills/mnemon/, .mcp.json, "
+                     ".codex/config.toml, AGENTS.md) run 'mnemon' by name, as every teammate's PATH finds it"
+                     if shared is not None else
                      "this machine's commands (its Python, your store) go to your personal files — "
                      ".claude/settings.local.json, 'claude mcp add --scope local', 'codex mcp add' — not to the "
                      "files a team commits; --shared writes those with commands every teammate can run")
