@@ -85,11 +85,54 @@ def test_a_second_global_claude_code_setup_with_another_store_says_what_it_moves
     assert code == 0 and not _steps(out, "store"), out
     # a project Claude Code knows, set up personally with its own store, runs its hooks beside the user's: named
     assert cli_run(["--db", str(a.parent / "a.db"), "setup", "--project", str(a), "--target", "claude-code"])[0] == 0
-    state = Path(os.environ["HOME"]) / ".claude.json"  # (Claude Code's own file: the projects it has opened)
-    state.write_text(json.dumps({"projects": {str(a): {}, str(b): {}}}))
+    _known(a, b)
     code, out = cli_run(["--db", str(a.parent / "c.db"), "setup", "--global", "--target", "claude-code"])
-    (moved,) = _steps(out, "store")
-    assert str(a) in moved["note"] and str(b) not in moved["note"], moved
+    assert _steps(out, "store"), out
+    (beside,) = _steps(out, "hooks")
+    assert str(a) in beside["note"] and str(b) not in beside["note"], beside
+
+
+def _known(*folders: Path) -> None:
+    """Claude Code's own state file, naming the projects it has opened."""
+    state = Path(os.environ["HOME"]) / ".claude.json"
+    state.parent.mkdir(parents=True, exist_ok=True)
+    state.write_text(json.dumps({"projects": {str(f): {} for f in folders}}))
+
+
+def test_a_first_global_claude_code_setup_names_the_projects_whose_hooks_run_beside_it(
+        cli_run: CliRun, projects: tuple[Path, Path]) -> None:
+    a, b = projects
+    assert cli_run(["--db", str(a.parent / "b.db"), "setup", "--project", str(a), "--target", "claude-code",
+                    "--no-mcp"])[0] == 0
+    assert cli_run(["--db", str(a.parent / "a.db"), "setup", "--project", str(b), "--target", "claude-code",
+                    "--no-mcp"])[0] == 0
+    _known(a, b)
+    for dry in (["--dry-run"], []):  # nothing user-wide before: no store step, the projects named all the same
+        code, out = cli_run(["--db", str(a.parent / "a.db"), "setup", "--global", "--target", "claude-code",
+                             "--no-mcp", *dry])
+        assert code == 0 and not _steps(out, "store"), out
+        (beside,) = _steps(out, "hooks")
+        assert str(a) in beside["note"] and str(a.parent / "b.db") in beside["note"], beside
+        assert "both stores" in beside["note"], beside
+        assert str(b) not in beside["note"], beside  # (its hooks are these: Claude Code runs them once)
+    # without hooks, nothing runs beside them
+    code, out = cli_run(["--db", str(a.parent / "a.db"), "setup", "--global", "--target", "claude-code",
+                         "--no-mcp", "--no-hooks"])
+    assert code == 0 and not _steps(out, "hooks"), out
+
+
+def test_a_global_claude_code_setup_names_a_shared_project_of_the_same_store(
+        cli_run: CliRun, projects: tuple[Path, Path]) -> None:
+    a, b = projects
+    assert cli_run(["--store", "team", "setup", "--project", str(a), "--target", "claude-code", "--shared",
+                    "--no-mcp"])[0] == 0
+    _known(a, b)
+    # the team's hooks run `mnemon` by name, the user's this machine's Python: two commands, both run
+    code, out = cli_run(["--store", "team", "setup", "--global", "--target", "claude-code", "--no-mcp"])
+    assert code == 0, out
+    (beside,) = _steps(out, "hooks")
+    assert str(a) in beside["note"] and "twice" in beside["note"] and "--store team" in beside["note"], beside
+    assert str(b) not in beside["note"], beside
 
 
 def test_a_personal_claude_code_setup_says_the_users_own_hooks_name_another_store(

@@ -36,7 +36,8 @@ def plan(host: str, place: Place, commands: Commands, *, install: bool, hooks: b
     if install and (host == "hermes" or place.user and host in ("claude-code", "codex")):
         # said when they name another store before (Hermes reads skills user-wide only: a project's setup too)
         done = hosts.plan(host, place, commands, install=install, hooks=hooks, mcp=mcp)
-        steps = user_wide.repointed(host, place, commands, hooks=hooks, mcp=mcp)
+        steps = user_wide.repointed(host, place, commands, hooks=hooks, mcp=mcp) + (
+            user_wide.projects_beside(place, commands) if place.user and host == "claude-code" and hooks else [])
         said = any(s["what"] == "mcp server" for s in steps)  # (the server left, and why it matters)
         return HostPlan(host, done.changes, [m for m in done.manual if not (
             said and m["what"] == "mcp server" and "run" not in m)] + steps)

@@ -1,7 +1,8 @@
 """What the user's own host files — read in every project — say about the store before a setup changes them or
 stands beside them: a `--global` setup that moves them to another store says which they named before (every
 project that used them moves too), and a project's Claude Code setup (personal or shared) says when the user's own
-hooks, which Claude Code runs in the project as well, recall from another store, or from the same one again."""
+hooks, which Claude Code runs in the project as well, recall from another store, or from the same one again — and
+a `--global` Claude Code setup names the projects whose own hooks Claude Code runs beside the user's there."""
 from __future__ import annotations
 
 import json
@@ -30,7 +31,7 @@ def repointed(host: str, place: Place, commands: Commands, *, hooks: bool, mcp: 
         server = (hosts.claude_servers(place) or {}).get(SERVER_NAME) if mcp else None
         named += [(f"{_claude_state(place)} (the MCP server, which the step replaces)", _server_store(server))
                   ] if hosts._looks_like_mnemon(server) else []
-        reader = "Claude Code reads them in every project" + _claude_projects(place, commands)
+        reader = "Claude Code reads them in every project"
     elif host == "codex":
         codex_home = place.folder("CODEX_HOME", ".codex")
         config = codex_home / "config.toml"
@@ -85,22 +86,37 @@ def beside_users_hooks(place: Place, commands: Commands) -> list[dict[str, str]]
                      "named mnemon); run this when no project of yours needs them"}]
 
 
-def _claude_projects(place: Place, commands: Commands, shown: int = 5) -> str:
-    """The projects Claude Code knows (`~/.claude.json`) whose own mnemon hooks name another store: it runs those
-    beside the user's own there."""
+def projects_beside(place: Place, commands: Commands, shown: int = 5) -> list[dict[str, str]]:
+    """A `--global` Claude Code install's step naming the projects Claude Code knows (`~/.claude.json`) whose own
+    mnemon hooks it runs beside these: another store's (each prompt recalled from both), or the same store's by
+    another command (a `--shared` setup's `mnemon` by name: recalled twice). A hook identical to these runs once."""
     try:
         known = json.loads(edits.plain(_claude_state(place).read_bytes().decode("utf-8"))).get("projects")
     except (OSError, ValueError, AttributeError):
         known = None
-    others = [folder for folder in (known if isinstance(known, dict) else {})
-              if any(not stores_named.same(options, commands.options, place.environ)
-                     for name in ("settings.local.json", "settings.json")
-                     for _, options in _claude_hooks(Path(folder) / ".claude" / name))]
-    if not others:
-        return ""
-    more = f" and {len(others) - shown} more" if len(others) > shown else ""
-    return (f"; these projects run mnemon's hooks of their own for another store beside them, each prompt recalled "
-            f"from both: {', '.join(others[:shown])}{more}")
+    own = place.folder("CLAUDE_CONFIG_DIR", ".claude") / "settings.json"
+    these = {commands.hook("claude-code", event) for event in hosts.HOOK_EVENTS.values()}
+    both: list[str] = []
+    twice: list[str] = []
+    for folder in known if isinstance(known, dict) else {}:
+        theirs = [options for name in ("settings.local.json", "settings.json")
+                  if Path(folder) / ".claude" / name != own
+                  for command, options in hook_lines(Path(folder) / ".claude" / name) if command not in these]
+        other = [o for o in theirs if not stores_named.same(o, commands.options, place.environ)]
+        if theirs:  # (each named with the store its hooks name)
+            (both if other else twice).append(f"{folder} (for {_said((other or theirs)[0], place)})")
+    if not both and not twice:
+        return []
+
+    def listed(folders: list[str]) -> str:
+        more = f" and {len(folders) - shown} more" if len(folders) > shown else ""
+        return ", ".join(folders[:shown]) + more
+
+    said = ([f"another store's, each prompt recalled from both stores, in {listed(both)}"] if both else []) + (
+        [f"the same store's by another command (a --shared setup's runs 'mnemon' by name), each prompt recalled "
+         f"twice from {_said(commands.options, place)}, in {listed(twice)}"] if twice else [])
+    return [{"what": "hooks", "note": f"projects Claude Code knows run mnemon's hooks of their own, which it runs "
+                                      f"there beside the ones this setup writes: {'; and '.join(said)}"}]
 
 
 def _said(options: Any, place: Place) -> str:
