@@ -48,7 +48,7 @@ from ..core.ontology import DEFAULT_ONTOLOGY, category_of
 from ..core.text import excerpt, marked_window_at, tokens
 from ..core.vault.lifecycle import kept_active, truth_policy
 from ..core.vault.observations import DEFAULT_HINTS, hint_words
-from ..core.vault.parser import BLOCK_ID, TASK_MARKS, blank_code_spans, blank_comments, visible_text
+from ..core.vault.parser import BLOCK_ID, TASK_MARKS, blank_code_spans, blank_comments, blanked_links, visible_text
 from ..core.vault.proactive import stemmed_hints
 from ..core.vault.scope import PathScope, path_mentions, resolve_mentions
 from ..ports.store.base import MemoryFilter, Store
@@ -141,7 +141,7 @@ def source_authority(path: str) -> tuple[float, str]:
 def staleness(text: str, kind: str, now: datetime) -> tuple[float, int | None]:
     """Multiplier from the newest *past* dated mention (a future deadline is never stale); (1.0, None) if none."""
     ages = []
-    for y, m, d in _ISO_DATE.findall(text):
+    for y, m, d in _ISO_DATE.findall(blanked_links(text)):  # (a link's or URL's day is another note's)
         try:
             when = datetime(int(y), int(m), int(d), tzinfo=now.tzinfo)
         except ValueError:

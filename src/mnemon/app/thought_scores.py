@@ -13,6 +13,7 @@ from typing import Any
 
 from ..core.model import Memory, parse_iso
 from ..core.vault.dates import date_spans
+from ..core.vault.parser import blanked_links
 from ..core.vault.proactive import HINT_REASON, chunk_terms, static_parts, words_of
 from .runtime import Runtime
 
@@ -27,8 +28,10 @@ def is_observation(node: Memory) -> bool:
 
 def text_dates(text: str) -> list[datetime]:
     """The dated phrases of a text (2026-04-10, 10 Apr 2026, Apr 10, 2026); a date without a year has no place in
-    time and is left out."""
-    return [datetime(year, month, day) for _, _, year, month, day in date_spans(text) if year is not None]
+    time and is left out, and so is one in a link or URL (`[[2026-03-04 Kickoff]]` names another note's day, not
+    this text's), as the parser's date edges leave them out."""
+    return [datetime(year, month, day) for _, _, year, month, day in date_spans(blanked_links(text))
+            if year is not None]
 
 
 def _hint_reason(text: str, hit: Sequence[str]) -> str:

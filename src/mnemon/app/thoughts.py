@@ -338,10 +338,10 @@ def compose(path: list[dict[str, Any]], text: str, kind: str, note_title: str,
     """Title, insight and action for a thought, from its evidence text, observation kind and path; wikilinks read
     as the names they show (the evidence keeps them). With `today`, dates read relative to it, and a deadline whose
     every date has passed asks whether it was met instead of what is due before it."""
+    days = sorted({d.date() for d in text_dates(text)})  # (before the links read as names: theirs are not its days)
     text = display_links(text)
     words = frozenset(tokens(text))
     short = clip(text, 60)
-    days = sorted({d.date() for d in text_dates(text)})
     dates = [d.isoformat() + (f" ({_days_from(d, today)})" if today else "") for d in days]
     if kind == "done":  # finished: never a loop to follow up or a date to chase, whatever words it uses
         title = f"Done: {short}"

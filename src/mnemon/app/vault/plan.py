@@ -25,7 +25,6 @@ from ...core.ontology import observation_relation
 from ...core.keywords import SKIP_KEY, keyword_text, vault_keyword_text
 from ...core.text import token_text
 from ...core.vault import gate_edge, parse_links, parse_note, placeholder_key
-from ...core.vault.dates import dated_days_each
 from ...core.vault.links import display_links
 from ...core.vault.frontmatter import property_text
 from ...core.vault.model import MarkdownLink, ParsedNote, Section, WikiLink
@@ -53,7 +52,8 @@ from ..bulk_gc import paused_gc
 # 15: a %% comment never closed hides the rest of the note, as in Obsidian
 # 17: a link edge says every block and heading the note's links to its target name (`blocks`, `sections`)
 # 18: and every alias they show it under (`aliases`)
-PLAN_VERSION = "18"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+# 19: a bullet's stored `dates` are its date edges' days, none from a link, URL or code span in it
+PLAN_VERSION = "19"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"
@@ -394,8 +394,9 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
     title_tokens = token_text(parsed.title)  # heads every bullet's keyword text (`vault_keyword_text`)
     relations: dict[str, str] = {}  # observation kind → has_<kind>
     first_heading: dict[str, tuple[str, ...]] = {}  # an item's id → the heading path its text was first under
-    days_each = dated_days_each([obs.text for obs in parsed.observations])
-    for obs, days in zip(parsed.observations, days_each):
+    for obs in parsed.observations:
+        # the days its date edges name: not a link's (`[[2026-03-04 Kickoff]]` is another note's), a URL's or code's
+        days = sorted({date.iso for date in obs.dates if date.iso is not None})
         kind = "task" if obs.source == "task" else "observation"
         mid = memory_id(path, kind, obs.text)
         heading_path = _heading_path_at(parsed, obs.line)

@@ -390,7 +390,7 @@ def _emails(text: str) -> list[tuple[int, str]]:
     return found
 
 
-def _blanked_links(text: str) -> str:
+def blanked_links(text: str) -> str:
     """`text` with URLs, Markdown link destinations and wikilinks blanked (same length), so their '#', '@' and digits
     are not tags, emails or dates."""
     if "://" in text:
@@ -420,7 +420,7 @@ def _front_matter_dates(lines: Sequence[str], front: FrontMatter) -> list[DateMe
             value = line[key.end():]
         if undated:
             continue
-        for _offset, matched, year, month, day in date_spans(_blanked_links(value)):
+        for _offset, matched, year, month, day in date_spans(blanked_links(value)):
             found.append(DateMention(matched, year, month, day, index + 1, _evidence(line)))
     return found
 
@@ -682,7 +682,7 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
 
     wikilinks, markdown_links = _links(rel_path, prose, where, warnings, front)
 
-    clean = _blanked_links(prose)
+    clean = blanked_links(prose)
 
     tags = [Tag(name, None, f"tags: {name}") for name in front.tags] if front else []
     if "#" in clean:
