@@ -368,3 +368,27 @@ def test_contract_reads_only_the_edges_that_can_break_it_and_counts_them_all(wor
     report = info.value.details
     assert [v["rule"] for v in report["violations"]] == ["semantic_edges_need_validation"]  # the user's edge passes
     assert report["checked"]["edges"] == active + 2
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, i: m.predict_check(prediction_id=i),
+    lambda m, i: m.predict_check(prediction_id=i, dry_run=True),
+    lambda m, i: m.state_explain(i),
+    lambda m, i: m.state_retract(i, reason="wrong"),
+], ids=["predict_check", "predict_check_dry", "state_explain", "state_retract"])
+def test_an_id_naming_nothing_names_its_field(world: tuple[Mnemon, FakeClock], call: Any) -> None:
+    """`predict check --id nope` answered not_found with no details.field, where the as_of beside it and the
+    servers' own refusal of a blank id name theirs (`id`, the argument over MCP and HTTP)."""
+    mem, _ = world
+    with pytest.raises(NotFound) as missing:
+        call(mem, "nope")
+    assert missing.value.details.get("field") == "id"
+    with pytest.raises(InvalidInput) as blank:
+        call(mem, "  ")
+    assert blank.value.details.get("field") == "id"
+
+
+def test_predict_check_of_an_unknown_id_names_the_field_on_the_command_line(
+        cli_run: Callable[..., tuple[int, Any]]) -> None:
+    code, out = cli_run(["predict", "check", "--id", "nope"])
+    assert code != 0 and out["error"]["code"] == "not_found" and out["error"]["details"] == {"field": "id"}

@@ -160,11 +160,11 @@ def refuse_vault_source(inp: MemoryInput) -> MemoryInput:
     return inp
 
 
-def refuse_blank_id(value: Any, what: str) -> None:
+def refuse_blank_id(value: Any, what: str, field: str | None = None) -> None:
     """A blank id names nothing: invalid_input, never looked up (`mnemon show ''` answered not_found where MCP and
-    HTTP, whose schemas refuse a blank id, answered invalid_input)."""
+    HTTP, whose schemas refuse a blank id, answered invalid_input); `field`, the argument it came as, is named."""
     if isinstance(value, str) and not value.strip():
-        raise InvalidInput(f"{what} must not be blank")
+        raise InvalidInput(f"{what} must not be blank", **({"field": field} if field else {}))
 
 
 def validate_edge_type(edge_type: Any) -> str:

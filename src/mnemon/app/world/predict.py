@@ -178,13 +178,14 @@ def check_predictions(rt: Runtime, *, prediction_id: str | None = None, as_of: A
     refuse_future_outcomes(rt, moment, dry_run, "--as-of")
     view = load_check_view(rt, moment, now)
     if prediction_id is not None:
-        refuse_blank_id(prediction_id, "a prediction id")  # (it was not_found; over the servers invalid_input)
+        refuse_blank_id(prediction_id, "a prediction id", "id")  # (was not_found; over the servers invalid_input)
         if prediction_id not in view.predictions:
             if world_of(rt).get_prediction(prediction_id) is not None:
                 raise InvalidInput(f"prediction {prediction_id!r} was made after --as-of {iso(moment)}: it cannot "
                                    "be checked at that instant", field="as_of")
             raise NotFound(f"no prediction {prediction_id!r}; " + step("`mnemon predict due` lists open ones",
-                                                                       "`agent_preflight` lists the due ones"))
+                                                                       "`agent_preflight` lists the due ones"),
+                           field="id")
         targets = [view.predictions[prediction_id]]
     else:
         targets = due_predictions(view.predictions.values(), moment, moment, view.events)
