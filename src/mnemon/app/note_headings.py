@@ -13,6 +13,7 @@ Two sections with the same heading: the first is used, as before, and the reply 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -58,12 +59,14 @@ def displayed(text: str) -> str:
 
 
 def _key(text: str) -> str:
-    return " ".join(text.split()).casefold()
+    # NFC: "Café" typed (one code point for é) names the "Café" a macOS or synced note holds as e + accent; compared
+    # as code points it did not, and add-bullet appended a second section no reader can tell from the first
+    return " ".join(unicodedata.normalize("NFC", text).split()).casefold()
 
 
 def matching(texts: Sequence[str], wanted: str) -> list[int]:
-    """The indexes of the headings `wanted` names (case and runs of whitespace aside): those whose text as written
-    is `wanted`, else those whose text displayed is."""
+    """The indexes of the headings `wanted` names (case, Unicode form and runs of whitespace aside): those whose
+    text as written is `wanted`, else those whose text displayed is."""
     key = _key(wanted)
     found = [index for index, text in enumerate(texts) if _key(text) == key]
     return found or [index for index, text in enumerate(texts) if _key(displayed(text)) == key]

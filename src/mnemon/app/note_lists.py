@@ -7,6 +7,7 @@ one takes (the list's last: a bullet's character, or a numbered item's next numb
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 # a list item at any indent (a nested one included): what an item already there may be
@@ -19,8 +20,9 @@ _LAST_NUMBER = 999_999_999  # CommonMark's numbers have at most 9 digits
 
 
 def item_key(text: str) -> str:
-    """An item's text for comparison: without its marker or task box, case and runs of whitespace aside."""
-    return " ".join(_MARKER.sub("", text, count=1).split()).casefold()
+    """An item's text for comparison: without its marker or task box, case, Unicode form (NFC against NFD, as
+    `note_headings`) and runs of whitespace aside."""
+    return " ".join(unicodedata.normalize("NFC", _MARKER.sub("", text, count=1)).split()).casefold()
 
 
 def is_item(line: str) -> bool:
