@@ -512,10 +512,17 @@ def _find_section(lines: Sequence[str], heading: str) -> _Section | None:
     return _Section(head.last, end, head.level, own_end, tuple(heads[i].first + 1 for i in found))
 
 
+# the opening run of an ATX heading: 1-6 '#'s then a space, a tab or nothing ('#1 Priority' and '#tag' are text)
+_ATX_OPENER = re.compile(r"#{1,6}(?:[ \t]+|\Z)")
+
+
 def _heading_key(heading: str) -> str:
     """A heading as given (`Status`, `## Status`, `## Status ##`) as the parser reads its text: without the opening
-    and closing runs of '#' (a closing run kept never matched the heading, so each upsert appended another)."""
-    return " ".join(heading_text_of(heading.strip().lstrip("#")).split())
+    and closing runs of '#' (a closing run kept never matched the heading, so each upsert appended another). A '#'
+    that opens no heading is the text's own: stripped, `--heading "#1 Priority"` missed '## #1 Priority' and wrote
+    a new '## 1 Priority'."""
+    text = heading.strip()
+    return " ".join(heading_text_of(_ATX_OPENER.sub("", text, count=1) if _ATX_OPENER.match(text) else text).split())
 
 
 _check_not_in_code = check_not_hidden  # (its name in daily_notes: a fence or a %% comment never closed above)
