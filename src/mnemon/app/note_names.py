@@ -16,7 +16,7 @@ import os
 import re
 from pathlib import Path
 
-from ..core.errors import InvalidInput, ReadOnly
+from ..core.errors import Conflict, InvalidInput, ReadOnly
 
 NAME_MAX = 255
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -75,6 +75,19 @@ def check_writable(path: Path, rel: str) -> None:
     if not os.access(folder, os.W_OK | os.X_OK):
         raise ReadOnly(f"no permission to write in the folder of {rel} ({folder}); nothing was written", path=rel,
                        folder=str(folder))
+
+
+def check_backup_room(root: Path, parts: list[str], rel: str) -> None:
+    """Refuse (`conflict`) to back `rel` up when a file stands where its backup folder (`parts`, from the vault's
+    backup folder down) would be: the edit failed with `internal` (FileExistsError) where its dry run had said ok."""
+    for depth in range(1, len(parts) + 1):
+        folder = root.joinpath(*parts[:depth])
+        if not folder.exists():
+            return
+        if not folder.is_dir():
+            file = "/".join(parts[:depth])
+            raise Conflict(f"{file} is a file where the editor keeps the backups of {rel} (a folder); nothing was "
+                           "written: move it away to edit the note", path=rel, file=file)
 
 
 def temp_name(name: str, token: str) -> str:

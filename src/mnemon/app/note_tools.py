@@ -562,6 +562,8 @@ def move_note(vault: str | Path | None, src_path: str, dst_path: str, *, update_
         if entry["path"] != dst.rel:
             check_writable(v.files[entry["path"]].path, entry["path"])
     check_writable(dst.path, dst.rel)
+    for rel in {src.rel, *(entry["path"] for entry in files if entry["path"] != dst.rel)}:
+        notes.check_backup_folder(vault, rel)  # (its dry run too)
     out: dict[str, Any] = {"ok": True, "from": src.rel, "to": dst.rel, "dry_run": dry_run, "moved": False,
                            "update_links": update_links, "content_changed": moved_plan is not None,
                            "backup": None, "links_rewritten": sum(len(p.links) for p in plans.values()),
@@ -630,6 +632,7 @@ def delete_note(vault: str | Path | None, rel_path: str, *, force: bool = False,
     data = target.path.read_bytes()
     out: dict[str, Any] = {"ok": True, "path": target.rel, "dry_run": dry_run, "deleted": False, "forced": force,
                            "bytes": len(data), "backup": None, "linked_from": linked}
+    notes.check_backup_folder(vault, target.rel)
     if dry_run:
         return out
     out["backup"] = notes.backup_bytes(vault, target.rel, data, clock=clock)

@@ -52,7 +52,7 @@ from ..core.vault.model import ATTACHMENT_EXTENSIONS
 from .note_headings import matching, twins
 from .note_lists import is_item, item_key, next_marker
 from .note_hidden import check_append_seen, check_content_closes, check_edit_hides_nothing, check_not_hidden
-from .note_names import backup_name, check_folders, check_names, check_writable, temp_name
+from .note_names import backup_name, check_backup_room, check_folders, check_names, check_writable, temp_name
 # The parser's own definitions of front matter, code, headings and links: the editor must agree with the graph on
 # each (a heading the graph never saw must not be edited, a link it never saw not rewritten, and one it resolves
 # must be found).
@@ -338,9 +338,7 @@ def backup_bytes(vault: str | Path | None, rel: str, data: bytes, *,
 
     The backup folder gets the same symlink check as a note: a vault whose `.mnemon-backups` links elsewhere must not
     make the editor write there."""
-    root = _vault_root(vault)
-    rel_parts = list(PurePosixPath(BACKUP_DIR, *PurePosixPath(rel).parts[:-1]).parts)
-    _inside(root, rel_parts, f"{BACKUP_DIR}/{rel}")
+    root = check_backup_folder(vault, rel)
     stamp = _stamp(clock)
     folder, _, name = f"{BACKUP_DIR}/{rel}".rpartition("/")
     for attempt in range(1, 1000):
@@ -352,6 +350,16 @@ def backup_bytes(vault: str | Path | None, rel: str, data: bytes, *,
             continue
         return str(target.relative_to(root))
     raise Conflict(f"too many backups of {rel} at {stamp}", path=rel)
+
+
+def check_backup_folder(vault: str | Path | None, rel: str) -> Path:
+    """The vault's root, once `rel`'s backup folder is known to be one a backup can go to: refused through a symlink
+    or a file in its way, by a dry run as by the write."""
+    root = _vault_root(vault)
+    parts = list(PurePosixPath(BACKUP_DIR, *PurePosixPath(rel).parts[:-1]).parts)
+    _inside(root, parts, f"{BACKUP_DIR}/{rel}")
+    check_backup_room(root, parts, rel)
+    return root
 
 
 _writing = threading.local()  # how deep this thread is in editor writes: the lock is taken once, by the outermost
@@ -401,6 +409,8 @@ def _commit(vault: str | Path | None, target: Resolved, before: NoteText | None,
                            "created": before is None, "bytes": len(data), "backup": None, **extra}
     if changed:  # of the whole text, BOM included: the diff applies to the file as it is on disk
         check_writable(target.path, target.rel)  # (a dry run too: it says what the write would do)
+        if before is not None:
+            check_backup_folder(vault, target.rel)
         out["diff"] = _diff(target.rel, before.bom + before.text if before is not None else None,
                             (before.bom if before is not None else "") + after)
     if dry_run or not changed:
