@@ -28,7 +28,6 @@ import functools
 import hashlib
 import os
 import re
-import secrets
 import tempfile
 import threading
 import unicodedata
@@ -52,7 +51,9 @@ from ..core.vault.model import ATTACHMENT_EXTENSIONS
 from .note_headings import matching, twins
 from .note_lists import is_item, item_key, next_marker
 from .note_hidden import check_append_seen, check_content_closes, check_edit_hides_nothing, check_not_hidden
-from .note_names import backup_name, check_backup_room, check_folders, check_names, check_writable, temp_name
+# (atomic_write_text and link_no_clobber: for note_tools, resolve and setup, which reach them here)
+from .note_files import atomic_write_bytes, atomic_write_text, link_no_clobber  # noqa: F401
+from .note_names import backup_name, check_backup_room, check_folders, check_names, check_writable
 # The parser's own definitions of front matter, code, headings and links: the editor must agree with the graph on
 # each (a heading the graph never saw must not be edited, a link it never saw not rewritten, and one it resolves
 # must be found).
@@ -282,53 +283,6 @@ def _diff(rel: str, before: str | None, after: str, *, old_rel: str | None = Non
 def _stamp(clock: Callable[[], datetime] | None) -> str:
     now = clock() if clock else datetime.now(timezone.utc)
     return now.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write a note whole or not at all (temp file, fsync, rename). An edited note keeps its mode; a new one gets
-    what any editor would give it (0666 less the umask: mkstemp's 0600 hid new notes from sync tools and readers)."""
-    atomic_write_bytes(path, text.encode("utf-8"))
-
-
-def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None, replace: bool = True) -> None:
-    """`atomic_write_text` for bytes; `mode` forces the file mode, and `replace=False` refuses (`Conflict`) to
-    overwrite an existing file, checked by the kernel at the final link rather than by a racy look beforehand."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if mode is None and path.exists():
-        mode = path.stat().st_mode & 0o777
-    tmp = path.parent / temp_name(path.name, secrets.token_hex(6))
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the kernel applies the umask
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        if replace:
-            os.replace(tmp, path)
-        else:
-            link_no_clobber(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def link_no_clobber(src: Path, path: Path, *, keep_source: bool = False) -> None:
-    """Give `src`'s file the name `path` without ever replacing a file there (`Conflict`): the kernel checks, at the
-    link. `keep_source` leaves `src` in place when it can (a move removes it last); else `src` is gone after."""
-    try:
-        os.link(src, path)
-    except FileExistsError:
-        raise Conflict(f"{path.name} already exists", path=str(path)) from None
-    except OSError:
-        # file systems without hard links (FAT, some network shares): a plain rename after a last look
-        if path.exists():
-            raise Conflict(f"{path.name} already exists", path=str(path)) from None
-        os.replace(src, path)
-        return
-    if not keep_source:
-        src.unlink()
 
 
 def backup_bytes(vault: str | Path | None, rel: str, data: bytes, *,

@@ -1,0 +1,75 @@
+"""How the note editor puts a file on disk: whole or not at all (a temporary file beside it, fsync, rename), with
+the mode and owner of the note it replaces, and never over another file when asked not to."""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from ..core.errors import Conflict
+from .note_names import temp_name
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write a note whole or not at all (temp file, fsync, rename). An edited note keeps its mode and owner; a new
+    one gets what any editor would give it (0666 less the umask: mkstemp's 0600 hid new notes from sync tools and
+    readers)."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None, replace: bool = True) -> None:
+    """`atomic_write_text` for bytes; `mode` forces the file mode, and `replace=False` refuses (`Conflict`) to
+    overwrite an existing file, checked by the kernel at the final link rather than by a racy look beforehand."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    there = path.stat() if replace and path.exists() else None
+    if mode is None and there is not None:
+        mode = there.st_mode & 0o777
+    tmp = path.parent / temp_name(path.name, secrets.token_hex(6))
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the kernel applies the umask
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if there is not None:
+            keep_owner(tmp, there)
+        if mode is not None:
+            os.chmod(tmp, mode)
+        if replace:
+            os.replace(tmp, path)
+        else:
+            link_no_clobber(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def keep_owner(path: Path, was: os.stat_result) -> None:
+    """Give `path` the owner and group the note it replaces had, as far as this user may: run as root (an agent in a
+    container, a cron job), an edit made a user's 0640 note root's, and its owner could no longer read it."""
+    made = path.stat()
+    if (made.st_uid, made.st_gid) == (was.st_uid, was.st_gid) or not hasattr(os, "chown"):
+        return
+    for uid in (was.st_uid, -1):  # a user who is not root may still keep the group, being in it
+        try:
+            os.chown(path, uid, was.st_gid)
+            return
+        except OSError:
+            continue
+
+
+def link_no_clobber(src: Path, path: Path, *, keep_source: bool = False) -> None:
+    """Give `src`'s file the name `path` without ever replacing a file there (`Conflict`): the kernel checks, at the
+    link. `keep_source` leaves `src` in place when it can (a move removes it last); else `src` is gone after."""
+    try:
+        os.link(src, path)
+    except FileExistsError:
+        raise Conflict(f"{path.name} already exists", path=str(path)) from None
+    except OSError:
+        # file systems without hard links (FAT, some network shares): a plain rename after a last look
+        if path.exists():
+            raise Conflict(f"{path.name} already exists", path=str(path)) from None
+        os.replace(src, path)
+        return
+    if not keep_source:
+        src.unlink()
