@@ -119,3 +119,20 @@ def test_a_database_or_output_folder_under_a_file_fails(cli_run: Callable[..., t
 def test_a_config_without_a_vault_says_so(cli_run: Callable[..., tuple[int, Any]], tmp_path: Path) -> None:
     details = _details(cli_run, ["--config", str(_config(tmp_path))])
     assert details["problems"][0].startswith("no vault is set: run `mnemon init --vault DIR --force`")
+
+
+def test_a_missing_vault_from_the_variable_is_fixed_there_not_by_init(
+        cli_run: Callable[..., tuple[int, Any]], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # "name your vault with `mnemon init --vault DIR --force`" changed nothing: MNEMON_VAULT overrules the file
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.md").write_text("# A\n", encoding="utf-8")
+    assert cli_run(["init", "--vault", str(tmp_path / "notes")])[0] == 0
+    monkeypatch.setenv("MNEMON_VAULT", str(tmp_path / "gone"))
+    details = _details(cli_run, [])
+    assert details["checks"]["vault"] == {"ok": False, "path": str(tmp_path / "gone")}
+    assert "point MNEMON_VAULT at your vault" in details["next"] and "init" not in details["next"]
+    monkeypatch.delenv("MNEMON_VAULT")
+    assert cli_run(["doctor"])[0] == 0  # the file's vault, once the variable is gone
+    (tmp_path / "notes" / "a.md").unlink()
+    (tmp_path / "notes").rmdir()
+    assert "`mnemon init --vault DIR --force`" in _details(cli_run, [])["next"]  # the file's own: init fixes it

@@ -110,3 +110,19 @@ def test_typed_keeps_the_commands_the_program_reads_otherwise() -> None:
     with typed_as("mneme", alike=reads_alike):
         assert typed(text) == ("`mnemon remember`, `mneme forget abc`, `mnemon note delete A.md --force`, "
                                "`mneme alias merge 'Ada L' Ada`, `mnemon forget`")
+
+
+@pytest.mark.parametrize("line", [["tick"], ["feedback", "t1", "--accept"], ["explain", "t1"], ["index"],
+                                  ["think", "--prompt", "x"], ["sense", "run", "md"]])
+def test_an_unsupported_commands_advice_names_a_command_mneme_runs(mneme, line: list[str],  # noqa: F811
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # `mneme tick` answered "use `mnemon candidates`": another program's name, for a command `mneme` runs as it is
+    from mnemon.interfaces.mneme_cli import main
+
+    code, out = mneme(line)
+    instead = out["error"]["details"]["instead"]
+    assert code == 2 and instead.startswith("mneme ") and f"use `{instead}`" in out["error"]["message"]
+    for command in instead.split(" ")[1].split("|"):  # `weaken-edge|kill-edge|validate-edge ID`: each
+        capsys.readouterr()
+        assert main([command, "--help"]) == 0, command
+        assert capsys.readouterr().out.startswith(f"Usage: mneme {command}")

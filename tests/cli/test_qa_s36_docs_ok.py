@@ -1,6 +1,7 @@
 """docs/agents.md, "The contract": which replies carry a top-level `ok` is what the text lists (it named six, while
 `export --out`, `forget --days-threshold`, `alias merge`, `contract check`, `doctor`, `eval retrieval`, `agent
-preflight` and `world tick` carried one too, `world tick`'s being the contract's verdict)."""
+preflight` and `world tick` carried one too, `world tick`'s being the contract's verdict; then `write` — Mneme's
+shortcut for `note write` — `graph --out` and the line `serve` prints once listening, which the list left out)."""
 from __future__ import annotations
 
 import json
@@ -16,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def _documented() -> set[str]:
     text = (ROOT / "docs" / "agents.md").read_text(encoding="utf-8")
     sentence = text[text.index("A few replies carry"):text.index("The others, `resolve`")]
-    return set(re.findall(r"`([a-z][a-z -]*)`", sentence)) - {"ok", "false"}
+    # `serve` runs until stopped: its line's `ok` is checked where the server is (tests/interfaces/test_http.py)
+    return set(re.findall(r"`([a-z][a-z -]*)`", sentence)) - {"ok", "false", "serve"}
 
 
 def test_the_replies_carrying_ok_are_the_ones_the_contract_lists(
@@ -44,6 +46,9 @@ def test_the_replies_carrying_ok_are_the_ones_the_contract_lists(
         ("forget --days-threshold", ["forget", "--days-threshold", "30", "--dry-run"]),
         ("export --out", ["export", "--out", str(tmp_path / "backup.json")]),
         ("export", ["export"]),
+        ("write", ["write", *vault, "--path", "Inbox/w.md", "--content", "hi"]),
+        ("graph --out", ["graph", "--format", "dot", "--out", str(tmp_path / "graph.dot")]),
+        ("graph", ["graph"]),
         ("state assert", ["state", "assert", "--file", file(
             {"subject": "Ana", "predicate": "lives_in", "object": "Lisbon", "confidence": 0.95,
              "certainty": "confirmed", "evidence": "lease", "source_path": "mneme://r/ana"})]),

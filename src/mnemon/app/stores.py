@@ -48,7 +48,10 @@ def create_store(home: Path, name: str) -> dict[str, Any]:
     return {"status": "created", "name": name, "path": str(d / "mnemon.db")}
 
 
-def set_store(home: Path, name: str) -> dict[str, Any]:
+def set_store(home: Path, name: str, cfg: Config | None = None) -> dict[str, Any]:
+    """Point <home>/active at the store. With the settings of this call (`cfg`), the reply says when the pointer
+    does not decide which database the commands use — a `db` or `store` named by a flag, the environment or the
+    config file (`init` writes the store's path there as `db`) overrules it — with that database (`in_use`)."""
     _check(name)
     if name != "default" and not (home / "data" / name).exists():  # `default` is made by its first use
         raise NotFound(f"store {name!r} does not exist; create it with `mnemon store create {name}`")
@@ -62,7 +65,22 @@ def set_store(home: Path, name: str) -> dict[str, Any]:
     except OSError as exc:
         raise StoreError(f"cannot write the active-store pointer {home / 'active'} ({exc.strerror or exc}); it still"
                          f" names {active_store(home)!r}", path=str(home / "active")) from None
-    return {"status": "active", "name": name}
+    out: dict[str, Any] = {"status": "active", "name": name}
+    if cfg is not None and not _same_file(str(home / "data" / name / "mnemon.db"), shown_db(cfg.db_path)):
+        named = [(key, cfg.sources[key]) for key in ("db", "store")
+                 if cfg.sources.get(key) not in (None, "default", "home and store", str(home / "active"))]
+        if named:
+            key, named_by = named[0]
+            out["in_use"] = {"path": shown_db(cfg.db_path), "named_by": named_by}
+            if named_by.startswith("--"):
+                why = f"this call's {named_by} overrules it"
+            elif named_by.startswith("config file"):
+                why = (f"the {named_by} sets `{key}`, which overrules the active store: take it out of that file,"
+                       f" or pass --store {name}")
+            else:
+                why = f"while {named_by} is set, it overrules the active store"
+            out["note"] = f"the commands use {shown_db(cfg.db_path)}, not store {name!r}: {why}"
+    return out
 
 
 def _held(db: Path) -> tuple[int, int]:

@@ -25,7 +25,8 @@ Translation only:
 * `--help` of a command whose line `mneme` changes ends with what it changes (`HELP_NOTES`);
 * `doctor`'s advice names the commands to run as typed here (`mneme update`, not `mnemon update`);
 * Mneme commands mnemon does not have (`tick`, `feedback`, `path`, `meditate`, `brain`, …) answer with the error
-  code `unsupported` and the nearest mnemon command where there is one, instead of a bare usage error;
+  code `unsupported` and the nearest command mnemon has where there is one (`details.instead`, as typed here:
+  `mneme candidates`), instead of a bare usage error;
 * everything else (`ingest`, `update`, `retrieve`, `surface`, `thought`, `candidates`, `debug-candidates`, `run-once`,
   `explain-edge`, `promote-candidates`, `weaken-edge`, `resolve`, `init`, `doctor`, `note …`, `write`, `state …`,
   `predict …`, `world …`, `alias …`, `agent …`, …) keeps its name and flags.
@@ -178,15 +179,17 @@ def _has_any(args: list[str], flags: tuple[str, ...]) -> bool:
     return any(a.split("=", 1)[0] in flags for a in args)
 
 
-# Mneme commands with no mnemon counterpart → what to use instead (None: nothing comparable here)
+# Mneme commands with no mnemon counterpart → what to use instead (None: nothing comparable here), the command's
+# words without the program: the advice names it as typed here (`mneme candidates`), since `mneme` reads it as
+# mnemon does (README: an error's advice starts with `mneme` where it does)
 UNSUPPORTED: dict[tuple[str, ...], str | None] = {
-    ("tick",): "mnemon candidates",
-    ("feedback",): "mnemon weaken-edge|kill-edge|validate-edge ID",
-    ("explain",): "mnemon explain-edge ID",
-    ("path",): None, ("index",): "mnemon embed --all", ("think",): "mnemon recall QUERY",
+    ("tick",): "candidates",
+    ("feedback",): "weaken-edge|kill-edge|validate-edge ID",
+    ("explain",): "explain-edge ID",
+    ("path",): None, ("index",): "embed --all", ("think",): "recall QUERY",
     ("packet",): None, ("consolidate",): None, ("brain",): None, ("meditate",): None, ("bridge",): None,
     ("physarum",): None, ("harness",): None,
-    ("sense", "list"): None, ("sense", "run"): "mnemon ingest --vault DIR",
+    ("sense", "list"): None, ("sense", "run"): "ingest --vault DIR",
 }
 MNEME_DAILY_PATTERN = "memory/YYYY-MM-DD.md"
 
@@ -214,6 +217,10 @@ def unsupported(argv: list[str]) -> dict[str, Any] | None:
         key = tuple(words[:size])
         if len(key) == size and key in UNSUPPORTED:
             instead = UNSUPPORTED[key]
+            if instead is not None:  # `a|b|c ID`: each of the commands
+                names, _, rest = instead.partition(" ")
+                alike = all(reads_alike(f"{name} {rest}") for name in names.split("|"))
+                instead = ("mneme " if alike else "mnemon ") + instead
             message = f"`mneme {' '.join(key)}` is not part of mnemon" + (f"; use `{instead}`" if instead else "")
             return error_envelope("unsupported", message, {"command": " ".join(key), "instead": instead})
     return None

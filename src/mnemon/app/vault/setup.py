@@ -323,9 +323,15 @@ def doctor(load: Callable[[], Config], config_path: Path, *, environ: Mapping[st
     if not path.exists():
         problems.append(f"no config at {path}: run `mnemon init --vault DIR`")
     if config_ok and not vault_ok:
-        problems.append(f"vault {settings.vault!r} is not a directory: create it, or name your vault with "
-                        "`mnemon init --vault DIR --force`" if settings.vault else
-                        f"no vault is set: run `mnemon init --vault DIR --force`, or add `vault` to {path}")
+        vault_var = SETTINGS_BY_NAME["vault"].env
+        if settings.vault and cfg.sources.get("vault") == vault_var:
+            # the variable overrules the file `init` writes: that advice would change nothing
+            problems.append(f"vault {settings.vault!r} (from {vault_var}) is not a directory: create it, or point "
+                            f"{vault_var} at your vault (it overrules the config file's `vault`)")
+        else:
+            problems.append(f"vault {settings.vault!r} is not a directory: create it, or name your vault with "
+                            "`mnemon init --vault DIR --force`" if settings.vault else
+                            f"no vault is set: run `mnemon init --vault DIR --force`, or add `vault` to {path}")
     elif vault_ok and count == 0:
         problems.append(f"vault {settings.vault!r} holds no Markdown notes (*.md): is it the right folder?")
     if db_check.get("error") and not db.startswith(DB_URL_SCHEMES):

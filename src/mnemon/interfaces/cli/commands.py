@@ -333,7 +333,7 @@ def store_create(name: str) -> None:
 @store.command("set")
 @click.argument("name")
 def store_set(name: str) -> None:
-    run(lambda c: _stores().set_store(c.cfg.home, name))
+    run(lambda c: _stores().set_store(c.cfg.home, name, c.cfg))
 
 
 @store.command("remove")
@@ -401,7 +401,10 @@ def mcp_serve() -> None:
               help="0 picks a free port (the printed url says which).")
 @click.option("--mount", default="/", show_default=True,
               help="URL path the workbench and API live under (behind a reverse proxy: /mnemon).")
-@click.option("--allow-writes", is_flag=True, help="Accept remember, link and forget (read-only otherwise).")
+@click.option("--allow-writes", is_flag=True,
+              help="Accept the calls that write: remember (and its payloads), link, forget (by id, source or date), "
+                   "validate, weaken or kill an edge, action record, predict add and check, sense add, state "
+                   "retract, alias add, note add-bullet. Read-only otherwise.")
 @click.option("--token", envvar="MNEMON_HTTP_TOKEN", help="Require `Authorization: Bearer TOKEN` on the API "
               "(default: $MNEMON_HTTP_TOKEN).")
 @click.option("--no-auth", is_flag=True, help="Listen off loopback without a token (an authenticating proxy is in "
