@@ -386,20 +386,26 @@ def grace_cutoff(now: datetime, grace_s: float) -> str | None:
         return None
 
 
-def auto_prune(rt: Runtime, protect: tuple[str, ...]) -> list[str]:
-    """Soft-delete the lowest-EI memories over the cap: never immune, never inside the grace period, never `protect`,
-    never a vault row (the cap counts the writer's memories; a vault row goes when its line leaves the note), never
-    a correction of a live memory."""
-    if rt.max_insights <= 0 or rt.store.count_active() <= rt.max_insights:  # (the O(1) count first)
+def prune_plan(rt: Runtime, protect: tuple[str, ...], adding: int = 0) -> list[tuple[str, float]]:
+    """The memories (with their effective importance) auto-prune takes once `adding` more memories are stored — the
+    new ones themselves are never taken (inside their grace period, or in `protect`). Reads only: a dry run asks it."""
+    if rt.max_insights <= 0 or rt.store.count_active() + adding <= rt.max_insights:  # (the O(1) count first)
         return []
     # a vault's rows are not the writer's to prune; only up to a batch over the cap matters
-    excess = rt.store.count_prunable(rt.max_insights + PRUNE_BATCH) - rt.max_insights
+    excess = rt.store.count_prunable(rt.max_insights + PRUNE_BATCH) + adding - rt.max_insights
     if excess <= 0:
         return []
     cutoff = grace_cutoff(rt.now(), rt.prune_min_age_s)
     if cutoff is None:
         return []
-    lowest = _lowest_but_corrections(rt, rt.store.prune_pool(cutoff, protect), min(excess, PRUNE_BATCH))
+    return _lowest_but_corrections(rt, rt.store.prune_pool(cutoff, protect), min(excess, PRUNE_BATCH))
+
+
+def auto_prune(rt: Runtime, protect: tuple[str, ...]) -> list[str]:
+    """Soft-delete the lowest-EI memories over the cap: never immune, never inside the grace period, never `protect`,
+    never a vault row (the cap counts the writer's memories; a vault row goes when its line leaves the note), never
+    a correction of a live memory."""
+    lowest = prune_plan(rt, protect)
     if not lowest:
         return []
     values = dict(lowest)

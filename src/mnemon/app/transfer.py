@@ -23,7 +23,7 @@ from . import backup, import_pipeline
 from .append_batch import FLUSH_EVERY, AppendBatch
 from .backup import EXPORT_KIND, READABLE_VERSIONS
 from .bulk_gc import paused_gc
-from .remember import auto_prune, write_memory
+from .remember import auto_prune, prune_plan, write_memory
 from .runtime import Runtime
 
 EMBED_BATCH = 64
@@ -154,11 +154,15 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
         planned = {**stored_ids, **{idx: f"#{idx}" for idx, _ in valid}}
         planned.update({idx: planned[first] for idx, first in repeats.items() if first in planned})
         would_skip = _edge_skips(rt, edge_specs, planned, {f"#{idx}" for idx, _ in valid})
+        # what the real run's auto-prune would soft-delete to make room: a dry run answering 0 there, then a run
+        # taking three stored memories, hid the only loss the import causes
+        would_prune = [i for i, _ei in prune_plan(rt, tuple(sorted(set(stored_ids.values()))), adding=len(valid))]
         return {"dry_run": True, "imported": 0, "would_import": len(valid), "updated": 0,
                 "skipped": sum(1 for r in results if r["action"] == "skipped"), "errors": errors,
                 "edges_inserted": 0, "edges_planned": len(edge_specs) - len(would_skip),
                 "edges_skipped": len(would_skip), "edge_results": would_skip, "auto_pruned": 0,
-                "auto_pruned_ids": [], "results": results}
+                "auto_pruned_ids": [], "would_auto_prune": len(would_prune), "would_auto_prune_ids": would_prune,
+                "results": results}
 
     vectors: dict[int, np.ndarray] = {}
     for start in range(0, len(valid), EMBED_BATCH):
