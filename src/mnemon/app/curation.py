@@ -9,7 +9,7 @@ from typing import Any
 
 from ..core.errors import InvalidInput, NotFound
 from ..core.graph import Neighbors, bfs
-from ..core.importance import is_immune
+from ..core.importance import effective_importance, is_immune
 from ..core.keywords import VAULT_SOURCE_PREFIX
 from ..core.model import Edge, Link, Memory, parse_iso
 from ..core.surface import step
@@ -39,6 +39,12 @@ def show(rt: Runtime, node_id: str) -> dict[str, Any]:
     if not rt.store.readonly:
         record_access(rt, [node_id], "show", {}, node_id=node_id)  # (never waits behind another writer)
         node = rt.store.get_node(node_id) or node
+    if node.kind == "memory":
+        # as of now, as auto-prune and `gc` read it: the stored value is the one of the memory's last write or `gc`,
+        # so a memory nobody opened for 90 days showed 0.6 where its importance had decayed to 0.075
+        node = replace(node, effective_importance=effective_importance(
+            node.importance, node.access_count, node.last_accessed_at or node.created_at,
+            sum(e.status == "active" for e in edges), rt.now()))
     return {**node.to_dict(), "edges": [e.to_dict() for e in edges]}
 
 
