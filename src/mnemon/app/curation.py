@@ -28,9 +28,37 @@ def require_memory(rt: Runtime, node_id: str) -> Memory:
     refuse_blank_id(node_id, "a memory id")
     node = rt.store.get_node(node_id)
     if node is None:
+        gone = rt.store.get_node(node_id, include_deleted=True)
+        if gone is not None and gone.deleted_at:
+            raise _removed(rt, gone)
         raise NotFound(f"no active memory with id {node_id!r}; "
                        + step("`mnemon recall` or `mnemon log` lists ids", "`recall` or `log` lists ids"))
     return node
+
+
+# the log rows that delete a node, newest first: which one took it says how it comes back
+_REMOVALS = ("prune", "forget", "forget:source")
+
+
+def _removed(rt: Runtime, node: Memory) -> NotFound:
+    """The refusal for an id the store holds deleted: it said "no active memory", as of an id never stored, so a
+    memory auto-pruned at the cap read as mistyped — when, by what, and how it comes back."""
+    rows = [e for e in rt.store.oplog(50, node_id=node.id) if e.op in _REMOVALS]
+    by = rows[0].op if rows else "forget"
+    how = {"prune": f"auto-pruned at the store's cap of {rows[0].detail.get('cap') if rows else rt.max_insights}",
+           "forget:source": "forgotten with its payload scope"}.get(by, "forgotten")
+    if node.source.startswith(VAULT_SOURCE_PREFIX):
+        back = "it comes back when its note is read again after a change (`ingest`)"
+    elif node.source.startswith("mneme://"):
+        back = step("sending its payload again brings it back (`mnemon remember --payload`)",
+                    "sending its payload again brings it back (`remember_payload`)")
+    else:
+        back = step("an export made before brings it back: `mnemon import FILE --revive-forgotten`; its text is in "
+                    f"`mnemon log --op {by}`",
+                    f"an export made before brings it back (`mnemon import FILE --revive-forgotten`); its text is in "
+                    f"`log` with op {by}")
+    return NotFound(f"memory {node.id!r} was {how} at {node.deleted_at}; {back}", id=node.id,
+                    deleted_at=node.deleted_at, removed_by=by)
 
 
 def show(rt: Runtime, node_id: str) -> dict[str, Any]:
