@@ -35,7 +35,8 @@ def test_show_counts_the_links_and_reads_gathered_since_the_write(make_mem: Call
     clock = FakeClock()
     m = make_mem(max_insights=0, clock=clock)
     node_id = m.remember("Mira runs the ferry to Porto", importance=3)["id"]
-    for k in range(4):  # linked by later memories about Mira, read by a recall (with the show, two reads: three make it immune)
+    # linked by later memories about Mira, read by one recall (with the show two reads: three make it immune)
+    for k in range(4):
         clock.advance(hours=1)
         m.remember(f"Mira fixed the ferry's engine part {k}", importance=3)
         if k == 0:
