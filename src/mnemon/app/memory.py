@@ -245,6 +245,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         reply = transfer.import_document(self.rt, raw, dry_run=dry_run, no_diff=no_diff,
                                          revive_forgotten=revive_forgotten)
         transfer.refuse_if_nothing_landed(reply)
+        self.rt.warnings[:0] = reply.pop("warnings", [])  # the draft's own, first (`transfer.unknown_fields`)
         return self._with_warnings(reply)
 
     def export_json(self, *, include_vectors: bool = True) -> dict[str, Any]:

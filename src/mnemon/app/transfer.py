@@ -108,6 +108,8 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
     if revive_forgotten:
         raise InvalidInput("--revive-forgotten applies to a `mnemon export` file: a draft's memories have no ids to "
                            "match forgotten ones with")
+    # in the reply, not yet the call's warnings: a draft refused whole carries them in its details, no later reply
+    unread = {"warnings": found} if (found := unknown_fields(doc)) else {}
     default_source = doc.get("source") or "import"
     results: list[dict[str, Any]] = []
     valid: list[tuple[int, Any]] = []
@@ -162,7 +164,7 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
                 "edges_inserted": 0, "edges_planned": len(edge_specs) - len(would_skip),
                 "edges_skipped": len(would_skip), "edge_results": would_skip, "auto_pruned": 0,
                 "auto_pruned_ids": [], "would_auto_prune": len(would_prune), "would_auto_prune_ids": would_prune,
-                "results": results}
+                "results": results, **unread}
 
     vectors: dict[int, np.ndarray] = {}
     for start in range(0, len(valid), EMBED_BATCH):
@@ -222,7 +224,8 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
     return {"imported": len(id_of), "updated": 0, "skipped": sum(1 for r in results if r["action"] == "skipped"),
             "errors": errors, "edges_inserted": edges_inserted, "edges_skipped": len(edge_results),
             "edge_results": edge_results, "auto_pruned": len(pruned),
-            "auto_pruned_ids": pruned, "embedded": sum(1 for idx in vectors if idx in id_of), "results": results}
+            "auto_pruned_ids": pruned, "embedded": sum(1 for idx in vectors if idx in id_of), "results": results,
+            **unread}
 
 
 # what an import reply counts as having landed in the store (or, in a dry run, would): a row stored, revived, already
@@ -243,6 +246,38 @@ def refuse_if_nothing_landed(reply: dict[str, Any]) -> None:
         would = "would be" if reply.get("dry_run") else "was"
         raise InvalidInput(f"nothing {would} imported: all {reply['errors']} rows were refused (details.results says "
                            "why for each)", **reply)
+
+
+# what a draft's parts are read for; any other member is not applied (`unknown_fields` says so)
+_DRAFT_MEMBERS = ("schema_version", "kind", "source", "insights", "edges")
+_ITEM_FIELDS = ("content", "category", "importance", "tags", "entities", "source", "entity_mode", "created_at")
+_EDGE_FIELDS = ("source_index", "target_index", "edge_type", "weight", "reason")
+
+
+def unknown_fields(doc: dict[str, Any]) -> list[str]:
+    """A warning for each member of the draft, or field of its insights and edges, that the import does not read: a
+    hand-edited `"importanc": 5` was imported at importance 3 and an `"edge": [...]` array dropped, without a word."""
+    import difflib
+
+    out: list[str] = []
+    parts: list[tuple[str, list[Any], tuple[str, ...]]] = [("the draft", [doc], _DRAFT_MEMBERS)]
+    for name, fields in (("insights", _ITEM_FIELDS), ("edges", _EDGE_FIELDS)):
+        rows = doc.get(name)
+        parts.append((name[:-1], rows if isinstance(rows, list) else [], fields))
+    for what, rows, known in parts:
+        where: dict[str, list[int]] = {}
+        for k, row in enumerate(rows):
+            for key in row if isinstance(row, dict) else ():
+                if key not in known:
+                    where.setdefault(str(key), []).append(k)
+        for key, at in where.items():
+            close = difflib.get_close_matches(key, known, n=1)
+            named = what if what == "the draft" else (
+                f"{what}{'s' if len(at) > 1 else ''} {', '.join(map(str, at[:5]))}"
+                f"{f' and {len(at) - 5} more' if len(at) > 5 else ''}")
+            out.append(f"{named}: {key!r} is not a field of a draft (it reads {', '.join(known)})"
+                       + (f"; did you mean {close[0]!r}?" if close else "") + " It was not applied.")
+    return out
 
 
 def _given(item: dict[str, Any], key: str, default: Any) -> Any:
