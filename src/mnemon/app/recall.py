@@ -31,7 +31,7 @@ from ..core.recall.params import (
     RERANK_NO_EMBEDDING, SUPERSEDED_FACTOR, WINDOW_ANCHOR_TOP_K, confidence_label,
 )
 from ..core.recall.rerank import (
-    SIMILARITY_SUPPORT, Scored, Signals, asks_for_history, corrected_by, idf, relevance,
+    SIMILARITY_SUPPORT, Scored, Signals, asks_for_history, corrected_in_reach, idf, relevance,
 )
 from ..core.surface import embed_all, step
 from ..core.text import excerpt, marked_window, tokens
@@ -48,6 +48,7 @@ from .runtime import Runtime
 
 VECTOR_ANCHOR_FLOOR = 0.1
 MAX_LIMIT = 100
+CORRECTION_POOL = MAX_LIMIT  # the best results read for corrections among them, for any --limit
 MAX_QUERY_CHARS = 2000
 # the longest result text a recall or search list shows whole: what `remember` keeps (`show` reads any whole)
 RESULT_TEXT_CHARS = 8_000  # remember's MAX_CONTENT_CHARS (core.validation, which recall does not load)
@@ -301,16 +302,19 @@ def _superseded_mask(snap: GraphSnapshot) -> np.ndarray:
     return mask
 
 
-def _corrected(store: Store, snap: GraphSnapshot, cand_l: list[int], pool: np.ndarray,
-               superseded: np.ndarray, outside: Sequence[Memory] = ()) -> tuple[dict[int, str], dict[str, Memory]]:
-    """Which of the `pool` candidates (indexes into `cand_l`) a newer one among them — or among `outside`, the
-    memories a filter kept out of the candidates — corrects, and not already superseded by a link: {index: id of
-    the correction}; and the pool's rows, read for it."""
+def _corrected(store: Store, snap: GraphSnapshot, cand_l: list[int], pool: np.ndarray, score: np.ndarray,
+               superseded: np.ndarray, limit: int,
+               outside: Sequence[Memory] = ()) -> tuple[dict[int, str], dict[str, Memory]]:
+    """Which of the `pool` candidates (indexes into `cand_l`, best first) that the best `limit` can reach a newer
+    one among them — or among `outside`, the memories a filter kept out of the candidates — corrects, and not
+    already superseded by a link: {index: id of the correction}; and the pool's rows, read for it."""
     pool_ids = [snap.ids[cand_l[k]] for k in pool.tolist()]
     rows = store.get_nodes(pool_ids)
     at = dict(zip(pool_ids, pool.tolist()))
-    found = corrected_by([(i, rows[i].content, rows[i].created_at) for i in pool_ids if i in rows]
-                         + [(m.id, m.content, m.created_at) for m in outside if m.id not in at])
+    read = [(i, k) for i, k in zip(pool_ids, pool.tolist()) if i in rows]
+    found = corrected_in_reach([(i, rows[i].content, rows[i].created_at) for i, _ in read],
+                               [float(score[k]) for _, k in read], [not superseded[k] for _, k in read], limit,
+                               [(m.id, m.content, m.created_at) for m in outside if m.id not in at])
     return {at[old]: new for old, new in found.items() if old in at and not superseded[at[old]]}, rows
 
 
@@ -597,16 +601,18 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
             beam.parent, cand[unsupported], evidence)
     keep = np.flatnonzero(supported)
     # a newer result that corrects an older one ("moved from Lisbon to Porto") demotes it as a `supersedes` link
-    # would, when no agent linked them; read among the best 2×limit only (it costs a row read each). Not when the
-    # query asks when or what was before: the retired value is then the answer
+    # would, when no agent linked them; the correctors are read among the best CORRECTION_POOL (a row read each)
+    # whatever the limit: among the best 2×limit, `--limit 1` missed a correction ranked third and answered the
+    # stale fact that `--limit 2` flagged superseded. Not when the query asks when or what was before: the retired
+    # value is then the answer
     corrected: dict[int, str] = {}
     pool_rows: dict[str, Memory] = {}
     history = decision.intent is Intent.WHEN or asks_for_history(query)
     # under a filter the correction may be outside it: the memories the query finds beyond the filter are read too
     beyond = _filtered_out(store, snap, q_tokens, df, flt) if _scoped(flt) and replay is None and len(keep) else []
     if not history and len(keep) + len(beyond) > 1:
-        pool = keep[np.argsort(-score[keep], kind="stable")[:2 * limit]]
-        corrected, pool_rows = _corrected(store, snap, cand_l, pool, superseded, beyond)
+        pool = keep[np.argsort(-score[keep], kind="stable")[:CORRECTION_POOL]]
+        corrected, pool_rows = _corrected(store, snap, cand_l, pool, score, superseded, limit, beyond)
         for k in corrected:
             score[k] *= SUPERSEDED_FACTOR
             superseded[k] = True

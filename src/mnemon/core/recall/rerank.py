@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import insort
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..cue_words import MAY_CORRECT as _MAY_CORRECT
 from ..model import Link
@@ -139,6 +140,28 @@ def asks_for_history(query: str) -> bool:
     return _ASKS_FOR_HISTORY.search(query) is not None
 
 
+class _Correctors:
+    """The candidates whose wording may correct, newest first, each one's corrections read when first needed."""
+
+    def __init__(self, candidates: Sequence[tuple[str, str, str]]) -> None:
+        self.wording = sorted((c for c in candidates if _MAY_CORRECT.search(c[1])), key=lambda c: c[2], reverse=True)
+        self._found: dict[str, tuple[Any, ...]] = {}
+
+    def of(self, content: str, at: str) -> str | None:
+        """The id of the newest candidate written after `at` whose correction retires what `content` states."""
+        from ..diff import correction_reason, corrections
+
+        for new_id, text, new_at in self.wording:
+            if new_at <= at:
+                return None
+            found = self._found.get(new_id)
+            if found is None:
+                found = self._found[new_id] = corrections(text)
+            if found and correction_reason(found, content):
+                return new_id
+        return None
+
+
 def corrected_by(candidates: Sequence[tuple[str, str, str]]) -> dict[str, str]:
     """(id, content, created_at) of the final candidates → {older id: id of the newest later candidate that
     corrects it}, by diff's correction detection: "Mira moved from Lisbon to Porto" retires "Mira lives in Lisbon"
@@ -148,20 +171,38 @@ def corrected_by(candidates: Sequence[tuple[str, str, str]]) -> dict[str, str]:
     ...               "2026-11-02"), ("c", "Ana lives in Lisbon", "2026-11-01")])
     {'a': 'b'}
     """
-    wording = [c for c in candidates if _MAY_CORRECT.search(c[1])]
-    if not wording:
+    correctors = _Correctors(candidates)
+    if not correctors.wording:
         return {}  # no candidate uses a correction's words: the diff module is not even loaded (recall's start-up)
-    from ..diff import correction_reason, corrections
+    found = {old_id: correctors.of(content, old_at) for old_id, content, old_at in candidates}
+    return {old_id: new_id for old_id, new_id in found.items() if new_id is not None}
 
-    found = {i: corrections(content) for i, content, _ in wording}
-    newest_first = sorted(candidates, key=lambda c: c[2], reverse=True)
+
+def corrected_in_reach(ranked: Sequence[tuple[str, str, str]], scores: Sequence[float], demotable: Sequence[bool],
+                       limit: int, outside: Sequence[tuple[str, str, str]] = ()) -> dict[str, str]:
+    """`corrected_by` of `ranked` (best first, `scores` theirs) and `outside` (correctors only), reading the older
+    side only as far as the best `limit` can reach once the corrected (`demotable` ones) are demoted: a score only
+    falls, so the memories below `limit` better ones cannot enter the list. Any of `ranked` may correct, so
+    `--limit 1` reads the correction ranked third that `--limit 2` reads (the same flags and scores).
+
+    >>> rows = [("a", "Mira lives in Lisbon", "2026-11-01"), ("c", "Ana likes tea", "2026-11-02"),
+    ...         ("b", "Mira moved from Lisbon to Porto", "2026-11-03")]
+    >>> corrected_in_reach(rows, [0.9, 0.5, 0.2], [True] * 3, 1)
+    {'a': 'b'}
+    """
+    correctors = _Correctors([*ranked, *outside])
+    if not correctors.wording:
+        return {}
     out: dict[str, str] = {}
-    for new_id, _, new_at in newest_first:
-        if not found.get(new_id):
-            continue
-        for old_id, content, old_at in candidates:
-            if old_at < new_at and old_id not in out and correction_reason(found[new_id], content):
-                out[old_id] = new_id
+    best: list[float] = []  # the best `limit` final scores so far, lowest first
+    for (old_id, content, old_at), score, demotable_one in zip(ranked, scores, demotable):
+        if len(best) >= limit and best[0] > score:
+            break  # (a tie may still be ranked above by importance: it is read)
+        new_id = correctors.of(content, old_at)
+        if new_id is not None:
+            out[old_id] = new_id
+        insort(best, score * SUPERSEDED_FACTOR if demotable_one and new_id is not None else score)
+        del best[:-limit]
     return out
 
 
