@@ -27,3 +27,26 @@ def test_a_short_limit_still_reads_the_correction_below_it(mem: Mnemon, stale: i
     for limit in range(1, stale + 2):
         short = _rows(mem.recall(question, limit=limit))
         assert short == full[:limit], (limit, short, full)
+
+
+def _weights(out: dict[str, Any]) -> dict[str, float]:
+    return next(s for s in out["trace"] if s["stage"] == "rerank")["weights"]
+
+
+@pytest.mark.parametrize("question", ["why did we switch to Postgres?", "who owns billing", "billing"])
+def test_a_brief_explanation_still_breaks_each_score_down(mem: Mnemon, question: str) -> None:
+    # `mnemon recall billing --brief --explain` printed the rerank weights in its trace but no result's signals: the
+    # explanation asked for could not say why a result scored what it did
+    mem.remember("We switched from MySQL to Postgres because of JSONB support", category="decision",
+                 entities=["Postgres", "MySQL"])
+    mem.remember("Alice owns billing and the invoicing service", entities=["Alice", "billing"])
+    mem.remember("Postgres migration caused a two hour outage on the billing service", entities=["Postgres", "billing"])
+    out = mem.recall(question, brief=True, explain=True)
+    full = mem.recall(question, explain=True)
+    assert [r["id"] for r in out["results"]] == [r["insight"]["id"] for r in full["results"]]
+    weights = _weights(out)
+    assert out["results"]
+    for row, whole in zip(out["results"], full["results"]):
+        assert row["signals"] == whole["signals"] and row["via"] == whole["via"]
+        assert abs(sum(weights[k] * v for k, v in row["signals"].items()) - row["score"]) < 1e-3, row
+    assert all("signals" not in r for r in mem.recall(question, brief=True)["results"])

@@ -736,7 +736,9 @@ def to_payload(out: RecallOutcome, *, verbose: bool = False, brief: bool = False
         payload: dict[str, Any] = {"results": [
             {"id": s.id, "excerpt": excerpt(out.nodes[s.id].content, excerpt_chars),
              "category": out.nodes[s.id].category, "score": round(s.score, 3), "confidence": confidence_label(s.score),
-             **_flags(s)} for s in out.results],
+             # an explanation asked for says why each score is what it is, excerpts or not
+             **({"via": s.via, "signals": s.signals.as_dict()} if explain else {}), **_flags(s)}
+            for s in out.results],
             "detail_command": _detail_command()}
     else:
         terms = frozenset(tokens(out.query))

@@ -564,7 +564,8 @@ OPERATIONS: tuple[Operation, ...] = (
                                          "detected from the query)"},
                "brief": _b("ids and excerpts only (not with verbose)"),
                "verbose": _b("each result's signals and intent details (not with brief)"),
-               "explain": _b("the stage trace: anchors, fusion, beam, re-rank"),
+               "explain": _b("the stage trace: anchors, fusion, beam, re-rank (with brief, each result's signals "
+                             "and via too)"),
                "category": _choice("only memories of this category", CATEGORIES),
                "source": _s("only memories from this source", MAX_SOURCE_CHARS, no_nul=True),
                "excerpt_chars": _EXCERPT_CHARS},

@@ -98,7 +98,8 @@ def remember(content: tuple[str, ...], payload: str | None, dry_run: bool, **kw:
 @click.option("--verbose", is_flag=True, help="Full insight objects and meta (intent, intent_source, …).")
 @click.option("--brief", is_flag=True, help="Excerpts only; `mnemon show <id>` gives the rest.")
 @click.option("--excerpt-chars", type=int, help="Length of --brief's excerpts.  [default: 240]")
-@click.option("--explain", is_flag=True, help="Add the stage-by-stage trace.")
+@click.option("--explain", is_flag=True,
+              help="Add the stage-by-stage trace (with --brief, each result's signals and via too).")
 @click.option("--basic", is_flag=True, help="Legacy substring (LIKE) mode.")
 def recall(query: tuple[str, ...], **kw: Any) -> None:
     """Smart recall: intent, anchors (RRF), beam search over the graph, re-rank with signals ('-' reads the query
