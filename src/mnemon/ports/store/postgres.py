@@ -157,7 +157,8 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         except psycopg.Error as exc:
             hint = "" if given or "timeout" not in str(exc) else (
                 f" (no answer within {CONNECT_TIMEOUT_S} s; connect_timeout=N in the URL waits N s)")
-            raise StoreError(f"cannot connect to PostgreSQL at {self.path}: {str(exc).strip()}{hint}") from exc
+            # libpq quotes some malformed URIs whole ('… in IPv6 host address in URI: "postgresql://u:pw@[::1/db"')
+            raise StoreError(f"cannot connect to PostgreSQL at {self.path}: {redact(str(exc).strip())}{hint}") from exc
 
     @property
     def conn(self) -> Any:
