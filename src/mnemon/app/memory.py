@@ -407,8 +407,8 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
             out["embedding"]["hint"] = ("vectors from other providers are kept beside this one's and never mixed; "
                                         f"{embed_all()} adds this provider's without touching theirs, and "
                                         "switching back to one of them embeds nothing again")
-        # the recall graph and vector matrix saved beside the database: caches, rebuilt when missing
-        out["cache_bytes"] = {name: cache_bytes(store, name) for name in ("graph", "vectors")}
+        # the recall graph and vector matrix saved beside the database (a server's graph: in the user's cache folder)
+        out["cache_bytes"] = {name: cache_bytes(store, name, self.rt.cache_dir) for name in ("graph", "vectors")}
         matrix = beside(store, "vectors")
         from ..ports import vector_ann
 

@@ -31,9 +31,10 @@ def size_of(path: str | None) -> int:
         return 0
 
 
-def cache_bytes(store: object, name: str) -> int:
-    """Bytes one cache takes beside the database: its file and the ids file the vector matrix keeps with it."""
-    path = beside(store, name)
+def cache_bytes(store: object, name: str, cache_dir: str | None = None) -> int:
+    """Bytes one cache takes beside the database (a server store's: in `cache_dir`, where its recall graph is
+    saved): its file and the ids file the vector matrix keeps with it."""
+    path = beside(store, name) or in_user_cache(store, name, cache_dir)
     return size_of(path) + size_of(ids_path(path)) if path else 0
 
 
