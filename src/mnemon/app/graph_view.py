@@ -70,7 +70,9 @@ def graph_view(rt: Runtime, *, focus: str | None = None, depth: int = 1, max_nod
     # the heads first (no decoding): a note's many edges to its own sections and bullets are mostly outside
     among = sorted({h[0] for h in store.edge_heads(chosen, statuses) if h[1] in inside and h[2] in inside})
     edges = store.get_edges(among)
-    edges.sort(key=lambda e: (-(e.weight * e.confidence), e.id))
+    # ties by what a link joins, not its id: SQLite numbers a note's links to its own rows below zero, PostgreSQL
+    # does not, and a cut at --max-links kept other links on each
+    edges.sort(key=lambda e: (-(e.weight * e.confidence), e.type, e.src, e.dst, e.id))
     if focus:
         edges = _from_the_focus_out(edges, chosen)
     degree = store.edge_counts(chosen)
@@ -145,7 +147,7 @@ def _around(rt: Runtime, focus: str, depth: int, max_nodes: int, statuses: tuple
     frontier = [focus]
     for _ in range(depth):
         heads = rt.store.edge_heads(frontier, statuses)  # (not whole edges: evidence is not needed to walk)
-        heads.sort(key=lambda h: (-h[5], h[0]))
+        heads.sort(key=lambda h: (-h[5], h[3], h[1], h[2], h[0]))  # (ties as the links' above: the same nodes)
         frontier = []
         for head in heads:
             for other in (head[1], head[2]):
