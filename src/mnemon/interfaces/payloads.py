@@ -47,6 +47,10 @@ def from_exception(exc: BaseException) -> tuple[dict[str, Any], int]:
         return error_envelope("store_busy", "the store is busy: another process held its write lock longer than this "
                                             "call waits (setting busy_wait, MNEMON_BUSY_WAIT: 60 s unless set); try "
                                             f"again ({exc})", {"retryable": True}), 1
+    if _not_granted(exc):  # a role granted less than a command needs: the server's administrator decides
+        return error_envelope("store_error", f"the database refused the operation: {str(exc).strip()} (a role that"
+                                             " may only read answers with --readonly, which writes nothing, not even"
+                                             " a recall's access counts)"), 1
     if _refused_by_database(exc):  # disk full, read-only file, I/O: not a bug of ours
         return error_envelope("store_error", f"the database refused the operation: {exc}"), 1
     if _damaged_file(exc):  # a page the open did not read is broken: the file's fault, and the user's to repair
@@ -117,4 +121,11 @@ def _refused_by_database(exc: BaseException) -> bool:
     # by class and base class: a session the server ended (AdminShutdown, a restart) is an OperationalError too
     return any(cls.__module__.startswith("psycopg") and cls.__name__ in {"OperationalError", "DiskFull",
                                                                          "ConnectionTimeout"}
+               for cls in type(exc).__mro__)
+
+
+def _not_granted(exc: BaseException) -> bool:
+    """PostgreSQL's insufficient_privilege (by name: psycopg may not be installed): SQLite's read-only file, on a
+    server."""
+    return any(cls.__module__.startswith("psycopg") and cls.__name__ == "InsufficientPrivilege"
                for cls in type(exc).__mro__)
