@@ -177,12 +177,13 @@ def link(rt: Runtime, src: str, dst: str, edge_type: str, *, sub_type: str = "",
     if edge_type not in ("supersedes", "causal"):
         edges.append(Edge(dst, src, edge_type, sub, w, origin="agent", metadata=metadata, created_at=now, rule="link"))
     with rt.store.transaction():
-        for e in edges:
-            rt.store.upsert_edge(e, actor="agent")
+        ids = [rt.store.upsert_edge(e, actor="agent") for e in edges]
         refresh_importance(rt, [src, dst])
         rt.store.log("link", src, {"target": dst, "edge_type": edge_type, "sub_type": sub, "weight": w}, now)
+    # the ids the edge decisions take (explain-edge, weaken-edge, validate-edge, kill-edge): without them an agent
+    # had to find its own link again in `show`
     return {"status": "linked", "source_id": src, "target_id": dst, "edge_type": edge_type, "sub_type": sub,
-            "weight": w, "metadata": metadata}
+            "weight": w, "metadata": metadata, "edge_id": ids[0], **({"reverse_edge_id": ids[1]} if ids[1:] else {})}
 
 
 # `both` by default: the directed graphs (supersedes, causal) point from the newer or the cause, so "what replaced
