@@ -81,6 +81,18 @@ def server_url(db: Any, where: str) -> str | None:
                        " a PostgreSQL server (postgresql://…)", setting="db")
 
 
+def refuse_url_as_store(name: Any, where: str = "") -> None:
+    """A URL given as a store name (`--store`, MNEMON_STORE, `store create`) is `InvalidInput` saying where a URL
+    goes, printed without its password: the name check echoed it whole and said nothing of --db."""
+    text = str(name)
+    if _URL_SCHEME.match(text):
+        from ..ports.store.postgres import redact
+
+        raise InvalidInput(f"{redact(text)!r}{where} is a URL, not a store name: a store is a SQLite file under the"
+                           " home, named by letters, digits, '-' and '_'; a database server goes in --db or MNEMON_DB",
+                           setting="store")
+
+
 def parse_duration(value: str | int | float) -> float:
     """Seconds from '24h', '7d', '30m', '90s', '0' or a number of seconds."""
     if isinstance(value, (int, float)):
@@ -277,6 +289,7 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
         store = active_store(home)
     if not _STORE_NAME.fullmatch(str(store)):
         where = f" in {home / 'active'} (fix it with `mnemon --store default store set <name>`)" if from_pointer else ""
+        refuse_url_as_store(store, where)
         raise InvalidInput(f"invalid store name {store!r}{where}: use letters, digits, '-' and '_' (start with a letter"
                            " or digit)", setting="store")
     # the database is one choice made two ways, a path or a store under a home: a store named by flag or

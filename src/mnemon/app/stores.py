@@ -8,13 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import Conflict, InvalidInput, NotFound, StoreError
-from .config import Config, active_store, shown_db
+from .config import Config, active_store, refuse_url_as_store, shown_db
 
 _NAME = re.compile(r"[a-zA-Z0-9][a-zA-Z0-9_-]*")
 
 
 def _check(name: str) -> str:
     if not _NAME.fullmatch(name or ""):  # fullmatch: `$` would let a name end in a newline
+        refuse_url_as_store(name)
         raise InvalidInput(f"invalid store name {name!r}: letters, digits, '-' and '_', starting with a letter or digit")
     return name
 
