@@ -132,6 +132,11 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
                 raise StoreError(f"the pgvector extension is not installed in {self.path}; run"
                                  " CREATE EXTENSION vector as a superuser once")
             register_vector_info(self.conn, self._vector_info)
+        except psycopg.errors.LockNotAvailable:  # a table locked past busy_wait (the session's lock_timeout)
+            self._conn.close()
+            raise StoreBusy(f"the store is busy: another session has held a table of {self.path} locked for"
+                            f" {self.write_wait_ms / 1000:g} s (an upgrade by a newer mnemon, a VACUUM FULL; setting"
+                            " busy_wait, MNEMON_BUSY_WAIT): try again when it is done") from None
         except psycopg.Error as exc:  # no schema to create in, no right to create the extension, …
             self._conn.close()
             raise StoreError(f"cannot open the mnemon schema in {self.path}: {str(exc).strip()}") from exc
@@ -153,12 +158,21 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
             bound.update((key, value) for key, value in TCP_BOUNDS.items() if key not in named
                          and (key != "tcp_user_timeout" or psycopg.pq.version() >= 120000))  # (libpq 12 has it)
             # prepared statements survive schema switches badly (reset_for_tests); the statements are cheap to plan
-            return psycopg.connect(self._url, autocommit=True, prepare_threshold=None, **bound)
+            conn = psycopg.connect(self._url, autocommit=True, prepare_threshold=None, **bound)
         except psycopg.Error as exc:
             hint = "" if given or "timeout" not in str(exc) else (
                 f" (no answer within {CONNECT_TIMEOUT_S} s; connect_timeout=N in the URL waits N s)")
             # libpq quotes some malformed URIs whole ('… in IPv6 host address in URI: "postgresql://u:pw@[::1/db"')
             raise StoreError(f"cannot connect to PostgreSQL at {self.path}: {redact(str(exc).strip())}{hint}") from exc
+        # every statement waits for a lock at most busy_wait, as a write waits for the write lock: a read waited
+        # without end behind a table another session locked (an upgrade's ALTER TABLE, a VACUUM FULL), where
+        # SQLite's readers never wait; lock_not_available is then store_busy
+        try:
+            conn.execute(f"SET lock_timeout = {max(1, self.write_wait_ms)}")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
 
     @property
     def conn(self) -> Any:

@@ -146,17 +146,13 @@ class PostgresVault(SQLiteVault):
 
         key = "SELECT hashtext('mnemon-ingest:' || current_schema())"
         with store._lock:
-            # waited for at most busy_wait, as a write is: another ingest stuck in it (a paused process, a client cut
-            # off the network, whose session the server keeps) held every later ingest up without end
-            conn = store.conn
+            # waited for at most busy_wait (the session's lock_timeout, PostgresStore._connect), as a write is:
+            # another ingest stuck in it (a paused process, a client cut off the network, whose session the server
+            # keeps) held every later ingest up without end
             try:
-                conn.execute(f"SET lock_timeout = {max(1, store.write_wait_ms)}")
-                conn.execute(f"SELECT pg_advisory_lock(({key}))")
+                store.conn.execute(f"SELECT pg_advisory_lock(({key}))")
             except psycopg.errors.LockNotAvailable:
                 raise another_ingest(store.path, store.write_wait_ms) from None
-            finally:
-                if not conn.broken:
-                    conn.execute("RESET lock_timeout")
             store.session_locks += 1  # the lock is this session's: one lost must end the ingest, never be replaced
         try:
             yield
