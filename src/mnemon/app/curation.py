@@ -40,12 +40,18 @@ def require_memory(rt: Runtime, node_id: str) -> Memory:
 _REMOVALS = ("prune", "forget", "forget:source")
 
 
+def removal_of(rt: Runtime, node: Memory) -> tuple[str, dict[str, Any]]:
+    """The log's op that removed this soft-deleted node (`prune`, `forget` or `forget:source`; `forget` when the log
+    holds none) and that row's detail."""
+    rows = [e for e in rt.store.oplog(50, node_id=node.id) if e.op in _REMOVALS]
+    return (rows[0].op, rows[0].detail) if rows else ("forget", {})
+
+
 def _removed(rt: Runtime, node: Memory) -> NotFound:
     """The refusal for an id the store holds deleted: it said "no active memory", as of an id never stored, so a
     memory auto-pruned at the cap read as mistyped — when, by what, and how it comes back."""
-    rows = [e for e in rt.store.oplog(50, node_id=node.id) if e.op in _REMOVALS]
-    by = rows[0].op if rows else "forget"
-    how = {"prune": f"auto-pruned at the store's cap of {rows[0].detail.get('cap') if rows else rt.max_insights}",
+    by, detail = removal_of(rt, node)
+    how = {"prune": f"auto-pruned at the store's cap of {detail.get('cap', rt.max_insights)}",
            "forget:source": "forgotten with its payload scope"}.get(by, "forgotten")
     if node.source.startswith(VAULT_SOURCE_PREFIX):
         back = "it comes back when its note is read again after a change (`ingest`)"
@@ -53,10 +59,10 @@ def _removed(rt: Runtime, node: Memory) -> NotFound:
         back = step("sending its payload again brings it back (`mnemon remember --payload`)",
                     "sending its payload again brings it back (`remember_payload`)")
     else:
-        back = step("an export made before brings it back: `mnemon import FILE --revive-forgotten`; its text is in "
-                    f"`mnemon log --op {by}`",
-                    f"an export made before brings it back (`mnemon import FILE --revive-forgotten`); its text is in "
-                    f"`log` with op {by}")
+        back = step(f"`mnemon forget --undo {node.id}` brings it back (or an export made before: `mnemon import FILE "
+                    f"--revive-forgotten`); its text is in `mnemon log --op {by}`",
+                    "`forget` with undo true brings it back (or an export made before: `mnemon import FILE "
+                    f"--revive-forgotten`); its text is in `log` with op {by}")
     return NotFound(f"memory {node.id!r} was {how} at {node.deleted_at}; {back}", id=node.id,
                     deleted_at=node.deleted_at, removed_by=by)
 

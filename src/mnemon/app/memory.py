@@ -4,7 +4,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
@@ -228,6 +228,12 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
 
     def forget(self, node_id: str) -> dict[str, Any]:
         return _curation().forget(self.rt, node_id)
+
+    def undo_forget(self, node_ids: Sequence[str], *, dry_run: bool = False) -> dict[str, Any]:
+        """`forget --undo`: memories `forget` or auto-prune removed, back with the edges their removal retired."""
+        from . import revival
+
+        return self._with_warnings(revival.undo_forget(self.rt, node_ids, dry_run=dry_run))
 
     def link(self, src: str, dst: str, edge_type: str = "semantic", *, sub_type: str = "", weight: Any = 0.5,
              meta: Any = None) -> dict[str, Any]:

@@ -127,16 +127,27 @@ def show(node_id: str) -> None:
 
 
 @cli.command()
-@click.argument("node_id", required=False)
+@click.argument("node_ids", nargs=-1)
 @click.option("--source", help="Forget every row of this mneme:// scope (any other source is refused).")
 @click.option("--days-threshold", help="Demote to candidates the active bullet edges whose dates are all older "
                                        "than this many days (Mneme's `forget`); nothing is deleted.")
-@click.option("--dry-run", is_flag=True, help="With --source or --days-threshold: report, change nothing.")
-def forget(node_id: str | None, source: str | None, days_threshold: str | None, dry_run: bool) -> None:
-    """Soft-delete a memory (edges retired, oplog entry), remove one payload scope with --source, or age the
-    vault's past-dated bullets with --days-threshold."""
-    if sum(x is not None for x in (node_id, source, days_threshold)) > 1:
+@click.option("--undo", is_flag=True, help="Bring back the memories these ids name, removed by `forget ID` or "
+                                           "auto-prune, with the edges their removal retired (all or none).")
+@click.option("--dry-run", is_flag=True, help="With --undo, --source or --days-threshold: report, change nothing.")
+def forget(node_ids: tuple[str, ...], source: str | None, days_threshold: str | None, undo: bool,
+           dry_run: bool) -> None:
+    """Soft-delete a memory (edges retired, oplog entry), bring forgotten ones back with --undo ID [ID ...], remove
+    one payload scope with --source, or age the vault's past-dated bullets with --days-threshold."""
+    if sum(x for x in (bool(node_ids), source is not None, days_threshold is not None)) > 1:
         raise click.UsageError("give one of NODE_ID, --source or --days-threshold")
+    if undo:
+        if source is not None or days_threshold is not None:
+            raise click.UsageError("--undo brings back memories by id: give their ids, not --source or "
+                                   "--days-threshold")
+        if not node_ids:
+            raise click.UsageError("missing NODE_ID: --undo brings back the memories these ids name")
+        run(lambda c: c.mem.undo_forget(list(node_ids), dry_run=dry_run))
+        return
     if source is not None:
         run(lambda c: c.mem.forget_source(source, dry_run=dry_run))
         return
@@ -144,10 +155,12 @@ def forget(node_id: str | None, source: str | None, days_threshold: str | None, 
         run(lambda c: c.mem.forget_dated(days_threshold, dry_run=dry_run))
         return
     if dry_run:
-        raise click.UsageError("--dry-run only applies to --source or --days-threshold")
-    if not node_id:
+        raise click.UsageError("--dry-run only applies to --undo, --source or --days-threshold")
+    if not node_ids:
         raise click.UsageError("missing NODE_ID (or --source mneme://…, or --days-threshold N)")
-    run(lambda c: c.mem.forget(node_id))
+    if len(node_ids) > 1:
+        raise click.UsageError("forget takes one NODE_ID (--undo takes several)")
+    run(lambda c: c.mem.forget(node_ids[0]))
 
 
 @cli.command()

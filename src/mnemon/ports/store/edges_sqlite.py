@@ -294,15 +294,18 @@ class SQLiteEdges:
             f"SELECT id FROM {CODED_ROWS} WHERE (src = {SEQ_OF} OR dst = {SEQ_OF})"
             " AND status IN ('active', 'candidate')",
             (node_id, node_id))])
-        ids = [r[0] for r in self.conn.execute(
-            f"SELECT id FROM edge_rows WHERE (src = {SEQ_OF} OR dst = {SEQ_OF}) AND status IN ('active', 'candidate')",
-            (node_id, node_id))]
+        held = self.conn.execute(
+            f"SELECT id, status FROM edge_rows WHERE (src = {SEQ_OF} OR dst = {SEQ_OF})"
+            " AND status IN ('active', 'candidate')", (node_id, node_id)).fetchall()
+        ids = [r[0] for r in held]
         now = iso(utcnow())
         for chunk in _chunks(ids):
             marks = ",".join("?" * len(chunk))
             self._write(f"UPDATE edge_rows SET status = 'retired', updated_at = ? WHERE id IN ({marks})", [now, *chunk])
+        # the status it had: `forget --undo` gives a candidate back as a candidate (app/revival.py)
         self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
-                         [(i, "retired", "forget", json.dumps({"reason": reason}), now) for i in ids])
+                         [(i, "retired", "forget", json.dumps({"reason": reason, "previous_status": was}), now)
+                          for i, was in held])
         return len(ids)
 
     def edge_events(self, edge_id: int) -> list[dict[str, Any]]:

@@ -160,12 +160,14 @@ class EdgeTables:
 
     def retire_edges_of(self, node_id: str, *, reason: str) -> int:
         now = iso(utcnow())
-        ids = [int(r[0]) for r in self._write(
-            f"UPDATE edge_rows SET status = 'retired', updated_at = %s WHERE (src = {_SEQ_OF} OR dst = {_SEQ_OF})"
-            " AND status IN ('active', 'candidate') RETURNING id", (now, node_id, node_id)).fetchall()]
-        ids.sort()
-        self._write_many(_EVENT_INSERT, [(i, "retired", "forget", json.dumps({"reason": reason}), now) for i in ids])
-        return len(ids)
+        # the status each had (read in the same statement: RETURNING gives the new one), for `forget --undo`
+        held = sorted((int(r[0]), str(r[1])) for r in self._write(
+            "UPDATE edge_rows e SET status = 'retired', updated_at = %s FROM (SELECT id, status FROM edge_rows"
+            f" WHERE (src = {_SEQ_OF} OR dst = {_SEQ_OF}) AND status IN ('active', 'candidate') FOR UPDATE) old"
+            " WHERE e.id = old.id RETURNING e.id, old.status", (now, node_id, node_id)).fetchall())
+        self._write_many(_EVENT_INSERT, [
+            (i, "retired", "forget", json.dumps({"reason": reason, "previous_status": was}), now) for i, was in held])
+        return len(held)
 
     def edge_events(self, edge_id: int) -> list[dict[str, Any]]:
         """The edge's history: its creation (from the row) followed by every recorded change."""

@@ -1,0 +1,229 @@
+"""`forget --undo`: memories `forget ID` or auto-prune soft-deleted, brought back as they were.
+
+The row never left the database: `Store.undelete` puts it back in the keyword, entity and vector indexes. Its edges
+come back only where the removal retired them — the edge's last event is the retirement `retire_edges_of` wrote
+(actor `forget`, reason `forget` or `auto-prune`), with the status it had then — and only once both ends live; an
+edge killed, validated or retired for another reason since stays as it is. The steps of its source's chain the
+removal re-joined around it are split again (`remember.split_rejoined`), as an import's revival does.
+
+All or nothing: every id is checked first, and one that cannot come back (active, unknown, a vault's row, a
+payload's, a text remembered again since) refuses the whole call, naming each refusal in `details.refused`.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..core.errors import Conflict, InvalidInput, MnemonError, NotFound
+from ..core.keywords import PAYLOAD_SOURCE_PREFIX, VAULT_SOURCE_PREFIX
+from ..core.model import Edge, Memory
+from ..core.surface import step
+from ..core.validation import refuse_blank_id
+from .curation import removal_of
+from .remember import refresh_importance, split_rejoined
+from .runtime import Runtime
+
+ACTOR = "forget-undo"  # the actor of the edge events and re-splits an undo writes
+MAX_IDS = 1000
+# the reasons `retire_edges_of` gives the edges of a memory it removes (app/curation.py, app/remember.py)
+_RETIRED_BY = ("forget", "auto-prune")
+_LIVE_STATUSES = ("active", "candidate")
+# the ids of the rows an ingest makes from notes (app/backup.py's VAULT_NODE_PREFIXES)
+_VAULT_IDS = ("note:", "vault:", "heading:", "date:", "email:", "tag:", "placeholder:")
+
+
+def undo_forget(rt: Runtime, node_ids: Sequence[str], *, dry_run: bool = False) -> dict[str, Any]:
+    ids = _checked_ids(node_ids)
+    if dry_run:
+        plan = _plan(rt, ids, dry_run=True)
+        return _reply(plan, dry_run=True)
+    if rt.vectors_enabled:
+        rt.index.follow_saved()
+    with rt.store.transaction():
+        plan = _plan(rt, ids, dry_run=False)  # under the write lock: a forget or remember meanwhile is seen
+        now = rt.now_iso()
+        back = set(rt.store.undelete(ids, now))
+        if back != set(ids):  # (checked above in this transaction: a store that disagrees rolls it all back)
+            raise Conflict("the store did not bring back " + ", ".join(sorted(set(ids) - back)) + "; nothing revived")
+        for edge, status in plan.edges:
+            rt.store.set_edge_status(int(edge.id or 0), status, actor=ACTOR, when=now, previous="retired",
+                                     reason="its memory's removal was undone (forget --undo)")
+        revived = rt.store.get_nodes(ids)
+        for node_id in ids:  # after the edges: its own steps are active again, so the re-joined pair splits
+            plan.resplit[node_id] = split_rejoined(rt, revived[node_id], plan.nodes[node_id].deleted_at or now,
+                                                   actor=ACTOR, why="its removal was undone (forget --undo)")
+        refresh_importance(rt, sorted({*ids, *(x for e, _ in plan.edges for x in (e.src, e.dst))}))
+        for node_id in ids:
+            node = plan.nodes[node_id]
+            rt.store.log("revive", node_id, {
+                **rt.audit(node.content), "by": "forget --undo", "removed_by": plan.removed_by[node_id],
+                "deleted_at": node.deleted_at, "edges_revived": plan.edge_ids(node_id),
+                **({"backbone_resplit": plan.resplit[node_id]} if plan.resplit[node_id] else {}), **rt.actor()}, now)
+    _embed_missing(rt, ids)
+    _warn_over_cap(rt, ids)
+    return _reply(plan, dry_run=False)
+
+
+class _Plan:
+    def __init__(self) -> None:
+        self.nodes: dict[str, Memory] = {}
+        self.removed_by: dict[str, str] = {}
+        self.edges: list[tuple[Edge, str]] = []  # each edge to re-activate and the status it gets back
+        self.waiting: list[tuple[Edge, list[str]]] = []  # edges whose other end is still removed
+        self.resplit: dict[str, int] = {}
+
+    def edge_ids(self, node_id: str) -> list[int]:
+        return [int(e.id or 0) for e, _ in self.edges if node_id in (e.src, e.dst)]
+
+
+def _checked_ids(node_ids: Sequence[str]) -> list[str]:
+    if isinstance(node_ids, str) or not isinstance(node_ids, Sequence) or not node_ids:
+        raise InvalidInput("forget --undo needs one or more memory ids")
+    if len(node_ids) > MAX_IDS:
+        raise InvalidInput(f"forget --undo takes at most {MAX_IDS} ids at once, got {len(node_ids)}")
+    for node_id in node_ids:
+        refuse_blank_id(node_id, "a memory id")
+    return list(dict.fromkeys(node_ids))
+
+
+def _plan(rt: Runtime, ids: list[str], *, dry_run: bool) -> _Plan:
+    plan = _Plan()
+    refused: list[MnemonError] = []
+    for node_id in ids:
+        node = rt.store.get_node(node_id, include_deleted=True)
+        problem = _refusal(rt, node_id, node, plan)
+        if problem is not None:
+            refused.append(problem)
+        elif node is not None:
+            plan.nodes[node_id] = node
+    held = rt.store.find_active_by_hashes([n.content_hash for n in plan.nodes.values()])
+    for node_id, node in list(plan.nodes.items()):
+        if (twin := held.get(node.content_hash)) is not None:
+            refused.append(Conflict(
+                f"the text of {node_id!r} was remembered again since as {twin!r}: reviving it would store it twice; "
+                + step(f"`mnemon show {twin}` has it (forget that one first to bring this one back)",
+                       f"`show` {twin} has it (forget that one first to bring this one back)"),
+                id=node_id, reason="duplicate", existing_id=twin))
+    if refused:
+        raise _refusal_of_all(refused, len(ids), dry_run)
+    _plan_edges(rt, plan)
+    return plan
+
+
+def _refusal(rt: Runtime, node_id: str, node: Memory | None, plan: _Plan) -> MnemonError | None:
+    """Why this id cannot come back, or None (its removal recorded in `plan.removed_by`)."""
+    if node is not None and node.deleted_at is None:
+        return Conflict(f"memory {node_id!r} is not forgotten: it is active, so there is nothing to undo",
+                        id=node_id, reason="active")
+    # (by the id too: `forget --source` and a vault rebuild delete most of their rows for good)
+    if node_id.startswith(_VAULT_IDS) or (node is not None and node.source.startswith(VAULT_SOURCE_PREFIX)):
+        return InvalidInput(f"{node_id!r} is a vault row: its note is the source of truth, and it comes back when "
+                            "the note holds it again and is read (`mnemon ingest`)", id=node_id, reason="vault")
+    by = removal_of(rt, node)[0] if node is not None else None
+    if node_id.startswith(PAYLOAD_SOURCE_PREFIX) or (node is not None and (
+            by == "forget:source" or node.source.startswith(PAYLOAD_SOURCE_PREFIX) or node.kind == "entity")):
+        return InvalidInput(f"{node_id!r} belongs to a payload scope: it comes back when that "
+                            + step("payload is sent again (`mnemon remember --payload`)",
+                                   "payload is sent again (`remember_payload`)"), id=node_id, reason="payload",
+                            **({"removed_by": by} if by else {}))
+    if node is None or by is None:
+        return NotFound(f"no memory with id {node_id!r}, active or forgotten, is held here; "
+                        + step("`mnemon log --op forget` and `mnemon log --op prune` list the removed ones",
+                               "`log` with op forget or prune lists the removed ones"), id=node_id, reason="unknown")
+    if node.kind != "memory":
+        return InvalidInput(f"{node_id!r} is a {node.kind} node, not a memory: forget --undo brings back memories",
+                            id=node_id, reason="not_a_memory", kind=node.kind)
+    plan.removed_by[node_id] = by
+    return None
+
+
+def _refusal_of_all(refused: list[MnemonError], asked: int, dry_run: bool) -> MnemonError:
+    """One error for the call, of the first refusal's kind (its code): its message alone for one id, and every
+    refusal in `details.refused`."""
+    first = refused[0]
+    rows = [{"code": r.code, "message": r.message, **r.details} for r in refused]
+    if asked == 1:
+        return type(first)(first.message, **first.details, refused=rows, dry_run=dry_run)
+    would = "would be" if dry_run else "was"
+    return type(first)(f"nothing {would} revived: {len(refused)} of the {asked} ids cannot come back "
+                       f"(details.refused says why for each); the first: {first.message}",
+                       refused=rows, dry_run=dry_run)
+
+
+def _plan_edges(rt: Runtime, plan: _Plan) -> None:
+    ids = set(plan.nodes)
+    seen: set[int] = set()
+    ends: list[tuple[Edge, str, set[str]]] = []
+    for edge in rt.store.edges_of(sorted(ids), statuses=("retired",), direction="both"):
+        if edge.id is None or edge.id in seen:
+            continue
+        seen.add(edge.id)
+        events = rt.store.edge_events(edge.id)
+        last = events[-1] if events else None
+        if not (last is not None and last["event"] == "retired" and last["actor"] == "forget"
+                and last["detail"].get("reason") in _RETIRED_BY):
+            continue  # killed, re-spliced, carried to a successor…: not a removal's to give back
+        ends.append((edge, _status_before(events), {edge.src, edge.dst} - ids))
+    heads = rt.store.node_heads(sorted({x for _, _, others in ends for x in others}))
+    for edge, status, others in sorted(ends, key=lambda row: int(row[0].id or 0)):
+        gone = sorted(x for x in others if x not in heads or heads[x][1])
+        if gone:
+            plan.waiting.append((edge, gone))
+        else:
+            plan.edges.append((edge, status))
+
+
+def _status_before(events: list[dict[str, Any]]) -> str:
+    """The status the edge had when its memory's removal retired it: said by the retirement since it records it;
+    for an older one, the last status an earlier event set (a weakening to candidate), else active."""
+    said = events[-1]["detail"].get("previous_status")
+    if said in _LIVE_STATUSES:
+        return str(said)
+    for event in reversed(events[:-1]):
+        status = event["detail"].get("status", event["event"])
+        if status in _LIVE_STATUSES:
+            return str(status)
+    return "active"
+
+
+def _embed_missing(rt: Runtime, ids: list[str]) -> None:
+    """A memory removed before the store's provider changed has no vector of the current one: embedded now."""
+    if not rt.vectors_enabled:
+        return
+    done, missing = rt.embed_stored(ids)
+    if done < missing:
+        rt.warnings.append(f"{missing - done} revived memories have no vector of {rt.provider.identity()} yet, so "
+                           "recall by meaning cannot find them; run `mnemon embed --all`")
+
+
+def _warn_over_cap(rt: Runtime, ids: list[str]) -> None:
+    """A revived memory counts against the cap again: past its grace period the next write may prune it again."""
+    cap = rt.max_insights
+    if cap > 0 and rt.store.count_prunable(cap + 1) > cap:
+        rt.warnings.append(
+            f"the store holds more than its cap of {cap} memories again: once the revived ones are past their grace "
+            "period, each write auto-prunes the lowest-importance memories, these among them; "
+            + step(f"`mnemon gc --keep {ids[0]}` makes one immune, or raise max_insights",
+                   "`gc` with keep makes one immune, or raise max_insights"))
+
+
+def _edge_row(edge: Edge, status: str | None = None) -> dict[str, Any]:
+    return {"id": edge.id, "source_id": edge.src, "target_id": edge.dst, "edge_type": edge.type,
+            "sub_type": edge.sub_type, "status": status or edge.status}
+
+
+def _reply(plan: _Plan, *, dry_run: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "status": "would_revive" if dry_run else "revived", "dry_run": dry_run,
+        "revived": [{"id": i, "content": n.content, "removed_by": plan.removed_by[i], "deleted_at": n.deleted_at,
+                     "edges_revived": plan.edge_ids(i),
+                     **({} if dry_run else {"backbone_resplit": plan.resplit.get(i, 0)})}
+                    for i, n in plan.nodes.items()],
+        "edges_revived": [_edge_row(e, status) for e, status in plan.edges],
+        "edges_waiting": [{**_edge_row(e), "waiting_for": gone} for e, gone in plan.waiting]}
+    out["message"] = (("would bring back" if dry_run else "brought back")
+                      + f" {len(plan.nodes)} memor{'y' if len(plan.nodes) == 1 else 'ies'} and "
+                      f"{len(plan.edges)} of the edges their removal retired"
+                      + (f"; {len(plan.waiting)} stay retired until the memory at their other end comes back"
+                         if plan.waiting else ""))
+    return out
