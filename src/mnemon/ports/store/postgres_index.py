@@ -57,7 +57,10 @@ def folded(expr: str, server_version: int) -> str:
 
 def _idf(total: int, holders: int) -> float:
     """FTS5's bm25 idf: a word more than half the memories hold weighs (almost) nothing, as on SQLite — with
-    Lucene's always-positive variant it still ordered the keyword hits of a common word, and recall with them."""
+    Lucene's always-positive variant it still ordered the keyword hits of a common word, and recall with them.
+    A replay's counts (`retrieve --as-of`) hold the rows forgotten since, which today's total does not: more holders
+    than memories weigh as all of them do (the logarithm of a negative number failed the whole retrieve)."""
+    holders = min(holders, total)
     return max(1e-6, math.log((total - holders + 0.5) / (holders + 0.5)))
 
 
