@@ -500,7 +500,9 @@ def _write_insights(rt: Runtime, new: list[tuple[Memory, np.ndarray | None]], fo
         # (the plan read these rows in this transaction, so all come back; were one not to, its edges must not
         # count it as live)
         run.revived -= {m.id for m in forgotten} - revived
-        store.log_many([("revive", m.id, {**rt.audit(m.content), "by": "import"}, now)
+        # (with when it was removed: a replay before the revival reads it as absent, app/replay.py)
+        store.log_many([("revive", m.id, {**rt.audit(m.content), "by": "import",
+                                          "deleted_at": run.left_at.get(m.id)}, now)
                         for m in forgotten if m.id in revived])
         run.to_embed.extend(m.id for m in forgotten)  # only those without a current vector are embedded
 

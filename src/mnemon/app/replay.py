@@ -32,7 +32,7 @@ from ..core.recall.rerank import idf
 from ..core.text import rarest_terms
 from ..ports.graph_index import GraphSnapshot
 from ..ports.store.base import MemoryFilter, Store
-from ..ports.store.history_reads import forgotten_after, vectors_of
+from ..ports.store.history_reads import forgotten_after, revived_after, vectors_of
 from .edge_history import EdgeAt, read_states
 from .recall_graph import ArrayBeam, PositionSimilarities
 
@@ -122,6 +122,8 @@ class Replay:
     revived: np.ndarray  # sorted positions: there at T, forgotten since
     memories: dict[str, Memory]  # the revived memories' rows
     classes: list[tuple[str, str]]
+    # removed at T and brought back since (`forget --undo`, an import's revival): live rows the indexes find
+    absent: frozenset[str] = frozenset()
     overrides: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
     _tokens: dict[str, frozenset[str]] = field(default_factory=dict)
     _cosines: dict[str, float] | None = None
@@ -130,13 +132,17 @@ class Replay:
     def of(cls, store: Store, full: GraphSnapshot, as_of: datetime, provider: str) -> Replay:
         bound = iso(as_of)
         later = later_nodes(full, bound)
+        gone = later.copy() if later is not None else np.zeros(len(full), dtype=bool)
         revived = _forgotten(store, full, bound)
+        absent = frozenset(i for i in revived_after(store, bound) if i in full.pos)
+        if absent:  # (forgotten again since, it still was not there at T)
+            at = np.array(sorted(full.pos[i] for i in absent), dtype=np.int64)
+            gone[at] = True
+            revived = np.setdiff1d(revived, at)
         memory = full.code_of("kinds", "memory")
         ids = [full.ids[p] for p in revived.tolist() if full.kind[p] == memory]
         memories = {i: m for i, m in store.get_nodes(ids).items() if m.kind == "memory"} if ids else {}
-        return cls(store, full, as_of, bound, provider,
-                   later if later is not None else np.zeros(len(full), dtype=bool), revived, memories,
-                   list(full.classes))
+        return cls(store, full, as_of, bound, provider, gone, revived, memories, list(full.classes), absent=absent)
 
     # ── counts and anchors ───────────────────────────────────────────────────────────────────────────────────
     @property
@@ -188,6 +194,7 @@ class Replay:
         rows = [i for i, m in self.memories.items() if passes(m, flt)]
         terms = search_terms(q_tokens, df, active_now, ANCHOR_POSTING_BUDGET) if rows else []
         scored = [(i, sum(idf(df[t], total) for t in terms if t in self.tokens(i))) for i in rows]
+        hits = [h for h in hits if h[0] not in self.absent]
         merged = sorted(hits + [h for h in scored if h[1] > 0], key=lambda h: -h[1])  # stable: the index's order
         return [i for i, _ in merged[:limit]]
 
@@ -207,6 +214,7 @@ class Replay:
                limit: int) -> list[tuple[str, float]]:
         """A vector ranking of T: `top` with the forgotten rows inside `flt` merged in (ties by id, as the index)."""
         extra = [(i, c) for i, c in self.cosines(scores).items() if passes(self.memories[i], flt)]
+        top = [p for p in top if p[0] not in self.absent]
         if not extra:
             return top
         return sorted(top + extra, key=lambda p: (-p[1], p[0]))[:limit]
@@ -215,6 +223,7 @@ class Replay:
         """A newest-first ranking of T: `ids` with the forgotten rows inside `flt` merged in (created_at, then
         insertion order: snapshot positions follow it)."""
         extra = [i for i, m in self.memories.items() if passes(m, flt)]
+        ids = [i for i in ids if i not in self.absent]
         if not extra:
             return ids
         pos, created = self.full.pos, self.full.created
@@ -226,6 +235,7 @@ class Replay:
         wanted = set(entities)
         extra = [(i, len(wanted & set(m.entities))) for i, m in self.memories.items() if passes(m, flt)]
         extra = [h for h in extra if h[1]]
+        hits = [h for h in hits if h[0] not in self.absent]
         if not extra:
             return [i for i, _ in hits]
         pos, created = self.full.pos, self.full.created

@@ -95,6 +95,15 @@ def forgotten_after(store: Store, bound: str) -> dict[str, str]:
     return {r[0]: r[1] for r in rows}
 
 
+def revived_after(store: Store, bound: str) -> set[str]:
+    """Ids of the rows a `revive` after `bound` brought back from a removal made by then (its detail's
+    `deleted_at`): absent at `bound`, though live today (or forgotten again since)."""
+    rows = _conn(store).execute("SELECT node_id, detail FROM oplog WHERE op = 'revive' AND created_at > ?",
+                                [bound]).fetchall()
+    return {r[0] for r in rows
+            if r[0] and isinstance(gone := _detail(r[1]).get("deleted_at"), str) and gone <= bound}
+
+
 def deleted_at_of(store: Store, node_ids: Sequence[str]) -> dict[str, str]:
     """Node id → `deleted_at` of those of `node_ids` that are soft-deleted."""
     out: dict[str, str] = {}
