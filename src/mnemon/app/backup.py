@@ -31,7 +31,7 @@ from ..core.errors import InvalidInput
 from ..core.model import SOURCED_PREFIXES, Edge, Memory
 from ..core.vault.lifecycle import PROMOTED, survives_rebuild
 from .backup_rows import (EDGE_DECISIONS, HISTORY_EVENTS, PAYLOAD_SCOPE, HistoryEvent, decode_vector, edge_decision,
-                          edge_history, parse_edge, parse_insight, provider_width)
+                          edge_history, insight_error, parse_edge, parse_insight, provider_width)
 from .backup_world import WORLD_MEMBERS, WorldRestore, export_world_chunks, member_batches, relink_source_edges
 from .runtime import Runtime
 from .vault.resolve import person_decisions
@@ -239,7 +239,7 @@ class _Run:
     added: set[str] = field(default_factory=set)  # ids inserted by this restore
     revived: set[str] = field(default_factory=set)  # forgotten memories brought back
     left_at: dict[str, str] = field(default_factory=dict)  # when each of them had been forgotten
-    named: set[str] = field(default_factory=set)  # every id the file has named so far
+    named: dict[str, tuple[int, str]] = field(default_factory=dict)  # each id the file named: its first row, text
     same_as: dict[str, str] = field(default_factory=dict)  # a skipped row → the live memory holding its text
     to_embed: list[str] = field(default_factory=list)  # memories restored without a usable vector
     held: list[str] = field(default_factory=list)  # live memories skipped as held: a stopped restore's may lack one
@@ -414,9 +414,17 @@ def _plan_insights(rt: Runtime, batch: list[Any], run: _Run
         entry: dict[str, Any] = {"index": idx, "id": mem.id, "content": mem.content}
         head = held.get(mem.id)
         twin = twins.get(mem.content_hash)
-        if mem.id in run.named:
+        first = run.named.get(mem.id)
+        if first is not None and first[1] != mem.content_hash:
+            # the same id with other text: a later row cannot be restored beside the first, and a "skipped" with
+            # errors 0 lost its text without a word
+            run.error(idx, {"id": mem.id}, insight_error(idx, f"id {mem.id!r} is insight {first[0]}'s too, which "
+                                                              "holds other text: one id is one memory, so this row "
+                                                              "was not restored; give it a new id to restore it"))
+            continue
+        if first is not None:  # (a concatenated backup: the same row twice)
             run.skipped += 1
-            run.results.append({**entry, "action": "skipped", "reason": "repeated"})
+            run.results.append({**entry, "action": "skipped", "reason": "repeated", "first_index": first[0]})
         elif (twin is not None and twin != mem.id and twin not in run.added
               and (head is None or (head[1] and run.revive_forgotten))):
             # added or revived, it would stand beside a live memory of the same text (remembered again since, or
@@ -453,7 +461,7 @@ def _plan_insights(rt: Runtime, batch: list[Any], run: _Run
             # (a payload row kept deleted for a decision about one of its edges is restored deleted, as it was)
             run.results.append({**entry, "action": "would_add" if run.dry_run else "added",
                                 **({"deleted": True} if mem.deleted_at else {})})
-        run.named.add(mem.id)
+        run.named[mem.id] = (idx, mem.content_hash)
     return new, forgotten
 
 
