@@ -34,6 +34,7 @@ from .backup_rows import (EDGE_DECISIONS, HISTORY_EVENTS, PAYLOAD_SCOPE, History
                           edge_history, insight_error, parse_edge, parse_insight, provider_width)
 from .backup_world import WORLD_MEMBERS, WorldRestore, export_world_chunks, member_batches, relink_source_edges
 from .runtime import Runtime
+from .unread_fields import UnreadFields
 from .vault.resolve import person_decisions
 
 if TYPE_CHECKING:
@@ -63,6 +64,12 @@ _VAULT_SOURCE = "vault:"
 # what an export of any readable version holds: another member is named in a warning, never dropped in silence
 _DOCUMENT_MEMBERS = frozenset({"kind", "schema_version", "exported_at", "provider", "insights", "edges",
                                "vault_edges", *WORLD_MEMBERS})
+# the fields a restore reads of an insight and of an edge (`backup_rows`); any other is named in a warning
+INSIGHT_FIELDS = ("id", "kind", "content", "category", "importance", "tags", "entities", "source", "title", "metadata",
+                  "access_count", "effective_importance", "created_at", "updated_at", "last_accessed_at",
+                  "inserted_at", "deleted_at", "vector")
+EDGE_FIELDS = ("source_id", "target_id", "edge_type", "sub_type", "weight", "confidence", "status", "origin",
+               "evidence", "rule", "source_path", "metadata", "created_at", "updated_at", "decision", "history")
 
 
 # ── export ───────────────────────────────────────────────────────────────────
@@ -256,6 +263,9 @@ class _Run:
     decisions_applied: int = 0  # `vault_edges` written over the store's edges now
     pending: list[Any] = field(default_factory=list)  # `vault_edges` waiting for an ingest to make their ends
     unknown: list[str] = field(default_factory=list)  # members no export of a readable version has: not restored
+    unread: tuple[UnreadFields, ...] = field(default_factory=lambda: (  # the rows' fields a restore does not read
+        UnreadFields("insight", INSIGHT_FIELDS), UnreadFields("edge", EDGE_FIELDS),
+        UnreadFields("vault edge", EDGE_FIELDS)))
 
     def error(self, idx: int, item: Any, exc: InvalidInput) -> None:
         self.errors += 1
@@ -338,7 +348,8 @@ def _refuse_if_no_memory_landed(run: _Run) -> None:
         would = "would be" if run.dry_run else "was"
         raise InvalidInput(f"nothing {would} imported: all {run.errors} memories of the export were refused, so none "
                            "of its edges or world rows were taken either (details.results says why for each)",
-                           dry_run=run.dry_run, imported=0, errors=run.errors, results=run.reply()["results"])
+                           dry_run=run.dry_run, imported=0, errors=run.errors, results=run.reply()["results"],
+                           **({"warnings": unread} if (unread := _unread(run)) else {}))
 
 
 def _refuse_if_nothing_landed(run: _Run, world: WorldRestore) -> None:
@@ -352,7 +363,8 @@ def _refuse_if_nothing_landed(run: _Run, world: WorldRestore) -> None:
         would = "would be" if run.dry_run else "was"
         raise InvalidInput(f"nothing {would} imported: all {refused} rows of the export were refused "
                            "(details.results, details.edge_results and details.world.results say why for each)",
-                           **run.reply(), world=world.reply())
+                           **run.reply(), world=world.reply(),
+                           **({"warnings": unread} if (unread := _unread(run)) else {}))
 
 
 def _warn_over_cap(rt: Runtime) -> None:
@@ -376,6 +388,13 @@ def _warn_unknown(rt: Runtime, run: _Run) -> None:
         rt.warnings.append(f"the file's {names} {'is' if len(set(run.unknown)) == 1 else 'are'} not part of an export "
                            "this mnemon restores, so nothing of it was restored (written by a newer mnemon, or "
                            "edited?)")
+    rt.warnings.extend(_unread(run))
+
+
+def _unread(run: _Run) -> list[str]:
+    """A warning for each field of the file's insights, edges and vault edges that a restore does not read (a hand
+    edit's `"importanc": 5` was restored at the row's old importance without a word)."""
+    return [w for part in run.unread for w in part.warnings(f"an export's {part.what}", verb="restored")]
 
 
 def _place_members(rt: Runtime, rest: Iterator[tuple[str, Any]], run: _Run, world: WorldRestore) -> None:
@@ -401,6 +420,7 @@ def _plan_insights(rt: Runtime, batch: list[Any], run: _Run
     now = rt.now_iso()
     parsed: list[tuple[int, Memory, Any]] = []
     for k, item in enumerate(batch):
+        run.unread[0].note(run.seen + k, item)
         try:
             parsed.append((run.seen + k, *parse_insight(item, run.seen + k, now, nul_ok=run.nul_ok)))
         except InvalidInput as exc:
@@ -527,6 +547,7 @@ def _place_edges(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> None:
     edges: list[Edge] = []
     decided: dict[tuple[str, str, str], _Decided] = {}  # the file's person decisions, by edge key
     for k, raw in batch:
+        run.unread[1].note(k, raw)
         try:
             edge, history = parse_edge(raw, k, now, nul_ok=run.nul_ok), edge_history(raw, k)
             edges.append(edge)
@@ -612,6 +633,7 @@ def _place_decisions(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> No
     now = rt.now_iso()
     parsed: list[tuple[Any, Edge, _Decided]] = []
     for k, raw in batch:
+        run.unread[2].note(k, raw)
         try:
             parsed.append((raw, parse_edge(raw, k, now, nul_ok=run.nul_ok), (edge_decision(raw), edge_history(raw, k))))
         except InvalidInput as exc:

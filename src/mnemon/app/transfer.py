@@ -25,6 +25,7 @@ from .backup import EXPORT_KIND, READABLE_VERSIONS
 from .bulk_gc import paused_gc
 from .remember import auto_prune, prune_plan, write_memory
 from .runtime import Runtime
+from .unread_fields import UnreadFields
 
 EMBED_BATCH = 64
 DRAFT_VERSION = "1"  # the draft format; an export has its own versions (backup.READABLE_VERSIONS)
@@ -257,26 +258,15 @@ _EDGE_FIELDS = ("source_index", "target_index", "edge_type", "weight", "reason")
 def unknown_fields(doc: dict[str, Any]) -> list[str]:
     """A warning for each member of the draft, or field of its insights and edges, that the import does not read: a
     hand-edited `"importanc": 5` was imported at importance 3 and an `"edge": [...]` array dropped, without a word."""
-    import difflib
-
-    out: list[str] = []
-    parts: list[tuple[str, list[Any], tuple[str, ...]]] = [("the draft", [doc], _DRAFT_MEMBERS)]
+    top = UnreadFields("the draft", _DRAFT_MEMBERS)
+    top.note(0, doc)
+    out = top.warnings("a draft", whole=True)
     for name, fields in (("insights", _ITEM_FIELDS), ("edges", _EDGE_FIELDS)):
+        part = UnreadFields(name[:-1], fields)
         rows = doc.get(name)
-        parts.append((name[:-1], rows if isinstance(rows, list) else [], fields))
-    for what, rows, known in parts:
-        where: dict[str, list[int]] = {}
-        for k, row in enumerate(rows):
-            for key in row if isinstance(row, dict) else ():
-                if key not in known:
-                    where.setdefault(str(key), []).append(k)
-        for key, at in where.items():
-            close = difflib.get_close_matches(key, known, n=1)
-            named = what if what == "the draft" else (
-                f"{what}{'s' if len(at) > 1 else ''} {', '.join(map(str, at[:5]))}"
-                f"{f' and {len(at) - 5} more' if len(at) > 5 else ''}")
-            out.append(f"{named}: {key!r} is not a field of a draft (it reads {', '.join(known)})"
-                       + (f"; did you mean {close[0]!r}?" if close else "") + " It was not applied.")
+        for k, row in enumerate(rows if isinstance(rows, list) else []):
+            part.note(k, row)
+        out += part.warnings("a draft")
     return out
 
 
