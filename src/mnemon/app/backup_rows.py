@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import InvalidInput
 from ..core.model import CATEGORIES, EDGE_STATUSES, MEMORY, MNEMON_EDGE_TYPES, Edge, Memory, iso, parse_iso
 from ..core.ontology import DEFAULT_ONTOLOGY
-from ..core.validation import split_list, validate_weight
+from ..core.validation import FUTURE_SLACK, split_list, validate_weight
 
 if TYPE_CHECKING:
     import numpy as np
@@ -193,19 +193,35 @@ def parse_insight(item: Any, idx: int, now: str, *, nul_ok: bool = True) -> tupl
         raise fail(f"created_at {created!r} is out of range: give a time from year {_EARLIEST.year:04d} "
                    f"to {_LATEST.year - 1}")
     created = created or now
+    updated = timestamp(item.get("updated_at"), "updated_at", fail) or created
+    if parse_iso(updated) < parse_iso(created) - FUTURE_SLACK:
+        # (within the slack: `remember` dates a memory up to a day ahead of the clock that stamps its write)
+        raise fail(f"updated_at {updated!r} is before created_at {created!r}: a memory changes after it is made; "
+                   "fix either date")
     mem = Memory(id=mid, kind=kind, content=content, category=category, importance=importance, tags=tuple(tags),
                  entities=tuple(entities), source=source, title=title or None,
                  metadata=_metadata(item.get("metadata"), "metadata", fail), created_at=created,
-                 updated_at=timestamp(item.get("updated_at"), "updated_at", fail) or created,
+                 updated_at=updated,
                  last_accessed_at=timestamp(item.get("last_accessed_at"), "last_accessed_at", fail),
                  access_count=_number(item.get("access_count", 0), int, "access_count", fail),
-                 effective_importance=_number(item.get("effective_importance", 0.5), float, "effective_importance",
-                                              fail),
+                 effective_importance=_effective(item, fail),
                  inserted_at=timestamp(item.get("inserted_at"), "inserted_at", fail) or now,
                  deleted_at=_kept_deleted(item, source, mid, fail))
     if not nul_ok:  # (metadata is stored as JSON text, where a NUL is escaped)
         _refuse_nul([mem.content, mem.title, mem.source, *mem.tags, *mem.entities], fail)
     return mem, item.get("vector")
+
+
+def _effective(item: dict[str, Any], fail: Any) -> float:
+    """The row's effective importance, unless no importance, reads and links make it (`core.importance`: at most
+    1.5 × max(1, ln(1 + reads))): a hand-edited 7 was restored and outranked every memory auto-prune weighs."""
+    value = _number(item.get("effective_importance", 0.5), float, "effective_importance", fail)
+    reads = item.get("access_count", 0)
+    most = 1.5 * max(1.0, math.log1p(reads if isinstance(reads, (int, float)) and reads > 0 else 0))
+    if value > most + 1e-4:  # (an export rounds it to 4 decimals)
+        raise fail(f"effective_importance {value!r} is more than an importance, {reads!r} reads and links make "
+                   f"(at most {most:.4g}); give one from 0 to it, or leave it out (0.5)")
+    return value
 
 
 def _kept_deleted(item: dict[str, Any], source: str, mid: str, fail: Any) -> str | None:
