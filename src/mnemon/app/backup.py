@@ -252,6 +252,7 @@ class _Run:
     held: list[str] = field(default_factory=list)  # live memories skipped as held: a stopped restore's may lack one
     edge_ends: set[str] = field(default_factory=set)  # the ends of the edges written in bulk by earlier batches
     seen: int = 0
+    counted: int = 0  # the added or revived rows the store's cap counts (live memories, not a vault's)
     skipped: int = 0
     errors: int = 0
     edges_inserted: int = 0
@@ -314,6 +315,7 @@ def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: It
         world.finish(head)
         _refuse_if_nothing_landed(run, world)
         _warn_unknown(rt, run)
+        _warn_over_cap(rt, adding=run.counted, dry_run=True)
         return {**run.reply(), "world": world.reply()}
     with rt.store.transaction():
         world = WorldRestore.start(rt, dry_run=False)
@@ -367,15 +369,16 @@ def _refuse_if_nothing_landed(run: _Run, world: WorldRestore) -> None:
                            **({"warnings": unread} if (unread := _unread(run)) else {}))
 
 
-def _warn_over_cap(rt: Runtime) -> None:
+def _warn_over_cap(rt: Runtime, adding: int = 0, *, dry_run: bool = False) -> None:
     """A restore never prunes, but a store it leaves over its cap (a backup of a store with a larger one) loses the
     lowest-importance memories to every later write once their grace period is over: said now, while raising the
-    cap still keeps them all."""
+    cap still keeps them all. A dry run (`adding`: the memories it would add or revive) says it would: it said
+    nothing, and the real restore then warned."""
     cap = rt.max_insights
-    held = rt.store.count_prunable(cap + 1) if cap > 0 else 0
+    held = rt.store.count_prunable(cap + 1) + adding if cap > 0 else 0
     if held > cap:
-        count = rt.store.count_prunable(10 ** 9)
-        rt.warnings.append(f"this store now holds {count} memories, over its cap of {cap} (MNEMON_MAX_INSIGHTS, "
+        count = rt.store.count_prunable(10 ** 9) + adding
+        rt.warnings.append(f"this store {'would then hold' if dry_run else 'now holds'} {count} memories, over its cap of {cap} (MNEMON_MAX_INSIGHTS, "
                            "max_insights in the config file): once past their grace period, every write soft-deletes "
                            f"the lowest-importance ones until {cap} are left; raise the cap to keep them all")
 
@@ -458,6 +461,7 @@ def _plan_insights(rt: Runtime, batch: list[Any], run: _Run
             if run.revive_forgotten and head[0] == "memory" and not head[3].startswith(_VAULT_SOURCE):
                 forgotten.append(mem)
                 run.revived.add(mem.id)
+                run.counted += 1
                 run.results.append({**entry, "action": "would_revive" if run.dry_run else "revived"})
             else:
                 run.skipped += 1
@@ -478,6 +482,7 @@ def _plan_insights(rt: Runtime, batch: list[Any], run: _Run
                 run.to_embed.append(mem.id)
             new.append((mem, vec))
             run.added.add(mem.id)
+            run.counted += mem.kind == "memory" and not mem.deleted_at and not mem.source.startswith(_VAULT_SOURCE)
             # (a payload row kept deleted for a decision about one of its edges is restored deleted, as it was)
             run.results.append({**entry, "action": "would_add" if run.dry_run else "added",
                                 **({"deleted": True} if mem.deleted_at else {})})
