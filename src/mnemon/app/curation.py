@@ -108,7 +108,7 @@ def forget(rt: Runtime, node_id: str) -> dict[str, Any]:
         # its source's chain closes over the gap first, while its steps say where its neighbours are
         joined = rejoin_backbone(rt, node, actor="forget")
         # (retired first: an edge derived from a live vault item is read from it, ports/store/contained_sqlite.py)
-        retired = rt.store.retire_edges_of(node_id, reason="forget")
+        retired = rt.store.retire_edges_of(node_id, reason="forget", when=now)
         _keep_observed_text(rt, node)  # before the row goes: a note's sense events read their text from it
         rt.store.soft_delete([node_id], now)
         rt.index.note_delete([node_id], gen)

@@ -287,7 +287,7 @@ class SQLiteEdges:
         self._write("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
                     (edge_id, status, actor, json.dumps(detail), now))
 
-    def retire_edges_of(self, node_id: str, *, reason: str) -> int:
+    def retire_edges_of(self, node_id: str, *, reason: str, when: str | None = None) -> int:
         if self.derives_edges:
             materialise(self, derived_touching(self.conn, node_id, ("active", "candidate")))
         as_rows(self, [r[0] for r in self.conn.execute(
@@ -298,7 +298,7 @@ class SQLiteEdges:
             f"SELECT id, status FROM edge_rows WHERE (src = {SEQ_OF} OR dst = {SEQ_OF})"
             " AND status IN ('active', 'candidate')", (node_id, node_id)).fetchall()
         ids = [r[0] for r in held]
-        now = iso(utcnow())
+        now = when or iso(utcnow())
         for chunk in _chunks(ids):
             marks = ",".join("?" * len(chunk))
             self._write(f"UPDATE edge_rows SET status = 'retired', updated_at = ? WHERE id IN ({marks})", [now, *chunk])

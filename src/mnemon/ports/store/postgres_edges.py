@@ -158,8 +158,8 @@ class EdgeTables:
             detail["previous_status"] = previous
         self._write(_EVENT_INSERT, (edge_id, status, actor, json.dumps(detail), now))
 
-    def retire_edges_of(self, node_id: str, *, reason: str) -> int:
-        now = iso(utcnow())
+    def retire_edges_of(self, node_id: str, *, reason: str, when: str | None = None) -> int:
+        now = when or iso(utcnow())
         # the status each had (read in the same statement: RETURNING gives the new one), for `forget --undo`
         held = sorted((int(r[0]), str(r[1])) for r in self._write(
             "UPDATE edge_rows e SET status = 'retired', updated_at = %s FROM (SELECT id, status FROM edge_rows"
