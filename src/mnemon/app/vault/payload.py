@@ -30,6 +30,7 @@ from typing import Any
 from ...core.errors import InvalidInput
 from ...core.model import Edge, Memory
 from ...core.ontology import observation_relation
+from ...core.surface import step
 from ...core.vault import gate_edge
 from ...core.world.values import refuse_unknown_keys
 from ...ports.store.base import Store
@@ -504,7 +505,7 @@ def forget_source(rt: Runtime, source: Any, *, dry_run: bool = False) -> dict[st
         _ids, _edges, _remembered, removed, held = _scope_rows(rt, scope)
         world = forget_world_scope(rt, scope, dry_run=True)
         return {"ok": True, "dry_run": True, "source_path": scope, "removed": removed, "kept_for_decisions": held,
-                "world_removed": world, "world_model_removed": world, **_nothing_stored(scope, removed, world)}
+                "world_removed": world, "world_model_removed": world, **_nothing_stored(rt, scope, removed, world)}
     if rt.vectors_enabled:
         rt.index.follow_saved()
     with store.transaction():  # the graph rows and the world rows of the scope go together, or neither does
@@ -516,19 +517,40 @@ def forget_source(rt: Runtime, source: Any, *, dry_run: bool = False) -> dict[st
         store.soft_delete(held, rt.now_iso())
         store.hard_delete([i for i in ids if i not in kept])  # type: ignore[attr-defined]
         rt.index.note_delete(ids, gen)
-        store.log("forget:source", None, {"source_path": scope, **removed, "memory_ids": remembered, **rt.actor()},
-                  rt.now_iso())
         world = forget_world_scope(rt, scope)
+        # its world rows too: a later forget of the scope says when it went (`_nothing_stored`)
+        store.log("forget:source", None, {"source_path": scope, **removed, "memory_ids": remembered,
+                                          "world_removed": world, **rt.actor()}, rt.now_iso())
     # Mneme reported the world rows under both names
     return {"ok": True, "dry_run": False, "source_path": scope, "removed": removed, "kept_for_decisions": held,
-            "world_removed": world, "world_model_removed": world, **_nothing_stored(scope, removed, world)}
+            "world_removed": world, "world_model_removed": world, **_nothing_stored(rt, scope, removed, world)}
 
 
-def _nothing_stored(scope: str, removed: dict[str, int], world: dict[str, int]) -> dict[str, Any]:
+def _nothing_stored(rt: Runtime, scope: str, removed: dict[str, int], world: dict[str, int]) -> dict[str, Any]:
     """A warning for a removal that found nothing: removing twice is no error, but a misspelt scope read as done
-    left the scope's memories in place while the caller believed them gone."""
+    left the scope's memories in place while the caller believed them gone. A scope an earlier forget emptied says
+    so instead (`forgotten_at`): "check its spelling" of one forgotten a moment ago sent the caller hunting a typo."""
     if any(removed.values()) or any(world.values()):
         return {}
+    gone = _last_forget(rt, scope)
+    if gone is not None:
+        return {"warnings": [{"code": "nothing_stored", "source_path": scope, "forgotten_at": gone,
+                              "message": f"nothing is stored under {scope}: it was forgotten at {gone} ("
+                                         + step("`mnemon log --op forget:source`", "`log` with op forget:source")
+                                         + " lists it); nothing was removed"}]}
     return {"warnings": [{"code": "nothing_stored", "source_path": scope,
                           "message": f"nothing is stored under {scope}: check its spelling (a scope is compared "
                                      "exactly, letter case and accents included); nothing was removed"}]}
+
+
+def _last_forget(rt: Runtime, scope: str) -> str | None:
+    """When the latest `forget --source` of the scope that removed something ran (among the last 1,000)."""
+    for entry in rt.store.oplog(1_000, op="forget:source"):  # (newest first)
+        detail = entry.detail
+        if detail.get("source_path") != scope:
+            continue
+        counts = [detail.get(k) for k in ("observations", "memories", "nodes", "edges")]
+        counts += list((detail.get("world_removed") or {}).values())
+        if any(isinstance(n, int) and n > 0 for n in counts):
+            return entry.created_at
+    return None
