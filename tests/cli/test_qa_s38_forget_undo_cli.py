@@ -42,7 +42,7 @@ def test_the_not_found_of_a_forgotten_memory_names_the_undo(cli_run: Run) -> Non
 
 
 @pytest.mark.parametrize("args", [["--undo"], ["--undo", "--source", "mneme://a/b", "x"],
-                                  ["--undo", "x", "--days-threshold", "3"], ["a", "b"], ["a", "--dry-run"]])
+                                  ["--undo", "x", "--days-threshold", "3"], ["a", "b"]])
 def test_what_does_not_go_together_is_a_usage_error(cli_raw: Callable[..., tuple[int, str, str]],
                                                     args: list[str]) -> None:
     code, out, err = cli_raw(["forget", *args])

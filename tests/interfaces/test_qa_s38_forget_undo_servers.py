@@ -35,10 +35,10 @@ def test_mcp_forget_undo_revives_and_a_dry_run_changes_nothing(mem: Mnemon) -> N
     assert failed and again["error"]["code"] == "conflict" and again["error"]["details"]["reason"] == "active"
 
 
-def test_mcp_dry_run_without_undo_is_refused_not_a_forget(mem: Mnemon) -> None:
+def test_mcp_dry_run_without_undo_previews_the_forget(mem: Mnemon) -> None:
     node = mem.remember("the gate code changes monthly")["id"]
     failed, out = _mcp(mem, {"id": node, "dry_run": True})
-    assert failed and out["error"]["code"] == "invalid_input" and "undo" in out["error"]["message"]
+    assert not failed and out["status"] == "would_delete" and out["dry_run"] is True
     assert mem.show(node)["id"] == node  # not forgotten
 
 

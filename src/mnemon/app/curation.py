@@ -89,7 +89,9 @@ def show(rt: Runtime, node_id: str) -> dict[str, Any]:
 _FORGETTABLE = ("memory", "note", "heading")
 
 
-def forget(rt: Runtime, node_id: str) -> dict[str, Any]:
+def forget(rt: Runtime, node_id: str, *, dry_run: bool = False) -> dict[str, Any]:
+    """Soft-delete a memory, retiring its edges; `dry_run`: the same reply, the edges it would retire listed,
+    nothing written (`forget --source` and `--days-threshold` had a preview; a single forget had none)."""
     node = require_memory(rt, node_id)
     if node.kind not in _FORGETTABLE:
         instead = (step("it goes with its payload scope: `mnemon forget --source <mneme://…>`",
@@ -99,6 +101,10 @@ def forget(rt: Runtime, node_id: str) -> dict[str, Any]:
                         "every note naming it links to it; `kill_edge` with a link's edge id removes that link"))
         raise InvalidInput(f"{node_id!r} is a {node.kind} node, not a memory: forget takes memories; {instead}",
                            kind=node.kind, id=node_id)
+    if dry_run:
+        edges = rt.store.edges_of([node_id], statuses=("active", "candidate"), direction="both")
+        joined = rejoin_backbone(rt, node, actor="forget", dry_run=True)
+        return _forgotten(node, len(edges), joined, edges=[e.to_dict() for e in edges])
     now = rt.now_iso()
     if rt.vectors_enabled:
         rt.index.follow_saved()
@@ -114,9 +120,19 @@ def forget(rt: Runtime, node_id: str) -> dict[str, Any]:
         rt.index.note_delete([node_id], gen)
         rt.store.log("forget", node_id, {**rt.audit(node.content), "edges_retired": retired,
                                          **({"backbone_rejoined": joined} if joined else {}), **rt.actor()}, now)
+    return _forgotten(node, retired, joined)
+
+
+def _forgotten(node: Memory, retired: int, joined: int, *, edges: list[dict[str, Any]] | None = None
+               ) -> dict[str, Any]:
+    """A forget's reply; with `edges` (the ones it would retire), a dry run's."""
     out: dict[str, Any] = {
-        "id": node_id, "status": "deleted", "edges_retired": retired,
-        "message": "soft-deleted; the row and its retired edges stay in the database and the oplog records it"}
+        "id": node.id, "dry_run": edges is not None, "status": "deleted" if edges is None else "would_delete",
+        "edges_retired": retired,
+        "message": "soft-deleted; the row and its retired edges stay in the database and the oplog records it"
+        if edges is None else "nothing written: forget would soft-delete it and retire these edges"}
+    if edges is not None:
+        out["edges"] = edges
     if joined:  # its source's memories before and after it are consecutive now: linked as a write would link them
         out["backbone_rejoined"] = joined
     if node.source.startswith(VAULT_SOURCE_PREFIX):  # the note is the source of truth: say what forgetting means

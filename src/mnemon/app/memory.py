@@ -226,8 +226,8 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
 
         return self._with_warnings(remember_mod.remember(self.rt, inp, no_diff=no_diff, given=given))
 
-    def forget(self, node_id: str) -> dict[str, Any]:
-        return _curation().forget(self.rt, node_id)
+    def forget(self, node_id: str, *, dry_run: bool = False) -> dict[str, Any]:
+        return _curation().forget(self.rt, node_id, dry_run=dry_run)
 
     def undo_forget(self, node_ids: Sequence[str], *, dry_run: bool = False) -> dict[str, Any]:
         """`forget --undo`: memories `forget` or auto-prune removed, back with the edges their removal retired."""

@@ -194,12 +194,12 @@ def _chain_neighbours(rt: Runtime, mem: Memory) -> tuple[Memory, Memory] | None:
     return max(before, key=lambda n: n.created_at), min(after, key=lambda n: n.created_at)
 
 
-def rejoin_backbone(rt: Runtime, leaving: Memory, actor: str) -> int:
+def rejoin_backbone(rt: Runtime, leaving: Memory, actor: str, *, dry_run: bool = False) -> int:
     """The memories on either side of `leaving` in its source's chain, which a forget or auto-prune is about to take
     out of it, get the backbone steps a write in time order gives two consecutive memories: `_temporal`'s splice
     undone (the prev ↔ next steps it retired come back, with an event), a proximity edge between them turned into
     the step, or new steps. Without it they stayed cut apart for good. Call before `leaving`'s edges are retired;
-    a step a person killed stays killed. Returns the edges made active."""
+    a step a person killed stays killed. Returns the edges made active (a dry run: would make, writing nothing)."""
     pair = _chain_neighbours(rt, leaving)
     if pair is None:
         return 0
@@ -214,6 +214,8 @@ def rejoin_backbone(rt: Runtime, leaving: Memory, actor: str) -> int:
             fresh.append(step)
         elif held.status == "killed" or (held.status == "active" and held.sub_type in graph_rules.BACKBONE_STEPS):
             continue
+        elif dry_run:
+            made += 1
         elif held.sub_type in graph_rules.BACKBONE_STEPS:
             rt.store.set_edge_status(held.id or 0, "active", actor=actor, reason=reason, when=now,
                                      previous=held.status)
@@ -222,7 +224,8 @@ def rejoin_backbone(rt: Runtime, leaving: Memory, actor: str) -> int:
             rt.store.upsert_edge(replace(step, created_at=held.created_at, updated_at=now), actor=actor,
                                  event="rejoined", reason=reason)
             made += 1
-    rt.store.insert_edges(fresh)
+    if not dry_run:
+        rt.store.insert_edges(fresh)
     return made + len(fresh)
 
 

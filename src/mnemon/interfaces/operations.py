@@ -606,9 +606,9 @@ OPERATIONS: tuple[Operation, ...] = (
               needs=(("sub_type", "edge_type", "causal"),)),
     # undo: `forget --undo` (tools/list is at its budget: the words are in the description)
     Operation("forget", "Soft-delete a memory (kept, edges retired, logged); undo revives one.",
-              {"id": _s("memory id"), "undo": {"type": "boolean"}, "dry_run": _b("with undo")},
+              {"id": _s("memory id"), "undo": {"type": "boolean"}, "dry_run": _b("change nothing")},
               ("id",), False, lambda m, a: m.undo_forget([a["id"]], dry_run=a.get("dry_run", False))
-              if a.get("undo") else m.forget(a["id"]), destructive=True, needs=(("dry_run", "undo", True),)),
+              if a.get("undo") else m.forget(a["id"], dry_run=a.get("dry_run", False)), destructive=True),
     Operation("status", "Counts, top entities, size and embedding coverage.", {}, (), True, lambda m, a: m.status()),
     Operation("retrieve", "A context pack for a prompt: items with truth policies within a character budget; a "
               "vault path in the prompt (Projects/, lighthouse.md) keeps it to those notes.",

@@ -133,7 +133,8 @@ def show(node_id: str) -> None:
                                        "than this many days (Mneme's `forget`); nothing is deleted.")
 @click.option("--undo", is_flag=True, help="Bring back the memories these ids name, removed by `forget ID` or "
                                            "auto-prune, with the edges their removal retired (all or none).")
-@click.option("--dry-run", is_flag=True, help="With --undo, --source or --days-threshold: report, change nothing.")
+@click.option("--dry-run", is_flag=True, help="Report, change nothing (a forget lists the edges it would "
+                                              "retire).")
 def forget(node_ids: tuple[str, ...], source: str | None, days_threshold: str | None, undo: bool,
            dry_run: bool) -> None:
     """Soft-delete a memory (edges retired, oplog entry), bring forgotten ones back with --undo ID [ID ...], remove
@@ -154,13 +155,11 @@ def forget(node_ids: tuple[str, ...], source: str | None, days_threshold: str | 
     if days_threshold is not None:
         run(lambda c: c.mem.forget_dated(days_threshold, dry_run=dry_run))
         return
-    if dry_run:
-        raise click.UsageError("--dry-run only applies to --undo, --source or --days-threshold")
     if not node_ids:
         raise click.UsageError("missing NODE_ID (or --source mneme://…, or --days-threshold N)")
     if len(node_ids) > 1:
         raise click.UsageError("forget takes one NODE_ID (--undo takes several)")
-    run(lambda c: c.mem.forget(node_ids[0]))
+    run(lambda c: c.mem.forget(node_ids[0], dry_run=dry_run))
 
 
 @cli.command()
