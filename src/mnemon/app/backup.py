@@ -253,6 +253,7 @@ class _Run:
     edge_ends: set[str] = field(default_factory=set)  # the ends of the edges written in bulk by earlier batches
     seen: int = 0
     counted: int = 0  # the added or revived rows the store's cap counts (live memories, not a vault's)
+    other_text: int = 0  # rows whose id the store holds with other text: the store's row stays (`other_text`)
     skipped: int = 0
     errors: int = 0
     edges_inserted: int = 0
@@ -392,6 +393,11 @@ def _warn_unknown(rt: Runtime, run: _Run) -> None:
                            "this mnemon restores, so nothing of it was restored (written by a newer mnemon, or "
                            "edited?)")
     rt.warnings.extend(_unread(run))
+    if run.other_text:
+        rows = f"{run.other_text} row{'s' if run.other_text > 1 else ''}"
+        rt.warnings.append(f"{rows} of the file name a memory this store holds with other text: the store's text is "
+                           "kept and the file's is not restored (`other_text` in results); `mnemon show ID` shows the "
+                           "stored one")
 
 
 def _unread(run: _Run) -> list[str]:
@@ -430,11 +436,16 @@ def _plan_insights(rt: Runtime, batch: list[Any], run: _Run
             run.error(run.seen + k, item, exc)
     run.seen += len(batch)
     held = rt.store.node_heads([m.id for _, m, _ in parsed])
+    stored = {i: n.content_hash for i, n in rt.store.get_nodes(list(held)).items()} if held else {}
     twins = _live_twins(rt, [m for _, m, _ in parsed])
     new: list[tuple[Memory, np.ndarray | None]] = []
     forgotten: list[Memory] = []
     for idx, mem, raw_vector in parsed:
         entry: dict[str, Any] = {"index": idx, "id": mem.id, "content": mem.content}
+        if mem.id in stored and stored[mem.id] != mem.content_hash and mem.id not in run.named:
+            # skipped (or revived) as the store's row: "exists" beside the file's text read as that text being there
+            entry["other_text"] = True
+            run.other_text += 1
         head = held.get(mem.id)
         twin = twins.get(mem.content_hash)
         first = run.named.get(mem.id)
