@@ -379,7 +379,8 @@ def _warn_over_cap(rt: Runtime, adding: int = 0, *, dry_run: bool = False) -> No
     held = rt.store.count_prunable(cap + 1) + adding if cap > 0 else 0
     if held > cap:
         count = rt.store.count_prunable(10 ** 9) + adding
-        rt.warnings.append(f"this store {'would then hold' if dry_run else 'now holds'} {count} memories, over its cap of {cap} (MNEMON_MAX_INSIGHTS, "
+        holds = "would then hold" if dry_run else "now holds"
+        rt.warnings.append(f"this store {holds} {count} memories, over its cap of {cap} (MNEMON_MAX_INSIGHTS, "
                            "max_insights in the config file): once past their grace period, every write soft-deletes "
                            f"the lowest-importance ones until {cap} are left; raise the cap to keep them all")
 
