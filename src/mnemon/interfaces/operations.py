@@ -564,8 +564,7 @@ OPERATIONS: tuple[Operation, ...] = (
                                          "detected from the query)"},
                "brief": _b("ids and excerpts only (not with verbose)"),
                "verbose": _b("each result's signals and intent details (not with brief)"),
-               "explain": _b("the stage trace: anchors, fusion, beam, re-rank (with brief, each result's signals "
-                             "and via too)"),
+               "explain": _b("stage trace: anchors, fusion, beam, re-rank (brief: each result's signals, via)"),
                "category": _choice("only memories of this category", CATEGORIES),
                "source": _s("only memories from this source", MAX_SOURCE_CHARS, no_nul=True),
                "excerpt_chars": _EXCERPT_CHARS},
@@ -780,10 +779,9 @@ OPERATIONS: tuple[Operation, ...] = (
               ("alias", "canonical"), False,
               lambda m, a: m.alias_add(a["alias"], a["canonical"], source=a.get("source", "manual"),
                                        confidence=a.get("confidence", 1.0))),
-    Operation("note_add_bullet", "Add a bullet to the end of a heading's own list in a note of the vault configured "
-              "for this server, else the one this store was ingested from (the section is created when missing), "
-              "unless the list has it already; the "
-              "previous text is kept as a backup (Mneme's `note add-bullet`). What a thought card's "
+    Operation("note_add_bullet", "Add a bullet to the end of a heading's own list in a vault note (this server's "
+              "vault, else the one the store was ingested from; the section is made when missing), unless the list "
+              "has it already; the old text is backed up (Mneme's `note add-bullet`). What a thought card's "
               "vault_append_bullet suggests.",
               {"path": _s("the note's path in the vault, e.g. Projects/lighthouse.md"),
                "heading": _s("the heading (created when missing)"), "bullet": _s("one line"),
