@@ -189,8 +189,9 @@ function arrowHead(l, size) {
 }
 
 /** Labels in screen pixels, most important first (focus, selection, hover, then notes by degree), each on the right
- * of its node, else on the left: where it covers no other node if it can (cut to 14 characters if that is what it
- * takes), never over another label nor past the canvas's edge (else it is skipped). The important ones are always
+ * of its node, else on the left: where it covers no other node (cut to 14 characters if that is what it takes),
+ * never over another label nor past the canvas's edge (else it is skipped: a label over a node hides it, and which
+ * nodes a cut view draws changes with the graph's ties, so no layout can be counted on to leave room). The important ones are always
  * drawn: at full length (60 characters) where that fits, else short (30, the length framing counts on), covering
  * others only if nothing else fits. Framing leaves room
  * for every label on the right, so `drawn.outside` (labels pushed off their first place by an edge) stays 0 until
@@ -228,7 +229,7 @@ function drawLabels(visible, drawn, lit) {
     if (!inside(places[0]) && (important || free(places[0]))) drawn.outside++;
     const box = places.find((b) => inside(b) && clear(b)) ||
       (important ? null : sides(labelOf(n, 'tight')).find((b) => inside(b) && clear(b))) ||
-      places.find((b) => inside(b) && free(b)) || (important ? places.find(inside) || places[0] : null);
+      (important ? places.find((b) => inside(b) && free(b)) || places.find(inside) || places[0] : null);
     if (!box) continue;
     const covered = discs.covers(box);
     if (covered !== null) drawn.overNodes.push({ label: n.id, node: covered });
