@@ -405,14 +405,18 @@ def _in_path_scope(edge_path: str, ends: Sequence[Memory | None], ids: Sequence[
 def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: frozenset[str], include_candidates: bool,
                 as_of: datetime | None, skipped: list[dict[str, Any]],
                 edge_cap: int, scope_paths: frozenset[str] | None = None) -> tuple[list[dict[str, Any]], int]:
-    """Edges touching the recalled memories and their notes, each scored from the item it hangs on; under a path
-    scope (`scope_paths`) only the edges of those notes (the pack keeps to the notes a prompt names)."""
+    """Edges touching the recalled memories and their notes, each scored from both its ends and what it adds to the
+    item it hangs on (`_edge_relevance`); under a path scope (`scope_paths`) only the edges of those notes (the pack
+    keeps to the notes a prompt names)."""
     anchor: dict[str, float] = {}
+    said: dict[str, set[str]] = {}  # the prompt terms each end already brings to the pack
     for it in memory_items:
         anchor[it["id"]] = max(anchor.get(it["id"], 0.0), it["score"])
+        said.setdefault(it["id"], set()).update(it["matched_terms"])
         if it.get("note"):
             note_id = f"note:{it['note']}"
             anchor[note_id] = max(anchor.get(note_id, 0.0), 0.8 * it["score"])
+            said.setdefault(note_id, set()).update(it["matched_terms"])
     if not anchor:
         return [], 0
     store = rt.store
@@ -443,7 +447,7 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
         if category in ("observation", "structure") and src not in item_ids and dst not in item_ids:
             if src.startswith("vault:") or dst.startswith("vault:") or relation == "has_section":
                 continue
-        pre_score = (max(anchor.get(src, 0.0), anchor.get(dst, 0.0)) * EDGE_CATEGORY_FACTORS.get(category, 0.8)
+        pre_score = (_ends_score(anchor.get(src, 0.0), anchor.get(dst, 0.0)) * EDGE_CATEGORY_FACTORS.get(category, 0.8)
                      * (CANDIDATE_FACTOR if status == "candidate" else 1.0))
         ranked.append((-pre_score, relation, src, dst, edge_id))  # ties by what it joins: ids differ by backend
     ranked.sort()
@@ -467,13 +471,12 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
         policy = truth_policy(relation, e.status)
         src_title, dst_title = _node_title(ends.get(e.src), e.src), _node_title(ends.get(e.dst), e.dst)
         title = f"{src_title} —{relation}→ {dst_title}"
-        base = max(anchor.get(e.src, 0.0), anchor.get(e.dst, 0.0))
+        matched = sorted(q_tokens & frozenset(tokens(f"{e.evidence} {src_title} {dst_title} {relation}")))
+        relevance, added = _edge_relevance(e, anchor, said, matched)
         quality = max(0.0, min(1.0, (e.confidence + min(1.0, e.weight)) / 2))
         cat_factor = EDGE_CATEGORY_FACTORS.get(category, 0.8)
         status_factor = CANDIDATE_FACTOR if e.status == "candidate" else 1.0
-        matched = sorted(q_tokens & frozenset(tokens(f"{e.evidence} {src_title} {dst_title} {relation}")))
-        lexical = 1.0 + 0.25 * len(matched)
-        score = base * quality * cat_factor * status_factor * lexical
+        score = relevance["ends"] * quality * cat_factor * status_factor * relevance["lexical"]
         item: dict[str, Any] = {
             "id": f"edge:{e.id}", "edge_id": e.id, "kind": "edge", "item_type": "edge", "relation": relation,
             "category": category, "status": e.status, "title": title, "text": e.evidence,
@@ -481,9 +484,9 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
             "confidence": round(e.confidence, 4), "strength": round(e.weight, 4), "origin": e.origin,
             "src": {"id": e.src, "title": src_title, "kind": ends[e.src].kind if e.src in ends else None},
             "dst": {"id": e.dst, "title": dst_title, "kind": ends[e.dst].kind if e.dst in ends else None},
-            "score": round(score, 4), "matched_terms": matched,
-            "score_factors": {"anchor": round(base, 4), "quality": round(quality, 4), "category": cat_factor,
-                              "status": status_factor, "lexical": lexical},
+            "score": round(score, 4), "matched_terms": matched, "added_terms": added,
+            "score_factors": {**relevance, "quality": round(quality, 4), "category": cat_factor,
+                              "status": status_factor},
         }
         if e.rule:
             item["rule"] = e.rule
@@ -518,6 +521,25 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
             continue
         out.append(item)
     return out, killed
+
+
+def _ends_score(a: float, b: float) -> float:
+    """An edge's share of its ends' relevance: their mean. By its better end alone, every link of the best memory
+    (to anything at all: "The launch is March 3 —temporal→ We switched to Postgres") scored as that memory did and
+    filled the pack before a second memory the prompt is about."""
+    return (a + b) / 2
+
+
+def _edge_relevance(e: Edge, anchor: Mapping[str, float], said: Mapping[str, set[str]],
+                    matched: Sequence[str]) -> tuple[dict[str, float], list[str]]:
+    """The edge's relevance factors — the score of the end it hangs on (`anchor`) and of its other end (0 when the
+    pack did not recall it), their mean (`ends`), ×1.25 per prompt term the edge adds to its anchor (`lexical`) —
+    and those terms: in its evidence or its other end, not one its anchor's own title or text brings anyway (the
+    anchor's words credited every link hanging on it, however unrelated its other end)."""
+    a, b = anchor.get(e.src, 0.0), anchor.get(e.dst, 0.0)
+    added = sorted(set(matched) - said.get(e.src if a >= b else e.dst, set()))
+    return ({"anchor": round(max(a, b), 4), "other_end": round(min(a, b), 4), "ends": round(_ends_score(a, b), 4),
+             "lexical": 1.0 + 0.25 * len(added)}, added)
 
 
 def _head_states(store: Store, heads: Sequence[tuple[int, str, str, str, str]],
