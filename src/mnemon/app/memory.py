@@ -328,6 +328,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
                excerpt_chars: int | None = None,
                explain: bool = False, basic: bool = False) -> Any:
         from . import recall as recall_mod  # the recall engine loads only when asked for
+        from .recall_source import warn_on_unknown_source
 
         if verbose and brief:
             raise InvalidInput("--brief and --verbose cannot be combined")
@@ -342,6 +343,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         out = recall_mod.run_recall(self.rt, query, limit=limit, intent=intent, category=category, source=source,
                                     explain=explain)
         recall_mod.warn_on_vector_gaps(self.rt, out.embedded_query)
+        warn_on_unknown_source(self.rt, source)
         return self._with_warnings(recall_mod.to_payload(out, verbose=verbose, brief=brief,
                                                          excerpt_chars=excerpt_chars, explain=explain))
 

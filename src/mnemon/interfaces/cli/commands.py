@@ -94,7 +94,7 @@ def remember(content: tuple[str, ...], payload: str | None, dry_run: bool, **kw:
 @click.option("--limit", default=10, show_default=True, type=int, help="At most this many memories (1-100).")
 @click.option("--intent", help="WHY|WHEN|ENTITY|GENERAL (overrides detection).")
 @click.option("--cat", "category", help="Only this category.")
-@click.option("--source", help="Only this source.")
+@click.option("--source", help="Only this source (one no memory has is answered with a warning).")
 @click.option("--verbose", is_flag=True, help="Full insight objects and meta (intent, intent_source, …).")
 @click.option("--brief", is_flag=True, help="Excerpts only; `mnemon show <id>` gives the rest.")
 @click.option("--excerpt-chars", type=int, help="Length of --brief's excerpts.  [default: 240]")
