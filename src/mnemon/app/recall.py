@@ -28,7 +28,7 @@ from ..core.recall.precedence import correctors_first
 from ..core.recall.timeframe import TimeWindow, time_window
 from ..core.recall.params import (
     ANCHOR_POSTING_BUDGET, ANCHOR_TOP_K, BEAM, EDGE_WEIGHTS, FORMULA_VERSION, REPLY_INHERIT, RERANK,
-    RERANK_NO_EMBEDDING, SUPERSEDED_FACTOR, WINDOW_ANCHOR_TOP_K, confidence_label,
+    RERANK_NO_EMBEDDING, SUPERSEDED_FACTOR, WINDOW_ANCHOR_TOP_K, scored_as_shown,
 )
 from ..core.recall.rerank import (
     SIMILARITY_SUPPORT, Scored, Signals, asks_for_history, corrected_in_reach, idf, relevance,
@@ -735,16 +735,15 @@ def to_payload(out: RecallOutcome, *, verbose: bool = False, brief: bool = False
     if brief:
         payload: dict[str, Any] = {"results": [
             {"id": s.id, "excerpt": excerpt(out.nodes[s.id].content, excerpt_chars),
-             "category": out.nodes[s.id].category, "score": round(s.score, 3), "confidence": confidence_label(s.score),
+             "category": out.nodes[s.id].category, **scored_as_shown(s.score, 3),
              # an explanation asked for says why each score is what it is, excerpts or not
              **({"via": s.via, "signals": s.signals.as_dict()} if explain else {}), **_flags(s)}
             for s in out.results],
             "detail_command": _detail_command()}
     else:
         terms = frozenset(tokens(out.query))
-        rows = [{"insight": insight_dict(out.nodes[s.id], full=verbose, terms=terms), "score": round(s.score, 4),
-                 "intent": intent, "via": s.via, "signals": s.signals.as_dict(),
-                 "confidence": confidence_label(s.score), **_flags(s)} for s in out.results]
+        rows = [{"insight": insight_dict(out.nodes[s.id], full=verbose, terms=terms), **scored_as_shown(s.score, 4),
+                 "intent": intent, "via": s.via, "signals": s.signals.as_dict(), **_flags(s)} for s in out.results]
         payload = _with_detail_command({"results": rows}, [row["insight"] for row in rows])
     if out.hint:
         payload["hint"] = out.hint

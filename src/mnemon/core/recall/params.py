@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from ..intent import Intent
 
@@ -87,3 +88,10 @@ RERANK_NO_EMBEDDING: dict[Intent, RerankWeights] = {
 def confidence_label(score: float) -> str:
     low, mid = CONFIDENCE_CUTS
     return "low" if score < low else "medium" if score < mid else "high"
+
+
+def scored_as_shown(score: float, places: int) -> dict[str, Any]:
+    """A result's score rounded as printed, and the label of that number: labelled before rounding, a 0.59996 shown
+    as 0.6 was "medium" beside a "high" 0.6."""
+    shown = round(score, places)
+    return {"score": shown, "confidence": confidence_label(shown)}
