@@ -16,7 +16,7 @@ import heapq
 import importlib
 import importlib.util
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import partial
@@ -567,6 +567,7 @@ class _CardEntry(NamedTuple):
     kind: str  # "section", "observation", "task", …
     text: str
     make: Callable[[], dict[str, Any]]
+    ends: tuple[str, ...] = ()  # an edge item's two ends
 
 
 def _repeats(entry: _CardEntry, shown: Sequence[_CardEntry]) -> bool:
@@ -582,6 +583,14 @@ def _repeats(entry: _CardEntry, shown: Sequence[_CardEntry]) -> bool:
     return False
 
 
+def _item_ends(item: Mapping[str, Any]) -> tuple[str, ...]:
+    """An active edge item's two ends (none for any other item: a candidate edge's card asks for a review no walk
+    made, since walks keep to active edges)."""
+    if item.get("item_type") != "edge" or item.get("status") != "active":
+        return ()
+    return tuple(str(end["id"]) for end in (item.get("src"), item.get("dst")) if isinstance(end, Mapping))
+
+
 def _edge_item_id(edge_id: Any) -> str:
     """An edge's id as a context pack names its item: a card whose path drew the edge has shown that item."""
     return f"edge:{edge_id}"
@@ -589,15 +598,17 @@ def _edge_item_id(edge_id: Any) -> str:
 
 def _distinct_cards(entries: Iterable[_CardEntry], limit: int) -> list[dict[str, Any]]:
     """Up to `limit` cards in the entries' order, passing over an entry an earlier card's path walked through, node or
-    edge (that card already names it: five cards are five different things) and a section card that repeats an earlier card of
-    one of its bullets, or the other way round (`_repeats`)."""
+    edge (that card already names it: five cards are five different things), an active edge between two nodes earlier
+    cards walked through (a memory's card walked to a second one, and each link of the two — both ways — was a card of
+    its own, four of five cards the same pair) and a section card that repeats an earlier card of one of its bullets, or
+    the other way round (`_repeats`)."""
     walked: set[str] = set()
     shown: list[_CardEntry] = []
     cards: list[dict[str, Any]] = []
     for entry in entries:
         if len(cards) >= limit:
             break
-        if entry.source_id in walked or _repeats(entry, shown):
+        if entry.source_id in walked or (entry.ends and walked.issuperset(entry.ends)) or _repeats(entry, shown):
             continue
         card = entry.make()
         walked.update([entry.source_id, *(step["id"] for step in card["path"][1:]),
@@ -645,7 +656,8 @@ def surface(rt: Runtime, *, prompt: str | None = None, limit: int = 5, hops: int
         thoughts = _distinct_cards([_CardEntry(str(item["id"]), str(item.get("note") or ""), str(item.get("kind") or ""),
                                                str(item.get("text") or ""),
                                                partial(_thought_from_item, rt, item, str(prompt), hops, hint_tokens,
-                                                       vault, when)) for item in pack["items"]], limit)
+                                                       vault, when), _item_ends(item))
+                                    for item in pack["items"]], limit)
         retrieval = {"clusters": pack["clusters"], "brain_labels": pack["brain_labels"],
                      "stats": _surface_stats(len(thoughts), pack["stats"]),
                      "empty_reason": pack["empty_reason"], "source": "retrieve"}
