@@ -305,7 +305,8 @@ def without_covered_sections(items: list[dict[str, Any]], nodes: Mapping[str, Me
         cover = next((t for t in texts if t and t in node.content), None) if it["kind"] == "section" else None
         if cover is not None and _bullets_only(node):
             skipped.append({"id": it["id"], "kind": "section", "title": it["title"], "score": it["score"],
-                            "reason": "covered_by_observation", "covered_by": excerpt(cover, 80)})
+                            "truth_policy": memory_truth_policy(node), "reason": "covered_by_observation",
+                            "covered_by": excerpt(cover, 80)})
             continue
         kept.append(it)
     return kept
