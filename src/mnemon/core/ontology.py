@@ -110,8 +110,9 @@ DEFAULT_RELATIONSHIP_TYPES: tuple[RelationSpec, ...] = (
     _spec("temporal", "association", "temporal", "temporal",
           "Memories close in time (backbone order or proximity).", symmetric=True),
     _spec("entity", "association", "entity", "entity", "Memories sharing a named entity.", symmetric=True),
-    _spec("causal", "association", "causal", "causal", "One memory causes, enables or prevents another.",
-          symmetric=True),
+    # directed, as `link --type causal` and the causal rule store it (one edge, cause to effect; seed §2
+    # causes/enables/prevents): calling it symmetric had explain-edge promise a reverse edge nobody writes
+    _spec("causal", "association", "caused_by", "causal", "One memory causes, enables or prevents another."),
     _spec("semantic", "association", "semantic", "semantic", "Memories close in meaning.", symmetric=True),
     _spec("supersedes", "lineage", "superseded_by", None,
           "Newer memory replaces an older one; recall demotes the target, traversal does not follow it."),

@@ -84,12 +84,14 @@ def _decision(op: str, edge: Edge, *, status: str, strength: float, reason: str,
 
 
 def relationship_type(rt: Runtime, relation: str) -> dict[str, Any]:
-    stored = rt.store.vault.relationship_type(relation)  # type: ignore[attr-defined]
-    if stored is not None:
-        return stored
+    # the code's ontology first: the stored table is only its copy as of the last vault ingest, so a store seeded
+    # before a correction (causal was once called symmetric) would keep saying what the edges contradict
     spec = DEFAULT_ONTOLOGY.classify(relation)
     if spec is not None:
         return spec.to_row()
+    stored = rt.store.vault.relationship_type(relation)  # type: ignore[attr-defined]
+    if stored is not None:
+        return stored
     return {"name": relation, "category": "unknown", "requires_validation": True, "inverse": None, "graph": None,
             "description": "Not in the ontology: a claim nobody vetted; it needs explicit validation."}
 
