@@ -101,11 +101,19 @@ def remove_store(home: Path, name: str, *, in_use: Path | str | None = None, for
     with `force`: removing deletes its files for good, so it is never done to a user's memories by a slip."""
     _check(name)
     d = home / "data" / name
-    if name == active_store(home) or (isinstance(in_use, Path) and in_use == d / "mnemon.db"):
-        raise Conflict(f"store {name!r} is in use; switch with `mnemon store set <other>` (and drop --store or"
-                       " MNEMON_STORE naming it) first")
+    # what `store list` says of it, in the same words: `--db postgresql://… store remove default` answered "in use"
+    # of a store the list showed in_use false, exists false — nothing there to remove, and the URL in use
+    used = in_use is not None and _same_file(str(d / "mnemon.db"), shown_db(in_use))
     if not d.exists():
-        raise NotFound(f"store {name!r} does not exist")
+        raise NotFound(f"store {name!r} does not exist", store=name)
+    if used:
+        raise Conflict(f"store {name!r} is in use: this call runs on it; switch with `mnemon store set <other>` (and"
+                       " drop --store or MNEMON_STORE naming it) first", store=name, in_use=True)
+    if name == active_store(home):
+        where = f" (this call uses {shown_db(in_use)})" if in_use is not None else ""
+        raise Conflict(f"store {name!r} is the active store: {home / 'active'} names it, so every command without"
+                       f" --db or --store uses it{where}; switch with `mnemon store set <other>` first",
+                       store=name, active=True, in_use=False)
     from ..ports.store.sqlite import opened_elsewhere
 
     if opened_elsewhere(str(d / "mnemon.db")):  # removed under it, it would go on acknowledging writes into nothing
