@@ -119,7 +119,11 @@ class FacadePool:
         self.used.clear()
 
     def stores(self) -> list[str]:
-        return [str(key[0]) for key in list(self._open)]  # a copy first: `status` reads it from another thread
+        """Each database once: one file has a facade per way of opening it (for writing, read-only, by another
+        spelling or a symlinked folder), which `daemon status` listed as so many stores."""
+        held = list(self._open.items())  # a copy first: `status` reads it from another thread
+        return list(dict.fromkeys(key[0] if isinstance(db, str) else os.path.realpath(key[0])
+                                  for key, (_, db, _) in held))
 
     def close_all(self, *, save_caches: bool = True) -> None:
         """Close every store; after an interrupted command without saving caches, which it may have left
