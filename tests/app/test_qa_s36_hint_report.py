@@ -27,7 +27,7 @@ def test_a_thought_says_what_its_hints_did(make_mem, tmp_path: Path) -> None:
     mem = _mem(make_mem, tmp_path)
     out = mem.thought(hints="suppliers,zqxwv", out=str(tmp_path / "cards"))
     report = out["hint_report"]
-    assert report["given"] == ["supplier", "zqxwv"] and report["unmatched"] == ["zqxwv"]
+    assert report["given"] == ["suppliers", "zqxwv"] and report["unmatched"] == ["zqxwv"]  # the words as given
     assert out["title"].startswith("Past due: Risk: the firmware deadline")  # it outscored the supplier's item
     assert report["matched"] == [] and "does not filter" in report["note"]  # said so, not left to guess
     nothing = mem.candidates(hints="zqxwv", limit=3)

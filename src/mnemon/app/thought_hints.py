@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..core.text import tokens
+from ..core.vault.observations import hint_words
 from .runtime import Runtime
 from .thought_scores import is_observation
 
@@ -21,20 +23,28 @@ def _held(rt: Runtime, hint: str) -> bool:
     return any(is_observation(n) and not n.deleted_at for n in rt.store.get_nodes(ids).values()) if ids else False
 
 
-def hint_report(rt: Runtime, hints: Sequence[str], matched: Iterable[str]) -> dict[str, Any]:
-    """{"given", "matched" (by the cards shown), "unmatched" (held by no observation or task)} and a note when the
-    cards hold none of the hints, as the words the scorer compares (stemmed: 'suppliers' is 'supplier')."""
+def hint_report(rt: Runtime, words: Sequence[str], matched: Iterable[str]) -> dict[str, Any]:
+    """{"given", "matched" (by the cards shown), "unmatched" (held by no observation or task)}, each in the user's
+    own words, and a note when the cards hold none of them. A word counts by the stemmed terms the scorer compares
+    ('suppliers' matches as 'supplier'); the report had echoed those terms, `--hints suppliers` read back as
+    'supplier' and `Acme` as 'acm'."""
     hit = set(matched)
-    unmatched = [h for h in hints if h not in hit and not _held(rt, h)]
-    report: dict[str, Any] = {"given": list(hints), "matched": [h for h in hints if h in hit], "unmatched": unmatched}
-    if len(unmatched) == len(hints):
+    terms = {w: tokens(w) for w in dict.fromkeys(words)}
+    held = {t: t in hit or _held(rt, t) for t in dict.fromkeys(t for ts in terms.values() for t in ts)}
+    unmatched = [w for w, ts in terms.items() if not any(held[t] for t in ts)]
+    shown = [w for w, ts in terms.items() if any(t in hit for t in ts)]
+    report: dict[str, Any] = {"given": list(terms), "matched": shown, "unmatched": unmatched}
+    if len(unmatched) == len(terms):
         report["note"] = "no observation or task holds a hint: they changed no score"
-    elif not hit:
+    elif not shown:
         report["note"] = ("no card shown holds a hint: a hint raises the score of an item that holds it, it"
                           " does not filter, and other items scored higher")
     return report
 
 
 def said_hints(rt: Runtime, asked: Any, hints: Sequence[str], matched: Iterable[str]) -> dict[str, Any]:
-    """`{"hint_report": …}` for a reply when hints were asked for (`asked`, the argument as given), else nothing."""
-    return {"hint_report": hint_report(rt, hints, matched)} if asked is not None and hints else {}
+    """`{"hint_report": …}` for a reply when hints were asked for (`asked`, the argument as given; `hints`, the
+    stemmed terms it was scored by), else nothing. Words with no term to score by ('the') are reported too:
+    asked for and silently dropped, they read as if they had been used."""
+    words = hint_words(asked) if asked is not None else []
+    return {"hint_report": hint_report(rt, words, matched)} if words else {}
