@@ -615,10 +615,12 @@ def _skipped(rt: Runtime, existing_id: str, inp: MemoryInput, given: frozenset[s
     newer += [i for i in _worded_correctors(rt, node) if i not in newer] if node is not None else []
     if newer:
         out["superseded_by"] = newer
+        # every correction named: forgetting one of several would leave the others still ranking it below them
+        forgets = ", ".join(step(f"`mnemon forget {i}`", f"`forget` {i}") for i in newer)
+        them, which = ("that correction", "the correction") if len(newer) == 1 else ("them", "the corrections")
         out["hint"] = ((out["hint"] + ". ") if "hint" in out else "") + (
-            f"{existing_id} is superseded by {', '.join(newer)}, and recall ranks it below them: if it is true again, "
-            + step(f"`mnemon forget {newer[0]}`", f"`forget` {newer[0]}")
-            + " (the correction) or remember what changed since as a new memory")
+            f"{existing_id} is superseded by {', '.join(newer)}, and recall ranks it below {them}: if it is true"
+            f" again, {forgets} ({which}) or remember what changed since as a new memory")
     return out
 
 
