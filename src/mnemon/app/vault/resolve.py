@@ -33,7 +33,7 @@ import json
 import os
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -157,18 +157,31 @@ def _sources_dir(vault: str | Path) -> str:
     return twins[0] if len(twins) == 1 else SOURCES_DIR  # (several: the editor names them all in its refusal)
 
 
+def claim_shortfall(claim: Mapping[str, Any], threshold: float) -> list[str]:
+    """What keeps a claim that asks for no status from being active: the gate's `reasons` name these, where they
+    had said `requested_candidate` of a claim that requested nothing."""
+    checks = (("missing_evidence", bool(str(claim.get("evidence") or "").strip())),
+              ("unsourced", str(claim.get("source_type") or "").strip().lower() not in UNSOURCED),
+              ("unconfirmed", str(claim.get("certainty") or "").strip().lower() in CONFIRMED),
+              ("below_active_threshold", float(claim.get("confidence", 0.5)) >= threshold))
+    return [reason for reason, met in checks if not met]
+
+
 def claim_status(claim: Mapping[str, Any], threshold: float) -> tuple[str | None, bool]:
     """(requested status, validated) from the claim itself, before the ontology gate."""
     explicit = str(claim.get("status") or "").strip().lower()
     if explicit in ("candidate", "killed"):
         return explicit, False
-    evidence = str(claim.get("evidence") or "").strip()
-    sourced = str(claim.get("source_type") or "").strip().lower() not in UNSOURCED
-    certain = str(claim.get("certainty") or "").strip().lower() in CONFIRMED
-    confidence = float(claim.get("confidence", 0.5))
-    if evidence and sourced and certain and confidence >= threshold:
-        return "active", True
-    return "candidate", False
+    return ("candidate", False) if claim_shortfall(claim, threshold) else ("active", True)
+
+
+def gate_reasons(claim: Mapping[str, Any], threshold: float, reasons: Sequence[str]) -> list[str]:
+    """The gate's reasons, with `requested_candidate` kept for a claim that asked for it and, for one that did not,
+    replaced by what it lacks."""
+    if str(claim.get("status") or "").strip().lower() == "candidate":
+        return list(reasons)
+    return [r for reason in reasons
+            for r in (claim_shortfall(claim, threshold) if reason == "requested_candidate" else [reason])]
 
 
 # the last index built and the names it was built from: building it normalises every title, alias and path (~30 ms at
@@ -287,17 +300,18 @@ def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshol
                              requested=requested,  # type: ignore[arg-type]
                              existing=existing.status if existing and existing.status in ("active", "candidate", "killed") else None,  # type: ignore[arg-type]
                              active_threshold=threshold)
+        reasons = gate_reasons(claim, threshold, decision.reasons)
         if existing is not None and existing.status == "killed":
             store.vault.log_edge_events([(int(existing.id or 0), "blocked_recreation", "resolve",  # type: ignore[attr-defined]
-                                          {"reasons": list(decision.reasons)}, now)])
+                                          {"reasons": reasons}, now)])
             out.append({"id": existing.id, "src": src, "predicate": relation, "dst": dst, "status": "killed",
-                        "strength": existing.weight, "confidence": existing.confidence, "reasons": list(decision.reasons)})
+                        "strength": existing.weight, "confidence": existing.confidence, "reasons": reasons})
             continue
         decided = decisions.get(int(existing.id or 0)) if existing is not None else None
         if existing is not None and decided is not None:
             store.vault.log_edge_events([(int(existing.id or 0), "decision_kept", "resolve",  # type: ignore[attr-defined]
                                           {"decision": decided, "payload_status": decision.status,
-                                           "reasons": list(decision.reasons)}, now)])
+                                           "reasons": reasons}, now)])
             out.append({"id": existing.id, "src": src, "predicate": relation, "dst": dst, "status": existing.status,
                         "strength": existing.weight, "confidence": existing.confidence,
                         "reasons": [f"person_decision_kept:{decided}"]})
@@ -305,7 +319,7 @@ def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshol
         meta = {"validated": validated and decision.status == "active", "research_resolution": data["slug"],
                 "certainty": str(claim.get("certainty") or ""), "source_type": str(claim.get("source_type") or ""),
                 "subject": _text(claim, "subject", i), "object": _text(claim, "object", i),
-                "gate": list(decision.reasons), **claim_validity(data, claim),
+                "gate": reasons, **claim_validity(data, claim),
                 "claimed_by": claimants(existing, source_path)}
         edge = Edge(src=src, dst=dst, type=relation, weight=strength, confidence=confidence, status=decision.status,
                     evidence=evidence, origin="resolve", rule="research_resolution", source_path=source_path,
@@ -313,7 +327,7 @@ def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshol
         edge_id = store.upsert_edge(edge, actor="resolve", event="research_writeback")
         known[(src, dst, relation)] = replace(edge, id=edge_id)
         out.append({"id": edge_id, "src": src, "predicate": relation, "dst": dst, "status": decision.status,
-                    "strength": strength, "confidence": confidence, "reasons": list(decision.reasons)})
+                    "strength": strength, "confidence": confidence, "reasons": reasons})
         if vault is not None and decision.status == "candidate" and (
                 stronger := active_elsewhere(rt, vault, known[(src, dst, relation)], source_path, index)):
             out[-1].update(stronger)
@@ -689,7 +703,7 @@ def _previewed_claims(rt: Runtime, data: Mapping[str, Any], rel: str, threshold:
                              existing=existing.status if existing and existing.status in ("active", "candidate", "killed") else None,  # type: ignore[arg-type]
                              active_threshold=threshold)
         status: str = decision.status
-        reasons = list(decision.reasons)
+        reasons = gate_reasons(claim, threshold, decision.reasons)
         decided = decisions.get(int(existing.id or 0)) if existing is not None else None
         if existing is not None and existing.status == "killed":
             status = "killed"  # a tombstone blocks the claim (`blocked_recreation` on the edge)
