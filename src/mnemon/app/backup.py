@@ -28,7 +28,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InvalidInput
-from ..core.model import SOURCED_PREFIXES, Edge, Memory
+from ..core.model import REMOVAL_ACTORS, SOURCED_PREFIXES, Edge, Memory
 from ..core.vault.lifecycle import PROMOTED, survives_rebuild
 from .backup_rows import (EDGE_DECISIONS, HISTORY_EVENTS, PAYLOAD_SCOPE, HistoryEvent, decode_vector, edge_decision,
                           edge_history, insight_error, parse_edge, parse_insight, provider_width)
@@ -731,7 +731,7 @@ def _retired_by_forget(rt: Runtime, edge: Edge) -> bool:
     """Whether the edge's last change was the retirement `forget` (or auto-prune) gives the edges of the memory it
     deletes — not a backbone re-spliced around a backdated memory, which must stay retired."""
     events = rt.store.edge_events(int(edge.id or 0))
-    return bool(events) and events[-1]["event"] == "retired" and events[-1]["actor"] == "forget"
+    return bool(events) and events[-1]["event"] == "retired" and events[-1]["actor"] in REMOVAL_ACTORS
 
 
 def _embed_restored(rt: Runtime, ids: list[str], held: list[str]) -> int:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..core.model import EDGE_STATUSES, Edge, parse_iso
+from ..core.model import EDGE_STATUSES, REMOVAL_ACTORS, Edge, parse_iso
 from ..ports.store.base import Store
 from ..ports.store.history_reads import StoredEvent, deleted_at_of, edge_decisions_of, edge_events_of
 
@@ -205,7 +205,7 @@ def _of_event(row: StoredEvent, edge: Edge, deleted_at: Mapping[str, str]) -> Ch
         touches = {"status"} | ({"confidence"} if "confidence" in d else set())
         if kind == "killed" and row.actor == "kill-edge":
             touches.add("weight")  # kill-edge zeroes the strength beside it
-        if kind == "retired" and row.actor == "forget":
+        if kind == "retired" and row.actor in REMOVAL_ACTORS:
             ends = [deleted_at[x] for x in (edge.src, edge.dst) if x in deleted_at]
             if ends:
                 at = _when(min(ends))  # the forget that retired it, by the store's clock

@@ -420,7 +420,8 @@ def auto_prune(rt: Runtime, protect: tuple[str, ...]) -> list[str]:
     for v in victims:
         # one at a time, each still live: of two neighbours pruned at once, the second re-joins over the first's step
         joined = rejoin_backbone(rt, v, actor="auto-prune")
-        rt.store.retire_edges_of(v.id, reason="auto-prune", when=now)
+        # actor prune, as the oplog row: explain-edge said `forget` of an edge nobody forgot
+        rt.store.retire_edges_of(v.id, reason="auto-prune", when=now, actor="prune")
         rt.store.log("prune", v.id, {"effective_importance": round(values[v.id], 4), "cap": rt.max_insights,
                                      **({"backbone_rejoined": joined} if joined else {}), **rt.audit(v.content),
                                      **rt.actor()}, now)

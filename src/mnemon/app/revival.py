@@ -2,7 +2,8 @@
 
 The row never left the database: `Store.undelete` puts it back in the keyword, entity and vector indexes. Its edges
 come back only where the removal retired them — the edge's last event is the retirement `retire_edges_of` wrote
-(actor `forget`, reason `forget` or `auto-prune`), with the status it had then — and only once both ends live; an
+(actor `forget` or `prune`, reason `forget` or `auto-prune`; a store written before auto-prune had an actor of
+its own says `forget` of both), with the status it had then — and only once both ends live; an
 edge killed, validated or retired for another reason since stays as it is. The steps of its source's chain the
 removal re-joined around it are split again (`remember.split_rejoined`), as an import's revival does.
 
@@ -16,7 +17,7 @@ from typing import Any
 
 from ..core.errors import Conflict, InvalidInput, MnemonError, NotFound
 from ..core.keywords import PAYLOAD_SOURCE_PREFIX, VAULT_SOURCE_PREFIX
-from ..core.model import Edge, Memory
+from ..core.model import REMOVAL_ACTORS, Edge, Memory
 from ..core.surface import step
 from ..core.validation import refuse_blank_id
 from .curation import removal_of
@@ -160,7 +161,7 @@ def _plan_edges(rt: Runtime, plan: _Plan) -> None:
         seen.add(edge.id)
         events = rt.store.edge_events(edge.id)
         last = events[-1] if events else None
-        if not (last is not None and last["event"] == "retired" and last["actor"] == "forget"
+        if not (last is not None and last["event"] == "retired" and last["actor"] in REMOVAL_ACTORS
                 and last["detail"].get("reason") in _RETIRED_BY):
             continue  # killed, re-spliced, carried to a successor…: not a removal's to give back
         ends.append((edge, _status_before(events), {edge.src, edge.dst} - ids))

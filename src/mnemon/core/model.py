@@ -184,6 +184,9 @@ class OplogEntry:
     created_at: str
 
 
+# the actors of the `retired` events a memory's removal writes on its edges (`Store.retire_edges_of`): `forget ID`,
+# and auto-prune, which earlier versions logged as `forget` too (told apart only by the reason `auto-prune`)
+REMOVAL_ACTORS = ("forget", "prune")
 # every operation the oplog records (`log --op`): a name outside these, and absent from the store's own log (a row an
 # earlier version wrote), is a typo, refused naming them instead of answering an empty log (the servers' `log` tool
 # offers exactly these)

@@ -179,9 +179,9 @@ class Store(Protocol):
         clock); `previous`: the status it replaces, recorded in the event (`previous_status`) so a replay at an
         earlier instant can undo it."""
         ...
-    def retire_edges_of(self, node_id: str, *, reason: str, when: str | None = None) -> int:
-        """Retire the node's active and candidate edges, each with a `retired` event at `when` (the runtime's clock;
-        the wall clock when not given). Returns how many."""
+    def retire_edges_of(self, node_id: str, *, reason: str, when: str | None = None, actor: str = "forget") -> int:
+        """Retire the node's active and candidate edges, each with a `retired` event by `actor` (one of
+        `REMOVAL_ACTORS`) at `when` (the runtime's clock; the wall clock when not given). Returns how many."""
         ...
     def edge_events(self, edge_id: int) -> list[dict[str, Any]]: ...
     def latest_edge_events(self, edge_ids: Sequence[int],

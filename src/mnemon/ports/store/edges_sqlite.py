@@ -287,7 +287,7 @@ class SQLiteEdges:
         self._write("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
                     (edge_id, status, actor, json.dumps(detail), now))
 
-    def retire_edges_of(self, node_id: str, *, reason: str, when: str | None = None) -> int:
+    def retire_edges_of(self, node_id: str, *, reason: str, when: str | None = None, actor: str = "forget") -> int:
         if self.derives_edges:
             materialise(self, derived_touching(self.conn, node_id, ("active", "candidate")))
         as_rows(self, [r[0] for r in self.conn.execute(
@@ -304,7 +304,7 @@ class SQLiteEdges:
             self._write(f"UPDATE edge_rows SET status = 'retired', updated_at = ? WHERE id IN ({marks})", [now, *chunk])
         # the status it had: `forget --undo` gives a candidate back as a candidate (app/revival.py)
         self._write_many("INSERT INTO edge_events(edge_id, event, actor, detail, created_at) VALUES (?,?,?,?,?)",
-                         [(i, "retired", "forget", json.dumps({"reason": reason, "previous_status": was}), now)
+                         [(i, "retired", actor, json.dumps({"reason": reason, "previous_status": was}), now)
                           for i, was in held])
         return len(ids)
 

@@ -158,7 +158,7 @@ class EdgeTables:
             detail["previous_status"] = previous
         self._write(_EVENT_INSERT, (edge_id, status, actor, json.dumps(detail), now))
 
-    def retire_edges_of(self, node_id: str, *, reason: str, when: str | None = None) -> int:
+    def retire_edges_of(self, node_id: str, *, reason: str, when: str | None = None, actor: str = "forget") -> int:
         now = when or iso(utcnow())
         # the status each had (read in the same statement: RETURNING gives the new one), for `forget --undo`
         held = sorted((int(r[0]), str(r[1])) for r in self._write(
@@ -166,7 +166,7 @@ class EdgeTables:
             f" WHERE (src = {_SEQ_OF} OR dst = {_SEQ_OF}) AND status IN ('active', 'candidate') FOR UPDATE) old"
             " WHERE e.id = old.id RETURNING e.id, old.status", (now, node_id, node_id)).fetchall())
         self._write_many(_EVENT_INSERT, [
-            (i, "retired", "forget", json.dumps({"reason": reason, "previous_status": was}), now) for i, was in held])
+            (i, "retired", actor, json.dumps({"reason": reason, "previous_status": was}), now) for i, was in held])
         return len(held)
 
     def edge_events(self, edge_id: int) -> list[dict[str, Any]]:
