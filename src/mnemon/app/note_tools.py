@@ -39,6 +39,7 @@ from ..core.vault.links import LinkIndex, display_links, normalise_link_key, pla
 from ..core.vault.model import NoteIdentity
 from ..core.vault.parser import parse_note
 from . import notes
+from .note_match import folded, literal_hit
 from .note_names import check_writable
 from .notes import BACKUP_DIR, MAX_NOTE_BYTES, Resolved
 from .regex_budget import OutOfTime, PatternError, budgeted, compile_pattern
@@ -255,14 +256,11 @@ def search_content(vault: str | Path | None, query: str, *, folder: str | None =
     _check_limit("--context", context, minimum=0)
     if regex:
         try:
-            pattern = compile_pattern(query, case_sensitive=case_sensitive)
+            pattern = compile_pattern(folded(query, case_sensitive=True), case_sensitive=case_sensitive)
         except PatternError as exc:
             raise InvalidInput(f"--regex: {exc}", query=query) from None
-    elif case_sensitive:
-        hit: Callable[[str], bool] = lambda line: query in line  # noqa: E731
-    else:
-        needle = query.casefold()
-        hit = lambda line: needle in line.casefold()  # noqa: E731
+    else:  # whatever the Unicode form of the query and of the note (`note_match`)
+        hit: Callable[[str], bool] = literal_hit(query, case_sensitive=case_sensitive)
     where = notes.safe_folder(vault, folder)
     found, _ = _walk(notes.safe_folder(vault, None).path, where.path)
     if not regex:
@@ -270,7 +268,8 @@ def search_content(vault: str | Path | None, query: str, *, folder: str | None =
     else:
         try:
             budgeted_hit, check = budgeted(pattern, time_budget)
-            matches, files, truncated = _scan(found, budgeted_hit, max_results, context, check, prefilter=False)
+            composed = lambda line: budgeted_hit(folded(line, case_sensitive=True))  # noqa: E731 (as the literal)
+            matches, files, truncated = _scan(found, composed, max_results, context, check, prefilter=False)
         except OutOfTime:
             raise InvalidInput(f"--regex: the search took longer than {time_budget:g} s; the pattern probably "
                                "backtracks without end (nested repetition such as (a+)+): simplify it, or search "

@@ -50,6 +50,7 @@ from ..core.vault.links import LinkIndex, placeholder_key, relative_target, spli
 from ..core.vault.model import ATTACHMENT_EXTENSIONS
 from .note_headings import matching, twins
 from .note_lists import is_item, item_key, next_marker
+from .note_match import replaced, spans
 from .note_hidden import check_append_seen, check_content_closes, check_edit_hides_nothing, check_not_hidden
 # (atomic_write_text and link_no_clobber: for note_tools, resolve and setup, which reach them here)
 from .note_files import atomic_write_bytes, atomic_write_text, link_no_clobber  # noqa: F401
@@ -570,16 +571,18 @@ def replace_in_note(vault: str | Path | None, rel_path: str, find: str, replace:
     # a multi-line --find names lines, whatever their endings: in the note's style first, then as typed (a note
     # whose endings are mixed, or a --find of line endings to change them). A --find within one line names no
     # ending, so the lines a --replace adds are the note's own: as typed they mixed endings into the note.
+    # Found whatever the Unicode form of either (`note_match`: a --find typed "Café" is the "Café" macOS wrote).
     styled = _styled(find, before.newline)
-    if (styled != find and text.count(styled)) or not re.search(r"[\r\n]", find):
+    if (styled != find and spans(text, styled)) or not re.search(r"[\r\n]", find):
         find, replace = styled, _styled(replace, before.newline)
-    count = text.count(find)
+    found = spans(text, find)
+    count = len(found)
     if count == 0:
         raise NotFound(f"text to replace was not found in {target.rel}", path=target.rel)
     if count > 1 and not all_matches:
         raise Conflict(f"text occurs {count} times in {target.rel}; pass --all to replace every occurrence",
                        path=target.rel, occurrences=count)
-    after = text.replace(find, replace) if all_matches else text.replace(find, replace, 1)
+    after = replaced(text, found if all_matches else found[:1], replace)
     check_edit_hides_nothing(text, after, target.rel)
     return _commit(vault, target, before, after, dry_run=dry_run, clock=clock,
                    extra={"replacements": count if all_matches else 1})
