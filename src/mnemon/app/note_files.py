@@ -10,18 +10,25 @@ from ..core.errors import Conflict
 from .note_names import temp_name
 
 
-def atomic_write_text(path: Path, text: str) -> None:
+def atomic_write_text(path: Path, text: str) -> bool:
     """Write a note whole or not at all (temp file, fsync, rename). An edited note keeps its mode and owner; a new
     one gets what any editor would give it (0666 less the umask: mkstemp's 0600 hid new notes from sync tools and
-    readers)."""
-    atomic_write_bytes(path, text.encode("utf-8"))
+    readers). True when it was written in place, having other names (`atomic_write_bytes`)."""
+    return atomic_write_bytes(path, text.encode("utf-8"))
 
 
-def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None, replace: bool = True) -> None:
+def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None, replace: bool = True) -> bool:
     """`atomic_write_text` for bytes; `mode` forces the file mode, and `replace=False` refuses (`Conflict`) to
-    overwrite an existing file, checked by the kernel at the final link rather than by a racy look beforehand."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    overwrite an existing file, checked by the kernel at the final link rather than by a racy look beforehand.
+
+    A file with other names (hard links: `ln note.md elsewhere.md`) is written in place, as vim and Emacs do, and
+    True is returned: the rename gave the edited name a new file and left every other name on the old text, the
+    link broken without a word. In place, a crash midway can leave it half written: the caller backs it up first."""
     there = path.stat() if replace and path.exists() else None
+    if there is not None and there.st_nlink > 1:
+        write_in_place(path, data)
+        return True
+    path.parent.mkdir(parents=True, exist_ok=True)
     if mode is None and there is not None:
         mode = there.st_mode & 0o777
     tmp = path.parent / temp_name(path.name, secrets.token_hex(6))
@@ -42,6 +49,28 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None, repl
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+    return False
+
+
+def hard_links(path: Path) -> int:
+    """How many names the file at `path` has (1 for a file that is not there: a new note will have one)."""
+    try:
+        return path.stat().st_nlink
+    except OSError:
+        return 1
+
+
+def write_in_place(path: Path, data: bytes) -> None:
+    """Write `data` into the file itself (every name of it sees it), mode, owner and inode kept."""
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.ftruncate(fd, len(data))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def keep_owner(path: Path, was: os.stat_result) -> None:

@@ -563,6 +563,11 @@ def move_note(vault: str | Path | None, src_path: str, dst_path: str, *, update_
     check_writable(dst.path, dst.rel)
     for rel in {src.rel, *(entry["path"] for entry in files if entry["path"] != dst.rel)}:
         notes.check_backup_folder(vault, rel)  # (its dry run too)
+    # a note with other names (hard links) is rewritten in place, and the moved one stays that file: said
+    for entry in files:
+        names = notes.hard_links(src.path if entry["path"] == dst.rel else v.files[entry["path"]].path)
+        if names > 1:
+            warnings.append(notes.hard_linked(entry["path"], names, dry_run=dry_run))
     out: dict[str, Any] = {"ok": True, "from": src.rel, "to": dst.rel, "dry_run": dry_run, "moved": False,
                            "update_links": update_links, "content_changed": moved_plan is not None,
                            "backup": None, "links_rewritten": sum(len(p.links) for p in plans.values()),
@@ -587,6 +592,10 @@ def move_note(vault: str | Path | None, src_path: str, dst_path: str, *, update_
         os.rename(src.path, dst.path)
         if moved_text is not None:
             notes.atomic_write_text(dst.path, moved_text)
+    elif moved_text is not None and notes.hard_links(src.path) > 1:
+        dst.path.parent.mkdir(parents=True, exist_ok=True)
+        notes.link_no_clobber(src.path, dst.path, keep_source=True)  # its other names keep to it, edit included
+        notes.atomic_write_text(dst.path, moved_text)
     elif moved_text is not None:
         notes.atomic_write_bytes(dst.path, moved_text.encode("utf-8"), mode=src.path.stat().st_mode & 0o777,
                                  replace=False)

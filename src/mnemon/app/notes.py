@@ -13,7 +13,8 @@ Sections are found by the parser's rules (no heading in front matter or fenced c
 indents), so the editor edits the headings ingest sees, named by their text as written or as displayed (the first of
 twins, said: `note_headings`); diffs are ones `git apply` and `patch` take. A note the user may not write is refused.
 
-Writes are atomic (temp file in the same directory, fsync, `os.replace`), an existing note that changes is first
+Writes are atomic (temp file in the same directory, fsync, `os.replace`; a note with other names, hard links, is
+written in place so they stay one file, and the reply warns `hard_linked`), an existing note that changes is first
 copied to `<vault>/.mnemon-backups/<path>.<UTC stamp>.bak` (not `.md`, so ingestion never reads backups back in),
 and every mutating call takes `dry_run` to return the unified diff without touching the disk. A note keeps its bytes:
 its line endings (CRLF stays CRLF; inserted lines take the note's own style), a leading UTF-8 BOM (ignored when
@@ -53,7 +54,7 @@ from .note_lists import is_item, item_key, next_marker
 from .note_match import replaced, spans
 from .note_hidden import check_append_seen, check_content_closes, check_edit_hides_nothing, check_not_hidden
 # (atomic_write_text and link_no_clobber: for note_tools, resolve and setup, which reach them here)
-from .note_files import atomic_write_bytes, atomic_write_text, link_no_clobber  # noqa: F401
+from .note_files import atomic_write_bytes, atomic_write_text, hard_links, link_no_clobber  # noqa: F401
 from .note_names import backup_name, check_backup_room, check_folders, check_names, check_writable
 # The parser's own definitions of front matter, code, headings and links: the editor must agree with the graph on
 # each (a heading the graph never saw must not be edited, a link it never saw not rewritten, and one it resolves
@@ -368,6 +369,8 @@ def _commit(vault: str | Path | None, target: Resolved, before: NoteText | None,
             check_backup_folder(vault, target.rel)
         out["diff"] = _diff(target.rel, before.bom + before.text if before is not None else None,
                             (before.bom if before is not None else "") + after)
+        if (names := hard_links(target.path)) > 1:
+            out.setdefault("warnings", []).append(hard_linked(target.rel, names, dry_run=dry_run))
     if dry_run or not changed:
         return out
     now_there = target.path.read_bytes() if target.path.exists() else None
@@ -385,6 +388,14 @@ def _commit(vault: str | Path | None, target: Resolved, before: NoteText | None,
     else:
         out["hint"] = f"recall and retrieve find the change after {next_ingest()}"
     return out
+
+
+def hard_linked(rel: str, names: int, *, dry_run: bool) -> dict[str, Any]:
+    """The warning of a write into a note with other names (hard links), made in place to keep them one file."""
+    done = "would be" if dry_run else "was"
+    return {"code": "hard_linked", "path": rel, "links": names,
+            "reason": f"the note has {names} names (hard links): it {done} written in place, so every name shows the "
+                      "edit (not atomically: the backup holds the old text)"}
 
 
 def skipped_by_ingest(rel: str) -> bool:
