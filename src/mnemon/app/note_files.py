@@ -1,5 +1,6 @@
 """How the note editor puts a file on disk: whole or not at all (a temporary file beside it, fsync, rename), with
-the mode and owner of the note it replaces, and never over another file when asked not to."""
+the mode and owner of the note it replaces, and never over another file when asked not to. Run as root, a file or
+folder it makes is given the owner and group of the folder it is made in (`owned`)."""
 from __future__ import annotations
 
 import os
@@ -17,9 +18,11 @@ def atomic_write_text(path: Path, text: str) -> bool:
     return atomic_write_bytes(path, text.encode("utf-8"))
 
 
-def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None, replace: bool = True) -> bool:
+def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None, replace: bool = True,
+                       like: os.stat_result | None = None) -> bool:
     """`atomic_write_text` for bytes; `mode` forces the file mode, and `replace=False` refuses (`Conflict`) to
     overwrite an existing file, checked by the kernel at the final link rather than by a racy look beforehand.
+    A new file takes the owner and group of `like` (a moved note's), else, run as root, of its folder (`owned`).
 
     A file with other names (hard links: `ln note.md elsewhere.md`) is written in place, as vim and Emacs do, and
     True is returned: the rename gave the edited name a new file and left every other name on the old text, the
@@ -28,7 +31,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None, repl
     if there is not None and there.st_nlink > 1:
         write_in_place(path, data)
         return True
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folders(path.parent)
     if mode is None and there is not None:
         mode = there.st_mode & 0o777
     tmp = path.parent / temp_name(path.name, secrets.token_hex(6))
@@ -38,8 +41,11 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None, repl
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        if there is not None:
-            keep_owner(tmp, there)
+        model = there if there is not None else like
+        if model is not None:
+            keep_owner(tmp, model)
+        else:
+            owned(tmp)
         if mode is not None:
             os.chmod(tmp, mode)
         if replace:
@@ -71,6 +77,30 @@ def write_in_place(path: Path, data: bytes) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def owned(path: Path) -> None:
+    """Give a file or folder just made the owner and group of the folder it is in, when run as root (an agent in a
+    container, a cron job): a note, backup or backup folder root made in a user's vault was root's, and the user's
+    own next edit could not write its backup there, nor the user delete or change the note."""
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        keep_owner(path, path.parent.stat())
+
+
+def make_folders(folder: Path) -> None:
+    """`mkdir -p folder`, each folder made `owned`."""
+    missing: list[Path] = []
+    while not folder.is_dir() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    for made in reversed(missing):
+        try:
+            made.mkdir()
+        except FileExistsError:
+            if not made.is_dir():
+                raise
+            continue  # (made meanwhile by another process: whoever made it gave it its owner)
+        owned(made)
 
 
 def keep_owner(path: Path, was: os.stat_result) -> None:

@@ -39,6 +39,7 @@ from ..core.vault.links import LinkIndex, display_links, normalise_link_key, pla
 from ..core.vault.model import NoteIdentity
 from ..core.vault.parser import parse_note
 from . import notes
+from .note_files import make_folders
 from .note_match import folded, literal_hit
 from .note_names import check_writable
 from .notes import BACKUP_DIR, MAX_NOTE_BYTES, Resolved
@@ -593,14 +594,15 @@ def move_note(vault: str | Path | None, src_path: str, dst_path: str, *, update_
         if moved_text is not None:
             notes.atomic_write_text(dst.path, moved_text)
     elif moved_text is not None and notes.hard_links(src.path) > 1:
-        dst.path.parent.mkdir(parents=True, exist_ok=True)
+        make_folders(dst.path.parent)
         notes.link_no_clobber(src.path, dst.path, keep_source=True)  # its other names keep to it, edit included
         notes.atomic_write_text(dst.path, moved_text)
-    elif moved_text is not None:
-        notes.atomic_write_bytes(dst.path, moved_text.encode("utf-8"), mode=src.path.stat().st_mode & 0o777,
-                                 replace=False)
+    elif moved_text is not None:  # a new file, with the note's mode, owner and group
+        was = src.path.stat()
+        notes.atomic_write_bytes(dst.path, moved_text.encode("utf-8"), mode=was.st_mode & 0o777, replace=False,
+                                 like=was)
     else:
-        dst.path.parent.mkdir(parents=True, exist_ok=True)
+        make_folders(dst.path.parent)
         notes.link_no_clobber(src.path, dst.path, keep_source=True)  # the file itself: mode, mtime, inode
     for entry in files:
         if entry["path"] != dst.rel:

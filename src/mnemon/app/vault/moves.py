@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import notes
+from ..note_files import make_folders, owned
 
 MOVES_FILE = "moves.jsonl"
 # a journal past this is cut to its newer half: a move is read by the next ingest of each store, so old ones only
@@ -31,7 +32,7 @@ def record_move(vault: str | Path | None, src_rel: str, dst_rel: str, from_sha25
     at = (clock or (lambda: datetime.now(timezone.utc)))()
     line = json.dumps({"from": src_rel, "to": dst_rel, "from_sha256": from_sha256, "to_sha256": to_sha256,
                        "at": at.isoformat()}, ensure_ascii=False) + "\n"
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folders(path.parent)
     size = path.stat().st_size if path.exists() else 0
     if size + len(line) > MAX_JOURNAL_BYTES:
         kept = [f"{row}\n" for row in path.read_text("utf-8", errors="replace").splitlines()]
@@ -43,6 +44,8 @@ def record_move(vault: str | Path | None, src_rel: str, dst_rel: str, from_sha25
             if journal.read(1) != b"\n":
                 line = "\n" + line
         journal.write(line.encode("utf-8"))
+    if not size:
+        owned(path)  # (a journal root started in a user's vault)
 
 
 def read_moves(root: str | Path) -> list[dict[str, str]]:
