@@ -2,10 +2,10 @@
 
 A `chmod 444` note was overwritten without a word: the atomic rename replaces the file whatever its mode. Every
 editor write to a note (or into a folder) the user cannot write is now `readonly`, with nothing written and no
-backup left behind; a dry run says the same."""
+backup left behind; a dry run says the same. Run as root the same notes are refused (round 38: these tests no longer
+pretend not to be root)."""
 from __future__ import annotations
 
-import os
 import stat
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -19,20 +19,6 @@ from mnemon.core.errors import ReadOnly
 
 CLOCK = lambda: datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)  # noqa: E731
 TEXT = "# T\n\n## S\n- a\n"
-
-
-@pytest.fixture(autouse=True)
-def as_a_user(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Root may write any file, so `os.access` says yes to it: as root, answer as the owner without root would."""
-    if os.geteuid() != 0:
-        return
-    real = os.access
-
-    def access(path: Any, mode: int, **kwargs: Any) -> bool:
-        if mode & os.W_OK and not stat.S_IMODE(os.stat(path).st_mode) & stat.S_IWUSR:
-            return False
-        return real(path, mode, **kwargs)
-    monkeypatch.setattr(os, "access", access)
 
 
 @pytest.fixture

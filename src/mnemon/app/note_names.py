@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 from pathlib import Path
 
 from ..core.errors import Conflict, InvalidInput, ReadOnly
@@ -65,16 +66,26 @@ def check_folders(root: Path, parts: list[str], raw: str) -> None:
 def check_writable(path: Path, rel: str) -> None:
     """Refuse (`readonly`) to write a note the user may not write, or into a folder they may not write in: the
     rename that makes a write atomic replaced a read-only note without a word (and a folder refused only after the
-    backup was made, with `internal`)."""
-    if path.exists() and not os.access(path, os.W_OK):
+    backup was made, with `internal`).
+
+    Root may write any file, but a note or folder its owner made read-only (`chmod 444`, `chmod a-w`) is the owner
+    saying "do not change this": run as root (an agent in a container, a cron job), it is refused as the owner
+    would be refused, not written over without a word."""
+    if path.exists() and not _may_write(path, os.W_OK):
         raise ReadOnly(f"{rel} is read-only (no permission to write it); nothing was written: make it writable "
                        "(chmod u+w) to edit it", path=rel)
     folder = path.parent
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise ReadOnly(f"no permission to write in the folder of {rel} ({folder}); nothing was written", path=rel,
-                       folder=str(folder))
+    if not _may_write(folder, os.W_OK | os.X_OK):
+        raise ReadOnly(f"no permission to write in the folder of {rel} ({folder}); nothing was written: make it "
+                       "writable (chmod u+w) to write there", path=rel, folder=str(folder))
+
+
+def _may_write(path: Path, mode: int) -> bool:
+    if not os.access(path, mode):
+        return False
+    return not (hasattr(os, "geteuid") and os.geteuid() == 0) or bool(path.stat().st_mode & stat.S_IWUSR)
 
 
 def check_backup_room(root: Path, parts: list[str], rel: str) -> None:
