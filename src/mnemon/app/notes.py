@@ -17,7 +17,8 @@ Writes are atomic (temp file in the same directory, fsync, `os.replace`; a note 
 written in place so they stay one file, and the reply warns `hard_linked`), an existing note that changes is first
 copied to `<vault>/.mnemon-backups/<path>.<UTC stamp>.bak` (not `.md`, so ingestion never reads backups back in),
 and every mutating call takes `dry_run` to return the unified diff without touching the disk. A note keeps its bytes:
-its line endings (CRLF stays CRLF; inserted lines take the note's own style), a leading UTF-8 BOM (ignored when
+its line endings (CRLF stays CRLF; inserted lines take the note's own style; a new note's are LF, whatever the
+content's, as Obsidian writes on every system), a leading UTF-8 BOM (ignored when
 looking for headings, written back), and the backup is the file's exact bytes. Mneme's `--force`
 escape hatch is deliberately absent. The vault-level commands (list, search, daily, move, delete, status) live in
 `note_tools` and share these rules, the backups and `link_sites` below.
@@ -557,7 +558,9 @@ def write_note(vault: str | Path | None, rel_path: str, content: str, *, mode: s
     if mode == "create":
         if before is not None:
             raise Conflict(f"note {target.rel} already exists; use --mode overwrite or append", path=target.rel)
-        after = content
+        # a new note's lines end in LF, as append, overwrite, upsert and add-bullet make one: CRLF content (an
+        # argument or payload from Windows) made the one note of the vault with CRs, by this mode only
+        after = _styled(content, newline)
     elif mode == "overwrite":
         after = _styled(content, newline)
         if before is not None and before.bom:
