@@ -174,10 +174,10 @@ def list_notes(vault: str | Path | None, folder: str | None = None, *, pattern: 
     where = notes.safe_folder(vault, folder)
     root = notes.safe_folder(vault, None).path
     found, _ = _walk(root, where.path)
-    if pattern:
-        glob = pattern.casefold()
-        found = [n for n in found if fnmatch.fnmatchcase(n.rel.rsplit("/", 1)[-1].casefold(), glob)
-                 or fnmatch.fnmatchcase(n.rel.casefold(), glob)]
+    if pattern:  # whatever the Unicode form of the pattern and of the names (macOS writes é as e + accent)
+        glob = folded(pattern, case_sensitive=False)
+        found = [n for n in found if fnmatch.fnmatchcase(folded(n.rel.rsplit("/", 1)[-1], case_sensitive=False), glob)
+                 or fnmatch.fnmatchcase(folded(n.rel, case_sensitive=False), glob)]
     if sort == "modified":
         found.sort(key=lambda n: (-n.mtime, n.rel))
     elif sort == "size":
