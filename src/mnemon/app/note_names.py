@@ -63,23 +63,24 @@ def check_folders(root: Path, parts: list[str], raw: str) -> None:
             raise InvalidInput(f"{file} is a file, not a folder: no note can be inside it", path=raw, file=file)
 
 
-def check_writable(path: Path, rel: str) -> None:
+def check_writable(path: Path, rel: str, *, doing: str = "edit it", file: bool = True) -> None:
     """Refuse (`readonly`) to write a note the user may not write, or into a folder they may not write in: the
     rename that makes a write atomic replaced a read-only note without a word (and a folder refused only after the
     backup was made, with `internal`).
 
     Root may write any file, but a note or folder its owner made read-only (`chmod 444`, `chmod a-w`) is the owner
     saying "do not change this": run as root (an agent in a container, a cron job), it is refused as the owner
-    would be refused, not written over without a word."""
-    if path.exists() and not _may_write(path, os.W_OK):
+    would be refused, not written over without a word. `file=False` asks only for the folder (a note moved away
+    unchanged loses a name there: `mv` asks nothing of the file); `doing` ends the message."""
+    if file and path.exists() and not _may_write(path, os.W_OK):
         raise ReadOnly(f"{rel} is read-only (no permission to write it); nothing was written: make it writable "
-                       "(chmod u+w) to edit it", path=rel)
+                       f"(chmod u+w) to {doing}", path=rel)
     folder = path.parent
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
     if not _may_write(folder, os.W_OK | os.X_OK):
         raise ReadOnly(f"no permission to write in the folder of {rel} ({folder}); nothing was written: make it "
-                       "writable (chmod u+w) to write there", path=rel, folder=str(folder))
+                       f"writable (chmod u+w) to {doing}", path=rel, folder=str(folder))
 
 
 def _may_write(path: Path, mode: int) -> bool:

@@ -562,6 +562,11 @@ def move_note(vault: str | Path | None, src_path: str, dst_path: str, *, update_
         if entry["path"] != dst.rel:
             check_writable(v.files[entry["path"]].path, entry["path"])
     check_writable(dst.path, dst.rel)
+    # the note leaves its folder, and a read-only one is not rewritten on the way (its own links rebased): the
+    # unlink failed last, with internal, leaving two copies; a chmod 444 note came out with other text
+    check_writable(src.path, src.rel, doing="move it (its own links change), or pass --no-update-links"
+                   if moved_plan is not None else "move it out of there",
+                   file=moved_plan is not None)
     for rel in {src.rel, *(entry["path"] for entry in files if entry["path"] != dst.rel)}:
         notes.check_backup_folder(vault, rel)  # (its dry run too)
     # a note with other names (hard links) is rewritten in place, and the moved one stays that file: said
@@ -639,6 +644,9 @@ def delete_note(vault: str | Path | None, rel_path: str, *, force: bool = False,
     if inbound and not force:
         raise Conflict(f"{len(inbound)} note(s) link to {target.rel}; fix those links or pass --force",
                        path=target.rel, linked_from=linked)
+    # a read-only note is not deleted (`rm` asks first), nor one in a folder it cannot be removed from (the unlink
+    # failed with internal, after the backup was made)
+    check_writable(target.path, target.rel, doing="delete it")
     data = target.path.read_bytes()
     out: dict[str, Any] = {"ok": True, "path": target.rel, "dry_run": dry_run, "deleted": False, "forced": force,
                            "bytes": len(data), "backup": None, "linked_from": linked}
