@@ -30,7 +30,7 @@ def require_memory(rt: Runtime, node_id: str) -> Memory:
     if node is None:
         gone = rt.store.get_node(node_id, include_deleted=True)
         if gone is not None and gone.deleted_at:
-            raise _removed(rt, gone)
+            raise removed_refusal(rt, gone)
         raise NotFound(f"no active memory with id {node_id!r}; "
                        + step("`mnemon recall` or `mnemon log` lists ids", "`recall` or `log` lists ids"))
     return node
@@ -47,7 +47,7 @@ def removal_of(rt: Runtime, node: Memory) -> tuple[str, dict[str, Any]]:
     return (rows[0].op, rows[0].detail) if rows else ("forget", {})
 
 
-def _removed(rt: Runtime, node: Memory) -> NotFound:
+def removed_refusal(rt: Runtime, node: Memory) -> NotFound:
     """The refusal for an id the store holds deleted: it said "no active memory", as of an id never stored, so a
     memory auto-pruned at the cap read as mistyped — when, by what, and how it comes back."""
     by, detail = removal_of(rt, node)

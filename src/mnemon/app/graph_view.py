@@ -22,6 +22,7 @@ from ..core.ontology import category_of
 from ..core.surface import step
 from ..core.text import excerpt
 from ..core.vault.links import link_name
+from .curation import removed_refusal
 from .runtime import Runtime
 
 MAX_NODES = 2000
@@ -59,6 +60,9 @@ def graph_view(rt: Runtime, *, focus: str | None = None, depth: int = 1, max_nod
         raise InvalidInput("give a focus or a folder, not both")
     if focus:
         if store.get_node(focus) is None:
+            gone = store.get_node(focus, include_deleted=True)
+            if gone is not None and gone.deleted_at:  # when and by what, as `show` says it: not "no node"
+                raise removed_refusal(rt, gone)
             raise NotFound(f"no node {focus!r}; " + step("`mnemon recall` or the overview (no focus) lists ids",
                                                          "`recall`, or `graph` without a focus, lists ids"))
         chosen, cut = _around(rt, focus, depth, max_nodes, statuses)
