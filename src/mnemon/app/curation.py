@@ -63,8 +63,10 @@ def removed_refusal(rt: Runtime, node: Memory) -> NotFound:
                     f"--revive-forgotten`); its text is in `mnemon log --op {by}`",
                     "`forget` with undo true brings it back (or an export made before: `mnemon import FILE "
                     f"--revive-forgotten`); its text is in `log` with op {by}")
+    from .revival import undo_status  # (revival reads how a memory was removed from here)
+
     return NotFound(f"memory {node.id!r} was {how} at {node.deleted_at}; {back}", id=node.id,
-                    deleted_at=node.deleted_at, removed_by=by)
+                    deleted_at=node.deleted_at, removed_by=by, undo=undo_status(rt, [node.id])[node.id])
 
 
 def show(rt: Runtime, node_id: str) -> dict[str, Any]:

@@ -384,8 +384,13 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
             known = sorted(LOG_OPS, key=lambda name: -difflib.SequenceMatcher(None, op, name).ratio())
             raise InvalidInput(f"unknown operation {op!r} for --op: the log records {', '.join(known)}", op=op,
                                valid=known)
-        return {"entries": [{"id": e.id, "op": e.op, "insight_id": e.node_id, "detail": e.detail,
-                             "created_at": e.created_at} for e in entries]}
+        rows = [{"id": e.id, "op": e.op, "insight_id": e.node_id, "detail": e.detail, "created_at": e.created_at}
+                for e in entries]
+        if any(r["op"] in ("forget", "prune") for r in rows):  # (the write pipeline loads only for those)
+            from .revival import annotate_removals
+
+            annotate_removals(self.rt, rows)
+        return {"entries": rows}
 
     def receipt(self, *, limit: int = 20) -> dict[str, Any]:
         """The newest `limit` log rows as a privacy-reduced audit export (`app/receipt.py`): operations, times and

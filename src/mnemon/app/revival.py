@@ -88,6 +88,46 @@ def _checked_ids(node_ids: Sequence[str]) -> list[str]:
 
 
 def _plan(rt: Runtime, ids: list[str], *, dry_run: bool) -> _Plan:
+    plan, refused = _checked(rt, ids)
+    if refused:
+        raise _refusal_of_all(refused, len(ids), dry_run)
+    _plan_edges(rt, plan)
+    return plan
+
+
+def undo_status(rt: Runtime, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Whether `forget --undo` would bring each of these back, as the call itself would decide: `{"possible":
+    true}`, or `{"possible": false, "reason", "message"}` with its refusal's (so Undo is offered only where it
+    works)."""
+    plan, refused = _checked(rt, list(dict.fromkeys(ids)))
+    out: dict[str, dict[str, Any]] = {node_id: {"possible": True} for node_id in plan.nodes}
+    for problem in refused:
+        out[str(problem.details["id"])] = {"possible": False, "reason": problem.details.get("reason"),
+                                           "message": problem.message}
+    return out
+
+
+def annotate_removals(rt: Runtime, entries: list[dict[str, Any]]) -> None:
+    """Each `forget` and `prune` row of the log says whether its removal still holds (`in_effect`: the memory has
+    neither come back nor been removed again since) and, if it does, whether `forget --undo` can bring it back
+    (`undo`, as `undo_status`): the log alone did not tell a removal undone since from one to undo."""
+    rows = [e for e in entries if e["op"] in ("forget", "prune") and e["insight_id"]]
+    nodes = {i: rt.store.get_node(i, include_deleted=True) for i in dict.fromkeys(e["insight_id"] for e in rows)}
+    holding = {e["insight_id"] for e in rows if _holds(nodes[e["insight_id"]], e)}
+    status = undo_status(rt, sorted(holding)) if holding else {}
+    for entry in rows:
+        entry["in_effect"] = _holds(nodes[entry["insight_id"]], entry)
+        if entry["in_effect"]:
+            entry["undo"] = status[entry["insight_id"]]
+
+
+def _holds(node: Memory | None, entry: dict[str, Any]) -> bool:
+    # a removal writes its log row and the row's deleted_at with the same instant
+    return node is not None and node.deleted_at is not None and node.deleted_at == entry["created_at"]
+
+
+def _checked(rt: Runtime, ids: list[str]) -> tuple[_Plan, list[MnemonError]]:
+    """The ids that can come back (in the plan, with how each was removed) and the refusals of the others."""
     plan = _Plan()
     refused: list[MnemonError] = []
     for node_id in ids:
@@ -105,10 +145,7 @@ def _plan(rt: Runtime, ids: list[str], *, dry_run: bool) -> _Plan:
                 + step(f"`mnemon show {twin}` has it (forget that one first to bring this one back)",
                        f"`show` {twin} has it (forget that one first to bring this one back)"),
                 id=node_id, reason="duplicate", existing_id=twin))
-    if refused:
-        raise _refusal_of_all(refused, len(ids), dry_run)
-    _plan_edges(rt, plan)
-    return plan
+    return plan, refused
 
 
 def _refusal(rt: Runtime, node_id: str, node: Memory | None, plan: _Plan) -> MnemonError | None:
