@@ -7,11 +7,12 @@ import { excerpt } from './details.js';
 import { ui } from './state.js';
 
 export class ApiError extends Error {
-  constructor(code, message, status) {
+  constructor(code, message, status, details) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.status = status;
+    this.details = details && typeof details === 'object' ? details : {}; // a removed memory's: when, by what
   }
 }
 
@@ -99,7 +100,8 @@ async function request(url, init, signal, retried) {
   if (response.ok && body !== null && !(body && body.ok === false)) return body;
   const error = body && body.error;
   if (error && typeof error === 'object') {
-    throw new ApiError(error.code || `http_${response.status}`, error.message || response.statusText, response.status);
+    throw new ApiError(error.code || `http_${response.status}`, error.message || response.statusText, response.status,
+      error.details);
   }
   if (typeof error === 'string') throw new ApiError(body.code || `http_${response.status}`, error, response.status);
   const message = excerpt(text, 200) || response.statusText || 'not JSON';

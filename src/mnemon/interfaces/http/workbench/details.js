@@ -1,7 +1,8 @@
 /* The workbench's details panel: DOM for one node (`show`) or one edge (`explain_edge`), and, on a server that allows
  * writes, the review controls of an edge (validate, weaken, kill with a confirm step, an optional reason). The
  * builders take the payload and an `env` of callbacks and lookups (titleOf, showNode, showLink, focusOn, review, the
- * drawn node or link), and return elements; the caller puts them in the panel. */
+ * drawn node or link, and a stored memory's forget controls), and return elements; the caller puts them in the
+ * panel. */
 
 /** h('p', {class: 'x', onclick: f}, 'text', child) → an element; null/false children are skipped. */
 export function h(tag, attrs, ...children) {
@@ -80,6 +81,7 @@ export function nodeDetails(m, id, env) {
     m.content && m.content.trim() !== title ? h('div', { class: 'content', dir: 'auto' }, m.content) : null,
     h('div', { class: 'row-actions' },
       env.focus !== me ? h('button', { type: 'button', onclick: () => env.focusOn(me) }, 'Focus graph here') : null),
+    isMemory && env.forgetControls ? env.forgetControls(me, title) : null,  // (a server taking writes)
     h('h4', null, `Edges (${edges.length})`),
     edges.length ? h('ul', { class: 'edges' }, shownEdges.map((e) => {
       const out = e.source_id === me;

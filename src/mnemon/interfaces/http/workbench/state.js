@@ -13,7 +13,8 @@ export const el = {
   resultsBox: $('results-box'), resultsTitle: $('results-title'), resultsClose: $('results-close'),
   limits: $('limits'), folder: $('folder'), maxNodes: $('max-nodes'), maxLinks: $('max-links'), depth: $('depth'),
   showCandidates: $('show-candidates'), showKilled: $('show-killed'), overview: $('overview'), frame: $('frame'),
-  announce: $('announce'),
+  announce: $('announce'), forgottenOpen: $('forgotten-open'), forgottenBox: $('forgotten-box'),
+  forgottenTitle: $('forgotten-title'), forgottenList: $('forgotten'), forgottenClose: $('forgotten-close'),
 };
 export const ctx = el.canvas.getContext('2d');
 

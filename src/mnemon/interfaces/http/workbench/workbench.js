@@ -11,6 +11,7 @@
  *   input.js   pointer, wheel and keyboard input on the canvas
  *   layout.js  the capped force simulation
  *   details.js the details panel's DOM, with the review controls
+ *   forgetting.js forget with its preview, a removed memory's details, the Forgotten panel, and Undo
  * Every URL is relative (`api/graph`, `./layout.js`), so the page works under any `--mount` prefix. The simulation runs
  * in slices of ~12 ms per animation frame and stops when settled; drawing culls what is off screen.
  * `window.workbench` exposes the live state for tests and debugging.
@@ -18,6 +19,7 @@
 import { api, post, serverInfo } from './api.js';
 import { excerpt, h, linkDetails, nodeDetails } from './details.js';
 import { frame, requestDraw, resize, startSimulation } from './draw.js';
+import { forgetControls, init as initForgetting, removedDetails, removedHow } from './forgetting.js';
 import { listen } from './input.js';
 import { placeNew } from './layout.js';
 import {
@@ -211,7 +213,10 @@ async function loadGraph(focus, fromAddress, notice) {
  * the API); a page that has drawn nothing yet draws the overview instead. */
 function noFocus(focus, err) {
   noteError('Graph', err);
-  const missing = ['No node “', said(excerpt(focus, 80)), '” in this store'];
+  const removed = err && err.details && err.details.removed_by;
+  if (removed) showNode(focus);  // its details say when it went, with Undo where it can come back
+  const missing = removed ? ['“', said(excerpt(titleOf(focus), 80)), `” was ${removedHow(removed)}`]
+    : ['No node “', said(excerpt(focus, 80)), '” in this store'];
   if (!G.loaded) {
     loadGraph(null, true, [...missing, ': the overview is drawn instead.']);
     return;
@@ -246,9 +251,11 @@ async function loadStoreTotals() {
 // ---------------------------------------------------------------- details panel
 let detailsSeq = 0;
 let shownLink = null; // the explain_edge payload in the panel: re-rendered when the server turns out to allow writes
+let shownNode = null; // likewise the node in the panel ({m} from show, or {removed}: show's not_found of a removed one)
 
 function select(sel) {
   shownLink = null;
+  shownNode = null;
   ui.selected = sel;
   requestDraw();
 }
@@ -294,16 +301,26 @@ async function showNode(id) {
     renderNode(memory, id);
   } catch (err) {
     if (seq !== detailsSeq) return;
-    detailsLoading(`Could not load ${id}.`);
-    reportError('Details', err, () => showNode(id));
+    if (err && err.code === 'not_found' && err.details && err.details.removed_by) renderRemoved(err, id);
+    else {
+      detailsLoading(`Could not load ${id}.`);
+      reportError('Details', err, () => showNode(id));
+    }
   }
   if (keyboard) refocusDetails();
 }
 
 function renderNode(m, id) {
+  shownNode = { m, id };
   setDetails(nodeDetails(m, id, {
     graphNode: G.byId.get(m.id || id), focus: G.focus, titleOf, showLink, focusOn: loadGraph,
+    forgetControls: ui.writable ? forgetControls : null,
   }));
+}
+
+function renderRemoved(err, id) {
+  shownNode = { removed: err, id };
+  setDetails(removedDetails(id, err));
 }
 
 async function showLink(id) {
@@ -355,6 +372,10 @@ async function loadServerInfo() {
     reportError('Server info', err, loadServerInfo);
   }
   if (ui.writable && shownLink) renderLink(shownLink.x, shownLink.id);
+  if (ui.writable && shownNode) {
+    if (shownNode.m) renderNode(shownNode.m, shownNode.id);
+    else renderRemoved(shownNode.removed, shownNode.id);
+  }
 }
 
 /** "edge 12 (Lighthouse → Bram Okafor, links_to)" as status parts, each title isolated. */
@@ -496,6 +517,7 @@ async function runSearch(asked) {
 
 // ---------------------------------------------------------------- controls
 listen({ showNode, showLink, focusOn: loadGraph, clearSelection });
+initForgetting({ loadGraph, showNode, loadStoreTotals, focus: () => G.focus, titleOf });
 el.search.addEventListener('submit', (e) => {
   e.preventDefault();
   const query = el.q.value.trim();
