@@ -220,3 +220,21 @@ def test_a_read_only_server_lists_what_was_forgotten_with_no_forget_or_undo(page
     assert page.page.locator("#forgotten button[data-action='undo']").count() == 0
     assert not any(r.startswith("POST ") for r in page.state()["requests"])
     assert _errors(page) == []
+
+
+def test_forgetting_what_was_forgotten_since_shows_when_with_undo(page: Page, own_store: Store,
+                                                                  writable: str) -> None:
+    """Forgotten elsewhere (the CLI, another tab) after its details were shown: Forget… said "Forget preview failed
+    (not_found): …", the details still offering to forget a memory that was gone."""
+    gone = _remember(own_store, BETA)
+    _open_details(page, writable, gone)
+    _cli(own_store.db, own_store.env, "forget", gone)
+    page.page.locator("#details button[data-action='forget']").click()
+    page.wait("s.status.text.includes('was already forgotten')")
+    assert "failed" not in _text(page, "#status")
+    page.page.locator("#details p.removed").wait_for()
+    assert BETA in _text(page, "#details h3")
+    assert page.page.locator("#details button[data-action='forget']").count() == 0
+    page.page.locator("#details button[data-action='undo']").click()
+    page.wait("s.status.text.startsWith('Brought back')")
+    assert _show(own_store, gone)["id"] == gone

@@ -81,7 +81,7 @@ export function forgetControls(id, title) {
     try {
       dry = await post('forget', { id, dry_run: true });
     } catch (err) {
-      reportError('Forget preview', err);
+      if (!goneSince(id, title, err)) reportError('Forget preview', err);
       return;
     }
     armed = true;
@@ -100,6 +100,18 @@ export function forgetControls(id, title) {
   h('h4', { id: 'forget-title' }, 'Forget'),
   h('div', { class: 'review-buttons' }, button, cancel),
   hint);
+}
+
+/** A forget refused because the memory was removed since the panel showed it (another tab, the CLI, an
+ * auto-prune): said so, and its details become what is left of it, with their Undo. */
+function goneSince(id, title, err) {
+  const by = err && err.code === 'not_found' && err.details && err.details.removed_by;
+  if (!by) return false;
+  noteError('Forget', err);
+  setStatus(['“', said(excerpt(title || nameOf(id), 60)), `” was already ${removedHow(by)}, at `,
+    when(err.details.deleted_at), '.'], 'error');
+  page.showNode(id);
+  return true;
 }
 
 /** What `forget` with dry_run answered, as the confirmation says it: the edges it would retire, each with the
@@ -130,7 +142,7 @@ async function forget(id, title) {
   try {
     result = await post('forget', { id });
   } catch (err) {
-    reportError('Forget', err);
+    if (!goneSince(id, title, err)) reportError('Forget', err);
     return;
   }
   const again = h('button', { type: 'button', class: 'inline', onclick: () => undo(id, title) }, 'Undo');
