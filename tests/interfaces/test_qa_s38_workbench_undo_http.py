@@ -9,34 +9,14 @@
 """
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
-import pytest
+from .test_http import Call, serve
 
-from mnemon.interfaces.http.server import Api, make_server
-
-from .test_http import Call, _request
+__all__ = ["serve"]  # the fixture, shared with test_http.py
 
 WRITES = {"allow_writes": True}
-
-
-@pytest.fixture
-def serve(mem: Any) -> Iterator[Callable[..., Call]]:
-    servers = []
-
-    def start(**options: Any) -> Call:
-        server = make_server(Api(lambda: mem, **options), "127.0.0.1", 0)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-        base = f"http://127.0.0.1:{server.server_address[1]}"
-        return lambda path, **kw: _request(base, path, **kw)
-
-    yield start
-    for server in servers:
-        server.shutdown()
-        server.server_close()
 
 
 def _two(mem: Any) -> tuple[str, str]:
