@@ -681,6 +681,9 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
     budget = _check_int("budget", budget, 1, MAX_BUDGET)
     max_items = _check_int("max_items", max_items, 1, 100)
     when = parse_as_of(as_of)
+    if when is not None and when > rt.now():  # a replay of an instant to come: said, or read as a real one
+        rt.warnings.append(f"as_of {iso(when)} is after now: nothing is known of what will be written by then, so "
+                           "the pack is today's, its ages and dates read from that instant")
     now = when or rt.now()
     hinted = hint_words(hints)
     hint_tokens = frozenset(parse_hints(hinted)) if hinted else frozenset()
