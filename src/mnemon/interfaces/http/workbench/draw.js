@@ -191,11 +191,11 @@ function arrowHead(l, size) {
 /** Labels in screen pixels, most important first (focus, selection, hover, then notes by degree), each on the right
  * of its node, else on the left: where it covers no other node (cut to 14 characters if that is what it takes),
  * never over another label nor past the canvas's edge (else it is skipped: a label over a node hides it, and which
- * nodes a cut view draws changes with the graph's ties, so no layout can be counted on to leave room). The important ones are always
- * drawn: at full length (60 characters) where that fits, else short (30, the length framing counts on), covering
- * others only if nothing else fits. Framing leaves room
- * for every label on the right, so `drawn.outside` (labels pushed off their first place by an edge) stays 0 until
- * the view is zoomed or panned. */
+ * nodes a cut view draws changes with the graph's ties, so no layout can be counted on to leave room). The
+ * important ones are always drawn: at full length (60 characters) where that fits, else short (30, the length
+ * framing counts on), covering others only if nothing else fits. Framing leaves room for every label on the
+ * right, so `drawn.outside` (labels pushed off their first place by an edge) stays 0 until the view is zoomed or
+ * panned. */
 function drawLabels(visible, drawn, lit) {
   const { w, h, dpr } = ui.size;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
