@@ -21,7 +21,7 @@ from mnemon.core.errors import Conflict, InvalidInput, NotFound
 from mnemon.core.intent import VALID_INTENTS
 from mnemon.core.model import CATEGORIES, MNEMON_EDGE_TYPES
 from mnemon.core import validation
-from mnemon.interfaces import operations
+from mnemon.interfaces import operations, schema_keywords
 from mnemon.interfaces.operations import BY_NAME, OPERATIONS, check_args
 
 from interfaces.test_qa_s37_contract5 import as_written  # tests/ is on sys.path
@@ -114,7 +114,7 @@ def test_a_javascript_client_reads_the_patterns_as_the_server_does() -> None:
               "console.log(JSON.stringify(patterns.map(p => samples.map(s => new RegExp(p, 'u').test(s)))));")
     done = subprocess.run(["node", "-e", script], input=json.dumps([patterns, samples]), capture_output=True,
                           text=True, timeout=60, check=True)
-    assert json.loads(done.stdout) == [[bool(operations._ecma(p).search(s)) for s in samples] for p in patterns]
+    assert json.loads(done.stdout) == [[bool(schema_keywords.ecma(p).search(s)) for s in samples] for p in patterns]
 
 
 # ── integers as JSON Schema counts them ──────────────────────────────────────

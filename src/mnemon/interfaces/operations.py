@@ -7,7 +7,6 @@ take the same arguments, are checked the same way (`check_args`) and return the 
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -19,10 +18,11 @@ from ..core.intent import VALID_INTENTS
 from ..core.model import CATEGORIES, ISO_INSTANT, LOG_OPS, MNEMON_EDGE_TYPES
 from ..core.validation import (ENTITY_MODES, MAX_CONTENT_CHARS, MAX_ENTITIES, MAX_ENTITY_CHARS, MAX_SOURCE_CHARS,
                                MAX_TAG_CHARS, MAX_TAGS, surrogate_path)
-from ..core.world.values import refuse_unknown_keys
-from . import scalar_text, schema_keywords
-from .schema_keywords import ANY_OF_MEANING as _ANY_OF_MEANING, any_of as _any_of, ecma as _ecma, rule_key as _key
-from .schema_keywords import search as _search
+from . import schema_keywords
+from .argument_values import (BLANK_ONLY, BLANK_OR_NUL, MAX_INTEGER, NOT_BLANK, NUL, PY_SPACE as _PY_SPACE,
+                              char_class as _char_class, checked as _checked)
+from .argument_values import NOT_MEANING as _NOT_MEANING, PATTERN_MEANING as _PATTERN_MEANING
+from .schema_keywords import any_of as _any_of
 
 # app.context's, app.recall's and app.curation's (a test pins them equal): importing them here would load recall and
 # numpy for `mcp serve`
@@ -35,37 +35,11 @@ RELATED_DIRECTIONS = ("both", "out", "in")  # app.curation's (tests/app/test_rel
 STATE_VALIDITIES = ("current", "lapsed", "future", "superseded", "retracted", "unbacked")
 STATE_ORDERS = ("subject", "updated_at_desc", "created_at_desc")
 STATE_TYPES = ("belief", "open_loop")
-MAX_INTEGER = 2**63 - 1
 MAX_PAYLOAD_ITEMS = 5000  # app.vault.payload's MAX_ITEMS (a test pins them equal)
 MAX_META_KEYS = 20  # app.curation's (a test pins them equal)
 MAX_FORGET_DAYS = 36_500  # app.vault.lifecycle's (a test pins them equal)
 
 
-def _char_class(chars: str) -> str:
-    """`chars` as a regex class body of `\\uXXXX` escapes, which ECMA-262 (a JavaScript client) and Python's `re`
-    (jsonschema, `check_args`) read alike; a bare `\\s` means different characters in the two."""
-    codes = sorted(map(ord, chars))
-    runs: list[list[int]] = []
-    for code in codes:
-        if runs and code == runs[-1][1] + 1:
-            runs[-1][1] = code
-        else:
-            runs.append([code, code])
-    return "".join(f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}" for a, b in runs)
-
-
-# blank is what `str.strip` removes (the facade's test) plus U+FEFF, which JavaScript's `\s` counts as space: a
-# text blank by either reading is refused, so no client's own check disagrees with the server's. (Every character
-# `str.isspace` accepts is below U+3001; a test checks the whole range.)
-_PY_SPACE = "".join(chr(c) for c in range(0x3001) if chr(c).isspace())
-_BLANK = _char_class(_PY_SPACE + "\ufeff")
-NOT_BLANK = r"\S"  # the readable hint; `BLANK_ONLY` under `not` is the exact rule
-BLANK_ONLY = f"^[{_BLANK}]*$"
-NUL = "\\u0000"  # what no text of a memory holds (content, tags, entities, source): PostgreSQL text cannot
-BLANK_OR_NUL = f"{BLANK_ONLY}|{NUL}"
-_NOT_MEANING = {BLANK_ONLY: "must not be blank", BLANK_OR_NUL: "must not be blank or contain a NUL character",
-                NUL: "must not contain a NUL character"}
-# a refusal by pattern in words, where the regex itself would be all a caller is told
 # a scope as app/vault/payload.py's `check_scope` takes it: after "mneme://" a name with no space (as Python's
 # `isspace` reads it: the facade's test) and no NUL, not only slashes; trailing slashes and spaces are dropped. The
 # bare "^mneme://" let "mneme://" and "mneme://a b" past a client's check into the facade's refusal.
@@ -81,12 +55,10 @@ INTENT = (f"^[{_char_class(_PY_SPACE)}]*("
 # spaces `str.strip` drops around it (empty: not given); anchored, so a standard validator and `check_args` refuse
 # the same texts
 ISO_TIME = f"^(|[{_char_class(_PY_SPACE)}]*({ISO_INSTANT})[{_char_class(_PY_SPACE)}]*)$"
-_PATTERN_MEANING = {ISO_TIME: "must be an RFC 3339 / ISO-8601 date or time, e.g. 2026-05-01 or 2026-05-01T09:30:00Z",
-                    MNEME_SCOPE: "must be a mneme:// scope without spaces, e.g. mneme://agent/session-1",
-                    INTENT: f"must be one of {', '.join(VALID_INTENTS)} (in any case)"}
-_JSON_TYPES: Mapping[str, tuple[type, ...]] = {"string": (str,), "integer": (int,), "number": (int, float),
-                                               "boolean": (bool,), "array": (list,), "object": (dict,),
-                                               "null": (type(None),)}
+_PATTERN_MEANING.update({
+    ISO_TIME: "must be an RFC 3339 / ISO-8601 date or time, e.g. 2026-05-01 or 2026-05-01T09:30:00Z",
+    MNEME_SCOPE: "must be a mneme:// scope without spaces, e.g. mneme://agent/session-1",
+    INTENT: f"must be one of {', '.join(VALID_INTENTS)} (in any case)"})
 
 
 @dataclass(frozen=True)
@@ -196,114 +168,6 @@ def check_args(op: Operation, args: Any) -> dict[str, Any]:
             at = "" if value is None else f" {json.dumps(value)}"
             raise InvalidInput(f"{op.name}: argument {name!r}{at} needs {other!r}", field=name)
     return checked
-
-
-def _a(kind: str) -> str:
-    return kind if kind == "null" else f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}"
-
-
-def _json_type(value: Any) -> str:
-    """`value`'s type as a JSON client names it ("object", "null"), not as Python does ("dict", "NoneType")."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    return {float: "number", str: "string", dict: "object", list: "array"}.get(type(value), type(value).__name__)
-
-
-def _checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
-    expected = spec.get("type")
-    value = scalar_text.read(expected, value)  # a number or a boolean as its JSON text ("5"): the value it writes
-    if isinstance(expected, list):  # one of several types: checked as the one the value has
-        if value is None and "null" in expected:
-            return value
-        fits = [kind for kind in expected if kind != "null" and _json_type(value) in (kind, "integer" * (
-            kind == "number"))]
-        if not fits:
-            raise InvalidInput(f"{what} must be {' or '.join(_a(kind) for kind in expected)}; got "
-                               f"{scalar_text.named(value, _json_type(value))}")
-        spec = {**spec, "type": fits[0]}
-        expected = fits[0]
-    if expected == "integer" and isinstance(value, float) and value.is_integer():
-        value = int(value)  # JSON Schema counts 5.0 as an integer; the facade wants an int
-    kinds = _JSON_TYPES.get(expected or "", ())
-    # JSON has no separate bool: true is not an integer here, even though Python says so
-    if kinds and (not isinstance(value, kinds) or (isinstance(value, bool) and expected != "boolean")):
-        raise InvalidInput(f"{what} must be {_a(str(expected))}; got {scalar_text.named(value, _json_type(value))}")
-    if expected == "number" and not math.isfinite(value):  # Python's JSON reads NaN and Infinity
-        raise InvalidInput(f"{what} must be a finite number")
-    if expected in ("integer", "number"):
-        unbounded = MAX_INTEGER if expected == "integer" else math.inf
-        low, high = spec.get("minimum", -unbounded), spec.get("maximum", unbounded)
-        if not low <= value <= high:
-            raise InvalidInput(f"{what} must be from {low} to {high}; got {value}")
-    if "enum" in spec and value not in spec["enum"]:
-        raise InvalidInput(f"{what} must be one of {', '.join(map(str, spec['enum']))}; got {value!r}")
-    if isinstance(value, str):
-        if len(value) > spec.get("maxLength", len(value)):
-            raise InvalidInput(f"{what} is {len(value)} characters; the limit is {spec['maxLength']}")
-        if "pattern" in spec.get("not", {}) and _ecma(spec["not"]["pattern"]).search(value):
-            raise InvalidInput(f"{what} {_NOT_MEANING.get(spec['not']['pattern'], 'is not allowed')}")
-        if "pattern" in spec and not _ecma(spec["pattern"]).search(value):
-            raise InvalidInput(f"{what} {_PATTERN_MEANING.get(spec['pattern'], 'must match ' + spec['pattern'])}")
-    if isinstance(value, dict):
-        if len(value) > spec.get("maxProperties", len(value)):
-            raise InvalidInput(f"{what} has {len(value)} keys; the limit is {spec['maxProperties']}")
-        if spec.get("additionalProperties") is False:  # in the library's words, with the closest known field
-            refuse_unknown_keys(value, schema_keywords.known_keys(spec, value, _search), what)
-        # a field the library refuses to go without, stated so a client that checks the schema is told first (a
-        # sense event's description said observed_at defaulted to now; the library refused the event without it)
-        missing = [key for key in spec.get("required", ()) if key not in value]
-        if missing:
-            raise InvalidInput(f"{what} is missing {missing[0]!r}")
-        # a rule between fields (a field that has other names, a side effect's handle): the rule in words, else the
-        # first spelling of the field is the one named
-        alternatives = spec.get("anyOf", ())
-        if alternatives and not any(_fits(what, alt, value) for alt in alternatives):
-            rule = _ANY_OF_MEANING.get(_key(alternatives))
-            raise InvalidInput(f"{what} {rule or 'is missing ' + repr(alternatives[0]['required'][0])}")
-        for rules in spec.get("allOf", ()):  # several rules between the fields (an action's), each an anyOf
-            _checked(what, rules, value)
-        # what an object inside an argument states of its own, each field as read (a number given as its text)
-        value = {**value, **{key: _checked(f"{what}, field {key!r}", inner, value[key])
-                             for key, inner in schema_keywords.fields(spec, value, _search)}}
-    if isinstance(value, str) and spec.get("contentMediaType") == "application/json":
-        try:  # metadata or a match as its JSON text: what the text holds is checked as the object would be
-            held = json.loads(value)
-        except ValueError:
-            raise InvalidInput(f"{what} is a text that is not JSON (give an object, or its JSON text)") from None
-        # the object the text holds, as the argument states an object (contentSchema adds to it)
-        held_spec = {**{key: spec[key] for key in _OBJECT_KEYWORDS if key in spec}, **spec["contentSchema"]}
-        read = _checked(f"{what} (its JSON text)", held_spec, held)
-        if read != held:  # a number or a boolean inside it as its text: the object as read, else the text as given
-            value = read
-    if "const" in spec and (value != spec["const"] or type(value) is not type(spec["const"])):
-        raise InvalidInput(f"{what} must be {json.dumps(spec['const'])}")
-    if spec.get("not", {}).get("type") == "null" and value is None:
-        raise InvalidInput(f"{what} must not be null")
-    if "const" in spec.get("not", {}) and value == spec["not"]["const"]:
-        raise InvalidInput(f"{what} must not be {spec['not']['const']}")
-    if isinstance(value, list):
-        if len(value) > spec.get("maxItems", len(value)):
-            raise InvalidInput(f"{what} has {len(value)} items; the limit is {spec['maxItems']}")
-        if len(value) < spec.get("minItems", 0):
-            raise InvalidInput(f"{what} must hold at least {spec['minItems']} item(s)")
-        value = [_checked(f"{what}, item {i}", spec.get("items", {}), item) for i, item in enumerate(value)]
-    return value
-
-
-_OBJECT_KEYWORDS = ("required", "properties", "patternProperties", "additionalProperties", "anyOf", "allOf",
-                    "maxProperties")
-
-
-def _fits(what: str, alternative: Mapping[str, Any], value: Any) -> bool:
-    try:
-        _checked(what, alternative, value)
-    except InvalidInput:
-        return False
-    return True
 
 
 def with_defaults(op: Operation, args: dict[str, Any], defaults: Mapping[str, Any] | None) -> dict[str, Any]:
