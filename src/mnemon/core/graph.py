@@ -61,30 +61,34 @@ def bfs(start: str, neighbors: Neighbors, *, max_depth: int = 2, limit: int | No
 def topo_order(ids: Sequence[str], causal_edges: Iterable[tuple[str, str]], score: dict[str, float]) -> list[str]:
     """Kahn's algorithm: causes before effects; among ready nodes first the one leading to the best result (its own
     score or the best of the effects it leads to), then the higher score, then the earlier in `ids` (the caller's
-    ranking: recall's tie-break by importance and recency, not the ids' random order); cycle members appended in that
-    order. Ready nodes taken by their own score alone put a chain of weak causes ahead of the cause of the best
-    result, and that result near the bottom.
+    ranking: recall's tie-break by importance and recency, not the ids' random order). Ready nodes taken by their own
+    score alone put a chain of weak causes ahead of the cause of the best result, and that result near the bottom.
+    A cycle is broken at its best member (`_acyclic`): appended after every ready node, a cycle's members — a plan
+    "causing" its own correction, read before it — put the best result behind all the unrelated ones.
 
     >>> topo_order(["effect", "cause"], [("cause", "effect")], {"effect": 0.9, "cause": 0.1})
     ['cause', 'effect']
     >>> topo_order(["best", "weak", "weak_effect", "why"], [("why", "best"), ("weak", "weak_effect")],
     ...            {"best": 0.8, "weak": 0.6, "weak_effect": 0.5, "why": 0.3})
     ['why', 'best', 'weak', 'weak_effect']
+    >>> topo_order(["best", "other", "old"], [("old", "best"), ("best", "old")],
+    ...            {"best": 0.7, "other": 0.3, "old": 0.1})
+    ['best', 'other', 'old']
     """
     members = set(ids)
+    position = {i: k for k, i in enumerate(ids)}
+    pairs = _acyclic([(a, b) for a, b in dict.fromkeys(causal_edges) if a in members and b in members and a != b],
+                     lambda i: (-score.get(i, 0.0), position[i]))
     indeg = dict.fromkeys(ids, 0)
     succ: dict[str, list[str]] = {i: [] for i in ids}
-    for a, b in dict.fromkeys(causal_edges):
-        if a in members and b in members and a != b:
-            succ[a].append(b)
-            indeg[b] += 1
-    position = {i: k for k, i in enumerate(ids)}
+    for a, b in pairs:
+        succ[a].append(b)
+        indeg[b] += 1
     leads_to: dict[str, float] = {}
 
-    def best_reached(i: str, path: frozenset[str] = frozenset()) -> float:
+    def best_reached(i: str) -> float:
         if i not in leads_to:
-            below = [best_reached(nb, path | {i}) for nb in succ[i] if nb not in path]  # (a cycle ends the path)
-            leads_to[i] = max([score.get(i, 0.0), *below])
+            leads_to[i] = max([score.get(i, 0.0), *(best_reached(nb) for nb in succ[i])])
         return leads_to[i]
 
     def key(i: str) -> tuple[float, float, int]:
@@ -100,6 +104,62 @@ def topo_order(ids: Sequence[str], causal_edges: Iterable[tuple[str, str]], scor
             if indeg[nb] == 0:
                 ready.append(nb)
         ready.sort(key=key)
-    placed = set(order)
-    rest = sorted((i for i in ids if i not in placed), key=key)
-    return order + rest
+    return order
+
+
+def _acyclic(pairs: list[tuple[str, str]], rank: Callable[[str], tuple[float, int]]) -> list[tuple[str, str]]:
+    """`pairs` without the edges that close a cycle: in each strongly connected component the edges into its best
+    member (lowest `rank`) from inside it are dropped, which makes that member the cycle's first, until none is left."""
+    while True:
+        components = [c for c in _strong_components(pairs) if len(c) > 1]
+        if not components:
+            return pairs
+        cut: set[tuple[str, str]] = set()
+        for comp in components:
+            head = min(comp, key=rank)
+            cut.update((a, head) for a in comp)
+        pairs = [p for p in pairs if p not in cut]
+
+
+def _strong_components(pairs: Sequence[tuple[str, str]]) -> list[set[str]]:
+    """Tarjan's strongly connected components, iteratively (a result list of 100 must not meet the recursion limit)."""
+    succ: dict[str, list[str]] = {}
+    for a, b in pairs:
+        succ.setdefault(a, []).append(b)
+        succ.setdefault(b, [])
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[set[str]] = []
+    for root in succ:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            node, k = work.pop()
+            if k == 0:
+                index[node] = low[node] = len(index)
+                stack.append(node)
+                on_stack.add(node)
+            if k < len(succ[node]):
+                work.append((node, k + 1))
+                nb = succ[node][k]
+                if nb not in index:
+                    work.append((nb, 0))
+                elif nb in on_stack:
+                    low[node] = min(low[node], index[nb])
+                continue
+            if low[node] == index[node]:
+                comp: set[str] = set()
+                while True:
+                    top = stack.pop()
+                    on_stack.discard(top)
+                    comp.add(top)
+                    if top == node:
+                        break
+                out.append(comp)
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+    return out
