@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import InvalidInput
 from ..core.keywords import SKIP_KEY, VAULT_SOURCE_PREFIX
 from ..core.model import EDGE_STATUSES, SOURCED_PREFIXES, Edge, Memory, iso, parse_iso
-from ..core.ontology import DEFAULT_ONTOLOGY, category_of
+from ..core.ontology import DEFAULT_ONTOLOGY, category_of, is_symmetric
 from ..core.text import excerpt, marked_window_at, tokens
 from ..core.vault.lifecycle import kept_active, truth_policy
 from ..core.vault.observations import DEFAULT_HINTS, hint_words
@@ -458,6 +458,8 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
     killed = len(killed_ids) if as_of is None else len(_read_edges(store, killed_ids, len(killed_ids), as_of)[0])
     out: list[dict[str, Any]] = []
     in_scope = 0
+    # a link written both ways (temporal, entity, semantic) is two rows saying one thing: the second is no item
+    twins: dict[tuple[str, frozenset[str], str, str], str] = {}
     for e in edges:
         if scope_paths is not None and in_scope >= edge_cap:
             break  # read beyond the cap only to find the scope's edges: the rest were never candidates
@@ -502,6 +504,8 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
             repeated = e.dst if e.dst in item_ids else e.src if e.src in item_ids else None
         else:
             repeated = _repeats_item(e.evidence, (e.src, e.dst), item_texts)
+        twin = ((relation, frozenset((e.src, e.dst)), e.evidence or "", e.source_path or "")
+                if is_symmetric(relation) else None)
         if scope_paths is not None and not _in_path_scope(e.source_path, (ends.get(e.src), ends.get(e.dst)),
                                                           (e.src, e.dst), scope_paths):
             reason = "outside_path_scope"
@@ -513,6 +517,8 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
             # an observation edge to an item, or any edge whose evidence is an item's own sentence (the bullet's
             # mentions_date edge): the budget pays for that sentence once, as the item
             reason = "duplicate_of_item"
+        elif twin is not None and (repeated := twins.get(twin)) is not None:
+            reason = "duplicate_of_item"
         if scope_paths is not None and reason != "outside_path_scope":
             in_scope += 1
         if reason:
@@ -520,6 +526,8 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
                             "truth_policy": policy, "reason": reason,
                             **({"duplicate_of": repeated} if reason == "duplicate_of_item" else {})})
             continue
+        if twin is not None:
+            twins[twin] = item["id"]
         out.append(item)
     return out, killed
 

@@ -190,6 +190,12 @@ def inverse_of(relation: str, ontology: Ontology = DEFAULT_ONTOLOGY) -> str | No
     return spec.inverse if spec else None
 
 
+def is_symmetric(relation: str, ontology: Ontology = DEFAULT_ONTOLOGY) -> bool:
+    """A relation whose edge from A to B says what its edge from B to A says (temporal, entity, semantic)."""
+    spec = ontology.classify(relation)
+    return bool(spec and spec.symmetric)
+
+
 def relations_for_graph(graph: GraphName, ontology: Ontology = DEFAULT_ONTOLOGY) -> tuple[str, ...]:
     if graph not in GRAPHS:
         raise InvalidInput(f"unknown graph {graph!r}; expected one of {', '.join(GRAPHS)}", graph=graph)
