@@ -6,6 +6,7 @@ take the same arguments, are checked the same way (`check_args`) and return the 
 """
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -136,10 +137,14 @@ def check_args(op: Operation, args: Any) -> dict[str, Any]:
     args = {name: value for name, value in args.items() if value is not None}
     unknown = sorted(set(args) - set(op.properties))
     if unknown:
-        raise InvalidInput(f"{op.name}: unknown argument {unknown[0]!r}; it takes {', '.join(op.properties) or 'none'}")
+        # the argument it resembles, as the CLI's "Did you mean '--limit'?": an agent fixes `limt` in one retry
+        near = difflib.get_close_matches(unknown[0].casefold(), list(op.properties), n=1)
+        guess = f" (did you mean {near[0]!r}?)" if near else ""
+        raise InvalidInput(f"{op.name}: unknown argument {unknown[0]!r}{guess}; it takes "
+                           f"{', '.join(op.properties) or 'none'}", field=unknown[0], allowed=list(op.properties))
     missing = [name for name in op.required if args.get(name) is None]
     if missing:
-        raise InvalidInput(f"{op.name}: missing argument {missing[0]!r}")
+        raise InvalidInput(f"{op.name}: missing argument {missing[0]!r}", field=missing[0])
     for name, value in args.items():
         where = surrogate_path(value, name)
         if where is not None:
@@ -156,7 +161,7 @@ def check_args(op: Operation, args: Any) -> dict[str, Any]:
     for first, second in op.exclusive:
         if checked.get(first) and checked.get(second):
             given = "true" if op.properties[first]["type"] == "boolean" else "given"
-            raise InvalidInput(f"{op.name}: arguments {first!r} and {second!r} cannot both be {given}")
+            raise InvalidInput(f"{op.name}: arguments {first!r} and {second!r} cannot both be {given}", field=second)
     for name, other, value in op.needs:
         if name in checked and checked.get(other) != value:
             def said(given: Any) -> str:  # as JSON writes it: true, not Python's True
