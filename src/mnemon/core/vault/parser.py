@@ -1,11 +1,11 @@
 """`parse_note`: one Markdown note → a `ParsedNote`. Pure: text in, values out, never raises on content.
 
 Fence detection walks the lines once; everything else is a handful of whole-note regex scans whose offsets
-map back to lines by bisection. Fenced code blocks (``` and ~~~, any indentation, inside block quotes too) are
-opaque: nothing inside them is a heading, link, tag, task, date or email — Mneme matched bullets inside
-fences (reference §8.2 item 2). Inline code spans are blanked (same length, so offsets stay valid) before
-anything is extracted from a line; so is math (``$…$``, ``$$…$$``, and a ``$$`` block is opaque as a fence is, when
-something closes it). Lines are counted on ``\\n`` after folding ``\\r\\n``/``\\r``, 1-based.
+map back to lines by bisection. Code blocks, fenced or indented (`code.py`), are opaque: nothing inside them is a
+heading, link, tag, task, date or email — Mneme matched bullets inside fences (reference §8.2 item 2). Inline code
+spans are blanked (same length, so offsets stay valid) before anything is extracted from a line; so is math (``$…$``,
+``$$…$$``, and a ``$$`` block is opaque as a fence is, when something closes it).
+Lines are counted on ``\\n`` after folding ``\\r\\n``/``\\r``, 1-based.
 
 Comments — ``<!-- … -->`` and Obsidian's ``%% … %%``, on one line or across lines — are hidden from the reader, so
 nothing inside them is extracted either (a commented-out task was an open loop, a commented link an edge); a
@@ -13,8 +13,7 @@ research-resolution payload, which lives in an HTML comment, is still read. A ``
 the note, as in Obsidian; a ``<!--`` never closed is text.
 Setext headings (``Title`` over ``===`` or ``---``) are headings, as every renderer shows them.
 
-Not handled, on purpose: indented (4-space) code blocks — nested list content is indented the same way and matters
-more — tables and block references.
+Not handled, on purpose: tables and block references.
 """
 from __future__ import annotations
 
@@ -31,6 +30,7 @@ from typing import Mapping, NamedTuple, Sequence
 from urllib.parse import unquote
 
 from mnemon.core.errors import InvalidInput
+from mnemon.core.vault.code import blank_code_spans, code_blanked_lines
 from mnemon.core.vault.comments import reader_lines, without_block_ids
 from mnemon.core.vault.dates import date_spans
 from mnemon.core.vault.frontmatter import normalise_tag, split_front_matter
@@ -63,8 +63,6 @@ from mnemon.core.vault.observations import (
     score_task,
 )
 
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
-_QUOTE_PREFIX = re.compile(r"^[ \t]*(?:>[ \t]?)+")
 # Whole-note patterns: one C-level scan per note instead of a Python loop per line. Each starts with a literal
 # ("\n", "[[", "#", "@") because a leading look-behind or character class makes Python's regex engine attempt
 # a match at every offset, which dominated ingest time. Line patterns run over "\n" + text.
@@ -119,81 +117,6 @@ _FOLDER_TYPES: dict[str, str] = {
 
 def _evidence(line: str) -> str:
     return line.strip()[:EVIDENCE_MAX_CHARS]
-
-
-def blank_code_spans(line: str) -> str:
-    """Replace inline code spans (a run of N backticks up to the next run of exactly N) with spaces.
-
-    Runs are indexed by length first, so each opener finds its closer by bisection: a line of thousands of
-    unmatched runs costs O(n log n), not O(n^2).
-    """
-    if "`" not in line:
-        return line
-    runs: list[tuple[int, int]] = []
-    starts_by_length: dict[int, list[int]] = {}
-    length = len(line)
-    at = line.find("`")
-    while at != -1:
-        end = at
-        while end < length and line[end] == "`":
-            end += 1
-        runs.append((at, end - at))
-        starts_by_length.setdefault(end - at, []).append(at)
-        at = line.find("`", end)
-    chars: list[str] | None = None
-    position = 0
-    for start, run in runs:
-        if start < position:
-            continue  # inside a span already blanked
-        same = starts_by_length[run]
-        index = bisect_right(same, start)
-        if index == len(same):
-            continue  # an unmatched run is literal text
-        closing_end = same[index] + run
-        if chars is None:
-            chars = list(line)
-        chars[start:closing_end] = " " * (closing_end - start)
-        position = closing_end
-    return "".join(chars) if chars is not None else line
-
-
-def _opens_math_block(line: str) -> bool:
-    """Whether `line` opens a display math block: ``$$`` first on it (after any quote markers), not closed on it."""
-    quote = _QUOTE_PREFIX.match(line) if ">" in line else None
-    text = line[quote.end() if quote else 0:].lstrip(" \t")
-    return text.startswith("$$") and "$$" not in text[2:]
-
-
-def blank_math_spans(line: str) -> str:
-    """`line` with its inline math blanked like code (same length): ``$$…$$``, and ``$…$`` whose opening ``$`` is
-    followed by a non-space and whose closing one follows a non-space and is not followed by a digit (Pandoc's
-    rule, so "$5 and $10" is text); ``\\$`` is a dollar sign. Linear: when a ``$`` finds no closing one, no later
-    one can."""
-    at = line.find("$")
-    if at == -1:
-        return line
-    chars = list(line)
-    length = len(line)
-    while at != -1:
-        if at and line[at - 1] == "\\" or at + 1 == length or line[at + 1] in " \t":
-            at = line.find("$", at + 1)
-            continue
-        if line[at + 1] == "$":
-            close = line.find("$$", at + 2)
-            end = close + 2 if close != -1 else -1
-        else:
-            close = line.find("$", at + 1)
-            while close != -1 and (line[close - 1] in " \t\\" or line[close + 1:close + 2].isdigit()):
-                close = line.find("$", close + 1)
-            if close == -1:
-                break
-            end = close + 1
-        if end == -1:
-            at = line.find("$", at + 2)
-            continue
-        chars[at:end] = " " * (end - at)
-        at = line.find("$", end)
-    return "".join(chars)
 
 
 def heading_text_of(raw: str) -> str:
@@ -429,49 +352,6 @@ def _front_matter_dates(lines: Sequence[str], front: FrontMatter) -> list[DateMe
         for _offset, matched, year, month, day in date_spans(blanked_links(value)):
             found.append(DateMention(matched, year, month, day, index + 1, _evidence(line)))
     return found
-
-
-def code_blanked_lines(lines: Sequence[str], body_start: int) -> tuple[list[str], ParseWarning | None]:
-    """Lines with front matter, fenced code and display math blocks emptied and inline code and math blanked: the
-    same count; a line not emptied keeps its length (inline code and math become spaces)."""
-    body = lines[body_start:]
-    probe = "\n".join(body)  # most notes have none: one C-level test instead of a test per line
-    if "`" not in probe and "~" not in probe and "$" not in probe:
-        return [""] * body_start + list(body), None
-    last_math = max((index for index in range(body_start, len(lines)) if "$$" in lines[index]), default=-1)
-    prose = [""] * len(lines)
-    fence_char, fence_len, fence_line = "", 0, 0
-    in_math = False
-    for index in range(body_start, len(lines)):
-        line = lines[index]
-        if in_math:
-            in_math = "$$" not in line
-            continue
-        if "$" in line and not fence_char:
-            if index < last_math and _opens_math_block(line):
-                in_math = True
-                continue
-            if "`" not in line and "~" not in line:
-                prose[index] = blank_math_spans(line)
-                continue
-        if "`" in line or "~" in line:
-            quote = _QUOTE_PREFIX.match(line) if ">" in line else None
-            fence = _FENCE.match(line[quote.end():] if quote else line)
-            if fence_char:
-                if fence and fence.group(1)[0] == fence_char and len(fence.group(1)) >= fence_len \
-                        and not fence.group(2).strip():
-                    fence_char = ""
-                continue
-            if fence and not (fence.group(1)[0] == "`" and "`" in fence.group(2)):
-                fence_char, fence_len, fence_line = fence.group(1)[0], len(fence.group(1)), index + 1
-                continue
-            prose[index] = blank_math_spans(blank_code_spans(line))
-        elif not fence_char:
-            prose[index] = line
-    warning = None
-    if fence_char:
-        warning = ParseWarning("unclosed_code_fence", "code fence never closed; the rest is code", fence_line)
-    return prose, warning
 
 
 class _Lines:

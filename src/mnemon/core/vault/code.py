@@ -1,0 +1,187 @@
+"""What a note shows as code: fenced blocks (``` and ~~~, any indentation, inside block quotes too), indented blocks,
+inline code spans, and math (``$…$``, ``$$…$$``, a ``$$`` block). The parser extracts nothing from any of them.
+
+An indented code block is CommonMark's: lines indented four spaces (or a tab) after a blank line or at the start
+of the body, outside any list. Read as prose, a Markdown example in one (``    - [ ] buy milk``) became an open loop
+and its ``[[link]]`` an edge; Obsidian shows it as code. A list's content is indented the same way and matters
+more, so a block whose paragraph above is a list item's, or is itself indented, is not code.
+"""
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from typing import AbstractSet, Sequence
+
+from mnemon.core.vault.model import ParseWarning
+
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
+_QUOTE_PREFIX = re.compile(r"^[ \t]*(?:>[ \t]?)+")
+
+
+def blank_code_spans(line: str) -> str:
+    """Replace inline code spans (a run of N backticks up to the next run of exactly N) with spaces.
+
+    Runs are indexed by length first, so each opener finds its closer by bisection: a line of thousands of
+    unmatched runs costs O(n log n), not O(n^2).
+    """
+    if "`" not in line:
+        return line
+    runs: list[tuple[int, int]] = []
+    starts_by_length: dict[int, list[int]] = {}
+    length = len(line)
+    at = line.find("`")
+    while at != -1:
+        end = at
+        while end < length and line[end] == "`":
+            end += 1
+        runs.append((at, end - at))
+        starts_by_length.setdefault(end - at, []).append(at)
+        at = line.find("`", end)
+    chars: list[str] | None = None
+    position = 0
+    for start, run in runs:
+        if start < position:
+            continue  # inside a span already blanked
+        same = starts_by_length[run]
+        index = bisect_right(same, start)
+        if index == len(same):
+            continue  # an unmatched run is literal text
+        closing_end = same[index] + run
+        if chars is None:
+            chars = list(line)
+        chars[start:closing_end] = " " * (closing_end - start)
+        position = closing_end
+    return "".join(chars) if chars is not None else line
+
+
+def _opens_math_block(line: str) -> bool:
+    """Whether `line` opens a display math block: ``$$`` first on it (after any quote markers), not closed on it."""
+    quote = _QUOTE_PREFIX.match(line) if ">" in line else None
+    text = line[quote.end() if quote else 0:].lstrip(" \t")
+    return text.startswith("$$") and "$$" not in text[2:]
+
+
+def blank_math_spans(line: str) -> str:
+    """`line` with its inline math blanked like code (same length): ``$$…$$``, and ``$…$`` whose opening ``$`` is
+    followed by a non-space and whose closing one follows a non-space and is not followed by a digit (Pandoc's
+    rule, so "$5 and $10" is text); ``\\$`` is a dollar sign. Linear: when a ``$`` finds no closing one, no later
+    one can."""
+    at = line.find("$")
+    if at == -1:
+        return line
+    chars = list(line)
+    length = len(line)
+    while at != -1:
+        if at and line[at - 1] == "\\" or at + 1 == length or line[at + 1] in " \t":
+            at = line.find("$", at + 1)
+            continue
+        if line[at + 1] == "$":
+            close = line.find("$$", at + 2)
+            end = close + 2 if close != -1 else -1
+        else:
+            close = line.find("$", at + 1)
+            while close != -1 and (line[close - 1] in " \t\\" or line[close + 1:close + 2].isdigit()):
+                close = line.find("$", close + 1)
+            if close == -1:
+                break
+            end = close + 1
+        if end == -1:
+            at = line.find("$", at + 2)
+            continue
+        chars[at:end] = " " * (end - at)
+        at = line.find("$", end)
+    return "".join(chars)
+
+
+
+
+def code_blanked_lines(lines: Sequence[str], body_start: int) -> tuple[list[str], ParseWarning | None]:
+    """Lines with front matter, fenced and indented code and display math blocks emptied and inline code and math
+    blanked: the same count; a line not emptied keeps its length (inline code and math become spaces)."""
+    body = lines[body_start:]
+    probe = "\n".join(body)  # most notes have none: one C-level test instead of a test per line
+    indented = indented_code(lines, body_start, probe)
+    if "`" not in probe and "~" not in probe and "$" not in probe:
+        prose = [""] * body_start + list(body)
+        for index in indented:
+            prose[index] = ""
+        return prose, None
+    last_math = max((index for index in range(body_start, len(lines)) if "$$" in lines[index]), default=-1)
+    prose = [""] * len(lines)
+    fence_char, fence_len, fence_line = "", 0, 0
+    in_math = False
+    for index in range(body_start, len(lines)):
+        line = lines[index]
+        if in_math:
+            in_math = "$$" not in line
+            continue
+        if indented and index in indented and not fence_char:
+            continue  # (a fence inside one is code too: it opens nothing)
+        if "$" in line and not fence_char:
+            if index < last_math and _opens_math_block(line):
+                in_math = True
+                continue
+            if "`" not in line and "~" not in line:
+                prose[index] = blank_math_spans(line)
+                continue
+        if "`" in line or "~" in line:
+            quote = _QUOTE_PREFIX.match(line) if ">" in line else None
+            fence = _FENCE.match(line[quote.end():] if quote else line)
+            if fence_char:
+                if fence and fence.group(1)[0] == fence_char and len(fence.group(1)) >= fence_len \
+                        and not fence.group(2).strip():
+                    fence_char = ""
+                continue
+            if fence and not (fence.group(1)[0] == "`" and "`" in fence.group(2)):
+                fence_char, fence_len, fence_line = fence.group(1)[0], len(fence.group(1)), index + 1
+                continue
+            prose[index] = blank_math_spans(blank_code_spans(line))
+        elif not fence_char:
+            prose[index] = line
+    warning = None
+    if fence_char:
+        warning = ParseWarning("unclosed_code_fence", "code fence never closed; the rest is code", fence_line)
+    return prose, warning
+
+
+# a blank line, then a line indented to column 4 (a tab counts to the next multiple of 4)
+_INDENTED_AFTER_BLANK = re.compile(r"\n[ \t]*\n(?: {4}| {0,3}\t)")
+_INDENTED = re.compile(r" {4}| {0,3}\t")
+_LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+
+
+def _opens_code(lines: Sequence[str], at: int, body_start: int) -> bool:
+    """Whether the indented line `at` (after a blank line, or first in the body) starts a code block: the
+    paragraph above it, back to the blank line before that, is at the margin and no list item's."""
+    above = at - 1
+    while above >= body_start and not lines[above].strip():
+        above -= 1
+    while above >= body_start and lines[above].strip():
+        line = lines[above]
+        if line[0] in " \t" or _LIST_MARKER.match(line):
+            return False
+        above -= 1
+    return True
+
+
+def indented_code(lines: Sequence[str], body_start: int, body: str) -> AbstractSet[int]:
+    """The indexes in `lines` of the lines of indented code blocks; `body` is the lines from `body_start` joined."""
+    if "    " not in body and "\t" not in body:
+        return frozenset()
+    starts = [body_start] if _INDENTED.match(body) else []
+    line, counted = body_start - 1, 0
+    padded = "\n" + body  # (so a blank first line counts as one above)
+    for found in _INDENTED_AFTER_BLANK.finditer(padded):
+        line += padded.count("\n", counted, found.end())
+        counted = found.end()
+        starts.append(line)
+    code: set[int] = set()
+    end = 0
+    for start in starts:
+        if start < end or not _opens_code(lines, start, body_start):
+            continue
+        end = start
+        while end < len(lines) and (_INDENTED.match(lines[end]) or not lines[end].strip()):
+            end += 1
+        code.update(range(start, end))
+    return code
