@@ -50,6 +50,7 @@ except ImportError:  # (Windows: no lock, the check at the write still refuses a
 from ..core.vault.frontmatter import split_front_matter
 from ..core.vault.links import LinkIndex, placeholder_key, relative_target, split_link_target
 from ..core.vault.model import ATTACHMENT_EXTENSIONS
+from ..core.vault.references import used_definitions
 from .note_headings import matching, twins
 from .note_lists import is_item, item_key, next_marker
 from .note_match import replaced, spans
@@ -753,18 +754,18 @@ def link_sites(text: str) -> list[LinkSite]:
             begin = m.start() + 2 + lead
             sites.append(LinkSite("wikilink", m.span(), (begin, begin + len(head.strip())),
                                   bisect_right(starts, m.start()), target))
-    if "](" in prose:
-        for m in MD_LINK.finditer(prose):
-            if text[m.start():m.end()] != m.group(0):
-                continue
-            raw = m.group(2)
-            destination = raw.strip("<>").strip()
-            if not destination or URL_SCHEME.match(destination) or destination.startswith("#"):
-                continue
-            path = re.split(r"[#?]", destination, maxsplit=1)[0]
-            begin = m.start(2) + raw.find(destination)
-            sites.append(LinkSite("markdown", m.span(), (begin, begin + len(path)), bisect_right(starts, m.start()),
-                                  destination, path, raw.startswith("<")))
+    written = [(m.span(), m.start(2), m.group(2)) for m in MD_LINK.finditer(prose)] if "](" in prose else []
+    for at, raw in used_definitions(prose) if "]:" in prose else ():  # (a reference link's path is its definition's)
+        written.append(((starts[bisect_right(starts, at) - 1], at + len(raw)), at, raw))
+    for whole, at, raw in written:
+        destination = raw.strip("<>").strip()
+        if text[whole[0]:whole[1]] != prose[whole[0]:whole[1]] or not destination or URL_SCHEME.match(destination) \
+                or destination.startswith("#"):
+            continue
+        path = re.split(r"[#?]", destination, maxsplit=1)[0]
+        begin = at + raw.find(destination)
+        sites.append(LinkSite("markdown", whole, (begin, begin + len(path)), bisect_right(starts, whole[0]),
+                              destination, path, raw.startswith("<")))
     sites.sort(key=lambda s: s.whole)
     return sites
 

@@ -62,6 +62,7 @@ from mnemon.core.vault.observations import (
     score_parts,
     score_task,
 )
+from mnemon.core.vault.references import DEFINITION, reference_links
 
 # Whole-note patterns: one C-level scan per note instead of a Python loop per line. Each starts with a literal
 # ("\n", "[[", "#", "@") because a leading look-behind or character class makes Python's regex engine attempt
@@ -328,6 +329,9 @@ def blanked_links(text: str) -> str:
         text = WIKILINK.sub(_blank, text)
     if "](" in text:
         text = _MD_DESTINATION.sub(lambda m: "]" + " " * (len(m.group(0)) - 1), text)
+    if "]:" in text:  # a reference definition's destination, as an inline link's
+        text = DEFINITION.sub(lambda m: m.group(0)[:m.start(2) - m.start()] + " " * (m.end() - m.start(2)),
+                              "\n" + text)[1:]
     return text
 
 
@@ -406,8 +410,9 @@ def _sections(lines: Sequence[str], body_start: int, headings: Sequence[Heading]
     return sections
 
 
-def _markdown_link(rel_path: str, match: re.Match[str], line_no: int, evidence: str) -> MarkdownLink | ParseWarning | None:
-    destination = match.group(2).strip("<>").strip()
+def _markdown_link(rel_path: str, text: str, written: str, line_no: int, evidence: str
+                   ) -> MarkdownLink | ParseWarning | None:
+    destination = written.strip("<>").strip()
     if not destination or URL_SCHEME.match(destination) or destination.startswith("#"):
         return None
     target = resolve_markdown_target(rel_path, destination)
@@ -420,7 +425,7 @@ def _markdown_link(rel_path: str, match: re.Match[str], line_no: int, evidence: 
     block = link_block(section) if section and "^" in section else None
     if section and block is not None:  # (`#^id` names a block, not a heading; `#Heading^id` both)
         section = section.partition("^")[0].strip() or None
-    return MarkdownLink(target, destination, section, match.group(1).strip(), line_no, evidence, block)
+    return MarkdownLink(target, destination, section, text.strip(), line_no, evidence, block)
 
 
 def _observation_for_item(
@@ -489,14 +494,16 @@ def _links(rel_path: str, prose: str, where: _Lines, warnings: list[ParseWarning
                                           link_block(match.group(1))))
 
     markdown_links: list[MarkdownLink] = []
-    if "](" in prose:
-        for match in MD_LINK.finditer(prose):
-            line_no = where.line_of(match.start())
-            found = _markdown_link(rel_path, match, line_no, where.evidence(line_no))
-            if isinstance(found, MarkdownLink):
-                markdown_links.append(found)
-            elif found is not None:
-                warnings.append(found)
+    written = [(m.start(), m.group(1), m.group(2)) for m in MD_LINK.finditer(prose)] if "](" in prose else []
+    if "]:" in prose and (references := reference_links(prose)):
+        written = sorted(written + references)
+    for start, text, destination in written:
+        line_no = where.line_of(start)
+        found = _markdown_link(rel_path, text, destination, line_no, where.evidence(line_no))
+        if isinstance(found, MarkdownLink):
+            markdown_links.append(found)
+        elif found is not None:
+            warnings.append(found)
     return wikilinks, markdown_links
 
 
