@@ -55,7 +55,8 @@ from ..bulk_gc import paused_gc
 # 19: a bullet's stored `dates` are its date edges' days, none from a link, URL or code span in it
 # 20: an indented code block (four spaces after a blank line, outside a list) is code: nothing in it is parsed
 # 21: a reference-style Markdown link ([text][label] with a `[label]: note.md` definition) is a link
-PLAN_VERSION = "21"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+# 22: an escaped wikilink (``\[[x]]``) is text, not a link
+PLAN_VERSION = "22"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"

@@ -478,6 +478,14 @@ def _property_links(rel_path: str, lines: Sequence[str], front: FrontMatter) -> 
     return found
 
 
+def _escaped(text: str, at: int) -> bool:
+    """Whether the character at `at` follows an odd run of backslashes (an even one escapes only themselves)."""
+    before = at
+    while before and text[before - 1] == "\\":
+        before -= 1
+    return (at - before) % 2 == 1
+
+
 def _links(rel_path: str, prose: str, where: _Lines, warnings: list[ParseWarning], front: FrontMatter | None
            ) -> tuple[list[WikiLink], list[MarkdownLink]]:
     """The wikilinks (the front matter's first) and Markdown links of a note's prose (code and comments blanked), in
@@ -485,6 +493,8 @@ def _links(rel_path: str, prose: str, where: _Lines, warnings: list[ParseWarning
     wikilinks: list[WikiLink] = _property_links(rel_path, where.lines, front) if front is not None else []
     if "[[" in prose:
         for match in WIKILINK.finditer(prose):
+            if match.start() and prose[match.start() - 1] == "\\" and _escaped(prose, match.start()):
+                continue  # ``\[[x]]``: the writer escaped the bracket so it shows as text, as it renders
             target, section, alias = split_link_target(match.group(1))
             if target:  # ``[[#Heading]]`` points inside this note: no edge to make
                 target = relative_target(target, rel_path)
