@@ -56,7 +56,8 @@ from ..bulk_gc import paused_gc
 # 20: an indented code block (four spaces after a blank line, outside a list) is code: nothing in it is parsed
 # 21: a reference-style Markdown link ([text][label] with a `[label]: note.md` definition) is a link
 # 22: an escaped wikilink (``\[[x]]``) is text, not a link
-PLAN_VERSION = "22"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+# 23: a Markdown link in the heading a title is taken from reads as its text
+PLAN_VERSION = "23"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"

@@ -134,7 +134,9 @@ def _collapse(text: str) -> str:
 
 
 def _display_title(text: str) -> str:
-    return _collapse(display_links(text))
+    """A heading as the title a reader sees: each link as its text (``[Spec](Spec.md)`` reads "Spec")."""
+    shown = display_links(text)
+    return _collapse(MD_LINK.sub(lambda link: link.group(1), shown) if "](" in shown else shown)
 
 
 def _stem(rel_path: str) -> str:
