@@ -315,7 +315,7 @@ def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: It
         _place_members(rt, rest, run, world)
         world.finish(head)
         _refuse_if_nothing_landed(run, world)
-        _warn_unknown(rt, run)
+        _warn_unknown(rt, run, world)
         _warn_over_cap(rt, adding=run.counted, dry_run=True)
         return {**run.reply(), "world": world.reply()}
     with rt.store.transaction():
@@ -335,7 +335,7 @@ def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: It
                                       "edges_skipped": run.edges_skipped, "world_rows": world.restored(),
                                       "world_errors": world.errors(),
                                       **({"backbone_resplit": run.resplit} if run.resplit else {})}, rt.now_iso())
-    _warn_unknown(rt, run)
+    _warn_unknown(rt, run, world)
     _warn_over_cap(rt)
     out = {**run.reply(), "world": world.reply()}
     out["embedded"] = _embed_restored(rt, run.to_embed, run.held)
@@ -367,7 +367,7 @@ def _refuse_if_nothing_landed(run: _Run, world: WorldRestore) -> None:
         raise InvalidInput(f"nothing {would} imported: all {refused} rows of the export were refused "
                            "(details.results, details.edge_results and details.world.results say why for each)",
                            **run.reply(), world=world.reply(),
-                           **({"warnings": unread} if (unread := _unread(run)) else {}))
+                           **({"warnings": unread} if (unread := _unread(run) + world.unread_warnings()) else {}))
 
 
 def _warn_over_cap(rt: Runtime, adding: int = 0, *, dry_run: bool = False) -> None:
@@ -385,7 +385,7 @@ def _warn_over_cap(rt: Runtime, adding: int = 0, *, dry_run: bool = False) -> No
                            f"the lowest-importance ones until {cap} are left; raise the cap to keep them all")
 
 
-def _warn_unknown(rt: Runtime, run: _Run) -> None:
+def _warn_unknown(rt: Runtime, run: _Run, world: WorldRestore) -> None:
     """A member no export this mnemon reads has (a newer mnemon's that kept the schema version, an edited file) is
     left out: said, so the reply does not read as a whole restore."""
     if run.unknown:
@@ -393,7 +393,7 @@ def _warn_unknown(rt: Runtime, run: _Run) -> None:
         rt.warnings.append(f"the file's {names} {'is' if len(set(run.unknown)) == 1 else 'are'} not part of an export "
                            "this mnemon restores, so nothing of it was restored (written by a newer mnemon, or "
                            "edited?)")
-    rt.warnings.extend(_unread(run))
+    rt.warnings.extend(_unread(run) + world.unread_warnings())
     if run.other_text:
         rows = f"{run.other_text} row{'s' if run.other_text > 1 else ''}"
         rt.warnings.append(f"{rows} of the file name a memory this store holds with other text: the store's text is "

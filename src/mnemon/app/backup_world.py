@@ -36,6 +36,7 @@ from ..core.errors import InvalidInput
 from ..core.world.values import norm_name
 from .backup_rows import timestamp
 from .runtime import Runtime
+from .unread_fields import UnreadFields
 
 if TYPE_CHECKING:
     from ..core.world.assertions import Assertion
@@ -55,6 +56,28 @@ PAGE = 2_000  # rows read per page on export, and written per bulk statement on 
 # an exported assertion's source edge, by what survives a restore (edge ids do not: a restore numbers edges anew)
 SOURCE_EDGE = "source_edge"
 SOURCE_EDGE_KEYS = ("source_id", "target_id", "edge_type")
+# the fields of each member's rows that a restore reads, in the order an export writes them (with the spellings of
+# Mneme its parsers take too): any other is named in a warning (`UnreadFields`), as an insight's or an edge's is
+_READ: dict[str, tuple[str, ...]] = {
+    "world_aliases": ("alias_norm", "alias_name", "canonical_name", "canonical_norm", "source", "confidence",
+                      "created_at", "updated_at"),
+    "world_assertions": ("id", "subject_name", "subject_type", "predicate", "object_name", "object_value",
+                         "state_type", "status", "confidence", "certainty", "evidence_text", "source_path",
+                         "source_type", "subject_node_id", "source_edge_id", "valid_from", "valid_until",
+                         "supersedes_id", "superseded_by_id", "superseded_at", "metadata", "prediction_misses",
+                         "created_at", "updated_at", SOURCE_EDGE),
+    "world_sense_events": ("id", "sense_type", "source_id", "observed_at", "title", "text", "event_type",
+                           "source_uri", "metadata", "origin", "source_path", "recorded_at"),
+    "world_actions": ("id", "actor", "action_type", "title", "tool_name", "tool_call_id", "external_ref",
+                      "side_effect_level", "reversibility", "status", "verified_by_prediction", "user_confirmed",
+                      "assertion_ids", "prediction_id", "source_path", "verify", "metadata", "created_at",
+                      "recorded_at"),
+    "world_predictions": ("id", "title", "prediction_type", "match_json", "check_after", "expires_at", "confidence",
+                          "status", "subject_assertion_id", "source_action_id", "outcome_summary",
+                          "outcome_event_ids", "checked_at", "metadata", "created_at", "updated_at", "match",
+                          "metadata_json"),
+    "world_events": ("event", "target", "target_id", "detail", "created_at"),
+}
 # vault_state key: assertion id → the source edge (`SOURCE_EDGE`) of a restored assertion whose edge the store does
 # not hold yet (a decision waiting for its notes' ingest); `relink_source_edges` points the row at it once it exists
 PENDING_SOURCE_EDGES = "restored_source_edges"
@@ -279,6 +302,8 @@ class WorldRestore:
     planned: dict[tuple[str, str], list[Assertion]] = field(default_factory=dict)  # a dry run's restored rows
     relinked: list[str] = field(default_factory=list)
     waiting_edges: dict[str, dict[str, str]] = field(default_factory=dict)  # `PENDING_SOURCE_EDGES` to add
+    unread: dict[str, UnreadFields] = field(default_factory=lambda: {  # the rows' fields a restore does not read
+        member: UnreadFields(f"{member} row", known) for member, known in _READ.items()})
 
     @classmethod
     def start(cls, rt: Runtime, *, dry_run: bool) -> WorldRestore:
@@ -303,6 +328,7 @@ class WorldRestore:
             return
         parsed: list[tuple[int, _Parsed]] = []
         for idx, item in batch:
+            self.unread[member].note(idx, item)
             try:
                 parsed.append((idx, parse_world_row(self.world, member, item, idx, self.now)))
             except InvalidInput as exc:
@@ -477,6 +503,11 @@ class WorldRestore:
 
     def errors(self) -> int:
         return sum(c["errors"] for c in self.counts.values())
+
+    def unread_warnings(self) -> list[str]:
+        """A warning for each field of the file's world rows that the restore did not read (a hand edit's
+        `"confidance": 0.1` was restored at the row's old confidence without a word)."""
+        return [w for part in self.unread.values() for w in part.warnings(f"an export's {part.what}", verb="restored")]
 
     def restored(self) -> int:
         return sum(c["restored"] for c in self.counts.values())
