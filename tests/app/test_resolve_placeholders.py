@@ -126,7 +126,8 @@ def test_a_claim_with_a_relation_the_ingest_writes_is_refused_and_the_ingest_edg
     payload["claims"] = [{**CLAIM, "predicate": "links to"}, CLAIM]
 
     dry = mem.resolve(str(vault), payload, dry_run=True)
-    assert [c["requested_status"] for c in dry["claims"]] == ["refused", "active"]
+    # (neither claim asked for a status: `requested_status` is null, the gate's verdict is `status`)
+    assert [(c["requested_status"], c["status"]) for c in dry["claims"]] == [(None, "refused"), (None, "active")]
     assert dry["claims"][0]["error"]["code"] == "invalid_input"
 
     out = mem.resolve(str(vault), payload)

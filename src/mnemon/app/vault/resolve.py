@@ -687,12 +687,13 @@ def _previewed_claims(rt: Runtime, data: Mapping[str, Any], rel: str, threshold:
     for i, claim in enumerate(claims):
         relation = predicate_name(str(claim["predicate"]))
         requested, validated = claim_status(claim, threshold)
+        # the claim's own wish, null without one: the gate's verdict is `status` (echoing `requested` here read as a
+        # request for `candidate` from a claim that asked for nothing, as `remember --payload`'s edges never did)
         entry: dict[str, Any] = {"subject": claim["subject"], "predicate": relation, "object": claim["object"],
-                                 "requested_status": requested}
+                                 "requested_status": str(claim.get("status") or "").strip().lower() or None}
         out.append(entry)
         if (refusal := ingest_owned(relation, i)) is not None:
-            entry.update(requested_status="refused", status="refused", reasons=["ingest_owned_relation"],
-                         error=refusal.to_dict())
+            entry.update(status="refused", reasons=["ingest_owned_relation"], error=refusal.to_dict())
             continue
         src, dst = _node_for(str(claim["subject"]), index), _node_for(str(claim["object"]), index)
         existing = known.get((src, dst, relation))
