@@ -9,7 +9,8 @@ Differences from Mneme (reference §2.5, §8.2), on purpose:
 * the budget is counted in **characters** of `title` + `text`, as Mneme does, but it is never exceeded — Mneme
   always admitted the first item whatever its size; here an item that does not fit is shortened when enough room
   is left (`truncated: true`: its head, or from the line holding most of its matched terms when the head lacks
-  some, each cut marked "…") or skipped with the reason `budget_limit`;
+  some, each cut marked "…") or skipped with the reason `budget_limit`; a pack no item fits is empty with
+  `budget_too_small` and the smallest budget that takes one (`budget_needed`);
 * prompt terms come from the shared stemmed tokenizer with a real stop list, so "the"/"here" match nothing;
 * staleness reads only dates that name a year and measures age from `as_of` (or the runtime clock), so a pack
   is replayable and does not drift with the wall clock; years are never guessed;
@@ -612,6 +613,13 @@ def _pack(ranked: list[dict[str, Any]], budget: int, max_items: int,
     return chosen, used
 
 
+def _budget_needed(ranked: list[dict[str, Any]]) -> int:
+    """The smallest budget with which `_pack` takes one of `ranked`: an item whole, or a memory cut to its title and
+    `MIN_TRUNCATED_TEXT` + 1 characters of text (the reason alone left the user to guess how much to ask for)."""
+    return min(min(_size(item), len(str(item.get("title") or "")) + 1 + MIN_TRUNCATED_TEXT)
+               if item.get("item_type") == "memory" else _size(item) for item in ranked)
+
+
 def _shortened(text: str, room: int, item: Mapping[str, Any]) -> dict[str, Any]:
     """The item's `text` in `room` + 1 characters, each cut marked "…": the part holding its matched terms, and
     its `text_line` moved to the line that part starts at."""
@@ -739,6 +747,8 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
         empty_reason = "all_matches_written_after_as_of"  # they match, but did not exist yet at --as-of
     elif not ranked:
         empty_reason = "no_matching_memories"
+    elif not items and any(s["reason"] == "budget_limit" for s in skipped):
+        empty_reason = "budget_too_small"  # items matched, and none fits: raising the budget is all it takes
     elif not items:
         empty_reason = "all_candidates_skipped"
     else:
@@ -768,6 +778,7 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
                   "memories_recalled": len(outcome.results) if outcome else 0, "edges_considered": len(edge_items),
                   "killed_edges_excluded": killed, "world_items": len(world_rows)},
         "empty_reason": empty_reason,
+        **({"budget_needed": _budget_needed(ranked)} if empty_reason == "budget_too_small" else {}),
     }
     if explain:
         payload["explain"] = {"ranking": _explain_rows(items), "recall_trace": outcome.trace if outcome else []}
