@@ -97,7 +97,8 @@ def test_agent_paths_take_mnemes_flags_and_the_configs_out_and_hints(mneme, tmp_
                   "--out", out_dir, "--hints", "supplier"])[0] == 0
     assert mneme(["--config", config, "ingest"])[0] == 0
     code, out = mneme(["--config", config, "retrieve", "--prompt", "battery", "--hints", "overdue,invoice"])
-    assert code == 0 and out["hints"] == ["invoic", "overdu"]
+    # (the words given; the stemmed terms the items are scored by are `hint_terms`)
+    assert code == 0 and out["hints"] == ["overdue", "invoice"] and out["hint_terms"] == ["invoic", "overdu"]
     hinted = [i for i in out["items"] if i.get("matched_hints")]
     assert hinted and all(i["score_factors"]["hints"] > 1.0 for i in hinted)
     code, out = mneme(["--config", config, "retrieve", "--prompt", "what should I do here?"])

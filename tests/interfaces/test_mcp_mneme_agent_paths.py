@@ -119,7 +119,7 @@ def test_retrieve_surface_and_preflight_take_mnemes_options(session: Session) ->
     assert not failed and any(i["truth_policy"] == "candidate_only" for i in pack["items"])
     failed, pack = session.call("retrieve", {"prompt": "vendor contract", "include_candidates": False,
                                              "hints": "invoice", "verbose": True})
-    assert not failed and pack["items"] and pack["include_candidates"] is False and pack["hints"] == ["invoic"]
+    assert not failed and pack["items"] and pack["include_candidates"] is False and pack["hints"] == ["invoice"]
     assert not any(i["truth_policy"] == "candidate_only" for i in pack["items"])
     assert all("signals" in i for i in pack["items"] if i["kind"] != "edge")
 
@@ -139,5 +139,5 @@ def test_retrieve_surface_and_preflight_take_mnemes_options(session: Session) ->
     failed, pre = session.call("agent_preflight", {"prompt": "vendor contract", "include_candidates": False,
                                                    "hints": "invoice", "as_of": "2030-01-01T00:00:00Z"})
     assert not failed and pre["as_of"] == "2030-01-01T00:00:00+00:00"
-    assert pre["context"]["items"] and pre["context"]["hints"] == ["invoic"]
+    assert pre["context"]["items"] and pre["context"]["hints"] == ["invoice"]
     assert not any(i["truth_policy"] == "candidate_only" for i in pre["context"]["items"])

@@ -183,11 +183,21 @@ def parse_hints(hints: Any) -> tuple[str, ...]:
     return stemmed_hints(tuple(hint_words(hints) if hints is not None else DEFAULT_HINTS))
 
 
+def hint_echo(hints: Any) -> tuple[list[str], list[str]]:
+    """A pack's `hints` — the words as given, once each — and `hint_terms`, the stemmed terms it scores by: it had
+    echoed only the terms, `--hints running,batteries` read back as "run" and "batteri"."""
+    words = list(dict.fromkeys(hint_words(hints)))
+    return words, sorted(set(parse_hints(words))) if words else []
+
+
 # ── candidates ─────────────────────────────────────────────────────────────────────────────────────────────────
 def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str], now: datetime,
                   as_of: datetime | None, skipped: list[dict[str, Any]], verbose: bool,
-                  hints: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+                  hints: Mapping[str, frozenset[str]] | None = None) -> list[dict[str, Any]]:
+    """`hints`: each hint word → its stemmed terms; an item scores by the terms it holds, and names the words."""
     items = []
+    hints = hints or {}
+    hint_terms = frozenset().union(*hints.values())
     killed = _killed_observations(rt.store, [outcome.nodes[s.id] for s in outcome.results], as_of)
     for s in outcome.results:
         node = outcome.nodes[s.id]
@@ -205,8 +215,9 @@ def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str],
         authority, authority_note = source_authority(path)
         stale, age = staleness(node.content, obs_kind, now)
         kind_factor = KIND_FACTORS.get(obs_kind, 1.0)
-        hinted = sorted(hints & rt.tokens_of(node)) if hints else []
-        hint_factor = min(HINT_FACTOR_MAX, 1.0 + HINT_STEP * len(hinted))
+        held = hint_terms & rt.tokens_of(node) if hint_terms else frozenset()
+        hint_factor = min(HINT_FACTOR_MAX, 1.0 + HINT_STEP * len(held))
+        hinted = [word for word, terms in hints.items() if terms & held]
         score = s.score * authority * stale * kind_factor * hint_factor
         factors: dict[str, Any] = {"recall": round(s.score, 4), "source_authority": authority,
                                    "staleness": stale, "kind": kind_factor}
@@ -701,8 +712,9 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
         rt.warnings.append(f"as_of {iso(when)} is after now: nothing is known of what will be written by then, so "
                            "the pack is today's, its ages and dates read from that instant")
     now = when or rt.now()
-    hinted = hint_words(hints)
-    hint_tokens = frozenset(parse_hints(hinted)) if hinted else frozenset()
+    hinted, hint_terms = hint_echo(hints)
+    hint_tokens = frozenset(hint_terms)
+    by_word = {word: frozenset(parse_hints([word])) for word in hinted}
     scope = path_scope(rt, prompt)
     query = scope.without_mentions(prompt)
     q_list = list(dict.fromkeys(tokens(query)))
@@ -723,7 +735,7 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
 
         outcome = run_recall(rt, query, limit=min(100, max(25, 4 * max_items)), explain=explain, touch=False,
                              sources=sources, as_of=when)
-        memory_items = _memory_items(rt, outcome, q_tokens, now, when, skipped, verbose, hint_tokens)
+        memory_items = _memory_items(rt, outcome, q_tokens, now, when, skipped, verbose, by_word)
         if not memory_items and scope.active and query != prompt:
             # "summarize Projects/p.md": the words around a path need not occur in the note it names — the note is
             # what was asked for, found by the path's words as a prompt of the path alone is
@@ -731,7 +743,7 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
             q_tokens = frozenset(q_list)
             outcome = run_recall(rt, query, limit=min(100, max(25, 4 * max_items)), explain=explain, touch=False,
                                  sources=sources, as_of=when)
-            memory_items = _memory_items(rt, outcome, q_tokens, now, when, skipped, verbose, hint_tokens)
+            memory_items = _memory_items(rt, outcome, q_tokens, now, when, skipped, verbose, by_word)
         edge_items, killed = _edge_items(rt, memory_items, q_tokens, include_candidates, when, skipped,
                                          edge_cap=3 * max_items,
                                          scope_paths=frozenset(scope.paths) if scope.active else None)
@@ -758,7 +770,7 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
     payload: dict[str, Any] = {
         "prompt": prompt, "budget": budget, "budget_unit": BUDGET_UNIT, "used_budget": used, "max_items": max_items,
         "as_of": now.isoformat() if when else None, "include_candidates": include_candidates,
-        "tokens": q_list, "hints": sorted(hint_tokens), "clusters": [], "brain_labels": [],
+        "tokens": q_list, "hints": hinted, "hint_terms": hint_terms, "clusters": [], "brain_labels": [],
         "retrieval": {
             "method": METHOD, "engine": "run_recall",
             "signals": sorted(anchors) + ["graph", "edges", *(["world"] if world_rows else [])],
