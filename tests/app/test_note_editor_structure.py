@@ -276,11 +276,12 @@ def test_the_diff_of_a_note_without_a_final_newline_applies(tmp_path: Path, tool
     before = (BOM + "# Note\n\n## Log\n- one").encode("utf-8")
     (root / "n.md").write_bytes(before)
     out = notes.write_note(root, "n.md", "tail without newline", mode="append", dry_run=True)
-    assert out["diff"].count("\\ No newline at end of file\n") == 2
+    # (the note's old last line has none; what the write adds ends with one, as every note editor write does)
+    assert out["diff"].count("\\ No newline at end of file\n") == 1
     notes.write_note(root, "n.md", "tail without newline", mode="append", clock=CLOCK)
     assert _apply(tmp_path, "n.md", before, out["diff"], tool) == (root / "n.md").read_bytes()
     created = notes.write_note(root, "new.md", "no newline", mode="create", dry_run=True)
-    assert _apply(tmp_path, "new.md", None, created["diff"], tool) == b"no newline"
+    assert _apply(tmp_path, "new.md", None, created["diff"], tool) == b"no newline\n"
 
 
 _OPS = {
@@ -377,7 +378,7 @@ def test_a_temp_file_left_by_a_crash_mid_write_is_never_a_note(vault: Path) -> N
     done = subprocess.run([sys.executable, "-c", crash], capture_output=True, text=True, env=dict(os.environ))
     assert done.returncode == 3, done.stderr
     stale = [p.name for p in vault.iterdir() if p.name.endswith(".tmp")]
-    assert len(stale) == 1 and (vault / stale[0]).read_text(encoding="utf-8") == "never written"
+    assert len(stale) == 1 and (vault / stale[0]).read_text(encoding="utf-8") == "never written\n"
     assert _text(vault) == TRAPS
     assert [n["path"] for n in note_tools.list_notes(vault)["notes"]] == ["traps.md"]
     assert [e.rel for e in walk_vault(vault)[1]] == ["traps.md"]

@@ -52,7 +52,7 @@ def test_every_name_of_a_hard_linked_note_shows_the_edit(linked: Path, edit: str
 
 def test_a_shorter_text_leaves_no_tail_of_the_old_one(linked: Path) -> None:
     notes.write_note(linked, "o.md", "x", mode="overwrite", clock=CLOCK)
-    assert (linked / "hard.md").read_bytes() == b"x"
+    assert (linked / "hard.md").read_bytes() == b"x\n"
 
 
 def test_a_note_with_one_name_is_still_replaced_whole(tmp_path: Path) -> None:

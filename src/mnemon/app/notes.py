@@ -556,6 +556,10 @@ def write_note(vault: str | Path | None, rel_path: str, content: str, *, mode: s
     target = safe_resolve(vault, rel_path)
     before = _read(target)
     newline = before.newline if before is not None else "\n"
+    # what it writes ends with one line break, as upsert-section, add-bullet and daily append end theirs: `--content
+    # x` left a file without a final newline, and the next append had to add one before its own text. Blank content
+    # (nothing, or spaces and breaks only) is written as given: it is spacing, not a line
+    content = content.rstrip("\r\n") + "\n" if content.strip() else content
     if mode == "create":
         if before is not None:
             raise Conflict(f"note {target.rel} already exists; use --mode overwrite or append", path=target.rel)
