@@ -37,7 +37,8 @@ from ..core.vault.proactive import DEADLINE_WORDS, FRESHNESS_MAX, OPEN_WORDS, PR
 from ..render.cards import clip, make_out_dir, write_card
 from . import notes as notes_mod
 from .closed_loops import ClosedLater
-from .context import DEFAULT_BUDGET, DEFAULT_MAX_ITEMS, build_context_pack, parse_as_of, parse_hints, source_path_of
+from .context import (DEFAULT_BUDGET, DEFAULT_MAX_ITEMS, build_context_pack, hint_echo, parse_as_of, parse_hints,
+                      source_path_of)
 from .runtime import Runtime
 from .suggested_actions import suggested_actions, vault_root
 from .thought_hints import said_hints
@@ -299,8 +300,9 @@ def debug_candidates(rt: Runtime, *, hints: Any = None, hops: int = DEFAULT_HOPS
         stream, considered = kept_candidates(rt, hint_tokens)
         best = list(islice(stream, limit))
     rows = [candidate_dict(_with_path(rt, c, hops, hint_tokens)) for c in best]
-    out: dict[str, Any] = {"db": rt.store.path, "include_skipped": include_skipped, "hints": list(hint_tokens),
-                           "count": len(rows), "considered": considered, "candidates": rows,
+    words, terms = hint_echo(hints)  # the words as given; the stemmed terms it scored by beside them
+    out: dict[str, Any] = {"db": rt.store.path, "include_skipped": include_skipped, "hints": words,
+                           "hint_terms": terms, "count": len(rows), "considered": considered, "candidates": rows,
                            "empty_reason": None if rows else ("no_observations" if not considered
                                                               else "all_candidates_suppressed"),
                            **said_hints(rt, hints, hint_tokens, {h for c in best for h in c.hints_hit})}
