@@ -5,6 +5,7 @@ connection, a cursor or a dialect.
 """
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -26,6 +27,14 @@ def another_ingest(path: str, waited_ms: int) -> StoreBusy:
 
 class WriterBusy(Exception):
     """Another writer holds the store's write transaction (raised only by `transaction(wait=False)`)."""
+
+
+def disk_full(exc: BaseException) -> bool:
+    """A write the database could not take because its disk is full: SQLite's SQLITE_FULL (a file at its
+    `max_page_count` too), PostgreSQL's disk_full (by name: psycopg may not be installed)."""
+    if isinstance(exc, sqlite3.OperationalError):
+        return exc.sqlite_errorcode == sqlite3.SQLITE_FULL
+    return any(cls.__module__.startswith("psycopg") and cls.__name__ == "DiskFull" for cls in type(exc).__mro__)
 
 
 def refuse_newer_schema(path: str, applied: Iterable[str], known: Iterable[str]) -> None:
