@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from types import SimpleNamespace
@@ -73,11 +73,12 @@ EDGE_FIELDS = ("source_id", "target_id", "edge_type", "sub_type", "weight", "con
 
 
 # ── export ───────────────────────────────────────────────────────────────────
-def export_chunks(rt: Runtime, *, include_vectors: bool = True) -> Iterator[str]:
+def export_chunks(rt: Runtime, *, include_vectors: bool = True) -> Generator[str, None, None]:
     """The export document as text, piece by piece: every active memory (with its vector when asked and made by the
     current provider), the entity nodes of payload scopes, every edge between them that is not retired, the
     decisions about a vault's edges, and the world model's rows: all as of one moment (`read_snapshot`), so a
-    memory forgotten meanwhile is not written without its edges."""
+    memory forgotten meanwhile is not written without its edges. A reader that stops early closes it (its snapshot
+    ends then, not when the generator is collected, maybe after the store closed)."""
     with rt.store.read_snapshot():
         yield from _export_chunks(rt, include_vectors)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import importlib
 import json
 import os
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Generator, Iterator, Sequence
+from contextlib import closing, contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -258,7 +258,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         """The whole export as one parsed document (for callers that want it in memory; the CLI streams)."""
         return json.loads("".join(self.export_stream(include_vectors=include_vectors)))
 
-    def export_stream(self, *, include_vectors: bool = True) -> Iterator[str]:
+    def export_stream(self, *, include_vectors: bool = True) -> Generator[str, None, None]:
         """The export document as text pieces, written as the store is read: memory stays flat at any size."""
         from . import backup  # bulk import/export: only for those commands
 
@@ -271,8 +271,8 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
 
         real = self._out_file(path, "the export", "leave it out, or give '-', to print the export")
         try:
-            write_atomic(real, (piece.encode() for piece in self.export_stream(include_vectors=include_vectors)),
-                         durable=True)
+            with closing(self.export_stream(include_vectors=include_vectors)) as pieces:
+                write_atomic(real, (piece.encode() for piece in pieces), durable=True)
         except OSError as exc:
             raise InvalidInput(f"cannot write {path}: {exc.strerror or exc}") from None
         return {"ok": True, "path": real, "bytes": os.path.getsize(real)}

@@ -4,7 +4,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, cast
 
@@ -127,16 +127,19 @@ def run(fn: Callable[[Ctx], Any]) -> None:
     emit(fn(ctx.find_root().obj))
 
 
-def stream(fn: Callable[[Ctx], Iterable[str]]) -> None:
+def stream(fn: Callable[[Ctx], Generator[str, None, None]]) -> None:
     """Print a document the facade writes piece by piece (`export`), once it is whole: the pieces are kept in a
     spool (in memory up to `SPOOL_IN_MEMORY` characters, then a temporary file), so a failure midway prints the
     error envelope alone instead of a document cut short followed by it (two documents, neither valid JSON)."""
     import shutil
     import tempfile  # here: a `remember` or `recall` never loads them (tests/cli/test_startup.py)
+    from contextlib import closing
 
     ctx = click.get_current_context()
-    with tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY, mode="w+", encoding="utf-8") as spool:
-        for piece in fn(ctx.find_root().obj):
+    # a failure midway closes the pieces at once: left to the collector, they ended their read after the store closed
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY, mode="w+", encoding="utf-8") as spool, \
+            closing(fn(ctx.find_root().obj)) as pieces:
+        for piece in pieces:
             try:
                 spool.write(piece)
             except OSError as exc:  # the temporary folder is full, missing or not writable
