@@ -4,6 +4,7 @@ from __future__ import annotations
 import errno
 import json
 import math
+import os
 import sqlite3
 import sys
 from typing import Any
@@ -52,7 +53,7 @@ def from_exception(exc: BaseException) -> tuple[dict[str, Any], int]:
                                              " may only read answers with --readonly, which writes nothing, not even"
                                              " a recall's access counts)"), 1
     if _refused_by_database(exc):  # disk full, read-only file, I/O: not a bug of ours
-        return error_envelope("store_error", f"the database refused the operation: {exc}"), 1
+        return error_envelope("store_error", f"the database refused the operation: {exc}{_way_out(exc)}"), 1
     if _damaged_file(exc):  # a page the open did not read is broken: the file's fault, and the user's to repair
         return error_envelope("store_error", f"the store file is damaged ({exc}): restore it from a copy or an "
                                              + step("export (`mnemon import`) into a new store",
@@ -122,6 +123,21 @@ def _refused_by_database(exc: BaseException) -> bool:
     return any(cls.__module__.startswith("psycopg") and cls.__name__ in {"OperationalError", "DiskFull",
                                                                          "ConnectionTimeout"}
                for cls in type(exc).__mro__)
+
+
+def _way_out(exc: BaseException) -> str:
+    """What to do about a refusal SQLite words without a place or a remedy ("database or disk is full" when the
+    temporary folder it sorts in filled, not the store's disk; "attempt to write a readonly database")."""
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF  # the primary code of an extended one
+    if code == sqlite3.SQLITE_FULL:
+        # SQLite's own choice of folder (tempfile's would pass over a full one, naming another)
+        temp = os.environ.get("SQLITE_TMPDIR") or os.environ.get("TMPDIR") or "/var/tmp or /tmp"
+        return (f" (no room left on the disk holding the store, or in the temporary folder SQLite sorts in, {temp}):"
+                " free some space there, or set TMPDIR to a folder with room, and run it again")
+    if code == sqlite3.SQLITE_READONLY:
+        return (" (the store's file or its folder cannot be written: --readonly reads it without writing, not even a"
+                " recall's access counts)")
+    return ""
 
 
 def _not_granted(exc: BaseException) -> bool:
