@@ -32,6 +32,7 @@ from .coded_edges_sqlite import LEGACY_CODED_EDGES, register_edge_metadata_funct
 from .contained_sqlite import LEGACY_EDGE_HEADS_VIEW, has_contained
 from .edge_rows import LEGACY_EDGE_ROWS_VIEW
 from .migrate_sqlite import migrate, refuse_upgraded_meanwhile
+from .open_refusals import has_room, open_failure, parent_failure
 from .vault_texts_sqlite import (RECOMPUTED_HASH_AND_TITLE, VAULT_METADATA_TABLE, VAULT_TEXTS_MIGRATION, rebuilt_title,
                                  metadata_of, register_vault_text_function, text_of, vector_is_current)
 from .sources import NOT_VAULT_ROW, OWNED_SOURCE, source_is
@@ -98,18 +99,6 @@ def _recent_where(flt: MemoryFilter | None, since: str | None, until: str | None
     return where, args
 
 
-def _parent_failure(parent: str, exc: OSError) -> str:
-    """Why the directory meant to hold the database cannot be made, in words that point at the path to fix."""
-    existing = parent
-    while not os.path.lexists(existing) and os.path.dirname(existing) != existing:
-        existing = os.path.dirname(existing)
-    if os.path.exists(existing) and not os.path.isdir(existing):
-        return f"{existing} is not a directory"
-    if isinstance(exc, PermissionError):
-        return f"no permission to create the directory {parent}"
-    return f"the directory {parent} cannot be created ({exc.strerror or exc})"
-
-
 def _file_id(path: str) -> tuple[int, int] | None:
     """The file at `path` as the OS knows it (device, inode); None for a database that is no file of its own."""
     if path == ":memory:" or path.startswith("file:"):
@@ -172,20 +161,6 @@ def opened_elsewhere(path: str) -> bool:
         os.close(fd)
 
 
-def _open_failure(path: str, readonly: bool, exc: sqlite3.DatabaseError) -> str:
-    """SQLite's "unable to open database file" says nothing of why: a permission problem is named when it is one."""
-    if str(exc) != "unable to open database file":
-        return str(exc)
-    if os.path.exists(path):
-        if not os.access(path, os.R_OK if readonly else os.R_OK | os.W_OK):
-            return f"{exc} (no permission to {'read' if readonly else 'read and write'} it)"
-    else:
-        parent = os.path.dirname(os.path.abspath(path))
-        if not os.access(parent, os.W_OK | os.X_OK):
-            return f"{exc} (no permission to create a file in {parent})"
-    return str(exc)
-
-
 class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
     """One SQLite file. Safe for many processes (WAL + BEGIN IMMEDIATE + busy timeout) and for threads (one lock)."""
 
@@ -208,7 +183,7 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         except sqlite3.DatabaseError as exc:  # not a database, or a file SQLite cannot open: the user's mistake
             if hasattr(self, "conn"):
                 self.conn.close()
-            raise StoreError(f"cannot use {path} as a mnemon store: {_open_failure(path, readonly, exc)}",
+            raise StoreError(f"cannot use {path} as a mnemon store: {open_failure(path, readonly, exc)}",
                              path=path) from None
         except BaseException:  # refused after connecting (a store of a newer mnemon): nothing left open
             if hasattr(self, "conn"):
@@ -224,10 +199,11 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
                 raise StoreError(typed(f"no database at {path} yet, and a read-only open (--readonly, or `mnemon "
                                        f"serve` without --allow-writes) creates none: a write ({creating_write()}) "
                                        "creates it"), path=path)
-            # on read-only media (a backup mount, a snapshot) SQLite cannot make the WAL's shared-memory file even to
-            # read: the file is opened as immutable there, which it is — unless its log holds writes (immutable
-            # would skip them without a word), which SQLite reads through the -shm file the writer left
-            writable = os.access(os.path.dirname(os.path.abspath(path)), os.W_OK)
+            # on read-only media (a backup mount, a snapshot) or a full disk SQLite cannot make the WAL's shared-memory
+            # file even to read: the file is opened as immutable there, which it is — unless its log holds writes
+            # (immutable would skip them without a word), which SQLite reads through the -shm file the writer left
+            parent = os.path.dirname(os.path.abspath(path))
+            writable = os.access(parent, os.W_OK) and has_room(parent)
             immutable = not writable and not _log_holds_writes(path)
             uri = f"file:{path}?mode=ro{'&immutable=1' if immutable else ''}"
             self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
@@ -237,7 +213,7 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
             try:
                 os.makedirs(parent, exist_ok=True)
             except OSError as exc:  # a path that cannot hold a database is the user's mistake, never a crash
-                raise StoreError(f"cannot use {path} as a mnemon store: {_parent_failure(parent, exc)}",
+                raise StoreError(f"cannot use {path} as a mnemon store: {parent_failure(parent, exc)}",
                                  path=path) from None
             self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
                                         timeout=busy_timeout_ms / 1000)
