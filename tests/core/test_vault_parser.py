@@ -259,11 +259,12 @@ def test_dates_iso_day_month_year_month_day_and_invalid() -> None:
 
 
 def test_emails_are_lowercased_and_not_taken_from_links_or_attachments() -> None:
+    # (a mailto: link names its address, as the reader sees it: test_qa_s39_mailto_links)
     note = parse_note("n.md", md("""
         Write to Ann.Lee+work@Example.co.uk or [mail](mailto:bob@example.com).
-        ![[logo@2x.png]] see https://user@host.example.com/path
+        ![[logo@2x.png]] see https://user@host.example.com/path [x](other@host.md)
     """))
-    assert [(e.address, e.line) for e in note.emails] == [("ann.lee+work@example.co.uk", 1)]
+    assert [(e.address, e.line) for e in note.emails] == [("ann.lee+work@example.co.uk", 1), ("bob@example.com", 1)]
 
 
 # -- tasks, lists, observations -------------------------------------------------------------------------------

@@ -330,11 +330,23 @@ def blanked_links(text: str) -> str:
     if "[[" in text:
         text = WIKILINK.sub(_blank, text)
     if "](" in text:
-        text = _MD_DESTINATION.sub(lambda m: "]" + " " * (len(m.group(0)) - 1), text)
+        text = _MD_DESTINATION.sub(lambda m: "]" + _blanked_destination(m.group(0)[1:]), text)
     if "]:" in text:  # a reference definition's destination, as an inline link's
-        text = DEFINITION.sub(lambda m: m.group(0)[:m.start(2) - m.start()] + " " * (m.end() - m.start(2)),
-                              "\n" + text)[1:]
+        text = DEFINITION.sub(lambda m: m.group(0)[:m.start(2) - m.start()]
+                              + _blanked_destination(m.group(0)[m.start(2) - m.start():]), "\n" + text)[1:]
     return text
+
+
+def _blanked_destination(written: str) -> str:
+    """A link's destination blanked (same length) but for a ``mailto:`` link's address: ``[Write Eve](mailto:…)``
+    names the address as ``<mailto:…>`` does, and only the autolink was an email the note mentions."""
+    at = written.lower().find("mailto:") if ":" in written else -1
+    if at == -1:
+        return " " * len(written)
+    start = end = at + 7
+    while end < len(written) and written[end] not in " \t?>)\"'":
+        end += 1
+    return " " * start + written[start:end] + " " * (len(written) - end)
 
 
 def _front_matter_dates(lines: Sequence[str], front: FrontMatter) -> list[DateMention]:
