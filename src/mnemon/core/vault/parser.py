@@ -98,6 +98,10 @@ MD_LINK = re.compile(  # (a title in "…", '…' or (…), as CommonMark allows
 URL_SCHEME = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
 _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
 _URL_END = re.compile(r"[\s<>]")
+# A URL without a scheme, as GFM links it: "www." and a domain at a word's start, up to a space or '<' — its path's
+# '@' is no email ("www.site.com/gil@example.com" named gil@example.com), nor its digits a date. A domain ending in
+# '@' is an address's local part ("www.admin@example.com"), left as it is.
+_WWW_URL = re.compile(r"www\.[\w-]+(?:\.[\w-]+)*(?![\w@-])[^\s<]*")
 _MD_DESTINATION = re.compile(r"\]\([^)\n]*\)")
 _TAG = re.compile(r"#([\w][\w/-]*)")
 _NOT_BEFORE_TAG = frozenset("#&/\\:])'\"`")  # plus any word character: "page#frag", "&#39;", "C#"
@@ -305,6 +309,11 @@ def _blank_urls(text: str) -> str:
     return "".join(pieces)
 
 
+def _blank_www(match: re.Match[str]) -> str:
+    before = match.string[match.start() - 1] if match.start() else " "
+    return " " * len(match.group(0)) if before.isspace() or before in "*_~(" else match.group(0)
+
+
 def _emails(text: str) -> list[tuple[int, str]]:
     """(offset, lower-cased address) for each email; anchored on '@' so a note without one costs nothing."""
     found: list[tuple[int, str]] = []
@@ -314,7 +323,8 @@ def _emails(text: str) -> list[tuple[int, str]]:
         start = at
         while start > 0 and text[start - 1] in _EMAIL_LOCAL_CHARS:
             start -= 1
-        if domain and start < at and not (start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_")):
+        # (an address right after a '/' is a URL's path: "site.com/gil@example.com" mentions no gil)
+        if domain and start < at and not (start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_/")):
             found.append((start, text[start:domain.end()].lower()))
             at = text.find("@", domain.end())
         else:
@@ -327,6 +337,8 @@ def blanked_links(text: str) -> str:
     are not tags, emails or dates."""
     if "://" in text:
         text = _blank_urls(text)
+    if "www." in text:
+        text = _WWW_URL.sub(_blank_www, text)
     if "[[" in text:
         text = WIKILINK.sub(_blank, text)
     if "](" in text:
