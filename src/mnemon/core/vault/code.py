@@ -1,10 +1,10 @@
 """What a note shows as code: fenced blocks (``` and ~~~, any indentation, inside block quotes too), indented blocks,
 inline code spans, and math (``$…$``, ``$$…$$``, a ``$$`` block). The parser extracts nothing from any of them.
 
-An indented code block is CommonMark's: lines indented four spaces (or a tab) after a blank line or at the start
-of the body, outside any list. Read as prose, a Markdown example in one (``    - [ ] buy milk``) became an open loop
-and its ``[[link]]`` an edge; Obsidian shows it as code. A list's content is indented the same way and matters
-more, so a block whose paragraph above is a list item's, or is itself indented, is not code.
+An indented code block is CommonMark's: lines indented four spaces (or a tab) after a blank line, a heading or at
+the start of the body, outside any list. Read as prose, a Markdown example in one (``    - [ ] buy milk``) became an
+open loop and its ``[[link]]`` an edge; Obsidian shows it as code. A list's content is indented the same way and
+matters more, so a block whose paragraph above is a list item's, or is itself indented, is not code.
 """
 from __future__ import annotations
 
@@ -144,16 +144,22 @@ def code_blanked_lines(lines: Sequence[str], body_start: int) -> tuple[list[str]
     return prose, warning
 
 
-# a blank line, then a line indented to column 4 (a tab counts to the next multiple of 4)
-_INDENTED_AFTER_BLANK = re.compile(r"\n[ \t]*\n(?: {4}| {0,3}\t)")
+# a blank line, an ATX heading or a setext underline (or break), then a line indented to column 4 (a tab counts to
+# the next multiple of 4): a heading ends its block, so code may follow it directly, as it may not follow a paragraph
+_INDENTED_AFTER_BLOCK = re.compile(
+    r"\n(?:[ \t]*| {0,3}#{1,6}(?:[ \t][^\n]*)?| {0,3}(?:=+|-+)[ \t]*)\n(?: {4}| {0,3}\t)")
+_ATX = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 _INDENTED = re.compile(r" {4}| {0,3}\t")
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 
 
 def _opens_code(lines: Sequence[str], at: int, body_start: int) -> bool:
-    """Whether the indented line `at` (after a blank line, or first in the body) starts a code block: the
-    paragraph above it, back to the blank line before that, is at the margin and no list item's."""
+    """Whether the indented line `at` (after a blank line, a heading or an underline, or first in the body) starts
+    a code block: right after an ATX heading at the margin it does; else the paragraph above it, back to the blank
+    line before that (an underline's heading text with it), is at the margin and no list item's."""
     above = at - 1
+    if above >= body_start and lines[above][:1] in ("#", " ") and _ATX.match(lines[above]):
+        return not lines[above][0].isspace()  # (an indented one may be a list item's content)
     while above >= body_start and not lines[above].strip():
         above -= 1
     while above >= body_start and lines[above].strip():
@@ -171,7 +177,7 @@ def indented_code(lines: Sequence[str], body_start: int, body: str) -> AbstractS
     starts = [body_start] if _INDENTED.match(body) else []
     line, counted = body_start - 1, 0
     padded = "\n" + body  # (so a blank first line counts as one above)
-    for found in _INDENTED_AFTER_BLANK.finditer(padded):
+    for found in _INDENTED_AFTER_BLOCK.finditer(padded):
         line += padded.count("\n", counted, found.end())
         counted = found.end()
         starts.append(line)
