@@ -36,6 +36,8 @@ _INT = re.compile(r"0|[1-9][0-9]{0,17}")  # (PyYAML refuses what int() refuses: 
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _TAG_SPLIT = re.compile(r"[\s,]+")
 _OPENERS = frozenset({"---"})
+# a line a YAML mapping could start with: a plain or quoted key, a colon, then a space or the line's end
+_MAPPING_LINE = re.compile(r"""(?:[A-Za-z0-9_][\w .-]*|"[^"\n]*"|'[^'\n]*'):(?:[ \t]|$)""")
 _CLOSERS = frozenset({"---", "..."})
 
 
@@ -200,9 +202,12 @@ def split_front_matter(lines: Sequence[str]) -> tuple[FrontMatter | None, int, l
         return None, 0, []
     closing = next((index for index in range(1, len(lines)) if lines[index].rstrip() in _CLOSERS), None)
     if closing is None:
+        # a note opening with a thematic break ('---' over text) is no front matter left open: it warns only when a
+        # `key: value` line comes first below, as in front matter
+        first = next((line for line in lines[1:] if line.strip()), "")
         return None, 0, [
             ParseWarning("front_matter_unterminated", "front matter opened with '---' but never closed", 1)
-        ]
+        ] if _MAPPING_LINE.match(first) else []
     warnings: list[ParseWarning] = []
     loaded: Any = simple_yaml(lines[1:closing])
     try:
