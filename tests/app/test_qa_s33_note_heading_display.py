@@ -15,7 +15,7 @@ import pytest
 
 from mnemon.app import notes
 from mnemon.core.errors import NotFound
-from mnemon.core.vault.parser import parse_note
+from mnemon.core.vault.parser import parse_note, shown_heading
 
 CLOCK = lambda: datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)  # noqa: E731
 
@@ -47,7 +47,7 @@ def test_add_bullet_finds_a_heading_by_the_text_it_displays(tmp_path: Path, head
     out = notes.add_bullet(vault, "b.md", asked, "x", clock=CLOCK)
     assert out["changed"] and not out["duplicate"]
     assert (vault / "b.md").read_text(encoding="utf-8") == f"## {heading}\n- b\n- x\n\n## Next\n- n\n"
-    assert _headings(vault) == [heading, "Next"]
+    assert _headings(vault) == [shown_heading(heading), "Next"]  # (the parser reads a heading as rendered)
 
 
 def test_the_reported_repro_adds_to_the_bold_section(tmp_path: Path) -> None:

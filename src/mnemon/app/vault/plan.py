@@ -60,7 +60,9 @@ from ..bulk_gc import paused_gc
 # 24: a Markdown link to a mailto: address names that address (a mentions_email edge), as <mailto:…> does
 # 25: a URL without a scheme (www.…, or an address after a '/') holds no email, date or tag, as https://… does
 # 26: an indented code block right under a heading (no blank line between) is code
-PLAN_VERSION = "26"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+# 27: a heading reads as rendered: a Markdown link as its text, an escaped character as itself (heading nodes, their
+# ids and section paths)
+PLAN_VERSION = "27"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"

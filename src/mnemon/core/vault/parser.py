@@ -133,6 +133,36 @@ def heading_text_of(raw: str) -> str:
     return text.strip(" \t")
 
 
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")  # a backslash before ASCII punctuation: that character, as written
+_SHOWN_LINK = re.compile("!?" + MD_LINK.pattern)
+
+
+def _shown_prose(text: str) -> str:
+    if "](" in text:
+        text = _SHOWN_LINK.sub(lambda m: m.group(0) if m.start() and text[m.start() - 1] == "\\" else m.group(1),
+                               text)
+    return _ESCAPED.sub(r"\1", text) if "\\" in text else text
+
+
+def shown_heading(text: str) -> str:
+    """A heading's text as it reads rendered: a Markdown link (or image) as its text, a backslash-escaped character
+    as itself (``## Title\\#`` reads "Title#"), inline code as written. Wikilinks stay as written (the plan shows
+    them as their names): a heading's id (``heading:<path>#<slug>``) is made of its text, and ``## See [[Spec]]``
+    keeps the id its links have named; ``## See [Spec](Spec.md)`` gets the one ``[[Note#See Spec]]`` names."""
+    if "](" not in text and "\\" not in text:
+        return text
+    if "`" not in text:
+        return _shown_prose(text)
+    # spaces masked, so the only spaces `blank_code_spans` leaves are the code spans it blanked
+    blanked = blank_code_spans(text.replace(" ", "\x00"))
+    parts: list[str] = []
+    at = 0
+    for span in re.finditer(" +", blanked):
+        parts += [_shown_prose(text[at:span.start()]), text[span.start():span.end()]]
+        at = span.end()
+    return "".join(parts + [_shown_prose(text[at:])])
+
+
 def _collapse(text: str) -> str:
     return " ".join(text.split())
 
@@ -593,7 +623,7 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
         for match in _HEADING.finditer(padded):
             line_no = where.line_of(match.start())  # padded offset of the "\n" == prose offset of the line
             original = ATX_HEADING.match(written[line_no - 1])  # heading text keeps its inline code
-            heading_text = heading_text_of(original.group(2) if original else match.group(2))
+            heading_text = shown_heading(heading_text_of(original.group(2) if original else match.group(2)))
             if written[line_no - 1] is not lines[line_no - 1]:
                 heading_text = _collapse(heading_text)  # (a comment left its width in spaces)
             if heading_text:
@@ -604,7 +634,7 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
         setext = setext_headings(prose_lines, underlines)
         for first, underline, level in setext:
             setext_bodies[first] = underline + 1
-            heading_text = " ".join(" ".join(written[index].split()) for index in range(first, underline))
+            heading_text = shown_heading(" ".join(" ".join(written[i].split()) for i in range(first, underline)))
             headings.append(Heading(level, heading_text, first + 1, where.evidence(first + 1)))
         if setext:
             headings.sort(key=lambda heading: heading.line)
