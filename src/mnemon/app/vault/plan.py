@@ -62,7 +62,9 @@ from ..bulk_gc import paused_gc
 # 26: an indented code block right under a heading (no blank line between) is code
 # 27: a heading reads as rendered: a Markdown link as its text, an escaped character as itself (heading nodes, their
 # ids and section paths)
-PLAN_VERSION = "27"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+# 28: a raw HTML block (a block-level tag up to a blank line, <pre> up to </pre>, a lone tag) is HTML: nothing in it
+# is parsed
+PLAN_VERSION = "28"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"

@@ -13,6 +13,9 @@ research-resolution payload, which lives in an HTML comment, is still read. A ``
 the note, as in Obsidian; a ``<!--`` never closed is text.
 Setext headings (``Title`` over ``===`` or ``---``) are headings, as every renderer shows them.
 
+Raw HTML blocks (`html.py`) are opaque too: a tag opening a block hides the lines up to its end, as CommonMark
+and Obsidian render them as HTML.
+
 Not handled, on purpose: tables and block references.
 """
 from __future__ import annotations
@@ -34,6 +37,7 @@ from mnemon.core.vault.code import blank_code_spans, code_blanked_lines
 from mnemon.core.vault.comments import reader_lines, without_block_ids
 from mnemon.core.vault.dates import date_spans
 from mnemon.core.vault.frontmatter import normalise_tag, split_front_matter
+from mnemon.core.vault.html import html_block_lines
 from mnemon.core.vault.links import display_links, link_block, relative_target, split_link_target
 from mnemon.core.vault.model import (
     EVIDENCE_MAX_CHARS,
@@ -305,6 +309,18 @@ def setext_headings(prose_lines: Sequence[str], underlines: Sequence[int]) -> li
             found.append((first, underline, level))
             last_underline = underline
     return found
+
+
+def without_html_blocks(prose: str, coded: Sequence[str]) -> tuple[str, list[str] | None]:
+    """`prose` (a note's text with code emptied and comments blanked) with its raw HTML blocks blanked (same length,
+    newlines kept), and its lines (None: none blanked); `coded`: its lines before the comments were blanked."""
+    blocks = html_block_lines(prose, coded)
+    if not blocks:
+        return prose, None
+    shown = prose.split("\n")
+    for index in blocks:
+        shown[index] = " " * len(shown[index])
+    return "\n".join(shown), shown
 
 
 def _split_lines(text: str) -> list[str]:
@@ -591,6 +607,8 @@ def parse_links(rel_path: str, text: str) -> NoteLinks:
     where = _Lines(lines, prose_lines)
     if prose is not coded:  # (evidence as `parse_note` cites it: without the comments)
         where.lines = reader_lines(lines, prose_lines, prose.split("\n"), body_start, blank_comments)
+    if "<" in prose:
+        prose = without_html_blocks(prose, prose_lines)[0]
     wikilinks, markdown_links = _links(rel_path, prose, where, [], front)
     return NoteLinks(rel_path, tuple(wikilinks), tuple(markdown_links))
 
@@ -610,12 +628,16 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
         warnings.append(ParseWarning("unclosed_comment", "%% comment never closed; the rest is hidden",
                                      coded.count("\n", 0, hidden) + 1))
     where = _Lines(lines, prose_lines)
+    code_lines = prose_lines
     written = seen = lines  # each line as written, but for its comments (blanked in place; left out)
     if prose is not coded:
         coded_lines, prose_lines = prose_lines, prose.split("\n")
         written = [visible_text(line, before, after) if before != after else line
                    for line, before, after in zip(lines[:len(prose_lines)], coded_lines, prose_lines)]
         where.lines = seen = reader_lines(lines, coded_lines, prose_lines, body_start, blank_comments)
+    if "<" in prose:  # (after the comments are left out of what the note says: its HTML's text is said)
+        prose, html_lines = without_html_blocks(prose, code_lines)
+        prose_lines = html_lines or prose_lines
     padded = "\n" + prose
 
     headings: list[Heading] = []
