@@ -64,7 +64,8 @@ from ..bulk_gc import paused_gc
 # ids and section paths)
 # 28: a raw HTML block (a block-level tag up to a blank line, <pre> up to </pre>, a lone tag) is HTML: nothing in it
 # is parsed
-PLAN_VERSION = "28"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+# 29: an escaped Markdown link (``\[text](note.md)``) is text, not a link
+PLAN_VERSION = "29"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"

@@ -576,7 +576,10 @@ def _links(rel_path: str, prose: str, where: _Lines, warnings: list[ParseWarning
                                           link_block(match.group(1))))
 
     markdown_links: list[MarkdownLink] = []
-    written = [(m.start(), m.group(1), m.group(2)) for m in MD_LINK.finditer(prose)] if "](" in prose else []
+    # (``\[text](x.md)``: the bracket escaped, it renders as text, as an escaped wikilink does)
+    written = [(m.start(), m.group(1), m.group(2)) for m in MD_LINK.finditer(prose)
+               if not (m.start() and prose[m.start() - 1] == "\\" and _escaped(prose, m.start()))
+               ] if "](" in prose else []
     if "]:" in prose and (references := reference_links(prose)):
         written = sorted(written + references)
     for start, text, destination in written:
