@@ -15,6 +15,7 @@ from ..core.model import Edge, Link, Memory, parse_iso
 from ..core.surface import step
 from ..core.validation import refuse_blank_id, unwritable_path, validate_edge_type, validate_weight
 from ..ports.store.base import TIMED
+from ..ports.store.id_prefix import ids_starting_with
 from .access import record_access
 from .remember import corrections_among, recompute_importance, refresh_importance, rejoin_backbone
 from .runtime import Runtime
@@ -24,16 +25,36 @@ CAUSAL_SUB_TYPES = ("causes", "enables", "prevents")
 MAX_META_KEYS = 20
 
 
-def require_memory(rt: Runtime, node_id: str) -> Memory:
+def require_memory(rt: Runtime, node_id: str, field: str = "id") -> Memory:
+    """The active node `node_id` names; `field` is the argument it came as, named in a refusal."""
     refuse_blank_id(node_id, "a memory id")
     node = rt.store.get_node(node_id)
     if node is None:
         gone = rt.store.get_node(node_id, include_deleted=True)
         if gone is not None and gone.deleted_at:
-            raise removed_refusal(rt, gone)
-        raise NotFound(f"no active memory with id {node_id!r}; "
-                       + step("`mnemon recall` or `mnemon log` lists ids", "`recall` or `log` lists ids"))
+            raise removed_refusal(rt, gone, field)
+        raise unknown_id(rt, f"no active memory with id {node_id!r}", node_id, field,
+                         step("`mnemon recall` or `mnemon log` lists ids", "`recall` or `log` lists ids"))
     return node
+
+
+# a shorter text matches too many ids by chance to be offered as the one meant
+MIN_PREFIX = 6
+
+
+def unknown_id(rt: Runtime, said: str, node_id: str, field: str, how: str, *,
+               include_deleted: bool = False, **details: Any) -> NotFound:
+    """The refusal of an id no node has, naming the argument and the id it was given. When the id is the start of
+    exactly one stored id (an agent shortened `46b1a2cd-…` to `46b1a2cd`), that id is offered, never acted on: a
+    prefix that matched a memory another write made since would forget or link the wrong one."""
+    full = None
+    if isinstance(node_id, str) and len(node_id) >= MIN_PREFIX:
+        found = ids_starting_with(rt.store, node_id, include_deleted=include_deleted)
+        full = found[0] if len(found) == 1 else None
+    if full is not None:
+        return NotFound(f"{said}; did you mean {full!r}? A shortened id is never acted on: give the whole id",
+                        field=field, id=node_id, did_you_mean=full, **details)
+    return NotFound(f"{said}; {how}", field=field, id=node_id, **details)
 
 
 # the log rows that delete a node, newest first: which one took it says how it comes back
@@ -47,7 +68,7 @@ def removal_of(rt: Runtime, node: Memory) -> tuple[str, dict[str, Any]]:
     return (rows[0].op, rows[0].detail) if rows else ("forget", {})
 
 
-def removed_refusal(rt: Runtime, node: Memory) -> NotFound:
+def removed_refusal(rt: Runtime, node: Memory, field: str = "id") -> NotFound:
     """The refusal for an id the store holds deleted: it said "no active memory", as of an id never stored, so a
     memory auto-pruned at the cap read as mistyped — when, by what, and how it comes back."""
     by, detail = removal_of(rt, node)
@@ -65,7 +86,7 @@ def removed_refusal(rt: Runtime, node: Memory) -> NotFound:
                     f"--revive-forgotten`); its text is in `log` with op {by}")
     from .revival import undo_status  # (revival reads how a memory was removed from here)
 
-    return NotFound(f"memory {node.id!r} was {how} at {node.deleted_at}; {back}", id=node.id,
+    return NotFound(f"memory {node.id!r} was {how} at {node.deleted_at}; {back}", field=field, id=node.id,
                     deleted_at=node.deleted_at, removed_by=by, undo=undo_status(rt, [node.id])[node.id])
 
 
@@ -192,8 +213,8 @@ def link(rt: Runtime, src: str, dst: str, edge_type: str, *, sub_type: str = "",
         # causal walk or causal ordering ever reads, and was told "linked"
         raise InvalidInput(f"sub-type {sub_type!r} is a causal one, and this edge is {edge_type}: make it a causal "
                            "edge, or leave the sub-type out", field="sub_type")
-    require_memory(rt, src)  # (after the arguments, as the servers' schemas check them first)
-    require_memory(rt, dst)
+    require_memory(rt, src, "source_id")  # (after the arguments, as the servers' schemas check them first)
+    require_memory(rt, dst, "target_id")
     sub = sub_type or ("causes" if edge_type == "causal" else "")
     now = rt.now_iso()
     edges = [Edge(src, dst, edge_type, sub, w, origin="agent", metadata=metadata, created_at=now, rule="link")]
@@ -298,7 +319,7 @@ def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any
 
 
 def gc_keep(rt: Runtime, node_id: str) -> dict[str, Any]:
-    require_memory(rt, node_id)
+    require_memory(rt, node_id, "keep")
     with rt.store.transaction():
         rt.store.touch([node_id], rt.now_iso(), amount=3)
         ei = refresh_importance(rt, [node_id]).get(node_id, 0.0)

@@ -16,13 +16,13 @@ import unicodedata
 from itertools import islice
 from typing import Any
 
-from ..core.errors import InvalidInput, NotFound
+from ..core.errors import InvalidInput
 from ..core.model import Edge, Memory
 from ..core.ontology import category_of
 from ..core.surface import step
 from ..core.text import excerpt
 from ..core.vault.links import link_name
-from .curation import removed_refusal
+from .curation import removed_refusal, unknown_id
 from .runtime import Runtime
 
 MAX_NODES = 2000
@@ -62,9 +62,10 @@ def graph_view(rt: Runtime, *, focus: str | None = None, depth: int = 1, max_nod
         if store.get_node(focus) is None:
             gone = store.get_node(focus, include_deleted=True)
             if gone is not None and gone.deleted_at:  # when and by what, as `show` says it: not "no node"
-                raise removed_refusal(rt, gone)
-            raise NotFound(f"no node {focus!r}; " + step("`mnemon recall` or the overview (no focus) lists ids",
-                                                         "`recall`, or `graph` without a focus, lists ids"))
+                raise removed_refusal(rt, gone, "focus")
+            raise unknown_id(rt, f"no node {focus!r}", focus, "focus",
+                             step("`mnemon recall` or the overview (no focus) lists ids",
+                                  "`recall`, or `graph` without a focus, lists ids"))
         chosen, cut = _around(rt, focus, depth, max_nodes, statuses)
     else:
         chosen, cut = _overview(rt, max_nodes, _folder_prefix(folder) if folder else None)

@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.errors import Conflict, InvalidInput, MnemonError, NotFound
+from ..core.errors import Conflict, InvalidInput, MnemonError
 from ..core.keywords import PAYLOAD_SOURCE_PREFIX, VAULT_SOURCE_PREFIX
 from ..core.model import REMOVAL_ACTORS, Edge, Memory
 from ..core.surface import step
 from ..core.validation import refuse_blank_id
-from .curation import removal_of
+from .curation import removal_of, unknown_id
 from .remember import refresh_importance, split_rejoined
 from .runtime import Runtime
 
@@ -165,9 +165,10 @@ def _refusal(rt: Runtime, node_id: str, node: Memory | None, plan: _Plan) -> Mne
                                    "payload is sent again (`remember_payload`)"), id=node_id, reason="payload",
                             **({"removed_by": by} if by else {}))
     if node is None or by is None:
-        return NotFound(f"no memory with id {node_id!r}, active or forgotten, is held here; "
-                        + step("`mnemon log --op forget` and `mnemon log --op prune` list the removed ones",
-                               "`log` with op forget or prune lists the removed ones"), id=node_id, reason="unknown")
+        return unknown_id(rt, f"no memory with id {node_id!r}, active or forgotten, is held here", node_id, "id",
+                          step("`mnemon log --op forget` and `mnemon log --op prune` list the removed ones",
+                               "`log` with op forget or prune lists the removed ones"),
+                          include_deleted=True, reason="unknown")
     if node.kind != "memory":
         return InvalidInput(f"{node_id!r} is a {node.kind} node, not a memory: forget --undo brings back memories",
                             id=node_id, reason="not_a_memory", kind=node.kind)

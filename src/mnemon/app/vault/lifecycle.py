@@ -57,7 +57,7 @@ def _load(rt: Runtime, raw: Any) -> Edge:
     edge_id = _edge_id(raw)
     edge = rt.store.get_edge(edge_id)
     if edge is None:
-        raise NotFound(f"no edge {edge_id}", edge_id=edge_id)
+        raise NotFound(f"no edge {edge_id}", field="id", id=edge_id, edge_id=edge_id)
     return edge
 
 

@@ -185,7 +185,7 @@ def check_predictions(rt: Runtime, *, prediction_id: str | None = None, as_of: A
                                    "be checked at that instant", field="as_of")
             raise NotFound(f"no prediction {prediction_id!r}; " + step("`mnemon predict due` lists open ones",
                                                                        "`agent_preflight` lists the due ones"),
-                           field="id")
+                           field="id", id=prediction_id)
         targets = [view.predictions[prediction_id]]
     else:
         targets = due_predictions(view.predictions.values(), moment, moment, view.events)

@@ -246,7 +246,7 @@ def explain_state(rt: Runtime, assertion_id: str, *, as_of: Any = None) -> dict[
     raw = world.get_assertion(assertion_id)
     if raw is None:
         raise NotFound(f"no assertion {assertion_id!r}; " + step("`mnemon state list`", "`state_list`") + " shows ids",
-                       field="id")
+                       field="id", id=assertion_id)
     moment = replay_instant(rt, as_of)
     row = with_source_edges(rt, [Assertion.from_row(raw)], moment if as_of is not None else None)[0]
     pair = {r.id: r for r in load_assertions(rt, subject_norm=norm_keys(row.subject), predicate=row.predicate)}
@@ -541,7 +541,7 @@ def retract_assertion(rt: Runtime, assertion_id: str, reason: str, *,
     with no current value behind a value that never held. `withdrawn_by`: the source that stated it and no longer
     does (a re-run of its research), noted on the retraction: that source stating it again is no re-creation."""
     refuse_blank_id(assertion_id, "an assertion id", "id")
-    missing = NotFound(f"no assertion {assertion_id!r}", field="id")
+    missing = NotFound(f"no assertion {assertion_id!r}", field="id", id=assertion_id)
     if world_of(rt).get_assertion(assertion_id) is None:
         raise missing  # (before the transaction: on a read-only store an unknown id is still not_found)
     now = now_of(rt)
