@@ -460,14 +460,13 @@ def _legacy_rule(hits: list[_Hit]) -> Intent:
 
 def parse_intent(value: object) -> Intent:
     """Case-insensitive WHY|WHEN|ENTITY|GENERAL, as given by ``--intent`` or an API field."""
+    # the refusal the servers' schema check gives too (interfaces/operations.py): the field, what was sent, the choices
     valid = ", ".join(VALID_INTENTS)
-    if not isinstance(value, str):
-        raise InvalidInput(
-            f"intent must be one of {valid}; got a {type(value).__name__}", valid=list(VALID_INTENTS)
-        )
-    intent = _INTENT_BY_FOLDED_NAME.get(value.strip().casefold())
+    said = repr(value) if isinstance(value, str) else f"a {type(value).__name__}"
+    intent = _INTENT_BY_FOLDED_NAME.get(value.strip().casefold()) if isinstance(value, str) else None
     if intent is None:
-        raise InvalidInput(f"unknown intent {value!r}: use one of {valid}", intent=value, valid=list(VALID_INTENTS))
+        raise InvalidInput(f"intent must be one of {valid} (in any case); got {said}", field="intent", intent=value,
+                           valid=list(VALID_INTENTS))
     return intent
 
 

@@ -45,6 +45,9 @@ NOT_MEANING = {BLANK_ONLY: "must not be blank", BLANK_OR_NUL: "must not be blank
 # a refusal by pattern in words, where the regex itself would be all a caller is told (the operations' table adds
 # the meanings of its own patterns)
 PATTERN_MEANING: dict[str, str] = {}
+# a pattern that stands for a choice among names (an intent in any case): its refusal says what it was given and, in
+# `choice_details`, the names, as an `enum`'s does
+PATTERN_CHOICES: dict[str, list[str]] = {}
 JSON_TYPES: Mapping[str, tuple[type, ...]] = {"string": (str,), "integer": (int,), "number": (int, float),
                                                "boolean": (bool,), "array": (list,), "object": (dict,),
                                                "null": (type(None),)}
@@ -100,7 +103,8 @@ def checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
         if "pattern" in spec.get("not", {}) and _ecma(spec["not"]["pattern"]).search(value):
             raise InvalidInput(f"{what} {NOT_MEANING.get(spec['not']['pattern'], 'is not allowed')}")
         if "pattern" in spec and not _ecma(spec["pattern"]).search(value):
-            raise InvalidInput(f"{what} {PATTERN_MEANING.get(spec['pattern'], 'must match ' + spec['pattern'])}")
+            got = f"; got {value!r}" if spec["pattern"] in PATTERN_CHOICES else ""
+            raise InvalidInput(f"{what} {PATTERN_MEANING.get(spec['pattern'], 'must match ' + spec['pattern'])}{got}")
     if isinstance(value, dict):
         if len(value) > spec.get("maxProperties", len(value)):
             raise InvalidInput(f"{what} has {len(value)} keys; the limit is {spec['maxProperties']}")
@@ -146,6 +150,13 @@ def checked(what: str, spec: Mapping[str, Any], value: Any) -> Any:
         value = [checked(f"{what}, item {i}", spec.get("items", {}), item) for i, item in enumerate(value)]
     return value
 
+
+
+def choice_details(name: str, spec: Mapping[str, Any], value: Any) -> dict[str, Any]:
+    """What a refusal of argument `name` adds when it is a choice among names: the value sent (under the argument's
+    name, as the library's refusals put it) and `valid`, the names; nothing for another argument."""
+    choices = spec.get("enum") or PATTERN_CHOICES.get(spec.get("pattern", ""))
+    return {name: value, "valid": list(choices)} if choices else {}
 
 
 _OBJECT_KEYWORDS = ("required", "properties", "patternProperties", "additionalProperties", "anyOf", "allOf",

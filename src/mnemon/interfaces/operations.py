@@ -22,7 +22,8 @@ from ..core.validation import (ENTITY_MODES, MAX_CONTENT_CHARS, MAX_ENTITIES, MA
 from . import schema_keywords
 from .argument_values import (BLANK_ONLY, BLANK_OR_NUL, MAX_INTEGER, NOT_BLANK, NUL, PY_SPACE as _PY_SPACE,
                               char_class as _char_class, checked as _checked)
-from .argument_values import NOT_MEANING as _NOT_MEANING, PATTERN_MEANING as _PATTERN_MEANING
+from .argument_values import NOT_MEANING as _NOT_MEANING, PATTERN_CHOICES as _PATTERN_CHOICES
+from .argument_values import PATTERN_MEANING as _PATTERN_MEANING, choice_details as _choice_details
 from .schema_keywords import any_of as _any_of
 
 # app.context's, app.recall's and app.curation's (a test pins them equal): importing them here would load recall and
@@ -60,6 +61,7 @@ _PATTERN_MEANING.update({
     ISO_TIME: "must be an RFC 3339 / ISO-8601 date or time, e.g. 2026-05-01 or 2026-05-01T09:30:00Z",
     MNEME_SCOPE: "must be a mneme:// scope without spaces, e.g. mneme://agent/session-1",
     INTENT: f"must be one of {', '.join(VALID_INTENTS)} (in any case)"})
+_PATTERN_CHOICES[INTENT] = list(VALID_INTENTS)
 
 
 @dataclass(frozen=True)
@@ -157,7 +159,7 @@ def check_args(op: Operation, args: Any) -> dict[str, Any]:
         try:
             checked[name] = _checked(f"{op.name}: argument {name!r}", op.parameters[name], value)
         except InvalidInput as exc:  # which argument, for a machine (as the facade's refusals say it)
-            raise InvalidInput(exc.message, field=name) from None
+            raise InvalidInput(exc.message, field=name, **_choice_details(name, op.parameters[name], value)) from None
     for first, second in op.exclusive:
         if checked.get(first) and checked.get(second):
             given = "true" if op.properties[first]["type"] == "boolean" else "given"
