@@ -115,7 +115,10 @@ def _checked(where: str, parse: Callable[..., Any], *args: Any) -> None:
     try:
         parse(*args)
     except InvalidInput as exc:
-        raise InvalidInput(f"{where}: {exc.message}", **exc.details) from None
+        # the field inside the item (`claims[1].source_type`): a bare `source_type` named no claim of several
+        field = exc.details.get("field")
+        inside = {"field": f"{where}.{field}"} if isinstance(field, str) and not field.startswith(where) else {}
+        raise InvalidInput(f"{where}: {exc.message}", **{**exc.details, **inside}) from None
 
 
 def _assertion_id(report: Mapping[str, Any]) -> str | None:

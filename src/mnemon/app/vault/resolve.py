@@ -87,18 +87,25 @@ def _text(claim: Mapping[str, Any], key: str, index: int, *, required: bool = Tr
     value = claim.get(key)
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
-            raise InvalidInput(f"claims[{index}]: missing required field {key!r}", field=key)
+            raise InvalidInput(f"claims[{index}]: missing required field {key!r}", field=f"claims[{index}].{key}")
         return ""
     if not isinstance(value, (str, int, float)) or isinstance(value, bool):
-        raise InvalidInput(f"claims[{index}].{key} must be text", field=key)
+        raise InvalidInput(f"claims[{index}].{key} must be text; got a {_kind(value)}", field=f"claims[{index}].{key}")
     return str(value).strip()
 
 
 def _unit(claim: Mapping[str, Any], key: str, index: int, default: float) -> float:
     value = claim.get(key, default)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= float(value) <= 1.0:
-        raise InvalidInput(f"claims[{index}].{key} must be a number between 0 and 1", field=key)
+        said = repr(value) if isinstance(value, (str, int, float)) else f"a {_kind(value)}"
+        raise InvalidInput(f"claims[{index}].{key} must be a number between 0 and 1; got {said}",
+                           field=f"claims[{index}].{key}")
     return float(value)
+
+
+def _kind(value: Any) -> str:
+    """A JSON value's kind as the payload's author wrote it (a list, not Python's `list`)."""
+    return {list: "list", dict: "object", bool: "boolean", type(None): "null"}.get(type(value), type(value).__name__)
 
 
 def validate_payload(payload: Any) -> dict[str, Any]:
@@ -127,7 +134,8 @@ def validate_payload(payload: Any) -> dict[str, Any]:
         _text(claim, "subject", i)
         if not predicate_name(_text(claim, "predicate", i)):
             # refused here, not when the edge is written: a pack holding it would fail every later ingest
-            raise InvalidInput(f"claims[{i}].predicate has no letters or digits", field="predicate")
+            raise InvalidInput(f"claims[{i}].predicate has no letters or digits; got {claim['predicate']!r}",
+                               field=f"claims[{i}].predicate")
         _text(claim, "object", i)
         _unit(claim, "confidence", i, 0.5)
         _unit(claim, "strength", i, float(claim.get("confidence", 0.5)) if isinstance(claim.get("confidence"), (int, float)) else 0.5)
@@ -246,7 +254,7 @@ def refuse_repeated_claims(rt: Runtime, data: Mapping[str, Any]) -> None:
         if first != i:
             said = f"{subject} —{relation}→ {obj}"
             raise InvalidInput(f"claims[{i}] states the same claim as claims[{first}] ({said}: one edge); merge them"
-                               " into one claim", field="claims", claim=i, same_as=first)
+                               " into one claim", field=f"claims[{i}]", claim=i, same_as=first)
 
 
 def ingest_owned(relation: str, index: int) -> InvalidInput | None:
@@ -260,7 +268,8 @@ def ingest_owned(relation: str, index: int) -> InvalidInput | None:
     if relation not in INGEST_RELATIONS:
         return None
     return InvalidInput(f"claims[{index}].predicate {relation!r} is a relation the vault ingest writes from the notes'"
-                        " text; state the claim with a relation of its own (e.g. relates_to)", field="predicate",
+                        " text; state the claim with a relation of its own (e.g. relates_to)",
+                        field=f"claims[{index}].predicate",
                         claim=index)
 
 

@@ -19,7 +19,10 @@ def refuse_unfit(data: Mapping[str, Any]) -> None:
     refuse theirs (a misspelt "confidnce" was read as 0.5 and "sorce" as unsourced: the claim became a candidate with
     no word why), and for a text over its limit (`_refuse_long_texts`)."""
     for i, claim in enumerate(data["claims"]):
-        refuse_unknown_keys(claim, CLAIM_KEYS, f"claims[{i}]")
+        try:
+            refuse_unknown_keys(claim, CLAIM_KEYS, f"claims[{i}]")
+        except InvalidInput as exc:  # the field as the claim holds it, as the other per-claim refusals name theirs
+            raise InvalidInput(exc.message, **{**exc.details, "field": f"claims[{i}].{exc.details['field']}"}) from None
     _refuse_long_texts(data)
 
 

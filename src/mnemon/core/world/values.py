@@ -162,9 +162,10 @@ def content_hash(prefix: str, value: Any, length: int) -> str:
 
 # ---- payload field readers -------------------------------------------------------------------------------------
 
-def require_mapping(value: Any, what: str) -> Mapping[str, Any]:
+def require_mapping(value: Any, what: str, field: str | None = None) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise InvalidInput(f"{what} must be a JSON object, got {type(value).__name__}")
+        raise InvalidInput(f"{what} must be a JSON object, got {type(value).__name__}",
+                           **({"field": field} if field else {}))
     for key in value:
         if not isinstance(key, str):
             raise InvalidInput(f"{what} has a non-string key {key!r}")
@@ -249,7 +250,7 @@ def optional_mapping(obj: Mapping[str, Any], key: str, what: str) -> dict[str, A
             value = json.loads(value)
         except ValueError:
             raise InvalidInput(f"{what}: {key} is not valid JSON", field=key) from None
-    mapping = dict(require_mapping(value, f"{what}: {key}"))
+    mapping = dict(require_mapping(value, f"{what}: {key}", key))
     json_clean(mapping, f"{what}: {key}", key)
     return mapping
 
