@@ -236,7 +236,7 @@ _AS_OF = {**_s("ISO-8601 instant to replay at (validity and world state as they 
 # the default as the CLI's --hints says it (core.vault.observations.DEFAULT_HINTS: a test pins them equal)
 # recall's and search's --excerpt-chars (app.recall.check_excerpt_chars): only with brief, whose excerpts it cuts
 _EXCERPT_CHARS = _i("length of brief's excerpts in characters, default 240 (needs brief)", 1, MAX_INTEGER)
-_HINTS = _s("comma-separated words that raise the items holding them (default: the config's `hints`, else deadline, "
+_HINTS = _s("comma-separated words raising the items holding them (default: the config's `hints`, else deadline, "
             "project, invoice, lease, tax, school, move, certification, payment)")
 _CANDIDATES = _b("include candidate (unvalidated) edges, marked candidate_only (default true)")
 
@@ -474,9 +474,9 @@ OPERATIONS: tuple[Operation, ...] = (
               lambda m, a: m.link(a["source_id"], a["target_id"], a.get("edge_type", "semantic"),
                                   sub_type=a.get("sub_type", ""), weight=a.get("weight", 0.5), meta=a.get("meta")),
               needs=(("sub_type", "edge_type", "causal"),)),
-    # undo: `forget --undo` (tools/list is at its budget: the words are in the description)
-    Operation("forget", "Soft-delete a memory (kept, edges retired, logged); undo revives one.",
-              {"id": _s("memory id"), "undo": {"type": "boolean"}, "dry_run": _b("change nothing")},
+    Operation("forget", "Soft-delete a memory (kept, edges retired, logged).",
+              {"id": _s("memory id"), "undo": _b("bring a forgotten memory back (forget --undo)"),
+               "dry_run": _b("change nothing")},
               ("id",), False, lambda m, a: m.undo_forget([a["id"]], dry_run=a.get("dry_run", False))
               if a.get("undo") else m.forget(a["id"], dry_run=a.get("dry_run", False)), destructive=True),
     Operation("status", "Counts, top entities, size and embedding coverage.", {}, (), True, lambda m, a: m.status()),
@@ -517,7 +517,7 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("remember_payload", "Scoped agent memory (Mneme's `remember add`): nodes, edges and observations "
               "under one mneme:// source_path, removable as a unit with forget_source. Edges and observations name "
               "nodes of the same payload by ref; an edge that needs validation is stored as a candidate (each edge "
-              "says which status it got and why). Writing the same scope again replaces what it wrote before.",
+              "says its status and why). Writing the scope again replaces what it wrote.",
               {"payload": _PAYLOAD,
                "dry_run": _b("validate and show what would be written; write nothing")},
               ("payload",), False,
@@ -540,8 +540,8 @@ OPERATIONS: tuple[Operation, ...] = (
               "confidence and its audit events.", {"id": _EDGE_ID}, ("id",), True,
               lambda m, a: m.explain_edge(a["id"])),
     Operation("graph", "A bounded part of the graph to draw: around a focus node (breadth-first, strongest edges "
-              "first) or, without one, the best-connected notes (of one folder, given `folder`; a focus and a "
-              "folder together are refused); `truncated` says when the limits cut it.",
+              "first) or, without one, the best-connected notes (of one folder, given `folder`: not with a focus); "
+              "`truncated` says when the limits cut it.",
               {"focus": _s("node id to centre on (not with folder)"),
                "depth": _i("hops from the focus, 1-4, default 1 (needs focus)", 1, 4),
                "max_nodes": _i("1-2000, default 150", 1, 2000),
