@@ -21,6 +21,7 @@ from functools import lru_cache
 
 from .cue_words import MAY_CORRECT
 from .diff_changes import changed_fact
+from .diff_handover import handover
 from .diff_measures import WEEKDAYS as _WEEKDAYS, measure_difference as _measure_difference
 from .diff_measures import number_difference as _number_difference
 from .diff_slots import changed_part
@@ -611,7 +612,8 @@ def diff_suggestion(
             sim = max(sim, beside)
         suggestion = classify(sim, new_text, content)
         # even when near-identical: "We replaced Memcached with Redis" reverses "We replaced Redis with Memcached"
-        reason = correction_reason(found, content) or _retired_by_stored(new_text, content)
+        reason = (correction_reason(found, content) or _retired_by_stored(new_text, content)
+                  or handover(new_text, content) or handover(content, new_text, stored=True))
         if reason:
             suggestion = "CONFLICT"
         elif suggestion == "CONFLICT":  # (only a negation one side says, or an opposite word, makes one here)

@@ -150,6 +150,7 @@ class _Correctors:
     def of(self, content: str, at: str) -> str | None:
         """The id of the newest candidate written after `at` whose correction retires what `content` states."""
         from ..diff import correction_reason, corrections
+        from ..diff_handover import handover
 
         for new_id, text, new_at in self.wording:
             if new_at <= at:
@@ -157,7 +158,8 @@ class _Correctors:
             found = self._found.get(new_id)
             if found is None:
                 found = self._found[new_id] = corrections(text)
-            if found and correction_reason(found, content):
+            # (a role handed to another holder retires the memory naming the last one, as a correction would)
+            if (found and correction_reason(found, content)) or handover(text, content):
                 return new_id
         return None
 
