@@ -23,7 +23,21 @@ def refuse_unfit(data: Mapping[str, Any]) -> None:
             refuse_unknown_keys(claim, CLAIM_KEYS, f"claims[{i}]")
         except InvalidInput as exc:  # the field as the claim holds it, as the other per-claim refusals name theirs
             raise InvalidInput(exc.message, **{**exc.details, "field": f"claims[{i}].{exc.details['field']}"}) from None
+        _refuse_unknown_status(claim, i)
     _refuse_long_texts(data)
+
+
+CLAIM_STATUSES = ("active", "candidate", "killed")
+
+
+def _refuse_unknown_status(claim: Mapping[str, Any], i: int) -> None:
+    """A status the claim asks for is one of `CLAIM_STATUSES`: a misspelt "actve" was read as no wish at all, and the
+    claim became a candidate with no word why."""
+    status = claim.get("status")
+    if status is None or (isinstance(status, str) and status.strip().lower() in ("", *CLAIM_STATUSES)):
+        return
+    raise InvalidInput(f"claims[{i}].status: expected one of {', '.join(CLAIM_STATUSES)} (or none); got {status!r}",
+                       field=f"claims[{i}].status", got=status, valid=list(CLAIM_STATUSES))
 
 
 def _refuse_long_texts(data: Mapping[str, Any]) -> None:
