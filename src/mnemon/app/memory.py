@@ -60,19 +60,23 @@ def _curation() -> ModuleType:
     return curation
 
 
-def open_store(target: str | Path, *, readonly: bool = False, create: bool = True, busy_wait_s: float = 60.0) -> Store:
+def open_store(target: str | Path, *, readonly: bool = False, create: bool = True, busy_wait_s: float = 60.0,
+               busy_wait_set_by: str | None = None) -> Store:
     """A store by path or URL: postgresql://… selects the PostgreSQL backend, anything else is a SQLite file.
     `create=False`: a server schema holding no store is `NotFound`, told over the store's own connection (a SQLite
     file is checked before, by `refuse_missing_db`). `busy_wait_s`: how long a call waits for another process's
-    write (then `store_busy`)."""
+    write (then `store_busy`, naming `busy_wait_set_by`: the flag, variable or config file that set it, or
+    "default")."""
     target = str(target)
+    wait_ms = int(busy_wait_s * 1000)
     if target.startswith(DB_URL_SCHEMES):
         from ..ports.store.postgres import PostgresStore
 
-        return PostgresStore(target, readonly=readonly, create=create, busy_timeout_ms=int(busy_wait_s * 1000))
+        return PostgresStore(target, readonly=readonly, create=create, busy_timeout_ms=wait_ms,
+                             busy_wait_set_by=busy_wait_set_by)
     from ..ports.store.sqlite import SQLiteStore
 
-    return SQLiteStore(target, readonly=readonly, busy_timeout_ms=int(busy_wait_s * 1000))
+    return SQLiteStore(target, readonly=readonly, busy_timeout_ms=wait_ms, busy_wait_set_by=busy_wait_set_by)
 
 
 # Facade methods that only read the store. One of them asked of a database the user named (`Config.db_named_by`)
@@ -149,7 +153,8 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         name = provider or cfg.embed_provider
         fresh = before_opening(cfg.db_path, readonly=readonly)
         try:
-            store = open_store(cfg.db_path, readonly=readonly, create=create, busy_wait_s=cfg.busy_wait_s)
+            store = open_store(cfg.db_path, readonly=readonly, create=create, busy_wait_s=cfg.busy_wait_s,
+                               busy_wait_set_by=cfg.sources.get("busy_wait_s"))
         except NotFound as missing:  # a server schema holding no store: what a missing SQLite file is
             where = missing.details.get("path", str(cfg.db_path))
             raise NotFound(f"no mnemon store in {where} (named by {cfg.db_named_by}): check the URL and its schema; "

@@ -117,7 +117,8 @@ def _session_start(cfg: Config, payload: dict[str, Any], options: list[str]) -> 
         from ..memory import open_store  # the count alone: no embedding model, no caches (0.3 s of `status`, at 10k)
 
         try:
-            store = open_store(cfg.db_path, readonly=True, create=False, busy_wait_s=cfg.busy_wait_s)
+            store = open_store(cfg.db_path, readonly=True, create=False, busy_wait_s=cfg.busy_wait_s,
+                               busy_wait_set_by=cfg.sources.get("busy_wait_s"))
         except NotFound:  # a server schema no one has written to yet: what a SQLite file not created yet is
             store = None
         if store is not None:

@@ -19,10 +19,26 @@ from ...core.errors import StoreBusy, StoreError
 from ...core.model import Edge, Link, Memory, OplogEntry
 
 
-def another_ingest(path: str, waited_ms: int) -> StoreBusy:
+def wait_said(waited_ms: int, set_by: str | None) -> str:
+    """How long a call waited for another process and which setting made it wait that long (`set_by`: the flag,
+    variable or config file `Config.sources` names, "default", or None when the opener did not say)."""
+    if set_by == "default":
+        how = "busy_wait's default; MNEMON_BUSY_WAIT or busy_wait in the config file sets another"
+    else:
+        how = f"busy_wait, set by {set_by}" if set_by else "setting busy_wait, MNEMON_BUSY_WAIT"
+    return f"{waited_ms / 1000:g} s, the longest this call waits ({how})"
+
+
+def another_ingest(path: str, waited_ms: int, set_by: str | None = None) -> StoreBusy:
     """The refusal of an ingest that waited `busy_wait` for another ingest of the store to end."""
-    return StoreBusy(f"the store is busy: another ingest of {path} has held it for {waited_ms / 1000:g} s (setting"
-                     " busy_wait, MNEMON_BUSY_WAIT); nothing was written: try again when it is done", path=path)
+    return StoreBusy(f"the store is busy: another ingest of {path} has held it for {wait_said(waited_ms, set_by)};"
+                     " nothing was written: try again when it is done", path=path)
+
+
+def another_writer(path: str, waited_ms: int, set_by: str | None = None) -> StoreBusy:
+    """The refusal of a write that waited `busy_wait` for another process's write transaction to end."""
+    return StoreBusy(f"the store is busy: another writer has held {path} for {wait_said(waited_ms, set_by)};"
+                     " nothing was written: try again when it is done")
 
 
 class WriterBusy(Exception):

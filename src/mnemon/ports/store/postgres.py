@@ -25,7 +25,7 @@ from ...core.keywords import keyword_text_of
 from ...core.model import Memory, OplogEntry, iso, utcnow
 from ...core.surface import store_read_only
 from ...core.text import normalize
-from .base import MemoryFilter, WriterBusy, refuse_newer_schema
+from .base import MemoryFilter, WriterBusy, another_writer, refuse_newer_schema, wait_said
 from .graph_postgres import PostgresGraphReads
 from .postgres_edges import EdgeTables
 from .postgres_index import IndexTables, folded, memory_where, tsvector_literal
@@ -92,11 +92,14 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
     derives_edges = False  # every edge is a row here (SQLite derives containment edges: contained_sqlite.py)
     holds_nul_text = False  # a text column cannot hold "\x00" (SQLite's can): a restore refuses such a row up front
 
-    def __init__(self, url: str, *, readonly: bool = False, create: bool = True, busy_timeout_ms: int = 60_000) -> None:
+    def __init__(self, url: str, *, readonly: bool = False, create: bool = True, busy_timeout_ms: int = 60_000,
+                 busy_wait_set_by: str | None = None) -> None:
         """Open (and unless `readonly` migrate) the store; `create=False` refuses a schema that holds none
         (`NotFound`) instead of creating it there. `busy_timeout_ms`: how long a write waits for another writer of
-        the schema (SQLite's busy_timeout), then `StoreBusy`."""
+        the schema (SQLite's busy_timeout), then `StoreBusy`, which says the setting that chose it (`busy_wait_set_by`:
+        a flag, variable, config file or "default")."""
         self.write_wait_ms = int(busy_timeout_ms)
+        self.busy_wait_set_by = busy_wait_set_by
         try:
             import psycopg
             from pgvector.psycopg.vector import register_vector_info
@@ -134,9 +137,10 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
             register_vector_info(self.conn, self._vector_info)
         except psycopg.errors.LockNotAvailable:  # a table locked past busy_wait (the session's lock_timeout)
             self._conn.close()
-            raise StoreBusy(f"the store is busy: another session has held a table of {self.path} locked for"
-                            f" {self.write_wait_ms / 1000:g} s (an upgrade by a newer mnemon, a VACUUM FULL; setting"
-                            " busy_wait, MNEMON_BUSY_WAIT): try again when it is done") from None
+            raise StoreBusy(f"the store is busy: another session (an upgrade by a newer mnemon, a VACUUM FULL) has"
+                            f" held a table of {self.path} locked for"
+                            f" {wait_said(self.write_wait_ms, self.busy_wait_set_by)}: try again when it is done"
+                            ) from None
         except psycopg.Error as exc:  # no schema to create in, no right to create the extension, …
             self._conn.close()
             raise StoreError(f"cannot open the mnemon schema in {self.path}: {str(exc).strip()}") from exc
@@ -401,9 +405,7 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
                                     " SELECT pg_advisory_xact_lock(hashtext('mnemon:' || current_schema()))"
                                     + ("" if upgrading else "; SELECT COUNT(*) FROM migrations"))
         except psycopg.errors.LockNotAvailable:
-            raise StoreBusy(f"the store is busy: another writer has held {self.path} for {self.write_wait_ms / 1000:g}"
-                            " s (setting busy_wait, MNEMON_BUSY_WAIT); nothing was written: try again when it is"
-                            " done") from None
+            raise another_writer(self.path, self.write_wait_ms, self.busy_wait_set_by) from None
         if upgrading:
             return
         cur.nextset()

@@ -22,7 +22,7 @@ from typing import Any
 from ...core.errors import ReadOnly, StoreError
 from ...core.model import Memory, OplogEntry, iso, utcnow
 from ...core.surface import creating_write, store_read_only, typed
-from .base import MemoryFilter, WriterBusy
+from .base import MemoryFilter, WriterBusy, another_writer
 from .edges_sqlite import PAGE_ROWS, _EDGE_COLS, SQLiteEdges, _edge, _paged  # noqa: F401  (re-exported)
 from .graph_sqlite import SQLiteGraphReads
 from .vectors_sqlite import BUMP_VECTOR_GENERATION, SQLiteVectors
@@ -164,8 +164,12 @@ def opened_elsewhere(path: str) -> bool:
 class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex):
     """One SQLite file. Safe for many processes (WAL + BEGIN IMMEDIATE + busy timeout) and for threads (one lock)."""
 
-    def __init__(self, path: str, *, readonly: bool = False, busy_timeout_ms: int = 60000) -> None:
+    def __init__(self, path: str, *, readonly: bool = False, busy_timeout_ms: int = 60000,
+                 busy_wait_set_by: str | None = None) -> None:
+        """`busy_wait_set_by`: which setting chose `busy_timeout_ms` (a flag, variable, config file or "default"),
+        for a `store_busy` refusal to say."""
         self.path = path
+        self.busy_wait_set_by = busy_wait_set_by
         self.readonly = readonly
         self._lock = threading.RLock()
         self._depth = 0
@@ -385,7 +389,13 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         return os.path.abspath(self.path)
 
     def _begin(self) -> None:
-        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:  # another writer held on past the busy wait: retryable, say how long
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+            waited = int(self.conn.execute("PRAGMA busy_timeout").fetchone()[0])
+            raise another_writer(self.path, waited, self.busy_wait_set_by) from None
         refuse_upgraded_meanwhile(self.conn, self.path)
 
     def _begin_now(self) -> None:

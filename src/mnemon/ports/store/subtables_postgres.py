@@ -152,7 +152,7 @@ class PostgresVault(SQLiteVault):
             try:
                 store.conn.execute(f"SELECT pg_advisory_lock(({key}))")
             except psycopg.errors.LockNotAvailable:
-                raise another_ingest(store.path, store.write_wait_ms) from None
+                raise another_ingest(store.path, store.write_wait_ms, store.busy_wait_set_by) from None
             store.session_locks += 1  # the lock is this session's: one lost must end the ingest, never be replaced
         try:
             yield

@@ -203,7 +203,7 @@ class SQLiteVault(VaultReads):
                 return
             except BlockingIOError:
                 if time.monotonic() >= deadline:
-                    raise another_ingest(self.store.path, wait_ms) from None
+                    raise another_ingest(self.store.path, wait_ms, self.store.busy_wait_set_by) from None
                 time.sleep(0.05)
 
     @contextmanager
