@@ -421,6 +421,10 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
             "stored_by_provider": providers,
             "mismatch": sorted(p for p in providers if p != ident),
         }
+        from .unfinished import unfinished_work
+
+        # (what a run cut short left undone, from the store's own records: coverage alone did not say)
+        out["unfinished"] = unfinished_work(store, ident, self.rt.vectors_enabled, (embedded, total))
         if out["embedding"]["mismatch"]:
             out["embedding"]["hint"] = ("vectors from other providers are kept beside this one's and never mixed; "
                                         f"{embed_all()} adds this provider's without touching theirs, and "
@@ -462,6 +466,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
             return {"status": "complete", "message": "every memory already has a vector from this provider",
                     "identity": rt.provider.identity()}
         from .remember import backfill_semantic_edges
+        from .vault.ingest import ingest_embedded
 
         done = 0
         owned: list[tuple[Any, Any]] = []  # (memory, vector): their semantic edges come once every vector is in
@@ -481,6 +486,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
             linked = backfill_semantic_edges(rt, owned)
             rt.store.log("embed:backfill", None, {"succeeded": done, "identity": rt.provider.identity(),
                                                   "semantic_edges": linked}, rt.now_iso())
+            ingest_embedded(rt.store)
         out = {"status": "backfill_complete", "succeeded": done, "failed": 0, "identity": rt.provider.identity(),
                "semantic_edges_added": linked}
         if threads is not None:

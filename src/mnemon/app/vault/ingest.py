@@ -661,6 +661,13 @@ def _record_senses(rt: Runtime, plans: Sequence[NotePlan]) -> list[dict[str, Any
 EMBED_PENDING = "embed_pending"
 
 
+def ingest_embedded(store: Any) -> None:
+    """Inside a write transaction, once every memory has its vector (`embed --all` done): a cut-short ingest's mark
+    goes, or a memory stored without a vector later would be blamed on that run (`app.unfinished`)."""
+    if store.vault.get_state(EMBED_PENDING):
+        store.vault.set_state(EMBED_PENDING, "")
+
+
 def _left_without_vectors(rt: Runtime) -> list[str] | None:
     """The memories an earlier run stored but was stopped before embedding (its mark is still set), or None. Read
     whole only then: in the common case one state lookup."""

@@ -121,28 +121,42 @@ def _shown(db: str) -> str:
     return db
 
 
-def _database_check(db: str) -> tuple[dict[str, Any], int | None]:
-    """A file: its folder must be writable. A server: it must answer (read-only session, nothing written). With the
-    number of notes the store holds (None when unknown), which decides the next step."""
+def _database_check(cfg: Config, db: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A file: its folder must be writable. A server: it must answer (read-only session, nothing written). With what
+    the store holds (`unfinished.store_facts`; `{"exists": False}` before the first write), which decides the next
+    step: a store doctor did not mention left a user who ingested without `init` nothing of what it holds."""
     if not db.startswith(DB_URL_SCHEMES):
         path = Path(db)
         check: dict[str, Any] = {"ok": _writable_parent(path), "path": db, "exists": path.exists()}
         not_a_db = _not_a_database(path)
         if not_a_db:  # every command would fail on it (`store_error`) while doctor said ok
             check.update(ok=False, error=not_a_db)
-        return check, (None if path.exists() else 0)
+            return check, {"exists": True}
+        if not path.exists() or path.stat().st_size == 0:
+            return check, {"exists": False}
+    else:
+        check = {"ok": True, "url": _shown(db), "reachable": True}
+    from ...core.errors import NotFound
+    from ...ports.embed.base import EmbedSettings
+    from ...ports.embed.registry import get_provider
     from ..memory import open_store
+    from ..unfinished import store_facts
 
     try:
-        store = open_store(db, readonly=True)
-    except Exception as exc:  # any failure to reach or read the server is the finding itself
-        message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
-        return {"ok": False, "url": _shown(db), "error": _shown(str(message))}, None
+        store = open_store(db, readonly=True, create=False, busy_wait_s=cfg.busy_wait_s,
+                           busy_wait_set_by=cfg.sources.get("busy_wait_s"))
+    except NotFound:  # a server schema no one has written to yet: what a SQLite file not created yet is
+        return check, {"exists": False}
+    except Exception as exc:  # any failure to reach or read the store is the finding itself
+        message = _shown(str(getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"))
+        if db.startswith(DB_URL_SCHEMES):
+            return {"ok": False, "url": _shown(db), "error": message}, {"exists": None}
+        return check, {"exists": True, "error": message}
     try:
-        notes = int(store.stats().get("nodes_by_kind", {}).get("note", 0))
+        provider = get_provider(cfg.embed_provider, EmbedSettings.from_env(cfg.environ))
+        return check, store_facts(store, provider.identity(), provider.produces_vectors)
     finally:
         store.close()
-    return {"ok": True, "url": _shown(db), "reachable": True}, notes
 
 
 def init(cfg: Config, *, vault: str, db: str | None = None, out: str | None = None, hints: Any = None,
@@ -308,7 +322,8 @@ def doctor(load: Callable[[], Config], config_path: Path, *, environ: Mapping[st
     else:
         checks["markdown_notes"] = {"ok": False, "count": 0}
     db = str(cfg.db_path)
-    db_check, notes = _database_check(db)
+    db_check, store = _database_check(cfg, db)
+    notes = store.get("notes", 0 if store.get("exists") is False else None)
     checks["db_parent" if not db.startswith(DB_URL_SCHEMES) else "database"] = db_check
     # without `out` cards go to `<home>/cards`, as `chosen_out` has it: a config naming only the vault failed this
     # check with no problem to show
@@ -320,8 +335,8 @@ def doctor(load: Callable[[], Config], config_path: Path, *, environ: Mapping[st
             check_out_dir(out, config=path if settings.out else None)
     except InvalidInput as exc:
         checks["out_parent"].update(ok=False, error=exc.message)
-    if not path.exists():
-        problems.append(f"no config at {path}: run `mnemon init --vault DIR`")
+    if not path.exists():  # (the vault the store's notes came from, when it recorded one: the command as it is)
+        problems.append(f"no config at {path}: run `mnemon init --vault {store.get('vault') or 'DIR'}`")
     if config_ok and not vault_ok:
         vault_var = SETTINGS_BY_NAME["vault"].env
         if settings.vault and cfg.sources.get("vault") == vault_var:
@@ -350,6 +365,8 @@ def doctor(load: Callable[[], Config], config_path: Path, *, environ: Mapping[st
     ok = all(c.get("ok") for c in checks.values())
     if not ok:
         next_step = problems[0] if problems else "fix the failing checks"
+    elif store.get("unfinished"):
+        next_step = store["unfinished"][0]["message"]
     elif notes == 0:
         next_step = "run `mnemon ingest` to build the graph"
     else:
@@ -357,7 +374,8 @@ def doctor(load: Callable[[], Config], config_path: Path, *, environ: Mapping[st
     report = {"ok": ok, "config": str(path),
               "settings": {"vault": settings.vault, "db": _shown(db), "out": settings.out,
                            "hints": list(settings.hints), "follow_symlinks": settings.follow_symlinks},
-              "checks": checks, "problems": problems, "next": next_step, **({"warnings": warnings} if warnings else {})}
+              "checks": checks, "store": store, "problems": problems, "next": next_step,
+              **({"warnings": warnings} if warnings else {})}
     if not ok:  # a health check in a script or cron job must fail loudly, as `contract check` does
         raise HealthCheckFailed(f"doctor: {next_step}", **report)
     return report
