@@ -691,6 +691,7 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         by_cat = counts("SELECT category, COUNT(*) FROM nodes WHERE kind = 'memory' AND deleted_at IS NULL"
                         " GROUP BY category ORDER BY category")
         by_edge = counts("SELECT type, COUNT(*) FROM edge_rows WHERE status = 'active' GROUP BY type ORDER BY type")
+        by_status = counts("SELECT status, COUNT(*) FROM edge_rows GROUP BY status ORDER BY status")
         size = self._value("SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
                            " JOIN pg_namespace s ON s.oid = c.relnamespace"
                            " WHERE s.nspname = current_schema() AND c.relkind = 'r'")
@@ -702,8 +703,9 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
             "nodes_by_kind": counts("SELECT kind, COUNT(*) FROM nodes WHERE deleted_at IS NULL GROUP BY kind"
                                     " ORDER BY kind"),  # (by name, as on SQLite: the server's hash order is none)
             "edges_by_type": by_edge,
-            "edges_by_status": counts("SELECT status, COUNT(*) FROM edge_rows GROUP BY status ORDER BY status"),
-            "edge_count": sum(by_edge.values()),
+            "edges_by_status": by_status,
+            "edge_count": sum(by_edge.values()),  # (active edges, as edges_by_type: mnemon's status counts so)
+            "edges_total": sum(by_status.values()),  # every edge whatever its status, as `ingest` counts them
             "oplog_count": int(self._value("SELECT COUNT(*) FROM oplog")),
             "db_path": self.path,
             "db_size_bytes": int(size),

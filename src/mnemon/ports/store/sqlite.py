@@ -756,7 +756,8 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
             "nodes_by_kind": by_kind,
             "edges_by_type": by_edge,
             "edges_by_status": by_status,
-            "edge_count": sum(by_edge.values()),
+            "edge_count": sum(by_edge.values()),  # (active edges, as edges_by_type: mnemon's status counts so)
+            "edges_total": sum(by_status.values()),  # every edge whatever its status, as `ingest` counts them
             "oplog_count": q("SELECT COUNT(*) FROM oplog").fetchone()[0],
             "db_path": self.path,
             "db_size_bytes": size,
