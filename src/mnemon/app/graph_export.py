@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..core.errors import InvalidInput
+from ..core.errors import InvalidInput, write_refused
 from .graph_view import graph_view
 from .runtime import Runtime
 
@@ -34,7 +34,7 @@ def export_graph(rt: Runtime, fmt: Any, path: str, **bounds: Any) -> dict[str, A
     try:
         write_atomic(path, [text.encode("utf-8")], durable=True)
     except OSError as exc:
-        raise InvalidInput(f"cannot write {path}: {exc.strerror or exc}", path=path) from None
+        raise write_refused(path, exc) from None
     return {"ok": True, "format": fmt, "path": path, "bytes": os.path.getsize(path), "nodes": len(view["nodes"]),
             "links": view["stats"]["links"], "truncated": view["truncated"], "focus": view["focus"],
             "folder": view["folder"], "limits": view["limits"]}

@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..core.keywords import embedding_text_of
-from ..core.errors import InvalidInput, NotFound, ProviderUnavailable
+from ..core.errors import InvalidInput, NotFound, ProviderUnavailable, write_refused
 from ..core.model import LOG_OPS
 from ..core.surface import creating_write, embed_all, typed
 from ..ports.cache_paths import beside, cache_bytes
@@ -278,8 +278,8 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         try:
             with closing(self.export_stream(include_vectors=include_vectors)) as pieces:
                 write_atomic(real, (piece.encode() for piece in pieces), durable=True)
-        except OSError as exc:
-            raise InvalidInput(f"cannot write {path}: {exc.strerror or exc}") from None
+        except OSError as exc:  # a full disk is the machine's (store_error), a folder given as the file the user's
+            raise write_refused(path, exc) from None
         return {"ok": True, "path": real, "bytes": os.path.getsize(real)}
 
     def graph_export(self, fmt: str, out: str, *, focus: str | None = None, depth: int = 1, max_nodes: int = 150,

@@ -16,6 +16,8 @@ Messages say what to do next; `details` carries machine-readable context.
 """
 from __future__ import annotations
 
+import errno
+import os
 from typing import Any
 
 
@@ -90,3 +92,22 @@ class Aborted(MnemonError):
     """The command stopped before it finished (a worker process it needed was killed); what it had not committed is
     rolled back."""
     code = "aborted"
+
+
+# what a disk answers when it cannot take what is written, whatever the path: the machine's condition to remedy, never
+# the user's input (a folder, a missing parent or no permission is the path's fault: `InvalidInput`)
+MACHINE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG})
+
+
+def write_refused(path: str, exc: OSError) -> MnemonError:
+    """The refusal of a file a command writes (`export --out`, `graph --out`, a config file): `StoreError` with what to
+    do when the disk cannot take it, `InvalidInput` when the path given cannot hold a file."""
+    reason = exc.strerror or str(exc)
+    if exc.errno not in MACHINE_ERRNOS:
+        return InvalidInput(f"cannot write {path}: {reason}", path=path)
+    folder = os.path.dirname(os.path.abspath(path))
+    remedy = {errno.EIO: f"the disk holding {folder} failed the write: check it, or write the file elsewhere",
+              errno.EFBIG: f"the file would pass the largest one the disk holding {folder} or this process may write"
+                           " (a FAT disk's 4 GB, `ulimit -f`): write it elsewhere"}.get(
+        exc.errno, f"free some space on the disk holding {folder} (or raise its quota), or write the file elsewhere")
+    return StoreError(f"cannot write {path}: {reason}: {remedy}; nothing was written there", path=path)

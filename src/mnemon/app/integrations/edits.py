@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import InvalidInput
+from ...core.errors import InvalidInput, write_refused
 
 BACKUP_SUFFIX = ".mnemon-backup"
 MAX_FILE_BYTES = 4 * 1024 * 1024  # a host's settings file is a few KB; anything this large is not one
@@ -124,7 +124,7 @@ def apply(changes: list[FileChange], root: Path) -> None:
             else:
                 atomic_write_text(_written_path(change.path), change.after)
         except OSError as exc:
-            raise InvalidInput(f"cannot write {change.path}: {exc.strerror or exc}", path=str(change.path)) from None
+            raise write_refused(str(change.path), exc) from None  # (a full disk: store_error, as export's)
 
 
 def _written_path(path: Path) -> Path:
