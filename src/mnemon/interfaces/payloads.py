@@ -9,7 +9,7 @@ import sqlite3
 import sys
 from typing import Any
 
-from ..core.errors import MnemonError
+from ..core.errors import MACHINE_ERRNOS, MnemonError, write_refused
 from ..core.surface import step
 
 
@@ -68,6 +68,15 @@ def from_exception(exc: BaseException) -> tuple[dict[str, Any], int]:
         # a number of thousands of digits in a JSON document, which Python will not read
         return error_envelope("invalid_input", "a number in the input has more digits than can be read (over "
                                                f"{sys.get_int_max_str_digits():,})"), 1
+    if isinstance(exc, OSError) and exc.errno in MACHINE_ERRNOS:
+        # a full disk (quota, I/O error) took the output as it was written — stdout redirected to a file, a cache —
+        # no bug of ours, and the machine's to remedy, as a full disk under `--out` is (`write_refused`)
+        if exc.filename is not None:
+            refusal = write_refused(str(exc.filename), exc)
+            return error_envelope(refusal.code, refusal.message, refusal.details), 1
+        return error_envelope("store_error", f"cannot write the command's output: {exc.strerror or exc}: free some"
+                                             " space on the disk it goes to (where its stdout was sent), or send it"
+                                             " elsewhere"), 1
     refused = _refused_path(exc)
     if refused is not None:
         return refused, 1
