@@ -16,9 +16,11 @@ import itertools
 import re
 from typing import Sequence
 
+from mnemon.core.vault.model import ParseWarning
+
 # a line that may open an HTML block: the note is searched for these, so a note without one costs one scan
 _OPENER = re.compile(r"\n {0,3}<")
-_RAW = re.compile(r"<(?:pre|script|style|textarea)(?:[ \t>]|$)", re.IGNORECASE)
+_RAW = re.compile(r"<(pre|script|style|textarea)(?:[ \t>]|$)", re.IGNORECASE)
 _RAW_END = re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE)
 _BLOCK = re.compile(
     r"</?(?:address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir"
@@ -32,16 +34,18 @@ _LONE_TAG = re.compile(
 _HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 
 
-def html_block_lines(prose: str, coded: Sequence[str]) -> list[int]:
+def html_block_lines(prose: str, coded: Sequence[str]) -> tuple[list[int], ParseWarning | None]:
     """The indexes of the lines of a note's HTML blocks, in order, given its text with code emptied and comments
-    blanked (`prose`) and its lines with code emptied (`coded`, the same lengths)."""
+    blanked (`prose`) and its lines with code emptied (`coded`, the same lengths); and the warning that a ``<pre>``
+    (or script, style, textarea) is never closed, so the rest of the note is HTML, as an unclosed fence's is code."""
     padded = "\n" + prose  # (so the first line counts as one after a newline)
     openers = _OPENER.finditer(padded)
     first = next(openers, None)
     if first is None:
-        return []
+        return [], None
     shown = prose.split("\n")
     found: list[int] = []
+    warning = None
     line, counted, end = -1, 0, 0
     for opener in itertools.chain((first,), openers):
         line += padded.count("\n", counted, opener.start() + 1)
@@ -49,9 +53,13 @@ def html_block_lines(prose: str, coded: Sequence[str]) -> list[int]:
         if line < end:
             continue  # inside the block just passed
         text = shown[line].lstrip(" ")
-        if _RAW.match(text):
+        if raw := _RAW.match(text):
             end = next((index + 1 for index in range(line, len(shown))
-                        if "</" in shown[index] and _RAW_END.search(shown[index])), len(shown))
+                        if "</" in shown[index] and _RAW_END.search(shown[index])), 0)
+            if not end:
+                end = len(shown)
+                message = f"<{raw.group(1).lower()}> never closed; the rest is HTML"
+                warning = ParseWarning("unclosed_html_block", message, line + 1)
         elif _BLOCK.match(text) or (_LONE_TAG.fullmatch(text) and _after_block(coded, line)):
             end = line + 1
             while end < len(coded) and coded[end].strip():
@@ -59,7 +67,7 @@ def html_block_lines(prose: str, coded: Sequence[str]) -> list[int]:
         else:
             continue
         found.extend(range(line, end))
-    return found
+    return found, warning
 
 
 def _after_block(coded: Sequence[str], line: int) -> bool:

@@ -311,16 +311,17 @@ def setext_headings(prose_lines: Sequence[str], underlines: Sequence[int]) -> li
     return found
 
 
-def without_html_blocks(prose: str, coded: Sequence[str]) -> tuple[str, list[str] | None]:
+def without_html_blocks(prose: str, coded: Sequence[str]) -> tuple[str, list[str] | None, ParseWarning | None]:
     """`prose` (a note's text with code emptied and comments blanked) with its raw HTML blocks blanked (same length,
-    newlines kept), and its lines (None: none blanked); `coded`: its lines before the comments were blanked."""
-    blocks = html_block_lines(prose, coded)
+    newlines kept), its lines (None: none blanked) and the warning of a block never closed; `coded`: its lines
+    before the comments were blanked."""
+    blocks, warning = html_block_lines(prose, coded)
     if not blocks:
-        return prose, None
+        return prose, None, warning
     shown = prose.split("\n")
     for index in blocks:
         shown[index] = " " * len(shown[index])
-    return "\n".join(shown), shown
+    return "\n".join(shown), shown, warning
 
 
 def _split_lines(text: str) -> list[str]:
@@ -639,8 +640,10 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
                    for line, before, after in zip(lines[:len(prose_lines)], coded_lines, prose_lines)]
         where.lines = seen = reader_lines(lines, coded_lines, prose_lines, body_start, blank_comments)
     if "<" in prose:  # (after the comments are left out of what the note says: its HTML's text is said)
-        prose, html_lines = without_html_blocks(prose, code_lines)
+        prose, html_lines, html_warning = without_html_blocks(prose, code_lines)
         prose_lines = html_lines or prose_lines
+        if html_warning:
+            warnings.append(html_warning)
     padded = "\n" + prose
 
     headings: list[Heading] = []
