@@ -7,6 +7,10 @@ the next blank line; and so does a line that is one complete tag and nothing els
 paragraph is open above it. Read as Markdown, ``<div>`` over ``- [ ] task`` and ``[[Link]]`` made an open loop and
 an edge the note's reader never sees. Content after a blank line inside a ``<div>`` is Markdown again, as rendered.
 
+A block may open inside block quotes and one list item (``> <div>``, ``- <div>``, ``> - <div>``): CommonMark's
+container blocks. It then also ends where they do, at a line without the quote's markers or not indented into the
+item (an HTML block has no lazy continuation). A list item indented four spaces or more is not looked at.
+
 Comments are the comment pass's (`parser.blank_comments`): blocks are looked for in the lines it left, so a tag a
 comment holds opens none, while a line a comment fills is no blank line ending one.
 """
@@ -18,8 +22,13 @@ from typing import Sequence
 
 from mnemon.core.vault.model import ParseWarning
 
-# a line that may open an HTML block: the note is searched for these, so a note without one costs one scan
-_OPENER = re.compile(r"\n {0,3}<")
+# a line that may open an HTML block, at the margin or inside block quotes and a list item: the note is searched
+# for these, so a note without one costs one scan ('>' and '[ \t]' never compete, so a line of them is linear)
+_OPENER = re.compile(r"\n {0,3}(?:>[ \t]*)*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?<")
+# what a line's container blocks take before an HTML block: quote markers (each may take one space), then a list
+# marker and its 1-4 spaces, or up to 3 spaces (more is code); group 1 the quotes, group 2 the marker
+_CONTAINERS = re.compile(r"((?:(?: {0,3}>)+[ \t]?)?)(?:( {0,3}(?:[-*+]|\d{1,9}[.)]) {1,4})| {0,3})<")
+_QUOTES = re.compile(r"(?: {0,3}>)*[ \t]?")
 _RAW = re.compile(r"<(pre|script|style|textarea)(?:[ \t>]|$)", re.IGNORECASE)
 _RAW_END = re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE)
 _BLOCK = re.compile(
@@ -52,17 +61,33 @@ def html_block_lines(prose: str, coded: Sequence[str]) -> tuple[list[int], Parse
         counted = opener.start() + 1
         if line < end:
             continue  # inside the block just passed
-        text = shown[line].lstrip(" ")
+        containers = _CONTAINERS.match(shown[line])
+        if containers is None:
+            continue
+        text = shown[line][containers.end() - 1:]
+        quoted = containers.group(1).count(">")
+        item = len(containers.group(2) or "")
         if raw := _RAW.match(text):
-            end = next((index + 1 for index in range(line, len(shown))
-                        if "</" in shown[index] and _RAW_END.search(shown[index])), 0)
-            if not end:
-                end = len(shown)
-                message = f"<{raw.group(1).lower()}> never closed; the rest is HTML"
-                warning = ParseWarning("unclosed_html_block", message, line + 1)
-        elif _BLOCK.match(text) or (_LONE_TAG.fullmatch(text) and _after_block(coded, line)):
             end = line + 1
-            while end < len(coded) and coded[end].strip():
+            closed = _RAW_END.search(text, raw.end()) if "</" in text else None
+            while not closed and end < len(shown):
+                goes_on = _contains(shown, end, quoted, item)
+                if goes_on is None and item:  # a blank line: the item goes on if the next line is still in it
+                    below = next((index for index in range(end + 1, len(shown)) if shown[index].strip()), end)
+                    if below == end or not _contains(shown, below, quoted, item):
+                        break
+                    end = below
+                elif goes_on is False:
+                    break
+                closed = _RAW_END.search(shown[end]) if "</" in shown[end] else None
+                end += 1
+            if not closed:  # no closing tag: said when nothing the note goes on with is left out of the block
+                if not any(shown[index].strip() for index in range(end, len(shown))):
+                    message = f"<{raw.group(1).lower()}> never closed; the rest is HTML"
+                    warning = ParseWarning("unclosed_html_block", message, line + 1)
+        elif _BLOCK.match(text) or (_LONE_TAG.fullmatch(text) and (item or _after_block(coded, line, quoted))):
+            end = line + 1
+            while end < len(coded) and _contains(coded, end, quoted, item):
                 end += 1
         else:
             continue
@@ -70,7 +95,33 @@ def html_block_lines(prose: str, coded: Sequence[str]) -> tuple[list[int], Parse
     return found, warning
 
 
-def _after_block(coded: Sequence[str], line: int) -> bool:
-    """Whether no paragraph is open above `line` (front matter is emptied): a lone tag there is the paragraph's text
-    (CommonMark)."""
-    return line == 0 or not coded[line - 1].strip() or bool(_HEADING.match(coded[line - 1]))
+def _contains(lines: Sequence[str], at: int, quoted: int, item: int) -> bool | None:
+    """Whether line `at` goes on a block opened inside `quoted` quote markers and a list item whose content is
+    indented `item` columns — a line leaving either ends it (lazy continuation is a paragraph's only) — or None when
+    it is blank inside them (which ends any block but a ``<pre>``'s)."""
+    line = lines[at]
+    if quoted:
+        quotes = _QUOTES.match(line)
+        if quotes is None or quotes.group(0).count(">") < quoted:
+            return False
+        line = line[quotes.end():]
+    if not line.strip():
+        return None
+    if item:
+        rest = line.expandtabs(4) if "\t" in line else line
+        return len(rest) - len(rest.lstrip(" ")) >= item
+    return True
+
+
+def _after_block(coded: Sequence[str], line: int, quoted: int) -> bool:
+    """Whether no paragraph is open above `line` (front matter is emptied), inside its `quoted` quote markers: a lone
+    tag there is the paragraph's text (CommonMark)."""
+    if line == 0:
+        return True
+    above = coded[line - 1]
+    if quoted:
+        quotes = _QUOTES.match(above)
+        if quotes is None or quotes.group(0).count(">") < quoted:
+            return True  # (the quote starts on `line`, and a paragraph it interrupts is outside it)
+        above = above[quotes.end():]
+    return not above.strip() or bool(_HEADING.match(above))
