@@ -66,7 +66,9 @@ from ..bulk_gc import paused_gc
 # is parsed
 # 29: an escaped Markdown link (``\[text](note.md)``) is text, not a link
 # 30: an HTML block inside a block quote or a list item (``> <div>``, ``- <div>``) is HTML, as at the margin
-PLAN_VERSION = "30"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+# 31: an escaped link's destination (``\[x](2026-03-04.md)``) and an escaped wikilink's name are text: their days
+# and addresses are mentions
+PLAN_VERSION = "31"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"

@@ -381,19 +381,31 @@ def _emails(text: str) -> list[tuple[int, str]]:
 
 def blanked_links(text: str) -> str:
     """`text` with URLs, Markdown link destinations and wikilinks blanked (same length), so their '#', '@' and digits
-    are not tags, emails or dates."""
+    are not tags, emails or dates. An escaped link (``\\[x](2026-03-04.md)``) is text a reader sees: kept."""
     if "://" in text:
         text = _blank_urls(text)
     if "www." in text:
         text = _WWW_URL.sub(_blank_www, text)
+    escapes = "\\[" in text
     if "[[" in text:
-        text = WIKILINK.sub(_blank, text)
+        text = WIKILINK.sub(_blank_link if escapes else _blank, text)
     if "](" in text:
-        text = _MD_DESTINATION.sub(lambda m: "]" + _blanked_destination(m.group(0)[1:]), text)
+        # (the ']' of each escaped Markdown link, which `_MD_DESTINATION` matches from)
+        kept = {m.end(1) for m in MD_LINK.finditer(text) if _escaped_link(m)} if escapes else ()
+        text = _MD_DESTINATION.sub(lambda m: m.group(0) if m.start() in kept
+                                   else "]" + _blanked_destination(m.group(0)[1:]), text)
     if "]:" in text:  # a reference definition's destination, as an inline link's
         text = DEFINITION.sub(lambda m: m.group(0)[:m.start(2) - m.start()]
                               + _blanked_destination(m.group(0)[m.start(2) - m.start():]), "\n" + text)[1:]
     return text
+
+
+def _escaped_link(match: re.Match[str]) -> bool:
+    return bool(match.start()) and match.string[match.start() - 1] == "\\" and _escaped(match.string, match.start())
+
+
+def _blank_link(match: re.Match[str]) -> str:
+    return match.group(0) if _escaped_link(match) else " " * len(match.group(0))
 
 
 def _blanked_destination(written: str) -> str:
@@ -566,7 +578,7 @@ def _links(rel_path: str, prose: str, where: _Lines, warnings: list[ParseWarning
     wikilinks: list[WikiLink] = _property_links(rel_path, where.lines, front) if front is not None else []
     if "[[" in prose:
         for match in WIKILINK.finditer(prose):
-            if match.start() and prose[match.start() - 1] == "\\" and _escaped(prose, match.start()):
+            if _escaped_link(match):
                 continue  # ``\[[x]]``: the writer escaped the bracket so it shows as text, as it renders
             target, section, alias = split_link_target(match.group(1))
             if target:  # ``[[#Heading]]`` points inside this note: no edge to make
@@ -578,8 +590,7 @@ def _links(rel_path: str, prose: str, where: _Lines, warnings: list[ParseWarning
 
     markdown_links: list[MarkdownLink] = []
     # (``\[text](x.md)``: the bracket escaped, it renders as text, as an escaped wikilink does)
-    written = [(m.start(), m.group(1), m.group(2)) for m in MD_LINK.finditer(prose)
-               if not (m.start() and prose[m.start() - 1] == "\\" and _escaped(prose, m.start()))
+    written = [(m.start(), m.group(1), m.group(2)) for m in MD_LINK.finditer(prose) if not _escaped_link(m)
                ] if "](" in prose else []
     if "]:" in prose and (references := reference_links(prose)):
         written = sorted(written + references)
