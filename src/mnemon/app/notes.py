@@ -9,9 +9,10 @@ Safety rules, each enforced before any byte is read or written:
 * a path is taken as written, as ingest names notes: whitespace around it, or a note path ending in '/', is refused
   rather than trimmed; only a name on disk in another Unicode form (NFC against NFD) is taken for the one given.
 
-Sections are found by the parser's rules (no heading in front matter or fenced code, CommonMark's closing '#'s and
-indents), so the editor edits the headings ingest sees, named by their text as written or as displayed (the first of
-twins, said: `note_headings`); diffs are ones `git apply` and `patch` take. A note the user may not write is refused.
+Sections are found by the parser's rules (no heading in front matter, code, comments or HTML blocks, CommonMark's
+closing '#'s and indents), so the editor edits the headings ingest sees, named by their text as written or as
+displayed (the first of twins, said: `note_headings`); diffs are ones `git apply` and `patch` take. A note the user
+may not write is refused.
 
 Writes are atomic (temp file in the same directory, fsync, `os.replace`; a note with other names, hard links, is
 written in place so they stay one file, and the reply warns `hard_linked`), an existing note that changes is first
@@ -63,7 +64,7 @@ from .note_names import backup_name, check_backup_room, check_folders, check_nam
 # must be found).
 from ..core.vault.parser import (ATX_HEADING, MD_LINK, SETEXT_LINE, URL_SCHEME, WIKILINK, blank_comments,
                                  code_blanked_lines, heading_text_of, resolve_markdown_target, setext_headings,
-                                 visible_text)
+                                 visible_text, without_html_blocks)
 
 BACKUP_DIR = ".mnemon-backups"
 MAX_NOTE_BYTES = 5 * 1024 * 1024
@@ -415,14 +416,16 @@ def heading_gap(text: str, newline: str = "\n") -> str:
 
 # ── section structure ──────────────────────────────────────────────────────────────────────────────────────────
 def _code_prose(lines: Sequence[str], body_start: int | None = None) -> tuple[list[str], list[str], list[str]]:
-    """(lines without endings, those lines with front matter and fenced code emptied and inline code blanked, and
-    the same with comments blanked too) — the stages of the parser's reading of a note."""
+    """(lines without endings, those lines with front matter and code emptied and inline code blanked, and the same
+    with comments and raw HTML blocks blanked too) — the stages of the parser's reading of a note."""
     plain = [line.rstrip("\r\n") for line in lines]
     if body_start is None:
         body_start = split_front_matter(plain)[1] if plain and plain[0].startswith("---") else 0
     coded = code_blanked_lines(plain, body_start)[0]
     joined = "\n".join(coded)
     shown = blank_comments(joined)
+    if "<" in shown:  # (a heading in a '<div>' block is HTML to ingest: none to edit either)
+        shown = without_html_blocks(shown, coded)[0]
     return plain, coded, (coded if shown is joined else shown.split("\n"))
 
 
@@ -443,7 +446,7 @@ class _Head(NamedTuple):
 def _headings(lines: Sequence[str], body_start: int | None = None) -> list[_Head]:
     """The headings `parse_note` sees, found by its rules: ATX ones with 0-3 spaces of indent and a closing run of
     '#' only after a space ('## Learn C#' is about C#), setext ones (text over '===' or '---'), none in front
-    matter, fenced code or a comment."""
+    matter, code, a comment or an HTML block."""
     plain, coded, shown = _code_prose(lines, body_start)
 
     def written(index: int) -> str:  # the line as the parser takes a heading's text: inline code kept, comments not
