@@ -1,6 +1,7 @@
-"""Where a note edit would land out of every reader's sight: after a code fence or an Obsidian ``%%`` comment that
-is never closed (the parser reads the rest of the note as code, or hides it, as Obsidian does), or in content that
-opens either and so takes the rest of the note with it. Written there, the edit reported success while the graph
+"""Where a note edit would land out of every reader's sight: after a code fence, an Obsidian ``%%`` comment or a
+``<pre>`` (script, style, textarea) that is never closed (the parser reads the rest of the note as code, hides it, as
+Obsidian does, or reads it as HTML, as CommonMark does), or in content that opens one and so takes the rest of the
+note with it. Written there, the edit reported success while the graph
 never saw it and Obsidian never showed it (and an upsert appended the same section again each time)."""
 from __future__ import annotations
 
@@ -8,12 +9,17 @@ from typing import Sequence
 
 from ..core.errors import InvalidInput
 from ..core.vault.frontmatter import split_front_matter
-from ..core.vault.parser import code_blanked_lines, unclosed_comment
+from ..core.vault.parser import blank_comments, code_blanked_lines, unclosed_comment, without_html_blocks
+
+# how each kind of opener is named in a refusal: what it is, and what the rest of the note would be
+_WHAT = {"fence": ("code fence", "code"), "comment": ("%% comment", ""),
+         "html": ("HTML block (a <pre>, <script>, <style> or <textarea>)", "HTML")}
 
 
 def hidden_from(lines: Sequence[str], *, note: bool = True) -> tuple[str, int] | None:
-    """("fence" or "comment", its 1-based line) of the unclosed code fence or ``%%`` comment that hides the rest of
-    `lines` (endings kept or not), or None. `note`: the lines are a whole note, which may open with front matter."""
+    """("fence", "comment" or "html", its 1-based line) of the unclosed code fence, ``%%`` comment or ``<pre>`` that
+    hides the rest of `lines` (endings kept or not), or None. `note`: the lines are a whole note, which may open with
+    front matter."""
     plain = [line.rstrip("\r\n") for line in lines]
     body_start = split_front_matter(plain)[1] if note and plain and plain[0].startswith("---") else 0
     coded, warning = code_blanked_lines(plain, body_start)
@@ -21,7 +27,10 @@ def hidden_from(lines: Sequence[str], *, note: bool = True) -> tuple[str, int] |
         return "fence", warning.line
     joined = "\n".join(coded)
     opener = unclosed_comment(joined)
-    return ("comment", joined.count("\n", 0, opener) + 1) if opener != -1 else None
+    if opener != -1:
+        return "comment", joined.count("\n", 0, opener) + 1
+    html = without_html_blocks(blank_comments(joined), coded)[2] if "<" in joined else None
+    return ("html", html.line) if html is not None and html.line is not None else None
 
 
 def check_not_hidden(lines: Sequence[str], at: int, rel: str) -> None:
@@ -34,6 +43,9 @@ def check_not_hidden(lines: Sequence[str], at: int, rel: str) -> None:
     if kind == "fence":
         raise InvalidInput(f"{rel}: the code fence opened at line {line} is never closed, so anything "
                            "added after it would be code; close the fence first", path=rel, fence_line=line)
+    if kind == "html":
+        raise InvalidInput(f"{rel}: the {_WHAT[kind][0]} opened at line {line} is never closed, so anything added "
+                           "after it would be HTML, not Markdown; close it first", path=rel, html_line=line)
     raise InvalidInput(f"{rel}: the %% comment opened at line {line} is never closed, so anything added after it "
                        "would be hidden (Obsidian hides the rest of the note); close the comment first", path=rel,
                        comment_line=line)
@@ -62,6 +74,9 @@ def _content_opens(kind: str, line: int, rel: str) -> None:
     if kind == "fence":
         raise InvalidInput(f"the content opens a code fence (its line {line}) it never closes, which would turn the "
                            f"rest of {rel} into code; close the fence", path=rel, fence_line=line)
+    if kind == "html":
+        raise InvalidInput(f"the content opens a {_WHAT[kind][0]} (its line {line}) it never closes, which would "
+                           f"turn the rest of {rel} into HTML; close it", path=rel, html_line=line)
     raise InvalidInput(f"the content opens a %% comment (its line {line}) it never closes, which would hide the "
                        f"rest of {rel}; close the comment", path=rel, comment_line=line)
 
@@ -73,7 +88,7 @@ def check_edit_hides_nothing(before: str, after: str, rel: str) -> None:
     if found is None or hidden_from(before.splitlines(keepends=True)) is not None:
         return
     kind, line = found
-    what = "code fence" if kind == "fence" else "%% comment"
-    raise InvalidInput(f"the replacement leaves a {what} open at line {line} of {rel}, which would "
-                       f"{'turn the rest of the note into code' if kind == 'fence' else 'hide the rest of the note'};"
-                       f" close it in the replacement", path=rel, **{f"{kind}_line": line})
+    what, rest = _WHAT[kind]
+    effect = "hide the rest of the note" if kind == "comment" else f"turn the rest of the note into {rest}"
+    raise InvalidInput(f"the replacement leaves a {what} open at line {line} of {rel}, which would {effect}; close it "
+                       "in the replacement", path=rel, **{f"{kind}_line": line})
