@@ -20,6 +20,7 @@ from ..core.keywords import PAYLOAD_SOURCE_PREFIX, VAULT_SOURCE_PREFIX
 from ..core.model import REMOVAL_ACTORS, Edge, Memory
 from ..core.surface import step
 from ..core.validation import refuse_blank_id
+from ..ports.store.history_reads import vectors_of
 from .curation import removal_of, unknown_id
 from .remember import refresh_importance, split_rejoined
 from .runtime import Runtime
@@ -43,9 +44,12 @@ def undo_forget(rt: Runtime, node_ids: Sequence[str], *, dry_run: bool = False) 
     with rt.store.transaction():
         plan = _plan(rt, ids, dry_run=False)  # under the write lock: a forget or remember meanwhile is seen
         now = rt.now_iso()
+        gen = rt.store.vector_generation()
         back = set(rt.store.undelete(ids, now))
         if back != set(ids):  # (checked above in this transaction: a store that disagrees rolls it all back)
             raise Conflict("the store did not bring back " + ", ".join(sorted(set(ids) - back)) + "; nothing revived")
+        if rt.vectors_enabled:
+            _index_revived(rt, ids, gen)
         for edge, status in plan.edges:
             rt.store.set_edge_status(int(edge.id or 0), status, actor=ACTOR, when=now, previous="retired",
                                      reason="its memory's removal was undone (forget --undo)")
@@ -223,6 +227,15 @@ def _status_before(events: list[dict[str, Any]]) -> str:
         if status in _LIVE_STATUSES:
             return str(status)
     return "active"
+
+
+def _index_revived(rt: Runtime, ids: list[str], gen: int) -> None:
+    """The revived vectors told to this process's index, appended as a changed vector is: the saved matrix is then
+    appended to at close, not left stale — a stale one made the next process read every vector from the database
+    and save the matrix whole anew, which drops the approximate index of a large store until it is rebuilt."""
+    for node_id, vec in vectors_of(rt.store, ids, rt.provider.identity()).items():
+        rt.index.note_write(node_id, vec, gen)
+        gen = rt.store.vector_generation()
 
 
 def _embed_missing(rt: Runtime, ids: list[str]) -> None:
