@@ -317,7 +317,7 @@ def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: It
         world.finish(head)
         _refuse_if_nothing_landed(run, world)
         _warn_unknown(rt, run, world)
-        _warn_over_cap(rt, adding=run.counted, dry_run=True)
+        warn_over_cap(rt, adding=run.counted, dry_run=True)
         return {**run.reply(), "world": world.reply()}
     with rt.store.transaction():
         world = WorldRestore.start(rt, dry_run=False)
@@ -337,7 +337,7 @@ def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: It
                                       "world_errors": world.errors(),
                                       **({"backbone_resplit": run.resplit} if run.resplit else {})}, rt.now_iso())
     _warn_unknown(rt, run, world)
-    _warn_over_cap(rt)
+    warn_over_cap(rt)
     out = {**run.reply(), "world": world.reply()}
     out["embedded"] = _embed_restored(rt, run.to_embed, run.held)
     return out
@@ -371,10 +371,11 @@ def _refuse_if_nothing_landed(run: _Run, world: WorldRestore) -> None:
                            **({"warnings": unread} if (unread := _unread(run) + world.unread_warnings()) else {}))
 
 
-def _warn_over_cap(rt: Runtime, adding: int = 0, *, dry_run: bool = False) -> None:
-    """A restore never prunes, but a store it leaves over its cap (a backup of a store with a larger one) loses the
-    lowest-importance memories to every later write once their grace period is over: said now, while raising the
-    cap still keeps them all. A dry run (`adding`: the memories it would add or revive) says it would: it said
+def warn_over_cap(rt: Runtime, adding: int = 0, *, dry_run: bool = False) -> None:
+    """A restore never prunes (a draft's import prunes one batch at most, none inside the grace period), but a store
+    it leaves over its cap (a backup of a store with a larger one, a large draft) loses the lowest-importance
+    memories to every later write once their grace period is over: said now, while raising the cap still keeps them
+    all. A dry run (`adding`: the memories it would add or revive) says it would: it said
     nothing, and the real restore then warned."""
     cap = rt.max_insights
     held = rt.store.count_prunable(cap + 1) + adding if cap > 0 else 0

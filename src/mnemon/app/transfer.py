@@ -160,6 +160,7 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
         # what the real run's auto-prune would soft-delete to make room: a dry run answering 0 there, then a run
         # taking three stored memories, hid the only loss the import causes
         would_prune = [i for i, _ei in prune_plan(rt, tuple(sorted(set(stored_ids.values()))), adding=len(valid))]
+        backup.warn_over_cap(rt, adding=len(valid) - len(would_prune), dry_run=True)
         return {"dry_run": True, "imported": 0, "would_import": len(valid), "updated": 0,
                 "skipped": sum(1 for r in results if r["action"] == "skipped"), "errors": errors,
                 "edges_inserted": 0, "edges_planned": len(edge_specs) - len(would_skip),
@@ -222,6 +223,7 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
             first = int(r["id"][1:])
             r["id"] = id_of.get(first) or stored_meanwhile.get(first, r["id"])
     results.sort(key=lambda r: r["index"])
+    backup.warn_over_cap(rt)
     return {"imported": len(id_of), "updated": 0, "skipped": sum(1 for r in results if r["action"] == "skipped"),
             "errors": errors, "edges_inserted": edges_inserted, "edges_skipped": len(edge_results),
             "edge_results": edge_results, "auto_pruned": len(pruned),
