@@ -267,9 +267,12 @@ def related(rt: Runtime, node_id: str, *, depth: int = 2, edge_type: str | None 
         raise InvalidInput(f"direction must be one of {', '.join(RELATED_DIRECTIONS)}, got {direction!r}")
     types = [validate_edge_type(edge_type)] if edge_type else None
     require_memory(rt, node_id)
-    reached = bfs(node_id, _related_neighbors(rt, types, direction), max_depth=depth, limit=limit)
+    # one past the limit: a walk cut short says so, or `--depth 4` reads as a memory with no more neighbours
+    reached = bfs(node_id, _related_neighbors(rt, types, direction), max_depth=depth, limit=limit + 1)
+    truncated = len(reached) > limit
+    reached = reached[:limit]
     nodes = rt.store.get_nodes([r.id for r in reached])
-    return {"id": node_id, "direction": direction, "related": [
+    return {"id": node_id, "direction": direction, "truncated": truncated, "limit": limit, "related": [
         {"id": r.id, "content": nodes[r.id].content, "category": nodes[r.id].category,
          "importance": nodes[r.id].importance, "depth": r.depth, "via_edge_type": r.via.type,
          "via_sub_type": r.via.sub_type, "weight": round(r.via.weight, 4),
