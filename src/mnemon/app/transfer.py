@@ -183,6 +183,11 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
     edge_results: list[dict[str, Any]] = []
     pruned: list[str] = []
     stored_meanwhile: dict[int, str] = {}
+    if vectors:
+        # mapped now, outside the transaction (inside it the saved copy cannot be trusted): the writes' searches
+        # read every vector from the store otherwise, and close saved the matrix whole under a new token, dropping
+        # a large store's approximate index after every import
+        rt.index.follow_saved()
     with paused_gc(), rt.store.bulk_transaction():
         if not no_diff:
             # the check above ran before the write lock: another writer (a second `import` of the same draft) may
