@@ -91,3 +91,23 @@ def test_a_draft_import_into_a_large_store_keeps_the_index_and_is_found(make_mem
     assert all(_found_by_meaning(again, i) for i in new)
     assert again.rt.index._ann_view is not None and again.rt.index._token == token
     assert again.recall("zebrafish tank 1 quokka lab", limit=3)["results"][0]["insight"]["id"] == new[1]
+
+
+def test_an_ingest_into_a_large_store_keeps_the_index_and_its_rows_are_found(make_mem, large, tmp_path):
+    """`mnemon ingest --vault V` of one note into a 50k store embedded its rows without telling the process's index:
+    the saved matrix was left stale, so the next `recall` read all 50k vectors from the database (RSS 265 MB against
+    170 MB) and saved them whole under a new token, and the approximate index was rebuilt from scratch."""
+    db, _ids = large
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "Pager.md").write_text("# Pager\n\n- Zebrafish tank duty rota for the quokka lab\n", encoding="utf-8")
+    m = make_mem("hash", db=db)
+    m.recall("warm the index", limit=1)
+    token = m.rt.index._token
+    assert m.ingest(str(vault))["vectors"]["embedded"] > 0
+    m.close()
+    again = make_mem("hash", db=db)
+    hits = again.recall("zebrafish tank duty rota quokka lab", limit=3)["results"]
+    assert hits and "Zebrafish" in hits[0]["insight"]["content"]
+    assert _found_by_meaning(again, hits[0]["insight"]["id"])
+    assert again.rt.index._ann_view is not None and again.rt.index._token == token

@@ -233,9 +233,7 @@ def _index_revived(rt: Runtime, ids: list[str], gen: int) -> None:
     """The revived vectors told to this process's index, appended as a changed vector is: the saved matrix is then
     appended to at close, not left stale — a stale one made the next process read every vector from the database
     and save the matrix whole anew, which drops the approximate index of a large store until it is rebuilt."""
-    for node_id, vec in vectors_of(rt.store, ids, rt.provider.identity()).items():
-        rt.index.note_write(node_id, vec, gen)
-        gen = rt.store.vector_generation()
+    rt.index.note_writes(vectors_of(rt.store, ids, rt.provider.identity()), gen)
 
 
 def _embed_missing(rt: Runtime, ids: list[str]) -> None:

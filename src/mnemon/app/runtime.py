@@ -22,6 +22,7 @@ from ..core.surface import embed_all
 from ..core.text import memory_tokens
 from ..ports.embed.base import EmbeddingProvider
 from ..ports.store.base import Store
+from ..ports.store.history_reads import vectors_of
 from ..ports.vector_ann import AnnPolicy
 
 
@@ -153,6 +154,10 @@ class Runtime:
         identity = self.provider.identity()
         missing = self.store.vault.memories_missing_vectors(ids, identity)  # type: ignore[attr-defined]
         done = 0
+        if missing:
+            # the vectors told to the index below land in the saved matrix at close as appended rows: unseen, the
+            # next process read every vector from the store and saved them whole, dropping the approximate index
+            self.index.follow_saved()
         for start in range(0, len(missing), batch):
             chunk = missing[start : start + batch]
             rows = self.embed_documents([text for _id, text, _digest in chunk])
@@ -160,8 +165,11 @@ class Runtime:
                 break
             with self.store.transaction():
                 when = self.now_iso()
+                gen = self.store.vector_generation()
                 for (node_id, _text, digest), vec in zip(chunk, rows):
                     self.store.put_vector(node_id, identity, vec, digest, when)
+                # read back: a row whose text changed since it was read keeps no vector of the old one
+                self.index.note_writes(vectors_of(self.store, [node_id for node_id, _t, _d in chunk], identity), gen)
             done += len(chunk)
             if progress is not None:
                 progress(done, len(missing))

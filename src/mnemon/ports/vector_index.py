@@ -254,16 +254,20 @@ class VectorIndex:
     def note_write(self, node_id: str, vector: np.ndarray, generation_before: int) -> None:
         """Record a vector this process just wrote. If another writer changed the store since our last look,
         the next query reloads everything instead."""
+        self.note_writes({node_id: vector}, generation_before)
+
+    def note_writes(self, vectors: Mapping[str, np.ndarray], generation_before: int) -> None:
+        """`note_write` of every vector this process wrote since `generation_before` (a batch in one transaction)."""
         if self._generation != generation_before:
             return
-        vec = np.asarray(vector, dtype=np.float32).reshape(-1)
-        k = self._pos.get(node_id)
-        if k is not None:  # a changed vector: the old row dies where it is and the new one is appended
-            self._kill(k)
-        if not self._append(node_id, vec):
-            self._generation = -1  # the next look reloads everything
-            return
-        self._unsaved = True
+        for node_id, vector in vectors.items():
+            k = self._pos.get(node_id)
+            if k is not None:  # a changed vector: the old row dies where it is and the new one is appended
+                self._kill(k)
+            if not self._append(node_id, np.asarray(vector, dtype=np.float32).reshape(-1)):
+                self._generation = -1  # the next look reloads everything
+                return
+            self._unsaved = True
         self._generation = self.store.vector_generation()
 
     def note_delete(self, node_ids: list[str], generation_before: int) -> None:
