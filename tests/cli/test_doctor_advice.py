@@ -5,6 +5,7 @@ an empty vault or a config without `out` failed with `problems: []` and "fix the
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -118,7 +119,9 @@ def test_a_database_or_output_folder_under_a_file_fails(cli_run: Callable[..., t
 
 def test_a_config_without_a_vault_says_so(cli_run: Callable[..., tuple[int, Any]], tmp_path: Path) -> None:
     details = _details(cli_run, ["--config", str(_config(tmp_path))])
-    assert details["problems"][0].startswith("no vault is set: run `mnemon init --vault DIR --force`")
+    # with the --config that chose the file, as each suggested command carries the options that chose the store
+    init = shlex.join(["mnemon", "--config", str(_config(tmp_path)), "init", "--vault", "DIR", "--force"])
+    assert details["problems"][0].startswith(f"no vault is set: run `{init}`")
 
 
 def test_a_missing_vault_from_the_variable_is_fixed_there_not_by_init(

@@ -2,6 +2,7 @@
 can run under `mneme`, the program they ran."""
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import pytest
@@ -85,8 +86,9 @@ def test_a_missing_database_names_the_writes_that_create_it_under_mneme(mneme, t
     code, out = mneme([*line, "--db", tmp_path / "none.db"])
     assert code != 0 and out["ok"] is False
     message = out["error"]["message"]
-    assert "`mneme ingest`" in message and "`mneme remember add`" in message, message
-    assert "mnemon" not in message
+    db = shlex.quote(str(tmp_path / "none.db"))  # each suggested command carries the --db that named the store
+    assert f"`mneme --db {db} ingest`" in message and f"`mneme --db {db} remember add`" in message, message
+    assert "mnemon" not in message.replace(f"{tmp_path}", "")
 
 
 def test_advice_names_mneme_only_for_a_command_mneme_reads_as_mnemon_does(mneme, ingested: Path) -> None:  # noqa: F811
@@ -96,8 +98,9 @@ def test_advice_names_mneme_only_for_a_command_mneme_reads_as_mnemon_does(mneme,
                        "Actually, correction: the vendor contract was signed on Monday"])
     assert code == 0 and out["route"]["path"] == "correction"
     step = out["route"]["next_step"]
-    assert "`mnemon remember`" in step and "`mneme link NEW_ID OLD_ID --type supersedes`" in step, step
-    assert "`mneme remember`" not in step
+    db = f"--db {shlex.quote(str(ingested))}"  # each suggested command carries the --db that named the store
+    assert f"`mnemon {db} remember`" in step and f"`mneme {db} link NEW_ID OLD_ID --type supersedes`" in step, step
+    assert "`mneme remember`" not in step and f"`mneme {db} remember`" not in step
 
 
 def test_typed_keeps_the_commands_the_program_reads_otherwise() -> None:

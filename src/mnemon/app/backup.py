@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import InvalidInput
 from ..core.model import REMOVAL_ACTORS, SOURCED_PREFIXES, Edge, Memory
 from ..core.vault.lifecycle import PROMOTED, survives_rebuild
+from ..core.surface import typed
 from .backup_rows import (EDGE_DECISIONS, HISTORY_EVENTS, PAYLOAD_SCOPE, HistoryEvent, decode_vector, edge_decision,
                           edge_history, insight_error, parse_edge, parse_insight, provider_width)
 from .backup_world import WORLD_MEMBERS, WorldRestore, export_world_chunks, member_batches, relink_source_edges
@@ -399,8 +400,8 @@ def _warn_unknown(rt: Runtime, run: _Run, world: WorldRestore) -> None:
     if run.other_text:
         rows = f"{run.other_text} row{'s' if run.other_text > 1 else ''}"
         rt.warnings.append(f"{rows} of the file name a memory this store holds with other text: the store's text is "
-                           "kept and the file's is not restored (`other_text` in results); `mnemon show ID` shows the "
-                           "stored one")
+                           "kept and the file's is not restored (`other_text` in results); "
+                           + typed("`mnemon show ID` shows the stored one"))
 
 
 def _unread(run: _Run) -> list[str]:
@@ -514,8 +515,9 @@ def _live_twins(rt: Runtime, rows: list[Memory]) -> dict[str, str]:
 
 def _forgotten_hint(source: str) -> str:
     if source.startswith(_VAULT_SOURCE):
-        return "a vault memory comes back when its note is read again (`mnemon ingest`), not from a backup"
-    return "forgotten in this store after the backup was made; `mnemon import FILE --revive-forgotten` brings it back"
+        return typed("a vault memory comes back when its note is read again (`mnemon ingest`), not from a backup")
+    return typed("forgotten in this store after the backup was made; `mnemon import FILE --revive-forgotten` brings "
+                 "it back")
 
 
 def _vector_of(mem: Memory, raw: Any, idx: int, run: _Run) -> np.ndarray | None:
@@ -748,10 +750,10 @@ def _embed_restored(rt: Runtime, ids: list[str], held: list[str]) -> int:
         if ids:
             rt.warnings.append(f"{len(ids)} restored memories have no vectors: embedding is off (provider "
                                f"{rt.provider.name!r}), so recall finds them by their words only; choose a provider "
-                               "(MNEMON_EMBED_PROVIDER) and run `mnemon embed --all`")
+                               + typed("(MNEMON_EMBED_PROVIDER) and run `mnemon embed --all`"))
         return 0
     done, missing = rt.embed_stored([*ids, *held])  # (a provider that fails leaves its warning and stops)
     if done < missing:  # the restore itself is committed: say what is left instead of failing
         rt.warnings.append(f"{missing - done} restored memories have no vector of {rt.provider.identity()} yet, so "
-                           "recall by meaning cannot find them; run `mnemon embed --all`")
+                           + typed("recall by meaning cannot find them; run `mnemon embed --all`"))
     return done

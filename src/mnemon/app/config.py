@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InvalidInput, NotFound
+from ..core.surface import typed
 
 _STORE_NAME = re.compile(r"[a-zA-Z0-9][a-zA-Z0-9_-]*")  # fullmatch: `$` would let a name end in a newline
 
@@ -257,7 +258,8 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
         if not isinstance(file_values, dict):
             raise InvalidInput(f"config file {path} must hold a JSON object")
     elif file_named_by and not missing_ok:
-        raise NotFound(f"config file {path} ({file_named_by}) does not exist; create it with `mnemon init`",
+        raise NotFound(f"config file {path} ({file_named_by}) does not exist; create it with "
+                       + typed("`mnemon init`"),
                        config=str(path))
     beside_file = Path(os.path.abspath(path)).parent
 
@@ -341,6 +343,31 @@ def shown_db(db: Path | str) -> str:
 
         return redact(db)
     return str(db)
+
+
+# the global options that choose the store or how it is read, in the order a suggested command gives them
+_CHOOSING = ("config", "home", "store", "db", "embed")
+
+
+def choosing_options(flags: Mapping[str, Any]) -> list[str]:
+    """The options among a command line's global `flags` that chose its store (and the provider reading it), as
+    the commands its reply suggests carry them (`core.surface.naming_store`): a suggestion without them acts on the
+    default store. Only flags: a variable chose the same store for the next command of that shell. A path is made
+    absolute (the suggestion may be run from another folder); a database URL's password is masked, never printed,
+    so a pasted line fails to sign in, saying so, until the password is put back (or comes from ~/.pgpass)."""
+    out: list[str] = []
+    for name in _CHOOSING:
+        value = flags.get(name)
+        if not value or not isinstance(value, str):
+            continue
+        if _URL_SCHEME.match(value):  # a server (or a URL given as a store name, refused and printed masked too)
+            from ..ports.store.postgres import redact
+
+            value = redact(value)
+        elif name in ("config", "home", "db"):
+            value = os.path.abspath(os.path.expanduser(value))
+        out += [f"--{name}", value]
+    return out
 
 
 def show_settings(cfg: Config) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from ..core.graph import Neighbors, bfs
 from ..core.importance import effective_importance, is_immune
 from ..core.keywords import VAULT_SOURCE_PREFIX
 from ..core.model import Edge, Link, Memory, parse_iso
-from ..core.surface import step
+from ..core.surface import step, typed
 from ..core.validation import refuse_blank_id, unwritable_path, validate_edge_type, validate_weight
 from ..ports.store.base import TIMED
 from ..ports.store.id_prefix import ids_starting_with
@@ -318,7 +318,7 @@ def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any
     return {"total_insights": rt.store.count_active(), "recomputed": len(ids), "threshold": threshold,
             "candidates_found": len(weak) - len(kept), "candidates": cands, "corrections_kept": len(kept),
             "max_insights": rt.max_insights,
-            "actions": {"purge": "mnemon forget <id>", "keep": "mnemon gc --keep <id>"}}
+            "actions": {"purge": typed("mnemon forget <id>"), "keep": typed("mnemon gc --keep <id>")}}
 
 
 def gc_keep(rt: Runtime, node_id: str) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from typing import Any
 from ..core.errors import Conflict, InvalidInput, MnemonError
 from ..core.keywords import PAYLOAD_SOURCE_PREFIX, VAULT_SOURCE_PREFIX
 from ..core.model import REMOVAL_ACTORS, Edge, Memory
-from ..core.surface import step
+from ..core.surface import step, typed
 from ..core.validation import refuse_blank_id
 from ..ports.store.history_reads import vectors_of
 from .curation import removal_of, unknown_id
@@ -160,7 +160,8 @@ def _refusal(rt: Runtime, node_id: str, node: Memory | None, plan: _Plan) -> Mne
     # (by the id too: `forget --source` and a vault rebuild delete most of their rows for good)
     if node_id.startswith(_VAULT_IDS) or (node is not None and node.source.startswith(VAULT_SOURCE_PREFIX)):
         return InvalidInput(f"{node_id!r} is a vault row: its note is the source of truth, and it comes back when "
-                            "the note holds it again and is read (`mnemon ingest`)", id=node_id, reason="vault")
+                            "the note holds it again and is read " + typed("(`mnemon ingest`)"), id=node_id,
+                            reason="vault")
     by = removal_of(rt, node)[0] if node is not None else None
     if node_id.startswith(PAYLOAD_SOURCE_PREFIX) or (node is not None and (
             by == "forget:source" or node.source.startswith(PAYLOAD_SOURCE_PREFIX) or node.kind == "entity")):
@@ -243,7 +244,7 @@ def _embed_missing(rt: Runtime, ids: list[str]) -> None:
     done, missing = rt.embed_stored(ids)
     if done < missing:
         rt.warnings.append(f"{missing - done} revived memories have no vector of {rt.provider.identity()} yet, so "
-                           "recall by meaning cannot find them; run `mnemon embed --all`")
+                           + typed("recall by meaning cannot find them; run `mnemon embed --all`"))
 
 
 def _warn_over_cap(rt: Runtime, ids: list[str]) -> None:

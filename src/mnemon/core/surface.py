@@ -3,11 +3,14 @@
 `id`) and can type no command, so a hint naming one left it with nothing to do. The servers run each call under
 `tools()` (`interfaces/operations.run`); everything else reads as the command line, typed under the program the
 user ran: `mnemon`, or the `mneme` script running the same commands under its own name (`typed_as`), whose user
-copying a suggested `mnemon …` line got another program's name."""
+copying a suggested `mnemon …` line got another program's name, and with the global options that chose the store
+(`naming_store`): `mnemon --store v status` suggested `mnemon embed --all`, which run as printed embedded the default
+store."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+import shlex
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -15,6 +18,7 @@ _TOOLS: ContextVar[bool] = ContextVar("mnemon_tools", default=False)
 _WRITES: ContextVar[bool] = ContextVar("mnemon_tool_writes", default=True)
 _PROGRAM: ContextVar[str] = ContextVar("mnemon_program", default="mnemon")
 _ALIKE: ContextVar[Callable[[str], bool] | None] = ContextVar("mnemon_program_alike", default=None)
+_STORE: ContextVar[tuple[str, ...]] = ContextVar("mnemon_store_options", default=())
 _COMMAND = re.compile(r"`mnemon ([^`\n]*)`")  # how a library text names a command
 
 
@@ -22,12 +26,20 @@ _COMMAND = re.compile(r"`mnemon ([^`\n]*)`")  # how a library text names a comma
 def typed_as(program: str, *, alike: Callable[[str], bool] | None = None) -> Iterator[None]:
     """Within: the commands a text or a suggestion names are typed as `program` (the CLI's `prog_name`); `alike`
     says whether that program reads a command (its words after the name) as mnemon does."""
-    token, given = _PROGRAM.set(program), _ALIKE.set(alike)
+    token, given, store = _PROGRAM.set(program), _ALIKE.set(alike), _STORE.set(())
     try:
         yield
     finally:
+        _STORE.reset(store)  # what `naming_store` set within goes with the command
         _ALIKE.reset(given)
         _PROGRAM.reset(token)
+
+
+def naming_store(options: Sequence[str]) -> None:
+    """From here to the end of the enclosing `typed_as` (the command), every command a text suggests carries
+    `options`, the global options (already safe to print) that chose the store: the default store is the one a
+    suggestion without them reaches."""
+    _STORE.set(tuple(options))
 
 
 def program() -> str:
@@ -36,20 +48,35 @@ def program() -> str:
 
 
 def typed(text: str) -> str:
-    """`text`, each `mnemon …` command in it named by the program the user ran when that program reads it as
-    mnemon does; another keeps mnemon's name (`mneme remember TEXT` is refused, `mneme forget` alone ages dated
-    bullets)."""
-    name, alike = _PROGRAM.get(), _ALIKE.get()
-    if name == "mnemon":
+    """`text`, each `mnemon …` command in it (or `text` itself, when it is one command line without backticks) as
+    the user would run it: named by the program the user ran when that program reads it as mnemon does — another
+    keeps mnemon's name (`mneme remember TEXT` is refused, `mneme forget` alone ages dated bullets) — and with the
+    options that chose the store, unless it names a store of its own (`mnemon --store default store set …`)."""
+    if _PROGRAM.get() == "mnemon" and not _STORE.get():
         return text
-    return _COMMAND.sub(lambda m: f"`{name} {m.group(1)}`" if alike is None or alike(m.group(1)) else m.group(0), text)
+    if text.startswith("mnemon ") and "`" not in text:
+        return _as_run(text[len("mnemon "):])
+    return _COMMAND.sub(lambda m: f"`{_as_run(m.group(1))}`", text)
+
+
+def _as_run(words: str) -> str:
+    """`mnemon <words>` as `typed` says it is run."""
+    name, alike = _PROGRAM.get(), _ALIKE.get()
+    program = name if alike is None or alike(words) else "mnemon"
+    options = _STORE.get()
+    if not options or words.startswith("-"):
+        return f"{program} {words}"
+    return f"{program} {shlex.join(options)} {words}"
 
 
 def creating_write() -> str:
     """The writes that create a store, as commands of the program run: `mneme remember` is Mneme's scoped memory,
     which takes `add` (a payload) and never a text, so under `mneme` it is named `remember add`."""
     name = _PROGRAM.get()
-    return "`mnemon remember`, `mnemon ingest`" if name == "mnemon" else f"`{name} ingest`, `{name} remember add`"
+    if name == "mnemon":
+        return typed("`mnemon remember`, `mnemon ingest`")
+    options = "".join(f"{shlex.quote(w)} " for w in _STORE.get())
+    return f"`{name} {options}ingest`, `{name} {options}remember add`"
 
 
 @contextmanager

@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 from ..core.errors import MACHINE_ERRNOS, MnemonError, write_refused
-from ..core.surface import step
+from ..core.surface import step, typed
 
 
 def dumps(payload: Any, *, pretty: bool = False) -> str:
@@ -46,9 +46,10 @@ def from_exception(exc: BaseException) -> tuple[dict[str, Any], int]:
         return error_envelope(exc.code, exc.message, exc.details or None), exc.exit_code
     if _busy(exc):  # another process's write held the store past this call's wait: the same call may be retried
         # (the stores say the wait and the setting that chose it; here neither is known, so neither is guessed)
+        shows = typed("`mnemon config` shows")
         return error_envelope("store_busy", "the store is busy: another process held its write lock longer than this "
-                                            "call waits (setting busy_wait, MNEMON_BUSY_WAIT; `mnemon config` shows "
-                                            f"it, as busy_wait_s): try again ({exc})", {"retryable": True}), 1
+                                            f"call waits (setting busy_wait, MNEMON_BUSY_WAIT; {shows} it, as "
+                                            f"busy_wait_s): try again ({exc})", {"retryable": True}), 1
     if _not_granted(exc):  # a role granted less than a command needs: the server's administrator decides
         return error_envelope("store_error", f"the database refused the operation: {str(exc).strip()} (a role that"
                                              " may only read answers with --readonly, which writes nothing, not even"

@@ -34,6 +34,7 @@ from typing import Any
 from ...core.errors import Aborted, Conflict, InvalidInput, NotFound
 from ...core.model import Edge
 from ...core.ontology import DEFAULT_ONTOLOGY
+from ...core.surface import typed
 from ...core.vault import LinkIndex, NoteIdentity, note_keys
 from ...core.vault.observations import DEFAULT_HINTS
 from ...core.vault.proactive import PROACTIVE_STATE, proactive_key, stemmed_hints
@@ -460,7 +461,7 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
     left = _left_without_vectors(rt) if embed else None
     vectors = _embed_new(rt, [*writer.new_memory_ids, *(left or ())], progress=embed_progress,
                          finishes_ingest=True) if embed else {
-        "embedded": 0, "skipped": "disabled", "hint": "run `mnemon embed --all` to add the vectors"}
+        "embedded": 0, "skipped": "disabled", "hint": typed("run `mnemon embed --all` to add the vectors")}
     counts = vault_store.counts()
     out: dict[str, Any] = {
         "mode": mode,
@@ -697,5 +698,5 @@ def _embed_new(rt: Runtime, ids: Sequence[str], batch: int = 64, progress: Progr
     out: dict[str, Any] = {"embedded": done, "provider": rt.provider.name, "identity": identity}
     if stopped is not None:
         out.update(left=missing - done, stopped=stopped,
-                   hint="everything else is stored; the next ingest or `mnemon embed --all` adds these vectors")
+                   hint=typed("everything else is stored; the next ingest or `mnemon embed --all` adds these vectors"))
     return out

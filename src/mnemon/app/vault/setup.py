@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import shlex
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import Conflict, HealthCheckFailed, InvalidInput
+from ...core.surface import typed
 from ...core.vault.observations import DEFAULT_HINTS, hint_words
 from ...render.cards import check_out_dir
 from ..config import DB_URL_SCHEMES, SETTINGS_BY_NAME, Config, default_config_path, server_url
@@ -280,7 +282,7 @@ def _refusal_advice(origin: str, exc: InvalidInput, config_path: Path) -> str:
         return f"set {origin} to a valid value{wanted}, or unset it"
     setting = exc.details.get("setting")
     where = f"setting {setting} in {config_path}{wanted}" if setting else str(config_path)
-    return f"fix {where}, or remove the file and run `mnemon init --vault DIR`"
+    return typed(f"fix {where}, or remove the file and run `mnemon init --vault DIR`")
 
 
 def doctor(load: Callable[[], Config], config_path: Path, *, environ: Mapping[str, str] | None = None,
@@ -336,7 +338,8 @@ def doctor(load: Callable[[], Config], config_path: Path, *, environ: Mapping[st
     except InvalidInput as exc:
         checks["out_parent"].update(ok=False, error=exc.message)
     if not path.exists():  # (the vault the store's notes came from, when it recorded one: the command as it is)
-        problems.append(f"no config at {path}: run `mnemon init --vault {store.get('vault') or 'DIR'}`")
+        vault = shlex.quote(store["vault"]) if store.get("vault") else "DIR"  # a folder with a space stays one word
+        problems.append(typed(f"no config at {path}: run `mnemon init --vault {vault}`"))
     if config_ok and not vault_ok:
         vault_var = SETTINGS_BY_NAME["vault"].env
         if settings.vault and cfg.sources.get("vault") == vault_var:
@@ -344,9 +347,9 @@ def doctor(load: Callable[[], Config], config_path: Path, *, environ: Mapping[st
             problems.append(f"vault {settings.vault!r} (from {vault_var}) is not a directory: create it, or point "
                             f"{vault_var} at your vault (it overrules the config file's `vault`)")
         else:
-            problems.append(f"vault {settings.vault!r} is not a directory: create it, or name your vault with "
-                            "`mnemon init --vault DIR --force`" if settings.vault else
-                            f"no vault is set: run `mnemon init --vault DIR --force`, or add `vault` to {path}")
+            problems.append(typed(f"vault {settings.vault!r} is not a directory: create it, or name your vault with "
+                                  "`mnemon init --vault DIR --force`" if settings.vault else
+                                  f"no vault is set: run `mnemon init --vault DIR --force`, or add `vault` to {path}"))
     elif vault_ok and count == 0:
         problems.append(f"vault {settings.vault!r} holds no Markdown notes (*.md): is it the right folder?")
     if db_check.get("error") and not db.startswith(DB_URL_SCHEMES):
@@ -368,9 +371,9 @@ def doctor(load: Callable[[], Config], config_path: Path, *, environ: Mapping[st
     elif store.get("unfinished"):
         next_step = store["unfinished"][0]["message"]
     elif notes == 0:
-        next_step = "run `mnemon ingest` to build the graph"
+        next_step = typed("run `mnemon ingest` to build the graph")
     else:
-        next_step = "run `mnemon update` after editing notes; `mnemon retrieve --prompt …` to use it"
+        next_step = typed("run `mnemon update` after editing notes; `mnemon retrieve --prompt …` to use it")
     report = {"ok": ok, "config": str(path),
               "settings": {"vault": settings.vault, "db": _shown(db), "out": settings.out,
                            "hints": list(settings.hints), "follow_symlinks": settings.follow_symlinks},

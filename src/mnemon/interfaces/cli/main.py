@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
-from ...app.config import Config, load_config
+from ...app.config import Config, choosing_options, load_config
 
 if TYPE_CHECKING:
     from ...app.memory import Mnemon
     from ..daemon.server import FacadePool
 from ...core.errors import InvalidInput
-from ...core.surface import typed_as
+from ...core.surface import naming_store, typed_as
 from ..payloads import dumps, error_envelope, from_exception
 
 # Set by the resident process (`interfaces/daemon`): the facades it runs commands on stay open between commands.
@@ -277,10 +277,21 @@ def cli(ctx: click.Context, **flags: Any) -> None:
     """Local-first graph memory for LLM agents. Every command prints one JSON document."""
     ends_process = ctx.obj is _ENDS_PROCESS
     ctx.obj = Ctx(flags)
+    naming_store(choosing_options(_typed_by_user(ctx.info_name, flags)))
     if ends_process:
         ctx.call_on_close(_offer_resident_process(ctx.obj))  # runs after the close below: the caches are saved
     ctx.call_on_close(ctx.obj.close)
     _one_shot_process(ctx, ends_process)
+
+
+def _typed_by_user(prog_name: str | None, flags: dict[str, Any]) -> dict[str, Any]:
+    """The flags as the user typed them: `mneme` hands mnemon a --config for Mneme's own file on a line naming none
+    (`mneme_cli.mneme_config`), and would hand it again to a line the reply suggests."""
+    if prog_name in (None, "mnemon") or not flags.get("config"):
+        return flags
+    from ..mneme_cli import mneme_config
+
+    return {**flags, "config": None} if mneme_config([], os.environ) == ["--config", flags["config"]] else flags
 
 
 def _version(ctx: click.Context, asked: bool) -> None:
@@ -344,15 +355,18 @@ def _skip_collection_at_exit() -> None:
 
 
 def _run_command(argv: list[str] | None, ends_process: bool, prog_name: str = "mnemon") -> int:
+    # the commands its answers suggest, refusals included, are typed as the user runs them
+    with typed_as(prog_name, alike=_reads_alike(prog_name)):
+        return _answered(argv, ends_process, prog_name)
+
+
+def _answered(argv: list[str] | None, ends_process: bool, prog_name: str) -> int:
     global _printing
     pretty = "--pretty" in (argv or ())  # errors are indented too when asked
     _printing = False
     try:
         _check_utf8(argv or ())
-        # the commands its answers suggest are typed as the user runs them
-        with typed_as(prog_name, alike=_reads_alike(prog_name)):
-            cli.main(args=argv, prog_name=prog_name, standalone_mode=False,
-                     obj=_ENDS_PROCESS if ends_process else None)
+        cli.main(args=argv, prog_name=prog_name, standalone_mode=False, obj=_ENDS_PROCESS if ends_process else None)
         return 0
     except click.exceptions.Exit as exc:
         return int(exc.exit_code or 0)

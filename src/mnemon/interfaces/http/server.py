@@ -26,6 +26,7 @@ idle ones ended, each request in flight finished (for up to SHUTDOWN_GRACE_S) be
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import hmac
 import io
 import json
@@ -602,6 +603,10 @@ class _Server(ThreadingHTTPServer):
         self._open: dict[Any, bool] = {}  # each connection being served → is a request of it in flight
         self._changed = threading.Condition()
         self.stopping = False
+        # a thread starts with no context of its own: each request runs in the one the server was made in, so its
+        # replies suggest commands as the command line that started it would (the program run, `--store v`: one
+        # copy a request, as a context cannot be entered by two threads at once)
+        self._context = contextvars.copy_context()
         super().__init__(address, handler)
 
     def process_request(self, request: Any, client_address: Any) -> None:
@@ -619,6 +624,9 @@ class _Server(ThreadingHTTPServer):
             raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
+        self._context.copy().run(self._serve_request, request, client_address)
+
+    def _serve_request(self, request: Any, client_address: Any) -> None:
         try:
             self.finish_request(request, client_address)
         except Exception:

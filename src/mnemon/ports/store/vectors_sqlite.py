@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import ProviderMismatch
+from ...core.surface import typed
 from .vault_texts_sqlite import RECOMPUTED_HASH, RECOMPUTED_HASH_AND_TITLE, hash_of, vector_is_current
 
 if TYPE_CHECKING:
@@ -69,7 +70,8 @@ def refuse_other_width(store: Any, provider: str, width: int, stored_width: Call
     if width != known:
         raise ProviderMismatch(f"the store holds {known}-d vectors from {provider}; this one has {width}: the model "
                                "behind this name changed; to embed the store anew, give it another identity "
-                               "(another model name, or MNEMON_EMBED_DIMENSIONS), then run `mnemon embed --all`",
+                               "(another model name, or MNEMON_EMBED_DIMENSIONS), then run "
+                               + typed("`mnemon embed --all`"),
                                provider=provider, expected=known, got=width)
 
 
