@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
+from urllib.parse import quote
 
 
 from ...core.errors import ReadOnly, StoreError
@@ -182,6 +183,7 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
             raise StoreError(f"{path} is a directory; --db names the database file (e.g. {path}/mnemon.db)")
         _refuse_emptied(path)
         self._file_id: tuple[int, int] | None = None  # (no check while opening: the file may be made by it)
+        self._reads_only = False  # read-only over a connection that could write (`_open`)
         try:
             self._open(path, readonly, busy_timeout_ms)
         except sqlite3.DatabaseError as exc:  # not a database, or a file SQLite cannot open: the user's mistake
@@ -208,10 +210,23 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
             # (immutable would skip them without a word), which SQLite reads through the -shm file the writer left
             parent = os.path.dirname(os.path.abspath(path))
             writable = os.access(parent, os.W_OK) and has_room(parent)
+            # Where the folder and file take writes and the log holds nothing (none, or an empty one another reader
+            # made), a read-only connection (mode=ro) made the -wal and -shm files and, unable to remove them, left
+            # them behind: `doctor` ("without writing anything"), every --readonly command and the prompt hook. A
+            # connection that may write but is held to reads (query_only, set once its stand-ins are made) takes
+            # part in WAL locking as any reader does and, the last to close, removes the files, as a writer does
+            # (folding in first what a writer that began meanwhile logged, as that writer would have: no content
+            # changes). Not `immutable=1`: it reads without locks, so a writer starting meanwhile (an agent's
+            # remember during the hook's recall) could checkpoint into the file under it: wrong rows or
+            # "malformed". A log holding writes (a writer open, or one that crashed) is read through as before
+            # (mode=ro), its files left as they were: folding it in would write the file.
+            log = f"{path}-wal"
+            self._reads_only = (writable and os.access(path, os.W_OK)
+                                and (not os.path.exists(log) or os.path.getsize(log) == 0))
             immutable = not writable and not _log_holds_writes(path)
-            uri = f"file:{path}?mode=ro{'&immutable=1' if immutable else ''}"
-            self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
-                                        timeout=busy_timeout_ms / 1000)
+            mode = "rw" if self._reads_only else "ro&immutable=1" if immutable else "ro"
+            self.conn = sqlite3.connect(f"file:{quote(path)}?mode={mode}", uri=True, isolation_level=None,
+                                        check_same_thread=False, timeout=busy_timeout_ms / 1000)
         else:
             parent = os.path.dirname(os.path.abspath(path))
             try:
@@ -238,6 +253,8 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
             _retry_busy(self._check_keyword_fingerprint, busy_timeout_ms)
         else:
             self._check_schema()
+            if self._reads_only:  # (its stand-ins are TEMP tables and views, which query_only would refuse)
+                self.conn.execute("PRAGMA query_only = 1")
         # containment edges read from their items (contained_sqlite.py); not in a store opened read-only before
         self.derives_edges = has_contained(self.conn)
         self.codes_edges = True  # ingested edges as coded rows (coded_edges_sqlite.py; empty stand-ins before m066)
