@@ -99,15 +99,17 @@ class Aborted(MnemonError):
 MACHINE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG})
 
 
-def write_refused(path: str, exc: OSError) -> MnemonError:
+def write_refused(path: str, exc: OSError, what: str = "", **details: Any) -> MnemonError:
     """The refusal of a file a command writes (`export --out`, `graph --out`, a config file): `StoreError` with what to
-    do when the disk cannot take it, `InvalidInput` when the path given cannot hold a file."""
+    do when the disk cannot take it, `InvalidInput` when the path given cannot hold a file. `what` names the file
+    ("config file "); `details` go beside `path`."""
     reason = exc.strerror or str(exc)
     if exc.errno not in MACHINE_ERRNOS:
-        return InvalidInput(f"cannot write {path}: {reason}", path=path)
+        return InvalidInput(f"cannot write {what}{path}: {reason}", **details, path=path)
     folder = os.path.dirname(os.path.abspath(path))
     remedy = {errno.EIO: f"the disk holding {folder} failed the write: check it, or write the file elsewhere",
               errno.EFBIG: f"the file would pass the largest one the disk holding {folder} or this process may write"
                            " (a FAT disk's 4 GB, `ulimit -f`): write it elsewhere"}.get(
         exc.errno, f"free some space on the disk holding {folder} (or raise its quota), or write the file elsewhere")
-    return StoreError(f"cannot write {path}: {reason}: {remedy}; nothing was written there", path=path)
+    return StoreError(f"cannot write {what}{path}: {reason}: {remedy}; nothing was written there", **details,
+                      path=path)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import Conflict, HealthCheckFailed, InvalidInput
+from ...core.errors import Conflict, HealthCheckFailed, InvalidInput, write_refused
 from ...core.surface import typed
 from ...core.vault.observations import DEFAULT_HINTS, hint_words
 from ...render.cards import check_out_dir
@@ -205,8 +205,8 @@ def _not_a_database(path: Path) -> str | None:
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
-    """Write the config file whole (a temp file renamed into place), or `InvalidInput` saying why it cannot be
-    written (its folder is a file, no permission): those were `internal` errors."""
+    """Write the config file whole (a temp file renamed into place), or the refusal saying why it cannot be written
+    (`write_refused`: its folder is a file, no permission; a full disk): those were `internal` errors."""
     tmp: str | None = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -218,7 +218,9 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
     except OSError as exc:
         if tmp is not None:
             Path(tmp).unlink(missing_ok=True)
-        raise InvalidInput(f"cannot write config file {path}: {exc.strerror or exc}", config=str(path)) from None
+        # a full disk is the machine's to remedy (store_error, as for every file a command writes), a path that
+        # cannot hold the file the user's (invalid_input)
+        raise write_refused(str(path), exc, "config file ", config=str(path)) from None
 
 
 # the keys a config file holds beyond `app.config`'s settings: the vault commands' own (`init` writes them)
