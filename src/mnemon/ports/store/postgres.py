@@ -61,8 +61,9 @@ def _drop_spare_test_schemas() -> None:
 
 
 def redact(url: str) -> str:
-    """The URL without its password (it is printed as `db` in command output)."""
-    url = re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
+    """The URL without its password (it is printed as `db` in command output): everything up to the last `@`, as
+    a password holding a raw `@` ("p@ss") left its tail shown; masking more of an odd URL is the safe side."""
+    url = re.sub(r"(://[^:/@]*:).*@", r"\1***@", url)
     return re.sub(r"(password=)[^&\s]*", r"\1***", url)
 
 
