@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -63,7 +64,9 @@ def _session(cli_run: Run, db: str, vault: Path, files: Path) -> list[tuple[list
             labels.setdefault(out["id"], f"<memory {len(labels)}>")
         if argv[0] == "search":  # ranked by keywords alike, scored by each backend's own BM25 (not to the digit)
             out = {**out, "results": [{k: v for k, v in r.items() if k != "score"} for r in out["results"]]}
-        answers.append((argv[:1], code, _canon(out, labels, {db: "<db>", str(files): "<files>"})))
+        # (a suggested command carries the store as typed in a shell: a URL quoted, a plain path as it is)
+        swaps = {shlex.quote(db): "<db>", db: "<db>", str(files): "<files>"}
+        answers.append((argv[:1], code, _canon(out, labels, swaps)))
         return out
 
     def file(name: str, payload: Any) -> str:
