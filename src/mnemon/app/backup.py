@@ -34,6 +34,7 @@ from ..core.surface import typed
 from .backup_rows import (EDGE_DECISIONS, HISTORY_EVENTS, PAYLOAD_SCOPE, HistoryEvent, decode_vector, edge_decision,
                           edge_history, insight_error, parse_edge, parse_insight, provider_width)
 from .backup_world import WORLD_MEMBERS, WorldRestore, export_world_chunks, member_batches, relink_source_edges
+from .import_report import bounded, refused_said
 from .runtime import Runtime
 from .unread_fields import UnreadFields
 from .vault.resolve import person_decisions
@@ -281,17 +282,17 @@ class _Run:
     def reply(self) -> dict[str, Any]:
         self.results.sort(key=lambda r: r["index"])  # (a batch's refused rows were listed first)
         edges = {"edges_skipped": self.edges_skipped, "edges_dangling": self.edges_dangling,
-                 "edge_errors": len(self.edge_results), "edge_results": self.edge_results,
+                 "edge_errors": len(self.edge_results), **bounded(self.edge_results, "edge_"),
                  "decisions_restored": self.decisions_applied, "decisions_waiting_for_ingest": len(self.pending)}
         if self.dry_run:
             return {"dry_run": True, "imported": 0, "would_import": len(self.added), "would_revive": len(self.revived),
                     "updated": 0, "skipped": self.skipped, "errors": self.errors, "edges_inserted": 0,
                     "edges_planned": self.edges_inserted + self.edges_revived, **edges, "auto_pruned": 0,
-                    "results": self.results}
+                    **bounded(self.results)}
         return {"imported": len(self.added), "revived": len(self.revived), "updated": 0, "skipped": self.skipped,
                 "errors": self.errors, "edges_inserted": self.edges_inserted, "edges_revived": self.edges_revived,
                 **({"backbone_resplit": self.resplit} if self.resplit else {}),
-                **edges, "auto_pruned": 0, "auto_pruned_ids": [], "results": self.results}
+                **edges, "auto_pruned": 0, "auto_pruned_ids": [], **bounded(self.results)}
 
 
 def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: Iterator[tuple[str, Any]], *,
@@ -351,9 +352,10 @@ def _refuse_if_no_memory_landed(run: _Run) -> None:
     so nothing is written. An export holding no memories at all is no such error."""
     if run.errors and not (run.added or run.revived or run.skipped):
         would = "would be" if run.dry_run else "was"
+        rows = bounded(run.results)
         raise InvalidInput(f"nothing {would} imported: all {run.errors} memories of the export were refused, so none "
-                           "of its edges or world rows were taken either (details.results says why for each)",
-                           dry_run=run.dry_run, imported=0, errors=run.errors, results=run.reply()["results"],
+                           f"of its edges or world rows were taken either ({refused_said(rows)})",
+                           dry_run=run.dry_run, imported=0, errors=run.errors, **rows,
                            **({"warnings": unread} if (unread := _unread(run)) else {}))
 
 
@@ -366,9 +368,10 @@ def _refuse_if_nothing_landed(run: _Run, world: WorldRestore) -> None:
               + run.decisions_applied + len(run.pending) + world.restored() + world.skipped())
     if refused and not landed:
         would = "would be" if run.dry_run else "was"
-        raise InvalidInput(f"nothing {would} imported: all {refused} rows of the export were refused "
-                           "(details.results, details.edge_results and details.world.results say why for each)",
-                           **run.reply(), world=world.reply(),
+        reply = run.reply()
+        said = refused_said(reply, "details.results, details.edge_results and details.world.results say why for each")
+        raise InvalidInput(f"nothing {would} imported: all {refused} rows of the export were refused ({said})",
+                           **reply, world=world.reply(),
                            **({"warnings": unread} if (unread := _unread(run) + world.unread_warnings()) else {}))
 
 

@@ -23,6 +23,7 @@ from . import backup, import_pipeline
 from .append_batch import FLUSH_EVERY, AppendBatch
 from .backup import EXPORT_KIND, READABLE_VERSIONS
 from .bulk_gc import paused_gc
+from .import_report import bounded, refused_said
 from .remember import auto_prune, prune_plan, write_memory
 from .runtime import Runtime
 from .unread_fields import UnreadFields
@@ -166,7 +167,7 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
                 "edges_inserted": 0, "edges_planned": len(edge_specs) - len(would_skip),
                 "edges_skipped": len(would_skip), "edge_results": would_skip, "auto_pruned": 0,
                 "auto_pruned_ids": [], "would_auto_prune": len(would_prune), "would_auto_prune_ids": would_prune,
-                "results": results, **unread}
+                **bounded(results), **unread}
 
     vectors: dict[int, np.ndarray] = {}
     for start in range(0, len(valid), EMBED_BATCH):
@@ -232,7 +233,7 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
     return {"imported": len(id_of), "updated": 0, "skipped": sum(1 for r in results if r["action"] == "skipped"),
             "errors": errors, "edges_inserted": edges_inserted, "edges_skipped": len(edge_results),
             "edge_results": edge_results, "auto_pruned": len(pruned),
-            "auto_pruned_ids": pruned, "embedded": sum(1 for idx in vectors if idx in id_of), "results": results,
+            "auto_pruned_ids": pruned, "embedded": sum(1 for idx in vectors if idx in id_of), **bounded(results),
             **unread}
 
 
@@ -252,8 +253,7 @@ def refuse_if_nothing_landed(reply: dict[str, Any]) -> None:
         if isinstance(part, dict))
     if reply.get("errors") and not landed:
         would = "would be" if reply.get("dry_run") else "was"
-        raise InvalidInput(f"nothing {would} imported: all {reply['errors']} rows were refused (details.results says "
-                           "why for each)", **reply)
+        raise InvalidInput(f"nothing {would} imported: all {reply['errors']} rows were refused ({refused_said(reply)})", **reply)
 
 
 # what a draft's parts are read for; any other member is not applied (`unknown_fields` says so)
