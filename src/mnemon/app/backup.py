@@ -242,6 +242,7 @@ class _Run:
     """What a restore did so far — or, in a dry run, would do."""
     dry_run: bool
     revive_forgotten: bool
+    full_report: bool  # rows with their text, every refused row in full (`import_report.bounded`)
     decode_vectors: bool  # the file's vectors were made by this store's provider
     width: int | None  # the width they must have (None: the first one decides)
     nul_ok: bool  # the store's text columns can hold a NUL
@@ -282,21 +283,22 @@ class _Run:
     def reply(self) -> dict[str, Any]:
         self.results.sort(key=lambda r: r["index"])  # (a batch's refused rows were listed first)
         edges = {"edges_skipped": self.edges_skipped, "edges_dangling": self.edges_dangling,
-                 "edge_errors": len(self.edge_results), **bounded(self.edge_results, "edge_"),
+                 "edge_errors": len(self.edge_results), **bounded(self.edge_results, "edge_", full=self.full_report),
                  "decisions_restored": self.decisions_applied, "decisions_waiting_for_ingest": len(self.pending)}
         if self.dry_run:
             return {"dry_run": True, "imported": 0, "would_import": len(self.added), "would_revive": len(self.revived),
                     "updated": 0, "skipped": self.skipped, "errors": self.errors, "edges_inserted": 0,
                     "edges_planned": self.edges_inserted + self.edges_revived, **edges, "auto_pruned": 0,
-                    **bounded(self.results)}
+                    **bounded(self.results, full=self.full_report)}
         return {"imported": len(self.added), "revived": len(self.revived), "updated": 0, "skipped": self.skipped,
                 "errors": self.errors, "edges_inserted": self.edges_inserted, "edges_revived": self.edges_revived,
                 **({"backbone_resplit": self.resplit} if self.resplit else {}),
-                **edges, "auto_pruned": 0, "auto_pruned_ids": [], **bounded(self.results)}
+                **edges, "auto_pruned": 0, "auto_pruned_ids": [],
+                **bounded(self.results, full=self.full_report)}
 
 
 def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: Iterator[tuple[str, Any]], *,
-            dry_run: bool, revive_forgotten: bool = False) -> dict[str, Any]:
+            dry_run: bool, revive_forgotten: bool = False, full_report: bool = False) -> dict[str, Any]:
     """Restore an export exactly: same ids, timestamps, edges and world rows; no automatic edges are grown.
     `insights` may be a list or a stream; `rest` yields the document's members after them (edges, vault edges,
     world members). A world member `rest` does not bring is read from `head` (a document parsed whole, or one that
@@ -306,7 +308,7 @@ def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: It
         raise InvalidInput("an export file must be a JSON object with an 'insights' array")
     identity = rt.provider.identity()
     decode = rt.vectors_enabled and head.get("provider") == identity
-    run = _Run(dry_run=dry_run, revive_forgotten=revive_forgotten, decode_vectors=decode,
+    run = _Run(dry_run=dry_run, revive_forgotten=revive_forgotten, full_report=full_report, decode_vectors=decode,
                width=provider_width(identity) if decode else None, nul_ok=getattr(rt.store, "holds_nul_text", True))
     items = iter(insights)
     run.unknown = [key for key in head if key not in _DOCUMENT_MEMBERS]
@@ -352,7 +354,7 @@ def _refuse_if_no_memory_landed(run: _Run) -> None:
     so nothing is written. An export holding no memories at all is no such error."""
     if run.errors and not (run.added or run.revived or run.skipped):
         would = "would be" if run.dry_run else "was"
-        rows = bounded(run.results)
+        rows = bounded(run.results, full=run.full_report)
         raise InvalidInput(f"nothing {would} imported: all {run.errors} memories of the export were refused, so none "
                            f"of its edges or world rows were taken either ({refused_said(rows)})",
                            dry_run=run.dry_run, imported=0, errors=run.errors, **rows,

@@ -1,8 +1,10 @@
-"""An import's per-row report kept bounded: the first refused rows in full, the others counted by message.
+"""An import's per-row report kept bounded: rows without their text, the first refused rows in full, the others
+counted by message (`full`, the CLI's `--full-report`: every row as it was made, text included).
 
-A draft of 50,000 rows each refused for the same reason answered a 6.3 MB reply repeating one message 50,000 times.
-Every row that lands keeps its entry (the caller maps its draft by them); the refused rows past the first
-`LISTED_ERRORS` are left out of `results` and counted in `error_groups` instead.
+A draft of 50,000 rows each refused for the same reason answered a 6.3 MB reply repeating one message 50,000 times,
+and a successful one 10 MB, each row echoing the text the caller sent. Every row that lands keeps its entry (the
+caller maps its draft by them: index, id, action); the refused rows past the first `LISTED_ERRORS` are left out of
+`results` and counted in `error_groups` instead.
 """
 from __future__ import annotations
 
@@ -26,9 +28,13 @@ def _group_key(row: dict[str, Any]) -> tuple[str, str]:
     return str(error.get("code", "")), message
 
 
-def bounded(rows: list[dict[str, Any]], prefix: str = "") -> dict[str, Any]:
-    """`{prefix}results` with at most `LISTED_ERRORS` refused rows (`rows` sorted by row number), and when some
-    were left out `{prefix}errors_omitted` and `{prefix}error_groups` ({code, message, count, first_indexes})."""
+def bounded(rows: list[dict[str, Any]], prefix: str = "", *, full: bool = False) -> dict[str, Any]:
+    """`{prefix}results`: `rows` (sorted by row number) without their `content`, at most `LISTED_ERRORS` of them
+    refused, and when some were left out `{prefix}errors_omitted` and `{prefix}error_groups` ({code, message, count,
+    first_indexes}); `full`: `rows` as they are."""
+    if full:
+        return {f"{prefix}results": rows}
+    rows = [{k: v for k, v in r.items() if k != "content"} if "content" in r else r for r in rows]
     refused = [r for r in rows if r.get("action") == "error"]
     if len(refused) <= LISTED_ERRORS:
         return {f"{prefix}results": rows}

@@ -250,11 +250,11 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         return _curation().gc(self.rt, threshold=threshold, limit=limit)
 
     def import_json(self, raw: Any, *, dry_run: bool = False, no_diff: bool = False,
-                    revive_forgotten: bool = False) -> dict[str, Any]:
+                    revive_forgotten: bool = False, full_report: bool = False) -> dict[str, Any]:
         from . import transfer  # bulk import/export: only for those commands
 
         reply = transfer.import_document(self.rt, raw, dry_run=dry_run, no_diff=no_diff,
-                                         revive_forgotten=revive_forgotten)
+                                         revive_forgotten=revive_forgotten, full_report=full_report)
         transfer.refuse_if_nothing_landed(reply)
         self.rt.warnings[:0] = reply.pop("warnings", [])  # the draft's own, first (`transfer.unknown_fields`)
         return self._with_warnings(reply)

@@ -57,8 +57,8 @@ def _check_version(doc: dict[str, Any]) -> None:
                            + " and ".join(f'"{v}"' for v in readable))
 
 
-def _import_stream(rt: Runtime, stream: TextIO, *, dry_run: bool, no_diff: bool,
-                   revive_forgotten: bool) -> dict[str, Any]:
+def _import_stream(rt: Runtime, stream: TextIO, *, dry_run: bool, no_diff: bool, revive_forgotten: bool,
+                   full_report: bool) -> dict[str, Any]:
     """A document read from a stream: an export is restored as its insights and edges go by; a draft (or an
     export whose `kind` comes after its insights) is read whole and imported as text would be."""
     def read(n: int) -> str:
@@ -70,7 +70,7 @@ def _import_stream(rt: Runtime, stream: TextIO, *, dry_run: bool, no_diff: bool,
     first = read(CHUNK)
     if first.lstrip().startswith("["):  # a bare array of insights
         return import_document(rt, first + read(-1), dry_run=dry_run, no_diff=no_diff,
-                               revive_forgotten=revive_forgotten)
+                               revive_forgotten=revive_forgotten, full_report=full_report)
     pending = [first]
 
     def source(n: int) -> str:
@@ -82,9 +82,11 @@ def _import_stream(rt: Runtime, stream: TextIO, *, dry_run: bool, no_diff: bool,
         if key == "insights" and doc.get("kind") == EXPORT_KIND:
             _check_version(doc)
             _refuse_no_diff(no_diff)
-            return backup.restore(rt, doc, value, members, dry_run=dry_run, revive_forgotten=revive_forgotten)
+            return backup.restore(rt, doc, value, members, dry_run=dry_run, revive_forgotten=revive_forgotten,
+                                  full_report=full_report)
         doc[key] = list(value) if isinstance(value, Iterator) else value
-    return import_document(rt, doc, dry_run=dry_run, no_diff=no_diff, revive_forgotten=revive_forgotten)
+    return import_document(rt, doc, dry_run=dry_run, no_diff=no_diff, revive_forgotten=revive_forgotten,
+                           full_report=full_report)
 
 
 def _refuse_no_diff(no_diff: bool) -> None:
@@ -96,17 +98,19 @@ def _refuse_no_diff(no_diff: bool) -> None:
 
 
 def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bool = False,
-                    revive_forgotten: bool = False) -> dict[str, Any]:
+                    revive_forgotten: bool = False, full_report: bool = False) -> dict[str, Any]:
     """Import a draft, or restore a `mnemon export` file (`revive_forgotten`: also bring back the memories it holds
-    that this store has forgotten since; a draft's memories have no ids to match, so it refuses the option)."""
+    that this store has forgotten since; a draft's memories have no ids to match, so it refuses the option).
+    `full_report`: each row of `results` with its text, every refused row in full (`import_report.bounded`)."""
     if hasattr(raw, "read"):
-        return _import_stream(rt, raw, dry_run=dry_run, no_diff=no_diff, revive_forgotten=revive_forgotten)
+        return _import_stream(rt, raw, dry_run=dry_run, no_diff=no_diff, revive_forgotten=revive_forgotten,
+                              full_report=full_report)
     doc = _load(raw)
     if doc.get("kind") == EXPORT_KIND:
         _refuse_no_diff(no_diff)
         return backup.restore(rt, doc, doc.get("insights", []),
                               iter([(key, doc.get(key, [])) for key in ("edges", "vault_edges")]),
-                              dry_run=dry_run, revive_forgotten=revive_forgotten)
+                              dry_run=dry_run, revive_forgotten=revive_forgotten, full_report=full_report)
     if revive_forgotten:
         raise InvalidInput("--revive-forgotten applies to a `mnemon export` file: a draft's memories have no ids to "
                            "match forgotten ones with")
@@ -167,7 +171,7 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
                 "edges_inserted": 0, "edges_planned": len(edge_specs) - len(would_skip),
                 "edges_skipped": len(would_skip), "edge_results": would_skip, "auto_pruned": 0,
                 "auto_pruned_ids": [], "would_auto_prune": len(would_prune), "would_auto_prune_ids": would_prune,
-                **bounded(results), **unread}
+                **bounded(results, full=full_report), **unread}
 
     vectors: dict[int, np.ndarray] = {}
     for start in range(0, len(valid), EMBED_BATCH):
@@ -233,7 +237,8 @@ def import_document(rt: Runtime, raw: Any, *, dry_run: bool = False, no_diff: bo
     return {"imported": len(id_of), "updated": 0, "skipped": sum(1 for r in results if r["action"] == "skipped"),
             "errors": errors, "edges_inserted": edges_inserted, "edges_skipped": len(edge_results),
             "edge_results": edge_results, "auto_pruned": len(pruned),
-            "auto_pruned_ids": pruned, "embedded": sum(1 for idx in vectors if idx in id_of), **bounded(results),
+            "auto_pruned_ids": pruned, "embedded": sum(1 for idx in vectors if idx in id_of),
+            **bounded(results, full=full_report),
             **unread}
 
 

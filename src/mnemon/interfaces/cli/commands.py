@@ -280,13 +280,17 @@ def gc(threshold: float, limit: int, keep: str | None) -> None:
 @click.option("--revive-forgotten", is_flag=True,
               help="Restoring an export: bring back the memories it holds that this store has forgotten since "
                    "(same id, vector and edges); without it they are skipped with reason \"forgotten\".")
-def import_(file: str, dry_run: bool, no_diff: bool, revive_forgotten: bool) -> None:
+@click.option("--full-report", is_flag=True,
+              help="Each row of results with its text, and every refused row in full (by default a row is its index, "
+                   "id and action, and past 20 refused rows the rest are counted by message in error_groups).")
+def import_(file: str, dry_run: bool, no_diff: bool, revive_forgotten: bool, full_report: bool) -> None:
     """Bulk import a JSON draft (schema_version "1") or a `mnemon export` file."""
     def go(c: Ctx) -> Any:
         from .files import open_document
 
         with open_document(file, "import") as fh:  # read as it is imported: an export of any size fits in memory
-            return c.mem.import_json(fh, dry_run=dry_run, no_diff=no_diff, revive_forgotten=revive_forgotten)
+            return c.mem.import_json(fh, dry_run=dry_run, no_diff=no_diff, revive_forgotten=revive_forgotten,
+                                     full_report=full_report)
     run(go)
 
 
