@@ -31,6 +31,7 @@ from ..core.errors import InvalidInput
 from ..core.model import REMOVAL_ACTORS, SOURCED_PREFIXES, Edge, Memory
 from ..core.vault.lifecycle import PROMOTED, survives_rebuild
 from ..core.surface import typed
+from ..ports.store.history_reads import vectors_of
 from .backup_rows import (EDGE_DECISIONS, HISTORY_EVENTS, PAYLOAD_SCOPE, HistoryEvent, decode_vector, edge_decision,
                           edge_history, insight_error, parse_edge, parse_insight, provider_width)
 from .backup_world import WORLD_MEMBERS, WorldRestore, export_world_chunks, member_batches, relink_source_edges
@@ -323,6 +324,10 @@ def restore(rt: Runtime, head: dict[str, Any], insights: Iterable[Any], rest: It
         _warn_unknown(rt, run, world)
         warn_over_cap(rt, adding=run.counted, dry_run=True)
         return {**run.reply(), "world": world.reply()}
+    if rt.vectors_enabled:
+        # mapped now, outside the transaction (inside it the saved copy cannot be trusted): the vectors written below
+        # are then appended to it at close (`_index_written`)
+        rt.index.follow_saved()
     with rt.store.transaction():
         world = WorldRestore.start(rt, dry_run=False)
         while batch := list(islice(items, BATCH)):
@@ -525,6 +530,14 @@ def _forgotten_hint(source: str) -> str:
                  "it back")
 
 
+def _index_written(rt: Runtime, ids: list[str], gen: int) -> None:
+    """The vectors just written (or revived) told to this process's index, as read back from the store: unseen, the
+    saved matrix was left stale, and the next process read every vector from the database and saved them whole,
+    dropping a large store's approximate index until it was rebuilt (`restore` maps the saved matrix first)."""
+    if ids and rt.vectors_enabled:
+        rt.index.note_writes(vectors_of(rt.store, ids, rt.provider.identity()), gen)
+
+
 def _vector_of(mem: Memory, raw: Any, idx: int, run: _Run) -> np.ndarray | None:
     """The row's vector from the file, when it was made by this store's provider and is one recall can use."""
     if not run.decode_vectors or mem.kind != "memory" or mem.deleted_at:
@@ -542,15 +555,19 @@ def _write_insights(rt: Runtime, new: list[tuple[Memory, np.ndarray | None]], fo
     store.index_entities_of_new([(m.id, m.entities, m.created_at) for m, _ in new
                                  if m.entities and m.deleted_at is None])
     identity = rt.provider.identity()
+    gen = store.vector_generation()
     for m, vec in new:
         if vec is not None:
             store.put_vector(m.id, identity, vec, m.content_hash, rt.now_iso())
+    _index_written(rt, [m.id for m, vec in new if vec is not None], gen)
     if forgotten:
         now = rt.now_iso()
         run.left_at.update((i, n.deleted_at) for i, n in store.get_nodes([m.id for m in forgotten]).items()
                            if n.deleted_at)
         # the stored row comes back as it was (its id, vector and edges); `soft_delete` undone
+        gen = store.vector_generation()
         revived = set(store.undelete([m.id for m in forgotten], now))
+        _index_written(rt, sorted(revived), gen)
         # (the plan read these rows in this transaction, so all come back; were one not to, its edges must not
         # count it as live)
         run.revived -= {m.id for m in forgotten} - revived

@@ -465,18 +465,26 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         if not missing:
             return {"status": "complete", "message": "every memory already has a vector from this provider",
                     "identity": rt.provider.identity()}
+        from ..ports.store.history_reads import vectors_of
         from .remember import backfill_semantic_edges
         from .vault.ingest import ingest_embedded
 
         done = 0
         owned: list[tuple[Any, Any]] = []  # (memory, vector): their semantic edges come once every vector is in
+        # told to the index as they are written (as `Runtime.embed_stored` does), they are appended to the saved
+        # matrix at close: unseen, the next process read every vector and saved them whole, dropping a large store's
+        # approximate index until it was rebuilt
+        rt.index.follow_saved()
         for start in range(0, len(missing), batch):
             chunk = missing[start : start + batch]
             rows = rt.provider.embed_documents([embedding_text_of(m) for m in chunk])
             with rt.store.transaction():
                 now = rt.now_iso()
+                gen = rt.store.vector_generation()
                 for m, vec in zip(chunk, rows):
                     rt.store.put_vector(m.id, rt.provider.identity(), vec, m.content_hash, now)
+                # read back: a row whose text changed since it was read keeps no vector of the old one
+                rt.index.note_writes(vectors_of(rt.store, [m.id for m in chunk], rt.provider.identity()), gen)
             owned += zip(chunk, rows)
             done += len(chunk)
             if progress is not None:
