@@ -17,8 +17,9 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
+from ..core.vault.code import around_code_spans
 from ..core.vault.links import display_links
-from ..core.vault.parser import MD_LINK, blank_code_spans
+from ..core.vault.parser import MD_LINK
 
 # an escaped ASCII punctuation character, or a run that may be an emphasis delimiter
 _INLINE = re.compile(r"\\([!-/:-@\[-`{-~])|(\*+|_+|~~)")
@@ -45,17 +46,14 @@ def displayed(text: str) -> str:
     """Heading text as a reader sees it rendered: inline code as its content, the rest as `_shown_prose`."""
     if "`" not in text:
         return _shown_prose(text)
-    # spaces masked, so the only spaces `blank_code_spans` leaves are the code spans it blanked
-    blanked = blank_code_spans(text.replace(" ", "\x00"))
-    parts: list[str] = []
-    at = 0
-    for span in re.finditer(" +", blanked):
-        code = text[span.start():span.end()].strip("`")
-        if code[:1] == code[-1:] == " " and code.strip(" "):
-            code = code[1:-1]  # CommonMark drops one space on each side (so `` `a`` can show a backtick)
-        parts += [_shown_prose(text[at:span.start()]), code]
-        at = span.end()
-    return "".join(parts + [_shown_prose(text[at:])])
+    return around_code_spans(text, _shown_prose, _code_content)
+
+
+def _code_content(span: str) -> str:
+    code = span.strip("`")
+    if code[:1] == code[-1:] == " " and code.strip(" "):
+        code = code[1:-1]  # CommonMark drops one space on each side (so `` `a`` can show a backtick)
+    return code
 
 
 def _key(text: str) -> str:

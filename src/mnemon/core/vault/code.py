@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from typing import AbstractSet, Sequence
 
 from mnemon.core.vault.model import ParseWarning
@@ -52,6 +53,19 @@ def blank_code_spans(line: str) -> str:
         chars[start:closing_end] = " " * (closing_end - start)
         position = closing_end
     return "".join(chars) if chars is not None else line
+
+
+def around_code_spans(text: str, prose: Callable[[str], str], code: Callable[[str], str]) -> str:
+    """`text` with each stretch outside inline code spans passed through `prose` and each span (its backticks
+    included) through `code`: how a heading reads rendered, by the parser and the note editor alike."""
+    # spaces masked, so the only spaces `blank_code_spans` leaves are the code spans it blanked
+    blanked = blank_code_spans(text.replace(" ", "\x00"))
+    parts: list[str] = []
+    at = 0
+    for span in re.finditer(" +", blanked):
+        parts += [prose(text[at:span.start()]), code(text[span.start():span.end()])]
+        at = span.end()
+    return "".join(parts + [prose(text[at:])])
 
 
 def _opens_math_block(line: str) -> bool:

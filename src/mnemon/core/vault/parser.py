@@ -33,7 +33,7 @@ from typing import Mapping, NamedTuple, Sequence
 from urllib.parse import unquote
 
 from mnemon.core.errors import InvalidInput
-from mnemon.core.vault.code import blank_code_spans, code_blanked_lines
+from mnemon.core.vault.code import around_code_spans, blank_code_spans, code_blanked_lines
 from mnemon.core.vault.comments import reader_lines, without_block_ids
 from mnemon.core.vault.dates import date_spans
 from mnemon.core.vault.frontmatter import normalise_tag, split_front_matter
@@ -157,14 +157,7 @@ def shown_heading(text: str) -> str:
         return text
     if "`" not in text:
         return _shown_prose(text)
-    # spaces masked, so the only spaces `blank_code_spans` leaves are the code spans it blanked
-    blanked = blank_code_spans(text.replace(" ", "\x00"))
-    parts: list[str] = []
-    at = 0
-    for span in re.finditer(" +", blanked):
-        parts += [_shown_prose(text[at:span.start()]), text[span.start():span.end()]]
-        at = span.end()
-    return "".join(parts + [_shown_prose(text[at:])])
+    return around_code_spans(text, _shown_prose, str)  # (inline code as written)
 
 
 def _collapse(text: str) -> str:
