@@ -99,13 +99,14 @@ _WORDISH = st.text(alphabet=st.sampled_from(list("abcdefghijklmnopqrstuvwxyz'’
 @given(st.one_of(_WORDISH, st.text(max_size=80)), st.booleans())
 def test_tokens_are_each_words_stem_in_order_with_stopwords_dropped_unless_kept(text: str, keep: bool) -> None:
     """The words' stems in order, duplicates kept: what the per-word lookup tables must give (a word's stem is
-    cached per word, a stopword maps to nothing)."""
+    cached per word, a stopword maps to nothing). The words are those of the text with camelCase words' parts
+    added (tests/core/test_qa_s39_camel_tokens.py)."""
     import re
     import unicodedata
 
-    from mnemon.core.text import STOPWORDS
+    from mnemon.core.text import STOPWORDS, with_camel_parts
 
-    norm = unicodedata.normalize("NFKC", text).lower()
+    norm = unicodedata.normalize("NFKC", with_camel_parts(text)).lower()
     if re.search("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]", norm):
         return  # (CJK runs become bigrams: tested above)
     words = [w.replace("’", "'") for w in re.findall(r"[^\W_]+(?:['’][^\W_]+)?", norm)]

@@ -22,7 +22,7 @@ from typing import Any
 from .model import Memory
 from .text import token_text
 
-KEYWORD_RECIPE = "keywords/3"
+KEYWORD_RECIPE = "keywords/4"
 VAULT_SOURCE_PREFIX = "vault:"
 PAYLOAD_SOURCE_PREFIX = "mneme://"
 SKIP_KEY = "fts_skip"  # metadata: 0-based indexes of content lines keyword search leaves out

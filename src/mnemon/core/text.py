@@ -104,6 +104,43 @@ def normalize(text: str) -> str:
     return unicodedata.normalize("NFKC", text).lower()
 
 
+# A camelCase identifier is also its words: "parseConfig" is found by parse_config, "parse config" and parseconfig,
+# "HTTPServer" by "http server", "base64Encode" by "base64 encode", as snake_case already splits at its underscores.
+# Only ASCII identifiers; an upper-case run splits before a capitalised word of 2+ lower-case letters, so "PDFs",
+# "IDs" and "URLs" stay one word. The whole word is kept too (brand names typed in lower case: "javascript"). The
+# hint is an upper-case letter first, then where it stands: the scan skips the many lower-case letters of prose fast.
+_CAMEL_HINT = re.compile(r"[A-Z](?:(?<=[a-z][A-Z])|(?<=[a-z][0-9][A-Z])|(?<=[a-z][0-9]{2}[A-Z])"
+                         r"|(?<=[a-z][0-9]{3}[A-Z])|(?<=[A-Z]{2})(?=[a-z][a-z]))")
+_CAMEL_CUT = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[a-z][0-9])(?=[A-Z])|(?<=[a-z][0-9]{2})(?=[A-Z])"
+                        r"|(?<=[a-z][0-9]{3})(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z][a-z])")
+_IDENTIFIER_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_CAMEL_MAX = 64  # a longer run of letters is no identifier (a key, a hash, base64) and splitting it adds only noise
+
+
+def with_camel_parts(text: str) -> str:
+    """`text` with each camelCase word after its words ("parseConfig" → "parse Config parseConfig"): the
+    text `tokens` reads. A text without one is returned as it is, after one regex scan."""
+    hit = _CAMEL_HINT.search(text)
+    if hit is None:
+        return text
+    pieces: list[str] = []
+    done = 0  # text[:done] is in pieces
+    while hit is not None:
+        start, end = hit.start(), hit.end()
+        while start > 0 and text[start - 1] in _IDENTIFIER_CHARS:
+            start -= 1
+        while end < len(text) and text[end] in _IDENTIFIER_CHARS:
+            end += 1
+        # (the words go before it, where no "'s" follows them; a word after an apostrophe is not split from it)
+        if end - start <= _CAMEL_MAX and text[start - 1:start] not in ("'", "’"):
+            pieces.append(text[done:start])
+            pieces.append(" " + _CAMEL_CUT.sub(" ", text[start:end]) + " ")
+            done = start
+        hit = _CAMEL_HINT.search(text, end)
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
 def _words(norm: str) -> list[str]:
     """`_WORD.findall(norm)` with ’ read as ' — for text without CJK (vault ingestion tokenises megabytes of it)."""
     if not norm.isascii():
@@ -142,7 +179,7 @@ _ANY_STEM = _StemOfWord(drop_stopwords=False)
 def tokens(text: str, *, keep_stopwords: bool = False) -> list[str]:
     """Ordered tokens of `text` (duplicates kept), lowercased and NFKC-normalised. Changing what this returns means
     bumping `core.keywords.KEYWORD_RECIPE`: stores then rebuild their keyword index, which holds these tokens."""
-    norm = normalize(text)
+    norm = normalize(with_camel_parts(text))
     if norm.isascii() or _CJK_ANY.search(norm) is None:
         # Fast path (vault ingest tokenises megabytes): without CJK no word needs splitting into bigrams.
         words = _words(norm)
@@ -245,7 +282,7 @@ def marked_window_at(text: str, room: int, terms: frozenset[str]) -> tuple[str, 
 def token_text(text: str) -> str:
     """`" ".join(tokens(text))`, the FTS body, without a Python-level step per word (vault ingestion tokenises
     megabytes): the same stem table as `tokens`, filtered in C."""
-    norm = normalize(text)
+    norm = normalize(with_camel_parts(text))
     if not norm.isascii() and _CJK_ANY.search(norm) is not None:
         return " ".join(tokens(text))
     return " ".join(filter(None, map(_KEPT_STEM.__getitem__, _words(norm))))
