@@ -16,13 +16,17 @@ from .text import STOPWORDS
 
 MAX_ENTITY_CHARS = 200
 
+# A ticket id ("JIRA-1234", "PAY-87") names one ticket; its project key is no name of its own: as the acronym "JIRA"
+# it linked every ticket of the project to every other
+_TICKET = r"\b[A-Z]{2}[A-Z0-9]{0,8}-[0-9]+\b"
 _PATTERNS = [
     re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b"),  # multi-segment CamelCase
-    re.compile(r"\b[A-Z]{2,6}\b"),  # acronyms
+    re.compile(r"\b[A-Z]{2,6}\b(?!-[0-9]+\b)"),  # acronyms, but not a ticket id's key
     re.compile(r"(?<![\w/.])(?:[\w.-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{0,9}\b(?!\.\w)"),  # file-path-like
     re.compile(r"https?://[^\s<>\"'）)]+"),
     re.compile(r"(?<![\w@])@[A-Za-z0-9_][A-Za-z0-9_.-]*[A-Za-z0-9_]"),
     re.compile(r"《([^》]{1,50})》|「([^」]{1,50})」"),
+    re.compile(_TICKET),
 ]
 
 _ACRONYM_STOP = frozenset(
