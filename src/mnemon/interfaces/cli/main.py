@@ -443,6 +443,11 @@ def _usage_message(exc: click.UsageError, prog_name: str) -> str:
             command = exc.ctx.command_path.split(" ", 1)[-1]  # `note read`, not `read`
             message += (f" {exc.option_name} is an option of {prog_name} itself: give it before the command"
                         f" ({prog_name} {exc.option_name}{value} {command} …).")
+        elif any(isinstance(p, click.Argument) and p.nargs == -1 for p in exc.ctx.command.params):
+            # a flag is what an agent looks up (`recall --no-verify`, `search -x`): say how to give it as text
+            command = exc.ctx.command_path.split(" ", 1)[-1]
+            message += (f" If {exc.option_name} is part of the text, put -- before the text"
+                        f" ({prog_name} {command} -- {exc.option_name} …).")
     return message
 
 
