@@ -93,6 +93,7 @@ def _caps_words(text: str, start: int, end: int) -> int:
     return len(_CAPS_WORDS.findall(text, start, end))
 
 
+_RELATIVE = re.compile(r"^(?:\.\.?/)+")
 # "e.g.", "i.e.", "a.m.", "U.S." look like a file "e" with the extension "g": as entities they would link every memory
 # that uses them. A real file has a longer name or extension ("a.out", "x.py", "main.c")
 _ABBREVIATION = re.compile(r"[A-Za-z]\.[A-Za-z]")
@@ -154,8 +155,14 @@ NAME_WORDS_MAX = 4
 KnownLookup = Callable[[set[str]], Iterable[str]]
 
 
+def _bare(value: str) -> str:
+    """`value` without the punctuation of the sentence around it; a leading dot is part of a name (".github/ci.yml",
+    ".NET"), and was cut from it."""
+    return value.strip().lstrip(",;:!?").rstrip(".,;:!?")
+
+
 def _add(out: list[str], seen: set[str], value: str) -> None:
-    value = value.strip().strip(".,;:!?")
+    value = _bare(value)
     if not value or len(value) > MAX_ENTITY_CHARS or value in seen:
         return
     seen.add(value)
@@ -178,8 +185,10 @@ def extract_entities(text: str, known: KnownLookup | None = None,
             if pat is _PATTERNS[1] and (value in _ACRONYM_STOP or value in _UNITS
                                         or any(a <= m.start() < b for a, b in shouted)):
                 continue
-            if pat is _PATTERNS[2] and _ABBREVIATION.fullmatch(value):
-                continue
+            if pat is _PATTERNS[2]:
+                if _ABBREVIATION.fullmatch(value):
+                    continue
+                value = _RELATIVE.sub("", value)  # "./scripts/deploy.sh" is the file scripts/deploy.sh names
             spans.append((m.start(), value))
     spans.extend(tech_terms(text))
     if known is not None:
@@ -335,12 +344,12 @@ def merge_entities(provided: Iterable[str], extracted: Iterable[str], mode: str 
     extracted = list(extracted) if mode in ("merge", "auto") else []
     if mode in ("merge", "provided"):
         spelling = {e.casefold(): e for e in reversed(extracted)}
-        sources.append([spelling.get(e.strip().strip(".,;:!?").casefold(), e) for e in provided])
+        sources.append([spelling.get(_bare(e).casefold(), e) for e in provided])
     sources.append(extracted)
     folded: set[str] = set()
     for src in sources:
         for e in src:
-            if e.strip().strip(".,;:!?").casefold() in folded:
+            if _bare(e).casefold() in folded:
                 continue
             _add(out, seen, e)
             folded.update(v.casefold() for v in out[len(folded):])
