@@ -32,7 +32,7 @@ def _timed_parts(store: Any) -> tuple[dict[str, float], list[Any]]:
     """Wrap the store methods gc spends its time in, to time each."""
     spent: dict[str, float] = {}
     undo = []
-    for name in ("get_nodes", "edge_counts", "set_effective_importance", "memory_ids"):
+    for name in ("importance_rows", "get_nodes", "edge_counts", "set_effective_importance", "memory_ids"):
         original = getattr(store, name)
 
         def timed(*a: Any, _f: Any = original, _n: str = name, **k: Any) -> Any:

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..core.errors import InvalidInput, NotFound
 from ..core.graph import Neighbors, bfs
-from ..core.importance import effective_importance, is_immune
+from ..core.importance import LINKS_COUNTED, effective_importance, is_immune
 from ..core.keywords import VAULT_SOURCE_PREFIX
 from ..core.model import Edge, Link, Memory, parse_iso
 from ..core.surface import step, typed
@@ -17,7 +17,7 @@ from ..core.validation import refuse_blank_id, unwritable_path, validate_edge_ty
 from ..ports.store.base import TIMED
 from ..ports.store.id_prefix import ids_starting_with
 from .access import record_access
-from .remember import corrections_among, recompute_importance, refresh_importance, rejoin_backbone
+from .remember import corrections_among, refresh_importance, rejoin_backbone
 from .runtime import Runtime
 
 MAX_RELATED_DEPTH = 10
@@ -289,14 +289,17 @@ def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any
         raise InvalidInput("--threshold must be a finite number ≥ 0 (an effective importance)")  # NaN fails too
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise InvalidInput("--limit must be a positive number")
-    ids = rt.store.memory_ids(TIMED)
     with rt.store.transaction():
-        # at once: the store counts every memory's edges in one pass
-        values, nodes, counts = recompute_importance(rt, ids)
+        rows = rt.store.importance_rows(TIMED, LINKS_COUNTED)
+        computed_at = rt.now()
+        values = {mid: effective_importance(imp, access, touched, links, computed_at)
+                  for mid, imp, access, touched, _stored, links in rows}
+        # stored as every reader shows it (4 decimals): a `gc` soon after the last rewrites only the values that moved
+        rt.store.set_effective_importance({mid: v for mid, *_, stored, _links in rows
+                                           if (v := round(values[mid], 4)) != stored})
         rt.store.log("gc", None, {"recomputed": len(values), "threshold": threshold}, rt.now_iso())
     now = rt.now()
-    weak = sorted((i for i, v in values.items()
-                   if v < threshold and not is_immune(nodes[i].importance, nodes[i].access_count)),
+    weak = sorted((mid for mid, imp, access, *_ in rows if values[mid] < threshold and not is_immune(imp, access)),
                   key=lambda i: (values[i], i))
     # a correction that keeps a live memory demoted is no prune candidate: auto-prune never takes one, and forgetting
     # it gives the stale fact as current again (looked up for the shown ones first, as auto-prune does)
@@ -308,14 +311,16 @@ def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any
         at += len(batch)
         kept |= corrections_among(rt, batch)
         shown += [i for i in batch if i not in kept]
+    # read whole, and their edges counted all, for the shown ones only
+    nodes, counts = rt.store.get_nodes(shown[:limit]), rt.store.edge_counts(shown[:limit])
     cands = []
     for i in shown[:limit]:
-        n = replace(nodes[i], effective_importance=values[i])  # read before the refresh stored the new value
+        n = replace(nodes[i], effective_importance=values[i])
         last = parse_iso(n.last_accessed_at or n.created_at)
         cands.append({"insight": n.to_dict(), "effective_importance": round(values[i], 4),
                       "days_since_access": round((now - last).total_seconds() / 86400, 2),
                       "edge_count": counts.get(i, 0), "immune": False})
-    return {"total_insights": rt.store.count_active(), "recomputed": len(ids), "threshold": threshold,
+    return {"total_insights": rt.store.count_active(), "recomputed": len(rows), "threshold": threshold,
             "candidates_found": len(weak) - len(kept), "candidates": cands, "corrections_kept": len(kept),
             "max_insights": rt.max_insights,
             "actions": {"purge": typed("mnemon forget <id>"), "keep": typed("mnemon gc --keep <id>")}}

@@ -272,13 +272,7 @@ def split_rejoined(rt: Runtime, back: Memory, left_at: str, actor: str, why: str
 
 
 def refresh_importance(rt: Runtime, ids: list[str]) -> dict[str, float]:
-    return recompute_importance(rt, ids)[0]
-
-
-def recompute_importance(rt: Runtime, ids: list[str]
-                         ) -> tuple[dict[str, float], dict[str, Memory], dict[str, int]]:
-    """The effective importance of the memories among `ids`, stored; with the nodes (as read, before the update)
-    and the active-edge counts it was computed from, for a caller that reports on them."""
+    """The effective importance of the memories among `ids`, stored."""
     nodes = rt.store.get_nodes(ids)
     counts = rt.store.edge_counts(list(nodes))
     now = rt.now()
@@ -287,7 +281,7 @@ def recompute_importance(rt: Runtime, ids: list[str]
         for i, n in nodes.items() if n.kind == "memory"
     }
     rt.store.set_effective_importance(values)
-    return values, nodes, counts
+    return values
 
 
 def lowest_importance(rt: Runtime, pool: Sequence[tuple[str, int, int, str, str]], limit: int

@@ -7,6 +7,7 @@ from datetime import datetime
 from .model import parse_iso
 
 HALF_LIFE_DAYS = 30.0
+LINKS_COUNTED = 5  # links beyond this many add nothing: a store may count each memory's links only up to it
 _BASE = {5: 1.0, 4: 0.8, 3: 0.5, 2: 0.3, 1: 0.15}
 
 
@@ -18,7 +19,7 @@ def effective_importance(
     base = _BASE.get(importance, 0.5)
     access = max(1.0, math.log1p(max(0, access_count)))
     decay = 0.5 ** (days / HALF_LIFE_DAYS)
-    return base * access * decay * (1.0 + 0.1 * min(edge_count, 5))
+    return base * access * decay * (1.0 + 0.1 * min(edge_count, LINKS_COUNTED))
 
 
 def is_immune(importance: int, access_count: int) -> bool:

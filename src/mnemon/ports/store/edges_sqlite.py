@@ -12,12 +12,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from ...core.model import EDGE_STATUSES, Edge, Link, iso, utcnow
-from .base import EdgeHead
+from .base import EdgeHead, ImportanceRow, MemoryFilter
 from .coded_edges_sqlite import CODED_ROWS, as_rows
 from .contained_sqlite import (CONTAINED_ROWS, CONTAINED_ROWS_OF_NOTES, derived_touching, edges_by_id, materialise,
                                positive_id_insert)
 from .edge_rows import EDGE_VALUE_COLS, SEQ_OF, edge_value_rows, latest_of_kinds, upsert_event_detail
-from .text_index_sqlite import _chunks
+from .text_index_sqlite import _chunks, _where
 
 PAGE_ROWS = 5_000  # rows a whole-table walk holds at once (SQLite and PostgreSQL)
 # an edge re-written with an earlier creation time (a restored decision, over the edge an ingest made again since)
@@ -268,6 +268,22 @@ class SQLiteEdges:
                                                     f" AND status = 'active' GROUP BY {col}", list(id_of)):
                         counts[id_of[seq]] += n
         return counts
+
+    def importance_rows(self, flt: MemoryFilter, cap: int) -> list[ImportanceRow]:
+        """Each memory's active edges counted up to `cap` through the indexes on either end, one memory at a time:
+        `edge_counts` of every memory read every active edge (0.5 s of `gc` at 20k memories and 900k edges) and
+        `get_nodes` decoded every row whole (0.4 s). Derived containment edges join a note to its vault rows, never
+        a memory of the writer's, so the timed memories `gc` asks about have none."""
+        where, args = _where(flt)
+        ends = " UNION ALL ".join(
+            f"SELECT 1 FROM {table} WHERE e.{col} = n.seq AND {status} = 'active'"
+            for table, status in (("edge_rows e", "e.status"),
+                                  ("coded_edges e JOIN edge_kinds k ON k.code = e.code", "k.status"))
+            for col in ("dst", "src"))  # (dst first: its index holds the status; src's reads each row for it)
+        return self.conn.execute(
+            "SELECT n.id, n.importance, n.access_count, COALESCE(NULLIF(n.last_accessed_at, ''), n.created_at),"
+            f" n.effective_importance, (SELECT COUNT(*) FROM ({ends} LIMIT ?)) FROM nodes n WHERE {where}",
+            [cap, *args]).fetchall()
 
     def set_edge_status(self, edge_id: int, status: str, *, actor: str, reason: str,
                         confidence: float | None = None, when: str | None = None,

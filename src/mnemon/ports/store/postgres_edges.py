@@ -10,8 +10,9 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ...core.model import Edge, Link, iso, utcnow
-from .base import EdgeHead
+from .base import EdgeHead, ImportanceRow, MemoryFilter
 from .edge_rows import EDGE_VALUE_COLS, edge_value_rows, latest_of_kinds, upsert_event_detail
+from .postgres_index import memory_where
 from .sqlite import _EDGE_COLS, PAGE_ROWS, _chunks, _edge
 
 _SEQ_OF = "(SELECT seq FROM nodes WHERE id = %s)"
@@ -144,6 +145,16 @@ class EdgeTables:
                 (list(counts), list(counts))):
             counts[node] += int(count)
         return counts
+
+    def importance_rows(self, flt: MemoryFilter, cap: int) -> list[ImportanceRow]:
+        """As `SQLiteEdges.importance_rows`: each memory's active edges counted up to `cap`, by seq, on either end."""
+        where, args = memory_where(flt)
+        ends = " UNION ALL ".join(f"SELECT 1 FROM edge_rows e WHERE e.{col} = n.seq AND e.status = 'active'"
+                                  for col in ("dst", "src"))
+        return [(r[0], int(r[1]), int(r[2]), r[3], float(r[4]), int(r[5])) for r in self._rows(
+            "SELECT n.id, n.importance, n.access_count, COALESCE(NULLIF(n.last_accessed_at, ''), n.created_at),"
+            f" n.effective_importance, (SELECT COUNT(*) FROM ({ends} LIMIT %s) AS ends) FROM nodes n WHERE {where}",
+            [cap, *args])]
 
     def set_edge_status(self, edge_id: int, status: str, *, actor: str, reason: str,
                         confidence: float | None = None, when: str | None = None,
