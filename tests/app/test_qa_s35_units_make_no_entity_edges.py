@@ -1,6 +1,6 @@
 """A unit, a time zone or a currency written in capitals ("16 GB", "09:30 UTC", "12 USD") is no entity: read as an
 acronym, it linked a laptop's RAM to the nightly backup, the standup to the backup window and the offsite budget to
-a domain renewal, and filled `status`'s top entities. An acronym that names something ("API", "AWS") still does, and
+a domain renewal, and filled `status`'s top entities. An acronym that names something ("RDS", "AWS") still does, and
 a unit given on purpose with --entities is kept on that memory."""
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def test_units_zones_and_currencies_are_no_entities(text: str) -> None:
 
 
 def test_acronyms_that_name_something_are_still_entities(mem: Mnemon) -> None:
-    assert extract_entities("The API on AWS returns 40 GB", known=lambda words: set()) == ["API", "AWS"]
+    assert extract_entities("The RDS on AWS returns 40 GB", known=lambda words: set()) == ["RDS", "AWS"]
     out = mem.remember("We bill in USD only", entities=["USD"])
     assert mem.show(out["id"])["entities"] == ["USD"]
     # a store that holds a unit as an entity (given, or extracted before) links no later mention of it

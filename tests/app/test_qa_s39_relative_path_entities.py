@@ -17,6 +17,6 @@ def test_a_path_written_from_here_links_to_the_same_path_written_plain(mem: Mnem
 
 
 def test_a_dot_folder_keeps_its_dot_and_a_sentence_its_period() -> None:
-    assert extract_entities("The CI pipeline is in .github/workflows/ci.yml.") == ["CI", ".github/workflows/ci.yml"]
+    assert extract_entities("The GKE pipeline is in .github/workflows/ci.yml.") == ["GKE", ".github/workflows/ci.yml"]
     assert extract_entities("see ../lib/util.py and `./manage.py migrate`") == ["lib/util.py", "manage.py"]
     assert merge_entities([".NET", "kafka."], ["Kafka"]) == [".NET", "Kafka"]

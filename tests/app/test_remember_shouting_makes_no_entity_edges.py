@@ -16,8 +16,8 @@ def test_memories_sharing_only_shouted_words_are_not_linked(mem: Mnemon) -> None
 
 
 def test_real_acronyms_still_link_memories(mem: Mnemon) -> None:
-    first = mem.remember("We moved the billing API to GKE last week", source="agent")
-    second = mem.remember("The GKE cluster needs a node pool for the API", source="user")
-    assert {"API", "GKE"} <= set(mem.show(first["id"])["entities"])
+    first = mem.remember("We moved the billing RDS to GKE last week", source="agent")
+    second = mem.remember("The GKE cluster needs a node pool for the RDS", source="user")
+    assert {"RDS", "GKE"} <= set(mem.show(first["id"])["entities"])
     assert second["edges_created"]["entity"] >= 1
     assert first["id"] in {r["id"] for r in mem.related(second["id"], depth=1, edge_type="entity")["related"]}

@@ -26,7 +26,7 @@ def test_order_is_first_appearance_and_no_duplicates() -> None:
 
 def test_common_uppercase_words_are_not_acronyms() -> None:
     assert extract_entities("IT IS OK TO GO, BTW") == []
-    assert extract_entities("the API and the CLI") == ["API", "CLI"]
+    assert extract_entities("the SQS and the SNS") == ["SQS", "SNS"]
 
 
 def test_chinese_book_title_brackets_yield_the_title() -> None:

@@ -19,6 +19,10 @@ MAX_ENTITY_CHARS = 200
 # A ticket id ("JIRA-1234", "PAY-87") names one ticket; its project key is no name of its own: as the acronym "JIRA"
 # it linked every ticket of the project to every other
 _TICKET = r"\b[A-Z]{2}[A-Z0-9]{0,8}-[0-9]+\b"
+# What a generic acronym qualifies may name one thing: a status code ("HTTP 502": memories about that error),
+# a pull request ("PR #734"); spelt one way however written ("HTTPS 502", "PR734")
+_STATUS_CODE = re.compile(r"\bHTTPS? ?([1-5][0-9]{2})\b(?![.,]?[0-9])")
+_PULL_REQUEST = re.compile(r"\bPR ?#?([0-9]{1,7})\b")
 _PATTERNS = [
     re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b"),  # multi-segment CamelCase
     re.compile(r"\b[A-Z]{2,6}\b(?!-[0-9]+\b)"),  # acronyms, but not a ticket id's key
@@ -38,6 +42,17 @@ _ACRONYM_STOP = frozenset(
     HERE WHAT WHEN WHERE WHY WITH FROM INTO HAVE BEEN WERE WILL JUST VERY REALLY STILL ALSO SOME MORE MOST NEED
     STOP WAIT PLEASE SHOULD WOULD COULD DONT DON WON CANT ISN AGAIN DONE FIX BUG BROKEN URGENT READ
     KEEP MAKE SURE OKAY GOOD BAD BIG HUGE""".split()
+)
+# Generic technical acronyms name a kind of thing (a protocol, a format, an interface, a step of the workflow), not
+# one thing: "HTTP", "API", "JSON", "CI", "PR" are in most memories of a software project, so as entities they linked
+# "HTTP 502 from the gateway" to "HTTP 429 rate limit" and every pull request to every other. An acronym naming one
+# product, vendor, service, organisation or team ("AWS", "GKE", "NASA", "SRE") is no kind and stays. Extend this
+# list for such words (the stoplist above is for words that are no acronym at all). Not admitted as known either.
+GENERIC_ACRONYMS = frozenset(
+    """HTTP HTTPS TCP UDP IP DNS SSH SSL TLS FTP SFTP SMTP IMAP RPC CDN VPN LAN WAN
+    API APIS CLI GUI UI UX SDK IDE REPL ORM CRUD ENV VM OS IO CPU GPU RAM SSD HDD
+    URL URLS URI JSON XML CSV HTML CSS YAML TOML SQL DB ID IDS UUID EOF
+    CI CD PR PRS MR QA UAT AI ML LLM""".split()
 )
 # Units, time zones and currencies measure or date a thing, they name none: "16 GB", "09:30 UTC", "12 USD" in two
 # memories about a laptop and a backup, or a budget and a renewal, are no link between them. Not admitted as known
@@ -108,7 +123,7 @@ TECH_TERMS = frozenset(
     Gemini Llama Mistral DeepSeek Qwen HuggingFace PyTorch TensorFlow JAX NumPy Pandas Polars Spark Airflow dbt
     gRPC GraphQL REST JWT OAuth MCP RLM MAGMA LangChain LlamaIndex Codex Cursor Copilot Hermes Obsidian Notion Slack
     Jira Figma Webpack Vite Bun Deno Node.js npm pip Poetry uv Cargo Bazel CMake Grafana Prometheus Sentry Datadog
-    Supabase Firebase Stripe Tailwind WebAssembly WASM Markdown YAML JSON TOML HTML CSS""".split()
+    Supabase Firebase Stripe Tailwind WebAssembly WASM Markdown""".split()
 )
 # A dictionary term is a whole token: not preceded by [\w.+#-], not followed by [\w+#] or by "." and a word character;
 # the longest term that fits wins. Found by scanning runs of term characters and looking the run's prefixes up, which
@@ -182,7 +197,7 @@ def extract_entities(text: str, known: KnownLookup | None = None,
             value = next((g for g in m.groups() if g), None) if m.groups() else m.group()
             if value is None:
                 continue
-            if pat is _PATTERNS[1] and (value in _ACRONYM_STOP or value in _UNITS
+            if pat is _PATTERNS[1] and (value in _ACRONYM_STOP or value in _UNITS or value in GENERIC_ACRONYMS
                                         or any(a <= m.start() < b for a, b in shouted)):
                 continue
             if pat is _PATTERNS[2]:
@@ -191,6 +206,8 @@ def extract_entities(text: str, known: KnownLookup | None = None,
                 value = _RELATIVE.sub("", value)  # "./scripts/deploy.sh" is the file scripts/deploy.sh names
             spans.append((m.start(), value))
     spans.extend(tech_terms(text))
+    spans.extend((m.start(), f"HTTP {m.group(1)}") for m in _STATUS_CODE.finditer(text))
+    spans.extend((m.start(), f"PR #{m.group(1)}") for m in _PULL_REQUEST.finditer(text))
     if known is not None:
         capitalised = set(_CAPITALISED.findall(text))
         cands: set[str] = set(_ASCII_WORD.findall(text))
@@ -208,7 +225,7 @@ def extract_entities(text: str, known: KnownLookup | None = None,
         cands.update(_POSSESSIVE_END.sub("", word) for word in capitalised if _POSSESSIVE_END.search(word))
         cands |= word_runs(text, name_heads)
         cands -= {v for _, v in spans}
-        cands -= _UNITS
+        cands -= _UNITS | GENERIC_ACRONYMS
         # an acronym the pattern found may be a known name written in capitals ("KAFKA" for "Kafka")
         acronyms = {v for _, v in spans if v.isupper() and v.isalpha()}
         pool = cands | acronyms
