@@ -5,7 +5,9 @@ names ("Athena") become entities once any memory has named them explicitly.
 """
 from __future__ import annotations
 
+import errno
 import re
+import signal
 from bisect import bisect_left
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -23,6 +25,17 @@ _TICKET = r"\b[A-Z]{2}[A-Z0-9]{0,8}-[0-9]+\b"
 # a pull request ("PR #734"); spelt one way however written ("HTTPS 502", "PR734")
 _STATUS_CODE = re.compile(r"\bHTTPS? ?([1-5][0-9]{2})\b(?![.,]?[0-9])")
 _PULL_REQUEST = re.compile(r"\bPR ?#?([0-9]{1,7})\b")
+# An identifier in capitals names one setting or error wherever it is written: an env var or constant
+# ("DATABASE_URL", "ERR_OSSL_EVP_UNSUPPORTED": capitals and digits joined by underscores), a compiler's or linter's
+# error code ("E0425", "TS2345", "SC2086": a few capitals, then three digits or more). Nothing an ordinary sentence
+# shouts has that shape ("DO NOT MERGE", "Q3", "P99"), so a shouted run leaves it alone
+IDENTIFIER_CHARS = 64
+_IDENTIFIER = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b[A-Z]{1,4}[0-9]{3,5}\b")
+# A system's error and signal names ("ECONNREFUSED", "SIGKILL") are too long for an acronym and hold no underscore;
+# they are known names, not guessed from their shape (a long word in capitals is mostly emphasis: "IMPORTANT"), and
+# found in shouting too. ENOTFOUND is Node's name for a failed DNS lookup, no errno
+_SYSTEM_NAMES = frozenset([*errno.errorcode.values(), *signal.Signals.__members__, "ENOTFOUND"])
+_LONG_CAPS = re.compile(r"\b[A-Z]{7,15}\b")
 _PATTERNS = [
     re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b"),  # multi-segment CamelCase
     re.compile(r"\b[A-Z]{2,6}\b(?!-[0-9]+\b)"),  # acronyms, but not a ticket id's key
@@ -206,6 +219,8 @@ def extract_entities(text: str, known: KnownLookup | None = None,
                 value = _RELATIVE.sub("", value)  # "./scripts/deploy.sh" is the file scripts/deploy.sh names
             spans.append((m.start(), value))
     spans.extend(tech_terms(text))
+    spans.extend((m.start(), m.group()) for m in _IDENTIFIER.finditer(text) if 4 <= len(m.group()) <= IDENTIFIER_CHARS)
+    spans.extend((m.start(), m.group()) for m in _LONG_CAPS.finditer(text) if m.group() in _SYSTEM_NAMES)
     spans.extend((m.start(), f"HTTP {m.group(1)}") for m in _STATUS_CODE.finditer(text))
     spans.extend((m.start(), f"PR #{m.group(1)}") for m in _PULL_REQUEST.finditer(text))
     if known is not None:
