@@ -19,8 +19,9 @@ from .text import STOPWORDS
 MAX_ENTITY_CHARS = 200
 
 # A ticket id ("JIRA-1234", "PAY-87") names one ticket; its project key is no name of its own: as the acronym "JIRA"
-# it linked every ticket of the project to every other
-_TICKET = r"\b[A-Z]{2}[A-Z0-9]{0,8}-[0-9]+\b"
+# it linked every ticket of the project to every other. An id may hold several numbers ("CVE-2024-3094"): cut at the
+# first, every CVE of a year was one entity
+_TICKET = r"\b[A-Z]{2}[A-Z0-9]{0,8}(?:-[0-9]+)+\b"
 # What a generic acronym qualifies may name one thing: a status code ("HTTP 502": memories about that error),
 # a pull request ("PR #734"); spelt one way however written ("HTTPS 502", "PR734")
 _STATUS_CODE = re.compile(r"\bHTTPS? ?([1-5][0-9]{2})\b(?![.,]?[0-9])")
