@@ -55,8 +55,9 @@ _ACRONYM_STOP = frozenset(
     NACK WTF LMAO ROFL FIXME XXX HACK NOTE MUST NEVER ALWAYS ONLY THIS THAT THESE THOSE THEY THEM THEN THAN THERE
     HERE WHAT WHEN WHERE WHY WITH FROM INTO HAVE BEEN WERE WILL JUST VERY REALLY STILL ALSO SOME MORE MOST NEED
     STOP WAIT PLEASE SHOULD WOULD COULD DONT DON WON CANT ISN AGAIN DONE FIX BUG BROKEN URGENT READ
-    KEEP MAKE SURE OKAY GOOD BAD BIG HUGE""".split()
-)
+    KEEP MAKE SURE OKAY GOOD BAD BIG HUGE
+    ERROR ERRORS ERR WARN INFO DEBUG TRACE FATAL FAIL FAILED PASS PASSED SKIP""".split()
+)  # (the last line: log levels and test outcomes, quoted from log lines about unrelated failures)
 # Generic technical acronyms name a kind of thing (a protocol, a format, an interface, a step of the workflow), not
 # one thing: "HTTP", "API", "JSON", "CI", "PR" are in most memories of a software project, so as entities they linked
 # "HTTP 502 from the gateway" to "HTTP 429 rate limit" and every pull request to every other. An acronym naming one
