@@ -26,6 +26,8 @@ _TICKET = r"\b[A-Z]{2}[A-Z0-9]{0,8}(?:-[0-9]+)+\b"
 # a pull request ("PR #734"); spelt one way however written ("HTTPS 502", "PR734")
 _STATUS_CODE = re.compile(r"\bHTTPS? ?([1-5][0-9]{2})\b(?![.,]?[0-9])")
 _PULL_REQUEST = re.compile(r"\bPR ?#?([0-9]{1,7})\b")
+# and a standard cited by its number ("RFC 7231", "PEP 8", "ISO 8601"), however joined to it ("RFC-7231", "PEP8")
+_STANDARD = re.compile(r"\b(RFC|PEP|ISO)[ -]?([0-9]{1,5})\b(?![.,]?[0-9])")
 # An identifier in capitals names one setting or error wherever it is written: an env var or constant
 # ("DATABASE_URL", "ERR_OSSL_EVP_UNSUPPORTED": capitals and digits joined by underscores), a compiler's or linter's
 # error code ("E0425", "TS2345", "SC2086": a few capitals, then three digits or more). Nothing an ordinary sentence
@@ -67,7 +69,7 @@ GENERIC_ACRONYMS = frozenset(
     """HTTP HTTPS TCP UDP IP DNS SSH SSL TLS FTP SFTP SMTP IMAP RPC CDN VPN LAN WAN
     API APIS CLI GUI UI UX SDK IDE REPL ORM CRUD ENV VM OS IO CPU GPU RAM SSD HDD
     URL URLS URI JSON XML CSV HTML CSS YAML TOML SQL DB ID IDS UUID EOF
-    CI CD PR PRS MR QA UAT AI ML LLM""".split()
+    CI CD PR PRS MR QA UAT AI ML LLM RFC PEP ISO""".split()
 )
 # Units, time zones and currencies measure or date a thing, they name none: "16 GB", "09:30 UTC", "12 USD" in two
 # memories about a laptop and a backup, or a budget and a renewal, are no link between them. Not admitted as known
@@ -215,13 +217,17 @@ def extract_entities(text: str, known: KnownLookup | None = None,
             if pat is _PATTERNS[1] and (value in _ACRONYM_STOP or value in _UNITS or value in GENERIC_ACRONYMS
                                         or any(a <= m.start() < b for a, b in shouted)):
                 continue
+            if pat is _PATTERNS[-1] and _STANDARD.fullmatch(value):
+                continue  # (spelt as the standard below)
             if pat is _PATTERNS[2]:
                 if _ABBREVIATION.fullmatch(value):
                     continue
                 value = _RELATIVE.sub("", value)  # "./scripts/deploy.sh" is the file scripts/deploy.sh names
             spans.append((m.start(), value))
     spans.extend(tech_terms(text))
-    spans.extend((m.start(), m.group()) for m in _IDENTIFIER.finditer(text) if 4 <= len(m.group()) <= IDENTIFIER_CHARS)
+    spans.extend((m.start(), m.group()) for m in _IDENTIFIER.finditer(text)
+                 if 4 <= len(m.group()) <= IDENTIFIER_CHARS and not _STANDARD.fullmatch(m.group()))
+    spans.extend((m.start(), f"{m.group(1)} {m.group(2)}") for m in _STANDARD.finditer(text))
     spans.extend((m.start(), m.group()) for m in _LONG_CAPS.finditer(text) if m.group() in _SYSTEM_NAMES)
     spans.extend((m.start(), f"HTTP {m.group(1)}") for m in _STATUS_CODE.finditer(text))
     spans.extend((m.start(), f"PR #{m.group(1)}") for m in _PULL_REQUEST.finditer(text))
