@@ -24,7 +24,8 @@ def test_upsert_below_it_is_refused(cli_run: Callable[..., tuple[int, Any]], tmp
     code, answer = cli_run(["note", "upsert-section", "P.md", "--vault", tmp_path, "--heading", "Status",
                             "--content", "new"])
     assert code != 0 and answer["error"]["code"] == "invalid_input"
-    assert answer["error"]["details"]["html_line"] == 3 and "<pre>" in answer["error"]["message"] and "never closed" in answer["error"]["message"]
+    message = answer["error"]["message"]
+    assert answer["error"]["details"]["html_line"] == 3 and "<pre>" in message and "never closed" in message
     assert (tmp_path / "P.md").read_text(encoding="utf-8") == NOTE
 
 

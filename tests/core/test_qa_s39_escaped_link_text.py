@@ -40,6 +40,7 @@ def test_ingest_mentions_them(cli_run: Callable[..., tuple[int, Any]], tmp_path:
     assert cli_run(["ingest", "--vault", vault, "--no-embed"])[0] == 0
     code, shown = cli_run(["show", "note:Esc.md"])
     assert code == 0
-    assert sorted((edge["edge_type"], edge["target_id"]) for edge in shown["edges"] if edge["edge_type"] != "has_section"
-                  ) == [("mentions_date", "date:2026-03-04"), ("mentions_date", "date:2026-03-05"),
-                        ("mentions_email", "email:bob@example.com")]
+    mentions = [edge for edge in shown["edges"] if edge["edge_type"] != "has_section"]
+    assert sorted((edge["edge_type"], edge["target_id"]) for edge in mentions) == [
+        ("mentions_date", "date:2026-03-04"), ("mentions_date", "date:2026-03-05"),
+        ("mentions_email", "email:bob@example.com")]

@@ -258,7 +258,8 @@ def refuse_if_nothing_landed(reply: dict[str, Any]) -> None:
         if isinstance(part, dict))
     if reply.get("errors") and not landed:
         would = "would be" if reply.get("dry_run") else "was"
-        raise InvalidInput(f"nothing {would} imported: all {reply['errors']} rows were refused ({refused_said(reply)})", **reply)
+        raise InvalidInput(f"nothing {would} imported: all {reply['errors']} rows were refused"
+                           f" ({refused_said(reply)})", **reply)
 
 
 # what a draft's parts are read for; any other member is not applied (`unknown_fields` says so)
