@@ -23,8 +23,8 @@ MAX_ENTITY_CHARS = 200
 # first, every CVE of a year was one entity
 _TICKET = r"\b[A-Z]{2}[A-Z0-9]{0,8}(?:-[0-9]+)+\b"
 # What a generic acronym qualifies may name one thing: a status code ("HTTP 502": memories about that error),
-# a pull request ("PR #734"); spelt one way however written ("HTTPS 502", "PR734")
-_STATUS_CODE = re.compile(r"\bHTTPS? ?([1-5][0-9]{2})\b(?![.,]?[0-9])")
+# a pull request ("PR #734"); spelt one way however written ("HTTPS 502", "http 502", "PR734")
+_STATUS_CODE = re.compile(r"(?i)\bHTTPS? ?([1-5][0-9]{2})\b(?![.,]?[0-9])")
 _PULL_REQUEST = re.compile(r"\bPR ?#?([0-9]{1,7})\b")
 # and a standard cited by its number ("RFC 7231", "PEP 8", "ISO 8601"), however joined to it ("RFC-7231", "PEP8")
 _STANDARD = re.compile(r"\b(RFC|PEP|ISO)[ -]?([0-9]{1,5})\b(?![.,]?[0-9])")
