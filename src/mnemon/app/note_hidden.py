@@ -5,6 +5,7 @@ note with it. Written there, the edit reported success while the graph
 never saw it and Obsidian never showed it (and an upsert appended the same section again each time)."""
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 from ..core.errors import InvalidInput
@@ -14,6 +15,15 @@ from ..core.vault.parser import blank_comments, code_blanked_lines, unclosed_com
 # how each kind of opener is named in a refusal: what it is, and what the rest of the note would be
 _WHAT = {"fence": ("code fence", "code"), "comment": ("%% comment", ""),
          "html": ("HTML block (a <pre>, <script>, <style> or <textarea>)", "HTML")}
+_HTML_OPENER = re.compile(r"(?i)<(pre|script|style|textarea)(?=[\s>]|$)")
+
+
+def _named(kind: str, lines: Sequence[str], line: int) -> str:
+    """The opener at 1-based `line` of `lines` as a refusal names it: an HTML block by its own tag ("<pre> block"),
+    the list of the four only when its line does not show one."""
+    if kind == "html" and 0 < line <= len(lines) and (tag := _HTML_OPENER.search(lines[line - 1])):
+        return f"<{tag.group(1).lower()}> block"
+    return _WHAT[kind][0]
 
 
 def hidden_from(lines: Sequence[str], *, note: bool = True) -> tuple[str, int] | None:
@@ -44,8 +54,8 @@ def check_not_hidden(lines: Sequence[str], at: int, rel: str) -> None:
         raise InvalidInput(f"{rel}: the code fence opened at line {line} is never closed, so anything "
                            "added after it would be code; close the fence first", path=rel, fence_line=line)
     if kind == "html":
-        raise InvalidInput(f"{rel}: the {_WHAT[kind][0]} opened at line {line} is never closed, so anything added "
-                           "after it would be HTML, not Markdown; close it first", path=rel, html_line=line)
+        raise InvalidInput(f"{rel}: the {_named(kind, lines, line)} opened at line {line} is never closed, so anything"
+                           " added after it would be HTML, not Markdown; close it first", path=rel, html_line=line)
     raise InvalidInput(f"{rel}: the %% comment opened at line {line} is never closed, so anything added after it "
                        "would be hidden (Obsidian hides the rest of the note); close the comment first", path=rel,
                        comment_line=line)
@@ -55,7 +65,7 @@ def check_content_closes(body_lines: Sequence[str], rel: str) -> None:
     """Refuse content that opens a code fence or a ``%%`` comment it never closes, when more of the note follows."""
     found = hidden_from(body_lines, note=False) if body_lines else None
     if found is not None:
-        _content_opens(*found, rel)
+        _content_opens(*found, rel, _named(found[0], body_lines, found[1]))
 
 
 def check_append_seen(after: Sequence[str], start: int, rel: str) -> None:
@@ -67,15 +77,15 @@ def check_append_seen(after: Sequence[str], start: int, rel: str) -> None:
         return
     if found[1] <= start:
         check_not_hidden(after, start, rel)
-    _content_opens(found[0], found[1] - start, rel)
+    _content_opens(found[0], found[1] - start, rel, _named(found[0], after, found[1]))
 
 
-def _content_opens(kind: str, line: int, rel: str) -> None:
+def _content_opens(kind: str, line: int, rel: str, what: str) -> None:
     if kind == "fence":
         raise InvalidInput(f"the content opens a code fence (its line {line}) it never closes, which would turn the "
                            f"rest of {rel} into code; close the fence", path=rel, fence_line=line)
     if kind == "html":
-        raise InvalidInput(f"the content opens a {_WHAT[kind][0]} (its line {line}) it never closes, which would "
+        raise InvalidInput(f"the content opens a {what} (its line {line}) it never closes, which would "
                            f"turn the rest of {rel} into HTML; close it", path=rel, html_line=line)
     raise InvalidInput(f"the content opens a %% comment (its line {line}) it never closes, which would hide the "
                        f"rest of {rel}; close the comment", path=rel, comment_line=line)
@@ -88,7 +98,7 @@ def check_edit_hides_nothing(before: str, after: str, rel: str) -> None:
     if found is None or hidden_from(before.splitlines(keepends=True)) is not None:
         return
     kind, line = found
-    what, rest = _WHAT[kind]
+    what, rest = _named(kind, after.splitlines(), line), _WHAT[kind][1]
     effect = "hide the rest of the note" if kind == "comment" else f"turn the rest of the note into {rest}"
     raise InvalidInput(f"the replacement leaves a {what} open at line {line} of {rel}, which would {effect}; close it "
                        "in the replacement", path=rel, **{f"{kind}_line": line})
