@@ -114,6 +114,11 @@ def _roles(text: str) -> tuple[_Role, ...]:
     return tuple(out)
 
 
+def hands_over(text: str) -> bool:
+    """Whether `text` hands a role over at all: a memory that does not retires nothing by `handover`."""
+    return any(role.handed_over for role in _roles(text))
+
+
 def handover(new_text: str, old_text: str, *, stored: bool = False) -> str:
     """Why `new_text` hands to another holder the role `old_text` gives someone, or "" when it does not; `stored`:
     `new_text` is the stored memory, and the new one states the role it handed over (said so)."""

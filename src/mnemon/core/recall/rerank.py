@@ -146,11 +146,12 @@ class _Correctors:
     def __init__(self, candidates: Sequence[tuple[str, str, str]]) -> None:
         self.wording = sorted((c for c in candidates if _MAY_CORRECT.search(c[1])), key=lambda c: c[2], reverse=True)
         self._found: dict[str, tuple[Any, ...]] = {}
+        self._hands: dict[str, bool] = {}  # (read once a candidate: `handover`'s cache is smaller than the pool)
 
     def of(self, content: str, at: str) -> str | None:
         """The id of the newest candidate written after `at` whose correction retires what `content` states."""
         from ..diff import correction_reason, corrections
-        from ..diff_handover import handover
+        from ..diff_handover import handover, hands_over
 
         for new_id, text, new_at in self.wording:
             if new_at <= at:
@@ -158,8 +159,13 @@ class _Correctors:
             found = self._found.get(new_id)
             if found is None:
                 found = self._found[new_id] = corrections(text)
+            if found and correction_reason(found, content):
+                return new_id
+            hands = self._hands.get(new_id)
+            if hands is None:
+                hands = self._hands[new_id] = hands_over(text)
             # (a role handed to another holder retires the memory naming the last one, as a correction would)
-            if (found and correction_reason(found, content)) or handover(text, content):
+            if hands and handover(text, content):
                 return new_id
         return None
 
