@@ -194,17 +194,8 @@ export function removedDetails(id, err) {
   const undoable = d.undo && d.undo.possible === true;
   const title = nameOf(id);
   const problem = h('p', { class: 'review-hint', role: 'alert', hidden: true });
-  const button = ui.writable && undoable ? h('button', { type: 'button', class: 'primary', 'data-action': 'undo',
-    title: 'Bring it back with the edges its removal retired', onclick: async () => {
-      button.disabled = true;
-      const failed = await undo(id, title);
-      if (failed && button.isConnected) {
-        button.disabled = false;
-        problem.textContent = failed.message || String(failed);
-        problem.hidden = false;
-        button.focus();
-      }
-    } }, 'Undo') : null;
+  const button = ui.writable && undoable
+    ? undoButton(id, title, problem, { title: 'Bring it back with the edges its removal retired' }, true) : null;
   return [
     h('h3', { dir: 'auto' }, title !== id ? excerpt(title, 90) : id),
     h('div', null, badge('removed', 'killed'), ' ', badge(d.removed_by || 'forget')),
@@ -216,6 +207,22 @@ export function removedDetails(id, err) {
           : d.undo && d.undo.message ? `It cannot be brought back here: ${d.undo.message}` : err.message),
       problem),
   ];
+}
+
+/** An Undo button bringing `id` back; a refusal is shown in `problem` and the button offered again (focused when
+ * `refocus`: the details pane has no other control to return to). */
+function undoButton(id, name, problem, attrs, refocus) {
+  const button = h('button', { type: 'button', class: 'primary', 'data-action': 'undo', ...attrs, onclick: async () => {
+    button.disabled = true;
+    const failed = await undo(id, name);
+    if (failed && button.isConnected) {
+      button.disabled = false;
+      problem.textContent = failed.message || String(failed);
+      problem.hidden = false;
+      if (refocus) button.focus();
+    }
+  } }, 'Undo');
+  return button;
 }
 
 // ---------------------------------------------------------------- the Forgotten panel
@@ -251,16 +258,8 @@ function forgottenItem(e) {
   if (content !== id) named.set(id, content);
   const undoable = e.undo && e.undo.possible === true;
   const problem = h('p', { class: 'review-hint', role: 'alert', hidden: true });
-  const button = ui.writable && undoable ? h('button', { type: 'button', class: 'primary', 'data-action': 'undo',
-    'aria-label': `Undo: bring back “${excerpt(content, 60)}”`, onclick: async () => {
-      button.disabled = true;
-      const failed = await undo(id, content);
-      if (failed && button.isConnected) {
-        button.disabled = false;
-        problem.textContent = failed.message || String(failed);
-        problem.hidden = false;
-      }
-    } }, 'Undo') : null;
+  const button = ui.writable && undoable
+    ? undoButton(id, content, problem, { 'aria-label': `Undo: bring back “${excerpt(content, 60)}”` }, false) : null;
   const cap = e.op === 'prune' && e.detail && e.detail.cap ? ` of ${e.detail.cap}` : '';
   return h('li', { 'data-id': id },
     h('button', { type: 'button', class: 'open', title: id, onclick: () => page.showNode(id) },
