@@ -505,7 +505,7 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
                               else replay.entity(holders, q_entities, at, ANCHOR_TOP_K))
     anchor_scores = rrf(rankings)
     trace.append({"stage": "anchors", "rrf_k": 60, "signals": {k: v for k, v in rankings.items()},
-                  "fused": len(anchor_scores), "period_source": own_rule,
+                  "fused": len(anchor_scores), "period_source": own_rule, "entities": list(q_entities),
                   **({"time_window_unapplied": unapplied} if unapplied else {}),
                   **({"entity_names": {"whole": list(names.whole), "partial": {w: list(n) for w, n in names.partial}}}
                      if ent_groups is not None else {})})
