@@ -62,14 +62,19 @@ _ACRONYM_STOP = frozenset(
 )  # (the last line: log levels and test outcomes, quoted from log lines about unrelated failures)
 # Generic technical acronyms name a kind of thing (a protocol, a format, an interface, a step of the workflow), not
 # one thing: "HTTP", "API", "JSON", "CI", "PR" are in most memories of a software project, so as entities they linked
-# "HTTP 502 from the gateway" to "HTTP 429 rate limit" and every pull request to every other. An acronym naming one
+# "HTTP 502 from the gateway" to "HTTP 429 rate limit" and every pull request to every other (as "LB", "SLA", "PDF"
+# linked checkout's load balancer to search's, one customer's SLA to another's). An acronym naming one
 # product, vendor, service, organisation or team ("AWS", "GKE", "NASA", "SRE") is no kind and stays. Extend this
 # list for such words (the stoplist above is for words that are no acronym at all). Not admitted as known either.
 GENERIC_ACRONYMS = frozenset(
     """HTTP HTTPS TCP UDP IP DNS SSH SSL TLS FTP SFTP SMTP IMAP RPC CDN VPN LAN WAN
     API APIS CLI GUI UI UX SDK IDE REPL ORM CRUD ENV VM OS IO CPU GPU RAM SSD HDD
     URL URLS URI JSON XML CSV HTML CSS YAML TOML SQL DB ID IDS UUID EOF
-    CI CD PR PRS MR QA UAT AI ML LLM RFC PEP ISO""".split()
+    CI CD PR PRS MR QA UAT AI ML LLM RFC PEP ISO
+    LB NAT DHCP NTP VLAN NIC NFS LDAP SAML OIDC SSO MFA OTP CORS CSRF XSS TTL ACL RBAC
+    PID UID GID TTY STDIN STDOUT STDERR IPC OOM GC WAL ACID OLTP OLAP ETL DDL DML DOM SPA SSR SEO CMS CRM
+    PDF PNG JPG JPEG GIF SVG ZIP ASCII UTF USB HDMI LED LCD WIFI NLP RAG OCR
+    KPI OKR MVP POC RCA SLA SLO SLI MTTR ADR PRD FAQ NDA EOL LTS ROI PII""".split()
 )
 # Units, time zones and currencies measure or date a thing, they name none: "16 GB", "09:30 UTC", "12 USD" in two
 # memories about a laptop and a backup, or a budget and a renewal, are no link between them. Not admitted as known
