@@ -219,7 +219,7 @@ def extract_entities(text: str, known: KnownLookup | None = None,
             value = next((g for g in m.groups() if g), None) if m.groups() else m.group()
             if value is None:
                 continue
-            if pat is _PATTERNS[1] and (value in _ACRONYM_STOP or value in _UNITS or value in GENERIC_ACRONYMS
+            if pat is _PATTERNS[1] and (_stop_listed(value) or value in _UNITS or value in GENERIC_ACRONYMS
                                         or any(a <= m.start() < b for a, b in shouted)):
                 continue
             if pat is _PATTERNS[-1] and _STANDARD.fullmatch(value):
@@ -262,7 +262,8 @@ def extract_entities(text: str, known: KnownLookup | None = None,
                  if not (c.islower() and " " not in c and c not in _TERM_BY_FOLD) and (others := _other_spellings(c))}
         ask = pool.union(*spelt.values())
         if ask:
-            admitted = set(known(ask))
+            # a stop-listed word is no name however the store came to know it (given once on purpose: "TODO", "The")
+            admitted = {name for name in known(ask) if not _stop_listed(name)}
             stored: dict[str, str] = {}  # as written → the spelling the store knows
             for c in pool & admitted:
                 stored[c] = c
@@ -286,6 +287,10 @@ def extract_entities(text: str, known: KnownLookup | None = None,
     for _, value in sorted(spans, key=lambda s: s[0]):
         _add(out, seen, value)
     return out
+
+
+def _stop_listed(word: str) -> bool:
+    return " " not in word and (word.casefold() in STOPWORDS or word.upper() in _ACRONYM_STOP)
 
 
 def word_runs(text: str, heads: Container[str] | None = None) -> set[str]:
