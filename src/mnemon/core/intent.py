@@ -25,7 +25,9 @@ Deliberate differences from the Go original, each fixing a reported or observabl
   accents, and upper/lower case, give the same decision.
 * Questions the Go list missed: a cause asked for without "why" ("what caused the outage", 是什么导致了故障) is WHY;
   a question opening with who made a decision ("who decided to drop Redis", 谁决定…) asks for a person, as the
-  seed's "who is" does, so it is ENTITY (its answer is the one who decided; the reasons are a WHY question).
+  seed's "who is" does, so it is ENTITY (its answer is the one who decided; the reasons are a WHY question). So is a
+  question opening with who owns or answers for a thing ("who owns billing", "who's responsible", 谁负责, "wem
+  gehört"), and "who's" is "who is".
   A time asked for by its unit ("what year did…", "in which month", "what day") is WHEN; "year" alone is not ("the
   year plan"), nor a unit modifying a noun ("what year-end target", "which day job"), nor "how long (ago)".
 
@@ -203,10 +205,15 @@ _ENGLISH: tuple[_Cue, ...] = tuple(
         (W, ("why", "reason", "because", "cause", "motivation", "rationale", "what caused", "what led to",
              "how come")),
         (N, ("when", "time", "date", "before", "after", "during", "timeline", "history", "sequence")),
-        (E, ("what is", "who is", "tell me about", "describe", "about")),
+        (E, ("what is", "tell me about", "describe", "about")),
     )
     for word in words
 ) + (
+    _cue("en", E, "who is", rf"who(?:\s+is|{_APOSTROPHE}s)"),  # "who's" is "who is"
+    # who owns or answers for a thing asks for a person or team, as "who is responsible" does
+    _cue("en", E, "who owns", r"who\s+(?:owns|owned)", opening=True),
+    _cue("en", E, "who maintains", r"who\s+(?:maintains|maintained)", opening=True),
+    _cue("en", E, "who was responsible", opening=True),
     _cue("en", E, "who decided", r"who\s+(?:decided|decides)", opening=True),
     _cue("en", E, "who chose", r"who\s+(?:chose|chooses|picked)", opening=True),
     _cue("en", E, "who approved", r"who\s+(?:approved|signed\s+off)", opening=True),
@@ -235,6 +242,8 @@ _CHINESE: tuple[tuple[str, Intent], ...] = (
     ("为何", W), ("為何", W),
     ("什么导致", W), ("什麼導致", W), ("甚麼導致", W), ("什么造成", W), ("什麼造成", W), ("甚麼造成", W),
     ("谁决定", E), ("誰決定", E), ("谁选", E), ("誰選", E), ("谁批准", E), ("誰批准", E),
+    # and who answers for or owns a thing (谁负责: "who is responsible"), as in English
+    ("谁负责", E), ("誰負責", E), ("谁维护", E), ("誰維護", E), ("谁拥有", E), ("誰擁有", E),
 )
 
 # Additional languages: the documented question forms plus close variants a native speaker uses for the same
@@ -272,6 +281,8 @@ _ADDITIONAL: tuple[_Cue, ...] = (
         rf"qu{_APOSTROPHE}\s*est[\s-]*ce\s+(?:que|qu{_APOSTROPHE})", ("qu", "quʼest"),
     ),
     _cue("fr", E, "c'est quoi", rf"c{_APOSTROPHE}\s*est\s+quoi", ("c", "cʼest")),
+    _cue("fr", E, "qui est responsable", opening=True),  # (only opening: "le service qui est responsable de…")
+    _cue("fr", E, "à qui appartient", r"[àa]\s+qui\s+appartien(?:t|nent)", ("à", "a")),
     # Bengali — কী/কি/কে are also the yes/no particle and the object marker, so they mean "what is / who is"
     # only as the last word of the query (optionally followed by ?, ।).
     _cue("bn", W, "কেন", "কেনো?", ("কেন", "কেনো")),
@@ -300,6 +311,8 @@ _ADDITIONAL: tuple[_Cue, ...] = (
     _cue("ru", N, "когда"),
     _cue("ru", E, "что такое"),
     _cue("ru", E, "кто такой", r"кто\s+так(?:ой|ая|ие)"),
+    _cue("ru", E, "кто отвечает за", opening=True),
+    _cue("ru", E, "кому принадлежит", r"кому\s+принадлеж(?:ит|ат)"),
     # German
     _cue("de", W, "warum"),
     _cue("de", W, "wieso"),
@@ -308,6 +321,7 @@ _ADDITIONAL: tuple[_Cue, ...] = (
     _cue("de", N, "wann"),
     _cue("de", E, "was ist", r"was\s+(?:ist|sind)"),
     _cue("de", E, "wer ist", r"wer\s+(?:ist|sind)"),
+    _cue("de", E, "wem gehört", r"wem\s+geh(?:ö|oe)r(?:t|en)"),
 )
 
 ADDITIONAL_LANGUAGES: tuple[str, ...] = ("hi", "es", "ar", "fr", "bn", "pt", "id", "ru", "de")
