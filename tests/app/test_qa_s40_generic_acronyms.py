@@ -43,3 +43,19 @@ def test_common_kinds_are_generic(acronym: str) -> None:
 def test_acronyms_naming_one_thing_stay() -> None:
     text = "The ALB on AWS fronts the GKE ingress; SRE owns it"
     assert extract_entities(text, known=lambda words: set()) == ["ALB", "AWS", "GKE", "SRE"]
+
+
+def test_a_generic_acronym_known_in_lower_case_links_nothing(mem: Mnemon) -> None:
+    # given on purpose in lower case, it stays on its memory, but a later "api" or "utc" is the word, not that entity
+    first = mem.remember("the api gateway config lives in infra/", entities=["api", "utc"])
+    assert mem.show(first["id"])["entities"] == ["api", "utc"]
+    out = mem.remember("the api returns 500 for /users since the 09:00 utc deploy")
+    assert mem.show(out["id"])["entities"] == [] and out["edges_created"]["entity"] == 0
+    anchors = next(s for s in mem.recall("why is the api slow", explain=True)["trace"] if s["stage"] == "anchors")
+    assert anchors["entities"] == []
+
+
+def test_a_name_spelt_like_a_generic_acronym_stays_a_name(mem: Mnemon) -> None:
+    mem.remember("Dom reviewed the budget", entities=["Dom"])
+    out = mem.remember("Dom said the DOM diffing is slow")
+    assert mem.show(out["id"])["entities"] == ["Dom"] and out["edges_created"]["entity"] == 1

@@ -85,6 +85,7 @@ _UNITS = frozenset(
     AEST AEDT ACST AWST NZST NZDT
     USD EUR GBP JPY CNY RMB INR CAD AUD CHF SEK NOK DKK HKD SGD NZD KRW BRL MXN ZAR PLN""".split()
 )
+_KINDS_AND_UNITS = GENERIC_ACRONYMS | _UNITS
 # A run of this many ALL-CAPS words (only spaces and punctuation between them) is shouting, not a list of acronyms:
 # "NOTE THAT THE BUILD IS BROKEN" would otherwise make BUILD and BROKEN entities that link unrelated memories. Words
 # are joined by whitespace (with any punctuation around it), so "API/CLI/SDK" stays three names; a word with a digit
@@ -258,7 +259,7 @@ def extract_entities(text: str, known: KnownLookup | None = None,
         cands.update(_POSSESSIVE_END.sub("", word) for word in capitalised if _POSSESSIVE_END.search(word))
         cands |= word_runs(text, name_heads)
         cands -= {v for _, v in spans}
-        cands -= _UNITS | GENERIC_ACRONYMS
+        cands -= _KINDS_AND_UNITS
         # an acronym the pattern found may be a known name written in capitals ("KAFKA" for "Kafka")
         acronyms = {v for _, v in spans if v.isupper() and v.isalpha()}
         pool = cands | acronyms
@@ -271,8 +272,10 @@ def extract_entities(text: str, known: KnownLookup | None = None,
                 spelt[word] = (word.capitalize(),)
         ask = pool.union(*spelt.values())
         if ask:
-            # a stop-listed word is no name however the store came to know it (given once on purpose: "TODO", "The")
-            admitted = {name for name in known(ask) if not _stop_listed(name)}
+            # a stop-listed word is no name however the store came to know it (given once on purpose: "TODO", "The"),
+            # nor a kind or unit in lower case ("api", "utc"; "Dom" and "Nat" are people)
+            admitted = {name for name in known(ask) if not _stop_listed(name)
+                        and not (name.islower() and name.upper() in _KINDS_AND_UNITS)}
             stored: dict[str, str] = {}  # as written → the spelling the store knows
             for c in pool & admitted:
                 stored[c] = c
