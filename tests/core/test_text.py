@@ -53,7 +53,8 @@ def test_apostrophes_keep_contractions_whole_and_curly_equals_straight() -> None
 
 
 def test_punctuation_and_underscores_separate_words() -> None:
-    assert tokens("user_id, api-key; v2.0!") == _stems("user", "id", "api", "key", "v2", "0")
+    assert tokens("user_id, api-key; v2!") == _stems("user", "id", "api", "key", "v2")
+    assert tokens("v2.0!") == ["v", "2.0"]  # a version is one word (tests/core/test_qa_s40_version_tokens.py)
 
 
 def test_overlap_and_similarity_measures() -> None:
@@ -100,15 +101,18 @@ _WORDISH = st.text(alphabet=st.sampled_from(list("abcdefghijklmnopqrstuvwxyz'’
 def test_tokens_are_each_words_stem_in_order_with_stopwords_dropped_unless_kept(text: str, keep: bool) -> None:
     """The words' stems in order, duplicates kept: what the per-word lookup tables must give (a word's stem is
     cached per word, a stopword maps to nothing). The words are those of the text with camelCase words' parts
-    added (tests/core/test_qa_s39_camel_tokens.py)."""
+    added (tests/core/test_qa_s39_camel_tokens.py) and each version one word between them
+    (tests/core/test_qa_s40_version_tokens.py)."""
     import re
     import unicodedata
 
-    from mnemon.core.text import STOPWORDS, with_camel_parts
+    from mnemon.core.text import STOPWORDS, VERSION, with_camel_parts
 
     norm = unicodedata.normalize("NFKC", with_camel_parts(text)).lower()
     if re.search("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]", norm):
         return  # (CJK runs become bigrams: tested above)
-    words = [w.replace("’", "'") for w in re.findall(r"[^\W_]+(?:['’][^\W_]+)?", norm)]
+    words = []
+    for i, piece in enumerate(re.split(f"({VERSION.pattern})", norm)):  # (versions at the odd places)
+        words += [w.replace("’", "'") for w in re.findall(r"[^\W_]+(?:['’][^\W_]+)?", piece)] if i % 2 == 0 else [piece]
     expected = [stem(w) for w in words if keep or w not in STOPWORDS]
     assert tokens(text, keep_stopwords=keep) == expected

@@ -25,7 +25,8 @@ from mnemon.ports.store.vault_sqlite import node_row
 from conftest import EXAMPLE_VAULT
 from keyword_index_check import assert_index_matches_rows
 
-WORDS = ("harbour", "sensor", "running", "runs", "groups", "the", "budget", "東京大学", "naïve", "don't")
+WORDS = ("harbour", "sensor", "running", "runs", "groups", "the", "budget", "東京大学", "naïve", "don't", "v2.3.1",
+         "2.0.0-rc.1")
 SOURCES = ("user", "agent", "mneme://scope/a", "vault:Notes/a.md")
 AT = "2026-01-01T00:00:00.000000Z"
 

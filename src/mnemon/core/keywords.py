@@ -20,9 +20,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .model import Memory
-from .text import token_text
+from .text import VERSION, token_text
 
-KEYWORD_RECIPE = "keywords/4"
+KEYWORD_RECIPE = "keywords/5"
 VAULT_SOURCE_PREFIX = "vault:"
 PAYLOAD_SOURCE_PREFIX = "mneme://"
 SKIP_KEY = "fts_skip"  # metadata: 0-based indexes of content lines keyword search leaves out
@@ -33,16 +33,32 @@ SKIP_KEY = "fts_skip"  # metadata: 0-based indexes of content lines keyword sear
 _PROBE = "The Runners were RUNNING quickly; don't they've groups grouped generously 2026-12-02 v1.2"
 
 
+# SQLite's FTS5 (unicode61) splits a word at a dot or a hyphen, and so does PostgreSQL's copy of it (`fts_words`):
+# the keyword index spells a version token ("2.0.0-rc.1") with private-use characters in their place, which both
+# keep inside a word and no typed text holds. Every other token is spelled as it is.
+_INDEX_JOINERS = str.maketrans({".": "\ue000", "-": "\ue001"})
+
+
+def index_term(token: str) -> str:
+    """How the keyword index spells `token` (a search term): a version with its joiners, anything else as it is."""
+    return token.translate(_INDEX_JOINERS) if "." in token and VERSION.fullmatch(token) else token
+
+
+def _index_spelling(tokens: str) -> str:
+    # (in tokenizer output only a version holds a dot or a hyphen, and every version holds a dot)
+    return tokens.translate(_INDEX_JOINERS) if "." in tokens else tokens
+
+
 def keyword_text(title: str | None, content: str, source: str, metadata: Mapping[str, Any] | str | None) -> str:
-    """The FTS body of a memory row (space-separated tokens)."""
+    """The FTS body of a memory row (space-separated tokens, each spelled by `index_term`)."""
     if source.startswith(VAULT_SOURCE_PREFIX):
         skip = skipped_lines(metadata)
         if skip:
             content = "\n".join(line for i, line in enumerate(content.split("\n")) if i not in skip)
-        return token_text(f"{title}\n{content}" if title else content)
+        return _index_spelling(token_text(f"{title}\n{content}" if title else content))
     if source.startswith(PAYLOAD_SOURCE_PREFIX):
-        return token_text(f"{title}\n{content}" if title else content)
-    return token_text(content)
+        return _index_spelling(token_text(f"{title}\n{content}" if title else content))
+    return _index_spelling(token_text(content))
 
 
 def vault_keyword_text(title_tokens: str, content_tokens: str) -> str:
@@ -51,8 +67,8 @@ def vault_keyword_text(title_tokens: str, content_tokens: str) -> str:
     of its proactive score too. The text is the same because nothing reaches across the newline `keyword_text` puts
     between the two: NFKC composes nothing with it, no case rule looks past it and no word contains it."""
     if title_tokens and content_tokens:
-        return f"{title_tokens} {content_tokens}"
-    return title_tokens or content_tokens
+        return _index_spelling(f"{title_tokens} {content_tokens}")
+    return _index_spelling(title_tokens or content_tokens)
 
 
 def embedding_text(title: str | None, content: str, source: str, metadata: Mapping[str, Any] | str | None) -> str:

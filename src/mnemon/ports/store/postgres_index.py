@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import StoreError
-from ...core.keywords import keyword_fingerprint, keyword_text_of
+from ...core.keywords import index_term, keyword_fingerprint, keyword_text_of
 from ...core.model import Memory
 from ...core.text import rarest_terms
 from .sqlite import _NODE_COLS, KEYWORD_POSTING_BUDGET, _node
@@ -70,7 +70,7 @@ def _fingerprint_number() -> int:
 
 
 def _usable(term: str) -> bool:
-    return bool(fts_words(term))
+    return bool(fts_words(index_term(term)))
 
 
 _WORD_CATEGORIES = ("L", "N", "M")  # and "Co": the characters unicode61 keeps inside a word (the rest separate words)
@@ -116,7 +116,7 @@ def fts_words(text: str) -> list[str]:
 
 def _query(term: str) -> str:
     """The tsquery of one query token: its word, or the phrase of its words as FTS5 reads a quoted term."""
-    words = [_lexeme(_indexed(w)) for w in fts_words(term)]
+    words = [_lexeme(_indexed(w)) for w in fts_words(index_term(term))]
     return words[0] if len(words) == 1 else "(" + " <-> ".join(words) + ")"
 
 

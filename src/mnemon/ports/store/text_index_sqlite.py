@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ...core.errors import StoreError
-from ...core.keywords import keyword_fingerprint, keyword_text, keyword_words
+from ...core.keywords import index_term, keyword_fingerprint, keyword_text, keyword_words
 from ...core.text import rarest_terms
 from .base import MemoryFilter
 from .sources import not_vault, source_in, source_is
@@ -323,7 +323,7 @@ class SQLiteTextIndex:
             terms = rare if any(df.get(t, 0) for t in rare) else terms
             if max_terms is not None or max_postings is not None:
                 terms = rarest_terms(terms, df, max_terms or len(terms), max_postings or KEYWORD_POSTING_BUDGET)
-        match = " OR ".join(f'"{t}"' for t in terms)
+        match = " OR ".join(f'"{index_term(t)}"' for t in terms)
         try:
             if flt is None or (flt.kind == "memory" and not flt.category and not flt.source and not flt.sources
                                and not flt.created_from and not flt.created_to and not flt.timed_only):
@@ -341,7 +341,7 @@ class SQLiteTextIndex:
             raise StoreError(f"keyword search failed: {exc}") from exc
 
     def holders_of_all(self, groups: Sequence[Sequence[str]], limit: int) -> list[str]:
-        ands = [" AND ".join(f'"{t}"' for t in terms) for group in groups
+        ands = [" AND ".join(f'"{index_term(t)}"' for t in terms) for group in groups
                 if (terms := [t.replace('"', '""') for t in dict.fromkeys(group) if t])]
         if not ands:
             return []
@@ -370,9 +370,10 @@ class SQLiteTextIndex:
 
     def _count_docs(self, terms: Sequence[str]) -> dict[str, int]:
         out = dict.fromkeys(terms, 0)
-        for chunk in _chunks(terms):
+        spelled = {index_term(t): t for t in terms}
+        for chunk in _chunks(list(spelled)):
             marks = ",".join("?" * len(chunk))
             for term, doc in self.conn.execute(
                     f"SELECT term, doc FROM memory_fts_vocab WHERE term IN ({marks})", list(chunk)):
-                out[term] = int(doc)
+                out[spelled[term]] = int(doc)
         return out
