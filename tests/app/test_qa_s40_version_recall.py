@@ -81,3 +81,9 @@ def test_a_store_indexed_with_split_versions_is_reindexed_on_open(
     after.forget(after.search("2.3.1")["results"][0]["id"])  # the index holds what removal hands back
     assert _searched(after, "2.3.1") == []
     assert _searched(after, "2.3.10") == [ROLLBACK]
+
+
+def test_a_date_written_with_dots_is_found_by_its_year(mem: Mnemon) -> None:
+    mem.remember("Contract signed on 12.02.2026 with Acme", no_diff=True)
+    assert _searched(mem, "2026") == ["Contract signed on 12.02.2026 with Acme"]
+    assert _searched(mem, "12.02.2026") == ["Contract signed on 12.02.2026 with Acme"]

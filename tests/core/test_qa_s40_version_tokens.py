@@ -27,6 +27,9 @@ from mnemon.core.text import stem, token_text, tokens
     ("a 3.5-hour drive", ["3.5", "hour", stem("drive")]),
     ("version 3. Then 4", ["version", "3", "4"]),
     ("升级到v2.3.1", ["升级", "级到", "v", "2.3.1"]),
+    ("signed on 12.02.2026", [stem("signed"), "12", "02", "2026"]),
+    ("signed on 1.2.2026.", [stem("signed"), "1", "2", "2026"]),
+    ("calver 2024.10.1", ["calver", "2024.10.1"]),
 ])
 def test_a_version_is_one_token(text: str, expected: list[str]) -> None:
     assert tokens(text) == expected

@@ -144,9 +144,11 @@ def with_camel_parts(text: str) -> str:
 # A version or dotted number is one word ("2.3.1", "10.0.0.12", "3.5", "1.1.1w"): split at its dots, "v2.3.1" was
 # found by every text holding a "v2" or a "3", and "2.3.1" by "2.3.10". Letters glued before it are a word of their
 # own ("python3.11" is python and 3.11, as "Python 3.11" is); a semver pre-release ("2.0.0-rc.1") joins a version of
-# three parts or more only, so "a 3.5-hour drive" keeps 3.5 and hour apart. The hint skips prose without one fast.
-VERSION = re.compile(r"(?<![0-9])(?:[0-9]+\.[0-9]+\.[0-9][a-z0-9]*(?:\.[0-9][a-z0-9]*)*-[a-z][a-z0-9]*(?:\.[a-z0-9]+)*"
-                      r"|[0-9]+(?:\.[0-9][a-z0-9]*)+)")
+# three parts or more only, so "a 3.5-hour drive" keeps 3.5 and hour apart. A date written day.month.year
+# ("12.02.2026") is no version: its year finds it, as before. The hint skips prose without one fast.
+VERSION = re.compile(r"(?<![0-9])(?<![0-9]\.)(?![0-9]{1,2}\.[0-9]{1,2}\.[0-9]{4}(?![0-9a-z]|\.[0-9a-z]))"
+                     r"(?:[0-9]+\.[0-9]+\.[0-9][a-z0-9]*(?:\.[0-9][a-z0-9]*)*-[a-z][a-z0-9]*(?:\.[a-z0-9]+)*"
+                     r"|[0-9]+(?:\.[0-9][a-z0-9]*)+)")
 _VERSION_HINT = re.compile(r"\.[0-9]")  # (a literal first: ~2.5x faster to rule out than "[0-9]\.[0-9]")
 
 
