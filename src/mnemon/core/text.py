@@ -114,6 +114,7 @@ _CAMEL_HINT = re.compile(r"[A-Z](?:(?<=[a-z][A-Z])|(?<=[a-z][0-9][A-Z])|(?<=[a-z
 _CAMEL_CUT = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[a-z][0-9])(?=[A-Z])|(?<=[a-z][0-9]{2})(?=[A-Z])"
                         r"|(?<=[a-z][0-9]{3})(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z][a-z])")
 _IDENTIFIER_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_CAMEL_WORD_MIN = 3  # a camelCase word is split only when one of its words is this long
 _CAMEL_MAX = 64  # a longer run of letters is no identifier (a key, a hash, base64) and splitting it adds only noise
 
 
@@ -132,9 +133,11 @@ def with_camel_parts(text: str) -> str:
         while end < len(text) and text[end] in _IDENTIFIER_CHARS:
             end += 1
         # (the words go before it, where no "'s" follows them; a word after an apostrophe is not split from it)
-        if end - start <= _CAMEL_MAX and text[start - 1:start] not in ("'", "’"):
+        words = _CAMEL_CUT.sub(" ", text[start:end]) if end - start <= _CAMEL_MAX else ""
+        # (a name of short halves — "LoRa", "IoT", "DeFi" — is no phrase: "lo" and "ra" only matched unrelated text)
+        if (text[start - 1:start] not in ("'", "’") and any(len(w) >= _CAMEL_WORD_MIN for w in words.split())):
             pieces.append(text[done:start])
-            pieces.append(" " + _CAMEL_CUT.sub(" ", text[start:end]) + " ")
+            pieces.append(" " + words + " ")
             done = start
         hit = _CAMEL_HINT.search(text, end)
     pieces.append(text[done:])
