@@ -23,6 +23,7 @@ from ...core.world import (
     EvidenceClaim,
     alias_map,
     apply_assertion,
+    canonical_subject,
     assertion_gate,
     detect_conflicts,
     parse_assertion,
@@ -393,13 +394,22 @@ def evidence_claims(rt: Runtime, predicates: Iterable[str], as_of: datetime | No
     if as_of is not None:
         edges = [e for e in edges if not e.created_at or parse_iso(e.created_at) <= as_of]
     nodes = rt.store.get_nodes(sorted({e.src for e in edges} | {e.dst for e in edges}))
+    aliases = alias_map(load_aliases(rt)) if edges else {}
     claims = []
     for e in edges:
-        subject, obj = _node_name(nodes.get(e.src)), _node_name(nodes.get(e.dst))
+        meta = e.metadata or {}
+        # named as the research wrote them, as beliefs are, with the nodes' own names beside: a placeholder's name is
+        # folded, a note may be named by one of its aliases, and a world alias names the subject a belief is kept under
+        subject_title = canonical_subject(_node_name(nodes.get(e.src)), aliases)
+        object_title = _node_name(nodes.get(e.dst))
+        subject = canonical_subject(linked_name(_meta_name(meta, "subject")), aliases) or subject_title
+        obj = linked_name(_meta_name(meta, "object")) or object_title
         if not subject or not obj:
             continue
         claims.append(EvidenceClaim(
             edge_id=str(e.id), subject=subject, relation=e.type, object=obj, status=e.status,
+            subject_aliases=(subject_title,) if subject_title else (),
+            object_aliases=(object_title,) if object_title else (),
             confidence=max(0.0, min(1.0, float(e.confidence))), strength=max(0.0, min(1.0, float(e.weight))),
             source_path=e.source_path, source_type=str((e.metadata or {}).get("source_type") or e.origin),
             evidence=e.evidence, observed_at=parse_iso(e.created_at) if e.created_at else None))

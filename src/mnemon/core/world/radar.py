@@ -47,6 +47,17 @@ class EvidenceClaim:
     source_type: str = ""
     evidence: str = ""
     observed_at: datetime | None = None
+    # other names of the same two nodes (a note's title beside the name the research wrote): the claim is about any
+    subject_aliases: tuple[str, ...] = ()
+    object_aliases: tuple[str, ...] = ()
+
+    @property
+    def subject_keys(self) -> set[str]:
+        return {norm_name(name) for name in (self.subject, *self.subject_aliases)}
+
+    @property
+    def object_keys(self) -> set[str]:
+        return {norm_name(name) for name in (self.object, *self.object_aliases)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> EvidenceClaim:
@@ -120,7 +131,7 @@ def _is_history(claim: EvidenceClaim, history: Sequence[Assertion], current: Ass
         if claim.edge_id and row.source_edge_id == claim.edge_id:
             return True
         newer_than_current = claim.observed_at is not None and claim.observed_at > current.starts_at
-        if row.object_key == norm_name(claim.object) and not newer_than_current:
+        if row.object_key in claim.object_keys and not newer_than_current:
             return True
     return False
 
@@ -153,7 +164,8 @@ def detect_conflicts(
     claims_by_pair: dict[tuple[str, str], list[EvidenceClaim]] = defaultdict(list)
     for claim in evidence_claims:
         if claim.status in ("active", "candidate"):
-            claims_by_pair[(norm_name(claim.subject), claim.relation)].append(claim)
+            for subject_key in claim.subject_keys:
+                claims_by_pair[(subject_key, claim.relation)].append(claim)
 
     conflicts: list[Conflict] = []
     for (_, predicate), rows in sorted(groups.items()):
@@ -186,7 +198,7 @@ def detect_conflicts(
         own_edges = {r.source_edge_id for r in current if r.source_edge_id}
         current_objects = set(objects)
         for claim in sorted(claims_by_pair.get(latest.pair_key, []), key=lambda c: (c.status, c.edge_id)):
-            if claim.edge_id in own_edges or norm_name(claim.object) in current_objects:
+            if claim.edge_id in own_edges or claim.object_keys & current_objects:
                 continue
             if _is_history(claim, history, latest):
                 continue
