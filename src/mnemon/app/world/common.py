@@ -14,6 +14,7 @@ from typing import Any
 
 from ...core.errors import InvalidInput
 from ...core.model import parse_iso
+from ...core.surface import step
 from ...core.world import Alias, Assertion, Prediction, SenseEvent, parse_duration, parse_instant
 from ...core.world.assertions import rechain
 from ...core.world.policies import group_policy
@@ -341,8 +342,10 @@ def refuse_future_outcomes(rt: Runtime, moment: datetime, dry_run: bool, flag: s
     window has not opened (terminal statuses never reopen) and date misses in the future, which a replay of today
     then disagrees with."""
     if not dry_run and moment > now_of(rt):
-        raise InvalidInput(f"{flag} {iso(moment)} is in the future: outcomes can only be recorded up to now; add "
-                           "--dry-run to preview them", field=flag.lstrip("-").replace("-", "_"))
+        argument = flag.lstrip("-").replace("-", "_")
+        ahead = " is in the future: outcomes can only be recorded up to now; "
+        raise InvalidInput(step(f"{flag} {iso(moment)}{ahead}add --dry-run to preview them",
+                                f"{argument} {iso(moment)}{ahead}set dry_run to preview them"), field=argument)
 
 
 def stamp(moment: datetime) -> str:
