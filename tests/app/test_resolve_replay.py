@@ -216,7 +216,7 @@ def test_an_old_pack_with_a_bad_claim_date_still_replays_its_edges_on_ingest(mem
 def test_a_claim_that_ended_before_the_research_date_keeps_an_unknown_start(mem: Mnemon, vault: Path) -> None:
     [edge] = mem.resolve(str(vault), payload(valid_until="2026-04-01"))["edges"]
     row = _assertion(mem, edge["assertion_id"])
-    assert (row["valid_from"], row["valid_until"]) == (None, "2026-04-01T00:00:00+00:00")
+    assert (row["valid_from"], row["valid_until"]) == (None, "2026-04-01T23:59:59.999999+00:00")  # the whole day
 
 
 def test_a_numeric_name_is_a_name_for_the_belief_too(mem: Mnemon, vault: Path) -> None:

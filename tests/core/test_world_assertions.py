@@ -198,7 +198,8 @@ def test_reassertion_with_stronger_confidence_merges_into_the_existing_row() -> 
     change = apply_assertion([paris], stronger, policy_for("lives_in"))
     [merged] = change.updates
     assert change.insert is None and merged.id == paris.id
-    assert merged.confidence == 0.99 and merged.valid_until == datetime(2027, 1, 1, tzinfo=timezone.utc)
+    # (a date alone is valid through that day)
+    assert merged.confidence == 0.99 and merged.valid_until == datetime(2027, 1, 1, 23, 59, 59, 999999, timezone.utc)
 
 
 def test_backdated_value_is_recorded_as_history_not_as_the_present() -> None:
@@ -329,7 +330,7 @@ def test_a_present_value_is_chained_before_an_already_known_future_value() -> No
 def test_a_claim_over_before_it_was_written_starts_no_later_than_its_end() -> None:
     berlin = assertion(object="Berlin")
     paris = assertion(T0 + timedelta(days=1), valid_until="2020-01-01")
-    assert paris.ended_before_written and paris.starts_at == datetime(2020, 1, 1, tzinfo=timezone.utc)
+    assert paris.ended_before_written and paris.starts_at == datetime(2020, 1, 1, 23, 59, 59, 999999, timezone.utc)
     change = apply_assertion([berlin], paris)
     assert change.insert is not None and change.insert.status == "superseded"
     assert change.current_ids == (berlin.id,)

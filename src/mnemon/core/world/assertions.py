@@ -31,6 +31,7 @@ from mnemon.core.world.values import (
     SUBJECT_MAX_BYTES,
     check_key,
     content_hash,
+    end_or_none,
     instant_or_none,
     iso,
     iso_or_none,
@@ -294,7 +295,7 @@ def parse_assertion(
         raise InvalidInput(f"{what}: missing required field 'source_path'", field="source_path")
     check_key(path, "source_path", what)
     valid_from = instant_or_none(data.get("valid_from"), "valid_from")
-    valid_until = instant_or_none(data.get("valid_until", data.get("due")), "valid_until")
+    valid_until = end_or_none(data.get("valid_until", data.get("due")), "valid_until")
     if valid_from and valid_until and valid_until < valid_from:
         raise InvalidInput(f"{what}: valid_until ({iso(valid_until)}) is before valid_from ({iso(valid_from)})",
                            field="valid_until")

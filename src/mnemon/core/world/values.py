@@ -24,6 +24,7 @@ _DURATION = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([mhdw])\s*$", re.IGNORECAS
 _DURATION_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 _WHITESPACE = re.compile(r"\s+")
 _BARE_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+DAY = timedelta(days=1)
 
 # Longest text (UTF-8 bytes) a world-model column the store indexes may hold. PostgreSQL refuses a b-tree entry over
 # ~2,700 bytes (SQLite has no such limit), so both backends refuse longer keys up front with the same `InvalidInput`
@@ -84,6 +85,15 @@ def iso_or_none(moment: datetime | None) -> str | None:
 
 def instant_or_none(value: Any, field: str) -> datetime | None:
     return None if value is None else parse_instant(value, field)
+
+
+def end_or_none(value: Any, field: str) -> datetime | None:
+    """The last instant of a span that ends at `value`: a date alone ("valid until 2026-12-31") names the whole day,
+    where `parse_instant` reads its first instant and the span lapsed as the day began."""
+    moment = instant_or_none(value, field)
+    whole_day = isinstance(value, date) and not isinstance(value, datetime) or (
+        isinstance(value, str) and _BARE_DATE.match(value.strip()) is not None)
+    return moment + (DAY - timedelta(microseconds=1)) if moment is not None and whole_day else moment
 
 
 def parse_duration(value: Any, field: str) -> timedelta:
