@@ -455,10 +455,21 @@ def _corroborated(existing: Assertion, new: Assertion) -> Assertion:
     return with_corroborations(existing, [*listed, {key: row[key] for key in _CORROBORATION_FIELDS}])
 
 
+def _stated_already(existing: Assertion, new: Assertion) -> bool:
+    """`new` is a statement `existing` already holds: the same source with the same evidence, as its own or as a
+    corroboration (a replayed `resolve`, the same `state assert` sent again)."""
+    said = [(existing.source_path, existing.evidence)] + [
+        (entry.get("source_path"), entry.get("evidence_text")) for entry in corroborations(existing)]
+    return any(path == new.source_path and isinstance(text, str) and norm_name(text) == norm_name(new.evidence)
+               for path, text in said)
+
+
 def _merge_identical(existing: Assertion, new: Assertion) -> Assertion | None:
     """A re-assertion of the current value: keep the row, take the stronger confidence and any new expiry, and name
-    a source it had not (`corroborations`)."""
-    confidence = max(existing.confidence, new.confidence)
+    a source it had not (`corroborations`). A missed prediction's weakening stands against the evidence it already
+    judged: only new evidence, or another source, lifts it."""
+    doubted = bool(existing.prediction_misses) and _stated_already(existing, new)
+    confidence = existing.confidence if doubted else max(existing.confidence, new.confidence)
     valid_until = new.valid_until if new.valid_until is not None else existing.valid_until
     named = _corroborated(existing, new)
     if confidence == existing.confidence and valid_until == existing.valid_until and named is existing:
