@@ -51,7 +51,13 @@ def instant_from(base: datetime, value: Any, field_name: str) -> datetime:
         try:
             delta = parse_duration(value, field_name)
         except InvalidInput:
-            return parse_instant(value, field_name)
+            try:
+                return parse_instant(value, field_name)
+            except InvalidInput as error:
+                if "out of range" in error.message:
+                    raise  # (an instant, but one the calendar cannot hold: that is the answer)
+                raise InvalidInput(f"{field_name} must be an ISO-8601 instant or a duration like 30m, 4h, 1d, 2w; "
+                                   f"got {value!r}", field=field_name) from None
         try:
             return base + delta
         except OverflowError:
