@@ -42,7 +42,7 @@ from ...core.world.assertions import (
     with_corroborations,
 )
 from ...core.world.policies import group_policy
-from ...core.world.values import check_key, iso, norm_keys, truthy_flag
+from ...core.world.values import check_key, iso, norm_keys, norm_name, truthy_flag
 from ..runtime import Runtime
 from .common import (
     assertions_as_of,
@@ -213,6 +213,11 @@ def list_state(rt: Runtime, *, status: str | None = None, subject: str | None = 
     wanted = normalise_predicate(predicate) if predicate and predicate.strip() else None
     rows = load_assertions(rt, subject_norm_contains=norm_keys(linked_name(subject)) if subject else None,
                            predicate=wanted, state_type=state_type)
+    canonical = alias_map(load_aliases(rt)).get(norm_name(linked_name(subject))) if subject else None
+    if canonical is not None:  # an alias names its canonical subject, under which every later write is kept
+        listed = {row.id for row in rows}
+        rows += [row for row in load_assertions(rt, subject_norm=norm_keys(canonical), predicate=wanted,
+                                                state_type=state_type) if row.id not in listed]
     rows = with_source_edges(rt, rows, moment if as_of is not None else None)
     if as_of is not None:
         rows = assertions_as_of(rows, moment)
