@@ -18,7 +18,8 @@ RETRIEVAL, CORRECTION, BOTH = "retrieval", "correction", "both"
 # wording that says a stored fact is wrong or out of date (EN, ZH). The apostrophe may be typographic (’), as
 # phones and chat clients type it; 不对 inside the tag question 对不对 ("right?") asks, it does not correct.
 _CORRECTION = re.compile(
-    r"\b(?:actually|correction|to correct|not anymore|no longer|is now|are now|was wrong|were wrong|is wrong|"
+    r"\b(?:actually|correction|to correct|not anymore|anymore|any more|any longer|no longer|is now|are now|"
+    r"was wrong|were wrong|is wrong|"
     r"that['’]s wrong|that is wrong|mistaken|moved to|moved from|changed to|switched to|switched from|replaced|instead of|scratch that|i meant|"
     r"not right|not true|not correct|incorrect)\b|"
     r"\bupdate:|其实|更正|纠正|不再|已经不|改成|改为|搬到|换成|搞错|说错|弄错|错了|(?<!对)不对|不正确|不是真的",
