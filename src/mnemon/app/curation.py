@@ -294,9 +294,10 @@ def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any
         computed_at = rt.now()
         values = {mid: effective_importance(imp, access, touched, links, computed_at)
                   for mid, imp, access, touched, _stored, links in rows}
-        # stored as every reader shows it (4 decimals): a `gc` soon after the last rewrites only the values that moved
+        # stored as every reader shows it (4 decimals) and only where that moved: remember stores its value whole
+        # (0.7499999998 for 0.75), which compared as it is made the first `gc` rewrite every row written since
         rt.store.set_effective_importance({mid: v for mid, *_, stored, _links in rows
-                                           if (v := round(values[mid], 4)) != stored})
+                                           if (v := round(values[mid], 4)) != round(stored, 4)})
         rt.store.log("gc", None, {"recomputed": len(values), "threshold": threshold}, rt.now_iso())
     now = rt.now()
     weak = sorted((mid for mid, imp, access, *_ in rows if values[mid] < threshold and not is_immune(imp, access)),
