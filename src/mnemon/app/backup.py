@@ -28,12 +28,14 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InvalidInput
-from ..core.model import REMOVAL_ACTORS, SOURCED_PREFIXES, Edge, Memory
+from ..core.model import REMOVAL_ACTORS, SOURCED_PREFIXES, Edge, Memory, iso
+from ..core.validation import FUTURE_SLACK
 from ..core.vault.lifecycle import PROMOTED, survives_rebuild
 from ..core.surface import typed
 from ..ports.store.history_reads import vectors_of
-from .backup_rows import (EDGE_DECISIONS, HISTORY_EVENTS, PAYLOAD_SCOPE, HistoryEvent, decode_vector, edge_decision,
-                          edge_history, insight_error, parse_edge, parse_insight, provider_width)
+from .backup_rows import (EDGE_DECISIONS, HISTORY_EVENTS, PAYLOAD_SCOPE, HistoryEvent, dated_ahead_warning,
+                          decode_vector, edge_decision, edge_history, insight_error, parse_edge, parse_insight,
+                          provider_width)
 from .backup_world import WORLD_MEMBERS, WorldRestore, export_world_chunks, member_batches, relink_source_edges
 from .import_report import bounded, refused_said
 from .runtime import Runtime
@@ -259,6 +261,8 @@ class _Run:
     seen: int = 0
     counted: int = 0  # the added or revived rows the store's cap counts (live memories, not a vault's)
     other_text: int = 0  # rows whose id the store holds with other text: the store's row stays (`other_text`)
+    dated_ahead: int = 0  # added memories dated past the store's clock by more than remember allows: said
+    latest_ahead: str = ""
     skipped: int = 0
     errors: int = 0
     edges_inserted: int = 0
@@ -407,6 +411,8 @@ def _warn_unknown(rt: Runtime, run: _Run, world: WorldRestore) -> None:
                            "this mnemon restores, so nothing of it was restored (written by a newer mnemon, or "
                            "edited?)")
     rt.warnings.extend(_unread(run) + world.unread_warnings())
+    if run.dated_ahead:
+        rt.warnings.append(dated_ahead_warning(run.dated_ahead, run.latest_ahead, dry_run=run.dry_run))
     if run.other_text:
         rows = f"{run.other_text} row{'s' if run.other_text > 1 else ''}"
         rt.warnings.append(f"{rows} of the file name a memory this store holds with other text: the store's text is "
@@ -441,6 +447,7 @@ def _plan_insights(rt: Runtime, batch: list[Any], run: _Run
     """The batch's rows the store does not hold (to insert) and those it holds forgotten that the caller asked to
     bring back; every row gets its entry in `run.results`."""
     now = rt.now_iso()
+    ahead_of = iso(rt.now() + FUTURE_SLACK)
     parsed: list[tuple[int, Memory, Any]] = []
     for k, item in enumerate(batch):
         run.unread[0].note(run.seen + k, item)
@@ -507,6 +514,9 @@ def _plan_insights(rt: Runtime, batch: list[Any], run: _Run
                 run.to_embed.append(mem.id)
             new.append((mem, vec))
             run.added.add(mem.id)
+            if mem.kind == "memory" and not mem.deleted_at and mem.created_at > ahead_of:  # (both canonical ISO)
+                run.dated_ahead += 1
+                run.latest_ahead = max(run.latest_ahead, mem.created_at)
             run.counted += mem.kind == "memory" and not mem.deleted_at and not mem.source.startswith(_VAULT_SOURCE)
             # (a payload row kept deleted for a decision about one of its edges is restored deleted, as it was)
             run.results.append({**entry, "action": "would_add" if run.dry_run else "added",

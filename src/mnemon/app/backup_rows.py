@@ -212,6 +212,20 @@ def parse_insight(item: Any, idx: int, now: str, *, nul_ok: bool = True) -> tupl
     return mem, item.get("vector")
 
 
+def dated_ahead_warning(count: int, latest: str, *, dry_run: bool) -> str:
+    """What a restore says of the memories dated past the store's clock by more than `remember` allows (a clock
+    that ran ahead where they were written): kept as dated, the file being the record of when, but not in silence."""
+    if count == 1:
+        rows, it, ranks = f"1 memory of the file is dated {latest}, more than a day after this store's clock", "it", \
+            "it ranks as the newest in recall and does"
+    else:
+        rows, it, ranks = (f"{count} memories of the file are dated more than a day after this store's clock, the "
+                           f"latest {latest}"), "them", "they rank as the newest in recall and do"
+    kept = "would be restored" if dry_run else "restored"
+    return (f"{rows} (did the clock of the machine that wrote {it} run ahead?): {kept} as dated, {ranks} not decay "
+            "until then")
+
+
 def _effective(item: dict[str, Any], fail: Any) -> float:
     """The row's effective importance, unless no importance, reads and links make it (`core.importance`: at most
     1.5 × max(1, ln(1 + reads))): a hand-edited 7 was restored and outranked every memory auto-prune weighs."""
