@@ -83,6 +83,21 @@ def _dump_list(values: Sequence[str]) -> str:
     return _LIST(list(values)) if values else "[]"
 
 
+def _same_metadata(stored: Any, given: Any, source: str) -> bool:
+    """Whether two metadata columns say the same, however spaced, and with or without the row's note (a read adds
+    it from the source, so a restored row holds it; ingest stores none)."""
+    if stored == given:
+        return True
+    try:
+        read = [json.loads(text or "{}") for text in (stored, given)]
+    except (TypeError, ValueError):
+        return False
+    for meta in read:
+        if isinstance(meta, dict) and source.startswith("vault:") and meta.get("note") == source[6:]:
+            del meta["note"]
+    return bool(read[0] == read[1])
+
+
 def node_row(n: Memory) -> tuple[Any, ...]:
     """The `nodes` insert row of a memory: (id, kind, title, content, content_hash, category, importance, tags JSON,
     entities JSON, source, created_at, updated_at, effective_importance, metadata JSON, inserted_at, proactive)
@@ -333,6 +348,7 @@ class SQLiteVault(VaultReads):
         texts, rows = rows, (self._packed(rows) if pack else rows)
         changed: list[int] = []
         reindex: list[int] = []
+        derived_only: set[int] = set()  # rows whose text and fields stay: their updated_at stays too
         for i, r in enumerate(rows):
             was = stored.get(r[0])
             if was is None:
@@ -343,6 +359,12 @@ class SQLiteVault(VaultReads):
                     codes is None or was[11] == codes[i]):
                 continue
             changed.append(i)
+            # only how the row is kept differs (its text packed into the note's blob, compact metadata without its
+            # note) or what an ingest derives (the containment code, the proactive score), as on a restored row read
+            # again: its text (by hash) and fields are what they were, and it is no "update"
+            if live and (was[:2], was[3:8]) == ((r[1], title), (digest, r[5], r[6], r[7], r[9])) and _same_metadata(
+                    was[8], texts[i][13], r[9]):
+                derived_only.add(i)
             if not (live and was[0] == r[1] and was[1:4] == (title, r[3], digest) and was[6:8] == (r[7], r[9])
                     and skipped_lines(was[8]) == skipped_lines(texts[i][13])):
                 reindex.append(i)
@@ -358,9 +380,10 @@ class SQLiteVault(VaultReads):
             self._write(BUMP_VECTOR_GENERATION)
         self._unindex_rows([rows[i][0] for i in reindex])
         update = ("UPDATE nodes SET kind=?, title=?, content=?, content_hash=?, category=?, importance=?, tags=?,"
-                  " source=?, updated_at=?, metadata=?, proactive=?, deleted_at=NULL WHERE id=?")
+                  " source=?, updated_at=COALESCE(?, updated_at), metadata=?, proactive=?, deleted_at=NULL WHERE id=?")
         values: list[tuple[Any, ...]] = [(rows[i][1], rows[i][2], rows[i][3], rows[i][4], rows[i][5], rows[i][6],
-                                          rows[i][7], rows[i][9], rows[i][11], rows[i][13], rows[i][15], rows[i][0])
+                                          rows[i][7], rows[i][9], None if i in derived_only else rows[i][11],
+                                          rows[i][13], rows[i][15], rows[i][0])
                                          for i in changed]
         if codes is not None:
             update = update.replace(", deleted_at=NULL", ", deleted_at=NULL, contained=?")
