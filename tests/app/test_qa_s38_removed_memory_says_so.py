@@ -49,16 +49,17 @@ def test_a_forgotten_memory_is_named_as_forgotten_and_a_typo_as_unknown(mem: Mne
     assert "no active memory" in err.value.message and "removed_by" not in err.value.details
 
 
-def test_a_pruned_payload_row_comes_back_with_its_payload(make_mem: Callable[..., Mnemon]) -> None:
-    m = make_mem(max_insights=1, prune_min_age="0")
+def test_a_removed_payload_row_comes_back_with_its_payload(make_mem: Callable[..., Mnemon]) -> None:
+    # (auto-prune never takes a payload's row, test_qa_s40_prune_payload_rows.py; a forget of it does)
+    m = make_mem()
     out = m.remember_payload(json.dumps({"source_path": "mneme://qa/ferry", "nodes": [
         {"ref": "f", "type": "task", "name": "Ferry"}], "observations": [
         {"node": "f", "kind": "fact", "text": "The ferry leaves at nine.", "score": 1}]}))
     obs = out["observations"][0]["id"]
-    assert m.remember("the harbour master retires in May", importance=3)["auto_pruned_ids"] == [obs]
+    m.forget(obs)
     with pytest.raises(NotFound) as err:
         m.show(obs)
-    assert err.value.details["removed_by"] == "prune" and "payload again" in err.value.message
+    assert err.value.details["removed_by"] == "forget" and "payload again" in err.value.message
 
 
 def test_the_cli_names_its_own_command_for_the_text(cli_run: Callable[..., tuple[int, Any]],

@@ -69,7 +69,8 @@ def test_auto_prune_keeps_to_the_writers_memories_and_never_takes_a_vault_row(ma
     swept = mem.gc(threshold=10.0, limit=100)
     assert not {c["insight"]["id"] for c in swept["candidates"]} & vault_rows
     assert swept["recomputed"] == 3 and swept["total_insights"] == 3 + len(vault_rows)  # the writer's own only
-    assert mem.status()["auto_prune"] == {"cap": 3, "memories_counted": 3, "vault_rows_exempt": len(vault_rows)}
+    assert mem.status()["auto_prune"] == {"cap": 3, "memories_counted": 3, "vault_rows_exempt": len(vault_rows),
+                                          "payload_rows_exempt": 0}
 
 
 def test_recalls_time_anchors_read_memories_with_a_time_of_their_own(make_mem: Any, tmp_path: Path) -> None:

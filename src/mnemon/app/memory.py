@@ -408,10 +408,13 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         store = self.rt.store
         out = store.stats()
         out["top_entities"] = [{"entity": e, "count": c} for e, c in store.top_entities(20)]
-        # the cap counts the writer's memories; a vault's rows live as long as their lines (never pruned)
+        # the cap counts the writer's memories; a vault's rows live as long as their lines, a payload's as long as
+        # its scope (never pruned)
         counted = store.count_prunable(out["total_insights"])
+        scoped = store.vault.count_payload_memories()  # type: ignore[attr-defined]
         out["auto_prune"] = {"cap": self.rt.max_insights, "memories_counted": counted,
-                             "vault_rows_exempt": out["total_insights"] - counted}
+                             "vault_rows_exempt": out["total_insights"] - counted - scoped,
+                             "payload_rows_exempt": scoped}
         ident = self.rt.provider.identity()
         providers = store.vector_providers()
         embedded, total = store.vector_coverage(ident) if self.rt.vectors_enabled else (0, out["total_insights"])

@@ -131,8 +131,8 @@ class Store(Protocol):
     # `soft_delete` undone for these memories (never vault rows); returns the ids brought back
     def undelete(self, ids: Sequence[str], when: str) -> list[str]: ...
     def count_active(self) -> int: ...
-    # the active memories auto-prune may take (store/sources.py; a vault row lives as long as its line),
-    # counted up to `at_most`
+    # the active memories auto-prune may take (store/sources.py; a vault row lives as long as its line, a payload
+    # row as long as its scope), counted up to `at_most`
     def count_prunable(self, at_most: int) -> int: ...
     # (id, importance, access_count, last touched, created_at) of every memory auto-prune may take now: active, the
     # writer's, not immune (importance >= 4 or 3 accesses), inserted at or before `inserted_before`, not `exclude`.

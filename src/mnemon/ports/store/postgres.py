@@ -640,15 +640,15 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
 
     def count_prunable(self, at_most: int) -> int:
         return int(self._value(f"SELECT COUNT(*) FROM (SELECT 1 FROM nodes WHERE kind = 'memory' AND deleted_at IS NULL"
-                               f" AND {NOT_VAULT_ROW} LIMIT %s) AS capped", (at_most,)))
+                               f" AND {OWNED_SOURCE} LIMIT %s) AS capped", (at_most,)))
 
     def prune_pool(self, inserted_before: str, exclude: Iterable[str]) -> list[tuple[str, int, int, str, str]]:
-        if not self._rows(f"SELECT 1 FROM nodes WHERE deleted_at IS NULL AND kind = 'memory' AND {NOT_VAULT_ROW}"
+        if not self._rows(f"SELECT 1 FROM nodes WHERE deleted_at IS NULL AND kind = 'memory' AND {OWNED_SOURCE}"
                           " AND inserted_at <= %s LIMIT 1", (inserted_before,)):
             return []  # every memory is in its grace period (nodes_prune_age answers this at once)
         return [tuple(r) for r in self._rows(  # type: ignore[misc]
             "SELECT id, importance, access_count, COALESCE(NULLIF(last_accessed_at, ''), created_at), created_at"
-            f" FROM nodes WHERE deleted_at IS NULL AND kind = 'memory' AND {NOT_VAULT_ROW} AND importance < 4"
+            f" FROM nodes WHERE deleted_at IS NULL AND kind = 'memory' AND {OWNED_SOURCE} AND importance < 4"
             " AND access_count < 3 AND inserted_at <= %s AND id <> ALL(%s)", (inserted_before, list(exclude)))]
 
     def set_effective_importance(self, values: dict[str, float]) -> None:

@@ -650,21 +650,21 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         return int(self.conn.execute("SELECT value FROM meta WHERE key = 'active_memories'").fetchone()[0])
 
     def count_prunable(self, at_most: int) -> int:
-        # nodes_timed_created holds exactly these rows (and `kind`): entries counted, no table reads, and no more
-        # than `at_most` of them (a store far over its cap costs what one just over it does)
+        # nodes_timed_created holds these rows (and `kind`) and the payloads' (their source read from the table),
+        # no more than `at_most` of them counted (a store far over its cap costs what one just over it does)
         return int(self.conn.execute(f"SELECT COUNT(*) FROM (SELECT 1 FROM nodes WHERE kind = 'memory'"
-                                     f" AND deleted_at IS NULL AND {NOT_VAULT_ROW} LIMIT ?)", (at_most,)).fetchone()[0])
+                                     f" AND deleted_at IS NULL AND {OWNED_SOURCE} LIMIT ?)", (at_most,)).fetchone()[0])
 
     def prune_pool(self, inserted_before: str, exclude: Iterable[str]) -> list[tuple[str, int, int, str, str]]:
         # named: without statistics the planner prefers nodes_kind_created and reads every memory
         if self.conn.execute(f"SELECT 1 FROM nodes INDEXED BY nodes_prune_age WHERE deleted_at IS NULL"
-                             f" AND kind = 'memory' AND {NOT_VAULT_ROW} AND inserted_at <= ? LIMIT 1",
+                             f" AND kind = 'memory' AND {OWNED_SOURCE} AND inserted_at <= ? LIMIT 1",
                              (inserted_before,)).fetchone() is None:
             return []  # every memory is in its grace period (nodes_prune_age answers this at once)
         excluded = set(exclude)
         # the rows of nodes_prune (which holds exactly the writer's active memories) read in its order, not sorted
         sql = (f"SELECT id, importance, access_count, COALESCE(NULLIF(last_accessed_at, ''), created_at), created_at"
-               f" FROM nodes INDEXED BY nodes_prune WHERE deleted_at IS NULL AND kind = 'memory' AND {NOT_VAULT_ROW}"
+               f" FROM nodes INDEXED BY nodes_prune WHERE deleted_at IS NULL AND kind = 'memory' AND {OWNED_SOURCE}"
                f" AND importance < 4 AND access_count < 3 AND inserted_at <= ?")
         return [r for r in self.conn.execute(sql, (inserted_before,)) if r[0] not in excluded]
 

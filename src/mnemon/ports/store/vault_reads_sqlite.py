@@ -70,6 +70,12 @@ class VaultReads(VaultFilesSQLite):
         return [_node(r) for r in self.conn.execute(f"SELECT {cols} FROM nodes WHERE {kind}"
                                                     f" AND deleted_at IS NULL{scope}{narrow} ORDER BY seq", args)]
 
+    def count_payload_memories(self) -> int:
+        """The active memories of the payload scopes (`mneme://…`), through the source index, as `scope_memories`."""
+        return int(self.conn.execute(f"SELECT COUNT(*) FROM nodes WHERE kind || '' = 'memory' AND deleted_at IS NULL"
+                                     f" AND source >= 'mneme://' AND source < 'mneme:/0' AND {NOT_VAULT_ROW}"
+                                     ).fetchone()[0])
+
     def proactive_page(self, after: tuple[float, int] | None, limit: int) -> list[tuple[int, str, float]]:
         """(seq, id, static proactive score) of live vault bullets, best score first (then newest), starting below
         `after` = (score, seq) of the last row of the previous page."""
