@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 from conftest import FakeClock
 from mnemon.app.memory import Mnemon
@@ -41,3 +42,13 @@ def test_auto_prune_takes_the_writers_memories_and_no_payload_row(make_mem: Call
     assert all(live[i].deleted_at is None for i in scoped)
     prune = m.status()["auto_prune"]
     assert (prune["memories_counted"], prune["payload_rows_exempt"], prune["vault_rows_exempt"]) == (3, 3, 0)
+
+
+def test_a_restore_of_payload_rows_says_nothing_of_the_cap(make_mem: Callable[..., Mnemon], tmp_path: Path) -> None:
+    src = make_mem(db=tmp_path / "src.db")
+    _payload(src)
+    doc = json.dumps(src.export_json())
+    m = make_mem(db=tmp_path / "here.db", max_insights=2)
+    for dry_run in (True, False):  # the dry run says what the restore then does
+        out = m.import_json(doc, dry_run=dry_run)
+        assert not any("over its cap" in w for w in out.get("warnings", [])), (dry_run, out.get("warnings"))

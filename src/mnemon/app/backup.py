@@ -259,7 +259,7 @@ class _Run:
     held: list[str] = field(default_factory=list)  # live memories skipped as held: a stopped restore's may lack one
     edge_ends: set[str] = field(default_factory=set)  # the ends of the edges written in bulk by earlier batches
     seen: int = 0
-    counted: int = 0  # the added or revived rows the store's cap counts (live memories, not a vault's)
+    counted: int = 0  # the added or revived rows the store's cap counts (live memories, not a vault's or payload's)
     other_text: int = 0  # rows whose id the store holds with other text: the store's row stays (`other_text`)
     dated_ahead: int = 0  # added memories dated past the store's clock by more than remember allows: said
     latest_ahead: str = ""
@@ -493,7 +493,7 @@ def _plan_insights(rt: Runtime, batch: list[Any], run: _Run
             if run.revive_forgotten and head[0] == "memory" and not head[3].startswith(_VAULT_SOURCE):
                 forgotten.append(mem)
                 run.revived.add(mem.id)
-                run.counted += 1
+                run.counted += not head[3].startswith(SOURCED_PREFIXES)
                 run.results.append({**entry, "action": "would_revive" if run.dry_run else "revived"})
             else:
                 run.skipped += 1
@@ -517,7 +517,7 @@ def _plan_insights(rt: Runtime, batch: list[Any], run: _Run
             if mem.kind == "memory" and not mem.deleted_at and mem.created_at > ahead_of:  # (both canonical ISO)
                 run.dated_ahead += 1
                 run.latest_ahead = max(run.latest_ahead, mem.created_at)
-            run.counted += mem.kind == "memory" and not mem.deleted_at and not mem.source.startswith(_VAULT_SOURCE)
+            run.counted += mem.kind == "memory" and not mem.deleted_at and not mem.source.startswith(SOURCED_PREFIXES)
             # (a payload row kept deleted for a decision about one of its edges is restored deleted, as it was)
             run.results.append({**entry, "action": "would_add" if run.dry_run else "added",
                                 **({"deleted": True} if mem.deleted_at else {})})
