@@ -39,6 +39,7 @@ from ..ports.store.base import MemoryFilter, Store
 from ..ports.graph_index import GraphSnapshot
 from .access import record_access
 from .array_sets import contains
+from .recall_properties import demote_name_only_properties
 from .recall_graph import (
     ArrayBeam, PositionSimilarities, VectorRows, beam_arrays, class_weights, combine_array, entity_signal_of,
     keyword_signal_of, minmax_array, neighbour_support_of, relevance_array, reply_sources,
@@ -605,14 +606,16 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     # whatever the limit: among the best 2×limit, `--limit 1` missed a correction ranked third and answered the
     # stale fact that `--limit 2` flagged superseded. Not when the query asks when or what was before: the retired
     # value is then the answer
+    # a note's properties section matched by the note's name alone follows its prose (app/recall_properties.py)
+    named_only, pool_rows = demote_name_only_properties(store, snap, cand_l, keep, score, q_tokens, limit)
     corrected: dict[int, str] = {}
-    pool_rows: dict[str, Memory] = {}
     history = decision.intent is Intent.WHEN or asks_for_history(query)
     # under a filter the correction may be outside it: the memories the query finds beyond the filter are read too
     beyond = _filtered_out(store, snap, q_tokens, df, flt) if _scoped(flt) and replay is None and len(keep) else []
     if not history and len(keep) + len(beyond) > 1:
         pool = keep[np.argsort(-score[keep], kind="stable")[:CORRECTION_POOL]]
-        corrected, pool_rows = _corrected(store, snap, cand_l, pool, score, superseded, limit, beyond)
+        corrected, read = _corrected(store, snap, cand_l, pool, score, superseded, limit, beyond)
+        pool_rows.update(read)
         for k in corrected:
             score[k] *= SUPERSEDED_FACTOR
             superseded[k] = True
@@ -648,7 +651,7 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
                   "correctors_first": [list(pair) for pair in lifts],
                   "time_window": window.as_dict() if window is not None else None,
                   "outside_time_window": int(outside.sum()), "in_time_window": int(in_period.sum()),
-                  "demotes_outside": demotes,
+                  "demotes_outside": demotes, "properties_by_name_only": named_only,
                   "period_source": own_rule, "period_words": period_words, "replies": int((reply_of >= 0).sum()),
                   "formula": FORMULA_VERSION})
 

@@ -26,6 +26,7 @@ KEYWORD_RECIPE = "keywords/5"
 VAULT_SOURCE_PREFIX = "vault:"
 PAYLOAD_SOURCE_PREFIX = "mneme://"
 SKIP_KEY = "fts_skip"  # metadata: 0-based indexes of content lines keyword search leaves out
+PROPERTIES_KEY = "properties"  # metadata: true on the section a vault note's front-matter properties make
 
 # What the third-party stemmer decides (case, stopwords, stems), in ASCII: a non-ASCII probe would compile the CJK
 # patterns at every store open. Our own tokenizer code (CJK bigrams, apostrophes) is versioned by KEYWORD_RECIPE —

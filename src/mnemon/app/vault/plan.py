@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 from ...core.model import content_hash, iso
 from ...core.ontology import observation_relation
-from ...core.keywords import SKIP_KEY, keyword_text, vault_keyword_text
+from ...core.keywords import PROPERTIES_KEY, SKIP_KEY, keyword_text, vault_keyword_text
 from ...core.text import token_text
 from ...core.vault import gate_edge, parse_links, parse_note, placeholder_key
 from ...core.vault.links import display_links
@@ -68,7 +68,8 @@ from ..bulk_gc import paused_gc
 # 30: an HTML block inside a block quote or a list item (``> <div>``, ``- <div>``) is HTML, as at the margin
 # 31: an escaped link's destination (``\[x](2026-03-04.md)``) and an escaped wikilink's name are text: their days
 # and addresses are mentions
-PLAN_VERSION = "31"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+# 32: a note's properties section says so (`properties` in its metadata): recall ranks it by the properties asked
+PLAN_VERSION = "32"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"
@@ -393,7 +394,8 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
         skip = _observed_lines(section, body, observed)
         # the line its text starts at (below its heading), where a shortened pack item counts its shown lines from
         starts = (f',"body_line":{section.line_end - body.count(chr(10))}' if section is not properties
-                  else _property_starts(front.property_lines) if front is not None else "")
+                  else f',"{PROPERTIES_KEY}":true' + _property_starts(front.property_lines) if front is not None
+                  else "")
         metadata = (f'{{"memory_kind":"section","line":{section.line_start},'
                     f'"heading_path":{heading_path_json(shown_path)}{starts}'
                     + (f',"{SKIP_KEY}":[{",".join(map(str, skip))}]}}' if skip else "}"))

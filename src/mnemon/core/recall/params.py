@@ -28,6 +28,9 @@ WINDOW_ANCHOR_TOP_K = 50
 LAMBDA_STRUCTURAL = 1.0
 LAMBDA_SEMANTIC = 0.4
 SUPERSEDED_FACTOR = 0.25
+# a note's properties section the query matches only by the note's name (its title, its type): the note's, not the
+# section's evidence; read at half weight, as second-hand evidence is (REPLY_INHERIT), it follows the note's prose
+NAME_ONLY_PROPERTIES_FACTOR = 0.5
 BEAM_FANOUT = 16  # edges the beam considers per node: its strongest by φ·weight (LoCoMo: same quality as all)
 PROXIMITY_FACTOR = 0.5  # a same-day neighbour vouches half as much as the memory directly before or after
 # a reply step (a question → what its source wrote next, graph_rules.backbone_pair) hands the question's relevance on
