@@ -29,7 +29,10 @@ def test_a_link_written_both_ways_is_one_item_of_the_pack(mem: Mnemon) -> None:
     assert len(links) == len(set(links)), [i["title"] for i in edges]
     kept = {i["id"] for i in edges}
     twins = [s for s in pack["skipped"] if s["reason"] == "duplicate_of_item" and s["id"].startswith("edge:")]
-    assert twins and all(s["duplicate_of"] in kept for s in twins)
+    # (the row kept may itself give way to a better item: it is then listed as skipped for `max_items`)
+    over = {s["id"] for s in pack["skipped"] if s["reason"] == "max_items"}
+    assert twins and all(s["duplicate_of"] in kept | over for s in twins)
+    assert any(s["duplicate_of"] in kept for s in twins)
     # the budget the twins paid goes to other items: the pack still fills its max_items
     assert len(pack["items"]) == 8
 

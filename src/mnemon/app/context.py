@@ -73,6 +73,9 @@ MAX_SKIPPED_REPORTED = 50
 _SKIP_TIERS = {"budget_limit": 0, "max_items": 0, "duplicate_of_item": 2, "covered_by_observation": 2,
                "deduped_by_world_state_assertion": 2}
 PER_SOURCE_FIRST_PASS = 2
+# a note's items past its first two compete at this share of their score: a third item of the note a prompt is about
+# (0.54) had waited for every item of other notes, and five link edges at 0.014 filled `max_items` before it
+SAME_SOURCE_FACTOR = 0.5
 MIN_TRUNCATED_TEXT = 80
 BUDGET_UNIT = "chars"
 METHOD = "mnemon_recall_rrf_beam"
@@ -579,39 +582,43 @@ def _size(item: dict[str, Any]) -> int:
 
 def _pack(ranked: list[dict[str, Any]], budget: int, max_items: int,
           skipped: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
-    """Greedy by score: first ≤2 items per source path (so one long note cannot fill the pack), then fill. The
-    items come back in `ranked`'s order (score, then id), not in the order the passes took them: read top to bottom,
-    a second-pass item above a better-scored one misstated the ranking."""
+    """Greedy by score, a note's items after its first `PER_SOURCE_FIRST_PASS` at `SAME_SOURCE_FACTOR` of theirs (so
+    one long note cannot fill the pack while other notes have items nearly as good). The items come back in
+    `ranked`'s order (score, then id), not in the order they were taken: read top to bottom, a later-taken item
+    above a better-scored one misstated the ranking."""
     chosen: list[dict[str, Any]] = []
     chosen_ids: set[str] = set()
     used = 0
     per_source: dict[str, int] = {}
     refused: dict[str, str] = {}
-    for first_pass in (True, False):
-        for item in ranked:
-            if item["id"] in chosen_ids:
+    waiting = list(ranked)
+
+    def standing(n: int) -> float:
+        src = str(waiting[n].get("source_path") or "")
+        more = bool(src) and per_source.get(src, 0) >= PER_SOURCE_FIRST_PASS
+        return float(waiting[n]["score"]) * (SAME_SOURCE_FACTOR if more else 1.0)
+
+    while waiting:
+        if len(chosen) >= max_items:
+            refused.update((item["id"], "max_items") for item in waiting)
+            break
+        # the best standing, the earliest of a tie: `ranked`'s order (score, then id)
+        item = waiting.pop(max(range(len(waiting)), key=lambda n: (standing(n), -n)))
+        size = _size(item)
+        room = budget - used
+        if size > room:
+            text_room = room - len(str(item.get("title") or "")) - 1
+            if item.get("item_type") == "memory" and text_room >= MIN_TRUNCATED_TEXT:
+                item = {**item, **_shortened(str(item["text"]), text_room, item), "truncated": True}
+                size = _size(item)
+            else:
+                refused[item["id"]] = "budget_limit"
                 continue
-            src = str(item.get("source_path") or "")
-            if first_pass and src and per_source.get(src, 0) >= PER_SOURCE_FIRST_PASS:
-                continue
-            if len(chosen) >= max_items:
-                refused[item["id"]] = "max_items"
-                continue
-            size = _size(item)
-            room = budget - used
-            if size > room:
-                text_room = room - len(str(item.get("title") or "")) - 1
-                if item.get("item_type") == "memory" and text_room >= MIN_TRUNCATED_TEXT:
-                    item = {**item, **_shortened(str(item["text"]), text_room, item), "truncated": True}
-                    size = _size(item)
-                else:
-                    refused[item["id"]] = "budget_limit"
-                    continue
-            chosen.append(item)
-            chosen_ids.add(item["id"])
-            refused.pop(item["id"], None)
-            used += size
-            per_source[src] = per_source.get(src, 0) + 1
+        chosen.append(item)
+        chosen_ids.add(item["id"])
+        used += size
+        src = str(item.get("source_path") or "")
+        per_source[src] = per_source.get(src, 0) + 1
     position: dict[str, int] = {}
     for n, item in enumerate(ranked):
         position.setdefault(item["id"], n)
