@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from hypothesis import given, strategies as st
 
-from mnemon.app.context import MIN_TRUNCATED_TEXT, PER_SOURCE_FIRST_PASS, _best_first, _pack
+from mnemon.app.context import _best_first
+from mnemon.app.context_budget import MIN_TRUNCATED_TEXT, PER_SOURCE_FIRST_PASS, pack as _pack
 from mnemon.app.memory import Mnemon
 
 

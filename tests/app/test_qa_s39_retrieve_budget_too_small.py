@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from mnemon.app.context import MIN_TRUNCATED_TEXT
+from mnemon.app.context_budget import MIN_TRUNCATED_TEXT
 from mnemon.app.memory import Mnemon
 
 PROMPT = "what is late with the battery supplier"

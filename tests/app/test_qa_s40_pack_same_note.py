@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from mnemon.app.context import _best_first, _pack
+from mnemon.app.context import _best_first
+from mnemon.app.context_budget import pack as _pack
 from mnemon.app.memory import Mnemon
 
 

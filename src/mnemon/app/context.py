@@ -46,7 +46,7 @@ from ..core.errors import InvalidInput
 from ..core.keywords import SKIP_KEY, VAULT_SOURCE_PREFIX
 from ..core.model import EDGE_STATUSES, SOURCED_PREFIXES, Edge, Memory, iso, parse_iso
 from ..core.ontology import DEFAULT_ONTOLOGY, category_of, is_symmetric
-from ..core.text import excerpt, marked_window_at, tokens
+from ..core.text import excerpt, tokens
 from ..core.vault.lifecycle import kept_active, truth_policy
 from ..core.vault.observations import DEFAULT_HINTS, hint_words
 from ..core.vault.parser import BLOCK_ID, TASK_MARKS, blank_code_spans, blank_comments, blanked_links, visible_text
@@ -55,6 +55,7 @@ from ..core.vault.scope import PathScope, path_mentions, resolve_mentions
 from ..ports.store.base import MemoryFilter, Store
 from .edge_history import EdgeAt, EdgeHistory, states_of_heads
 from .closed_loops import ClosedLater
+from .context_budget import budget_needed, pack
 from .runtime import Runtime
 from .vault.decided_sources import pack_view
 from .world_items import NOT_IN_FORCE_FACTOR, claims_in_force, not_stated_again, world_in_scope, world_items
@@ -72,11 +73,6 @@ MAX_SKIPPED_REPORTED = 50
 # are weighed before the pack is packed) and every `budget_limit` was cut from a `--budget 1` pack's list
 _SKIP_TIERS = {"budget_limit": 0, "max_items": 0, "duplicate_of_item": 2, "covered_by_observation": 2,
                "deduped_by_world_state_assertion": 2}
-PER_SOURCE_FIRST_PASS = 2
-# a note's items past its first two compete at this share of their score: a third item of the note a prompt is about
-# (0.54) had waited for every item of other notes, and five link edges at 0.014 filled `max_items` before it
-SAME_SOURCE_FACTOR = 0.5
-MIN_TRUNCATED_TEXT = 80
 BUDGET_UNIT = "chars"
 METHOD = "mnemon_recall_rrf_beam"
 
@@ -576,82 +572,10 @@ def _head_states(store: Store, heads: Sequence[tuple[int, str, str, str, str]],
 
 
 # ── packing ────────────────────────────────────────────────────────────────────────────────────────────────────
-def _size(item: dict[str, Any]) -> int:
-    return len(str(item.get("title") or "")) + len(str(item.get("text") or ""))
-
-
-def _pack(ranked: list[dict[str, Any]], budget: int, max_items: int,
-          skipped: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
-    """Greedy by score, a note's items after its first `PER_SOURCE_FIRST_PASS` at `SAME_SOURCE_FACTOR` of theirs (so
-    one long note cannot fill the pack while other notes have items nearly as good). The items come back in
-    `ranked`'s order (score, then id), not in the order they were taken: read top to bottom, a later-taken item
-    above a better-scored one misstated the ranking."""
-    chosen: list[dict[str, Any]] = []
-    chosen_ids: set[str] = set()
-    used = 0
-    per_source: dict[str, int] = {}
-    refused: dict[str, str] = {}
-    waiting = list(ranked)
-
-    def standing(n: int) -> float:
-        src = str(waiting[n].get("source_path") or "")
-        more = bool(src) and per_source.get(src, 0) >= PER_SOURCE_FIRST_PASS
-        return float(waiting[n]["score"]) * (SAME_SOURCE_FACTOR if more else 1.0)
-
-    while waiting:
-        if len(chosen) >= max_items:
-            refused.update((item["id"], "max_items") for item in waiting)
-            break
-        # the best standing, the earliest of a tie: `ranked`'s order (score, then id)
-        item = waiting.pop(max(range(len(waiting)), key=lambda n: (standing(n), -n)))
-        size = _size(item)
-        room = budget - used
-        if size > room:
-            text_room = room - len(str(item.get("title") or "")) - 1
-            if item.get("item_type") == "memory" and text_room >= MIN_TRUNCATED_TEXT:
-                item = {**item, **_shortened(str(item["text"]), text_room, item), "truncated": True}
-                size = _size(item)
-            else:
-                refused[item["id"]] = "budget_limit"
-                continue
-        chosen.append(item)
-        chosen_ids.add(item["id"])
-        used += size
-        src = str(item.get("source_path") or "")
-        per_source[src] = per_source.get(src, 0) + 1
-    position: dict[str, int] = {}
-    for n, item in enumerate(ranked):
-        position.setdefault(item["id"], n)
-    chosen.sort(key=lambda item: position[item["id"]])  # (a truncated item is a copy: found by its id)
-    for item in ranked:
-        if item["id"] not in chosen_ids:
-            skipped.append({"id": item["id"], "kind": item.get("kind"), "title": excerpt(str(item.get("title")), 80),
-                            "score": item["score"], "truth_policy": item.get("truth_policy"),
-                            "reason": refused.get(item["id"], "budget_limit")})
-    return chosen, used
-
-
-def _budget_needed(ranked: list[dict[str, Any]]) -> int:
-    """The smallest budget with which `_pack` takes one of `ranked`: an item whole, or a memory cut to its title and
-    `MIN_TRUNCATED_TEXT` + 1 characters of text (the reason alone left the user to guess how much to ask for)."""
-    return min(min(_size(item), len(str(item.get("title") or "")) + 1 + MIN_TRUNCATED_TEXT)
-               if item.get("item_type") == "memory" else _size(item) for item in ranked)
-
-
-def _shortened(text: str, room: int, item: Mapping[str, Any]) -> dict[str, Any]:
-    """The item's `text` in `room` + 1 characters, each cut marked "…": the part holding its matched terms, and
-    its `text_line` moved to the line that part starts at."""
-    shown, start = marked_window_at(text, room, frozenset(item.get("matched_terms") or ()))
-    line, lines = item.get("text_line"), item.get("property_lines")
-    moved = {"text_line": lines[text.count("\n", 0, start)] if isinstance(lines, list) else
-             line + text.count("\n", 0, start)} if start and isinstance(line, int) else {}
-    return {"text": shown, **moved}
-
-
 def _pack_open_loops_checked(rt: Runtime, ranked: list[dict[str, Any]], budget: int, max_items: int,
                              skipped: list[dict[str, Any]],
                              as_of: datetime | None) -> tuple[list[dict[str, Any]], int]:
-    """`_pack`, with each open loop a later note closed (`app.closed_loops`) marked `closed_later_in` and ranked
+    """`context_budget.pack`, with each open loop a later note closed (`app.closed_loops`) marked `closed_later_in` and ranked
     ×0.25: what its note says, but not a loop for an agent to take up again. Asking costs a lookup an item, so only
     the items a pack would take are asked about, again until it takes none that was not: an item ranked down makes
     room for the ones below it."""
@@ -659,7 +583,7 @@ def _pack_open_loops_checked(rt: Runtime, ranked: list[dict[str, Any]], budget: 
     asked: set[str] = set()
     while True:
         passed_over: list[dict[str, Any]] = []
-        items, used = _pack(ranked, budget, max_items, passed_over)
+        items, used = pack(ranked, budget, max_items, passed_over)
         fresh = [i for i in items if i.get("item_type") == "memory" and i["id"] not in asked]
         if not fresh:
             skipped.extend(passed_over)
@@ -797,7 +721,7 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
                   "memories_recalled": len(outcome.results) if outcome else 0, "edges_considered": len(edge_items),
                   "killed_edges_excluded": killed, "world_items": len(world_rows)},
         "empty_reason": empty_reason,
-        **({"budget_needed": _budget_needed(ranked)} if empty_reason == "budget_too_small" else {}),
+        **({"budget_needed": budget_needed(ranked)} if empty_reason == "budget_too_small" else {}),
     }
     if explain:
         payload["explain"] = {"ranking": _explain_rows(items), "recall_trace": outcome.trace if outcome else []}
