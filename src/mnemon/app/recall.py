@@ -17,7 +17,9 @@ if TYPE_CHECKING:
     from ..ports.vector_index import QueryScores
 
 
-from ..core.entities import NamesInQuery, extract_entities, name_parts, names_in_query
+from ..core.entities import (
+    NAMES_ALSO_WORDS, NamesInQuery, extract_entities, lower_case_names, name_parts, names_in_query,
+)
 from ..core.errors import InvalidInput
 from ..core.graph import topo_order
 from ..core.intent import Intent, IntentDecision, detect_intent
@@ -139,11 +141,13 @@ def warn_on_vector_gaps(rt: Runtime, embedded_query: bool) -> None:
                            f"their similarity is 0, so recall by meaning misses them; {embed_all()} adds them")
 
 
-def _with_capitals(words: set[str]) -> set[str]:
+def _with_capitals(words: set[str], names: set[str]) -> set[str]:
     """A query's words also as a name would be written ("mira" → "Mira", "globex corp" → "Globex Corp"): agents
     often lower-case their questions, and the store keeps an entity as it was first written. Not upper case: "who"
-    must not become the WHO."""
-    return words | {w.capitalize() for w in words} | {w.title() for w in words}
+    must not become the WHO; nor a name that is an everyday word ("we mark it done"), unless among `names`, the
+    words the question gives a reason to read as one ("ask mark", "mark's")."""
+    asked = {w for w in words if w not in NAMES_ALSO_WORDS or w in names}
+    return words | {w.capitalize() for w in asked} | {w.title() for w in asked}
 
 
 # store path → (entities read, the last of them, their name parts): a snapshot's entity vocabulary only grows (its
@@ -433,7 +437,8 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     replay = Replay.of(store, full, as_of, rt.index.provider) if as_of is not None else None
     bound = replay.bound if replay is not None else None
     known: Callable[[set[str]], set[str]] = store.known_entities if replay is None else replay.known
-    q_entities = extract_entities(query, known=lambda words: known(_with_capitals(words)))
+    reasons = lower_case_names(query)
+    q_entities = extract_entities(query, known=lambda words: known(_with_capitals(words, reasons)))
     q_ent_norm = frozenset(e.lower() for e in q_entities)
     names = _names_asked(str(store.path), full, query)
     ent_groups = _entity_groups(q_ent_norm, names)

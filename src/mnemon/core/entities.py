@@ -188,10 +188,25 @@ _POSSESSIVE_END = re.compile(r"['’]s$")
 # and runs of 2..4 words inside one clause, for the names of several words a store knows ("Ana Lima", "staging
 # cluster", given once with --entities): a run never crosses punctuation ("Call Ana. Lima is a city")
 # A word in lower case is itself ("mark", "will"), except right after a word a person's name often follows ("ask bob",
-# "with alice", "cc: carol"): there it is also asked for as a name, capitalised, and taken only when the store knows it
+# "with alice", "cc: carol", "who is dana"): there it is also asked for as a name, capitalised, and taken only when
+# the store knows it
 # ((?i) for the cue made the scan twice as slow as naming its first letter's two cases)
-_NAME_CUE = re.compile(r"\b(?:[Aa]sk(?:ed|ing)?|[Ww]ith|[Ff]rom|[Tt]old|[Tt]ell|[Cc][Cc]|[Pp]ing(?:ed)?):?\s+"
-                       r"([a-z]{3,})(?:['’]s)?\b")
+_NAME_CUE = re.compile(r"\b(?:[Aa]sk(?:ed|ing)?|[Ww]ith|[Ff]rom|[Tt]old|[Tt]ell|[Cc][Cc]|[Pp]ing(?:ed)?"
+                       r"|[Ww]ho(?:\s+is|['’]s)):?\s+([a-z]{3,})(?:['’]s)?\b")
+# A possessive is a reason too, in a question: "what is on mark's plate"
+_POSSESSIVE_NAME = re.compile(r"\b([a-z]{3,})['’]s\b")
+# First names and surnames that are everyday words, in lower case mostly the word: a modal or verb ("will", "may",
+# "mark", "grant", "bob"), a month ("june"), a noun or adjective ("bill", "rose", "frank", "summer", "green"); not
+# words more often a topic than a person ("art", "love", "price"). A question that writes one in lower case asks
+# about the name only when it gives a reason (`lower_case_names`); its other lower-case words are asked for
+# capitalised too ("athena", "lighthouse", "mira"), as agents lower-case their questions
+NAMES_ALSO_WORDS = frozenset(
+    """will may mark bill pat bob frank grant rose june april august summer autumn winter dawn hope faith joy grace
+    rob rich sue jack ray guy chase drew gene max nick norm bud chip buck duke earl dean ken rusty sandy ruby amber
+    pearl jade ivy holly lily iris daisy heather violet olive hazel ginger penny robin jay brook reed glen dale cliff
+    heath lane wade miles hunter mason bishop spike rocky carol jean
+    green brown white black gray grey young long hall wood stone hill bell ward cook baker turner walker fisher
+    carter miller parker cooper porter knight banks ford fox wolf lamb""".split())
 _CLAUSE_BREAK = re.compile(r"[.,;:!?()\[\]{}\"“”«»/\n\t]+|\s[-–—]+\s")
 NAME_WORDS_MAX = 4
 
@@ -299,6 +314,12 @@ def extract_entities(text: str, known: KnownLookup | None = None,
     for _, value in sorted(spans, key=lambda s: s[0]):
         _add(out, seen, value)
     return out
+
+
+def lower_case_names(question: str) -> set[str]:
+    """The lower-case words `question` gives a reason to read as a name: right after a name cue ("ask mark", "who is
+    mark") or possessive ("mark's")."""
+    return {m.group(1) for pattern in (_NAME_CUE, _POSSESSIVE_NAME) for m in pattern.finditer(question)}
 
 
 def _stop_listed(word: str) -> bool:
@@ -458,7 +479,8 @@ def names_in_query(query: str, parts: Mapping[str, Sequence[str]]) -> NamesInQue
 
     A word counts whole: "Mira" names "Mira Chen", never "Miranda Lopez". Stopwords never do ("The Beatles" is not
     asked about by "the"), nor a lower-case word in a query that capitalises a word past its first: a query written
-    with capitals capitalises its names, while one in lower case ("Who is mira") may still name someone.
+    with capitals capitalises its names, while one in lower case ("Who is mira") may still name someone, though not
+    by an everyday word ("we mark it done") unless it gives a reason ("who is mark", "mark's").
 
     >>> parts = name_parts(["Mira Chen", "Mira Patel", "Miranda Lopez"])
     >>> names_in_query("who is Mira?", parts).partial
@@ -473,6 +495,7 @@ def names_in_query(query: str, parts: Mapping[str, Sequence[str]]) -> NamesInQue
         word = _POSSESSIVE.sub("", match.group())
         words.append((word.lower(), word[:1].isupper()))
     capitalised = any(upper for _, upper in words[1:])
+    reasons = lower_case_names(query)
     lowered = [w for w, _ in words]
     whole: dict[str, None] = {}
     covered: set[int] = set()
@@ -484,7 +507,8 @@ def names_in_query(query: str, parts: Mapping[str, Sequence[str]]) -> NamesInQue
                 covered.update(range(k, k + len(span)))
     partial: dict[tuple[str, ...], str] = {}
     for k, (word, upper) in enumerate(words):
-        if k in covered or word in STOPWORDS or (capitalised and not upper):
+        if k in covered or word in STOPWORDS or (capitalised and not upper) or (
+                not upper and word in NAMES_ALSO_WORDS and word not in reasons):
             continue
         names = tuple(parts.get(word, ()))
         if names and len(names) <= PARTIAL_NAME_MAX:
