@@ -85,9 +85,10 @@ def test_any_text_gives_unique_bounded_entities_found_in_the_text(text: str) -> 
 def test_dictionary_terms_match_the_whole_token_alternation() -> None:
     # the scan must find exactly what the plain regex alternation over the dictionary finds
     reference = re.compile(r"(?<![\w.+#-])(" + "|".join(sorted(map(re.escape, TECH_TERMS), key=len, reverse=True))
-                           + r")(?![\w+#]|\.\w)")
+                           + r")(?=(?:[0-9]++(?:\.[0-9]++)*+)?(?![\w+#]|\.\w))")
     tricky = ("Golang Redis. Node.js-Redis C++/Rust _Redis 9Redis é-Go Go. Go.x C#x C# GPT-4 Next.jsx vue.js Nginx+ "
-              "PyTorch#2 (Docker) dbt's uv-based über Kafka—Spark React.Native Vue.js. node.js NODE.JS").split()
+              "PyTorch#2 (Docker) dbt's uv-based über Kafka—Spark React.Native Vue.js. node.js NODE.JS "
+              "Python3.11 C++17 Go1.22.x Redis7.2-alpine Vue3x Java8. Neo4j5 Rust2024+").split()
     words = [*sorted(TECH_TERMS), *tricky, *(f"word{i}" for i in range(100))]
     separators = [" ", ", ", ". ", "-", "/", "\n", "(", ")", ".", "+", "#", "é", "_", "'", "—"]
     rng = random.Random(7)

@@ -148,13 +148,18 @@ TECH_TERMS = frozenset(
     Jira Figma Webpack Vite Bun Deno Node.js npm pip Poetry uv Cargo Bazel CMake Grafana Prometheus Sentry Datadog
     Supabase Firebase Stripe Tailwind WebAssembly WASM Markdown""".split()
 )
-# A dictionary term is a whole token: not preceded by [\w.+#-], not followed by [\w+#] or by "." and a word character;
-# the longest term that fits wins. Found by scanning runs of term characters and looking the run's prefixes up, which
-# matches exactly what the alternation `(?<![\w.+#-])(term|…)(?![\w+#]|\.\w)` would (tests/core compare them), at
-# the same speed, without compiling a 200-branch regex (~1.5 ms) in every process. Every term starts with an ASCII
-# letter, is at least two characters long and is made of [\w.+#-] only, so a run holds any term that starts there.
+# A dictionary term is a whole token: not preceded by [\w.+#-], not followed (past a version glued on) by [\w+#] or by
+# "." and a word character; the longest term that fits wins. Found by scanning runs of term characters and looking the
+# run's prefixes up, which matches exactly what the alternation `(?<![\w.+#-])(term|…)(?=VERSION?(?![\w+#]|\.\w))`
+# would (tests/core compare them), at the same speed, without compiling a 200-branch regex (~1.5 ms) in every process.
+# Every term starts with an ASCII letter, is at least two characters long and is made of [\w.+#-] only, so a run holds
+# any term that starts there.
 _TECH_RUN = re.compile(r"(?<![\w.+#-])[A-Za-z][\w.+#-]*")
 _TECH_STOP = re.compile(r"[\w+#]|\.\w")
+# A term may have its version glued on ("Python3.11", "C++17", "Go1.22"): it names the product as "Python 3.11" does
+_TECH_VERSION = re.compile(r"[0-9]++(?:\.[0-9]++)*+")
+# and so in lower case, taken when the store knows the term ("python3.11")
+_GLUED_VERSION = re.compile(r"(?<![\w.+#-])([A-Za-z]{2,})[0-9]++(?:\.[0-9]++)*+(?![\w+#]|\.\w)")
 _TECH_HEADS = frozenset(term[:2] for term in TECH_TERMS)
 _TECH_LENGTHS = sorted({len(term) for term in TECH_TERMS}, reverse=True)
 
@@ -168,10 +173,15 @@ def tech_terms(text: str) -> list[tuple[int, str]]:
             continue
         start = m.start()
         for n in _TECH_LENGTHS:
-            if n <= len(run) and run[:n] in TECH_TERMS and not _TECH_STOP.match(text, start + n):
+            if n <= len(run) and run[:n] in TECH_TERMS and not _TECH_STOP.match(text, _past_version(text, start + n)):
                 found.append((start, run[:n]))
                 break
     return found
+
+
+def _past_version(text: str, at: int) -> int:
+    version = _TECH_VERSION.match(text, at)
+    return version.end() if version else at
 
 
 # Candidates for the known-entity path: capitalised words (also without a possessive 's: "O'Brien's"), any ASCII
@@ -273,6 +283,7 @@ def extract_entities(text: str, known: KnownLookup | None = None,
         cands |= capitalised
         cands.update(_POSSESSIVE_END.sub("", word) for word in capitalised if _POSSESSIVE_END.search(word))
         cands |= word_runs(text, name_heads)
+        cands.update(m.group(1) for m in _GLUED_VERSION.finditer(text) if m.group(1).lower() in _TERM_BY_FOLD)
         cands -= {v for _, v in spans}
         cands -= _KINDS_AND_UNITS
         # an acronym the pattern found may be a known name written in capitals ("KAFKA" for "Kafka")
