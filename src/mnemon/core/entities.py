@@ -455,6 +455,9 @@ def merge_entities(provided: Iterable[str], extracted: Iterable[str], mode: str 
 # "src/app.py" or "GPT-4o" are not, so "node" or "app" never stands for them
 _NAME_PART = r"[^\W\d_]+(?:['’-][^\W\d_]+)*"
 _MULTIWORD_NAME = re.compile(rf"{_NAME_PART}(?:\s+{_NAME_PART})+")
+# and a handle is made of words ("@dana", "@dana.reyes"): a first name asks about it beside the names it is a word of
+_NAME_HANDLE = re.compile(r"@([^\W\d_]+(?:[._-][^\W\d_]+)*)")
+_HANDLE_JOINS = re.compile(r"[._-]")
 _NAME_WORD = re.compile(_NAME_PART)
 _POSSESSIVE = re.compile(r"['’]s$")
 # a word that is part of more names than this is a common word ("Team", "New", "Group"), not someone's name
@@ -462,19 +465,25 @@ PARTIAL_NAME_MAX = 5
 
 
 def name_parts(entities: Iterable[str]) -> dict[str, tuple[str, ...]]:
-    """Each word of the multi-word names among `entities` (lower-cased, as recall compares entities) → those names.
+    """Each word of the multi-word names and handles among `entities` (lower-cased, as recall compares entities) →
+    those names.
 
-    >>> name_parts(["Mira Chen", "Miranda Lopez", "Node.js", "Kafka"])["mira"]
-    ('mira chen',)
+    >>> name_parts(["Mira Chen", "Miranda Lopez", "Node.js", "Kafka", "@mira"])["mira"]
+    ('mira chen', '@mira')
     >>> "js" in name_parts(["Node.js"])
     False
     """
     index: dict[str, list[str]] = {}
     for entity in entities:
-        if " " not in entity or not _MULTIWORD_NAME.fullmatch(entity):
+        handle = _NAME_HANDLE.fullmatch(entity) if entity[:1] == "@" else None
+        if handle is not None:
+            name, words = entity.lower(), _HANDLE_JOINS.split(handle.group(1).lower())
+        elif " " in entity and _MULTIWORD_NAME.fullmatch(entity):
+            name = " ".join(entity.lower().split())
+            words = name.split()
+        else:
             continue
-        name = " ".join(entity.lower().split())
-        for part in dict.fromkeys(name.split()):
+        for part in dict.fromkeys(words):
             index.setdefault(part, []).append(name)
     return {part: tuple(dict.fromkeys(names)) for part, names in index.items()}
 
@@ -522,6 +531,7 @@ def names_in_query(query: str, parts: Mapping[str, Sequence[str]]) -> NamesInQue
                 not upper and word in NAMES_ALSO_WORDS and word not in reasons):
             continue
         names = tuple(parts.get(word, ()))
-        if names and len(names) <= PARTIAL_NAME_MAX:
+        # (a handle's word alone is no name: "which channel" asks about no "@channel")
+        if names and len(names) <= PARTIAL_NAME_MAX and not all(n.startswith("@") for n in names):
             partial.setdefault(names, word)  # "Mira … Chen" apart still asks about "Mira Chen" once
     return NamesInQuery(tuple(whole), tuple((word, names) for names, word in partial.items()))
