@@ -81,13 +81,24 @@ def test_the_name_index_grown_with_the_vocabulary_is_the_one_built_whole(vocab: 
                                                                          other: bool) -> None:
     """A store's entity vocabulary only grows between snapshots; the index is extended, never rebuilt — and a
     vocabulary that is not the one read before (a rebuilt graph) starts over."""
-    from mnemon.app import recall
+    from mnemon.app import recall_names as recall
 
     path = f"store-{id(vocab)}"
-    recall._NAME_PARTS.pop(path, None)
+    recall.NAME_PARTS_CACHE.pop(path, None)
     for cut in [*sorted(cuts), len(vocab)]:
-        assert recall._name_parts_of(path, vocab[:cut]) == name_parts(vocab[:cut])
+        assert recall.name_parts_of(path, vocab[:cut]) == name_parts(vocab[:cut])
     if other:
         rebuilt = ["Zed Quinn", *vocab[:3]]
-        assert recall._name_parts_of(path, rebuilt) == name_parts(rebuilt)
-    recall._NAME_PARTS.pop(path, None)
+        assert recall.name_parts_of(path, rebuilt) == name_parts(rebuilt)
+    recall.NAME_PARTS_CACHE.pop(path, None)
+
+
+def test_a_rebuilt_vocabulary_holding_the_last_name_read_at_its_place_is_read_whole() -> None:
+    from mnemon.app import recall_names
+
+    path = "store-rebuilt-same-last"
+    recall_names.NAME_PARTS_CACHE.pop(path, None)
+    recall_names.name_parts_of(path, ["Ana Lopez", "Mira Chen"])
+    rebuilt = ["Zed Quinn", "Mira Chen", "Bo Li"]  # "Mira Chen" again second: once taken for the same vocabulary
+    assert recall_names.name_parts_of(path, rebuilt) == name_parts(rebuilt)
+    recall_names.NAME_PARTS_CACHE.pop(path, None)

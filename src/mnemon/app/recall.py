@@ -17,9 +17,7 @@ if TYPE_CHECKING:
     from ..ports.vector_index import QueryScores
 
 
-from ..core.entities import (
-    NAMES_ALSO_WORDS, NamesInQuery, extract_entities, lower_case_names, name_parts, names_in_query,
-)
+from ..core.entities import extract_entities, lower_case_names
 from ..core.errors import InvalidInput
 from ..core.graph import topo_order
 from ..core.intent import Intent, IntentDecision, detect_intent
@@ -41,6 +39,7 @@ from ..ports.store.base import MemoryFilter, Store
 from ..ports.graph_index import GraphSnapshot
 from .access import record_access
 from .array_sets import contains
+from .recall_names import entity_groups, grouped_entity_signal, names_asked, with_capitals
 from .recall_properties import demote_name_only_properties
 from .recall_graph import (
     ArrayBeam, PositionSimilarities, VectorRows, beam_arrays, class_weights, combine_array, entity_signal_of,
@@ -139,69 +138,6 @@ def warn_on_vector_gaps(rt: Runtime, embedded_query: bool) -> None:
     elif embedded_query and total > embedded:  # (the query had no vector: a warning already says why)
         rt.warnings.append(f"{total - embedded} of {total} memories have no vector from {rt.provider.identity()}: "
                            f"their similarity is 0, so recall by meaning misses them; {embed_all()} adds them")
-
-
-def _with_capitals(words: set[str], names: set[str]) -> set[str]:
-    """A query's words also as a name would be written ("mira" → "Mira", "globex corp" → "Globex Corp"): agents
-    often lower-case their questions, and the store keeps an entity as it was first written. Not upper case: "who"
-    must not become the WHO; nor a name that is an everyday word ("we mark it done"), unless among `names`, the
-    words the question gives a reason to read as one ("ask mark", "mark's")."""
-    asked = {w for w in words if w not in NAMES_ALSO_WORDS or w in names}
-    return words | {w.capitalize() for w in asked} | {w.title() for w in asked}
-
-
-# store path → (entities read, the last of them, their name parts): a snapshot's entity vocabulary only grows (its
-# codes stay valid), so the next snapshot of a store — one per write — extends the index instead of rebuilding it
-# (≈ 0.3 s at 50k multi-word names, once per process)
-_NAME_PARTS: dict[str, tuple[int, str, dict[str, tuple[str, ...]]]] = {}
-
-
-def _names_asked(store_path: str, snap: GraphSnapshot, query: str) -> NamesInQuery:
-    """The multi-word entities of the graph ("Mira Chen") that `query` names in full or by one of their words ("who
-    is Mira"): the store knows an entity only by its whole name, so a first name alone found none of its memories."""
-    parts = snap.memo.get("name_parts")
-    if parts is None:
-        parts = snap.memo["name_parts"] = _name_parts_of(store_path, snap.entity_vocab)
-    return names_in_query(query, parts)
-
-
-def _name_parts_of(store_path: str, vocab: list[str]) -> dict[str, tuple[str, ...]]:
-    read, last, parts = _NAME_PARTS.get(store_path, (0, "", {}))
-    if not 0 < read <= len(vocab) or vocab[read - 1] != last:  # another vocabulary (a rebuilt graph): start over
-        read, parts = 0, {}
-    if read < len(vocab):
-        parts = dict(parts)  # (an older snapshot may still hold the one it built)
-        for part, names in name_parts(vocab[read:]).items():
-            parts[part] = tuple(dict.fromkeys((*parts.get(part, ()), *names)))
-        _NAME_PARTS[store_path] = (len(vocab), vocab[-1], parts)
-    return parts
-
-
-def _entity_groups(exact: frozenset[str], names: NamesInQuery) -> list[frozenset[str]] | None:
-    """The query's entities as groups of lower-cased names, one group per entity asked about: a memory matches a
-    group by holding any of its names ("Mira" asks about "Mira Chen" or "Mira Patel", not both). None without
-    names found in part or in full: each entity is then its own group, the signal as it always was."""
-    if not names.whole and not names.partial:
-        return None
-    singles: dict[str, frozenset[str]] = {e: frozenset((e,)) for e in sorted(exact)}
-    for name in names.whole:  # its words that are entities themselves ("Chen") ask about the same one
-        words = [w for w in name.split() if w in singles]
-        for word in words:
-            del singles[word]
-        singles[name] = frozenset((name, *words))
-    partial = []
-    for word, full_names in names.partial:  # "Mira", an entity too, asks about itself or "Mira Chen"
-        own = singles.pop(word, None)
-        partial.append(frozenset((word, *full_names)) if own is not None else frozenset(full_names))
-    return [*singles.values(), *partial]
-
-
-def _grouped_entity_signal(snap: GraphSnapshot, groups: list[frozenset[str]], nodes: np.ndarray) -> np.ndarray:
-    """The share of `groups` each node holds a name of."""
-    held = np.zeros(len(nodes), dtype=np.float64)
-    for group in groups:
-        held += entity_signal_of(snap, group, nodes) > 0
-    return held / float(max(1, len(groups)))
 
 
 def _untimed_sources(snap: GraphSnapshot) -> set[int]:
@@ -438,10 +374,10 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     bound = replay.bound if replay is not None else None
     known: Callable[[set[str]], set[str]] = store.known_entities if replay is None else replay.known
     reasons = lower_case_names(query)
-    q_entities = extract_entities(query, known=lambda words: known(_with_capitals(words, reasons)))
+    q_entities = extract_entities(query, known=lambda words: known(with_capitals(words, reasons)))
     q_ent_norm = frozenset(e.lower() for e in q_entities)
-    names = _names_asked(str(store.path), full, query)
-    ent_groups = _entity_groups(q_ent_norm, names)
+    names = names_asked(str(store.path), full, query)
+    ent_groups = entity_groups(q_ent_norm, names)
     if ent_groups is not None:  # the names as the store spells them: it knows entities as first written
         named = {n for group in ent_groups for n in group} - q_ent_norm
         q_entities = list(dict.fromkeys([*q_entities, *sorted(known({s for n in named for s in (n, n.title())}))]))
@@ -562,7 +498,7 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     in_period = _in_period(snap, cand, own)
     kw = _with_period_words(keyword_signal_of(snap, q_weights, cand), snap, cand, in_period, period_words, q_weights)
     ent = (entity_signal_of(snap, q_ent_norm, cand) if ent_groups is None
-           else _grouped_entity_signal(snap, ent_groups, cand))
+           else grouped_entity_signal(snap, ent_groups, cand))
     sim = np.maximum(0.0, sims[cand]) if scores is not None else np.zeros(len(cand_l))
     rel = relevance_array(kw, sim, scores is not None)
     # what the neighbourhood says of each candidate: its best neighbour's vouching or the beam's best path to it
