@@ -9,7 +9,9 @@ an edge the note's reader never sees. Content after a blank line inside a ``<div
 
 A block may open inside block quotes and one list item (``> <div>``, ``- <div>``, ``> - <div>``): CommonMark's
 container blocks. It then also ends where they do, at a line without the quote's markers or not indented into the
-item (an HTML block has no lazy continuation). A list item indented four spaces or more is not looked at.
+item (an HTML block has no lazy continuation). A line indented four spaces or more opens one only inside a list
+item whose content it is indented at most three spaces past (`_Items`): ``- item`` over a blank line and
+``    <div>`` is the item's ``  <div>``; elsewhere it is a paragraph's text or code.
 
 Comments are the comment pass's (`parser.blank_comments`): blocks are looked for in the lines it left, so a tag a
 comment holds opens none, while a line a comment fills is no blank line ending one.
@@ -22,9 +24,9 @@ from typing import Sequence
 
 from mnemon.core.vault.model import ParseWarning
 
-# a line that may open an HTML block, at the margin or inside block quotes and a list item: the note is searched
-# for these, so a note without one costs one scan ('>' and '[ \t]' never compete, so a line of them is linear)
-_OPENER = re.compile(r"\n {0,3}(?:>[ \t]*)*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?<")
+# a line that may open an HTML block, at the margin, inside block quotes and a list item, or indented into an item
+# (`_Items` decides past three spaces): the note is searched for these, so a note without one costs one scan ('>' and '[ \t]' never compete, so a line of them is linear)
+_OPENER = re.compile(r"\n[ \t]*(?:>[ \t]*)*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?<")
 # what a line's container blocks take before an HTML block: quote markers (each may take one space), then a list
 # marker and its 1-4 spaces, or up to 3 spaces (more is code); group 1 the quotes, group 2 the marker
 _CONTAINERS = re.compile(r"((?:(?: {0,3}>)+[ \t]?)?)(?:( {0,3}(?:[-*+]|\d{1,9}[.)]) {1,4})| {0,3})<")
@@ -41,6 +43,12 @@ _LONE_TAG = re.compile(
     r"(?:<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][\w.:-]*(?:[ \t]*=[ \t]*(?:[^\s\"'=<>`]+|'[^'\n]*'|\"[^\"\n]*\"))?)*"
     r"[ \t]*/?>|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*")
 _HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+# a list item's marker after its line's indentation (tabs expanded); a nested item opening with a tag
+_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?= |$)")
+_MARKER_BEFORE_TAG = re.compile(r"(?:[-*+]|\d{1,9}[.)]) {1,4}<")
+# a line that ends the items it is not indented into even with no blank line before it, as a paragraph's line does
+# not: a heading, a quote, a fence, a thematic break (which is no item, though "* * *" looks like one)
+_ENDS_ITEM = re.compile(r"#{1,6}(?:[ \t]|$)|>|```|~~~|([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 
 
 def html_block_lines(prose: str, coded: Sequence[str]) -> tuple[list[int], ParseWarning | None]:
@@ -56,17 +64,23 @@ def html_block_lines(prose: str, coded: Sequence[str]) -> tuple[list[int], Parse
     found: list[int] = []
     warning = None
     line, counted, end = -1, 0, 0
+    items = _Items(coded)
     for opener in itertools.chain((first,), openers):
         line += padded.count("\n", counted, opener.start() + 1)
         counted = opener.start() + 1
         if line < end:
             continue  # inside the block just passed
         containers = _CONTAINERS.match(shown[line])
-        if containers is None:
+        if containers is not None:
+            text = shown[line][containers.end() - 1:]
+            quoted = containers.group(1).count(">")
+            item = len(containers.group(2) or "")
+            lone_opens = bool(item) or _after_block(coded, line, quoted)
+        elif (in_item := items.opener(line, shown[line])) is not None:
+            text, item, lone_opens = in_item
+            quoted = 0
+        else:
             continue
-        text = shown[line][containers.end() - 1:]
-        quoted = containers.group(1).count(">")
-        item = len(containers.group(2) or "")
         if raw := _RAW.match(text):
             end = line + 1
             closed = _RAW_END.search(text, raw.end()) if "</" in text else None
@@ -85,7 +99,7 @@ def html_block_lines(prose: str, coded: Sequence[str]) -> tuple[list[int], Parse
                 if not any(shown[index].strip() for index in range(end, len(shown))):
                     message = f"<{raw.group(1).lower()}> never closed; the rest is HTML"
                     warning = ParseWarning("unclosed_html_block", message, line + 1)
-        elif _BLOCK.match(text) or (_LONE_TAG.fullmatch(text) and (item or _after_block(coded, line, quoted))):
+        elif _BLOCK.match(text) or (lone_opens and _LONE_TAG.fullmatch(text)):
             end = line + 1
             while end < len(coded) and _contains(coded, end, quoted, item):
                 end += 1
@@ -125,3 +139,53 @@ def _after_block(coded: Sequence[str], line: int, quoted: int) -> bool:
             return True  # (the quote starts on `line`, and a paragraph it interrupts is outside it)
         above = above[quotes.end():]
     return not above.strip() or bool(_HEADING.match(above))
+
+
+class _Items:
+    """The list items open at each line of a note (its lines with code emptied), read forward once as the openers
+    below ask: each item's content column, outermost first. A block quote's items are not followed."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self.lines = lines
+        self.read = 0
+        self.open: list[int] = []
+        self.after_blank = True
+
+    def opener(self, at: int, line: str) -> tuple[str, int, bool] | None:
+        """For line `at` (`line` as shown), indented four columns or more and starting (after the indentation and
+        maybe a list marker) with '<': its text from the '<' on, the content column of the list item a block it
+        opens is in, and whether a lone tag may open one (no paragraph goes on above it); None when it is in no
+        item, or indented four columns or more into one (the item's indented code)."""
+        body = line.lstrip(" \t")
+        indent = line[:len(line) - len(body)]
+        lead = len(indent.expandtabs(4)) if "\t" in indent else len(indent)
+        if lead < 4 or not body.startswith("<") and _MARKER_BEFORE_TAG.match(body) is None:
+            return None  # (a quote's line: `_CONTAINERS` reads it, or nothing does)
+        while self.read < at:
+            self._next(self.lines[self.read])
+            self.read += 1
+        holder = next((column for column in reversed(self.open) if column <= lead), None)
+        if holder is None or lead - holder > 3:
+            return None
+        nested = _MARKER_BEFORE_TAG.match(body)
+        if nested is not None:  # (a nested item opening with the tag: the block is in that item)
+            return body[nested.end() - 1:], lead + nested.end() - 1, True
+        return body, holder, self.after_blank
+
+    def _next(self, line: str) -> None:
+        if not line.strip():
+            self.after_blank = True
+            return
+        expanded = line.expandtabs(4) if "\t" in line else line
+        body = expanded.lstrip(" ")
+        lead = len(expanded) - len(body)
+        ends = _ENDS_ITEM.match(body)
+        marker = None if ends else _MARKER.match(body)
+        if marker is not None or ends is not None or self.after_blank:  # (else a paragraph's line, maybe lazy)
+            while self.open and self.open[-1] > lead:
+                self.open.pop()
+        if marker is not None:
+            spaces = len(body) - marker.end() - len(body[marker.end():].lstrip(" "))
+            self.open.append(lead + marker.end() + (spaces if 1 <= spaces <= 4 and body.strip() != marker.group(0)
+                                                    else 1))
+        self.after_blank = False
