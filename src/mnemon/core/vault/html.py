@@ -25,7 +25,8 @@ from typing import Sequence
 from mnemon.core.vault.model import ParseWarning
 
 # a line that may open an HTML block, at the margin, inside block quotes and a list item, or indented into an item
-# (`_Items` decides past three spaces): the note is searched for these, so a note without one costs one scan ('>' and '[ \t]' never compete, so a line of them is linear)
+# (`_Items` decides past three spaces): the note is searched for these, so a note without one costs one scan ('>'
+# and '[ \t]' never compete, so a line of them is linear)
 _OPENER = re.compile(r"\n[ \t]*(?:>[ \t]*)*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?<")
 # what a line's container blocks take before an HTML block: quote markers (each may take one space), then a list
 # marker and its 1-4 spaces, or up to 3 spaces (more is code); group 1 the quotes, group 2 the marker
