@@ -1,4 +1,5 @@
-"""Date phrases Mneme recognises: ``YYYY-MM-DD``, ``D Mon YYYY`` and ``Mon D`` — plus ``Mon D, YYYY``.
+"""Date phrases Mneme recognises: ``YYYY-MM-DD``, ``D Mon YYYY`` and ``Mon D`` — plus ``Mon D, YYYY``, ``the Dth of
+Mon YYYY`` and numeric dates with slashes or dots (`_NUMERIC_TAIL`).
 
 Fixes over the reference: impossible dates (2024-02-30) are rejected instead of becoming date nodes, and a
 yearless ``Mon D`` is kept yearless (``year=None``) rather than silently assigned the current year or a
@@ -30,10 +31,14 @@ _MONTH_WORD = (
 # makes Python's regex engine try every position of the note, which dominated ingest time.
 # A trailing "T10:00" (ISO datetime) or "-meeting" (daily-note names) still counts; "2024-01-05-7" does not.
 _ISO_TAIL = re.compile(r"-(\d\d)-(\d\d)(?!\d|-\d)")
+_ORDINAL = r"(?:(?:st|nd|rd|th)[ \t]+of|st|nd|rd|th)?"  # ("the 5th of March 2024": "of" after an ordinal only)
 _DAY_MONTH_YEAR = re.compile(
-    rf"(\d{{1,2}})(?:st|nd|rd|th)?[ \t]+({_MONTH_WORD})\.?,?[ \t]+(\d{{4}})(?!\w)", re.IGNORECASE
+    rf"(\d{{1,2}}){_ORDINAL}[ \t]+({_MONTH_WORD})\.?,?[ \t]+(\d{{4}})(?!\w)", re.IGNORECASE
 )
-_DAY_BEFORE_MONTH = re.compile(r"(?<![\w])\d{1,2}(?:st|nd|rd|th)?[ \t]+$", re.IGNORECASE)
+_DAY_BEFORE_MONTH = re.compile(rf"(?<![\w])\d{{1,2}}{_ORDINAL}[ \t]+$", re.IGNORECASE)
+# A numeric date with '/' or '.' between its parts (ISO's '-' is `_ISO_TAIL`'s), found from its first separator:
+# what comes before it is read by `_numeric_date`. Not followed by another part: "10.12.2024.1" is a version.
+_NUMERIC_TAIL = re.compile(r"([/.])(\d{1,2})\1(\d{4}|\d{1,2})(?!\d|[/.-]\d)")
 _MONTH_DAY_YEAR = re.compile(
     rf"({_MONTH_WORD})\.?[ \t]+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?[ \t]+(\d{{4}}))?(?![\w:])", re.IGNORECASE
 )
@@ -57,7 +62,7 @@ def _is_valid(year: int | None, month: int, day: int) -> bool:
 
 def _month_at(text: str, at: int, found: list[tuple[int, str, int | None, int, int]], claim: Callable[[int, int], bool]) -> None:
     """Try "D Mon YYYY" ending and "Mon D[, YYYY]" starting at the month word found at `at`."""
-    before = _DAY_BEFORE_MONTH.search(text, max(0, at - 12), at)
+    before = _DAY_BEFORE_MONTH.search(text, max(0, at - 16), at)
     if before:
         match = _DAY_MONTH_YEAR.match(text, before.start())
         if match:
@@ -75,6 +80,32 @@ def _month_at(text: str, at: int, found: list[tuple[int, str, int | None, int, i
     month, day = _month_number(month_word), int(day_s)
     if _is_valid(year, month, day) and claim(match.start(), match.end()):
         found.append((match.start(), match.group(0), year, month, day))
+
+
+def _numeric_date(text: str, tail: re.Match[str]) -> tuple[int, int, int, int] | None:
+    """(start, year, month, day) of the numeric date whose first separator `tail` matched, or None when it names no
+    day for certain. The order is read where it cannot be mistaken, as the month-name forms are: year first is year,
+    month, day, as ISO (dotted, with two-digit parts, as a version rarely has them: "2024.03.05" but not
+    "2024.3.5"); year last with dots is day first, as every locale writing dates with dots reads them; with slashes
+    it is day first in some and month first in others, so it is read only when one order is impossible
+    ("25/03/2024") or both agree ("05/05/2024"): a day guessed wrong is worse than none."""
+    start = at = tail.start()
+    while start > 0 and at - start < 5 and "0" <= text[start - 1] <= "9":
+        start -= 1
+    if start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_.-/"):
+        return None  # ("v1.2.2024", "docs/2024/03/05", "1.05.03.2024")
+    separator, middle, last = tail.group(1), tail.group(2), tail.group(3)
+    if at - start == 4 and len(last) <= 2:
+        if separator == "." and len(middle) + len(last) < 4:
+            return None
+        return start, int(text[start:at]), int(middle), int(last)
+    if not 1 <= at - start <= 2 or len(last) != 4:
+        return None
+    first, second = int(text[start:at]), int(middle)
+    if separator == "/" and first != second and max(first, second) <= 12:
+        return None
+    day, month = (second, first) if separator == "/" and second > 12 else (first, second)
+    return start, int(last), month, day
 
 
 def date_spans(text: str) -> list[tuple[int, str, int | None, int, int]]:
@@ -107,6 +138,13 @@ def date_spans(text: str) -> list[tuple[int, str, int | None, int, int]]:
             year, month, day = int(text[start:position]), int(match.group(1)), int(match.group(2))
             if _is_valid(year, month, day) and claim(start, match.end()):
                 found.append((start, text[start:match.end()], year, month, day))
+    if "/" in text or "." in text:
+        for tail in _NUMERIC_TAIL.finditer(text, 1):
+            numeric = _numeric_date(text, tail)
+            if numeric is not None:
+                start, year, month, day = numeric
+                if _is_valid(year, month, day) and claim(start, tail.end()):
+                    found.append((start, text[start:tail.end()], year, month, day))
     lowered = text.lower()
     for prefix in _MONTH_PREFIXES:
         at = lowered.find(prefix)
