@@ -2,7 +2,8 @@
 
 Mneme ignored front matter entirely (its ``title:`` lines even became bullets/headings noise). Here it is
 parsed with a safe loader and never raises: malformed YAML, a non-mapping document or an unterminated block
-become `ParseWarning`s and the note is still parsed. ``raw`` is made JSON-safe (dates → ISO strings, keys →
+become `ParseWarning`s and the note is still parsed; a block YAML reads as a list or as text is no front matter
+(its lines are the note's text). ``raw`` is made JSON-safe (dates → ISO strings, keys →
 strings) and bounded, because YAML aliases can expand a tiny block into an enormous tree.
 """
 from __future__ import annotations
@@ -196,6 +197,18 @@ def _property_lines(lines: Sequence[str], closing: int, raw: Mapping[str, Any]) 
     return tuple(said)
 
 
+def _shape(loaded: Any) -> str:
+    if isinstance(loaded, list):
+        return "a list"
+    if isinstance(loaded, bool):
+        return "true or false"
+    if isinstance(loaded, (int, float)):
+        return "a number"
+    if isinstance(loaded, (_dt.date, _dt.time)):
+        return "a date"
+    return "text"
+
+
 def split_front_matter(lines: Sequence[str]) -> tuple[FrontMatter | None, int, list[ParseWarning]]:
     """Return (front matter, index of the first body line, warnings) for the note's lines."""
     if not lines or lines[0].rstrip() not in _OPENERS:
@@ -226,9 +239,9 @@ def split_front_matter(lines: Sequence[str]) -> tuple[FrontMatter | None, int, l
         if budget.exhausted:
             warnings.append(ParseWarning("front_matter_truncated", "front matter too large; values truncated", 1))
     elif loaded is not None:
-        warnings.append(
-            ParseWarning("front_matter_not_mapping", f"front matter is a {type(loaded).__name__}, not a mapping", 1)
-        )
+        # (a thematic break over a paragraph, say: CommonMark renders its lines, and they were dropped from the note)
+        return None, 0, [ParseWarning("front_matter_not_mapping", f"the '---' block at the top is {_shape(loaded)},"
+                                      " not key: value properties: read as the note's text", 1)]
     title = _scalar_text(raw.get("title"))
     aliases = tuple(dict.fromkeys(_string_list(raw.get("aliases", raw.get("alias")))))
     tags = _tags(raw.get("tags", raw.get("tag")))
