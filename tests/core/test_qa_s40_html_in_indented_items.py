@@ -78,3 +78,26 @@ def test_ingest_makes_no_open_loop_or_edge_from_it(cli_run: Callable[..., tuple[
     code, shown = cli_run(["show", "note:Q.md"])
     assert code == 0
     assert sorted({edge["edge_type"] for edge in shown["edges"]}) == ["has_section"]
+
+
+def test_an_item_s_marker_inside_a_block_is_the_block_s_text() -> None:
+    # '  - <span>' is the '<table>' block's text, no nested item: the '<details>' below is item one's, and ends where
+    # it does ('- words' was hidden in it)
+    assert _links("- <table>\n  - <span>\n\n   <details>\n- words [[Shown]]\n") == ["Shown"]
+    assert _links("-   </pre>\n      <span>\n    1. </div>\n\n        <table>\n       - words [[Shown]]\n") == [
+        "Shown"]
+
+
+def test_a_lone_tag_right_below_a_block_opens_one() -> None:
+    # (no paragraph is open below an HTML block, so the lone tag is not a paragraph's text)
+    assert _links("10. <pre>\n       </pre>\n       <span>\n    10. <span> [[Hidden]]\n") == []
+    assert _links("<pre>\nx\n</pre>\n<span>\n[[Hidden]]\n") == []
+
+
+def test_a_line_below_a_block_is_no_lazy_continuation_of_a_nested_item() -> None:
+    assert _links("- <details>\n\n  1. <pre>\n  words [[Shown]]\n      </div> [[Continued]]\n") == [
+        "Shown", "Continued"]
+
+
+def test_a_marker_past_every_item_s_content_is_no_item() -> None:
+    assert _links("> text\n    * text\n      * <details> [[Continued]]\n") == ["Continued"]

@@ -11,7 +11,8 @@ A block may open inside block quotes and one list item (``> <div>``, ``- <div>``
 container blocks. It then also ends where they do, at a line without the quote's markers or not indented into the
 item (an HTML block has no lazy continuation). A line indented four spaces or more opens one only inside a list
 item whose content it is indented at most three spaces past (`_Items`): ``- item`` over a blank line and
-``    <div>`` is the item's ``  <div>``; elsewhere it is a paragraph's text or code.
+``    <div>`` is the item's ``  <div>``; elsewhere it is a paragraph's text or code. A block indented into an item
+ends where the item does, and a list marker inside a block is its text.
 
 Comments are the comment pass's (`parser.blank_comments`): blocks are looked for in the lines it left, so a tag a
 comment holds opens none, while a line a comment fills is no blank line ending one.
@@ -76,9 +77,13 @@ def html_block_lines(prose: str, coded: Sequence[str]) -> tuple[list[int], Parse
             text = shown[line][containers.end() - 1:]
             quoted = containers.group(1).count(">")
             item = len(containers.group(2) or "")
-            lone_opens = bool(item) or _after_block(coded, line, quoted)
+            # (a lone tag first in an item, or right below a block just ended, follows no paragraph)
+            lone_opens = bool(item) or end == line or _after_block(coded, line, quoted)
+            if not quoted and not item and containers.end() > 1:  # indented 1-3 columns: maybe into an item
+                item = items.holder(line, containers.end() - 1) or 0
         elif (in_item := items.opener(line, shown[line])) is not None:
             text, item, lone_opens = in_item
+            lone_opens = lone_opens or end == line
             quoted = 0
         else:
             continue
@@ -107,6 +112,7 @@ def html_block_lines(prose: str, coded: Sequence[str]) -> tuple[list[int], Parse
         else:
             continue
         found.extend(range(line, end))
+        items.blocks.append((line, end))
     return found, warning
 
 
@@ -144,13 +150,25 @@ def _after_block(coded: Sequence[str], line: int, quoted: int) -> bool:
 
 class _Items:
     """The list items open at each line of a note (its lines with code emptied), read forward once as the openers
-    below ask: each item's content column, outermost first. A block quote's items are not followed."""
+    ask: each item's content column, outermost first. A line inside an HTML block found above (`blocks`: (first
+    line, end), in order) is its text, no item's marker, and the line below one is no lazy continuation; a block
+    quote's items are not followed."""
 
     def __init__(self, lines: Sequence[str]) -> None:
         self.lines = lines
-        self.read = 0
+        self.blocks: list[tuple[int, int]] = []
+        self.read = self.next_block = 0
         self.open: list[int] = []
         self.after_blank = True
+        self.after_block = False
+
+    def holder(self, at: int, lead: int) -> int | None:
+        """The content column of the innermost list item open at line `at` that a line indented `lead` columns is
+        in, or None."""
+        while self.read < at:
+            self._next(self.read)
+            self.read += 1
+        return next((column for column in reversed(self.open) if column <= lead), None)
 
     def opener(self, at: int, line: str) -> tuple[str, int, bool] | None:
         """For line `at` (`line` as shown), indented four columns or more and starting (after the indentation and
@@ -162,10 +180,7 @@ class _Items:
         lead = len(indent.expandtabs(4)) if "\t" in indent else len(indent)
         if lead < 4 or not body.startswith("<") and _MARKER_BEFORE_TAG.match(body) is None:
             return None  # (a quote's line: `_CONTAINERS` reads it, or nothing does)
-        while self.read < at:
-            self._next(self.lines[self.read])
-            self.read += 1
-        holder = next((column for column in reversed(self.open) if column <= lead), None)
+        holder = self.holder(at, lead)
         if holder is None or lead - holder > 3:
             return None
         nested = _MARKER_BEFORE_TAG.match(body)
@@ -173,20 +188,27 @@ class _Items:
             return body[nested.end() - 1:], lead + nested.end() - 1, True
         return body, holder, self.after_blank
 
-    def _next(self, line: str) -> None:
-        if not line.strip():
-            self.after_blank = True
-            return
+    def _next(self, index: int) -> None:
+        line = self.lines[index]
+        after_blank, after_block = self.after_blank, self.after_block
+        self.after_blank = not line.strip()
+        while self.next_block < len(self.blocks) and self.blocks[self.next_block][1] <= index:
+            self.next_block += 1
+        block = self.blocks[self.next_block] if self.next_block < len(self.blocks) else (-1, -1)
+        self.after_block = block[0] <= index < block[1]
+        if self.after_blank or block[0] < index < block[1]:
+            return  # ("- x" inside a '<div>' block is its text)
         expanded = line.expandtabs(4) if "\t" in line else line
         body = expanded.lstrip(" ")
         lead = len(expanded) - len(body)
         ends = _ENDS_ITEM.match(body)
         marker = None if ends else _MARKER.match(body)
-        if marker is not None or ends is not None or self.after_blank:  # (else a paragraph's line, maybe lazy)
-            while self.open and self.open[-1] > lead:
+        if marker is not None and lead - next((column for column in reversed(self.open) if column <= lead), 0) > 3:
+            marker = None  # (indented four columns past any item: code, or a paragraph's text)
+        if marker is not None or ends is not None or after_blank or after_block:
+            while self.open and self.open[-1] > lead:  # (else a paragraph's line, maybe lazy)
                 self.open.pop()
         if marker is not None:
             spaces = len(body) - marker.end() - len(body[marker.end():].lstrip(" "))
             self.open.append(lead + marker.end() + (spaces if 1 <= spaces <= 4 and body.strip() != marker.group(0)
                                                     else 1))
-        self.after_blank = False
