@@ -460,8 +460,9 @@ class _Lines:
 
 def _sections(lines: Sequence[str], body_start: int, headings: Sequence[Heading],
               setext_bodies: Mapping[int, int]) -> list[Section]:
-    """Preamble plus one section per heading, each running to the next heading of any level. `setext_bodies`: the
-    line index where a setext heading's text starts → where its body does (after the underline)."""
+    """Preamble plus one section per heading, each running to the next heading of any level, when it holds more than
+    thematic breaks. `setext_bodies`: the line index where a setext heading's text starts → where its body does
+    (after the underline)."""
     sections: list[Section] = []
     stack: list[tuple[int, str]] = []
     bounds: list[tuple[tuple[str, ...], int, int | None, int, int]] = []
@@ -483,7 +484,7 @@ def _sections(lines: Sequence[str], body_start: int, headings: Sequence[Heading]
         while body and not body[0].strip():
             body.pop(0)
             start += 1
-        if body:
+        if body and not all(_THEMATIC_BREAK.match(line) or not line.strip() for line in body):  # (a rule says nothing)
             sections.append(Section(path, level, "\n".join(body), heading_line or start + 1, start + len(body)))
     return sections
 
