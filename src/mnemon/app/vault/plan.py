@@ -78,7 +78,9 @@ from ..bulk_gc import paused_gc
 # 36: a list marker inside an HTML block is its text, a lone tag right below a block opens one, and a block indented
 # into a list item ends where the item does
 # 37: a stretch of a note holding only thematic breaks ('---' over '# Title') is no section
-PLAN_VERSION = "37"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+# 37: a stretch of a note holding only thematic breaks ('---' over '# Title') is no section
+# 38: a line numbered past 1 right below a paragraph's line ("We shipped in" over "2024. Then …") is its text
+PLAN_VERSION = "38"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"

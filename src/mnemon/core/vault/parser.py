@@ -29,7 +29,7 @@ from bisect import bisect_right
 from dataclasses import replace
 from itertools import accumulate
 from operator import add
-from typing import Mapping, NamedTuple, Sequence
+from typing import AbstractSet, Mapping, NamedTuple, Sequence
 from urllib.parse import unquote
 
 from mnemon.core.errors import InvalidInput
@@ -302,6 +302,24 @@ def setext_headings(prose_lines: Sequence[str], underlines: Sequence[int]) -> li
             found.append((first, underline, level))
             last_underline = underline
     return found
+
+
+def _goes_on_paragraph(prose_lines: Sequence[str], index: int, items: AbstractSet[int],
+                       wrapped: AbstractSet[int]) -> bool:
+    """Whether line `index`, numbered past 1 ("2024. Then …"), goes on a paragraph no list holds: an ordered list
+    that does not start at 1 cannot interrupt one (CommonMark), so "We shipped the release in" over "2024. Then the
+    vendor …" is one sentence. `items`: the lines read as list items above; `wrapped`: those read as such a line."""
+    at = index - 1
+    while at >= 0:
+        line = prose_lines[at].lstrip(" \t>")  # (inside a quote, the quote's paragraph)
+        if at in items:
+            return False  # (a list's paragraph: the line is a new item of it, or of a list it holds)
+        if at in wrapped:
+            return True
+        if not line or ATX_HEADING.match(line) or _THEMATIC_BREAK.match(line) or SETEXT_LINE.fullmatch(line):
+            break  # (where a paragraph above the line would start)
+        at -= 1
+    return at < index - 1
 
 
 def without_html_blocks(prose: str, coded: Sequence[str]) -> tuple[str, list[str] | None, ParseWarning | None]:
@@ -705,11 +723,18 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
     list_items: list[ListItem] = []
     task_observations: list[Observation] = []
     item_observations: list[Observation] = []
+    item_lines: set[int] = set()
+    wrapped: set[int] = set()  # (0-based, as `item_lines`)
     for match in _LIST_ITEM.finditer(padded):
         line_no = where.line_of(match.start())
         raw = lines[line_no - 1]
         if _THEMATIC_BREAK.match(raw):
             continue
+        if match.group(3) and int(match.group(3)) != 1 and _goes_on_paragraph(prose_lines, line_no - 1, item_lines,
+                                                                               wrapped):
+            wrapped.add(line_no - 1)
+            continue
+        item_lines.add(line_no - 1)
         # the text starts after the marker (and box) as written: in the prose an inline code span right after it is
         # blanked into the whitespace the pattern skips, and "- `npm ci` fails" lost its command
         after_marker = match.end(4) + 1 if match.group(4) is not None else match.end(2) if match.group(2) \
