@@ -9,8 +9,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mnemon.core.vault import parser
-from mnemon.core.vault.parser import _comment_spans, blank_comments
+from mnemon.core.vault import comments
+from mnemon.core.vault.comments import _comment_spans, blank_comments
 
 
 def reference_spans(prose: str) -> tuple[list[tuple[int, int]], int]:
@@ -57,7 +57,7 @@ class Counted(str):
 
 def scanned(prose: str) -> int:
     Counted.scanned = 0
-    parser._comment_spans(Counted(prose))
+    comments._comment_spans(Counted(prose))
     return Counted.scanned
 
 

@@ -14,7 +14,7 @@ item whose content it is indented at most three spaces past (`_Items`): ``- item
 ``    <div>`` is the item's ``  <div>``; elsewhere it is a paragraph's text or code. A block indented into an item
 ends where the item does, and a list marker inside a block is its text.
 
-Comments are the comment pass's (`parser.blank_comments`): blocks are looked for in the lines it left, so a tag a
+Comments are the comment pass's (`comments.blank_comments`): blocks are looked for in the lines it left, so a tag a
 comment holds opens none, while a line a comment fills is no blank line ending one.
 """
 from __future__ import annotations

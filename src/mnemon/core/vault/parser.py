@@ -34,7 +34,8 @@ from urllib.parse import unquote
 
 from mnemon.core.errors import InvalidInput
 from mnemon.core.vault.code import around_code_spans, blank_code_spans, code_blanked_lines
-from mnemon.core.vault.comments import reader_lines, without_block_ids
+from mnemon.core.vault.comments import (blank_comments, reader_lines, unclosed_comment, visible_text,
+                                        without_block_ids)
 from mnemon.core.vault.dates import date_spans
 from mnemon.core.vault.frontmatter import normalise_tag, split_front_matter
 from mnemon.core.vault.html import html_block_lines
@@ -213,71 +214,6 @@ def _decode_payload(encoded: str) -> object:
     padded = encoded + "=" * (-len(encoded) % 4)
     raw = base64.urlsafe_b64decode(padded.replace("+", "-").replace("/", "_"))
     return json.loads(raw.decode("utf-8"))
-
-
-def blank_comments(prose: str) -> str:
-    """`prose` with its HTML (``<!-- … -->``) and Obsidian (``%% … %%``) comments blanked: same length, newlines kept.
-
-    The earlier opener wins (``%%`` inside an HTML comment is its text, and the other way round). A ``%%`` with no
-    closer hides the rest of the note, as Obsidian shows it (it was read as text: a task or link below it was an
-    open loop or an edge, its words found, that the note's reader never sees); a ``<!--`` with none is text, and so
-    is every later one, so a note full of them costs linear time.
-    """
-    if "<" not in prose and "%" not in prose:  # (one-character tests are memchr scans: a tenth of the cost)
-        return prose
-    spans = _comment_spans(prose)[0]
-    if not spans:
-        return prose
-    pieces: list[str] = []
-    done = 0
-    for start, end in spans:
-        pieces.append(prose[done:start])
-        pieces.append("\n".join(" " * len(part) for part in prose[start:end].split("\n")))
-        done = end
-    pieces.append(prose[done:])
-    return "".join(pieces)
-
-
-def unclosed_comment(prose: str) -> int:
-    """The offset in `prose` of a ``%%`` no later ``%%`` closes (everything from it on is hidden), or -1."""
-    return _comment_spans(prose)[1] if "%%" in prose else -1
-
-
-def _comment_spans(prose: str) -> tuple[list[tuple[int, int]], int]:
-    """`blank_comments`' comments as (start, end) offsets, and where an unclosed ``%%`` opens (-1: none)."""
-    spans: list[tuple[int, int]] = []
-    at = 0
-    end = len(prose)
-    # the next opener of each kind: -1 not looked for yet, `end` none left. Each is looked for again only once
-    # passed: looked for after every comment of the other kind, the search ran on to the next one, or to the note's
-    # end, each time (a line of 200,000 '%' took 20 s to add a bullet below, and ingest as long)
-    html = obsidian = -1
-    while True:
-        if html < at:
-            html = prose.find("<!--", at) % (end + 1)  # (-1, not found, is `end`)
-        if obsidian < at:
-            obsidian = prose.find("%%", at) % (end + 1)
-        if html == obsidian == end:
-            return spans, -1
-        if html < obsidian:
-            close = prose.find("-->", html + 2)  # ("<!-->" is an empty comment, as in CommonMark)
-            if close == -1:  # no later "<!--" finds a closer either: text, every one
-                html = end
-                continue
-            spans.append((html, close + 3))
-        else:
-            close = prose.find("%%", obsidian + 2)
-            if close == -1:
-                spans.append((obsidian, end))
-                return spans, obsidian
-            spans.append((obsidian, close + 2))
-        at = spans[-1][1]
-
-
-def visible_text(raw: str, coded: str, shown: str) -> str:
-    """`raw` (a line as written) without what `shown` (its prose with comments blanked) blanked beyond `coded` (its
-    prose before): inline code stays, comments go."""
-    return "".join(r if c == v else " " for r, c, v in zip(raw, coded, shown)) + raw[len(coded):]
 
 
 def setext_headings(prose_lines: Sequence[str], underlines: Sequence[int]) -> list[tuple[int, int, int]]:
