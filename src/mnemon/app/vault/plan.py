@@ -70,14 +70,11 @@ from ..bulk_gc import paused_gc
 # and addresses are mentions
 # 32: a note's properties section says so (`properties` in its metadata): recall ranks it by the properties asked
 # 33: an HTML block in a list item indented four spaces or more (``- item`` over ``    <div>``) is HTML
-# 33: an HTML block in a list item indented four spaces or more (``- item`` over ``    <div>``) is HTML
 # 34: dates with slashes or dots (2024/03/05, 05.03.2024, a slashed day-first one only when unambiguous) and "the 5th
 # of March 2024" are mentions
 # 35: a '---' block at the top that YAML reads as a list or as text is the note's text, not front matter
-# 35: a '---' block at the top that YAML reads as a list or as text is the note's text, not front matter
 # 36: a list marker inside an HTML block is its text, a lone tag right below a block opens one, and a block indented
 # into a list item ends where the item does
-# 37: a stretch of a note holding only thematic breaks ('---' over '# Title') is no section
 # 37: a stretch of a note holding only thematic breaks ('---' over '# Title') is no section
 # 38: a line numbered past 1 right below a paragraph's line ("We shipped in" over "2024. Then …") is its text
 PLAN_VERSION = "38"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
