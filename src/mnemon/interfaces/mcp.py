@@ -16,7 +16,7 @@ import contextlib
 import json
 import math
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import IO, Any
 
 from ..core.errors import InvalidInput
@@ -243,15 +243,20 @@ def serve(mem_factory: Callable[[], Any], stdin: IO[bytes] | None = None, stdout
         sys.stderr.write("mnemon mcp serve: waiting for MCP messages (JSON-RPC, one a line) on stdin; an MCP client "
                          "starts this command and speaks it (Ctrl-D ends it)\n")
     # anything a library prints while a tool runs would corrupt the protocol stream: it goes to stderr instead
-    with contextlib.redirect_stdout(sys.stderr):
+    with contextlib.redirect_stdout(sys.stderr), _stopped_by_sigterm() as stop:
         try:
             for line in source:
                 if not line.strip():
                     continue
-                reply = answer(mem_factory, line, defaults, read_only=read_only)
-                if reply is not None:
-                    sink.write(_encode(reply))
-                    sink.flush()
+                with stop.busy():
+                    reply = answer(mem_factory, line, defaults, read_only=read_only)
+                    if reply is not None:
+                        sink.write(_encode(reply))
+                        sink.flush()
+                if stop.asked:
+                    break
+        except _Stop:
+            pass
         except ConnectionError:  # BrokenPipeError: the client closed its end, nobody is left to answer
             if stdout is None:  # what is left in the buffer would fail again, loudly, at the interpreter's exit
                 _silence_stdout()
@@ -259,6 +264,48 @@ def serve(mem_factory: Callable[[], Any], stdin: IO[bytes] | None = None, stdout
             sys.stderr.write(f"mnemon mcp serve: stdio failed: {exc}\n")
         except KeyboardInterrupt:
             pass  # the client (or a person) stopped the server: not an error to print on the protocol stream
+
+
+class _Stop(Exception):
+    """SIGTERM while the server waits for a message: it ends as at the end of its input."""
+
+
+class _Sigterm:
+    """SIGTERM as a stop, like the end of the input: killed by it, the server never closed the store, and its -wal
+    and -shm files stayed beside the database. A call in flight is finished and answered first."""
+
+    def __init__(self) -> None:
+        self.asked = False
+        self._busy = False
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        self.asked = True
+        if not self._busy:
+            raise _Stop
+
+    @contextlib.contextmanager
+    def busy(self) -> Iterator[None]:
+        self._busy = True
+        try:
+            yield
+        finally:
+            self._busy = False
+
+
+@contextlib.contextmanager
+def _stopped_by_sigterm() -> Iterator[_Sigterm]:
+    import signal
+    import threading
+
+    stop = _Sigterm()
+    if threading.current_thread() is not threading.main_thread():  # (only there can a handler be set)
+        yield stop
+        return
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _silence_stdout() -> None:
