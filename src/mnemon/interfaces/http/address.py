@@ -1,8 +1,10 @@
 """Where a request is addressed: its target as text, the host it names (the Host header, or an absolute-form
-target's own), and whether that host is this machine's loopback."""
+target's own), and whether that host is this machine's loopback; and whether a browser says another origin's page
+made it."""
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 from ...core.errors import InvalidInput
@@ -18,6 +20,14 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(name).is_loopback
     except ValueError:
         return False
+
+
+def other_origin(headers: Mapping[str, str]) -> str | None:
+    """The `Sec-Fetch-Site` of a request a browser says another origin's page made (browsers send it to loopback
+    addresses too), else None: a page anywhere reached the API with requests that need no preflight, and its
+    `<img src=".../api/recall?query=…">` ran a recall, counting an access on each hit and writing a log entry."""
+    site = headers.get("sec-fetch-site")
+    return None if site is None or site.strip(" \t").lower() in ("same-origin", "none") else site
 
 
 def split_target(target: str) -> tuple[str | None, str, str]:

@@ -15,10 +15,12 @@ its owner told their agents: read-only unless started with `--allow-writes`; wit
 `Authorization: Bearer <token>`; bound to a loopback address it answers only requests addressed to a loopback name
 (a web page elsewhere cannot reach it by rebinding a domain name to 127.0.0.1); a POST must say it carries JSON,
 which a cross-site form cannot, and no CORS header is ever sent (an OPTIONS preflight from another origin gets its
-`Allow` and nothing that grants it). It holds at most `max_connections` connections at once: one more is answered
-503 `too_many_connections` with `Retry-After` by the accepting thread itself, so idle connections cannot exhaust the
-process's threads; a request whose head and body have not all arrived REQUEST_DEADLINE_S after its first byte gets
-408 `request_timeout` and its connection ends, so slow clients cannot hold those slots either. A body is executed
+`Allow` and nothing that grants it); an API request a browser marks as made by another origin's page
+(`Sec-Fetch-Site`) is refused, so a cross-site `<img>` cannot run a recall either. It holds at most
+`max_connections` connections at once: one more is answered 503 `too_many_connections` with `Retry-After` by the
+accepting thread itself, so idle connections cannot exhaust the process's threads; a request whose head and body
+have not all arrived REQUEST_DEADLINE_S after its first byte gets 408 `request_timeout` and its connection ends, so
+slow clients cannot hold those slots either. A body is executed
 only when all of it arrived, as one Content-Length announced it; the request
 target is UTF-8 (raw or percent-encoded), never guessed at. SIGTERM or Ctrl-C stops it gracefully: no new connection,
 idle ones ended, each request in flight finished (for up to SHUTDOWN_GRACE_S) before the store closes.
@@ -45,7 +47,7 @@ from ...core.errors import InvalidInput, MnemonError, ReadOnly
 from ...core.surface import tools
 from ..operations import BY_NAME, OPERATIONS, Operation, check_args, with_defaults
 from ..payloads import dumps, error_envelope, from_exception
-from .address import host_name, is_loopback, request_target, split_target
+from .address import host_name, is_loopback, other_origin, request_target, split_target
 from .deadline import ClockedReader, RequestDeadline
 from .messages import plus_hint, transport_refusal
 from .openapi import openapi
@@ -55,6 +57,7 @@ MAX_BODY = 1 << 20  # a memory or a prompt, with room to spare; an import goes t
 DRAIN_LIMIT = 16 * MAX_BODY  # a refused body up to this size is read and dropped, so the client gets its 413
 STATUS_OF_CODE: Mapping[str, int] = {
     "invalid_input": 400, "path_refused": 400, "unauthorized": 401, "readonly": 403, "forbidden_host": 403,
+    "forbidden_origin": 403,
     "not_found": 404, "method_not_allowed": 405, "request_timeout": 408, "conflict": 409, "contract_failed": 409,
     "length_required": 411, "too_large": 413, "unsupported_media_type": 415, "provider_unavailable": 503,
     "too_many_connections": 503,
@@ -181,6 +184,10 @@ class Api:
             raise HttpError("not_found", f"nothing at {path}; the workbench is at {self.mount}")
         rest = path[len(self.mount):]
         if rest == "api" or rest.startswith("api/"):
+            if (site := other_origin(headers)) is not None:  # a cross-site `<img>` ran a recall, which writes
+                raise HttpError("forbidden_origin", "this API answers no request a web page on another origin made "
+                                                    f"(Sec-Fetch-Site: {site[:40]!r}): only the workbench's own and "
+                                                    "clients that are no browser")
             self._authorise(headers)
             name = rest[4:]
             if name in ("openapi.json", ""):
