@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from mnemon.app.context import without_covered_sections
+from mnemon.app.context import with_repeats_marked
+from mnemon.app.context_budget import REPEATS, pack
 from mnemon.app.memory import Mnemon
 
 SUPPLIERS = """# Suppliers
@@ -58,14 +59,17 @@ def test_the_rule_keeps_a_section_of_bullets_when_none_of_them_is_an_item(vault_
     items = [{"id": section.id, "kind": "section", "note": "Areas/suppliers.md", "text": section.content,
               "title": section.title, "score": 0.5}]
     nodes = {section.id: section, bullet.id: bullet}
-    skipped: list[dict] = []
-    assert without_covered_sections(items, nodes, skipped) == items and not skipped  # alone, it is the evidence
+    assert with_repeats_marked(items, nodes) == items  # alone, it is the evidence
     other_note = {"id": bullet.id, "kind": "observation", "note": "Areas/lab.md", "text": bullet.content,
                   "title": "Lab", "score": 0.4}
-    assert without_covered_sections([*items, other_note], nodes, skipped) == [*items, other_note]
+    assert with_repeats_marked([*items, other_note], nodes) == [*items, other_note]
     same_note = {**other_note, "note": "Areas/suppliers.md"}
-    assert without_covered_sections([*items, same_note], nodes, skipped) == [same_note]
-    assert skipped[0]["reason"] == "covered_by_observation"
+    marked = with_repeats_marked([*items, same_note], nodes)
+    assert REPEATS in marked[0] and marked[1] == same_note
+    skipped: list[dict] = []
+    chosen, _ = pack(marked, 10_000, 5, skipped)  # the pack takes the bullet: the section gives way to it
+    assert [i["id"] for i in chosen] == [bullet.id]
+    assert [(s["id"], s["reason"]) for s in skipped] == [(section.id, "covered_by_observation")]
 
 
 @pytest.mark.parametrize("prompt", ["battery overdue blocked invoice", None], ids=["prompt", "proactive"])

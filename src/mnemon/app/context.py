@@ -18,11 +18,12 @@ Differences from Mneme (reference §2.5, §8.2), on purpose:
   and are dropped with a reason under `include_candidates=False`;
 * an edge to a forgotten memory (or to a bullet its note no longer has, kept for a link to it) is skipped as
   `endpoint_forgotten`;
-* an observation edge whose target observation is already an item (or a note's `has_section` edge to a section
-  that is) is reported as a duplicate instead of spending budget twice on the same sentence, and so is any edge
-  whose evidence is an item's own sentence; so is a
-  section made only of bullets when one of those bullets is recalled as an observation of its own
-  (`covered_by_observation`);
+* an observation edge whose target observation is an item the pack takes (or a note's `has_section` edge to a
+  section it takes) is reported as a duplicate instead of spending budget twice on the same sentence, and so is any
+  edge whose evidence is such an item's own sentence; so is a section made only of bullets when the pack takes one
+  of them as an observation of its own (`covered_by_observation`), and a section with prose of its own is taken
+  without those bullets' lines (`omitted_repeats`); a repeat of an item the pack leaves out competes as any item
+  (`context_budget.pack`);
 * a prompt naming vault paths keeps the pack to those notes: recall is filtered to them, and an edge another note
   holds, or a world row another note is the source of, is skipped as `outside_path_scope`;
 * the skipped list is capped (`MAX_SKIPPED_REPORTED`) after ordering it by use to a reader: what the budget and
@@ -55,7 +56,7 @@ from ..core.vault.scope import PathScope, path_mentions, resolve_mentions
 from ..ports.store.base import MemoryFilter, Store
 from .edge_history import EdgeAt, EdgeHistory, states_of_heads
 from .closed_loops import ClosedLater
-from .context_budget import budget_needed, pack
+from .context_budget import CUT_LINES, REPEATS, budget_needed, pack
 from .runtime import Runtime
 from .vault.decided_sources import pack_view
 from .world_items import NOT_IN_FORCE_FACTOR, claims_in_force, not_stated_again, world_in_scope, world_items
@@ -255,7 +256,7 @@ def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str],
             item["signals"] = s.signals.as_dict()
             item["via"] = s.via
         items.append(item)
-    return without_covered_sections(items, outcome.nodes, skipped)
+    return with_repeats_marked(items, outcome.nodes)
 
 
 def without_resolution_payload(text: str) -> str:
@@ -301,26 +302,32 @@ def _bullets_only(node: Memory) -> bool:
     return bool(skip) and all(i in skip for i, line in enumerate(node.content.split("\n")) if line.strip())
 
 
-def without_covered_sections(items: list[dict[str, Any]], nodes: Mapping[str, Memory],
-                             skipped: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Drop a section made only of bullets when one of its bullets is an item itself: the section would spend the
-    budget again on the same sentences (a section with prose of its own stays: it says more)."""
-    observed: dict[str, list[str]] = {}
+def with_repeats_marked(items: list[dict[str, Any]], nodes: Mapping[str, Memory]) -> list[dict[str, Any]]:
+    """Each section marked with the bullets of its note recalled as items of their own that are lines of it
+    (`context_budget.REPEATS`): the pack, when it takes one, takes a section with prose of its own without that
+    line (`CUT_LINES`), and drops a section made only of bullets — found by its heading alone, it says nothing its
+    bullet does not."""
+    observed: dict[str, list[tuple[str, str]]] = {}
     for it in items:
         if it["kind"] != "section" and it.get("note"):
-            observed.setdefault(str(it["note"]), []).append(str(it["text"]))
-    kept = []
+            observed.setdefault(str(it["note"]), []).append((str(it["id"]), str(it["text"])))
+    marked = []
     for it in items:
         node = nodes[it["id"]]
-        texts = observed.get(str(it.get("note") or ""), [])
-        cover = next((t for t in texts if t and t in node.content), None) if it["kind"] == "section" else None
-        if cover is not None and _bullets_only(node):
-            skipped.append({"id": it["id"], "kind": "section", "title": it["title"], "score": it["score"],
-                            "truth_policy": memory_truth_policy(node), "reason": "covered_by_observation",
-                            "covered_by": excerpt(cover, 80)})
-            continue
-        kept.append(it)
-    return kept
+        covering = ([(i, t) for i, t in observed.get(str(it.get("note") or ""), []) if t and t in node.content]
+                    if it["kind"] == "section" else [])
+        if covering and _bullets_only(node):
+            it = {**it, REPEATS: {i: {"reason": "covered_by_observation", "covered_by": excerpt(t, 80)}
+                                  for i, t in covering}}
+        elif covering:
+            lines = str(it["text"]).split("\n")
+            at = {i: found for i, t in covering
+                  if (found := [n for n, line in enumerate(lines) if t in line and _sentence(line) == _sentence(t)])}
+            if at:
+                it = {**it, CUT_LINES: at, REPEATS: {i: {"reason": "covered_by_observation",
+                                                         "covered_by": excerpt(t, 80)} for i, t in covering if i in at}}
+        marked.append(it)
+    return marked
 
 
 def _gone(node: Memory | None, as_of: datetime | None) -> bool:
@@ -517,6 +524,10 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
             repeated = _repeats_item(e.evidence, (e.src, e.dst), item_texts)
         twin = ((relation, frozenset((e.src, e.dst)), e.evidence or "", e.source_path or "")
                 if is_symmetric(relation) else None)
+        # an observation edge to an item, any edge whose evidence is an item's own sentence (the bullet's
+        # mentions_date edge), the second row of a link written both ways: the budget pays for it once, when the
+        # pack takes the item it repeats (`context_budget.pack`)
+        originals = [o for o in (repeated, twins.get(twin) if twin is not None else None) if o is not None]
         if scope_paths is not None and not _in_path_scope(e.source_path, (ends.get(e.src), ends.get(e.dst)),
                                                           (e.src, e.dst), scope_paths):
             reason = "outside_path_scope"
@@ -524,21 +535,16 @@ def _edge_items(rt: Runtime, memory_items: list[dict[str, Any]], q_tokens: froze
             reason = "endpoint_forgotten"  # a note's removed bullet kept for a link to it, a forgotten memory
         elif e.status == "candidate" and not include_candidates:
             reason = "candidate_edge_excluded"
-        elif repeated is not None:
-            # an observation edge to an item, or any edge whose evidence is an item's own sentence (the bullet's
-            # mentions_date edge): the budget pays for that sentence once, as the item
-            reason = "duplicate_of_item"
-        elif twin is not None and (repeated := twins.get(twin)) is not None:
-            reason = "duplicate_of_item"
         if scope_paths is not None and reason != "outside_path_scope":
             in_scope += 1
         if reason:
             skipped.append({"id": item["id"], "kind": "edge", "title": title, "score": item["score"],
-                            "truth_policy": policy, "reason": reason,
-                            **({"duplicate_of": repeated} if reason == "duplicate_of_item" else {})})
+                            "truth_policy": policy, "reason": reason})
             continue
+        if originals:
+            item[REPEATS] = {o: {"reason": "duplicate_of_item", "duplicate_of": o} for o in originals}
         if twin is not None:
-            twins[twin] = item["id"]
+            twins.setdefault(twin, item["id"])
         out.append(item)
     return out, killed
 
@@ -680,7 +686,7 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
                                          scope_paths=frozenset(scope.paths) if scope.active else None)
     world_rows, claim_edges = world_items(rt, query, when)
     world_rows = world_in_scope(world_rows, frozenset(scope.paths) if scope.active else None, skipped)
-    edge_items = claims_in_force(not_stated_again(edge_items, world_rows, skipped), claim_edges, skipped)
+    edge_items = claims_in_force(not_stated_again(edge_items, world_rows), claim_edges, skipped)
     ranked = sorted(world_rows + memory_items + edge_items, key=_best_first)
     items, used = _pack_open_loops_checked(rt, ranked, budget, max_items, skipped, when)
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from .context_budget import REPEATS
 from .runtime import Runtime
 
 NOT_IN_FORCE_FACTOR = 0.25  # an edge whose belief was superseded or has lapsed: history, ranked as recall ranks one
@@ -26,22 +27,21 @@ def _skipped_edge(item: Mapping[str, Any], policy: str, reason: str, **extra: An
             "reason": reason, **extra}
 
 
-def not_stated_again(edge_items: list[dict[str, Any]], world_rows: list[dict[str, Any]],
-                     skipped: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The edges no world assertion in the pack was made from: the assertion states the same claim (with its
-    validity), so the budget pays for it once (Mneme's `deduped_by_world_state_assertion`)."""
+def not_stated_again(edge_items: list[dict[str, Any]], world_rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The edges, each a world assertion in the pack was made from marked as its repeat: the assertion states the
+    same claim (with its validity), so the budget pays for it once (Mneme's `deduped_by_world_state_assertion`),
+    when the pack takes the assertion (`context_budget.pack`)."""
     stated = {str(w["source_edge_id"]): str(w["id"]) for w in world_rows if w.get("source_edge_id")}
     if not stated:
         return edge_items
-    kept = []
+    marked = []
     for item in edge_items:
         assertion = stated.get(str(item["edge_id"]))
-        if assertion is None:
-            kept.append(item)
-            continue
-        skipped.append(_skipped_edge(item, item["truth_policy"], "deduped_by_world_state_assertion",
-                                     duplicate_of=assertion))
-    return kept
+        if assertion is not None:
+            item = {**item, REPEATS: {**item.get(REPEATS, {}), assertion: {
+                "reason": "deduped_by_world_state_assertion", "duplicate_of": assertion}}}
+        marked.append(item)
+    return marked
 
 
 def world_items(rt: Runtime, prompt: str,
