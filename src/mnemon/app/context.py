@@ -49,7 +49,7 @@ from ..core.model import EDGE_STATUSES, SOURCED_PREFIXES, Edge, Memory, iso, par
 from ..core.ontology import DEFAULT_ONTOLOGY, category_of, is_symmetric
 from ..core.text import excerpt, tokens
 from ..core.vault.lifecycle import kept_active, truth_policy
-from ..core.vault.observations import DEFAULT_HINTS, hint_words
+from ..core.vault.observations import DEFAULT_HINTS, hint_words, matched_families
 from ..core.vault.parser import BLOCK_ID, TASK_MARKS, blank_code_spans, blank_comments, blanked_links, visible_text
 from ..core.vault.proactive import stemmed_hints
 from ..core.vault.scope import PathScope, path_mentions, resolve_mentions
@@ -79,6 +79,10 @@ METHOD = "mnemon_recall_rrf_beam"
 
 # multipliers on the recall score; every one that applies is reported in `score_factors`
 KIND_FACTORS = {"blocked": 1.15, "risk": 1.15, "correction": 1.1, "done": 0.9}
+# an open task is "blocked" by its box alone (`core.vault.observations.OPEN_TASK`, Mneme's rule for the proactive
+# pass): work to do, weighted as an open loop only for a prompt about open work — one holding a word that makes a
+# bullet a blocker ("waiting", "to do", …) or naming tasks; "who is Ada Quill" put her open task first
+OPEN_WORK_WORDS = frozenset({"task", "tasks", "todo", "todos", "open", "pending", "outstanding", "unfinished"})
 EDGE_CATEGORY_FACTORS = {"semantic": 1.0, "semantic_pending": 0.8, "observation": 0.5, "association": 0.6,
                          "reference": 0.4, "structure": 0.35, "extraction": 0.4, "lineage": 0.3}
 CANDIDATE_FACTOR = 0.3
@@ -178,6 +182,13 @@ def _node_title(node: Memory | None, node_id: str) -> str:
     return excerpt(node.content, 60) if node.content else node_id
 
 
+def asks_about_open_work(prompt: str) -> bool:
+    """Whether a prompt asks about open work: it holds a word that makes a bullet a blocker, or names tasks."""
+    if any(family.name == "blocked" for family in matched_families(prompt)):
+        return True
+    return not OPEN_WORK_WORDS.isdisjoint(re.findall(r"\w+", prompt.lower()))
+
+
 def parse_hints(hints: Any) -> tuple[str, ...]:
     """`"deadline,lease"` or a list → stemmed hint tokens; None → Mneme's default hints."""
     return stemmed_hints(tuple(hint_words(hints) if hints is not None else DEFAULT_HINTS))
@@ -193,8 +204,9 @@ def hint_echo(hints: Any) -> tuple[list[str], list[str]]:
 # ── candidates ─────────────────────────────────────────────────────────────────────────────────────────────────
 def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str], now: datetime,
                   as_of: datetime | None, skipped: list[dict[str, Any]], verbose: bool,
-                  hints: Mapping[str, frozenset[str]] | None = None) -> list[dict[str, Any]]:
-    """`hints`: each hint word → its stemmed terms; an item scores by the terms it holds, and names the words."""
+                  hints: Mapping[str, frozenset[str]] | None = None, open_work: bool = True) -> list[dict[str, Any]]:
+    """`hints`: each hint word → its stemmed terms; an item scores by the terms it holds, and names the words.
+    `open_work`: whether the prompt asks about open work (`asks_about_open_work`), which open tasks are weighted by."""
     items = []
     hints = hints or {}
     hint_terms = frozenset().union(*hints.values())
@@ -214,7 +226,8 @@ def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str],
         path = source_path_of(node)
         authority, authority_note = source_authority(path)
         stale, age = staleness(node.content, obs_kind, now)
-        kind_factor = KIND_FACTORS.get(obs_kind, 1.0)
+        kind_factor = (KIND_FACTORS.get(obs_kind, 1.0)
+                       if kind != "task" or obs_kind != "blocked" or open_work else 1.0)
         held = hint_terms & rt.tokens_of(node) if hint_terms else frozenset()
         hint_factor = min(HINT_FACTOR_MAX, 1.0 + HINT_STEP * len(held))
         hinted = [word for word, terms in hints.items() if terms & held]
@@ -660,6 +673,7 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
     if not q_list and hint_tokens:  # "what should I do?": nothing to search for but the hints
         query, q_list = " ".join(hinted), sorted(hint_tokens)
     q_tokens = frozenset(q_list)
+    open_work = asks_about_open_work(prompt)
     skipped: list[dict[str, Any]] = []
 
     outcome: RecallOutcome | None = None
@@ -672,7 +686,7 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
 
         outcome = run_recall(rt, query, limit=min(100, max(25, 4 * max_items)), explain=explain, touch=False,
                              sources=sources, as_of=when)
-        memory_items = _memory_items(rt, outcome, q_tokens, now, when, skipped, verbose, by_word)
+        memory_items = _memory_items(rt, outcome, q_tokens, now, when, skipped, verbose, by_word, open_work)
         if not memory_items and scope.active and query != prompt:
             # "summarize Projects/p.md": the words around a path need not occur in the note it names — the note is
             # what was asked for, found by the path's words as a prompt of the path alone is
@@ -680,7 +694,7 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
             q_tokens = frozenset(q_list)
             outcome = run_recall(rt, query, limit=min(100, max(25, 4 * max_items)), explain=explain, touch=False,
                                  sources=sources, as_of=when)
-            memory_items = _memory_items(rt, outcome, q_tokens, now, when, skipped, verbose, by_word)
+            memory_items = _memory_items(rt, outcome, q_tokens, now, when, skipped, verbose, by_word, open_work)
         edge_items, killed = _edge_items(rt, memory_items, q_tokens, include_candidates, when, skipped,
                                          edge_cap=3 * max_items,
                                          scope_paths=frozenset(scope.paths) if scope.active else None)
