@@ -62,6 +62,11 @@ class VaultFilesSQLite:
         """Vault-relative paths of the ingested notes."""
         return [r[0] for r in self.conn.execute("SELECT path FROM vault_files")]
 
+    def aliased_notes(self) -> list[tuple[str, tuple[str, ...]]]:
+        """(title, aliases) of the ingested notes that have front-matter aliases (`core.recall.aliases`)."""
+        return [(r[0], tuple(json.loads(r[1])))
+                for r in self.conn.execute("SELECT title, aliases FROM vault_files WHERE aliases <> '[]'")]
+
     def put_files(self, rows: Sequence[VaultFile]) -> None:
         self._write_many(
             "INSERT INTO vault_files(path, content_hash, mtime, size, note_id, title, aliases, ingested_at, observations,"
