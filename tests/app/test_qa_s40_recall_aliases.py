@@ -78,3 +78,11 @@ def test_an_alias_is_named_by_its_words_in_order() -> None:
     assert titles_named(["ada"], notes) == {"Ada": "Ada Quill"}
     assert titles_named(["it"], notes) == {}  # an alias of stop words alone names nothing
     assert titles_named([], notes) == {}
+
+
+def test_an_alias_given_after_a_recall_is_found_by_the_next_one(vault_mem: Mnemon, example_vault: Path) -> None:
+    assert "vault:People/priya-nair.md" not in _sources(vault_mem, "who is PNX")  # the aliases read are kept
+    note = example_vault / "People" / "priya-nair.md"
+    note.write_text(PERSON.replace("[PN]", "[PN, PNX]"), encoding="utf-8")
+    vault_mem.ingest(str(example_vault))
+    assert "vault:People/priya-nair.md" in _sources(vault_mem, "who is PNX")  # …only until the store changes

@@ -22,7 +22,6 @@ from ..core.errors import InvalidInput
 from ..core.graph import topo_order
 from ..core.intent import Intent, IntentDecision, detect_intent
 from ..core.model import CATEGORIES, SOURCED_PREFIXES, TRAVERSAL_GRAPHS, Memory, parse_iso
-from ..core.recall.aliases import titles_named
 from ..core.recall.fusion import rrf, via_of
 from ..core.recall.period_source import period_source
 from ..core.recall.precedence import correctors_first
@@ -40,7 +39,7 @@ from ..ports.store.base import MemoryFilter, Store
 from ..ports.graph_index import GraphSnapshot
 from .access import record_access
 from .array_sets import contains
-from .recall_names import entity_groups, grouped_entity_signal, names_asked, with_capitals
+from .recall_names import entity_groups, grouped_entity_signal, names_asked, titles_aliased, with_capitals
 from .recall_properties import demote_name_only_properties
 from .recall_graph import (
     ArrayBeam, PositionSimilarities, VectorRows, beam_arrays, class_weights, combine_array, entity_signal_of,
@@ -342,13 +341,6 @@ def check_excerpt_chars(excerpt_chars: Any, brief: bool) -> int:
 EXCERPT_CHARS = 240
 
 
-def _titles_aliased(store: Store, q_tokens: Sequence[str]) -> dict[str, str]:
-    """Each vault note's alias the query names → the note's title (`core.recall.aliases`); none without a vault. The
-    aliases are today's, under a replay too: the store keeps no older front matter."""
-    vault = getattr(store, "vault", None)
-    return titles_named(q_tokens, vault.aliased_notes()) if vault is not None and q_tokens else {}
-
-
 def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None = None, category: str | None = None,
                source: str | None = None, explain: bool = False, query_vector: np.ndarray | None = None,
                kinds: Sequence[str] = ("memory",), touch: bool = True, sources: Sequence[str] = (),
@@ -375,7 +367,7 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
                   "cues": list(decision.cues)})
 
     q_tokens = list(dict.fromkeys(tokens(query)))
-    aliased = _titles_aliased(store, q_tokens)
+    aliased = titles_aliased(store, q_tokens)
     if aliased:  # a note named by an alias is searched for by its title, as its rows carry it (core.recall.aliases)
         q_tokens = list(dict.fromkeys([*q_tokens, *(t for title in aliased.values() for t in tokens(title))]))
     # over the in-memory graph: arrays of node heads and active out-edges, rebuilt only when the graph changes
