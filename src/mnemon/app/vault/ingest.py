@@ -132,6 +132,12 @@ def templates_folders(root: str) -> frozenset[str]:
     return frozenset(found)
 
 
+# a Logseq graph's own folder, beside its pages and journals: its settings, and Markdown copies of pages in `bak/` and
+# `version-files/` (a recall answered a page's task again from each backup of it)
+LOGSEQ_FOLDER = "logseq"
+LOGSEQ_CONFIG = f"{LOGSEQ_FOLDER}/config.edn"
+
+
 def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str, list[VaultEntry], list[dict[str, str]]]:
     """Every Markdown file under `vault`, sorted by vault-relative path, plus what was skipped and why.
 
@@ -149,6 +155,7 @@ def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str
     root = os.path.realpath(root_path)
     skipped: list[dict[str, str]] = []
     templates = templates_folders(root)
+    logseq_folder = LOGSEQ_FOLDER if os.path.isfile(os.path.join(root, LOGSEQ_CONFIG)) else None
     seen_dirs: set[str] = set()
     prefix_len = len(root.rstrip(os.sep)) + 1
     # (path, reached through a link, is itself a link): every real folder is walked before any reached by a link
@@ -178,7 +185,9 @@ def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str
             except OSError:  # a symlink loop (ELOOP) raised here and stopped the whole ingest, even unfollowed
                 is_dir = False  # (skipped below like any link that leads to no file)
             if is_dir:
-                if rel in templates:
+                if rel == logseq_folder:
+                    skipped.append({"path": rel, "reason": "logseq_folder"})
+                elif rel in templates:
                     skipped.append({"path": rel, "reason": "templates_folder"})
                 elif link and not follow_symlinks:
                     skipped.append({"path": rel, "reason": "symlink"})
