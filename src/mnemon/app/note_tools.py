@@ -37,6 +37,7 @@ from ..core.errors import Conflict, InvalidInput, NotFound
 from ..core.vault.frontmatter import split_front_matter
 from ..core.vault.links import LinkIndex, display_links, normalise_link_key, placeholder_key, relative_target
 from ..core.vault.model import NoteIdentity
+from ..core.vault.logseq import LogseqGraph
 from ..core.vault.parser import parse_note
 from . import notes
 from .note_files import make_folders
@@ -44,6 +45,7 @@ from .note_match import folded, literal_hit
 from .note_names import check_writable
 from .notes import BACKUP_DIR, MAX_NOTE_BYTES, Resolved
 from .regex_budget import OutOfTime, PatternError, budgeted, compile_pattern
+from .vault.ingest import logseq_graph
 from .vault.moves import record_move
 
 SKIP_DIRS = notes.SKIP_DIRS
@@ -318,6 +320,7 @@ class _Vault:
     editable: dict[str, bool] = field(default_factory=dict)
     identities: dict[str, NoteIdentity] = field(default_factory=dict)
     graph_links: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # (line, target) as ingest sees them
+    logseq: LogseqGraph | None = None  # the settings of the Logseq graph the vault is, as ingest reads it
     skipped: list[dict[str, str]] = field(default_factory=list)
 
     @classmethod
@@ -329,11 +332,11 @@ class _Vault:
             if r.rel not in {n.rel for n in found} and r.path.is_file():
                 st = r.path.stat()
                 found.append(NoteFile(r.rel, r.path, st.st_size, st.st_mtime))
-        out = cls(root, skipped=skipped)
+        out = cls(root, skipped=skipped, logseq=logseq_graph(str(root)))
         for n in found:
             text, editable = _load(n)
             out.files[n.rel], out.texts[n.rel], out.editable[n.rel] = n, text, editable
-            parsed = parse_note(n.rel, text)
+            parsed = parse_note(n.rel, text, logseq=out.logseq)
             out.identities[n.rel] = parsed.identity
             out.graph_links[n.rel] = [(w.line, w.target) for w in parsed.wikilinks if not w.is_attachment] + [
                 (m.line, m.target) for m in parsed.markdown_links]
@@ -537,7 +540,7 @@ def move_note(vault: str | Path | None, src_path: str, dst_path: str, *, update_
     plans: dict[str, _Rewrite] = {}
     kept = 0
     if update_links:
-        moved_identity = parse_note(dst.rel, v.texts[src.rel]).identity
+        moved_identity = parse_note(dst.rel, v.texts[src.rel], logseq=v.logseq).identity
         old_index = v.index()
         new_index = v.index({src.rel: None, dst.rel: moved_identity})
         plans, kept = _plan_links(v, src.rel, dst.rel, old_index, new_index, warnings)

@@ -36,6 +36,7 @@ from ...core.model import Edge
 from ...core.ontology import DEFAULT_ONTOLOGY
 from ...core.surface import typed
 from ...core.vault import LinkIndex, NoteIdentity, note_keys
+from ...core.vault.logseq import LogseqGraph, graph_settings
 from ...core.vault.observations import DEFAULT_HINTS
 from ...core.vault.proactive import PROACTIVE_STATE, proactive_key, stemmed_hints
 from ...ports.store.vault_files_sqlite import VaultFile
@@ -138,6 +139,15 @@ LOGSEQ_FOLDER = "logseq"
 LOGSEQ_CONFIG = f"{LOGSEQ_FOLDER}/config.edn"
 
 
+def logseq_graph(root: str) -> LogseqGraph | None:
+    """The settings of the Logseq graph `root` is (its `logseq/config.edn`), None when it is no graph."""
+    try:
+        with open(os.path.join(root, LOGSEQ_CONFIG), encoding="utf-8", errors="replace") as handle:
+            return graph_settings(handle.read(1_000_000))
+    except OSError:
+        return None
+
+
 def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str, list[VaultEntry], list[dict[str, str]]]:
     """Every Markdown file under `vault`, sorted by vault-relative path, plus what was skipped and why.
 
@@ -230,7 +240,7 @@ def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str
 
 
 def _plan_batches(items: list[tuple[str, bytes, float]], hints: tuple[str, ...],
-                  workers: int | None) -> Iterator[list[NotePlan]]:
+                  workers: int | None, logseq: LogseqGraph | None) -> Iterator[list[NotePlan]]:
     """Plans in vault order, one batch at a time, so the caller writes a batch while the workers parse the next.
 
     Pool tasks are submitted here, before the caller opens its write transaction: the workers fork from a process
@@ -251,7 +261,7 @@ def _plan_batches(items: list[tuple[str, bytes, float]], hints: tuple[str, ...],
             context = None
         if context is not None:
             pool = ProcessPoolExecutor(max_workers=n_workers, mp_context=context)
-            futures = [pool.submit(packed_batch, batch, hints) for batch in batches]
+            futures = [pool.submit(packed_batch, batch, hints, logseq) for batch in batches]
 
             def collect() -> Iterator[list[NotePlan]]:
                 from concurrent.futures.process import BrokenProcessPool
@@ -268,7 +278,7 @@ def _plan_batches(items: list[tuple[str, bytes, float]], hints: tuple[str, ...],
                 finally:
                     pool.shutdown(cancel_futures=True)
             return collect()
-    return (plan_batch(batch, hints) for batch in batches)
+    return (plan_batch(batch, hints, logseq) for batch in batches)
 
 
 def _batch_bounds(total: int) -> list[tuple[int, int]]:
@@ -328,7 +338,9 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
     if max_notes is not None:
         entries = entries[:max_notes]
     known = vault_store.files()
-    plan_key = f"{PLAN_VERSION}|{','.join(hint_terms)}"
+    logseq = logseq_graph(root)
+    # (a folder becoming a Logseq graph, or a graph's journal settings changing, reads every note anew)
+    plan_key = f"{PLAN_VERSION}|{','.join(hint_terms)}" + (f"|{logseq.key}" if logseq is not None else "")
     # a note's rows follow from its vault-relative path and its bytes alone, so a vault moved or copied to another
     # folder keeps every note whose bytes are the same; only the size-and-mtime shortcut needs the same folder
     same_plan = vault_store.get_state("plan_key") == plan_key
@@ -388,7 +400,7 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
     revived: list[str] = []  # notes removed by an earlier run, back at their path (soft-deleted rows revived)
     from .resolve import apply_embedded_payload
 
-    batches = _plan_batches(to_plan, hint_terms, workers)
+    batches = _plan_batches(to_plan, hint_terms, workers, logseq)
     plans: list[NotePlan] = []
     with paused_gc(), store.transaction():
         _keep_sense_texts(rt, _superseded(known, to_plan, removed))  # before the notes' rows change
@@ -421,7 +433,7 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
             moves = _moved_notes(root, known, plans, removed)
             writer.moves = dict(moves)  # (a moved note's weakened edges pass to their successors: `drop_unreused`)
             writer.write_edges([(plan.path, e) for plan in plans for e in plan.edges if not e.dst])
-            relinked = _relink(writer, known, plans, removed, {e.rel: e for e in entries})
+            relinked = _relink(writer, known, plans, removed, {e.rel: e for e in entries}, logseq)
             writer.drop_unreused()
         # every placeholder a name of a note planned or removed now settles, whoever made it (a `resolve` claim
         # naming a note not ingested yet too)
@@ -539,7 +551,7 @@ def _moved_notes(root: str, known: Mapping[str, VaultFile], plans: Sequence[Note
 
 
 def _relink(writer: VaultWriter, known: dict[str, VaultFile], plans: Sequence[NotePlan], removed: Sequence[str],
-            entries: dict[str, VaultEntry]) -> list[str]:
+            entries: dict[str, VaultEntry], logseq: LogseqGraph | None) -> list[str]:
     """Resolve again, against the new names, the links of every unchanged note with a link whose name another
     note claimed or gave up in this run (added, removed, renamed or re-aliased), so each link lands where a fresh
     ingest would land it: merged spellings, links to the note itself and links parked on a placeholder included —
@@ -565,7 +577,7 @@ def _relink(writer: VaultWriter, known: dict[str, VaultFile], plans: Sequence[No
     affected.sort(key=lambda e: e.rel)  # relinked in vault order
     # their bytes are the ones stored: parsed again for their links alone (a renamed folder of a 2,000-note vault
     # relinks over a thousand notes)
-    links = {e.rel: plan_links(e.rel, data) for e in affected if (data := _read(e)) is not None}
+    links = {e.rel: plan_links(e.rel, data, logseq) for e in affected if (data := _read(e)) is not None}
     writer.relink_notes(links)
     return list(links)
 

@@ -26,6 +26,7 @@ from ...core.keywords import PROPERTIES_KEY, SKIP_KEY, keyword_text, vault_keywo
 from ...core.text import token_text
 from ...core.vault import gate_edge, parse_links, parse_note, placeholder_key
 from ...core.vault.links import display_links
+from ...core.vault.logseq import LogseqGraph
 from ...core.vault.frontmatter import property_text
 from ...core.vault.model import MarkdownLink, ParsedNote, Section, WikiLink
 from ...core.vault.proactive import static_score, stemmed_hints
@@ -77,7 +78,10 @@ from ..bulk_gc import paused_gc
 # into a list item ends where the item does
 # 37: a stretch of a note holding only thematic breaks ('---' over '# Title') is no section
 # 38: a line numbered past 1 right below a paragraph's line ("We shipped in" over "2024. Then …") is its text
-PLAN_VERSION = "38"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+# 39: a Logseq graph's notes read as Logseq writes them: page properties (title::, alias::, tags::, type::), tasks by
+# marker with their status (and their SCHEDULED/DEADLINE days), a journal's day and title, namespaced page names,
+# #[[tags]], a priority that is no tag
+PLAN_VERSION = "39"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"
@@ -329,22 +333,24 @@ def _more_than(named: dict[str, None], first: str | None) -> list[str] | None:
     return list(named) if list(named) != ([first] if first else []) else None
 
 
-def plan_links(path: str, data: bytes) -> tuple[PlannedEdge, ...]:
+def plan_links(path: str, data: bytes, logseq: LogseqGraph | None = None) -> tuple[PlannedEdge, ...]:
     """The link edges `plan_note` plans for these bytes — its edges without a destination, in the same order, a
     repeated link planned once — from a parse of the links alone (`parse_links`): what relinking a note whose
     bytes did not change needs, at a tenth of the cost."""
-    links = parse_links(path, _decoded(data)[0])
+    links = parse_links(path, _decoded(data)[0], logseq)
     planned: dict[tuple[str, str], PlannedEdge] = {}
     for edge in _link_edges(note_id(links.rel_path), links.wikilinks, links.markdown_links):
         planned.setdefault((edge.link_key, edge.relation), edge)  # (`_plan`'s `add_edge`: the first one stays)
     return tuple(planned.values())
 
 
-def plan_note(path: str, data: bytes, mtime: float, hints: tuple[str, ...]) -> NotePlan:
-    """Parse one note's bytes and derive every row it contributes. Pure: the caller did the reading."""
+def plan_note(path: str, data: bytes, mtime: float, hints: tuple[str, ...], logseq: LogseqGraph | None = None
+              ) -> NotePlan:
+    """Parse one note's bytes and derive every row it contributes. Pure: the caller did the reading. `logseq`: the
+    settings of the Logseq graph the vault is, None for plain Markdown."""
     digest = hashlib.sha256(data).hexdigest()
     text, read_as = _decoded(data)  # a UTF-16 or Windows-1252 reading is said in a warning, and so is a NUL's
-    parsed = parse_note(path, text, hints=hints)
+    parsed = parse_note(path, text, hints=hints, logseq=logseq)
     plan = _plan(parsed, digest, len(data), mtime, hints)
     return replace(plan, warnings=(*read_as, *plan.warnings)) if read_as else plan
 
@@ -431,6 +437,8 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
             mid = memory_id(path, kind, "\n".join((*heading_path, obs.text)))
         first_heading.setdefault(mid, heading_path)
         observation_lines.add(obs.line)
+        if obs.status is not None:  # (a Logseq task's days may be on its SCHEDULED line: the task's, not the note's)
+            observation_lines.update(date.line for date in obs.dates)
         relation = relations.get(obs.kind) or relations.setdefault(obs.kind, observation_relation(obs.kind))
         edge = _edge(nid, mid, relation, obs.confidence, obs.evidence, f"observation:{obs.source}", obs.line)
         if mid not in nodes:
@@ -441,7 +449,8 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
             metadata = (f'{{"memory_kind":"{kind}","line":{obs.line},'
                         f'"observation_kind":{encode_basestring(obs.kind)},"score":{float(obs.score)!r},'
                         f'"heading_path":{heading_path_json(_shown_path(heading_path))},'
-                        f'"dates":[{",".join(map(_quoted, days))}]}}')
+                        f'"dates":[{",".join(map(_quoted, days))}]'
+                        + (f',"status":{encode_basestring(obs.status)}}}' if obs.status is not None else "}"))
             nodes[mid] = _new_row(PlannedNode, (
                 mid, "memory", parsed.title, obs.text, "fact", importance, metadata,
                 vault_keyword_text(title_tokens, text_tokens), content_hash(obs.text), kind, proactive,
@@ -450,8 +459,8 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
             add_edge(edge)  # (the same text twice: the second line's edge, if another relation, is a row)
         for date in obs.dates:
             if date.year is not None:  # (what `iso` tests)
-                add_edge(_edge(mid, f"date:{date.iso}", "mentions_date", DATE_CONFIDENCE, obs.evidence,
-                               "date_in_observation", obs.line, text=date.text))
+                add_edge(_edge(mid, f"date:{date.iso}", "mentions_date", DATE_CONFIDENCE, date.evidence,
+                               "date_in_observation", date.line, text=date.text))  # (a Logseq task's: a line below)
 
     # headings → heading nodes (the H1 that is the title is not its own child: Mneme duplicated it)
     for heading in parsed.headings:
@@ -467,6 +476,9 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
         else:
             add_edge(edge)
 
+    if parsed.day is not None:  # a journal page is its day (its file name says so); first, as front matter would be
+        add_edge(_edge(nid, f"date:{parsed.day}", "mentions_date", DATE_CONFIDENCE, path, "journal_day", None,
+                       text=parsed.day))
     # a day the front matter and the body both name is one edge: the front matter's, its line coming first
     front_end = parsed.front_matter.line_end if parsed.front_matter else 0
     for date in parsed.dates:
@@ -587,10 +599,11 @@ def _heading_path_at(parsed: ParsedNote, line: int) -> tuple[str, ...]:
     return current
 
 
-def plan_batch(items: list[tuple[str, bytes, float]], hints: tuple[str, ...]) -> list[NotePlan]:
+def plan_batch(items: list[tuple[str, bytes, float]], hints: tuple[str, ...], logseq: LogseqGraph | None = None
+               ) -> list[NotePlan]:
     """Worker entry: (rel path, file bytes, mtime) → plans, in order."""
     with paused_gc():
-        return [plan_note(rel, data, mtime, hints) for rel, data, mtime in items]
+        return [plan_note(rel, data, mtime, hints, logseq) for rel, data, mtime in items]
 
 
 # A plan as plain tuples. Named tuples and slotted dataclasses pickle through a Python call per object: for the
@@ -601,10 +614,11 @@ _NOTE_FIELDS = tuple(f.name for f in dataclasses.fields(NotePlan))
 _NODES_AT, _EDGES_AT = _NOTE_FIELDS.index("nodes"), _NOTE_FIELDS.index("edges")
 
 
-def packed_batch(items: list[tuple[str, bytes, float]], hints: tuple[str, ...]) -> list[PackedPlan]:
+def packed_batch(items: list[tuple[str, bytes, float]], hints: tuple[str, ...], logseq: LogseqGraph | None = None
+                 ) -> list[PackedPlan]:
     """Worker entry: `plan_batch`'s plans packed for the trip back to the writing process (`unpacked_plan`)."""
     with paused_gc():
-        return [_packed(plan_note(rel, data, mtime, hints)) for rel, data, mtime in items]
+        return [_packed(plan_note(rel, data, mtime, hints, logseq)) for rel, data, mtime in items]
 
 
 def _packed(plan: NotePlan) -> PackedPlan:

@@ -110,6 +110,7 @@ class TaskItem:
     text: str
     line: int
     evidence: str
+    status: str | None = None  # a Logseq task's marker, lower-cased ("todo", "doing", "later", "done", …)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +160,7 @@ class Observation:
     families: tuple[str, ...] = ()  # every status family whose words matched, for transparency
     hint_hits: tuple[str, ...] = ()
     dates: tuple[DateMention, ...] = ()
+    status: str | None = None  # a Logseq task's marker (`TaskItem.status`)
 
     @property
     def confidence(self) -> float:
@@ -202,6 +204,7 @@ class ParsedNote:
     observations: tuple[Observation, ...] = ()
     payloads: tuple[EmbeddedPayload, ...] = ()
     warnings: tuple[ParseWarning, ...] = field(default=())
+    day: str | None = None  # the ISO day a Logseq journal page is (its file name's)
 
     @property
     def aliases(self) -> tuple[str, ...]:

@@ -16,6 +16,9 @@ Setext headings (``Title`` over ``===`` or ``---``) are headings, as every rende
 Raw HTML blocks (`html.py`) are opaque too: a tag opening a block hides the lines up to its end, as CommonMark
 and Obsidian render them as HTML.
 
+A note of a Logseq graph (`logseq.py`, given as `logseq`) is read as Logseq writes it: its page properties, task
+markers, journal day, namespaced name and ``#[[tags]]``; any other note as CommonMark and Obsidian read it.
+
 Not handled, on purpose: tables and block references.
 """
 from __future__ import annotations
@@ -40,6 +43,8 @@ from mnemon.core.vault.dates import date_spans
 from mnemon.core.vault.frontmatter import normalise_tag, split_front_matter
 from mnemon.core.vault.html import html_block_lines
 from mnemon.core.vault.links import display_links, link_block, relative_target, split_link_target
+from mnemon.core.vault.logseq import (BRACKET_TAG, PRIORITY, LogseqGraph, front_matter, page_name,
+                                      planned_dates, task_of)
 from mnemon.core.vault.model import (
     EVIDENCE_MAX_CHARS,
     DateMention,
@@ -113,7 +118,7 @@ _NOT_BEFORE_TAG = frozenset("#&/\\:])'\"`")  # plus any word character: "page#fr
 _EMAIL_LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-")
 _EMAIL_DOMAIN = re.compile(r"@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w-])")
 # a top-level front-matter key (at the start of its line); the keys whose values name or file a note, not dates
-_FRONT_KEY = re.compile(r"([^\s#:\-][^:]*):(?=[ \t]|$)")  # (up to the first ":", so linear on any line)
+_FRONT_KEY = re.compile(r"([^\s#:\-][^:]*)::?(?=[ \t]|$)")  # (up to the first ":", so linear; "::" is Logseq's)
 _UNDATED_KEYS = frozenset({"title", "aliases", "alias", "tags", "tag", "type"})
 _PAYLOAD = re.compile(r"<!--[ \t]*mneme-research-resolution-b64:[ \t]*([A-Za-z0-9_\-+/=]+)[ \t]*-->")
 
@@ -502,7 +507,7 @@ def _property_links(rel_path: str, lines: Sequence[str], front: FrontMatter) -> 
     found: list[WikiLink] = []
     for index in range(front.line_start, front.line_end - 1):  # between the fences
         line = lines[index]
-        if "[[" in line and not line.lstrip().startswith("#"):
+        if "[[" in line and not line.lstrip().startswith(("#", "alias::")):  # (Logseq's other names: no links)
             for match in WIKILINK.finditer(line):
                 target, section, alias = split_link_target(match.group(1))
                 if target:
@@ -558,12 +563,12 @@ class NoteLinks(NamedTuple):
     markdown_links: tuple[MarkdownLink, ...]
 
 
-def parse_links(rel_path: str, text: str) -> NoteLinks:
+def parse_links(rel_path: str, text: str, logseq: LogseqGraph | None = None) -> NoteLinks:
     """The links `parse_note` finds in a note, and nothing else of it (a tenth of the work): what resolving an
     unchanged note's links again needs when another note took or gave up a name."""
     rel_path = _checked_path(rel_path, text)
     lines = _split_lines(text)
-    front, body_start, _warnings = split_front_matter(lines)
+    front, body_start, _warnings = front_matter(lines, logseq)
     prose_lines, _fence_warning = code_blanked_lines(lines, body_start)
     coded = "\n".join(prose_lines)
     prose = blank_comments(coded)
@@ -576,12 +581,14 @@ def parse_links(rel_path: str, text: str) -> NoteLinks:
     return NoteLinks(rel_path, tuple(wikilinks), tuple(markdown_links))
 
 
-def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS) -> ParsedNote:
-    """Parse one note. `rel_path` is vault-relative: it names the note and anchors relative Markdown links."""
+def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS,
+               logseq: LogseqGraph | None = None) -> ParsedNote:
+    """Parse one note. `rel_path` is vault-relative: it names the note and anchors relative Markdown links.
+    `logseq`: the settings of the Logseq graph the note is in (`core/vault/logseq.py`), None for plain Markdown."""
     rel_path = _checked_path(rel_path, text)
     hint_terms = tuple(hints)
     lines = _split_lines(text)
-    front, body_start, warnings = split_front_matter(lines)
+    front, body_start, warnings = front_matter(lines, logseq)
     prose_lines, fence_warning = code_blanked_lines(lines, body_start)
     if fence_warning:
         warnings.append(fence_warning)
@@ -632,14 +639,23 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
 
     tags = [Tag(name, None, f"tags: {name}") for name in front.tags] if front else []
     if "#" in clean:
+        found_tags: list[tuple[int, str]] = []
+        if logseq is not None:
+            if "[#" in clean:
+                clean = PRIORITY.sub(_blank, clean)  # a block's priority, "[#A]", is no tag
+            if "#[[" in prose:
+                found_tags += [(m.start(), name) for m in BRACKET_TAG.finditer(prose)
+                               if (name := normalise_tag(" ".join(m.group(1).split())))]
         for match in _TAG.finditer(clean):
             before = clean[match.start() - 1] if match.start() else " "
             if before in _NOT_BEFORE_TAG or before.isalnum() or before == "_":
                 continue
             name = normalise_tag(match.group(1).rstrip("/-"))
             if name and not name.replace("/", "").isdigit():
-                line_no = where.line_of(match.start())
-                tags.append(Tag(name, line_no, where.evidence(line_no)))
+                found_tags.append((match.start(), name))
+        for start, name in sorted(found_tags) if logseq is not None else found_tags:
+            line_no = where.line_of(start)
+            tags.append(Tag(name, line_no, where.evidence(line_no)))
 
     emails: list[EmailMention] = []
     if "@" in clean:
@@ -683,11 +699,18 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
             continue
         evidence = where.evidence(line_no)
         line_dates = tuple(dates_by_line.get(line_no, ()))  # a list marker ("3.") is never a date
-        if match.group(4) is not None:
-            done = match.group(4) in _CLOSED_TASK
-            tasks.append(TaskItem(done, text_, line_no, evidence))
+        status: str | None = None
+        if logseq is not None and match.group(2) and match.group(4) is None and (task := task_of(text_)):
+            status, closed, text_ = task
+            if not text_:
+                continue
+            line_dates += planned_dates(lines, line_no, dates_by_line)
+        if match.group(4) is not None or status is not None:
+            done = closed if status is not None else match.group(4) in _CLOSED_TASK
+            tasks.append(TaskItem(done, text_, line_no, evidence, status))
             kind, score = score_task(done)
-            task_observations.append(Observation(kind, text_, score, "task", line_no, evidence, dates=line_dates))
+            task_observations.append(Observation(kind, text_, score, "task", line_no, evidence, dates=line_dates,
+                                                 status=status))
             continue
         marker: ListMarker = "bullet" if match.group(2) else "numbered"
         number = int(match.group(3)) if match.group(3) else None
@@ -725,6 +748,11 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
                 warnings.append(ParseWarning("payload_invalid", "research-resolution comment is not base64 JSON", line_no))
 
     title, headings = _title(rel_path, front, headings)
+    journal_day = None
+    if logseq is not None:  # (a page is named by its file, or its title:: property; a heading names nothing)
+        name, journal = page_name(rel_path, logseq)
+        title = front.title if front is not None and front.title else name
+        journal_day = journal.isoformat() if journal is not None else None
     return ParsedNote(
         rel_path=rel_path,
         title=title,
@@ -744,4 +772,5 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
         observations=tuple(observations),
         payloads=tuple(payloads),
         warnings=tuple(warnings),
+        day=journal_day,
     )
