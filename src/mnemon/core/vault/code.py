@@ -16,6 +16,8 @@ from typing import AbstractSet, Sequence
 from mnemon.core.vault.model import ParseWarning
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
+# a fence may open a list item's content ("- ```python", how Logseq writes every code block); only a bare one closes
+_OPENING_FENCE = re.compile(r"^[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*(`{3,}|~{3,})(.*)$")
 _QUOTE_PREFIX = re.compile(r"^[ \t]*(?:>[ \t]?)+")
 
 
@@ -140,7 +142,7 @@ def code_blanked_lines(lines: Sequence[str], body_start: int) -> tuple[list[str]
                 continue
         if "`" in line or "~" in line:
             quote = _QUOTE_PREFIX.match(line) if ">" in line else None
-            fence = _FENCE.match(line[quote.end():] if quote else line)
+            fence = (_FENCE if fence_char else _OPENING_FENCE).match(line[quote.end():] if quote else line)
             if fence_char:
                 if fence and fence.group(1)[0] == fence_char and len(fence.group(1)) >= fence_len \
                         and not fence.group(2).strip():
