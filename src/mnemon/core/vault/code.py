@@ -111,12 +111,15 @@ def blank_math_spans(line: str) -> str:
 
 
 
-def code_blanked_lines(lines: Sequence[str], body_start: int) -> tuple[list[str], ParseWarning | None]:
+def code_blanked_lines(lines: Sequence[str], body_start: int, indented_blocks: bool = True
+                       ) -> tuple[list[str], ParseWarning | None]:
     """Lines with front matter, fenced and indented code and display math blocks emptied and inline code and math
-    blanked: the same count; a line not emptied keeps its length (inline code and math become spaces)."""
+    blanked: the same count; a line not emptied keeps its length (inline code and math become spaces).
+    `indented_blocks`: False for a Logseq graph's note, where indenting nests a block, however deep, and is never
+    code ("title:: x", a blank line, "\t- TODO y" lost its task)."""
     body = lines[body_start:]
     probe = "\n".join(body)  # most notes have none: one C-level test instead of a test per line
-    indented = indented_code(lines, body_start, probe)
+    indented = indented_code(lines, body_start, probe) if indented_blocks else frozenset()
     if "`" not in probe and "~" not in probe and "$" not in probe:
         prose = [""] * body_start + list(body)
         for index in indented:

@@ -569,7 +569,7 @@ def parse_links(rel_path: str, text: str, logseq: LogseqGraph | None = None) -> 
     rel_path = _checked_path(rel_path, text)
     lines = _split_lines(text)
     front, body_start, _warnings = front_matter(lines, logseq)
-    prose_lines, _fence_warning = code_blanked_lines(lines, body_start)
+    prose_lines, _fence_warning = code_blanked_lines(lines, body_start, logseq is None)
     coded = "\n".join(prose_lines)
     prose = blank_comments(coded)
     where = _Lines(lines, prose_lines)
@@ -589,7 +589,7 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
     hint_terms = tuple(hints)
     lines = _split_lines(text)
     front, body_start, warnings = front_matter(lines, logseq)
-    prose_lines, fence_warning = code_blanked_lines(lines, body_start)
+    prose_lines, fence_warning = code_blanked_lines(lines, body_start, logseq is None)
     if fence_warning:
         warnings.append(fence_warning)
     coded = "\n".join(prose_lines)
