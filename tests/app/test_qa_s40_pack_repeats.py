@@ -22,8 +22,8 @@ from mnemon.app.context import _best_first
 from mnemon.app.context_budget import pack
 from mnemon.app.memory import Mnemon
 
-PROMPTS = ["what is Lighthouse", "who is Ada Quill", "is the pilot still blocked", "what changed about the gateway count",
-           "gateway firmware updates", "battery supply risk"]
+PROMPTS = ["what is Lighthouse", "who is Ada Quill", "is the pilot still blocked",
+           "what changed about the gateway count", "gateway firmware updates", "battery supply risk"]
 CORRECTION = "Correction: the gateway count is three, not two (updated after the site survey)"
 
 
