@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from mnemon.app import backup
+from mnemon.app import backup_export
 
 from interfaces.test_daemon import daemon_env, start, status  # noqa: F401  (the resident process's fixture)
 
@@ -31,7 +31,7 @@ def test_export_to_stdout_failing_midway_prints_only_the_error(cli_raw: CliRaw,
         yield '\n],"world":{'
         raise sqlite3.DatabaseError("database disk image is malformed")
 
-    monkeypatch.setattr(backup, "export_world_chunks", damaged)
+    monkeypatch.setattr(backup_export, "export_world_chunks", damaged)
     code, out, err = cli_raw(["export"])
     assert code != 0
     doc = parse_one_json(out)

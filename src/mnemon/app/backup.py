@@ -1,16 +1,9 @@
-"""`mnemon export` and its exact restore, at any store size.
+"""`mnemon import` of a `mnemon export` file (`backup_export.py`): its exact restore, at any store size.
 
-The export is written as it is read — one insight, edge or world row per line — so its memory does not grow with
-the store (a 10k store's 180 MB document used to be built whole: 1.5 GB of RSS, ≈ 15 GB at 100k). The restore
-reads the same way (`ports/json_stream.py`) and writes in bulk statements inside one transaction. Each row is
-checked on its own (`backup_rows.py`, `backup_world.py`): a bad one is reported with its index and the rest
-restored, so one hand-edited line does not make a whole backup unusable; a file that is not an export at all
+The restore reads the file as it goes (`ports/json_stream.py`) and writes in bulk statements inside one transaction.
+Each row is checked on its own (`backup_rows.py`, `backup_world.py`): a bad one is reported with its index and the
+rest restored, so one hand-edited line does not make a whole backup unusable; a file that is not an export at all
 writes nothing.
-
-The document: `insights` (memories and the entity nodes of payload scopes, and a payload's rows kept deleted for a
-person's decision about one of their edges), `edges` between them, `vault_edges` (decisions about a vault's edges,
-by ends and relation), then the world model, one member per table (`backup_world.WORLD_MEMBERS`:
-aliases, state assertions, sense events, actions, predictions and the audit of world writes).
 
 Restoring into a live store never replaces what is there: a memory it holds is skipped (a forgotten one too, unless
 `revive_forgotten` asks to bring it back), and so is an edge or a world row it holds — a later correction or a
@@ -19,52 +12,35 @@ re-chained by the world model's own rule (`backup_world.py`).
 """
 from __future__ import annotations
 
-import base64
 import json
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InvalidInput
 from ..core.model import REMOVAL_ACTORS, SOURCED_PREFIXES, Edge, Memory, iso
 from ..core.validation import FUTURE_SLACK
-from ..core.vault.lifecycle import PROMOTED, survives_rebuild
 from ..core.surface import typed
 from ..ports.store.history_reads import vectors_of
-from .backup_rows import (EDGE_DECISIONS, HISTORY_EVENTS, PAYLOAD_SCOPE, HistoryEvent, dated_ahead_warning,
-                          decode_vector, edge_decision, edge_history, insight_error, parse_edge, parse_insight,
-                          provider_width)
-from .backup_world import WORLD_MEMBERS, WorldRestore, export_world_chunks, member_batches, relink_source_edges
+from .backup_export import EXPORT_KIND, PENDING_DECISIONS, is_decision, to_json
+from .backup_rows import (HistoryEvent, dated_ahead_warning, decode_vector, edge_decision, edge_history,
+                          insight_error, parse_edge, parse_insight, provider_width)
+from .backup_world import WORLD_MEMBERS, WorldRestore, member_batches, relink_source_edges
 from .import_report import bounded, refused_said
 from .runtime import Runtime
 from .unread_fields import UnreadFields
-from .vault.resolve import person_decisions
 
 if TYPE_CHECKING:
     import numpy as np
 
-EXPORT_KIND = "mnemon-export"
-# "2" adds the entity nodes of payload scopes (rows with "kind": "entity") and the edges' source_path; a reader of
-# "1" would have restored such a row as a plain memory, so it is told the file is newer instead
-# "3" adds `vault_edges`: the decisions about a vault's edges (kills, validations, claims), restored when both ends
-# exist and otherwise kept until the ingest that makes them (`apply_pending_decisions`)
-# "4" adds the world model (`world_aliases` … `world_events`: `backup_world.py`); a reader of "3" would have
-# restored the memories and dropped every assertion, prediction and action without a word
-# (a "4" file may also hold payload rows with `deleted_at`, kept for a person's decision: an older reader of "4"
-# restores them live, which keeps their decided edges too, so no new version refuses it)
-SCHEMA_VERSION = "4"
+__all__ = ["EXPORT_KIND", "READABLE_VERSIONS", "STREAMED_MEMBERS", "apply_pending_decisions", "restore",
+           "warn_over_cap"]
+
 READABLE_VERSIONS = ("1", "2", "3", "4")
 # the members a reader can take item by item (`ports/json_stream.ObjectStream`); any other is read whole
 STREAMED_MEMBERS = frozenset({"insights", "edges", "vault_edges", *WORLD_MEMBERS})
-# the ids of the nodes an ingest makes from notes (notes, their items and headings, and what they mention)
-VAULT_NODE_PREFIXES = ("note:", "vault:", "heading:", "date:", "email:", "tag:", "placeholder:")
-PENDING_DECISIONS = "restored_decisions"  # vault_state key: decisions waiting for their notes to be ingested
 BATCH = 2_000  # insights or edges written per bulk statement
-# what an export leaves out: a retired edge belongs to a forgotten memory or a re-spliced chain; a killed one is
-# a tombstone and stays in, so a payload sent again after a restore cannot bring the claim back
-EXPORTED_EDGE_STATUSES = ("active", "candidate", "killed")
 _VAULT_SOURCE = "vault:"
 # what an export of any readable version holds: another member is named in a warning, never dropped in silence
 _DOCUMENT_MEMBERS = frozenset({"kind", "schema_version", "exported_at", "provider", "insights", "edges",
@@ -77,169 +53,6 @@ EDGE_FIELDS = ("source_id", "target_id", "edge_type", "sub_type", "weight", "con
                "evidence", "rule", "source_path", "metadata", "created_at", "updated_at", "decision", "history")
 
 
-# ── export ───────────────────────────────────────────────────────────────────
-def export_chunks(rt: Runtime, *, include_vectors: bool = True) -> Generator[str, None, None]:
-    """The export document as text, piece by piece: every active memory (with its vector when asked and made by the
-    current provider), the entity nodes of payload scopes, every edge between them that is not retired, the
-    decisions about a vault's edges, and the world model's rows: all as of one moment (`read_snapshot`), so a
-    memory forgotten meanwhile is not written without its edges. A reader that stops early closes it (its snapshot
-    ends then, not when the generator is collected, maybe after the store closed)."""
-    with rt.store.read_snapshot():
-        yield from _export_chunks(rt, include_vectors)
-
-
-def _export_chunks(rt: Runtime, include_vectors: bool) -> Iterator[str]:
-    identity = rt.provider.identity()
-    rows: dict[str, int] = {}
-    mat: np.ndarray | None = None
-    if include_vectors and rt.vectors_enabled:
-        vid, mat = rt.store.load_vectors(identity)
-        rows = {i: k for k, i in enumerate(vid)}
-    head = {"kind": EXPORT_KIND, "schema_version": SCHEMA_VERSION, "exported_at": rt.now_iso(),
-            "provider": identity if rows else None}
-    yield _json(head)[:-1] + ',"insights":[\n'
-    ids: set[str] = set()
-    sep = ""
-    for m in _exported_nodes(rt):
-        ids.add(m.id)
-        item = {**m.to_dict(), "inserted_at": m.inserted_at}
-        k = rows.get(m.id)
-        if k is not None and mat is not None:
-            item["vector"] = _encode_vector(mat[k])
-        yield sep + _json(item)
-        sep = ",\n"
-    yield '\n],"edges":[\n'
-    sep = ""
-    decided: list[tuple[Edge, str | None, list[dict[str, Any]]]] = []
-    edges = rt.store.iter_edges(statuses=EXPORTED_EDGE_STATUSES)
-    while page := list(islice(edges, BATCH)):
-        # a weakening or validation lives in the edge's event log, which an export does not carry whole: named on
-        # the edge, it is recorded again by the restore (a re-sent payload or a replayed evidence pack reads it
-        # there); the decisions' own events go with it (`history`: who decided, when, why)
-        by_person = person_decisions(rt.store, [e for e in page if e.status != "killed"])
-        told = _decision_events(rt, [int(e.id or 0) for e in page
-                                     if e.status == "killed" or int(e.id or 0) in by_person])
-        for e in page:
-            decision, history = by_person.get(int(e.id or 0)), told.get(int(e.id or 0), [])
-            if e.src in ids and e.dst in ids:
-                yield sep + _edge_json(e, decision, history)
-                sep = ",\n"
-            elif _is_decision(e, ids) or (decision is not None and _ends_known(e, ids)):
-                decided.append((e, decision, history))
-    yield '\n],"vault_edges":[\n'
-    # by their ends and relation: by id they came out in another order on each backend (SQLite's decided
-    # containment edges keep the negative ids they were derived under), so one store's content made two files
-    decisions = [((e.src, e.dst, e.type), _edge_json(e, d, h)) for e, d, h in decided]
-    decisions += [(_decision_key(r), _json(r)) for r in _still_pending(rt, [e for e, _d, _h in decided])]
-    yield ",\n".join(text for _key, text in sorted(decisions))
-    yield from export_world_chunks(rt)
-    yield "\n]}\n"
-
-
-def _decision_events(rt: Runtime, edge_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
-    """Edge id → the events of its log that are decisions (`HISTORY_EVENTS`), oldest first, as an export writes
-    them."""
-    from ..ports.store.history_reads import edge_events_of
-
-    return {edge_id: [{"event": ev.event, "actor": ev.actor, "detail": ev.detail, "created_at": ev.created_at}
-                      for ev in events if ev.event in HISTORY_EVENTS]
-            for edge_id, events in edge_events_of(rt.store, edge_ids).items()} if edge_ids else {}
-
-
-def _edge_json(e: Edge, decision: str | None = None, history: list[dict[str, Any]] | None = None) -> str:
-    row = {"source_id": e.src, "target_id": e.dst, "edge_type": e.type, "sub_type": e.sub_type, "weight": e.weight,
-           "confidence": e.confidence, "status": e.status, "origin": e.origin, "evidence": e.evidence, "rule": e.rule,
-           "source_path": e.source_path, "metadata": e.metadata, "created_at": e.created_at}
-    if e.updated_at and e.updated_at != e.created_at:  # when it was last decided or changed: a restore keeps it
-        row["updated_at"] = e.updated_at
-    if decision in EDGE_DECISIONS:
-        row["decision"] = decision
-    if history:
-        row["history"] = history
-    return _json(row)
-
-
-def _ends_known(e: Edge, exported: set[str]) -> bool:
-    return all(end in exported or end.startswith(VAULT_NODE_PREFIXES) for end in (e.src, e.dst))
-
-
-def _is_decision(e: Edge, exported: set[str]) -> bool:
-    """Whether an edge touching a vault's nodes is one a rebuild keeps — a kill, a validation, a resolve or payload
-    claim, an agent's link (`survives_rebuild`), or a parsed edge `weaken-edge` weakened, whose strength a re-parse
-    of its line keeps: what a person or agent decided, which no ingest of the notes can make again. Its vault ends
-    are not exported (ingest makes them from the notes), so it goes in `vault_edges`."""
-    return _ends_known(e, exported) and (survives_rebuild(SimpleNamespace(status=e.status, origin=e.origin,
-                                                            validated=bool(e.metadata.get("validated")),
-                                                            promoted=bool(e.metadata.get(PROMOTED))))
-                           or _weakened(e))
-
-
-def _weakened(e: Edge) -> bool:
-    # a parsed edge is written at strength = confidence; only `weaken-edge` lowers its strength (as `vault/writer.py`
-    # reads it when the line is parsed again)
-    return e.origin == "ingest" and e.status != "killed" and e.weight < e.confidence
-
-
-def _decision_key(row: Any) -> tuple[str, str, str]:
-    return (str(row.get("source_id")), str(row.get("target_id")), str(row.get("edge_type")))
-
-
-def _still_pending(rt: Runtime, decided: list[Edge]) -> list[Any]:
-    """The decisions a restore into this store keeps waiting for their notes (`PENDING_DECISIONS`): a backup made
-    before that ingest carries them on. One the store applied is no longer among them; one whose edge the store
-    holds as a decision of its own (written above) is left out, as its restore would keep the store's."""
-    vault = getattr(rt.store, "vault", None)
-    raw = vault.get_state(PENDING_DECISIONS) if vault is not None else None
-    if not raw:
-        return []
-    held = {(e.src, e.dst, e.type) for e in decided}
-    return [row for row in json.loads(raw)
-            if (row.get("source_id"), row.get("target_id"), row.get("edge_type")) not in held]
-
-
-def _exported_nodes(rt: Runtime) -> Iterator[Memory]:
-    """Every active memory, then the entity nodes of `remember --payload` scopes: the nodes a payload's edges join
-    (a vault's notes, headings and tags are not: ingest makes them again from the notes); last the payload rows
-    kept deleted for a person's decision about one of their edges (`_kept_for_decisions`)."""
-    deleted: list[Memory] = []
-    for kind in ("memory", "entity"):
-        for n in rt.store.iter_nodes(kind=kind, include_deleted=True):
-            if n.deleted_at is None:
-                if kind == "memory" or n.source.startswith(PAYLOAD_SCOPE):
-                    yield n
-            elif _payload_owned(n):
-                deleted.append(n)
-    yield from _kept_for_decisions(rt, deleted)
-
-
-def _payload_owned(n: Memory) -> bool:
-    return n.source.startswith(PAYLOAD_SCOPE) and n.id.startswith(n.source + "#")
-
-
-def _kept_for_decisions(rt: Runtime, deleted: list[Memory]) -> list[Memory]:
-    """The deleted payload rows an edge a person killed, validated or weakened still joins (`kept_for_decisions` of
-    a re-sent payload), exported deleted: left out, their decided edges went with them, and after a restore the
-    next payload naming the node brought a killed claim back active."""
-    if not deleted:
-        return []
-    ids = {n.id for n in deleted}
-    touching = [e for e in rt.store.vault.edges_touching(sorted(ids))  # type: ignore[attr-defined]
-                if e.status in EXPORTED_EDGE_STATUSES]
-    decided = set(person_decisions(rt.store, touching))
-    kept = {end for e in touching if int(e.id or 0) in decided for end in (e.src, e.dst)} & ids
-    return [n for n in deleted if n.id in kept]
-
-
-_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode  # as the CLI prints JSON
-
-
-def _encode_vector(row: np.ndarray) -> str:
-    import numpy as np
-
-    return base64.b64encode(np.ascontiguousarray(row, dtype="<f4").tobytes()).decode()
-
-
-# ── restore ──────────────────────────────────────────────────────────────────
 @dataclass
 class _Run:
     """What a restore did so far — or, in a dry run, would do."""
@@ -712,7 +525,7 @@ def _apply_decision(rt: Runtime, e: Edge, decided: _Decided, *, dry_run: bool = 
     after the restore would otherwise come back). A dry run only says which it would be."""
     existing = rt.store.find_edge(e.src, e.dst, e.type)
     kept = (existing is not None and not (existing.status != "killed" and e.status == "killed")
-            and _is_decision(existing, {existing.src, existing.dst}))
+            and is_decision(existing, {existing.src, existing.dst}))
     if not kept and not dry_run:
         edge_id = rt.store.upsert_edge(e, actor="import", event="restored")
         _record_decisions(rt, [(edge_id, e, decided)])
@@ -723,8 +536,8 @@ def _keep_pending(rt: Runtime, rows: list[Any]) -> None:
     vault = rt.store.vault  # type: ignore[attr-defined]
     held = json.loads(vault.get_state(PENDING_DECISIONS) or "[]")
     # the same backup restored twice before the ingest: each decision waits once
-    known = {_json(row) for row in held}
-    vault.set_state(PENDING_DECISIONS, json.dumps(held + [r for r in rows if _json(r) not in known],
+    known = {to_json(row) for row in held}
+    vault.set_state(PENDING_DECISIONS, json.dumps(held + [r for r in rows if to_json(r) not in known],
                                                   ensure_ascii=False))
 
 

@@ -113,7 +113,7 @@ def export_world_chunks(rt: Runtime) -> Iterator[str]:
 def _with_source_edges(rt: Runtime, rows: list[dict[str, Any]], waiting: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Assertion rows, each naming its source edge by its ends and relation (`SOURCE_EDGE`): null when the edge is
     not one the export carries (gone, retired), or the edge a restored row still waits for."""
-    from .backup import EXPORTED_EDGE_STATUSES
+    from .backup_export import EXPORTED_EDGE_STATUSES
 
     ids = sorted({int(i) for r in rows if isinstance(i := r.get("source_edge_id"), str) and i.isdigit()})
     edges = {str(e.id): e for e in rt.store.get_edges(ids)} if ids else {}

@@ -265,9 +265,9 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
 
     def export_stream(self, *, include_vectors: bool = True) -> Generator[str, None, None]:
         """The export document as text pieces, written as the store is read: memory stays flat at any size."""
-        from . import backup  # bulk import/export: only for those commands
+        from . import backup_export  # bulk import/export: only for those commands
 
-        return backup.export_chunks(self.rt, include_vectors=include_vectors)
+        return backup_export.export_chunks(self.rt, include_vectors=include_vectors)
 
     def export_to(self, path: str, *, include_vectors: bool = True) -> dict[str, Any]:
         """The export written to `path` under a temporary name and renamed into place once whole: a failure midway

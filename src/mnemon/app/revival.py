@@ -30,7 +30,7 @@ MAX_IDS = 1000
 # the reasons `retire_edges_of` gives the edges of a memory it removes (app/curation.py, app/remember.py)
 _RETIRED_BY = ("forget", "auto-prune")
 _LIVE_STATUSES = ("active", "candidate")
-# the ids of the rows an ingest makes from notes (app/backup.py's VAULT_NODE_PREFIXES)
+# the ids of the rows an ingest makes from notes (app/backup_export.py's VAULT_NODE_PREFIXES)
 _VAULT_IDS = ("note:", "vault:", "heading:", "date:", "email:", "tag:", "placeholder:")
 
 
