@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.model import Edge, Memory
 from ..core.vault.lifecycle import PROMOTED, survives_rebuild
-from .backup_rows import EDGE_DECISIONS, HISTORY_EVENTS, PAYLOAD_SCOPE
+from .backup_rows import EDGE_DECISIONS, EDGE_DEFAULTS, HISTORY_EVENTS, PAYLOAD_SCOPE
 from .backup_world import export_world_chunks
 from .runtime import Runtime
 from .vault.resolve import person_decisions
@@ -92,14 +92,14 @@ def _export_chunks(rt: Runtime, include_vectors: bool) -> Iterator[str]:
         for e in page:
             decision, history = by_person.get(int(e.id or 0)), told.get(int(e.id or 0), [])
             if e.src in ids and e.dst in ids:
-                yield sep + _edge_json(e, decision, history)
+                yield sep + edge_json(e, decision, history)
                 sep = ",\n"
             elif is_decision(e, ids) or (decision is not None and _ends_known(e, ids)):
                 decided.append((e, decision, history))
     yield '\n],"vault_edges":[\n'
     # by their ends and relation: by id they came out in another order on each backend (SQLite's decided
     # containment edges keep the negative ids they were derived under), so one store's content made two files
-    decisions = [((e.src, e.dst, e.type), _edge_json(e, d, h)) for e, d, h in decided]
+    decisions = [((e.src, e.dst, e.type), edge_json(e, d, h)) for e, d, h in decided]
     decisions += [(_decision_key(r), to_json(r)) for r in _still_pending(rt, [e for e, _d, _h in decided])]
     yield ",\n".join(text for _key, text in sorted(decisions))
     yield from export_world_chunks(rt)
@@ -116,10 +116,17 @@ def _decision_events(rt: Runtime, edge_ids: list[int]) -> dict[int, list[dict[st
             for edge_id, events in edge_events_of(rt.store, edge_ids).items()} if edge_ids else {}
 
 
-def _edge_json(e: Edge, decision: str | None = None, history: list[dict[str, Any]] | None = None) -> str:
-    row = {"source_id": e.src, "target_id": e.dst, "edge_type": e.type, "sub_type": e.sub_type, "weight": e.weight,
-           "confidence": e.confidence, "status": e.status, "origin": e.origin, "evidence": e.evidence, "rule": e.rule,
-           "source_path": e.source_path, "metadata": e.metadata, "created_at": e.created_at}
+def edge_json(e: Edge, decision: str | None = None, history: list[dict[str, Any]] | None = None) -> str:
+    """One edge as a line of the export, without the fields a restore reads the same when absent (`EDGE_DEFAULTS`):
+    spelled out, they were two fifths of a big store's export. Every value is written as stored (a float's shortest
+    exact form), so the row reads back as it was."""
+    row: dict[str, Any] = {"source_id": e.src, "target_id": e.dst, "edge_type": e.type}
+    for key, value in (("sub_type", e.sub_type), ("weight", e.weight), ("confidence", e.confidence),
+                       ("status", e.status), ("origin", e.origin), ("evidence", e.evidence), ("rule", e.rule),
+                       ("source_path", e.source_path), ("metadata", e.metadata)):
+        if value != EDGE_DEFAULTS[key]:
+            row[key] = value
+    row["created_at"] = e.created_at
     if e.updated_at and e.updated_at != e.created_at:  # when it was last decided or changed: a restore keeps it
         row["updated_at"] = e.updated_at
     if decision in EDGE_DECISIONS:

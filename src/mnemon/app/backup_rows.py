@@ -284,6 +284,12 @@ def _relation(etype: Any, source_path: str, fail: Any) -> str:
                f"without a source_path is no payload claim); got {name!r}")
 
 
+# what a restore reads for an edge field the row leaves out (schema "1" on): an export leaves out each field that
+# equals it (`backup_export.edge_json`), most of a big store's edges being temporal links at these values
+EDGE_DEFAULTS: dict[str, Any] = {"sub_type": "", "weight": 1.0, "confidence": 1.0, "status": "active",
+                                 "evidence": "", "origin": "import", "rule": "", "source_path": "", "metadata": {}}
+
+
 def parse_edge(e: Any, k: int, now: str, *, nul_ok: bool = True) -> Edge:
     def fail(message: str) -> InvalidInput:
         return edge_error(k, message)
@@ -294,16 +300,17 @@ def parse_edge(e: Any, k: int, now: str, *, nul_ok: bool = True) -> Edge:
     dst = node_id(e.get("target_id"), "target_id", fail)
     if src == dst:
         raise fail("source_id must differ from target_id")
-    texts = {key: _text(e.get(key, default), key, fail) for key, default in
-             (("sub_type", ""), ("evidence", ""), ("origin", "import"), ("rule", ""), ("source_path", ""))}
+    texts = {key: _text(e.get(key, EDGE_DEFAULTS[key]), key, fail)
+             for key in ("sub_type", "evidence", "origin", "rule", "source_path")}
     etype = _relation(e.get("edge_type"), texts["source_path"], fail)
     if not nul_ok:  # (a payload edge's evidence is its observation's text)
         _refuse_nul([etype, *texts.values()], fail)
-    status = e.get("status", "active")
+    status = e.get("status", EDGE_DEFAULTS["status"])
     if status not in EDGE_STATUSES:
         raise fail(f"status must be one of {', '.join(EDGE_STATUSES)}")
     try:
-        weight, confidence = validate_weight(e.get("weight", 1.0)), validate_weight(e.get("confidence", 1.0))
+        weight, confidence = (validate_weight(e.get("weight", EDGE_DEFAULTS["weight"])),
+                              validate_weight(e.get("confidence", EDGE_DEFAULTS["confidence"])))
     except InvalidInput as exc:
         raise fail(exc.message) from None
     if e.get("decision") is not None and (not isinstance(e["decision"], str) or e["decision"] not in EDGE_DECISIONS):
