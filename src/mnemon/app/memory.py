@@ -4,7 +4,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
 from types import ModuleType
@@ -58,6 +58,21 @@ def _curation() -> ModuleType:
     from . import curation  # with it the write pipeline (`remember`): `recall` and `status` do without
 
     return curation
+
+
+def _encoded(pieces: Iterable[str], size: int = 1 << 16) -> Iterator[bytes]:
+    """Text pieces (an export's rows) as UTF-8, about `size` characters at a time: one write, and one call into
+    gzip, per block instead of per row."""
+    held: list[str] = []
+    count = 0
+    for piece in pieces:
+        held.append(piece)
+        count += len(piece)
+        if count >= size:
+            yield "".join(held).encode()
+            held, count = [], 0
+    if held:
+        yield "".join(held).encode()
 
 
 def open_store(target: str | Path, *, readonly: bool = False, create: bool = True, busy_wait_s: float = 60.0,
@@ -269,18 +284,28 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
 
         return backup_export.export_chunks(self.rt, include_vectors=include_vectors)
 
-    def export_to(self, path: str, *, include_vectors: bool = True) -> dict[str, Any]:
+    def export_gzip_stream(self, *, include_vectors: bool = True) -> Generator[bytes, None, None]:
+        """The export document gzip-compressed, as it is written (`ports/compressed.gzipped`)."""
+        from ..ports.compressed import gzipped
+
+        with closing(self.export_stream(include_vectors=include_vectors)) as pieces:
+            yield from gzipped(_encoded(pieces))
+
+    def export_to(self, path: str, *, include_vectors: bool = True, gzip: bool = False) -> dict[str, Any]:
         """The export written to `path` under a temporary name and renamed into place once whole: a failure midway
-        leaves no partial file and an earlier one untouched."""
+        leaves no partial file and an earlier one untouched. gzip-compressed when asked or when `path` ends in .gz
+        (`import` reads either)."""
         from ..ports.array_file import write_atomic
+        from ..ports.compressed import gzipped, is_gzip_name
 
         real = self._out_file(path, "the export", "leave it out, or give '-', to print the export")
+        packed = gzip or is_gzip_name(path)
         try:
             with closing(self.export_stream(include_vectors=include_vectors)) as pieces:
-                write_atomic(real, (piece.encode() for piece in pieces), durable=True)
+                write_atomic(real, gzipped(_encoded(pieces)) if packed else _encoded(pieces), durable=True)
         except OSError as exc:  # a full disk is the machine's (store_error), a folder given as the file the user's
             raise write_refused(path, exc) from None
-        return {"ok": True, "path": real, "bytes": os.path.getsize(real)}
+        return {"ok": True, "path": real, "bytes": os.path.getsize(real), "gzip": packed}
 
     def graph_export(self, fmt: str, out: str, *, focus: str | None = None, depth: int = 1, max_nodes: int = 150,
                      max_links: int = 600, include_candidates: bool = True, include_killed: bool = False,

@@ -284,7 +284,7 @@ def gc(threshold: float, limit: int, keep: str | None) -> None:
               help="Each row of results with its text, and every refused row in full (by default a row is its index, "
                    "id and action, and past 20 refused rows the rest are counted by message in error_groups).")
 def import_(file: str, dry_run: bool, no_diff: bool, revive_forgotten: bool, full_report: bool) -> None:
-    """Bulk import a JSON draft (schema_version "1") or a `mnemon export` file."""
+    """Bulk import a JSON draft (schema_version "1") or a `mnemon export` file, either gzip-compressed or not."""
     def go(c: Ctx) -> Any:
         from .files import open_document
 
@@ -300,13 +300,18 @@ def import_(file: str, dry_run: bool, no_diff: bool, revive_forgotten: bool, ful
                    "provider afterwards (or, with embedding off, warns to run `mnemon embed --all`).")
 @click.option("--out", "out", default=None, metavar="FILE",
               help="Write to FILE, renamed into place only once complete, and print a summary ('-': print the "
-                   "export, as without --out).")
-def export(no_vectors: bool, out: str | None) -> None:
+                   "export, as without --out). A FILE ending in .gz is written gzip-compressed.")
+@click.option("--gzip", "packed", is_flag=True,
+              help="gzip-compress the export, to --out FILE whatever its name or to stdout (which otherwise stays "
+                   "JSON). `import` reads gzip as it is.")
+def export(no_vectors: bool, out: str | None, packed: bool) -> None:
     """Print every active memory, payload scope, edge and world-model row as JSON that `mnemon import` restores
     exactly. Printed once whole (held in memory, past 32 MB in a file under TMPDIR), so a failure prints the error
     alone."""
     if out is not None and out != "-":
-        run(lambda c: c.mem.export_to(out, include_vectors=not no_vectors))
+        run(lambda c: c.mem.export_to(out, include_vectors=not no_vectors, gzip=packed))
+    elif packed:
+        stream(lambda c: c.mem.export_gzip_stream(include_vectors=not no_vectors), binary=True)
     else:
         stream(lambda c: c.mem.export_stream(include_vectors=not no_vectors))
 

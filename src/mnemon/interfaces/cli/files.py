@@ -25,8 +25,8 @@ def _empty(what: str, path: str) -> InvalidInput:
                         **({"path": path} if path != "-" else {}))
 
 
-def _opened(path: str, what: str) -> tuple[IO[str], bool]:
-    """The file at `path` open for text, and whether it is a device to read only `DEVICE_LIMIT` of."""
+def _opened(path: str, what: str, *, binary: bool = False) -> tuple[IO[Any], bool]:
+    """The file at `path` open for text (or bytes), and whether it is a device to read only `DEVICE_LIMIT` of."""
     p = Path(path).expanduser()
     try:
         mode = p.stat().st_mode  # (follows links: /dev/stdin is a link to the process's own descriptor)
@@ -40,7 +40,8 @@ def _opened(path: str, what: str) -> tuple[IO[str], bool]:
         raise InvalidInput(f"{what} file {path} is not a file or a pipe (a socket or block device); give a JSON "
                            "file (or '-' for stdin)", path=path)
     try:
-        fh = p.open(encoding="utf-8-sig")  # a byte-order mark (Windows Notepad writes one) is no JSON: passed over
+        # a byte-order mark (Windows Notepad writes one) is no JSON: passed over
+        fh = p.open("rb") if binary else p.open(encoding="utf-8-sig")
     except OSError as exc:
         raise InvalidInput(f"cannot read {what} file {path}: {exc.strerror or exc}", path=path) from None
     return fh, stat.S_ISCHR(mode) and not fh.isatty()
@@ -113,13 +114,19 @@ class _Resumed:
 
 @contextmanager
 def open_document(path: str, what: str) -> Iterator[Any]:
-    """The document at `path` ('-': stdin) as a stream to read as it is parsed (`import` of an export of any size);
-    `invalid_input` when nothing but space comes before its end."""
+    """The document at `path` ('-': stdin) as a stream to read as it is parsed (`import` of an export of any size),
+    gzip-compressed or not (`ports/compressed.TextOf`: told by its first bytes); `invalid_input` when nothing but
+    space comes before its end."""
+    from ...ports.compressed import TextOf
+
     if path == "-":
-        fh, device, owned = _stdin(what), False, False
+        raw, device, owned = _stdin(what), False, False
+        binary = getattr(raw, "buffer", None)  # (a test's stdin may be text only)
     else:
-        (fh, device), owned = _opened(path, what), True
+        (raw, device), owned = _opened(path, what, binary=True), True
+        binary = raw
     try:
+        fh: Any = TextOf(binary) if binary is not None else raw
         head = ""
         while not head.strip():
             try:
@@ -131,7 +138,12 @@ def open_document(path: str, what: str) -> Iterator[Any]:
             if device and len(head) > DEVICE_LIMIT:
                 raise InvalidInput(f"{what} file {path} is a device that gives only space", path=path)
             head += chunk
-        yield _Resumed(head, fh)
+        try:
+            yield _Resumed(head, fh)
+        except InvalidInput:
+            if isinstance(fh, TextOf):
+                fh.check_rest()  # a damaged gzip stream is the fault, not the garbled text it gave
+            raise
     finally:
         if owned:
-            fh.close()
+            raw.close()

@@ -127,17 +127,22 @@ def run(fn: Callable[[Ctx], Any]) -> None:
     emit(fn(ctx.find_root().obj))
 
 
-def stream(fn: Callable[[Ctx], Generator[str, None, None]]) -> None:
+def stream(fn: Callable[[Ctx], Generator[Any, None, None]], *, binary: bool = False) -> None:
     """Print a document the facade writes piece by piece (`export`), once it is whole: the pieces are kept in a
     spool (in memory up to `SPOOL_IN_MEMORY` characters, then a temporary file), so a failure midway prints the
-    error envelope alone instead of a document cut short followed by it (two documents, neither valid JSON)."""
+    error envelope alone instead of a document cut short followed by it (two documents, neither valid JSON).
+    `binary`: the pieces are bytes (`export --gzip`), refused to a terminal, which they would garble."""
     import shutil
     import tempfile  # here: a `remember` or `recall` never loads them (tests/cli/test_startup.py)
     from contextlib import closing
 
+    if binary and sys.stdout.isatty():
+        raise InvalidInput("--gzip prints compressed bytes, not text: send them to a file or a pipe "
+                           "(`mnemon export --gzip > backup.json.gz`), or give --out FILE")
     ctx = click.get_current_context()
     # a failure midway closes the pieces at once: left to the collector, they ended their read after the store closed
-    with tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY, mode="w+", encoding="utf-8") as spool, \
+    with (tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY, mode="w+b") if binary else
+          tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY, mode="w+", encoding="utf-8")) as spool, \
             closing(fn(ctx.find_root().obj)) as pieces:
         for piece in pieces:
             try:
@@ -149,7 +154,11 @@ def stream(fn: Callable[[Ctx], Generator[str, None, None]]) -> None:
         spool.seek(0)
         global _printing
         _printing = True
-        shutil.copyfileobj(spool, sys.stdout)
+        if binary:
+            sys.stdout.flush()
+            shutil.copyfileobj(spool, sys.stdout.buffer)
+        else:
+            shutil.copyfileobj(spool, sys.stdout)
     sys.stdout.flush()
 
 
