@@ -56,7 +56,7 @@ def _decide(m: Mnemon) -> None:
 
 
 def _decisions(m: Mnemon) -> list[tuple[Any, ...]]:
-    return [(r["source_id"], r["target_id"], r["edge_type"], r["status"], r.get("decision"))
+    return [(r["source_id"], r["target_id"], r["edge_type"], r.get("status", "active"), r.get("decision"))
             for r in m.export_json()["vault_edges"]]
 
 

@@ -159,3 +159,26 @@ def test_every_edge_reads_back_as_it_was_written(sub_type: str, weight: float, c
     assert back == Edge(**{**{f: getattr(edge, f) for f in edge.__slots__},  # type: ignore[attr-defined]
                            "updated_at": updated or edge.created_at})
     assert repr(back.weight) == repr(weight) and repr(back.confidence) == repr(confidence)
+
+
+def test_decisions_waiting_for_their_notes_wait_once_whichever_form_brought_them(
+        make_mem: Callable[..., Mnemon], tmp_path: Path) -> None:
+    """A vault's decisions restored before the notes are ingested wait for them, each once however often a backup
+    brings it (`restored_decisions`). The same decision in the spelled-out form of an export written before and in
+    today's waited twice, was written twice into the next export, and counted twice on each restore of that."""
+    from .test_restore_edge_history import _decide
+
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "A.md").write_text("# A\nSee [[B]] and [[C]] #topic\n- Risk: the vendor may slip\n", encoding="utf-8")
+    (vault / "B.md").write_text("# B\nx\n", encoding="utf-8")
+    (vault / "C.md").write_text("# C\ny\n", encoding="utf-8")
+    src = make_mem("hash", db=tmp_path / "src.db")
+    _decide(src, vault)
+    now = src.export_json()
+    waiting = len(now["vault_edges"])
+    assert waiting >= 3
+    dst = make_mem()
+    assert dst.import_json(json.dumps(_spelled_out(now)))["decisions_waiting_for_ingest"] == waiting
+    dst.import_json(json.dumps(now))
+    assert len(dst.export_json()["vault_edges"]) == waiting

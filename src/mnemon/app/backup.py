@@ -23,8 +23,8 @@ from ..core.model import REMOVAL_ACTORS, SOURCED_PREFIXES, Edge, Memory, iso
 from ..core.validation import FUTURE_SLACK
 from ..core.surface import typed
 from ..ports.store.history_reads import vectors_of
-from .backup_export import EXPORT_KIND, PENDING_DECISIONS, is_decision, to_json
-from .backup_rows import (HistoryEvent, dated_ahead_warning, decode_vector, edge_decision, edge_history,
+from .backup_export import EXPORT_KIND, PENDING_DECISIONS, is_decision
+from .backup_rows import (EDGE_DEFAULTS, HistoryEvent, dated_ahead_warning, decode_vector, edge_decision, edge_history,
                           insight_error, parse_edge, parse_insight, provider_width)
 from .backup_world import WORLD_MEMBERS, WorldRestore, member_batches, relink_source_edges
 from .import_report import bounded, refused_said
@@ -535,10 +535,19 @@ def _apply_decision(rt: Runtime, e: Edge, decided: _Decided, *, dry_run: bool = 
 def _keep_pending(rt: Runtime, rows: list[Any]) -> None:
     vault = rt.store.vault  # type: ignore[attr-defined]
     held = json.loads(vault.get_state(PENDING_DECISIONS) or "[]")
-    # the same backup restored twice before the ingest: each decision waits once
-    known = {to_json(row) for row in held}
-    vault.set_state(PENDING_DECISIONS, json.dumps(held + [r for r in rows if to_json(r) not in known],
-                                                  ensure_ascii=False))
+    # the same backup restored twice before the ingest, or an export written before and one written since (which
+    # leaves out the fields at their defaults): each decision waits once
+    known = {_decision_text(row) for row in held}
+    for row in rows:
+        if (text := _decision_text(row)) not in known:
+            known.add(text)
+            held.append(row)
+    vault.set_state(PENDING_DECISIONS, json.dumps(held, ensure_ascii=False))
+
+
+def _decision_text(row: Any) -> str:
+    """A decision row as one text whether or not its fields at their defaults are spelled out."""
+    return json.dumps({**EDGE_DEFAULTS, **row} if isinstance(row, dict) else row, sort_keys=True, ensure_ascii=False)
 
 
 def apply_pending_decisions(rt: Runtime) -> int:
