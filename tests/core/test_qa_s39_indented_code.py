@@ -92,6 +92,6 @@ def test_a_vault_planned_before_reads_its_indented_code_again(mem, tmp_path, mon
         before.setattr(code, "indented_code", lambda *_: frozenset())
         before.setattr(ingest, "PLAN_VERSION", "19")
         mem.ingest(str(vault), embed=False)
-    assert mem.show("note:Howto.md")["edges"][0]["edge_type"] == "has_blocked"
+    assert "has_blocked" in {edge["edge_type"] for edge in mem.show("note:Howto.md")["edges"]}
     mem.ingest(str(vault), embed=False)  # the same bytes, planned again because the plan version moved on
     assert "has_blocked" not in {edge["edge_type"] for edge in mem.show("note:Howto.md")["edges"]}

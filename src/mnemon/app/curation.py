@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..core.errors import InvalidInput, NotFound
-from ..core.graph import Neighbors, bfs
+from ..core.graph import Neighbors, as_listed, bfs
 from ..core.importance import LINKS_COUNTED, effective_importance, is_immune
 from ..core.keywords import VAULT_SOURCE_PREFIX
 from ..core.model import Edge, Link, Memory, parse_iso
@@ -92,7 +92,7 @@ def removed_refusal(rt: Runtime, node: Memory, field: str = "id") -> NotFound:
 
 def show(rt: Runtime, node_id: str) -> dict[str, Any]:
     node = require_memory(rt, node_id)
-    edges = rt.store.edges_of([node_id], statuses=("active", "candidate"), direction="both")
+    edges = as_listed(rt.store.edges_of([node_id], statuses=("active", "candidate"), direction="both"), node_id)
     if not rt.store.readonly:
         record_access(rt, [node_id], "show", {}, node_id=node_id)  # (never waits behind another writer)
         node = rt.store.get_node(node_id) or node
@@ -125,7 +125,7 @@ def forget(rt: Runtime, node_id: str, *, dry_run: bool = False) -> dict[str, Any
         raise InvalidInput(f"{node_id!r} is a {node.kind} node, not a memory: forget takes memories; {instead}",
                            kind=node.kind, id=node_id)
     if dry_run:
-        edges = rt.store.edges_of([node_id], statuses=("active", "candidate"), direction="both")
+        edges = as_listed(rt.store.edges_of([node_id], statuses=("active", "candidate"), direction="both"), node_id)
         joined = rejoin_backbone(rt, node, actor="forget", dry_run=True)
         return _forgotten(node, len(edges), joined, edges=[e.to_dict() for e in edges])
     now = rt.now_iso()

@@ -58,6 +58,30 @@ def bfs(start: str, neighbors: Neighbors, *, max_depth: int = 2, limit: int | No
     return out
 
 
+def _line(edge: Edge) -> int:
+    line = edge.metadata.get("line") if isinstance(edge.metadata, dict) else None
+    return line if isinstance(line, int) and not isinstance(line, bool) else -1
+
+
+def as_listed(edges: Iterable[Edge], node_id: str) -> list[Edge]:
+    """A node's edges as `show` lists them: its own (outgoing) first, by the line of its note they were read from
+    (a note's edges read top to bottom), then type and the other end; then the edges coming in, by where they come
+    from. Never by id: SQLite numbers a note's edges to its own items below zero, from its last item up, and
+    PostgreSQL numbers them as written, so by id the same note listed its edges in two orders.
+
+    >>> a = Edge("n", "b", "links_to", metadata={"line": 9}, id=-1)
+    >>> b = Edge("n", "s", "has_section", metadata={"line": 2}, id=-2)
+    >>> c = Edge("x", "n", "links_to", metadata={"line": 1}, id=-3)
+    >>> [e.dst for e in as_listed([c, a, b], "n")]
+    ['s', 'b', 'n']
+    """
+    def key(e: Edge) -> tuple[bool, str, int, str, str, str]:
+        if e.src == node_id:
+            return False, "", _line(e), e.type, e.dst, e.sub_type or ""
+        return True, e.src, _line(e), e.type, "", e.sub_type or ""
+    return sorted(edges, key=key)
+
+
 def topo_order(ids: Sequence[str], causal_edges: Iterable[tuple[str, str]], score: dict[str, float]) -> list[str]:
     """Kahn's algorithm: causes before effects; among ready nodes first the one leading to the best result (its own
     score or the best of the effects it leads to), then the higher score, then the earlier in `ids` (the caller's
