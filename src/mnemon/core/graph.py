@@ -21,7 +21,7 @@ class Reached:
 
 def bfs(start: str, neighbors: Neighbors, *, max_depth: int = 2, limit: int | None = None,
         exclude: Iterable[str] = (), frontier_cap: int | None = None) -> list[Reached]:
-    """Breadth-first neighbourhood of `start`, nearest first, ties in edge-id order.
+    """Breadth-first neighbourhood of `start`, nearest first, ties in the order of the nodes' ids.
 
     >>> from mnemon.core.model import Edge
     >>> g = {"a": [("b", Edge("a", "b", "causal", id=1))], "b": [("c", Edge("b", "c", "entity", id=2))]}
@@ -46,7 +46,11 @@ def bfs(start: str, neighbors: Neighbors, *, max_depth: int = 2, limit: int | No
                 fetched = len(frontier) if limit is None else min(len(frontier), k + batch)
                 batch *= 2
                 adjacency.update(neighbors(frontier[k:fetched]))
-            for nb, edge in sorted(adjacency.get(node, []), key=lambda p: (p[1].id or 0, p[0])):
+            # ties by the neighbour, then the edge's direction and type, never its id: SQLite numbers a note's edges
+            # to its own items below zero from its last item up and PostgreSQL as written, so a cut at the limit kept
+            # a note's last items on one and its first on the other
+            for nb, edge in sorted(adjacency.get(node, []),
+                                   key=lambda p: (p[0], p[1].src != node, p[1].type, p[1].sub_type or "")):
                 if nb in seen:
                     continue
                 seen.add(nb)
