@@ -21,7 +21,8 @@ class Reached:
 
 def bfs(start: str, neighbors: Neighbors, *, max_depth: int = 2, limit: int | None = None,
         exclude: Iterable[str] = (), frontier_cap: int | None = None) -> list[Reached]:
-    """Breadth-first neighbourhood of `start`, nearest first, ties in the order of the nodes' ids.
+    """Breadth-first neighbourhood of `start`, nearest first, ties in edge-id order (a note's own items first, in
+    the order of their ids: `_tie`).
 
     >>> from mnemon.core.model import Edge
     >>> g = {"a": [("b", Edge("a", "b", "causal", id=1))], "b": [("c", Edge("b", "c", "entity", id=2))]}
@@ -46,11 +47,7 @@ def bfs(start: str, neighbors: Neighbors, *, max_depth: int = 2, limit: int | No
                 fetched = len(frontier) if limit is None else min(len(frontier), k + batch)
                 batch *= 2
                 adjacency.update(neighbors(frontier[k:fetched]))
-            # ties by the neighbour, then the edge's direction and type, never its id: SQLite numbers a note's edges
-            # to its own items below zero from its last item up and PostgreSQL as written, so a cut at the limit kept
-            # a note's last items on one and its first on the other
-            for nb, edge in sorted(adjacency.get(node, []),
-                                   key=lambda p: (p[0], p[1].src != node, p[1].type, p[1].sub_type or "")):
+            for nb, edge in sorted(adjacency.get(node, []), key=lambda p: _tie(node, *p)):
                 if nb in seen:
                     continue
                 seen.add(nb)
@@ -62,6 +59,24 @@ def bfs(start: str, neighbors: Neighbors, *, max_depth: int = 2, limit: int | No
     return out
 
 
+def own_item_edge(edge: Edge | Link) -> bool:
+    """Whether `edge` joins a note to a section, heading or bullet of its own (`note:P` → `vault:P:…`/`heading:P#…`):
+    SQLite derives those from their items and numbers them below zero, from the note's last item up (m055), where
+    PostgreSQL stores rows numbered as written, so their ids order them differently on each backend."""
+    if not edge.src.startswith("note:"):
+        return False
+    path = edge.src[5:]
+    return edge.dst.startswith((f"vault:{path}:", f"heading:{path}#"))
+
+
+def _tie(node: str, neighbour: str, edge: Edge | Link) -> tuple[int, int, str, bool, str, str]:
+    # a note's own items by their ids (by edge id a cut at the limit kept a note's last items on SQLite and its first
+    # on PostgreSQL), then every other edge in id order: the order both backends write them in
+    if own_item_edge(edge):
+        return 0, 0, neighbour, edge.src != node, edge.type, edge.sub_type or ""
+    return 1, edge.id or 0, neighbour, edge.src != node, edge.type, edge.sub_type or ""
+
+
 def _line(edge: Edge) -> int:
     line = edge.metadata.get("line") if isinstance(edge.metadata, dict) else None
     return line if isinstance(line, int) and not isinstance(line, bool) else -1
@@ -69,9 +84,9 @@ def _line(edge: Edge) -> int:
 
 def as_listed(edges: Iterable[Edge], node_id: str) -> list[Edge]:
     """A node's edges as `show` lists them: its own (outgoing) first, by the line of its note they were read from
-    (a note's edges read top to bottom), then type and the other end; then the edges coming in, by where they come
-    from. Never by id: SQLite numbers a note's edges to its own items below zero, from its last item up, and
-    PostgreSQL numbers them as written, so by id the same note listed its edges in two orders.
+    (a note's edges read top to bottom), then type, then as written (a memory's links, oldest first); then the
+    edges coming in, by where they come from. A note's edges to its own items are never ordered by id
+    (`own_item_edge`): by id the same note listed its edges in two orders, one per backend.
 
     >>> a = Edge("n", "b", "links_to", metadata={"line": 9}, id=-1)
     >>> b = Edge("n", "s", "has_section", metadata={"line": 2}, id=-2)
@@ -79,10 +94,11 @@ def as_listed(edges: Iterable[Edge], node_id: str) -> list[Edge]:
     >>> [e.dst for e in as_listed([c, a, b], "n")]
     ['s', 'b', 'n']
     """
-    def key(e: Edge) -> tuple[bool, str, int, str, str, str]:
+    def key(e: Edge) -> tuple[bool, str, int, str, int, str, str]:
+        written = 0 if own_item_edge(e) else e.id or 0
         if e.src == node_id:
-            return False, "", _line(e), e.type, e.dst, e.sub_type or ""
-        return True, e.src, _line(e), e.type, "", e.sub_type or ""
+            return False, "", _line(e), e.type, written, e.dst, e.sub_type or ""
+        return True, e.src, _line(e), e.type, written, "", e.sub_type or ""
     return sorted(edges, key=key)
 
 
