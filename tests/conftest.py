@@ -156,7 +156,9 @@ def facade_backend(request: pytest.FixtureRequest) -> str:
 @pytest.fixture
 def make_mem(tmp_path: Path, request: pytest.FixtureRequest, facade_backend: str) -> Iterator[Callable[..., Mnemon]]:
     opened: list[Mnemon] = []
-    schemas: list[Any] = []
+    # the PostgreSQL schema made before the test runs: a test patching the code to an older release's (a keyword
+    # recipe) would otherwise open the server with it, and an older recipe is refused a store a newer one indexed
+    schemas: list[Any] = [request.getfixturevalue("pg_store")] if facade_backend == "postgres" else []
 
     def factory(provider: str = "hash", *, db: str | Path | None = None, max_insights: int | None = None,
                 prune_min_age: str | None = None, clock: Callable[[], datetime] | None = None,
@@ -168,8 +170,6 @@ def make_mem(tmp_path: Path, request: pytest.FixtureRequest, facade_backend: str
         if prune_min_age is not None:
             env["MNEMON_AUTO_PRUNE_MIN_AGE"] = prune_min_age
         if db is None and facade_backend == "postgres":
-            if not schemas:
-                schemas.append(request.getfixturevalue("pg_store"))
             db = schemas[0].path
         cfg = load_config(env, db=str(db) if db else None)
         m = Mnemon.open(cfg, readonly=readonly)

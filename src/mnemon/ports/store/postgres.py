@@ -28,7 +28,7 @@ from ...core.text import normalize
 from .base import MemoryFilter, WriterBusy, another_writer, refuse_newer_schema, wait_said
 from .graph_postgres import PostgresGraphReads
 from .postgres_edges import EdgeTables
-from .postgres_index import IndexTables, folded, memory_where, tsvector_literal
+from .postgres_index import IndexTables, folded, memory_where, refuse_a_newer_recipe, tsvector_literal
 from .schema_postgres import MIGRATIONS, steps_readers_need
 from .sources import NOT_VAULT_ROW, OWNED_SOURCE
 from .sqlite import _NODE_COLS, PAGE_ROWS, _node
@@ -281,7 +281,8 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         self._migrate()
         if reuse is not None:
             self._empty_schema()
-        self._check_keyword_fingerprint()
+        # (no keyword recipe recorded: the schema's first open records its own, so a test of an older release's
+        # recipe gets a schema as that release made it, not one the running recipe claimed first)
         sep = "&" if "?" in self._url else "?"
         self.path = f"{redact(self._url)}{sep}options=-csearch_path%3D{self._test_schema},public"
 
@@ -404,7 +405,8 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         try:
             cur = self.conn.execute(f"SET LOCAL lock_timeout = {max(1, self.write_wait_ms)};"
                                     " SELECT pg_advisory_xact_lock(hashtext('mnemon:' || current_schema()))"
-                                    + ("" if upgrading else "; SELECT COUNT(*) FROM migrations"))
+                                    + ("" if upgrading else "; SELECT COUNT(*) FROM migrations;"
+                                       " SELECT value FROM meta WHERE key = 'keyword_recipe'"))
         except psycopg.errors.LockNotAvailable:
             raise another_writer(self.path, self.write_wait_ms, self.busy_wait_set_by) from None
         if upgrading:
@@ -413,6 +415,9 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         cur.nextset()
         if int(cur.fetchone()[0]) > len(MIGRATIONS):  # (in the same round trip, after the lock)
             self._refuse_a_newer_schema()
+        cur.nextset()
+        recipe = cur.fetchone()
+        refuse_a_newer_recipe(self.path, recipe[0] if recipe else None)
 
     def _refuse_a_newer_schema(self) -> None:
         """A newer mnemon upgraded the schema since this process opened it (a teammate's `serve` or `mcp serve` runs

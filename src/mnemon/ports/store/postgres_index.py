@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import StoreError
+from ...core import keywords
 from ...core.keywords import index_term, keyword_fingerprint, keyword_text_of
 from ...core.model import Memory
 from ...core.text import rarest_terms
@@ -62,6 +63,26 @@ def _idf(total: int, holders: int) -> float:
     than memories weigh as all of them do (the logarithm of a negative number failed the whole retrieve)."""
     holders = min(holders, total)
     return max(1e-6, math.log((total - holders + 0.5) / (holders + 0.5)))
+
+
+def recipe_number() -> int:
+    """The rank of the keyword documents this mnemon writes: `keywords/N` (the tokenizer's recipe) and `pg-doc/M`
+    (their spelling) as N·1000 + M. A writable open rebuilds documents of a lower rank only: two versions on one
+    schema, each rebuilding whatever the other wrote, re-tokenised every memory on every command of either."""
+    def number(recipe: str) -> int:
+        return int(recipe.split("/", 1)[1].split()[0])
+    return number(keywords.KEYWORD_RECIPE) * 1000 + number(_DOC_RECIPE)
+
+
+def refuse_a_newer_recipe(path: str, stored: int | None) -> None:
+    """Documents of a newer mnemon's recipe: one written by this older mnemon would hold tokens the newer one's
+    searches do not make, and nothing would rebuild it (the recorded recipe is the newer one's)."""
+    mine = recipe_number()
+    if stored is not None and int(stored) > mine:
+        raise StoreError(f"the keyword index of {path} was rebuilt by a newer mnemon (keyword recipe {int(stored)}, "
+                         f"this one writes {mine}): writing with this older one would leave memories its searches "
+                         "miss; upgrade mnemon (or open it --readonly)",
+                         path=path, keyword_recipe={"store": int(stored), "this_mnemon": mine})
 
 
 def _fingerprint_number() -> int:
@@ -191,7 +212,9 @@ class IndexTables:
         wanted = _fingerprint_number()
         if self._value("SELECT value FROM meta WHERE key = 'keyword_fingerprint'") == wanted:
             return
-        with self.transaction():  # writers queue (advisory lock): one process rebuilds, the next sees it done
+        # writers queue (advisory lock): one process rebuilds, the next sees it done; an older mnemon than the one
+        # that rebuilt is refused there (`refuse_a_newer_recipe`) instead of rebuilding them back
+        with self.transaction():
             if self._value("SELECT value FROM meta WHERE key = 'keyword_fingerprint'") == wanted:
                 return
             self._write("DELETE FROM memory_fts")
@@ -202,8 +225,8 @@ class IndexTables:
                                  [(r[-1], tsvector_literal(keyword_text_of(n), n.tags, n.entities))
                                   for r in rows for n in (_node(r),)])
                 after = rows[-1][-1]
-            self._write("INSERT INTO meta(key, value) VALUES ('keyword_fingerprint', %s)"
-                        " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (wanted,))
+            self._write("INSERT INTO meta(key, value) VALUES ('keyword_fingerprint', %s), ('keyword_recipe', %s)"
+                        " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (wanted, recipe_number()))
 
     # ── entities ─────────────────────────────────────────────────────────────
     def index_entities(self, node_id: str, entities: Sequence[str], created_at: str) -> None:
