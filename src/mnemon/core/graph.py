@@ -85,7 +85,7 @@ def _line(edge: Edge) -> int:
 def as_listed(edges: Iterable[Edge], node_id: str) -> list[Edge]:
     """A node's edges as `show` lists them: its own (outgoing) first, by the line of its note they were read from
     (a note's edges read top to bottom), then type, then as written (a memory's links, oldest first); then the
-    edges coming in, by where they come from. A note's edges to its own items are never ordered by id
+    edges coming in, as written. A note's edges to its own items are never ordered by id
     (`own_item_edge`): by id the same note listed its edges in two orders, one per backend.
 
     >>> a = Edge("n", "b", "links_to", metadata={"line": 9}, id=-1)
@@ -94,11 +94,11 @@ def as_listed(edges: Iterable[Edge], node_id: str) -> list[Edge]:
     >>> [e.dst for e in as_listed([c, a, b], "n")]
     ['s', 'b', 'n']
     """
-    def key(e: Edge) -> tuple[bool, str, int, str, int, str, str]:
+    def key(e: Edge) -> tuple[bool, int, str, int, str, str]:
         written = 0 if own_item_edge(e) else e.id or 0
         if e.src == node_id:
-            return False, "", _line(e), e.type, written, e.dst, e.sub_type or ""
-        return True, e.src, _line(e), e.type, written, "", e.sub_type or ""
+            return False, _line(e), e.type, written, e.dst, e.sub_type or ""
+        return True, 0, "", written, e.src, e.type
     return sorted(edges, key=key)
 
 
