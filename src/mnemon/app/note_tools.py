@@ -37,7 +37,8 @@ from ..core.errors import Conflict, InvalidInput, NotFound
 from ..core.vault.frontmatter import split_front_matter
 from ..core.vault.links import LinkIndex, display_links, normalise_link_key, placeholder_key, relative_target
 from ..core.vault.model import NoteIdentity
-from ..core.vault.logseq import LogseqGraph
+from ..core.vault.logseq import LogseqGraph, page_name
+from ..core.vault.logseq import front_matter as logseq_front_matter
 from ..core.vault.parser import parse_note
 from . import notes
 from .note_files import make_folders
@@ -45,7 +46,7 @@ from .note_match import folded, literal_hit
 from .note_names import check_writable
 from .notes import BACKUP_DIR, MAX_NOTE_BYTES, Resolved
 from .regex_budget import OutOfTime, PatternError, budgeted, compile_pattern
-from .vault.ingest import logseq_graph
+from .vault.passed_over import logseq_graph, passed_over_folders
 from .vault.moves import record_move
 
 SKIP_DIRS = notes.SKIP_DIRS
@@ -73,9 +74,11 @@ def _iso(ts: float) -> str:
 
 
 def _walk(root: Path, start: Path | None = None) -> tuple[list[NoteFile], list[dict[str, str]]]:
-    """Every note under `start` (default: the vault) sorted by path, and the symlinks passed over."""
+    """Every note under `start` (default: the vault) sorted by path, and what was passed over: the symlinks, and
+    the folders ingest passes over with a word (`vault.passed_over`)."""
     found: list[NoteFile] = []
     skipped: list[dict[str, str]] = []
+    folders = passed_over_folders(str(root))
     prefix = len(str(root).rstrip(os.sep)) + 1
     pending = [start or root]
     while pending:
@@ -99,7 +102,9 @@ def _walk(root: Path, start: Path | None = None) -> tuple[list[NoteFile], list[d
                     skipped.append({"path": rel, "reason": "symlink"})
                 continue
             if entry.is_dir(follow_symlinks=False):
-                if name not in SKIP_DIRS:
+                if rel in folders:
+                    skipped.append({"path": rel, "reason": folders[rel]})
+                elif name not in SKIP_DIRS:
                     pending.append(Path(entry.path))
                 continue
             if not name.lower().endswith(".md"):
@@ -139,10 +144,15 @@ def _stem(rel: str) -> str:
     return name[:-3] if name.lower().endswith(".md") else name
 
 
-def _light_identity(rel: str, text: str) -> NoteIdentity:
-    """Title and aliases as `parse_note` gives them (front matter title > first H1 > stem), without parsing the rest:
-    a listing or a name search reads every note, and the full parse costs ten times as much."""
+def _light_identity(rel: str, text: str, logseq: LogseqGraph | None = None) -> NoteIdentity:
+    """Title and aliases as `parse_note` gives them (front matter title > first H1 > stem; a Logseq page's: its
+    `title::` > its name from its file, a journal's day as the graph writes it), without parsing the rest: a listing
+    or a name search reads every note, and the full parse costs ten times as much."""
     lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if logseq is not None:
+        page = logseq_front_matter(lines, logseq)[0]
+        name = page.title if page is not None and page.title else page_name(rel, logseq)[0]
+        return NoteIdentity(rel, name, page.aliases if page is not None else ())
     front, body_start, _ = split_front_matter(lines) if lines[0].startswith("---") else (None, 0, [])
     title = front.title if front is not None and front.title else None
     if not title:
@@ -176,6 +186,7 @@ def list_notes(vault: str | Path | None, folder: str | None = None, *, pattern: 
     where = notes.safe_folder(vault, folder)
     root = notes.safe_folder(vault, None).path
     found, _ = _walk(root, where.path)
+    logseq = logseq_graph(str(root))
     if pattern:  # whatever the Unicode form of the pattern and of the names (macOS writes é as e + accent)
         glob = folded(pattern, case_sensitive=False)
         found = [n for n in found if fnmatch.fnmatchcase(folded(n.rel.rsplit("/", 1)[-1], case_sensitive=False), glob)
@@ -186,7 +197,7 @@ def list_notes(vault: str | Path | None, folder: str | None = None, *, pattern: 
         found.sort(key=lambda n: (-n.size, n.rel))
     total = len(found)
     shown = found[:limit] if limit else found
-    items = [_note_entry(n, _light_identity(n.rel, _load(n)[0])) for n in shown]
+    items = [_note_entry(n, _light_identity(n.rel, _load(n)[0], logseq)) for n in shown]
     return {"ok": True, "folder": where.rel or ".", "pattern": pattern, "sort": sort, "count": len(items),
             "total": total, "truncated": len(items) < total, "notes": items}
 
@@ -216,10 +227,12 @@ def search_notes(vault: str | Path | None, query: str, *, folder: str | None = N
         raise InvalidInput("the search needs a non-empty query")
     _check_limit("--limit", limit)
     where = notes.safe_folder(vault, folder)
-    found, _ = _walk(notes.safe_folder(vault, None).path, where.path)
+    root = notes.safe_folder(vault, None).path
+    found, _ = _walk(root, where.path)
+    logseq = logseq_graph(str(root))
     ranked: list[tuple[tuple[int, int, int, str], dict[str, Any]]] = []
     for n in found:
-        identity = _light_identity(n.rel, _load(n)[0])
+        identity = _light_identity(n.rel, _load(n)[0], logseq)
         fields = [("name", _stem(n.rel)), ("title", identity.title), *(("alias", a) for a in identity.aliases),
                   ("path", n.rel)]
         best: tuple[int, int, str, str] | None = None
@@ -544,7 +557,7 @@ def move_note(vault: str | Path | None, src_path: str, dst_path: str, *, update_
         old_index = v.index()
         new_index = v.index({src.rel: None, dst.rel: moved_identity})
         plans, kept = _plan_links(v, src.rel, dst.rel, old_index, new_index, warnings)
-    if notes.skipped_by_ingest(dst.rel):
+    if notes.skipped_by_ingest(v.root, dst.rel):
         warnings.append({"code": "destination_not_ingested", "path": dst.rel,
                          "reason": "ingest skips a hidden name or this folder: links to the note will not resolve"
                                    " in the graph"})

@@ -59,6 +59,7 @@ from .note_hidden import check_append_seen, check_content_closes, check_edit_hid
 # (atomic_write_text and link_no_clobber: for note_tools, resolve and setup, which reach them here)
 from .note_files import atomic_write_bytes, atomic_write_text, hard_links, link_no_clobber  # noqa: F401
 from .note_names import backup_name, check_backup_room, check_folders, check_names, check_writable
+from .vault.passed_over import SKIP_DIRS, passed_over, passed_over_folders  # noqa: F401 (SKIP_DIRS: note_tools')
 # The parser's own definitions of front matter, code, headings and links: the editor must agree with the graph on
 # each (a heading the graph never saw must not be edited, a link it never saw not rewritten, and one it resolves
 # must be found).
@@ -69,8 +70,6 @@ from ..core.vault.parser import (ATX_HEADING, MD_LINK, SETEXT_LINE, URL_SCHEME, 
 BACKUP_DIR = ".mnemon-backups"
 MAX_NOTE_BYTES = 5 * 1024 * 1024
 WRITE_MODES = ("create", "append", "overwrite")
-# as `vault.ingest.SKIP_DIRS` (importing ingest would load the store layer for a file listing; a test pins equality)
-SKIP_DIRS = frozenset({".git", "node_modules", ".obsidian", ".trash"})
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
 
@@ -384,7 +383,8 @@ def _commit(vault: str | Path | None, target: Resolved, before: NoteText | None,
         out["backup"] = backup_bytes(vault, target.rel, before.raw, clock=clock)
     atomic_write_bytes(target.path, data)
     out["sha256"] = hashlib.sha256(data).hexdigest()
-    if skipped_by_ingest(target.rel):  # written as asked, but no ingest will read it: said, not left to be found out
+    # written as asked, but no ingest will read it: said, not left to be found out
+    if skipped_by_ingest(_vault_root(vault), target.rel):
         out.setdefault("warnings", []).append({"code": "not_ingested", "path": target.rel, "reason": "ingest skips a "
                                                "hidden name or this folder: recall, retrieve and the graph will not see"
                                                " this note"})
@@ -401,11 +401,9 @@ def hard_linked(rel: str, names: int, *, dry_run: bool) -> dict[str, Any]:
                       "edit (not atomically: the backup holds the old text)"}
 
 
-def skipped_by_ingest(rel: str) -> bool:
-    """Whether `mnemon ingest` passes over this vault path: a hidden name (a file as a folder) or a folder of
-    `SKIP_DIRS`, as `vault.ingest.walk_vault` has it."""
-    parts = rel.split("/")
-    return parts[-1].startswith(".") or any(p in SKIP_DIRS or p.startswith(".") for p in parts[:-1])
+def skipped_by_ingest(root: Path, rel: str) -> bool:
+    """Whether `mnemon ingest` passes over the note `rel` of the vault `root` (`vault.passed_over`)."""
+    return passed_over(rel, passed_over_folders(str(root)))
 
 
 def heading_gap(text: str, newline: str = "\n") -> str:

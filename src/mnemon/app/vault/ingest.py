@@ -36,7 +36,7 @@ from ...core.model import Edge
 from ...core.ontology import DEFAULT_ONTOLOGY
 from ...core.surface import typed
 from ...core.vault import LinkIndex, NoteIdentity, note_keys
-from ...core.vault.logseq import LogseqGraph, graph_settings
+from ...core.vault.logseq import LogseqGraph
 from ...core.vault.observations import DEFAULT_HINTS
 from ...core.vault.proactive import PROACTIVE_STATE, proactive_key, stemmed_hints
 from ...ports.store.vault_files_sqlite import VaultFile
@@ -46,10 +46,10 @@ from .edited_items import carry_kills_to_edited
 from .plan import (PLAN_VERSION, NotePlan, note_id, packed_batch, path_too_long_for_world, plan_batch, plan_links,
                    unpacked_plan, world_senses)
 from .moves import editor_moves
+from .passed_over import SKIP_DIRS, logseq_graph, passed_over_folders
 from .writer import VaultWriter, note_node
 
 MODES = ("rebuild", "update", "append")
-SKIP_DIRS = frozenset({".git", "node_modules", ".obsidian", ".trash"})
 POOL_MIN_FILES = 400  # below this a process pool costs more than it saves
 BATCH_FILES = 100
 # the last notes go in batches this small: after the workers' last plan, only its batch is left for the writer
@@ -113,41 +113,6 @@ def _inside(root: str, path: str) -> bool:
         return False
 
 
-# where Obsidian's Templates core plugin and the Templater plugin keep their templates: (settings file, key)
-_TEMPLATE_SETTINGS = ((".obsidian/templates.json", "folder"),
-                      (".obsidian/plugins/templater-obsidian/data.json", "templates_folder"))
-
-
-def templates_folders(root: str) -> frozenset[str]:
-    """The vault-relative folders the vault's Obsidian settings name as holding templates: scaffolding whose
-    placeholder tasks ("Follow up with {{client}}") read as the vault's most urgent open loops."""
-    found: set[str] = set()
-    for settings, key in _TEMPLATE_SETTINGS:
-        try:
-            with open(os.path.join(root, settings), encoding="utf-8") as handle:
-                folder = json.load(handle).get(key)
-        except (OSError, ValueError, AttributeError):
-            continue
-        if isinstance(folder, str) and (folder := folder.strip().strip("/")) and ".." not in folder.split("/"):
-            found.add(folder)
-    return frozenset(found)
-
-
-# a Logseq graph's own folder, beside its pages and journals: its settings, and Markdown copies of pages in `bak/` and
-# `version-files/` (a recall answered a page's task again from each backup of it)
-LOGSEQ_FOLDER = "logseq"
-LOGSEQ_CONFIG = f"{LOGSEQ_FOLDER}/config.edn"
-
-
-def logseq_graph(root: str) -> LogseqGraph | None:
-    """The settings of the Logseq graph `root` is (its `logseq/config.edn`), None when it is no graph."""
-    try:
-        with open(os.path.join(root, LOGSEQ_CONFIG), encoding="utf-8", errors="replace") as handle:
-            return graph_settings(handle.read(1_000_000))
-    except OSError:
-        return None
-
-
 def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str, list[VaultEntry], list[dict[str, str]]]:
     """Every Markdown file under `vault`, sorted by vault-relative path, plus what was skipped and why.
 
@@ -164,8 +129,7 @@ def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str
         raise NotFound(f"vault directory {vault} does not exist or is not a directory", vault=str(vault))
     root = os.path.realpath(root_path)
     skipped: list[dict[str, str]] = []
-    templates = templates_folders(root)
-    logseq_folder = LOGSEQ_FOLDER if os.path.isfile(os.path.join(root, LOGSEQ_CONFIG)) else None
+    passed_folders = passed_over_folders(root)
     seen_dirs: set[str] = set()
     prefix_len = len(root.rstrip(os.sep)) + 1
     # (path, reached through a link, is itself a link): every real folder is walked before any reached by a link
@@ -195,10 +159,8 @@ def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str
             except OSError:  # a symlink loop (ELOOP) raised here and stopped the whole ingest, even unfollowed
                 is_dir = False  # (skipped below like any link that leads to no file)
             if is_dir:
-                if rel == logseq_folder:
-                    skipped.append({"path": rel, "reason": "logseq_folder"})
-                elif rel in templates:
-                    skipped.append({"path": rel, "reason": "templates_folder"})
+                if rel in passed_folders:
+                    skipped.append({"path": rel, "reason": passed_folders[rel]})
                 elif link and not follow_symlinks:
                     skipped.append({"path": rel, "reason": "symlink"})
                 elif link and not _inside(root, os.path.realpath(entry.path)):
