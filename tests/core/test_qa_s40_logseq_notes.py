@@ -125,3 +125,24 @@ def test_a_graphs_links_alone_are_the_links_its_whole_plan_makes(text: str, path
     assert plan_links(path, data, GRAPH) == tuple(e for e in whole.edges if not e.dst)
     tasks = parse_note(path, text, logseq=GRAPH).tasks
     assert all(task.text and task.status for task in tasks)
+
+
+FIRST_BLOCK = """- alias:: Falcon, PF
+  type:: project
+  owner:: [[Ada Quill]]
+- TODO Draft the vendor contract
+"""
+
+
+def test_page_properties_written_as_the_first_block_are_the_pages() -> None:
+    # (as Logseq writes them when they are typed into the page's first block)
+    note = parse_note("pages/Project Falcon.md", FIRST_BLOCK, logseq=GRAPH)
+    assert note.aliases == ("Falcon", "PF") and note.note_type == "project"
+    assert not note.list_items and [task.text for task in note.tasks] == ["Draft the vendor contract"]
+    assert [(link.target, link.line) for link in note.wikilinks] == [("Ada Quill", 3)]
+    # a first block of text that carries properties is a block, its properties its own
+    block = parse_note("pages/Kickoff.md", "- Kickoff with Ada\n  collapsed:: true\n- Next\n", logseq=GRAPH)
+    assert block.aliases == () and [item.text for item in block.list_items] == ["Kickoff with Ada", "Next"]
+    # so is a first block of properties that goes on with text
+    texty = parse_note("pages/Texty.md", "- alias:: Hawk\n  and some words\n", logseq=GRAPH)
+    assert texty.aliases == ()

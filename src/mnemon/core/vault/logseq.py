@@ -147,9 +147,28 @@ def _single(value: str) -> str:
     return (ref.group(1) if ref else value).strip()
 
 
+_BULLET = re.compile(r"[-*+][ \t]+")
+
+
+def _first_block(lines: Sequence[str]) -> list[str]:
+    """The property lines of a first block that holds nothing else (``- alias:: x`` then ``  type:: y``): the page's
+    properties as Logseq writes them when they are typed into the page; [] when the first block is no such block."""
+    bullet = _BULLET.match(lines[0]) if lines else None
+    if bullet is None or not PROPERTY.fullmatch(lines[0][bullet.end():]):
+        return []
+    block = [lines[0][bullet.end():]]
+    while len(block) < len(lines) and lines[len(block)][:1] in (" ", "\t") and lines[len(block)].strip():
+        line = lines[len(block)].lstrip(" \t")
+        if not PROPERTY.fullmatch(line):
+            return []  # (a line of text, or a child block: a block of the page's)
+        block.append(line)
+    return block
+
+
 def page_properties(lines: Sequence[str]) -> tuple[FrontMatter | None, int]:
     """(the page's properties as front matter, the index of the first line after them) when the note starts with
-    ``key:: value`` lines; (None, 0) when it does not."""
+    ``key:: value`` lines, or with a first block of them; (None, 0) when it does not."""
+    lines = _first_block(lines) or lines
     raw: dict[str, Any] = {}
     said: list[int] = []
     index = 0
