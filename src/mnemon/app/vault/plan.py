@@ -84,7 +84,9 @@ from ..bulk_gc import paused_gc
 # 40: a fence opening a list item's text ("- ```python", Logseq's every code block) is code
 # 41: an indented line of a Logseq graph's note is a nested block, never indented code
 # 42: a Logseq page's properties written as its first block (``- alias:: x``) are the page's
-PLAN_VERSION = "42"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+# 43: a Logseq block's hidden properties (id::, collapsed::) are no text; a ((reference)) to a block of the note
+# reads as the block
+PLAN_VERSION = "43"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"

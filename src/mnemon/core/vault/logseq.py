@@ -238,3 +238,44 @@ def planned_dates(lines: Sequence[str], line_no: int, dates_by_line: Mapping[int
             break
         below += 1
     return tuple(found)
+
+
+# a reference to a block by the uuid of its ``id::`` property: Logseq shows the block's text there
+BLOCK_REF = re.compile(r"\(\(([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})\)\)")
+
+
+@dataclass(frozen=True, slots=True)
+class NoteBlocks:
+    """What a note's blocks carry that Logseq does not show as text: the lines of their hidden properties
+    (``id:: …``, ``collapsed:: true``: 0-based), and the text of each block an ``id::`` names."""
+
+    hidden: frozenset[int]
+    texts: Mapping[str, str]
+
+    def shown(self, text: str) -> str:
+        """`text` with each reference to a block of the note replaced by that block's text, as Logseq shows it (a
+        reference to a block elsewhere stays as written)."""
+        if "((" not in text:
+            return text
+        return BLOCK_REF.sub(lambda ref: self.texts.get(ref.group(1).lower(), ref.group(0)), text)
+
+
+def note_blocks(lines: Sequence[str], prose_lines: Sequence[str], body_start: int) -> NoteBlocks:
+    """The hidden property lines of the note's blocks (not in code) and the text of the blocks an ``id::`` names:
+    the nearest bullet line above it, less its marker."""
+    hidden: set[int] = set()
+    texts: dict[str, str] = {}
+    block_line: int | None = None
+    for index in range(body_start, min(len(lines), len(prose_lines))):
+        line = prose_lines[index].strip()
+        if _BULLET.match(line):
+            block_line = index
+            continue
+        found = PROPERTY.fullmatch(line)
+        if found is None or found.group(1).lower() not in _HIDDEN:
+            continue
+        hidden.add(index)
+        value = (found.group(2) or "").strip().lower()
+        if found.group(1).lower() == "id" and block_line is not None and value not in texts:
+            texts[value] = " ".join(_BULLET.sub("", lines[block_line].strip(), count=1).split())
+    return NoteBlocks(frozenset(hidden), texts)

@@ -43,7 +43,7 @@ from mnemon.core.vault.dates import date_spans
 from mnemon.core.vault.frontmatter import normalise_tag, split_front_matter
 from mnemon.core.vault.html import html_block_lines
 from mnemon.core.vault.links import display_links, link_block, relative_target, split_link_target
-from mnemon.core.vault.logseq import (BRACKET_TAG, PRIORITY, LogseqGraph, front_matter, page_name,
+from mnemon.core.vault.logseq import (BRACKET_TAG, PRIORITY, LogseqGraph, front_matter, note_blocks, page_name,
                                       planned_dates, task_of)
 from mnemon.core.vault.model import (
     EVIDENCE_MAX_CHARS,
@@ -418,10 +418,10 @@ class _Lines:
 
 
 def _sections(lines: Sequence[str], body_start: int, headings: Sequence[Heading],
-              setext_bodies: Mapping[int, int]) -> list[Section]:
+              setext_bodies: Mapping[int, int], hidden: frozenset[int] = frozenset()) -> list[Section]:
     """Preamble plus one section per heading, each running to the next heading of any level, when it holds more than
     thematic breaks. `setext_bodies`: the line index where a setext heading's text starts → where its body does
-    (after the underline)."""
+    (after the underline); `hidden`: the indexes of lines left out of the text (a Logseq block's ``id::``)."""
     sections: list[Section] = []
     stack: list[tuple[int, str]] = []
     bounds: list[tuple[tuple[str, ...], int, int | None, int, int]] = []
@@ -443,8 +443,9 @@ def _sections(lines: Sequence[str], body_start: int, headings: Sequence[Heading]
         while body and not body[0].strip():
             body.pop(0)
             start += 1
-        if body and not all(_THEMATIC_BREAK.match(line) or not line.strip() for line in body):  # (a rule says nothing)
-            sections.append(Section(path, level, "\n".join(body), heading_line or start + 1, start + len(body)))
+        shown = [line for index, line in enumerate(body, start) if index not in hidden] if hidden else body
+        if shown and not all(_THEMATIC_BREAK.match(line) or not line.strip() for line in shown):  # (a rule: nothing)
+            sections.append(Section(path, level, "\n".join(shown), heading_line or start + 1, start + len(body)))
     return sections
 
 
@@ -611,6 +612,9 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
         if html_warning:
             warnings.append(html_warning)
     padded = "\n" + prose
+    blocks = note_blocks(lines, prose_lines, body_start) if logseq is not None and "::" in prose else None
+    if blocks is not None and blocks.texts:
+        seen = [blocks.shown(line) for line in seen]
 
     headings: list[Heading] = []
     if "#" in prose:
@@ -693,6 +697,8 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
             else match.end(3) + 1
         column = where.column(after_marker - 1, line_no)  # (a padded offset is its prose offset + 1)
         text_ = _collapse(written[line_no - 1][column:])
+        if blocks is not None:
+            text_ = blocks.shown(text_)
         if "^" in text_:
             text_ = BLOCK_ID.sub("", text_)
         if not text_:
@@ -761,7 +767,7 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
         front_matter=front,
         headings=tuple(headings),
         sections=tuple(_sections(without_block_ids(seen, prose_lines) if "^" in prose else seen, body_start,
-                                 headings, setext_bodies)),
+                                 headings, setext_bodies, blocks.hidden if blocks is not None else frozenset())),
         wikilinks=tuple(wikilinks),
         markdown_links=tuple(markdown_links),
         tags=tuple(tags),
