@@ -3,6 +3,7 @@ the mode and owner of the note it replaces, and never over another file when ask
 folder it makes is given the owner and group of the folder it is made in (`owned`)."""
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 from pathlib import Path
@@ -27,6 +28,16 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None, repl
     A file with other names (hard links: `ln note.md elsewhere.md`) is written in place, as vim and Emacs do, and
     True is returned: the rename gave the edited name a new file and left every other name on the old text, the
     link broken without a word. In place, a crash midway can leave it half written: the caller backs it up first."""
+    try:
+        return _write(path, data, mode=mode, replace=replace, like=like)
+    except OSError as exc:
+        if exc.filename is not None:
+            raise
+        # a write to an open file (a full disk) names none: the refusal would blame the command's output instead
+        raise OSError(exc.errno, exc.strerror, str(path)) from exc
+
+
+def _write(path: Path, data: bytes, *, mode: int | None, replace: bool, like: os.stat_result | None) -> bool:
     there = path.stat() if replace and path.exists() else None
     if there is not None and there.st_nlink > 1:
         write_in_place(path, data)
@@ -67,9 +78,11 @@ def hard_links(path: Path) -> int:
 
 
 def write_in_place(path: Path, data: bytes) -> None:
-    """Write `data` into the file itself (every name of it sees it), mode, owner and inode kept."""
+    """Write `data` into the file itself (every name of it sees it), mode, owner and inode kept. The room a longer
+    text needs is taken first: on a disk that filled midway the note was left half new, half old."""
     fd = os.open(path, os.O_WRONLY)
     try:
+        _reserve(fd, len(data))
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
@@ -77,6 +90,21 @@ def write_in_place(path: Path, data: bytes) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _reserve(fd: int, size: int) -> None:
+    """Allocate the file open at `fd` up to `size` bytes, only past its end (nothing of it is written), or raise the
+    disk's refusal with the file as it was; a file system that cannot allocate ahead is written as before."""
+    was = os.fstat(fd).st_size
+    if size <= was or not hasattr(os, "posix_fallocate"):
+        return
+    try:
+        os.posix_fallocate(fd, was, size - was)
+    except OSError as exc:
+        if exc.errno in (errno.EOPNOTSUPP, errno.ENOSYS, errno.EINVAL):
+            return
+        os.ftruncate(fd, was)
+        raise
 
 
 def owned(path: Path) -> None:
