@@ -10,6 +10,7 @@ from typing import Sequence
 
 from ..core.errors import InvalidInput
 from ..core.vault.frontmatter import split_front_matter
+from ..core.vault.html import html_block_lines
 from ..core.vault.parser import blank_comments, code_blanked_lines, unclosed_comment, without_html_blocks
 
 # how each kind of opener is named in a refusal: what it is, and what the rest of the note would be
@@ -41,6 +42,19 @@ def hidden_from(lines: Sequence[str], *, note: bool = True) -> tuple[str, int] |
         return "comment", joined.count("\n", 0, opener) + 1
     html = without_html_blocks(blank_comments(joined), coded)[2] if "<" in joined else None
     return ("html", html.line) if html is not None and html.line is not None else None
+
+
+def html_gap(lines: Sequence[str], at: int, first: str, nl: str) -> list[str]:
+    """`[nl]` when `first`, a line put at index `at` of `lines` (the one above ending in a line break), would be read
+    as part of the HTML block above it, else `[]`: a `<div>` or `<details>` block runs to the next blank line, its
+    closing tag included, so a bullet added right under '</details>' was HTML (no item, no link) to ingest and to
+    Obsidian, while the edit said ok."""
+    if at == 0 or not first.strip() or not any("<" in line for line in lines[:at]):
+        return []
+    probe = [line.rstrip("\r\n") for line in lines[:at]] + [first.rstrip("\r\n")]
+    body_start = split_front_matter(probe)[1] if probe[0].startswith("---") else 0
+    coded = code_blanked_lines(probe, body_start)[0]
+    return [nl] if at in html_block_lines(blank_comments("\n".join(coded)), coded)[0] else []
 
 
 def check_not_hidden(lines: Sequence[str], at: int, rel: str) -> None:

@@ -55,7 +55,8 @@ from ..core.vault.references import used_definitions
 from .note_headings import matching, twins
 from .note_lists import is_item, item_key, next_marker
 from .note_match import replaced, spans
-from .note_hidden import check_append_seen, check_content_closes, check_edit_hides_nothing, check_not_hidden
+from .note_hidden import (check_append_seen, check_content_closes, check_edit_hides_nothing, check_not_hidden,
+                          html_gap)
 # (atomic_write_text and link_no_clobber: for note_tools, resolve and setup, which reach them here)
 from .note_files import atomic_write_bytes, atomic_write_text, hard_links, link_no_clobber  # noqa: F401
 from .note_names import backup_name, check_backup_room, check_folders, check_names, check_writable
@@ -573,7 +574,9 @@ def write_note(vault: str | Path | None, rel_path: str, content: str, *, mode: s
             after = after.removeprefix("\ufeff")  # the note's BOM is written back: not a second one
     else:
         base = before.text if before is not None else ""
-        after = base + (newline if base and not _ends_line(base) else "") + _styled(content, newline)
+        base += newline if base and not _ends_line(base) else ""
+        added = _styled(content, newline)
+        after = base + "".join(html_gap(_lines(base), len(_lines(base)), added, newline)) + added
         check_append_seen(_lines(after), len(_lines(base)), target.rel)  # (nothing nobody would see)
     return _commit(vault, target, before, after, dry_run=dry_run, clock=clock, extra={"mode": mode})
 
@@ -702,7 +705,7 @@ def add_bullet(vault: str | Path | None, rel_path: str, heading: str, bullet: st
     if insert_at > 0 and not _ends_line(new_lines[insert_at - 1]):
         new_lines[insert_at - 1] += nl
     # a heading directly followed by the first bullet reads better with a blank line between them
-    prefix = [nl] if insert_at == start + 1 else []
+    prefix = [nl] if insert_at == start + 1 else html_gap(new_lines, insert_at, line, nl)
     new_lines[insert_at:insert_at] = prefix + [line + nl] + setext_gap(lines, insert_at, own_end, nl)
     return _commit(vault, target, before, "".join(new_lines), dry_run=dry_run, clock=clock,
                    extra={"heading": title, "bullet": line, "duplicate": False, **said})
