@@ -83,3 +83,21 @@ def test_the_bullet_is_always_an_item_and_nothing_else_changes(tmp_path_factory:
     # only the bullet and blank lines around it were added
     assert (after[:bullet].rstrip("\n") + after[bullet + len("- zq entry\n"):].lstrip("\n")).replace("\n", "") == \
         text.replace("\n", "")
+
+
+@pytest.mark.parametrize("edit, heading", [
+    (lambda root: notes.upsert_section(root, "P.md", "Status", "- zq entry", clock=CLOCK), "Status"),
+    (lambda root: notes.add_bullet(root, "P.md", "Status", "zq entry", clock=CLOCK), "Status"),
+    (lambda root: notes.add_bullet(root, "P.md", "Links", "zq entry", clock=CLOCK), "Links"),
+], ids=["upsert_new_section", "add_bullet_new_section", "add_bullet_after_div"])
+def test_a_last_line_ending_in_a_lone_cr_keeps_the_blank_line(tmp_path: Path, edit: Callable[[Path], Any],
+                                                               heading: str) -> None:
+    """A note of LF lines whose last one ends in a CR (an old Mac editor's): the blank line written after it was an
+    LF, which with that CR is one CRLF, so no blank line, and the new section or bullet was in the '<div>' block."""
+    text = "# P\n\n## Links\n- a\n<div>\ncard\n</div>\r"
+    (tmp_path / "P.md").write_bytes(text.encode("utf-8"))
+    edit(tmp_path)
+    after = (tmp_path / "P.md").read_bytes().decode("utf-8")
+    assert after.startswith(text) and "zq entry" in _items(after)
+    parsed = parse_note("P.md", after)
+    assert [section.heading_path[-1] for section in parsed.sections if "zq entry" in section.body] == [heading]

@@ -54,7 +54,15 @@ def html_gap(lines: Sequence[str], at: int, first: str, nl: str) -> list[str]:
     probe = [line.rstrip("\r\n") for line in lines[:at]] + [first.rstrip("\r\n")]
     body_start = split_front_matter(probe)[1] if probe[0].startswith("---") else 0
     coded = code_blanked_lines(probe, body_start)[0]
-    return [nl] if at in html_block_lines(blank_comments("\n".join(coded)), coded)[0] else []
+    if at not in html_block_lines(blank_comments("\n".join(coded)), coded)[0]:
+        return []
+    return [blank_line_after(lines[at - 1], nl)]
+
+
+def blank_line_after(text: str, newline: str) -> str:
+    """The line ending that makes a blank line after `text` (which ends in one): `newline`, but a CR after a last
+    line ending in a lone CR in an LF note, as that CR and an LF are one CRLF to every reader (no blank line)."""
+    return "\r" if newline == "\n" and text.endswith("\r") else newline
 
 
 def check_not_hidden(lines: Sequence[str], at: int, rel: str) -> None:

@@ -56,7 +56,7 @@ from .note_headings import matching, twins
 from .note_lists import is_item, item_key, next_marker
 from .note_match import replaced, spans
 from .note_hidden import (check_append_seen, check_content_closes, check_edit_hides_nothing, check_not_hidden,
-                          html_gap)
+                          blank_line_after, html_gap)
 # (atomic_write_text and link_no_clobber: for note_tools, resolve and setup, which reach them here)
 from .note_files import atomic_write_bytes, atomic_write_text, hard_links, link_no_clobber  # noqa: F401
 from .note_names import backup_name, check_backup_room, check_folders, check_names, check_writable
@@ -410,7 +410,7 @@ def skipped_by_ingest(root: Path, rel: str) -> bool:
 def heading_gap(text: str, newline: str = "\n") -> str:
     """What goes between a note's text (ending in a newline) and a heading appended to it: one blank line, none
     when the text is empty or already ends with a blank line."""
-    return newline if text.strip() and not _BLANK_END.search(text) else ""
+    return blank_line_after(text, newline) if text.strip() and not _BLANK_END.search(text) else ""
 
 
 # ── section structure ──────────────────────────────────────────────────────────────────────────────────────────
