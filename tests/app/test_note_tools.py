@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from mnemon.app import daily_notes, note_tools, notes
+from mnemon.app import daily_notes, note_links, note_tools, notes
 from mnemon.core.errors import Conflict, InvalidInput, NotFound, PathRefused
 
 CLOCK = lambda: datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)  # noqa: E731
@@ -188,7 +188,7 @@ def test_links_after_a_code_block_are_found_and_moved_there_and_back(tmp_path: P
     dog = "```\n[[eel]] [x](A/eel.md)\n```\nsee [[eel]]\n[link](ant.md)\nsee [[eel]]\nsee [[ant]]"
     for rel, text in {"ant.md": "", "dog.md": dog, "A/eel.md": ""}.items():
         _write(tmp_path, rel, text)
-    sites = notes.link_sites(dog)
+    sites = note_links.link_sites(dog)
     assert [(s.line, dog[s.whole[0]:s.whole[1]]) for s in sites] == [
         (4, "[[eel]]"), (5, "[link](ant.md)"), (6, "[[eel]]"), (7, "[[ant]]")]
     there = note_tools.move_note(tmp_path, "A/eel.md", "A/new.md", clock=CLOCK)

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..core.errors import Conflict, InvalidInput
 from . import notes
-from .note_hidden import check_content_closes, html_gap
+from .note_hidden import check_content_closes
 
 DAILY_ACTIONS = ("read", "append", "create")
 DEFAULT_DAILY_PATTERN = "Daily/YYYY-MM-DD.md"
@@ -103,7 +103,7 @@ def _append_under(text: str, heading: str, body: str, nl: str = "\n", rel: str =
     notes._check_not_in_code(lines, at, rel)
     if at > 0 and not notes._ends_line(lines[at - 1]):
         lines[at - 1] += nl
-    gap = [nl] if at == start + 1 else html_gap(lines, at, body, nl)
+    gap = [nl] if at == start + 1 else notes.joining_gap(lines, at, body, nl)
     lines[at:at] = gap + [body] + notes.setext_gap(lines, at, found.own_end, nl)
     return "".join(lines)
 
@@ -158,7 +158,7 @@ def _daily_note(vault: str | Path | None, action: str | None = None, *, content:
         lines = notes._lines(text)
         notes._check_not_in_code(lines, len(lines), target.rel)
         base = text + (nl if text and not notes._ends_line(text) else "")
-        after = base + "".join(html_gap(notes._lines(base), len(notes._lines(base)), body, nl)) + body
+        after = base + "".join(notes.joining_gap(notes._lines(base), len(notes._lines(base)), body, nl)) + body
     if title:
         extra["heading"] = title
     return notes._commit(vault, target, before, after, dry_run=dry_run, clock=clock, extra=extra)

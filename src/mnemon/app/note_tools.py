@@ -40,7 +40,7 @@ from ..core.vault.model import NoteIdentity
 from ..core.vault.logseq import LogseqGraph, page_name
 from ..core.vault.logseq import front_matter as logseq_front_matter
 from ..core.vault.parser import parse_note
-from . import notes
+from . import note_links, notes
 from .note_files import make_folders
 from .note_match import folded, literal_hit
 from .note_names import check_writable
@@ -372,11 +372,11 @@ def _inbound(v: _Vault, index: LinkIndex, target: str, after: LinkIndex | None =
         if rel == target:
             continue
         links = []
-        for site in notes.link_sites(text):
-            if notes.resolve_site(index, rel, site)[0] == target:
+        for site in note_links.link_sites(text):
+            if note_links.resolve_site(index, rel, site)[0] == target:
                 link: dict[str, Any] = {"line": site.line, "link": text[site.whole[0]:site.whole[1]]}
                 if after is not None:
-                    link["now"] = notes.resolve_site(after, rel, site)[0]
+                    link["now"] = note_links.resolve_site(after, rel, site)[0]
                 links.append(link)
         if links:
             out.append({"path": rel, "links": links})
@@ -419,14 +419,14 @@ def _encode_path(path: str, written: str) -> str:
     return "".join(_NEEDS_ESCAPE.get(ch, ch) for ch in path)
 
 
-def _name_key(site: notes.LinkSite) -> str | None:
+def _name_key(site: note_links.LinkSite) -> str | None:
     """The key a link names its note by: a wikilink's, a Markdown link's looked up as one (None: one by path)."""
     written = site.target if site.kind == "wikilink" else unquote(site.path)
     by_path = written.startswith(("./", "../")) or site.kind == "markdown" and written.startswith("/")
     return None if by_path else placeholder_key(written)
 
 
-def _markdown_form(linker: str, site: notes.LinkSite, expected: str, reached: tuple[str, str, str | None],
+def _markdown_form(linker: str, site: note_links.LinkSite, expected: str, reached: tuple[str, str, str | None],
                    index: LinkIndex) -> str:
     """The path part of a Markdown link from `linker` to vault path `expected`, in the link's own style (`reached`:
     its note, linking note and tier before): one looked up as a wikilink keeps that form unless it was relative."""
@@ -443,7 +443,7 @@ def _markdown_form(linker: str, site: notes.LinkSite, expected: str, reached: tu
     return new if site.angle else _encode_path(new, site.path)
 
 
-def _rebased(site: notes.LinkSite, old_linker: str, new_linker: str) -> str | None:
+def _rebased(site: note_links.LinkSite, old_linker: str, new_linker: str) -> str | None:
     """A relative link of the moved note to a file that is not a note (an image, a PDF), pointed at the same file
     from the new folder; None when nothing needs to change or the target is outside the vault."""
     if site.path.startswith("/") or not site.path:
@@ -478,8 +478,8 @@ def _plan_links(v: _Vault, src: str, dst: str, old: LinkIndex, new: LinkIndex,
     for rel, text in v.texts.items():
         after_rel = dst if rel == src else rel
         plan = _Rewrite()
-        for site in notes.link_sites(text):
-            was, tier = notes.resolve_site(old, rel, site)
+        for site in note_links.link_sites(text):
+            was, tier = note_links.resolve_site(old, rel, site)
             replacement: str | None = None
             # the moved note's own relative Markdown links are re-based even where the old text still happens to
             # resolve: written from the new folder, as they were from the old one (and a move back restores them)
@@ -494,7 +494,7 @@ def _plan_links(v: _Vault, src: str, dst: str, old: LinkIndex, new: LinkIndex,
                 # `[[move]]` to move.md whose H1 is "Move" still resolves here by title, but it names the file, and
                 # every other editor resolves it by file name only: it follows the new name (a link by path, its path)
                 names_file = was == src and _name_key(site) in (old_name, None)
-                if not rebase and not names_file and notes.resolve_site(new, after_rel, site)[0] == expected:
+                if not rebase and not names_file and note_links.resolve_site(new, after_rel, site)[0] == expected:
                     kept += was == src and rel != src
                     continue
                 if site.kind == "wikilink":

@@ -22,7 +22,7 @@ its line endings (CRLF stays CRLF; inserted lines take the note's own style; a n
 content's, as Obsidian writes on every system), a leading UTF-8 BOM (ignored when
 looking for headings, written back), and the backup is the file's exact bytes. Mneme's `--force`
 escape hatch is deliberately absent. The vault-level commands (list, search, daily, move, delete, status) live in
-`note_tools` and share these rules, the backups and `link_sites` below.
+`note_tools` and share these rules, the backups and `note_links.link_sites`.
 """
 from __future__ import annotations
 
@@ -34,7 +34,6 @@ import re
 import tempfile
 import threading
 import unicodedata
-from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -49,9 +48,6 @@ try:
 except ImportError:  # (Windows: no lock, the check at the write still refuses a lost update)
     fcntl = None  # type: ignore[assignment]
 from ..core.vault.frontmatter import split_front_matter
-from ..core.vault.links import LinkIndex, placeholder_key, relative_target, split_link_target
-from ..core.vault.model import ATTACHMENT_EXTENSIONS
-from ..core.vault.references import used_definitions
 from .note_headings import matching, twins
 from .note_lists import is_item, item_key, next_marker
 from .note_match import replaced, spans
@@ -64,9 +60,8 @@ from .vault.passed_over import SKIP_DIRS, passed_over, passed_over_folders  # no
 # The parser's own definitions of front matter, code, headings and links: the editor must agree with the graph on
 # each (a heading the graph never saw must not be edited, a link it never saw not rewritten, and one it resolves
 # must be found).
-from ..core.vault.parser import (ATX_HEADING, MD_LINK, SETEXT_LINE, URL_SCHEME, WIKILINK, blank_comments,
-                                 code_blanked_lines, heading_text_of, resolve_markdown_target, setext_headings,
-                                 visible_text, without_html_blocks)
+from ..core.vault.parser import (ATX_HEADING, SETEXT_LINE, blank_comments, code_blanked_lines, heading_text_of,
+                                 setext_headings, visible_text, without_html_blocks)
 
 BACKUP_DIR = ".mnemon-backups"
 MAX_NOTE_BYTES = 5 * 1024 * 1024
@@ -521,6 +516,19 @@ def setext_gap(lines: Sequence[str], at: int, own_end: int, nl: str) -> list[str
     return [nl] if at == own_end < len(lines) and not ATX_HEADING.match(lines[at]) else []
 
 
+def joining_gap(lines: Sequence[str], at: int, added: str, nl: str) -> list[str]:
+    """The blank line text `added` at index `at` of `lines` needs to stand apart from the line above (`[]` when it
+    needs none): below an HTML block that would take it in (`html_gap`), or below a paragraph line its first line
+    would underline ('---' appended as a separator made the note's last paragraph a heading)."""
+    first = _lines(added)[0] if added else ""
+    if gap := html_gap(lines, at, first, nl):
+        return gap
+    if at and lines[at - 1].strip() and SETEXT_LINE.fullmatch(first.rstrip("\r\n")):
+        if any(head.first < at == head.last for head in _headings([*lines[:at], first])):
+            return [blank_line_after(lines[at - 1], nl)]
+    return []
+
+
 def _ensure_newline(text: str, newline: str = "\n") -> str:
     return text if not text or _ends_line(text) else text + newline
 
@@ -576,7 +584,7 @@ def write_note(vault: str | Path | None, rel_path: str, content: str, *, mode: s
         base = before.text if before is not None else ""
         base += newline if base and not _ends_line(base) else ""
         added = _styled(content, newline)
-        after = base + "".join(html_gap(_lines(base), len(_lines(base)), added, newline)) + added
+        after = base + "".join(joining_gap(_lines(base), len(_lines(base)), added, newline)) + added
         check_append_seen(_lines(after), len(_lines(base)), target.rel)  # (nothing nobody would see)
     return _commit(vault, target, before, after, dry_run=dry_run, clock=clock, extra={"mode": mode})
 
@@ -705,82 +713,7 @@ def add_bullet(vault: str | Path | None, rel_path: str, heading: str, bullet: st
     if insert_at > 0 and not _ends_line(new_lines[insert_at - 1]):
         new_lines[insert_at - 1] += nl
     # a heading directly followed by the first bullet reads better with a blank line between them
-    prefix = [nl] if insert_at == start + 1 else html_gap(new_lines, insert_at, line, nl)
+    prefix = [nl] if insert_at == start + 1 else joining_gap(new_lines, insert_at, line, nl)
     new_lines[insert_at:insert_at] = prefix + [line + nl] + setext_gap(lines, insert_at, own_end, nl)
     return _commit(vault, target, before, "".join(new_lines), dry_run=dry_run, clock=clock,
                    extra={"heading": title, "bullet": line, "duplicate": False, **said})
-
-
-# ── links: where they are in a note's text, and what they resolve to ────────────────────────────────────────
-@dataclass(frozen=True)
-class LinkSite:
-    """One link as written: `span` is the part a rewrite replaces (a wikilink's target, a Markdown link's path)."""
-
-    kind: str  # "wikilink" | "markdown"
-    whole: tuple[int, int]
-    span: tuple[int, int]
-    line: int
-    target: str  # wikilink target text, or the Markdown destination (path plus any #fragment)
-    path: str = ""  # Markdown only: the path part as written (still percent-encoded)
-    angle: bool = False
-
-
-# where a wikilink's target ends: at its heading or at its block reference (`core.vault.links.split_link_target`)
-_SECTION_OR_BLOCK = re.compile(r"[#^]")
-
-
-def link_sites(text: str) -> list[LinkSite]:
-    """Every wikilink and Markdown link outside code fences and inline code, front matter included (a link in a
-    property is a link to the reader, even if the graph does not draw it)."""
-    if "[" not in text:
-        return []
-    lines = text.split("\n")
-    # a fenced line comes back empty: padded to its length, so an offset in `prose` is the same offset in `text`
-    # (the links after a code block were looked for at the wrong place and skipped)
-    prose = "\n".join(p if len(p) == len(line) else " " * len(line)
-                       for p, line in zip(code_blanked_lines(lines, 0)[0], lines))
-    starts: list[int] = []
-    offset = 0
-    for line in lines:
-        starts.append(offset)
-        offset += len(line) + 1
-    sites: list[LinkSite] = []
-    if "[[" in prose:
-        for m in WIKILINK.finditer(prose):
-            if text[m.start():m.end()] != m.group(0):
-                continue  # inline code inside the brackets: not a link anyone can follow
-            inner = m.group(1)
-            target = split_link_target(inner)[0]
-            if not target:
-                continue
-            stem, dot, ext = target.rpartition(".")
-            if dot and stem and ext.lower() in ATTACHMENT_EXTENSIONS:
-                continue
-            head = inner.split("|", 1)[0].rstrip("\\")
-            head = _SECTION_OR_BLOCK.split(head, maxsplit=1)[0]  # a rename keeps `#Heading` and `^blockid`
-            lead = len(head) - len(head.lstrip())
-            begin = m.start() + 2 + lead
-            sites.append(LinkSite("wikilink", m.span(), (begin, begin + len(head.strip())),
-                                  bisect_right(starts, m.start()), target))
-    written = [(m.span(), m.start(2), m.group(2)) for m in MD_LINK.finditer(prose)] if "](" in prose else []
-    for at, raw in used_definitions(prose) if "]:" in prose else ():  # (a reference link's path is its definition's)
-        written.append(((starts[bisect_right(starts, at) - 1], at + len(raw)), at, raw))
-    for whole, at, raw in written:
-        destination = raw.strip("<>").strip()
-        if text[whole[0]:whole[1]] != prose[whole[0]:whole[1]] or not destination or URL_SCHEME.match(destination) \
-                or destination.startswith("#"):
-            continue
-        path = re.split(r"[#?]", destination, maxsplit=1)[0]
-        begin = at + raw.find(destination)
-        sites.append(LinkSite("markdown", whole, (begin, begin + len(path)), bisect_right(starts, whole[0]),
-                              destination, path, raw.startswith("<")))
-    sites.sort(key=lambda s: s.whole)
-    return sites
-
-
-def resolve_site(index: LinkIndex, linker: str, site: LinkSite) -> tuple[str | None, str | None]:
-    """(note path, tier) a link resolves to from note `linker`, as ingest resolves it."""
-    if site.kind == "wikilink":
-        return index.explain_key(placeholder_key(relative_target(site.target, linker)), linker)
-    target = resolve_markdown_target(linker, site.target)
-    return index.explain_key(placeholder_key(target), linker) if target else (None, None)
