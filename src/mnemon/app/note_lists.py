@@ -17,6 +17,7 @@ _MARKER = re.compile(r"^\s*(?:(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?)?")
 # a top-level item of the section's list: a bullet's character, or a numbered item's number and delimiter
 _TOP = re.compile(r"(?:([-*+])|(\d{1,9})([.)]))[ \t]")
 _LAST_NUMBER = 999_999_999  # CommonMark's numbers have at most 9 digits
+_NUMBERED = re.compile(r" {0,3}(\d{1,9})[.)](?:[ \t]|$)")
 
 
 def item_key(text: str) -> str:
@@ -28,6 +29,13 @@ def item_key(text: str) -> str:
 def is_item(line: str) -> bool:
     """Whether `line` is a list item (and so, given to add-bullet, is written with the marker it has)."""
     return _ITEM.match(line) is not None
+
+
+def cannot_interrupt(line: str) -> bool:
+    """Whether `line` is a numbered item not numbered 1, which CommonMark does not let start a list right under a
+    paragraph: there it is the paragraph's text."""
+    numbered = _NUMBERED.match(line)
+    return numbered is not None and int(numbered.group(1)) != 1
 
 
 def next_marker(own: Sequence[str]) -> str | None:

@@ -49,7 +49,7 @@ except ImportError:  # (Windows: no lock, the check at the write still refuses a
     fcntl = None  # type: ignore[assignment]
 from ..core.vault.frontmatter import split_front_matter
 from .note_headings import matching, twins
-from .note_lists import is_item, item_key, next_marker
+from .note_lists import cannot_interrupt, is_item, item_key, next_marker
 from .note_match import replaced, spans
 from .note_hidden import (check_append_seen, check_content_closes, check_edit_hides_nothing, check_not_hidden,
                           blank_line_after, html_gap)
@@ -519,13 +519,19 @@ def setext_gap(lines: Sequence[str], at: int, own_end: int, nl: str) -> list[str
 def joining_gap(lines: Sequence[str], at: int, added: str, nl: str) -> list[str]:
     """The blank line text `added` at index `at` of `lines` needs to stand apart from the line above (`[]` when it
     needs none): below an HTML block that would take it in (`html_gap`), or below a paragraph line its first line
-    would underline ('---' appended as a separator made the note's last paragraph a heading)."""
+    would underline ('---' appended as a separator made the note's last paragraph a heading) or a numbered item
+    would continue (`note_lists.cannot_interrupt`)."""
     first = _lines(added)[0] if added else ""
     if gap := html_gap(lines, at, first, nl):
         return gap
-    if at and lines[at - 1].strip() and SETEXT_LINE.fullmatch(first.rstrip("\r\n")):
+    above = lines[at - 1] if at else ""
+    if above.strip() and SETEXT_LINE.fullmatch(first.rstrip("\r\n")):
         if any(head.first < at == head.last for head in _headings([*lines[:at], first])):
-            return [blank_line_after(lines[at - 1], nl)]
+            return [blank_line_after(above, nl)]
+    # ('2. b' under a paragraph line is that paragraph's text; under an item, a heading or an indented line, not)
+    if above.strip() and above[:1] not in " \t" and cannot_interrupt(first) and not is_item(above) \
+            and not ATX_HEADING.match(above):
+        return [blank_line_after(above, nl)]
     return []
 
 
