@@ -17,6 +17,14 @@ rewordings count only when at most 32 memories hold its rarest words (a rewordin
 pass that holds every task as in one that looks them up; past that, as in a vault of templated tasks, only its exact
 twin closes it.
 
+A blocked item (`observation_kind` blocked: a status line, an open task) is closed too by a line of a later note —
+section text as well as a bullet — that says it is unblocked: it holds a cue (`_UNBLOCK_CUES`: "unblocked", "no
+longer blocked", "resolved", "is/was/has been signed"), nothing that keeps it blocked, denies or hedges it (`_HEDGES`:
+"still", "blocked", "not", "once", "will" …, a question mark, an open box), and rewords the item as a closed task must,
+their status words (`_STATUS`: "blocked", "unblocked", "resolved" …) set aside. "Vendor contract signed; the pilot is
+unblocked" closes "Pilot blocked until the vendor contract is signed"; "the pilot is still blocked though the vendor
+contract is signed" closes nothing: a loop wrongly closed is lost from view, one left open costs a look.
+
 Mneme has no such rule (its staleness multipliers only fade old open loops); its feedback `already_done` marks one
 item resolved by hand. Nothing is written: the item is skipped where it would have been offered, with the reason
 `closed later in <path>` (`debug-candidates --include-skipped`). A context pack (`retrieve`, `surface --prompt`,
@@ -25,6 +33,7 @@ item resolved by hand. Nothing is written: the item is skipped where it would ha
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import PurePosixPath
@@ -57,10 +66,25 @@ _IRREGULAR = {
     "spend": "spent", "show": "shown", "understand": "understood", "ring": "rang rung", "draw": "drawn",
     "run": "ran",
 }
+# a line that says a blocked item is unblocked holds one of these …
+_NO_LONGER_BLOCKED = r"no\s+longer\s+blocked"
+_UNBLOCK_CUES = re.compile(
+    rf"(?<!\w)(?:unblocked|{_NO_LONGER_BLOCKED}|resolved|(?:is|was|ha(?:s|ve)\s+been)\s+signed)(?!\w)")
+# … and none of these words, which keep it blocked, deny or hedge it
+_HEDGES = frozenset((
+    "blocked", "still", "stuck", "waiting", "awaiting", "pending", "until", "unless", "unresolved", "not", "no",
+    "never", "nor", "none", "nothing", "without", "cannot", "yet", "if", "once", "when", "whenever", "will", "would",
+    "should", "could", "may", "might", "must", "be", "expect", "expected", "expects", "hope", "hopefully", "maybe",
+    "probably", "likely", "soon", "almost", "nearly", "partly", "partially",
+))
+_LINE_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_OPEN_BOX = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+\[ \]")
 _VERB_OF = {tokens(past)[0]: tokens(verb)[0] for verb, pasts in _IRREGULAR.items() for past in pasts.split()}
 _FORMS_OF: dict[str, set[str]] = {}  # a word as `loop_words` reads it → the tokens a text holding it may hold
 for _past, _verb in _VERB_OF.items():
     _FORMS_OF.setdefault(_verb, {_verb}).add(_past)
+# the words of a status, set aside when an unblocking line is matched to the blocked item it rewords
+_STATUS = frozenset(tokens("blocked unblocked blocker blockers resolved longer stuck waiting awaiting"))
 
 
 def digest_of(node_id: str) -> str | None:
@@ -85,6 +109,15 @@ def rewords(item: frozenset[str], closing: frozenset[str]) -> bool:
     """Whether a closed task of words `closing` rewords an item of words `item` (the rule: module docstring)."""
     shared = len(item & closing)
     return shared >= _SHARED_MIN and shared * _SHARE_DEN >= _SHARE_NUM * max(len(item), len(closing))
+
+
+def unblocks(line: str) -> bool:
+    """Whether a line of a note says, without a hedge, that what it names is unblocked (the module docstring)."""
+    lowered = line.lower()
+    if "?" in lowered or _OPEN_BOX.match(lowered) or not _UNBLOCK_CUES.search(lowered):
+        return False
+    said = _LINE_WORD.findall(re.sub(_NO_LONGER_BLOCKED, " ", lowered))
+    return not any(w in _HEDGES or w.endswith(("n't", "n\u2019t")) for w in said)
 
 
 def _may_lack(n: int) -> int:
@@ -114,6 +147,7 @@ class ClosedLater:
         self._by_word: dict[str, set[str]] = {}  # word → the closed tasks (of `_closed`) holding it
         self._words: dict[str, frozenset[str]] = {}  # open item id → its words, once its closers were looked up
         self._reworded: dict[str, list[str]] = {}  # open item id → its cover words, when its rewordings count
+        self._unblocked: dict[str, set[str]] = {}  # blocked item id → the notes of the lines that unblock it
         self._complete = rows is not None
         for node in rows or ():
             if digest_of(node.id) is not None and is_closed_task(node):
@@ -132,10 +166,12 @@ class ClosedLater:
         note closed; texts not given are read from the store."""
         open_items = [(node_id, str(note), digest) for node_id, note, kind in items
                       if kind != "done" and note and (digest := digest_of(node_id)) is not None]
-        self._look_up([(node_id, digest) for node_id, _note, digest in open_items], texts or {})
+        blocked = {node_id for node_id, _note, kind in items if kind == "blocked"}
+        self._look_up([(node_id, digest) for node_id, _note, digest in open_items], texts or {}, blocked)
         found: dict[str, str] = {}
         for node_id, note, digest in open_items:
-            later = [n for n in self._twins.get(digest, set()) | self._rewordings(node_id)
+            closing = self._twins.get(digest, set()) | self._rewordings(node_id) | self._unblocked.get(node_id, set())
+            later = [n for n in closing
                      if n != note and self._later(n, note) and self._known_by_then(n)]
             if later:
                 found[node_id] = max(later, key=lambda n: (self._when(n), n))
@@ -151,9 +187,10 @@ class ClosedLater:
             if not cand.skip_reasons and (by := self.closer(cand.memory)) is not None:
                 cand.skip_reasons.append(f"closed later in {by}")
 
-    def _look_up(self, wanted: Sequence[tuple[str, str]], texts: Mapping[str, str]) -> None:
-        """Read the words of the (memory id, digest) items not seen yet; unless every closed task is known, fetch
-        in one query the closed tasks that may close them: twins of their digests, and rewordings."""
+    def _look_up(self, wanted: Sequence[tuple[str, str]], texts: Mapping[str, str], blocked: set[str]) -> None:
+        """Read the words of the (memory id, digest) items not seen yet; find the lines unblocking the `blocked` ones
+        (`_find_unblocking`); unless every closed task is known, fetch in one query the closed tasks that may close
+        them: twins of their digests, and rewordings."""
         new = {node_id: digest for node_id, digest in wanted if node_id not in self._words}
         if not new:
             return
@@ -170,6 +207,7 @@ class ClosedLater:
                                   + [f for i in reworded for w in self._words[i] for f in _FORMS_OF.get(w, (w,))])
         covers = {node_id: cover for node_id in reworded if (cover := _cover(self._words[node_id], df)) is not None}
         self._reworded.update(covers)
+        self._find_unblocking([i for i in reworded if i in blocked], df)
         if self._complete:
             return
         # the three rarest words narrow the intersection to a handful of rows; every further word, the more so one a
@@ -189,6 +227,25 @@ class ClosedLater:
         for node in store.get_nodes(ids).values():
             if is_closed_task(node):
                 self._add_closed(node)
+
+    def _find_unblocking(self, items: Sequence[str], df: Mapping[str, int]) -> None:
+        """The notes whose lines unblock each blocked item (`unblocks`, a rewording of it), read from every memory —
+        section text, a bullet — holding one of its cover words (the same lookup in both kinds of pass: the section
+        text an unblocking line usually sits in is no observation)."""
+        said = {i: words for i in items if len(words := self._words[i] - _STATUS) >= _SHARED_MIN}
+        covers = {i: cover for i, words in said.items() if (cover := _cover(words, df)) is not None}
+        wanted = [[f] for cover in covers.values() for f in cover if df.get(f)]
+        ids = [i for i in (self.rt.store.holders_of_all(wanted, _ALL_HOLDERS) if wanted else [])
+               if digest_of(i) is not None or ":section:" in i]
+        lines: list[tuple[str, frozenset[str]]] = []  # (note, words less their status) of each unblocking line
+        for node in (self.rt.store.get_nodes(ids) if ids else {}).values():
+            meta = node.metadata or {}
+            if meta.get("note") and meta.get("observation_kind") != "blocked":
+                lines += [(str(meta["note"]), loop_words(line) - _STATUS)
+                          for line in node.content.splitlines() if unblocks(line)]
+        for item, words in said.items():
+            if item in covers:
+                self._unblocked[item] = {note for note, line in lines if rewords(words, line)}
 
     def _add_closed(self, node: Memory) -> None:
         note, digest = (node.metadata or {}).get("note"), digest_of(node.id)
@@ -249,4 +306,4 @@ def _cover(words: frozenset[str], df: Mapping[str, int]) -> list[str] | None:
     return [f for w in rarest for f in _FORMS_OF.get(w, (w,))]
 
 
-__all__ = ["ClosedLater", "digest_of", "is_closed_task", "loop_words", "rewords"]
+__all__ = ["ClosedLater", "digest_of", "is_closed_task", "loop_words", "rewords", "unblocks"]
