@@ -27,6 +27,7 @@ from mnemon.core.world.values import (
     KEY_MAX_BYTES,
     check_key,
     content_hash,
+    end_or_none,
     instant_or_none,
     iso,
     iso_or_none,
@@ -50,6 +51,8 @@ CONFIDENCE_FLOOR = 0.1
 PREDICTION_FIELDS = frozenset(("id", "title", "prediction_type", "match_json", "match", "check_after", "expires_at",
                                "confidence", "subject_assertion_id", "source_action_id", "metadata", "metadata_json",
                                "created_at"))
+
+_WHOLE_DAY = timedelta(days=1, microseconds=-1)  # a day's first instant to its last (`end_or_none`)
 
 Status = Literal["open", "confirmed", "missed", "unverifiable", "withdrawn"]
 
@@ -142,7 +145,11 @@ def _identity(data: Mapping[str, Any]) -> tuple[dict[str, Any], MatchSpec, datet
         if data.get(key) is None:
             raise InvalidInput(f"{what}: missing required field {key!r}", field=key)
     check_after = parse_instant(data["check_after"], "check_after")
-    expires_at = parse_instant(data["expires_at"], "expires_at")
+    # a date alone names the whole day (`end_or_none`), as a belief's `valid_until` does; the id keeps hashing the
+    # day's first instant, which a date alone was read as, so a payload sent again — or a row an earlier version
+    # stored — is the prediction it was (`same_expiry`)
+    named = parse_instant(data["expires_at"], "expires_at")
+    expires_at = end_or_none(data["expires_at"], "expires_at") or named
     if expires_at < check_after:
         raise InvalidInput(f"{what}: expires_at ({iso(expires_at)}) is before check_after ({iso(check_after)})",
                            field="expires_at")
@@ -153,7 +160,7 @@ def _identity(data: Mapping[str, Any]) -> tuple[dict[str, Any], MatchSpec, datet
         "source_action_id": optional_str(data, "source_action_id", what),
         "match_json": spec.to_json(),
         "check_after": iso(check_after),
-        "expires_at": iso(expires_at),
+        "expires_at": iso(named),
     }
     return identity, spec, check_after, expires_at
 
@@ -167,7 +174,15 @@ IDENTITY_FIELDS = ("title", "prediction_type", "match_json", "check_after", "exp
 def prediction_differences(stored: Prediction, new: Prediction) -> tuple[str, ...]:
     """The identity fields in which `new` differs from `stored`, the prediction already held under its id."""
     old_row, new_row = stored.to_row(), new.to_row()
-    return tuple(name for name in IDENTITY_FIELDS if old_row[name] != new_row[name])
+    return tuple(name for name in IDENTITY_FIELDS if old_row[name] != new_row[name]
+                 and not (name == "expires_at" and same_expiry(stored.expires_at, new.expires_at)))
+
+
+def same_expiry(stored: datetime, sent: datetime) -> bool:
+    """Whether a stored expiry is the one sent: the same instant, or — a row an earlier version stored for a date
+    alone — the first instant of the day the sent one ends (under one id, the same payload: the id hashes that
+    instant). The stored row is kept as it is: its expiry may have been given as that instant."""
+    return stored == sent or stored + _WHOLE_DAY == sent
 
 
 def prediction_id(payload: Any) -> str:
