@@ -367,11 +367,11 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
                   "cues": list(decision.cues)})
 
     q_tokens = list(dict.fromkeys(tokens(query)))
-    aliased = titles_aliased(store, q_tokens)
-    if aliased:  # a note named by an alias is searched for by its title, as its rows carry it (core.recall.aliases)
-        q_tokens = list(dict.fromkeys([*q_tokens, *(t for title in aliased.values() for t in tokens(title))]))
     # over the in-memory graph: arrays of node heads and active out-edges, rebuilt only when the graph changes
     full = rt.graph.snapshot()
+    aliased = titles_aliased(store, full, q_tokens)
+    if aliased:  # a note named by an alias is searched for by its title, as its rows carry it (core.recall.aliases)
+        q_tokens = list(dict.fromkeys([*q_tokens, *(t for title in aliased.values() for t in tokens(title))]))
     # a replay corrects what the snapshot and the indexes say of the store at `as_of` (app/replay.py)
     replay = Replay.of(store, full, as_of, rt.index.provider) if as_of is not None else None
     bound = replay.bound if replay is not None else None
