@@ -13,7 +13,7 @@ from mnemon.app.vault import ingest as ingest_module
 from mnemon.core.errors import Aborted
 
 
-def _dying_batch(batch: Any, hints: Any) -> Any:
+def _dying_batch(*args: Any) -> Any:
     os._exit(9)  # as a worker the kernel killed: no exception, no reply
 
 
