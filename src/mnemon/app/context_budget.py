@@ -43,6 +43,7 @@ def pack(ranked: list[dict[str, Any]], budget: int, max_items: int,
     waiting = list(ranked)
     undecided = set(position)
     held: dict[str, list[dict[str, Any]]] = {}  # an undecided item → the repeats of it waiting for it
+    covered: dict[str, str] = {}  # an item left out as a repeat → the item the pack took that it repeats
 
     def standing(n: int) -> tuple[float, int]:
         src = str(waiting[n].get("source_path") or "")
@@ -74,9 +75,16 @@ def pack(ranked: list[dict[str, Any]], budget: int, max_items: int,
             cut = _without_lines_of(item, taken)
             if cut is None:
                 refused[item["id"]] = dict(originals[taken[0]])
+                covered[item["id"]] = taken[0]
                 decided(item["id"])
                 continue
             item = cut
+        elif (via := next((o for o in originals if o in covered), None)) is not None:
+            # it repeats an item left out as a repeat of one the pack took (a section's edge, the section's lines all
+            # bullets the pack holds): it names the one the pack took, not the section it never saw
+            refused[item["id"]] = {**originals[via], "duplicate_of": covered[via]}
+            decided(item["id"])
+            continue
         size = item_size(item)
         room = budget - used
         if size > room:
