@@ -4,7 +4,8 @@ inline code spans, and math (``$…$``, ``$$…$$``, a ``$$`` block). The parser
 An indented code block is CommonMark's: lines indented four spaces (or a tab) after a blank line, a heading or at
 the start of the body, outside any list. Read as prose, a Markdown example in one (``    - [ ] buy milk``) became an
 open loop and its ``[[link]]`` an edge; Obsidian shows it as code. A list's content is indented the same way and
-matters more, so a block whose paragraph above is a list item's, or is itself indented, is not code.
+matters more, so a block whose paragraph above is a list item's, or is itself indented, is code only four columns
+past the content of the item it is in (``- a``, a blank line, ``      - [ ] x``: an example, as rendered).
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 from typing import AbstractSet, Sequence
 
+from mnemon.core.vault.html import ListItems
 from mnemon.core.vault.model import ParseWarning
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
@@ -172,21 +174,30 @@ _INDENTED = re.compile(r" {4}| {0,3}\t")
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 
 
-def _opens_code(lines: Sequence[str], at: int, body_start: int) -> bool:
-    """Whether the indented line `at` (after a blank line, a heading or an underline, or first in the body) starts
-    a code block: right after an ATX heading at the margin it does; else the paragraph above it, back to the blank
-    line before that (an underline's heading text with it), is at the margin and no list item's."""
+def _indent(line: str) -> int:
+    expanded = line.expandtabs(4) if "\t" in line else line
+    return len(expanded) - len(expanded.lstrip(" "))
+
+
+def _code_column(lines: Sequence[str], at: int, body_start: int, items: Callable[[], ListItems]) -> int | None:
+    """The indentation the lines of a code block opening at the indented line `at` (after a blank line, a heading or
+    an underline, or first in the body) have, or None when it opens none. Right after an ATX heading at the margin
+    it opens one; else when the paragraph above it, back to the blank line before that (an underline's heading text
+    with it), is at the margin and no list item's; else when it is four columns past the content of the list item
+    it is in (`items`, made when first needed)."""
     above = at - 1
     if above >= body_start and lines[above][:1] in ("#", " ") and _ATX.match(lines[above]):
-        return not lines[above][0].isspace()  # (an indented one may be a list item's content)
+        return None if lines[above][0].isspace() else 4  # (an indented one may be a list item's content)
     while above >= body_start and not lines[above].strip():
         above -= 1
     while above >= body_start and lines[above].strip():
         line = lines[above]
         if line[0] in " \t" or _LIST_MARKER.match(line):
-            return False
+            lead = _indent(lines[at])
+            holder = items().holder(at, lead)
+            return holder + 4 if holder is not None and lead - holder >= 4 else None
         above -= 1
-    return True
+    return 4
 
 
 def indented_code(lines: Sequence[str], body_start: int, body: str) -> AbstractSet[int]:
@@ -202,11 +213,19 @@ def indented_code(lines: Sequence[str], body_start: int, body: str) -> AbstractS
         starts.append(line)
     code: set[int] = set()
     end = 0
+    tracked: list[ListItems] = []
+
+    def items() -> ListItems:  # (the front matter's lines are no items)
+        if not tracked:
+            tracked.append(ListItems([""] * body_start + list(lines[body_start:])))
+        return tracked[0]
+
     for start in starts:
-        if start < end or not _opens_code(lines, start, body_start):
+        if start < end or (column := _code_column(lines, start, body_start, items)) is None:
             continue
         end = start
-        while end < len(lines) and (_INDENTED.match(lines[end]) or not lines[end].strip()):
+        while end < len(lines) and (not lines[end].strip() or (_INDENTED.match(lines[end]) if column == 4
+                                                               else _indent(lines[end]) >= column)):
             end += 1
         code.update(range(start, end))
     return code

@@ -10,7 +10,7 @@ an edge the note's reader never sees. Content after a blank line inside a ``<div
 A block may open inside block quotes and one list item (``> <div>``, ``- <div>``, ``> - <div>``): CommonMark's
 container blocks. It then also ends where they do, at a line without the quote's markers or not indented into the
 item (an HTML block has no lazy continuation). A line indented four spaces or more opens one only inside a list
-item whose content it is indented at most three spaces past (`_Items`): ``- item`` over a blank line and
+item whose content it is indented at most three spaces past (`ListItems`): ``- item`` over a blank line and
 ``    <div>`` is the item's ``  <div>``; elsewhere it is a paragraph's text or code. A block indented into an item
 ends where the item does, and a list marker inside a block is its text.
 
@@ -66,7 +66,7 @@ def html_block_lines(prose: str, coded: Sequence[str]) -> tuple[list[int], Parse
     found: list[int] = []
     warning = None
     line, counted, end = -1, 0, 0
-    items = _Items(coded)
+    items = ListItems(coded)
     for opener in itertools.chain((first,), openers):
         line += padded.count("\n", counted, opener.start() + 1)
         counted = opener.start() + 1
@@ -148,11 +148,11 @@ def _after_block(coded: Sequence[str], line: int, quoted: int) -> bool:
     return not above.strip() or bool(_HEADING.match(above))
 
 
-class _Items:
-    """The list items open at each line of a note (its lines with code emptied), read forward once as the openers
-    ask: each item's content column, outermost first. A line inside an HTML block found above (`blocks`: (first
-    line, end), in order) is its text, no item's marker, and the line below one is no lazy continuation; a block
-    quote's items are not followed."""
+class ListItems:
+    """The list items open at each line of a note (its lines with code emptied), read forward once as asked, line
+    after line: each item's content column, outermost first. A line inside an HTML block found above (`blocks`:
+    (first line, end), in order) is its text, no item's marker, and the line below one is no lazy continuation; a
+    block quote's items are not followed."""
 
     def __init__(self, lines: Sequence[str]) -> None:
         self.lines = lines
