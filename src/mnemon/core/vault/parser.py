@@ -99,6 +99,8 @@ _SETEXT_UNDERLINE = re.compile(r"\n {0,3}(?:(=)=*|-+)[ \t]*(?=\n|$)")
 SETEXT_LINE = re.compile(r" {0,3}(?:(=)=*|-+)[ \t]*")
 # A line that starts a block a setext heading cannot be made of: a paragraph continuing it is the block's own text
 # (a list item's, a quote's, a table row's) and the underline under it a thematic break, as CommonMark reads it.
+_QUOTED = re.compile(r"(?:[ \t]*>[ \t]?)*")
+_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)")
 _NOT_SETEXT_TEXT = re.compile(r" {0,3}(?:[>|<]|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))")
 WIKILINK = re.compile(r"\[\[([^\[\]\n]+?)\]\]")
 MD_LINK = re.compile(  # (a title in "…", '…' or (…), as CommonMark allows)
@@ -245,22 +247,36 @@ def setext_headings(prose_lines: Sequence[str], underlines: Sequence[int]) -> li
     return found
 
 
-def _goes_on_paragraph(prose_lines: Sequence[str], index: int, items: AbstractSet[int],
-                       wrapped: AbstractSet[int]) -> bool:
-    """Whether line `index`, numbered past 1 ("2024. Then …"), goes on a paragraph no list holds: an ordered list
-    that does not start at 1 cannot interrupt one (CommonMark), so "We shipped the release in" over "2024. Then the
-    vendor …" is one sentence. `items`: the lines read as list items above; `wrapped`: those read as such a line."""
+def _column(line: str) -> tuple[int, int]:
+    """(Indentation, content column) of a line inside its quotes: a list item's content column, else its indentation."""
+    body = _QUOTED.sub("", line, 1).expandtabs(4)
+    text = body.lstrip(" ")
+    lead = len(body) - len(text)
+    marker = _MARKER.match(text)
+    if marker is None:
+        return lead, lead
+    spaces = len(text) - marker.end() - len(text[marker.end():].lstrip(" "))
+    return lead, lead + marker.end() + (spaces if 1 <= spaces <= 4 and text[marker.end():].strip() else 1)
+
+
+def _paragraph_column(prose_lines: Sequence[str], index: int, items: AbstractSet[int],
+                      wrapped: Mapping[int, int]) -> int | None:
+    """The content column of the list item whose paragraph goes on right above line `index` (0: one no list holds),
+    or None when no paragraph does. A line numbered past 1 ("2024. Then …") indented that far goes on it: an ordered
+    list that does not start at 1 cannot interrupt a paragraph (CommonMark), so "We shipped the release in" over
+    "2024. Then the vendor …" is one sentence, and so is "- item", "  text", "  2. x"; one less indented leaves the
+    item, a list of its own. `items`: the lines read as list items above; `wrapped`: those read as such a line."""
     at = index - 1
     while at >= 0:
-        line = prose_lines[at].lstrip(" \t>")  # (inside a quote, the quote's paragraph)
         if at in items:
-            return False  # (a list's paragraph: the line is a new item of it, or of a list it holds)
+            return _column(prose_lines[at])[1]
         if at in wrapped:
-            return True
+            return wrapped[at]
+        line = prose_lines[at].lstrip(" \t>")  # (inside a quote, the quote's paragraph)
         if not line or ATX_HEADING.match(line) or _THEMATIC_BREAK.match(line) or SETEXT_LINE.fullmatch(line):
             break  # (where a paragraph above the line would start)
         at -= 1
-    return at < index - 1
+    return 0 if at < index - 1 else None
 
 
 def without_html_blocks(prose: str, coded: Sequence[str]) -> tuple[str, list[str] | None, ParseWarning | None]:
@@ -680,15 +696,16 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
     task_observations: list[Observation] = []
     item_observations: list[Observation] = []
     item_lines: set[int] = set()
-    wrapped: set[int] = set()  # (0-based, as `item_lines`)
+    wrapped: dict[int, int] = {}  # (0-based, as `item_lines`: the paragraph's content column)
     for match in _LIST_ITEM.finditer(padded):
         line_no = where.line_of(match.start())
         raw = lines[line_no - 1]
         if _THEMATIC_BREAK.match(raw):
             continue
-        if match.group(3) and int(match.group(3)) != 1 and _goes_on_paragraph(prose_lines, line_no - 1, item_lines,
-                                                                               wrapped):
-            wrapped.add(line_no - 1)
+        if match.group(3) and int(match.group(3)) != 1 and (
+                column := _paragraph_column(prose_lines, line_no - 1, item_lines, wrapped)) is not None \
+                and _column(prose_lines[line_no - 1])[0] >= column:
+            wrapped[line_no - 1] = column
             continue
         item_lines.add(line_no - 1)
         # the text starts after the marker (and box) as written: in the prose an inline code span right after it is
