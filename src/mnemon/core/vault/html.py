@@ -47,6 +47,8 @@ _LONE_TAG = re.compile(
 _HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 # a list item's marker after its line's indentation (tabs expanded); a nested item opening with a tag
 _MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?= |$)")
+_ITEM_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)")
+_QUOTED_LINE = re.compile(r"(?:[ \t]*>[ \t]?)*")
 _MARKER_BEFORE_TAG = re.compile(r"(?:[-*+]|\d{1,9}[.)]) {1,4}<")
 # a line that ends the items it is not indented into even with no blank line before it, as a paragraph's line does
 # not: a heading, a quote, a fence, a thematic break (which is no item, though "* * *" looks like one)
@@ -146,6 +148,18 @@ def _after_block(coded: Sequence[str], line: int, quoted: int) -> bool:
             return True  # (the quote starts on `line`, and a paragraph it interrupts is outside it)
         above = above[quotes.end():]
     return not above.strip() or bool(_HEADING.match(above))
+
+
+def item_column(line: str) -> tuple[int, int]:
+    """(Indentation, content column) of a line inside its quotes: a list item's content column, else its indentation."""
+    body = _QUOTED_LINE.sub("", line, 1).expandtabs(4)
+    text = body.lstrip(" ")
+    lead = len(body) - len(text)
+    marker = _ITEM_MARKER.match(text)
+    if marker is None:
+        return lead, lead
+    spaces = len(text) - marker.end() - len(text[marker.end():].lstrip(" "))
+    return lead, lead + marker.end() + (spaces if 1 <= spaces <= 4 and text[marker.end():].strip() else 1)
 
 
 class ListItems:

@@ -41,7 +41,7 @@ from mnemon.core.vault.comments import (blank_comments, reader_lines, unclosed_c
                                         without_block_ids)
 from mnemon.core.vault.dates import date_spans
 from mnemon.core.vault.frontmatter import normalise_tag, split_front_matter
-from mnemon.core.vault.html import html_block_lines
+from mnemon.core.vault.html import ListItems, html_block_lines, item_column
 from mnemon.core.vault.links import display_links, link_block, relative_target, split_link_target
 from mnemon.core.vault.logseq import (BRACKET_TAG, PRIORITY, LogseqGraph, front_matter, note_blocks, page_name,
                                       planned_dates, task_of)
@@ -99,8 +99,6 @@ _SETEXT_UNDERLINE = re.compile(r"\n {0,3}(?:(=)=*|-+)[ \t]*(?=\n|$)")
 SETEXT_LINE = re.compile(r" {0,3}(?:(=)=*|-+)[ \t]*")
 # A line that starts a block a setext heading cannot be made of: a paragraph continuing it is the block's own text
 # (a list item's, a quote's, a table row's) and the underline under it a thematic break, as CommonMark reads it.
-_QUOTED = re.compile(r"(?:[ \t]*>[ \t]?)*")
-_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)")
 _NOT_SETEXT_TEXT = re.compile(r" {0,3}(?:[>|<]|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))")
 WIKILINK = re.compile(r"\[\[([^\[\]\n]+?)\]\]")
 MD_LINK = re.compile(  # (a title in "…", '…' or (…), as CommonMark allows)
@@ -227,9 +225,11 @@ def setext_headings(prose_lines: Sequence[str], underlines: Sequence[int]) -> li
     """(first text line index, underline index, level) of each setext heading, given the indexes of the prose lines
     that look like underlines (`SETEXT_LINE`), in order. The heading's text is the paragraph right above: the lines
     back to a blank line, an ATX heading or a thematic break. A paragraph that continues a list item, quote, table
-    or HTML block is that block's text, and a line just used as an underline ends the paragraph above the next."""
+    or HTML block is that block's text, and so is an underline less indented than the list item the paragraph is in
+    (lazily: "- a", a blank line, "  b", "==="); a line just used as an underline ends the paragraph above the next."""
     found: list[tuple[int, int, int]] = []
     last_underline = -2
+    items: ListItems | None = None
     for underline in underlines:
         first = underline
         while first > 0 and first - 1 != last_underline:
@@ -240,23 +240,16 @@ def setext_headings(prose_lines: Sequence[str], underlines: Sequence[int]) -> li
                 first = underline  # a lazy continuation: no heading
                 break
             first -= 1
+        if first < underline and prose_lines[first][:1] in " \t":  # (maybe a list item's paragraph: one it is in
+            items = items or ListItems(prose_lines)  # has its underline indented into it too, or goes on lazily)
+            holder = items.holder(first, item_column(prose_lines[first])[0])
+            if holder is not None and item_column(prose_lines[underline])[0] < holder:
+                first = underline
         if first < underline:
             level = 1 if prose_lines[underline].lstrip(" ").startswith("=") else 2
             found.append((first, underline, level))
             last_underline = underline
     return found
-
-
-def _column(line: str) -> tuple[int, int]:
-    """(Indentation, content column) of a line inside its quotes: a list item's content column, else its indentation."""
-    body = _QUOTED.sub("", line, 1).expandtabs(4)
-    text = body.lstrip(" ")
-    lead = len(body) - len(text)
-    marker = _MARKER.match(text)
-    if marker is None:
-        return lead, lead
-    spaces = len(text) - marker.end() - len(text[marker.end():].lstrip(" "))
-    return lead, lead + marker.end() + (spaces if 1 <= spaces <= 4 and text[marker.end():].strip() else 1)
 
 
 def _paragraph_column(prose_lines: Sequence[str], index: int, items: AbstractSet[int],
@@ -269,7 +262,7 @@ def _paragraph_column(prose_lines: Sequence[str], index: int, items: AbstractSet
     at = index - 1
     while at >= 0:
         if at in items:
-            return _column(prose_lines[at])[1]
+            return item_column(prose_lines[at])[1]
         if at in wrapped:
             return wrapped[at]
         line = prose_lines[at].lstrip(" \t>")  # (inside a quote, the quote's paragraph)
@@ -704,7 +697,7 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
             continue
         if match.group(3) and int(match.group(3)) != 1 and (
                 column := _paragraph_column(prose_lines, line_no - 1, item_lines, wrapped)) is not None \
-                and _column(prose_lines[line_no - 1])[0] >= column:
+                and item_column(prose_lines[line_no - 1])[0] >= column:
             wrapped[line_no - 1] = column
             continue
         item_lines.add(line_no - 1)
