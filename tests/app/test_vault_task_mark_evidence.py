@@ -20,8 +20,9 @@ _WORDS = st.lists(st.sampled_from(["call", "the", "vendor", "by", "2026-06-01", 
 @given(st.sampled_from(["-", "*", "+", "1.", "2)"]), st.sampled_from([" ", "x", "X", "-"]), _WORDS,
        st.sampled_from(["", "  ", "\t"]))
 def test_a_tasks_evidence_without_its_marker_is_its_text(bullet: str, mark: str, words: str, indent: str) -> None:
-    # (under a parent item: an indented line right under the heading is an indented code block, as CommonMark has it)
-    note = parse_note("n.md", f"# N\n- parent\n{indent}{bullet} [{mark}] {words}\n")
+    # (under a parent item: an indented line right under the heading is an indented code block, as CommonMark has it;
+    # after a blank line: "2)" right under the parent's text, indented into it, is that text)
+    note = parse_note("n.md", f"# N\n- parent\n\n{indent}{bullet} [{mark}] {words}\n")
     (task,) = note.tasks
     assert _sentence(task.evidence) == task.text
 
