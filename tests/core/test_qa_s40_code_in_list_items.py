@@ -41,3 +41,10 @@ def test_a_task_is_code_exactly_when_four_columns_past_the_content(marker: str, 
     content = len(marker) + spaces
     text = f"{marker}{' ' * spaces}item\n\n{between.replace('  ', ' ' * content, 1)}{' ' * (content + past)}- [ ] x\n"
     assert _tasks(text) == ([] if past >= 4 else ["x"])
+
+
+def test_a_block_indented_four_under_a_paragraph_no_item_holds_is_code() -> None:
+    assert _tasks("  Indented intro.\n\n      - [ ] x\n") == []
+    assert _tasks("100. item\n\n    - [ ] x\n") == []  # (the item's content starts at 5: the line is outside it)
+    assert _tasks("- a\n\n  b\n\nc\n  d\n\n      - [ ] x\n") == []  # ("c" ended the list)
+    assert _tasks("100. item\n\n     - [ ] x\n") == ["x"]

@@ -89,7 +89,8 @@ from ..bulk_gc import paused_gc
 # 44: in a plain vault, a line four columns past a list item's content after a blank line is code in that item
 # 45: a line numbered past 1 inside a list item's paragraph ("- item", "  text", "  2. x") is its text
 # 46: an underline under a list item's paragraph but not indented into the item ("- a", "", "  b", "===") is text
-PLAN_VERSION = "46"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+# 47: a line indented four columns after a blank line under a paragraph no list item holds is code
+PLAN_VERSION = "47"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"

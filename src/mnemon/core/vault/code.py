@@ -4,8 +4,8 @@ inline code spans, and math (``$…$``, ``$$…$$``, a ``$$`` block). The parser
 An indented code block is CommonMark's: lines indented four spaces (or a tab) after a blank line, a heading or at
 the start of the body, outside any list. Read as prose, a Markdown example in one (``    - [ ] buy milk``) became an
 open loop and its ``[[link]]`` an edge; Obsidian shows it as code. A list's content is indented the same way and
-matters more, so a block whose paragraph above is a list item's, or is itself indented, is code only four columns
-past the content of the item it is in (``- a``, a blank line, ``      - [ ] x``: an example, as rendered).
+matters more, so a block whose paragraph above is a list item's, or is itself indented, is code only in no item or
+four columns past the content of the item it is in (``- a``, a blank line, ``      - [ ] x``: an example).
 """
 from __future__ import annotations
 
@@ -183,8 +183,8 @@ def _code_column(lines: Sequence[str], at: int, body_start: int, items: Callable
     """The indentation the lines of a code block opening at the indented line `at` (after a blank line, a heading or
     an underline, or first in the body) have, or None when it opens none. Right after an ATX heading at the margin
     it opens one; else when the paragraph above it, back to the blank line before that (an underline's heading text
-    with it), is at the margin and no list item's; else when it is four columns past the content of the list item
-    it is in (`items`, made when first needed)."""
+    with it), is at the margin and no list item's; else when it is in no list item or four columns past the content
+    of the one it is in (`items`, made when first needed)."""
     above = at - 1
     if above >= body_start and lines[above][:1] in ("#", " ") and _ATX.match(lines[above]):
         return None if lines[above][0].isspace() else 4  # (an indented one may be a list item's content)
@@ -195,7 +195,9 @@ def _code_column(lines: Sequence[str], at: int, body_start: int, items: Callable
         if line[0] in " \t" or _LIST_MARKER.match(line):
             lead = _indent(lines[at])
             holder = items().holder(at, lead)
-            return holder + 4 if holder is not None and lead - holder >= 4 else None
+            if holder is None:
+                return 4  # (no item holds it: the paragraph above is indented, or a list's that ended)
+            return holder + 4 if lead - holder >= 4 else None
         above -= 1
     return 4
 
