@@ -22,3 +22,13 @@ def test_an_underline_indented_into_the_item_or_under_a_paragraph_outside_it_is_
     assert _headings("- a\n\n  b\n  ===\n") == [(1, "b")]
     assert _headings("- a\n\nb\n===\n") == [(1, "b")]
     assert _headings("- a\n\n  b\n\nc\n---\n") == [(2, "c")]
+
+
+def test_a_line_indented_under_a_lazy_underline_goes_on_the_paragraph() -> None:
+    # (no heading ended the paragraph, so the indented line below is its text, not a code block hiding its link)
+    for text in ("- item\n===\n      see [[Kept]]\n", "Intro\n\n===\n    see [[Kept]]\n",
+                 "- a\n\n  b\n===\n      see [[Kept]]\n"):
+        note = parse_note("n.md", text)
+        assert note.headings == ()
+        assert [link.target for link in note.wikilinks] == ["Kept"], text
+    assert parse_note("n.md", "Title\n===\n    see [[Code]]\n").wikilinks == ()  # (under a heading: code)

@@ -171,12 +171,32 @@ _INDENTED_AFTER_BLOCK = re.compile(
     r"\n(?:[ \t]*| {0,3}#{1,6}(?:[ \t][^\n]*)?| {0,3}(?:=+|-+)[ \t]*)\n(?: {4}| {0,3}\t)")
 _ATX = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 _INDENTED = re.compile(r" {4}| {0,3}\t")
+# A line that starts a block a setext heading cannot be made of: a paragraph continuing it is the block's own text
+# (a list item's, a quote's, a table row's) and the underline under it a thematic break, as CommonMark reads it.
+NOT_SETEXT_TEXT = re.compile(r" {0,3}(?:[>|<]|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))")
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 
 
 def _indent(line: str) -> int:
     expanded = line.expandtabs(4) if "\t" in line else line
     return len(expanded) - len(expanded.lstrip(" "))
+
+
+def _underlines_nothing(lines: Sequence[str], underline: int, body_start: int, items: Callable[[], ListItems]
+                        ) -> bool:
+    """Whether the '=' line `underline` is a paragraph's text, no setext heading's underline: it has no paragraph
+    above it, or one that is a list item's or a quote's, or one in a list item it is not indented into (lazily)."""
+    first = underline
+    while first > body_start and lines[first - 1].strip() and not _ATX.match(lines[first - 1]):
+        first -= 1
+        if NOT_SETEXT_TEXT.match(lines[first]):
+            return True
+    if first == underline:
+        return True
+    if lines[first][:1] not in (" ", "\t"):
+        return False
+    holder = items().holder(first, _indent(lines[first]))
+    return holder is not None and _indent(lines[underline]) < holder
 
 
 def _code_column(lines: Sequence[str], at: int, body_start: int, items: Callable[[], ListItems]) -> int | None:
@@ -186,6 +206,9 @@ def _code_column(lines: Sequence[str], at: int, body_start: int, items: Callable
     with it), is at the margin and no list item's; else when it is in no list item or four columns past the content
     of the one it is in (`items`, made when first needed)."""
     above = at - 1
+    if above >= body_start and lines[above].lstrip(" ")[:1] == "=" and _underlines_nothing(lines, above, body_start,
+                                                                                          items):
+        return None  # (the paragraph goes on: the line is its text)
     if above >= body_start and lines[above][:1] in ("#", " ") and _ATX.match(lines[above]):
         return None if lines[above][0].isspace() else 4  # (an indented one may be a list item's content)
     while above >= body_start and not lines[above].strip():

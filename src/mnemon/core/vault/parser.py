@@ -36,7 +36,7 @@ from typing import AbstractSet, Mapping, NamedTuple, Sequence
 from urllib.parse import unquote
 
 from mnemon.core.errors import InvalidInput
-from mnemon.core.vault.code import around_code_spans, blank_code_spans, code_blanked_lines
+from mnemon.core.vault.code import NOT_SETEXT_TEXT, around_code_spans, blank_code_spans, code_blanked_lines
 from mnemon.core.vault.comments import (blank_comments, reader_lines, unclosed_comment, visible_text,
                                         without_block_ids)
 from mnemon.core.vault.dates import date_spans
@@ -97,9 +97,6 @@ _THEMATIC_BREAK = re.compile(r"^[ \t>]*([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 # A setext underline: what makes the paragraph lines right above it a heading (level 1 for "=", 2 for "-").
 _SETEXT_UNDERLINE = re.compile(r"\n {0,3}(?:(=)=*|-+)[ \t]*(?=\n|$)")
 SETEXT_LINE = re.compile(r" {0,3}(?:(=)=*|-+)[ \t]*")
-# A line that starts a block a setext heading cannot be made of: a paragraph continuing it is the block's own text
-# (a list item's, a quote's, a table row's) and the underline under it a thematic break, as CommonMark reads it.
-_NOT_SETEXT_TEXT = re.compile(r" {0,3}(?:[>|<]|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))")
 WIKILINK = re.compile(r"\[\[([^\[\]\n]+?)\]\]")
 MD_LINK = re.compile(  # (a title in "…", '…' or (…), as CommonMark allows)
     r"\[([^\]\n]*)\]\([ \t]*(<[^<>\n]*>|[^\s()]+(?:\([^\s()]*\)[^\s()]*)*)"
@@ -236,7 +233,7 @@ def setext_headings(prose_lines: Sequence[str], underlines: Sequence[int]) -> li
             above = prose_lines[first - 1]
             if not above.strip() or ATX_HEADING.match(above) or _THEMATIC_BREAK.match(above):
                 break
-            if _NOT_SETEXT_TEXT.match(above):
+            if NOT_SETEXT_TEXT.match(above):
                 first = underline  # a lazy continuation: no heading
                 break
             first -= 1
