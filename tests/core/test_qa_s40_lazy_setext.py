@@ -3,6 +3,8 @@ paragraph, text, as CommonMark renders it: ``- a``, a blank line, ``  b``, ``===
 (its title, and a section). Indented into the item it is a heading there, as an ATX heading in an item is."""
 from __future__ import annotations
 
+import time
+
 from mnemon.core.vault.parser import parse_note
 
 
@@ -32,3 +34,18 @@ def test_a_line_indented_under_a_lazy_underline_goes_on_the_paragraph() -> None:
         assert note.headings == ()
         assert [link.target for link in note.wikilinks] == ["Kept"], text
     assert parse_note("n.md", "Title\n===\n    see [[Code]]\n").wikilinks == ()  # (under a heading: code)
+    # (a '===' right under a heading's underline, or under a code block, underlines nothing either)
+    assert [link.target for link in parse_note("n.md", "Title\n===\n===\n    see [[X]]\n").wikilinks] == ["X"]
+    text = "Title\n===\n    see [[Code]]\n===\n    see [[Y]]\n"
+    assert [link.target for link in parse_note("n.md", text).wikilinks] == ["Y"]
+
+
+def test_many_underlines_that_underline_nothing_cost_linear_time() -> None:
+    # (each '===' going on the paragraph walked back over all of it: 5,000 of them took over half a minute)
+    texts = ["- a\n\n" + "  b\n===\n      x\n" * 5000, "- a\n" + "===\n" * 20000 + "    x\n",
+             "- a\n" + "===\n    x\n" * 10000]
+    for text in texts:
+        started = time.process_time()
+        note = parse_note("n.md", text)
+        assert time.process_time() - started < 2.0
+        assert note.headings == ()

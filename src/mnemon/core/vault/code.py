@@ -174,6 +174,7 @@ _INDENTED = re.compile(r" {4}| {0,3}\t")
 # A line that starts a block a setext heading cannot be made of: a paragraph continuing it is the block's own text
 # (a list item's, a quote's, a table row's) and the underline under it a thematic break, as CommonMark reads it.
 NOT_SETEXT_TEXT = re.compile(r" {0,3}(?:[>|<]|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))")
+_EQUALS = re.compile(r" {0,3}=+[ \t]*")
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 
 
@@ -182,32 +183,54 @@ def _indent(line: str) -> int:
     return len(expanded) - len(expanded.lstrip(" "))
 
 
-def _underlines_nothing(lines: Sequence[str], underline: int, body_start: int, items: Callable[[], ListItems]
-                        ) -> bool:
+def _underlines_nothing(lines: Sequence[str], underline: int, body_start: int, items: Callable[[], ListItems],
+                        going_on: dict[int, tuple[int, bool]], code: AbstractSet[int]) -> bool:
     """Whether the '=' line `underline` is a paragraph's text, no setext heading's underline: it has no paragraph
-    above it, or one that is a list item's or a quote's, or one in a list item it is not indented into (lazily)."""
-    first = underline
-    while first > body_start and lines[first - 1].strip() and not _ATX.match(lines[first - 1]):
+    above it, or one that is a list item's or a quote's, or one in a list item it is not indented into (lazily).
+    `going_on`: for each '=' line read, where the paragraph goes on below it from and whether it is a block's text;
+    the '=' lines of the paragraph above `underline` are read first, in order, so each walk back stops at the last
+    (a walk over the whole paragraph per line was quadratic). `code`: the lines of the code blocks above."""
+    start = underline
+    while start > body_start and lines[start - 1].strip() and not _ATX.match(lines[start - 1]) \
+            and start - 1 not in going_on and start - 1 not in code:
+        start -= 1
+    for index in range(start, underline + 1):
+        if index not in going_on and _EQUALS.fullmatch(lines[index]):
+            _read_underline(lines, index, body_start, items, going_on, code)
+    return going_on[underline][0] != underline + 1
+
+
+def _read_underline(lines: Sequence[str], underline: int, body_start: int, items: Callable[[], ListItems],
+                    going_on: dict[int, tuple[int, bool]], code: AbstractSet[int]) -> None:
+    first, block_text = underline, False
+    while first > body_start and lines[first - 1].strip() and not _ATX.match(lines[first - 1]) \
+            and first - 1 not in code:
+        if first - 1 in going_on:
+            first, block_text = going_on[first - 1]
+            break
         first -= 1
         if NOT_SETEXT_TEXT.match(lines[first]):
-            return True
-    if first == underline:
-        return True
-    if lines[first][:1] not in (" ", "\t"):
-        return False
-    holder = items().holder(first, _indent(lines[first]))
-    return holder is not None and _indent(lines[underline]) < holder
+            block_text = True
+            break
+    going_on[underline] = first, block_text
+    if block_text or first == underline:
+        return
+    if lines[first][:1] in (" ", "\t") and (holder := items().holder(first, _indent(lines[first]))) is not None \
+            and _indent(lines[underline]) < holder:
+        return
+    going_on[underline] = underline + 1, False  # (a heading's underline: a paragraph below starts after it)
 
 
-def _code_column(lines: Sequence[str], at: int, body_start: int, items: Callable[[], ListItems]) -> int | None:
+def _code_column(lines: Sequence[str], at: int, body_start: int, items: Callable[[], ListItems],
+                 going_on: dict[int, tuple[int, bool]], code: AbstractSet[int]) -> int | None:
     """The indentation the lines of a code block opening at the indented line `at` (after a blank line, a heading or
     an underline, or first in the body) have, or None when it opens none. Right after an ATX heading at the margin
     it opens one; else when the paragraph above it, back to the blank line before that (an underline's heading text
     with it), is at the margin and no list item's; else when it is in no list item or four columns past the content
     of the one it is in (`items`, made when first needed)."""
     above = at - 1
-    if above >= body_start and lines[above].lstrip(" ")[:1] == "=" and _underlines_nothing(lines, above, body_start,
-                                                                                          items):
+    if above >= body_start and _EQUALS.fullmatch(lines[above]) and _underlines_nothing(lines, above, body_start,
+                                                                                      items, going_on, code):
         return None  # (the paragraph goes on: the line is its text)
     if above >= body_start and lines[above][:1] in ("#", " ") and _ATX.match(lines[above]):
         return None if lines[above][0].isspace() else 4  # (an indented one may be a list item's content)
@@ -239,6 +262,7 @@ def indented_code(lines: Sequence[str], body_start: int, body: str) -> AbstractS
     code: set[int] = set()
     end = 0
     tracked: list[ListItems] = []
+    going_on: dict[int, tuple[int, bool]] = {}
 
     def items() -> ListItems:  # (the front matter's lines are no items)
         if not tracked:
@@ -246,7 +270,7 @@ def indented_code(lines: Sequence[str], body_start: int, body: str) -> AbstractS
         return tracked[0]
 
     for start in starts:
-        if start < end or (column := _code_column(lines, start, body_start, items)) is None:
+        if start < end or (column := _code_column(lines, start, body_start, items, going_on, code)) is None:
             continue
         end = start
         while end < len(lines) and (not lines[end].strip() or (_INDENTED.match(lines[end]) if column == 4

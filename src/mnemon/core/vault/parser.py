@@ -227,16 +227,25 @@ def setext_headings(prose_lines: Sequence[str], underlines: Sequence[int]) -> li
     found: list[tuple[int, int, int]] = []
     last_underline = -2
     items: ListItems | None = None
+    # each underline that underlines nothing: where its paragraph starts, and whether it is a block's text; the next
+    # underline's paragraph goes on from there (a walk back over all of it per underline was quadratic)
+    going_on: dict[int, tuple[int, bool]] = {}
     for underline in underlines:
-        first = underline
+        first, block_text = underline, False
         while first > 0 and first - 1 != last_underline:
             above = prose_lines[first - 1]
             if not above.strip() or ATX_HEADING.match(above) or _THEMATIC_BREAK.match(above):
                 break
-            if NOT_SETEXT_TEXT.match(above):
-                first = underline  # a lazy continuation: no heading
+            if first - 1 in going_on:
+                first, block_text = going_on[first - 1]
                 break
             first -= 1
+            if NOT_SETEXT_TEXT.match(above):
+                block_text = True  # a lazy continuation: no heading
+                break
+        going_on[underline] = first, block_text
+        if block_text:
+            continue
         if first < underline and prose_lines[first][:1] in " \t":  # (maybe a list item's paragraph: one it is in
             items = items or ListItems(prose_lines)  # has its underline indented into it too, or goes on lazily)
             holder = items.holder(first, item_column(prose_lines[first])[0])
@@ -246,6 +255,7 @@ def setext_headings(prose_lines: Sequence[str], underlines: Sequence[int]) -> li
             level = 1 if prose_lines[underline].lstrip(" ").startswith("=") else 2
             found.append((first, underline, level))
             last_underline = underline
+            del going_on[underline]
     return found
 
 
