@@ -65,7 +65,7 @@ def big(tmp_path, monkeypatch):
 def _exact(index: VectorIndex, q: np.ndarray, k: int, exclude: set[str] | None = None) -> list[tuple[str, float]]:
     """The exact scan's answer: every row's cosine, then the top (never through the approximate index)."""
     index._refresh()
-    full = np.stack([index._row(r) for r in range(index._n)]) @ q
+    full = vector_index.cosines(np.stack([index._row(r) for r in range(index._n)]), q)
     return QueryScores(index, q, full).top(k, exclude=exclude)
 
 

@@ -1,5 +1,5 @@
-"""The exact vector scan (one BLAS thread for ordinary stores, the same floats as a plain product, the caller's BLAS
-thread count left as it was) and the matrix saved beside the database for the next process."""
+"""The exact vector scan (each row's cosine the same floats wherever it sits) and the matrix saved beside the
+database for the next process."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,26 +10,20 @@ import pytest
 from mnemon.core.model import Memory, content_hash, iso, utcnow
 from mnemon.ports import vector_file, vector_index
 from mnemon.ports.store.sqlite import SQLiteStore
-from mnemon.ports.vector_index import VectorIndex, _blas_threads_setter, _scan
+from mnemon.ports.vector_index import VectorIndex, cosines
 
 
 @pytest.mark.parametrize("rows", [1, 7, 5000])
-def test_scan_gives_the_plain_products_floats_and_restores_the_thread_count(rows, monkeypatch):
+def test_scan_gives_each_row_the_plain_product_and_the_same_floats_wherever_it_sits(rows):
     rng = np.random.default_rng(rows)
-    mat = rng.standard_normal((rows, 384)).astype(np.float32)
-    q = rng.standard_normal(384).astype(np.float32)
-    plain = mat @ q
-    set_threads = _blas_threads_setter()
-    before = set_threads(2) if set_threads is not None else None
-    try:
-        assert np.array_equal(_scan(mat, q), plain)
-        monkeypatch.setattr(vector_index, "SINGLE_THREAD_SCAN_CELLS", 0)  # a large store keeps its BLAS threads
-        assert np.array_equal(_scan(mat, q), plain)
-        if set_threads is not None:
-            assert set_threads(2) == 2
-    finally:
-        if set_threads is not None:
-            set_threads(before)
+    mat = rng.standard_normal((rows, 384))
+    mat = (mat / np.linalg.norm(mat, axis=1, keepdims=True)).astype(np.float32)
+    q = mat[0]
+    full = cosines(mat, q)
+    assert full.dtype == np.float32 and np.allclose(full, mat @ q, rtol=0, atol=1e-6)
+    for size in (1, 2, 3, 5, 9):
+        rows_of = rng.integers(0, rows, size)
+        assert np.array_equal(cosines(np.ascontiguousarray(mat[rows_of]), q), full[rows_of])
 
 
 # ── the matrix saved beside the database ─────────────────────────────────────

@@ -33,6 +33,7 @@ from ..core.text import rarest_terms
 from ..ports.graph_index import GraphSnapshot
 from ..ports.store.base import MemoryFilter, Store
 from ..ports.store.history_reads import forgotten_after, revived_after, vectors_of
+from ..ports.vector_index import cosines
 from .edge_history import EdgeAt, read_states
 from .recall_graph import ArrayBeam, PositionSimilarities
 
@@ -206,7 +207,7 @@ class Replay:
             found = vectors_of(self.store, list(self.memories), self.provider) if self.memories else {}
             kept = [(i, v) for i, v in found.items() if v.shape == q.shape]
             if kept:
-                sims = np.stack([v for _, v in kept]) @ q
+                sims = cosines(np.stack([v for _, v in kept]), q)  # the floats the index gives a live row
                 self._cosines = {i: float(c) for (i, _), c in zip(kept, sims.tolist())}
         return self._cosines
 

@@ -1,7 +1,7 @@
 """An exact cosine index: one float32 matrix in memory, refreshed from the store when another writer changed it.
 
-Brute force is exact and has nothing to build or keep in sync: 3.5 ms at 100k × 384 in reference/deps.md §3, 12 ms
-on one thread (7.6 ms on two) when measured again here under other jobs' load — it is memory-bound. The rows as
+Brute force is exact and has nothing to build or keep in sync: 3.5 ms at 100k × 384 in reference/deps.md §3, 10–17
+ms on one thread when measured again here under other jobs' load — it is memory-bound. The rows as
 loaded (often a mapping of the file saved beside the database) are never copied to grow: rows written since go to a
 tail that grows with amortised doubling, so a `remember` in a fresh process does not copy a 150 MB matrix to add one
 row. A forgotten or replaced row is marked dead in place (and tombstoned in the saved copy), so positions never move.
@@ -12,8 +12,6 @@ returned is still a float32 dot product of the stored rows.
 """
 from __future__ import annotations
 
-import ctypes
-import functools
 import itertools
 from collections.abc import Callable, Mapping
 
@@ -23,43 +21,21 @@ from . import vector_ann
 from .cache_paths import beside
 from .store.base import Store
 
-# up to this many matrix cells (~200k rows of 384-d) a scan runs on the calling thread alone: it is memory-bound,
-# so more BLAS threads shorten it little, and on a busy machine the caller then waits for them to be scheduled
-# (measured on 2 shared cores: a 10k recall took 24 ms wall for 12 ms of CPU, against 9.5 ms on one thread)
-SINGLE_THREAD_SCAN_CELLS = 80_000_000
 # rows asked of the approximate index beyond the k wanted: room for dead and excluded rows near the query
 ANN_SLACK = 16
 # dead rows the saved matrix may keep as tombstones (or a tenth of its rows, if more) before it is saved compacted
 COMPACT_MIN_DEAD = 1000
 
 
-@functools.cache
-def _blas_threads_setter() -> Callable[[int], int] | None:
-    """OpenBLAS's thread count for the calling thread alone (it returns the previous one), when numpy's BLAS is
-    OpenBLAS; None elsewhere. Looked up at the first scan, not at import."""
-    try:
-        from numpy._core import _multiarray_umath  # type: ignore[attr-defined]
-
-        setter = ctypes.CDLL(_multiarray_umath.__file__).openblas_set_num_threads_local
-    except (ImportError, OSError, AttributeError):
-        return None
-    setter.restype, setter.argtypes = ctypes.c_int, [ctypes.c_int]
-    return setter
-
-
-def _scan(mat: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """`mat @ q`; each row is the same dot product on one thread or several: the same floats. Every product of the
-    index goes through here: a small one on BLAS's thread pool costs more in waking and spinning threads than the
-    arithmetic (measured: 4.9 ms instead of 0.03 ms per write of an import into PostgreSQL, whose server process
-    holds the other core)."""
-    set_threads = _blas_threads_setter() if mat.size <= SINGLE_THREAD_SCAN_CELLS else None
-    if set_threads is None:
-        return mat @ q
-    before = set_threads(1)
-    try:
-        return mat @ q
-    finally:
-        set_threads(before)
+def cosines(mat: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """`mat @ q`, each row's cosine the same floats wherever the row sits: every product of the index goes through
+    here. BLAS's matrix-vector kernels sum a row's products in another order when it falls in the last rows of a
+    block (measured with OpenBLAS: a row gathered with two others differed in its last bit from the full scan's, and
+    so did identical rows at the end of a matrix), so a recall's cosines depended on which rows were computed
+    together: the exact scan and the approximate index ordered tied rows (copies of one text) differently. einsum
+    sums each row alike, on the calling thread, and is no slower on this memory-bound product (100k × 384: 10–17 ms
+    against BLAS's 22–34 ms on one thread, measured under load; a small product also wakes no thread pool)."""
+    return np.einsum("ij,j->i", mat, q, optimize=False)
 
 
 class VectorIndex:
@@ -317,7 +293,7 @@ class VectorIndex:
         rows = [(i, self._pos[i]) for i in ids if i in self._pos and self._alive[self._pos[i]]]
         if not rows or np.asarray(query).reshape(-1).shape[0] != self._dim():  # (another width: nothing to compare)
             return {}
-        sims = _scan(np.stack([self._row(k) for _, k in rows]), np.asarray(query, dtype=np.float32))
+        sims = cosines(np.stack([self._row(k) for _, k in rows]), np.asarray(query, dtype=np.float32))
         return {i: float(s) for (i, _), s in zip(rows, sims)}
 
     def scores(self, query: np.ndarray) -> "QueryScores":
@@ -334,9 +310,9 @@ class VectorIndex:
 
     def _scanned(self, q: np.ndarray) -> "QueryScores":
         """Every row's cosine, by one scan (the index refreshed, `q` of the matrix's width)."""
-        sims = _scan(self._head, q)
+        sims = cosines(self._head, q)
         if self._n > self._head.shape[0]:
-            sims = np.concatenate([sims, _scan(self._tail, q)])
+            sims = np.concatenate([sims, cosines(self._tail, q)])
         return QueryScores(self, q, sims)
 
     def _dot_rows(self, rows: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -345,11 +321,11 @@ class VectorIndex:
         if not len(rows):
             return np.zeros(0, dtype=np.float32)
         if int(rows.max()) < h:
-            return _scan(self._head[rows], q)
+            return cosines(self._head[rows], q)
         out = np.empty(len(rows), dtype=np.float32)
         low = rows < h
-        out[low] = _scan(self._head[rows[low]], q)
-        out[~low] = _scan(self._buf[rows[~low] - h], q)
+        out[low] = cosines(self._head[rows[low]], q)
+        out[~low] = cosines(self._buf[rows[~low] - h], q)
         return out
 
     def search(self, query: np.ndarray, k: int, *, allowed: set[str] | None = None,
@@ -390,7 +366,7 @@ class VectorIndex:
         # the candidates re-scored exactly; the rows added after the build (a changed vector is one of them: its old
         # row is dead) scanned
         sims = self._dot_rows(keep, q)
-        rest = _scan(self._rows_from(m), q) if self._n > m else np.zeros(0, np.float32)
+        rest = cosines(self._rows_from(m), q) if self._n > m else np.zeros(0, np.float32)
         rest_pos = np.arange(m, self._n, dtype=np.int64)
         live = alive[m:]
         if exclude:

@@ -1,0 +1,61 @@
+"""Rows tied with a query — identical vectors (a template section repeated across notes, one bullet imported many
+times) or different vectors of one cosine (sparse embeddings) — are answered alike by every path: the exact scan of
+a fresh process and the approximate index of a warm one both keep, of the rows tied at the cut, the first by id, as
+`search` promises, with the same cosines."""
+from __future__ import annotations
+
+import numpy as np
+
+from mnemon.ports import vector_ann
+from mnemon.ports.vector_index import cosines
+
+PROVIDER = "test:ties:32"
+DIM, ROWS = 32, 1200
+POLICY = vector_ann.AnnPolicy(min_rows=1000)  # a store of 1,200 rows counts as large here
+COPIES_A, COPIES_B, SAME_COSINE = slice(0, None, 7), slice(3, None, 11), slice(5, None, 13)
+
+
+def _id(row: int) -> str:
+    return f"m{(row * 7919) % 10007:05d}"  # ids in another order than rows: a pick by position is none by id
+
+
+def _vectors() -> np.ndarray:
+    rng = np.random.default_rng(5)
+    centres = rng.standard_normal((40, DIM))
+    mat = centres[rng.integers(0, 40, ROWS)] + 0.35 * rng.standard_normal((ROWS, DIM))
+    mat[COPIES_A] = mat[0]
+    mat[COPIES_B] = mat[3]
+    # different vectors, each e0 + two other axes: the same cosine with e0, as a sparse embedder gives
+    pairs = [(j, k) for j in range(1, DIM) for k in range(j + 1, DIM)]
+    rows = np.arange(ROWS)[SAME_COSINE]
+    mat[rows] = 0.0
+    for row, (j, k) in zip(rows, pairs):
+        mat[row, [0, j, k]] = 1.0
+    return (mat / np.linalg.norm(mat, axis=1, keepdims=True)).astype(np.float32)
+
+
+VECS = _vectors()
+AXIS = np.eye(DIM, dtype=np.float32)[0]
+
+
+def _queries() -> list[np.ndarray]:
+    rng = np.random.default_rng(8)
+    near = VECS[0] + 0.05 * rng.standard_normal(DIM).astype(np.float32)
+    plain = [VECS[k] + 0.2 * rng.standard_normal(DIM).astype(np.float32) for k in (1, 2, 400, 801)]
+    return [VECS[0], VECS[3], AXIS, near / np.linalg.norm(near), *(q / np.linalg.norm(q) for q in plain)]
+
+
+QUERIES = _queries()
+TIED = QUERIES[:4]  # whose answers hold rows tied at the cut (the others are ordinary: no ties, nothing special)
+KS = (1, 3, 8, 20, 50, 200)
+
+
+def test_a_row_s_cosine_is_the_same_wherever_it_sits():
+    q = QUERIES[3]
+    full = cosines(VECS, q)
+    copies = np.flatnonzero((VECS == VECS[0]).all(axis=1))
+    assert len(copies) > 100 and len(set(full[copies].tolist())) == 1, "identical rows, one cosine"
+    rng = np.random.default_rng(1)
+    for size in [*range(1, 10), 63, 130]:
+        rows = rng.integers(0, ROWS, size)
+        assert np.array_equal(cosines(VECS[rows], q), full[rows]), f"a gather of {size} rows"
