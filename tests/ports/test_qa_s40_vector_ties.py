@@ -4,10 +4,15 @@ a fresh process and the approximate index of a warm one both keep, of the rows t
 `search` promises, with the same cosines."""
 from __future__ import annotations
 
-import numpy as np
+from pathlib import Path
 
+import numpy as np
+import pytest
+
+from mnemon.core.model import Memory, content_hash, iso, utcnow
 from mnemon.ports import vector_ann
-from mnemon.ports.vector_index import cosines
+from mnemon.ports.store.sqlite import SQLiteStore
+from mnemon.ports.vector_index import VectorIndex, cosines
 
 PROVIDER = "test:ties:32"
 DIM, ROWS = 32, 1200
@@ -50,6 +55,31 @@ TIED = QUERIES[:4]  # whose answers hold rows tied at the cut (the others are or
 KS = (1, 3, 8, 20, 50, 200)
 
 
+def _store(tmp: Path) -> SQLiteStore:
+    store = SQLiteStore(str(tmp / "m.db"))
+    with store.transaction():
+        for row, v in enumerate(VECS):
+            m = Memory(id=_id(row), content=f"memory {row}", created_at=iso(utcnow()), updated_at=iso(utcnow()))
+            store.insert_node(m)
+            store.put_vector(m.id, PROVIDER, v, content_hash(m.content), m.created_at)
+    return store
+
+
+def _reference(index: VectorIndex, q: np.ndarray, k: int, *, allowed: set[str] | None = None,
+               exclude: frozenset[str] | set[str] = frozenset()) -> list[tuple[str, float]]:
+    """The definition: every live row's cosine, highest first, ties by id."""
+    index._refresh()
+    sims = cosines(np.stack([index._row(r) for r in range(index._n)]), q)
+    rows = [(index._ids[r], float(sims[r])) for r in range(index._n) if index._alive[r]]
+    rows = [p for p in rows if p[0] not in exclude and (allowed is None or p[0] in allowed)]
+    return sorted(rows, key=lambda p: (-p[1], p[0]))[:k]
+
+
+@pytest.fixture
+def no_builds(monkeypatch):
+    monkeypatch.setattr(vector_ann, "start_build", lambda path, policy: True)
+
+
 def test_a_row_s_cosine_is_the_same_wherever_it_sits():
     q = QUERIES[3]
     full = cosines(VECS, q)
@@ -59,3 +89,15 @@ def test_a_row_s_cosine_is_the_same_wherever_it_sits():
     for size in [*range(1, 10), 63, 130]:
         rows = rng.integers(0, ROWS, size)
         assert np.array_equal(cosines(VECS[rows], q), full[rows]), f"a gather of {size} rows"
+
+
+def test_the_exact_scan_keeps_the_rows_first_by_id_of_those_tied_at_the_cut(tmp_path, no_builds):
+    index = VectorIndex(_store(tmp_path), PROVIDER)  # 1,200 rows: far below the default threshold, always exact
+    some = {_id(r) for r in range(0, ROWS, 2)}
+    for q in QUERIES:
+        for k in KS:
+            assert index.search(q, k) == _reference(index, q, k)
+            assert index.scores(q).top(k, allowed=some) == _reference(index, q, k, allowed=some)
+            gone = {_id(r) for r in range(0, 60, 3)}
+            assert index.search(q, k, exclude=gone) == _reference(index, q, k, exclude=gone)
+    assert index._ann_view is None

@@ -12,6 +12,7 @@ returned is still a float32 dot product of the stored rows.
 """
 from __future__ import annotations
 
+import heapq
 import itertools
 from collections.abc import Callable, Mapping
 
@@ -36,6 +37,23 @@ def cosines(mat: np.ndarray, q: np.ndarray) -> np.ndarray:
     sums each row alike, on the calling thread, and is no slower on this memory-bound product (100k × 384: 10–17 ms
     against BLAS's 22–34 ms on one thread, measured under load; a small product also wakes no thread pool)."""
     return np.einsum("ij,j->i", mat, q, optimize=False)
+
+
+def _ranked(sims: np.ndarray, take: int, id_at: Callable[[int], str]) -> list[tuple[str, float]]:
+    """(id, cosine) of the `take` highest of `sims` (`take` ≥ 1, at most the finite ones), highest first, ties by id
+    (`id_at` names a position): at the cut too, where `argpartition` alone keeps any of the rows tied there, so
+    copies of one text came back a different handful from one process to the next. The tie check is one comparison
+    pass over `sims`, far below the scan that made them."""
+    best = np.argpartition(-sims, take - 1)[:take]
+    cut = sims[best].min()
+    at_cut = sims == cut
+    if np.count_nonzero(at_cut) > np.count_nonzero(sims[best] == cut):  # rows tied at the cut were left out
+        above = best[sims[best] > cut]
+        tied = heapq.nsmallest(take - len(above), np.flatnonzero(at_cut).tolist(), key=id_at)
+        best = np.concatenate([above, np.asarray(tied, dtype=np.int64)])
+    pairs = [(id_at(int(i)), float(sims[i])) for i in best]
+    pairs.sort(key=lambda p: (-p[1], p[0]))
+    return pairs
 
 
 class VectorIndex:
@@ -375,11 +393,8 @@ class VectorIndex:
         sim = np.concatenate([sims, rest[live]]).astype(np.float32)
         if not len(pos):
             return []
-        take = min(k, len(pos))
-        best = np.argpartition(-sim, take - 1)[:take]
-        pairs = [(self._ids[int(pos[i])], float(sim[i])) for i in best]
-        pairs.sort(key=lambda p: (-p[1], p[0]))
-        return pairs
+        ids = self._ids
+        return _ranked(sim, min(k, len(pos)), lambda i: ids[int(pos[i])])
 
     def _ann(self) -> vector_ann.AnnView | None:
         """The approximate index over this matrix's saved copy, when the store is large enough to want one and it
@@ -476,11 +491,8 @@ class QueryScores:
                 if not len(rows):
                     return []
                 sims = self[rows]
-                take = min(k, len(rows))
-                best = np.argpartition(-sims, take - 1)[:take]
-                pairs = [(idx_obj._ids[int(rows[i])], float(sims[i])) for i in best]
-                pairs.sort(key=lambda p: (-p[1], p[0]))
-                return pairs
+                ids = idx_obj._ids
+                return _ranked(sims, min(k, len(rows)), lambda i: ids[int(rows[i])])
         full = self.sims
         if allowed is None and not exclude and idx_obj._alive[:n_rows].all():
             sims, n = full, n_rows  # every row may be returned: no masked copy of a 100k-row array
@@ -497,8 +509,4 @@ class QueryScores:
             if n == 0:
                 return []
             sims = np.where(mask, full, -np.inf)
-        take = min(k, n)
-        idx = np.argpartition(-sims, take - 1)[:take]
-        pairs = [(idx_obj._ids[i], float(sims[i])) for i in idx]
-        pairs.sort(key=lambda p: (-p[1], p[0]))
-        return pairs
+        return _ranked(sims, min(k, n), idx_obj._ids.__getitem__)
