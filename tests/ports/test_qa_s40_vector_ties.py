@@ -8,11 +8,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mnemon.core.model import Memory, content_hash, iso, utcnow
 from mnemon.ports import vector_ann
 from mnemon.ports.store.sqlite import SQLiteStore
 from mnemon.ports.vector_index import VectorIndex, cosines
+
+from .test_vector_index import _forget
 
 PROVIDER = "test:ties:32"
 DIM, ROWS = 32, 1200
@@ -101,3 +105,51 @@ def test_the_exact_scan_keeps_the_rows_first_by_id_of_those_tied_at_the_cut(tmp_
             gone = {_id(r) for r in range(0, 60, 3)}
             assert index.search(q, k, exclude=gone) == _reference(index, q, k, exclude=gone)
     assert index._ann_view is None
+
+
+@pytest.fixture
+def indexed(tmp_path, no_builds) -> SQLiteStore:
+    """The store's matrix saved and its approximate index built."""
+    store = _store(tmp_path)
+    first = VectorIndex(store, PROVIDER, ann=POLICY)
+    first.search(VECS[0], 1)
+    first.persist()
+    assert vector_ann.build(f"{store.path}-vectors", min_rows=1000)["built"] is True
+    return store
+
+
+def test_the_approximate_index_answers_tied_rows_as_the_exact_scan(indexed):
+    cold = VectorIndex(indexed, PROVIDER)  # a fresh CLI process: the exact scan
+    warm = VectorIndex(indexed, PROVIDER, ann=POLICY)
+    warm.search(VECS[1], 1)
+    assert warm._ann_view is not None, "the index is used"
+    for q in TIED:  # (an approximate index may pass over an ordinary neighbour: 0.98 of them is the bar elsewhere)
+        for k in KS:
+            want = cold.search(q, k)
+            assert want == _reference(cold, q, k)
+            assert warm.search(q, k) == want, (k, q[:3])
+            assert warm.scores(q).top(k) == want
+            assert warm.search(q, k, exclude={want[0][0]}) == cold.search(q, k, exclude={want[0][0]})
+
+
+def test_a_copy_the_index_answered_through_can_be_forgotten(indexed):
+    warm = VectorIndex(indexed, PROVIDER, ann=POLICY)
+    warm.search(VECS[1], 1)
+    first_copies = [_id(r) for r in range(0, 70, 7)]  # the first rows holding the vector, one of them the index's
+    _forget(warm, indexed, first_copies)
+    cold = VectorIndex(indexed, PROVIDER)
+    for k in (1, 8, 20, 200):
+        assert warm.search(VECS[0], k) == cold.search(VECS[0], k) == _reference(cold, VECS[0], k)
+    assert warm._ann_view is not None
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pick=st.integers(0, len(TIED) - 1), k=st.integers(1, 90),
+       gone=st.sets(st.integers(0, ROWS - 1), max_size=40), noise=st.floats(0, 0.05))
+def test_any_query_near_the_copies_is_answered_as_the_definition_says(indexed, pick, k, gone, noise):
+    rng = np.random.default_rng(k)
+    q = TIED[pick] + np.float32(noise) * rng.standard_normal(DIM).astype(np.float32)
+    q = (q / np.linalg.norm(q)).astype(np.float32)
+    exclude = {_id(r) for r in gone}
+    warm = VectorIndex(indexed, PROVIDER, ann=POLICY)
+    assert warm.search(q, k, exclude=exclude) == _reference(warm, q, k, exclude=exclude)

@@ -233,8 +233,8 @@ def test_status_describes_the_index_without_loading_it(big):
     store, _, _ = big
     path = f"{store.path}-vectors"
     info = vector_ann.describe(path)
-    assert info["rows"] == ROWS and not info["building"] and info["bytes"] == sum(
-        os.path.getsize(p) for p in (vector_ann.index_path(path), vector_ann.meta_path(path)))
+    files = (vector_ann.index_path(path), vector_ann.copies_path(path), vector_ann.meta_path(path))
+    assert info["rows"] == ROWS and not info["building"] and info["bytes"] == sum(map(os.path.getsize, files))
 
 
 def test_a_query_s_scores_are_worked_out_row_by_row_and_equal_the_full_scan(big):

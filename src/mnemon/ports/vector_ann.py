@@ -13,6 +13,8 @@ How it stays a cache, never data:
   many forgets, or rebuilt from the store) has a new token and the index is ignored until rebuilt.
 - Its answers are candidates only: the caller re-scores them exactly from the float32 rows, drops dead ones, and
   merges the exact scan of the uncovered rows. A wrong or stale index can miss a neighbour, never invent a score.
+- It holds one row per vector; the rows holding the same vector as an earlier one (a text stored many times) are
+  listed beside it (`-ann-copies`) and come back with the row found, so every copy tied with it is a candidate.
 - It is built by a background process (`python -m mnemon.ports.vector_ann <vector file>`, niced, one thread, one
   at a time under a lock) started by a process that found it missing or too far behind, so no write waits for the
   build (≈ 15–30 s at 100k). Without `usearch`, or below `AnnPolicy.min_rows`, everything is the exact scan, as
@@ -24,7 +26,7 @@ import json
 import os
 import sys
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -35,7 +37,7 @@ try:
 except ImportError:  # Windows: builds are not locked against each other; a duplicate build only wastes time
     fcntl = None  # type: ignore[assignment]
 
-FORMAT = "mnemon-ann/1"
+FORMAT = "mnemon-ann/2"  # /2 holds one row per vector and the copies file: a /1 index is rebuilt
 # rebuild once the rows the index does not cover (scanned exactly) pass this share of those it does
 STALE_SHARE = 0.10
 STALE_MIN_ROWS = 2_000
@@ -70,6 +72,10 @@ def meta_path(vector_path: str) -> str:
     return f"{vector_path}-ann.json"
 
 
+def copies_path(vector_path: str) -> str:
+    return f"{vector_path}-ann-copies"
+
+
 def lock_path(vector_path: str) -> str:
     return f"{vector_path}-ann.lock"
 
@@ -97,13 +103,22 @@ class AnnView:
     token: str
     rows: int
     stamp: tuple[int, int]
+    # (2, n): a row holding one of the index's vectors, under the row the index knows it by (`_copies`)
+    copies: np.ndarray = field(compare=False)
 
     def nearest(self, query: np.ndarray, count: int) -> np.ndarray:
-        """Row positions of about the `count` nearest rows, nearest first (approximate)."""
+        """Row positions of about the `count` nearest vectors, nearest first (approximate), each followed by the
+        other rows holding the same vector."""
         import numpy as np
 
         found = self.index.search(np.asarray(query, dtype=np.float32), min(count, self.rows))
-        return np.asarray(found.keys, dtype=np.int64)
+        keys = np.asarray(found.keys, dtype=np.int64)
+        owners, rows = self.copies
+        lo, hi = np.searchsorted(owners, keys, "left"), np.searchsorted(owners, keys, "right")
+        held = np.flatnonzero(hi > lo)
+        if not len(held):
+            return keys
+        return np.concatenate([keys, *(rows[lo[i]:hi[i]] for i in held.tolist())])
 
 
 def _stamp(path: str) -> tuple[int, int] | None:
@@ -139,19 +154,24 @@ def open_view(vector_path: str, provider: str, token: str, dim: int) -> AnnView 
     if meta is None or (meta.get("provider"), meta.get("token"), meta.get("dim")) != (provider, token, dim):
         return None
     stamp = _stamp(meta_path(vector_path))
-    path = index_path(vector_path)
-    if stamp is None or _stamp(path) is None or os.path.getsize(path) != meta.get("bytes"):
+    path, copies_file = index_path(vector_path), copies_path(vector_path)
+    if stamp is None or any(_stamp(p) is None or os.path.getsize(p) != meta.get(size) for p, size in (
+            (path, "bytes"), (copies_file, "copies_bytes"))):
         return None
     try:
+        import numpy as np
         from usearch.index import Index
 
         index = Index.restore(path, view=True)
+        copies = np.load(copies_file, allow_pickle=False)
     except (ImportError, OSError, RuntimeError, ValueError):
         return None
-    if index is None or index.ndim != dim or len(index) != meta.get("rows"):
+    rows = int(meta["rows"])
+    if index is None or index.ndim != dim or len(index) != meta.get("keys") or copies.dtype != np.int64 or (
+            copies.ndim != 2 or copies.shape[0] != 2 or (copies.size and not 0 <= copies.min() <= copies.max() < rows)):
         return None
     index.expansion_search = EXPANSION_SEARCH  # type: ignore[misc]  # a setter the stubs miss
-    return AnnView(index, token, int(meta["rows"]), stamp)
+    return AnnView(index, token, rows, stamp, copies)
 
 
 def meta_stamp(vector_path: str) -> tuple[int, int] | None:
@@ -189,17 +209,17 @@ def build(vector_path: str, *, threads: int = 1, min_rows: int = AnnPolicy.min_r
 
         index = Index(ndim=int(mat.shape[1]), metric="ip", dtype="f16", connectivity=CONNECTIVITY,
                       expansion_add=EXPANSION_ADD)
-        index.add(np.arange(rows, dtype=np.uint64), np.ascontiguousarray(mat), threads=threads)
-        tmp = f"{index_path(vector_path)}.{os.getpid()}.tmp"
-        try:
-            index.save(tmp)
-            size = os.path.getsize(tmp)
-            os.replace(tmp, index_path(vector_path))
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        mat = np.ascontiguousarray(mat)
+        copies = _copies(mat)
+        if copies.size:
+            keys = np.setdiff1d(np.arange(rows, dtype=np.int64), copies[1], assume_unique=True)
+            index.add(keys.astype(np.uint64), mat[keys], threads=threads)
+        else:
+            index.add(np.arange(rows, dtype=np.uint64), mat, threads=threads)
+        copies_size = _replace(copies_path(vector_path), lambda tmp: _save_array(tmp, copies))
+        size = _replace(index_path(vector_path), index.save)
         body = _meta_body({"provider": head["provider"], "token": head["token"], "dim": int(mat.shape[1]),
-                           "rows": rows, "bytes": size})
+                           "rows": rows, "bytes": size, "keys": len(index), "copies_bytes": copies_size})
         mtmp = f"{meta_path(vector_path)}.{os.getpid()}.tmp"
         try:
             with open(mtmp, "w", encoding="utf-8") as fh:
@@ -211,10 +231,46 @@ def build(vector_path: str, *, threads: int = 1, min_rows: int = AnnPolicy.min_r
         return {"built": True, "rows": rows, "bytes": size}
 
 
+def _copies(mat: np.ndarray) -> np.ndarray:
+    """(2, n) int64: under each row whose vector an earlier row holds too, that first row, sorted by it. The index
+    holds one row per vector, and a search adds the copies of each row found: HNSW links identical vectors poorly —
+    of 170 copies of a template section it returned 8 past some and, asked for more, weaker rows before the
+    rest — so the approximate index kept another handful of the tied copies than the exact scan."""
+    import numpy as np
+
+    whole = mat.view(np.dtype((np.void, mat.shape[1] * mat.dtype.itemsize))).ravel()
+    _, first, inverse = np.unique(whole, return_index=True, return_inverse=True)
+    owner = first[inverse.reshape(-1)]
+    rows = np.flatnonzero(owner != np.arange(len(owner)))
+    order = np.lexsort((rows, owner[rows]))
+    return np.stack([owner[rows][order], rows[order]]).astype(np.int64)
+
+
+def _save_array(path: str, array: np.ndarray) -> None:
+    import numpy as np
+
+    with open(path, "wb") as fh:  # (given a name, `np.save` would add ".npy" to it)
+        np.save(fh, array, allow_pickle=False)
+
+
+def _replace(path: str, write: Any) -> int:
+    """`write(path of a temporary file)` then the file moved over `path`; its size."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        write(tmp)
+        size = os.path.getsize(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return size
+
+
 def describe(vector_path: str, policy: AnnPolicy = AnnPolicy()) -> dict[str, Any]:
     """For `status`: the saved index's size, what it covers, whether a build is running (no numpy, no usearch)."""
     meta = read_meta(vector_path) or {}
-    size = sum(os.path.getsize(p) for p in (index_path(vector_path), meta_path(vector_path)) if os.path.exists(p))
+    size = sum(os.path.getsize(p) for p in (index_path(vector_path), copies_path(vector_path),
+                                            meta_path(vector_path)) if os.path.exists(p))
     return {"bytes": size, "rows": int(meta.get("rows", 0)), "matrix_token": meta.get("token"),
             "building": build_running(vector_path), "min_rows": policy.min_rows, "builds": policy.builds,
             "unavailable": None}

@@ -334,16 +334,18 @@ class VectorIndex:
         return QueryScores(self, q, sims)
 
     def _dot_rows(self, rows: np.ndarray, q: np.ndarray) -> np.ndarray:
-        """Cosines of `q` with the given matrix rows (gathered from the mapped head and the tail)."""
+        """Cosines of `q` with the given matrix rows."""
+        return cosines(self._gather(rows), q) if len(rows) else np.zeros(0, dtype=np.float32)
+
+    def _gather(self, rows: np.ndarray) -> np.ndarray:
+        """The given matrix rows, in their order, from the mapped head and the tail."""
         h = self._head.shape[0]
-        if not len(rows):
-            return np.zeros(0, dtype=np.float32)
-        if int(rows.max()) < h:
-            return cosines(self._head[rows], q)
-        out = np.empty(len(rows), dtype=np.float32)
+        if not len(rows) or int(rows.max()) < h:
+            return self._head[rows]
+        out = np.empty((len(rows), self._dim()), dtype=np.float32)
         low = rows < h
-        out[low] = cosines(self._head[rows[low]], q)
-        out[~low] = cosines(self._buf[rows[~low] - h], q)
+        out[low] = self._head[rows[low]]
+        out[~low] = self._buf[rows[~low] - h]
         return out
 
     def search(self, query: np.ndarray, k: int, *, allowed: set[str] | None = None,
@@ -394,7 +396,13 @@ class VectorIndex:
         if not len(pos):
             return []
         ids = self._ids
-        return _ranked(sim, min(k, len(pos)), lambda i: ids[int(pos[i])])
+        found = _ranked(sim, min(k, len(pos)), lambda i: ids[int(pos[i])])
+        tied = self._gather(pos[sim == found[-1][1]])
+        if len(tied) > 1 and not (tied == tied[0]).all():
+            # different vectors of one cosine at the cut (a sparse embedder's): the index may have passed over
+            # more of them, and which it found would choose the rows kept — the exact scan decides
+            return None
+        return found
 
     def _ann(self) -> vector_ann.AnnView | None:
         """The approximate index over this matrix's saved copy, when the store is large enough to want one and it
@@ -448,9 +456,9 @@ class QueryScores:
 
     @property
     def sims(self) -> np.ndarray:
-        """Every row's cosine (a full scan if it was not made)."""
+        """Every row's cosine (a full scan if it was not made: the cosines worked out so far are its very floats)."""
         if self._sims is None:
-            self._sims = self[np.arange(self._n)]
+            self._sims = self.index._scanned(self.query).sims[: self._n]  # (asked row by row: a copy of the matrix)
         return self._sims
 
     def __getitem__(self, rows: np.ndarray) -> np.ndarray:
