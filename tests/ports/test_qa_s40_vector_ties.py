@@ -1,7 +1,7 @@
 """Rows tied with a query — identical vectors (a template section repeated across notes, one bullet imported many
 times) or different vectors of one cosine (sparse embeddings) — are answered alike by every path: the exact scan of
-a fresh process and the approximate index of a warm one both keep, of the rows tied at the cut, the first by id, as
-`search` promises, with the same cosines."""
+a fresh process and the approximate index of a warm one both keep, of the rows tied at the cut, the first written
+(by id, random uuid4 ids made every run keep another handful), with the same cosines."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -25,7 +25,7 @@ COPIES_A, COPIES_B, SAME_COSINE = slice(0, None, 7), slice(3, None, 11), slice(5
 
 
 def _id(row: int) -> str:
-    return f"m{(row * 7919) % 10007:05d}"  # ids in another order than rows: a pick by position is none by id
+    return f"m{(row * 7919) % 10007:05d}"  # ids in another order than rows: a pick by id is none by position
 
 
 def _vectors() -> np.ndarray:
@@ -71,12 +71,14 @@ def _store(tmp: Path) -> SQLiteStore:
 
 def _reference(index: VectorIndex, q: np.ndarray, k: int, *, allowed: set[str] | None = None,
                exclude: frozenset[str] | set[str] = frozenset()) -> list[tuple[str, float]]:
-    """The definition: every live row's cosine, highest first, ties by id."""
+    """The definition: every live row's cosine, the `k` highest — of rows tied at the cut, the first written (matrix
+    order) — listed highest first, ties by id."""
     index._refresh()
     sims = cosines(np.stack([index._row(r) for r in range(index._n)]), q)
-    rows = [(index._ids[r], float(sims[r])) for r in range(index._n) if index._alive[r]]
+    rows = [(index._ids[r], float(sims[r]), r) for r in range(index._n) if index._alive[r]]
     rows = [p for p in rows if p[0] not in exclude and (allowed is None or p[0] in allowed)]
-    return sorted(rows, key=lambda p: (-p[1], p[0]))[:k]
+    kept = sorted(rows, key=lambda p: (-p[1], p[2]))[:k]
+    return sorted(((i, c) for i, c, _ in kept), key=lambda p: (-p[1], p[0]))
 
 
 @pytest.fixture

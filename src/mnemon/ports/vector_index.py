@@ -12,9 +12,8 @@ returned is still a float32 dot product of the stored rows.
 """
 from __future__ import annotations
 
-import heapq
 import itertools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -39,19 +38,23 @@ def cosines(mat: np.ndarray, q: np.ndarray) -> np.ndarray:
     return np.einsum("ij,j->i", mat, q, optimize=False)
 
 
-def _ranked(sims: np.ndarray, take: int, id_at: Callable[[int], str]) -> list[tuple[str, float]]:
-    """(id, cosine) of the `take` highest of `sims` (`take` ≥ 1, at most the finite ones), highest first, ties by id
-    (`id_at` names a position): at the cut too, where `argpartition` alone keeps any of the rows tied there, so
-    copies of one text came back a different handful from one process to the next. The tie check is one comparison
-    pass over `sims`, far below the scan that made them."""
+def _ranked(sims: np.ndarray, take: int, ids: Sequence[str], rows: np.ndarray | None = None) -> list[tuple[str, float]]:
+    """(id, cosine) of the `take` highest of `sims` (`take` ≥ 1, at most the finite ones), highest first, ties by id;
+    `sims[i]` is the matrix row `rows[i]` (`i` itself without `rows`). At the cut the rows tied there are taken in
+    matrix order, the order they were written: `argpartition` alone kept any of them, so copies of one text came back
+    a different handful from one process to the next — and by id, random ids (uuid4) chose another handful on every
+    run. The tie check is one comparison pass over `sims`, far below the scan that made them."""
     best = np.argpartition(-sims, take - 1)[:take]
     cut = sims[best].min()
     at_cut = sims == cut
     if np.count_nonzero(at_cut) > np.count_nonzero(sims[best] == cut):  # rows tied at the cut were left out
         above = best[sims[best] > cut]
-        tied = heapq.nsmallest(take - len(above), np.flatnonzero(at_cut).tolist(), key=id_at)
-        best = np.concatenate([above, np.asarray(tied, dtype=np.int64)])
-    pairs = [(id_at(int(i)), float(sims[i])) for i in best]
+        tied = np.flatnonzero(at_cut)
+        if rows is not None:
+            tied = tied[np.argsort(rows[tied], kind="stable")]
+        best = np.concatenate([above, tied[:take - len(above)]])
+    at = best if rows is None else rows[best]
+    pairs = [(ids[int(r)], float(sims[i])) for i, r in zip(best.tolist(), at.tolist())]
     pairs.sort(key=lambda p: (-p[1], p[0]))
     return pairs
 
@@ -350,7 +353,8 @@ class VectorIndex:
 
     def search(self, query: np.ndarray, k: int, *, allowed: set[str] | None = None,
                exclude: set[str] | None = None) -> list[tuple[str, float]]:
-        """Top-k (id, cosine) by dot product over L2-normalised rows; ties broken by id. Every cosine is exact; on
+        """Top-k (id, cosine) by dot product over L2-normalised rows (of rows tied at the cut, the first written),
+        listed with ties by id. Every cosine is exact; on
         a large store the rows considered come from the approximate index (plus every row it does not cover)."""
         if allowed is None and k > 0:
             found = self._approximate_top(query, k, exclude or set())
@@ -396,7 +400,7 @@ class VectorIndex:
         if not len(pos):
             return []
         ids = self._ids
-        found = _ranked(sim, min(k, len(pos)), lambda i: ids[int(pos[i])])
+        found = _ranked(sim, min(k, len(pos)), ids, pos)
         tied = self._gather(pos[sim == found[-1][1]])
         if len(tied) > 1 and not (tied == tied[0]).all():
             # different vectors of one cosine at the cut (a sparse embedder's): the index may have passed over
@@ -500,7 +504,7 @@ class QueryScores:
                     return []
                 sims = self[rows]
                 ids = idx_obj._ids
-                return _ranked(sims, min(k, len(rows)), lambda i: ids[int(rows[i])])
+                return _ranked(sims, min(k, len(rows)), ids, rows)
         full = self.sims
         if allowed is None and not exclude and idx_obj._alive[:n_rows].all():
             sims, n = full, n_rows  # every row may be returned: no masked copy of a 100k-row array
@@ -517,4 +521,4 @@ class QueryScores:
             if n == 0:
                 return []
             sims = np.where(mask, full, -np.inf)
-        return _ranked(sims, min(k, n), idx_obj._ids.__getitem__)
+        return _ranked(sims, min(k, n), idx_obj._ids)
