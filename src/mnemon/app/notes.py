@@ -251,8 +251,14 @@ def _styled(text: str, newline: str) -> str:
 def decode_note(data: bytes, rel: str) -> NoteText:
     try:
         decoded = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InvalidInput("note is not valid UTF-8 text", path=rel) from None
+    except UnicodeDecodeError as exc:
+        # where, and the way out: ingest reads such a note as Windows-1252, the editor writes UTF-8 only
+        line = data.count(b"\n", 0, exc.start) + 1
+        byte = f"0x{data[exc.start]:02x}"
+        raise InvalidInput(
+            f"{rel} is not UTF-8 text (byte {byte} on line {line}; Latin-1 or Windows-1252?): the editor writes UTF-8 "
+            f"only; convert it first, e.g. iconv -f WINDOWS-1252 -t UTF-8 '{rel}' > converted.md, then move that over "
+            "it (ingest reads it as it is)", path=rel, line=line, byte=byte) from None
     bom = "\ufeff" if decoded.startswith("\ufeff") else ""
     text = decoded[len(bom):]
     return NoteText(data, text, bom, _newline_of(text))
@@ -261,8 +267,11 @@ def decode_note(data: bytes, rel: str) -> NoteText:
 def _read(target: Resolved) -> NoteText | None:
     if not target.path.exists():
         return None
-    if target.path.stat().st_size > MAX_NOTE_BYTES:
-        raise InvalidInput(f"note is larger than {MAX_NOTE_BYTES} bytes", path=target.rel)
+    size = target.path.stat().st_size
+    if size > MAX_NOTE_BYTES:
+        raise InvalidInput(f"{target.rel} is {size} bytes, past the {MAX_NOTE_BYTES} the editor takes: edit it with "
+                           "another editor or split it into notes (ingest still reads it whole)",
+                           path=target.rel, bytes=size, max_bytes=MAX_NOTE_BYTES)
     return decode_note(target.path.read_bytes(), target.rel)
 
 
