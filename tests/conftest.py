@@ -62,6 +62,21 @@ PG_URL = os.environ.get("MNEMON_TEST_PG_URL", "")
 FACADE_SUITES = {REPO / "tests" / "app"}
 
 
+def small_tmpfs(where: Path, size: str) -> Iterator[Path]:
+    """A tmpfs of `size` mounted at `where` for a fixture to yield: a real filesystem that fills (skips where it
+    cannot be mounted: not root, no mount(8), or a sandbox that refuses)."""
+    where.mkdir()
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a small tmpfs needs root and mount(8)")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"mount is not permitted here: {done.stderr.decode(errors='replace').strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", str(where)], check=False)
+
+
 class FakeClock:
     """A settable clock for Runtime: tests move time instead of sleeping."""
 

@@ -5,12 +5,13 @@ gave that cannot hold the file (a folder, a missing parent) stays `invalid_input
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from conftest import small_tmpfs
 
 
 def _full_disk_at(target: Path) -> None:
@@ -49,18 +50,8 @@ def test_a_bad_path_stays_invalid_input(cli_run: Callable[..., tuple[int, Any]],
 
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 16 KiB tmpfs: a real filesystem that fills (needs root and a mount the sandbox allows)."""
-    where = tmp_path / "small"
-    where.mkdir()
-    if os.geteuid() != 0:
-        pytest.skip("mounting a small tmpfs needs root")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(where)], capture_output=True)
-    if done.returncode != 0:
-        pytest.skip(f"mount is not permitted here: {done.stderr.decode(errors='replace').strip()}")
-    try:
-        yield where
-    finally:
-        subprocess.run(["umount", str(where)], check=False)
+    """A 16 KiB tmpfs: a real filesystem that fills."""
+    yield from small_tmpfs(tmp_path / "small", "16k")
 
 
 def test_an_export_onto_a_disk_that_fills_is_store_error(cli_run: Callable[..., tuple[int, Any]], stored: Path,

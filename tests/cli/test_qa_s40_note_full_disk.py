@@ -8,31 +8,21 @@ byte of it is overwritten, so a full disk leaves every name with the note's old 
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conftest import small_tmpfs
+
 TEXT = b"# N\r\n\r\n## A\r\nshort line  \r\nlast"
 
 
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 64 KiB tmpfs: a real filesystem that fills (needs root and a mount the sandbox allows)."""
-    where = tmp_path / "small"
-    where.mkdir()
-    if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("mounting a small tmpfs needs root and mount(8)")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(where)], capture_output=True)
-    if done.returncode != 0:
-        pytest.skip(f"mount is not permitted here: {done.stderr.decode(errors='replace').strip()}")
-    try:
-        yield where
-    finally:
-        subprocess.run(["umount", str(where)], check=False)
+    """A 64 KiB tmpfs: a real filesystem that fills."""
+    yield from small_tmpfs(tmp_path / "small", "64k")
 
 
 def _fill(disk: Path, leave: int) -> None:
