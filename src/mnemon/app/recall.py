@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -244,13 +244,16 @@ def _superseded_mask(snap: GraphSnapshot) -> np.ndarray:
 
 
 def _corrected(store: Store, snap: GraphSnapshot, cand_l: list[int], pool: np.ndarray, score: np.ndarray,
-               superseded: np.ndarray, limit: int,
-               outside: Sequence[Memory] = ()) -> tuple[dict[int, str], dict[str, Memory]]:
+               superseded: np.ndarray, limit: int, outside: Sequence[Memory] = (),
+               known: Mapping[str, Memory] | None = None) -> tuple[dict[int, str], dict[str, Memory]]:
     """Which of the `pool` candidates (indexes into `cand_l`, best first) that the best `limit` can reach a newer
     one among them — or among `outside`, the memories a filter kept out of the candidates — corrects, and not
-    already superseded by a link: {index: id of the correction}; and the pool's rows, read for it."""
+    already superseded by a link: {index: id of the correction}; and the pool's rows, read for it (those in `known`,
+    read already, not again)."""
     pool_ids = [snap.ids[cand_l[k]] for k in pool.tolist()]
-    rows = store.get_nodes(pool_ids)
+    have = known or {}
+    rows = {**{i: have[i] for i in pool_ids if i in have},
+            **store.get_nodes([i for i in pool_ids if i not in have])}
     at = dict(zip(pool_ids, pool.tolist()))
     read = [(i, k) for i, k in zip(pool_ids, pool.tolist()) if i in rows]
     found = corrected_in_reach([(i, rows[i].content, rows[i].created_at) for i, _ in read],
@@ -559,7 +562,7 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     beyond = _filtered_out(store, snap, q_tokens, df, flt) if _scoped(flt) and replay is None and len(keep) else []
     if not history and len(keep) + len(beyond) > 1:
         pool = keep[np.argsort(-score[keep], kind="stable")[:CORRECTION_POOL]]
-        corrected, read = _corrected(store, snap, cand_l, pool, score, superseded, limit, beyond)
+        corrected, read = _corrected(store, snap, cand_l, pool, score, superseded, limit, beyond, pool_rows)
         pool_rows.update(read)
         for k in corrected:
             score[k] *= SUPERSEDED_FACTOR
