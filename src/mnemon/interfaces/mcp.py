@@ -237,26 +237,22 @@ def serve(mem_factory: Callable[[], Any], stdin: IO[bytes] | None = None, stdout
     if stdout is None and sys.stdout is None:  # started with `>&-`: it exited 1 without a word
         raise InvalidInput("standard output is closed, so no answer can reach the client: an MCP client reads this "
                            "command's standard output")
-    source: Iterable[bytes] = stdin if stdin is not None else sys.stdin.buffer
     sink = stdout if stdout is not None else sys.stdout.buffer
     if stdin is None and sys.stdin.isatty():  # run by hand to try it: it looked hung
         sys.stderr.write("mnemon mcp serve: waiting for MCP messages (JSON-RPC, one a line) on stdin; an MCP client "
                          "starts this command and speaks it (Ctrl-D ends it)\n")
     # anything a library prints while a tool runs would corrupt the protocol stream: it goes to stderr instead
-    with contextlib.redirect_stdout(sys.stderr), _stopped_by_sigterm() as stop:
+    with contextlib.redirect_stdout(sys.stderr), _stopped_by_sigterm(stdin) as (stop, source):
         try:
             for line in source:
                 if not line.strip():
                     continue
-                with stop.busy():
-                    reply = answer(mem_factory, line, defaults, read_only=read_only)
-                    if reply is not None:
-                        sink.write(_encode(reply))
-                        sink.flush()
+                reply = answer(mem_factory, line, defaults, read_only=read_only)
+                if reply is not None:
+                    sink.write(_encode(reply))
+                    sink.flush()
                 if stop.asked:
                     break
-        except _Stop:
-            pass
         except ConnectionError:  # BrokenPipeError: the client closed its end, nobody is left to answer
             if stdout is None:  # what is left in the buffer would fail again, loudly, at the interpreter's exit
                 _silence_stdout()
@@ -266,46 +262,86 @@ def serve(mem_factory: Callable[[], Any], stdin: IO[bytes] | None = None, stdout
             pass  # the client (or a person) stopped the server: not an error to print on the protocol stream
 
 
-class _Stop(Exception):
-    """SIGTERM while the server waits for a message: it ends as at the end of its input."""
-
-
 class _Sigterm:
     """SIGTERM as a stop, like the end of the input: killed by it, the server never closed the store, and its -wal
-    and -shm files stayed beside the database. A call in flight is finished and answered first."""
+    and -shm files stayed beside the database. A call in flight is finished and answered first.
+
+    The handler only takes note: it used to raise where the server waited for input, but the kernel may hand the
+    signal to any thread (numpy's BLAS workers too), and then the main thread's read of stdin was never
+    interrupted; it ran on when the client closed stdin, and the exception came out of the clean-up, exit 1. The
+    wait for input watches a wake-up pipe that every signal writes to, whichever thread it reached."""
 
     def __init__(self) -> None:
         self.asked = False
-        self._busy = False
 
     def __call__(self, signum: int, frame: Any) -> None:
         self.asked = True
-        if not self._busy:
-            raise _Stop
-
-    @contextlib.contextmanager
-    def busy(self) -> Iterator[None]:
-        self._busy = True
-        try:
-            yield
-        finally:
-            self._busy = False
 
 
 @contextlib.contextmanager
-def _stopped_by_sigterm() -> Iterator[_Sigterm]:
+def _stopped_by_sigterm(stdin: IO[bytes] | None) -> Iterator[tuple[_Sigterm, Iterable[bytes]]]:
+    """The stop flag, and the lines to answer: given ones as they come, the process's stdin read so that a SIGTERM
+    ends the wait for the next message."""
+    import os
     import signal
     import threading
 
     stop = _Sigterm()
-    if threading.current_thread() is not threading.main_thread():  # (only there can a handler be set)
-        yield stop
+    if stdin is not None:
+        yield stop, stdin
         return
+    if threading.current_thread() is not threading.main_thread():  # (only there can a handler be set)
+        yield stop, sys.stdin.buffer
+        return
+    wake_read, wake_write = os.pipe()
+    os.set_blocking(wake_write, False)  # (set_wakeup_fd requires it: a signal handler must never block)
     previous = signal.signal(signal.SIGTERM, stop)
+    previous_wake = signal.set_wakeup_fd(wake_write, warn_on_full_buffer=False)
     try:
-        yield stop
+        yield stop, _stdin_lines(sys.stdin.buffer, wake_read, stop)
     finally:
+        signal.set_wakeup_fd(previous_wake)
         signal.signal(signal.SIGTERM, previous)
+        os.close(wake_read)
+        os.close(wake_write)
+
+
+def _stdin_lines(stdin: IO[bytes], wake: int, stop: _Sigterm) -> Iterator[bytes]:
+    """Stdin's lines (the last one also without its newline), until its end or a SIGTERM. Raw reads of what is
+    there, never a blocking read of a whole line: the wait is a `select` that the signal's byte on `wake` ends."""
+    import os
+    import select
+    import signal
+
+    try:
+        fd = stdin.fileno()
+        select.select([fd, wake], [], [], 0)
+    except (OSError, ValueError):  # no descriptor (a replaced sys.stdin) or none select takes: read as it comes
+        yield from stdin
+        return
+    head: list[bytes] = []  # the line begun and not yet ended
+    while not stop.asked:
+        ready, _, _ = select.select([fd, wake], [], [])
+        if wake in ready:
+            if signal.SIGTERM in os.read(wake, 512):  # (one byte a signal: its number)
+                return
+            continue  # another signal: its own handler acts (SIGINT raises KeyboardInterrupt)
+        try:
+            chunk = os.read(fd, 1 << 16)
+        except BlockingIOError:  # (stdin left non-blocking by whoever started the process)
+            continue
+        if not chunk:
+            break
+        *ended, rest = chunk.split(b"\n")
+        for part in ended:
+            yield b"".join(head) + part + b"\n"
+            head = []
+            if stop.asked:
+                return
+        if rest:
+            head.append(rest)
+    if head and not stop.asked:
+        yield b"".join(head)
 
 
 def _silence_stdout() -> None:
