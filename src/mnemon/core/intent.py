@@ -27,7 +27,7 @@ Deliberate differences from the Go original, each fixing a reported or observabl
   a question opening with who made a decision ("who decided to drop Redis", 谁决定…) asks for a person, as the
   seed's "who is" does, so it is ENTITY (its answer is the one who decided; the reasons are a WHY question). So is a
   question opening with who owns or answers for a thing ("who owns billing", "who's responsible", 谁负责, "wem
-  gehört"), and "who's" is "who is".
+  gehört"), "who's" is "who is" and "what's" "what is", and 王伟是谁 (the usual order) asks what 谁是王伟 does.
   A time asked for by its unit ("what year did…", "in which month", "what day") is WHEN; "year" alone is not ("the
   year plan"), nor a unit modifying a noun ("what year-end target", "which day job"), nor "how long (ago)".
 
@@ -205,11 +205,13 @@ _ENGLISH: tuple[_Cue, ...] = tuple(
         (W, ("why", "reason", "because", "cause", "motivation", "rationale", "what caused", "what led to",
              "how come")),
         (N, ("when", "time", "date", "before", "after", "during", "timeline", "history", "sequence")),
-        (E, ("what is", "tell me about", "describe", "about")),
+        (E, ("tell me about", "describe", "about")),
     )
     for word in words
 ) + (
-    _cue("en", E, "who is", rf"who(?:\s+is|{_APOSTROPHE}s)"),  # "who's" is "who is"
+    # "what's" is "what is", "who's" is "who is" (U+02BC is a letter: "whoʼs" is one word of its own)
+    _cue("en", E, "what is", rf"what(?:\s+is|{_APOSTROPHE}s)", ("what", "whatʼs")),
+    _cue("en", E, "who is", rf"who(?:\s+is|{_APOSTROPHE}s)", ("who", "whoʼs")),
     # who owns or answers for a thing asks for a person or team, as "who is responsible" does
     _cue("en", E, "who owns", r"who\s+(?:owns|owned)", opening=True),
     _cue("en", E, "who maintains", r"who\s+(?:maintains|maintained)", opening=True),
@@ -244,7 +246,13 @@ _CHINESE: tuple[tuple[str, Intent], ...] = (
     ("谁决定", E), ("誰決定", E), ("谁选", E), ("誰選", E), ("谁批准", E), ("誰批准", E),
     # and who answers for or owns a thing (谁负责: "who is responsible"), as in English
     ("谁负责", E), ("誰負責", E), ("谁维护", E), ("誰維護", E), ("谁拥有", E), ("誰擁有", E),
+    # and "X 是谁", the everyday word order of "who is X" (王伟是谁, 负责人是谁), as 谁是 is
+    ("是谁", E), ("是誰", E),
 )
+# what makes a cue no question: 无论是谁 / 不管是谁 ("whoever it is") asks for nobody
+_CHINESE_NOT_AFTER: dict[str, tuple[str, ...]] = {
+    cue: ("无论", "不管", "不论", "無論", "不論") for cue in ("是谁", "是誰")
+}
 
 # Additional languages: the documented question forms plus close variants a native speaker uses for the same
 # question. Bounded on purpose: words that are just as often conjunctions or relative pronouns are left out
@@ -445,9 +453,11 @@ def _chinese_hits(text: str) -> list[_Hit]:
         return []
     found: list[tuple[int, int, str, Intent]] = []
     for cue, intent in _CHINESE:
+        not_after = _CHINESE_NOT_AFTER.get(cue, ())
         start = text.find(cue)
         while start != -1:
-            found.append((start, start + len(cue), cue, intent))
+            if not text.endswith(not_after, 0, start):
+                found.append((start, start + len(cue), cue, intent))
             start = text.find(cue, start + 1)
     found.sort(key=lambda hit: (hit[0] - hit[1], hit[0]))
     taken = bytearray(len(text))
