@@ -1,12 +1,12 @@
 """The periods a recall query names relative to when it is asked: "yesterday", "this morning", "last week",
 "3 days ago", "last Monday", "in the past 10 days", "昨天", "上周", "3天前".
 
-They are read against the store's clock (the one `remember` stamps with), in the user's own calendar: "yesterday"
-is the local day before today, its bounds turned to UTC as memories are stamped. A weekday is its latest occurrence
-before today ("last Monday", "on Monday"; not "this Friday", often the one ahead); "last week" and "last month" are
-the calendar ones before the current; "the past N days" ends now. Years are left out, as they are for absolute
-dates: "the camping trip last year" is told long after it, and a year's window would demote every memory telling
-of it.
+They are read against the store's clock (the one `remember` stamps with), in the user's own calendar: "yesterday" is
+the local day before today, its bounds turned to UTC as memories are stamped. A weekday is its latest occurrence
+before today ("last Monday", "on Monday"; not "this Friday", often the one ahead); "last week", "last month" and
+"last quarter" are the calendar ones before the current; "the past N days" ends now. Years are left out, as they are
+for absolute dates: "the camping trip last year" is told long after it, and a year's window would demote every
+memory telling of it.
 
 Such a period is only a hint: recall applies it when memories were written in it (app/recall.py), so a question asked
 long after the store was written ("what did she do last week", asked of a conversation from 2023) reads as before.
@@ -44,12 +44,13 @@ _EXPR = LazyRegex(
     + rf"|(?P<zn_ago>{_ZN})\s*(?:个)?\s*(?P<zu_ago>天|周|星期|礼拜|月)(?:以)?前"
     + rf"|\b(?:last|on|this\s+past)\s+(?P<wd>{'|'.join(_WEEKDAYS)})\b"
     + r"|(?P<zh_wd_week>上|这|本)(?:个)?(?:周|星期|礼拜)(?P<zh_wd>[一二三四五六日天])"
-    + r"|\b(?P<week_rel>last|this|previous|over\s+the)\s+(?P<week_unit>week|month|weekend)\b"
-    + r"|(?P<zh_rel>上|这|本)(?:个)?(?P<zh_unit>周|星期|礼拜|月)",
+    + r"|\b(?P<week_rel>last|this|previous|over\s+the)\s+(?P<week_unit>week|month|weekend|quarter)\b"
+    + r"|(?P<zh_rel>上|这|本)(?:个)?(?P<zh_unit>周|星期|礼拜|季度|月)",
     re.IGNORECASE,
 )
 ENGLISH_WORDS = frozenset(("yesterday", "today", "tonight", "ago", "week", "weekend", "month", "morning",
-                           "afternoon", "evening", "night", "days", "weeks", "months", "hours", *_WEEKDAYS))
+                           "afternoon", "evening", "night", "days", "weeks", "months", "hours", "quarter",
+                           *_WEEKDAYS))
 
 
 def _amount(text: str | None) -> int:
@@ -70,7 +71,8 @@ def _month_start(day: datetime, back: int) -> datetime:
 
 
 def _unit_of(text: str) -> str:
-    return {"天": "day", "周": "week", "星期": "week", "礼拜": "week"}.get(text, "month" if "月" in text else text.lower())
+    units = {"天": "day", "周": "week", "星期": "week", "礼拜": "week", "季度": "quarter"}
+    return units.get(text, "month" if "月" in text else text.lower())
 
 
 def _span(g: dict[str, str | None], now: datetime, today: datetime) -> tuple[datetime, datetime] | None:
@@ -121,6 +123,9 @@ def _span(g: dict[str, str | None], now: datetime, today: datetime) -> tuple[dat
     if unit == "weekend":  # the latest one begun before today ("this/over the weekend": the one under way, if any)
         saturday = monday - 2 * day if back or today.weekday() < 5 else monday + 5 * day
         return saturday, saturday + 2 * day
+    if unit == "quarter":  # the calendar quarter under way, or the one before it
+        start = _month_start(today, (today.month - 1) % 3 + 3 * back)
+        return start, _month_start(start, -3)
     start = _month_start(today, back)
     return start, _month_start(start, -1)
 

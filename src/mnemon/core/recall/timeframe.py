@@ -1,4 +1,4 @@
-"""The period a recall query names ("in June", "on 9 February 2023", "as of March 2024", "2023年5月").
+"""The period a recall query names ("in June", "on 9 February 2023", "as of March 2024", "2023年5月", "Q3 2026").
 
 A question that names a time asks about what happened then; a memory written months away from it is weaker evidence
 however well its words match. Recall demotes results outside the named period (like superseded ones, flagged, never
@@ -6,9 +6,11 @@ dropped). Calendar expressions count, and the relative ones of relative_time.py 
 ago", "last Monday") read against the store's clock; "recently" names no period. A bare year does not either: "the
 2024 budget" or "Windows Server 2019" name a topic far more often than when something was written. A month with a
 relative year ("in June last year", "去年3月") is in that year, and a range ("from March to May 2025", "between 1 and
-10 March 2025") is the whole of it. A day named without a year ("on December 3", "3 December", "12月3日") is its
-latest occurrence up to today. A period read against the clock that way, or relatively, is `relative`: recall applies
-it only when memories were written in it — asked years after a conversation, "yesterday" is an empty day.
+10 March 2025") is the whole of it. A quarter is its three months, named with its year ("Q3 2026", "2026年第三季度") or
+after a word of time ("in Q3": the latest one begun, as a month is). A day named without a year ("on December 3", "3
+December", "12月3日") is its latest occurrence up to today. A period read against the clock that way, or relatively,
+is `relative`: recall applies it only when memories were written in it — asked years after a conversation,
+"yesterday" is an empty day.
 
 Memories are dated when they were written, and people tell of events afterwards ("yesterday I…", "last week we…"),
 so the window reaches `AFTER` days past the named period and `BEFORE` days ahead of it.
@@ -45,9 +47,16 @@ _EXPR = LazyRegex(
     # a day without a year ("3 December", "December 3rd"); not when a year follows that the forms above did not read
     rf"|\b(?P<d5>[0-3]?\d){_ORD}(?:\s+of)?\s+(?P<m5>{_M})\b\.?(?![\s.,]*(?:19|20)\d\d)"
     rf"|\b(?P<m6>{_M})\.?\s+(?P<d6>[0-3]?\d){_ORD}\b(?![\s.,]*(?:19|20)\d\d)"
+    # a quarter with its year ("Q3 2026", "2026-Q3", "the third quarter of 2025", "2026年第三季度"), or after a word
+    # of time ("in Q3"); not alone: "the Q3 goal" names a topic, as "the 2024 budget" does
+    rf"|\bq(?P<q1>[1-4])(?:\s+|\s*[-/]\s*)(?:of\s+)?(?P<qy1>(?:19|20)\d\d)\b"
+    rf"|\b(?P<qy2>(?:19|20)\d\d)(?:\s+|\s*[-/]\s*)q(?P<q2>[1-4])\b"
+    rf"|\b(?P<qo>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\s*(?:of\s+|,\s*|\s)(?P<qy3>(?:19|20)\d\d)\b"
+    rf"|(?P<zqy>(?:19|20)\d\d)\s*年\s*(?:第\s*)?(?P<zq>[一二三四1-4])\s*季度?"
     rf"|(?P<zy>(?:19|20)\d\d)\s*年(?:\s*(?P<zm>[01]?\d)\s*月(?:\s*(?P<zd>[0-3]?\d)\s*[日号])?)?"
     rf"|(?:(?<![\d年])|(?<=[去今前]年))(?P<zm2>[01]?\d)\s*月(?:\s*(?P<zd2>[0-3]?\d)\s*[日号])?"
     rf"|\b(?P<y4>(?:19|20)\d\d)\b"
+    rf"|\b(?:{_MONTH_LEAD})\s+(?P<q4>q[1-4])\b(?![\s.,]*(?:19|20)\d\d)"
     rf"|\b(?:{_MONTH_LEAD})\s+(?P<m4>{_M})\b"
     rf"(?![\s.,]*(?:[0-3]?\d{_ORD},?\s+)?(?:of\s+)?(?:19|20)\d\d|\s+[0-3]?\d{_ORD}\b)",  # read whole above
     re.IGNORECASE,
@@ -124,6 +133,18 @@ def _yearless_day(m: re.Match[str]) -> bool:
     return bool(m.group("m5") or m.group("m6") or m.group("zd2"))
 
 
+_QUARTER_OF = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4,
+               "一": 1, "二": 2, "三": 3, "四": 4}
+
+
+def _quarter_of(g: dict[str, str | None]) -> int:
+    """The quarter (1-4) the match names, 0 when it names none."""
+    said = g["q1"] or g["q2"] or (g["q4"] or "")[1:] or g["qo"] or g["zq"]
+    if not said:
+        return 0
+    return int(said) if said.isdigit() else _QUARTER_OF[said.lower()]
+
+
 def _month_span(year: int, month: int) -> tuple[datetime, datetime]:
     start = datetime(year, month, 1, tzinfo=timezone.utc)
     return start, datetime(year + (month == 12), month % 12 + 1, 1, tzinfo=timezone.utc)
@@ -155,6 +176,10 @@ def _span(m: re.Match[str], now: datetime, year: int | None = None) -> tuple[dat
             if g["zm"]:
                 return _month_span(year, int(g["zm"]))
             return None
+        quarter = _quarter_of(g)
+        if quarter:
+            year = int(g["qy1"] or g["qy2"] or g["qy3"] or g["zqy"] or 0) or _latest_year(now, 3 * quarter - 2, 1)
+            return _month_span(year, 3 * quarter - 2)[0], _month_span(year, 3 * quarter)[1]
         if g["y4"]:
             return None  # consumed so that "June 2023" is not read as a bare June elsewhere in the query
         month = _MONTH_OF[g["m4"].lower()] if g["m4"] else int(g["zm2"]) if g["zm2"] else 0
@@ -260,7 +285,8 @@ def time_window(query: str, now: datetime) -> TimeWindow | None:
         start, end = span
         # "before June" is matched whole by the month-without-year form, so its preposition is inside the match:
         # read what precedes the month itself, as "before June 2023" leaves the preposition in front of the match
-        before = query[: m.start("m4")] if m.group("m4") else query[: m.start()]
+        lead_inside = "m4" if m.group("m4") else "q4" if m.group("q4") else None
+        before = query[: m.start(lead_inside)] if lead_inside else query[: m.start()]
         ranged = _range(query, m, before, start, end, now)
         if ranged is not None:
             return ranged
