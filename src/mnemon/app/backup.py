@@ -581,7 +581,7 @@ def _resplit_revived(rt: Runtime, run: _Run) -> None:
     revived = rt.store.get_nodes(sorted(run.revived & set(run.left_at)))
     for node_id, node in sorted(revived.items()):
         if node.deleted_at is None:
-            run.resplit += split_rejoined(rt, node, run.left_at[node_id], actor="import",
+            run.resplit += split_rejoined(rt, node, actor="import",
                                           why="it was revived from a backup, with its own steps")
 
 

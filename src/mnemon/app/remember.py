@@ -232,43 +232,60 @@ def rejoin_backbone(rt: Runtime, leaving: Memory, actor: str, *, dry_run: bool =
 REJOINED_REASON = "backbone re-joined around "  # how each step `rejoin_backbone` makes active says why
 
 
-def split_rejoined(rt: Runtime, back: Memory, left_at: str, actor: str, why: str) -> int:
+def split_rejoined(rt: Runtime, back: Memory, actor: str, why: str) -> int:
     """`rejoin_backbone` undone around `back`, a memory in its source's chain again (revived, its own steps active
-    once more): the neighbours joined while it was out stayed joined, so the earlier one stepped forward to both it
-    and the later one. Each step between them a re-join made is retired — or, where the re-join turned their
-    proximity edge into the step, turned back into that edge — with an event naming `back` and `why`. A step a re-join
-    made active says so in its last event; one it inserted has no event, so one created since `back` left
-    (`left_at`) that nobody has touched counts as its. Any other step (validated since, say) stays. Returns the edges
-    changed."""
-    pair = _chain_neighbours(rt, back)
-    if pair is None:
-        return 0
-    earlier, later = pair
+    once more). A write only ever steps between consecutive memories, so an active step of `back`, or of its live
+    neighbours, that skips a live memory of the source is a re-join's: each forget of neighbours re-joined over the
+    last (A ↔ C, then A ↔ D), and undoing them left or brought back such steps, so A stepped forward to B, C and D.
+    Each is retired — or, where the re-join turned a proximity edge into the step, turned back into that edge — with
+    an event naming `back` and `why`; a step a person decided on stays. Returns the edges changed."""
+    around = [back, *(n for n in (rt.store.latest_by_source(back.source, exclude=back.id, before=back.created_at),
+                                  rt.store.next_by_source(back.source, after=back.created_at, exclude=back.id))
+                      if n is not None)]
     now = rt.now_iso()
     reason = f"backbone re-split around {back.id}: {why}"
-    # the proximity edges a write gives the pair (none past PROXIMITY_HOURS), as the re-join found them
-    proximity = {(e.src, e.dst): e for e in graph_rules.temporal_edges(later, None, [earlier], now)}
     changed = 0
-    for src, dst in ((earlier.id, later.id), (later.id, earlier.id)):
-        held = rt.store.find_edge(src, dst, "temporal")
-        if held is None or held.status != "active" or held.sub_type not in graph_rules.BACKBONE_STEPS:
-            continue
-        events = rt.store.edge_events(int(held.id or 0))
-        last = events[-1] if events else None
-        rejoined = last is not None and str(last["detail"].get("reason", "")).startswith(REJOINED_REASON)
-        inserted = ((last is None or last["id"] is None) and bool(held.created_at)
-                    and parse_iso(held.created_at) >= parse_iso(left_at))
-        if not (rejoined or inserted):
-            continue
-        was = proximity.get((src, dst))
-        if rejoined and last is not None and last["event"] == "rejoined" and was is not None:
-            rt.store.upsert_edge(replace(was, created_at=held.created_at, updated_at=now), actor=actor,
-                                 event="resplit", reason=reason)
-        else:
-            rt.store.set_edge_status(int(held.id or 0), "retired", actor=actor, reason=reason, when=now,
-                                     previous=held.status)
-        changed += 1
+    seen: set[int] = set()
+    for node in around:
+        for step in rt.store.edges_of([node.id], types=("temporal",), direction="out"):
+            if step.sub_type not in graph_rules.BACKBONE_STEPS or step.id in seen:
+                continue
+            other = rt.store.get_node(step.dst)
+            if other is None or other.source != node.source or not _skips_a_memory(rt, node, other):
+                continue
+            for held in (step, rt.store.find_edge(step.dst, step.src, "temporal")):
+                if held is None or held.id in seen or held.status != "active":
+                    continue
+                seen.add(int(held.id or 0))
+                changed += _split_step(rt, held, node if held is step else other, other if held is step else node,
+                                       actor, reason, now)
     return changed
+
+
+def _skips_a_memory(rt: Runtime, a: Memory, b: Memory) -> bool:
+    """Whether a live memory of their source lies strictly between `a` and `b` in time."""
+    first, last = (a, b) if a.created_at <= b.created_at else (b, a)
+    between = rt.store.next_by_source(first.source, after=first.created_at, exclude=first.id)
+    return between is not None and between.id != last.id and between.created_at < last.created_at
+
+
+def _split_step(rt: Runtime, held: Edge, src: Memory, dst: Memory, actor: str, reason: str, now: str) -> int:
+    """One skipping step retired, or turned back into the proximity edge a re-join made it from; 0 for a step a
+    person decided on."""
+    events = rt.store.edge_events(int(held.id or 0))
+    if any(e["event"] in ("validated", "weakened") or e["actor"] in ("user", "agent") for e in events):
+        return 0
+    # the proximity edge a write gives the pair (none past PROXIMITY_HOURS), as the re-join found it
+    later, earlier = (dst, src) if src.created_at <= dst.created_at else (src, dst)
+    proximity = {(e.src, e.dst): e for e in graph_rules.temporal_edges(later, None, [earlier], now)}
+    was = proximity.get((held.src, held.dst))
+    if was is not None and any(e["event"] == "rejoined" for e in events):
+        rt.store.upsert_edge(replace(was, created_at=held.created_at, updated_at=now), actor=actor,
+                             event="resplit", reason=reason)
+    else:
+        rt.store.set_edge_status(int(held.id or 0), "retired", actor=actor, reason=reason, when=now,
+                                 previous=held.status)
+    return 1
 
 
 def refresh_importance(rt: Runtime, ids: list[str]) -> dict[str, float]:

@@ -55,8 +55,8 @@ def undo_forget(rt: Runtime, node_ids: Sequence[str], *, dry_run: bool = False) 
                                      reason="its memory's removal was undone (forget --undo)")
         revived = rt.store.get_nodes(ids)
         for node_id in ids:  # after the edges: its own steps are active again, so the re-joined pair splits
-            plan.resplit[node_id] = split_rejoined(rt, revived[node_id], plan.nodes[node_id].deleted_at or now,
-                                                   actor=ACTOR, why="its removal was undone (forget --undo)")
+            plan.resplit[node_id] = split_rejoined(rt, revived[node_id], actor=ACTOR,
+                                                   why="its removal was undone (forget --undo)")
         refresh_importance(rt, sorted({*ids, *(x for e, _ in plan.edges for x in (e.src, e.dst))}))
         for node_id in ids:
             node = plan.nodes[node_id]
