@@ -649,9 +649,12 @@ def check_out_dir(out_dir: str | Path, *, config: str | Path | None = None) -> P
     work, so a command does not ingest a vault or walk the graph only to fail at the end (`FileExistsError` was an
     `internal` error). `config`: the config file the value came from (its `out`), which the refusal names instead of
     an `--out` nobody typed."""
-    path = Path(out_dir).expanduser()
     named = "--out" if config is None else f"setting out in config file {config}"
     where = {"out": str(out_dir)} if config is None else {"out": str(out_dir), "setting": "out", "config": str(config)}
+    if not str(out_dir).strip():
+        # a script's unset "$OUT": " " made a folder named by a space in the working directory, and wrote there
+        raise InvalidInput(f"{named} must name a folder, not be blank", **where)
+    path = Path(out_dir).expanduser()
     for place in (path, *path.parents):
         if place.exists():
             if not place.is_dir():

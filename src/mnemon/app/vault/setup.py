@@ -96,7 +96,7 @@ def chosen_hints(cfg: Config, hints: Any = None) -> tuple[str, ...] | None:
 def chosen_out(cfg: Config, out: str | None = None) -> str:
     """Where cards go: the flag, else the config file's `out` (refused naming the file when it is no folder), else
     `<home>/cards`."""
-    if out:
+    if out is not None:  # (a blank one is refused where the folder is made, not passed over for the default)
         return out
     path = config_file(cfg)
     configured = _read(path).get("out")
@@ -163,6 +163,11 @@ def _database_check(cfg: Config, db: str) -> tuple[dict[str, Any], dict[str, Any
 
 def init(cfg: Config, *, vault: str, db: str | None = None, out: str | None = None, hints: Any = None,
          follow_symlinks: bool = False, force: bool = False) -> dict[str, Any]:
+    for flag, given in (("--vault", vault), ("--db", db), ("--out", out)):
+        if given is not None and not given.strip():
+            # a script's unset "$VAULT": made absolute, " " became "<working directory>/ " in the config file
+            raise InvalidInput(f"init needs {flag} to name a {'file' if flag == '--db' else 'folder'}, "
+                               "not be blank", setting=flag.lstrip("-"))
     if not vault:
         raise InvalidInput("init needs --vault")
     path = config_file(cfg)
