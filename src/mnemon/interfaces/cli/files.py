@@ -27,6 +27,9 @@ def _empty(what: str, path: str) -> InvalidInput:
 
 def _opened(path: str, what: str, *, binary: bool = False) -> tuple[IO[Any], bool]:
     """The file at `path` open for text (or bytes), and whether it is a device to read only `DEVICE_LIMIT` of."""
+    if not path.strip():  # a script's unset "$FILE": the empty path is the working directory, a folder nobody named
+        raise InvalidInput(f"the {what} file's path is blank: give the path of a JSON file (or '-' for stdin)",
+                           path=path)
     p = Path(path).expanduser()
     try:
         mode = p.stat().st_mode  # (follows links: /dev/stdin is a link to the process's own descriptor)
