@@ -11,6 +11,7 @@ import click
 
 from ...app.config import show_settings
 from ...core.errors import InvalidInput, MnemonError
+from ...core.surface import program
 from .main import Ctx, cli, emit, run, stream
 
 
@@ -37,21 +38,21 @@ def progress_bar(label: str) -> Callable[[int, int], None] | None:
     return show
 
 
-def read_input(file: str | None, what: str) -> str:
+def read_input(file: str | None, what: str, give: str = "with --file PATH") -> str:
     """A JSON payload from a file, or from stdin with '-' (or when piped). Left out with nothing piped (a terminal, no
     stdin, an empty pipe) it is missing: a usage error, as `predict add` or `sense add` without --file is (it was
     invalid_input, exit 1)."""
     from .files import read_document, read_stdin
 
-    missing = f"missing the {what}: give it with --file PATH, or pipe it in ('-' reads stdin)"
+    missing = f"missing the {what}: give it {give}, or pipe it in ('-' reads stdin)"
     if file is None and (sys.stdin is None or sys.stdin.isatty()):
         raise click.UsageError(missing)
     if file is None:
-        text = read_stdin(what)
+        text = read_stdin(what, give)
         if not text.strip():
             raise click.UsageError(missing + " (stdin was empty)")
         return text
-    return read_document(file, what)
+    return read_document(file, what, give)
 
 
 @cli.command()
@@ -78,7 +79,8 @@ def remember(content: tuple[str, ...], payload: str | None, dry_run: bool, **kw:
         if stray:
             raise click.UsageError(f"{', '.join(stray)} {'does' if len(stray) == 1 else 'do'} not apply to --payload"
                                    " (a payload carries its own fields); give them in the payload, or drop --payload")
-        raw = read_input(payload, "payload")
+        # (`mneme remember add --file PATH` is this command under Mneme's spelling)
+        raw = read_input(payload, "payload", f"with {'--payload' if program() == 'mnemon' else '--file'} PATH")
         run(lambda c: c.mem.remember_payload(raw, dry_run=dry_run))
         return
     if dry_run:
@@ -288,7 +290,7 @@ def import_(file: str, dry_run: bool, no_diff: bool, revive_forgotten: bool, ful
     def go(c: Ctx) -> Any:
         from .files import open_document
 
-        with open_document(file, "import") as fh:  # read as it is imported: an export of any size fits in memory
+        with open_document(file, "import", "as a path (import FILE)") as fh:  # read as it is imported: an export of any size fits in memory
             return c.mem.import_json(fh, dry_run=dry_run, no_diff=no_diff, revive_forgotten=revive_forgotten,
                                      full_report=full_report)
     run(go)

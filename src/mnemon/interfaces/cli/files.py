@@ -50,9 +50,13 @@ def _opened(path: str, what: str, *, binary: bool = False) -> tuple[IO[Any], boo
     return fh, stat.S_ISCHR(mode) and not fh.isatty()
 
 
-def _stdin(what: str) -> IO[str]:
+# how most commands take a document; `remember --payload` and `import FILE` say their own way (`give`)
+BY_FILE = "with --file PATH"
+
+
+def _stdin(what: str, give: str = BY_FILE) -> IO[str]:
     if sys.stdin is None:
-        raise InvalidInput(f"give the {what} with --file PATH: there is no stdin to read")
+        raise InvalidInput(f"give the {what} {give}: there is no stdin to read")
     return sys.stdin
 
 
@@ -79,15 +83,15 @@ def text_or_stdin(text: str, give: str) -> str:
     return sys.stdin.read().rstrip("\r\n")
 
 
-def read_stdin(what: str) -> str:
+def read_stdin(what: str, give: str = BY_FILE) -> str:
     """Everything on stdin, perhaps nothing, read as `read_document('-')` reads it (UTF-8, failures in words)."""
-    return _read_all(_stdin(what), what, "-", False)
+    return _read_all(_stdin(what, give), what, "-", False)
 
 
-def read_document(path: str, what: str) -> str:
+def read_document(path: str, what: str, give: str = BY_FILE) -> str:
     """The whole text of the document at `path` ('-': stdin); `invalid_input` when it holds nothing but space."""
     if path == "-":
-        text = _read_all(_stdin(what), what, "-", False)
+        text = _read_all(_stdin(what, give), what, "-", False)
         if not text.strip():
             raise _empty(what, "-")
         return text
@@ -116,14 +120,14 @@ class _Resumed:
 
 
 @contextmanager
-def open_document(path: str, what: str) -> Iterator[Any]:
+def open_document(path: str, what: str, give: str = BY_FILE) -> Iterator[Any]:
     """The document at `path` ('-': stdin) as a stream to read as it is parsed (`import` of an export of any size),
     gzip-compressed or not (`ports/compressed.TextOf`: told by its first bytes); `invalid_input` when nothing but
     space comes before its end."""
     from ...ports.compressed import TextOf
 
     if path == "-":
-        raw, device, owned = _stdin(what), False, False
+        raw, device, owned = _stdin(what, give), False, False
         binary = getattr(raw, "buffer", None)  # (a test's stdin may be text only)
     else:
         (raw, device), owned = _opened(path, what, binary=True), True
