@@ -388,7 +388,10 @@ def _main(argv: list[str] | None) -> int:
         captured = io.StringIO()
         with contextlib.redirect_stdout(captured):
             code = mnemon_main(translated, ends_process=argv is None, prog_name="mneme")
-        sys.stdout.write(captured.getvalue().rstrip("\n") + "\n\n" + note + "\n")
+        printed = captured.getvalue()
+        # only under the help itself: a line answered with a JSON document instead (a usage error, `--version`)
+        # prints it alone, or stdout would hold no valid JSON
+        sys.stdout.write(printed.rstrip("\n") + "\n\n" + note + "\n" if code == 0 and _is_help(printed) else printed)
         return code
     if _command_words(translated) == ["note", "delete"]:
         return _note_delete(translated, ends_process=argv is None)
@@ -433,6 +436,15 @@ def help_note(argv: list[str]) -> str | None:
             return "Through `mneme`:\n" + textwrap.fill(text, 78, initial_indent="  ", subsequent_indent="  ",
                                                           break_on_hyphens=False, break_long_words=False)
     return None
+
+
+def _is_help(printed: str) -> bool:
+    """Whether the command printed click's help rather than a JSON document."""
+    try:
+        json.loads(printed)
+    except ValueError:
+        return True
+    return False
 
 
 def _missing_mneme_config(config: list[str], environ: Mapping[str, str]) -> str | None:
