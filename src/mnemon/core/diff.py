@@ -64,7 +64,8 @@ class DiffMatch:
     reason: str = ""  # set when a correction cue, or a changed small word, not the overlap, made the verdict
 
 
-_PLAIN_NEGATIONS = frozenset(("do not", "does not", "cannot", "not", "no", "never",
+# ("no longer" and 不再 say "not" of now: "Deploys are no longer allowed" says what "… are not allowed" says)
+_PLAIN_NEGATIONS = frozenset(("do not", "does not", "cannot", "not", "no", "never", "no longer", "不再",
                               "不", "没", "并不", "并没", "并非", "绝非", "从未", "未曾", "尚未", "无法", "未"))
 
 
@@ -404,11 +405,28 @@ def _as_current_value(c: Correction, content: str) -> bool:
     return not mentioned
 
 
+def _denies_value(c: Correction, content: str) -> bool:
+    """Whether each clause of `content` naming the value `c` retires says "not" before it ("Deploys are not allowed
+    on Fridays", 我们不用 Slack): such a memory says what the correction says, not the value it retires."""
+    mentions = 0
+    for clause in _NEGATION_CLAUSE.split(content):
+        said = normalize(clause or "")
+        at = min((i for i in (said.find(t) for t in c.old_tokens) if i >= 0), default=-1)
+        if at < 0:
+            continue
+        mentions += 1
+        if "not" not in negation_cues(said[:at]):
+            return False
+    return mentions > 0
+
+
 def _states_retired_value(c: Correction, content: str, content_tokens: frozenset[str]) -> bool:
     missing = c.old_tokens - content_tokens
     # a lone CJK character of the value beside a space ("不再用 Redis": 用) is a token of its own, while the memory
     # stating the value holds it inside a longer run ("我们用 Redis": 们用): it is there when its text is
     if missing and not all(_CJK_TEXT.fullmatch(t) and t in normalize(content) for t in missing):
+        return False
+    if _denies_value(c, content):
         return False
     if not _as_current_value(c, content):
         return False
