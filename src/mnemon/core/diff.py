@@ -651,6 +651,12 @@ def diff_suggestion(
         else:  # (an ADD or UPDATE: a new value of one measure is an UPDATE, however few words it shares)
             reason = (_measure_difference(new_text, content) or changed_part(new_text, content)
                       or changed_fact(new_text, content))  # (a count, or a home, of the same subject)
+            if not reason and suggestion == "UPDATE" and jaccard(new_tokens, token_set(content)) >= SHARED_WORDS:
+                # an UPDATE by overlap names its changed words, as a DUPLICATE turned UPDATE does: "Bob owns the
+                # billing service" / "Alice owns …", "Postgres 16" / "Postgres 15" gave the agent no reason at all
+                # (not of CJK text: a run of characters is one "word", and the reason quoted both memories whole)
+                cjk = _CJK_TEXT.search(new_text) or _CJK_TEXT.search(content)
+                reason = _number_difference(new_text, content) or ("" if cjk else _word_difference(new_text, content))
             if reason:
                 suggestion = "UPDATE"
         matches.append(DiffMatch(cid, round(sim, 4), suggestion, reason))
