@@ -47,7 +47,7 @@ _OTHER_NOT_WORDS = (
 # (French "ne" only before its "pas", "plus", "jamais" …: "the NE region" says no "not")
 _NE = r"ne(?=\s+\w+(?:\s+\w+)?\s+(?:pas|plus|jamais|rien|personne|guère|point)(?!\w))"
 _OTHER_NOT = (rf"(?<!\w)(?:{_OTHER_NOT_WORDS}|{_NE})(?![\w\u0900-\u09ff])|(?<!\w)n['’](?=\w)"
-              r"|ません|しない|できない|ではない|じゃない|않|못하|없")
+              r"|ません|しない|できない|ではない|じゃない|(?<=[てで]い)ない|(?<=[てで]い)なかった|않|못하|없")
 _NEGATION = re.compile(
     r"(?i)\b(?:no longer|switched from|instead of|rather than|replaced|deprecated|never|do not|does not|cannot|not|no"
     rf"|\w+n['’]t)\b|不再|放弃|替换|取消|{_ZH_NOT}|{_OTHER_NOT}"
@@ -70,7 +70,7 @@ _PLAIN_NEGATIONS = frozenset(("do not", "does not", "cannot", "not", "no", "neve
 
 
 _OTHER_NOT_SET = frozenset(_OTHER_NOT_WORDS.split("|")) | {"ne", "n'", "ません", "しない", "できない", "ではない",
-                                                            "じゃない", "않", "못하", "없"}
+                                                            "じゃない", "ない", "なかった", "않", "못하", "없"}
 
 
 def _negation(cue: str) -> str:
@@ -500,7 +500,7 @@ def _similarity_beside_negation(new_tokens: frozenset[str], new_text: str, old_t
         # CJK text is tokenised as character pairs: 不 sits inside 伟不 and 不是, so only the text without it compares
         # (and without the 有 of 没有 and a closing 了: "测试没有通过" / "测试通过了")
         return max(jaccard(token_set(_NEGATION.sub("", variant(a))), token_set(_NEGATION.sub("", variant(b))))
-                   for a, b in pairs for variant in (str, _without_zh_particles))
+                   for a, b in pairs for variant in (str, _without_zh_particles, _without_ja_endings))
     # the words as written: "never" is read as not, which keyword tokens drop, but "never" is a token
     said = {t for text in (new_text, old_text) for m in _NEGATION.finditer(text) for t in tokens(m.group(0))}
     said |= STATEMENT_TIME  # ("the cache is warm now" / "the cache is not warm": "now" is when, not what)
@@ -509,6 +509,16 @@ def _similarity_beside_negation(new_tokens: frozenset[str], new_text: str, old_t
 
 def _without_zh_particles(text: str) -> str:
     return re.sub(r"没有|了(?=\s*(?:$|[，。；！？,.;!?]))", "", text)
+
+
+# a Japanese verb's closing ending, polite or plain, said or denied ("あります" / "ありません", "通りました" /
+# "通りませんでした", "使っている" / "使っていない"), and the もう of "no longer": the rest is what both say
+_JA_ENDING = re.compile(r"もう|(?:ませんでした|ました|ません|ます|でした|です|なかった|ない|(?<=い)る)"
+                        r"(?=\s*(?:$|[、。，！？,.;!?]))")
+
+
+def _without_ja_endings(text: str) -> str:
+    return _JA_ENDING.sub("", text)
 
 
 # Stopwords that carry the fact when they are all two texts differ in: "Server is up" / "Server is down", "He lives
