@@ -7,4 +7,4 @@ import re
 
 MAY_CORRECT = re.compile(r"(?i)\b(?:from|instead|rather|replaced|replaces|superseded|supersedes|longer|more|anymore|"
                          r"used|not|stopped|quit|ceased|now|new|over)\b"
-                         r"|从|不再|把|取代|代替|替代|替换|不是")  # (every cue of diff._CUES has one)
+                         r"|从|不再|把|取代|代替|替代|替换|不是|から")  # (every cue of diff._CUES has one)

@@ -134,6 +134,8 @@ _NOT_A_VALUE = (r"(?:only|just|even|yet|ever|sure|far|near|because|since|that|to
 _ZH_VALUE = r"(?P<old>[^\s，。；、！？,.;!?](?:[^\n，。；、！？,.;!?]{0,22}?[^\s，。；、！？,.;!?])?)"
 _ZH_INTO = "换成|改为|改成|改到|转到|切换到|切换为|变为|变成|调到"  # "… changed into" what follows
 _ZH_REPLACE = "取代|代替|替代|替换"
+# Japanese verbs of a change ("XからYに移転しました": moved from X to Y), not "送りました" (sent) or "まで" (until)
+_JA_CHANGED = "移転|移行|移動|変更|切り替え|切り替わ|切替|乗り換え|引っ越|変わ|替え|替わ"
 _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("from", re.compile(  # "moved from X", "switched our chat from X": the object, when given, is what changed
         rf"(?i)\b(?:{_FROM_VERBS})(?:\s+(?P<obj>(?!from\b){_W}(?:\s+(?!from\b){_W}){{0,2}}))?\s+from\s+{_VALUE}")),
@@ -164,6 +166,9 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
                         r"\s*(?=$|[,.;:!?)\]—–])")),
     # (a Latin-script value stands between spaces in mixed text: "团队从 Slack 换成了 Zulip", "从 Google Cloud 迁到")
     ("从…到", re.compile(rf"从\s*{_ZH_VALUE}\s*(?:搬到|搬去|迁到|迁往|迁至|换到|{_ZH_INTO})")),
+    # "東京オフィスは渋谷から新宿に移転しました": the value after the topic (は, が …) and before から
+    ("から…に", re.compile(r"(?:^|(?<=[\sはがもを、。，,]))(?P<old>[^\s、。，,.!?！？はがもを]{1,16}?)\s*から\s*"
+                         rf"[^、。，,.!?！？]{{1,20}}?\s*[にへ]\s*(?:{_JA_CHANGED})")),
     ("不再", re.compile(r"不再(?P<old>[^，。；、！？,.;!?]{1,16}?)[了的啦]?(?=$|[，。；、！？,.;!?])")),
     ("把…换成", re.compile(rf"把\s*{_ZH_VALUE}\s*(?:换为|替换成|替换为|更换为|更换成|调成|调整为|{_ZH_INTO})")),
     # "Zulip 取代了 Slack", "用 Zulip 代替 Slack" (not "Slack 被 Zulip 取代了": there the value comes first)
@@ -233,7 +238,7 @@ def _leading_phrase(segment: str, subject: str, whole: bool) -> str:
     works at Wayne"), "Zhang Wei", "The Payments Platform Team". `whole`: the segment is all subject but for
     adverbs and auxiliaries ("Team chat" of "Team chat no longer runs on Slack", "Mira" of "Mira finally")."""
     if _CJK_TEXT.search(segment):
-        return segment.strip()
+        return segment.strip().removesuffix("は").removesuffix("が")  # (a Japanese topic's particle is no name)
     split = segment.split()
     if whole:
         content = [k for k, word in enumerate(split) if _content(word)]
