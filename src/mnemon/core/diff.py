@@ -23,7 +23,7 @@ from .cue_words import MAY_CORRECT
 from .diff_changes import changed_fact
 from .diff_handover import handover
 from .diff_measures import WEEKDAYS as _WEEKDAYS, measure_difference as _measure_difference
-from .diff_measures import number_difference as _number_difference
+from .diff_measures import measure_restated as _measure_restated, number_difference as _number_difference
 from .diff_slots import changed_part
 from .diff_states import state_change
 from .diff_when import STATEMENT_TIME
@@ -639,6 +639,11 @@ def diff_suggestion(
         if new_words and tokens(content, keep_stopwords=True) == new_words:
             # the same words in the same order state the same thing, cue or not: never a conflict with itself
             matches.append(DiffMatch(cid, round(sim, 4), "DUPLICATE"))
+            continue
+        rewritten = _measure_restated(new_text, content)
+        if rewritten and not flips(new_text, content) and polar_words(new_text) == polar_words(content):
+            # the same value written another way ("30s" / "30 seconds"): too few words alike to be called one
+            matches.append(DiffMatch(cid, round(sim, 4), "DUPLICATE", rewritten))
             continue
         beside = _similarity_beside_negation(new_tokens, new_text, content)
         if beside >= CONFLICT_SIMILARITY:  # (only the conflict threshold: the rest of the words decide the others)

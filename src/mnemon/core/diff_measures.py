@@ -10,7 +10,7 @@ from functools import lru_cache
 from .diff_when import scheduled_alike
 from .diff_words import FROM_VERBS as _FROM_VERBS, content_words as _content
 from .measure_values import CURRENCY, MONTHS, ORDINALS, canonical, same_value
-from .text import tokens
+from .text import token_set, tokens
 
 
 def numbers(text: str) -> frozenset[str]:
@@ -124,6 +124,40 @@ def _measures(text: str) -> tuple[_Measure, ...]:
     return tuple(out)
 
 
+def _named_alike(new: _Measure, was: _Measure) -> bool:
+    new_key, was_key = scheduled_alike(new.key, was.key)  # ("standup", "start") / ("standup",)
+    k = min(len(new_key), len(was_key), MEASURE_WORDS)
+    named_alike = k >= 2 or (k == 1 and (new.unit == was.unit or (
+        "" in (new.unit, was.unit) and new.link == was.link)))
+    return named_alike and new_key[-k:] == was_key[-k:]
+
+
+def _besides_value(text: str, m: _Measure, year: object) -> frozenset[str]:
+    """The keyword tokens of `text` but the value `m` states, its unit, and `year` (a date's, said beside it)."""
+    return token_set(text.replace(m.value, " ", 1)) - {m.unit, str(year)}
+
+
+def measure_restated(new_text: str, old_text: str) -> str:
+    """Why two memories are one fact with its value written two ways ("The request timeout is 30 seconds" / "… is
+    30s", "Budget is $5000" / "… $5,000", "on 2026-03-03" / "on March 3, 2026"): the same measure, the same value,
+    and every other word the same. "" otherwise."""
+    news = _measures(new_text)
+    old = _measures(old_text) if news else ()
+    for new in news:
+        for was in old:
+            if new.value == was.value or not _named_alike(new, was):
+                continue
+            new_value, was_value = canonical(new.value, new.unit), canonical(was.value, was.unit)
+            if not same_value(new_value, was_value):
+                continue
+            new_year = new_value[3] if new_value[0] == "date" else None
+            was_year = was_value[3] if was_value[0] == "date" else None
+            if _besides_value(new_text, new, was_year) == _besides_value(old_text, was, new_year):
+                return (f'the same value written another way: the new memory says "{new.value}" and this one '
+                        f'"{was.value}"')
+    return ""
+
+
 def measure_difference(new_text: str, old_text: str) -> str:
     """Why a memory with few words in common is the same measure with a new value ("Checkout latency p99 is 420 ms"
     / "… is 180 ms after raising Redis maxmemory"), or "" when no measure of one is measured by the other."""
@@ -131,11 +165,7 @@ def measure_difference(new_text: str, old_text: str) -> str:
     old = _measures(old_text) if news else ()
     for new in news:
         for was in old:
-            new_key, was_key = scheduled_alike(new.key, was.key)  # ("standup", "start") / ("standup",)
-            k = min(len(new_key), len(was_key), MEASURE_WORDS)
-            named_alike = k >= 2 or (k == 1 and (new.unit == was.unit or (
-                "" in (new.unit, was.unit) and new.link == was.link)))
-            if not named_alike or new_key[-k:] != was_key[-k:]:
+            if not _named_alike(new, was):
                 continue
             if not same_value(canonical(new.value, new.unit), canonical(was.value, was.unit)):
                 named = new.named if "age" not in (new.unit, was.unit) else new.named.removesuffix("'s") + "'s age"
