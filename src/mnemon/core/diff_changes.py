@@ -90,6 +90,7 @@ _BEING = frozenset("is are has have".split())  # "is based in", "is living in", 
 _STATE = frozenset(("based", "living", "lived"))
 _ADVERBS = frozenset("finally recently just already eventually actually then also now has have had permanently "
                      "officially".split())
+_DENIALS = frozenset("not never no longer".split())
 _ARTICLES = frozenset("the a an our my his her their its this that these those another some".split())
 PLACE_WORDS = 3
 _NO_PLACE = frozenset("last next ago yesterday tomorrow".split())  # ("moved to Porto last spring")
@@ -135,6 +136,8 @@ def _homes(text: str) -> tuple[_Home, ...]:
             if nxt >= len(words) or words[nxt] != prep:
                 continue
             before = k - 1 if w in _STATE else k
+            if any(words[j] in _DENIALS or words[j].endswith("n't") for j in range(before)):
+                continue  # "Mira does not live in Lisbon" says where she is not
             lead = [j for j in range(before) if words[j] not in _ADVERBS and words[j] not in STATEMENT_TIME]
             said = [words[j] for j in lead]
             subject = tuple(tokens(" ".join(said))) or (tuple(said) if said in (["i"], ["we"]) else ())
