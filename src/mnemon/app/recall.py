@@ -51,6 +51,7 @@ from .runtime import Runtime
 VECTOR_ANCHOR_FLOOR = 0.1
 MAX_LIMIT = 100
 CORRECTION_POOL = MAX_LIMIT  # the best results read for corrections among them, for any --limit
+ORDER_REACH = MAX_LIMIT  # the best results flagged and ordered (causes first, correctors first) before the cut
 MAX_QUERY_CHARS = 2000
 # the longest result text a recall or search list shows whole: what `remember` keeps (`show` reads any whole)
 RESULT_TEXT_CHARS = 8_000  # remember's MAX_CONTENT_CHARS (core.validation, which recall does not load)
@@ -555,26 +556,30 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     # stale fact that `--limit 2` flagged superseded. Not when the query asks when or what was before: the retired
     # value is then the answer
     # a note's properties section matched by the note's name alone follows its prose (app/recall_properties.py)
-    named_only, pool_rows = demote_name_only_properties(store, snap, cand_l, keep, score, q_tokens, limit)
+    # the flags and the order below are worked out for the best `ORDER_REACH` whatever the limit, and the list is
+    # cut last: a cause (WHY) or a correction ranked 11th moved above the 8th result only under --limit 20, so
+    # --limit 10 was not the top of --limit 20
+    reach = max(limit, ORDER_REACH)
+    named_only, pool_rows = demote_name_only_properties(store, snap, cand_l, keep, score, q_tokens, reach)
     corrected: dict[int, str] = {}
     history = decision.intent is Intent.WHEN or asks_for_history(query)
     # under a filter the correction may be outside it: the memories the query finds beyond the filter are read too
     beyond = _filtered_out(store, snap, q_tokens, df, flt) if _scoped(flt) and replay is None and len(keep) else []
     if not history and len(keep) + len(beyond) > 1:
         pool = keep[np.argsort(-score[keep], kind="stable")[:CORRECTION_POOL]]
-        corrected, read = _corrected(store, snap, cand_l, pool, score, superseded, limit, beyond, pool_rows)
+        corrected, read = _corrected(store, snap, cand_l, pool, score, superseded, reach, beyond, pool_rows)
         pool_rows.update(read)
         for k in corrected:
             score[k] *= SUPERSEDED_FACTOR
             superseded[k] = True
-    if len(keep) > limit:  # only what can reach the top `limit` is ordered in full (ties at the cut included)
-        cut = np.partition(score[keep], len(keep) - limit)[len(keep) - limit]
+    if len(keep) > reach:  # only what can reach the top `reach` is ordered in full (ties at the cut included)
+        cut = np.partition(score[keep], len(keep) - reach)[len(keep) - reach]
         keep = keep[score[keep] >= cut]
     importance, created = snap.importance, snap.created
     keep_l = sorted(keep.tolist(), key=lambda k: (-score[k], -int(importance[cand_l[k]]), _neg(created[cand_l[k]]),
                                                   ids[cand_l[k]]))
     results: list[Scored] = []
-    for k in keep_l[:limit]:
+    for k in keep_l[:reach]:
         p, i = cand_l[k], ids[cand_l[k]]
         sig = Signals(keyword=float(kw[k]), entity=float(ent[k]), similarity=float(sim[k]), graph=float(graph[k]))
         via = via_of(i, rankings) if i in anchor_scores else beam.via.get(p, "graph")
@@ -593,15 +598,18 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
             by_id = {s.id: s for s in results}
             results = [by_id[i] for i in correctors_first([s.id for s in results], lifts)]
     dropped = int((~supported).sum())
-    trace.append({"stage": "rerank", "weights": weights.__dict__, "candidates": len(cand_l),
-                  "dropped_unsupported": dropped, "superseded": sorted(ids[p] for p in cand[superseded].tolist()),
-                  "corrected": {ids[cand_l[k]]: new for k, new in corrected.items()},
-                  "correctors_first": [list(pair) for pair in lifts],
-                  "time_window": window.as_dict() if window is not None else None,
-                  "outside_time_window": int(outside.sum()), "in_time_window": int(in_period.sum()),
-                  "demotes_outside": demotes, "properties_by_name_only": named_only,
-                  "period_source": own_rule, "period_words": period_words, "replies": int((reply_of >= 0).sum()),
-                  "formula": FORMULA_VERSION})
+    rerank_trace: dict[str, Any] = {
+        "stage": "rerank", "weights": weights.__dict__, "candidates": len(cand_l),
+        "dropped_unsupported": dropped, "superseded": sorted(ids[p] for p in cand[superseded].tolist()),
+        "corrected": {ids[cand_l[k]]: new for k, new in corrected.items()},
+        "correctors_first": [],
+        "time_window": window.as_dict() if window is not None else None,
+        "outside_time_window": int(outside.sum()), "in_time_window": int(in_period.sum()),
+        "demotes_outside": demotes, "properties_by_name_only": named_only,
+        "period_source": own_rule, "period_words": period_words, "replies": int((reply_of >= 0).sum()),
+        "formula": FORMULA_VERSION,
+    }
+    trace.append(rerank_trace)
 
     if decision.intent is Intent.WHY and len(results) > 1:
         ranked_ids = [s.id for s in results]
@@ -610,7 +618,13 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         order = topo_order(ranked_ids, [*causal, *lifts], {s.id: s.score for s in results})
         by_id = {s.id: s for s in results}
         results = [by_id[i] for i in order]
-        trace.append({"stage": "causal_order", "edges": len(causal), "order": order})
+        trace.append({"stage": "causal_order", "edges": len(causal), "order": order[:limit]})
+    results = results[:limit]
+    shown = {s.id for s in results}
+    if lifts:  # what a result says it corrects, and the trace's pairs, are among the results shown
+        results = [replace(s, corrects=tuple(i for i in s.corrects if i in shown)) if s.corrects else s
+                   for s in results]
+        rerank_trace["correctors_first"] = [[new, old] for new, old in lifts if new in shown and old in shown]
     rows = {**{s.id: pool_rows[s.id] for s in results if s.id in pool_rows},
             **store.get_nodes([s.id for s in results if s.id not in pool_rows])}
 
