@@ -38,12 +38,11 @@ from ..core.text import excerpt, marked_window, tokens
 from ..ports.store.base import MemoryFilter, Store
 from ..ports.graph_index import GraphSnapshot
 from .access import record_access
-from .array_sets import contains
 from .recall_names import entity_groups, grouped_entity_signal, names_asked, titles_aliased, with_capitals
 from .recall_properties import demote_name_only_properties
 from .recall_graph import (
     ArrayBeam, PositionSimilarities, VectorRows, beam_arrays, class_weights, combine_array, entity_signal_of,
-    keyword_signal_of, minmax_array, neighbour_support_of, relevance_array, reply_sources,
+    evidence_root, keyword_signal_of, matched_neighbour, minmax_array, neighbour_support_of, relevance_array, reply_sources,
 )
 from .replay import Replay
 from .runtime import Runtime
@@ -289,22 +288,6 @@ def _correction_pairs(snap: GraphSnapshot, results: list[Scored]) -> list[tuple[
     return pairs
 
 
-def _from_evidence(parent: dict[int, int], nodes: np.ndarray, evidence: list[int]) -> np.ndarray:
-    """Whether each node was reached from an anchor that a keyword, vector or entity ranking found: the root
-    of its chain of best parents (itself when it has none) is such an anchor and not the node itself."""
-    child = np.fromiter(parent.keys(), dtype=np.int64, count=len(parent))
-    by_child = np.argsort(child)
-    child, up = child[by_child], np.fromiter(parent.values(), dtype=np.int64, count=len(parent))[by_child]
-    root = nodes.copy()
-    for _ in range(len(parent)):  # a chain is never longer: a path's score only decays along it, so no cycles
-        at = np.minimum(np.searchsorted(child, root), len(child) - 1)
-        moved = child[at] == root
-        if not moved.any():
-            break
-        root[moved] = up[at[moved]]
-    return (root != nodes) & contains(root, np.asarray(evidence, dtype=np.int64))
-
-
 def _inherit_from_questions(reply_of: np.ndarray, signals: tuple[np.ndarray, ...]) -> None:
     """Each reply (reply_of ≥ 0: its question's index among the candidates) takes REPLY_INHERIT of each of its
     question's signals where that is more than its own."""
@@ -539,16 +522,28 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         outside = np.array([snap.source[p] not in untimed and not window.contains(parse_iso(snap.created[p]))
                             for p in cand_l], dtype=bool)
     score = combine_array(kw, ent, sim, graph, superseded, weights, outside)
-    supported = (kw > 0) | (ent > 0) | (sim >= SIMILARITY_SUPPORT) | in_period
+    matched = (kw > 0) | (ent > 0) | (sim >= SIMILARITY_SUPPORT) | in_period
+    supported = matched.copy()
     # reached through the graph from a supported memory still counts: the link is the evidence; so does the reply
-    # to a supported question
+    # to a supported question. The matched memory it came through is named (`through`). A WHY answer takes only
+    # the memories a matched one links to, and ranks them below every matched one: its graph weighs 0.5 (0.7
+    # without vectors), so "Q3 goal" and "the mobile team ships", written after the answer the same day, ranked
+    # above a memory that says the query's words, and their neighbours came in through them
     unsupported = np.flatnonzero(~supported)
+    through = np.full(len(cand_l), -1, dtype=np.int64)
+    linked_by: dict[int, str] = {}  # a WHY answer's unmatched result: the type of the link from its matched one
     if len(unsupported):
         asked = question[unsupported]
-        evidence = [pos[i] for s in ("keyword", "vector", "entity") for i in rankings.get(s, ())
-                    if i in anchor_scores and i in pos]
-        supported[unsupported] = ((asked >= 0) & supported[np.maximum(asked, 0)]) | _from_evidence(
-            beam.parent, cand[unsupported], evidence)
+        if decision.intent is Intent.WHY:
+            neighbour, linked_by = matched_neighbour(snap, cand, matched, rel, phi)
+            came = neighbour[unsupported]
+        else:
+            evidence = [pos[i] for s in ("keyword", "vector", "entity") for i in rankings.get(s, ())
+                        if i in anchor_scores and i in pos]
+            came = evidence_root(beam.parent, cand[unsupported], evidence)
+        replies = (asked >= 0) & supported[np.maximum(asked, 0)]
+        supported[unsupported] = replies | (came >= 0)
+        through[unsupported] = np.where(replies, -1, came)  # (a reply says which question it answers)
     keep = np.flatnonzero(supported)
     # a newer result that corrects an older one ("moved from Lisbon to Porto") demotes it as a `supersedes` link
     # would, when no agent linked them; the correctors are read among the best CORRECTION_POOL (a row read each)
@@ -572,19 +567,23 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         for k in corrected:
             score[k] *= SUPERSEDED_FACTOR
             superseded[k] = True
+    # (a WHY answer's memories in only through a link rank below every matched one: scores are at most 1)
+    rank_by = score - 2.0 * (through >= 0) if decision.intent is Intent.WHY else score
     if len(keep) > reach:  # only what can reach the top `reach` is ordered in full (ties at the cut included)
-        cut = np.partition(score[keep], len(keep) - reach)[len(keep) - reach]
-        keep = keep[score[keep] >= cut]
+        cut = np.partition(rank_by[keep], len(keep) - reach)[len(keep) - reach]
+        keep = keep[rank_by[keep] >= cut]
     importance, created = snap.importance, snap.created
-    keep_l = sorted(keep.tolist(), key=lambda k: (-score[k], -int(importance[cand_l[k]]), _neg(created[cand_l[k]]),
-                                                  ids[cand_l[k]]))
+    keep_l = sorted(keep.tolist(), key=lambda k: (-rank_by[k], -int(importance[cand_l[k]]),
+                                                  _neg(created[cand_l[k]]), ids[cand_l[k]]))
     results: list[Scored] = []
+    ranked_by = {ids[cand_l[k]]: float(rank_by[k]) for k in keep_l[:reach]}
     for k in keep_l[:reach]:
         p, i = cand_l[k], ids[cand_l[k]]
         sig = Signals(keyword=float(kw[k]), entity=float(ent[k]), similarity=float(sim[k]), graph=float(graph[k]))
-        via = via_of(i, rankings) if i in anchor_scores else beam.via.get(p, "graph")
+        via = linked_by.get(k) or (via_of(i, rankings) if i in anchor_scores else beam.via.get(p, "graph"))
         results.append(Scored(i, float(score[k]), sig, via, bool(superseded[k]), True, bool(outside[k]),
-                              ids[cand_l[reply_of[k]]] if reply_of[k] >= 0 else None, corrected.get(k)))
+                              ids[cand_l[reply_of[k]]] if reply_of[k] >= 0 else None, corrected.get(k),
+                              through=ids[through[k]] if through[k] >= 0 else None))
     # a demoted result's corrector, when it is a result too, is read first and says what it corrects: the
     # demotion alone left "lives in Lisbon" (the query's words) above "moved from Lisbon to Porto". Not for a
     # question about what held before or when: the retired value may be its answer
@@ -600,7 +599,8 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     dropped = int((~supported).sum())
     rerank_trace: dict[str, Any] = {
         "stage": "rerank", "weights": weights.__dict__, "candidates": len(cand_l),
-        "dropped_unsupported": dropped, "superseded": sorted(ids[p] for p in cand[superseded].tolist()),
+        "dropped_unsupported": dropped, "in_through_a_link": int((through >= 0).sum()),
+        "superseded": sorted(ids[p] for p in cand[superseded].tolist()),
         "corrected": {ids[cand_l[k]]: new for k, new in corrected.items()},
         "correctors_first": [],
         "time_window": window.as_dict() if window is not None else None,
@@ -615,7 +615,8 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         ranked_ids = [s.id for s in results]
         causal = _causal_pairs(snap, [pos[i] for i in ranked_ids])
         # a corrector before what it corrects, as a cause before its effect
-        order = topo_order(ranked_ids, [*causal, *lifts], {s.id: s.score for s in results})
+        # (by the rank each had: the memories in only through a link stay below the matched ones they follow)
+        order = topo_order(ranked_ids, [*causal, *lifts], ranked_by)
         by_id = {s.id: s for s in results}
         results = [by_id[i] for i in order]
         trace.append({"stage": "causal_order", "edges": len(causal), "order": order[:limit]})
@@ -691,7 +692,8 @@ def _flags(s: Scored) -> dict[str, Any]:
             **({"corrected_by": s.corrected_by} if s.corrected_by else {}),
             **({"corrects": list(s.corrects)} if s.corrects else {}),
             **({"outside_time_window": True} if s.outside_window else {}),
-            **({"reply_to": s.reply_to} if s.reply_to else {})}
+            **({"reply_to": s.reply_to} if s.reply_to else {}),
+            **({"through": s.through} if s.through else {})}
 
 
 def to_payload(out: RecallOutcome, *, verbose: bool = False, brief: bool = False, excerpt_chars: int = 240,

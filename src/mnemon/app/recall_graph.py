@@ -23,7 +23,7 @@ from ..core.recall.params import (
 )
 from ..core.recall.timeframe import OUTSIDE_FACTOR
 from ..ports.graph_index import GraphSnapshot
-from .array_sets import union_sorted
+from .array_sets import contains, union_sorted
 
 
 @dataclass
@@ -413,3 +413,47 @@ def combine_array(keyword: np.ndarray, entity: np.ndarray, similarity: np.ndarra
     if outside_window is not None:
         score = np.where(outside_window, score * OUTSIDE_FACTOR, score)
     return np.where(superseded, score * SUPERSEDED_FACTOR, score)
+
+
+def evidence_root(parent: dict[int, int], nodes: np.ndarray, evidence: list[int]) -> np.ndarray:
+    """The anchor that a keyword, vector or entity ranking found each node was reached from (-1 for none): the
+    root of its chain of best parents (itself when it has none), when it is such an anchor and not the node
+    itself."""
+    child = np.fromiter(parent.keys(), dtype=np.int64, count=len(parent))
+    by_child = np.argsort(child)
+    child, up = child[by_child], np.fromiter(parent.values(), dtype=np.int64, count=len(parent))[by_child]
+    root = nodes.copy()
+    for _ in range(len(parent)):  # a chain is never longer: a path's score only decays along it, so no cycles
+        at = np.minimum(np.searchsorted(child, root), len(child) - 1)
+        moved = child[at] == root
+        if not moved.any():
+            break
+        root[moved] = up[at[moved]]
+    return np.where((root != nodes) & contains(root, np.asarray(evidence, dtype=np.int64)), root, -1)
+
+
+def matched_neighbour(snap: GraphSnapshot, cand: np.ndarray, matched: np.ndarray, rel: np.ndarray,
+                       phi: np.ndarray) -> tuple[np.ndarray, dict[int, str]]:
+    """Along `cand`: the position of the `matched` candidate whose link (an active out-edge the intent weighs)
+    vouches most for each unmatched one — the best rel · φ · weight, then φ · weight, then the earlier candidate —
+    or -1 where no matched candidate links to it; and the type of that link by index into `cand`."""
+    out = np.full(len(cand), -1, dtype=np.int64)
+    sources = np.flatnonzero(matched)
+    owner, edges = snap.edge_slices(cand[sources])
+    if not len(edges):
+        return out, {}
+    at = {p: k for k, p in enumerate(cand.tolist())}
+    link = phi[snap.cls[edges]] * np.clip(snap.weight[edges], 0.0, 1.0)
+    best: dict[int, tuple[float, float, int]] = {}
+    kind: dict[int, str] = {}
+    for o, e, d, strength in zip(owner.tolist(), edges.tolist(), snap.dst[edges].tolist(), link.tolist()):
+        k = at.get(d)
+        if k is None or matched[k] or strength <= 0.0:
+            continue
+        src = int(sources[o])
+        key = (float(rel[src]) * strength, strength, -src)
+        if k not in best or key > best[k]:
+            best[k], kind[k] = key, snap.classes[int(snap.cls[e])][0]
+    for k, (_, _, neg_src) in best.items():
+        out[k] = cand[-neg_src]
+    return out, kind

@@ -44,6 +44,7 @@ class Scored:
     reply_to: str | None = None  # the question whose relevance this memory carries as its reply
     corrected_by: str | None = None  # a newer result whose correction retires a value this one states
     corrects: tuple[str, ...] = ()  # results this one supersedes or corrects, ranked below it (`precedence`)
+    through: str | None = None  # no tie of its own to the query: the matched memory whose link brought it in
 
 
 def idf(doc_freq: int, total: int) -> float:
