@@ -8,10 +8,11 @@ the caller's working directory and environment, through `interfaces.cli.main.mai
 process would — and exits after `--idle` seconds without a request, when asked to stop, on SIGTERM, when a newer
 process has taken its socket, or, while idle, once the code on disk is no longer the code it was started from.
 
-Commands run on the main thread (where signals land); a second thread accepts connections, so `status` and `stop`
-are answered while a command runs. A stop takes no new call and lets the one in flight finish; a forced stop
-interrupts a call still running after its wait, by raising `Interrupted` in it (SIGTERM does the same), so its
-transaction rolls back, its caller gets `daemon_stopped` and the stop's answer names it (`interrupted`).
+Commands run on the main thread (where a SIGTERM is relayed from any thread that took it); a second thread accepts
+connections, so `status` and `stop` are answered while a command runs. A stop takes no new call and lets the one in
+flight finish; a forced stop interrupts a call still running after its wait, by raising `Interrupted` in it (SIGTERM
+does the same), so its transaction rolls back, its caller gets `daemon_stopped` and the stop's answer names it
+(`interrupted`).
 """
 from __future__ import annotations
 
@@ -281,6 +282,8 @@ class Server:
                 "stopping": self.stopping}
 
     def on_sigterm(self, signum: int, frame: Any) -> None:
+        if self.signalled:
+            return  # a second one, or the relay's copy of this one (`_relay_sigterm`): its way out is under way
         self.signalled = True
         if self.phase == "command":
             self.interrupted = self.current
@@ -311,7 +314,7 @@ class Server:
                 if job is not None:
                     self._run(*job)
                 idle_until = time.monotonic() + self.idle_s
-        except (_Leave, Interrupted):  # (a second SIGTERM while the first one's answer was being made)
+        except (_Leave, Interrupted):  # (SIGTERM while waiting for a call, or taking one over)
             return
 
     def _run(self, conn: socket.socket, request: dict[str, Any]) -> None:
@@ -458,6 +461,29 @@ def _seconds(value: Any) -> float:
         return client.FORCE_WAIT_S
 
 
+def _relay_sigterm() -> None:
+    """Have a SIGTERM taken by any thread interrupt the main thread. The kernel hands a signal sent to the process
+    to any thread that does not block it — a library's worker (numpy's BLAS, a model's OpenMP pool), or after a
+    SIGSTOP whichever thread the SIGCONT lets run first — and only the thread that took it has its wait cut short:
+    the main thread ran on in its command (waiting for an embedding server) until `stop --force` killed the
+    process, and the caller got `daemon_failed`. Every signal writes its number to the wake-up pipe, whichever
+    thread took it; a thread of our own reads it and sends the main thread a SIGTERM of its own, once (that one
+    comes back through the pipe too, and `on_sigterm` takes only the first)."""
+    wake_read, wake_write = os.pipe()
+    os.set_blocking(wake_write, False)  # (set_wakeup_fd requires it: a signal handler must never block)
+    signal.set_wakeup_fd(wake_write, warn_on_full_buffer=False)
+    main_thread = threading.get_ident()
+
+    def relay() -> None:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+        while signal.SIGTERM not in os.read(wake_read, 512):  # (one byte a signal: its number)
+            pass
+        with contextlib.suppress(OSError):
+            signal.pthread_kill(main_thread, signal.SIGTERM)
+
+    threading.Thread(target=relay, name="mnemon-daemon-signals", daemon=True).start()
+
+
 def _listen(server: Server) -> socket.socket:
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     staging = f"{server.path}.{os.getpid()}"
@@ -491,6 +517,7 @@ def main(args: list[str] | None = None) -> int:
         os.pwrite(fd, pid_line, 0)
         server = Server(opts.dir, opts.key, opts.idle, fd, len(pid_line))
         signal.signal(signal.SIGTERM, server.on_sigterm)
+        _relay_sigterm()
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as a CLI call: one command at a time, one BLAS thread
         try:
             warm = os.environ.pop("MNEMON_DAEMON_WARM", None)
