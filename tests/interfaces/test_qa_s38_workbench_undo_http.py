@@ -81,14 +81,16 @@ def test_a_removal_undo_would_refuse_says_why_before_it_is_tried(serve: Callable
     assert status == 409 and refused["error"]["details"]["reason"] == "duplicate"
 
 
-def test_a_vault_row_forgotten_is_not_offered_an_undo(serve: Callable[..., Call], mem: Any,
-                                                       example_vault: Any) -> None:
+def test_a_vault_row_forgotten_is_offered_an_undo_the_next_ingest_finishes(serve: Callable[..., Call], mem: Any,
+                                                                            example_vault: Any) -> None:
     mem.ingest(str(example_vault))
     hits = [r["insight"]["id"] for r in mem.recall("supplier battery", limit=20)["results"]]
     vault_id = next(i for i in hits if i.startswith("vault:"))
     mem.forget(vault_id)
-    undo = _removal(serve(), "forget", vault_id)["undo"]
-    assert undo["possible"] is False and undo["reason"] == "vault" and "ingest" in undo["message"]
+    call = serve(**WRITES)
+    assert _removal(call, "forget", vault_id)["undo"] == {"possible": True}  # (session 41: its note is read again)
+    status, out, _ = call("/api/forget", body={"id": vault_id, "undo": True})
+    assert status == 200 and out["status"] == "pending_ingest" and "ingest" in out["message"]
 
 
 def test_an_auto_pruned_memory_is_in_the_prune_rows_with_its_undo(make_mem: Callable[..., Any]) -> None:

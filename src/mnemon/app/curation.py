@@ -71,11 +71,19 @@ def removal_of(rt: Runtime, node: Memory) -> tuple[str, dict[str, Any]]:
 def removed_refusal(rt: Runtime, node: Memory, field: str = "id") -> NotFound:
     """The refusal for an id the store holds deleted: it said "no active memory", as of an id never stored, so a
     memory auto-pruned at the cap read as mistyped — when, by what, and how it comes back."""
+    from .revival import undo_status  # (revival reads how a memory was removed from here)
+
     by, detail = removal_of(rt, node)
     how = {"prune": f"auto-pruned at the store's cap of {detail.get('cap', rt.max_insights)}",
            "forget:source": "forgotten with its payload scope"}.get(by, "forgotten")
-    if node.source.startswith(VAULT_SOURCE_PREFIX):
-        back = "it comes back when its note is read again after a change (`ingest`)"
+    undo = undo_status(rt, [node.id])[node.id]
+    if node.source.startswith(VAULT_SOURCE_PREFIX) and not undo["possible"]:
+        back = "it comes back when a note holds it again and is read (`ingest`)"
+    elif node.source.startswith(VAULT_SOURCE_PREFIX):
+        back = step(f"`mnemon forget --undo {node.id}` has the next `mnemon ingest` read its note again and bring it"
+                    " back (as does any change to the note)",
+                    "`forget` with undo true has the next `ingest` read its note again and bring it back (as does"
+                    " any change to the note)")
     elif node.source.startswith("mneme://"):
         back = step("sending its payload again brings it back (`mnemon remember --payload`)",
                     "sending its payload again brings it back (`remember_payload`)")
@@ -84,10 +92,8 @@ def removed_refusal(rt: Runtime, node: Memory, field: str = "id") -> NotFound:
                     f"--revive-forgotten`); its text is in `mnemon log --op {by}`",
                     "`forget` with undo true brings it back (or an export made before: `mnemon import FILE "
                     f"--revive-forgotten`); its text is in `log` with op {by}")
-    from .revival import undo_status  # (revival reads how a memory was removed from here)
-
     return NotFound(f"memory {node.id!r} was {how} at {node.deleted_at}; {back}", field=field, id=node.id,
-                    deleted_at=node.deleted_at, removed_by=by, undo=undo_status(rt, [node.id])[node.id])
+                    deleted_at=node.deleted_at, removed_by=by, undo=undo)
 
 
 def show(rt: Runtime, node_id: str) -> dict[str, Any]:
@@ -109,14 +115,14 @@ def show(rt: Runtime, node_id: str) -> dict[str, Any]:
 # as it does a forgotten bullet. A tag, date, email or placeholder is shared by every note naming it (a payload's
 # entity by its scope): forgetting one retired all their links to it, and an ingest writes a link again only when
 # that link's own note changes — a lasting hole in the graph from a command that says it forgets a memory
-_FORGETTABLE = ("memory", "note", "heading")
+FORGETTABLE = ("memory", "note", "heading")
 
 
 def forget(rt: Runtime, node_id: str, *, dry_run: bool = False) -> dict[str, Any]:
     """Soft-delete a memory, retiring its edges; `dry_run`: the same reply, the edges it would retire listed,
     nothing written (`forget --source` and `--days-threshold` had a preview; a single forget had none)."""
     node = require_memory(rt, node_id)
-    if node.kind not in _FORGETTABLE:
+    if node.kind not in FORGETTABLE:
         instead = (step("it goes with its payload scope: `mnemon forget --source <mneme://…>`",
                         "it goes with its payload scope: `forget_source` with that mneme:// source_path")
                    if node.kind == "entity" else
@@ -161,7 +167,10 @@ def _forgotten(node: Memory, retired: int, joined: int, *, edges: list[dict[str,
     if node.source.startswith(VAULT_SOURCE_PREFIX):  # the note is the source of truth: say what forgetting means
         path = node.source[len(VAULT_SOURCE_PREFIX):]
         out["vault_note"] = (f"a vault memory lives as long as its line in {path}: it comes back when that note"
-                             " changes and is read again; remove or reword the line there to drop it for good")
+                             " changes and is read again, or "
+                             + step(f"at the next `mnemon ingest` after `mnemon forget --undo {node.id}`",
+                                    "at the next `ingest` after `forget` with undo true")
+                             + "; remove or reword the line there to drop it for good")
     return out
 
 

@@ -7,8 +7,14 @@ its own says `forget` of both), with the status it had then — and only once bo
 edge killed, validated or retired for another reason since stays as it is. The steps of its source's chain the
 removal re-joined around it are split again (`remember.split_rejoined`), as an import's revival does.
 
-All or nothing: every id is checked first, and one that cannot come back (active, unknown, a vault's row, a
-payload's, a text remembered again since) refuses the whole call, naming each refusal in `details.refused`.
+A vault's row (a bullet, task, heading or note `forget` took) comes back as its note is read, never by itself: its
+note is the source of truth, and the read writes its text, vector and edges as for a changed note. The undo marks the
+note to be read again by the next ingest (`app/vault/reread.py`), which an unchanged note otherwise is not; the
+reply says so (`pending_ingest`), and names the note's other forgotten rows that the read brings back with it.
+
+All or nothing: every id is checked first, and one that cannot come back (active, unknown, a row of a note no longer
+ingested, a payload's, a text remembered again since) refuses the whole call, naming each refusal in
+`details.refused`.
 """
 from __future__ import annotations
 
@@ -21,9 +27,11 @@ from ..core.model import REMOVAL_ACTORS, Edge, Memory
 from ..core.surface import step, typed
 from ..core.validation import refuse_blank_id
 from ..ports.store.history_reads import vectors_of
-from .curation import removal_of, unknown_id
+from .curation import FORGETTABLE, removal_of, unknown_id
 from .remember import refresh_importance, split_rejoined
 from .runtime import Runtime
+from .vault.plan import note_id
+from .vault.reread import mark_for_reread
 
 ACTOR = "forget-undo"  # the actor of the edge events and re-splits an undo writes
 MAX_IDS = 1000
@@ -35,14 +43,19 @@ _VAULT_IDS = ("note:", "vault:", "heading:", "date:", "email:", "tag:", "placeho
 
 
 def undo_forget(rt: Runtime, node_ids: Sequence[str], *, dry_run: bool = False) -> dict[str, Any]:
-    ids = _checked_ids(node_ids)
+    asked = _checked_ids(node_ids)
     if dry_run:
-        plan = _plan(rt, ids, dry_run=True)
+        plan = _plan(rt, asked, dry_run=True)
         return _reply(plan, dry_run=True)
     if rt.vectors_enabled:
         rt.index.follow_saved()
     with rt.store.transaction():
-        plan = _plan(rt, ids, dry_run=False)  # under the write lock: a forget or remember meanwhile is seen
+        plan = _plan(rt, asked, dry_run=False)  # under the write lock: a forget or remember meanwhile is seen
+        if plan.vault:
+            mark_for_reread(rt.store.vault, plan.notes_to_read())  # type: ignore[attr-defined]
+        ids = list(plan.nodes)
+        if not ids:
+            return _reply(plan, dry_run=False)
         now = rt.now_iso()
         gen = rt.store.vector_generation()
         back = set(rt.store.undelete(ids, now))
@@ -76,6 +89,18 @@ class _Plan:
         self.edges: list[tuple[Edge, str]] = []  # each edge to re-activate and the status it gets back
         self.waiting: list[tuple[Edge, list[str]]] = []  # edges whose other end is still removed
         self.resplit: dict[str, int] = {}
+        self.vault: dict[str, tuple[Memory, str]] = {}  # each vault row and the path of the note that brings it back
+        self.also_back: list[str] = []  # the other forgotten rows of those notes: their read brings them back too
+        self._ingested: set[str] | None = None
+        self.vault_root = ""  # the folder the notes were last ingested from (for the command that reads them)
+
+    def ingested_notes(self, rt: Runtime) -> set[str]:
+        if self._ingested is None:  # (read once a call: a vault's every note)
+            self._ingested = set(rt.store.vault.note_paths())  # type: ignore[attr-defined]
+        return self._ingested
+
+    def notes_to_read(self) -> list[str]:
+        return sorted({path for _node, path in self.vault.values()})
 
     def edge_ids(self, node_id: str) -> list[int]:
         return [int(e.id or 0) for e, _ in self.edges if node_id in (e.src, e.dst)]
@@ -96,7 +121,24 @@ def _plan(rt: Runtime, ids: list[str], *, dry_run: bool) -> _Plan:
     if refused:
         raise _refusal_of_all(refused, len(ids), dry_run)
     _plan_edges(rt, plan)
+    if plan.vault:
+        plan.also_back = sorted(_forgotten_rows_of(rt, plan.notes_to_read()) - set(plan.vault))
+        plan.vault_root = rt.store.vault.get_state("root") or ""  # type: ignore[attr-defined]
     return plan
+
+
+def _forgotten_rows_of(rt: Runtime, paths: list[str]) -> set[str]:
+    """The rows of these notes a `forget` took (and nothing since brought back): a read of the note brings them back."""
+    ids = [x for path in paths for x in (note_id(path), *rt.store.vault.derived_node_ids(path))]  # type: ignore
+    nodes = (rt.store.get_node(i, include_deleted=True) for i in ids)
+    return {n.id for n in nodes if n is not None and _forgotten(rt, n)}
+
+
+def _forgotten(rt: Runtime, node: Memory) -> bool:
+    """Whether `forget` soft-deleted this row, as opposed to an ingest keeping it deleted for a decision's sake
+    (its note no longer holds it, and a read of the note would not bring it back)."""
+    return node.deleted_at is not None and any(
+        e.op == "forget" and e.created_at == node.deleted_at for e in rt.store.oplog(50, node_id=node.id))
 
 
 def undo_status(rt: Runtime, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -104,7 +146,7 @@ def undo_status(rt: Runtime, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
     true}`, or `{"possible": false, "reason", "message"}` with its refusal's (so Undo is offered only where it
     works)."""
     plan, refused = _checked(rt, list(dict.fromkeys(ids)))
-    out: dict[str, dict[str, Any]] = {node_id: {"possible": True} for node_id in plan.nodes}
+    out: dict[str, dict[str, Any]] = {node_id: {"possible": True} for node_id in [*plan.nodes, *plan.vault]}
     for problem in refused:
         out[str(problem.details["id"])] = {"possible": False, "reason": problem.details.get("reason"),
                                            "message": problem.message}
@@ -139,7 +181,7 @@ def _checked(rt: Runtime, ids: list[str]) -> tuple[_Plan, list[MnemonError]]:
         problem = _refusal(rt, node_id, node, plan)
         if problem is not None:
             refused.append(problem)
-        elif node is not None:
+        elif node is not None and node_id not in plan.vault:
             plan.nodes[node_id] = node
     held = rt.store.find_active_by_hashes([n.content_hash for n in plan.nodes.values()])
     for node_id, node in list(plan.nodes.items()):
@@ -159,9 +201,7 @@ def _refusal(rt: Runtime, node_id: str, node: Memory | None, plan: _Plan) -> Mne
                         id=node_id, reason="active")
     # (by the id too: `forget --source` and a vault rebuild delete most of their rows for good)
     if node_id.startswith(_VAULT_IDS) or (node is not None and node.source.startswith(VAULT_SOURCE_PREFIX)):
-        return InvalidInput(f"{node_id!r} is a vault row: its note is the source of truth, and it comes back when "
-                            "the note holds it again and is read " + typed("(`mnemon ingest`)"), id=node_id,
-                            reason="vault")
+        return _vault_refusal(rt, node_id, node, plan)
     by = removal_of(rt, node)[0] if node is not None else None
     if node_id.startswith(PAYLOAD_SOURCE_PREFIX) or (node is not None and (
             by == "forget:source" or node.source.startswith(PAYLOAD_SOURCE_PREFIX) or node.kind == "entity")):
@@ -179,6 +219,21 @@ def _refusal(rt: Runtime, node_id: str, node: Memory | None, plan: _Plan) -> Mne
                             id=node_id, reason="not_a_memory", kind=node.kind)
     plan.removed_by[node_id] = by
     return None
+
+
+def _vault_refusal(rt: Runtime, node_id: str, node: Memory | None, plan: _Plan) -> MnemonError | None:
+    """None for a row `forget` took from a note the store still holds (in `plan.vault`, read again by the next
+    ingest); else why it cannot come back."""
+    path = node.source[len(VAULT_SOURCE_PREFIX):] if node is not None else ""
+    if (node is not None and node.kind in FORGETTABLE and _forgotten(rt, node)
+            and path in plan.ingested_notes(rt)):
+        plan.vault[node_id] = (node, path)
+        plan.removed_by[node_id] = removal_of(rt, node)[0]
+        return None
+    # (an id never held, or a row an ingest keeps deleted for a decision's sake: its note no longer holds it)
+    return InvalidInput(f"{node_id!r} is a vault row its note does not hold now: the note is the source of truth, and "
+                        "the row comes back when a note holds it again and is read " + typed("(`mnemon ingest`)"),
+                        id=node_id, reason="vault")
 
 
 def _refusal_of_all(refused: list[MnemonError], asked: int, dry_run: bool) -> MnemonError:
@@ -264,8 +319,9 @@ def _edge_row(edge: Edge, status: str | None = None) -> dict[str, Any]:
 
 
 def _reply(plan: _Plan, *, dry_run: bool) -> dict[str, Any]:
+    status = "revive" if not plan.vault else "pend_ingest" if not plan.nodes else "revive_and_pend_ingest"
     out: dict[str, Any] = {
-        "status": "would_revive" if dry_run else "revived", "dry_run": dry_run,
+        "status": f"would_{status}" if dry_run else _DONE[status], "dry_run": dry_run,
         "revived": [{"id": i, "content": n.content, "removed_by": plan.removed_by[i], "deleted_at": n.deleted_at,
                      "edges_revived": plan.edge_ids(i),
                      **({} if dry_run else {"backbone_resplit": plan.resplit.get(i, 0)})}
@@ -277,4 +333,28 @@ def _reply(plan: _Plan, *, dry_run: bool) -> dict[str, Any]:
                       f"{len(plan.edges)} of the edges their removal retired"
                       + (f"; {len(plan.waiting)} stay retired until the memory at their other end comes back"
                          if plan.waiting else ""))
+    if plan.vault:
+        _say_pending(plan, out, dry_run)
     return out
+
+
+_DONE = {"revive": "revived", "pend_ingest": "pending_ingest", "revive_and_pend_ingest": "revived_and_pending_ingest"}
+
+
+def _say_pending(plan: _Plan, out: dict[str, Any], dry_run: bool) -> None:
+    notes = plan.notes_to_read()
+    out["pending_ingest"] = [{"id": i, "note": path, "removed_by": plan.removed_by[i], "deleted_at": n.deleted_at}
+                             for i, (n, path) in plan.vault.items()]
+    out["notes_to_read"] = notes
+    out["also_back"] = plan.also_back
+    rows = len(plan.vault)
+    said = (f"{rows} vault row{'' if rows == 1 else 's'} "
+            + ("would come" if dry_run else "comes" if rows == 1 else "come") + " back at the next "
+            + typed(f"`mnemon ingest --vault {root}`" if (root := plan.vault_root) else "`mnemon ingest`")
+            + f", which reads {', '.join(notes)} again"
+            + ("" if dry_run else " (marked now: an ingest skips an unchanged note)")
+            + " — while the note still holds the line; nothing of "
+            + ("them" if rows > 1 else "it") + " is back before")
+    if plan.also_back:
+        said += "; the note's other forgotten rows come back with it: " + ", ".join(plan.also_back)
+    out["message"] = said if not plan.nodes else out["message"] + "; " + said

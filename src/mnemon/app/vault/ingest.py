@@ -47,6 +47,7 @@ from .plan import (PLAN_VERSION, NotePlan, note_id, packed_batch, path_too_long_
                    unpacked_plan, world_senses)
 from .moves import editor_moves
 from .passed_over import SKIP_DIRS, logseq_graph, passed_over_folders
+from .reread import keep_unread, marked_for_reread
 from .writer import VaultWriter, note_node
 
 MODES = ("rebuild", "update", "append")
@@ -313,16 +314,18 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
     unchanged: list[str] = []
     restamped: list[tuple[str, float, int]] = []  # unchanged bytes under a new size or mtime: kept for the shortcut
     unreadable: list[str] = []
+    reread = marked_for_reread(vault_store)  # (`forget --undo` of one of their rows: app/vault/reread.py)
     for entry in entries:
         row = known.get(entry.rel)
-        if same_plan and not moved and row is not None and row.size == entry.size and row.mtime == entry.mtime:
+        trusted = same_plan and entry.rel not in reread
+        if trusted and not moved and row is not None and row.size == entry.size and row.mtime == entry.mtime:
             unchanged.append(entry.rel)
             continue
         data = _read(entry)
         if data is None:
             unreadable.append(entry.rel)
             continue
-        if same_plan and row is not None:
+        if trusted and row is not None:
             if hashlib.sha256(data).hexdigest() == row.content_hash:
                 unchanged.append(entry.rel)
                 if (row.size, row.mtime) != (entry.size, entry.mtime):
@@ -419,6 +422,7 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
         if index_state is not None:
             vault_store.set_state(LINK_INDEX_STATE, index_state)
         vault_store.set_state("plan_key", plan_key)
+        keep_unread(vault_store, reread, (p for p in known if p not in planned_paths and p not in removed))
         # every bullet's stored static score (core/vault/proactive.py) is under these hints when the last run's were
         # the same, or when this run re-planned every note it keeps
         scored = proactive_key(stemmed_hints(hint_terms))

@@ -154,7 +154,8 @@ async function forget(id, title) {
 
 /** Bring a removed memory back (`forget` with undo); then say what came back (its edges, and those still waiting
  * for the memory at their other end), redraw the graph, refresh the totals, the Forgotten panel and its details.
- * A refusal (its text remembered again since, a vault row, a payload's) is said with its reason: returned, for the
+ * A vault row comes back only as the next ingest reads its note: the reply's words say so. A refusal (its text
+ * remembered again since, a vault row of a note gone, a payload's) is said with its reason: returned, for the
  * caller to show beside its Undo too. */
 export async function undo(id, title) {
   const name = ['“', said(excerpt(title || nameOf(id), 60)), '”'];
@@ -170,6 +171,10 @@ export async function undo(id, title) {
       setStatus(['Could not bring back ', ...name, ` (${err.details.reason}): `, said(err.message)], 'error');
     }
     return err || new Error('undo failed');
+  }
+  if (result.status === 'pending_ingest') {  // a vault row: its note is marked, and the next ingest reads it back
+    await refresh(id, [said(result.message)], false);
+    return null;
   }
   const back = Array.isArray(result.edges_revived) ? result.edges_revived.length : 0;
   const waiting = Array.isArray(result.edges_waiting) ? result.edges_waiting.length : 0;

@@ -1,0 +1,146 @@
+"""QA round (session 41): a forgotten vault bullet can be brought back while its note is unchanged.
+
+`forget --undo` of a vault row was refused with "it comes back when the note holds it again and is read (`mnemon
+ingest`)"; the user ran `mnemon ingest` as told, every note was unchanged, and the bullet stayed forgotten until
+someone edited its note. The undo now marks the note to be read again: the next ingest (the one the reply names)
+reads it and brings the bullet back with its edges, while the note still holds the line. A forget still holds over an
+ingest of unchanged notes, and the note's other forgotten rows that come back with it are named in the reply."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mnemon.app.memory import Mnemon
+from mnemon.app.revival import undo_status
+from mnemon.core.errors import InvalidInput, NotFound
+
+NOTE = "Projects/harbour-station.md"
+
+
+def _bullets(m: Mnemon, path: str = NOTE) -> list[str]:
+    return sorted(n.id for n in m.rt.store.iter_nodes(kind="memory")
+                  if n.id.startswith(f"vault:{path}:observation:"))
+
+
+def _edges(m: Mnemon, node_id: str) -> set[tuple[Any, ...]]:
+    return {(e.src, e.dst, e.type, e.status)
+            for e in m.rt.store.edges_of([node_id], statuses=("active", "candidate"), direction="both")}
+
+
+def test_undo_of_a_forgotten_vault_bullet_brings_it_back_at_the_next_ingest(
+        make_mem: Callable[..., Mnemon], example_vault: Path) -> None:
+    m = make_mem()
+    m.ingest(str(example_vault), embed=False)
+    bullet = _bullets(m)[0]
+    edges = _edges(m, bullet)
+    assert edges
+    m.forget(bullet)
+    m.ingest(str(example_vault), embed=False)
+    assert m.rt.store.get_node(bullet) is None  # an ingest of unchanged notes keeps the forget
+    out = m.undo_forget([bullet])
+    assert out["status"] == "pending_ingest" and out["revived"] == []
+    assert [row["id"] for row in out["pending_ingest"]] == [bullet] and out["notes_to_read"] == [NOTE]
+    assert "ingest" in out["message"] and NOTE in out["message"]
+    assert m.rt.store.get_node(bullet) is None  # nothing back before the note is read
+    read = m.ingest(str(example_vault), embed=False)
+    assert read["notes_read"] == 1
+    assert m.rt.store.get_node(bullet) is not None
+    assert _edges(m, bullet) == edges
+    assert bullet in [h["insight"]["id"] for h in m.recall(m.rt.store.get_node(bullet).content)["results"]]
+    again = m.ingest(str(example_vault), embed=False)  # read once: the mark is spent
+    assert again["notes_read"] == 0
+
+
+def test_the_dry_run_marks_nothing(make_mem: Callable[..., Mnemon], example_vault: Path) -> None:
+    m = make_mem()
+    m.ingest(str(example_vault), embed=False)
+    bullet = _bullets(m)[0]
+    m.forget(bullet)
+    out = m.undo_forget([bullet], dry_run=True)
+    assert out["status"] == "would_pend_ingest" and out["notes_to_read"] == [NOTE]
+    assert m.ingest(str(example_vault), embed=False)["notes_read"] == 0
+    assert m.rt.store.get_node(bullet, include_deleted=True).deleted_at is not None
+
+
+def test_the_notes_other_forgotten_bullets_are_named_as_coming_back(
+        make_mem: Callable[..., Mnemon], example_vault: Path) -> None:
+    m = make_mem()
+    m.ingest(str(example_vault), embed=False)
+    first, second = _bullets(m)[:2]
+    m.forget(first)
+    m.forget(second)
+    out = m.undo_forget([first])
+    assert out["also_back"] == [second] and second in out["message"]
+    m.ingest(str(example_vault), embed=False)
+    assert m.rt.store.get_node(first) is not None and m.rt.store.get_node(second) is not None
+
+
+def test_a_bullet_whose_note_no_longer_holds_it_stays_gone(
+        make_mem: Callable[..., Mnemon], example_vault: Path) -> None:
+    m = make_mem()
+    m.ingest(str(example_vault), embed=False)
+    bullet = _bullets(m)[0]
+    text = m.rt.store.get_node(bullet).content
+    m.forget(bullet)
+    m.undo_forget([bullet])
+    note = example_vault / NOTE
+    note.write_text(note.read_text(encoding="utf-8").replace(text, "A line of another sense"), encoding="utf-8")
+    m.ingest(str(example_vault), embed=False)
+    assert m.rt.store.get_node(bullet) is None
+
+
+def test_a_bullet_of_a_note_removed_from_the_vault_is_refused(
+        make_mem: Callable[..., Mnemon], example_vault: Path) -> None:
+    m = make_mem()
+    m.ingest(str(example_vault), embed=False)
+    bullet = _bullets(m)[0]
+    m.forget(bullet)
+    m.rt.store.vault.delete_files([NOTE])  # as an ingest that found the note gone leaves its forgotten rows
+    with pytest.raises(InvalidInput) as refused:
+        m.undo_forget([bullet])
+    assert refused.value.details["reason"] == "vault"
+
+
+def test_show_of_a_forgotten_vault_bullet_offers_the_undo(make_mem: Callable[..., Mnemon],
+                                                          example_vault: Path) -> None:
+    m = make_mem()
+    m.ingest(str(example_vault), embed=False)
+    bullet = _bullets(m)[0]
+    m.forget(bullet)
+    assert undo_status(m.rt, [bullet])[bullet] == {"possible": True}
+    with pytest.raises(NotFound) as gone:
+        m.show(bullet)
+    assert "forget --undo" in gone.value.message and gone.value.details["undo"] == {"possible": True}
+
+
+def test_cli_undo_then_ingest_brings_the_bullet_back(cli_run: Callable[..., tuple[int, Any]],
+                                                      example_vault: Path) -> None:
+    code, _ = cli_run(["ingest", "--vault", str(example_vault), "--no-embed"])
+    assert code == 0
+    code, found = cli_run(["recall", "pier inspection", "--limit", "5"])
+    bullet = next(r["insight"]["id"] for r in found["results"] if ":observation:" in r["insight"]["id"])
+    assert cli_run(["forget", bullet])[0] == 0
+    code, out = cli_run(["forget", "--undo", bullet])
+    assert code == 0 and out["status"] == "pending_ingest"
+    assert cli_run(["ingest", "--vault", str(example_vault), "--no-embed"])[0] == 0
+    code, shown = cli_run(["show", bullet])
+    assert code == 0 and shown["id"] == bullet
+
+
+def test_one_call_revives_an_agent_memory_now_and_marks_the_vault_rows_note(
+        make_mem: Callable[..., Mnemon], example_vault: Path) -> None:
+    m = make_mem()
+    m.ingest(str(example_vault), embed=False)
+    own = m.remember("The crane at the pier was serviced on Monday")["id"]
+    bullet = _bullets(m)[0]
+    m.forget(own)
+    m.forget(bullet)
+    out = m.undo_forget([own, bullet])
+    assert out["status"] == "revived_and_pending_ingest"
+    assert [r["id"] for r in out["revived"]] == [own] and [r["id"] for r in out["pending_ingest"]] == [bullet]
+    assert m.rt.store.get_node(own) is not None and m.rt.store.get_node(bullet) is None
+    m.ingest(str(example_vault), embed=False)
+    assert m.rt.store.get_node(bullet) is not None
