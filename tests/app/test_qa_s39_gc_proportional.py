@@ -36,14 +36,8 @@ def _whole_computation(m: Mnemon, threshold: float, limit: int) -> tuple[dict[st
     weak = sorted((i for i, v in values.items() if v < threshold and not is_immune(nodes[i].importance,
                                                                                   nodes[i].access_count)),
                   key=lambda i: (values[i], i))
-    kept: set[str] = set()
-    shown: list[str] = []
-    at = 0
-    while len(shown) < limit and at < len(weak):
-        batch = weak[at:at + limit]
-        at += len(batch)
-        kept |= corrections_among(rt, batch)
-        shown += [i for i in batch if i not in kept]
+    kept = corrections_among(rt, weak)  # (session 41: every correction counted, not only the shown ones')
+    shown = [i for i in weak if i not in kept]
     cands = []
     for i in shown[:limit]:
         n = replace(nodes[i], effective_importance=values[i])

@@ -40,6 +40,8 @@ def require_memory(rt: Runtime, node_id: str, field: str = "id") -> Memory:
 
 # a shorter text matches too many ids by chance to be offered as the one meant
 MIN_PREFIX = 6
+# `gc` looks for corrections among its weak memories this many at a time (each batch's rows read whole at once)
+CORRECTIONS_BATCH = 500
 
 
 def unknown_id(rt: Runtime, said: str, node_id: str, field: str, how: str, *,
@@ -312,19 +314,15 @@ def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any
     weak = sorted((mid for mid, imp, access, *_ in rows if values[mid] < threshold and not is_immune(imp, access)),
                   key=lambda i: (values[i], i))
     # a correction that keeps a live memory demoted is no prune candidate: auto-prune never takes one, and forgetting
-    # it gives the stale fact as current again (looked up for the shown ones first, as auto-prune does)
+    # it gives the stale fact as current again. Every one is looked up, not only the shown ones': the count is too
     kept: set[str] = set()
-    shown: list[str] = []
-    at = 0
-    while len(shown) < limit and at < len(weak):
-        batch = weak[at:at + limit]
-        at += len(batch)
-        kept |= corrections_among(rt, batch)
-        shown += [i for i in batch if i not in kept]
+    for at in range(0, len(weak), CORRECTIONS_BATCH):
+        kept |= corrections_among(rt, weak[at:at + CORRECTIONS_BATCH])
+    shown = [i for i in weak if i not in kept][:limit]
     # read whole, and their edges counted all, for the shown ones only
-    nodes, counts = rt.store.get_nodes(shown[:limit]), rt.store.edge_counts(shown[:limit])
+    nodes, counts = rt.store.get_nodes(shown), rt.store.edge_counts(shown)
     cands = []
-    for i in shown[:limit]:
+    for i in shown:
         n = replace(nodes[i], effective_importance=values[i])
         last = parse_iso(n.last_accessed_at or n.created_at)
         cands.append({"insight": n.to_dict(), "effective_importance": round(values[i], 4),
