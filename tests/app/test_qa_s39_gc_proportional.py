@@ -33,10 +33,11 @@ def _whole_computation(m: Mnemon, threshold: float, limit: int) -> tuple[dict[st
     now = rt.now()
     values = {i: effective_importance(n.importance, n.access_count, n.last_accessed_at or n.created_at,
                                       counts.get(i, 0), now) for i, n in nodes.items() if n.kind == "memory"}
+    # (session 41: ties oldest first, as auto-prune takes them; every correction counted, not only the shown ones')
     weak = sorted((i for i, v in values.items() if v < threshold and not is_immune(nodes[i].importance,
                                                                                   nodes[i].access_count)),
-                  key=lambda i: (values[i], i))
-    kept = corrections_among(rt, weak)  # (session 41: every correction counted, not only the shown ones')
+                  key=lambda i: (values[i], nodes[i].created_at, i))
+    kept = corrections_among(rt, weak)
     shown = [i for i in weak if i not in kept]
     cands = []
     for i in shown[:limit]:
@@ -44,7 +45,7 @@ def _whole_computation(m: Mnemon, threshold: float, limit: int) -> tuple[dict[st
         last = parse_iso(n.last_accessed_at or n.created_at)
         cands.append({"insight": n.to_dict(), "effective_importance": round(values[i], 4),
                       "days_since_access": round((now - last).total_seconds() / 86400, 2),
-                      "edge_count": counts.get(i, 0), "immune": False})
+                      "edge_count": counts.get(i, 0), "immune": False, "auto_prunable": True})
     return {"total_insights": rt.store.count_active(), "recomputed": len(ids), "threshold": threshold,
             "candidates_found": len(weak) - len(kept), "candidates": cands, "corrections_kept": len(kept),
             "max_insights": rt.max_insights}, values

@@ -5,19 +5,20 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
 from ..core.errors import InvalidInput, NotFound
 from ..core.graph import Neighbors, as_listed, bfs
 from ..core.importance import LINKS_COUNTED, effective_importance, is_immune
 from ..core.keywords import VAULT_SOURCE_PREFIX
-from ..core.model import Edge, Link, Memory, parse_iso
+from ..core.model import Edge, Link, Memory, iso, parse_iso
 from ..core.surface import step, typed
 from ..core.validation import refuse_blank_id, unwritable_path, validate_edge_type, validate_weight
 from ..ports.store.base import TIMED
 from ..ports.store.id_prefix import ids_starting_with
 from .access import record_access
-from .remember import corrections_among, refresh_importance, rejoin_backbone
+from .remember import corrections_among, grace_cutoff, refresh_importance, rejoin_backbone
 from .runtime import Runtime
 
 MAX_RELATED_DEPTH = 10
@@ -294,7 +295,8 @@ def related(rt: Runtime, node_id: str, *, depth: int = 2, edge_type: str | None 
 
 def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any]:
     """Recompute effective importance for every memory of the store's own; list non-immune ones under the
-    threshold, weakest first. A vault row is edited in its note, not forgotten here, and auto-prune never takes one,
+    threshold, weakest first and among equals oldest first, each saying whether auto-prune may take it now (the
+    auto-prunable ones, in this order, are the ones it takes next over the cap) or what holds it. A vault row is edited in its note, not forgotten here, and auto-prune never takes one,
     so its importance is not recomputed (43k vault rows made `gc` take 2.4 s on a 2,000-note vault)."""
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 <= threshold < math.inf:
         raise InvalidInput("--threshold must be a finite number ≥ 0 (an effective importance)")  # NaN fails too
@@ -304,15 +306,17 @@ def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any
         rows = rt.store.importance_rows(TIMED, LINKS_COUNTED)
         computed_at = rt.now()
         values = {mid: effective_importance(imp, access, touched, links, computed_at)
-                  for mid, imp, access, touched, _stored, links in rows}
+                  for mid, imp, access, touched, _stored, links, *_facts in rows}
         # stored as every reader shows it (4 decimals) and only where that moved: remember stores its value whole
         # (0.7499999998 for 0.75), which compared as it is made the first `gc` rewrite every row written since
-        rt.store.set_effective_importance({mid: v for mid, *_, stored, _links in rows
+        rt.store.set_effective_importance({mid: v for mid, _imp, _access, _touched, stored, *_rest in rows
                                            if (v := round(values[mid], 4)) != round(stored, 4)})
         rt.store.log("gc", None, {"recomputed": len(values), "threshold": threshold}, rt.now_iso())
     now = rt.now()
+    facts = {mid: (created, inserted, payload) for mid, *_, created, inserted, payload in rows}
+    # weakest first, and among equals the oldest first, as auto-prune takes them (`remember.lowest_importance`)
     weak = sorted((mid for mid, imp, access, *_ in rows if values[mid] < threshold and not is_immune(imp, access)),
-                  key=lambda i: (values[i], i))
+                  key=lambda i: (values[i], facts[i][0], i))
     # a correction that keeps a live memory demoted is no prune candidate: auto-prune never takes one, and forgetting
     # it gives the stale fact as current again. Every one is looked up, not only the shown ones': the count is too
     kept: set[str] = set()
@@ -321,17 +325,34 @@ def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any
     shown = [i for i in weak if i not in kept][:limit]
     # read whole, and their edges counted all, for the shown ones only
     nodes, counts = rt.store.get_nodes(shown), rt.store.edge_counts(shown)
+    cutoff = grace_cutoff(now, rt.prune_min_age_s)
     cands = []
     for i in shown:
         n = replace(nodes[i], effective_importance=values[i])
         last = parse_iso(n.last_accessed_at or n.created_at)
         cands.append({"insight": n.to_dict(), "effective_importance": round(values[i], 4),
                       "days_since_access": round((now - last).total_seconds() / 86400, 2),
-                      "edge_count": counts.get(i, 0), "immune": False})
+                      "edge_count": counts.get(i, 0), "immune": False,
+                      **_prunable_now(rt, *facts[i][1:], cutoff)})
     return {"total_insights": rt.store.count_active(), "recomputed": len(rows), "threshold": threshold,
             "candidates_found": len(weak) - len(kept), "candidates": cands, "corrections_kept": len(kept),
             "max_insights": rt.max_insights,
             "actions": {"purge": typed("mnemon forget <id>"), "keep": typed("mnemon gc --keep <id>")}}
+
+
+def _prunable_now(rt: Runtime, inserted: str, payload: bool, cutoff: str | None) -> dict[str, Any]:
+    """Whether auto-prune may take this candidate once the store is over its cap (`Store.prune_pool`), or what holds
+    it: the auto-prunable candidates, in `gc`'s order, are the ones it takes next."""
+    if payload:  # (a payload's row lives as long as its scope: `forget --source`)
+        return {"auto_prunable": False, "held_by": "payload_scope"}
+    if cutoff is not None and (inserted or "") <= cutoff:
+        return {"auto_prunable": True}
+    held: dict[str, Any] = {"auto_prunable": False, "held_by": "grace_period"}
+    try:  # (a grace period past any date holds it for good: no end to give)
+        held["held_until"] = iso(parse_iso(inserted) + timedelta(seconds=rt.prune_min_age_s))
+    except (OverflowError, ValueError):
+        pass
+    return held
 
 
 def gc_keep(rt: Runtime, node_id: str) -> dict[str, Any]:

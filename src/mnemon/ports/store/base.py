@@ -82,7 +82,7 @@ class MemoryFilter:
 # their texts
 EdgeHead = tuple[int, str, str, str, str, float, float]
 TIMED = MemoryFilter(timed_only=True)  # active memories with a time of their own
-ImportanceRow = tuple[str, int, int, str, float, int]  # (`Store.importance_rows`)
+ImportanceRow = tuple[str, int, int, str, float, int, str, str, bool]  # (`Store.importance_rows`)
 
 
 class Store(Protocol):
@@ -198,9 +198,10 @@ class Store(Protocol):
     def adjacency(self, node_ids: Sequence[str], statuses: Sequence[str] = ("active",),
                   per_node: int | None = None) -> dict[str, list[Link]]: ...
     def edge_counts(self, node_ids: Sequence[str]) -> dict[str, int]: ...
-    # (id, importance, access_count, last touched, stored effective importance, active edges but at most `cap`) of
-    # every memory of `flt`: what `gc` computes effective importance from (core/importance.py counts no more than a
-    # few links), without decoding whole rows or counting every edge of the graph
+    # (id, importance, access_count, last touched, stored effective importance, active edges but at most `cap`,
+    # created_at, inserted_at, whether a payload's row) of every memory of `flt`: what `gc` computes effective
+    # importance from (core/importance.py counts no more than a few links) and orders and marks its candidates by as
+    # auto-prune does, without decoding whole rows or counting every edge of the graph
     def importance_rows(self, flt: MemoryFilter, cap: int) -> list[ImportanceRow]: ...
     def set_edge_status(self, edge_id: int, status: str, *, actor: str, reason: str,
                         confidence: float | None = None, when: str | None = None,

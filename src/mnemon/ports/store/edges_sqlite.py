@@ -282,7 +282,8 @@ class SQLiteEdges:
             for col in ("dst", "src"))  # (dst first: its index holds the status; src's reads each row for it)
         return self.conn.execute(
             "SELECT n.id, n.importance, n.access_count, COALESCE(NULLIF(n.last_accessed_at, ''), n.created_at),"
-            f" n.effective_importance, (SELECT COUNT(*) FROM ({ends} LIMIT ?)) FROM nodes n WHERE {where}",
+            f" n.effective_importance, (SELECT COUNT(*) FROM ({ends} LIMIT ?)), n.created_at, n.inserted_at,"
+            f" substr(n.source, 1, 8) = 'mneme://' FROM nodes n WHERE {where}",
             [cap, *args]).fetchall()
 
     def set_edge_status(self, edge_id: int, status: str, *, actor: str, reason: str,

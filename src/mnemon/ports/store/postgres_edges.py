@@ -151,10 +151,11 @@ class EdgeTables:
         where, args = memory_where(flt)
         ends = " UNION ALL ".join(f"SELECT 1 FROM edge_rows e WHERE e.{col} = n.seq AND e.status = 'active'"
                                   for col in ("dst", "src"))
-        return [(r[0], int(r[1]), int(r[2]), r[3], float(r[4]), int(r[5])) for r in self._rows(
+        return [(r[0], int(r[1]), int(r[2]), r[3], float(r[4]), int(r[5]), r[6], r[7], bool(r[8]))
+                for r in self._rows(
             "SELECT n.id, n.importance, n.access_count, COALESCE(NULLIF(n.last_accessed_at, ''), n.created_at),"
-            f" n.effective_importance, (SELECT COUNT(*) FROM ({ends} LIMIT %s) AS ends) FROM nodes n WHERE {where}",
-            [cap, *args])]
+            f" n.effective_importance, (SELECT COUNT(*) FROM ({ends} LIMIT %s) AS ends), n.created_at, n.inserted_at,"
+            f" substr(n.source, 1, 8) = 'mneme://' FROM nodes n WHERE {where}", [cap, *args])]
 
     def set_edge_status(self, edge_id: int, status: str, *, actor: str, reason: str,
                         confidence: float | None = None, when: str | None = None,
