@@ -144,3 +144,19 @@ def test_one_call_revives_an_agent_memory_now_and_marks_the_vault_rows_note(
     assert m.rt.store.get_node(own) is not None and m.rt.store.get_node(bullet) is None
     m.ingest(str(example_vault), embed=False)
     assert m.rt.store.get_node(bullet) is not None
+
+
+@pytest.mark.parametrize("kind", ["heading", "note"])
+def test_a_forgotten_heading_or_note_comes_back_the_same_way(make_mem: Callable[..., Mnemon], example_vault: Path,
+                                                            kind: str) -> None:
+    m = make_mem()
+    m.ingest(str(example_vault), embed=False)
+    node = next(n for n in m.rt.store.iter_nodes(kind=kind) if n.id.startswith(f"{kind}:Projects/lighthouse.md"))
+    edges = _edges(m, node.id)
+    linking = {e[0] for e in edges if e[1] == node.id and e[0].startswith("note:")}
+    m.forget(node.id)
+    out = m.undo_forget([node.id])
+    # the notes linking to it are read again too: a link is written by the note that links
+    assert {f"note:{p}" for p in out["notes_to_read"]} == {"note:Projects/lighthouse.md"} | linking
+    m.ingest(str(example_vault), embed=False)
+    assert m.rt.store.get_node(node.id) is not None and _edges(m, node.id) == edges

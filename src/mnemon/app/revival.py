@@ -93,6 +93,7 @@ class _Plan:
         self.also_back: list[str] = []  # the other forgotten rows of those notes: their read brings them back too
         self._ingested: set[str] | None = None
         self.vault_root = ""  # the folder the notes were last ingested from (for the command that reads them)
+        self.linking_notes: set[str] = set()  # other notes whose edges to those rows the forget retired
 
     def ingested_notes(self, rt: Runtime) -> set[str]:
         if self._ingested is None:  # (read once a call: a vault's every note)
@@ -100,7 +101,7 @@ class _Plan:
         return self._ingested
 
     def notes_to_read(self) -> list[str]:
-        return sorted({path for _node, path in self.vault.values()})
+        return sorted({path for _node, path in self.vault.values()} | self.linking_notes)
 
     def edge_ids(self, node_id: str) -> list[int]:
         return [int(e.id or 0) for e, _ in self.edges if node_id in (e.src, e.dst)]
@@ -122,9 +123,20 @@ def _plan(rt: Runtime, ids: list[str], *, dry_run: bool) -> _Plan:
         raise _refusal_of_all(refused, len(ids), dry_run)
     _plan_edges(rt, plan)
     if plan.vault:
+        plan.linking_notes = _linking_notes(rt, plan)
         plan.also_back = sorted(_forgotten_rows_of(rt, plan.notes_to_read()) - set(plan.vault))
         plan.vault_root = rt.store.vault.get_state("root") or ""  # type: ignore[attr-defined]
     return plan
+
+
+def _linking_notes(rt: Runtime, plan: _Plan) -> set[str]:
+    """The other ingested notes whose rows' retired edges point at these rows: a link to a forgotten note or heading
+    is written by the note that links, so it comes back only as that note is read too."""
+    rows = set(plan.vault)
+    ends = {e.src for e in rt.store.edges_of(sorted(rows), statuses=("retired",), direction="in")} - rows
+    sources = {n.source for n in rt.store.get_nodes(sorted(ends)).values()}
+    paths = {s[len(VAULT_SOURCE_PREFIX):] for s in sources if s.startswith(VAULT_SOURCE_PREFIX)}
+    return (paths & plan.ingested_notes(rt)) - {path for _node, path in plan.vault.values()}
 
 
 def _forgotten_rows_of(rt: Runtime, paths: list[str]) -> set[str]:
