@@ -4,7 +4,8 @@
 ingest`)"; the user ran `mnemon ingest` as told, every note was unchanged, and the bullet stayed forgotten until
 someone edited its note. The undo now marks the note to be read again: the next ingest (the one the reply names)
 reads it and brings the bullet back with its edges, while the note still holds the line. A forget still holds over an
-ingest of unchanged notes, and the note's other forgotten rows that come back with it are named in the reply."""
+ingest of unchanged notes — also one that reads them all again (other hints, a new parser version), which brought
+every forgotten vault row back unasked — and over the read an undo of another row of its note asks for."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -65,17 +66,41 @@ def test_the_dry_run_marks_nothing(make_mem: Callable[..., Mnemon], example_vaul
     assert m.rt.store.get_node(bullet, include_deleted=True).deleted_at is not None
 
 
-def test_the_notes_other_forgotten_bullets_are_named_as_coming_back(
+def test_the_notes_other_forgotten_bullets_stay_forgotten_through_its_read(
         make_mem: Callable[..., Mnemon], example_vault: Path) -> None:
     m = make_mem()
     m.ingest(str(example_vault), embed=False)
     first, second = _bullets(m)[:2]
     m.forget(first)
     m.forget(second)
-    out = m.undo_forget([first])
-    assert out["also_back"] == [second] and second in out["message"]
+    assert "also_back" not in m.undo_forget([first])
     m.ingest(str(example_vault), embed=False)
-    assert m.rt.store.get_node(first) is not None and m.rt.store.get_node(second) is not None
+    assert m.rt.store.get_node(first) is not None and m.rt.store.get_node(second) is None
+    assert _edges(m, second) == set()
+    # still forgotten by that forget, and still undoable
+    row = next(e for e in m.log(op="forget")["entries"] if e["insight_id"] == second)
+    assert row["in_effect"] is True and row["undo"] == {"possible": True}
+    m.undo_forget([second])
+    m.ingest(str(example_vault), embed=False)
+    assert m.rt.store.get_node(second) is not None
+
+
+def test_an_ingest_that_reads_every_note_again_keeps_the_forgets(
+        make_mem: Callable[..., Mnemon], example_vault: Path) -> None:
+    # other hints (or a new parser version) read every note again, though none changed: the forgets hold
+    m = make_mem()
+    m.ingest(str(example_vault), embed=False)
+    bullet = _bullets(m)[0]
+    m.forget(bullet)
+    read = m.ingest(str(example_vault), embed=False, hints=["blocked", "decided"])
+    assert read["notes_read"] == read["notes_total"]
+    assert m.rt.store.get_node(bullet) is None and _edges(m, bullet) == set()
+    assert bullet not in [h["insight"]["id"] for h in m.recall("pier inspection")["results"]]
+    # a change to its note still brings it back, as the forget's reply says
+    note = example_vault / NOTE
+    note.write_text(note.read_text(encoding="utf-8") + "\nmore\n", encoding="utf-8")
+    m.ingest(str(example_vault), embed=False, hints=["blocked", "decided"])
+    assert m.rt.store.get_node(bullet) is not None
 
 
 def test_a_bullet_whose_note_no_longer_holds_it_stays_gone(

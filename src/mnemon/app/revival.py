@@ -10,7 +10,7 @@ removal re-joined around it are split again (`remember.split_rejoined`), as an i
 A vault's row (a bullet, task, heading or note `forget` took) comes back as its note is read, never by itself: its
 note is the source of truth, and the read writes its text, vector and edges as for a changed note. The undo marks the
 note to be read again by the next ingest (`app/vault/reread.py`), which an unchanged note otherwise is not; the
-reply says so (`pending_ingest`), and names the note's other forgotten rows that the read brings back with it.
+reply says so (`pending_ingest`). The note's other forgotten rows stay forgotten through that read.
 
 All or nothing: every id is checked first, and one that cannot come back (active, unknown, a row of a note no longer
 ingested, a payload's, a text remembered again since) refuses the whole call, naming each refusal in
@@ -30,8 +30,7 @@ from ..ports.store.history_reads import vectors_of
 from .curation import FORGETTABLE, removal_of, unknown_id
 from .remember import refresh_importance, split_rejoined
 from .runtime import Runtime
-from .vault.plan import note_id
-from .vault.reread import mark_for_reread
+from .vault.reread import mark_for_reread, was_forgotten
 
 ACTOR = "forget-undo"  # the actor of the edge events and re-splits an undo writes
 MAX_IDS = 1000
@@ -52,7 +51,7 @@ def undo_forget(rt: Runtime, node_ids: Sequence[str], *, dry_run: bool = False) 
     with rt.store.transaction():
         plan = _plan(rt, asked, dry_run=False)  # under the write lock: a forget or remember meanwhile is seen
         if plan.vault:
-            mark_for_reread(rt.store.vault, plan.notes_to_read())  # type: ignore[attr-defined]
+            mark_for_reread(rt.store.vault, plan.marks())  # type: ignore[attr-defined]
         ids = list(plan.nodes)
         if not ids:
             return _reply(plan, dry_run=False)
@@ -90,7 +89,6 @@ class _Plan:
         self.waiting: list[tuple[Edge, list[str]]] = []  # edges whose other end is still removed
         self.resplit: dict[str, int] = {}
         self.vault: dict[str, tuple[Memory, str]] = {}  # each vault row and the path of the note that brings it back
-        self.also_back: list[str] = []  # the other forgotten rows of those notes: their read brings them back too
         self._ingested: set[str] | None = None
         self.vault_root = ""  # the folder the notes were last ingested from (for the command that reads them)
         self.linking_notes: set[str] = set()  # other notes whose edges to those rows the forget retired
@@ -102,6 +100,13 @@ class _Plan:
 
     def notes_to_read(self) -> list[str]:
         return sorted({path for _node, path in self.vault.values()} | self.linking_notes)
+
+    def marks(self) -> dict[str, list[str]]:
+        """Each note to read again and the rows of it to bring back (a linking note's: none)."""
+        out: dict[str, list[str]] = {path: [] for path in self.linking_notes}
+        for node_id, (_node, path) in self.vault.items():
+            out.setdefault(path, []).append(node_id)
+        return out
 
     def edge_ids(self, node_id: str) -> list[int]:
         return [int(e.id or 0) for e, _ in self.edges if node_id in (e.src, e.dst)]
@@ -124,7 +129,6 @@ def _plan(rt: Runtime, ids: list[str], *, dry_run: bool) -> _Plan:
     _plan_edges(rt, plan)
     if plan.vault:
         plan.linking_notes = _linking_notes(rt, plan)
-        plan.also_back = sorted(_forgotten_rows_of(rt, plan.notes_to_read()) - set(plan.vault))
         plan.vault_root = rt.store.vault.get_state("root") or ""  # type: ignore[attr-defined]
     return plan
 
@@ -137,20 +141,6 @@ def _linking_notes(rt: Runtime, plan: _Plan) -> set[str]:
     sources = {n.source for n in rt.store.get_nodes(sorted(ends)).values()}
     paths = {s[len(VAULT_SOURCE_PREFIX):] for s in sources if s.startswith(VAULT_SOURCE_PREFIX)}
     return (paths & plan.ingested_notes(rt)) - {path for _node, path in plan.vault.values()}
-
-
-def _forgotten_rows_of(rt: Runtime, paths: list[str]) -> set[str]:
-    """The rows of these notes a `forget` took (and nothing since brought back): a read of the note brings them back."""
-    ids = [x for path in paths for x in (note_id(path), *rt.store.vault.derived_node_ids(path))]  # type: ignore
-    nodes = (rt.store.get_node(i, include_deleted=True) for i in ids)
-    return {n.id for n in nodes if n is not None and _forgotten(rt, n)}
-
-
-def _forgotten(rt: Runtime, node: Memory) -> bool:
-    """Whether `forget` soft-deleted this row, as opposed to an ingest keeping it deleted for a decision's sake
-    (its note no longer holds it, and a read of the note would not bring it back)."""
-    return node.deleted_at is not None and any(
-        e.op == "forget" and e.created_at == node.deleted_at for e in rt.store.oplog(50, node_id=node.id))
 
 
 def undo_status(rt: Runtime, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -237,7 +227,7 @@ def _vault_refusal(rt: Runtime, node_id: str, node: Memory | None, plan: _Plan) 
     """None for a row `forget` took from a note the store still holds (in `plan.vault`, read again by the next
     ingest); else why it cannot come back."""
     path = node.source[len(VAULT_SOURCE_PREFIX):] if node is not None else ""
-    if (node is not None and node.kind in FORGETTABLE and _forgotten(rt, node)
+    if (node is not None and node.kind in FORGETTABLE and was_forgotten(rt, node.id, node.deleted_at or "")
             and path in plan.ingested_notes(rt)):
         plan.vault[node_id] = (node, path)
         plan.removed_by[node_id] = removal_of(rt, node)[0]
@@ -358,7 +348,6 @@ def _say_pending(plan: _Plan, out: dict[str, Any], dry_run: bool) -> None:
     out["pending_ingest"] = [{"id": i, "note": path, "removed_by": plan.removed_by[i], "deleted_at": n.deleted_at}
                              for i, (n, path) in plan.vault.items()]
     out["notes_to_read"] = notes
-    out["also_back"] = plan.also_back
     rows = len(plan.vault)
     said = (f"{rows} vault row{'' if rows == 1 else 's'} "
             + ("would come" if dry_run else "comes" if rows == 1 else "come") + " back at the next "
@@ -367,6 +356,4 @@ def _say_pending(plan: _Plan, out: dict[str, Any], dry_run: bool) -> None:
             + ("" if dry_run else " (marked now: an ingest skips an unchanged note)")
             + " — while the note still holds the line; nothing of "
             + ("them" if rows > 1 else "it") + " is back before")
-    if plan.also_back:
-        said += "; the note's other forgotten rows come back with it: " + ", ".join(plan.also_back)
     out["message"] = said if not plan.nodes else out["message"] + "; " + said

@@ -47,7 +47,7 @@ from .plan import (PLAN_VERSION, NotePlan, note_id, packed_batch, path_too_long_
                    unpacked_plan, world_senses)
 from .moves import editor_moves
 from .passed_over import SKIP_DIRS, logseq_graph, passed_over_folders
-from .reread import keep_unread, marked_for_reread
+from .reread import forgotten_rows, keep_forgotten, keep_unread, marked_for_reread
 from .writer import VaultWriter, note_node
 
 MODES = ("rebuild", "update", "append")
@@ -315,6 +315,7 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
     restamped: list[tuple[str, float, int]] = []  # unchanged bytes under a new size or mtime: kept for the shortcut
     unreadable: list[str] = []
     reread = marked_for_reread(vault_store)  # (`forget --undo` of one of their rows: app/vault/reread.py)
+    same_bytes: list[str] = []  # read though unchanged (a new plan, a mark): what a forget took stays forgotten
     for entry in entries:
         row = known.get(entry.rel)
         trusted = same_plan and entry.rel not in reread
@@ -325,12 +326,13 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
         if data is None:
             unreadable.append(entry.rel)
             continue
-        if trusted and row is not None:
-            if hashlib.sha256(data).hexdigest() == row.content_hash:
+        if row is not None and hashlib.sha256(data).hexdigest() == row.content_hash:
+            if trusted:
                 unchanged.append(entry.rel)
                 if (row.size, row.mtime) != (entry.size, entry.mtime):
                     restamped.append((entry.rel, entry.mtime, entry.size))
                 continue
+            same_bytes.append(entry.rel)
         to_plan.append((entry.rel, data, entry.mtime))
     skipped += [{"path": p, "reason": "unreadable"} for p in unreadable]
     # (the same rule for a moved vault: a note it no longer holds goes, one it holds is kept or planned again)
@@ -369,6 +371,8 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
     plans: list[NotePlan] = []
     with paused_gc(), store.transaction():
         _keep_sense_texts(rt, _superseded(known, to_plan, removed))  # before the notes' rows change
+        asked_back = {i for ids in reread.values() for i in ids}
+        held = {i: at for i, at in forgotten_rows(rt, same_bytes).items() if i not in asked_back}
         vault_store.seed_relationship_types([spec.to_row() for spec in DEFAULT_ONTOLOGY.specs()])
         thoughts_cleared = vault_store.clear_thought_history() if mode == "rebuild" else 0
         writer.had_vault_rows = vault_store.has_vault_rows()
@@ -405,6 +409,9 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
         joined = writer.join_placeholders([*(NoteIdentity(p.path, p.title, p.aliases) for p in plans),
                                            *(NoteIdentity(r, known[r].title, known[r].aliases) for r in removed)])
         kept = writer.remove_notes(removed)  # the removed notes still holding a decision
+        if held:  # (the read wrote them back live: forgotten again, with no vector to write)
+            still = set(keep_forgotten(rt, held, now))
+            writer.new_memory_ids = [i for i in writer.new_memory_ids if i not in still]
         decisions_moved = writer.carry_decisions([(old, new) for old, new in moves if old in kept])
         claims_retired = writer.retire_claims(sorted(kept))  # (a moved note's went with it just above)
         claims_restored = writer.restore_claims(revived)
