@@ -25,11 +25,14 @@ import os
 import re
 import shutil
 import subprocess
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
+
+import regex
 
 from ..core.errors import InvalidInput
 from ..core.vault.links import display_links
@@ -51,6 +54,7 @@ _UNSHOWN_RANGES = ((0x00, 0x08), (0x0B, 0x0C), (0x0E, 0x1F), (0x7F, 0x9F), (0x06
                    (0x202A, 0x202E), (0x2066, 0x206F), (0xD800, 0xDFFF), (0xFFF9, 0xFFFB), (0xFFFE, 0xFFFF))
 _UNSHOWN = frozenset(chr(c) for lo, hi in _UNSHOWN_RANGES for c in range(lo, hi + 1))
 _DROP_UNSHOWN = dict.fromkeys(map(ord, _UNSHOWN))
+_UNSHOWN_TEXT = "".join(sorted(_UNSHOWN))
 # dates (an ISO one with its time of day) and times of day, which a cut must not split ("Meeting 2026-1…" reads as
 # another date); one pattern each, searched apart, since their matches may overlap ("10-14/2026-10-14")
 _DATES_AND_TIMES = tuple(re.compile(p) for p in (
@@ -58,6 +62,11 @@ _DATES_AND_TIMES = tuple(re.compile(p) for p in (
     r"(?<!\d)(?:\d{4}([/.])\d{1,2}\1\d{1,2}|\d{1,2}([/.])\d{1,2}\2\d{2,4})(?!\d)",  # 2026/10/14, 14.10.2026
     r"(?<!\d)\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?!\d)(?:\s?[AaPp]\.?[Mm]\b\.?)?"))
 _SEPARATORS = frozenset("-/_.,;:|\\+&")
+# what a reader sees as one character (an emoji sequence joined by ZWJ, a flag's two regional indicators, a letter and
+# its accents): a cut inside one drew lone people and a dangling joiner, another country's flag, or a bare accent
+_GRAPHEME = regex.compile(r"\X")
+# punctuation a line may not start with, or end with (kinsoku): "。" or "）" opening a line, "（" or "「" closing one
+_NO_BREAK_BEFORE, _NO_BREAK_AFTER = frozenset(("Pe", "Pf", "Po")), frozenset(("Ps", "Pi"))
 NO_RASTERISER = "no rasteriser installed (pip install 'mnemon[cards]' for resvg-py, or ImageMagick)"
 
 # Every text meets WCAG 2 AA on what it is drawn over (4.5:1; 3:1 for the large node numbers), in both themes
@@ -152,27 +161,37 @@ _WIDE = set("mwMW@%")
 
 def text_width(text: str, size: float, bold: bool = False) -> float:
     """Estimated rendered width of `text` in DejaVu Sans at `size` px (within ~10 % for Latin text); the characters
-    `xml_text` drops take no room."""
-    total = 0.0
-    for ch in text:
-        if ch in _NARROW:
-            total += 0.34
-        elif ch in _WIDE:
-            total += 0.92
-        elif ch.isupper() or ch.isdigit():
-            total += 0.68
-        elif ch in _UNSHOWN:
-            continue
-        elif ord(ch) > 0x2E80:  # CJK and other full-width scripts
-            total += 1.0
-        else:
-            total += 0.61
+    `xml_text` drops take no room, and a character made of several (an emoji sequence, a flag, a letter and its
+    accents) takes the room of its first: its joiners, modifiers and marks draw nothing beside it."""
+    if text.isascii():
+        return sum(map(_char_width, text)) * size * (1.12 if bold else 1.0)
+    total = sum(_char_width(cluster.lstrip(_UNSHOWN_TEXT)[:1]) for cluster in _GRAPHEME.findall(text))
     return total * size * (1.12 if bold else 1.0)
+
+
+def _char_width(ch: str) -> float:
+    if not ch or ch in _UNSHOWN:
+        return 0.0
+    if ch in _NARROW:
+        return 0.34
+    if ch in _WIDE:
+        return 0.92
+    if ch.isupper() or ch.isdigit():
+        return 0.68
+    if _is_wide(ch):  # CJK and other full-width scripts, emoji
+        return 1.0
+    return 0.61
+
+
+def _is_wide(ch: str) -> bool:
+    return ord(ch) > 0x2E80
 
 
 def _cut_ranks(text: str) -> list[int]:
     """How good a place each index k is to cut `text` (keeping `text[:k]`): 0 between words, 1 after a separator
-    inside a word (a path's `/`, a hyphen), 2 elsewhere inside a word, 3 inside a date or a time of day."""
+    inside a word (a path's `/`, a hyphen) or beside an ideograph or emoji (a sentence written without spaces breaks
+    between any two of them), 2 elsewhere inside a word, 3 inside a date or a time of day, 4 inside a character a
+    reader sees as one (`_GRAPHEME`)."""
     ranks = [2] * (len(text) + 1)
     ranks[0] = ranks[-1] = 0
     for k in range(1, len(text)):
@@ -183,22 +202,32 @@ def _cut_ranks(text: str) -> list[int]:
     for pattern in _DATES_AND_TIMES:
         for m in pattern.finditer(text):
             ranks[m.start() + 1:m.end()] = [3] * (m.end() - m.start() - 1)
+    if not text.isascii():
+        start = 0
+        for cluster in _GRAPHEME.findall(text):
+            end = start + len(cluster)
+            ranks[start + 1:end] = [4] * (end - start - 1)
+            if (start and ranks[start] == 2 and (_is_wide(text[start - 1]) or _is_wide(text[start]))
+                    and unicodedata.category(text[start]) not in _NO_BREAK_BEFORE
+                    and unicodedata.category(text[start - 1]) not in _NO_BREAK_AFTER):
+                ranks[start] = 1
+            start = end
     return ranks
 
 
 def _cut_before(ranks: Sequence[int], most: int) -> int:
     """Where to end a kept head of at most `most` characters: the last word boundary in the latter half of that
     room, else the last separator there (a long path keeps its folders), else the last word boundary or separator
-    anywhere, else the last place outside a date or a time; `most` when there is none (one date wider than the
-    room: cutting it is all there is)."""
+    anywhere, else the last place outside a date or a time, else outside a character (one date wider than the
+    room: cutting it is all there is); 0 when there is none (one character wider than the room)."""
     if most <= 0:
         return 0
     half = max(1, most // 2)
-    for worst, low in ((0, half), (1, half), (1, 1), (2, 1)):
+    for worst, low in ((0, half), (1, half), (1, 1), (2, 1), (3, 1)):
         for k in range(most, low - 1, -1):
             if ranks[k] <= worst:
                 return k
-    return most
+    return 0
 
 
 def _cut_after(ranks: Sequence[int], least: int) -> int:
@@ -207,16 +236,19 @@ def _cut_after(ranks: Sequence[int], least: int) -> int:
     if least >= end:
         return end
     half = least + (end - least) // 2
-    for worst, high in ((0, half), (1, half), (1, end - 1), (2, end - 1)):
+    for worst, high in ((0, half), (1, half), (1, end - 1), (2, end - 1), (3, end - 1)):
         for k in range(least, high + 1):
             if ranks[k] <= worst:
                 return k
-    return least
+    return end
 
 
 def _trim_end(head: str) -> str:
     """A kept head before its "…": no trailing space or clause punctuation ("due:…" reads as if something followed)."""
     return head.rstrip().rstrip(",;:").rstrip()
+
+
+_CUT_CONTEXT = 80  # how far past a cut a date or a character that it would split can reach
 
 
 def _fit(text: str, max_width: float, size: float, bold: bool, suffix: str = "") -> int:
@@ -230,7 +262,7 @@ def _fit(text: str, max_width: float, size: float, bold: bool, suffix: str = "")
             low = mid
         else:
             high = mid - 1
-    return _cut_before(_cut_ranks(text), low)
+    return _cut_before(_cut_ranks(text[:low + _CUT_CONTEXT]), low)
 
 
 def wrap(text: str, max_width: float, size: float, max_lines: int, bold: bool = False) -> list[str]:
@@ -257,8 +289,12 @@ def wrap(text: str, max_width: float, size: float, max_lines: int, bold: bool = 
                     current, word = f"{current} {word[:head]}", word[head:]
             lines.append(current)
         current = word
-        while text_width(current, size, bold) > max_width:  # one word wider than the line: hard-break it
-            cut = max(1, _fit(current, max_width, size, bold))  # after a `/` or `-` when it can, not in a date
+        # one word wider than the line: hard-break it, only into the lines kept (a sentence without spaces can be a
+        # whole note: breaking all of it took seconds)
+        while len(lines) <= max_lines and text_width(current, size, bold) > max_width:
+            # after a `/` or `-` when it can, not in a date; one character wider than the line is drawn whole
+            first = _GRAPHEME.match(current)
+            cut = _fit(current, max_width, size, bold) or (first.end() if first else 1)
             lines.append(current[:cut])
             current = current[cut:]
     if current:
@@ -279,7 +315,7 @@ def clip(text: str, limit: int) -> str:
         return flat
     if limit <= 1:
         return "…"[:limit]
-    return _trim_end(flat[:_cut_before(_cut_ranks(flat), limit - 1)]) + "…"
+    return _trim_end(flat[:_cut_before(_cut_ranks(flat[:limit + _CUT_CONTEXT]), limit - 1)]) + "…"
 
 
 def xml_text(text: str) -> str:
