@@ -14,7 +14,7 @@ from ..core.text import tokens
 from ..core.vault.lifecycle import truth_policy
 from ..core.vault.links import display_links
 from ..core.vault.proactive import DEADLINE_WORDS, OPEN_WORDS
-from ..render.cards import clip
+from ..render.card_text import clip
 from .runtime import Runtime
 
 _NAV_TYPES = {"note", "project", "person", "finance", "event", "place", "placeholder"}

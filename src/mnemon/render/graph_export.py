@@ -24,7 +24,7 @@ from typing import Any
 
 from xml.sax.saxutils import escape
 
-from .cards import clip, unshown_dropped, xml_text
+from .card_text import clip, unshown_dropped, xml_text
 
 # a memory's category (the real mnemon's `viz` colours), then the workbench's kinds (interfaces/http/workbench)
 CATEGORY_COLOURS: dict[str, str] = {
