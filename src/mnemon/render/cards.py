@@ -112,12 +112,24 @@ def badge_for(thought: Mapping[str, Any], theme: str = "dark") -> tuple[str, str
     return label, THEMES[resolve_theme(theme, {})][key]
 
 
+# the kinds of thought whose titles start with the kind ("Done: …"; `app.thoughts`) that are neither an open loop nor
+# a deadline: the words after the kind are the note's, and a "Done:" card about filing the tax deadline wore the red
+# Deadline badge
+_OTHER_KINDS = ("done:", "reasoned walk:", "unconfirmed:", "correction to check:", "current state:", "lapsed state:",
+                "expected:", "missed expectation:", "unverifiable expectation:", "confirmed expectation:")
+
+
 def _badge(thought: Mapping[str, Any]) -> tuple[str, str]:
     title = str(thought.get("title") or "").lower()
-    if "open loop" in title:
+    if title.startswith("open loop"):
         return BADGES[0]
-    if "deadline" in title or title.startswith("past due"):
+    if title.startswith(("deadline", "past due")):
         return BADGES[1]
+    if not title.startswith(_OTHER_KINDS):  # a title from elsewhere (Mneme's, a caller's): read for its words
+        if "open loop" in title:
+            return BADGES[0]
+        if "deadline" in title:
+            return BADGES[1]
     surface = thought.get("surface")
     if isinstance(surface, Mapping) and any(surface.get(k) for k in ("source_id", "source_path", "matched_terms",
                                                                        "prompt")):
