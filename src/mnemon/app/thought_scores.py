@@ -96,8 +96,11 @@ def score_draft(node: Memory, *, hints: tuple[str, ...], now: datetime, recent_s
     if dates is None:
         dates = text_dates(node.content)
     if dates:
-        upcoming = [d for d in dates if d >= naive_now]
-        if upcoming and (min(upcoming) - naive_now).days <= 30:
+        # by day, as a card's "Past due" reads them: against the current time, a date was past from 00:00:01 on the
+        # day it was due, and the most pressing item of all ranked below one due in three weeks
+        today = naive_now.replace(hour=0, minute=0, second=0, microsecond=0)
+        upcoming = [d for d in dates if d >= today]
+        if upcoming and (min(upcoming) - today).days <= 30:
             parts["freshness"] = 0.8
             reasons.append(f"dated {min(upcoming).date().isoformat()}, within 30 days")
         else:
