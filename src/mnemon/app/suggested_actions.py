@@ -18,12 +18,14 @@ import re
 from typing import Any
 
 from ..core.surface import needs_writes, program, writes_offered
+from ..render.card_text import clip
 from .runtime import Runtime
 
 NEXT_ACTIONS_HEADING = "Next Actions"
 BULLET_CHARS = 120  # a follow-up bullet's text, not counting its "Follow up: " lead
 # a word, with a wikilink (spaces and all) kept whole: a bullet cut inside "[[Bram Okafor]]" breaks the link
 _PIECE = re.compile(r"\[\[[^\]\n]*\]\]\S*|\S+")
+_WIKILINK = re.compile(r"\[\[[^\]\n]*\]\]")
 _CLAUSE_END = (";", ".", "!", "?")
 # the mark `ports.store.postgres.redact` leaves where a URL's password was (`u:***@`, `password=***`)
 _MASKED_PASSWORD = re.compile(r"://[^:/@]*:\*\*\*@|password=\*\*\*")
@@ -62,8 +64,16 @@ def follow_up_text(text: str, limit: int = BULLET_CHARS) -> str:
     if clause_end and sum(map(len, kept[:clause_end])) >= limit // 3:
         kept = kept[:clause_end]
     out = " ".join(kept).rstrip(" ;,:—–-")
-    if not out:  # one word longer than the limit: cutting it is all there is
-        return flat[:limit - 1] + "…"
+    if len(out) < limit // 2:
+        # a run without spaces follows (a Japanese sentence, emoji, one long word): it is cut where a card cuts it,
+        # between two of its ideographs or emoji, never inside a character — "Risk: <sentence>" gave "Risk…", and a
+        # cut inside a family emoji wrote a broken character into the note — unless that cut falls in a wikilink
+        cut = clip(flat, limit)
+        end = len(cut) - 1
+        if cut.endswith("…") and not any(m.start() < end < m.end() for m in _WIKILINK.finditer(flat)):
+            return cut
+    if not out:  # a wikilink longer than the limit: cutting it is all there is
+        return clip(flat, limit)
     return out + (" …" if out.endswith((".", "!", "?")) else "…")
 
 
