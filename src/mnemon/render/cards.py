@@ -335,11 +335,13 @@ def render_svg(thought: Mapping[str, Any], *, theme: str = "dark", generated_at:
             parts.append(f'<circle cx="{x:.0f}" cy="{cy:.0f}" r="38" fill="{colour}"/>')
             parts.append(_t(x, cy + 10, str(i), size=28, fill=pal["node_ink"], weight="bold", anchor="middle"))
             ly = cy + 66
-            for line in wrap(node["name"], min(150.0, span / max(1, n - 1) - 10 if n > 1 else 300.0), 15, 3):
+            room = min(150.0, span / max(1, n - 1) - 10 if n > 1 else 300.0)
+            for line in wrap(node["name"], room, 15, 3):
                 parts.append(_t(x, ly, line, size=15, fill=pal["ink"], anchor="middle"))
                 ly += 19
-            if node["type"]:
-                parts.append(_t(x, ly + 2, node["type"], size=13, fill=pal["muted"], anchor="middle", italic=True))
+            # the type is the note's own (front matter `type`), any length: on one line it ran off the card
+            for line in wrap(node["type"], room, 13, 1):
+                parts.append(_t(x, ly + 2, line, size=13, fill=pal["muted"], anchor="middle", italic=True))
         if overflow:
             more = f"+{len(nodes) - MAX_PATH_NODES} more"
             more_y = cy - 62 - 30 * top if top else cy - 70
