@@ -28,7 +28,6 @@ _UNSHOWN_RANGES = ((0x00, 0x08), (0x0B, 0x0C), (0x0E, 0x1F), (0x7F, 0x9F), (0x06
                    (0x202A, 0x202E), (0x2066, 0x206F), (0xD800, 0xDFFF), (0xFFF9, 0xFFFB), (0xFFFE, 0xFFFF))
 _UNSHOWN = frozenset(chr(c) for lo, hi in _UNSHOWN_RANGES for c in range(lo, hi + 1))
 _DROP_UNSHOWN = dict.fromkeys(map(ord, _UNSHOWN))
-_UNSHOWN_TEXT = "".join(sorted(_UNSHOWN))
 # dates (an ISO one with its time of day) and times of day, which a cut must not split ("Meeting 2026-1…" reads as
 # another date); one pattern each, searched apart, since their matches may overlap ("10-14/2026-10-14")
 _DATES_AND_TIMES = tuple(re.compile(p) for p in (
@@ -84,8 +83,15 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     widths = _WIDTHS[bold]
     if text.isascii():
         return sum(map(widths.__getitem__, text)) * size
-    total = sum(_char_width(cluster.lstrip(_UNSHOWN_TEXT)[:1], bold) for cluster in _GRAPHEME.findall(text))
-    return total * size
+    return sum(_cluster_width(cluster, bold) for cluster in _GRAPHEME.findall(text)) * size
+
+
+def _cluster_width(cluster: str, bold: bool) -> float:
+    """The width of a character made of `cluster`: its first shown one's."""
+    for ch in cluster:
+        if ch not in _UNSHOWN:
+            return _char_width(ch, bold)
+    return 0.0
 
 
 @functools.lru_cache(maxsize=4096)
@@ -177,16 +183,37 @@ _CUT_CONTEXT = 80  # how far past a cut a date or a character that it would spli
 
 def _fit(text: str, max_width: float, size: float, bold: bool, suffix: str = "") -> int:
     """How much of `text` to keep so that it and `suffix` fit `max_width`, cut where `_cut_before` says."""
-    if text_width(text + suffix, size, bold) <= max_width:
-        return len(text)
-    low, high = 0, len(text)  # the longest prefix that fits, by bisection: width only grows with length
-    while low < high:
-        mid = (low + high + 1) // 2
-        if text_width(text[:mid] + suffix, size, bold) <= max_width:
-            low = mid
-        else:
-            high = mid - 1
+    low = _fitting_prefix(text, max_width, size, bold, suffix)
+    if low == len(text):
+        return low
     return _cut_before(_cut_ranks(text[:low + _CUT_CONTEXT]), low)
+
+
+def _fits(text: str, max_width: float, size: float, bold: bool) -> bool:
+    """Whether `text` fits `max_width`, read only as far as it fits."""
+    return _fitting_prefix(text, max_width, size, bold, "") == len(text)
+
+
+def _fitting_prefix(text: str, max_width: float, size: float, bold: bool, suffix: str) -> int:
+    """The length of the longest prefix of whole characters of `text` that, with `suffix`, fits `max_width`, summed
+    as `text_width` sums it and read only as far as it fits: a bisection measured the whole text at every step, and
+    a sentence without spaces as long as a note took minutes to draw."""
+    after = text_width(suffix, size, bold) / size if suffix else 0.0
+    used = 0.0
+    if text.isascii():
+        widths = _WIDTHS[bold]
+        for end, ch in enumerate(text):
+            used += widths[ch]
+            if (used + after) * size > max_width:
+                return end
+        return len(text)
+    end = 0
+    for cluster in _GRAPHEME.finditer(text):
+        used += _cluster_width(cluster.group(), bold)
+        if (used + after) * size > max_width:
+            return end
+        end = cluster.end()
+    return end
 
 
 def wrap(text: str, max_width: float, size: float, max_lines: int, bold: bool = False) -> list[str]:
@@ -200,14 +227,14 @@ def wrap(text: str, max_width: float, size: float, max_lines: int, bold: bool = 
         if not word:
             continue
         candidate = f"{current} {word}" if current else word
-        if text_width(candidate, size, bold) <= max_width:
+        if _fits(candidate, max_width, size, bold):
             current = candidate
             continue
         if current:
             # a word wider than a whole line is cut anyway: its head fills this line first — a statement written
             # without spaces (Chinese, Japanese) left the "•" before it alone on the first of a band's lines
             room = max_width - text_width(current + " ", size, bold)
-            if room > 0 and text_width(word, size, bold) > max_width:
+            if room > 0 and not _fits(word, max_width, size, bold):
                 head = _fit(word, room, size, bold)
                 if head:
                     current, word = f"{current} {word[:head]}", word[head:]
@@ -215,7 +242,7 @@ def wrap(text: str, max_width: float, size: float, max_lines: int, bold: bool = 
         current = word
         # one word wider than the line: hard-break it, only into the lines kept (a sentence without spaces can be a
         # whole note: breaking all of it took seconds)
-        while len(lines) <= max_lines and text_width(current, size, bold) > max_width:
+        while len(lines) <= max_lines and not _fits(current, max_width, size, bold):
             # after a `/` or `-` when it can, not in a date; one character wider than the line is drawn whole
             first = _GRAPHEME.match(current)
             cut = _fit(current, max_width, size, bold) or (first.end() if first else 1)
@@ -257,9 +284,10 @@ def _middle_truncate(text: str, limit: int) -> str:
     cuts made as `clip` makes them."""
     if len(text) <= limit:
         return text
-    ranks = _cut_ranks(text)
-    head = _cut_before(ranks, (limit - 1) // 2)
-    tail = _cut_after(ranks, len(text) - (limit - 1 - head))  # the tail gets what the head did not use
+    head = _cut_before(_cut_ranks(text[:limit + _CUT_CONTEXT]), (limit - 1) // 2)
+    least = len(text) - (limit - 1 - head)  # the tail gets what the head did not use
+    start = max(0, least - _CUT_CONTEXT)  # (only the ends are read: the middle of a long text is left out anyway)
+    tail = start + _cut_after(_cut_ranks(text[start:]), least - start)
     return _trim_end(text[:head]) + "…" + text[tail:].lstrip()
 
 

@@ -398,7 +398,8 @@ def render_svg(thought: Mapping[str, Any], *, theme: str = "dark", generated_at:
     panel_h = y + 44 - 40
     height = int(panel_h + 80)
 
-    label = xml_text(str(thought.get("title") or "thought card")).replace('"', "&quot;")
+    # the title in full, as a screen reader reads the card, up to a length a title has (a note's text can be a title)
+    label = xml_text(clip(str(thought.get("title") or "thought card"), 300)).replace('"', "&quot;")
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}"'
         f' role="img" aria-label="{label}">'
