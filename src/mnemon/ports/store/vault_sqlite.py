@@ -62,6 +62,11 @@ _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 _LIST = json.JSONEncoder(ensure_ascii=False).encode  # the `["a", "b"]` spelling SQLiteStore writes for tags
 # what ingest compares a re-parsed edge with (`edge_values_from`, `edge_values_by_keys`)
 # the columns of an ingested edge row as `insert_edge_rows` writes it
+# an edge whose row says it was born with its source node (`created_at = ''`: edge_rows.py) keeps that node's time
+# when it moves to another source (a moved note, a joined placeholder): read from the new one, a decision made before
+# the move read as older than its edge (the right side of an UPDATE sees the row before it)
+_BORN_BEFORE_MOVE = ("created_at = CASE WHEN created_at = '' THEN COALESCE((SELECT n.created_at FROM nodes n"
+                     " WHERE n.seq = edge_rows.src), '') ELSE created_at END")
 _INSERTED_COLS = ("src, dst, type, weight, confidence, status, evidence, origin, rule, source_path, metadata,"
                   " created_at, updated_at")
 _EDGE_VALUES = "src, dst, type, id, status, weight, confidence, evidence, rule, source_path, metadata, origin"
@@ -682,8 +687,8 @@ class SQLiteVault(VaultReads):
             if clash is not None:
                 self._drop_edge(int(clash[0]))
             as_rows(self.store, [int(edge_id)])
-            self._write(f"UPDATE edge_rows SET src = {SEQ_OF}, dst = {SEQ_OF}, updated_at = ? WHERE id = ?",
-                        (src, dst, when, edge_id))
+            self._write(f"UPDATE edge_rows SET src = {SEQ_OF}, dst = {SEQ_OF}, {_BORN_BEFORE_MOVE}, updated_at = ?"
+                        " WHERE id = ?", (src, dst, when, edge_id))
             moved.append(int(edge_id))
         return moved
 
@@ -697,7 +702,8 @@ class SQLiteVault(VaultReads):
         values = self.conn.execute(f"SELECT {cols} FROM edge_rows WHERE id = ?", (successor,)).fetchone()
         self._drop_edge(successor)  # (first: the two rows would share (src, dst, type))
         sets = ", ".join(f"{c.strip()} = ?" for c in cols.split(","))
-        self._write(f"UPDATE edge_rows SET {sets}, weight = ?, status = ?, updated_at = ? WHERE id = ?",
+        self._write(f"UPDATE edge_rows SET {sets}, {_BORN_BEFORE_MOVE}, weight = ?, status = ?, updated_at = ?"
+                    " WHERE id = ?",
                     (*values, weight, status, when, edge_id))
 
     def _drop_edge(self, edge_id: int) -> None:
