@@ -123,7 +123,8 @@ def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str
     Symlinks (files or folders) are skipped unless `follow_symlinks`, and even then only when their target resolves
     inside the vault: a link must never make ingestion read a file outside it. A followed link whose target the
     vault already holds under its real path is skipped as `symlink_duplicate`: the real path always wins (a link
-    used to be ingested as a second copy of the note, or instead of it, depending on the folder listing's order).
+    used to be ingested as a second copy of the note, or instead of it, depending on the folder listing's order). A
+    followed link inside the vault that leads to no file (its target deleted, a loop) is skipped as `broken_symlink`.
     """
     root_path = Path(vault).expanduser()
     if not root_path.is_dir():
@@ -177,8 +178,11 @@ def walk_vault(vault: str | Path, *, follow_symlinks: bool = False) -> tuple[str
                     skipped.append({"path": rel, "reason": "symlink"})
                     continue
                 real = os.path.realpath(entry.path)
-                if not _inside(root, real) or not os.path.isfile(real):
+                if not _inside(root, real):
                     skipped.append({"path": rel, "reason": "symlink_outside_vault"})
+                    continue
+                if not os.path.isfile(real):  # its note deleted, or a loop: "outside" sent people hunting an escape
+                    skipped.append({"path": rel, "reason": "broken_symlink"})
                     continue
             try:
                 st = entry.stat()
