@@ -35,3 +35,20 @@ def test_a_killed_link_of_a_renamed_note_keeps_the_time_it_was_created(mem: Mnem
         assert events[0]["event"] == "created"
         assert [e["created_at"] for e in events] == sorted(e["created_at"] for e in events), events
     assert store.get_edge(killed.id).created_at == born
+
+
+def test_a_capped_run_that_renames_a_note_relinks_the_notes_past_its_cap(mem: Mnemon, tmp_path: Path) -> None:
+    # `--max-notes 1` read the renamed note (first by path) and removed its old path, but the links of the notes past
+    # the cap still named the old path's note: the next full run found nothing changed and kept them there for good
+    vault = tmp_path / "vault"
+    _write(vault, {"a.md": "# Budget\nnumbers\n", "hub.md": "# Hub\nSee [[Budget]]\n", "plan.md": "# Budget\nold\n"})
+    mem.ingest(str(vault), embed=False)
+    store = mem.rt.store
+    assert store.find_edge("note:hub.md", "note:a.md", "links_to") is not None  # (a.md before plan.md)
+    (vault / "a.md").rename(vault / "Archive.md")
+    _write(vault, {"Archive.md": "# Archive\nnumbers\n"})  # renamed and retitled: [[Budget]] is plan.md's now
+    mem.ingest(str(vault), embed=False, max_notes=1)
+    mem.ingest(str(vault), embed=False)
+    links = sorted((e.src, e.dst) for e in store.iter_edges() if e.type == "links_to")
+    assert links == [("note:hub.md", "note:plan.md")]
+

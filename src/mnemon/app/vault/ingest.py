@@ -302,6 +302,9 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
     root, entries, skipped = walk_vault(vault, follow_symlinks=follow_symlinks)
     capped = len(entries)
     on_disk = {e.rel for e in entries}  # a note past --max-notes is unread, not removed: it is still there
+    # ... and its links are resolved again when this run changes a name they use (left as they were, they named a
+    # removed note for good: the next full run found that note unchanged)
+    held = {e.rel: e for e in entries}
     if max_notes is not None:
         entries = entries[:max_notes]
     known = vault_store.files()
@@ -406,7 +409,7 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
             moves = _moved_notes(root, known, plans, removed)
             writer.moves = dict(moves)  # (a moved note's weakened edges pass to their successors: `drop_unreused`)
             writer.write_edges([(plan.path, e) for plan in plans for e in plan.edges if not e.dst])
-            relinked = _relink(writer, known, plans, removed, {e.rel: e for e in entries}, logseq)
+            relinked = _relink(writer, known, plans, removed, held, logseq)
             writer.drop_unreused()
         # every placeholder a name of a note planned or removed now settles, whoever made it (a `resolve` claim
         # naming a note not ingested yet too)
@@ -534,7 +537,8 @@ def _relink(writer: VaultWriter, known: dict[str, VaultFile], plans: Sequence[No
     ingest would land it: merged spellings, links to the note itself and links parked on a placeholder included —
     moving stored edges instead lost every link no edge held. A key resolves by the notes claiming it and the
     folder of the note it is written in (`LinkIndex`), so no other note's links can change. The paths of the notes
-    relinked."""
+    relinked. `entries`: every note on disk, those past `--max-notes` too — one of those whose bytes changed since
+    they were stored is left to the next run, which plans it anew."""
     planned = {p.path for p in plans}
     if all(path in planned or path in removed for path in known):
         return []  # no note is left to plan again (a first ingest): working out the changed names buys nothing
@@ -554,7 +558,8 @@ def _relink(writer: VaultWriter, known: dict[str, VaultFile], plans: Sequence[No
     affected.sort(key=lambda e: e.rel)  # relinked in vault order
     # their bytes are the ones stored: parsed again for their links alone (a renamed folder of a 2,000-note vault
     # relinks over a thousand notes)
-    links = {e.rel: plan_links(e.rel, data, logseq) for e in affected if (data := _read(e)) is not None}
+    links = {e.rel: plan_links(e.rel, data, logseq) for e in affected
+             if (data := _read(e)) is not None and hashlib.sha256(data).hexdigest() == known[e.rel].content_hash}
     writer.relink_notes(links)
     return list(links)
 
