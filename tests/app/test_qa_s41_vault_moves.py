@@ -52,3 +52,20 @@ def test_a_capped_run_that_renames_a_note_relinks_the_notes_past_its_cap(mem: Mn
     links = sorted((e.src, e.dst) for e in store.iter_edges() if e.type == "links_to")
     assert links == [("note:hub.md", "note:plan.md")]
 
+
+def test_explain_edge_says_how_a_decided_link_found_the_note_that_appeared(mem: Mnemon, tmp_path: Path) -> None:
+    # a link validated while it waited on a placeholder keeps its row (a decision is never re-parsed), so its rule
+    # stayed "wikilink" without a tier and explain-edge said nothing of how it reached the note that came later
+    vault = tmp_path / "vault"
+    _write(vault, {"hub.md": "# Hub\nSee [[Budget]]\n"})
+    mem.ingest(str(vault), embed=False)
+    parked = mem.rt.store.find_edge("note:hub.md", "placeholder:budget", "links_to")
+    assert mem.explain_edge(parked.id)["edge"]["link_resolution"] == {
+        "key": "budget", "tier": None, "resolves_to": None, "also_matching": []}
+    mem.validate_edge(parked.id, reason="the budget note is coming")
+    _write(vault, {"money.md": "---\naliases: [Budget]\n---\n# Money\n"})
+    mem.ingest(str(vault), embed=False)
+    edge = mem.explain_edge(parked.id)["edge"]
+    assert (edge["dst"]["id"], edge["status"]) == ("note:money.md", "active")
+    assert edge["link_resolution"] == {"key": "budget", "tier": "alias", "resolves_to": "money.md",
+                                       "also_matching": []}

@@ -136,7 +136,9 @@ def _link_resolution(rt: Runtime, edge: Edge) -> dict[str, Any] | None:
     """How a wikilink's name chose its note among the vault's notes now: `[[Meeting]]` with a `Meeting.md` in two
     folders went to one of them without a word (`also_matching` lists the others; the rule — the linking note's
     folder first — is fixed, so a rebuild links the same way)."""
-    by_name = edge.rule.startswith(("wikilink:", "markdown_link:"))  # (a Markdown link is looked up as one is)
+    # (a Markdown link is looked up as one is; a link parked on a placeholder has no tier in its rule, and keeps that
+    # rule once decided, its row never re-parsed: after its note appeared too)
+    by_name = edge.rule.partition(":")[0] in ("wikilink", "markdown_link")
     key = edge.metadata.get("key") if edge.origin == "ingest" and by_name else None
     if not isinstance(key, str) or not key:
         return None
