@@ -69,3 +69,19 @@ def test_explain_edge_says_how_a_decided_link_found_the_note_that_appeared(mem: 
     assert (edge["dst"]["id"], edge["status"]) == ("note:money.md", "active")
     assert edge["link_resolution"] == {"key": "budget", "tier": "alias", "resolves_to": "money.md",
                                        "also_matching": []}
+
+
+def test_explain_edge_names_the_notes_a_link_passed_over_for_a_better_claim(mem: Mnemon, tmp_path: Path) -> None:
+    # roadmap.md gives itself the alias "Plan" and a meeting note is titled Plan: [[Plan]] goes to plan.md (a file
+    # name outranks a title or an alias), and explain-edge said "also_matching: []", as if no other note held it
+    vault = tmp_path / "vault"
+    _write(vault, {"plan.md": "# Steps\n", "roadmap.md": "---\naliases: [Plan]\n---\n# Roadmap\n",
+                   "Meetings/monday.md": "# Plan\n", "hub.md": "# Hub\nSee [[Plan]] and [[Roadmap]]\n"})
+    mem.ingest(str(vault), embed=False)
+    store = mem.rt.store
+    plan = mem.explain_edge(store.find_edge("note:hub.md", "note:plan.md", "links_to").id)["edge"]["link_resolution"]
+    assert (plan["tier"], plan["resolves_to"], plan["also_matching"]) == ("path", "plan.md", [])
+    assert plan["outranked"] == [{"path": "Meetings/monday.md", "tier": "title"},
+                                 {"path": "roadmap.md", "tier": "alias"}]
+    plain = mem.explain_edge(store.find_edge("note:hub.md", "note:roadmap.md", "links_to").id)["edge"]
+    assert "outranked" not in plain["link_resolution"]  # (only roadmap.md holds the name)

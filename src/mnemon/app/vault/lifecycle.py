@@ -145,12 +145,15 @@ def _link_resolution(rt: Runtime, edge: Edge) -> dict[str, Any] | None:
     from .resolve import link_index  # (reads the notes' names: only an explained link pays for it)
 
     linker = edge.src.partition(":")[2] if edge.src.startswith("note:") else None
-    tier, paths = link_index(rt).offered(key, linker)
+    index = link_index(rt)
+    tier, paths = index.offered(key, linker)
     out: dict[str, Any] = {"key": key, "tier": tier, "resolves_to": paths[0] if paths else None,
                            "also_matching": list(paths[1:])}
     if len(paths) > 1:
         out["rule"] = ("several notes hold the name: one in the linking note's folder wins, else the shallowest "
                        "path, then the first by path")
+    if outranked := index.outranked(key, paths):  # (an alias or title the note's file name beat went unsaid)
+        out["outranked"] = [{"path": path, "tier": by} for path, by in sorted(outranked.items())]
     return out
 
 

@@ -209,6 +209,16 @@ class LinkIndex:
                 return tier, paths
         return None, ()
 
+    def outranked(self, key: str, offered: tuple[str, ...]) -> dict[str, str]:
+        """The other notes claiming `key` that a better claim beat (a lower tier, or a title or alias where some note's
+        file is so named), each with the best tier it claims the key in: why they did not get the link."""
+        others: dict[str, str] = {}
+        for tier in TIERS:
+            for path in self.tiers.get(tier, {}).get(key, ()):
+                if path not in offered:
+                    others.setdefault(path, tier)
+        return others
+
     def candidates(self, target: str) -> dict[str, tuple[str, ...]]:
         """Every note each tier would offer for `target`, to show ambiguity instead of hiding it."""
         key = placeholder_key(target)
