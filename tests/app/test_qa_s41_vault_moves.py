@@ -85,3 +85,22 @@ def test_explain_edge_names_the_notes_a_link_passed_over_for_a_better_claim(mem:
                                  {"path": "roadmap.md", "tier": "alias"}]
     plain = mem.explain_edge(store.find_edge("note:hub.md", "note:roadmap.md", "links_to").id)["edge"]
     assert "outranked" not in plain["link_resolution"]  # (only roadmap.md holds the name)
+
+
+def test_a_kill_follows_a_note_renamed_past_the_cap_of_a_capped_run(mem: Mnemon, tmp_path: Path) -> None:
+    # `--max-notes 1` removed hub.md (gone from disk) but did not read zzz.md (past its cap), so neither run paired
+    # them: the kill stayed on the removed note and the next full run brought the same link back undecided
+    vault = tmp_path / "vault"
+    _write(vault, {"a.md": "# A\n", "hub.md": "# Hub\nSee [[Plan]]\n", "plan.md": "# Plan\n",
+                   "notes.md": "# Notes\nsome more about [[A]]\n"})
+    mem.ingest(str(vault), embed=False)
+    store = mem.rt.store
+    killed = store.find_edge("note:hub.md", "note:plan.md", "links_to")
+    mem.kill_edge(killed.id, reason="not that plan")
+    (vault / "hub.md").rename(vault / "zzz.md")
+    (vault / "notes.md").unlink()  # (a deletion no note past the cap can be the new path of still goes at once)
+    capped = mem.ingest(str(vault), embed=False, max_notes=1)
+    assert capped["notes_removed"] == 1 and store.get_node("note:notes.md") is None
+    assert mem.ingest(str(vault), embed=False)["decisions_moved"] == 1
+    links = sorted((e.id, e.src, e.dst, e.status) for e in store.iter_edges() if e.type == "links_to")
+    assert links == [(killed.id, "note:zzz.md", "note:plan.md", "killed")]

@@ -344,6 +344,9 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
     skipped += [{"path": p, "reason": "unreadable"} for p in unreadable]
     # (the same rule for a moved vault: a note it no longer holds goes, one it holds is kept or planned again)
     removed = [] if mode == "append" else sorted(p for p in known if p not in on_disk and p not in unreadable)
+    if removed and len(entries) < capped:
+        removed = _not_moved_past_cap(root, known, removed, [held[rel] for rel in held.keys() - {e.rel for e in entries}
+                                                             if rel not in known])
     if removed and not on_disk and not allow_empty:
         raise Conflict(f"the vault folder {root} holds no notes: this run would remove all {len(removed)} notes the"
                        " store has (a wrong or unmounted folder?). Nothing was changed; pass --allow-empty to remove"
@@ -528,6 +531,22 @@ def _moved_notes(root: str, known: Mapping[str, VaultFile], plans: Sequence[Note
         gone = [p for p in gone if p not in taken_old]
         new = [p for p in new if p.path not in taken_new]
     return sorted(pairs)
+
+
+def _not_moved_past_cap(root: str, known: Mapping[str, VaultFile], removed: list[str],
+                        unread_new: Sequence[VaultEntry]) -> list[str]:
+    """The notes gone from disk that a capped run removes: not one that a new note past `--max-notes` may be the
+    new path of (`_moved_notes`: the move journal's, the same size — maybe the same bytes — or the same file name).
+    Removed now, it could never pair with its new path, read by a later run: its kills and validations stayed on the
+    removed note while the same links came back undecided. It goes in the run that reads its new path."""
+    if not unread_new:
+        return removed
+    sizes = {e.size for e in unread_new}
+    names = {e.rel.rsplit("/", 1)[-1].casefold() for e in unread_new}
+    journal = {old for old, _new in editor_moves(root, {p: known[p].content_hash for p in removed}, removed,
+                                                 {e.rel for e in unread_new})}
+    return [p for p in removed if p not in journal and known[p].size not in sizes
+            and p.rsplit("/", 1)[-1].casefold() not in names]
 
 
 def _relink(writer: VaultWriter, known: dict[str, VaultFile], plans: Sequence[NotePlan], removed: Sequence[str],
