@@ -1,6 +1,6 @@
 """A measure's value as the diff compares it: one date, amount or time however it is written. "March 3", "3 March",
-"March 3rd" and "2026-03-03" are one date (a year said on one side only is not a difference); "$5k", "5,000" and
-"5000 USD" one amount; "30s", "30 seconds" and "30000 ms" one duration; "2pm" and "14:00" one time of day.
+"March 3rd", "2026-03-03" and "03/03/2026" are one date (a year said on one side only is not a difference); "$5k",
+"5,000" and "5000 USD" one amount; "30s", "30 seconds" and "30000 ms" one duration; "2pm" and "14:00" one time of day.
 Anything else is compared as written, case aside."""
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ _MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, 
                 "hour": 3600.0, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12}
 _TIME = re.compile(r"(\d{1,2})(?::(\d{2}))?\s*(a\.?m|p\.?m)?\.?")
 _ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
+# "03/03/2026", "25/12/2026": a date only when it can name one day (day and month alike, or one of them past 12)
+_SLASH_DATE = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})")
 _DAY = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?")
 _AMOUNT = re.compile(r"[$€£¥]?\s*(\d[\d,]*(?:\.\d+)?)\s*%?\s*([a-z]*)")
 CURRENCY = "$€£¥"
@@ -28,6 +30,11 @@ Value = tuple[object, ...]
 def _date(words: list[str]) -> Value | None:
     if len(words) == 1 and (m := _ISO_DATE.fullmatch(words[0])):
         return ("date", int(m.group(2)), int(m.group(3)), int(m.group(1)))
+    if len(words) == 1 and (m := _SLASH_DATE.fullmatch(words[0])):
+        first, second, in_year = (int(g) for g in m.groups())
+        if first == second or (first > 12) != (second > 12):  # ("04/03/2026": April 3 or 4 March, so neither)
+            day_of, month_of = (first, second) if first > 12 else (second, first)
+            return ("date", month_of, day_of, in_year) if 1 <= month_of <= 12 and 1 <= day_of <= 31 else None
     year = int(words[-1]) if len(words) == 3 and words[-1].isdigit() and len(words[-1]) == 4 else None
     pair = words[:2] if year is not None else words
     if len(pair) != 2:
