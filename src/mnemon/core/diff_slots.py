@@ -18,6 +18,9 @@ _WORD = re.compile(r"\w+(?:['’]\w+)*")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _ZH_CLOSING = re.compile(r"[了的啦呢]+(?=\s*(?:$|[，。；！？,.;!?]))")  # (a closing particle: "…32GB 内存了")
 _CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\w]")
+# a part that denies a value ("不再用Slack", "no longer uses Slack") is no value the other part replaces: "团队现在用
+# Zulip" after "团队不再用 Slack 沟通了" agrees with it
+_DENIAL = re.compile(r"(?i)\b(?:not|no|never|no\s+longer)\b|n['’]t\b|不|没|未(?!来)")
 PART_WORDS = 4  # the most words a changed part holds
 PART_CHARS = 8  # … or Chinese characters
 
@@ -74,7 +77,7 @@ def changed_part(new_text: str, old_text: str) -> str:
     """Why `new_text` gives one part of `old_text` another value, or "" when it does not."""
     cjk = _CJK.search(new_text) and _CJK.search(old_text)
     said, was = (_chinese if cjk else _english)(new_text, old_text)
-    if not said:
+    if not said or _DENIAL.search(said) or _DENIAL.search(was):
         return ""
     return (f'the same words but for one part: the new memory says "{said}" where this one says "{was}": a new '
             "value of the same fact, unless both hold")
