@@ -3,7 +3,8 @@ Chen owns the deployment pipeline", with no "from X" or "instead of X" naming th
 
 A role here is one only one holder has at a time: owning, leading, running, managing, maintaining, heading,
 overseeing or chairing a thing (as a verb, "owns", or a noun, "is the owner of", or "is owned by"). A new memory hands
-it over when it says so — "now owns", "is now the owner of", "took over", "replaced Bob as owner of" — and a stored
+it over when it says so — "now owns", "is now the owner of", "took over", "replaced Bob as owner of", "handed the
+pipeline to Ana", "ownership of the pipeline moved from Bob to Ana" (the holder after "to") — and a stored
 memory where another holder has the same role for the same thing (the same content words) is the one retired: a
 CONFLICT in the diff, `corrected_by` in recall. Not a hand-over: a role shared ("now also owns", "co-owns",
 "owns … too", "together with"), another role ("now reviews"), another thing, or the same holder said again.
@@ -32,6 +33,9 @@ _NOUN = "|".join(sorted(_NOUNS, key=len, reverse=True))
 _PARTICIPLE = "owned|led|run|managed|maintained|headed|overseen|chaired"
 _ADVERBS = r"(?:(?:now|currently|officially|formally|also|jointly|still)\s+)*"
 _OBJECT = r"(?P<object>[^,;:.!?()]+)"
+_TO_HOLDER = r"\s+to\s+(?P<holder>[^,;:.!?()]+)"  # the new holder, after the thing handed
+_ROLE_NOUNS = {"ownership": "own", "leadership": "lead", "management": "manage", "maintenance": "maintain",
+               "chairmanship": "chair", "stewardship": "own"}
 _FORMS = (
     # "Ana is now the owner of the pipeline", "Ana is the new lead for payments"
     re.compile(rf"(?i)\s(?:is|are|'s|’s|was|became|becomes)\s+(?P<pre>{_ADVERBS})(?:the\s+|our\s+)?(?P<new>new\s+)?"
@@ -42,6 +46,14 @@ _FORMS = (
     # "Ana replaced Bob as owner of the pipeline"
     re.compile(rf"(?i)(?<!\S)(?P<pre>{_ADVERBS})(?P<over>replaced|replaces)\s+[^,;:.!?()]+?\s+as\s+(?:the\s+)?"
                rf"\b(?P<role>{_NOUN})\s+(?:of|for|on)\s+{_OBJECT}"),
+    # "Ownership of the billing service moved from Alice to Bob", "Leadership of payments passed to Bob"
+    re.compile(rf"(?i)(?<!\S)(?P<noun>{'|'.join(_ROLE_NOUNS)})\s+(?:of|for|over)\s+(?P<object>[^,;:.!?()]+?)\s+"
+               r"(?:(?:was|were|has\s+been|had\s+been|is|got)\s+)?(?P<over>moved|passed|went|shifted|transferred|"
+               rf"handed(?:\s+over)?)(?:\s+from\s+[^,;:.!?()]+?)?{_TO_HOLDER}"),
+    # "Kenji handed the CI pipeline (over) to Aiko", "Kenji passed the pipeline on to Aiko": the holder after "to"
+    re.compile(rf"(?i)(?<!\S)(?P<pre>{_ADVERBS})(?:has\s+|have\s+|had\s+)?(?P<over>handed|hands|passed|passes|"
+               r"transferred|transfers)\s+(?:over\s+)?(?!from\b)(?P<object>[^,;:.!?()]+?)(?:\s+(?:over|on))?"
+               rf"{_TO_HOLDER}"),
     # "Ana Ruiz now owns the pipeline" (not "now co-owns": no clause with "co-" is read)
     re.compile(rf"(?i)(?<!\S)(?P<pre>{_ADVERBS})(?:has\s+|have\s+)?\b(?P<role>{_VERB})\b\s+{_OBJECT}"),
 )
@@ -101,12 +113,20 @@ def _roles(text: str) -> tuple[_Role, ...]:
             if found is None:
                 continue
             role = found.groupdict().get("role") or ""
-            # (no role for "took over": whichever the thing had; the noun of "replaced Bob as owner of")
-            matches = [(found, clause[:found.start()], _NOUNS.get(role.lower()) or _VERBS.get(role.lower(), ""))]
+            # (no role for "took over" or "handed … to": whichever the thing had; the noun of "replaced Bob as owner
+            # of"; of "Ownership of … moved to", the role its noun names)
+            role = _ROLE_NOUNS.get((found.groupdict().get("noun") or "").lower()) or _NOUNS.get(role.lower()) \
+                or _VERBS.get(role.lower(), "")
+            matches = [(found, found.groupdict().get("holder") or clause[:found.start()], role)]
         for m, before, role in matches:
-            pre = (m.group("pre") or "").lower().split()
+            pre = (m.group("pre") or "").lower().split() if "pre" in m.groupdict() else []
             thing, thing_text, shared = _thing(m.group("object"))
-            holder, holder_text = _holder(before)
+            if m.groupdict().get("holder"):  # (the holder after "to", up to a when: "to Aiko since May")
+                _, after, shared_after = _thing(m.group("holder"))
+                holder, holder_text = _holder(" ".join(after.split()[:4]))
+                shared = shared or shared_after
+            else:
+                holder, holder_text = _holder(before)
             if "also" in pre or "jointly" in pre or shared or not holder or not thing:
                 continue
             cue = "now" in pre or bool(m.groupdict().get("new")) or bool(m.groupdict().get("over"))
