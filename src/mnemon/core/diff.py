@@ -26,6 +26,7 @@ from .diff_measures import WEEKDAYS as _WEEKDAYS, measure_difference as _measure
 from .diff_measures import measure_restated as _measure_restated, number_difference as _number_difference
 from .diff_slots import changed_part
 from .diff_states import state_change
+from .diff_updates import superseding_update
 from .diff_when import STATEMENT_TIME
 from .diff_words import FROM_VERBS as _FROM_VERBS, content_words as _content
 from .measure_values import MONTHS
@@ -654,6 +655,8 @@ def diff_suggestion(
                   or handover(new_text, content) or handover(content, new_text, stored=True))
         if reason:
             suggestion = "CONFLICT"
+        elif suggestion != "CONFLICT" and (reason := superseding_update(new_text, content)):
+            suggestion = "UPDATE"  # (a new value said as a change: "is now 250", "was upgraded to Kubernetes 1.29")
         elif suggestion == "CONFLICT":  # (only a negation one side says, or an opposite word, makes one here)
             opposed = opposites(new_text, content)
             reason = opposite_reason(opposed) if opposed else _negation_difference(new_text, content)

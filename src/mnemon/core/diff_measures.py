@@ -44,7 +44,7 @@ _AFTER_NUMBER = frozenset(("am", "pm", "a.m", "p.m"))
 # words saying a value changed, not what it measures ("The launch moved to March 10", "p99 dropped to 180 ms")
 _CHANGED = frozenset(_FROM_VERBS.split("|")) | frozenset(
     "rescheduled postponed delayed pushed bumped raised lowered dropped increased decreased reduced fell rose grew "
-    "went became jumped climbed".split())
+    "went became jumped climbed rolled enabled".split())  # ("is enabled for 10%", "was rolled out to 100%")
 # verbs that measure what they follow ("The deploy takes 10 minutes", "Mira weighs 60 kg"): part of the measure's
 # name, with no value of a name after them ("Build agent 7")
 _MEASURING = frozenset("take takes took cost costs weigh weighs weighed last lasts lasted total totals totaled "
@@ -110,6 +110,10 @@ def _measures(text: str) -> tuple[_Measure, ...]:
                 lead, age = lead[:-1], True
             if age or any(tuple(words[end:end + len(a)]) == a for a in _AGE_AFTER):
                 unit, link = "age", "is"
+            if link == "from" and lead and not after_content:
+                # "increased from 100 to 250": the value left, not the measure's; the one after "to" is
+                link, k = "", end + (1 if unit and unit != "age" else 0)
+                continue
             if lead and not after_content:
                 named = lead[-MEASURE_WORDS:]
                 first, last = found[k].start(), found[end - 1].end()

@@ -153,6 +153,7 @@ class _Correctors:
         """The id of the newest candidate written after `at` whose correction retires what `content` states."""
         from ..diff import correction_reason, corrections
         from ..diff_handover import handover, hands_over
+        from ..diff_updates import superseding_update
 
         for new_id, text, new_at in self.wording:
             if new_at <= at:
@@ -167,6 +168,8 @@ class _Correctors:
                 hands = self._hands[new_id] = hands_over(text)
             # (a role handed to another holder retires the memory naming the last one, as a correction would)
             if hands and handover(text, content):
+                return new_id
+            if superseding_update(text, content):  # ("is now 250", "was upgraded to 1.29": a change said)
                 return new_id
         return None
 

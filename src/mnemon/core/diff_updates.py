@@ -1,0 +1,89 @@
+"""An update said as a change supersedes what it changes: "The API rate limit is now 250 requests per minute" after
+"Our API rate limit is 100 …", "The staging cluster was upgraded to Kubernetes 1.29" after "… runs Kubernetes 1.27".
+Neither names the value it replaces ("from X", "instead of X"), so no correction cue retired the older memory and
+recall kept ranking the stale value first. Two kinds are read, each only when the new memory says it changed ("now",
+"raised", "upgraded", "rolled out", 现在 …) and not that it is one more ("now also"): otherwise two values may both
+hold (two projects on two Pythons).
+
+- a new value of the same measure (`measure_difference`: "rate limit" 100 → 250, "rolled out to 100%" after
+  "enabled for 10%");
+- another version of the same named product, every other word of the older memory said again ("staging cluster").
+  A number right after a name is part of it ("Sprint 12", "Python 3", "Build agent 7"): it is a version only when
+  it is one ("3.11", "1.29") or the memory says so ("to version 8", "upgraded to Postgres 16").
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .cue_words import CHANGE_SAID
+from .diff_measures import measure_difference
+from .measure_values import MONTHS
+from .text import token_set, tokens
+
+# a value said beside the older one, not in its place ("now also reviews", "now owns the docs too", 也, 还)
+_ADDED = re.compile(r"(?i)\b(?:also|too|as\s+well|additionally|in\s+addition|alongside|both)\b|也|还")
+# the words of a change that say a number after a name is a version of it ("upgraded to Postgres 16")
+_VERSION_CHANGE = re.compile(r"(?i)\b(?:upgraded|upgrade|upgrading|downgraded|updated|bumped|migrated|version)\b")
+# a name and the number after it: "Kubernetes 1.29", "Elasticsearch to version 8", "Node.js v20"
+_VERSIONED = re.compile(r"(?<![\w.])(?P<name>[A-Za-z][\w+#]*(?:\.[A-Za-z]+)?)\s+(?:(?:to|from)\s+)?"
+                        r"(?P<said>(?:version|v)\s*)?(?P<version>\d+(?:\.\d+)*)(?![\w%]|\.\d)")
+_DOTTED = re.compile(r"\d+\.\d+")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+# a product's verbs and the words of its version: what the older memory may say that the newer need not
+_PRODUCT_WORDS = frozenset(tokens("use uses using used run runs running ran on version versions upgrade upgraded "
+                                  "to from"))
+
+
+@dataclass(frozen=True)
+class _Version:
+    name: str  # as written
+    key: str  # casefolded
+    version: str
+    explicit: bool  # a version by its form or the memory's words, not a number that may name the product
+
+
+@lru_cache(maxsize=64)  # (the new memory's are read against each candidate)
+def _versions(text: str) -> tuple[_Version, ...]:
+    said_version = _VERSION_CHANGE.search(text) is not None
+    out: list[_Version] = []
+    for m in _VERSIONED.finditer(text):
+        name, version = m.group("name"), m.group("version")
+        if name.lower() in MONTHS or _YEAR.fullmatch(version) or not tokens(name):
+            continue  # ("March 3", "in 2026", "to 250": a date, a year, a value)
+        if not (name[0].isupper() or m.group("said")):
+            continue  # ("runs 3 replicas": a count, not a product's version)
+        out.append(_Version(name, name.casefold(), version,
+                            bool(m.group("said")) or said_version or _DOTTED.fullmatch(version) is not None))
+    return tuple(out)
+
+
+def _version_change(new_text: str, old_text: str, cue: str) -> str:
+    for new in _versions(new_text):
+        if not new.explicit:
+            continue
+        for was in _versions(old_text):
+            if was.key != new.key or was.version == new.version:
+                continue
+            # every other word of the older memory said again: "The production cluster runs Kubernetes 1.27" is
+            # not what "The staging cluster was upgraded to Kubernetes 1.29" changes
+            rest = token_set(old_text) - _PRODUCT_WORDS - set(tokens(was.name)) - {was.version}
+            if rest <= token_set(new_text):
+                return (f'another version of "{new.name}": the new memory says "{new.version}" and this one '
+                        f'"{was.version}", said as a change ("{cue}"), so the new memory supersedes this one')
+    return ""
+
+
+def superseding_update(new_text: str, old_text: str) -> str:
+    """Why `new_text` changes what `old_text` states, said as a change (so the older memory is no longer current),
+    or "" when it does not."""
+    said = CHANGE_SAID.search(new_text)
+    if said is None or _ADDED.search(new_text):
+        return ""
+    cue = said.group(0)
+    # (not `changed_part`: "Bob now reviews the pipeline" changes the verb of "Bob owns the pipeline", no value)
+    changed = measure_difference(new_text, old_text)
+    if changed:
+        return f'{changed}; said as a change ("{cue}"), so the new memory supersedes this one'
+    return _version_change(new_text, old_text, cue)
