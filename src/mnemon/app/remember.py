@@ -17,7 +17,10 @@ from typing import Any
 
 from ..core import graph_rules
 from ..core.causal import causal_cue, suggest_sub_type
+from ..core.cue_words import CHANGE_SAID
 from ..core.diff import DiffMatch, correction_reason, correction_terms, corrections, diff_suggestion
+from ..core.diff_handover import handover, hands_over
+from ..core.diff_updates import superseding_update
 from ..core.errors import ReadOnly
 from ..core.entities import extract_entities, merge_entities, spelt_as_known
 from ..core.graph import bfs
@@ -375,17 +378,20 @@ def corrections_among(rt: Runtime, ids: list[str]) -> set[str]:
 
 
 def _worded_corrections(rt: Runtime, ids: list[str]) -> set[str]:
-    """Those of `ids` whose correction wording retires a live memory written before them."""
+    """Those of `ids` whose wording retires a live memory written before them: a correction, a hand-over or a change
+    said ("The API rate limit is now 250"), as recall reads them (`rerank.corrected_by`)."""
     out: set[str] = set()
     for mem in rt.store.get_nodes(ids).values():
         found = corrections(mem.content)
-        if not found:
-            continue
-        # the old fact shares the subject and the retired value: looked up by them, as the diff does
-        olds = rt.store.get_nodes([i for i, _ in rt.store.keyword_search(correction_terms(mem.content),
-                                                                          CORRECTED_LOOKUP) if i != mem.id])
-        if any(old.deleted_at is None and old.created_at < mem.created_at and correction_reason(found, old.content)
-               for old in olds.values()):
+        if not found and not hands_over(mem.content) and not CHANGE_SAID.search(mem.content):
+            continue  # (no wording that retires anything: no lookup)
+        # the old fact shares the subject and the retired value: looked up by them, as the diff does; a hand-over or
+        # a new value names no retired one, and shares the rest of the old fact's words
+        terms = correction_terms(mem.content) if found else tokens(mem.content)
+        olds = rt.store.get_nodes([i for i, _ in rt.store.keyword_search(terms, CORRECTED_LOOKUP) if i != mem.id])
+        if any(old.deleted_at is None and old.created_at < mem.created_at and (
+                correction_reason(found, old.content) or handover(mem.content, old.content)
+                or superseding_update(mem.content, old.content)) for old in olds.values()):
             out.add(mem.id)
     return out
 
