@@ -27,6 +27,8 @@ SUPERSEDING = [
     ("We use Python 3.11", "We use Python 3.12 now", "3.12"),
     ("We run Postgres 15 in production", "We upgraded to Postgres 16 in production", "16"),
     ("Checkout latency p99 is 420 ms", "Checkout latency p99 dropped to 180 ms", "180"),
+    ("The weekly sync is on Tuesday", "The weekly sync moved to Thursday", "Thursday"),
+    ("The iPhone 14 is our test device", "We upgraded the test device to iPhone 15", "15"),
 ]
 
 
@@ -51,6 +53,10 @@ NOT_SUPERSEDING = [
     ("Our API rate limit is 100 requests per minute", "Our API rate limit is 100 requests per minute now"),
     ("We use Python 3.11", "We use Python 3.12"),  # (no change said: two projects may use both)
     ("Feature flag new-checkout is enabled for 10% of users", "Feature flag dark-mode was rolled out to 100%"),
+    ("Traffic increased 10% last week", "Traffic increased 20% this week"),  # (a change by an amount, no level)
+    ("Our API rate limit is 100 requests per minute", "The API rate limit was raised by 50"),
+    ("Invoice INV 2041 is paid", "Invoice INV 2042 is now paid"),
+    ("Chapter 3 is done", "Chapter 4 is now done"),
     ("Bob Chen owns the deployment pipeline", "Bob Chen now also reviews the deployment pipeline"),
     ("Bob Chen owns the deployment pipeline", "Bob Chen now reviews the deployment pipeline"),
     ("We use Slack for team chat", "We now use Zulip for team chat too"),

@@ -24,6 +24,9 @@ from .text import token_set, tokens
 
 # a value said beside the older one, not in its place ("now also reviews", "now owns the docs too", 也, 还)
 _ADDED = re.compile(r"(?i)\b(?:also|too|as\s+well|additionally|in\s+addition|alongside|both)\b|也|还")
+# a change by an amount ("increased 20%", "raised by 50"): no new value of the measure, which the older one states
+_DELTA = re.compile(r"(?i)\b(?:raised|increased|decreased|lowered|reduced|bumped|cut|extended|shortened|grew|dropped|"
+                    r"fell|rose|jumped|climbed|went\s+(?:up|down))\s+(?:by\s+)?[$€£¥]?\d")
 # the words of a change that say a number after a name is a version of it ("upgraded to Postgres 16")
 _VERSION_CHANGE = re.compile(r"(?i)\b(?:upgraded|upgrade|upgrading|downgraded|updated|bumped|migrated|version)\b")
 # a name and the number after it: "Kubernetes 1.29", "Elasticsearch to version 8", "Node.js v20"
@@ -52,7 +55,7 @@ def _versions(text: str) -> tuple[_Version, ...]:
         name, version = m.group("name"), m.group("version")
         if name.lower() in MONTHS or _YEAR.fullmatch(version) or not tokens(name):
             continue  # ("March 3", "in 2026", "to 250": a date, a year, a value)
-        if not (name[0].isupper() or m.group("said")):
+        if not (any(c.isupper() for c in name) or m.group("said")):  # ("Kubernetes", "iPhone", "version 8")
             continue  # ("runs 3 replicas": a count, not a product's version)
         out.append(_Version(name, name.casefold(), version,
                             bool(m.group("said")) or said_version or _DOTTED.fullmatch(version) is not None))
@@ -83,7 +86,7 @@ def superseding_update(new_text: str, old_text: str) -> str:
         return ""
     cue = said.group(0)
     # (not `changed_part`: "Bob now reviews the pipeline" changes the verb of "Bob owns the pipeline", no value)
-    changed = measure_difference(new_text, old_text)
+    changed = measure_difference(new_text, old_text) if not _DELTA.search(new_text) else ""
     if changed:
         return f'{changed}; said as a change ("{cue}"), so the new memory supersedes this one'
     return _version_change(new_text, old_text, cue)
