@@ -25,6 +25,7 @@ CASES = [
     ("Alice owns the billing service", "Ownership of the billing service moved from Alice to Bob",
      "who owns the billing service?"),
     ("We use Python 3.11", "We use Python 3.12 now", "which Python version do we use?"),
+    ("We use Slack for team chat", "We now use Zulip for team chat", "what do we use for team chat?"),
 ]
 
 

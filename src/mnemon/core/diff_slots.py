@@ -73,11 +73,19 @@ def _chinese(new_text: str, old_text: str) -> tuple[str, str]:
     return new_part, old_part
 
 
-def changed_part(new_text: str, old_text: str) -> str:
-    """Why `new_text` gives one part of `old_text` another value, or "" when it does not."""
+def changed_parts(new_text: str, old_text: str) -> tuple[str, str]:
+    """The one part `new_text` says where `old_text` says another, as written, or ("", "") when there is none."""
     cjk = _CJK.search(new_text) and _CJK.search(old_text)
     said, was = (_chinese if cjk else _english)(new_text, old_text)
     if not said or _DENIAL.search(said) or _DENIAL.search(was):
+        return "", ""
+    return said, was
+
+
+def changed_part(new_text: str, old_text: str) -> str:
+    """Why `new_text` gives one part of `old_text` another value, or "" when it does not."""
+    said, was = changed_parts(new_text, old_text)
+    if not said:
         return ""
     return (f'the same words but for one part: the new memory says "{said}" where this one says "{was}": a new '
             "value of the same fact, unless both hold")

@@ -7,6 +7,8 @@ hold (two projects on two Pythons).
 
 - a new value of the same measure (`measure_difference`: "rate limit" 100 → 250, "rolled out to 100%" after
   "enabled for 10%");
+- one part of the same words that is a name on both sides ("We now use Zulip for team chat" after "… Slack …",
+  "Mira now lives in Porto"): not a changed verb ("Bob now reviews the pipeline" after "Bob owns …"), no value;
 - another version of the same named product, every other word of the older memory said again ("staging cluster").
   A number right after a name is part of it ("Sprint 12", "Python 3", "Build agent 7"): it is a version only when
   it is one ("3.11", "1.29") or the memory says so ("to version 8", "upgraded to Postgres 16").
@@ -19,6 +21,7 @@ from functools import lru_cache
 
 from .cue_words import CHANGE_SAID
 from .diff_measures import measure_difference
+from .diff_slots import changed_parts
 from .measure_values import MONTHS
 from .text import token_set, tokens
 
@@ -32,6 +35,8 @@ _VERSION_CHANGE = re.compile(r"(?i)\b(?:upgraded|upgrade|upgrading|downgraded|up
 # a name and the number after it: "Kubernetes 1.29", "Elasticsearch to version 8", "Node.js v20"
 _VERSIONED = re.compile(r"(?<![\w.])(?P<name>[A-Za-z][\w+#]*(?:\.[A-Za-z]+)?)\s+(?:(?:to|from)\s+)?"
                         r"(?P<said>(?:version|v)\s*)?(?P<version>\d+(?:\.\d+)*)(?![\w%]|\.\d)")
+_LATIN_WORDS = re.compile(r"[A-Za-z]\w*")
+_CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _DOTTED = re.compile(r"\d+\.\d+")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 # a product's verbs and the words of its version: what the older memory may say that the newer need not
@@ -62,6 +67,14 @@ def _versions(text: str) -> tuple[_Version, ...]:
     return tuple(out)
 
 
+_NAME_WORD = re.compile(r"[^\W\d_]*[A-Z]\w*")  # ("Zulip", "Google Meet", "iCloud"; in Chinese text, "Slack")
+
+
+def _named(part: str) -> bool:
+    words = _LATIN_WORDS.findall(part)
+    return bool(words) and all(_NAME_WORD.fullmatch(w) for w in words) and not _CJK_CHAR.search(part)
+
+
 def _version_change(new_text: str, old_text: str, cue: str) -> str:
     for new in _versions(new_text):
         if not new.explicit:
@@ -81,12 +94,15 @@ def _version_change(new_text: str, old_text: str, cue: str) -> str:
 def superseding_update(new_text: str, old_text: str) -> str:
     """Why `new_text` changes what `old_text` states, said as a change (so the older memory is no longer current),
     or "" when it does not."""
-    said = CHANGE_SAID.search(new_text)
-    if said is None or _ADDED.search(new_text):
+    change = CHANGE_SAID.search(new_text)
+    if change is None or _ADDED.search(new_text):
         return ""
-    cue = said.group(0)
-    # (not `changed_part`: "Bob now reviews the pipeline" changes the verb of "Bob owns the pipeline", no value)
+    cue = change.group(0)
     changed = measure_difference(new_text, old_text) if not _DELTA.search(new_text) else ""
     if changed:
         return f'{changed}; said as a change ("{cue}"), so the new memory supersedes this one'
+    part, was = changed_parts(new_text, old_text)
+    if part and _named(part) and _named(was):
+        return (f'another name in the same words: the new memory says "{part}" where this one says "{was}", said as '
+                f'a change ("{cue}"), so the new memory supersedes this one')
     return _version_change(new_text, old_text, cue)
