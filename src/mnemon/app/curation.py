@@ -296,8 +296,9 @@ def related(rt: Runtime, node_id: str, *, depth: int = 2, edge_type: str | None 
 def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any]:
     """Recompute effective importance for every memory of the store's own; list non-immune ones under the
     threshold, weakest first and among equals oldest first, each saying whether auto-prune may take it now (the
-    auto-prunable ones, in this order, are the ones it takes next over the cap) or what holds it. A vault row is edited in its note, not forgotten here, and auto-prune never takes one,
-    so its importance is not recomputed (43k vault rows made `gc` take 2.4 s on a 2,000-note vault)."""
+    auto-prunable ones, in this order, are the ones it takes next over the cap) or what holds it. A vault row is
+    edited in its note, not forgotten here, and auto-prune never takes one, so its importance is not recomputed
+    (43k vault rows made `gc` take 2.4 s on a 2,000-note vault)."""
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 <= threshold < math.inf:
         raise InvalidInput("--threshold must be a finite number ≥ 0 (an effective importance)")  # NaN fails too
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:

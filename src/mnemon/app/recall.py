@@ -42,7 +42,8 @@ from .recall_names import entity_groups, grouped_entity_signal, names_asked, tit
 from .recall_properties import demote_name_only_properties
 from .recall_graph import (
     ArrayBeam, PositionSimilarities, VectorRows, beam_arrays, class_weights, combine_array, entity_signal_of,
-    evidence_root, keyword_signal_of, matched_neighbour, minmax_array, neighbour_support_of, relevance_array, reply_sources,
+    evidence_root, keyword_signal_of, matched_neighbour, minmax_array, neighbour_support_of, relevance_array,
+    reply_sources,
 )
 from .replay import Replay
 from .runtime import Runtime

@@ -382,7 +382,7 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
     with paused_gc(), store.transaction():
         _keep_sense_texts(rt, _superseded(known, to_plan, removed))  # before the notes' rows change
         asked_back = {i for ids in reread.values() for i in ids}
-        held = {i: at for i, at in forgotten_rows(rt, same_bytes).items() if i not in asked_back}
+        still_forgotten = {i: at for i, at in forgotten_rows(rt, same_bytes).items() if i not in asked_back}
         vault_store.seed_relationship_types([spec.to_row() for spec in DEFAULT_ONTOLOGY.specs()])
         thoughts_cleared = vault_store.clear_thought_history() if mode == "rebuild" else 0
         writer.had_vault_rows = vault_store.has_vault_rows()
@@ -419,8 +419,8 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
         joined = writer.join_placeholders([*(NoteIdentity(p.path, p.title, p.aliases) for p in plans),
                                            *(NoteIdentity(r, known[r].title, known[r].aliases) for r in removed)])
         kept = writer.remove_notes(removed)  # the removed notes still holding a decision
-        if held:  # (the read wrote them back live: forgotten again, with no vector to write)
-            still = set(keep_forgotten(rt, held, now))
+        if still_forgotten:  # (the read wrote them back live: forgotten again, with no vector to write)
+            still = set(keep_forgotten(rt, still_forgotten, now))
             writer.new_memory_ids = [i for i in writer.new_memory_ids if i not in still]
         decisions_moved = writer.carry_decisions([(old, new) for old, new in moves if old in kept])
         claims_retired = writer.retire_claims(sorted(kept))  # (a moved note's went with it just above)

@@ -290,7 +290,8 @@ def import_(file: str, dry_run: bool, no_diff: bool, revive_forgotten: bool, ful
     def go(c: Ctx) -> Any:
         from .files import open_document
 
-        with open_document(file, "import", "as a path (import FILE)") as fh:  # read as it is imported: an export of any size fits in memory
+        # read as it is imported: an export of any size fits in memory
+        with open_document(file, "import", "as a path (import FILE)") as fh:
             return c.mem.import_json(fh, dry_run=dry_run, no_diff=no_diff, revive_forgotten=revive_forgotten,
                                      full_report=full_report)
     run(go)

@@ -153,8 +153,8 @@ def surface(words: tuple[str, ...], prompt: str | None, limit: int, hops: int, h
 
         text = text_or_stdin(text, "the prompt with --prompt TEXT or as arguments")
     run(lambda c: c.mem.surface(prompt=text, limit=limit, hops=hops, hints=_hints(c, hints),
-                                include_candidates=not no_candidates, out=_out(c, out) if render or out is not None else None,
-                                theme=c.cfg.card_theme))
+                                include_candidates=not no_candidates,
+                                out=_out(c, out) if render or out is not None else None, theme=c.cfg.card_theme))
 
 
 @cli.command("run-once")
