@@ -12,6 +12,7 @@ Thought history lives in the oplog (`op = "thought"`); a rebuilding `ingest` dro
 """
 from __future__ import annotations
 
+import contextlib
 import heapq
 import importlib
 import importlib.util
@@ -34,7 +35,7 @@ from ..core.vault.observations import hint_words
 from ..core.vault.parser import TASK_MARKS
 from ..core.keywords import VAULT_SOURCE_PREFIX
 from ..core.vault.proactive import DEADLINE_WORDS, FRESHNESS_MAX, OPEN_WORDS, PROACTIVE_STATE, hints_of_key
-from ..render.cards import clip, make_out_dir, write_card
+from ..render.cards import clip, make_out_dir, out_dir_for_run, write_card
 from . import notes as notes_mod
 from .closed_loops import ClosedLater
 from .context import (DEFAULT_BUDGET, DEFAULT_MAX_ITEMS, build_context_pack, hint_echo, parse_as_of, parse_hints,
@@ -722,11 +723,13 @@ class ContextMixin:
         if importlib.util.find_spec("mnemon.app.vault.ingest") is None:
             raise ProviderUnavailable("run-once needs vault ingestion, which is not installed in this build")
         ingest_vault = importlib.import_module("mnemon.app.vault.ingest").ingest_vault
-        if out is not None:
-            make_out_dir(out)  # before the ingest: a bad --out must not leave a half-done run behind
-        stats = ingest_vault(self.rt, vault, mode="append" if append else "update", max_notes=max_notes,
-                             follow_symlinks=bool(follow_symlinks), hints=None if hints is None else hint_words(hints))
-        result = thought(self.rt, hints=hints, hops=hops, out=out, theme=theme)
+        # the card folder is made before the ingest (a bad --out must not leave a half-done run behind), and made
+        # no more if the run is refused after all
+        with out_dir_for_run(out) if out is not None else contextlib.nullcontext():
+            stats = ingest_vault(self.rt, vault, mode="append" if append else "update", max_notes=max_notes,
+                                 follow_symlinks=bool(follow_symlinks),
+                                 hints=None if hints is None else hint_words(hints))
+            result = thought(self.rt, hints=hints, hops=hops, out=out, theme=theme)
         return {**result, "stats": stats}
 
     # the note editor needs no store; these exist so MCP/HTTP reach it through the same facade

@@ -15,12 +15,13 @@ relation chips, evidence / reasoning / next-step bands and a footer — with its
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import re
 import shutil
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -512,6 +513,29 @@ def make_out_dir(out_dir: str | Path) -> Path:
     path = check_out_dir(out_dir)
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@contextlib.contextmanager
+def out_dir_for_run(out_dir: str | Path) -> Iterator[Path]:
+    """`make_out_dir` for work that may still be refused after it (`run-once`: a missing vault, a bad --max-notes):
+    when the work fails, each folder made here that is still empty is removed again, so a refused call leaves
+    nothing behind (`run-once --vault MISSING --out NEWDIR` left NEWDIR)."""
+    path = check_out_dir(out_dir)
+    made: list[Path] = []  # the deepest first
+    for place in (path, *path.parents):
+        if os.path.lexists(place):
+            break
+        made.append(place)
+    path.mkdir(parents=True, exist_ok=True)
+    try:
+        yield path
+    except BaseException:
+        for folder in made:
+            try:
+                folder.rmdir()  # (only an empty one: a card written meanwhile is kept)
+            except OSError:
+                break
+        raise
 
 
 _STAMP_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
