@@ -492,6 +492,11 @@ def check_out_dir(out_dir: str | Path, *, config: str | Path | None = None) -> P
     if not str(out_dir).strip():
         # a script's unset "$OUT": " " made a folder named by a space in the working directory, and wrote there
         raise InvalidInput(f"{named} must name a folder, not be blank", **where)
+    if str(out_dir).strip() == "-":
+        # read as "stdout" elsewhere; here it made a folder named `-` and wrote the cards into it
+        raise InvalidInput(f"{named} names the folder cards are written to (an .svg and a .png each), not a stream: "
+                           "'-' is not a folder, and stdout carries the one JSON document the command prints (each "
+                           "card's path is in it); give a folder, or ./- for one named '-'", **where)
     path = Path(out_dir).expanduser()
     for place in (path, *path.parents):
         if place.exists():
