@@ -351,9 +351,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    # what it prints itself is indented when asked, as mnemon's own replies and errors are
+    pretty = "--pretty" in _before_end(args)
     refused = unsupported(args)
     if refused is not None:
-        print(dumps(refused))
+        print(dumps(refused, pretty=pretty))
         return 2
     help_text = remember_help(args)
     if help_text is not None:
@@ -362,13 +364,13 @@ def _main(argv: list[str] | None) -> int:
     note = help_note(args)
     refused = adopt_mneme_environment(os.environ)
     if refused is not None and not _wants_help(args):  # help loads no settings, as `mnemon CMD --help`
-        print(dumps(refused))
+        print(dumps(refused, pretty=pretty))
         return 1
     try:
         config = mneme_config(args, os.environ)
         translated = [*config, *translate(args)]
     except Untranslatable as exc:
-        print(dumps(error_envelope("usage", str(exc))))
+        print(dumps(error_envelope("usage", str(exc)), pretty=pretty))
         return 2
     missing = _missing_mneme_config(config, os.environ)
     if missing is not None:
