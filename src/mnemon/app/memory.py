@@ -4,6 +4,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import stat
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -120,6 +121,8 @@ def refuse_missing_db(cfg: Config, method: str | None) -> bool:
     path = cfg.db_path
     try:
         log = f"{path}-wal"
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False  # a named pipe or a device: the store refuses it, saying what it is (it is not empty)
         if os.stat(path).st_size > 0 or (os.path.exists(log) and os.path.getsize(log) > 0):
             return False  # (an empty file beside a log of writes: the store refuses it and says why)
         # an empty file holds no store (SQLite would make one in it): an emptied store, not an empty memory

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 
 # what a first open makes beside the database (the -shm file's first block, an empty -wal) with some slack
 ROOM_TO_OPEN = 64 * 1024
@@ -17,6 +18,20 @@ def has_room(folder: str) -> bool:
     except (OSError, AttributeError):  # (no statvfs on Windows: assumed, as before)
         return True
     return st.f_bavail * st.f_frsize >= ROOM_TO_OPEN
+
+
+_SPECIAL_FILES = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
+                  (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def special_file(path: str) -> str | None:
+    """What `path` is when it is there but neither a regular file nor a folder (a named pipe, a device, a socket),
+    else None. SQLite fails on such a path with "disk I/O error", which read as a read-only folder."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    return next((what for kind, what in _SPECIAL_FILES if kind(mode)), None)
 
 
 def parent_failure(parent: str, exc: OSError) -> str:

@@ -33,7 +33,7 @@ from .coded_edges_sqlite import LEGACY_CODED_EDGES, register_edge_metadata_funct
 from .contained_sqlite import LEGACY_EDGE_HEADS_VIEW, has_contained
 from .edge_rows import LEGACY_EDGE_ROWS_VIEW
 from .migrate_sqlite import migrate, refuse_upgraded_meanwhile
-from .open_refusals import has_room, open_failure, parent_failure
+from .open_refusals import has_room, open_failure, parent_failure, special_file
 from .vault_texts_sqlite import (RECOMPUTED_HASH_AND_TITLE, VAULT_METADATA_TABLE, VAULT_TEXTS_MIGRATION, rebuilt_title,
                                  metadata_of, register_vault_text_function, text_of, vector_is_current)
 from .sources import NOT_VAULT_ROW, OWNED_SOURCE, source_is
@@ -181,6 +181,10 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         self._exact_df_token: tuple[int, int] | None = None
         if os.path.isdir(path):
             raise StoreError(f"{path} is a directory; --db names the database file (e.g. {path}/mnemon.db)")
+        special = special_file(path)
+        if special is not None:  # (before SQLite opens it: a pipe may block, and its error blamed the folder)
+            raise StoreError(f"cannot use {path} as a mnemon store: it is {special}, not a regular file; --db names "
+                             "a SQLite database file", path=path)
         _refuse_emptied(path)
         self._file_id: tuple[int, int] | None = None  # (no check while opening: the file may be made by it)
         self._reads_only = False  # read-only over a connection that could write (`_open`)
