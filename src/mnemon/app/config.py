@@ -113,6 +113,12 @@ _DURATIONS = ("prune_min_age", "daemon_idle", "busy_wait")  # text like 24h, or 
 _PATHS = ("home", "db", "vault")
 _WHERE_STORES_LIVE = ("home", "db")  # (a blank `vault` is doctor's "no vault is set", not a path)
 _ZERO_MEANS = {"max_insights": " (0 turns auto-prune off)"}  # said where 0 is the way to switch a setting off
+_FLAGS = {"embed_provider": "--embed"}  # a setting whose command-line flag is not --<its name>
+
+
+def flag_of(name: str) -> str:
+    """The command-line flag that gives setting `name`."""
+    return _FLAGS.get(name, f"--{name.replace('_', '-')}")
 
 
 def check_setting(name: str, raw: Any) -> Any:
@@ -170,6 +176,10 @@ def _coerce(name: str, raw: Any, origin: str = "", file: Path | None = None) -> 
         # a script's unset "$DB": `--db ""` fell back to the default store, `--db "  "` made a database named by
         # two spaces in the working directory, `--home ""` a store under it (an empty variable stays "not set")
         raise refused("a path" + (" or a postgresql:// URL" if name == "db" else "") + ", not blank")
+    if name == "embed_provider" and isinstance(raw, str) and not raw.strip():
+        # a script's unset "$PROVIDER": `--embed ""` fell back to the variable, the config file or the default,
+        # and embedded with another model than the one meant (an empty variable stays "not set")
+        raise refused("a provider name (local, e5, use, ollama, openai, hash, none), not blank")
     if name == "card_theme":
         from ..render.cards import THEMES  # (only when a theme is given: the renderer is not every command's)
 
@@ -274,7 +284,7 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
     def pick(name: str) -> Any:
         given = level(name)
         if given == 3:
-            return _coerce(name, flags[name], f" (--{name.replace('_', '-')})")
+            return _coerce(name, flags[name], f" ({flag_of(name)})")
         if given == 2:
             return _coerce(name, env[SETTINGS_BY_NAME[name].env], f" in {SETTINGS_BY_NAME[name].env}")
         if given == 0:
@@ -301,7 +311,7 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
     db = pick("db") if level("db") >= chosen_by_store else None
     own_place = home / "data" / str(store) / "mnemon.db"
     def origin(name: str) -> str:
-        return {3: f"--{name.replace('_', '-')}", 2: SETTINGS_BY_NAME[name].env,
+        return {3: flag_of(name), 2: SETTINGS_BY_NAME[name].env,
                 1: f"config file {path}"}.get(level(name), "default")
 
     url = server_url(db, f" ({origin('db')})") if db else None

@@ -168,7 +168,7 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
     def open(cls, cfg: Config, *, readonly: bool = False, provider: str | None = None,
              create: bool = True) -> "Mnemon":
         """The facade over `cfg`'s store; `create=False` (`refuse_missing_db`) opens only a store that exists."""
-        name = provider or cfg.embed_provider
+        name = cfg.embed_provider if provider is None else provider  # (a blank one is refused, not the default)
         fresh = before_opening(cfg.db_path, readonly=readonly)
         try:
             store = open_store(cfg.db_path, readonly=readonly, create=create, busy_wait_s=cfg.busy_wait_s,

@@ -37,7 +37,7 @@ class Ctx:
         if self._cfg is None:
             f = self.flags
             self._cfg = load_config(config_path=f.get("config"), db=f.get("db"), store=f.get("store"),
-                                    home=f.get("home"))
+                                    home=f.get("home"), embed_provider=f.get("embed"))
         return self._cfg
 
     @property

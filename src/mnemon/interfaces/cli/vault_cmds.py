@@ -163,7 +163,7 @@ def _init_environ(c: Ctx) -> dict[str, str]:
 
 
 def _init_flags(c: Ctx) -> dict[str, Any]:
-    return {name: c.flags.get(name) for name in ("db", "store", "home")}
+    return {**{name: c.flags.get(name) for name in ("db", "store", "home")}, "embed_provider": c.flags.get("embed")}
 
 
 def _config_for_init(c: Ctx) -> Any:
