@@ -35,7 +35,7 @@ WAIT_S = 3.0
 # `daemon stop`: how long it waits for the call in flight to end (it is never cut; the process exits after it)
 STOP_WAIT_S = 30.0
 # `daemon stop --force`: how long the call in flight may still run before it is interrupted, and how long its way
-# out (a rollback) may take before the process is killed
+# out (a rollback, closing its stores) may take before the process is killed, after a stop or a SIGTERM (`terminate`)
 FORCE_WAIT_S = 5.0
 UNWIND_S = 5.0
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -376,9 +376,10 @@ def stop(environ: Mapping[str, str], *, force: bool = False, wait: float | None 
     return {**known, "running": False, "stopped": True, "forced": True, "busy": None, "interrupted": cut}
 
 
-def terminate(environ: Mapping[str, str], pid: int, grace_s: float = 3.0) -> bool:
+def terminate(environ: Mapping[str, str], pid: int, grace_s: float = UNWIND_S) -> bool:
     """End a resident process that does not answer: SIGTERM (with SIGCONT, so a stopped one gets it), then SIGKILL
-    after `grace_s`. True when the lock is free afterwards, i.e. it is gone."""
+    after `grace_s`. True when the lock is free afterwards, i.e. it is gone. The wait is its way out's (UNWIND_S):
+    a SIGKILL after 3 s killed a process still rolling back the call it cut and closing its stores."""
     import signal
 
     for sig in (signal.SIGTERM, signal.SIGKILL):
