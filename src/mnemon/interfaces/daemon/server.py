@@ -325,22 +325,30 @@ class Server:
                     return  # closed before its "ready": the caller runs the call itself
                 call = self.current = {"op": call_name(argv), "started_at": _iso(time.time())}
             try:
-                # the hand-over (client.forward): "ready", then the caller's "go"; a caller that gave up waiting
-                # (it runs the call itself) has closed the connection, and nothing runs here
                 try:
-                    client.send(conn, {"ready": True})
-                    if not (client.receive(conn) or {}).get("go"):
+                    # the hand-over (client.forward): "ready", then the caller's "go"; a caller that gave up waiting
+                    # (it runs the call itself) has closed the connection, and nothing runs here
+                    try:
+                        client.send(conn, {"ready": True})
+                        if not (client.receive(conn) or {}).get("go"):
+                            return
+                    except (OSError, ValueError):
                         return
-                except (OSError, ValueError):
-                    return
-                conn.settimeout(None)
-                self._record(call)
-                try:
-                    reply = run_command(request, self.pool, self)
-                except Interrupted:
-                    self.phase = "answering"
-                    self.interrupted = call
-                    reply = interrupted_reply(call, argv)
+                    conn.settimeout(None)
+                    self._record(call)
+                    try:
+                        reply = run_command(request, self.pool, self)
+                    except Interrupted:
+                        self.phase = "answering"
+                        self.interrupted = call
+                        reply = interrupted_reply(call, argv)
+                except _Leave:
+                    # SIGTERM before the command began (`on_sigterm` raises this one only then): nothing ran, so
+                    # the caller runs it itself, as when the process closes before its "ready" — it was told
+                    # `daemon_failed`, "run it again", with a stop answering `interrupted: null`
+                    with contextlib.suppress(OSError):
+                        client.send(conn, {"declined": True})
+                    raise
                 self.served += 0 if reply.get("declined") else 1
                 with contextlib.suppress(OSError):  # the caller may have gone (interrupted): the command ran anyway
                     client.send(conn, reply)
