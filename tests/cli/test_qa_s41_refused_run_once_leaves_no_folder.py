@@ -44,3 +44,14 @@ def test_a_run_that_goes_through_still_writes_its_card_into_the_new_folder(
     assert out.is_dir()
     if reply.get("thought") is not None:
         assert Path(reply["thought"]["image"]).parent == out.resolve()
+
+
+@pytest.mark.parametrize("prompt", [" ", "\n"])
+def test_surface_refusing_a_blank_prompt_makes_no_card_folder(cli_run: Callable[..., tuple[int, Any]],
+                                                              tmp_path: Path, prompt: str) -> None:
+    db = tmp_path / "s.db"
+    assert cli_run(["--db", str(db), "remember", "alpha bravo"])[0] == 0
+    out = tmp_path / "cards"
+    code, reply = cli_run(["--db", str(db), "surface", "--prompt", prompt, "--out", str(out)])
+    assert code == 1 and reply["error"]["code"] == "invalid_input", reply
+    assert not out.exists()

@@ -647,10 +647,10 @@ def surface(rt: Runtime, *, prompt: str | None = None, limit: int = 5, hops: int
     if not include_candidates and prompt is None:  # the proactive scorer reads no pack: the flag changed nothing
         raise InvalidInput("--no-candidates (include_candidates false) needs a prompt: proactive cards come from "
                            "the scorer, not from a pack of edges to leave candidates out of")
-    if out is not None:
-        make_out_dir(out)
     if prompt is not None and not str(prompt).strip():  # as `retrieve`: a blank prompt is a mistake, not "no prompt"
         raise InvalidInput("--prompt must be a non-empty string (leave it out for proactive cards)")
+    if out is not None:  # (after every refusal of the arguments: a refused call makes no folder)
+        make_out_dir(out)
     said: dict[str, Any] = {}
     if prompt is not None:
         pack = build_context_pack(rt, str(prompt), budget=SURFACE_BUDGET, max_items=min(100, 2 * limit),
