@@ -325,12 +325,16 @@ def _codex_server(config: Path, before: str | None, commands: Commands, note: st
     for lines in ([body, *added] if "".join(added).strip() else [body], [body]):
         server = edits.block_change(config, "mcp server", edits.TOML_MARKERS, "\n".join(lines), note=note)
         try:
-            parsed = edits.toml_table(config, server.after).get("mcp_servers", {}).get(SERVER_NAME, {})
+            servers = edits.toml_table(config, server.after).get("mcp_servers")
         except InvalidInput:
             continue
-        if {k: parsed.get(k) for k in wanted} == wanted:  # what Codex will read is what was meant
+        parsed = servers.get(SERVER_NAME) if isinstance(servers, dict) else None
+        if isinstance(parsed, dict) and {k: parsed.get(k) for k in wanted} == wanted:  # what Codex will read
             return server
-    raise RuntimeError(f"the [mcp_servers.{SERVER_NAME}] table written to {config} does not read back as {wanted}")
+    # the user's `mcp_servers` takes no table after it: an inline table (`mcp_servers = { … }`), an array of tables
+    raise Conflict(f"{config} holds `mcp_servers` in a form mnemon cannot add its [mcp_servers.{SERVER_NAME}] table "
+                   "to (an inline table, or not a table): nothing was written. Write it as [mcp_servers.<name>] "
+                   "tables, or run setup with --no-mcp and add mnemon's server yourself", path=str(config))
 
 
 def _codex_trust(place: Place) -> str | None:
