@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import InvalidInput, write_refused
+from ...core.errors import Conflict, InvalidInput, write_refused
 
 BACKUP_SUFFIX = ".mnemon-backup"
 MAX_FILE_BYTES = 4 * 1024 * 1024  # a host's settings file is a few KB; anything this large is not one
@@ -175,7 +175,12 @@ def json_change(path: Path, what: str, edit: Callable[[dict[str, Any]], dict[str
     """The change `edit` makes to the JSON object in `path`; the file is not rewritten when the object is equal."""
     before = read_text(path)
     current = json_object(path, before)
-    edited = edit(json.loads(json.dumps(current)))
+    try:
+        edited = edit(json.loads(json.dumps(current)))
+    except Conflict as exc:  # (an edit refusing what it found there: said with the file, a project has two)
+        if "path" in exc.details:
+            raise
+        raise Conflict(f"{path}: {exc.message}", **exc.details, path=str(path)) from None
     if edited == current:
         return FileChange(path, what, before, before)
     if not edited:  # what setup put there was all it held

@@ -188,6 +188,10 @@ def _claude_hooks(settings: dict[str, Any], commands: Commands, install: bool,
         raise Conflict("the settings' `hooks` is not an object: mnemon leaves it alone (fix it, or run setup with "
                        "--no-hooks)")
     table = dict(table or {})
+    odd = [event for event in HOOK_EVENTS if install and not isinstance(table.get(event, []), list)]
+    if odd:  # (its groups are a list: a command string or an object there is not Claude Code's, nor to spread)
+        raise Conflict(f"the settings' `hooks.{odd[0]}` is not a list of hook groups: mnemon leaves it alone (fix it, "
+                       "or run setup with --no-hooks)")
     changed, placed = False, set[str]()
     for event, groups in list(table.items()):
         if not isinstance(groups, list):
