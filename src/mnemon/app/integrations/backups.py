@@ -8,6 +8,7 @@ newer mnemon) leaves a copy of the user's own beside it as it is, and writes non
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
@@ -51,8 +52,26 @@ def eject_changes(changes: list[FileChange]) -> tuple[list[FileChange], dict[str
         if text is not None and not change.keeps_backup:
             said[str(change.path)] = ({"backup_removed": str(copy)} if holds_mnemons(change, text) else
                                       {"backup": str(copy)})
+            if change.after is not None and not holds_mnemons(change, text) and _same(change, change.after, text):
+                change = dataclasses.replace(change, after=text)
         out.append(change)
     return out, said
+
+
+def _same(change: FileChange, ejected: str, users: str) -> bool:
+    """Whether the file as the eject leaves it says what the user's own copy does: the same JSON object (setup
+    re-serialised it), the same text but for its final line ends (a block appended after a blank line). Then the
+    copy's bytes are written back — the user's spacing, not a diff of every line in a file their team commits."""
+    if change.path.suffix != ".json":
+        return edits.plain(ejected).rstrip("\n") == edits.plain(users).rstrip("\n")
+    try:
+        return _canonical(edits.json_object(change.path, ejected)) == _canonical(edits.json_object(change.path, users))
+    except edits.InvalidInput:
+        return False
+
+
+def _canonical(data: dict[str, Any]) -> str:
+    return json.dumps(data, sort_keys=True)  # (Python's == holds 1 == true == 1.0; JSON does not)
 
 
 def install_changes(changes: list[FileChange]) -> tuple[list[FileChange], dict[str, dict[str, Any]]]:
