@@ -14,6 +14,7 @@ user as a `systemMessage` and the prompt goes on.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Callable
@@ -38,6 +39,10 @@ SHOWN = 5
 RECALLED = 10
 EXCERPT_CHARS = 300
 MIN_PROMPT_CHARS = 3
+# the longest a hook waits for one query's vector (a user's longer MNEMON_EMBED_TIMEOUT is for writes and bulk
+# jobs): Claude Code gives the prompt hook 20 s (`hosts.HOOK_TIMEOUT_S`), and a wedged server must not take them all
+EMBED_TIMEOUT_S = 5.0
+_EMBED_FAILED = "query embedding skipped"  # (runtime.embed_query's warning)
 _SHOWN_CONFIDENCE = ("high", "medium")
 _EVENT_NAMES = {"session-start": "SessionStart", "prompt": "UserPromptSubmit"}
 
@@ -74,7 +79,7 @@ def claude_code(settings: Callable[[], tuple[Config, list[str]]], event: str, te
         def open_facade() -> Mnemon:
             from ..memory import Mnemon
 
-            return Mnemon.open(cfg, readonly=True, provider=provider, create=False)
+            return Mnemon.open(_within_budget(cfg), readonly=True, provider=provider, create=False)
 
         if event == "session-start":
             context = _session_start(cfg, payload, options)
@@ -90,6 +95,17 @@ def claude_code(settings: Callable[[], tuple[Config, list[str]]], event: str, te
     if not context:
         return said
     return {**said, "hookSpecificOutput": {"hookEventName": _EVENT_NAMES[event], "additionalContext": context}}
+
+
+def _within_budget(cfg: Config) -> Config:
+    """`cfg` with the embedding timeout the hook can afford (`EMBED_TIMEOUT_S`), or the user's when shorter."""
+    try:
+        given = float(cfg.environ.get("MNEMON_EMBED_TIMEOUT") or "inf")
+    except ValueError:
+        return cfg  # (refused, as on every command, by the provider's settings)
+    if not given > EMBED_TIMEOUT_S:
+        return cfg
+    return dataclasses.replace(cfg, environ={**cfg.environ, "MNEMON_EMBED_TIMEOUT": f"{EMBED_TIMEOUT_S:g}"})
 
 
 def _gone(cfg: Config) -> dict[str, Any]:
@@ -194,6 +210,8 @@ def _prompt(cfg: Config, payload: dict[str, Any], options: list[str], open_facad
                     continue  # a question's match of a memory the whole prompt did not find at all
                 if row.get("confidence") in _SHOWN_CONFIDENCE and (key not in best or _score(row) > _score(best[key])):
                     best[key] = row  # a memory more than one query finds: its best match
+            if any(str(w).startswith(_EMBED_FAILED) for w in found.get("warnings", [])):
+                break  # the provider did not answer: each further query would wait as long again
     finally:
         mem.close()
     rows = sorted(best.values(), key=_score, reverse=True)[:SHOWN]
