@@ -15,6 +15,7 @@ user as a `systemMessage` and the prompt goes on.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import re
 from collections.abc import Callable
@@ -45,6 +46,12 @@ EMBED_TIMEOUT_S = 5.0
 _EMBED_FAILED = "query embedding skipped"  # (runtime.embed_query's warning)
 _SHOWN_CONFIDENCE = ("high", "medium")
 _EVENT_NAMES = {"session-start": "SessionStart", "prompt": "UserPromptSubmit"}
+# words that answer the agent or move the conversation on ("yes", "continue", "thanks!", "ok, go ahead"): a prompt of
+# these alone is about nothing a memory holds, and its one word matched the memories that happen to use it
+ACKNOWLEDGEMENTS = frozenset("""
+    yes yeah yep yup sure ok okay fine good great perfect nice cool awesome thanks thank thx ty please pls continue
+    proceed go ahead on carry keep going next done right correct agreed agree lgtm sounds looks do it that retry again
+    """.split())
 
 
 def hook_input(text: str) -> dict[str, Any]:
@@ -159,6 +166,20 @@ def _session_start(cfg: Config, payload: dict[str, Any], options: list[str]) -> 
     return "\n".join(lines)
 
 
+def only_acknowledges(prompt: str) -> bool:
+    """Whether `prompt` holds words, and none but acknowledgements (`ACKNOWLEDGEMENTS`) and stopwords."""
+    from ...core.text import tokens
+
+    return bool(tokens(prompt, keep_stopwords=True)) and set(tokens(prompt)) <= _acknowledged()
+
+
+@functools.cache
+def _acknowledged() -> frozenset[str]:
+    from ...core.text import tokens
+
+    return frozenset(tokens(" ".join(ACKNOWLEDGEMENTS), keep_stopwords=True))  # (stemmed as a prompt's words are)
+
+
 def _queries(prompt: str) -> list[str]:
     """What a prompt is asked by: itself (its start, when longer than a query) and, when it runs over several lines,
     its first and its last line. A question before or after a pasted log or file is lost in the whole: a single
@@ -191,6 +212,8 @@ def _score(row: dict[str, Any]) -> float:
 def _prompt(cfg: Config, payload: dict[str, Any], options: list[str], open_facade: Callable[[], Mnemon]) -> str:
     prompt = payload.get("prompt")
     if not isinstance(prompt, str) or len(prompt.strip()) < MIN_PROMPT_CHARS or not _store_exists(cfg):
+        return ""
+    if only_acknowledges(prompt):
         return ""
     try:
         mem = open_facade()
