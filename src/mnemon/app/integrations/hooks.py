@@ -54,9 +54,15 @@ ACKNOWLEDGEMENTS = frozenset("""
     """.split())
 
 
-def hook_input(text: str) -> dict[str, Any]:
+MAX_INPUT_BYTES = 4 * MAX_INPUT_CHARS  # (UTF-8: four bytes at most a character)
+
+
+def hook_input(text: str | bytes) -> dict[str, Any]:
     """The event's JSON object; anything else (nothing, not JSON, too long) reads as an empty event. A byte-order
-    mark before it (UTF-8 as PowerShell and Notepad write it) is not part of the event: json refuses it."""
+    mark before it (UTF-8 as PowerShell and Notepad write it) is not part of the event: json refuses it. Bytes are
+    UTF-8, as the host writes its JSON whatever the locale (read in a Windows code page, "café" was "cafÃ©")."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
     if not text or len(text) > MAX_INPUT_CHARS:
         return {}
     try:
@@ -74,7 +80,7 @@ def did_nothing(reason: str) -> dict[str, Any]:
                              "again, or take this line out of the host's settings"}
 
 
-def claude_code(settings: Callable[[], tuple[Config, list[str]]], event: str, text: str,
+def claude_code(settings: Callable[[], tuple[Config, list[str]]], event: str, text: str | bytes,
                 provider: str | None) -> dict[str, Any]:
     """The answer to one Claude Code hook event (`EVENTS`): its output object, never an error. `settings` gives the
     configuration and the global options the hook was run with (read here: a broken config file is reported to the
