@@ -11,7 +11,8 @@
   else a `codex mcp add` step: user-wide) and the guide as a block of `AGENTS.md` (the project's, or `~/.codex/` —
   `$CODEX_HOME` — user-wide).
 * **Hermes**: the skill in `~/.hermes/skills/mnemon/` (`$HERMES_HOME`); Hermes reads skills user-wide only. Its MCP
-  entry lives in its YAML config, which mnemon does not rewrite: given as a snippet to add.
+  entry lives in its YAML config, which mnemon does not rewrite: given as a snippet to add (read, to give none when
+  it is there as meant, and a step to take it out at an eject).
 
 Hook and server commands run this very interpreter (`python -m mnemon`, absolute paths), with the global options
 `setup` was given (the store), so they reach the same code and store whatever the host's PATH and working directory;
@@ -364,13 +365,41 @@ def _codex_trust(place: Place) -> str | None:
 
 def _hermes(place: Place, commands: Commands, *, install: bool, hooks: bool, mcp: bool) -> HostPlan:
     folder = place.folder("HERMES_HOME", ".hermes")
+    config = folder / "config.yaml"
+    servers = _hermes_servers(config)
+    current = (servers or {}).get(SERVER_NAME)
+    step: dict[str, str] = {"what": "mcp server", "file": str(config)}
     manual: list[dict[str, str]] = []
-    if install and mcp:
+    if not install:
+        if _looks_like_mnemon(current):  # (Hermes would go on starting it, with no skill to say what it is)
+            manual.append({**step, "note": f"remove mcp_servers.{SERVER_NAME} from it: Hermes still starts "
+                                          "mnemon's MCP server"})
+    elif mcp and current is not None and not _looks_like_mnemon(current):
+        manual.append({**step, "note": f"it already has an MCP server named {SERVER_NAME!r} that does not run "
+                                       "mnemon: left as it is"})
+    elif mcp and not (isinstance(current, dict) and all(current.get(k) == v
+                                                        for k, v in _server_entry(commands).items())):
         argv = commands.server()
         snippet = "\n".join(["mcp_servers:", f"  {SERVER_NAME}:", f"    command: {_yaml_string(argv[0])}",
                              "    args: [" + ", ".join(_yaml_string(a) for a in argv[1:]) + "]"])
-        manual.append({"what": "mcp server", "file": str(folder / "config.yaml"), "add": snippet})
+        manual.append({**step, "add": snippet, **({} if current is None else {
+            "note": f"replace its mcp_servers.{SERVER_NAME}, which runs mnemon another way (another store)"})})
     return HostPlan("hermes", [_skill(folder, commands, install)], manual)
+
+
+def _hermes_servers(config: Path) -> dict[str, Any] | None:
+    """The MCP servers of Hermes' YAML config (read only: setup gives steps for it), none when there is no file, or
+    None when it cannot be read — then a step is given as if nothing were known."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(config.read_bytes().decode("utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError, RecursionError, yaml.YAMLError):
+        return None
+    servers = data.get("mcp_servers") if isinstance(data, dict) else None
+    return servers if isinstance(servers, dict) else {}
 
 
 def _yaml_string(value: str) -> str:
