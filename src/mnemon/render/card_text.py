@@ -258,6 +258,24 @@ def wrap(text: str, max_width: float, size: float, max_lines: int, bold: bool = 
     return lines
 
 
+def wrap_count(text: str, width: int) -> list[str]:
+    """`text` on lines of at most `width` characters a reader sees as one (`_GRAPHEME`), cut as `wrap` cuts: for a
+    reader that draws a label by its own font (a graph's DOT), where a count is all there is to go by. `textwrap`
+    counted code points and cut a ZWJ family into lone people, a flag into two letters and an accent off its letter."""
+    rest = " ".join(str(text).split())
+    lines: list[str] = []
+    while rest:
+        clusters = _GRAPHEME.finditer(rest)
+        most = next((m.start() for k, m in enumerate(clusters) if k == width), len(rest))
+        if most == len(rest):
+            lines.append(rest)
+            break
+        cut = _cut_before(_cut_ranks(rest[:most + _CUT_CONTEXT]), most) or most
+        lines.append(rest[:cut].rstrip())
+        rest = rest[cut:].lstrip()
+    return lines
+
+
 def clip(text: str, limit: int) -> str:
     """`text` on one line in at most `limit` characters, cut as `wrap` cuts (between words, never inside a date or
     a time) with "…" marking the cut: `core.text.excerpt` cut anywhere, and titles read "Meeting 2026-1…"."""
@@ -291,4 +309,4 @@ def _middle_truncate(text: str, limit: int) -> str:
     return _trim_end(text[:head]) + "…" + text[tail:].lstrip()
 
 
-__all__: Sequence[str] = ("clip", "text_width", "unshown_dropped", "wrap", "xml_text")
+__all__: Sequence[str] = ("clip", "text_width", "unshown_dropped", "wrap", "wrap_count", "xml_text")

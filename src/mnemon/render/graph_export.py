@@ -17,14 +17,13 @@ no font, no request: a Content-Security-Policy forbids any, so the page is the s
 from __future__ import annotations
 
 import math
-import textwrap
 from collections import defaultdict, deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from xml.sax.saxutils import escape
 
-from .card_text import clip, unshown_dropped, xml_text
+from .card_text import clip, unshown_dropped, wrap_count, xml_text
 
 # a memory's category (the real mnemon's `viz` colours), then the workbench's kinds (interfaces/http/workbench)
 CATEGORY_COLOURS: dict[str, str] = {
@@ -85,8 +84,9 @@ def dot_string(text: str) -> str:
 
 
 def label_lines(title: Any) -> list[str]:
-    """A node's label as the lines DOT draws (shown text, wrapped at `LABEL_WIDTH`)."""
-    return textwrap.wrap(shown(title), LABEL_WIDTH) or [""]
+    """A node's label as the lines DOT draws (shown text, wrapped at `LABEL_WIDTH` characters as a reader counts
+    them: an emoji sequence, a flag or an accented letter is one, and never cut)."""
+    return wrap_count(shown(title), LABEL_WIDTH) or [""]
 
 
 def to_dot(view: Mapping[str, Any]) -> str:
