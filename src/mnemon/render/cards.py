@@ -21,6 +21,7 @@ import os
 import re
 import shutil
 import subprocess
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +29,7 @@ from typing import Any
 
 from ..core.errors import InvalidInput
 from ..core.vault.links import display_links
-from .card_text import _middle_truncate, clip, text_width, unshown_dropped, wrap, xml_text
+from .card_text import _GRAPHEME, _middle_truncate, clip, text_width, unshown_dropped, wrap, xml_text
 
 WIDTH = 1200
 PANEL_X = 40
@@ -543,15 +544,36 @@ def out_dir_for_run(out_dir: str | Path) -> Iterator[Path]:
         raise
 
 
-_STAMP_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+# a card's name keeps the letters, marks and digits of its stamp in any script ("Ωmega" lost its Ω, a Japanese title
+# all of it); anything else — a path's `/`, Windows' `\ : * ? " < > |`, controls, spaces, dots — becomes "_"
+_NAME_RUNS = re.compile(r"_+")
+NAME_MAX_CHARS = 80
+# in UTF-8 bytes, under a 255-byte file system's limit with "thought_", a "_<n>" of `_claim_name` and ".svg.tmp"
+NAME_MAX_BYTES = 200
+
+
+def card_name(stamp: str) -> str:
+    """The part of a card's file name taken from `stamp`: NFC, safe on macOS, Windows and Linux, at most
+    `NAME_MAX_CHARS` characters a reader sees and `NAME_MAX_BYTES` bytes, cut between such characters; "card" when
+    nothing is left. The same stamp always gives the same name."""
+    kept = "".join(ch if unicodedata.category(ch)[0] in "LMN" or ch == "-" else "_"
+                   for ch in unicodedata.normalize("NFC", stamp))
+    name, size = "", 0
+    for n, cluster in enumerate(_GRAPHEME.findall(_NAME_RUNS.sub("_", kept).strip("_"))):
+        size += len(cluster.encode("utf-8"))
+        if n == NAME_MAX_CHARS or size > NAME_MAX_BYTES:
+            break
+        name += cluster
+    return name.rstrip("_") or "card"
 
 
 def write_card(thought: Mapping[str, Any], out_dir: str | Path, *, stamp: str, theme: str | None = None,
                png: bool = True, generated_at: str = "") -> CardFiles:
-    """Write `<out_dir>/thought_<stamp>.svg` (and .png). `stamp` is sanitised, so no title can escape `out_dir`."""
+    """Write `<out_dir>/thought_<stamp>.svg` (and .png). `stamp` is made a safe name (`card_name`), so no title can
+    escape `out_dir`."""
     out = check_out_dir(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    safe = _STAMP_UNSAFE.sub("_", stamp).strip("_")[:80] or "card"
+    safe = card_name(stamp)
     svg_text = render_svg(thought, theme=resolve_theme(theme), generated_at=generated_at)
     base = _claim_name(out, f"thought_{safe}")
     svg_path = out / f"{base}.svg"
