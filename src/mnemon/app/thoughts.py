@@ -349,12 +349,14 @@ def compose(path: list[dict[str, Any]], text: str, kind: str, note_title: str,
     if kind == "done":  # finished: never a loop to follow up or a date to chase, whatever words it uses
         title = f"Done: {short}"
         action = f"Nothing to chase: it is recorded as done. Keep it as a record, or archive it: {clip(text, 100)}"
-    elif kind == "blocked" or words & OPEN_WORDS:
-        title, action = f"Open loop: {short}", f"Follow up on “{clip(text, 120)}” and record the outcome."
     elif (kind == "risk" or words & DEADLINE_WORDS) and today and days and days[-1] < today:
+        # before the open loop: an open task past its deadline is past due ("- [ ] Deadline 2026-02-01 send the
+        # report" read as an "Open loop" 309 days later); a loop with no deadline's words, or not yet due, is a loop
         title = f"Past due: {short}"
         action = (f"Check whether this was done by {days[-1].isoformat()} ({_days_from(days[-1], today)}); close it "
                   f"or set a new date: {clip(text, 100)}")
+    elif kind == "blocked" or words & OPEN_WORDS:
+        title, action = f"Open loop: {short}", f"Follow up on “{clip(text, 120)}” and record the outcome."
     elif kind == "risk" or words & DEADLINE_WORDS:
         upcoming = [d for d in days if today is None or d >= today]
         when = f" before {dates[days.index(upcoming[0])]}" if upcoming else ""
