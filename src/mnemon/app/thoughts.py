@@ -35,6 +35,7 @@ from ..core.vault.observations import hint_words
 from ..core.vault.parser import TASK_MARKS
 from ..core.keywords import VAULT_SOURCE_PREFIX
 from ..core.vault.proactive import DEADLINE_WORDS, FRESHNESS_MAX, OPEN_WORDS, PROACTIVE_STATE, hints_of_key
+from ..core.world.truth import truth_policy_words
 from ..render.cards import clip, make_out_dir, out_dir_for_run, write_card
 from . import notes as notes_mod
 from .closed_loops import ClosedLater
@@ -529,7 +530,8 @@ def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int
     reasons = []
     if item.get("matched_terms"):
         reasons.append("matched " + ", ".join(_as_typed(item["matched_terms"][:5], prompt)))
-    reasons.append(f"truth policy {item.get('truth_policy')}")
+    if item.get("truth_policy"):  # in words: the label itself is the JSON's `surface.truth_policy`
+        reasons.append(truth_policy_words(str(item["truth_policy"])))
     if item.get("closed_later_in"):
         reasons.append(f"closed later in {item['closed_later_in']}")
     return {

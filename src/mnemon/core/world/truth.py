@@ -30,6 +30,28 @@ PREDICTION_TRUTH_POLICIES: Mapping[str, str] = {
     "unverifiable": "unverifiable_prediction",
     "withdrawn": "withdrawn_prediction",
 }
+# Every truth policy as a person reads it (a card's "why now"): the label itself is for programs, and a footer said
+# "truth policy source_contained_observation". The vault's and a context pack's labels are here too (`core.vault
+# .lifecycle.truth_policy`, `app.context`): one place says them all.
+TRUTH_POLICY_WORDS: Mapping[str, str] = {
+    "source_contained_observation": "stated in its source", "active_evidence": "stored by an agent, unchecked",
+    "active_validated_claim": "a validated claim", "provenance_not_fact": "says where it came from, not a fact",
+    "candidate_only": "an unconfirmed link", "excluded": "a rejected link", "stored_memory": "a stored memory",
+    "current_state_assertion": "the current value", "lapsed_state_assertion": "a value that has lapsed",
+    "superseded_state_assertion": "a value since replaced", "retracted_state_assertion": "a value taken back",
+    "future_state_assertion": "a value not yet in force",
+    "unbacked_state_assertion": "a value its source no longer holds",
+    "open_prediction": "an open expectation", "confirmed_prediction": "an expectation that came true",
+    "missed_prediction": "a missed expectation", "unverifiable_prediction": "an expectation no one can check",
+    "withdrawn_prediction": "a withdrawn expectation",
+}
+
+
+def truth_policy_words(policy: str) -> str:
+    """`policy` in words (`TRUTH_POLICY_WORDS`); one without words yet reads as its label's words."""
+    return TRUTH_POLICY_WORDS.get(policy) or policy.replace("_", " ")
+
+
 # Only these may be phrased as "is true now"; everything else is context, history or expectation.
 AUTHORITATIVE_TRUTH_POLICIES: frozenset[str] = frozenset({"current_state_assertion"})
 
