@@ -30,7 +30,7 @@ from ..ports.store.history_reads import vectors_of
 from .curation import FORGETTABLE, removal_of, unknown_id
 from .remember import refresh_importance, split_rejoined
 from .runtime import Runtime
-from .vault.reread import mark_for_reread, was_forgotten
+from .vault.reread import linking_notes, mark_for_reread, was_forgotten
 
 ACTOR = "forget-undo"  # the actor of the edge events and re-splits an undo writes
 MAX_IDS = 1000
@@ -134,13 +134,8 @@ def _plan(rt: Runtime, ids: list[str], *, dry_run: bool) -> _Plan:
 
 
 def _linking_notes(rt: Runtime, plan: _Plan) -> set[str]:
-    """The other ingested notes whose rows' retired edges point at these rows: a link to a forgotten note or heading
-    is written by the note that links, so it comes back only as that note is read too."""
-    rows = set(plan.vault)
-    ends = {e.src for e in rt.store.edges_of(sorted(rows), statuses=("retired",), direction="in")} - rows
-    sources = {n.source for n in rt.store.get_nodes(sorted(ends)).values()}
-    paths = {s[len(VAULT_SOURCE_PREFIX):] for s in sources if s.startswith(VAULT_SOURCE_PREFIX)}
-    return (paths & plan.ingested_notes(rt)) - {path for _node, path in plan.vault.values()}
+    """The other ingested notes whose rows' retired edges point at these rows (`linking_notes`)."""
+    return (linking_notes(rt, plan.vault) & plan.ingested_notes(rt)) - {path for _node, path in plan.vault.values()}
 
 
 def undo_status(rt: Runtime, ids: Sequence[str]) -> dict[str, dict[str, Any]]:

@@ -47,7 +47,7 @@ from .plan import (PLAN_VERSION, NotePlan, note_id, packed_batch, path_too_long_
                    unpacked_plan, world_senses)
 from .moves import editor_moves
 from .passed_over import SKIP_DIRS, logseq_graph, passed_over_folders
-from .reread import forgotten_rows, keep_forgotten, keep_unread, marked_for_reread
+from .reread import forgotten_rows, keep_forgotten, keep_unread, linking_notes, marked_for_reread
 from .writer import VaultWriter, note_node
 
 MODES = ("rebuild", "update", "append")
@@ -341,6 +341,7 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
                 continue
             same_bytes.append(entry.rel)
         to_plan.append((entry.rel, data, entry.mtime))
+    _read_linking_notes(rt, entries, known, to_plan, same_bytes, unchanged, restamped)
     skipped += [{"path": p, "reason": "unreadable"} for p in unreadable]
     # (the same rule for a moved vault: a note it no longer holds goes, one it holds is kept or planned again)
     removed = [] if mode == "append" else sorted(p for p in known if p not in on_disk and p not in unreadable)
@@ -635,6 +636,28 @@ def _nothing_changed(rt: Runtime, root: str, mode: str, unchanged: list[str], sk
     else:
         out["thoughts_cleared"] = 0
     return out
+
+
+def _read_linking_notes(rt: Runtime, entries: Sequence[VaultEntry], known: Mapping[str, VaultFile],
+                        to_plan: list[tuple[str, bytes, float]], same_bytes: list[str], unchanged: list[str],
+                        restamped: list[tuple[str, float, int]]) -> None:
+    """Read too the unchanged notes that link to a forgotten row an edited note brings back (its note, a heading):
+    a link is written by the note that links, and without this read the links stayed retired while the note came
+    back (`forget --undo` marks them so: app/revival.py). They are read as unchanged notes are, what a forget took
+    of them staying forgotten."""
+    planned = {rel for rel, _data, _mtime in to_plan}
+    edited = sorted(planned.intersection(known) - set(same_bytes))
+    back = forgotten_rows(rt, edited) if edited else {}
+    linking = linking_notes(rt, back) & set(unchanged) if back else set()
+    for entry in entries:
+        if entry.rel in linking and (data := _read(entry)) is not None:
+            unchanged.remove(entry.rel)
+            restamped[:] = [r for r in restamped if r[0] != entry.rel]
+            same_bytes.append(entry.rel)
+            to_plan.append((entry.rel, data, entry.mtime))
+    if linking:  # (in the walk's order, as every other read)
+        order = {entry.rel: k for k, entry in enumerate(entries)}
+        to_plan.sort(key=lambda planned_note: order[planned_note[0]])
 
 
 def _superseded(known: Mapping[str, VaultFile], to_plan: Sequence[tuple[str, bytes, float]],

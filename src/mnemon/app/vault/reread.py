@@ -54,6 +54,15 @@ def forgotten_rows(rt: Runtime, paths: Iterable[str]) -> dict[str, str]:
     return {i: at for i, at in deleted.items() if was_forgotten(rt, i, at)}
 
 
+def linking_notes(rt: Runtime, rows: Iterable[str]) -> set[str]:
+    """The notes (vault paths) whose rows hold retired edges into `rows` from outside them: a link to a forgotten note
+    or heading is written by the note that links, so it comes back only as that note is read too."""
+    ids = set(rows)
+    ends = {e.src for e in rt.store.edges_of(sorted(ids), statuses=("retired",), direction="in")} - ids
+    sources = {n.source for n in rt.store.get_nodes(sorted(ends)).values()}
+    return {s[len(VAULT_SOURCE_PREFIX):] for s in sources if s.startswith(VAULT_SOURCE_PREFIX)}
+
+
 def was_forgotten(rt: Runtime, node_id: str, deleted_at: str) -> bool:
     # a removal writes its log row and the row's deleted_at with the same instant
     return any(e.op == "forget" and e.created_at == deleted_at for e in rt.store.oplog(50, node_id=node_id))
