@@ -47,6 +47,7 @@ from .plan import (PLAN_VERSION, NotePlan, note_id, packed_batch, path_too_long_
                    unpacked_plan, world_senses)
 from .moves import editor_moves
 from .passed_over import SKIP_DIRS, logseq_graph, passed_over_folders
+from .placeholder_names import spell_placeholders
 from .reread import forgotten_rows, keep_forgotten, keep_unread, linking_notes, marked_for_reread
 from .writer import VaultWriter, note_node
 
@@ -433,6 +434,7 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
         # a small run with no relinking or removal can only orphan the shared nodes its cleared edges pointed at
         targeted = len(plans) <= GC_TARGETED_MAX and not removed and not (relinked or joined)
         gc_count = writer.collect_garbage(writer.released if targeted else None)
+        spell_placeholders(rt, writer.placeholders | writer.released)  # ("budget" titled a vault's "[[Budget]]")
         vault_store.put_files([VaultFile(p.path, p.content_hash, p.mtime, p.size, p.note_id, p.title, p.aliases, now,
                                          p.observation_count, p.link_keys) for p in plans])
         vault_store.restamp_files(restamped)
