@@ -34,9 +34,24 @@ def require_memory(rt: Runtime, node_id: str, field: str = "id") -> Memory:
         gone = rt.store.get_node(node_id, include_deleted=True)
         if gone is not None and gone.deleted_at:
             raise removed_refusal(rt, gone, field)
+        if (moved := moved_note(rt, node_id)) is not None:
+            raise NotFound(f"no active memory with id {node_id!r}: its note was moved or renamed, and is {moved!r} now"
+                           "; " + step(f"`mnemon show {moved}` shows it", f"`show` {moved} shows it"),
+                           field=field, id=node_id, moved_to=moved)
         raise unknown_id(rt, f"no active memory with id {node_id!r}", node_id, field,
                          step("`mnemon recall` or `mnemon log` lists ids", "`recall` or `log` lists ids"))
     return node
+
+
+def moved_note(rt: Runtime, node_id: str) -> str | None:
+    """The id a note now has that an ingest moved or renamed from `node_id` (`note:<path>`), if it is still there."""
+    from .vault.moves import moved_to  # (the vault's modules read memories through this one)
+
+    vault_store = getattr(rt.store, "vault", None)
+    if not node_id.startswith("note:") or vault_store is None:
+        return None
+    moved = moved_to(vault_store, node_id[len("note:"):])
+    return f"note:{moved}" if moved is not None and rt.store.get_node(f"note:{moved}") is not None else None
 
 
 # a shorter text matches too many ids by chance to be offered as the one meant

@@ -45,7 +45,7 @@ from ..bulk_gc import paused_gc
 from .edited_items import carry_kills_to_edited
 from .plan import (PLAN_VERSION, NotePlan, note_id, packed_batch, path_too_long_for_world, plan_batch, plan_links,
                    unpacked_plan, world_senses)
-from .moves import editor_moves
+from .moves import editor_moves, remember_moves
 from .passed_over import SKIP_DIRS, logseq_graph, passed_over_folders
 from .placeholder_names import spell_placeholders
 from .reread import forgotten_rows, keep_forgotten, keep_unread, linking_notes, marked_for_reread
@@ -413,6 +413,7 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
             writer.index, index_state = _link_index(vault_store, identities)
             moves = _moved_notes(root, known, plans, removed)
             writer.moves = dict(moves)  # (a moved note's weakened edges pass to their successors: `drop_unreused`)
+            remember_moves(vault_store, moves)  # (`show` of an old id says where the note went)
             writer.write_edges([(plan.path, e) for plan in plans for e in plan.edges if not e.dst])
             relinked = _relink(writer, known, plans, removed, held, logseq)
             writer.drop_unreused()

@@ -24,6 +24,31 @@ MOVES_FILE = "moves.jsonl"
 MAX_JOURNAL_BYTES = 256 * 1024
 
 
+# vault_state: old path → the path its note has now, for every move an ingest made (the journal's, or paired by bytes
+# or file name): `show note:a.md` after a.md became A.md said only not_found. The newest `MAX_REMEMBERED` are kept.
+MOVED_STATE = "notes_moved"
+MAX_REMEMBERED = 2000
+
+
+def remember_moves(vault_store: Any, moves: Sequence[tuple[str, str]]) -> None:
+    """Add an ingest's (old path, new path) moves to `MOVED_STATE`, earlier moves following them (a → b, then b → c:
+    a is at c now) and a note moved back to a path no longer listed as moved from it."""
+    if not moves:
+        return
+    raw = vault_store.get_state(MOVED_STATE)
+    now = dict(moves)
+    known = {old: now.get(new, new) for old, new in (json.loads(raw) if raw else {}).items() if old not in now}
+    known.update(now)
+    kept = [(old, new) for old, new in known.items() if old != new][-MAX_REMEMBERED:]
+    vault_store.set_state(MOVED_STATE, json.dumps(dict(kept), ensure_ascii=False))
+
+
+def moved_to(vault_store: Any, rel: str) -> str | None:
+    """The path the note last ingested at `rel` was moved to, by the ingests that moved it; None when none did."""
+    raw = vault_store.get_state(MOVED_STATE)
+    return json.loads(raw).get(rel) if raw else None
+
+
 def record_move(vault: str | Path | None, src_rel: str, dst_rel: str, from_sha256: str, to_sha256: str, *,
                 clock: Callable[[], datetime] | None = None) -> None:
     """Append one move (`from` → `to`, the note's bytes' hashes before and after) to the vault's journal."""
