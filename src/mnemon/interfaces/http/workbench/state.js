@@ -90,15 +90,23 @@ export function noteError(what, err) {
 }
 
 /** Say that `what` failed. The server out of reach is said once, however many requests failed with it, with how to
- * start it again and a Retry that does again each of them that said how (`again`). */
+ * start it again and a Retry that does again each of them that said how (`again`); so is a token it refused (the
+ * API's words name a header a person never typed), with a button that asks for the token again and does them again
+ * (api.js forgot the refused token: the first of them asks). */
 export function reportError(what, err, again) {
   if (err && err.name === 'AbortError') return;
   const { code, message } = noteError(what, err);
-  if (code !== 'network') {
+  if (code !== 'network' && code !== 'unauthorized') {
     setStatus([`${what} failed (${code}): `, said(message)], 'error');
     return;
   }
   if (again) retries.set(what, again);
+  if (code === 'unauthorized') {
+    const ask = h('button', { type: 'button', class: 'retry', onclick: retryAll }, 'Enter the token');
+    setStatus(['This server wants the API token it was started with (MNEMON_HTTP_TOKEN), and the one given was ' +
+      'refused or none was given. ', ask, '.'], 'error');
+    return;
+  }
   const retry = retries.size ? h('button', { type: 'button', class: 'retry', onclick: retryAll }, 'Retry') : null;
   setStatus([`Cannot reach the mnemon server at ${location.host}: it may have stopped. Start it again (`,
     h('code', null, 'mnemon serve'), ', with the options it had), then ', retry || 'try again', '.'], 'error');

@@ -183,6 +183,7 @@ async function loadGraph(focus, fromAddress, notice) {
     const data = await api('graph', params, graphAbort.signal);
     if (seq !== graphSeq) return;
     ui.loading = false;
+    if (serverInfoFailed) loadServerInfo();
     setGraph(data);
     const hash = data.focus ? '#focus=' + encodeURIComponent(data.focus) : '';
     if (location.hash !== hash) {
@@ -362,13 +363,19 @@ const REVIEW = {
   kill: { op: 'kill_edge', doing: 'Killing', what: 'Kill', args: {} },
 };
 
-/** Whether this server takes writes, from `GET api` (once, at start): the review controls appear only if it does. */
+// `GET api` failed (a refused token, the server out of reach): asked again once a graph gets through, or a server that
+// takes writes would show no review or Forget controls until the page was reloaded
+let serverInfoFailed = false;
+
+/** Whether this server takes writes, from `GET api` (at start): the review controls appear only if it does. */
 async function loadServerInfo() {
   try {
     const info = await serverInfo();
     ui.writable = info.read_only === false;
+    serverInfoFailed = false;
   } catch (err) {
     ui.writable = false;
+    serverInfoFailed = true;
     reportError('Server info', err, loadServerInfo);
   }
   if (ui.writable && shownLink) renderLink(shownLink.x, shownLink.id);
