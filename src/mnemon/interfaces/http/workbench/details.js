@@ -43,6 +43,20 @@ function field(label, value) {
 
 function badge(text, cls) { return h('span', { class: 'badge ' + (cls || '') }, text); }
 
+/** The other end of an edge in a list, by its title as far as the page knows it (else its id); marked with its id
+ * and length, so that `renameEnds` can name it once a graph that holds it arrives. */
+export function endName(id, n, titleOf) {
+  return h('bdi', { 'data-node': id, 'data-chars': n }, excerpt(titleOf(id), n));
+}
+
+/** Name again the edge ends in `root` (`endName`) that `titleOf` now knows: `show` may answer before the graph. */
+export function renameEnds(root, titleOf) {
+  for (const end of root.querySelectorAll('bdi[data-node]')) {
+    const title = titleOf(end.dataset.node);
+    if (title !== end.dataset.node) end.textContent = excerpt(title, Number(end.dataset.chars) || 70);
+  }
+}
+
 function nodeButton(id, label, env) {
   return h('button', { type: 'button', class: 'link', title: id, onclick: () => env.showNode(id) },
     h('bdi', null, label || env.titleOf(id)));
@@ -88,8 +102,7 @@ export function nodeDetails(m, id, env) {
       const other = out ? e.target_id : e.source_id;
       return h('li', null, h('button', { type: 'button', onclick: () => env.showLink(e.id), title: `edge ${e.id}` },
         badge(e.status || '?', e.status), ' ', out ? '→ ' : '← ',
-        h('strong', null, e.edge_type || e.type || '?'), ' ',
-        h('bdi', null, excerpt(env.titleOf(other), 70))));
+        h('strong', null, e.edge_type || e.type || '?'), ' ', endName(other, 70, env.titleOf)));
     })) : h('p', { class: 'muted' }, 'No edges.'),
     edges.length > shownEdges.length
       ? h('p', { class: 'muted' }, `and ${edges.length - shownEdges.length} more`) : null,

@@ -7,7 +7,7 @@
  * callbacks: load the graph, show a node, refresh the store totals, the focus and a node's title.
  */
 import { api, post } from './api.js';
-import { excerpt, h } from './details.js';
+import { endName, excerpt, h } from './details.js';
 import { el, noteError, reportError, said, setStatus, ui } from './state.js';
 
 const page = { loadGraph: null, showNode: null, loadStoreTotals: null, focus: () => null, titleOf: (id) => id };
@@ -124,9 +124,8 @@ function previewOf(dry, id) {
     h('p', null, `Forget this memory? It would retire ${counted(retired, 'edge')}` + (retired ? ':' : '.')),
     shown.length ? h('ul', { class: 'edges preview' }, shown.map((e) => {
       const out = e.source_id === id;
-      const other = page.titleOf(out ? e.target_id : e.source_id);
       return h('li', { 'data-edge': e.id }, badge(e.status || '?', e.status), ' ', out ? '→ ' : '← ',
-        h('strong', null, e.edge_type || '?'), ' ', h('bdi', null, excerpt(other, 60)));
+        h('strong', null, e.edge_type || '?'), ' ', endName(out ? e.target_id : e.source_id, 60, page.titleOf));
     })) : null,
     edges.length > shown.length ? h('p', { class: 'muted' }, `and ${edges.length - shown.length} more`) : null,
     typeof dry.vault_note === 'string' ? h('p', { class: 'muted' }, dry.vault_note) : null,

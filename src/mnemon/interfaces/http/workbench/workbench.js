@@ -17,7 +17,7 @@
  * `window.workbench` exposes the live state for tests and debugging.
  */
 import { api, post, serverInfo } from './api.js';
-import { excerpt, h, linkDetails, nodeDetails } from './details.js';
+import { excerpt, h, linkDetails, nodeDetails, renameEnds } from './details.js';
 import { frame, requestDraw, resize, startSimulation } from './draw.js';
 import { forgetControls, init as initForgetting, removedDetails, removedHow } from './forgetting.js';
 import { listen } from './input.js';
@@ -66,6 +66,7 @@ function setGraph(data) {
     l.length = 26 + l.s.r + l.t.r;
   }
   placeNew(nodes, links);
+  for (const n of nodes) remember(n);
   G.nodes = nodes;
   G.links = links;
   G.byId = byId;
@@ -83,6 +84,18 @@ function setGraph(data) {
   ui.autoFrame = true;
   ui.hover = null;
   renderChrome();
+}
+
+// the title of every node a graph has drawn, kept after a later view leaves it out: the details of a node name the
+// other ends of its edges from here (`show` gives their ids alone); the oldest go first past the bound
+const knownTitles = new Map();
+const KNOWN_TITLES_MAX = 20000;
+
+function remember(node) {
+  if (node.title === node.id) return;
+  knownTitles.delete(node.id);
+  knownTitles.set(node.id, node.title);
+  if (knownTitles.size > KNOWN_TITLES_MAX) knownTitles.delete(knownTitles.keys().next().value);
 }
 
 /** Sort the links into the drawing's buckets by status (after a load, or after a review changed a status). */
@@ -185,6 +198,7 @@ async function loadGraph(focus, fromAddress, notice) {
     ui.loading = false;
     if (serverInfoFailed) loadServerInfo();
     setGraph(data);
+    renameEnds(el.details, titleOf);  // details that `show` answered before this graph named the ends by id
     const hash = data.focus ? '#focus=' + encodeURIComponent(data.focus) : '';
     if (location.hash !== hash) {
       const url = hash || location.pathname + location.search;
@@ -263,7 +277,7 @@ function select(sel) {
 
 function titleOf(id) {
   const n = G.byId.get(id);
-  return n ? n.title : id;
+  return n ? n.title : knownTitles.get(id) || id;
 }
 
 /** Replace the panel's content; null and false entries are skipped (replaceChildren would print "null"). */
