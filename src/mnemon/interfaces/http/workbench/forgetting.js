@@ -4,13 +4,17 @@
  * (the `not_found` details of `show`), with Undo where `forget` with undo can bring it back. The Forgotten panel
  * lists the memories `forget` and auto-prune removed (the log's forget and prune rows whose removal still holds),
  * each with Undo. Every text from the store goes in as text (`h`), never as markup. `init` gets the page's own
- * callbacks: load the graph, show a node, refresh the store totals, the focus and a node's title.
+ * callbacks: load the graph, show a node, refresh the store totals, the focus, a node's title, and mark a search
+ * result removed or back.
  */
 import { api, post } from './api.js';
 import { endName, excerpt, h } from './details.js';
 import { el, noteError, reportError, said, setStatus, ui } from './state.js';
 
-const page = { loadGraph: null, showNode: null, loadStoreTotals: null, focus: () => null, titleOf: (id) => id };
+const page = {
+  loadGraph: null, showNode: null, loadStoreTotals: null, focus: () => null, titleOf: (id) => id,
+  resultRemoved: () => {},
+};
 // the text of each memory the page has shown or listed: once removed, `show` answers when and by what, not its text
 const named = new Map();
 
@@ -146,6 +150,7 @@ async function forget(id, title) {
   }
   const again = h('button', { type: 'button', class: 'inline', onclick: () => undo(id, title) }, 'Undo');
   const notice = ['Forgot ', ...name, `: ${counted(Number(result.edges_retired) || 0, 'edge')} retired.`, ' ', again];
+  page.resultRemoved(id, true);
   await refresh(id, notice, page.focus() === id);
 }
 
@@ -175,6 +180,7 @@ export async function undo(id, title) {
     await refresh(id, [said(result.message)], false);
     return null;
   }
+  page.resultRemoved(id, false);
   const back = Array.isArray(result.edges_revived) ? result.edges_revived.length : 0;
   const waiting = Array.isArray(result.edges_waiting) ? result.edges_waiting.length : 0;
   const revived = (result.revived || [])[0] || {};

@@ -335,6 +335,7 @@ function renderNode(m, id) {
 
 function renderRemoved(err, id) {
   shownNode = { removed: err, id };
+  resultRemoved(id, true);  // (removed since the search listed it: by this page, another one, the CLI)
   setDetails(removedDetails(id, err));
 }
 
@@ -536,9 +537,20 @@ async function runSearch(asked) {
   }
 }
 
+/** Mark the search result of `id` forgotten (or live again, after Undo): the list is what recall answered before. */
+function resultRemoved(id, removed) {
+  for (const button of el.results.querySelectorAll('button[data-id]')) {
+    if (button.dataset.id !== id) continue;
+    button.classList.toggle('removed', removed);
+    const mark = button.querySelector('.removed-mark');
+    if (removed && !mark) button.prepend(h('span', { class: 'badge killed removed-mark' }, 'forgotten'), ' ');
+    if (!removed && mark) { mark.nextSibling.remove(); mark.remove(); }
+  }
+}
+
 // ---------------------------------------------------------------- controls
 listen({ showNode, showLink, focusOn: loadGraph, clearSelection });
-initForgetting({ loadGraph, showNode, loadStoreTotals, focus: () => G.focus, titleOf });
+initForgetting({ loadGraph, showNode, loadStoreTotals, focus: () => G.focus, titleOf, resultRemoved });
 el.search.addEventListener('submit', (e) => {
   e.preventDefault();
   const query = el.q.value.trim();
