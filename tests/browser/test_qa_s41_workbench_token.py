@@ -61,3 +61,21 @@ def test_after_a_refused_token_overview_brings_back_the_write_controls(page: Pag
     assert edge is not None
     page.hook(f"explain({edge['id']})")
     page.page.locator("#details .review button[data-action='validate']").wait_for()
+
+
+def test_an_action_refused_for_its_token_says_the_next_one_asks(page: Page, writable_token_server: str) -> None:
+    asked = _answer_prompts(page, [TOKEN, "wrong"])
+    page.open(writable_token_server, focus=LIGHTHOUSE)
+    page.wait("s.writable === true")
+    edge = page.hook("clickableLink()")
+    assert edge is not None
+    page.hook(f"explain({edge['id']})")
+    validate = page.page.locator("#details .review button[data-action='validate']")
+    validate.wait_for()
+    page.page.evaluate("sessionStorage.setItem('mnemon-token', 'stale')")  # the server restarted with another
+    validate.click()
+    page.wait("s.status.kind === 'error'")
+    assert len(asked) == 2
+    status = page.page.locator("#status")
+    assert "token" in status.inner_text() and "next action asks" in status.inner_text()
+    assert status.get_by_role("button").count() == 0  # nothing to redo: no button that would do nothing

@@ -101,10 +101,11 @@ export function reportError(what, err, again) {
     return;
   }
   if (again) retries.set(what, again);
-  if (code === 'unauthorized') {
-    const ask = h('button', { type: 'button', class: 'retry', onclick: retryAll }, 'Enter the token');
+  if (code === 'unauthorized') {  // (a refused action that said no `again`: the next one asks)
+    const ask = retries.size ? h('button', { type: 'button', class: 'retry', onclick: retryAll }, 'Enter the token')
+      : null;
     setStatus(['This server wants the API token it was started with (MNEMON_HTTP_TOKEN), and the one given was ' +
-      'refused or none was given. ', ask, '.'], 'error');
+      'refused or none was given. ', ask ? [ask, '.'] : 'The next action asks for it again.'].flat(), 'error');
     return;
   }
   const retry = retries.size ? h('button', { type: 'button', class: 'retry', onclick: retryAll }, 'Retry') : null;
