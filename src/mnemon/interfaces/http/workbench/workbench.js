@@ -66,7 +66,7 @@ function setGraph(data) {
     l.length = 26 + l.s.r + l.t.r;
   }
   placeNew(nodes, links);
-  for (const n of nodes) remember(n);
+  for (const n of nodes) keepTitle(n);
   G.nodes = nodes;
   G.links = links;
   G.byId = byId;
@@ -91,7 +91,7 @@ function setGraph(data) {
 const knownTitles = new Map();
 const KNOWN_TITLES_MAX = 20000;
 
-function remember(node) {
+function keepTitle(node) {
   if (node.title === node.id) return;
   knownTitles.delete(node.id);
   knownTitles.set(node.id, node.title);
