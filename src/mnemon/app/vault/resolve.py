@@ -379,10 +379,13 @@ class PackTarget:
     previous: list[Mapping[str, Any]]
 
 
-def pack_target(vault: str | Path, rel: str, slug: str) -> PackTarget:
+def pack_target(vault: str | Path, rel: str, slug: str, title: str | None = None) -> PackTarget:
     """Check the pack's path before anything is written: `PathRefused` for a symlinked `Sources/` or pack (they led
     the write to another note, even outside the vault), `Conflict` when a file there is not an earlier pack of this
-    research (a payload comment with this slug that resolve would write to this very path).
+    research (a payload comment with this slug that resolve would write to this very path). Given the `title` of a
+    payload that names no slug of its own, an earlier pack of another title is another research whose title spells
+    the same file name ("C++ vs Rust", "C# vs Rust"; two long titles alike in their first 80 characters): refused
+    too, where it was overwritten and its claims demoted.
 
     A clash is refused rather than written under a free name: the pack's path is the edges' `source_path` and where
     the next run of the same research finds (and corrects) its earlier pack, so a name of our choosing would move
@@ -399,10 +402,21 @@ def pack_target(vault: str | Path, rel: str, slug: str) -> PackTarget:
         return PackTarget(target, None, [])  # (a pack `note move` took elsewhere is rewritten there)
     data = target.path.read_bytes()
     payloads = pack_payloads(data.decode("utf-8", errors="replace"))
-    if not any(p["slug"] == slug and pack_path(p, vault) in (rel, target.rel) for p in payloads):
+    ours = [p for p in payloads if p["slug"] == slug and pack_path(p, vault) in (rel, target.rel)]
+    if not ours:
         raise Conflict(f"{target.rel} already exists and is not an earlier evidence pack of this research; give the "
                        "payload another 'slug', or move that note away", path=target.rel)
+    if title is not None and not any(_same_title(p["title"], title) for p in ours):
+        other = ours[0]["title"]
+        raise Conflict(f"{target.rel} is the evidence pack of another research, {other!r}, whose title makes the same "
+                       f"file name; give this payload its own 'slug', or {slug!r} to replace that pack",
+                       path=target.rel, title=other)
     return PackTarget(target, data, [claim for p in payloads for claim in p.get("claims", [])])
+
+
+def _same_title(a: str, b: str) -> bool:
+    """One research's title however re-cased or re-spaced."""
+    return " ".join(a.casefold().split()) == " ".join(b.casefold().split())
 
 
 def drop_unclaimed(rt: Runtime, previous: list[Mapping[str, Any]], written: list[dict[str, Any]],
@@ -603,7 +617,10 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     data["active_threshold"] = float(active_threshold)
     rel = pack_path(data, vault)
     proposals = world_proposals(rt, data, rel)
-    place = pack_target(vault, rel, data["slug"])  # refused (a symlink, another note) before anything is written
+    # refused (a symlink, another note, another research's pack) before anything is written; a payload naming its
+    # slug says which pack is its own, whatever the title
+    named = isinstance(payload, Mapping) and bool(payload.get("slug"))
+    place = pack_target(vault, rel, data["slug"], None if named else data["title"])
     rel = place.target.rel  # (where `note move` took the pack, if it did)
     from .pack_edits import with_user_lines, with_user_properties
     from .withdrawals import add_predictions, withdrawn_by_rerun
