@@ -333,7 +333,10 @@ def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshol
         edge = Edge(src=src, dst=dst, type=relation, weight=strength, confidence=confidence, status=decision.status,
                     evidence=evidence, origin="resolve", rule="research_resolution", source_path=source_path,
                     metadata=meta, created_at=now, updated_at=now)
-        edge_id = store.upsert_edge(edge, actor="resolve", event="research_writeback")
+        if existing is not None and _restated(existing, edge):
+            edge_id = int(existing.id or 0)  # a replay: no second `research_writeback`, the graph left unchanged
+        else:
+            edge_id = store.upsert_edge(edge, actor="resolve", event="research_writeback")
         known[(src, dst, relation)] = replace(edge, id=edge_id)
         out.append({"id": edge_id, "src": src, "predicate": relation, "dst": dst, "status": decision.status,
                     "strength": strength, "confidence": confidence, "reasons": reasons})
@@ -341,6 +344,13 @@ def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshol
                 stronger := active_elsewhere(rt, vault, known[(src, dst, relation)], source_path, index)):
             out[-1].update(stronger)
     return out
+
+
+def _restated(stored: Edge, edge: Edge) -> bool:
+    """The claim's edge is already stored as it would be written: resolving the same research again (or an ingest
+    reading its pack back) wrote it anyway, and every run added an identical event to its timeline."""
+    fields = ("sub_type", "weight", "confidence", "status", "evidence", "origin", "rule", "source_path", "metadata")
+    return all(getattr(stored, name) == getattr(edge, name) for name in fields)
 
 
 def _claim_keys(rt: Runtime, data: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
