@@ -243,14 +243,20 @@ def person_decisions(store: Store, edges: Iterable[Edge]) -> dict[int, str]:
 def refuse_repeated_claims(rt: Runtime, data: Mapping[str, Any]) -> None:
     """`InvalidInput` when two claims are one edge: the same relation between the notes (or placeholders) their
     names resolve to, however spelt. The edge is one row, so the later claim silently replaced the earlier one — a
-    sourced claim restated weakly left its belief current on a candidate edge, its evidence gone. Checked by the
-    command only: a pack already in the vault is replayed as it was written."""
+    sourced claim restated weakly left its belief current on a candidate edge, its evidence gone. Likewise for a
+    claim whose subject and object are one note ("Acme" and "ACME", or a note and its alias): it was an edge from the
+    note to itself, with a current belief, where `link` and a scoped payload refuse one. Checked by the command
+    only: a pack already in the vault is replayed as it was written."""
     index = link_index(rt)
     seen: dict[tuple[str, str, str], int] = {}
     for i, claim in enumerate(data.get("claims", [])):
         subject, obj = _text(claim, "subject", i), _text(claim, "object", i)
         relation = predicate_name(_text(claim, "predicate", i))
-        first = seen.setdefault((_node_for(subject, index), _node_for(obj, index), relation), i)
+        src, dst = _node_for(subject, index), _node_for(obj, index)
+        if src == dst:
+            raise InvalidInput(f"claims[{i}]: {subject!r} and {obj!r} name the same note ({src}); a claim joins two"
+                               " notes", field=f"claims[{i}]", claim=i, node=src)
+        first = seen.setdefault((src, dst, relation), i)
         if first != i:
             said = f"{subject} —{relation}→ {obj}"
             raise InvalidInput(f"claims[{i}] states the same claim as claims[{first}] ({said}: one edge); merge them"
