@@ -36,7 +36,7 @@ from ...core.world.values import refuse_unknown_keys
 from ...ports.store.base import Store
 from ..runtime import Runtime
 from .plan import importance_of
-from .resolve import person_decisions, predicate_name
+from .resolve import person_decisions, predicate_name, restates
 from .claim_beliefs import refuse_other_source
 from .withdrawals import withdrawn_by_rerun
 
@@ -94,6 +94,7 @@ class Planned:
     decided: Edge | None = None
     event: str = ""
     stored_id: int | None = None  # the id of the edge the store holds under this key, if any (a dry run shows it)
+    unchanged: bool = False  # the store holds `edge` as it is: a re-sent payload leaves it (no event, no new version)
 
 
 def _kept(existing: Edge | None, decided: str | None, edge: Edge, requested: str, reasons: list[str]) -> Planned:
@@ -101,7 +102,8 @@ def _kept(existing: Edge | None, decided: str | None, edge: Edge, requested: str
     a weakened one got its strength back, a killed one its weight. A person's decision (`decided`, about
     `existing`) wins over the agent's payload, as it does over a resolve replay."""
     if existing is None or decided is None:
-        return Planned(edge, requested, edge.status, reasons, stored_id=existing.id if existing else None)
+        return Planned(edge, requested, edge.status, reasons, stored_id=existing.id if existing else None,
+                       unchanged=existing is not None and restates(existing, edge))
     if decided == "killed":
         # (an observation's gate is not told of the tombstone: its reasons would read as if it were written)
         reasons = reasons if edge.status == "killed" else ["killed_tombstone_blocks_recreation"]
@@ -396,6 +398,8 @@ def remember_payload(rt: Runtime, raw: Any, *, dry_run: bool = False) -> dict[st
             if p.decided is not None:  # a person's decision: the edge stays as they left it, and its log says why
                 edge_id = int(p.decided.id or 0)
                 vault.log_edge_events([(edge_id, p.event, "payload", {"reasons": p.reasons}, now)])
+            elif p.unchanged:
+                edge_id = int(p.stored_id or 0)
             else:
                 edge_id = store.upsert_edge(p.edge, actor="payload")
             stored_edges.append({"id": edge_id, "src": p.edge.src, "dst": p.edge.dst, "relation": p.edge.type,

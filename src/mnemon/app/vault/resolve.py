@@ -339,7 +339,7 @@ def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshol
         edge = Edge(src=src, dst=dst, type=relation, weight=strength, confidence=confidence, status=decision.status,
                     evidence=evidence, origin="resolve", rule="research_resolution", source_path=source_path,
                     metadata=meta, created_at=now, updated_at=now)
-        if existing is not None and _restated(existing, edge):
+        if existing is not None and restates(existing, edge):
             edge_id = int(existing.id or 0)  # a replay: no second `research_writeback`, the graph left unchanged
         else:
             edge_id = store.upsert_edge(edge, actor="resolve", event="research_writeback")
@@ -352,9 +352,10 @@ def claim_edges(rt: Runtime, data: Mapping[str, Any], source_path: str, threshol
     return out
 
 
-def _restated(stored: Edge, edge: Edge) -> bool:
-    """The claim's edge is already stored as it would be written: resolving the same research again (or an ingest
-    reading its pack back) wrote it anyway, and every run added an identical event to its timeline."""
+def restates(stored: Edge, edge: Edge) -> bool:
+    """The edge is already stored as it would be written: resolving the same research again (or an ingest reading
+    its pack back, or a scoped payload sent again) wrote it anyway, and every run added an identical event to its
+    timeline."""
     fields = ("sub_type", "weight", "confidence", "status", "evidence", "origin", "rule", "source_path", "metadata")
     return all(getattr(stored, name) == getattr(edge, name) for name in fields)
 
