@@ -17,6 +17,33 @@ _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _CJK_RUN = LazyRegex(f"[{_CJK}]+")  # compiled on first use: only texts that are not ASCII reach them
 _CJK_ANY = LazyRegex(f"[{_CJK}]")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+# A mark (Unicode category M) is part of the letter before it — a Thai tone mark or vowel sign, a Devanagari matra
+# or virama, niqqud, harakat, the dot "İ" leaves after lower-casing — but no `\w`: `_WORD` split "हिन्दी" into ह न द
+# and "İstanbul" into a stopword and "stanbul". Soft hyphens and zero-width (non-)joiners sit inside words too.
+# The marks are listed from the Unicode database on first non-ASCII text (~3 ms; the BMP blocks that hold them:
+# marks of historic scripts beyond still split).
+_MARK_SPANS = ((0x300, 0x2100), (0x2CEF, 0x2E00), (0x302A, 0x30A0), (0xA66F, 0xAB00), (0xFB1E, 0xFB1F),
+               (0xFE00, 0xFE30))
+_IN_WORD_FORMATS = "\u00ad\u200c\u200d\u2060"
+_marked_word: re.Pattern[str] | None = None
+
+
+def _marked_words() -> re.Pattern[str]:
+    """`_WORD`, each letter or digit with the marks (and joiners) after it."""
+    global _marked_word
+    if _marked_word is None:
+        runs: list[list[int]] = []
+        for first, end in _MARK_SPANS:
+            for code in range(first, end):
+                if unicodedata.category(chr(code))[0] == "M":
+                    if runs and runs[-1][1] == code - 1:
+                        runs[-1][1] = code
+                    else:
+                        runs.append([code, code])
+        marks = "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in runs) + _IN_WORD_FORMATS
+        letter = rf"[^\W_][{marks}]*"
+        _marked_word = re.compile(rf"(?:{letter})+(?:['’](?:{letter})+)?")
+    return _marked_word
 # In ASCII, `_WORD`'s words are the runs of letters and digits (an apostrophe may join two): a byte table maps every
 # other character to a space, and a C-level translate and split find them at a fifth of the regex's cost.
 _ASCII_WORD_BYTES = bytes(c if chr(c).isalnum() or c == 0x27 else 0x20 for c in range(128)) + b" " * 128
@@ -44,16 +71,24 @@ _LATIN_WORD = re.compile(r"^[a-z][a-z0-9'-]*$")
 
 # Accents of Latin and Greek letters are folded away ("Zoë" is found by "Zoe", "résumé" by "resume", "Σύμβαση" by
 # "Συμβαση"), as people type names without them; marks on other scripts' letters are letters of their own (kana's
-# dakuten, Cyrillic й), so they stay. Letters with no decomposition are spelled as people type them.
+# dakuten, Cyrillic й), so they stay. Letters with no decomposition are spelled as people type them. Hebrew niqqud,
+# Arabic harakat and tatweel are left out as most text leaves them out ("كَتَبَ" is found by "كتب"), and so are a
+# soft hyphen and the zero-width (non-)joiners; a Greek final sigma is a sigma ("ΟΔΟΣ" lower-cases to "οδος").
 _FOLDED_LETTERS = str.maketrans({"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d",
-                                 "þ": "th", "ı": "i"})
+                                 "þ": "th", "ı": "i", "ς": "σ",
+                                 **dict.fromkeys(_IN_WORD_FORMATS + "\u0640", None),
+                                 **{chr(c): None for first, last in ((0x591, 0x5bd), (0x5bf, 0x5bf), (0x5c1, 0x5c2),
+                                                                     (0x5c4, 0x5c5), (0x5c7, 0x5c7), (0x610, 0x61a),
+                                                                     (0x64b, 0x65f), (0x670, 0x670), (0x6d6, 0x6dc),
+                                                                     (0x6df, 0x6e4), (0x6e7, 0x6e8), (0x6ea, 0x6ed))
+                                    for c in range(first, last + 1)}})
 
 
 def _fold_marks(word: str) -> str:
     """`word` without the accents of its Latin and Greek letters (lowercase input, as `normalize` gives)."""
     word = word.translate(_FOLDED_LETTERS)
     decomposed = unicodedata.normalize("NFD", word)
-    if decomposed == word:
+    if decomposed == word and not any(map(unicodedata.combining, word)):  # ("i̇" of "İ" is decomposed already)
         return word
     out: list[str] = []
     base = ""
@@ -177,7 +212,7 @@ def _words(norm: str) -> list[str]:
 def _plain_words(norm: str) -> list[str]:
     """`_WORD.findall(norm)` with ’ read as '."""
     if not norm.isascii():
-        return _WORD.findall(norm.replace("’", "'") if "’" in norm else norm)
+        return _marked_words().findall(norm.replace("’", "'") if "’" in norm else norm)
     words = norm.encode("ascii").translate(_ASCII_WORD_BYTES).decode("ascii").split()
     if "'" in norm:  # only a run holding an apostrophe needs the regex: "rock'n'roll" is "rock'n" and "roll"
         words = [word for run in words for word in ((run,) if "'" not in run else _WORD.findall(run))]
@@ -193,7 +228,7 @@ def _cjk_bigrams(run: str) -> list[str]:
 def _cjk_words(norm: str) -> list[str]:
     """`_WORD.findall(norm)` with ’ read as ', each CJK run in a word as its bigrams."""
     out: list[str] = []
-    for word in _WORD.findall(norm):
+    for word in _marked_words().findall(norm):
         word = word.replace("’", "'")
         pos = 0
         for m in _CJK_RUN.finditer(word):
