@@ -1,8 +1,8 @@
-"""A word of a script written with combining marks stays one word: Thai tone marks and vowel signs, Devanagari
-matras and virama, Arabic harakat, Hebrew niqqud, the dot of Turkish "İ". They split words ("हिन्दी" was the
-letters ह न द, "İstanbul" lost its "i" as a stopword and left "stanbul"), so "istanbul" never found "İstanbul" and
-"كتب" never found "كَتَبَ". Marks people type without — harakat, niqqud, tatweel, soft hyphens and zero-width
-joiners inside a word — are folded away, as Latin accents are."""
+"""A word of a script written with combining marks stays one word: Devanagari and Tamil matras and virama, Arabic
+harakat, Hebrew niqqud, the dot of Turkish "İ" (Thai's pairs: test_qa_s41_spaceless_scripts.py). Marks split words
+("हिन्दी" was the letters ह न द, "İstanbul" lost its "i" as a stopword and left "stanbul"), so "istanbul" never
+found "İstanbul" and "كتب" never found "كَتَبَ". Marks people type without — harakat, niqqud, tatweel, soft hyphens
+and zero-width joiners inside a word — are folded away, as Latin accents are."""
 from __future__ import annotations
 
 import pytest
@@ -24,7 +24,7 @@ def test_a_word_written_with_marks_is_found_as_typed_without(written: str, typed
     assert len(tokens(written)) == 1
 
 
-@pytest.mark.parametrize("word", ["हिन्दी", "ง่าย", "ภาษาไทยง่ายมาก", "தமிழ்", "ქართული", "ব্যাংক"])
+@pytest.mark.parametrize("word", ["हिन्दी", "தமிழ்", "ქართული", "ব্যাংক"])
 def test_a_word_with_vowel_signs_is_one_word(word: str) -> None:
     assert tokens(word) == [word]
 

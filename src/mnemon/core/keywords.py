@@ -22,7 +22,7 @@ from typing import Any
 from .model import Memory
 from .text import VERSION, token_text
 
-KEYWORD_RECIPE = "keywords/6"  # 6: words keep their marks (Thai, Indic, "İ"); niqqud, harakat, tatweel folded
+KEYWORD_RECIPE = "keywords/7"  # 7: Thai, Lao, Burmese, Khmer runs as pairs of letters (6: marks kept in words)
 VAULT_SOURCE_PREFIX = "vault:"
 PAYLOAD_SOURCE_PREFIX = "mneme://"
 SKIP_KEY = "fts_skip"  # metadata: 0-based indexes of content lines keyword search leaves out

@@ -12,8 +12,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from .lazy_regex import LazyRegex
 
 # Han, kana and hangul runs are split into overlapping bigrams: exact substring recall for 2-4 character words
-# without a dictionary segmenter (reference/deps.md §7).
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+# without a dictionary segmenter (reference/deps.md §7). Thai, Lao, Burmese and Khmer put no spaces between words
+# either: their runs are split alike, into pairs of letters each with its marks (`_clusters`).
+_SPACELESS = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff"
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af" + _SPACELESS
 _CJK_RUN = LazyRegex(f"[{_CJK}]+")  # compiled on first use: only texts that are not ASCII reach them
 _CJK_ANY = LazyRegex(f"[{_CJK}]")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
@@ -219,7 +221,21 @@ def _plain_words(norm: str) -> list[str]:
     return words
 
 
+def _clusters(run: str) -> list[str]:
+    """The letters of a Thai, Lao, Burmese or Khmer run, each with the marks after it (a leading mark dropped)."""
+    out: list[str] = []
+    for ch in run:
+        if unicodedata.category(ch)[0] != "M":
+            out.append(ch)
+        elif out:
+            out[-1] += ch
+    return out
+
+
 def _cjk_bigrams(run: str) -> list[str]:
+    if min(run) < "\u3040":  # (Han, kana and hangul come after the spaceless scripts and hold no marks after NFKC)
+        units = _clusters(run)
+        return units if len(units) < 2 else [units[i] + units[i + 1] for i in range(len(units) - 1)]
     if len(run) == 1:
         return [run]
     return [run[i : i + 2] for i in range(len(run) - 1)]
