@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -77,6 +78,12 @@ def _storable(value: str, what: str, field: str) -> None:
         raise InvalidInput(f"{what} must not contain NUL characters", field=field)
 
 
+def composed(text: str) -> str:
+    """`text` in Unicode's composed form (NFC), which every writer stores: what an NFD text looks like, in fewer
+    code points; ASCII as it is, without a copy."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
 def validate_memory(content: Any, *, category: Any = "general", importance: Any = 3, tags: Any = None,
                     entities: Any = None, source: Any = "user", entity_mode: Any = "merge",
                     created_at: Any = None) -> MemoryInput:
@@ -85,6 +92,8 @@ def validate_memory(content: Any, *, category: Any = "general", importance: Any 
     _encodable(content, "content")
     if "\x00" in content:
         raise InvalidInput("content must not contain NUL characters")
+    # NFC: text pasted on macOS is NFD ("e" and a combining accent), and its exact repeat must be one (content hash)
+    content = composed(content)
     if len(content) > MAX_CONTENT_CHARS:
         raise InvalidInput(f"content is {len(content)} characters; the limit is {MAX_CONTENT_CHARS}",
                            length=len(content), limit=MAX_CONTENT_CHARS)
@@ -98,7 +107,7 @@ def validate_memory(content: Any, *, category: Any = "general", importance: Any 
         raise InvalidInput(f"importance must be an integer from 1 to 5; got {importance!r}") from None
     if not 1 <= imp <= 5:
         raise InvalidInput(f"importance must be an integer from 1 to 5; got {imp}")
-    tag_list = split_list(tags)
+    tag_list = list(dict.fromkeys(composed(t) for t in split_list(tags)))
     if len(tag_list) > MAX_TAGS:
         raise InvalidInput(f"{len(tag_list)} tags given; the limit is {MAX_TAGS}")
     for t in tag_list:
@@ -109,6 +118,7 @@ def validate_memory(content: Any, *, category: Any = "general", importance: Any 
     # the memory to itself under three names and counted three entity matches for one name in recall
     firsts: dict[str, str] = {}
     for e in split_list(entities):
+        e = composed(e)
         firsts.setdefault(e.casefold(), e)
     ent_list = list(firsts.values())
     if len(ent_list) > MAX_ENTITIES:
