@@ -329,17 +329,60 @@ def query_coverage(query: frozenset[str], doc: frozenset[str]) -> float:
     return len(query & doc) / len(query)
 
 
+def _joins(before: str, ch: str) -> bool:
+    """Whether `ch` belongs to the same user-perceived character as the `before` it follows (Unicode's grapheme
+    cluster rules that text meets, regional-indicator pairs aside): a mark or a variation selector on its letter,
+    a skin tone or a tag on its emoji, anything after a zero-width joiner, a consonant after an Indic virama,
+    conjoining jamo (NFD hangul)."""
+    code = ord(ch)
+    return (unicodedata.category(ch)[0] == "M" or ch == "\u200d" or before == "\u200d"
+            or 0x1F3FB <= code <= 0x1F3FF or 0xE0020 <= code <= 0xE007F
+            or (unicodedata.combining(before) == 9 and ch.isalpha())
+            or (0x1160 <= code <= 0x11FF or 0xD7B0 <= code <= 0xD7FF)
+            or ("\u1100" <= before <= "\u115f" and ("\u1100" <= ch <= "\u115f" or "\uac00" <= ch <= "\ud7a3")))
+
+
+def _is_flag_half(ch: str) -> bool:
+    return "\U0001F1E6" <= ch <= "\U0001F1FF"
+
+
+_LONGEST_GRAPHEME = 32  # code points (a family emoji is 7 to 11, a tag flag 7)
+
+
+def grapheme_cut(text: str, at: int) -> int:
+    """`at`, or the nearest index before it where `text` may be cut without breaking a user-perceived character
+    (an accent off its letter, a flag or a family emoji in halves): where a shortened text ends. A character of
+    more than `_LONGEST_GRAPHEME` code points (stacked marks: "Zalgo" text) is cut inside, not left out whole."""
+    floor = at - _LONGEST_GRAPHEME
+    while floor < at and 0 < at < len(text):
+        before, ch = text[at - 1], text[at]
+        if before.isascii() and ch.isascii():
+            return at
+        if _joins(before, ch):
+            at -= 1
+        elif _is_flag_half(before) and _is_flag_half(ch):
+            halves = at
+            while halves > 0 and _is_flag_half(text[halves - 1]):
+                halves -= 1
+            return at - (at - halves) % 2  # (flags pair their halves from the first)
+        else:
+            return at
+    return at if at > floor else floor + _LONGEST_GRAPHEME
+
+
 def excerpt(text: str, limit: int) -> str:
     flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: max(0, limit - 1)].rstrip() + "…"
+    return flat if len(flat) <= limit else flat[: grapheme_cut(flat, max(0, limit - 1))].rstrip() + "…"
 
 
 def window_with(text: str, limit: int, terms: frozenset[str]) -> tuple[str, int]:
     """The `limit` characters of `text` to show when it must be shortened, and where they start: its head when that
     holds every one of `terms` (stemmed tokens) or no line holds more of them, else from the start of the first line
     holding the most (a long section is found by words its opening lines may not have)."""
-    head = text[:limit]
-    if not terms or len(text) <= limit:
+    if len(text) <= limit:
+        return text, 0
+    head = text[:grapheme_cut(text, limit)]
+    if not terms:
         return head, 0
     in_head = terms & frozenset(tokens(head))
     if in_head == terms:
@@ -352,7 +395,7 @@ def window_with(text: str, limit: int, terms: frozenset[str]) -> tuple[str, int]
             if found == len(terms):
                 break
         start += len(line) + 1
-    return text[best_start:best_start + limit], best_start
+    return text[best_start:grapheme_cut(text, best_start + limit)], best_start
 
 
 def marked_window(text: str, room: int, terms: frozenset[str]) -> str:
@@ -365,7 +408,7 @@ def marked_window_at(text: str, room: int, terms: frozenset[str]) -> tuple[str, 
     """`marked_window` and where in `text` the part it shows starts."""
     shown, start = window_with(text, room - 1, terms)
     if start == 0:
-        return text[:room] + "…", 0
+        return text[:grapheme_cut(text, room)] + "…", 0
     return "…" + shown + ("…" if start + len(shown) < len(text) else ""), start
 
 
