@@ -33,6 +33,15 @@ def _counts_through(cache: dict[str, int], terms: Sequence[str],
     return {t: cache[t] for t in terms}
 
 
+_VERSION_JOINERS = str.maketrans("", "", "\ue000\ue001")  # (`core.keywords.index_term`: FTS5 keeps them in a word)
+
+
+def _one_fts_word(spelled: str) -> bool:
+    """Whether FTS5 keeps an index term whole (letters and digits; a version's joiners): else its vocabulary holds
+    only the term's pieces."""
+    return spelled.isalnum() or spelled.translate(_VERSION_JOINERS).isalnum()
+
+
 class RoughCounts:
     """Counts that may lag a little behind the store, for choices that never change a result (which words to search
     by, which entity to walk first): kept until the store has grown or shrunk by 1 % (at least 100 memories)."""
@@ -371,6 +380,12 @@ class SQLiteTextIndex:
     def _count_docs(self, terms: Sequence[str]) -> dict[str, int]:
         out = dict.fromkeys(terms, 0)
         spelled = {index_term(t): t for t in terms}
+        for term in [term for term in spelled if not _one_fts_word(term)]:
+            # FTS5 splits it (at a vowel sign, an apostrophe): its vocabulary holds only the pieces, which a search
+            # finds as a phrase — counted so, as PostgreSQL counts it
+            out[spelled.pop(term)] = self.conn.execute(
+                "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?", ('"' + term.replace('"', '""') + '"',)
+            ).fetchone()[0]
         for chunk in _chunks(list(spelled)):
             marks = ",".join("?" * len(chunk))
             for term, doc in self.conn.execute(
