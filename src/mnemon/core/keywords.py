@@ -20,9 +20,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .model import Memory
-from .text import VERSION, token_text
+from .text import VERSION, folded, token_text
 
-KEYWORD_RECIPE = "keywords/7"  # 7: Thai, Lao, Burmese, Khmer runs as pairs of letters (6: marks kept in words)
+# 8: tags and entities folded as query words; 7: Thai, Lao, Burmese, Khmer runs as pairs of letters; 6: marks kept
+KEYWORD_RECIPE = "keywords/8"
 VAULT_SOURCE_PREFIX = "vault:"
 PAYLOAD_SOURCE_PREFIX = "mneme://"
 SKIP_KEY = "fts_skip"  # metadata: 0-based indexes of content lines keyword search leaves out
@@ -89,12 +90,13 @@ def embedding_text(title: str | None, content: str, source: str, metadata: Mappi
 
 
 def keyword_words(values: Sequence[str] | str) -> str:
-    """The FTS spelling of a tags or entities list (or of its JSON column): the values, space-separated."""
+    """The FTS spelling of a tags or entities list (or of its JSON column): the values, space-separated, folded as a
+    query word is (`core.text.folded`: "Zoë" is searched as "zoe"), unstemmed."""
     if isinstance(values, str):
         if values in ("", "[]"):
             return ""
         values = json.loads(values)
-    return " ".join(values)
+    return " ".join(map(folded, values))
 
 
 def keyword_fingerprint() -> str:

@@ -86,6 +86,12 @@ _FOLDED_LETTERS = str.maketrans({"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", 
                                     for c in range(first, last + 1)}})
 
 
+def folded(text: str) -> str:
+    """`text` lower-cased as `tokens` reads it, with the accents (niqqud, harakat…) its words lose there — not split
+    or stemmed: how the keyword index spells a tag or an entity, which a query word reaches only as written."""
+    return text if text.isascii() else _fold_marks(normalize(text))
+
+
 def _fold_marks(word: str) -> str:
     """`word` without the accents of its Latin and Greek letters (lowercase input, as `normalize` gives)."""
     word = word.translate(_FOLDED_LETTERS)

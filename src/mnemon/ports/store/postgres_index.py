@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.errors import StoreError
 from ...core import keywords
-from ...core.keywords import index_term, keyword_fingerprint, keyword_text_of
+from ...core.keywords import index_term, keyword_fingerprint, keyword_text_of, keyword_words
 from ...core.model import Memory
 from ...core.text import rarest_terms
 from .sqlite import _NODE_COLS, KEYWORD_POSTING_BUDGET, _node
@@ -160,7 +160,7 @@ def tsvector_literal(body: str, tags: Sequence[str], entities: Sequence[str]) ->
     left out between the three, so a phrase never spans two of them (it cannot span FTS5 columns)."""
     positions: dict[str, list[str]] = {}
     pos = 0
-    for weight, text in (("A", body), ("B", " ".join(tags)), ("B", " ".join(entities))):
+    for weight, text in (("A", body), ("B", keyword_words(tags)), ("B", keyword_words(entities))):
         for word in fts_words(text):
             pos += 1
             slots = positions.setdefault(_indexed(word), [])
