@@ -92,7 +92,8 @@ from ..bulk_gc import paused_gc
 # 47: a line indented four columns after a blank line under a paragraph no list item holds is code
 # 48: an indented line under a '===' that underlines no heading goes on the paragraph, no code block
 # 49: a '===' right under a heading's underline or a code block underlines nothing: an indented line below is text
-PLAN_VERSION = "49"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+# 50: words keep their marks (Hindi, "İ"), Thai/Lao/Khmer/Burmese runs are pairs: proactive words change (keywords/7)
+PLAN_VERSION = "50"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"
