@@ -43,7 +43,7 @@ def _marked_words() -> re.Pattern[str]:
                     else:
                         runs.append([code, code])
         marks = "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in runs) + _IN_WORD_FORMATS
-        letter = rf"[^\W_][{marks}]*"
+        letter = rf"[^\W_]+[{marks}]*"
         _marked_word = re.compile(rf"(?:{letter})+(?:['’](?:{letter})+)?")
     return _marked_word
 # In ASCII, `_WORD`'s words are the runs of letters and digits (an apostrophe may join two): a byte table maps every
