@@ -50,12 +50,34 @@ def eject_changes(changes: list[FileChange]) -> tuple[list[FileChange], dict[str
         except edits.InvalidInput:
             text = None  # unreadable: not ours to judge
         if text is not None and not change.keeps_backup:
-            said[str(change.path)] = ({"backup_removed": str(copy)} if holds_mnemons(change, text) else
-                                      {"backup": str(copy)})
-            if change.after is not None and not holds_mnemons(change, text) and _same(change, change.after, text):
-                change = dataclasses.replace(change, after=text)
+            users = not holds_mnemons(change, text)
+            said[str(change.path)] = {"backup": str(copy)} if users else {"backup_removed": str(copy)}
+            if users and (_same(change, change.after, text) if change.after is not None else
+                          _given_back(change, text)):
+                change = dataclasses.replace(change, after=text, backup=False)
+                said[str(change.path)]["restored"] = str(copy)
         out.append(change)
     return out, said
+
+
+def _given_back(change: FileChange, users: str) -> bool:
+    """Whether a file the eject would remove is the user's own copy again: one that held nothing but empty settings
+    (`{}`, `{"hooks": {}}`, blank lines) before setup filled it — setup's parts taken out, it says what the copy
+    does, and the file they had stays — or their own skill of the name, which setup's as written replaced."""
+    if change.what == "skill":
+        return change.owned
+    if change.path.suffix != ".json":
+        return not edits.plain(users).strip()
+    try:
+        return _holds_no_value(edits.json_object(change.path, users))
+    except edits.InvalidInput:
+        return False
+
+
+def _holds_no_value(data: Any) -> bool:
+    if isinstance(data, dict):
+        return all(_holds_no_value(v) for v in data.values())
+    return isinstance(data, list) and all(_holds_no_value(v) for v in data)
 
 
 def _same(change: FileChange, ejected: str, users: str) -> bool:

@@ -232,6 +232,8 @@ def block_change(path: Path, what: str, markers: Markers, body: str | None, clos
     before = read_text(path)
     text = plain(before)
     if body is None:
+        if not markers.pattern().search(text):  # (an empty file of the user's is theirs, not an emptied one)
+            return FileChange(path, what, before, before)
         after = without_block(text, markers)
         if not after.strip():  # the block was all it held
             return _emptied(path, what, before, "")
