@@ -14,6 +14,7 @@ user as a `systemMessage` and the prompt goes on.
 """
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import functools
 import json
@@ -55,15 +56,92 @@ ACKNOWLEDGEMENTS = frozenset("""
 
 
 MAX_INPUT_BYTES = 4 * MAX_INPUT_CHARS  # (UTF-8: four bytes at most a character)
+# of an event longer than that (a pasted log), its start is read and, past it, these last bytes, the prompt's end,
+# as long as the event ends within MAX_DRAINED_BYTES (reading on costs ~0.1 s a hundred MB, of the hook's 20 s)
+TAIL_BYTES = 64 * 1024
+MAX_DRAINED_BYTES = 256 * 1024 * 1024
+CUT = "\n\n"  # between a cut prompt's start and its end: its last line stays a line of its own (`_queries`)
+_PROMPT_VALUE = re.compile(r'"prompt"\s*:\s*"')
+_MAX_ESCAPE_CHARS = 6  # `\u00e9`: the most of an escape a cut can leave at a piece's edge
+
+
+def read_event(stream: Any, head_bytes: int = MAX_INPUT_BYTES, tail_bytes: int = TAIL_BYTES) -> dict[str, Any]:
+    """The event on `stream` (bytes, or text when it has no bytes to give), read within bounds: one longer than
+    `head_bytes` is read by its start and its last `tail_bytes` (`_cut_event`), the middle only passed over."""
+    head = stream.read(head_bytes + 1)
+    if len(head) <= head_bytes:
+        return hook_input(head)
+    kept, drained = head[:0], 0
+    while drained <= MAX_DRAINED_BYTES:
+        chunk = stream.read(1024 * 1024)
+        if not chunk:
+            break
+        drained += len(chunk)
+        kept = (kept + chunk)[-tail_bytes:]
+    else:
+        kept = head[:0]  # the event's end was never reached: its start alone
+    if isinstance(head, bytes):  # (a character cut at either edge is left out, not read as U+FFFD)
+        text = codecs.getincrementaldecoder("utf-8")("replace").decode(head, final=False)
+        return _cut_event(text, kept.lstrip(bytes(range(0x80, 0xC0))).decode("utf-8", "replace"))
+    return _cut_event(head, kept)
+
+
+def _cut_event(head: str, tail: str) -> dict[str, Any]:
+    """An event too long to read whole, as its prompt: the start of its value in `head` and, when `tail` (what was
+    read last) holds the rest of the event after the prompt's closing quote, its end. The other fields are not
+    needed: the prompt hook reads the prompt alone."""
+    found = _PROMPT_VALUE.search(head.removeprefix("\ufeff"))
+    if found is None:
+        return {}
+    piece = head.removeprefix("\ufeff")[found.end():]
+    try:  # the prompt ended within the start (what was long comes after it)
+        return {"prompt": json.decoder.scanstring(piece, 0)[0]}  # type: ignore[attr-defined]
+    except ValueError:
+        pass
+    # (a cut inside an escape, `\u00` or a lone `\`, is no JSON string: a character or two less is)
+    start = next((s for k in range(_MAX_ESCAPE_CHARS + 1) if (s := _json_string(piece[:len(piece) - k]))), None)
+    if start is None:
+        return {}
+    start = start[:-1] if start and "\ud800" <= start[-1] <= "\udbff" else start  # half of a pair cut in two
+    tail = tail[_ESCAPE_FREE.search(tail).start():]  # type: ignore[union-attr]  # (it matches at the end)
+    closing = re.search(r'(?<!\\)(\\\\)*"', tail)  # the first quote no backslash escapes: the prompt's end
+    if closing is None or not _ends_an_object(tail[closing.end():]):
+        return {"prompt": start}  # the end read is not the prompt's (another field is what was long): its start
+    end = _json_string(tail[:closing.end() - 1]) or ""
+    return {"prompt": start + CUT + (end[1:] if end and "\udc00" <= end[0] <= "\udfff" else end)}
+
+
+# where a piece of a JSON string cut anywhere starts at a character of its own: a character no escape holds, or a
+# backslash no backslash precedes (it begins one)
+_ESCAPE_FREE = re.compile(r'[^\\"/bfnrtu0-9a-fA-F]|(?<!\\)\\|$')
+
+
+def _json_string(body: str) -> str | None:
+    try:
+        return str(json.loads(f'"{body}"'))
+    except (ValueError, RecursionError):
+        return None
+
+
+def _ends_an_object(rest: str) -> bool:
+    """Whether `rest` is what follows a string value to the end of a JSON object (`}`, or more members then `}`)."""
+    try:
+        json.loads('{"_": ""' + rest)
+        return True
+    except (ValueError, RecursionError):
+        return False
 
 
 def hook_input(text: str | bytes) -> dict[str, Any]:
-    """The event's JSON object; anything else (nothing, not JSON, too long) reads as an empty event. A byte-order
-    mark before it (UTF-8 as PowerShell and Notepad write it) is not part of the event: json refuses it. Bytes are
-    UTF-8, as the host writes its JSON whatever the locale (read in a Windows code page, "café" was "cafÃ©")."""
+    """The event's JSON object; anything else (nothing, not JSON) reads as an empty event, one too long as its
+    prompt's start and end (`_cut_event`). A byte-order mark before it (UTF-8 as PowerShell and Notepad write it)
+    is not part of the event: json refuses it. Bytes are UTF-8, as the host writes its JSON whatever the locale
+    (read in a Windows code page, "café" was "cafÃ©")."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", errors="replace")
-    if not text or len(text) > MAX_INPUT_CHARS:
+    if len(text) > MAX_INPUT_CHARS:
+        return _cut_event(text[:MAX_INPUT_CHARS], text[MAX_INPUT_CHARS:][-TAIL_BYTES:])
+    if not text:
         return {}
     try:
         data = json.loads(text.removeprefix("\ufeff"))
@@ -80,12 +158,12 @@ def did_nothing(reason: str) -> dict[str, Any]:
                              "again, or take this line out of the host's settings"}
 
 
-def claude_code(settings: Callable[[], tuple[Config, list[str]]], event: str, text: str | bytes,
+def claude_code(settings: Callable[[], tuple[Config, list[str]]], event: str, text: str | bytes | dict[str, Any],
                 provider: str | None) -> dict[str, Any]:
     """The answer to one Claude Code hook event (`EVENTS`): its output object, never an error. `settings` gives the
     configuration and the global options the hook was run with (read here: a broken config file is reported to the
     user like any other failure, not as an error that would fail the hook)."""
-    payload = hook_input(text)
+    payload = text if isinstance(text, dict) else hook_input(text)  # (a dict: read already, `read_event`)
     try:
         cfg, options = settings()
 

@@ -65,14 +65,13 @@ def setup(targets: tuple[str, ...], user: bool, project: str | None, no_hooks: b
 @click.argument("event", type=click.Choice(["session-start", "prompt"]))
 def hook(host: str, event: str) -> None:
     """Answer a host's hook event (its JSON on stdin); installed by `mnemon setup`. Always exits 0."""
-    from ...app.integrations.hooks import MAX_INPUT_BYTES, MAX_INPUT_CHARS, claude_code
+    from ...app.integrations.hooks import claude_code, read_event
 
-    text: str | bytes = ""
+    payload: dict[str, Any] = {}
     stdin: Any = sys.stdin
     if stdin is not None and not stdin.closed and not stdin.isatty():
         try:  # the bytes, as the host wrote them (UTF-8 JSON), not the locale's reading of them
-            raw = getattr(stdin, "buffer", None)
-            text = raw.read(MAX_INPUT_BYTES + 1) if raw is not None else stdin.read(MAX_INPUT_CHARS + 1)
+            payload = read_event(getattr(stdin, "buffer", None) or stdin)
         except (OSError, UnicodeDecodeError):
-            text = ""
-    run(lambda c: claude_code(lambda: (c.cfg, _options(c)), event, text, c.flags.get("embed")))
+            payload = {}
+    run(lambda c: claude_code(lambda: (c.cfg, _options(c)), event, payload, c.flags.get("embed")))
