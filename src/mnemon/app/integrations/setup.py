@@ -38,13 +38,6 @@ def setup(*, targets: Sequence[str], user: bool, project: str | None, eject: boo
     if shared is not None and user:
         raise InvalidInput("--shared writes a project's shared files, and the project folder is your home folder, "
                            "whose settings are your own: set up a project folder, or leave out --shared")
-    if not user and not eject:
-        notes.append("--shared: the project's shared files (.claude/settings.json, .claude/skills/mnemon/, .mcp.json, "
-                     ".codex/config.toml, AGENTS.md) run 'mnemon' by name, as every teammate's PATH finds it"
-                     if shared is not None else
-                     "this machine's commands (its Python, your store) go to your personal files — "
-                     ".claude/settings.local.json, 'claude mcp add --scope local', 'codex mcp add' — not to the "
-                     "files a team commits; --shared writes those with commands every teammate can run")
     place = Place(folder, user, home, env)
     unknown = [t for t in targets if t not in HOSTS]
     if unknown:
@@ -58,6 +51,8 @@ def setup(*, targets: Sequence[str], user: bool, project: str | None, eject: boo
         raise InvalidInput(f"no agent host found (looked for {', '.join(HOSTS)}: their programs on PATH, their "
                            "folders in your home" + (", what setup wrote here" if eject else "") +
                            "): name one with --target", valid=list(HOSTS))
+    if not user and not eject:
+        notes += _where_commands_go(chosen, shared is not None)
     plans = [scopes.plan(h, place, commands, install=not eject, hooks=hooks, mcp=mcp) for h in chosen]
     said: dict[str, dict[str, Any]] = {}
     for n, p in enumerate(plans):  # (a copy of the user's own file, as it was, is never written over)
@@ -80,6 +75,25 @@ def setup(*, targets: Sequence[str], user: bool, project: str | None, eject: boo
         "notes": notes,
         "next": _next(eject, dry_run, changed, steps=sum(len(p.manual) for p in plans)),
     }
+
+
+# a project's files of each host, shared and personal (Hermes writes none in a project: its skill is user-wide)
+_SHARED_FILES = {"claude-code": ".claude/settings.json, .claude/skills/mnemon/, .mcp.json",
+                 "codex": ".codex/config.toml, AGENTS.md"}
+_PERSONAL_FILES = {"claude-code": ".claude/settings.local.json, 'claude mcp add --scope local'",
+                   "codex": "~/.codex/AGENTS.md, 'codex mcp add'"}
+
+
+def _where_commands_go(chosen: Sequence[str], shared: bool) -> list[str]:
+    """Where a project's setup put the commands it wrote, for the hosts it set up alone."""
+    files = ", ".join((_SHARED_FILES if shared else _PERSONAL_FILES)[h] for h in chosen if h in _SHARED_FILES)
+    if not files:
+        return []
+    if shared:
+        return [f"--shared: the project's shared files ({files}) run 'mnemon' by name, as every teammate's PATH "
+                "finds it"]
+    return [f"this machine's commands (its Python, your store) go to your personal files — {files} — not to the "
+            "files a team commits; --shared writes those with commands every teammate can run"]
 
 
 def _holds_ours(host: str, place: Place, commands: hosts.Commands, *, hooks: bool, mcp: bool) -> bool:
