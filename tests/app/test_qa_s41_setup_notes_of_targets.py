@@ -29,3 +29,19 @@ def test_the_notes_name_only_the_files_of_the_hosts_set_up(tmp_path: Path, share
     assert ".claude" in claude and "codex" not in claude and "AGENTS.md" not in claude
     both = _notes(tmp_path, ["claude-code", "codex", "hermes"], shared)
     assert ".claude" in both and "codex" in both
+
+
+def test_a_setup_baking_the_embedding_provider_says_a_change_of_it_needs_setup_again(tmp_path: Path) -> None:
+    """The hooks and servers run with the provider this command used (a host starts them without the shell's
+    MNEMON_EMBED_PROVIDER, and a query by another provider than the store's vectors recalls by keywords alone)."""
+    project, home = tmp_path / "project", tmp_path / "home"
+    project.mkdir(), home.mkdir()
+
+    def notes(options: list[str]) -> str:
+        return " ".join(integrations_setup.setup(
+            targets=["claude-code"], user=False, project=str(project), eject=False, dry_run=True, hooks=True,
+            mcp=True, options=options, environ={"HOME": str(home), "PATH": ""}, python="/usr/bin/python3")["notes"])
+
+    said = notes(["--embed", "ollama"])
+    assert "--embed ollama" in said and "setup again" in said
+    assert "--embed" not in notes([])

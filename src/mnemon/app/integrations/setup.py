@@ -53,6 +53,13 @@ def setup(*, targets: Sequence[str], user: bool, project: str | None, eject: boo
                            "): name one with --target", valid=list(HOSTS))
     if not user and not eject:
         notes += _where_commands_go(chosen, shared is not None)
+    if not eject and "--embed" in commands.options[:-1]:
+        # baked in as the store is: a host starts its hooks without this shell's MNEMON_EMBED_PROVIDER, and a query
+        # vector of another provider than the store's vectors would leave recall to keywords, without a word
+        provider = commands.options[commands.options.index("--embed") + 1]
+        notes.append(f"the hooks and MCP server run with --embed {provider}, as this command did (the host starts "
+                     "them without your shell's variables): after a change of provider (and `embed --all`), run "
+                     "setup again")
     plans = [scopes.plan(h, place, commands, install=not eject, hooks=hooks, mcp=mcp) for h in chosen]
     said: dict[str, dict[str, Any]] = {}
     for n, p in enumerate(plans):  # (a copy of the user's own file, as it was, is never written over)
