@@ -6,7 +6,7 @@ import json
 import os
 import stat
 from collections.abc import Generator, Iterable, Iterator, Sequence
-from contextlib import closing, contextmanager
+from contextlib import AbstractContextManager, closing, contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -219,6 +219,11 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def one_call(self) -> AbstractContextManager[bool]:
+        """Held around each call by a server whose threads share this facade: they take turns, and a write waiting
+        for another process's lets the others' calls (reads, answered at once) run meanwhile."""
+        return self.rt.store.one_call()
 
     @contextmanager
     def unrecorded(self) -> Iterator["Mnemon"]:

@@ -132,7 +132,6 @@ class Api:
         self.mount = normal_mount(mount)
         self.token = _sendable_token(token or None)
         self.loopback_only = loopback_only
-        self._lock = threading.Lock()  # one facade, one store connection: calls take turns
 
     def handle(self, method: str, target: str, headers: Mapping[str, str], body: bytes) -> Response:
         return self._answer(method, target, headers, body)
@@ -253,8 +252,8 @@ class Api:
             args = query_args(op, query)
         try:
             args = with_defaults(op, check_args(op, args), self.defaults)
-            with self._lock:
-                mem = self.mem_factory()
+            mem = self.mem_factory()  # (opened before serving: no two threads open it)
+            with mem.one_call():
                 # a HEAD gets the GET's status and headers and no body: the read's bookkeeping (accesses, a log
                 # entry) would be a side effect of a request nobody reads the answer of
                 with mem.unrecorded() if method == "HEAD" else contextlib.nullcontext():

@@ -90,6 +90,10 @@ class Store(Protocol):
     readonly: bool
 
     def close(self) -> None: ...
+    def one_call(self) -> AbstractContextManager[bool]:
+        """Held for the whole of each call by whoever shares this store among threads (the HTTP server): the calls
+        take turns — except that on SQLite a write waiting for another process's write lets the others' run."""
+        ...
     def transaction(self, *, wait: bool = True) -> AbstractContextManager[None]:
         """The one write transaction (writers queue for it). `wait=False`: `WriterBusy` at once when another writer
         holds it — for bookkeeping a read may skip rather than wait behind an ingest (a recall's access counts)."""

@@ -378,6 +378,9 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
     def snapshot_path(self) -> str | None:
         return None  # no file a second process could read this transaction's starting state from
 
+    def one_call(self) -> AbstractContextManager[bool]:
+        return self._lock  # (`Store.one_call`)
+
     @contextmanager
     def transaction(self, *, wait: bool = True) -> Iterator[None]:
         if self.readonly:

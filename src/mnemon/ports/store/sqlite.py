@@ -11,11 +11,10 @@ import json
 import os
 import sqlite3
 import threading
-import time
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 from urllib.parse import quote
 
@@ -33,6 +32,7 @@ from .coded_edges_sqlite import LEGACY_CODED_EDGES, register_edge_metadata_funct
 from .contained_sqlite import LEGACY_EDGE_HEADS_VIEW, has_contained
 from .edge_rows import LEGACY_EDGE_ROWS_VIEW
 from .migrate_sqlite import migrate, refuse_upgraded_meanwhile
+from .write_wait_sqlite import begin_taking_turns, is_busy, retry_busy
 from .open_refusals import has_room, open_failure, parent_failure, special_file
 from .vault_texts_sqlite import (RECOMPUTED_HASH_AND_TITLE, VAULT_METADATA_TABLE, VAULT_TEXTS_MIGRATION, rebuilt_title,
                                  metadata_of, register_vault_text_function, text_of, vector_is_current)
@@ -173,6 +173,8 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         self.busy_wait_set_by = busy_wait_set_by
         self.readonly = readonly
         self._lock = threading.RLock()
+        self._turns = threading.Condition(self._lock)  # a write waiting for another's gives the lock up (`_begin`)
+        self._keeps_turn = False  # ... unless its foreign keys are off (`bulk_transaction`)
         self._depth = 0
         self._changes_at_begin = 0
         self._rough_df = RoughCounts()  # document counts for choosing search words (text_index_sqlite)
@@ -251,10 +253,10 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         if not readonly:
             # switching a fresh file to WAL and creating the schema can meet SQLITE_BUSY without the busy handler
             # being consulted (several processes opening a new store at once); retry those with backoff
-            _retry_busy(lambda: self.conn.execute("PRAGMA journal_mode = WAL"), busy_timeout_ms)
+            retry_busy(lambda: self.conn.execute("PRAGMA journal_mode = WAL"), busy_timeout_ms)
             self.conn.execute("PRAGMA synchronous = NORMAL")
-            _retry_busy(self._migrate, busy_timeout_ms)
-            _retry_busy(self._check_keyword_fingerprint, busy_timeout_ms)
+            retry_busy(self._migrate, busy_timeout_ms)
+            retry_busy(self._check_keyword_fingerprint, busy_timeout_ms)
         else:
             self._check_schema()
             if self._reads_only:  # (its stand-ins are TEMP tables and views, which query_only would refuse)
@@ -264,6 +266,9 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         self.codes_edges = True  # ingested edges as coded rows (coded_edges_sqlite.py; empty stand-ins before m066)
 
     # ── lifecycle ────────────────────────────────────────────────────────────
+    def one_call(self) -> AbstractContextManager[bool]:
+        return self._lock  # (`Store.one_call`; a write waiting for another process's lets go of it: `_begin`)
+
     def close(self) -> None:
         with self._lock:
             self.conn.close()
@@ -375,10 +380,12 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
             toggled = self._depth == 0 and not self.readonly
             if toggled:
                 self.conn.execute("PRAGMA foreign_keys = OFF")
+            self._keeps_turn = toggled
             try:
                 with self.transaction():
                     yield
             finally:
+                self._keeps_turn = False
                 if toggled:
                     self.conn.execute("PRAGMA foreign_keys = ON")
 
@@ -410,12 +417,15 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         return os.path.abspath(self.path)
 
     def _begin(self) -> None:
-        try:
-            self.conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:  # another writer held on past the busy wait: retryable, say how long
-            if "locked" not in str(exc) and "busy" not in str(exc):
-                raise
-            waited = int(self.conn.execute("PRAGMA busy_timeout").fetchone()[0])
+        waited = int(self.conn.execute("PRAGMA busy_timeout").fetchone()[0])
+        if self._keeps_turn:  # a bulk write's foreign keys are off: no other thread's write may begin meanwhile
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                if not is_busy(exc):
+                    raise
+                raise another_writer(self.path, waited, self.busy_wait_set_by) from None
+        elif not begin_taking_turns(self.conn, self._turns, waited):  # another writer held on past the busy wait
             raise another_writer(self.path, waited, self.busy_wait_set_by) from None
         refuse_upgraded_meanwhile(self.conn, self.path)
 
@@ -426,7 +436,7 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
+            if is_busy(exc):
                 raise WriterBusy(str(exc)) from None
             raise
         finally:
@@ -783,17 +793,3 @@ class SQLiteStore(SQLiteEdges, SQLiteGraphReads, SQLiteVectors, SQLiteTextIndex)
             "db_path": self.path,
             "db_size_bytes": size,
         }
-
-
-def _retry_busy(fn: Any, budget_ms: int) -> Any:
-    deadline = time.monotonic() + budget_ms / 1000
-    delay = 0.01
-    while True:
-        try:
-            return fn()
-        except sqlite3.OperationalError as exc:
-            text = str(exc).lower()
-            if ("locked" not in text and "busy" not in text) or time.monotonic() > deadline:
-                raise
-            time.sleep(delay)
-            delay = min(delay * 2, 0.5)
