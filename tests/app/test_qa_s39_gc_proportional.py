@@ -48,7 +48,7 @@ def _whole_computation(m: Mnemon, threshold: float, limit: int) -> tuple[dict[st
                       "edge_count": counts.get(i, 0), "immune": False, "auto_prunable": True})
     return {"total_insights": rt.store.count_active(), "recomputed": len(ids), "threshold": threshold,
             "candidates_found": len(weak) - len(kept), "candidates": cands, "corrections_kept": len(kept),
-            "max_insights": rt.max_insights}, values
+            "candidates_found_exact": True, "max_insights": rt.max_insights}, values
 
 
 def _coded_edges(m: Mnemon, rng: random.Random, ids: list[str]) -> None:

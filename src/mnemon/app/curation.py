@@ -56,8 +56,10 @@ def moved_note(rt: Runtime, node_id: str) -> str | None:
 
 # a shorter text matches too many ids by chance to be offered as the one meant
 MIN_PREFIX = 6
-# `gc` looks for corrections among its weak memories this many at a time (each batch's rows read whole at once)
-CORRECTIONS_BATCH = 500
+# `gc` looks for corrections among all its weak memories while there are at most this many, so that its count is
+# exact; past it only until the shown ones are known, as auto-prune does: a lookup is a keyword search for each
+# memory worded as a change, and checking every one made `gc` run for minutes on a store of 100k memories
+CORRECTIONS_COUNTED = 200
 
 
 def unknown_id(rt: Runtime, said: str, node_id: str, field: str, how: str, *,
@@ -334,11 +336,14 @@ def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any
     weak = sorted((mid for mid, imp, access, *_ in rows if values[mid] < threshold and not is_immune(imp, access)),
                   key=lambda i: (values[i], facts[i][0], i))
     # a correction that keeps a live memory demoted is no prune candidate: auto-prune never takes one, and forgetting
-    # it gives the stale fact as current again. Every one is looked up, not only the shown ones': the count is too
+    # it gives the stale fact as current again (looked up in batches, for the shown ones first, as auto-prune does)
     kept: set[str] = set()
-    for at in range(0, len(weak), CORRECTIONS_BATCH):
-        kept |= corrections_among(rt, weak[at:at + CORRECTIONS_BATCH])
-    shown = [i for i in weak if i not in kept][:limit]
+    checked = 0
+    while checked < len(weak) and (checked < CORRECTIONS_COUNTED or checked - len(kept) < limit):
+        batch = weak[checked:checked + max(limit, CORRECTIONS_COUNTED - checked)]
+        checked += len(batch)
+        kept |= corrections_among(rt, batch)
+    shown = [i for i in weak[:checked] if i not in kept][:limit]
     # read whole, and their edges counted all, for the shown ones only
     nodes, counts = rt.store.get_nodes(shown), rt.store.edge_counts(shown)
     cutoff = grace_cutoff(now, rt.prune_min_age_s)
@@ -352,6 +357,8 @@ def gc(rt: Runtime, *, threshold: float = 0.5, limit: int = 20) -> dict[str, Any
                       **_prunable_now(rt, *facts[i][1:], cutoff)})
     return {"total_insights": rt.store.count_active(), "recomputed": len(rows), "threshold": threshold,
             "candidates_found": len(weak) - len(kept), "candidates": cands, "corrections_kept": len(kept),
+            # (past CORRECTIONS_COUNTED weak memories the corrections among the unchecked are not subtracted)
+            "candidates_found_exact": checked == len(weak),
             "max_insights": rt.max_insights,
             "actions": {"purge": typed("mnemon forget <id>"), "keep": typed("mnemon gc --keep <id>")}}
 
