@@ -4,10 +4,12 @@ holding mnemon's own parts — of a file setup created, or one it had already ed
 clutter once mnemon is out, and goes. An eject writes no copy of a file it edits (what it takes out is mnemon's
 alone, the rest stays in the file), only of a file it removes that someone edited (a skill with their lines). So
 that copy is the user's file as it was, a setup that edits a file holding mnemon's parts again (another store, a
-newer mnemon) leaves a copy of the user's own beside it as it is, and writes none over it."""
+newer mnemon) leaves a copy of the user's own beside it as it is, and writes none over it: a file of another kind
+(mnemon's skill the user edited) is copied to a name of its own beside it (`.mnemon-backup.2`), said in the answer."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -56,8 +58,34 @@ def eject_changes(changes: list[FileChange]) -> tuple[list[FileChange], dict[str
                           _given_back(change, text)):
                 change = dataclasses.replace(change, after=text, backup=False)
                 said[str(change.path)]["restored"] = str(copy)
+        elif text is not None and not holds_mnemons(change, text):
+            # a file removed that someone edited (mnemon's skill with their lines), its backup the user's own file:
+            # that comes back, and the edited one goes to a copy of its own, not over the user's
+            said[str(change.path)] = {"backup": str(copy)}
+            if change.before == text:  # the user's own again (an earlier eject gave it back): not mnemon's to remove
+                change = dataclasses.replace(change, after=text)
+            else:
+                spare, written = _spare_copy(change)
+                change = dataclasses.replace(change, after=text, backup=not written, backup_to=spare)
+                said[str(change.path)] |= {"restored": str(copy), "edited_copy": str(spare)}
         out.append(change)
     return out, said
+
+
+def _spare_copy(change: FileChange) -> tuple[Path, bool]:
+    """Where a second copy of `change.before` goes beside `.mnemon-backup` (`.mnemon-backup.2`, `.3`, ...), and
+    whether one there holds it already (a run again writes no copy of the same file)."""
+    copy = edits.backup_path(change.path)
+    for n in itertools.count(2):
+        spare = copy.with_name(f"{copy.name}.{n}")
+        if not spare.exists() and not spare.is_symlink():
+            return spare, False
+        try:
+            if spare.is_file() and not spare.is_symlink() and edits.read_text(spare) == change.before:
+                return spare, True
+        except edits.InvalidInput:
+            pass  # unreadable: someone's, and not this copy
+    raise AssertionError("unreachable")
 
 
 def _given_back(change: FileChange, users: str) -> bool:
@@ -98,18 +126,26 @@ def _canonical(data: dict[str, Any]) -> str:
 
 def install_changes(changes: list[FileChange]) -> tuple[list[FileChange], dict[str, dict[str, Any]]]:
     """An install's changes without a copy over the user's own: a file holding mnemon's parts already (an earlier
-    setup's) whose backup holds nothing of mnemon's keeps that backup, reported as the change's `backup`."""
+    setup's), or the same bytes as the backup, whose backup holds nothing of mnemon's keeps that backup, reported as
+    the change's `backup`; any other file (mnemon's skill with the user's lines) is copied beside it
+    (`.mnemon-backup.2`), and the user's own copy is reported as `first_backup`."""
     out, said = [], {}
     for change in changes:
         copy = edits.backup_path(change.path)
-        if change.keeps_backup and change.before is not None and holds_mnemons(change, change.before):
+        if change.keeps_backup and change.before is not None:
             try:
                 text = edits.read_text(copy) if copy.is_file() and not copy.is_symlink() else None
             except edits.InvalidInput:
                 text = None
-            if text is not None and not holds_mnemons(change, text):
+            if text is None or holds_mnemons(change, text):
+                pass  # no copy of the user's own there: written (over mnemon's clutter)
+            elif holds_mnemons(change, change.before) or change.before == text:
                 change = dataclasses.replace(change, backup=False)
                 said[str(change.path)] = {"backup": str(copy)}
+            else:
+                spare, written = _spare_copy(change)
+                change = dataclasses.replace(change, backup=not written, backup_to=spare)
+                said[str(change.path)] = {"backup": str(spare), "first_backup": str(copy)}
         out.append(change)
     return out, said
 

@@ -36,6 +36,8 @@ class FileChange:
     owned: bool = False  # a file removed that held only what setup writes: no backup of it is kept
     scope: str | None = None  # in a project: "personal" (this machine's, git-ignored) or "shared" (committed)
     backup: bool = True  # an eject's edit keeps none: what it takes out is mnemon's alone (`backups`)
+    # where the copy goes when `.mnemon-backup` holds the user's own file, which is never written over (`backups`)
+    backup_to: Path | None = None
 
     @property
     def action(self) -> str:
@@ -50,9 +52,12 @@ class FileChange:
         if self.scope:
             out["scope"] = self.scope
         if self.keeps_backup:
-            out["backup"] = str(backup_path(self.path)) if applied else None
+            out["backup"] = str(self.backup_file) if applied else None
         return out
 
+    @property
+    def backup_file(self) -> Path:
+        return self.backup_to or backup_path(self.path)
 
     @property
     def keeps_backup(self) -> bool:
@@ -117,7 +122,7 @@ def apply(changes: list[FileChange], root: Path) -> None:
             continue
         try:
             if change.keeps_backup:
-                atomic_write_text(backup_path(change.path), change.before or "")
+                atomic_write_text(change.backup_file, change.before or "")
             if change.after is None:
                 change.path.unlink(missing_ok=True)
                 _remove_empty_parents(change.path.parent, root)
