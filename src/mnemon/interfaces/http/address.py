@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 from ...core.errors import InvalidInput
@@ -60,6 +61,12 @@ def host_name(host: str) -> str:
     if not name.strip(" \t"):  # ":8765": a port without a host is no host (RFC 9110 §4.2.1: never empty)
         raise InvalidInput(f"the host {host[:100]!r} names no host before its port: Host: localhost:PORT")
     return name
+
+
+def socket_authority(address: tuple[Any, ...]) -> str:
+    """A socket's address (host, port, …) as a Host header names it: an IPv6 literal in brackets."""
+    host, port = str(address[0]), address[1]
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def request_target(raw: str) -> str:

@@ -47,7 +47,7 @@ from ...core.errors import InvalidInput, MnemonError, ReadOnly
 from ...core.surface import tools
 from ..operations import BY_NAME, OPERATIONS, Operation, check_args, with_defaults
 from ..payloads import dumps, error_envelope, from_exception
-from .address import host_name, is_loopback, other_origin, request_target, split_target
+from .address import host_name, is_loopback, other_origin, request_target, socket_authority, split_target
 from .deadline import ClockedReader, RequestDeadline
 from .messages import plus_hint, transport_refusal
 from .openapi import openapi
@@ -563,7 +563,12 @@ def _handler(api: Api, request_timeout: float, request_deadline: float) -> type[
                 target = request_target(self.path)
             except InvalidInput as exc:
                 return _refusal(400, "invalid_input", str(exc))
-            return target, {k.lower(): v for k, v in self.headers.items()}
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            if self.request_version == "HTTP/1.0" and "host" not in headers:
+                # HTTP/1.0 has no Host (a health checker's request): it is for the address the connection came to,
+                # RFC 9112 §3.3 — loopback on a loopback bind; a browser (DNS rebinding) always sends a Host
+                headers["host"] = socket_authority(self.connection.getsockname())
+            return target, headers
 
         def __getattr__(self, name: str) -> Any:
             if name.startswith("do_"):  # every method, known or not (QUERY, TRACE…): the API answers 405 itself
