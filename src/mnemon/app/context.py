@@ -48,6 +48,7 @@ from ..core.keywords import SKIP_KEY, VAULT_SOURCE_PREFIX
 from ..core.model import EDGE_STATUSES, SOURCED_PREFIXES, Edge, Memory, iso, parse_iso
 from ..core.ontology import DEFAULT_ONTOLOGY, category_of, is_symmetric
 from ..core.text import excerpt, tokens
+from ..core.validation import check_query_text
 from ..core.vault.lifecycle import kept_active, truth_policy
 from ..core.vault.observations import DEFAULT_HINTS, hint_words, matched_families
 from ..core.vault.parser import BLOCK_ID, TASK_MARKS, blank_code_spans, blank_comments, blanked_links, visible_text
@@ -655,6 +656,7 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
         raise InvalidInput("--prompt must be a non-empty string")
     if len(prompt) > MAX_PROMPT_CHARS:
         raise InvalidInput(f"--prompt is {len(prompt)} characters; the limit is {MAX_PROMPT_CHARS}")
+    check_query_text(prompt, "--prompt")
     budget = _check_int("budget", budget, 1, MAX_BUDGET)
     max_items = _check_int("max_items", max_items, 1, 100)
     when = parse_as_of(as_of)

@@ -21,6 +21,7 @@ from ..core.model import Edge, Memory
 from ..core.ontology import category_of
 from ..core.surface import step
 from ..core.text import excerpt
+from ..core.validation import check_query_text
 from ..core.vault.links import link_name
 from .curation import removed_refusal, unknown_id
 from .runtime import Runtime
@@ -117,6 +118,7 @@ def find_nodes(rt: Runtime, query: Any, *, limit: int = 10) -> dict[str, Any]:
     text = query.strip()
     if len(text) > MAX_TITLE_QUERY:
         raise InvalidInput(f"query must be at most {MAX_TITLE_QUERY} characters; got {len(text)}")
+    check_query_text(text)
     limit = _bounded("limit", limit, 1, MAX_FOUND)
     found = rt.store.nodes_by_title(_linked_title(text), limit + 1)
     named = _named_note(rt, text)

@@ -35,6 +35,7 @@ from ..core.recall.rerank import (
 )
 from ..core.surface import embed_all, step
 from ..core.text import excerpt, marked_window, tokens
+from ..core.validation import check_query_text
 from ..ports.store.base import MemoryFilter, Store
 from ..ports.graph_index import GraphSnapshot
 from .access import record_access
@@ -341,6 +342,7 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         raise InvalidInput("query must be a non-empty string")
     if len(query) > MAX_QUERY_CHARS:
         raise InvalidInput(f"query is {len(query)} characters; the limit is {MAX_QUERY_CHARS}")
+    check_query_text(query)
     check_limit(limit)
     if category is not None and category not in CATEGORIES:  # a typo would silently match nothing
         raise InvalidInput(f"unknown category {category!r}; one of {', '.join(CATEGORIES)}", category=category)
@@ -732,6 +734,7 @@ def basic_recall(rt: Runtime, query: str, *, limit: int = 10) -> list[dict[str, 
         raise InvalidInput("query must be a string")
     if len(query) > MAX_QUERY_CHARS:  # a long LIKE pattern is "too complex" for SQLite
         raise InvalidInput(f"query is {len(query)} characters; the limit is {MAX_QUERY_CHARS}")
+    check_query_text(query)
     check_limit(limit)
     hits = rt.store.like_search(query.strip(), limit)
     if hits:
@@ -746,6 +749,7 @@ def keyword_only(rt: Runtime, query: str, *, limit: int = 10, brief: bool = Fals
         raise InvalidInput("query must be a non-empty string")
     if len(query) > MAX_QUERY_CHARS:
         raise InvalidInput(f"query is {len(query)} characters; the limit is {MAX_QUERY_CHARS}")
+    check_query_text(query)
     check_limit(limit)
     hits = rt.store.keyword_search(tokens(query), limit)
     nodes = rt.store.get_nodes([i for i, _ in hits])

@@ -30,6 +30,7 @@ from ..core.model import Edge, Memory
 from ..core.ontology import category_of, inverse_of
 from ..core.surface import step, write_step
 from ..core.text import excerpt, tokens
+from ..core.validation import check_query_text
 from ..core.vault.links import display_links
 from ..core.vault.observations import hint_words
 from ..core.vault.parser import TASK_MARKS
@@ -653,6 +654,8 @@ def surface(rt: Runtime, *, prompt: str | None = None, limit: int = 5, hops: int
                            "the scorer, not from a pack of edges to leave candidates out of")
     if prompt is not None and not str(prompt).strip():  # as `retrieve`: a blank prompt is a mistake, not "no prompt"
         raise InvalidInput("--prompt must be a non-empty string (leave it out for proactive cards)")
+    if prompt is not None:
+        check_query_text(str(prompt), "--prompt")
     if out is not None:  # (after every refusal of the arguments: a refused call makes no folder)
         make_out_dir(out)
     said: dict[str, Any] = {}

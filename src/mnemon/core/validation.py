@@ -78,6 +78,12 @@ def _storable(value: str, what: str, field: str) -> None:
         raise InvalidInput(f"{what} must not contain NUL characters", field=field)
 
 
+def check_query_text(value: str, what: str = "query") -> None:
+    """A query or prompt is refused as stored text is (`remember`'s content): no memory holds a NUL or an unpaired
+    surrogate, and PostgreSQL's text cannot hold a NUL — a read answered for one would differ by backend."""
+    _storable(value, what, field=what.lstrip("-"))
+
+
 def composed(text: str) -> str:
     """`text` in Unicode's composed form (NFC), which every writer stores: what an NFD text looks like, in fewer
     code points; ASCII as it is, without a copy."""

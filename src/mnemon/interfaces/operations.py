@@ -429,7 +429,7 @@ OPERATIONS: tuple[Operation, ...] = (
                                       entity_mode=a.get("entity_mode", "merge"), no_diff=a.get("no_diff", False),
                                       created_at=a.get("created_at"), default_source="agent")),
     Operation("recall", "Smart recall: intent-aware graph retrieval with signals per result.",
-              {"query": _s("what to recall", MAX_QUERY_CHARS), "limit": _i("1-100, default 10", 1, 100),
+              {"query": _s("what to recall", MAX_QUERY_CHARS, no_nul=True), "limit": _i("1-100, default 10", 1, 100),
                "intent": {"type": "string", "pattern": INTENT, "examples": list(VALID_INTENTS),
                           "description": f"the question's kind: {', '.join(VALID_INTENTS)}, in any case (default: "
                                          "detected from the query)"},
@@ -446,7 +446,7 @@ OPERATIONS: tuple[Operation, ...] = (
                                     excerpt_chars=a.get("excerpt_chars"), explain=bool(a.get("explain", False))),
               exclusive=(("brief", "verbose"),), needs=(("excerpt_chars", "brief", True),)),
     Operation("search", "Keyword-only search (FTS5 BM25).",
-              {"query": _s("keywords", MAX_QUERY_CHARS), "limit": _i("1-100, default 10", 1, 100),
+              {"query": _s("keywords", MAX_QUERY_CHARS, no_nul=True), "limit": _i("1-100, default 10", 1, 100),
                "brief": _b("ids and excerpts only"), "excerpt_chars": _EXCERPT_CHARS},
               ("query",), True,
               lambda m, a: m.search(a["query"], limit=a.get("limit", 10), brief=bool(a.get("brief", False)),
@@ -482,7 +482,7 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("status", "Counts, top entities, size and embedding coverage.", {}, (), True, lambda m, a: m.status()),
     Operation("retrieve", "A context pack for a prompt: items with truth policies within a character budget; a "
               "vault path in the prompt (Projects/, lighthouse.md) keeps it to those notes.",
-              {"prompt": _s("the prompt", MAX_PROMPT_CHARS), "budget": _i("characters, default 2500", 1, MAX_BUDGET),
+              {"prompt": _s("the prompt", MAX_PROMPT_CHARS, no_nul=True), "budget": _i("characters, default 2500", 1, MAX_BUDGET),
                "max_items": _i("1-100, default 8", 1, 100), "as_of": _AS_OF, "hints": _HINTS,
                "include_candidates": _CANDIDATES, "verbose": _b("each item's recall signals and route"),
                "explain": _b("a ranking table and the recall trace")},
@@ -493,7 +493,7 @@ OPERATIONS: tuple[Operation, ...] = (
                                       verbose=a.get("verbose", False), explain=a.get("explain", False))),
     Operation("surface", "Thought cards: from retrieval for a prompt, or (without one) the strongest proactive "
               "candidates; each with its path, evidence and suggested actions (no card images).",
-              {"prompt": _s("the prompt (leave out for proactive cards)", MAX_PROMPT_CHARS, not_blank=True),
+              {"prompt": _s("the prompt (none: proactive cards)", MAX_PROMPT_CHARS, no_nul=True),
                "limit": _i("1-50, default 5", 1, 50), "hints": _HINTS,
                "hops": _i("most edges in each card's path, 0-12, default 5 (0: the memory alone)", 0, 12),
                "include_candidates": _b("include candidate (unvalidated) edges, marked candidate_only (default "
@@ -505,7 +505,7 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("agent_preflight", "What an agent reads before answering: the context pack, world state (current, "
               "lapsed and unbacked beliefs, due predictions, contradictions), the contract check and the rules; "
               "the error `contract_failed` when the database breaks its contract.",
-              {"prompt": _s("the user's prompt", MAX_PROMPT_CHARS), "as_of": _AS_OF,
+              {"prompt": _s("the prompt", MAX_PROMPT_CHARS, no_nul=True), "as_of": _AS_OF,
                "budget": _i("characters, default 2500", 1, MAX_BUDGET), "max_items": _i("1-100, default 8", 1, 100),
                "surface_limit": _i("thought cards to add, 0-50, default 0", 0, 50), "hints": _HINTS,
                "include_candidates": _CANDIDATES},
@@ -557,9 +557,9 @@ OPERATIONS: tuple[Operation, ...] = (
               exclusive=(("focus", "folder"),), needs_given=(("depth", None, "focus"),)),
     Operation("find_nodes", "Graph nodes whose title holds the text, in any case, anywhere in the store: notes first, "
               "then headings, tags, people and other named nodes; exact titles, then prefixes, then the rest. "
-              "Memories are found by recall and search.",
-              {"query": _s("part of a title, or a note's link name ([[wikilink]], file name, path, alias)",
-                           MAX_QUERY_CHARS),
+              "Memories: recall and search.",
+              {"query": _s("part of a title, or a note's [[link]], file name, path or alias", MAX_QUERY_CHARS,
+                           no_nul=True),
                "limit": _i("1-50, default 10", 1, 50)},
               ("query",), True, lambda m, a: m.find_nodes(a["query"], limit=a.get("limit", 10))),
     Operation("validate_edge", "Confirm an edge as a person: it becomes active (if the write gate allows), and "

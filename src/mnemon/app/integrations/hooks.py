@@ -298,7 +298,8 @@ def _prompt(cfg: Config, payload: dict[str, Any], options: list[str], open_facad
     if not isinstance(prompt, str) or len(prompt.strip()) < MIN_PROMPT_CHARS or not _store_exists(cfg):
         return ""
     # a lone surrogate (text cut inside an emoji, sent as a `\ud83d` escape) cannot be searched: left out as U+FFFD
-    prompt = prompt.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    # and a NUL (a pasted binary log), which recall refuses as no memory holds one, reads as the space it separates by
+    prompt = prompt.encode("utf-16", "surrogatepass").decode("utf-16", "replace").replace("\x00", " ")
     if only_acknowledges(prompt):
         return ""
     try:

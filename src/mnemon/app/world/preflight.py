@@ -17,6 +17,7 @@ from ...core.errors import ContractViolation, InvalidInput, StoreError
 from ...core.model import parse_iso
 from ...core.surface import step
 from ...core.text import token_set
+from ...core.validation import check_query_text
 from ...core.world import Assertion, Prediction, due_predictions, truth_policy_for_prediction, validity_at
 from ...core.world.predictions import due_at
 from ...core.world.truth import AUTHORITATIVE_TRUTH_POLICIES, claim_edges_not_in_force, prediction_status_at
@@ -107,6 +108,7 @@ def world_context(rt: Runtime, prompt: str, as_of: Any = None) -> dict[str, Any]
     an active validated claim."""
     if not isinstance(prompt, str) or not prompt.strip():
         raise InvalidInput("prompt must be a non-empty string")
+    check_query_text(prompt, "prompt")
     view = load_view(rt, _as_of(rt, as_of), with_events=False)
     return {"items": context_items_in_view(view, prompt),
             "claim_edges": claim_edges_not_in_force(view.assertions.values(), view.now)}
@@ -228,6 +230,7 @@ def agent_preflight(rt: Runtime, prompt: str, *, as_of: Any = None, budget: int 
         raise InvalidInput("--prompt must be a non-empty string")
     if len(prompt) > MAX_PROMPT_CHARS:
         raise InvalidInput(f"--prompt is {len(prompt)} characters; the limit is {MAX_PROMPT_CHARS}")
+    check_query_text(prompt, "--prompt")
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
         raise InvalidInput("--budget must be a positive integer")
     if isinstance(max_items, bool) or not isinstance(max_items, int) or not 1 <= max_items <= 100:
