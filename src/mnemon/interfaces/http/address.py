@@ -4,6 +4,7 @@ made it."""
 from __future__ import annotations
 
 import ipaddress
+import socket
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -21,6 +22,16 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(name).is_loopback
     except ValueError:
         return False
+
+
+def unresolvable(host: str) -> str | None:
+    """Why `host` (a name, not an address) names no address to listen on, or None when it names one."""
+    name = host.strip("[]")
+    try:
+        socket.getaddrinfo(name, None, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:  # (a label over 63 characters fails IDNA encoding)
+        return getattr(exc, "strerror", None) or str(exc)
+    return None
 
 
 def other_origin(headers: Mapping[str, str]) -> str | None:

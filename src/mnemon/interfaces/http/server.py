@@ -47,7 +47,8 @@ from ...core.errors import InvalidInput, MnemonError, ReadOnly
 from ...core.surface import tools
 from ..operations import BY_NAME, OPERATIONS, Operation, check_args, with_defaults
 from ..payloads import dumps, error_envelope, from_exception
-from .address import host_name, is_loopback, other_origin, request_target, socket_authority, split_target
+from .address import (host_name, is_loopback, other_origin, request_target, socket_authority, split_target,
+                      unresolvable)
 from .deadline import ClockedReader, RequestDeadline
 from .messages import plus_hint, transport_refusal
 from .openapi import openapi
@@ -754,6 +755,8 @@ def serve(mem_factory: Callable[[], Any], *, host: str, port: int, mount: str = 
     import signal
 
     loopback = is_loopback(host)
+    if not loopback and (why := unresolvable(host)) is not None:  # a typo'd name: not a question of tokens
+        raise InvalidInput(f"cannot listen on {host}: the name does not resolve to an address ({why})")
     if token and no_auth:  # it started with the token required, and the proxy's requests were answered 401
         raise InvalidInput("--no-auth asks for no token, and one is given (--token or MNEMON_HTTP_TOKEN): leave out "
                            "one of them")
