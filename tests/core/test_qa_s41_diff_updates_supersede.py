@@ -61,6 +61,10 @@ NOT_SUPERSEDING = [
     ("Bob Chen owns the deployment pipeline", "Bob Chen now reviews the deployment pipeline"),
     ("We use Slack for team chat", "We now use Zulip for team chat too"),
     ("The staging cluster runs Kubernetes 1.27", "The staging cluster now also runs Kubernetes 1.29 for canaries"),
+    # (another numbered thing, each moved in its own week: found by the suite's vector-index test, where "tank 2"
+    # demoted "tank 1" as a new value of the same measure)
+    ("Zebrafish tank 1 moved to the quokka lab in week 1", "Zebrafish tank 2 moved to the quokka lab in week 2"),
+    ("Room 4 moved to the second floor in May", "Room 5 moved to the third floor in June"),
 ]
 
 

@@ -38,6 +38,7 @@ _VERSIONED = re.compile(r"(?<![\w.])(?P<name>[A-Za-z][\w+#]*(?:\.[A-Za-z]+)?)\s+
 _LATIN_WORDS = re.compile(r"[A-Za-z]\w*")
 _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _DOTTED = re.compile(r"\d+\.\d+")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 # a product's verbs and the words of its version: what the older memory may say that the newer need not
 _PRODUCT_WORDS = frozenset(tokens("use uses using used run runs running ran on version versions upgrade upgraded "
@@ -98,6 +99,8 @@ def superseding_update(new_text: str, old_text: str) -> str:
     if change is None or _ADDED.search(new_text):
         return ""
     cue = change.group(0)
+    if _other_subject(new_text[:change.start()], old_text):
+        return _version_change(new_text, old_text, cue)
     changed = measure_difference(new_text, old_text) if not _DELTA.search(new_text) else ""
     if changed:
         return f'{changed}; said as a change ("{cue}"), so the new memory supersedes this one'
@@ -106,3 +109,10 @@ def superseding_update(new_text: str, old_text: str) -> str:
         return (f'another name in the same words: the new memory says "{part}" where this one says "{was}", said as '
                 f'a change ("{cue}"), so the new memory supersedes this one')
     return _version_change(new_text, old_text, cue)
+
+
+def _other_subject(subject: str, old_text: str) -> bool:
+    """Whether the words before the new memory's change name a number the older memory does not have: "Zebrafish
+    tank 2 moved to the lab in week 2" is about another tank than "tank 1 moved … in week 1", not its new week."""
+    said = set(_NUMBER.findall(old_text))
+    return any(n not in said for n in _NUMBER.findall(subject))
