@@ -48,7 +48,7 @@ from ..core.keywords import SKIP_KEY, VAULT_SOURCE_PREFIX
 from ..core.model import EDGE_STATUSES, SOURCED_PREFIXES, Edge, Memory, iso, parse_iso
 from ..core.ontology import DEFAULT_ONTOLOGY, category_of, is_symmetric
 from ..core.text import excerpt, tokens
-from ..core.validation import check_query_text
+from ..core.stored_text import check_query_text
 from ..core.vault.lifecycle import kept_active, truth_policy
 from ..core.vault.observations import DEFAULT_HINTS, hint_words, matched_families
 from ..core.vault.parser import BLOCK_ID, TASK_MARKS, blank_code_spans, blank_comments, blanked_links, visible_text

@@ -21,7 +21,7 @@ from ..core.model import Edge, Memory
 from ..core.ontology import category_of
 from ..core.surface import step
 from ..core.text import excerpt
-from ..core.validation import check_query_text
+from ..core.stored_text import check_query_text
 from ..core.vault.links import link_name
 from .curation import removed_refusal, unknown_id
 from .runtime import Runtime

@@ -35,7 +35,7 @@ from ..core.recall.rerank import (
 )
 from ..core.surface import embed_all, step
 from ..core.text import excerpt, marked_window, tokens
-from ..core.validation import check_query_text
+from ..core.stored_text import check_query_text
 from ..ports.store.base import MemoryFilter, Store
 from ..ports.graph_index import GraphSnapshot
 from .access import record_access

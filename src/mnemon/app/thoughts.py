@@ -30,7 +30,7 @@ from ..core.model import Edge, Memory
 from ..core.ontology import category_of, inverse_of
 from ..core.surface import step, write_step
 from ..core.text import excerpt, tokens
-from ..core.validation import check_query_text
+from ..core.stored_text import check_query_text
 from ..core.vault.links import display_links
 from ..core.vault.observations import hint_words
 from ..core.vault.parser import TASK_MARKS

@@ -12,7 +12,9 @@ _CHANGE_WORDS = (r"\b(?:now|currently|nowadays|these\s+days|raised|increased|dec
                  r"upgraded|upgrade|downgraded|updated|changed|moved|migrated|switched|rolled\s+(?:out|back)|"
                  r"rescheduled|postponed|delayed|pushed\s+back)\b|现在|如今|目前|已改为|升级|現在")
 CHANGE_SAID = re.compile(rf"(?i){_CHANGE_WORDS}")
-MAY_CORRECT = re.compile(r"(?i)\b(?:from|instead|rather|replaced|replaces|superseded|supersedes|longer|more|anymore|"
-                         r"used|not|stopped|quit|ceased|now|new|over|handed|hands|passed|passes|transferred|transfers|"
-                         r"ownership|leadership|management|maintenance|chairmanship|stewardship)\b"
-                         rf"|从|不再|把|取代|代替|替代|替换|不是|から|{_CHANGE_WORDS}")  # (every cue of diff._CUES has one)
+# a correction's or a hand-over's cue (every cue of diff._CUES has one)
+_CORRECTION_WORDS = (r"\b(?:from|instead|rather|replaced|replaces|superseded|supersedes|longer|more|anymore|used|not|"
+                     r"stopped|quit|ceased|now|new|over|handed|hands|passed|passes|transferred|transfers|ownership|"
+                     r"leadership|management|maintenance|chairmanship|stewardship)\b|从|不再|把|取代|代替|替代|替换|不是|から")
+MAY_CORRECT_WORDED = re.compile(rf"(?i){_CORRECTION_WORDS}")
+MAY_CORRECT = re.compile(rf"(?i){_CORRECTION_WORDS}|{_CHANGE_WORDS}")

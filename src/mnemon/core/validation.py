@@ -10,6 +10,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from .errors import InvalidInput
+from .stored_text import check_storable, check_unicode
 from .model import CATEGORIES, MNEMON_EDGE_TYPES, iso, parse_iso
 
 MAX_CONTENT_CHARS = 8000
@@ -61,29 +62,6 @@ def split_list(value: str | Iterable[str] | None) -> list[str]:
     return out
 
 
-def _encodable(value: str, what: str) -> None:
-    # lone surrogates arrive from undecodable argv bytes or "\\ud800" escapes in JSON; SQLite and hashing
-    # cannot encode them, so refuse them here rather than fail deep inside the write
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise InvalidInput(f"{what} is not valid Unicode text (it contains unpaired surrogate code points)") from None
-
-
-def _storable(value: str, what: str, field: str) -> None:
-    """Text both backends store alike: valid Unicode without NUL (PostgreSQL text cannot hold one, SQLite can, so
-    a NUL is refused on both — as in content)."""
-    _encodable(value, what)
-    if "\x00" in value:
-        raise InvalidInput(f"{what} must not contain NUL characters", field=field)
-
-
-def check_query_text(value: str, what: str = "query") -> None:
-    """A query or prompt is refused as stored text is (`remember`'s content): no memory holds a NUL or an unpaired
-    surrogate, and PostgreSQL's text cannot hold a NUL — a read answered for one would differ by backend."""
-    _storable(value, what, field=what.lstrip("-"))
-
-
 def composed(text: str) -> str:
     """`text` in Unicode's composed form (NFC), which every writer stores: what an NFD text looks like, in fewer
     code points; ASCII as it is, without a copy."""
@@ -95,7 +73,7 @@ def validate_memory(content: Any, *, category: Any = "general", importance: Any 
                     created_at: Any = None) -> MemoryInput:
     if not isinstance(content, str) or not content.strip():
         raise InvalidInput("content must be a non-empty string")
-    _encodable(content, "content")
+    check_unicode(content, "content")
     if "\x00" in content:
         raise InvalidInput("content must not contain NUL characters")
     # NFC: text pasted on macOS is NFD ("e" and a combining accent), and its exact repeat must be one (content hash)
@@ -117,7 +95,7 @@ def validate_memory(content: Any, *, category: Any = "general", importance: Any 
     if len(tag_list) > MAX_TAGS:
         raise InvalidInput(f"{len(tag_list)} tags given; the limit is {MAX_TAGS}")
     for t in tag_list:
-        _storable(t, "a tag", "tags")
+        check_storable(t, "a tag", "tags")
         if len(t) > MAX_TAG_CHARS:
             raise InvalidInput(f"tag {t[:30]!r}… is longer than {MAX_TAG_CHARS} characters")
     # one entity however it is cased ("Ana,ana,ANA"): the first spelling given is kept. Stored three times it linked
@@ -130,12 +108,12 @@ def validate_memory(content: Any, *, category: Any = "general", importance: Any 
     if len(ent_list) > MAX_ENTITIES:
         raise InvalidInput(f"{len(ent_list)} entities given; the limit is {MAX_ENTITIES}")
     for e in ent_list:
-        _storable(e, "an entity", "entities")
+        check_storable(e, "an entity", "entities")
         if len(e) > MAX_ENTITY_CHARS:
             raise InvalidInput(f"entity {e[:30]!r}… is longer than {MAX_ENTITY_CHARS} characters")
     if not isinstance(source, str) or not source.strip() or len(source) > MAX_SOURCE_CHARS:
         raise InvalidInput(f"source must be a non-empty string of at most {MAX_SOURCE_CHARS} characters")
-    _storable(source, "source", "source")
+    check_storable(source, "source", "source")
     if entity_mode not in ENTITY_MODES:
         raise InvalidInput(f"entity mode must be one of {', '.join(ENTITY_MODES)}; got {entity_mode!r}")
     created: str | None = None

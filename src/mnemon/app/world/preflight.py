@@ -17,7 +17,7 @@ from ...core.errors import ContractViolation, InvalidInput, StoreError
 from ...core.model import parse_iso
 from ...core.surface import step
 from ...core.text import token_set
-from ...core.validation import check_query_text
+from ...core.stored_text import check_query_text
 from ...core.world import Assertion, Prediction, due_predictions, truth_policy_for_prediction, validity_at
 from ...core.world.predictions import due_at
 from ...core.world.truth import AUTHORITATIVE_TRUTH_POLICIES, claim_edges_not_in_force, prediction_status_at

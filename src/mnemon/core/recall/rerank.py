@@ -8,7 +8,9 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from ..cue_words import CHANGE_SAID as _CHANGE_CUE
 from ..cue_words import MAY_CORRECT as _MAY_CORRECT
+from ..cue_words import MAY_CORRECT_WORDED as _CORRECTION_CUE
 from ..model import Link
 from .params import (
     LAMBDA_SEMANTIC, LAMBDA_STRUCTURAL, PROXIMITY_FACTOR, REPLY_CARRY, SUPERSEDED_FACTOR, RerankWeights,
@@ -150,27 +152,32 @@ class _Correctors:
         self._hands: dict[str, bool] = {}  # (read once a candidate: `handover`'s cache is smaller than the pool)
 
     def of(self, content: str, at: str) -> str | None:
-        """The id of the newest candidate written after `at` whose correction retires what `content` states."""
-        from ..diff import correction_reason, corrections
-        from ..diff_handover import handover, hands_over
-        from ..diff_updates import superseding_update
-
+        """The id of the newest candidate written after `at` whose correction retires what `content` states. The
+        diff's readers load only for a candidate with their cue: a memory that says it "moved" or is "now" so
+        needs no correction reader (the diff module alone costs a recall ≈ 30 ms to load)."""
         for new_id, text, new_at in self.wording:
             if new_at <= at:
                 return None
-            found = self._found.get(new_id)
-            if found is None:
-                found = self._found[new_id] = corrections(text)
-            if found and correction_reason(found, content):
-                return new_id
-            hands = self._hands.get(new_id)
-            if hands is None:
-                hands = self._hands[new_id] = hands_over(text)
-            # (a role handed to another holder retires the memory naming the last one, as a correction would)
-            if hands and handover(text, content):
-                return new_id
-            if superseding_update(text, content):  # ("is now 250", "was upgraded to 1.29": a change said)
-                return new_id
+            if _CORRECTION_CUE.search(text):
+                from ..diff import correction_reason, corrections
+                from ..diff_handover import handover, hands_over
+
+                found = self._found.get(new_id)
+                if found is None:
+                    found = self._found[new_id] = corrections(text)
+                if found and correction_reason(found, content):
+                    return new_id
+                hands = self._hands.get(new_id)
+                if hands is None:
+                    hands = self._hands[new_id] = hands_over(text)
+                # (a role handed to another holder retires the memory naming the last one, as a correction would)
+                if hands and handover(text, content):
+                    return new_id
+            if _CHANGE_CUE.search(text):
+                from ..diff_updates import superseding_update
+
+                if superseding_update(text, content):  # ("is now 250", "was upgraded to 1.29": a change said)
+                    return new_id
         return None
 
 
