@@ -120,6 +120,10 @@ def validate_payload(payload: Any) -> dict[str, Any]:
     if not isinstance(title, str) or not title.strip():
         raise InvalidInput("the resolution payload needs a non-empty 'title'", field="title")
     slug = _slug(str(data.get("slug") or title))
+    if not slug and not data.get("slug"):
+        # the pack's file name comes from the title when no slug is given: the title is what to say, and the way out
+        raise InvalidInput(f"the resolution payload's title {title.strip()!r} has no letters or digits to name its"
+                           ' evidence pack by; give the payload a "slug" (e.g. "slug": "acme-research")', field="title")
     if not slug:
         raise InvalidInput("the resolution payload needs a 'slug' made of letters or digits", field="slug")
     data["slug"] = slug
