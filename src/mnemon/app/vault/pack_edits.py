@@ -15,7 +15,8 @@ from typing import Any
 from ...core.vault import ACTIVE_THRESHOLD
 from .resolve import _GENERATED_SECTIONS, pack_payloads, render_pack
 
-_CLAIM_LINE = re.compile(r"- .+ \(confidence \d+\.\d\d, .*\)")
+# (its evidence after the colon: a claim line whose stored status changed since was carried as the person's)
+_CLAIM_LINE = re.compile(r"- .+ \(confidence \d+\.\d\d, .*\)(?:: .*)?")
 _TOP = ""  # the part under the title, before the first `##` heading
 _COMMENT = "mneme-research-resolution-b64"
 

@@ -49,6 +49,7 @@ from ...ports.store.base import Store
 from .. import notes
 from ..runtime import Runtime
 from .moves import moved_pack
+from .pack_status import pack_status, stored_note
 from .plan import note_id
 from .claim_beliefs import claim_validity, extra_beliefs, predicate_name, propose_assertions, world_proposals
 from .resolve_input import refuse_unfit
@@ -525,7 +526,9 @@ def pack_name(name: Any) -> str:
     return f"[[{line}]]"
 
 
-def render_pack(data: Mapping[str, Any], threshold: float) -> str:
+def render_pack(data: Mapping[str, Any], threshold: float, statuses: Sequence[str] | None = None) -> str:
+    """The pack's Markdown; `statuses` are what each claim's line says of its edge as stored (`pack_status`), and
+    without them (an earlier pack's payload, rendered again) the status each claim asks for."""
     lines = ["---", f"title: {json.dumps(data['title'], ensure_ascii=False)}", "type: source",
              "tags: [research]"]
     if data.get("date"):
@@ -534,13 +537,13 @@ def render_pack(data: Mapping[str, Any], threshold: float) -> str:
     if data.get("date"):
         lines += [f"Resolved on {data['date']}.", ""]
     lines.append("## Claims")
-    for claim in data.get("claims", []):
-        requested, _ = claim_status(claim, threshold)
+    for i, claim in enumerate(data.get("claims", [])):
+        requested = statuses[i] if statuses is not None else claim_status(claim, threshold)[0]
         lines.append(
             f"- {pack_name(claim['subject'])} {predicate_name(str(claim['predicate'])).replace('_', ' ')}"
             f" {pack_name(claim['object'])} (confidence {float(claim.get('confidence', 0.5)):.2f},"
             f" {pack_line(claim.get('certainty') or 'uncertain')},"
-            f" source {pack_line(claim.get('source_type') or 'none')}, {requested})"
+            f" source {pack_line(claim.get('source_type') or 'none')}, {pack_line(requested)})"
             + (f": {pack_line(claim.get('evidence'))}" if claim.get("evidence") else ""))
     if data.get("sources_checked"):
         lines += ["", "## Sources checked", *[f"- {pack_line(s)}" for s in data["sources_checked"]]]
@@ -646,19 +649,25 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     from .pack_edits import with_user_lines, with_user_properties
     from .withdrawals import add_predictions, withdrawn_by_rerun
 
-    text, lines_kept = with_user_lines(render_pack(data, active_threshold), place.existing, data["slug"])
-    text, kept = with_user_sections(text, place.existing)
-    text, properties = with_user_properties(text, place.existing)
-    # a replay of the same research writes the same pack: nothing is overwritten (the graph side is idempotent too)
-    same = place.existing == text.encode("utf-8")
+    def pack_text(stored: Sequence[Mapping[str, Any]]) -> str:
+        """The pack as it states the claims' stored edges, with what a person added to the earlier one."""
+        text, lines_kept = with_user_lines(render_pack(data, active_threshold, _stated(data, stored)),
+                                           place.existing, data["slug"])
+        text, kept = with_user_sections(text, place.existing)
+        text, properties = with_user_properties(text, place.existing)
+        # a replay of the same research writes the same pack: nothing is overwritten (the graph side is idempotent)
+        same = place.existing == text.encode("utf-8")
+        out.update({"overwrites": place.existing is not None and not same, "pack_changed": not same,
+                    **({"kept_sections": kept} if kept else {}), **({"kept_lines": lines_kept} if lines_kept else {}),
+                    **({"kept_properties": properties} if properties else {})})
+        return text
+
     world_notes: list[str] = []
-    out: dict[str, Any] = {"note_path": rel, "dry_run": dry_run, "overwrites": place.existing is not None and not same,
-                           "pack_changed": not same, **({"kept_sections": kept} if kept else {}),
-                           **({"kept_lines": lines_kept} if lines_kept else {}),
-                           **({"kept_properties": properties} if properties else {})}
+    out: dict[str, Any] = {"note_path": rel, "dry_run": dry_run, "overwrites": None, "pack_changed": None}
     if dry_run:
         beliefs: list[dict[str, Any]] = []
         claims = _previewed_claims(rt, data, rel, active_threshold, proposals, vault, beliefs)
+        text = pack_text(claims)
         # what a real run would demote, listed as it lists it: the preview used to leave withdrawn claims unsaid
         index = link_index(rt)
         keys = {(_node_for(str(c["subject"]), index), _node_for(str(c["object"]), index), c["predicate"])
@@ -685,6 +694,7 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
         with rt.store.transaction():
             edges = claim_edges(rt, data, rel, active_threshold, vault)
             dropped, handed = drop_unclaimed(rt, previous, edges, rel, vault)
+            text = pack_text(edges)
             out.update(retire_respelled(rt, rel, _claim_keys(rt, data), (rel, pack_path(data, vault)), dry_run=False))
             refused = sum(1 for e in edges if e["status"] == "refused")
             rt.store.log("resolve", None, {"note_path": rel, "claims": len(edges) - refused, "slug": data["slug"]},
@@ -714,6 +724,20 @@ def resolve(rt: Runtime, vault: str | Path | None, payload: Any, *, active_thres
     return out
 
 
+def _stated(data: Mapping[str, Any], stored: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Each claim's status on its pack line, from its entry in the reply (`stored`), which learns what the claim
+    asked for (`requested_status`, null without a wish) and why it holds another status (`note`)."""
+    out: list[str] = []
+    for claim, entry in zip(data.get("claims", []), stored):
+        requested = str(claim.get("status") or "").strip().lower() or None
+        if isinstance(entry, dict):
+            entry.setdefault("requested_status", requested)
+            if "note" not in entry and (note := stored_note(entry, requested)) is not None:
+                entry["note"] = note
+        out.append(pack_status(entry, requested))
+    return out
+
+
 def _previewed_claims(rt: Runtime, data: Mapping[str, Any], rel: str, threshold: float,
                       proposals: list[dict[str, Any]] | None, vault: str | Path,
                       beliefs: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -740,7 +764,8 @@ def _previewed_claims(rt: Runtime, data: Mapping[str, Any], rel: str, threshold:
                                  "requested_status": str(claim.get("status") or "").strip().lower() or None}
         out.append(entry)
         if (refusal := ingest_owned(relation, i)) is not None:
-            entry.update(status="refused", reasons=["ingest_owned_relation"], error=refusal.to_dict())
+            entry.update(status="refused", reasons=["ingest_owned_relation"], error=refusal.to_dict(),
+                         note=stored_note({"status": "refused"}, None))
             continue
         src, dst = _node_for(str(claim["subject"]), index), _node_for(str(claim["object"]), index)
         existing = known.get((src, dst, relation))
@@ -759,6 +784,8 @@ def _previewed_claims(rt: Runtime, data: Mapping[str, Any], rel: str, threshold:
             status, reasons = existing.status, [f"person_decision_kept:{decided}"]
         status, reasons = previewed_elsewhere(vault, existing, rel, index, status, reasons)  # (`active_elsewhere`)
         entry.update({"status": status, "reasons": reasons, "edge_id": existing.id if existing else None})
+        if (note := stored_note(entry, entry["requested_status"])) is not None:
+            entry["note"] = note
         if status != "active" or proposals is None or i >= len(proposals):
             continue
         from ..world import propose_assertion

@@ -1,0 +1,30 @@
+"""What an evidence pack and `resolve`'s reply say of each claim: the status the store holds for its edge, and why it
+is not the one the claim asked for. The pack's lines said the claim's own wish: a claim killed once (a tombstone) and
+sent again without its `"status": "killed"` read "active", and an edge a person weakened, kept as they left it by the
+replay, read "active" too. The pack is evidence a person reads, so it says what the graph holds."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+_KEPT = "person_decision_kept:"
+
+
+def stored_note(entry: Mapping[str, Any], requested: str | None) -> str | None:
+    """Why the claim's edge is stored as `entry["status"]` when that is not the claim's own doing (None: it is)."""
+    status = entry.get("status")
+    reasons = [str(r) for r in entry.get("reasons") or []]
+    if status == "refused":
+        return "refused: a note's own links and tags write this relation, not a research claim"
+    if status == "killed" and requested != "killed":
+        return "killed earlier: a kill is a tombstone, which no payload revives"
+    decided = next((r.removeprefix(_KEPT) for r in reasons if r.startswith(_KEPT)), None)
+    if decided is not None:
+        return f"{decided} by a person, kept as they left it"
+    return None
+
+
+def pack_status(entry: Mapping[str, Any], requested: str | None) -> str:
+    """The status part of a claim's pack line: the stored status, then why, when the claim did not ask for it."""
+    note = stored_note(entry, requested)
+    return f"{entry['status']}; {note}" if note else str(entry["status"])
