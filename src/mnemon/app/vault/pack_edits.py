@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from ...core.vault import ACTIVE_THRESHOLD
-from .resolve import _GENERATED_SECTIONS, pack_payloads, render_pack
+from .resolve import _GENERATED_SECTIONS, pack_line, pack_payloads, render_pack
 
 # (its evidence after the colon: a claim line whose stored status changed since was carried as the person's)
 _CLAIM_LINE = re.compile(r"- .+ \(confidence \d+\.\d\d, .*\)(?:: .*)?")
@@ -70,6 +70,8 @@ def with_user_lines(text: str, existing: bytes | None, slug: str) -> tuple[str, 
         threshold = payload.get("active_threshold")
         written |= set(render_pack(payload, float(threshold) if isinstance(threshold, (int, float))
                                    and not isinstance(threshold, bool) else ACTIVE_THRESHOLD).split("\n"))
+        # (a pack written before its list entries were escaped as text: those lines were resolve's, not a person's)
+        written |= {f"- {pack_line(item)}" for key in ("sources_checked", "unresolved") for item in payload.get(key, [])}
     kept: dict[str, list[str]] = {}
     for part, lines in _parts(old.split("\n")).items():
         mine = [line for line in dict.fromkeys(lines) if line.strip() and line not in written

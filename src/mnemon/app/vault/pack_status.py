@@ -1,9 +1,13 @@
 """What an evidence pack and `resolve`'s reply say of each claim: the status the store holds for its edge, and why it
 is not the one the claim asked for. The pack's lines said the claim's own wish: a claim killed once (a tombstone) and
 sent again without its `"status": "killed"` read "active", and an edge a person weakened, kept as they left it by the
-replay, read "active" too. The pack is evidence a person reads, so it says what the graph holds."""
+replay, read "active" too. The pack is evidence a person reads, so it says what the graph holds.
+
+Likewise a list entry of the payload (`sources_checked`, `unresolved`) is text the pack shows, not Markdown it
+obeys: "[[Acme]] site" became a link to Acme and "#secret" a tag once the vault was ingested (`plain_item`)."""
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,3 +32,18 @@ def pack_status(entry: Mapping[str, Any], requested: str | None) -> str:
     """The status part of a claim's pack line: the stored status, then why, when the claim did not ask for it."""
     note = stored_note(entry, requested)
     return f"{entry['status']}; {note}" if note else str(entry["status"])
+
+
+_URL = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s<>]*")
+_MARKUP = re.compile(r"[\\\[\]#]")
+
+
+def plain_item(text: str) -> str:
+    """`text` with every character that could make a link, an embed or a tag backslash-escaped (CommonMark: it reads
+    as itself), outside its URLs, which stay as written so they are still clickable."""
+    out: list[str] = []
+    at = 0
+    for url in _URL.finditer(text):
+        out += [_MARKUP.sub(r"\\\g<0>", text[at:url.start()]), url.group(0)]
+        at = url.end()
+    return "".join([*out, _MARKUP.sub(r"\\\g<0>", text[at:])])

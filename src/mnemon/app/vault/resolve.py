@@ -49,7 +49,7 @@ from ...ports.store.base import Store
 from .. import notes
 from ..runtime import Runtime
 from .moves import moved_pack
-from .pack_status import pack_status, stored_note
+from .pack_status import pack_status, plain_item, stored_note
 from .plan import note_id
 from .claim_beliefs import claim_validity, extra_beliefs, predicate_name, propose_assertions, world_proposals
 from .resolve_input import refuse_unfit
@@ -546,9 +546,9 @@ def render_pack(data: Mapping[str, Any], threshold: float, statuses: Sequence[st
             f" source {pack_line(claim.get('source_type') or 'none')}, {pack_line(requested)})"
             + (f": {pack_line(claim.get('evidence'))}" if claim.get("evidence") else ""))
     if data.get("sources_checked"):
-        lines += ["", "## Sources checked", *[f"- {pack_line(s)}" for s in data["sources_checked"]]]
+        lines += ["", "## Sources checked", *[f"- {pack_line(plain_item(s))}" for s in data["sources_checked"]]]
     if data.get("unresolved"):
-        lines += ["", "## Unresolved", *[f"- {pack_line(u)}" for u in data["unresolved"]]]
+        lines += ["", "## Unresolved", *[f"- {pack_line(plain_item(u))}" for u in data["unresolved"]]]
     encoded = base64.urlsafe_b64encode(json.dumps(dict(data), ensure_ascii=False, sort_keys=True).encode("utf-8"))
     lines += ["", f"<!-- mneme-research-resolution-b64: {encoded.decode('ascii')} -->", ""]
     return "\n".join(lines)
