@@ -9,6 +9,7 @@ from datetime import date as calendar_date
 from typing import Any
 
 from ...core.errors import InvalidInput
+from ...core.surface import typed
 from ...core.world.assertions import normalise_predicate
 from ..runtime import Runtime
 
@@ -160,3 +161,20 @@ def extra_beliefs(rt: Runtime, data: Mapping[str, Any], rel: str, notes: list[st
         return []
     return [propose_assertion(rt, extra, source_path=rel, reason="resolve", dry_run=dry_run)
             for extra in data.get("assertions", []) or []]
+
+
+def missing_beliefs(rt: Runtime, edge_ids: list[int]) -> dict[str, Any] | None:
+    """What an ingest says of the active claim edges it re-created from evidence packs (`edge_ids`) whose belief the
+    world model does not hold (a vault ingested into a fresh database): the edges come back from the pack, the
+    beliefs only from `state backfill`, and `state list` was empty with nothing saying why. None: none are missing."""
+    if not edge_ids:
+        return None
+    from ..world.common import load_assertions
+
+    held = {row.source_edge_id for row in load_assertions(rt) if row.source_edge_id}
+    missing = sorted({i for i in edge_ids if str(i) not in held})
+    if not missing:
+        return None
+    return {"claim_edges": len(missing), "edge_ids": missing[:50],
+            "hint": typed("run `mnemon state backfill` to derive the world-model beliefs of the evidence packs' "
+                          "active claims")}

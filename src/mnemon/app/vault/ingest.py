@@ -377,6 +377,7 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
     gc_count = 0
     relinked: list[str] = []  # the unchanged notes whose links were resolved again
     revived: list[str] = []  # notes removed by an earlier run, back at their path (soft-deleted rows revived)
+    from .claim_beliefs import missing_beliefs
     from .resolve import apply_embedded_payload
 
     batches = _plan_batches(to_plan, hint_terms, workers, logseq)
@@ -456,9 +457,10 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
         # a backup's kills and validations, once their notes exist: before the evidence packs' claims are replayed,
         # so that a restored tombstone blocks the claim it killed
         decisions_restored = apply_pending_decisions(rt)
-        for plan in plans:
-            for payload in plan.payloads:
-                apply_embedded_payload(rt, payload, plan.path, root)
+        replayed = [int(edge["id"]) for plan in plans for payload in plan.payloads
+                    for edge in apply_embedded_payload(rt, payload, plan.path, root)
+                    if edge["status"] == "active" and edge.get("id")]
+        beliefs_missing = missing_beliefs(rt, replayed)
         store.log("ingest", None, {"vault": root, "mode": mode, "changed": len(plans), "removed": len(removed),
                                    "unchanged": len(unchanged)}, now)
         sense_warnings = _record_senses(rt, plans)  # in the same transaction: a note is stored with its event
@@ -483,6 +485,7 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
         **({"decisions_restored": decisions_restored} if decisions_restored else {}),
         **({"claims_retired": claims_retired} if claims_retired else {}),
         **({"claims_restored": claims_restored} if claims_restored else {}),
+        **({"beliefs_missing": beliefs_missing} if beliefs_missing else {}),
         "notes_total": counts["notes"],
         "notes_capped": max(0, capped - len(entries)),
         "edges_added": writer.edges_added,
