@@ -7,15 +7,7 @@ import json
 
 import pytest
 
-from mnemon.interfaces.mneme_cli import main
-
-
-def _run(capsys: pytest.CaptureFixture[str], args: list[str]) -> tuple[int, str]:
-    capsys.readouterr()
-    code = main(args)
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out
+from cli.test_mneme_qa_s41_help_note_on_refusal import _run  # (tests/ is on sys.path)
 
 
 def _indented(out: str) -> dict[str, object]:
