@@ -53,6 +53,9 @@ VECTOR_ANCHOR_FLOOR = 0.1
 MAX_LIMIT = 100
 CORRECTION_POOL = MAX_LIMIT  # the best results read for corrections among them, for any --limit
 ORDER_REACH = MAX_LIMIT  # the best results flagged and ordered (causes first, correctors first) before the cut
+# the best results read for being corrected whatever the limit (more for a longer list): each is read against every
+# newer candidate worded as a change, and reading the best 100 made a recall at 10k memories 115 ms instead of 15
+CORRECTED_REACH = 30
 MAX_QUERY_CHARS = 2000
 # the longest result text a recall or search list shows whole: what `remember` keeps (`show` reads any whole)
 RESULT_TEXT_CHARS = 8_000  # remember's MAX_CONTENT_CHARS (core.validation, which recall does not load)
@@ -565,7 +568,8 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
     beyond = _filtered_out(store, snap, q_tokens, df, flt) if _scoped(flt) and replay is None and len(keep) else []
     if not history and len(keep) + len(beyond) > 1:
         pool = keep[np.argsort(-score[keep], kind="stable")[:CORRECTION_POOL]]
-        corrected, read = _corrected(store, snap, cand_l, pool, score, superseded, reach, beyond, pool_rows)
+        corrected, read = _corrected(store, snap, cand_l, pool, score, superseded, max(limit, CORRECTED_REACH),
+                                     beyond, pool_rows)
         pool_rows.update(read)
         for k in corrected:
             score[k] *= SUPERSEDED_FACTOR

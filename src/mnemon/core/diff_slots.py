@@ -8,6 +8,8 @@ is left to the number and measure rules ("Build agent 9" is another agent, not a
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from functools import lru_cache
 
 from .text import tokens
 
@@ -25,7 +27,7 @@ PART_WORDS = 4  # the most words a changed part holds
 PART_CHARS = 8  # … or Chinese characters
 
 
-def _ends(new: list[str], old: list[str]) -> tuple[int, int]:
+def _ends(new: Sequence[str], old: Sequence[str]) -> tuple[int, int]:
     """The lengths of the common start and the common end of two sequences (not overlapping)."""
     p = 0
     while p < min(len(new), len(old)) and new[p] == old[p]:
@@ -39,14 +41,19 @@ def _ends(new: list[str], old: list[str]) -> tuple[int, int]:
 _PERSONAL = frozenset("i we you he she they".split())  # (a subject, though no keyword)
 
 
-def _content(words: list[str]) -> int:
+def _content(words: Sequence[str]) -> int:
     return sum(1 for w in words if w in _PERSONAL or tokens(w))
 
 
+@lru_cache(maxsize=1024)  # (recall reads each of its best results against every newer one)
+def _words_of(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    said = tuple(_WORD.findall(_MARKERS.sub(" ", text)))
+    return said, tuple(w.lower() for w in said)
+
+
 def _english(new_text: str, old_text: str) -> tuple[str, str]:
-    new_said = _WORD.findall(_MARKERS.sub(" ", new_text))
-    old_said = _WORD.findall(_MARKERS.sub(" ", old_text))
-    new, old = [w.lower() for w in new_said], [w.lower() for w in old_said]
+    new_said, new = _words_of(new_text)
+    old_said, old = _words_of(old_text)
     p, s = _ends(new, old)
     new_part, old_part = new[p:len(new) - s], old[p:len(old) - s]
     most = PART_WORDS if s else PART_WORDS // 2  # (a part ending the text is a value, not a new predicate)

@@ -95,13 +95,13 @@ def _version_change(new_text: str, old_text: str, cue: str) -> str:
 def superseding_update(new_text: str, old_text: str) -> str:
     """Why `new_text` changes what `old_text` states, said as a change (so the older memory is no longer current),
     or "" when it does not."""
-    change = CHANGE_SAID.search(new_text)
-    if change is None or _ADDED.search(new_text):
+    said = _change_said(new_text)
+    if said is None:
         return ""
-    cue = change.group(0)
-    if _other_subject(new_text[:change.start()], old_text):
+    cue, subject, delta = said
+    if _other_subject(subject, old_text):
         return _version_change(new_text, old_text, cue)
-    changed = measure_difference(new_text, old_text) if not _DELTA.search(new_text) else ""
+    changed = measure_difference(new_text, old_text) if not delta else ""
     if changed:
         return f'{changed}; said as a change ("{cue}"), so the new memory supersedes this one'
     part, was = changed_parts(new_text, old_text)
@@ -109,6 +109,16 @@ def superseding_update(new_text: str, old_text: str) -> str:
         return (f'another name in the same words: the new memory says "{part}" where this one says "{was}", said as '
                 f'a change ("{cue}"), so the new memory supersedes this one')
     return _version_change(new_text, old_text, cue)
+
+
+@lru_cache(maxsize=256)  # (recall reads one new memory against each of the best results)
+def _change_said(new_text: str) -> tuple[str, str, bool] | None:
+    """The change `new_text` says (its cue), the words before it, and whether it is by an amount ("raised by 50");
+    None when it says no change, or one more value ("now also")."""
+    change = CHANGE_SAID.search(new_text)
+    if change is None or _ADDED.search(new_text):
+        return None
+    return change.group(0), new_text[:change.start()], _DELTA.search(new_text) is not None
 
 
 def _other_subject(subject: str, old_text: str) -> bool:

@@ -150,15 +150,31 @@ class _Correctors:
         self.wording = sorted((c for c in candidates if _MAY_CORRECT.search(c[1])), key=lambda c: c[2], reverse=True)
         self._found: dict[str, tuple[Any, ...]] = {}
         self._hands: dict[str, bool] = {}  # (read once a candidate: `handover`'s cache is smaller than the pool)
+        self._words: dict[str, frozenset[str]] = {}
+        self._cues: dict[str, tuple[bool, bool]] = {}  # (a correction's or hand-over's cue, a change's)
 
     def of(self, content: str, at: str) -> str | None:
         """The id of the newest candidate written after `at` whose correction retires what `content` states. The
         diff's readers load only for a candidate with their cue: a memory that says it "moved" or is "now" so
         needs no correction reader (the diff module alone costs a recall ≈ 30 ms to load)."""
+        from ..text import token_set
+
+        said = token_set(content)
         for new_id, text, new_at in self.wording:
             if new_at <= at:
                 return None
-            if _CORRECTION_CUE.search(text):
+            words = self._words.get(new_id)
+            if words is None:
+                words = self._words[new_id] = token_set(text)
+            if not words & said:
+                # every reading names something the older memory says (the retired value, the handed role, the
+                # measure or product): none can hold, and reading each pair made a recall of the best 100 ≈ 8×
+                # slower
+                continue
+            cues = self._cues.get(new_id)
+            if cues is None:
+                cues = self._cues[new_id] = (bool(_CORRECTION_CUE.search(text)), bool(_CHANGE_CUE.search(text)))
+            if cues[0]:
                 from ..diff import correction_reason, corrections
                 from ..diff_handover import handover, hands_over
 
@@ -173,7 +189,7 @@ class _Correctors:
                 # (a role handed to another holder retires the memory naming the last one, as a correction would)
                 if hands and handover(text, content):
                     return new_id
-            if _CHANGE_CUE.search(text):
+            if cues[1]:
                 from ..diff_updates import superseding_update
 
                 if superseding_update(text, content):  # ("is now 250", "was upgraded to 1.29": a change said)
