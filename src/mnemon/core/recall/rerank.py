@@ -168,8 +168,7 @@ class _Correctors:
                 words = self._words[new_id] = token_set(text)
             if not words & said:
                 # every reading names something the older memory says (the retired value, the handed role, the
-                # measure or product): none can hold, and reading each pair made a recall of the best 100 ≈ 8×
-                # slower
+                # measure or product): none can hold, so the pair is not read (each read costs tens of µs)
                 continue
             cues = self._cues.get(new_id)
             if cues is None:
