@@ -482,7 +482,8 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("status", "Counts, top entities, size and embedding coverage.", {}, (), True, lambda m, a: m.status()),
     Operation("retrieve", "A context pack for a prompt: items with truth policies within a character budget; a "
               "vault path in the prompt (Projects/, lighthouse.md) keeps it to those notes.",
-              {"prompt": _s("the prompt", MAX_PROMPT_CHARS, no_nul=True), "budget": _i("characters, default 2500", 1, MAX_BUDGET),
+              {"prompt": _s("the prompt", MAX_PROMPT_CHARS, no_nul=True),
+               "budget": _i("characters, default 2500", 1, MAX_BUDGET),
                "max_items": _i("1-100, default 8", 1, 100), "as_of": _AS_OF, "hints": _HINTS,
                "include_candidates": _CANDIDATES, "verbose": _b("each item's recall signals and route"),
                "explain": _b("a ranking table and the recall trace")},

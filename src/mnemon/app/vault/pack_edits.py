@@ -71,7 +71,8 @@ def with_user_lines(text: str, existing: bytes | None, slug: str) -> tuple[str, 
         written |= set(render_pack(payload, float(threshold) if isinstance(threshold, (int, float))
                                    and not isinstance(threshold, bool) else ACTIVE_THRESHOLD).split("\n"))
         # (a pack written before its list entries were escaped as text: those lines were resolve's, not a person's)
-        written |= {f"- {pack_line(item)}" for key in ("sources_checked", "unresolved") for item in payload.get(key, [])}
+        written |= {f"- {pack_line(item)}" for key in ("sources_checked", "unresolved")
+                    for item in payload.get(key, [])}
     kept: dict[str, list[str]] = {}
     for part, lines in _parts(old.split("\n")).items():
         mine = [line for line in dict.fromkeys(lines) if line.strip() and line not in written

@@ -208,7 +208,8 @@ def ask(environ: Mapping[str, str], doc: Mapping[str, Any], key: str | None = No
 def forward(argv: Sequence[str], environ: Mapping[str, str], prog_name: str = "mnemon") -> int | None:
     """Run the call in the resident process and print what it printed. Returns its exit code, or None when the call
     must run here: nothing listens, the resident process declines (the config file turns it off, or a SIGTERM came
-    before the command began), or it does not take the call within `wait_s`. `prog_name` is the program run (`mneme`), as `cli.main.main` takes it.
+    before the command began), or it does not take the call within `wait_s`. `prog_name` is the program run
+    (`mneme`), as `cli.main.main` takes it.
 
     The hand-over is a handshake: the request, the process's "ready", then our "go". Until "go" is sent the process
     has run nothing and runs nothing (a caller that hung up before it is dropped), so giving up and running here
