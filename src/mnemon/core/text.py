@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from .lazy_regex import LazyRegex
 
@@ -335,45 +336,34 @@ def query_coverage(query: frozenset[str], doc: frozenset[str]) -> float:
     return len(query & doc) / len(query)
 
 
-def _joins(before: str, ch: str) -> bool:
-    """Whether `ch` belongs to the same user-perceived character as the `before` it follows (Unicode's grapheme
-    cluster rules that text meets, regional-indicator pairs aside): a mark or a variation selector on its letter,
-    a skin tone or a tag on its emoji, anything after a zero-width joiner, a consonant after an Indic virama,
-    conjoining jamo (NFD hangul)."""
-    code = ord(ch)
-    return (unicodedata.category(ch)[0] == "M" or ch == "\u200d" or before == "\u200d"
-            or 0x1F3FB <= code <= 0x1F3FF or 0xE0020 <= code <= 0xE007F
-            or (unicodedata.combining(before) == 9 and ch.isalpha())
-            or (0x1160 <= code <= 0x11FF or 0xD7B0 <= code <= 0xD7FF)
-            or ("\u1100" <= before <= "\u115f" and ("\u1100" <= ch <= "\u115f" or "\uac00" <= ch <= "\ud7a3")))
-
-
 def _is_flag_half(ch: str) -> bool:
     return "\U0001F1E6" <= ch <= "\U0001F1FF"
 
 
 _LONGEST_GRAPHEME = 32  # code points (a family emoji is 7 to 11, a tag flag 7)
+_grapheme: Any = None  # the `regex` module's `\X` (Unicode's grapheme clusters, as the cards cut), compiled when used
 
 
 def grapheme_cut(text: str, at: int) -> int:
     """`at`, or the nearest index before it where `text` may be cut without breaking a user-perceived character
     (an accent off its letter, a flag or a family emoji in halves): where a shortened text ends. A character of
     more than `_LONGEST_GRAPHEME` code points (stacked marks: "Zalgo" text) is cut inside, not left out whole."""
-    floor = at - _LONGEST_GRAPHEME
-    while floor < at and 0 < at < len(text):
-        before, ch = text[at - 1], text[at]
-        if before.isascii() and ch.isascii():
-            return at
-        if _joins(before, ch):
-            at -= 1
-        elif _is_flag_half(before) and _is_flag_half(ch):
-            halves = at
-            while halves > 0 and _is_flag_half(text[halves - 1]):
-                halves -= 1
-            return at - (at - halves) % 2  # (flags pair their halves from the first)
-        else:
-            return at
-    return at if at > floor else floor + _LONGEST_GRAPHEME
+    global _grapheme
+    if not 0 < at < len(text) or (text[at - 1].isascii() and text[at].isascii()):
+        return at
+    if _grapheme is None:
+        import regex
+
+        _grapheme = regex.compile(r"\X")
+    start = max(0, at - _LONGEST_GRAPHEME)
+    while start > 0 and _is_flag_half(text[start - 1]):
+        start -= 1  # (flags pair their halves from the first of a run)
+    cut = start
+    for cluster in _grapheme.finditer(text, start, at + _LONGEST_GRAPHEME):
+        if cluster.end() > at:
+            break
+        cut = cluster.end()
+    return cut if at - cut < _LONGEST_GRAPHEME else at
 
 
 def excerpt(text: str, limit: int) -> str:
