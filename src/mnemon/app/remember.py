@@ -383,7 +383,7 @@ def _worded_corrections(rt: Runtime, ids: list[str]) -> set[str]:
     out: set[str] = set()
     for mem in rt.store.get_nodes(ids).values():
         found = corrections(mem.content)
-        if not found and not hands_over(mem.content) and not CHANGE_SAID.search(mem.content):
+        if not found and not hands_over(mem.content) and not CHANGE_SAID.said_in(mem.content):
             continue  # (no wording that retires anything: no lookup)
         # the old fact shares the subject and the retired value: looked up by them, as the diff does; a hand-over or
         # a new value names no retired one, and shares the rest of the old fact's words

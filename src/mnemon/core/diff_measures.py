@@ -77,6 +77,20 @@ def _value_end(words: list[str], found: list[re.Match[str]], end: int) -> int:
     return end
 
 
+@lru_cache(maxsize=8192)  # (a few thousand words name most measures; each costs a tokenising)
+def _key_of(word: str) -> str:
+    return " ".join(_content(word))
+
+
+# what every value has: a digit, or a day of the week (a month names a value only beside a number)
+_VALUE_HINT = re.compile(r"(?i)\d|monday|tuesday|wednesday|thursday|friday|saturday|sunday")
+
+
+def _may_state_value(text: str) -> bool:
+    """False only when `text` states no value `_measures` reads (recall asks this of every candidate)."""
+    return _VALUE_HINT.search(text) is not None or (not text.isascii() and any(c.isdigit() for c in text))
+
+
 @lru_cache(maxsize=64)  # (the new memory's are read against each of its candidates)
 def _measures(text: str) -> tuple[_Measure, ...]:
     """The values `text` states after content words naming them: the words since the clause's start or the value
@@ -84,6 +98,8 @@ def _measures(text: str) -> tuple[_Measure, ...]:
     word is part of a name ("Invoice INV 2041", "Build agent 7", "Release Friday"): a value follows "is", "to",
     "at", "on", "of" … An age ("turned 35", "35 years old", "Mira's age is 35") is the unit "age"."""
     out: list[_Measure] = []
+    if not _may_state_value(text):
+        return ()
     for clause in _MEASURE_CLAUSE.split(text):
         found = list(_MEASURE_WORD.finditer(clause))
         words = [m.group().lower() for m in found]
@@ -95,7 +111,7 @@ def _measures(text: str) -> tuple[_Measure, ...]:
             w = words[k]
             end = k + 2 if w in MONTHS and k + 1 < len(words) and words[k + 1][0].isdigit() else k + 1
             if end == k + 1 and not w[0].isdigit() and w not in WEEKDAYS:
-                key = " ".join(_content(w))
+                key = _key_of(w)
                 if key and w not in _CHANGED and w not in _AGE_BEFORE:
                     lead.append((key, found[k].group()))
                 after_content = bool(key) and w not in _CHANGED and w not in _MEASURING and w not in _AGE_BEFORE
@@ -105,7 +121,7 @@ def _measures(text: str) -> tuple[_Measure, ...]:
                 continue
             end = _value_end(words, found, end)
             nxt = words[end] if end < len(words) else ""
-            unit = " ".join(_content(nxt)) if nxt and not nxt[0].isdigit() and nxt not in _NO_UNIT else ""
+            unit = _key_of(nxt) if nxt and not nxt[0].isdigit() and nxt not in _NO_UNIT else ""
             if lead and lead[-1][0] == "age":  # "Mira's age is 35"
                 lead, age = lead[:-1], True
             if age or any(tuple(words[end:end + len(a)]) == a for a in _AGE_AFTER):

@@ -54,6 +54,8 @@ def _words_of(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 def _english(new_text: str, old_text: str) -> tuple[str, str]:
     new_said, new = _words_of(new_text)
     old_said, old = _words_of(old_text)
+    if new[:2] != old[:2]:
+        return "", ""  # (no subject and verb said alike before the part: most pairs recall reads end here)
     p, s = _ends(new, old)
     new_part, old_part = new[p:len(new) - s], old[p:len(old) - s]
     most = PART_WORDS if s else PART_WORDS // 2  # (a part ending the text is a value, not a new predicate)
@@ -82,7 +84,7 @@ def _chinese(new_text: str, old_text: str) -> tuple[str, str]:
 
 def changed_parts(new_text: str, old_text: str) -> tuple[str, str]:
     """The one part `new_text` says where `old_text` says another, as written, or ("", "") when there is none."""
-    cjk = _CJK.search(new_text) and _CJK.search(old_text)
+    cjk = not (new_text.isascii() or old_text.isascii()) and _CJK.search(new_text) and _CJK.search(old_text)
     said, was = (_chinese if cjk else _english)(new_text, old_text)
     if not said or _DENIAL.search(said) or _DENIAL.search(was):
         return "", ""

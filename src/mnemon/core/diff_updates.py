@@ -98,8 +98,8 @@ def superseding_update(new_text: str, old_text: str) -> str:
     said = _change_said(new_text)
     if said is None:
         return ""
-    cue, subject, delta = said
-    if _other_subject(subject, old_text):
+    cue, subject_numbers, delta = said
+    if _other_subject(subject_numbers, old_text):
         return _version_change(new_text, old_text, cue)
     changed = measure_difference(new_text, old_text) if not delta else ""
     if changed:
@@ -112,17 +112,19 @@ def superseding_update(new_text: str, old_text: str) -> str:
 
 
 @lru_cache(maxsize=256)  # (recall reads one new memory against each of the best results)
-def _change_said(new_text: str) -> tuple[str, str, bool] | None:
-    """The change `new_text` says (its cue), the words before it, and whether it is by an amount ("raised by 50");
-    None when it says no change, or one more value ("now also")."""
-    change = CHANGE_SAID.search(new_text)
+def _change_said(new_text: str) -> tuple[str, tuple[str, ...], bool] | None:
+    """The change `new_text` says (its cue), the numbers of the words before it, and whether it is by an amount
+    ("raised by 50"); None when it says no change, or one more value ("now also")."""
+    change = CHANGE_SAID.search(new_text) if CHANGE_SAID.said_in(new_text) else None
     if change is None or _ADDED.search(new_text):
         return None
-    return change.group(0), new_text[:change.start()], _DELTA.search(new_text) is not None
+    return change.group(0), tuple(_NUMBER.findall(new_text[:change.start()])), _DELTA.search(new_text) is not None
 
 
-def _other_subject(subject: str, old_text: str) -> bool:
+def _other_subject(subject_numbers: tuple[str, ...], old_text: str) -> bool:
     """Whether the words before the new memory's change name a number the older memory does not have: "Zebrafish
     tank 2 moved to the lab in week 2" is about another tank than "tank 1 moved … in week 1", not its new week."""
+    if not subject_numbers:
+        return False
     said = set(_NUMBER.findall(old_text))
-    return any(n not in said for n in _NUMBER.findall(subject))
+    return any(n not in said for n in subject_numbers)

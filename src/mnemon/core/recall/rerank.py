@@ -143,15 +143,45 @@ def asks_for_history(query: str) -> bool:
     return _ASKS_FOR_HISTORY.search(query) is not None
 
 
+@dataclass(frozen=True)
+class _CorrectionReaders:
+    corrections: Callable[[str], tuple[Any, ...]]
+    correction_reason: Callable[[tuple[Any, ...], str], str]
+    hands_over: Callable[[str], bool]
+    handover: Callable[[str, str], str]
+
+
+class _Readers:
+    """The diff's readers, each loaded when a candidate first has its cue (imported once, not once a pair)."""
+
+    def __init__(self) -> None:
+        self.correction: _CorrectionReaders | None = None
+        self.superseding_update: Callable[[str, str], str] | None = None
+
+    def load_correction(self) -> _CorrectionReaders:
+        from ..diff import correction_reason, corrections
+        from ..diff_handover import handover, hands_over
+
+        self.correction = _CorrectionReaders(corrections, correction_reason, hands_over, handover)
+        return self.correction
+
+    def load_update(self) -> Callable[[str, str], str]:
+        from ..diff_updates import superseding_update
+
+        self.superseding_update = superseding_update
+        return superseding_update
+
+
 class _Correctors:
     """The candidates whose wording may correct, newest first, each one's corrections read when first needed."""
 
     def __init__(self, candidates: Sequence[tuple[str, str, str]]) -> None:
-        self.wording = sorted((c for c in candidates if _MAY_CORRECT.search(c[1])), key=lambda c: c[2], reverse=True)
+        self.wording = sorted((c for c in candidates if _MAY_CORRECT.said_in(c[1])), key=lambda c: c[2], reverse=True)
         self._found: dict[str, tuple[Any, ...]] = {}
         self._hands: dict[str, bool] = {}  # (read once a candidate: `handover`'s cache is smaller than the pool)
         self._words: dict[str, frozenset[str]] = {}
         self._cues: dict[str, tuple[bool, bool]] = {}  # (a correction's or hand-over's cue, a change's)
+        self._readers = _Readers()
 
     def of(self, content: str, at: str) -> str | None:
         """The id of the newest candidate written after `at` whose correction retires what `content` states. The
@@ -160,6 +190,7 @@ class _Correctors:
         from ..text import token_set
 
         said = token_set(content)
+        readers = self._readers
         for new_id, text, new_at in self.wording:
             if new_at <= at:
                 return None
@@ -172,27 +203,23 @@ class _Correctors:
                 continue
             cues = self._cues.get(new_id)
             if cues is None:
-                cues = self._cues[new_id] = (bool(_CORRECTION_CUE.search(text)), bool(_CHANGE_CUE.search(text)))
+                cues = self._cues[new_id] = (_CORRECTION_CUE.said_in(text), _CHANGE_CUE.said_in(text))
             if cues[0]:
-                from ..diff import correction_reason, corrections
-                from ..diff_handover import handover, hands_over
-
+                correction = readers.correction or readers.load_correction()
                 found = self._found.get(new_id)
                 if found is None:
-                    found = self._found[new_id] = corrections(text)
-                if found and correction_reason(found, content):
+                    found = self._found[new_id] = correction.corrections(text)
+                if found and correction.correction_reason(found, content):
                     return new_id
                 hands = self._hands.get(new_id)
                 if hands is None:
-                    hands = self._hands[new_id] = hands_over(text)
+                    hands = self._hands[new_id] = correction.hands_over(text)
                 # (a role handed to another holder retires the memory naming the last one, as a correction would)
-                if hands and handover(text, content):
+                if hands and correction.handover(text, content):
                     return new_id
-            if cues[1]:
-                from ..diff_updates import superseding_update
-
-                if superseding_update(text, content):  # ("is now 250", "was upgraded to 1.29": a change said)
-                    return new_id
+            # ("is now 250", "was upgraded to 1.29": a change said)
+            if cues[1] and (readers.superseding_update or readers.load_update())(text, content):
+                return new_id
         return None
 
 
