@@ -76,6 +76,22 @@ def _waiting_writes(mem: Mnemon, n: int) -> threading.Event:
     return asked
 
 
+def reads_answered_beside(api: str, writer: threading.Thread, written: dict[str, Any], release: Any) -> None:
+    """Reads sent while `writer` (a remember, beside one memory) waits for another process's write lock are
+    answered; the write lands once `release()` frees the lock, and the read after it sees it."""
+    for read in ("status", "graph", "recall?query=staging%20cluster"):
+        reader, answer = _in_thread(_call, api + read)
+        reader.join(GENEROUS_S)
+        assert not reader.is_alive(), f"{read} waited behind the write"
+        assert answer["reply"][0] == 200, answer
+    assert writer.is_alive()  # the write is still waiting for the other process: nothing was skipped
+    assert _call(api + "status")[1]["total_insights"] == 1  # and nothing is seen half-written
+    release()
+    writer.join(GENEROUS_S)
+    assert written["reply"][0] == 200, written
+    assert _call(api + "status")[1]["total_insights"] == 2  # the read after the write sees it
+
+
 def test_reads_are_answered_while_a_write_waits_for_another_process(tmp_path: Path) -> None:
     mem = _open(tmp_path)
     mem.remember("The staging cluster runs Qdrant")
@@ -86,17 +102,7 @@ def test_reads_are_answered_while_a_write_waits_for_another_process(tmp_path: Pa
             asked = _waiting_writes(mem, 1)
             writer, written = _in_thread(_call, api + "remember", {"content": "The standup moved to Tuesday"})
             assert asked.wait(GENEROUS_S)
-            for read in ("status", "graph", "recall?query=staging%20cluster"):
-                reader, answer = _in_thread(_call, api + read)
-                reader.join(GENEROUS_S)
-                assert not reader.is_alive(), f"{read} waited behind the write"
-                assert answer["reply"][0] == 200, answer
-            assert writer.is_alive()  # the write is still waiting for the other process: nothing was skipped
-            assert _call(api + "status")[1]["total_insights"] == 1  # and nothing is seen half-written
-            other.execute("COMMIT")
-            writer.join(GENEROUS_S)
-            assert written["reply"][0] == 200, written
-            assert _call(api + "status")[1]["total_insights"] == 2  # the read after the write sees it
+            reads_answered_beside(api, writer, written, lambda: other.execute("COMMIT"))
     finally:
         other.close()
         mem.close()

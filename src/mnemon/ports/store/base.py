@@ -6,7 +6,9 @@ connection, a cursor or a dialect.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
+import threading
+import time
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -39,6 +41,25 @@ def another_writer(path: str, waited_ms: int, set_by: str | None = None) -> Stor
     """The refusal of a write that waited `busy_wait` for another process's write transaction to end."""
     return StoreBusy(f"the store is busy: another writer has held {path} for {wait_said(waited_ms, set_by)};"
                      " nothing was written: try again when it is done")
+
+
+LONGEST_PAUSE_S = 0.05  # between two tries for a lock another process holds: as often as SQLite's busy handler asks
+
+
+def take_turns(attempt: Callable[[], bool], turns: threading.Condition, wait_ms: int) -> bool:
+    """`attempt()` (a try for a lock another process may hold, which does not wait) until it succeeds, for up to
+    `wait_ms`: False when it never did. The caller holds the lock under `turns` (at any depth), and gives it up
+    between two tries, so the calls of the other threads sharing the store's connection run meanwhile (`mnemon
+    serve`: reads answered at once) instead of queueing behind this one for up to the whole wait."""
+    deadline = time.monotonic() + wait_ms / 1000
+    pause = 0.001
+    while not attempt():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        turns.wait(min(pause, left))
+        pause = min(pause * 2, LONGEST_PAUSE_S)
+    return True
 
 
 class WriterBusy(Exception):

@@ -17,7 +17,7 @@ import re
 import threading
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import NotFound, ReadOnly, StoreBusy, StoreError
@@ -25,7 +25,7 @@ from ...core.keywords import keyword_text_of
 from ...core.model import Memory, OplogEntry, iso, utcnow
 from ...core.surface import store_read_only
 from ...core.text import normalize
-from .base import MemoryFilter, WriterBusy, another_writer, refuse_newer_schema, wait_said
+from .base import MemoryFilter, WriterBusy, another_writer, refuse_newer_schema, take_turns, wait_said
 from .graph_postgres import PostgresGraphReads
 from .postgres_edges import EdgeTables
 from .postgres_index import IndexTables, folded, memory_where, refuse_a_newer_recipe, tsvector_literal
@@ -112,6 +112,7 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
         self._url = url
         self.readonly = readonly
         self._lock = threading.RLock()
+        self._turns = threading.Condition(self._lock)  # a write waiting for another's gives it up (`take_turns`)
         self._depth = 0
         self._test_schema: str | None = None
         self._world: PostgresWorld | None = None
@@ -325,7 +326,7 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
             self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
             # and the schema's write lock, as a writer: a write in progress ends first, and every later one sees
             # the steps (beside one, the upgrade let it go on writing the old layout after it committed)
-            self._queue_for_writes(upgrading=True)
+            self._queue_for_the_upgrade()
             self.conn.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
             applied = {r[0] for r in self.conn.execute("SELECT name FROM migrations")}
             for name, script in MIGRATIONS:
@@ -385,42 +386,60 @@ class PostgresStore(IndexTables, EdgeTables, PostgresGraphReads):
     def transaction(self, *, wait: bool = True) -> Iterator[None]:
         if self.readonly:
             raise ReadOnly(store_read_only())
-        with self._lock, self.conn.transaction():
+        with self._lock, ExitStack() as begun:
+            if self._depth == 0:
+                self._begin_writing(begun, wait)
+            else:
+                begun.enter_context(self.conn.transaction())  # (a savepoint)
             self._depth += 1
             try:
-                if self._depth == 1:
-                    # writers of one schema queue here, as SQLite's BEGIN IMMEDIATE makes them: a write transaction
-                    # sees every earlier write (remember's in-transaction duplicate check relies on that)
-                    if wait:
-                        self._queue_for_writes()
-                    elif not self._value("SELECT pg_try_advisory_xact_lock(hashtext('mnemon:' || current_schema()))"):
-                        raise WriterBusy("another writer holds this schema's write transaction")
                 yield
             finally:
                 self._depth -= 1
 
-    def _queue_for_writes(self, *, upgrading: bool = False) -> None:
-        """This schema's write lock, waited for at most `write_wait_ms` (SQLite's busy wait; without a bound a stuck
-        writer — a paused process, a client cut off the network — held every other writer up for good); then, unless
-        `upgrading` (the migration itself), the steps a newer mnemon may have added meanwhile are refused."""
+    def _begin_writing(self, begun: ExitStack, wait: bool) -> None:
+        """A transaction entered into `begun` holding this schema's write lock: writers of one schema queue for it,
+        as SQLite's BEGIN IMMEDIATE makes them, so a write transaction sees every earlier write (remember's
+        in-transaction duplicate check relies on that). Waited for at most `write_wait_ms` (SQLite's busy wait;
+        without a bound a stuck writer — a paused process, a client cut off the network — held every other writer up
+        for good), in tries that do not wait, each in a transaction of its own rolled back when it fails: between two
+        the other threads' calls run (`take_turns`), where waiting on the server kept them queued behind this one
+        for the whole wait (`mnemon serve` beside a CLI ingest: every page stuck on "Loading…"). Once taken, the
+        steps a newer mnemon may have added meanwhile are refused (a write that does not wait skips that check)."""
+
+        def attempt() -> bool:
+            with ExitStack() as trying:
+                trying.enter_context(self.conn.transaction())
+                cur = self.conn.execute("SELECT pg_try_advisory_xact_lock(hashtext('mnemon:' || current_schema()))"
+                                        + ("; SELECT COUNT(*) FROM migrations;"
+                                           " SELECT value FROM meta WHERE key = 'keyword_recipe'" if wait else ""))
+                if not cur.fetchone()[0]:
+                    return False  # (ended, empty: no transaction stays open while the others' calls run)
+                if wait:
+                    cur.nextset()
+                    if int(cur.fetchone()[0]) > len(MIGRATIONS):  # (in the same round trip, after the lock)
+                        self._refuse_a_newer_schema()
+                    cur.nextset()
+                    recipe = cur.fetchone()
+                    refuse_a_newer_recipe(self.path, recipe[0] if recipe else None)
+                begun.enter_context(trying.pop_all())
+            return True
+
+        if not wait:
+            if not attempt():
+                raise WriterBusy("another writer holds this schema's write transaction")
+        elif not take_turns(attempt, self._turns, self.write_wait_ms):
+            raise another_writer(self.path, self.write_wait_ms, self.busy_wait_set_by)
+
+    def _queue_for_the_upgrade(self) -> None:
+        """This schema's write lock for the migration itself (on opening, before any other thread shares the store),
+        waited for at most `write_wait_ms` on the server (the session's lock_timeout)."""
         import psycopg
 
         try:
-            cur = self.conn.execute(f"SET LOCAL lock_timeout = {max(1, self.write_wait_ms)};"
-                                    " SELECT pg_advisory_xact_lock(hashtext('mnemon:' || current_schema()))"
-                                    + ("" if upgrading else "; SELECT COUNT(*) FROM migrations;"
-                                       " SELECT value FROM meta WHERE key = 'keyword_recipe'"))
+            self.conn.execute("SELECT pg_advisory_xact_lock(hashtext('mnemon:' || current_schema()))")
         except psycopg.errors.LockNotAvailable:
             raise another_writer(self.path, self.write_wait_ms, self.busy_wait_set_by) from None
-        if upgrading:
-            return
-        cur.nextset()
-        cur.nextset()
-        if int(cur.fetchone()[0]) > len(MIGRATIONS):  # (in the same round trip, after the lock)
-            self._refuse_a_newer_schema()
-        cur.nextset()
-        recipe = cur.fetchone()
-        refuse_a_newer_recipe(self.path, recipe[0] if recipe else None)
 
     def _refuse_a_newer_schema(self) -> None:
         """A newer mnemon upgraded the schema since this process opened it (a teammate's `serve` or `mcp serve` runs

@@ -6,7 +6,7 @@ import threading
 import time
 from typing import Any
 
-LONGEST_PAUSE_S = 0.05  # between two asks for the lock: as often as SQLite's own busy handler asks, near enough
+from .base import take_turns
 
 
 def is_busy(exc: sqlite3.OperationalError) -> bool:
@@ -19,9 +19,8 @@ def begin_taking_turns(conn: sqlite3.Connection, turns: threading.Condition, wai
     two asks, so the calls of other threads sharing `conn` run meanwhile — reads, which in WAL mode need no write
     lock, answered at once — instead of queueing behind this write for up to the whole wait (`mnemon serve` while a
     CLI ingest wrote: every page stuck on "Loading…"). SQLite's own busy wait would keep the lock all along."""
-    deadline = time.monotonic() + wait_ms / 1000
-    pause = 0.001
-    while True:
+
+    def attempt() -> bool:
         conn.execute("PRAGMA busy_timeout = 0")
         try:
             conn.execute("BEGIN IMMEDIATE")
@@ -29,13 +28,11 @@ def begin_taking_turns(conn: sqlite3.Connection, turns: threading.Condition, wai
         except sqlite3.OperationalError as exc:
             if not is_busy(exc):
                 raise
+            return False
         finally:  # the others' calls, and this one's statements once begun, wait as configured
             conn.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return False
-        turns.wait(min(pause, left))
-        pause = min(pause * 2, LONGEST_PAUSE_S)
+
+    return take_turns(attempt, turns, wait_ms)
 
 
 def retry_busy(fn: Any, budget_ms: int) -> Any:
