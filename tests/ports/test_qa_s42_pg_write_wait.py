@@ -1,7 +1,7 @@
 """A PostgreSQL store shared by threads (`mnemon serve`): a write waiting for the schema's write lock, held by another
 process (a CLI `ingest`, a teammate's import), lets the other threads' calls run meanwhile — they used to queue
 behind it for up to the whole busy wait, every page stuck on "Loading…" — and still gives up after the busy wait
-with `store_busy`."""
+with `store_busy`. Likewise an ingest waiting for another ingest's lock."""
 from __future__ import annotations
 
 import os
@@ -25,6 +25,7 @@ pytestmark = [pytest.mark.postgres,
 
 GENEROUS_S = 20.0  # a bound nobody meets unless something is stuck; the assertions are on order, not on time
 WRITE_LOCK = "hashtext('mnemon:' || current_schema())"
+INGEST_LOCK = "hashtext('mnemon-ingest:' || current_schema())"
 
 
 @contextmanager
@@ -125,3 +126,41 @@ def test_a_write_still_gives_up_after_the_busy_wait(pg_db_url: str) -> None:
     finally:
         store.close()
 
+
+def test_a_read_runs_while_an_ingest_waits_for_another_ingest(pg_db_url: str, tmp_path: Path) -> None:
+    store = open_store(pg_db_url, busy_wait_s=60)
+    try:
+        with _held_by_another_process(pg_db_url, INGEST_LOCK, session=True) as other, \
+                watching(store, tmp_path) as sent:
+
+            def ingest() -> str:
+                with store.one_call(), store.vault.ingest_lock():
+                    return "ingested"
+
+            ingesting, ingested = _in_thread(ingest)
+            assert sent("advisory_lock")
+            reader, read = _in_thread(lambda: _read_the_row(store))
+            reader.join(GENEROUS_S)
+            assert not reader.is_alive(), "the read waited behind the ingest"
+            assert read == {"value": []} and ingesting.is_alive() and not ingested
+            other.execute(f"SELECT pg_advisory_unlock({INGEST_LOCK})")
+            ingesting.join(GENEROUS_S)
+        assert ingested == {"value": "ingested"}
+    finally:
+        store.close()
+
+
+def test_an_ingest_still_gives_up_after_the_busy_wait(pg_db_url: str) -> None:
+    store = open_store(pg_db_url, busy_wait_s=0.3)
+    try:
+        with _held_by_another_process(pg_db_url, INGEST_LOCK, session=True):
+            began = time.monotonic()
+            with pytest.raises(StoreBusy) as refused, store.vault.ingest_lock():
+                pass
+            assert 0.3 <= time.monotonic() - began < 0.3 + GENEROUS_S / 4
+            assert refused.value.code == "store_busy" and "another ingest" in str(refused.value)
+        with store.vault.ingest_lock():  # free again: taken at once
+            assert store.session_locks == 1
+        assert store.session_locks == 0
+    finally:
+        store.close()

@@ -15,7 +15,7 @@ from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
 from ...core.keywords import keyword_text
-from .base import another_ingest
+from .base import another_ingest, take_turns
 from .postgres import finds_nothing
 from .postgres_index import tsvector_literal
 from .schema_postgres import quote_reserved
@@ -146,13 +146,12 @@ class PostgresVault(SQLiteVault):
 
         key = "SELECT hashtext('mnemon-ingest:' || current_schema())"
         with store._lock:
-            # waited for at most busy_wait (the session's lock_timeout, PostgresStore._connect), as a write is:
-            # another ingest stuck in it (a paused process, a client cut off the network, whose session the server
-            # keeps) held every later ingest up without end
-            try:
-                store.conn.execute(f"SELECT pg_advisory_lock(({key}))")
-            except psycopg.errors.LockNotAvailable:
-                raise another_ingest(store.path, store.write_wait_ms, store.busy_wait_set_by) from None
+            # waited for at most busy_wait, as a write is (another ingest stuck in it — a paused process, a client cut
+            # off the network, whose session the server keeps — held every later ingest up without end), in tries
+            # between which the other threads' calls run, as a write's (`PostgresStore._begin_writing`)
+            if not take_turns(lambda: bool(store._value(f"SELECT pg_try_advisory_lock(({key}))")), store._turns,
+                              store.write_wait_ms):
+                raise another_ingest(store.path, store.write_wait_ms, store.busy_wait_set_by)
             store.session_locks += 1  # the lock is this session's: one lost must end the ingest, never be replaced
         try:
             yield
