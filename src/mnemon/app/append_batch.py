@@ -45,6 +45,7 @@ class AppendBatch:
         self._entities: list[tuple[str, Sequence[str], str]] = []
         self._edges: list[tuple[Sequence[Edge], str | None]] = []
         self._log: list[tuple[str, str | None, dict[str, Any], str]] = []
+        self._vectors: list[tuple[str, str, Any, str, str]] = []
 
     @staticmethod
     def applies(store: Store, created_ats: Iterable[str]) -> bool:
@@ -151,6 +152,13 @@ class AppendBatch:
     def log(self, op: str, node_id: str | None, detail: dict[str, Any], when: str) -> None:
         self._log.append((op, node_id, detail, when))
 
+    # a batch with vectors (one process: the caller's vector index sees each row as it is written, `note_write`)
+    def vector_generation(self) -> int:
+        return self.store.vector_generation()  # unchanged until a flush writes the buffered rows
+
+    def put_vector(self, node_id: str, provider: str, vector: Any, digest: str, when: str) -> None:
+        self._vectors.append((node_id, provider, vector, digest, when))
+
     @property
     def pending(self) -> int:
         return len(self._nodes)
@@ -159,8 +167,8 @@ class AppendBatch:
         """What is buffered, in the order foreign keys need it written (nodes, their entities, edges, then the
         oplog), with the edges as insert rows; the buffers start empty again."""
         edges = [row for group, origin in self._edges for row in edge_value_rows(group, origin)]
-        out = Buffered(self._nodes, self._entities, edges, self._log)
-        self._nodes, self._entities, self._edges, self._log = [], [], [], []
+        out = Buffered(self._nodes, self._entities, edges, self._log, self._vectors)
+        self._nodes, self._entities, self._edges, self._log, self._vectors = [], [], [], [], []
         return out
 
     def flush(self) -> None:
@@ -174,9 +182,12 @@ class Buffered(NamedTuple):
     entities: list[tuple[str, Sequence[str], str]]
     edge_rows: list[tuple[Any, ...]]
     log: list[tuple[str, str | None, dict[str, Any], str]]
+    vectors: Sequence[tuple[str, str, Any, str, str]] = ()  # put_vector's arguments (an import with an embedder)
 
     def write(self, store: Store) -> None:
         store.insert_nodes(self.nodes)
+        for node_id, provider, vector, digest, when in self.vectors:
+            store.put_vector(node_id, provider, vector, digest, when)
         store.index_entities_of_new(self.entities)
         store.insert_edge_rows(self.edge_rows)
         store.log_many(self.log)

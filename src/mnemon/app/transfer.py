@@ -334,12 +334,30 @@ def _stored_meanwhile(rt: Runtime, ordered: list[tuple[int, MemoryInput]]) -> di
 
 def _write_all(rt: Runtime, ordered: list[tuple[int, MemoryInput]], vectors: dict[int, np.ndarray]
                ) -> Iterator[tuple[int, str]]:
-    """Write every memory with the rules of `remember`; a batch without vectors that only appends to history
-    goes through `AppendBatch` (same graph, bulk statements) — a large one with its rules in a second process —
+    """Write every memory with the rules of `remember`; a batch that only appends to history goes through
+    `AppendBatch` (same graph, bulk statements) — a large one without vectors with its rules in a second process —
     anything else one memory at a time."""
-    if vectors or not AppendBatch.applies(rt.store, (inp.created_at or "" for _, inp in ordered)):
+    if not AppendBatch.applies(rt.store, (inp.created_at or "" for _, inp in ordered)):
         for idx, inp in ordered:
             yield idx, write_memory(rt, inp, vectors.get(idx), prune=False, origin="import").memory.id
+        return
+    if vectors:
+        # in this process: each write's vector search reads this process's index, which holds every row written
+        # before it (`note_write`); the rows reach the store at each flush, and the index keeps its matrix
+        index = rt.index
+        batch = AppendBatch(rt.store)
+        batch_rt = replace(rt, store=batch)  # type: ignore[arg-type]
+
+        def flush() -> None:
+            generation = rt.store.vector_generation()
+            batch.flush()
+            index.note_writes({}, generation)  # the rows it already holds, now stored: not a reason to reload
+
+        for idx, inp in ordered:
+            yield idx, write_memory(batch_rt, inp, vectors.get(idx), prune=False, origin="import").memory.id
+            if batch.pending >= FLUSH_EVERY:
+                flush()
+        flush()
         return
     snapshot = import_pipeline.snapshot_for(rt, len(ordered))
     piped = import_pipeline.write_all(rt, ordered, snapshot) if snapshot is not None else None
