@@ -378,6 +378,7 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
     relinked: list[str] = []  # the unchanged notes whose links were resolved again
     revived: list[str] = []  # notes removed by an earlier run, back at their path (soft-deleted rows revived)
     from .claim_beliefs import missing_beliefs
+    from .pack_world import restore_pack_world
     from .resolve import apply_embedded_payload
 
     batches = _plan_batches(to_plan, hint_terms, workers, logseq)
@@ -461,6 +462,7 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
                     for edge in apply_embedded_payload(rt, payload, plan.path, root)
                     if edge["status"] == "active" and edge.get("id")]
         beliefs_missing = missing_beliefs(rt, replayed)
+        world_restored = restore_pack_world(rt, ((plan.path, payload) for plan in plans for payload in plan.payloads))
         store.log("ingest", None, {"vault": root, "mode": mode, "changed": len(plans), "removed": len(removed),
                                    "unchanged": len(unchanged)}, now)
         sense_warnings = _record_senses(rt, plans)  # in the same transaction: a note is stored with its event
@@ -486,6 +488,7 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
         **({"claims_retired": claims_retired} if claims_retired else {}),
         **({"claims_restored": claims_restored} if claims_restored else {}),
         **({"beliefs_missing": beliefs_missing} if beliefs_missing else {}),
+        **({"world_restored": world_restored} if world_restored else {}),
         "notes_total": counts["notes"],
         "notes_capped": max(0, capped - len(entries)),
         "edges_added": writer.edges_added,
