@@ -13,7 +13,8 @@ import re
 from typing import Any
 
 from ...core.vault import ACTIVE_THRESHOLD
-from .resolve import _GENERATED_SECTIONS, pack_line, pack_payloads, render_pack
+from .pack_status import pack_line
+from .resolve import _GENERATED_SECTIONS, pack_payloads, render_pack
 
 # (its evidence after the colon: a claim line whose stored status changed since was carried as the person's)
 _CLAIM_LINE = re.compile(r"- .+ \(confidence \d+\.\d\d, .*\)(?:: .*)?")

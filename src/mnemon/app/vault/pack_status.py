@@ -3,8 +3,9 @@ is not the one the claim asked for. The pack's lines said the claim's own wish: 
 sent again without its `"status": "killed"` read "active", and an edge a person weakened, kept as they left it by the
 replay, read "active" too. The pack is evidence a person reads, so it says what the graph holds.
 
-Likewise a list entry of the payload (`sources_checked`, `unresolved`) is text the pack shows, not Markdown it
-obeys: "[[Acme]] site" became a link to Acme and "#secret" a tag once the vault was ingested (`plain_item`)."""
+Likewise a list entry of the payload (`sources_checked`, `unresolved`) and a claim's evidence, certainty and source
+type are text the pack shows, not Markdown it obeys: "[[Acme]] site" became a link to Acme and "#secret" a tag once
+the vault was ingested (`plain_item`), and a comment opener hid the lines after it (`pack_line`)."""
 from __future__ import annotations
 
 import re
@@ -47,3 +48,22 @@ def plain_item(text: str) -> str:
         out += [_MARKUP.sub(r"\\\g<0>", text[at:url.start()]), url.group(0)]
         at = url.end()
     return "".join([*out, _MARKUP.sub(r"\\\g<0>", text[at:])])
+
+
+_OBSIDIAN_COMMENT = re.compile(r"%(?=%)")
+
+
+def pack_line(text: Any) -> str:
+    """A payload string as text of one line of the evidence pack: its whitespace folded (a newline in an evidence
+    started a heading or a list item of its own), and a comment opener escaped as Markdown escapes punctuation, so it
+    reads the same but opens nothing. The parser takes `<!--` or `%%` to the next closer as a comment, and the pack's
+    own payload comment closes one: an evidence "said <!-- in the call" hid every line after it — the other claims,
+    the sources checked and the unresolved questions never reached the graph."""
+    flat = " ".join(str(text).split())
+    return _OBSIDIAN_COMMENT.sub(lambda _m: "%\\", flat.replace("<!--", "<!\\--"))
+
+
+def pack_plain(text: Any) -> str:
+    """A claim's evidence, certainty or source type on its pack line: text a person reads, not Markdown the ingest
+    obeys (`plain_item`: "[[Acme]] said so #urgent" made the pack link to Acme and carry a tag nobody claimed)."""
+    return pack_line(plain_item(str(text)))

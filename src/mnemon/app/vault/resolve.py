@@ -49,7 +49,7 @@ from ...ports.store.base import Store
 from .. import notes
 from ..runtime import Runtime
 from .moves import moved_pack
-from .pack_status import pack_status, plain_item, stored_note
+from .pack_status import pack_line, pack_plain, pack_status, stored_note
 from .plan import note_id
 from .claim_beliefs import claim_validity, extra_beliefs, predicate_name, propose_assertions, world_proposals
 from .resolve_input import refuse_unfit
@@ -500,19 +500,6 @@ def apply_embedded_payload(rt: Runtime, payload: Mapping[str, Any], note_path: s
     return claim_edges(rt, data, note_path, threshold, vault)
 
 
-_OBSIDIAN_COMMENT = re.compile(r"%(?=%)")
-
-
-def pack_line(text: Any) -> str:
-    """A payload string as text of one line of the evidence pack: its whitespace folded (a newline in an evidence
-    started a heading or a list item of its own), and a comment opener escaped as Markdown escapes punctuation, so it
-    reads the same but opens nothing. The parser takes `<!--` or `%%` to the next closer as a comment, and the pack's
-    own payload comment closes one: an evidence "said <!-- in the call" hid every line after it — the other claims,
-    the sources checked and the unresolved questions never reached the graph."""
-    flat = " ".join(str(text).split())
-    return _OBSIDIAN_COMMENT.sub(lambda _m: "%\\", flat.replace("<!--", "<!\\--"))
-
-
 _LINK_UNSAFE = re.compile(r"[\[\]|#^]")
 
 
@@ -542,13 +529,13 @@ def render_pack(data: Mapping[str, Any], threshold: float, statuses: Sequence[st
         lines.append(
             f"- {pack_name(claim['subject'])} {predicate_name(str(claim['predicate'])).replace('_', ' ')}"
             f" {pack_name(claim['object'])} (confidence {float(claim.get('confidence', 0.5)):.2f},"
-            f" {pack_line(claim.get('certainty') or 'uncertain')},"
-            f" source {pack_line(claim.get('source_type') or 'none')}, {pack_line(requested)})"
-            + (f": {pack_line(claim.get('evidence'))}" if claim.get("evidence") else ""))
+            f" {pack_plain(claim.get('certainty') or 'uncertain')},"
+            f" source {pack_plain(claim.get('source_type') or 'none')}, {pack_line(requested)})"
+            + (f": {pack_plain(claim.get('evidence'))}" if claim.get("evidence") else ""))
     if data.get("sources_checked"):
-        lines += ["", "## Sources checked", *[f"- {pack_line(plain_item(s))}" for s in data["sources_checked"]]]
+        lines += ["", "## Sources checked", *[f"- {pack_plain(s)}" for s in data["sources_checked"]]]
     if data.get("unresolved"):
-        lines += ["", "## Unresolved", *[f"- {pack_line(plain_item(u))}" for u in data["unresolved"]]]
+        lines += ["", "## Unresolved", *[f"- {pack_plain(u)}" for u in data["unresolved"]]]
     encoded = base64.urlsafe_b64encode(json.dumps(dict(data), ensure_ascii=False, sort_keys=True).encode("utf-8"))
     lines += ["", f"<!-- mneme-research-resolution-b64: {encoded.decode('ascii')} -->", ""]
     return "\n".join(lines)
