@@ -436,11 +436,15 @@ def _denies_value(c: Correction, content: str) -> bool:
     return mentions > 0
 
 
-def _states_retired_value(c: Correction, content: str, content_tokens: frozenset[str]) -> bool:
+def _names_retired_value(c: Correction, content: str, content_tokens: frozenset[str]) -> bool:
     missing = c.old_tokens - content_tokens
     # a lone CJK character of the value beside a space ("不再用 Redis": 用) is a token of its own, while the memory
     # stating the value holds it inside a longer run ("我们用 Redis": 们用): it is there when its text is
-    if missing and not all(_CJK_TEXT.fullmatch(t) and t in normalize(content) for t in missing):
+    return not missing or all(_CJK_TEXT.fullmatch(t) and t in normalize(content) for t in missing)
+
+
+def _states_retired_value(c: Correction, content: str, content_tokens: frozenset[str]) -> bool:
+    if not _names_retired_value(c, content, content_tokens):
         return False
     if _denies_value(c, content):
         return False
@@ -464,12 +468,18 @@ def _states_retired_value(c: Correction, content: str, content_tokens: frozenset
                                                           for w in content.split()[:SUBJECT_WINDOW])
 
 
-def _retiring(found: Sequence[Correction], content: str) -> Correction | None:
-    """The correction of `found` that retires what `content` states, if any."""
-    content_tokens = token_set(content)
-    # a memory that itself retires the value (the same correction, told again) is no conflict
-    own = [c.old_tokens for c in corrections(content)] if found else []
+def _retiring(found: Sequence[Correction], content: str,
+              content_tokens: frozenset[str] | None = None) -> Correction | None:
+    """The correction of `found` that retires what `content` (its tokens `content_tokens`, when known) states."""
+    if content_tokens is None:
+        content_tokens = token_set(content)
+    own: list[frozenset[str]] | None = None
     for c in found:
+        if not _names_retired_value(c, content, content_tokens):
+            continue  # (most of recall's pairs: the memory's own cues are not read for them)
+        if own is None:
+            own = [c.old_tokens for c in corrections(content)]
+        # a memory that itself retires the value (the same correction, told again) is no conflict
         if any(c.old_tokens <= o for o in own):
             continue
         if _states_retired_value(c, content, content_tokens):
@@ -477,9 +487,9 @@ def _retiring(found: Sequence[Correction], content: str) -> Correction | None:
     return None
 
 
-def correction_reason(found: Sequence[Correction], content: str) -> str:
+def correction_reason(found: Sequence[Correction], content: str, content_tokens: frozenset[str] | None = None) -> str:
     """Why `content` is what a correction in the new memory retires, or "" when it is not."""
-    c = _retiring(found, content)
+    c = _retiring(found, content, content_tokens)
     return "" if c is None else (f'correction "{c.span}" (cue "{c.cue}") retires "{c.old}", which this memory states '
                                  f'{_about(c)}')
 

@@ -146,7 +146,7 @@ def asks_for_history(query: str) -> bool:
 @dataclass(frozen=True)
 class _CorrectionReaders:
     corrections: Callable[[str], tuple[Any, ...]]
-    correction_reason: Callable[[tuple[Any, ...], str], str]
+    correction_reason: Callable[[tuple[Any, ...], str, frozenset[str]], str]
     hands_over: Callable[[str], bool]
     handover: Callable[[str, str], str]
 
@@ -209,7 +209,7 @@ class _Correctors:
                 found = self._found.get(new_id)
                 if found is None:
                     found = self._found[new_id] = correction.corrections(text)
-                if found and correction.correction_reason(found, content):
+                if found and correction.correction_reason(found, content, said):
                     return new_id
                 hands = self._hands.get(new_id)
                 if hands is None:
