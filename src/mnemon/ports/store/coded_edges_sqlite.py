@@ -157,6 +157,19 @@ _ROW_HEADS = ("SELECT e.id AS id, s.id AS src, d.id AS dst, e.type AS type, e.su
               " FROM edge_rows e JOIN nodes s ON s.seq = e.src JOIN nodes d ON d.seq = e.dst")
 _DERIVED_HEADS = f"SELECT -i.seq, n.id, i.id, k.type, '', k.weight, k.confidence, k.status {_FROM_NOTES}"
 
+def edges_arms(stored_arm: str) -> list[str]:
+    """The SELECTs the `edges` view joins (`UNION ALL`) since m066, `stored_arm` first."""
+    return [stored_arm, CODED_ARM, "SELECT * FROM derived_edges"]
+
+
+def edge_view_arms(conn: sqlite3.Connection, stored_arm: str) -> list[str] | None:
+    """`edges_arms` when the store's `edges` view is the one they make (None when it is an older one: a store
+    opened read-only before m066), for a reader that reads each arm alone (`iter_edges`)."""
+    arms = edges_arms(stored_arm)
+    row = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'view' AND name = 'edges'").fetchone()
+    return arms if row is not None and row[0] == f"CREATE VIEW edges AS {' UNION ALL '.join(arms)}" else None
+
+
 def coded_edges_migration(stored_arm: str) -> tuple[str, str]:
     """m066: the tables, their triggers, and the views with a coded arm beside `stored_arm` (the rows as m054
     reads them: edge_rows.EDGES_ARM, which the schema imports and this module cannot, edge_rows importing the
@@ -184,7 +197,7 @@ def coded_edges_migration(stored_arm: str) -> tuple[str, str]:
     DROP VIEW stored_edges;
     DROP VIEW edge_heads;
     CREATE VIEW stored_edges AS {stored_arm} UNION ALL {CODED_ARM};
-    CREATE VIEW edges AS {stored_arm} UNION ALL {CODED_ARM} UNION ALL SELECT * FROM derived_edges;
+    CREATE VIEW edges AS {" UNION ALL ".join(edges_arms(stored_arm))};
     CREATE VIEW edge_heads AS {_ROW_HEADS} UNION ALL {CODED_HEADS} UNION ALL {_DERIVED_HEADS};
     """)
 

@@ -5,18 +5,20 @@ vectors_sqlite.py hold their own parts), so the store interface stays one object
 """
 from __future__ import annotations
 
+import heapq
 import json
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from operator import itemgetter
 from typing import Any
 
 from ...core.model import EDGE_STATUSES, Edge, Link, iso, utcnow
 from .base import EdgeHead, ImportanceRow, MemoryFilter
-from .coded_edges_sqlite import CODED_ROWS, as_rows
+from .coded_edges_sqlite import CODED_ROWS, as_rows, edge_view_arms
 from .contained_sqlite import (CONTAINED_ROWS, CONTAINED_ROWS_OF_NOTES, derived_touching, edges_by_id, materialise,
                                positive_id_insert)
-from .edge_rows import EDGE_VALUE_COLS, SEQ_OF, edge_value_rows, latest_of_kinds, upsert_event_detail
+from .edge_rows import EDGE_VALUE_COLS, EDGES_ARM, SEQ_OF, edge_value_rows, latest_of_kinds, upsert_event_detail
 from .text_index_sqlite import _chunks, _where
 
 PAGE_ROWS = 5_000  # rows a whole-table walk holds at once (SQLite and PostgreSQL)
@@ -354,10 +356,16 @@ class SQLiteEdges:
         return out
 
     def iter_edges(self, *, statuses: Sequence[str] | None = None) -> Iterator[Edge]:
-        sql = f"SELECT {_EDGE_COLS} FROM edges"
-        args: list[Any] = []
+        """Every edge in id order, each arm of the `edges` view read in its own id order and merged: the view read
+        whole `ORDER BY id` sorted all its rows in a temporary B-tree before the first (an export of 100k memories,
+        4.5 M edges, waited 75 s for it), reaching them through the nodes' id index in random order."""
+        where, args = "", list(statuses or ())
         if statuses:
-            sql += f" WHERE status IN ({','.join('?' * len(statuses))})"
-            args.extend(statuses)
-        yield from map(_edge, _paged(self.conn.execute(sql + " ORDER BY id", args)))
+            where = f" WHERE status IN ({','.join('?' * len(statuses))})"
+        # (CROSS JOIN keeps an arm's own table outermost, read in its key's order: left free, the planner started
+        # an empty `coded_edges`' arm from the nodes; a store read-only before m066 has only the view)
+        arms = [arm.replace(" JOIN ", " CROSS JOIN ") for arm in edge_view_arms(self.conn, EDGES_ARM) or []]
+        yield from map(_edge, heapq.merge(*(_paged(self.conn.execute(
+            f"SELECT {_EDGE_COLS} FROM ({arm}){where} ORDER BY id", args)) for arm in arms or ["SELECT * FROM edges"]),
+            key=itemgetter(0)))
 
