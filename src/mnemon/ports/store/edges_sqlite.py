@@ -355,6 +355,10 @@ class SQLiteEdges:
                 f" AND event IN ({emarks}) ORDER BY id", [*chunk, *names]), wanted))
         return out
 
+    def edges_with_events(self, events: Sequence[str]) -> set[int]:
+        return {r[0] for r in self.conn.execute(
+            f"SELECT DISTINCT edge_id FROM edge_events WHERE event IN ({','.join('?' * len(events))})", list(events))}
+
     def iter_edges(self, *, statuses: Sequence[str] | None = None) -> Iterator[Edge]:
         """Every edge in id order, each arm of the `edges` view read in its own id order and merged: the view read
         whole `ORDER BY id` sorted all its rows in a temporary B-tree before the first (an export of 100k memories,

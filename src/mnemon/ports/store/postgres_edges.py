@@ -207,6 +207,10 @@ class EdgeTables:
                 " AND event = ANY(%s) ORDER BY id", (list(chunk), names)), wanted))
         return out
 
+    def edges_with_events(self, events: Sequence[str]) -> set[int]:
+        return {int(r[0]) for r in self._rows("SELECT DISTINCT edge_id FROM edge_events WHERE event = ANY(%s)",
+                                              (list(events),))}
+
     def iter_edges(self, *, statuses: Sequence[str] | None = None) -> Iterator[Edge]:
         # a page at a time, by id: an export of any size holds one page
         sql = f"SELECT {_EDGE_COLS} FROM edges WHERE id > %s" + (" AND status = ANY(%s)" if statuses else "")
