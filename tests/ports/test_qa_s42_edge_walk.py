@@ -10,9 +10,11 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from mnemon.core.model import Edge, Memory, iso, utcnow
+from mnemon.core.model import Edge
 from mnemon.ports.store.edges_sqlite import _EDGE_COLS, _edge
 from mnemon.ports.store.sqlite import SQLiteStore
+
+from ports.test_edge_query_plans import store  # noqa: F401  (the fixture)
 
 EXPORTED = ("active", "candidate", "killed")
 ROW_TABLES = ("e", "c", "edge_rows", "coded_edges")  # the aliases the view gives its stored arms
@@ -31,32 +33,16 @@ def _sorted_stored_edges(conn: sqlite3.Connection, statements: list[str]) -> lis
     return found
 
 
-def test_walking_every_edge_sorts_no_stored_edge(tmp_path: Path) -> None:
-    s = SQLiteStore(str(tmp_path / "walk.db"))
-    now = iso(utcnow())
-    with s.transaction():
-        for i in range(30):
-            s.insert_node(Memory(id=f"m{i}", content=f"memory {i}", created_at=now, updated_at=now))
-        s.insert_edges([Edge(f"m{i}", f"m{(i + 1) % 30}", "temporal", "proximity", 0.5, created_at=now,
-                             updated_at=now) for i in range(30)])
-    # planned as for the benchmark's 10k store (its ANALYZE numbers), where the view's plan sorted 421k edges
-    s.conn.execute("ANALYZE")
-    s.conn.execute("DELETE FROM sqlite_stat1 WHERE tbl IN ('nodes', 'edge_rows')")
-    s.conn.executemany("INSERT INTO sqlite_stat1(tbl, idx, stat) VALUES (?, ?, ?)", [
-        ("edge_rows", "edge_rows_dst", "421162 43 43"), ("edge_rows", "sqlite_autoindex_edge_rows_1", "421162 43 1 1"),
-        ("nodes", "sqlite_autoindex_nodes_1", "10000 1")])
-    s.conn.execute("ANALYZE sqlite_schema")
+def test_walking_every_edge_sorts_no_stored_edge(store: SQLiteStore) -> None:
+    # (`store`: 30 edges planned as for the benchmark's 10k store, where the view's plan sorted 421k edges)
     seen: list[str] = []
-    s.conn.set_trace_callback(seen.append)
+    store.conn.set_trace_callback(seen.append)
     try:
-        walked = list(s.iter_edges(statuses=EXPORTED))
+        walked = list(store.iter_edges(statuses=EXPORTED))
     finally:
-        s.conn.set_trace_callback(None)
-    try:
-        assert len(walked) == 30
-        assert [p for _sql, p in _sorted_stored_edges(s.conn, seen)] == []
-    finally:
-        s.close()
+        store.conn.set_trace_callback(None)
+    assert len(walked) == 30
+    assert [p for _sql, p in _sorted_stored_edges(store.conn, seen)] == []
 
 
 def _as_the_view_reads(conn: Any, statuses: tuple[str, ...] | None) -> list[Edge]:
@@ -69,17 +55,17 @@ def test_the_walk_reads_every_edge_of_every_kind_in_the_views_order(make_mem, ex
     mem.ingest(str(example_vault))  # rows, coded rows (links, dates, tags) and derived containment edges
     for i in range(6):
         mem.remember(f"Priya moved the session cache to Redis, step {i}", source="agent")
-    store = mem.rt.store
-    conn = store.conn
+    walker = mem.rt.store
+    conn = walker.conn
     kinds = {"rows": "SELECT COUNT(*) FROM edge_rows", "coded": "SELECT COUNT(*) FROM coded_edges",
              "derived": "SELECT COUNT(*) FROM derived_edges"}
     assert all(conn.execute(sql).fetchone()[0] > 0 for sql in kinds.values()), kinds
-    edges = list(store.iter_edges())
-    store.set_edge_status(int(edges[0].id or 0), "killed", actor="kill-edge", reason="wrong")
-    store.set_edge_status(int(edges[-1].id or 0), "retired", actor="test", reason="gone")
+    edges = list(walker.iter_edges())
+    walker.set_edge_status(int(edges[0].id or 0), "killed", actor="kill-edge", reason="wrong")
+    walker.set_edge_status(int(edges[-1].id or 0), "retired", actor="test", reason="gone")
     for statuses in (EXPORTED, None):
-        walked = list(store.iter_edges(statuses=statuses))
+        walked = list(walker.iter_edges(statuses=statuses))
         assert walked == _as_the_view_reads(conn, statuses)
         assert [e.id for e in walked] == sorted(int(e.id or 0) for e in walked)
-    assert any(e.status == "retired" for e in store.iter_edges())
-    assert all(e.status != "retired" for e in store.iter_edges(statuses=EXPORTED))
+    assert any(e.status == "retired" for e in walker.iter_edges())
+    assert all(e.status != "retired" for e in walker.iter_edges(statuses=EXPORTED))
