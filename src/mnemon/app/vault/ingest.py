@@ -317,6 +317,9 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
     same_plan = vault_store.get_state("plan_key") == plan_key
     recorded_root = vault_store.get_state("root")
     moved = recorded_root != root
+    # an append adds another folder's notes beside the store's vault: it does not become that vault (recorded, a
+    # plain run of the appended folder removed the vault's notes unrefused)
+    keeps_root = mode == "append" and moved and bool(recorded_root)
     proactive_before = vault_store.get_state(PROACTIVE_STATE)
     to_plan: list[tuple[str, bytes, float]] = []
     unchanged: list[str] = []
@@ -366,7 +369,8 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
         if (moved or restamped) and not getattr(store, "readonly", False):
             with store.transaction():
                 vault_store.restamp_files(restamped)
-                vault_store.set_state("root", root)
+                if not keeps_root:
+                    vault_store.set_state("root", root)
         quiet = _nothing_changed(rt, root, mode, unchanged, skipped, capped, len(entries), started)
         if embed and (left := _left_without_vectors(rt)) is not None:
             quiet["vectors"] = _embed_new(rt, left, progress=embed_progress, finishes_ingest=True)
@@ -441,7 +445,8 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
         vault_store.put_files([VaultFile(p.path, p.content_hash, p.mtime, p.size, p.note_id, p.title, p.aliases, now,
                                          p.observation_count, p.link_keys) for p in plans])
         vault_store.restamp_files(restamped)
-        vault_store.set_state("root", root)
+        if not keeps_root:
+            vault_store.set_state("root", root)
         if index_state is not None:
             vault_store.set_state(LINK_INDEX_STATE, index_state)
         vault_store.set_state("plan_key", plan_key)
