@@ -301,7 +301,8 @@ def _decoded(data: bytes) -> tuple[str, tuple[dict[str, Any], ...]]:
         else:
             text = data.decode("utf-8", errors="mnemon-cp1252")
             warnings.append({"code": "not_utf8", "line": data[:error.start].count(b"\n") + 1, "message":
-                             "not valid UTF-8: its bytes that are not read as Windows-1252, the rest as UTF-8"})
+                             "not valid UTF-8: its bytes that are not UTF-8 were read as Windows-1252, the rest as"
+                             " UTF-8; the note editor edits UTF-8 notes only"})
     if "\x00" in text:
         warnings.append({"code": "nul_replaced", "line": text[:text.index("\x00")].count("\n") + 1,
                          "message": f"{text.count(chr(0))} NUL character(s) stored as U+FFFD (a database text"
