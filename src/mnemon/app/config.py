@@ -244,9 +244,10 @@ def active_store(home: Path) -> str:
 
 
 def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | None = None,
-                missing_ok: bool = False, **flags: Any) -> Config:
+                missing_ok: bool = False, unreadable_ok: bool = False, **flags: Any) -> Config:
     """The settings. A config file named on purpose (`config_path`, else `MNEMON_CONFIG`) that does not exist is
-    `NotFound` — a typo must not quietly mean "defaults" — unless `missing_ok` (`init` is about to write it)."""
+    `NotFound` — a typo must not quietly mean "defaults" — unless `missing_ok` (`init` is about to write it); one
+    that is not a JSON object is `InvalidInput` unless `unreadable_ok` (`init --force` is about to replace it)."""
     env = dict(os.environ if environ is None else environ)
     if config_path is not None and not config_path.strip():
         # a script's unset "$CONFIG": `--config ""` read the user's own config file (another db, another store)
@@ -264,9 +265,13 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
         except OSError as exc:  # no right to read it, or a disk error: not a matter of JSON
             raise InvalidInput(f"cannot read config file {path}: {exc.strerror or exc}", config=str(path)) from None
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise InvalidInput(f"config file {path} is not valid JSON: {exc}") from None
+            if not unreadable_ok:
+                raise InvalidInput(f"config file {path} is not valid JSON: {exc}") from None
+            file_values = {}
         if not isinstance(file_values, dict):
-            raise InvalidInput(f"config file {path} must hold a JSON object")
+            if not unreadable_ok:
+                raise InvalidInput(f"config file {path} must hold a JSON object")
+            file_values = {}
     elif file_named_by and not missing_ok:
         raise NotFound(f"config file {path} ({file_named_by}) does not exist; create it with "
                        + typed("`mnemon init`"),

@@ -171,7 +171,18 @@ def init(cfg: Config, *, vault: str, db: str | None = None, out: str | None = No
     if not vault:
         raise InvalidInput("init needs --vault")
     path = config_file(cfg)
-    existing = _read(path)
+    invalid: Path | None = None
+    try:
+        existing = _read(path)
+    except InvalidInput:
+        if not force or not path.is_file():
+            raise
+        # what a hand edit broke, replaced as --force asks: its bytes kept beside it
+        existing, invalid = {}, path.with_name(path.name + ".invalid")
+        try:
+            invalid.write_bytes(path.read_bytes())
+        except OSError as exc:
+            raise write_refused(str(invalid), exc, "config file backup ", config=str(path)) from None
     if existing and not force:
         raise Conflict(f"config file {path} already exists; pass --force to overwrite it", config=str(path))
     data = dict(existing)
@@ -188,7 +199,7 @@ def init(cfg: Config, *, vault: str, db: str | None = None, out: str | None = No
     return {"config": str(path), "vault": data["vault"], "db": _shown(data["db"]), "out": data["out"],
             "hints": data["hints"],
             "follow_symlinks": data["follow_symlinks"], "written": True,
-            "vault_exists": Path(data["vault"]).is_dir()}
+            "vault_exists": Path(data["vault"]).is_dir(), **({"replaced_invalid": str(invalid)} if invalid else {})}
 
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
@@ -288,8 +299,11 @@ def _refusal_advice(origin: str, exc: InvalidInput, config_path: Path) -> str:
     if origin.startswith("MNEMON_"):
         return f"set {origin} to a valid value{wanted}, or unset it"
     setting = exc.details.get("setting")
-    where = f"setting {setting} in {config_path}{wanted}" if setting else str(config_path)
-    return typed(f"fix {where}, or remove the file and run `mnemon init --vault DIR`")
+    if not setting:  # (the whole file unreadable: what `init --force` replaces)
+        return typed(f"fix {config_path}, or replace it with `mnemon init --vault DIR --force` (the old file kept as"
+                     f" {config_path.name}.invalid)")
+    return typed(f"fix setting {setting} in {config_path}{wanted}, or remove the file and run "
+                 "`mnemon init --vault DIR`")
 
 
 def doctor(load: Callable[[], Config], config_path: Path, *, environ: Mapping[str, str] | None = None,

@@ -166,10 +166,10 @@ def _init_flags(c: Ctx) -> dict[str, Any]:
     return {**{name: c.flags.get(name) for name in ("db", "store", "home")}, "embed_provider": c.flags.get("embed")}
 
 
-def _config_for_init(c: Ctx) -> Any:
-    """The settings for `init` (about to create the file `--config` or `MNEMON_CONFIG` names) and `doctor` (reports
-    it missing): the rest loads without requiring the file."""
-    return load_config(_init_environ(c), missing_ok=True, **_init_flags(c))
+def _config_for_init(c: Ctx, replacing: bool = False) -> Any:
+    """The settings for `init` (about to create the file `--config` or `MNEMON_CONFIG` names, or with --force
+    replace one that is not JSON) and `doctor` (reports it missing): the rest loads without requiring the file."""
+    return load_config(_init_environ(c), missing_ok=True, unreadable_ok=replacing, **_init_flags(c))
 
 
 @cli.command()
@@ -186,7 +186,7 @@ def init(vault: str, db_path: str | None, out: str | None, hints: str | None, fo
     """Write the config file (vault, db, out, hints) so later commands need no paths."""
     from ...app.vault.setup import init as do_init
 
-    run(lambda c: do_init(_config_for_init(c), vault=vault, db=db_path, out=out, hints=hints,
+    run(lambda c: do_init(_config_for_init(c, replacing=force), vault=vault, db=db_path, out=out, hints=hints,
                           follow_symlinks=follow_symlinks, force=force))
 
 
