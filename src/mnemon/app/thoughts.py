@@ -371,7 +371,10 @@ def compose(path: list[dict[str, Any]], text: str, kind: str, note_title: str,
     insight = f"{note_title or 'A memory'} holds “{clip(text, 160)}”"
     if dates:
         insight += f", dated {', '.join(dates[:2])}"
-    return {"title": title, "insight": insight + _connections(path), "action": action}
+    ending = _connections(path)
+    if ending == "." and insight.endswith((".”", "!”", "?”")):  # the quote's own stop ends it ("unknown.”.")
+        ending = ""
+    return {"title": title, "insight": insight + ending, "action": action}
 
 
 def _connections(path: list[dict[str, Any]]) -> str:
