@@ -72,7 +72,9 @@ def _content(content: str | None) -> str:
     if sys.stdin is None or (content is None and sys.stdin.isatty()):
         raise InvalidInput("give the text with --content TEXT, or pipe it in (--content - reads "
                            + ("the terminal)" if sys.stdin is not None else "stdin, and there is none)"))
-    text = sys.stdin.read()
+    from .files import stdin_text
+
+    text = stdin_text("the note text")
     if content is None and not text:
         # run by an agent or cron (stdin /dev/null): `--mode overwrite` without --content emptied the note
         raise InvalidInput("give the text with --content TEXT, or pipe it in: --content was left out and stdin was "

@@ -83,6 +83,23 @@ def text_or_stdin(text: str, give: str) -> str:
     return sys.stdin.read().rstrip("\r\n")
 
 
+def stdin_text(what: str) -> str:
+    """All of stdin as text, refused in words when its bytes are not UTF-8 (a Latin-1 file piped in): the stream
+    hands such bytes on as lone surrogates, refused later as "surrogates not allowed at 3"."""
+    try:
+        text = sys.stdin.read()
+        text.encode("utf-8")
+        return text
+    except (UnicodeDecodeError, UnicodeEncodeError) as exc:
+        data = exc.object if isinstance(exc, UnicodeDecodeError) else exc.object[:exc.end].encode(
+            "utf-8", "surrogateescape")
+        start = exc.start if isinstance(exc, UnicodeDecodeError) else len(data) - 1
+        line, byte = data.count(b"\n", 0, start) + 1, f"0x{data[start]:02x}"
+        raise InvalidInput(f"{what} on stdin is not UTF-8 (byte {byte} on line {line}; Latin-1 or "
+                           "Windows-1252?): convert it first, e.g. iconv -f WINDOWS-1252 -t UTF-8", line=line,
+                           byte=byte) from None
+
+
 def read_stdin(what: str, give: str = BY_FILE) -> str:
     """Everything on stdin, perhaps nothing, read as `read_document('-')` reads it (UTF-8, failures in words)."""
     return _read_all(_stdin(what, give), what, "-", False)
