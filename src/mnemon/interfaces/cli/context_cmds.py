@@ -11,6 +11,7 @@ import click
 
 from ...app import daily_notes, note_tools, notes
 from ...core.errors import InvalidInput
+from .files import stdin_text
 from .main import Ctx, cli, hints_help, run
 
 # the note editor's folder: every `note` command takes it
@@ -31,14 +32,14 @@ def _prompt(option: str | None, words: tuple[str, ...]) -> str:
         # invalid_input, exit 1, "--prompt must be a non-empty string"); a piped one is read
         if sys.stdin is None or sys.stdin.isatty():
             raise click.UsageError(_NO_PROMPT)
-        text = sys.stdin.read().rstrip("\r\n")
+        text = stdin_text("the prompt").rstrip("\r\n")
         if not text:
             raise click.UsageError(_NO_PROMPT + " (stdin was empty)")
         return text
     if sys.stdin is None and text == "-":  # closed (`<&-`): nothing to read the prompt from
         raise InvalidInput("give the prompt with --prompt TEXT or as arguments: there is no stdin to read")
     if text == "-":
-        text = sys.stdin.read().rstrip("\r\n")  # `echo supplier |` sends the prompt with echo's line end
+        text = stdin_text("the prompt").rstrip("\r\n")  # `echo supplier |` sends the prompt with echo's line end
     return text
 
 
@@ -72,8 +73,6 @@ def _content(content: str | None) -> str:
     if sys.stdin is None or (content is None and sys.stdin.isatty()):
         raise InvalidInput("give the text with --content TEXT, or pipe it in (--content - reads "
                            + ("the terminal)" if sys.stdin is not None else "stdin, and there is none)"))
-    from .files import stdin_text
-
     text = stdin_text("the note text")
     if content is None and not text:
         # run by an agent or cron (stdin /dev/null): `--mode overwrite` without --content emptied the note

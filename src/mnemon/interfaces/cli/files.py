@@ -80,7 +80,7 @@ def text_or_stdin(text: str, give: str) -> str:
         return text
     if sys.stdin is None:  # closed (`<&-`)
         raise InvalidInput(f"give {give} ('-' reads stdin, and there is none)")
-    return sys.stdin.read().rstrip("\r\n")
+    return stdin_text("the text").rstrip("\r\n")
 
 
 def stdin_text(what: str) -> str:
