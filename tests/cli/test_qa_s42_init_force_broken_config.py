@@ -9,18 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
+from cli.test_qa_s39_init_full_disk import vault  # noqa: F401  (the fixture: a vault of one note)
 
 Run = Callable[..., tuple[int, Any]]
 BROKEN = '{"vault": "/old/notes", "hints": ["tax",]}\n'  # a trailing comma, as a hand edit leaves it
-
-
-@pytest.fixture
-def vault(tmp_path: Path) -> Path:
-    folder = tmp_path / "vault"
-    folder.mkdir()
-    (folder / "a.md").write_text("# A\n- a note\n", encoding="utf-8")
-    return folder
 
 
 def test_force_replaces_a_config_that_is_not_json_and_keeps_its_bytes(cli_run: Run, tmp_path: Path,
