@@ -72,9 +72,32 @@ def edge_metadata(shape: str, line: int | None, value: str | None) -> str:
     return value or "{}"
 
 
+_LINE_AT = ',"line":'
+_HEADS: dict[str, tuple[str, str | None] | None] = {}  # what `fit` found for a link's or date's JSON before its line
+_HEADS_MAX = 100_000
+
+
 def fit(metadata: str) -> tuple[str, int | None, str | None]:
     """(shape, line, value) of a metadata JSON as a coded row stores it: `edge_metadata` of them is `metadata` again
-    (a JSON none of the shapes rebuilds character for character is kept whole)."""
+    (a JSON none of the shapes rebuilds character for character is kept whole).
+
+    A vault's 30k links and 11k dates name a few thousand targets and dates, each on many lines: the part before
+    the line (which no JSON string can hold: its quote would be escaped) is checked once, the line each time."""
+    head, at, tail = metadata.rpartition(_LINE_AT)
+    line = tail[:-1]
+    if not (at and tail.endswith("}") and line.isascii() and line.isdigit() and len(line) <= 18
+            and str(int(line)) == line):  # (a line as `edge_metadata` writes it back; else read the whole)
+        return _fit(metadata)
+    if head not in _HEADS:
+        if len(_HEADS) >= _HEADS_MAX:
+            _HEADS.clear()
+        shape, _line, value = _fit(head + _LINE_AT + "0}")
+        _HEADS[head] = None if shape == VERBATIM else (shape, value)
+    known = _HEADS[head]
+    return (VERBATIM, None, metadata) if known is None else (known[0], int(line), known[1])
+
+
+def _fit(metadata: str) -> tuple[str, int | None, str | None]:
     got: tuple[str, int | None, str | None] | None = None
     if metadata == "{}":
         got = (EMPTY, None, None)
