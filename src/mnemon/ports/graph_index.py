@@ -25,7 +25,7 @@ import numpy as np
 from ..core.text import memory_tokens
 from .array_file import load_arrays, save_arrays
 from .cache_paths import beside, in_user_cache
-from .store.base import Store
+from .store.base import EdgeColumns, Store
 
 SNAPSHOT_FORMAT = "mnemon-graph/13"  # bump when the saved arrays change meaning (13: tokens of keywords/7)
 RUNS_UP_TO = 5_000  # changed owners up to which `_resegment` copies the runs between them (both ways agree)
@@ -186,7 +186,7 @@ class GraphSnapshot:
         return self
 
     def _with(self, generation: tuple[str, str], node_rows: Iterable[tuple[Any, ...]],
-              edge_batches: Iterable[Sequence[tuple[str, str, str, str, float]]],
+              edge_batches: Iterable[Sequence[tuple[str, str, str, str, float]] | EdgeColumns],
               reuse: GraphSnapshot | None = None) -> GraphSnapshot:
         """This snapshot with `node_rows` (new nodes, and nodes read again) and `edge_batches` (new edges, and
         every active out-edge of a node read again) applied."""
@@ -240,7 +240,7 @@ class GraphSnapshot:
         again = where[where < n_old]  # nodes read again: their rows are replaced
         classes = list(self.classes)
         class_code = {c: k for k, c in enumerate(classes)}
-        src_a, dst_a, cls_a, w_a = _edge_arrays(edge_batches, pos, classes, class_code)
+        src_a, dst_a, cls_a, w_a = _edge_arrays(edge_batches, pos, classes, class_code, where)
         indptr, (dst, cls_, weight) = _resegment(self.indptr, (self.dst, self.cls, self.weight), n, again, src_a,
                                                  (dst_a, cls_a, w_a))
         tok_indptr, (tok,) = _resegment(self.tok_indptr, (self.tok,), n, again, tok_owner,
@@ -420,13 +420,19 @@ class _Codes(dict):  # type: ignore[type-arg]
         return k
 
 
-def _edge_arrays(batches: Iterable[Sequence[tuple[str, str, str, str, float]]], pos: dict[str, int],
-                 classes: list[tuple[str, str]], class_code: dict[tuple[str, str], int],
+def _edge_arrays(batches: Iterable[Sequence[tuple[str, str, str, str, float]] | EdgeColumns], pos: dict[str, int],
+                 classes: list[tuple[str, str]], class_code: dict[tuple[str, str], int], where: np.ndarray,
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(src, dst, class, weight) arrays of the edge rows whose two ends are known nodes, in row order."""
+    """(src, dst, class, weight) arrays of the edge rows whose two ends are known nodes, in row order; `where` the
+    position of each node row read (what an `EdgeColumns` batch's ends index)."""
     parts: list[tuple[np.ndarray, ...]] = []
     get = pos.get
     for rows in batches:
+        if isinstance(rows, EdgeColumns):
+            at = where.astype(np.int32)
+            parts.append((at[rows.src], at[rows.dst], _class_codes(rows, classes, class_code)[rows.cls],
+                          np.asarray(rows.weight, dtype=np.float64)))
+            continue
         src_p: list[int] = []
         dst_p: list[int] = []
         cls_l: list[int] = []
@@ -449,6 +455,24 @@ def _edge_arrays(batches: Iterable[Sequence[tuple[str, str, str, str, float]]], 
     src, dst, cls, weight = (np.concatenate([p[k] for p in parts]) if parts else np.zeros(0, dtype=dt)
                              for k, dt in enumerate(dtypes))
     return src, dst, cls, weight
+
+
+def _class_codes(batch: EdgeColumns, classes: list[tuple[str, str]],
+                 class_code: dict[tuple[str, str], int]) -> np.ndarray:
+    """The snapshot's class code of each of `batch.classes`, new ones added to `classes` in the order the batch's
+    edges first show them (as rows read one by one add them)."""
+    n = len(batch.cls)
+    first = np.full(len(batch.classes), n, dtype=np.int64)
+    np.minimum.at(first, batch.cls, np.arange(n, dtype=np.int64))
+    out = np.zeros(len(batch.classes), dtype=np.int16)
+    for k in sorted(range(len(batch.classes)), key=first.tolist().__getitem__):
+        if first[k] < n:
+            c = class_code.get(batch.classes[k])
+            if c is None:
+                c = class_code[batch.classes[k]] = len(classes)
+                classes.append(batch.classes[k])
+            out[k] = c
+    return out
 
 
 def _pack_strings(name: str, values: Sequence[str]) -> dict[str, np.ndarray]:

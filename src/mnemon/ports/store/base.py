@@ -85,6 +85,24 @@ def refuse_newer_schema(path: str, applied: Iterable[str], known: Iterable[str])
                          path=path, unknown_steps=newer)
 
 
+@dataclass(frozen=True, eq=False)
+class EdgeColumns:
+    """Active edges as columns, what a full `graph_export` may yield in place of its batches of rows (a build of
+    the recall graph at 100k memories made 4.5 million tuples, then read them back one by one): each edge's two
+    ends as indexes into the node rows the export yielded, its (type, sub_type) as an index into `classes`, its
+    weight; in edge-id order."""
+    src: np.ndarray  # int
+    dst: np.ndarray  # int
+    cls: np.ndarray  # int
+    classes: list[tuple[str, str]]
+    weight: np.ndarray  # float64
+
+    def rows(self, node_ids: Sequence[str]) -> list[tuple[str, str, str, str, float]]:
+        """The edges as a batch of rows holds them, ends named by `node_ids` (the ids of the exported node rows)."""
+        return [(node_ids[s], node_ids[d], *self.classes[c], w) for s, d, c, w in
+                zip(self.src.tolist(), self.dst.tolist(), self.cls.tolist(), self.weight.tolist())]
+
+
 @dataclass(frozen=True)
 class MemoryFilter:
     category: str | None = None
