@@ -42,6 +42,7 @@ else:
         pass
 
 MAX_LOG_LIMIT = 10_000
+WARM_GRAPH_AFTER = 5_000  # memories an import adds before it builds the recall graph itself
 # looked up in this order, each module imported only when the ones before it lack the method: `ingest` must not
 # import the context packs (and with them recall and numpy)
 _MIXINS = (("vault.facade", "VaultMixin"), ("world.facade", "WorldMixin"), ("thoughts", "ContextMixin"))
@@ -279,6 +280,10 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         reply = transfer.import_document(self.rt, raw, dry_run=dry_run, no_diff=no_diff,
                                          revive_forgotten=revive_forgotten, full_report=full_report)
         transfer.refuse_if_nothing_landed(reply)
+        if not dry_run and reply.get("imported", 0) + reply.get("revived", 0) >= WARM_GRAPH_AFTER:
+            # the recall graph built (and saved beside the database) inside the import, ≈ 1 s a 10k: else the first
+            # recall after a large restore stalls on it, for a minute at 100k on a busy machine
+            self.rt.graph.snapshot()
         self.rt.warnings[:0] = reply.pop("warnings", [])  # the draft's own, first (`transfer.unknown_fields`)
         return self._with_warnings(reply)
 
