@@ -1,7 +1,8 @@
-"""Ingesting a vault that holds an evidence pack into a fresh database re-creates the pack's claim edges, but not the
-world-model beliefs `resolve` made of them: `state list` was empty and nothing said so. The ingest reply now says how
-many replayed claim edges have no belief and the command that derives them (`mnemon state backfill`); once run,
-the reply says nothing more of it."""
+"""Ingesting a vault that holds an evidence pack into a fresh database re-creates the pack's claim edges, but did not
+re-create the world-model beliefs `resolve` made of them: `state list` was empty and nothing said so. The ingest
+reply then said how many replayed claim edges had no belief and the command that derives them (`mnemon state
+backfill`); since the forty-second session the ingest re-creates the beliefs itself (`pack_world`), so the reply has
+nothing to say of them and `state backfill` nothing to do."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -18,8 +19,7 @@ CLAIM = {"subject": "Acme", "predicate": "acquired", "object": "Globex", "confid
          "certainty": "confirmed", "source_type": "web", "evidence": "press release"}
 
 
-def test_a_fresh_ingest_says_the_beliefs_are_missing_and_how_to_derive_them(make_mem: Callable[..., Mnemon],
-                                                                              tmp_path: Path) -> None:
+def test_a_fresh_ingest_leaves_no_belief_missing(make_mem: Callable[..., Mnemon], tmp_path: Path) -> None:
     vault = tmp_path / "vault"
     vault.mkdir()
     (vault / "Acme.md").write_text("# Acme\nSupplier.\n")
@@ -30,7 +30,7 @@ def test_a_fresh_ingest_says_the_beliefs_are_missing_and_how_to_derive_them(make
 
     fresh = make_mem("hash", db=tmp_path / "two.db", clock=FakeClock(T0))
     out = fresh.ingest(str(vault))
-    assert out["beliefs_missing"]["claim_edges"] == 1
-    assert "mnemon state backfill" in out["beliefs_missing"]["hint"]
-    fresh.state_backfill()
-    assert missing_beliefs(fresh.rt, out["beliefs_missing"]["edge_ids"]) is None  # the hint's command derives them
+    assert "beliefs_missing" not in out
+    [edge] = [e for e in fresh.rt.store.vault.edges_touching(["note:Acme.md"]) if e.type == "acquired"]
+    assert missing_beliefs(fresh.rt, [int(edge.id or 0)]) is None
+    assert fresh.state_backfill()["created_or_updated"] == 0

@@ -381,7 +381,6 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
     gc_count = 0
     relinked: list[str] = []  # the unchanged notes whose links were resolved again
     revived: list[str] = []  # notes removed by an earlier run, back at their path (soft-deleted rows revived)
-    from .claim_beliefs import missing_beliefs
     from .pack_world import restore_pack_world
     from .resolve import apply_embedded_payload
 
@@ -463,11 +462,10 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
         # a backup's kills and validations, once their notes exist: before the evidence packs' claims are replayed,
         # so that a restored tombstone blocks the claim it killed
         decisions_restored = apply_pending_decisions(rt)
-        replayed = [int(edge["id"]) for plan in plans for payload in plan.payloads
-                    for edge in apply_embedded_payload(rt, payload, plan.path, root)
-                    if edge["status"] == "active" and edge.get("id")]
-        beliefs_missing = missing_beliefs(rt, replayed)
-        world_restored = restore_pack_world(rt, ((plan.path, payload) for plan in plans for payload in plan.payloads))
+        # then the world rows the packs made (`pack_world`): their claims' beliefs point at the edges just replayed
+        world_restored, beliefs_missing = restore_pack_world(rt, [
+            (plan.path, payload, apply_embedded_payload(rt, payload, plan.path, root))
+            for plan in plans for payload in plan.payloads])
         store.log("ingest", None, {"vault": root, "mode": mode, "changed": len(plans), "removed": len(removed),
                                    "unchanged": len(unchanged)}, now)
         sense_warnings = _record_senses(rt, plans)  # in the same transaction: a note is stored with its event
