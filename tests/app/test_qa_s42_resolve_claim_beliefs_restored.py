@@ -62,6 +62,9 @@ def test_a_fresh_ingest_brings_back_the_claims_beliefs(make_mem: Callable[..., M
     explained = fresh.state_explain(belief["id"])["assertion"]
     assert explained["source_edge_id"] == str(_claim_edge(fresh, "supplies"))  # the re-created edge's
     assert explained["source_path"] == "Sources/2026-05-20-acme-supply.md"
+    # the prediction was made by the research, on its date, not by the rebuild weeks later
+    [prediction] = fresh.predict_due(before="2026-08-01T00:00:00Z")["predictions"]
+    assert prediction["created_at"] == "2026-05-20T00:00:00+00:00"
 
     history = world_of(fresh.rt).events("assertion", belief["id"])
     for mode in ("rebuild", "update"):

@@ -3,7 +3,8 @@ its `predictions[]` — put back by an ingest that finds the store without them 
 database: the vault is the source of truth, and the pack carries its payload whole, in its
 `mneme-research-resolution-b64` comment). A user who rebuilds the store from the vault gets back what `resolve` gave
 them: a claim's belief under the id `resolve` gave it (a content hash of the claim, the pack's path and the research's
-start date), pointing at the claim's re-created edge.
+start date), pointing at the claim's re-created edge, and a prediction dated by the research (`created_at`: the
+pack's `date`), not by the ingest that restores it.
 
 Only a row the store has no row of, under its own id, is written (a claim's belief also not when a row of the store
 is that edge's belief: `state backfill` derived it): a second ingest adds nothing, and a store that holds the row
@@ -63,7 +64,7 @@ def restore_pack_world(rt: Runtime, packs: Iterable[Replayed]
                 skipped += 1
         for item in _objects(payload.get("predictions")):
             try:
-                predictions += _prediction(rt, {"source_path": path, **item})
+                predictions += _prediction(rt, {"source_path": path, **_dated(rt, payload), **item})
             except MnemonError:
                 skipped += 1
     restored = {"assertions": beliefs, "predictions": predictions, **({"skipped": skipped} if skipped else {})}
@@ -88,6 +89,19 @@ def _prediction(rt: Runtime, doc: Mapping[str, Any]) -> list[str]:
     if not add_prediction(rt, doc, reason="resolve", dry_run=True).get("created"):
         return []
     return [str(add_prediction(rt, doc, reason="resolve")["prediction"]["id"])]
+
+
+def _dated(rt: Runtime, payload: Mapping[str, Any]) -> dict[str, Any]:
+    """A restored prediction's `created_at`: the research's date, when the pack has one that has begun (a prediction
+    made in the future is refused); else none, and the ingest's time stamps it."""
+    from ...core.world.values import parse_instant
+    from ..world.common import now_of
+
+    try:
+        made = parse_instant(payload.get("date"), "date") if isinstance(payload.get("date"), str) else None
+    except InvalidInput:
+        return {}
+    return {"created_at": payload["date"]} if made is not None and made <= now_of(rt) else {}
 
 
 def _active(edges: Sequence[Mapping[str, Any]]) -> bool:
