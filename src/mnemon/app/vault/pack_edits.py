@@ -74,6 +74,7 @@ def with_user_lines(text: str, existing: bytes | None, slug: str) -> tuple[str, 
         # (a pack written before its list entries were escaped as text: those lines were resolve's, not a person's)
         written |= {f"- {pack_line(item)}" for key in ("sources_checked", "unresolved")
                     for item in payload.get(key, [])}
+        written.add(f"# {pack_line(payload['title'])}")  # (and its title, before the H1 was written as text)
     kept: dict[str, list[str]] = {}
     for part, lines in _parts(old.split("\n")).items():
         mine = [line for line in dict.fromkeys(lines) if line.strip() and line not in written

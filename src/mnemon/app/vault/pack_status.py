@@ -8,6 +8,7 @@ type are text the pack shows, not Markdown it obeys: "[[Acme]] site" became a li
 the vault was ingested (`plain_item`), and a comment opener hid the lines after it (`pack_line`)."""
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -67,3 +68,10 @@ def pack_plain(text: Any) -> str:
     """A claim's evidence, certainty or source type on its pack line: text a person reads, not Markdown the ingest
     obeys (`plain_item`: "[[Acme]] said so #urgent" made the pack link to Acme and carry a tag nobody claimed)."""
     return pack_line(plain_item(str(text)))
+
+
+def pack_title(title: str) -> str:
+    """The front matter's `title:` value: the title exactly, as a YAML string whose brackets are escapes (`\\u005b`),
+    since the parser reads a property's wikilinks as the note's links (`up: "[[Projects]]"`): a research titled
+    "[[Acme]] pricing" made its pack link to Acme. The body's H1 is the title as text (`pack_plain`)."""
+    return json.dumps(title, ensure_ascii=False).replace("[", "\\u005b").replace("]", "\\u005d")

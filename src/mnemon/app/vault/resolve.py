@@ -49,7 +49,7 @@ from ...ports.store.base import Store
 from .. import notes
 from ..runtime import Runtime
 from .moves import moved_pack
-from .pack_status import pack_line, pack_plain, pack_status, stored_note
+from .pack_status import pack_line, pack_plain, pack_status, pack_title, stored_note
 from .plan import note_id
 from .claim_beliefs import claim_validity, extra_beliefs, predicate_name, propose_assertions, world_proposals
 from .resolve_input import refuse_unfit
@@ -516,11 +516,10 @@ def pack_name(name: Any) -> str:
 def render_pack(data: Mapping[str, Any], threshold: float, statuses: Sequence[str] | None = None) -> str:
     """The pack's Markdown; `statuses` are what each claim's line says of its edge as stored (`pack_status`), and
     without them (an earlier pack's payload, rendered again) the status each claim asks for."""
-    lines = ["---", f"title: {json.dumps(data['title'], ensure_ascii=False)}", "type: source",
-             "tags: [research]"]
+    lines = ["---", f"title: {pack_title(data['title'])}", "type: source", "tags: [research]"]
     if data.get("date"):
         lines.append(f"date: {data['date']}")
-    lines += ["---", "", f"# {pack_line(data['title'])}", ""]
+    lines += ["---", "", f"# {pack_plain(data['title'])}", ""]
     if data.get("date"):
         lines += [f"Resolved on {data['date']}.", ""]
     lines.append("## Claims")
