@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import timedelta
@@ -26,9 +27,24 @@ CAUSAL_SUB_TYPES = ("causes", "enables", "prevents")
 MAX_META_KEYS = 20
 
 
+def stored_id(rt: Runtime, node_id: str) -> str:
+    """`node_id` as the store spells it: an id held in another Unicode form only is that one. A note's id is its
+    file's name, which macOS writes decomposed (NFD: "e" and an accent) and a keyboard or an agent composed (NFC):
+    `show note:Café.md` answered not_found for the note the vault and every link to it call that."""
+    if not isinstance(node_id, str) or node_id.isascii() or rt.store.get_node(node_id, include_deleted=True):
+        return node_id
+    for form in ("NFC", "NFD"):
+        other = unicodedata.normalize(form, node_id)
+        if other != node_id and rt.store.get_node(other, include_deleted=True) is not None:
+            return other
+    return node_id
+
+
 def require_memory(rt: Runtime, node_id: str, field: str = "id") -> Memory:
-    """The active node `node_id` names; `field` is the argument it came as, named in a refusal."""
+    """The active node `node_id` names, in whichever Unicode form it is given (`stored_id`); `field` is the argument
+    it came as, named in a refusal."""
     refuse_blank_id(node_id, "a memory id")
+    node_id = stored_id(rt, node_id)
     node = rt.store.get_node(node_id)
     if node is None:
         gone = rt.store.get_node(node_id, include_deleted=True)
@@ -118,6 +134,7 @@ def removed_refusal(rt: Runtime, node: Memory, field: str = "id") -> NotFound:
 
 def show(rt: Runtime, node_id: str) -> dict[str, Any]:
     node = require_memory(rt, node_id)
+    node_id = node.id
     edges = as_listed(rt.store.edges_of([node_id], statuses=("active", "candidate"), direction="both"), node_id)
     if not rt.store.readonly:
         record_access(rt, [node_id], "show", {}, node_id=node_id)  # (never waits behind another writer)
@@ -142,6 +159,7 @@ def forget(rt: Runtime, node_id: str, *, dry_run: bool = False) -> dict[str, Any
     """Soft-delete a memory, retiring its edges; `dry_run`: the same reply, the edges it would retire listed,
     nothing written (`forget --source` and `--days-threshold` had a preview; a single forget had none)."""
     node = require_memory(rt, node_id)
+    node_id = node.id
     if node.kind not in FORGETTABLE:
         instead = (step("it goes with its payload scope: `mnemon forget --source <mneme://…>`",
                         "it goes with its payload scope: `forget_source` with that mneme:// source_path")
@@ -242,8 +260,10 @@ def link(rt: Runtime, src: str, dst: str, edge_type: str, *, sub_type: str = "",
         # causal walk or causal ordering ever reads, and was told "linked"
         raise InvalidInput(f"sub-type {sub_type!r} is a causal one, and this edge is {edge_type}: make it a causal "
                            "edge, or leave the sub-type out", field="sub_type")
-    require_memory(rt, src, "source_id")  # (after the arguments, as the servers' schemas check them first)
-    require_memory(rt, dst, "target_id")
+    src = require_memory(rt, src, "source_id").id  # (after the arguments, as the servers' schemas check them first)
+    dst = require_memory(rt, dst, "target_id").id
+    if src == dst:  # (one note's id in two Unicode forms)
+        raise InvalidInput("an edge needs two different memories")
     sub = sub_type or ("causes" if edge_type == "causal" else "")
     now = rt.now_iso()
     edges = [Edge(src, dst, edge_type, sub, w, origin="agent", metadata=metadata, created_at=now, rule="link")]
@@ -295,7 +315,7 @@ def related(rt: Runtime, node_id: str, *, depth: int = 2, edge_type: str | None 
     if direction not in RELATED_DIRECTIONS:
         raise InvalidInput(f"direction must be one of {', '.join(RELATED_DIRECTIONS)}, got {direction!r}")
     types = [validate_edge_type(edge_type)] if edge_type else None
-    require_memory(rt, node_id)
+    node_id = require_memory(rt, node_id).id
     # one past the limit: a walk cut short says so, or `--depth 4` reads as a memory with no more neighbours
     reached = bfs(node_id, _related_neighbors(rt, types, direction), max_depth=depth, limit=limit + 1)
     truncated = len(reached) > limit
@@ -379,7 +399,7 @@ def _prunable_now(rt: Runtime, inserted: str, payload: bool, cutoff: str | None)
 
 
 def gc_keep(rt: Runtime, node_id: str) -> dict[str, Any]:
-    require_memory(rt, node_id, "keep")
+    node_id = require_memory(rt, node_id, "keep").id
     with rt.store.transaction():
         rt.store.touch([node_id], rt.now_iso(), amount=3)
         ei = refresh_importance(rt, [node_id]).get(node_id, 0.0)

@@ -23,7 +23,7 @@ from ..core.surface import step
 from ..core.text import excerpt
 from ..core.stored_text import check_query_text
 from ..core.vault.links import link_name
-from .curation import removed_refusal, unknown_id
+from .curation import removed_refusal, stored_id, unknown_id
 from .runtime import Runtime
 
 MAX_NODES = 2000
@@ -60,6 +60,7 @@ def graph_view(rt: Runtime, *, focus: str | None = None, depth: int = 1, max_nod
     if focus and folder:
         raise InvalidInput("give a focus or a folder, not both")
     if focus:
+        focus = stored_id(rt, focus)  # (a note's id typed in another Unicode form than its file's name)
         if store.get_node(focus) is None:
             gone = store.get_node(focus, include_deleted=True)
             if gone is not None and gone.deleted_at:  # when and by what, as `show` says it: not "no node"
