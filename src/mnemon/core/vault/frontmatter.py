@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -141,7 +142,9 @@ def _string_list(value: Any) -> list[str]:
 
 
 def normalise_tag(tag: str) -> str:
-    return tag.strip().lstrip("#").strip().casefold()
+    """A tag's name as the graph keys it: without its '#', case-folded, composed (NFC: the "é" macOS writes as "e"
+    and an accent is the "é" a keyboard types)."""
+    return unicodedata.normalize("NFC", tag.strip().lstrip("#").strip().casefold())
 
 
 def _tags(value: Any) -> tuple[str, ...]:

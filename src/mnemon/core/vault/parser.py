@@ -73,6 +73,7 @@ from mnemon.core.vault.observations import (
     score_task,
 )
 from mnemon.core.vault.references import DEFINITION, reference_links
+from mnemon.core.vault.tags import inline_tags
 
 # Whole-note patterns: one C-level scan per note instead of a Python loop per line. Each starts with a literal
 # ("\n", "[[", "#", "@") because a leading look-behind or character class makes Python's regex engine attempt
@@ -110,8 +111,6 @@ _URL_END = re.compile(r"[\s<>]")
 # '@' is an address's local part ("www.admin@example.com"), left as it is.
 _WWW_URL = re.compile(r"www\.[\w-]+(?:\.[\w-]+)*(?![\w@-])[^\s<]*")
 _MD_DESTINATION = re.compile(r"\]\([^)\n]*\)")
-_TAG = re.compile(r"#([\w][\w/-]*)")
-_NOT_BEFORE_TAG = frozenset("#&/\\:])'\"`")  # plus any word character: "page#frag", "&#39;", "C#"
 _EMAIL_LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-")
 _EMAIL_DOMAIN = re.compile(r"@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w-])")
 # a top-level front-matter key (at the start of its line); the keys whose values name or file a note, not dates
@@ -666,13 +665,7 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
             if "#[[" in prose:
                 found_tags += [(m.start(), name) for m in BRACKET_TAG.finditer(prose)
                                if (name := normalise_tag(" ".join(m.group(1).split())))]
-        for match in _TAG.finditer(clean):
-            before = clean[match.start() - 1] if match.start() else " "
-            if before in _NOT_BEFORE_TAG or before.isalnum() or before == "_":
-                continue
-            name = normalise_tag(match.group(1).rstrip("/-"))
-            if name and not name.replace("/", "").isdigit():
-                found_tags.append((match.start(), name))
+        found_tags += inline_tags(clean)
         for start, name in sorted(found_tags) if logseq is not None else found_tags:
             line_no = where.line_of(start)
             tags.append(Tag(name, line_no, where.evidence(line_no)))
