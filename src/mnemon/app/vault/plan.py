@@ -13,6 +13,7 @@ import dataclasses
 import hashlib
 import json
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
@@ -93,7 +94,9 @@ from ..bulk_gc import paused_gc
 # 48: an indented line under a '===' that underlines no heading goes on the paragraph, no code block
 # 49: a '===' right under a heading's underline or a code block underlines nothing: an indented line below is text
 # 50: words keep their marks (Hindi, "İ"), Thai/Lao/Khmer/Burmese runs are pairs: proactive words change (keywords/7)
-PLAN_VERSION = "50"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+# 51: a tag (#café) and a heading's id (heading:<path>#café) keep a letter's combining marks and are composed (NFC),
+# one in either Unicode form: decomposed (macOS), "#café" was the tag "cafe" and "## Café" the id of a "## Cafe"
+PLAN_VERSION = "51"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"
@@ -198,7 +201,18 @@ def memory_id(path: str, kind: str, text: str) -> str:
 
 
 def heading_slug(text: str) -> str:
-    return _SLUG.sub("-", text.casefold()).strip("-") or "section"
+    """The part of a heading's node id after its path: words joined by '-', case-folded. A letter keeps its marks,
+    composed (NFC): the accent macOS writes apart from its "e", or a Hindi vowel sign, is no word character to `re`,
+    and cut off it made "## Café" typed there another node than the composed one and the node of a "## Cafe"."""
+    if text.isascii():
+        return _SLUG.sub("-", text.casefold()).strip("-") or "section"
+    kept: list[str] = []
+    for ch in unicodedata.normalize("NFC", text.casefold()):
+        if ch.isalnum() or ch == "_" or unicodedata.category(ch)[0] == "M":
+            kept.append(ch)
+        elif kept and kept[-1] != "-":
+            kept.append("-")
+    return "".join(kept).strip("-") or "section"
 
 
 def importance_of(score: float) -> int:
