@@ -1,8 +1,9 @@
 """A note whose file name macOS wrote decomposed (NFD: "Cafe" + U+0301) is `note:Café.md` with that spelling of the
 é in its id, as the file is named. Its links resolve whichever form they are written in, but an id typed composed
 (NFC: `mnemon show note:Café.md`, what a keyboard or an agent writes) answered not_found: the same id on screen was
-another id to `show`, `related`, `forget`, `link`, `gc --keep` and `graph --focus`. An id is now found in either
-Unicode form; the stored id (the file's own spelling) is kept, and the file on disk is never renamed."""
+another id to `show`, `related`, `forget` (`--undo` said the note no longer held it), `link`, `gc --keep` and
+`graph --focus`. An id is now found in either Unicode form; the stored id (the file's own spelling) is kept, and the
+file on disk is never renamed."""
 from __future__ import annotations
 
 import os
@@ -83,3 +84,12 @@ def test_a_link_from_the_note_to_its_own_id_in_the_other_form_is_refused(mem: Mn
     mem.ingest(str(_nfd_vault(tmp_path)), embed=False)
     with pytest.raises(InvalidInput, match="two different memories"):
         mem.link(NFC_ID, NFD_ID, "semantic")
+
+
+def test_forget_undo_takes_the_composed_id_of_a_forgotten_decomposed_note(mem: Mnemon, tmp_path: Path) -> None:
+    mem.ingest(str(_nfd_vault(tmp_path)), embed=False)
+    mem.forget(NFD_ID)
+    undone = mem.undo_forget([NFC_ID])
+    assert NFD_ID in str(undone)
+    mem.ingest(str(tmp_path / "vault"), embed=False)  # (a note's undo has the next ingest read it again)
+    assert mem.show(NFC_ID)["id"] == NFD_ID

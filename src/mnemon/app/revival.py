@@ -27,7 +27,7 @@ from ..core.model import REMOVAL_ACTORS, Edge, Memory
 from ..core.surface import step, typed
 from ..core.validation import refuse_blank_id
 from ..ports.store.history_reads import vectors_of
-from .curation import FORGETTABLE, removal_of, unknown_id
+from .curation import FORGETTABLE, removal_of, stored_id, unknown_id
 from .remember import refresh_importance, split_rejoined
 from .runtime import Runtime
 from .vault.reread import linking_notes, mark_for_reread, was_forgotten
@@ -42,7 +42,7 @@ _VAULT_IDS = ("note:", "vault:", "heading:", "date:", "email:", "tag:", "placeho
 
 
 def undo_forget(rt: Runtime, node_ids: Sequence[str], *, dry_run: bool = False) -> dict[str, Any]:
-    asked = _checked_ids(node_ids)
+    asked = list(dict.fromkeys(stored_id(rt, node_id) for node_id in _checked_ids(node_ids)))  # (NFC or NFD)
     if dry_run:
         plan = _plan(rt, asked, dry_run=True)
         return _reply(plan, dry_run=True)
