@@ -42,6 +42,7 @@ from ...core.vault.proactive import PROACTIVE_STATE, proactive_key, stemmed_hint
 from ...ports.store.vault_files_sqlite import VaultFile
 from ..runtime import Runtime
 from ..bulk_gc import paused_gc
+from .block_index import BLOCKS_STATE, batch_graph, indexed_blocks, referencing_notes
 from .edited_items import carry_kills_to_edited
 from .plan import (PLAN_VERSION, NotePlan, note_id, packed_batch, path_too_long_for_world, plan_batch, plan_links,
                    unpacked_plan, world_senses)
@@ -229,7 +230,7 @@ def _plan_batches(items: list[tuple[str, bytes, float]], hints: tuple[str, ...],
             context = None
         if context is not None:
             pool = ProcessPoolExecutor(max_workers=n_workers, mp_context=context)
-            futures = [pool.submit(packed_batch, batch, hints, logseq) for batch in batches]
+            futures = [pool.submit(packed_batch, batch, hints, batch_graph(logseq, batch)) for batch in batches]
 
             def collect() -> Iterator[list[NotePlan]]:
                 from concurrent.futures.process import BrokenProcessPool
@@ -246,7 +247,7 @@ def _plan_batches(items: list[tuple[str, bytes, float]], hints: tuple[str, ...],
                 finally:
                     pool.shutdown(cancel_futures=True)
             return collect()
-    return (plan_batch(batch, hints, logseq) for batch in batches)
+    return (plan_batch(batch, hints, batch_graph(logseq, batch)) for batch in batches)
 
 
 def _batch_bounds(total: int) -> list[tuple[int, int]]:
@@ -364,6 +365,11 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
                        " folder?). Nothing was changed; use --append to add its notes beside them, another store for"
                        " it (--store NAME), or pass --replace to let it replace them", vault=root, ingested_from=recorded_root,
                        notes=len(known), kept=still_held, would_remove=len(removed))
+    blocks_state = None  # (a Logseq graph's blocks: a ((uuid)) in a note reads as the block another page holds)
+    if logseq is not None and (to_plan or removed):
+        logseq, changed_blocks, blocks_state = indexed_blocks(vault_store, logseq, to_plan, removed)
+        _read_again(entries, referencing_notes(vault_store, unchanged, changed_blocks), to_plan, same_bytes, unchanged,
+                    restamped)
     if not to_plan and not removed:
         # so that the next run can trust sizes and mtimes again (a read-only store just answers)
         if (moved or restamped) and not getattr(store, "readonly", False):
@@ -448,6 +454,8 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
             vault_store.set_state("root", root)
         if index_state is not None:
             vault_store.set_state(LINK_INDEX_STATE, index_state)
+        if blocks_state is not None:
+            vault_store.set_state(BLOCKS_STATE, blocks_state)
         vault_store.set_state("plan_key", plan_key)
         keep_unread(vault_store, reread, (p for p in known if p not in planned_paths and p not in removed))
         # every bullet's stored static score (core/vault/proactive.py) is under these hints when the last run's were
@@ -660,14 +668,20 @@ def _read_linking_notes(rt: Runtime, entries: Sequence[VaultEntry], known: Mappi
     planned = {rel for rel, _data, _mtime in to_plan}
     edited = sorted(planned.intersection(known) - set(same_bytes))
     back = forgotten_rows(rt, edited) if edited else {}
-    linking = linking_notes(rt, back) & set(unchanged) if back else set()
+    _read_again(entries, linking_notes(rt, back) & set(unchanged) if back else set(), to_plan, same_bytes, unchanged,
+                restamped)
+
+
+def _read_again(entries: Sequence[VaultEntry], rels: set[str], to_plan: list[tuple[str, bytes, float]],
+                same_bytes: list[str], unchanged: list[str], restamped: list[tuple[str, float, int]]) -> None:
+    """Plan again the unchanged notes `rels`, read as unchanged notes are: what a forget took stays forgotten."""
     for entry in entries:
-        if entry.rel in linking and (data := _read(entry)) is not None:
+        if entry.rel in rels and (data := _read(entry)) is not None:
             unchanged.remove(entry.rel)
             restamped[:] = [r for r in restamped if r[0] != entry.rel]
             same_bytes.append(entry.rel)
             to_plan.append((entry.rel, data, entry.mtime))
-    if linking:  # (in the walk's order, as every other read)
+    if rels:  # (in the walk's order, as every other read)
         order = {entry.rel: k for k, entry in enumerate(entries)}
         to_plan.sort(key=lambda planned_note: order[planned_note[0]])
 

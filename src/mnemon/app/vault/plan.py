@@ -29,7 +29,7 @@ from ...core.vault import gate_edge, parse_links, parse_note, placeholder_key
 from ...core.vault.links import display_links
 from ...core.vault.logseq import LogseqGraph
 from ...core.vault.frontmatter import property_text
-from ...core.vault.model import MarkdownLink, ParsedNote, Section, WikiLink
+from ...core.vault.model import BlockRef, MarkdownLink, ParsedNote, Section, WikiLink
 from ...core.vault.proactive import static_score, stemmed_hints
 from ...core.world.senses import note_sense_text
 from ...ports.store.contained_sqlite import LEVEL_LINE, LINE  # the metadata shapes the store reads back
@@ -96,7 +96,8 @@ from ..bulk_gc import paused_gc
 # 50: words keep their marks (Hindi, "İ"), Thai/Lao/Khmer/Burmese runs are pairs: proactive words change (keywords/7)
 # 51: a tag (#café) and a heading's id (heading:<path>#café) keep a letter's combining marks and are composed (NFC),
 # one in either Unicode form: decomposed (macOS), "#café" was the tag "cafe" and "## Café" the id of a "## Cafe"
-PLAN_VERSION = "51"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+# 52: a Logseq ((uuid)) to a block of another page reads as the block's text and links to that page (`block_ref`)
+PLAN_VERSION = "52"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"
@@ -179,6 +180,11 @@ class NotePlan:
 
 def note_id(path: str) -> str:
     return f"note:{path}"
+
+
+def block_ref_key(block: str) -> str:
+    """The `link_keys` entry of a note's ``((uuid))``: the note is planned again when that block changes."""
+    return f"(({block}))"
 
 
 # Every ASCII whitespace character (what str.split() splits on) → a space
@@ -325,19 +331,20 @@ def _decoded(data: bytes) -> tuple[str, tuple[dict[str, Any], ...]]:
     return text, tuple(warnings)
 
 
-def _link_edges(nid: str, wikilinks: Sequence[WikiLink], markdown_links: Sequence[MarkdownLink]
-                ) -> list[PlannedEdge]:
-    """Each link's edge, in the note's order (an attachment has none): its destination waits for every note's
-    name, looked up by its `link_key`."""
-    links: list[tuple[str, WikiLink | MarkdownLink, str, str | None]] = [
+def _link_edges(nid: str, wikilinks: Sequence[WikiLink], markdown_links: Sequence[MarkdownLink],
+                block_refs: Sequence[BlockRef] = ()) -> list[PlannedEdge]:
+    """Each link's edge, in the note's order (an attachment has none), then a Logseq note's to the pages holding
+    the blocks it references: its destination waits for every note's name, looked up by its `link_key`."""
+    links: list[tuple[str, WikiLink | MarkdownLink | BlockRef, str, str | None]] = [
         ("embeds" if link.is_embed else "links_to", link, "wikilink", link.alias) for link in wikilinks
         if not link.is_attachment]
     links += [("links_to", mlink, "markdown_link", None) for mlink in markdown_links]
+    links += [("links_to", ref, "block_ref", None) for ref in block_refs if ref.target is not None]
     # the links of one key and relation are one edge (the first's line is its evidence): it says every block,
     # heading and alias they point at or show, not the first one's alone
     parts: dict[tuple[str, str], tuple[dict[str, None], dict[str, None], dict[str, None]]] = {}
     for relation, link, _rule, alias in links:
-        blocks, sections, aliases = parts.setdefault((_link_key(link.target), relation), ({}, {}, {}))
+        blocks, sections, aliases = parts.setdefault((_link_key(link.target or ""), relation), ({}, {}, {}))
         if link.block:
             blocks[link.block] = None
         if link.section:
@@ -346,7 +353,7 @@ def _link_edges(nid: str, wikilinks: Sequence[WikiLink], markdown_links: Sequenc
             aliases[alias] = None
     out: list[PlannedEdge] = []
     for relation, link, rule, alias in links:
-        key = _link_key(link.target)
+        key = _link_key(link.target or "")
         blocks, sections, aliases = parts[(key, relation)]
         out.append(_edge(nid, "", relation, LINK_CONFIDENCE, link.evidence, rule, link.line, key=key,
                          target=link.target, section=link.section, alias=alias, block=link.block,
@@ -366,7 +373,7 @@ def plan_links(path: str, data: bytes, logseq: LogseqGraph | None = None) -> tup
     bytes did not change needs, at a tenth of the cost."""
     links = parse_links(path, _decoded(data)[0], logseq)
     planned: dict[tuple[str, str], PlannedEdge] = {}
-    for edge in _link_edges(note_id(links.rel_path), links.wikilinks, links.markdown_links):
+    for edge in _link_edges(note_id(links.rel_path), links.wikilinks, links.markdown_links, links.block_refs):
         planned.setdefault((edge.link_key, edge.relation), edge)  # (`_plan`'s `add_edge`: the first one stays)
     return tuple(planned.values())
 
@@ -520,8 +527,8 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
                        "front_matter_tag" if tag.line is None else "tag", tag.line))
 
     # links: resolved later against every note's names
-    link_keys: set[str] = set()
-    for edge in _link_edges(nid, parsed.wikilinks, parsed.markdown_links):
+    link_keys = {block_ref_key(ref.block) for ref in parsed.block_refs}  # (one no page holds yet too)
+    for edge in _link_edges(nid, parsed.wikilinks, parsed.markdown_links, parsed.block_refs):
         link_keys.add(edge.link_key)
         add_edge(edge)
 

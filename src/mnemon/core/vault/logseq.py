@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
 from urllib.parse import unquote
 
+from mnemon.core.vault.code import code_blanked_lines
+from mnemon.core.vault.comments import blank_comments
 from mnemon.core.vault.frontmatter import split_front_matter
-from mnemon.core.vault.model import DateMention, FrontMatter, ParseWarning
+from mnemon.core.vault.model import BlockRef, DateMention, FrontMatter, ParseWarning
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +34,9 @@ class LogseqGraph:
     journals: str = "journals"  # :journals-directory
     title_format: str = "MMM do, yyyy"  # :journal/page-title-format (date-fns tokens)
     file_format: str = "yyyy_MM_dd"  # :journal/file-name-format
+    # the graph's blocks a ``((uuid))`` may name: uuid → (path of the page whose ``id::`` it is, the block's text);
+    # not a setting (no part of `key`): the ingest re-plans a note when a block it names changes
+    blocks: Mapping[str, tuple[str, str]] = field(default_factory=dict, compare=False)
 
     @property
     def key(self) -> str:
@@ -47,7 +52,7 @@ _SETTINGS = {name: re.compile(rf"^[ \t{{]*:{re.escape(key)}{_EDN_STRING}", re.MU
 
 def graph_settings(edn: str) -> LogseqGraph:
     """The settings config.edn's text gives (a line commented out with ';' gives none; a missing one: the default)."""
-    found: dict[str, str] = {}
+    found: dict[str, Any] = {}
     for name, pattern in _SETTINGS.items():
         match = pattern.search(edn)
         if match and match.group(1).strip():
@@ -253,8 +258,8 @@ class NoteBlocks:
     texts: Mapping[str, str]
 
     def shown(self, text: str) -> str:
-        """`text` with each reference to a block of the note replaced by that block's text, as Logseq shows it (a
-        reference to a block elsewhere stays as written)."""
+        """`text` with each reference to a block of the note (or of another page, `with_refs`) replaced by that
+        block's text, as Logseq shows it (a reference no page holds stays as written)."""
         if "((" not in text:
             return text
         return BLOCK_REF.sub(lambda ref: self.texts.get(ref.group(1).lower(), ref.group(0)), text)
@@ -279,3 +284,34 @@ def note_blocks(lines: Sequence[str], prose_lines: Sequence[str], body_start: in
         if found.group(1).lower() == "id" and block_line is not None and value not in texts:
             texts[value] = " ".join(_BULLET.sub("", lines[block_line].strip(), count=1).split())
     return NoteBlocks(frozenset(hidden), texts)
+
+
+def with_refs(blocks: NoteBlocks | None, refs: Sequence[BlockRef], graph: LogseqGraph) -> NoteBlocks | None:
+    """`blocks` showing too the text of each block of another page `refs` name (the note's own block first)."""
+    outside = {ref.block: graph.blocks[ref.block][1] for ref in refs if ref.target is not None}
+    if not outside:
+        return blocks
+    return NoteBlocks(blocks.hidden if blocks else frozenset(), {**outside, **(blocks.texts if blocks else {})})
+
+
+def block_refs(prose: str, rel_path: str, graph: LogseqGraph, own: Mapping[str, str],
+               line_of: Callable[[int], int], evidence: Callable[[int], str]) -> list[BlockRef]:
+    """Each ``((uuid))`` of the note's `prose` (code blanked) to a block not of its own (`own`, and the graph's
+    blocks held by `rel_path`): to the page holding it, or to none (`target` None)."""
+    found: list[BlockRef] = []
+    for ref in BLOCK_REF.finditer(prose):
+        uuid = ref.group(1).lower()
+        held = graph.blocks.get(uuid)
+        if uuid not in own and (held is None or held[0] != rel_path):
+            line = line_of(ref.start())
+            found.append(BlockRef(uuid, held[0] if held else None, line, evidence(line)))
+    return found
+
+
+def page_blocks(text: str, graph: LogseqGraph) -> dict[str, str]:
+    """uuid → text of each block of a page an ``id::`` names (`note_blocks`), from its text alone: what a
+    ``((reference))`` in another page reads as."""
+    lines = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    _front, body_start, _warnings = front_matter(lines, graph)
+    prose_lines = code_blanked_lines(lines, body_start, False)[0]
+    return dict(note_blocks(lines, blank_comments("\n".join(prose_lines)).split("\n"), body_start).texts)

@@ -177,6 +177,18 @@ class EmbeddedPayload:
 
 
 @dataclass(frozen=True, slots=True)
+class BlockRef:
+    """A Logseq ``((uuid))`` to a block of another page: `target` is the path of the page whose ``id::`` it is,
+    None when no page of the graph holds it (then the reference is text, and no link)."""
+
+    block: str
+    target: str | None
+    line: int
+    evidence: str
+    section: None = None  # (a link's: a block names no heading)
+
+
+@dataclass(frozen=True, slots=True)
 class NoteIdentity:
     """The names a note can be linked by; what `LinkIndex` indexes."""
 
@@ -205,6 +217,7 @@ class ParsedNote:
     payloads: tuple[EmbeddedPayload, ...] = ()
     warnings: tuple[ParseWarning, ...] = field(default=())
     day: str | None = None  # the ISO day a Logseq journal page is (its file name's)
+    block_refs: tuple[BlockRef, ...] = ()  # a Logseq note's references to blocks of other pages
 
     @property
     def aliases(self) -> tuple[str, ...]:

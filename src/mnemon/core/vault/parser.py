@@ -17,9 +17,8 @@ Raw HTML blocks (`html.py`) are opaque too: a tag opening a block hides the line
 and Obsidian render them as HTML.
 
 A note of a Logseq graph (`logseq.py`, given as `logseq`) is read as Logseq writes it: its page properties, task
-markers, journal day, namespaced name and ``#[[tags]]``; any other note as CommonMark and Obsidian read it.
-
-Not handled, on purpose: tables and block references.
+markers, journal day, namespaced name, ``#[[tags]]`` and ``((block references))`` (the graph's blocks given in
+`logseq.blocks`); any other note as CommonMark and Obsidian read it. Not handled, on purpose: tables.
 """
 from __future__ import annotations
 
@@ -43,10 +42,11 @@ from mnemon.core.vault.dates import date_spans
 from mnemon.core.vault.frontmatter import normalise_tag, split_front_matter
 from mnemon.core.vault.html import ListItems, html_block_lines, item_column
 from mnemon.core.vault.links import display_links, link_block, relative_target, split_link_target
-from mnemon.core.vault.logseq import (BRACKET_TAG, PRIORITY, LogseqGraph, front_matter, note_blocks, page_name,
-                                      planned_dates, task_of)
+from mnemon.core.vault.logseq import (BRACKET_TAG, PRIORITY, LogseqGraph, block_refs, front_matter, note_blocks,
+                                      page_name, planned_dates, task_of, with_refs)
 from mnemon.core.vault.model import (
     EVIDENCE_MAX_CHARS,
+    BlockRef,
     DateMention,
     EmailMention,
     EmbeddedPayload,
@@ -577,6 +577,7 @@ class NoteLinks(NamedTuple):
     rel_path: str  # as `parse_note` normalises it
     wikilinks: tuple[WikiLink, ...]
     markdown_links: tuple[MarkdownLink, ...]
+    block_refs: tuple[BlockRef, ...] = ()  # (a Logseq note's: `parse_note`'s)
 
 
 def parse_links(rel_path: str, text: str, logseq: LogseqGraph | None = None) -> NoteLinks:
@@ -594,7 +595,8 @@ def parse_links(rel_path: str, text: str, logseq: LogseqGraph | None = None) -> 
     if "<" in prose:
         prose = without_html_blocks(prose, prose_lines)[0]
     wikilinks, markdown_links = _links(rel_path, prose, where, [], front)
-    return NoteLinks(rel_path, tuple(wikilinks), tuple(markdown_links))
+    refs = block_refs(prose, rel_path, logseq, {}, where.line_of, where.evidence) if logseq and "((" in prose else ()
+    return NoteLinks(rel_path, tuple(wikilinks), tuple(markdown_links), tuple(refs))
 
 
 def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS,
@@ -628,6 +630,9 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
             warnings.append(html_warning)
     padded = "\n" + prose
     blocks = note_blocks(lines, prose_lines, body_start) if logseq is not None and "::" in prose else None
+    refs = block_refs(prose, rel_path, logseq, blocks.texts if blocks else {}, where.line_of, where.evidence
+                      ) if logseq is not None and "((" in prose else []
+    blocks = with_refs(blocks, refs, logseq) if refs and logseq is not None else blocks
     if blocks is not None and blocks.texts:
         seen = [blocks.shown(line) for line in seen]
 
@@ -789,4 +794,5 @@ def parse_note(rel_path: str, text: str, *, hints: Sequence[str] = DEFAULT_HINTS
         payloads=tuple(payloads),
         warnings=tuple(warnings),
         day=journal_day,
+        block_refs=tuple(refs),
     )
