@@ -14,6 +14,22 @@ from collections.abc import Mapping
 from typing import Any
 
 _KEPT = "person_decision_kept:"
+SOURCES_DIR = "Sources"  # where `resolve` writes its packs, `Sources/<date>-<slug>.md`
+# the `## ` sections of a pack that say how the research went, not what it found ("## Claims")
+BOOKKEEPING_SECTIONS = frozenset({"Sources checked", "Unresolved"})
+_RESOLVED_ON = re.compile(r"Resolved on \d{4}-\d{2}-\d{2}\.")  # the line `render_pack` writes under the title
+
+
+def is_pack_bookkeeping(path: str, heading_path: object, text: str) -> bool:
+    """Whether a vault memory at `path` under `heading_path` is a pack's bookkeeping: its "## Sources checked" or
+    "## Unresolved" under the pack's title, or the "Resolved on <date>." line alone under that title, in a note of
+    the vault's `Sources/` folder (however the vault spells it)."""
+    folder, _, rest = path.partition("/")
+    if not rest or folder.casefold() != SOURCES_DIR.casefold() or not isinstance(heading_path, list):
+        return False
+    if len(heading_path) == 1:
+        return bool(_RESOLVED_ON.fullmatch(text.strip()))
+    return len(heading_path) == 2 and heading_path[1] in BOOKKEEPING_SECTIONS
 
 
 def stored_note(entry: Mapping[str, Any], requested: str | None) -> str | None:

@@ -49,6 +49,7 @@ from ...ports.store.base import Store
 from .. import notes
 from ..runtime import Runtime
 from .moves import moved_pack
+from .pack_status import BOOKKEEPING_SECTIONS, SOURCES_DIR
 from .pack_status import pack_line, pack_plain, pack_status, pack_title, stored_note
 from .plan import note_id
 from .claim_beliefs import claim_validity, extra_beliefs, predicate_name, propose_assertions, world_proposals
@@ -57,7 +58,6 @@ from .respelled import retire_respelled
 
 CONFIRMED = frozenset({"confirmed", "certain", "user_confirmed", "absolutely_certain"})
 UNSOURCED = frozenset({"", "vault", "ingest", "unknown", "none"})
-SOURCES_DIR = "Sources"
 _SLUG = re.compile(r"[^a-z0-9]+")
 _LETTERS = re.compile(r"[\W_]+")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -544,7 +544,7 @@ _PAYLOAD_KEYS = ("slug", "title", "date", "claims", "sources_checked", "unresolv
                  "active_threshold")
 
 
-_GENERATED_SECTIONS = frozenset({"Claims", "Sources checked", "Unresolved"})  # the `## ` sections render_pack writes
+_GENERATED_SECTIONS = BOOKKEEPING_SECTIONS | {"Claims"}  # the `## ` sections render_pack writes
 
 
 def with_user_sections(text: str, existing: bytes | None) -> tuple[str, list[str]]:
