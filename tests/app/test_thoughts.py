@@ -254,9 +254,13 @@ def test_a_section_does_not_take_a_second_slot_for_a_bullet_already_shown(mem: M
 
 
 def test_a_follow_up_bullet_is_cut_between_clauses_or_words_never_inside_one(mem: Mnemon) -> None:
-    ids = build(mem, [PROCUREMENT])
+    # (a section stating open work: the rule "needs two approvals" is no loop to follow up, `reads_open`)
+    heading, body = PROCUREMENT.sections[0]
+    section = (heading, body.replace("needs two approvals", "still needs two approvals, not yet agreed"))
+    note = Note(PROCUREMENT.path, PROCUREMENT.title, PROCUREMENT.note_type, [], [section])
+    ids = build(mem, [note])
     cards = mem.surface(prompt="how does the team buy hardware for northwind batteries", limit=3)["thoughts"]
-    card = next(c for c in cards if c["surface"]["source_id"] == ids[PROCUREMENT.sections[0][1]])
+    card = next(c for c in cards if c["surface"]["source_id"] == ids[section[1]])
     bullet = next(a["bullet"] for a in card["suggested_actions"] if a["type"] == "vault_append_bullet")
     text = bullet.removeprefix("Follow up: ")
     readable = card["observations"][0]  # the section as the card reads it: list markers gone

@@ -18,6 +18,8 @@ import re
 from typing import Any
 
 from ..core.surface import needs_writes, program, writes_offered
+from ..core.text import tokens
+from ..core.vault.proactive import DEADLINE_WORDS, reads_open, task_of
 from ..render.card_text import clip
 from .runtime import Runtime
 
@@ -27,6 +29,7 @@ BULLET_CHARS = 120  # a follow-up bullet's text, not counting its "Follow up: " 
 _PIECE = re.compile(r"\[\[[^\]\n]*\]\]\S*|\S+")
 _WIKILINK = re.compile(r"\[\[[^\]\n]*\]\]")
 _CLAUSE_END = (";", ".", "!", "?")
+_LATE = re.compile(r"\b(?:is|are|was|were|runs?|running) late\b|\bdelayed\b", re.I)  # chased as a deadline is
 # the mark `ports.store.postgres.redact` leaves where a URL's password was (`u:***@`, `password=***`)
 _MASKED_PASSWORD = re.compile(r"://[^:/@]*:\*\*\*@|password=\*\*\*")
 _CONFIGURED_STORE = ("{db}: run the command where this store is configured (the same config file, MNEMON_DB or "
@@ -100,9 +103,7 @@ def suggested_actions(item: dict[str, Any], *, db: str | None = None, vault: str
     elif src.startswith("mneme://"):
         out.append({"type": "graph_memory_review", "action": "keep_or_forget", "source_path": src,
                     "command": [*store, "forget", "--source", src], "call": _call("forget_source", source_path=src)})
-    elif (item.get("item_type") == "memory" and item.get("note") and item.get("observation_kind") != "done"
-          and not item.get("closed_later_in")):
-        # (a done item, or one a later note marks done, has nothing to follow up: it asked to chase what was finished)
+    elif item.get("item_type") == "memory" and item.get("note") and _to_chase(item, text):
         bullet = f"Follow up: {follow_up_text(text if text is not None else str(item.get('text') or ''))}"
         action: dict[str, Any] = {"type": "vault_append_bullet", "note": item["note"], "heading": NEXT_ACTIONS_HEADING,
                                   "bullet": bullet, "vault": vault}
@@ -133,6 +134,19 @@ def suggested_actions(item: dict[str, Any], *, db: str | None = None, vault: str
         for action in out:
             _drop_write_calls(action)
     return out
+
+
+def _to_chase(item: dict[str, Any], text: str | None) -> bool:
+    """Whether a vault memory is something to follow up: an open loop (`reads_open`), a risk, a deadline, something
+    late. A fact
+    ("Gull Electronics — enclosure supplier, contact sales@…") or a rule got "Follow up: <the fact>" to add; a done
+    item, or one a later note marks done, has nothing to follow up: it asked to chase what was finished."""
+    kind = str(item.get("observation_kind") or "")
+    if kind == "done" or item.get("closed_later_in"):
+        return False
+    said = text if text is not None else str(item.get("text") or "")
+    return (reads_open(said, kind, task_of(str(item.get("kind") or ""), str(item.get("id") or ""))) or kind == "risk"
+            or not DEADLINE_WORDS.isdisjoint(tokens(said)) or _LATE.search(said) is not None)
 
 
 # the operations a card suggests that write (`interfaces/operations.py`; predict_check's dry run writes nothing, but

@@ -35,7 +35,7 @@ from ..core.vault.links import display_links
 from ..core.vault.observations import hint_words
 from ..core.vault.parser import TASK_MARKS
 from ..core.keywords import VAULT_SOURCE_PREFIX
-from ..core.vault.proactive import DEADLINE_WORDS, FRESHNESS_MAX, OPEN_WORDS, PROACTIVE_STATE, hints_of_key
+from ..core.vault.proactive import DEADLINE_WORDS, FRESHNESS_MAX, PROACTIVE_STATE, hints_of_key, reads_open, task_of
 from ..core.world.truth import truth_policy_words
 from ..render.cards import clip, make_out_dir, out_dir_for_run, write_card
 from . import notes as notes_mod
@@ -339,10 +339,11 @@ def _days_from(day: date, today: date) -> str:
 
 
 def compose(path: list[dict[str, Any]], text: str, kind: str, note_title: str,
-            today: date | None = None) -> dict[str, str]:
+            today: date | None = None, task: bool | None = None) -> dict[str, str]:
     """Title, insight and action for a thought, from its evidence text, observation kind and path; wikilinks read
     as the names they show (the evidence keeps them). With `today`, dates read relative to it, and a deadline whose
-    every date has passed asks whether it was met instead of what is due before it."""
+    every date has passed asks whether it was met instead of what is due before it. `task`: whether the memory is a
+    task (`core.vault.proactive.reads_open`): an open loop is an open task or a line stating open work."""
     days = sorted({d.date() for d in text_dates(text)})  # (before the links read as names: theirs are not its days)
     text = display_links(text)
     words = frozenset(tokens(text))
@@ -357,7 +358,7 @@ def compose(path: list[dict[str, Any]], text: str, kind: str, note_title: str,
         title = f"Past due: {short}"
         action = (f"Check whether this was done by {days[-1].isoformat()} ({_days_from(days[-1], today)}); close it "
                   f"or set a new date: {clip(text, 100)}")
-    elif kind == "blocked" or words & OPEN_WORDS:
+    elif reads_open(text, kind, task):
         title, action = f"Open loop: {short}", f"Follow up on “{clip(text, 120)}” and record the outcome."
     elif kind == "risk" or words & DEADLINE_WORDS:
         upcoming = [d for d in days if today is None or d >= today]
@@ -397,7 +398,8 @@ def _thought_from_candidate(c: Candidate, today: date) -> dict[str, Any]:
     meta = c.memory.metadata or {}
     first = c.seed_step or (c.path[0] if c.path else None)
     note_title = first["name"] if first and first["id"] != c.memory.id else ""
-    parts = compose(c.path, c.memory.content, str(meta.get("observation_kind") or ""), note_title, today)
+    parts = compose(c.path, c.memory.content, str(meta.get("observation_kind") or ""), note_title, today,
+                    task_of(str(meta.get("memory_kind") or ""), c.memory.source))
     return {**parts, "score": c.score, "path": c.path, "observations": [c.memory.content],
             "evidence": [c.memory.content], "why_now": "; ".join(c.reasons[:3]) or "highest-scoring observation",
             "source_path": source_path_of(c.memory), "seed": c.seed_id, "memory": c.memory.id}
@@ -521,7 +523,8 @@ def _thought_from_item(rt: Runtime, item: dict[str, Any], prompt: str, hops: int
     # compose says the hops past [holder, memory]: an edge's one hop, or a holderless memory's first, are said too
     said = [path[0], *path] if item.get("item_type") == "edge" or itself else path
     parts = (_world_parts(item) if item.get("item_type") in ("world_state", "world_prediction")
-             else compose(said, shown, str(item.get("observation_kind") or ""), note_title, (as_of or rt.now()).date()))
+             else compose(said, shown, str(item.get("observation_kind") or ""), note_title, (as_of or rt.now()).date(),
+                          task_of(str(item.get("kind") or ""), str(item.get("id") or ""))))
     if item.get("item_type") == "edge" and len(path) > 1 and parts["title"].startswith("Reasoned walk: "):
         joined = f"{path[0]['name']} {str(path[1].get('via') or '').replace('_', ' ')} {path[1]['name']}"
         parts["title"] = f"Reasoned walk: {clip(display_links(joined), 80)}"  # (three links of a note: three titles)

@@ -18,10 +18,35 @@ from ..text import tokens
 
 DEADLINE_WORDS = frozenset(tokens("due deadline expires overdue urgent"))
 OPEN_WORDS = frozenset(tokens("waiting awaiting follow needs todo blocked unresolved pending"))
+# what makes a line read as an open loop on a card: a question, or a statement of work still open — not one of
+# `OPEN_WORDS` anywhere ("Every order over 5,000 needs two approvals" is a rule, "a follow-up idea" an idea)
+_OPEN_STATEMENT = re.compile(
+    r"\bneeds? to\b|\bstill needs?\b|\bneeds? (?:an? )?(?:\w+ )?(?:reply|answer|decision|review|sign-?off|approval|"
+    r"confirmation|fixing|chasing)\b|\b(?:a)?waiting\b|\bblocked\b|\bstuck\b|\bto-?do\b|\btbd\b|"
+    r"\bfollow(?:ing)? up\b|^\W*follow-up\b|\bunresolved\b|\bpending\b|\bnot yet\b|\bopen question|"
+    r"\?(?=[\s)\]\"'”’]*(?:\s|$))", re.I | re.M)
 IMPORTANT_TYPES = frozenset({"project", "finance", "event", "person"})
 FRESHNESS_MAX = 0.8  # the most freshness adds at reading time; the cooldown only subtracts
 PROACTIVE_STATE = "proactive_hints"  # vault state: the hints every stored static score was computed with
 HINT_REASON = "\0hint"  # the "matched hint: …" reason's place: it is worded only for the candidates shown
+
+
+def is_open_statement(text: str) -> bool:
+    """Whether `text` states open work: a question, "needs to", "waiting on", "TODO", "follow up with …", …"""
+    return _OPEN_STATEMENT.search(text) is not None
+
+
+def reads_open(text: str, kind: str, task: bool | None = None) -> bool:
+    """Whether a memory reads as an open loop: an open task (an observation `kind` "blocked" on a task; with `task`
+    unknown, None, that kind counts as one) or text stating open work. A bullet ingestion calls "blocked" for a word
+    anywhere ("needs", "follow") is one only when it states the work."""
+    return (kind == "blocked" and task is not False) or (kind != "done" and is_open_statement(text))
+
+
+def task_of(memory_kind: str, source: str) -> bool | None:
+    """`reads_open`'s `task`: True for a task, False for another vault memory (its kind read from its words), None
+    for one whose kind its author declared (a scoped payload's observation)."""
+    return True if memory_kind == "task" else False if source.startswith(VAULT_SOURCE_PREFIX) else None
 
 
 @lru_cache(maxsize=200_000)
