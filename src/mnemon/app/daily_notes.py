@@ -109,8 +109,9 @@ def _append_under(text: str, heading: str, body: str, nl: str = "\n", rel: str =
 
 
 def daily_note(vault: str | Path | None, action: str | None = None, **options: Any) -> dict[str, Any]:
-    """Today's (or `day`'s) daily note: `read` it, `create` it with `content`, or `append` `content` (under
-    `heading` when given), creating the note when there is none. Without an action: append when there is
+    """Today's (or `day`'s) daily note: `read` it, `create` it (with `content`; without, or with blank content,
+    empty, or holding only `heading`), or `append` `content` (under `heading` when given), creating the note when
+    there is none. Without an action: append when there is
     content, else read. A write holds the vault's editor lock; a read takes none (and so writes nothing)."""
     reads = (action or ("append" if options.get("content") else "read")) == "read"
     return (_daily_note if reads else _daily_note_locked)(vault, action, **options)
@@ -143,13 +144,19 @@ def _daily_note(vault: str | Path | None, action: str | None = None, *, content:
     if action == "read":
         return {"ok": True, "path": target.rel, "exists": before is not None,
                 "bytes": len(before.raw) if before is not None else 0, "content": text, **extra}
-    if not isinstance(content, str) or not content.strip():
+    if action == "create" and content is None:
+        content = ""
+    if not isinstance(content, str) or (not content.strip() and action != "create"):
         raise InvalidInput(f"`daily {action}` needs content (--content TEXT, or on stdin)")
     title = notes._check_heading(heading) if heading is not None else None
     nl = before.newline if before is not None else "\n"
     body = notes._ensure_newline(notes._styled(content.strip("\r\n"), nl), nl)
     if action == "create" and before is not None:
         raise Conflict(f"daily note {target.rel} already exists; use `daily append`", path=target.rel)
+    if action == "create" and not content.strip():  # the day's note, empty (blank text is written as given)
+        after = f"## {title}{nl}" if title else notes._styled(content, nl)
+        return notes._commit(vault, target, before, after, dry_run=dry_run, clock=clock,
+                             extra={**extra, **({"heading": title} if title else {})})
     # a daily note is appended to all day: content leaving a comment or fence open hides every later entry
     check_content_closes(notes._lines(body), target.rel)
     if title:

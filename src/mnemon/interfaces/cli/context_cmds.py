@@ -65,16 +65,20 @@ def _vault(c: Ctx, vault: str | None) -> str:
     return str(chosen)
 
 
-def _content(content: str | None) -> str:
+def _content(content: str | None, *, optional: bool = False) -> str:
     """--content, else stdin: piped, or a terminal only when asked for with '-' (omitted, the command waited there
-    without a word, forever in an agent's pseudo-terminal); a closed stdin is refused too, not an AttributeError."""
+    without a word, forever in an agent's pseudo-terminal); a closed stdin is refused too, not an AttributeError.
+    `optional`: text the command can do without (`daily create` makes the note empty) — left out with nothing
+    piped (a terminal, a closed or empty stdin), it is ""."""
     if content is not None and content != "-":
         return content
+    if optional and content is None and (sys.stdin is None or sys.stdin.isatty()):
+        return ""
     if sys.stdin is None or (content is None and sys.stdin.isatty()):
         raise InvalidInput("give the text with --content TEXT, or pipe it in (--content - reads "
                            + ("the terminal)" if sys.stdin is not None else "stdin, and there is none)"))
     text = stdin_text("the note text")
-    if content is None and not text:
+    if content is None and not text and not optional:
         # run by an agent or cron (stdin /dev/null): `--mode overwrite` without --content emptied the note
         raise InvalidInput("give the text with --content TEXT, or pipe it in: --content was left out and stdin was "
                            "empty (nothing written; --content '' writes nothing on purpose)")
@@ -296,9 +300,10 @@ def note_daily(action: str | None, vault: str | None, day: str | None, content: 
                pattern: str | None, dry_run: bool) -> None:
     """Today's daily note: read it, create it, or append to it (under --heading), creating it when missing.
 
-    Without an action: append when --content is given, else read."""
+    Without an action: append when --content is given, else read. create without text makes the note empty (with
+    --heading, holding that heading)."""
     if (content == "-" and action != "read") or (action in ("append", "create") and content is None):
-        content = _content(content)
+        content = _content(content, optional=action == "create")
     run(lambda c: daily_notes.daily_note(_vault(c, vault), action, content=content, heading=heading, day=day,
                                         pattern=pattern or os.environ.get("MNEMON_DAILY_PATTERN"),
                                         dry_run=dry_run))
