@@ -42,15 +42,3 @@ def test_a_packs_bookkeeping_comes_after_the_notes_about_the_supplier(example_va
     for n in bookkeeping:
         assert items[n]["score_factors"]["pack_bookkeeping"] < 1
 
-
-def test_what_only_the_packs_title_matches_comes_after_the_notes_that_name_the_supplier(example_vault_mem: Mnemon,
-                                                                                         example_vault: Path) -> None:
-    items = [i for i in _pack(example_vault_mem, example_vault)["items"] if i["item_type"] == "memory"]
-    own_text = [n for n, i in enumerate(items) if "supplier" in i["text"].casefold()
-                and not i["source_path"].startswith("Sources/") and i["score_factors"]["staleness"] == 1]
-    # "[[Lighthouse]] at risk from [[the June deadline]] …": under "## Claims" of "Battery supplier status"
-    by_title = [n for n, i in enumerate(items) if i["score_factors"].get("title_only")]
-    assert len(own_text) >= 4 and by_title, [(i["title"], i["text"][:40]) for i in items]
-    assert max(own_text) < min(by_title), [(i["title"], i["score"]) for i in items]
-    assert all(items[n]["score_factors"]["title_only"] < 1 and "supplier" not in items[n]["text"].casefold()
-               for n in by_title)

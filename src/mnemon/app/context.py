@@ -47,7 +47,7 @@ from ..core.errors import InvalidInput
 from ..core.keywords import SKIP_KEY, VAULT_SOURCE_PREFIX
 from ..core.model import EDGE_STATUSES, SOURCED_PREFIXES, Edge, Memory, iso, parse_iso
 from ..core.ontology import DEFAULT_ONTOLOGY, category_of, is_symmetric
-from ..core.text import excerpt, token_set, tokens
+from ..core.text import excerpt, tokens
 from ..core.stored_text import check_query_text
 from ..core.vault.lifecycle import kept_active, truth_policy
 from ..core.vault.observations import DEFAULT_HINTS, hint_words, matched_families
@@ -89,10 +89,6 @@ EDGE_CATEGORY_FACTORS = {"semantic": 1.0, "semantic_pending": 0.8, "observation"
                          "reference": 0.4, "structure": 0.35, "extraction": 0.4, "lineage": 0.3}
 CANDIDATE_FACTOR = 0.3
 HINT_STEP, HINT_FACTOR_MAX = 0.1, 1.3  # per `--hints` word an item holds, and the most hints can add
-# a vault memory the prompt matches only through the headings it inherits (its note's title, its parent headings):
-# every section of a note titled "Battery supplier status" matched "supplier", and short ones outranked the notes
-# whose own text is about the supplier
-TITLE_ONLY_FACTOR = 0.75
 # a `resolve` pack's "Sources checked" and "Unresolved" sections (`vault.pack_status.is_pack_bookkeeping`): how the
 # research went, ranked below what the notes and the pack's claims say
 PACK_BOOKKEEPING_FACTOR = 0.4
@@ -245,9 +241,6 @@ def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str],
                                    "staleness": stale, "kind": kind_factor}
         if hinted:
             factors["hints"] = round(hint_factor, 4)
-        if node.source.startswith(VAULT_SOURCE_PREFIX) and _title_only(rt, node, q_tokens):
-            score *= TITLE_ONLY_FACTOR
-            factors["title_only"] = TITLE_ONLY_FACTOR
         if node.source.startswith(VAULT_SOURCE_PREFIX) and is_pack_bookkeeping(path, meta.get("heading_path"),
                                                                                 node.content):
             score *= PACK_BOOKKEEPING_FACTOR
@@ -286,17 +279,6 @@ def _memory_items(rt: Runtime, outcome: RecallOutcome, q_tokens: frozenset[str],
             item["via"] = s.via
         items.append(item)
     return with_repeats_marked(items, outcome.nodes)
-
-
-def _title_only(rt: Runtime, node: Memory, q_tokens: frozenset[str]) -> bool:
-    """Whether the prompt's terms a vault memory holds are all in the headings it inherits, none in its own text: its
-    content, entities, and the heading it sits right under (a section's own; a bullet under "# Suppliers" is about
-    suppliers, a section "## Unresolved" of a note titled "Battery supplier status" is not, by its title alone)."""
-    heading_path = (node.metadata or {}).get("heading_path")
-    matched = q_tokens & rt.tokens_of(node)
-    if not matched or not isinstance(heading_path, list):
-        return False
-    return matched.isdisjoint(token_set(node.content, str(heading_path[-1]) if heading_path else "", node.entities))
 
 
 def without_resolution_payload(text: str) -> str:
