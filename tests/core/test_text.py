@@ -1,7 +1,7 @@
 """The shared tokenizer: what keyword search, diff, causal overlap and recall all see."""
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from mnemon.core.text import excerpt, jaccard, normalize, overlap_max, query_coverage, stem, token_set, tokens
 
@@ -98,6 +98,8 @@ _WORDISH = st.text(alphabet=st.sampled_from(list("abcdefghijklmnopqrstuvwxyz'’
 
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(_WORDISH, st.text(max_size=80)), st.booleans())
+@example("0\u09c7", False)  # (a digit with a vowel sign after it: one word)
+@example("i\u0307stanbul'da hi\u0300", True)
 def test_tokens_are_each_words_stem_in_order_with_stopwords_dropped_unless_kept(text: str, keep: bool) -> None:
     """The words' stems in order, duplicates kept: what the per-word lookup tables must give (a word's stem is
     cached per word, a stopword maps to nothing). The words are those of the text with camelCase words' parts
@@ -106,13 +108,18 @@ def test_tokens_are_each_words_stem_in_order_with_stopwords_dropped_unless_kept(
     import re
     import unicodedata
 
-    from mnemon.core.text import STOPWORDS, VERSION, with_camel_parts
+    from mnemon.core.text import _IN_WORD_FORMATS, _MARK_SPANS, STOPWORDS, VERSION, with_camel_parts
 
     norm = unicodedata.normalize("NFKC", with_camel_parts(text)).lower()
     if re.search("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]", norm):
         return  # (CJK runs become bigrams: tested above)
+    # a letter or digit keeps the marks after it ("0ে", "हिन्दी": tests/core/test_qa_s41_script_marks.py)
+    marks = "".join(re.escape(chr(c)) for first, end in _MARK_SPANS for c in range(first, end)
+                    if unicodedata.category(chr(c))[0] == "M") + _IN_WORD_FORMATS
+    unit = rf"[^\W_][{marks}]*" if not norm.isascii() else r"[^\W_]"
+    word = rf"(?:{unit})+(?:['’](?:{unit})+)?"
     words = []
     for i, piece in enumerate(re.split(f"({VERSION.pattern})", norm)):  # (versions at the odd places)
-        words += [w.replace("’", "'") for w in re.findall(r"[^\W_]+(?:['’][^\W_]+)?", piece)] if i % 2 == 0 else [piece]
+        words += [w.replace("’", "'") for w in re.findall(word, piece)] if i % 2 == 0 else [piece]
     expected = [stem(w) for w in words if keep or w not in STOPWORDS]
     assert tokens(text, keep_stopwords=keep) == expected
