@@ -432,6 +432,12 @@ def _place_edges(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> None:
     ends = {x for e in edges for x in (e.src, e.dst)} - run.added
     # a dry run revived nothing yet: the memories it would revive count as live
     live = _live(rt, ends) | run.revived
+    # the same edge twice in the file (a hand-edited or concatenated backup): the first copy stands, as for a
+    # repeated insight. A bulk insert of the second failed the whole restore on SQLite (a unique key) once it came
+    # a batch later; only an edge both of whose ends earlier batches wrote can be such a repeat, and those the store
+    # holds are read in one go (a lookup per edge cost a statement for each of them)
+    written = run.edge_ends
+    held = _held_keys(rt, [(e.src, e.dst, e.type) for e in edges if e.src in written and e.dst in written])
     fresh: dict[tuple[str, str, str], Edge] = {}
     for e in edges:
         src_new, dst_new = e.src in run.added, e.dst in run.added
@@ -439,11 +445,7 @@ def _place_edges(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> None:
             run.edges_dangling += 1  # an end the store lacks or has forgotten, or a row refused above
         elif src_new or dst_new:
             key = (e.src, e.dst, e.type)
-            # the same edge twice in the file (a hand-edited or concatenated backup): the first copy stands, as for a
-            # repeated insight. A bulk insert of the second failed the whole restore on SQLite (a unique key) once
-            # it came a batch later; only an edge both of whose ends earlier batches wrote can be such a repeat
-            if key in fresh or (e.src in run.edge_ends and e.dst in run.edge_ends
-                                and rt.store.find_edge(*key) is not None):
+            if key in fresh or key in held:
                 run.edges_skipped += 1
             else:
                 fresh[key] = e
@@ -456,6 +458,16 @@ def _place_edges(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> None:
             ids = rt.store.vault.edges_by_keys(wanted)  # type: ignore[attr-defined]
             _record_decisions(rt, [(int(ids[key].id or 0), fresh[key], decided[key]) for key in wanted if key in ids])
     run.edges_inserted += len(fresh)
+
+
+def _held_keys(rt: Runtime, keys: list[tuple[str, str, str]]) -> set[tuple[str, str, str]]:
+    """Those of the (src, dst, type) `keys` the store holds an edge for, of any status: one read per batch."""
+    if not keys:
+        return set()
+    wanted = set(keys)
+    types = sorted({key[2] for key in wanted})
+    return {key for e in rt.store.edges_of(sorted({key[0] for key in wanted}), statuses=(), types=types)
+            if (key := (e.src, e.dst, e.type)) in wanted}
 
 
 def _record_decisions(rt: Runtime, rows: list[tuple[int, Edge, _Decided]]) -> None:

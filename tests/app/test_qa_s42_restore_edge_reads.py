@@ -1,0 +1,64 @@
+"""Restoring an export reads the store a bounded number of times per batch of edges, never once per edge.
+
+Restoring a 10k-memory export (421k edges) asked the store whether each edge whose two ends earlier batches had
+written was already there, one statement per such edge; those are now read once per batch (`backup._held_keys`)."""
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mnemon.app import backup
+from mnemon.app.memory import Mnemon
+
+_IDS = [f"00000000-0000-0000-0000-{k:012d}" for k in range(12)]
+
+
+def _export(n_edges: int, *, repeat: int = 0) -> dict[str, Any]:
+    rows = [{"id": i, "content": f"memory number {k} about topic {k * 7}", "created_at": f"2026-01-{k + 1:02d}T00:00:00Z"}
+            for k, i in enumerate(_IDS)]
+    pairs = [(a, b, t) for t in ("semantic", "causal", "entity") for a in _IDS for b in _IDS if a != b]
+    edges = [{"source_id": a, "target_id": b, "edge_type": t, "weight": 0.5, "origin": "agent",
+              "metadata": {"hours_diff": 0.25}, "created_at": "2026-02-01T00:00:00.000000Z"}
+             for a, b, t in pairs[:n_edges]]
+    # a concatenated backup: the first edges again at the end, batches after their first copies
+    return {"kind": "mnemon-export", "schema_version": "4", "provider": None, "insights": rows,
+            "edges": edges + [dict(e, weight=0.9) for e in edges[:repeat]]}
+
+
+def _reads(mem: Mnemon, doc: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    seen: list[str] = []
+    mem.rt.store.conn.set_trace_callback(seen.append)  # type: ignore[attr-defined]
+    try:
+        out = mem.import_json(io.StringIO(json.dumps(doc)))
+    finally:
+        mem.rt.store.conn.set_trace_callback(None)  # type: ignore[attr-defined]
+    return out, sum(1 for sql in seen if sql.lstrip().upper().startswith("SELECT"))
+
+
+@pytest.mark.parametrize("repeat", [0, 40], ids=["distinct", "repeated"])
+def test_edge_reads_do_not_grow_with_the_edges(make_mem: Callable[..., Mnemon], monkeypatch: Any, tmp_path: Path,
+                                               facade_backend: str, repeat: int) -> None:
+    if facade_backend != "sqlite":
+        pytest.skip("counts SQLite statements")
+    monkeypatch.setattr(backup, "BATCH", 30)  # many batches, so most edges have both ends written by earlier ones
+    small_out, small = _reads(make_mem(db=tmp_path / "small.db"), _export(180, repeat=repeat))
+    large_out, large = _reads(make_mem(db=tmp_path / "large.db"), _export(360, repeat=repeat))
+    assert small_out["edges_inserted"] == 180 and large_out["edges_inserted"] == 360
+    assert small_out["edges_skipped"] == large_out["edges_skipped"] == repeat
+    # 6 more batches of 30 edges: a few reads each (~5), where a read per edge made it ~180 more
+    assert large - small <= 6 * 6, (small, large)
+
+
+def test_a_repeated_edge_keeps_its_first_copy(make_mem: Callable[..., Mnemon], monkeypatch: Any) -> None:
+    monkeypatch.setattr(backup, "BATCH", 30)
+    mem = make_mem()
+    out = mem.import_json(io.StringIO(json.dumps(_export(90, repeat=5))))
+    assert out["edges_inserted"] == 90 and out["edges_skipped"] == 5 and out["edge_errors"] == 0
+    first = _export(1)["edges"][0]
+    kept = mem.rt.store.find_edge(first["source_id"], first["target_id"], first["edge_type"])
+    assert kept is not None and kept.weight == 0.5
