@@ -412,23 +412,22 @@ def _place_edges(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> None:
     now = rt.now_iso()
     edges: list[Edge] = []
     decided: dict[tuple[str, str, str], _Decided] = {}  # the file's person decisions, by edge key
+    note, same_as, nul_ok = run.unread[1].note, run.same_as, run.nul_ok
     for k, raw in batch:
-        run.unread[1].note(k, raw)
+        note(k, raw)
         try:
-            edge, history = parse_edge(raw, k, now, nul_ok=run.nul_ok), edge_history(raw, k)
-            edges.append(edge)
+            e, history = parse_edge(raw, k, now, nul_ok=nul_ok), edge_history(raw, k)
         except InvalidInput as exc:
             run.edge_results.append({"index": k, "action": "error", "error": exc.to_dict()})
             continue
-        if edges[-1].src in run.same_as or edges[-1].dst in run.same_as:  # a row skipped for its live twin
-            e = edges[-1]
-            e.src, e.dst = run.same_as.get(e.src, e.src), run.same_as.get(e.dst, e.dst)
+        if e.src in same_as or e.dst in same_as:  # a row skipped for its live twin
+            e.src, e.dst = same_as.get(e.src, e.src), same_as.get(e.dst, e.dst)
             if e.src == e.dst:
-                edges.pop()
                 run.edges_skipped += 1
                 continue
+        edges.append(e)
         if (decision := edge_decision(raw)) is not None or history:
-            decided.setdefault((edges[-1].src, edges[-1].dst, edges[-1].type), (decision, history))
+            decided.setdefault((e.src, e.dst, e.type), (decision, history))
     ends = {x for e in edges for x in (e.src, e.dst)} - run.added
     # a dry run revived nothing yet: the memories it would revive count as live
     live = _live(rt, ends) | run.revived
