@@ -28,6 +28,7 @@ from .backup_rows import (EDGE_DEFAULTS, HistoryEvent, dated_ahead_warning, deco
                           insight_error, parse_edge, parse_insight, provider_width)
 from .backup_world import WORLD_MEMBERS, WorldRestore, member_batches, relink_source_edges
 from .import_report import bounded, refused_said
+from .key_filter import KeyFilter
 from .runtime import Runtime
 from .unread_fields import UnreadFields
 
@@ -71,6 +72,7 @@ class _Run:
     to_embed: list[str] = field(default_factory=list)  # memories restored without a usable vector
     held: list[str] = field(default_factory=list)  # live memories skipped as held: a stopped restore's may lack one
     edge_ends: set[str] = field(default_factory=set)  # the ends of the edges written in bulk by earlier batches
+    written: KeyFilter = field(default_factory=KeyFilter)  # the keys of the edges this restore wrote (may say "maybe")
     seen: int = 0
     counted: int = 0  # the added or revived rows the store's cap counts (live memories, not a vault's or payload's)
     other_text: int = 0  # rows whose id the store holds with other text: the store's row stays (`other_text`)
@@ -433,12 +435,6 @@ def _place_edges(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> None:
     ends = {x for e in edges for x in (e.src, e.dst)} - run.added
     # a dry run revived nothing yet: the memories it would revive count as live
     live = _live(rt, ends) | run.revived
-    # the same edge twice in the file (a hand-edited or concatenated backup): the first copy stands, as for a
-    # repeated insight. A bulk insert of the second failed the whole restore on SQLite (a unique key) once it came
-    # a batch later; only an edge both of whose ends earlier batches wrote can be such a repeat, and those the store
-    # holds are read in one go (a lookup per edge cost a statement for each of them)
-    written = run.edge_ends
-    held = _held_keys(rt, [(e.src, e.dst, e.type) for e in edges if e.src in written and e.dst in written])
     fresh: dict[tuple[str, str, str], Edge] = {}
     for e in edges:
         src_new, dst_new = e.src in run.added, e.dst in run.added
@@ -446,7 +442,12 @@ def _place_edges(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> None:
             run.edges_dangling += 1  # an end the store lacks or has forgotten, or a row refused above
         elif src_new or dst_new:
             key = (e.src, e.dst, e.type)
-            if key in fresh or key in held:
+            # the same edge twice in the file (a hand-edited or concatenated backup): the first copy stands, as for a
+            # repeated insight. A bulk insert of the second failed the whole restore on SQLite (a unique key) once
+            # it came a batch later; only an edge both of whose ends earlier batches wrote can be such a repeat, and
+            # the store is asked only when the filter of the keys written says it may be one (it asked for each)
+            if key in fresh or (e.src in run.edge_ends and e.dst in run.edge_ends and key in run.written
+                                and rt.store.find_edge(*key) is not None):
                 run.edges_skipped += 1
             else:
                 fresh[key] = e
@@ -455,20 +456,11 @@ def _place_edges(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> None:
     if not run.dry_run:
         rt.store.insert_edges(list(fresh.values()))
         run.edge_ends.update(x for key in fresh for x in key[:2])
+        run.written.update(fresh)
         if wanted := [key for key in fresh if key in decided]:
             ids = rt.store.vault.edges_by_keys(wanted)  # type: ignore[attr-defined]
             _record_decisions(rt, [(int(ids[key].id or 0), fresh[key], decided[key]) for key in wanted if key in ids])
     run.edges_inserted += len(fresh)
-
-
-def _held_keys(rt: Runtime, keys: list[tuple[str, str, str]]) -> set[tuple[str, str, str]]:
-    """Those of the (src, dst, type) `keys` the store holds an edge for, of any status: one read per batch."""
-    if not keys:
-        return set()
-    wanted = set(keys)
-    types = sorted({key[2] for key in wanted})
-    return {key for e in rt.store.edges_of(sorted({key[0] for key in wanted}), statuses=(), types=types)
-            if (key := (e.src, e.dst, e.type)) in wanted}
 
 
 def _record_decisions(rt: Runtime, rows: list[tuple[int, Edge, _Decided]]) -> None:
@@ -521,6 +513,7 @@ def _place_decisions(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> No
     for raw, e, decided in parsed:
         if e.src in live and e.dst in live:
             applied = _apply_decision(rt, e, decided, dry_run=run.dry_run)
+            run.written.update([(e.src, e.dst, e.type)])  # (an `edges` row after it must find it)
             run.decisions_applied += applied
             run.edges_skipped += not applied
         else:
