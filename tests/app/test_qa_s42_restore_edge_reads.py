@@ -23,8 +23,8 @@ _IDS = [f"00000000-0000-0000-0000-{k:012d}" for k in range(12)]
 
 
 def _export(n_edges: int, *, repeat: int = 0) -> dict[str, Any]:
-    rows = [{"id": i, "content": f"memory number {k} about topic {k * 7}", "created_at": f"2026-01-{k + 1:02d}T00:00:00Z"}
-            for k, i in enumerate(_IDS)]
+    rows = [{"id": i, "content": f"memory number {k} about topic {k * 7}",
+             "created_at": f"2026-01-{k + 1:02d}T00:00:00Z"} for k, i in enumerate(_IDS)]
     pairs = [(a, b, t) for t in ("semantic", "causal", "entity") for a in _IDS for b in _IDS if a != b]
     edges = [{"source_id": a, "target_id": b, "edge_type": t, "weight": 0.5, "origin": "agent",
               "metadata": {"hours_diff": 0.25}, "created_at": "2026-02-01T00:00:00.000000Z"}
