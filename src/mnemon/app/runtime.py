@@ -57,6 +57,9 @@ class Runtime:
     vault: str | None = None
     # this user's cache folder (`<home>/cache`): where a server store's recall graph is saved (cache_paths.in_user_cache)
     cache_dir: str | None = None
+    # told (a line of text) before a step that takes seconds, such as building a large store's recall graph: the CLI
+    # sets it when stderr is a terminal; None for every other caller (hooks, servers, pipes)
+    on_slow_step: Callable[[str], None] | None = None
     _index: VectorIndex | None = None
     _token_cache: dict[str, tuple[str, frozenset[str], tuple[str, ...]]] = field(default_factory=dict)
     _graph: GraphIndex | None = None
@@ -101,6 +104,7 @@ class Runtime:
             from ..ports.graph_index import GraphIndex
 
             self._graph = GraphIndex(self.store, persist=self.save_caches, cache_dir=self.cache_dir)
+        self._graph.on_slow_step = self.on_slow_step  # (a facade kept open between commands: this command's)
         return self._graph
 
     def calibrate(self, cosine: float) -> float:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import bisect
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +30,7 @@ from .store.base import EdgeColumns, Store
 SNAPSHOT_FORMAT = "mnemon-graph/13"  # bump when the saved arrays change meaning (13: tokens of keywords/7)
 RUNS_UP_TO = 5_000  # changed owners up to which `_resegment` copies the runs between them (both ways agree)
 SAVE_NOW = 1 << 62  # `unsaved` of a snapshot built afresh: the file beside the database does not hold it
+SLOW_BUILD_NODES = 20_000  # memories above which a full build (≈ 2 s, 10-20 s at 100k) is announced (`on_slow_step`)
 
 
 def save_after(nodes: int) -> int:
@@ -515,6 +516,8 @@ class GraphIndex:
         # (a read-only process may save a snapshot only where the file is this user's own, not beside a database)
         self._own_file = persist and beside(store, "graph") is None and self.path is not None
         self._snap: GraphSnapshot | None = None
+        # told before a long build, for a person watching: the ports print nothing (the CLI sets it on a terminal)
+        self.on_slow_step: Callable[[str], None] | None = None
 
     def snapshot(self) -> GraphSnapshot:
         gen = self.store.graph_generation()
@@ -530,10 +533,11 @@ class GraphIndex:
                 return snap
         # read just what was added or changed since (a remember adds a node and its edges; a forget changes one)
         fresh = snap.extended(self.store) if snap is not None and not volatile else None
+        saves = bool(durable and self.path and (self._own_file or not getattr(self.store, "readonly", False)))
         if fresh is None:
+            self._announce_build(saves)
             fresh = GraphSnapshot.build(self.store, reuse=snap)
-        if (durable and self.path and not fresh.provisional
-                and (self._own_file or not getattr(self.store, "readonly", False))
+        if (saves and self.path and not fresh.provisional
                 and (fresh.unsaved >= save_after(len(fresh)) or self._read_twice(fresh))):
             try:
                 if self._own_file:
@@ -544,6 +548,16 @@ class GraphIndex:
                 pass  # a cache beside the database, not data: recall works the same without it
         self._snap = fresh
         return fresh
+
+    def _announce_build(self, saved: bool) -> None:
+        tell = self.on_slow_step
+        if tell is None:
+            return
+        memories = self.store.count_active()
+        if memories > SLOW_BUILD_NODES:
+            where = "beside the database" if not self._own_file else "in the cache folder"
+            tell(f"building the recall graph for {memories:,} memories"
+                 + (f" (once; saved {where})…" if saved else "…"))
 
     def _read_twice(self, fresh: GraphSnapshot) -> bool:
         """Whether another process already extended the saved snapshot to this very generation: the store is quiet

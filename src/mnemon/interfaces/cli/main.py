@@ -47,10 +47,11 @@ class Ctx:
             return cast("Mnemon", _OpenOnFirstUse(self))
         return self._mem
 
-    def facade(self, method: str | None = None, *, dry_run: bool = False) -> Mnemon:
+    def facade(self, method: str | None = None, *, dry_run: bool = False, notices: bool = False) -> Mnemon:
         """The facade, opened for a call of `method` (None: any): a method that only reads, a dry run, or any on a
         read-only opening, refuses a database the user named that does not exist instead of creating it
-        (`app.memory.refuse_missing_db`)."""
+        (`app.memory.refuse_missing_db`). `notices`: a command's, which says on a terminal's stderr when a step
+        takes seconds (the servers' calls never do)."""
         if self._mem is None:
             from ...app.memory import Mnemon, refuse_missing_db  # here: `--help` and store commands never need it
 
@@ -62,6 +63,7 @@ class Ctx:
                 self._shared = True
             else:
                 self._mem = Mnemon.open(self.cfg, readonly=readonly, provider=provider, create=not must_exist)
+            self._mem.rt.on_slow_step = terminal_notice() if notices else None  # (a pooled one: set for this call)
         return self._mem
 
     def refused(self) -> None:
@@ -90,18 +92,34 @@ class _OpenOnFirstUse:
 
     def __getattr__(self, name: str) -> Any:
         if name == "rt":  # the runtime itself (`bench recall`), not a method: opened as a write would
-            return self._ctx.facade(name).rt
+            return self._ctx.facade(name, notices=True).rt
 
         def call(*args: Any, **kwargs: Any) -> Any:
             # a dry run changes nothing, so like a read it refuses a database the user named that does not exist:
             # `promote-candidates --dry-run` on a mistyped --db left an empty store there
-            mem = self._ctx.facade(name, dry_run=kwargs.get("dry_run") is True)
+            mem = self._ctx.facade(name, dry_run=kwargs.get("dry_run") is True, notices=True)
             try:
                 return getattr(mem, name)(*args, **kwargs)
             except BaseException:
                 self._ctx.refused()
                 raise
         return call
+
+
+def terminal_notice() -> Callable[[str], None] | None:
+    """A line on stderr before a step that takes seconds (building a large store's recall graph), only when a person
+    watches a terminal: never on stdout (the JSON document), never into a pipe, a hook's host or a log."""
+    err = sys.stderr
+    if err is None or not err.isatty():
+        return None
+
+    def say(message: str) -> None:
+        try:
+            err.write(message + "\n")
+            err.flush()
+        except (OSError, ValueError):  # the terminal went away: the command itself goes on
+            pass
+    return say
 
 
 def emit(payload: Any) -> None:
