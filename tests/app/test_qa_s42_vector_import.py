@@ -87,3 +87,33 @@ def test_an_import_with_vectors_grows_the_same_store_as_one_write_per_memory(
     finally:
         fast.close()
         slow.close()
+
+
+def _rows_scanned_per_memory(m: Mnemon, items: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> float:
+    from mnemon.ports import vector_index
+
+    scanned = [0]
+    exact: Callable[[Any, Any], Any] = vector_index.cosines
+
+    def counted(mat: Any, q: Any) -> Any:
+        scanned[0] += mat.shape[0]
+        return exact(mat, q)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(vector_index, "cosines", counted)
+        assert m.import_json({"insights": items})["embedded"] == len(items)
+    return scanned[0] / len(items)
+
+
+def test_an_import_with_vectors_does_not_score_every_stored_row_once_per_memory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    m = _open(tmp_path / "m.db", FakeClock())
+    try:
+        first = _rows_scanned_per_memory(m, _items(5, 200, 1), monkeypatch)
+        second = _rows_scanned_per_memory(m, _items(6, 200, 3), monkeypatch)  # onto 200 stored
+    finally:
+        m.close()
+    # one write at a time scored every row held: ~100 rows per memory, then ~300 (200 stored, ~100 written before);
+    # now a block's one matrix product proposes each write its few candidates, and the rows written since the
+    # block's start (< 64) are scored exactly
+    assert first < 60 and second < 60, (first, second)

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 
+from ..core import graph_rules
 from ..core.errors import InvalidInput, MnemonError
 from ..core.model import Edge, content_hash
 from ..core.validation import (MemoryInput, refuse_future, refuse_vault_source, validate_edge_type, validate_memory,
@@ -344,7 +345,11 @@ def _write_all(rt: Runtime, ordered: list[tuple[int, MemoryInput]], vectors: dic
     if vectors:
         # in this process: each write's vector search reads this process's index, which holds every row written
         # before it (`note_write`); the rows reach the store at each flush, and the index keeps its matrix
+        from ..ports.vector_index import SearchAhead  # (numpy: only an import with vectors loads it)
+
         index = rt.index
+        # each search as `write_memory` would make it, its candidates from one matrix product per block of writes
+        ahead = SearchAhead(index, [vectors.get(idx) for idx, _ in ordered], graph_rules.SEMANTIC_TOP)
         batch = AppendBatch(rt.store)
         batch_rt = replace(rt, store=batch)  # type: ignore[arg-type]
 
@@ -353,8 +358,10 @@ def _write_all(rt: Runtime, ordered: list[tuple[int, MemoryInput]], vectors: dic
             batch.flush()
             index.note_writes({}, generation)  # the rows it already holds, now stored: not a reason to reload
 
-        for idx, inp in ordered:
-            yield idx, write_memory(batch_rt, inp, vectors.get(idx), prune=False, origin="import").memory.id
+        for p, (idx, inp) in enumerate(ordered):
+            vector = vectors.get(idx)
+            nearest = ahead.search(p) if vector is not None else None
+            yield idx, write_memory(batch_rt, inp, vector, prune=False, origin="import", nearest=nearest).memory.id
             if batch.pending >= FLUSH_EVERY:
                 flush()
         flush()

@@ -411,7 +411,7 @@ class VectorIndex:
     def _ann(self) -> vector_ann.AnnView | None:
         """The approximate index over this matrix's saved copy, when the store is large enough to want one and it
         exists; starts a background build when it is missing or too far behind."""
-        if self.path is None or self._token is None or self._n < self.ann.min_rows:
+        if self.path is None or self._token is None or not self._ann_wanted():  # (the first two: for mypy)
             return None
         self._searches += 1
         if self._searches == 1 and self._n < self.ann.cold_min_rows and not vector_ann.loaded():
@@ -428,6 +428,10 @@ class VectorIndex:
         self._ask_for_ann(self._token, self._n, covered)
         return view if covered else None
 
+    def _ann_wanted(self) -> bool:
+        """Whether a search may go through the approximate index (else it scans every row exactly)."""
+        return self.path is not None and self._token is not None and self._n >= self.ann.min_rows
+
     def _ask_for_ann(self, token: str, rows: int, covered: int | None = None) -> None:
         """Start a background build when the saved matrix (`token`, `rows`) is large and its approximate index
         missing or too far behind; once per (matrix, coverage) in a process, not once per search."""
@@ -440,6 +444,80 @@ class VectorIndex:
         if self.ann.is_stale(rows, covered) and self._ann_started != (token, covered):
             self._ann_started = (token, covered)
             vector_ann.start_build(self.path, self.ann)
+
+
+class SearchAhead:
+    """`index.search(vectors[p], k)` for vectors about to be written one after another (an import's), each search
+    seeing the rows written before it, without scanning every row once per vector (O(n²) over an import).
+
+    One matrix product (BLAS) scores a block of upcoming vectors against the rows held at the block's start; its
+    floats are rounded otherwise than `cosines`, so each search re-scores exactly, with `cosines`, every row within
+    a bound of twice the worst rounding error (γ_d·|row|·|q| for each product) of the block's k-th best, plus every
+    row added since the block's start: the same rows, floats and ties at the cut as the full scan. A reload of the
+    index or a row dying since the block's start computes the block anew; where `search` would ask the approximate
+    index (or scan nothing), it is asked as it is."""
+
+    def __init__(self, index: VectorIndex, vectors: Sequence[np.ndarray | None], k: int, block: int = 64) -> None:
+        self.index, self.vectors, self.k, self.block = index, vectors, k, block
+        self._at: dict[int, np.ndarray] = {}  # position in `vectors` → its candidate rows among the first `_rows`
+        self._ids: list[str] | None = None  # the index's ids the block was computed against (another: a reload)
+        self._rows = self._live = 0  # rows held, and alive, at the block's start
+        self._norm_rows, self._norm = 0, 0.0  # the largest norm of the first `_norm_rows` rows
+
+    def search(self, p: int) -> list[tuple[str, float]]:
+        index, given = self.index, self.vectors[p]
+        assert given is not None
+        index._refresh()
+        q = np.asarray(given, dtype=np.float32).reshape(-1)
+        if (index._ann_wanted() or index._n == 0 or q.shape[0] != index._dim() or self.k <= 0
+                or not np.isfinite(q).all()):
+            return index.search(q, self.k)
+        if (p not in self._at or self._ids is not index._ids or index._n < self._rows
+                or np.count_nonzero(index._alive[: self._rows]) != self._live):
+            if not self._compute(p):
+                return index.search(q, self.k)
+        alive, n = index._alive, index._n
+        added = np.arange(self._rows, n, dtype=np.int64)
+        added = added[alive[self._rows : n]]
+        rows = np.concatenate([self._at.pop(p), added])
+        return _ranked(index._dot_rows(rows, q), min(self.k, self._live + len(added)), index._ids, rows)
+
+    def _compute(self, p: int) -> bool:
+        """The candidate rows of the vectors from `p` on; False when no row is alive (`search` answers)."""
+        index = self.index
+        n, d = index._n, index._dim()
+        alive = index._alive
+        live = int(np.count_nonzero(alive))
+        if not live:
+            return False
+        if self._norm_rows > n or self._ids is not index._ids:
+            self._norm_rows, self._norm = 0, 0.0
+        self._ids, self._rows, self._live, self._at = index._ids, n, live, {}
+        at = [j for j in range(p, min(p + self.block, len(self.vectors))) if self._fits(j, d)]
+        queries = np.stack([np.asarray(self.vectors[j], dtype=np.float32).reshape(-1) for j in at])
+        parts = [queries @ rows.T for rows in (index._head, index._tail) if rows.shape[0]]
+        sims = parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
+        if live < n:
+            sims[:, ~alive] = -np.inf
+        take = min(self.k, live)
+        kth = np.partition(sims, n - take, axis=1)[:, n - take]
+        if self._norm_rows < n:
+            fresh = index._rows_from(self._norm_rows)
+            self._norm = max(self._norm, float(np.sqrt(np.einsum("ij,ij->i", fresh, fresh).max())))
+            self._norm_rows = n
+        unit = d * 2.0 ** -24
+        # each product within γ_d·|row|·|q| of the true cosine whatever the order of summation, so two of one row
+        # within twice that and a row of the exact top within twice that again of the k-th product; doubled
+        margin = 8 * unit / (1 - unit) * self._norm * np.linalg.norm(queries.astype(np.float64), axis=1)
+        floor = np.nextafter((kth.astype(np.float64) - margin).astype(np.float32), np.float32(-np.inf))
+        which, rows = np.nonzero(sims >= floor[:, None])
+        cuts = np.searchsorted(which, np.arange(1, len(at)))
+        self._at = {j: r.astype(np.int64) for j, r in zip(at, np.split(rows, cuts))}
+        return True
+
+    def _fits(self, j: int, width: int) -> bool:
+        v = self.vectors[j]
+        return v is not None and v.size == width and bool(np.isfinite(v).all())
 
 
 class QueryScores:
