@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from mnemon.core.vault.frontmatter import normalise_tag
+from .frontmatter import normalise_tag
 
 _TAG = re.compile(r"#(\w[\w/-]*)")
 _REST = re.compile(r"[\w/-]*")
