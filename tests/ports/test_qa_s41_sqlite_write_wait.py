@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -33,14 +35,25 @@ def _writing(store: SQLiteStore, transaction: Any) -> tuple[threading.Thread, li
     return thread, done
 
 
-def test_a_read_runs_while_a_write_waits_for_another_process(tmp_path: Path) -> None:
+@contextmanager
+def _waiting_write(tmp_path: Path, bulk: bool) -> Iterator[tuple[SQLiteStore, sqlite3.Connection, threading.Thread,
+                                                                list[str]]]:
+    """A store whose write (in a thread) waits for the write lock another connection holds."""
     store = SQLiteStore(str(tmp_path / "m.db"))
     other = sqlite3.connect(tmp_path / "m.db", isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")
         asked = _asking(store)
-        writer, done = _writing(store, store.transaction)
+        writer, done = _writing(store, store.bulk_transaction if bulk else store.transaction)
         assert asked.wait(GENEROUS_S)
+        yield store, other, writer, done
+    finally:
+        other.close()
+        store.close()
+
+
+def test_a_read_runs_while_a_write_waits_for_another_process(tmp_path: Path) -> None:
+    with _waiting_write(tmp_path, bulk=False) as (store, other, writer, done):
         read: list[Any] = []
 
         def reader() -> None:
@@ -55,19 +68,10 @@ def test_a_read_runs_while_a_write_waits_for_another_process(tmp_path: Path) -> 
         writer.join(GENEROUS_S)
         assert done == ["written"]
         assert store.conn.execute("SELECT value FROM meta WHERE key = 'qa_s41'").fetchone() == ("written",)
-    finally:
-        other.close()
-        store.close()
 
 
 def test_a_bulk_write_keeps_its_turn_while_it_waits(tmp_path: Path) -> None:
-    store = SQLiteStore(str(tmp_path / "m.db"))
-    other = sqlite3.connect(tmp_path / "m.db", isolation_level=None)
-    try:
-        other.execute("BEGIN IMMEDIATE")
-        asked = _asking(store)
-        writer, done = _writing(store, store.bulk_transaction)
-        assert asked.wait(GENEROUS_S)
+    with _waiting_write(tmp_path, bulk=True) as (store, other, writer, done):
         taken = store._lock.acquire(timeout=0.5)  # a write of another thread would begin unchecked if this got it
         if taken:
             store._lock.release()
@@ -76,6 +80,3 @@ def test_a_bulk_write_keeps_its_turn_while_it_waits(tmp_path: Path) -> None:
         writer.join(GENEROUS_S)
         assert done == ["written"]
         assert store.conn.execute("PRAGMA foreign_keys").fetchone() == (1,)
-    finally:
-        other.close()
-        store.close()

@@ -126,9 +126,14 @@ def timestamp(value: Any, what: str, fail: Any) -> str | None:
     if _CANONICAL_TIME.fullmatch(value):  # as mnemon writes them (every row of an export): nothing to normalise
         return value
     try:
-        return iso(parse_iso(value))
+        return _normal_time(value)
     except (ValueError, OverflowError):
         raise fail(f"{what} {value!r} is not an RFC 3339 timestamp") from None
+
+
+@lru_cache(maxsize=1024)  # (the edges a rule wrote in one run share a time: 421k edges of the 10k benchmark store)
+def _normal_time(value: str) -> str:
+    return iso(parse_iso(value))
 
 
 def _number(value: Any, kind: type, what: str, fail: Any) -> Any:
@@ -313,23 +318,6 @@ EDGE_DEFAULTS: dict[str, Any] = {"sub_type": "", "weight": 1.0, "confidence": 1.
 _EDGE_TEXTS = ("sub_type", "evidence", "origin", "rule", "source_path")
 
 
-@lru_cache(maxsize=1024)
-def _normal_time(value: str) -> str:
-    return iso(parse_iso(value))
-
-
-def _edge_time(value: Any, what: str, fail: Any) -> str | None:
-    """`timestamp`, each text not in mnemon's own form normalised once: the edges a rule wrote in one run share a
-    time (every one of the 421k edges of the 10k benchmark store), and parsing it again per edge cost a tenth of the
-    restore."""
-    if value.__class__ is not str or not value or _CANONICAL_TIME.fullmatch(value):
-        return timestamp(value, what, fail)
-    try:
-        return _normal_time(value)
-    except (ValueError, OverflowError):
-        raise fail(f"{what} {value!r} is not an RFC 3339 timestamp") from None
-
-
 def parse_edge(e: Any, k: int, now: str, *, nul_ok: bool = True) -> Edge:
     def fail(message: str) -> InvalidInput:
         return edge_error(k, message)
@@ -355,8 +343,8 @@ def parse_edge(e: Any, k: int, now: str, *, nul_ok: bool = True) -> Edge:
         raise fail(exc.message) from None
     if e.get("decision") is not None and (not isinstance(e["decision"], str) or e["decision"] not in EDGE_DECISIONS):
         raise fail(f"decision must be one of {', '.join(EDGE_DECISIONS)}")
-    created = _edge_time(e.get("created_at"), "created_at", fail) or now
-    updated = _edge_time(e.get("updated_at"), "updated_at", fail) or created
+    created = timestamp(e.get("created_at"), "created_at", fail) or now
+    updated = timestamp(e.get("updated_at"), "updated_at", fail) or created
     return Edge(src, dst, etype, texts["sub_type"], weight, confidence, status, texts["evidence"], texts["origin"],
                 texts["rule"], texts["source_path"], _metadata(e.get("metadata"), "metadata", fail),
                 created_at=created, updated_at=max(created, updated))

@@ -10,7 +10,8 @@ from .base import take_turns
 
 
 def is_busy(exc: sqlite3.OperationalError) -> bool:
-    return "locked" in str(exc) or "busy" in str(exc)
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
 
 
 def begin_taking_turns(conn: sqlite3.Connection, turns: threading.Condition, wait_ms: int) -> bool:
@@ -44,8 +45,7 @@ def retry_busy(fn: Any, budget_ms: int) -> Any:
         try:
             return fn()
         except sqlite3.OperationalError as exc:
-            text = str(exc).lower()
-            if ("locked" not in text and "busy" not in text) or time.monotonic() > deadline:
+            if not is_busy(exc) or time.monotonic() > deadline:
                 raise
             time.sleep(delay)
             delay = min(delay * 2, 0.5)
