@@ -32,6 +32,7 @@ from ...core.vault.frontmatter import property_text
 from ...core.vault.model import BlockRef, MarkdownLink, ParsedNote, Section, WikiLink
 from ...core.vault.proactive import static_score, stemmed_hints
 from ...core.world.senses import note_sense_text
+from ...core.world.values import KEY_MAX_BYTES
 from ...ports.store.contained_sqlite import LEVEL_LINE, LINE  # the metadata shapes the store reads back
 from ..bulk_gc import paused_gc
 
@@ -331,15 +332,47 @@ def _decoded(data: bytes) -> tuple[str, tuple[dict[str, Any], ...]]:
     return text, tuple(warnings)
 
 
+_LinkToPlan = tuple[str, WikiLink | MarkdownLink | BlockRef, str, str | None]  # (relation, link, rule, alias)
+_LINK_CONFIDENCE = round(LINK_CONFIDENCE, 6)  # (as `_edge` rounds it)
+
+
 def _link_edges(nid: str, wikilinks: Sequence[WikiLink], markdown_links: Sequence[MarkdownLink],
                 block_refs: Sequence[BlockRef] = ()) -> list[PlannedEdge]:
     """Each link's edge, in the note's order (an attachment has none), then a Logseq note's to the pages holding
     the blocks it references: its destination waits for every note's name, looked up by its `link_key`."""
-    links: list[tuple[str, WikiLink | MarkdownLink | BlockRef, str, str | None]] = [
-        ("embeds" if link.is_embed else "links_to", link, "wikilink", link.alias) for link in wikilinks
-        if not link.is_attachment]
+    links = links_to_plan(wikilinks, markdown_links, block_refs)
+    if not any(link.block or link.section or alias for _relation, link, _rule, alias in links):
+        return plain_link_edges(nid, links)
+    return named_link_edges(nid, links)
+
+
+def links_to_plan(wikilinks: Sequence[WikiLink], markdown_links: Sequence[MarkdownLink],
+                  block_refs: Sequence[BlockRef] = ()) -> list[_LinkToPlan]:
+    links: list[_LinkToPlan] = [("embeds" if link.is_embed else "links_to", link, "wikilink", link.alias)
+                                for link in wikilinks if not link.is_attachment]
     links += [("links_to", mlink, "markdown_link", None) for mlink in markdown_links]
     links += [("links_to", ref, "block_ref", None) for ref in block_refs if ref.target is not None]
+    return links
+
+
+def plain_link_edges(nid: str, links: Sequence[_LinkToPlan]) -> list[PlannedEdge]:
+    """`named_link_edges` of links naming no block, heading or alias (most of a vault's): each edge's metadata is
+    its key, target and line alone, encoded here without `_edge`'s walk of every keyword a link edge may carry."""
+    out: list[PlannedEdge] = []
+    for relation, link, rule, _alias in links:
+        key = _link_key(link.target or "")
+        status, reasons = ingest_gate(relation)
+        parts = [f'"key":{encode_basestring(key)}'] if key else []
+        if link.target:
+            parts.append(f'"target":{encode_basestring(link.target)}')
+        if link.line is not None:
+            parts.append(f'"line":{link.line}')
+        out.append(_new_row(PlannedEdge, (nid, "", relation, _LINK_CONFIDENCE, link.evidence, rule, status, reasons,
+                                          "{" + ",".join(parts) + "}", key)))
+    return out
+
+
+def named_link_edges(nid: str, links: Sequence[_LinkToPlan]) -> list[PlannedEdge]:
     # the links of one key and relation are one edge (the first's line is its evidence): it says every block,
     # heading and alias they point at or show, not the first one's alone
     parts: dict[tuple[str, str], tuple[dict[str, None], dict[str, None], dict[str, None]]] = {}
@@ -581,8 +614,6 @@ def _sense_event(path: str, mtime: float, title: str, digest: str, note_type: st
 def path_too_long_for_world(path: str) -> bool:
     """Whether a note's path is longer than the world model can index (on PostgreSQL a key has a size limit; both
     backends keep it): the note is ingested without its sense event."""
-    from ...core.world.values import KEY_MAX_BYTES
-
     return len(path.encode("utf-8", "surrogateescape")) > KEY_MAX_BYTES
 
 
