@@ -17,6 +17,8 @@
   not exactly one JSON document or stderr shows a traceback.
 - `cli_raw(args)`: the same but returns `(exit_code, stdout, stderr)` untouched.
 - `cli_proc(args)`: `python -m mnemon` as a subprocess → `(exit_code, parsed_json)`.
+- a new SQLite store opened in the test process is a copy of one migrated template (`store_template.py`): the
+  migrations run once per process, not once per store; subprocesses and the migration tests run them for real.
 - Hypothesis runs without deadlines or the too-slow health check (profile `mnemon`).
 - `store`: a backend implementing the `Store` protocol, once per backend: SQLite, and PostgreSQL (`MNEMON_TEST_PG_URL`
   when set, else an embedded server started once per session by `tests/pg_server.py`; `pg_url`, `pg_store`).
@@ -55,6 +57,8 @@ if str(SRC) not in sys.path:
 
 from mnemon.app.config import load_config  # noqa: E402
 from mnemon.app.memory import Mnemon, open_store  # noqa: E402
+
+import store_template  # noqa: E402
 
 # Read before the autouse fixture scrubs MNEMON_* from the environment.
 PG_URL = os.environ.get("MNEMON_TEST_PG_URL", "")
@@ -105,12 +109,14 @@ def pytest_configure(config: pytest.Config) -> None:
         if key in os.environ:
             _runner_env[key] = os.environ.pop(key)
     os.environ["HOME"] = str(_TRAP)
+    store_template.install()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     os.environ.pop("HOME", None)
     os.environ.update(_runner_env)
     shutil.rmtree(_TRAP, ignore_errors=True)
+    store_template.uninstall()
 
 
 def _check_trap(where: str) -> None:
