@@ -28,6 +28,7 @@ def _fingerprint(store: Any) -> int:
 
 def test_an_older_mnemon_leaves_a_newer_recipe_alone(pg_store: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     url = pg_store.path
+    open_store(url).close()  # the schema's first open records the running recipe (a reused test schema holds 0)
     older = _fingerprint(pg_store)
     with monkeypatch.context() as newer:
         newer.setattr(postgres_index, "_DOC_RECIPE", NEWER)
