@@ -435,24 +435,28 @@ def _place_edges(rt: Runtime, batch: list[tuple[int, Any]], run: _Run) -> None:
     ends = {x for e in edges for x in (e.src, e.dst)} - run.added
     # a dry run revived nothing yet: the memories it would revive count as live
     live = _live(rt, ends) | run.revived
+    stored = _stored_states(rt, edges, run, live)
     fresh: dict[tuple[str, str, str], Edge] = {}
+    placed: set[tuple[str, str, str]] = set()  # the edges between held memories this batch placed (or skipped)
     for e in edges:
         src_new, dst_new = e.src in run.added, e.dst in run.added
+        key = (e.src, e.dst, e.type)
         if not ((src_new or e.src in live) and (dst_new or e.dst in live)):
             run.edges_dangling += 1  # an end the store lacks or has forgotten, or a row refused above
         elif src_new or dst_new:
-            key = (e.src, e.dst, e.type)
             # the same edge twice in the file (a hand-edited or concatenated backup): the first copy stands, as for a
             # repeated insight. A bulk insert of the second failed the whole restore on SQLite (a unique key) once
-            # it came a batch later; only an edge both of whose ends earlier batches wrote can be such a repeat, and
-            # the store is asked only when the filter of the keys written says it may be one (it asked for each)
-            if key in fresh or (e.src in run.edge_ends and e.dst in run.edge_ends and key in run.written
-                                and rt.store.find_edge(*key) is not None):
+            # it came a batch later; only an edge both of whose ends earlier batches wrote can be such a repeat
+            if key in fresh or key in stored:
                 run.edges_skipped += 1
             else:
                 fresh[key] = e
-        elif (placed := _place_known_edge(rt, e, run)) is not None and (e.src, e.dst, e.type) in decided:
-            _record_decisions(rt, [(placed, e, decided[(e.src, e.dst, e.type)])])
+        elif key in placed:  # (the store was asked before this batch wrote its first copy)
+            run.edges_skipped += 1
+        else:
+            placed.add(key)
+            if (edge_id := _place_known_edge(rt, e, stored.get(key), run)) is not None and key in decided:
+                _record_decisions(rt, [(edge_id, e, decided[key])])
     if not run.dry_run:
         rt.store.insert_edges(list(fresh.values()))
         run.edge_ends.update(x for key in fresh for x in key[:2])
@@ -481,16 +485,28 @@ def _told(history: list[HistoryEvent], decision: tuple[str, str]) -> bool:
     return bool(history) and history[-1][:2] == decision
 
 
-def _place_known_edge(rt: Runtime, e: Edge, run: _Run) -> int | None:
-    """The id of the edge written, when it was written as the file has it."""
-    existing = rt.store.find_edge(e.src, e.dst, e.type)
+def _stored_states(rt: Runtime, edges: list[Edge], run: _Run, live: set[str]
+                   ) -> dict[tuple[str, str, str], tuple[int, str]]:
+    """(id, status) of the batch's edges the store may hold, asked at once: those between two memories it held
+    (restored over the store it came from, every edge is one), and those both of whose ends earlier batches wrote
+    when the filter of the keys written says the edge may be one of them (a repeat in the file)."""
+    keys = [(e.src, e.dst, e.type) for e in edges
+            if (e.src in live and e.dst in live)
+            or (e.src in run.edge_ends and e.dst in run.edge_ends and (e.src, e.dst, e.type) in run.written)]
+    return rt.store.edge_states(keys) if keys else {}
+
+
+def _place_known_edge(rt: Runtime, e: Edge, existing: tuple[int, str] | None, run: _Run) -> int | None:
+    """The id of the edge written, when it was written as the file has it; `existing`: the (id, status) of the
+    store's edge between the same ends, if any."""
     if existing is None:
         run.edges_inserted += 1
         return None if run.dry_run else rt.store.upsert_edge(e, actor="import", event="restored")
-    elif (existing.status == "retired" and e.status in ("active", "candidate")
-          and (e.src in run.revived or e.dst in run.revived) and _retired_by_forget(rt, existing)):
+    edge_id, status = existing
+    if (status == "retired" and e.status in ("active", "candidate")
+            and (e.src in run.revived or e.dst in run.revived) and _retired_by_forget(rt, edge_id)):
         if not run.dry_run:
-            rt.store.set_edge_status(int(existing.id or 0), e.status, actor="import",
+            rt.store.set_edge_status(edge_id, e.status, actor="import",
                                      reason="its forgotten memory was revived from a backup")
         run.edges_revived += 1
     else:
@@ -591,10 +607,10 @@ def _resplit_revived(rt: Runtime, run: _Run) -> None:
                                           why="it was revived from a backup, with its own steps")
 
 
-def _retired_by_forget(rt: Runtime, edge: Edge) -> bool:
+def _retired_by_forget(rt: Runtime, edge_id: int) -> bool:
     """Whether the edge's last change was the retirement `forget` (or auto-prune) gives the edges of the memory it
     deletes — not a backbone re-spliced around a backdated memory, which must stay retired."""
-    events = rt.store.edge_events(int(edge.id or 0))
+    events = rt.store.edge_events(edge_id)
     return bool(events) and events[-1]["event"] == "retired" and events[-1]["actor"] in REMOVAL_ACTORS
 
 

@@ -14,7 +14,7 @@ from operator import itemgetter
 from typing import Any
 
 from ...core.model import EDGE_STATUSES, Edge, Link, iso, utcnow
-from .base import EdgeHead, ImportanceRow, MemoryFilter
+from .base import EdgeHead, EdgeKey, ImportanceRow, MemoryFilter
 from .coded_edges_sqlite import CODED_ROWS, as_rows, edge_view_arms
 from .contained_sqlite import (CONTAINED_ROWS, CONTAINED_ROWS_OF_NOTES, derived_touching, edges_by_id, materialise,
                                positive_id_insert)
@@ -196,6 +196,23 @@ class SQLiteEdges:
         row = self.conn.execute(f"SELECT {_EDGE_COLS} FROM edges WHERE src = ? AND dst = ? AND type = ?",
                                 (src, dst, type_)).fetchone()
         return _edge(row) if row else None
+
+    def edge_states(self, keys: Sequence[EdgeKey]) -> dict[EdgeKey, tuple[int, str]]:
+        """(src, dst, type) → (id, status) of the edges among `keys` that exist, one statement per source node: a
+        restore over a store holding the file asked `find_edge` once per edge (~20 µs each, 354k for a 10k export)."""
+        wanted = set(keys)
+        targets: dict[str, set[str]] = {}
+        for src, dst, _type in wanted:
+            targets.setdefault(src, set()).add(dst)
+        out: dict[EdgeKey, tuple[int, str]] = {}
+        for src, dsts in targets.items():
+            for chunk in _chunks(sorted(dsts)):
+                for dst, type_, edge_id, status in self.conn.execute(
+                        f"SELECT dst, type, id, status FROM edge_heads WHERE src = ? AND dst IN"
+                        f" ({','.join('?' * len(chunk))})", [src, *chunk]):
+                    if (src, dst, type_) in wanted:
+                        out[(src, dst, type_)] = (int(edge_id), status)
+        return out
 
     def edges_of(self, node_ids: Sequence[str], *, statuses: Sequence[str] = ("active",),
                  types: Sequence[str] | None = None, direction: str = "out") -> list[Edge]:

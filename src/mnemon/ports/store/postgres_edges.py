@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ...core.model import Edge, Link, iso, utcnow
-from .base import EdgeHead, ImportanceRow, MemoryFilter
+from .base import EdgeHead, EdgeKey, ImportanceRow, MemoryFilter
 from .edge_rows import EDGE_VALUE_COLS, edge_value_rows, latest_of_kinds, upsert_event_detail
 from .postgres_index import memory_where
 from .sqlite import _EDGE_COLS, PAGE_ROWS, _chunks, _edge
@@ -104,6 +104,18 @@ class EdgeTables:
         rows = self._rows(f"SELECT {_EDGE_COLS} FROM edges WHERE src = %s AND dst = %s AND type = %s",
                           (src, dst, type_))
         return _edge(rows[0]) if rows else None
+
+    def edge_states(self, keys: Sequence[EdgeKey]) -> dict[EdgeKey, tuple[int, str]]:
+        """As on SQLite: (src, dst, type) → (id, status) of the edges among `keys` that exist."""
+        out: dict[EdgeKey, tuple[int, str]] = {}
+        wanted = list(dict.fromkeys(keys))
+        for chunk in _chunks(wanted):
+            out.update(((r[0], r[1], r[2]), (int(r[3]), r[4])) for r in self._rows(
+                "SELECT e.src, e.dst, e.type, e.id, e.status FROM edges e"
+                " JOIN unnest(%s::text[], %s::text[], %s::text[]) AS k(src, dst, type)"
+                " ON e.src = k.src AND e.dst = k.dst AND e.type = k.type",
+                ([k[0] for k in chunk], [k[1] for k in chunk], [k[2] for k in chunk])))
+        return out
 
     def edges_of(self, node_ids: Sequence[str], *, statuses: Sequence[str] = ("active",),
                  types: Sequence[str] | None = None, direction: str = "out") -> list[Edge]:
