@@ -26,7 +26,7 @@ import json, os, sys
 from mnemon.interfaces.cli.main import main
 code = main(sys.argv[1:])
 from mnemon.core import text
-cjk = {"text": text._CJK_ANY._compiled is not None}
+cjk = {"text": text._CJK_RUN._compiled is not None}
 if "mnemon.ports.embed.offline" in sys.modules:
     cjk["offline"] = sys.modules["mnemon.ports.embed.offline"]._TOKEN._compiled is not None
 sys.stderr.write(json.dumps({"code": code, "modules": sorted(sys.modules), "cjk_compiled": cjk,

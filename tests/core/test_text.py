@@ -108,11 +108,13 @@ def test_tokens_are_each_words_stem_in_order_with_stopwords_dropped_unless_kept(
     import re
     import unicodedata
 
-    from mnemon.core.text import _IN_WORD_FORMATS, _MARK_SPANS, STOPWORDS, VERSION, with_camel_parts
+    from mnemon.core.text import _IN_WORD_FORMATS, _MARK_SPANS, STOPWORDS, VERSION, has_emoji, with_camel_parts
 
     norm = unicodedata.normalize("NFKC", with_camel_parts(text)).lower()
     if re.search("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]", norm):
         return  # (CJK runs become bigrams: tested above)
+    if has_emoji(norm):
+        return  # (emoji are tokens of their own: tests/core/test_qa_s43_emoji_tokens.py)
     # a letter or digit keeps the marks after it ("0ে", "हिन्दी": tests/core/test_qa_s41_script_marks.py)
     marks = "".join(re.escape(chr(c)) for first, end in _MARK_SPANS for c in range(first, end)
                     if unicodedata.category(chr(c))[0] == "M") + _IN_WORD_FORMATS

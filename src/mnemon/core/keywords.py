@@ -20,10 +20,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .model import Memory
-from .text import VERSION, folded, token_text
+from .lazy_regex import LazyRegex
+from .text import EMOJI, EMOJI_PATTERN, VERSION, folded, has_emoji, token_text
 
-# 8: tags and entities folded as query words; 7: Thai, Lao, Burmese, Khmer runs as pairs of letters; 6: marks kept
-KEYWORD_RECIPE = "keywords/8"
+# 9: emoji are tokens; 8: tags and entities folded as query words; 7: Thai, Lao, Burmese, Khmer runs as pairs of
+# letters; 6: marks kept
+KEYWORD_RECIPE = "keywords/9"
 VAULT_SOURCE_PREFIX = "vault:"
 PAYLOAD_SOURCE_PREFIX = "mneme://"
 SKIP_KEY = "fts_skip"  # metadata: 0-based indexes of content lines keyword search leaves out
@@ -37,18 +39,29 @@ _PROBE = "The Runners were RUNNING quickly; don't they've groups grouped generou
 
 # SQLite's FTS5 (unicode61) splits a word at a dot or a hyphen, and so does PostgreSQL's copy of it (`fts_words`):
 # the keyword index spells a version token ("2.0.0-rc.1") with private-use characters in their place, which both
-# keep inside a word and no typed text holds. Every other token is spelled as it is.
+# keep inside a word and no typed text holds. Both drop an emoji as a separator: the index spells an emoji token by
+# its code points in hex ("🚀" is "emoji1f680", "🇫🇷" "emoji1f1ebx1f1f7"). Every other token is spelled as it is.
 _INDEX_JOINERS = str.maketrans({".": "\ue000", "-": "\ue001"})
+_EMOJI_TOKEN = LazyRegex(rf"(?<!\S)(?:{EMOJI_PATTERN})(?!\S)")  # (a whole token of tokenizer output)
 
 
 def index_term(token: str) -> str:
-    """How the keyword index spells `token` (a search term): a version with its joiners, anything else as it is."""
-    return token.translate(_INDEX_JOINERS) if "." in token and VERSION.fullmatch(token) else token
+    """How the keyword index spells `token` (a search term): a version with its joiners, an emoji in ASCII,
+    anything else as it is."""
+    if "." in token and VERSION.fullmatch(token):
+        return token.translate(_INDEX_JOINERS)
+    return _ascii_emoji(token) if has_emoji(token) and EMOJI.fullmatch(token) else token
+
+
+def _ascii_emoji(emoji: str) -> str:
+    return "emoji" + "x".join(f"{ord(ch):x}" for ch in emoji)
 
 
 def _index_spelling(tokens: str) -> str:
     # (in tokenizer output only a version holds a dot or a hyphen, and every version holds a dot)
-    return tokens.translate(_INDEX_JOINERS) if "." in tokens else tokens
+    if "." in tokens:
+        tokens = tokens.translate(_INDEX_JOINERS)
+    return _EMOJI_TOKEN.sub(lambda m: _ascii_emoji(m.group()), tokens) if has_emoji(tokens) else tokens
 
 
 def keyword_text(title: str | None, content: str, source: str, metadata: Mapping[str, Any] | str | None) -> str:

@@ -215,15 +215,62 @@ VERSION = re.compile(r"(?<![0-9])(?<![0-9]\.)(?![0-9]{1,2}\.[0-9]{1,2}\.[0-9]{4}
 _VERSION_HINT = re.compile(r"\.[0-9]")  # (a literal first: ~2.5x faster to rule out than "[0-9]\.[0-9]")
 
 
-def _with_versions(norm: str, words_of: Callable[[str], list[str]]) -> list[str]:
-    """`words_of(norm)`, each version in `norm` one word among them (`VERSION`)."""
+def _around(pattern: re.Pattern[str] | LazyRegex, norm: str, words_of: Callable[[str], list[str]],
+            found: Callable[[str], list[str]]) -> list[str]:
+    """In order, `words_of` each stretch of `norm` between the matches of `pattern`, and `found` of each match."""
     out: list[str] = []
     done = 0
-    for m in VERSION.finditer(norm):
+    for m in pattern.finditer(norm):
         out += words_of(norm[done:m.start()])
-        out.append(m.group())
+        out += found(m.group())
         done = m.end()
     return out + words_of(norm[done:])
+
+
+def _with_versions(norm: str, words_of: Callable[[str], list[str]]) -> list[str]:
+    """`words_of(norm)`, each version in `norm` one word among them (`VERSION`)."""
+    return _around(VERSION, norm, words_of, _one_word)
+
+
+def _one_word(word: str) -> list[str]:
+    return [word]
+
+
+# An emoji is a token of its own ("Deploy went out 🚀" is found by 🚀), though no word holds one: Unicode's pictographs
+# as NFKC leaves them (‼, ™ and ㊗ it turns into text), with the Misc Symbols and Dingbats blocks whole (✓ ★ ☐ are
+# status marks as ✅ is) and the emoji blocks whole (those Unicode assigns later too), less their digits and brackets.
+# A skin tone or a variation selector only styles the emoji before it, so "👍🏽" is found by 👍 and "⚠️" by ⚠; a
+# ZWJ sequence (👩‍💻) is each emoji in it and then the whole, a flag (🇫🇷, or 🏴 with its tag letters) and a keycap
+# (1️⃣) one token each. The keyword index spells them in ASCII (`core.keywords.index_term`).
+_BMP_PICTOGRAPH = ("\xa9\xae\u2194-\u2199\u21a9\u21aa\u231a\u231b\u2328\u23cf\u23e9-\u23f3\u23f8-\u23fa"
+                   "\u25aa\u25ab\u25b6\u25c0\u25fb-\u25fe\u2600-\u2767\u2794-\u27bf\u2934\u2935"
+                   "\u2b05-\u2b07\u2b1b\u2b1c\u2b50\u2b55\u3030\u303d")
+_PICTOGRAPH = (_BMP_PICTOGRAPH + "\U0001f000-\U0001f0ff\U0001f10d-\U0001f1e5\U0001f200-\U0001f3fa"
+               "\U0001f400-\U0001faff\U0001fc00-\U0001fffd")
+_FLAG_LETTER = "\U0001f1e6-\U0001f1ff"  # (regional indicators: two make a flag)
+_EMOJI_STYLE = "\ufe0e\ufe0f\U0001f3fb-\U0001f3ff"
+_EMOJI_ELEMENT = f"[{_PICTOGRAPH}][{_EMOJI_STYLE}]*[\U000e0020-\U000e007f]*"
+EMOJI_PATTERN = f"[{_FLAG_LETTER}]{{1,2}}|[0-9#*]\ufe0f?\u20e3|{_EMOJI_ELEMENT}(?:\u200d{_EMOJI_ELEMENT})*"
+EMOJI = LazyRegex(EMOJI_PATTERN)
+# Every character an emoji starts with (and the keycap mark), in few ranges: a scan tests each character of a text
+# against each range of the supplementary planes, so they are one here (a text of accented words scans 3x faster).
+_EMOJI_HINT_CHARS = _BMP_PICTOGRAPH + "\u20e3\U0001f000-\U0001ffff"
+_EMOJI_HINT = LazyRegex(f"[{_EMOJI_HINT_CHARS}]")
+_CJK_OR_EMOJI = LazyRegex(f"[{_CJK}{_EMOJI_HINT_CHARS}]")
+_PICTOGRAPH_ANY = LazyRegex(f"[{_PICTOGRAPH}]")
+_UNSTYLED = str.maketrans(dict.fromkeys(["\ufe0e", "\ufe0f", *map(chr, range(0x1F3FB, 0x1F400))]))
+
+
+def has_emoji(text: str) -> bool:
+    """Whether `text` may hold an emoji (`EMOJI`): a C-level scan that rules out nearly all text that holds none."""
+    return not text.isascii() and _EMOJI_HINT.search(text) is not None
+
+
+def _emoji_tokens(emoji: str) -> list[str]:
+    """The tokens of one `EMOJI` match: its pictographs, then the whole when it is more than one, all unstyled."""
+    whole = emoji.translate(_UNSTYLED)
+    parts = _PICTOGRAPH_ANY.findall(whole)
+    return parts + [whole] if parts and parts != [whole] else [whole]
 
 
 def _words(norm: str) -> list[str]:
@@ -303,7 +350,18 @@ def tokens(text: str, *, keep_stopwords: bool = False) -> list[str]:
     """Ordered tokens of `text` (duplicates kept), lowercased and NFKC-normalised. Changing what this returns means
     bumping `core.keywords.KEYWORD_RECIPE`: stores then rebuild their keyword index, which holds these tokens."""
     norm = normalize(with_camel_parts(text))
-    if norm.isascii() or _CJK_ANY.search(norm) is None:
+    special = not norm.isascii() and _CJK_OR_EMOJI.search(norm) is not None  # (one scan for most texts)
+    if special and _EMOJI_HINT.search(norm) is not None:
+        return _around(EMOJI, norm, lambda part: _normalized_tokens(part, keep_stopwords), _emoji_tokens)
+    return _normalized_tokens(norm, keep_stopwords, special)
+
+
+def _normalized_tokens(norm: str, keep_stopwords: bool, cjk: bool | None = None) -> list[str]:
+    """`tokens` of a text without emoji, lower-cased and NFKC-normalised already (`cjk`: whether it holds CJK, when
+    known)."""
+    if cjk is None:
+        cjk = not norm.isascii() and _CJK_ANY.search(norm) is not None
+    if not cjk:
         # Fast path (vault ingest tokenises megabytes): without CJK no word needs splitting into bigrams.
         words = _words(norm)
         if keep_stopwords:
@@ -428,7 +486,7 @@ def token_text(text: str) -> str:
     """`" ".join(tokens(text))`, the FTS body, without a Python-level step per word (vault ingestion tokenises
     megabytes): the same stem table as `tokens`, filtered in C."""
     norm = normalize(with_camel_parts(text))
-    if not norm.isascii() and _CJK_ANY.search(norm) is not None:
+    if not norm.isascii() and _CJK_OR_EMOJI.search(norm) is not None:
         return " ".join(tokens(text))
     return " ".join(filter(None, map(_KEPT_STEM.__getitem__, _words(norm))))
 

@@ -27,7 +27,7 @@ from .array_file import load_arrays, save_arrays
 from .cache_paths import beside, in_user_cache
 from .store.base import EdgeColumns, Store
 
-SNAPSHOT_FORMAT = "mnemon-graph/13"  # bump when the saved arrays change meaning (13: tokens of keywords/7)
+SNAPSHOT_FORMAT = "mnemon-graph/14"  # bump when the saved arrays change meaning (14: tokens of keywords/9)
 RUNS_UP_TO = 5_000  # changed owners up to which `_resegment` copies the runs between them (both ways agree)
 SAVE_NOW = 1 << 62  # `unsaved` of a snapshot built afresh: the file beside the database does not hold it
 SLOW_BUILD_NODES = 20_000  # memories above which a full build (≈ 2 s, 10-20 s at 100k) is announced (`on_slow_step`)

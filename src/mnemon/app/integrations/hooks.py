@@ -52,7 +52,8 @@ _EVENT_NAMES = {"session-start": "SessionStart", "prompt": "UserPromptSubmit"}
 ACKNOWLEDGEMENTS = frozenset("""
     yes yeah yep yup sure ok okay fine good great perfect nice cool awesome thanks thank thx ty please pls continue
     proceed go ahead on carry keep going next done right correct agreed agree lgtm sounds looks do it that retry again
-    """.split())
+    👍 👌 🙏 🙌 👏 ✅ ✔ 💯 🎉 ❤ 🙂 😊 😀 😄
+    """.split())  # (emoji are tokens too: "thanks 🙏" only acknowledges)
 
 
 MAX_INPUT_BYTES = 4 * MAX_INPUT_CHARS  # (UTF-8: four bytes at most a character)
