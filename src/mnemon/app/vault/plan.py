@@ -98,7 +98,8 @@ from ..bulk_gc import paused_gc
 # 51: a tag (#café) and a heading's id (heading:<path>#café) keep a letter's combining marks and are composed (NFC),
 # one in either Unicode form: decomposed (macOS), "#café" was the tag "cafe" and "## Café" the id of a "## Cafe"
 # 52: a Logseq ((uuid)) to a block of another page reads as the block's text and links to that page (`block_ref`)
-PLAN_VERSION = "52"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
+# 53: an emoji is a token (keywords/9): a bullet's proactive words gain its emoji
+PLAN_VERSION = "53"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
 # PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
 # one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
 NUL_STAND_IN = "\ufffd"
