@@ -6,10 +6,10 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
-from mnemon.core.text import tokens
+from mnemon.core.text import tokens, with_camel_parts
 
 
 @pytest.mark.parametrize(("written", "typed"), [
@@ -37,13 +37,14 @@ def _folded_latin_or_greek_mark(token: str) -> bool:
 
 
 @given(st.text(alphabet=st.characters(categories=["L", "M", "N", "Zs"]), max_size=30))
+@example("00aA")  # a camelCase word, split by its case ("00a", "00aa"), which its lower case is not
 def test_folding_changes_nothing_written_without_marks_and_is_stable(text: str) -> None:
     # stable: no token keeps a Latin or Greek mark to fold. (Tokens of tokens are not asked for: nothing tokenises a
     # token again, and the English stemmer is not idempotent on every string, which the earlier form of this test
     # asserted and a CI run's examples once reached: see the next test)
     once = tokens(text)
     assert not any(map(_folded_latin_or_greek_mark, once))
-    if unicodedata.normalize("NFD", text) == text and text.isascii():
+    if unicodedata.normalize("NFD", text) == text and text.isascii() and with_camel_parts(text) == text:
         assert once == tokens(text.lower())
 
 
