@@ -11,6 +11,7 @@ from .diff_when import scheduled_alike
 from .diff_words import FROM_VERBS as _FROM_VERBS, content_words as _content
 from .measure_values import CURRENCY, MONTHS, ORDINALS, canonical, same_value
 from .text import token_set, tokens
+from .text_memo import RECALLED_CHARS, text_memo
 
 
 def numbers(text: str) -> frozenset[str]:
@@ -92,6 +93,7 @@ def _may_state_value(text: str) -> bool:
 
 
 @lru_cache(maxsize=64)  # (the new memory's are read against each of its candidates)
+@text_memo(RECALLED_CHARS)  # (and in recall after recall)
 def _measures(text: str) -> tuple[_Measure, ...]:
     """The values `text` states after content words naming them: the words since the clause's start or the value
     before (and its unit: "420 ms and error rate is 2 %" names "error rate" alone). A value right after a content

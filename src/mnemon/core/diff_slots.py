@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from .text import tokens
+from .text_memo import RECALLED_CHARS, text_memo
 
 # words saying that what follows is the current value, not what it is about
 _MARKERS = re.compile(r"(?i)\b(?:now|actually|currently|nowadays|these\s+days|in\s+fact|correction|update|fyi)\b"
@@ -46,6 +47,7 @@ def _content(words: Sequence[str]) -> int:
 
 
 @lru_cache(maxsize=1024)  # (recall reads each of its best results against every newer one)
+@text_memo(RECALLED_CHARS)  # (and in recall after recall)
 def _words_of(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     said = tuple(_WORD.findall(_MARKERS.sub(" ", text)))
     return said, tuple(w.lower() for w in said)

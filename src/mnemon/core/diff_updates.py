@@ -24,6 +24,7 @@ from .diff_measures import measure_difference
 from .diff_slots import changed_parts
 from .measure_values import MONTHS
 from .text import token_set, tokens
+from .text_memo import RECALLED_CHARS, text_memo
 
 # a value said beside the older one, not in its place ("now also reviews", "now owns the docs too", 也, 还)
 _ADDED = re.compile(r"(?i)\b(?:also|too|as\s+well|additionally|in\s+addition|alongside|both)\b|也|还")
@@ -54,6 +55,7 @@ class _Version:
 
 
 @lru_cache(maxsize=64)  # (the new memory's are read against each candidate)
+@text_memo(RECALLED_CHARS)  # (and in recall after recall)
 def _versions(text: str) -> tuple[_Version, ...]:
     said_version = _VERSION_CHANGE.search(text) is not None
     out: list[_Version] = []
@@ -112,6 +114,7 @@ def superseding_update(new_text: str, old_text: str) -> str:
 
 
 @lru_cache(maxsize=256)  # (recall reads one new memory against each of the best results)
+@text_memo(RECALLED_CHARS)  # (and in recall after recall)
 def _change_said(new_text: str) -> tuple[str, tuple[str, ...], bool] | None:
     """The change `new_text` says (its cue), the numbers of the words before it, and whether it is by an amount
     ("raised by 50"); None when it says no change, or one more value ("now also")."""

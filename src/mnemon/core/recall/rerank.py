@@ -12,6 +12,7 @@ from ..cue_words import CHANGE_SAID as _CHANGE_CUE
 from ..cue_words import MAY_CORRECT as _MAY_CORRECT
 from ..cue_words import MAY_CORRECT_WORDED as _CORRECTION_CUE
 from ..model import Link
+from ..text_memo import TextMemo
 from .params import (
     LAMBDA_SEMANTIC, LAMBDA_STRUCTURAL, PROXIMITY_FACTOR, REPLY_CARRY, SUPERSEDED_FACTOR, RerankWeights,
 )
@@ -172,48 +173,61 @@ class _Readers:
         return superseding_update
 
 
+class _Reading:
+    """What the correctors' loop asks of one text: its keyword tokens, and — of a corrector, each when first needed —
+    its cues, corrections and whether it hands a role over. Kept across recalls by the text (`_reading`)."""
+
+    __slots__ = ("words", "cues", "found", "hands")
+
+    def __init__(self, text: str) -> None:
+        from ..text import token_set
+
+        self.words = token_set(text)
+        self.cues: tuple[bool, bool] | None = None  # (a correction's or hand-over's cue, a change's)
+        self.found: tuple[Any, ...] | None = None
+        self.hands: bool | None = None
+
+
+_reading = TextMemo(_Reading, max_chars=1 << 20)
+
+
 class _Correctors:
     """The candidates whose wording may correct, newest first, each one's corrections read when first needed."""
 
     def __init__(self, candidates: Sequence[tuple[str, str, str]]) -> None:
         self.wording = sorted((c for c in candidates if _MAY_CORRECT.said_in(c[1])), key=lambda c: c[2], reverse=True)
-        self._found: dict[str, tuple[Any, ...]] = {}
-        self._hands: dict[str, bool] = {}  # (read once a candidate: `handover`'s cache is smaller than the pool)
-        self._words: dict[str, frozenset[str]] = {}
-        self._cues: dict[str, tuple[bool, bool]] = {}  # (a correction's or hand-over's cue, a change's)
+        self._readings: list[_Reading | None] = [None] * len(self.wording)  # (this recall's, without a lock each)
         self._readers = _Readers()
 
     def of(self, content: str, at: str) -> str | None:
         """The id of the newest candidate written after `at` whose correction retires what `content` states. The
         diff's readers load only for a candidate with their cue: a memory that says it "moved" or is "now" so
         needs no correction reader (the diff module alone costs a recall ≈ 30 ms to load)."""
-        from ..text import token_set
-
-        said = token_set(content)
+        said = _reading(content).words
         readers = self._readers
-        for new_id, text, new_at in self.wording:
+        for k, (new_id, text, new_at) in enumerate(self.wording):
             if new_at <= at:
                 return None
-            words = self._words.get(new_id)
-            if words is None:
-                words = self._words[new_id] = token_set(text)
-            if not words & said:
+            reading = self._readings[k]
+            if reading is None:
+                reading = self._readings[k] = _reading(text)
+            if not reading.words & said:
                 # every reading names something the older memory says (the retired value, the handed role, the
                 # measure or product): none can hold, so the pair is not read (each read costs tens of µs)
                 continue
-            cues = self._cues.get(new_id)
+            cues = reading.cues
             if cues is None:
-                cues = self._cues[new_id] = (_CORRECTION_CUE.said_in(text), _CHANGE_CUE.said_in(text))
+                cues = reading.cues = (_CORRECTION_CUE.said_in(text), _CHANGE_CUE.said_in(text))
             if cues[0]:
                 correction = readers.correction or readers.load_correction()
-                found = self._found.get(new_id)
+                found = reading.found
                 if found is None:
-                    found = self._found[new_id] = correction.corrections(text)
+                    found = reading.found = correction.corrections(text)
                 if found and correction.correction_reason(found, content, said):
                     return new_id
-                hands = self._hands.get(new_id)
+                hands = reading.hands
                 if hands is None:
-                    hands = self._hands[new_id] = correction.hands_over(text)
+                    hands = reading.hands = correction.hands_over(text)
                 # (a role handed to another holder retires the memory naming the last one, as a correction would)
                 if hands and correction.handover(text, content):
                     return new_id
