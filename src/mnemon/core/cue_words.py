@@ -35,15 +35,22 @@ class WordCue:
 
     def __init__(self, *parts: tuple[tuple[str, ...], str]) -> None:
         latin = "|".join(_alternation(words) for words, _ in parts)
-        cjk = "|".join(cjk for _, cjk in parts)
-        self.pattern = re.compile(rf"(?i)\b(?:{latin})\b|{cjk}")
+        cjk = "|".join(cjk for _, cjk in parts if cjk)
+        self.pattern = re.compile(rf"(?i)\b(?:{latin})\b" + (f"|{cjk}" if cjk else ""))
         self.search = self.pattern.search
         self._first_words = frozenset(w.split()[0] for words, _ in parts for w in words)
 
-    def said_in(self, text: str) -> bool:
+    def said_in(self, text: str, runs: frozenset[str] | None = None) -> bool:
+        """`runs`: `letter_runs(text)`, when several cues are asked of one text."""
         if text.isascii():
-            return not self._first_words.isdisjoint(_LETTERS.findall(text.lower()))
+            return not self._first_words.isdisjoint(runs if runs is not None else _LETTERS.findall(text.lower()))
         return self.pattern.search(text) is not None
+
+
+def letter_runs(text: str) -> frozenset[str] | None:
+    """The runs of letters of an ASCII `text`, lowercased: what `WordCue.said_in` reads of it (None for other text,
+    whose cues are found by their expressions)."""
+    return frozenset(_LETTERS.findall(text.lower())) if text.isascii() else None
 
 
 CHANGE_SAID = WordCue((_CHANGE_LATIN, _CHANGE_CJK))

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .cue_words import WordCue, letter_runs
 from .diff_when import STATEMENT_TIME
 from .diff_words import FILLERS
 from .measure_values import MONTHS
@@ -66,6 +67,27 @@ _OBJECT_END = re.compile(r"(?i)\s+(?:from|since|after|until|starting|effective|a
 # a role kept shared: "owns the pipeline too", "together with Bob", "alongside Bob"
 _SHARED_TAIL = re.compile(r"(?i)\b(?:too|as\s+well|jointly|together|alongside|along\s+with|with)\b")
 _NO_HOLDER = frozenset(tokens("who which that it this he she they we i you someone nobody everyone team"))
+# the words one of `_FORMS` or `_PASSIVE` hands a role over with (whole words, as the forms read them): a cue of its
+# own ("took over", "handed … to"), "replaced" with a role's noun ("replaced Bob as owner of"), a role's noun with a
+# verb of its move ("ownership of … moved to"), or "now" or "new" with a role's word ("is now the owner of", "is the
+# new lead for", "now owns", "is now owned by"). A text with none hands nothing over and its clauses are not read
+# (recall asks it of each candidate with a correction's words)
+_HANDED = WordCue((("took", "taken", "takes", "taking", "handed", "hands", "passed", "passes", "transferred",
+                    "transfers"), ""))
+_REPLACED = WordCue((("replaced", "replaces"), ""))
+_NOW_OR_NEW = WordCue((("now", "new"), ""))
+_ROLE_WORD = WordCue(((*_VERBS, *_NOUNS), ""))
+_ROLE_NOUN = WordCue((tuple(_NOUNS), ""))
+_ROLE_MOVED = WordCue((tuple(_ROLE_NOUNS), ""))
+_MOVED = WordCue((("moved", "went", "shifted"), ""))
+
+
+def may_hand_over(text: str) -> bool:
+    """False only when `text` holds no hand-over `_roles` reads with a cue (`hands_over` is then False)."""
+    runs = letter_runs(text)
+    return (_HANDED.said_in(text, runs) or (_REPLACED.said_in(text, runs) and _ROLE_NOUN.said_in(text, runs))
+            or (_NOW_OR_NEW.said_in(text, runs) and _ROLE_WORD.said_in(text, runs))
+            or (_ROLE_MOVED.said_in(text, runs) and _MOVED.said_in(text, runs)))
 
 
 @dataclass(frozen=True)
@@ -136,7 +158,7 @@ def _roles(text: str) -> tuple[_Role, ...]:
 
 def hands_over(text: str) -> bool:
     """Whether `text` hands a role over at all: a memory that does not retires nothing by `handover`."""
-    return any(role.handed_over for role in _roles(text))
+    return may_hand_over(text) and any(role.handed_over for role in _roles(text))
 
 
 def handover(new_text: str, old_text: str, *, stored: bool = False) -> str:
