@@ -1,9 +1,10 @@
-"""Recall's cheaper reads of a candidate answer what the full reads answer: the check made before a text's
-hand-overs are read never misses one."""
+"""Recall's cheaper reads of a candidate answer what the full reads answer: the checks made before a text's
+hand-overs, measured values and versions are read never miss one."""
 from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
+from mnemon.core import diff_measures, diff_updates
 from mnemon.core.diff_handover import _roles, hands_over, may_hand_over
 
 _PIECES = ["Ana", "Bob Chen", "now", "NOW", "Now", "new", "New", "also", "jointly", "the", "our", "is", "was",
@@ -36,3 +37,39 @@ def test_each_form_of_a_hand_over_passes_the_word_check() -> None:
         assert hands_over(text) and may_hand_over(text), text
     assert not may_hand_over("Aiko replaced the session cache with Redis")
     assert not may_hand_over("Mira moved from Lisbon to Porto")
+
+
+_VALUE_PIECES = ["The", "limit", "is", "now", "250", "100", "requests", "per", "minute", "on", "Friday", "Fridays",
+                 "FRIDAY", "March", "3", "3rd", "2026-03-03", "10:15", "3pm", "3 pm", "$5,000", "5k", "30s", "20%",
+                 "p99", "NIM-1824", "db-1", "v20", "version", "8", "Kubernetes", "1.29", "to", "from", "at", "age",
+                 "turned", "35", "years", "old", "takes", "latency", "ms", "İstanbul", "²", "５", "٣", "x²", "_7",
+                 "Build", "agent", "7", "Mira's", "is", "upgraded", "Python", "3.11", "Node.js", "tank", "2",
+                 ",", ", ", ".", ".5", ";", ":", "!", "?", "(", ")", "-", "\n", "'", "’"]
+_LEADS = ["The standup is on", "The limit is now", "Mira turned", "The deploy takes", "Upgraded Kubernetes version",
+          "We run Python", "Node.js", "The launch moved to", "p99 latency dropped to", "Budget is", "Mira's age is",
+          "Invoice INV", "Build agent", "tank", "(ticket", "In Sierra we moved LedgerSync on", "It is at"]
+_STATED = st.tuples(st.sampled_from(_LEADS), st.sampled_from(["", " ", "  ", "\n", "-", "(", "."]),
+                    st.sampled_from(_VALUE_PIECES), st.sampled_from(["", " ", "ms", " ms", "%", " years old", ".", ")"]),
+                    ).map("".join)
+_VALUE_TEXTS = st.one_of(_STATED, st.lists(st.sampled_from(_VALUE_PIECES), max_size=14).map(" ".join),
+                         st.lists(st.sampled_from(_VALUE_PIECES), max_size=10).map("".join), st.text(max_size=30))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_VALUE_TEXTS)
+def test_the_value_check_never_misses_a_measure(text: str) -> None:
+    read_all = diff_measures._measures.__wrapped__.__wrapped__  # type: ignore[attr-defined]
+    original = diff_measures._may_state_value
+    try:
+        diff_measures._may_state_value = lambda _text: True  # type: ignore[assignment]
+        measured = read_all(text)
+    finally:
+        diff_measures._may_state_value = original  # type: ignore[assignment]
+    assert read_all(text) == measured, text
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_VALUE_TEXTS)
+def test_the_version_check_never_misses_a_version(text: str) -> None:
+    if diff_updates._MAY_VERSION.search(text) is None:
+        assert diff_updates._VERSIONED.search(text) is None, text

@@ -83,13 +83,13 @@ def _key_of(word: str) -> str:
     return " ".join(_content(word))
 
 
-# what every value has: a digit, or a day of the week (a month names a value only beside a number)
-_VALUE_HINT = re.compile(r"(?i)\d|monday|tuesday|wednesday|thursday|friday|saturday|sunday")
-
-
 def _may_state_value(text: str) -> bool:
-    """False only when `text` states no value `_measures` reads (recall asks this of every candidate)."""
-    return _VALUE_HINT.search(text) is not None or (not text.isascii() and any(c.isdigit() for c in text))
+    """False only when `text` states no value `_measures` reads (recall asks this of every newer candidate that says
+    a change, and of the older ones beside it): no word of its clauses, split as `_measures` splits them, is a
+    number or a day of the week (a month names a value only beside a number). Most memories that hold a digit hold
+    it inside a word ("ticket NIM-1824", "p99", "v2"), which `_measures` never reads as a value."""
+    return any((w := word.lower())[0].isdigit() or w in WEEKDAYS
+               for clause in _MEASURE_CLAUSE.split(text) for word in _MEASURE_WORD.findall(clause))
 
 
 @lru_cache(maxsize=64)  # (the new memory's are read against each of its candidates)

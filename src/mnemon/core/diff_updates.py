@@ -36,6 +36,8 @@ _VERSION_CHANGE = re.compile(r"(?i)\b(?:upgraded|upgrade|upgrading|downgraded|up
 # a name and the number after it: "Kubernetes 1.29", "Elasticsearch to version 8", "Node.js v20"
 _VERSIONED = re.compile(r"(?<![\w.])(?P<name>[A-Za-z][\w+#]*(?:\.[A-Za-z]+)?)\s+(?:(?:to|from)\s+)?"
                         r"(?P<said>(?:version|v)\s*)?(?P<version>\d+(?:\.\d+)*)(?![\w%]|\.\d)")
+# what comes right before every version `_VERSIONED` reads: a space, or the "v" or "version" said with it ("v20")
+_MAY_VERSION = re.compile(r"[\svn]\d")
 _LATIN_WORDS = re.compile(r"[A-Za-z]\w*")
 _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _DOTTED = re.compile(r"\d+\.\d+")
@@ -57,6 +59,8 @@ class _Version:
 @lru_cache(maxsize=64)  # (the new memory's are read against each candidate)
 @text_memo(RECALLED_CHARS)  # (and in recall after recall)
 def _versions(text: str) -> tuple[_Version, ...]:
+    if _MAY_VERSION.search(text) is None:
+        return ()
     said_version = _VERSION_CHANGE.search(text) is not None
     out: list[_Version] = []
     for m in _VERSIONED.finditer(text):
