@@ -1,11 +1,15 @@
 """Recall's cheaper reads of a candidate answer what the full reads answer: the checks made before a text's
-hand-overs, measured values and versions are read never miss one."""
+hand-overs, measured values and versions are read never miss one, and a case-insensitive pattern searched
+lower-cased in ASCII text finds what its flagged expression finds."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
-from mnemon.core import diff_measures, diff_updates
+from mnemon.core import diff_measures, diff_slots, diff_updates
+from mnemon.core.cue_words import CHANGE_SAID, MAY_CORRECT
 from mnemon.core.diff_handover import _roles, hands_over, may_hand_over
+from mnemon.core.lazy_regex import AsciiCaseless
 
 _PIECES = ["Ana", "Bob Chen", "now", "NOW", "Now", "new", "New", "also", "jointly", "the", "our", "is", "was",
            "became", "has", "owner", "Owner", "lead", "leader", "manager", "maintainer", "head", "chair", "of", "for",
@@ -73,3 +77,31 @@ def test_the_value_check_never_misses_a_measure(text: str) -> None:
 def test_the_version_check_never_misses_a_version(text: str) -> None:
     if diff_updates._MAY_VERSION.search(text) is None:
         assert diff_updates._VERSIONED.search(text) is None, text
+
+
+_CASE_PIECES = ["now", "NOW", "Now", "nOw", "also", "ALSO", "as", "well", "As Well", "in", "addition", "both",
+                "raised", "RAISED", "by", "50", "$5", "went", "up", "Went  Up", "these", "days", "These\tdays",
+                "in fact", "FYI", "update", "Updated", "currently", "moved", "Rolled", "out", "pushed back",
+                "snow", "known", "nowhere", "_now", "now_", "2now", "now's", "now’s", "the", "limit", "is", "250",
+                "现在", "也", "还", "K", "k", "\u212a", "\u017f", "ß", "İ", ",", ".", "-", "'", "\n", " "]
+_CASE_TEXTS = st.one_of(st.lists(st.sampled_from(_CASE_PIECES), max_size=14).map(" ".join),
+                        st.lists(st.sampled_from(_CASE_PIECES), max_size=10).map("".join), st.text(max_size=30))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_CASE_TEXTS)
+def test_a_caseless_pattern_finds_what_its_flagged_expression_finds(text: str) -> None:
+    for caseless in (diff_updates._ADDED, diff_updates._DELTA, diff_slots._MARKERS):
+        m = caseless.caseless.search(text)
+        assert caseless.span(text) == (m.span() if m else None), text
+        assert caseless.found_in(text) == (m is not None)
+        assert caseless.blanked(text) == caseless.caseless.sub(" ", text), text
+    for cue in (CHANGE_SAID, MAY_CORRECT):
+        m = cue.search(text)
+        assert cue.span(text) == (m.span() if m else None), text
+
+
+def test_a_caseless_pattern_spells_its_letters_in_lower_case() -> None:
+    with pytest.raises(ValueError):
+        AsciiCaseless(r"\bNow\b")
+    assert AsciiCaseless(r"\bnow\s+\d").span("It is NOW 5") == (6, 11)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from .lazy_regex import AsciiCaseless
+
 # words saying a value changed, not only what it is: a verb of change, or "now" of the current value
 _CHANGE_LATIN = (
     "now", "currently", "nowadays", "these days", "raised", "increased", "decreased", "lowered", "reduced", "bumped",
@@ -36,8 +38,10 @@ class WordCue:
     def __init__(self, *parts: tuple[tuple[str, ...], str]) -> None:
         latin = "|".join(_alternation(words) for words, _ in parts)
         cjk = "|".join(cjk for _, cjk in parts if cjk)
-        self.pattern = re.compile(rf"(?i)\b(?:{latin})\b" + (f"|{cjk}" if cjk else ""))
+        self._source = rf"\b(?:{latin})\b" + (f"|{cjk}" if cjk else "")
+        self.pattern = re.compile("(?i)" + self._source)
         self.search = self.pattern.search
+        self._caseless: AsciiCaseless | None = None  # (built when `span` is first asked: most cues never are)
         self._first_words = frozenset(w.split()[0] for words, _ in parts for w in words)
 
     def said_in(self, text: str, runs: frozenset[str] | None = None) -> bool:
@@ -45,6 +49,13 @@ class WordCue:
         if text.isascii():
             return not self._first_words.isdisjoint(runs if runs is not None else _LETTERS.findall(text.lower()))
         return self.pattern.search(text) is not None
+
+
+    def span(self, text: str) -> tuple[int, int] | None:
+        """Where `search` finds the cue first, found faster in ASCII text (`AsciiCaseless`)."""
+        if self._caseless is None:
+            self._caseless = AsciiCaseless(self._source)
+        return self._caseless.span(text)
 
 
 def letter_runs(text: str) -> frozenset[str] | None:

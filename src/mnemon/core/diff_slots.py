@@ -11,12 +11,13 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from .lazy_regex import AsciiCaseless
 from .text import tokens
 from .text_memo import RECALLED_CHARS, text_memo
 
 # words saying that what follows is the current value, not what it is about
-_MARKERS = re.compile(r"(?i)\b(?:now|actually|currently|nowadays|these\s+days|in\s+fact|correction|update|fyi)\b"
-                      r"|现在|目前|如今|其实|实际上")
+_MARKERS = AsciiCaseless(r"\b(?:now|actually|currently|nowadays|these\s+days|in\s+fact|correction|update|fyi)\b"
+                         r"|现在|目前|如今|其实|实际上")
 _WORD = re.compile(r"\w+(?:['’]\w+)*")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _ZH_CLOSING = re.compile(r"[了的啦呢]+(?=\s*(?:$|[，。；！？,.;!?]))")  # (a closing particle: "…32GB 内存了")
@@ -49,7 +50,7 @@ def _content(words: Sequence[str]) -> int:
 @lru_cache(maxsize=1024)  # (recall reads each of its best results against every newer one)
 @text_memo(RECALLED_CHARS)  # (and in recall after recall)
 def _words_of(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    said = tuple(_WORD.findall(_MARKERS.sub(" ", text)))
+    said = tuple(_WORD.findall(_MARKERS.blanked(text)))
     return said, tuple(w.lower() for w in said)
 
 
@@ -71,8 +72,8 @@ def _english(new_text: str, old_text: str) -> tuple[str, str]:
 
 
 def _chinese(new_text: str, old_text: str) -> tuple[str, str]:
-    new = _CJK_CHAR.findall(_ZH_CLOSING.sub("", _MARKERS.sub("", new_text)))
-    old = _CJK_CHAR.findall(_ZH_CLOSING.sub("", _MARKERS.sub("", old_text)))
+    new = _CJK_CHAR.findall(_ZH_CLOSING.sub("", _MARKERS.caseless.sub("", new_text)))
+    old = _CJK_CHAR.findall(_ZH_CLOSING.sub("", _MARKERS.caseless.sub("", old_text)))
     p, s = _ends(new, old)
     while p and (new[p - 1].isdigit() or new[p - 1].isascii()) and new[p - 1].isalnum():
         p -= 1  # a number or a Latin word is changed whole ("34" / "35", not "4" / "5")

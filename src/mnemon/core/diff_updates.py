@@ -22,15 +22,16 @@ from functools import lru_cache
 from .cue_words import CHANGE_SAID
 from .diff_measures import measure_difference
 from .diff_slots import changed_parts
+from .lazy_regex import AsciiCaseless
 from .measure_values import MONTHS
 from .text import token_set, tokens
 from .text_memo import RECALLED_CHARS, text_memo
 
 # a value said beside the older one, not in its place ("now also reviews", "now owns the docs too", 也, 还)
-_ADDED = re.compile(r"(?i)\b(?:also|too|as\s+well|additionally|in\s+addition|alongside|both)\b|也|还")
+_ADDED = AsciiCaseless(r"\b(?:also|too|as\s+well|additionally|in\s+addition|alongside|both)\b|也|还")
 # a change by an amount ("increased 20%", "raised by 50"): no new value of the measure, which the older one states
-_DELTA = re.compile(r"(?i)\b(?:raised|increased|decreased|lowered|reduced|bumped|cut|extended|shortened|grew|dropped|"
-                    r"fell|rose|jumped|climbed|went\s+(?:up|down))\s+(?:by\s+)?[$€£¥]?\d")
+_DELTA = AsciiCaseless(r"\b(?:raised|increased|decreased|lowered|reduced|bumped|cut|extended|shortened|grew|dropped|"
+                        r"fell|rose|jumped|climbed|went\s+(?:up|down))\s+(?:by\s+)?[$€£¥]?\d")
 # the words of a change that say a number after a name is a version of it ("upgraded to Postgres 16")
 _VERSION_CHANGE = re.compile(r"(?i)\b(?:upgraded|upgrade|upgrading|downgraded|updated|bumped|migrated|version)\b")
 # a name and the number after it: "Kubernetes 1.29", "Elasticsearch to version 8", "Node.js v20"
@@ -122,10 +123,11 @@ def superseding_update(new_text: str, old_text: str) -> str:
 def _change_said(new_text: str) -> tuple[str, tuple[str, ...], bool] | None:
     """The change `new_text` says (its cue), the numbers of the words before it, and whether it is by an amount
     ("raised by 50"); None when it says no change, or one more value ("now also")."""
-    change = CHANGE_SAID.search(new_text) if CHANGE_SAID.said_in(new_text) else None
-    if change is None or _ADDED.search(new_text):
+    change = CHANGE_SAID.span(new_text) if CHANGE_SAID.said_in(new_text) else None
+    if change is None or _ADDED.found_in(new_text):
         return None
-    return change.group(0), tuple(_NUMBER.findall(new_text[:change.start()])), _DELTA.search(new_text) is not None
+    start, end = change
+    return new_text[start:end], tuple(_NUMBER.findall(new_text[:start])), _DELTA.found_in(new_text)
 
 
 def _other_subject(subject_numbers: tuple[str, ...], old_text: str) -> bool:
