@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from mnemon.app.memory import Mnemon
 
 
@@ -19,27 +21,19 @@ def _corrected_by(mem: Mnemon, query: str) -> dict[str, str | None]:
     return {r["insight"]["id"]: r.get("corrected_by") for r in mem.recall(query)["results"]}
 
 
-def test_a_correction_taken_out_of_a_memory_or_written_back_is_read_by_the_next_recall(mem: Mnemon) -> None:
-    home = mem.remember("Mira lives in Lisbon")["id"]
-    moved = mem.remember("Mira moved from Lisbon to Porto")["id"]
-    assert _corrected_by(mem, "where does Mira live")[home] == moved
-    _rewrite(mem, moved, "Mira moved the standup from Monday to Friday")
-    assert _corrected_by(mem, "where does Mira live") == {home: None, moved: None}
-    _rewrite(mem, moved, "Mira moved from Lisbon to Porto")
-    assert _corrected_by(mem, "where does Mira live")[home] == moved
-
-
-def test_a_change_rewritten_is_read_by_the_next_recall(mem: Mnemon) -> None:
-    limit = mem.remember("The API rate limit is 100 requests per minute")["id"]
-    news = mem.remember("The API rate limit is now 250 requests per minute")["id"]
-    assert _corrected_by(mem, "API rate limit")[limit] == news
-    _rewrite(mem, news, "The API rate limit is now also shown per minute")
-    assert _corrected_by(mem, "API rate limit") == {limit: None, news: None}
-
-
-def test_a_hand_over_rewritten_is_read_by_the_next_recall(mem: Mnemon) -> None:
-    owner = mem.remember("Bob Chen owns the deployment pipeline")["id"]
-    news = mem.remember("Ana Ruiz now owns the deployment pipeline")["id"]
-    assert _corrected_by(mem, "who owns the deployment pipeline")[owner] == news
-    _rewrite(mem, news, "Ana Ruiz now also reviews the deployment pipeline")
-    assert _corrected_by(mem, "who owns the deployment pipeline") == {owner: None, news: None}
+@pytest.mark.parametrize(("older", "newer", "query", "rewritten"), [
+    ("Mira lives in Lisbon", "Mira moved from Lisbon to Porto", "where does Mira live",
+     "Mira moved the standup from Monday to Friday"),  # a correction
+    ("The API rate limit is 100 requests per minute", "The API rate limit is now 250 requests per minute",
+     "API rate limit", "The API rate limit is now also shown per minute"),  # a change said
+    ("Bob Chen owns the deployment pipeline", "Ana Ruiz now owns the deployment pipeline",
+     "who owns the deployment pipeline", "Ana Ruiz now also reviews the deployment pipeline"),  # a hand-over
+])
+def test_what_a_rewritten_memory_says_is_read_by_the_next_recall(mem: Mnemon, older: str, newer: str, query: str,
+                                                                  rewritten: str) -> None:
+    old_id, new_id = mem.remember(older)["id"], mem.remember(newer)["id"]
+    assert _corrected_by(mem, query)[old_id] == new_id
+    _rewrite(mem, new_id, rewritten)
+    assert _corrected_by(mem, query) == {old_id: None, new_id: None}
+    _rewrite(mem, new_id, newer)
+    assert _corrected_by(mem, query)[old_id] == new_id
