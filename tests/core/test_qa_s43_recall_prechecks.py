@@ -16,9 +16,9 @@ _PIECES = ["Ana", "Bob Chen", "now", "NOW", "Now", "new", "New", "also", "jointl
            "on", "owns", "OWNS", "leads", "runs", "manages", "maintains", "heads", "oversees", "chairs", "owned",
            "led", "run", "overseen", "by", "took", "taken", "takes", "taking", "over", "from", "as", "replaced",
            "replaces", "Ownership", "leadership", "management", "stewardship", "moved", "went", "shifted", "passed",
-           "handed", "hands", "passes", "transferred", "transfers", "to", "pipeline", "deployment", "billing", "co-owns",
-           "too", "together", "with", "since", "May", "ta\u212aen", "pa\u017f\u017fed", "n\u00f6w", "現在", "负责",
-           ",", ", ", ".", ";", ":", "(", ")", " — ", " - ", "\n", "and", "but", "so", "'s", "’s"]
+           "handed", "hands", "passes", "transferred", "transfers", "to", "pipeline", "deployment", "billing",
+           "co-owns", "too", "together", "with", "since", "May", "ta\u212aen", "pa\u017f\u017fed", "n\u00f6w",
+           "現在", "负责", ",", ", ", ".", ";", ":", "(", ")", " — ", " - ", "\n", "and", "but", "so", "'s", "’s"]
 _TEXTS = st.lists(st.sampled_from(_PIECES), max_size=16).map(" ".join)
 _JOINED = st.lists(st.sampled_from(_PIECES), max_size=12).map("".join)
 
@@ -53,8 +53,8 @@ _LEADS = ["The standup is on", "The limit is now", "Mira turned", "The deploy ta
           "We run Python", "Node.js", "The launch moved to", "p99 latency dropped to", "Budget is", "Mira's age is",
           "Invoice INV", "Build agent", "tank", "(ticket", "In Sierra we moved LedgerSync on", "It is at"]
 _STATED = st.tuples(st.sampled_from(_LEADS), st.sampled_from(["", " ", "  ", "\n", "-", "(", "."]),
-                    st.sampled_from(_VALUE_PIECES), st.sampled_from(["", " ", "ms", " ms", "%", " years old", ".", ")"]),
-                    ).map("".join)
+                    st.sampled_from(_VALUE_PIECES),
+                    st.sampled_from(["", " ", "ms", " ms", "%", " years old", ".", ")"])).map("".join)
 _VALUE_TEXTS = st.one_of(_STATED, st.lists(st.sampled_from(_VALUE_PIECES), max_size=14).map(" ".join),
                          st.lists(st.sampled_from(_VALUE_PIECES), max_size=10).map("".join), st.text(max_size=30))
 
