@@ -23,7 +23,7 @@ _TEXTS = st.lists(st.sampled_from(_PIECES), max_size=16).map(" ".join)
 _JOINED = st.lists(st.sampled_from(_PIECES), max_size=12).map("".join)
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(st.one_of(_TEXTS, _JOINED, st.text(max_size=40)))
 def test_the_word_check_never_misses_a_hand_over(text: str) -> None:
     if any(role.handed_over for role in _roles(text)):
@@ -59,7 +59,7 @@ _VALUE_TEXTS = st.one_of(_STATED, st.lists(st.sampled_from(_VALUE_PIECES), max_s
                          st.lists(st.sampled_from(_VALUE_PIECES), max_size=10).map("".join), st.text(max_size=30))
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(_VALUE_TEXTS)
 def test_the_value_check_never_misses_a_measure(text: str) -> None:
     read_all = diff_measures._measures.__wrapped__.__wrapped__  # type: ignore[attr-defined]
@@ -72,7 +72,7 @@ def test_the_value_check_never_misses_a_measure(text: str) -> None:
     assert read_all(text) == measured, text
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(_VALUE_TEXTS)
 def test_the_version_check_never_misses_a_version(text: str) -> None:
     if diff_updates._MAY_VERSION.search(text) is None:
@@ -88,7 +88,7 @@ _CASE_TEXTS = st.one_of(st.lists(st.sampled_from(_CASE_PIECES), max_size=14).map
                         st.lists(st.sampled_from(_CASE_PIECES), max_size=10).map("".join), st.text(max_size=30))
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(_CASE_TEXTS)
 def test_a_caseless_pattern_finds_what_its_flagged_expression_finds(text: str) -> None:
     for caseless in (diff_updates._ADDED, diff_updates._DELTA, diff_slots._MARKERS):
