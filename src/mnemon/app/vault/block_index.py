@@ -5,6 +5,9 @@ An ingest reads only the notes whose bytes changed, so the blocks of every page 
 the vault state; each run takes out the pages it reads again or removes and puts in what the read ones hold now. A
 block whose text or page changed, or that came or went, plans again every unchanged note whose ``((uuid))`` names it
 (its `link_keys` hold `block_ref_key`), as a renamed note relinks the notes naming it.
+
+A uuid two pages hold (a page copied inside the graph) is the block of the page first by path, whatever the order
+the pages were written or ingested in; the ingest warns of it when it reads either page (`duplicate_warnings`).
 """
 from __future__ import annotations
 
@@ -17,9 +20,10 @@ from dataclasses import replace
 from typing import Any
 
 from ...core.vault.logseq import BLOCK_REF, LogseqGraph, page_blocks
-from .plan import _decoded, block_ref_key
+from .plan import block_ref_key, decoded_note
 
 BLOCKS_STATE = "logseq_blocks"
+DUPLICATE_UUIDS_SHOWN = 20  # per warning: a copied page may repeat hundreds
 _REF_BYTES = re.compile(BLOCK_REF.pattern.encode("ascii"))
 Pages = dict[str, dict[str, str]]  # page path → uuid → the block's text
 
@@ -48,21 +52,39 @@ def _by_uuid(pages: Mapping[str, Mapping[str, str]]) -> dict[str, tuple[str, str
     return out
 
 
+def duplicate_warnings(pages: Mapping[str, Mapping[str, str]], read: set[str]) -> list[dict[str, Any]]:
+    """An ingest warning for each page holding a block uuid a page first by path holds too, when this run read
+    either of the two: its ``((uuid))`` references read as the other page's block."""
+    first: dict[str, str] = {}
+    shadowed: dict[tuple[str, str], list[str]] = {}  # (page read, page not read) → their shared uuids
+    for path in sorted(pages):
+        for uuid in pages[path]:
+            if (holder := first.setdefault(uuid, path)) != path and read & {holder, path}:
+                shadowed.setdefault((holder, path), []).append(uuid)
+    return [{"path": copy, "code": "duplicate_block_id", "line": None, "paths": [holder, copy],
+             "uuids": sorted(uuids)[:DUPLICATE_UUIDS_SHOWN], "count": len(uuids),
+             "message": f"{len(uuids)} of its block ids ({', '.join(sorted(uuids)[:2])}{', …' * (len(uuids) > 2)})"
+             f" are also under {holder}: a ((uuid)) naming one reads as, and links to, the block of {holder}, the"
+             " page first by path"}
+            for (holder, copy), uuids in shadowed.items()]
+
+
 def indexed_blocks(vault_store: Any, graph: LogseqGraph, to_plan: Sequence[tuple[str, bytes, float]],
-                   removed: Sequence[str]) -> tuple[LogseqGraph, set[str], str | None]:
+                   removed: Sequence[str]) -> tuple[LogseqGraph, set[str], str | None, list[dict[str, Any]]]:
     """(`graph` with every block of the graph as this run leaves it, the uuids whose page or text changed or that
-    came or went, the state to store: None when it is the stored one)."""
+    came or went, the state to store: None when it is the stored one, the warnings of uuids two pages hold)."""
     stored_text = vault_store.get_state(BLOCKS_STATE)
     stored = _load(stored_text)
     gone = {rel for rel, _data, _mtime in to_plan} | set(removed)
     pages = {path: held for path, held in stored.items() if path not in gone}
     for rel, data, _mtime in to_plan:
-        if b"::" in data and (held := page_blocks(_decoded(data)[0], graph)):
+        if b"::" in data and (held := page_blocks(decoded_note(data)[0], graph)):
             pages[rel] = held
     before, after = _by_uuid(stored), _by_uuid(pages)
     changed = {uuid for uuid in before.keys() | after.keys() if before.get(uuid) != after.get(uuid)}
     state = _dump(pages)
-    return replace(graph, blocks=after), changed, None if state == stored_text else state
+    warnings = duplicate_warnings(pages, {rel for rel, _data, _mtime in to_plan})
+    return replace(graph, blocks=after), changed, None if state == stored_text else state, warnings
 
 
 def referencing_notes(vault_store: Any, paths: Sequence[str], changed: set[str]) -> set[str]:

@@ -366,8 +366,9 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
                        " it (--store NAME), or pass --replace to let it replace them", vault=root, ingested_from=recorded_root,
                        notes=len(known), kept=still_held, would_remove=len(removed))
     blocks_state = None  # (a Logseq graph's blocks: a ((uuid)) in a note reads as the block another page holds)
+    block_warnings: list[dict[str, Any]] = []
     if logseq is not None and (to_plan or removed):
-        logseq, changed_blocks, blocks_state = indexed_blocks(vault_store, logseq, to_plan, removed)
+        logseq, changed_blocks, blocks_state, block_warnings = indexed_blocks(vault_store, logseq, to_plan, removed)
         _read_again(entries, referencing_notes(vault_store, unchanged, changed_blocks), to_plan, same_bytes, unchanged,
                     restamped)
     if not to_plan and not removed:
@@ -514,7 +515,8 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
         "orphans_removed": gc_count,
         "skipped": skipped[:50],
         "skipped_count": len(skipped),
-        "warnings": [*({"path": p.path, **w} for p in plans for w in p.warnings), *sense_warnings][:50],
+        "warnings": [*({"path": p.path, **w} for p in plans for w in p.warnings), *sense_warnings,
+                     *block_warnings][:50],
         "vectors": vectors,
         "db": store.path,
         "duration_ms": round((time.perf_counter() - started) * 1000, 1),

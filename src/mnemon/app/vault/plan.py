@@ -306,7 +306,7 @@ def _legacy_bytes(error: UnicodeError) -> tuple[str, int]:
 codecs.register_error("mnemon-cp1252", _legacy_bytes)
 
 
-def _decoded(data: bytes) -> tuple[str, tuple[dict[str, Any], ...]]:
+def decoded_note(data: bytes) -> tuple[str, tuple[dict[str, Any], ...]]:
     """(text, warnings on how it was read): UTF-8; UTF-16 after its byte order mark (what Windows PowerShell's `>`
     writes); else each byte that is not UTF-8 read as Windows-1252 (an older editor's encoding, a superset of
     Latin-1's printable range, which reads "Café" as written where replacement characters made its words
@@ -405,7 +405,7 @@ def plan_links(path: str, data: bytes, logseq: LogseqGraph | None = None) -> tup
     """The link edges `plan_note` plans for these bytes — its edges without a destination, in the same order, a
     repeated link planned once — from a parse of the links alone (`parse_links`): what relinking a note whose
     bytes did not change needs, at a tenth of the cost."""
-    links = parse_links(path, _decoded(data)[0], logseq)
+    links = parse_links(path, decoded_note(data)[0], logseq)
     planned: dict[tuple[str, str], PlannedEdge] = {}
     for edge in _link_edges(note_id(links.rel_path), links.wikilinks, links.markdown_links, links.block_refs):
         planned.setdefault((edge.link_key, edge.relation), edge)  # (`_plan`'s `add_edge`: the first one stays)
@@ -417,7 +417,7 @@ def plan_note(path: str, data: bytes, mtime: float, hints: tuple[str, ...], logs
     """Parse one note's bytes and derive every row it contributes. Pure: the caller did the reading. `logseq`: the
     settings of the Logseq graph the vault is, None for plain Markdown."""
     digest = hashlib.sha256(data).hexdigest()
-    text, read_as = _decoded(data)  # a UTF-16 or Windows-1252 reading is said in a warning, and so is a NUL's
+    text, read_as = decoded_note(data)  # a UTF-16 or Windows-1252 reading is said in a warning, and so is a NUL's
     parsed = parse_note(path, text, hints=hints, logseq=logseq)
     plan = _plan(parsed, digest, len(data), mtime, hints)
     return replace(plan, warnings=(*read_as, *plan.warnings)) if read_as else plan
@@ -579,7 +579,7 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
 
 
 def _nul_replaced(value: Any) -> Any:
-    """An embedded payload's JSON with U+FFFD for each NUL: its base64 hid an escaped NUL from `_decoded`."""
+    """An embedded payload's JSON with U+FFFD for each NUL: its base64 hid an escaped NUL from `decoded_note`."""
     if isinstance(value, str):
         return value.replace("\x00", NUL_STAND_IN)
     if isinstance(value, dict):
