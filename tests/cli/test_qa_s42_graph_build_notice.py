@@ -37,11 +37,12 @@ def _seeded(tmp_path: Path) -> str:
     return db
 
 
-def _run(tmp_path: Path, args: list[str], *, tty: bool, stdin: bytes = b"") -> tuple[int, str, str]:
+def _run(tmp_path: Path, args: list[str], *, tty: bool, stdin: bytes = b"",
+         env: dict[str, str] | None = None) -> tuple[int, str, str]:
     """`mnemon ARGS` with stderr a pseudo-terminal (`tty`) or a pipe; (exit code, stdout, stderr)."""
     master, slave = os.openpty() if tty else (-1, -1)
     proc = subprocess.Popen([sys.executable, "-c", CHILD, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=slave if tty else subprocess.PIPE, env=_env(tmp_path))
+                            stderr=slave if tty else subprocess.PIPE, env=env or _env(tmp_path))
     if tty:
         os.close(slave)
     out, err = proc.communicate(stdin, timeout=60)

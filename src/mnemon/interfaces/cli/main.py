@@ -21,6 +21,9 @@ from ..payloads import dumps, error_envelope, from_exception
 
 # Set by the resident process (`interfaces/daemon`): the facades it runs commands on stay open between commands.
 FACADES: FacadePool | None = None
+# Set by the resident process for the command it runs when its caller's stderr is a terminal: the notice a call of
+# its own would write there goes to the caller while the command runs (its own stderr is captured until the end).
+RELAYED_NOTICE: Callable[[str], None] | None = None
 
 
 class Ctx:
@@ -109,6 +112,8 @@ class _OpenOnFirstUse:
 def terminal_notice() -> Callable[[str], None] | None:
     """A line on stderr before a step that takes seconds (building a large store's recall graph), only when a person
     watches a terminal: never on stdout (the JSON document), never into a pipe, a hook's host or a log."""
+    if RELAYED_NOTICE is not None:
+        return RELAYED_NOTICE
     err = sys.stderr
     if err is None or not err.isatty():
         return None

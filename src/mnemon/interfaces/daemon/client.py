@@ -213,7 +213,8 @@ def forward(argv: Sequence[str], environ: Mapping[str, str], prog_name: str = "m
 
     The hand-over is a handshake: the request, the process's "ready", then our "go". Until "go" is sent the process
     has run nothing and runs nothing (a caller that hung up before it is dropped), so giving up and running here
-    cannot run a command twice; after it, this call waits for the answer however long the command takes."""
+    cannot run a command twice; after it, this call waits for the answer however long the command takes, printing
+    on stderr each notice of a slow step the process sends before it (only when stderr is a terminal)."""
     try:
         cwd = os.getcwd()
     except OSError:
@@ -224,7 +225,7 @@ def forward(argv: Sequence[str], environ: Mapping[str, str], prog_name: str = "m
     with sock:
         try:
             send(sock, {"op": "run", "argv": list(argv), "cwd": cwd, "env": dict(environ), "umask": current_umask(),
-                        "prog": prog_name})
+                        "prog": prog_name, "notices": _on_terminal(sys.stderr)})
             ready = receive(sock)
             if ready is None or not ready.get("ready"):
                 return None  # it closed the connection without taking the call: nothing ran
@@ -236,6 +237,9 @@ def forward(argv: Sequence[str], environ: Mapping[str, str], prog_name: str = "m
         sock.settimeout(None)
         try:
             reply = receive(sock)
+            while reply is not None and "notice" in reply:
+                _print("", f"{reply['notice']}\n", 0)
+                reply = receive(sock)
         except (OSError, ValueError):
             reply = None
         except KeyboardInterrupt:  # as a call of its own would answer an interrupt (the command may still finish)
@@ -249,6 +253,13 @@ def forward(argv: Sequence[str], environ: Mapping[str, str], prog_name: str = "m
     if reply.get("declined"):
         return None
     return _print(str(reply.get("stdout", "")), str(reply.get("stderr", "")), int(reply.get("code", 1)))
+
+
+def _on_terminal(stream: Any) -> bool:
+    try:
+        return stream is not None and bool(stream.isatty())
+    except (OSError, ValueError):  # closed
+        return False
 
 
 def current_umask() -> int:

@@ -30,7 +30,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -188,8 +188,10 @@ def _declines(argv: list[str]) -> bool:
         return False  # a broken config file is the command's to report, in the same words as anywhere
 
 
-def run_command(request: Mapping[str, Any], pool: FacadePool, server: Server | None = None) -> dict[str, Any]:
-    from ..cli.main import main
+def run_command(request: Mapping[str, Any], pool: FacadePool, server: Server | None = None,
+                notice: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """`notice`: where a notice of a slow step goes while the command runs (the caller's terminal), if anywhere."""
+    from ..cli import main as cli_main
 
     argv = [str(a) for a in request["argv"]]
     out, err = io.StringIO(), io.StringIO()
@@ -198,16 +200,20 @@ def run_command(request: Mapping[str, Any], pool: FacadePool, server: Server | N
     with _callers_process(str(request["cwd"]), request.get("env") or {}, request.get("umask")):
         if _declines(argv) or not client.forwardable(argv):
             return {"declined": True}
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            if server is not None:
-                server.phase = "command"
-            # catches every Exception: an error is the command's envelope; `prog` is the program the caller ran
-            # (`mneme`), which names the commands its answer suggests
-            code = main(argv, ends_process=False, prog_name=str(request.get("prog") or "mnemon"))
-            if server is not None:
-                # right after the command, with no call in between (where a signal's handler could run first): a
-                # stop that comes as the command returns lets its answer out whole, then ends the process
-                server.phase = "answering"
+        cli_main.RELAYED_NOTICE = notice
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                if server is not None:
+                    server.phase = "command"
+                # catches every Exception: an error is the command's envelope; `prog` is the program the caller ran
+                # (`mneme`), which names the commands its answer suggests
+                code = cli_main.main(argv, ends_process=False, prog_name=str(request.get("prog") or "mnemon"))
+                if server is not None:
+                    # right after the command, with no call in between (where a signal's handler could run first):
+                    # a stop that comes as the command returns lets its answer out whole, then ends the process
+                    server.phase = "answering"
+        finally:
+            cli_main.RELAYED_NOTICE = None
         pool.after_command()
     return {"stdout": out.getvalue(), "stderr": err.getvalue(), "code": code}
 
@@ -337,7 +343,7 @@ class Server:
                     conn.settimeout(None)
                     self._record(call)
                     try:
-                        reply = run_command(request, self.pool, self)
+                        reply = run_command(request, self.pool, self, _notices_to(conn, request))
                     except Interrupted:
                         self.phase = "answering"
                         self.interrupted = call
@@ -456,6 +462,17 @@ class Server:
         with self.guard:
             if self.current is call:
                 signal.pthread_kill(self.main_thread, signal.SIGTERM)
+
+
+def _notices_to(conn: socket.socket, request: Mapping[str, Any]) -> Callable[[str], None] | None:
+    """A caller whose stderr is a terminal (`client.forward`) is sent each notice as it comes, before its answer."""
+    if request.get("notices") is not True:
+        return None
+
+    def send(message: str) -> None:
+        with contextlib.suppress(OSError):  # a caller gone meanwhile: the command goes on, as on a closed terminal
+            client.send(conn, {"notice": message})
+    return send
 
 
 def _iso(t: float) -> str:
