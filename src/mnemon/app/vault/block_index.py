@@ -6,8 +6,8 @@ the vault state; each run takes out the pages it reads again or removes and puts
 block whose text or page changed, or that came or went, plans again every unchanged note whose ``((uuid))`` names it
 (its `link_keys` hold `block_ref_key`), as a renamed note relinks the notes naming it.
 
-A uuid two pages hold (a page copied inside the graph) is the block of the page first by path, whatever the order
-the pages were written or ingested in; the ingest warns of it when it reads either page (`duplicate_warnings`).
+A uuid two pages hold (a page copied inside the graph) is the block of the page first in `_holding_order`, whatever
+the order the pages were written or ingested in; the ingest warns of it when it reads either (`duplicate_warnings`).
 """
 from __future__ import annotations
 
@@ -43,29 +43,35 @@ def _dump(pages: Pages) -> str:
     return "z:" + base64.b64encode(zlib.compress(text.encode("utf-8"), 6)).decode("ascii")
 
 
+def _holding_order(path: str) -> tuple[int, str]:
+    """Which of two pages holding a uuid holds it: the shorter path, then the first by path. A copy's name is its
+    page's and more ("Falcon copy.md", "Falcon (1).md", "archive/Falcon.md"): by path alone the copy came first."""
+    return len(path), path
+
+
 def _by_uuid(pages: Mapping[str, Mapping[str, str]]) -> dict[str, tuple[str, str]]:
-    """uuid → (page, text); a uuid two pages hold (a copied block) is the first page's, by path."""
+    """uuid → (page, text); a uuid two pages hold (a copied block) is the first page's in `_holding_order`."""
     out: dict[str, tuple[str, str]] = {}
-    for path in sorted(pages):
+    for path in sorted(pages, key=_holding_order):
         for uuid, text in pages[path].items():
             out.setdefault(uuid, (path, text))
     return out
 
 
 def duplicate_warnings(pages: Mapping[str, Mapping[str, str]], read: set[str]) -> list[dict[str, Any]]:
-    """An ingest warning for each page holding a block uuid a page first by path holds too, when this run read
-    either of the two: its ``((uuid))`` references read as the other page's block."""
+    """An ingest warning for each page holding a block uuid that a page before it in `_holding_order` holds too, when
+    this run read either of the two: its ``((uuid))`` references read as the other page's block."""
     first: dict[str, str] = {}
     shadowed: dict[tuple[str, str], list[str]] = {}  # (page read, page not read) → their shared uuids
-    for path in sorted(pages):
+    for path in sorted(pages, key=_holding_order):
         for uuid in pages[path]:
             if (holder := first.setdefault(uuid, path)) != path and read & {holder, path}:
                 shadowed.setdefault((holder, path), []).append(uuid)
     return [{"path": copy, "code": "duplicate_block_id", "line": None, "paths": [holder, copy],
              "uuids": sorted(uuids)[:DUPLICATE_UUIDS_SHOWN], "count": len(uuids),
              "message": f"{len(uuids)} of its block ids ({', '.join(sorted(uuids)[:2])}{', …' * (len(uuids) > 2)})"
-             f" are also under {holder}: a ((uuid)) naming one reads as, and links to, the block of {holder}, the"
-             " page first by path"}
+             f" are also under {holder}: a ((uuid)) naming one reads as, and links to, the block of {holder} (the"
+             " shorter path)"}
             for (holder, copy), uuids in shadowed.items()]
 
 
