@@ -29,7 +29,7 @@ from ...core.vault import gate_edge, parse_links, parse_note, placeholder_key
 from ...core.vault.links import display_links
 from ...core.vault.logseq import LogseqGraph
 from ...core.vault.frontmatter import property_text
-from ...core.vault.model import BlockRef, MarkdownLink, ParsedNote, Section, WikiLink
+from ...core.vault.model import BlockRef, Heading, MarkdownLink, ParsedNote, Section, WikiLink
 from ...core.vault.proactive import static_score, stemmed_hints
 from ...core.world.senses import note_sense_text
 from ...core.world.values import KEY_MAX_BYTES
@@ -249,23 +249,41 @@ _ROUNDED: dict[float, float] = {}
 
 def _edge(src: str, dst: str, relation: str, confidence: float, evidence: str, rule: str, line: int | None,
           **meta: Any) -> PlannedEdge:
+    # the metadata JSON is assembled from its scalar values: the generic encoder per edge was a tenth of planning
+    if not meta:  # most edges (sections, bullets, dates' notes, emails, tags) carry their line only
+        return _gated_row(src, dst, relation, confidence, evidence, rule,
+                          "{}" if line is None else f'{{"line":{line}}}', "")
+    parts = [f'"{k}":{encode_basestring(v) if isinstance(v, str) else _COMPACT(v) if isinstance(v, list) else int(v)}'
+             for k, v in meta.items() if v not in (None, "")]
+    if line is not None:
+        parts.append(f'"line":{line}')
+    return _gated_row(src, dst, relation, confidence, evidence, rule, "{" + ",".join(parts) + "}",
+                      meta.get("key") or "")
+
+
+def date_edge(src: str, dst: str, evidence: str, rule: str, line: int | None, text: str) -> PlannedEdge:
+    """`_edge(src, dst, "mentions_date", DATE_CONFIDENCE, …, text=text)` (some 10 a note), its metadata encoded here
+    without `_edge`'s walk of its keywords."""
+    encoded = (f'{{"text":{encode_basestring(text)}' if text else "{") + (
+        "}" if line is None else f'{"," if text else ""}"line":{line}}}')
+    return _gated_row(src, dst, "mentions_date", DATE_CONFIDENCE, evidence, rule, encoded, "")
+
+
+def heading_edge(nid: str, hid: str, heading: Heading) -> PlannedEdge:
+    """`_edge(nid, hid, "has_heading", …, level=heading.level)`, its metadata encoded here."""
+    return _gated_row(nid, hid, "has_heading", HEADING_CONFIDENCE, heading.evidence, "heading",
+                      f'{{"level":{int(heading.level)},"line":{heading.line}}}', "")
+
+
+def _gated_row(src: str, dst: str, relation: str, confidence: float, evidence: str, rule: str, metadata: str,
+               link_key: str) -> PlannedEdge:
     status, reasons = ingest_gate(relation)
     rounded = _ROUNDED.get(confidence)
     if rounded is None:
         rounded = round(confidence, 6)
         if confidence > 0 and len(_ROUNDED) < 4096:  # (not 0.0: it is the same key as -0.0, which rounds to -0.0)
             _ROUNDED[confidence] = rounded
-    # the metadata JSON is assembled from its scalar values: the generic encoder per edge was a tenth of planning
-    if not meta:  # most edges (sections, bullets, dates' notes, emails, tags) carry their line only
-        encoded = "{}" if line is None else f'{{"line":{line}}}'
-        return _new_row(PlannedEdge, (src, dst, relation, rounded, evidence, rule, status, reasons, encoded, ""))
-    parts = [f'"{k}":{encode_basestring(v) if isinstance(v, str) else _COMPACT(v) if isinstance(v, list) else int(v)}'
-             for k, v in meta.items() if v not in (None, "")]
-    if line is not None:
-        parts.append(f'"line":{line}')
-    encoded = "{" + ",".join(parts) + "}"
-    return _new_row(PlannedEdge, (src, dst, relation, rounded, evidence, rule, status, reasons, encoded,
-                                  meta.get("key") or ""))
+    return _new_row(PlannedEdge, (src, dst, relation, rounded, evidence, rule, status, reasons, metadata, link_key))
 
 
 _ITEM_PREFIX = {kind: f'{{"memory_kind":"{kind}","line":' for kind in ("section", "observation", "task")}
@@ -527,16 +545,15 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
             add_edge(edge)  # (the same text twice: the second line's edge, if another relation, is a row)
         for date in obs.dates:
             if date.year is not None:  # (what `iso` tests)
-                add_edge(_edge(mid, f"date:{date.iso}", "mentions_date", DATE_CONFIDENCE, date.evidence,
-                               "date_in_observation", date.line, text=date.text))  # (a Logseq task's: a line below)
+                add_edge(date_edge(mid, f"date:{date.iso}", date.evidence, "date_in_observation", date.line,
+                                   date.text))  # (a Logseq task's: a line below)
 
     # headings → heading nodes (the H1 that is the title is not its own child: Mneme duplicated it)
     for heading in parsed.headings:
         if heading.is_title:
             continue
         hid = f"heading:{path}#{heading_slug(heading.text)}"
-        edge = _edge(nid, hid, "has_heading", HEADING_CONFIDENCE, heading.evidence, "heading", heading.line,
-                     level=heading.level)
+        edge = heading_edge(nid, hid, heading)
         if hid not in nodes:
             metadata = f'{{"line":{heading.line},"level":{heading.level}}}'
             nodes[hid] = _new_row(PlannedNode, (hid, "heading", _shown(heading.text), "", "general", 1, metadata, "",
@@ -545,14 +562,13 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
             add_edge(edge)
 
     if parsed.day is not None:  # a journal page is its day (its file name says so); first, as front matter would be
-        add_edge(_edge(nid, f"date:{parsed.day}", "mentions_date", DATE_CONFIDENCE, path, "journal_day", None,
-                       text=parsed.day))
+        add_edge(date_edge(nid, f"date:{parsed.day}", path, "journal_day", None, parsed.day))
     # a day the front matter and the body both name is one edge: the front matter's, its line coming first
     front_end = parsed.front_matter.line_end if parsed.front_matter else 0
     for date in parsed.dates:
         if date.year is not None and date.line not in observation_lines:
-            add_edge(_edge(nid, f"date:{date.iso}", "mentions_date", DATE_CONFIDENCE, date.evidence,
-                           "front_matter_date" if date.line < front_end else "date", date.line, text=date.text))
+            add_edge(date_edge(nid, f"date:{date.iso}", date.evidence,
+                               "front_matter_date" if date.line < front_end else "date", date.line, date.text))
     for email in parsed.emails:
         add_edge(_edge(nid, f"email:{email.address}", "mentions_email", EMAIL_CONFIDENCE, email.evidence, "email",
                        email.line))
