@@ -1,6 +1,8 @@
 """Edges the planner encodes directly give exactly the rows the general `_edge` encoding gives."""
 from __future__ import annotations
 
+import json
+
 from hypothesis import given, settings, strategies as st
 
 from mnemon.app.vault.plan import (DATE_CONFIDENCE, HEADING_CONFIDENCE, _edge, date_edge, heading_edge,
@@ -35,3 +37,10 @@ def test_a_note_s_date_and_heading_edges_keep_their_metadata() -> None:
     assert metadata[("has_heading", "heading:a.md#plan")] == '{"level":2,"line":3}'
     task_dates = [e.metadata for e in plan.edges if e.rule == "date_in_observation"]
     assert task_dates == ['{"text":"2026-03-04","line":7}']
+
+
+def test_a_bullet_without_dates_says_so_and_one_with_dates_lists_each_day_once() -> None:
+    plan = plan_note("a.md", b"# A\n\n- [ ] pay the rent\n- [ ] pay by 2026-03-05 or 2026-03-04 or 2026-03-05\n",
+                     1.0, ())
+    dates = {n.content: json.loads(n.metadata)["dates"] for n in plan.nodes if n.memory_kind == "task"}
+    assert dates == {"pay the rent": [], "pay by 2026-03-05 or 2026-03-04 or 2026-03-05": ["2026-03-04", "2026-03-05"]}

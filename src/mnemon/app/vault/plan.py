@@ -513,7 +513,7 @@ def _plan(parsed: ParsedNote, digest: str, size: int, mtime: float, hints: tuple
     first_heading: dict[str, tuple[str, ...]] = {}  # an item's id → the heading path its text was first under
     for obs in parsed.observations:
         # the days its date edges name: not a link's (`[[2026-03-04 Kickoff]]` is another note's), a URL's or code's
-        days = sorted({date.iso for date in obs.dates if date.iso is not None})
+        days = sorted({date.iso for date in obs.dates if date.iso is not None}) if obs.dates else []
         kind = "task" if obs.source == "task" else "observation"
         mid = memory_id(path, kind, obs.text)
         heading_path = _heading_path_at(parsed, obs.line)
