@@ -149,6 +149,8 @@ def check_key(value: str | None, field: str, what: str, limit: int | None = KEY_
 def refuse_nul(data: Mapping[str, Any], what: str) -> None:
     """A payload holding a NUL anywhere is refused, naming the field, before anything is written: PostgreSQL text
     cannot hold one and SQLite can, and both backends must answer alike (as `remember` and scoped payloads do)."""
+    if _plain_texts(data):
+        return
     # (for writes only: recall loads this module, not validation)
     from mnemon.core.validation import nul_path, surrogate_path
 
@@ -159,6 +161,31 @@ def refuse_nul(data: Mapping[str, Any], what: str) -> None:
     if where is not None:  # a JSON "\ud800" escape: no store can write it (the write failed naming no field)
         raise InvalidInput(f"{what}: {where or 'a key'} is not valid UTF-8 text (it holds a lone surrogate)",
                            field=where)
+
+
+def _plain_texts(data: Mapping[str, Any]) -> bool:
+    """Whether every key and value of `data` is a text, or an object of texts, holding no NUL and no lone surrogate:
+    what most payloads are (a vault note's sense event: some 2,000 a worker), told by one scan of their texts joined
+    instead of `refuse_nul`'s walk, which names the field of one that holds either."""
+    texts: list[Any] = []
+    for key, value in data.items():
+        texts.append(key)
+        if isinstance(value, Mapping):
+            texts += value.keys()
+            texts += value.values()
+        else:
+            texts.append(value)
+    try:
+        joined = "".join(texts)
+    except TypeError:  # (a number, a list, a key that is not a text: walked)
+        return False
+    if "\x00" in joined:
+        return False
+    try:
+        joined.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def canonical_json(value: Any) -> str:
