@@ -29,7 +29,7 @@ from ...core.vault import gate_edge, parse_links, parse_note, placeholder_key
 from ...core.vault.links import display_links
 from ...core.vault.logseq import LogseqGraph
 from ...core.vault.frontmatter import property_text
-from ...core.vault.model import BlockRef, Heading, MarkdownLink, ParsedNote, Section, WikiLink
+from ...core.vault.model import NUL_STAND_IN, BlockRef, Heading, MarkdownLink, ParsedNote, Section, WikiLink
 from ...core.vault.proactive import static_score, stemmed_hints
 from ...core.world.senses import note_sense_text
 from ...core.world.values import KEY_MAX_BYTES
@@ -100,9 +100,6 @@ from ..bulk_gc import paused_gc
 # 52: a Logseq ((uuid)) to a block of another page reads as the block's text and links to that page (`block_ref`)
 # 53: an emoji is a token (keywords/9): a bullet's proactive words gain its emoji
 PLAN_VERSION = "53"  # (8: a NUL in a note is stored as U+FFFD; 7: vault texts packed per note)
-# PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
-# one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
-NUL_STAND_IN = "\ufffd"
 _SLUG = re.compile(r"[^\w]+", re.UNICODE)
 
 # Confidence of parsed edges (Mneme's values): a link names its target exactly, a heading or date is looser.

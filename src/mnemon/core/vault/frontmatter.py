@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from mnemon.core.vault.model import FrontMatter, ParseWarning
+from mnemon.core.vault.model import NUL_STAND_IN, FrontMatter, ParseWarning
 
 try:  # libyaml's safe loader is ~10x faster and exactly as safe; the pure-Python one is the fallback.
     _SafeLoader: type = yaml.CSafeLoader
@@ -59,14 +59,19 @@ def _jsonable(value: Any, budget: _Budget, depth: int = 0) -> Any:
     if not budget.take() or depth > 50:
         budget.exhausted = True
         return None
-    if value is None or isinstance(value, (bool, int, str)):
+    if isinstance(value, str):
+        # YAML's "\0" escape decodes to a NUL the file does not hold (a NUL it holds was replaced before parsing):
+        # read the same way, or the note's title stops the whole ingest (a stored text never holds a NUL)
+        return value.replace("\x00", NUL_STAND_IN) if "\x00" in value else value
+    if value is None or isinstance(value, (bool, int)):
         return value
     if isinstance(value, float):
         return value if value == value and value not in (float("inf"), float("-inf")) else str(value)
     if isinstance(value, (_dt.date, _dt.datetime, _dt.time)):
         return value.isoformat()
     if isinstance(value, Mapping):
-        return {str(key): _jsonable(item, budget, depth + 1) for key, item in value.items()}
+        return {str(key).replace("\x00", NUL_STAND_IN): _jsonable(item, budget, depth + 1)
+                for key, item in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
         return [_jsonable(item, budget, depth + 1) for item in value]
     if isinstance(value, bytes):

@@ -11,6 +11,10 @@ from typing import Any, Literal, Mapping
 ObservationKind = Literal["fact", "blocked", "done", "risk", "correction"]
 ListMarker = Literal["bullet", "numbered", "task"]
 
+# PostgreSQL text cannot hold a NUL and SQLite can: a note's texts are stored with U+FFFD in its place on both, so
+# one pasted NUL neither blocks a vault on PostgreSQL nor makes the backends' rows differ (the file is untouched)
+NUL_STAND_IN = "\ufffd"
+
 # Mneme capped evidence_text at 500 characters; a longer line is still the same evidence, just truncated.
 EVIDENCE_MAX_CHARS = 500
 
