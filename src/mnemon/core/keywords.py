@@ -21,7 +21,7 @@ from typing import Any
 
 from .model import Memory
 from .lazy_regex import LazyRegex
-from .text import EMOJI, EMOJI_PATTERN, VERSION, folded, has_emoji, token_text
+from .text import EMOJI, EMOJI_PATTERN, VERSION, folded, folded_parts, has_emoji, token_text
 
 # 9: emoji are tokens; 8: tags and entities folded as query words; 7: Thai, Lao, Burmese, Khmer runs as pairs of
 # letters; 6: marks kept
@@ -59,8 +59,11 @@ def _ascii_emoji(emoji: str) -> str:
 
 def _index_spelling(tokens: str) -> str:
     # (in tokenizer output only a version holds a dot or a hyphen, and every version holds a dot)
-    if "." in tokens:
-        tokens = tokens.translate(_INDEX_JOINERS)
+    return _emoji_spelled(tokens.translate(_INDEX_JOINERS) if "." in tokens else tokens)
+
+
+def _emoji_spelled(tokens: str) -> str:
+    """`tokens` (space-separated) with each emoji token spelled by `index_term`."""
     return _EMOJI_TOKEN.sub(lambda m: _ascii_emoji(m.group()), tokens) if has_emoji(tokens) else tokens
 
 
@@ -104,12 +107,17 @@ def embedding_text(title: str | None, content: str, source: str, metadata: Mappi
 
 def keyword_words(values: Sequence[str] | str) -> str:
     """The FTS spelling of a tags or entities list (or of its JSON column): the values, space-separated, folded as a
-    query word is (`core.text.folded`: "Zoë" is searched as "zoe"), unstemmed."""
+    query word is (`core.text.folded`: "Zoë" is searched as "zoe"), unstemmed, each emoji spelled as the body
+    spells it (its tokens, by `index_term`: both backends drop an emoji as a separator)."""
     if isinstance(values, str):
         if values in ("", "[]"):
             return ""
         values = json.loads(values)
-    return " ".join(map(folded, values))
+    return " ".join(map(_value_words, values))
+
+
+def _value_words(value: str) -> str:
+    return _emoji_spelled(" ".join(folded_parts(value))) if has_emoji(value) else folded(value)
 
 
 def keyword_fingerprint() -> str:

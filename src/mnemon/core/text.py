@@ -273,6 +273,14 @@ def _emoji_tokens(emoji: str) -> list[str]:
     return parts + [whole] if parts and parts != [whole] else [whole]
 
 
+def folded_parts(text: str) -> list[str]:
+    """`folded(text)` cut around its emoji, and each emoji its `tokens` (a tag or an entity as the keyword index
+    holds it): an emoji is found in a tag as in a text, and folding drops the joiners of a ZWJ sequence."""
+    if not has_emoji(text):
+        return [folded(text)]
+    return _around(EMOJI, normalize(text), lambda part: [_fold_marks(part)] if part else [], _emoji_tokens)
+
+
 def _words(norm: str) -> list[str]:
     """`_WORD.findall(norm)` with ’ read as ', each version one word — for text without CJK (vault ingestion
     tokenises megabytes of it)."""
