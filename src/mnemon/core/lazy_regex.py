@@ -17,7 +17,10 @@ from typing import Any
 class LazyRegex:
     """Stands in for `re.compile(pattern, flags)`; compiles on the first attribute used (`search`, `finditer`…)."""
 
-    __slots__ = ("_compiled", "_flags", "_pattern")
+    # the compiled pattern's methods, bound into these slots at the first use: a lookup through `__getattr__` costs
+    # ~10x a slot's, and the tokenizer asks its patterns for every text
+    _METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split")
+    __slots__ = ("_compiled", "_flags", "_pattern", *_METHODS)
 
     def __init__(self, pattern: str, flags: int = 0) -> None:
         self._pattern = pattern
@@ -31,7 +34,10 @@ class LazyRegex:
         return self._compiled
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self.compiled, name)
+        compiled = self.compiled
+        for method in LazyRegex._METHODS:
+            object.__setattr__(self, method, getattr(compiled, method))
+        return getattr(compiled, name)
 
     def __repr__(self) -> str:
         return f"LazyRegex({self._pattern!r})"
