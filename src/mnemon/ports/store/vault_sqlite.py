@@ -392,10 +392,11 @@ class SQLiteVault(VaultReads):
         # a vector of a row's old text goes with it: vector checks then need no hash of a packed row's text
         # (`vault_texts_sqlite.vector_is_current`; this is the one writer that rewrites such a row's text in place)
         retext = [rows[i][0] for i in changed if stored[rows[i][0]][3] != texts[i][4]]
-        if retext:
-            for chunk in _chunks(retext):
-                self._write(f"DELETE FROM vectors WHERE node_seq IN (SELECT seq FROM nodes WHERE id IN"
-                            f" ({','.join('?' * len(chunk))}))", list(chunk))
+        for chunk in _chunks(retext):
+            self._write(f"DELETE FROM vectors WHERE node_seq IN (SELECT seq FROM nodes WHERE id IN"
+                        f" ({','.join('?' * len(chunk))}))", list(chunk))
+        # a forgotten row its note brings back counts its kept vector again: the matrices must reload to see it
+        if retext or any(stored[rows[i][0]][10] is not None for i in changed):
             self._write(BUMP_VECTOR_GENERATION)
         self._unindex_rows([rows[i][0] for i in reindex])
         update = ("UPDATE nodes SET kind=?, title=?, content=?, content_hash=?, category=?, importance=?, tags=?,"
