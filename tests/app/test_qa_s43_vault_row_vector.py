@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from mnemon.app.memory import Mnemon
 
 QUERY = "battery supplier overdue"
@@ -36,3 +38,30 @@ def test_a_vault_memory_brought_back_by_ingest_keeps_its_similarity(
     m.close()
     again = make_mem("hash")  # the next process, reading the matrix saved beside the database
     assert _overdue_row(again)["signals"]["similarity"] == before["signals"]["similarity"]
+
+
+def test_embed_all_reloads_matrices_that_lost_sight_of_stored_vectors(
+        make_mem: Callable[..., Mnemon], tmp_path: Path, facade_backend: str) -> None:
+    """A store the bug above left behind (a row revived with no new generation) stays so after the fix: the saved
+    matrix still matches the store's token. `embed --all`, which recall's warning names, now sees that the matrices
+    hold fewer vectors than the store and has every process reload them."""
+    import sqlite3
+
+    if facade_backend == "postgres":
+        pytest.skip("the matrix saved beside a SQLite file (a server's vectors are read from it by every process)")
+    db = tmp_path / "revived.db"
+    m = make_mem("hash", db=db)
+    ids = [m.remember(text)["id"] for text in ("Pump seal replaced in March", "Valve seal leaks again",
+                                               "Harbour crane inspection booked")]
+    m.forget(ids[1])
+    m.close()
+    with sqlite3.connect(db) as raw:  # what the bug did: the row live again, its kept vector unseen
+        raw.execute("UPDATE nodes SET deleted_at = NULL WHERE id = ?", (ids[1],))
+    raw.close()
+    stale = make_mem("hash", db=db)
+    assert any("have no vector" in w for w in stale.recall("seal", limit=5).get("warnings", []))
+    out = stale.embed_all()
+    assert out["status"] == "complete" and out["index_reloaded"] == 3
+    assert not stale.recall("seal", limit=5).get("warnings")
+    stale.close()
+    assert not make_mem("hash", db=db).recall("seal", limit=5).get("warnings")  # the saved copy too

@@ -504,8 +504,15 @@ class Mnemon(WorldMixin, ContextMixin, VaultMixin):
         threads = rt.provider.prefer_bulk_threads() if bulk_threads else None
         missing = rt.store.nodes_missing_vectors(rt.provider.identity())
         if not missing:
-            return {"status": "complete", "message": "every memory already has a vector from this provider",
-                    "identity": rt.provider.identity()}
+            done_already: dict[str, Any] = {"status": "complete", "identity": rt.provider.identity(),
+                                            "message": "every memory already has a vector from this provider"}
+            if len(rt.index) < rt.store.vector_coverage(rt.provider.identity())[0]:
+                # the matrices lost sight of stored vectors (a store an earlier release revived vault rows in
+                # without a new generation: recall warned of memories without a vector this answer said none lacked)
+                with rt.store.transaction():
+                    rt.store.renew_vector_generation()
+                done_already["index_reloaded"] = len(rt.index)
+            return done_already
         from ..ports.store.history_reads import vectors_of
         from .remember import backfill_semantic_edges
         from .vault.ingest import ingest_embedded

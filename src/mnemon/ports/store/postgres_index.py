@@ -390,6 +390,9 @@ class IndexTables:
     def vector_generation(self) -> int:
         return int(self._value("SELECT value FROM meta WHERE key = 'vector_generation'"))
 
+    def renew_vector_generation(self) -> None:
+        self._bump_vector_generation()
+
     def vector_state(self) -> None:
         """No copy of a server's vectors is saved beside anything: every process reads them from the server."""
         return None

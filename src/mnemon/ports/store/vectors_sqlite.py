@@ -130,6 +130,9 @@ class SQLiteVectors:
     def vector_generation(self) -> int:
         return int(self.conn.execute("SELECT value FROM meta WHERE key = 'vector_generation'").fetchone()[0])
 
+    def renew_vector_generation(self) -> None:
+        self._write(BUMP_VECTOR_GENERATION)
+
     def vector_state(self) -> str | None:
         """A token for the committed state `load_vectors` reads (every change to it draws a new vector generation),
         for a copy saved beside the database; None inside a write transaction, whose state may never be committed."""
