@@ -274,7 +274,7 @@ def load_config(environ: Mapping[str, str] | None = None, *, config_path: str | 
             file_values = {}
     elif file_named_by and not missing_ok:
         raise NotFound(f"config file {path} ({file_named_by}) does not exist; create it with "
-                       + typed("`mnemon init`"),
+                       + typed("`mnemon init --vault DIR`"),
                        config=str(path))
     beside_file = Path(os.path.abspath(path)).parent
 
