@@ -40,3 +40,26 @@ def test_the_advice_for_a_missing_config_file_creates_it(mneme, tmp_path: Path, 
     assert code == 0, created
     assert created["config"] == str(missing) and created["vault"] == str(example_vault)
     assert mneme(["--config", missing, "doctor"])[0] == 0
+
+
+@pytest.mark.parametrize("flag", ["--replace", "--allow-empty"])
+def test_run_once_takes_the_flag_its_refusal_names(mneme, tmp_path: Path, example_vault: Path, flag: str) -> None:
+    """`mneme run-once` of another vault, or of its vault emptied (an unmounted folder), on a store holding its notes
+    is refused, naming the flag that lets the run remove them: run-once takes it, as `ingest` and `update` do (it was
+    a usage error)."""
+    db, cards = tmp_path / "m.sqlite", tmp_path / "cards"
+    assert mneme(["ingest", "--vault", example_vault, "--db", db])[0] == 0
+    if flag == "--replace":
+        folder, left = tmp_path / "other", 1
+        folder.mkdir()
+        (folder / "note.md").write_text("# Other note\n", encoding="utf-8")
+    else:
+        folder, left = example_vault, 0
+        for note in example_vault.rglob("*.md"):
+            note.unlink()
+    line = ["run-once", "--vault", folder, "--db", db, "--out", cards]
+    code, out = mneme(line)
+    assert code == 1 and out["error"]["code"] == "conflict" and flag in out["error"]["message"]
+    code, out = mneme([*line, flag])
+    assert code == 0, out
+    assert out["stats"]["notes_removed"] == 13 and out["stats"]["notes_total"] == left

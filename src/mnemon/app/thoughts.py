@@ -728,7 +728,8 @@ class ContextMixin:
 
     def run_once(self, *, vault: str, out: str | None = None, hints: Any = None, hops: int = DEFAULT_HOPS,
                  theme: str | None = None, max_notes: int | None = None, append: bool | None = None,
-                 follow_symlinks: bool | None = None) -> dict[str, Any]:
+                 follow_symlinks: bool | None = None, allow_empty: bool = False,
+                 replace: bool = False) -> dict[str, Any]:
         """Ingest the vault (part A's `ingest_vault`), then generate and render the top thought.
 
         The ingest is an `update`, never a rebuild: a rebuild drops the thought history whenever a note changed, so
@@ -740,7 +741,7 @@ class ContextMixin:
         # no more if the run is refused after all
         with out_dir_for_run(out) if out is not None else contextlib.nullcontext():
             stats = ingest_vault(self.rt, vault, mode="append" if append else "update", max_notes=max_notes,
-                                 follow_symlinks=bool(follow_symlinks),
+                                 follow_symlinks=bool(follow_symlinks), allow_empty=allow_empty, replace=replace,
                                  hints=None if hints is None else hint_words(hints))
             result = thought(self.rt, hints=hints, hops=hops, out=out, theme=theme)
         return {**result, "stats": stats}

@@ -12,7 +12,7 @@ import click
 from ...app import daily_notes, note_tools, notes
 from ...core.errors import InvalidInput
 from .files import stdin_text
-from .main import Ctx, cli, hints_help, run
+from .main import ALLOW_EMPTY_OPTION, REPLACE_OPTION, Ctx, cli, hints_help, run
 
 # the note editor's folder: every `note` command takes it
 _VAULT = click.option("--vault", help="The vault directory (default: config `vault`, MNEMON_VAULT).")
@@ -172,8 +172,10 @@ def surface(words: tuple[str, ...], prompt: str | None, limit: int, hops: int, h
               help="Keep rows of notes missing from this run, as `ingest --append` (default: an update).")
 @click.option("--follow-symlinks", is_flag=True,
               help="Follow symlinked notes/folders whose target resolves inside the vault.")
+@ALLOW_EMPTY_OPTION
+@REPLACE_OPTION
 def run_once(vault: str | None, out: str | None, hints: str | None, hops: int, max_notes: int | None,
-             append: bool, follow_symlinks: bool) -> None:
+             append: bool, follow_symlinks: bool, allow_empty: bool, replace: bool) -> None:
     """Ingest the vault, then generate and render one thought."""
     from ...app.vault.setup import vault_settings
 
@@ -182,7 +184,8 @@ def run_once(vault: str | None, out: str | None, hints: str | None, hops: int, m
     run(lambda c: c.mem.run_once(vault=_vault(c, vault), out=_out(c, out), hints=_hints(c, hints), hops=hops,
                                  theme=c.cfg.card_theme, max_notes=max_notes, append=append or None,
                                  follow_symlinks=vault_settings(c.cfg, follow_symlinks=follow_symlinks or None
-                                                                ).follow_symlinks))
+                                                                ).follow_symlinks,
+                                 allow_empty=allow_empty, replace=replace))
 
 
 # ── note editor ────────────────────────────────────────────────────────────────────────────────────────────────

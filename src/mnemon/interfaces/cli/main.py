@@ -144,6 +144,15 @@ def hints_help(what: str) -> str:
     return f"Comma-separated words {what} (default: the config's `hints`, else {', '.join(DEFAULT_HINTS)})."
 
 
+# what lets an ingest remove the store's notes, taken by every command that ingests (`ingest`, `update`, `run-once`):
+# each refusal names the flag, and `run-once` did not take it
+ALLOW_EMPTY_OPTION = click.option("--allow-empty", is_flag=True, help="Let a folder without notes remove every note "
+                                  "the store has (refused otherwise: a wrong or unmounted folder).")
+REPLACE_OPTION = click.option("--replace", is_flag=True, help="Let a folder holding fewer of the store's notes than "
+                              "it would remove — another vault than the one the store was ingested from — replace "
+                              "them (refused otherwise).")
+
+
 def run(fn: Callable[[Ctx], Any]) -> None:
     """Call the facade and print its result; errors become the envelope inside `main`."""
     ctx = click.get_current_context()

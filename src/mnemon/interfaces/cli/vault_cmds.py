@@ -15,7 +15,7 @@ import click
 
 from ...app.config import load_config
 from .commands import progress_bar, read_input
-from .main import Ctx, OnceOnlyCommand, cli, hints_help, run
+from .main import ALLOW_EMPTY_OPTION, REPLACE_OPTION, Ctx, OnceOnlyCommand, cli, hints_help, run
 
 _NEGATIVE_ID = re.compile(r"-[0-9]+")
 
@@ -63,11 +63,8 @@ def _ingest_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--workers", type=int, help="Parser processes for a large ingest (default: CPU count)."),
         click.option("--no-embed", is_flag=True, help="Write no vectors now (keyword and graph recall work at once; "
                                                       "`mnemon embed --all` adds them later)."),
-        click.option("--allow-empty", is_flag=True, help="Let a folder without notes remove every note the store "
-                                                         "has (refused otherwise: a wrong or unmounted folder)."),
-        click.option("--replace", is_flag=True, help="Let a folder holding fewer of the store's notes than it would "
-                                                     "remove — another vault than the one the store was ingested "
-                                                     "from — replace them (refused otherwise)."),
+        ALLOW_EMPTY_OPTION,
+        REPLACE_OPTION,
     ]):
         fn = option(fn)
     return fn
