@@ -63,3 +63,19 @@ def test_run_once_takes_the_flag_its_refusal_names(mneme, tmp_path: Path, exampl
     code, out = mneme([*line, flag])
     assert code == 0, out
     assert out["stats"]["notes_removed"] == 13 and out["stats"]["notes_total"] == left
+
+
+def test_another_vault_on_a_db_file_is_advised_another_db_file(mneme, tmp_path: Path, example_vault: Path) -> None:
+    """Mneme's lines name the database with --db; the refusal of another vault's ingest advised "another store for it
+    (--store NAME)", which --db overrules: `mneme --store other ingest --vault OTHER --db X` was refused again. It
+    names another --db file, which the user can follow."""
+    db = tmp_path / "m.sqlite"
+    assert mneme(["ingest", "--vault", example_vault, "--db", db])[0] == 0
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "note.md").write_text("# Other note\n", encoding="utf-8")
+    code, out = mneme(["ingest", "--vault", other, "--db", db])
+    assert code == 1 and out["error"]["code"] == "conflict"
+    assert "--db" in out["error"]["message"], out["error"]["message"]
+    code, out = mneme(["ingest", "--vault", other, "--db", tmp_path / "other.sqlite"])
+    assert code == 0 and out["notes_total"] == 1

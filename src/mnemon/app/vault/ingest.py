@@ -360,10 +360,12 @@ def _ingest(rt: Runtime, vault: str | Path, *, mode: str, max_notes: int | None,
     still_held = len(on_disk & known.keys())
     if removed and recorded_root and moved and still_held < len(removed) and not replace:
         # a vault moved or checked out elsewhere (a teammate's clone) holds the same notes; another one does not
+        # a store named by its path stays that file whatever --store says (--db overrules it)
+        elsewhere = "another store for it (--store NAME)" if rt.store_name else "another database for it (--db PATH)"
         raise Conflict(f"this store holds {len(known)} notes ingested from {recorded_root}; {root} holds"
                        f" {still_held} of them, so this run would remove {len(removed)} (another vault, or a wrong"
-                       " folder?). Nothing was changed; use --append to add its notes beside them, another store for"
-                       " it (--store NAME), or pass --replace to let it replace them", vault=root, ingested_from=recorded_root,
+                       f" folder?). Nothing was changed; use --append to add its notes beside them, {elsewhere},"
+                       " or pass --replace to let it replace them", vault=root, ingested_from=recorded_root,
                        notes=len(known), kept=still_held, would_remove=len(removed))
     blocks_state = None  # (a Logseq graph's blocks: a ((uuid)) in a note reads as the block another page holds)
     block_warnings: list[dict[str, Any]] = []
