@@ -254,12 +254,10 @@ def parse_one_json(stdout: str) -> Any:
         pytest.fail(f"stdout is not exactly one JSON document ({exc}):\n{stdout[:2000]}")
 
 
-@pytest.fixture
-def cli_raw(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-            ) -> Callable[..., tuple[int, str, str]]:
-    from mnemon.interfaces.cli.main import main
-
-    def run(args: list[str], input: str | None = None) -> tuple[int, str, str]:
+def _in_process(main: Callable[[list[str]], int], capsys: pytest.CaptureFixture[str],
+                monkeypatch: pytest.MonkeyPatch) -> Callable[..., tuple[int, str, str]]:
+    """Run a console script's `main` in this process: (exit code, stdout, stderr)."""
+    def run(args: list[Any], input: str | None = None) -> tuple[int, str, str]:
         capsys.readouterr()
         if input is not None:
             monkeypatch.setattr(sys, "stdin", io.StringIO(input))
@@ -270,15 +268,36 @@ def cli_raw(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
     return run
 
 
-@pytest.fixture
-def cli_run(cli_raw: Callable[..., tuple[int, str, str]]) -> Callable[..., tuple[int, Any]]:
-    def run(args: list[str], input: str | None = None) -> tuple[int, Any]:
-        code, out, err = cli_raw(args, input=input)
+def _one_json(raw: Callable[..., tuple[int, str, str]]) -> Callable[..., tuple[int, Any]]:
+    """(exit code, the one JSON document printed), with no traceback on either stream."""
+    def run(args: list[Any], input: str | None = None) -> tuple[int, Any]:
+        code, out, err = raw(args, input=input)
         _assert_no_traceback(out, "stdout")
         _assert_no_traceback(err, "stderr")
         return code, parse_one_json(out)
 
     return run
+
+
+@pytest.fixture
+def cli_raw(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+            ) -> Callable[..., tuple[int, str, str]]:
+    from mnemon.interfaces.cli.main import main
+
+    return _in_process(main, capsys, monkeypatch)
+
+
+@pytest.fixture
+def cli_run(cli_raw: Callable[..., tuple[int, str, str]]) -> Callable[..., tuple[int, Any]]:
+    return _one_json(cli_raw)
+
+
+@pytest.fixture
+def mneme_run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Callable[..., tuple[int, Any]]:
+    """`cli_run` for the `mneme` console script (Mneme's command lines)."""
+    from mnemon.interfaces.mneme_cli import main
+
+    return _one_json(_in_process(main, capsys, monkeypatch))
 
 
 @pytest.fixture
