@@ -21,6 +21,7 @@ from ..core.entities import extract_entities, lower_case_names
 from ..core.errors import InvalidInput
 from ..core.graph import topo_order
 from ..core.intent import Intent, IntentDecision, detect_intent
+from ..core.keywords import tag_query_words
 from ..core.model import CATEGORIES, SOURCED_PREFIXES, TRAVERSAL_GRAPHS, Memory, parse_iso
 from ..core.recall.fusion import rrf, via_of
 from ..core.recall.period_source import period_source
@@ -755,7 +756,7 @@ def keyword_only(rt: Runtime, query: str, *, limit: int = 10, brief: bool = Fals
         raise InvalidInput(f"query is {len(query)} characters; the limit is {MAX_QUERY_CHARS}")
     check_query_text(query)
     check_limit(limit)
-    hits = rt.store.keyword_search(tokens(query), limit)
+    hits = rt.store.keyword_search(tokens(query), limit, tag_words=tag_query_words(query))
     nodes = rt.store.get_nodes([i for i, _ in hits])
     if hits:
         record_access(rt, [i for i, _ in hits], "search", {"query": query[:200], "hits": len(hits)})

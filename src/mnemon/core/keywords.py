@@ -21,7 +21,7 @@ from typing import Any
 
 from .model import Memory
 from .lazy_regex import LazyRegex
-from .text import EMOJI, EMOJI_PATTERN, VERSION, folded, folded_parts, has_emoji, token_text
+from .text import EMOJI, EMOJI_PATTERN, VERSION, folded, folded_parts, has_emoji, token_text, tokens
 
 # 9: emoji are tokens; 8: tags and entities folded as query words; 7: Thai, Lao, Burmese, Khmer runs as pairs of
 # letters; 6: marks kept
@@ -118,6 +118,20 @@ def keyword_words(values: Sequence[str] | str) -> str:
 
 def _value_words(value: str) -> str:
     return _emoji_spelled(" ".join(folded_parts(value))) if has_emoji(value) else folded(value)
+
+
+def tag_query_words(query: str) -> list[str]:
+    """The words of a `search` query spelled as `keyword_words` spells a tag or an entity holding them: the index
+    keeps those unstemmed, so the tag "plumbing" is reached by the word "plumbing", never by its stem "plumb". A word
+    the text search leaves out (a stopword) is left out here too, and so is one spelled as its own token: that token
+    is searched in every column already."""
+    out: list[str] = []
+    for word in dict.fromkeys(query.split()):
+        searched = tokens(word)
+        spelled = _value_words(word)
+        if searched and spelled not in out and spelled not in map(index_term, searched):
+            out.append(spelled)
+    return out
 
 
 def keyword_fingerprint() -> str:

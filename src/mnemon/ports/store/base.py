@@ -201,9 +201,11 @@ class Store(Protocol):
     def top_entities(self, limit: int) -> list[tuple[str, int]]: ...
     def keyword_search(self, tokens: Sequence[str], limit: int, flt: MemoryFilter | None = None, *,
                        max_terms: int | None = None, max_postings: int | None = None,
-                       doc_freq: Mapping[str, int] | None = None) -> list[tuple[str, float]]:
+                       doc_freq: Mapping[str, int] | None = None,
+                       tag_words: Sequence[str] = ()) -> list[tuple[str, float]]:
         """BM25-ranked ids. `max_terms` (a long text) searches by its rarest words within the store's posting budget;
-        `max_postings` bounds any query the same way, rarest words first, with `doc_freq` when the caller has it."""
+        `max_postings` bounds any query the same way, rarest words first, with `doc_freq` when the caller has it.
+        `tag_words` (`keywords.tag_query_words`) are found in tags and entities too, as written there."""
         ...
     def token_doc_freq(self, tokens: Sequence[str]) -> dict[str, int]: ...
     def holders_of_all(self, groups: Sequence[Sequence[str]], limit: int) -> list[str]:

@@ -137,8 +137,18 @@ def fts_words(text: str) -> list[str]:
 
 def _query(term: str) -> str:
     """The tsquery of one query token: its word, or the phrase of its words as FTS5 reads a quoted term."""
-    words = [_lexeme(_indexed(w)) for w in fts_words(index_term(term))]
-    return words[0] if len(words) == 1 else "(" + " <-> ".join(words) + ")"
+    return _phrase([_lexeme(_indexed(w)) for w in fts_words(index_term(term))])
+
+
+def _phrase(lexemes: Sequence[str]) -> str:
+    return lexemes[0] if len(lexemes) == 1 else "(" + " <-> ".join(lexemes) + ")"
+
+
+def _tag_query(word: str) -> str:
+    """The tsquery of a word as a tag or an entity holds it (weight B, unstemmed), as FTS5 reads
+    `{tags entities} : "word"`; "" when it holds no word."""
+    words = [_lexeme(_indexed(w)) + ":B" for w in fts_words(word)]
+    return _phrase(words) if words else ""
 
 
 def _indexed(term: str) -> str:
@@ -289,9 +299,11 @@ class IndexTables:
     # ── keywords ─────────────────────────────────────────────────────────────
     def keyword_search(self, tokens: Sequence[str], limit: int, flt: MemoryFilter | None = None, *,
                        max_terms: int | None = None, max_postings: int | None = None,
-                       doc_freq: Mapping[str, int] | None = None) -> list[tuple[str, float]]:
+                       doc_freq: Mapping[str, int] | None = None,
+                       tag_words: Sequence[str] = ()) -> list[tuple[str, float]]:
         terms = [t for t in dict.fromkeys(tokens) if _usable(t)]
-        if not terms:
+        tag_queries = [q for q in dict.fromkeys(map(_tag_query, tag_words)) if q]
+        if not terms and not tag_queries:
             return []
         df = {t: int(doc_freq.get(t, 0)) for t in terms} if doc_freq is not None else self.token_doc_freq(terms)
         total = self.count_active()
@@ -303,20 +315,22 @@ class IndexTables:
             terms = rare if any(df[t] for t in rare) else terms  # a word no memory holds finds nothing
             if max_terms is not None or max_postings is not None:
                 terms = rarest_terms(terms, df, max_terms or len(terms), max_postings or KEYWORD_POSTING_BUDGET)
-        terms = [t for t in terms if df[t] > 0]
-        if not terms:
+        # a word as a tag holds it, ranked as a term of its own (FTS5's bm25 reads it as one more phrase)
+        queries = [(_query(t), df[t]) for t in terms if df[t] > 0]
+        queries += [(q, c) for q, c in zip(tag_queries, self._doc_counts(tag_queries)) if c > 0]
+        if not queries:
             return []
         n = max(total, 1)
-        score = " + ".join(["%s * ts_rank(%s::float4[], f.doc, %s::tsquery, 1)"] * len(terms))
+        score = " + ".join(["%s * ts_rank(%s::float4[], f.doc, %s::tsquery, 1)"] * len(queries))
         score_args: list[Any] = []
-        for t in terms:
-            score_args += [_idf(n, df[t]), _RANK_WEIGHTS, _query(t)]
+        for query, holders in queries:
+            score_args += [_idf(n, holders), _RANK_WEIGHTS, query]
         where, args = memory_where(flt)
         try:
             return [(r[0], float(r[1])) for r in self._rows(
                 f"SELECT n.id, {score} AS s FROM memory_fts f JOIN nodes n ON n.seq = f.node_seq"
                 f" WHERE f.doc @@ %s::tsquery AND {where} ORDER BY s DESC, n.seq DESC LIMIT %s",
-                [*score_args, " | ".join(_query(t) for t in terms), *args, limit])]
+                [*score_args, " | ".join(q for q, _ in queries), *args, limit])]
         except Exception as exc:  # a term PostgreSQL still refuses must not surface as a traceback
             raise StoreError(f"keyword search failed: {exc}") from exc
 
@@ -337,13 +351,20 @@ class IndexTables:
         terms = list(dict.fromkeys(tokens))
         out = dict.fromkeys(terms, 0)
         usable = [t for t in terms if _usable(t)]
-        if usable:
-            rows = self._rows(
-                "SELECT u.i, (SELECT COUNT(*) FROM memory_fts WHERE doc @@ u.q) FROM unnest(%s::text[]::tsquery[])"
-                " WITH ORDINALITY AS u(q, i)", ([_query(t) for t in usable],))
-            for i, count in rows:
-                out[usable[int(i) - 1]] = int(count)
+        out.update(zip(usable, self._doc_counts([_query(t) for t in usable])))
         return out
+
+    def _doc_counts(self, queries: Sequence[str]) -> list[int]:
+        """How many memories match each tsquery, in order."""
+        if not queries:
+            return []
+        rows = self._rows(
+            "SELECT u.i, (SELECT COUNT(*) FROM memory_fts WHERE doc @@ u.q) FROM unnest(%s::text[]::tsquery[])"
+            " WITH ORDINALITY AS u(q, i)", (list(queries),))
+        counts = [0] * len(queries)
+        for i, count in rows:
+            counts[int(i) - 1] = int(count)
+        return counts
 
     def like_search(self, text: str, limit: int) -> list[Memory]:
         # both sides folded as SQLite folds them (not ILIKE, whose folding follows the database's locale)

@@ -314,9 +314,10 @@ class SQLiteTextIndex:
 
     def keyword_search(self, tokens: Sequence[str], limit: int, flt: MemoryFilter | None = None, *,
                        max_terms: int | None = None, max_postings: int | None = None,
-                       doc_freq: Mapping[str, int] | None = None) -> list[tuple[str, float]]:
+                       doc_freq: Mapping[str, int] | None = None,
+                       tag_words: Sequence[str] = ()) -> list[tuple[str, float]]:
         terms = [t.replace('"', '""') for t in dict.fromkeys(tokens) if t]
-        if not terms:
+        if not terms and not tag_words:
             return []
         if len(terms) > 1:
             # terms in more than a quarter of all memories add little to BM25 but make every match expensive to
@@ -332,7 +333,8 @@ class SQLiteTextIndex:
             terms = rare if any(df.get(t, 0) for t in rare) else terms
             if max_terms is not None or max_postings is not None:
                 terms = rarest_terms(terms, df, max_terms or len(terms), max_postings or KEYWORD_POSTING_BUDGET)
-        match = " OR ".join(f'"{index_term(t)}"' for t in terms)
+        match = " OR ".join([*(f'"{index_term(t)}"' for t in terms),
+                             *('{tags entities} : "' + w.replace('"', '""') + '"' for w in tag_words)])
         try:
             if flt is None or (flt.kind == "memory" and not flt.category and not flt.source and not flt.sources
                                and not flt.created_from and not flt.created_to and not flt.timed_only):
