@@ -694,8 +694,9 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
     if q_list:
         from .recall import run_recall
 
+        # sections unfolded: the pack gives way to a section's bullets itself, and says so (`with_repeats_marked`)
         outcome = run_recall(rt, query, limit=min(100, max(25, 4 * max_items)), explain=explain, touch=False,
-                             sources=sources, as_of=when)
+                             sources=sources, as_of=when, fold_sections=False)
         memory_items = _memory_items(rt, outcome, q_tokens, now, when, skipped, verbose, by_word, open_work)
         if not memory_items and scope.active and query != prompt:
             # "summarize Projects/p.md": the words around a path need not occur in the note it names — the note is
@@ -703,7 +704,7 @@ def build_context_pack(rt: Runtime, prompt: str, *, budget: int = DEFAULT_BUDGET
             query, q_list = prompt, list(dict.fromkeys(tokens(prompt)))
             q_tokens = frozenset(q_list)
             outcome = run_recall(rt, query, limit=min(100, max(25, 4 * max_items)), explain=explain, touch=False,
-                                 sources=sources, as_of=when)
+                                 sources=sources, as_of=when, fold_sections=False)
             memory_items = _memory_items(rt, outcome, q_tokens, now, when, skipped, verbose, by_word, open_work)
         edge_items, killed = _edge_items(rt, memory_items, q_tokens, include_candidates, when, skipped,
                                          edge_cap=3 * max_items,

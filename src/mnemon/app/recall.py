@@ -40,6 +40,7 @@ from ..core.stored_text import check_query_text
 from ..ports.store.base import MemoryFilter, Store
 from ..ports.graph_index import GraphSnapshot
 from .access import record_access
+from .recall_folds import fold_repeated_sections
 from .recall_names import entity_groups, grouped_entity_signal, names_asked, titles_aliased, with_capitals
 from .recall_properties import demote_name_only_properties
 from .recall_graph import (
@@ -337,8 +338,9 @@ EXCERPT_CHARS = 240
 def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None = None, category: str | None = None,
                source: str | None = None, explain: bool = False, query_vector: np.ndarray | None = None,
                kinds: Sequence[str] = ("memory",), touch: bool = True, sources: Sequence[str] = (),
-               as_of: datetime | None = None) -> RecallOutcome:
+               as_of: datetime | None = None, fold_sections: bool = True) -> RecallOutcome:
     """`source` keeps memories of that source; `sources` those of any of them (both given: both must hold).
+    `fold_sections`: a vault section that only repeats observations shown leaves the list (app/recall_folds.py).
     `as_of` (a `retrieve --as-of` replay) reads the store as it stood then (app/replay.py): rows created later —
     memories, nodes, edges — are no anchor, step, candidate, neighbour or count, rows forgotten later are back, and
     edges have the status and strength they had; "in June" is read against it."""
@@ -628,7 +630,9 @@ def run_recall(rt: Runtime, query: str, *, limit: int = 10, intent: str | None =
         by_id = {s.id: s for s in results}
         results = [by_id[i] for i in order]
         trace.append({"stage": "causal_order", "edges": len(causal), "order": order[:limit]})
-    results = results[:limit]
+    # a section that only repeats observations shown leaves the list: the same line once
+    results, rerank_trace["folded_into_observations"] = (
+        fold_repeated_sections(store, results, pool_rows, limit) if fold_sections else (results[:limit], {}))
     shown = {s.id for s in results}
     if lifts:  # what a result says it corrects, and the trace's pairs, are among the results shown
         results = [replace(s, corrects=tuple(i for i in s.corrects if i in shown)) if s.corrects else s
