@@ -349,7 +349,6 @@ def decoded_note(data: bytes) -> tuple[str, tuple[dict[str, Any], ...]]:
 
 
 _LinkToPlan = tuple[str, WikiLink | MarkdownLink | BlockRef, str, str | None]  # (relation, link, rule, alias)
-_LINK_CONFIDENCE = round(LINK_CONFIDENCE, 6)  # (as `_edge` rounds it)
 
 
 def _link_edges(nid: str, wikilinks: Sequence[WikiLink], markdown_links: Sequence[MarkdownLink],
@@ -377,14 +376,13 @@ def plain_link_edges(nid: str, links: Sequence[_LinkToPlan]) -> list[PlannedEdge
     out: list[PlannedEdge] = []
     for relation, link, rule, _alias in links:
         key = _link_key(link.target or "")
-        status, reasons = ingest_gate(relation)
         parts = [f'"key":{encode_basestring(key)}'] if key else []
         if link.target:
             parts.append(f'"target":{encode_basestring(link.target)}')
         if link.line is not None:
             parts.append(f'"line":{link.line}')
-        out.append(_new_row(PlannedEdge, (nid, "", relation, _LINK_CONFIDENCE, link.evidence, rule, status, reasons,
-                                          "{" + ",".join(parts) + "}", key)))
+        out.append(_gated_row(nid, "", relation, LINK_CONFIDENCE, link.evidence, rule, "{" + ",".join(parts) + "}",
+                              key))
     return out
 
 
